@@ -1,0 +1,132 @@
+"""SQLAlchemy schema of the Larkspur Bank database: the single source of truth for ``bank.sqlite``.
+
+The Next.js app in ``web/`` opens this file with better-sqlite3 and must follow these
+tables. Money is integer cents. Times are local wall-clock ISO 8601 strings in the
+persona's time zone (``YYYY-MM-DDTHH:MM:SS``), dates ``YYYY-MM-DD``.
+
+Sign conventions: ``transactions.amount_cents`` is positive when money enters the
+account and negative when it leaves. A credit card's ``balance_cents`` is therefore
+negative while money is owed (``-41218`` = $412.18 owed).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the bank schema."""
+
+
+class User(Base):
+    """A customer who can sign in. ``password_hash`` is ``scrypt$<salt hex>$<hash hex>`` (N=16384, r=8, p=1, 64 bytes)."""
+
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String, unique=True)
+    password_hash: Mapped[str] = mapped_column(String)
+    full_name: Mapped[str] = mapped_column(String)
+    email: Mapped[str] = mapped_column(String)
+    phone: Mapped[str] = mapped_column(String)
+    address: Mapped[str] = mapped_column(String)
+
+
+class Session(Base):
+    """A signed-in browser session; the cookie ``lb_session`` carries ``token``."""
+
+    __tablename__ = "sessions"
+    token: Mapped[str] = mapped_column(String, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[str] = mapped_column(String)
+    expires_at: Mapped[str] = mapped_column(String)
+
+
+class Account(Base):
+    """A deposit or card account. ``kind`` is ``checking``, ``savings`` or ``credit_card``."""
+
+    __tablename__ = "accounts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    kind: Mapped[str] = mapped_column(String)
+    name: Mapped[str] = mapped_column(String)
+    number: Mapped[str] = mapped_column(String, unique=True, doc="full account or card number")
+    routing_number: Mapped[str | None] = mapped_column(String)
+    opened_on: Mapped[str] = mapped_column(String)
+    opening_balance_cents: Mapped[int] = mapped_column(Integer, doc="balance at the start of the history")
+    balance_cents: Mapped[int] = mapped_column(Integer, doc="current balance, kept equal to opening + sum(amounts)")
+    credit_limit_cents: Mapped[int | None] = mapped_column(Integer)
+    apr_bps: Mapped[int | None] = mapped_column(Integer, doc="APR in basis points (2349 = 23.49%)")
+
+
+class Transaction(Base):
+    """One posted ledger line of one account.
+
+    ``kind``: ``paycheck``, ``card_purchase``, ``bill_payment``, ``autopay``, ``transfer``,
+    ``p2p_sent``, ``p2p_received``, ``card_payment``, ``interest``. Both legs of a transfer
+    share ``transfer_id``. ``balance_after_cents`` is the account balance after this line
+    in (posted_at, id) order.
+    """
+
+    __tablename__ = "transactions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    posted_at: Mapped[str] = mapped_column(String, index=True)
+    description: Mapped[str] = mapped_column(String)
+    counterparty: Mapped[str | None] = mapped_column(String)
+    category: Mapped[str] = mapped_column(String)
+    kind: Mapped[str] = mapped_column(String)
+    amount_cents: Mapped[int] = mapped_column(Integer)
+    balance_after_cents: Mapped[int] = mapped_column(Integer)
+    transfer_id: Mapped[str | None] = mapped_column(String, index=True)
+    memo: Mapped[str | None] = mapped_column(Text)
+    world_ref: Mapped[str | None] = mapped_column(String, doc="id of the world event this line projects; NULL for lines made in the app")
+
+
+class Payee(Base):
+    """A saved bill-pay payee."""
+
+    __tablename__ = "payees"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String)
+    account_number: Mapped[str] = mapped_column(String, doc="the customer's account number at the payee")
+    category: Mapped[str] = mapped_column(String)
+    __table_args__ = (UniqueConstraint("user_id", "name"),)
+
+
+class Contact(Base):
+    """A person the customer can send money to (P2P)."""
+
+    __tablename__ = "contacts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String)
+    email: Mapped[str] = mapped_column(String)
+    phone: Mapped[str] = mapped_column(String)
+
+
+class Statement(Base):
+    """A monthly statement of one account: period dates inclusive, totals in cents.
+
+    ``closing_cents = opening_cents + credits_cents - debits_cents``; ``debits_cents`` is positive.
+    """
+
+    __tablename__ = "statements"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    period_start: Mapped[str] = mapped_column(String)
+    period_end: Mapped[str] = mapped_column(String)
+    opening_cents: Mapped[int] = mapped_column(Integer)
+    credits_cents: Mapped[int] = mapped_column(Integer)
+    debits_cents: Mapped[int] = mapped_column(Integer)
+    closing_cents: Mapped[int] = mapped_column(Integer)
+    __table_args__ = (UniqueConstraint("account_id", "period_start"),)
+
+
+class Meta(Base):
+    """Key/value facts the app needs: ``as_of`` (the frozen today), ``currency``, ``timezone``, ``locale``."""
+
+    __tablename__ = "meta"
+    key: Mapped[str] = mapped_column(String, primary_key=True)
+    value: Mapped[str] = mapped_column(String)

@@ -1,0 +1,128 @@
+"""World -> rows of the Larkspur Bank database (``bank.sqlite``).
+
+Everything the app shows is projected from the world's ledger: accounts with their
+opening balances, every posted line with its running balance, saved payees (the
+persona's bill-pay and autopay payees), P2P contacts and monthly statements.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+from sqlalchemy import create_engine
+from sqlalchemy.orm import Session as OrmSession
+
+from builder.rng import rng, token
+from builder.world import World, statements
+
+from . import models as m
+
+ACCOUNT_TITLES = {"checking": "checking", "savings": "savings", "credit_card": "credit_card"}
+
+
+def credentials(world: World) -> dict[str, str]:
+    """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (all derived from the seed)."""
+    user = world.persona.identity.username
+    return {
+        "username": user,
+        "password": f"{user}-{token(world.seed, 'bank/password', length=8)}",
+        "session_token": token(world.seed, "bank/session", length=48),
+    }
+
+
+def password_hash(password: str, salt: bytes) -> str:
+    """Return ``scrypt$<salt hex>$<key hex>`` (scrypt N=16384, r=8, p=1, 64-byte key, RFC 7914)."""
+    key = hashlib.scrypt(password.encode(), salt=salt, n=16384, r=8, p=1, dklen=64)
+    return f"scrypt${salt.hex()}${key.hex()}"
+
+
+def _routing_number(r) -> str:
+    """A 9-digit ABA routing number with a valid check digit (weights 3, 7, 1)."""
+    digits = [r.randint(0, 9) for _ in range(8)]
+    digits[0] = r.choice([1, 2, 3])
+    total = sum(d * w for d, w in zip(digits, [3, 7, 1, 3, 7, 1, 3, 7]))
+    return "".join(map(str, digits)) + str((10 - total % 10) % 10)
+
+
+def account_numbers(world: World) -> dict[str, tuple[str, str | None]]:
+    """Account kind -> (number, routing number or None), from the stream ``bank/accounts``."""
+    r = rng(world.seed, "bank/accounts")
+    routing = _routing_number(r)
+    out = {}
+    for kind in world.account_kinds():
+        if kind == "credit_card":
+            out[kind] = ("4" + "".join(str(r.randint(0, 9)) for _ in range(15)), None)
+        else:
+            out[kind] = ("".join(str(r.randint(0, 9)) for _ in range(10)), routing)
+    return out
+
+
+def seed(world: World, path: Path) -> Path:
+    """Create ``path`` (must not exist) as the bank database for ``world`` and return it.
+
+    The file is written in journal_mode=DELETE and VACUUMed so its bytes depend only on the world.
+    Raises ``FileExistsError`` if ``path`` exists.
+    """
+    if path.exists():
+        raise FileExistsError(path)
+    p = world.persona
+    ident = p.identity
+    engine = create_engine(f"sqlite:///{path}")
+    m.Base.metadata.create_all(engine)
+    creds = credentials(world)
+    numbers = account_numbers(world)
+    addr = ident.address
+    with OrmSession(engine) as db:
+        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email, phone=ident.phone,
+                      password_hash=password_hash(creds["password"], bytes.fromhex(token(world.seed, "bank/salt", length=32))),
+                      address=f"{addr.street}, {addr.city}{', ' + addr.region if addr.region else ''} {addr.postal_code}"))
+        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
+                         expires_at=world.now.replace(year=world.now.year + 1).isoformat()))
+        account_ids = {}
+        for i, spec in enumerate(p.accounts, start=1):
+            account_ids[spec.kind] = i
+            number, routing = numbers[spec.kind]
+            db.add(m.Account(
+                id=i, user_id=1, kind=spec.kind, name=spec.name, number=number, routing_number=routing,
+                opened_on=world.start.date().isoformat(), opening_balance_cents=world.opening_balance_cents(spec.kind),
+                balance_cents=world.closing_balance_cents(spec.kind),
+                credit_limit_cents=int(spec.credit_limit * 100) if spec.credit_limit else None,
+                apr_bps=int(spec.apr * 100) if spec.apr is not None else None))
+        tx_id = 0
+        running = {k: world.opening_balance_cents(k) for k in account_ids}
+        for posting in world.postings():
+            tx_id += 1
+            running[posting.account] += posting.amount_cents
+            db.add(m.Transaction(
+                id=tx_id, account_id=account_ids[posting.account], posted_at=posting.at.isoformat(),
+                description=posting.description, counterparty=posting.counterparty, category=posting.category,
+                kind=posting.kind, amount_cents=posting.amount_cents, balance_after_cents=running[posting.account],
+                transfer_id=posting.transfer_id, memo=posting.memo, world_ref=posting.event_id))
+        payee_rng = rng(world.seed, "bank/payees")
+        seen = set()
+        for charge in p.recurring_charges:
+            if charge.method in ("bill_pay", "autopay") and charge.payee not in seen:
+                seen.add(charge.payee)
+                db.add(m.Payee(user_id=1, name=charge.payee, category=charge.category,
+                               account_number="".join(str(payee_rng.randint(0, 9)) for _ in range(9))))
+        for c in p.contacts:
+            db.add(m.Contact(user_id=1, name=c.name, email=c.email, phone=c.phone))
+        for kind, account_id in account_ids.items():
+            for st in statements(world, kind):
+                db.add(m.Statement(account_id=account_id, period_start=st.start.isoformat(),
+                                   period_end=st.end.isoformat(), opening_cents=st.opening_cents,
+                                   credits_cents=st.credits_cents, debits_cents=st.debits_cents,
+                                   closing_cents=st.closing_cents))
+        for key, value in [("as_of", p.as_of.isoformat()), ("now", world.now.isoformat()),
+                           ("currency", world.currency), ("timezone", p.timezone),
+                           ("locale", p.locale.replace("_", "-"))]:
+            db.add(m.Meta(key=key, value=value))
+        db.commit()
+    engine.dispose()
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA journal_mode=DELETE")
+    con.execute("VACUUM")
+    con.close()
+    return path

@@ -1,0 +1,106 @@
+"""The world: entities and one time-ordered timeline of typed events.
+
+All times are naive local wall-clock ``datetime`` values in the persona's time zone
+(``World.timezone``); money is integer cents in ``World.currency``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..persona import Persona
+
+
+@dataclass(frozen=True)
+class Merchant:
+    """A place where the persona spends money, located in the persona's city."""
+
+    id: str
+    name: str
+    category: str
+    city: str
+
+
+@dataclass(frozen=True)
+class Posting:
+    """One ledger line: ``amount_cents`` > 0 enters ``account`` (a kind: checking/savings/credit_card), < 0 leaves it."""
+
+    account: str
+    at: dt.datetime
+    amount_cents: int
+    description: str
+    counterparty: str | None
+    category: str
+    kind: str
+    event_id: str
+    transfer_id: str | None = None
+    memo: str | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    """A timeline event. ``kind`` names its type (``paycheck``, ``card_purchase``, ``bill_payment``,
+    ``autopay``, ``transfer``, ``p2p_payment``, ``card_payment``, ``interest``, ``web_visit``,
+    ``bookmark``); ``status`` is ``done`` up to the world's now and ``scheduled`` after it;
+    ``data`` holds the kind's fields (JSON-serialisable, insertion-ordered)."""
+
+    id: str
+    kind: str
+    at: dt.datetime
+    data: dict[str, Any]
+    status: str = "done"
+    postings: tuple[Posting, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON Lines record of this event (postings included, times ISO 8601 local)."""
+        return {
+            "id": self.id, "kind": self.kind, "at": self.at.isoformat(), "status": self.status, **self.data,
+            "postings": [
+                {"account": p.account, "amount_cents": p.amount_cents, "description": p.description,
+                 **({"transfer_id": p.transfer_id} if p.transfer_id else {})}
+                for p in self.postings
+            ],
+        }
+
+
+@dataclass
+class World:
+    """The simulated life of one persona: ``events`` sorted by (at, id), ``start`` < ``now`` < ``end``."""
+
+    persona: Persona
+    start: dt.datetime
+    now: dt.datetime
+    end: dt.datetime
+    currency: str
+    merchants: list[Merchant]
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def seed(self) -> int:
+        """The persona's seed (root of every random stream)."""
+        return self.persona.seed
+
+    def postings(self, account: str | None = None) -> list[Posting]:
+        """Return posted (not scheduled) ledger lines, of one account kind if given, in timeline order."""
+        return [p for e in self.events if e.status == "done" for p in e.postings
+                if account is None or p.account == account]
+
+    def opening_balance_cents(self, account: str) -> int:
+        """Balance of ``account`` at ``start`` in the ledger's sign (a card owing $5 is -500)."""
+        spec = next(a for a in self.persona.accounts if a.kind == account)
+        cents = int(spec.opening_balance * 100)
+        return -cents if account == "credit_card" else cents
+
+    def closing_balance_cents(self, account: str) -> int:
+        """Balance of ``account`` at ``now``: opening + all posted amounts (ledger sign)."""
+        return self.opening_balance_cents(account) + sum(p.amount_cents for p in self.postings(account))
+
+    def account_kinds(self) -> list[str]:
+        """The persona's account kinds in spec order."""
+        return [a.kind for a in self.persona.accounts]
+
+    def of_kind(self, kind: str) -> list[Event]:
+        """Events of one kind in timeline order."""
+        return [e for e in self.events if e.kind == kind]

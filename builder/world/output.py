@@ -1,0 +1,29 @@
+"""Write a world to disk: sorted JSON Lines and per-kind counts."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from .model import World
+
+
+def stats(world: World) -> dict[str, int]:
+    """Counts by event kind, plus ``bank_transaction`` (posted ledger lines) and ``web_visit``; keys sorted."""
+    counts = Counter(e.kind for e in world.events)
+    counts["bank_transaction"] = len(world.postings())
+    counts["scheduled"] = sum(1 for e in world.events if e.status == "scheduled")
+    return dict(sorted(counts.items()))
+
+
+def write_world(world: World, dest: Path) -> list[Path]:
+    """Write ``dest/events.jsonl`` (one event per line, timeline order) and ``dest/stats.json``; return the paths."""
+    dest.mkdir(parents=True, exist_ok=True)
+    events = dest / "events.jsonl"
+    with events.open("w", encoding="utf-8") as fh:
+        for event in world.events:
+            fh.write(json.dumps(event.to_json(), ensure_ascii=False, sort_keys=False) + "\n")
+    stats_path = dest / "stats.json"
+    stats_path.write_text(json.dumps(stats(world), indent=2) + "\n", encoding="utf-8")
+    return [events, stats_path]
