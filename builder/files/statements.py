@@ -16,19 +16,12 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from ..money import money
 from ..world import StatementPeriod, World, statements
 
 BANK_NAME = "Larkspur Bank"
 TEAL = colors.HexColor("#1f4e5f")
 _KIND_TITLE = {"checking": "Checking", "savings": "Savings", "credit_card": "Credit card"}
-
-
-def money(cents: int, currency: str) -> str:
-    """Format integer cents as ``$1,234.56`` / ``-$5.00`` (symbol by ISO 4217 code)."""
-    symbol = {"USD": "$", "GBP": "£", "EUR": "€"}.get(currency, currency + " ")
-    sign = "-" if cents < 0 else ""
-    cents = abs(cents)
-    return f"{sign}{symbol}{cents // 100:,}.{cents % 100:02d}"
 
 
 def statement_filename(account_name: str, period: StatementPeriod) -> str:

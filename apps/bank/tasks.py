@@ -1,0 +1,212 @@
+"""Bank tasks derived from the world, each with its expected values and rubric.
+
+Action checks read the bank database's end state. Rows the app writes have
+``world_ref IS NULL``; seeded rows never do, so an agent that does nothing fails
+every action check.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+
+from builder.money import money
+from builder.rng import rng
+from builder.tasks.model import Check, RubricItem, Task
+from builder.world import World, statements
+
+APP = "bank"
+_ACCOUNT = "(SELECT id FROM accounts WHERE kind = '{}')"
+
+
+def _sql(query: str, expected: list[list]) -> Check:
+    return Check(type="sql", app=APP, query=" ".join(query.split()), expected=expected)
+
+
+def _amount(cents: int) -> Check:
+    return Check(type="answer_amount", cents=cents)
+
+
+def _date_forms(day: dt.date) -> list[str]:
+    return [f"{day:%B} {day.day}", f"{day:%b} {day.day}", f"{day.month}/{day.day}", day.isoformat(),
+            f"{day.day} {day:%B}"]
+
+
+def _last_month(world: World) -> tuple[dt.date, dt.date]:
+    first = world.now.date().replace(day=1)
+    end = first - dt.timedelta(days=1)
+    return end.replace(day=1), end
+
+
+def _app_row(kind_sql: str, account: str, cents: int, name: str | None = None) -> str:
+    who = f" AND (counterparty = '{name}' OR upper(description) LIKE upper('%{name}%'))" if name else ""
+    return (f"SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND account_id = {_ACCOUNT.format(account)} "
+            f"AND amount_cents = {cents}{kind_sql}{who}")
+
+
+def tasks(world: World) -> list[Task]:
+    """Return the bank tasks of ``world`` (at least 8: lookups, aggregations and actions), in a fixed order."""
+    p = world.persona
+    cur = world.currency
+    pid = p.id
+    accounts = {a.kind: a for a in p.accounts}
+    out: list[Task] = []
+
+    def task(slug: str, **kw) -> None:
+        out.append(Task(id=f"{pid}/bank/{slug}", persona=pid, apps_involved=["bank"], **kw))
+
+    # 1. Current checking balance.
+    checking = world.closing_balance_cents("checking")
+    task("checking-balance", category="lookup", difficulty="easy", time_limit_seconds=180,
+         instruction=f"What is the current balance of my {accounts['checking'].name} account?",
+         expected={"balance_cents": checking},
+         rubric=[RubricItem(id="amount", weight=100, requirement=f"States the balance {money(checking, cur)}",
+                            check=_amount(checking))])
+
+    # 2. Last paycheck: date and amount.
+    pay = [e for e in world.of_kind("paycheck") if e.status == "done"][-1]
+    task("last-paycheck", category="lookup", difficulty="easy", time_limit_seconds=240,
+         instruction="When did my last paycheck arrive, and how much was deposited?",
+         expected={"date": pay.at.date().isoformat(), "amount_cents": pay.data["net_cents"]},
+         rubric=[
+             RubricItem(id="date", weight=50, requirement=f"States the date {pay.at:%B %-d, %Y}",
+                        check=Check(type="answer_text", any_of=_date_forms(pay.at.date()))),
+             RubricItem(id="amount", weight=50, requirement=f"States the amount {money(pay.data['net_cents'], cur)}",
+                        check=_amount(pay.data["net_cents"])),
+         ])
+
+    # 3. Coffee spending last month, across card and debit.
+    m_start, m_end = _last_month(world)
+    coffee = [e for e in world.of_kind("card_purchase") if e.data.get("category") == "coffee"
+              and m_start <= e.at.date() <= m_end]
+    coffee_total = sum(e.data["amount_cents"] for e in coffee)
+    task("coffee-last-month", category="aggregation", difficulty="medium", time_limit_seconds=420,
+         instruction=f"How much did I spend at coffee shops in {m_start:%B %Y}, counting both my card and my debit card?",
+         expected={"total_cents": coffee_total, "purchases": len(coffee)},
+         rubric=[
+             RubricItem(id="total", weight=80, requirement=f"States the total {money(coffee_total, cur)}",
+                        check=_amount(coffee_total)),
+             RubricItem(id="count", weight=20, requirement=f"Says it was {len(coffee)} purchases"),
+         ])
+
+    # 4. Credit card statement of last month.
+    if "credit_card" in accounts:
+        st = statements(world, "credit_card")[-1]
+        task("card-statement", category="lookup", difficulty="medium", time_limit_seconds=300,
+             instruction=f"On my {accounts['credit_card'].name} statement for {st.end:%B %Y}, what were the total new "
+                         "charges and the closing balance?",
+             expected={"charges_cents": st.debits_cents, "closing_owed_cents": -st.closing_cents},
+             rubric=[
+                 RubricItem(id="charges", weight=50, requirement=f"States new charges of {money(st.debits_cents, cur)}",
+                            check=_amount(st.debits_cents)),
+                 RubricItem(id="closing", weight=50,
+                            requirement=f"States the closing balance owed {money(-st.closing_cents, cur)}",
+                            check=_amount(-st.closing_cents)),
+             ])
+
+    # 5. Money sent to one contact this year.
+    sent = defaultdict(list)
+    for e in world.of_kind("p2p_payment"):
+        if e.data["direction"] == "sent" and e.at.year == world.now.year:
+            sent[e.data["contact"]].append(e.data["amount_cents"])
+    if sent:
+        name = max(sorted(sent), key=lambda n: len(sent[n]))
+        total = sum(sent[name])
+        task("p2p-total", category="aggregation", difficulty="medium", time_limit_seconds=420,
+             instruction=f"How much money have I sent to {name} with Zelle so far in {world.now.year}?",
+             expected={"contact": name, "total_cents": total, "payments": len(sent[name])},
+             rubric=[
+                 RubricItem(id="total", weight=80, requirement=f"States the total {money(total, cur)}",
+                            check=_amount(total)),
+                 RubricItem(id="count", weight=20, requirement=f"Says it was {len(sent[name])} payments"),
+             ])
+
+    # 6. Largest purchase last month.
+    purchases = [e for e in world.of_kind("card_purchase") if m_start <= e.at.date() <= m_end]
+    if purchases:
+        top = max(purchases, key=lambda e: (e.data["amount_cents"], e.at))
+        task("largest-purchase", category="aggregation", difficulty="hard", time_limit_seconds=480,
+             instruction=f"What was my single largest card purchase in {m_start:%B %Y}, where, and for how much?",
+             expected={"merchant": top.data["merchant"], "amount_cents": top.data["amount_cents"],
+                       "date": top.at.date().isoformat()},
+             rubric=[
+                 RubricItem(id="merchant", weight=50, requirement=f"Names the merchant {top.data['merchant']}",
+                            check=Check(type="answer_text", any_of=[top.data["merchant"]])),
+                 RubricItem(id="amount", weight=40, requirement=f"States {money(top.data['amount_cents'], cur)}",
+                            check=_amount(top.data["amount_cents"])),
+                 RubricItem(id="date", weight=10, requirement=f"Gives the date {top.at:%B %-d}",
+                            check=Check(type="answer_text", any_of=_date_forms(top.at.date()))),
+             ])
+
+    r = rng(world.seed, "tasks/bank")
+    # 7. Transfer checking -> savings.
+    if "savings" in accounts:
+        amount = r.randrange(100, 600, 25) * 100
+        savings = world.closing_balance_cents("savings")
+        task("transfer-to-savings", category="action", difficulty="easy", time_limit_seconds=300,
+             instruction=f"Move {money(amount, cur)} from my checking account to my savings account.",
+             expected={"amount_cents": amount, "checking_after_cents": checking - amount,
+                       "savings_after_cents": savings + amount},
+             rubric=[
+                 RubricItem(id="debit", weight=40, requirement=f"Checking shows a new {money(amount, cur)} transfer out",
+                            check=_sql(_app_row("", "checking", -amount), [[1]])),
+                 RubricItem(id="credit", weight=40, requirement=f"Savings shows the same {money(amount, cur)} arriving",
+                            check=_sql(f"""SELECT COUNT(*) FROM transactions c JOIN transactions s
+                                ON c.transfer_id = s.transfer_id AND c.id <> s.id
+                                WHERE c.world_ref IS NULL AND c.account_id = {_ACCOUNT.format('checking')}
+                                AND s.account_id = {_ACCOUNT.format('savings')}
+                                AND c.amount_cents = {-amount} AND s.amount_cents = {amount}""", [[1]])),
+                 RubricItem(id="balances", weight=20,
+                            requirement=f"Balances end at {money(checking - amount, cur)} checking and "
+                                        f"{money(savings + amount, cur)} savings (no other movement)",
+                            check=_sql("SELECT kind, balance_cents FROM accounts WHERE kind IN ('checking', 'savings') "
+                                       "ORDER BY kind", [["checking", checking - amount], ["savings", savings + amount]])),
+             ])
+
+    # 8. Bill pay to a saved payee.
+    bills = [c for c in p.recurring_charges if c.method == "bill_pay"]
+    if bills:
+        bill = bills[r.randrange(len(bills))]
+        cents = int(bill.amount * 100)
+        task("bill-pay", category="action", difficulty="medium", time_limit_seconds=360,
+             instruction=f"Pay {bill.payee} {money(cents, cur)} from checking using bill pay, like the usual "
+                         f"{bill.name.lower()} payment.",
+             expected={"payee": bill.payee, "amount_cents": cents},
+             rubric=[
+                 RubricItem(id="payment", weight=70,
+                            requirement=f"A new bill payment of {money(cents, cur)} to {bill.payee} left checking",
+                            check=_sql(_app_row("", "checking", -cents, bill.payee), [[1]])),
+                 RubricItem(id="single", weight=30, requirement="Exactly one new payment was made (no duplicates)",
+                            check=_sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [[1]])),
+             ])
+
+    # 9. Send money to a contact.
+    if p.contacts:
+        friend = p.contacts[r.randrange(len(p.contacts))]
+        cents = r.randrange(20, 120, 5) * 100
+        memo = r.choice(["concert tickets", "dinner", "birthday gift"])
+        task("send-money", category="action", difficulty="medium", time_limit_seconds=360,
+             instruction=f"Send {friend.name} {money(cents, cur)} for {memo}.",
+             expected={"contact": friend.name, "email": friend.email, "amount_cents": cents, "memo": memo},
+             rubric=[
+                 RubricItem(id="payment", weight=80,
+                            requirement=f"A new payment of {money(cents, cur)} to {friend.name} left checking",
+                            check=_sql(_app_row("", "checking", -cents, friend.name), [[1]])),
+                 RubricItem(id="memo", weight=20, requirement=f"The payment's memo mentions '{memo}'",
+                            check=_sql(f"SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND "
+                                       f"amount_cents = {-cents} AND lower(memo) LIKE '%{memo.split()[0]}%'", [[1]])),
+             ])
+
+    # 10. Pay off the credit card in full.
+    if "credit_card" in accounts:
+        owed = -world.closing_balance_cents("credit_card")
+        task("pay-card-in-full", category="action", difficulty="hard", time_limit_seconds=420,
+             instruction=f"Pay off the full current balance of my {accounts['credit_card'].name} from checking.",
+             expected={"amount_cents": owed},
+             rubric=[
+                 RubricItem(id="payment", weight=60, requirement=f"{money(owed, cur)} left checking to the card",
+                            check=_sql(_app_row("", "checking", -owed), [[1]])),
+                 RubricItem(id="zero", weight=40, requirement="The card's balance is $0.00 afterwards",
+                            check=_sql("SELECT balance_cents FROM accounts WHERE kind = 'credit_card'", [[0]])),
+             ])
+    return out

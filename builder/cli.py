@@ -1,0 +1,157 @@
+"""``build-image``: persona spec -> world -> persona layer -> task bundle -> bootable qcow2.
+
+Every stage writes into a staging folder ``<out>/.<persona-id>.partial``; only when
+the requested stages all succeed does it replace ``<out>/<persona-id>``, so a failed
+or interrupted build never leaves half-written output where a good one was.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Callable
+
+import typer
+from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from . import apps as app_registry
+from .bundle import write_bundle
+from .layer import build_layer
+from .persona import SpecError, complete, load
+from .world import simulate, write_world
+
+STAGES = ["world", "layer", "bundle", "image"]
+
+
+class Until(str, Enum):
+    """The last stage to run."""
+
+    world = "world"
+    layer = "layer"
+    bundle = "bundle"
+    image = "image"
+
+
+def _default_cache() -> Path:
+    return Path(os.environ.get("PERSONA_CACHE", Path(__file__).resolve().parent.parent / ".cache"))
+
+
+app = typer.Typer(add_completion=False, rich_markup_mode="rich")
+
+
+def _human(size: int) -> str:
+    for unit in ["B", "KiB", "MiB", "GiB"]:
+        if size < 1024 or unit == "GiB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return str(size)
+
+
+@app.command(help="""Build a persona desktop from PERSONA (a JSON spec, see personas/).
+
+Stages, in order: [bold]world[/] (simulate the timeline), [bold]layer[/] (app databases, Firefox profile,
+home files), [bold]bundle[/] (tasks, rubrics, manifest), [bold]image[/] (bake the bootable qcow2).
+Output goes to OUT/<persona-id>/. A bad spec prints one line per problem and exits with status 2.""")
+def build(
+    persona: Annotated[Path, typer.Argument(help="Persona spec, e.g. personas/dana-whitfield.json")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder; results go to OUT/<persona-id>/")] = Path("out"),
+    until: Annotated[Until, typer.Option("--until", help="Stop after this stage")] = Until.image,
+    cache: Annotated[Path, typer.Option("--cache", help="Cache for the shared base image and app builds "
+                                                        "(default: .cache/ or $PERSONA_CACHE)")] = None,
+) -> None:
+    console = Console(stderr=True)
+    try:
+        spec = load(persona)
+    except SpecError as err:
+        # Plain print: one problem per line, never wrapped by the terminal width.
+        print("\n".join(err.lines), file=sys.stderr)
+        raise typer.Exit(2)
+    cache = cache or _default_cache()
+    final = out / spec.id
+    staging = out / f".{spec.id}.partial"
+    wanted = STAGES[: STAGES.index(until.value) + 1]
+    timings: dict[str, float] = {}
+
+    out.mkdir(parents=True, exist_ok=True)
+    if staging.exists():
+        shutil.rmtree(staging)
+    staging.mkdir()
+    try:
+        with Progress(SpinnerColumn(), TextColumn("[bold]{task.fields[stage]:<7}[/] {task.description}"),
+                      TimeElapsedColumn(), console=console, transient=False) as progress:
+
+            def stage(name: str, fn: Callable[[Callable[[str], None]], object]) -> object:
+                tid = progress.add_task("", stage=name)
+                started = time.monotonic()
+                result = fn(lambda msg: progress.update(tid, description=msg))
+                timings[name] = time.monotonic() - started
+                progress.update(tid, description="[green]done[/]", completed=1, total=1)
+                return result
+
+            completed = complete(spec)
+            apps = app_registry.discover()
+            world = stage("world", lambda say: _world(completed, staging, say))
+            if "layer" in wanted:
+                stage("layer", lambda say: (say("app databases, Firefox profile, files"),
+                                            build_layer(world, apps, staging / "layer")))
+            if "bundle" in wanted:
+                stage("bundle", lambda say: (say("tasks and rubrics"),
+                                             write_bundle(world, apps, persona, staging, with_image=False)))
+            if "image" in wanted:
+                from .image.pipeline import build_persona_image
+
+                stage("image", lambda say: build_persona_image(staging / "layer", staging / "persona.qcow2",
+                                                               world, apps, cache, say))
+                write_bundle(world, apps, persona, staging, with_image=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    _swap_into_place(staging, final)
+    _summary(console, final, timings)
+
+
+def _world(completed, staging: Path, say: Callable[[str], None]):
+    say("simulating the timeline")
+    world = simulate(completed)
+    write_world(world, staging / "world")
+    (staging / "world" / "persona.completed.json").write_text(
+        completed.model_dump_json(indent=2, by_alias=True, exclude_none=True) + "\n", encoding="utf-8")
+    return world
+
+
+def _swap_into_place(staging: Path, final: Path) -> None:
+    """Replace ``final`` by ``staging`` with renames only (the old result is removed last)."""
+    old = final.with_name(f".{final.name}.old")
+    if old.exists():
+        shutil.rmtree(old)
+    if final.exists():
+        final.rename(old)
+    staging.rename(final)
+    if old.exists():
+        shutil.rmtree(old)
+
+
+def _summary(console: Console, final: Path, timings: dict[str, float]) -> None:
+    table = Table(title=f"Built {final}", show_lines=False)
+    table.add_column("artifact")
+    table.add_column("size", justify="right")
+    for path in sorted(final.iterdir()):
+        size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.is_dir() else path.stat().st_size
+        table.add_row(str(path) + ("/" if path.is_dir() else ""), _human(size))
+    console.print(table)
+    console.print("  ".join(f"{k} {v:.1f}s" for k, v in timings.items()))
+
+
+def main() -> None:
+    """Console-script entry point of ``build-image``."""
+    app(prog_name="build-image")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""The persona layer: the directory tree copied onto the guest's ``/`` when the image is baked.
+
+Layout (``<user>`` is the persona's username)::
+
+    etc/persona-desktop/guest.json             user, clock, apps: read by the in-guest installer
+    etc/firefox/policies/policies.json         enterprise policies (no first run, no telemetry)
+    home/<user>/.mozilla/firefox/...           the Firefox profile, signed in to every app
+    home/<user>/Documents/*.pdf                bank statements
+    var/lib/persona-desktop/apps/<app>/<db>    each app's seeded SQLite database
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from . import firefox
+from .apps import App
+from .files.statements import write_statements
+from .rng import token
+from .world import World
+
+PROFILE_NAME = "persona.default"
+
+
+def utc(world: World, local: dt.datetime) -> dt.datetime:
+    """Convert a naive local world time to an aware UTC datetime (persona's IANA time zone)."""
+    return local.replace(tzinfo=ZoneInfo(world.persona.timezone)).astimezone(dt.timezone.utc)
+
+
+def prtime(world: World, local: dt.datetime) -> int:
+    """A naive local world time as Mozilla PRTime: microseconds since the Unix epoch, UTC."""
+    return int(utc(world, local).timestamp()) * 1_000_000 + local.microsecond
+
+
+_TRANSITION = {"link": 1, "typed": 2, "bookmark": 3}
+
+
+def guest_settings(world: World, apps: list[App], homepage: str) -> dict:
+    """The contents of ``guest.json``: what the in-guest installer needs to set up the user and clock."""
+    p = world.persona
+    return {
+        "username": p.identity.username,
+        "full_name": p.identity.name,
+        "password": f"{p.identity.username}-{token(world.seed, 'guest/password', length=8)}",
+        "uid": 1000,
+        "timezone": p.timezone,
+        "locale": p.locale + ".UTF-8",
+        "as_of": world.now.isoformat(),
+        "as_of_utc": utc(world, world.now).strftime("%Y-%m-%dT%H:%M:%S"),
+        "hostname": f"{p.identity.username}-desktop",
+        "homepage": homepage,
+        "apps": [{"name": a.name, "domain": a.domain, "port": a.port, "database": a.database} for a in apps],
+    }
+
+
+def build_layer(world: World, apps: list[App], dest: Path) -> list[Path]:
+    """Write the persona layer for ``world`` into the empty or missing directory ``dest``.
+
+    Returns every file written, sorted. Raises ``FileExistsError`` if ``dest`` is not empty.
+    """
+    if dest.exists() and any(dest.iterdir()):
+        raise FileExistsError(f"{dest} is not empty")
+    user = world.persona.identity.username
+    home = dest / "home" / user
+    homepage = apps[0].url if apps else "about:blank"
+
+    cookies = []
+    for app in apps:
+        db = dest / app.guest_database.lstrip("/")
+        db.parent.mkdir(parents=True, exist_ok=True)
+        app.module("seed").seed(world, db)
+        creds = app.module("seed").credentials(world)
+        cookies.append(firefox.Cookie(
+            host=app.domain, name=app.session_cookie, value=creds["session_token"],
+            expiry_s=int(utc(world, world.now.replace(year=world.now.year + 1)).timestamp()),
+            created_us=prtime(world, world.now - dt.timedelta(days=1))))
+
+    toolbar = [firefox.Bookmark(title=e.data["title"], url=e.data["url"], added_us=prtime(world, e.at))
+               for e in world.of_kind("bookmark")]
+    visits = [firefox.Visit(url=e.data["url"], title=e.data["title"], visit_us=prtime(world, e.at),
+                            transition=_TRANSITION[e.data["transition"]])
+              for e in world.of_kind("web_visit") if e.status == "done"]
+    mozilla = home / ".mozilla" / "firefox"
+    firefox.write_profile(mozilla / PROFILE_NAME, toolbar=toolbar, visits=visits, cookies=cookies,
+                          homepage=homepage, now_us=prtime(world, world.now))
+    firefox.write_profiles_ini(mozilla, PROFILE_NAME)
+
+    policies = dest / "etc" / "firefox" / "policies" / "policies.json"
+    policies.parent.mkdir(parents=True, exist_ok=True)
+    policies.write_text(json.dumps(firefox.policies_json(homepage), indent=2, sort_keys=True) + "\n")
+
+    if apps and any(a.name == "bank" for a in apps):
+        from apps.bank.seed import account_numbers  # the statements carry the bank's account numbers
+
+        numbers = {kind: number for kind, (number, _) in account_numbers(world).items()}
+        write_statements(world, numbers, home / "Documents")
+
+    guest = dest / "etc" / "persona-desktop" / "guest.json"
+    guest.parent.mkdir(parents=True, exist_ok=True)
+    guest.write_text(json.dumps(guest_settings(world, apps, homepage), indent=2) + "\n")
+    return sorted(p for p in dest.rglob("*") if p.is_file())

@@ -1,0 +1,41 @@
+"""Bank tasks: shape, grounding in the world, and grading of the seeded (untouched) database."""
+
+from __future__ import annotations
+
+from apps.bank.seed import seed
+from apps.bank.tasks import tasks
+from builder.money import money
+from builder.tasks.grade import amounts_in, grade
+
+
+def test_at_least_eight_tasks_with_rubrics(world):
+    ts = tasks(world)
+    assert len(ts) >= 8
+    assert {t.category for t in ts} == {"lookup", "aggregation", "action"}
+    assert len({t.id for t in ts}) == len(ts)
+    for t in ts:
+        assert sum(i.weight for i in t.rubric) == 100
+        if t.category == "action":
+            assert any(i.check and i.check.type == "sql" for i in t.rubric)
+
+
+def test_doing_nothing_scores_zero_on_every_action_task(world, tmp_path):
+    db = seed(world, tmp_path / "bank.sqlite")
+    for t in tasks(world):
+        if t.category == "action":
+            score, results = grade(t, {"bank": db}, answer="I did it.")
+            assert score == 0, (t.id, results)
+
+
+def test_checking_balance_task_expects_the_world_closing_balance(world, tmp_path):
+    task = next(t for t in tasks(world) if t.id.endswith("/checking-balance"))
+    closing = world.closing_balance_cents("checking")
+    assert task.expected == {"balance_cents": closing}
+    db = seed(world, tmp_path / "bank.sqlite")
+    assert grade(task, {"bank": db}, f"Your balance is {money(closing)}.")[0] == 100
+    assert grade(task, {"bank": db}, f"Your balance is {money(closing + 1)}.")[0] == 0
+
+
+def test_amount_parsing():
+    assert amounts_in("You spent $1,234.56 and 12.50, not 7") == {123456, 1250, 700}
+    assert amounts_in("USD 3 222.31") == {322231}
