@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Install everything Persona Desktop needs on a fresh Debian 12/13 machine (run as root):
+# Debian packages, a Python virtualenv at .venv with the project, and the apps' npm workspace.
+# Idempotent: a second run only checks what is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup-deps.sh
+
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+.venv/bin/pip install --quiet --upgrade pip
+.venv/bin/pip install --quiet -e '.[test]'
+
+# better-sqlite3 compiles against the local Node.js headers when no prebuilt binary can be fetched.
+if [ -d /usr/include/node ]; then export npm_config_nodedir=/usr; fi
+(cd apps && npm ci --no-audit --no-fund --loglevel=error)
+echo "install: done (python: .venv/bin/python, build-image: .venv/bin/build-image)"
