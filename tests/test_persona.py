@@ -36,9 +36,9 @@ def test_comment_keys_are_allowed_everywhere(tmp_path):
 
 @pytest.mark.parametrize("mutate, expected", [
     (lambda d: d["identity"].pop("name"), "identity.name: field required"),
-    (lambda d: d["accounts"][1].update(opening_balance="lots"), "accounts[1].opening_balance: input should be a valid decimal"),
+    (lambda d: d["finances"]["accounts"][1].update(opening_balance="lots"), "finances.accounts[1].opening_balance: input should be a valid decimal"),
     (lambda d: d["contacts"][2].update(email="jonah-at-home"), "contacts[2].email: value is not a valid email address"),
-    (lambda d: d["recurring_charges"][0].update(weekday=3), "recurring_charges[0].weekday: unknown key"),
+    (lambda d: d["finances"]["recurring_charges"][0].update(weekday=3), "finances.recurring_charges[0].weekday: unknown key"),
     (lambda d: d.update(seed="abc"), "seed: input should be a valid integer"),
 ])
 def test_bad_field_names_file_and_path(tmp_path, mutate, expected):
@@ -58,7 +58,7 @@ def test_invalid_json_names_line_and_column(tmp_path):
 
 
 @pytest.mark.parametrize("mutate, expected", [
-    (lambda d: d.pop("as_of"), "as_of: field required"),
+    (lambda d: d.pop("identity"), "identity: field required"),
     (lambda d: d["identity"].update(birth_date=19910423), "identity.birth_date: "),
     (lambda d: d.update(favourite_color="teal"), "favourite_color: unknown key"),
 ])

@@ -12,10 +12,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .complete import complete
-from .model import Account, Address, Contact, Employer, Identity, Persona, RecurringCharge
+from .model import Account, Address, Contact, Identity, Persona, RecurringCharge, Trip, Work
 
 __all__ = [
-    "Account", "Address", "Contact", "Employer", "Identity", "Persona", "RecurringCharge",
+    "Account", "Address", "Contact", "Identity", "Persona", "RecurringCharge", "Trip", "Work",
     "SpecError", "complete", "json_schema", "load",
 ]
 
@@ -71,8 +71,7 @@ def load(path: str | Path) -> Persona:
     except ValidationError as exc:
         lines = []
         for err in exc.errors():
-            loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p in {"function-after[_card_needs_limit()]"}))
-            lines.append(f"{path}: {_json_path(loc)}: {_message(err)}")
+            lines.append(f"{path}: {_json_path(err['loc'])}: {_message(err)}")
         raise SpecError(lines) from None
 
 

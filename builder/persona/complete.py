@@ -1,8 +1,8 @@
 """Completion: fill every field a spec leaves out, deterministically.
 
 Each filled value comes from its own named stream (``complete/identity/phone``,
-``complete/contact/2/email``...), so editing one field of the spec never changes
-another filled value.
+``complete/contact/2/birthday``...), so editing one field of the spec never changes
+another filled value. Values the spec gives are kept as they are.
 """
 
 from __future__ import annotations
@@ -13,10 +13,69 @@ import unicodedata
 from decimal import Decimal
 
 from ..rng import faker, rng
-from .model import Account, Address, Contact, Employer, Identity, Persona
+from .model import (
+    Account, Address, Commute, Contact, Finances, Holding, Identity, Investments, Meeting, Persona, Preferences,
+    RecurringCharge, Routines, Site, Travel, Trip, UsualOrder, Work,
+)
+from .places import CURRENCY, DEFAULT_ZONE, DESTINATIONS, HOME_CITIES
 
-_COUNTRY = {"en_US": "US", "en_GB": "GB", "de_DE": "DE"}
 _EMAIL_DOMAIN = {"en_US": "mailbox.test", "en_GB": "post.test", "de_DE": "postfach.test"}
+
+_ACCOUNT_NAMES = {
+    "en_US": {"checking": "Everyday Checking", "savings": "High-Yield Savings", "credit_card": "Rewards Visa",
+              "brokerage": "Brokerage"},
+    "en_GB": {"checking": "Current Account", "savings": "Easy Saver", "credit_card": "Rewards Credit Card",
+              "brokerage": "Stocks and Shares ISA"},
+    "de_DE": {"checking": "Girokonto", "savings": "Tagesgeld", "credit_card": "Kreditkarte", "brokerage": "Depot"},
+}
+
+# name, amount, payee, day, method, category
+_BILLS = {
+    "en_US": [("Rent", "1650.00", "Maple Row Apartments", 1, "bill_pay", "housing"),
+              ("Electricity", "68.40", "City Power & Light", 18, "autopay", "utilities"),
+              ("Internet", "60.00", "Lumen Fiber", 9, "card", "utilities"),
+              ("Phone plan", "45.00", "Mint Mobile", 14, "card", "utilities"),
+              ("Video streaming", "15.49", "Netflix", 22, "card", "subscriptions"),
+              ("Gym membership", "39.00", "Anytime Fitness", 5, "card", "health"),
+              ("Renters insurance", "15.00", "Lemonade Insurance", 27, "autopay", "insurance")],
+    "en_GB": [("Rent", "1150.00", "Northside Lettings", 1, "bill_pay", "housing"),
+              ("Council Tax", "142.00", "City Council", 1, "autopay", "housing"),
+              ("Energy", "96.00", "Octopus Energy", 12, "autopay", "utilities"),
+              ("Broadband", "32.00", "Hyperoptic", 20, "autopay", "utilities"),
+              ("Mobile", "18.00", "giffgaff", 8, "card", "utilities"),
+              ("Video streaming", "10.99", "Netflix", 15, "card", "subscriptions"),
+              ("Gym membership", "35.00", "PureGym", 3, "autopay", "health")],
+    "de_DE": [("Miete", "980.00", "Hausverwaltung Brandt", 1, "bill_pay", "housing"),
+              ("Strom", "72.00", "Stadtwerke", 15, "autopay", "utilities"),
+              ("Internet", "39.99", "Telekom", 5, "autopay", "utilities"),
+              ("Handyvertrag", "19.99", "congstar", 10, "card", "utilities"),
+              ("Rundfunkbeitrag", "18.36", "ARD ZDF Deutschlandradio Beitragsservice", 15, "autopay", "utilities"),
+              ("Fitnessstudio", "29.90", "Urban Sports Club", 1, "autopay", "health"),
+              ("Streaming", "13.99", "Netflix", 20, "card", "subscriptions")],
+}
+
+_SITES = {
+    "en_US": [("https://www.nytimes.com/", "The New York Times", 10), ("https://weather.gov/", "National Weather Service", 5),
+              ("https://www.allrecipes.com/", "Allrecipes", 3), ("https://www.reddit.com/", "Reddit", 14),
+              ("https://www.youtube.com/", "YouTube", 12), ("https://en.wikipedia.org/wiki/Main_Page", "Wikipedia", 9),
+              ("https://github.com/", "GitHub", 8), ("https://www.espn.com/", "ESPN", 4)],
+    "en_GB": [("https://www.bbc.co.uk/news", "BBC News", 14), ("https://www.metoffice.gov.uk/", "Met Office", 5),
+              ("https://www.bbcgoodfood.com/", "BBC Good Food", 3), ("https://www.reddit.com/", "Reddit", 10),
+              ("https://www.youtube.com/", "YouTube", 12), ("https://en.wikipedia.org/wiki/Main_Page", "Wikipedia", 9),
+              ("https://www.theguardian.com/uk", "The Guardian", 10), ("https://www.nationalrail.co.uk/", "National Rail", 4)],
+    "de_DE": [("https://www.tagesschau.de/", "tagesschau.de", 14), ("https://www.dwd.de/", "Deutscher Wetterdienst", 5),
+              ("https://www.chefkoch.de/", "Chefkoch", 3), ("https://www.spiegel.de/", "DER SPIEGEL", 10),
+              ("https://www.youtube.com/", "YouTube", 12), ("https://de.wikipedia.org/wiki/Wikipedia:Hauptseite", "Wikipedia", 9),
+              ("https://www.bahn.de/", "Deutsche Bahn", 5), ("https://www.kicker.de/", "kicker", 4)],
+}
+# Our own app clones: every persona uses them (the bank is the first; others join as apps are added).
+_APP_SITES = [("http://larkspurbank.test/", "Accounts | Larkspur Bank", 3)]
+
+_CUISINES = ["Thai", "Italian", "Mexican", "Japanese", "Indian", "Vietnamese", "Ethiopian", "Greek", "Korean",
+             "Lebanese", "Spanish", "Chinese"]
+_ACTIVITIES = ["climbing", "running", "board games", "hiking", "cooking", "concerts", "trivia night", "cycling",
+               "book club", "film nights", "yoga", "football"]
+_EXERCISE = ["running", "climbing", "yoga", "cycling", "swimming", "weights"]
 
 
 def _ascii_slug(text: str, sep: str = ".") -> str:
@@ -27,70 +86,223 @@ def _ascii_slug(text: str, sep: str = ".") -> str:
 def _phone(seed: int, stream: str, locale: str) -> str:
     r = rng(seed, stream)
     if locale == "en_US":
-        return f"+1 {r.randint(201, 989)}-555-{r.randint(100, 199):04d}"  # 555-01xx: fictional numbers
+        return f"+1 {r.randint(201, 989)}-555-{r.randint(100, 199):04d}"  # 555-01xx: reserved fictional numbers
     if locale == "en_GB":
-        return f"+44 7700 900{r.randint(0, 999):03d}"  # Ofcom drama range
+        return f"+44 7700 900{r.randint(0, 999):03d}"  # Ofcom's drama range
     return f"+49 176 {r.randint(1000000, 9999999)}"
 
 
-def complete(p: Persona) -> Persona:
-    """Return ``p`` with identity, employer, contacts and accounts filled in.
+def _home_city(p: Persona):
+    cities = HOME_CITIES[p.locale]
+    if p.identity.address:
+        for c in cities:
+            if c.name == p.identity.address.city:
+                return c
+    return cities[rng(p.seed, "complete/identity/city").randrange(len(cities))]
 
-    The result validates against the same schema; values the spec gives are kept as they are.
-    """
-    seed, loc = p.seed, p.locale
-    ident = p.identity
-    first = ident.name.split()[0]
-    last = ident.name.split()[-1]
 
-    fake = faker(seed, "complete/identity/address", loc)
-    address = ident.address or Address(
-        street=fake.street_address(),
-        city=fake.city(),
-        region=(fake.state_abbr() if loc == "en_US" else None),
-        postal_code=fake.postcode(),
-        country=_COUNTRY[loc],
-    )
-    r = rng(seed, "complete/identity/birth_date")
-    birth = ident.birth_date or (p.as_of - dt.timedelta(days=r.randint(25 * 365, 45 * 365)))
-    identity = Identity(
-        name=ident.name,
-        birth_date=birth,
+def _address(seed: int, stream: str, locale: str, city) -> Address:
+    fake = faker(seed, stream, locale)
+    r = rng(seed, stream + "/postcode")
+    if locale == "en_GB":
+        postcode = f"{city.postcode_prefix}{r.randint(1, 20)} {r.randint(1, 9)}{fake.random_uppercase_letter()}{fake.random_uppercase_letter()}"
+    elif locale == "de_DE":
+        postcode = (city.postcode_prefix + "".join(str(r.randint(0, 9)) for _ in range(5)))[:5]
+    else:
+        postcode = city.postcode_prefix + f"{r.randint(1, 99):02d}"
+    return Address(street=fake.street_address(), city=city.name, region=city.region, postal_code=postcode,
+                   country=city.country)
+
+
+def _birthday(seed: int, stream: str, around: dt.date, spread_years: int) -> dt.date:
+    r = rng(seed, stream)
+    year = around.year + r.randint(-spread_years, spread_years)
+    return dt.date(year, r.randint(1, 12), r.randint(1, 28))
+
+
+def _identity(p: Persona, city) -> Identity:
+    seed, loc, ident = p.seed, p.locale, p.identity
+    first, last = ident.name.split()[0], ident.name.split()[-1]
+    gender = ident.gender or rng(seed, "complete/identity/gender").choice(["female", "male", "nonbinary"])
+    birth = ident.birth_date or (p.as_of - dt.timedelta(days=rng(seed, "complete/identity/birth_date").randint(
+        25 * 365, 45 * 365)))
+    return Identity(
+        name=ident.name, birth_date=birth, gender=gender,
+        pronouns=ident.pronouns or {"female": "she/her", "male": "he/him", "nonbinary": "they/them"}[gender],
         email=ident.email or f"{_ascii_slug(first)}.{_ascii_slug(last)}@{_EMAIL_DOMAIN[loc]}",
         phone=ident.phone or _phone(seed, "complete/identity/phone", loc),
-        address=address,
+        address=ident.address or _address(seed, "complete/identity/address", loc, city),
         username=ident.username or _ascii_slug(first, "_")[:30] or "user",
+        bio=ident.bio or faker(seed, "complete/identity/bio", loc).sentence(nb_words=12),
     )
 
-    employer = p.employer
-    if employer is None:
-        fake = faker(seed, "complete/employer", loc)
-        r = rng(seed, "complete/employer/salary")
-        employer = Employer(name=fake.company(), role=fake.job()[:60],
-                            salary=Decimal(r.randrange(52_000, 140_000, 500)), pay_schedule="biweekly")
 
-    contacts = []
-    for i, c in enumerate(p.contacts):
-        contacts.append(Contact(
-            name=c.name, relationship=c.relationship,
+def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
+    seed, loc = p.seed, p.locale
+    given = list(p.contacts or [])
+    if not given:
+        plan = [("parent", 4), ("parent", 4), ("sibling", 5), ("friend", 5), ("friend", 4), ("friend", 4),
+                ("friend", 3), ("friend", 2), ("colleague", 3), ("colleague", 3), ("colleague", 2),
+                ("colleague", 2), ("neighbor", 1)]
+        last = identity.name.split()[-1]
+        for i, (rel, closeness) in enumerate(plan):
+            fake = faker(seed, f"complete/contact/{i}/name", loc)
+            surname = last if rel in ("parent", "sibling") else fake.last_name()
+            given.append(Contact(name=f"{fake.first_name()} {surname}", relationship=rel, closeness=closeness))
+    out = []
+    age_anchor = identity.birth_date
+    for i, c in enumerate(given):
+        s = f"complete/contact/{i}"
+        closeness = c.closeness or {"partner": 5, "spouse": 5, "parent": 4, "sibling": 4, "child": 5, "friend": 3,
+                                    "roommate": 4, "colleague": 2, "neighbor": 1}.get(c.relationship, 1)
+        around = {"parent": age_anchor.replace(year=age_anchor.year - 29), "child": age_anchor.replace(
+            year=age_anchor.year + 28)}.get(c.relationship, age_anchor)
+        style = c.messaging_style or rng(seed, f"{s}/style").choice(
+            {"parent": ["formal", "brief"], "colleague": ["brief", "formal"], "neighbor": ["brief"]}.get(
+                c.relationship, ["chatty", "emoji", "brief"]))
+        apps = c.apps or (["mail", "calendar", "chat"] if c.relationship == "colleague" else ["chat", "mail", "bank"])
+        out.append(Contact(
+            name=c.name, relationship=c.relationship, closeness=closeness,
             email=c.email or f"{_ascii_slug(c.name)}@{_EMAIL_DOMAIN[loc]}",
-            phone=c.phone or _phone(seed, f"complete/contact/{i}/phone", loc),
+            phone=c.phone or _phone(seed, f"{s}/phone", loc),
+            birthday=c.birthday or _birthday(seed, f"{s}/birthday", around, 6),
+            address=c.address or (_address(seed, f"{s}/address", loc, city) if closeness >= 4 else None),
+            shared_activities=c.shared_activities if c.shared_activities is not None else
+            rng(seed, f"{s}/activities").sample(_ACTIVITIES, 2),
+            apps=apps, messaging_style=style,
         ))
-    if not contacts:
-        for i, rel in enumerate(["friend", "sibling", "colleague", "friend"]):
-            fake = faker(seed, f"complete/contact/{i}", loc)
-            name = f"{fake.first_name()} {fake.last_name()}"
-            contacts.append(Contact(name=name, relationship=rel, email=f"{_ascii_slug(name)}@{_EMAIL_DOMAIN[loc]}",
-                                    phone=_phone(seed, f"complete/contact/{i}/phone", loc)))
+    return out
 
-    accounts = list(p.accounts) or [
-        Account(kind="checking", opening_balance=Decimal("2400.00")),
-        Account(kind="savings", opening_balance=Decimal("8000.00"), apr=Decimal("3.50")),
-        Account(kind="credit_card", opening_balance=Decimal("350.00"), credit_limit=Decimal("6000.00"),
-                apr=Decimal("24.99")),
-    ]
-    names = {"checking": "Everyday Checking", "savings": "High-Yield Savings", "credit_card": "Rewards Visa"}
+
+def _work(p: Persona, contacts: list[Contact], city) -> Work:
+    seed, loc = p.seed, p.locale
+    w = p.work or Work()
+    fake = faker(seed, "complete/work/employer", loc)
+    employer = w.employer or fake.company()
+    colleagues = w.colleagues or [c.name for c in contacts if c.relationship == "colleague"]
+    meetings = w.meetings
+    if meetings is None:
+        meetings = [Meeting(title="Team stand-up", days=["mon", "tue", "wed", "thu", "fri"], time="09:30",
+                            duration_minutes=15, attendees=colleagues)]
+        if colleagues:
+            meetings.append(Meeting(title=f"1:1 with {colleagues[0].split()[0]}", days=["wed"], time="14:00",
+                                    attendees=colleagues[:1]))
+        meetings += [Meeting(title="Sprint planning", days=["mon"], time="11:00", duration_minutes=60, every_weeks=2,
+                             attendees=colleagues),
+                     Meeting(title="Design review", days=["thu"], time="15:00", duration_minutes=45,
+                             attendees=colleagues[1:3])]
+    return Work(
+        employer=employer,
+        role=w.role or faker(seed, "complete/work/role", loc).job()[:60],
+        salary=w.salary or Decimal(rng(seed, "complete/work/salary").randrange(52_000, 140_000, 500)),
+        pay_schedule=w.pay_schedule, net_ratio=w.net_ratio,
+        office_address=w.office_address or _address(seed, "complete/work/office", loc, city),
+        email=w.email or f"{_ascii_slug(p.identity.name)}@{_ascii_slug(employer, '-')[:30]}.test",
+        colleagues=colleagues, meetings=meetings, work_apps=w.work_apps, office_days=w.office_days,
+    )
+
+
+def _finances(p: Persona) -> Finances:
+    seed, loc = p.seed, p.locale
+    f = p.finances or Finances()
+    accounts = list(f.accounts)
+    if not accounts:
+        r = rng(seed, "complete/finances/balances")
+        accounts = [
+            Account(kind="checking", opening_balance=Decimal(r.randrange(1500, 4500))),
+            Account(kind="savings", opening_balance=Decimal(r.randrange(4000, 20000, 50)), apr=Decimal("3.50")),
+            Account(kind="credit_card", opening_balance=Decimal(r.randrange(150, 900)),
+                    credit_limit=Decimal(r.randrange(3000, 12000, 500)), apr=Decimal("22.99")),
+        ]
+    names = _ACCOUNT_NAMES[loc]
     accounts = [a if a.name else a.model_copy(update={"name": names[a.kind]}) for a in accounts]
+    bills = f.recurring_charges
+    if bills is None:
+        bills = [RecurringCharge(name=n, amount=Decimal(a), payee=py, day=d, method=m, category=c)
+                 for n, a, py, d, m, c in _BILLS[loc]]
+    investments = f.investments
+    if investments is None and any(a.kind == "brokerage" for a in accounts):
+        investments = Investments(holdings=[Holding(symbol="VTI", shares=Decimal("12"), cost_basis=Decimal("210.00"))],
+                                  monthly_contribution=Decimal("200.00"), contribution_symbol="VTI")
+    return Finances(currency=f.currency or CURRENCY[loc], accounts=accounts, recurring_charges=bills,
+                    debts=f.debts, investments=investments)
 
-    return p.model_copy(update={"identity": identity, "employer": employer, "contacts": contacts,
-                                "accounts": accounts})
+
+def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
+    seed = p.seed
+    t = p.travel or Travel()
+    trips = t.trips
+    if trips is None:
+        r = rng(seed, "complete/travel/trips")
+        places = [d for d in DESTINATIONS if d[0] != city.name]
+        friends = [c.name for c in contacts if c.relationship in ("friend", "partner", "spouse") and (c.closeness or 0) >= 4]
+        start = p.as_of - dt.timedelta(days=30 * p.history_months)
+        trips = []
+        segment = (p.as_of - start).days // 4
+        for i, purpose in enumerate(["leisure", "business", "family", "leisure"]):
+            depart = start + dt.timedelta(days=segment * i + r.randint(10, max(11, segment - 20)))
+            dest = places[r.randrange(len(places))]
+            trips.append(Trip(destination=dest[0], airport=dest[1], depart=depart,
+                              **{"return": depart + dt.timedelta(days=r.randint(3, 7))}, purpose=purpose,
+                              companions=friends[:1] if purpose == "leisure" else []))
+        depart = p.as_of + dt.timedelta(days=r.randint(18, max(19, min(45, p.horizon_days - 8))))
+        dest = places[r.randrange(len(places))]
+        trips.append(Trip(destination=dest[0], airport=dest[1], depart=depart,
+                          **{"return": depart + dt.timedelta(days=r.randint(3, 6))}, purpose="leisure"))
+    r = rng(seed, "complete/travel/loyalty")
+    airline = t.airline or "Meridian Air"
+    loyalty = t.loyalty or [
+        {"program": f"{airline} Miles", "number": f"MR{r.randint(10**8, 10**9 - 1)}"},
+        {"program": "Harbor & Pine Rewards", "number": f"HP{r.randint(10**7, 10**8 - 1)}"},
+    ]
+    seat = t.seat or (p.preferences.seat if p.preferences and p.preferences.seat else
+                      rng(seed, "complete/travel/seat").choice(["window", "aisle"]))
+    return Travel(home_airport=t.home_airport or city.airport, airline=airline,
+                  hotel_chain=t.hotel_chain or "Harbor & Pine Hotels", seat=seat, loyalty=loyalty, trips=trips)
+
+
+def _routines(p: Persona) -> Routines:
+    seed, loc = p.seed, p.locale
+    ro = p.routines or Routines()
+    r = rng(seed, "complete/routines")
+    commute = ro.commute or Commute(mode={"en_US": "car", "en_GB": "transit", "de_DE": "bike"}[loc])
+    usual = ro.usual_order or UsualOrder(
+        restaurant=f"{faker(seed, 'complete/routines/usual_order', loc).last_name()}'s Noodle Bar",
+        items=["Pad see ew", "Spring rolls"], total=Decimal({"en_US": "27.50", "en_GB": "21.40", "de_DE": "23.90"}[loc]))
+    return ro.model_copy(update={"commute": commute, "usual_order": usual,
+                                 "exercise": ro.exercise or r.choice(_EXERCISE)})
+
+
+def _preferences(p: Persona) -> Preferences:
+    pr = p.preferences or Preferences(tipping_percent={"en_US": 18, "en_GB": 10, "de_DE": 8}[p.locale])
+    r = rng(p.seed, "complete/preferences/cuisines")
+    return pr.model_copy(update={"cuisines": pr.cuisines or r.sample(_CUISINES, 3)})
+
+
+def _browsing(p: Persona) -> list[Site]:
+    if p.browsing is not None:
+        return list(p.browsing)
+    sites = [Site(url=u, title=t, per_week=Decimal(n), bookmarked=True) for u, t, n in _APP_SITES]
+    sites += [Site(url=u, title=t, per_week=Decimal(n), bookmarked=i < 4) for i, (u, t, n) in enumerate(_SITES[p.locale])]
+    return sites
+
+
+def complete(p: Persona) -> Persona:
+    """Return ``p`` with every section filled in (``id``, ``timezone``, identity, work, finances, contacts,
+    travel, routines, preferences, browsing). The result validates against the same schema."""
+    city = _home_city(p)
+    identity = _identity(p, city)
+    contacts = _contacts(p, identity, city)
+    return p.model_copy(update={
+        "id": p.id or _ascii_slug(p.identity.name, "-"),
+        "timezone": p.timezone or (city.timezone if not p.identity.address else DEFAULT_ZONE[p.locale]
+                                   if city.name != p.identity.address.city else city.timezone),
+        "identity": identity,
+        "contacts": contacts,
+        "work": _work(p, contacts, city),
+        "finances": _finances(p),
+        "travel": _travel(p, city, contacts),
+        "routines": _routines(p),
+        "preferences": _preferences(p),
+        "browsing": _browsing(p),
+    })

@@ -28,7 +28,6 @@ from ..persona import Persona
 from .model import Event, Merchant, Posting, World
 from ..rng import derived_id, faker, rng
 
-_CURRENCY = {"en_US": "USD", "en_GB": "GBP", "de_DE": "EUR"}
 BANK_DOMAIN = "larkspurbank.test"  # the bank site's host, from apps/bank/app.yaml
 
 # category: (weight, min cents, max cents, name templates)
@@ -104,7 +103,7 @@ def make_merchants(p: Persona) -> list[Merchant]:
 
 def pay_dates(p: Persona, start: dt.date, end: dt.date) -> list[dt.date]:
     """Paydays in [start, end] per the employer's schedule (see module rules)."""
-    schedule = p.employer.pay_schedule
+    schedule = p.work.pay_schedule
     days: list[dt.date] = []
     if schedule == "biweekly":
         d = dt.date(2024, 1, 5)
@@ -142,10 +141,10 @@ def simulate(p: Persona) -> World:
     start = dt.datetime.combine(start_day, dt.time(0, 0))
     end_day = p.as_of + dt.timedelta(days=p.horizon_days)
     end = dt.datetime.combine(end_day, dt.time(23, 59, 59))
-    world = World(persona=p, start=start, now=now, end=end, currency=_CURRENCY[p.locale],
+    world = World(persona=p, start=start, now=now, end=end, currency=p.finances.currency,
                   merchants=make_merchants(p))
 
-    employer = p.employer
+    employer = p.work
     periods = {"biweekly": 26, "semimonthly": 24, "monthly": 12}[employer.pay_schedule]
     net_pay = _cents(employer.salary / periods * employer.net_ratio)
     savings_transfer = (net_pay * periods // 12 // 4 // 5000) * 5000 if "savings" in kinds else 0
@@ -181,9 +180,9 @@ def simulate(p: Persona) -> World:
         # Paycheck.
         if day in paydays:
             at = dt.datetime.combine(day, dt.time(6, 0))
-            emit("paycheck", at, {"employer": employer.name, "gross_cents": _cents(employer.salary / periods),
+            emit("paycheck", at, {"employer": employer.employer, "gross_cents": _cents(employer.salary / periods),
                                   "net_cents": net_pay},
-                 [("checking", net_pay, f"PAYROLL DEPOSIT {employer.name.upper()}", employer.name, "income",
+                 [("checking", net_pay, f"PAYROLL DEPOSIT {employer.employer.upper()}", employer.employer, "income",
                    "paycheck")])
         # Recurring charges.
         for i, charge in enumerate(p.recurring_charges):
