@@ -267,11 +267,12 @@ class Routines(SpecModel):
     coffee_per_week: Annotated[int, Field(ge=0, le=21)] = 4
     groceries_day: Weekday = "sun"
     grocery_delivery: bool = False
+    grocery_orders_per_month: Annotated[int, Field(ge=0, le=40)] = 2
     dining_out_per_month: Annotated[int, Field(ge=0, le=40)] = 4
-    food_delivery_per_month: Annotated[int, Field(ge=0, le=40)] = 3
+    food_delivery_per_month: Annotated[int, Field(ge=0, le=40)] = 8
     usual_order: UsualOrder | None = None
     rides_per_month: Annotated[int, Field(ge=0, le=60)] = 2
-    online_orders_per_month: Annotated[int, Field(ge=0, le=40)] = 3
+    online_orders_per_month: Annotated[int, Field(ge=0, le=40)] = 6
     wake: Time = "07:00"
     bedtime: Time = "23:00"
     screen_hours_per_day: Annotated[Decimal, Field(ge=0, le=18)] = Decimal("3")

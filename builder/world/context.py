@@ -1,0 +1,105 @@
+"""The simulation context shared by the world's modules (finance, travel, orders, comms, browsing).
+
+Each module is a function ``simulate_<x>(sim)`` that appends events through
+:meth:`Sim.event`; it draws randomness only from ``sim.rng("<module>/<what>")`` so that
+adding a module or a stream never shifts another module's draws.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from ..persona import Contact, Persona
+from ..rng import derived_id, faker, rng
+from .model import Event, Merchant, Posting
+
+WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+
+@dataclass(frozen=True)
+class Charge:
+    """A money movement attached to an event: ``amount_cents`` > 0 enters ``account``, < 0 leaves it."""
+
+    account: str
+    amount_cents: int
+    description: str
+    counterparty: str | None = None
+    category: str = "other"
+    kind: str = "card_purchase"
+    transfer_id: str | None = None
+    memo: str | None = None
+
+
+@dataclass
+class Sim:
+    """Mutable state of one simulation run. Times are naive local (persona's zone); ``now`` splits done/scheduled."""
+
+    persona: Persona
+    start: dt.datetime
+    now: dt.datetime
+    end: dt.datetime
+    merchants: list[Merchant]
+    events: list[Event] = field(default_factory=list)
+    _ids: set[str] = field(default_factory=set)
+
+    @property
+    def seed(self) -> int:
+        """The persona's seed."""
+        return self.persona.seed
+
+    def rng(self, stream: str) -> random.Random:
+        """A fresh ``random.Random`` for ``world/<stream>``."""
+        return rng(self.seed, f"world/{stream}")
+
+    def faker(self, stream: str):
+        """A Faker in the persona's locale seeded from ``world/<stream>``."""
+        return faker(self.seed, f"world/{stream}", self.persona.locale)
+
+    def days(self, start: dt.date | None = None, end: dt.date | None = None) -> Iterator[dt.date]:
+        """Every date from ``start`` (default: history start) to ``end`` (default: horizon end), inclusive."""
+        day, last = start or self.start.date(), end or self.end.date()
+        while day <= last:
+            yield day
+            day += dt.timedelta(days=1)
+
+    def past_days(self) -> Iterator[dt.date]:
+        """Every date from the history start to ``as_of`` inclusive."""
+        return self.days(end=self.now.date())
+
+    def weekday(self, day: dt.date) -> str:
+        """``mon`` .. ``sun``."""
+        return WEEKDAYS[day.weekday()]
+
+    def contact(self, name: str) -> Contact:
+        """The contact named ``name``. Raises ``KeyError`` if the persona has none of that name."""
+        for c in self.persona.contacts:
+            if c.name == name:
+                return c
+        raise KeyError(f"no contact named {name!r}")
+
+    def event(self, kind: str, at: dt.datetime, data: dict[str, Any], charges: list[Charge] = (),
+              key: object = "", id: str | None = None) -> Event:
+        """Append and return an event; its id is uuid5 of (kind, at, key) unless given. ``status`` follows ``now``.
+
+        Raises ``ValueError`` if the same id was already used (two events must differ in kind, time or key).
+        """
+        eid = id or derived_id(self.seed, "event", kind, at.isoformat(), key)
+        if eid in self._ids:
+            raise ValueError(f"duplicate event id for {kind} at {at} key {key!r}")
+        self._ids.add(eid)
+        postings = tuple(Posting(c.account, at, c.amount_cents, c.description, c.counterparty, c.category, c.kind,
+                                 eid, c.transfer_id, c.memo) for c in charges)
+        event = Event(eid, kind, at, data, "done" if at <= self.now else "scheduled", postings)
+        self.events.append(event)
+        return event
+
+    def card(self) -> str:
+        """The account kind everyday card spending goes to: the credit card if there is one, else checking."""
+        return "credit_card" if any(a.kind == "credit_card" for a in self.persona.accounts) else "checking"
+
+    def of_kind(self, *kinds: str) -> list[Event]:
+        """Events so far of the given kinds, in creation order."""
+        return [e for e in self.events if e.kind in kinds]
