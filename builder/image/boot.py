@@ -1,0 +1,408 @@
+"""Boot a persona image under QEMU for tests and demos.
+
+``VM`` boots a qcow2 through a throwaway copy-on-write overlay (the image itself is never
+written), with the guest clock at ``as_of``, KVM when it works (else TCG), 2 vCPUs, 4 GiB,
+a USB tablet, user networking with a free host port forwarded to the guest's port 80
+(nginx, which serves every app under its own ``Host``), QMP on a unix socket and the guest
+agent on another. ``check_booted_image`` is the end-to-end check used by the tests.
+"""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import json
+import os
+import re
+import shutil
+import socket
+import struct
+import subprocess
+import tempfile
+import time
+import zlib
+from pathlib import Path
+from typing import Callable
+
+from . import qemu as q
+from .bake import rtc_base
+
+Progress = Callable[[str], None]
+
+
+class BootError(RuntimeError):
+    """The VM did not start, or did not reach the awaited state in time."""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def ppm_to_png(ppm: bytes) -> bytes:
+    """Convert a binary PPM (P6, maxval 255) to PNG bytes (pure Python, zlib)."""
+    m = re.match(rb"P6\s+(?:#[^\n]*\n\s*)*(\d+)\s+(\d+)\s+(\d+)\s", ppm)
+    if not m:
+        raise ValueError("not a binary PPM")
+    w, h, maxval = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if maxval != 255:
+        raise ValueError("only 8-bit PPM is supported")
+    pix = ppm[m.end():m.end() + w * h * 3]
+    raw = b"".join(b"\0" + pix[y * w * 3:(y + 1) * w * 3] for y in range(h))
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
+
+
+class GuestAgent:
+    """Minimal client for qemu-guest-agent over its unix socket (JSON lines)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.sock: socket.socket | None = None
+        self.buf = b""
+
+    def _connect(self, timeout: float) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(timeout)
+        self.sock.connect(str(self.path))
+        self.buf = b""
+        # guest-sync discards stale replies; its id comes back once the agent is up.
+        sync_id = int(time.time() * 1000) % 1_000_000_000
+        self.sock.sendall(b"\xff" + json.dumps({"execute": "guest-sync", "arguments": {"id": sync_id}}).encode())
+        while True:
+            r = self._read()
+            if r.get("return") == sync_id:
+                return
+
+    def _read(self) -> dict:
+        assert self.sock is not None
+        while b"\n" not in self.buf:
+            data = self.sock.recv(65536)
+            if not data:
+                raise OSError("guest agent closed the connection")
+            self.buf += data
+        line, self.buf = self.buf.split(b"\n", 1)
+        line = line.strip(b"\xff \r")
+        return json.loads(line) if line else self._read()
+
+    def call(self, cmd: str, timeout: float = 10.0, **args) -> object:
+        """Run one agent command; return its ``return`` value. Raises OSError/BootError."""
+        if self.sock is None:
+            self._connect(timeout)
+        assert self.sock is not None
+        self.sock.settimeout(timeout)
+        msg = {"execute": cmd}
+        if args:
+            msg["arguments"] = args
+        try:
+            self.sock.sendall(json.dumps(msg).encode() + b"\n")
+            r = self._read()
+        except (OSError, ValueError):
+            self.close()
+            raise
+        if "error" in r:
+            raise BootError(f"guest agent {cmd}: {r['error']}")
+        return r.get("return")
+
+    def exec(self, argv: list[str], timeout: float = 30.0) -> tuple[int, str]:
+        """Run ``argv`` in the guest as root; return (exit code, stdout+stderr text)."""
+        pid = self.call("guest-exec", path=argv[0], arg=argv[1:], **{"capture-output": True})["pid"]
+        deadline = time.monotonic() + timeout
+        while True:
+            st = self.call("guest-exec-status", pid=pid)
+            if st.get("exited"):
+                out = base64.b64decode(st.get("out-data", "")) + base64.b64decode(st.get("err-data", ""))
+                return int(st.get("exitcode", -1)), out.decode(errors="replace")
+            if time.monotonic() > deadline:
+                raise BootError(f"guest command timed out: {argv}")
+            time.sleep(0.3)
+
+    def close(self) -> None:
+        if self.sock is not None:
+            try:
+                self.sock.close()
+            finally:
+                self.sock = None
+
+
+class VM:
+    """A running QEMU guest booted from ``image`` through a throwaway overlay.
+
+    Use as a context manager (``with VM(path, as_of) as vm: ...``); on exit the guest is
+    shut down (ACPI power button, then killed after a timeout) and the overlay deleted.
+    ``as_of`` is the persona's local wall time ``YYYY-MM-DDTHH:MM:SS`` (the guest RTC runs
+    in local time; see :mod:`builder.image.bake`); None leaves the host's clock.
+    ``accel`` is ``kvm``/``tcg``/None (detect; PERSONA_ACCEL forces). Under detected KVM a
+    watchdog restarts the guest under TCG when the kernel shows no sign of life.
+    ``vnc`` is a QEMU VNC display (e.g. ``"127.0.0.1:5"``) or None for none.
+    Attributes after start: ``http_port`` (host port forwarded to guest port 80),
+    ``accel``, ``serial_log``, ``started_at`` (monotonic seconds).
+    """
+
+    def __init__(self, image: Path, as_of: str | None = None, *, memory_mb: int = 4096, cpus: int = 2,
+                 accel: str | None = None, vnc: str | None = None, workdir: Path | None = None,
+                 progress: Progress | None = None):
+        self.image = Path(image).resolve()
+        self.as_of = as_of
+        self.memory_mb, self.cpus = memory_mb, cpus
+        self.accel = accel
+        self.vnc = vnc
+        self._workdir_arg = workdir
+        self.progress = progress or (lambda s: None)
+        self.proc: subprocess.Popen | None = None
+        self.qmp = None
+        self.agent: GuestAgent | None = None
+        self.http_port = 0
+        self.started_at = 0.0
+
+    # ------------------------------------------------------------------ lifecycle
+    def __enter__(self) -> "VM":
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        try:
+            self.shutdown()
+        finally:
+            self.cleanup()
+
+    def start(self) -> None:
+        """Create the overlay and start QEMU; return once QMP answers (the guest boots on)."""
+        if not self.image.is_file():
+            raise BootError(f"image {self.image} missing")
+        self.dir = Path(tempfile.mkdtemp(prefix="persona-vm-", dir=self._workdir_arg))
+        self.overlay = self.dir / "overlay.qcow2"
+        r = subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(self.image), "-F", "qcow2",
+                            str(self.overlay)], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise BootError(f"qemu-img create overlay failed: {r.stderr.strip()}")
+        accel = self.accel or q.detect_accel()
+        watchdog = self.accel is None and accel == "kvm" and not q.accel_forced()
+        self._launch(accel)
+        if watchdog:
+            try:
+                q.wait_serial(self.serial_log, q.KERNEL_ALIVE, None, self.proc, q.KVM_WATCHDOG_SECONDS)
+            except q.QemuError:
+                self.progress("vm: KVM guest shows no sign of life, restarting under TCG")
+                q.mark_kvm_broken("kernel printed nothing under KVM (boot)")
+                self._kill()
+                self._launch("tcg")
+
+    def _launch(self, accel: str) -> None:
+        self.accel = accel
+        self.http_port = free_port()
+        self.qmp_sock = self.dir / "qmp.sock"
+        self.qga_sock = self.dir / "qga.sock"
+        self.serial_log = self.dir / "serial.log"
+        for p in (self.qmp_sock, self.qga_sock, self.serial_log):
+            p.unlink(missing_ok=True)
+        cmd = [q.QEMU, *q.accel_args(accel), "-machine", "pc", "-smp", str(self.cpus), "-m", str(self.memory_mb),
+               "-drive", f"file={self.overlay},if=virtio,format=qcow2,cache=unsafe,discard=unmap",
+               "-netdev", f"user,id=n0,hostfwd=tcp:127.0.0.1:{self.http_port}-:80",
+               "-device", "virtio-net-pci,netdev=n0",
+               "-usb", "-device", "usb-tablet", "-vga", "std",
+               "-qmp", f"unix:{self.qmp_sock},server=on,wait=off",
+               "-chardev", f"socket,path={self.qga_sock},server=on,wait=off,id=qga0",
+               "-device", "virtio-serial", "-device", "virtserialport,chardev=qga0,name=org.qemu.guest_agent.0",
+               "-serial", f"file:{self.serial_log}",
+               "-display", "none"]
+        if self.vnc:
+            cmd += ["-vnc", self.vnc]
+        if self.as_of:
+            cmd += ["-rtc", f"base={rtc_base(self.as_of)},clock=vm"]
+        self.progress(f"vm: starting ({accel}), http on 127.0.0.1:{self.http_port}")
+        self.qemu_log = self.dir / "qemu.log"
+        self.started_at = time.monotonic()
+        self.proc = subprocess.Popen(cmd, stdout=open(self.qemu_log, "wb"), stderr=subprocess.STDOUT)
+        from qemu.qmp.legacy import QEMUMonitorProtocol
+
+        deadline = time.monotonic() + 30
+        while not self.qmp_sock.exists():
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise BootError(f"QEMU did not start: {self.qemu_log.read_text(errors='replace')[-2000:]}")
+            time.sleep(0.1)
+        self.qmp = QEMUMonitorProtocol(str(self.qmp_sock))
+        self.qmp.connect()
+        self.agent = GuestAgent(self.qga_sock)
+
+    def _kill(self) -> None:
+        if self.qmp is not None:
+            try:
+                self.qmp.close()
+            except Exception:
+                pass
+            self.qmp = None
+        if self.agent is not None:
+            self.agent.close()
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def shutdown(self, timeout: float = 120.0) -> bool:
+        """ACPI power-off (QMP ``system_powerdown``); kill QEMU if the guest is not down in
+        ``timeout`` seconds. Returns True for a clean power-off."""
+        if self.proc is None or self.proc.poll() is not None:
+            return True
+        clean = False
+        try:
+            if self.qmp is not None:
+                self.qmp.cmd("system_powerdown")
+            self.proc.wait(timeout=timeout)
+            clean = True
+        except (subprocess.TimeoutExpired, Exception):
+            clean = False
+        finally:
+            self._kill()
+        return clean
+
+    def cleanup(self) -> None:
+        """Delete the overlay and sockets (the VM must be stopped)."""
+        if getattr(self, "dir", None) is not None and os.environ.get("PERSONA_KEEP_WORK") != "1":
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _check_alive(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            raise BootError(f"QEMU exited ({self.proc.returncode if self.proc else None})\n{q.tail(self.serial_log)}")
+
+    # ------------------------------------------------------------------ probes
+    def wait_http(self, host_header: str, path: str = "/", cookie: str | None = None,
+                  timeout: float = 900.0, ok_status: tuple[int, ...] = (200,)) -> tuple[int, str]:
+        """Poll ``http://<host_header><path>`` through the forwarded port until it answers
+        with a status in ``ok_status`` (redirects on the same host are followed).
+
+        ``cookie`` is a raw ``Cookie`` header value (``name=value``). Returns
+        ``(status, body_text)``. Raises :class:`BootError` after ``timeout`` seconds.
+        """
+        deadline = time.monotonic() + timeout
+        last = "no answer"
+        while True:
+            self._check_alive()
+            try:
+                cur = path
+                for _ in range(6):
+                    c = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=60)
+                    headers = {"Host": host_header, "User-Agent": "persona-desktop-check"}
+                    if cookie:
+                        headers["Cookie"] = cookie
+                    c.request("GET", cur, headers=headers)
+                    r = c.getresponse()
+                    body = r.read().decode("utf-8", "replace")
+                    c.close()
+                    loc = r.getheader("Location")
+                    if r.status in (301, 302, 303, 307, 308) and loc:
+                        m = re.match(r"https?://([^/]+)(/.*)?$", loc)
+                        if m and m.group(1) != host_header:
+                            break
+                        cur = m.group(2) or "/" if m else loc
+                        continue
+                    break
+                last = f"HTTP {r.status}"
+                if r.status in ok_status:
+                    return r.status, body
+            except (OSError, http.client.HTTPException) as e:
+                last = repr(e)
+            if time.monotonic() > deadline:
+                raise BootError(f"http://{host_header}{path} not ready after {timeout:.0f}s: {last}\n"
+                                f"{q.tail(self.serial_log)}")
+            time.sleep(3)
+
+    def guest_exec(self, argv: list[str], timeout: float = 30.0) -> tuple[int, str]:
+        """Run a command in the guest as root through the guest agent."""
+        assert self.agent is not None
+        return self.agent.exec(argv, timeout)
+
+    def wait_agent(self, timeout: float = 600.0) -> None:
+        """Wait until the guest agent answers ``guest-ping``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self._check_alive()
+            try:
+                assert self.agent is not None
+                self.agent.call("guest-ping", timeout=5)
+                return
+            except (OSError, ValueError, BootError):
+                if self.agent:
+                    self.agent.close()
+            if time.monotonic() > deadline:
+                raise BootError(f"guest agent silent after {timeout:.0f}s")
+            time.sleep(2)
+
+    def wait_window(self, pattern: str = r"Mozilla Firefox|Firefox", timeout: float = 900.0) -> str:
+        """Wait until an X window whose name matches ``pattern`` is mapped on display :0.
+
+        Polls ``xwininfo -root -tree`` in the guest (as root, with LightDM's X authority).
+        Returns the matching line. Raises :class:`BootError` after ``timeout`` seconds.
+        """
+        deadline = time.monotonic() + timeout
+        self.wait_agent(timeout)
+        rx = re.compile(pattern)
+        script = ("for a in /var/run/lightdm/root/:0 /home/*/.Xauthority; do "
+                  "[ -r \"$a\" ] && XAUTHORITY=$a DISPLAY=:0 xwininfo -root -tree 2>/dev/null && exit 0; done; exit 1")
+        while True:
+            self._check_alive()
+            try:
+                rc, out = self.guest_exec(["/bin/sh", "-c", script], timeout=30)
+                for line in out.splitlines():
+                    if rx.search(line) and "has no name" not in line:
+                        return line.strip()
+            except (OSError, ValueError, BootError):
+                pass
+            if time.monotonic() > deadline:
+                raise BootError(f"no window matching {pattern!r} after {timeout:.0f}s")
+            time.sleep(5)
+
+    def screendump(self, png_path: Path) -> Path:
+        """Save the screen as PNG (QMP ``screendump``; PPM converted when PNG is unsupported)."""
+        png_path = Path(png_path).resolve()
+        png_path.parent.mkdir(parents=True, exist_ok=True)
+        assert self.qmp is not None
+        try:
+            self.qmp.cmd("screendump", filename=str(png_path), format="png")
+            if png_path.exists() and png_path.read_bytes()[:4] == b"\x89PNG":
+                return png_path
+        except Exception:
+            pass
+        ppm = self.dir / "screen.ppm"
+        self.qmp.cmd("screendump", filename=str(ppm))
+        png_path.write_bytes(ppm_to_png(ppm.read_bytes()))
+        return png_path
+
+
+def check_booted_image(qcow2: Path, as_of: str, domain: str, cookie_name: str, cookie_value: str,
+                       expected_text: str, screendump_png: Path, *, timeout: float = 1200.0,
+                       progress: Progress | None = None) -> dict:
+    """Boot ``qcow2`` and check it end to end; return measured timings.
+
+    Fetches ``http://<domain>/`` through the forwarded port with the session cookie and
+    asserts ``expected_text`` is in the page, waits for the Firefox window on the desktop,
+    saves a screendump to ``screendump_png`` and checks the guest's clock date is
+    ``as_of``'s. Returns ``{"accel", "app_healthy_s", "desktop_s", "guest_date",
+    "screendump"}`` (seconds from QEMU start). Raises :class:`BootError` or
+    ``AssertionError``.
+    """
+    progress = progress or (lambda s: None)
+    with VM(qcow2, as_of, progress=progress) as vm:
+        status, body = vm.wait_http(domain, "/", f"{cookie_name}={cookie_value}", timeout=timeout)
+        app_s = time.monotonic() - vm.started_at
+        progress(f"app {domain} healthy after {app_s:.0f}s")
+        if expected_text not in body:
+            snippet = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))[:800]
+            raise AssertionError(f"{expected_text!r} not in http://{domain}/ (HTTP {status}): {snippet}")
+        line = vm.wait_window(timeout=timeout)
+        progress(f"window: {line}")
+        time.sleep(float(os.environ.get("PERSONA_SETTLE_SECONDS", "20")))  # let the page paint
+        desktop_s = time.monotonic() - vm.started_at
+        rc, guest_date = vm.guest_exec(["/bin/date", "+%Y-%m-%dT%H:%M:%S %Z"])
+        guest_date = guest_date.strip()
+        if as_of and not guest_date.startswith(as_of[:10]):
+            raise AssertionError(f"guest date {guest_date!r} is not as_of {as_of!r}")
+        vm.screendump(Path(screendump_png))
+        progress(f"desktop with Firefox after {desktop_s:.0f}s; screendump {screendump_png}")
+        return {"accel": vm.accel, "app_healthy_s": round(app_s, 1), "desktop_s": round(desktop_s, 1),
+                "guest_date": guest_date, "window": line, "screendump": str(screendump_png)}
