@@ -35,6 +35,7 @@ PACKER_TEMPLATE = IMAGE_DIR / "packer" / "persona.json"
 
 SUITE = "trixie"
 MIRROR = os.environ.get("PERSONA_DEBIAN_MIRROR", "http://deb.debian.org/debian")
+SECURITY_MIRROR = os.environ.get("PERSONA_DEBIAN_SECURITY_MIRROR", "http://deb.debian.org/debian-security")
 #: Virtual size of the guest disk (sparse; the qcow2 stores only used blocks).
 DISK_SIZE = 16 * 1024**3
 PART_OFFSET = 1024 * 1024
@@ -129,19 +130,24 @@ def _mmdebstrap_cmd(packages: list[str], target: str) -> list[str]:
         "--dpkgopt=path-exclude=/usr/share/locale/*",
         "--dpkgopt=path-include=/usr/share/locale/locale.alias",
         "--dpkgopt=path-include=/usr/share/locale/en*",
-        SUITE, target, MIRROR,
+        SUITE, target,
+        f"deb {MIRROR} {SUITE} main",
+        f"deb {MIRROR} {SUITE}-updates main",
+        f"deb {SECURITY_MIRROR} {SUITE}-security main",
     ]
 
 
 def rootfs_tarball(cache_dir: Path, packages: list[str], log: Path, progress: Progress) -> Path:
     """The bare Debian tree for ``packages`` as ``<cache_dir>/rootfs-<hash16>.tar``, cached.
 
-    Made by mmdebstrap (minbase variant, no Recommends, docs/man pages/most translations
+    Made by mmdebstrap from trixie, trixie-updates and trixie-security (minbase variant, no Recommends, docs/man pages/most translations
     left out, SOURCE_DATE_EPOCH set), keyed by the package list and the mmdebstrap command,
     so changing guest files or apps does not download and install Debian again.
     Raises :class:`BaseImageError` with the log tail on failure.
     """
-    key = hashlib.sha256(json.dumps(_mmdebstrap_cmd(sorted(packages), "-")[:-1]).encode()).hexdigest()
+    # The mirrors' addresses are not part of the key (the suites are).
+    key = hashlib.sha256(json.dumps(_mmdebstrap_cmd(sorted(packages), "-")[:-3]
+                                    + [SUITE, "updates", "security"]).encode()).hexdigest()
     out = Path(cache_dir) / f"rootfs-{key[:16]}.tar"
     if out.exists():
         progress(f"mmdebstrap: cached {out.name}")
