@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Install every host package Persona Desktop needs (Debian 12/13). Idempotent: packages
+# already present are skipped, apt-get runs only when something is missing.
+# Node.js comes from NodeSource and is left alone here.
+set -euo pipefail
+
+PACKAGES=(
+  # image pipeline: base image, bake, boot
+  mmdebstrap        # the guest's Debian tree, no root mount needed
+  e2fsprogs         # mke2fs -d (fallback; the guest's own mke2fs is used when it runs)
+  fdisk             # sfdisk partitions the raw disk
+  qemu-system-x86   # QEMU (KVM when it works, TCG otherwise)
+  qemu-utils        # qemu-img create/convert
+  packer            # Packer 1.6 with the qemu builder (the bake)
+  ca-certificates
+  tar
+  xz-utils
+  # Docker wrapper's noVNC (also handy on the host)
+  novnc
+  websockify
+  # Python
+  python3-venv
+  python3-pip
+  # browsers for app end-to-end tests and profile checks
+  firefox-esr
+  chromium
+  # misc used by scripts and tests
+  sqlite3
+  curl
+  socat
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "setup-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup-deps: all ${#PACKAGES[@]} packages present"
+fi
