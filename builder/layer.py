@@ -78,14 +78,19 @@ def build_layer(world: World, apps: list[App], dest: Path) -> list[Path]:
             expiry_s=int(utc(world, world.now.replace(year=world.now.year + 1)).timestamp()),
             created_us=prtime(world, world.now - dt.timedelta(days=1))))
 
-    toolbar = [firefox.Bookmark(title=e.data["title"], url=e.data["url"], added_us=prtime(world, e.at))
-               for e in world.of_kind("bookmark")]
+    toolbar, menu = [], {}
+    for e in world.of_kind("bookmark"):
+        mark = firefox.Bookmark(title=e.data["title"], url=e.data["url"], added_us=prtime(world, e.at))
+        if e.data["folder"] == "toolbar":
+            toolbar.append(mark)
+        else:
+            menu.setdefault(e.data["folder"].removeprefix("menu/"), []).append(mark)
     visits = [firefox.Visit(url=e.data["url"], title=e.data["title"], visit_us=prtime(world, e.at),
                             transition=_TRANSITION[e.data["transition"]])
               for e in world.of_kind("web_visit") if e.status == "done"]
     mozilla = home / ".mozilla" / "firefox"
-    firefox.write_profile(mozilla / PROFILE_NAME, toolbar=toolbar, visits=visits, cookies=cookies,
-                          homepage=homepage, now_us=prtime(world, world.now))
+    firefox.write_profile(mozilla / PROFILE_NAME, toolbar=toolbar, menu=list(menu.items()), visits=visits,
+                          cookies=cookies, homepage=homepage, now_us=prtime(world, world.now))
     firefox.write_profiles_ini(mozilla, PROFILE_NAME)
 
     policies = dest / "etc" / "firefox" / "policies" / "policies.json"
@@ -95,7 +100,7 @@ def build_layer(world: World, apps: list[App], dest: Path) -> list[Path]:
     if apps and any(a.name == "bank" for a in apps):
         from apps.bank.seed import account_numbers  # the statements carry the bank's account numbers
 
-        numbers = {kind: number for kind, (number, _) in account_numbers(world).items()}
+        numbers = {kind: number for kind, (number, _, _) in account_numbers(world).items()}
         write_statements(world, numbers, home / "Documents")
 
     guest = dest / "etc" / "persona-desktop" / "guest.json"

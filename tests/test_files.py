@@ -15,7 +15,7 @@ def _text(pdf):
 
 
 def test_statement_totals_match_bank_database(world, tmp_path):
-    numbers = {k: n for k, (n, _) in account_numbers(world).items()}
+    numbers = {k: n for k, (n, _, _) in account_numbers(world).items()}
     pdfs = write_statements(world, numbers, tmp_path / "Documents")
     assert len(pdfs) == 9
     con = sqlite3.connect(seed(world, tmp_path / "bank.sqlite"))
@@ -35,7 +35,7 @@ def test_statement_totals_match_bank_database(world, tmp_path):
 
 
 def test_statement_pdfs_are_reproducible(world, tmp_path):
-    numbers = {k: n for k, (n, _) in account_numbers(world).items()}
+    numbers = {k: n for k, (n, _, _) in account_numbers(world).items()}
     a = write_statements(world, numbers, tmp_path / "a")
     b = write_statements(world, numbers, tmp_path / "b")
     assert [p.read_bytes() for p in a] == [p.read_bytes() for p in b]

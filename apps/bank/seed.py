@@ -8,19 +8,15 @@ persona's bill-pay and autopay payees), P2P contacts and monthly statements.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from pathlib import Path
 
-from sqlalchemy import create_engine
 from sqlalchemy.orm import Session as OrmSession
 
+from builder import dbfile
 from builder.rng import rng, token
 from builder.world import World, statements
 
 from . import models as m
-
-ACCOUNT_TITLES = {"checking": "checking", "savings": "savings", "credit_card": "credit_card"}
-
 
 def credentials(world: World) -> dict[str, str]:
     """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (all derived from the seed)."""
@@ -46,16 +42,39 @@ def _routing_number(r) -> str:
     return "".join(map(str, digits)) + str((10 - total % 10) % 10)
 
 
-def account_numbers(world: World) -> dict[str, tuple[str, str | None]]:
-    """Account kind -> (number, routing number or None), from the stream ``bank/accounts``."""
+def iban(country: str, bban: str) -> str:
+    """An IBAN with valid ISO 13616 check digits (mod 97-10, ISO 7064) for ``country`` and ``bban``."""
+    digits = "".join(str(int(ch, 36)) for ch in bban + country + "00")
+    return f"{country}{98 - int(digits) % 97:02d}{bban}"
+
+
+def _digits(r, n: int) -> str:
+    return "".join(str(r.randint(0, 9)) for _ in range(n))
+
+
+def account_numbers(world: World) -> dict[str, tuple[str, str | None, str | None]]:
+    """Account kind -> (number, routing number / sort code / BLZ, IBAN), from the stream ``bank/accounts``.
+
+    US: 10-digit account and ABA routing number, no IBAN. UK: 8-digit account, sort code
+    ``NN-NN-NN``, IBAN ``GBkk LARK <sort code> <account>``. Germany: 10-digit Kontonummer,
+    8-digit BLZ, IBAN ``DEkk <BLZ> <Konto>``. Cards: 16-digit Visa numbers.
+    """
     r = rng(world.seed, "bank/accounts")
-    routing = _routing_number(r)
+    country = world.persona.identity.address.country
+    routing = {"GB": lambda: f"{_digits(r, 2)}-{_digits(r, 2)}-{_digits(r, 2)}",
+               "DE": lambda: "7" + _digits(r, 7)}.get(country, lambda: _routing_number(r))()
     out = {}
     for kind in world.account_kinds():
         if kind == "credit_card":
-            out[kind] = ("4" + "".join(str(r.randint(0, 9)) for _ in range(15)), None)
+            out[kind] = ("4" + _digits(r, 15), None, None)
+        elif country == "GB":
+            number = _digits(r, 8)
+            out[kind] = (number, routing, iban("GB", "LARK" + routing.replace("-", "") + number))
+        elif country == "DE":
+            number = _digits(r, 10)
+            out[kind] = (number, routing, iban("DE", routing + number))
         else:
-            out[kind] = ("".join(str(r.randint(0, 9)) for _ in range(10)), routing)
+            out[kind] = (_digits(r, 10), routing, None)
     return out
 
 
@@ -65,12 +84,9 @@ def seed(world: World, path: Path) -> Path:
     The file is written in journal_mode=DELETE and VACUUMed so its bytes depend only on the world.
     Raises ``FileExistsError`` if ``path`` exists.
     """
-    if path.exists():
-        raise FileExistsError(path)
     p = world.persona
     ident = p.identity
-    engine = create_engine(f"sqlite:///{path}")
-    m.Base.metadata.create_all(engine)
+    engine = dbfile.create(path, m.Base.metadata)
     creds = credentials(world)
     numbers = account_numbers(world)
     addr = ident.address
@@ -83,9 +99,9 @@ def seed(world: World, path: Path) -> Path:
         account_ids = {}
         for i, spec in enumerate(p.accounts, start=1):
             account_ids[spec.kind] = i
-            number, routing = numbers[spec.kind]
+            number, routing, iban_code = numbers[spec.kind]
             db.add(m.Account(
-                id=i, user_id=1, kind=spec.kind, name=spec.name, number=number, routing_number=routing,
+                id=i, user_id=1, kind=spec.kind, name=spec.name, number=number, routing_number=routing, iban=iban_code,
                 opened_on=world.start.date().isoformat(), opening_balance_cents=world.opening_balance_cents(spec.kind),
                 balance_cents=world.closing_balance_cents(spec.kind),
                 credit_limit_cents=int(spec.credit_limit * 100) if spec.credit_limit else None,
@@ -121,8 +137,5 @@ def seed(world: World, path: Path) -> Path:
             db.add(m.Meta(key=key, value=value))
         db.commit()
     engine.dispose()
-    con = sqlite3.connect(path)
-    con.execute("PRAGMA journal_mode=DELETE")
-    con.execute("VACUUM")
-    con.close()
+    dbfile.finish(path)
     return path

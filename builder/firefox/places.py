@@ -47,6 +47,7 @@ ROOTS = (
     ("unfiled_____", "unfiled", 1, 3),
     ("mobile______", "mobile", 1, 4),
 )
+MENU_ID = 2
 TOOLBAR_ID = 3
 TYPE_BOOKMARK = 1
 TYPE_FOLDER = 2
@@ -107,12 +108,15 @@ def write_places(
     visits: Sequence[Visit],
     now_us: int,
     created_us: int,
+    menu: Sequence[tuple[str, Sequence[Bookmark]]] = (),
 ) -> None:
     """Write places.sqlite at ``path`` (replacing it).
 
     Visits with TRANSITION_EMBED (4) are skipped: Firefox never stores them.
 
     created_us: when the profile (and its bookmark roots) came to be, PRTime µs.
+    menu: folders in the Bookmarks Menu, in display order: (folder title, its bookmarks
+      in display order); each folder's dateAdded is its first bookmark's.
     """
     pages: dict[str, _Page] = {}
     for v in visits:
@@ -123,7 +127,9 @@ def write_places(
         u = normalize_url(v.url)
         pages.setdefault(u, _Page(u)).visits.append(Visit(u, v.title, v.visit_us, v.transition))
     toolbar_norm = [Bookmark(b.title, normalize_url(b.url), b.added_us) for b in toolbar]
-    for b in toolbar_norm:
+    menu_norm = [(title, [Bookmark(b.title, normalize_url(b.url), b.added_us) for b in marks])
+                 for title, marks in menu if marks]
+    for b in toolbar_norm + [b for _, marks in menu_norm for b in marks]:
         pages.setdefault(b.url, _Page(b.url)).bookmarks.append(b)
 
     # Place ids in the order Firefox would have met the pages: chronologically.
@@ -198,8 +204,10 @@ def write_places(
                 (vid, place_id[v.url], v.visit_us, v.transition, visit_source(v.transition)),
             )
 
-        # Bookmark roots, then the toolbar's children.
+        # Bookmark roots, then the toolbar's children, then the menu's folders and theirs.
         toolbar_modified = max([created_us] + [b.added_us for b in toolbar_norm])
+        menu_modified = max([created_us] + [marks[0].added_us for _, marks in menu_norm])
+        children = {TOOLBAR_ID: len(toolbar_norm), MENU_ID: len(menu_norm)}
         for rid, (rguid, title, parent, position) in enumerate(ROOTS, start=1):
             db.execute(
                 "INSERT INTO moz_bookmarks (id, type, fk, parent, position, title, keyword_id,"
@@ -212,10 +220,10 @@ def write_places(
                     position,
                     title,
                     created_us,
-                    toolbar_modified if rid == TOOLBAR_ID else created_us,
+                    {TOOLBAR_ID: toolbar_modified, MENU_ID: menu_modified}.get(rid, created_us),
                     rguid,
                     SYNC_STATUS_NEW,
-                    1 + (len(toolbar_norm) if rid == TOOLBAR_ID else 0),
+                    1 + children.get(rid, 0),
                 ),
             )
         for pos, b in enumerate(toolbar_norm):
@@ -236,6 +244,27 @@ def write_places(
                     SYNC_STATUS_NEW,
                 ),
             )
+        next_id = len(ROOTS) + 1 + len(toolbar_norm)
+        for fpos, (title, marks) in enumerate(menu_norm):
+            folder_id = next_id
+            next_id += 1
+            db.execute(
+                "INSERT INTO moz_bookmarks (id, type, fk, parent, position, title, keyword_id,"
+                " folder_type, dateAdded, lastModified, guid, syncStatus, syncChangeCounter)"
+                " VALUES (?,?,NULL,?,?,?,NULL,NULL,?,?,?,?,?)",
+                (folder_id, TYPE_FOLDER, MENU_ID, fpos, title, marks[0].added_us,
+                 max(b.added_us for b in marks), guid("folder", "menu________", title), SYNC_STATUS_NEW,
+                 1 + len(marks)),
+            )
+            for pos, b in enumerate(marks):
+                db.execute(
+                    "INSERT INTO moz_bookmarks (id, type, fk, parent, position, title, keyword_id,"
+                    " folder_type, dateAdded, lastModified, guid, syncStatus, syncChangeCounter)"
+                    " VALUES (?,?,?,?,?,?,NULL,NULL,?,?,?,?,1)",
+                    (next_id, TYPE_BOOKMARK, place_id[b.url], folder_id, pos, b.title, b.added_us, b.added_us,
+                     guid("bookmark", title, str(pos), b.url, b.title), SYNC_STATUS_NEW),
+                )
+                next_id += 1
 
         # What PlacesFrecencyRecalculator stores after recalculating origins:
         # the highest frecency of the lower half (NTILE(2)) of origins with

@@ -47,10 +47,12 @@ def write_profile(
     prefs: Mapping[str, PrefValue] | None = None,
     now_us: int,
     form_history: Iterable[tuple[str, str, int]] = (),
+    menu: Sequence[tuple[str, Sequence[Bookmark]]] = (),
 ) -> None:
     """Write a Firefox 153 profile into ``dest`` (created if needed).
 
     toolbar: bookmarks on the Bookmarks Toolbar, in display order.
+    menu: folders of the Bookmarks Menu: (folder title, bookmarks in display order).
     visits: history; several visits to one URL make one moz_places row.
     cookies: the cookie jar (e.g. each app's session cookie).
     homepage: browser.startup.homepage (and the page shown at start).
@@ -68,12 +70,13 @@ def write_profile(
     created_us = min(
         [now_us]
         + [b.added_us for b in toolbar]
+        + [b.added_us for _, marks in menu for b in marks]
         + [v.visit_us for v in visits]
         + [c.created_us for c in cookies]
         + [used for _, _, used in form_history]
     )
     write_places(dest / "places.sqlite", toolbar=toolbar, visits=visits, now_us=now_us,
-                 created_us=created_us)
+                 created_us=created_us, menu=menu)
     write_cookies(dest / "cookies.sqlite", cookies)
     write_formhistory(dest / "formhistory.sqlite", form_history)
 

@@ -57,6 +57,28 @@ P2P_MEMOS = {
 }
 
 
+# Ledger wording by locale: what each kind of line says on a statement in that country.
+LABELS = {
+    "en_US": {"pay": "PAYROLL DEPOSIT {}", "bill_pay": "BILL PAY {}", "autopay": "AUTOPAY {}", "debit": "DEBIT CARD {}",
+              "p2p_to": "ZELLE TO {}", "p2p_from": "ZELLE FROM {}", "to_savings": "TRANSFER TO SAVINGS",
+              "from_checking": "TRANSFER FROM CHECKING", "card_payment": "PAYMENT TO {}",
+              "card_thanks": "PAYMENT THANK YOU", "interest": "INTEREST PAID"},
+    "en_GB": {"pay": "SALARY {}", "bill_pay": "STANDING ORDER {}", "autopay": "DIRECT DEBIT {}", "debit": "CARD PAYMENT {}",
+              "p2p_to": "FASTER PAYMENT TO {}", "p2p_from": "FASTER PAYMENT FROM {}", "to_savings": "TRANSFER TO SAVER",
+              "from_checking": "TRANSFER FROM CURRENT ACCOUNT", "card_payment": "PAYMENT TO {}",
+              "card_thanks": "PAYMENT RECEIVED - THANK YOU", "interest": "GROSS INTEREST"},
+    "de_DE": {"pay": "GEHALT {}", "bill_pay": "DAUERAUFTRAG {}", "autopay": "LASTSCHRIFT {}", "debit": "KARTENZAHLUNG {}",
+              "p2p_to": "ÜBERWEISUNG AN {}", "p2p_from": "GUTSCHRIFT VON {}", "to_savings": "UMBUCHUNG AUF TAGESGELD",
+              "from_checking": "UMBUCHUNG VOM GIROKONTO", "card_payment": "KREDITKARTENABRECHNUNG {}",
+              "card_thanks": "AUSGLEICH KREDITKARTE", "interest": "ZINSGUTSCHRIFT"},
+}
+
+
+def label(sim: Sim, key: str, name: str = "") -> str:
+    """The ledger description of a line of kind ``key`` in the persona's locale (upper case)."""
+    return LABELS[sim.persona.locale][key].format(name.upper())
+
+
 def cents(amount: Decimal) -> int:
     """Currency units (Decimal) to integer cents, half-up."""
     return int((amount * 100).to_integral_value(rounding=ROUND_HALF_UP))
@@ -151,7 +173,7 @@ def simulate_income_and_bills(sim: Sim) -> None:
     for day in pay_dates(p, sim.start.date(), sim.end.date()):
         sim.event("paycheck", dt.datetime.combine(day, dt.time(6, 0)),
                   {"employer": work.employer, "gross_cents": gross, "net_cents": net, "recurring": True},
-                  [Charge("checking", net, f"PAYROLL DEPOSIT {work.employer.upper()}", work.employer, "income",
+                  [Charge("checking", net, label(sim, "pay", work.employer), work.employer, "income",
                           "paycheck")])
     for i, charge in enumerate(p.recurring_charges):
         amount = cents(charge.amount)
@@ -168,10 +190,10 @@ def simulate_income_and_bills(sim: Sim) -> None:
                 sim.event("card_purchase", at, {**data, "merchant": charge.payee, "account": "credit_card"},
                           [Charge("credit_card", -amount, charge.payee.upper(), charge.payee, charge.category)], i)
             elif charge.method == "bill_pay":
-                sim.event("bill_payment", at, data, [Charge("checking", -amount, f"BILL PAY {charge.payee.upper()}",
+                sim.event("bill_payment", at, data, [Charge("checking", -amount, label(sim, "bill_pay", charge.payee),
                                                             charge.payee, charge.category, "bill_payment")], i)
             else:
-                sim.event("autopay", at, data, [Charge("checking", -amount, f"AUTOPAY {charge.payee.upper()}",
+                sim.event("autopay", at, data, [Charge("checking", -amount, label(sim, "autopay", charge.payee),
                                                        charge.payee, charge.category, "autopay")], i)
 
 
@@ -179,11 +201,11 @@ def purchase(sim: Sim, at: dt.datetime, merchant: Merchant, amount: int, key: ob
              **extra) -> None:
     """Record an in-person card purchase at ``merchant`` (credit card unless ``account`` says otherwise)."""
     account = account or sim.card()
-    label = merchant.name.upper() if account == "credit_card" else f"DEBIT CARD {merchant.name.upper()}"
+    text = merchant.name.upper() if account == "credit_card" else label(sim, "debit", merchant.name)
     sim.event("card_purchase", at, {"merchant": merchant.name, "merchant_id": merchant.id,
                                     "category": merchant.category, "amount_cents": amount, "account": account,
                                     "city": merchant.city, **extra},
-              [Charge(account, -amount, label, merchant.name, merchant.category)], key)
+              [Charge(account, -amount, text, merchant.name, merchant.category)], key)
 
 
 def simulate_everyday_spending(sim: Sim) -> None:
@@ -243,7 +265,7 @@ def simulate_p2p(sim: Sim) -> None:
         sim.event("p2p_payment", at, {"direction": direction, "contact": contact.name, "contact_email": contact.email,
                                       "contact_phone": contact.phone, "amount_cents": amount, "memo": memo},
                   [Charge("checking", amount if incoming else -amount,
-                          f"ZELLE {'FROM' if incoming else 'TO'} {contact.name.upper()}", contact.name, "p2p",
+                          label(sim, "p2p_from" if incoming else "p2p_to", contact.name), contact.name, "p2p",
                           f"p2p_{direction}", None, memo)])
 
 
@@ -270,8 +292,8 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
                 tid = derived_id(sim.seed, "transfer", day3.isoformat())
                 sim.event("transfer", at, {"from": "checking", "to": "savings", "amount_cents": target,
                                            "recurring": True},
-                          [Charge("checking", -target, "TRANSFER TO SAVINGS", None, "transfer", "transfer", tid),
-                           Charge("savings", target, "TRANSFER FROM CHECKING", None, "transfer", "transfer", tid)])
+                          [Charge("checking", -target, label(sim, "to_savings"), None, "transfer", "transfer", tid),
+                           Charge("savings", target, label(sim, "from_checking"), None, "transfer", "transfer", tid)])
         # Card payment on the 20th for last month's balance.
         prev_end = dt.datetime.combine(month - dt.timedelta(days=1), dt.time(23, 59, 59))
         day20 = next_business_day(month.replace(day=20))
@@ -284,8 +306,8 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
                 tid = derived_id(sim.seed, "card_payment", day20.isoformat())
                 sim.event("card_payment", at, {"amount_cents": amount, "statement_owed_cents": owed,
                                                "recurring": True},
-                          [Charge("checking", -amount, f"PAYMENT TO {card_name}", None, "transfer", "card_payment", tid),
-                           Charge("credit_card", amount, "PAYMENT THANK YOU", None, "transfer", "card_payment", tid)])
+                          [Charge("checking", -amount, label(sim, "card_payment", card_name), None, "transfer", "card_payment", tid),
+                           Charge("credit_card", amount, label(sim, "card_thanks"), None, "transfer", "card_payment", tid)])
         # Savings interest at month end.
         end = month_end(month)
         at = dt.datetime.combine(end, dt.time(23, 0))
@@ -293,5 +315,5 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
             interest = cents(Decimal(balance("savings", at)) / 100 * apr / 100 / 12)
             if interest > 0:
                 sim.event("interest", at, {"account": "savings", "amount_cents": interest},
-                          [Charge("savings", interest, "INTEREST PAID", None, "interest", "interest")])
+                          [Charge("savings", interest, label(sim, "interest"), None, "interest", "interest")])
         month = add_months(month, 1)

@@ -8,11 +8,15 @@ from pathlib import Path
 
 from .model import World
 
+ORDER_KINDS = ("food_order", "grocery_order", "retail_order")  # counted together as "order"
+
 
 def stats(world: World) -> dict[str, int]:
-    """Counts by event kind, plus ``bank_transaction`` (posted ledger lines) and ``web_visit``; keys sorted."""
+    """Counts by event kind, plus ``bank_transaction`` (posted ledger lines), ``order`` (food, grocery and retail
+    orders) and ``scheduled`` (events after now); keys sorted."""
     counts = Counter(e.kind for e in world.events)
     counts["bank_transaction"] = len(world.postings())
+    counts["order"] = sum(counts[k] for k in ORDER_KINDS)
     counts["scheduled"] = sum(1 for e in world.events if e.status == "scheduled")
     return dict(sorted(counts.items()))
 
