@@ -1,7 +1,8 @@
-"""Shared fixtures: the default persona, its completed spec and its world (built once per session)."""
+"""Shared fixtures: the shipped personas, completed and simulated once per session."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -11,13 +12,26 @@ from builder.world import simulate
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_PERSONA = REPO / "personas" / "dana-whitfield.json"
+PERSONAS = sorted(p.stem for p in (REPO / "personas").glob("*.json") if p.name != "persona.schema.json")
+
+
+@lru_cache(maxsize=None)
+def _world(stem: str):
+    persona = complete(load(REPO / "personas" / f"{stem}.json"))
+    return persona, simulate(persona)
 
 
 @pytest.fixture(scope="session")
 def persona():
-    return complete(load(DEFAULT_PERSONA))
+    return _world(DEFAULT_PERSONA.stem)[0]
 
 
 @pytest.fixture(scope="session")
-def world(persona):
-    return simulate(persona)
+def world():
+    return _world(DEFAULT_PERSONA.stem)[1]
+
+
+@pytest.fixture(scope="session", params=PERSONAS)
+def any_world(request):
+    """(persona, world) for every shipped persona."""
+    return _world(request.param)

@@ -74,6 +74,8 @@ def simulate_browsing(sim: Sim) -> None:
                                     "transition": "bookmark" if bookmarked else "typed", "site": host}, key=(key, 0))
         for n in range(1, links + 1):
             at = at + dt.timedelta(seconds=times.randint(20, 240))
+            if at > sim.now:
+                break
             if host in APP_PAGES:
                 url, title = APP_PAGES[host][r.randrange(1, len(APP_PAGES[host]))]
                 url = f"http://{host}{url}"
