@@ -10,9 +10,9 @@ Rules (tasks and tests depend on them):
 * Settlement (run after every other module, so it sees all their card charges), month by month:
   - the credit card is paid from checking on the 20th (business-day adjusted): the amount
     owed at the end of the previous month, or as much as checking can spare above a
-    cushion (then the rest is carried);
+    reserve of a month's bills plus a cushion (then the rest is carried);
   - on the 3rd (business-day adjusted) 25 % of a month's net pay, rounded down to 50, moves to
-    savings if checking stays above the cushion after it;
+    savings if checking stays above that reserve after it;
   - savings interest (APR / 12 on the month-end balance, half-up to the cent) posts on the
     month's last day at 23:00.
   Only months that ended before ``as_of`` are settled; a card payment due after ``now`` is
@@ -236,7 +236,8 @@ def simulate_everyday_spending(sim: Sim) -> None:
                         else choices[r.randrange(len(choices))])
             lo, hi = MERCHANT_KINDS[category][:2]
             amount = r.randint(lo, hi)
-            account = "checking" if r.random() < 0.25 else None
+            # Small coffee buys go on the debit card half the time; everything else on the credit card.
+            account = "checking" if (r.random() < 0.5 and category == "coffee") else None
             at = dt.datetime.combine(day, time)
             if at <= sim.now:
                 purchase(sim, at, merchant, amount, ("everyday", n), account)
@@ -277,6 +278,8 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
                for a in p.accounts}
     apr = next((a.apr for a in p.accounts if a.kind == "savings"), None) or Decimal(0)
     target = monthly_net_cents(p) // 4 // 5000 * 5000
+    # Checking keeps enough for a month of bills paid from it, plus a cushion.
+    reserve = CUSHION_CENTS + sum(cents(c.amount) for c in p.recurring_charges if c.method != "card")
 
     def balance(account: str, until: dt.datetime) -> int:
         return opening[account] + sum(pst.amount_cents for e in sim.events if e.at <= until
@@ -288,7 +291,7 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
         day3 = next_business_day(month.replace(day=3))
         at = dt.datetime.combine(day3, dt.time(8, 30))
         if "savings" in kinds and target and sim.start <= at <= sim.now:
-            if balance("checking", sim.now if at > sim.now else at) - target >= CUSHION_CENTS:
+            if balance("checking", sim.now if at > sim.now else at) - target >= reserve:
                 tid = derived_id(sim.seed, "transfer", day3.isoformat())
                 sim.event("transfer", at, {"from": "checking", "to": "savings", "amount_cents": target,
                                            "recurring": True},
@@ -300,7 +303,7 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
         at = dt.datetime.combine(day20, dt.time(8, 0))
         if "credit_card" in kinds and sim.start < prev_end < sim.now and at <= sim.end:
             owed = -balance("credit_card", prev_end)
-            spare = balance("checking", min(at, sim.now)) - CUSHION_CENTS // 3
+            spare = balance("checking", min(at, sim.now)) - reserve
             amount = min(owed, max(spare, 0))
             if amount > 0:
                 tid = derived_id(sim.seed, "card_payment", day20.isoformat())
