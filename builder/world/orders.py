@@ -1,0 +1,502 @@
+"""Orders and outings: food delivery, grocery delivery, online shopping, restaurant bookings, local rides.
+
+Rules (tasks, apps and tests depend on them):
+
+* Volumes follow the persona's routines "per month" (a month = 30.4375 days) over the history:
+  each kind's count is its rate times the history's length, spread over the days the persona is
+  at home (not between a trip's ``depart`` and ``return``) by systematic sampling with a random
+  phase, then nudged by up to two days; so the counts are exact and the dates irregular.
+* ``food_order`` (DashBite), evenings (some weekend lunches): about half are the persona's
+  ``usual_order`` (same restaurant, items, prices and total every time); the rest come from
+  restaurants of the persona's cuisines. Fees = delivery fee + 10 % service fee; tip =
+  ``tipping_percent`` of the subtotal; charged at placement.
+* ``grocery_order`` (Basketful): delivered on ``groceries_day`` in most weeks when
+  ``grocery_delivery`` (ordered the evening before or that morning), top-up orders on other days;
+  charged at placement; every delivery window closes before ``now``.
+* ``retail_order`` (Shopwell): 1-3 items, shipped 1-2 days after the order, delivered 2-6 days after
+  that (``retail_delivery`` event); charged at placement. One or two orders placed just before
+  ``now`` are still in transit (their ``retail_delivery`` is scheduled).
+* ``restaurant_booking`` (TableTime): booked 1-10 days ahead; the meal is a ``card_purchase`` at a
+  city restaurant merchant at the end of the meal (category ``restaurants``, data carries the
+  ``restaurant_booking`` id). One or two bookings are upcoming (their meal is scheduled).
+  The cuisine restaurants are added to ``sim.merchants`` (category ``restaurants``, the persona's city).
+* ``ride`` (ZipRide, ``trip`` None): between home, the office, restaurants and close people's homes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from ..rng import derived_id
+from .context import Charge, Sim
+from .finance import cents, purchase
+from .model import Merchant
+from .travel import card_description, format_address, from_local, iso, ride
+
+DASHBITE = ("DashBite", "http://dashbite.test/")
+BASKETFUL = ("Basketful", "http://basketful.test/")
+SHOPWELL = ("Shopwell", "http://shopwell.test/")
+TABLETIME = ("TableTime", "http://tabletime.test/")
+MONTH_DAYS = 30.4375
+
+# cuisine: (restaurant names, dishes (name, price cents))
+CUISINES: dict[str, tuple[tuple[str, ...], tuple[tuple[str, int], ...]]] = {
+    "Thai": (("Siam Orchid", "Lemongrass Thai Kitchen", "Bangkok Street Eats"),
+             (("Pad thai with chicken", 1595), ("Green curry with tofu", 1650), ("Pad kee mao", 1595),
+              ("Massaman curry", 1750), ("Tom yum soup", 895), ("Fresh rolls", 750), ("Sticky rice with mango", 850),
+              ("Thai iced tea", 495), ("Larb gai", 1450))),
+    "Ethiopian": (("Blue Nile Kitchen", "Lalibela Cafe", "Addis Table"),
+                  (("Doro wat", 1895), ("Veggie combo for one", 1750), ("Misir wat", 1495), ("Tibs", 1850),
+                   ("Shiro", 1395), ("Extra injera", 300), ("Sambusa (2)", 650), ("Ethiopian coffee", 450))),
+    "Italian": (("Nonna Rosa Trattoria", "Osteria del Ponte", "Via Carota Pasta Bar"),
+                (("Spaghetti carbonara", 1895), ("Margherita pizza", 1650), ("Lasagna bolognese", 2050),
+                 ("Mushroom risotto", 1950), ("Caesar salad", 1150), ("Garlic bread", 650), ("Tiramisu", 850),
+                 ("Penne arrabbiata", 1650), ("San Pellegrino", 350))),
+    "Mexican": (("La Palma Taqueria", "El Camino Cocina", "Casa Azul"),
+                (("Carnitas burrito", 1395), ("Tacos al pastor (3)", 1295), ("Chicken enchiladas", 1550),
+                 ("Chips and guacamole", 795), ("Veggie quesadilla", 1195), ("Horchata", 450),
+                 ("Elote", 595), ("Carne asada bowl", 1495))),
+    "Japanese": (("Sakura Sushi Bar", "Kaze Ramen", "Hinode Izakaya"),
+                 (("Tonkotsu ramen", 1650), ("Salmon nigiri (2)", 795), ("Spicy tuna roll", 995),
+                  ("Chicken katsu curry", 1595), ("Gyoza (6)", 795), ("Edamame", 550), ("Miso soup", 395),
+                  ("Veggie udon", 1450))),
+    "Indian": (("Saffron Spice", "Tandoor House", "Masala Junction"),
+               (("Chicken tikka masala", 1795), ("Palak paneer", 1595), ("Chana masala", 1395),
+                ("Lamb rogan josh", 1995), ("Garlic naan", 450), ("Vegetable samosas (2)", 695),
+                ("Basmati rice", 395), ("Mango lassi", 550))),
+    "Vietnamese": (("Pho Saigon House", "Little Hanoi", "Lotus Banh Mi"),
+                   (("Pho tai", 1495), ("Bun cha", 1550), ("Banh mi thit nuong", 1095), ("Spring rolls (2)", 795),
+                    ("Com tam", 1595), ("Vietnamese iced coffee", 550), ("Lemongrass tofu", 1395))),
+    "Greek": (("Olive & Fig Taverna", "Santorini Grill", "Yia Yia's Kitchen"),
+              (("Chicken souvlaki plate", 1795), ("Lamb gyro", 1395), ("Spanakopita", 1095),
+               ("Greek salad", 1195), ("Falafel wrap", 1195), ("Hummus and pita", 850), ("Baklava", 595))),
+    "Korean": (("Seoul Kitchen", "Hanok BBQ", "Gochu House"),
+               (("Bibimbap", 1595), ("Bulgogi plate", 1895), ("Kimchi jjigae", 1495), ("Korean fried chicken", 1795),
+                ("Japchae", 1395), ("Tteokbokki", 1195), ("Mandu (6)", 895))),
+    "Lebanese": (("Cedar Grill", "Beirut Bites", "Byblos Kitchen"),
+                 (("Chicken shawarma plate", 1695), ("Falafel plate", 1395), ("Mixed grill", 2295),
+                  ("Fattoush", 1095), ("Hummus", 750), ("Baba ghanoush", 795), ("Lentil soup", 695))),
+    "Spanish": (("Casa Tapas", "La Rambla Bar", "El Mercado"),
+                (("Patatas bravas", 850), ("Gambas al ajillo", 1450), ("Paella valenciana", 2895),
+                 ("Tortilla espanola", 950), ("Croquetas (4)", 950), ("Pan con tomate", 650), ("Churros", 750))),
+    "Chinese": (("Golden Dragon", "Sichuan House", "Jade Garden"),
+                (("Kung pao chicken", 1550), ("Mapo tofu", 1450), ("Beef chow fun", 1595), ("Dan dan noodles", 1350),
+                 ("Pork dumplings (8)", 1095), ("Scallion pancake", 795), ("Hot and sour soup", 695),
+                 ("Vegetable fried rice", 1195))),
+}
+_GENERIC = (("Corner Bistro", "Main Street Kitchen", "The Daily Plate"),
+            (("Cheeseburger and fries", 1595), ("Grilled chicken sandwich", 1450), ("Cobb salad", 1395),
+             ("Mac and cheese", 1195), ("Tomato soup", 795), ("Chocolate chip cookie", 350), ("Lemonade", 395)))
+
+# (US name, metric name, price cents)
+GROCERIES: list[tuple[str, str, int]] = [
+    ("Bananas (bunch)", "Bananas (bunch)", 189), ("Organic baby spinach 5 oz", "Organic baby spinach 150 g", 449),
+    ("Hass avocados (4)", "Hass avocados (4)", 599), ("Gala apples 3 lb", "Gala apples 1.5 kg", 549),
+    ("Yellow onions 3 lb", "Brown onions 1.5 kg", 399), ("Garlic (3 heads)", "Garlic (3 bulbs)", 249),
+    ("Roma tomatoes 1 lb", "Plum tomatoes 500 g", 229), ("Broccoli crowns", "Broccoli", 299),
+    ("Carrots 2 lb", "Carrots 1 kg", 249), ("Lemons (4)", "Lemons (4)", 316), ("Limes (5)", "Limes (5)", 250),
+    ("Russet potatoes 5 lb", "Potatoes 2.5 kg", 549), ("Sweet potatoes 2 lb", "Sweet potatoes 1 kg", 398),
+    ("Cilantro bunch", "Coriander bunch", 129), ("Blueberries 1 pint", "Blueberries 300 g", 499),
+    ("Strawberries 1 lb", "Strawberries 400 g", 449), ("Oat milk 64 oz", "Oat drink 1 l", 479),
+    ("Whole milk 1 gal", "Whole milk 2 l", 469), ("Greek yogurt 32 oz", "Greek yoghurt 1 kg", 649),
+    ("Large eggs (dozen)", "Free-range eggs (12)", 429), ("Unsalted butter 1 lb", "Unsalted butter 250 g", 549),
+    ("Sharp cheddar 8 oz", "Mature cheddar 250 g", 449), ("Parmesan wedge", "Parmesan wedge", 799),
+    ("Firm tofu 14 oz", "Firm tofu 400 g", 249), ("Chicken thighs 2 lb", "Chicken thighs 1 kg", 899),
+    ("Ground turkey 1 lb", "Turkey mince 500 g", 649), ("Salmon fillet 1 lb", "Salmon fillets 500 g", 1299),
+    ("Sourdough loaf", "Sourdough loaf", 599), ("Whole wheat bread", "Wholemeal bread", 449),
+    ("Flour tortillas (10)", "Flour tortillas (8)", 379), ("Jasmine rice 2 lb", "Jasmine rice 1 kg", 449),
+    ("Spaghetti 1 lb", "Spaghetti 500 g", 199), ("Rolled oats 42 oz", "Porridge oats 1 kg", 579),
+    ("Black beans 15 oz", "Black beans 400 g", 139), ("Chickpeas 15 oz", "Chickpeas 400 g", 139),
+    ("Crushed tomatoes 28 oz", "Chopped tomatoes 400 g", 299), ("Peanut butter 16 oz", "Peanut butter 340 g", 399),
+    ("Extra virgin olive oil 500 ml", "Extra virgin olive oil 500 ml", 999),
+    ("Ground coffee 12 oz", "Ground coffee 227 g", 1099),
+    ("Green tea (20 bags)", "Green tea (20 bags)", 449), ("Sparkling water 8-pack", "Sparkling water 6 x 1 l", 599),
+    ("Orange juice 52 oz", "Orange juice 1.5 l", 549), ("Tortilla chips", "Tortilla chips", 449),
+    ("Hummus 10 oz", "Houmous 300 g", 449), ("Dark chocolate bar", "Dark chocolate bar", 349),
+    ("Frozen peas 16 oz", "Frozen peas 1 kg", 229), ("Frozen pizza", "Frozen pizza", 799),
+    ("Vanilla ice cream 1.5 qt", "Vanilla ice cream 1 l", 599), ("Granola 12 oz", "Granola 500 g", 549),
+    ("Honey 12 oz", "Honey 340 g", 699), ("Soy sauce", "Soy sauce", 349),
+    ("Paper towels (6 rolls)", "Kitchen roll (4 rolls)", 1299),
+    ("Dish soap", "Washing-up liquid", 399), ("Laundry detergent", "Laundry detergent", 1399),
+    ("Toilet paper (12 rolls)", "Toilet roll (12 rolls)", 1499), ("Trash bags (40)", "Bin bags (40)", 1099),
+]
+# product, price cents (brand-neutral); {brand} products take the persona's brands.
+RETAIL: list[tuple[str, int, str]] = [
+    ("USB-C charging cable (2-pack)", 1299, "electronics"), ("Wireless earbuds", 4999, "electronics"),
+    ("Portable power bank 10000 mAh", 2999, "electronics"), ("Laptop stand", 3499, "electronics"),
+    ("LED desk lamp", 3999, "home"), ("Bamboo cutting board", 2499, "kitchen"), ("Chef's knife 8 in", 5999, "kitchen"),
+    ("French press 34 oz", 3299, "kitchen"), ("Cast iron skillet 10 in", 2999, "kitchen"),
+    ("Linen throw pillow cover", 1899, "home"), ("Houseplant pot set (3)", 2799, "home"),
+    ("Scented soy candle", 1699, "home"), ("Bath towel set", 4499, "home"), ("Yoga mat", 3499, "fitness"),
+    ("Resistance bands set", 1999, "fitness"), ("Climbing chalk bag", 2199, "fitness"),
+    ("Sunscreen SPF 50", 1399, "personal care"), ("Electric toothbrush heads (4)", 2499, "personal care"),
+    ("Hardcover notebook", 1599, "office"), ("Gel pens (12)", 1199, "office"), ("Jigsaw puzzle 1000 pc", 2299, "toys"),
+    ("Board game: Harbor Traders", 3999, "toys"), ("Paperback novel", 1699, "books"), ("Cookbook", 2999, "books"),
+    ("Phone case", 1999, "electronics"), ("HDMI cable 6 ft", 999, "electronics"),
+    ("Reusable water bottle", 2499, "outdoor"),
+]
+BRAND_PRODUCTS: list[tuple[str, int, str]] = [
+    ("{brand} merino wool socks", 2295, "apparel"), ("{brand} packable rain jacket", 17900, "apparel"),
+    ("{brand} fleece pullover", 12900, "apparel"), ("{brand} trail running shorts", 5500, "apparel"),
+    ("{brand} insulated water bottle", 3495, "outdoor"), ("{brand} daypack 22L", 9900, "outdoor"),
+    ("{brand} beanie", 3900, "apparel"), ("{brand} camp mug", 2495, "outdoor"),
+]
+CARRIERS = {
+    "en_US": ("UPS", "USPS", "FedEx"),
+    "en_GB": ("Royal Mail", "DPD", "Evri"),
+    "de_DE": ("DHL", "Hermes", "DPD"),
+}
+_ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789"
+
+
+def _digits(r, n: int) -> str:
+    return "".join(str(r.randrange(10)) for _ in range(n))
+
+
+def _tracking(r, carrier: str) -> str:
+    """A tracking number in the carrier's usual format."""
+    if carrier == "UPS":
+        return "1Z" + "".join(r.choice(_ALNUM) for _ in range(6)) + _digits(r, 10)
+    if carrier == "USPS":
+        return "9400" + _digits(r, 18)
+    if carrier == "Royal Mail":
+        return "".join(r.choice("ABCDEFGHJKLMNPRSTUVWXYZ") for _ in range(2)) + _digits(r, 9) + "GB"
+    if carrier == "DHL":
+        return "00340" + _digits(r, 15)
+    return _digits(r, 14 if carrier in ("DPD", "Hermes") else 12 if carrier == "FedEx" else 16)
+
+
+def spread(r, count: int, days: list[dt.date]) -> list[dt.date]:
+    """``count`` dates from ``days`` (sorted), evenly spaced with a random phase, each nudged by up to 2 days."""
+    if count <= 0 or not days:
+        return []
+    step = len(days) / count
+    phase = r.random()
+    out = []
+    for k in range(count):
+        idx = int((k + phase) * step) + r.randint(-2, 2)
+        out.append(days[min(max(idx, 0), len(days) - 1)])
+    return sorted(out)
+
+
+def _count(sim: Sim, per_month: float) -> int:
+    """The whole number of events a ``per_month`` rate gives over the history (rounded half up)."""
+    months = (sim.now.date() - sim.start.date()).days / MONTH_DAYS
+    return int(per_month * months + 0.5)
+
+
+def away(sim: Sim) -> set[dt.date]:
+    """Days the persona is travelling (depart..return of each trip)."""
+    out: set[dt.date] = set()
+    for t in (sim.persona.travel.trips or []) if sim.persona.travel else []:
+        d = t.depart
+        while d <= t.return_:
+            out.add(d)
+            d += dt.timedelta(days=1)
+    return out
+
+
+def _usual(p) -> tuple[list[dict], int, int, int, int, int] | None:
+    """The usual order split into items (prices in quarters), subtotal, delivery fee, service fee, tip, total."""
+    uo = p.routines.usual_order
+    if uo is None:
+        return None
+    total = cents(uo.total)
+    tp = p.preferences.tipping_percent
+    delivery = 299
+    subtotal = int((total - delivery) / (1.10 + tp / 100) / 25) * 25
+    tip = subtotal * tp // 100
+    service = total - subtotal - delivery - tip
+    if service < 0:
+        delivery, service = max(0, delivery + service), 0
+        tip = total - subtotal - delivery
+    weights = []
+    for name in uo.items:
+        low = name.lower()
+        if any(w in low for w in ("tea", "coffee", "soda", "juice", "lemonade", "water", "drink", "lassi", "beer")):
+            weights.append(0.3)
+        elif any(w in low for w in ("roll", "soup", "salad", "fries", "bread", "side", "dumpling", "naan", "rice")):
+            weights.append(0.55)
+        else:
+            weights.append(1.0)
+    quarters = subtotal // 25
+    shares = [max(1, int(quarters * w / sum(weights))) for w in weights]
+    shares[0] += quarters - sum(shares)
+    if shares[0] < 1:
+        shares = [quarters // len(weights)] * len(weights)
+        shares[0] += quarters - sum(shares)
+    items = [{"name": n, "qty": 1, "price_cents": s * 25} for n, s in zip(uo.items, shares)]
+    return items, subtotal, delivery, service, tip, total
+
+
+def _restaurants(sim: Sim) -> list[tuple[str, str, tuple[tuple[str, int], ...], str]]:
+    """(name, cuisine, menu, address) of the persona's cuisine restaurants, two per cuisine (stable per persona)."""
+    p = sim.persona
+    r = sim.rng("orders/restaurants")
+    fake = sim.faker("orders/restaurants/addresses")
+    city = p.identity.address
+    usual = p.routines.usual_order.restaurant if p.routines.usual_order else None
+    out = []
+    for cuisine in p.preferences.cuisines or ["American"]:
+        names, menu = CUISINES.get(cuisine.strip().title(), _GENERIC)
+        for name in r.sample(list(names), 2):
+            if name != usual:
+                out.append((name, cuisine, menu, _street(fake, city)))
+    return out
+
+
+def _street(fake, home) -> str:
+    """An address in the persona's city."""
+    street = fake.street_address()
+    if home is None:
+        return street
+    return f"{street}, {home.city}" + (f", {home.region}" if home.region and home.country == "US" else "")
+
+
+def _at(day: dt.date, r, start: tuple[int, int], end: tuple[int, int]) -> dt.datetime:
+    """A random minute of ``day`` between ``start`` and ``end`` (hour, minute)."""
+    lo, hi = start[0] * 60 + start[1], end[0] * 60 + end[1]
+    m = r.randint(lo, hi)
+    return dt.datetime.combine(day, dt.time(m // 60, m % 60))
+
+
+def _new_id(r, prefix: str, digits: int, used: set[str]) -> str:
+    while True:
+        value = prefix + _digits(r, digits)
+        if value not in used and value[len(prefix)] != "0":
+            used.add(value)
+            return value
+
+
+def simulate_orders(sim: Sim) -> None:
+    """Append food, grocery and retail orders, restaurant bookings with their meals, and local rides."""
+    p = sim.persona
+    ro = p.routines
+    account = sim.card()
+    home = p.identity.address
+    home_line = format_address(home)
+    zone_name = p.timezone
+    gone = away(sim)
+    last = sim.now.date() - dt.timedelta(days=1)
+    home_days = [d for d in sim.days(end=last) if d not in gone]
+    restaurants = _restaurants(sim)
+    ids: set[str] = set()
+
+    # Food delivery.
+    r = sim.rng("orders/food")
+    usual = _usual(p)
+    tp = p.preferences.tipping_percent
+    for n, day in enumerate(spread(r, _count(sim, ro.food_delivery_per_month), home_days)):
+        lunch = day.weekday() >= 5 and r.random() < 0.2
+        placed = _at(day, r, (11, 30), (13, 15)) if lunch else _at(day, r, (17, 30), (21, 30))
+        if usual and (r.random() < 0.5 or not restaurants):
+            items, subtotal, delivery, service, tip, total = usual
+            restaurant, cuisine, is_usual = p.routines.usual_order.restaurant, None, True
+            items = [dict(x) for x in items]
+        else:
+            restaurant, cuisine, menu, _ = restaurants[r.randrange(len(restaurants))]
+            picks = r.sample(list(menu), r.randint(2, min(4, len(menu))))
+            items = [{"name": name, "qty": 2 if r.random() < 0.12 else 1, "price_cents": price}
+                     for name, price in picks]
+            subtotal = sum(x["qty"] * x["price_cents"] for x in items)
+            delivery = r.choice([0, 199, 299, 399])
+            service = round(subtotal * 0.10)
+            tip = subtotal * tp // 100
+            total = subtotal + delivery + service + tip
+            is_usual = False
+        order_id = _new_id(r, "DB-", 8, ids)
+        delivered = placed + dt.timedelta(minutes=r.randint(28, 55))
+        data = {"order_id": order_id, "provider": DASHBITE[0], "restaurant": restaurant, "cuisine": cuisine,
+                "usual": is_usual, "items": items, "subtotal_cents": subtotal, "delivery_fee_cents": delivery,
+                "service_fee_cents": service, "fees_cents": delivery + service, "tip_cents": tip,
+                "total_cents": total, "delivery_address": home_line,
+                "placed_local": iso(from_local(sim, placed), zone_name),
+                "delivered_local": iso(from_local(sim, delivered), zone_name), "account": account,
+                "site_url": DASHBITE[1], "site_title": DASHBITE[0]}
+        sim.event("food_order", placed, data,
+                  [Charge(account, -total, card_description(sim, account, f"DASHBITE*{restaurant}"), DASHBITE[0],
+                          "restaurants")], ("food", n))
+
+    # Grocery delivery.
+    r = sim.rng("orders/grocery")
+    total_count = _count(sim, ro.grocery_orders_per_month)
+    staples = r.sample(range(len(GROCERIES)), 12)
+    if ro.grocery_delivery:
+        weekly = [d for d in home_days if sim.weekday(d) == ro.groceries_day]
+        mains = weekly if total_count >= len(weekly) else [weekly[int((k + 0.5) * len(weekly) / total_count)]
+                                                           for k in range(total_count)]
+        taken = {d + dt.timedelta(days=k) for d in mains for k in (-1, 0, 1)}
+        extra = spread(r, total_count - len(mains), [d for d in home_days if d not in taken])
+        grocery_days = sorted(mains + extra)
+    else:
+        grocery_days = spread(r, total_count, home_days)
+    for n, day in enumerate(grocery_days):
+        eve = day - dt.timedelta(days=1)
+        if r.random() < 0.55 and eve >= sim.start.date() and eve not in gone:
+            placed = _at(eve, r, (19, 0), (22, 30))
+            window = r.choice([9, 10, 11, 12, 14, 16])
+        else:
+            placed = _at(day, r, (7, 30), (9, 45))
+            window = r.choice([12, 14, 16, 18])
+        chosen = [i for i in staples if r.random() < 0.55]
+        chosen += r.sample([i for i in range(len(GROCERIES)) if i not in chosen], r.randint(3, 9))
+        items = []
+        for i in chosen:
+            us_name, metric_name, price = GROCERIES[i]
+            name = us_name if p.locale == "en_US" else metric_name
+            items.append({"name": name, "qty": 2 if r.random() < 0.15 else 1, "price_cents": price})
+        subtotal = sum(x["qty"] * x["price_cents"] for x in items)
+        delivery = 0 if subtotal >= 3500 else 399
+        service = round(subtotal * 0.05)
+        tip = subtotal * min(tp, 15) // 100
+        total = subtotal + delivery + service + tip
+        order_id = _new_id(r, "BF", 9, ids)
+        start = dt.datetime.combine(day, dt.time(window, 0))
+        data = {"order_id": order_id, "provider": BASKETFUL[0], "items": items,
+                "item_count": sum(x["qty"] for x in items),
+                "subtotal_cents": subtotal, "delivery_fee_cents": delivery, "service_fee_cents": service,
+                "fees_cents": delivery + service, "tip_cents": tip, "total_cents": total,
+                "delivery_address": home_line, "placed_local": iso(from_local(sim, placed), zone_name),
+                "delivery_window_start": iso(from_local(sim, start), zone_name),
+                "delivery_window_end": iso(from_local(sim, start + dt.timedelta(hours=2)), zone_name),
+                "account": account, "site_url": BASKETFUL[1], "site_title": BASKETFUL[0]}
+        sim.event("grocery_order", placed, data,
+                  [Charge(account, -total, card_description(sim, account, f"BASKETFUL*{order_id[2:]}"),
+                          BASKETFUL[0], "groceries")], ("grocery", n))
+
+    # Online shopping.
+    r = sim.rng("orders/retail")
+    carriers = CARRIERS.get(p.locale, CARRIERS["en_US"])
+    brands = list(p.preferences.brands)
+    all_days = list(sim.days(end=last))
+    order_days = spread(r, _count(sim, ro.online_orders_per_month), all_days)
+    in_transit = 0
+    for n, day in enumerate(order_days):
+        placed = _at(day, r, (8, 0), (22, 45))
+        items = []
+        for _ in range(r.choices([1, 2, 3], [6, 3, 1])[0]):
+            if brands and r.random() < 0.3:
+                name, price, category = BRAND_PRODUCTS[r.randrange(len(BRAND_PRODUCTS))]
+                brand = brands[r.randrange(len(brands))]
+                name = name.format(brand=brand)
+            else:
+                name, price, category = RETAIL[r.randrange(len(RETAIL))]
+                brand = None
+            if any(x["name"] == name for x in items):
+                continue
+            items.append({"name": name, "brand": brand, "category": category, "qty": 1, "price_cents": price})
+        subtotal = sum(x["qty"] * x["price_cents"] for x in items)
+        shipping = 0 if subtotal >= 3500 else 599
+        total = subtotal + shipping
+        ship_days, transit_days = r.randint(1, 2), r.randint(2, 6)
+        shipped = _at(day + dt.timedelta(days=ship_days), r, (6, 0), (20, 0))
+        delivered = _at(day + dt.timedelta(days=ship_days + transit_days), r, (10, 0), (19, 30))
+        if delivered > sim.now and in_transit >= 2:  # at most two parcels on the way: the rest came fast
+            shipped = _at(day + dt.timedelta(days=1), r, (6, 0), (9, 0))
+            delivered = _at(day + dt.timedelta(days=3), r, (10, 0), (19, 30))
+        elif delivered <= sim.now and in_transit == 0 and n == len(order_days) - 1:  # the last one is on its way
+            delivered = _at(sim.now.date() + dt.timedelta(days=r.randint(1, 3)), r, (10, 0), (19, 30))
+            shipped = min(shipped, sim.now - dt.timedelta(hours=r.randint(2, 20)))
+        in_transit += delivered > sim.now
+        carrier = carriers[r.randrange(len(carriers))]
+        order_id = f"SW-{_digits(r, 3)}-{_digits(r, 7)}"
+        while order_id in ids:
+            order_id = f"SW-{_digits(r, 3)}-{_digits(r, 7)}"
+        ids.add(order_id)
+        tracking = _tracking(r, carrier)
+        data = {"order_id": order_id, "provider": SHOPWELL[0], "items": items, "subtotal_cents": subtotal,
+                "shipping_cents": shipping, "total_cents": total, "shipping_address": home_line,
+                "placed_local": iso(from_local(sim, placed), zone_name),
+                "shipped_local": iso(from_local(sim, shipped), zone_name),
+                "delivered_local": iso(from_local(sim, delivered), zone_name),
+                "carrier": carrier, "tracking_number": tracking, "account": account,
+                "site_url": SHOPWELL[1], "site_title": SHOPWELL[0]}
+        sim.event("retail_order", placed, data,
+                  [Charge(account, -total, card_description(sim, account, f"SHOPWELL*{order_id[3:6]}{order_id[7:11]}"),
+                          SHOPWELL[0], "shopping")], ("retail", n))
+        sim.event("retail_delivery", delivered, {"order_id": order_id, "provider": SHOPWELL[0], "carrier": carrier,
+                                                 "tracking_number": tracking, "items": [x["name"] for x in items],
+                                                 "shipping_address": home_line,
+                                                 "delivered_local": data["delivered_local"]}, key=("retail", n))
+
+    # Restaurant bookings and the meals.
+    r = sim.rng("orders/dining")
+    fake = sim.faker("orders/dining/addresses")
+    merchants = {m.name: m for m in sim.merchants}
+    places = []
+    for name, cuisine, _, address in restaurants:
+        if name not in merchants:
+            m = Merchant(derived_id(sim.seed, "merchant", name), name, "restaurants", home.city if home else "")
+            sim.merchants.append(m)
+            merchants[name] = m
+        places.append((merchants[name], cuisine, address))
+    for m in sim.merchants:
+        if m.category == "restaurants" and all(m is not x[0] for x in places):
+            places.append((m, None, _street(fake, home)))
+    friends = [c for c in p.contacts if c.relationship in ("partner", "spouse", "friend", "sibling", "roommate")
+               and (c.closeness or 0) >= 3]
+    upcoming_days = [d for d in sim.days(sim.now.date() + dt.timedelta(days=2), sim.now.date() + dt.timedelta(days=12))
+                     if d not in gone]
+    dinner_days = spread(r, _count(sim, ro.dining_out_per_month), [d for d in home_days if d > sim.start.date()])
+    if upcoming_days and ro.dining_out_per_month:
+        dinner_days += sorted(r.sample(upcoming_days, min(len(upcoming_days), 1 + (r.random() < 0.6))))
+    dinners: dict[dt.date, tuple[str, dt.datetime]] = {}
+    for n, day in enumerate(dinner_days):
+        weights = [3 if cuisine else 1 for _, cuisine, _ in places]
+        merchant, cuisine, address = r.choices(places, weights)[0]
+        brunch = day.weekday() >= 5 and r.random() < 0.2
+        reserved = _at(day, r, (10, 30), (12, 0)) if brunch else _at(day, r, (17, 45), (20, 30))
+        reserved = reserved.replace(minute=reserved.minute // 15 * 15)
+        companions = [c.name for c in r.sample(friends, min(len(friends), r.choices([0, 1, 2, 3], [1, 5, 3, 1])[0]))]
+        party = 1 + len(companions)
+        booked = reserved - dt.timedelta(days=r.randint(1, 10), hours=r.randint(0, 8), minutes=r.randint(0, 59))
+        booked = max(booked, sim.start + dt.timedelta(hours=8))
+        if booked > sim.now:
+            booked = sim.now - dt.timedelta(hours=r.randint(12, 60))
+        booking_id = _new_id(r, "TT", 8, ids)
+        sim.event("restaurant_booking", booked, {
+            "booking_id": booking_id, "provider": TABLETIME[0], "restaurant": merchant.name, "merchant_id": merchant.id,
+            "cuisine": cuisine, "address": address, "party_size": party, "companions": companions,
+            "reservation_local": iso(from_local(sim, reserved), zone_name),
+            "booked_local": iso(from_local(sim, booked), zone_name),
+            "site_url": TABLETIME[1], "site_title": TABLETIME[0]}, key=("dining", n))
+        per_head = r.randrange(2200, 5200, 50)
+        pays_all = party > 1 and r.random() < 0.35
+        subtotal = per_head * (party if pays_all else 1)
+        tip = subtotal * tp // 100
+        paid = reserved + dt.timedelta(minutes=r.randint(70, 110))
+        purchase(sim, paid, merchant, subtotal + tip, ("dining", n), restaurant_booking=booking_id,
+                 party_size=party, paid_for="table" if pays_all else "self", subtotal_cents=subtotal, tip_cents=tip)
+        dinners[day] = (address, reserved)
+
+    # Local rides.
+    r = sim.rng("orders/rides")
+    fake = sim.faker("orders/rides")
+    office = format_address(p.work.office_address) if p.work and p.work.office_address else None
+    people = [(c.name, format_address(c.address)) for c in p.contacts if c.address and c.relationship != "roommate"]
+    for n, day in enumerate(spread(r, _count(sim, ro.rides_per_month), home_days)):
+        contact = None
+        if day in dinners and r.random() < 0.8:
+            address, reserved = dinners[day]
+            if r.random() < 0.5:
+                at, a, b, why = reserved - dt.timedelta(minutes=r.randint(20, 30)), home_line, address, "dinner"
+            else:
+                at, a, b, why = reserved + dt.timedelta(minutes=r.randint(115, 150)), address, home_line, "dinner"
+        elif office and sim.weekday(day) in p.work.office_days and r.random() < 0.4:
+            if r.random() < 0.5:
+                at, a, b, why = _at(day, r, (7, 40), (9, 0)), home_line, office, "work"
+            else:
+                at, a, b, why = _at(day, r, (17, 30), (20, 0)), office, home_line, "work"
+        elif people:
+            contact, address = people[r.randrange(len(people))]
+            if r.random() < 0.5:
+                at, a, b, why = _at(day, r, (17, 0), (20, 30)), home_line, address, "visit"
+            else:
+                at, a, b, why = _at(day, r, (21, 30), (23, 45)), address, home_line, "visit"
+        else:
+            place = places[r.randrange(len(places))]
+            at, a, b, why = _at(day, r, (18, 0), (20, 0)), home_line, place[2], "dinner"
+        if at > sim.now:
+            continue
+        ride(sim, r, fake, from_local(sim, at), r.randint(9, 26), a, b, zone_name, ("local", n), None,
+             {"purpose": why, "contact": contact})

@@ -1,0 +1,480 @@
+"""Travel: every trip of the persona becomes bookings, flights, a hotel stay and airport rides.
+
+Rules (tasks, apps and tests depend on them):
+
+* A trip is simulated if it departs after the history's first day and no later than the horizon's end;
+  ``i`` (its index in ``persona.travel.trips``) keys all its events and is ``data["trip"]``.
+* The flights and the hotel are booked together on one evening 21-60 days before departure
+  (never before the history's start, never after ``now``): ``flight_booking`` then ``hotel_booking``
+  a few minutes later; the fare for every passenger (the persona and its companions) is charged
+  at booking on ``sim.card()``.
+* Flights are on the persona's airline (Meridian Air, ``MR``): nonstop, or through one of the
+  airline's hubs when the great-circle distance is over 6,000 km. Block time = 40 min + 13 km/min,
+  4 % shorter eastbound and 4 % longer westbound, rounded to 5 min; a route (origin-destination)
+  keeps its flight numbers and departure slots across trips. The outbound leaves on ``depart``, the
+  return on ``return``; a connection leaves 75-150 min after the first leg lands.
+* Every instant is computed in UTC; an event's ``at`` is that instant in the persona's zone (naive),
+  and data carries aware ISO 8601 strings in the zone of the place (``*_local``).
+* Hotel: the persona's chain in the destination city, check-in on the outbound arrival date
+  (destination zone), checkout on the return date; ``hotel_stay`` at max(15:00, arrival at the
+  hotel), ``hotel_checkout`` (which carries the charge: nights x rate + tax) at 11:00 or before
+  the ride to the airport, whichever is earlier. No hotel if the persona lands on the return date.
+* Rides (ZipRide): home to the home airport 2.5 h (3 h international) before the first departure,
+  destination airport to hotel after landing, hotel to airport before the return, airport to home
+  25-50 min after the last landing. Fare = 2.75 + 1.35/mile + 0.32/min + 2.45 booking fee; tip =
+  ``tipping_percent`` of the fare.
+* Business trips mark their charge-bearing events ``expensable``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from zoneinfo import ZoneInfo
+
+from ..persona.places import AIRPORT_ZONES, DESTINATIONS, HOME_CITIES
+from ..rng import faker as make_faker
+from .context import Charge, Sim
+
+# Brands of the app clones (reserved .test domains).
+AIRLINES = {"Meridian Air": ("MR", "047", "http://meridianair.test/")}
+HOTEL_SITES = {"Harbor & Pine Hotels": "http://harborpine.test/"}
+ZIPRIDE = ("ZipRide", "http://zipride.test/")
+AIRLINE_HUBS = ["JFK", "ORD", "DEN", "SFO", "SEA", "LHR", "AMS"]
+
+# code: (name, latitude, longitude, IANA zone). Public reference data (rounded coordinates).
+AIRPORTS: dict[str, tuple[str, float, float, str]] = {
+    "PDX": ("Portland International Airport", 45.589, -122.597, "America/Los_Angeles"),
+    "SEA": ("Seattle-Tacoma International Airport", 47.450, -122.309, "America/Los_Angeles"),
+    "SFO": ("San Francisco International Airport", 37.619, -122.375, "America/Los_Angeles"),
+    "LAX": ("Los Angeles International Airport", 33.942, -118.408, "America/Los_Angeles"),
+    "SAN": ("San Diego International Airport", 32.734, -117.190, "America/Los_Angeles"),
+    "LAS": ("Harry Reid International Airport", 36.084, -115.154, "America/Los_Angeles"),
+    "PHX": ("Phoenix Sky Harbor International Airport", 33.435, -112.008, "America/Phoenix"),
+    "DEN": ("Denver International Airport", 39.856, -104.674, "America/Denver"),
+    "SLC": ("Salt Lake City International Airport", 40.790, -111.979, "America/Denver"),
+    "ORD": ("O'Hare International Airport", 41.978, -87.905, "America/Chicago"),
+    "AUS": ("Austin-Bergstrom International Airport", 30.197, -97.666, "America/Chicago"),
+    "DFW": ("Dallas/Fort Worth International Airport", 32.897, -97.038, "America/Chicago"),
+    "MSP": ("Minneapolis-Saint Paul International Airport", 44.885, -93.222, "America/Chicago"),
+    "MSY": ("Louis Armstrong New Orleans International Airport", 29.993, -90.258, "America/Chicago"),
+    "BOS": ("Boston Logan International Airport", 42.366, -71.010, "America/New_York"),
+    "JFK": ("John F. Kennedy International Airport", 40.641, -73.778, "America/New_York"),
+    "PHL": ("Philadelphia International Airport", 39.874, -75.243, "America/New_York"),
+    "IAD": ("Washington Dulles International Airport", 38.953, -77.456, "America/New_York"),
+    "ATL": ("Hartsfield-Jackson Atlanta International Airport", 33.640, -84.427, "America/New_York"),
+    "MIA": ("Miami International Airport", 25.796, -80.287, "America/New_York"),
+    "DTW": ("Detroit Metropolitan Airport", 42.216, -83.355, "America/Detroit"),
+    "HNL": ("Daniel K. Inouye International Airport", 21.319, -157.922, "Pacific/Honolulu"),
+    "ANC": ("Ted Stevens Anchorage International Airport", 61.174, -149.996, "America/Anchorage"),
+    "YYZ": ("Toronto Pearson International Airport", 43.677, -79.625, "America/Toronto"),
+    "YVR": ("Vancouver International Airport", 49.195, -123.184, "America/Vancouver"),
+    "MEX": ("Mexico City International Airport", 19.436, -99.072, "America/Mexico_City"),
+    "LHR": ("London Heathrow Airport", 51.470, -0.454, "Europe/London"),
+    "MAN": ("Manchester Airport", 53.354, -2.275, "Europe/London"),
+    "BRS": ("Bristol Airport", 51.383, -2.719, "Europe/London"),
+    "EDI": ("Edinburgh Airport", 55.950, -3.372, "Europe/London"),
+    "LBA": ("Leeds Bradford Airport", 53.866, -1.661, "Europe/London"),
+    "DUB": ("Dublin Airport", 53.421, -6.270, "Europe/Dublin"),
+    "CDG": ("Paris Charles de Gaulle Airport", 49.010, 2.548, "Europe/Paris"),
+    "AMS": ("Amsterdam Airport Schiphol", 52.310, 4.768, "Europe/Amsterdam"),
+    "FRA": ("Frankfurt Airport", 50.038, 8.562, "Europe/Berlin"),
+    "HAM": ("Hamburg Airport", 53.630, 9.988, "Europe/Berlin"),
+    "CGN": ("Cologne Bonn Airport", 50.866, 7.143, "Europe/Berlin"),
+    "LEJ": ("Leipzig/Halle Airport", 51.424, 12.236, "Europe/Berlin"),
+    "MUC": ("Munich Airport", 48.354, 11.786, "Europe/Berlin"),
+    "BER": ("Berlin Brandenburg Airport", 52.366, 13.503, "Europe/Berlin"),
+    "ZRH": ("Zurich Airport", 47.458, 8.555, "Europe/Zurich"),
+    "VIE": ("Vienna International Airport", 48.110, 16.570, "Europe/Vienna"),
+    "CPH": ("Copenhagen Airport", 55.618, 12.656, "Europe/Copenhagen"),
+    "LIS": ("Lisbon Humberto Delgado Airport", 38.774, -9.134, "Europe/Lisbon"),
+    "MAD": ("Adolfo Suarez Madrid-Barajas Airport", 40.494, -3.567, "Europe/Madrid"),
+    "BCN": ("Barcelona-El Prat Airport", 41.297, 2.083, "Europe/Madrid"),
+    "FCO": ("Rome Fiumicino Airport", 41.800, 12.239, "Europe/Rome"),
+    "ATH": ("Athens International Airport", 37.936, 23.947, "Europe/Athens"),
+    "HND": ("Tokyo Haneda Airport", 35.549, 139.780, "Asia/Tokyo"),
+}
+
+# city: (region or None, country name, nightly base rate in cents, streets near the centre)
+CITIES: dict[str, tuple[str | None, str, int, tuple[str, ...]]] = {
+    "New York": ("NY", "United States", 32900, ("W 44th St", "Lexington Ave", "Broadway")),
+    "San Francisco": ("CA", "United States", 27900, ("Market St", "Sutter St", "Mission St")),
+    "Chicago": ("IL", "United States", 22900, ("N Michigan Ave", "W Wacker Dr", "S Wabash Ave")),
+    "Austin": ("TX", "United States", 21900, ("Congress Ave", "E 6th St", "Red River St")),
+    "Denver": ("CO", "United States", 19900, ("17th St", "Larimer St", "Wynkoop St")),
+    "Honolulu": ("HI", "United States", 30900, ("Kalakaua Ave", "Kuhio Ave", "Ala Moana Blvd")),
+    "Boston": ("MA", "United States", 26900, ("Boylston St", "Tremont St", "Atlantic Ave")),
+    "Seattle": ("WA", "United States", 23900, ("Pike St", "4th Ave", "Western Ave")),
+    "Portland": ("OR", "United States", 18900, ("SW Broadway", "NW Couch St", "SW Morrison St")),
+    "Philadelphia": ("PA", "United States", 19900, ("Chestnut St", "Walnut St", "Market St")),
+    "Mexico City": (None, "Mexico", 14900, ("Paseo de la Reforma", "Calle de Madero", "Avenida Alvaro Obregon")),
+    "Toronto": ("ON", "Canada", 20900, ("King St W", "Queen St W", "Front St W")),
+    "London": (None, "United Kingdom", 25900, ("Southampton Row", "Strand", "Great Portland Street")),
+    "Edinburgh": (None, "United Kingdom", 18900, ("Princes Street", "George Street", "Leith Walk")),
+    "Manchester": (None, "United Kingdom", 15900, ("Deansgate", "Portland Street", "Oxford Road")),
+    "Bristol": (None, "United Kingdom", 14900, ("Queen Square", "Victoria Street", "Park Street")),
+    "Leeds": (None, "United Kingdom", 13900, ("Wellington Street", "Briggate", "The Headrow")),
+    "Lisbon": (None, "Portugal", 16900, ("Rua Augusta", "Avenida da Liberdade", "Rua do Alecrim")),
+    "Barcelona": (None, "Spain", 19900, ("Carrer de Pau Claris", "Passeig de Gracia", "Carrer de Balmes")),
+    "Rome": (None, "Italy", 20900, ("Via del Corso", "Via Nazionale", "Via Vittorio Veneto")),
+    "Amsterdam": (None, "Netherlands", 23900, ("Damrak", "Prinsengracht", "Rokin")),
+    "Vienna": (None, "Austria", 17900, ("Kärntner Straße", "Mariahilfer Straße", "Operngasse")),
+    "Copenhagen": (None, "Denmark", 22900, ("Vesterbrogade", "Bredgade", "Store Kongensgade")),
+    "Berlin": (None, "Germany", 16900, ("Friedrichstraße", "Invalidenstraße", "Kurfürstendamm")),
+    "Hamburg": (None, "Germany", 15900, ("Jungfernstieg", "Steindamm", "Große Elbstraße")),
+    "München": (None, "Germany", 18900, ("Sonnenstraße", "Maximilianstraße", "Bayerstraße")),
+    "Köln": (None, "Germany", 14900, ("Hohe Straße", "Domkloster", "Komödienstraße")),
+    "Leipzig": (None, "Germany", 12900, ("Grimmaische Straße", "Petersstraße", "Brühl")),
+    "Tokyo": (None, "Japan", 21900, ("Nihonbashi, Chuo City", "Ginza, Chuo City", "Shibuya, Shibuya City")),
+}
+_NUMBER_FIRST = {"United States", "Canada", "United Kingdom"}
+_VEHICLES = [("Toyota", "Prius"), ("Toyota", "Camry"), ("Honda", "Accord"), ("Hyundai", "Ioniq 5"),
+             ("Kia", "Niro"), ("Tesla", "Model 3"), ("Nissan", "Leaf"), ("Ford", "Escape"), ("Subaru", "Outback"),
+             ("Chevrolet", "Bolt"), ("Volkswagen", "ID.4"), ("Honda", "CR-V")]
+_COLOURS = ["Silver", "White", "Black", "Grey", "Blue", "Red"]
+_PNR_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no I, O, 0, 1
+_UTC = dt.timezone.utc
+
+
+def zone(name: str) -> ZoneInfo:
+    """The IANA zone ``name`` (cached by zoneinfo)."""
+    return ZoneInfo(name)
+
+
+def to_local(sim: Sim, instant: dt.datetime) -> dt.datetime:
+    """An aware instant as the naive wall-clock time of the persona's zone (an event's ``at``)."""
+    return instant.astimezone(zone(sim.persona.timezone)).replace(tzinfo=None)
+
+
+def from_local(sim: Sim, at: dt.datetime) -> dt.datetime:
+    """A naive time of the persona's zone as an aware UTC instant."""
+    return at.replace(tzinfo=zone(sim.persona.timezone)).astimezone(_UTC)
+
+
+def iso(instant: dt.datetime, zone_name: str) -> str:
+    """An aware instant as ISO 8601 with the offset of ``zone_name`` (seconds dropped)."""
+    return instant.astimezone(zone(zone_name)).replace(second=0, microsecond=0).isoformat()
+
+
+def format_address(a) -> str:
+    """A one-line postal address (``street, city, region postal_code``)."""
+    if a is None:
+        return ""
+    if a.country in ("US", "CA"):
+        return f"{a.street}, {a.city}, {a.region} {a.postal_code}"
+    if a.country == "GB":
+        return f"{a.street}, {a.city} {a.postal_code}"
+    return f"{a.street}, {a.postal_code} {a.city}"
+
+
+def card_description(sim: Sim, account: str, text: str) -> str:
+    """The statement line of a card charge: ``text`` on the credit card, the locale's debit prefix on checking."""
+    if account == "credit_card":
+        return text.upper()
+    from . import finance
+    if hasattr(finance, "label"):
+        try:
+            return finance.label(sim, "debit", text)
+        except (KeyError, TypeError):
+            pass
+    return f"DEBIT CARD {text.upper()}"
+
+
+def ride(sim: Sim, r, fake, pickup_instant: dt.datetime, minutes: int, pickup: str, dropoff: str, zone_name: str,
+         key: object, trip: int | None, extra: dict | None = None) -> None:
+    """Record one ZipRide ride (fare by distance and time, tip by preference) charged to ``sim.card()``."""
+    miles = round(minutes * r.uniform(0.38, 0.72), 1)
+    fare = 275 + round(135 * miles) + 32 * minutes + 245
+    tip = fare * sim.persona.preferences.tipping_percent // 100
+    if r.random() < 0.08:
+        tip = 0
+    total = fare + tip
+    account = sim.card()
+    make, model = _VEHICLES[r.randrange(len(_VEHICLES))]
+    dropoff_instant = pickup_instant + dt.timedelta(minutes=minutes)
+    ride_id = f"ZR{r.randint(10**9, 10**10 - 1)}"
+    data = {"ride_id": ride_id, "provider": ZIPRIDE[0], "trip": trip, "pickup": pickup, "dropoff": dropoff,
+            "pickup_local": iso(pickup_instant, zone_name), "dropoff_local": iso(dropoff_instant, zone_name),
+            "duration_minutes": minutes, "distance_miles": miles, "fare_cents": fare, "tip_cents": tip,
+            "total_cents": total, "driver": f"{fake.first_name()} {fake.last_name()}",
+            "vehicle": f"{_COLOURS[r.randrange(len(_COLOURS))]} {make} {model}",
+            "plate": "".join(r.choice("ABCDEFGHJKLMNPRSTUVWXYZ") for _ in range(3)) + str(r.randint(100, 999)),
+            "account": account, "site_url": ZIPRIDE[1], "site_title": ZIPRIDE[0], **(extra or {})}
+    sim.event("ride", to_local(sim, pickup_instant), data,
+              [Charge(account, -total, card_description(sim, account, "ZIPRIDE TRIP"), ZIPRIDE[0], "transport")],
+              key)
+
+
+def distance_km(a: str, b: str) -> float:
+    """Great-circle distance between two airports (haversine, R = 6371 km)."""
+    _, la1, lo1, _ = AIRPORTS[a]
+    _, la2, lo2, _ = AIRPORTS[b]
+    p1, p2, dl = math.radians(la1), math.radians(la2), math.radians(lo2 - lo1)
+    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * 6371 * math.asin(math.sqrt(h))
+
+
+def block_minutes(a: str, b: str) -> int:
+    """Scheduled gate-to-gate time (see module rules)."""
+    dlon = (AIRPORTS[b][2] - AIRPORTS[a][2] + 540) % 360 - 180
+    minutes = (40 + distance_km(a, b) / 13) * (0.96 if dlon > 0 else 1.04)
+    return int(round(minutes / 5) * 5)
+
+
+def airport_zone(code: str, fallback: str) -> str:
+    """The IANA zone of an airport (places table first, then ours, then ``fallback``)."""
+    return AIRPORT_ZONES.get(code) or (AIRPORTS[code][3] if code in AIRPORTS else fallback)
+
+
+def airport_label(code: str) -> str:
+    """``PDX Portland International Airport``."""
+    return f"{code} {AIRPORTS[code][0]}" if code in AIRPORTS else f"{code} Airport"
+
+
+def _legs(origin: str, dest: str) -> list[str]:
+    """The airports of a one-way journey: nonstop, or via the hub that adds the least distance."""
+    if origin not in AIRPORTS or dest not in AIRPORTS or distance_km(origin, dest) <= 6000:
+        return [origin, dest]
+    direct = distance_km(origin, dest)
+    best = sorted((distance_km(origin, h) + distance_km(h, dest), h) for h in AIRLINE_HUBS
+                  if h not in (origin, dest) and distance_km(origin, h) >= 600 and distance_km(h, dest) >= 600)
+    if best and best[0][0] <= 1.2 * direct:
+        return [origin, best[0][1], dest]
+    return [origin, dest]
+
+
+def _route(sim: Sim, a: str, b: str) -> tuple[list[int], list[tuple[int, int]]]:
+    """A route's daily flight numbers and departure slots (stable across trips: stream ``travel/route/A-B``)."""
+    r = sim.rng(f"travel/route/{a}-{b}")
+    base = r.randrange(100, 2900, 2)
+    hours = sorted(r.sample(range(7, 20), 3))
+    return [base + 2 * k for k in range(3)], [(h, r.choice([0, 5, 15, 20, 30, 40, 45, 55])) for h in hours]
+
+
+def _seats(r, pref: str, passengers: int, widebody: bool) -> list[str]:
+    """Adjacent seats, the persona's first (window/aisle/middle per preference)."""
+    row = r.randint(8, 38 if widebody else 32)
+    if widebody:
+        order = {"window": "ABC", "aisle": "CBA", "middle": "BAC"}[pref]
+        order = order if r.random() < 0.5 else order.translate(str.maketrans("ABC", "KJH"))
+    else:
+        order = {"window": "ABC", "aisle": "CBA", "middle": "BAC"}[pref]
+        order = order if r.random() < 0.5 else order.translate(str.maketrans("ABC", "FED"))
+    return [f"{row + k // 3}{order[k % 3]}" for k in range(passengers)]
+
+
+def _hotel(sim: Sim, city: str, country_code: str) -> tuple[str, str]:
+    """The chain's hotel in ``city`` and its address (stable per city: stream ``travel/hotel/<city>``)."""
+    chain = sim.persona.travel.hotel_chain or "Harbor & Pine Hotels"
+    short = chain.removesuffix(" Hotels").removesuffix(" Hotel").removesuffix(" Resorts")
+    r = sim.rng(f"travel/hotel/{city}")
+    info = CITIES.get(city)
+    if info is None:
+        street = sim.faker(f"travel/hotel/{city}").street_name()
+        region, country = None, country_code
+    else:
+        region, country, _, streets = info
+        street = streets[r.randrange(len(streets))]
+    number = r.randint(12, 980)
+    if city == "Tokyo":
+        address = f"{r.randint(1, 6)}-{r.randint(1, 12)}-{r.randint(1, 20)} {street}, Tokyo, Japan"
+    elif country in _NUMBER_FIRST:
+        address = f"{number} {street}, {city}" + (f", {region}" if region else "") + \
+            ("" if country == "United States" else f", {country}")
+    else:
+        address = f"{street} {number}, {city}, {country}"
+    return f"{short} {city}", address
+
+
+def _loyalty(sim: Sim, name: str) -> str | None:
+    """The persona's loyalty number for a programme whose name contains ``name``."""
+    for lo in sim.persona.travel.loyalty:
+        if name.lower() in lo.program.lower():
+            return lo.number
+    return None
+
+
+def _airline(sim: Sim) -> tuple[str, str, str, str]:
+    """(name, IATA-style code, ticket prefix, site) of the persona's airline."""
+    name = sim.persona.travel.airline or "Meridian Air"
+    if name in AIRLINES:
+        return (name, *AIRLINES[name])
+    words = [w for w in name.replace("-", " ").split() if w[:1].isalpha()]
+    code = (words[0][0] + words[1][0] if len(words) > 1 else name[:2]).upper()
+    slug = "".join(ch for ch in name.lower() if ch.isalnum())
+    return name, code, f"{sim.rng(f'travel/airline/{name}').randint(100, 999)}", f"http://{slug}.test/"
+
+
+def _country(airport: str) -> str:
+    for cities in HOME_CITIES.values():
+        for c in cities:
+            if c.airport == airport:
+                return c.country
+    for _, code, _, country in DESTINATIONS:
+        if code == airport:
+            return country
+    return "US" if AIRPORTS.get(airport, ("", 0, 0, "America/"))[3].startswith(("America/", "Pacific/")) else "XX"
+
+
+_FAKER_LOCALE = {"US": "en_US", "GB": "en_GB", "PT": "pt_PT", "ES": "es_ES", "IT": "it_IT", "NL": "nl_NL",
+                 "AT": "de_AT", "DK": "da_DK", "DE": "de_DE", "MX": "es_MX", "CA": "en_CA", "JP": "en_US"}
+
+
+def simulate_travel(sim: Sim) -> None:
+    """Append each trip's bookings, flights, hotel stay and rides (see module rules)."""
+    p = sim.persona
+    travel = p.travel
+    if not travel or not travel.trips or not travel.home_airport:
+        return
+    airline, code, prefix, airline_site = _airline(sim)
+    chain = travel.hotel_chain or "Harbor & Pine Hotels"
+    chain_short = chain.removesuffix(" Hotels").removesuffix(" Hotel").removesuffix(" Resorts")
+    slug = "".join(ch for ch in chain_short.lower() if ch.isalnum())
+    hotel_site = HOTEL_SITES.get(chain, f"http://{slug}.test/")
+    miles_no, hotel_no = _loyalty(sim, airline), _loyalty(sim, chain_short)
+    seat_pref = travel.seat or p.preferences.seat or "window"
+    home = travel.home_airport
+    home_zone = p.timezone
+    home_address = format_address(p.identity.address)
+    pnrs: set[str] = set()
+    for i, trip in enumerate(travel.trips):
+        if trip.depart <= sim.start.date() or trip.depart > sim.end.date() or trip.airport == home:
+            continue
+        r = sim.rng(f"travel/trip/{i}")
+        fake = sim.faker(f"travel/trip/{i}")
+        dest_zone = airport_zone(trip.airport, p.timezone)
+        dest_country = _country(trip.airport)
+        local_fake = make_faker(sim.seed, f"world/travel/trip/{i}/local", _FAKER_LOCALE.get(dest_country, p.locale))
+        international = dest_country != _country(home)
+        expensable = trip.purpose == "business"
+        passengers = [p.identity.name, *trip.companions]
+
+        # Flights: outbound on depart, return on return_.
+        flights = []
+        for direction, legs, day in (("outbound", _legs(home, trip.airport), trip.depart),
+                                     ("return", _legs(trip.airport, home), trip.return_)):
+            numbers, slots = _route(sim, legs[0], legs[1])
+            k = r.randrange(len(slots))
+            if len(legs) > 2:  # long journeys leave in the morning
+                k = 0
+            hour, minute = slots[k]
+            dep_zone = home_zone if direction == "outbound" else dest_zone
+            dep = dt.datetime.combine(day, dt.time(hour, minute), zone(airport_zone(legs[0], dep_zone)))
+            dep = dep.astimezone(_UTC)
+            for n, (a, b) in enumerate(zip(legs, legs[1:])):
+                if n:
+                    dep = flights[-1]["arr"] + dt.timedelta(minutes=5 * r.randint(15, 30))
+                    number = _route(sim, a, b)[0][0]
+                else:
+                    number = numbers[k]
+                minutes = block_minutes(a, b) if a in AIRPORTS and b in AIRPORTS else 180
+                flights.append({"direction": direction, "leg": n + 1, "from": a, "to": b, "dep": dep,
+                                "arr": dep + dt.timedelta(minutes=minutes), "minutes": minutes,
+                                "number": f"{code} {number}", "widebody": minutes >= 330})
+        outbound = [f for f in flights if f["direction"] == "outbound"]
+        inbound = [f for f in flights if f["direction"] == "return"]
+
+        # Booking: one evening 21-60 days before departure, within [start, now).
+        lo = max(sim.start.date(), trip.depart - dt.timedelta(days=60))
+        hi = min(trip.depart - dt.timedelta(days=21), sim.now.date() - dt.timedelta(days=1))
+        day = lo + dt.timedelta(days=r.randint(0, max(0, (hi - lo).days)))
+        booked = dt.datetime.combine(day, dt.time(r.randint(19, 22), r.randint(0, 59)))
+        booked = min(booked, to_local(sim, outbound[0]["dep"]) - dt.timedelta(hours=8))
+
+        pnr = "".join(r.choice(_PNR_ALPHABET) for _ in range(6))
+        while pnr in pnrs:
+            pnr = "".join(r.choice(_PNR_ALPHABET) for _ in range(6))
+        pnrs.add(pnr)
+        tickets = [f"{prefix}{r.randint(10**9, 10**10 - 1)}" for _ in passengers]
+        roundtrip_km = sum(distance_km(f["from"], f["to"]) if f["from"] in AIRPORTS and f["to"] in AIRPORTS
+                           else 2000 for f in flights)
+        fare_class = "Economy Flex" if expensable else ("Basic Economy" if r.random() < 0.25 else "Economy")
+        fare = (9000 + 7 * roundtrip_km) * r.uniform(0.85, 1.25) * {"Economy Flex": 1.3, "Basic Economy": 0.85}.get(
+            fare_class, 1.0)
+        fare = int(fare) // 100 * 100 + r.randint(0, 99)
+        price = fare * len(passengers)
+        account = sim.card()
+        seats = {f["number"] + f["from"]: _seats(r, seat_pref, len(passengers), f["widebody"]) for f in flights}
+        sim.event("flight_booking", booked, {
+            "trip": i, "pnr": pnr, "airline": airline, "airline_code": code, "passengers": passengers,
+            "purpose": trip.purpose, "destination": trip.destination, "fare_class": fare_class,
+            "fare_per_passenger_cents": fare, "price_cents": price, "total_cents": price,
+            "flights": [f["number"] for f in flights],
+            "itinerary": [{"flight_number": f["number"], "from": f["from"], "to": f["to"],
+                           "dep_local": iso(f["dep"], airport_zone(f["from"], p.timezone)),
+                           "arr_local": iso(f["arr"], airport_zone(f["to"], p.timezone))} for f in flights],
+            "ticket_number": tickets[0], "ticket_numbers": tickets, "seat_preference": seat_pref,
+            "loyalty_number": miles_no, "account": account, "expensable": expensable,
+            "site_url": airline_site, "site_title": airline},
+            [Charge(account, -price, card_description(sim, account, f"{airline} {tickets[0]}"), airline, "travel")],
+            (i, pnr))
+
+        for f in flights:
+            seat_list = seats[f["number"] + f["from"]]
+            dep_local = to_local(sim, f["dep"])
+            gate = None
+            if dep_local <= sim.now:
+                gate = f"{'ABCDE'[r.randrange(5)]}{r.randint(1, 28)}"
+            sim.event("flight", dep_local, {
+                "trip": i, "pnr": pnr, "airline": airline, "flight_number": f["number"], "direction": f["direction"],
+                "leg": f["leg"], "from": f["from"], "to": f["to"], "from_name": airport_label(f["from"]),
+                "to_name": airport_label(f["to"]), "dep_local": iso(f["dep"], airport_zone(f["from"], p.timezone)),
+                "arr_local": iso(f["arr"], airport_zone(f["to"], p.timezone)),
+                "dep_utc": f["dep"].strftime("%Y-%m-%dT%H:%M:%SZ"), "arr_utc": f["arr"].strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "duration_minutes": f["minutes"],
+                "aircraft": ("Boeing 787-9" if f["widebody"] else "Airbus A321neo" if f["minutes"] >= 180
+                             else "Boeing 737-800"),
+                "seat": seat_list[0], "seats": seat_list, "passengers": passengers,
+                "boarding_group": 2 if miles_no else r.randint(3, 6), "gate": gate}, key=(i, f["direction"], f["leg"]))
+
+        # Rides to and from the home airport.
+        first_dep, last_arr = outbound[0]["dep"], inbound[-1]["arr"]
+        lead = 180 if international else 150
+        pickup = first_dep - dt.timedelta(minutes=lead + 5 * r.randint(-2, 2))
+        ride(sim, r, fake, pickup, r.randint(24, 38), home_address, airport_label(home), home_zone, (i, "to_airport"),
+             i, {"expensable": expensable})
+        back = last_arr + dt.timedelta(minutes=r.randint(25, 50) + (20 if international else 0))
+        ride(sim, r, fake, back, r.randint(24, 38), airport_label(home), home_address, home_zone, (i, "home"),
+             i, {"expensable": expensable})
+
+        # Hotel.
+        arrival = outbound[-1]["arr"]
+        check_in = arrival.astimezone(zone(dest_zone)).date()
+        nights = (trip.return_ - check_in).days
+        if nights < 1:
+            continue
+        hotel, address = _hotel(sim, trip.destination, dest_country)
+        to_hotel = arrival + dt.timedelta(minutes=r.randint(25, 45) + (25 if international else 0))
+        ride_minutes = r.randint(22, 45)
+        ride(sim, r, local_fake, to_hotel, ride_minutes, airport_label(trip.airport), f"{hotel}, {address}", dest_zone,
+             (i, "to_hotel"), i, {"expensable": expensable})
+        out_minutes = r.randint(22, 45)
+        leave = inbound[0]["dep"] - dt.timedelta(minutes=(170 if international else 120) + out_minutes
+                                                  + 5 * r.randint(0, 4))
+        ride(sim, r, local_fake, leave, out_minutes, f"{hotel}, {address}", airport_label(trip.airport), dest_zone,
+             (i, "from_hotel"), i, {"expensable": expensable})
+
+        base = CITIES.get(trip.destination, (None, "", 18900, ()))[2]
+        rate = int(base * r.uniform(0.9, 1.15)) // 100 * 100
+        tax = round(rate * nights * 0.145)
+        total = rate * nights + tax
+        confirmation = f"{r.randint(10**7, 10**8 - 1)}"
+        room = "King Room" if len(passengers) == 1 else "Two Queen Beds"
+        hotel_data = {"trip": i, "hotel": hotel, "chain": chain, "city": trip.destination, "address": address,
+                      "confirmation": confirmation, "check_in": check_in.isoformat(),
+                      "check_out": trip.return_.isoformat(), "nights": nights, "room": room,
+                      "guests": len(passengers), "rate_cents": rate, "tax_cents": tax, "total_cents": total,
+                      "loyalty_number": hotel_no}
+        sim.event("hotel_booking", booked + dt.timedelta(minutes=r.randint(8, 40)),
+                  {**hotel_data, "site_url": hotel_site, "site_title": chain}, key=(i, confirmation))
+        stay = max(dt.datetime.combine(check_in, dt.time(15, 0), zone(dest_zone)).astimezone(_UTC),
+                   to_hotel + dt.timedelta(minutes=ride_minutes + 5))
+        sim.event("hotel_stay", to_local(sim, stay), {**hotel_data, "check_in_local": iso(stay, dest_zone)},
+                  key=(i, confirmation))
+        out = min(dt.datetime.combine(trip.return_, dt.time(11, 0), zone(dest_zone)).astimezone(_UTC),
+                  leave - dt.timedelta(minutes=10))
+        sim.event("hotel_checkout", to_local(sim, out),
+                  {**hotel_data, "check_out_local": iso(out, dest_zone), "folio": f"F{confirmation[-6:]}",
+                   "account": account, "expensable": expensable},
+                  [Charge(account, -total, card_description(sim, account, f"{hotel}"), chain, "travel")],
+                  key=(i, confirmation))
