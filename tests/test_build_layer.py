@@ -83,4 +83,4 @@ def test_world_stage_writes_completed_persona_and_stats(bundle):
     completed = json.loads((bundle / "world/persona.completed.json").read_text())
     assert completed["identity"]["username"] == "dana"
     lines = (bundle / "world/events.jsonl").read_text().splitlines()
-    assert len(lines) == sum(v for k, v in stats.items() if k not in ("bank_transaction", "scheduled"))
+    assert len(lines) == sum(v for k, v in stats.items() if k not in ("bank_transaction", "order", "scheduled"))
