@@ -189,9 +189,8 @@ def bake(base: Path, layer: Path, out_qcow2: Path, as_of: str, progress: Callabl
             shutil.rmtree(work, ignore_errors=True)
 
 
-_OK = re.compile(r"PERSONA-BAKE: OK")
+_OK = re.compile(r"PERSONA-BAKE: OK\s*$")
 _FAIL = re.compile(r"PERSONA-BAKE: FAIL")
-_ECHO = re.compile(r"PERSONA-BAKE: ")
 
 
 def _run_packer(base: Path, tar: Path, work: Path, as_of: str, accel: str, progress: Progress) -> Path:
@@ -204,6 +203,7 @@ def _run_packer(base: Path, tar: Path, work: Path, as_of: str, accel: str, progr
                "-var", f"base={base}", "-var", f"layer={tar}", "-var", f"output_directory={outdir}",
                "-var", f"serial_log={serial}", "-var", f"accelerator={accel}",
                "-var", f"rtc_base={rtc_base(as_of)}", "-var", f"timeout={int(BAKE_TIMEOUT)}s",
+               "-var", f"disk_size={_virtual_size_mib(base)}M",
                str(PACKER_TEMPLATE)]
         progress(f"packer build ({accel})")
         watcher = _SerialWatch(serial, progress)
@@ -255,6 +255,14 @@ def _run_packer(base: Path, tar: Path, work: Path, as_of: str, accel: str, progr
         return images[0]
 
 
+def _virtual_size_mib(image: Path) -> int:
+    """Virtual size of a disk image in MiB (``qemu-img info``)."""
+    r = subprocess.run(["qemu-img", "info", "--output=json", str(image)], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise BakeError(f"qemu-img info {image}: {r.stderr.strip()}")
+    return -(-json.loads(r.stdout)["virtual-size"] // (1 << 20))
+
+
 def _kill_qemu_using(outdir: Path) -> None:
     """Kill a QEMU left behind by an interrupted Packer (its command line names ``outdir``)."""
     for pid in os.listdir("/proc"):
@@ -296,9 +304,12 @@ class _SerialWatch:
             ln = ln.strip("\r\n ")
             if not self.alive and q.KERNEL_ALIVE.search(ln):
                 self.alive = True
-            if _ECHO.search(ln):
-                self.progress(ln[ln.index("PERSONA-BAKE: "):])
-            if _OK.search(ln):
+            # The guest writes each marker straight to the serial port (line starts with it)
+            # and systemd echoes it again with a journal prefix: read only the first kind.
+            if not ln.startswith("PERSONA-BAKE: "):
+                continue
+            self.progress(ln)
+            if _OK.match(ln):
                 self.ok = True
-            elif _FAIL.search(ln) and not self.failed:
-                self.failed = ln[ln.index("PERSONA-BAKE: "):]
+            elif _FAIL.match(ln) and not self.failed:
+                self.failed = ln
