@@ -1,0 +1,531 @@
+"""Calendar: every planned thing in the persona's life as ``calendar_event`` events.
+
+Rules (tasks and tests depend on them):
+
+* An event's ``at`` is its start as naive local time in the persona's zone; ``data.start`` and
+  ``data.end`` are aware ISO 8601 strings (a flight keeps the offsets of its airports). An all-day
+  event starts at local midnight of its first day and ends at local midnight after its last day.
+* Work meetings (``work.meetings``) fall on their listed weekdays; ``every_weeks`` counts weeks from
+  the Monday :data:`MEETING_ANCHOR`, so a fortnightly meeting is on even weeks. A meeting is
+  skipped on a public holiday (:func:`public_holidays`) and while the persona is away on a trip
+  (:func:`away_dates`). A few one-off work meetings (planning, retros, demos) join them.
+* Contacts' birthdays are all-day events every year of the simulated range; public holidays too.
+* Life events keep their date, time, location and people; dentist/doctor ones are
+  ``appointment``s, as are routine haircuts, dental cleanings and a yearly eye exam.
+* Trips are all-day spans (depart..return), each flight is timed with its airports' offsets,
+  each hotel stay runs from check-in (15:00) to check-out (11:00) in the hotel's zone.
+* Restaurant bookings and exercise sessions (``routines.exercise_days``, not while away).
+
+Everything runs from the history start to the horizon's end; events after ``now`` are scheduled.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache
+from typing import Any, Iterable
+from zoneinfo import ZoneInfo
+
+from ..persona.places import AIRPORT_ZONES
+from ..rng import derived_id, token
+from .context import Sim
+from .model import Event
+
+MEETING_ANCHOR = dt.date(2024, 1, 1)  # a Monday: week 0 of every ``every_weeks`` cadence
+
+_TIMED_MINUTES = {"dentist": 60, "doctor": 45, "party": 180, "wedding": 360, "concert": 180, "exam": 120,
+                  "moved": 240, "new_job": 480, "birthday": 180, "other": 60}
+_ROOMS = ["Juniper", "Cedar", "Alder", "Madrona", "Hemlock", "Larch", "Spruce", "Willow"]
+_ONE_OFF_MEETINGS = [("Quarterly planning", 90), ("Sprint retro", 45), ("Customer demo", 60),
+                     ("Roadmap review", 60), ("Vendor call", 30), ("All-hands", 60), ("Hiring debrief", 30),
+                     ("Usability test readout", 45), ("Architecture sync", 60), ("Budget check-in", 30)]
+
+
+# --- time helpers shared by mail and chat ---------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
+
+
+def zone(sim: Sim) -> ZoneInfo:
+    """The persona's time zone."""
+    return _zone(sim.persona.timezone or "UTC")
+
+
+def airport_zone(code: str | None, default: ZoneInfo | None) -> ZoneInfo | None:
+    """The IANA zone of airport ``code`` (``default`` if unknown)."""
+    name = AIRPORT_ZONES.get(code or "")
+    if not name:
+        try:
+            from .travel import AIRPORTS
+        except ImportError:  # the travel module is optional
+            AIRPORTS = {}
+        name = AIRPORTS.get(code or "", (None, 0, 0, None))[3]
+    return _zone(name) if name else default
+
+
+def aware(sim: Sim, naive: dt.datetime, tz: ZoneInfo | None = None) -> str:
+    """``naive`` (wall time in ``tz``, default the persona's zone) as an aware ISO 8601 string."""
+    return naive.replace(tzinfo=tz or zone(sim)).isoformat()
+
+
+def parse_when(sim: Sim, value: Any) -> dt.datetime | None:
+    """An ISO string/date/datetime as naive local time in the persona's zone (aware values are converted)."""
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        when = value
+    elif isinstance(value, dt.date):
+        return dt.datetime.combine(value, dt.time(0, 0))
+    else:
+        try:
+            when = dt.datetime.fromisoformat(str(value))
+        except ValueError:
+            return None
+    if when.tzinfo is not None:
+        when = when.astimezone(zone(sim)).replace(tzinfo=None)
+    return when
+
+
+def first(data: dict[str, Any], *keys: str, default: Any = None) -> Any:
+    """The value of the first of ``keys`` present (and not None) in ``data``."""
+    for k in keys:
+        if data.get(k) is not None:
+            return data[k]
+    return default
+
+
+def _easter(year: int) -> dt.date:
+    """Gregorian Easter Sunday (anonymous Gregorian algorithm)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    f = (b + 8) // 25
+    g = (b - f + 1) // 3
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    l = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * l) // 451
+    month, day = divmod(h + l - 7 * m + 114, 31)
+    return dt.date(year, month, day + 1)
+
+
+def _nth_weekday(year: int, month: int, weekday: int, n: int) -> dt.date:
+    """The ``n``-th (1-based; -1 = last) ``weekday`` (0 = Monday) of a month."""
+    if n > 0:
+        d = dt.date(year, month, 1)
+        d += dt.timedelta(days=(weekday - d.weekday()) % 7)
+        return d + dt.timedelta(weeks=n - 1)
+    d = dt.date(year + (month == 12), month % 12 + 1, 1) - dt.timedelta(days=1)
+    return d - dt.timedelta(days=(d.weekday() - weekday) % 7)
+
+
+def _observed(day: dt.date) -> dt.date:
+    """US rule: Saturday holidays are observed Friday, Sunday ones Monday."""
+    return day - dt.timedelta(days=1) if day.weekday() == 5 else day + dt.timedelta(days=1) if day.weekday() == 6 else day
+
+
+@lru_cache(maxsize=None)
+def public_holidays(locale: str, year: int) -> dict[dt.date, str]:
+    """The public holidays (observed dates) modelled for ``locale`` in ``year``: date -> name."""
+    easter = _easter(year)
+    if locale == "en_GB":
+        days = {dt.date(year, 1, 1): "New Year's Day", easter - dt.timedelta(days=2): "Good Friday",
+                easter + dt.timedelta(days=1): "Easter Monday", _nth_weekday(year, 5, 0, 1): "Early May bank holiday",
+                _nth_weekday(year, 5, 0, -1): "Spring bank holiday", _nth_weekday(year, 8, 0, -1): "Summer bank holiday"}
+        xmas, boxing = dt.date(year, 12, 25), dt.date(year, 12, 26)
+        if xmas.weekday() >= 5:
+            xmas, boxing = dt.date(year, 12, 27), dt.date(year, 12, 28)
+        elif boxing.weekday() >= 5:
+            boxing = dt.date(year, 12, 28)
+        ny = min(d for d in [dt.date(year, 1, 1), dt.date(year, 1, 2), dt.date(year, 1, 3)] if d.weekday() < 5)
+        days.pop(dt.date(year, 1, 1))
+        days.update({ny: "New Year's Day", xmas: "Christmas Day", boxing: "Boxing Day"})
+        return dict(sorted(days.items()))
+    if locale == "de_DE":
+        days = {dt.date(year, 1, 1): "Neujahr", easter - dt.timedelta(days=2): "Karfreitag",
+                easter + dt.timedelta(days=1): "Ostermontag", dt.date(year, 5, 1): "Tag der Arbeit",
+                easter + dt.timedelta(days=39): "Christi Himmelfahrt", easter + dt.timedelta(days=50): "Pfingstmontag",
+                dt.date(year, 10, 3): "Tag der Deutschen Einheit", dt.date(year, 12, 25): "1. Weihnachtstag",
+                dt.date(year, 12, 26): "2. Weihnachtstag"}
+        return dict(sorted(days.items()))
+    thanksgiving = _nth_weekday(year, 11, 3, 4)
+    days = {_observed(dt.date(year, 1, 1)): "New Year's Day", _nth_weekday(year, 5, 0, -1): "Memorial Day",
+            _observed(dt.date(year, 7, 4)): "Independence Day", _nth_weekday(year, 9, 0, 1): "Labor Day",
+            thanksgiving: "Thanksgiving Day", thanksgiving + dt.timedelta(days=1): "Day after Thanksgiving",
+            _observed(dt.date(year, 12, 25)): "Christmas Day"}
+    return dict(sorted(days.items()))
+
+
+def is_holiday(sim: Sim, day: dt.date) -> bool:
+    """Whether ``day`` is a modelled public holiday of the persona's locale."""
+    return day in public_holidays(sim.persona.locale, day.year)
+
+
+def trips(sim: Sim) -> list:
+    """The persona's trips (spec order)."""
+    travel = sim.persona.travel
+    return list(travel.trips or []) if travel else []
+
+
+def away_dates(sim: Sim) -> set[dt.date]:
+    """Every date the persona is away on a trip (depart .. return inclusive)."""
+    out: set[dt.date] = set()
+    for t in trips(sim):
+        d = t.depart
+        while d <= t.return_:
+            out.add(d)
+            d += dt.timedelta(days=1)
+    return out
+
+
+def person(sim: Sim, name: str) -> dict[str, Any]:
+    """``{name, email}`` of a contact (as in the spec), or of the persona if ``name`` is the persona's."""
+    p = sim.persona
+    if name == p.identity.name:
+        return {"name": name, "email": p.identity.email}
+    try:
+        c = sim.contact(name)
+    except KeyError:
+        return {"name": name, "email": None}
+    return {"name": c.name, "email": c.email}
+
+
+def meeting_dates(sim: Sim, meeting, start: dt.date | None = None, end: dt.date | None = None) -> list[dt.date]:
+    """The dates one ``work.meetings`` entry takes place on (see module rules)."""
+    away = away_dates(sim)
+    out = []
+    for day in sim.days(start, end):
+        if sim.weekday(day) not in meeting.days:
+            continue
+        if ((day - MEETING_ANCHOR).days // 7) % meeting.every_weeks:
+            continue
+        if day in away or is_holiday(sim, day):
+            continue
+        out.append(day)
+    return out
+
+
+# --- the module -----------------------------------------------------------------------------------
+
+def _work_domain(sim: Sim) -> str:
+    email = sim.persona.work.email if sim.persona.work else None
+    return email.split("@", 1)[1] if email else "work.test"
+
+
+def _add(sim: Sim, at: dt.datetime, *, title: str, start: str, end: str, calendar: str = "personal",
+         all_day: bool = False, location: str | None = None, attendees: Iterable[dict] = (),
+         organizer: dict | None = None, source: str, ref: str | None = None, series: str | None = None,
+         description: str = "", key: object = "") -> Event:
+    data = {"calendar": calendar, "title": title, "start": start, "end": end, "all_day": all_day,
+            "location": location or "", "attendees": list(attendees), "organizer": organizer,
+            "source": source, "ref": ref, "series": series, "description": description}
+    return sim.event("calendar_event", at, data, key=(source, series or "", key))
+
+
+def _all_day(sim: Sim, first_day: dt.date, last_day: dt.date, **kw) -> Event:
+    start = dt.datetime.combine(first_day, dt.time(0, 0))
+    end = dt.datetime.combine(last_day + dt.timedelta(days=1), dt.time(0, 0))
+    return _add(sim, start, start=aware(sim, start), end=aware(sim, end), all_day=True, **kw)
+
+
+def _timed(sim: Sim, start: dt.datetime, minutes: int, **kw) -> Event:
+    end = start + dt.timedelta(minutes=minutes)
+    return _add(sim, start, start=aware(sim, start), end=aware(sim, end), **kw)
+
+
+def simulate_calendar(sim: Sim) -> None:
+    """Append ``calendar_event`` events (see module rules)."""
+    _meetings(sim)
+    _one_off_meetings(sim)
+    _birthdays(sim)
+    _holidays(sim)
+    _life_events(sim)
+    _routine_appointments(sim)
+    _travel(sim)
+    _restaurants(sim)
+    _exercise(sim)
+
+
+def _me_work(sim: Sim) -> dict[str, Any]:
+    p = sim.persona
+    return {"name": p.identity.name, "email": p.work.email if p.work and p.work.email else p.identity.email}
+
+
+def _meetings(sim: Sim) -> None:
+    p = sim.persona
+    if not p.work or not p.work.meetings:
+        return
+    r = sim.rng("calendar/meetings")
+    office = p.work.office_address
+    office_days = p.work.office_days
+    domain = _work_domain(sim)
+    me = _me_work(sim)
+    for i, m in enumerate(p.work.meetings):
+        series = derived_id(sim.seed, "calendar/series/meeting", i, m.title)
+        people = [person(sim, n) for n in m.attendees if n != p.identity.name]
+        organizer = me if (not people or r.random() < 0.35) else people[r.randrange(len(people))]
+        room = f"{_ROOMS[r.randrange(len(_ROOMS))]} room"
+        link = f"https://meet.{domain}/{_meet_code(sim, series)}"
+        hh, mm = map(int, m.time.split(":"))
+        cadence = "Weekly" if m.every_weeks == 1 else f"Every {m.every_weeks} weeks"
+        desc = f"{cadence} on {', '.join(d.capitalize() for d in m.days)}.\nJoin: {link}"
+        for day in meeting_dates(sim, m):
+            where = f"{room}, {office.street}" if office and sim.weekday(day) in office_days else "Video call"
+            _timed(sim, dt.datetime.combine(day, dt.time(hh, mm)), m.duration_minutes, title=m.title,
+                   calendar="work", location=where, attendees=[me, *people], organizer=organizer, source="meeting",
+                   series=series, description=desc, key=day)
+
+
+def _meet_code(sim: Sim, *parts: object) -> str:
+    """A video-call room code like ``kqv-mzpt-hwd`` derived from ``parts``."""
+    digest = token(sim.seed, "calendar/meet", *parts, length=20)
+    letters = "".join("abcdefghijkmnopqrstuvwxyz"[int(digest[i:i + 2], 16) % 25] for i in range(0, 20, 2))
+    return f"{letters[:3]}-{letters[3:7]}-{letters[7:10]}"
+
+
+def _workdays(sim: Sim) -> list[dt.date]:
+    away = away_dates(sim)
+    return [d for d in sim.days() if d.weekday() < 5 and d not in away and not is_holiday(sim, d)]
+
+
+def _one_off_meetings(sim: Sim) -> None:
+    """About two ad-hoc work meetings a month with some of the colleagues (invitations go out by mail)."""
+    p = sim.persona
+    if not p.work:
+        return
+    r = sim.rng("calendar/one_off")
+    colleagues = [n for n in p.work.colleagues]
+    me = _me_work(sim)
+    domain = _work_domain(sim)
+    office = p.work.office_address
+    for day in _workdays(sim):
+        if r.random() >= 0.09:
+            continue
+        title, minutes = _ONE_OFF_MEETINGS[r.randrange(len(_ONE_OFF_MEETINGS))]
+        start = dt.datetime.combine(day, dt.time(r.choice([10, 11, 13, 14, 15, 16]), r.choice([0, 0, 30])))
+        k = r.randint(1, max(1, len(colleagues))) if colleagues else 0
+        people = [person(sim, n) for n in r.sample(colleagues, k)] if k else []
+        organizer = me if not people or r.random() < 0.3 else people[0]
+        link = f"https://meet.{domain}/{_meet_code(sim, 'one-off', day)}"
+        where = (f"{_ROOMS[r.randrange(len(_ROOMS))]} room, {office.street}"
+                 if office and sim.weekday(day) in p.work.office_days else "Video call")
+        _timed(sim, start, minutes, title=title, calendar="work", location=where, attendees=[me, *people],
+               organizer=organizer, source="meeting", description=f"Join: {link}", key=day)
+
+
+def _birthdays(sim: Sim) -> None:
+    for c in sim.persona.contacts:
+        if not c.birthday:
+            continue
+        series = derived_id(sim.seed, "calendar/series/birthday", c.name)
+        for year in range(sim.start.year, sim.end.year + 1):
+            day = birthday_in(c.birthday, year)
+            if sim.start.date() <= day <= sim.end.date():
+                _all_day(sim, day, day, title=f"{c.name.split()[0]}'s birthday", source="birthday",
+                         attendees=[], organizer=None, series=series,
+                         description=f"{c.name} turns {year - c.birthday.year}.", key=(c.name, year))
+
+
+def birthday_in(born: dt.date, year: int) -> dt.date:
+    """The birthday of someone born on ``born`` in ``year`` (29 Feb -> 28 Feb in common years)."""
+    try:
+        return born.replace(year=year)
+    except ValueError:
+        return dt.date(year, 2, 28)
+
+
+def _holidays(sim: Sim) -> None:
+    for year in range(sim.start.year, sim.end.year + 1):
+        for day, name in public_holidays(sim.persona.locale, year).items():
+            if sim.start.date() <= day <= sim.end.date():
+                _all_day(sim, day, day, title=name, source="holiday", key=day)
+
+
+def _life_events(sim: Sim) -> None:
+    p = sim.persona
+    for i, le in enumerate(p.life_events):
+        if not sim.start.date() <= le.date <= sim.end.date():
+            continue
+        people = [person(sim, n) for n in le.with_]
+        mine = (le.location or "").lower() == "home" or p.identity.name.split()[0] in le.title
+        me = {"name": p.identity.name, "email": p.identity.email}
+        organizer = me if mine or not people else people[0]
+        location = p.identity.address.street if (le.location or "").lower() == "home" and p.identity.address \
+            else le.location
+        source = "appointment" if le.kind in ("dentist", "doctor") else "life_event"
+        kw = dict(title=le.title, location=location, attendees=[me, *people] if people else [],
+                  organizer=organizer, source=source, description=f"{le.kind.replace('_', ' ').capitalize()}",
+                  key=("life", i))
+        if le.time:
+            hh, mm = map(int, le.time.split(":"))
+            _timed(sim, dt.datetime.combine(le.date, dt.time(hh, mm)), _TIMED_MINUTES[le.kind], **kw)
+        else:
+            _all_day(sim, le.date, le.date, **kw)
+
+
+def place_names(sim: Sim) -> dict[str, str]:
+    """Stable names of the persona's dentist, doctor, hair salon and optician (life events' locations win)."""
+    p = sim.persona
+    fake = sim.faker("calendar/places")
+    names = {"dentist": f"{fake.last_name()} Family Dental", "doctor": f"{fake.last_name()} Medical Group",
+             "haircut": f"{fake.first_name()}'s Hair Studio", "optician": f"{fake.last_name()} Eye Care"}
+    for le in p.life_events:
+        if le.kind in ("dentist", "doctor") and le.location:
+            names[le.kind] = le.location
+    return names
+
+
+def _routine_appointments(sim: Sim) -> None:
+    """Haircuts every 6-8 weeks, dental cleanings every six months (unless a life event has one near),
+    and a yearly eye exam, never while away or on a holiday."""
+    p = sim.persona
+    r = sim.rng("calendar/appointments")
+    away = away_dates(sim)
+    names = place_names(sim)
+    given = [le.date for le in p.life_events if le.kind == "dentist"]
+
+    def free(day: dt.date, weekend_ok: bool) -> dt.date:
+        while day in away or is_holiday(sim, day) or (not weekend_ok and day.weekday() >= 5):
+            day += dt.timedelta(days=1)
+        return day
+
+    day = sim.start.date() + dt.timedelta(days=r.randint(3, 40))
+    while day <= sim.end.date():
+        day = free(day, True)
+        start = dt.datetime.combine(day, dt.time(11, 0) if day.weekday() >= 5 else dt.time(17, 30))
+        if day <= sim.end.date():
+            _timed(sim, start, 45, title="Haircut", location=names["haircut"], source="appointment", key=day)
+        day += dt.timedelta(days=r.randint(42, 56))
+
+    day = sim.start.date() + dt.timedelta(days=r.randint(20, 120))
+    while day <= sim.end.date():
+        day = free(day, False)
+        if day <= sim.end.date() and not any(abs((g - day).days) < 100 for g in given):
+            start = dt.datetime.combine(day, dt.time(r.choice([8, 9, 13, 16]), 0))
+            _timed(sim, start, 60, title="Dental cleaning", location=names["dentist"], source="appointment",
+                   key=day)
+        day += dt.timedelta(days=r.randint(175, 190))
+
+    day = sim.start.date() + dt.timedelta(days=r.randint(60, 300))
+    while day <= sim.end.date():
+        day = free(day, False)
+        if day <= sim.end.date():
+            _timed(sim, dt.datetime.combine(day, dt.time(r.choice([9, 10, 15]), 30)), 45, title="Eye exam",
+                   location=names["optician"], source="appointment", key=day)
+        day += dt.timedelta(days=365)
+
+
+def trip_of(sim: Sim, day: dt.date):
+    """The spec trip whose span contains ``day`` (or None)."""
+    for t in trips(sim):
+        if t.depart <= day <= t.return_:
+            return t
+    return None
+
+
+def _travel(sim: Sim) -> None:
+    p = sim.persona
+    home = zone(sim)
+    bookings = sim.of_kind("flight_booking")
+    for i, t in enumerate(trips(sim)):
+        if t.return_ < sim.start.date() or t.depart > sim.end.date():
+            continue
+        ref = None
+        for b in bookings:
+            if b.data.get("trip") == i:
+                ref = b.id
+                break
+        people = [person(sim, n) for n in t.companions]
+        _all_day(sim, t.depart, t.return_, title=f"Trip to {t.destination}",
+                 calendar="work" if t.purpose == "business" else "personal", location=t.destination,
+                 attendees=people, source="trip", ref=ref, description=f"{t.purpose.capitalize()} trip",
+                 key=("trip", i))
+    for f in sim.of_kind("flight"):
+        d = f.data
+        dep, arr = first(d, "dep_local", "departure_local", "depart_local"), first(d, "arr_local", "arrival_local")
+        at = parse_when(sim, dep) or f.at
+        if not dep:
+            dep = aware(sim, at)
+        if not arr:
+            arr = aware(sim, at + dt.timedelta(hours=2))
+        origin, dest = first(d, "from", "origin", default=""), first(d, "to", "destination", default="")
+        number = first(d, "flight_number", "flight", default="")
+        t = trips(sim)[d["trip"]] if isinstance(d.get("trip"), int) and d["trip"] < len(trips(sim)) \
+            else trip_of(sim, at.date())
+        desc = "\n".join(x for x in [f"Confirmation {d['pnr']}" if d.get("pnr") else "",
+                                     f"Seat {d['seat']}" if d.get("seat") else ""] if x)
+        _add(sim, at, title=f"Flight {number} {origin} → {dest}".replace("  ", " "), start=dep, end=arr,
+             calendar="work" if t is not None and t.purpose == "business" else "personal",
+             location=f"{origin} airport" if origin else "", source="flight", ref=f.id, description=desc,
+             key=("flight", f.id))
+    for h in sim.of_kind("hotel_stay"):
+        d = h.data
+        check_in = first(d, "check_in_local", "check_in", "checkin", "start")
+        check_out = first(d, "check_out", "checkout", "end")
+        ci, co = parse_when(sim, check_in), parse_when(sim, check_out)
+        if ci is None:
+            ci = h.at
+        t = trips(sim)[d["trip"]] if isinstance(d.get("trip"), int) and d["trip"] < len(trips(sim)) \
+            else trip_of(sim, ci.date())
+        tz = airport_zone(t.airport if t else first(d, "airport"), home)
+        if isinstance(check_in, str) and "T" in check_in and dt.datetime.fromisoformat(check_in).tzinfo:
+            start_iso = check_in
+        else:
+            start_iso = aware(sim, dt.datetime.combine(ci.date(), dt.time(15, 0)), tz)
+        if isinstance(check_out, str) and "T" in check_out and dt.datetime.fromisoformat(check_out).tzinfo:
+            end_iso = check_out
+        else:
+            co_day = co.date() if co else ci.date() + dt.timedelta(days=1)
+            end_iso = aware(sim, dt.datetime.combine(co_day, dt.time(11, 0)), tz)
+        at = parse_when(sim, start_iso)
+        name = first(d, "hotel", "hotel_name", "name", default="Hotel")
+        conf = first(d, "confirmation", "confirmation_number", "booking_ref")
+        _add(sim, at, title=f"Stay at {name}", start=start_iso, end=end_iso,
+             calendar="work" if t is not None and t.purpose == "business" else "personal",
+             location=first(d, "address", "city", default=name), source="hotel", ref=h.id,
+             description=f"Confirmation {conf}" if conf else "", key=("hotel", h.id))
+
+
+def reservation_time(sim: Sim, booking: Event) -> dt.datetime:
+    """When a ``restaurant_booking`` is for (naive local), from its data, else the event's own time."""
+    d = booking.data
+    return parse_when(sim, first(d, "reservation_local", "reservation_at", "reserved_for", "reservation",
+                                 "time_local", "datetime", "when", "start")) or booking.at
+
+
+def _restaurants(sim: Sim) -> None:
+    for b in sim.of_kind("restaurant_booking"):
+        d = b.data
+        start = reservation_time(sim, b)
+        name = first(d, "restaurant", "merchant", "name", default="Restaurant")
+        meal = "Lunch" if start.hour < 15 else "Dinner"
+        names = first(d, "companions", "with", "guests", default=[]) or []
+        people = [person(sim, n) for n in names if isinstance(n, str)]
+        party = d.get("party_size")
+        conf = first(d, "confirmation", "confirmation_number", "booking_ref")
+        desc = "\n".join(x for x in [f"Table for {party}" if party else "",
+                                     f"Confirmation {conf}" if conf else ""] if x)
+        _timed(sim, start, 90, title=f"{meal} at {name}", location=first(d, "address", default=name),
+               attendees=people, source="restaurant", ref=b.id, description=desc, key=("restaurant", b.id))
+
+
+def _exercise(sim: Sim) -> None:
+    p = sim.persona
+    ro = p.routines
+    if not ro or not ro.exercise or not ro.exercise_days:
+        return
+    r = sim.rng("calendar/exercise")
+    morning = r.random() < 0.3
+    gym = next((c.payee for c in p.recurring_charges if c.category == "health"), None)
+    label = ro.exercise.capitalize()
+    minutes = 90 if ro.exercise in ("climbing", "cycling", "hiking") else 60
+    away = away_dates(sim)
+    for wd in ro.exercise_days:
+        series = derived_id(sim.seed, "calendar/series/exercise", wd)
+        for day in sim.days():
+            if sim.weekday(day) != wd or day in away:
+                continue
+            time = dt.time(10, 0) if day.weekday() >= 5 else dt.time(6, 45) if morning else dt.time(18, 30)
+            _timed(sim, dt.datetime.combine(day, time), minutes, title=f"{label}" + (f" at {gym}" if gym else ""),
+                   location=gym or "", source="exercise", series=series, key=day)

@@ -1,0 +1,803 @@
+"""Mail: the persona's mailbox as ``email`` events, rendered from jinja2 templates (``templates/mail``).
+
+Rules (tasks and tests depend on them):
+
+* Every message is at or before ``now``; a thread whose later replies would fall after ``now``
+  simply stops there. Message-IDs are ``<hash@sender-domain>`` derived from the seed and the
+  message's key; a reply carries ``in_reply_to`` (and ``references``) of the message before it.
+* Every booking and order of the travel/orders modules (``flight_booking``, ``hotel_booking``,
+  ``restaurant_booking``, ``food_order``, ``grocery_order``, ``retail_order``, ``ride``) gets a
+  confirmation or receipt a few minutes after it that quotes its facts (PNR, flight numbers,
+  local departure times with their zone, confirmation numbers, dates, order id, items, total
+  formatted in the persona's currency); ``retail_delivery`` gets shipping/delivery notices;
+  a flight gets a check-in reminder 24 hours before departure.
+* The bank mails "your statement is ready" for each account on the 3rd of every month; the
+  employer's payroll mails a pay-stub notice on every payday.
+* Work threads (2-5 messages) with colleagues on workdays, meeting notes after some
+  meetings and invitations (``invite.ics``) for one-off meetings and some series;
+  personal letters with family and friends by ``messaging_style`` (formal parents write long
+  mails); weekly-ish newsletters from the persona's sites; birthday greetings.
+* Contacts' names and addresses are the spec's, everywhere.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import jinja2
+
+from ..money import money
+from ..persona import Contact
+from ..rng import token
+from .calendar import (
+    airport_zone, away_dates, birthday_in, first, is_holiday, parse_when, reservation_time, trips, zone,
+)
+from .context import Sim
+from .model import Event
+
+TEMPLATES = Path(__file__).with_name("templates")
+BANK = {"name": "Larkspur Bank", "email": "noreply@larkspurbank.test"}
+_MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+_MONTHS_LONG = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December"]
+_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+_DAYS_LONG = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+_PROJECTS = ["Atlas", "Beacon", "Cedar", "Driftwood", "Ember", "Falcon", "Granite", "Heron", "Ironwood", "Juniper",
+             "Kestrel", "Lumen", "Marlin", "Nimbus", "Osprey", "Pinnacle", "Quill", "Raven", "Sable", "Tamarack"]
+_ARTIFACTS = ["onboarding flow", "dashboard", "settings page", "field app", "fleet map", "alerts panel",
+              "reporting export", "customer portal", "mobile checkout", "admin console", "search results page",
+              "notification center", "help center", "pricing page", "data import wizard", "status page"]
+
+
+# --- formatting and rendering (shared with chat) --------------------------------------------------
+
+class Fmt:
+    """Formats money, dates and times the way the persona's locale writes them (English text)."""
+
+    def __init__(self, persona):
+        self.currency = persona.finances.currency if persona.finances else "USD"
+        self.us = persona.locale == "en_US"
+        self.tz = zone_of(persona)
+
+    def money(self, cents: int) -> str:
+        """``$1,234.56`` in the persona's currency."""
+        return money(int(cents), self.currency)
+
+    def date(self, d: dt.date | dt.datetime) -> str:
+        """``Fri, Sep 4, 2026`` (US) / ``Fri 4 Sep 2026``."""
+        if self.us:
+            return f"{_DAYS[d.weekday()]}, {_MONTHS[d.month - 1]} {d.day}, {d.year}"
+        return f"{_DAYS[d.weekday()]} {d.day} {_MONTHS[d.month - 1]} {d.year}"
+
+    def long_date(self, d: dt.date | dt.datetime) -> str:
+        """``Friday, September 4`` / ``Friday 4 September``."""
+        if self.us:
+            return f"{_DAYS_LONG[d.weekday()]}, {_MONTHS_LONG[d.month - 1]} {d.day}"
+        return f"{_DAYS_LONG[d.weekday()]} {d.day} {_MONTHS_LONG[d.month - 1]}"
+
+    def day(self, d: dt.date | dt.datetime) -> str:
+        """``Sep 4`` / ``4 Sep``."""
+        return f"{_MONTHS[d.month - 1]} {d.day}" if self.us else f"{d.day} {_MONTHS[d.month - 1]}"
+
+    def weekday(self, d: dt.date | dt.datetime) -> str:
+        """``Friday``."""
+        return _DAYS_LONG[d.weekday()]
+
+    def month(self, d: dt.date | dt.datetime) -> str:
+        """``September 2026``."""
+        return f"{_MONTHS_LONG[d.month - 1]} {d.year}"
+
+    def time(self, t: dt.datetime | dt.time) -> str:
+        """``7:05 AM`` (US) / ``07:05``."""
+        if self.us:
+            return f"{(t.hour - 1) % 12 + 1}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
+        return f"{t.hour:02d}:{t.minute:02d}"
+
+    def local(self, iso: str, airport: str | None = None) -> str:
+        """An aware ISO time as ``Fri, Sep 4, 2026 7:05 AM PDT`` in its own (airport's) zone."""
+        when = dt.datetime.fromisoformat(iso)
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=self.tz)
+        tz = airport_zone(airport, None) if airport else None
+        if tz is not None and when.utcoffset() == when.astimezone(tz).utcoffset():
+            when = when.astimezone(tz)
+            name = when.tzname()
+        else:
+            off = when.utcoffset() or dt.timedelta(0)
+            sign = "-" if off < dt.timedelta(0) else "+"
+            mins = abs(int(off.total_seconds())) // 60
+            name = f"UTC{sign}{mins // 60:02d}:{mins % 60:02d}"
+        return f"{self.date(when)} {self.time(when)} {name}"
+
+    def clock(self, iso: str) -> str:
+        """Just the wall time of an aware ISO string, e.g. ``7:05 AM``."""
+        return self.time(dt.datetime.fromisoformat(iso))
+
+
+def zone_of(persona):
+    from zoneinfo import ZoneInfo
+    return ZoneInfo(persona.timezone or "UTC")
+
+
+@lru_cache(maxsize=None)
+def template_env() -> jinja2.Environment:
+    """The jinja2 environment over ``templates/`` (strict undefined, no autoescape; compiled once)."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+                             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, autoescape=False)
+    env.filters.pop("random", None)  # jinja's own random draws from the global generator: use r.choice
+    env.filters["random_pick"] = lambda seq, r: list(seq)[r.randrange(len(list(seq)))]
+    return env
+
+
+def render(name: str, **ctx: Any) -> tuple[str, str]:
+    """Render ``mail/<name>.j2``; its first line is ``Subject: ...``. Returns (subject, body)."""
+    text = template_env().get_template(f"mail/{name}.j2").render(**ctx)
+    head, _, body = text.partition("\n")
+    if not head.startswith("Subject:"):
+        raise ValueError(f"template mail/{name}.j2 must start with a Subject: line")
+    body = re.sub(r"[ \t]+\n", "\n", body)
+    body = re.sub(r"\n{3,}", "\n\n", body.strip("\n")) + "\n"
+    return head[len("Subject:"):].strip(), body
+
+
+def domain_of(address: str | None) -> str:
+    """The domain of an email address (``mail.test`` if none)."""
+    return address.split("@", 1)[1] if address and "@" in address else "mail.test"
+
+
+def slug(text: str) -> str:
+    """Lower-case ASCII letters and digits of ``text`` (for made-up sender domains)."""
+    import unicodedata
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9]+", "", plain) or "shop"
+
+
+def site_domain(url: str | None, name: str | None) -> str:
+    """The domain a business mails from: its site's host (without ``www.``), else ``<name>.test``."""
+    if url:
+        host = urlsplit(url).netloc.split(":")[0]
+        if host:
+            return host[4:] if host.startswith("www.") else host
+    return f"{slug(name or 'shop')}.test"
+
+
+def contact_dict(c: Contact) -> dict[str, Any]:
+    """``{name, email}`` exactly as in the spec."""
+    return {"name": c.name, "email": c.email}
+
+
+@lru_cache(maxsize=None)
+def _given_names(locale: str) -> tuple[frozenset, frozenset]:
+    import importlib
+    female, male = set(), set()
+    for loc in dict.fromkeys(["en_US", locale]):
+        try:
+            prov = importlib.import_module(f"faker.providers.person.{loc}").Provider
+        except ImportError:
+            continue
+        female.update(getattr(prov, "first_names_female", ()))
+        male.update(getattr(prov, "first_names_male", ()))
+    return frozenset(female - male), frozenset(male - female)
+
+
+def parent_name(c: Contact, locale: str) -> str:
+    """What the persona calls a parent: Mom/Dad (Mum, Mama/Papa by locale) when the given name tells, else the name."""
+    given = c.name.split()[0]
+    female, male = _given_names(locale)
+    mom, dad = {"en_GB": ("Mum", "Dad"), "de_DE": ("Mama", "Papa")}.get(locale, ("Mom", "Dad"))
+    return mom if given in female else dad if given in male else given
+
+
+def person_ctx(box: "Mailbox", c: Contact) -> dict[str, Any]:
+    """Template variables about a contact and the persona."""
+    return {"c": c, "them_first": c.name.split()[0], "me_first": box.first, "style": c.messaging_style or "brief",
+            "rel": c.relationship, "activities": list(c.shared_activities or []),
+            "parent_name": parent_name(c, box.p.locale) if c.relationship == "parent" else c.name.split()[0]}
+
+
+def has_app(c: Contact, app: str) -> bool:
+    """Whether the contact appears in ``app`` (a completed contact always lists its apps)."""
+    return app in (c.apps or [])
+
+
+# --- the mailbox -----------------------------------------------------------------------------------
+
+class Mailbox:
+    """Appends ``email`` events to the sim; knows the persona's addresses and the inbox habits."""
+
+    def __init__(self, sim: Sim):
+        self.sim = sim
+        p = sim.persona
+        self.p = p
+        self.fmt = Fmt(p)
+        self.me = {"name": p.identity.name, "email": p.identity.email}
+        self.me_work = {"name": p.identity.name,
+                        "email": p.work.email if p.work and p.work.email else p.identity.email}
+        self.first = p.identity.name.split()[0]
+        self.ids: set[str] = set()
+
+    def message_id(self, sender_email: str | None, *parts: object) -> str:
+        mid = f"<{token(self.sim.seed, 'mail', *parts, length=24)}@{domain_of(sender_email)}>"
+        if mid in self.ids:
+            raise ValueError(f"duplicate Message-ID {mid}")
+        self.ids.add(mid)
+        return mid
+
+    def state(self, r: random.Random, at: dt.datetime, outgoing: bool, read_p: float = 0.97,
+              archive_p: float = 0.25) -> tuple[str, bool]:
+        """(folder, read) of a message: old mail is mostly read and partly archived, recent mail less so."""
+        if outgoing:
+            return "sent", True
+        age = (self.sim.now - at).days
+        read = r.random() < (read_p if age > 2 else read_p * 0.5)
+        folder = "archive" if age > 30 and read and r.random() < archive_p else "inbox"
+        return folder, read
+
+    def thread(self, key: object, subject: str, messages: list[dict[str, Any]], *, labels: list[str],
+               ref: str | None = None, r: random.Random, read_p: float = 0.97, archive_p: float = 0.25,
+               reply_prefix: bool = True) -> list[Event]:
+        """Post ``messages`` (dicts with at, sender, to, [cc], body, [attachments], [subject]) as one thread.
+
+        Messages after ``now`` are dropped (with everything after them). Returns the events.
+        """
+        out: list[Event] = []
+        tid = token(self.sim.seed, "mail/thread", key, length=20)
+        refs: list[str] = []
+        for n, m in enumerate(messages):
+            at = m["at"]
+            if at > self.sim.now or (out and at < out[-1].at):
+                break
+            sender = m["sender"]
+            outgoing = sender["email"] in (self.me["email"], self.me_work["email"])
+            mid = self.message_id(sender["email"], key, n)
+            folder, read = self.state(r, at, outgoing, read_p, archive_p)
+            subj = m.get("subject") or (subject if n == 0 or not reply_prefix else f"Re: {subject}")
+            data = {"message_id": mid, "thread_id": tid, "in_reply_to": refs[-1] if refs else None,
+                    "references": list(refs), "folder": folder, "from": dict(sender),
+                    "to": [dict(x) for x in m["to"]], "cc": [dict(x) for x in m.get("cc", [])], "subject": subj,
+                    "body": m["body"], "attachments": list(m.get("attachments", [])), "read": read,
+                    "labels": list(labels), "ref": m.get("ref", ref)}
+            out.append(self.sim.event("email", at, data, key=mid))
+            refs.append(mid)
+        return out
+
+    def single(self, key: object, at: dt.datetime, sender: dict, subject: str, body: str, *, labels: list[str],
+               ref: str | None = None, r: random.Random, to: list[dict] | None = None, attachments=(),
+               read_p: float = 0.97, archive_p: float = 0.25) -> Event | None:
+        """Post one message (to the persona's personal address unless ``to`` says otherwise)."""
+        at = min(at, self.sim.now)
+        ev = self.thread(key, subject, [{"at": at, "sender": sender, "to": to or [self.me], "body": body,
+                                         "attachments": list(attachments)}],
+                         labels=labels, ref=ref, r=r, read_p=read_p, archive_p=archive_p)
+        return ev[0] if ev else None
+
+    def quote(self, sender: dict, at: dt.datetime, body: str, lines: int = 6) -> str:
+        """The quoted tail of a reply: ``On <date>, <name> wrote:`` and the first lines with ``> ``."""
+        kept = [ln for ln in body.strip().splitlines()][:lines]
+        return f"On {self.fmt.date(at)} at {self.fmt.time(at)}, {sender['name']} <{sender['email']}> wrote:\n" + \
+            "\n".join(f"> {ln}" if ln else ">" for ln in kept)
+
+
+def simulate_mail(sim: Sim) -> None:
+    """Append ``email`` events (see module rules)."""
+    box = Mailbox(sim)
+    _confirmations(box)
+    _statements(box)
+    _payroll(box)
+    _work_threads(box)
+    _meeting_notes(box)
+    _invitations(box)
+    _personal(box)
+    _birthdays(box)
+    _newsletters(box)
+
+
+# --- businesses ------------------------------------------------------------------------------------
+
+def _after(box: Mailbox, e: Event, r: random.Random, lo: int = 20, hi: int = 240) -> dt.datetime:
+    return min(e.at + dt.timedelta(seconds=r.randint(lo, hi)), box.sim.now)
+
+
+def _items(d: dict[str, Any]) -> list[dict[str, Any]]:
+    """Order lines as ``{name, qty, cents}`` dicts from whatever shape the order has."""
+    out = []
+    for it in d.get("items") or []:
+        if isinstance(it, str):
+            out.append({"name": it, "qty": 1, "cents": None})
+        elif isinstance(it, dict):
+            qty = first(it, "qty", "quantity", default=1)
+            cents = first(it, "total_cents", "line_cents", "price_cents", "unit_cents", "amount_cents")
+            if cents is not None and "total_cents" not in it and "line_cents" not in it and qty and qty != 1 \
+                    and ("unit_cents" in it or "price_cents" in it):
+                cents = cents * qty
+            out.append({"name": first(it, "name", "title", "item", default="Item"), "qty": qty, "cents": cents})
+    return out
+
+
+def _total(d: dict[str, Any]) -> int | None:
+    return first(d, "total_cents", "amount_cents", "fare_cents", "price_cents")
+
+
+def _flights_for(sim: Sim, booking: Event) -> list[dict[str, Any]]:
+    """The flight legs of a booking: its itinerary, else the ``flight`` events with its PNR."""
+    d = booking.data
+    segs = first(d, "itinerary", "segments", "flights")
+    if isinstance(segs, list) and segs and isinstance(segs[0], dict):
+        return segs
+    pnr = d.get("pnr")
+    return [f.data for f in sim.of_kind("flight") if pnr and f.data.get("pnr") == pnr]
+
+
+def _sender(d: dict[str, Any], name_keys: tuple[str, ...], fallback: str, local: str) -> dict[str, str]:
+    name = first(d, *name_keys, default=fallback)
+    return {"name": name, "email": f"{local}@{site_domain(d.get('site_url'), name)}"}
+
+
+CONFIRMED_KINDS = ("flight_booking", "hotel_booking", "hotel_checkout", "restaurant_booking", "food_order",
+                   "grocery_order", "retail_order", "ride", "retail_delivery")
+
+
+def _confirmations(box: Mailbox) -> None:
+    sim, fmt = box.sim, box.fmt
+    ctx = {"fmt": fmt, "me": box.me, "first": box.first}
+    orders = {o.data.get("order_id"): o for o in sim.of_kind("retail_order") if o.data.get("order_id")}
+    hotel_sites = {h.data.get("confirmation"): h.data.get("site_url") for h in sim.of_kind("hotel_booking")}
+    for e in sim.of_kind(*CONFIRMED_KINDS):
+        d = e.data
+        r = sim.rng(f"mail/confirm/{e.id}")
+        total = _total(d)
+        base = {**ctx, "d": d, "r": r, "total": fmt.money(total) if total is not None else None,
+                "items": _items(d)}
+        if e.kind == "retail_order":
+            # Shipping notice when the parcel leaves (may be before now while the delivery is still ahead).
+            shipped = parse_when(sim, first(d, "shipped_local", "shipped_at"))
+            shop = first(d, "provider", "merchant", "site_title", default="Shop")
+            sender = {"name": shop, "email": f"shipping@{site_domain(d.get('site_url'), shop)}"}
+            if shipped is not None and e.at <= shipped <= sim.now:
+                subject, body = render("retail_shipped", **base, shop=shop, order=d,
+                                       eta=parse_when(sim, d.get("delivered_local")))
+                box.single(("shipped", e.id), shipped + dt.timedelta(seconds=r.randint(30, 900)), sender, subject,
+                           body, labels=["receipts"], ref=e.id, r=r, read_p=0.8, archive_p=0.4)
+        if e.at > sim.now:
+            continue
+        if e.kind == "flight_booking":
+            flights = _flights_for(sim, e)
+            sender = _sender(d, ("airline", "provider"), sim.persona.travel.airline or "Airline", "reservations")
+            subject, body = render("flight_booking", **base, flights=flights, airline=sender["name"])
+            box.single(("confirm", e.id), _after(box, e, r), sender, subject, body, labels=["travel"], ref=e.id, r=r)
+            for k, f in enumerate(flights):
+                dep_at = parse_when(sim, first(f, "dep_local", "departure_local"))
+                if not dep_at:
+                    continue
+                at = dep_at - dt.timedelta(hours=24) + dt.timedelta(seconds=r.randint(0, 900))
+                if e.at < at <= sim.now and f.get("from") != (flights[k - 1].get("to") if k else None):
+                    subject, body = render("flight_checkin", **base, f=f, airline=sender["name"])
+                    box.single(("checkin", e.id, k), at, sender, subject, body, labels=["travel"], ref=e.id, r=r)
+        elif e.kind in ("hotel_booking", "hotel_checkout"):
+            sender = _sender({"site_url": hotel_sites.get(d.get("confirmation")), **d}, ("chain", "provider", "hotel"),
+                             sim.persona.travel.hotel_chain or "Hotel",
+                             "reservations" if e.kind == "hotel_booking" else "frontdesk")
+            subject, body = render(e.kind, **base, chain=sender["name"],
+                                   check_in=parse_when(sim, first(d, "check_in", "checkin")),
+                                   check_out=parse_when(sim, first(d, "check_out", "checkout")))
+            box.single((e.kind, e.id), _after(box, e, r, 60, 1800), sender, subject, body, labels=["travel"],
+                       ref=e.id, r=r)
+        elif e.kind == "restaurant_booking":
+            sender = _sender(d, ("provider", "restaurant"), "Reservations", "reservations")
+            subject, body = render("restaurant_booking", **base, provider=sender["name"],
+                                   restaurant=first(d, "restaurant", "merchant", default="the restaurant"),
+                                   when=reservation_time(sim, e))
+            box.single(("confirm", e.id), _after(box, e, r), sender, subject, body, labels=["reservations"],
+                       ref=e.id, r=r)
+        elif e.kind in ("food_order", "grocery_order", "retail_order"):
+            sender = _sender(d, ("provider", "merchant", "site_title"), "Shop", "orders")
+            subject, body = render(e.kind, **base, shop=sender["name"],
+                                   placed=e.at, window=(parse_when(sim, d.get("delivery_window_start")),
+                                                         parse_when(sim, d.get("delivery_window_end"))))
+            box.single(("confirm", e.id), _after(box, e, r), sender, subject, body, labels=["receipts"],
+                       ref=e.id, r=r, read_p=0.9, archive_p=0.4)
+        elif e.kind == "retail_delivery":
+            order = orders.get(d.get("order_id"))
+            od = order.data if order else {}
+            shop = first(d, "provider", default=first(od, "provider", default="Shop"))
+            sender = {"name": shop, "email": f"shipping@{site_domain(od.get('site_url'), shop)}"}
+            subject, body = render("retail_delivery", **{**base, "items": _items(od) or _items(d)}, shop=shop,
+                                   order=od)
+            box.single(("delivered", e.id), _after(box, e, r, 30, 600), sender, subject, body, labels=["receipts"],
+                       ref=e.id, r=r, read_p=0.8, archive_p=0.4)
+        elif e.kind == "ride":
+            sender = _sender(d, ("provider",), "Ride", "receipts")
+            subject, body = render("ride", **base, provider=sender["name"],
+                                   pickup=parse_when(sim, d.get("pickup_local")) or e.at,
+                                   dropoff=parse_when(sim, d.get("dropoff_local")))
+            after = parse_when(sim, d.get("dropoff_local")) or e.at
+            at = min(max(after, e.at) + dt.timedelta(seconds=r.randint(60, 900)), sim.now)
+            box.single(("receipt", e.id), at, sender, subject, body, labels=["receipts"], ref=e.id, r=r,
+                       read_p=0.7, archive_p=0.5)
+
+
+def _statements(box: Mailbox) -> None:
+    sim, p = box.sim, box.p
+    r = sim.rng("mail/statements")
+    month = sim.start.date().replace(day=1)
+    while True:
+        nxt = (month.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+        at = dt.datetime.combine(nxt.replace(day=3), dt.time(6, r.randint(0, 59)))
+        if at > sim.now:
+            break
+        period_start = max(month, sim.start.date())
+        for k, acct in enumerate(p.accounts):
+            if acct.kind == "brokerage":
+                continue
+            subject, body = render("statement", fmt=box.fmt, me=box.me, first=box.first, account=acct,
+                                   start=period_start, end=nxt - dt.timedelta(days=1), r=r)
+            box.single(("statement", acct.kind, month), at + dt.timedelta(minutes=k), BANK, subject, body,
+                       labels=["bank"], r=r, read_p=0.85, archive_p=0.5)
+        month = nxt
+
+
+def _payroll(box: Mailbox) -> None:
+    sim, p = box.sim, box.p
+    if not p.work or not p.work.employer:
+        return
+    r = sim.rng("mail/payroll")
+    sender = {"name": f"{p.work.employer} Payroll", "email": f"payroll@{domain_of(box.me_work['email'])}"}
+    for e in sim.of_kind("paycheck"):
+        at = e.at + dt.timedelta(minutes=r.randint(15, 90))
+        if at > sim.now:
+            continue
+        subject, body = render("payslip", fmt=box.fmt, me=box.me_work, first=box.first, d=e.data, day=e.at.date(),
+                               employer=p.work.employer, r=r)
+        att = [{"filename": f"payslip-{e.at.date().isoformat()}.pdf", "content_type": "application/pdf",
+                "size": r.randint(38_000, 56_000)}]
+        box.single(("payslip", e.id), at, sender, subject, body, labels=["work", "payroll"], ref=e.id, r=r,
+                   to=[box.me_work], attachments=att, read_p=0.8, archive_p=0.6)
+
+
+# --- work ------------------------------------------------------------------------------------------
+
+def _colleagues(box: Mailbox) -> list[Contact]:
+    p = box.p
+    names = list(p.work.colleagues) if p.work else []
+    out = [c for c in p.contacts if (c.name in names or c.relationship == "colleague") and has_app(c, "mail")]
+    return out
+
+
+def _projects(box: Mailbox) -> list[tuple[dt.date, dt.date, str, list[str]]]:
+    """Work projects: (start, end, codename, artifacts); a new one every ~10 weeks, each running ~5 months."""
+    sim = box.sim
+    r = sim.rng("mail/work/projects")
+    names = r.sample(_PROJECTS, len(_PROJECTS))
+    out = []
+    day = sim.start.date() - dt.timedelta(days=60)
+    i = 0
+    while day <= sim.now.date():
+        out.append((day, day + dt.timedelta(days=r.randint(120, 180)), names[i % len(names)],
+                    r.sample(_ARTIFACTS, 3)))
+        day += dt.timedelta(days=r.randint(60, 80))
+        i += 1
+    return out
+
+
+def _next_work_time(box: Mailbox, at: dt.datetime, r: random.Random, lo: int, hi: int) -> dt.datetime:
+    """``at`` plus ``lo``..``hi`` minutes, moved to the next workday morning if it leaves working hours."""
+    nxt = at + dt.timedelta(minutes=r.randint(lo, hi))
+    if nxt.hour >= 18 or nxt.date() != at.date():
+        day = at.date() + dt.timedelta(days=1)
+        while day.weekday() >= 5 or is_holiday(box.sim, day):
+            day += dt.timedelta(days=1)
+        nxt = dt.datetime.combine(day, dt.time(r.randint(8, 10), r.randint(0, 59)))
+    return nxt
+
+
+def _work_threads(box: Mailbox) -> None:
+    sim, p = box.sim, box.p
+    colleagues = _colleagues(box)
+    if not colleagues:
+        return
+    r = sim.rng("mail/work")
+    projects = _projects(box)
+    away = away_dates(sim)
+    kinds = ["update", "review", "question", "schedule", "status"]
+    weights = [3, 3, 3, 1.5, 1.5]
+    n = 0
+    for day in sim.past_days():
+        if day.weekday() >= 5 or is_holiday(sim, day) or day in away:
+            continue
+        count = (1 if r.random() < 0.7 else 0) + (1 if r.random() < 0.15 else 0)
+        for _ in range(count):
+            active = [pr for pr in projects if pr[0] <= day <= pr[1]] or projects[-1:]
+            start, _, project, artifacts = active[r.randrange(len(active))]
+            artifact = artifacts[r.randrange(len(artifacts))]
+            kind = r.choices(kinds, weights)[0]
+            c = colleagues[r.randrange(len(colleagues))]
+            others = [o for o in colleagues if o.name != c.name]
+            cc = [contact_dict(o) for o in r.sample(others, r.randint(0, min(2, len(others))))] \
+                if kind in ("update", "status") else []
+            at = dt.datetime.combine(day, dt.time(r.randint(8, 16), r.randint(0, 59), r.randint(0, 59)))
+            length = r.choices([2, 3, 4, 5], [4, 4, 2, 1])[0]
+            me_first = kind in ("question", "status")
+            msgs = []
+            them = {"name": c.name, "email": c.email}
+            ctx = {"fmt": box.fmt, "r": r, "project": project, "artifact": artifact, "kind": kind,
+                   "me_first": box.first, "them_first": c.name.split()[0], "style": c.messaging_style or "brief",
+                   "cc": cc, "day": day, "deadline": day + dt.timedelta(days=r.randint(2, 12)),
+                   "doc_url": f"https://docs.{domain_of(box.me_work['email'])}/d/{token(sim.seed, 'doc', n, length=10)}"}
+            subject = None
+            for i in range(length):
+                mine = (i % 2 == 0) == me_first
+                sender = box.me_work if mine else them
+                to = [them] if mine else [box.me_work]
+                s, body = render("work", **ctx, step=i, last=i == length - 1, mine=mine)
+                subject = subject or s
+                if msgs:
+                    body = body + "\n" + box.quote(msgs[-1]["sender"], msgs[-1]["at"], msgs[-1]["body"])
+                msgs.append({"at": at, "sender": sender, "to": to, "cc": cc, "body": body})
+                at = _next_work_time(box, at, r, 6, 200)
+            box.thread(("work", day, n), subject, msgs, labels=["work"], r=r, archive_p=0.35)
+            n += 1
+
+
+def _meeting_notes(box: Mailbox) -> None:
+    sim = box.sim
+    r = sim.rng("mail/notes")
+    chance = {"Sprint planning": 0.7, "Design review": 0.35, "Team stand-up": 0.03}
+    for e in sim.of_kind("calendar_event"):
+        d = e.data
+        if d["source"] != "meeting" or e.at > sim.now:
+            continue
+        if r.random() >= chance.get(d["title"], 0.5 if d["series"] is None else 0.25):
+            continue
+        org = d["organizer"] or box.me_work
+        people = [a for a in d["attendees"] if a.get("email") and a["email"] != org["email"]]
+        if not people:
+            continue
+        end = parse_when(sim, d["end"])
+        at = _next_work_time(box, end, r, 10, 150)
+        ctx = {"fmt": box.fmt, "r": r, "title": d["title"], "day": e.at, "org_first": org["name"].split()[0],
+               "people": people, "attendees": d["attendees"], "me_first": box.first}
+        subject, body = render("meeting_notes", **ctx)
+        msgs = [{"at": at, "sender": org, "to": people, "body": body}]
+        if r.random() < 0.35:
+            replier = box.me_work if org["email"] != box.me_work["email"] else people[r.randrange(len(people))]
+            _, reply = render("meeting_notes_reply", **ctx, replier_first=replier["name"].split()[0])
+            msgs.append({"at": _next_work_time(box, at, r, 5, 120), "sender": replier,
+                         "to": [org] + [x for x in people if x["email"] != replier["email"]],
+                         "body": reply + "\n" + box.quote(org, at, body)})
+        box.thread(("notes", e.id), subject, msgs, labels=["work"], ref=e.id, r=r, archive_p=0.4)
+
+
+def ics(sim: Sim, event: Event, sent: dt.datetime, method: str = "REQUEST", rrule: str | None = None) -> str:
+    """An iCalendar (RFC 5545) invitation for a ``calendar_event`` (CRLF line ends, fixed DTSTAMP)."""
+    d = event.data
+    uid = f"{d['series'] or event.id}@{domain_of((d['organizer'] or {}).get('email'))}"
+    return template_env().get_template("mail/invite.ics.j2").render(
+        d=d, uid=uid, method=method, rrule=rrule, tzid=sim.persona.timezone or "UTC",
+        start=dt.datetime.fromisoformat(d["start"]), end=dt.datetime.fromisoformat(d["end"]),
+        stamp=sent.replace(tzinfo=zone(sim)).astimezone(dt.timezone.utc)).replace("\r\n", "\n").replace("\n", "\r\n")
+
+
+def _invitations(box: Mailbox) -> None:
+    sim, p = box.sim, box.p
+    r = sim.rng("mail/invitations")
+    seen_series: set[str] = set()
+    meetings = {m.title: m for m in (p.work.meetings or [])} if p.work else {}
+    for e in sim.of_kind("calendar_event"):
+        d = e.data
+        if d["source"] not in ("meeting", "life_event") or not d["attendees"] or not d["organizer"]:
+            continue
+        org = d["organizer"]
+        if not org.get("email"):
+            continue
+        if d["series"]:
+            if d["series"] in seen_series:
+                continue
+            seen_series.add(d["series"])
+            # One updated invitation per series, sent some weeks into the history.
+            at = sim.start + dt.timedelta(days=r.randint(5, 70), hours=r.randint(9, 16), minutes=r.randint(0, 59))
+            m = meetings.get(d["title"])
+            rrule = None
+            if m:
+                rrule = f"FREQ=WEEKLY;INTERVAL={m.every_weeks};BYDAY=" + ",".join(x[:2].upper() for x in m.days)
+            kind = "updated"
+        else:
+            lead = r.randint(2, 10) if d["source"] == "meeting" else r.randint(14, 24)
+            at = dt.datetime.combine(e.at.date() - dt.timedelta(days=lead), dt.time(r.randint(9, 17), r.randint(0, 59)))
+            rrule, kind = None, "new"
+        if at > sim.now or at < sim.start:
+            continue
+        content = ics(sim, e, at, rrule=rrule)
+        att = [{"filename": "invite.ics", "content_type": "text/calendar; method=REQUEST", "size": len(content.encode()),
+                "content": content}]
+        outgoing = org["email"] in (box.me["email"], box.me_work["email"])
+        to = [a for a in d["attendees"] if a.get("email") and a["email"] != org["email"]]
+        if not outgoing:
+            to = [box.me_work if d["calendar"] == "work" else box.me]
+        subject, body = render("invitation", fmt=box.fmt, r=r, d=d, e=e, kind=kind, org=org, rrule=rrule,
+                               start=e.at, end=parse_when(sim, d["end"]), first=box.first)
+        box.thread(("invite", e.id), subject, [{"at": at, "sender": org, "to": to, "body": body, "attachments": att}],
+                   labels=["invitations"] + (["work"] if d["calendar"] == "work" else []), ref=e.id, r=r)
+
+
+# --- personal --------------------------------------------------------------------------------------
+
+_LETTERS_PER_MONTH = {"parent": 0.9, "sibling": 0.6, "partner": 0.5, "spouse": 0.5, "child": 0.6, "friend": 0.25,
+                      "roommate": 0.15, "neighbor": 0.08, "other": 0.1}
+
+
+def _hooks(box: Mailbox, day: dt.date) -> dict[str, Any]:
+    """What is going on around ``day`` that a letter may mention."""
+    sim = box.sim
+    upcoming = next((t for t in trips(sim) if 0 < (t.depart - day).days <= 45), None)
+    recent = next((t for t in trips(sim) if 0 <= (day - t.return_).days <= 21), None)
+    events = [le for le in box.p.life_events if 0 < (le.date - day).days <= 30]
+    return {"upcoming_trip": upcoming, "recent_trip": recent, "life_event": events[0] if events else None}
+
+
+def _personal(box: Mailbox) -> None:
+    sim, p = box.sim, box.p
+    for c in p.contacts:
+        if c.relationship == "colleague" or not has_app(c, "mail") or not c.email:
+            continue
+        r = sim.rng(f"mail/personal/{c.name}")
+        rate = _LETTERS_PER_MONTH.get(c.relationship, 0.1) * (2.2 if c.messaging_style == "formal" else 1.0)
+        rate *= 0.6 + 0.1 * (c.closeness or 1)
+        them = contact_dict(c)
+        style = c.messaging_style or "brief"
+        for day in sim.past_days():
+            if r.random() >= rate / 30.4:
+                continue
+            mine_first = r.random() < 0.3
+            at = dt.datetime.combine(day, dt.time(r.randint(7, 21), r.randint(0, 59), r.randint(0, 59)))
+            length = 1 + (r.random() < 0.85) + (r.random() < (0.45 if style == "formal" else 0.25))
+            length += length == 3 and r.random() < 0.2
+            ctx = {"fmt": box.fmt, "r": r, **person_ctx(box, c), **_hooks(box, day), "day": day}
+            msgs, subject = [], None
+            for i in range(length):
+                mine = (i % 2 == 0) == mine_first
+                s, body = render("personal", **ctx, step=i, mine=mine)
+                subject = subject or s
+                if msgs:
+                    body = body + "\n" + box.quote(msgs[-1]["sender"], msgs[-1]["at"], msgs[-1]["body"], 10)
+                msgs.append({"at": at, "sender": box.me if mine else them, "to": [them] if mine else [box.me],
+                             "body": body})
+                at += dt.timedelta(minutes=r.randint(40, 60 * 30))
+            box.thread(("personal", c.name, day), subject, msgs, labels=["personal"], r=r, archive_p=0.15)
+
+
+def _birthdays(box: Mailbox) -> None:
+    sim, p = box.sim, box.p
+    born = p.identity.birth_date
+    # Greetings to the persona on its birthday.
+    if born:
+        for year in range(sim.start.year, sim.now.year + 1):
+            day = birthday_in(born, year)
+            if not sim.start.date() <= day <= sim.now.date():
+                continue
+            for c in p.contacts:
+                if not has_app(c, "mail") or not c.email:
+                    continue
+                r = sim.rng(f"mail/birthday/me/{year}/{c.name}")
+                if c.relationship not in ("parent", "colleague") and r.random() > 0.25:
+                    continue
+                at = dt.datetime.combine(day, dt.time(r.randint(6, 12), r.randint(0, 59)))
+                sender = contact_dict(c)
+                to = box.me_work if c.relationship == "colleague" else box.me
+                ctx = {"fmt": box.fmt, "r": r, **person_ctx(box, c), "age": year - born.year}
+                subject, body = render("birthday_from", **ctx)
+                _, thanks = render("birthday_thanks", **ctx)
+                at2 = at + dt.timedelta(minutes=r.randint(30, 400))
+                box.thread(("bday-me", year, c.name), subject,
+                           [{"at": at, "sender": sender, "to": [to], "body": body},
+                            {"at": at2, "sender": to, "to": [sender],
+                             "body": thanks + "\n" + box.quote(sender, at, body)}],
+                           labels=["personal"], r=r)
+    # Greetings from the persona to contacts who read mail more than chat (parents, colleagues).
+    for c in p.contacts:
+        if not c.birthday or not has_app(c, "mail") or not c.email:
+            continue
+        if c.relationship not in ("parent", "colleague") and has_app(c, "chat"):
+            continue
+        for year in range(sim.start.year, sim.now.year + 1):
+            day = birthday_in(c.birthday, year)
+            if not sim.start.date() <= day <= sim.now.date():
+                continue
+            r = sim.rng(f"mail/birthday/{c.name}/{year}")
+            at = dt.datetime.combine(day, dt.time(r.randint(7, 10), r.randint(0, 59)))
+            me = box.me_work if c.relationship == "colleague" else box.me
+            ctx = {"fmt": box.fmt, "r": r, **person_ctx(box, c), "age": year - c.birthday.year}
+            subject, body = render("birthday_to", **ctx)
+            _, thanks = render("birthday_reply", **ctx)
+            at2 = at + dt.timedelta(minutes=r.randint(20, 600))
+            box.thread(("bday", c.name, year), subject,
+                       [{"at": at, "sender": me, "to": [contact_dict(c)], "body": body},
+                        {"at": at2, "sender": contact_dict(c), "to": [me], "body": thanks + "\n" + box.quote(me, at, body)}],
+                       labels=["personal"], r=r)
+
+
+# --- newsletters -----------------------------------------------------------------------------------
+
+HEADLINES = {
+    "news": ["City council approves new bike lanes downtown", "What the latest jobs report means for you",
+             "The quiet comeback of the neighborhood bookstore", "Inside the race to build better batteries",
+             "A guide to this season's best new restaurants", "Why everyone is talking about four-day work weeks",
+             "Scientists map the deep ocean floor in new detail", "How to make sense of rising rents",
+             "The museum exhibits worth the trip this month", "Election officials prepare for a busy year",
+             "Five takeaways from the climate summit", "Transit ridership returns to pre-pandemic levels",
+             "The small towns betting on remote workers", "What a warmer winter means for ski season",
+             "A new study on sleep and memory", "The best books of the season, according to critics"],
+    "weather": ["Week ahead: showers early, clearing by the weekend", "Heat advisory: tips to stay cool",
+                "First frost of the season expected inland", "Wind advisory for coastal areas",
+                "Flood watch issued for low-lying areas", "Why this winter could be wetter than usual",
+                "Air quality alert: what it means for you", "Spring outlook: warmer and drier than normal"],
+    "recipes": ["Weeknight sheet-pan chicken with lemon and herbs", "The only banana bread recipe you need",
+                "Five soups for chilly evenings", "One-pot pasta that's ready in 20 minutes",
+                "Make-ahead breakfasts for busy mornings", "Roasted vegetables, three ways",
+                "Our most-saved cookie recipes", "A cozy lentil stew for the weekend",
+                "Grilled fish tacos with lime slaw", "Easy dinners with five ingredients or fewer"],
+    "community": ["Top posts this week in your communities", "People share their best budget travel tips",
+                  "The dish that changed your mind about cooking", "What's the most useful thing you own?",
+                  "Your weekly digest of popular threads", "A wildlife photographer answers your questions",
+                  "The small habits that changed people's lives", "Show us your reading nook"],
+    "video": ["New from channels you subscribe to", "Recommended: a ten-minute guide to sourdough",
+              "Live this week: a concert you might like", "Creators you watch posted new videos",
+              "Trending in your area", "Because you watched climbing videos"],
+    "wiki": ["Today's featured article", "Did you know? New articles from this week", "Picture of the week",
+             "Featured list: notable bridges of the world", "On this day in history",
+             "In the news: this week's current events"],
+    "code": ["Your weekly digest: trending repositories", "New releases in repositories you watch",
+             "Security advisory summary", "Discussions you might be interested in",
+             "Trending developers this week"],
+    "sports": ["Scores and highlights from the weekend", "Power rankings: who's rising", "Trade rumors you need to know",
+               "The plays of the week", "Injury report and what it means for your team",
+               "Playoff picture: what's at stake"],
+    "rail": ["Planned engineering works this weekend", "New off-peak fares announced", "Timetable changes from next month",
+             "Travel tips for the holiday period"],
+}
+
+
+def _site_kind(host: str) -> str:
+    for key, kind in (("weather", "weather"), ("metoffice", "weather"), ("dwd", "weather"), ("recipe", "recipes"),
+                      ("goodfood", "recipes"), ("chefkoch", "recipes"), ("reddit", "community"),
+                      ("youtube", "video"), ("wikipedia", "wiki"), ("github", "code"), ("espn", "sports"),
+                      ("kicker", "sports"), ("rail", "rail"), ("bahn", "rail")):
+        if key in host:
+            return kind
+    return "news"
+
+
+def _newsletters(box: Mailbox) -> None:
+    sim, p = box.sim, box.p
+    for site in p.browsing or []:
+        host = urlsplit(site.url).netloc
+        if host.endswith(".test"):
+            continue  # our own apps mail through their own modules (the bank's statements)
+        r = sim.rng(f"mail/newsletter/{host}")
+        weekday = r.randrange(7)
+        hour = r.randint(5, 9)
+        domain = host[4:] if host.startswith("www.") else host
+        sender = {"name": site.title, "email": f"newsletter@{domain}"}
+        kind = _site_kind(host)
+        day = sim.start.date()
+        day += dt.timedelta(days=(weekday - day.weekday()) % 7)
+        issue = 1
+        base = f"{urlsplit(site.url).scheme}://{host}"
+        pool = HEADLINES[kind]
+        while day <= sim.now.date():
+            if r.random() < 0.85:
+                at = dt.datetime.combine(day, dt.time(hour, r.randint(0, 59)))
+                stories = [(h, f"{base}/{day:%Y/%m/%d}/{re.sub(r'[^a-z0-9]+', '-', h.lower()).strip('-')}")
+                           for h in r.sample(pool, min(4, len(pool)))]
+                subject, body = render("newsletter", fmt=box.fmt, site=site, kind=kind, day=day, issue=issue,
+                                       city=p.identity.address.city if p.identity.address else "", base=base,
+                                       me=box.me, stories=stories, high=r.randint(8, 30), low=r.randint(-2, 12))
+                box.single(("newsletter", host, day), at, sender, subject, body, labels=["newsletters"], r=r,
+                           read_p=0.35, archive_p=0.1)
+                issue += 1
+            day += dt.timedelta(days=7)
