@@ -1,0 +1,8 @@
+import { Overview } from "@/components/Overview";
+import { requireUser } from "@/lib/auth";
+
+export const metadata = { title: "Accounts" };
+
+export default async function AccountsPage() {
+  return <Overview user={await requireUser()} />;
+}

@@ -1,0 +1,400 @@
+import crypto from "node:crypto";
+import { maskNumber } from "@persona/ui/format";
+import { db } from "./db";
+import { bankContext } from "./context";
+import { CARD_NAME, fill, kindWord, labels } from "./labels";
+
+export type AccountKind = "checking" | "savings" | "credit_card";
+
+export interface Account {
+  id: number;
+  user_id: number;
+  kind: AccountKind;
+  name: string;
+  number: string;
+  routing_number: string | null;
+  iban?: string | null;
+  opened_on: string;
+  opening_balance_cents: number;
+  balance_cents: number;
+  credit_limit_cents: number | null;
+  apr_bps: number | null;
+}
+
+export interface Txn {
+  id: number;
+  account_id: number;
+  posted_at: string;
+  description: string;
+  counterparty: string | null;
+  category: string;
+  kind: string;
+  amount_cents: number;
+  balance_after_cents: number;
+  transfer_id: string | null;
+  memo: string | null;
+  world_ref: string | null;
+}
+
+export interface Payee {
+  id: number;
+  name: string;
+  account_number: string;
+  category: string;
+}
+
+export interface Contact {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+}
+
+export interface Statement {
+  id: number;
+  account_id: number;
+  period_start: string;
+  period_end: string;
+  opening_cents: number;
+  credits_cents: number;
+  debits_cents: number;
+  closing_cents: number;
+}
+
+const KIND_ORDER: Record<string, number> = { checking: 0, savings: 1, credit_card: 2 };
+
+export const KIND_LABEL: Record<string, string> = { checking: "Checking", savings: "Savings", credit_card: "Credit card" };
+
+export function accountLabel(a: Pick<Account, "name" | "number">): string {
+  return `${a.name} ${maskNumber(a.number)}`;
+}
+
+/** A credit card's amount owed as a positive number (0 when in credit). */
+export function owedCents(a: Account): number {
+  return a.kind === "credit_card" ? -a.balance_cents : 0;
+}
+
+/** Money that can leave the account now: the balance of a deposit account, the available credit of a card. */
+export function availableCents(a: Account): number {
+  if (a.kind === "credit_card") return (a.credit_limit_cents ?? 0) + a.balance_cents;
+  return Math.max(a.balance_cents, 0);
+}
+
+export function listAccounts(userId: number): Account[] {
+  const rows = db().prepare("SELECT * FROM accounts WHERE user_id = ? ORDER BY id").all(userId) as Account[];
+  return rows.sort((a, b) => (KIND_ORDER[a.kind] ?? 9) - (KIND_ORDER[b.kind] ?? 9) || a.id - b.id);
+}
+
+export function getAccount(userId: number, id: number): Account | null {
+  return (db().prepare("SELECT * FROM accounts WHERE user_id = ? AND id = ?").get(userId, id) as Account | undefined) ?? null;
+}
+
+export interface TxnFilter {
+  q?: string;
+  from?: string;
+  to?: string;
+}
+
+function filterSql(accountIds: number[], f: TxnFilter): { where: string; args: unknown[] } {
+  const clauses = [`t.account_id IN (${accountIds.map(() => "?").join(",") || "NULL"})`];
+  const args: unknown[] = [...accountIds];
+  const q = f.q?.trim();
+  if (q) {
+    const like = `%${q.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
+    clauses.push("(t.description LIKE ? ESCAPE '\\' OR t.counterparty LIKE ? ESCAPE '\\' OR t.memo LIKE ? ESCAPE '\\')");
+    args.push(like, like, like);
+  }
+  if (f.from && /^\d{4}-\d{2}-\d{2}$/.test(f.from)) {
+    clauses.push("substr(t.posted_at, 1, 10) >= ?");
+    args.push(f.from);
+  }
+  if (f.to && /^\d{4}-\d{2}-\d{2}$/.test(f.to)) {
+    clauses.push("substr(t.posted_at, 1, 10) <= ?");
+    args.push(f.to);
+  }
+  return { where: clauses.join(" AND "), args };
+}
+
+/** One page of an account's history, newest first, with the total count of matching lines. */
+export function searchTransactions(
+  accountId: number,
+  f: TxnFilter,
+  page: number,
+  pageSize: number,
+): { rows: Txn[]; total: number; credits: number; debits: number } {
+  const { where, args } = filterSql([accountId], f);
+  const agg = db()
+    .prepare(
+      `SELECT COUNT(*) AS n,
+              COALESCE(SUM(CASE WHEN amount_cents > 0 THEN amount_cents END), 0) AS credits,
+              COALESCE(-SUM(CASE WHEN amount_cents < 0 THEN amount_cents END), 0) AS debits
+         FROM transactions t WHERE ${where}`,
+    )
+    .get(...args) as { n: number; credits: number; debits: number };
+  const rows = db()
+    .prepare(`SELECT t.* FROM transactions t WHERE ${where} ORDER BY t.posted_at DESC, t.id DESC LIMIT ? OFFSET ?`)
+    .all(...args, pageSize, (page - 1) * pageSize) as Txn[];
+  return { rows, total: agg.n, credits: agg.credits, debits: agg.debits };
+}
+
+/** The newest lines across all of a user's accounts. */
+export function recentTransactions(
+  userId: number,
+  limit: number,
+  where = "1 = 1",
+  args: unknown[] = [],
+): (Txn & { account_name: string; account_number: string })[] {
+  return db()
+    .prepare(
+      `SELECT t.*, a.name AS account_name, a.number AS account_number
+         FROM transactions t JOIN accounts a ON a.id = t.account_id
+        WHERE a.user_id = ? AND ${where}
+        ORDER BY t.posted_at DESC, t.id DESC LIMIT ?`,
+    )
+    .all(userId, ...args, limit) as (Txn & { account_name: string; account_number: string })[];
+}
+
+export function listPayees(userId: number): Payee[] {
+  return db().prepare("SELECT id, name, account_number, category FROM payees WHERE user_id = ? ORDER BY name COLLATE NOCASE").all(userId) as Payee[];
+}
+
+export function listContacts(userId: number): Contact[] {
+  return db().prepare("SELECT id, name, email, phone FROM contacts WHERE user_id = ? ORDER BY name COLLATE NOCASE").all(userId) as Contact[];
+}
+
+export function listStatements(accountId: number): Statement[] {
+  return db().prepare("SELECT * FROM statements WHERE account_id = ? ORDER BY period_start DESC").all(accountId) as Statement[];
+}
+
+export function getStatement(userId: number, id: number): { statement: Statement; account: Account } | null {
+  const statement = db().prepare("SELECT * FROM statements WHERE id = ?").get(id) as Statement | undefined;
+  if (!statement) return null;
+  const account = getAccount(userId, statement.account_id);
+  return account ? { statement, account } : null;
+}
+
+/** The ledger lines of a statement period (inclusive dates), oldest first. */
+export function statementLines(s: Statement): Txn[] {
+  return db()
+    .prepare(
+      `SELECT * FROM transactions WHERE account_id = ? AND substr(posted_at, 1, 10) BETWEEN ? AND ?
+        ORDER BY posted_at, id`,
+    )
+    .all(s.account_id, s.period_start, s.period_end) as Txn[];
+}
+
+export function transactionsByIds(ids: number[]): Txn[] {
+  if (!ids.length) return [];
+  return db()
+    .prepare(`SELECT * FROM transactions WHERE id IN (${ids.map(() => "?").join(",")}) ORDER BY id`)
+    .all(...ids) as Txn[];
+}
+
+export function transactionsByTransfer(transferId: string): Txn[] {
+  return db().prepare("SELECT * FROM transactions WHERE transfer_id = ? ORDER BY id").all(transferId) as Txn[];
+}
+
+// ---------------------------------------------------------------------------------------
+// Writes. Every money movement is one SQLite transaction that appends ledger lines and
+// moves accounts.balance_cents by the same amounts, so balance_after_cents stays the
+// running balance in (posted_at, id) order.
+
+export class BankError extends Error {
+  constructor(
+    message: string,
+    public field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Largest single movement the app accepts ($1,000,000.00). */
+export const MAX_AMOUNT_CENTS = 100_000_000;
+
+interface NewLine {
+  account: Account;
+  amount_cents: number;
+  description: string;
+  counterparty: string | null;
+  category: string;
+  kind: string;
+  transfer_id: string | null;
+  memo: string | null;
+}
+
+/**
+ * posted_at of a new line: now in the bank's time zone, but never earlier than the newest
+ * line already on the accounts involved (a guest clock that runs behind the seeded world
+ * must not slip a new line into the middle of the history).
+ */
+function postingTime(accountIds: number[]): string {
+  const { now } = bankContext();
+  const row = db()
+    .prepare(`SELECT MAX(posted_at) AS last FROM transactions WHERE account_id IN (${accountIds.map(() => "?").join(",")})`)
+    .get(...accountIds) as { last: string | null };
+  return row.last && row.last > now ? row.last : now;
+}
+
+function appendLines(lines: NewLine[]): number[] {
+  const conn = db();
+  const postedAt = postingTime(lines.map((l) => l.account.id));
+  const insert = conn.prepare(
+    `INSERT INTO transactions (account_id, posted_at, description, counterparty, category, kind, amount_cents, balance_after_cents, transfer_id, memo, world_ref)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+  );
+  const bump = conn.prepare("UPDATE accounts SET balance_cents = balance_cents + ? WHERE id = ?");
+  const balanceOf = conn.prepare("SELECT balance_cents FROM accounts WHERE id = ?");
+  const ids: number[] = [];
+  for (const l of lines) {
+    bump.run(l.amount_cents, l.account.id);
+    const { balance_cents } = balanceOf.get(l.account.id) as { balance_cents: number };
+    const info = insert.run(l.account.id, postedAt, l.description, l.counterparty, l.category, l.kind, l.amount_cents, balance_cents, l.transfer_id, l.memo);
+    ids.push(Number(info.lastInsertRowid));
+  }
+  return ids;
+}
+
+function checkAmount(cents: number | null): number {
+  if (cents == null || !Number.isSafeInteger(cents)) throw new BankError("Enter an amount like 125.00.", "amount");
+  if (cents <= 0) throw new BankError("The amount must be more than zero.", "amount");
+  if (cents > MAX_AMOUNT_CENTS) throw new BankError("That amount is over the $1,000,000.00 limit for online payments.", "amount");
+  return cents;
+}
+
+function checkFunds(a: Account, cents: number) {
+  if (cents > availableCents(a)) {
+    throw new BankError(
+      a.kind === "credit_card" ? `Not enough available credit on ${accountLabel(a)}.` : `Insufficient funds in ${accountLabel(a)}.`,
+      "amount",
+    );
+  }
+}
+
+function cleanMemo(memo: string | null | undefined): string | null {
+  const m = (memo ?? "").trim().slice(0, 140);
+  return m || null;
+}
+
+/** Move money between two of the user's own accounts. Returns the transfer id. */
+export function transfer(userId: number, fromId: number, toId: number, amountCents: number | null, memo?: string | null): string {
+  const conn = db();
+  return conn.transaction(() => {
+    const from = getAccount(userId, fromId);
+    const to = getAccount(userId, toId);
+    if (!from) throw new BankError("Choose the account to transfer from.", "from");
+    if (!to) throw new BankError("Choose the account to transfer to.", "to");
+    if (from.id === to.id) throw new BankError("Choose two different accounts.", "to");
+    const cents = checkAmount(amountCents);
+    checkFunds(from, cents);
+    const transferId = crypto.randomUUID();
+    const isCardPayment = to.kind === "credit_card";
+    const kind = isCardPayment ? "card_payment" : "transfer";
+    const l = labels(bankContext().locale);
+    const m = cleanMemo(memo);
+    appendLines([
+      {
+        account: from,
+        amount_cents: -cents,
+        description: isCardPayment ? fill(l.card_payment, CARD_NAME) : fill(l.transfer_to, kindWord(l, to.kind)),
+        counterparty: null,
+        category: "transfer",
+        kind,
+        transfer_id: transferId,
+        memo: m,
+      },
+      {
+        account: to,
+        amount_cents: cents,
+        description: isCardPayment ? l.card_thanks : fill(l.transfer_from, kindWord(l, from.kind)),
+        counterparty: null,
+        category: "transfer",
+        kind,
+        transfer_id: transferId,
+        memo: m,
+      },
+    ]);
+    return transferId;
+  })();
+}
+
+function spendingAccount(userId: number, fromId: number): Account {
+  const from = getAccount(userId, fromId);
+  if (!from || from.kind !== "checking") throw new BankError("Choose a checking account to pay from.", "from");
+  return from;
+}
+
+/** Pay a saved payee from checking. Returns the new transaction id. */
+export function payBill(userId: number, payeeId: number, fromId: number, amountCents: number | null, memo?: string | null): number {
+  const conn = db();
+  return conn.transaction(() => {
+    const payee = conn.prepare("SELECT * FROM payees WHERE id = ? AND user_id = ?").get(payeeId, userId) as Payee | undefined;
+    if (!payee) throw new BankError("Choose a payee.", "payee");
+    const from = spendingAccount(userId, fromId);
+    const cents = checkAmount(amountCents);
+    checkFunds(from, cents);
+    const [id] = appendLines([
+      {
+        account: from,
+        amount_cents: -cents,
+        description: fill(labels(bankContext().locale).bill_pay, payee.name),
+        counterparty: payee.name,
+        category: payee.category,
+        kind: "bill_payment",
+        transfer_id: null,
+        memo: cleanMemo(memo),
+      },
+    ]);
+    return id;
+  })();
+}
+
+/** Send money to a saved contact from checking. Returns the new transaction id. */
+export function sendMoney(userId: number, contactId: number, fromId: number, amountCents: number | null, memo?: string | null): number {
+  const conn = db();
+  return conn.transaction(() => {
+    const contact = conn.prepare("SELECT * FROM contacts WHERE id = ? AND user_id = ?").get(contactId, userId) as Contact | undefined;
+    if (!contact) throw new BankError("Choose who to send money to.", "contact");
+    const from = spendingAccount(userId, fromId);
+    const cents = checkAmount(amountCents);
+    checkFunds(from, cents);
+    const [id] = appendLines([
+      {
+        account: from,
+        amount_cents: -cents,
+        description: fill(labels(bankContext().locale).p2p_to, contact.name),
+        counterparty: contact.name,
+        category: "p2p",
+        kind: "p2p_sent",
+        transfer_id: null,
+        memo: cleanMemo(memo),
+      },
+    ]);
+    return id;
+  })();
+}
+
+/** Save a new bill-pay payee. */
+export function addPayee(userId: number, name: string, accountNumber: string, category: string): number {
+  const n = name.trim().slice(0, 80);
+  const acct = accountNumber.trim().slice(0, 40);
+  if (!n) throw new BankError("Enter the payee's name.", "name");
+  if (!acct) throw new BankError("Enter your account number with this payee.", "account_number");
+  const exists = db().prepare("SELECT 1 FROM payees WHERE user_id = ? AND name = ?").get(userId, n);
+  if (exists) throw new BankError(`${n} is already one of your payees.`, "name");
+  const info = db()
+    .prepare("INSERT INTO payees (user_id, name, account_number, category) VALUES (?, ?, ?, ?)")
+    .run(userId, n, acct, category.trim() || "bills");
+  return Number(info.lastInsertRowid);
+}
+
+/** Save a new P2P contact. */
+export function addContact(userId: number, name: string, email: string, phone: string): number {
+  const n = name.trim().slice(0, 80);
+  const e = email.trim().slice(0, 120);
+  const p = phone.trim().slice(0, 40);
+  if (!n) throw new BankError("Enter the person's name.", "name");
+  if (!e && !p) throw new BankError("Enter an email address or a mobile number.", "email");
+  if (e && !/^[^\s@]+@[^\s@]+$/.test(e)) throw new BankError("Enter a valid email address.", "email");
+  const info = db().prepare("INSERT INTO contacts (user_id, name, email, phone) VALUES (?, ?, ?, ?)").run(userId, n, e, p);
+  return Number(info.lastInsertRowid);
+}
