@@ -21,6 +21,7 @@ Rules (tasks and tests depend on them):
 
 from __future__ import annotations
 
+import bisect
 import calendar
 import datetime as dt
 from decimal import ROUND_HALF_UP, Decimal
@@ -281,9 +282,20 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
     # Checking keeps enough for a month of bills paid from it, plus a cushion.
     reserve = CUSHION_CENTS + sum(cents(c.amount) for c in p.recurring_charges if c.method != "card")
 
+    # Ledger lines per account as (time, cents), kept sorted as settlement adds its own.
+    lines: dict[str, list[tuple[dt.datetime, int]]] = {k: [] for k in kinds}
+    for e in sim.events:
+        for pst in e.postings:
+            lines[pst.account].append((e.at, pst.amount_cents))
+    for k in kinds:
+        lines[k].sort()
+
     def balance(account: str, until: dt.datetime) -> int:
-        return opening[account] + sum(pst.amount_cents for e in sim.events if e.at <= until
-                                      for pst in e.postings if pst.account == account)
+        return opening[account] + sum(a for at, a in lines[account] if at <= until)
+
+    def record(event) -> None:
+        for pst in event.postings:
+            bisect.insort(lines[pst.account], (event.at, pst.amount_cents))
 
     month = sim.start.date().replace(day=1)
     while month <= sim.end.date():
@@ -293,10 +305,10 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
         if "savings" in kinds and target and sim.start <= at <= sim.now:
             if balance("checking", sim.now if at > sim.now else at) - target >= reserve:
                 tid = derived_id(sim.seed, "transfer", day3.isoformat())
-                sim.event("transfer", at, {"from": "checking", "to": "savings", "amount_cents": target,
+                record(sim.event("transfer", at, {"from": "checking", "to": "savings", "amount_cents": target,
                                            "recurring": True},
                           [Charge("checking", -target, label(sim, "to_savings"), None, "transfer", "transfer", tid),
-                           Charge("savings", target, label(sim, "from_checking"), None, "transfer", "transfer", tid)])
+                           Charge("savings", target, label(sim, "from_checking"), None, "transfer", "transfer", tid)]))
         # Card payment on the 20th for last month's balance.
         prev_end = dt.datetime.combine(month - dt.timedelta(days=1), dt.time(23, 59, 59))
         day20 = next_business_day(month.replace(day=20))
@@ -307,16 +319,16 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
             amount = min(owed, max(spare, 0))
             if amount > 0:
                 tid = derived_id(sim.seed, "card_payment", day20.isoformat())
-                sim.event("card_payment", at, {"amount_cents": amount, "statement_owed_cents": owed,
+                record(sim.event("card_payment", at, {"amount_cents": amount, "statement_owed_cents": owed,
                                                "recurring": True},
                           [Charge("checking", -amount, label(sim, "card_payment", card_name), None, "transfer", "card_payment", tid),
-                           Charge("credit_card", amount, label(sim, "card_thanks"), None, "transfer", "card_payment", tid)])
+                           Charge("credit_card", amount, label(sim, "card_thanks"), None, "transfer", "card_payment", tid)]))
         # Savings interest at month end.
         end = month_end(month)
         at = dt.datetime.combine(end, dt.time(23, 0))
         if "savings" in kinds and apr and at < sim.now and end >= sim.start.date():
             interest = cents(Decimal(balance("savings", at)) / 100 * apr / 100 / 12)
             if interest > 0:
-                sim.event("interest", at, {"account": "savings", "amount_cents": interest},
-                          [Charge("savings", interest, label(sim, "interest"), None, "interest", "interest")])
+                record(sim.event("interest", at, {"account": "savings", "amount_cents": interest},
+                          [Charge("savings", interest, label(sim, "interest"), None, "interest", "interest")]))
         month = add_months(month, 1)
