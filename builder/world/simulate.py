@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 
 from ..persona import Persona
-from . import browsing, finance
+from . import browsing, calendar, chat, finance, mail, orders, travel
 from .context import Sim
 from .model import World
 
@@ -34,25 +34,14 @@ def simulate(p: Persona) -> World:
     finance.simulate_income_and_bills(sim)
     finance.simulate_everyday_spending(sim)
     finance.simulate_p2p(sim)
-    for module in _activity_modules():
-        module(sim)
+    travel.simulate_travel(sim)
+    orders.simulate_orders(sim)
+    calendar.simulate_calendar(sim)
+    mail.simulate_mail(sim)
+    chat.simulate_chat(sim)
     browsing.simulate_browsing(sim)
     finance.settle(sim)
 
     return World(persona=p, start=start, now=now, end=end, currency=p.finances.currency, merchants=sim.merchants,
                  events=sorted(sim.events, key=lambda e: (e.at, e.id)))
 
-
-def _activity_modules():
-    """Travel, orders and communications, in reading order (each appends events to the sim)."""
-    modules = []
-    for name, fn in [("travel", "simulate_travel"), ("orders", "simulate_orders"), ("calendar", "simulate_calendar"),
-                     ("mail", "simulate_mail"), ("chat", "simulate_chat")]:
-        try:
-            module = __import__(f"builder.world.{name}", fromlist=[fn])
-        except ModuleNotFoundError as exc:
-            if exc.name != f"builder.world.{name}":
-                raise
-            continue
-        modules.append(getattr(module, fn))
-    return modules
