@@ -243,26 +243,58 @@ def assemble_standalone(web_dir: Path, dest: Path) -> str:
     return server.relative_to(dest).as_posix()
 
 
+def sync_sources(repo_root: Path, work_dir: Path) -> Path:
+    """Copy ``apps/`` (without build products) to ``work_dir/src/apps``; return that folder.
+
+    Builds run on this copy so they never touch a developer's tree (no ``.next`` there, no
+    ``npm ci`` wiping their ``node_modules``). The copy's ``node_modules`` is kept between
+    builds and reinstalled only when the lock file changes (see :func:`npm_install`).
+    """
+    src = Path(repo_root) / "apps"
+    dst = Path(work_dir) / "src" / "apps"
+    dst.mkdir(parents=True, exist_ok=True)
+    for child in dst.iterdir():
+        if child.name == "node_modules":
+            continue
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+
+    def ignore(d: str, names: list[str]) -> set[str]:
+        return {n for n in names if n in _SOURCE_SKIP or n.endswith(".pyc")}
+
+    for child in sorted(src.iterdir()):
+        if child.name in _SOURCE_SKIP:
+            continue
+        if child.is_dir() and not child.is_symlink():
+            shutil.copytree(child, dst / child.name, symlinks=True, ignore=ignore)
+        else:
+            shutil.copy2(child, dst / child.name, follow_symlinks=False)
+    return dst
+
+
 def build_app(meta: AppMeta, repo_root: Path, work_dir: Path, progress: Progress) -> AppBuild:
     """Build one app and assemble its runnable directory under ``work_dir/apps/<name>``.
 
-    Runs ``npm ci`` in ``apps/`` (skipped when up to date) and
-    ``npm run build --workspace <name>/web``, then copies the standalone output,
-    ``.next/static`` and ``public/``. Raises :class:`AppError` on failure (with the
-    tail of the npm log).
+    Copies ``apps/`` to ``work_dir/src/apps`` (:func:`sync_sources`), runs ``npm ci`` there
+    (skipped when the lock file is unchanged) and ``npm run build --workspace <name>/web``,
+    then copies the standalone output, ``.next/static`` and ``public/``. Needs the npm
+    registry on a first build. Raises :class:`AppError` on failure (with the npm log tail).
     """
     repo_root = Path(repo_root)
     work_dir = Path(work_dir)
     work_dir.mkdir(parents=True, exist_ok=True)
-    web_dir = meta.folder / "web"
-    if not (web_dir / "package.json").exists():
-        raise AppError(f"{web_dir}/package.json missing")
-    npm_install(repo_root, work_dir, progress)
+    rel_web = (meta.folder / "web").relative_to(repo_root / "apps")
+    if not (meta.folder / "web" / "package.json").exists():
+        raise AppError(f"{meta.folder / 'web'}/package.json missing")
+    src_apps = sync_sources(repo_root, work_dir)
+    build_root = src_apps.parent
+    npm_install(build_root, work_dir, progress)
     log = work_dir / f"build-{meta.name}.log"
     log.write_text("")
-    ws = web_dir.relative_to(repo_root / "apps").as_posix()
-    _run(["npm", "run", "build", "--workspace", ws], repo_root / "apps", progress, log)
+    _run(["npm", "run", "build", "--workspace", rel_web.as_posix()], src_apps, progress, log)
     dest = work_dir / "apps" / meta.name
-    entry = assemble_standalone(web_dir, dest)
+    entry = assemble_standalone(src_apps / rel_web, dest)
     progress(f"app {meta.name}: assembled {dest} (entry {entry})")
     return AppBuild(meta.name, meta.title, meta.domain, meta.port, meta.database, dest, entry)

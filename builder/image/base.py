@@ -45,6 +45,9 @@ ROOT_HASH_SEED = "3f0c9e2a-71b4-4d58-a6e3-9c2d5b8f1a47"
 DISK_LABEL_ID = "0x50455253"
 SOURCE_DATE_EPOCH = 1735689600  # 2025-01-01T00:00:00Z (systemd never sets the clock before its files)
 APP_UID = 901
+#: Locales compiled into the base; a persona's guest.json "locale" picks one (bake).
+LOCALES = ("en_US.UTF-8", "en_GB.UTF-8", "en_AU.UTF-8", "en_CA.UTF-8", "en_IE.UTF-8", "en_NZ.UTF-8",
+           "de_DE.UTF-8", "fr_FR.UTF-8", "es_ES.UTF-8", "it_IT.UTF-8", "nl_NL.UTF-8", "pt_BR.UTF-8")
 BASE_HOSTNAME = "persona-desktop"
 
 
@@ -261,7 +264,7 @@ def customize(rootfs: Path, apps: list[AppBuild], key: str, log: Path, progress:
     _write(rootfs / "etc/fstab",
            f"# <file system> <mount point> <type> <options> <dump> <pass>\n"
            f"UUID={ROOT_UUID} / ext4 errors=remount-ro 0 1\n")
-    _write(rootfs / "etc/locale.gen", "en_US.UTF-8 UTF-8\n")
+    _write(rootfs / "etc/locale.gen", "".join(f"{loc} UTF-8\n" for loc in LOCALES))
     _write(rootfs / "etc/default/locale", "LANG=en_US.UTF-8\n")
     # An empty machine-id: systemd makes one at first boot (the bake writes a derived one).
     _write(rootfs / "etc/machine-id", "", 0o444)

@@ -131,6 +131,9 @@ class GuestAgent:
                 self.sock = None
 
 
+_WIN = re.compile(r'^\s*0x[0-9a-f]+ "(?P<title>.*)": \(.*\)\s+(?P<w>\d+)x(?P<h>\d+)[+-]')
+
+
 class VM:
     """A running QEMU guest booted from ``image`` through a throwaway overlay.
 
@@ -333,8 +336,10 @@ class VM:
                 raise BootError(f"guest agent silent after {timeout:.0f}s")
             time.sleep(2)
 
-    def wait_window(self, pattern: str = r"Mozilla Firefox|Firefox", timeout: float = 900.0) -> str:
-        """Wait until an X window whose name matches ``pattern`` is mapped on display :0.
+    def wait_window(self, pattern: str = r"Firefox", timeout: float = 900.0,
+                    min_size: tuple[int, int] = (400, 300)) -> str:
+        """Wait until an X window whose title matches ``pattern`` and whose size is at least
+        ``min_size`` (pixels) exists on display :0 (Firefox's 10x10 leader window does not count).
 
         Polls ``xwininfo -root -tree`` in the guest (as root, with LightDM's X authority).
         Returns the matching line. Raises :class:`BootError` after ``timeout`` seconds.
@@ -349,7 +354,9 @@ class VM:
             try:
                 rc, out = self.guest_exec(["/bin/sh", "-c", script], timeout=30)
                 for line in out.splitlines():
-                    if rx.search(line) and "has no name" not in line:
+                    m = _WIN.match(line)
+                    if m and rx.search(m.group("title")) and int(m.group("w")) >= min_size[0] \
+                            and int(m.group("h")) >= min_size[1]:
                         return line.strip()
             except (OSError, ValueError, BootError):
                 pass
