@@ -112,3 +112,12 @@ def test_purchases_are_at_merchants_in_the_persona_city(any_world):
     for e in world.of_kind("card_purchase"):
         if not e.data.get("recurring"):
             assert names[e.data["merchant"]].city == city
+
+
+def test_default_persona_volumes(world):
+    from builder.world.output import stats
+
+    counts = stats(world)
+    floors = {"bank_transaction": 1430, "email": 1170, "calendar_event": 660, "chat_message": 2600, "order": 430,
+              "web_visit": 10800, "bookmark": 36}
+    assert {k: counts[k] for k in floors} == {k: max(counts[k], v) for k, v in floors.items()}
