@@ -113,7 +113,9 @@ def world_facts(world) -> dict:
     last_month_end = world.now.date().replace(day=1) - dt.timedelta(days=1)
     d_from, d_to = last_month_end.replace(day=1), last_month_end.replace(day=15)
     in_range = [pst for pst in checking if d_from <= pst.at.date() <= d_to]
-    combined_q = "zelle"
+    # Combined: the counterparty seen most often in that range (ties by name), with the dates.
+    in_range_counts = Counter(pst.counterparty for pst in in_range if pst.counterparty)
+    combined_q = sorted(in_range_counts, key=lambda n: (-in_range_counts[n], n))[0].lower()
     st = statements(world, "checking")[-1]
 
     transfer = 12500

@@ -14,11 +14,12 @@ export function AccountsAside({ accounts, f, title = "Your accounts" }: { accoun
               {a.name}
               <span className="sub">{maskNumber(a.number)}</span>
             </span>
-            <span style={{ textAlign: "right" }}>
+            <span style={{ textAlign: "right", whiteSpace: "nowrap" }}>
               <span className="num" data-testid="aside-balance">
                 {f.money(a.kind === "credit_card" ? owedCents(a) : a.balance_cents)}
               </span>
-              <span className="sub">{a.kind === "credit_card" ? `owed · ${f.money(availableCents(a))} credit available` : "available"}</span>
+              <span className="sub">{a.kind === "credit_card" ? "owed" : "available"}</span>
+              {a.kind === "credit_card" ? <span className="sub">{f.money(availableCents(a))} credit available</span> : null}
             </span>
           </li>
         ))}

@@ -29,7 +29,7 @@ export default async function PayBillsPage({ searchParams }: { searchParams: Pro
     <>
       <PageHeader title="Pay bills" subtitle="Pay your saved payees from checking. Payments made before 8 PM Pacific are sent today." />
       {paid && paidFrom ? (
-        <Alert tone="success" title="Payment scheduled and sent">
+        <Alert tone="success" title="Payment sent">
           <dl className="lb-receipt" data-testid="receipt">
             <dt>Payee</dt>
             <dd>{paid.counterparty}</dd>

@@ -3,12 +3,14 @@ import { maskNumber } from "@persona/ui/format";
 import { requireUser } from "@/lib/auth";
 import { KIND_LABEL, listAccounts } from "@/lib/bank";
 import { bankContext, formatters } from "@/lib/context";
+import { routingLabel } from "@/lib/labels";
 
 export const metadata = { title: "Profile" };
 
 export default async function ProfilePage() {
   const user = await requireUser();
-  const f = formatters(bankContext());
+  const ctx = bankContext();
+  const f = formatters(ctx);
   const accounts = listAccounts(user.id);
   return (
     <>
@@ -47,7 +49,9 @@ export default async function ProfilePage() {
                   {KIND_LABEL[a.kind]} {maskNumber(a.number)} · opened {f.date(a.opened_on)}
                 </span>
               </span>
-              {a.routing_number ? <span className="sub">Routing {a.routing_number}</span> : null}
+              {a.routing_number ? <span className="sub">
+                  {routingLabel(ctx.locale)} {a.routing_number}
+                </span> : null}
             </li>
           ))}
         </ul>

@@ -9,7 +9,7 @@ import { one, type Search } from "@/lib/search";
 export const metadata = { title: "Transfer" };
 
 function optionLabel(a: Account, money: (c: number) => string) {
-  return `${accountLabel(a)} · ${money(availableCents(a))}${a.kind === "credit_card" ? " credit" : ""}`;
+  return `${accountLabel(a)} · ${money(availableCents(a))} ${a.kind === "credit_card" ? "credit available" : "available"}`;
 }
 
 export default async function TransferPage({ searchParams }: { searchParams: Promise<Search> }) {
@@ -65,29 +65,27 @@ export default async function TransferPage({ searchParams }: { searchParams: Pro
       <div className="lb-form-grid">
         <Card title="Transfer details">
           <form action="/api/transfer" method="post" data-testid="transfer-form">
-            <div className="lb-form-row">
-              <Field label="From" htmlFor="from" error={errField === "from" ? error : undefined}>
-                <Select id="from" name="from" defaultValue={fromDefault} required>
-                  {accounts.map((a) => (
-                    <option key={a.id} value={a.id}>
-                      {optionLabel(a, f.money)}
-                    </option>
-                  ))}
-                </Select>
-              </Field>
-              <Field label="To" htmlFor="to" error={errField === "to" ? error : undefined}>
-                <Select id="to" name="to" defaultValue={toDefault} required>
-                  <option value="" disabled>
-                    Choose an account
+            <Field label="From" htmlFor="from" error={errField === "from" ? error : undefined}>
+              <Select id="from" name="from" defaultValue={fromDefault} required>
+                {accounts.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {optionLabel(a, f.money)}
                   </option>
-                  {accounts.map((a) => (
-                    <option key={a.id} value={a.id}>
-                      {accountLabel(a)}
-                    </option>
-                  ))}
-                </Select>
-              </Field>
-            </div>
+                ))}
+              </Select>
+            </Field>
+            <Field label="To" htmlFor="to" error={errField === "to" ? error : undefined}>
+              <Select id="to" name="to" defaultValue={toDefault} required>
+                <option value="" disabled>
+                  Choose an account
+                </option>
+                {accounts.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {accountLabel(a)}
+                  </option>
+                ))}
+              </Select>
+            </Field>
             <div className="lb-form-row">
               <Field label="Amount" htmlFor="amount" error={errField === "amount" ? error : undefined}>
                 <MoneyInput id="amount" name="amount" symbol={f.currencySymbol()} defaultValue={one(sp.amount)} required />
