@@ -107,7 +107,7 @@ def build(
                 from .image.pipeline import build_persona_image
 
                 stage("image", lambda say: build_persona_image(staging / "layer", staging / "persona.qcow2",
-                                                               world, apps, cache, say))
+                                                               world, cache, say))
                 write_bundle(world, apps, persona, staging, with_image=True)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

@@ -1,0 +1,28 @@
+"""The image stage of ``build-image``: cached base image + persona layer -> persona.qcow2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable
+
+from .bake import GUEST_JSON, bake
+from .base import REPO_ROOT, ensure_base
+
+
+def build_persona_image(layer: Path, out_qcow2: Path, world: object, cache: Path,
+                        progress: Callable[[str], None], accel: str | None = None) -> Path:
+    """Build ``out_qcow2`` from the persona ``layer`` directory.
+
+    Gets the base image from ``cache`` (building the apps and the base on a miss, see
+    :func:`builder.image.base.ensure_base`; app builds live in ``cache/appbuild``), then
+    bakes the layer (:func:`builder.image.bake.bake`). The clock comes from the layer's
+    guest.json ``as_of`` (else ``world.now``). Returns ``out_qcow2``; raises the errors of
+    those two steps (``BaseImageError``, ``AppError``, ``BakeError``).
+    """
+    cache = Path(cache)
+    g = json.loads((Path(layer) / GUEST_JSON).read_text())
+    as_of = g.get("as_of") or world.now.isoformat()  # type: ignore[attr-defined]
+    as_of = as_of[:19]
+    base = ensure_base(REPO_ROOT, cache, cache / "appbuild", progress)
+    return bake(base, Path(layer), Path(out_qcow2), as_of, progress, accel=accel)
