@@ -212,3 +212,10 @@ def test_generated_unit_nginx_and_hosts(tmp_path):
     ng = base_mod.app_nginx(a)
     assert "server_name larkspurbank.test;" in ng and "proxy_pass http://127.0.0.1:3101;" in ng
     assert "127.0.0.1\tlarkspurbank.test" in base_mod.hosts_file([a])
+
+
+def test_bake_rtc_is_utc_of_local_as_of():
+    from builder.image.bake import bake_rtc_base
+
+    assert bake_rtc_base("2026-11-16T09:00:00", "America/Los_Angeles") == "2026-11-16T17:00:00"
+    assert bake_rtc_base("2026-07-01T09:00:00", "Europe/London") == "2026-07-01T08:00:00"

@@ -61,6 +61,17 @@ def rtc_base(as_of: str) -> str:
     return parse_as_of(as_of).strftime("%Y-%m-%dT%H:%M:%S")
 
 
+def bake_rtc_base(as_of: str, timezone: str) -> str:
+    """The ``-rtc base=`` for the bake boot: ``as_of`` converted to UTC.
+
+    During the bake the guest still runs with the base's UTC zone (the persona's zone and
+    the LOCAL RTC setting arrive with the layer), so the RTC must hold UTC for files made
+    during the bake to get the right times.
+    """
+    dt = parse_as_of(as_of).replace(tzinfo=ZoneInfo(timezone))
+    return dt.astimezone(ZoneInfo("UTC")).strftime("%Y-%m-%dT%H:%M:%S")
+
+
 def read_guest_json(layer: Path) -> dict:
     """``layer/etc/persona-desktop/guest.json`` checked for the fields the guest needs.
 
@@ -163,7 +174,7 @@ def bake(base: Path, layer: Path, out_qcow2: Path, as_of: str, progress: Callabl
         progress(f"layer packed: {size} bytes")
         accel = accel or q.detect_accel()
         t1 = time.monotonic()
-        overlay = _run_packer(base, tar, work, as_of, accel, progress)
+        overlay = _run_packer(base, tar, work, bake_rtc_base(as_of, g["timezone"]), accel, progress)
         timings["packer_s"] = round(time.monotonic() - t1, 1)
         t1 = time.monotonic()
         progress("compressing (qemu-img convert -c zstd)")
@@ -193,7 +204,7 @@ _OK = re.compile(r"PERSONA-BAKE: OK\s*$")
 _FAIL = re.compile(r"PERSONA-BAKE: FAIL")
 
 
-def _run_packer(base: Path, tar: Path, work: Path, as_of: str, accel: str, progress: Progress) -> Path:
+def _run_packer(base: Path, tar: Path, work: Path, rtc: str, accel: str, progress: Progress) -> Path:
     """Run Packer until the guest powers off; return the overlay qcow2 it produced."""
     while True:
         outdir = work / f"packer-{accel}"
@@ -202,7 +213,7 @@ def _run_packer(base: Path, tar: Path, work: Path, as_of: str, accel: str, progr
         cmd = ["packer", "build", "-machine-readable", "-color=false",
                "-var", f"base={base}", "-var", f"layer={tar}", "-var", f"output_directory={outdir}",
                "-var", f"serial_log={serial}", "-var", f"accelerator={accel}",
-               "-var", f"rtc_base={rtc_base(as_of)}", "-var", f"timeout={int(BAKE_TIMEOUT)}s",
+               "-var", f"rtc_base={rtc}", "-var", f"timeout={int(BAKE_TIMEOUT)}s",
                "-var", f"disk_size={_virtual_size_mib(base)}M",
                str(PACKER_TEMPLATE)]
         progress(f"packer build ({accel})")
