@@ -1,10 +1,11 @@
 import Link from "next/link";
 import { maskNumber } from "@persona/ui/format";
-import { KIND_LABEL, availableCents, owedCents, type Account } from "@/lib/bank";
+import { availableCents, owedCents, type Account } from "@/lib/bank";
 import type { Formatters } from "@/lib/context";
+import { kindLabel } from "@/lib/labels";
 
 /** One card per account on the overview: balance first, the numbers that matter below. */
-export function AccountCards({ accounts, f }: { accounts: Account[]; f: Formatters }) {
+export function AccountCards({ accounts, f, locale }: { accounts: Account[]; f: Formatters; locale: string }) {
   return (
     <div className="lb-grid-accounts">
       {accounts.map((a) => (
@@ -14,7 +15,7 @@ export function AccountCards({ accounts, f }: { accounts: Account[]; f: Formatte
               <div className="name">{a.name}</div>
               <div className="number">{maskNumber(a.number)}</div>
             </div>
-            <span className="lb-kind">{KIND_LABEL[a.kind] ?? a.kind}</span>
+            <span className="lb-kind">{kindLabel(a.kind, locale)}</span>
           </div>
           <div>
             <div className="lb-balance-label">{a.kind === "credit_card" ? "Current balance" : "Available balance"}</div>

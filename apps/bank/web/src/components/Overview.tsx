@@ -43,7 +43,7 @@ export function Overview({ user }: { user: User }) {
           </div>
         </div>
       </section>
-      <AccountCards accounts={accounts} f={f} />
+      <AccountCards accounts={accounts} f={f} locale={ctx.locale} />
       <div className="lb-two-col">
         <Card flush title="Recent activity" actions={accounts[0] ? <Link href={`/accounts/${accounts[0].id}`}>View all</Link> : null}>
           <TxnTable rows={recent} f={f} showBalance={false} showAccount empty="No recent activity." />

@@ -1,6 +1,7 @@
 import { DataTable, type Column } from "@persona/ui";
 import type { Formatters } from "@/lib/context";
 import type { Txn } from "@/lib/bank";
+import { categoryLabel } from "@/lib/labels";
 
 type Row = Txn & { account_name?: string };
 
@@ -31,7 +32,7 @@ export function TxnTable({
         </>
       ),
     },
-    { key: "category", header: "Category", render: (t) => <span className="lb-cat">{t.category.replace(/_/g, " ")}</span> },
+    { key: "category", header: "Category", render: (t) => <span className="lb-cat">{categoryLabel(t.category)}</span> },
     {
       key: "amount",
       header: "Amount",

@@ -63,7 +63,6 @@ export interface Statement {
 
 const KIND_ORDER: Record<string, number> = { checking: 0, savings: 1, credit_card: 2 };
 
-export const KIND_LABEL: Record<string, string> = { checking: "Checking", savings: "Savings", credit_card: "Credit card" };
 
 export function accountLabel(a: Pick<Account, "name" | "number">): string {
   return `${a.name} ${maskNumber(a.number)}`;

@@ -66,3 +66,19 @@ export function routingLabel(locale: string): string {
   if (locale.startsWith("de")) return "BLZ";
   return "Routing";
 }
+
+/** UI name of an account kind: "Checking" (US), "Current account" (UK)... */
+export function kindLabel(kind: string, locale: string): string {
+  if (kind === "checking") return locale === "en-GB" ? "Current account" : locale.startsWith("de") ? "Girokonto" : "Checking";
+  if (kind === "savings") return "Savings";
+  if (kind === "credit_card") return "Credit card";
+  return kind.replace(/_/g, " ");
+}
+
+const CATEGORY_NAMES: Record<string, string> = { p2p: "Person to person", income: "Income", transfer: "Transfer" };
+
+/** UI name of a ledger category: "Person to person" for p2p, otherwise the word capitalised. */
+export function categoryLabel(category: string): string {
+  const c = category.replace(/_/g, " ");
+  return CATEGORY_NAMES[category] ?? c.charAt(0).toUpperCase() + c.slice(1);
+}

@@ -1,9 +1,10 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
 import { maskNumber } from "@persona/ui/format";
-import { KIND_LABEL, statementLines, type Account, type Statement, type Txn } from "./bank";
+import { statementLines, type Account, type Statement, type Txn } from "./bank";
 import type { BankContext } from "./context";
 import { formatters } from "./context";
 import type { User } from "./auth";
+import { categoryLabel, kindLabel } from "./labels";
 
 /** Plain decimal of cents for machine-readable files: -189500 -> "-1895.00". */
 export function decimal(cents: number): string {
@@ -103,7 +104,7 @@ export async function statementPdf(user: User, account: Account, s: Statement, c
   page.drawCircle({ x: M + 10, y: H - 43, size: 4, color: TEAL });
   text(page, "Larkspur Bank", M + 30, H - 40, 20, bold, rgb(1, 1, 1));
   text(page, "Banking that grows with you", M + 30, H - 56, 9, regular, rgb(0.8, 0.88, 0.9));
-  right(page, `${KIND_LABEL[account.kind] ?? account.kind} statement`, W - M, H - 40, 12, bold, rgb(1, 1, 1));
+  right(page, `${kindLabel(account.kind, ctx.locale)} statement`, W - M, H - 40, 12, bold, rgb(1, 1, 1));
   right(page, `${f.date(s.period_start, "long")} – ${f.date(s.period_end, "long")}`, W - M, H - 56, 9, regular, rgb(0.8, 0.88, 0.9));
 
   y = H - 122;
@@ -179,7 +180,7 @@ export async function statementPdf(user: User, account: Account, s: Statement, c
     if (i % 2 === 1) page.drawRectangle({ x: M, y: y - 5, width: W - 2 * M, height: 17, color: rgb(0.975, 0.98, 0.98) });
     text(page, f.date(t.posted_at, "medium"), colX.date + 6, y, 8.5);
     text(page, fit(regular, t.description, 8.5, colX.cat - colX.desc - 10), colX.desc, y, 8.5);
-    text(page, fit(regular, t.category.replace(/_/g, " "), 8.5, 62), colX.cat, y, 8.5, regular, SOFT);
+    text(page, fit(regular, categoryLabel(t.category), 8.5, 62), colX.cat, y, 8.5, regular, SOFT);
     right(page, f.signed(t.amount_cents), colX.amount, y, 8.5, regular, t.amount_cents > 0 ? rgb(0.11, 0.48, 0.3) : INK);
     right(page, f.money(t.balance_after_cents), colX.balance - 6, y, 8.5);
     y -= 17;

@@ -1,9 +1,9 @@
 import { Button, Card, PageHeader } from "@persona/ui";
 import { maskNumber } from "@persona/ui/format";
 import { requireUser } from "@/lib/auth";
-import { KIND_LABEL, listAccounts } from "@/lib/bank";
+import { listAccounts } from "@/lib/bank";
 import { bankContext, formatters } from "@/lib/context";
-import { routingLabel } from "@/lib/labels";
+import { kindLabel, routingLabel } from "@/lib/labels";
 
 export const metadata = { title: "Profile" };
 
@@ -46,7 +46,7 @@ export default async function ProfilePage() {
               <span>
                 {a.name}
                 <span className="sub">
-                  {KIND_LABEL[a.kind]} {maskNumber(a.number)} · opened {f.date(a.opened_on)}
+                  {kindLabel(a.kind, ctx.locale)} {maskNumber(a.number)} · opened {f.date(a.opened_on)}
                 </span>
               </span>
               {a.routing_number ? <span className="sub">

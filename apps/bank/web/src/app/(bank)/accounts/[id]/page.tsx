@@ -4,9 +4,9 @@ import { ButtonLink, Card, Field, Input, PageHeader, Pagination } from "@persona
 import { maskNumber } from "@persona/ui/format";
 import { TxnTable } from "@/components/TxnTable";
 import { requireUser } from "@/lib/auth";
-import { KIND_LABEL, availableCents, getAccount, owedCents, searchTransactions } from "@/lib/bank";
+import { availableCents, getAccount, owedCents, searchTransactions } from "@/lib/bank";
 import { bankContext, formatters } from "@/lib/context";
-import { routingLabel } from "@/lib/labels";
+import { kindLabel, routingLabel } from "@/lib/labels";
 
 export const metadata = { title: "Account activity" };
 
@@ -46,7 +46,7 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
         <Link href="/accounts">← All accounts</Link>
       </div>
       <PageHeader
-        eyebrow={KIND_LABEL[account.kind]}
+        eyebrow={kindLabel(account.kind, ctx.locale)}
         title={account.name}
         subtitle={
           <>
@@ -116,7 +116,7 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
               <div>
                 <div className="label">{account.kind === "savings" ? "Annual percentage yield" : "Account type"}</div>
                 <div className="value">
-                  {account.kind === "savings" && account.apr_bps != null ? `${(account.apr_bps / 100).toFixed(2)}%` : "Everyday checking"}
+                  {account.kind === "savings" && account.apr_bps != null ? `${(account.apr_bps / 100).toFixed(2)}%` : kindLabel(account.kind, ctx.locale)}
                 </div>
               </div>
               <div>
