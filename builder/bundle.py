@@ -87,8 +87,9 @@ def write_bundle(world: World, apps: list[App], spec_path: Path, dest: Path, *, 
         },
         "tools": {"python": platform.python_version(), **{k: _tool_version(v) for k, v in _TOOLS.items()}},
         "packages": {name: metadata.version(name) for name in _PACKAGES},
+        # The guest's RTC runs in local time: boot with -rtc base=<rtc_base> to see the persona's today.
         "guest": {"username": guest["username"], "password": guest["password"], "hostname": guest["hostname"],
-                  "clock": guest["as_of_utc"] + "Z"},
+                  "timezone": guest["timezone"], "rtc_base": guest["as_of"]},
         "apps": [{"name": a.name, "title": a.title, "url": a.url, "domain": a.domain,
                   "session_cookie": a.session_cookie, "database": a.guest_database,
                   "username": (c := a.module("seed").credentials(world))["username"], "password": c["password"]}
