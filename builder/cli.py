@@ -73,8 +73,9 @@ def build(
         print("\n".join(err.lines), file=sys.stderr)
         raise typer.Exit(2)
     cache = cache or _default_cache()
-    final = out / spec.id
-    staging = out / f".{spec.id}.partial"
+    completed = complete(spec)
+    final = out / completed.id
+    staging = out / f".{completed.id}.partial"
     wanted = STAGES[: STAGES.index(until.value) + 1]
     timings: dict[str, float] = {}
 
@@ -94,7 +95,6 @@ def build(
                 progress.update(tid, description="[green]done[/]", completed=1, total=1)
                 return result
 
-            completed = complete(spec)
             apps = app_registry.discover()
             world = stage("world", lambda say: _world(completed, staging, say))
             if "layer" in wanted:

@@ -84,3 +84,21 @@ def test_world_stage_writes_completed_persona_and_stats(bundle):
     assert completed["identity"]["username"] == "dana"
     lines = (bundle / "world/events.jsonl").read_text().splitlines()
     assert len(lines) == sum(v for k, v in stats.items() if k not in ("bank_transaction", "order", "scheduled"))
+
+
+@pytest.mark.parametrize("stem", ["callum-brierley", "jordan-lee"])
+def test_every_shipped_persona_builds_its_layer(tmp_path, stem):
+    res = subprocess.run([sys.executable, "-m", "builder.cli", str(REPO / "personas" / f"{stem}.json"),
+                          "--out", str(tmp_path), "--until", "layer"], capture_output=True, text=True, cwd=REPO)
+    assert res.returncode == 0, res.stderr
+    (root,) = [p for p in tmp_path.iterdir() if not p.name.startswith(".")]
+    assert root.name == stem
+    guest = json.loads((root / "layer/etc/persona-desktop/guest.json").read_text())
+    con = sqlite3.connect(root / "layer/var/lib/persona-desktop/apps/bank/bank.sqlite")
+    meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+    if stem == "callum-brierley":
+        assert (meta["currency"], meta["locale"], guest["timezone"]) == ("GBP", "en-GB", "Europe/London")
+        ibans = [r[0] for r in con.execute("SELECT iban FROM accounts WHERE kind != 'credit_card'")]
+        assert all(i.startswith("GB") and len(i) == 22 for i in ibans)
+    completed = json.loads((root / "world/persona.completed.json").read_text())
+    assert completed["identity"]["address"] and completed["contacts"] and completed["travel"]["trips"]

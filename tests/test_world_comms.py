@@ -112,7 +112,8 @@ def test_contacts_are_identical_everywhere(any_world):
 
 
 @needs_travel_and_orders
-def test_every_booking_and_order_has_a_confirmation_quoting_its_facts(world, persona):
+def test_every_booking_and_order_has_a_confirmation_quoting_its_facts(any_world):
+    persona, world = any_world
     fmt = Fmt(persona)
     refs = _by_ref(world)
     kinds = ("flight_booking", "hotel_booking", "hotel_checkout", "restaurant_booking", "food_order",
@@ -178,7 +179,8 @@ def test_deliveries_and_check_in_reminders(world):
         assert m.data["labels"] == ["travel"]
 
 
-def test_meetings_land_on_their_weekdays_and_cadence_and_not_while_away(world, persona):
+def test_meetings_land_on_their_weekdays_and_cadence_and_not_while_away(any_world):
+    persona, world = any_world
     away = _away(persona)
     holidays = set()
     for year in range(world.start.year, world.end.year + 1):
@@ -204,7 +206,8 @@ def test_meetings_land_on_their_weekdays_and_cadence_and_not_while_away(world, p
             assert e.at.date() not in away and e.at.date() not in holidays and e.at.weekday() < 5
 
 
-def test_birthdays_on_the_contacts_birthdays(world, persona):
+def test_birthdays_on_the_contacts_birthdays(any_world):
+    persona, world = any_world
     cal = [e for e in world.of_kind("calendar_event") if e.data["source"] == "birthday"]
     for c in persona.contacts:
         mine = [e for e in cal if e.data["description"].startswith(c.name + " ")]
@@ -219,7 +222,8 @@ def test_birthdays_on_the_contacts_birthdays(world, persona):
             assert (e.at.month, e.at.day) == (c.birthday.month, c.birthday.day)
 
 
-def test_calendar_mirrors_trips_flights_hotels_restaurants_and_life_events(world, persona):
+def test_calendar_mirrors_trips_flights_hotels_restaurants_and_life_events(any_world):
+    persona, world = any_world
     cal = world.of_kind("calendar_event")
     by_ref = _by_ref(world, "calendar_event")
     for f in world.of_kind("flight"):
