@@ -102,7 +102,8 @@ start_qemu() {
 # Send QMP commands to the wrapper's own monitor; prints the replies.
 qmp() {
   local fd reply
-  exec {fd}<>"/dev/tcp/127.0.0.1/${CTL_PORT}" 2>/dev/null || return 1
+  # (the braces keep 2>/dev/null from applying to the whole script, as exec would)
+  { exec {fd}<>"/dev/tcp/127.0.0.1/${CTL_PORT}"; } 2>/dev/null || return 1
   read -r -t 5 reply <&"$fd"                      # greeting
   printf '{"execute":"qmp_capabilities"}\n' >&"$fd"
   read -r -t 5 reply <&"$fd"
