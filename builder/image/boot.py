@@ -403,7 +403,13 @@ def check_booted_image(qcow2: Path, as_of: str, domain: str, cookie_name: str, c
             raise AssertionError(f"{expected_text!r} not in http://{domain}/ (HTTP {status}): {snippet}")
         line = vm.wait_window(timeout=timeout)
         progress(f"window: {line}")
-        time.sleep(float(os.environ.get("PERSONA_SETTLE_SECONDS", "20")))  # let the page paint
+        # Firefox titles its window "<page title> — Mozilla Firefox" once the page has loaded.
+        try:
+            line = vm.wait_window(r".\s[—–-]\s(Mozilla )?Firefox", timeout=300)
+            progress(f"page loaded: {line}")
+        except BootError:
+            progress("page title did not appear in 300s; taking the screendump anyway")
+        time.sleep(float(os.environ.get("PERSONA_SETTLE_SECONDS", "15")))  # let the page paint
         desktop_s = time.monotonic() - vm.started_at
         rc, guest_date = vm.guest_exec(["/bin/date", "+%Y-%m-%dT%H:%M:%S %Z"])
         guest_date = guest_date.strip()
