@@ -28,7 +28,15 @@ PACKAGES=(
   sqlite3
   curl
   socat
+  poppler-utils     # pdftotext/pdftoppm: statement PDFs in tests
+  build-essential   # node-gyp compiles better-sqlite3 (no prebuilt binary is reachable)
+  python3
 )
+# Node.js: NodeSource's package when present (it ships the headers node-gyp needs); on a machine
+# without Node, Debian's nodejs (20.x on Debian 13, which matches the guest's) with its headers.
+if ! command -v node >/dev/null 2>&1; then
+  PACKAGES+=(nodejs npm libnode-dev)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

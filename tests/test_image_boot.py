@@ -1,46 +1,62 @@
-"""Slow end-to-end check of a baked persona image: boot it under QEMU, fetch the bank
-page through nginx with the persona's session cookie, wait for Firefox on the desktop and
-save a screendump.
-
-The image comes from the ``persona_image`` fixture. Until the CLI's end-to-end fixture is
-wired (it builds out/<persona>/persona.qcow2), set PERSONA_TEST_IMAGE (and optionally
-PERSONA_TEST_AS_OF, PERSONA_TEST_COOKIE=name=value, PERSONA_TEST_TEXT) to an image.
+"""The whole pipeline, as a user runs it: `build-image` the default persona from scratch (base image
+included, unless already cached), boot the qcow2 under QEMU (KVM if usable, TCG otherwise), fetch the
+bank through the forwarded port with the persona's session cookie, and save a QMP screendump of the
+desktop under out/.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from apps.bank.seed import credentials
 from builder.image.boot import check_booted_image
+from builder.money import money
 
-REPO = Path(__file__).resolve().parents[1]
+from .conftest import DEFAULT_PERSONA, REPO
+
+OUT = Path(os.environ.get("PERSONA_TEST_OUT", REPO / "out"))
 
 
-@pytest.fixture
-def persona_image() -> dict:
-    img = os.environ.get("PERSONA_TEST_IMAGE")
-    if not img:
-        pytest.skip("set PERSONA_TEST_IMAGE to a baked persona.qcow2")
-    name, _, value = os.environ.get("PERSONA_TEST_COOKIE", "lb_session=").partition("=")
-    return {
-        "qcow2": Path(img),
-        "as_of": os.environ.get("PERSONA_TEST_AS_OF", "2026-11-16T09:00:00"),
-        "domain": os.environ.get("PERSONA_TEST_DOMAIN", "larkspurbank.test"),
-        "cookie_name": name,
-        "cookie_value": value,
-        "expected_text": os.environ.get("PERSONA_TEST_TEXT", "Larkspur"),
-    }
+@pytest.fixture(scope="module")
+def built():
+    res = subprocess.run([sys.executable, "-m", "builder.cli", str(DEFAULT_PERSONA), "--out", str(OUT)],
+                         cwd=REPO, stdout=None, stderr=subprocess.PIPE, text=True)
+    assert res.returncode == 0, res.stderr[-4000:]
+    return OUT / "dana-whitfield"
 
 
 @pytest.mark.slow
-def test_boot_persona_image(persona_image, tmp_path):
-    out = Path(os.environ.get("PERSONA_TEST_SCREENDUMP", tmp_path / "desktop.png"))
-    res = check_booted_image(screendump_png=out, progress=print, **persona_image)
-    print(json.dumps(res, indent=2))
-    png = Path(res["screendump"]).read_bytes()
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    assert len(png) > 10_000  # a desktop, not a blank screen
+def test_build_image_writes_a_verified_bundle(built):
+    manifest = json.loads((built / "manifest.json").read_text())
+    qcow2 = next(a for a in manifest["artifacts"] if a["path"] == "persona.qcow2")
+    assert qcow2["size"] == (built / "persona.qcow2").stat().st_size
+    head = (built / "persona.qcow2").read_bytes()[:4]
+    assert head == b"QFI\xfb"  # qcow2 magic
+    sums = dict(reversed(line.split("  ", 1)) for line in (built / "SHA256SUMS").read_text().splitlines())
+    digest = hashlib.sha256()
+    with (built / "persona.qcow2").open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 22), b""):
+            digest.update(block)
+    assert sums["persona.qcow2"] == digest.hexdigest() == qcow2["sha256"]
+    assert not list(OUT.glob(".dana-whitfield.*")), "staging folders left behind"
+
+
+@pytest.mark.slow
+def test_image_boots_to_the_signed_in_bank(built, world):
+    creds = credentials(world)
+    balance = money(world.closing_balance_cents("checking"), world.currency)
+    png = OUT / "dana-whitfield-desktop.png"
+    result = check_booted_image(built / "persona.qcow2", world.now.isoformat(), "larkspurbank.test", "lb_session",
+                                creds["session_token"], balance, png, progress=print)
+    print(json.dumps(result, indent=2))
+    assert result["guest_date"].startswith("2026-11-16")
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+    assert "Larkspur Bank" in result["window"]
