@@ -8,6 +8,7 @@ Folders whose names start with ``_`` (shared packages) are not apps.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -16,6 +17,10 @@ import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 APPS_DIR = REPO / "apps"
+
+
+class AppError(ValueError):
+    """An app's ``app.yaml`` is missing a field, has a bad value, or clashes with another app."""
 
 
 @dataclass(frozen=True)
@@ -46,17 +51,41 @@ class App:
         return importlib.import_module(f"apps.{self.name}.{part}")
 
 
+def _validate(app: App, meta: Path) -> None:
+    if not re.fullmatch(r"[a-z][a-z0-9-]{0,30}", app.name):
+        raise AppError(f"{meta}: app name {app.name!r} must match [a-z][a-z0-9-]*")
+    if not re.fullmatch(r"[a-z0-9.-]+\.test", app.domain):
+        raise AppError(f"{meta}: domain {app.domain!r} must be a reserved .test name (RFC 6761)")
+    if not 1024 <= app.port <= 65535:
+        raise AppError(f"{meta}: port {app.port} outside 1024..65535")
+    if not app.database or "/" in app.database:
+        raise AppError(f"{meta}: database must be a bare file name")
+
+
 def discover(apps_dir: Path = APPS_DIR) -> list[App]:
-    """Return the apps under ``apps_dir`` sorted by name. Raises ``ValueError`` on a malformed ``app.yaml``."""
+    """Return the apps under ``apps_dir`` sorted by name.
+
+    Raises :class:`AppError` on a missing field or bad value in an ``app.yaml``, or when two
+    apps share a name, domain or port.
+    """
     out = []
-    for meta in sorted(apps_dir.glob("*/app.yaml")):
+    for meta in sorted(Path(apps_dir).glob("*/app.yaml")):
         if meta.parent.name.startswith("_"):
             continue
-        data = yaml.safe_load(meta.read_text(encoding="utf-8"))
+        data = yaml.safe_load(meta.read_text(encoding="utf-8")) or {}
         try:
-            out.append(App(name=data["name"], title=data["title"], domain=data["domain"], port=int(data["port"]),
-                           database=data["database"], session_cookie=data["session_cookie"], dir=meta.parent,
-                           brand=data.get("brand", {})))
-        except (KeyError, TypeError) as exc:
-            raise ValueError(f"{meta}: missing or bad field {exc}") from None
+            app = App(name=str(data["name"]), title=str(data["title"]), domain=str(data["domain"]),
+                      port=int(data["port"]), database=str(data["database"]),
+                      session_cookie=str(data["session_cookie"]), dir=meta.parent, brand=dict(data.get("brand") or {}))
+        except KeyError as exc:
+            raise AppError(f"{meta}: missing field {exc.args[0]}") from None
+        except (TypeError, ValueError) as exc:
+            raise AppError(f"{meta}: bad value: {exc}") from None
+        _validate(app, meta)
+        out.append(app)
+    for attr in ("name", "domain", "port"):
+        values = [getattr(a, attr) for a in out]
+        clash = sorted({v for v in values if values.count(v) > 1})
+        if clash:
+            raise AppError(f"apps share a {attr}: {clash}")
     return out

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from builder.image import base as base_mod
-from builder.image.apps import AppBuild, AppError, apps_source_key, assemble_standalone, discover_apps
+from builder.image.apps import AppBuild, AppError, apps_source_key, assemble_standalone, discover
 from builder.image.bake import BakeError, pack_layer, parse_as_of, read_guest_json, rtc_base
 from builder.image.boot import ppm_to_png
 from builder.image.packer import artifact_files, parse_line
@@ -161,7 +161,7 @@ def test_discover_apps_reads_app_yaml(tmp_path):
     (root / "apps/bank/app.yaml").write_text(
         "name: bank\ntitle: Larkspur Bank\ndomain: larkspurbank.test\nport: 3101\n"
         "database: bank.sqlite\nsession_cookie: lb_session\nbrand: {primary: '#000'}\n")
-    metas = discover_apps(root)
+    metas = discover(root / "apps")
     assert [m.name for m in metas] == ["bank"]
     assert metas[0].port == 3101 and metas[0].session_cookie == "lb_session"
     k1 = apps_source_key(root, metas)
@@ -169,15 +169,15 @@ def test_discover_apps_reads_app_yaml(tmp_path):
     assert apps_source_key(root, metas) != k1
     (root / "apps/mail").mkdir()
     (root / "apps/mail/app.yaml").write_text(
-        "name: mail\ntitle: M\ndomain: larkspurbank.test\nport: 3102\ndatabase: m.sqlite\n")
+        "name: mail\ntitle: M\ndomain: larkspurbank.test\nport: 3102\ndatabase: m.sqlite\nsession_cookie: m\n")
     with pytest.raises(AppError, match="domain"):
-        discover_apps(root)
+        discover(root / "apps")
 
 
 def test_repo_apps_are_valid():
     if not (REPO / "apps").is_dir():
         pytest.skip("no apps/")
-    for m in discover_apps(REPO):
+    for m in discover(REPO / "apps"):
         assert m.domain.endswith(".test")
 
 

@@ -11,11 +11,13 @@ import hashlib
 import os
 import shutil
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-import yaml
+from ..apps import App, AppError, discover
+
+__all__ = ["App", "AppBuild", "AppError", "apps_source_key", "assemble_standalone", "build_app", "discover"]
 
 Progress = Callable[[str], None]
 
@@ -23,24 +25,6 @@ Progress = Callable[[str], None]
 GUEST_APPS_DIR = "/opt/persona-desktop/apps"
 #: Where app databases live in the guest; ``<name>/<database>`` below it.
 GUEST_DATA_DIR = "/var/lib/persona-desktop/apps"
-
-
-class AppError(RuntimeError):
-    """An app's metadata is invalid or its build failed."""
-
-
-@dataclass(frozen=True)
-class AppMeta:
-    """One app's ``app.yaml`` (plus the folder it was read from)."""
-
-    name: str
-    title: str
-    domain: str
-    port: int
-    database: str
-    session_cookie: str = ""
-    brand: dict = field(default_factory=dict)
-    folder: Path = Path()
 
 
 @dataclass(frozen=True)
@@ -78,56 +62,6 @@ class AppBuild:
         return f"{GUEST_DATA_DIR}/{self.name}/{self.database}"
 
 
-def _validate(meta: AppMeta) -> None:
-    import re
-
-    if not re.fullmatch(r"[a-z][a-z0-9-]{0,30}", meta.name):
-        raise AppError(f"app name {meta.name!r} must match [a-z][a-z0-9-]*")
-    if not re.fullmatch(r"[a-z0-9.-]+\.[a-z]+", meta.domain):
-        raise AppError(f"app {meta.name}: bad domain {meta.domain!r}")
-    if not (1024 <= meta.port <= 65535):
-        raise AppError(f"app {meta.name}: port {meta.port} outside 1024..65535")
-    if "/" in meta.database or not meta.database:
-        raise AppError(f"app {meta.name}: database must be a bare file name")
-
-
-def discover_apps(repo_root: Path) -> list[AppMeta]:
-    """Read every ``apps/*/app.yaml`` (folders starting with ``_`` are skipped).
-
-    Returns the apps sorted by name. Raises :class:`AppError` on missing fields,
-    invalid values, or two apps sharing a name, domain or port.
-    """
-    apps_dir = Path(repo_root) / "apps"
-    metas: list[AppMeta] = []
-    for yml in sorted(apps_dir.glob("*/app.yaml")):
-        folder = yml.parent
-        if folder.name.startswith("_"):
-            continue
-        data = yaml.safe_load(yml.read_text()) or {}
-        try:
-            meta = AppMeta(
-                name=str(data["name"]),
-                title=str(data["title"]),
-                domain=str(data["domain"]),
-                port=int(data["port"]),
-                database=str(data["database"]),
-                session_cookie=str(data.get("session_cookie", "")),
-                brand=dict(data.get("brand") or {}),
-                folder=folder,
-            )
-        except KeyError as e:
-            raise AppError(f"{yml}: missing field {e.args[0]}") from None
-        _validate(meta)
-        metas.append(meta)
-    metas.sort(key=lambda m: m.name)
-    for attr in ("name", "domain", "port"):
-        seen = [getattr(m, attr) for m in metas]
-        dup = {v for v in seen if seen.count(v) > 1}
-        if dup:
-            raise AppError(f"apps share a {attr}: {sorted(dup)}")
-    return metas
-
-
 _SOURCE_SKIP = {"node_modules", ".next", "test-results", "playwright-report", "__pycache__", ".turbo"}
 
 
@@ -154,7 +88,7 @@ def hash_tree(root: Path, h: "hashlib._Hash", skip: set[str] = frozenset(), labe
             h.update(b"\0")
 
 
-def apps_source_key(repo_root: Path, metas: list[AppMeta]) -> str:
+def apps_source_key(repo_root: Path, metas: list[App]) -> str:
     """SHA-256 hex over what the app builds are made from.
 
     Covers the workspace manifest and lock file (``apps/package.json``,
@@ -172,7 +106,7 @@ def apps_source_key(repo_root: Path, metas: list[AppMeta]) -> str:
         if shared.is_dir():
             hash_tree(shared, h, _SOURCE_SKIP, label=f"{shared.name}/")
     for m in metas:
-        hash_tree(m.folder, h, _SOURCE_SKIP | {"__pycache__"}, label=f"{m.name}/")
+        hash_tree(m.dir, h, _SOURCE_SKIP | {"__pycache__"}, label=f"{m.name}/")
     return h.hexdigest()
 
 
@@ -274,7 +208,7 @@ def sync_sources(repo_root: Path, work_dir: Path) -> Path:
     return dst
 
 
-def build_app(meta: AppMeta, repo_root: Path, work_dir: Path, progress: Progress) -> AppBuild:
+def build_app(meta: App, repo_root: Path, work_dir: Path, progress: Progress) -> AppBuild:
     """Build one app and assemble its runnable directory under ``work_dir/apps/<name>``.
 
     Copies ``apps/`` to ``work_dir/src/apps`` (:func:`sync_sources`), runs ``npm ci`` there
@@ -285,9 +219,9 @@ def build_app(meta: AppMeta, repo_root: Path, work_dir: Path, progress: Progress
     repo_root = Path(repo_root)
     work_dir = Path(work_dir)
     work_dir.mkdir(parents=True, exist_ok=True)
-    rel_web = (meta.folder / "web").relative_to(repo_root / "apps")
-    if not (meta.folder / "web" / "package.json").exists():
-        raise AppError(f"{meta.folder / 'web'}/package.json missing")
+    rel_web = (meta.dir / "web").relative_to(repo_root / "apps")
+    if not (meta.dir / "web" / "package.json").exists():
+        raise AppError(f"{meta.dir / 'web'}/package.json missing")
     src_apps = sync_sources(repo_root, work_dir)
     build_root = src_apps.parent
     npm_install(build_root, work_dir, progress)

@@ -503,9 +503,9 @@ def ensure_base(repo_root: Path, cache_dir: Path, work_dir: Path, progress: Prog
     (:func:`builder.image.apps.apps_source_key`), and if the image is missing builds every
     app (npm) and then :func:`build_base`. Returns the qcow2 path.
     """
-    from .apps import apps_source_key, build_app, discover_apps
+    from .apps import apps_source_key, build_app, discover
 
-    metas = discover_apps(repo_root)
+    metas = discover(Path(repo_root) / "apps")
     skey = apps_source_key(repo_root, metas)
     # With a source key, only the apps' metadata and sources enter the hash.
     placeholders = [AppBuild(m.name, m.title, m.domain, m.port, m.database, Path()) for m in metas]

@@ -425,7 +425,6 @@ def trip_of(sim: Sim, day: dt.date):
 
 
 def _travel(sim: Sim) -> None:
-    p = sim.persona
     home = zone(sim)
     bookings = sim.of_kind("flight_booking")
     for i, t in enumerate(trips(sim)):

@@ -497,7 +497,7 @@ def _next_work_time(box: Mailbox, at: dt.datetime, r: random.Random, lo: int, hi
 
 
 def _work_threads(box: Mailbox) -> None:
-    sim, p = box.sim, box.p
+    sim = box.sim
     colleagues = _colleagues(box)
     if not colleagues:
         return
