@@ -53,13 +53,25 @@ def _human(size: int) -> str:
     return str(size)
 
 
-@app.command(help="""Build a persona desktop from PERSONA (a JSON spec, see personas/).
+@app.command(help="""Build a persona's desktop: a bootable qcow2 plus its task bundle, from a persona spec (JSON).
 
-Stages, in order: [bold]world[/] (simulate the timeline), [bold]layer[/] (app databases, Firefox profile,
-home files), [bold]bundle[/] (tasks, rubrics, manifest), [bold]image[/] (bake the bootable qcow2).
-Output goes to OUT/<persona-id>/. A bad spec prints one line per problem and exits with status 2.""")
+Stages, each writing into OUT/<persona-id>/:
+
+  [bold]world[/]   simulate the persona's timeline: world/events.jsonl, stats.json, persona.completed.json
+  [bold]layer[/]   project it: app databases, Firefox profile, home files (layer/ = the guest's /)
+  [bold]bundle[/]  tasks/tasks.jsonl with rubrics, manifest.json, SHA256SUMS
+  [bold]image[/]   bake layer/ into the cached base image: persona.qcow2 (minutes; the first run builds the base)
+
+Examples:
+
+  build-image personas/dana-whitfield.json
+  build-image personas/jordan-lee.json --until layer --out /tmp/try
+
+A bad spec prints one line per problem (file: JSON path: message) and exits with status 2;
+a failed build exits with status 1 and leaves any earlier OUT/<persona-id>/ untouched.""")
 def build(
-    persona: Annotated[Path, typer.Argument(help="Persona spec, e.g. personas/dana-whitfield.json")],
+    persona: Annotated[Path, typer.Argument(help="Persona spec, e.g. personas/dana-whitfield.json",
+                                            metavar="PERSONA.json")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output folder; results go to OUT/<persona-id>/")] = Path("out"),
     until: Annotated[Until, typer.Option("--until", help="Stop after this stage")] = Until.image,
     cache: Annotated[Path, typer.Option("--cache", help="Cache for the shared base image and app builds "
@@ -109,11 +121,25 @@ def build(
                 stage("image", lambda say: build_persona_image(staging / "layer", staging / "persona.qcow2",
                                                                world, cache, say))
                 write_bundle(world, apps, persona, staging, with_image=True)
-    except BaseException:
+    except BaseException as err:
         shutil.rmtree(staging, ignore_errors=True)
+        if _is_build_error(err):
+            # A failed tool or guest check: say what failed (its log is named in the message), no traceback.
+            print(f"build-image: {err}", file=sys.stderr)
+            raise typer.Exit(1) from None
         raise
     _swap_into_place(staging, final)
     _summary(console, final, timings)
+
+
+def _is_build_error(err: BaseException) -> bool:
+    """Errors of the pipeline's own tools and checks (as opposed to bugs)."""
+    from .apps import AppError
+    from .image.bake import BakeError
+    from .image.base import BaseImageError
+    from .image.boot import BootError
+
+    return isinstance(err, (AppError, BakeError, BaseImageError, BootError))
 
 
 def _world(completed, staging: Path, say: Callable[[str], None]):
