@@ -12,6 +12,14 @@ function greeting(now: string) {
   return h < 12 ? "Good morning" : h < 18 ? "Good afternoon" : "Good evening";
 }
 
+/** The "Move money" shortcuts of the overview. */
+const QUICK_LINKS = [
+  { href: "/transfer", Icon: TransferIcon, title: "Transfer between accounts", note: "Checking, savings and card payments" },
+  { href: "/pay-bills", Icon: BillIcon, title: "Pay a bill", note: "Pay your saved payees from checking" },
+  { href: "/send-money", Icon: SendIcon, title: "Send money with Zelle", note: "To friends and family" },
+  { href: "/statements", Icon: DocIcon, title: "Statements & documents", note: "Download CSV or PDF" },
+];
+
 /** The accounts overview, shown at / and /accounts. */
 export function Overview({ user }: { user: User }) {
   const ctx = bankContext();
@@ -50,38 +58,17 @@ export function Overview({ user }: { user: User }) {
         </Card>
         <Card title="Move money">
           <div className="lb-quick">
-            <Link href="/transfer">
-              <span className="icon">
-                <TransferIcon />
-              </span>
-              <span>
-                Transfer between accounts<small>Checking, savings and card payments</small>
-              </span>
-            </Link>
-            <Link href="/pay-bills">
-              <span className="icon">
-                <BillIcon />
-              </span>
-              <span>
-                Pay a bill<small>Pay your saved payees from checking</small>
-              </span>
-            </Link>
-            <Link href="/send-money">
-              <span className="icon">
-                <SendIcon />
-              </span>
-              <span>
-                Send money with Zelle<small>To friends and family</small>
-              </span>
-            </Link>
-            <Link href="/statements">
-              <span className="icon">
-                <DocIcon />
-              </span>
-              <span>
-                Statements &amp; documents<small>Download CSV or PDF</small>
-              </span>
-            </Link>
+            {QUICK_LINKS.map(({ href, Icon, title, note }) => (
+              <Link key={href} href={href}>
+                <span className="icon">
+                  <Icon />
+                </span>
+                <span>
+                  {title}
+                  <small>{note}</small>
+                </span>
+              </Link>
+            ))}
           </div>
           <div style={{ marginTop: 14 }}>
             <ButtonLink href="/profile" variant="ghost" size="sm">

@@ -182,11 +182,15 @@ export function statementLines(s: Statement): Txn[] {
     .all(s.account_id, s.period_start, s.period_end) as Txn[];
 }
 
-export function transactionsByIds(ids: number[]): Txn[] {
-  if (!ids.length) return [];
-  return db()
-    .prepare(`SELECT * FROM transactions WHERE id IN (${ids.map(() => "?").join(",")}) ORDER BY id`)
-    .all(...ids) as Txn[];
+/**
+ * Line `id` with its account, when it is a `kind` line on one of `accounts` (the user's): what a
+ * receipt shows after a payment. Null for any other id.
+ */
+export function ownLine(accounts: Account[], id: number, kind: string): { line: Txn; account: Account } | null {
+  if (!id) return null;
+  const line = db().prepare("SELECT * FROM transactions WHERE id = ?").get(id) as Txn | undefined;
+  const account = line?.kind === kind ? accounts.find((a) => a.id === line.account_id) : undefined;
+  return line && account ? { line, account } : null;
 }
 
 export function transactionsByTransfer(transferId: string): Txn[] {
@@ -316,60 +320,57 @@ export function transfer(userId: number, fromId: number, toId: number, amountCen
   })();
 }
 
-function spendingAccount(userId: number, fromId: number): Account {
-  const from = getAccount(userId, fromId);
-  if (!from || from.kind !== "checking") throw new BankError("Choose a checking account to pay from.", "from");
-  return from;
+/** Who a payment out of checking goes to, as its ledger line names them. */
+interface Payout {
+  description: string;
+  counterparty: string;
+  category: string;
+  kind: string;
+}
+
+/**
+ * A payment out of a checking account to someone outside the bank (bill pay, Zelle): one debit
+ * line. `recipient` looks up whom it goes to and runs first, as that is the form's first field.
+ * Returns the new transaction id.
+ */
+function payOut(userId: number, fromId: number, amountCents: number | null, memo: string | null | undefined, recipient: () => Payout): number {
+  return db().transaction(() => {
+    const to = recipient();
+    const from = getAccount(userId, fromId);
+    if (!from || from.kind !== "checking") throw new BankError("Choose a checking account to pay from.", "from");
+    const cents = checkAmount(amountCents);
+    checkFunds(from, cents);
+    const [id] = appendLines([{ account: from, amount_cents: -cents, ...to, transfer_id: null, memo: cleanMemo(memo) }]);
+    return id;
+  })();
 }
 
 /** Pay a saved payee from checking. Returns the new transaction id. */
 export function payBill(userId: number, payeeId: number, fromId: number, amountCents: number | null, memo?: string | null): number {
-  const conn = db();
-  return conn.transaction(() => {
-    const payee = conn.prepare("SELECT * FROM payees WHERE id = ? AND user_id = ?").get(payeeId, userId) as Payee | undefined;
+  return payOut(userId, fromId, amountCents, memo, () => {
+    const payee = db().prepare("SELECT * FROM payees WHERE id = ? AND user_id = ?").get(payeeId, userId) as Payee | undefined;
     if (!payee) throw new BankError("Choose a payee.", "payee");
-    const from = spendingAccount(userId, fromId);
-    const cents = checkAmount(amountCents);
-    checkFunds(from, cents);
-    const [id] = appendLines([
-      {
-        account: from,
-        amount_cents: -cents,
-        description: fill(labels(bankContext().locale).bill_pay, payee.name),
-        counterparty: payee.name,
-        category: payee.category,
-        kind: "bill_payment",
-        transfer_id: null,
-        memo: cleanMemo(memo),
-      },
-    ]);
-    return id;
-  })();
+    return {
+      description: fill(labels(bankContext().locale).bill_pay, payee.name),
+      counterparty: payee.name,
+      category: payee.category,
+      kind: "bill_payment",
+    };
+  });
 }
 
 /** Send money to a saved contact from checking. Returns the new transaction id. */
 export function sendMoney(userId: number, contactId: number, fromId: number, amountCents: number | null, memo?: string | null): number {
-  const conn = db();
-  return conn.transaction(() => {
-    const contact = conn.prepare("SELECT * FROM contacts WHERE id = ? AND user_id = ?").get(contactId, userId) as Contact | undefined;
+  return payOut(userId, fromId, amountCents, memo, () => {
+    const contact = db().prepare("SELECT * FROM contacts WHERE id = ? AND user_id = ?").get(contactId, userId) as Contact | undefined;
     if (!contact) throw new BankError("Choose who to send money to.", "contact");
-    const from = spendingAccount(userId, fromId);
-    const cents = checkAmount(amountCents);
-    checkFunds(from, cents);
-    const [id] = appendLines([
-      {
-        account: from,
-        amount_cents: -cents,
-        description: fill(labels(bankContext().locale).p2p_to, contact.name),
-        counterparty: contact.name,
-        category: "p2p",
-        kind: "p2p_sent",
-        transfer_id: null,
-        memo: cleanMemo(memo),
-      },
-    ]);
-    return id;
-  })();
+    return {
+      description: fill(labels(bankContext().locale).p2p_to, contact.name),
+      counterparty: contact.name,
+      category: "p2p",
+      kind: "p2p_sent",
+    };
+  });
 }
 
 /** Save a new bill-pay payee. */

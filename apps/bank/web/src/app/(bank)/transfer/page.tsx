@@ -1,6 +1,6 @@
-import Link from "next/link";
-import { Alert, Button, ButtonLink, Card, Field, MoneyInput, PageHeader, Select, Input } from "@persona/ui";
+import { Card, Field, Input, PageHeader } from "@persona/ui";
 import { AccountsAside } from "@/components/AccountsAside";
+import { AmountField, FormError, MemoField, MoneyForm, Receipt, SelectField, postedForm } from "@/components/MoneyForm";
 import { requireUser } from "@/lib/auth";
 import { accountLabel, availableCents, listAccounts, transactionsByTransfer, type Account } from "@/lib/bank";
 import { bankContext, formatters } from "@/lib/context";
@@ -26,8 +26,7 @@ export default async function TransferPage({ searchParams }: { searchParams: Pro
     const a = accounts.find((x) => x.id === id);
     return a ? accountLabel(a) : "";
   };
-  const error = one(sp.error);
-  const errField = one(sp.field);
+  const posted = postedForm(sp);
   const deposit = accounts.find((a) => a.kind === "checking") ?? accounts[0];
   const fromDefault = one(sp.from) || String(deposit?.id ?? "");
   const toDefault = one(sp.to) || String(accounts.find((a) => String(a.id) !== fromDefault && a.kind === "savings")?.id ?? "");
@@ -36,74 +35,48 @@ export default async function TransferPage({ searchParams }: { searchParams: Pro
     <>
       <PageHeader title="Transfer money" subtitle="Move money between your Larkspur accounts or pay your credit card. Transfers post immediately." />
       {out && into ? (
-        <Alert tone="success" title="Transfer complete">
-          <dl className="lb-receipt" data-testid="receipt">
-            <dt>Amount</dt>
-            <dd data-testid="receipt-amount">{f.money(into.amount_cents)}</dd>
-            <dt>From</dt>
-            <dd>{name(out.account_id)}</dd>
-            <dt>To</dt>
-            <dd>{name(into.account_id)}</dd>
-            <dt>Date</dt>
-            <dd>{f.dateTime(out.posted_at)}</dd>
-            <dt>Confirmation</dt>
-            <dd className="num" data-testid="confirmation">
-              {done.slice(0, 8).toUpperCase()}
-            </dd>
-          </dl>
-          <p style={{ margin: "10px 0 0" }}>
-            <Link href={`/accounts/${out.account_id}`}>View {name(out.account_id)}</Link> ·{" "}
-            <Link href={`/accounts/${into.account_id}`}>View {name(into.account_id)}</Link>
-          </p>
-        </Alert>
+        <Receipt
+          title="Transfer complete"
+          lines={[
+            { term: "Amount", value: f.money(into.amount_cents), testId: "receipt-amount" },
+            { term: "From", value: name(out.account_id) },
+            { term: "To", value: name(into.account_id) },
+            { term: "Date", value: f.dateTime(out.posted_at) },
+            { term: "Confirmation", value: done.slice(0, 8).toUpperCase(), testId: "confirmation", num: true },
+          ]}
+          accounts={[
+            { id: out.account_id, name: name(out.account_id) },
+            { id: into.account_id, name: name(into.account_id) },
+          ]}
+        />
       ) : null}
-      {error ? (
-        <Alert tone="error" title="We couldn't make this transfer">
-          {error}
-        </Alert>
-      ) : null}
+      <FormError title="We couldn't make this transfer" posted={posted} />
       <div className="lb-form-grid">
         <Card title="Transfer details">
-          <form action="/api/transfer" method="post" data-testid="transfer-form">
-            <Field label="From" htmlFor="from" error={errField === "from" ? error : undefined}>
-              <Select id="from" name="from" defaultValue={fromDefault} required>
-                {accounts.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {optionLabel(a, f.money)}
-                  </option>
-                ))}
-              </Select>
-            </Field>
-            <Field label="To" htmlFor="to" error={errField === "to" ? error : undefined}>
-              <Select id="to" name="to" defaultValue={toDefault} required>
-                <option value="" disabled>
-                  Choose an account
-                </option>
-                {accounts.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {accountLabel(a)}
-                  </option>
-                ))}
-              </Select>
-            </Field>
+          <MoneyForm action="/api/transfer" testId="transfer-form" submitLabel="Transfer now">
+            <SelectField
+              label="From"
+              name="from"
+              posted={posted}
+              defaultValue={fromDefault}
+              options={accounts.map((a) => ({ value: a.id, label: optionLabel(a, f.money) }))}
+            />
+            <SelectField
+              label="To"
+              name="to"
+              posted={posted}
+              defaultValue={toDefault}
+              placeholder="Choose an account"
+              options={accounts.map((a) => ({ value: a.id, label: accountLabel(a) }))}
+            />
             <div className="lb-form-row">
-              <Field label="Amount" htmlFor="amount" error={errField === "amount" ? error : undefined}>
-                <MoneyInput id="amount" name="amount" symbol={f.currencySymbol()} defaultValue={one(sp.amount)} required />
-              </Field>
+              <AmountField posted={posted} f={f} />
               <Field label="Date" htmlFor="date" hint="Transfers between your accounts post right away.">
                 <Input id="date" value={f.date(ctx.today)} readOnly disabled />
               </Field>
             </div>
-            <Field label="Memo (optional)" htmlFor="memo">
-              <Input id="memo" name="memo" maxLength={140} defaultValue={one(sp.memo)} placeholder="e.g. Emergency fund" />
-            </Field>
-            <div className="lb-form-actions">
-              <Button>Transfer now</Button>
-              <ButtonLink href="/accounts" variant="ghost">
-                Cancel
-              </ButtonLink>
-            </div>
-          </form>
+            <MemoField posted={posted} placeholder="e.g. Emergency fund" />
+          </MoneyForm>
         </Card>
         <AccountsAside accounts={accounts} f={f} />
       </div>

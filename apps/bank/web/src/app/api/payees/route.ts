@@ -1,19 +1,12 @@
-import type { NextRequest } from "next/server";
-import { BankError, addPayee } from "@/lib/bank";
-import { field, requestUser, seeOther, withQuery } from "@/lib/http";
+import { addPayee } from "@/lib/bank";
+import { formPost, withQuery } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(req: NextRequest) {
-  const user = requestUser(req);
-  if (!user) return seeOther("/login?next=/pay-bills");
-  const form = await req.formData();
-  const values = { name: field(form, "name"), account_number: field(form, "account_number"), category: field(form, "category") };
-  try {
-    const id = addPayee(user.id, values.name, values.account_number, values.category);
-    return seeOther(withQuery("/pay-bills", { payee: id, added: 1 }));
-  } catch (e) {
-    if (e instanceof BankError) return seeOther(withQuery("/pay-bills", { new_payee: 1, ...values, payee_error: e.message }) + "#add-payee");
-    throw e;
-  }
-}
+/** Save a payee: back to /pay-bills with it chosen, or to the open "Add a payee" form with the error. */
+export const POST = formPost({
+  page: "/pay-bills",
+  fields: ["name", "account_number", "category"],
+  act: (user, v) => ({ payee: addPayee(user.id, v.name, v.account_number, v.category), added: 1 }),
+  failed: (e, v) => withQuery("/pay-bills", { new_payee: 1, ...v, payee_error: e.message }) + "#add-payee",
+});

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
 import { ButtonLink, Card, Field, Input, PageHeader, Pagination } from "@persona/ui";
 import { maskNumber } from "@persona/ui/format";
 import { TxnTable } from "@/components/TxnTable";
@@ -7,14 +8,27 @@ import { requireUser } from "@/lib/auth";
 import { availableCents, getAccount, owedCents, searchTransactions } from "@/lib/bank";
 import { bankContext, formatters } from "@/lib/context";
 import { kindLabel, routingLabel } from "@/lib/labels";
+import { one, type Search } from "@/lib/search";
 
 export const metadata = { title: "Account activity" };
 
 const PAGE_SIZE = 25;
 
-type Search = Record<string, string | string[] | undefined>;
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
 const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
+/** An APR or APY in basis points as shown: 2475 -> "24.75%". */
+const rate = (bps: number) => `${(bps / 100).toFixed(2)}%`;
+
+/** One figure of the summary card: a label over its value (`big` for the headline one). */
+function Figure({ label, big = false, testId, children }: { label: ReactNode; big?: boolean; testId?: string; children: ReactNode }) {
+  return (
+    <div>
+      <div className="label">{label}</div>
+      <div className={big ? "value big" : "value"} data-testid={testId}>
+        {children}
+      </div>
+    </div>
+  );
+}
 
 export default async function AccountPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Search> }) {
   const user = await requireUser();
@@ -80,49 +94,25 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
         <div className="lb-summary">
           {isCard ? (
             <>
-              <div>
-                <div className="label">Current balance</div>
-                <div className="value big" data-testid="balance">
-                  {f.money(owedCents(account))}
-                </div>
-              </div>
-              <div>
-                <div className="label">Available credit</div>
-                <div className="value" data-testid="available-credit">
-                  {f.money(availableCents(account))}
-                </div>
-              </div>
-              <div>
-                <div className="label">Credit limit</div>
-                <div className="value">{f.money(account.credit_limit_cents ?? 0)}</div>
-              </div>
-              <div>
-                <div className="label">Purchase APR</div>
-                <div className="value">{account.apr_bps != null ? `${(account.apr_bps / 100).toFixed(2)}%` : "—"}</div>
-              </div>
+              <Figure label="Current balance" big testId="balance">
+                {f.money(owedCents(account))}
+              </Figure>
+              <Figure label="Available credit" testId="available-credit">
+                {f.money(availableCents(account))}
+              </Figure>
+              <Figure label="Credit limit">{f.money(account.credit_limit_cents ?? 0)}</Figure>
+              <Figure label="Purchase APR">{account.apr_bps != null ? rate(account.apr_bps) : "—"}</Figure>
             </>
           ) : (
             <>
-              <div>
-                <div className="label">Available balance</div>
-                <div className="value big" data-testid="balance">
-                  {f.money(account.balance_cents)}
-                </div>
-              </div>
-              <div>
-                <div className="label">Current balance</div>
-                <div className="value">{f.money(account.balance_cents)}</div>
-              </div>
-              <div>
-                <div className="label">{account.kind === "savings" ? "Annual percentage yield" : "Account type"}</div>
-                <div className="value">
-                  {account.kind === "savings" && account.apr_bps != null ? `${(account.apr_bps / 100).toFixed(2)}%` : kindLabel(account.kind, ctx.locale)}
-                </div>
-              </div>
-              <div>
-                <div className="label">As of</div>
-                <div className="value">{f.date(ctx.today)}</div>
-              </div>
+              <Figure label="Available balance" big testId="balance">
+                {f.money(account.balance_cents)}
+              </Figure>
+              <Figure label="Current balance">{f.money(account.balance_cents)}</Figure>
+              <Figure label={account.kind === "savings" ? "Annual percentage yield" : "Account type"}>
+                {account.kind === "savings" && account.apr_bps != null ? rate(account.apr_bps) : kindLabel(account.kind, ctx.locale)}
+              </Figure>
+              <Figure label="As of">{f.date(ctx.today)}</Figure>
             </>
           )}
         </div>
