@@ -60,3 +60,4 @@ def test_image_boots_to_the_signed_in_bank(built, world):
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
     assert "Larkspur Bank" in result["window"]
+    assert result["toolbar"], "the bookmarks toolbar was never drawn"

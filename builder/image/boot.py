@@ -41,15 +41,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def ppm_to_png(ppm: bytes) -> bytes:
-    """Convert a binary PPM (P6, maxval 255) to PNG bytes (pure Python, zlib)."""
+def parse_ppm(ppm: bytes) -> tuple[int, int, bytes]:
+    """Split a binary PPM (P6, maxval 255) into (width, height, RGB bytes). Raises ``ValueError``."""
     m = re.match(rb"P6\s+(?:#[^\n]*\n\s*)*(\d+)\s+(\d+)\s+(\d+)\s", ppm)
     if not m:
         raise ValueError("not a binary PPM")
     w, h, maxval = int(m.group(1)), int(m.group(2)), int(m.group(3))
     if maxval != 255:
         raise ValueError("only 8-bit PPM is supported")
-    pix = ppm[m.end():m.end() + w * h * 3]
+    return w, h, ppm[m.end():m.end() + w * h * 3]
+
+
+def ppm_to_png(ppm: bytes) -> bytes:
+    """Convert a binary PPM (P6, maxval 255) to PNG bytes (pure Python, zlib)."""
+    w, h, pix = parse_ppm(ppm)
     raw = b"".join(b"\0" + pix[y * w * 3:(y + 1) * w * 3] for y in range(h))
 
     def chunk(tag: bytes, data: bytes) -> bytes:
@@ -364,6 +369,15 @@ class VM:
                 raise BootError(f"no window matching {pattern!r} after {timeout:.0f}s")
             time.sleep(5)
 
+    def band_colours(self, top: int, bottom: int) -> int:
+        """Number of distinct colours in screen rows ``top``..``bottom - 1`` (a flat band has one or two)."""
+        assert self.qmp is not None
+        ppm = self.dir / "band.ppm"
+        self.qmp.cmd("screendump", filename=str(ppm))
+        w, h, pix = parse_ppm(ppm.read_bytes())
+        band = pix[min(top, h) * w * 3:min(bottom, h) * w * 3]
+        return len({band[i:i + 3] for i in range(0, len(band), 3)})
+
     def screendump(self, png_path: Path) -> Path:
         """Save the screen as PNG (QMP ``screendump``; PPM converted when PNG is unsupported)."""
         png_path = Path(png_path).resolve()
@@ -381,15 +395,19 @@ class VM:
         return png_path
 
 
+# Rows of Firefox's bookmarks toolbar on the 1280x800 desktop (Xfce panel, tab strip, URL bar above it).
+TOOLBAR_ROWS = (112, 144)
+
+
 def check_booted_image(qcow2: Path, as_of: str, domain: str, cookie_name: str, cookie_value: str,
                        expected_text: str, screendump_png: Path, *, timeout: float = 1200.0,
                        progress: Progress | None = None) -> dict:
     """Boot ``qcow2`` and check it end to end; return measured timings.
 
     Fetches ``http://<domain>/`` through the forwarded port with the session cookie and
-    asserts ``expected_text`` is in the page, waits for the Firefox window on the desktop,
-    saves a screendump to ``screendump_png`` and checks the guest's clock date is
-    ``as_of``'s. Returns ``{"accel", "app_healthy_s", "desktop_s", "guest_date",
+    asserts ``expected_text`` is in the page, waits for the Firefox window on the desktop
+    and for its bookmarks toolbar to be drawn (up to 300 s), saves a screendump to ``screendump_png`` and checks the guest's clock date is
+    ``as_of``'s. Returns ``{"accel", "app_healthy_s", "desktop_s", "toolbar", "guest_date",
     "screendump"}`` (seconds from QEMU start). Raises :class:`BootError` or
     ``AssertionError``.
     """
@@ -409,7 +427,13 @@ def check_booted_image(qcow2: Path, as_of: str, domain: str, cookie_name: str, c
             progress(f"page loaded: {line}")
         except BootError:
             progress("page title did not appear in 300s; taking the screendump anyway")
-        time.sleep(float(os.environ.get("PERSONA_SETTLE_SECONDS", "15")))  # let the page paint
+        # Firefox fills the bookmarks toolbar at its first idle moment after start-up (the
+        # browser-idle-startup task); under TCG that is a minute or more after the page title.
+        deadline = time.monotonic() + 300
+        while not (toolbar := vm.band_colours(*TOOLBAR_ROWS) >= 8) and time.monotonic() < deadline:
+            time.sleep(10)
+        progress(f"bookmarks toolbar {'drawn' if toolbar else 'still empty after 300s'}")
+        time.sleep(float(os.environ.get("PERSONA_SETTLE_SECONDS", "5")))  # let the page paint
         desktop_s = time.monotonic() - vm.started_at
         rc, guest_date = vm.guest_exec(["/bin/date", "+%Y-%m-%dT%H:%M:%S %Z"])
         guest_date = guest_date.strip()
@@ -418,4 +442,5 @@ def check_booted_image(qcow2: Path, as_of: str, domain: str, cookie_name: str, c
         vm.screendump(Path(screendump_png))
         progress(f"desktop with Firefox after {desktop_s:.0f}s; screendump {screendump_png}")
         return {"accel": vm.accel, "app_healthy_s": round(app_s, 1), "desktop_s": round(desktop_s, 1),
+                "toolbar": toolbar,
                 "guest_date": guest_date, "window": line, "screendump": str(screendump_png)}
