@@ -363,7 +363,9 @@ def install_grub(rootfs: Path, raw: Path, log: Path, progress: Progress, timeout
     accel = q.detect_accel()
     while True:
         serial.unlink(missing_ok=True)
-        cmd = [q.QEMU, *q.accel_args(accel), "-machine", "pc", "-m", "2048", "-smp", "2",
+        # One vCPU: nothing here needs two, and a single CPU cannot hit the multi-threaded TCG
+        # race in which the kernel trips over its own text patching ("Oops: int3", seen once here).
+        cmd = [q.QEMU, *q.accel_args(accel), "-machine", "pc", "-m", "2048", "-smp", "1",
                "-display", "none", "-nodefaults", "-no-reboot", "-serial", f"file:{serial}",
                "-kernel", kernels[-1], "-initrd", initrds[-1],
                "-append", "root=/dev/vda1 rw init=/usr/local/sbin/persona-grub-install console=ttyS0,115200 panic=-1",
