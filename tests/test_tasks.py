@@ -39,3 +39,14 @@ def test_checking_balance_task_expects_the_world_closing_balance(world, tmp_path
 def test_amount_parsing():
     assert amounts_in("You spent $1,234.56 and 12.50, not 7") == {123456, 1250, 700}
     assert amounts_in("USD 3 222.31") == {322231}
+
+
+def test_largest_purchase_is_the_largest_card_line_in_the_bank(world, tmp_path):
+    import sqlite3
+
+    task = next(t for t in tasks(world) if t.id.endswith("/largest-purchase"))
+    db = sqlite3.connect(seed(world, tmp_path / "bank.sqlite"))
+    month = task.expected["date"][:7]
+    (smallest,) = db.execute("SELECT MIN(amount_cents) FROM transactions WHERE kind = 'card_purchase' "
+                             "AND posted_at LIKE ?", (month + "%",)).fetchone()
+    assert task.expected["amount_cents"] == -smallest

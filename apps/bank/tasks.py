@@ -94,14 +94,15 @@ def tasks(world: World) -> list[Task]:
         st = statements(world, "credit_card")[-1]
         task("card-statement", category="lookup", difficulty="medium", time_limit_seconds=300,
              instruction=f"On my {accounts['credit_card'].name} statement for {st.end:%B %Y}, what were the total new "
-                         "charges and the closing balance?",
-             expected={"charges_cents": st.debits_cents, "closing_owed_cents": -st.closing_cents},
+                         "charges and the payments received?",
+             expected={"charges_cents": st.debits_cents, "payments_cents": st.credits_cents,
+                       "closing_owed_cents": -st.closing_cents},
              rubric=[
                  RubricItem(id="charges", weight=50, requirement=f"States new charges of {money(st.debits_cents, cur)}",
                             check=_amount(st.debits_cents)),
-                 RubricItem(id="closing", weight=50,
-                            requirement=f"States the closing balance owed {money(-st.closing_cents, cur)}",
-                            check=_amount(-st.closing_cents)),
+                 RubricItem(id="payments", weight=50,
+                            requirement=f"States payments of {money(st.credits_cents, cur)}",
+                            check=_amount(st.credits_cents)),
              ])
 
     # 5. Money sent to one contact this year.
@@ -121,19 +122,20 @@ def tasks(world: World) -> list[Task]:
                  RubricItem(id="count", weight=20, requirement=f"Says it was {len(sent[name])} payments"),
              ])
 
-    # 6. Largest purchase last month.
-    purchases = [e for e in world.of_kind("card_purchase") if m_start <= e.at.date() <= m_end]
+    # 6. Largest purchase last month: every card line the bank shows (flights and hotels included).
+    purchases = [pst for pst in world.postings() if pst.kind == "card_purchase" and pst.amount_cents < 0
+                 and m_start <= pst.at.date() <= m_end]
     if purchases:
-        top = max(purchases, key=lambda e: (e.data["amount_cents"], e.at))
+        top = min(purchases, key=lambda pst: (pst.amount_cents, pst.at))
+        amount, merchant = -top.amount_cents, top.counterparty or top.description
         task("largest-purchase", category="aggregation", difficulty="hard", time_limit_seconds=480,
              instruction=f"What was my single largest card purchase in {m_start:%B %Y}, where, and for how much?",
-             expected={"merchant": top.data["merchant"], "amount_cents": top.data["amount_cents"],
-                       "date": top.at.date().isoformat()},
+             expected={"merchant": merchant, "amount_cents": amount, "date": top.at.date().isoformat()},
              rubric=[
-                 RubricItem(id="merchant", weight=50, requirement=f"Names the merchant {top.data['merchant']}",
-                            check=Check(type="answer_text", any_of=[top.data["merchant"]])),
-                 RubricItem(id="amount", weight=40, requirement=f"States {money(top.data['amount_cents'], cur)}",
-                            check=_amount(top.data["amount_cents"])),
+                 RubricItem(id="merchant", weight=50, requirement=f"Names the merchant {merchant}",
+                            check=Check(type="answer_text", any_of=[merchant])),
+                 RubricItem(id="amount", weight=40, requirement=f"States {money(amount, cur)}",
+                            check=_amount(amount)),
                  RubricItem(id="date", weight=10, requirement=f"Gives the date {top.at:%B %-d}",
                             check=Check(type="answer_text", any_of=_date_forms(top.at.date()))),
              ])
