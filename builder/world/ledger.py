@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from .finance import month_end
 from .model import Posting, World
 
 
@@ -26,11 +27,6 @@ class StatementPeriod:
     lines: tuple[Posting, ...]
 
 
-def _month_end(day: dt.date) -> dt.date:
-    nxt = (day.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
-    return nxt - dt.timedelta(days=1)
-
-
 def statements(world: World, account: str) -> list[StatementPeriod]:
     """Return the statements of ``account`` for every calendar month that ended before ``world.now``.
 
@@ -42,7 +38,7 @@ def statements(world: World, account: str) -> list[StatementPeriod]:
     start = world.start.date()
     i = 0
     while True:
-        end = _month_end(start)
+        end = month_end(start)
         if end >= world.now.date():
             break
         period = []
