@@ -36,7 +36,7 @@ def test_comment_keys_are_allowed_everywhere(tmp_path):
 
 @pytest.mark.parametrize("mutate, expected", [
     (lambda d: d["identity"].pop("name"), "identity.name: field required"),
-    (lambda d: d["finances"]["accounts"][1].update(opening_balance="lots"), "finances.accounts[1].opening_balance: input should be a valid decimal"),
+    (lambda d: d["finances"]["accounts"][1].update(opening_balance="lots"), "finances.accounts[1].opening_balance: money must be a number or a string like 1234.56"),
     (lambda d: d["contacts"][2].update(email="jonah-at-home"), "contacts[2].email: value is not a valid email address"),
     (lambda d: d["finances"]["recurring_charges"][0].update(weekday=3), "finances.recurring_charges[0].weekday: unknown key"),
     (lambda d: d.update(seed="abc"), "seed: input should be a valid integer"),

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import unicodedata
 from decimal import Decimal
 
-from ..rng import faker, rng
+from ..names import ascii_slug
+from ..rng import faker, rng, token
 from .model import (
+    RESERVED_USERNAMES,
     Account, Address, Commute, Contact, Finances, Holding, Identity, Investments, Meeting, Persona, Preferences,
     RecurringCharge, Routines, Site, Travel, Trip, UsualOrder, Work,
 )
@@ -79,8 +80,37 @@ _EXERCISE = ["running", "climbing", "yoga", "cycling", "swimming", "weights"]
 
 
 def _ascii_slug(text: str, sep: str = ".") -> str:
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    return re.sub(r"[^a-z0-9]+", sep, plain).strip(sep)
+    return ascii_slug(text, sep)
+
+
+def _mailbox(text: str, seed: int, stream: str, sep: str = ".", limit: int = 40) -> str:
+    """An email local part or domain label from ``text``; from the seed when ``text`` has no ASCII letters."""
+    slug = ascii_slug(text, sep)[:limit].strip(sep)
+    return slug or f"{stream.rsplit('/', 1)[-1]}{token(seed, 'complete/mailbox', stream, length=6)}"
+
+
+def persona_id(p: Persona) -> str:
+    """The spec's ``id``, else the name as an ASCII slug, else (a name with no ASCII letters) one from the seed.
+
+    Always matches the spec's id pattern: never empty, no separators, safe as a folder name.
+    """
+    if p.id:
+        return p.id
+    slug = ascii_slug(p.identity.name, "-")[:40].strip("-")
+    return slug if len(slug) >= 2 else f"persona-{token(p.seed, 'complete/id', length=8)}"
+
+
+def username(p: Persona) -> str:
+    """The spec's username, else one derived from the name that is no system account (see RESERVED_USERNAMES)."""
+    if p.identity.username:
+        return p.identity.username
+    words = p.identity.name.split()
+    first, full = ascii_slug(words[0], "_"), ascii_slug(p.identity.name, "_")
+    for candidate in (first, full, f"{full}_home" if full else ""):
+        candidate = candidate[:30].strip("_")
+        if re.fullmatch(r"[a-z][a-z0-9_]{1,30}", candidate) and candidate not in RESERVED_USERNAMES:
+            return candidate
+    return f"user{token(p.seed, 'complete/username', length=6)}"
 
 
 def _phone(seed: int, stream: str, locale: str) -> str:
@@ -110,14 +140,24 @@ def _address(seed: int, stream: str, locale: str, city) -> Address:
         postcode = (city.postcode_prefix + "".join(str(r.randint(0, 9)) for _ in range(5)))[:5]
     else:
         postcode = city.postcode_prefix + f"{r.randint(1, 99):02d}"
-    return Address(street=fake.street_address(), city=city.name, region=city.region, postal_code=postcode,
+    # Faker's British addresses break the flat and the street over two lines; one line here.
+    street = ", ".join(part.strip() for part in fake.street_address().splitlines() if part.strip())
+    return Address(street=street, city=city.name, region=city.region, postal_code=postcode,
                    country=city.country)
+
+
+def _shift_years(day: dt.date, years: int) -> dt.date:
+    """``day`` moved by ``years`` (29 February becomes 28 February in a common year)."""
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:
+        return day.replace(year=day.year + years, day=28)
 
 
 def _birthday(seed: int, stream: str, around: dt.date, spread_years: int) -> dt.date:
     r = rng(seed, stream)
     year = around.year + r.randint(-spread_years, spread_years)
-    return dt.date(year, r.randint(1, 12), r.randint(1, 28))
+    return dt.date(min(max(year, 1901), 9998), r.randint(1, 12), r.randint(1, 28))
 
 
 def _identity(p: Persona, city) -> Identity:
@@ -129,10 +169,10 @@ def _identity(p: Persona, city) -> Identity:
     return Identity(
         name=ident.name, birth_date=birth, gender=gender,
         pronouns=ident.pronouns or {"female": "she/her", "male": "he/him", "nonbinary": "they/them"}[gender],
-        email=ident.email or f"{_ascii_slug(first)}.{_ascii_slug(last)}@{_EMAIL_DOMAIN[loc]}",
+        email=ident.email or f"{_mailbox(first + ' ' + last, seed, 'identity/me')}@{_EMAIL_DOMAIN[loc]}",
         phone=ident.phone or _phone(seed, "complete/identity/phone", loc),
         address=ident.address or _address(seed, "complete/identity/address", loc, city),
-        username=ident.username or _ascii_slug(first, "_")[:30] or "user",
+        username=username(p),
         bio=ident.bio or faker(seed, "complete/identity/bio", loc).sentence(nb_words=12),
     )
 
@@ -155,17 +195,19 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
         s = f"complete/contact/{i}"
         closeness = c.closeness or {"partner": 5, "spouse": 5, "parent": 4, "sibling": 4, "child": 5, "friend": 3,
                                     "roommate": 4, "colleague": 2, "neighbor": 1}.get(c.relationship, 1)
-        around = {"parent": age_anchor.replace(year=age_anchor.year - 29), "child": age_anchor.replace(
-            year=age_anchor.year + 28)}.get(c.relationship, age_anchor)
+        around = {"parent": _shift_years(age_anchor, -29), "child": _shift_years(age_anchor, 28)}.get(
+            c.relationship, age_anchor)
         style = c.messaging_style or rng(seed, f"{s}/style").choice(
             {"parent": ["formal", "brief"], "colleague": ["brief", "formal"], "neighbor": ["brief"]}.get(
                 c.relationship, ["chatty", "emoji", "brief"]))
         apps = c.apps or (["mail", "calendar", "chat"] if c.relationship == "colleague" else ["chat", "mail", "bank"])
         out.append(Contact(
             name=c.name, relationship=c.relationship, closeness=closeness,
-            email=c.email or f"{_ascii_slug(c.name)}@{_EMAIL_DOMAIN[loc]}",
+            email=c.email or f"{_mailbox(c.name, seed, f'contact/c{i}')}@{_EMAIL_DOMAIN[loc]}",
             phone=c.phone or _phone(seed, f"{s}/phone", loc),
-            birthday=c.birthday or _birthday(seed, f"{s}/birthday", around, 6),
+            # Born before today: a child of a very young persona is at most a few months old.
+            birthday=c.birthday or min(_birthday(seed, f"{s}/birthday", around, 6),
+                                       p.as_of - dt.timedelta(days=90)),
             address=c.address or (_address(seed, f"{s}/address", loc, city) if closeness >= 4 else None),
             shared_activities=c.shared_activities if c.shared_activities is not None else
             rng(seed, f"{s}/activities").sample(_ACTIVITIES, 2),
@@ -197,7 +239,8 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
         salary=w.salary or Decimal(rng(seed, "complete/work/salary").randrange(52_000, 140_000, 500)),
         pay_schedule=w.pay_schedule, net_ratio=w.net_ratio,
         office_address=w.office_address or _address(seed, "complete/work/office", loc, city),
-        email=w.email or f"{_ascii_slug(p.identity.name)}@{_ascii_slug(employer, '-')[:30]}.test",
+        email=w.email or (f"{_mailbox(p.identity.name, seed, 'work/me')}@"
+                         f"{_mailbox(employer, seed, 'work/employer', '-', 30)}.test"),
         colleagues=colleagues, meetings=meetings, work_apps=w.work_apps, office_days=w.office_days,
     )
 
@@ -294,7 +337,7 @@ def complete(p: Persona) -> Persona:
     identity = _identity(p, city)
     contacts = _contacts(p, identity, city)
     return p.model_copy(update={
-        "id": p.id or _ascii_slug(p.identity.name, "-"),
+        "id": persona_id(p),
         "timezone": p.timezone or (city.timezone if not p.identity.address else DEFAULT_ZONE[p.locale]
                                    if city.name != p.identity.address.city else city.timezone),
         "identity": identity,

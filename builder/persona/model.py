@@ -9,15 +9,72 @@ level; any other unknown key is an error.
 from __future__ import annotations
 
 import datetime as dt
-import re
+import unicodedata
+import zoneinfo
 from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from email_validator import EmailNotValidError, validate_email
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import WithJsonSchema
+from pydantic_core import PydanticCustomError
 
-Money = Annotated[Decimal, Field(max_digits=14, decimal_places=2)]
-PositiveMoney = Annotated[Decimal, Field(gt=0, max_digits=14, decimal_places=2)]
+from .places import AIRPORT_ZONES
+
+# Error type of the rules a JSON Schema cannot state (cross-references, uniqueness, date order).
+# Its ``ctx["problems"]`` lists ``(path below the model, message)`` pairs; ``load`` prints one line each.
+SPEC_RULE = "spec_rule"
+
+# One line of text: at least one visible character, no control characters or line separators
+# (the text reaches mail headers, file names and PDFs). JSON Schema and pydantic share the pattern.
+_NOT_CONTROL = r"[^\u0000-\u001f\u007f-\u009f\u2028\u2029]"
+LINE_PATTERN = rf"^{_NOT_CONTROL}*[^\s\u0000-\u001f\u007f-\u009f\u2028\u2029]{_NOT_CONTROL}*$"
+# Free text (a bio): line breaks and tabs allowed, other control characters not.
+PROSE_PATTERN = r"^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$"
+
+
+def Line(max_length: int, min_length: int = 1, description: str | None = None) -> Any:
+    """A one-line text field of ``min_length``..``max_length`` characters (see :data:`LINE_PATTERN`)."""
+    return Annotated[str, Field(min_length=min_length, max_length=max_length, pattern=LINE_PATTERN,
+                                description=description)]
+
+
+def _list(item: Any, max_length: int, min_length: int = 0) -> Any:
+    return Annotated[list[item], Field(min_length=min_length, max_length=max_length)]
+
+
+# Money: a JSON number or a decimal string, at most two decimals and twelve integer digits.
+_MONEY_STRING = r"^-?[0-9]{1,12}(\.[0-9]{1,2})?$"
+
+
+def _money_string(value: Any) -> Any:
+    if isinstance(value, str):
+        import re
+
+        if not re.fullmatch(_MONEY_STRING, value):
+            raise ValueError("money must be a number or a string like 1234.56")
+    if isinstance(value, float) and value != value:
+        raise ValueError("money must be a number")
+    return value
+
+
+def _money_schema(minimum: str | None) -> dict:
+    number: dict = {"type": "number", "maximum": 999999999999.99, "minimum": -999999999999.99}
+    string: dict = {"type": "string", "pattern": _MONEY_STRING}
+    if minimum == "positive":
+        number = {"type": "number", "exclusiveMinimum": 0, "maximum": 999999999999.99}
+        string = {"type": "string", "pattern": r"^[0-9]{1,12}(\.[0-9]{1,2})?$"}
+    return {"anyOf": [number, string], "description": "Money: at most two decimals (a schema cannot state that for "
+                                                       "numbers); strings like \"1234.56\""}
+
+
+Money = Annotated[Decimal, BeforeValidator(_money_string), Field(max_digits=14, decimal_places=2),
+                  WithJsonSchema(_money_schema(None))]
+PositiveMoney = Annotated[Decimal, BeforeValidator(_money_string), Field(gt=0, max_digits=14, decimal_places=2),
+                          WithJsonSchema(_money_schema("positive"))]
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{1,62}$")]
 
 
@@ -29,8 +86,54 @@ def _email(value: str) -> str:
         raise ValueError(f"value is not a valid email address: {exc}") from None
 
 
-EmailStr = Annotated[str, AfterValidator(_email)]
+# ASCII addresses only (the guest's mail app and headers): the pattern is in the schema, email_validator decides.
+EMAIL_PATTERN = (r"^[A-Za-z0-9_%+-]+(\.[A-Za-z0-9_%+-]+)*@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
+                  r"[A-Za-z]{2,24}$")
+EmailStr = Annotated[str, Field(max_length=120, pattern=EMAIL_PATTERN), AfterValidator(_email)]
 Phone = Annotated[str, Field(pattern=r"^\+?[0-9 ()\-.]{7,20}$")]
+
+# Names of the guest's system users and groups: a persona may not take one (the bake would
+# reset that account's password). The image stage also checks the base image's own /etc/passwd.
+RESERVED_USERNAMES: frozenset[str] = frozenset(
+    word for line in Path(__file__).with_name("reserved_usernames.txt").read_text().splitlines()
+    for word in line.split("#", 1)[0].split())
+
+# History may reach three years back; keep the whole timeline inside years every library handles.
+AS_OF_MIN, AS_OF_MAX = dt.date(2000, 1, 1), dt.date(2099, 12, 31)
+MIN_AGE_YEARS, MAX_AGE_YEARS = 16, 110
+
+
+def _username(value: str) -> str:
+    if value in RESERVED_USERNAMES:
+        raise ValueError(f"{value!r} is a system account of the guest; choose another username")
+    return value
+
+
+@lru_cache(maxsize=1)
+def _zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def _zone(value: str) -> str:
+    if value not in _zones():
+        raise ValueError(f"{value!r} is not an IANA time zone name (e.g. Europe/Berlin, America/Chicago, UTC)")
+    return value
+
+
+def _url(value: str) -> str:
+    try:
+        parts = urlsplit(value)
+        parts.port  # raises ValueError for a port that is not a number or out of range
+    except ValueError as exc:
+        raise ValueError(f"not a valid URL: {exc}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("not a valid http(s) URL with a host name")
+    return value
+
+
+def _key(name: str) -> str:
+    """How two names compare for sameness: NFC, case-folded, inner spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFC", name).casefold().split())
 
 
 class SpecModel(BaseModel):
@@ -46,64 +149,75 @@ class SpecModel(BaseModel):
         return data
 
 
+def _rule_problems(problems: list[tuple[tuple, str]]) -> None:
+    """Raise the :data:`SPEC_RULE` error carrying ``problems`` (path below the model, message), if any."""
+    if problems:
+        raise PydanticCustomError(SPEC_RULE, "{summary}",
+                                  {"summary": "; ".join(msg for _, msg in problems), "problems": problems})
+
+
 Time = Annotated[str, Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$", description="24-hour local time HH:MM")]
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-Iata = Annotated[str, Field(pattern=r"^[A-Z]{3}$", description="IATA airport code")]
+Iata = Annotated[Literal[tuple(sorted(AIRPORT_ZONES))], Field(
+    description="IATA code of an airport the world knows (builder/persona/places.py lists them with their zones)")]
+Name = Line(80, 2)
+Names = _list(Name, 100)
 
 
 class Address(SpecModel):
     """A postal address; ``region`` is a US state, UK county or German Land."""
 
-    street: str
-    city: str
-    region: str | None = None
-    postal_code: str
+    street: Line(120)
+    city: Line(60)
+    region: Line(60) | None = None
+    postal_code: Line(16)
     country: Annotated[str, Field(pattern=r"^[A-Z]{2}$", description="ISO 3166-1 alpha-2")] = "US"
 
 
 class Identity(SpecModel):
     """Who the persona is. Only ``name`` is required; the rest is completed from Faker."""
 
-    name: Annotated[str, Field(min_length=2, max_length=80)]
-    birth_date: dt.date | None = None
+    name: Name
+    birth_date: dt.date | None = Field(default=None, description=(
+        f"Between {MAX_AGE_YEARS} and {MIN_AGE_YEARS} years before as_of (checked by the builder)"))
     gender: Literal["female", "male", "nonbinary"] | None = None
-    pronouns: str | None = None
+    pronouns: Line(30) | None = None
     email: EmailStr | None = None
     phone: Phone | None = None
     address: Address | None = None
-    username: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{1,30}$")] | None = Field(
-        default=None, description="Login name on the desktop and in the apps"
-    )
-    bio: str | None = None
+    username: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{1,30}$"), AfterValidator(_username)] | None = Field(
+        default=None, description="Login name on the desktop and in the apps; not a system account's name "
+                                  "(root, daemon, nobody...: builder/persona/reserved_usernames.txt)")
+    bio: Annotated[str, Field(max_length=2000, pattern=PROSE_PATTERN)] | None = None
 
 
 class Meeting(SpecModel):
     """A recurring work meeting. ``attendees`` are contact names (colleagues)."""
 
-    title: str
-    days: list[Weekday] = Field(min_length=1)
+    title: Line(120)
+    days: Annotated[list[Weekday], Field(min_length=1, max_length=7)]
     time: Time
     duration_minutes: Annotated[int, Field(ge=5, le=480)] = 30
     every_weeks: Annotated[int, Field(ge=1, le=8)] = 1
-    attendees: list[str] = Field(default_factory=list)
+    attendees: Names = Field(default_factory=list, description="Names of contacts")
 
 
 class Work(SpecModel):
     """Where the persona works, how it is paid, and its working rhythm."""
 
-    employer: str | None = None
-    role: str | None = None
+    employer: Line(100) | None = None
+    role: Line(100) | None = None
     salary: PositiveMoney | None = Field(default=None, description="Gross annual salary")
     pay_schedule: Literal["biweekly", "semimonthly", "monthly"] = "biweekly"
     net_ratio: Annotated[Decimal, Field(gt=0, le=1, decimal_places=3)] = Field(
-        default=Decimal("0.72"), description="Take-home share of gross pay after tax and deductions"
-    )
+        default=Decimal("0.72"), description="Take-home share of gross pay after tax and deductions")
     office_address: Address | None = None
     email: EmailStr | None = None
-    colleagues: list[str] = Field(default_factory=list, description="Names of contacts who are colleagues")
-    meetings: list[Meeting] | None = None
-    work_apps: list[str] = Field(default_factory=lambda: ["mail", "calendar", "chat"])
-    office_days: list[Weekday] = Field(default_factory=lambda: ["mon", "tue", "wed", "thu"])
+    colleagues: Names = Field(default_factory=list, description="Names of contacts who are colleagues")
+    meetings: _list(Meeting, 40) | None = None
+    work_apps: _list(Line(40), 20) = Field(default_factory=lambda: ["mail", "calendar", "chat"])
+    office_days: Annotated[list[Weekday], Field(max_length=7)] = Field(
+        default_factory=lambda: ["mon", "tue", "wed", "thu"])
 
 
 class Account(SpecModel):
@@ -114,17 +228,16 @@ class Account(SpecModel):
     """
 
     kind: Literal["checking", "savings", "credit_card", "brokerage"]
-    name: str | None = None
+    name: Line(60) | None = None
     opening_balance: Money = Decimal("0.00")
     credit_limit: PositiveMoney | None = None
     apr: Annotated[Decimal, Field(ge=0, le=100, decimal_places=2)] | None = Field(
-        default=None, description="Annual percentage rate (savings interest or card APR), percent"
-    )
+        default=None, description="Annual percentage rate (savings interest or card APR), percent")
 
     @model_validator(mode="after")
     def _card_needs_limit(self) -> "Account":
         if self.kind == "credit_card" and self.credit_limit is None:
-            raise ValueError("a credit_card account needs credit_limit")
+            _rule_problems([(("credit_limit",), "a credit_card account needs credit_limit")])
         return self
 
 
@@ -136,110 +249,125 @@ class RecurringCharge(SpecModel):
     Days past the month's end fall on its last day; a weekend moves to the next business day.
     """
 
-    name: str
+    name: Line(80)
     amount: PositiveMoney
-    payee: str
+    payee: Line(100)
     day: Annotated[int, Field(ge=1, le=31)]
     method: Literal["autopay", "card", "bill_pay"] = "autopay"
-    category: str = "bills"
+    category: Line(40) = "bills"
 
 
 class Debt(SpecModel):
     """A loan being repaid (its monthly payment is usually also a recurring charge)."""
 
-    name: str
-    lender: str
+    name: Line(80)
+    lender: Line(100)
     balance: PositiveMoney
     apr: Annotated[Decimal, Field(ge=0, le=100, decimal_places=2)]
     monthly_payment: PositiveMoney
 
 
+Symbol = Annotated[str, Field(pattern=r"^[A-Z][A-Z.]{0,5}$")]
+
+
 class Holding(SpecModel):
     """A position in the brokerage account at the start of the history."""
 
-    symbol: Annotated[str, Field(pattern=r"^[A-Z.]{1,6}$")]
-    shares: Annotated[Decimal, Field(gt=0, decimal_places=4)]
+    symbol: Symbol
+    shares: Annotated[Decimal, Field(gt=0, max_digits=14, decimal_places=4)]
     cost_basis: PositiveMoney = Field(description="Average price paid per share")
 
 
 class Investments(SpecModel):
     """Brokerage holdings and a monthly automatic investment."""
 
-    holdings: list[Holding] = Field(default_factory=list)
+    holdings: _list(Holding, 100) = Field(default_factory=list)
     monthly_contribution: Money = Decimal("0.00")
-    contribution_symbol: str | None = None
+    contribution_symbol: Symbol | None = None
 
 
 class Finances(SpecModel):
-    """Accounts, bills, debts and investments."""
+    """Accounts, bills, debts and investments.
+
+    Rules the builder checks: at most one account of each kind, and a checking account
+    whenever accounts are listed (every paycheck and bill runs through it).
+    """
 
     currency: Literal["USD", "GBP", "EUR"] | None = None
-    accounts: list[Account] = Field(default_factory=list)
-    recurring_charges: list[RecurringCharge] | None = None
-    debts: list[Debt] = Field(default_factory=list)
+    accounts: _list(Account, 4) = Field(default_factory=list)
+    recurring_charges: _list(RecurringCharge, 60) | None = None
+    debts: _list(Debt, 20) = Field(default_factory=list)
     investments: Investments | None = None
 
     @model_validator(mode="after")
-    def _accounts_are_unique(self) -> "Finances":
+    def _accounts(self) -> "Finances":
         kinds = [a.kind for a in self.accounts]
-        for kind in sorted(set(kinds)):
-            if kinds.count(kind) > 1:
-                raise ValueError(f"at most one {kind} account is supported, found {kinds.count(kind)}")
+        problems = [(("accounts", i, "kind"), f"a second {kind} account (at most one of each kind is supported)")
+                    for i, kind in enumerate(kinds) if kind in kinds[:i]]
+        if kinds and "checking" not in kinds:
+            problems.append((("accounts",), "a checking account is needed (paychecks and bills run through it)"))
+        _rule_problems(problems)
         return self
 
 
 class Contact(SpecModel):
     """Someone the persona knows. ``closeness`` 1 (acquaintance) .. 5 (closest)."""
 
-    name: Annotated[str, Field(min_length=2, max_length=80)]
+    name: Name = Field(description="Unique among the contacts (compared case-insensitively)")
     relationship: Literal[
         "partner", "spouse", "parent", "sibling", "child", "friend", "colleague", "roommate", "neighbor", "other"
     ] = "friend"
     closeness: Annotated[int, Field(ge=1, le=5)] | None = None
     email: EmailStr | None = None
     phone: Phone | None = None
-    birthday: dt.date | None = None
+    birthday: dt.date | None = Field(default=None, description="After 1900 and not after as_of (checked by the builder)")
     address: Address | None = None
-    shared_activities: list[str] | None = None
-    apps: list[str] | None = Field(default=None, description="Apps this contact appears in (mail, chat, bank...)")
+    shared_activities: _list(Line(60), 20) | None = None
+    apps: _list(Line(40), 20) | None = Field(default=None, description="Apps this contact appears in (mail, chat, bank...)")
     messaging_style: Literal["brief", "chatty", "formal", "emoji"] | None = None
 
 
 class Trip(SpecModel):
-    """A trip away from home, past or upcoming. ``companions`` are contact names."""
+    """A trip away from home, past or upcoming. ``companions`` are contact names.
 
-    destination: str = Field(description="City name")
+    A trip lasts at most 60 days; trips outside the simulated window are kept in the spec but
+    leave no events.
+    """
+
+    destination: Line(60) = Field(description="City name")
     airport: Iata
     depart: dt.date
     return_: dt.date = Field(alias="return")
     purpose: Literal["leisure", "business", "family"] = "leisure"
-    companions: list[str] = Field(default_factory=list)
+    companions: _list(Name, 20) = Field(default_factory=list)
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     @model_validator(mode="after")
-    def _return_after_depart(self) -> "Trip":
+    def _dates(self) -> "Trip":
         if self.return_ < self.depart:
-            raise ValueError("return is before depart")
+            _rule_problems([(("return",), "return is before depart")])
+        if (self.return_ - self.depart).days > 60:
+            _rule_problems([(("return",), "a trip may last at most 60 days")])
         return self
 
 
 class Loyalty(SpecModel):
     """A loyalty programme membership."""
 
-    program: str
-    number: str
+    program: Line(60)
+    number: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9 -]{0,29}$")]
 
 
 class Travel(SpecModel):
     """Travel habits and trips."""
 
     home_airport: Iata | None = None
-    airline: str | None = None
-    hotel_chain: str | None = None
+    airline: Line(60) | None = None
+    hotel_chain: Line(60) | None = None
     seat: Literal["window", "aisle", "middle"] | None = None
-    loyalty: list[Loyalty] = Field(default_factory=list)
-    trips: list[Trip] | None = None
+    loyalty: _list(Loyalty, 20) = Field(default_factory=list)
+    trips: _list(Trip, 60) | None = None
 
 
 class Commute(SpecModel):
@@ -253,8 +381,8 @@ class Commute(SpecModel):
 class UsualOrder(SpecModel):
     """The food-delivery order the persona places most often."""
 
-    restaurant: str
-    items: list[str] = Field(min_length=1)
+    restaurant: Line(80)
+    items: _list(Line(80), 20, 1)
     total: PositiveMoney
 
 
@@ -262,8 +390,8 @@ class Routines(SpecModel):
     """Recurring behaviour; counts are per week unless named otherwise."""
 
     commute: Commute | None = None
-    exercise: str | None = Field(default=None, description="e.g. 'climbing'")
-    exercise_days: list[Weekday] = Field(default_factory=lambda: ["tue", "sat"])
+    exercise: Line(40) | None = Field(default=None, description="e.g. 'climbing'")
+    exercise_days: Annotated[list[Weekday], Field(max_length=7)] = Field(default_factory=lambda: ["tue", "sat"])
     coffee_per_week: Annotated[int, Field(ge=0, le=21)] = 4
     groceries_day: Weekday = "sun"
     grocery_delivery: bool = False
@@ -275,17 +403,17 @@ class Routines(SpecModel):
     online_orders_per_month: Annotated[int, Field(ge=0, le=40)] = 6
     wake: Time = "07:00"
     bedtime: Time = "23:00"
-    screen_hours_per_day: Annotated[Decimal, Field(ge=0, le=18)] = Decimal("3")
+    screen_hours_per_day: Annotated[Decimal, Field(ge=0, le=18, max_digits=4, decimal_places=2)] = Decimal("3")
 
 
 class Preferences(SpecModel):
     """Tastes that shape choices in the world."""
 
-    cuisines: list[str] = Field(default_factory=list)
+    cuisines: _list(Line(40), 20) = Field(default_factory=list)
     seat: Literal["window", "aisle", "middle"] | None = None
     tipping_percent: Annotated[int, Field(ge=0, le=40)] = 18
-    brands: list[str] = Field(default_factory=list)
-    favourite_merchants: list[str] = Field(default_factory=list)
+    brands: _list(Line(60), 50) = Field(default_factory=list)
+    favourite_merchants: _list(Line(100), 50) = Field(default_factory=list)
 
 
 class LifeEvent(SpecModel):
@@ -293,21 +421,24 @@ class LifeEvent(SpecModel):
 
     date: dt.date
     kind: Literal["moved", "new_job", "party", "doctor", "dentist", "wedding", "birthday", "concert", "exam", "other"]
-    title: str
+    title: Line(120)
     time: Time | None = None
-    location: str | None = None
-    with_: list[str] = Field(default_factory=list, alias="with", description="Contact names")
+    location: Line(200) | None = None
+    with_: _list(Name, 50) = Field(default_factory=list, alias="with", description="Contact names")
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 class Site(SpecModel):
-    """A website the persona visits ``per_week`` times on average."""
+    """A website the persona visits ``per_week`` times on average. URLs are unique in ``browsing``."""
 
-    url: Annotated[str, Field(pattern=r"^https?://")]
-    title: str
-    per_week: Annotated[Decimal, Field(ge=0, le=200)] = Decimal("3")
+    url: Annotated[str, Field(max_length=500, pattern=r"^https?://[^\s/?#@]+([/?#][^\s]*)?$"), AfterValidator(_url)]
+    title: Line(200)
+    per_week: Annotated[Decimal, Field(ge=0, le=200, max_digits=6, decimal_places=2)] = Decimal("3")
     bookmarked: bool = False
+
+
+MAX_VISITS_PER_WEEK = 1500
 
 
 class Persona(SpecModel):
@@ -315,32 +446,85 @@ class Persona(SpecModel):
 
     ``as_of`` is the frozen "today" of the whole world and of the guest clock;
     ``seed`` names the root of every random stream (see ``builder.rng``).
+
+    Rules the builder checks beyond the schema (each reported at its JSON path): contact
+    names are unique and differ from the persona's; every name in ``work.colleagues``,
+    meeting attendees, trip companions and life events' ``with`` is a contact's; browsing
+    URLs are unique and their ``per_week`` sum to at most ``MAX_VISITS_PER_WEEK``; the birth
+    date is 16 to 110 years before ``as_of``; contacts' birthdays are after 1900 and not
+    after ``as_of``.
     """
 
     schema_: str | None = Field(default=None, alias="$schema")
     id: Slug | None = Field(default=None, description="Defaults to the name as a slug")
-    seed: int = 0
-    as_of: dt.date = dt.date(2026, 11, 16)
+    seed: Annotated[int, Field(ge=0, le=2**63 - 1)] = 0
+    as_of: Annotated[dt.date, Field(ge=AS_OF_MIN, le=AS_OF_MAX, description="Between 2000-01-01 and 2099-12-31")] = \
+        dt.date(2026, 11, 16)
     locale: Literal["en_US", "en_GB", "de_DE"] = "en_US"
-    timezone: str | None = Field(default=None, description="IANA zone; defaults by locale")
+    timezone: Annotated[str, Field(max_length=64), AfterValidator(_zone)] | None = Field(
+        default=None, description="IANA zone name (checked against the tz database); defaults by locale")
     identity: Identity
     work: Work | None = None
     finances: Finances | None = None
-    contacts: list[Contact] | None = None
+    contacts: _list(Contact, 150) | None = None
     travel: Travel | None = None
     routines: Routines | None = None
     preferences: Preferences | None = None
-    life_events: list[LifeEvent] = Field(default_factory=list)
-    browsing: list[Site] | None = None
+    life_events: _list(LifeEvent, 200) = Field(default_factory=list)
+    browsing: _list(Site, 100) | None = Field(default=None, description=(
+        f"Unique URLs; per_week sums to at most {MAX_VISITS_PER_WEEK} (checked by the builder)"))
     history_months: Annotated[int, Field(ge=1, le=36)] = 18
     horizon_days: Annotated[int, Field(ge=0, le=180)] = 60
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     @model_validator(mode="after")
-    def _check_zone(self) -> "Persona":
-        if self.timezone is not None and not re.fullmatch(r"[A-Za-z_]+/[A-Za-z_]+(/[A-Za-z_]+)?|UTC", self.timezone):
-            raise ValueError(f"timezone {self.timezone!r} is not an IANA zone name")
+    def _cross_references(self) -> "Persona":
+        problems: list[tuple[tuple, str]] = []
+        contacts = self.contacts or []
+        me = _key(self.identity.name)
+        seen: dict[str, int] = {}
+        for i, c in enumerate(contacts):
+            k = _key(c.name)
+            if k in seen:
+                problems.append((("contacts", i, "name"), f"{c.name!r} is also contacts[{seen[k]}]'s name"))
+            elif k == me:
+                problems.append((("contacts", i, "name"), "a contact may not have the persona's own name"))
+            seen.setdefault(k, i)
+            if c.birthday and not dt.date(1900, 1, 1) <= c.birthday <= self.as_of:
+                problems.append((("contacts", i, "birthday"), "must be after 1900 and not after as_of"))
+
+        def refer(loc: tuple, name: str) -> None:
+            if _key(name) not in seen:
+                problems.append((loc, f"{name!r} is not the name of a contact"))
+
+        if self.work:
+            for j, name in enumerate(self.work.colleagues):
+                refer(("work", "colleagues", j), name)
+            for m, meeting in enumerate(self.work.meetings or []):
+                for j, name in enumerate(meeting.attendees):
+                    refer(("work", "meetings", m, "attendees", j), name)
+        if self.travel:
+            for t, trip in enumerate(self.travel.trips or []):
+                for j, name in enumerate(trip.companions):
+                    refer(("travel", "trips", t, "companions", j), name)
+        for e, event in enumerate(self.life_events):
+            for j, name in enumerate(event.with_):
+                refer(("life_events", e, "with", j), name)
+
+        born = self.identity.birth_date
+        if born and not (_years_before(self.as_of, MAX_AGE_YEARS) <= born <= _years_before(self.as_of, MIN_AGE_YEARS)):
+            problems.append((("identity", "birth_date"),
+                             f"must be {MIN_AGE_YEARS} to {MAX_AGE_YEARS} years before as_of ({self.as_of})"))
+
+        urls: dict[str, int] = {}
+        for i, site in enumerate(self.browsing or []):
+            if site.url in urls:
+                problems.append((("browsing", i, "url"), f"also browsing[{urls[site.url]}]'s URL"))
+            urls.setdefault(site.url, i)
+        if sum(site.per_week for site in self.browsing or []) > MAX_VISITS_PER_WEEK:
+            problems.append((("browsing",), f"per_week adds up to more than {MAX_VISITS_PER_WEEK} visits a week"))
+        _rule_problems(problems)
         return self
 
     # Shortcuts for the completed persona (every section filled by builder.persona.complete).
@@ -353,3 +537,11 @@ class Persona(SpecModel):
     def recurring_charges(self) -> list[RecurringCharge]:
         """The completed persona's recurring charges."""
         return self.finances.recurring_charges
+
+
+def _years_before(day: dt.date, years: int) -> dt.date:
+    """``day`` ``years`` years earlier; 29 February becomes 28 February in a common year."""
+    try:
+        return day.replace(year=day.year - years)
+    except ValueError:
+        return day.replace(year=day.year - years, day=28)
