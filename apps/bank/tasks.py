@@ -2,7 +2,9 @@
 
 Action checks read the bank database's end state. Rows the app writes have
 ``world_ref IS NULL``; seeded rows never do, so an agent that does nothing fails
-every action check.
+every action check. Check queries are fixed SQL text with ``?`` placeholders: every
+name, memo, account kind and amount travels in the check's ``params``, so spec text
+(a payee called O'Brien) can neither break a check nor inject SQL into it.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from builder.tasks.model import Check, RubricItem, Task
 from builder.world import World, statements
 
 APP = "bank"
-_ACCOUNT = "(SELECT id FROM accounts WHERE kind = '{}')"
+# The id of the user's account of one kind; the kind is bound as a parameter.
+_ACCOUNT = "(SELECT id FROM accounts WHERE kind = ?)"
 
 
-def _sql(query: str, expected: list[list]) -> Check:
-    return Check(type="sql", app=APP, query=" ".join(query.split()), expected=expected)
+def _sql(query: str, params: list, expected: list[list]) -> Check:
+    """A sql check: fixed ``query`` text with ``?`` placeholders, every world or spec value in ``params``."""
+    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
 
 
 def _amount(cents: int) -> Check:
@@ -38,10 +42,18 @@ def _last_month(world: World) -> tuple[dt.date, dt.date]:
     return end.replace(day=1), end
 
 
-def _app_row(kind_sql: str, account: str, cents: int, name: str | None = None) -> str:
-    who = f" AND (counterparty = '{name}' OR upper(description) LIKE upper('%{name}%'))" if name else ""
-    return (f"SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND account_id = {_ACCOUNT.format(account)} "
-            f"AND amount_cents = {cents}{kind_sql}{who}")
+def _app_row(account: str, cents: int, name: str | None = None) -> tuple[str, list]:
+    """(query, params) counting app-written lines of ``cents`` on ``account``, to ``name`` if given.
+
+    ``name`` matches the counterparty exactly or appears in the description (ASCII case-insensitive).
+    """
+    query = (f"SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND account_id = {_ACCOUNT} "
+             "AND amount_cents = ?")
+    params: list = [account, cents]
+    if name:
+        query += " AND (counterparty = ? OR instr(upper(description), upper(?)) > 0)"
+        params += [name, name]
+    return query, params
 
 
 def tasks(world: World) -> list[Task]:
@@ -151,18 +163,20 @@ def tasks(world: World) -> list[Task]:
                        "savings_after_cents": savings + amount},
              rubric=[
                  RubricItem(id="debit", weight=40, requirement=f"Checking shows a new {money(amount, cur)} transfer out",
-                            check=_sql(_app_row("", "checking", -amount), [[1]])),
+                            check=_sql(*_app_row("checking", -amount), [[1]])),
                  RubricItem(id="credit", weight=40, requirement=f"Savings shows the same {money(amount, cur)} arriving",
                             check=_sql(f"""SELECT COUNT(*) FROM transactions c JOIN transactions s
                                 ON c.transfer_id = s.transfer_id AND c.id <> s.id
-                                WHERE c.world_ref IS NULL AND c.account_id = {_ACCOUNT.format('checking')}
-                                AND s.account_id = {_ACCOUNT.format('savings')}
-                                AND c.amount_cents = {-amount} AND s.amount_cents = {amount}""", [[1]])),
+                                WHERE c.world_ref IS NULL AND c.account_id = {_ACCOUNT}
+                                AND s.account_id = {_ACCOUNT}
+                                AND c.amount_cents = ? AND s.amount_cents = ?""",
+                                       ["checking", "savings", -amount, amount], [[1]])),
                  RubricItem(id="balances", weight=20,
                             requirement=f"Balances end at {money(checking - amount, cur)} checking and "
                                         f"{money(savings + amount, cur)} savings (no other movement)",
-                            check=_sql("SELECT kind, balance_cents FROM accounts WHERE kind IN ('checking', 'savings') "
-                                       "ORDER BY kind", [["checking", checking - amount], ["savings", savings + amount]])),
+                            check=_sql("SELECT kind, balance_cents FROM accounts WHERE kind IN (?, ?) ORDER BY kind",
+                                       ["checking", "savings"],
+                                       [["checking", checking - amount], ["savings", savings + amount]])),
              ])
 
     # 8. Bill pay to a saved payee.
@@ -177,9 +191,9 @@ def tasks(world: World) -> list[Task]:
              rubric=[
                  RubricItem(id="payment", weight=70,
                             requirement=f"A new bill payment of {money(cents, cur)} to {bill.payee} left checking",
-                            check=_sql(_app_row("", "checking", -cents, bill.payee), [[1]])),
+                            check=_sql(*_app_row("checking", -cents, bill.payee), [[1]])),
                  RubricItem(id="single", weight=30, requirement="Exactly one new payment was made (no duplicates)",
-                            check=_sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [[1]])),
+                            check=_sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]])),
              ])
 
     # 9. Send money to a contact.
@@ -193,10 +207,11 @@ def tasks(world: World) -> list[Task]:
              rubric=[
                  RubricItem(id="payment", weight=80,
                             requirement=f"A new payment of {money(cents, cur)} to {friend.name} left checking",
-                            check=_sql(_app_row("", "checking", -cents, friend.name), [[1]])),
+                            check=_sql(*_app_row("checking", -cents, friend.name), [[1]])),
                  RubricItem(id="memo", weight=20, requirement=f"The payment's memo mentions '{memo}'",
-                            check=_sql(f"SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND "
-                                       f"amount_cents = {-cents} AND lower(memo) LIKE '%{memo.split()[0]}%'", [[1]])),
+                            check=_sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND "
+                                       "amount_cents = ? AND instr(lower(memo), ?) > 0",
+                                       [-cents, memo.split()[0].lower()], [[1]])),
              ])
 
     # 10. Pay off the credit card in full.
@@ -207,8 +222,8 @@ def tasks(world: World) -> list[Task]:
              expected={"amount_cents": owed},
              rubric=[
                  RubricItem(id="payment", weight=60, requirement=f"{money(owed, cur)} left checking to the card",
-                            check=_sql(_app_row("", "checking", -owed), [[1]])),
+                            check=_sql(*_app_row("checking", -owed), [[1]])),
                  RubricItem(id="zero", weight=40, requirement="The card's balance is $0.00 afterwards",
-                            check=_sql("SELECT balance_cents FROM accounts WHERE kind = 'credit_card'", [[0]])),
+                            check=_sql("SELECT balance_cents FROM accounts WHERE kind = ?", ["credit_card"], [[0]])),
              ])
     return out
