@@ -29,6 +29,7 @@ PACKAGES=(
   curl
   socat
   poppler-utils     # pdftotext/pdftoppm: statement PDFs in tests
+  fonts-dejavu-core # DejaVu Sans (+Bold): the Unicode font embedded in statement PDFs
   build-essential   # node-gyp compiles better-sqlite3 (no prebuilt binary is reachable)
   python3
 )

@@ -1,0 +1,218 @@
+"""Statement PDFs treat spec text as text: no markup, any script, safe file names, same bytes every time."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import http.server
+import json
+import re
+import subprocess
+import sys
+import threading
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from apps.bank.seed import account_numbers
+from builder.files import statements as st
+from builder.files.statements import write_statements
+from builder.persona import Persona, complete
+from builder.world import simulate
+
+REPO = Path(__file__).resolve().parent.parent
+BASE = json.loads((REPO / "personas" / "dana-whitfield.json").read_text())
+
+# Bidi controls pdftotext may wrap around right-to-left runs it reconstructs.
+_BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _world(name: str | None = None, street: str | None = None, checking: str | None = None,
+           payee: str | None = None):
+    """Dana's spec with some text replaced, completed and simulated."""
+    data = copy.deepcopy(BASE)
+    if name is not None:
+        data["identity"]["name"] = name
+    if street is not None:
+        data["identity"]["address"]["street"] = street
+    if checking is not None:
+        data["finances"]["accounts"][0]["name"] = checking
+    if payee is not None:
+        rent = next(c for c in data["finances"]["recurring_charges"] if c["method"] == "bill_pay")
+        rent["payee"] = payee
+    return simulate(complete(Persona.model_validate(data)))
+
+
+def _write(world, documents: Path, months: int = 1) -> list[Path]:
+    numbers = {k: n for k, (n, _, _) in account_numbers(world).items()}
+    return write_statements(world, numbers, documents, months=months)
+
+
+def _text(pdf: Path) -> str:
+    """pdftotext's reading of ``pdf``, whitespace collapsed (a paragraph may wrap anywhere at a space)."""
+    out = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return " ".join(out.split())
+
+
+class _Recorder(http.server.BaseHTTPRequestHandler):
+    requests: list[str] = []
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        self.requests.append(self.path)
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def loopback_server():
+    """A real HTTP server on 127.0.0.1 (any free port) that records every request it gets."""
+    _Recorder.requests = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_address[1], _Recorder.requests
+    server.shutdown()
+    server.server_close()
+    thread.join(5)
+
+
+def test_markup_in_spec_text_is_printed_not_followed(loopback_server, tmp_path):
+    port, requests = loopback_server
+    url_img = f"<img src='http://127.0.0.1:{port}/x'/>"
+    file_img = "<img src='/etc/hostname'/>"
+    junk = "<font name='Courier' color='red'>Fo</font> a<b & c&amp;d <"
+    name = f"{url_img} Dana"
+    street = f"{file_img} {junk}"
+    checking = f"{url_img} Checking"
+    payee = f"{file_img} Rent"
+    pdfs = _write(_world(name=name, street=street, checking=checking, payee=payee), tmp_path / "Documents")
+
+    assert requests == [], "building statements fetched a URL named in spec text"
+    checking_pdf = pdfs[0]
+    text = _text(checking_pdf)
+    for literal in (name, street, checking, payee.upper()):  # payees print upper case, as banks do
+        assert literal in text, (literal, text[:600])
+    for pdf in pdfs:
+        data = pdf.read_bytes()
+        assert b"/XObject" not in data and b"/Subtype /Image" not in data, \
+            f"{pdf.name} embeds an image: a host file or URL was read"
+    hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").exists() else ""
+    if len(hostname) >= 6:  # a short host name could appear by chance in amounts or card numbers
+        assert hostname not in text
+
+
+@pytest.mark.parametrize("name", ["Nguyễn Thị Minh Khai", "Zażółć Gęślą"])
+def test_latin_names_with_diacritics_print(name, tmp_path):
+    # NFD input (base letters plus combining marks) prints as the same NFC text.
+    world = _world(name=unicodedata.normalize("NFD", name), street=f"12 {name}", checking=f"{name} Checking")
+    pdf = _write(world, tmp_path / "Documents")[0]
+    text = unicodedata.normalize("NFC", _text(pdf))
+    assert name in text and f"12 {name}" in text and f"{name} Checking ending" in text
+
+
+@pytest.mark.parametrize("name", ["דנה כהן", "ليلى حداد"])
+def test_right_to_left_names_print_in_reading_order(name, tmp_path):
+    world = _world(name=name, street=f"{name} 12", checking=f"{name} Checking", payee=name)
+    pdf = _write(world, tmp_path / "Documents")[0]
+    raw = _text(pdf)
+    # The PDF draws glyphs left to right in visual order, as a correctly laid-out RTL line looks.
+    # pdftotext reads a right-to-left run from right to left, back into logical (typed) order; it
+    # gives the typed name only when letters and words were drawn in visual order. Text drawn in
+    # typed order would come out reversed ("ןהכ הנד", or the words swapped) and fail here.
+    # Arabic is drawn in joined presentation forms (U+FExx); NFKC maps them back to the letters.
+    text = unicodedata.normalize("NFKC", _BIDI_CONTROLS.sub("", raw))
+    text = " ".join(text.split())
+    assert name in text, text[:400]
+    assert f"BILL PAY {name}" in text
+    if name == "ليلى حداد":
+        joined = [ch for ch in raw if 0xFE70 <= ord(ch) <= 0xFEFF]
+        assert len(joined) >= len(name.replace(" ", "")), "Arabic letters were not drawn in joined forms"
+        assert "ليلى" not in raw, "Arabic drawn in unjoined base letters"
+
+
+def test_visual_order_matches_python_bidi():
+    """Our reordering (levels from python-bidi, marks and mirroring added) agrees with its get_display."""
+    from bidi import get_display
+
+    for text in ["abc דנה כהן def", "ليلى حداد 12", "Larkspur רחוב הרצל 12 ending 4321", "123 أ ب ج"]:
+        shaped = st._reshaper().reshape(text) if any("\u0600" <= c <= "\u06ff" for c in text) else text
+        assert st._visual(text) == get_display(shaped, base_dir="L"), text
+    assert st._visual("דנה (א) x") == "(א) הנד x"  # brackets mirrored in a right-to-left run
+    assert st._visual("plain ASCII (no change)") == "plain ASCII (no change)"
+
+
+def test_account_name_with_path_parts_stays_in_documents(tmp_path):
+    documents = tmp_path / "home" / "Documents"
+    world = _world(checking="../../../etc/cron.d/x .. / Checking")
+    pdfs = _write(world, documents, months=2)
+    assert len(pdfs) == 6
+    for pdf in pdfs:
+        assert pdf.parent == documents and pdf.resolve().parent == documents.resolve()
+        assert pdf.is_file() and "/" not in pdf.name and not pdf.name.startswith((".", "-"))
+    assert sorted(p.name for p in documents.iterdir()) == sorted(p.name for p in pdfs)
+    assert [p for p in tmp_path.rglob("*") if p.is_file() and p.parent != documents] == []
+
+
+def test_statement_filename_is_one_safe_component():
+    period = next(iter(st.statements(_world(), "checking")))
+    for account in ["..", "../..", "/", "a/../b", ".hidden", "-rf Checking", "Larkspur"]:
+        name = st.statement_filename(account, period)
+        assert "/" not in name and name not in (".", "..") and not name.startswith((".", "-")), name
+        assert name.startswith("Larkspur") and name.endswith(f"-{period.end:%Y-%m}.pdf"), name
+    assert st.statement_filename("Everyday Checking", period) == f"Larkspur-Everyday-Checking-{period.end:%Y-%m}.pdf"
+
+
+def test_two_accounts_with_the_same_file_name_keep_both_statements(tmp_path):
+    data = copy.deepcopy(BASE)
+    data["finances"]["accounts"][0]["name"] = "Main/Account"
+    data["finances"]["accounts"][1]["name"] = "Main Account"
+    world = simulate(complete(Persona.model_validate(data)))
+    pdfs = _write(world, tmp_path / "Documents")
+    assert len(set(pdfs)) == len(pdfs) == 3
+
+
+def test_pdfs_embed_dejavu_only(tmp_path):
+    pdf = _write(_world(name="ليلى حداد"), tmp_path / "Documents")[0]
+    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+    names = [line.split()[0] for line in fonts.splitlines()[2:]]
+    assert names and all(re.fullmatch(r"[A-Z]{6}\+DejaVuSans(-Bold)?", n) for n in names), fonts
+    assert all(" yes yes " in line for line in fonts.splitlines()[2:]), fonts  # embedded, subset
+
+
+def test_missing_font_names_the_package(monkeypatch, tmp_path):
+    st._font_chars.cache_clear()
+    st._reshaper.cache_clear()
+    monkeypatch.setattr(st, "FONT_DIR", tmp_path / "no-fonts")
+    try:
+        with pytest.raises(st.FontMissing, match="fonts-dejavu-core"):
+            _write(_world(), tmp_path / "Documents")
+    finally:
+        monkeypatch.undo()
+        st._font_chars.cache_clear()
+        st._reshaper.cache_clear()
+
+
+_HASH_SCRIPT = """
+import hashlib, json, sys
+from pathlib import Path
+sys.path.insert(0, {tests!r})
+from test_statement_text import _world, _write
+pdfs = _write(_world(name="ليلى حداد", street="רחוב הרצל 12", checking="Nguyễn Thị Minh Khai"), Path(sys.argv[1]))
+print(json.dumps([[p.name, hashlib.sha256(p.read_bytes()).hexdigest()] for p in pdfs]))
+"""
+
+
+def test_statements_are_byte_identical_across_processes(tmp_path):
+    """Font subsets (names, glyph order) and shaping add no randomness: two processes, same bytes."""
+    script = _HASH_SCRIPT.format(tests=str(REPO / "tests"))
+    runs = [subprocess.run([sys.executable, "-c", script, str(tmp_path / f"run{i}")], capture_output=True,
+                           text=True, check=True, cwd=REPO).stdout for i in range(2)]
+    first, second = (json.loads(r) for r in runs)
+    assert first == second and len(first) == 3
+    assert hashlib.sha256(b"".join(p.read_bytes() for p in sorted((tmp_path / "run0").iterdir()))).hexdigest() == \
+        hashlib.sha256(b"".join(p.read_bytes() for p in sorted((tmp_path / "run1").iterdir()))).hexdigest()
