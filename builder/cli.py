@@ -1,14 +1,17 @@
 """``build-image``: persona spec -> world -> persona layer -> task bundle -> bootable qcow2.
 
 Every stage writes into a staging folder ``<out>/.<persona-id>.partial``; only when
-the requested stages all succeed does it replace ``<out>/<persona-id>``, so a failed
-or interrupted build never leaves half-written output where a good one was.
+the requested stages all succeed does it replace ``<out>/<persona-id>`` in one atomic
+exchange, so a failed, interrupted or killed build never leaves half-written output
+where a good one was. Builds of one persona into one ``<out>`` take turns on the lock
+``<out>/.<persona-id>.lock`` (see :mod:`builder.output`).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 import time
 from enum import Enum
@@ -21,6 +24,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from . import apps as app_registry
+from . import output
 from .bundle import write_bundle
 from .layer import build_layer
 from .persona import SpecError, complete, load
@@ -86,14 +90,32 @@ def build(
         raise typer.Exit(2)
     cache = cache or _default_cache()
     completed = complete(spec)
-    final = out / completed.id
-    staging = out / f".{completed.id}.partial"
     wanted = STAGES[: STAGES.index(until.value) + 1]
     timings: dict[str, float] = {}
+    try:
+        slot = output.plan(out, completed.id)  # checks only: nothing is written before this passes
+        output.create(slot)
+        with output.locked(slot, on_wait=lambda: print(
+                f"build-image: waiting for another build of {completed.id} in {slot.out} to finish",
+                file=sys.stderr, flush=True)):
+            # Re-check under the lock: another build may have changed OUT/<id> meanwhile.
+            output.plan(out, completed.id)
+            for line in output.recover(slot):
+                print(f"build-image: {line} (left by an interrupted build)", file=sys.stderr)
+            _build_locked(console, completed, persona, slot, wanted, cache, timings)
+            _summary(console, out / slot.id, timings)  # still under the lock: OUT/<id> is ours
+    except output.OutputError as err:
+        print(f"build-image: {err}", file=sys.stderr)
+        raise typer.Exit(2) from None
 
-    out.mkdir(parents=True, exist_ok=True)
-    if staging.exists():
-        shutil.rmtree(staging)
+
+def _build_locked(console: Console, completed, persona: Path, slot: output.Slot, wanted: list[str],
+                  cache: Path, timings: dict[str, float]) -> None:
+    """Build into the staging folder and swap it into place; the caller holds the lock."""
+    staging, final = slot.staging, slot.final
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        # Like Ctrl-C: unwind, so the staging folder is removed (a SIGKILL is repaired by the next build).
+        signal.signal(sig, _terminate)
     staging.mkdir()
     try:
         with Progress(SpinnerColumn(), TextColumn("[bold]{task.fields[stage]:<7}[/] {task.description}"),
@@ -128,8 +150,17 @@ def build(
             print(f"build-image: {err}", file=sys.stderr)
             raise typer.Exit(1) from None
         raise
-    _swap_into_place(staging, final)
-    _summary(console, final, timings)
+    # No signal may interrupt the swap and the removal of the previous build half-way.
+    blocked = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+    try:
+        output.swap_into_place(staging, final, slot.old)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, blocked)
+
+
+def _terminate(signum, _frame) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _is_build_error(err: BaseException) -> bool:
@@ -149,18 +180,6 @@ def _world(completed, staging: Path, say: Callable[[str], None]):
     (staging / "world" / "persona.completed.json").write_text(
         completed.model_dump_json(indent=2, by_alias=True, exclude_none=True) + "\n", encoding="utf-8")
     return world
-
-
-def _swap_into_place(staging: Path, final: Path) -> None:
-    """Replace ``final`` by ``staging`` with renames only (the old result is removed last)."""
-    old = final.with_name(f".{final.name}.old")
-    if old.exists():
-        shutil.rmtree(old)
-    if final.exists():
-        final.rename(old)
-    staging.rename(final)
-    if old.exists():
-        shutil.rmtree(old)
 
 
 def _summary(console: Console, final: Path, timings: dict[str, float]) -> None:
