@@ -17,6 +17,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from . import firefox
+from .dates import add_months
 from .apps import App
 from .files.statements import write_statements
 from .rng import token
@@ -75,7 +76,7 @@ def build_layer(world: World, apps: list[App], dest: Path) -> list[Path]:
         creds = app.module("seed").credentials(world)
         cookies.append(firefox.Cookie(
             host=app.domain, name=app.session_cookie, value=creds["session_token"],
-            expiry_s=int(utc(world, world.now.replace(year=world.now.year + 1)).timestamp()),
+            expiry_s=int(utc(world, add_months(world.now, 12)).timestamp()),
             created_us=prtime(world, world.now - dt.timedelta(days=1))))
 
     toolbar, menu = [], {}

@@ -13,6 +13,7 @@ from pathlib import Path
 from sqlalchemy.orm import Session as OrmSession
 
 from builder import dbfile
+from builder.dates import add_months
 from builder.rng import rng, token
 from builder.world import World, statements
 
@@ -95,7 +96,7 @@ def seed(world: World, path: Path) -> Path:
                       password_hash=password_hash(creds["password"], bytes.fromhex(token(world.seed, "bank/salt", length=32))),
                       address=f"{addr.street}, {addr.city}{', ' + addr.region if addr.region else ''} {addr.postal_code}"))
         db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
-                         expires_at=world.now.replace(year=world.now.year + 1).isoformat()))
+                         expires_at=add_months(world.now, 12).isoformat()))
         account_ids = {}
         for i, spec in enumerate(p.accounts, start=1):
             account_ids[spec.kind] = i

@@ -11,6 +11,7 @@ import datetime as dt
 import re
 from decimal import Decimal
 
+from ..dates import add_months
 from ..names import ascii_slug
 from ..rng import faker, rng, token
 from .model import (
@@ -146,14 +147,6 @@ def _address(seed: int, stream: str, locale: str, city) -> Address:
                    country=city.country)
 
 
-def _shift_years(day: dt.date, years: int) -> dt.date:
-    """``day`` moved by ``years`` (29 February becomes 28 February in a common year)."""
-    try:
-        return day.replace(year=day.year + years)
-    except ValueError:
-        return day.replace(year=day.year + years, day=28)
-
-
 def _birthday(seed: int, stream: str, around: dt.date, spread_years: int) -> dt.date:
     r = rng(seed, stream)
     year = around.year + r.randint(-spread_years, spread_years)
@@ -195,7 +188,7 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
         s = f"complete/contact/{i}"
         closeness = c.closeness or {"partner": 5, "spouse": 5, "parent": 4, "sibling": 4, "child": 5, "friend": 3,
                                     "roommate": 4, "colleague": 2, "neighbor": 1}.get(c.relationship, 1)
-        around = {"parent": _shift_years(age_anchor, -29), "child": _shift_years(age_anchor, 28)}.get(
+        around = {"parent": add_months(age_anchor, -29 * 12), "child": add_months(age_anchor, 28 * 12)}.get(
             c.relationship, age_anchor)
         style = c.messaging_style or rng(seed, f"{s}/style").choice(
             {"parent": ["formal", "brief"], "colleague": ["brief", "formal"], "neighbor": ["brief"]}.get(

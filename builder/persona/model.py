@@ -22,6 +22,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic import WithJsonSchema
 from pydantic_core import PydanticCustomError
 
+from ..dates import add_months
 from .places import AIRPORT_ZONES
 
 # Error type of the rules a JSON Schema cannot state (cross-references, uniqueness, date order).
@@ -513,7 +514,7 @@ class Persona(SpecModel):
                 refer(("life_events", e, "with", j), name)
 
         born = self.identity.birth_date
-        if born and not (_years_before(self.as_of, MAX_AGE_YEARS) <= born <= _years_before(self.as_of, MIN_AGE_YEARS)):
+        if born and not (add_months(self.as_of, -12 * MAX_AGE_YEARS) <= born <= add_months(self.as_of, -12 * MIN_AGE_YEARS)):
             problems.append((("identity", "birth_date"),
                              f"must be {MIN_AGE_YEARS} to {MAX_AGE_YEARS} years before as_of ({self.as_of})"))
 
@@ -538,10 +539,3 @@ class Persona(SpecModel):
         """The completed persona's recurring charges."""
         return self.finances.recurring_charges
 
-
-def _years_before(day: dt.date, years: int) -> dt.date:
-    """``day`` ``years`` years earlier; 29 February becomes 28 February in a common year."""
-    try:
-        return day.replace(year=day.year - years)
-    except ValueError:
-        return day.replace(year=day.year - years, day=28)

@@ -29,6 +29,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from ..persona import Persona
 from .context import Charge, Sim
 from .model import Merchant
+from ..dates import add_months  # noqa: F401  (the modules call finance.add_months)
 from ..rng import derived_id
 
 CUSHION_CENTS = 150_000  # checking keeps at least this much after voluntary moves
@@ -85,12 +86,6 @@ def cents(amount: Decimal) -> int:
     return int((amount * 100).to_integral_value(rounding=ROUND_HALF_UP))
 
 
-def add_months(day: dt.date, months: int) -> dt.date:
-    """``day`` shifted by whole months, clamped to the target month's last day."""
-    y, m = divmod(day.month - 1 + months, 12)
-    y, m = day.year + y, m + 1
-    return day.replace(year=y, month=m, day=min(day.day, calendar.monthrange(y, m)[1]))
-
 
 def next_business_day(day: dt.date) -> dt.date:
     """``day`` or the Monday after it if it is a Saturday or Sunday."""
@@ -138,9 +133,9 @@ def pay_dates(p: Persona, start: dt.date, end: dt.date) -> list[dt.date]:
     schedule = p.work.pay_schedule
     days: list[dt.date] = []
     if schedule == "biweekly":
+        # The fortnightly grid through 2024-01-05, reaching back or forward to ``start`` (any year).
         d = dt.date(2024, 1, 5)
-        if d < start:
-            d += dt.timedelta(days=14 * ((start - d).days // 14))
+        d += dt.timedelta(days=14 * ((start - d).days // 14))
         while d <= end:
             if d >= start:
                 days.append(d)
