@@ -45,7 +45,22 @@ def test_build_image_writes_a_verified_bundle(built):
         for block in iter(lambda: fh.read(1 << 22), b""):
             digest.update(block)
     assert sums["persona.qcow2"] == digest.hexdigest() == qcow2["sha256"]
-    assert not list(OUT.glob(".dana-whitfield.*")), "staging folders left behind"
+    assert [p.name for p in OUT.glob(".dana-whitfield.*")] == [".dana-whitfield.lock"], "staging folders left behind"
+
+
+@pytest.mark.slow
+def test_reserved_usernames_cover_the_base_images_accounts(built):
+    """Every user and group of the base image is a name the persona spec refuses (kept in sync by this test)."""
+    from builder.image.base import base_accounts
+    from builder.persona.model import RESERVED_USERNAMES
+
+    cache = Path(os.environ.get("PERSONA_CACHE", REPO / ".cache"))
+    sidecars = [q for q in cache.glob("base-*.qcow2") if base_accounts(q) is not None]
+    assert sidecars, f"no base image with recorded accounts in {cache}"
+    for qcow2 in sidecars:
+        accounts = base_accounts(qcow2)
+        assert "root" in accounts and "nobody" in accounts
+        assert sorted(set(accounts) - RESERVED_USERNAMES) == [], f"add to builder/persona/reserved_usernames.txt"
 
 
 @pytest.mark.slow

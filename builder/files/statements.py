@@ -274,7 +274,8 @@ def write_statements(world: World, numbers: dict[str, str], documents: Path, mon
     documents.mkdir(parents=True, exist_ok=True)
     folder = documents.resolve()
     written = []
-    for spec in world.persona.accounts:
+    # Bank accounts only: a brokerage account's statements are its broker's, not the bank's.
+    for spec in (a for a in world.persona.accounts if a.kind in _KIND_TITLE):
         for period in statements(world, spec.kind)[-months:]:
             issued = dt.datetime.combine(period.end + dt.timedelta(days=1), dt.time(6, 0))
             _with_creation_date(issued)

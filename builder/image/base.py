@@ -442,6 +442,25 @@ def build_base(cache_dir: Path, apps: list[AppBuild], progress: Callable[[str], 
         lock.close()
 
 
+def system_accounts(rootfs: Path) -> list[str]:
+    """Sorted names of every user and group in the tree's ``/etc/passwd`` and ``/etc/group``."""
+    names = set()
+    for table in ("etc/passwd", "etc/group"):
+        path = Path(rootfs) / table
+        if path.is_file():
+            names |= {line.split(":", 1)[0] for line in path.read_text().splitlines() if ":" in line}
+    return sorted(names)
+
+
+def base_accounts(base_qcow2: Path) -> list[str] | None:
+    """The system accounts recorded beside a cached base image, or None for a cache that predates the record."""
+    side = Path(base_qcow2).with_suffix(".json")
+    try:
+        return json.loads(side.read_text()).get("accounts")
+    except (OSError, ValueError):
+        return None
+
+
 def _build(cache_dir: Path, apps: list[AppBuild], key: str, out: Path, progress: Progress) -> Path:
     if os.geteuid() != 0:
         raise BaseImageError("building the base image needs root (mmdebstrap --mode=root, chroot)")
@@ -479,7 +498,7 @@ def _build(cache_dir: Path, apps: list[AppBuild], key: str, out: Path, progress:
         timings["total_s"] = round(time.monotonic() - t0, 1)
         side = {"base_hash": key, "file": out.name, "rootfs_bytes": rootfs_bytes,
                 "qcow2_bytes": tmp.stat().st_size, "timings": timings,
-                "apps": [a.name for a in apps]}
+                "apps": [a.name for a in apps], "accounts": system_accounts(rootfs)}
         out.with_suffix(".json").write_text(json.dumps(side, indent=2, sort_keys=True) + "\n")
         os.replace(tmp, out)
         ok = True

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Callable
 
-from .bake import GUEST_JSON, bake
-from .base import REPO_ROOT, ensure_base
+from .bake import GUEST_JSON, BakeError, bake
+from .base import REPO_ROOT, base_accounts, ensure_base
 
 
 def build_persona_image(layer: Path, out_qcow2: Path, world: object, cache: Path,
@@ -25,4 +25,9 @@ def build_persona_image(layer: Path, out_qcow2: Path, world: object, cache: Path
     as_of = g.get("as_of") or world.now.isoformat()  # type: ignore[attr-defined]
     as_of = as_of[:19]
     base = ensure_base(REPO_ROOT, cache, cache / "appbuild", progress)
+    accounts = base_accounts(base)
+    if accounts is not None and g["username"] in accounts:
+        # The spec refuses the names it knows (RESERVED_USERNAMES); the base image has the last word.
+        raise BakeError(f"username {g['username']!r} is a system account of the base image {base.name}; "
+                        "set identity.username in the persona to another name")
     return bake(base, Path(layer), Path(out_qcow2), as_of, progress, accel=accel)

@@ -19,7 +19,7 @@ from .model import EMAIL_PATTERN, LINE_PATTERN, PROSE_PATTERN, SPEC_RULE, Accoun
 
 __all__ = [
     "Account", "Address", "Contact", "Identity", "Persona", "RecurringCharge", "Trip", "Work",
-    "SpecError", "complete", "json_schema", "load",
+    "MAX_JSON_DEPTH", "MAX_SPEC_BYTES", "SpecError", "complete", "json_schema", "load",
 ]
 
 

@@ -162,7 +162,7 @@ Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 Iata = Annotated[Literal[tuple(sorted(AIRPORT_ZONES))], Field(
     description="IATA code of an airport the world knows (builder/persona/places.py lists them with their zones)")]
 Name = Line(80, 2)
-Names = _list(Name, 100)
+Names = _list(Name, 25)
 
 
 class Address(SpecModel):
@@ -215,7 +215,7 @@ class Work(SpecModel):
     office_address: Address | None = None
     email: EmailStr | None = None
     colleagues: Names = Field(default_factory=list, description="Names of contacts who are colleagues")
-    meetings: _list(Meeting, 40) | None = None
+    meetings: _list(Meeting, 12) | None = None
     work_apps: _list(Line(40), 20) = Field(default_factory=lambda: ["mail", "calendar", "chat"])
     office_days: Annotated[list[Weekday], Field(max_length=7)] = Field(
         default_factory=lambda: ["mon", "tue", "wed", "thu"])
@@ -368,7 +368,7 @@ class Travel(SpecModel):
     hotel_chain: Line(60) | None = None
     seat: Literal["window", "aisle", "middle"] | None = None
     loyalty: _list(Loyalty, 20) = Field(default_factory=list)
-    trips: _list(Trip, 60) | None = None
+    trips: _list(Trip, 30) | None = None
 
 
 class Commute(SpecModel):
@@ -425,7 +425,7 @@ class LifeEvent(SpecModel):
     title: Line(120)
     time: Time | None = None
     location: Line(200) | None = None
-    with_: _list(Name, 50) = Field(default_factory=list, alias="with", description="Contact names")
+    with_: _list(Name, 25) = Field(default_factory=list, alias="with", description="Contact names")
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -439,7 +439,7 @@ class Site(SpecModel):
     bookmarked: bool = False
 
 
-MAX_VISITS_PER_WEEK = 1500
+MAX_VISITS_PER_WEEK = 120
 
 
 class Persona(SpecModel):
@@ -459,7 +459,8 @@ class Persona(SpecModel):
     schema_: str | None = Field(default=None, alias="$schema")
     id: Slug | None = Field(default=None, description="Defaults to the name as a slug")
     seed: Annotated[int, Field(ge=0, le=2**63 - 1)] = 0
-    as_of: Annotated[dt.date, Field(ge=AS_OF_MIN, le=AS_OF_MAX, description="Between 2000-01-01 and 2099-12-31")] = \
+    as_of: Annotated[dt.date, Field(ge=AS_OF_MIN, le=AS_OF_MAX, description="Between 2000-01-01 and 2099-12-31",
+                                    json_schema_extra={"pattern": r"^20[0-9]{2}-[0-9]{2}-[0-9]{2}$"})] = \
         dt.date(2026, 11, 16)
     locale: Literal["en_US", "en_GB", "de_DE"] = "en_US"
     timezone: Annotated[str, Field(max_length=64), AfterValidator(_zone)] | None = Field(
@@ -467,12 +468,12 @@ class Persona(SpecModel):
     identity: Identity
     work: Work | None = None
     finances: Finances | None = None
-    contacts: _list(Contact, 150) | None = None
+    contacts: _list(Contact, 25) | None = None
     travel: Travel | None = None
     routines: Routines | None = None
     preferences: Preferences | None = None
-    life_events: _list(LifeEvent, 200) = Field(default_factory=list)
-    browsing: _list(Site, 100) | None = Field(default=None, description=(
+    life_events: _list(LifeEvent, 100) = Field(default_factory=list)
+    browsing: _list(Site, 40) | None = Field(default=None, description=(
         f"Unique URLs; per_week sums to at most {MAX_VISITS_PER_WEEK} (checked by the builder)"))
     history_months: Annotated[int, Field(ge=1, le=36)] = 18
     horizon_days: Annotated[int, Field(ge=0, le=180)] = 60
