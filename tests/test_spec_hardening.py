@@ -286,3 +286,13 @@ def test_schema_valid_specs_are_accepted_unless_a_named_rule_refuses(tmp_path_fa
         assert not unexplained, unexplained
         return
     complete(persona)
+
+
+def test_mail_header_fields_are_one_line(any_world):
+    from builder.world.mail import header_text
+
+    assert header_text("Dana\r\nBcc: all@evil.test") == "Dana Bcc: all@evil.test"
+    _, world = any_world
+    for e in world.of_kind("email"):
+        fields = [e.data["subject"], *(x.get("name") or "" for x in [e.data["from"], *e.data["to"], *e.data["cc"]])]
+        assert all("\n" not in f and "\r" not in f for f in fields), e.data["subject"]

@@ -208,6 +208,16 @@ def has_app(c: Contact, app: str) -> bool:
 
 # --- the mailbox -----------------------------------------------------------------------------------
 
+
+def header_text(text: str) -> str:
+    """One header line: every run of whitespace (CR and LF included) becomes one space, so no text
+    can start a header of its own (``Bcc:`` injection, RFC 5322 section 2.2)."""
+    return " ".join(text.split())
+
+
+def _mailbox(who: dict) -> dict:
+    return {**who, **({"name": header_text(who["name"])} if who.get("name") else {})}
+
 class Mailbox:
     """Appends ``email`` events to the sim; knows the persona's addresses and the inbox habits."""
 
@@ -259,8 +269,9 @@ class Mailbox:
             folder, read = self.state(r, at, outgoing, read_p, archive_p)
             subj = m.get("subject") or (subject if n == 0 or not reply_prefix else f"Re: {subject}")
             data = {"message_id": mid, "thread_id": tid, "in_reply_to": refs[-1] if refs else None,
-                    "references": list(refs), "folder": folder, "from": dict(sender),
-                    "to": [dict(x) for x in m["to"]], "cc": [dict(x) for x in m.get("cc", [])], "subject": subj,
+                    "references": list(refs), "folder": folder, "from": _mailbox(sender),
+                    "to": [_mailbox(x) for x in m["to"]], "cc": [_mailbox(x) for x in m.get("cc", [])],
+                    "subject": header_text(subj),
                     "body": m["body"], "attachments": list(m.get("attachments", [])), "read": read,
                     "labels": list(labels), "ref": m.get("ref", ref)}
             out.append(self.sim.event("email", at, data, key=mid))
