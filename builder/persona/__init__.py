@@ -47,6 +47,8 @@ def _message(err: dict) -> str:
         return "field required"
     if kind == "extra_forbidden":
         return "unknown key (keys starting with '_' are comments)"
+    if kind.startswith(("date_", "datetime_")):
+        return "must be a date written as a string YYYY-MM-DD"
     if kind == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") == LINE_PATTERN:
         return "must be one line of visible text, without control characters or line breaks"
     if kind == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") == PROSE_PATTERN:
@@ -168,7 +170,8 @@ def parse(raw: bytes, path: Path) -> object:
         raise SpecError([f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}"]) from None
     except (ValueError, RecursionError) as exc:
         # Python refuses integers of more than 4300 digits; NaN/Infinity are not JSON.
-        raise SpecError([f"{path}: invalid JSON: {exc}"]) from None
+        reason = "a number with more than 4300 digits" if "digits" in str(exc) else str(exc)
+        raise SpecError([f"{path}: invalid JSON: {reason}"]) from None
     dupes = _duplicate_keys(data)
     if dupes:
         raise SpecError([f"{path}: {_json_path(loc)}: {msg}" for loc, msg in dupes])

@@ -15,7 +15,7 @@ from ..dates import add_months
 from ..names import ascii_slug
 from ..rng import faker, rng, token
 from .model import (
-    RESERVED_USERNAMES,
+    RESERVED_USERNAMES, name_key,
     Account, Address, Commute, Contact, Finances, Holding, Identity, Investments, Meeting, Persona, Preferences,
     RecurringCharge, Routines, Site, Travel, Trip, UsualOrder, Work,
 )
@@ -98,7 +98,8 @@ def persona_id(p: Persona) -> str:
     if p.id:
         return p.id
     slug = ascii_slug(p.identity.name, "-")[:40].strip("-")
-    return slug if len(slug) >= 2 else f"persona-{token(p.seed, 'complete/id', length=8)}"
+    # Hash of the seed and the name: two such personas of one seed still get two folders.
+    return slug if len(slug) >= 2 else f"persona-{token(p.seed, 'complete/id', p.identity.name, length=8)}"
 
 
 def username(p: Persona) -> str:
@@ -178,10 +179,18 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
                 ("friend", 3), ("friend", 2), ("colleague", 3), ("colleague", 3), ("colleague", 2),
                 ("colleague", 2), ("neighbor", 1)]
         last = identity.name.split()[-1]
+        taken = {name_key(identity.name)}
         for i, (rel, closeness) in enumerate(plan):
             fake = faker(seed, f"complete/contact/{i}/name", loc)
             surname = last if rel in ("parent", "sibling") else fake.last_name()
-            given.append(Contact(name=f"{fake.first_name()} {surname}", relationship=rel, closeness=closeness))
+            name, attempt = f"{fake.first_name()} {surname}", 0
+            # Never the persona's own name, a name twice, or past the 80-character cap (a very long surname).
+            while len(name) > 80 or name_key(name) in taken:
+                attempt += 1
+                fake = faker(seed, f"complete/contact/{i}/name/{attempt}", loc)
+                name = f"{fake.first_name()} {fake.last_name()}"
+            taken.add(name_key(name))
+            given.append(Contact(name=name, relationship=rel, closeness=closeness))
     out = []
     age_anchor = identity.birth_date
     for i, c in enumerate(given):

@@ -9,6 +9,7 @@ level; any other unknown key is an error.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import unicodedata
 import zoneinfo
 from decimal import Decimal
@@ -53,30 +54,38 @@ _MONEY_STRING = r"^-?[0-9]{1,12}(\.[0-9]{1,2})?$"
 
 def _money_string(value: Any) -> Any:
     if isinstance(value, str):
-        import re
-
         if not re.fullmatch(_MONEY_STRING, value):
             raise ValueError("money must be a number or a string like 1234.56")
-    if isinstance(value, float) and value != value:
-        raise ValueError("money must be a number")
     return value
 
 
-def _money_schema(minimum: str | None) -> dict:
+def _money_schema(positive: bool) -> dict:
     number: dict = {"type": "number", "maximum": 999999999999.99, "minimum": -999999999999.99}
     string: dict = {"type": "string", "pattern": _MONEY_STRING}
-    if minimum == "positive":
+    if positive:
         number = {"type": "number", "exclusiveMinimum": 0, "maximum": 999999999999.99}
-        string = {"type": "string", "pattern": r"^[0-9]{1,12}(\.[0-9]{1,2})?$"}
+        string = {"type": "string", "pattern": r"^(?![0.]*$)[0-9]{1,12}(\.[0-9]{1,2})?$"}
     return {"anyOf": [number, string], "description": "Money: at most two decimals (a schema cannot state that for "
                                                        "numbers); strings like \"1234.56\""}
 
 
 Money = Annotated[Decimal, BeforeValidator(_money_string), Field(max_digits=14, decimal_places=2),
-                  WithJsonSchema(_money_schema(None))]
+                  WithJsonSchema(_money_schema(False))]
 PositiveMoney = Annotated[Decimal, BeforeValidator(_money_string), Field(gt=0, max_digits=14, decimal_places=2),
-                          WithJsonSchema(_money_schema("positive"))]
+                          WithJsonSchema(_money_schema(True))]
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{1,62}$")]
+
+
+def Number(*, places: int, ge: float | None = None, gt: float | None = None, le: float) -> Any:
+    """A decimal quantity (a rate, a share count) in ``[ge or gt, le]`` with at most ``places`` decimals.
+
+    The model also takes a decimal string; the schema names numbers only, so that everything it
+    accepts the model accepts (but the number of decimals, which a schema cannot state for numbers).
+    """
+    schema: dict = {"type": "number", "maximum": le, "description": f"At most {places} decimals"}
+    schema.update({"minimum": ge} if ge is not None else {"exclusiveMinimum": gt})
+    return Annotated[Decimal, Field(ge=ge, gt=gt, le=le, max_digits=places + len(str(int(le))), decimal_places=places),
+                     WithJsonSchema(schema)]
 
 
 def _email(value: str) -> str:
@@ -115,8 +124,12 @@ def _zones() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 
 
+# Names in the tz database that are no place: the host's own zone, the build-time default, aliases trees.
+_NOT_ZONES = ("localtime", "Factory", "posixrules")
+
+
 def _zone(value: str) -> str:
-    if value not in _zones():
+    if value not in _zones() or value in _NOT_ZONES or value.startswith(("posix/", "right/")):
         raise ValueError(f"{value!r} is not an IANA time zone name (e.g. Europe/Berlin, America/Chicago, UTC)")
     return value
 
@@ -129,10 +142,21 @@ def _url(value: str) -> str:
         raise ValueError(f"not a valid URL: {exc}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError("not a valid http(s) URL with a host name")
+    try:
+        # As Firefox's places store it (builder.firefox.places): IDNA labels of 1..63 characters.
+        parts.hostname.encode("idna")
+    except UnicodeError as exc:
+        raise ValueError(f"not a valid host name: {exc}") from None
     return value
 
 
-def _key(name: str) -> str:
+def url_key(url: str) -> str:
+    """How two browsing URLs compare for sameness: scheme and host case-folded, an empty path as ``/``."""
+    parts = urlsplit(url)
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}{parts.path or '/'}?{parts.query}#{parts.fragment}"
+
+
+def name_key(name: str) -> str:
     """How two names compare for sameness: NFC, case-folded, inner spaces collapsed."""
     return " ".join(unicodedata.normalize("NFC", name).casefold().split())
 
@@ -210,7 +234,7 @@ class Work(SpecModel):
     role: Line(100) | None = None
     salary: PositiveMoney | None = Field(default=None, description="Gross annual salary")
     pay_schedule: Literal["biweekly", "semimonthly", "monthly"] = "biweekly"
-    net_ratio: Annotated[Decimal, Field(gt=0, le=1, decimal_places=3)] = Field(
+    net_ratio: Number(gt=0, le=1, places=3) = Field(
         default=Decimal("0.72"), description="Take-home share of gross pay after tax and deductions")
     office_address: Address | None = None
     email: EmailStr | None = None
@@ -232,7 +256,7 @@ class Account(SpecModel):
     name: Line(60) | None = None
     opening_balance: Money = Decimal("0.00")
     credit_limit: PositiveMoney | None = None
-    apr: Annotated[Decimal, Field(ge=0, le=100, decimal_places=2)] | None = Field(
+    apr: Number(ge=0, le=100, places=2) | None = Field(
         default=None, description="Annual percentage rate (savings interest or card APR), percent")
 
     @model_validator(mode="after")
@@ -264,7 +288,7 @@ class Debt(SpecModel):
     name: Line(80)
     lender: Line(100)
     balance: PositiveMoney
-    apr: Annotated[Decimal, Field(ge=0, le=100, decimal_places=2)]
+    apr: Number(ge=0, le=100, places=2)
     monthly_payment: PositiveMoney
 
 
@@ -275,7 +299,7 @@ class Holding(SpecModel):
     """A position in the brokerage account at the start of the history."""
 
     symbol: Symbol
-    shares: Annotated[Decimal, Field(gt=0, max_digits=14, decimal_places=4)]
+    shares: Number(gt=0, le=9999999999, places=4)
     cost_basis: PositiveMoney = Field(description="Average price paid per share")
 
 
@@ -321,7 +345,7 @@ class Contact(SpecModel):
     closeness: Annotated[int, Field(ge=1, le=5)] | None = None
     email: EmailStr | None = None
     phone: Phone | None = None
-    birthday: dt.date | None = Field(default=None, description="After 1900 and not after as_of (checked by the builder)")
+    birthday: dt.date | None = Field(default=None, description="From 1900 on and not after as_of (checked by the builder)")
     address: Address | None = None
     shared_activities: _list(Line(60), 20) | None = None
     apps: _list(Line(40), 20) | None = Field(default=None, description="Apps this contact appears in (mail, chat, bank...)")
@@ -404,7 +428,7 @@ class Routines(SpecModel):
     online_orders_per_month: Annotated[int, Field(ge=0, le=40)] = 6
     wake: Time = "07:00"
     bedtime: Time = "23:00"
-    screen_hours_per_day: Annotated[Decimal, Field(ge=0, le=18, max_digits=4, decimal_places=2)] = Decimal("3")
+    screen_hours_per_day: Number(ge=0, le=18, places=2) = Decimal("3")
 
 
 class Preferences(SpecModel):
@@ -435,7 +459,7 @@ class Site(SpecModel):
 
     url: Annotated[str, Field(max_length=500, pattern=r"^https?://[^\s/?#@]+([/?#][^\s]*)?$"), AfterValidator(_url)]
     title: Line(200)
-    per_week: Annotated[Decimal, Field(ge=0, le=200, max_digits=6, decimal_places=2)] = Decimal("3")
+    per_week: Number(ge=0, le=200, places=2) = Decimal("3")
     bookmarked: bool = False
 
 
@@ -452,7 +476,7 @@ class Persona(SpecModel):
     names are unique and differ from the persona's; every name in ``work.colleagues``,
     meeting attendees, trip companions and life events' ``with`` is a contact's; browsing
     URLs are unique and their ``per_week`` sum to at most ``MAX_VISITS_PER_WEEK``; the birth
-    date is 16 to 110 years before ``as_of``; contacts' birthdays are after 1900 and not
+    date is 16 to 110 years before ``as_of``; contacts' birthdays are from 1900 on and not
     after ``as_of``.
     """
 
@@ -484,20 +508,20 @@ class Persona(SpecModel):
     def _cross_references(self) -> "Persona":
         problems: list[tuple[tuple, str]] = []
         contacts = self.contacts or []
-        me = _key(self.identity.name)
+        me = name_key(self.identity.name)
         seen: dict[str, int] = {}
         for i, c in enumerate(contacts):
-            k = _key(c.name)
+            k = name_key(c.name)
             if k in seen:
                 problems.append((("contacts", i, "name"), f"{c.name!r} is also contacts[{seen[k]}]'s name"))
             elif k == me:
                 problems.append((("contacts", i, "name"), "a contact may not have the persona's own name"))
             seen.setdefault(k, i)
             if c.birthday and not dt.date(1900, 1, 1) <= c.birthday <= self.as_of:
-                problems.append((("contacts", i, "birthday"), "must be after 1900 and not after as_of"))
+                problems.append((("contacts", i, "birthday"), "must be from 1900 on and not after as_of"))
 
         def refer(loc: tuple, name: str) -> None:
-            if _key(name) not in seen:
+            if name_key(name) not in seen:
                 problems.append((loc, f"{name!r} is not the name of a contact"))
 
         if self.work:
@@ -521,9 +545,10 @@ class Persona(SpecModel):
 
         urls: dict[str, int] = {}
         for i, site in enumerate(self.browsing or []):
-            if site.url in urls:
-                problems.append((("browsing", i, "url"), f"also browsing[{urls[site.url]}]'s URL"))
-            urls.setdefault(site.url, i)
+            k = url_key(site.url)
+            if k in urls:
+                problems.append((("browsing", i, "url"), f"also browsing[{urls[k]}]'s URL"))
+            urls.setdefault(k, i)
         if sum(site.per_week for site in self.browsing or []) > MAX_VISITS_PER_WEEK:
             problems.append((("browsing",), f"per_week adds up to more than {MAX_VISITS_PER_WEEK} visits a week"))
         _rule_problems(problems)
