@@ -6,7 +6,7 @@ dropped, list items duplicated or multiplied) or, now and then, broken bytes.
 ``attempt(spec_bytes, root)`` runs ``build-image --until layer`` in this process on it and
 returns an :class:`Outcome`; the rules every outcome must obey are in :func:`violations`.
 
-Run a campaign and print the counts table: ``python -m tests.spec_fuzz 480``.
+Run a campaign and print the counts table: ``python -m tests.spec_fuzz 480 [SEED]``.
 """
 
 from __future__ import annotations
@@ -258,6 +258,7 @@ if __name__ == "__main__":
     import tempfile
 
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     with tempfile.TemporaryDirectory() as tmp:
-        result = campaign(n, Path(tmp))
+        result = campaign(n, Path(tmp), seed)
     print(json.dumps(result, indent=2, ensure_ascii=False))

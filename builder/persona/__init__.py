@@ -15,7 +15,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .complete import complete
-from .model import EMAIL_PATTERN, LINE_PATTERN, PROSE_PATTERN, SPEC_RULE, Account, Address, Contact, Identity, Persona, RecurringCharge, Trip, Work
+from .model import (
+    EMAIL_PATTERN, LINE_PATTERN, PROSE_PATTERN, SPEC_RULE, Account, Address, Contact, Identity, Persona,
+    RecurringCharge, Trip, Work,
+)
 
 __all__ = [
     "Account", "Address", "Contact", "Identity", "Persona", "RecurringCharge", "Trip", "Work",

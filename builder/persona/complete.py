@@ -80,10 +80,6 @@ _ACTIVITIES = ["climbing", "running", "board games", "hiking", "cooking", "conce
 _EXERCISE = ["running", "climbing", "yoga", "cycling", "swimming", "weights"]
 
 
-def _ascii_slug(text: str, sep: str = ".") -> str:
-    return ascii_slug(text, sep)
-
-
 def _mailbox(text: str, seed: int, stream: str, sep: str = ".", limit: int = 40) -> str:
     """An email local part or domain label from ``text``; from the seed when ``text`` has no ASCII letters."""
     slug = ascii_slug(text, sep)[:limit].strip(sep)
