@@ -30,6 +30,11 @@ PACKAGES=(
   socat
   poppler-utils     # pdftotext/pdftoppm: statement PDFs in tests
   fonts-dejavu-core # DejaVu Sans (+Bold): the Unicode font embedded in statement PDFs
+  # statement PDFs' per-character fallbacks for what DejaVu lacks (TrueType, embeddable by reportlab;
+  # builds warn without them; the guest needs none, the PDFs embed them)
+  fonts-wqy-microhei    # WenQuanYi Micro Hei: Chinese, Japanese kana, Korean Hangul (5 MB)
+  fonts-tlwg-garuda-ttf # Garuda (+Bold): Thai (0.4 MB)
+  fonts-symbola         # Symbola: monochrome emoji and symbols (3 MB)
   build-essential   # node-gyp compiles better-sqlite3 (no prebuilt binary is reachable)
   python3
 )

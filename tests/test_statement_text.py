@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from apps.bank.seed import account_numbers
+from builder.files import fonts
 from builder.files import statements as st
 from builder.files.statements import write_statements
 from builder.persona import Persona, complete
@@ -146,6 +147,107 @@ def test_visual_order_matches_python_bidi():
     assert st._visual("plain ASCII (no change)") == "plain ASCII (no change)"
 
 
+def _fonts_of(pdf: Path) -> set[str]:
+    """Base names (subset prefix and TTC face suffix dropped) of the fonts ``pdf`` embeds; all embedded."""
+    out = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()[2:]
+    assert all(" yes yes " in line for line in lines), out  # embedded, subset
+    return {re.sub(r"^[A-Z]{6}\+|-\d+$", "", line.split()[0]) for line in lines}
+
+
+# name -> the fallback font that must draw it (DejaVu has none of these glyphs).
+_FALLBACK_NAMES = {
+    "王小明": "WenQuanYiMicroHei",          # Chinese
+    "山田花子": "WenQuanYiMicroHei",        # Japanese (kanji)
+    "さとう ユキ": "WenQuanYiMicroHei",     # Japanese (hiragana, katakana)
+    "김민준": "WenQuanYiMicroHei",          # Korean (Hangul syllables)
+    "สมชาย ใจดี": "Garuda",                # Thai (with an above-base vowel)
+    "ทองใบ ที่น้ำ": "Garuda",              # Thai: stacked vowel and tone marks, sara am
+    "Dana 🦄 Whitfield": "Symbola",        # emoji beyond the BMP
+    "Dana 👍🏽 🎉 ☕ Lee": "Symbola",        # skin-tone modifier, BMP and astral emoji
+}
+
+
+@pytest.mark.parametrize("name", list(_FALLBACK_NAMES))
+def test_names_dejavu_lacks_print_in_a_fallback_font(name, tmp_path):
+    world = _world(name=name, street=f"12 {name}", checking=f"{name} Checking", payee=name)
+    pdf = _write(world, tmp_path / "Documents")[0]
+    # NFC: Thai sara am and the marks come back as typed, but compare normalised to be safe.
+    text = unicodedata.normalize("NFC", _text(pdf))
+    typed = unicodedata.normalize("NFC", name)
+    assert typed in text and f"12 {typed} " in text, text[:400]
+    assert f"{typed} Checking ending" in text  # the bold heading
+    assert f"BILL PAY {typed.upper()}" in text  # a transaction's description
+    assert "\ufffd" not in text
+    used = _fonts_of(pdf)
+    assert _FALLBACK_NAMES[name] in used, used
+    assert used <= {"DejaVuSans", "DejaVuSans-Bold", "WenQuanYiMicroHei", "Garuda", "Garuda-Bold", "Symbola"}
+    if "Garuda" in used:
+        assert "Garuda-Bold" in used  # the bold heading uses Garuda's bold face
+
+
+def test_font_runs_keep_marks_and_modifiers_with_their_letter():
+    base, faces = st._font_chars(), fonts.fallback_faces()
+    runs = [(f and f.name, t) for f, t in fonts.font_runs("a王b 👍🏽 ที่ ❤️ x\u0301", base, faces)]
+    assert runs == [(None, "a"), ("WenQuanYiMicroHei", "王"), (None, "b "), ("Symbola", "👍🏽"), (None, " "),
+                    ("Garuda", "ที่"), (None, " ❤️ x\u0301")]
+    # A character no font has stays in place, in the run it follows.
+    nobody = "\U000f0000"
+    assert not any(ord(nobody) in f.chars for f in faces) and ord(nobody) not in base
+    runs = [(f and f.name, t) for f, t in fonts.font_runs(f"{nobody}a王{nobody}", base, faces)]
+    assert runs == [(None, f"{nobody}a"), ("WenQuanYiMicroHei", f"王{nobody}")]
+
+
+def test_fallback_runs_are_escaped_too():
+    markup = st._para_text("王<font name='Courier'>&amp;</font>小<img src='/etc/hostname'/> 🦄<br/>")
+    assert markup == ('<font name="WenQuanYiMicroHei">王</font>&lt;font name=\'Courier\'&gt;&amp;amp;&lt;/font&gt;'
+                      '<font name="WenQuanYiMicroHei">小</font>&lt;img src=\'/etc/hostname\'/&gt; '
+                      '<font name="Symbola">🦄</font>&lt;br/&gt;')
+
+
+def test_plain_cells_become_paragraphs_only_when_they_need_a_fallback():
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    style = ParagraphStyle("x", fontName=st.FONT, alignment=2)
+    assert st._cell("-$1,234.56", style) == "-$1,234.56"
+    assert st._cell("€12.00 ₪ ﷼", style) == "€12.00 ₪ ﷼"  # DejaVu draws all of it
+    cell = st._cell("JPY 1,200 円<b>", style)
+    assert isinstance(cell, Paragraph) and cell.text.endswith('<font name="WenQuanYiMicroHei">円</font>&lt;b&gt;')
+
+
+def test_markup_inside_fallback_text_is_printed_not_followed(loopback_server, tmp_path):
+    port, requests = loopback_server
+    name = f"王<img src='http://127.0.0.1:{port}/x'/>小明 🦄 <b>&amp;"
+    street = "สมชาย <img src='/etc/hostname'/> ใจดี"
+    pdfs = _write(_world(name=name, street=street, payee=name), tmp_path / "Documents")
+    assert requests == []
+    text = _text(pdfs[0])
+    assert name in text and street in text and f"BILL PAY {name.upper()}" in text, text[:500]
+    assert all(b"/Subtype /Image" not in p.read_bytes() for p in pdfs)
+
+
+def test_characters_no_font_has_do_not_break_the_build(tmp_path):
+    nobody = "\U000f0000\U00013000"  # private use, an Egyptian hieroglyph: in none of the fonts
+    pdf = _write(_world(name=f"Dana {nobody} 王", checking=f"{nobody} Checking"), tmp_path / "Documents")[0]
+    assert "Dana" in _text(pdf) and "王" in _text(pdf)
+
+
+def test_missing_fallback_font_warns_and_statements_still_build(monkeypatch, tmp_path):
+    fonts.fallback_faces.cache_clear()
+    monkeypatch.setattr(fonts, "FONT_ROOT", tmp_path / "no-fonts")
+    try:
+        with pytest.warns(fonts.FallbackFontMissing) as caught:
+            pdf = _write(_world(name="王小明 Dana"), tmp_path / "Documents")[0]
+        packages = " ".join(str(w.message) for w in caught)
+        assert all(fb.package in packages for fb in fonts.FALLBACKS)
+        assert _fonts_of(pdf) <= {"DejaVuSans", "DejaVuSans-Bold"}
+        assert "Dana" in _text(pdf)
+    finally:
+        monkeypatch.undo()
+        fonts.fallback_faces.cache_clear()
+
+
 def test_account_name_with_path_parts_stays_in_documents(tmp_path):
     documents = tmp_path / "home" / "Documents"
     world = _world(checking="../../../etc/cron.d/x .. / Checking")
@@ -203,6 +305,8 @@ from pathlib import Path
 sys.path.insert(0, {tests!r})
 from test_statement_text import _world, _write
 pdfs = _write(_world(name="ليلى حداد", street="רחוב הרצל 12", checking="Nguyễn Thị Minh Khai"), Path(sys.argv[1]))
+pdfs += _write(_world(name="王小明", street="12 สมชาย ใจดี", checking="김민준 🦄 Checking", payee="山田花子"),
+               Path(sys.argv[1]) / "cjk")
 print(json.dumps([[p.name, hashlib.sha256(p.read_bytes()).hexdigest()] for p in pdfs]))
 """
 
@@ -213,6 +317,8 @@ def test_statements_are_byte_identical_across_processes(tmp_path):
     runs = [subprocess.run([sys.executable, "-c", script, str(tmp_path / f"run{i}")], capture_output=True,
                            text=True, check=True, cwd=REPO).stdout for i in range(2)]
     first, second = (json.loads(r) for r in runs)
-    assert first == second and len(first) == 3
-    assert hashlib.sha256(b"".join(p.read_bytes() for p in sorted((tmp_path / "run0").iterdir()))).hexdigest() == \
-        hashlib.sha256(b"".join(p.read_bytes() for p in sorted((tmp_path / "run1").iterdir()))).hexdigest()
+    assert first == second and len(first) == 6
+    assert hashlib.sha256(b"".join(p.read_bytes() for p in sorted((tmp_path / "run0").rglob("*.pdf")))).hexdigest() == \
+        hashlib.sha256(b"".join(p.read_bytes() for p in sorted((tmp_path / "run1").rglob("*.pdf")))).hexdigest()
+    cjk = tmp_path / "run0" / "cjk"
+    assert {"WenQuanYiMicroHei", "Garuda", "Symbola"} <= set().union(*(_fonts_of(p) for p in cjk.iterdir()))

@@ -16,6 +16,11 @@ shaping without bidi reorders letters but not words; so text is prepared before 
 it: Arabic letters become their joined presentation forms (``arabic-reshaper``), and every line
 is put in visual order by the Unicode Bidirectional Algorithm (``python-bidi``'s resolved
 levels), then drawn left to right.
+
+Characters DejaVu lacks (CJK, Hangul, Thai, emoji) are drawn by fallback fonts, chosen per
+character (:mod:`builder.files.fonts`): after layout, the text is split into runs by font and each
+fallback run is wrapped in ``<font name="...">`` around its escaped text. Plain table cells that
+need a fallback become Paragraphs.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from . import fonts
 from ..money import money
 from ..names import safe_filename
 from ..world import StatementPeriod, World, statements
@@ -160,9 +166,19 @@ def _visual(text: str) -> str:
     return "".join(MIRRORED.get(chars, chars[::-1]) if level % 2 else chars for level, chars in clusters)
 
 
-def _para_text(text: str) -> str:
-    """Spec or world text, safe inside Paragraph markup: laid out (see :func:`_visual`), then escaped."""
-    return escape(_visual(text))
+def _para_text(text: str, bold: bool = False) -> str:
+    """Spec or world text, safe inside Paragraph markup: laid out (see :func:`_visual`), then split
+    into font runs, each escaped; runs DejaVu cannot draw are set in a fallback font
+    (:func:`builder.files.fonts.markup`; ``bold`` picks its bold face when it has one)."""
+    return fonts.markup(_visual(text), _font_chars(), bold=bold)
+
+
+def _cell(text: str, style: ParagraphStyle):
+    """A plain table cell: the string itself when DejaVu draws all of it (drawn as is, no markup),
+    else a Paragraph in ``style`` so the fallback fonts can draw the rest."""
+    if not fonts.needs_fallback(text, _font_chars()):
+        return text
+    return Paragraph(_para_text(text, bold=style.fontName == FONT_BOLD), style)
 
 
 def _meta_text(text: str) -> str:
@@ -190,6 +206,7 @@ def write_statement_pdf(world: World, account_name: str, number: str, period: St
     The document's creation date is the day after the period's end (when a bank issues it).
     """
     _font_chars()  # registers the fonts, or says which package is missing
+    fonts.fallback_faces()  # registers the installed fallbacks, warns about missing ones
     issued = dt.datetime.combine(period.end + dt.timedelta(days=1), dt.time(6, 0))
     rl_config.invariant = 1
     cur = world.currency
@@ -210,19 +227,22 @@ def write_statement_pdf(world: World, account_name: str, number: str, period: St
     place = f"{addr.city}{', ' + addr.region if addr.region else ''} {addr.postal_code}"
     story = [
         Paragraph(escape(BANK_NAME), title),
-        Paragraph(f"{_KIND_TITLE[period.account]} statement &middot; {_para_text(account_name)} ending {ending}",
-                  heading3),
+        Paragraph(f"{_KIND_TITLE[period.account]} statement &middot; {_para_text(account_name, bold=True)} "
+                  f"ending {ending}", heading3),
         Paragraph(f"{_para_text(ident.name)}<br/>{_para_text(addr.street)}<br/>{_para_text(place)}", normal),
         Spacer(1, 10),
         Paragraph(f"Statement period: {period.start:%B %-d, %Y} to {period.end:%B %-d, %Y} "
                   f"&middot; Issued {issued:%B %-d, %Y}", small),
         Spacer(1, 8),
     ]
+    cell = ParagraphStyle("c", parent=normal, fontSize=10, leading=12)
+    amount = ParagraphStyle("ca", parent=cell, alignment=2)
+    closing = ParagraphStyle("cb", parent=amount, fontName=FONT_BOLD)
     summary = Table([
-        ["Opening balance", money(period.opening_cents, cur)],
-        ["Deposits and credits", money(period.credits_cents, cur)],
-        ["Withdrawals and debits", money(-period.debits_cents, cur)],
-        ["Closing balance", money(period.closing_cents, cur)],
+        ["Opening balance", _cell(money(period.opening_cents, cur), amount)],
+        ["Deposits and credits", _cell(money(period.credits_cents, cur), amount)],
+        ["Withdrawals and debits", _cell(money(-period.debits_cents, cur), amount)],
+        ["Closing balance", _cell(money(period.closing_cents, cur), closing)],
     ], colWidths=[2.6 * inch, 1.6 * inch])
     summary.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), FONT, 10), ("FONT", (0, 3), (-1, 3), FONT_BOLD, 10),
@@ -232,11 +252,12 @@ def write_statement_pdf(world: World, account_name: str, number: str, period: St
     story += [summary, Spacer(1, 14), Paragraph("Transactions", heading4)]
     rows = [["Date", "Description", "Amount", "Balance"]]
     balance = period.opening_cents
+    small_amount = ParagraphStyle("sa", parent=small, alignment=2)
     for line in period.lines:
         balance += line.amount_cents
         # Table cells that are plain strings are drawn as they are (no markup); the description is spec text.
         rows.append([line.at.strftime("%m/%d"), Paragraph(_para_text(line.description), small),
-                     money(line.amount_cents, cur), money(balance, cur)])
+                     _cell(money(line.amount_cents, cur), small_amount), _cell(money(balance, cur), small_amount)])
     if len(rows) == 1:
         rows.append(["", "No transactions this period", "", ""])
     table = Table(rows, colWidths=[0.6 * inch, 4.1 * inch, 1.1 * inch, 1.2 * inch], repeatRows=1)
