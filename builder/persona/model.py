@@ -19,8 +19,7 @@ from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from email_validator import EmailNotValidError, validate_email
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
-from pydantic import WithJsonSchema
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..dates import add_months
@@ -372,7 +371,7 @@ class Trip(SpecModel):
     def _dates(self) -> "Trip":
         if self.return_ < self.depart:
             _rule_problems([(("return",), "return is before depart")])
-        if (self.return_ - self.depart).days > 60:
+        elif (self.return_ - self.depart).days > 60:
             _rule_problems([(("return",), "a trip may last at most 60 days")])
         return self
 
@@ -564,4 +563,3 @@ class Persona(SpecModel):
     def recurring_charges(self) -> list[RecurringCharge]:
         """The completed persona's recurring charges."""
         return self.finances.recurring_charges
-

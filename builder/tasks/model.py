@@ -3,7 +3,7 @@
 A rubric item is one atomic, checkable requirement with an integer weight; the
 weights of a task sum to 100. An item may carry a machine check:
 
-* ``{"type": "sql", "app": "bank", "query": "...", "params": [...], "expected": [[...], ...]}``:
+* ``{"type": "sql", "app": "<app name>", "query": "...", "params": [...], "expected": [[...], ...]}``:
   the query, run on the app's database in its end state, must return exactly ``expected``.
   ``params`` (default ``[]``) holds the values of the query's positional ``?`` placeholders,
   in order (integers, strings, floats or ``null``); the grader binds them with SQLite's

@@ -29,7 +29,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from ..persona import Persona
 from .context import Charge, Sim
 from .model import Merchant
-from ..dates import add_months  # noqa: F401  (the modules call finance.add_months)
+from ..dates import add_months
 from ..rng import derived_id
 
 CUSHION_CENTS = 150_000  # checking keeps at least this much after voluntary moves
@@ -84,7 +84,6 @@ def label(sim: Sim, key: str, name: str = "") -> str:
 def cents(amount: Decimal) -> int:
     """Currency units (Decimal) to integer cents, half-up."""
     return int((amount * 100).to_integral_value(rounding=ROUND_HALF_UP))
-
 
 
 def next_business_day(day: dt.date) -> dt.date:

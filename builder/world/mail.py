@@ -218,6 +218,7 @@ def header_text(text: str) -> str:
 def _mailbox(who: dict) -> dict:
     return {**who, **({"name": header_text(who["name"])} if who.get("name") else {})}
 
+
 class Mailbox:
     """Appends ``email`` events to the sim; knows the persona's addresses and the inbox habits."""
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from ..dates import add_months
 from ..persona import Persona
 from . import browsing, calendar, chat, finance, mail, orders, travel
 from .context import Sim
@@ -27,7 +28,7 @@ def simulate(p: Persona) -> World:
     if "checking" not in [a.kind for a in p.accounts]:
         raise ValueError("the persona needs a checking account")
     now = dt.datetime.combine(p.as_of, dt.time(9, 0))
-    start = dt.datetime.combine(finance.add_months(p.as_of, -p.history_months), dt.time(0, 0))
+    start = dt.datetime.combine(add_months(p.as_of, -p.history_months), dt.time(0, 0))
     end = dt.datetime.combine(p.as_of + dt.timedelta(days=p.horizon_days), dt.time(23, 59, 59))
     sim = Sim(persona=p, start=start, now=now, end=end, merchants=finance.make_merchants(p))
 
