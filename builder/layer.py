@@ -5,7 +5,7 @@ Layout (``<user>`` is the persona's username)::
     etc/persona-desktop/guest.json             user, clock, apps: read by the in-guest installer
     etc/firefox/policies/policies.json         enterprise policies (no first run, no telemetry)
     home/<user>/.mozilla/firefox/...           the Firefox profile, signed in to every app
-    home/<user>/Documents/*.pdf                bank statements
+    home/<user>/...                            files apps contribute (seed.home_files: the bank's statements)
     var/lib/persona-desktop/apps/<app>/<db>    each app's seeded SQLite database
 """
 
@@ -19,7 +19,6 @@ from zoneinfo import ZoneInfo
 from . import firefox
 from .dates import add_months
 from .apps import App
-from .files.statements import write_statements
 from .rng import token
 from .world import World
 
@@ -98,11 +97,11 @@ def build_layer(world: World, apps: list[App], dest: Path) -> list[Path]:
     policies.parent.mkdir(parents=True, exist_ok=True)
     policies.write_text(json.dumps(firefox.policies_json(homepage), indent=2, sort_keys=True) + "\n")
 
-    if apps and any(a.name == "bank" for a in apps):
-        from apps.bank.seed import account_numbers  # the statements carry the bank's account numbers
-
-        numbers = {kind: number for kind, (number, _, _) in account_numbers(world).items()}
-        write_statements(world, numbers, home / "Documents")
+    for app in apps:
+        # An app's own files in the home folder (the bank's statements): its seed's optional hook.
+        home_files = getattr(app.module("seed"), "home_files", None)
+        if home_files is not None:
+            home_files(world, home)
 
     guest = dest / "etc" / "persona-desktop" / "guest.json"
     guest.parent.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,7 @@ import sqlite3
 import subprocess
 
 from apps.bank.seed import account_numbers, seed
-from builder.files.statements import write_statements
+from apps.bank.statements import write_statements
 from builder.money import money
 
 

@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from apps.bank.seed import account_numbers
+from apps.bank import statements as st
+from apps.bank.statements import write_statements
 from builder.files import fonts
-from builder.files import statements as st
-from builder.files.statements import write_statements
+from builder.files import pdftext as pt
 from builder.persona import Persona, complete
 from builder.world import simulate
 
@@ -141,10 +142,10 @@ def test_visual_order_matches_python_bidi():
     from bidi import get_display
 
     for text in ["abc דנה כהן def", "ليلى حداد 12", "Larkspur רחוב הרצל 12 ending 4321", "123 أ ب ج"]:
-        shaped = st._reshaper().reshape(text) if any("\u0600" <= c <= "\u06ff" for c in text) else text
-        assert st._visual(text) == get_display(shaped, base_dir="L"), text
-    assert st._visual("דנה (א) x") == "(א) הנד x"  # brackets mirrored in a right-to-left run
-    assert st._visual("plain ASCII (no change)") == "plain ASCII (no change)"
+        shaped = pt.reshaper().reshape(text) if any("\u0600" <= c <= "\u06ff" for c in text) else text
+        assert pt.visual(text) == get_display(shaped, base_dir="L"), text
+    assert pt.visual("דנה (א) x") == "(א) הנד x"  # brackets mirrored in a right-to-left run
+    assert pt.visual("plain ASCII (no change)") == "plain ASCII (no change)"
 
 
 def _fonts_of(pdf: Path) -> set[str]:
@@ -187,7 +188,7 @@ def test_names_dejavu_lacks_print_in_a_fallback_font(name, tmp_path):
 
 
 def test_font_runs_keep_marks_and_modifiers_with_their_letter():
-    base, faces = st._font_chars(), fonts.fallback_faces()
+    base, faces = pt.font_chars(), fonts.fallback_faces()
     runs = [(f and f.name, t) for f, t in fonts.font_runs("a王b 👍🏽 ที่ ❤️ x\u0301", base, faces)]
     assert runs == [(None, "a"), ("WenQuanYiMicroHei", "王"), (None, "b "), ("Symbola", "👍🏽"), (None, " "),
                     ("Garuda", "ที่"), (None, " ❤️ x\u0301")]
@@ -199,7 +200,7 @@ def test_font_runs_keep_marks_and_modifiers_with_their_letter():
 
 
 def test_fallback_runs_are_escaped_too():
-    markup = st._para_text("王<font name='Courier'>&amp;</font>小<img src='/etc/hostname'/> 🦄<br/>")
+    markup = pt.para_text("王<font name='Courier'>&amp;</font>小<img src='/etc/hostname'/> 🦄<br/>")
     assert markup == ('<font name="WenQuanYiMicroHei">王</font>&lt;font name=\'Courier\'&gt;&amp;amp;&lt;/font&gt;'
                       '<font name="WenQuanYiMicroHei">小</font>&lt;img src=\'/etc/hostname\'/&gt; '
                       '<font name="Symbola">🦄</font>&lt;br/&gt;')
@@ -209,10 +210,10 @@ def test_plain_cells_become_paragraphs_only_when_they_need_a_fallback():
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
 
-    style = ParagraphStyle("x", fontName=st.FONT, alignment=2)
-    assert st._cell("-$1,234.56", style) == "-$1,234.56"
-    assert st._cell("€12.00 ₪ ﷼", style) == "€12.00 ₪ ﷼"  # DejaVu draws all of it
-    cell = st._cell("JPY 1,200 円<b>", style)
+    style = ParagraphStyle("x", fontName=pt.FONT, alignment=2)
+    assert pt.cell("-$1,234.56", style) == "-$1,234.56"
+    assert pt.cell("€12.00 ₪ ﷼", style) == "€12.00 ₪ ﷼"  # DejaVu draws all of it
+    cell = pt.cell("JPY 1,200 円<b>", style)
     assert isinstance(cell, Paragraph) and cell.text.endswith('<font name="WenQuanYiMicroHei">円</font>&lt;b&gt;')
 
 
@@ -287,16 +288,16 @@ def test_pdfs_embed_dejavu_only(tmp_path):
 
 
 def test_missing_font_names_the_package(monkeypatch, tmp_path):
-    st._font_chars.cache_clear()
-    st._reshaper.cache_clear()
-    monkeypatch.setattr(st, "FONT_DIR", tmp_path / "no-fonts")
+    pt.font_chars.cache_clear()
+    pt.reshaper.cache_clear()
+    monkeypatch.setattr(pt, "FONT_DIR", tmp_path / "no-fonts")
     try:
-        with pytest.raises(st.FontMissing, match="fonts-dejavu-core"):
+        with pytest.raises(pt.FontMissing, match="fonts-dejavu-core"):
             _write(_world(), tmp_path / "Documents")
     finally:
         monkeypatch.undo()
-        st._font_chars.cache_clear()
-        st._reshaper.cache_clear()
+        pt.font_chars.cache_clear()
+        pt.reshaper.cache_clear()
 
 
 _HASH_SCRIPT = """

@@ -18,6 +18,7 @@ from builder.rng import rng, token
 from builder.world import World, statements
 
 from . import models as m
+from .statements import write_statements
 
 def credentials(world: World) -> dict[str, str]:
     """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (all derived from the seed)."""
@@ -51,6 +52,13 @@ def iban(country: str, bban: str) -> str:
 
 def _digits(r, n: int) -> str:
     return "".join(str(r.randint(0, 9)) for _ in range(n))
+
+
+def home_files(world: World, home: Path) -> list[Path]:
+    """The bank's files in the persona's home folder ``home``: the last three statements of every
+    account as PDFs in ``Documents`` (see :mod:`apps.bank.statements`). Returns them in order."""
+    numbers = {kind: number for kind, (number, _, _) in account_numbers(world).items()}
+    return write_statements(world, numbers, home / "Documents")
 
 
 def account_numbers(world: World) -> dict[str, tuple[str, str | None, str | None]]:

@@ -1,6 +1,6 @@
 """Fallback fonts for statement text DejaVu Sans cannot draw: CJK and Hangul, Thai, emoji.
 
-DejaVu Sans (see :mod:`builder.files.statements`) draws Latin, Greek, Cyrillic, Hebrew and Arabic.
+DejaVu Sans (see :mod:`builder.files.pdftext`) draws Latin, Greek, Cyrillic, Hebrew and Arabic.
 For any other character the first fallback here whose cmap has it draws it; text is split into
 runs by font (:func:`font_runs`) and each fallback run becomes ``<font name="...">`` markup around
 its escaped text (:func:`markup`). The fonts are TrueType (``glyf`` outlines), which reportlab's
