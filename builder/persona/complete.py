@@ -163,7 +163,7 @@ def _identity(p: Persona, city) -> Identity:
         phone=ident.phone or _phone(seed, "complete/identity/phone", loc),
         address=ident.address or _address(seed, "complete/identity/address", loc, city),
         username=username(p),
-        bio=ident.bio or faker(seed, "complete/identity/bio", loc).sentence(nb_words=12),
+        bio=ident.bio,  # filled from the completed work and routines in complete()
     )
 
 
@@ -328,22 +328,38 @@ def _browsing(p: Persona) -> list[Site]:
     return sites
 
 
+# A short profile line from the completed facts (never Faker lorem): role, employer, city, pastimes.
+_BIO = {
+    "en_US": "{role} at {employer}, based in {city}. Into {exercise} and {cuisine} food.",
+    "en_GB": "{role} at {employer}, living in {city}. Fond of {exercise} and {cuisine} food.",
+    "de_DE": "{role} bei {employer}, wohnt in {city}.",
+}
+
+
+def _bio(p: Persona, city, work: Work, routines: Routines, preferences: Preferences) -> str:
+    return _BIO[p.locale].format(role=work.role, employer=work.employer, city=city.name,
+                                 exercise=routines.exercise.lower(), cuisine=preferences.cuisines[0])
+
+
 def complete(p: Persona) -> Persona:
     """Return ``p`` with every section filled in (``id``, ``timezone``, identity, work, finances, contacts,
     travel, routines, preferences, browsing). The result validates against the same schema."""
     city = _home_city(p)
     identity = _identity(p, city)
     contacts = _contacts(p, identity, city)
+    work, routines, preferences = _work(p, contacts, city), _routines(p), _preferences(p)
+    if identity.bio is None:
+        identity = identity.model_copy(update={"bio": _bio(p, city, work, routines, preferences)})
     return p.model_copy(update={
         "id": persona_id(p),
         "timezone": p.timezone or (city.timezone if not p.identity.address else DEFAULT_ZONE[p.locale]
                                    if city.name != p.identity.address.city else city.timezone),
         "identity": identity,
         "contacts": contacts,
-        "work": _work(p, contacts, city),
+        "work": work,
         "finances": _finances(p),
         "travel": _travel(p, city, contacts),
-        "routines": _routines(p),
-        "preferences": _preferences(p),
+        "routines": routines,
+        "preferences": preferences,
         "browsing": _browsing(p),
     })
