@@ -18,6 +18,7 @@ import re
 import signal
 import sys
 import time
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -151,6 +152,10 @@ class _Hang(Exception):
     pass
 
 
+def _on_alarm(_signum, _frame) -> None:
+    raise _Hang()
+
+
 def _snapshot(root: Path) -> dict[str, str]:
     return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
             for p in sorted(root.rglob("*")) if not p.is_symlink()}
@@ -171,7 +176,7 @@ def attempt(spec: bytes, root: Path, until: str = "layer") -> Outcome:
     spec_path = root / "in" / "p.json"
     spec_path.write_bytes(spec)
     before = _snapshot(root)
-    previous = signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(_Hang()))
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
     signal.alarm(TIME_LIMIT_S)
     started = time.monotonic()
     try:
@@ -196,8 +201,6 @@ def attempt(spec: bytes, root: Path, until: str = "layer") -> Outcome:
         return Outcome("hang", None, "", seconds, outside)
     stderr = res.stderr if res is not None else ""
     if res.exception is not None and not isinstance(res.exception, SystemExit):
-        import traceback
-
         tb = "".join(traceback.format_exception(res.exception))
         return Outcome("crash", None, tb, seconds, outside)
     kind = {0: "built", 2: "refused", 1: "failed"}.get(res.exit_code, "crash")
