@@ -37,10 +37,9 @@ LINE_PATTERN = rf"^{_NOT_CONTROL}*[^\s\u0000-\u001f\u007f-\u009f\u2028\u2029]{_N
 PROSE_PATTERN = r"^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$"
 
 
-def Line(max_length: int, min_length: int = 1, description: str | None = None) -> Any:
+def Line(max_length: int, min_length: int = 1) -> Any:
     """A one-line text field of ``min_length``..``max_length`` characters (see :data:`LINE_PATTERN`)."""
-    return Annotated[str, Field(min_length=min_length, max_length=max_length, pattern=LINE_PATTERN,
-                                description=description)]
+    return Annotated[str, Field(min_length=min_length, max_length=max_length, pattern=LINE_PATTERN)]
 
 
 def _list(item: Any, max_length: int, min_length: int = 0) -> Any:
