@@ -1,8 +1,9 @@
 """The app registry: every folder ``apps/<name>/`` with an ``app.yaml`` is an app.
 
 An app provides ``models.py`` (schema), ``seed.py`` with ``seed(world, path)`` and
-``credentials(world)``, ``tasks.py`` with ``tasks(world)``, and ``web/`` (Next.js).
-Folders whose names start with ``_`` (shared packages) are not apps.
+``credentials(world)`` (and optionally ``home_files(world, home)``), ``tasks.py`` with
+``tasks(world)``, and ``web/`` (its route tree, mounted into the one site, see
+:mod:`builder.site`). Folders whose names start with ``_`` (shared packages) are not apps.
 """
 
 from __future__ import annotations
@@ -25,12 +26,11 @@ class AppError(ValueError):
 
 @dataclass(frozen=True)
 class App:
-    """One app's metadata from ``app.yaml``: served at ``http://<domain>/`` in the guest, Next.js on ``port``."""
+    """One app's metadata from ``app.yaml``: served at ``http://<domain>/`` in the guest by the one site."""
 
     name: str
     title: str
     domain: str
-    port: int
     database: str
     session_cookie: str
     dir: Path
@@ -52,13 +52,11 @@ class App:
 
 
 def _validate(app: App, meta: Path) -> None:
-    if not re.fullmatch(r"[a-z][a-z0-9-]{0,30}", app.name):
-        raise AppError(f"{meta}: app name {app.name!r} must match [a-z][a-z0-9-]*")
+    if not re.fullmatch(r"[a-z][a-z0-9_]{0,30}", app.name):
+        raise AppError(f"{meta}: app name {app.name!r} must match [a-z][a-z0-9_]* (a Python package, a route segment and a folder name)")
     if not re.fullmatch(r"[a-z0-9.-]+\.test", app.domain):
         raise AppError(f"{meta}: domain {app.domain!r} must be a reserved .test name (RFC 6761)")
-    if not 1024 <= app.port <= 65535:
-        raise AppError(f"{meta}: port {app.port} outside 1024..65535")
-    if not app.database or "/" in app.database:
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}", app.database):
         raise AppError(f"{meta}: database must be a bare file name")
 
 
@@ -66,7 +64,7 @@ def discover(apps_dir: Path = APPS_DIR) -> list[App]:
     """Return the apps under ``apps_dir`` sorted by name.
 
     Raises :class:`AppError` on a missing field or bad value in an ``app.yaml``, or when two
-    apps share a name, domain or port.
+    apps share a name or domain.
     """
     out = []
     for meta in sorted(Path(apps_dir).glob("*/app.yaml")):
@@ -75,7 +73,7 @@ def discover(apps_dir: Path = APPS_DIR) -> list[App]:
         data = yaml.safe_load(meta.read_text(encoding="utf-8")) or {}
         try:
             app = App(name=str(data["name"]), title=str(data["title"]), domain=str(data["domain"]),
-                      port=int(data["port"]), database=str(data["database"]),
+                      database=str(data["database"]),
                       session_cookie=str(data["session_cookie"]), dir=meta.parent, brand=dict(data.get("brand") or {}))
         except KeyError as exc:
             raise AppError(f"{meta}: missing field {exc.args[0]}") from None
@@ -83,7 +81,7 @@ def discover(apps_dir: Path = APPS_DIR) -> list[App]:
             raise AppError(f"{meta}: bad value: {exc}") from None
         _validate(app, meta)
         out.append(app)
-    for attr in ("name", "domain", "port"):
+    for attr in ("name", "domain"):
         values = [getattr(a, attr) for a in out]
         clash = sorted({v for v in values if values.count(v) > 1})
         if clash:

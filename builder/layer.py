@@ -52,7 +52,7 @@ def guest_settings(world: World, apps: list[App], homepage: str) -> dict:
         "as_of_utc": utc(world, world.now).strftime("%Y-%m-%dT%H:%M:%S"),
         "hostname": f"{p.identity.username}-desktop",
         "homepage": homepage,
-        "apps": [{"name": a.name, "domain": a.domain, "port": a.port, "database": a.database} for a in apps],
+        "apps": [{"name": a.name, "domain": a.domain, "database": a.database} for a in apps],
     }
 
 

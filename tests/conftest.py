@@ -35,3 +35,11 @@ def world():
 def any_world(request):
     """(persona, world) for every shipped persona."""
     return _world(request.param)
+
+
+@pytest.fixture(scope="session")
+def default_layer(world, tmp_path_factory):
+    """The default persona's persona layer (every app's database, the Firefox profile), built once."""
+    from .app_e2e import layer
+
+    return layer(world, tmp_path_factory.mktemp("layers"))

@@ -1,85 +1,21 @@
-"""Larkspur Bank web app end to end: the production build on a copy of the seeded database.
+"""Larkspur Bank web app end to end: the production site on a copy of the seeded database.
 
-Builds the default persona's layer, computes the expected values from the *world* (not from
-the database), builds the Next.js app (reused when its sources are unchanged), starts the
-standalone server on a free localhost port with ``DATABASE_PATH`` = a copy of the seeded
-``bank.sqlite``, and runs ``node --test`` over ``apps/bank/web/e2e`` in headless Chromium.
+Computes the expected values from the *world* (not from the database), serves the one site
+build (tests/app_e2e.py) on copies of the default persona's databases and runs
+``apps/bank/web/e2e`` in headless Chromium, then checks the ledger the app left behind.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
-import os
-import shutil
-import socket
 import sqlite3
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections import Counter
 from pathlib import Path
-
-import pytest
 
 from builder.money import money
 from builder.world import statements
 
-from .conftest import DEFAULT_PERSONA, REPO
-
-APPS = REPO / "apps"
-WEB = APPS / "bank" / "web"
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-STAMP = WEB / ".next" / "persona-build-inputs.sha256"
-
-
-def _inputs_digest() -> str:
-    """SHA-256 over the files that shape the build (sources, configs, lock file)."""
-    h = hashlib.sha256()
-    skip = {"node_modules", ".next", "e2e", "scripts"}
-    files = [APPS / "package.json", APPS / "package-lock.json"]
-    for root in (APPS / "_ui", WEB):
-        files += [p for p in root.rglob("*") if p.is_file() and not skip & set(p.relative_to(root).parts)]
-    for p in sorted(set(files)):
-        h.update(p.relative_to(APPS).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
-    return h.hexdigest()
-
-
-def _build_app() -> None:
-    """``npm run build --workspace bank/web`` unless the last build had the same inputs."""
-    want = _inputs_digest()
-    server = WEB / ".next" / "standalone" / "bank" / "web" / "server.js"
-    if server.exists() and STAMP.exists() and STAMP.read_text() == want:
-        return
-    env = dict(os.environ, NEXT_TELEMETRY_DISABLED="1")
-    res = subprocess.run(["npm", "run", "build", "--workspace", "bank/web"], cwd=APPS, env=env,
-                         capture_output=True, text=True, timeout=900)
-    assert res.returncode == 0, f"next build failed:\n{res.stdout[-4000:]}\n{res.stderr[-4000:]}"
-    STAMP.write_text(want)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_up(url: str, proc: subprocess.Popen, log: Path, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"server exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url + "/login", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except (urllib.error.URLError, OSError):
-            pass
-        time.sleep(0.3)
-    pytest.fail(f"server did not answer within {seconds}s:\n{log.read_text()[-3000:]}")
+from .app_e2e import Served, run_e2e
 
 
 def _matches(p, q: str) -> bool:
@@ -147,54 +83,11 @@ def world_facts(world) -> dict:
     }
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-def test_bank_web_end_to_end(world, tmp_path):
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} missing (scripts/setup-deps.sh installs chromium)"
-    assert (APPS / "node_modules" / "next").is_dir(), "run `npm ci` in apps/ (scripts/install.sh does)"
-
-    res = subprocess.run([sys.executable, "-m", "builder.cli", str(DEFAULT_PERSONA), "--until", "layer",
-                          "--out", str(tmp_path / "out")], cwd=REPO, capture_output=True, text=True)
-    assert res.returncode == 0, res.stderr
-    seeded = tmp_path / "out" / "dana-whitfield" / "layer/var/lib/persona-desktop/apps/bank/bank.sqlite"
-    db = tmp_path / "bank.sqlite"
-    shutil.copyfile(seeded, db)
-
-    _build_app()
-    from builder.image.apps import assemble_standalone
-
-    app_dir = tmp_path / "app"
-    entry = assemble_standalone(WEB, app_dir)
-    assert entry == "bank/web/server.js"
-
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    facts = world_facts(world) | {"base_url": base}
-    facts_file = tmp_path / "facts.json"
-    facts_file.write_text(json.dumps(facts, indent=2))
-
-    log = tmp_path / "server.log"
-    env = dict(os.environ, PORT=str(port), HOSTNAME="127.0.0.1", DATABASE_PATH=str(db), NEXT_TELEMETRY_DISABLED="1",
-               NODE_ENV="production")
-    with open(log, "wb") as lf:
-        server = subprocess.Popen(["node", str(app_dir / entry)], cwd=(app_dir / entry).parent, env=env,
-                                  stdout=lf, stderr=subprocess.STDOUT)
-    try:
-        _wait_up(base, server, log)
-        test_env = dict(os.environ, BANK_FACTS=str(facts_file), BANK_ARTIFACTS=str(tmp_path / "artifacts"),
-                        CHROMIUM_PATH=CHROMIUM)
-        files = sorted(str(p.relative_to(WEB)) for p in (WEB / "e2e").glob("*.test.mjs"))
-        assert files, "no e2e/*.test.mjs"
-        run = subprocess.run(["node", "--test", "--test-concurrency=1", "--test-reporter=spec", *files], cwd=WEB,
-                             env=test_env, capture_output=True, text=True, timeout=600)
-        print(run.stdout[-6000:])
-        assert run.returncode == 0, f"e2e failed:\n{run.stdout[-8000:]}\n{run.stderr[-3000:]}\nserver log:\n{log.read_text()[-2000:]}"
-    finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-    _check_ledger(db, world, facts)
+def test_bank_web_end_to_end(world, default_layer, tmp_path):
+    facts = world_facts(world)
+    with Served(default_layer, tmp_path) as served:
+        print(run_e2e("bank", facts, served, tmp_path)[-6000:])
+        _check_ledger(served.database("bank"), world, facts)
 
 
 def _check_ledger(db: Path, world, facts: dict) -> None:

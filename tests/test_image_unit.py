@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from builder.image import base as base_mod
-from builder.image.apps import AppBuild, AppError, apps_source_key, assemble_standalone, discover
+from builder.apps import App, AppError, discover
+from builder.site import SiteBuild, assemble, source_key
 from builder.image.bake import BakeError, pack_layer, parse_as_of, read_guest_json, rtc_base
 from builder.image.boot import ppm_to_png
 from builder.image.packer import artifact_files, parse_line
@@ -40,35 +41,25 @@ def test_parse_machine_readable_lines():
     assert parse_line("==> qemu: human readable") is None
 
 
-def _app(tmp: Path, name="bank", content=b"console.log(1)") -> AppBuild:
-    d = tmp / name
-    (d / ".next/static").mkdir(parents=True, exist_ok=True)
-    (d / "server.js").write_bytes(content)
-    return AppBuild(name, "Larkspur Bank", "larkspurbank.test", 3101, "bank.sqlite", d)
+def _app(tmp: Path, name="bank", domain="larkspurbank.test") -> App:
+    return App(name, "Larkspur Bank", domain, "bank.sqlite", "lb_session", tmp / name)
 
 
-def test_base_hash_tracks_app_content_and_recipe(tmp_path):
+def test_base_hash_tracks_apps_sources_and_recipe(tmp_path):
     a = _app(tmp_path)
-    h1 = base_mod.base_hash([a])
-    assert h1 == base_mod.base_hash([a])
-    (a.dir / "server.js").write_bytes(b"console.log(2)")
-    h2 = base_mod.base_hash([a])
-    assert h2 != h1
-    # A source key replaces the built directory's content in the hash.
-    k1 = base_mod.base_hash([a], source_key="s1")
-    (a.dir / "server.js").write_bytes(b"console.log(3)")
-    assert base_mod.base_hash([a], source_key="s1") == k1
-    assert base_mod.base_hash([a], source_key="s2") != k1
+    k1 = base_mod.base_hash([a], "s1")
+    assert k1 == base_mod.base_hash([a], "s1")
+    assert base_mod.base_hash([a], "s2") != k1
     # App metadata is hashed too.
-    b = AppBuild("bank", "Larkspur Bank", "larkspurbank.test", 3102, "bank.sqlite", a.dir)
-    assert base_mod.base_hash([b], source_key="s1") != k1
+    assert base_mod.base_hash([_app(tmp_path, domain="bank2.test")], "s1") != k1
 
 
 def test_build_base_returns_cached_image_without_building(tmp_path, monkeypatch):
     a = _app(tmp_path)
+    site = SiteBuild(tmp_path / "site", (a,), "s1")
     cache = tmp_path / "cache"
     cache.mkdir()
-    out = base_mod.base_path(cache, base_mod.base_hash([a]))
+    out = base_mod.base_path(cache, base_mod.base_hash([a], "s1"))
     out.write_bytes(b"qcow2")
 
     def boom(*args, **kw):
@@ -76,7 +67,7 @@ def test_build_base_returns_cached_image_without_building(tmp_path, monkeypatch)
 
     monkeypatch.setattr(base_mod, "_build", boom)
     msgs = []
-    assert base_mod.build_base(cache, [a], msgs.append) == out
+    assert base_mod.build_base(cache, site, msgs.append) == out
     assert any("cached" in m for m in msgs)
 
 
@@ -153,65 +144,75 @@ def test_ppm_to_png_roundtrip():
     assert raw == b"\0" + pix[:9] + b"\0" + pix[9:]
 
 
+def _web(root: Path, name: str, domain: str) -> None:
+    (root / f"apps/{name}/web/app").mkdir(parents=True)
+    (root / f"apps/{name}/app.yaml").write_text(
+        f"name: {name}\ntitle: T {name}\ndomain: {domain}\ndatabase: {name}.sqlite\nsession_cookie: s\n")
+    (root / f"apps/{name}/web/app/layout.tsx").write_text("export default function L() {}\n")
+
+
 def test_discover_apps_reads_app_yaml(tmp_path):
     root = tmp_path
-    (root / "apps/bank").mkdir(parents=True)
     (root / "apps/_ui").mkdir(parents=True)
     (root / "apps/_ui/app.yaml").write_text("name: ui\n")
-    (root / "apps/bank/app.yaml").write_text(
-        "name: bank\ntitle: Larkspur Bank\ndomain: larkspurbank.test\nport: 3101\n"
-        "database: bank.sqlite\nsession_cookie: lb_session\nbrand: {primary: '#000'}\n")
+    _web(root, "bank", "larkspurbank.test")
     metas = discover(root / "apps")
     assert [m.name for m in metas] == ["bank"]
-    assert metas[0].port == 3101 and metas[0].session_cookie == "lb_session"
-    k1 = apps_source_key(root, metas)
+    assert metas[0].session_cookie == "s" and metas[0].guest_database == "/var/lib/persona-desktop/apps/bank/bank.sqlite"
+    k1 = source_key(metas, root / "apps")
     (root / "apps/bank/app.yaml").write_text((root / "apps/bank/app.yaml").read_text() + "\n")
-    assert apps_source_key(root, metas) != k1
-    (root / "apps/mail").mkdir()
-    (root / "apps/mail/app.yaml").write_text(
-        "name: mail\ntitle: M\ndomain: larkspurbank.test\nport: 3102\ndatabase: m.sqlite\nsession_cookie: m\n")
+    assert source_key(metas, root / "apps") != k1
+    k2 = source_key(metas, root / "apps")
+    (root / "apps/bank/web/app/page.tsx").write_text("x")
+    assert source_key(metas, root / "apps") != k2
+    _web(root, "mail", "larkspurbank.test")
     with pytest.raises(AppError, match="domain"):
+        discover(root / "apps")
+    (root / "apps/mail/app.yaml").write_text("name: work-chat\ntitle: M\ndomain: m.test\ndatabase: m.sqlite\nsession_cookie: m\n")
+    with pytest.raises(AppError, match="must match"):
         discover(root / "apps")
 
 
 def test_repo_apps_are_valid():
-    if not (REPO / "apps").is_dir():
-        pytest.skip("no apps/")
     for m in discover(REPO / "apps"):
         assert m.domain.endswith(".test")
+        assert (m.dir / "web/app/layout.tsx").is_file(), f"{m.name} has no root layout"
 
 
-def test_assemble_standalone_workspace_layout(tmp_path):
-    web = tmp_path / "apps/bank/web"
-    sa = web / ".next/standalone"
-    (sa / "bank/web/.next").mkdir(parents=True)
-    (sa / "bank/web/server.js").write_text("//")
-    (sa / "node_modules/next").mkdir(parents=True)
-    (sa / "node_modules/next/server.js").write_text("// not this one")
-    (web / ".next/static/chunks").mkdir(parents=True)
-    (web / ".next/static/chunks/a.js").write_text("a")
-    (web / "public").mkdir()
-    (web / "public/logo.svg").write_text("<svg/>")
-    dest = tmp_path / "out"
-    entry = assemble_standalone(web, dest)
-    assert entry == "bank/web/server.js"
-    assert (dest / "bank/web/.next/static/chunks/a.js").exists()
-    assert (dest / "bank/web/public/logo.svg").exists()
-    app = AppBuild("bank", "Larkspur Bank", "larkspurbank.test", 3101, "bank.sqlite", dest, entry)
-    assert app.guest_workdir == "/opt/persona-desktop/apps/bank/bank/web"
+def test_assemble_mounts_each_app_in_its_segment(tmp_path):
+    root = tmp_path
+    for name, domain in (("bank", "larkspurbank.test"), ("mail", "mail.test")):
+        _web(root, name, domain)
+        (root / f"apps/{name}/web/lib").mkdir()
+        (root / f"apps/{name}/web/lib/db.ts").write_text(f"// {name}")
+        (root / f"apps/{name}/web/e2e").mkdir()
+        (root / f"apps/{name}/web/e2e/x.test.mjs").write_text("//")
+    (root / "apps/bank/web/public").mkdir()
+    (root / "apps/bank/web/public/favicon.svg").write_text("<svg/>")
+    site = assemble(root / "apps", discover(root / "apps"))
+    assert (site / "src/app/bank/layout.tsx").is_file() and (site / "src/app/mail/layout.tsx").is_file()
+    assert (site / "src/apps/mail/lib/db.ts").read_text() == "// mail"
+    assert not (site / "src/apps/bank/e2e").exists(), "tests are not mounted"
+    assert (site / "public/bank/favicon.svg").is_file()
+    assert json.loads((site / "src/generated/hosts.json").read_text()) == {"larkspurbank.test": "bank", "mail.test": "mail"}
+    assert json.loads((site / "src/generated/databases.json").read_text()) == {"bank": "bank.sqlite", "mail": "mail.sqlite"}
+    # A second assembly replaces the first (an app removed is gone).
+    site = assemble(root / "apps", discover(root / "apps")[:1])
+    assert not (site / "src/app/mail").exists()
 
 
 def test_generated_unit_nginx_and_hosts(tmp_path):
-    a = AppBuild("bank", "Larkspur Bank", "larkspurbank.test", 3101, "bank.sqlite", tmp_path, "bank/web/server.js")
-    unit = base_mod.app_unit(a)
-    assert "Environment=PORT=3101" in unit and "Environment=HOSTNAME=127.0.0.1" in unit
-    assert "DATABASE_PATH=/var/lib/persona-desktop/apps/bank/bank.sqlite" in unit
-    assert "WorkingDirectory=/opt/persona-desktop/apps/bank/bank/web" in unit
+    a, b = _app(tmp_path), _app(tmp_path, "mail", "mail.test")
+    site = SiteBuild(tmp_path, (a, b), "k")
+    unit = base_mod.site_unit(site)
+    assert "Environment=PORT=3100" in unit and "Environment=HOSTNAME=127.0.0.1" in unit
+    assert "Environment=PERSONA_DATA_DIR=/var/lib/persona-desktop/apps" in unit
+    assert "WorkingDirectory=/opt/persona-desktop/site/_site" in unit
     assert "ExecStart=/usr/bin/node server.js" in unit and "Restart=on-failure" in unit
-    assert "ConditionPathExists=/var/lib/persona-desktop/apps/bank/bank.sqlite" in unit
-    ng = base_mod.app_nginx(a)
-    assert "server_name larkspurbank.test;" in ng and "proxy_pass http://127.0.0.1:3101;" in ng
-    assert "127.0.0.1\tlarkspurbank.test" in base_mod.hosts_file([a])
+    ng = base_mod.app_nginx(b)
+    assert "server_name mail.test;" in ng and "proxy_pass http://127.0.0.1:3100;" in ng
+    hosts = base_mod.hosts_file([a, b])
+    assert "127.0.0.1\tlarkspurbank.test" in hosts and "127.0.0.1\tmail.test" in hosts
 
 
 def test_bake_rtc_is_utc_of_local_as_of():

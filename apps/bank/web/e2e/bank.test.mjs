@@ -1,6 +1,6 @@
 // Larkspur Bank end to end, in headless Chromium against the production server.
 //
-// BANK_FACTS names a JSON file of expected values computed from the persona's world by
+// APP_FACTS names a JSON file of expected values computed from the persona's world by
 // tests/test_bank_web.py (credentials, closing balances, filter counts, statement totals,
 // balances after each action), plus base_url. The tests run in order: reads first, then
 // the money movements, each checked against the world's numbers.
@@ -9,12 +9,12 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { launch } from "./browser.mjs";
+import { launch } from "@persona/platform/testing";
 
-const facts = JSON.parse(fs.readFileSync(process.env.BANK_FACTS ?? "", "utf8"));
+const facts = JSON.parse(fs.readFileSync(process.env.APP_FACTS ?? "", "utf8"));
 const BASE = facts.base_url;
 const HOST = new URL(BASE).hostname;
-const ARTIFACTS = process.env.BANK_ARTIFACTS;
+const ARTIFACTS = process.env.APP_ARTIFACTS;
 const A = facts.accounts;
 
 let browser;

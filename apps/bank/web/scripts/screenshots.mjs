@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Screenshot the main pages of a running Larkspur Bank at 1280x800.
-// usage: node scripts/screenshots.mjs <base url> <session token> <out dir>
+// usage: SITE_PORT=<port of the site> node scripts/screenshots.mjs <base url> <session token> <out dir>
 import fs from "node:fs";
 import path from "node:path";
-import { launch } from "../e2e/browser.mjs";
+import { launch } from "@persona/platform/testing";
 
-const [base = "http://127.0.0.1:3101", token, out = "screenshots"] = process.argv.slice(2);
+const [base = "http://larkspurbank.test", token, out = "screenshots"] = process.argv.slice(2);
 fs.mkdirSync(out, { recursive: true });
 const browser = await launch();
 try {

@@ -1,8 +1,0 @@
-import { Overview } from "@/components/Overview";
-import { requireUser } from "@/lib/auth";
-
-export const metadata = { title: "Accounts" };
-
-export default async function AccountsPage() {
-  return <Overview user={await requireUser()} />;
-}

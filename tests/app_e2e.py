@@ -1,0 +1,135 @@
+"""Running an app's end-to-end tests: the one site build, the default persona's databases, Chromium.
+
+Every app's pytest module calls :func:`run_e2e` with the values its world predicts. The site is
+built once per session (:func:`builder.site.build_site`, cached in ``$PERSONA_CACHE/appbuild``,
+the same build the base image uses), the default persona's layer once per session; each call
+serves a fresh copy of every app database on a free loopback port and runs
+``node --test apps/<name>/web/e2e/*.test.mjs`` with ``APP_FACTS``, ``SITE_PORT``,
+``APP_ARTIFACTS`` and ``CHROMIUM_PATH`` set (see ``apps/_platform/testing/browser.mjs``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from builder.apps import App, discover
+from builder.site import SiteBuild, build_site, serve
+
+from .conftest import REPO
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+
+
+@lru_cache(maxsize=None)
+def site() -> SiteBuild:
+    """The site serving every app, built once (or found in the cache)."""
+    assert shutil.which("node"), "Node.js is not installed (scripts/setup-deps.sh installs it)"
+    assert (REPO / "apps" / "node_modules" / "next").is_dir(), "run `npm ci` in apps/ (scripts/install.sh does)"
+    return build_site(discover())
+
+
+_LAYERS: dict[str, Path] = {}
+
+
+def layer(world, root: Path) -> Path:
+    """The persona layer of ``world`` built once per session under ``root``; returns its folder."""
+    from builder.layer import build_layer
+
+    key = world.persona.id
+    if key not in _LAYERS:
+        dest = root / f"layer-{key}"
+        build_layer(world, discover(), dest)
+        _LAYERS[key] = dest
+    return _LAYERS[key]
+
+
+def app(name: str) -> App:
+    """The registered app ``name``."""
+    return next(a for a in discover() if a.name == name)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_up(port: int, host: str, proc: subprocess.Popen, log: Path, seconds: float = 30) -> None:
+    """Wait until the server answers for ``host`` (any HTTP status)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"site exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": host})
+        try:
+            urllib.request.urlopen(req, timeout=2)
+            return
+        except urllib.error.HTTPError:
+            return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.3)
+    pytest.fail(f"site did not answer within {seconds}s:\n{log.read_text()[-3000:]}")
+
+
+class Served:
+    """A running site on copies of a layer's app databases (a context manager)."""
+
+    def __init__(self, layer_dir: Path, tmp: Path):
+        self.data = tmp / "data"
+        shutil.copytree(layer_dir / "var/lib/persona-desktop/apps", self.data)
+        self.port = free_port()
+        self.log = tmp / "site.log"
+        self.proc: subprocess.Popen | None = None
+
+    def database(self, name: str) -> Path:
+        """The served copy of app ``name``'s database."""
+        a = app(name)
+        return self.data / a.name / a.database
+
+    def __enter__(self) -> "Served":
+        self._lf = open(self.log, "wb")
+        self.proc = serve(site(), self.data, self.port, log=self._lf)
+        wait_up(self.port, discover()[0].domain, self.proc, self.log)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self._lf.close()
+
+
+def run_e2e(name: str, facts: dict, served: Served, tmp: Path, timeout: int = 900) -> str:
+    """Run ``apps/<name>/web/e2e/*.test.mjs`` against ``served``; return the reporter output.
+
+    ``facts`` gets ``base_url`` (``http://<domain>``) added. Fails the pytest test with the
+    output and the server log when a node test fails.
+    """
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} missing (scripts/setup-deps.sh installs chromium)"
+    a = app(name)
+    web = a.dir / "web"
+    files = sorted(str(p.relative_to(web)) for p in (web / "e2e").glob("*.test.mjs"))
+    assert files, f"{web}/e2e has no *.test.mjs"
+    facts_file = tmp / f"{name}-facts.json"
+    facts_file.write_text(json.dumps({"base_url": f"http://{a.domain}", **facts}, indent=2, default=str))
+    env = dict(os.environ, APP_FACTS=str(facts_file), SITE_PORT=str(served.port), CHROMIUM_PATH=CHROMIUM,
+               APP_ARTIFACTS=str(Path(os.environ.get("APP_ARTIFACTS_DIR", tmp)) / f"{name}-screens"))
+    run = subprocess.run(["node", "--test", "--test-concurrency=1", "--test-reporter=spec", *files], cwd=web,
+                         env=env, capture_output=True, text=True, timeout=timeout)
+    if run.returncode != 0:
+        pytest.fail(f"{name} e2e failed:\n{run.stdout[-8000:]}\n{run.stderr[-3000:]}\n"
+                    f"site log:\n{served.log.read_text()[-2000:]}", pytrace=False)
+    return run.stdout
