@@ -9,6 +9,7 @@ An app provides ``models.py`` (schema), ``seed.py`` with ``seed(world, path)`` a
 from __future__ import annotations
 
 import importlib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +64,9 @@ def _validate(app: App, meta: Path) -> None:
 def discover(apps_dir: Path = APPS_DIR) -> list[App]:
     """Return the apps under ``apps_dir`` sorted by name.
 
+    ``$PERSONA_APPS`` (comma-separated names), when set, keeps only those apps: for working on
+    one app without building the others (the full build and CI leave it unset).
+
     Raises :class:`AppError` on a missing field or bad value in an ``app.yaml``, or when two
     apps share a name or domain.
     """
@@ -81,6 +85,12 @@ def discover(apps_dir: Path = APPS_DIR) -> list[App]:
             raise AppError(f"{meta}: bad value: {exc}") from None
         _validate(app, meta)
         out.append(app)
+    only = [n for n in os.environ.get("PERSONA_APPS", "").split(",") if n]
+    if only:
+        unknown = sorted(set(only) - {a.name for a in out})
+        if unknown:
+            raise AppError(f"PERSONA_APPS names unknown apps: {', '.join(unknown)}")
+        out = [a for a in out if a.name in only]
     for attr in ("name", "domain"):
         values = [getattr(a, attr) for a in out]
         clash = sorted({v for v in values if values.count(v) > 1})

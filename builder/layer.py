@@ -7,6 +7,12 @@ Layout (``<user>`` is the persona's username)::
     home/<user>/.mozilla/firefox/...           the Firefox profile, signed in to every app
     home/<user>/...                            files apps contribute (seed.home_files: the bank's statements)
     var/lib/persona-desktop/apps/<app>/<db>    each app's seeded SQLite database
+
+What an app contributes comes through its ``seed`` module's hooks, so this module names no app:
+``seed(world, path)`` and ``credentials(world)`` (required: the database and the session cookie),
+and optionally ``home_files(world, home)``, ``bookmarks(world)`` (dicts ``title``, ``url``,
+``folder``: ``toolbar`` or ``menu/<folder>``) and ``visits(world)`` (dicts ``url``, ``title``,
+``at``: naive local datetime, ``transition``: ``link``/``typed``/``bookmark``).
 """
 
 from __future__ import annotations
@@ -78,16 +84,28 @@ def build_layer(world: World, apps: list[App], dest: Path) -> list[Path]:
             expiry_s=int(utc(world, add_months(world.now, 12)).timestamp()),
             created_us=prtime(world, world.now - dt.timedelta(days=1))))
 
+    marks = [(e.at, e.data) for e in world.of_kind("bookmark")]
+    visit_rows = [(e.at, e.data) for e in world.of_kind("web_visit") if e.status == "done"]
+    for app in apps:
+        seed = app.module("seed")
+        if hasattr(seed, "bookmarks"):
+            marks += [(world.start + dt.timedelta(hours=19, minutes=59), b) for b in seed.bookmarks(world)]
+        if hasattr(seed, "visits"):
+            visit_rows += [(v["at"], v) for v in seed.visits(world) if v["at"] <= world.now]
     toolbar, menu = [], {}
-    for e in world.of_kind("bookmark"):
-        mark = firefox.Bookmark(title=e.data["title"], url=e.data["url"], added_us=prtime(world, e.at))
-        if e.data["folder"] == "toolbar":
+    seen = set()
+    for at, b in marks:
+        if (b["folder"], b["url"]) in seen:
+            continue
+        seen.add((b["folder"], b["url"]))
+        mark = firefox.Bookmark(title=b["title"], url=b["url"], added_us=prtime(world, at))
+        if b["folder"] == "toolbar":
             toolbar.append(mark)
         else:
-            menu.setdefault(e.data["folder"].removeprefix("menu/"), []).append(mark)
-    visits = [firefox.Visit(url=e.data["url"], title=e.data["title"], visit_us=prtime(world, e.at),
-                            transition=_TRANSITION[e.data["transition"]])
-              for e in world.of_kind("web_visit") if e.status == "done"]
+            menu.setdefault(b["folder"].removeprefix("menu/"), []).append(mark)
+    visit_rows.sort(key=lambda v: (v[0], v[1]["url"]))
+    visits = [firefox.Visit(url=v["url"], title=v["title"], visit_us=prtime(world, at),
+                            transition=_TRANSITION[v["transition"]]) for at, v in visit_rows]
     mozilla = home / ".mozilla" / "firefox"
     firefox.write_profile(mozilla / PROFILE_NAME, toolbar=toolbar, menu=list(menu.items()), visits=visits,
                           cookies=cookies, homepage=homepage, now_us=prtime(world, world.now))
