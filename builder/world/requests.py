@@ -1,0 +1,79 @@
+"""Money requests: a contact covered a shared expense and asks the persona for their share.
+
+Rules (tasks depend on them):
+
+* At most two open ``money_request`` events, made in the last 14 days before ``now``: for the
+  latest done restaurant bookings with companions who use chat and the bank (P2P). The contact
+  who asks is the booking's first such companion; ``amount_cents`` is their share of a bill
+  typical for the party (whole cents), ``memo`` names the restaurant.
+* Each request is a ``chat_message`` from the contact in their chat thread (``ref`` = the
+  request's id) an hour or more after the meal, and the persona's short acknowledgement; the
+  request stays ``open`` (``paid: false``): nothing in the world pays it. Paying it back (in
+  the bank) is the agent's job.
+* Draws come only from ``requests/...`` streams; no other module reads these events.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache
+
+import yaml
+
+from ..money import money
+from .calendar import reservation_time
+from .chat import Chat, _compiled
+from .context import Sim
+from .mail import TEMPLATES, has_app
+
+MAX_OPEN = 2
+WINDOW_DAYS = 14
+#: A meal's bill per person, in major units of the currency (low, high).
+_PER_PERSON = (28, 64)
+
+
+@lru_cache(maxsize=None)
+def _phrases() -> dict:
+    return yaml.safe_load((TEMPLATES / "requests" / "phrases.yaml").read_text(encoding="utf-8"))
+
+
+def _say(kind: str, style: str, r, **ctx) -> str:
+    bank = _phrases()[kind]
+    variants = bank.get(style) or bank.get("chatty") or next(iter(bank.values()))
+    return _compiled(variants[r.randrange(len(variants))]).render(**ctx)
+
+
+def simulate_money_requests(sim: Sim) -> None:
+    """Append open ``money_request`` events and the chat messages that make them (see module rules)."""
+    p = sim.persona
+    chat = Chat(sim)
+    if not chat.contacts:
+        return
+    by_name = {c.name: c for c in chat.contacts if has_app(c, "bank")}
+    since = sim.now - dt.timedelta(days=WINDOW_DAYS)
+    bookings = [e for e in sim.of_kind("restaurant_booking") if e.status == "done"]
+    made = 0
+    for booking in sorted(bookings, key=lambda e: e.at, reverse=True):
+        meal = reservation_time(sim, booking)
+        if meal is None or not since <= meal <= sim.now - dt.timedelta(hours=3):
+            continue
+        asker = next((by_name[n] for n in booking.data.get("companions") or [] if n in by_name), None)
+        if asker is None:
+            continue
+        r = sim.rng(f"requests/{booking.id}")
+        party = max(2, int(booking.data.get("party_size") or 2))
+        share = r.randint(_PER_PERSON[0] * 100, _PER_PERSON[1] * 100)
+        share -= share % 5
+        memo = f"dinner at {booking.data['restaurant']}" if meal.hour >= 17 else f"lunch at {booking.data['restaurant']}"
+        asked = min(meal + dt.timedelta(hours=r.randint(1, 20), minutes=r.randint(0, 59)), sim.now - dt.timedelta(hours=1))
+        req = sim.event("money_request", asked, {
+            "contact": asker.name, "contact_email": asker.email, "contact_phone": asker.phone,
+            "amount_cents": share, "memo": memo, "party_size": party, "ref": booking.id, "paid": False,
+            "via": "chat"}, key=booking.id)
+        amount = money(share, p.finances.currency)
+        lines = [(False, _say("ask", asker.messaging_style or "chatty", r, amount=amount, memo=memo)),
+                 (True, _say("ack", "me", r))]
+        chat.post(asker, asked, lines, ("request", req.id), r, ref=req.id)
+        made += 1
+        if made == MAX_OPEN:
+            break
