@@ -15,7 +15,7 @@ import datetime as dt
 
 from ..dates import add_months
 from ..persona import Persona
-from . import browsing, calendar, chat, finance, mail, orders, travel
+from . import browsing, calendar, chat, finance, mail, orders, travel, work_chat
 from .context import Sim
 from .model import World
 
@@ -40,6 +40,7 @@ def simulate(p: Persona) -> World:
     calendar.simulate_calendar(sim)
     mail.simulate_mail(sim)
     chat.simulate_chat(sim)
+    work_chat.simulate_work_chat(sim)
     browsing.simulate_browsing(sim)
     finance.settle(sim)
 
