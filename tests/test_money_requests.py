@@ -12,7 +12,9 @@ from builder.world.cards import contact_card
 def test_requests_are_open_recent_and_asked_in_chat(world):
     reqs = world.of_kind("money_request")
     assert 1 <= len(reqs) <= 2
-    chats = {e.data["ref"]: e for e in world.of_kind("chat_message") if e.data.get("ref")}
+    chats = {}
+    for e in world.of_kind("chat_message"):
+        chats.setdefault(e.data.get("ref"), e)  # the first message about each request: the ask
     bookings = {e.id: e for e in world.of_kind("restaurant_booking")}
     for r in reqs:
         assert r.status == "done" and r.data["paid"] is False
@@ -27,7 +29,9 @@ def test_requests_are_open_recent_and_asked_in_chat(world):
 
 
 def test_requests_module_shifts_no_other_event(persona, world, monkeypatch):
-    monkeypatch.setattr("builder.world.simulate.requests.simulate_money_requests", lambda sim: None)
+    import builder.world.requests as module
+
+    monkeypatch.setattr(module, "simulate_money_requests", lambda sim: None)
     without = simulate(persona)
     mine = {e.id for e in world.events if e.kind == "money_request"}
     mine |= {e.id for e in world.of_kind("chat_message") if e.data.get("ref") in mine}
