@@ -61,11 +61,11 @@ def _validate(app: App, meta: Path) -> None:
         raise AppError(f"{meta}: database must be a bare file name")
 
 
-def discover(apps_dir: Path = APPS_DIR) -> list[App]:
+def discover(apps_dir: Path = APPS_DIR, *, selected: bool = True) -> list[App]:
     """Return the apps under ``apps_dir`` sorted by name.
 
-    ``$PERSONA_APPS`` (comma-separated names), when set, keeps only those apps: for working on
-    one app without building the others (the full build and CI leave it unset).
+    ``$PERSONA_APPS`` (comma-separated names), when set and ``selected``, keeps only those apps:
+    for working on one app without building the others (the full build and CI leave it unset).
 
     Raises :class:`AppError` on a missing field or bad value in an ``app.yaml``, or when two
     apps share a name or domain.
@@ -85,7 +85,7 @@ def discover(apps_dir: Path = APPS_DIR) -> list[App]:
             raise AppError(f"{meta}: bad value: {exc}") from None
         _validate(app, meta)
         out.append(app)
-    only = [n for n in os.environ.get("PERSONA_APPS", "").split(",") if n]
+    only = [n for n in os.environ.get("PERSONA_APPS", "").split(",") if n] if selected else []
     if only:
         unknown = sorted(set(only) - {a.name for a in out})
         if unknown:

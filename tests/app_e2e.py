@@ -85,7 +85,8 @@ def wait_up(port: int, host: str, proc: subprocess.Popen, log: Path, seconds: fl
 class Served:
     """A running site on copies of a layer's app databases (a context manager)."""
 
-    def __init__(self, layer_dir: Path, tmp: Path):
+    def __init__(self, layer_dir: Path, tmp: Path, build: SiteBuild | None = None):
+        self.build = build
         self.data = tmp / "data"
         shutil.copytree(layer_dir / "var/lib/persona-desktop/apps", self.data)
         self.port = free_port()
@@ -99,8 +100,9 @@ class Served:
 
     def __enter__(self) -> "Served":
         self._lf = open(self.log, "wb")
-        self.proc = serve(site(), self.data, self.port, log=self._lf)
-        wait_up(self.port, discover()[0].domain, self.proc, self.log)
+        build = self.build or site()
+        self.proc = serve(build, self.data, self.port, log=self._lf)
+        wait_up(self.port, build.apps[0].domain, self.proc, self.log)
         return self
 
     def __exit__(self, *exc) -> None:

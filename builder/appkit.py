@@ -1,0 +1,50 @@
+"""What every app's Python side shares: sign-in facts, password hashes and the ``meta`` rows.
+
+An app's ``seed.py`` uses these so that every app signs the persona in the same way (a derived
+password and a derived session token per app) and every database tells its web side "today"
+the same way (``meta``: ``as_of``, ``now``, ``timezone``, ``locale``, ``currency``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from .dates import add_months
+from .rng import token
+from .world import World
+
+
+def credentials(world: World, app: str) -> dict[str, str]:
+    """``{"username", "password", "session_token"}`` of the persona in app ``app``, derived from the seed.
+
+    The username is the persona's; the password is ``<username>-<8 characters>`` from the stream
+    ``<app>/password``; the token 48 characters from ``<app>/session``.
+    """
+    user = world.persona.identity.username
+    return {"username": user, "password": f"{user}-{token(world.seed, f'{app}/password', length=8)}",
+            "session_token": token(world.seed, f"{app}/session", length=48)}
+
+
+def password_hash(password: str, salt: bytes) -> str:
+    """``scrypt$<salt hex>$<key hex>`` (scrypt N=16384, r=8, p=1, 64-byte key; RFC 7914), as ``@persona/platform/auth`` verifies."""
+    key = hashlib.scrypt(password.encode(), salt=salt, n=16384, r=8, p=1, dklen=64)
+    return f"scrypt${salt.hex()}${key.hex()}"
+
+
+def app_salt(world: World, app: str) -> bytes:
+    """16 bytes of salt for the persona's password in ``app`` (stream ``<app>/salt``)."""
+    return bytes.fromhex(token(world.seed, f"{app}/salt", length=32))
+
+
+def session_expiry(world: World) -> str:
+    """When a seeded session expires: a year after the world's now (local ISO)."""
+    return add_months(world.now, 12).isoformat()
+
+
+def meta_rows(world: World, **extra: str) -> dict[str, str]:
+    """The ``meta`` table of an app database: ``as_of``, ``now``, ``timezone``, ``locale``, ``currency`` and ``extra``."""
+    p = world.persona
+    rows = {"as_of": p.as_of.isoformat(), "now": world.now.isoformat(), "timezone": p.timezone,
+            "locale": p.locale, "currency": world.currency}
+    rows.update(extra)
+    return dict(sorted(rows.items()))

@@ -1,0 +1,1 @@
+"""__TITLE__: a Persona Desktop app (see apps/README.md)."""
