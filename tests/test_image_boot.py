@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from apps.bank.seed import credentials
-from builder.image.boot import check_booted_image
-from builder.money import money
+from builder.apps import discover
+from builder.image.boot import app_probes, check_booted_image
 
 from .conftest import DEFAULT_PERSONA, REPO
 
@@ -64,15 +63,16 @@ def test_reserved_usernames_cover_the_base_images_accounts(built):
 
 
 @pytest.mark.slow
-def test_image_boots_to_the_signed_in_bank(built, world):
-    creds = credentials(world)
-    balance = money(world.closing_balance_cents("checking"), world.currency)
-    png = OUT / "dana-whitfield-desktop.png"
-    result = check_booted_image(built / "persona.qcow2", world.now.isoformat(), "larkspurbank.test", "lb_session",
-                                creds["session_token"], balance, png, progress=print)
+def test_image_boots_with_every_app_signed_in(built, world):
+    apps = discover()
+    shots = OUT / "dana-whitfield-screens"
+    result = check_booted_image(built / "persona.qcow2", world.now.isoformat(), app_probes(world, apps), shots,
+                                world.persona.identity.username, progress=print)
     print(json.dumps(result, indent=2))
     assert result["guest_date"].startswith("2026-11-16")
-    data = png.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+    assert sorted(result["healthy_s"]) == sorted(a.name for a in apps)
+    for app in apps:
+        data = Path(result["screendumps"][app.name]).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, app.name
     assert "Larkspur Bank" in result["window"]
     assert result["toolbar"], "the bookmarks toolbar was never drawn"

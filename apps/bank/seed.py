@@ -30,6 +30,13 @@ def credentials(world: World) -> dict[str, str]:
     }
 
 
+def signed_in_text(world: World) -> str:
+    """What the signed-in accounts page shows for sure: the checking account's balance."""
+    from builder.money import money
+
+    return money(world.closing_balance_cents("checking"), world.currency)
+
+
 def password_hash(password: str, salt: bytes) -> str:
     """Return ``scrypt$<salt hex>$<key hex>`` (scrypt N=16384, r=8, p=1, 64-byte key, RFC 7914)."""
     key = hashlib.scrypt(password.encode(), salt=salt, n=16384, r=8, p=1, dklen=64)

@@ -21,6 +21,7 @@ import subprocess
 import tempfile
 import time
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -399,26 +400,70 @@ class VM:
 TOOLBAR_ROWS = (112, 144)
 
 
-def check_booted_image(qcow2: Path, as_of: str, domain: str, cookie_name: str, cookie_value: str,
-                       expected_text: str, screendump_png: Path, *, timeout: float = 1200.0,
-                       progress: Progress | None = None) -> dict:
-    """Boot ``qcow2`` and check it end to end; return measured timings.
+@dataclass(frozen=True)
+class AppProbe:
+    """One app to check in a booted guest: its host, the persona's cookie, text its signed-in page shows."""
 
-    Fetches ``http://<domain>/`` through the forwarded port with the session cookie and
-    asserts ``expected_text`` is in the page, waits for the Firefox window on the desktop
-    and for its bookmarks toolbar to be drawn (up to 300 s), saves a screendump to ``screendump_png`` and checks the guest's clock date is
-    ``as_of``'s. Returns ``{"accel", "app_healthy_s", "desktop_s", "toolbar", "guest_date",
-    "screendump"}`` (seconds from QEMU start). Raises :class:`BootError` or
-    ``AssertionError``.
+    name: str
+    title: str
+    domain: str
+    cookie_name: str
+    cookie_value: str
+    expected_text: str
+
+
+def app_probes(world, apps) -> list[AppProbe]:
+    """A probe per app (in ``apps``' order): the persona's seeded session and the text its page must show.
+
+    The text is the seed's optional ``signed_in_text(world)`` (the bank: the checking balance),
+    else the persona's full name.
+    """
+    out = []
+    for a in apps:
+        seed = a.module("seed")
+        text = seed.signed_in_text(world) if hasattr(seed, "signed_in_text") else world.persona.identity.name
+        out.append(AppProbe(a.name, a.title, a.domain, a.session_cookie, seed.credentials(world)["session_token"], text))
+    return out
+
+
+def guest_memory_used_mb(vm: "VM") -> float:
+    """MemTotal - MemAvailable of the guest's /proc/meminfo, in MiB (what the guest's programs use)."""
+    rc, out = vm.guest_exec(["/bin/cat", "/proc/meminfo"])
+    info = {k: int(v.split()[0]) for k, v in (ln.split(":", 1) for ln in out.splitlines() if ":" in ln)}
+    return round((info["MemTotal"] - info["MemAvailable"]) / 1024, 1)
+
+
+def open_in_firefox(vm: "VM", user: str, url: str) -> None:
+    """Open ``url`` in a new tab of the persona's running Firefox (remote command on display :0)."""
+    vm.guest_exec(["/usr/sbin/runuser", "-u", user, "--", "/usr/bin/env", "DISPLAY=:0",
+                   f"XAUTHORITY=/home/{user}/.Xauthority", "firefox-esr", "--new-tab", url], timeout=60)
+
+
+def check_booted_image(qcow2: Path, as_of: str, probes: list[AppProbe], screendump_dir: Path, user: str, *,
+                       timeout: float = 1200.0, progress: Progress | None = None) -> dict:
+    """Boot ``qcow2`` and check it end to end; return measured timings and figures.
+
+    For every probe, fetches ``http://<domain>/`` through the forwarded port with its session
+    cookie and asserts ``expected_text`` is in the signed-in page; waits for the Firefox window
+    and its bookmarks toolbar (up to 300 s), reads the guest's memory in use, saves a screendump
+    per app (``<screendump_dir>/<name>.png``; the first probe is Firefox's home page, the others
+    are opened in new tabs) and checks the guest's clock date is ``as_of``'s. Returns
+    ``{"accel", "healthy_s": {name: s}, "all_healthy_s", "desktop_s", "memory_used_mb",
+    "toolbar", "guest_date", "window", "screendumps"}`` (seconds from QEMU start). Raises
+    :class:`BootError` or ``AssertionError``.
     """
     progress = progress or (lambda s: None)
+    screendump_dir = Path(screendump_dir)
+    screendump_dir.mkdir(parents=True, exist_ok=True)
     with VM(qcow2, as_of, progress=progress) as vm:
-        status, body = vm.wait_http(domain, "/", f"{cookie_name}={cookie_value}", timeout=timeout)
-        app_s = time.monotonic() - vm.started_at
-        progress(f"app {domain} healthy after {app_s:.0f}s")
-        if expected_text not in body:
-            snippet = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))[:800]
-            raise AssertionError(f"{expected_text!r} not in http://{domain}/ (HTTP {status}): {snippet}")
+        healthy = {}
+        for probe in probes:
+            status, body = vm.wait_http(probe.domain, "/", f"{probe.cookie_name}={probe.cookie_value}", timeout=timeout)
+            healthy[probe.name] = round(time.monotonic() - vm.started_at, 1)
+            progress(f"app {probe.name} ({probe.domain}) healthy after {healthy[probe.name]:.0f}s")
+            if probe.expected_text not in body:
+                snippet = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))[:800]
+                raise AssertionError(f"{probe.expected_text!r} not in http://{probe.domain}/ (HTTP {status}): {snippet}")
         line = vm.wait_window(timeout=timeout)
         progress(f"window: {line}")
         # Firefox titles its window "<page title> — Mozilla Firefox" once the page has loaded.
@@ -435,12 +480,23 @@ def check_booted_image(qcow2: Path, as_of: str, domain: str, cookie_name: str, c
         progress(f"bookmarks toolbar {'drawn' if toolbar else 'still empty after 300s'}")
         time.sleep(float(os.environ.get("PERSONA_SETTLE_SECONDS", "5")))  # let the page paint
         desktop_s = time.monotonic() - vm.started_at
+        memory = guest_memory_used_mb(vm)
+        progress(f"guest memory in use with Firefox up: {memory:.0f} MiB")
         rc, guest_date = vm.guest_exec(["/bin/date", "+%Y-%m-%dT%H:%M:%S %Z"])
         guest_date = guest_date.strip()
         if as_of and not guest_date.startswith(as_of[:10]):
             raise AssertionError(f"guest date {guest_date!r} is not as_of {as_of!r}")
-        vm.screendump(Path(screendump_png))
-        progress(f"desktop with Firefox after {desktop_s:.0f}s; screendump {screendump_png}")
-        return {"accel": vm.accel, "app_healthy_s": round(app_s, 1), "desktop_s": round(desktop_s, 1),
-                "toolbar": toolbar,
-                "guest_date": guest_date, "window": line, "screendump": str(screendump_png)}
+        shots = {}
+        for i, probe in enumerate(probes):
+            if i:
+                open_in_firefox(vm, user, f"http://{probe.domain}/")
+                try:
+                    vm.wait_window(re.escape(probe.title), timeout=240)
+                except BootError:
+                    progress(f"{probe.title} did not show in Firefox's title in 240s; taking the screendump anyway")
+                time.sleep(float(os.environ.get("PERSONA_SETTLE_SECONDS", "5")))
+            shots[probe.name] = str(vm.screendump(screendump_dir / f"{probe.name}.png"))
+            progress(f"screendump {shots[probe.name]}")
+        return {"accel": vm.accel, "healthy_s": healthy, "all_healthy_s": max(healthy.values()),
+                "desktop_s": round(desktop_s, 1), "memory_used_mb": memory, "toolbar": toolbar,
+                "guest_date": guest_date, "window": line, "screendumps": shots}
