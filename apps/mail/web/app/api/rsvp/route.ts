@@ -1,0 +1,26 @@
+import type { NextRequest } from "next/server";
+import { requestUser } from "@/mail/lib/auth";
+import { back, field, intOrNull, seeOther } from "@/mail/lib/http";
+import { rsvp } from "@/mail/lib/invites";
+import { MailError } from "@/mail/lib/mail";
+
+export const dynamic = "force-dynamic";
+
+/** The invitation card's Yes / Maybe / No: records the answer, mails the organizer, tells the calendar. */
+export async function POST(req: NextRequest) {
+  const user = requestUser(req);
+  if (!user) return seeOther("/login");
+  const form = await req.formData();
+  const to = field(form, "back") || "/";
+  try {
+    const r = await rsvp(user, intOrNull(field(form, "message")) ?? -1, field(form, "answer"));
+    const notice =
+      r.calendar === "notified"
+        ? "Your answer was sent to the organizer and added to your calendar."
+        : "Your answer was sent to the organizer. The calendar could not be reached; it will show the answer once it syncs.";
+    return seeOther(back(to, { notice }));
+  } catch (e) {
+    if (e instanceof MailError) return seeOther(back(to, { error: e.message }));
+    throw e;
+  }
+}
