@@ -13,7 +13,7 @@ What the seed writes, and the rules it keeps (tests and tasks depend on them):
   most often at the world's restaurant bookings, at least twice), friends sharing a pastime
   (the shared activity of the most non-colleague, non-parent contacts, two or more; ties by
   name) and each trip with two or more chat companions. Their history comes from the world's
-  facts (restaurant bookings, birthdays, trips, flights) in the words of
+  facts (restaurant bookings already eaten, birthdays, trips, flights) in the words of
   ``phrases/<locale>.yaml``, drawn from ``messaging/group/<slug>`` streams; ``world_ref`` is
   ``seed:group/<slug>/<n>``.
 * **Tapbacks** the contacts and the persona left on a few world messages
@@ -39,7 +39,7 @@ from sqlalchemy.orm import Session as OrmSession
 from builder import dbfile
 from builder.dates import add_months
 from builder.rng import rng, token
-from builder.world import World
+from builder.world import World, cards
 from builder.world.mail import Fmt
 
 from . import models as m
@@ -332,9 +332,10 @@ def _group_history(world: World, g: Group) -> list[tuple[str | None, dt.datetime
     elif g.kind == "dinner":
         members = set(g.members)
         for b in bookings:
-            if not members <= set(b.data.get("companions") or []):
-                continue
             when = reservation_time(world, b)
+            # Only meals already eaten: telling the group about an upcoming booking is the agent's task.
+            if not members <= set(b.data.get("companions") or []) or when is None or when > world.now:
+                continue
             ctx = {"restaurant": b.data.get("restaurant", ""), "party": b.data.get("party_size", len(members) + 1),
                    "day": fmt.weekday(when) if 0 < (when.date() - b.at.date()).days < 7 else fmt.day(when),
                    "time": fmt.time(when)}
@@ -381,14 +382,7 @@ def _group_history(world: World, g: Group) -> list[tuple[str | None, dt.datetime
 
 def contact_card(world: World, name: str) -> dict:
     """The reply engine's card of contact ``name`` (``builder.world.cards.contact_card``), a JSON-able dict."""
-    try:
-        from builder.world.cards import contact_card as card
-    except ImportError:  # the shared card builder is not there yet: the spec's own facts
-        c = next(c for c in world.persona.contacts if c.name == name)
-        return {"name": c.name, "relationship": c.relationship, "messaging_style": c.messaging_style,
-                "closeness": c.closeness, "shared_activities": list(c.shared_activities or []),
-                "city": c.address.city if c.address else None}
-    return card(world, name)
+    return cards.contact_card(world, name)
 
 
 # --- the database -----------------------------------------------------------------------------------

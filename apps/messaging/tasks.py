@@ -1,0 +1,265 @@
+"""Parley tasks derived from the world, each with its expected values and rubric.
+
+Action checks read the end state of Parley's database (or the bank's, for paying a friend
+back). Rows an app writes have ``world_ref IS NULL``; seeded rows never do, so an agent that does
+nothing fails every action check. Check queries are fixed SQL text with ``?`` placeholders:
+names, titles, emoji and amounts travel in ``params``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+
+from builder.money import money
+from builder.rng import rng
+from builder.tasks.model import Check, RubricItem, Task
+from builder.world import World
+from builder.world.calendar import reservation_time, trips
+from builder.world.mail import Fmt
+
+from .seed import chat_contacts, groups
+
+APP = "messaging"
+#: The direct conversation with the contact named by the bound parameter.
+_DIRECT = "(SELECT id FROM conversations WHERE kind = 'direct' AND contact_id = (SELECT id FROM contacts WHERE name = ?))"
+#: The (newest) group conversation with the title bound as a parameter.
+_GROUP = "(SELECT id FROM conversations WHERE kind = 'group' AND title = ? ORDER BY id DESC LIMIT 1)"
+
+
+def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
+    """A sql check: fixed ``query`` text with ``?`` placeholders, every world or spec value in ``params``."""
+    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _text(*forms: str) -> Check:
+    return Check(type="answer_text", any_of=[f for f in dict.fromkeys(forms) if f])
+
+
+def _time_forms(t: dt.datetime) -> list[str]:
+    """How a person may write a clock time: ``8:00 PM``, ``8 PM``, ``8pm``, ``20:00``."""
+    h12 = (t.hour - 1) % 12 + 1
+    ampm = "AM" if t.hour < 12 else "PM"
+    forms = [f"{h12}:{t.minute:02d} {ampm}", f"{h12}:{t.minute:02d}{ampm.lower()}", f"{t.hour:02d}:{t.minute:02d}"]
+    if t.minute == 0:
+        forms += [f"{h12} {ampm}", f"{h12}{ampm.lower()}", f"{h12} {ampm.lower()}"]
+    return forms
+
+
+def _mine_written(conversation: str, extra: str = "") -> str:
+    """Count of the persona's app-written messages in ``conversation`` (a subquery), with an extra condition."""
+    return (f"SELECT COUNT(*) > 0 FROM messages WHERE conversation_id = {conversation} AND sender_id IS NULL "
+            f"AND world_ref IS NULL {extra}")
+
+
+def tasks(world: World) -> list[Task]:
+    """Return Parley's tasks of ``world`` (lookups, aggregations, actions; several span two apps), in a fixed order."""
+    p = world.persona
+    pid = p.id
+    fmt = Fmt(p)
+    cur = world.currency
+    contacts = chat_contacts(world)
+    names = {c.name for c in contacts}
+    msgs = [e for e in world.of_kind("chat_message") if e.status == "done" and e.data.get("contact") in names]
+    events = {e.id: e for e in world.events}
+    r = rng(world.seed, "tasks/messaging")
+    out: list[Task] = []
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/messaging/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    # 1. The time of a dinner the persona texted a friend about (the latest booking talked about in chat).
+    talked = [events[e.data["ref"]] for e in msgs if e.data.get("ref") in events
+              and events[e.data["ref"]].kind == "restaurant_booking"]
+    if talked:
+        b = talked[-1]
+        friend = next(e.data["contact"] for e in msgs if e.data.get("ref") == b.id)
+        when = reservation_time(world, b)
+        task("dinner-time", ["messaging"], category="lookup", difficulty="easy", time_limit_seconds=240,
+             instruction=f"What time did I tell {friend} our table at {b.data['restaurant']} is booked for?",
+             expected={"contact": friend, "restaurant": b.data["restaurant"], "time": when.strftime("%H:%M"),
+                       "date": when.date().isoformat()},
+             rubric=[RubricItem(id="time", weight=80, requirement=f"States the time {fmt.time(when)}",
+                                check=_text(*_time_forms(when))),
+                     RubricItem(id="day", weight=20, requirement=f"Gives the day, {fmt.long_date(when)}")])
+
+    # 2. Messages exchanged with the closest contact last month.
+    first = world.now.date().replace(day=1)
+    m_end = first - dt.timedelta(days=1)
+    m_start = m_end.replace(day=1)
+    per = Counter(e.data["contact"] for e in msgs if m_start <= e.at.date() <= m_end)
+    if per:
+        who = sorted(per, key=lambda n: (-per[n], n))[0]
+        mine = sum(1 for e in msgs if e.data["contact"] == who and e.data["sender"] == "me"
+                   and m_start <= e.at.date() <= m_end)
+        task("messages-last-month", ["messaging"], category="aggregation", difficulty="medium", time_limit_seconds=600,
+             instruction=f"How many text messages did {who} and I exchange in {m_start:%B %Y} (both directions, "
+                         "our one-to-one chat only)?",
+             expected={"contact": who, "messages": per[who], "sent_by_me": mine},
+             rubric=[RubricItem(id="count", weight=100, requirement=f"States {per[who]} messages",
+                                check=_text(str(per[who])))])
+
+    # 3. Reply to the latest question a contact asked.
+    questions = [e for e in msgs if e.data["sender"] != "me" and e.data["text"].rstrip().endswith("?")]
+    if questions:
+        q = questions[-1]
+        who = q.data["contact"]
+        task("reply-question", ["messaging"], category="action", difficulty="easy", time_limit_seconds=300,
+             instruction=f"{who} asked me \u201c{q.data['text']}\u201d in Parley. Reply to {who.split()[0]} with an answer.",
+             expected={"contact": who, "question": q.data["text"], "question_at": q.at.isoformat()},
+             rubric=[
+                 RubricItem(id="sent", weight=70, requirement=f"A new message from me is in the chat with {who}",
+                            check=_sql(_mine_written(_DIRECT, "AND length(trim(body)) > 0"), [who], [[1]])),
+                 RubricItem(id="answers", weight=30, requirement=f"The message answers the question \u201c{q.data['text']}\u201d"),
+             ])
+
+    # 4. React to a particular message (a recent one from the closest contact, unique in its chat).
+    closest = sorted(contacts, key=lambda c: (-(c.closeness or 0), c.name))
+    for c in closest:
+        theirs = [e for e in msgs if e.data["contact"] == c.name and e.data["sender"] != "me"]
+        texts = Counter(e.data["text"] for e in msgs if e.data["contact"] == c.name)
+        unique = [e for e in theirs[-40:] if texts[e.data["text"]] == 1 and len(e.data["text"]) >= 12
+                  and not e.data.get("ref")]
+        if unique:
+            target = unique[r.randrange(len(unique))]
+            emoji = r.choice(["❤️", "😂", "👍"])
+            task("react", ["messaging"], category="action", difficulty="medium", time_limit_seconds=300,
+                 instruction=f"In Parley, react with {emoji} to {c.name.split()[0]}'s message "
+                             f"\u201c{target.data['text']}\u201d from {fmt.date(target.at)}.",
+                 expected={"contact": c.name, "message": target.data["text"], "emoji": emoji, "world_ref": target.id},
+                 rubric=[
+                     RubricItem(id="reaction", weight=80, requirement=f"A {emoji} tapback from me is on that message",
+                                check=_sql("""SELECT COUNT(*) FROM reactions r JOIN messages m ON m.id = r.message_id
+                                    WHERE r.world_ref IS NULL AND r.contact_id IS NULL AND r.emoji = ? AND m.world_ref = ?""",
+                                           [emoji, target.id], [[1]])),
+                     RubricItem(id="only", weight=20, requirement="No other tapback was added",
+                                check=_sql("SELECT COUNT(*) FROM reactions WHERE world_ref IS NULL", [], [[1]])),
+                 ])
+            break
+
+    # 5. Create a group of two contacts who share an activity (not one of the seeded groups).
+    seeded = {frozenset(g.members) for g in groups(world)}
+    by_activity: dict[str, list[str]] = {}
+    for c in contacts:
+        for a in c.shared_activities or []:
+            by_activity.setdefault(a, []).append(c.name)
+    options = sorted(a for a, ms in by_activity.items() if len(ms) >= 2 and frozenset(ms[:2]) not in seeded)
+    if options:
+        act = options[r.randrange(len(options))]
+        a, b = by_activity[act][:2]
+        title = f"{act[:1].upper()}{act[1:]} buddies"
+        task("create-group", ["messaging"], category="action", difficulty="medium", time_limit_seconds=300,
+             instruction=f"Start a Parley group called \u201c{title}\u201d with {a} and {b}.",
+             expected={"title": title, "members": [a, b]},
+             rubric=[
+                 RubricItem(id="group", weight=40, requirement=f"A new group named {title} exists",
+                            check=_sql("SELECT COUNT(*) FROM conversations WHERE kind = 'group' AND world_ref IS NULL "
+                                       "AND title = ?", [title], [[1]])),
+                 RubricItem(id="members", weight=60, requirement=f"Its members are exactly {a} and {b} (and me)",
+                            check=_sql(f"""SELECT COUNT(*), SUM(k.name IN (?, ?)) FROM members b
+                                JOIN contacts k ON k.id = b.contact_id WHERE b.conversation_id = {_GROUP}
+                                AND b.conversation_id IN (SELECT id FROM conversations WHERE world_ref IS NULL)""",
+                                       [a, b, title], [[2, 2]])),
+             ])
+
+    # 6. Pay back what a friend asked for in chat (the world's open money request), in the bank.
+    requests = [e for e in world.of_kind("money_request") if not e.data.get("paid")]
+    if requests:
+        req = requests[-1]
+        who, cents = req.data["contact"], req.data["amount_cents"]
+        task("pay-back", ["messaging", "bank"], category="action", difficulty="hard", time_limit_seconds=480,
+             instruction=f"{who.split()[0]} asked me in Parley to pay them back. Send {who} what they asked for from "
+                         "my checking account.",
+             expected={"contact": who, "amount_cents": cents, "memo": req.data.get("memo"), "request": req.id},
+             rubric=[
+                 RubricItem(id="payment", weight=80,
+                            requirement=f"A new payment of {money(cents, cur)} to {who} left checking",
+                            check=_sql("""SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL
+                                AND account_id = (SELECT id FROM accounts WHERE kind = ?) AND amount_cents = ?
+                                AND (counterparty = ? OR instr(upper(description), upper(?)) > 0)""",
+                                       ["checking", -cents, who, who], [[1]], app="bank")),
+                 RubricItem(id="single", weight=20, requirement="Exactly one payment was made (no duplicates)",
+                            check=_sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]], app="bank")),
+             ])
+
+    # 6b. What the persona still owes: every open request in chat, none paid in the bank yet.
+    if requests:
+        total = sum(e.data["amount_cents"] for e in requests)
+        owed = sorted({e.data["contact"] for e in requests})
+        task("money-owed", ["messaging", "bank"], category="aggregation", difficulty="medium", time_limit_seconds=480,
+             instruction="Some friends asked me in Parley to pay them back. Checking my bank for what I have already "
+                         "sent, who am I still waiting to pay, and how much do I owe in total?",
+             expected={"contacts": owed, "total_cents": total, "requests": len(requests)},
+             rubric=[RubricItem(id="total", weight=60, requirement=f"States the total {money(total, cur)}",
+                                check=Check(type="answer_amount", cents=total)),
+                     RubricItem(id="who", weight=40, requirement=f"Names {', '.join(owed)}",
+                                check=_text(*owed) if len(owed) == 1 else None)])
+
+    # 7. Text a travel companion the flight number of the next trip (the booking is in mail / calendar).
+    bookings = {b.data.get("trip"): b for b in world.of_kind("flight_booking")}
+    ahead = [(i, t) for i, t in enumerate(trips(world)) if t.depart > world.now.date() and i in bookings]
+    if ahead:
+        with_people = [(i, t) for i, t in ahead if any(n in names for n in t.companions)]
+        i, t = (with_people or ahead)[0]
+        mate = next((n for n in t.companions if n in names), None) or closest[0].name
+        leg = bookings[i].data["itinerary"][0]
+        flight = leg["flight_number"]
+        dep = dt.datetime.fromisoformat(leg["dep_local"]).replace(tzinfo=None)
+        task("flight-number", ["messaging", "mail"], category="action", difficulty="medium", time_limit_seconds=420,
+             instruction=f"Text {mate} my flight number for the {t.destination} trip on {fmt.long_date(t.depart)} "
+                         "(it's in my booking confirmation).",
+             expected={"contact": mate, "flight": flight, "departs": dep.isoformat(), "destination": t.destination},
+             rubric=[RubricItem(id="flight", weight=100,
+                                requirement=f"A new message to {mate} names the flight {flight}",
+                                check=_sql(_mine_written(_DIRECT, "AND instr(replace(upper(body), ' ', ''), ?) > 0"),
+                                           [mate, flight.replace(" ", "").upper()], [[1]]))])
+
+        # 8. Who comes along on that trip and when the flight leaves (mail / calendar + chat).
+        companions = [n for n in t.companions if n in names]
+        if companions:
+            task("trip-companion", ["messaging", "mail"], category="lookup", difficulty="medium",
+                 time_limit_seconds=420,
+                 instruction=f"Who is coming with me to {t.destination}, and what time does our outbound flight leave?",
+                 expected={"companions": companions, "departs": dep.isoformat(), "flight": flight},
+                 rubric=[RubricItem(id="who", weight=50, requirement=f"Names {', '.join(companions)}",
+                                    check=_text(companions[0], companions[0].split()[0])),
+                         RubricItem(id="time", weight=50, requirement=f"States the departure {fmt.time(dep)}",
+                                    check=_text(*_time_forms(dep)))])
+
+    # 9. Tell a group about an upcoming dinner booking its members are on (the confirmation is in mail).
+    upcoming = [b for b in world.of_kind("restaurant_booking") if reservation_time(world, b) > world.now]
+    for b in sorted(upcoming, key=lambda b: (reservation_time(world, b), b.id)):
+        g = next((g for g in groups(world) if set(g.members) <= set(b.data.get("companions") or [])), None)
+        if g is None:
+            continue
+        when = reservation_time(world, b)
+        forms = [f.lower() for f in _time_forms(when)]
+        task("invite-group", ["messaging", "mail"], category="action", difficulty="hard", time_limit_seconds=480,
+             instruction=f"Let the \u201c{g.title}\u201d group know about my upcoming reservation at "
+                         f"{b.data['restaurant']} (the confirmation is in my mail): send them the day and time.",
+             expected={"group": g.title, "restaurant": b.data["restaurant"], "at": when.isoformat(),
+                       "members": list(g.members)},
+             rubric=[
+                 RubricItem(id="restaurant", weight=50,
+                            requirement=f"A new message from me in {g.title} names {b.data['restaurant']}",
+                            check=_sql(_mine_written(_GROUP, "AND instr(lower(body), lower(?)) > 0"),
+                                       [g.title, b.data["restaurant"]], [[1]])),
+                 RubricItem(id="time", weight=35, requirement=f"It gives the time {fmt.time(when)}",
+                            check=_sql(_mine_written(_GROUP, "AND (" + " OR ".join(
+                                ["instr(lower(body), ?) > 0"] * len(forms)) + ")"), [g.title, *forms], [[1]])),
+                 RubricItem(id="day", weight=15, requirement=f"It gives the day, {fmt.long_date(when)}"),
+             ])
+        break
+
+    # 10. How much the persona sent a friend, as they told them in chat (the bank shows the same).
+    paid = [events[e.data["ref"]] for e in msgs if e.data.get("ref") in events
+            and events[e.data["ref"]].kind == "p2p_payment" and events[e.data["ref"]].data["direction"] == "sent"]
+    if paid:
+        pay = paid[-1]
+        who, memo = pay.data["contact"], pay.data.get("memo") or "that"
+        task("p2p-amount", ["messaging", "bank"], category="lookup", difficulty="easy", time_limit_seconds=300,
+             instruction=f"How much did I send {who} for \u201c{memo}\u201d on {fmt.date(pay.at)}?",
+             expected={"contact": who, "amount_cents": pay.data["amount_cents"], "memo": memo},
+             rubric=[RubricItem(id="amount", weight=100, requirement=f"States {money(pay.data['amount_cents'], cur)}",
+                                check=Check(type="answer_amount", cents=pay.data["amount_cents"]))])
+    return out

@@ -1,0 +1,20 @@
+import { Logo } from "@/messaging/components/Avatar";
+import { Sidebar } from "@/messaging/components/Sidebar";
+
+export const metadata = { title: "Chats" };
+
+export default function Home() {
+  return (
+    <>
+      <Sidebar />
+      <main className="pl-main pl-empty">
+        <div className="pl-empty-card">
+          <Logo size={72} />
+          <h1>Parley</h1>
+          <p>Pick a conversation on the left, or start a group with the people you plan things with.</p>
+          <p className="pl-muted">Messages are end-to-end yours.</p>
+        </div>
+      </main>
+    </>
+  );
+}

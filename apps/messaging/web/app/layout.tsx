@@ -1,0 +1,21 @@
+import type { Metadata, Viewport } from "next";
+import type { ReactNode } from "react";
+import "./parley.css";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = {
+  title: { default: "Parley", template: "%s · Parley" },
+  description: "Parley: every conversation, one place.",
+  icons: { icon: "/favicon.svg" },
+};
+
+export const viewport: Viewport = { themeColor: "#6c4cf1" };
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="pl-body">{children}</body>
+    </html>
+  );
+}

@@ -1,0 +1,79 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useRef } from "react";
+
+/** While a reply is on its way: refresh the page every `everyMs` so it shows once delivered. */
+export function AutoRefresh({ everyMs = 2000 }: { everyMs?: number }) {
+  const router = useRouter();
+  useEffect(() => {
+    const t = setInterval(() => router.refresh(), everyMs);
+    return () => clearInterval(t);
+  }, [router, everyMs]);
+  return null;
+}
+
+/** Opening a conversation with unread messages marks them read (then refreshes the badges). */
+export function MarkRead({ conversation, unread }: { conversation: number; unread: number }) {
+  const router = useRouter();
+  useEffect(() => {
+    if (!unread) return;
+    fetch(`/api/conversations/${conversation}/read`, { method: "POST" })
+      .then((r) => (r.ok ? router.refresh() : undefined))
+      .catch(() => undefined);
+  }, [conversation, unread, router]);
+  return null;
+}
+
+/** Scrolls the message pane to message `target` (a search result), else to the newest message. */
+export function ScrollTo({ target, stamp }: { target?: number; stamp: string }) {
+  const done = useRef<string | null>(null);
+  useEffect(() => {
+    const key = `${target ?? "end"}|${stamp}`;
+    if (done.current === key) return;
+    done.current = key;
+    const el = target ? document.getElementById(`m${target}`) : document.getElementById("pl-end");
+    el?.scrollIntoView({ block: target ? "center" : "end" });
+  }, [target, stamp]);
+  return null;
+}
+
+/** The message box: Enter sends, Shift+Enter starts a new line; a counter near the limit. */
+export function Composer({ conversation, max, error }: { conversation: number; max: number; error?: string }) {
+  const ref = useRef<HTMLFormElement>(null);
+  return (
+    <form ref={ref} action="/api/messages" method="post" className="pl-composer" data-testid="composer">
+      <input type="hidden" name="conversation" value={conversation} />
+      {error ? (
+        <p className="pl-composer-error" role="alert" data-testid="send-error">
+          {error}
+        </p>
+      ) : null}
+      <textarea
+        name="body"
+        rows={1}
+        placeholder="Type a message"
+        aria-label="Message"
+        maxLength={max}
+        data-testid="message-input"
+        autoFocus
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            if (e.currentTarget.value.trim()) ref.current?.requestSubmit();
+          }
+        }}
+        onInput={(e) => {
+          const t = e.currentTarget;
+          t.style.height = "auto";
+          t.style.height = `${Math.min(t.scrollHeight, 160)}px`;
+        }}
+      />
+      <button type="submit" className="pl-send" aria-label="Send" data-testid="send">
+        <svg viewBox="0 0 24 24" width="22" height="22" fill="currentColor" aria-hidden="true">
+          <path d="M3 20.5 21 12 3 3.5l.01 6.6L15 12 3.01 13.9 3 20.5Z" />
+        </svg>
+      </button>
+    </form>
+  );
+}
