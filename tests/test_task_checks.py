@@ -88,7 +88,7 @@ def seeded(tmp_path_factory):
     return get
 
 
-# --- What the bank app writes (apps/bank/web/src/lib/bank.ts: appendLines, transfer, payBill, sendMoney). ---
+# --- What the bank app writes (apps/bank/web/lib/bank.ts: appendLines, transfer, payBill, sendMoney). ---
 
 def _append_lines(con: sqlite3.Connection, lines: list[dict]) -> None:
     ids = [line["account_id"] for line in lines]
