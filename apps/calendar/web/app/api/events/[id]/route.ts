@@ -1,0 +1,33 @@
+import type { NextRequest } from "next/server";
+import { requestUser } from "@/calendar/lib/auth";
+import { attendeesOf, getEvent, overridesOf, remindersOf } from "@/calendar/lib/events";
+import { json, jsonError, signedWrite, withQuery } from "@/calendar/lib/http";
+import { updateEvent, type EventInput } from "@/calendar/lib/write";
+
+export const dynamic = "force-dynamic";
+
+const FIELDS = ["title", "date", "start_time", "end_date", "end_time", "all_day", "timezone", "calendar", "location", "description", "repeat", "reminder"] as const;
+
+/** The event row with its guests, reminders and overrides, as JSON. */
+export async function GET(req: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  if (!requestUser(req)) return jsonError("Sign in first.", 401);
+  const e = getEvent((await params).id);
+  if (!e) return jsonError("No such event.", 404);
+  return json({ event: e, attendees: attendeesOf(e.id), reminders: remindersOf(e.id), overrides: overridesOf(e.id) });
+}
+
+/** Edit (form or JSON): `scope` this|all, `occ` the occurrence for a series. */
+export async function POST(req: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return signedWrite(
+    req,
+    `/events/${id}`,
+    (_u, f) => {
+      const v = Object.fromEntries(FIELDS.map((k) => [k, f[k] ?? ""])) as unknown as EventInput;
+      updateEvent(id, v, f.scope ?? "", f.occ ?? "");
+      const q = f.scope === "this" && f.occ ? `&occ=${encodeURIComponent(f.occ)}` : "";
+      return { path: `/events/${id}?notice=saved${q}`, body: { id, ok: true } };
+    },
+    (f, e) => withQuery(`/events/${id}/edit`, { ...Object.fromEntries(FIELDS.map((k) => [k, f[k] ?? ""])), scope: f.scope, occ: f.occ, error: e.message, field: e.field }),
+  );
+}

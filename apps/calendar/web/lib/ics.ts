@@ -1,0 +1,313 @@
+/**
+ * iCalendar (RFC 5545) text: writing events (CRLF line ends, lines folded at 75 octets without
+ * splitting a UTF-8 character, TEXT escaped, a VTIMEZONE for every TZID used) and reading the
+ * VEVENTs of an invitation file.
+ */
+import { attendeesOf, compact, overridesOf, remindersOf, type EventRow } from "./events";
+import { offsetMinutes, toLocal, toUtc, utcText } from "./tz";
+
+/** TEXT value escaping (RFC 5545 3.3.11). */
+export function escapeText(s: string): string {
+  return s.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r\n|\r|\n/g, "\\n");
+}
+
+/** A parameter value, quoted when it holds `:;,` (RFC 5545 3.2); quotes and controls dropped. */
+function param(s: string): string {
+  const clean = s.replace(/["\r\n\x00-\x1f]/g, "");
+  return /[:;,]/.test(clean) ? `"${clean}"` : clean;
+}
+
+/** Fold one content line at 75 octets (continuations start with a space). */
+export function fold(line: string): string {
+  const bytes = Buffer.from(line, "utf8");
+  if (bytes.length <= 75) return line;
+  const parts: string[] = [];
+  let start = 0;
+  let limit = 75;
+  while (start < bytes.length) {
+    let end = Math.min(start + limit, bytes.length);
+    while (end < bytes.length && (bytes[end] & 0xc0) === 0x80) end--; // never inside a character
+    parts.push(bytes.subarray(start, end).toString("utf8"));
+    start = end;
+    limit = 74; // the leading space counts
+  }
+  return parts.join("\r\n ");
+}
+
+function stamp(ms: number): string {
+  return utcText(ms).replace(/[-:]/g, "");
+}
+
+function offsetText(min: number): string {
+  const sign = min < 0 ? "-" : "+";
+  const a = Math.abs(min);
+  return `${sign}${String(Math.floor(a / 60)).padStart(2, "0")}${String(a % 60).padStart(2, "0")}`;
+}
+
+/** VTIMEZONE lines of `tz` for the years `fromYear..toYear`: one STANDARD/DAYLIGHT per transition found. */
+export function vtimezone(tz: string, fromYear: number, toYear: number): string[] {
+  const lines = ["BEGIN:VTIMEZONE", `TZID:${tz}`];
+  let t = Date.UTC(fromYear, 0, 1);
+  const end = Date.UTC(toYear + 1, 0, 1);
+  let prev = offsetMinutes(tz, t);
+  const first = prev;
+  const transitions: { ms: number; from: number; to: number }[] = [];
+  for (; t < end; t += 6 * 3600000) {
+    const off = offsetMinutes(tz, t + 6 * 3600000);
+    if (off !== prev) {
+      let lo = t;
+      let hi = t + 6 * 3600000;
+      while (hi - lo > 60000) {
+        const mid = lo + Math.floor((hi - lo) / 120000) * 60000;
+        if (offsetMinutes(tz, mid) === prev) lo = mid;
+        else hi = mid;
+      }
+      transitions.push({ ms: hi, from: prev, to: off });
+      prev = off;
+    }
+  }
+  if (!transitions.length) {
+    lines.push("BEGIN:STANDARD", `DTSTART:${fromYear}0101T000000`, `TZOFFSETFROM:${offsetText(first)}`, `TZOFFSETTO:${offsetText(first)}`, "END:STANDARD");
+  }
+  for (const tr of transitions) {
+    const kind = tr.to > tr.from ? "DAYLIGHT" : "STANDARD";
+    const wall = new Date(tr.ms + tr.from * 60000).toISOString().slice(0, 19);
+    lines.push(`BEGIN:${kind}`, `DTSTART:${compact(wall)}`, `TZOFFSETFROM:${offsetText(tr.from)}`, `TZOFFSETTO:${offsetText(tr.to)}`, `END:${kind}`);
+  }
+  lines.push("END:VTIMEZONE");
+  return lines;
+}
+
+function dt(prop: string, local: string, tz: string, allDay: boolean): string {
+  if (allDay) return `${prop};VALUE=DATE:${compact(local.slice(0, 10))}`;
+  return `${prop};TZID=${tz}:${compact(local.slice(0, 19))}`;
+}
+
+const PARTSTATS = new Set(["ACCEPTED", "DECLINED", "TENTATIVE", "NEEDS-ACTION"]);
+
+/** The VEVENT lines of one event row (and its overrides as extra VEVENTs with RECURRENCE-ID). */
+export function veventLines(e: EventRow, nowMs: number, opts: { method?: string; onlyAttendee?: string; partstat?: string } = {}): string[] {
+  const out: string[] = [];
+  const attendees = attendeesOf(e.id);
+  const base = (start: string, end: string, title: string, location: string, description: string, rid: string | null): string[] => {
+    const l = ["BEGIN:VEVENT", `UID:${e.uid}`, `DTSTAMP:${stamp(nowMs)}`];
+    if (rid) l.push(e.all_day ? `RECURRENCE-ID;VALUE=DATE:${compact(rid)}` : `RECURRENCE-ID;TZID=${e.start_tz}:${compact(rid)}`);
+    l.push(dt("DTSTART", start, e.start_tz, !!e.all_day), dt("DTEND", end, rid ? e.start_tz : e.end_tz, !!e.all_day));
+    if (e.rrule && !rid && opts.method !== "REPLY") {
+      l.push(`RRULE:${e.rrule}`);
+      if (e.exdates) l.push(e.all_day ? `EXDATE;VALUE=DATE:${e.exdates}` : `EXDATE;TZID=${e.start_tz}:${e.exdates}`);
+    }
+    l.push(`SUMMARY:${escapeText(title)}`);
+    if (location) l.push(`LOCATION:${escapeText(location)}`);
+    if (description && opts.method !== "REPLY") l.push(`DESCRIPTION:${escapeText(description)}`);
+    l.push(`SEQUENCE:${e.sequence}`, "STATUS:CONFIRMED", `TRANSP:${e.all_day ? "TRANSPARENT" : "OPAQUE"}`);
+    if (e.organizer_email) l.push(`ORGANIZER;CN=${param(e.organizer_name ?? e.organizer_email)}:mailto:${e.organizer_email}`);
+    for (const a of attendees) {
+      if (!a.email) continue;
+      if (opts.onlyAttendee && a.email !== opts.onlyAttendee) continue;
+      const ps = opts.onlyAttendee && opts.partstat ? opts.partstat : PARTSTATS.has(a.partstat) ? a.partstat : "NEEDS-ACTION";
+      l.push(`ATTENDEE;CN=${param(a.name)};ROLE=${a.role === "organizer" ? "CHAIR" : "REQ-PARTICIPANT"};PARTSTAT=${ps}:mailto:${a.email}`);
+    }
+    if (opts.method !== "REPLY") {
+      for (const r of remindersOf(e.id)) {
+        l.push("BEGIN:VALARM", r.method === "email" ? "ACTION:EMAIL" : "ACTION:DISPLAY", `DESCRIPTION:${escapeText(title)}`);
+        if (r.method === "email") l.push(`SUMMARY:${escapeText(title)}`, ...(e.organizer_email ? [`ATTENDEE:mailto:${attendees.find((a) => a.is_self)?.email ?? e.organizer_email}`] : []));
+        l.push(`TRIGGER:-PT${r.minutes}M`, "END:VALARM");
+      }
+    }
+    l.push("END:VEVENT");
+    return l;
+  };
+  out.push(...base(e.start_local, e.end_local, e.title, e.location, e.description, null));
+  if (e.rrule && opts.method !== "REPLY") {
+    for (const o of overridesOf(e.id)) {
+      if (o.cancelled) continue; // cancelled occurrences are exported as EXDATE-equivalent: left out below
+      out.push(...base(o.start_local, o.end_local, o.title ?? e.title, o.location ?? e.location, o.description ?? e.description, o.recurrence_id));
+    }
+  }
+  return out;
+}
+
+/** A whole VCALENDAR of `events` (TZIDs resolved by VTIMEZONEs), folded, CRLF, ending in CRLF. */
+export function calendarText(events: EventRow[], nowMs: number, opts: { method?: string; name?: string; onlyAttendee?: string; partstat?: string } = {}): string {
+  const lines = ["BEGIN:VCALENDAR", "PRODID:-//Daybook//Daybook Calendar 1.0//EN", "VERSION:2.0", "CALSCALE:GREGORIAN"];
+  if (opts.method) lines.push(`METHOD:${opts.method}`);
+  if (opts.name) lines.push(`X-WR-CALNAME:${escapeText(opts.name)}`);
+  const zones = new Map<string, [number, number]>();
+  const body: string[] = [];
+  for (const e of events) {
+    if (!e.all_day) {
+      const y1 = Number(e.start_local.slice(0, 4)) - 1;
+      const y2 = Math.max(Number(e.last_utc.slice(0, 4)), Number(e.end_local.slice(0, 4)));
+      for (const z of new Set([e.start_tz, e.end_tz])) {
+        const cur = zones.get(z);
+        zones.set(z, cur ? [Math.min(cur[0], y1), Math.max(cur[1], y2)] : [y1, Math.min(y2, y1 + 40)]);
+      }
+    }
+    const ev = veventLines(e, nowMs, opts);
+    // Cancelled occurrences: add them to EXDATE so other calendars drop them too.
+    const cancelled = e.rrule ? overridesOf(e.id).filter((o) => o.cancelled).map((o) => compact(o.recurrence_id)) : [];
+    if (cancelled.length && opts.method !== "REPLY") {
+      const i = ev.findIndex((l) => l.startsWith("EXDATE"));
+      const all = [...(e.exdates ? e.exdates.split(",") : []), ...cancelled].sort().join(",");
+      const line = e.all_day ? `EXDATE;VALUE=DATE:${all}` : `EXDATE;TZID=${e.start_tz}:${all}`;
+      if (i >= 0) ev[i] = line;
+      else ev.splice(ev.findIndex((l) => l.startsWith("SUMMARY")), 0, line);
+    }
+    body.push(...ev);
+  }
+  for (const [z, [a, b]] of [...zones.entries()].sort()) lines.push(...vtimezone(z, a, b));
+  lines.push(...body, "END:VCALENDAR");
+  return lines.map(fold).join("\r\n") + "\r\n";
+}
+
+// --- reading ---------------------------------------------------------------------------------------
+
+export interface IcsProp {
+  name: string;
+  params: Record<string, string>;
+  value: string;
+}
+
+export interface IcsEvent {
+  uid: string;
+  summary: string;
+  description: string;
+  location: string;
+  allDay: boolean;
+  start: { local: string; tz: string };
+  end: { local: string; tz: string };
+  rrule: string | null;
+  organizer: { name: string; email: string } | null;
+  attendees: { name: string; email: string; partstat: string }[];
+  recurrenceId: string | null;
+}
+
+export class IcsError extends Error {}
+
+/** Unfold and split content lines into properties. */
+export function parseLines(text: string): IcsProp[] {
+  const unfolded = text.replace(/\r\n/g, "\n").replace(/\r/g, "\n").replace(/\n[ \t]/g, "");
+  const out: IcsProp[] = [];
+  for (const raw of unfolded.split("\n")) {
+    if (!raw.trim()) continue;
+    let i = 0;
+    let inQuote = false;
+    for (; i < raw.length; i++) {
+      const c = raw[i];
+      if (c === '"') inQuote = !inQuote;
+      else if (c === ":" && !inQuote) break;
+    }
+    if (i >= raw.length) continue;
+    const head = raw.slice(0, i);
+    const value = raw.slice(i + 1);
+    const segs: string[] = [];
+    let cur = "";
+    inQuote = false;
+    for (const c of head) {
+      if (c === '"') inQuote = !inQuote;
+      if (c === ";" && !inQuote) {
+        segs.push(cur);
+        cur = "";
+      } else cur += c;
+    }
+    segs.push(cur);
+    const params: Record<string, string> = {};
+    for (const s of segs.slice(1)) {
+      const eq = s.indexOf("=");
+      if (eq > 0) params[s.slice(0, eq).toUpperCase()] = s.slice(eq + 1).replace(/^"|"$/g, "");
+    }
+    out.push({ name: segs[0].toUpperCase(), params, value });
+  }
+  return out;
+}
+
+/** TEXT value unescaping. */
+export function unescapeText(s: string): string {
+  return s.replace(/\\([\\;,nN])/g, (_m, c: string) => (c === "n" || c === "N" ? "\n" : c));
+}
+
+function readTime(p: IcsProp, fallbackTz: string): { local: string; tz: string; allDay: boolean } {
+  const v = p.value.trim();
+  if (p.params.VALUE === "DATE" || /^\d{8}$/.test(v)) {
+    if (!/^\d{8}$/.test(v)) throw new IcsError(`bad date ${v} in ${p.name}`);
+    return { local: `${v.slice(0, 4)}-${v.slice(4, 6)}-${v.slice(6, 8)}`, tz: fallbackTz, allDay: true };
+  }
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(Z?)$/.exec(v);
+  if (!m) throw new IcsError(`bad date-time ${v} in ${p.name}`);
+  const local = `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
+  if (m[7] === "Z") return { local: toLocal(Date.parse(`${local}Z`), fallbackTz), tz: fallbackTz, allDay: false };
+  const tz = p.params.TZID || fallbackTz;
+  try {
+    toLocal(0, tz);
+    return { local, tz, allDay: false };
+  } catch {
+    // An unknown TZID: read the wall time as the calendar's zone.
+    return { local, tz: fallbackTz, allDay: false };
+  }
+}
+
+function mailto(v: string): string {
+  return v.replace(/^mailto:/i, "").trim();
+}
+
+/** The VEVENTs of an iCalendar text. Throws IcsError when there is none or one lacks DTSTART/UID. */
+export function parseEvents(text: string, fallbackTz: string): IcsEvent[] {
+  const props = parseLines(text);
+  const out: IcsEvent[] = [];
+  let cur: IcsProp[] | null = null;
+  let depth = 0;
+  for (const p of props) {
+    if (p.name === "BEGIN" && p.value.toUpperCase() === "VEVENT") {
+      cur = [];
+      depth = 0;
+      continue;
+    }
+    if (!cur) continue;
+    if (p.name === "BEGIN") depth++;
+    else if (p.name === "END" && p.value.toUpperCase() !== "VEVENT") depth--;
+    else if (p.name === "END" && p.value.toUpperCase() === "VEVENT") {
+      out.push(toEvent(cur, fallbackTz));
+      cur = null;
+    } else if (depth === 0) cur.push(p);
+  }
+  if (!out.length) throw new IcsError("the file has no VEVENT");
+  return out;
+}
+
+function toEvent(props: IcsProp[], tz: string): IcsEvent {
+  const get = (n: string) => props.find((p) => p.name === n);
+  const uid = get("UID")?.value.trim();
+  const ds = get("DTSTART");
+  if (!uid) throw new IcsError("an event has no UID");
+  if (!ds) throw new IcsError("an event has no DTSTART");
+  const start = readTime(ds, tz);
+  const de = get("DTEND");
+  let end: { local: string; tz: string; allDay: boolean };
+  if (de) end = readTime(de, tz);
+  else if (start.allDay) end = { ...start, local: new Date(Date.parse(`${start.local}T00:00:00Z`) + 86400000).toISOString().slice(0, 10) };
+  else {
+    const dur = get("DURATION")?.value ?? "PT1H";
+    const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$/.exec(dur);
+    const secs = m ? (Number(m[1] ?? 0) * 86400 + Number(m[2] ?? 0) * 3600 + Number(m[3] ?? 0) * 60) : 3600;
+    end = { local: toLocal(toUtc(start.local, start.tz) + secs * 1000, start.tz), tz: start.tz, allDay: false };
+  }
+  const org = get("ORGANIZER");
+  const rid = get("RECURRENCE-ID");
+  return {
+    uid,
+    summary: unescapeText(get("SUMMARY")?.value ?? "").trim(),
+    description: unescapeText(get("DESCRIPTION")?.value ?? ""),
+    location: unescapeText(get("LOCATION")?.value ?? ""),
+    allDay: start.allDay,
+    start: { local: start.local, tz: start.tz },
+    end: { local: end.local, tz: end.tz },
+    rrule: get("RRULE")?.value ?? null,
+    organizer: org ? { name: org.params.CN ?? mailto(org.value), email: mailto(org.value) } : null,
+    attendees: props.filter((p) => p.name === "ATTENDEE").map((p) => ({ name: p.params.CN ?? mailto(p.value), email: mailto(p.value), partstat: (p.params.PARTSTAT ?? "NEEDS-ACTION").toUpperCase() })),
+    recurrenceId: rid ? readTime(rid, tz).local : null,
+  };
+}
+
+/** `nowMs` as the UTC stamp form. */
+export { stamp as icsStamp };

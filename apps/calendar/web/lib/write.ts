@@ -1,0 +1,437 @@
+/**
+ * Changing the calendar: create, edit (this occurrence or the whole series), move, delete, RSVP.
+ * Every entry point validates first and throws CalError (with the field) before touching a row,
+ * so bad input changes nothing. Text is stored verbatim.
+ */
+import crypto from "node:crypto";
+import { callApp } from "@persona/platform/internal";
+import { db } from "./db";
+import { calContext } from "./context";
+import { attendeesOf, calendars, compact, getEvent, overridesOf, instances, type EventRow } from "./events";
+import { calendarText, type IcsEvent } from "./ics";
+import { parseRule, RuleError, ruleText } from "./rrule";
+import { dayNumber, plusDays, toLocal, toUtc, utcText, validDate, validTime, validZone } from "./tz";
+
+export class CalError extends Error {
+  constructor(message: string, readonly field?: string, readonly status = 400) {
+    super(message);
+  }
+}
+
+export const MAX_TITLE = 200;
+export const REPEATS = ["none", "daily", "weekdays", "weekly", "monthly", "yearly"] as const;
+export const REMINDER_CHOICES = [0, 5, 10, 15, 30, 60, 120, 1440, 10080];
+const FAR = "9999-12-31T23:59:59Z";
+
+export interface EventInput {
+  title: string;
+  date: string;
+  start_time: string;
+  end_date: string;
+  end_time: string;
+  all_day: string;
+  timezone: string;
+  calendar: string;
+  location: string;
+  description: string;
+  repeat: string;
+  reminder: string;
+}
+
+export interface Checked {
+  title: string;
+  allDay: boolean;
+  startLocal: string;
+  endLocal: string;
+  tz: string;
+  calendar: string;
+  location: string;
+  description: string;
+  repeat: string;
+  reminder: number | null;
+  startMs: number;
+  endMs: number;
+}
+
+/** Validate the event form. Throws CalError naming the first bad field. */
+export function checkInput(v: EventInput, opts: { needRepeat?: boolean } = {}): Checked {
+  const title = v.title ?? "";
+  if (!title.trim()) throw new CalError("Add a title for the event.", "title");
+  if ([...title].length > MAX_TITLE) throw new CalError(`The title is too long: at most ${MAX_TITLE} characters.`, "title");
+  if ((v.location ?? "").length > 500) throw new CalError("The location is too long: at most 500 characters.", "location");
+  if ((v.description ?? "").length > 8000) throw new CalError("The description is too long: at most 8000 characters.", "description");
+  const allDay = v.all_day === "1" || v.all_day === "on" || v.all_day === "true";
+  if (!validDate(v.date ?? "")) throw new CalError("Enter the start date as YYYY-MM-DD (a real calendar date).", "date");
+  const endDate = v.end_date ? v.end_date : v.date;
+  if (!validDate(endDate)) throw new CalError("Enter the end date as YYYY-MM-DD (a real calendar date).", "end_date");
+  const ctx = calContext();
+  const tz = v.timezone || ctx.tz;
+  if (!validZone(tz)) throw new CalError(`Unknown time zone "${tz}".`, "timezone");
+  const cal = v.calendar || "personal";
+  if (!calendars().some((c) => c.id === cal)) throw new CalError("Choose one of your calendars.", "calendar");
+  const repeat = v.repeat || "none";
+  if (!(REPEATS as readonly string[]).includes(repeat)) throw new CalError("Choose how the event repeats from the list.", "repeat");
+  if (opts.needRepeat === false && repeat !== "none") throw new CalError("Only the whole series can change how it repeats.", "repeat");
+  let reminder: number | null = null;
+  if (v.reminder !== undefined && v.reminder !== "" && v.reminder !== "none") {
+    const n = Number(v.reminder);
+    if (!REMINDER_CHOICES.includes(n)) throw new CalError("Choose a reminder from the list.", "reminder");
+    reminder = n;
+  }
+  let startLocal: string, endLocal: string, startMs: number, endMs: number;
+  if (allDay) {
+    startLocal = v.date;
+    endLocal = plusDays(endDate, 1);
+    if (endDate < v.date) throw new CalError("The event must end after it starts.", "end_date");
+    startMs = toUtc(startLocal, ctx.tz);
+    endMs = toUtc(endLocal, ctx.tz);
+  } else {
+    if (!validTime(v.start_time ?? "")) throw new CalError("Enter the start time as HH:MM (24-hour).", "start_time");
+    if (!validTime(v.end_time ?? "")) throw new CalError("Enter the end time as HH:MM (24-hour).", "end_time");
+    startLocal = `${v.date}T${v.start_time}:00`;
+    endLocal = `${endDate}T${v.end_time}:00`;
+    startMs = toUtc(startLocal, tz);
+    endMs = toUtc(endLocal, tz);
+    if (endMs <= startMs) throw new CalError("The event must end after it starts.", "end_time");
+    if (endMs - startMs > 366 * 86400000) throw new CalError("An event can last at most a year.", "end_date");
+  }
+  return { title, allDay, startLocal, endLocal, tz: allDay ? ctx.tz : tz, calendar: cal, location: v.location ?? "", description: v.description ?? "", repeat, reminder, startMs, endMs };
+}
+
+function ruleFor(repeat: string, startLocal: string): string | null {
+  const wd = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"][(((dayNumber(startLocal) + 4) % 7) + 7) % 7];
+  const dom = Number(startLocal.slice(8, 10));
+  switch (repeat) {
+    case "daily":
+      return "FREQ=DAILY";
+    case "weekdays":
+      return "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR";
+    case "weekly":
+      return `FREQ=WEEKLY;BYDAY=${wd}`;
+    case "monthly":
+      return `FREQ=MONTHLY;BYDAY=${Math.floor((dom - 1) / 7) + 1}${wd}`;
+    case "yearly":
+      return "FREQ=YEARLY";
+    default:
+      return null;
+  }
+}
+
+function nowStamp(): { now: string; nowMs: number } {
+  const ctx = calContext();
+  return { now: ctx.now, nowMs: toUtc(ctx.now, ctx.tz) };
+}
+
+function selfFor(calendarId: string): { name: string; email: string } {
+  const u = db().prepare("SELECT full_name, email, work_email FROM users WHERE id = 1").get() as { full_name: string; email: string; work_email: string | null };
+  return { name: u.full_name, email: calendarId === "work" && u.work_email ? u.work_email : u.email };
+}
+
+/** Create an event (or series) from the form; returns its id. */
+export function createEvent(v: EventInput): string {
+  const c = checkInput(v);
+  const id = crypto.randomUUID();
+  const { now } = nowStamp();
+  const rrule = ruleFor(c.repeat, c.startLocal);
+  const me = selfFor(c.calendar);
+  const tx = db().transaction(() => {
+    db()
+      .prepare(
+        `INSERT INTO events (id, uid, calendar_id, title, description, location, all_day, start_local, start_tz, end_local, end_tz,
+           start_utc, end_utc, last_utc, rrule, exdates, organizer_name, organizer_email, organizer_is_self, source, ref, invite_message_id,
+           sequence, world_ref, created_at, edited_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, 1, 'app', NULL, NULL, 0, NULL, ?, ?)`,
+      )
+      .run(id, `${id}@daybook.test`, c.calendar, c.title, c.description, c.location, c.allDay ? 1 : 0, c.startLocal, c.tz, c.endLocal, c.tz,
+        utcText(c.startMs), utcText(c.endMs), rrule ? FAR : utcText(c.endMs), rrule, me.name, me.email, now, now);
+    if (c.reminder !== null) db().prepare("INSERT INTO reminders (event_id, minutes, method) VALUES (?, ?, 'popup')").run(id, c.reminder);
+  });
+  tx();
+  return id;
+}
+
+function requireEvent(id: string): EventRow {
+  const e = getEvent(id);
+  if (!e) throw new CalError("That event does not exist (it may have been deleted).", undefined, 404);
+  return e;
+}
+
+function requireOccurrence(e: EventRow, occ: string): void {
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2})?$/.test(occ)) throw new CalError("Say which occurrence (occ=YYYY-MM-DDTHH:MM:SS).", "occ");
+  const found = instances(e, plusDays(occ.slice(0, 10), 1)).some((i) => i.recurrenceId === occ);
+  const ov = overridesOf(e.id).some((o) => o.recurrence_id === occ && !o.cancelled);
+  if (!found && !ov) throw new CalError("That occurrence is not part of the series.", "occ", 404);
+}
+
+/**
+ * Edit an event. `scope` "this" (a series occurrence `occ`: an override row) or "all" (the row itself;
+ * for a series, a new time of day moves every occurrence, EXDATEs and overrides along).
+ */
+export function updateEvent(id: string, v: EventInput, scope: string, occ: string): void {
+  const e = requireEvent(id);
+  if (e.rrule && scope !== "this" && scope !== "all") throw new CalError("Choose whether to change this event or all events in the series.", "scope");
+  const { now } = nowStamp();
+  if (e.rrule && scope === "this") {
+    requireOccurrence(e, occ);
+    const c = checkInput({ ...v, repeat: "none", calendar: v.calendar || e.calendar_id, timezone: e.start_tz }, { needRepeat: false });
+    if (c.allDay !== !!e.all_day) throw new CalError("One occurrence cannot switch between all-day and timed; edit all events instead.", "all_day");
+    const start = c.allDay ? c.startLocal : toLocal(c.startMs, e.start_tz);
+    const end = c.allDay ? c.endLocal : toLocal(c.endMs, e.start_tz);
+    const tx = db().transaction(() => {
+      db()
+        .prepare(
+          `INSERT INTO overrides (event_id, recurrence_id, start_local, end_local, title, location, description, cancelled, world_ref, edited_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL, ?)
+           ON CONFLICT(event_id, recurrence_id) DO UPDATE SET start_local = excluded.start_local, end_local = excluded.end_local,
+             title = excluded.title, location = excluded.location, description = excluded.description, cancelled = 0, edited_at = excluded.edited_at`,
+        )
+        .run(e.id, occ, start, end, c.title === e.title ? null : c.title, c.location === e.location ? null : c.location,
+          c.description === e.description ? null : c.description, now);
+      db().prepare("UPDATE events SET sequence = sequence + 1 WHERE id = ?").run(e.id);
+    });
+    tx();
+    return;
+  }
+  const c = checkInput({ ...v, calendar: v.calendar || e.calendar_id }, { needRepeat: true });
+  let rrule = e.rrule;
+  let exdates = e.exdates;
+  const tx = db().transaction(() => {
+    if (e.rrule) {
+      // Keep the series' own rule unless the form asks for another pattern.
+      if (v.repeat && v.repeat !== "keep") rrule = v.repeat === "none" ? null : ruleFor(v.repeat, c.startLocal);
+      if (!c.allDay && !e.all_day && rrule) {
+        // A new time of day: move EXDATEs and overrides' keys with it (same dates, new time).
+        const oldT = e.start_local.slice(10);
+        const newT = c.startLocal.slice(10);
+        if (oldT !== newT) {
+          exdates = exdates ? exdates.split(",").map((x) => compact(`${x.slice(0, 4)}-${x.slice(4, 6)}-${x.slice(6, 8)}${newT}`)).join(",") : "";
+          for (const o of overridesOf(e.id)) {
+            db().prepare("UPDATE overrides SET recurrence_id = ? WHERE id = ?").run(`${o.recurrence_id.slice(0, 10)}${newT}`, o.id);
+          }
+        }
+      }
+    } else rrule = v.repeat && v.repeat !== "keep" ? ruleFor(v.repeat, c.startLocal) : null;
+    let last = utcText(c.endMs);
+    if (rrule) {
+      try {
+        const r = parseRule(rrule);
+        last = r.until || r.count ? (e.rrule === rrule ? e.last_utc : FAR) : FAR;
+      } catch (err) {
+        if (err instanceof RuleError) throw new CalError(err.message, "repeat");
+        throw err;
+      }
+    }
+    db()
+      .prepare(
+        `UPDATE events SET title = ?, description = ?, location = ?, all_day = ?, start_local = ?, start_tz = ?, end_local = ?, end_tz = ?,
+           start_utc = ?, end_utc = ?, last_utc = ?, rrule = ?, exdates = ?, calendar_id = ?, sequence = sequence + 1, edited_at = ? WHERE id = ?`,
+      )
+      .run(c.title, c.description, c.location, c.allDay ? 1 : 0, c.startLocal, c.tz, c.endLocal, c.tz, utcText(c.startMs), utcText(c.endMs),
+        last, rrule, rrule ? exdates : "", c.calendar, now, e.id);
+    if (!rrule) db().prepare("DELETE FROM overrides WHERE event_id = ?").run(e.id);
+    if (c.reminder !== null) {
+      db().prepare("DELETE FROM reminders WHERE event_id = ? AND method = 'popup'").run(e.id);
+      db().prepare("INSERT INTO reminders (event_id, minutes, method) VALUES (?, ?, 'popup')").run(e.id, c.reminder);
+    } else if (v.reminder === "none") db().prepare("DELETE FROM reminders WHERE event_id = ?").run(e.id);
+  });
+  tx();
+}
+
+/** Move an event (or one occurrence `occ` of a series) to start at `date` `time` in the viewer's zone, keeping its length. */
+export function moveEvent(id: string, occ: string, date: string, time: string): void {
+  const e = requireEvent(id);
+  if (!validDate(date)) throw new CalError("Enter the new date as YYYY-MM-DD (a real calendar date).", "date");
+  if (!e.all_day && !validTime(time)) throw new CalError("Enter the new start time as HH:MM (24-hour).", "time");
+  const ctx = calContext();
+  const { now } = nowStamp();
+  if (e.rrule) {
+    if (!occ) throw new CalError("Say which occurrence of the series to move.", "occ");
+    requireOccurrence(e, occ);
+    const inst = instances(e, plusDays(occ.slice(0, 10), 3)).find((i) => i.recurrenceId === occ);
+    const cur = inst ?? { start: occ, end: occ };
+    let start: string, end: string;
+    if (e.all_day) {
+      start = date;
+      end = plusDays(date, dayNumber(cur.end) - dayNumber(cur.start));
+    } else {
+      const dur = toUtc(cur.end, e.start_tz) - toUtc(cur.start, e.start_tz);
+      const ms = toUtc(`${date}T${time}:00`, ctx.tz);
+      start = toLocal(ms, e.start_tz);
+      end = toLocal(ms + dur, e.start_tz);
+    }
+    db()
+      .prepare(
+        `INSERT INTO overrides (event_id, recurrence_id, start_local, end_local, title, location, description, cancelled, world_ref, edited_at)
+         VALUES (?, ?, ?, ?, NULL, NULL, NULL, 0, NULL, ?)
+         ON CONFLICT(event_id, recurrence_id) DO UPDATE SET start_local = excluded.start_local, end_local = excluded.end_local, cancelled = 0, edited_at = excluded.edited_at`,
+      )
+      .run(e.id, occ, start, end, now);
+    db().prepare("UPDATE events SET sequence = sequence + 1 WHERE id = ?").run(e.id);
+    return;
+  }
+  if (e.all_day) {
+    const len = dayNumber(e.end_local) - dayNumber(e.start_local);
+    const endD = plusDays(date, len);
+    db().prepare("UPDATE events SET start_local = ?, end_local = ?, start_utc = ?, end_utc = ?, last_utc = ?, sequence = sequence + 1, edited_at = ? WHERE id = ?")
+      .run(date, endD, utcText(toUtc(date, ctx.tz)), utcText(toUtc(endD, ctx.tz)), utcText(toUtc(endD, ctx.tz)), now, e.id);
+    return;
+  }
+  const dur = toUtc(e.end_local, e.end_tz) - toUtc(e.start_local, e.start_tz);
+  const ms = toUtc(`${date}T${time}:00`, ctx.tz);
+  db().prepare("UPDATE events SET start_local = ?, end_local = ?, start_utc = ?, end_utc = ?, last_utc = ?, sequence = sequence + 1, edited_at = ? WHERE id = ?")
+    .run(toLocal(ms, e.start_tz), toLocal(ms + dur, e.end_tz), utcText(ms), utcText(ms + dur), utcText(ms + dur), now, e.id);
+}
+
+/** Delete an event; for a series `scope` "this" cancels occurrence `occ`, "following" ends the series before it, "all" deletes it. */
+export function deleteEvent(id: string, scope: string, occ: string): void {
+  const e = requireEvent(id);
+  const { now } = nowStamp();
+  if (e.rrule && scope === "this") {
+    requireOccurrence(e, occ);
+    db()
+      .prepare(
+        `INSERT INTO overrides (event_id, recurrence_id, start_local, end_local, title, location, description, cancelled, world_ref, edited_at)
+         VALUES (?, ?, ?, ?, NULL, NULL, NULL, 1, NULL, ?)
+         ON CONFLICT(event_id, recurrence_id) DO UPDATE SET cancelled = 1, edited_at = excluded.edited_at`,
+      )
+      .run(e.id, occ, occ, occ, now);
+    return;
+  }
+  if (e.rrule && scope === "following") {
+    requireOccurrence(e, occ);
+    if (occ.slice(0, 10) <= e.start_local.slice(0, 10)) return deleteEvent(id, "all", occ);
+    const r = parseRule(e.rrule);
+    r.count = null;
+    const before = e.all_day ? plusDays(occ, -1) : toLocal(toUtc(occ, e.start_tz) - 1000, e.start_tz);
+    r.until = e.all_day ? compact(before) : utcText(toUtc(before, e.start_tz)).replace(/[-:]/g, "");
+    db().prepare("UPDATE events SET rrule = ?, last_utc = ?, sequence = sequence + 1, edited_at = ? WHERE id = ?")
+      .run(ruleText(r), utcText(toUtc(occ, e.start_tz)), now, e.id);
+    db().prepare("DELETE FROM overrides WHERE event_id = ? AND recurrence_id >= ?").run(e.id, occ);
+    return;
+  }
+  if (e.rrule && scope !== "all") throw new CalError("Choose this event, this and following events, or all events.", "scope");
+  db().prepare("DELETE FROM events WHERE id = ?").run(e.id);
+}
+
+export const PARTSTAT = { yes: "ACCEPTED", no: "DECLINED", maybe: "TENTATIVE" } as const;
+const VERB: Record<string, string> = { ACCEPTED: "Accepted", DECLINED: "Declined", TENTATIVE: "Tentatively accepted" };
+
+/** Set the persona's answer on event `e` (no mail). Returns the attendee email used. */
+function setPartstat(e: EventRow, partstat: string): string {
+  const { now } = nowStamp();
+  const me = attendeesOf(e.id).find((a) => a.is_self);
+  if (me) {
+    db().prepare("UPDATE attendees SET partstat = ?, responded_at = ? WHERE id = ?").run(partstat, now, me.id);
+    return me.email ?? selfFor(e.calendar_id).email;
+  }
+  const self = selfFor(e.calendar_id);
+  const pos = (db().prepare("SELECT COALESCE(MAX(position), -1) + 1 AS p FROM attendees WHERE event_id = ?").get(e.id) as { p: number }).p;
+  db().prepare("INSERT INTO attendees (event_id, position, name, email, role, partstat, is_self, responded_at) VALUES (?, ?, ?, ?, 'guest', ?, 1, ?)")
+    .run(e.id, pos, self.name, self.email, partstat, now);
+  return self.email;
+}
+
+/**
+ * Answer an invitation: store the RSVP, then mail the reply (an iCalendar REPLY) to the organizer
+ * through the mail app. The RSVP stays even when the mail app cannot take it; the result says so.
+ */
+export async function answerInvitation(id: string, answer: string): Promise<{ partstat: string; mail: "sent" | "failed"; error?: string }> {
+  const e = requireEvent(id);
+  const partstat = PARTSTAT[answer as keyof typeof PARTSTAT] ?? (["ACCEPTED", "DECLINED", "TENTATIVE"].includes(answer) ? answer : null);
+  if (!partstat) throw new CalError("Answer yes, no or maybe.", "answer");
+  if (e.organizer_is_self) throw new CalError("You organize this event; there is no invitation to answer.", "answer");
+  if (!e.organizer_email) throw new CalError("This invitation has no organizer to reply to.", "answer");
+  const myEmail = setPartstat(e, partstat);
+  const { now, nowMs } = nowStamp();
+  const subject = `${VERB[partstat]}: ${e.title}`;
+  const self = selfFor(e.calendar_id);
+  const ics = calendarText([getEvent(e.id)!], nowMs, { method: "REPLY", onlyAttendee: myEmail, partstat });
+  const body = `${self.name} has ${partstat === "ACCEPTED" ? "accepted" : partstat === "DECLINED" ? "declined" : "tentatively accepted"} this invitation.\n\n${e.title}\n\nInvitation from Daybook`;
+  let mail: "sent" | "failed" = "sent";
+  let error: string | undefined;
+  try {
+    await callApp("mailbox.test", "/api/internal/deliver", {
+      from: { name: self.name, email: myEmail },
+      to: [{ name: e.organizer_name ?? e.organizer_email, email: e.organizer_email }],
+      subject,
+      body,
+      folder: "sent",
+      ...(e.invite_message_id ? { in_reply_to: e.invite_message_id } : {}),
+      attachments: [{ filename: "reply.ics", content_type: "text/calendar; method=REPLY", content_base64: Buffer.from(ics, "utf8").toString("base64") }],
+    });
+  } catch (err) {
+    mail = "failed";
+    error = (err as Error).message.slice(0, 300);
+  }
+  db().prepare("INSERT INTO rsvp_replies (event_id, partstat, at, mail_status, mail_error, subject) VALUES (?, ?, ?, ?, ?, ?)")
+    .run(e.id, partstat, now, mail, error ?? null, subject);
+  return { partstat, mail, error };
+}
+
+/** The mail app's side of an RSVP: set the persona's answer on the event whose UID is `uid` (no reply mail). */
+export function rsvpFromMail(uid: string, partstat: string): { id: string; partstat: string } {
+  if (typeof uid !== "string" || !uid || uid.length > 300) throw new CalError("uid is required.", "uid");
+  if (!["ACCEPTED", "DECLINED", "TENTATIVE", "NEEDS-ACTION"].includes(partstat)) throw new CalError("partstat must be ACCEPTED, DECLINED or TENTATIVE.", "partstat");
+  const row = db().prepare("SELECT id FROM events WHERE uid = ?").get(uid) as { id: string } | undefined;
+  if (!row) throw new CalError(`No event has the UID ${uid}.`, "uid", 404);
+  const e = getEvent(row.id)!;
+  setPartstat(e, partstat);
+  const { now } = nowStamp();
+  db().prepare("INSERT INTO rsvp_replies (event_id, partstat, at, mail_status, mail_error, subject) VALUES (?, ?, ?, 'internal', NULL, ?)")
+    .run(e.id, partstat, now, `${VERB[partstat] ?? partstat}: ${e.title}`);
+  return { id: e.id, partstat };
+}
+
+/** Add the first VEVENT of an invitation file (or update the one with its UID). */
+export function addFromIcs(events: IcsEvent[]): { id: string; uid: string; created: boolean } {
+  const ev = events.find((x) => !x.recurrenceId) ?? events[0];
+  if (!ev.summary) throw new CalError("The event in the file has no SUMMARY (title).", "ics");
+  if ([...ev.summary].length > MAX_TITLE) throw new CalError(`The title is too long: at most ${MAX_TITLE} characters.`, "ics");
+  const existing = db().prepare("SELECT id FROM events WHERE uid = ?").get(ev.uid) as { id: string } | undefined;
+  if (existing) return { id: existing.id, uid: ev.uid, created: false };
+  const ctx = calContext();
+  const u = db().prepare("SELECT full_name, email, work_email FROM users WHERE id = 1").get() as { full_name: string; email: string; work_email: string | null };
+  const mine = new Set([u.email, u.work_email].filter(Boolean).map((x) => x!.toLowerCase()));
+  const orgMine = !ev.organizer || mine.has(ev.organizer.email.toLowerCase());
+  const cal = [ev.organizer?.email, ...ev.attendees.map((a) => a.email)].some((x) => x && u.work_email && x.toLowerCase() === u.work_email.toLowerCase()) ? "work" : "personal";
+  let rrule: string | null = null;
+  if (ev.rrule) {
+    try {
+      parseRule(ev.rrule);
+      rrule = ev.rrule.replace(/^RRULE:/i, "");
+    } catch {
+      rrule = null;
+    }
+  }
+  const startMs = ev.allDay ? toUtc(ev.start.local, ctx.tz) : toUtc(ev.start.local, ev.start.tz);
+  const endMs = ev.allDay ? toUtc(ev.end.local, ctx.tz) : toUtc(ev.end.local, ev.end.tz);
+  if (endMs < startMs) throw new CalError("The event in the file ends before it starts.", "ics");
+  const id = crypto.randomUUID();
+  const { now } = nowStamp();
+  const tx = db().transaction(() => {
+    db()
+      .prepare(
+        `INSERT INTO events (id, uid, calendar_id, title, description, location, all_day, start_local, start_tz, end_local, end_tz,
+           start_utc, end_utc, last_utc, rrule, exdates, organizer_name, organizer_email, organizer_is_self, source, ref, invite_message_id,
+           sequence, world_ref, created_at, edited_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, 'ics', NULL, NULL, 0, NULL, ?, ?)`,
+      )
+      .run(id, ev.uid, cal, ev.summary, ev.description, ev.location, ev.allDay ? 1 : 0, ev.start.local, ev.allDay ? ctx.tz : ev.start.tz,
+        ev.end.local, ev.allDay ? ctx.tz : ev.end.tz, utcText(startMs), utcText(endMs), rrule ? FAR : utcText(endMs), rrule,
+        ev.organizer?.name ?? u.full_name, ev.organizer?.email ?? u.email, orgMine ? 1 : 0, now, now);
+    let pos = 0;
+    const ins = db().prepare("INSERT INTO attendees (event_id, position, name, email, role, partstat, is_self, responded_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)");
+    if (ev.organizer && !orgMine) ins.run(id, pos++, ev.organizer.name, ev.organizer.email, "organizer", "ACCEPTED", 0);
+    let selfSeen = false;
+    for (const a of ev.attendees) {
+      if (ev.organizer && a.email.toLowerCase() === ev.organizer.email.toLowerCase() && !orgMine) continue;
+      const me = mine.has(a.email.toLowerCase());
+      selfSeen ||= me;
+      ins.run(id, pos++, a.name, a.email, me && orgMine ? "organizer" : "guest", me ? (orgMine ? "ACCEPTED" : "NEEDS-ACTION") : a.partstat, me ? 1 : 0);
+    }
+    if (!selfSeen && !orgMine) ins.run(id, pos++, u.full_name, cal === "work" && u.work_email ? u.work_email : u.email, "guest", "NEEDS-ACTION", 1);
+    db().prepare("INSERT INTO reminders (event_id, minutes, method) VALUES (?, ?, 'popup')").run(id, ev.allDay ? 900 : 10);
+  });
+  tx();
+  return { id, uid: ev.uid, created: true };
+}
