@@ -1,0 +1,21 @@
+import type { Metadata, Viewport } from "next";
+import type { ReactNode } from "react";
+import "./workchat.css";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = {
+  title: { default: "Huddle", template: "%s | Huddle" },
+  description: "Huddle: where your team talks.",
+  icons: { icon: "/favicon.svg" },
+};
+
+export const viewport: Viewport = { themeColor: "#3b1f4a" };
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="hd-body">{children}</body>
+    </html>
+  );
+}

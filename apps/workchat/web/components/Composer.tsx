@@ -1,0 +1,63 @@
+"use client";
+
+import { useRef, useState } from "react";
+
+const MAX = 4000;
+
+/**
+ * The message box at the bottom of a conversation (or a thread). Enter sends, Shift+Enter makes
+ * a new line; it posts a plain form to /api/messages, so it works without scripts too.
+ */
+export function Composer({ channel, thread, back, placeholder, draft, error, testId = "composer" }: {
+  channel: string;
+  thread?: number;
+  back: string;
+  placeholder: string;
+  draft?: string;
+  error?: string;
+  testId?: string;
+}) {
+  const form = useRef<HTMLFormElement>(null);
+  const [text, setText] = useState(draft ?? "");
+  const [sending, setSending] = useState(false);
+  const length = [...text].length;
+  return (
+    <form ref={form} action="/api/messages" method="post" className="hd-composer" data-testid={testId} onSubmit={() => setSending(true)}>
+      <input type="hidden" name="channel" value={channel} />
+      {thread ? <input type="hidden" name="thread" value={thread} /> : null}
+      <input type="hidden" name="back" value={back} />
+      {error ? (
+        <p className="hd-composer-error" role="alert" data-testid="composer-error">
+          {error}
+        </p>
+      ) : null}
+      <div className="hd-composer-box">
+        <div className="hd-composer-tools" aria-hidden="true">
+          <b>B</b> <i>I</i> <s>S</s> <span>🔗</span> <span>•≡</span> <span>{"</>"}</span>
+        </div>
+        <textarea
+          name="text"
+          aria-label={placeholder}
+          placeholder={placeholder}
+          rows={2}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              if (text.trim() && !sending) form.current?.requestSubmit();
+            }
+          }}
+        />
+        <div className="hd-composer-foot">
+          <span className={`hd-count${length > MAX ? " is-over" : ""}`}>{length > MAX - 500 ? `${length.toLocaleString("en-US")} / ${MAX.toLocaleString("en-US")}` : ""}</span>
+          <button type="submit" className="hd-send" aria-label="Send now" disabled={sending}>
+            <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true">
+              <path d="M2 17.5 18.5 10 2 2.5l2.4 6.3L12 10l-7.6 1.2z" fill="currentColor" />
+            </svg>
+          </button>
+        </div>
+      </div>
+    </form>
+  );
+}

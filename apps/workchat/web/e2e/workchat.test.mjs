@@ -1,0 +1,337 @@
+// Huddle end to end, in headless Chromium against the production server.
+//
+// APP_FACTS (tests/test_workchat_web.py) holds values computed from the persona's world: the
+// channel list with unread/mention badges from the world's read flags, #general's message count
+// and last message, a thread's replies, a DM's last message, search counts. The tests run in
+// order: reads first, then the workflows (post, thread reply, reactions, save, pin, edit, delete,
+// status, bad input), and last the colleague's delayed DM reply arriving on its own.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { appFetch, facts as loadFacts, launch, screenshot, signedIn } from "@persona/platform/testing";
+
+const facts = loadFacts();
+const BASE = facts.base_url;
+const HOST = new URL(BASE).hostname;
+
+let browser;
+let ctx;
+let page;
+
+before(async () => {
+  browser = await launch();
+  ctx = await signedIn(browser, { cookie: "hd_session", token: facts.session_token, host: HOST });
+  page = await ctx.newPage();
+  page.setDefaultTimeout(15_000);
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const text = async (locator) => (await locator.first().innerText()).trim();
+const mainMessages = () => page.locator('[data-testid="messages"] > [data-testid="day"] [data-testid="message"]');
+const cookieHeader = { cookie: `hd_session=${facts.session_token}` };
+
+async function postForm(path, fields) {
+  return appFetch(`${BASE}${path}`, {
+    method: "POST",
+    headers: { ...cookieHeader, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+async function send(composer, value) {
+  const box = page.locator(`[data-testid="${composer}"] textarea`);
+  await box.fill(value);
+  await Promise.all([page.waitForURL(/posted=/), box.press("Enter")]);
+}
+
+test("the sidebar lists the world's channels and DMs with unread and mention badges from its read flags", async () => {
+  await page.goto(`${BASE}/`);
+  assert.equal(new URL(page.url()).pathname, "/c/general");
+  assert.equal(await text(page.locator('[data-testid="workspace-name"]')), facts.workspace);
+  const items = page.locator('[data-testid="channel-list"] .hd-side-item, [data-testid="dm-list"] .hd-side-item');
+  const got = await items.evaluateAll((els) =>
+    els.map((a) => ({
+      name: a.getAttribute("data-testid").replace(/^channel-/, ""),
+      label: a.querySelector(".hd-side-label").textContent.trim(),
+      unread: a.getAttribute("data-unread") === "true",
+      badge: Number(a.querySelector('[data-testid="badge"]')?.textContent ?? 0),
+      bold: getComputedStyle(a).fontWeight,
+    })),
+  );
+  assert.deepEqual(
+    got.map(({ name, label, unread, badge }) => ({ name, label, unread, badge })),
+    facts.sidebar.map(({ name, label, unread, badge }) => ({ name, label, unread, badge })),
+  );
+  for (const g of got) if (g.unread && g.name !== "general") assert.ok(Number(g.bold) >= 700, `${g.name} is bold`);
+  const total = await page.locator('[data-testid="nav-activity"] .hd-badge').count();
+  assert.equal(total ? Number(await text(page.locator('[data-testid="nav-activity"] .hd-badge'))) : 0, facts.mention_total);
+  await screenshot(page, "general");
+});
+
+test("#general shows the world's last message at the bottom and its message count in the details", async () => {
+  await page.goto(`${BASE}/c/general`);
+  const last = mainMessages().last();
+  assert.equal(await text(last.locator('[data-testid="text"]')), facts.general.last_text);
+  // The sender's name is on the message or on the group it continues.
+  const senders = await mainMessages().evaluateAll((els) => els.map((e) => e.getAttribute("data-sender")));
+  assert.equal(senders.at(-1), facts.general.last_sender);
+  await page.click('[data-testid="details-button"]');
+  assert.equal(Number(await page.locator('[data-testid="message-count"]').getAttribute("data-count")), facts.general.count);
+  await page.click('[data-testid="tab-pinned"]');
+  assert.equal(await page.locator('[data-testid="pinned-list"] [data-testid="message"]').count(), facts.general.pinned);
+  await screenshot(page, "general-details");
+});
+
+test("a thread: reply count and last reply under the root, the replies in the side panel", async () => {
+  const t = facts.thread;
+  await page.goto(`${BASE}/c/${t.channel}`);
+  // Load earlier pages until the thread's root is on screen.
+  let root = mainMessages().filter({ hasText: t.root_text }).filter({ has: page.locator('[data-testid="thread-summary"]') });
+  for (let i = 0; i < 20 && !(await root.count()); i++) {
+    await page.click('[data-testid="earlier"]');
+    root = mainMessages().filter({ hasText: t.root_text }).filter({ has: page.locator('[data-testid="thread-summary"]') });
+  }
+  const summary = root.last().locator('[data-testid="thread-summary"]');
+  assert.equal(Number(await summary.getAttribute("data-replies")), t.replies);
+  assert.match(await text(summary), new RegExp(`^${t.replies} replies`));
+  assert.match(await text(summary.locator('[data-testid="last-reply"]')), /^Last reply /);
+  await summary.click();
+  await page.waitForURL(/thread=/);
+  const panel = page.locator('[data-testid="thread-panel"]');
+  assert.equal(Number(await panel.locator('[data-testid="thread-reply-count"]').getAttribute("data-count")), t.replies);
+  const replies = panel.locator('[data-testid="message"]');
+  assert.equal(await replies.count(), t.replies + 1);
+  assert.equal(await text(replies.last().locator('[data-testid="text"]')), t.last_reply_text);
+  await screenshot(page, "thread");
+
+  // Reply in the thread: it lands in the panel, not in the channel.
+  const reply = "Thanks, I'll pick this up after stand-up.";
+  await send("thread-composer", reply);
+  assert.equal(await text(panel.locator('[data-testid="message"]').last().locator('[data-testid="text"]')), reply);
+  assert.equal(Number(await panel.locator('[data-testid="thread-reply-count"]').getAttribute("data-count")), t.replies + 1);
+  assert.notEqual(await text(mainMessages().last().locator('[data-testid="text"]')), reply);
+});
+
+test("a DM shows the world's last message and who it is with", async () => {
+  const d = facts.dm;
+  await page.goto(`${BASE}/c/${d.channel}`);
+  assert.equal(await text(page.locator('[data-testid="channel-title"]')), d.with);
+  assert.equal(await text(mainMessages().last().locator('[data-testid="text"]')), d.last_text);
+  const senders = await mainMessages().evaluateAll((els) => els.map((e) => e.getAttribute("data-sender")));
+  assert.equal(senders.at(-1), d.last_sender);
+  await screenshot(page, "dm");
+});
+
+test("HTML typed into a message is stored verbatim and shown as text; a mention is highlighted and answered in the thread", async () => {
+  await page.goto(`${BASE}/c/random`);
+  await send("composer", facts.html_text);
+  const last = mainMessages().last().locator('[data-testid="text"]');
+  assert.equal(await text(last), facts.html_text);
+  assert.equal(await last.locator("b, script, img").count(), 0);
+  assert.equal(await page.evaluate(() => window.__huddle_xss), undefined);
+
+  await send("composer", facts.mention_post);
+  const msg = mainMessages().last();
+  assert.equal(await text(msg.locator('[data-testid="mention"]')), `@${facts.mention_colleague}`);
+  assert.match(await text(page.locator('[data-testid="typing"]')), new RegExp(`${facts.mention_colleague} is typing`));
+});
+
+test("reactions: add one from the hover menu, the count goes up, clicking it again takes it away", async () => {
+  await page.goto(`${BASE}/c/general`);
+  const last = mainMessages().last();
+  const id = await last.getAttribute("data-id");
+  const before = await last.locator('[data-testid="reaction"][data-emoji=":eyes:"]').count();
+  const count0 = before ? Number(await last.locator('[data-testid="reaction"][data-emoji=":eyes:"]').getAttribute("data-count")) : 0;
+  const mine0 = before ? await last.locator('[data-testid="reaction"][data-emoji=":eyes:"]').getAttribute("data-mine") : "false";
+  assert.equal(mine0, "false");
+  await last.hover();
+  await last.locator('[data-testid="action-react-:eyes:"]').click();
+  const msg = page.locator(`[data-testid="message"][data-id="${id}"]`).first();
+  const chip = msg.locator('[data-testid="reaction"][data-emoji=":eyes:"][data-mine="true"]');
+  await chip.waitFor();
+  assert.equal(Number(await chip.getAttribute("data-count")), count0 + 1);
+  assert.equal(await chip.getAttribute("data-mine"), "true");
+  await chip.click();
+  await page.waitForFunction(
+    ([mid, n]) => {
+      const c = document.querySelector(`[data-testid="message"][data-id="${mid}"] [data-testid="reaction"][data-emoji=":eyes:"]`);
+      return n === 0 ? !c : c && Number(c.getAttribute("data-count")) === n && c.getAttribute("data-mine") === "false";
+    },
+    [id, count0],
+  );
+  // And add :tada: for good, from the emoji picker.
+  await msg.hover();
+  await msg.locator('[data-testid="add-reaction"]').click();
+  await msg.locator('[data-testid="action-react-:tada:"]').last().click();
+  await page.locator(`[data-testid="message"][data-id="${id}"] [data-testid="reaction"][data-emoji=":tada:"][data-mine="true"]`).waitFor();
+  await screenshot(page, "reactions");
+});
+
+test("save for later shows in Saved; pinning shows in the channel's pinned items", async () => {
+  await page.goto(`${BASE}/c/general`);
+  const target = mainMessages().nth((await mainMessages().count()) - 2);
+  const id = await target.getAttribute("data-id");
+  const body = await text(target.locator('[data-testid="text"]'));
+  await target.hover();
+  await Promise.all([page.waitForURL(/notice=/), target.locator('[data-testid="action-save"]').click()]);
+  assert.match(await text(page.locator('[data-testid="notice"]')), /Saved for later/);
+  await page.click('[data-testid="nav-saved"]');
+  await page.waitForURL(/\/saved/);
+  assert.equal(Number(await page.locator('[data-testid="saved-count"]').getAttribute("data-count")), 1);
+  assert.equal(await text(page.locator('[data-testid="saved"] [data-testid="text"]')), body);
+  await screenshot(page, "saved");
+
+  await page.goto(`${BASE}/c/general`);
+  const msg = page.locator(`[data-testid="message"][data-id="${id}"]`).first();
+  await msg.hover();
+  await msg.locator('[data-testid="more-actions"]').click();
+  await Promise.all([page.waitForURL(/notice=/), msg.locator('[data-testid="action-pin"]').click()]);
+  await page.click('[data-testid="pinned-button"]');
+  const pins = page.locator('[data-testid="pinned-list"] [data-testid="message"]');
+  assert.equal(await pins.count(), facts.general.pinned + 1);
+  assert.ok((await pins.allInnerTexts()).some((t) => t.includes(body)));
+});
+
+test("edit and delete own messages", async () => {
+  await page.goto(`${BASE}/c/random`);
+  await send("composer", "Lunch at noon tomorow?");
+  let mine = mainMessages().last();
+  const id = await mine.getAttribute("data-id");
+  await mine.hover();
+  await mine.locator('[data-testid="more-actions"]').click();
+  await mine.locator('[data-testid="action-edit"]').click();
+  await page.waitForURL(/edit=/);
+  const form = page.locator('[data-testid="edit-form"]');
+  await form.locator("textarea").fill("Lunch at noon tomorrow?");
+  await Promise.all([page.waitForURL((u) => !u.search.includes("edit=")), form.locator('button[type="submit"]').click()]);
+  mine = page.locator(`[data-testid="message"][data-id="${id}"]`);
+  assert.equal(await text(mine.locator('[data-testid="text"]')), "Lunch at noon tomorrow? (edited)");
+
+  await send("composer", "ignore this one");
+  const gone = mainMessages().last();
+  const goneId = await gone.getAttribute("data-id");
+  await gone.hover();
+  await gone.locator('[data-testid="more-actions"]').click();
+  await Promise.all([page.waitForURL(/notice=/), gone.locator('[data-testid="action-delete"]').click()]);
+  assert.equal(await page.locator(`[data-testid="message"][data-id="${goneId}"]`).count(), 0);
+  // Someone else's message offers no edit or delete; the route refuses it too.
+  const other = page.locator(`[data-testid="messages"] [data-testid="message"]:not([data-sender="${facts.me}"])`).last();
+  assert.equal(await other.locator('[data-testid="action-edit"]').count(), 0);
+  const res = await postForm(`/api/messages/${await other.getAttribute("data-id")}/delete`, { back: "/c/random" });
+  assert.equal(res.status, 303);
+  assert.match(decodeURIComponent(res.headers.get("location").replace(/\+/g, " ")), /only change your own messages/);
+});
+
+test("status: set with emoji and clear-after, shown in the sidebar and kept across reloads", async () => {
+  await page.goto(`${BASE}/status`);
+  await page.selectOption('[data-testid="status-emoji"]', ":palm_tree:");
+  await page.fill('[data-testid="status-text"]', "On vacation");
+  await page.selectOption('[data-testid="status-clear"]', "date");
+  const until = new Date(Date.now() + 9 * 86400_000).toISOString().slice(0, 10);
+  await page.fill('[data-testid="status-date"]', until);
+  await Promise.all([page.waitForURL(/notice=/), page.click('[data-testid="status-save"]')]);
+  await page.goto(`${BASE}/c/general`);
+  assert.match(await text(page.locator('[data-testid="status-line"]')), /🌴 On vacation · until /);
+  await page.reload();
+  assert.match(await text(page.locator('[data-testid="status-line"]')), /On vacation/);
+  await page.goto(`${BASE}/status`);
+  assert.equal(await text(page.locator('[data-testid="current-status-text"]')), "On vacation");
+  await screenshot(page, "status");
+});
+
+test("bad input is refused with a clear message and changes nothing", async () => {
+  const cases = [
+    ["/api/messages", { channel: "general", text: "   \n ", back: "/c/general" }, /Write a message/],
+    ["/api/messages", { channel: "general", text: "x".repeat(4001), back: "/c/general" }, /at most 4,000 characters/],
+    ["/api/messages", { channel: "no-such-channel", text: "hello", back: "/c/general" }, /does not exist/],
+    ["/api/messages", { channel: "general", text: "hello", thread: "99999999", back: "/c/general" }, /no longer exists/],
+    ["/api/messages/1/react", { emoji: "<script>", back: "/c/general" }, /Pick one of the emoji/],
+    ["/api/messages/abc/save", { back: "/c/general" }, /no longer exists/],
+    ["/api/status", { emoji: "", text: "", clear: "never", back: "/status" }, /Type a status/],
+    ["/api/status", { emoji: "", text: "x".repeat(101), clear: "never", back: "/status" }, /at most 100/],
+    ["/api/status", { emoji: "", text: "Away", clear: "date", date: "2001-01-01", back: "/status" }, /past/],
+    ["/api/status", { emoji: "", text: "Away", clear: "forever", back: "/status" }, /when the status should clear/],
+  ];
+  for (const [path, fields, message] of cases) {
+    const res = await postForm(path, fields);
+    assert.equal(res.status, 303, path);
+    assert.match(decodeURIComponent(res.headers.get("location").replace(/\+/g, " ")), message, `${path} ${JSON.stringify(fields).slice(0, 60)}`);
+  }
+  // Signed out: to the sign-in page, nothing written.
+  const anon = await appFetch(`${BASE}/api/messages`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "channel=general&text=hi" });
+  assert.equal(anon.status, 303);
+  assert.match(anon.headers.get("location"), /^\/login/);
+  // The empty message shows its error in the composer.
+  await page.goto(`${BASE}/c/general`);
+  await page.locator('[data-testid="composer"] textarea').fill("   ");
+  await Promise.all([page.waitForURL(/error=/), page.locator('[data-testid="composer"] button[type="submit"]').click()]);
+  assert.match(await text(page.locator('[data-testid="composer-error"]')), /Write a message before sending/);
+});
+
+test("search with in:#channel and from:@name counts what the world has", async () => {
+  const s = facts.search;
+  await page.goto(`${BASE}/search?q=${encodeURIComponent(s.q)}`);
+  assert.equal(Number(await page.locator('[data-testid="result-count"]').getAttribute("data-total")), s.count);
+  await page.fill('[data-testid="search-form"] input', s.q_word);
+  await Promise.all([page.waitForURL(/q=/), page.press('[data-testid="search-form"] input', "Enter")]);
+  assert.equal(Number(await page.locator('[data-testid="result-count"]').getAttribute("data-total")), s.count_word);
+  await screenshot(page, "search");
+  await page.goto(`${BASE}/search?q=${encodeURIComponent(s.q_unknown)}`);
+  assert.match(await text(page.locator('[data-testid="search-unknown"]')), /No channel called/);
+  // A quote or a percent sign is just text to search for.
+  await page.goto(`${BASE}/search?q=${encodeURIComponent("'%_\" OR 1=1 --")}`);
+  assert.equal(Number(await page.locator('[data-testid="result-count"]').getAttribute("data-total")), 0);
+});
+
+test("Mentions & reactions lists the latest mention of the persona", async () => {
+  await page.goto(`${BASE}/activity`);
+  if (facts.activity.latest_mention_text) {
+    assert.equal(await text(page.locator('[data-testid="activity-mention"] [data-testid="text"]')), facts.activity.latest_mention_text);
+  }
+  await screenshot(page, "activity");
+});
+
+test("signed-out visitors get the sign-in page, which accepts the persona's password", async () => {
+  const anon = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const p = await anon.newPage();
+    await p.goto(`${BASE}/c/general`);
+    assert.equal(new URL(p.url()).pathname, "/login");
+    await p.fill("#username", facts.username);
+    await p.fill("#password", "wrong");
+    await Promise.all([p.waitForURL(/error=/), p.click('[data-testid="login-form"] button[type="submit"]')]);
+    await p.fill("#password", facts.password);
+    await Promise.all([p.waitForURL((u) => u.pathname.startsWith("/c/")), p.click('[data-testid="login-form"] button[type="submit"]')]);
+    assert.equal(await p.locator('[data-testid="workspace-name"]').innerText(), facts.workspace);
+    await screenshot(p, "signed-in");
+  } finally {
+    await anon.close();
+  }
+});
+
+test("posting in a DM asks the colleague, whose reply waits for its delay and then shows by itself", { timeout: 300_000 }, async () => {
+  const d = facts.dm;
+  await page.goto(`${BASE}/c/${d.channel}`);
+  await send("composer", d.post);
+  const postedAt = Date.now();
+  const lastSender = async () => (await mainMessages().evaluateAll((els) => els.map((e) => e.getAttribute("data-sender")))).at(-1);
+  assert.equal(await text(mainMessages().last().locator('[data-testid="text"]')), d.post);
+  assert.equal(await lastSender(), facts.me);
+  assert.match(await text(page.locator('[data-testid="typing"]')), new RegExp(`${d.with} is typing`));
+  await screenshot(page, "dm-pending");
+  // The page refreshes itself when the reply is delivered (ReplyWatcher); no reload here.
+  await page.waitForFunction(
+    (name) => {
+      const all = document.querySelectorAll('[data-testid="messages"] [data-testid="message"]');
+      return all.length && all[all.length - 1].getAttribute("data-sender") === name;
+    },
+    d.with,
+    { timeout: 240_000, polling: 1000 },
+  );
+  const waited = (Date.now() - postedAt) / 1000;
+  assert.ok(waited >= 25, `the reply came after ${waited}s, not instantly`);
+  assert.equal(await page.locator('[data-testid="typing"]').count(), 0);
+  await screenshot(page, "dm-replied");
+});
