@@ -233,10 +233,8 @@ def rfc5322(world: World, mail: StoredMail) -> bytes:
         main, _, rest = a.content_type.partition("/")
         sub, *params = [x.strip() for x in rest.split(";")]
         extra = dict(x.split("=", 1) for x in params if "=" in x)
-        if main == "text":
-            msg.add_attachment(a.content.decode(), subtype=sub, filename=a.filename, params=extra)
-        else:
-            msg.add_attachment(a.content, maintype=main, subtype=sub, filename=a.filename)
+        # As bytes (base64), so the attachment's bytes survive exactly (an ICS keeps its CRLF line ends).
+        msg.add_attachment(a.content, maintype=main, subtype=sub, filename=a.filename, params=extra)
     if msg.is_multipart():
         msg.set_boundary("=_" + hashlib.sha256(d["message_id"].encode()).hexdigest()[:32])
     return msg.as_bytes(policy=email.policy.default)
