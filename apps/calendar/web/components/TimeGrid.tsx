@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { CalContext } from "@/calendar/lib/context";
 import { coveredDates, type Occurrence } from "@/calendar/lib/events";
 import { DAYS, shortTime, timeLabel } from "@/calendar/lib/format";
-import { dayNumber, naiveMs, plusDays, weekday } from "@/calendar/lib/tz";
+import { dayNumber, naiveMs, plusDays, weekday, zoneAbbr } from "@/calendar/lib/tz";
 import { eventHref } from "./links";
 import { ScrollToHour } from "./ScrollToHour";
 
@@ -79,7 +79,7 @@ export function TimeGrid({ ctx, days, list, view }: { ctx: CalContext; days: str
   return (
     <div className={`dbk-grid dbk-grid-${view}`} data-testid={`${view}-grid`}>
       <div className="dbk-grid-head" style={cols}>
-        <div className="dbk-gutter-head">{ctx.tz.split("/").pop()?.replace(/_/g, " ")}</div>
+        <div className="dbk-gutter-head">{zoneAbbr(ctx.tz, naiveMs(first))}</div>
         {days.map((d) => (
           <Link key={d} href={`/day?date=${d}`} className={`dbk-dayhead${d === ctx.today ? " today" : ""}`} data-testid="day-head" data-date={d}>
             <span className="dow">{DAYS[weekday(dayNumber(d))].slice(0, 3).toUpperCase()}</span>
