@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { Avatar } from "@/messaging/components/Avatar";
 import { directConversationOf, groupsOf, type Contact } from "@/messaging/lib/chat";
+import { chatContext } from "@/messaging/lib/context";
+import { db } from "@/messaging/lib/db";
 
 const REL: Record<string, string> = {
   parent: "Parent", sibling: "Sibling", child: "Child", spouse: "Spouse", partner: "Partner", friend: "Friend",
@@ -12,6 +14,9 @@ export function ContactCard({ contact, birthday }: { contact: Contact; birthday:
   const groups = groupsOf(contact.id);
   const direct = directConversationOf(contact.id);
   const activities = JSON.parse(contact.shared_activities || "[]") as string[];
+  const count = direct
+    ? (db().prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND deliver_at <= ?").get(direct, chatContext().now) as { n: number }).n
+    : 0;
   return (
     <div className="pl-card" data-testid="contact-card" data-id={contact.id}>
       <div className="pl-card-hero">
@@ -44,6 +49,12 @@ export function ContactCard({ contact, birthday }: { contact: Contact; birthday:
         <div>
           <dt>Email</dt>
           <dd data-testid="contact-email">{contact.email ?? "—"}</dd>
+        </div>
+        <div>
+          <dt>Messages</dt>
+          <dd data-testid="message-count" data-count={count}>
+            {count.toLocaleString("en-US")} in your chat
+          </dd>
         </div>
         {birthday ? (
           <div>

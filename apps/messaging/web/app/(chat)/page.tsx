@@ -3,7 +3,9 @@ import { Sidebar } from "@/messaging/components/Sidebar";
 
 export const metadata = { title: "Chats" };
 
-export default function Home() {
+export default async function Home({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const e = (await searchParams).error;
+  const error = (Array.isArray(e) ? e[0] : e) ?? "";
   return (
     <>
       <Sidebar />
@@ -11,6 +13,11 @@ export default function Home() {
         <div className="pl-empty-card">
           <Logo size={72} />
           <h1>Parley</h1>
+          {error ? (
+            <p className="pl-alert" role="alert" data-testid="error">
+              {error}
+            </p>
+          ) : null}
           <p>Pick a conversation on the left, or start a group with the people you plan things with.</p>
           <p className="pl-muted">Messages are end-to-end yours.</p>
         </div>

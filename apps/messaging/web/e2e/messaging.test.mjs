@@ -1,0 +1,275 @@
+// Parley end to end, in headless Chromium against the production server.
+//
+// APP_FACTS (tests/test_messaging_web.py) holds values computed from the persona's WORLD: the
+// one-to-one conversations in order of their last message with their unread counts, a chosen
+// conversation's last message, message count, contact facts and read receipt, a search count,
+// the groups the world implies and their members, and what to send. The tests run in order:
+// reads first, then sending (with the reply that arrives after its delay), tapbacks, bad input.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import http from "node:http";
+import { facts as readFacts, launch, screenshot, signedIn } from "@persona/platform/testing";
+
+const facts = readFacts();
+const BASE = facts.base_url;
+const HOST = new URL(BASE).hostname;
+
+let browser;
+let ctx;
+let page;
+
+before(async () => {
+  browser = await launch();
+  ctx = await signedIn(browser, { cookie: "pl_session", token: facts.session_token, host: HOST });
+  page = await ctx.newPage();
+  page.setDefaultTimeout(15_000);
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const cookie = () => `pl_session=${facts.session_token}`;
+
+/**
+ * POST a form to Parley on the test server (Host: parley.test) without following redirects:
+ * {status, location, error}. node:http, because Node's fetch() drops a Host header (so appFetch cannot
+ * pick the app).
+ */
+function post(path, fields, { signedIn: withCookie = true } = {}) {
+  const body = Buffer.from(new URLSearchParams(fields).toString());
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port: Number(process.env.SITE_PORT),
+        path,
+        method: "POST",
+        headers: {
+          Host: HOST,
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Content-Length": body.length,
+          ...(withCookie ? { Cookie: cookie() } : {}),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => {
+          const location = res.headers.location ?? "";
+          resolve({ status: res.statusCode, location, error: new URL(location, BASE).searchParams.get("error") ?? "" });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+async function conversations() {
+  return page.locator('[data-testid="conversation"]').evaluateAll((els) =>
+    els.map((e) => ({ id: Number(e.dataset.id), name: e.dataset.name, kind: e.dataset.kind, unread: Number(e.dataset.unread) })),
+  );
+}
+
+async function idOf(name) {
+  await page.goto(`${BASE}/`);
+  const c = (await conversations()).find((x) => x.name === name);
+  assert.ok(c, `no conversation named ${name}`);
+  return c.id;
+}
+
+async function lastMessage() {
+  const msgs = page.locator('[data-testid="message"]');
+  const n = await msgs.count();
+  const last = msgs.nth(n - 1);
+  return { id: Number(await last.getAttribute("data-id")), mine: (await last.getAttribute("data-mine")) === "1", text: await last.locator('[data-testid="message-text"]').innerText() };
+}
+
+test("the seeded cookie signs in; the list is in the world's order with its unread counts", async () => {
+  await page.goto(`${BASE}/`);
+  assert.equal(new URL(page.url()).pathname, "/");
+  await screenshot(page, "home");
+  const list = await conversations();
+  const direct = list.filter((c) => c.kind === "direct");
+  assert.deepEqual(direct.map((c) => c.name), facts.direct_order);
+  for (const c of direct) assert.equal(c.unread, facts.unread[c.name], `unread of ${c.name}`);
+  assert.equal(list.length, facts.direct_order.length + facts.groups.length);
+});
+
+test("a conversation shows the world's last message, day separators and the read receipt", async () => {
+  const id = await idOf(facts.chosen.name);
+  await page.goto(`${BASE}/c/${id}`);
+  await page.locator('[data-testid="message"]').last().waitFor();
+  await screenshot(page, "conversation");
+  const last = await lastMessage();
+  assert.equal(last.text, facts.chosen.last_text);
+  assert.equal(last.mine, facts.chosen.last_mine);
+  assert.ok((await page.locator('[data-testid="day-separator"]').count()) >= 1);
+  assert.equal((await page.locator('[data-testid="receipt"]').innerText()).trim(), facts.chosen.receipt);
+  assert.equal(await page.locator('[data-testid="load-earlier"]').count(), facts.chosen.count > 150 ? 1 : 0);
+});
+
+test("the contact card has the world's phone, email, relationship, message count and shared groups", async () => {
+  const id = await idOf(facts.chosen.name);
+  await page.goto(`${BASE}/c/${id}`);
+  await page.click('[data-testid="conversation-info-link"]');
+  await page.locator('[data-testid="contact-card"]').waitFor();
+  await screenshot(page, "contact-card");
+  assert.equal(await page.locator('[data-testid="contact-name"]').innerText(), facts.chosen.name);
+  assert.equal(await page.locator('[data-testid="contact-phone"]').innerText(), facts.chosen.phone);
+  assert.equal(await page.locator('[data-testid="contact-email"]').innerText(), facts.chosen.email);
+  assert.match(await page.locator('[data-testid="contact-relationship"]').innerText(), new RegExp(facts.chosen.relationship, "i"));
+  assert.equal(Number(await page.locator('[data-testid="message-count"]').getAttribute("data-count")), facts.chosen.count);
+  const groups = await page.locator('[data-testid="shared-group"]').allInnerTexts();
+  assert.deepEqual(groups.map((g) => g.trim()).sort(), [...facts.chosen.groups].sort());
+});
+
+test("the group conversations the world implies exist with the right members", async () => {
+  await page.goto(`${BASE}/`);
+  const list = await conversations();
+  for (const g of facts.groups) {
+    const c = list.find((x) => x.kind === "group" && x.name === g.title);
+    assert.ok(c, `no group ${g.title}`);
+    await page.goto(`${BASE}/c/${c.id}/info`);
+    const members = await page.locator('[data-testid="group-member"]').evaluateAll((els) => els.map((e) => e.dataset.name));
+    assert.deepEqual(members.sort(), [...g.members].sort(), g.title);
+  }
+  await screenshot(page, "group-info");
+  const first = list.find((x) => x.kind === "group" && x.name === facts.groups[0].title);
+  await page.goto(`${BASE}/c/${first.id}`);
+  await page.locator('[data-testid="message"]').last().waitFor();
+  await screenshot(page, "group");
+});
+
+test("search counts the world's messages and opening a hit jumps to it", async () => {
+  await page.goto(`${BASE}/`);
+  await page.fill('[data-testid="search-input"]', facts.search.q);
+  await page.press('[data-testid="search-input"]', "Enter");
+  await page.waitForURL(/\/search\?q=/);
+  await screenshot(page, "search");
+  assert.equal(Number(await page.locator('[data-testid="search-count"]').getAttribute("data-total")), facts.search.count);
+  const hit = page.locator('[data-testid="search-hit"]').first();
+  const mid = await hit.getAttribute("data-id");
+  await hit.click();
+  await page.waitForURL(new RegExp(`m=${mid}`));
+  const target = page.locator(`#m${mid}`);
+  await target.waitFor();
+  assert.match(await target.getAttribute("class"), /is-target/);
+  assert.match((await target.innerText()).toLowerCase(), new RegExp(facts.search.q.toLowerCase()));
+  // A LIKE wildcard is a literal character, not "anything".
+  await page.goto(`${BASE}/search?q=${encodeURIComponent("%_%")}`);
+  assert.equal(Number(await page.locator('[data-testid="search-count"]').getAttribute("data-total")), facts.search.wildcard_count);
+});
+
+test("sending a text: the contact's reply arrives only after its delay", async () => {
+  const id = await idOf(facts.send.name);
+  await page.goto(`${BASE}/c/${id}`);
+  await page.fill('[data-testid="message-input"]', facts.send.text);
+  await page.press('[data-testid="message-input"]', "Enter");
+  await page.waitForURL(new RegExp(`/c/${id}$`));
+  const mine = await lastMessage();
+  assert.equal(mine.text, facts.send.text);
+  assert.ok(mine.mine);
+  // The reply is stored with a later deliver_at: not shown yet, the contact is "typing".
+  await page.locator('[data-testid="typing-bubble"]').waitFor();
+  await screenshot(page, "typing");
+  assert.equal((await lastMessage()).id, mine.id);
+  assert.equal((await page.locator('[data-testid="receipt"]').innerText()).trim(), "Delivered");
+  const sentAt = Date.now();
+  // The page refreshes itself while a reply is pending; the reply shows within the engine's delay.
+  await page.waitForFunction(
+    (mid) => {
+      const msgs = [...document.querySelectorAll('[data-testid="message"]')];
+      const last = msgs[msgs.length - 1];
+      return last && Number(last.dataset.id) !== mid && last.dataset.mine === "0";
+    },
+    mine.id,
+    { timeout: 120_000, polling: 500 },
+  );
+  const waited = (Date.now() - sentAt) / 1000;
+  const reply = await lastMessage();
+  assert.ok(!reply.mine && reply.text.length > 0);
+  assert.ok(waited >= 5, `the reply came after ${waited}s: too soon for a delayed reply`);
+  assert.equal(await page.locator('[data-testid="typing-bubble"]').count(), 0);
+  assert.match((await page.locator('[data-testid="receipt"]').innerText()).trim(), /^Read /);
+  await screenshot(page, "reply");
+});
+
+test("tapbacks toggle and persist", async () => {
+  const id = await idOf(facts.chosen.name);
+  await page.goto(`${BASE}/c/${id}`);
+  const row = page.locator(`#m${facts.react.message_id}`);
+  const react = async (emoji) => {
+    await row.hover();
+    await row.locator('[data-testid="react-open"]').click();
+    await row.locator(`[data-testid="tapback"][data-emoji="${emoji}"]`).click();
+    await page.waitForLoadState("load");
+  };
+  await page.goto(`${BASE}/c/${id}?m=${facts.react.message_id}`);
+  await react("❤️");
+  await react("👍");
+  await page.reload();
+  const mineChips = () => row.locator('[data-testid="reaction"][data-mine="1"]').evaluateAll((els) => els.map((e) => e.dataset.emoji));
+  assert.deepEqual((await mineChips()).sort(), ["❤️", "👍"].sort());
+  await screenshot(page, "tapbacks");
+  await react("❤️"); // off again
+  await page.reload();
+  assert.deepEqual(await mineChips(), ["👍"]);
+  // An emoji that is not a tapback is refused.
+  const bad = await post("/api/reactions", { message: String(facts.react.message_id), emoji: "💩" });
+  assert.equal(bad.status, 303);
+  assert.match(bad.error, /Pick one of/);
+  const missing = await post("/api/reactions", { message: "99999999", emoji: "❤️" });
+  assert.match(missing.error, /does not exist/);
+});
+
+test("bad input: empty and over-long texts are refused, HTML is stored verbatim and shown as text", async () => {
+  const id = await idOf(facts.bad.name);
+  for (const [body, msg] of [["", /Type a message/], ["   \n ", /Type a message/], ["x".repeat(10_000), /at most 4,000/]]) {
+    const r = await post("/api/messages", { conversation: String(id), body });
+    assert.equal(r.status, 303);
+    assert.match(r.error, msg);
+  }
+  const unknown = await post("/api/messages", { conversation: "999999", body: "hello" });
+  assert.match(unknown.error, /does not exist/);
+  const signedOut = await post("/api/messages", { conversation: String(id), body: "hello" }, { signedIn: false });
+  assert.equal(signedOut.location, "/login");
+  // The error shows in the composer.
+  await page.goto(`${BASE}/c/${id}`);
+  await page.fill('[data-testid="message-input"]', " ");
+  await page.click('[data-testid="send"]');
+  await page.locator('[data-testid="send-error"]').waitFor();
+  await screenshot(page, "send-error");
+  // HTML and script are text.
+  let dialogs = 0;
+  page.on("dialog", (d) => {
+    dialogs += 1;
+    d.dismiss();
+  });
+  await page.goto(`${BASE}/c/${id}`);
+  await page.fill('[data-testid="message-input"]', facts.bad.html);
+  await page.click('[data-testid="send"]');
+  await page.waitForURL(new RegExp(`/c/${id}$`));
+  const mine = page.locator('[data-testid="message"][data-mine="1"]').last();
+  assert.equal(await mine.locator('[data-testid="message-text"]').innerText(), facts.bad.html);
+  assert.equal(await mine.locator("b, script, img").count(), 0);
+  assert.equal(dialogs, 0);
+  await screenshot(page, "html-as-text");
+});
+
+test("a new group from two contacts", async () => {
+  await page.goto(`${BASE}/new-group`);
+  await page.click('[data-testid="create-group"]'); // the browser refuses an empty name
+  await page.fill('[data-testid="group-title"]', facts.new_group.title);
+  await page.check(`[data-testid="group-member-pick"][data-name="${facts.new_group.members[0]}"]`);
+  await page.click('[data-testid="create-group"]');
+  await page.locator('[data-testid="group-error"]').waitFor();
+  assert.match(await page.locator('[data-testid="group-error"]').innerText(), /at least two/);
+  for (const n of facts.new_group.members) await page.check(`[data-testid="group-member-pick"][data-name="${n}"]`);
+  await screenshot(page, "new-group");
+  await page.click('[data-testid="create-group"]');
+  await page.waitForURL(/\/c\/\d+$/);
+  assert.equal(await page.locator('[data-testid="conversation-title"]').innerText(), facts.new_group.title);
+  const members = await page.locator('[data-testid="group-members"]').innerText();
+  for (const n of facts.new_group.members) assert.ok(members.includes(n), members);
+});
