@@ -68,11 +68,19 @@ export function TimeGrid({ ctx, days, list, view }: { ctx: CalContext; days: str
   const first = days[0];
   const last = days[days.length - 1];
   const banners = list.filter((o) => o.allDay || o.banner);
-  const rows: { o: Occurrence; from: number; span: number }[] = banners.map((o) => {
+  // Pack banners into as few rows as fit: each takes the first row free over its days.
+  const used: boolean[][] = [];
+  const rows: { o: Occurrence; from: number; span: number; row: number }[] = banners.map((o) => {
     const cov = coveredDates(o).filter((d) => d >= first && d <= last);
     const from = Math.max(0, dayNumber(cov[0] ?? first) - dayNumber(first));
-    return { o, from, span: Math.max(1, cov.length) };
+    const span = Math.max(1, cov.length);
+    let row = 0;
+    while (used[row]?.slice(from, from + span).some(Boolean)) row++;
+    used[row] ??= [];
+    for (let i = from; i < from + span; i++) used[row][i] = true;
+    return { o, from, span, row };
   });
+  const rowCount = used.length;
   const nowDay = ctx.now.slice(0, 10);
   const nowTop = ((naiveMs(ctx.now) - naiveMs(nowDay)) / 3600000) * HOUR;
   const cols = { gridTemplateColumns: `64px repeat(${days.length}, minmax(0, 1fr))` };
@@ -87,16 +95,16 @@ export function TimeGrid({ ctx, days, list, view }: { ctx: CalContext; days: str
           </Link>
         ))}
       </div>
-      <div className="dbk-allday" style={{ ...cols, gridTemplateRows: `repeat(${Math.max(1, rows.length)}, 22px)` }} data-testid="allday-row">
-        <div className="dbk-gutter-head small" style={{ gridRow: `1 / span ${Math.max(1, rows.length)}` }}>
+      <div className="dbk-allday" style={{ ...cols, gridTemplateRows: `repeat(${Math.max(1, rowCount)}, 22px)` }} data-testid="allday-row">
+        <div className="dbk-gutter-head small" style={{ gridRow: `1 / span ${Math.max(1, rowCount)}` }}>
           all-day
         </div>
-        {rows.map(({ o, from, span }, i) => (
+        {rows.map(({ o, from, span, row }) => (
           <Link
             key={o.key}
             href={eventHref(o)}
             className={`dbk-banner src-${o.source}${o.start.slice(0, 10) < first ? " cont-left" : ""}`}
-            style={{ gridColumn: `${from + 2} / span ${span}`, gridRow: i + 1, background: o.color }}
+            style={{ gridColumn: `${from + 2} / span ${span}`, gridRow: row + 1, background: o.color }}
             data-testid="event-chip"
             data-kind="banner"
             data-title={o.title}

@@ -70,7 +70,7 @@ export function checkInput(v: EventInput, opts: { needRepeat?: boolean } = {}): 
   const cal = v.calendar || "personal";
   if (!calendars().some((c) => c.id === cal)) throw new CalError("Choose one of your calendars.", "calendar");
   const repeat = v.repeat || "none";
-  if (!(REPEATS as readonly string[]).includes(repeat)) throw new CalError("Choose how the event repeats from the list.", "repeat");
+  if (repeat !== "keep" && !(REPEATS as readonly string[]).includes(repeat)) throw new CalError("Choose how the event repeats from the list.", "repeat");
   if (opts.needRepeat === false && repeat !== "none") throw new CalError("Only the whole series can change how it repeats.", "repeat");
   let reminder: number | null = null;
   if (v.reminder !== undefined && v.reminder !== "" && v.reminder !== "none") {
