@@ -50,7 +50,7 @@ def world_facts(world) -> dict:
     # A thread of 4+ messages, the newest such (ties by id).
     long = sorted((t for t in by_thread.values() if len(t) >= 4), key=lambda t: (t[-1].at, t[-1].id))[-1]
     senders = Counter(e.data["from"]["email"] for e in mails)
-    sender = sorted((s for s, n in senders.items() if 5 <= n <= 60 and s.startswith("newsletter@")), key=lambda s: (-senders[s], s))[0]
+    sender = sorted((s for s, n in senders.items() if 5 <= n <= 60 and s.lower() not in own), key=lambda s: (-senders[s], s))[0]
     label = "payroll"
     day = world.now.date()
     after, before = (day.replace(day=1) - __import__("datetime").timedelta(days=1)).replace(day=1).isoformat(), day.replace(day=1).isoformat()

@@ -4,7 +4,7 @@ import { db, mailContext } from "./db";
 import { ownAddresses, type User } from "./auth";
 import { parseAddresses } from "./addresses";
 import {
-  getMessage, insertMessage, MailError, newMessageId, newThreadId, people, type MessageRow, type Person,
+  getMessage, insertMessage, MailError, newMessageId, newThreadId, people, type MessageRow, type Person, writeTime
 } from "./mail";
 
 /** Writing mail: validation, drafts, sending, and the contact's answer from the reply engine. */
@@ -121,7 +121,7 @@ export interface ComposeResult {
  */
 export async function compose(user: User, input: ComposeInput): Promise<ComposeResult> {
   const c = check(user, input);
-  const { now } = mailContext();
+  const now = writeTime();
   let draft: MessageRow | null = null;
   if (input.draftId !== null) {
     draft = db().prepare("SELECT * FROM messages WHERE id = ? AND folder = 'drafts'").get(input.draftId) as MessageRow | null;
@@ -142,7 +142,7 @@ export async function compose(user: User, input: ComposeInput): Promise<ComposeR
                   sent_at = ?, deliver_at = ?, has_attachments = has_attachments OR ? WHERE id = ?`,
         )
         .run(folder, c.from.name, c.from.email, JSON.stringify(c.to), JSON.stringify(c.cc), input.subject, body,
-          body.split(/\s+/).filter(Boolean).join(" ").slice(0, 160), now, now, files.length ? 1 : 0, draft.id);
+          body.split(/\s+/).filter(Boolean).join(" ").slice(0, 160), now, mailContext().now, files.length ? 1 : 0, draft.id);
       const att = db().prepare("INSERT INTO attachments (message_id, filename, content_type, size, content) VALUES (?, ?, ?, ?, ?)");
       for (const f of files) att.run(draft.id, f.filename, f.content_type, f.content.length, f.content);
       return draft.id;
@@ -159,7 +159,7 @@ export async function compose(user: User, input: ComposeInput): Promise<ComposeR
       subject: input.subject,
       body,
       sent_at: now,
-      deliver_at: now,
+      deliver_at: mailContext().now,
       is_read: true,
       origin: "app",
       attachments: files,

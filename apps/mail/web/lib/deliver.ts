@@ -1,7 +1,7 @@
 import { db, mailContext } from "./db";
 import { isEmail } from "./addresses";
 import { cleanFilename, LIMITS } from "./compose";
-import { insertMessage, MailError, messageByMessageId, newMessageId, newThreadId, type Person } from "./mail";
+import { insertMessage, MailError, messageByMessageId, newMessageId, newThreadId, type Person, writeTime } from "./mail";
 
 /**
  * Mail handed over by another app on this machine (POST /api/internal/deliver): checked field by
@@ -51,7 +51,7 @@ export function deliver(payload: unknown): number {
     return { filename: cleanFilename(o.filename), content_type: o.content_type, content };
   });
   const parent = typeof p.in_reply_to === "string" ? messageByMessageId(p.in_reply_to) : null;
-  const { now } = mailContext();
+  const now = writeTime();
   const save = db().transaction(() =>
     insertMessage({
       message_id: newMessageId(from.email.split("@")[1]),
@@ -65,7 +65,7 @@ export function deliver(payload: unknown): number {
       subject: p.subject as string,
       body: p.body as string,
       sent_at: now,
-      deliver_at: now,
+      deliver_at: mailContext().now,
       is_read: folder === "sent",
       origin: "internal",
       attachments: files,

@@ -2,7 +2,7 @@ import { callApp } from "@persona/platform/internal";
 import { db, mailContext } from "./db";
 import { ownAddresses, type User } from "./auth";
 import { ANSWERS, parseInvite, replyIcs, type Answer, type Invite } from "./ics";
-import { getMessage, insertMessage, MailError, newMessageId, type MessageRow } from "./mail";
+import { getMessage, insertMessage, MailError, newMessageId, type MessageRow, writeTime } from "./mail";
 
 /** The calendar app's host and its internal route for answers (the calendar keeps its own copy). */
 export const CALENDAR_DOMAIN = "daybook.test";
@@ -58,7 +58,7 @@ export async function rsvp(user: User, messageId: number, answer: string): Promi
     ?? (JSON.parse(m.to_json) as { email: string }[]).map((x) => x.email).find((e) => own.includes(e.toLowerCase()))
     ?? user.email;
   const me = { name: user.full_name, email: invited };
-  const { now } = mailContext();
+  const now = writeTime();
   const ics = replyIcs(inv, me, a.partstat, utcStamp());
   const organizer = { name: inv.organizer.name, email: inv.organizer.email };
   const save = db().transaction(() => {
@@ -74,7 +74,7 @@ export async function rsvp(user: User, messageId: number, answer: string): Promi
       subject: `${a.verb}: ${inv.summary}`,
       body: `${user.full_name} has ${a.says} this invitation.\n\n${inv.summary}\n${inv.location ? `Where: ${inv.location}\n` : ""}`,
       sent_at: now,
-      deliver_at: now,
+      deliver_at: mailContext().now,
       is_read: true,
       origin: "app",
       ref: m.ref,

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { addSeconds } from "@persona/platform/clock";
 import { db, mailContext } from "./db";
 
 /** Reads and writes of the mailbox. Every list shows only delivered mail (`deliver_at <= now`). */
@@ -129,9 +130,9 @@ export function listConversations(cond: { where: string; args: (string | number)
   const p = Math.min(Math.max(1, page || 1), pages);
   const groups = db()
     .prepare(
-      `SELECT m.thread_id, MAX(m.sent_at) AS last_at, COUNT(*) AS matched, SUM(1 - m.is_read) AS unread,
+      `SELECT m.thread_id, MAX(m.sent_at) AS last_at, MAX(m.id) AS last_id, COUNT(*) AS matched, SUM(1 - m.is_read) AS unread,
               MAX(m.is_starred) AS starred, MAX(m.has_attachments) AS att
-         FROM messages m WHERE ${where} GROUP BY m.thread_id ORDER BY last_at DESC, m.thread_id LIMIT ? OFFSET ?`,
+         FROM messages m WHERE ${where} GROUP BY m.thread_id ORDER BY last_at DESC, last_id DESC LIMIT ? OFFSET ?`,
     )
     .all(...args, PAGE_SIZE, (p - 1) * PAGE_SIZE) as { thread_id: string; matched: number; unread: number; starred: number; att: number }[];
   const latestQ = db().prepare(`SELECT m.* FROM messages m WHERE m.thread_id = ? AND ${where} ORDER BY m.sent_at DESC, m.id DESC LIMIT 1`);
@@ -414,4 +415,15 @@ export function insertMessage(m: NewMessage): number {
   const lab = db().prepare("INSERT OR IGNORE INTO message_labels (message_id, label_id) VALUES (?, ?)");
   for (const l of m.labels ?? []) lab.run(id, l);
   return id;
+}
+
+/**
+ * The time stamp of mail the user writes now: the app's now, or one second after the latest mail
+ * written in the app when that is later (the guest's clock starts at the world's now, so several
+ * messages written in its first second still keep their order).
+ */
+export function writeTime(): string {
+  const { now } = mailContext();
+  const row = db().prepare("SELECT MAX(sent_at) AS last FROM messages WHERE origin IN ('app', 'internal')").get() as { last: string | null };
+  return row.last && row.last >= now ? addSeconds(row.last, 1) : now;
 }
