@@ -6,6 +6,7 @@
 // predicts, with base_url), SITE_PORT (the server's loopback port) and APP_ARTIFACTS (where
 // screenshots go).
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { chromium } from "playwright-core";
 
@@ -49,14 +50,34 @@ export async function screenshot(page, name) {
 }
 
 /**
- * fetch() against an app on the test server by its host name: the request goes to
- * 127.0.0.1:$SITE_PORT with `Host: <host>`; redirects are not followed.
+ * A request to an app on the test server by its host name, as a browser would send it: to
+ * 127.0.0.1:$SITE_PORT with `Host: <host>` (node:http, because fetch() drops a Host header set
+ * by hand). Redirects are not followed. Resolves to a fetch-like `{status, headers, text(), json()}`.
  */
-export async function appFetch(url, init = {}) {
+export function appFetch(url, init = {}) {
   const u = new URL(url);
-  const port = process.env.SITE_PORT;
-  const target = port ? `http://127.0.0.1:${port}${u.pathname}${u.search}` : url;
-  const headers = new Headers(init.headers ?? {});
-  headers.set("host", u.host);
-  return fetch(target, { redirect: "manual", ...init, headers });
+  const headers = { ...(init.headers ?? {}), host: u.host };
+  const body = init.body === undefined ? undefined : Buffer.from(typeof init.body === "string" ? init.body : init.body);
+  if (body) headers["content-length"] = String(body.length);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: "127.0.0.1", port: Number(process.env.SITE_PORT || u.port || 80), path: `${u.pathname}${u.search}`, method: init.method ?? "GET", headers },
+      (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          resolve({
+            status: res.statusCode,
+            ok: res.statusCode >= 200 && res.statusCode < 300,
+            headers: new Headers(Object.entries(res.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, String(v)]]))),
+            text: async () => text,
+            json: async () => JSON.parse(text),
+          });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
 }
