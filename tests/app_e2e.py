@@ -117,7 +117,7 @@ class Served:
 def run_e2e(name: str, facts: dict, served: Served, tmp: Path, timeout: int = 900) -> str:
     """Run ``apps/<name>/web/e2e/*.test.mjs`` against ``served``; return the reporter output.
 
-    ``facts`` gets ``base_url`` (``http://<domain>``) added. Fails the pytest test with the
+    ``facts`` gets ``base_url`` (``http://<domain>``) and ``apps`` (the names the site serves) added. Fails the pytest test with the
     output and the server log when a node test fails.
     """
     assert Path(CHROMIUM).exists(), f"{CHROMIUM} missing (scripts/setup-deps.sh installs chromium)"
@@ -126,7 +126,10 @@ def run_e2e(name: str, facts: dict, served: Served, tmp: Path, timeout: int = 90
     files = sorted(str(p.relative_to(web)) for p in (web / "e2e").glob("*.test.mjs"))
     assert files, f"{web}/e2e has no *.test.mjs"
     facts_file = tmp / f"{name}-facts.json"
-    facts_file.write_text(json.dumps({"base_url": f"http://{a.domain}", **facts}, indent=2, default=str))
+    # "apps": what this site serves, so a test of a cross-app workflow knows whether the other side is there.
+    served_apps = [x.name for x in (served.build or site()).apps]
+    facts_file.write_text(json.dumps({"base_url": f"http://{a.domain}", "apps": served_apps, **facts}, indent=2,
+                                     default=str))
     env = dict(os.environ, APP_FACTS=str(facts_file), SITE_PORT=str(served.port), CHROMIUM_PATH=CHROMIUM,
                APP_ARTIFACTS=str(Path(os.environ.get("APP_ARTIFACTS_DIR", tmp)) / f"{name}-screens"))
     run = subprocess.run(["node", "--test", "--test-concurrency=1", "--test-reporter=spec", *files], cwd=web,

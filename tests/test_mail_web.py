@@ -7,6 +7,8 @@ pages show with them; afterwards the rows the app wrote are checked here.
 
 from __future__ import annotations
 
+from builder.apps import discover
+
 import email
 import email.policy
 import hashlib
@@ -238,10 +240,11 @@ def test_mail_web_end_to_end(world, default_layer, tmp_path):
     facts = world_facts(world)
     with Served(default_layer, tmp_path) as served:
         print(run_e2e("mail", facts, served, tmp_path)[-6000:])
-        _check_rows(served.database("mail"), world, facts)
+        _check_rows(served.database("mail"), world, facts,
+                    served.database("calendar") if any(a.name == "calendar" for a in discover()) else None)
 
 
-def _check_rows(db: Path, world, facts: dict) -> None:
+def _check_rows(db: Path, world, facts: dict, calendar_db: Path | None = None) -> None:
     """What the app wrote: sent mail in its threads, the contact's stored answers, the RSVP and its REPLY."""
     con = sqlite3.connect(db)
     con.row_factory = sqlite3.Row
@@ -265,8 +268,15 @@ def _check_rows(db: Path, world, facts: dict) -> None:
         assert a["deliver_at"] > parent["sent_at"] and a["folder"] == "inbox" and a["is_read"] == 0
     # The RSVP: recorded, and the REPLY mail to the organizer with METHOD:REPLY attached.
     (uid, partstat, status, reply_id) = con.execute("SELECT uid, partstat, calendar_status, reply_message_id FROM rsvps").fetchone()
-    assert partstat == "ACCEPTED" and status == "pending"
+    assert partstat == "ACCEPTED" and status == ("notified" if calendar_db else "pending")
     assert uid in facts["invite"]["ics"]
+    if calendar_db:
+        # Daybook took the answer over its internal route: the persona's RSVP of that event, in its own database.
+        cal = sqlite3.connect(calendar_db)
+        got = cal.execute("SELECT a.partstat, a.responded_at FROM attendees a JOIN events e ON e.id = a.event_id "
+                          "WHERE e.uid = ? AND a.is_self = 1", (uid,)).fetchall()
+        cal.close()
+        assert len(got) == 1 and got[0][0] == "ACCEPTED" and got[0][1], got
     row = con.execute("SELECT to_json, subject FROM messages WHERE id = ?", (reply_id,)).fetchone()
     assert json.loads(row["to_json"])[0]["email"] == facts["invite"]["organizer"]
     ics = con.execute("SELECT content FROM attachments WHERE message_id = ?", (reply_id,)).fetchone()[0].decode()

@@ -1,13 +1,13 @@
 import type { NextRequest } from "next/server";
 import { field, seeOther, withQuery } from "@persona/platform/http";
 import { db } from "@/__APP__/lib/db";
-import { now, SESSION_COOKIE, userForToken } from "@/__APP__/lib/auth";
+import { now, requestUser } from "@/__APP__/lib/auth";
 
 const MAX_TITLE = 200;
 
 /** Add a note: a title of 1-200 characters, stored verbatim; anything else changes nothing. */
 export async function POST(req: NextRequest) {
-  const user = userForToken(req.cookies.get(SESSION_COOKIE)?.value);
+  const user = requestUser(req);
   if (!user) return seeOther("/login");
   const title = field(await req.formData(), "title").trim();
   if (!title) return seeOther(withQuery("/", { error: "Give the note a title." }));
