@@ -134,14 +134,13 @@ def tasks(world: World) -> list[Task]:
                                             f"mentions the {phrase}",
                                 check=_mine_in(root.data["channel"], phrase, root.id)),
                      RubricItem(id="not-top-level", weight=20,
-                                requirement="That reply is the only new message of mine there: none went to the "
-                                            "channel itself",
+                                requirement="The reply went to the thread only, not also to the channel itself",
                                 check=_sql(f"SELECT (SELECT COUNT(*) FROM messages WHERE world_ref IS NULL "
                                            f"AND sender_id = {_ME} AND thread_root_id = {_ROOT}) >= 1 "
                                            f"AND (SELECT COUNT(*) FROM messages WHERE world_ref IS NULL "
                                            f"AND sender_id = {_ME} AND channel_id = {_CHANNEL} "
-                                           f"AND thread_root_id IS NULL) = 0",
-                                           [root.id, root.data["channel"]], [[1]]))])
+                                           f"AND thread_root_id IS NULL AND instr(lower(text), lower(?)) > 0) = 0",
+                                           [root.id, root.data["channel"], phrase], [[1]]))])
 
     # 5. Action: status "On vacation" with the palm tree until a date.
     flights = [f for f in world.of_kind("flight") if f.status == "scheduled"]

@@ -39,7 +39,7 @@ export function Composer({ channel, thread, back, placeholder, draft, error, tes
           name="text"
           aria-label={placeholder}
           placeholder={placeholder}
-          rows={2}
+          rows={1}
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {

@@ -25,14 +25,14 @@ export interface MessageView {
   highlight?: boolean;
 }
 
-function ActionForm({ id, action, back, children, label, extra }: { id: number; action: string; back: string; children: React.ReactNode; label: string; extra?: Record<string, string> }) {
+function ActionForm({ id, action, back, children, label, extra, testId }: { id: number; action: string; back: string; children: React.ReactNode; label: string; extra?: Record<string, string>; testId?: string }) {
   return (
     <form action={`/api/messages/${id}/${action}`} method="post" className="hd-inline-form">
       <input type="hidden" name="back" value={back} />
       {Object.entries(extra ?? {}).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
       ))}
-      <button type="submit" className="hd-icon-btn" title={label} aria-label={label} data-testid={`action-${action}${extra?.emoji ? `-${extra.emoji}` : ""}`}>
+      <button type="submit" className="hd-icon-btn" title={label} aria-label={label} data-testid={testId ?? `action-${action}${extra?.emoji ? `-${extra.emoji}` : ""}`}>
         {children}
       </button>
     </form>
@@ -150,7 +150,7 @@ export function MessageItem({ m, view }: { m: Message; view: MessageView }) {
             </summary>
             <div className="hd-menu-pop hd-emoji-grid">
               {Object.keys(EMOJI).map((e) => (
-                <ActionForm key={e} id={m.id} action="react" back={back} label={e} extra={{ emoji: e }}>
+                <ActionForm key={e} id={m.id} action="react" back={back} label={e} extra={{ emoji: e }} testId={`pick-${e}`}>
                   {glyph(e)}
                 </ActionForm>
               ))}

@@ -90,12 +90,12 @@ export default async function ChannelPage({ params, searchParams }: { params: Pr
             <h1 className="hd-channel-name" data-testid="channel-title">
               {ch.kind === "dm" ? (
                 <>
-                  <Avatar name={ch.dm_name ?? ch.name} size={24} /> {ch.dm_name}
+                  <Avatar name={ch.dm_name ?? ch.name} size={24} /> <span data-testid="title-text">{ch.dm_name}</span>
                 </>
               ) : (
                 <>
                   <span className="hd-hash">#</span>
-                  {ch.name}
+                  <span data-testid="title-text">{ch.name}</span>
                 </>
               )}
             </h1>
