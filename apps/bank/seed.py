@@ -7,27 +7,21 @@ persona's bill-pay and autopay payees), P2P contacts and monthly statements.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from sqlalchemy.orm import Session as OrmSession
 
-from builder import dbfile
+from builder import appkit, dbfile
 from builder.dates import add_months
-from builder.rng import rng, token
+from builder.rng import rng
 from builder.world import World, statements
 
 from . import models as m
 from .statements import write_statements
 
 def credentials(world: World) -> dict[str, str]:
-    """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (all derived from the seed)."""
-    user = world.persona.identity.username
-    return {
-        "username": user,
-        "password": f"{user}-{token(world.seed, 'bank/password', length=8)}",
-        "session_token": token(world.seed, "bank/session", length=48),
-    }
+    """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (derived from the seed, see builder.appkit)."""
+    return appkit.credentials(world, "bank")
 
 
 def signed_in_text(world: World) -> str:
@@ -35,12 +29,6 @@ def signed_in_text(world: World) -> str:
     from builder.money import money
 
     return money(world.closing_balance_cents("checking"), world.currency)
-
-
-def password_hash(password: str, salt: bytes) -> str:
-    """Return ``scrypt$<salt hex>$<key hex>`` (scrypt N=16384, r=8, p=1, 64-byte key, RFC 7914)."""
-    key = hashlib.scrypt(password.encode(), salt=salt, n=16384, r=8, p=1, dklen=64)
-    return f"scrypt${salt.hex()}${key.hex()}"
 
 
 def _routing_number(r) -> str:
@@ -108,7 +96,7 @@ def seed(world: World, path: Path) -> Path:
     addr = ident.address
     with OrmSession(engine) as db:
         db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email, phone=ident.phone,
-                      password_hash=password_hash(creds["password"], bytes.fromhex(token(world.seed, "bank/salt", length=32))),
+                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "bank")),
                       address=f"{addr.street}, {addr.city}{', ' + addr.region if addr.region else ''} {addr.postal_code}"))
         db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
                          expires_at=add_months(world.now, 12).isoformat()))

@@ -15,7 +15,6 @@ booking or trip are ACCEPTED (they are in the party); other guests NEEDS-ACTION.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
@@ -23,11 +22,11 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy.orm import Session as OrmSession
 
-from builder import dbfile
+from builder import appkit, dbfile
 from builder.dates import add_months
-from builder.rng import rng, token
+from builder.rng import rng
 from builder.world import World
-from builder.world.calendar import airport_zone, trips
+from builder.world.calendar import airport_zone
 
 from . import models as m
 from .series import Occurrence, derive
@@ -44,19 +43,8 @@ UTC = dt.timezone.utc
 
 
 def credentials(world: World) -> dict[str, str]:
-    """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (all derived from the seed)."""
-    user = world.persona.identity.username
-    return {
-        "username": user,
-        "password": f"{user}-{token(world.seed, 'calendar/password', length=8)}",
-        "session_token": token(world.seed, "calendar/session", length=48),
-    }
-
-
-def password_hash(password: str, salt: bytes) -> str:
-    """Return ``scrypt$<salt hex>$<key hex>`` (scrypt N=16384, r=8, p=1, 64-byte key, RFC 7914)."""
-    key = hashlib.scrypt(password.encode(), salt=salt, n=16384, r=8, p=1, dklen=64)
-    return f"scrypt${salt.hex()}${key.hex()}"
+    """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (derived from the seed, see builder.appkit)."""
+    return appkit.credentials(world, "calendar")
 
 
 @lru_cache(maxsize=None)
@@ -221,7 +209,7 @@ def seed(world: World, path: Path) -> Path:
     with OrmSession(engine) as db:
         db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email,
                       work_email=p.work.email if p.work else None,
-                      password_hash=password_hash(creds["password"], bytes.fromhex(token(world.seed, "calendar/salt", length=32)))))
+                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "calendar"))))
         db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
                          expires_at=add_months(world.now, 12).isoformat()))
         events = world.of_kind("calendar_event")

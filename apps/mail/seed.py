@@ -25,9 +25,9 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy.orm import Session as OrmSession
 
-from builder import dbfile
+from builder import appkit, dbfile
 from builder.dates import add_months
-from builder.rng import rng, token
+from builder.rng import rng
 from builder.world import World
 
 from . import models as m
@@ -46,19 +46,8 @@ _STAR_OTHER = 0.004
 
 
 def credentials(world: World) -> dict[str, str]:
-    """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (all derived from the seed)."""
-    user = world.persona.identity.username
-    return {
-        "username": user,
-        "password": f"{user}-{token(world.seed, 'mail/password', length=8)}",
-        "session_token": token(world.seed, "mail/session", length=48),
-    }
-
-
-def password_hash(password: str, salt: bytes) -> str:
-    """Return ``scrypt$<salt hex>$<key hex>`` (scrypt N=16384, r=8, p=1, 64-byte key, RFC 7914)."""
-    key = hashlib.scrypt(password.encode(), salt=salt, n=16384, r=8, p=1, dklen=64)
-    return f"scrypt${salt.hex()}${key.hex()}"
+    """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (derived from the seed, see builder.appkit)."""
+    return appkit.credentials(world, "mail")
 
 
 @dataclass(frozen=True)
@@ -162,7 +151,7 @@ def seed(world: World, path: Path) -> Path:
     with OrmSession(engine) as db:
         db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email,
                       work_email=p.work.email if p.work and p.work.email else None,
-                      password_hash=password_hash(creds["password"], bytes.fromhex(token(world.seed, "mail/salt", length=32))),
+                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "mail")),
                       signature=f"{ident.name.split()[0]}"))
         db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
                          expires_at=add_months(world.now, 12).isoformat()))

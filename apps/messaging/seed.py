@@ -24,7 +24,6 @@ What the seed writes, and the rules it keeps (tests and tasks depend on them):
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -36,9 +35,9 @@ import jinja2
 import yaml
 from sqlalchemy.orm import Session as OrmSession
 
-from builder import dbfile
+from builder import appkit, dbfile
 from builder.dates import add_months
-from builder.rng import rng, token
+from builder.rng import rng
 from builder.world import World, cards
 from builder.world.mail import Fmt
 
@@ -55,19 +54,8 @@ _TAPBACK_WEIGHTS = [35, 25, 25, 5, 5, 5]
 
 
 def credentials(world: World) -> dict[str, str]:
-    """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (all derived from the seed)."""
-    user = world.persona.identity.username
-    return {
-        "username": user,
-        "password": f"{user}-{token(world.seed, 'messaging/password', length=8)}",
-        "session_token": token(world.seed, "messaging/session", length=48),
-    }
-
-
-def password_hash(password: str, salt: bytes) -> str:
-    """Return ``scrypt$<salt hex>$<key hex>`` (scrypt N=16384, r=8, p=1, 64-byte key, RFC 7914)."""
-    key = hashlib.scrypt(password.encode(), salt=salt, n=16384, r=8, p=1, dklen=64)
-    return f"scrypt${salt.hex()}${key.hex()}"
+    """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (derived from the seed, see builder.appkit)."""
+    return appkit.credentials(world, "messaging")
 
 
 # --- phrases ----------------------------------------------------------------------------------------
@@ -402,8 +390,7 @@ def seed(world: World, path: Path) -> Path:
     with OrmSession(engine) as db:
         db.add(m.User(id=1, username=creds["username"], full_name=ident.name, phone=ident.phone or "",
                       email=ident.email or "",
-                      password_hash=password_hash(creds["password"],
-                                                  bytes.fromhex(token(world.seed, "messaging/salt", length=32)))))
+                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "messaging"))))
         db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
                          expires_at=add_months(world.now, 12).isoformat()))
         for c in proj.contacts:
