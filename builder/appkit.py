@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import hashlib
 
+from sqlalchemy import ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column
+
 from .dates import add_months
 from .rng import token
 from .world import World
@@ -48,3 +51,25 @@ def meta_rows(world: World, **extra: str) -> dict[str, str]:
             "locale": p.locale, "currency": world.currency}
     rows.update(extra)
     return dict(sorted(rows.items()))
+
+
+class SessionRow:
+    """Columns of the ``sessions`` table every app has (a declarative mixin: ``class Session(SessionRow, Base)``).
+
+    ``token`` is the session cookie's value; ``created_at``/``expires_at`` are local ISO times.
+    ``@persona/platform/session`` reads and writes exactly these.
+    """
+
+    __tablename__ = "sessions"
+    token: Mapped[str] = mapped_column(String, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[str] = mapped_column(String)
+    expires_at: Mapped[str] = mapped_column(String)
+
+
+class MetaRow:
+    """Columns of the ``meta`` key/value table every app has (``class Meta(MetaRow, Base)``); rows from :func:`meta_rows`."""
+
+    __tablename__ = "meta"
+    key: Mapped[str] = mapped_column(String, primary_key=True)
+    value: Mapped[str] = mapped_column(String)

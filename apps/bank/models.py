@@ -14,6 +14,8 @@ from __future__ import annotations
 from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from builder import appkit
+
 
 class Base(DeclarativeBase):
     """Declarative base of the bank schema."""
@@ -32,14 +34,8 @@ class User(Base):
     address: Mapped[str] = mapped_column(String)
 
 
-class Session(Base):
+class Session(appkit.SessionRow, Base):
     """A signed-in browser session; the cookie ``lb_session`` carries ``token``."""
-
-    __tablename__ = "sessions"
-    token: Mapped[str] = mapped_column(String, primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    created_at: Mapped[str] = mapped_column(String)
-    expires_at: Mapped[str] = mapped_column(String)
 
 
 class Account(Base):
@@ -125,9 +121,6 @@ class Statement(Base):
     __table_args__ = (UniqueConstraint("account_id", "period_start"),)
 
 
-class Meta(Base):
+class Meta(appkit.MetaRow, Base):
     """Key/value facts the app needs: ``as_of`` (the frozen today), ``currency``, ``timezone``, ``locale``."""
 
-    __tablename__ = "meta"
-    key: Mapped[str] = mapped_column(String, primary_key=True)
-    value: Mapped[str] = mapped_column(String)

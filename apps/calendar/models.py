@@ -25,6 +25,8 @@ from __future__ import annotations
 from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from builder import appkit
+
 
 class Base(DeclarativeBase):
     """Declarative base of the calendar schema."""
@@ -42,14 +44,8 @@ class User(Base):
     work_email: Mapped[str | None] = mapped_column(String, doc="work address (invitations to work meetings)")
 
 
-class Session(Base):
+class Session(appkit.SessionRow, Base):
     """A signed-in browser session; the cookie ``db_session`` carries ``token``."""
-
-    __tablename__ = "sessions"
-    token: Mapped[str] = mapped_column(String, primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    created_at: Mapped[str] = mapped_column(String)
-    expires_at: Mapped[str] = mapped_column(String)
 
 
 class Calendar(Base):
@@ -169,9 +165,6 @@ class RsvpReply(Base):
     subject: Mapped[str] = mapped_column(String)
 
 
-class Meta(Base):
+class Meta(appkit.MetaRow, Base):
     """Key/value facts the app needs: ``as_of``, ``now`` (local ISO), ``timezone``, ``locale``, ``week_start``."""
 
-    __tablename__ = "meta"
-    key: Mapped[str] = mapped_column(String, primary_key=True)
-    value: Mapped[str] = mapped_column(String)

@@ -15,6 +15,8 @@ from __future__ import annotations
 from sqlalchemy import ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from builder import appkit
+
 
 class Base(DeclarativeBase):
     """Declarative base of the mail schema."""
@@ -33,14 +35,8 @@ class User(Base):
     signature: Mapped[str] = mapped_column(Text, default="")
 
 
-class Session(Base):
+class Session(appkit.SessionRow, Base):
     """A signed-in browser session; the cookie ``mb_session`` carries ``token``."""
-
-    __tablename__ = "sessions"
-    token: Mapped[str] = mapped_column(String, primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    created_at: Mapped[str] = mapped_column(String)
-    expires_at: Mapped[str] = mapped_column(String)
 
 
 class Message(Base):
@@ -135,9 +131,6 @@ class Rsvp(Base):
     __table_args__ = (UniqueConstraint("message_id"),)
 
 
-class Meta(Base):
+class Meta(appkit.MetaRow, Base):
     """Key/value facts: ``as_of``, ``now``, ``timezone``, ``locale``, ``seed`` (the reply engine's seed)."""
 
-    __tablename__ = "meta"
-    key: Mapped[str] = mapped_column(String, primary_key=True)
-    value: Mapped[str] = mapped_column(String)

@@ -20,6 +20,8 @@ from __future__ import annotations
 from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from builder import appkit
+
 
 class Base(DeclarativeBase):
     """Declarative base of the Parley schema."""
@@ -37,14 +39,8 @@ class User(Base):
     email: Mapped[str] = mapped_column(String)
 
 
-class Session(Base):
+class Session(appkit.SessionRow, Base):
     """A signed-in browser session; the cookie ``pl_session`` carries ``token``."""
-
-    __tablename__ = "sessions"
-    token: Mapped[str] = mapped_column(String, primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    created_at: Mapped[str] = mapped_column(String)
-    expires_at: Mapped[str] = mapped_column(String)
 
 
 class Contact(Base):
@@ -119,9 +115,6 @@ class Reaction(Base):
     __table_args__ = (UniqueConstraint("message_id", "contact_id", "emoji"),)
 
 
-class Meta(Base):
+class Meta(appkit.MetaRow, Base):
     """Key/value facts: ``as_of``, ``now``, ``timezone``, ``locale``, ``seed`` (the reply engine's)."""
 
-    __tablename__ = "meta"
-    key: Mapped[str] = mapped_column(String, primary_key=True)
-    value: Mapped[str] = mapped_column(String)
