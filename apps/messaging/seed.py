@@ -53,6 +53,12 @@ _TAPBACK_RATE = {"contact": 0.035, "me": 0.02}
 _TAPBACK_WEIGHTS = [35, 25, 25, 5, 5, 5]
 
 
+def signed_in_text(world: World) -> str:
+    """What the signed-in conversation list shows for sure: the contact of the latest delivered message."""
+    latest = max((e for e in world.of_kind("chat_message") if e.status == "done"), key=lambda e: (e.at, e.id))
+    return latest.data["contact"]
+
+
 def credentials(world: World) -> dict[str, str]:
     """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (derived from the seed, see builder.appkit)."""
     return appkit.credentials(world, "messaging")
