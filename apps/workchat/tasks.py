@@ -37,9 +37,9 @@ def _date_forms(day: dt.date) -> list[str]:
 
 
 def _mine_in(channel: str, phrase: str, thread_ref: str | None = None) -> Check:
-    """Exactly one app-written message of the persona in ``channel`` containing ``phrase`` (case-insensitive),
+    """At least one app-written message of the persona in ``channel`` containing ``phrase`` (case-insensitive),
     in the thread of the world message ``thread_ref`` when given."""
-    query = (f"SELECT COUNT(*) FROM messages WHERE world_ref IS NULL AND deleted = 0 AND sender_id = {_ME} "
+    query = (f"SELECT COUNT(*) >= 1 FROM messages WHERE world_ref IS NULL AND deleted = 0 AND sender_id = {_ME} "
              f"AND channel_id = {_CHANNEL} AND instr(lower(text), lower(?)) > 0")
     params: list = [channel, phrase]
     if thread_ref:
@@ -209,7 +209,7 @@ def tasks(world: World) -> list[Task]:
              expected={"leave": dep.isoformat(), "back": ret.isoformat(), "destination": dest},
              rubric=[RubricItem(id="ooo", weight=100,
                                 requirement=f"A new message of mine in #{team} gives {dep:%B %-d} and {ret:%B %-d}",
-                                check=_sql(f"SELECT COUNT(*) FROM messages WHERE world_ref IS NULL AND deleted = 0 "
+                                check=_sql(f"SELECT COUNT(*) >= 1 FROM messages WHERE world_ref IS NULL AND deleted = 0 "
                                            f"AND sender_id = {_ME} AND channel_id = {_CHANNEL} "
                                            f"AND instr(lower(text), lower(?)) > 0 AND instr(text, ?) > 0 "
                                            f"AND instr(text, ?) > 0",

@@ -324,6 +324,9 @@ test("Mentions & reactions lists the latest mention of the persona", async () =>
     assert.equal(await text(page.locator('[data-testid="activity-mention"] [data-testid="text"]')), facts.activity.latest_mention_text);
   }
   await screenshot(page, "activity");
+  await page.goto(`${BASE}/activity?show=mentions`);
+  assert.equal(await page.locator('[data-testid="activity-reaction"]').count(), 0);
+  assert.ok(!facts.activity.latest_mention_text || (await page.locator('[data-testid="activity-mention"]').count()) > 0);
   await page.goto(`${BASE}/threads`);
   assert.ok((await page.locator('[data-testid="thread-card"]').count()) > 0);
   await screenshot(page, "threads");
