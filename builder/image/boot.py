@@ -433,10 +433,27 @@ def guest_memory_used_mb(vm: "VM") -> float:
     return round((info["MemTotal"] - info["MemAvailable"]) / 1024, 1)
 
 
-def open_in_firefox(vm: "VM", user: str, url: str) -> None:
-    """Open ``url`` in a new tab of the persona's running Firefox (remote command on display :0)."""
-    vm.guest_exec(["/usr/sbin/runuser", "-u", user, "--", "/usr/bin/env", "DISPLAY=:0",
-                   f"XAUTHORITY=/home/{user}/.Xauthority", "firefox-esr", "--new-tab", url], timeout=60)
+# QEMU key codes (QMP "qcode") for the characters of an app URL; shifted ones carry "shift".
+_QCODES = {**{c: [c] for c in "abcdefghijklmnopqrstuvwxyz0123456789"}, ".": ["dot"], "/": ["slash"],
+           "-": ["minus"], ":": ["shift", "semicolon"], "_": ["shift", "minus"]}
+
+
+def open_in_firefox(vm: "VM", url: str) -> None:
+    """Go to ``url`` in the focused Firefox window as a person would: Ctrl+L, type it, Enter (QMP send-key).
+
+    Raises ``ValueError`` for a character the keyboard map lacks.
+    """
+    def press(*keys: str) -> None:
+        vm.qmp.cmd("send-key", keys=[{"type": "qcode", "data": k} for k in keys])
+        time.sleep(0.1)  # under TCG a faster typist loses keys
+
+    press("ctrl", "l")
+    time.sleep(1.5)
+    for ch in url:
+        if ch.lower() not in _QCODES:
+            raise ValueError(f"cannot type {ch!r}")
+        press(*(["shift", ch.lower()] if ch.isupper() else _QCODES[ch]))
+    press("ret")
 
 
 def check_booted_image(qcow2: Path, as_of: str, probes: list[AppProbe], screendump_dir: Path, user: str, *,
@@ -489,11 +506,13 @@ def check_booted_image(qcow2: Path, as_of: str, probes: list[AppProbe], screendu
         shots = {}
         for i, probe in enumerate(probes):
             if i:
-                open_in_firefox(vm, user, f"http://{probe.domain}/")
-                try:
-                    vm.wait_window(re.escape(probe.title), timeout=240)
-                except BootError:
-                    progress(f"{probe.title} did not show in Firefox's title in 240s; taking the screendump anyway")
+                for attempt in (1, 2):  # a key lost while Firefox is busy garbles the URL: type it again
+                    open_in_firefox(vm, f"http://{probe.domain}/")
+                    try:
+                        vm.wait_window(re.escape(probe.title), timeout=120)
+                        break
+                    except BootError:
+                        progress(f"{probe.title} not in Firefox's title after 120s (attempt {attempt})")
                 time.sleep(float(os.environ.get("PERSONA_SETTLE_SECONDS", "5")))
             shots[probe.name] = str(vm.screendump(screendump_dir / f"{probe.name}.png"))
             progress(f"screendump {shots[probe.name]}")
