@@ -311,6 +311,12 @@ test("search with in:#channel and from:@name counts what the world has", async (
   await Promise.all([page.waitForURL(/q=/), page.press('[data-testid="search-form"] input', "Enter")]);
   assert.equal(Number(await page.locator('[data-testid="result-count"]').getAttribute("data-total")), s.count_word);
   await screenshot(page, "search");
+  // The channel header's search box searches that channel.
+  await page.goto(`${BASE}/c/general`);
+  await page.fill('[data-testid="channel-search"] input[name="q"]', s.general_word);
+  await Promise.all([page.waitForURL(/\/search\?/), page.press('[data-testid="channel-search"] input[name="q"]', "Enter")]);
+  assert.equal(Number(await page.locator('[data-testid="result-count"]').getAttribute("data-total")), s.general_count);
+  assert.equal(await page.locator('[data-testid="search-form"] input').inputValue(), `in:#general ${s.general_word}`);
   await page.goto(`${BASE}/search?q=${encodeURIComponent(s.q_unknown)}`);
   assert.match(await text(page.locator('[data-testid="search-unknown"]')), /No channel called/);
   // A quote or a percent sign is just text to search for.

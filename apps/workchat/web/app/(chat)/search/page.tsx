@@ -15,7 +15,11 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   const user = await requireUser();
   const ctx = chatContext();
   const f = formatters(ctx);
-  const q = one((await searchParams).q).slice(0, 500);
+  const sp = await searchParams;
+  // The channel header's search box sends `in` apart from the words: fold it into the query.
+  const within = one(sp.in).trim();
+  const words = one(sp.q).slice(0, 500);
+  const q = within && !/(^|\s)in:/.test(words) ? `in:${within} ${words}`.trim() : words;
   const result = q.trim() ? searchMessages(user.person_id, ctx.now, q) : null;
   const people = listPeople();
   const channels = listChannels(user.person_id, ctx.now);

@@ -102,6 +102,10 @@ export default async function ChannelPage({ params, searchParams }: { params: Pr
             {ch.topic ? <div className="hd-channel-topic">{ch.topic}</div> : null}
           </div>
           <div className="hd-channel-tools">
+            <form action="/search" method="get" className="hd-channel-search" role="search" data-testid="channel-search">
+              <input type="hidden" name="in" value={ch.kind === "dm" ? ch.name : `#${ch.name}`} />
+              <input name="q" type="search" placeholder={`Search ${label}`} aria-label={`Search ${label}`} />
+            </form>
             <Link href={channelPath(ch.name, { details: "members" })} className="hd-chip" data-testid="members-button">
               👥 {members.length}
             </Link>
