@@ -19,6 +19,8 @@ from __future__ import annotations
 from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from builder import appkit
+
 
 class Base(DeclarativeBase):
     """Declarative base of the Huddle schema."""
@@ -43,14 +45,8 @@ class User(Base):
     status_set_at: Mapped[str | None] = mapped_column(String)
 
 
-class Session(Base):
+class Session(appkit.SessionRow, Base):
     """A signed-in browser session; the cookie ``hd_session`` carries ``token``."""
-
-    __tablename__ = "sessions"
-    token: Mapped[str] = mapped_column(String, primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    created_at: Mapped[str] = mapped_column(String)
-    expires_at: Mapped[str] = mapped_column(String)
 
 
 class Person(Base):
@@ -151,10 +147,7 @@ class SavedItem(Base):
     __table_args__ = (UniqueConstraint("message_id"),)
 
 
-class Meta(Base):
+class Meta(appkit.MetaRow, Base):
     """Key/value facts: ``as_of``, ``now``, ``timezone``, ``locale``, ``workspace``, ``workspace_domain``,
     ``reply_seed`` (the reply engine's seed)."""
 
-    __tablename__ = "meta"
-    key: Mapped[str] = mapped_column(String, primary_key=True)
-    value: Mapped[str] = mapped_column(String)

@@ -11,14 +11,13 @@ as them. Nothing here reads the wall clock; every draw comes from a ``workchat/.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 from pathlib import Path
 
 import yaml
 from sqlalchemy.orm import Session as OrmSession
 
-from builder import dbfile
+from builder import appkit, dbfile
 from builder.dates import add_months
 from builder.names import ascii_slug
 from builder.rng import rng, token
@@ -33,19 +32,8 @@ BASE_URL = f"http://{APP['domain']}"
 
 
 def credentials(world: World) -> dict[str, str]:
-    """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (all derived from the seed)."""
-    user = world.persona.identity.username
-    return {
-        "username": user,
-        "password": f"{user}-{token(world.seed, 'workchat/password', length=8)}",
-        "session_token": token(world.seed, "workchat/session", length=48),
-    }
-
-
-def password_hash(password: str, salt: bytes) -> str:
-    """Return ``scrypt$<salt hex>$<key hex>`` (scrypt N=16384, r=8, p=1, 64-byte key, RFC 7914)."""
-    key = hashlib.scrypt(password.encode(), salt=salt, n=16384, r=8, p=1, dklen=64)
-    return f"scrypt${salt.hex()}${key.hex()}"
+    """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (derived from the seed, see builder.appkit)."""
+    return appkit.credentials(world, "workchat")
 
 
 def handle(name: str) -> str:
@@ -110,8 +98,7 @@ def seed(world: World, path: Path) -> Path:
                             is_me=int(n == p.identity.name), colleague=int(n in colleagues), card_json=card))
         db.flush()
         db.add(m.User(id=1, person_id=ids[p.identity.name], username=creds["username"],
-                      password_hash=password_hash(creds["password"],
-                                                  bytes.fromhex(token(world.seed, "workchat/salt", length=32))),
+                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "workchat")),
                       status_emoji="", status_text="", status_expires_at=None, status_set_at=None))
         db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
                          expires_at=add_months(world.now, 12).isoformat()))
