@@ -54,10 +54,16 @@ export function parseMoney(input: string | null | undefined, locale = "en-US"): 
   const parts = new Intl.NumberFormat(localeTag(locale)).formatToParts(1234.5);
   const dec = parts.find((p) => p.type === "decimal")?.value ?? ".";
   const other = dec === "," ? "." : ",";
-  let s = String(input)
-    .trim()
-    .replace(/[\s\u00a0\u202f'’]/g, "")
-    .replace(/[^\d.,]/g, (c) => (/[\p{Sc}A-Za-z]/u.test(c) ? "" : c));
+  let s = String(input).trim();
+  // A currency sign or ISO code may lead or trail the number ("$12.50", "12,50 €", "USD 12.50"); nothing else may.
+  s = s.replace(/^(?:\p{Sc}|[A-Z]{3})\s*/u, "").replace(/\s*(?:\p{Sc}|[A-Z]{3})$/u, "");
+  // Spaces and apostrophes only as thousands separators between groups of three ("1 234,50", "1'234.50").
+  const SEP = /[\s\u00a0\u202f'’]/;
+  if (SEP.test(s)) {
+    if (!/^\d{1,3}(?:[\s\u00a0\u202f'’]\d{3})+(?:[.,]\d{0,2})?$/.test(s)) return null;
+    s = s.replace(/[\s\u00a0\u202f'’]/g, "");
+  }
+  if (/[^\d.,]/.test(s)) return null;
   if (!s.includes(dec) && new RegExp(`\\${other}\\d{1,2}$`).test(s) && s.split(other).length === 2) {
     s = s.replace(other, dec);
   }
