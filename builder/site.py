@@ -41,6 +41,8 @@ GUEST_SITE_DIR = "/opt/persona-desktop/site"
 GUEST_DATA_DIR = "/var/lib/persona-desktop/apps"
 #: Build products and folders never copied or hashed.
 _SOURCE_SKIP = {"node_modules", ".next", "test-results", "playwright-report", "__pycache__", ".turbo"}
+#: Builds kept in a work directory (each app selection is its own build).
+KEEP_BUILDS = 3
 #: Parts of ``apps/<name>/web`` that are not mounted into the site (tests, docs, dev scripts).
 _NOT_MOUNTED = {"app", "public", "e2e", "scripts", "README.md"}
 
@@ -256,9 +258,10 @@ def build_site(apps: list[App] | None = None, work_dir: Path | None = None, prog
     if dest.exists():
         shutil.rmtree(dest)
     tmp.rename(dest)
-    for old in sorted(work_dir.glob("site-*")):  # one build per work dir is enough
-        if old != dest:
-            shutil.rmtree(old, ignore_errors=True)
+    # Keep the newest few builds: a server started from an older one (another app selection) keeps working.
+    builds = sorted((p for p in work_dir.glob("site-*") if p != dest), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in builds[KEEP_BUILDS - 1:]:
+        shutil.rmtree(old, ignore_errors=True)
     progress(f"site: {len(apps)} app(s) built into {dest}")
     return SiteBuild(dest, tuple(apps), key)
 
