@@ -94,6 +94,9 @@ def test_served_on_its_own_host(app, world, served):
         if other.name != app.name:
             status, _, _ = _get(served.port, app.domain, f"/{other.name}/login", cookie)
             assert status == 404, f"{app.domain}/{other.name}/login reached another app's segment ({status})"
+    status, _, body = _get(served.port, app.domain, "/no/such/page/here", cookie)
+    assert status == 404 and "This page could not be found" not in body, "a deep unknown path gets Next's bare 404"
+    assert "<html" in body
     status, _, _ = _get(served.port, "unknown.test", "/")
     assert status == 404
 

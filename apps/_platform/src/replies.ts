@@ -79,16 +79,18 @@ function addDays(isoDate: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** The day a message asks about, as [YYYY-MM-DD, words for it], or null. */
-function dayAsked(text: string, now: string, bank: Bank): [string, string] | null {
+/** The day a message asks about, as [YYYY-MM-DD, adverb ("on Saturday"), noun ("Saturday")], or null. */
+function dayAsked(text: string, now: string, bank: Bank): [string, string, string] | null {
   const today = now.slice(0, 10);
+  const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
   for (const [word, value] of Object.entries(bank.words.days)) {
     if (!has(text, [word])) continue;
-    if (typeof value === "number") return [addDays(today, value), word === "tonight" ? "tonight" : word];
+    if (typeof value === "number") return [addDays(today, value), word, cap(word)];
     const want = WEEKDAYS.indexOf(value);
     const dow = new Date(`${today}T12:00:00Z`).getUTCDay();
     const ahead = ((want - dow + 7) % 7) || 7;
-    return [addDays(today, ahead), word === "weekend" ? "this weekend" : `on ${DAY_NAMES[value]}`];
+    if (word === "weekend") return [addDays(today, ahead), "this weekend", "This weekend"];
+    return [addDays(today, ahead), `on ${DAY_NAMES[value]}`, DAY_NAMES[value]];
   }
   return null;
 }
@@ -99,8 +101,10 @@ function when(start: string, now: string): string {
   const t = start.slice(11, 16);
   const [h, m] = t.split(":").map(Number);
   const clock = Number.isFinite(h) ? `${((h + 11) % 12) + 1}${m ? `:${String(m).padStart(2, "0")}` : ""}${h < 12 ? "am" : "pm"}` : "";
+  const date = new Date(`${day}T12:00:00Z`);
+  const month = new Intl.DateTimeFormat("en-US", { month: "short", timeZone: "UTC" }).format(date);
   const dayWords =
-    day === today ? "today" : day === addDays(today, 1) ? "tomorrow" : `on ${DAY_NAMES[WEEKDAYS[new Date(`${day}T12:00:00Z`).getUTCDay()]]} ${Number(day.slice(8, 10))}`;
+    day === today ? "today" : day === addDays(today, 1) ? "tomorrow" : `on ${DAY_NAMES[WEEKDAYS[date.getUTCDay()]]}, ${month} ${Number(day.slice(8, 10))}`;
   return clock ? `${dayWords} at ${clock}` : dayWords;
 }
 
@@ -154,6 +158,7 @@ export function engineReply(card: ContactCard, history: Turn[], incoming: string
     slots.when = when(plans[0].start, opts.now);
   } else if (day && (has(text, W.availability) || has(text, W.plan) || text.includes("?"))) {
     slots.day = day[1];
+    slots.Day = day[2];
     const shared = plans.find((p) => p.start.slice(0, 10) === day[0]);
     const busy = (card.busy ?? []).find((b) => b.date === day[0]);
     if (shared) {
