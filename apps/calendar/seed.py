@@ -7,9 +7,11 @@ own zone: a flight starts in its origin airport's zone and ends in its destinati
 runs in the hotel's zone, everything else in the persona's (see :mod:`apps.calendar.models`).
 
 RSVP: the persona organizes (or owns) meetings it organizes and every event without an organizer,
-and its row is ACCEPTED; meetings and life events organized by someone else are invitations, the
-persona's row NEEDS-ACTION (the world records no answer). Organizers are ACCEPTED; companions of a
-booking or trip are ACCEPTED (they are in the party); other guests NEEDS-ACTION.
+and its row is ACCEPTED; meetings and life events organized by someone else are invitations. The
+persona has been going to the recurring ones and to those already past, so its row is ACCEPTED
+there; an upcoming one-off invitation still waits for an answer (NEEDS-ACTION: the world records
+none). Organizers are ACCEPTED; companions of a booking or trip are ACCEPTED (they are in the
+party); other guests of an upcoming one-off are NEEDS-ACTION, of everything else ACCEPTED.
 """
 
 from __future__ import annotations
@@ -143,9 +145,15 @@ def is_invitation(world: World, e) -> bool:
     return bool(org and org.get("email") and org["email"] not in self_emails(world))
 
 
+def _awaiting(world: World, e) -> bool:
+    """Whether answers to ``e`` are still open: an upcoming event that is not part of a series."""
+    return e.at > world.now and not e.data.get("series")
+
+
 def _attendees(world: World, e) -> list[dict]:
     d = e.data
     mine = self_emails(world)
+    open_ = _awaiting(world, e)
     org = d.get("organizer") or None
     rows, seen = [], set()
     if org and org.get("email") not in mine:
@@ -161,18 +169,19 @@ def _attendees(world: World, e) -> list[dict]:
         if me:
             invited = is_invitation(world, e)
             rows.append({"name": a["name"], "email": a.get("email"), "role": "guest" if invited else "organizer",
-                         "partstat": "NEEDS-ACTION" if invited else "ACCEPTED", "is_self": 1})
+                         "partstat": "NEEDS-ACTION" if invited and open_ else "ACCEPTED", "is_self": 1})
         else:
             companion = d["source"] in ("restaurant", "trip")
             rows.append({"name": a["name"], "email": a.get("email"), "role": "guest",
-                         "partstat": "ACCEPTED" if companion else "NEEDS-ACTION", "is_self": 0})
+                         "partstat": "ACCEPTED" if companion or not open_ else "NEEDS-ACTION", "is_self": 0})
     if rows and not any(r["is_self"] for r in rows):
         p = world.persona
         email = p.work.email if d["calendar"] == "work" and p.work and p.work.email else p.identity.email
         invited = is_invitation(world, e)
         rows.insert(0 if not invited else 1, {"name": p.identity.name, "email": email,
                                               "role": "guest" if invited else "organizer",
-                                              "partstat": "NEEDS-ACTION" if invited else "ACCEPTED", "is_self": 1})
+                                              "partstat": "NEEDS-ACTION" if invited and open_ else "ACCEPTED",
+                                              "is_self": 1})
     return rows
 
 
