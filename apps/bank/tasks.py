@@ -93,7 +93,7 @@ def tasks(world: World) -> list[Task]:
               and m_start <= e.at.date() <= m_end]
     coffee_total = sum(e.data["amount_cents"] for e in coffee)
     task("coffee-last-month", category="aggregation", difficulty="medium", time_limit_seconds=420,
-         instruction=f"How much did I spend at coffee shops in {m_start:%B %Y}, counting both my card and my debit card?",
+         instruction=f"How much did I spend at coffee shops in {m_start:%B %Y}, counting both my credit card and my debit card?",
          expected={"total_cents": coffee_total, "purchases": len(coffee)},
          rubric=[
              RubricItem(id="total", weight=80, requirement=f"States the total {money(coffee_total, cur)}",
