@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import time
 import urllib.error
@@ -24,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from builder.apps import App, discover
+from builder.image.boot import free_port
 from builder.site import SiteBuild, build_site, serve
 
 from .conftest import REPO
@@ -57,12 +57,6 @@ def layer(world, root: Path) -> Path:
 def app(name: str) -> App:
     """The registered app ``name``."""
     return next(a for a in discover() if a.name == name)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_up(port: int, host: str, proc: subprocess.Popen, log: Path, seconds: float = 30) -> None:
