@@ -348,6 +348,12 @@ class Contact(SpecModel):
     shared_activities: _list(Line(60), 20) | None = None
     apps: _list(Line(40), 20) | None = Field(default=None, description="Apps this contact appears in (mail, chat, bank...)")
     messaging_style: Literal["brief", "chatty", "formal", "emoji"] | None = None
+    # The contact's own life, fixed once (completion fills what is missing) and reused by every module.
+    partner: Name | None = Field(default=None, description="The contact's partner's name")
+    children: _list(Name, 8) | None = Field(default=None, description="The contact's children's first names")
+    pets: _list(Line(60), 6) | None = Field(default=None, description="e.g. 'a dog called Biscuit'")
+    job: Line(100) | None = Field(default=None, description="What the contact does for a living")
+    city: Line(60) | None = Field(default=None, description="Where the contact lives (default: the persona's city)")
 
 
 class Trip(SpecModel):
@@ -363,6 +369,9 @@ class Trip(SpecModel):
     return_: dt.date = Field(alias="return")
     purpose: Literal["leisure", "business", "family"] = "leisure"
     companions: _list(Name, 20) = Field(default_factory=list)
+    flight: Annotated[str, Field(pattern=r"^[A-Z0-9]{2}[0-9]{1,4}$")] | None = Field(
+        default=None, description="A fixed outbound flight number (e.g. 'AS1234'); drawn when missing")
+    hotel: Line(100) | None = Field(default=None, description="A fixed hotel name; drawn when missing")
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -426,6 +435,7 @@ class Routines(SpecModel):
     online_orders_per_month: Annotated[int, Field(ge=0, le=40)] = 6
     wake: Time = "07:00"
     bedtime: Time = "23:00"
+    night_owl: bool = Field(default=False, description="Up and writing after midnight (personal mail and chat at night)")
     screen_hours_per_day: Number(ge=0, le=18, places=2) = Decimal("3")
 
 

@@ -1,7 +1,7 @@
 """The world: a deterministic simulation of one persona's life as a single timeline.
 
 ``simulate(persona)`` takes a completed persona and returns a :class:`World`;
-``write_world(world, dir)`` writes ``events.jsonl`` and ``stats.json``.
+``write_world(world, dir)`` writes ``events.jsonl``, ``stats.json`` and ``planted.json``.
 """
 
 from .ledger import StatementPeriod, statements

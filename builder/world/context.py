@@ -43,6 +43,7 @@ class Sim:
     end: dt.datetime
     merchants: list[Merchant]
     events: list[Event] = field(default_factory=list)
+    planted: list[dict[str, Any]] = field(default_factory=list)  # see World.planted
     _ids: set[str] = field(default_factory=set)
 
     @property

@@ -76,6 +76,9 @@ class World:
     currency: str
     merchants: list[Merchant]
     events: list[Event] = field(default_factory=list)
+    # Loose ends planted on purpose (contradictions, pending obligations, dependency chains...): one dict per item
+    # with ``id``, ``kind``, ``summary`` and ``shows_in`` (where each side of it can be seen); see planted.py.
+    planted: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def seed(self) -> int:

@@ -22,7 +22,8 @@ def stats(world: World) -> dict[str, int]:
 
 
 def write_world(world: World, dest: Path) -> list[Path]:
-    """Write ``dest/events.jsonl`` (one event per line, timeline order) and ``dest/stats.json``; return the paths."""
+    """Write ``dest/events.jsonl`` (one event per line, timeline order), ``dest/stats.json`` and
+    ``dest/planted.json`` (the world's planted loose ends, in planting order); return the paths."""
     dest.mkdir(parents=True, exist_ok=True)
     events = dest / "events.jsonl"
     with events.open("w", encoding="utf-8") as fh:
@@ -30,4 +31,6 @@ def write_world(world: World, dest: Path) -> list[Path]:
             fh.write(json.dumps(event.to_json(), ensure_ascii=False, sort_keys=False) + "\n")
     stats_path = dest / "stats.json"
     stats_path.write_text(json.dumps(stats(world), indent=2) + "\n", encoding="utf-8")
-    return [events, stats_path]
+    planted = dest / "planted.json"
+    planted.write_text(json.dumps(world.planted, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return [events, stats_path, planted]

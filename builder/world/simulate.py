@@ -46,5 +46,5 @@ def simulate(p: Persona) -> World:
     finance.settle(sim)
 
     return World(persona=p, start=start, now=now, end=end, currency=p.finances.currency, merchants=sim.merchants,
-                 events=sorted(sim.events, key=lambda e: (e.at, e.id)))
+                 events=sorted(sim.events, key=lambda e: (e.at, e.id)), planted=list(sim.planted))
 
