@@ -25,103 +25,33 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import jinja2
 
-from ..money import money
 from ..persona import Contact
 from ..rng import token
-from .calendar import (
-    airport_zone, birthday_in, first, parse_when, reservation_time, trips, zone,
-)
+from .calendar import birthday_in, first, parse_when, reservation_time, trips, zone
 from .context import Sim
+from .locale import Fmt
 from .model import Event
 
 TEMPLATES = Path(__file__).with_name("templates")
 BANK = {"name": "Larkspur Bank", "email": "noreply@larkspurbank.test"}
-_MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-_MONTHS_LONG = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                "November", "December"]
-_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-_DAYS_LONG = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
 
 
 # --- formatting and rendering (shared with chat) --------------------------------------------------
-
-class Fmt:
-    """Formats money, dates and times the way the persona's locale writes them (English text)."""
-
-    def __init__(self, persona):
-        self.currency = persona.finances.currency if persona.finances else "USD"
-        self.us = persona.locale == "en_US"
-        self.tz = zone_of(persona)
-
-    def money(self, cents: int) -> str:
-        """``$1,234.56`` in the persona's currency."""
-        return money(int(cents), self.currency)
-
-    def date(self, d: dt.date | dt.datetime) -> str:
-        """``Fri, Sep 4, 2026`` (US) / ``Fri 4 Sep 2026``."""
-        if self.us:
-            return f"{_DAYS[d.weekday()]}, {_MONTHS[d.month - 1]} {d.day}, {d.year}"
-        return f"{_DAYS[d.weekday()]} {d.day} {_MONTHS[d.month - 1]} {d.year}"
-
-    def long_date(self, d: dt.date | dt.datetime) -> str:
-        """``Friday, September 4`` / ``Friday 4 September``."""
-        if self.us:
-            return f"{_DAYS_LONG[d.weekday()]}, {_MONTHS_LONG[d.month - 1]} {d.day}"
-        return f"{_DAYS_LONG[d.weekday()]} {d.day} {_MONTHS_LONG[d.month - 1]}"
-
-    def day(self, d: dt.date | dt.datetime) -> str:
-        """``Sep 4`` / ``4 Sep``."""
-        return f"{_MONTHS[d.month - 1]} {d.day}" if self.us else f"{d.day} {_MONTHS[d.month - 1]}"
-
-    def weekday(self, d: dt.date | dt.datetime) -> str:
-        """``Friday``."""
-        return _DAYS_LONG[d.weekday()]
-
-    def month(self, d: dt.date | dt.datetime) -> str:
-        """``September 2026``."""
-        return f"{_MONTHS_LONG[d.month - 1]} {d.year}"
-
-    def time(self, t: dt.datetime | dt.time) -> str:
-        """``7:05 AM`` (US) / ``07:05``."""
-        if self.us:
-            return f"{(t.hour - 1) % 12 + 1}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
-        return f"{t.hour:02d}:{t.minute:02d}"
-
-    def local(self, iso: str, airport: str | None = None) -> str:
-        """An aware ISO time as ``Fri, Sep 4, 2026 7:05 AM PDT`` in its own (airport's) zone."""
-        when = dt.datetime.fromisoformat(iso)
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=self.tz)
-        tz = airport_zone(airport, None) if airport else None
-        if tz is not None and when.utcoffset() == when.astimezone(tz).utcoffset():
-            when = when.astimezone(tz)
-            name = when.tzname()
-        else:
-            off = when.utcoffset() or dt.timedelta(0)
-            sign = "-" if off < dt.timedelta(0) else "+"
-            mins = abs(int(off.total_seconds())) // 60
-            name = f"UTC{sign}{mins // 60:02d}:{mins % 60:02d}"
-        return f"{self.date(when)} {self.time(when)} {name}"
-
-    def clock(self, iso: str) -> str:
-        """Just the wall time of an aware ISO string, e.g. ``7:05 AM``."""
-        return self.time(dt.datetime.fromisoformat(iso))
-
 
 def zone_of(persona):
     from zoneinfo import ZoneInfo
     return ZoneInfo(persona.timezone or "UTC")
 
 
-@lru_cache(maxsize=None)
+@cache
 def template_env() -> jinja2.Environment:
     """The jinja2 environment over ``templates/`` (strict undefined, no autoescape; compiled once)."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
@@ -159,7 +89,7 @@ def site_domain(url: str | None, name: str | None) -> str:
     if url:
         host = urlsplit(url).netloc.split(":")[0]
         if host:
-            return host[4:] if host.startswith("www.") else host
+            return host.removeprefix("www.")
     return f"{slug(name or 'shop')}.test"
 
 
@@ -168,7 +98,7 @@ def contact_dict(c: Contact) -> dict[str, Any]:
     return {"name": c.name, "email": c.email}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _given_names(locale: str) -> tuple[frozenset, frozenset]:
     import importlib
     female, male = set(), set()
@@ -190,7 +120,7 @@ def parent_name(c: Contact, locale: str) -> str:
     return mom if given in female else dad if given in male else given
 
 
-def person_ctx(box: "Mailbox", c: Contact) -> dict[str, Any]:
+def person_ctx(box: Mailbox, c: Contact) -> dict[str, Any]:
     """Template variables about a contact and the persona."""
     return {"c": c, "them_first": c.name.split()[0], "me_first": box.first, "style": c.messaging_style or "brief",
             "rel": c.relationship, "activities": list(c.shared_activities or []),
@@ -479,7 +409,7 @@ def ics(sim: Sim, event: Event, sent: dt.datetime, method: str = "REQUEST", rrul
     return template_env().get_template("mail/invite.ics.j2").render(
         d=d, uid=uid, method=method, rrule=rrule, tzid=sim.persona.timezone or "UTC",
         start=dt.datetime.fromisoformat(d["start"]), end=dt.datetime.fromisoformat(d["end"]),
-        stamp=sent.replace(tzinfo=zone(sim)).astimezone(dt.timezone.utc)).replace("\r\n", "\n").replace("\n", "\r\n")
+        stamp=sent.replace(tzinfo=zone(sim)).astimezone(dt.UTC)).replace("\r\n", "\n").replace("\n", "\r\n")
 
 
 def _invitations(box: Mailbox) -> None:
@@ -680,7 +610,7 @@ def _newsletters(box: Mailbox) -> None:
         r = sim.rng(f"mail/newsletter/{host}")
         weekday = r.randrange(7)
         hour = r.randint(5, 9)
-        domain = host[4:] if host.startswith("www.") else host
+        domain = host.removeprefix("www.")
         sender = {"name": site.title, "email": f"newsletter@{domain}"}
         kind = _site_kind(host)
         day = sim.start.date()
