@@ -260,8 +260,55 @@ def measure(world: World) -> dict[str, Any]:
     return out
 
 
+def chat_sessions(world: World, gap_minutes: int = 30) -> list[list]:
+    """Chat messages grouped into sessions: runs in one thread with less than ``gap_minutes`` between messages."""
+    by_thread: dict[str, list] = defaultdict(list)
+    for e in world.events:
+        if e.kind == "chat_message" and e.status == "done":
+            by_thread[e.data["thread_id"]].append(e)
+    sessions = []
+    for tid in sorted(by_thread):
+        run: list = []
+        for e in by_thread[tid]:
+            if run and (e.at - run[-1].at) > dt.timedelta(minutes=gap_minutes):
+                sessions.append(run)
+                run = []
+            run.append(e)
+        if run:
+            sessions.append(run)
+    return sorted(sessions, key=lambda s: (s[0].at, s[0].id))
+
+
+def samples(world: World, chats: int = 20, threads: int = 10, seed: int = 0) -> str:
+    """``chats`` random chat sessions and ``threads`` random personal/work mail threads (no automated series) as
+    plain text, drawn from stream ``report/samples`` of ``seed``: the reading the issue asks for."""
+    from ..rng import rng
+
+    r = rng(seed, "report/samples")
+    out = []
+    sessions = chat_sessions(world)
+    for s in sorted(r.sample(sessions, min(chats, len(sessions))), key=lambda s: s[0].at):
+        out.append(f"--- chat with {s[0].data['contact']}, {s[0].at:%a %Y-%m-%d %H:%M}")
+        out += [f"  {e.at:%H:%M} {'me' if e.data['sender'] == 'me' else e.data['sender'].split()[0]}: "
+                f"{e.data['text']}" for e in s]
+    by_thread: dict[str, list] = defaultdict(list)
+    for e in world.events:
+        if e.kind == "email" and e.status == "done":
+            by_thread[e.data["thread_id"]].append(e)
+    human = sorted(tid for tid, ms in by_thread.items() if not ms[0].data.get("series"))
+    for tid in sorted(r.sample(human, min(threads, len(human))), key=lambda t: by_thread[t][0].at):
+        ms = by_thread[tid]
+        out.append(f"=== mail thread: {ms[0].data['subject']}")
+        for e in ms:
+            out.append(f"  [{e.at:%a %Y-%m-%d %H:%M}] {e.data['from']['name']} -> "
+                       f"{', '.join(x['name'] for x in e.data['to'])}: {e.data['subject']}")
+            out += [f"    {line}" for line in _own_lines(e.data["body"]) if line]
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Print the measures of each persona file in ``argv`` (default: every persona in ``personas/``) as a table."""
+    """Print the measures of each persona file in ``argv`` (default: every persona in ``personas/``) as a table;
+    with ``--samples`` print the first persona's sample chat sessions and mail threads instead."""
     import sys
     from pathlib import Path
 
@@ -272,6 +319,11 @@ def main(argv: list[str] | None = None) -> None:
     from .simulate import simulate
 
     args = sys.argv[1:] if argv is None else argv
+    if "--samples" in args:
+        args = [a for a in args if a != "--samples"]
+        path = Path(args[0]) if args else Path("personas/dana-whitfield.json")
+        print(samples(simulate(complete(load(path)))))
+        return
     paths = [Path(a) for a in args] or sorted(p for p in Path("personas").glob("*.json")
                                                if p.name != "persona.schema.json")
     rows = {}
