@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import DE from "./replies/de.json";
 import EN from "./replies/en.json";
 
 /**
@@ -59,11 +60,9 @@ export interface Reply {
 }
 
 type Bank = typeof EN;
-const BANKS: Record<string, Bank> = { en: EN };
-const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
-const DAY_NAMES: Record<string, string> = {
-  sun: "Sunday", mon: "Monday", tue: "Tuesday", wed: "Wednesday", thu: "Thursday", fri: "Friday", sat: "Saturday",
-};
+/** Phrase banks by language (the card's locale, e.g. "de_DE" -> "de"); English when there is none. */
+const BANKS: Record<string, Bank> = { en: EN, de: DE };
+const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
 
 function digest(...parts: (string | number)[]): number {
   return Number.parseInt(crypto.createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 12), 16);
@@ -79,33 +78,42 @@ function addDays(isoDate: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** The day a message asks about, as [YYYY-MM-DD, adverb ("on Saturday"), noun ("Saturday")], or null. */
+/** The day a message asks about, as [YYYY-MM-DD, adverb ("on Saturday"), noun ("Saturday")], or null.
+ * The bank's `words.days` maps a word to days ahead (0 today, 1 tomorrow), a weekday, or "weekend" (Saturday). */
 function dayAsked(text: string, now: string, bank: Bank): [string, string, string] | null {
   const today = now.slice(0, 10);
   const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
-  for (const [word, value] of Object.entries(bank.words.days)) {
+  const F = bank.format;
+  for (const [word, value] of Object.entries(bank.words.days) as [string, string | number][]) {
     if (!has(text, [word])) continue;
     if (typeof value === "number") return [addDays(today, value), word, cap(word)];
-    const want = WEEKDAYS.indexOf(value);
+    const want = WEEKDAYS.indexOf((value === "weekend" ? "sat" : value) as (typeof WEEKDAYS)[number]);
     const dow = new Date(`${today}T12:00:00Z`).getUTCDay();
     const ahead = ((want - dow + 7) % 7) || 7;
-    if (word === "weekend") return [addDays(today, ahead), "this weekend", "This weekend"];
-    return [addDays(today, ahead), `on ${DAY_NAMES[value]}`, DAY_NAMES[value]];
+    if (value === "weekend") return [addDays(today, ahead), F.weekend, F.Weekend];
+    const name = F.weekdays[value as keyof typeof F.weekdays];
+    return [addDays(today, ahead), fill(F.on_day, { weekday: name }), name];
   }
   return null;
 }
 
-function when(start: string, now: string): string {
+/** "on Saturday, Dec 5 at 7pm" / "am Samstag, 5. Dez. um 19:00": a local ISO start in the bank's words. */
+function when(start: string, now: string, bank: Bank): string {
+  const F = bank.format;
   const day = start.slice(0, 10);
   const today = now.slice(0, 10);
   const t = start.slice(11, 16);
   const [h, m] = t.split(":").map(Number);
-  const clock = Number.isFinite(h) ? `${((h + 11) % 12) + 1}${m ? `:${String(m).padStart(2, "0")}` : ""}${h < 12 ? "am" : "pm"}` : "";
+  const clock = !Number.isFinite(h)
+    ? ""
+    : F.clock === "24h"
+      ? `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`
+      : `${((h + 11) % 12) + 1}${m ? `:${String(m).padStart(2, "0")}` : ""}${h < 12 ? "am" : "pm"}`;
   const date = new Date(`${day}T12:00:00Z`);
-  const month = new Intl.DateTimeFormat("en-US", { month: "short", timeZone: "UTC" }).format(date);
-  const dayWords =
-    day === today ? "today" : day === addDays(today, 1) ? "tomorrow" : `on ${DAY_NAMES[WEEKDAYS[date.getUTCDay()]]}, ${month} ${Number(day.slice(8, 10))}`;
-  return clock ? `${dayWords} at ${clock}` : dayWords;
+  const short = new Intl.DateTimeFormat(F.intl, { month: "short", day: "numeric", timeZone: "UTC" }).format(date);
+  const weekday = F.weekdays[WEEKDAYS[date.getUTCDay()]];
+  const dayWords = day === today ? F.today : day === addDays(today, 1) ? F.tomorrow : fill(F.on_date, { weekday, date: short });
+  return clock ? fill(F.at, { day: dayWords, clock }) : dayWords;
 }
 
 function fill(template: string, slots: Record<string, string>): string {
@@ -151,11 +159,11 @@ export function engineReply(card: ContactCard, history: Turn[], incoming: string
   } else if (work && plans.length && (has(text, ["meeting", "standup", "stand-up", "sync", "call", "review"]) || has(text, W.plans_check))) {
     pick("meeting", bank.work);
     slots.plan = plans[0].what;
-    slots.when = when(plans[0].start, opts.now);
+    slots.when = when(plans[0].start, opts.now, bank);
   } else if (has(text, W.plans_check) && plans.length) {
     pick("plans_check", bank.replies);
     slots.plan = plans[0].what;
-    slots.when = when(plans[0].start, opts.now);
+    slots.when = when(plans[0].start, opts.now, bank);
   } else if (day && (has(text, W.availability) || has(text, W.plan) || text.includes("?"))) {
     slots.day = day[1];
     slots.Day = day[2];
@@ -164,7 +172,7 @@ export function engineReply(card: ContactCard, history: Turn[], incoming: string
     if (shared) {
       pick("already_planned", bank.replies);
       slots.plan = shared.what;
-      slots.when = when(shared.start, opts.now);
+      slots.when = when(shared.start, opts.now, bank);
     } else if (busy) {
       pick("busy", bank.replies);
       slots.reason = busy.reason;
