@@ -58,12 +58,22 @@ def template_env() -> jinja2.Environment:
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, autoescape=False)
     env.filters.pop("random", None)  # jinja's own random draws from the global generator: use r.choice
     env.filters["random_pick"] = lambda seq, r: list(seq)[r.randrange(len(list(seq)))]
+    env.filters["fromiso"] = dt.datetime.fromisoformat
     return env
 
 
+def template_name(name: str, locale: str | None) -> str:
+    """``mail/<locale>/<name>.j2`` if that template exists (e.g. ``mail/de_DE/statement.j2``), else ``mail/<name>.j2``."""
+    if locale and (TEMPLATES / "mail" / locale / f"{name}.j2").is_file():
+        return f"mail/{locale}/{name}.j2"
+    return f"mail/{name}.j2"
+
+
 def render(name: str, **ctx: Any) -> tuple[str, str]:
-    """Render ``mail/<name>.j2``; its first line is ``Subject: ...``. Returns (subject, body)."""
-    text = template_env().get_template(f"mail/{name}.j2").render(**ctx)
+    """Render ``mail/<name>.j2`` (the locale's own ``mail/<locale>/<name>.j2`` first: the locale is ``ctx["locale"]``
+    or ``ctx["fmt"].locale``); its first line is ``Subject: ...``. Returns (subject, body)."""
+    locale = ctx.get("locale") or getattr(ctx.get("fmt"), "locale", None)
+    text = template_env().get_template(template_name(name, locale)).render(**ctx)
     head, _, body = text.partition("\n")
     if not head.startswith("Subject:"):
         raise ValueError(f"template mail/{name}.j2 must start with a Subject: line")
@@ -158,6 +168,9 @@ class Mailbox:
                         "email": p.work.email if p.work and p.work.email else p.identity.email}
         self.first = p.identity.name.split()[0]
         self.ids: set[str] = set()
+        self.subjects: set[str] = set()  # subjects of personal threads so far (composed to differ)
+        self.de = p.locale == "de_DE"
+        self.re = "AW:" if self.de else "Re:"
 
     def message_id(self, sender_email: str | None, *parts: object) -> str:
         mid = f"<{token(self.sim.seed, 'mail', *parts, length=24)}@{domain_of(sender_email)}>"
@@ -178,10 +191,14 @@ class Mailbox:
 
     def thread(self, key: object, subject: str, messages: list[dict[str, Any]], *, labels: list[str],
                ref: str | None = None, r: random.Random, read_p: float = 0.97, archive_p: float = 0.25,
-               reply_prefix: bool = True) -> list[Event]:
+               reply_prefix: bool = True, series: str | None = None, extra: dict[str, Any] | None = None,
+               read: bool | None = None) -> list[Event]:
         """Post ``messages`` (dicts with at, sender, to, [cc], body, [attachments], [subject]) as one thread.
 
-        Messages after ``now`` are dropped (with everything after them). Returns the events.
+        ``series`` names the automated series the mail belongs to (``statement``, ``checkin``, ``marketing``...;
+        absent on personal and work mail); ``extra`` adds data fields (e.g. ``flight_id``); ``read`` forces the
+        read flag of incoming mail. Messages after ``now`` are dropped (with everything after them). Returns the
+        events.
         """
         out: list[Event] = []
         tid = token(self.sim.seed, "mail/thread", key, length=20)
@@ -193,32 +210,46 @@ class Mailbox:
             sender = m["sender"]
             outgoing = sender["email"] in (self.me["email"], self.me_work["email"])
             mid = self.message_id(sender["email"], key, n)
-            folder, read = self.state(r, at, outgoing, read_p, archive_p)
-            subj = m.get("subject") or (subject if n == 0 or not reply_prefix else f"Re: {subject}")
+            folder, is_read = self.state(r, at, outgoing, read_p, archive_p)
+            if read is not None and not outgoing:
+                is_read = read
+                folder = folder if read else "inbox"
+            subj = m.get("subject") or (subject if n == 0 or not reply_prefix else f"{self.re} {subject}")
             data = {"message_id": mid, "thread_id": tid, "in_reply_to": refs[-1] if refs else None,
                     "references": list(refs), "folder": folder, "from": _mailbox(sender),
                     "to": [_mailbox(x) for x in m["to"]], "cc": [_mailbox(x) for x in m.get("cc", [])],
                     "subject": header_text(subj),
-                    "body": m["body"], "attachments": list(m.get("attachments", [])), "read": read,
+                    "body": m["body"], "attachments": list(m.get("attachments", [])), "read": is_read,
                     "labels": list(labels), "ref": m.get("ref", ref)}
+            if series:
+                data["series"] = series
+            if extra:
+                data.update(extra)
             out.append(self.sim.event("email", at, data, key=mid))
             refs.append(mid)
         return out
 
     def single(self, key: object, at: dt.datetime, sender: dict, subject: str, body: str, *, labels: list[str],
                ref: str | None = None, r: random.Random, to: list[dict] | None = None, attachments=(),
-               read_p: float = 0.97, archive_p: float = 0.25) -> Event | None:
-        """Post one message (to the persona's personal address unless ``to`` says otherwise)."""
+               read_p: float = 0.97, archive_p: float = 0.25, series: str | None = None,
+               extra: dict[str, Any] | None = None, read: bool | None = None) -> Event | None:
+        """Post one message (to the persona's personal address unless ``to`` says otherwise); ``series``,
+        ``extra`` and ``read`` as in :meth:`thread`."""
         at = min(at, self.sim.now)
         ev = self.thread(key, subject, [{"at": at, "sender": sender, "to": to or [self.me], "body": body,
                                          "attachments": list(attachments)}],
-                         labels=labels, ref=ref, r=r, read_p=read_p, archive_p=archive_p)
+                         labels=labels, ref=ref, r=r, read_p=read_p, archive_p=archive_p, series=series,
+                         extra=extra, read=read)
         return ev[0] if ev else None
 
     def quote(self, sender: dict, at: dt.datetime, body: str, lines: int = 6) -> str:
         """The quoted tail of a reply: ``On <date>, <name> wrote:`` and the first lines with ``> ``."""
         kept = [ln for ln in body.strip().splitlines()][:lines]
-        return f"On {self.fmt.date(at)} at {self.fmt.time(at)}, {sender['name']} <{sender['email']}> wrote:\n" + \
+        if self.de:
+            head = f"Am {self.fmt.numeric_date(at)} um {self.fmt.time(at)} schrieb {sender['name']} <{sender['email']}>:\n"
+        else:
+            head = f"On {self.fmt.date(at)} at {self.fmt.time(at)}, {sender['name']} <{sender['email']}> wrote:\n"
+        return head + \
             "\n".join(f"> {ln}" if ln else ">" for ln in kept)
 
 
@@ -228,6 +259,7 @@ def simulate_mail(sim: Sim) -> None:
 
     box = Mailbox(sim)
     _confirmations(box)
+    _checkins(box)
     _statements(box)
     _payroll(box)
     work_mail.work_threads(box)
@@ -303,22 +335,15 @@ def _confirmations(box: Mailbox) -> None:
                 subject, body = render("retail_shipped", **base, shop=shop, order=d,
                                        eta=parse_when(sim, d.get("delivered_local")))
                 box.single(("shipped", e.id), shipped + dt.timedelta(seconds=r.randint(30, 900)), sender, subject,
-                           body, labels=["receipts"], ref=e.id, r=r, read_p=0.8, archive_p=0.4)
+                           body, labels=["receipts"], ref=e.id, r=r, read_p=0.8, archive_p=0.4, series="shipping")
         if e.at > sim.now:
             continue
         if e.kind == "flight_booking":
             flights = _flights_for(sim, e)
             sender = _sender(d, ("airline", "provider"), sim.persona.travel.airline or "Airline", "reservations")
             subject, body = render("flight_booking", **base, flights=flights, airline=sender["name"])
-            box.single(("confirm", e.id), _after(box, e, r), sender, subject, body, labels=["travel"], ref=e.id, r=r)
-            for k, f in enumerate(flights):
-                dep_at = parse_when(sim, first(f, "dep_local", "departure_local"))
-                if not dep_at:
-                    continue
-                at = dep_at - dt.timedelta(hours=24) + dt.timedelta(seconds=r.randint(0, 900))
-                if e.at < at <= sim.now and f.get("from") != (flights[k - 1].get("to") if k else None):
-                    subject, body = render("flight_checkin", **base, f=f, airline=sender["name"])
-                    box.single(("checkin", e.id, k), at, sender, subject, body, labels=["travel"], ref=e.id, r=r)
+            box.single(("confirm", e.id), _after(box, e, r), sender, subject, body, labels=["travel"], ref=e.id, r=r,
+                       series="booking_confirmation")
         elif e.kind in ("hotel_booking", "hotel_checkout"):
             sender = _sender({"site_url": hotel_sites.get(d.get("confirmation")), **d}, ("chain", "provider", "hotel"),
                              sim.persona.travel.hotel_chain or "Hotel",
@@ -327,21 +352,21 @@ def _confirmations(box: Mailbox) -> None:
                                    check_in=parse_when(sim, first(d, "check_in", "checkin")),
                                    check_out=parse_when(sim, first(d, "check_out", "checkout")))
             box.single((e.kind, e.id), _after(box, e, r, 60, 1800), sender, subject, body, labels=["travel"],
-                       ref=e.id, r=r)
+                       ref=e.id, r=r, series="booking_confirmation" if e.kind == "hotel_booking" else "hotel_folio")
         elif e.kind == "restaurant_booking":
             sender = _sender(d, ("provider", "restaurant"), "Reservations", "reservations")
             subject, body = render("restaurant_booking", **base, provider=sender["name"],
                                    restaurant=first(d, "restaurant", "merchant", default="the restaurant"),
                                    when=reservation_time(sim, e))
             box.single(("confirm", e.id), _after(box, e, r), sender, subject, body, labels=["reservations"],
-                       ref=e.id, r=r)
+                       ref=e.id, r=r, series="reservation")
         elif e.kind in ("food_order", "grocery_order", "retail_order"):
             sender = _sender(d, ("provider", "merchant", "site_title"), "Shop", "orders")
             subject, body = render(e.kind, **base, shop=sender["name"],
                                    placed=e.at, window=(parse_when(sim, d.get("delivery_window_start")),
                                                          parse_when(sim, d.get("delivery_window_end"))))
             box.single(("confirm", e.id), _after(box, e, r), sender, subject, body, labels=["receipts"],
-                       ref=e.id, r=r, read_p=0.9, archive_p=0.4)
+                       ref=e.id, r=r, read_p=0.9, archive_p=0.4, series="order_confirmation")
         elif e.kind == "retail_delivery":
             order = orders.get(d.get("order_id"))
             od = order.data if order else {}
@@ -350,7 +375,7 @@ def _confirmations(box: Mailbox) -> None:
             subject, body = render("retail_delivery", **{**base, "items": _items(od) or _items(d)}, shop=shop,
                                    order=od)
             box.single(("delivered", e.id), _after(box, e, r, 30, 600), sender, subject, body, labels=["receipts"],
-                       ref=e.id, r=r, read_p=0.8, archive_p=0.4)
+                       ref=e.id, r=r, read_p=0.8, archive_p=0.4, series="shipping")
         elif e.kind == "ride":
             sender = _sender(d, ("provider",), "Ride", "receipts")
             subject, body = render("ride", **base, provider=sender["name"],
@@ -359,7 +384,32 @@ def _confirmations(box: Mailbox) -> None:
             after = parse_when(sim, d.get("dropoff_local")) or e.at
             at = min(max(after, e.at) + dt.timedelta(seconds=r.randint(60, 900)), sim.now)
             box.single(("receipt", e.id), at, sender, subject, body, labels=["receipts"], ref=e.id, r=r,
-                       read_p=0.7, archive_p=0.5)
+                       read_p=0.7, archive_p=0.5, series="receipt")
+
+
+def _checkins(box: Mailbox) -> None:
+    """A check-in mail for every flight leg (outbound, return, connections) 24 hours before it departs, from the
+    airline of its booking; ``series`` ``checkin`` and ``flight_id`` = the leg's ``flight`` event id. A leg booked
+    less than a day ahead gets it minutes after the booking."""
+    sim = box.sim
+    bookings = {b.data.get("pnr"): b for b in sim.of_kind("flight_booking") if b.data.get("pnr")}
+    for leg in sim.of_kind("flight"):
+        d = leg.data
+        booking = bookings.get(d.get("pnr"))
+        bd = booking.data if booking else {}
+        r = sim.rng(f"mail/checkin/{leg.id}")
+        at = leg.at - dt.timedelta(hours=24) + dt.timedelta(seconds=r.randint(0, 900))
+        if booking is not None and at <= booking.at:
+            at = booking.at + dt.timedelta(minutes=r.randint(3, 20))
+        if leg.at - dt.timedelta(hours=24) > sim.now:
+            continue
+        at = min(at, sim.now)
+        airline = first(bd, "airline", default=first(d, "airline", default=sim.persona.travel.airline or "Airline"))
+        sender = {"name": airline, "email": f"checkin@{site_domain(bd.get('site_url'), airline)}"}
+        subject, body = render("flight_checkin", fmt=box.fmt, me=box.me, first=box.first, d={**bd, **d}, f=d,
+                               airline=airline, r=r)
+        box.single(("checkin", leg.id), at, sender, subject, body, labels=["travel"], ref=booking.id if booking
+                   else leg.id, r=r, series="checkin", extra={"flight_id": leg.id}, read_p=0.9)
 
 
 def _statements(box: Mailbox) -> None:
@@ -378,7 +428,7 @@ def _statements(box: Mailbox) -> None:
             subject, body = render("statement", fmt=box.fmt, me=box.me, first=box.first, account=acct,
                                    start=period_start, end=nxt - dt.timedelta(days=1), r=r)
             box.single(("statement", acct.kind, month), at + dt.timedelta(minutes=k), BANK, subject, body,
-                       labels=["bank"], r=r, read_p=0.85, archive_p=0.5)
+                       labels=["bank"], r=r, read_p=0.85, archive_p=0.5, series="statement")
         month = nxt
 
 
@@ -397,7 +447,7 @@ def _payroll(box: Mailbox) -> None:
         att = [{"filename": f"payslip-{e.at.date().isoformat()}.pdf", "content_type": "application/pdf",
                 "size": r.randint(38_000, 56_000)}]
         box.single(("payslip", e.id), at, sender, subject, body, labels=["work", "payroll"], ref=e.id, r=r,
-                   to=[box.me_work], attachments=att, read_p=0.8, archive_p=0.6)
+                   to=[box.me_work], attachments=att, read_p=0.8, archive_p=0.6, series="payslip")
 
 
 # --- work ------------------------------------------------------------------------------------------
@@ -627,6 +677,6 @@ def _newsletters(box: Mailbox) -> None:
                                        city=p.identity.address.city if p.identity.address else "", base=base,
                                        me=box.me, stories=stories, high=r.randint(8, 30), low=r.randint(-2, 12))
                 box.single(("newsletter", host, day), at, sender, subject, body, labels=["newsletters"], r=r,
-                           read_p=0.35, archive_p=0.1)
+                           read_p=0.35, archive_p=0.1, series="newsletter")
                 issue += 1
             day += dt.timedelta(days=7)
