@@ -215,30 +215,64 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
 
 
 def _work(p: Persona, contacts: list[Contact], city) -> Work:
+    """The completed work section, fitted to the persona's occupation (:mod:`builder.persona.occupations`).
+
+    A missing role is Faker's job if that names a known job family, else one of a family's roles; a
+    missing employer is named after the family's patterns (a freelance artist's own studio); missing
+    meetings are the family's series with the colleagues. Side effect, on purpose: colleague contacts
+    whose spec gives no email get one at the employer's domain (``contacts`` is updated in place), so
+    work mail, calendar invites and work chat all come from the employer's domain.
+    """
+    from .occupations import FALLBACK, data, family_keys, match, occupation
+
     seed, loc = p.seed, p.locale
     w = p.work or Work()
+    role = w.role
+    if not role:
+        drawn = faker(seed, "complete/work/role", loc).job()[:60]
+        if match(drawn) != FALLBACK:
+            role = drawn
+        else:
+            keys = [k for k in family_keys(loc) if k != FALLBACK]
+            r = rng(seed, "complete/work/family")
+            roles = data(loc)["families"][keys[r.randrange(len(keys))]]["roles"]
+            role = roles[r.randrange(len(roles))]
+    occ = occupation(role, loc)
     fake = faker(seed, "complete/work/employer", loc)
-    employer = w.employer or fake.company()
+    if w.employer:
+        employer = w.employer
+    else:
+        patterns = occ.get("employers") or ["{company}"]
+        pattern = patterns[rng(seed, "complete/work/employer/pattern").randrange(len(patterns))]
+        last, last2 = fake.last_name(), fake.last_name()
+        employer = pattern.format(last=last, last2=last2, full=p.identity.name, company=fake.company())[:100]
     colleagues = w.colleagues or [c.name for c in contacts if c.relationship == "colleague"]
+    email = w.email or (f"{_mailbox(p.identity.name, seed, 'work/me')}@"
+                        f"{_mailbox(employer, seed, 'work/employer', '-', 30)}.test")
+    domain = email.split("@", 1)[1]
+    given = {c.name: c.email for c in (p.contacts or [])}
+    for i, c in enumerate(contacts):
+        if (c.name in colleagues or c.relationship == "colleague") and not given.get(c.name):
+            contacts[i] = c.model_copy(update={"email": f"{_mailbox(c.name, seed, f'contact/c{i}')}@{domain}"})
     meetings = w.meetings
     if meetings is None:
-        meetings = [Meeting(title="Team stand-up", days=["mon", "tue", "wed", "thu", "fri"], time="09:30",
-                            duration_minutes=15, attendees=colleagues)]
-        if colleagues:
-            meetings.append(Meeting(title=f"1:1 with {colleagues[0].split()[0]}", days=["wed"], time="14:00",
-                                    attendees=colleagues[:1]))
-        meetings += [Meeting(title="Sprint planning", days=["mon"], time="11:00", duration_minutes=60, every_weeks=2,
-                             attendees=colleagues),
-                     Meeting(title="Design review", days=["thu"], time="15:00", duration_minutes=45,
-                             attendees=colleagues[1:3])]
+        meetings = []
+        one_on_one = occ.mail.get("one_on_one", "1:1 with {first}")
+        for m in occ.get("series") or []:
+            people = {"all": colleagues, "one": colleagues[:1], "some": colleagues[1:3] or colleagues[:1]}[m.get("with", "all")]
+            if m.get("with", "all") != "all" and not people:
+                continue
+            title = m["title"].replace("{one_on_one}", one_on_one).format(first=people[0].split()[0] if people else "")
+            meetings.append(Meeting(title=title[:120], days=list(m["days"]), time=m["time"],
+                                    duration_minutes=m.get("minutes", 30), every_weeks=m.get("every", 1),
+                                    attendees=list(people)))
     return Work(
         employer=employer,
-        role=w.role or faker(seed, "complete/work/role", loc).job()[:60],
+        role=role,
         salary=w.salary or Decimal(rng(seed, "complete/work/salary").randrange(52_000, 140_000, 500)),
         pay_schedule=w.pay_schedule, net_ratio=w.net_ratio,
         office_address=w.office_address or _address(seed, "complete/work/office", loc, city),
-        email=w.email or (f"{_mailbox(p.identity.name, seed, 'work/me')}@"
-                         f"{_mailbox(employer, seed, 'work/employer', '-', 30)}.test"),
+        email=email,
         colleagues=colleagues, meetings=meetings, work_apps=w.work_apps, office_days=w.office_days,
     )
 
