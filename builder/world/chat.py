@@ -1,74 +1,212 @@
-"""Chat: the persona's text conversations as ``chat_message`` events (phrases in ``templates/chat``).
+"""Chat: the persona's text conversations as ``chat_message`` events (banks in ``templates/chat/<locale>.yaml``).
 
 Rules (tasks and tests depend on them):
 
 * One thread per contact with ``chat`` in its apps (``thread_id`` derived from the contact's name);
   ``contact`` and ``contact_phone`` are the spec's. ``sender`` is ``me`` or the contact's name.
-* Sessions of 3-12 messages, a few seconds to minutes apart, at a weekly rate by closeness
-  (5: 3, 4: 1.5, 3: 0.7, 2: 0.3, 1: 0.1); colleagues in working hours on workdays. Wording follows
-  the contact's ``messaging_style`` (brief / chatty / formal / emoji); topics by relationship
-  (plans around shared activities, small talk, family check-ins, errands, work pings).
-* Sessions tied to the world (``ref`` = the event they talk about): P2P payments (the amount
-  quoted exactly as the bank shows it), trips with companions (booking: flight number, departure
-  time and airport; the evening before; the return), restaurant bookings with companions,
-  life events with people (invitation a week or two before, a message on the day), birthdays
-  (greetings on the day, both ways).
-* Nothing is sent after ``now``: a session crossing it stops there. Messages from the contact in
-  the last hours before ``now`` may be unread.
+  ``topic`` names what the message's session is about (``plan``, ``question``, ``news``, ``recommend``,
+  ``followup``, ``errand``, ``checkin``, ``work``, ``neighbor``, ``smalltalk``, ``together``,
+  ``trip_checkin``, ``holiday``, ``p2p``, ``trip``, ``dinner``, ``life_event``, ``birthday``, ``morning``).
+* Everyday sessions of 3-12 messages, seconds to minutes apart, at a weekly rate by closeness
+  (5: 3, 4: 1.5, 3: 0.7, 2: 0.3, 1: 0.1); colleagues in working hours on workdays (not public
+  holidays, not while the persona is away unless travelling together). Each session follows a dialogue
+  plan about one thing: a concrete plan (a shared activity on a named day and time the persona is free:
+  no calendar event then, not away), a question and the answer to it, news from the contact's own life
+  (``Contact.partner/.children/.pets/.job/.city`` when set), a recommendation (a show, book or podcast
+  from the bank; a restaurant the persona really booked), an errand (roommate/partner), a family
+  check-in (parents), work pings (colleagues), neighbourly matters; at most one side topic of another
+  kind follows. Per-contact memory: a title is recommended to a contact once and may be followed up
+  in a later session ("did you start ...?"), never in the same one; a question is not re-asked for
+  60 days.
+* Names: greetings name the other person; a contact never writes their own first name. The persona
+  calls a parent what :func:`builder.world.mail.parent_name` says (Mom/Mum/Mama, Dad/Papa); parents
+  call the persona by first name or a pet name from the bank.
+* Time: sessions start 07:00-22:59 local and never run into the next day (unless
+  ``routines.night_owl``); greetings and meal talk fit the hour of the message; weather and garden
+  talk follows :func:`builder.world.locale.season`; public holidays, Christmas Eve, New Year's Eve (and
+  Thanksgiving in en_US) bring holiday messages with family and close friends on and before the day.
+* Trips: while the persona is away, trip companions talk as people travelling together (the lobby,
+  sights, dinner tonight, photos, the flight home; ``topic`` ``together``), others may ask how the trip
+  is going; no plan is made for a day the persona is away and no weekend plans are made mid-trip.
+* Sessions tied to the world (``ref`` = the event they talk about): P2P payments (the amount quoted
+  exactly as the bank shows it, ``Fmt.money``), trips with companions (booking: flight number,
+  departure time; the evening before; the return), restaurant bookings with companions, life events
+  with people (invitation a week or two before, a message on the day), birthdays (both ways).
+* Nothing is sent after ``now``: a session crossing it stops there. A contact's messages within
+  :data:`UNREAD_HOURS` of ``now`` that the persona has not answered are unread; on the morning of
+  ``now`` one or two close contacts have written and wait for an answer.
+* Wording: banks compose lines from parts and slots (``{slot}``, seasonal ``slot@winter``); an exact
+  text of 4+ words is avoided when a fresh one can be drawn (see :class:`Voice`). Every draw comes from
+  ``chat/...`` streams.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import random
-from functools import lru_cache
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from typing import Any
 
 import yaml
 
 from ..persona import Contact
 from ..rng import derived_id
-from .calendar import birthday_in, first, reservation_time, trips
+from .calendar import away_dates, birthday_in, first, is_holiday, public_holidays, reservation_time, trips
 from .context import Sim
-from .mail import TEMPLATES, Fmt, has_app, template_env
+from .locale import season
+from .mail import TEMPLATES, Fmt, has_app, parent_name, template_env
+from .report import greeting_off_hour, words
 
+BANKS = TEMPLATES / "chat"
 SESSIONS_PER_WEEK = {5: 3.0, 4: 1.5, 3: 0.7, 2: 0.3, 1: 0.1}
-_SHOWS = ["The Bear", "Slow Horses", "Severance", "Shogun", "Only Murders in the Building", "Abbott Elementary",
-          "The Rehearsal", "Poker Face", "Tomorrow, and Tomorrow, and Tomorrow", "Project Hail Mary",
-          "Lessons in Chemistry", "Station Eleven", "The Great British Bake Off", "Reservation Dogs"]
-_ITEMS = ["oat milk", "coffee", "eggs", "dish soap", "paper towels", "olive oil", "bread", "trash bags", "bananas",
-          "toilet paper", "rice", "lemons"]
-_WEEKEND = ["Saturday", "Sunday"]
-_DOUBLE = {"status_good", "family_news", "weekend_a", "show_a", "tried_a", "dinner_a", "plan_accept", "recommend_reply"}
-_PLANS = {"climbing": "go climbing", "running": "go for a run", "hiking": "go hiking", "cycling": "go for a ride",
-          "cooking": "cook dinner together", "concerts": "catch a concert", "board games": "have a board game night",
-          "trivia night": "do trivia night", "film nights": "do a film night", "book club": "do book club",
-          "yoga": "do yoga", "football": "play football", "swimming": "go swimming", "weights": "hit the gym"}
+UNREAD_HOURS = 12
+FRESH_TRIES = 14  # draws tried for a line of 4+ words not sent before
+QA_COOLDOWN_DAYS = 60
+FAMILY = {"parent", "sibling", "partner", "spouse", "child"}
+HOUSEHOLD = {"roommate", "partner", "spouse"}
+_SLOT = re.compile(r"\{(\w+)\}")
 
 
-@lru_cache(maxsize=None)
-def phrases() -> dict[str, dict[str, list[str]]]:
-    """The phrase bank (intent -> style -> variants)."""
-    return yaml.safe_load((TEMPLATES / "chat" / "phrases.yaml").read_text(encoding="utf-8"))
+# --- the bank --------------------------------------------------------------------------------------
+
+@cache
+def bank(locale: str) -> dict[str, Any]:
+    """The chat bank of ``locale`` (``templates/chat/<locale>.yaml``, else en_US), read-only.
+
+    A bank may say ``extends: <locale>``: its top-level maps are laid over that bank's key by key.
+    Keys: ``slots`` (name -> variants; ``name@<season>`` adds seasonal variants), ``say`` (intent ->
+    style -> variants), ``qa``/``news``/``work``/``neighbor``/``together``/``holidays`` (keyed dialogue
+    parts), ``activities`` (spec activity -> {plan, hour}), ``shows``/``books``/``podcasts``
+    (lists of {title, about}), ``pet_names``, ``words`` (small fixed words).
+    """
+    path = BANKS / f"{locale}.yaml"
+    if not path.exists():
+        path = BANKS / "en_US.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    base = data.pop("extends", None)
+    if not base:
+        return data
+    merged = dict(bank(base))
+    for key, value in data.items():
+        merged[key] = {**merged[key], **value} if isinstance(value, dict) and isinstance(merged.get(key), dict) \
+            else value
+    return merged
 
 
 @lru_cache(maxsize=None)
 def _compiled(text: str):
+    """A jinja2 template of ``text`` (kept for modules that render their own chat lines)."""
     return template_env().from_string(text)
 
 
-def say(intent: str, style: str, r: random.Random, **ctx: Any) -> str:
-    """One phrase of ``intent`` in ``style`` (falling back to chatty, then the persona's voice), rendered."""
-    bank = phrases()[intent]
-    order = {"me_formal": ("me_formal", "me"), "me": ("me", "chatty")}.get(
-        style, (style, "chatty", "brief", "formal", "emoji", "me"))
-    variants = next((bank[s] for s in order if bank.get(s)), None) or next(iter(bank.values()))
-    text = variants[r.randrange(len(variants))]
-    return _compiled(text).render(**ctx) if "{" in text else text
+def plans(locale: str = "en_US") -> dict[str, str]:
+    """Spec activity -> how the bank of ``locale`` writes doing it together (``climbing`` -> ``go climbing``)."""
+    return {k: v["plan"] for k, v in bank(locale)["activities"].items() if not k.startswith("_")
+            and "{" not in v["plan"]}
+
+
+_PLANS = plans()  # en_US, for modules that word a plan themselves (planted)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+class Voice:
+    """Renders bank lines for one world, avoiding exact repeats of lines of 4+ words."""
+
+    def __init__(self, locale: str, country: str | None):
+        self.b = bank(locale)
+        self.country = country
+        self.used: set[str] = set()
+
+    def pool(self, name: str, when: dt.date | None) -> list:
+        slots = self.b["slots"]
+        out = list(slots.get(name, []))
+        if when is not None:
+            out += slots.get(f"{name}@{season(when, self.country)}", [])
+        return out
+
+    def fill(self, text: str, r: random.Random, ctx: dict[str, Any], depth: int = 0) -> str:
+        """``text`` with each ``{slot}`` replaced: from ``ctx`` first, else a draw from the bank's slots.
+
+        Slots named ``o_*`` (openers) and ``t_*`` (tails) are left empty for a brief speaker."""
+        def one(m: re.Match) -> str:
+            key = m.group(1)
+            if key in ctx:
+                return str(ctx[key])
+            if ctx.get("_brief") and key[:2] in ("o_", "t_"):
+                return ""
+            options = self.pool(key, ctx.get("_day"))
+            if not options:
+                return ""
+            pick = options[r.randrange(len(options))]
+            return self.fill(pick, r, ctx, depth + 1) if depth < 4 and "{" in pick else pick
+        out = _SLOT.sub(one, text)
+        return out
+
+    def variants(self, section: dict, style: str) -> list[str]:
+        order = {"me_formal": ("me_formal", "formal", "me", "default"), "me": ("me", "default"),
+                 }.get(style, (style, "default"))
+        for s in order:
+            if section.get(s):
+                return section[s]
+        return next(iter(section.values()))
+
+    def say(self, section: dict | list, style: str, r: random.Random, ctx: dict[str, Any],
+            forbid: str | None = None) -> str:
+        """One line of ``section`` (style -> variants, or a plain list) for a speaker of ``style``.
+
+        Tries :data:`FRESH_TRIES` draws for a text of 4+ words not sent before in this world and without
+        the word ``forbid`` (the speaker's own first name); a short line may repeat freely."""
+        options = section if isinstance(section, list) else self.variants(section, style)
+        ctx = {**ctx, "_brief": style == "brief"}
+        best = None
+        for _ in range(FRESH_TRIES):
+            text = self.finish(self.fill(options[r.randrange(len(options))], r, ctx), style, r, ctx)
+            if forbid and re.search(rf"(?<!\w){re.escape(forbid)}(?!\w)", text):
+                continue
+            if best is None:
+                best = text
+            if len(words(text)) < 4 or _norm(text) not in self.used:
+                best = text
+                break
+        text = best if best is not None else self.b["words"]["ok"]
+        self.used.add(_norm(text))
+        return text
+
+    def finish(self, text: str, style: str, r: random.Random, ctx: dict[str, Any]) -> str:
+        """Tidy spacing and add the speaker's habits (an emoji, a chatty tail)."""
+        text = re.sub(r"\s+([,.!?])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
+        text = re.sub(r"^[,\s]+", "", text)
+        if not text:
+            return text
+        if style == "emoji" and r.random() < 0.6 and not text.endswith(tuple(self.b["slots"]["emoji_end"])):
+            text += " " + self.fill("{emoji}", r, ctx)
+        elif style == "chatty" and r.random() < 0.3:
+            text += self.fill("{chatty_tail}", r, ctx)
+        elif style == "brief" and r.random() < 0.5:
+            text = text[0].lower() + text[1:] if not text[:2].isupper() else text
+            text = text.rstrip("!")
+        return text
+
+
+# --- the chat --------------------------------------------------------------------------------------
+
+@dataclass
+class Memory:
+    """What one contact's thread remembers across sessions."""
+
+    recommended: set[str] = field(default_factory=set)  # titles recommended either way
+    pending: list[dict[str, Any]] = field(default_factory=list)  # recommendations not yet followed up
+    asked: dict[str, dt.date] = field(default_factory=dict)  # qa key -> last asked
 
 
 class Chat:
-    """Appends ``chat_message`` events for the sim's persona."""
+    """Appends ``chat_message`` events for the sim's persona (one instance per module run)."""
 
     def __init__(self, sim: Sim):
         self.sim = sim
@@ -76,8 +214,14 @@ class Chat:
         self.fmt = Fmt(self.p)
         self.contacts = [c for c in self.p.contacts if has_app(c, "chat") and c.phone]
         self.by_name = {c.name: c for c in self.contacts}
-        self.unread = sim.rng("chat/read")
+        self.voice = Voice(self.p.locale, self.fmt.country)
+        self.b = self.voice.b
+        self.me_first = self.p.identity.name.split()[0]
+        self.night_owl = bool(getattr(self.p.routines, "night_owl", False)) if self.p.routines else False
+        self.memory: dict[str, Memory] = defaultdict(Memory)
         self.calendar: dict | None = None  # (source, title, date) -> calendar_event id, built on first use
+        self._busy: dict[dt.date, list[tuple[dt.datetime, dt.datetime]]] | None = None
+        self.away = away_dates(sim)
 
     def thread_id(self, c: Contact) -> str:
         return derived_id(self.sim.seed, "chat/thread", c.name)
@@ -85,120 +229,90 @@ class Chat:
     def my_style(self, c: Contact) -> str:
         return "me_formal" if c.messaging_style == "formal" or c.relationship == "parent" else "me"
 
+    def address(self, c: Contact) -> str:
+        """What the persona calls ``c`` in a greeting: a parent's Mom/Mum/Mama/Dad/Papa, else the first name."""
+        given = c.name.split()[0]
+        if c.relationship != "parent":
+            return given
+        word = parent_name(c, self.p.locale)
+        if word == given:  # the locale's name lists do not know the name: ask the English lists
+            en = parent_name(c, "en_US")
+            word = {"Mom": self.b["words"]["mom"], "Dad": self.b["words"]["dad"]}.get(en, given)
+        return word
+
+    def my_name_for(self, c: Contact, r: random.Random) -> str:
+        """What ``c`` calls the persona: a parent now and then uses a pet name."""
+        if c.relationship == "parent" and r.random() < 0.4:
+            names = self.b["pet_names"]
+            return names[r.randrange(len(names))]
+        return self.me_first
+
+    def busy(self, day: dt.date) -> list[tuple[dt.datetime, dt.datetime]]:
+        """Timed calendar events of ``day`` as naive local (start, end)."""
+        if self._busy is None:
+            self._busy = defaultdict(list)
+            for e in self.sim.of_kind("calendar_event"):
+                if e.data.get("all_day"):
+                    continue
+                try:
+                    s = dt.datetime.fromisoformat(e.data["start"]).replace(tzinfo=None)
+                    t = dt.datetime.fromisoformat(e.data["end"]).replace(tzinfo=None)
+                except (KeyError, TypeError, ValueError):
+                    continue
+                self._busy[s.date()].append((s, t))
+        return self._busy.get(day, [])
+
+    def free(self, when: dt.datetime, hours: float = 2.0) -> bool:
+        """Whether the persona is home and has no calendar event in [when - 1 h, when + ``hours``]."""
+        if when.date() in self.away:
+            return False
+        lo, hi = when - dt.timedelta(hours=1), when + dt.timedelta(hours=hours)
+        return not any(s < hi and t > lo for s, t in self.busy(when.date()))
+
+    def render(self, c: Contact, mine: bool, section: dict | list, r: random.Random, ctx: dict[str, Any],
+               day: dt.date | None = None) -> str:
+        """One line by the persona (``mine``) or by ``c``, naming the other person."""
+        style = self.my_style(c) if mine else (c.messaging_style or "brief")
+        full = {"name": self.address(c) if mine else self.my_name_for(c, r), "_day": day, **ctx}
+        return self.voice.say(section, style, r, full, forbid=None if mine else c.name.split()[0])
+
+    def line(self, c: Contact, mine: bool, intent: str, r: random.Random, ctx: dict[str, Any] | None = None,
+             day: dt.date | None = None) -> tuple[bool, str]:
+        """``(mine, text)`` for the bank's ``say.<intent>``."""
+        return mine, self.render(c, mine, self.b["say"][intent], r, ctx or {}, day)
+
     def post(self, c: Contact, at: dt.datetime, lines: list[tuple[bool, str]], key: object, r: random.Random,
-             ref: str | None = None) -> int:
-        """Send ``lines`` ((mine, text)) from ``at`` on, a few seconds to minutes apart; stops at ``now``."""
+             ref: str | None = None, topic: str | None = None) -> int:
+        """Send ``lines`` ((mine, text)) from ``at`` on, a few seconds to minutes apart; returns how many were sent.
+
+        Stops at ``now`` and (unless the persona is a night owl) at midnight; drops a line whose greeting
+        does not fit its hour."""
         sim = self.sim
         tid = self.thread_id(c)
-        n = 0
+        stamped: list[tuple[dt.datetime, bool, str]] = []
         for i, (mine, text) in enumerate(lines):
             if i:
                 gap = r.randint(4, 75) if r.random() < 0.8 else r.randint(90, 900)
                 at = at + dt.timedelta(seconds=gap + len(text) // 3)
-            if at > sim.now:
+            if at > sim.now or (i and not self.night_owl and at.date() != stamped[0][0].date()):
                 break
-            read = mine or (sim.now - at).total_seconds() > 6 * 3600 or self.unread.random() < 0.4
-            sim.event("chat_message", at, {
-                "app": "chat", "thread_id": tid, "contact": c.name, "contact_phone": c.phone,
-                "sender": "me" if mine else c.name, "text": text, "read": read, "ref": ref}, key=(tid, key, i))
-            n += 1
-        return n
+            if not text or greeting_off_hour(text, at.hour):
+                continue
+            stamped.append((at, mine, text))
+        last_mine = max((k for k, (_, mine, _) in enumerate(stamped) if mine), default=-1)
+        for k, (when, mine, text) in enumerate(stamped):
+            unread = not mine and k > last_mine and (sim.now - when).total_seconds() <= UNREAD_HOURS * 3600
+            data = {"app": "chat", "thread_id": tid, "contact": c.name, "contact_phone": c.phone,
+                    "sender": "me" if mine else c.name, "text": text, "read": not unread, "ref": ref}
+            if topic:
+                data["topic"] = topic
+            sim.event("chat_message", when, data, key=(tid, key, k))
+        return len(stamped)
 
 
-def simulate_chat(sim: Sim) -> None:
-    """Append ``chat_message`` events (see module rules)."""
-    chat = Chat(sim)
-    if not chat.contacts:
-        return
-    for c in chat.contacts:
-        _sessions(chat, c)
-    _p2p(chat)
-    _trips(chat)
-    _restaurants(chat)
-    _life_events(chat)
-    _birthdays(chat)
-
-
-# --- everyday sessions -----------------------------------------------------------------------------
-
-def _session_time(r: random.Random, day: dt.date, work: bool) -> dt.datetime:
-    if work:
-        return dt.datetime.combine(day, dt.time(r.randint(9, 16), r.randint(0, 59), r.randint(0, 59)))
-    if day.weekday() >= 5:
-        hour = r.randint(9, 22)
-    else:
-        hour = r.choice([7, 12, 12, 13, 17, 18, 19, 19, 20, 20, 21, 21, 22])
-    return dt.datetime.combine(day, dt.time(hour, r.randint(0, 59), r.randint(0, 59)))
-
-
-def _script(chat: Chat, c: Contact, r: random.Random, day: dt.date) -> list[tuple[bool, str]]:
-    """The lines of one everyday session: a topic by relationship, padded with small talk to 3-12 lines."""
-    style = c.messaging_style or "brief"
-    me = chat.my_style(c)
-    acts = c.shared_activities or ["a walk"]
-    activity = acts[r.randrange(len(acts))]
-    ctx = {"name": c.name.split()[0], "activity": activity, "plan": _PLANS.get(activity, f"do some {activity}"),
-           "day": _WEEKEND[r.randrange(2)], "item": _ITEMS[r.randrange(len(_ITEMS))],
-           "time": casual_time(chat, r.choice([10, 11, 14, 17, 18, 19]), r.choice([0, 0, 30])),
-           "show": _SHOWS[r.randrange(len(_SHOWS))]}
-    mine_first = r.random() < (0.4 if c.relationship == "parent" else 0.5)
-    rel = c.relationship
-    if rel == "colleague":
-        topic = "work"
-    elif rel == "neighbor":
-        topic = "neighbor"
-    elif rel == "parent":
-        topic = r.choice(["family", "family", "smalltalk"])
-    elif rel == "roommate":
-        topic = r.choice(["errand", "errand", "plan", "smalltalk", "recommend"])
-    else:
-        topic = r.choice(["plan", "plan", "smalltalk", "smalltalk", "recommend"])
-    steps: list[tuple[bool, str]] = []  # (mine relative to initiator: True = initiator, intent)
-    if topic == "work":
-        steps = [(True, "work_ping"), (False, "work_reply"), (True, "work_detail"), (False, "thanks")]
-    elif topic == "neighbor":
-        steps = [(True, "neighbor"), (False, "neighbor_reply")]
-    elif topic == "family":
-        steps = [(True, "family_checkin"), (False, "status_good"), (False, "family_news"), (True, "react_positive"),
-                 (True, "family_news")]
-    elif topic == "errand":
-        steps = [(True, "errand"), (False, "errand_reply")]
-    elif topic == "recommend":
-        steps = [(True, "recommend"), (False, "recommend_reply")]
-    elif topic == "plan":
-        steps = [(True, "plan_propose")]
-        if r.random() < 0.8:
-            steps += [(False, "plan_accept"), (True, "plan_time"), (False, "plan_confirm"), (True, "see_you")]
-        else:
-            steps += [(False, "plan_decline"), (True, "no_worries")]
-    else:
-        steps = [(True, "greet"), (False, "greet"), (True, "how_are_you"), (False, "status_good"), (False, "ask_back"),
-                 (True, "status_good")]
-    target = r.randint(3, 12)
-    topics = r.sample(["weekend", "show", "tried", "dinner"], 4)
-    while len(steps) < target:
-        asker = r.random() < 0.5
-        if rel == "colleague" or not topics:
-            block = [(not asker, "work_detail"), (asker, "thanks"), (not asker, "welcome")] if rel == "colleague" \
-                else [(asker, "react_laugh")]
-        else:
-            topic = topics.pop()
-            block = [(asker, f"{topic}_q"), (not asker, f"{topic}_a")]
-            if r.random() < 0.4:
-                block.append((asker, "react_laugh" if r.random() < 0.5 else "react_positive"))
-        if len(steps) + len(block) > 12:
-            break
-        steps += block
-    if rel == "parent" and len(steps) < 12 and r.random() < 0.5:
-        steps.append((not mine_first, "love_you"))
-    lines = []
-    for initiator, intent in steps:
-        mine = initiator == mine_first
-        lines.append((mine, say(intent, me if mine else style, r, **ctx)))
-        # Chatty people double-text now and then.
-        if not mine and style == "chatty" and intent in _DOUBLE and r.random() < 0.25 and len(lines) < 12:
-            lines.append((False, say("react_positive", style, r, **ctx)))
-    return lines[:12]
+def say(intent: str, style: str, r: random.Random, locale: str = "en_US", **ctx: Any) -> str:
+    """One line of the bank's ``say.<intent>`` for a speaker of ``style`` in ``locale`` (no repeat memory)."""
+    return Voice(locale, None).say(bank(locale)["say"][intent], style, r, ctx)
 
 
 def casual_time(chat: Chat, hour: int, minute: int = 0) -> str:
@@ -208,6 +322,63 @@ def casual_time(chat: Chat, hour: int, minute: int = 0) -> str:
     return f"{(hour - 1) % 12 + 1}{f':{minute:02d}' if minute else ''}{'am' if hour < 12 else 'pm'}"
 
 
+def simulate_chat(sim: Sim) -> None:
+    """Append ``chat_message`` events (see module rules)."""
+    chat = Chat(sim)
+    if not chat.contacts:
+        return
+    for c in chat.contacts:
+        _sessions(chat, c)
+    _together(chat)
+    _holidays(chat)
+    _p2p(chat)
+    _trips(chat)
+    _restaurants(chat)
+    _life_events(chat)
+    _birthdays(chat)
+    _morning(chat)
+
+
+# --- everyday sessions -----------------------------------------------------------------------------
+
+Step = tuple[bool, str]  # (mine, text)
+
+
+def _session_time(chat: Chat, r: random.Random, day: dt.date, work: bool) -> dt.datetime:
+    if work:
+        return dt.datetime.combine(day, dt.time(r.randint(9, 16), r.randint(0, 59), r.randint(0, 59)))
+    if day.weekday() >= 5 or is_holiday(chat.sim, day):
+        hour = r.randint(9, 21)
+    else:
+        hour = r.choice([7, 8, 12, 12, 13, 17, 18, 19, 19, 20, 20, 21, 21])
+    if chat.night_owl and r.random() < 0.15:
+        hour = r.choice([23, 0, 1])
+    return dt.datetime.combine(day, dt.time(hour, r.randint(0, 59), r.randint(0, 59)))
+
+
+def _part(hour: int) -> str:
+    return "morning" if 5 <= hour < 11 else "afternoon" if 12 <= hour < 17 else "evening" if 18 <= hour < 23 \
+        else "any"
+
+
+def _trip_on(chat: Chat, day: dt.date):
+    for i, t in enumerate(trips(chat.sim)):
+        if t.depart <= day <= t.return_:
+            return i, t
+    return None
+
+
+def _pick(r: random.Random, weights: dict[str, float]) -> str:
+    keys = [k for k, w in weights.items() if w > 0]
+    total = sum(weights[k] for k in keys)
+    x = r.random() * total
+    for k in keys:
+        x -= weights[k]
+        if x <= 0:
+            return k
+    return keys[-1]
+
+
 def _sessions(chat: Chat, c: Contact) -> None:
     sim = chat.sim
     r = sim.rng(f"chat/sessions/{c.name}")
@@ -215,17 +386,460 @@ def _sessions(chat: Chat, c: Contact) -> None:
     work = c.relationship == "colleague"
     per_day = rate / 5 if work else rate / 7
     for day in sim.past_days():
-        if work and day.weekday() >= 5:
+        if work and (day.weekday() >= 5 or is_holiday(sim, day)):
             continue
         if r.random() >= per_day:
             continue
-        at = _session_time(r, day, work)
+        at = _session_time(chat, r, day, work)
         if at > sim.now:
             continue
-        chat.post(c, at, _script(chat, c, r, day), ("s", day), r)
+        trip = _trip_on(chat, day)
+        if trip and c.name in trip[1].companions:
+            continue  # travelling together: see _together
+        if work and trip:
+            continue
+        lines, topic, ref = _script(chat, c, r, at, trip)
+        if lines:
+            chat.post(c, at, lines, ("s", day), r, ref=ref, topic=topic)
+
+
+def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> tuple[list[Step], str, str | None]:
+    """The lines of one everyday session, its topic and ref."""
+    rel, day, mem = c.relationship, at.date(), chat.memory[c.name]
+    due = [p for p in mem.pending if (day - p["day"]).days >= 7]
+    if trip:
+        weights = {"trip_checkin": 3 if (c.closeness or 1) >= 3 else 1, "question": 1, "news": 1,
+                   "followup": 1 if due else 0}
+    elif rel == "colleague":
+        weights = {"work": 5, "question": 1, "meal": 1 if 11 <= at.hour < 13 else 0}
+    elif rel == "neighbor":
+        weights = {"neighbor": 1}
+    elif rel == "parent":
+        weights = {"checkin": 3, "news": 2, "question": 1, "plan": 1, "recommend": 0.5, "followup": 2 if due else 0,
+                   "smalltalk": 1}
+    elif rel in ("roommate",):
+        weights = {"errand": 3, "plan": 1.5, "question": 1.5, "recommend": 1, "followup": 1.5 if due else 0,
+                   "meal": 1, "news": 0.5}
+    else:
+        weights = {"plan": 3, "news": 2, "question": 2, "recommend": 1.5, "followup": 2 if due else 0,
+                   "smalltalk": 1.5, "meal": 1, "errand": 1.5 if rel in HOUSEHOLD else 0}
+    topic = _pick(r, weights)
+    mine_first = r.random() < (0.4 if rel == "parent" else 0.5)
+    block, ref = _topic(chat, c, r, at, topic, mine_first)
+    if not block:
+        topic = "question"
+        block, ref = _topic(chat, c, r, at, topic, mine_first)
+    if not block:
+        return [], topic, None
+    lines: list[Step] = []
+    part = _part(at.hour)
+    if r.random() < 0.45 and topic not in ("trip_checkin",):
+        opener = block[0][0]
+        lines.append(chat.line(c, opener, f"greet_{part}", r, day=day))
+        if r.random() < 0.4:
+            lines.append(chat.line(c, not opener, "greet_back", r, day=day))
+    lines += block
+    # One side topic of another kind, never the plan or a recommendation just made.
+    if rel != "colleague" and len(lines) < 8 and r.random() < 0.35:
+        side = _pick(r, {k: w for k, w in {"smalltalk": 1, "meal": 1, "news": 0.7,
+                                           "followup": 1 if due and topic not in ("recommend", "followup") else 0}
+                         .items() if k != topic})
+        extra, _ = _topic(chat, c, r, at, side, r.random() < 0.5)
+        lines += extra
+    if r.random() < 0.4 and len(lines) < 12:
+        lines.append(chat.line(c, lines[-1][0] if r.random() < 0.5 else not lines[-1][0], f"close_{part}", r,
+                               day=day))
+    while len(lines) < 3:
+        lines.append(chat.line(c, not lines[-1][0], "react", r, day=day))
+    return lines[:12], topic, ref
+
+
+def _topic(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, topic: str, a: bool) -> tuple[list[Step], str | None]:
+    """The block of one topic; ``a`` is True when the persona opens it. Empty when the world offers nothing."""
+    fn = {"plan": _plan, "question": _question, "news": _news, "recommend": _recommend, "followup": _followup,
+          "errand": _errand, "checkin": _checkin, "work": _keyed("work"), "neighbor": _keyed("neighbor"),
+          "smalltalk": _smalltalk, "meal": _meal, "trip_checkin": _trip_checkin}[topic]
+    return fn(chat, c, r, at, a)
+
+
+def _plan(chat, c, r, at, a):
+    b = chat.b
+    acts = list(c.shared_activities or [])
+    if c.relationship == "parent":
+        acts = ["_visit"] + acts[:1]
+    act = acts[r.randrange(len(acts))] if acts else "_walk"
+    info = b["activities"].get(act) or b["activities"]["_default"]
+    for offset in r.sample(range(1, 7), 6):
+        day = at.date() + dt.timedelta(days=offset)
+        workday = day.weekday() < 5 and not is_holiday(chat.sim, day)
+        hours = info.get("weekend_hours" if not workday else "evening_hours") or ([18, 19] if workday else [10, 14])
+        hour = hours[r.randrange(len(hours))]
+        when = dt.datetime.combine(day, dt.time(hour, r.choice([0, 0, 30])))
+        if chat.free(when, 2.5):
+            break
+    else:
+        return [], None
+    w = b["words"]
+    phrase = w["tomorrow"] if offset == 1 else (w["this_weekday"] if offset < 5 else w["on_weekday"]).format(
+        weekday=chat.fmt.weekday(day))
+    ctx = {"plan": info["plan"].format(activity=act) if "{activity}" in info["plan"] else info["plan"],
+           "when": phrase, "time": casual_time(chat, when.hour, when.minute), "weekday": chat.fmt.weekday(day)}
+    d = at.date()
+    lines = [chat.line(c, a, "plan_propose", r, ctx, d)]
+    if r.random() < 0.78:
+        lines.append(chat.line(c, not a, "plan_accept", r, ctx, d))
+        lines.append(chat.line(c, a, "plan_time", r, ctx, d))
+        lines.append(chat.line(c, not a, "plan_confirm", r, ctx, d))
+        if r.random() < 0.5:
+            lines.append(chat.line(c, a, "see_you", r, ctx, d))
+    else:
+        lines.append(chat.line(c, not a, "plan_decline", r, ctx, d))
+        lines.append(chat.line(c, a, "no_worries", r, ctx, d))
+    return lines, None
+
+
+def _qa_ctx(chat: Chat, c: Contact, at: dt.datetime, needs: list[str]) -> dict[str, Any] | None:
+    ctx: dict[str, Any] = {}
+    for need in needs:
+        if need == "trip":
+            nxt = next((t for t in trips(chat.sim) if 3 <= (t.depart - at.date()).days <= 45), None)
+            if nxt is None:
+                return None
+            ctx.update(dest=nxt.destination, depart=chat.fmt.long_date(nxt.depart), back=chat.fmt.long_date(nxt.return_))
+        elif need == "restaurant_with":
+            past = [b for b in chat.sim.of_kind("restaurant_booking") if c.name in (b.data.get("companions") or [])
+                    and (reservation_time(chat.sim, b) or b.at) < at]
+            if not past:
+                return None
+            ctx["restaurant"] = past[-1].data.get("restaurant")
+        elif need == "household" and c.relationship not in HOUSEHOLD:
+            return None
+        elif need == "family" and c.relationship not in FAMILY:
+            return None
+        elif need == "friend" and c.relationship in ("parent", "colleague", "neighbor"):
+            return None
+    return ctx
+
+
+def _question(chat, c, r, at, a):
+    mem = chat.memory[c.name]
+    qa = chat.b["qa"]
+    keys = [k for k in qa if k not in mem.asked or (at.date() - mem.asked[k]).days >= QA_COOLDOWN_DAYS]
+    r.shuffle(keys)
+    d = at.date()
+    for k in keys:
+        entry = qa[k]
+        ctx = _qa_ctx(chat, c, at, entry.get("needs", []))
+        if ctx is None:
+            continue
+        asker = a if entry.get("asker") is None else entry["asker"] == "me"
+        mem.asked[k] = d
+        lines = [(asker, chat.render(c, asker, entry["q"], r, ctx, d)),
+                 (not asker, chat.render(c, not asker, entry["a"], r, ctx, d))]
+        if entry.get("more") and r.random() < 0.6:
+            lines.append((asker, chat.render(c, asker, entry["more"], r, ctx, d)))
+            if entry.get("more_a"):
+                lines.append((not asker, chat.render(c, not asker, entry["more_a"], r, ctx, d)))
+        elif r.random() < 0.5:
+            lines.append(chat.line(c, asker, "thanks_short", r, ctx, d))
+        return lines, None
+    return [], None
+
+
+_PET = re.compile(r"^(?:an?|ein|eine|einen)?\s*([\w-]+)\s+(?:called|named|namens|mit namen)\s+([\w-]+)", re.I)
+
+
+def _facts(c: Contact) -> list[tuple[str, dict[str, Any]]]:
+    out: list[tuple[str, dict[str, Any]]] = []
+    if c.partner:
+        out.append(("partner", {"partner": c.partner.split()[0]}))
+    for kid in c.children or []:
+        out.append(("child", {"child": kid.split()[0]}))
+    for pet in c.pets or []:
+        m = _PET.match(pet.strip())
+        if m:
+            out.append(("pet", {"pet_kind": m.group(1).lower(), "pet": m.group(2)}))
+    if c.job:
+        out.append(("job", {"job": c.job}))
+    if c.city:
+        out.append(("city", {"city": c.city}))
+    return out
+
+
+def _news(chat, c, r, at, a):
+    news = chat.b["news"]
+    home = chat.p.identity.address.city if chat.p.identity.address else None
+    facts = [f for f in _facts(c) if f[0] in news and not (f[0] == "city" and f[1]["city"] == home)]
+    d = at.date()
+    if facts and r.random() < 0.8:
+        kind, ctx = facts[r.randrange(len(facts))]
+    else:
+        kind, ctx = ("parent_generic" if c.relationship == "parent" else "generic"), {}
+    entry = news[kind]
+    lines = [(False, chat.render(c, False, entry["tell"], r, ctx, d)),
+             (True, chat.render(c, True, entry["react"], r, ctx, d))]
+    if r.random() < 0.7:
+        lines.append((True, chat.render(c, True, entry["ask"], r, ctx, d)))
+        lines.append((False, chat.render(c, False, entry["answer"], r, ctx, d)))
+    return lines, None
+
+
+def _items(chat: Chat, c: Contact, at: dt.datetime) -> list[dict[str, Any]]:
+    b = chat.b
+    out = [{"kind": kind, **item} for kind in ("show", "book", "podcast") for item in b[f"{kind}s"]]
+    home = chat.p.identity.address.city if chat.p.identity.address else None
+    seen = set()
+    for e in chat.sim.of_kind("restaurant_booking"):
+        name = e.data.get("restaurant")
+        if not name or name in seen or c.name in (e.data.get("companions") or []):
+            continue
+        meal = reservation_time(chat.sim, e) or e.at
+        if meal < at and (at - meal).days < 120:
+            seen.add(name)
+            out.append({"kind": "restaurant", "title": name, "about": None, "by_me": True, "city": home})
+    return out
+
+
+def _recommend(chat, c, r, at, a):
+    mem = chat.memory[c.name]
+    items = [i for i in _items(chat, c, at) if i["title"] not in mem.recommended]
+    if not items:
+        return [], None
+    item = items[r.randrange(len(items))]
+    me = True if item.get("by_me") else a
+    d = at.date()
+    sec = chat.b["recommend"][item["kind"]]
+    ctx = {"title": item["title"], "about": item.get("about") or ""}
+    lines = [(me, chat.render(c, me, sec["offer"], r, ctx, d))]
+    if item.get("about") and r.random() < 0.6:
+        lines.append((not me, chat.render(c, not me, sec["what"], r, ctx, d)))
+        lines.append((me, chat.render(c, me, sec["about"], r, ctx, d)))
+    lines.append((not me, chat.render(c, not me, sec["take"], r, ctx, d)))
+    mem.recommended.add(item["title"])
+    mem.pending.append({"title": item["title"], "kind": item["kind"], "by_me": me, "day": d})
+    return lines, None
+
+
+def _followup(chat, c, r, at, a):
+    mem = chat.memory[c.name]
+    d = at.date()
+    due = [p for p in mem.pending if (d - p["day"]).days >= 7]
+    if not due:
+        return [], None
+    item = due[0]
+    mem.pending.remove(item)
+    asker = item["by_me"]
+    sec = chat.b["recommend"][item["kind"]]
+    ctx = {"title": item["title"]}
+    done = r.random() < 0.6
+    lines = [(asker, chat.render(c, asker, sec["check"], r, ctx, d)),
+             (not asker, chat.render(c, not asker, sec["did" if done else "not_yet"], r, ctx, d))]
+    if r.random() < 0.6:
+        lines.append((asker, chat.render(c, asker, sec["glad" if done else "no_rush"], r, ctx, d)))
+    return lines, None
+
+
+def _errand(chat, c, r, at, a):
+    if c.relationship not in HOUSEHOLD:
+        return [], None
+    d = at.date()
+    sec = chat.b["errand"]
+    lines = [(a, chat.render(c, a, sec["ask"], r, {}, d))]
+    if r.random() < 0.4:
+        lines.append((not a, chat.render(c, not a, sec["which"], r, {}, d)))
+        lines.append((a, chat.render(c, a, sec["detail"], r, {}, d)))
+    lines.append((not a, chat.render(c, not a, sec["ok"], r, {}, d)))
+    if r.random() < 0.5:
+        lines.append(chat.line(c, a, "thanks_short", r, {}, d))
+    return lines, None
+
+
+def _checkin(chat, c, r, at, a):
+    d = at.date()
+    sec = chat.b["checkin"]
+    others = [x for x in chat.p.contacts if x.relationship == "parent" and x.name != c.name]
+    ctx = {"other": others[0].name.split()[0]} if others else {}
+    parent_news = sec["parent_news_other"] if others and r.random() < 0.4 else sec["parent_news"]
+    if a:
+        lines = [(True, chat.render(c, True, sec["me_ask"], r, ctx, d)),
+                 (False, chat.render(c, False, parent_news, r, ctx, d)),
+                 (False, chat.render(c, False, sec["parent_ask"], r, ctx, d)),
+                 (True, chat.render(c, True, sec["me_answer"], r, ctx, d))]
+    else:
+        lines = [(False, chat.render(c, False, sec["parent_ask"], r, ctx, d)),
+                 (True, chat.render(c, True, sec["me_answer"], r, ctx, d)),
+                 (True, chat.render(c, True, sec["me_ask_back"], r, ctx, d)),
+                 (False, chat.render(c, False, parent_news, r, ctx, d))]
+    if r.random() < 0.5:
+        lines.append((False, chat.render(c, False, sec["parent_close"], r, ctx, d)))
+        if r.random() < 0.6:
+            lines.append((True, chat.render(c, True, sec["me_close"], r, ctx, d)))
+    return lines, None
+
+
+def _keyed(section: str):
+    def run(chat, c, r, at, a):
+        entries = chat.b[section]
+        keys = [k for k, e in entries.items() if _hour_ok(e, at.hour)]
+        if not keys:
+            return [], None
+        k = keys[r.randrange(len(keys))]
+        e = entries[k]
+        d = at.date()
+        asker = a
+        lines = [(asker, chat.render(c, asker, e["q"], r, {}, d)), (not asker, chat.render(c, not asker, e["a"], r, {}, d))]
+        if e.get("more") and r.random() < 0.6:
+            lines.append((asker, chat.render(c, asker, e["more"], r, {}, d)))
+        return lines, None
+    return run
+
+
+def _hour_ok(entry: dict, hour: int) -> bool:
+    lo, hi = entry.get("hours", [0, 24])
+    return lo <= hour < hi
+
+
+def _smalltalk(chat, c, r, at, a):
+    d = at.date()
+    sec = chat.b["season"][season(d, chat.fmt.country)]
+    lines = [(a, chat.render(c, a, sec["say"], r, {}, d)), (not a, chat.render(c, not a, sec["reply"], r, {}, d))]
+    return lines, None
+
+
+def _meal(chat, c, r, at, a):
+    h = at.hour
+    meal = "lunch" if 11 <= h < 14 else "dinner" if 16 <= h < 21 else None
+    if meal is None:
+        return [], None
+    sec = chat.b["meal"][meal]
+    d = at.date()
+    lines = [(a, chat.render(c, a, sec["q"], r, {}, d)), (not a, chat.render(c, not a, sec["a"], r, {}, d))]
+    if r.random() < 0.5:
+        lines.append(chat.line(c, a, "react", r, {}, d))
+    return lines, None
+
+
+def _trip_checkin(chat, c, r, at, a):
+    trip = _trip_on(chat, at.date())
+    if not trip:
+        return [], None
+    _, t = trip
+    d = at.date()
+    sec = chat.b["trip_checkin"]
+    ctx = {"dest": t.destination}
+    lines = [(False, chat.render(c, False, sec["ask"], r, ctx, d)), (True, chat.render(c, True, sec["report"], r, ctx, d)),
+             (False, chat.render(c, False, sec["react"], r, ctx, d))]
+    if r.random() < 0.4:
+        lines.append((True, chat.render(c, True, sec["back"], r, {**ctx, "weekday": chat.fmt.weekday(t.return_)}, d)))
+    return lines, None
+
+
+# --- trips: companions travelling together ---------------------------------------------------------
+
+def _together(chat: Chat) -> None:
+    sim = chat.sim
+    sec = chat.b["together"]
+    for i, t in enumerate(trips(sim)):
+        people = [chat.by_name[n] for n in t.companions if n in chat.by_name]
+        for c in people:
+            r = sim.rng(f"chat/together/{i}/{c.name}")
+            day = t.depart
+            while day <= t.return_:
+                slots = []
+                if day == t.return_:
+                    slots.append(("home", r.randint(7, 9)))
+                elif day != t.depart:
+                    if r.random() < 0.6:
+                        slots.append(("lobby", r.randint(7, 9)))
+                    if r.random() < 0.5:
+                        slots.append(("sight", r.randint(11, 14)))
+                    if r.random() < 0.6:
+                        slots.append(("dinner", r.randint(16, 17)))
+                    if r.random() < 0.35:
+                        slots.append(("photos", r.randint(21, 22)))
+                else:
+                    slots.append(("landed", r.randint(17, 20)))
+                for key, hour in slots:
+                    at = dt.datetime.combine(day, dt.time(hour, r.randint(0, 59), r.randint(0, 59)))
+                    if not sim.start <= at <= sim.now:
+                        continue
+                    e = sec[key]
+                    a = r.random() < 0.5
+                    ctx = {"dest": t.destination, "time": casual_time(chat, min(hour + 1, 22), r.choice([0, 15, 30])),
+                           "hotel": t.hotel or chat.b["words"]["the_hotel"]}
+                    lines = [(a, chat.render(c, a, e["q"], r, ctx, day)), (not a, chat.render(c, not a, e["a"], r, ctx, day))]
+                    if e.get("more") and r.random() < 0.5:
+                        lines.append((a, chat.render(c, a, e["more"], r, ctx, day)))
+                    chat.post(c, at, lines, ("together", i, day, key), r, topic="together")
+                day += dt.timedelta(days=1)
+
+
+# --- holidays --------------------------------------------------------------------------------------
+
+def _holiday_days(chat: Chat) -> list[tuple[dt.date, str, str]]:
+    """(day, key, name) of the holidays chat talks about: public holidays, Christmas Eve, New Year's Eve."""
+    sim, loc = chat.sim, chat.p.locale
+    out: dict[dt.date, tuple[str, str]] = {}
+    for year in range(sim.start.year, sim.now.year + 1):
+        for day, name in public_holidays(loc, year).items():
+            low = name.lower()
+            key = "christmas" if ("christmas" in low or "weihnacht" in low) and day.day in (25, 27) or \
+                low == "1. weihnachtstag" else "new_year" if ("new year" in low or "neujahr" in low) else \
+                "thanksgiving" if low == "thanksgiving day" else None
+            if key is None and ("after thanksgiving" in low or "boxing" in low or "2. weihnacht" in low):
+                continue
+            out[day] = (key or "public", name)
+        out[dt.date(year, 12, 24)] = ("christmas_eve", "")
+        out[dt.date(year, 12, 31)] = ("nye", "")
+    return [(d, k, n) for d, (k, n) in sorted(out.items()) if sim.start.date() <= d <= sim.now.date()]
+
+
+def _holidays(chat: Chat) -> None:
+    sim = chat.sim
+    hol = chat.b["holidays"]
+    for day, key, name in _holiday_days(chat):
+        entry = hol.get(key)
+        if not entry:
+            continue
+        for c in chat.contacts:
+            close = (c.closeness or 1) >= 4
+            if c.relationship == "colleague" or not (c.relationship in FAMILY or close):
+                continue
+            if key == "public" and not close:
+                continue
+            r = sim.rng(f"chat/holiday/{day.isoformat()}/{c.name}")
+            ctx = {"holiday": name}
+            # A few days before: plans with family for the big days.
+            if entry.get("pre") and c.relationship in FAMILY and r.random() < 0.8:
+                before = day - dt.timedelta(days=r.randint(2, 6))
+                at = dt.datetime.combine(before, dt.time(r.randint(18, 21), r.randint(0, 59)))
+                if sim.start <= at <= sim.now:
+                    a = r.random() < 0.5
+                    lines = [(a, chat.render(c, a, entry["pre"], r, ctx, before)),
+                             (not a, chat.render(c, not a, entry["pre_reply"], r, ctx, before))]
+                    if r.random() < 0.5:
+                        lines.append(chat.line(c, a, "react", r, {}, before))
+                    chat.post(c, at, lines, ("holiday-pre", day), r, topic="holiday")
+            if r.random() < (0.9 if c.relationship in FAMILY or key != "public" else 0.5):
+                hour = r.randint(20, 22) if key == "nye" else r.randint(9, 19)
+                at = dt.datetime.combine(day, dt.time(hour, r.randint(0, 59)))
+                if sim.start <= at <= sim.now:
+                    a = r.random() < 0.5
+                    lines = [(a, chat.render(c, a, entry["wish"], r, ctx, day)),
+                             (not a, chat.render(c, not a, entry["reply"], r, ctx, day))]
+                    if entry.get("more") and r.random() < 0.5:
+                        lines.append((a, chat.render(c, a, entry["more"], r, ctx, day)))
+                    chat.post(c, at, lines, ("holiday", day), r, topic="holiday")
 
 
 # --- sessions tied to the world --------------------------------------------------------------------
+
+def _waking(at: dt.datetime, r: random.Random) -> dt.datetime:
+    """``at`` moved to the same day's morning when it falls at night (people text when awake)."""
+    if at.hour < 7:
+        return at.replace(hour=r.randint(7, 9), minute=r.randint(0, 59))
+    return at
+
 
 def _p2p(chat: Chat) -> None:
     sim = chat.sim
@@ -234,16 +848,16 @@ def _p2p(chat: Chat) -> None:
         if c is None or e.at > sim.now:
             continue
         r = sim.rng(f"chat/p2p/{e.id}")
-        ctx = {"name": c.name.split()[0], "amount": chat.fmt.money(e.data["amount_cents"]),
-               "memo": e.data.get("memo") or "that"}
-        style, me = c.messaging_style or "brief", chat.my_style(c)
+        d = e.at.date()
+        ctx = {"amount": chat.fmt.money(e.data["amount_cents"]), "memo": e.data.get("memo") or chat.b["words"]["that"]}
         if e.data.get("direction") == "received":
-            lines = [(False, say("p2p_sent", style, r, **ctx)), (True, say("p2p_thanks", me, r, **ctx))]
+            lines = [(False, chat.render(c, False, chat.b["say"]["p2p_sent"], r, ctx, d)),
+                     chat.line(c, True, "p2p_thanks", r, ctx, d)]
         else:
-            lines = [(True, say("p2p_sent", me, r, **ctx)), (False, say("p2p_thanks", style, r, **ctx))]
+            lines = [chat.line(c, True, "p2p_sent", r, ctx, d), chat.line(c, False, "p2p_thanks", r, ctx, d)]
         if r.random() < 0.4:
-            lines.append((lines[0][0], say("welcome", me if lines[0][0] else style, r, **ctx)))
-        chat.post(c, e.at + dt.timedelta(seconds=r.randint(5, 150)), lines, ("p2p", e.id), r, ref=e.id)
+            lines.append(chat.line(c, lines[0][0], "welcome", r, ctx, d))
+        chat.post(c, e.at + dt.timedelta(seconds=r.randint(5, 150)), lines, ("p2p", e.id), r, ref=e.id, topic="p2p")
 
 
 def _trips(chat: Chat) -> None:
@@ -264,31 +878,32 @@ def _trips(chat: Chat) -> None:
         dep = dt.datetime.fromisoformat(dep_iso) if dep_iso else None
         for c in people:
             r = sim.rng(f"chat/trip/{i}/{c.name}")
-            style, me = c.messaging_style or "brief", chat.my_style(c)
-            ctx = {"name": c.name.split()[0], "dest": t.destination,
-                   "flight": first_leg.data.get("flight_number", "") if first_leg else "our flight",
+            ctx = {"dest": t.destination,
+                   "flight": first_leg.data.get("flight_number", "") if first_leg else chat.b["words"]["our_flight"],
                    "airport": first_leg.data.get("from", "") if first_leg else "",
-                   "time": chat.fmt.time(dep) if dep else "the morning",
+                   "time": chat.fmt.time(dep) if dep else chat.b["words"]["the_morning"],
                    "day": chat.fmt.long_date(dep) if dep else chat.fmt.long_date(t.depart)}
             when = booking.at + dt.timedelta(minutes=r.randint(2, 40)) if booking else \
                 dt.datetime.combine(t.depart - dt.timedelta(days=30), dt.time(20, r.randint(0, 59)))
+            when = _waking(when, r)
+            d = when.date()
             if sim.start <= when <= sim.now:
-                lines = [(True, say("trip_booked", me, r, **ctx)), (False, say("trip_excited", style, r, **ctx))]
+                lines = [chat.line(c, True, "trip_booked", r, ctx, d), chat.line(c, False, "trip_excited", r, ctx, d)]
                 if r.random() < 0.6:
-                    lines += [(True, say("react_positive", me, r, **ctx)), (False, say("see_you", style, r, **ctx))]
-                chat.post(c, when, lines, ("trip-booked", i), r, ref=booking.id if booking else None)
+                    lines += [chat.line(c, True, "react", r, ctx, d), chat.line(c, False, "trip_soon", r, ctx, d)]
+                chat.post(c, when, lines, ("trip-booked", i), r, ref=booking.id if booking else None, topic="trip")
             eve = dt.datetime.combine(t.depart - dt.timedelta(days=1), dt.time(r.randint(19, 21), r.randint(0, 59)))
             if sim.start <= eve <= sim.now:
                 mine = r.random() < 0.5
-                lines = [(mine, say("trip_eve", me if mine else style, r, **ctx)),
-                         (not mine, say("trip_eve_reply", style if mine else me, r, **ctx))]
-                chat.post(c, eve, lines, ("trip-eve", i), r, ref=first_leg.id if first_leg else None)
+                lines = [chat.line(c, mine, "trip_eve", r, ctx, eve.date()),
+                         chat.line(c, not mine, "trip_eve_reply", r, ctx, eve.date())]
+                chat.post(c, eve, lines, ("trip-eve", i), r, ref=first_leg.id if first_leg else None, topic="trip")
             back = dt.datetime.combine(t.return_ + dt.timedelta(days=1), dt.time(r.randint(18, 21), r.randint(0, 59)))
             if sim.start <= back <= sim.now:
                 mine = r.random() < 0.5
-                lines = [(mine, say("trip_back", me if mine else style, r, **ctx)),
-                         (not mine, say("trip_back_reply", style if mine else me, r, **ctx))]
-                chat.post(c, back, lines, ("trip-back", i), r, ref=booking.id if booking else None)
+                lines = [chat.line(c, mine, "trip_back", r, ctx, back.date()),
+                         chat.line(c, not mine, "trip_back_reply", r, ctx, back.date())]
+                chat.post(c, back, lines, ("trip-back", i), r, ref=booking.id if booking else None, topic="trip")
 
 
 def _restaurants(chat: Chat) -> None:
@@ -300,14 +915,16 @@ def _restaurants(chat: Chat) -> None:
         when = reservation_time(sim, b)
         for c in [chat.by_name[n] for n in names if n in chat.by_name]:
             r = sim.rng(f"chat/dinner/{b.id}/{c.name}")
-            ctx = {"name": c.name.split()[0], "restaurant": first(b.data, "restaurant", default="the restaurant"),
-                   "day": chat.fmt.weekday(when) if 0 < (when.date() - b.at.date()).days < 7 else chat.fmt.day(when),
+            sent = _waking(b.at + dt.timedelta(minutes=r.randint(1, 30)), r)
+            ctx = {"restaurant": first(b.data, "restaurant", default=chat.b["words"]["the_restaurant"]),
+                   "day": chat.fmt.weekday(when) if 0 < (when.date() - sent.date()).days < 7 else
+                   (chat.b["words"]["today"] if when.date() == sent.date() else chat.fmt.day(when)),
                    "time": chat.fmt.time(when), "party": b.data.get("party_size", len(names) + 1)}
-            style, me = c.messaging_style or "brief", chat.my_style(c)
-            lines = [(True, say("dinner_booked", me, r, **ctx)), (False, say("dinner_reply", style, r, **ctx))]
+            d = sent.date()
+            lines = [chat.line(c, True, "dinner_booked", r, ctx, d), chat.line(c, False, "dinner_reply", r, ctx, d)]
             if r.random() < 0.3:
-                lines.append((True, say("see_you", me, r, **ctx)))
-            chat.post(c, b.at + dt.timedelta(minutes=r.randint(1, 30)), lines, ("dinner", b.id), r, ref=b.id)
+                lines.append(chat.line(c, True, "see_you_then", r, ctx, d))
+            chat.post(c, sent, lines, ("dinner", b.id), r, ref=b.id, topic="dinner")
 
 
 def _calendar_ref(chat: Chat, source: str, title: str, day: dt.date) -> str | None:
@@ -321,34 +938,31 @@ def _calendar_ref(chat: Chat, source: str, title: str, day: dt.date) -> str | No
 
 def _life_events(chat: Chat) -> None:
     sim, p = chat.sim, chat.p
-    me_first = p.identity.name.split()[0]
     for i, le in enumerate(p.life_events):
         people = [chat.by_name[n] for n in le.with_ if n in chat.by_name]
         if not people:
             continue
-        mine = (le.location or "").lower() == "home" or me_first in le.title
+        mine = (le.location or "").lower() == "home" or chat.me_first in le.title
         ref = _calendar_ref(chat, "appointment" if le.kind in ("dentist", "doctor") else "life_event", le.title, le.date)
         when = dt.datetime.combine(le.date, dt.time(*map(int, le.time.split(":")))) if le.time else None
         for k, c in enumerate(people):
             r = sim.rng(f"chat/life/{i}/{c.name}")
-            style, me = c.messaging_style or "brief", chat.my_style(c)
-            ctx = {"name": c.name.split()[0], "title": le.title, "day": chat.fmt.long_date(le.date),
-                   "time": chat.fmt.time(when) if when else "7"}
+            ctx = {"title": le.title, "day": chat.fmt.long_date(le.date),
+                   "time": chat.fmt.time(when) if when else chat.b["words"]["evening_time"]}
             invite = dt.datetime.combine(le.date - dt.timedelta(days=r.randint(7, 16)),
                                          dt.time(r.randint(10, 21), r.randint(0, 59)))
             if (mine or k == 0) and sim.start <= invite <= sim.now:
-                host_is_me = mine
-                lines = [(host_is_me, say("party_invite", me if host_is_me else style, r, **ctx)),
-                         (not host_is_me, say("party_accept", style if host_is_me else me, r, **ctx))]
+                d = invite.date()
+                lines = [chat.line(c, mine, "party_invite", r, ctx, d), chat.line(c, not mine, "party_accept", r, ctx, d)]
                 if r.random() < 0.5:
-                    lines.append((host_is_me, say("react_positive", me if host_is_me else style, r, **ctx)))
-                chat.post(c, invite, lines, ("life-invite", i), r, ref=ref)
+                    lines.append(chat.line(c, mine, "react", r, ctx, d))
+                chat.post(c, invite, lines, ("life-invite", i), r, ref=ref, topic="life_event")
             day_of = dt.datetime.combine(le.date, dt.time(r.randint(12, 16), r.randint(0, 59)))
             if sim.start <= day_of <= sim.now and r.random() < 0.8:
                 who = r.random() < 0.5
-                lines = [(who, say("party_day", me if who else style, r, **ctx)),
-                         (not who, say("party_day_reply", style if who else me, r, **ctx))]
-                chat.post(c, day_of, lines, ("life-day", i), r, ref=ref)
+                lines = [chat.line(c, who, "party_day", r, ctx, le.date),
+                         chat.line(c, not who, "party_day_reply", r, ctx, le.date)]
+                chat.post(c, day_of, lines, ("life-day", i), r, ref=ref, topic="life_event")
 
 
 def _birthdays(chat: Chat) -> None:
@@ -359,14 +973,13 @@ def _birthdays(chat: Chat) -> None:
         for year in range(sim.start.year, sim.now.year + 1):
             day = birthday_in(c.birthday, year)
             r = sim.rng(f"chat/birthday/{c.name}/{year}")
-            at = dt.datetime.combine(day, dt.time(r.randint(7, 11), r.randint(0, 59)))
+            at = dt.datetime.combine(day, dt.time(r.randint(8, 11), r.randint(0, 59)))
             if not sim.start <= at <= sim.now:
                 continue
-            style, me = c.messaging_style or "brief", chat.my_style(c)
-            ctx = {"name": c.name.split()[0], "age": year - c.birthday.year}
-            lines = [(True, say("bday_wish", me, r, **ctx)), (False, say("bday_thanks", style, r, **ctx))]
-            chat.post(c, at, lines, ("bday", year), r, ref=_calendar_ref(chat, "birthday", f"{c.name.split()[0]}'s birthday",
-                                                                        day))
+            ctx = {"age": year - c.birthday.year}
+            lines = [chat.line(c, True, "bday_wish", r, ctx, day), chat.line(c, False, "bday_thanks", r, ctx, day)]
+            chat.post(c, at, lines, ("bday", year), r, topic="birthday",
+                      ref=_calendar_ref(chat, "birthday", f"{c.name.split()[0]}'s birthday", day))
     born = p.identity.birth_date
     if not born:
         return
@@ -376,10 +989,28 @@ def _birthdays(chat: Chat) -> None:
             if (c.closeness or 1) < 3:
                 continue
             r = sim.rng(f"chat/birthday/me/{year}/{c.name}")
-            at = dt.datetime.combine(day, dt.time(r.randint(7, 20), r.randint(0, 59)))
+            at = dt.datetime.combine(day, dt.time(r.randint(8, 20), r.randint(0, 59)))
             if not sim.start <= at <= sim.now:
                 continue
-            style, me = c.messaging_style or "brief", chat.my_style(c)
-            ctx = {"name": p.identity.name.split()[0], "age": year - born.year}
-            lines = [(False, say("bday_to_me", style, r, **ctx)), (True, say("bday_to_me_thanks", me, r, **ctx))]
-            chat.post(c, at, lines, ("bday-me", year), r)
+            ctx = {"age": year - born.year}
+            lines = [chat.line(c, False, "bday_to_me", r, ctx, day), chat.line(c, True, "bday_to_me_thanks", r, ctx, day)]
+            chat.post(c, at, lines, ("bday-me", year), r, topic="birthday")
+
+
+def _morning(chat: Chat) -> None:
+    """On the morning of ``now``, one or two of the closest contacts have written; the persona has not answered."""
+    sim = chat.sim
+    r = sim.rng("chat/morning")
+    day = sim.now.date()
+    close = sorted((c for c in chat.contacts if c.relationship != "colleague" and (c.closeness or 1) >= 4),
+                   key=lambda c: (-(c.closeness or 1), c.name))
+    if not close:
+        return
+    for c in close[:2 if r.random() < 0.6 else 1]:
+        at = sim.now - dt.timedelta(minutes=r.randint(20, 110), seconds=r.randint(0, 59))
+        if at.hour < 7 and not chat.night_owl:
+            continue
+        lines = [chat.line(c, False, "morning_ping", r, {}, day)]
+        if r.random() < 0.6:
+            lines.append(chat.line(c, False, "morning_more", r, {}, day))
+        chat.post(c, at, lines, ("morning", day), r, topic="morning")
