@@ -267,6 +267,7 @@ def simulate_mail(sim: Sim) -> None:
     _invitations(box)
     _personal(box)
     _birthdays(box)
+    _holiday_greetings(box)
     _newsletters(box)
 
 
@@ -505,22 +506,299 @@ def _invitations(box: Mailbox) -> None:
 
 
 # --- personal --------------------------------------------------------------------------------------
+# Personal threads are plans (what the exchange is about: a trip, a visit, news from the contact's own
+# life, a question and its answer) composed from the phrase banks in templates/mail/personal/<lang>.yaml.
+# Each message is built sentence by sentence; a sender never writes a sentence twice in one thread.
 
 _LETTERS_PER_MONTH = {"parent": 0.9, "sibling": 0.6, "partner": 0.5, "spouse": 0.5, "child": 0.6, "friend": 0.25,
                       "roommate": 0.15, "neighbor": 0.08, "other": 0.1}
+_FAMILY = ("parent", "sibling", "child", "partner", "spouse")
+_SLOT = re.compile(r"\{(\w+)\}")
 
 
-def _hooks(box: Mailbox, day: dt.date) -> dict[str, Any]:
-    """What is going on around ``day`` that a letter may mention."""
-    sim = box.sim
-    upcoming = next((t for t in trips(sim) if 0 < (t.depart - day).days <= 45), None)
-    recent = next((t for t in trips(sim) if 0 <= (day - t.return_).days <= 21), None)
-    events = [le for le in box.p.life_events if 0 < (le.date - day).days <= 30]
-    return {"upcoming_trip": upcoming, "recent_trip": recent, "life_event": events[0] if events else None}
+@cache
+def phrase_bank(locale: str) -> dict[str, Any]:
+    """The personal-mail phrase bank of ``locale`` (``templates/mail/personal/de.yaml`` for German, else ``en``)."""
+    import yaml
+
+    lang = "de" if locale == "de_DE" else "en"
+    return yaml.safe_load((TEMPLATES / "mail" / "personal" / f"{lang}.yaml").read_text(encoding="utf-8"))
+
+
+def gender_of(name: str, locale: str) -> str | None:
+    """``"f"``/``"m"`` when the given name of ``name`` tells (Faker's name lists), else None."""
+    given = name.split()[0]
+    female, male = _given_names(locale)
+    return "f" if given in female else "m" if given in male else None
+
+
+def uses_sie(c: Contact, locale: str) -> bool:
+    """German only: formal neighbours and acquaintances are addressed with Sie (family, friends, partners: du)."""
+    return locale == "de_DE" and c.relationship in ("neighbor", "other") and c.messaging_style == "formal"
+
+
+def _pet(c: Contact) -> tuple[str | None, str | None]:
+    """(name, kind) of the contact's first pet (``"a dog called Biscuit"`` -> ``("Biscuit", "dog")``)."""
+    if not c.pets:
+        return None, None
+    text = c.pets[0]
+    m = re.search(r"(?:called|named|namens|heißt)\s+(\w+)", text)
+    caps = [w for w in re.findall(r"\w+", text) if w[:1].isupper()]
+    name = m.group(1) if m else (caps[-1] if caps else None)
+    kinds = [w for w in re.findall(r"\w+", text.lower()) if w in ("dog", "cat", "rabbit", "parrot", "hamster", "tortoise",
+                                                                  "hund", "katze", "kater", "kaninchen", "wellensittich")]
+    return name, (kinds[0] if kinds else None)
+
+
+class _Composer:
+    """Fills bank alternatives for one thread; remembers every sentence each sender wrote in it."""
+
+    def __init__(self, box: Mailbox, r: random.Random, slots: dict[str, Any], bank: dict[str, Any]):
+        self.box, self.r, self.slots, self.bank = box, r, slots, bank
+        self.used: dict[str, set[str]] = {}
+
+    def fill(self, text: str, extra: dict[str, Any] | None = None) -> str | None:
+        slots = {**self.slots, **(extra or {})}
+        if any(slots.get(k) in (None, "") for k in _SLOT.findall(text)):
+            return None
+        return _SLOT.sub(lambda m: str(slots[m.group(1)]), text)
+
+    def pick(self, options: list[str] | None, who: str | None = None, extra: dict[str, Any] | None = None) -> str | None:
+        """One alternative with all its slots filled that ``who`` has not written in this thread (None if none)."""
+        used = self.used.setdefault(who, set()) if who else set()
+        cands = [t for t in (self.fill(o, extra) for o in options or []) if t is not None and t.casefold() not in used]
+        if not cands:
+            return None
+        out = cands[self.r.randrange(len(cands))]
+        for sentence in re.split(r"(?<=[.!?])\s+", out):
+            used.add(sentence.casefold())
+        used.add(out.casefold())
+        return out
+
+
+def _part(bank: dict[str, Any], sie: bool, *keys: str) -> Any:
+    """``bank[keys...]``, from the ``sie`` overrides first when the contact is addressed with Sie."""
+    for src in ((bank.get("sie") or {}, bank) if sie else (bank,)):
+        node: Any = src
+        for k in keys:
+            node = node.get(k) if isinstance(node, dict) else None
+        if node is not None:
+            return node
+    return None
+
+
+def _daypart(hour: int) -> str:
+    return "morning" if hour < 12 else "afternoon" if hour < 17 else "evening"
+
+
+def _waking(at: dt.datetime, r: random.Random, night_owl: bool) -> dt.datetime:
+    """``at`` moved into waking hours (07:00-22:00; a night owl may write until 02:00)."""
+    if night_owl and (at.hour >= 22 or at.hour < 2):
+        return at
+    if at.hour < 7:
+        return at.replace(hour=r.randint(7, 9), minute=r.randint(0, 59))
+    if at.hour >= 22:
+        return (at + dt.timedelta(days=1)).replace(hour=r.randint(7, 10), minute=r.randint(0, 59))
+    return at
+
+
+def _next_saturday(day: dt.date, weeks: int) -> dt.date:
+    return day + dt.timedelta(days=(5 - day.weekday()) % 7 + 7 * weeks)
+
+
+def _holiday_near(box: Mailbox, day: dt.date) -> tuple[str | None, dt.date | None]:
+    """(bank key, date) of a family holiday 5-30 days after ``day`` (Christmas; Thanksgiving in the US; Easter)."""
+    from .calendar import public_holidays
+
+    for d, name in sorted(public_holidays(box.p.locale, day.year).items()):
+        key = ("christmas" if "Christmas" in name or "Weihnacht" in name else "thanksgiving" if "Thanksgiving" in name
+               else "easter" if name in ("Easter Monday", "Ostermontag") else None)
+        if key and 5 <= (d - day).days <= 30:
+            return key, d
+    return None, None
+
+
+def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str, Any]:
+    """Everything a personal mail about ``day`` may mention (None where the world has nothing)."""
+    p, fmt = box.p, box.fmt
+    bank = phrase_bank(p.locale)
+    out: dict[str, Any] = dict((bank.get("vocab") or {}).get(p.locale) or (bank.get("vocab") or {}).get("en_US") or {})
+    upcoming = next((t for t in trips(box.sim) if 0 < (t.depart - day).days <= 45), None)
+    recent = next((t for t in trips(box.sim) if 0 <= (day - t.return_).days <= 21), None)
+    events = [le for le in p.life_events if 0 < (le.date - day).days <= 30]
+    pet, pet_kind = _pet(c)
+    sat, sat2 = _next_saturday(day, r.randint(1, 2)), _next_saturday(day, 3)
+    acts = list(c.shared_activities or [])
+    hol, hol_day = _holiday_near(box, day)
+    rec_kinds = sorted((bank.get("rec") or {}).keys())
+    rec_kind = rec_kinds[r.randrange(len(rec_kinds))] if rec_kinds else None
+    g = gender_of(c.name, p.locale)
+    out.update({
+        "me": box.first, "them": c.name.split()[0],
+        "nick": parent_name(c, p.locale) if c.relationship == "parent" else c.name.split()[0],
+        "dest": upcoming.destination if upcoming else None, "depart": fmt.long_date(upcoming.depart) if upcoming else None,
+        "ret": fmt.long_date(upcoming.return_) if upcoming else None,
+        "month": fmt.month(upcoming.depart if upcoming else day).split()[0],
+        "event": events[0].title if events else None, "event_date": fmt.long_date(events[0].date) if events else None,
+        "event_day": fmt.day(events[0].date) if events else None,
+        "pet": pet, "pet_kind": pet_kind, "child": (c.children or [None])[0], "job": c.job, "partner": c.partner,
+        "their_place": c.city or (c.address.city if c.address else None),
+        "sat": fmt.long_date(sat), "sat2": fmt.long_date(sat2), "sat_day": fmt.day(sat), "sat_nth": fmt.day(sat),
+        "act": acts[r.randrange(len(acts))] if acts else None,
+        "holiday": (bank.get("holidays") or {}).get(hol) if hol else None,
+        "hol_eve": fmt.day(hol_day - dt.timedelta(days=1)) if hol_day else None,
+        "rec_kind": rec_kind, "rec_kind_cap": rec_kind[:1].upper() + rec_kind[1:] if rec_kind else None,
+        "rec": r.choice(bank["rec"][rec_kind]) if rec_kind else None,
+        "season": fmt.season(day), "season_de": {"winter": "Winter", "spring": "Frühlings", "summer": "Sommer",
+                                                 "autumn": "Herbst"}[fmt.season(day)],
+        "weekday": fmt.weekday(day), "year": day.year,
+        "liebe": "Lieber" if g == "m" else "Liebe", "sie_name": (("Herr " if g == "m" else "Frau ") + c.name.split()[-1])
+        if g else c.name,
+    })
+    out["act_cap"] = out["act"][:1].upper() + out["act"][1:] if out["act"] else None
+    if out["season"] == "autumn" and p.locale == "en_US":
+        out["season"] = "fall"
+    out["_trip_back"] = recent.destination if recent else None
+    return out
+
+
+def _topic_choices(slots: dict[str, Any], c: Contact, sie: bool, bank: dict[str, Any]) -> list[tuple[str, float]]:
+    """(topic, weight) pairs the world supports on that day."""
+    if sie:
+        return [("catch_up", 1.0)] + ([("trip_ahead", 2.0)] if slots["dest"] else [])
+    out = [("catch_up", 0.6)]
+    family = c.relationship in _FAMILY
+    if slots["dest"]:
+        out.append(("trip_ahead", 2.5))
+    if slots["_trip_back"]:
+        out.append(("trip_back", 3.0))
+    if slots["event"]:
+        out.append(("event", 1.5))
+    for topic, key in (("pet", "pet"), ("kids", "child"), ("job", "job"), ("partner", "partner")):
+        if slots[key]:
+            out.append((topic, 1.2))
+    if slots["holiday"] and family:
+        out.append(("holiday", 3.0))
+    if slots["act"]:
+        out.append(("activity", 1.0))
+    out.append(("visit", 0.8 if family else 0.4))
+    out.append(("recommend", 0.5))
+    return [(t, w) for t, w in out if t in (bank.get("topics") or {})]
+
+
+def _weighted(r: random.Random, pairs: list[tuple[str, float]]) -> str:
+    total = sum(w for _, w in pairs)
+    x = r.random() * total
+    for t, w in pairs:
+        x -= w
+        if x <= 0:
+            return t
+    return pairs[-1][0]
+
+
+def unique_subject(box: Mailbox, comp: _Composer, options: list[str] | None, fallback: str) -> str:
+    """A subject from ``options`` no earlier personal thread used (the first filled one if all are taken)."""
+    filled = [t for t in (comp.fill(o) for o in options or []) if t]
+    comp.r.shuffle(filled)
+    fresh = [t for t in filled if t.casefold() not in box.subjects]
+    subject = (fresh or filled or [fallback])[0]
+    box.subjects.add(subject.casefold())
+    return subject
+
+
+def _letter(box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt.datetime, lines: list[str | None],
+            first_msg: bool, sie: bool) -> str:
+    """One personal mail: a greeting fitting the hour, the lines, a sign-off in the sender's voice."""
+    bank, r = comp.bank, comp.r
+    family = c.relationship in _FAMILY
+    style = c.messaging_style or "brief"
+    who = "me" if mine else c.name
+    name = (comp.slots["sie_name"] if sie else comp.slots["nick"]) if mine else box.first
+    if mine:
+        gstyle = "formal" if sie else ("chatty" if style != "brief" else "brief")
+    else:
+        gstyle = style
+    greet = comp.pick(_part(bank, sie, "greet", gstyle, _daypart(at.hour)), who,
+                      {"name": name, "sie_name": name if not mine else comp.slots["sie_name"]}) or name + ","
+    head = comp.pick(_part(bank, sie, "opener" if first_msg else "thanks", "mine" if mine else style), who)
+    body = [x for x in [head, *lines] if x]
+    key = "mine_family" if mine and family else "mine" if mine else \
+        "formal_family" if style == "formal" and family else style
+    sign = comp.pick(_part(bank, sie, "signoff", key), None) or ""
+    me_name = box.first if mine else (parent_name(c, box.p.locale) if c.relationship == "parent" else c.name.split()[0])
+    paragraphs = [greet, " ".join(body[:2]), *body[2:]]
+    return "\n\n".join(x for x in paragraphs if x) + "\n\n" + (f"{sign}\n{me_name}" if sign else me_name) + "\n"
+
+
+def _plan_thread(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> tuple[str, list[dict[str, Any]]] | None:
+    """(subject, [{mine, lines, photos}]) of one personal exchange with ``c`` around ``day``."""
+    p = box.p
+    bank = phrase_bank(p.locale)
+    sie = uses_sie(c, p.locale)
+    slots = _slots(box, c, day, r)
+    if slots["_trip_back"]:
+        slots["dest"] = slots["_trip_back"]
+    comp = _Composer(box, r, slots, bank)
+    topic = _weighted(r, _topic_choices(slots, c, sie, bank))
+    if topic == "trip_back":
+        slots["dest"] = slots["_trip_back"]
+    elif topic != "trip_ahead" and slots["dest"] and not slots["_trip_back"]:
+        pass
+    t = _part(bank, sie, "topics", topic)
+    if topic == "catch_up":
+        week = _part(bank, sie, "their_week") or []
+        slots["their_week"] = week[r.randrange(len(week))] if week else None
+    owner = t.get("owner", "them")
+    if owner == "opener":
+        mine_first = r.random() < 0.45
+        owner_mine = mine_first
+    else:
+        owner_mine = owner == "me"
+        mine_first = r.random() < 0.5
+    opener_is_owner = mine_first == owner_mine
+    if not t.get("tell") or not opener_is_owner and not t.get("ask"):
+        opener_is_owner = not t.get("tell") and False
+    if owner == "opener":
+        opener_is_owner = False  # the opener proposes (asks); the other answers
+    length = 2 + (r.random() < 0.6) + (r.random() < 0.3)
+    style = c.messaging_style or "brief"
+    if style == "brief":
+        length = min(length, 3)
+    subject = unique_subject(box, comp, t.get("subjects"), slots["them"])
+    seq = (["tell", "react+followq", "followa", "close"] if opener_is_owner and t.get("tell")
+           else ["ask", "answer", "react+followq", "followa+close"])
+    seasonkey = slots["season"] if slots["season"] != "fall" else "autumn"
+    msgs = []
+    for i, roles in enumerate(seq[:length]):
+        mine = (i % 2 == 0) == mine_first
+        who = "me" if mine else c.name
+        lines: list[str | None] = []
+        if roles in ("react+followq",) and i == len(seq[:length]) - 1:
+            roles = "react+close" if owner == "opener" or mine != owner_mine else "react"
+        for role in roles.split("+"):
+            lines.append(comp.pick(t.get(role), who))
+        if i == 0 and style in ("formal", "chatty") and not mine:
+            lines.insert(0, comp.pick(_part(bank, sie, "season", seasonkey), who))
+        elif i == 0 and mine and r.random() < 0.5:
+            lines.insert(0, comp.pick(_part(bank, sie, "season", f"mine_{seasonkey}"), who))
+        # Closing lines ("send me a postcard") are the listener's; the owner of the news does not add one.
+        if i == len(seq[:length]) - 1 and "close" not in roles and (owner == "opener" or mine != owner_mine):
+            lines.append(comp.pick(t.get("close"), who))
+        photos = bool(t.get("photos")) and mine and owner_mine and roles.split("+")[0] in ("tell", "answer")
+        msgs.append({"mine": mine, "lines": lines, "photos": photos, "first": i == 0})
+    return subject, msgs, comp, sie
+
+
+def _photos(r: random.Random, dest: str | None, day: dt.date) -> list[dict[str, Any]]:
+    n = r.randint(2, 5)
+    base = slug(dest or "trip")
+    return [{"filename": f"IMG_{day:%Y%m%d}_{base}_{k + 1:02d}.jpg", "content_type": "image/jpeg",
+             "size": r.randint(1_400_000, 4_200_000)} for k in range(n)]
 
 
 def _personal(box: Mailbox) -> None:
     sim, p = box.sim, box.p
+    night_owl = bool(getattr(p.routines, "night_owl", False)) if p.routines else False
     for c in p.contacts:
         if c.relationship == "colleague" or not has_app(c, "mail") or not c.email:
             continue
@@ -528,31 +806,69 @@ def _personal(box: Mailbox) -> None:
         rate = _LETTERS_PER_MONTH.get(c.relationship, 0.1) * (2.2 if c.messaging_style == "formal" else 1.0)
         rate *= 0.6 + 0.1 * (c.closeness or 1)
         them = contact_dict(c)
-        style = c.messaging_style or "brief"
         for day in sim.past_days():
             if r.random() >= rate / 30.4:
                 continue
-            mine_first = r.random() < 0.3
+            subject, plan, comp, sie = _plan_thread(box, c, day, r)
             at = dt.datetime.combine(day, dt.time(r.randint(7, 21), r.randint(0, 59), r.randint(0, 59)))
-            length = 1 + (r.random() < 0.85) + (r.random() < (0.45 if style == "formal" else 0.25))
-            length += length == 3 and r.random() < 0.2
-            ctx = {"fmt": box.fmt, "r": r, **person_ctx(box, c), **_hooks(box, day), "day": day}
-            msgs, subject = [], None
-            for i in range(length):
-                mine = (i % 2 == 0) == mine_first
-                s, body = render("personal", **ctx, step=i, mine=mine)
-                subject = subject or s
+            msgs: list[dict[str, Any]] = []
+            for step in plan:
+                mine = step["mine"]
+                body = _letter(box, comp, c, mine=mine, at=at, lines=step["lines"], first_msg=step["first"], sie=sie)
                 if msgs:
                     body = body + "\n" + box.quote(msgs[-1]["sender"], msgs[-1]["at"], msgs[-1]["body"], 10)
+                att = _photos(r, comp.slots["dest"], day) if step["photos"] else []
                 msgs.append({"at": at, "sender": box.me if mine else them, "to": [them] if mine else [box.me],
-                             "body": body})
-                at += dt.timedelta(minutes=r.randint(40, 60 * 30))
+                             "body": body, "attachments": att})
+                at = _waking(at + dt.timedelta(minutes=r.randint(40, 60 * 30)), r, night_owl and not mine)
             box.thread(("personal", c.name, day), subject, msgs, labels=["personal"], r=r, archive_p=0.15)
+
+
+def _short_mail(box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt.datetime, lines: list[str | None],
+                sie: bool) -> str:
+    bank = comp.bank
+    family = c.relationship in _FAMILY
+    style = c.messaging_style or "brief"
+    name = (comp.slots["sie_name"] if sie else comp.slots["nick"]) if mine else box.first
+    gstyle = ("formal" if sie else "chatty") if mine else style
+    greet = comp.pick(_part(bank, sie, "greet", gstyle, _daypart(at.hour)), "me" if mine else c.name,
+                      {"name": name}) or name + ","
+    key = "mine_family" if mine and family else "mine" if mine else \
+        "formal_family" if style == "formal" and family else style if style != "brief" else "chatty"
+    sign = comp.pick(_part(bank, sie, "signoff", key), None) or ""
+    me_name = box.first if mine else comp.slots["nick"]
+    text = " ".join(x for x in lines if x)
+    return f"{greet}\n\n{text}\n\n" + (f"{sign}\n{me_name}" if sign else me_name) + "\n"
+
+
+def _greeting_thread(box: Mailbox, key: object, c: Contact, *, mine_first: bool, at: dt.datetime, subjects: list[str],
+                     first_lines: list[list[str]], reply_lines: list[list[str]], r: random.Random,
+                     extra_slots: dict[str, Any], to_work: bool = False) -> None:
+    """A two-message greeting exchange (birthday, holiday) with ``c``: a wish and a thank-you that answers it."""
+    p = box.p
+    bank = phrase_bank(p.locale)
+    sie = uses_sie(c, p.locale)
+    slots = {**_slots(box, c, at.date(), r), **extra_slots}
+    comp = _Composer(box, r, slots, bank)
+    me = box.me_work if to_work else box.me
+    them = contact_dict(c)
+    subject = unique_subject(box, comp, subjects, slots["them"])
+    s1, s2 = ("me", c.name) if mine_first else (c.name, "me")
+    body1 = _short_mail(box, comp, c, mine=mine_first, at=at, sie=sie,
+                        lines=[comp.pick(opts, s1) for opts in first_lines])
+    at2 = _waking(at + dt.timedelta(minutes=r.randint(30, 400)), r, False)
+    body2 = _short_mail(box, comp, c, mine=not mine_first, at=at2, sie=sie,
+                        lines=[comp.pick(opts, s2) for opts in reply_lines])
+    a, b = (me, them) if mine_first else (them, me)
+    box.thread(key, subject, [{"at": at, "sender": a, "to": [b], "body": body1},
+                              {"at": at2, "sender": b, "to": [a], "body": body2 + "\n" + box.quote(a, at, body1)}],
+               labels=["personal"], r=r)
 
 
 def _birthdays(box: Mailbox) -> None:
     sim, p = box.sim, box.p
     born = p.identity.birth_date
+    bank = phrase_bank(p.locale)["birthday"]
     # Greetings to the persona on its birthday.
     if born:
         for year in range(sim.start.year, sim.now.year + 1):
@@ -565,18 +881,13 @@ def _birthdays(box: Mailbox) -> None:
                 r = sim.rng(f"mail/birthday/me/{year}/{c.name}")
                 if c.relationship not in ("parent", "colleague") and r.random() > 0.25:
                     continue
-                at = dt.datetime.combine(day, dt.time(r.randint(6, 12), r.randint(0, 59)))
-                sender = contact_dict(c)
-                to = box.me_work if c.relationship == "colleague" else box.me
-                ctx = {"fmt": box.fmt, "r": r, **person_ctx(box, c), "age": year - born.year}
-                subject, body = render("birthday_from", **ctx)
-                _, thanks = render("birthday_thanks", **ctx)
-                at2 = at + dt.timedelta(minutes=r.randint(30, 400))
-                box.thread(("bday-me", year, c.name), subject,
-                           [{"at": at, "sender": sender, "to": [to], "body": body},
-                            {"at": at2, "sender": to, "to": [sender],
-                             "body": thanks + "\n" + box.quote(sender, at, body)}],
-                           labels=["personal"], r=r)
+                at = dt.datetime.combine(day, dt.time(r.randint(7, 12), r.randint(0, 59)))
+                wish = bank["from_parent"] if c.relationship == "parent" else bank["from_colleague"] \
+                    if c.relationship == "colleague" else bank["from_friend"]
+                n = 3 if c.relationship == "parent" else 2
+                _greeting_thread(box, ("bday-me", year, c.name), c, mine_first=False, at=at, r=r,
+                                 subjects=bank["subjects_from"], first_lines=[wish] * n, reply_lines=[bank["thanks"]],
+                                 extra_slots={"age": year - born.year}, to_work=c.relationship == "colleague")
     # Greetings from the persona to contacts who read mail more than chat (parents, colleagues).
     for c in p.contacts:
         if not c.birthday or not has_app(c, "mail") or not c.email:
@@ -589,15 +900,35 @@ def _birthdays(box: Mailbox) -> None:
                 continue
             r = sim.rng(f"mail/birthday/{c.name}/{year}")
             at = dt.datetime.combine(day, dt.time(r.randint(7, 10), r.randint(0, 59)))
-            me = box.me_work if c.relationship == "colleague" else box.me
-            ctx = {"fmt": box.fmt, "r": r, **person_ctx(box, c), "age": year - c.birthday.year}
-            subject, body = render("birthday_to", **ctx)
-            _, thanks = render("birthday_reply", **ctx)
-            at2 = at + dt.timedelta(minutes=r.randint(20, 600))
-            box.thread(("bday", c.name, year), subject,
-                       [{"at": at, "sender": me, "to": [contact_dict(c)], "body": body},
-                        {"at": at2, "sender": contact_dict(c), "to": [me], "body": thanks + "\n" + box.quote(me, at, body)}],
-                       labels=["personal"], r=r)
+            _greeting_thread(box, ("bday", c.name, year), c, mine_first=True, at=at, r=r, subjects=bank["subjects_to"],
+                             first_lines=[bank["to"], bank["to"]], reply_lines=[bank["to_reply"]],
+                             extra_slots={"age": year - c.birthday.year}, to_work=c.relationship == "colleague")
+
+
+def _holiday_greetings(box: Mailbox) -> None:
+    """Family and close friends write on Christmas, New Year (and Thanksgiving in the US); the persona thanks them."""
+    from .calendar import public_holidays
+
+    sim, p = box.sim, box.p
+    greetings = phrase_bank(p.locale).get("holiday_greeting") or {}
+    for year in range(sim.start.year, sim.now.year + 1):
+        days: list[tuple[str, dt.date]] = [("christmas", dt.date(year, 12, 24 if p.locale == "de_DE" else 25)),
+                                           ("new_year", dt.date(year, 1, 1))]
+        days += [("thanksgiving", d) for d, n in public_holidays(p.locale, year).items() if n == "Thanksgiving"]
+        for key, day in days:
+            if key not in greetings or not sim.start.date() <= day <= sim.now.date():
+                continue
+            g = greetings[key]
+            for c in p.contacts:
+                if not has_app(c, "mail") or not c.email or c.relationship == "colleague":
+                    continue
+                r = sim.rng(f"mail/holiday/{key}/{year}/{c.name}")
+                if r.random() > (0.85 if c.relationship in _FAMILY else 0.2 * (c.closeness or 1) / 5):
+                    continue
+                at = dt.datetime.combine(day, dt.time(r.randint(8, 18), r.randint(0, 59)))
+                _greeting_thread(box, ("holiday", key, year, c.name), c, mine_first=False, at=at, r=r,
+                                 subjects=g["subjects"], first_lines=[g["from"]], reply_lines=[g["reply"]],
+                                 extra_slots={"year": year})
 
 
 # --- newsletters -----------------------------------------------------------------------------------
