@@ -8,7 +8,9 @@ Rules (tasks and tests depend on them):
 * Work meetings (``work.meetings``) fall on their listed weekdays; ``every_weeks`` counts weeks from
   the Monday :data:`MEETING_ANCHOR`, so a fortnightly meeting is on even weeks. A meeting is
   skipped on a public holiday (:func:`public_holidays`) and while the persona is away on a trip
-  (:func:`away_dates`). A few one-off work meetings (planning, retros, demos) join them.
+  (:func:`away_dates`). A few one-off work meetings of the persona's occupation join them (an
+  incident review for a data engineer, a studio visit for an artist, a parents' evening for a teacher;
+  titles and descriptions in the persona's language; a freelancer has about half as many).
 * Contacts' birthdays are all-day events every year of the simulated range; public holidays too.
 * Life events keep their date, time, location and people; dentist/doctor ones are
   ``appointment``s, as are routine haircuts, dental cleanings and a yearly eye exam.
@@ -26,6 +28,7 @@ from functools import lru_cache
 from typing import Any, Iterable
 from zoneinfo import ZoneInfo
 
+from ..persona.occupations import of_persona
 from ..persona.places import AIRPORT_ZONES
 from ..rng import derived_id, token
 from .context import Sim
@@ -268,13 +271,21 @@ def _meetings(sim: Sim) -> None:
         room = f"{_ROOMS[r.randrange(len(_ROOMS))]} room"
         link = f"https://meet.{domain}/{_meet_code(sim, series)}"
         hh, mm = map(int, m.time.split(":"))
-        cadence = "Weekly" if m.every_weeks == 1 else f"Every {m.every_weeks} weeks"
-        desc = f"{cadence} on {', '.join(d.capitalize() for d in m.days)}.\nJoin: {link}"
+        desc = _cadence(sim, m, link)
         for day in meeting_dates(sim, m):
             where = f"{room}, {office.street}" if office and sim.weekday(day) in office_days else "Video call"
             _timed(sim, dt.datetime.combine(day, dt.time(hh, mm)), m.duration_minutes, title=m.title,
                    calendar="work", location=where, attendees=[me, *people], organizer=organizer, source="meeting",
                    series=series, description=desc, key=day)
+
+
+def _cadence(sim: Sim, m, link: str) -> str:
+    """A series' description in the persona's language: its cadence, then the join link."""
+    words = of_persona(sim.persona).mail["cadence"]
+    names = of_persona(sim.persona).mail["weekdays"]
+    days = ", ".join(names.get(d, d.capitalize()) for d in m.days)
+    line = words["weekly"] if m.every_weeks == 1 else words["every"]
+    return f"{line.format(days=days, n=m.every_weeks)}\n{words['join'].format(link=link)}"
 
 
 def _meet_code(sim: Sim, *parts: object) -> str:
@@ -299,10 +310,14 @@ def _one_off_meetings(sim: Sim) -> None:
     me = _me_work(sim)
     domain = _work_domain(sim)
     office = p.work.office_address
+    occ = of_persona(p)
+    kinds = [tuple(k) for k in occ.get("one_offs") or []] or _ONE_OFF_MEETINGS
+    rate = 0.05 if occ.freelance else 0.09  # a freelancer has fewer meetings
+    join = occ.mail["cadence"]["join"]
     for day in _workdays(sim):
-        if r.random() >= 0.09:
+        if r.random() >= rate:
             continue
-        title, minutes = _ONE_OFF_MEETINGS[r.randrange(len(_ONE_OFF_MEETINGS))]
+        title, minutes = kinds[r.randrange(len(kinds))]
         start = dt.datetime.combine(day, dt.time(r.choice([10, 11, 13, 14, 15, 16]), r.choice([0, 0, 30])))
         k = r.randint(1, max(1, len(colleagues))) if colleagues else 0
         people = [person(sim, n) for n in r.sample(colleagues, k)] if k else []
@@ -311,7 +326,7 @@ def _one_off_meetings(sim: Sim) -> None:
         where = (f"{_ROOMS[r.randrange(len(_ROOMS))]} room, {office.street}"
                  if office and sim.weekday(day) in p.work.office_days else "Video call")
         _timed(sim, start, minutes, title=title, calendar="work", location=where, attendees=[me, *people],
-               organizer=organizer, source="meeting", description=f"Join: {link}", key=day)
+               organizer=organizer, source="meeting", description=join.format(link=link), key=day)
 
 
 def _birthdays(sim: Sim) -> None:

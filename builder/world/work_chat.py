@@ -69,6 +69,7 @@ from ..dates import add_months
 from ..names import ascii_slug
 from ..persona import Persona
 from ..persona.complete import _mailbox
+from ..persona.occupations import occupation
 from ..rng import derived_id, token
 from .calendar import _work_domain, away_dates, is_holiday, parse_when, trips
 from .context import WEEKDAYS, Sim
@@ -78,6 +79,7 @@ from .model import Event, World
 BANKS = TEMPLATES / "work_chat"
 MAX_REPEAT = 2  # the same sender sends the same exact text at most this many times
 MAX_ANYONE = 4  # and all senders together at most this many times
+MAX_ANYONE_LONG = 1  # a text of 4+ words (case-folded) at most this many times in all: chat that reads fresh
 PINS_PER_CHANNEL = 4
 UNREAD_HOURS = 72
 DAY_START, DAY_END = 8.5, 18.5  # working hours, local (hours as floats)
@@ -88,6 +90,7 @@ ME_FIRST = {"team": 0.35, "project": 0.35, "dm": 0.5, "random": 0.2, "general": 
 _SEASONS = {12: "winter", 1: "winter", 2: "winter", 3: "spring", 4: "spring", 5: "spring", 6: "summer",
             7: "summer", 8: "summer", 9: "autumn", 10: "autumn", 11: "autumn"}
 _SLOT = re.compile(r"\{([@#\w-]+)\}")
+_WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)  # words as builder.world.report counts them
 
 
 # --- the phrase bank -------------------------------------------------------------------------------
@@ -179,12 +182,29 @@ def work_email(sim: Sim, name: str, email: str | None) -> str:
     return f"{_mailbox(name, sim.seed, f'work_chat/email/{name}')}@{domain}"
 
 
-def _team(b: dict, role: str) -> dict[str, str]:
+def _team(b: dict, role: str, locale: str = "en_US") -> dict[str, str]:
+    """The team channel {slug, title}: the occupation's team, else the bank's ``teams`` by role words."""
+    occ = occupation(role, locale)
+    if occ.get("team"):
+        return dict(occ.get("team"))
     role = f" {(role or '').lower()} "
     for t in b["teams"]:
         if any(w in role for w in t["words"]):
             return {"slug": t["slug"], "title": t["title"]}
     return dict(b["default_team"])
+
+
+def _occupation_bank(b: dict, occ) -> dict[str, Any]:
+    """The bank with the occupation's artifacts (under ``artifacts.occupation``), project patterns, ticket
+    prefix and chat slot overrides laid over it (a new dict; the cached bank is untouched)."""
+    out = dict(b)
+    if occ.get("artifacts"):
+        out["artifacts"] = {**b["artifacts"], "occupation": list(occ.get("artifacts"))}
+    if occ.get("projects") and len(occ.get("projects")) >= 3:
+        out["project_names"] = {**b["project_names"], "patterns": list(occ.get("projects"))}
+    out["slots"] = {**b["slots"], **(occ.get("chat") or {})}
+    out["ticket"] = occ.get("ticket")
+    return out
 
 
 def _generated(sim: Sim, count: int, taken: set[str], stream: str) -> list[str]:
@@ -229,7 +249,8 @@ def _plan(sim: Sim) -> Workspace | None:
     w = p.work
     if not w or not w.employer:
         return None
-    b = bank(p.locale)
+    occ = occupation(w.role, p.locale)
+    b = _occupation_bank(bank(p.locale), occ)
     mail_domain = _work_domain(sim)
     domain = ascii_slug(mail_domain.split(".")[0]) or ascii_slug(w.employer) or "workspace"
     me = Member(p.identity.name, w.email or work_email(sim, p.identity.name, None), "me")
@@ -250,7 +271,7 @@ def _plan(sim: Sim) -> Workspace | None:
               for n in _generated(sim, 2, taken, "coworkers")]
     team_people = colleagues or [Member(n, work_email(sim, n, None), kinds[styles.randrange(4)])
                                  for n in _generated(sim, 4, taken, "teammates")]
-    team = _team(b, w.role or "")
+    team = _team(b, w.role or "", p.locale)
     r = sim.rng("work_chat/workspace")
     joined = sim.start.date() - dt.timedelta(days=r.randint(60, 900))
     founded = joined - dt.timedelta(days=r.randint(200, 2500))
@@ -365,7 +386,7 @@ class Writer:
     def ctx(self, r: random.Random, at: dt.datetime, channel: str, roles: dict[str, Member | None]) -> dict:
         b, ws, day = self.b, self.ws, at.date()
         team = ws.team["slug"]
-        arts = b["artifacts"].get(team) or b["artifacts"]["default"]
+        arts = b["artifacts"].get("occupation") or b["artifacts"].get(team) or b["artifacts"]["default"]
         art, art2 = r.sample(arts, 2)
         age = (day - self.founded).days
         project = next((pr for pr in ws.projects if channel == f"proj-{pr.slug}"), None)
@@ -385,7 +406,7 @@ class Writer:
         key = (channel, at.isoformat(), len(self.messages))
         ctx = {"hi": r.choice(b["greetings"]["morning" if at.hour < 12 else "afternoon" if at.hour < 17 else "evening"]),
                "artifact": art, "artifact2": art2, "project": project.name, "channel": channel,
-               "ticket": f"{(ascii_slug(team)[:3] or 'ops').upper()}-{100 + age + r.randint(0, 60)}",
+               "ticket": f"{b.get('ticket') or (ascii_slug(team)[:3] or 'ops').upper()}-{100 + age + r.randint(0, 60)}",
                "pr": link.format(domain=self.mail_domain, team=team, n=n, tok=token(self.sim.seed, "work_chat/link", *key,
                                                                                      length=10)),
                "doc": f"https://docs.{self.mail_domain}/d/{token(self.sim.seed, 'work_chat/doc', *key, length=10)}",
@@ -428,12 +449,14 @@ class Writer:
             variants = variants or next(iter(entry.values()))
         else:
             variants = entry
-        for _ in range(6):
+        for _ in range(8):
             text = self.fill(r, variants[r.randrange(len(variants))], ctx, season)
             text = text[:1].upper() + text[1:] if sender.style == "formal" else text
-            if self.used[(sender.name, text)] < MAX_REPEAT and self.used[text] < MAX_ANYONE:
-                self.used[(sender.name, text)] += 1
-                self.used[text] += 1
+            key = text.casefold()
+            cap = MAX_ANYONE_LONG if len(_WORDS.findall(text)) >= 4 else MAX_ANYONE
+            if self.used[(sender.name, key)] < MAX_REPEAT and self.used[key] < cap:
+                self.used[(sender.name, key)] += 1
+                self.used[key] += 1
                 return text
         return None
 

@@ -1,48 +1,65 @@
-"""Work mail: threads with colleagues about the persona's projects, and meeting notes after meetings.
+"""Work mail: threads about the persona's actual work, and meeting notes after meetings.
 
 Called by :func:`builder.world.mail.simulate_mail` in its place in the mailbox (after payroll, before
-invitations); draws from ``mail/work``, ``mail/work/projects`` and ``mail/notes``. Rules:
+invitations); draws from ``mail/work``, ``mail/work/projects``, ``mail/work/external`` and ``mail/notes``.
+The words come from the persona's occupation (:mod:`builder.persona.occupations`: a data engineer's
+threads are about pipelines, dashboards and incidents, an artist's about commissions, galleries and
+prints, a teacher's about lesson plans and parents) in the persona's locale (German for de_DE).
+Rules:
 
-* Work threads (2-5 messages) with colleagues who use mail, on workdays the persona is not away,
-  inside working hours (a reply that would leave them moves to the next workday morning).
-* Notes after some meetings (by title), sent by the organiser, sometimes answered.
+* Work threads (2-4 messages) with colleagues who use mail, on workdays the persona is not away, inside
+  working hours (08:00-18:00; a reply that would leave them moves to the next workday morning).
+  A family's own kinds may come from outside (``from_client``: a client or a parent writes first, from
+  their own domain); every colleague writes from the employer's domain (completion puts them there).
+* Subjects are composed (kind frame x project x artifact) and never repeat an earlier thread's subject
+  in the mailbox (``Mailbox.subjects``); no sender repeats their own sentence in a thread; a greeting
+  fits the sender's hour (no "good morning" after noon).
+* Notes after some meetings (chance by title from the occupation), sent by the organiser, sometimes
+  answered.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import random
+import re
+from typing import Any
 
+from ..names import ascii_slug
 from ..persona import Contact
+from ..persona.occupations import Occupation, of_persona
 from ..rng import token
 from .calendar import away_dates, is_holiday, parse_when
 from .mail import Mailbox, contact_dict, domain_of, has_app, render
 
-_PROJECTS = ["Atlas", "Beacon", "Cedar", "Driftwood", "Ember", "Falcon", "Granite", "Heron", "Ironwood", "Juniper",
-             "Kestrel", "Lumen", "Marlin", "Nimbus", "Osprey", "Pinnacle", "Quill", "Raven", "Sable", "Tamarack"]
-_ARTIFACTS = ["onboarding flow", "dashboard", "settings page", "field app", "fleet map", "alerts panel",
-              "reporting export", "customer portal", "mobile checkout", "admin console", "search results page",
-              "notification center", "help center", "pricing page", "data import wizard", "status page"]
+_CODENAMES = ["Atlas", "Beacon", "Cedar", "Driftwood", "Ember", "Falcon", "Granite", "Heron", "Ironwood", "Juniper",
+              "Kestrel", "Lumen", "Marlin", "Nimbus", "Osprey", "Pinnacle", "Quill", "Raven", "Sable", "Tamarack"]
+_SLOT = re.compile(r"\{(\w+)\}")
+_GENERIC = {"update": 3, "review": 3, "question": 3, "schedule": 1.5, "status": 1.5}
+_OWN_KIND_WEIGHT = 3.0
 
 
 def _colleagues(box: Mailbox) -> list[Contact]:
     p = box.p
     names = list(p.work.colleagues) if p.work else []
-    out = [c for c in p.contacts if (c.name in names or c.relationship == "colleague") and has_app(c, "mail")]
-    return out
+    return [c for c in p.contacts if (c.name in names or c.relationship == "colleague") and has_app(c, "mail")]
 
 
-def _projects(box: Mailbox) -> list[tuple[dt.date, dt.date, str, list[str]]]:
-    """Work projects: (start, end, codename, artifacts); a new one every ~10 weeks, each running ~5 months."""
+def _projects(box: Mailbox, occ: Occupation) -> list[tuple[dt.date, dt.date, str, list[str]]]:
+    """Work projects: (start, end, name, artifacts); a new one every ~10 weeks, each running ~5 months."""
     sim = box.sim
     r = sim.rng("mail/work/projects")
-    names = r.sample(_PROJECTS, len(_PROJECTS))
+    names = r.sample(_CODENAMES, len(_CODENAMES))
+    patterns = occ.get("projects") or ["{codename}"]
+    artifacts = occ.get("artifacts") or ["report"]
     out = []
     day = sim.start.date() - dt.timedelta(days=60)
     i = 0
     while day <= sim.now.date():
-        out.append((day, day + dt.timedelta(days=r.randint(120, 180)), names[i % len(names)],
-                    r.sample(_ARTIFACTS, 3)))
+        name = patterns[r.randrange(len(patterns))].format(codename=names[i % len(names)],
+                                                           quarter=(day.month - 1) // 3 + 1)
+        out.append((day, day + dt.timedelta(days=r.randint(120, 180)), name,
+                    r.sample(artifacts, min(4, len(artifacts)))))
         day += dt.timedelta(days=r.randint(60, 80))
         i += 1
     return out
@@ -59,16 +76,86 @@ def _next_work_time(box: Mailbox, at: dt.datetime, r: random.Random, lo: int, hi
     return nxt
 
 
+def fill(text: str, slots: dict[str, Any], r: random.Random, depth: int = 0) -> str:
+    """``text`` with each ``{name}`` replaced by ``slots[name]`` (a list: one drawn item); unknown slots stay."""
+    def one(m: re.Match) -> str:
+        v = slots.get(m.group(1))
+        if v is None:
+            return m.group(0)
+        if isinstance(v, (list, tuple)):
+            v = v[r.randrange(len(v))] if v else ""
+        v = str(v)
+        return fill(v, slots, r, depth + 1) if depth < 3 and "{" in v else v
+    return _SLOT.sub(one, text)
+
+
+def greeting(occ: Occupation, hour: int, name: str, r: random.Random) -> str:
+    """A salutation for ``name`` that fits the sender's local ``hour`` (morning ones only before noon)."""
+    g = occ.mail["greet"]
+    pool = list(g["any"]) + list(g["morning"] if hour < 12 else g["afternoon"] if hour < 17 else [])
+    return pool[r.randrange(len(pool))].format(name=name)
+
+
+def _compose(step: list[list[str]], slots: dict, r: random.Random, said: set[str]) -> str:
+    """One message body from a step's parts (one alternative per part), avoiding sentences in ``said``."""
+    out = ""
+    for part in step:
+        text = ""
+        for _ in range(6):
+            text = fill(part[r.randrange(len(part))], slots, r)
+            if text.strip() not in said:
+                break
+        said.add(text.strip())
+        out += text if text.startswith("\n") or not out else " " + text
+    return out
+
+
+def _subject(box: Mailbox, frames: list[str], slots: dict, r: random.Random, day: dt.date) -> str:
+    """A subject from ``frames`` no earlier thread of the mailbox has (else dated, else numbered)."""
+    used: set[str] = getattr(box, "subjects", None)
+    if used is None:
+        used = box.subjects = set()
+    s = ""
+    for _ in range(8):
+        s = fill(frames[r.randrange(len(frames))], slots, r)
+        s = s[:1].upper() + s[1:]
+        if s.lower() not in used:
+            break
+    else:
+        s = f"{s} ({box.fmt.day(day)})"
+        n = 2
+        while s.lower() in used:
+            s, n = f"{s} #{n}", n + 1
+    used.add(s.lower())
+    return s
+
+
+def _external(box: Mailbox, r: random.Random, slots: dict) -> dict[str, str]:
+    """Someone outside the employer (a client, a parent): a Faker name at a domain of their own."""
+    fake = box.sim.faker(f"mail/work/external/{r.randrange(10**9)}")
+    name = f"{fake.first_name()} {fake.last_name()}"
+    org = slots.get("client")
+    domain = f"{ascii_slug(org)[:30] or 'mail'}.test" if org else {"en_GB": "post.test", "de_DE": "postfach.test"}.get(
+        box.p.locale, "mailbox.test")
+    return {"name": name, "email": f"{ascii_slug(name, '.')}@{domain}"}
+
+
 def work_threads(box: Mailbox) -> None:
+    """Append the work threads (see module rules); nothing without colleagues who use mail."""
     sim = box.sim
     colleagues = _colleagues(box)
     if not colleagues:
         return
+    occ = of_persona(box.p)
     r = sim.rng("mail/work")
-    projects = _projects(box)
+    projects = _projects(box, occ)
     away = away_dates(sim)
-    kinds = ["update", "review", "question", "schedule", "status"]
-    weights = [3, 3, 3, 1.5, 1.5]
+    kinds = {**occ.mail["kinds"], **(occ.get("kinds") or {})}
+    names = list(kinds)
+    weights = [_GENERIC.get(k, _OWN_KIND_WEIGHT) for k in names]
+    if occ.freelance:  # a freelancer's mail is mostly clients and galleries
+        weights = [w * (2.0 if k not in _GENERIC else 0.6) for k, w in zip(names, weights)]
+    vocab = {k: occ.get(k) for k in ("done", "done_item", "next_item", "risk", "ask", "answer", "question", "focus", "note")}
     n = 0
     for day in sim.past_days():
         if day.weekday() >= 5 or is_holiday(sim, day) or day in away:
@@ -76,29 +163,45 @@ def work_threads(box: Mailbox) -> None:
         count = (1 if r.random() < 0.7 else 0) + (1 if r.random() < 0.15 else 0)
         for _ in range(count):
             active = [pr for pr in projects if pr[0] <= day <= pr[1]] or projects[-1:]
-            start, _, project, artifacts = active[r.randrange(len(active))]
-            artifact = artifacts[r.randrange(len(artifacts))]
-            kind = r.choices(kinds, weights)[0]
+            _, _, project, artifacts = active[r.randrange(len(active))]
+            art, art2 = r.sample(artifacts, 2) if len(artifacts) > 1 else (artifacts[0], artifacts[0])
+            name = r.choices(names, weights)[0]
+            kind = kinds[name]
+            deadline = day + dt.timedelta(days=r.randint(2, 12))
+            slots: dict[str, Any] = {**{k: v for k, v in vocab.items() if v}, **{k: v[r.randrange(len(v))] if isinstance(v, list) else v
+                                        for k, v in (kind.get("slots") or {}).items()},  # one client per thread
+                                     "artifact": art, "artifact2": art2, "project": project,
+                                     "deadline": box.fmt.weekday(deadline), "n": str(r.randint(2, 9)),
+                                     "doc": f"https://docs.{domain_of(box.me_work['email'])}/d/"
+                                            f"{token(sim.seed, 'doc', n, length=10)}"}
+            at = dt.datetime.combine(day, dt.time(r.randint(8, 15), r.randint(0, 59), r.randint(0, 59)))
+            slots["clock"] = box.fmt.time(at - dt.timedelta(hours=r.randint(4, 7)))
             c = colleagues[r.randrange(len(colleagues))]
-            others = [o for o in colleagues if o.name != c.name]
-            cc = [contact_dict(o) for o in r.sample(others, r.randint(0, min(2, len(others))))] \
-                if kind in ("update", "status") else []
-            at = dt.datetime.combine(day, dt.time(r.randint(8, 16), r.randint(0, 59), r.randint(0, 59)))
-            length = r.choices([2, 3, 4, 5], [4, 4, 2, 1])[0]
-            me_first = kind in ("question", "status")
-            msgs = []
-            them = {"name": c.name, "email": c.email}
-            ctx = {"fmt": box.fmt, "r": r, "project": project, "artifact": artifact, "kind": kind,
-                   "me_first": box.first, "them_first": c.name.split()[0], "style": c.messaging_style or "brief",
-                   "cc": cc, "day": day, "deadline": day + dt.timedelta(days=r.randint(2, 12)),
-                   "doc_url": f"https://docs.{domain_of(box.me_work['email'])}/d/{token(sim.seed, 'doc', n, length=10)}"}
-            subject = None
+            if kind.get("from_client"):
+                them = _external(box, r, slots)
+                me_first, cc = False, []
+            else:
+                them = {"name": c.name, "email": c.email}
+                me_first = name in ("question", "status") or (name not in _GENERIC and r.random() < 0.5)
+                others = [o for o in colleagues if o.name != c.name]
+                cc = [contact_dict(o) for o in r.sample(others, r.randint(0, min(2, len(others))))] \
+                    if name in ("update", "status") else []
+            subject = _subject(box, kind["subjects"], slots, r, day)
+            steps = kind["steps"]
+            length = min(len(steps), r.choices([2, 3, 4], [4, 4, 2])[0])
+            msgs: list[dict] = []
+            said: dict[str, set[str]] = {}
+            signoffs = occ.mail["signoff"]
             for i in range(length):
                 mine = (i % 2 == 0) == me_first
                 sender = box.me_work if mine else them
                 to = [them] if mine else [box.me_work]
-                s, body = render("work", **ctx, step=i, last=i == length - 1, mine=mine)
-                subject = subject or s
+                other_first = (them if mine else box.me_work)["name"].split()[0]
+                own = said.setdefault(sender["email"], set())
+                core = _compose(steps[i], slots, r, own)
+                body = (f"{greeting(occ, at.hour, other_first, r)}\n\n{core}\n\n"
+                        f"{signoffs[r.randrange(len(signoffs))]}\n{sender['name'].split()[0]}")
+                _, body = render("work", subject=subject, body=body)
                 if msgs:
                     body = body + "\n" + box.quote(msgs[-1]["sender"], msgs[-1]["at"], msgs[-1]["body"])
                 msgs.append({"at": at, "sender": sender, "to": to, "cc": cc, "body": body})
@@ -108,9 +211,13 @@ def work_threads(box: Mailbox) -> None:
 
 
 def meeting_notes(box: Mailbox) -> None:
+    """Append notes mail after some past work meetings (see module rules)."""
     sim = box.sim
     r = sim.rng("mail/notes")
-    chance = {"Sprint planning": 0.7, "Design review": 0.35, "Team stand-up": 0.03}
+    occ = of_persona(box.p)
+    chance = occ.get("notes_chance") or {}
+    notes = occ.mail["notes"]
+    discussed, actions = occ.get("discussed") or ["-"], occ.get("actions") or ["-"]
     for e in sim.of_kind("calendar_event"):
         d = e.data
         if d["source"] != "meeting" or e.at > sim.now:
@@ -123,13 +230,22 @@ def meeting_notes(box: Mailbox) -> None:
             continue
         end = parse_when(sim, d["end"])
         at = _next_work_time(box, end, r, 10, 150)
-        ctx = {"fmt": box.fmt, "r": r, "title": d["title"], "day": e.at, "org_first": org["name"].split()[0],
-               "people": people, "attendees": d["attendees"], "me_first": box.first}
-        subject, body = render("meeting_notes", **ctx)
+        slots = {"title": d["title"], "day": box.fmt.day(e.at)}
+        subject = _subject(box, notes["subject"], slots, r, e.at.date())
+        who = [a["name"].split()[0] for a in d["attendees"]]
+        topics = r.sample(discussed, min(2, len(discussed)))
+        todo = r.sample(actions, min(2, len(actions)))
+        lines = [notes["hi"], "", fill(r.choice(notes["open"]), slots, r), "",
+                 f"{notes['attendees']}: " + ", ".join(a["name"] for a in d["attendees"]), "",
+                 f"{notes['discussed']}:", *[f"- {t}" for t in topics], "",
+                 f"{notes['actions']}:", *[f"- {who[r.randrange(len(who))]}: {t}" for t in todo], "",
+                 r.choice(notes["close"]), "", org["name"].split()[0]]
+        _, body = render("meeting_notes", subject=subject, body="\n".join(lines))
         msgs = [{"at": at, "sender": org, "to": people, "body": body}]
         if r.random() < 0.35:
             replier = box.me_work if org["email"] != box.me_work["email"] else people[r.randrange(len(people))]
-            _, reply = render("meeting_notes_reply", **ctx, replier_first=replier["name"].split()[0])
+            reply = f"{r.choice(notes['reply_open'])} {r.choice(notes['reply_core'])}\n\n{replier['name'].split()[0]}"
+            _, reply = render("meeting_notes_reply", body=reply)
             msgs.append({"at": _next_work_time(box, at, r, 5, 120), "sender": replier,
                          "to": [org] + [x for x in people if x["email"] != replier["email"]],
                          "body": reply + "\n" + box.quote(org, at, body)})
