@@ -19,7 +19,8 @@ from .model import (
     Account, Address, Commute, Contact, Finances, Holding, Identity, Investments, Meeting, Persona, Preferences,
     RecurringCharge, Routines, Site, Travel, Trip, UsualOrder, Work,
 )
-from .places import CURRENCY, DEFAULT_ZONE, DESTINATIONS, HOME_CITIES
+from . import facts
+from .places import CURRENCY, DEFAULT_ZONE, DESTINATIONS, HOME_CITIES, Town, town
 
 _EMAIL_DOMAIN = {"en_US": "mailbox.test", "en_GB": "post.test", "de_DE": "postfach.test"}
 
@@ -130,18 +131,10 @@ def _home_city(p: Persona):
 
 
 def _address(seed: int, stream: str, locale: str, city) -> Address:
-    fake = faker(seed, stream, locale)
-    r = rng(seed, stream + "/postcode")
-    if locale == "en_GB":
-        postcode = f"{city.postcode_prefix}{r.randint(1, 20)} {r.randint(1, 9)}{fake.random_uppercase_letter()}{fake.random_uppercase_letter()}"
-    elif locale == "de_DE":
-        postcode = (city.postcode_prefix + "".join(str(r.randint(0, 9)) for _ in range(5)))[:5]
-    else:
-        postcode = city.postcode_prefix + f"{r.randint(1, 99):02d}"
-    # Faker's British addresses break the flat and the street over two lines; one line here.
-    street = ", ".join(part.strip() for part in fake.street_address().splitlines() if part.strip())
-    return Address(street=street, city=city.name, region=city.region, postal_code=postcode,
-                   country=city.country)
+    """A one-line street address in the home ``city`` (a places.City) with a postcode of that city."""
+    place = town(locale, city.name) or Town(city.name, city.region, city.country,
+                                            {"en_GB": (city.postcode_prefix, 1, 20)}.get(locale, (10000, 99999)))
+    return facts.address(seed, stream, locale, place)
 
 
 def _birthday(seed: int, stream: str, around: dt.date, spread_years: int) -> dt.date:
@@ -206,10 +199,13 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
             # Born before today: a child of a very young persona is at most a few months old.
             birthday=c.birthday or min(_birthday(seed, f"{s}/birthday", around, 6),
                                        p.as_of - dt.timedelta(days=90)),
-            address=c.address or (_address(seed, f"{s}/address", loc, city) if closeness >= 4 else None),
+            # Drawn by facts.contact_facts, in the contact's own city.
+            address=c.address,
             shared_activities=c.shared_activities if c.shared_activities is not None else
-            rng(seed, f"{s}/activities").sample(_ACTIVITIES, 2),
+            rng(seed, f"{s}/activities").sample(facts.bank(loc).get("activities") or _ACTIVITIES, 2),
             apps=apps, messaging_style=style,
+            # The contact's own life: what the spec gives; facts.contact_facts fills the rest.
+            partner=c.partner, children=c.children, pets=c.pets, job=c.job, city=c.city,
         ))
     return out
 
@@ -336,14 +332,13 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
                   hotel_chain=t.hotel_chain or "Harbor & Pine Hotels", seat=seat, loyalty=loyalty, trips=trips)
 
 
-def _routines(p: Persona) -> Routines:
+def _routines(p: Persona, preferences: Preferences) -> Routines:
     seed, loc = p.seed, p.locale
     ro = p.routines or Routines()
     r = rng(seed, "complete/routines")
     commute = ro.commute or Commute(mode={"en_US": "car", "en_GB": "transit", "de_DE": "bike"}[loc])
-    usual = ro.usual_order or UsualOrder(
-        restaurant=f"{faker(seed, 'complete/routines/usual_order', loc).last_name()}'s Noodle Bar",
-        items=["Pad see ew", "Spring rolls"], total=Decimal({"en_US": "27.50", "en_GB": "21.40", "de_DE": "23.90"}[loc]))
+    # From the persona's cuisines (a Thai place for a Thai lover), never a fixed dish.
+    usual = ro.usual_order or facts.usual_order(p, preferences.cuisines)
     return ro.model_copy(update={"commute": commute, "usual_order": usual,
                                  "exercise": ro.exercise or r.choice(_EXERCISE)})
 
@@ -362,28 +357,18 @@ def _browsing(p: Persona) -> list[Site]:
     return sites
 
 
-# A short profile line from the completed facts (never Faker lorem): role, employer, city, pastimes.
-_BIO = {
-    "en_US": "{role} at {employer}, based in {city}. Into {exercise} and {cuisine} food.",
-    "en_GB": "{role} at {employer}, living in {city}. Fond of {exercise} and {cuisine} food.",
-    "de_DE": "{role} bei {employer}, wohnt in {city}.",
-}
-
-
-def _bio(p: Persona, city, work: Work, routines: Routines, preferences: Preferences) -> str:
-    return _BIO[p.locale].format(role=work.role, employer=work.employer, city=city.name,
-                                 exercise=routines.exercise.lower(), cuisine=preferences.cuisines[0])
-
-
 def complete(p: Persona) -> Persona:
     """Return ``p`` with every section filled in (``id``, ``timezone``, identity, work, finances, contacts,
     travel, routines, preferences, browsing). The result validates against the same schema."""
     city = _home_city(p)
     identity = _identity(p, city)
-    contacts = _contacts(p, identity, city)
-    work, routines, preferences = _work(p, contacts, city), _routines(p), _preferences(p)
+    contacts = facts.contact_facts(p, identity, _contacts(p, identity, city), city.name)
+    preferences = _preferences(p)
+    work, routines = _work(p, contacts, city), _routines(p, preferences)
+    travel = _travel(p, city, contacts)
     if identity.bio is None:
-        identity = identity.model_copy(update={"bio": _bio(p, city, work, routines, preferences)})
+        identity = identity.model_copy(update={"bio": facts.bio(p, city.name, work, routines, preferences,
+                                                               contacts, travel)})
     return p.model_copy(update={
         "id": persona_id(p),
         "timezone": p.timezone or (city.timezone if not p.identity.address else DEFAULT_ZONE[p.locale]
@@ -392,7 +377,7 @@ def complete(p: Persona) -> Persona:
         "contacts": contacts,
         "work": work,
         "finances": _finances(p),
-        "travel": _travel(p, city, contacts),
+        "travel": travel,
         "routines": routines,
         "preferences": preferences,
         "browsing": _browsing(p),

@@ -73,3 +73,61 @@ AIRPORT_ZONES: dict[str, str] = {
 
 DEFAULT_ZONE = {"en_US": "America/New_York", "en_GB": "Europe/London", "de_DE": "Europe/Berlin"}
 CURRENCY = {"en_US": "USD", "en_GB": "GBP", "de_DE": "EUR"}
+
+
+@dataclass(frozen=True)
+class Town:
+    """A place a contact may live, with the postcodes it really has.
+
+    ``postcodes``: US and DE, a ``(low, high)`` range of five-digit codes, or a tuple of such ranges; GB,
+    ``(area, low, high)``: the outward code's letters and its district numbers (the inward part is drawn).
+    """
+
+    name: str
+    region: str | None
+    country: str
+    postcodes: tuple
+
+
+# Home cities first (same names as HOME_CITIES), then towns where parents, siblings and old friends live.
+TOWNS: dict[str, list[Town]] = {
+    "en_US": [
+        Town("Portland", "OR", "US", (97201, 97239)), Town("Seattle", "WA", "US", (98101, 98199)),
+        Town("Denver", "CO", "US", (80202, 80249)), Town("Chicago", "IL", "US", (60601, 60661)),
+        Town("Austin", "TX", "US", (78701, 78759)), Town("Boston", "MA", "US", (2108, 2137)),
+        Town("Philadelphia", "PA", "US", (19102, 19154)),
+        Town("Eugene", "OR", "US", (97401, 97405)), Town("Spokane", "WA", "US", (99201, 99224)),
+        Town("Sacramento", "CA", "US", (95811, 95838)), Town("Boise", "ID", "US", (83702, 83716)),
+        Town("Columbus", "OH", "US", (43201, 43235)), Town("Madison", "WI", "US", (53703, 53726)),
+        Town("Tucson", "AZ", "US", (85701, 85750)), Town("Albany", "NY", "US", (12203, 12210)),
+        Town("Richmond", "VA", "US", (23219, 23236)), Town("Ann Arbor", "MI", "US", (48103, 48109)),
+    ],
+    "en_GB": [
+        Town("Manchester", "Greater Manchester", "GB", ("M", 1, 40)), Town("Bristol", "Bristol", "GB", ("BS", 1, 16)),
+        Town("Edinburgh", "City of Edinburgh", "GB", ("EH", 1, 17)), Town("Leeds", "West Yorkshire", "GB", ("LS", 1, 29)),
+        Town("York", "North Yorkshire", "GB", ("YO", 10, 32)), Town("Sheffield", "South Yorkshire", "GB", ("S", 1, 36)),
+        Town("Norwich", "Norfolk", "GB", ("NR", 1, 14)), Town("Cardiff", "Cardiff", "GB", ("CF", 10, 24)),
+        Town("Nottingham", "Nottinghamshire", "GB", ("NG", 1, 11)), Town("Brighton", "East Sussex", "GB", ("BN", 1, 3)),
+        Town("Newcastle upon Tyne", "Tyne and Wear", "GB", ("NE", 1, 15)), Town("Exeter", "Devon", "GB", ("EX", 1, 4)),
+        Town("Glasgow", "Glasgow City", "GB", ("G", 1, 34)), Town("Chester", "Cheshire", "GB", ("CH", 1, 4)),
+    ],
+    "de_DE": [
+        Town("Hamburg", "Hamburg", "DE", ((20095, 21149), (22041, 22769))), Town("Köln", "Nordrhein-Westfalen", "DE", (50667, 51149)),
+        Town("Leipzig", "Sachsen", "DE", (4103, 4357)), Town("München", "Bayern", "DE", (80331, 81929)),
+        Town("Lüneburg", "Niedersachsen", "DE", (21335, 21339)), Town("Kiel", "Schleswig-Holstein", "DE", (24103, 24159)),
+        Town("Bremen", "Bremen", "DE", (28195, 28779)), Town("Hannover", "Niedersachsen", "DE", (30159, 30669)),
+        Town("Münster", "Nordrhein-Westfalen", "DE", (48143, 48167)),
+        Town("Freiburg im Breisgau", "Baden-Württemberg", "DE", (79098, 79117)),
+        Town("Dresden", "Sachsen", "DE", (1067, 1328)), Town("Nürnberg", "Bayern", "DE", (90402, 90491)),
+        Town("Rostock", "Mecklenburg-Vorpommern", "DE", (18055, 18147)), Town("Kassel", "Hessen", "DE", (34117, 34134)),
+        Town("Osnabrück", "Niedersachsen", "DE", (49074, 49090)),
+    ],
+}
+
+# The letters a UK inward code's last two characters may use (never C I K M O V).
+GB_INWARD_LETTERS = "ABDEFGHJLNPQRSTUWXYZ"
+
+
+def town(locale: str, name: str) -> Town | None:
+    """The town of ``locale`` called ``name`` (home cities included), or None if the tables do not have it."""
+    return next((t for t in TOWNS.get(locale, []) if t.name == name), None)
