@@ -188,6 +188,8 @@ class Voice:
             text += " " + self.fill("{emoji}", r, ctx)
         elif style == "chatty" and r.random() < 0.3:
             text += self.fill("{chatty_tail}", r, ctx)
+        elif style in ("formal", "me_formal"):
+            text = re.sub(r"(^|[.!?] )([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
         elif style == "brief" and r.random() < 0.5:
             text = text[0].lower() + text[1:] if not text[:2].isupper() else text
             text = text.rstrip("!")
@@ -203,6 +205,7 @@ class Memory:
     recommended: set[str] = field(default_factory=set)  # titles recommended either way
     pending: list[dict[str, Any]] = field(default_factory=list)  # recommendations not yet followed up
     asked: dict[str, dt.date] = field(default_factory=dict)  # qa key -> last asked
+    told: set[int] = field(default_factory=set)  # indexes of the bank's life news this contact has told
 
 
 class Chat:
@@ -407,13 +410,13 @@ def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> 
     """The lines of one everyday session, its topic and ref."""
     rel, day, mem = c.relationship, at.date(), chat.memory[c.name]
     due = [p for p in mem.pending if (day - p["day"]).days >= 7]
-    if trip:
+    if rel == "neighbor":
+        weights = {"neighbor": 1}
+    elif trip:
         weights = {"trip_checkin": 3 if (c.closeness or 1) >= 3 else 1, "question": 1, "news": 1,
                    "followup": 1 if due else 0}
     elif rel == "colleague":
         weights = {"work": 5, "question": 1, "meal": 1 if 11 <= at.hour < 13 else 0}
-    elif rel == "neighbor":
-        weights = {"neighbor": 1}
     elif rel == "parent":
         weights = {"checkin": 3, "news": 2, "question": 1, "plan": 1, "recommend": 0.5, "followup": 2 if due else 0,
                    "smalltalk": 1}
@@ -553,7 +556,7 @@ def _facts(c: Contact) -> list[tuple[str, dict[str, Any]]]:
     out: list[tuple[str, dict[str, Any]]] = []
     if c.partner:
         out.append(("partner", {"partner": c.partner.split()[0]}))
-    for kid in c.children or []:
+    for kid in (c.children or []) if c.relationship not in ("parent", "child") else []:
         out.append(("child", {"child": kid.split()[0]}))
     for pet in c.pets or []:
         m = _PET.match(pet.strip())
@@ -573,9 +576,18 @@ def _news(chat, c, r, at, a):
     d = at.date()
     if facts and r.random() < 0.8:
         kind, ctx = facts[r.randrange(len(facts))]
+        entry = news[kind]
+    elif c.relationship == "parent":
+        entry, ctx = news["parent_generic"], {}
     else:
-        kind, ctx = ("parent_generic" if c.relationship == "parent" else "generic"), {}
-    entry = news[kind]
+        mem = chat.memory[c.name]
+        life = chat.b["life"]
+        fresh = [i for i in range(len(life)) if i not in mem.told]
+        if not fresh:
+            return [], None
+        i = fresh[r.randrange(len(fresh))]
+        mem.told.add(i)
+        entry, ctx = {**news["generic"], "tell": [f"{{o_news}}{life[i]['tell']}"], "answer": life[i]["more"]}, {}
     lines = [(False, chat.render(c, False, entry["tell"], r, ctx, d)),
              (True, chat.render(c, True, entry["react"], r, ctx, d))]
     if r.random() < 0.7:
@@ -805,7 +817,7 @@ def _holidays(chat: Chat) -> None:
             close = (c.closeness or 1) >= 4
             if c.relationship == "colleague" or not (c.relationship in FAMILY or close):
                 continue
-            if key == "public" and not close:
+            if key == "public" and not ((c.closeness or 1) >= 5 or c.relationship in FAMILY):
                 continue
             r = sim.rng(f"chat/holiday/{day.isoformat()}/{c.name}")
             ctx = {"holiday": name}
@@ -820,7 +832,7 @@ def _holidays(chat: Chat) -> None:
                     if r.random() < 0.5:
                         lines.append(chat.line(c, a, "react", r, {}, before))
                     chat.post(c, at, lines, ("holiday-pre", day), r, topic="holiday")
-            if r.random() < (0.9 if c.relationship in FAMILY or key != "public" else 0.5):
+            if r.random() < (0.45 if key == "public" else 0.9 if c.relationship in FAMILY else 0.75):
                 hour = r.randint(20, 22) if key == "nye" else r.randint(9, 19)
                 at = dt.datetime.combine(day, dt.time(hour, r.randint(0, 59)))
                 if sim.start <= at <= sim.now:
