@@ -20,7 +20,7 @@ from .model import (
     RecurringCharge, Routines, Site, Travel, Trip, UsualOrder, Work,
 )
 from . import facts
-from .places import CURRENCY, DEFAULT_ZONE, DESTINATIONS, HOME_CITIES, Town, town
+from .places import CURRENCY, DEFAULT_ZONE, DESTINATIONS, HOME_CITIES, LOCAL_NAMES, Town, town
 
 _EMAIL_DOMAIN = {"en_US": "mailbox.test", "en_GB": "post.test", "de_DE": "postfach.test"}
 
@@ -306,6 +306,7 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
     if trips is None:
         r = rng(seed, "complete/travel/trips")
         places = [d for d in DESTINATIONS if d[0] != city.name]
+        local = LOCAL_NAMES.get(p.locale, {})
         friends = [c.name for c in contacts if c.relationship in ("friend", "partner", "spouse") and (c.closeness or 0) >= 4]
         start = p.as_of - dt.timedelta(days=30 * p.history_months)
         trips = []
@@ -313,12 +314,12 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
         for i, purpose in enumerate(["leisure", "business", "family", "leisure"]):
             depart = start + dt.timedelta(days=segment * i + r.randint(10, max(11, segment - 20)))
             dest = places[r.randrange(len(places))]
-            trips.append(Trip(destination=dest[0], airport=dest[1], depart=depart,
+            trips.append(Trip(destination=local.get(dest[0], dest[0]), airport=dest[1], depart=depart,
                               **{"return": depart + dt.timedelta(days=r.randint(3, 7))}, purpose=purpose,
                               companions=friends[:1] if purpose == "leisure" else []))
         depart = p.as_of + dt.timedelta(days=r.randint(18, max(19, min(45, p.horizon_days - 8))))
         dest = places[r.randrange(len(places))]
-        trips.append(Trip(destination=dest[0], airport=dest[1], depart=depart,
+        trips.append(Trip(destination=local.get(dest[0], dest[0]), airport=dest[1], depart=depart,
                           **{"return": depart + dt.timedelta(days=r.randint(3, 6))}, purpose="leisure"))
     r = rng(seed, "complete/travel/loyalty")
     airline = t.airline or "Meridian Air"

@@ -313,7 +313,8 @@ def bio(p, city: str, work, routines, preferences, contacts: list[Contact], trav
     for part in ("work", "place", "pastime", "detail"):
         options = [t for t in b["bio"][part] if all(k in slots for k in _SLOT.findall(t))]
         if options:
-            parts.append(options[r.randrange(len(options))].format(**slots))
+            # "Drubin & Co." + "." reads as one full stop.
+            parts.append(re.sub(r"\.\.$", ".", options[r.randrange(len(options))].format(**slots)))
     if r.random() < 0.3 and len(parts) >= 3:
         parts[1], parts[2] = parts[2], parts[1]
     return " ".join(x for x in parts if x)

@@ -131,3 +131,9 @@ GB_INWARD_LETTERS = "ABDEFGHJLNPQRSTUWXYZ"
 def town(locale: str, name: str) -> Town | None:
     """The town of ``locale`` called ``name`` (home cities included), or None if the tables do not have it."""
     return next((t for t in TOWNS.get(locale, []) if t.name == name), None)
+
+# Destination names as the locale writes them (a German persona flies to Lissabon, not Lisbon).
+LOCAL_NAMES: dict[str, dict[str, str]] = {
+    "de_DE": {"Lisbon": "Lissabon", "Rome": "Rom", "Vienna": "Wien", "Copenhagen": "Kopenhagen", "Tokyo": "Tokio",
+              "Mexico City": "Mexiko-Stadt", "Barcelona": "Barcelona", "Amsterdam": "Amsterdam", "London": "London"},
+}
