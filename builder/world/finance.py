@@ -1,4 +1,4 @@
-"""Money: paychecks, bills, everyday card spending, P2P payments, and the month-end settlement.
+"""Money: paychecks, bills, a monthly budget, everyday card spending, P2P payments, and the settlement.
 
 Rules (tasks and tests depend on them):
 
@@ -7,12 +7,31 @@ Rules (tasks and tests depend on them):
   previous Friday.
 * A recurring charge falls on its ``day``; in a shorter month on the last day; a
   Saturday or Sunday moves it to the following Monday.
-* Settlement (run after every other module, so it sees all their card charges), month by month:
-  - the credit card is paid from checking on the 20th (business-day adjusted): the amount
-    owed at the end of the previous month, or as much as checking can spare above a
-    reserve of a month's bills plus a cushion (then the rest is carried);
-  - on the 3rd (business-day adjusted) 25 % of a month's net pay, rounded down to 50, moves to
-    savings if checking stays above that reserve after it;
+* Budget (:func:`budget`): monthly net pay minus fixed costs (every recurring charge), the
+  household's groceries, the spec's routines (orders, dining, rides, coffee, commute) and the
+  trips of the history give what is left; optional everyday spending (shopping, outings,
+  pharmacy) scales to it, and the standing savings transfer is what is left over (never more
+  than 25 % of net pay, 0 when nothing is).
+* Merchants are named from the locale's banks in ``templates/money/merchants.yaml`` (surnames from
+  Faker only inside patterns); the spec's ``favourite_merchants`` are merchants too, visited
+  every one to three weeks. Home-city everyday spending stops from a trip's departure day to its
+  return day (travel.py spends at the destination instead).
+* Commute mode drives transport: ``transit`` buys a monthly pass (3+ office days) or pays fares
+  on office days; ``car`` buys fuel every 9-16 days and parks on some office days; ``bike`` a rare
+  bike shop; ``walk`` and ``rideshare`` nothing here (rideshare commutes are ZipRide rides).
+* Birthday gifts: a P2P payment (memo ``birthday gift``) to close family and friends 1-4 days
+  before their birthday, most years.
+* Settlement (run after every other module, so it sees all their card charges), in time order:
+  - the card statement closes at each month's end; on the 20th (business-day adjusted) checking
+    pays what the statement owes less what was paid since, as far as checking can spare above a
+    reserve (a month's bills plus a cushion), topped up from savings when checking cannot;
+  - a charge that would take the card over its limit is preceded by a pay-down (a
+    ``card_payment`` with ``paydown`` true) from checking (or savings) a few minutes before;
+  - a statement not paid in full by its due date accrues interest: APR / 365 on each day's
+    balance of that month, posted as an ``interest`` event on the card on the 1st of the next
+    month at 00:01 (negative posting of kind ``interest``);
+  - on the 3rd (business-day adjusted) the budget's savings amount moves to savings if checking
+    stays above the reserve plus what the card owes after it;
   - savings interest (APR / 12 on the month-end balance, half-up to the cent) posts on the
     month's last day at 23:00.
   Only months that ended before ``as_of`` are settled; a card payment due after ``now`` is
@@ -21,10 +40,14 @@ Rules (tasks and tests depend on them):
 
 from __future__ import annotations
 
-import bisect
 import calendar
 import datetime as dt
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
 
 from ..persona import Persona
 from .context import Charge, Sim
@@ -33,17 +56,40 @@ from ..dates import add_months
 from ..rng import derived_id
 
 CUSHION_CENTS = 150_000  # checking keeps at least this much after voluntary moves
+TEMPLATES = Path(__file__).parent / "templates" / "money"
 
-# category: (min cents, max cents, name templates)
-MERCHANT_KINDS: dict[str, tuple[int, int, tuple[str, ...]]] = {
-    "groceries": (1800, 14500, ("{last} Family Market", "{city} Food Co-op", "Fresh {last} Grocers")),
-    "coffee": (375, 950, ("{first}'s Coffee Bar", "{last} Roasters", "Morning {last} Cafe")),
-    "restaurants": (1400, 8800, ("{last} Kitchen", "Trattoria {last}", "The {last} Tavern", "{first}'s Noodle House")),
-    "transport": (1200, 6500, ("{city} Fuel Stop", "{last} Auto Service", "{city} Transit Fares")),
-    "health": (800, 4500, ("{last} Pharmacy", "{city} Wellness Clinic")),
-    "shopping": (1500, 12500, ("{last} Hardware", "{last} & Co. Outfitters", "{city} Books")),
-    "entertainment": (1200, 6000, ("{city} Cinema", "The {last} Music Hall")),
+# category: (min cents, max cents) of one everyday purchase (same figures in USD, GBP and EUR).
+MERCHANT_KINDS: dict[str, tuple[int, int]] = {
+    "groceries": (600, 3200),  # a top-up shop; the weekly shop is sized by the household budget
+    "coffee": (325, 875),
+    "restaurants": (1400, 6800),
+    "transport": (1200, 6500),
+    "health": (650, 3800),
+    "shopping": (1200, 8500),
+    "entertainment": (1100, 4800),
 }
+# How many merchants of each bank category a persona's city has.
+_MERCHANT_COUNTS = {"groceries": 4, "coffee": 4, "restaurants": 6, "health": 3, "shopping": 5, "entertainment": 3,
+                    "bike": 1, "fuel": 2, "parking": 1}
+_BANK_CATEGORY = {"bike": "shopping", "fuel": "transport", "parking": "transport"}
+# What one adult's groceries cost a month, by currency (cents), and a transit monthly pass.
+GROCERY_PER_ADULT = {"USD": 42_000, "GBP": 26_000, "EUR": 28_000}
+TRANSIT_PASS = {"USD": 10_000, "GBP": 8_400, "EUR": 5_800}
+TRANSIT_FARE = {"USD": 250, "GBP": 200, "EUR": 340}
+
+
+@lru_cache(maxsize=1)
+def bank() -> dict:
+    """The merchant name banks (``templates/money/merchants.yaml``)."""
+    return yaml.safe_load((TEMPLATES / "merchants.yaml").read_text(encoding="utf-8"))
+
+
+def fill(pattern: str, r, words: dict, surname, city: str) -> str:
+    """A name from ``pattern``: ``{surname}`` from ``surname()``, ``{area}``/``{thing}``/``{thing2}`` from ``words``."""
+    things = r.sample(words["thing"], 2)
+    return pattern.format(surname=surname() if "{surname}" in pattern else "", area=r.choice(words["area"]),
+                          thing=things[0], thing2=things[1], city=city)
+
 
 P2P_MEMOS = {
     "partner": ["groceries", "utilities split", "date night"],
@@ -64,15 +110,21 @@ LABELS = {
     "en_US": {"pay": "PAYROLL DEPOSIT {}", "bill_pay": "BILL PAY {}", "autopay": "AUTOPAY {}", "debit": "DEBIT CARD {}",
               "p2p_to": "ZELLE TO {}", "p2p_from": "ZELLE FROM {}", "to_savings": "TRANSFER TO SAVINGS",
               "from_checking": "TRANSFER FROM CHECKING", "card_payment": "PAYMENT TO {}",
-              "card_thanks": "PAYMENT THANK YOU", "interest": "INTEREST PAID"},
+              "card_thanks": "PAYMENT THANK YOU", "interest": "INTEREST PAID",
+              "card_interest": "INTEREST CHARGE ON PURCHASES", "from_savings": "TRANSFER TO CHECKING",
+              "to_checking": "TRANSFER FROM SAVINGS", "fx_fee": "FOREIGN TRANSACTION FEE"},
     "en_GB": {"pay": "SALARY {}", "bill_pay": "STANDING ORDER {}", "autopay": "DIRECT DEBIT {}", "debit": "CARD PAYMENT {}",
               "p2p_to": "FASTER PAYMENT TO {}", "p2p_from": "FASTER PAYMENT FROM {}", "to_savings": "TRANSFER TO SAVER",
               "from_checking": "TRANSFER FROM CURRENT ACCOUNT", "card_payment": "PAYMENT TO {}",
-              "card_thanks": "PAYMENT RECEIVED - THANK YOU", "interest": "GROSS INTEREST"},
+              "card_thanks": "PAYMENT RECEIVED - THANK YOU", "interest": "GROSS INTEREST",
+              "card_interest": "INTEREST CHARGED", "from_savings": "TRANSFER TO CURRENT ACCOUNT",
+              "to_checking": "TRANSFER FROM SAVER", "fx_fee": "NON-STERLING TRANSACTION FEE"},
     "de_DE": {"pay": "GEHALT {}", "bill_pay": "DAUERAUFTRAG {}", "autopay": "LASTSCHRIFT {}", "debit": "KARTENZAHLUNG {}",
               "p2p_to": "ÜBERWEISUNG AN {}", "p2p_from": "GUTSCHRIFT VON {}", "to_savings": "UMBUCHUNG AUF TAGESGELD",
               "from_checking": "UMBUCHUNG VOM GIROKONTO", "card_payment": "KREDITKARTENABRECHNUNG {}",
-              "card_thanks": "AUSGLEICH KREDITKARTE", "interest": "ZINSGUTSCHRIFT"},
+              "card_thanks": "AUSGLEICH KREDITKARTE", "interest": "ZINSGUTSCHRIFT",
+              "card_interest": "SOLLZINSEN KREDITKARTE", "from_savings": "UMBUCHUNG AUF GIROKONTO",
+              "to_checking": "UMBUCHUNG VOM TAGESGELD", "fx_fee": "AUSLANDSEINSATZENTGELT"},
 }
 
 
@@ -110,21 +162,159 @@ def month_end(day: dt.date) -> dt.date:
     return on_day(day.year, day.month, 31)
 
 
-def make_merchants(p: Persona) -> list[Merchant]:
-    """Merchants in the persona's city, drawn from the stream ``places/<city>/merchants`` (two per template)."""
-    from ..rng import faker
+def _favourite_category(name: str) -> str:
+    low = name.lower()
+    for words, category in ((("coffee", "café", "cafe", "roast", "espresso", "kaffee"), "coffee"),
+                            (("market", "grocer", "foods", "co-op", "bakery", "bäckerei", "deli"), "groceries"),
+                            (("kitchen", "pizza", "grill", "diner", "tavern", "pub", "restaurant", "bistro",
+                              "noodle", "taqueria", "gasthaus"), "restaurants"),
+                            (("pharmacy", "apotheke", "chemist"), "health"),
+                            (("cinema", "kino", "theatre", "theater", "music hall", "bowl"), "entertainment")):
+        if any(w in low for w in words):
+            return category
+    return "shopping"
 
-    city = p.identity.address.city
-    fake = faker(p.seed, f"places/{city}/merchants", p.locale)
+
+@lru_cache(maxsize=8)
+def _home_names(seed: int, city: str, locale: str) -> tuple[tuple[str, str], ...]:
+    """(bank category, name) of the persona's city merchants, from the stream ``places/<city>/merchants``."""
+    from ..rng import faker, rng
+
+    fake = faker(seed, f"places/{city}/merchants", locale)
+    r = rng(seed, f"places/{city}/merchants/names")
+    banks = bank()["home"].get(locale) or bank()["home"]["en_US"]
+    words = bank()["words"].get(locale) or bank()["words"]["en_US"]
     out, seen = [], set()
-    for category, (_, _, templates) in MERCHANT_KINDS.items():
-        for template in templates:
-            for _ in range(2):
-                name = template.format(first=fake.first_name(), last=fake.last_name(), city=city)
-                if name not in seen:
-                    seen.add(name)
-                    out.append(Merchant(derived_id(p.seed, "merchant", name), name, category, city))
+    for category, n in _MERCHANT_COUNTS.items():
+        patterns = list(banks[category])
+        r.shuffle(patterns)
+        for pattern in patterns:
+            if sum(c == category for c, _ in out) >= n:
+                break
+            name = fill(pattern, r, words, fake.last_name, city)
+            if name not in seen:
+                seen.add(name)
+                out.append((category, name))
+    transit = bank()["transit"].get(city) or [f"{city} Transit"]
+    out.append(("transit", transit[0]))
+    return tuple(out)
+
+
+def make_merchants(p: Persona) -> list[Merchant]:
+    """Merchants in the persona's city: names from the locale's bank (see module rules), then the favourites."""
+    city = p.identity.address.city
+    out, seen = [], set()
+    for category, name in _home_names(p.seed, city, p.locale):
+        seen.add(name)
+        out.append(Merchant(derived_id(p.seed, "merchant", name), name,
+                            "transport" if category == "transit" else _BANK_CATEGORY.get(category, category), city))
+    for name in p.preferences.favourite_merchants:
+        if name not in seen:
+            seen.add(name)
+            out.append(Merchant(derived_id(p.seed, "merchant", name), name, _favourite_category(name), city))
     return out
+
+
+def home_kind(p: Persona, merchant: Merchant) -> str:
+    """A merchant's bank category (``fuel``, ``parking``, ``bike``, ``transit``... or its category)."""
+    for category, name in _home_names(p.seed, p.identity.address.city, p.locale):
+        if name == merchant.name:
+            return category
+    return merchant.category
+
+
+def household_size(p: Persona) -> int:
+    """People who eat from the persona's shopping: the persona, a partner or spouse at the same address, children."""
+    home = p.identity.address
+    n = 1
+    for c in p.contacts:
+        if c.relationship in ("partner", "spouse") and (c.address is None or home is None
+                                                       or c.address.street == home.street):
+            n += 1
+        elif c.relationship == "child" and c.birthday and (p.as_of - c.birthday).days < 18 * 365:
+            n += 1
+    return n
+
+
+def away_days(p: Persona) -> set[dt.date]:
+    """Days the persona is travelling (a trip's ``depart`` through its ``return``, inclusive)."""
+    out: set[dt.date] = set()
+    for t in (p.travel.trips or []) if p.travel else []:
+        d = t.depart
+        while d <= t.return_:
+            out.add(d)
+            d += dt.timedelta(days=1)
+    return out
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A persona's month in cents: ``net`` pay, ``fixed`` bills, ``groceries`` for the household, ``planned``
+    spending the spec fixes (orders, dining, rides, coffee, commute, trips, P2P), the optional everyday
+    ``scale`` (0.25-1.5 times the nominal rate of shopping, outings and pharmacy) and ``savings`` (the
+    standing transfer, a multiple of 50 units, possibly 0)."""
+
+    net: int
+    fixed: int
+    groceries: int
+    planned: int
+    optional: int
+    scale: float
+    savings: int
+
+
+def _trip_cost(p: Persona, trip) -> int:
+    """A rough cost of one trip (fares, hotel, spending there) in cents, for the budget."""
+    from .travel import AIRPORTS, distance_km
+    home = p.travel.home_airport
+    km = distance_km(home, trip.airport) if home in AIRPORTS and trip.airport in AIRPORTS else 2000
+    people = 1 + len(trip.companions)
+    nights = max(1, (trip.return_ - trip.depart).days)
+    fare = (9000 + 14 * km) * people
+    return int(fare + 21000 * nights + 9000 * nights)
+
+
+_BUDGETS: list[tuple[Persona, Budget]] = []  # the last few personas asked about (specs are not hashable)
+
+
+def _budget(p: Persona) -> Budget:
+    for q, b in _BUDGETS:
+        if q is p:
+            return b
+    b = _compute_budget(p)
+    _BUDGETS[:] = [*_BUDGETS[-3:], (p, b)]
+    return b
+
+
+def _compute_budget(p: Persona) -> Budget:
+    ro = p.routines
+    net = monthly_net_cents(p)
+    fixed = sum(cents(c.amount) for c in p.recurring_charges)
+    groceries = GROCERY_PER_ADULT.get(p.finances.currency, 40_000) * household_size(p)
+    usual = cents(ro.usual_order.total) if ro.usual_order else 4200
+    planned = int(ro.food_delivery_per_month * (usual + 4200) / 2 + ro.dining_out_per_month * 4600
+                  + ro.online_orders_per_month * 4200 + ro.rides_per_month * 2500
+                  + ro.coffee_per_week * 52 / 12 * 600 + 3000)
+    mode = ro.commute.mode if ro.commute else "transit"
+    planned += {"car": 16000, "transit": TRANSIT_PASS.get(p.finances.currency, 9000)}.get(mode, 1000)
+    months = max(1, p.history_months)
+    start = add_months(p.as_of, -p.history_months)
+    trips = [t for t in (p.travel.trips or []) if start < t.depart <= p.as_of] if p.travel else []
+    planned += sum(_trip_cost(p, t) for t in trips) // months
+    planned += 4000  # P2P, net of what comes back
+    optional_nominal = int(30.44 * (0.04 * 2200 + 0.1 * 4800 + 0.05 * 3000))
+    left = net - fixed - groceries - planned
+    # Keep a fifth of what is left for savings before optional spending gets its share.
+    scale = min(1.5, max(0.25, left * 0.7 / optional_nominal)) if optional_nominal else 1.0
+    optional = int(optional_nominal * scale)
+    surplus = left - optional
+    savings = max(0, min(net // 4, int(surplus * 0.8))) // 5000 * 5000
+    return Budget(net, fixed, groceries, planned, optional, round(scale, 3), savings)
+
+
+def budget(sim_or_persona) -> Budget:
+    """The persona's monthly :class:`Budget` (see module rules); a pure function of the spec."""
+    return _budget(getattr(sim_or_persona, "persona", sim_or_persona))
 
 
 def pay_dates(p: Persona, start: dt.date, end: dt.date) -> list[dt.date]:
@@ -204,125 +394,301 @@ def purchase(sim: Sim, at: dt.datetime, merchant: Merchant, amount: int, key: ob
 
 
 def simulate_everyday_spending(sim: Sim) -> None:
-    """Coffee, in-store groceries, transport, pharmacy, shopping and outings at city merchants, up to now."""
+    """Coffee, in-store groceries, commute, pharmacy, shopping, outings and favourites at city merchants, up to now.
+
+    Nothing on the days the persona is away (see module rules); optional categories scale with :func:`budget`.
+    """
     p = sim.persona
     ro = p.routines
     r = sim.rng("finance/everyday")
     times = sim.rng("finance/everyday/times")
-    by = {c: [m for m in sim.merchants if m.category == c] for c in MERCHANT_KINDS}
+    plan_r = sim.rng("finance/everyday/plan")
+    cur = p.finances.currency
+    b = budget(sim)
+    kinds = {m.id: home_kind(p, m) for m in sim.merchants}
+    by = {c: [m for m in sim.merchants if kinds[m.id] == c and m.name not in p.preferences.favourite_merchants]
+          for c in (*MERCHANT_KINDS, "fuel", "parking", "bike", "transit")}
     fav = [m for m in sim.merchants if m.name in p.preferences.favourite_merchants]
+    gone = away_days(p)
+    mode = ro.commute.mode if ro.commute else "transit"
+    office = set(p.work.office_days) if p.work else set()
+    depart = ro.commute.depart if ro.commute else "08:10"
+    dh, dm = (int(x) for x in str(depart).split(":")[:2])
+    weekly_shop = b.groceries * 12 // 52  # the in-store weekly shop when nothing is delivered
+    next_fuel = sim.start.date() + dt.timedelta(days=plan_r.randint(0, 9))
+    fav_next = {m.id: sim.start.date() + dt.timedelta(days=plan_r.randint(0, 12)) for m in fav}
+    fav_gap = {m.id: plan_r.randint(7, 21) for m in fav}
+    pass_months: set[tuple[int, int]] = set()
     for day in sim.past_days():
         wd = sim.weekday(day)
+        draws = [r.random() for _ in range(8)]  # a fixed number per day keeps later days' draws in place
+        if day in gone:
+            continue
         plan = []
-        if r.random() < ro.coffee_per_week / 7:
-            plan.append(("coffee", dt.time(times.randint(7, 10), times.randint(0, 59))))
+        if draws[0] < ro.coffee_per_week / 7:
+            plan.append(("coffee", dt.time(times.randint(7, 10), times.randint(0, 59)), None))
         if not ro.grocery_delivery and wd == ro.groceries_day:
-            plan.append(("groceries", dt.time(times.randint(10, 17), times.randint(0, 59))))
-        if r.random() < 0.12:
-            plan.append(("groceries", dt.time(times.randint(17, 20), times.randint(0, 59))))
-        if r.random() < {"car": 0.16, "transit": 0.12, "bike": 0.04, "walk": 0.03, "rideshare": 0.02}[ro.commute.mode]:
-            plan.append(("transport", dt.time(times.randint(7, 19), times.randint(0, 59))))
-        for category, chance in (("health", 0.04), ("shopping", 0.1), ("entertainment", 0.05)):
-            if r.random() < chance:
-                plan.append((category, dt.time(times.randint(11, 20), times.randint(0, 59))))
-        for n, (category, time) in enumerate(plan):
-            choices = by[category]
-            merchant = (fav[r.randrange(len(fav))] if category == "shopping" and fav and r.random() < 0.4
-                        else choices[r.randrange(len(choices))])
-            lo, hi = MERCHANT_KINDS[category][:2]
-            amount = r.randint(lo, hi)
+            amount = int(weekly_shop * r.uniform(0.8, 1.2))
+            plan.append(("groceries", dt.time(times.randint(10, 17), times.randint(0, 59)), amount))
+        if draws[1] < (0.08 if ro.grocery_delivery else 0.1):
+            plan.append(("groceries", dt.time(times.randint(17, 20), times.randint(0, 59)), None))
+        # The commute.
+        if mode == "transit":
+            if len(office) >= 3:
+                if (day.year, day.month) not in pass_months:
+                    pass_months.add((day.year, day.month))
+                    plan.append(("transit_pass", dt.time(dh, dm), TRANSIT_PASS.get(cur, 9000)))
+            elif wd in office:
+                plan.append(("transit", dt.time(dh, dm), 2 * TRANSIT_FARE.get(cur, 250)))
+            if draws[2] < 0.08 and wd in ("sat", "sun") and len(office) < 3:
+                plan.append(("transit", dt.time(times.randint(11, 19), times.randint(0, 59)),
+                             2 * TRANSIT_FARE.get(cur, 250)))
+        elif mode == "car":
+            if day >= next_fuel:
+                plan.append(("fuel", dt.time(times.randint(7, 19), times.randint(0, 59)), None))
+                next_fuel = day + dt.timedelta(days=plan_r.randint(9, 16))
+            if wd in office and draws[2] < 0.3:
+                plan.append(("parking", dt.time(dh, dm), None))
+        elif mode == "bike" and draws[2] < 0.012:
+            plan.append(("bike", dt.time(times.randint(10, 18), times.randint(0, 59)), None))
+        for k, (category, chance) in enumerate((("health", 0.04), ("shopping", 0.1), ("entertainment", 0.05))):
+            if draws[3 + k] < chance * b.scale:
+                plan.append((category, dt.time(times.randint(11, 20), times.randint(0, 59)), None))
+        for m in fav:
+            if day >= fav_next[m.id]:
+                fav_next[m.id] = day + dt.timedelta(days=fav_gap[m.id] + plan_r.randint(-2, 2))
+                plan.append((m, dt.time(times.randint(10, 19), times.randint(0, 59)), None))
+        for n, (category, time, amount) in enumerate(plan):
+            if isinstance(category, Merchant):
+                merchant, category = category, category.category
+            else:
+                choices = by.get("transit" if category.startswith("transit") else category) or by.get(
+                    _BANK_CATEGORY.get(category, category)) or by["shopping"]
+                merchant = choices[r.randrange(len(choices))]
+            lo, hi = {"fuel": (3200, 6800), "parking": (600, 2400), "bike": (1500, 9500)}.get(
+                category, MERCHANT_KINDS.get(merchant.category, (1000, 5000)))
+            if amount is None:
+                amount = r.randint(lo, hi)
             # Small coffee buys go on the debit card half the time; everything else on the credit card.
-            account = "checking" if (r.random() < 0.5 and category == "coffee") else None
+            account = "checking" if (r.random() < 0.5 and merchant.category == "coffee") else None
             at = dt.datetime.combine(day, time)
             if at <= sim.now:
-                purchase(sim, at, merchant, amount, ("everyday", n), account)
+                extra = {"pass": True} if category == "transit_pass" else {}
+                purchase(sim, at, merchant, amount, ("everyday", n), account, **extra)
+
+
+GIFT_RELATIONSHIPS = ("partner", "spouse", "parent", "sibling", "child", "friend")
+
+
+def _birthday_in(year: int, born: dt.date) -> dt.date:
+    try:
+        return born.replace(year=year)
+    except ValueError:  # 29 February in a common year
+        return dt.date(year, 2, 28)
 
 
 def simulate_p2p(sim: Sim) -> None:
-    """P2P payments with contacts (Zelle-style), weighted by closeness; about one every eight days."""
+    """P2P payments with contacts (Zelle-style), weighted by closeness, about one every eight days, and
+    birthday gifts 1-4 days before the birthdays of close people (see module rules)."""
     p = sim.persona
     r = sim.rng("finance/p2p")
     times = sim.rng("finance/p2p/times")
+    gone = away_days(p)
     people = [c for c in p.contacts if c.relationship not in ("colleague", "neighbor") or r.random() < 0.5]
-    if not people:
-        return
-    weights = [c.closeness or 1 for c in people]
-    for day in sim.past_days():
-        if r.random() >= 0.12:
-            continue
-        contact = r.choices(people, weights)[0]
-        memo = r.choice(P2P_MEMOS[contact.relationship])
-        amount = r.randrange(1500, 16000, 25)
-        incoming = r.random() < 0.3
-        at = dt.datetime.combine(day, dt.time(times.randint(10, 22), times.randint(0, 59)))
-        if at > sim.now:
-            continue
+    gift_memo = {"en_US": "birthday gift", "en_GB": "birthday present", "de_DE": "Geburtstagsgeschenk"}.get(
+        p.locale, "birthday gift")
+
+    def pay(at: dt.datetime, contact, amount: int, memo: str, incoming: bool, key=()) -> None:
         direction = "received" if incoming else "sent"
         sim.event("p2p_payment", at, {"direction": direction, "contact": contact.name, "contact_email": contact.email,
                                       "contact_phone": contact.phone, "amount_cents": amount, "memo": memo},
                   [Charge("checking", amount if incoming else -amount,
                           label(sim, "p2p_from" if incoming else "p2p_to", contact.name), contact.name, "p2p",
-                          f"p2p_{direction}", None, memo)])
+                          f"p2p_{direction}", None, memo)], key)
+
+    if people:
+        weights = [c.closeness or 1 for c in people]
+        scale = min(1.2, max(0.5, budget(sim).scale))
+        for day in sim.past_days():
+            if r.random() >= 0.12 * scale:
+                continue
+            contact = r.choices(people, weights)[0]
+            memo = r.choice(P2P_MEMOS[contact.relationship])
+            amount = r.randrange(1500, 16000, 25)
+            incoming = r.random() < 0.3
+            at = dt.datetime.combine(day, dt.time(times.randint(10, 22), times.randint(0, 59)))
+            if at > sim.now or "birthday" in memo:
+                continue
+            pay(at, contact, amount, memo, incoming)
+    # Birthday gifts, drawn per contact and year so one contact's gifts never move another's.
+    for c in p.contacts:
+        if not c.birthday or c.relationship not in GIFT_RELATIONSHIPS or (c.closeness or 3) < 3:
+            continue
+        for year in range(sim.start.year, sim.now.year + 1):
+            g = sim.rng(f"finance/p2p/gift/{c.name}/{year}")
+            day = _birthday_in(year, c.birthday) - dt.timedelta(days=g.randint(1, 4))
+            at = dt.datetime.combine(day, dt.time(g.randint(9, 21), g.randint(0, 59)))
+            if g.random() < 0.15 or not sim.start <= at <= sim.now:
+                continue
+            if day in gone:  # sent before leaving instead
+                while day in gone:
+                    day -= dt.timedelta(days=1)
+                at = dt.datetime.combine(day, at.time())
+            amount = g.randrange(2500, 10000 if c.relationship == "friend" else 20000, 500)
+            pay(at, c, amount, gift_memo, False, ("gift", c.name))
+
+
+def _round_up(amount: int, step: int = 5000) -> int:
+    return -(-amount // step) * step
 
 
 def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
-    """Month-end settlement: savings transfers, card payments and savings interest (see module rules)."""
+    """Card payments and pay-downs, card interest, savings transfers and savings interest (see module rules)."""
     p = sim.persona
     kinds = [a.kind for a in p.accounts]
-    opening = {a.kind: (-cents(a.opening_balance) if a.kind == "credit_card" else cents(a.opening_balance))
-               for a in p.accounts}
-    apr = next((a.apr for a in p.accounts if a.kind == "savings"), None) or Decimal(0)
-    target = monthly_net_cents(p) // 4 // 5000 * 5000
+    specs = {a.kind: a for a in p.accounts}
+    bal = {a.kind: (-cents(a.opening_balance) if a.kind == "credit_card" else cents(a.opening_balance))
+           for a in p.accounts}
+    sav_apr = (specs["savings"].apr if "savings" in specs else None) or Decimal(0)
+    card = specs.get("credit_card")
+    limit = cents(card.credit_limit) if card and card.credit_limit else 0
+    card_apr = (card.apr if card and card.apr is not None else Decimal("22.99")) if card else Decimal(0)
+    target = budget(sim).savings
     # Checking keeps enough for a month of bills paid from it, plus a cushion.
     reserve = CUSHION_CENTS + sum(cents(c.amount) for c in p.recurring_charges if c.method != "card")
 
-    # Ledger lines per account as (time, cents), kept sorted as settlement adds its own.
-    lines: dict[str, list[tuple[dt.datetime, int]]] = {k: [] for k in kinds}
-    for e in sim.events:
-        for pst in e.postings:
-            lines[pst.account].append((e.at, pst.amount_cents))
-    for k in kinds:
-        lines[k].sort()
+    # Existing ledger lines in time order: (at, seq, account, cents).
+    lines = sorted((e.at, n, pst.account, pst.amount_cents)
+                   for n, e in enumerate(sim.events) for pst in e.postings)
 
-    def balance(account: str, until: dt.datetime) -> int:
-        return opening[account] + sum(a for at, a in lines[account] if at <= until)
+    # Settlement actions in time order: (at, order, what, month).
+    actions = []
+    month = sim.start.date().replace(day=1)
+    while month <= sim.end.date():
+        actions.append((dt.datetime.combine(month, dt.time(0, 1)), 0, "card_interest", month))
+        actions.append((dt.datetime.combine(next_business_day(month.replace(day=20)), dt.time(8, 0)), 1, "card_pay",
+                        month))
+        actions.append((dt.datetime.combine(next_business_day(month.replace(day=3)), dt.time(8, 30)), 2, "savings",
+                        month))
+        actions.append((dt.datetime.combine(month_end(month), dt.time(23, 0)), 3, "savings_interest", month))
+        actions.append((dt.datetime.combine(month_end(month), dt.time(23, 59, 59)), 4, "statement", month))
+        month = add_months(month, 1)
+    actions = [a for a in sorted(actions) if sim.start <= a[0] <= sim.end]
+
+    state = {"owed": -bal.get("credit_card", 0), "paid": 0, "carried": False, "daily": 0, "day": sim.start.date()}
+
+    def close_days(upto: dt.date) -> None:
+        # Add each finished day's closing card balance to the cycle's running sum (for interest).
+        while state["day"] < upto:
+            state["daily"] += max(0, -bal.get("credit_card", 0))
+            state["day"] += dt.timedelta(days=1)
 
     def record(event) -> None:
         for pst in event.postings:
-            bisect.insort(lines[pst.account], (event.at, pst.amount_cents))
+            bal[pst.account] += pst.amount_cents
+            if pst.account == "credit_card" and pst.amount_cents > 0:
+                state["paid"] += pst.amount_cents
 
-    month = sim.start.date().replace(day=1)
-    while month <= sim.end.date():
-        # Savings transfer on the 3rd.
-        day3 = next_business_day(month.replace(day=3))
-        at = dt.datetime.combine(day3, dt.time(8, 30))
-        if "savings" in kinds and target and sim.start <= at <= sim.now:
-            if balance("checking", sim.now if at > sim.now else at) - target >= reserve:
-                tid = derived_id(sim.seed, "transfer", day3.isoformat())
-                record(sim.event("transfer", at, {"from": "checking", "to": "savings", "amount_cents": target,
-                                           "recurring": True},
-                          [Charge("checking", -target, label(sim, "to_savings"), None, "transfer", "transfer", tid),
-                           Charge("savings", target, label(sim, "from_checking"), None, "transfer", "transfer", tid)]))
-        # Card payment on the 20th for last month's balance.
-        prev_end = dt.datetime.combine(month - dt.timedelta(days=1), dt.time(23, 59, 59))
-        day20 = next_business_day(month.replace(day=20))
-        at = dt.datetime.combine(day20, dt.time(8, 0))
-        if "credit_card" in kinds and sim.start < prev_end < sim.now and at <= sim.end:
-            owed = -balance("credit_card", prev_end)
-            spare = balance("checking", min(at, sim.now)) - reserve
-            amount = min(owed, max(spare, 0))
-            if amount > 0:
-                tid = derived_id(sim.seed, "card_payment", day20.isoformat())
-                record(sim.event("card_payment", at, {"amount_cents": amount, "statement_owed_cents": owed,
-                                               "recurring": True},
-                          [Charge("checking", -amount, label(sim, "card_payment", card_name), None, "transfer", "card_payment", tid),
-                           Charge("credit_card", amount, label(sim, "card_thanks"), None, "transfer", "card_payment", tid)]))
-        # Savings interest at month end.
-        end = month_end(month)
-        at = dt.datetime.combine(end, dt.time(23, 0))
-        if "savings" in kinds and apr and at < sim.now and end >= sim.start.date():
-            interest = cents(Decimal(balance("savings", at)) / 100 * apr / 100 / 12)
-            if interest > 0:
-                record(sim.event("interest", at, {"account": "savings", "amount_cents": interest},
-                          [Charge("savings", interest, label(sim, "interest"), None, "interest", "interest")]))
-        month = add_months(month, 1)
+    def from_savings(at: dt.datetime, need: int) -> None:
+        # Top checking up from savings (rounded up to 50) when the card needs more than checking can spare.
+        if "savings" not in kinds or need <= 0 or bal["savings"] <= 0:
+            return
+        amount = min(_round_up(need), bal["savings"])
+        tid = derived_id(sim.seed, "transfer", "from_savings", at.isoformat())
+        record(sim.event("transfer", at - dt.timedelta(minutes=1),
+                         {"from": "savings", "to": "checking", "amount_cents": amount, "recurring": False},
+                         [Charge("savings", -amount, label(sim, "from_savings"), None, "transfer", "transfer", tid),
+                          Charge("checking", amount, label(sim, "to_checking"), None, "transfer", "transfer", tid)],
+                         ("from_savings",)))
+
+    def pay_card(at: dt.datetime, want: int, owed: int, paydown: bool) -> None:
+        spare = bal["checking"] - reserve
+        if spare < want:
+            from_savings(at, want - max(spare, 0))
+            spare = bal["checking"] - reserve
+        amount = min(want, max(spare, 0))
+        if amount <= 0:
+            return
+        tid = derived_id(sim.seed, "card_payment", at.isoformat(), paydown)
+        # statement_owed_cents: what was still due when paying (a pay-down pays exactly what it means to).
+        data = {"amount_cents": amount, "statement_owed_cents": amount if paydown else want, "recurring": not paydown}
+        if not paydown:
+            data["statement_balance_cents"] = owed
+        if paydown:
+            data["paydown"] = True
+        record(sim.event("card_payment", at, data,
+                         [Charge("checking", -amount, label(sim, "card_payment", card_name), None, "transfer",
+                                 "card_payment", tid),
+                          Charge("credit_card", amount, label(sim, "card_thanks"), None, "transfer", "card_payment",
+                                 tid)], ("paydown",) if paydown else ""))
+
+    def act(at: dt.datetime, what: str, month: dt.date) -> None:
+        close_days(at.date())
+        if what == "statement":
+            if "credit_card" in kinds:
+                close_days(at.date() + dt.timedelta(days=1))
+                state.update(owed=max(0, -bal["credit_card"]), paid=0)
+            return
+        if what == "card_interest":
+            # Interest for the cycle that just ended, if its opening statement was not paid in full in time.
+            if "credit_card" in kinds and state.get("carried") and card_apr and at <= sim.now:
+                interest = cents(Decimal(state["cycle_daily"]) / 100 * card_apr / 100 / 365)
+                if interest > 0:
+                    record(sim.event("interest", at, {"account": "credit_card", "amount_cents": interest,
+                                                      "apr": str(card_apr), "cycle": state["cycle"]},
+                                     [Charge("credit_card", -interest, label(sim, "card_interest"), None, "interest",
+                                             "interest")], "card"))
+            state["carried"] = False
+            return
+        if what == "card_pay":
+            prev_end = dt.datetime.combine(month - dt.timedelta(days=1), dt.time(23, 59, 59))
+            if "credit_card" in kinds and sim.start < prev_end < sim.now:
+                owed = state["owed"]
+                want = min(max(0, owed - state["paid"]), max(0, -bal["credit_card"]))
+                if want > 0:
+                    pay_card(at, want, owed, False)
+                state["carried"] = state["owed"] - state["paid"] > 0
+            return
+        if what == "savings":
+            if "savings" in kinds and target and at <= sim.now:
+                if bal["checking"] - target >= reserve + max(0, -bal.get("credit_card", 0)):
+                    day3 = at.date()
+                    tid = derived_id(sim.seed, "transfer", day3.isoformat())
+                    record(sim.event("transfer", at, {"from": "checking", "to": "savings", "amount_cents": target,
+                                                      "recurring": True},
+                                     [Charge("checking", -target, label(sim, "to_savings"), None, "transfer", "transfer",
+                                             tid),
+                                      Charge("savings", target, label(sim, "from_checking"), None, "transfer",
+                                             "transfer", tid)]))
+            return
+        if what == "savings_interest":
+            if "savings" in kinds and sav_apr and at < sim.now:
+                interest = cents(Decimal(bal["savings"]) / 100 * sav_apr / 100 / 12)
+                if interest > 0:
+                    record(sim.event("interest", at, {"account": "savings", "amount_cents": interest},
+                                     [Charge("savings", interest, label(sim, "interest"), None, "interest",
+                                             "interest")]))
+
+    k = 0
+    for at, _, account, amount in lines:
+        while k < len(actions) and actions[k][0] <= at:
+            act(actions[k][0], actions[k][2], actions[k][3])
+            k += 1
+            if actions[k - 1][2] == "statement":
+                state["cycle_daily"], state["daily"] = state["daily"], 0
+                state["cycle"] = actions[k - 1][3].strftime("%Y-%m")
+        if account == "credit_card" and amount < 0 and limit and -(bal["credit_card"] + amount) > limit:
+            close_days(at.date())
+            # Pay the card down before a charge it could not take: to half the limit after the charge.
+            want = -(bal["credit_card"] + amount) - limit // 2
+            pay_card(at - dt.timedelta(minutes=3), want, want, True)
+        close_days(at.date())
+        bal[account] += amount
+        if account == "credit_card" and amount > 0:
+            state["paid"] += amount
+    while k < len(actions):
+        act(actions[k][0], actions[k][2], actions[k][3])
+        k += 1
+        if actions[k - 1][2] == "statement":
+            state["cycle_daily"], state["daily"] = state["daily"], 0
+            state["cycle"] = actions[k - 1][3].strftime("%Y-%m")

@@ -29,7 +29,7 @@ import datetime as dt
 
 from ..rng import derived_id
 from .context import Charge, Sim
-from .finance import cents, purchase
+from .finance import cents, household_size, purchase
 from .model import Merchant
 from .travel import card_description, format_address, from_local, iso, ride
 
@@ -120,6 +120,71 @@ GROCERIES: list[tuple[str, str, int]] = [
     ("Dish soap", "Washing-up liquid", 399), ("Laundry detergent", "Laundry detergent", 1399),
     ("Toilet paper (12 rolls)", "Toilet roll (12 rolls)", 1499), ("Trash bags (40)", "Bin bags (40)", 1099),
 ]
+# How many days one unit of a GROCERIES item lasts one person (by US name); a household divides it.
+LASTS_DAYS: dict[str, int] = {
+    "Bananas (bunch)": 6, "Organic baby spinach 5 oz": 6, "Hass avocados (4)": 8, "Gala apples 3 lb": 10,
+    "Yellow onions 3 lb": 21, "Garlic (3 heads)": 30, "Roma tomatoes 1 lb": 7, "Broccoli crowns": 7,
+    "Carrots 2 lb": 14, "Lemons (4)": 14, "Limes (5)": 14, "Russet potatoes 5 lb": 21, "Sweet potatoes 2 lb": 14,
+    "Cilantro bunch": 7, "Blueberries 1 pint": 6, "Strawberries 1 lb": 6, "Oat milk 64 oz": 8, "Whole milk 1 gal": 8,
+    "Greek yogurt 32 oz": 9, "Large eggs (dozen)": 14, "Unsalted butter 1 lb": 30, "Sharp cheddar 8 oz": 14,
+    "Parmesan wedge": 35, "Firm tofu 14 oz": 10, "Chicken thighs 2 lb": 10, "Ground turkey 1 lb": 10,
+    "Salmon fillet 1 lb": 14, "Sourdough loaf": 6, "Whole wheat bread": 7, "Flour tortillas (10)": 14,
+    "Jasmine rice 2 lb": 30, "Spaghetti 1 lb": 21, "Rolled oats 42 oz": 40, "Black beans 15 oz": 14,
+    "Chickpeas 15 oz": 14, "Crushed tomatoes 28 oz": 14, "Peanut butter 16 oz": 30,
+    "Extra virgin olive oil 500 ml": 75, "Ground coffee 12 oz": 16, "Green tea (20 bags)": 21,
+    "Sparkling water 8-pack": 7, "Orange juice 52 oz": 8, "Tortilla chips": 10, "Hummus 10 oz": 7,
+    "Dark chocolate bar": 10, "Frozen peas 16 oz": 30, "Frozen pizza": 14, "Vanilla ice cream 1.5 qt": 21,
+    "Granola 12 oz": 14, "Honey 12 oz": 90, "Soy sauce": 120, "Paper towels (6 rolls)": 45, "Dish soap": 45,
+    "Laundry detergent": 60, "Toilet paper (12 rolls)": 42, "Trash bags (40)": 80,
+}
+# Grocery prices are US list prices; a pound or euro buys about this much more (so £1.59 bananas do not appear).
+PRICE_FACTOR = {"USD": 1.0, "GBP": 0.78, "EUR": 0.85}
+
+
+def local_price(cents_usd: int, currency: str) -> int:
+    """A US shelf price in the persona's currency, ending in 9 like a shelf price (cents)."""
+    value = int(cents_usd * PRICE_FACTOR.get(currency, 1.0))
+    return max(49, value // 10 * 10 + 9)
+
+
+class Pantry:
+    """What a household has in: each staple runs out ``LASTS_DAYS / household`` days after it was bought, and a
+    shop buys what runs out before the next one (so olive oil every two or three months, toilet roll packs
+    sized to the household). Draws come from the caller's stream."""
+
+    def __init__(self, r, household: int, locale: str, currency: str, start: dt.date):
+        self.r, self.household, self.locale, self.currency = r, max(1, household), locale, currency
+        picks = r.sample(range(len(GROCERIES)), 26)
+        self.staples = sorted(picks[:16 + 2 * min(self.household, 4)])
+        self.extras = sorted(picks[16 + 2 * min(self.household, 4):])
+        # Start part-way through each staple's life, so the first shops are not one huge basket.
+        self.due = {i: start + dt.timedelta(days=r.randint(0, self.lasts(i))) for i in self.staples}
+
+    def lasts(self, i: int) -> int:
+        base = LASTS_DAYS.get(GROCERIES[i][0], 14)
+        return max(3, round(base / (self.household ** 0.8)))
+
+    def shop(self, day: dt.date, until_next: int) -> list[dict]:
+        """The basket for a shop on ``day`` when the next is ``until_next`` days away: items with qty and price."""
+        items = []
+        for i in self.staples:
+            if self.due[i] <= day + dt.timedelta(days=until_next):
+                life = self.lasts(i)
+                qty = max(1, min(4, round(max(until_next, 1) / life)))
+                self.due[i] = day + dt.timedelta(days=int(qty * life * self.r.uniform(0.85, 1.2)))
+                items.append(self._item(i, qty))
+        if self.r.random() < 0.5:
+            items.append(self._item(self.extras[self.r.randrange(len(self.extras))], 1))
+        if not items:
+            items.append(self._item(self.staples[self.r.randrange(len(self.staples))], 1))
+        return items
+
+    def _item(self, i: int, qty: int) -> dict:
+        us_name, metric_name, price = GROCERIES[i]
+        return {"name": us_name if self.locale == "en_US" else metric_name, "qty": qty,
+                "price_cents": local_price(price, self.currency)}
+
+
 # product, price cents (brand-neutral); {brand} products take the persona's brands.
 RETAIL: list[tuple[str, int, str]] = [
     ("USB-C charging cable (2-pack)", 1299, "electronics"), ("Wireless earbuds", 4999, "electronics"),
@@ -260,6 +325,31 @@ def _at(day: dt.date, r, start: tuple[int, int], end: tuple[int, int]) -> dt.dat
     return dt.datetime.combine(day, dt.time(m // 60, m % 60))
 
 
+def _clock(value, default: int) -> int:
+    try:
+        return int(str(value).split(":")[0])
+    except (TypeError, ValueError):
+        return default
+
+
+def awake(sim: Sim, r, at: dt.datetime, latest: dt.datetime | None = None) -> dt.datetime:
+    """``at`` moved to a waking hour of its day (after wake-up + 1 h, before bedtime) unless the persona is a
+    night owl; a day earlier if that would pass ``latest``. Never before the history's start."""
+    ro = sim.persona.routines
+    if ro.night_owl:
+        return at
+    lo = max(7, _clock(ro.wake, 7) + 1)
+    hi = min(22, max(lo + 1, _clock(ro.bedtime, 23) - 1))
+    if lo <= at.hour < hi:
+        return at
+    moved = dt.datetime.combine(at.date(), dt.time(r.randint(lo, hi - 1), r.randint(0, 59)))
+    if latest is not None and moved > latest:
+        moved -= dt.timedelta(days=1)
+    if moved > sim.now:
+        moved -= dt.timedelta(days=1)
+    return max(moved, dt.datetime.combine(sim.start.date(), dt.time(lo, 0)))
+
+
 def _new_id(r, prefix: str, digits: int, used: set[str]) -> str:
     while True:
         value = prefix + _digits(r, digits)
@@ -317,11 +407,12 @@ def simulate_orders(sim: Sim) -> None:
                   [Charge(account, -total, card_description(sim, account, f"DASHBITE*{restaurant}"), DASHBITE[0],
                           "restaurants")], ("food", n))
 
-    # Grocery delivery.
+    # Grocery delivery: only when the spec says the persona has groceries delivered (else finance.py's in-store shops).
     r = sim.rng("orders/grocery")
-    total_count = _count(sim, ro.grocery_orders_per_month)
-    staples = r.sample(range(len(GROCERIES)), 12)
-    if ro.grocery_delivery:
+    total_count = _count(sim, ro.grocery_orders_per_month) if ro.grocery_delivery else 0
+    pantry = Pantry(sim.rng("orders/grocery/pantry"), household_size(p), p.locale, p.finances.currency,
+                    sim.start.date())
+    if total_count:
         weekly = [d for d in home_days if sim.weekday(d) == ro.groceries_day]
         mains = weekly if total_count >= len(weekly) else [weekly[int((k + 0.5) * len(weekly) / total_count)]
                                                            for k in range(total_count)]
@@ -329,7 +420,7 @@ def simulate_orders(sim: Sim) -> None:
         extra = spread(r, total_count - len(mains), [d for d in home_days if d not in taken])
         grocery_days = sorted(mains + extra)
     else:
-        grocery_days = spread(r, total_count, home_days)
+        grocery_days = []
     for n, day in enumerate(grocery_days):
         eve = day - dt.timedelta(days=1)
         if r.random() < 0.55 and eve >= sim.start.date() and eve not in gone:
@@ -338,13 +429,8 @@ def simulate_orders(sim: Sim) -> None:
         else:
             placed = _at(day, r, (7, 30), (9, 45))
             window = r.choice([12, 14, 16, 18])
-        chosen = [i for i in staples if r.random() < 0.55]
-        chosen += r.sample([i for i in range(len(GROCERIES)) if i not in chosen], r.randint(3, 9))
-        items = []
-        for i in chosen:
-            us_name, metric_name, price = GROCERIES[i]
-            name = us_name if p.locale == "en_US" else metric_name
-            items.append({"name": name, "qty": 2 if r.random() < 0.15 else 1, "price_cents": price})
+        following = grocery_days[n + 1] if n + 1 < len(grocery_days) else day + dt.timedelta(days=7)
+        items = pantry.shop(day, max(1, (following - day).days))
         subtotal = sum(x["qty"] * x["price_cents"] for x in items)
         delivery = 0 if subtotal >= 3500 else 399
         service = round(subtotal * 0.05)
@@ -453,6 +539,7 @@ def simulate_orders(sim: Sim) -> None:
         booked = max(booked, sim.start + dt.timedelta(hours=8))
         if booked > sim.now:
             booked = sim.now - dt.timedelta(hours=r.randint(12, 60))
+        booked = awake(sim, r, booked, reserved - dt.timedelta(hours=12))
         booking_id = _new_id(r, "TT", 8, ids)
         sim.event("restaurant_booking", booked, {
             "booking_id": booking_id, "provider": TABLETIME[0], "restaurant": merchant.name, "merchant_id": merchant.id,
