@@ -269,6 +269,10 @@ def simulate_mail(sim: Sim) -> None:
     _birthdays(box)
     _holiday_greetings(box)
     _newsletters(box)
+    _marketing(box)
+    _bills(box)
+    _signin_codes(box)
+    _calendar_reminders(box)
 
 
 # --- businesses ------------------------------------------------------------------------------------
@@ -929,6 +933,205 @@ def _holiday_greetings(box: Mailbox) -> None:
                 _greeting_thread(box, ("holiday", key, year, c.name), c, mine_first=False, at=at, r=r,
                                  subjects=g["subjects"], first_lines=[g["from"]], reply_lines=[g["reply"]],
                                  extra_slots={"year": year})
+
+
+# --- the rest of a real mailbox: marketing, bills, reminders, sign-in codes -----------------------
+
+@cache
+def automated_bank(locale: str) -> dict[str, Any]:
+    """The automated-mail phrase bank (``templates/mail/automated.yaml``) of ``locale``'s language."""
+    import yaml
+
+    data = yaml.safe_load((TEMPLATES / "mail" / "automated.yaml").read_text(encoding="utf-8"))
+    return data["de" if locale == "de_DE" else "en"]
+
+
+def _fill(text: str, slots: dict[str, Any]) -> str:
+    return _SLOT.sub(lambda m: str(slots.get(m.group(1), m.group(0))), text)
+
+
+def _vocab(box: Mailbox) -> dict[str, str]:
+    bank = phrase_bank(box.p.locale)
+    v = dict((bank.get("vocab") or {}).get(box.p.locale) or (bank.get("vocab") or {}).get("en_US") or {})
+    for k in ("v_autumn", "v_cosy"):
+        if k in v:
+            v[k + "_cap"] = v[k][:1].upper() + v[k][1:]
+    return v
+
+
+_ORDER_CATEGORY = {"food_order": "food", "grocery_order": "groceries", "retail_order": "retail", "ride": "transport",
+                   "restaurant_booking": "restaurants", "flight_booking": "airline", "hotel_booking": "hotel"}
+
+
+def _shops(box: Mailbox) -> list[dict[str, Any]]:
+    """The businesses the persona buys from: order/booking providers (with their sites) and card merchants bought
+    from at least 6 times (recurring-charge payees excluded: they send bills). Sorted by name."""
+    sim = box.sim
+    found: dict[str, dict[str, Any]] = {}
+    for e in sim.of_kind(*_ORDER_CATEGORY):
+        if e.at > sim.now:
+            continue
+        d = e.data
+        name = first(d, "airline", "chain", "provider", "merchant", "site_title") if e.kind in (
+            "flight_booking", "hotel_booking") else first(d, "provider", "merchant", "site_title")
+        if not name:
+            continue
+        shop = found.setdefault(name, {"name": name, "category": _ORDER_CATEGORY[e.kind], "n": 0,
+                                       "domain": site_domain(d.get("site_url"), name), "cities": set()})
+        shop["n"] += 1
+        if d.get("destination"):
+            shop["cities"].add(d["destination"])
+    payees = {c.payee for c in (box.p.recurring_charges or [])}
+    category = {m.name: m.category for m in sim.merchants}
+    counts: dict[str, int] = {}
+    for e in sim.of_kind("card_purchase"):
+        name = e.data.get("merchant")
+        if e.at <= sim.now and name and not e.data.get("recurring") and name not in payees:
+            counts[name] = counts.get(name, 0) + 1
+    for name, n in counts.items():
+        if n >= 6 and name not in found and category.get(name) not in (None, "transport"):
+            found[name] = {"name": name, "category": category[name], "n": n, "domain": site_domain(None, name),
+                           "cities": set()}
+    return [found[k] for k in sorted(found)]
+
+
+def _occasion(day: dt.date, fmt: Fmt) -> str:
+    from .calendar import _nth_weekday
+
+    thanks = _nth_weekday(day.year, 11, 3, 4)
+    if thanks <= day <= thanks + dt.timedelta(days=4):
+        return "black_friday"
+    if day.month == 12 and day.day <= 20 or (day.month == 11 and day.day >= 20):
+        return "christmas"
+    return fmt.season(day)
+
+
+def _marketing(box: Mailbox) -> None:
+    """Offers from the shops the persona buys from (0.8-3 a month each, more from the ones used most), ``series``
+    ``marketing``, mostly unread, subjects composed from offer x thing x occasion."""
+    sim, fmt = box.sim, box.fmt
+    bank = automated_bank(box.p.locale)["marketing"]
+    vocab = _vocab(box)
+    # Every provider the persona has an account with (orders, bookings) and the three card merchants used most.
+    shops = _shops(box)
+    online = [s for s in shops if s["category"] in _ORDER_CATEGORY.values()]
+    local = sorted((s for s in shops if s not in online), key=lambda s: (-s["n"], s["name"]))[:3]
+    for shop in sorted(online + local, key=lambda s: s["name"]):
+        r = sim.rng(f"mail/marketing/{shop['name']}")
+        per_month = min(3.0, 0.8 + shop["n"] / 40) if shop in online else 0.8
+        sender = {"name": shop["name"], "email": f"{r.choice(['news', 'hello', 'offers'])}@{shop['domain']}"}
+        url = f"http://{shop['domain']}"
+        hour = r.randint(6, 19)
+        things = bank["things"].get(shop["category"]) or bank["things"]["shopping"]
+        cities = sorted(shop["cities"]) or [box.p.identity.address.city if box.p.identity.address else "town"]
+        for day in sim.past_days():
+            if r.random() >= per_month / 30.4:
+                continue
+            at = dt.datetime.combine(day, dt.time(hour, r.randint(0, 59)))
+            occ = _occasion(day, fmt)
+            slots = {**vocab, "pct": r.choice([10, 15, 20, 25, 30, 40, 50]), "weekday": fmt.weekday(day),
+                     "min": fmt.money(r.choice([1500, 2000, 2500, 3000])), "city": r.choice(cities),
+                     "first": box.first, "code": f"{slug(shop['name'])[:4].upper()}{r.randint(10, 99)}",
+                     "ends": fmt.long_date(day + dt.timedelta(days=r.randint(2, 9))), "url": url,
+                     "sender": shop["name"], "email": box.me["email"]}
+            slots["thing"] = _fill(r.choice(things), slots)
+            offer = _fill(r.choice(bank["offers"]), slots)
+            offer = offer[:1].upper() + offer[1:]
+            occasions = bank["occasions"].get(occ) or []
+            subject = f"{_fill(r.choice(occasions), slots)}: {offer}" if occasions and r.random() < 0.45 else offer
+            lines = r.sample(bank["body_lines"], 2)
+            body = "\n\n".join([_fill(r.choice(bank["body_open"]), slots), offer + ".",
+                                " ".join(_fill(x, slots) for x in lines), _fill(r.choice(bank["cta_book" if shop["category"] in ("restaurants", "airline", "hotel", "health")
+                                                     else "cta"]), slots),
+                                "--\n" + _fill(bank["footer"], slots)]) + "\n"
+            box.single(("marketing", shop["name"], day), at, sender, subject, body, labels=["promotions"], r=r,
+                       read_p=0.3, archive_p=0.05, series="marketing")
+
+
+def _bills(box: Mailbox) -> None:
+    """A "your bill is ready" mail from each recurring charge's payee 7-12 days before the charge (its amount, its
+    date as the due date; series ``bill``), and for charges paid by bill pay a ``payment_reminder`` 3 days before."""
+    sim, fmt = box.sim, box.fmt
+    bank = automated_bank(box.p.locale)
+    for e in sim.of_kind("autopay", "bill_payment", "card_purchase"):
+        d = e.data
+        if not d.get("recurring") or not d.get("payee") and not d.get("merchant"):
+            continue
+        payee = d.get("payee") or d["merchant"]
+        r = sim.rng(f"mail/bill/{e.id}")
+        due = e.at.date()
+        domain = site_domain(None, payee)
+        sender = {"name": payee, "email": f"billing@{domain}"}
+        slots = {"first": box.first, "sender": payee, "name": d.get("name") or payee,
+                 "name_lc": (d.get("name") or payee) if box.de else (d.get("name") or payee).lower(),
+                 "month": fmt.month(due), "amount": fmt.money(d["amount_cents"]), "due": fmt.day(due),
+                 "due_long": fmt.long_date(due), "url": f"http://{domain}", "days": 3}
+        method = d.get("method") or ("card" if e.kind == "card_purchase" else "bill_pay")
+        slots["how"] = bank["bill"].get(f"how_{method}", bank["bill"]["how_card"])
+        at = dt.datetime.combine(due - dt.timedelta(days=r.randint(7, 12)), dt.time(r.randint(6, 10), r.randint(0, 59)))
+        if sim.start <= at <= sim.now:
+            box.single(("bill", e.id), at, sender, _fill(r.choice(bank["bill"]["subjects"]), slots),
+                       _fill(bank["bill"]["body"], slots), labels=["bills"], ref=e.id, r=r, read_p=0.85,
+                       archive_p=0.5, series="bill")
+        if method == "bill_pay":
+            at = dt.datetime.combine(due - dt.timedelta(days=3), dt.time(r.randint(7, 11), r.randint(0, 59)))
+            rem = bank["payment_reminder"]
+            if sim.start <= at <= sim.now:
+                box.single(("reminder", e.id), at, {"name": payee, "email": f"reminders@{domain}"},
+                           _fill(r.choice(rem["subjects"]), slots), _fill(rem["body"], slots), labels=["bills"],
+                           ref=e.id, r=r, read_p=0.8, archive_p=0.5, series="payment_reminder")
+
+
+def _signin_codes(box: Mailbox) -> None:
+    """Verification codes from the bank, the shops and the persona's sites: 2-4 a month, and one in the last
+    day before ``now``, unread (series ``signin_code``)."""
+    sim, fmt = box.sim, box.fmt
+    bank = automated_bank(box.p.locale)["signin_code"]
+    r = sim.rng("mail/signin")
+    services = [{"name": BANK["name"], "email": "security@larkspurbank.test"}] + [{"name": s["name"], "email": f"no-reply@{s['domain']}"} for s in _shops(box)
+                               if s["category"] in ("retail", "food", "groceries", "airline", "transport")]
+    services += [{"name": site.title, "email": f"no-reply@{urlsplit(site.url).netloc.removeprefix('www.')}"}
+                 for site in box.p.browsing or [] if not urlsplit(site.url).netloc.endswith(".test")][:4]
+    times: list[dt.datetime] = []
+    for day in sim.past_days():
+        if r.random() < 3 / 30.4:
+            times.append(dt.datetime.combine(day, dt.time(r.randint(7, 22), r.randint(0, 59), r.randint(0, 59))))
+    times.append(sim.now - dt.timedelta(minutes=r.randint(15, 600)))
+    for k, at in enumerate(times):
+        if at > sim.now:
+            continue
+        svc = services[r.randrange(len(services))]
+        slots = {"first": box.first, "sender": svc["name"], "code": f"{r.randint(0, 999_999):06d}", "time": fmt.time(at)}
+        slots["device"] = _fill(r.choice(bank["devices"]), slots)
+        last = k == len(times) - 1
+        box.single(("signin", k, at), at, svc, _fill(r.choice(bank["subjects"]), slots), _fill(bank["body"], slots),
+                   labels=["security"], r=r, series="signin_code", read=False if last else None, read_p=0.9,
+                   archive_p=0.0)
+
+
+def _calendar_reminders(box: Mailbox) -> None:
+    """Daybook (the calendar app) mails a reminder the day before each personal appointment, restaurant table and
+    party (series ``calendar_reminder``); those of the coming day are unread."""
+    sim, fmt = box.sim, box.fmt
+    bank = automated_bank(box.p.locale)["calendar_reminder"]
+    sender = {"name": "Daybook", "email": "reminders@calendar.test"}
+    for e in sim.of_kind("calendar_event"):
+        d = e.data
+        if d["calendar"] != "personal" or d["source"] not in ("appointment", "restaurant", "life_event") or d["all_day"]:
+            continue
+        at = e.at - dt.timedelta(days=1)
+        if at.hour < 7:
+            at = at.replace(hour=7)
+        if not sim.start <= at <= sim.now:
+            continue
+        r = sim.rng(f"mail/daybook/{e.id}")
+        end = parse_when(sim, d["end"])
+        slots = {"title": d["title"], "time": fmt.time(e.at), "day": fmt.day(e.at), "iso": e.at.date().isoformat(),
+                 "when": f"{fmt.date(e.at)}, {fmt.time(e.at)}" + (f" - {fmt.time(end)}" if end else ""),
+                 "where": d.get("location") or "", "calendar": d["calendar"] if not box.de else "Privat"}
+        box.single(("daybook", e.id), at, sender, _fill(r.choice(bank["subjects"]), slots), _fill(bank["body"], slots),
+                   labels=["reminders"], ref=e.id, r=r, read_p=0.75, archive_p=0.3, series="calendar_reminder",
+                   read=False if e.at > sim.now else None)
 
 
 # --- newsletters -----------------------------------------------------------------------------------
