@@ -273,7 +273,19 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
     )
 
 
-def _finances(p: Persona) -> Finances:
+# A bill the commute brings: a monthly pass for transit, insurance for a car (name, amount, payee, day,
+# method, category).
+_COMMUTE_BILLS = {
+    "en_US": {"transit": ("Transit pass", "100.00", "{city} Transit", 1, "card", "transport"),
+              "car": ("Car insurance", "126.00", "GEICO", 24, "autopay", "insurance")},
+    "en_GB": {"transit": ("Travel pass", "92.00", "{city} Travelcard", 1, "card", "transport"),
+              "car": ("Car insurance", "54.00", "Admiral", 24, "autopay", "insurance")},
+    "de_DE": {"transit": ("Deutschlandticket", "63.00", "Deutsche Bahn", 1, "autopay", "transport"),
+              "car": ("Kfz-Versicherung", "46.80", "HUK-COBURG", 1, "autopay", "insurance")},
+}
+
+
+def _finances(p: Persona, routines: Routines | None = None, city=None) -> Finances:
     seed, loc = p.seed, p.locale
     f = p.finances or Finances()
     accounts = list(f.accounts)
@@ -289,8 +301,12 @@ def _finances(p: Persona) -> Finances:
     accounts = [a if a.name else a.model_copy(update={"name": names[a.kind]}) for a in accounts]
     bills = f.recurring_charges
     if bills is None:
+        rows = list(_BILLS[loc])
+        extra = _COMMUTE_BILLS[loc].get(routines.commute.mode) if routines and routines.commute else None
+        if extra:
+            rows.append(extra[:2] + (extra[2].format(city=city.name if city else ""),) + extra[3:])
         bills = [RecurringCharge(name=n, amount=Decimal(a), payee=py, day=d, method=m, category=c)
-                 for n, a, py, d, m, c in _BILLS[loc]]
+                 for n, a, py, d, m, c in rows]
     investments = f.investments
     if investments is None and any(a.kind == "brokerage" for a in accounts):
         investments = Investments(holdings=[Holding(symbol="VTI", shares=Decimal("12"), cost_basis=Decimal("210.00"))],
@@ -377,7 +393,7 @@ def complete(p: Persona) -> Persona:
         "identity": identity,
         "contacts": contacts,
         "work": work,
-        "finances": _finances(p),
+        "finances": _finances(p, routines, city),
         "travel": travel,
         "routines": routines,
         "preferences": preferences,
