@@ -73,6 +73,7 @@ def test_contact_facts_filled_and_fit_the_relationship(completed):
             other = by_name[c.partner]
             assert other.partner == c.name, "parents are each other's partner"
             assert other.city == c.city and other.address == c.address, "and live together"
+            assert other.pets == c.pets, "with the same pets"
         if c.address:
             assert c.address.city == c.city
     parents = [c for c in p.contacts if c.relationship == "parent"]

@@ -236,7 +236,7 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
             else:
                 children = [] if rel == "roommate" else _kids(seed, f"{s}/children", loc, age, partner is not None)
         # A couple who live together share their pets.
-        pets = c.pets if c.pets is not None else list(linked.pets) if linked is not None and linked.pets else \
+        pets = c.pets if c.pets is not None else list(linked.pets or []) if linked is not None else \
             _pets(seed, f"{s}/pets", loc, rel)
         job = c.job or _job(seed, f"{s}/job", loc, c, age, gender, work_roles and rel == "colleague")
         # City and address: given address > a linked parent's home > the persona's home (spouse, roommate)
