@@ -109,8 +109,11 @@ def test_purchases_are_at_merchants_in_the_persona_city(any_world):
     persona, world = any_world
     names = {m.name: m for m in world.merchants}
     city = persona.identity.address.city
+    trips = persona.travel.trips if persona.travel else []
     for e in world.of_kind("card_purchase"):
-        if not e.data.get("recurring"):
+        if e.data.get("trip") is not None:  # spent at a trip's destination
+            assert e.data["city"] == trips[e.data["trip"]].destination
+        elif not e.data.get("recurring"):
             assert names[e.data["merchant"]].city == city
 
 

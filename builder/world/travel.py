@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from decimal import ROUND_HALF_UP, Decimal
 from zoneinfo import ZoneInfo
 
 from ..persona.places import AIRPORT_ZONES, DESTINATIONS, HOME_CITIES
@@ -181,8 +182,12 @@ def card_description(sim: Sim, account: str, text: str) -> str:
 
 
 def ride(sim: Sim, r, fake, pickup_instant: dt.datetime, minutes: int, pickup: str, dropoff: str, zone_name: str,
-         key: object, trip: int | None, extra: dict | None = None) -> None:
-    """Record one ZipRide ride (fare by distance and time, tip by preference) charged to ``sim.card()``."""
+         key: object, trip: int | None, extra: dict | None = None, country: str | None = None,
+         city: str | None = None) -> None:
+    """Record one ZipRide ride (fare by distance and time, tip by preference) charged to ``sim.card()``.
+
+    ``country``/``city`` (ISO code, city name) say where the car is registered (default: the persona's home).
+    """
     miles = round(minutes * r.uniform(0.38, 0.72), 1)
     fare = 275 + round(135 * miles) + 32 * minutes + 245
     tip = fare * sim.persona.preferences.tipping_percent // 100
@@ -198,11 +203,67 @@ def ride(sim: Sim, r, fake, pickup_instant: dt.datetime, minutes: int, pickup: s
             "duration_minutes": minutes, "distance_miles": miles, "fare_cents": fare, "tip_cents": tip,
             "total_cents": total, "driver": f"{fake.first_name()} {fake.last_name()}",
             "vehicle": f"{_COLOURS[r.randrange(len(_COLOURS))]} {make} {model}",
-            "plate": "".join(r.choice("ABCDEFGHJKLMNPRSTUVWXYZ") for _ in range(3)) + str(r.randint(100, 999)),
+            "plate": plate(r, country or _home_country(sim), city or _home_city(sim)),
             "account": account, "site_url": ZIPRIDE[1], "site_title": ZIPRIDE[0], **(extra or {})}
     sim.event("ride", to_local(sim, pickup_instant), data,
               [Charge(account, -total, card_description(sim, account, "ZIPRIDE TRIP"), ZIPRIDE[0], "transport")],
               key)
+
+
+_LETTERS = "ABCDEFGHJKLMNPRSTUVWXYZ"
+# German district codes (Unterscheidungszeichen) of the cities the world knows.
+DE_CODES = {"Hamburg": "HH", "München": "M", "Köln": "K", "Leipzig": "L", "Berlin": "B", "Frankfurt": "F"}
+_US_PLATES = {"OR": "{L3}{D3}", "WA": "{L3}{D4}", "CO": "{L3}-{D3}", "IL": "{L2} {D5}", "TX": "{L3}-{D4}",
+              "MA": "{D1}{L3}{D2}", "PA": "{L3}-{D4}", "CA": "{D1}{L3}{D3}", "NY": "{L3}-{D4}", "HI": "{L3} {D3}"}
+_CITY_STATES = {"Portland": "OR", "Seattle": "WA", "Denver": "CO", "Chicago": "IL", "Austin": "TX", "Boston": "MA",
+                "Philadelphia": "PA", "San Francisco": "CA", "New York": "NY", "Honolulu": "HI"}
+
+
+def plate(r, country: str, city: str = "") -> str:
+    """A registration plate valid in form for ``country`` (ISO code): US state style, UK ``AB12 CDE``,
+    German ``HH-AB 1234`` (district code of ``city``), and the usual formats of a few European countries."""
+    def letters(n: int) -> str:
+        return "".join(r.choice(_LETTERS) for _ in range(n))
+
+    def digits(n: int) -> str:
+        return str(r.randint(1, 9)) + "".join(str(r.randrange(10)) for _ in range(n - 1))
+
+    if country == "GB":
+        return f"{letters(2)}{r.choice(['21', '71', '22', '72', '23', '73', '24', '74', '25', '75'])} {letters(3)}"
+    if country == "DE":
+        return f"{DE_CODES.get(city, 'HH')}-{letters(r.randint(1, 2))} {digits(r.randint(2, 4))}"
+    if country == "AT":
+        return f"W-{digits(r.randint(3, 5))}{letters(1)}"
+    if country == "ES":
+        return f"{digits(4)} {''.join(r.choice('BCDFGHJKLMNPRSTVWXYZ') for _ in range(3))}"
+    if country == "IT":
+        return f"{letters(2)} {digits(3)}{letters(2)}"
+    if country == "PT":
+        return f"{letters(2)}-{digits(2)}-{letters(2)}"
+    if country == "NL":
+        return f"{letters(2)}-{digits(3)}-{letters(1)}"
+    if country == "DK":
+        return f"{letters(2)} {digits(2)} {digits(3)}"
+    if country == "JP":
+        return f"{r.choice(['品川', '練馬', '足立', '世田谷'])} {digits(3)} {r.choice('あいうえかきくけこさすせそたちつてとなにぬねのはひふほまみむめもやゆよらりるれろわ')} {digits(2)}-{digits(2)}"
+    pattern = _US_PLATES.get(_CITY_STATES.get(city, ""), "{L3}{D3}") if country == "US" else "{L3}{D3}"
+    out = pattern
+    for token, fn in (("{L3}", lambda: letters(3)), ("{L2}", lambda: letters(2)), ("{D5}", lambda: digits(5)),
+                      ("{D4}", lambda: digits(4)), ("{D3}", lambda: digits(3)), ("{D2}", lambda: digits(2)),
+                      ("{D1}", lambda: digits(1))):
+        while token in out:
+            out = out.replace(token, fn(), 1)
+    return out
+
+
+def _home_country(sim: Sim) -> str:
+    a = sim.persona.identity.address
+    return a.country if a else "US"
+
+
+def _home_city(sim: Sim) -> str:
+    a = sim.persona.identity.address
+    return a.city if a else ""
 
 
 def distance_km(a: str, b: str) -> float:
@@ -316,8 +377,128 @@ def _country(airport: str) -> str:
     return "US" if AIRPORTS.get(airport, ("", 0, 0, "America/"))[3].startswith(("America/", "Pacific/")) else "XX"
 
 
+def _night_rides(sim: Sim, direction: str, legs: list[str], day: dt.date, slot: tuple[int, int], dep_zone: str,
+                 international: bool) -> int:
+    """How many of a journey's rides could start between 00:00 and 05:59 at home if it left at ``slot``."""
+    dep = dt.datetime.combine(day, dt.time(*slot), zone(airport_zone(legs[0], dep_zone))).astimezone(_UTC)
+    minutes = sum(block_minutes(a, b) if a in AIRPORTS and b in AIRPORTS else 180 for a, b in zip(legs, legs[1:]))
+    arr = dep + dt.timedelta(minutes=minutes + 110 * (len(legs) - 2))
+    wiggle = 40 * (len(legs) - 2)
+    if direction == "outbound":
+        lead = 180 if international else 150
+        ends = [dep - dt.timedelta(minutes=lead + 10), dep - dt.timedelta(minutes=lead - 10),
+                arr + dt.timedelta(minutes=25 - wiggle), arr + dt.timedelta(minutes=70 + 25 * international + wiggle)]
+    else:
+        lead = 170 if international else 120
+        ends = [dep - dt.timedelta(minutes=lead + 65), dep - dt.timedelta(minutes=lead + 22),
+                arr + dt.timedelta(minutes=25 - wiggle), arr + dt.timedelta(minutes=50 + 20 * international + wiggle)]
+    return sum(to_local(sim, x).hour < 6 for x in ends)
+
+
 _FAKER_LOCALE = {"US": "en_US", "GB": "en_GB", "PT": "pt_PT", "ES": "es_ES", "IT": "it_IT", "NL": "nl_NL",
                  "AT": "de_AT", "DK": "da_DK", "DE": "de_DE", "MX": "es_MX", "CA": "en_CA", "JP": "en_US"}
+
+# Currency of each destination country, and units per US dollar (a fixed reference table; a trip's days jitter it).
+COUNTRY_CURRENCY = {"US": "USD", "CA": "CAD", "MX": "MXN", "GB": "GBP", "PT": "EUR", "ES": "EUR", "IT": "EUR",
+                    "NL": "EUR", "AT": "EUR", "DE": "EUR", "FR": "EUR", "IE": "EUR", "DK": "DKK", "JP": "JPY",
+                    "CH": "CHF"}
+PER_USD = {"USD": Decimal("1"), "EUR": Decimal("0.92"), "GBP": Decimal("0.79"), "CAD": Decimal("1.37"),
+           "MXN": Decimal("18.2"), "DKK": Decimal("6.87"), "JPY": Decimal("151"), "CHF": Decimal("0.88")}
+MINOR_DIGITS = {"JPY": 0}
+# The card's foreign transaction fee by the issuing bank's country (percent of the converted amount).
+FOREIGN_FEE_PERCENT = {"en_US": Decimal("3"), "en_GB": Decimal("2.99"), "de_DE": Decimal("1.75")}
+# What a visitor's day costs, in US dollars: (category, bank key, local hours, chance on a full day, min, max).
+_ABROAD = [("coffee", "coffee", (8, 0), (10, 30), 0.8, 4, 9), ("restaurants", "restaurants", (12, 0), (14, 30), 0.85, 12, 32),
+           ("entertainment", "museums", (10, 0), (16, 30), 0.5, 14, 32), ("transport", "transit", (9, 0), (18, 0), 0.7, 3, 9),
+           ("shopping", "shops", (11, 0), (18, 30), 0.3, 8, 60), ("restaurants", "restaurants", (18, 30), (21, 30), 0.9, 25, 70)]
+_DEST_FAKER = {"JP": "ja_JP"}
+
+
+def foreign_amount(minor: int, currency: str) -> str:
+    """``1,850`` JPY or ``12.40`` EUR: a foreign amount as a statement memo writes it (``minor`` units)."""
+    digits = MINOR_DIGITS.get(currency, 2)
+    if digits == 0:
+        return f"{minor:,}"
+    return f"{minor // 100:,}.{minor % 100:02d}"
+
+
+def _spend_abroad(sim: Sim, i: int, trip, country: str, dest_zone: str, after: dt.datetime, before: dt.datetime,
+                  people: int, expensable: bool) -> None:
+    """Card purchases at the destination between ``after`` and ``before`` (aware instants), up to ``now``:
+    cafés, meals, sights, transit and shops, in the destination's currency converted on the card."""
+    from .finance import bank, label
+    from ..rng import derived_id
+
+    p = sim.persona
+    home_cur = p.finances.currency
+    cur = COUNTRY_CURRENCY.get(country, home_cur)
+    r = sim.rng(f"travel/trip/{i}/abroad")
+    names_r = sim.rng(f"travel/trip/{i}/abroad/names")
+    fake = make_faker(sim.seed, f"world/travel/trip/{i}/merchants", _DEST_FAKER.get(country) or
+                      _FAKER_LOCALE.get(country, p.locale))
+    surname = fake.last_romanized_name if country == "JP" else fake.last_name
+    dest = bank()["destination"]
+    patterns = {**dest["default"], **dest.get(country, {})}
+    transit = bank()["transit"].get(trip.destination)
+    pools: dict[str, list[str]] = {}
+    for key in ("coffee", "restaurants", "museums", "shops"):
+        picks = names_r.sample(patterns[key], min(len(patterns[key]), 3 if key != "restaurants" else 4))
+        pools[key] = sorted({pt.format(surname=surname(), city=trip.destination) for pt in picks})
+    pools["transit"] = [transit[1] if transit else f"{trip.destination} Transit"]
+    account = sim.card()
+    fee_pct = FOREIGN_FEE_PERCENT.get(p.locale, Decimal("3")) if account == "credit_card" else Decimal("2")
+    tz = zone(dest_zone)
+    day = after.astimezone(tz).date()
+    last = before.astimezone(tz).date()
+    n = 0
+    while day <= last:
+        # One rate per day: the reference rate moved by up to 1.5 %.
+        rate = (PER_USD[home_cur] / PER_USD[cur] * Decimal(str(1 + r.uniform(-0.015, 0.015)))) \
+            if cur != home_cur and cur in PER_USD and home_cur in PER_USD else Decimal(1)
+        rate = rate.quantize(Decimal("0.000001"))
+        for category, key, lo, hi, chance, usd_lo, usd_hi in _ABROAD:
+            go = r.random()
+            minute = r.randint(lo[0] * 60 + lo[1], hi[0] * 60 + hi[1])
+            usd = Decimal(str(r.uniform(usd_lo, usd_hi)))
+            pick = r.randrange(64)
+            at = dt.datetime.combine(day, dt.time(minute // 60, minute % 60), tz).astimezone(_UTC)
+            if go >= chance or not after <= at <= before:
+                continue
+            at_local = to_local(sim, at)
+            if at_local > sim.now:
+                continue
+            # Meals and sights for everyone when travelling together.
+            party = people if category in ("restaurants", "entertainment") and people > 1 else 1
+            local = usd * PER_USD.get(cur, Decimal(1)) * party
+            digits = MINOR_DIGITS.get(cur, 2)
+            minor = int((local * (10 ** digits)).quantize(Decimal(1)))
+            minor = max(1, minor // (10 if digits == 0 else 5) * (10 if digits == 0 else 5))
+            home = int((Decimal(minor) / (10 ** digits) * rate * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+            pool = pools[key]
+            name = pool[pick % len(pool)]
+            merchant_id = derived_id(sim.seed, "merchant", trip.destination, name)
+            data = {"merchant": name, "merchant_id": merchant_id, "category": category, "amount_cents": home,
+                    "account": account, "city": trip.destination, "country": country, "trip": i,
+                    "local_time": iso(at, dest_zone), "expensable": expensable}
+            text = f"{name} {trip.destination}".upper()
+            memo = None
+            if cur != home_cur:
+                data.update(foreign_currency=cur, foreign_amount=foreign_amount(minor, cur), fx_rate=str(rate))
+                memo = f"{foreign_amount(minor, cur)} {cur} @ {rate}"
+                text = f"{text} {country}"
+            if account == "checking":
+                text = label(sim, "debit", f"{name} {trip.destination}")
+            ev = sim.event("card_purchase", at_local, data,
+                           [Charge(account, -home, text, name, category, "card_purchase", None, memo)], (i, "abroad", n))
+            if cur != home_cur and fee_pct:
+                fee = int((Decimal(home) * fee_pct / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+                if fee > 0:
+                    sim.event("card_fee", at_local, {"purchase": ev.id, "amount_cents": fee, "account": account,
+                                                     "percent": str(fee_pct), "trip": i},
+                              [Charge(account, -fee, label(sim, "fx_fee"), None, "fees", "fee", None,
+                                      f"{name} {memo}")], (i, "fee", n))
+            n += 1
+        day += dt.timedelta(days=1)
 
 
 def simulate_travel(sim: Sim) -> None:
@@ -354,11 +535,13 @@ def simulate_travel(sim: Sim) -> None:
         for direction, legs, day in (("outbound", _legs(home, trip.airport), trip.depart),
                                      ("return", _legs(trip.airport, home), trip.return_)):
             numbers, slots = _route(sim, legs[0], legs[1])
-            k = r.randrange(len(slots))
-            if len(legs) > 2:  # long journeys leave in the morning
-                k = 0
-            hour, minute = slots[k]
+            drawn = r.randrange(len(slots))
             dep_zone = home_zone if direction == "outbound" else dest_zone
+            # Long journeys leave in the morning; any journey takes the first slot whose rides fall in waking hours.
+            order = list(range(len(slots))) if len(legs) > 2 else [drawn] + [j for j in range(len(slots)) if j != drawn]
+            k = min(order, key=lambda j: (_night_rides(sim, direction, legs, day, slots[j], dep_zone, international),
+                                          order.index(j)))
+            hour, minute = slots[k]
             dep = dt.datetime.combine(day, dt.time(hour, minute), zone(airport_zone(legs[0], dep_zone)))
             dep = dep.astimezone(_UTC)
             for n, (a, b) in enumerate(zip(legs, legs[1:])):
@@ -447,12 +630,12 @@ def simulate_travel(sim: Sim) -> None:
         to_hotel = arrival + dt.timedelta(minutes=r.randint(25, 45) + (25 if international else 0))
         ride_minutes = r.randint(22, 45)
         ride(sim, r, local_fake, to_hotel, ride_minutes, airport_label(trip.airport), f"{hotel}, {address}", dest_zone,
-             (i, "to_hotel"), i, {"expensable": expensable})
+             (i, "to_hotel"), i, {"expensable": expensable}, dest_country, trip.destination)
         out_minutes = r.randint(22, 45)
         leave = inbound[0]["dep"] - dt.timedelta(minutes=(170 if international else 120) + out_minutes
                                                   + 5 * r.randint(0, 4))
         ride(sim, r, local_fake, leave, out_minutes, f"{hotel}, {address}", airport_label(trip.airport), dest_zone,
-             (i, "from_hotel"), i, {"expensable": expensable})
+             (i, "from_hotel"), i, {"expensable": expensable}, dest_country, trip.destination)
 
         base = CITIES.get(trip.destination, (None, "", 18900, ()))[2]
         rate = int(base * r.uniform(0.9, 1.15)) // 100 * 100
@@ -471,6 +654,8 @@ def simulate_travel(sim: Sim) -> None:
                    to_hotel + dt.timedelta(minutes=ride_minutes + 5))
         sim.event("hotel_stay", to_local(sim, stay), {**hotel_data, "check_in_local": iso(stay, dest_zone)},
                   key=(i, confirmation))
+        _spend_abroad(sim, i, trip, dest_country, dest_zone, stay + dt.timedelta(minutes=30),
+                      leave - dt.timedelta(minutes=30), len(passengers), expensable)
         out = min(dt.datetime.combine(trip.return_, dt.time(11, 0), zone(dest_zone)).astimezone(_UTC),
                   leave - dt.timedelta(minutes=10))
         sim.event("hotel_checkout", to_local(sim, out),
