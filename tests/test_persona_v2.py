@@ -11,7 +11,7 @@ from decimal import Decimal
 import pytest
 
 from builder.persona import complete, load
-from builder.persona.facts import orders
+from builder.persona.facts import bank as facts_bank, orders
 from builder.persona.model import Contact, Persona
 from builder.persona.places import GB_INWARD_LETTERS, TOWNS, town
 from builder.world import simulate
@@ -186,3 +186,35 @@ def test_usual_order_fits_the_cuisines():
 def test_spec_usual_order_is_kept():
     p = complete(load(REPO / "personas" / "dana-whitfield.json"))
     assert p.routines.usual_order.restaurant == "Thai Peacock"
+
+
+def _revalidates(p: Persona) -> Persona:
+    return Persona.model_validate(p.model_dump(mode="json", by_alias=True))
+
+
+def test_completed_personas_validate_against_the_schema(completed):
+    again = _revalidates(completed)
+    assert again.contacts == completed.contacts
+
+
+def test_completion_of_odd_contact_lists():
+    """Many siblings, a one-word name, a city the tables lack, three parents, a spouse, a roommate, a child."""
+    base = load(REPO / "personas" / "jordan-lee.json")
+    contacts = [Contact(name=f"Sib{i} Lee", relationship="sibling", closeness=4) for i in range(10)]
+    contacts += [Contact(name="Cher", relationship="friend", closeness=5),
+                 Contact(name="Ada Far", relationship="friend", closeness=5, city="Reykjavik"),
+                 Contact(name="Pa Lee", relationship="parent"), Contact(name="Ma Lee", relationship="parent"),
+                 Contact(name="Step Lee", relationship="parent", closeness=4),
+                 Contact(name="Sam Wed", relationship="spouse"), Contact(name="Roo Mate", relationship="roommate"),
+                 Contact(name="Kid Lee", relationship="child", birthday=base.as_of.replace(year=base.as_of.year - 9))]
+    for loc in ("en_US", "en_GB", "de_DE"):
+        p = _revalidates(complete(base.model_copy(update={"contacts": contacts, "locale": loc})))
+        by = {c.name: c for c in p.contacts}
+        assert by["Pa Lee"].partner == "Ma Lee" and by["Ma Lee"].partner == "Pa Lee"
+        assert by["Step Lee"].partner != "Pa Lee"
+        assert len(by["Pa Lee"].children) == 8
+        assert by["Ada Far"].city == "Reykjavik" and by["Ada Far"].address is None
+        assert by["Sam Wed"].partner == p.identity.name and by["Sam Wed"].address == p.identity.address
+        assert by["Roo Mate"].address == p.identity.address and by["Roo Mate"].children == []
+        assert by["Sam Wed"].children == ["Kid"]
+        assert by["Kid Lee"].job == facts_bank(loc)["at_school"] and by["Kid Lee"].partner is None

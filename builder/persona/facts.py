@@ -256,7 +256,7 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
         if addr is not None:
             addr = addr.model_copy(update={k: one_line(v) for k, v in addr.model_dump().items()
                                            if isinstance(v, str) and k != "country"})
-        out.append(c.model_copy(update={"partner": partner, "children": children, "pets": pets, "job": job[:100],
+        out.append(c.model_copy(update={"partner": partner, "children": children[:8], "pets": pets[:6], "job": job[:100],
                                         "city": city, "address": addr}))
     return out
 
