@@ -1136,43 +1136,27 @@ def _calendar_reminders(box: Mailbox) -> None:
 
 # --- newsletters -----------------------------------------------------------------------------------
 
-HEADLINES = {
-    "news": ["City council approves new bike lanes downtown", "What the latest jobs report means for you",
-             "The quiet comeback of the neighborhood bookstore", "Inside the race to build better batteries",
-             "A guide to this season's best new restaurants", "Why everyone is talking about four-day work weeks",
-             "Scientists map the deep ocean floor in new detail", "How to make sense of rising rents",
-             "The museum exhibits worth the trip this month", "Election officials prepare for a busy year",
-             "Five takeaways from the climate summit", "Transit ridership returns to pre-pandemic levels",
-             "The small towns betting on remote workers", "What a warmer winter means for ski season",
-             "A new study on sleep and memory", "The best books of the season, according to critics"],
-    "weather": ["Week ahead: showers early, clearing by the weekend", "Heat advisory: tips to stay cool",
-                "First frost of the season expected inland", "Wind advisory for coastal areas",
-                "Flood watch issued for low-lying areas", "Why this winter could be wetter than usual",
-                "Air quality alert: what it means for you", "Spring outlook: warmer and drier than normal"],
-    "recipes": ["Weeknight sheet-pan chicken with lemon and herbs", "The only banana bread recipe you need",
-                "Five soups for chilly evenings", "One-pot pasta that's ready in 20 minutes",
-                "Make-ahead breakfasts for busy mornings", "Roasted vegetables, three ways",
-                "Our most-saved cookie recipes", "A cozy lentil stew for the weekend",
-                "Grilled fish tacos with lime slaw", "Easy dinners with five ingredients or fewer"],
-    "community": ["Top posts this week in your communities", "People share their best budget travel tips",
-                  "The dish that changed your mind about cooking", "What's the most useful thing you own?",
-                  "Your weekly digest of popular threads", "A wildlife photographer answers your questions",
-                  "The small habits that changed people's lives", "Show us your reading nook"],
-    "video": ["New from channels you subscribe to", "Recommended: a ten-minute guide to sourdough",
-              "Live this week: a concert you might like", "Creators you watch posted new videos",
-              "Trending in your area", "Because you watched climbing videos"],
-    "wiki": ["Today's featured article", "Did you know? New articles from this week", "Picture of the week",
-             "Featured list: notable bridges of the world", "On this day in history",
-             "In the news: this week's current events"],
-    "code": ["Your weekly digest: trending repositories", "New releases in repositories you watch",
-             "Security advisory summary", "Discussions you might be interested in",
-             "Trending developers this week"],
-    "sports": ["Scores and highlights from the weekend", "Power rankings: who's rising", "Trade rumors you need to know",
-               "The plays of the week", "Injury report and what it means for your team",
-               "Playoff picture: what's at stake"],
-    "rail": ["Planned engineering works this weekend", "New off-peak fares announced", "Timetable changes from next month",
-             "Travel tips for the holiday period"],
-}
+@cache
+def headlines(locale: str) -> dict[str, Any]:
+    """Newsletter headlines by site kind (``templates/mail/newsletters.yaml``; ``weather`` keyed by season)."""
+    import yaml
+
+    data = yaml.safe_load((TEMPLATES / "mail" / "newsletters.yaml").read_text(encoding="utf-8"))
+    return data["de" if locale == "de_DE" else "en"]
+
+
+# Highs and lows (degrees C) a weather newsletter quotes, by season.
+_TEMPS = {"winter": ((-2, 8), (-9, 2)), "spring": ((9, 19), (1, 8)), "summer": ((20, 32), (11, 18)),
+          "autumn": ((8, 18), (2, 10))}
+
+
+def slug_path(text: str) -> str:
+    """A URL path segment for a headline: ASCII lower-case words joined by hyphens (umlauts spelled out)."""
+    import unicodedata
+
+    text = text.lower().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("ß", "ss")
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", plain).strip("-")
 
 
 def _site_kind(host: str) -> str:
@@ -1201,15 +1185,19 @@ def _newsletters(box: Mailbox) -> None:
         day += dt.timedelta(days=(weekday - day.weekday()) % 7)
         issue = 1
         base = f"{urlsplit(site.url).scheme}://{host}"
-        pool = HEADLINES[kind]
+        bank = headlines(p.locale)
         while day <= sim.now.date():
             if r.random() < 0.85:
                 at = dt.datetime.combine(day, dt.time(hour, r.randint(0, 59)))
-                stories = [(h, f"{base}/{day:%Y/%m/%d}/{re.sub(r'[^a-z0-9]+', '-', h.lower()).strip('-')}")
-                           for h in r.sample(pool, min(4, len(pool)))]
+                pool = bank[kind][box.fmt.season(day)] if kind == "weather" else bank[kind]
+                stories = [(h, f"{base}/{day:%Y/%m/%d}/{slug_path(h)}") for h in r.sample(pool, min(4, len(pool)))]
+                (hi_lo, lo_lo) = _TEMPS[box.fmt.season(day)]
+                high, low = r.randint(*hi_lo), r.randint(*lo_lo)
+                if box.fmt.us:
+                    high, low = round(high * 9 / 5 + 32), round(low * 9 / 5 + 32)
                 subject, body = render("newsletter", fmt=box.fmt, site=site, kind=kind, day=day, issue=issue,
                                        city=p.identity.address.city if p.identity.address else "", base=base,
-                                       me=box.me, stories=stories, high=r.randint(8, 30), low=r.randint(-2, 12))
+                                       me=box.me, stories=stories, high=high, low=low)
                 box.single(("newsletter", host, day), at, sender, subject, body, labels=["newsletters"], r=r,
                            read_p=0.35, archive_p=0.1, series="newsletter")
                 issue += 1
