@@ -15,7 +15,7 @@ import datetime as dt
 
 from ..dates import add_months
 from ..persona import Persona
-from . import browsing, calendar, chat, finance, mail, orders, requests, travel, work_chat
+from . import browsing, calendar, chat, finance, mail, orders, planted, requests, travel, work_chat
 from .context import Sim
 from .model import World
 
@@ -42,6 +42,7 @@ def simulate(p: Persona) -> World:
     chat.simulate_chat(sim)
     work_chat.simulate_work_chat(sim)
     requests.simulate_money_requests(sim)
+    planted.simulate_planted(sim)
     browsing.simulate_browsing(sim)
     finance.settle(sim)
 

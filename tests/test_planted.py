@@ -1,0 +1,213 @@
+"""Loose ends planted on purpose (builder/world/planted.py) and search history (builder/world/browsing.py),
+on every shipped persona: counts by kind, every recorded event exists, the recorded facts match the events,
+the module shifts no other module's events, and search pages are well-formed and grounded."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import Counter
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from builder.world import simulate
+from builder.world.locale import Fmt
+
+
+def _items(world, kind, what=None):
+    return [i for i in world.planted if i["kind"] == kind and (what is None or i["what"] == what)]
+
+
+def _events(world):
+    return {e.id: e for e in world.events}
+
+
+def _when(value: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(value).replace(tzinfo=None)
+
+
+def test_counts_by_kind_meet_the_bounds(any_world):
+    _, world = any_world
+    kinds = Counter(i["kind"] for i in world.planted)
+    assert kinds["contradiction"] >= 5, kinds
+    assert kinds["pending"] >= 3, kinds
+    assert kinds["chain"] >= 2, kinds
+    assert kinds["own_event"] == 1, kinds
+    assert kinds["unread"] >= 3, kinds
+    apps = {i["app"] for i in _items(world, "unread")}
+    assert {"mail", "messaging"} <= apps, apps
+    assert len({i["id"] for i in world.planted}) == len(world.planted)
+    for i in world.planted:
+        assert set(i) >= {"id", "kind", "what", "summary", "truth", "shows_in"}
+        json.dumps(i)  # JSON-serialisable as written to world/planted.json
+
+
+def test_every_shows_in_event_exists(any_world):
+    _, world = any_world
+    events = _events(world)
+    for i in world.planted:
+        assert i["kind"] == "skipped" or i["shows_in"], i["id"]
+        for s in i["shows_in"]:
+            e = events.get(s["event_id"])
+            assert e is not None, (i["id"], s)
+            assert e.kind == s["kind"]
+        for step in i.get("steps", []):
+            assert step["event_id"] is None or step["event_id"] in events, (i["id"], step)
+
+
+def test_planted_messages_are_before_now(any_world):
+    _, world = any_world
+    events = _events(world)
+    for i in world.planted:
+        for s in i["shows_in"]:
+            e = events[s["event_id"]]
+            if e.kind in ("email", "chat_message", "work_chat_message"):
+                assert e.at <= world.now, (i["id"], e.at)
+
+
+def test_contradictions_hold_both_sides(any_world):
+    persona, world = any_world
+    fmt = Fmt(persona)
+    events = _events(world)
+    by = {i["what"]: i for i in _items(world, "contradiction")}
+    shown = lambda i, kind: [events[s["event_id"]] for s in i["shows_in"] if s["kind"] == kind]  # noqa: E731
+
+    m = by.get("meeting_moved")
+    if m:
+        cal, = shown(m, "calendar_event")
+        mail, = shown(m, "email")
+        assert cal.at == _when(m["calendar_start"]) != _when(m["mail_start"])
+        assert fmt.time(_when(m["mail_start"])) in mail.data["body"] and mail.data["ref"] == cal.id
+        assert cal.at > world.now and mail.at <= world.now
+
+    c = by["paid_back_claim"]
+    claimed = _when(c["claimed_at"])
+    assert fmt.money(c["amount_cents"]) in shown(c, "chat_message")[0].data["text"]
+    assert not [p for p in world.of_kind("p2p_payment") if p.data["contact"] == c["contact"]
+                and p.data["direction"] == "received" and p.at >= claimed - dt.timedelta(days=3)
+                and p.status == "done"]
+    assert c["truth"] == "bank"
+
+    pt = by.get("plan_times")
+    if pt:
+        assert pt["organizer_time"] != pt["relay_time"] and pt["organizer"] != pt["relay"]
+        texts = [e.data["text"] for e in shown(pt, "chat_message")]
+        assert any(fmt.time(_when(pt["organizer_time"])) in t for t in texts)
+        assert any(fmt.time(_when(pt["relay_time"])) in t for t in texts)
+        assert _when(pt["organizer_time"]) > world.now
+
+    rt = by.get("restaurant_time")
+    if rt:
+        booking, = shown(rt, "restaurant_booking")
+        from builder.world.calendar import reservation_time
+
+        class _S:  # reservation_time needs only the persona's zone
+            persona = world.persona
+        assert reservation_time(_S, booking) == _when(rt["booked_time"]) != _when(rt["friend_time"])
+        assert fmt.time(_when(rt["friend_time"])) in shown(rt, "chat_message")[0].data["text"]
+
+    b = by.get("bill_amount")
+    if b:
+        pay, = shown(b, "autopay")
+        mail, = shown(b, "email")
+        assert pay.data["amount_cents"] == b["autopay_cents"] != b["bill_cents"]
+        assert fmt.money(b["bill_cents"]) in mail.data["body"] and pay.status == "scheduled"
+    assert len(by) + len([s for s in _items(world, "skipped")]) >= 5
+
+
+def test_pending_obligations_are_open_after_now(any_world):
+    _, world = any_world
+    events = _events(world)
+    pend = {}
+    for i in _items(world, "pending"):
+        pend.setdefault(i["what"], []).append(i)
+    assert {"rsvp", "send_document"} <= set(pend)
+    for i in pend.get("pay_back", []):
+        req = events[i["request_id"]]
+        assert req.kind == "money_request" and req.data["paid"] is False
+        assert req.data["amount_cents"] == i["amount_cents"]
+    rsvp, = pend["rsvp"]
+    assert world.now.date() < dt.date.fromisoformat(rsvp["rsvp_by"]) < _when(rsvp["start"]).date()
+    mail = next(events[s["event_id"]] for s in rsvp["shows_in"] if s["kind"] == "email")
+    cal = next(events[s["event_id"]] for s in rsvp["shows_in"] if s["kind"] == "calendar_event")
+    assert cal.at > world.now >= mail.at
+    ics = mail.data["attachments"][0]["content"]
+    assert "PARTSTAT=NEEDS-ACTION" in ics and "METHOD:REQUEST" in ics
+    assert cal.data["organizer"]["email"] not in (world.persona.identity.email,)
+    doc, = pend["send_document"]
+    assert dt.date.fromisoformat(doc["due"]) > world.now.date()
+    assert events[doc["shows_in"][0]["event_id"]].at <= world.now
+
+
+def test_flight_change_chain_downstream_still_old(any_world):
+    _, world = any_world
+    events = _events(world)
+    chain, = _items(world, "chain", "flight_change")
+    steps = {s["step"]: s for s in chain["steps"]}
+    booking, change = events[steps["booking"]["event_id"]], events[steps["airline_change"]["event_id"]]
+    assert booking.at < change.at <= world.now
+    flight = events[chain["flight_id"]]
+    assert flight.status == "scheduled" and flight.data["dep_local"] == chain["old_departure"]
+    assert _when(chain["new_departure"]) - _when(chain["old_departure"]) == dt.timedelta(days=1)
+    assert steps["airline_change"]["new_flight"] in change.data["body"]
+    assert len(chain["steps"]) >= 4
+    if "calendar_flight" in steps:
+        assert events[steps["calendar_flight"]["event_id"]].data["start"] == chain["old_departure"]
+    if "hotel_check_in" in steps:
+        stay = events[steps["hotel_check_in"]["event_id"]]
+        assert stay.data["check_in"] == steps["hotel_check_in"]["old"]
+    if "dinner_reservation" in steps:
+        assert _when(steps["dinner_reservation"]["old"]) < _when(chain["new_arrival"])
+
+
+def test_own_event_invited_before_now_held_after(any_world):
+    persona, world = any_world
+    events = _events(world)
+    own, = _items(world, "own_event")
+    cal = events[own["event_id"]]
+    assert cal.at > world.now and cal.data["organizer"]["email"] == persona.identity.email
+    assert _when(own["invited_at"]) <= world.now
+    invites = [events[s["event_id"]] for s in own["shows_in"] if s["kind"] in ("chat_message", "email")]
+    assert invites and all(e.at <= world.now for e in invites)
+    answers = set(own["replies"].values())
+    assert "yes" in answers and answers & {"pending", "maybe", "no"}
+    if own["spec"]:
+        assert any(le.kind == "party" and le.title == own["title"] for le in persona.life_events)
+    chain, = _items(world, "chain", "party_headcount")
+    assert chain["needed"] > chain["ordered_for"] and chain["event_id"] == cal.id
+    order = events[chain["steps"][1]["event_id"]]
+    assert str(chain["ordered_for"]) in order.data["body"] and order.at <= world.now
+    assert dt.date.fromisoformat(chain["change_by"]) > world.now.date()
+
+
+def test_unread_are_near_now_and_unread(any_world):
+    _, world = any_world
+    events = _events(world)
+    for i in _items(world, "unread"):
+        e = events[i["shows_in"][0]["event_id"]]
+        assert e.data["read"] is False and world.now - dt.timedelta(days=3) <= e.at <= world.now
+
+
+def test_planting_shifts_no_other_event(any_world, monkeypatch):
+    persona, world = any_world
+    import builder.world.planted as module
+
+    monkeypatch.setattr(module, "simulate_planted", lambda sim: None)
+    without = simulate(persona)
+    assert not without.planted
+    mine = {e.id: e for e in world.events}
+    for e in without.events:
+        assert e.id in mine, e
+        assert mine[e.id].to_json() == e.to_json()
+    extra = set(mine) - {e.id for e in without.events}
+    referenced = {s["event_id"] for i in world.planted for s in i["shows_in"]}
+    assert extra and extra <= referenced
+    assert {mine[x].kind for x in extra} <= {"email", "chat_message", "calendar_event"}
+    assert not any(mine[x].postings for x in extra)
+
+
+def test_planted_is_deterministic(any_world):
+    persona, world = any_world
+    again = simulate(persona)
+    assert json.dumps(again.planted) == json.dumps(world.planted)
