@@ -89,10 +89,25 @@ def fill(text: str, slots: dict[str, Any], r: random.Random, depth: int = 0) -> 
     return _SLOT.sub(one, text)
 
 
-def greeting(occ: Occupation, hour: int, name: str, r: random.Random) -> str:
-    """A salutation for ``name`` that fits the sender's local ``hour`` (morning ones only before noon)."""
+def _part_of_day(hour: int) -> str:
+    return "morning" if hour < 12 else "afternoon" if hour < 17 else "evening"
+
+
+def greeting(occ: Occupation, hour: int, name: str, r: random.Random, quoted_at: int | None = None,
+             formal_full: str | None = None) -> str:
+    """A salutation for ``name`` that fits the sender's local ``hour`` (morning ones only before noon).
+
+    ``quoted_at``: the hour of the reply that will quote this message; a time-of-day greeting is used only
+    when that hour is in the same part of the day, so a quoted "Good morning" never sits in an afternoon mail.
+    ``formal_full``: the addressee's full name when the exchange is formal (``greet_formal``: German Sie).
+    """
     g = occ.mail["greet"]
-    pool = list(g["any"]) + list(g["morning"] if hour < 12 else g["afternoon"] if hour < 17 else [])
+    if formal_full and g is not None and occ.mail.get("greet_formal"):  # a client or a parent: formal (Sie)
+        pool = occ.mail["greet_formal"]
+        return pool[r.randrange(len(pool))].format(name=name, full=formal_full)
+    part = _part_of_day(hour)
+    timed = part != "evening" and (quoted_at is None or _part_of_day(quoted_at) == part)
+    pool = list(g["any"]) + (list(g[part]) if timed else [])
     return pool[r.randrange(len(pool))].format(name=name)
 
 
@@ -116,7 +131,7 @@ def _subject(box: Mailbox, frames: list[str], slots: dict, r: random.Random, day
     if used is None:
         used = box.subjects = set()
     s = ""
-    for _ in range(8):
+    for _ in range(12):
         s = fill(frames[r.randrange(len(frames))], slots, r)
         s = s[:1].upper() + s[1:]
         if s.lower() not in used:
@@ -168,6 +183,8 @@ def work_threads(box: Mailbox) -> None:
             name = r.choices(names, weights)[0]
             kind = kinds[name]
             deadline = day + dt.timedelta(days=r.randint(2, 12))
+            while deadline.weekday() >= 5 or is_holiday(sim, deadline):  # a deadline falls on a workday
+                deadline += dt.timedelta(days=1)
             slots: dict[str, Any] = {**{k: v for k, v in vocab.items() if v}, **{k: v[r.randrange(len(v))] if isinstance(v, list) else v
                                         for k, v in (kind.get("slots") or {}).items()},  # one client per thread
                                      "artifact": art, "artifact2": art2, "project": project,
@@ -192,20 +209,29 @@ def work_threads(box: Mailbox) -> None:
             msgs: list[dict] = []
             said: dict[str, set[str]] = {}
             signoffs = occ.mail["signoff"]
+            signoffs_formal = occ.mail.get("signoff_formal") or signoffs
+            times = [at]
+            for _ in range(length - 1):
+                times.append(_next_work_time(box, times[-1], r, 6, 200))
             for i in range(length):
+                at = times[i]
                 mine = (i % 2 == 0) == me_first
                 sender = box.me_work if mine else them
                 to = [them] if mine else [box.me_work]
                 other_first = (them if mine else box.me_work)["name"].split()[0]
                 own = said.setdefault(sender["email"], set())
                 core = _compose(steps[i], slots, r, own)
-                body = (f"{greeting(occ, at.hour, other_first, r)}\n\n{core}\n\n"
-                        f"{signoffs[r.randrange(len(signoffs))]}\n{sender['name'].split()[0]}")
+                quoted = times[i + 1].hour if i + 1 < length else None
+                other = them if mine else box.me_work
+                formal = bool(kind.get("from_client"))
+                bye = signoffs_formal if formal else signoffs
+                body = (f"{greeting(occ, at.hour, other_first, r, quoted, other['name'] if formal else None)}"
+                        f"\n\n{core}\n\n{bye[r.randrange(len(bye))]}\n"
+                        f"{sender['name'] if formal else sender['name'].split()[0]}")
                 _, body = render("work", subject=subject, body=body)
                 if msgs:
                     body = body + "\n" + box.quote(msgs[-1]["sender"], msgs[-1]["at"], msgs[-1]["body"])
                 msgs.append({"at": at, "sender": sender, "to": to, "cc": cc, "body": body})
-                at = _next_work_time(box, at, r, 6, 200)
             box.thread(("work", day, n), subject, msgs, labels=["work"], r=r, archive_p=0.35)
             n += 1
 
