@@ -218,3 +218,22 @@ def test_completion_of_odd_contact_lists():
         assert by["Roo Mate"].address == p.identity.address and by["Roo Mate"].children == []
         assert by["Sam Wed"].children == ["Kid"]
         assert by["Kid Lee"].job == facts_bank(loc)["at_school"] and by["Kid Lee"].partner is None
+
+
+def test_contact_gender_filled_and_agrees_with_the_name(completed):
+    from builder.world.mail import gender_of as mail_gender
+
+    for c in completed.contacts:
+        assert c.gender in ("female", "male", "nonbinary")
+        told = mail_gender(c.name, completed.locale)
+        if told:
+            assert c.gender[0] == told, c.name
+
+
+def test_nonbinary_contact_completes():
+    base = load(REPO / "personas" / "jordan-lee.json")
+    p = complete(base.model_copy(update={"locale": "de_DE", "contacts": [
+        Contact(name="Robin Sommer", relationship="parent", gender="nonbinary"),
+        Contact(name="Kim Sommer", relationship="sibling", gender="nonbinary", birthday=base.as_of.replace(year=1980))]}))
+    assert [c.gender for c in p.contacts] == ["nonbinary", "nonbinary"]
+    assert all(c.job for c in p.contacts)

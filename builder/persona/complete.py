@@ -205,7 +205,7 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
             rng(seed, f"{s}/activities").sample(facts.bank(loc).get("activities") or _ACTIVITIES, 2),
             apps=apps, messaging_style=style,
             # The contact's own life: what the spec gives; facts.contact_facts fills the rest.
-            partner=c.partner, children=c.children, pets=c.pets, job=c.job, city=c.city,
+            gender=c.gender, partner=c.partner, children=c.children, pets=c.pets, job=c.job, city=c.city,
         ))
     return out
 

@@ -2,7 +2,7 @@
 
 Used by :mod:`builder.persona.complete`:
 
-* :func:`contact_facts`: a contact's own partner, children, pets, job and city, fixed once and reused by
+* :func:`contact_facts`: a contact's own gender, partner, children, pets, job and city, fixed once and reused by
   every module (chat, mail, calendar read them as plain attributes). Parents who are both contacts are each
   other's partner and share one address; a parent's children are the persona and its siblings; a partner's
   or spouse's partner is the persona. Every fact comes from its own stream
@@ -54,20 +54,21 @@ def orders() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=None)
-def _first_names(locale: str) -> tuple[frozenset[str], frozenset[str]]:
-    mod = importlib.import_module(f"faker.providers.person.{locale}").Provider
-    return frozenset(getattr(mod, "first_names_female", ())), frozenset(getattr(mod, "first_names_male", ()))
+def _given_names(locale: str) -> tuple[frozenset[str], frozenset[str]]:
+    female, male = set(), set()
+    for loc in dict.fromkeys(["en_US", locale]):
+        mod = importlib.import_module(f"faker.providers.person.{loc}").Provider
+        female.update(getattr(mod, "first_names_female", ()))
+        male.update(getattr(mod, "first_names_male", ()))
+    return frozenset(female - male), frozenset(male - female)
 
 
 def gender_of(name: str, locale: str) -> str | None:
-    """``"female"``/``"male"`` when the first name is only in that one of Faker's name lists (the locale's
-    first, then the other locales'), else None."""
+    """``"female"``/``"male"`` when the first name is in only one of Faker's name lists (en_US's and the
+    locale's together: the same rule as ``builder.world.mail.gender_of``), else None."""
     first = name.split()[0] if name.split() else ""
-    for loc in [locale] + [x for x in ("en_US", "en_GB", "de_DE") if x != locale]:
-        female, male = _first_names(loc)
-        if (first in female) != (first in male):
-            return "female" if first in female else "male"
-    return None
+    female, male = _given_names(locale)
+    return "female" if first in female else "male" if first in male else None
 
 
 def _gendered(entry: str, gender: str | None, r) -> str:
@@ -75,7 +76,7 @@ def _gendered(entry: str, gender: str | None, r) -> str:
     forms = entry.split("|")
     if len(forms) == 1:
         return forms[0]
-    if gender is None:
+    if gender not in ("female", "male"):
         gender = r.choice(["female", "male"])
     return forms[0] if gender == "female" else forms[1]
 
@@ -122,7 +123,7 @@ def _age(birthday: dt.date | None, as_of: dt.date) -> int:
 
 
 def _opposite(gender: str | None, r) -> str:
-    if gender is None:
+    if gender not in ("female", "male"):
         return r.choice(["female", "male"])
     # Mostly opposite-sex couples, some same-sex ones.
     return gender if r.random() < 0.1 else {"female": "male", "male": "female"}[gender]
@@ -200,7 +201,8 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
     out: list[Contact] = []
     for i, c in enumerate(contacts):
         s = f"complete/contact/{i}"
-        gender = gender_of(c.name, loc)
+        # The spec's, else the name's, else drawn (a name that does not tell).
+        gender = c.gender or gender_of(c.name, loc) or rng(seed, f"{s}/gender").choice(["female", "male"])
         age = _age(c.birthday, p.as_of)
         rel = c.relationship
         # Partner: the persona for a partner/spouse; the other parent for a parent; else drawn.
@@ -256,7 +258,7 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
         if addr is not None:
             addr = addr.model_copy(update={k: one_line(v) for k, v in addr.model_dump().items()
                                            if isinstance(v, str) and k != "country"})
-        out.append(c.model_copy(update={"partner": partner, "children": children[:8], "pets": pets[:6], "job": job[:100],
+        out.append(c.model_copy(update={"gender": gender, "partner": partner, "children": children[:8], "pets": pets[:6], "job": job[:100],
                                         "city": city, "address": addr}))
     return out
 

@@ -349,6 +349,8 @@ class Contact(SpecModel):
     apps: _list(Line(40), 20) | None = Field(default=None, description="Apps this contact appears in (mail, chat, bank...)")
     messaging_style: Literal["brief", "chatty", "formal", "emoji"] | None = None
     # The contact's own life, fixed once (completion fills what is missing) and reused by every module.
+    gender: Literal["female", "male", "nonbinary"] | None = Field(
+        default=None, description="Completed from the first name (Faker's name lists) when it tells, else drawn")
     partner: Name | None = Field(default=None, description="The contact's partner's name")
     children: _list(Name, 8) | None = Field(default=None, description="The contact's children's first names")
     pets: _list(Line(60), 6) | None = Field(default=None, description="e.g. 'a dog called Biscuit'")
