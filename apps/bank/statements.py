@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape
 
 from reportlab import rl_config
 from reportlab.lib import colors
-from reportlab.lib.pagesizes import LETTER
+from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
@@ -24,10 +24,32 @@ from builder.files.pdftext import FONT, FONT_BOLD, cell, meta_text, para_text, r
 from builder.money import money
 from builder.names import safe_filename
 from builder.world import StatementPeriod, World, statements
+from builder.world.locale import Fmt
 
 BANK_NAME = "Larkspur Bank"
 TEAL = colors.HexColor("#1f4e5f")
 _KIND_TITLE = {"checking": "Checking", "savings": "Savings", "credit_card": "Credit card"}
+# The statement's wording per locale (a German persona's bank writes German; a British one "current account").
+WORDS = {
+    "en_US": {"checking": "Checking", "savings": "Savings", "credit_card": "Credit card", "statement": "statement",
+              "ending": "ending", "period": "Statement period", "to": "to", "issued": "Issued",
+              "opening": "Opening balance", "credits": "Deposits and credits", "debits": "Withdrawals and debits",
+              "closing": "Closing balance", "transactions": "Transactions", "date": "Date",
+              "description": "Description", "amount": "Amount", "balance": "Balance",
+              "none": "No transactions this period", "page": "Member FDIC (fictional) · Page"},
+    "en_GB": {"checking": "Current account", "savings": "Savings", "credit_card": "Credit card",
+              "statement": "statement", "ending": "ending", "period": "Statement period", "to": "to",
+              "issued": "Issued", "opening": "Opening balance", "credits": "Money in", "debits": "Money out",
+              "closing": "Closing balance", "transactions": "Transactions", "date": "Date",
+              "description": "Description", "amount": "Amount", "balance": "Balance",
+              "none": "No transactions this period", "page": "(fictional bank) · Page"},
+    "de_DE": {"checking": "Girokonto", "savings": "Tagesgeld", "credit_card": "Kreditkarte",
+              "statement": "Kontoauszug", "ending": "endend auf", "period": "Zeitraum", "to": "bis",
+              "issued": "Erstellt am", "opening": "Alter Kontostand", "credits": "Gutschriften",
+              "debits": "Belastungen", "closing": "Neuer Kontostand", "transactions": "Umsätze", "date": "Datum",
+              "description": "Buchungstext", "amount": "Betrag", "balance": "Saldo",
+              "none": "Keine Umsätze in diesem Zeitraum", "page": "(fiktive Bank) · Seite"},
+}
 
 
 def statement_filename(account_name: str, period: StatementPeriod) -> str:
@@ -61,47 +83,62 @@ def write_statement_pdf(world: World, account_name: str, number: str, period: St
     ident = world.persona.identity
     addr = ident.address
     ending = para_text(number[-4:])
-    doc = SimpleDocTemplate(str(dest), pagesize=LETTER, leftMargin=0.7 * inch, rightMargin=0.7 * inch,
+    fmt = Fmt(world.persona)
+    words = WORDS.get(world.persona.locale, WORDS["en_US"])
+
+    def money(cents: int, _currency: str = "") -> str:  # amounts as the persona's locale writes them
+        return fmt.money(cents)
+
+    def long(d: dt.date) -> str:  # "September 4, 2026" / "4 September 2026" / "4. September 2026"
+        month = fmt.month(d).rsplit(" ", 1)[0]
+        return f"{month} {d.day}, {d.year}" if fmt.us else f"{d.day}. {month} {d.year}" if fmt.de else \
+            f"{d.day} {month} {d.year}"
+
+    doc = SimpleDocTemplate(str(dest), pagesize=LETTER if fmt.us else A4, leftMargin=0.7 * inch, rightMargin=0.7 * inch,
                             topMargin=0.6 * inch, bottomMargin=0.6 * inch,
-                            title=f"{BANK_NAME} statement {period.end:%B %Y}", author=BANK_NAME,
+                            title=f"{BANK_NAME} {words['statement']} {fmt.month(period.end)}", author=BANK_NAME,
                             subject=meta_text(f"{account_name} ending {number[-4:]}"), creator=BANK_NAME,
                             initialFontName=FONT)  # else every page names an unembedded Helvetica
-    place = f"{addr.city}{', ' + addr.region if addr.region else ''} {addr.postal_code}"
+    place = (f"{addr.city}{', ' + addr.region if addr.region else ''} {addr.postal_code}" if addr.country == "US"
+             else f"{addr.city} {addr.postal_code}" if addr.country == "GB" else f"{addr.postal_code} {addr.city}")
     story = [
         Paragraph(escape(BANK_NAME), title),
-        Paragraph(f"{_KIND_TITLE[period.account]} statement &middot; {para_text(account_name, bold=True)} "
-                  f"ending {ending}", heading3),
+        Paragraph(f"{words[period.account]} {words['statement']} &middot; {para_text(account_name, bold=True)} "
+                  f"{words['ending']} {ending}", heading3),
         Paragraph(f"{para_text(ident.name)}<br/>{para_text(addr.street)}<br/>{para_text(place)}", normal),
         Spacer(1, 10),
-        Paragraph(f"Statement period: {period.start:%B %-d, %Y} to {period.end:%B %-d, %Y} "
-                  f"&middot; Issued {issued:%B %-d, %Y}", small),
+        Paragraph(f"{words['period']}: {long(period.start)} {words['to']} {long(period.end)} "
+                  f"&middot; {words['issued']} {long(issued.date())}", small),
         Spacer(1, 8),
     ]
     cell_style = ParagraphStyle("c", parent=normal, fontSize=10, leading=12)
     amount = ParagraphStyle("ca", parent=cell_style, alignment=2)
     closing = ParagraphStyle("cb", parent=amount, fontName=FONT_BOLD)
     summary = Table([
-        ["Opening balance", cell(money(period.opening_cents, cur), amount)],
-        ["Deposits and credits", cell(money(period.credits_cents, cur), amount)],
-        ["Withdrawals and debits", cell(money(-period.debits_cents, cur), amount)],
-        ["Closing balance", cell(money(period.closing_cents, cur), closing)],
+        [words["opening"], cell(money(period.opening_cents, cur), amount)],
+        [words["credits"], cell(money(period.credits_cents, cur), amount)],
+        [words["debits"], cell(money(-period.debits_cents, cur), amount)],
+        [words["closing"], cell(money(period.closing_cents, cur), closing)],
     ], colWidths=[2.6 * inch, 1.6 * inch])
     summary.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), FONT, 10), ("FONT", (0, 3), (-1, 3), FONT_BOLD, 10),
         ("ALIGN", (1, 0), (1, -1), "RIGHT"), ("LINEABOVE", (0, 3), (-1, 3), 0.8, TEAL),
         ("BOX", (0, 0), (-1, -1), 0.5, colors.grey), ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f3f7f8")),
     ]))
-    story += [summary, Spacer(1, 14), Paragraph("Transactions", heading4)]
-    rows = [["Date", "Description", "Amount", "Balance"]]
+    story += [summary, Spacer(1, 14), Paragraph(words["transactions"], heading4)]
+    rows = [[words["date"], words["description"], words["amount"], words["balance"]]]
     balance = period.opening_cents
     small_amount = ParagraphStyle("sa", parent=small, alignment=2)
     for line in period.lines:
         balance += line.amount_cents
         # Table cells that are plain strings are drawn as they are (no markup); the description is spec text.
-        rows.append([line.at.strftime("%m/%d"), Paragraph(para_text(line.description), small),
+        # The line's day as the locale writes it without the year: 09/04 (US), 04/09 (UK), 04.09. (DE).
+        day = fmt.numeric_date(line.at)[:5] + ("." if fmt.de else "")
+        text = para_text(line.description) + (f"<br/>{para_text(line.memo)}" if line.memo else "")
+        rows.append([day, Paragraph(text, small),
                      cell(money(line.amount_cents, cur), small_amount), cell(money(balance, cur), small_amount)])
     if len(rows) == 1:
-        rows.append(["", "No transactions this period", "", ""])
+        rows.append(["", words["none"], "", ""])
     table = Table(rows, colWidths=[0.6 * inch, 4.1 * inch, 1.1 * inch, 1.2 * inch], repeatRows=1)
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, 0), FONT_BOLD, 9), ("FONT", (0, 1), (-1, -1), FONT, 8.5),
@@ -115,7 +152,7 @@ def write_statement_pdf(world: World, account_name: str, number: str, period: St
         canvas.setCreator(BANK_NAME)
         canvas.setFont(FONT, 7.5)
         canvas.setFillColor(colors.grey)
-        canvas.drawString(0.7 * inch, 0.4 * inch, f"{BANK_NAME}, Member FDIC (fictional) · Page {canvas.getPageNumber()}")
+        canvas.drawString(0.7 * inch, 0.4 * inch, f"{BANK_NAME}, {words['page']} {canvas.getPageNumber()}")
 
     doc.build(story, onFirstPage=stamp, onLaterPages=stamp)
     return dest
