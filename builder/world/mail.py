@@ -660,6 +660,10 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
         if g else c.name,
     })
     out["act_cap"] = out["act"][:1].upper() + out["act"][1:] if out["act"] else None
+    # A parent mentions the persona's other parent only when that parent is a contact named as their partner.
+    other = next((o for o in p.contacts if c.relationship == "parent" and c.partner and o.name == c.partner
+                  and o.relationship == "parent"), None)
+    out["other_parent"] = parent_name(other, p.locale) if other else None
     if out["season"] == "autumn" and p.locale == "en_US":
         out["season"] = "fall"
     out["_trip_back"] = recent.destination if recent else None
@@ -750,7 +754,7 @@ def _plan_thread(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> tu
         pass
     t = _part(bank, sie, "topics", topic)
     if topic == "catch_up":
-        week = _part(bank, sie, "their_week") or []
+        week = [x for x in (comp.fill(w) for w in _part(bank, sie, "their_week") or []) if x]
         slots["their_week"] = week[r.randrange(len(week))] if week else None
     owner = t.get("owner", "them")
     if owner == "opener":
@@ -918,7 +922,7 @@ def _holiday_greetings(box: Mailbox) -> None:
     for year in range(sim.start.year, sim.now.year + 1):
         days: list[tuple[str, dt.date]] = [("christmas", dt.date(year, 12, 24 if p.locale == "de_DE" else 25)),
                                            ("new_year", dt.date(year, 1, 1))]
-        days += [("thanksgiving", d) for d, n in public_holidays(p.locale, year).items() if n == "Thanksgiving"]
+        days += [("thanksgiving", d) for d, n in public_holidays(p.locale, year).items() if n == "Thanksgiving Day"]
         for key, day in days:
             if key not in greetings or not sim.start.date() <= day <= sim.now.date():
                 continue
