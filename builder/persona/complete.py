@@ -47,14 +47,16 @@ _BILLS = {
               ("Broadband", "32.00", "Hyperoptic", 20, "autopay", "utilities"),
               ("Mobile", "18.00", "giffgaff", 8, "card", "utilities"),
               ("Video streaming", "10.99", "Netflix", 15, "card", "subscriptions"),
-              ("Gym membership", "35.00", "PureGym", 3, "autopay", "health")],
+              ("Gym membership", "35.00", "PureGym", 3, "autopay", "health"),
+              ("TV Licence", "14.54", "TV Licensing", 1, "autopay", "utilities")],
     "de_DE": [("Miete", "980.00", "Hausverwaltung Brandt", 1, "bill_pay", "housing"),
               ("Strom", "72.00", "Stadtwerke", 15, "autopay", "utilities"),
               ("Internet", "39.99", "Telekom", 5, "autopay", "utilities"),
               ("Handyvertrag", "19.99", "congstar", 10, "card", "utilities"),
               ("Rundfunkbeitrag", "18.36", "ARD ZDF Deutschlandradio Beitragsservice", 15, "autopay", "utilities"),
               ("Fitnessstudio", "29.90", "Urban Sports Club", 1, "autopay", "health"),
-              ("Streaming", "13.99", "Netflix", 20, "card", "subscriptions")],
+              ("Streaming", "13.99", "Netflix", 20, "card", "subscriptions"),
+              ("Hausratversicherung", "6.90", "HUK24", 1, "autopay", "insurance")],
 }
 
 _SITES = {
