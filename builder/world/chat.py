@@ -68,6 +68,7 @@ QA_COOLDOWN_DAYS = 60
 FAMILY = {"parent", "sibling", "partner", "spouse", "child"}
 HOUSEHOLD = {"roommate", "partner", "spouse"}
 _SLOT = re.compile(r"\{(\w+)\}")
+_REGISTER = re.compile(r"\{([^{}|]*)\|([^{}|]*)\}")  # {du form|Sie form}
 
 
 # --- the bank --------------------------------------------------------------------------------------
@@ -133,7 +134,8 @@ class Voice:
     def fill(self, text: str, r: random.Random, ctx: dict[str, Any], depth: int = 0) -> str:
         """``text`` with each ``{slot}`` replaced: from ``ctx`` first, else a draw from the bank's slots.
 
-        Slots named ``o_*`` (openers) and ``t_*`` (tails) are left empty for a brief speaker."""
+        Slots named ``o_*`` (openers) and ``t_*`` (tails) are left empty for a brief speaker. ``{a|b}`` is the
+        register: ``a`` (du) unless ``ctx["_sie"]``, then ``b`` (Sie)."""
         def one(m: re.Match) -> str:
             key = m.group(1)
             if key in ctx:
@@ -146,10 +148,11 @@ class Voice:
             pick = options[r.randrange(len(options))]
             return self.fill(pick, r, ctx, depth + 1) if depth < 4 and "{" in pick else pick
         out = _SLOT.sub(one, text)
-        return out
+        return _REGISTER.sub(lambda m: m.group(2 if ctx.get("_sie") else 1), out)
 
     def variants(self, section: dict, style: str) -> list[str]:
         order = {"me_formal": ("me_formal", "formal", "me", "default"), "me": ("me", "default"),
+                 "sie": ("sie", "formal", "default"), "me_sie": ("sie", "me_formal", "formal", "default"),
                  }.get(style, (style, "default"))
         for s in order:
             if section.get(s):
@@ -188,7 +191,7 @@ class Voice:
             text += " " + self.fill("{emoji}", r, ctx)
         elif style == "chatty" and r.random() < 0.3:
             text += self.fill("{chatty_tail}", r, ctx)
-        elif style in ("formal", "me_formal"):
+        elif style in ("formal", "me_formal", "sie", "me_sie"):
             text = re.sub(r"(^|[.!?] )([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
         elif style == "brief" and r.random() < 0.5:
             text = text[0].lower() + text[1:] if not text[:2].isupper() else text
@@ -272,11 +275,17 @@ class Chat:
         lo, hi = when - dt.timedelta(hours=1), when + dt.timedelta(hours=hours)
         return not any(s < hi and t > lo for s, t in self.busy(when.date()))
 
+    def sie(self, c: Contact) -> bool:
+        """Whether the persona and ``c`` say Sie (banks with ``registers``: neighbours, formal colleagues)."""
+        return bool(self.b.get("registers")) and (c.relationship == "neighbor" or (
+            c.relationship in ("colleague", "other") and c.messaging_style == "formal"))
+
     def render(self, c: Contact, mine: bool, section: dict | list, r: random.Random, ctx: dict[str, Any],
                day: dt.date | None = None) -> str:
         """One line by the persona (``mine``) or by ``c``, naming the other person."""
-        style = self.my_style(c) if mine else (c.messaging_style or "brief")
-        full = {"name": self.address(c) if mine else self.my_name_for(c, r), "_day": day, **ctx}
+        sie = self.sie(c)
+        style = ("me_sie" if sie else self.my_style(c)) if mine else ("sie" if sie else c.messaging_style or "brief")
+        full = {"name": self.address(c) if mine else self.my_name_for(c, r), "_day": day, "_sie": sie, **ctx}
         return self.voice.say(section, style, r, full, forbid=None if mine else c.name.split()[0])
 
     def line(self, c: Contact, mine: bool, intent: str, r: random.Random, ctx: dict[str, Any] | None = None,
@@ -293,11 +302,12 @@ class Chat:
         sim = self.sim
         tid = self.thread_id(c)
         stamped: list[tuple[dt.datetime, bool, str]] = []
+        start = at
         for i, (mine, text) in enumerate(lines):
             if i:
                 gap = r.randint(4, 75) if r.random() < 0.8 else r.randint(90, 900)
                 at = at + dt.timedelta(seconds=gap + len(text) // 3)
-            if at > sim.now or (i and not self.night_owl and at.date() != stamped[0][0].date()):
+            if at > sim.now or (i and not self.night_owl and at.date() != start.date()):
                 break
             if not text or greeting_off_hour(text, at.hour):
                 continue
@@ -426,6 +436,8 @@ def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> 
     else:
         weights = {"plan": 3, "news": 2, "question": 2, "recommend": 1.5, "followup": 2 if due else 0,
                    "smalltalk": 1.5, "meal": 1, "errand": 1.5 if rel in HOUSEHOLD else 0}
+    if chat.sie(c):  # the bank's du-only dialogues are not for Sie contacts
+        weights = {k: w for k, w in weights.items() if k in ("work", "meal", "neighbor")} or {"neighbor": 1}
     topic = _pick(r, weights)
     mine_first = r.random() < (0.4 if rel == "parent" else 0.5)
     block, ref = _topic(chat, c, r, at, topic, mine_first)
@@ -443,7 +455,7 @@ def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> 
             lines.append(chat.line(c, not opener, "greet_back", r, day=day))
     lines += block
     # One side topic of another kind, never the plan or a recommendation just made.
-    if rel != "colleague" and len(lines) < 8 and r.random() < 0.35:
+    if rel not in ("colleague", "neighbor") and not chat.sie(c) and len(lines) < 8 and r.random() < 0.35:
         side = _pick(r, {k: w for k, w in {"smalltalk": 1, "meal": 1, "news": 0.7,
                                            "followup": 1 if due and topic not in ("recommend", "followup") else 0}
                          .items() if k != topic})
