@@ -237,3 +237,11 @@ def test_nonbinary_contact_completes():
         Contact(name="Kim Sommer", relationship="sibling", gender="nonbinary", birthday=base.as_of.replace(year=1980))]}))
     assert [c.gender for c in p.contacts] == ["nonbinary", "nonbinary"]
     assert all(c.job for c in p.contacts)
+
+
+def test_completed_family_trip_goes_where_the_family_lives():
+    spec = load(REPO / "personas" / "jordan-lee.json")
+    p = complete(spec.model_copy(update={"seed": 2}))
+    sibling = next(c for c in p.contacts if c.relationship == "sibling")
+    (family,) = [t for t in p.travel.trips if t.purpose == "family"]
+    assert sibling.city != p.identity.address.city and family.destination == sibling.city

@@ -326,12 +326,17 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
         places = [d for d in DESTINATIONS if d[0] != city.name]
         local = LOCAL_NAMES.get(p.locale, {})
         friends = [c.name for c in contacts if c.relationship in ("friend", "partner", "spouse") and (c.closeness or 0) >= 4]
+        airports = {**{d[0]: d[1] for d in DESTINATIONS}, **{c.name: c.airport for c in HOME_CITIES[p.locale]}}
+        family = [(c.city, airports[c.city]) for c in contacts if c.relationship in ("parent", "sibling")
+                  and c.city in airports and c.city != city.name and airports[c.city] != city.airport]
         start = p.as_of - dt.timedelta(days=30 * p.history_months)
         trips = []
         segment = (p.as_of - start).days // 4
         for i, purpose in enumerate(["leisure", "business", "family", "leisure"]):
             depart = start + dt.timedelta(days=segment * i + r.randint(10, max(11, segment - 20)))
             dest = places[r.randrange(len(places))]
+            if purpose == "family" and family:
+                dest = family[0]  # where the family lives, when it has an airport the world knows
             trips.append(Trip(destination=local.get(dest[0], dest[0]), airport=dest[1], depart=depart,
                               **{"return": depart + dt.timedelta(days=r.randint(3, 7))}, purpose=purpose,
                               companions=friends[:1] if purpose == "leisure" else []))
