@@ -211,3 +211,62 @@ def test_planted_is_deterministic(any_world):
     persona, world = any_world
     again = simulate(persona)
     assert json.dumps(again.planted) == json.dumps(world.planted)
+
+
+# --- search history (builder/world/browsing.py) ---------------------------------------------------------
+
+def _searches(world):
+    return [e for e in world.of_kind("web_visit") if "search_query" in e.data]
+
+
+def test_search_pages_are_well_formed(any_world):
+    from types import SimpleNamespace
+
+    from builder.world.browsing import engine
+    from builder.world.report import is_faker_title
+
+    persona, world = any_world
+    host, prefix, title = engine(SimpleNamespace(persona=persona))
+    searches = _searches(world)
+    assert len(searches) >= 40
+    expected = {"en_US": "www.google.com", "en_GB": "www.google.co.uk", "de_DE": "www.google.de"}[persona.locale]
+    assert host == expected
+    for e in searches:
+        q = e.data["search_query"]
+        parts = urlsplit(e.data["url"])
+        assert parts.scheme == "https" and parts.netloc == host and parts.path == prefix.split("?")[0]
+        assert parse_qs(parts.query)["q"] == [q] and " " not in e.data["url"]
+        assert e.data["title"] == title.format(query=q) and not is_faker_title(e.data["title"])
+        assert e.status == "done" and e.data["transition"] == "typed"
+    assert sum(1 for e in world.of_kind("web_visit") if e.data.get("site") == host) == len(searches)
+
+
+def test_searches_are_grounded_in_the_persona_s_plans(any_world):
+    persona, world = any_world
+    searches = _searches(world)
+    queries = [e.data["search_query"].casefold() for e in searches]
+    for t in persona.travel.trips or []:
+        window_start = dt.datetime.combine(t.depart - dt.timedelta(days=30), dt.time(0, 0))
+        if window_start < world.start or window_start > world.now:
+            continue
+        before = [e for e in searches if e.at.date() < t.depart and e.at >= window_start - dt.timedelta(days=1)
+                  and t.destination.casefold() in e.data["search_query"].casefold()]
+        assert before, (t.destination, t.depart)
+    booked = {e.data["restaurant"].casefold() for e in world.of_kind("restaurant_booking")}
+    assert any(any(name in q for name in booked) for q in queries)
+    cuisines = [c.casefold() for c in persona.preferences.cuisines]
+    if cuisines:
+        assert sum(("recipe" in q or "rezept" in q or "how to make" in q or "selber machen" in q) for q in queries) >= 10
+
+
+def test_search_result_clicks_follow_a_search(any_world):
+    _, world = any_world
+    visits = world.of_kind("web_visit")
+    clicks = [i for i, e in enumerate(visits) if e.data.get("search_result")]
+    assert clicks
+    for i in clicks:
+        e = visits[i]
+        prior = [v for v in visits[max(0, i - 30):i] if "search_query" in v.data and
+                 dt.timedelta(0) < e.at - v.at <= dt.timedelta(minutes=1)]
+        assert prior, e.data
+        assert e.data["url"].startswith(("https://", "http://")) and " " not in e.data["url"]

@@ -15,6 +15,15 @@
   entries join in that season only (northern hemisphere). URL shapes: Wikipedia ``/wiki/Title``,
   YouTube ``watch?v=``, Reddit ``/r/<sub>/comments/<id>/<slug>/``, others ``/<y>/<m>/<d>/<slug>``.
   All draws come from the ``browsing/pages`` Faker's random, in order.
+* Search history (:func:`simulate_searches`): result pages of the locale's search engine
+  (``templates/browsing/search/<locale>.yaml``: google.com, google.co.uk, google.de; DuckDuckGo or Bing
+  when the persona's sites include one) for queries typed around the persona's real plans: each trip
+  (weather, things to do, the hotel, the airport; 3-30 days before it), restaurant bookings (the place,
+  its menu; shortly before booking), birthdays of close contacts (gift ideas, a week or so before),
+  recipes of the persona's cuisines, the payees of its bills. Titles ``<query> - Google Search``, URLs
+  ``/search?q=<query, form-encoded>`` (data ``search_query``: the query); some are followed by a click on a
+  result (transition ``link``, data ``search_result``: true; URLs of the result site's own shape).
+  Draws come from ``browsing/search/...`` streams, so the other visits are unchanged.
 """
 
 from __future__ import annotations
@@ -23,7 +32,7 @@ import datetime as dt
 import re
 from functools import cache
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, quote_plus, urlsplit
 
 import yaml
 
@@ -200,3 +209,203 @@ def simulate_browsing(sim: Sim) -> None:
             at = e.at + dt.timedelta(minutes=times.randint(1, 90))
             if at <= sim.now:
                 session(at, target[0], target[1], False, r.randint(1, 3), ("after", e.id))
+    simulate_searches(sim)
+
+
+# --- search history ----------------------------------------------------------------------------------
+
+@cache
+def search_bank(locale: str) -> dict:
+    """The search phrase bank of ``locale`` (en_US when it has none): ``engine``, query lists, ``results``."""
+    path = TEMPLATES / "search" / f"{locale}.yaml"
+    if not path.exists():
+        path = TEMPLATES / "search" / "en_US.yaml"
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+_MONTHS_EN = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+              "november", "december"]
+
+
+def engine(sim: Sim) -> tuple[str, str, str]:
+    """(host, path prefix before the query, title format with ``{query}``) of the persona's search engine."""
+    b = search_bank(sim.persona.locale)
+    hosts = " ".join(urlsplit(s.url).netloc for s in sim.persona.browsing)
+    if "duckduckgo" in hosts:
+        return "duckduckgo.com", "/?q=", "{query} at DuckDuckGo"
+    if "bing.com" in hosts:
+        return "www.bing.com", "/search?q=", "{query} - Search"
+    return b["engine"]["host"], "/search?q=", b["engine"]["title"]
+
+
+def search_url(sim: Sim, query: str) -> str:
+    """The result page URL of ``query`` on the persona's engine (form-encoded: spaces as ``+``)."""
+    host, prefix, _ = engine(sim)
+    return f"https://{host}{prefix}{quote_plus(query)}"
+
+
+def _who(sim: Sim, c) -> str | None:
+    """How the persona names contact ``c`` in a gift search (``mom``, ``my sister``...), or None."""
+    from .mail import parent_name
+
+    words = search_bank(sim.persona.locale)["who"]
+    guess = parent_name(c, "en_US")  # Mom/Dad when the given name tells the gender
+    female = guess == "Mom"
+    male = guess == "Dad"
+    rel = c.relationship
+    if rel == "parent":
+        key = "mom" if female else "dad" if male else None
+    elif rel == "sibling":
+        key = "sister" if female else "brother" if male else None
+    elif rel in ("partner", "spouse"):
+        key = "girlfriend" if female and rel == "partner" else "boyfriend" if male and rel == "partner" else "partner"
+    elif rel in ("friend", "roommate"):
+        key = rel
+    else:
+        key = None
+    return words.get(key) if key else None
+
+
+def simulate_searches(sim: Sim) -> None:
+    """Append ``web_visit`` events for search result pages and some result clicks (see module rules)."""
+    p = sim.persona
+    b = search_bank(p.locale)
+    r = sim.rng("browsing/search")
+    _, _, title_fmt = engine(sim)
+    wake = int(p.routines.wake[:2])
+    bed = int(p.routines.bedtime[:2])
+    bed = bed if bed > wake else 23
+    de = p.locale == "de_DE"
+    months = b.get("months") or _MONTHS_EN
+    n = 0
+
+    def fill(template: str, **ctx) -> str:
+        return " ".join(template.format(**ctx).split())
+
+    def typed(q: str) -> str:
+        return q.lower() if r.random() < 0.75 else q
+
+    def visit(at: dt.datetime, query: str, result: tuple[str, str] | None = None) -> None:
+        nonlocal n
+        if at > sim.now or at < sim.start:
+            return
+        n += 1
+        sim.event("web_visit", at, {"url": search_url(sim, query), "title": title_fmt.format(query=query),
+                                    "transition": "typed", "site": urlsplit(search_url(sim, query)).netloc,
+                                    "search_query": query}, key=("search", n))
+        if result:
+            click = at + dt.timedelta(seconds=r.randint(6, 50))
+            if click <= sim.now:
+                sim.event("web_visit", click, {"url": result[0], "title": result[1], "transition": "link",
+                                               "site": urlsplit(result[0]).netloc, "search_result": True},
+                          key=("search", n, "click"))
+
+    def waking(day: dt.date) -> dt.datetime:
+        return dt.datetime.combine(day, dt.time(r.randint(wake, bed), r.randint(0, 59), r.randint(0, 59)))
+
+    def result(kind: str, **ctx) -> tuple[str, str]:
+        url, title = b["results"][kind]
+        return url.format(**ctx), title.format(**ctx)
+
+    # Trips: 2-4 searches 3-30 days before departure (after the booking, when there is one).
+    hotels = {e.data.get("trip"): e for e in sim.of_kind("hotel_booking")}
+    bookings = {e.data.get("trip"): e for e in sim.of_kind("flight_booking")}
+    travel = p.travel
+    for i, t in enumerate(travel.trips or [] if travel else []):
+        lo = dt.datetime.combine(t.depart - dt.timedelta(days=30), dt.time(0, 0))
+        if i in bookings:
+            lo = max(lo, bookings[i].at)
+        hi = dt.datetime.combine(t.depart - dt.timedelta(days=1), dt.time(23, 0))
+        if hi < lo:
+            continue
+        hotel = hotels[i].data.get("hotel") if i in hotels else None
+        templates = [q for q in b["trip"] if hotel or "{hotel}" not in q]
+        dest_slug = ascii_slug(t.destination)
+        from .locale import season as season_of
+
+        ctx = dict(dest=t.destination, Dest=t.destination, month=months[t.depart.month - 1], hotel=hotel or "",
+                   season=b["season"][season_of(t.depart, p.identity.address.country if p.identity.address else "US")],
+                   slug=dest_slug, wiki=quote(t.destination.replace(" ", "_")))
+        # One query names the destination, within what has happened by now; 1-3 more anywhere in the window.
+        named = [k for k, q in enumerate(templates) if "{dest}" in q]
+        first = named[r.randrange(len(named))]
+        rest = [k for k in range(len(templates)) if k != first]
+        picks = [first] + r.sample(rest, k=min(len(rest), r.randint(1, 3)))
+        span = max(1, int((hi - lo).total_seconds() // 86400))
+        for k in picks:
+            top = min(span, max(0, int((sim.now - lo).total_seconds() // 86400) - 1)) if k == first else span
+            day = (lo + dt.timedelta(days=r.randint(0, top))).date()
+            at = max(waking(day), lo + dt.timedelta(minutes=r.randint(5, 90)))
+            if k == first and at > sim.now:
+                at = sim.now - dt.timedelta(minutes=r.randint(20, 180))
+            q = typed(fill(templates[k], **ctx))
+            res = None
+            if r.random() < 0.6:
+                tmpl = templates[k]
+                if "weather" in tmpl or "wetter" in tmpl:
+                    res = result("weather", **ctx)
+                elif "{hotel}" in tmpl and i in hotels and hotels[i].data.get("site_url"):
+                    res = (hotels[i].data["site_url"], hotels[i].data.get("site_title") or hotel)
+                elif "things" in tmpl or "sehensw" in tmpl or "machen" in tmpl:
+                    res = result("things", **ctx)
+                else:
+                    res = result("guide", **ctx)
+            visit(at, q, res)
+
+    # Restaurants: a look at the place shortly before booking it.
+    city = p.identity.address.city if p.identity.address else ""
+    for e in sim.of_kind("restaurant_booking"):
+        if r.random() >= 0.45:
+            continue
+        name = e.data.get("restaurant") or ""
+        at = e.at - dt.timedelta(minutes=r.randint(3, 40), seconds=r.randint(0, 59))
+        ctx = dict(restaurant=name, Restaurant=name, city=city, City=city,
+                   slug=f"{ascii_slug(name)}-{ascii_slug(city)}")
+        q = typed(fill(b["restaurant"][r.randrange(len(b["restaurant"]))], **ctx))
+        visit(at, q, result("restaurant", **ctx) if r.random() < 0.5 else None)
+
+    # Birthdays of close contacts: gift ideas a week or so before.
+    from .calendar import birthday_in
+
+    for c in p.contacts:
+        who = _who(sim, c)
+        if not who or not c.birthday or (c.closeness or 1) < 3:
+            continue
+        acts = c.shared_activities or []
+        for year in range(sim.start.year, sim.now.year + 2):
+            bday = birthday_in(c.birthday, year)
+            day = bday - dt.timedelta(days=r.randint(4, 12))
+            templates = [q for q in b["gift"] if acts or "{activity}" not in q]
+            q = fill(templates[r.randrange(len(templates))], who=who, year=year,
+                     activity=acts[r.randrange(len(acts))] if acts else "")
+            visit(waking(day), typed(q))
+
+    # Recipes of the persona's cuisines, about every ten days; a click on the persona's recipe site.
+    cuisines = [c.lower() for c in (p.preferences.cuisines if p.preferences else [])] or ["default"]
+    sites = [s for s in p.browsing if site_kind(s.url, s.title) == "recipes"]
+    for day in sim.past_days():
+        if r.random() >= 0.1:
+            continue
+        dishes = b["dishes"].get(cuisines[r.randrange(len(cuisines))]) or b["dishes"]["default"]
+        dish = dishes[r.randrange(len(dishes))]
+        templates = b["recipe"]
+        q = typed(fill(templates[r.randrange(len(templates))], dish=dish,
+                       missing=b["missing"][r.randrange(len(b["missing"]))]))
+        res = None
+        if sites and r.random() < 0.7:
+            site = sites[r.randrange(len(sites))]
+            users = b.get("users") or ["cook"]
+            res = result("recipe", host=urlsplit(site.url).netloc, id=r.randint(100000, 999999), slug=ascii_slug(dish),
+                         Dish=dish[:1].upper() + dish[1:], site=site.title, user=users[r.randrange(len(users))])
+        visit(dt.datetime.combine(day, dt.time(r.choice([11, 12, 16, 17, 18, 19]), r.randint(0, 59),
+                                               r.randint(0, 59))), q, res)
+
+    # Bills: now and then, the payee's site or a question about a bill (spec recurring charges).
+    for rc in (p.finances.recurring_charges or []) if p.finances else []:
+        for day in sim.past_days():
+            if day.day != min(rc.day, 28) or r.random() >= 0.08:
+                continue
+            templates = b["bill"]
+            q = fill(templates[r.randrange(len(templates))], payee=rc.payee,
+                     bill=rc.name if de else rc.name.lower())
+            visit(waking(day - dt.timedelta(days=r.randint(0, 3))), typed(q))
