@@ -143,7 +143,7 @@ def _person_name(seed: int, stream: str, locale: str, gender: str, surname: str 
 def _job(seed: int, stream: str, locale: str, c: Contact, age: int, gender: str | None, employer_roles: bool) -> str:
     b, r = bank(locale), rng(seed, stream)
     if c.relationship == "child" and age < 18:
-        return b["at_school"]
+        return b["at_nursery"] if age < 6 else b["at_school"]
     if age < 23 and c.relationship in ("child", "sibling", "friend"):
         return b["student"].format(subject=r.choice(b["subjects"]), school=r.choice(b["schools"]))
     if employer_roles:
