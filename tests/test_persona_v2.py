@@ -245,3 +245,14 @@ def test_completed_family_trip_goes_where_the_family_lives():
     sibling = next(c for c in p.contacts if c.relationship == "sibling")
     (family,) = [t for t in p.travel.trips if t.purpose == "family"]
     assert sibling.city != p.identity.address.city and family.destination == sibling.city
+
+
+def test_completed_favourites_are_merchants_the_world_visits():
+    from collections import Counter
+
+    spec = load(REPO / "personas" / "jordan-lee.json")
+    for loc in ("en_US", "de_DE"):
+        p = complete(spec.model_copy(update={"locale": loc}))
+        assert len(p.preferences.favourite_merchants) == 2
+        bought = Counter(e.data["merchant"] for e in simulate(p).of_kind("card_purchase"))
+        assert all(bought[name] > 0 for name in p.preferences.favourite_merchants), p.preferences.favourite_merchants

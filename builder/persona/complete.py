@@ -370,7 +370,11 @@ def _routines(p: Persona, preferences: Preferences) -> Routines:
 def _preferences(p: Persona) -> Preferences:
     pr = p.preferences or Preferences(tipping_percent={"en_US": 18, "en_GB": 10, "de_DE": 8}[p.locale])
     r = rng(p.seed, "complete/preferences/cuisines")
-    return pr.model_copy(update={"cuisines": pr.cuisines or r.sample(_CUISINES, 3)})
+    update = {"cuisines": pr.cuisines or r.sample(_CUISINES, 3)}
+    if p.preferences is None:
+        # A spec with no preferences gets a favourite cafe and shop (the world makes them merchants).
+        update["favourite_merchants"] = facts.favourites(p)
+    return pr.model_copy(update=update)
 
 
 def _browsing(p: Persona) -> list[Site]:

@@ -322,6 +322,17 @@ def bio(p, city: str, work, routines, preferences, contacts: list[Contact], trav
     return " ".join(x for x in parts if x)
 
 
+# --- favourites ---------------------------------------------------------------------------------------------
+
+def favourites(p) -> list[str]:
+    """A favourite coffee place and shop named from the locale's bank (``Café Maple``, ``Linden Books``...),
+    two different street names. Stream ``complete/preferences/favourites``."""
+    b = bank(p.locale)
+    r = rng(p.seed, "complete/preferences/favourites")
+    first, second = r.sample(b["favourites"].get("names") or b["streets"]["names"], 2)
+    return [r.choice(b["favourites"]["coffee"]).format(name=first), r.choice(b["favourites"]["shop"]).format(name=second)]
+
+
 # --- usual order -------------------------------------------------------------------------------------------
 
 def usual_order(p, cuisines: list[str]) -> UsualOrder:
