@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from ..money import money
+from .locale import format_money
 from ..rng import rng
 from .model import World
 
@@ -42,7 +42,8 @@ def contact_card(world: World, name: str) -> dict[str, Any]:
     ``title``, ``start``), ``busy`` (``date``, ``reason``: the contact's own busy evenings),
     ``requests`` (open money requests from the contact: ``amount_cents``, ``amount``, ``memo``,
     ``asked``), ``payments`` (the last 3 P2P payments between them: ``direction``, ``amount``,
-    ``memo``, ``date``), ``activities`` (shared activities). Raises ``KeyError`` for an unknown name.
+    ``memo``, ``date``), ``activities`` (shared activities). Amounts are written as the persona's locale
+    writes them (``$12.50``, ``£12.50``, ``12,50 €``). Raises ``KeyError`` for an unknown name.
     """
     p = world.persona
     contact = next((c for c in p.contacts if c.name == name), None)
@@ -67,6 +68,9 @@ def contact_card(world: World, name: str) -> dict[str, Any]:
             if any(a.get("name") == name for a in d.get("attendees") or []):
                 meetings.append({"title": d.get("title", ""), "start": d.get("start", "")[:19]})
     meetings = sorted(meetings, key=lambda m: (m["start"], m["title"]))[:10]
+    def money(amount: int, currency: str) -> str:
+        return format_money(amount, currency, p.locale)
+
     requests = [{"amount_cents": e.data["amount_cents"], "amount": money(e.data["amount_cents"], cur),
                  "memo": e.data["memo"], "asked": _local(e.at)}
                 for e in world.of_kind("money_request") if e.data["contact"] == name and not e.data.get("paid")]

@@ -20,7 +20,14 @@ Rules (tasks, apps and tests depend on them):
   city restaurant merchant at the end of the meal (category ``restaurants``, data carries the
   ``restaurant_booking`` id). One or two bookings are upcoming (their meal is scheduled).
   The cuisine restaurants are added to ``sim.merchants`` (category ``restaurants``, the persona's city).
-* ``ride`` (ZipRide, ``trip`` None): between home, the office, restaurants and close people's homes.
+* ``ride`` (ZipRide, ``trip`` None): between home, the office, restaurants and close people's homes;
+  a ``rideshare`` commuter also rides to the office (75 % of office days) and back (60 %).
+* ``grocery_order`` baskets come from a :class:`Pantry`: each staple lasts ``LASTS_DAYS`` for one
+  person (divided by household size ** 0.8) and is bought when it runs out before the next shop;
+  prices are US shelf prices scaled to the currency. No grocery orders at all when
+  ``grocery_delivery`` is false (the weekly shop is then an in-store card purchase, finance.py).
+* Bookings are placed at waking hours (after wake-up + 1 h, before bedtime - 1 h) unless the
+  persona is a ``night_owl``.
 """
 
 from __future__ import annotations
@@ -587,3 +594,21 @@ def simulate_orders(sim: Sim) -> None:
             continue
         ride(sim, r, fake, from_local(sim, at), r.randint(9, 26), a, b, zone_name, ("local", n), None,
              {"purpose": why, "contact": contact})
+
+    # A rideshare commuter rides to and from the office on most office days (stream orders/rides/commute).
+    commute = ro.commute
+    if commute and commute.mode == "rideshare" and office and p.work:
+        r = sim.rng("orders/rides/commute")
+        fake = sim.faker("orders/rides/commute")
+        dh, dm = (int(x) for x in str(commute.depart).split(":")[:2])
+        for n, day in enumerate(d for d in home_days if sim.weekday(d) in p.work.office_days):
+            go, back, late = r.random(), r.random(), r.randint(-10, 15)
+            home_at = dt.datetime.combine(day, dt.time(17, 30)) + dt.timedelta(minutes=r.randint(0, 90))
+            minutes = max(8, commute.minutes + r.randint(-4, 6))
+            leave = dt.datetime.combine(day, dt.time(dh, dm)) + dt.timedelta(minutes=late)
+            if go < 0.75 and leave <= sim.now:
+                ride(sim, r, fake, from_local(sim, leave), minutes, home_line, office, zone_name, ("commute", n, 0),
+                     None, {"purpose": "work", "contact": None})
+            if back < 0.6 and home_at <= sim.now:
+                ride(sim, r, fake, from_local(sim, home_at), minutes, office, home_line, zone_name, ("commute", n, 1),
+                     None, {"purpose": "work", "contact": None})

@@ -24,6 +24,17 @@ Rules (tasks, apps and tests depend on them):
   25-50 min after the last landing. Fare = 2.75 + 1.35/mile + 0.32/min + 2.45 booking fee; tip =
   ``tipping_percent`` of the fare.
 * Business trips mark their charge-bearing events ``expensable``.
+* Departure slots: of a route's three daily slots, the drawn one unless another keeps every airport
+  ride of the journey out of 00:00-05:59 at home (long journeys try the morning slots first).
+* While away (from 30 min after check-in to 30 min before the ride to the airport), ``card_purchase``
+  events at destination merchants (``trip`` set, ``city`` the destination, ``local_time``): cafés,
+  meals (for the whole party when travelling together), sights, transit, shops, named from
+  ``templates/money/merchants.yaml`` by country. In a foreign currency the posting is in the card's
+  currency at the day's rate (``PER_USD`` moved by up to 1.5 %), the data carry ``foreign_currency``,
+  ``foreign_amount`` and ``fx_rate`` and the posting's memo says ``44.35 EUR @ 1.086179``; a
+  ``card_fee`` event (posting kind ``fee``) adds the card's foreign transaction fee
+  (``FOREIGN_FEE_PERCENT`` by locale). Only purchases up to ``now`` are made.
+* A ride's car plate has the form of the country it drives in (:func:`plate`).
 """
 
 from __future__ import annotations
