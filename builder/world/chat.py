@@ -305,8 +305,8 @@ class Chat:
         start = at
         for i, (mine, text) in enumerate(lines):
             if i:
-                gap = r.randint(4, 75) if r.random() < 0.8 else r.randint(90, 900)
-                at = at + dt.timedelta(seconds=gap + len(text) // 3)
+                gap = r.randint(4, 75) if r.random() < 0.85 else r.randint(90, 840)
+                at = at + dt.timedelta(seconds=gap + min(len(text) // 3, 40))
             if at > sim.now or (i and not self.night_owl and at.date() != start.date()):
                 break
             if not text or greeting_off_hour(text, at.hour):
@@ -448,23 +448,23 @@ def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> 
         return [], topic, None
     lines: list[Step] = []
     part = _part(at.hour)
-    if r.random() < 0.45 and topic not in ("trip_checkin",):
+    if r.random() < 0.6 and topic not in ("trip_checkin",):
         opener = block[0][0]
         lines.append(chat.line(c, opener, f"greet_{part}", r, day=day))
         if r.random() < 0.4:
             lines.append(chat.line(c, not opener, "greet_back", r, day=day))
     lines += block
     # One side topic of another kind, never the plan or a recommendation just made.
-    if rel not in ("colleague", "neighbor") and not chat.sie(c) and len(lines) < 8 and r.random() < 0.35:
+    if rel not in ("colleague", "neighbor") and not chat.sie(c) and len(lines) < 9 and r.random() < 0.6:
         side = _pick(r, {k: w for k, w in {"smalltalk": 1, "meal": 1, "news": 0.7,
                                            "followup": 1 if due and topic not in ("recommend", "followup") else 0}
                          .items() if k != topic})
         extra, _ = _topic(chat, c, r, at, side, r.random() < 0.5)
         lines += extra
-    if r.random() < 0.4 and len(lines) < 12:
+    if r.random() < 0.5 and len(lines) < 12:
         lines.append(chat.line(c, lines[-1][0] if r.random() < 0.5 else not lines[-1][0], f"close_{part}", r,
                                day=day))
-    while len(lines) < 3:
+    while len(lines) < 4:
         lines.append(chat.line(c, not lines[-1][0], "react", r, day=day))
     return lines[:12], topic, ref
 
@@ -714,6 +714,8 @@ def _keyed(section: str):
         lines = [(asker, chat.render(c, asker, e["q"], r, {}, d)), (not asker, chat.render(c, not asker, e["a"], r, {}, d))]
         if e.get("more") and r.random() < 0.6:
             lines.append((asker, chat.render(c, asker, e["more"], r, {}, d)))
+        elif r.random() < 0.6:
+            lines.append(chat.line(c, asker, "thanks_short" if r.random() < 0.5 else "react", r, {}, d))
         return lines, None
     return run
 
@@ -792,8 +794,10 @@ def _together(chat: Chat) -> None:
                     ctx = {"dest": t.destination, "time": casual_time(chat, min(hour + 1, 22), r.choice([0, 15, 30])),
                            "hotel": t.hotel or chat.b["words"]["the_hotel"]}
                     lines = [(a, chat.render(c, a, e["q"], r, ctx, day)), (not a, chat.render(c, not a, e["a"], r, ctx, day))]
-                    if e.get("more") and r.random() < 0.5:
+                    if e.get("more") and r.random() < 0.7:
                         lines.append((a, chat.render(c, a, e["more"], r, ctx, day)))
+                    if r.random() < 0.5:
+                        lines.append(chat.line(c, not lines[-1][0], "react", r, {}, day))
                     chat.post(c, at, lines, ("together", i, day, key), r, topic="together")
                 day += dt.timedelta(days=1)
 
@@ -851,8 +855,10 @@ def _holidays(chat: Chat) -> None:
                     a = r.random() < 0.5
                     lines = [(a, chat.render(c, a, entry["wish"], r, ctx, day)),
                              (not a, chat.render(c, not a, entry["reply"], r, ctx, day))]
-                    if entry.get("more") and r.random() < 0.5:
+                    if entry.get("more") and r.random() < 0.8:
                         lines.append((a, chat.render(c, a, entry["more"], r, ctx, day)))
+                    if r.random() < 0.5:
+                        lines.append(chat.line(c, not lines[-1][0], "react", r, {}, day))
                     chat.post(c, at, lines, ("holiday", day), r, topic="holiday")
 
 
@@ -879,8 +885,10 @@ def _p2p(chat: Chat) -> None:
                      chat.line(c, True, "p2p_thanks", r, ctx, d)]
         else:
             lines = [chat.line(c, True, "p2p_sent", r, ctx, d), chat.line(c, False, "p2p_thanks", r, ctx, d)]
-        if r.random() < 0.4:
+        if r.random() < 0.6:
             lines.append(chat.line(c, lines[0][0], "welcome", r, ctx, d))
+            if r.random() < 0.4:
+                lines.append(chat.line(c, not lines[0][0], "react", r, {}, d))
         chat.post(c, e.at + dt.timedelta(seconds=r.randint(5, 150)), lines, ("p2p", e.id), r, ref=e.id, topic="p2p")
 
 
@@ -946,7 +954,9 @@ def _restaurants(chat: Chat) -> None:
                    "time": chat.fmt.time(when), "party": b.data.get("party_size", len(names) + 1)}
             d = sent.date()
             lines = [chat.line(c, True, "dinner_booked", r, ctx, d), chat.line(c, False, "dinner_reply", r, ctx, d)]
-            if r.random() < 0.3:
+            if r.random() < 0.75:
+                lines += [chat.line(c, False, "dinner_q", r, ctx, d), chat.line(c, True, "dinner_a", r, ctx, d)]
+            if r.random() < 0.6:
                 lines.append(chat.line(c, True, "see_you_then", r, ctx, d))
             chat.post(c, sent, lines, ("dinner", b.id), r, ref=b.id, topic="dinner")
 
@@ -1002,6 +1012,8 @@ def _birthdays(chat: Chat) -> None:
                 continue
             ctx = {"age": year - c.birthday.year}
             lines = [chat.line(c, True, "bday_wish", r, ctx, day), chat.line(c, False, "bday_thanks", r, ctx, day)]
+            if r.random() < 0.6:
+                lines.append(chat.line(c, True, "react", r, {}, day))
             chat.post(c, at, lines, ("bday", year), r, topic="birthday",
                       ref=_calendar_ref(chat, "birthday", f"{c.name.split()[0]}'s birthday", day))
     born = p.identity.birth_date
@@ -1018,6 +1030,8 @@ def _birthdays(chat: Chat) -> None:
                 continue
             ctx = {"age": year - born.year}
             lines = [chat.line(c, False, "bday_to_me", r, ctx, day), chat.line(c, True, "bday_to_me_thanks", r, ctx, day)]
+            if r.random() < 0.5:
+                lines.append(chat.line(c, False, "react", r, {}, day))
             chat.post(c, at, lines, ("bday-me", year), r, topic="birthday")
 
 
