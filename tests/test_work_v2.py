@@ -26,6 +26,15 @@ def _work_threads(world):
     return list(threads.values())
 
 
+def _mine(persona, threads):
+    """The threads work mail wrote itself: started by the persona, a colleague or a client, about no event
+    (other modules' work mail, such as HR reminders and planted reschedules, is theirs to test)."""
+    people = {persona.identity.name, *persona.work.colleagues,
+              *(c.name for c in persona.contacts if c.relationship == "colleague")}
+    return [t for t in threads if t[0].data["ref"] is None and (t[0].data["from"]["name"] in people
+            or not any(w in t[0].data["from"]["name"] for w in ("Team", "Payroll", "Personal", "HR")))]
+
+
 def _meetings(world):
     return [e for e in world.of_kind("calendar_event") if e.data["source"] == "meeting"]
 
@@ -103,7 +112,7 @@ def test_data_engineer_and_artist_get_their_own_work(any_world):
         for word in ("commission", "gallery", "print"):
             assert word in text, word
         for where in (text, titles, chat):
-            assert "sprint planning" not in where and "design review" not in where
+            assert not re.search(r"\b(sprint planning|design review)\b", where), where[:200]
 
 
 def test_work_chat_repeats_little(any_world):
@@ -135,7 +144,8 @@ def test_colleagues_write_from_the_employer_domain(any_world):
 
 def test_work_threads_read_like_people(any_world):
     persona, world = any_world
-    threads = _work_threads(world)
+    threads = _mine(persona, _work_threads(world))
+    assert len(threads) > 200
     subjects = [R._PREFIX.sub("", t[0].data["subject"]).strip().lower() for t in threads]
     assert len(set(subjects)) == len(subjects), Counter(subjects).most_common(3)
     for t in threads:

@@ -4,9 +4,10 @@ The workspace is the employer's (``workspace``; ``workspace_domain`` is the ASCI
 domain's first label, e.g. ``cascadia-robotics``). A persona without an employer has no workspace and no
 messages. Its channels (:func:`channels`, a pure function of the persona):
 
-* ``general`` and ``random`` (everyone), ``team-<team>`` (the persona and its colleagues; the team comes
-  from the role, e.g. ``team-design``), ``proj-<project>`` for 2-3 projects named from the bank
-  (``Atlas migration``, ``Q3 pricing review``), each running over part of the history, and ``dm-<colleague>``
+* ``general`` and ``random`` (everyone), ``team-<team>`` (the persona and its colleagues; the team is the
+  occupation's, :mod:`builder.persona.occupations`, e.g. ``team-design``, ``team-data``, ``team-studio``),
+  ``proj-<project>`` for 2-3 projects named from the occupation's patterns (``Atlas warehouse migration``,
+  ``Spring print run``), each running over part of the history, and ``dm-<colleague>``
   for each colleague in ``persona.work.colleagues``. Two generated coworkers (Faker names of the persona's
   locale from the ``work_chat/coworkers`` stream; not contacts) run the office and post in ``general``;
   a persona with no colleagues gets four generated teammates instead and no DMs (a small workspace:
@@ -23,9 +24,13 @@ Rules the messages obey (tasks and tests depend on them):
   is at the employer's domain, else ``first.last@<employer domain>``.
 * Conversations come from scripts of the phrase bank (question then its answer, review ask then the
   review, notes then replies); in a channel, replies go to a thread (``thread_id`` = the root message's
-  event id, always later and in the same channel) or follow in the channel. An exact text is sent at most
-  :data:`MAX_REPEAT` times by one sender and :data:`MAX_ANYONE` times in all; a reply that finds no fresh
-  wording becomes a reaction instead (a conversation whose opening finds none is dropped).
+  event id, always later and in the same channel) or follow in the channel. An exact text (case-folded) is
+  sent at most :data:`MAX_REPEAT` times by one sender and :data:`MAX_ANYONE` times in all, a text of 4+
+  words at most :data:`MAX_ANYONE_LONG` times; a reply that finds no fresh wording becomes a reaction
+  instead (a conversation whose opening finds none is dropped).
+* The words are the persona's work: the occupation's artifacts (pipelines and dashboards for a data
+  engineer, commissions and print editions for an artist), ticket prefix and slot overrides (``env``,
+  ``symptom``, ``cause``...) are laid over the locale's bank.
 * Tied to the world (``ref`` = the event talked about): work meetings of the calendar (``calendar_event``
   with source ``meeting``: "joining in 2", pushing a meeting, agendas and notes, async stand-up updates,
   1:1 prep in the DM), trips (an early heads-up in a DM, the out-of-office notice on the last workday before
@@ -40,7 +45,8 @@ Rules the messages obey (tasks and tests depend on them):
   that channel and within 72 hours of ``now``; everything else is read.
 
 Volume: everyday conversations per workday by channel class (:data:`RATES`) plus the ties above; about
-3,000 messages over 18 months for a persona with 2-4 colleagues, at least 70% of texts distinct.
+2,800 messages over 18 months for a persona with 2-4 colleagues, at least 70% of texts distinct and no
+text of 4+ words twice.
 
 The event (kind ``work_chat_message``; the work chat app reads these fields): ``workspace``,
 ``workspace_domain``, ``channel`` (name without ``#``), ``channel_kind`` (``channel`` / ``dm``),
