@@ -270,3 +270,15 @@ def test_search_result_clicks_follow_a_search(any_world):
                  dt.timedelta(0) < e.at - v.at <= dt.timedelta(minutes=1)]
         assert prior, e.data
         assert e.data["url"].startswith(("https://", "http://")) and " " not in e.data["url"]
+
+
+def test_delivery_contradiction_names_two_days(any_world):
+    persona, world = any_world
+    events = _events(world)
+    for i in _items(world, "contradiction", "delivery_date"):
+        mail = next(events[s["event_id"]] for s in i["shows_in"] if s["kind"] == "email" and
+                    events[s["event_id"]].data.get("series") == "tracking")
+        delivery = next(events[s["event_id"]] for s in i["shows_in"] if s["kind"] == "retail_delivery")
+        assert delivery.at.date().isoformat() == i["shop_day"] < i["carrier_day"]
+        assert Fmt(persona).long_date(dt.date.fromisoformat(i["carrier_day"])) in mail.data["body"]
+        assert i["tracking_number"] in mail.data["body"] and mail.at <= world.now < delivery.at

@@ -27,7 +27,9 @@ Kinds and their facts:
   relay_time: two chat messages give different times for one plan; truth ``organizer``);
   ``restaurant_time`` (restaurant, booking_id, booked_time, friend, friend_time; truth ``booking``);
   ``bill_amount`` (payee, bill_cents, autopay_cents, autopay_at: the biller's mail states another
-  amount than the bank's scheduled autopay; truth ``mail``).
+  amount than the bank's scheduled autopay; truth ``mail``); ``delivery_date`` (order_id, carrier, tracking_number,
+  shop_day, carrier_day: the carrier's tracking mail names another day than the shop's delivery, which is the one
+  that happens; truth ``shop``).
 * ``pending``: ``pay_back`` (an open ``money_request``: contact, amount_cents, memo), ``rsvp`` (an
   invitation with an ICS still NEEDS-ACTION: title, start, rsvp_by, organizer), ``send_document``
   (a mail asking for a signed form: form, due, sender).
@@ -213,6 +215,7 @@ def simulate_planted(sim: Sim) -> None:
     _plan_times(pl)
     _restaurant_time(pl)
     _bill_amount(pl)
+    _delivery_date(pl)
     _pay_back(pl)
     _rsvp(pl)
     _send_document(pl)
@@ -404,6 +407,39 @@ def _bill_amount(pl: Planter) -> None:
     pl.add("contradiction", "bill_amount",
            f"{payee} bills {f.money(bill)}; the bank's autopay scheduled for {pay.at.date()} takes {f.money(usual)}.",
            [mail, pay], truth="mail", payee=payee, bill_cents=bill, autopay_cents=usual, autopay_at=_iso(pay.at))
+
+
+def _delivery_date(pl: Planter) -> None:
+    """The carrier's tracking mail gives another day than the shop's delivery (the world's ``retail_delivery``)."""
+    sim = pl.sim
+    r = sim.rng("planted/delivery")
+    orders = {e.data.get("order_id"): e for e in sim.of_kind("retail_order")}
+    for d in sorted(sim.of_kind("retail_delivery"), key=lambda e: (e.at, e.id)):
+        if d.status != "scheduled" or d.at > sim.now + dt.timedelta(days=10):
+            continue
+        order = orders.get(d.data.get("order_id"))
+        shipped = [m for m in sim.of_kind("email") if order is not None and m.data.get("ref") == order.id
+                   and m.data.get("series") == "shipping"]
+        if not shipped or shipped[-1].at >= sim.now - dt.timedelta(hours=1):
+            continue
+        carrier = d.data.get("carrier") or "Carrier"
+        says = d.at.date() + dt.timedelta(days=r.choice([1, 2, 3]))
+        at = min(shipped[-1].at + dt.timedelta(hours=r.randint(6, 30)), sim.now - dt.timedelta(minutes=r.randint(15, 90)))
+        if at.hour < 7:
+            at = at.replace(hour=r.randint(7, 9))
+        at = min(at, sim.now - dt.timedelta(minutes=5))
+        f = pl.fmt
+        ctx = dict(first=pl.first, carrier=carrier, tracking=d.data.get("tracking_number") or "", day=f.long_date(says),
+                   shop=d.data.get("provider") or "")
+        mail = pl.mail(("delivery", d.id), at, {"name": carrier, "email": f"tracking@{_slug(carrier)}.test"}, [pl.me],
+                       pl.say(r, "delivery_subject", **ctx), pl.say(r, "delivery_body", **ctx), read=False,
+                       labels=["receipts"], ref=d.id, series="tracking")
+        pl.add("contradiction", "delivery_date",
+               f"{carrier} now expects parcel {ctx['tracking']} on {says}; the {ctx['shop']} order arrives {d.at.date()}.",
+               [mail, shipped[-1], d], truth="shop", order_id=d.data.get("order_id"), carrier=carrier,
+               tracking_number=ctx["tracking"], shop_day=d.at.date().isoformat(), carrier_day=says.isoformat())
+        return
+    pl.skip("delivery_date", "no parcel on its way with a shipping mail")
 
 
 # --- pending obligations --------------------------------------------------------------------------
