@@ -53,7 +53,8 @@ def _own(body: str) -> str:
     ("Produktmanagerin", "product"), ("Softwareentwickler", "software"), ("Grundschullehrerin", "teaching"),
     ("Registered Nurse", "healthcare"), ("Gesundheits- und Krankenpflegerin", "healthcare"),
     ("Logistics Coordinator", "operations"), ("Research Scientist", "research"), ("Marketing Manager", "marketing"),
-    ("Clerk", FALLBACK), (None, FALLBACK)])
+    ("Clerk", FALLBACK), (None, FALLBACK), ("UX Researcher", "design"), ("Furniture designer", "art"),
+    ("Analytics Engineer", "data_engineering"), ("Research Scientist", "research")])
 def test_roles_match_their_family(role, family):
     assert match(role) == family
 

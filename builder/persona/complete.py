@@ -215,7 +215,7 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
 def _work(p: Persona, contacts: list[Contact], city) -> Work:
     """The completed work section, fitted to the persona's occupation (:mod:`builder.persona.occupations`).
 
-    A missing role is Faker's job if that names a known job family, else one of a family's roles; a
+    A missing role is Faker's job if that is a plain title naming a known job family, else one of a family's roles; a
     missing employer is named after the family's patterns (a freelance artist's own studio); missing
     meetings are the family's series with the colleagues. Side effect, on purpose: colleague contacts
     whose spec gives no email get one at the employer's domain (``contacts`` is updated in place), so
@@ -228,7 +228,8 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
     role = w.role
     if not role:
         drawn = faker(seed, "complete/work/role", loc).job()[:60]
-        if match(drawn) != FALLBACK:
+        # Faker's plain job titles ("Artist") name a family well; its "Engineer, civil" forms do not.
+        if match(drawn) != FALLBACK and "," not in drawn and "(" not in drawn:
             role = drawn
         else:
             keys = [k for k in family_keys(loc) if k != FALLBACK]

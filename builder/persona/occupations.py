@@ -6,9 +6,9 @@ The data lives in ``occupations/<locale>.yaml`` (en_US, en_GB, de_DE; a file may
 * ``mail``: the locale's frames for work mail (``greet`` by hour, ``signoff``, generic thread ``kinds``
   with ``subjects`` and ``steps``, meeting ``notes`` wording, calendar ``cadence`` and ``weekdays``,
   the ``one_on_one`` title pattern).
-* ``families``: job families in match order. A family has ``words`` (lower-case role fragments: a role
-  matches the first family one of whose words, from any locale's file, it contains; ``office`` is the
-  fallback), ``team`` ({slug, title}: the work chat team channel), ``roles`` (roles completion may give a
+* ``families``: job families. A family has ``words`` (lower-case role fragments: a role matches the family
+  with the longest word it contains, from any locale's file, the earlier family on a tie; ``office`` is
+  the fallback), ``team`` ({slug, title}: the work chat team channel), ``roles`` (roles completion may give a
   persona without one), ``employers`` (name patterns with ``{last}``, ``{last2}``, ``{full}``),
   ``freelance`` (bool), ``ticket`` (a ticket prefix), ``artifacts`` and ``projects`` (the things and
   projects of that work; project patterns take ``{codename}`` and ``{quarter}``), sentence lists that
@@ -92,14 +92,14 @@ def match(role: str | None) -> str:
     """The family key for ``role`` (case-insensitive; words of every locale count), else ``office``."""
     text = f" {(role or '').lower()} "
     text = re.sub(r"\s+", " ", text)
+    best, best_len = FALLBACK, 0
     for key in family_keys("en_US"):
-        words: list[str] = []
         for loc in LOCALES:
             fam = data(loc)["families"].get(key) or {}
-            words += fam.get("words") or []
-        if any(w in text for w in words):
-            return key
-    return FALLBACK
+            for w in fam.get("words") or []:
+                if w in text and len(w) > best_len:  # the most specific word wins: "furniture designer" is art
+                    best, best_len = key, len(w)
+    return best
 
 
 def occupation(role: str | None, locale: str) -> Occupation:
