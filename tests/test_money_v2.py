@@ -83,6 +83,23 @@ def _card_daily(world):
     return out
 
 
+def _interest_at_apr(world) -> int:
+    """Check every card interest posting against APR / 365 on each day's balance of its cycle; return how many."""
+    daily = _card_daily(world)
+    n = 0
+    for e in world.of_kind("interest"):
+        if e.data["account"] != "credit_card":
+            continue
+        (pst,) = e.postings
+        assert pst.kind == "interest" and pst.amount_cents == -e.data["amount_cents"] < 0
+        y, m = (int(x) for x in e.data["cycle"].split("-"))
+        days = [d for d in daily if (d.year, d.month) == (y, m)]
+        expect = sum(max(0, -daily[d]) for d in days) / 100 * float(e.data["apr"]) / 100 / 365 * 100
+        assert abs(e.data["amount_cents"] - expect) <= 2 + expect * 0.001
+        n += 1
+    return n
+
+
 def test_card_never_over_limit_and_interest_at_apr(any_world):
     persona, world = any_world
     card = next((a for a in persona.accounts if a.kind == "credit_card"), None)
@@ -94,16 +111,23 @@ def test_card_never_over_limit_and_interest_at_apr(any_world):
     for p in world.postings("credit_card"):
         bal += p.amount_cents
         assert -bal <= limit, (p.at, p.description, -bal, limit)
-    daily = _card_daily(world)
-    for e in world.of_kind("interest"):
-        if e.data["account"] != "credit_card":
-            continue
-        (pst,) = e.postings
-        assert pst.kind == "interest" and pst.amount_cents == -e.data["amount_cents"] < 0
-        y, m = (int(x) for x in e.data["cycle"].split("-"))
-        days = [d for d in daily if (d.year, d.month) == (y, m)]
-        expect = sum(max(0, -daily[d]) for d in days) / 100 * float(e.data["apr"]) / 100 / 365 * 100
-        assert abs(e.data["amount_cents"] - expect) <= 2 + expect * 0.001
+    _interest_at_apr(world)
+
+
+def test_a_carried_balance_accrues_interest(persona):
+    """Little in the bank and a lower salary: the card carries a balance, and every carried month charges interest."""
+    from decimal import Decimal
+
+    accounts = [a.model_copy(update={"opening_balance": Decimal("300")}) if a.kind != "credit_card" else
+                a.model_copy(update={"credit_limit": Decimal("15000")}) for a in persona.accounts]
+    poorer = persona.model_copy(update={
+        "work": persona.work.model_copy(update={"salary": persona.work.salary * Decimal("0.55")}),
+        "finances": persona.finances.model_copy(update={"accounts": accounts})})
+    world = simulate(poorer)
+    m = measure(world)
+    assert m["carried_months_without_interest"] == 0
+    assert _interest_at_apr(world) >= 6
+    assert budget(poorer).savings == 0 and budget(poorer).squeeze < 1
 
 
 def test_card_is_paid_and_savings_only_from_surplus(any_world):

@@ -254,7 +254,8 @@ class Budget:
     """A persona's month in cents: ``net`` pay, ``fixed`` bills, ``groceries`` for the household, ``planned``
     spending the spec fixes (orders, dining, rides, coffee, commute, trips, P2P), the optional everyday
     ``scale`` (0.2-1.3 times the nominal rate of shopping, outings and pharmacy) and ``savings`` (the
-    standing transfer, a multiple of 50 units, possibly 0)."""
+    standing transfer, a multiple of 50 units, possibly 0). ``squeeze`` (0.4-1) scales the routines'
+    order and dining rates down when net pay cannot carry fixed costs, groceries and the plan (1 when it can)."""
 
     net: int
     fixed: int
@@ -263,6 +264,7 @@ class Budget:
     optional: int
     scale: float
     savings: int
+    squeeze: float = 1.0
 
 
 def _trip_cost(p: Persona, trip) -> int:
@@ -295,9 +297,9 @@ def _compute_budget(p: Persona) -> Budget:
     groceries = GROCERY_PER_ADULT.get(p.finances.currency, 40_000) * household_size(p)
     usual = cents(ro.usual_order.total) if ro.usual_order else 5000
     # The spec's routines at their average ticket (orders.py and travel.py draw around these).
-    planned = int(ro.food_delivery_per_month * (usual + 5000) / 2 + ro.dining_out_per_month * 5500
-                  + ro.online_orders_per_month * 6000 + ro.rides_per_month * 2600
-                  + ro.coffee_per_week * 52 / 12 * 600 + 30.44 * 0.1 * 1900)
+    orders = int(ro.food_delivery_per_month * (usual + 5000) / 2 + ro.dining_out_per_month * 5500
+                 + ro.online_orders_per_month * 6000 + ro.rides_per_month * 2600)
+    planned = int(orders + ro.coffee_per_week * 52 / 12 * 600 + 30.44 * 0.1 * 1900)
     if ro.grocery_delivery:
         planned += groceries * 15 // 100  # delivery fees and tips on top of the food
     mode = ro.commute.mode if ro.commute else "transit"
@@ -314,7 +316,11 @@ def _compute_budget(p: Persona) -> Budget:
     optional = int(optional_nominal * scale)
     surplus = left - optional
     savings = max(0, min(net // 4, int(surplus * 0.8))) // 5000 * 5000
-    return Budget(net, fixed, groceries, planned, optional, round(scale, 3), savings)
+    squeeze = 1.0
+    if surplus < 0 and orders > 0:
+        # The spec spends more than it earns: order, dine out and ride less (never below 40 % of the spec).
+        squeeze = max(0.4, min(1.0, 1 + surplus / orders))
+    return Budget(net, fixed, groceries, planned, optional, round(scale, 3), savings, round(squeeze, 3))
 
 
 def budget(sim_or_persona) -> Budget:

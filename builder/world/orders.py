@@ -2,7 +2,8 @@
 
 Rules (tasks, apps and tests depend on them):
 
-* Volumes follow the persona's routines "per month" (a month = 30.4375 days) over the history:
+* Volumes follow the persona's routines "per month" (times the budget's ``squeeze``, 1 unless the
+  pay cannot carry them) (a month = 30.4375 days) over the history:
   each kind's count is its rate times the history's length, spread over the days the persona is
   at home (not between a trip's ``depart`` and ``return``) by systematic sampling with a random
   phase, then nudged by up to two days; so the counts are exact and the dates irregular.
@@ -36,7 +37,7 @@ import datetime as dt
 
 from ..rng import derived_id
 from .context import Charge, Sim
-from .finance import cents, household_size, purchase
+from .finance import budget, cents, household_size, purchase
 from .model import Merchant
 from .travel import card_description, format_address, from_local, iso, ride
 
@@ -378,12 +379,13 @@ def simulate_orders(sim: Sim) -> None:
     home_days = [d for d in sim.days(end=last) if d not in gone]
     restaurants = _restaurants(sim)
     ids: set[str] = set()
+    squeeze = budget(sim).squeeze  # 1.0 unless the spec's pay cannot carry its routines
 
     # Food delivery.
     r = sim.rng("orders/food")
     usual = _usual(p)
     tp = p.preferences.tipping_percent
-    for n, day in enumerate(spread(r, _count(sim, ro.food_delivery_per_month), home_days)):
+    for n, day in enumerate(spread(r, _count(sim, ro.food_delivery_per_month * squeeze), home_days)):
         lunch = day.weekday() >= 5 and r.random() < 0.2
         placed = _at(day, r, (11, 30), (13, 15)) if lunch else _at(day, r, (17, 30), (21, 30))
         if usual and (r.random() < 0.5 or not restaurants):
@@ -462,7 +464,7 @@ def simulate_orders(sim: Sim) -> None:
     carriers = CARRIERS.get(p.locale, CARRIERS["en_US"])
     brands = list(p.preferences.brands)
     all_days = list(sim.days(end=last))
-    order_days = spread(r, _count(sim, ro.online_orders_per_month), all_days)
+    order_days = spread(r, _count(sim, ro.online_orders_per_month * squeeze), all_days)
     in_transit = 0
     for n, day in enumerate(order_days):
         placed = _at(day, r, (8, 0), (22, 45))
@@ -530,7 +532,7 @@ def simulate_orders(sim: Sim) -> None:
                and (c.closeness or 0) >= 3]
     upcoming_days = [d for d in sim.days(sim.now.date() + dt.timedelta(days=2), sim.now.date() + dt.timedelta(days=12))
                      if d not in gone]
-    dinner_days = spread(r, _count(sim, ro.dining_out_per_month), [d for d in home_days if d > sim.start.date()])
+    dinner_days = spread(r, _count(sim, ro.dining_out_per_month * squeeze), [d for d in home_days if d > sim.start.date()])
     if upcoming_days and ro.dining_out_per_month:
         dinner_days += sorted(r.sample(upcoming_days, min(len(upcoming_days), 1 + (r.random() < 0.6))))
     dinners: dict[dt.date, tuple[str, dt.datetime]] = {}
@@ -568,7 +570,7 @@ def simulate_orders(sim: Sim) -> None:
     fake = sim.faker("orders/rides")
     office = format_address(p.work.office_address) if p.work and p.work.office_address else None
     people = [(c.name, format_address(c.address)) for c in p.contacts if c.address and c.relationship != "roommate"]
-    for n, day in enumerate(spread(r, _count(sim, ro.rides_per_month), home_days)):
+    for n, day in enumerate(spread(r, _count(sim, ro.rides_per_month * squeeze), home_days)):
         contact = None
         if day in dinners and r.random() < 0.8:
             address, reserved = dinners[day]
