@@ -202,13 +202,17 @@ def _team(b: dict, role: str, locale: str = "en_US") -> dict[str, str]:
 
 def _occupation_bank(b: dict, occ) -> dict[str, Any]:
     """The bank with the occupation's artifacts (under ``artifacts.occupation``), project patterns, ticket
-    prefix and chat slot overrides laid over it (a new dict; the cached bank is untouched)."""
+    prefix, chat slot overrides and ``chat.phrases`` (intent -> variants) laid over it (a new dict; the cached
+    bank is untouched)."""
     out = dict(b)
     if occ.get("artifacts"):
         out["artifacts"] = {**b["artifacts"], "occupation": list(occ.get("artifacts"))}
     if occ.get("projects") and len(occ.get("projects")) >= 3:
         out["project_names"] = {**b["project_names"], "patterns": list(occ.get("projects"))}
-    out["slots"] = {**b["slots"], **(occ.get("chat") or {})}
+    chat = dict(occ.get("chat") or {})
+    phrases = chat.pop("phrases", None) or {}
+    out["slots"] = {**b["slots"], **chat}
+    out["phrases"] = {**b["phrases"], **phrases}  # a job's own wording for some intents (an artist ships no PRs)
     out["ticket"] = occ.get("ticket")
     return out
 
