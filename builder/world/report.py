@@ -46,7 +46,7 @@ _PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg)\s*:\s*)+", re.IGNORECASE)
 # Greeting -> the local hours [lo, hi) it fits (a greeting may also close a message: "good night").
 GREETINGS: dict[str, tuple[int, int]] = {
     "good morning": (4, 12), "morning!": (4, 12), "guten morgen": (4, 12), "moin": (4, 24),
-    "good afternoon": (12, 18), "guten tag": (8, 19),
+    "good afternoon": (12, 18),  # "Guten Tag" is not counted: written German uses it at any hour
     "good evening": (17, 24), "guten abend": (17, 24),
     "good night": (19, 24), "gute nacht": (19, 24), "night night": (19, 24),
 }
