@@ -18,11 +18,19 @@ from builder.world.report import _PREFIX, _own_lines, greeting_off_hour, measure
 WORK = ("work", "invitations")
 
 
+def _planted(world) -> set[str]:
+    """Event ids of the planted loose ends (builder/world/planted.py writes their mail itself)."""
+    return {s["event_id"] for item in getattr(world, "planted", []) if item["kind"] not in ("unread", "own_event")
+            for s in item.get("shows_in", [])}
+
+
 def _threads(world) -> dict[str, list]:
+    """Threads of the mail this module writes (planted mail left out), by thread id."""
+    planted = _planted(world)
     out: dict[str, list] = defaultdict(list)
     for e in world.of_kind("email"):
         out[e.data["thread_id"]].append(e)
-    return out
+    return {t: msgs for t, msgs in out.items() if not any(m.id in planted for m in msgs)}
 
 
 def _mine(msgs) -> bool:
@@ -38,7 +46,7 @@ def _people(persona) -> set[str]:
 def test_automated_mail_has_a_series_and_people_do_not(any_world):
     persona, world = any_world
     people = _people(persona)
-    for e in world.of_kind("email"):
+    for e in (m for msgs in _threads(world).values() if _mine(msgs) for m in msgs):
         if e.data["from"]["email"] in people:
             assert not e.data.get("series"), (e.data["subject"], e.data.get("series"))
         else:
@@ -115,7 +123,7 @@ def test_a_checkin_mail_for_every_flight_leg_a_day_before(any_world):
 def test_a_real_mailbox_marketing_bills_codes_reminders(any_world):
     persona, world = any_world
     fmt = Fmt(persona)
-    mails = world.of_kind("email")
+    mails = [m for msgs in _threads(world).values() for m in msgs]
     by_series: dict[str, list] = defaultdict(list)
     for e in mails:
         by_series[e.data.get("series")].append(e)
@@ -186,7 +194,8 @@ def test_english_vocabulary_follows_the_locale(any_world):
         pytest.skip("English personas only")
     wrong = _US_WORDS if persona.locale == "en_US" else _GB_WORDS
     for tid, msgs in _threads(world).items():
-        if not _mine(msgs):
+        # Text from the phrase banks (receipts quote addresses and names from other modules verbatim).
+        if not _mine(msgs) or msgs[0].data["labels"][0] not in ("personal", "promotions", "bills", "newsletters"):
             continue
         for m in msgs:
             text = m.data["subject"] + "\n" + "\n".join(_own_lines(m.data["body"]))

@@ -560,6 +560,7 @@ class _Composer:
     def __init__(self, box: Mailbox, r: random.Random, slots: dict[str, Any], bank: dict[str, Any]):
         self.box, self.r, self.slots, self.bank = box, r, slots, bank
         self.used: dict[str, set[str]] = {}
+        self.last: int | None = None
 
     def fill(self, text: str, extra: dict[str, Any] | None = None) -> str | None:
         slots = {**self.slots, **(extra or {})}
@@ -567,13 +568,16 @@ class _Composer:
             return None
         return _SLOT.sub(lambda m: str(slots[m.group(1)]), text)
 
-    def pick(self, options: list[str] | None, who: str | None = None, extra: dict[str, Any] | None = None) -> str | None:
-        """One alternative with all its slots filled that ``who`` has not written in this thread (None if none)."""
+    def pick(self, options: list[str] | None, who: str | None = None, extra: dict[str, Any] | None = None,
+             index: int | None = None) -> str | None:
+        """One alternative with all its slots filled that ``who`` has not written in this thread (None if none);
+        ``index`` takes that alternative (the answer paired with a question). ``self.last`` is the index taken."""
         used = self.used.setdefault(who, set()) if who else set()
-        cands = [t for t in (self.fill(o, extra) for o in options or []) if t is not None and t.casefold() not in used]
+        cands = [(k, t) for k, t in ((k, self.fill(o, extra)) for k, o in enumerate(options or []))
+                 if t is not None and t.casefold() not in used and (index is None or k == index)]
         if not cands:
             return None
-        out = cands[self.r.randrange(len(cands))]
+        self.last, out = cands[self.r.randrange(len(cands))]
         for sentence in re.split(r"(?<=[.!?])\s+", out):
             used.add(sentence.casefold())
         used.add(out.casefold())
@@ -637,6 +641,15 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
     rec_kinds = sorted((bank.get("rec") or {}).keys())
     rec_kind = rec_kinds[r.randrange(len(rec_kinds))] if rec_kinds else None
     g = gender_of(c.name, p.locale)
+    # A parent's children are the persona and its siblings: only other people's children are news.
+    known = {box.first} | {o.name.split()[0] for o in p.contacts}
+    kids = [k for k in (c.children or []) if k.split()[0] not in known] if c.relationship != "parent" else []
+    other = next((o for o in p.contacts if c.relationship == "parent" and c.partner and o.name == c.partner
+                  and o.relationship == "parent"), None)
+    # A parent's partner who is the persona's other parent is "Dad"/"Mum" in mail, and not news of its own.
+    partner = None if other or c.partner == p.identity.name else (c.partner.split()[0] if c.partner else None)
+    retired = bool(c.job) and any(w in c.job.lower() for w in ("retired", "ruhestand", "rente"))
+    job = None if retired or not c.job else c.job
     out.update({
         "me": box.first, "them": c.name.split()[0],
         "nick": parent_name(c, p.locale) if c.relationship == "parent" else c.name.split()[0],
@@ -645,7 +658,8 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
         "month": fmt.month(upcoming.depart if upcoming else day).split()[0],
         "event": events[0].title if events else None, "event_date": fmt.long_date(events[0].date) if events else None,
         "event_day": fmt.day(events[0].date) if events else None,
-        "pet": pet, "pet_kind": pet_kind, "child": (c.children or [None])[0], "job": c.job, "partner": c.partner,
+        "pet": pet, "pet_kind": pet_kind, "child": kids[0] if kids else None, "job": job, "partner": partner,
+        "job_a": (("an " if job[:1].lower() in "aeiou" else "a ") + job) if job else None,
         "their_place": c.city or (c.address.city if c.address else None),
         "sat": fmt.long_date(sat), "sat2": fmt.long_date(sat2), "sat_day": fmt.day(sat), "sat_nth": fmt.day(sat),
         "act": acts[r.randrange(len(acts))] if acts else None,
@@ -661,8 +675,6 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
     })
     out["act_cap"] = out["act"][:1].upper() + out["act"][1:] if out["act"] else None
     # A parent mentions the persona's other parent only when that parent is a contact named as their partner.
-    other = next((o for o in p.contacts if c.relationship == "parent" and c.partner and o.name == c.partner
-                  and o.relationship == "parent"), None)
     out["other_parent"] = parent_name(other, p.locale) if other else None
     if out["season"] == "autumn" and p.locale == "en_US":
         out["season"] = "fall"
@@ -682,9 +694,10 @@ def _topic_choices(slots: dict[str, Any], c: Contact, sie: bool, bank: dict[str,
         out.append(("trip_back", 3.0))
     if slots["event"]:
         out.append(("event", 1.5))
-    for topic, key in (("pet", "pet"), ("kids", "child"), ("job", "job"), ("partner", "partner")):
+    for topic, key, weight in (("pet", "pet", 1.2), ("kids", "child", 1.2), ("job", "job", 0.6),
+                               ("partner", "partner", 0.6)):
         if slots[key]:
-            out.append((topic, 1.2))
+            out.append((topic, weight))
     if slots["holiday"] and family:
         out.append(("holiday", 3.0))
     if slots["act"]:
@@ -744,14 +757,10 @@ def _plan_thread(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> tu
     bank = phrase_bank(p.locale)
     sie = uses_sie(c, p.locale)
     slots = _slots(box, c, day, r)
-    if slots["_trip_back"]:
-        slots["dest"] = slots["_trip_back"]
     comp = _Composer(box, r, slots, bank)
     topic = _weighted(r, _topic_choices(slots, c, sie, bank))
     if topic == "trip_back":
         slots["dest"] = slots["_trip_back"]
-    elif topic != "trip_ahead" and slots["dest"] and not slots["_trip_back"]:
-        pass
     t = _part(bank, sie, "topics", topic)
     if topic == "catch_up":
         week = [x for x in (comp.fill(w) for w in _part(bank, sie, "their_week") or []) if x]
@@ -777,6 +786,7 @@ def _plan_thread(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> tu
            else ["ask", "answer", "react+followq", "followa+close"])
     seasonkey = slots["season"] if slots["season"] != "fall" else "autumn"
     msgs = []
+    asked: int | None = None
     for i, roles in enumerate(seq[:length]):
         mine = (i % 2 == 0) == mine_first
         who = "me" if mine else c.name
@@ -784,7 +794,12 @@ def _plan_thread(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> tu
         if roles in ("react+followq",) and i == len(seq[:length]) - 1:
             roles = "react+close" if owner == "opener" or mine != owner_mine else "react"
         for role in roles.split("+"):
+            if role == "followa":  # answers the question asked in the message before
+                lines.append(comp.pick(t.get(role), who, index=asked) if asked is not None else None)
+                continue
             lines.append(comp.pick(t.get(role), who))
+            if role == "followq":
+                asked = comp.last if lines[-1] else None
         if i == 0 and style in ("formal", "chatty") and not mine:
             lines.insert(0, comp.pick(_part(bank, sie, "season", seasonkey), who))
         elif i == 0 and mine and r.random() < 0.5:
