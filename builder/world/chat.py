@@ -194,8 +194,7 @@ class Voice:
         elif style in ("formal", "me_formal", "sie", "me_sie"):
             text = re.sub(r"(^|[.!?] )([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
         elif style == "brief" and r.random() < 0.5:
-            text = text[0].lower() + text[1:] if not text[:2].isupper() else text
-            text = text.rstrip("!")
+            text = text.rstrip("!") or text
         return text
 
 
@@ -805,19 +804,21 @@ def _together(chat: Chat) -> None:
 # --- holidays --------------------------------------------------------------------------------------
 
 def _holiday_days(chat: Chat) -> list[tuple[dt.date, str, str]]:
-    """(day, key, name) of the holidays chat talks about: public holidays, Christmas Eve, New Year's Eve."""
+    """(day, key, name) of the holidays chat talks about: Christmas Eve and Day, New Year's Eve and Day, Thanksgiving
+    (when the locale's calendar has it) and the locale's other public holidays (``public``), on their real dates."""
     sim, loc = chat.sim, chat.p.locale
     out: dict[dt.date, tuple[str, str]] = {}
+    big = ("christmas", "weihnacht", "boxing", "new year", "neujahr", "thanksgiving")
     for year in range(sim.start.year, sim.now.year + 1):
         for day, name in public_holidays(loc, year).items():
             low = name.lower()
-            key = "christmas" if ("christmas" in low or "weihnacht" in low) and day.day in (25, 27) or \
-                low == "1. weihnachtstag" else "new_year" if ("new year" in low or "neujahr" in low) else \
-                "thanksgiving" if low == "thanksgiving day" else None
-            if key is None and ("after thanksgiving" in low or "boxing" in low or "2. weihnacht" in low):
-                continue
-            out[day] = (key or "public", name)
+            if low == "thanksgiving day":
+                out[day] = ("thanksgiving", name)
+            elif not any(w in low for w in big):
+                out[day] = ("public", name)
+        out[dt.date(year, 1, 1)] = ("new_year", "")
         out[dt.date(year, 12, 24)] = ("christmas_eve", "")
+        out[dt.date(year, 12, 25)] = ("christmas", "")
         out[dt.date(year, 12, 31)] = ("nye", "")
     return [(d, k, n) for d, (k, n) in sorted(out.items()) if sim.start.date() <= d <= sim.now.date()]
 
