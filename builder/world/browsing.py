@@ -8,7 +8,8 @@
 * Bookmarks: each bookmarked site on the toolbar at the history's start, plus pages saved
   while browsing into folders of the bookmarks menu (``Recipes``, ``Travel``, ``Read later``, ``Work``).
 * Page titles come from phrase banks in ``templates/browsing/<locale>.yaml`` (never lorem): a site's
-  kind (news, weather, recipes, encyclopedia, video, forum, code, sports, rail, travel, else generic)
+  kind (news, weather, recipes, encyclopedia, video, forum, code, sports, rail, transit, travel, classifieds,
+  else generic)
   is read from its host and title (:func:`site_kind`); a kind's templates fill ``{slot}`` from the
   bank's slot lists (slots may nest), ``{#a-b}`` with a number, ``{year}`` with the visit's year,
   ``{this_month}``/``{last_month}`` with a month and its year. ``kind@season`` and ``slot@season``
@@ -47,7 +48,8 @@ APP_PAGES: dict[str, list[tuple[str, str]]] = {
 }
 _FOLDERS = ["Recipes", "Travel", "Read later", "Work"]
 TEMPLATES = Path(__file__).with_name("templates") / "browsing"
-KINDS = ("encyclopedia", "video", "forum", "code", "weather", "recipes", "sports", "rail", "travel", "news", "generic")
+KINDS = ("encyclopedia", "video", "forum", "code", "weather", "recipes", "sports", "rail", "transit", "travel", "news",
+         "classifieds", "generic")
 # Kind of a site by words of its host or title, first match wins (order of KINDS).
 _KIND_WORDS: dict[str, tuple[str, ...]] = {
     "encyclopedia": ("wikipedia", "wiki", "britannica", "encyclop", "lexikon"),
@@ -59,11 +61,14 @@ _KIND_WORDS: dict[str, tuple[str, ...]] = {
                 "kochen", "essen"),
     "sports": ("espn", "kicker", "sport", "football", "fussball", "nfl", "nba", "mlb", "skysports", "goal.com"),
     "rail": ("rail", "bahn", "train", "amtrak", "trainline", "tfl", "transit", "sbb.ch", "oebb"),
+    # Local transport associations (a bank without this kind falls back to generic pages).
+    "transit": ("hvv", "bvg", "mvv", "vbb", "rmv", "kvb"),
     "travel": ("airline", "airways", "air.", "flight", "hotel", "booking", "travel", "trip",
                "expedia", "reise"),
     "news": ("news", "times", "guardian", "tagesschau", "spiegel", "zeit", "washingtonpost", "herald", "tribune", "bbc", "cnn",
              "reuters", "npr", "telegraph", "independent", "journal", "faz", "sueddeutsche", "welt", "heise",
-             "tagesspiegel", "nachrichten", "apnews", "chronicle"),
+             "tagesspiegel", "nachrichten", "apnews", "chronicle", "ndr", "wdr", "mdr", "swr", "br24", "rbb"),
+    "classifieds": ("kleinanzeigen", "craigslist", "gumtree", "marketplace"),
 }
 _SEASONS = {12: "winter", 1: "winter", 2: "winter", 3: "spring", 4: "spring", 5: "spring", 6: "summer",
             7: "summer", 8: "summer", 9: "autumn", 10: "autumn", 11: "autumn"}
