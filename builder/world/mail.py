@@ -1,22 +1,39 @@
-"""Mail: the persona's mailbox as ``email`` events, rendered from jinja2 templates (``templates/mail``).
+"""Mail: the persona's mailbox as ``email`` events, rendered from jinja2 templates (``templates/mail``, a locale's
+own ``templates/mail/<locale>/`` first) and phrase banks (``templates/mail/personal/<lang>.yaml``,
+``automated.yaml``, ``newsletters.yaml``).
 
 Rules (tasks and tests depend on them):
 
 * Every message is at or before ``now``; a thread whose later replies would fall after ``now``
   simply stops there. Message-IDs are ``<hash@sender-domain>`` derived from the seed and the
   message's key; a reply carries ``in_reply_to`` (and ``references``) of the message before it.
+* Every automated mail carries ``series`` (``booking_confirmation``, ``hotel_folio``, ``reservation``,
+  ``order_confirmation``, ``receipt``, ``shipping``, ``checkin``, ``statement``, ``payslip``, ``newsletter``,
+  ``marketing``, ``bill``, ``payment_reminder``, ``signin_code``, ``calendar_reminder``); mail written by a
+  person (personal, birthday and holiday greetings, work, invitations) has none.
 * Every booking and order of the travel/orders modules (``flight_booking``, ``hotel_booking``,
   ``restaurant_booking``, ``food_order``, ``grocery_order``, ``retail_order``, ``ride``) gets a
   confirmation or receipt a few minutes after it that quotes its facts (PNR, flight numbers,
   local departure times with their zone, confirmation numbers, dates, order id, items, total
-  formatted in the persona's currency); ``retail_delivery`` gets shipping/delivery notices;
-  a flight gets a check-in reminder 24 hours before departure.
+  formatted in the persona's locale); ``retail_delivery`` gets shipping/delivery notices.
+* Every ``flight`` leg (outbound, return, connections) departing up to a day after ``now`` has a check-in
+  mail 24 hours before it departs (minutes after the booking if booked later), with ``flight_id`` = the leg.
 * The bank mails "your statement is ready" for each account on the 3rd of every month; the
   employer's payroll mails a pay-stub notice on every payday.
-* Work threads (2-5 messages) with colleagues on workdays, meeting notes after some
-  meetings and invitations (``invite.ics``) for one-off meetings and some series;
-  personal letters with family and friends by ``messaging_style`` (formal parents write long
-  mails); weekly-ish newsletters from the persona's sites; birthday greetings.
+* Work threads and meeting notes live in ``work_mail``; invitations (``invite.ics``) for one-off meetings
+  and some series are here.
+* Personal threads are plans of what the exchange is about (an upcoming trip, photos from the last one, a
+  life event, a visit or shared activity on a given Saturday, a recommendation, a family holiday, news from
+  the contact's own life: partner, children, pets, job), each reply answering the message before; no
+  sender repeats a sentence within a thread; personal subjects are composed to differ. Personal mail is sent
+  07:00-22:00 (contacts of a night owl persona may write until 02:00); greetings fit the hour.
+  Birthday greetings, and Christmas/New Year (Thanksgiving in the US) mail from family and close friends.
+* The rest of a real mailbox: marketing from the shops the persona buys from, bills from the recurring
+  charges' payees (amount, due date = the charge) and payment reminders 3 days before bill-pay charges,
+  sign-in codes (one in the last day, unread), Daybook reminders the day before personal appointments.
+* Locale: German for ``de_DE`` (du with family and friends, Sie with formal neighbours and acquaintances,
+  ``AW:``, ``Am ... schrieb``), British words for ``en_GB``, American for ``en_US``; dates and money via
+  :class:`~builder.world.locale.Fmt`. Parents are named by :func:`parent_name` (chat uses it too).
 * Contacts' names and addresses are the spec's, everywhere.
 """
 
@@ -888,6 +905,12 @@ def _greeting_thread(box: Mailbox, key: object, c: Contact, *, mine_first: bool,
                labels=["personal"], r=r)
 
 
+def _age_slots(age: int) -> dict[str, Any]:
+    """``{age, age_th}``: 31 and ``31st``."""
+    suffix = "th" if 10 <= age % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(age % 10, "th")
+    return {"age": age, "age_th": f"{age}{suffix}"}
+
+
 def _birthdays(box: Mailbox) -> None:
     sim, p = box.sim, box.p
     born = p.identity.birth_date
@@ -907,10 +930,11 @@ def _birthdays(box: Mailbox) -> None:
                 at = dt.datetime.combine(day, dt.time(r.randint(7, 12), r.randint(0, 59)))
                 wish = bank["from_parent"] if c.relationship == "parent" else bank["from_colleague"] \
                     if c.relationship == "colleague" else bank["from_friend"]
-                n = 3 if c.relationship == "parent" else 2
+                # The wish first, then one or two of the other lines.
+                lines = [[wish[0]], wish[1:]] + ([wish[1:]] if c.relationship == "parent" else [])
                 _greeting_thread(box, ("bday-me", year, c.name), c, mine_first=False, at=at, r=r,
-                                 subjects=bank["subjects_from"], first_lines=[wish] * n, reply_lines=[bank["thanks"]],
-                                 extra_slots={"age": year - born.year}, to_work=c.relationship == "colleague")
+                                 subjects=bank["subjects_from"], first_lines=lines, reply_lines=[bank["thanks"]],
+                                 extra_slots=_age_slots(year - born.year), to_work=c.relationship == "colleague")
     # Greetings from the persona to contacts who read mail more than chat (parents, colleagues).
     for c in p.contacts:
         if not c.birthday or not has_app(c, "mail") or not c.email:
@@ -925,7 +949,7 @@ def _birthdays(box: Mailbox) -> None:
             at = dt.datetime.combine(day, dt.time(r.randint(7, 10), r.randint(0, 59)))
             _greeting_thread(box, ("bday", c.name, year), c, mine_first=True, at=at, r=r, subjects=bank["subjects_to"],
                              first_lines=[bank["to"], bank["to"]], reply_lines=[bank["to_reply"]],
-                             extra_slots={"age": year - c.birthday.year}, to_work=c.relationship == "colleague")
+                             extra_slots=_age_slots(year - c.birthday.year), to_work=c.relationship == "colleague")
 
 
 def _holiday_greetings(box: Mailbox) -> None:
