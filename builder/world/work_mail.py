@@ -111,6 +111,22 @@ def greeting(occ: Occupation, hour: int, name: str, r: random.Random, quoted_at:
     return pool[r.randrange(len(pool))].format(name=name)
 
 
+_SINGULAR_S = ("ss", "us", "is", "news", "series", "canvas")
+_VERBS = {" is ": " are ", " has ": " have ", " was ": " were "}
+
+
+def agree(text: str, nouns: list[str]) -> str:
+    """English verb agreement after each of ``nouns`` in ``text``: "the dbt models is" -> "are", "the print
+    edition are" -> "is" (a noun ending in a plain ``s`` counts as plural). Other languages' frames avoid it."""
+    for noun in nouns:
+        if not noun or noun not in text:
+            continue
+        plural = noun.endswith("s") and not noun.endswith(_SINGULAR_S)
+        for one, many in _VERBS.items():
+            text = text.replace(noun + (one if plural else many), noun + (many if plural else one))
+    return text
+
+
 def _compose(step: list[list[str]], slots: dict, r: random.Random, said: set[str]) -> str:
     """One message body from a step's parts (one alternative per part), avoiding sentences in ``said``."""
     out = ""
@@ -118,6 +134,8 @@ def _compose(step: list[list[str]], slots: dict, r: random.Random, said: set[str
         text = ""
         for _ in range(6):
             text = fill(part[r.randrange(len(part))], slots, r)
+            if slots.get("_en"):
+                text = agree(text, [slots.get("artifact"), slots.get("artifact2"), slots.get("pipeline")])
             if text.strip() not in said:
                 break
         said.add(text.strip())
@@ -188,6 +206,7 @@ def work_threads(box: Mailbox) -> None:
             slots: dict[str, Any] = {**{k: v for k, v in vocab.items() if v}, **{k: v[r.randrange(len(v))] if isinstance(v, list) else v
                                         for k, v in (kind.get("slots") or {}).items()},  # one client per thread
                                      "artifact": art, "artifact2": art2, "project": project,
+                                     "_en": box.p.locale.startswith("en"),
                                      "deadline": box.fmt.weekday(deadline), "n": str(r.randint(2, 9)),
                                      "doc": f"https://docs.{domain_of(box.me_work['email'])}/d/"
                                             f"{token(sim.seed, 'doc', n, length=10)}"}
