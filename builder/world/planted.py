@@ -313,6 +313,20 @@ def _paid_back_claim(pl: Planter) -> None:
            [e1, e2], truth="bank", contact=friend.name, amount_cents=amount, claimed_at=_iso(claim_at), owed_for=what)
 
 
+def _plan_phrase(pl: Planter, activity: str) -> str:
+    """How the locale says doing ``activity`` together (``go hiking``, ``ins Konzert gehen``)."""
+    mine = (pl.b["vocab"].get("plans") or {}).get(activity)
+    if mine:
+        return mine
+    try:
+        from .chat import plans
+
+        words = plans(pl.p.locale)
+    except ImportError:  # an older chat module: the en_US table only
+        from .chat import _PLANS as words
+    return words.get(activity) or words.get(activity.lower()) or activity
+
+
 def _next_weekend_day(sim: Sim, r: random.Random, min_days: int = 2) -> dt.date:
     day = sim.now.date() + dt.timedelta(days=min_days)
     while day.weekday() < 5:
@@ -328,17 +342,22 @@ def _plan_times(pl: Planter) -> None:
     if a is None or b is None or a.name == b.name:
         pl.skip("plan_times", "fewer than two friends in chat")
         return
-    from .chat import _PLANS
-
     acts = a.shared_activities or b.shared_activities or ["brunch"]
     activity = acts[r.randrange(len(acts))]
-    plan = _PLANS.get(activity, activity) if not pl.de else activity
+    plan = _plan_phrase(pl, activity)
     day = _next_weekend_day(sim, r)
-    hour = r.choice([10, 11, 14, 15]) if day.weekday() == 6 else r.choice([10, 11, 16, 18])
+    low = activity.lower()
+    # Evenings for concerts, quizzes, films, games and cooking; daytime for the rest.
+    evening = any(w in low for w in ("concert", "konzert", "quiz", "trivia", "film", "movie", "kino", "game", "spiel",
+                                     "cook", "koch", "book", "buch", "dinner", "essen"))
+    hour = r.choice([18, 19, 20]) if evening else r.choice([10, 11, 14, 15])
     t1 = dt.datetime.combine(day, dt.time(hour, 0))
     t2 = t1 + dt.timedelta(minutes=r.choice([30, 60, -30]))
     f = pl.fmt
-    place = {"de_DE": "am Eingang", "en_GB": "the usual spot"}.get(pl.p.locale, "the usual place")
+    # Cooking, games, films and books happen at home; the rest at a meeting point.
+    at_home = any(w in activity.lower() for w in ("cook", "koch", "game", "spiel", "film", "movie", "book", "buch"))
+    place = {"de_DE": "bei mir" if at_home else "am Treffpunkt", "en_GB": "mine" if at_home else "the usual spot"}.get(
+        pl.p.locale, "my place" if at_home else "the usual place")
     ask_at = pl.before_now(r, 3, 5, 11, 20)
     e1 = pl.chat(a, ask_at, False, pl.say(r, "plan_ask", plan=plan, day=f.weekday(day), where=place, time=f.time(t1)),
                  "plan-ask")
