@@ -96,14 +96,33 @@ def fill(pattern: str, r, words: dict, surname, city: str) -> str:
 P2P_MEMOS = {
     "partner": ["groceries", "utilities split", "date night"],
     "spouse": ["groceries", "utilities split", "date night"],
-    "parent": ["birthday gift", "flowers", "holiday travel"],
-    "sibling": ["concert tickets", "birthday gift", "pizza night"],
+    "parent": ["flowers", "holiday travel", "phone bill"],
+    "sibling": ["concert tickets", "pizza night", "mom's present split"],
     "child": ["allowance", "school trip"],
     "friend": ["dinner split", "concert tickets", "brunch", "day pass", "cabin weekend"],
     "colleague": ["team lunch", "leaving gift", "coffee run"],
     "roommate": ["utilities split", "household supplies", "internet share"],
     "neighbor": ["package holding thanks", "block party"],
     "other": ["thanks!"],
+}
+# The same memos as people in Britain and Germany type them.
+P2P_MEMOS_LOCALE = {
+    "en_GB": {
+        "partner": ["food shop", "bills split", "date night"], "spouse": ["food shop", "bills split", "date night"],
+        "parent": ["flowers", "train tickets home", "phone bill"],
+        "sibling": ["gig tickets", "takeaway", "mum's present split"], "child": ["pocket money", "school trip"],
+        "friend": ["dinner split", "gig tickets", "brunch", "day out", "cottage weekend", "pub quiz round"],
+        "colleague": ["team lunch", "leaving do", "coffee run"],
+        "roommate": ["bills split", "household bits", "broadband share"],
+        "neighbour": ["parcel thanks"], "neighbor": ["parcel thanks", "street party"], "other": ["cheers!"]},
+    "de_DE": {
+        "partner": ["Einkauf", "Nebenkosten", "Essen gehen"], "spouse": ["Einkauf", "Nebenkosten", "Essen gehen"],
+        "parent": ["Blumen", "Bahntickets", "Handyrechnung"],
+        "sibling": ["Konzertkarten", "Pizzaabend", "Geschenk für Mama"], "child": ["Taschengeld", "Klassenfahrt"],
+        "friend": ["Abendessen", "Konzertkarten", "Brunch", "Tagesausflug", "Hüttenwochenende", "Kinoabend"],
+        "colleague": ["Teamessen", "Abschiedsgeschenk", "Kaffee"],
+        "roommate": ["Nebenkosten", "Haushaltskram", "Internet"],
+        "neighbor": ["Danke fürs Paket", "Straßenfest"], "other": ["Danke!"]},
 }
 
 
@@ -524,7 +543,8 @@ def simulate_p2p(sim: Sim) -> None:
             if r.random() >= 0.12 * scale:
                 continue
             contact = r.choices(people, weights)[0]
-            memo = r.choice(P2P_MEMOS[contact.relationship])
+            memos = P2P_MEMOS_LOCALE.get(p.locale, P2P_MEMOS)
+            memo = r.choice(memos.get(contact.relationship) or P2P_MEMOS[contact.relationship])
             amount = r.randrange(1500, 16000, 25)
             incoming = r.random() < 0.3
             at = dt.datetime.combine(day, dt.time(times.randint(10, 22), times.randint(0, 59)))

@@ -92,9 +92,31 @@ CUISINES: dict[str, tuple[tuple[str, ...], tuple[tuple[str, int], ...]]] = {
                  ("Pork dumplings (8)", 1095), ("Scallion pancake", 795), ("Hot and sour soup", 695),
                  ("Vegetable fried rice", 1195))),
 }
+CUISINES.update({
+    "Turkish": (("Anatolia Grill", "Istanbul Ocakbaşı", "Lale Meze Bar"),
+                (("Adana kebab", 1650), ("Lahmacun (2)", 1100), ("Köfte plate", 1550), ("Iskender kebab", 1795),
+                 ("Lentil soup", 695), ("Meze platter", 1395), ("Baklava", 650), ("Ayran", 350))),
+    "German": (("Zur Alten Mühle", "Brauhaus am Markt", "Gasthof Linde"),
+               (("Schnitzel with potato salad", 1895), ("Currywurst and fries", 1095), ("Käsespätzle", 1450),
+                ("Rinderroulade", 2150), ("Flammkuchen", 1295), ("Apfelstrudel", 695), ("Apfelschorle", 395))),
+    "British": (("The Kings Head Kitchen", "Rose & Crown", "The Corner Chippy"),
+                (("Fish and chips", 1495), ("Steak and ale pie", 1550), ("Bangers and mash", 1350),
+                 ("Mushy peas", 350), ("Sticky toffee pudding", 695), ("Chips", 395), ("Scotch egg", 595))),
+    "French": (("Le Petit Zinc", "Bistro Margaux", "Chez Lucien"),
+               (("Steak frites", 2450), ("Croque monsieur", 1350), ("Moules marinières", 1950),
+                ("French onion soup", 950), ("Salade niçoise", 1450), ("Crème brûlée", 795), ("Baguette", 395))),
+    "American": (("Liberty Diner", "Smokehouse 41", "Blue Plate Grill"),
+                 (("Cheeseburger and fries", 1595), ("Pulled pork sandwich", 1495), ("Buffalo wings (10)", 1395),
+                  ("Mac and cheese", 1195), ("Cobb salad", 1395), ("Brownie", 495), ("Iced tea", 350))),
+})
 _GENERIC = (("Corner Bistro", "Main Street Kitchen", "The Daily Plate"),
             (("Cheeseburger and fries", 1595), ("Grilled chicken sandwich", 1450), ("Cobb salad", 1395),
              ("Mac and cheese", 1195), ("Tomato soup", 795), ("Chocolate chip cookie", 350), ("Lemonade", 395)))
+
+_GENERIC_BY_LOCALE = {
+    "en_GB": (("The Corner Kitchen", "High Street Canteen", "The Daily Plate"), _GENERIC[1]),
+    "de_DE": (("Bistro am Eck", "Kantine am Markt", "Mittagstisch Mahlzeit"), _GENERIC[1]),
+}
 
 # (US name, metric name, price cents)
 GROCERIES: list[tuple[str, str, int]] = [
@@ -311,7 +333,7 @@ def _restaurants(sim: Sim) -> list[tuple[str, str, tuple[tuple[str, int], ...], 
     usual = p.routines.usual_order.restaurant if p.routines.usual_order else None
     out = []
     for cuisine in p.preferences.cuisines or ["American"]:
-        names, menu = CUISINES.get(cuisine.strip().title(), _GENERIC)
+        names, menu = CUISINES.get(cuisine.strip().title(), _GENERIC_BY_LOCALE.get(p.locale, _GENERIC))
         for name in r.sample(list(names), 2):
             if name != usual:
                 out.append((name, cuisine, menu, _street(fake, city)))
