@@ -229,3 +229,25 @@ def test_mail_is_deterministic(persona):
     a = [(e.at, e.data["message_id"], e.data["subject"], e.data["body"]) for e in simulate(persona).of_kind("email")]
     b = [(e.at, e.data["message_id"], e.data["subject"], e.data["body"]) for e in simulate(persona).of_kind("email")]
     assert a == b
+
+
+def test_a_night_owl_writes_after_midnight_and_contacts_do_not(persona):
+    from builder.world import simulate
+
+    owl = persona.model_copy(update={"routines": persona.routines.model_copy(update={"night_owl": True})})
+    world = simulate(owl)
+    me = {owl.identity.email}
+    late = [e for e in world.of_kind("email") if "personal" in e.data["labels"] and e.at.hour < 6]
+    assert late and all(e.data["from"]["email"] in me for e in late)
+    assert all(e.at.hour < 2 for e in late)
+
+
+def test_german_by_model_copy_of_an_english_persona(persona):
+    from builder.world import simulate
+
+    de = persona.model_copy(update={"locale": "de_DE"})
+    mails = [e for e in simulate(de).of_kind("email") if e.data.get("series") in ("statement", "bill", "checkin",
+                                                                                  "marketing", "calendar_reminder")]
+    assert mails and all(not _ENGLISH.search(e.data["body"].replace(e.data["from"]["name"], "")) for e in mails
+                         if e.data.get("series") != "calendar_reminder")
+    assert any("Hallo" in e.data["body"] for e in mails)

@@ -617,7 +617,7 @@ def _daypart(hour: int) -> str:
 
 
 def _waking(at: dt.datetime, r: random.Random, night_owl: bool) -> dt.datetime:
-    """``at`` moved into waking hours (07:00-22:00; a night owl may write until 02:00)."""
+    """``at`` moved into waking hours (07:00-22:00; ``night_owl``: the persona may write until 02:00)."""
     if night_owl and (at.hour >= 22 or at.hour < 2):
         return at
     if at.hour < 7:
@@ -851,16 +851,20 @@ def _personal(box: Mailbox) -> None:
                 continue
             subject, plan, comp, sie = _plan_thread(box, c, day, r)
             at = dt.datetime.combine(day, dt.time(r.randint(7, 21), r.randint(0, 59), r.randint(0, 59)))
+            if night_owl and plan[0]["mine"] and r.random() < 0.35:  # the persona writes late at night
+                at = dt.datetime.combine(day, dt.time(23, 0)) + dt.timedelta(minutes=r.randint(0, 150))
             msgs: list[dict[str, Any]] = []
-            for step in plan:
+            for n, step in enumerate(plan):
                 mine = step["mine"]
+                if n:
+                    at = _waking(at, r, night_owl and mine)
                 body = _letter(box, comp, c, mine=mine, at=at, lines=step["lines"], first_msg=step["first"], sie=sie)
                 if msgs:
                     body = body + "\n" + box.quote(msgs[-1]["sender"], msgs[-1]["at"], msgs[-1]["body"], 10)
                 att = _photos(r, comp.slots["dest"], day) if step["photos"] else []
                 msgs.append({"at": at, "sender": box.me if mine else them, "to": [them] if mine else [box.me],
                              "body": body, "attachments": att})
-                at = _waking(at + dt.timedelta(minutes=r.randint(40, 60 * 30)), r, night_owl and not mine)
+                at += dt.timedelta(minutes=r.randint(40, 60 * 30))
             box.thread(("personal", c.name, day), subject, msgs, labels=["personal"], r=r, archive_p=0.15)
 
 
