@@ -207,7 +207,7 @@ class Memory:
     recommended: set[str] = field(default_factory=set)  # titles recommended either way
     pending: list[dict[str, Any]] = field(default_factory=list)  # recommendations not yet followed up
     asked: dict[str, dt.date] = field(default_factory=dict)  # qa key -> last asked
-    told: set[int] = field(default_factory=set)  # indexes of the bank's life news this contact has told
+    told: set = field(default_factory=set)  # life news indexes / (kind, index) of paired news this contact has told
 
 
 class Chat:
@@ -560,12 +560,16 @@ def _question(chat, c, r, at, a):
     return [], None
 
 
-_PET = re.compile(r"^(?:an?|ein|eine|einen)?\s*([\w-]+)\s+(?:called|named|namens|mit namen)\s+([\w-]+)", re.I)
+_PET = re.compile(r"^(?:an?|ein|eine|einen)?\s*(?:[\w-]+\s+)*?([\w-]+)\s+(?:called|named|namens|mit namen)\s+([\w-]+)", re.I)
+_RETIRED = re.compile(r"\b(retired|im ruhestand|rentner\w*|pensioniert\w*)\b", re.I)
 
 
-def _facts(c: Contact) -> list[tuple[str, dict[str, Any]]]:
+def _facts(chat: Chat, c: Contact) -> list[tuple[str, dict[str, Any]]]:
+    """News-worthy facts of ``c``'s own life: (kind, slots). A partner who is the persona or another of its
+    contacts (the other parent) is not news; a retired contact has no work news."""
     out: list[tuple[str, dict[str, Any]]] = []
-    if c.partner:
+    known = {x.name for x in chat.p.contacts} | {chat.p.identity.name}
+    if c.partner and c.partner not in known and c.partner.split()[0] != chat.me_first:
         out.append(("partner", {"partner": c.partner.split()[0]}))
     for kid in (c.children or []) if c.relationship not in ("parent", "child") else []:
         out.append(("child", {"child": kid.split()[0]}))
@@ -573,7 +577,7 @@ def _facts(c: Contact) -> list[tuple[str, dict[str, Any]]]:
         m = _PET.match(pet.strip())
         if m:
             out.append(("pet", {"pet_kind": m.group(1).lower(), "pet": m.group(2)}))
-    if c.job:
+    if c.job and not _RETIRED.search(c.job):
         out.append(("job", {"job": c.job}))
     if c.city:
         out.append(("city", {"city": c.city}))
@@ -583,11 +587,21 @@ def _facts(c: Contact) -> list[tuple[str, dict[str, Any]]]:
 def _news(chat, c, r, at, a):
     news = chat.b["news"]
     home = chat.p.identity.address.city if chat.p.identity.address else None
-    facts = [f for f in _facts(c) if f[0] in news and not (f[0] == "city" and f[1]["city"] == home)]
+    facts = [f for f in _facts(chat, c) if f[0] in news and not (f[0] == "city" and f[1]["city"] == home)]
     d = at.date()
-    if facts and r.random() < 0.8:
+    if facts and r.random() < 0.7:
         kind, ctx = facts[r.randrange(len(facts))]
         entry = news[kind]
+        if entry.get("items"):  # paired news: each item brings its own question and answers
+            mem = chat.memory[c.name]
+            fresh = [i for i in range(len(entry["items"])) if (kind, i) not in mem.told]
+            if not fresh:
+                return [], None
+            i = fresh[r.randrange(len(fresh))]
+            mem.told.add((kind, i))
+            item = entry["items"][i]
+            entry = {**entry, "tell": [f"{{o_news}}{item['tell']}"], "ask": item.get("ask") or entry["ask"],
+                     "answer": item["answer"]}
     elif c.relationship == "parent":
         entry, ctx = news["parent_generic"], {}
     else:
