@@ -284,3 +284,22 @@ def test_german_ledger_wording(any_world):
     assert "UMBUCHUNG AUF TAGESGELD" in texts or not any(e.data["from"] == "checking"
                                                          for e in world.of_kind("transfer"))
     assert not any(t.startswith(("PAYROLL", "ZELLE", "DEBIT CARD")) for t in texts)
+
+
+def test_german_grocery_delivery_when_the_spec_has_one():
+    from builder.persona import complete, load
+    from tests.conftest import REPO
+
+    path = REPO / "personas" / "jana-petersen.json"
+    if not path.exists():
+        return
+    p = complete(load(path))
+    p = p.model_copy(update={"routines": p.routines.model_copy(update={"grocery_delivery": True,
+                                                                       "grocery_orders_per_month": 3})})
+    world = simulate(p)
+    orders = world.of_kind("grocery_order")
+    months = (world.now - world.start).days / 30.4
+    assert abs(len(orders) / months - 3) < 0.5
+    names = {x["name"] for e in orders for x in e.data["items"]}
+    assert "Natives Olivenöl extra 500 ml" in names or any("Milch" in n or "Brot" in n for n in names)
+    assert not names & {"Free-range eggs (12)", "Sourdough loaf", "Bananas (bunch)"}

@@ -150,6 +150,65 @@ GROCERIES: list[tuple[str, str, int]] = [
     ("Dish soap", "Washing-up liquid", 399), ("Laundry detergent", "Laundry detergent", 1399),
     ("Toilet paper (12 rolls)", "Toilet roll (12 rolls)", 1499), ("Trash bags (40)", "Bin bags (40)", 1099),
 ]
+# German shelf names of the GROCERIES items (by their metric name).
+GERMAN_GROCERIES: dict[str, str] = {
+    'Bananas (bunch)': 'Bananen (Bund)',
+    'Organic baby spinach 150 g': 'Bio-Babyspinat 150 g',
+    'Hass avocados (4)': 'Avocados (4 Stück)',
+    'Gala apples 1.5 kg': 'Äpfel Gala 1,5 kg',
+    'Brown onions 1.5 kg': 'Zwiebeln 1,5 kg',
+    'Garlic (3 bulbs)': 'Knoblauch (3 Knollen)',
+    'Plum tomatoes 500 g': 'Strauchtomaten 500 g',
+    'Broccoli': 'Brokkoli',
+    'Carrots 1 kg': 'Möhren 1 kg',
+    'Lemons (4)': 'Zitronen (4 Stück)',
+    'Limes (5)': 'Limetten (5 Stück)',
+    'Potatoes 2.5 kg': 'Kartoffeln festkochend 2,5 kg',
+    'Sweet potatoes 1 kg': 'Süßkartoffeln 1 kg',
+    'Coriander bunch': 'Koriander (Bund)',
+    'Blueberries 300 g': 'Heidelbeeren 300 g',
+    'Strawberries 400 g': 'Erdbeeren 400 g',
+    'Oat drink 1 l': 'Haferdrink 1 l',
+    'Whole milk 2 l': 'Vollmilch 3,5 % 2 l',
+    'Greek yoghurt 1 kg': 'Griechischer Joghurt 1 kg',
+    'Free-range eggs (12)': 'Freilandeier (10 Stück)',
+    'Unsalted butter 250 g': 'Süßrahmbutter 250 g',
+    'Mature cheddar 250 g': 'Bergkäse 250 g',
+    'Parmesan wedge': 'Parmigiano Reggiano Stück',
+    'Firm tofu 400 g': 'Tofu natur 400 g',
+    'Chicken thighs 1 kg': 'Hähnchenschenkel 1 kg',
+    'Turkey mince 500 g': 'Putenhack 500 g',
+    'Salmon fillets 500 g': 'Lachsfilet 500 g',
+    'Sourdough loaf': 'Sauerteigbrot',
+    'Wholemeal bread': 'Vollkornbrot',
+    'Flour tortillas (8)': 'Weizentortillas (8 Stück)',
+    'Jasmine rice 1 kg': 'Jasminreis 1 kg',
+    'Spaghetti 500 g': 'Spaghetti 500 g',
+    'Porridge oats 1 kg': 'Haferflocken 1 kg',
+    'Black beans 400 g': 'Schwarze Bohnen 400 g',
+    'Chickpeas 400 g': 'Kichererbsen 400 g',
+    'Chopped tomatoes 400 g': 'Gehackte Tomaten 400 g',
+    'Peanut butter 340 g': 'Erdnussbutter 340 g',
+    'Extra virgin olive oil 500 ml': 'Natives Olivenöl extra 500 ml',
+    'Ground coffee 227 g': 'Röstkaffee gemahlen 500 g',
+    'Green tea (20 bags)': 'Grüner Tee (20 Beutel)',
+    'Sparkling water 6 x 1 l': 'Mineralwasser spritzig 6 x 1 l',
+    'Orange juice 1.5 l': 'Orangensaft 1,5 l',
+    'Tortilla chips': 'Tortilla-Chips',
+    'Houmous 300 g': 'Hummus 300 g',
+    'Dark chocolate bar': 'Zartbitterschokolade 100 g',
+    'Frozen peas 1 kg': 'Erbsen tiefgekühlt 1 kg',
+    'Frozen pizza': 'Tiefkühlpizza',
+    'Vanilla ice cream 1 l': 'Vanilleeis 1 l',
+    'Granola 500 g': 'Knuspermüsli 500 g',
+    'Honey 340 g': 'Blütenhonig 500 g',
+    'Soy sauce': 'Sojasauce',
+    'Kitchen roll (4 rolls)': 'Küchenrolle (4 Rollen)',
+    'Washing-up liquid': 'Spülmittel',
+    'Laundry detergent': 'Waschmittel',
+    'Toilet roll (12 rolls)': 'Toilettenpapier (10 Rollen)',
+    'Bin bags (40)': 'Müllbeutel (40 Stück)',
+}
 # How many days one unit of a GROCERIES item lasts one person (by US name); a household divides it.
 LASTS_DAYS: dict[str, int] = {
     "Bananas (bunch)": 6, "Organic baby spinach 5 oz": 6, "Hass avocados (4)": 8, "Gala apples 3 lb": 10,
@@ -211,7 +270,9 @@ class Pantry:
 
     def _item(self, i: int, qty: int) -> dict:
         us_name, metric_name, price = GROCERIES[i]
-        return {"name": us_name if self.locale == "en_US" else metric_name, "qty": qty,
+        name = us_name if self.locale == "en_US" else GERMAN_GROCERIES.get(metric_name, metric_name) \
+            if self.locale == "de_DE" else metric_name
+        return {"name": name, "qty": qty,
                 "price_cents": local_price(price, self.currency)}
 
 
