@@ -1082,10 +1082,12 @@ def _marketing(box: Mailbox) -> None:
                      "ends": fmt.long_date(day + dt.timedelta(days=r.randint(2, 9))), "url": url,
                      "sender": shop["name"], "email": box.me["email"]}
             slots["thing"] = _fill(r.choice(things), slots)
-            offer = _fill(r.choice(bank["offers"]), slots)
+            service = shop["category"] in ("restaurants", "transport", "airline", "hotel", "health", "entertainment")
+            offer = _fill(r.choice(bank["offers_services" if service else "offers"]), slots)
             offer = offer[:1].upper() + offer[1:]
             occasions = bank["occasions"].get(occ) or []
-            subject = f"{_fill(r.choice(occasions), slots)}: {offer}" if occasions and r.random() < 0.45 else offer
+            subject = f"{_fill(r.choice(occasions), slots)}: {offer}" if occasions and ":" not in offer and \
+                r.random() < 0.5 else offer
             lines = r.sample(bank["body_lines"], 2)
             body = "\n\n".join([_fill(r.choice(bank["body_open"]), slots), offer + ".",
                                 " ".join(_fill(x, slots) for x in lines), _fill(r.choice(bank["cta_book" if shop["category"] in ("restaurants", "airline", "hotel", "health")
