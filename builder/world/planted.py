@@ -694,6 +694,8 @@ def _own_event(pl: Planter) -> None:
         reply_at = min(reply_at, sim.now - dt.timedelta(hours=3))
         answered[c.name] = reply_at
         shows.append(pl.chat(c, reply_at, False, pl.say(r, f"party_{answer}"), ("own", i, "r"), ref=cal.id))
+    # The mail module's own invitation (with its ICS) for the spec's party, when it went out before now.
+    shows.extend(e for e in sim.of_kind("email") if e.data.get("ref") == cal.id and "invitations" in e.data["labels"])
     # Invitees without chat but with mail get the ICS by mail (the calendar app shows it).
     from .mail import ics
 
