@@ -531,7 +531,7 @@ def _invitations(box: Mailbox) -> None:
 # life, a question and its answer) composed from the phrase banks in templates/mail/personal/<lang>.yaml.
 # Each message is built sentence by sentence; a sender never writes a sentence twice in one thread.
 
-_LETTERS_PER_MONTH = {"parent": 0.9, "sibling": 0.6, "partner": 0.5, "spouse": 0.5, "child": 0.6, "friend": 0.25,
+_LETTERS_PER_MONTH = {"parent": 0.9, "sibling": 0.6, "partner": 0.2, "spouse": 0.2, "child": 0.6, "friend": 0.25,
                       "roommate": 0.15, "neighbor": 0.08, "other": 0.1}
 _FAMILY = ("parent", "sibling", "child", "partner", "spouse")
 _SLOT = re.compile(r"\{(\w+)\}")
@@ -745,7 +745,7 @@ def unique_subject(box: Mailbox, comp: _Composer, options: list[str] | None, fal
 
 
 def _letter(box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt.datetime, lines: list[str | None],
-            first_msg: bool, sie: bool) -> str:
+            first_msg: bool, sie: bool, late: bool = False) -> str:
     """One personal mail: a greeting fitting the hour, the lines, a sign-off in the sender's voice."""
     bank, r = comp.bank, comp.r
     family = c.relationship in _FAMILY
@@ -758,7 +758,10 @@ def _letter(box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt.dat
         gstyle = style
     greet = comp.pick(_part(bank, sie, "greet", gstyle, _daypart(at.hour)), who,
                       {"name": name, "sie_name": name if not mine else comp.slots["sie_name"]}) or name + ","
-    head = comp.pick(_part(bank, sie, "opener" if first_msg else "thanks", "mine" if mine else style), who)
+    heads = _part(bank, sie, "opener" if first_msg else "thanks", "mine" if mine else style) or []
+    if not late:  # "sorry for the slow reply" only after a day or more
+        heads = [h for h in heads if not re.search(r"slow reply|späte Antwort", h)]
+    head = comp.pick(heads, who)
     body = [x for x in [head, *lines] if x]
     key = "mine_family" if mine and family else "mine" if mine else \
         "formal_family" if style == "formal" and family else style
@@ -858,7 +861,9 @@ def _personal(box: Mailbox) -> None:
                 mine = step["mine"]
                 if n:
                     at = _waking(at, r, night_owl and mine)
-                body = _letter(box, comp, c, mine=mine, at=at, lines=step["lines"], first_msg=step["first"], sie=sie)
+                late = bool(msgs) and at - msgs[-1]["at"] > dt.timedelta(hours=20)
+                body = _letter(box, comp, c, mine=mine, at=at, lines=step["lines"], first_msg=step["first"], sie=sie,
+                               late=late)
                 if msgs:
                     body = body + "\n" + box.quote(msgs[-1]["sender"], msgs[-1]["at"], msgs[-1]["body"], 10)
                 att = _photos(r, comp.slots["dest"], day) if step["photos"] else []
