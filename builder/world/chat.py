@@ -454,15 +454,18 @@ def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> 
             lines.append(chat.line(c, not opener, "greet_back", r, day=day))
     lines += block
     # One side topic of another kind, never the plan or a recommendation just made.
-    if rel not in ("colleague", "neighbor") and not chat.sie(c) and len(lines) < 9 and r.random() < 0.6:
+    if rel not in ("colleague", "neighbor") and not trip and not chat.sie(c) and len(lines) < 9 and r.random() < 0.6:
         side = _pick(r, {k: w for k, w in {"smalltalk": 1, "meal": 1, "news": 0.7,
                                            "followup": 1 if due and topic not in ("recommend", "followup") else 0}
                          .items() if k != topic})
         extra, _ = _topic(chat, c, r, at, side, r.random() < 0.5)
         lines += extra
-    if r.random() < 0.5 and len(lines) < 12:
+    closed = r.random() < 0.5 and len(lines) < 12
+    if closed:
         lines.append(chat.line(c, lines[-1][0] if r.random() < 0.5 else not lines[-1][0], f"close_{part}", r,
                                day=day))
+    if len(lines) < 4 and not closed:
+        lines.append(chat.line(c, not lines[-1][0], f"close_{part}", r, day=day))
     while len(lines) < 4:
         lines.append(chat.line(c, not lines[-1][0], "react", r, day=day))
     return lines[:12], topic, ref
@@ -970,7 +973,8 @@ def _restaurants(chat: Chat) -> None:
             d = sent.date()
             lines = [chat.line(c, True, "dinner_booked", r, ctx, d), chat.line(c, False, "dinner_reply", r, ctx, d)]
             if r.random() < 0.75:
-                lines += [chat.line(c, False, "dinner_q", r, ctx, d), chat.line(c, True, "dinner_a", r, ctx, d)]
+                qa = chat.b["dinner_qa"][r.randrange(len(chat.b["dinner_qa"]))]
+                lines += [(False, chat.render(c, False, qa["q"], r, ctx, d)), (True, chat.render(c, True, qa["a"], r, ctx, d))]
             if r.random() < 0.6:
                 lines.append(chat.line(c, True, "see_you_then", r, ctx, d))
             chat.post(c, sent, lines, ("dinner", b.id), r, ref=b.id, topic="dinner")
