@@ -185,7 +185,7 @@ def work_threads(box: Mailbox) -> None:
     away = away_dates(sim)
     kinds = {**occ.mail["kinds"], **(occ.get("kinds") or {})}
     names = list(kinds)
-    weights = [_GENERIC.get(k, _OWN_KIND_WEIGHT) for k in names]
+    weights = [_GENERIC.get(k, kinds[k].get("weight", _OWN_KIND_WEIGHT)) for k in names]
     if occ.freelance:  # a freelancer's mail is mostly clients and galleries
         weights = [w * (2.0 if k not in _GENERIC else 0.6) for k, w in zip(names, weights)]
     vocab = {k: occ.get(k) for k in ("done", "done_item", "next_item", "risk", "ask", "answer", "question", "focus", "note")}
