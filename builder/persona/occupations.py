@@ -16,8 +16,12 @@ The data lives in ``occupations/<locale>.yaml`` (en_US, en_GB, de_DE; a file may
   ``answer``, ``question``, ``focus``, ``note``), ``series`` (default recurring meetings: title, days,
   time, minutes, every, with = all / one / some colleagues), ``one_offs`` ([title, minutes]),
   ``notes_chance`` (meeting title -> chance of notes mail), ``discussed`` and ``actions`` (meeting
-  notes lines), ``kinds`` (family-only mail thread kinds: subjects, steps, slots, ``from_client``), and
-  ``chat`` (work chat slot overrides: env, symptom, cause, decision...).
+  notes lines), ``kinds`` (family-only mail thread kinds: ``subjects``, ``steps``, ``slots`` drawn once per
+  thread, ``from_client``: an outsider writes first and both sides are formal, ``weight``), and ``chat``
+  (work chat slot overrides: env, symptom, cause, decision...; ``chat.phrases`` rewords bank intents).
+
+A step is a list of parts, each a list of alternatives; work mail draws one alternative per part and
+joins them (a part starting with a newline starts a new paragraph).
 
 Sentence slots: ``{artifact}``, ``{artifact2}``, ``{project}``, ``{deadline}``, ``{n}`` (a small number),
 ``{clock}``, ``{doc}`` and a kind's own ``slots``.
