@@ -303,3 +303,18 @@ def test_german_grocery_delivery_when_the_spec_has_one():
     names = {x["name"] for e in orders for x in e.data["items"]}
     assert "Natives Olivenöl extra 500 ml" in names or any("Milch" in n or "Brot" in n for n in names)
     assert not names & {"Free-range eggs (12)", "Sourdough loaf", "Bananas (bunch)"}
+
+
+def test_birthday_presents_arrive_before_the_birthday(any_world):
+    persona, world = any_world
+    people = {c.name: c for c in persona.contacts}
+    for e in world.of_kind("retail_order"):
+        if "gift_for" not in e.data:
+            continue
+        birthday = dt.date.fromisoformat(e.data["gift_birthday"])
+        assert 6 <= (birthday - e.at.date()).days <= 12
+        delivered = dt.datetime.fromisoformat(e.data["delivered_local"]).date()
+        assert delivered < birthday and e.status == "done"
+        c = people[e.data["gift_for"]]
+        assert (c.birthday.month, c.birthday.day) == (birthday.month, birthday.day) or c.birthday.day == 29
+        assert e.data["shipping_address"].startswith(c.address.street)

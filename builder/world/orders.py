@@ -17,6 +17,9 @@ Rules (tasks, apps and tests depend on them):
 * ``retail_order`` (Shopwell): 1-3 items, shipped 1-2 days after the order, delivered 2-6 days after
   that (``retail_delivery`` event); charged at placement. One or two orders placed just before
   ``now`` are still in transit (their ``retail_delivery`` is scheduled).
+* Birthday presents: for close family with an address, most years a one-item ``retail_order`` (with
+  ``gift_for`` and ``gift_birthday``) placed 6-12 days before the birthday and shipped to them,
+  delivered before the birthday (and before ``now``).
 * ``restaurant_booking`` (TableTime): booked 1-10 days ahead; the meal is a ``card_purchase`` at a
   city restaurant merchant at the end of the meal (category ``restaurants``, data carries the
   ``restaurant_booking`` id). One or two bookings are upcoming (their meal is scheduled).
@@ -290,6 +293,13 @@ RETAIL: list[tuple[str, int, str]] = [
     ("Board game: Harbor Traders", 3999, "toys"), ("Paperback novel", 1699, "books"), ("Cookbook", 2999, "books"),
     ("Phone case", 1999, "electronics"), ("HDMI cable 6 ft", 999, "electronics"),
     ("Reusable water bottle", 2499, "outdoor"),
+]
+# Presents sent for a birthday (product, price cents, category).
+GIFTS: list[tuple[str, int, str]] = [
+    ("Cashmere scarf", 6900, "apparel"), ("Framed botanical print", 4500, "home"), ("Gourmet tea sampler", 3200, "food"),
+    ("Hardcover cookbook", 3500, "books"), ("Leather notebook", 2900, "office"), ("Bluetooth speaker", 5900, "electronics"),
+    ("Succulent garden kit", 3800, "home"), ("Wool throw blanket", 7900, "home"), ("Chocolate gift box", 2800, "food"),
+    ("Photo book", 4200, "home"), ("Scented candle set", 3400, "home"), ("Board game", 3900, "toys"),
 ]
 BRAND_PRODUCTS: list[tuple[str, int, str]] = [
     ("{brand} merino wool socks", 2295, "apparel"), ("{brand} packable rain jacket", 17900, "apparel"),
@@ -596,6 +606,51 @@ def simulate_orders(sim: Sim) -> None:
                                                  "tracking_number": tracking, "items": [x["name"] for x in items],
                                                  "shipping_address": home_line,
                                                  "delivered_local": data["delivered_local"]}, key=("retail", n))
+
+    # Birthday presents: a Shopwell order sent to a close person's address, arriving before the birthday.
+    for c in p.contacts:
+        if not (c.birthday and c.address and c.relationship in ("parent", "partner", "spouse", "sibling", "child")
+                and (c.closeness or 3) >= 4):
+            continue
+        for year in range(sim.start.year, sim.now.year + 1):
+            g = sim.rng(f"orders/gifts/{c.name}/{year}")
+            try:
+                birthday = c.birthday.replace(year=year)
+            except ValueError:
+                birthday = dt.date(year, 2, 28)
+            day = birthday - dt.timedelta(days=g.randint(6, 12))
+            wanted = g.random() < 0.6
+            name, price, category = GIFTS[g.randrange(len(GIFTS))]
+            placed = _at(day, g, (19, 0), (21, 45))
+            shipped = _at(day + dt.timedelta(days=1), g, (6, 0), (18, 0))
+            delivered = _at(day + dt.timedelta(days=g.randint(3, 5)), g, (10, 0), (18, 30))
+            if not wanted or placed < sim.start or delivered > sim.now or day in gone:
+                continue
+            carrier = carriers[g.randrange(len(carriers))]
+            order_id = f"SW-{_digits(g, 3)}-{_digits(g, 7)}"
+            while order_id in ids:
+                order_id = f"SW-{_digits(g, 3)}-{_digits(g, 7)}"
+            ids.add(order_id)
+            tracking = _tracking(g, carrier)
+            items = [{"name": name, "brand": None, "category": category, "qty": 1, "price_cents": price}]
+            to = format_address(c.address)
+            data = {"order_id": order_id, "provider": SHOPWELL[0], "items": items, "subtotal_cents": price,
+                    "shipping_cents": 0, "total_cents": price, "shipping_address": to,
+                    "placed_local": iso(from_local(sim, placed), zone_name),
+                    "shipped_local": iso(from_local(sim, shipped), zone_name),
+                    "delivered_local": iso(from_local(sim, delivered), zone_name),
+                    "carrier": carrier, "tracking_number": tracking, "account": account,
+                    "site_url": SHOPWELL[1], "site_title": SHOPWELL[0], "gift_for": c.name,
+                    "gift_birthday": birthday.isoformat()}
+            sim.event("retail_order", placed, data,
+                      [Charge(account, -price, card_description(sim, account,
+                                                                f"SHOPWELL*{order_id[3:6]}{order_id[7:11]}"),
+                              SHOPWELL[0], "shopping")], ("gift", c.name, year))
+            sim.event("retail_delivery", delivered, {"order_id": order_id, "provider": SHOPWELL[0], "carrier": carrier,
+                                                     "tracking_number": tracking, "items": [name],
+                                                     "shipping_address": to,
+                                                     "delivered_local": data["delivered_local"]},
+                      key=("gift", c.name, year))
 
     # Restaurant bookings and the meals.
     r = sim.rng("orders/dining")
