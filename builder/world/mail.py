@@ -668,7 +668,8 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
     retired = bool(c.job) and any(w in c.job.lower() for w in ("retired", "ruhestand", "rente"))
     job = None if retired or not c.job else c.job
     out.update({
-        "me": box.first, "them": c.name.split()[0],
+        # "them" is the contact as the persona says it: Mom/Mum/Mama for a parent, else the first name.
+        "me": box.first, "them": parent_name(c, p.locale) if c.relationship == "parent" else c.name.split()[0],
         "nick": parent_name(c, p.locale) if c.relationship == "parent" else c.name.split()[0],
         "dest": upcoming.destination if upcoming else None, "depart": fmt.long_date(upcoming.depart) if upcoming else None,
         "ret": fmt.long_date(upcoming.return_) if upcoming else None,
