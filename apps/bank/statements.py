@@ -44,6 +44,8 @@ WORDS = {
               "description": "Description", "amount": "Amount", "balance": "Balance",
               "none": "No transactions this period", "page": "(fictional bank) · Page"},
     "de_DE": {"checking": "Girokonto", "savings": "Tagesgeld", "credit_card": "Kreditkarte",
+              "title_checking": "Kontoauszug Girokonto", "title_savings": "Kontoauszug Tagesgeld",
+              "title_credit_card": "Kreditkartenabrechnung",
               "statement": "Kontoauszug", "ending": "endend auf", "period": "Zeitraum", "to": "bis",
               "issued": "Erstellt am", "opening": "Alter Kontostand", "credits": "Gutschriften",
               "debits": "Belastungen", "closing": "Neuer Kontostand", "transactions": "Umsätze", "date": "Datum",
@@ -103,8 +105,8 @@ def write_statement_pdf(world: World, account_name: str, number: str, period: St
              else f"{addr.city} {addr.postal_code}" if addr.country == "GB" else f"{addr.postal_code} {addr.city}")
     story = [
         Paragraph(escape(BANK_NAME), title),
-        Paragraph(f"{words[period.account]} {words['statement']} &middot; {para_text(account_name, bold=True)} "
-                  f"{words['ending']} {ending}", heading3),
+        Paragraph(f"{words.get('title_' + period.account) or words[period.account] + ' ' + words['statement']} "
+                  f"&middot; {para_text(account_name, bold=True)} {words['ending']} {ending}", heading3),
         Paragraph(f"{para_text(ident.name)}<br/>{para_text(addr.street)}<br/>{para_text(place)}", normal),
         Spacer(1, 10),
         Paragraph(f"{words['period']}: {long(period.start)} {words['to']} {long(period.end)} "
