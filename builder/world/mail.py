@@ -823,6 +823,10 @@ def _plan_thread(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> tu
                 asked = comp.last if lines[-1] else None
         if i == 0 and style in ("formal", "chatty") and not mine:
             lines.insert(0, comp.pick(_part(bank, sie, "season", seasonkey), who))
+            if style == "formal" and not sie:  # formal letter writers write long letters
+                week = [x for x in (comp.fill(w) for w in bank.get("their_week") or []) if x]
+                lines.insert(1, comp.pick(week, who))
+                lines.append(comp.pick(bank.get("care"), who))
         elif i == 0 and mine and r.random() < 0.5:
             lines.insert(0, comp.pick(_part(bank, sie, "season", f"mine_{seasonkey}"), who))
         # Closing lines ("send me a postcard") are the listener's; the owner of the news does not add one.
