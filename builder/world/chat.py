@@ -5,8 +5,9 @@ Rules (tasks and tests depend on them):
 * One thread per contact with ``chat`` in its apps (``thread_id`` derived from the contact's name);
   ``contact`` and ``contact_phone`` are the spec's. ``sender`` is ``me`` or the contact's name.
   ``topic`` names what the message's session is about (``plan``, ``question``, ``news``, ``recommend``,
-  ``followup``, ``errand``, ``checkin``, ``work``, ``neighbor``, ``smalltalk``, ``together``,
-  ``trip_checkin``, ``holiday``, ``p2p``, ``trip``, ``dinner``, ``life_event``, ``birthday``, ``morning``).
+  ``followup``, ``errand``, ``checkin``, ``work``, ``neighbor``, ``smalltalk``, ``meal``, ``together``,
+  ``trip_checkin``, ``holiday``, ``p2p``, ``trip``, ``dinner``, ``life_event``, ``birthday``, ``morning``; a side
+  topic shares its session's). Messages of a ``plan`` session carry ``plan_on``, the ISO date proposed.
 * Everyday sessions of 3-12 messages, seconds to minutes apart, at a weekly rate by closeness
   (5: 3, 4: 1.5, 3: 0.7, 2: 0.3, 1: 0.1); colleagues in working hours on workdays (not public
   holidays, not while the persona is away unless travelling together). Each session follows a dialogue
@@ -227,6 +228,7 @@ class Chat:
         self.calendar: dict | None = None  # (source, title, date) -> calendar_event id, built on first use
         self._busy: dict[dt.date, list[tuple[dt.datetime, dt.datetime]]] | None = None
         self.away = away_dates(sim)
+        self.planned: dt.date | None = None  # the day the latest plan proposal is for
 
     def thread_id(self, c: Contact) -> str:
         return derived_id(self.sim.seed, "chat/thread", c.name)
@@ -293,7 +295,7 @@ class Chat:
         return mine, self.render(c, mine, self.b["say"][intent], r, ctx or {}, day)
 
     def post(self, c: Contact, at: dt.datetime, lines: list[tuple[bool, str]], key: object, r: random.Random,
-             ref: str | None = None, topic: str | None = None) -> int:
+             ref: str | None = None, topic: str | None = None, extra: dict[str, Any] | None = None) -> int:
         """Send ``lines`` ((mine, text)) from ``at`` on, a few seconds to minutes apart; returns how many were sent.
 
         Stops at ``now`` and (unless the persona is a night owl) at midnight; drops a line whose greeting
@@ -318,6 +320,8 @@ class Chat:
                     "sender": "me" if mine else c.name, "text": text, "read": not unread, "ref": ref}
             if topic:
                 data["topic"] = topic
+            if extra:
+                data.update(extra)
             sim.event("chat_message", when, data, key=(tid, key, k))
         return len(stamped)
 
@@ -410,9 +414,11 @@ def _sessions(chat: Chat, c: Contact) -> None:
             continue  # travelling together: see _together
         if work and trip:
             continue
+        chat.planned = None
         lines, topic, ref = _script(chat, c, r, at, trip)
         if lines:
-            chat.post(c, at, lines, ("s", day), r, ref=ref, topic=topic)
+            extra = {"plan_on": chat.planned.isoformat()} if topic == "plan" and chat.planned else None
+            chat.post(c, at, lines, ("s", day), r, ref=ref, topic=topic, extra=extra)
 
 
 def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> tuple[list[Step], str, str | None]:
@@ -496,6 +502,7 @@ def _plan(chat, c, r, at, a):
             break
     else:
         return [], None
+    chat.planned = day
     w = b["words"]
     phrase = w["tomorrow"] if offset == 1 else (w["this_weekday"] if offset < 5 else w["on_weekday"]).format(
         weekday=chat.fmt.weekday(day))
@@ -781,6 +788,7 @@ def _trip_checkin(chat, c, r, at, a):
 def _together(chat: Chat) -> None:
     sim = chat.sim
     sec = chat.b["together"]
+    hotels = {h.data.get("trip"): h.data.get("hotel") for h in sim.of_kind("hotel_stay")}
     for i, t in enumerate(trips(sim)):
         people = [chat.by_name[n] for n in t.companions if n in chat.by_name]
         for c in people:
@@ -808,7 +816,7 @@ def _together(chat: Chat) -> None:
                     e = sec[key]
                     a = r.random() < 0.5
                     ctx = {"dest": t.destination, "time": casual_time(chat, min(hour + 1, 22), r.choice([0, 15, 30])),
-                           "hotel": t.hotel or chat.b["words"]["the_hotel"]}
+                           "hotel": t.hotel or hotels.get(i) or chat.b["words"]["the_hotel"]}
                     lines = [(a, chat.render(c, a, e["q"], r, ctx, day)), (not a, chat.render(c, not a, e["a"], r, ctx, day))]
                     if e.get("more") and r.random() < 0.7:
                         lines.append((a, chat.render(c, a, e["more"], r, ctx, day)))
