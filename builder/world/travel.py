@@ -491,14 +491,14 @@ def _spend_abroad(sim: Sim, i: int, trip, country: str, dest_zone: str, after: d
             data = {"merchant": name, "merchant_id": merchant_id, "category": category, "amount_cents": home,
                     "account": account, "city": trip.destination, "country": country, "trip": i,
                     "local_time": iso(at, dest_zone), "expensable": expensable}
-            text = f"{name} {trip.destination}".upper()
+            text = (name if trip.destination.lower() in name.lower() else f"{name} {trip.destination}").upper()
             memo = None
             if cur != home_cur:
                 data.update(foreign_currency=cur, foreign_amount=foreign_amount(minor, cur), fx_rate=str(rate))
                 memo = f"{foreign_amount(minor, cur)} {cur} @ {rate}"
                 text = f"{text} {country}"
             if account == "checking":
-                text = label(sim, "debit", f"{name} {trip.destination}")
+                text = label(sim, "debit", text)
             ev = sim.event("card_purchase", at_local, data,
                            [Charge(account, -home, text, name, category, "card_purchase", None, memo)], (i, "abroad", n))
             if cur != home_cur and fee_pct:
