@@ -208,7 +208,9 @@ class Memory:
     recommended: set[str] = field(default_factory=set)  # titles recommended either way
     pending: list[dict[str, Any]] = field(default_factory=list)  # recommendations not yet followed up
     asked: dict[str, dt.date] = field(default_factory=dict)  # qa key -> last asked
-    told: set = field(default_factory=set)  # life news indexes / (kind, index) of paired news this contact has told
+    told: set = field(default_factory=set)
+    last_plan: dt.date = dt.date.min  # the day of the latest plan proposal
+    trips_asked: set[int] = field(default_factory=set)  # trips this contact has asked about  # life news indexes / (kind, index) of paired news this contact has told
 
 
 class Chat:
@@ -229,6 +231,7 @@ class Chat:
         self._busy: dict[dt.date, list[tuple[dt.datetime, dt.datetime]]] | None = None
         self.away = away_dates(sim)
         self.planned: dt.date | None = None  # the day the latest plan proposal is for
+        self.plan_days: set[dt.date] = set()  # days something is already planned in chat
 
     def thread_id(self, c: Contact) -> str:
         return derived_id(self.sim.seed, "chat/thread", c.name)
@@ -428,8 +431,8 @@ def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> 
     if rel == "neighbor":
         weights = {"neighbor": 1}
     elif trip:
-        weights = {"trip_checkin": 3 if (c.closeness or 1) >= 3 else 1, "question": 1, "news": 1,
-                   "followup": 1 if due else 0}
+        weights = {"trip_checkin": 0 if trip[0] in mem.trips_asked else 3 if (c.closeness or 1) >= 3 else 1,
+                   "question": 1, "news": 1, "followup": 1 if due else 0}
     elif rel == "colleague":
         weights = {"work": 5, "question": 1, "meal": 1 if 11 <= at.hour < 13 else 0}
     elif rel == "parent":
@@ -441,6 +444,8 @@ def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> 
     else:
         weights = {"plan": 3, "news": 2, "question": 2, "recommend": 1.5, "followup": 2 if due else 0,
                    "smalltalk": 1.5, "meal": 1, "errand": 1.5 if rel in HOUSEHOLD else 0}
+    if (day - mem.last_plan).days < 6:  # one plan at a time with a contact
+        weights.pop("plan", None)
     if chat.sie(c):  # the bank's du-only dialogues are not for Sie contacts
         weights = {k: w for k, w in weights.items() if k in ("work", "meal", "neighbor")} or {"neighbor": 1}
     topic = _pick(r, weights)
@@ -494,6 +499,8 @@ def _plan(chat, c, r, at, a):
     info = b["activities"].get(act) or b["activities"]["_default"]
     for offset in r.sample(range(1, 7), 6):
         day = at.date() + dt.timedelta(days=offset)
+        if day in chat.plan_days:
+            continue
         workday = day.weekday() < 5 and not is_holiday(chat.sim, day)
         hours = info.get("weekend_hours" if not workday else "evening_hours") or ([18, 19] if workday else [10, 14])
         hour = hours[r.randrange(len(hours))]
@@ -504,6 +511,7 @@ def _plan(chat, c, r, at, a):
         return [], None
     chat.planned = day
     w = b["words"]
+    chat.memory[c.name].last_plan = at.date()
     phrase = w["tomorrow"] if offset == 1 else (w["this_weekday"] if offset < 5 else w["on_weekday"]).format(
         weekday=chat.fmt.weekday(day))
     ctx = {"plan": info["plan"].format(activity=act) if "{activity}" in info["plan"] else info["plan"],
@@ -511,6 +519,7 @@ def _plan(chat, c, r, at, a):
     d = at.date()
     lines = [chat.line(c, a, "plan_propose", r, ctx, d)]
     if r.random() < 0.78:
+        chat.plan_days.add(day)
         lines.append(chat.line(c, not a, "plan_accept", r, ctx, d))
         lines.append(chat.line(c, a, "plan_time", r, ctx, d))
         lines.append(chat.line(c, not a, "plan_confirm", r, ctx, d))
@@ -772,7 +781,8 @@ def _trip_checkin(chat, c, r, at, a):
     trip = _trip_on(chat, at.date())
     if not trip:
         return [], None
-    _, t = trip
+    i, t = trip
+    chat.memory[c.name].trips_asked.add(i)
     d = at.date()
     sec = chat.b["trip_checkin"]
     ctx = {"dest": t.destination}
