@@ -194,6 +194,21 @@ def person(sim: Sim, name: str) -> dict[str, Any]:
     return {"name": c.name, "email": c.email}
 
 
+def work_person(sim: Sim, name: str) -> dict[str, Any]:
+    """``{name, email}`` of a colleague at work: their address at the employer's mail domain (a contact whose
+    spec email is elsewhere gets ``first.last@<domain>``); the persona's work address for the persona."""
+    p = sim.persona
+    if name == p.identity.name:
+        return _me_work(sim)
+    who = person(sim, name)
+    domain = _work_domain(sim)
+    if who["email"] and who["email"].rsplit("@", 1)[-1].lower() == domain.lower():
+        return who
+    from ..names import ascii_slug
+    local = ascii_slug(name, ".") or f"colleague.{token(sim.seed, 'calendar/work_person', name, length=6)}"
+    return {"name": who["name"], "email": f"{local}@{domain}"}
+
+
 def meeting_dates(sim: Sim, meeting, start: dt.date | None = None, end: dt.date | None = None) -> list[dt.date]:
     """The dates one ``work.meetings`` entry takes place on (see module rules)."""
     away = away_dates(sim)
@@ -266,7 +281,7 @@ def _meetings(sim: Sim) -> None:
     me = _me_work(sim)
     for i, m in enumerate(p.work.meetings):
         series = derived_id(sim.seed, "calendar/series/meeting", i, m.title)
-        people = [person(sim, n) for n in m.attendees if n != p.identity.name]
+        people = [work_person(sim, n) for n in m.attendees if n != p.identity.name]
         organizer = me if (not people or r.random() < 0.35) else people[r.randrange(len(people))]
         room = f"{_ROOMS[r.randrange(len(_ROOMS))]} room"
         link = f"https://meet.{domain}/{_meet_code(sim, series)}"
@@ -320,7 +335,7 @@ def _one_off_meetings(sim: Sim) -> None:
         title, minutes = kinds[r.randrange(len(kinds))]
         start = dt.datetime.combine(day, dt.time(r.choice([10, 11, 13, 14, 15, 16]), r.choice([0, 0, 30])))
         k = r.randint(1, max(1, len(colleagues))) if colleagues else 0
-        people = [person(sim, n) for n in r.sample(colleagues, k)] if k else []
+        people = [work_person(sim, n) for n in r.sample(colleagues, k)] if k else []
         organizer = me if not people or r.random() < 0.3 else people[0]
         link = f"https://meet.{domain}/{_meet_code(sim, 'one-off', day)}"
         where = (f"{_ROOMS[r.randrange(len(_ROOMS))]} room, {office.street}"

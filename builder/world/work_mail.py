@@ -10,7 +10,8 @@ Rules:
 * Work threads (2-4 messages) with colleagues who use mail, on workdays the persona is not away, inside
   working hours (08:00-18:00; a reply that would leave them moves to the next workday morning).
   A family's own kinds may come from outside (``from_client``: a client or a parent writes first, from
-  their own domain); every colleague writes from the employer's domain (completion puts them there).
+  their own domain); every colleague writes from the employer's domain (completion puts them there, and
+  :func:`builder.world.calendar.work_person` gives a spec contact with another address a work one).
 * Subjects are composed (kind frame x project x artifact) and never repeat an earlier thread's subject
   in the mailbox (``Mailbox.subjects``); no sender repeats their own sentence in a thread; a greeting
   fits the sender's hour (no "good morning" after noon).
@@ -29,8 +30,8 @@ from ..names import ascii_slug
 from ..persona import Contact
 from ..persona.occupations import Occupation, of_persona
 from ..rng import token
-from .calendar import away_dates, is_holiday, parse_when
-from .mail import Mailbox, contact_dict, domain_of, has_app, render
+from .calendar import away_dates, is_holiday, parse_when, work_person
+from .mail import Mailbox, domain_of, has_app, render
 
 _CODENAMES = ["Atlas", "Beacon", "Cedar", "Driftwood", "Ember", "Falcon", "Granite", "Heron", "Ironwood", "Juniper",
               "Kestrel", "Lumen", "Marlin", "Nimbus", "Osprey", "Pinnacle", "Quill", "Raven", "Sable", "Tamarack"]
@@ -217,10 +218,10 @@ def work_threads(box: Mailbox) -> None:
                 them = _external(box, r, slots)
                 me_first, cc = False, []
             else:
-                them = {"name": c.name, "email": c.email}
+                them = work_person(sim, c.name)
                 me_first = name in ("question", "status") or (name not in _GENERIC and r.random() < 0.5)
                 others = [o for o in colleagues if o.name != c.name]
-                cc = [contact_dict(o) for o in r.sample(others, r.randint(0, min(2, len(others))))] \
+                cc = [work_person(sim, o.name) for o in r.sample(others, r.randint(0, min(2, len(others))))] \
                     if name in ("update", "status") else []
             subject = _subject(box, kind["subjects"], slots, r, day)
             steps = kind["steps"]
