@@ -101,8 +101,8 @@ def _own_lines(body: str) -> list[str]:
     out = []
     for line in body.splitlines():
         s = line.strip()
-        if s.startswith(">") or (s.startswith("On ") and s.endswith("wrote:")) or (s.startswith("Am ") and
-                                                                                    s.endswith("schrieb:")):
+        if s.startswith(">") or (s.startswith("On ") and s.endswith("wrote:")) or \
+                (s.startswith("Am ") and "schrieb" in s and s.endswith(":")):
             continue
         out.append(s)
     return out
