@@ -412,11 +412,23 @@ def _restaurants(sim: Sim) -> list[tuple[str, str, tuple[tuple[str, int], ...], 
 
 
 def _street(fake, home) -> str:
-    """An address in the persona's city."""
-    street = fake.street_address()
+    """A believable street address in the persona's city (street names from ``templates/money/merchants.yaml``,
+    numbered as the country writes it; the draw comes from ``fake``'s seeded random)."""
+    from .finance import bank
+
+    country = home.country if home else "US"
+    locale = {"GB": "en_GB", "DE": "de_DE"}.get(country, "en_US")
+    names = bank()["streets"][locale]
+    street = names[fake.random.randrange(len(names))]
+    if country == "DE":
+        line = f"{street} {fake.random.randint(1, 180)}"
+    elif country == "GB":
+        line = f"{fake.random.randint(1, 240)} {street}"
+    else:
+        line = f"{fake.random.randint(100, 3999)} {street}"
     if home is None:
-        return street
-    return f"{street}, {home.city}" + (f", {home.region}" if home.region and home.country == "US" else "")
+        return line
+    return f"{line}, {home.city}" + (f", {home.region}" if home.region and home.country == "US" else "")
 
 
 def _at(day: dt.date, r, start: tuple[int, int], end: tuple[int, int]) -> dt.datetime:
