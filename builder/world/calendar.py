@@ -204,9 +204,8 @@ def work_person(sim: Sim, name: str) -> dict[str, Any]:
     domain = _work_domain(sim)
     if who["email"] and who["email"].rsplit("@", 1)[-1].lower() == domain.lower():
         return who
-    from ..names import ascii_slug
-    local = ascii_slug(name, ".") or f"colleague.{token(sim.seed, 'calendar/work_person', name, length=6)}"
-    return {"name": who["name"], "email": f"{local}@{domain}"}
+    from ..persona.complete import _mailbox  # the same local part as builder.world.work_chat.work_email
+    return {"name": who["name"], "email": f"{_mailbox(name, sim.seed, f'work_chat/email/{name}')}@{domain}"}
 
 
 def meeting_dates(sim: Sim, meeting, start: dt.date | None = None, end: dt.date | None = None) -> list[dt.date]:
