@@ -307,12 +307,67 @@ BRAND_PRODUCTS: list[tuple[str, int, str]] = [
     ("{brand} insulated water bottle", 3495, "outdoor"), ("{brand} daypack 22L", 9900, "outdoor"),
     ("{brand} beanie", 3900, "apparel"), ("{brand} camp mug", 2495, "outdoor"),
 ]
+# German names of the RETAIL, BRAND_PRODUCTS and GIFTS items, for a de_DE persona.
+GERMAN_PRODUCTS: dict[str, str] = {
+    'USB-C charging cable (2-pack)': 'USB-C-Ladekabel (2er-Pack)',
+    'Wireless earbuds': 'Kabellose Ohrhörer',
+    'Portable power bank 10000 mAh': 'Powerbank 10000 mAh',
+    'Laptop stand': 'Laptopständer',
+    'LED desk lamp': 'LED-Schreibtischlampe',
+    'Bamboo cutting board': 'Schneidebrett aus Bambus',
+    "Chef's knife 8 in": 'Kochmesser 20 cm',
+    'French press 34 oz': 'French Press 1 l',
+    'Cast iron skillet 10 in': 'Gusseisenpfanne 26 cm',
+    'Linen throw pillow cover': 'Kissenbezug aus Leinen',
+    'Houseplant pot set (3)': 'Pflanztöpfe (3er-Set)',
+    'Scented soy candle': 'Duftkerze aus Sojawachs',
+    'Bath towel set': 'Handtuch-Set',
+    'Yoga mat': 'Yogamatte',
+    'Resistance bands set': 'Fitnessbänder-Set',
+    'Climbing chalk bag': 'Chalkbag zum Klettern',
+    'Sunscreen SPF 50': 'Sonnencreme LSF 50',
+    'Electric toothbrush heads (4)': 'Aufsteckbürsten (4 Stück)',
+    'Hardcover notebook': 'Notizbuch (Hardcover)',
+    'Gel pens (12)': 'Gelstifte (12 Stück)',
+    'Jigsaw puzzle 1000 pc': 'Puzzle 1000 Teile',
+    'Board game: Harbor Traders': 'Brettspiel: Hafenhändler',
+    'Paperback novel': 'Roman (Taschenbuch)',
+    'Cookbook': 'Kochbuch',
+    'Phone case': 'Handyhülle',
+    'HDMI cable 6 ft': 'HDMI-Kabel 2 m',
+    'Reusable water bottle': 'Trinkflasche',
+    'Cashmere scarf': 'Kaschmirschal',
+    'Framed botanical print': 'Botanischer Kunstdruck mit Rahmen',
+    'Gourmet tea sampler': 'Tee-Probierset',
+    'Hardcover cookbook': 'Kochbuch (Hardcover)',
+    'Leather notebook': 'Notizbuch aus Leder',
+    'Bluetooth speaker': 'Bluetooth-Lautsprecher',
+    'Succulent garden kit': 'Sukkulenten-Set',
+    'Wool throw blanket': 'Wolldecke',
+    'Chocolate gift box': 'Pralinen-Geschenkbox',
+    'Photo book': 'Fotobuch',
+    'Scented candle set': 'Duftkerzen-Set',
+    'Board game': 'Brettspiel',
+    '{brand} merino wool socks': '{brand} Merino-Socken',
+    '{brand} packable rain jacket': '{brand} Regenjacke (packbar)',
+    '{brand} fleece pullover': '{brand} Fleecepullover',
+    '{brand} trail running shorts': '{brand} Trailrunning-Shorts',
+    '{brand} insulated water bottle': '{brand} Isolierflasche',
+    '{brand} daypack 22L': '{brand} Tagesrucksack 22 l',
+    '{brand} beanie': '{brand} Mütze',
+    '{brand} camp mug': '{brand} Campingbecher',
+}
 CARRIERS = {
     "en_US": ("UPS", "USPS", "FedEx"),
     "en_GB": ("Royal Mail", "DPD", "Evri"),
     "de_DE": ("DHL", "Hermes", "DPD"),
 }
 _ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789"
+
+
+def product_name(name: str, locale: str) -> str:
+    """A shop product's name as the persona's shop lists it (German for de_DE)."""
+    return GERMAN_PRODUCTS.get(name, name) if locale == "de_DE" else name
 
 
 def _digits(r, n: int) -> str:
@@ -578,9 +633,10 @@ def simulate_orders(sim: Sim) -> None:
             if brands and r.random() < 0.3:
                 name, price, category = BRAND_PRODUCTS[r.randrange(len(BRAND_PRODUCTS))]
                 brand = brands[r.randrange(len(brands))]
-                name = name.format(brand=brand)
+                name = product_name(name, p.locale).format(brand=brand)
             else:
                 name, price, category = RETAIL[r.randrange(len(RETAIL))]
+                name = product_name(name, p.locale)
                 brand = None
             if any(x["name"] == name for x in items):
                 continue
@@ -633,6 +689,7 @@ def simulate_orders(sim: Sim) -> None:
             day = birthday - dt.timedelta(days=g.randint(6, 12))
             wanted = g.random() < 0.6
             name, price, category = GIFTS[g.randrange(len(GIFTS))]
+            name = product_name(name, p.locale)
             placed = _at(day, g, (19, 0), (21, 45))
             shipped = _at(day + dt.timedelta(days=1), g, (6, 0), (18, 0))
             delivered = _at(day + dt.timedelta(days=g.randint(3, 5)), g, (10, 0), (18, 30))
