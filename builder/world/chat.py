@@ -465,7 +465,7 @@ def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> 
             lines.append(chat.line(c, not opener, "greet_back", r, day=day))
     lines += block
     # One side topic of another kind, never the plan or a recommendation just made.
-    if rel not in ("colleague", "neighbor") and not trip and not chat.sie(c) and len(lines) < 9 and r.random() < 0.6:
+    if rel not in ("colleague", "neighbor") and not trip and not chat.sie(c) and len(lines) < 9 and r.random() < 0.7:
         side = _pick(r, {k: w for k, w in {"smalltalk": 1, "meal": 1, "news": 0.7,
                                            "followup": 1 if due and topic not in ("recommend", "followup") else 0}
                          .items() if k != topic})
@@ -891,6 +891,9 @@ def _holidays(chat: Chat) -> None:
                     a = r.random() < 0.5
                     lines = [(a, chat.render(c, a, entry["wish"], r, ctx, day)),
                              (not a, chat.render(c, not a, entry["reply"], r, ctx, day))]
+                    if entry.get("ask") and r.random() < 0.6:
+                        lines += [(not a, chat.render(c, not a, entry["ask"], r, ctx, day)),
+                                  (a, chat.render(c, a, entry["answer"], r, ctx, day))]
                     if entry.get("more") and r.random() < 0.8:
                         lines.append((a, chat.render(c, a, entry["more"], r, ctx, day)))
                     if r.random() < 0.5:
