@@ -116,6 +116,72 @@ _GENERIC = (("Corner Bistro", "Main Street Kitchen", "The Daily Plate"),
             (("Cheeseburger and fries", 1595), ("Grilled chicken sandwich", 1450), ("Cobb salad", 1395),
              ("Mac and cheese", 1195), ("Tomato soup", 795), ("Chocolate chip cookie", 350), ("Lemonade", 395)))
 
+# German menu names of the CUISINES dishes (the rest read the same in German), for a de_DE persona.
+GERMAN_DISHES: dict[str, str] = {
+    'Pad thai with chicken': 'Pad Thai mit Hähnchen',
+    'Green curry with tofu': 'Grünes Curry mit Tofu',
+    'Tom yum soup': 'Tom-Yum-Suppe',
+    'Fresh rolls': 'Sommerrollen',
+    'Sticky rice with mango': 'Klebreis mit Mango',
+    'Thai iced tea': 'Thai-Eistee',
+    'Veggie combo for one': 'Vegetarische Platte für eine Person',
+    'Extra injera': 'Extra Injera',
+    'Ethiopian coffee': 'Äthiopischer Kaffee',
+    'Mushroom risotto': 'Pilzrisotto',
+    'Garlic bread': 'Knoblauchbrot',
+    'Lasagna bolognese': 'Lasagne Bolognese',
+    'Margherita pizza': 'Pizza Margherita',
+    'Caesar salad': 'Caesar Salad',
+    'Chicken enchiladas': 'Enchiladas mit Hähnchen',
+    'Chips and guacamole': 'Nachos mit Guacamole',
+    'Veggie quesadilla': 'Gemüse-Quesadilla',
+    'Salmon nigiri (2)': 'Lachs-Nigiri (2)',
+    'Spicy tuna roll': 'Spicy Tuna Roll',
+    'Chicken katsu curry': 'Chicken-Katsu-Curry',
+    'Miso soup': 'Misosuppe',
+    'Veggie udon': 'Gemüse-Udon',
+    'Garlic naan': 'Knoblauch-Naan',
+    'Vegetable samosas (2)': 'Gemüse-Samosas (2)',
+    'Basmati rice': 'Basmatireis',
+    'Lamb rogan josh': 'Lamm Rogan Josh',
+    'Spring rolls (2)': 'Frühlingsrollen (2)',
+    'Vietnamese iced coffee': 'Vietnamesischer Eiskaffee',
+    'Lemongrass tofu': 'Tofu mit Zitronengras',
+    'Chicken souvlaki plate': 'Souvlaki-Teller mit Hähnchen',
+    'Greek salad': 'Bauernsalat',
+    'Falafel wrap': 'Falafel-Wrap',
+    'Hummus and pita': 'Hummus mit Pita',
+    'Bulgogi plate': 'Bulgogi-Teller',
+    'Korean fried chicken': 'Koreanisches Brathähnchen',
+    'Chicken shawarma plate': 'Schawarma-Teller mit Hähnchen',
+    'Falafel plate': 'Falafel-Teller',
+    'Mixed grill': 'Grillteller',
+    'Lentil soup': 'Linsensuppe',
+    'Kung pao chicken': 'Kung-Pao-Hähnchen',
+    'Beef chow fun': 'Gebratene Reisnudeln mit Rind',
+    'Dan dan noodles': 'Dan-Dan-Nudeln',
+    'Pork dumplings (8)': 'Teigtaschen mit Schwein (8)',
+    'Scallion pancake': 'Frühlingszwiebel-Pfannkuchen',
+    'Hot and sour soup': 'Sauer-scharf-Suppe',
+    'Vegetable fried rice': 'Gebratener Reis mit Gemüse',
+    'Köfte plate': 'Köfte-Teller',
+    'Adana kebab': 'Adana Kebap',
+    'Iskender kebab': 'Iskender Kebap',
+    'Meze platter': 'Meze-Platte',
+    'Schnitzel with potato salad': 'Schnitzel mit Kartoffelsalat',
+    'Currywurst and fries': 'Currywurst mit Pommes',
+    'Fish and chips': 'Fish and Chips',
+    'French onion soup': 'Französische Zwiebelsuppe',
+    'Cheeseburger and fries': 'Cheeseburger mit Pommes',
+    'Pulled pork sandwich': 'Pulled-Pork-Sandwich',
+    'Buffalo wings (10)': 'Chicken Wings (10)',
+    'Mac and cheese': 'Mac and Cheese',
+    'Iced tea': 'Eistee',
+    'Grilled chicken sandwich': 'Sandwich mit gegrilltem Hähnchen',
+    'Tomato soup': 'Tomatensuppe',
+    'Chocolate chip cookie': 'Schoko-Cookie',
+    'Lemonade': 'Limonade',
+}
 _GENERIC_BY_LOCALE = {
     "en_GB": (("The Corner Kitchen", "High Street Canteen", "The Daily Plate"), _GENERIC[1]),
     "de_DE": (("Bistro am Eck", "Kantine am Markt", "Mittagstisch Mahlzeit"), _GENERIC[1]),
@@ -555,8 +621,8 @@ def simulate_orders(sim: Sim) -> None:
         else:
             restaurant, cuisine, menu, _ = restaurants[r.randrange(len(restaurants))]
             picks = r.sample(list(menu), r.randint(2, min(4, len(menu))))
-            items = [{"name": name, "qty": 2 if r.random() < 0.12 else 1, "price_cents": price}
-                     for name, price in picks]
+            items = [{"name": GERMAN_DISHES.get(name, name) if p.locale == "de_DE" else name,
+                      "qty": 2 if r.random() < 0.12 else 1, "price_cents": price} for name, price in picks]
             subtotal = sum(x["qty"] * x["price_cents"] for x in items)
             delivery = r.choice([0, 199, 299, 399])
             service = round(subtotal * 0.10)
