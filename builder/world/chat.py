@@ -232,6 +232,7 @@ class Chat:
         self.away = away_dates(sim)
         self.planned: dt.date | None = None  # the day the latest plan proposal is for
         self.plan_days: set[dt.date] = set()  # days something is already planned in chat
+        self.told: set[tuple] = set()  # (kind, index, facts) of news told: a shared cat's story is told once
 
     def thread_id(self, c: Contact) -> str:
         return derived_id(self.sim.seed, "chat/thread", c.name)
@@ -611,16 +612,17 @@ def _news(chat, c, r, at, a):
     if facts and r.random() < 0.7:
         kind, ctx = facts[r.randrange(len(facts))]
         entry = news[kind]
-        if entry.get("items"):  # paired news: each item brings its own question and answers
-            mem = chat.memory[c.name]
-            fresh = [i for i in range(len(entry["items"])) if (kind, i) not in mem.told]
-            if not fresh:
-                return [], None
-            i = fresh[r.randrange(len(fresh))]
-            mem.told.add((kind, i))
-            item = entry["items"][i]
-            entry = {**entry, "tell": [f"{{o_news}}{item['tell']}"], "ask": item.get("ask") or entry["ask"],
-                     "answer": item["answer"]}
+        items = entry.get("items") or [{"tell": t} for t in entry["tell"]]
+        facts_key = (c.name,) if entry.get("items") else tuple(sorted(ctx.items()))
+        fresh = [i for i in range(len(items)) if (kind, i, facts_key) not in chat.told]
+        if not fresh:
+            return [], None
+        i = fresh[r.randrange(len(fresh))]
+        chat.told.add((kind, i, facts_key))
+        item = items[i]
+        # Paired news: an item brings its own question and answers.
+        entry = {**entry, "tell": [f"{{o_news}}{item['tell']}"], "ask": item.get("ask") or entry["ask"],
+                 "answer": item.get("answer") or entry["answer"]}
     elif c.relationship == "parent":
         entry, ctx = news["parent_generic"], {}
     else:
