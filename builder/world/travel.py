@@ -24,7 +24,7 @@ Rules (tasks, apps and tests depend on them):
   25-50 min after the last landing. Fare = 2.75 + 1.35/mile + 0.32/min + 2.45 booking fee; tip =
   ``tipping_percent`` of the fare.
 * Business trips mark their charge-bearing events ``expensable``.
-* Departure slots: of a route's three daily slots, the drawn one unless another keeps every airport
+* Departure slots: of a route's five daily slots (07:00-20:59), the drawn one unless another keeps every airport
   ride of the journey out of 00:00-05:59 at home (long journeys try the morning slots first).
 * While away (from 30 min after check-in to 30 min before the ride to the airport), ``card_purchase``
   events at destination merchants (``trip`` set, ``city`` the destination, ``local_time``): cafés,
@@ -319,8 +319,8 @@ def _route(sim: Sim, a: str, b: str) -> tuple[list[int], list[tuple[int, int]]]:
     """A route's daily flight numbers and departure slots (stable across trips: stream ``travel/route/A-B``)."""
     r = sim.rng(f"travel/route/{a}-{b}")
     base = r.randrange(100, 2900, 2)
-    hours = sorted(r.sample(range(7, 20), 3))
-    return [base + 2 * k for k in range(3)], [(h, r.choice([0, 5, 15, 20, 30, 40, 45, 55])) for h in hours]
+    hours = sorted(r.sample(range(7, 21), 5))
+    return [base + 2 * k for k in range(5)], [(h, r.choice([0, 5, 15, 20, 30, 40, 45, 55])) for h in hours]
 
 
 def _seats(r, pref: str, passengers: int, widebody: bool) -> list[str]:
