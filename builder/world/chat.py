@@ -466,7 +466,8 @@ def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> 
             lines.append(chat.line(c, not opener, "greet_back", r, day=day))
     lines += block
     # One side topic of another kind, never the plan or a recommendation just made.
-    if rel not in ("colleague", "neighbor") and not trip and not chat.sie(c) and len(lines) < 9 and r.random() < 0.7:
+    if rel not in ("colleague", "neighbor") and topic != "checkin" and not trip and not chat.sie(c) and len(lines) < 9 \
+            and r.random() < 0.7:
         side = _pick(r, {k: w for k, w in {"smalltalk": 1, "meal": 1, "news": 0.7,
                                            "followup": 1 if due and topic not in ("recommend", "followup") else 0}
                          .items() if k != topic})
@@ -995,8 +996,9 @@ def _restaurants(chat: Chat) -> None:
                    "time": chat.fmt.time(when), "party": b.data.get("party_size", len(names) + 1)}
             d = sent.date()
             lines = [chat.line(c, True, "dinner_booked", r, ctx, d), chat.line(c, False, "dinner_reply", r, ctx, d)]
-            if r.random() < 0.75:
-                qa = chat.b["dinner_qa"][r.randrange(len(chat.b["dinner_qa"]))]
+            pairs = [q for q in chat.b["dinner_qa"] if not q.get("solo") or (len(names) == 1 and ctx["party"] <= 2)]
+            if r.random() < 0.75 and pairs:
+                qa = pairs[r.randrange(len(pairs))]
                 lines += [(False, chat.render(c, False, qa["q"], r, ctx, d)), (True, chat.render(c, True, qa["a"], r, ctx, d))]
             if r.random() < 0.6:
                 lines.append(chat.line(c, True, "see_you_then", r, ctx, d))
