@@ -8,7 +8,7 @@ Rules (tasks and tests depend on them):
   ``followup``, ``errand``, ``checkin``, ``work``, ``neighbor``, ``smalltalk``, ``meal``, ``together``,
   ``trip_checkin``, ``holiday``, ``p2p``, ``trip``, ``dinner``, ``life_event``, ``birthday``, ``morning``; a side
   topic shares its session's). Messages of a ``plan`` session carry ``plan_on``, the ISO date proposed.
-* Everyday sessions of 3-12 messages, seconds to minutes apart, at a weekly rate by closeness
+* Everyday sessions of 4-12 messages, seconds to minutes apart (gaps under 15 minutes), at a weekly rate by closeness
   (5: 3, 4: 1.5, 3: 0.7, 2: 0.3, 1: 0.1); colleagues in working hours on workdays (not public
   holidays, not while the persona is away unless travelling together). Each session follows a dialogue
   plan about one thing: a concrete plan (a shared activity on a named day and time the persona is free:
@@ -16,14 +16,21 @@ Rules (tasks and tests depend on them):
   (``Contact.partner/.children/.pets/.job/.city`` when set), a recommendation (a show, book or podcast
   from the bank; a restaurant the persona really booked), an errand (roommate/partner), a family
   check-in (parents), work pings (colleagues), neighbourly matters; at most one side topic of another
-  kind follows. Per-contact memory: a title is recommended to a contact once and may be followed up
-  in a later session ("did you start ...?"), never in the same one; a question is not re-asked for
-  60 days.
+  kind may follow (none mid-trip, none after a parent's goodbye). Memory: a title is recommended to a
+  contact once and may be followed up in a later session ("did you start ...?"), never in the same one;
+  a question is not re-asked for 60 days; a piece of news is told once (a shared pet's story once for
+  both parents); one open plan per contact at a time (6 days) and no two plans for the same day; a
+  contact asks about a trip once.
 * Names: greetings name the other person; a contact never writes their own first name. The persona
-  calls a parent what :func:`builder.world.mail.parent_name` says (Mom/Mum/Mama, Dad/Papa); parents
-  call the persona by first name or a pet name from the bank.
+  calls a parent what :func:`builder.world.mail.parent_name` says (Mom/Mum/Mama, Dad/Papa; the English
+  name lists decide when the locale's do not know the name); parents call the persona by first name or
+  a pet name from the bank. German banks (``registers: true``) say Sie to neighbours and formal
+  colleagues (``{du form|Sie form}`` in a line) and du to everyone else; Sie contacts only get the
+  register-aware dialogues (work, meals, neighbourly matters and the world-tied sessions).
 * Time: sessions start 07:00-22:59 local and never run into the next day (unless
-  ``routines.night_owl``); greetings and meal talk fit the hour of the message; weather and garden
+  ``routines.night_owl``; a world-tied message whose event falls at night moves to that morning);
+  greetings fit the hour of each message (a line whose greeting would not is dropped), lunch talk
+  11-14, dinner talk 16-21; weather and garden
   talk follows :func:`builder.world.locale.season`; public holidays, Christmas Eve, New Year's Eve (and
   Thanksgiving in en_US) bring holiday messages with family and close friends on and before the day.
 * Trips: while the persona is away, trip companions talk as people travelling together (the lobby,
@@ -36,9 +43,11 @@ Rules (tasks and tests depend on them):
 * Nothing is sent after ``now``: a session crossing it stops there. A contact's messages within
   :data:`UNREAD_HOURS` of ``now`` that the persona has not answered are unread; on the morning of
   ``now`` one or two close contacts have written and wait for an answer.
-* Wording: banks compose lines from parts and slots (``{slot}``, seasonal ``slot@winter``); an exact
-  text of 4+ words is avoided when a fresh one can be drawn (see :class:`Voice`). Every draw comes from
-  ``chat/...`` streams.
+* Wording: banks compose lines from parts and slots (``{slot}``, seasonal ``slot@winter``); questions
+  and their answers are drawn as pairs (``qa``, paired ``news`` items, ``dinner_qa``); an exact text of
+  4+ words is avoided when a fresh one can be drawn (see :class:`Voice`). The code never branches on
+  the locale. Every draw comes from ``chat/...`` streams; other modules may post through
+  :meth:`Chat.post` (they pass no ``topic``).
 """
 
 from __future__ import annotations
