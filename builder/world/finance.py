@@ -14,7 +14,7 @@ Rules (tasks and tests depend on them):
   than 25 % of net pay, 0 when nothing is).
 * Merchants are named from the locale's banks in ``templates/money/merchants.yaml`` (surnames from
   Faker only inside patterns); the spec's ``favourite_merchants`` are merchants too, visited
-  every one to three weeks. Home-city everyday spending stops from a trip's departure day to its
+  every 10-24 days (a per-favourite rhythm, give or take two days). Home-city everyday spending stops from a trip's departure day to its
   return day (travel.py spends at the destination instead).
 * Commute mode drives transport: ``transit`` buys a monthly pass (3+ office days) or pays fares
   on office days; ``car`` buys fuel every 9-16 days and parks on some office days; ``bike`` a rare
@@ -25,8 +25,9 @@ Rules (tasks and tests depend on them):
   - the card statement closes at each month's end; on the 20th (business-day adjusted) checking
     pays what the statement owes less what was paid since, as far as checking can spare above a
     reserve (a month's bills plus a cushion), topped up from savings when checking cannot;
-  - a charge that would take the card over its limit is preceded by a pay-down (a
-    ``card_payment`` with ``paydown`` true) from checking (or savings) a few minutes before;
+  - a charge that would take the card past 90 % of its limit is preceded by a pay-down (a
+    ``card_payment`` with ``paydown`` true, to 40 % of the limit after the charge) from checking
+    (or savings) a few minutes before;
   - a statement not paid in full by its due date accrues interest: APR / 365 on each day's
     balance of that month, posted as an ``interest`` event on the card on the 1st of the next
     month at 00:01 (negative posting of kind ``interest``);
@@ -447,7 +448,7 @@ def simulate_everyday_spending(sim: Sim) -> None:
     weekly_shop = b.groceries * 12 // 52  # the in-store weekly shop when nothing is delivered
     next_fuel = sim.start.date() + dt.timedelta(days=plan_r.randint(0, 9))
     fav_next = {m.id: sim.start.date() + dt.timedelta(days=plan_r.randint(0, 12)) for m in fav}
-    fav_gap = {m.id: plan_r.randint(7, 21) for m in fav}
+    fav_gap = {m.id: plan_r.randint(10, 24) for m in fav}
     pass_months: set[tuple[int, int]] = set()
     for day in sim.past_days():
         wd = sim.weekday(day)
@@ -721,10 +722,10 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
             if actions[k - 1][2] == "statement":
                 state["cycle_daily"], state["daily"] = state["daily"], 0
                 state["cycle"] = actions[k - 1][3].strftime("%Y-%m")
-        if account == "credit_card" and amount < 0 and limit and -(bal["credit_card"] + amount) > limit:
+        if account == "credit_card" and amount < 0 and limit and -(bal["credit_card"] + amount) > limit * 9 // 10:
             close_days(at.date())
-            # Pay the card down before a charge it could not take: to half the limit after the charge.
-            want = -(bal["credit_card"] + amount) - limit // 2
+            # Pay the card down before a charge that would take it past 90 % of the limit: to 40 % after it.
+            want = -(bal["credit_card"] + amount) - limit * 4 // 10
             pay_card(at - dt.timedelta(minutes=3), want, want, True)
         close_days(at.date())
         bal[account] += amount
