@@ -294,8 +294,9 @@ def _trip_cost(p: Persona, trip) -> int:
     km = distance_km(home, trip.airport) if home in AIRPORTS and trip.airport in AIRPORTS else 2000
     people = 1 + len(trip.companions)
     nights = max(1, (trip.return_ - trip.depart).days)
-    fare = (9000 + 14 * km) * 1.05 * people
-    return int(fare + 21700 * nights + 9250 * nights * (1 + 0.7 * (people - 1)) + 16000)
+    payers = people if trip.purpose == "business" else 1  # companions pay their fare and hotel share back
+    fare = (9000 + 14 * km) * 1.05 * payers
+    return int(fare + 21700 * nights * payers / people + 9250 * nights * (1 + 0.7 * (people - 1)) + 16000)
 
 
 _BUDGETS: list[tuple[Persona, Budget]] = []  # the last few personas asked about (specs are not hashable)

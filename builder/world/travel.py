@@ -34,6 +34,9 @@ Rules (tasks, apps and tests depend on them):
   ``foreign_amount`` and ``fx_rate`` and the posting's memo says ``44.35 EUR @ 1.086179``; a
   ``card_fee`` event (posting kind ``fee``) adds the card's foreign transaction fee
   (``FOREIGN_FEE_PERCENT`` by locale). Only purchases up to ``now`` are made.
+* Companions pay back their fare (1-6 days after booking) and their share of the hotel (1-6 days
+  after checkout) as received ``p2p_payment`` events (``trip`` set), unless they forget (10 %), are the
+  persona's spouse, or the trip is a business trip.
 * A ride's car plate has the form of the country it drives in (:func:`plate`).
 """
 
@@ -512,6 +515,37 @@ def _spend_abroad(sim: Sim, i: int, trip, country: str, dest_zone: str, after: d
         day += dt.timedelta(days=1)
 
 
+_PAYBACK_MEMO = {"en_US": {"flights": "flights to {}", "hotel": "hotel in {}"},
+                 "en_GB": {"flights": "flights to {}", "hotel": "hotel in {}"},
+                 "de_DE": {"flights": "Flüge nach {}", "hotel": "Hotel in {}"}}
+
+
+def _paid_back(sim: Sim, i: int, trip, what: str, amount: int, after: dt.datetime) -> None:
+    """Companions pay the persona back their share (``amount`` cents each) 1-6 days after ``after`` (local):
+    a received ``p2p_payment`` per companion who is a contact (a spouse shares the money, so pays nothing)."""
+    from .finance import label
+
+    if trip.purpose == "business":  # colleagues' fares are the employer's business
+        return
+    r = sim.rng(f"travel/trip/{i}/payback/{what}")
+    memo = _PAYBACK_MEMO.get(sim.persona.locale, _PAYBACK_MEMO["en_US"])[what].format(trip.destination)
+    for name in trip.companions:
+        when = after + dt.timedelta(days=r.randint(1, 6))
+        when = dt.datetime.combine(when.date(), dt.time(r.randint(9, 21), r.randint(0, 59)))
+        late = r.random() < 0.1  # now and then someone forgets
+        try:
+            c = sim.contact(name)
+        except KeyError:
+            continue
+        if c.relationship == "spouse" or late or when > sim.now or amount <= 0:
+            continue
+        sim.event("p2p_payment", when, {"direction": "received", "contact": c.name, "contact_email": c.email,
+                                        "contact_phone": c.phone, "amount_cents": amount, "memo": memo,
+                                        "trip": i},
+                  [Charge("checking", amount, label(sim, "p2p_from", c.name), c.name, "p2p", "p2p_received",
+                          None, memo)], ("payback", i, what, name))
+
+
 def simulate_travel(sim: Sim) -> None:
     """Append each trip's bookings, flights, hotel stay and rides (see module rules)."""
     p = sim.persona
@@ -602,6 +636,7 @@ def simulate_travel(sim: Sim) -> None:
             "site_url": airline_site, "site_title": airline},
             [Charge(account, -price, card_description(sim, account, f"{airline} {tickets[0]}"), airline, "travel")],
             (i, pnr))
+        _paid_back(sim, i, trip, "flights", fare, booked)
 
         for f in flights:
             seat_list = seats[f["number"] + f["from"]]
@@ -674,3 +709,5 @@ def simulate_travel(sim: Sim) -> None:
                    "account": account, "expensable": expensable},
                   [Charge(account, -total, card_description(sim, account, f"{hotel}"), chain, "travel")],
                   key=(i, confirmation))
+        _paid_back(sim, i, trip, "hotel", total // len(passengers), to_local(sim, out))
+
