@@ -318,3 +318,20 @@ def test_birthday_presents_arrive_before_the_birthday(any_world):
         c = people[e.data["gift_for"]]
         assert (c.birthday.month, c.birthday.day) == (birthday.month, birthday.day) or c.birthday.day == 29
         assert e.data["shipping_address"].startswith(c.address.street)
+
+
+def test_companions_pay_their_share_back(any_world):
+    persona, world = any_world
+    bookings = {e.data["trip"]: e for e in world.of_kind("flight_booking")}
+    checkouts = {e.data["trip"]: e for e in world.of_kind("hotel_checkout")}
+    for e in world.of_kind("p2p_payment"):
+        if "trip" not in e.data:
+            continue
+        trip = persona.travel.trips[e.data["trip"]]
+        assert e.data["direction"] == "received" and e.data["contact"] in trip.companions
+        assert trip.purpose != "business"
+        b, c = bookings[e.data["trip"]], checkouts.get(e.data["trip"])
+        shares = {b.data["fare_per_passenger_cents"]}
+        if c:
+            shares.add(c.data["total_cents"] // c.data["guests"])
+        assert e.data["amount_cents"] in shares and e.at > b.at
