@@ -488,8 +488,9 @@ def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> 
                                day=day))
     if len(lines) < 4 and not closed:
         lines.append(chat.line(c, not lines[-1][0], f"close_{part}", r, day=day))
-    while len(lines) < 4:
-        lines.append(chat.line(c, not lines[-1][0], "react", r, day=day))
+    while len(lines) < 4:  # a reaction before the goodbye, never after it
+        at_ = len(lines) - 1 if closed and len(lines) > 1 else len(lines)
+        lines.insert(at_, chat.line(c, not lines[at_ - 1][0], "react", r, day=day))
     return lines[:12], topic, ref
 
 
