@@ -21,7 +21,6 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from builder.files.pdftext import FONT, FONT_BOLD, cell, meta_text, para_text, register
-from builder.money import money
 from builder.names import safe_filename
 from builder.world import StatementPeriod, World, statements
 from builder.world.locale import Fmt
@@ -162,7 +161,7 @@ def write_statement_pdf(world: World, account_name: str, number: str, period: St
 
 def _with_creation_date(issued: dt.datetime):
     """reportlab reads SOURCE_DATE_EPOCH for the document dates; set it per document."""
-    epoch = int(issued.replace(tzinfo=dt.timezone.utc).timestamp())
+    epoch = int(issued.replace(tzinfo=dt.UTC).timestamp())
     os.environ["SOURCE_DATE_EPOCH"] = str(epoch)
 
 

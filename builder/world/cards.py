@@ -13,8 +13,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from .locale import format_money
 from ..rng import rng
+from .locale import format_money
 from .model import World
 
 #: How far ahead a card's plans and busy evenings reach.

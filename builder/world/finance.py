@@ -52,11 +52,11 @@ from pathlib import Path
 
 import yaml
 
+from ..dates import add_months
 from ..persona import Persona
+from ..rng import derived_id
 from .context import Charge, Sim
 from .model import Merchant
-from ..dates import add_months
-from ..rng import derived_id
 
 CUSHION_CENTS = 150_000  # checking keeps at least this much after voluntary moves
 TEMPLATES = Path(__file__).parent / "templates" / "money"
@@ -251,9 +251,7 @@ def household_size(p: Persona) -> int:
     n = 1
     for c in p.contacts:
         if c.relationship in ("partner", "spouse") and (c.address is None or home is None
-                                                       or c.address.street == home.street):
-            n += 1
-        elif c.relationship == "child" and c.birthday and (p.as_of - c.birthday).days < 18 * 365:
+                                                       or c.address.street == home.street) or c.relationship == "child" and c.birthday and (p.as_of - c.birthday).days < 18 * 365:
             n += 1
     return n
 
@@ -683,16 +681,16 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
                 state["carried"] = state["owed"] - state["paid"] > 0
             return
         if what == "savings":
-            if "savings" in kinds and target and at <= sim.now:
-                if bal["checking"] - target >= reserve + max(0, -bal.get("credit_card", 0)):
-                    day3 = at.date()
-                    tid = derived_id(sim.seed, "transfer", day3.isoformat())
-                    record(sim.event("transfer", at, {"from": "checking", "to": "savings", "amount_cents": target,
-                                                      "recurring": True},
-                                     [Charge("checking", -target, label(sim, "to_savings"), None, "transfer", "transfer",
-                                             tid),
-                                      Charge("savings", target, label(sim, "from_checking"), None, "transfer",
-                                             "transfer", tid)]))
+            if "savings" in kinds and target and at <= sim.now and \
+                    bal["checking"] - target >= reserve + max(0, -bal.get("credit_card", 0)):
+                day3 = at.date()
+                tid = derived_id(sim.seed, "transfer", day3.isoformat())
+                record(sim.event("transfer", at, {"from": "checking", "to": "savings", "amount_cents": target,
+                                                  "recurring": True},
+                                 [Charge("checking", -target, label(sim, "to_savings"), None, "transfer", "transfer",
+                                         tid),
+                                  Charge("savings", target, label(sim, "from_checking"), None, "transfer",
+                                         "transfer", tid)]))
             # What checking holds beyond the reserve, the card and half a month's pay goes back to savings.
             if "savings" in kinds and at <= sim.now:
                 excess = (bal["checking"] - reserve - max(0, -bal.get("credit_card", 0)) - budget(sim).net // 2)
@@ -707,13 +705,12 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
                                       Charge("savings", excess, label(sim, "from_checking"), None, "transfer",
                                              "transfer", tid)], "sweep"))
             return
-        if what == "savings_interest":
-            if "savings" in kinds and sav_apr and at < sim.now:
-                interest = cents(Decimal(bal["savings"]) / 100 * sav_apr / 100 / 12)
-                if interest > 0:
-                    record(sim.event("interest", at, {"account": "savings", "amount_cents": interest},
-                                     [Charge("savings", interest, label(sim, "interest"), None, "interest",
-                                             "interest")]))
+        if what == "savings_interest" and "savings" in kinds and sav_apr and at < sim.now:
+            interest = cents(Decimal(bal["savings"]) / 100 * sav_apr / 100 / 12)
+            if interest > 0:
+                record(sim.event("interest", at, {"account": "savings", "amount_cents": interest},
+                                 [Charge("savings", interest, label(sim, "interest"), None, "interest",
+                                         "interest")]))
 
     k = 0
     for at, _, account, amount in lines:

@@ -43,6 +43,7 @@ Rules (tasks, apps and tests depend on them):
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import math
 from decimal import ROUND_HALF_UP, Decimal
 from zoneinfo import ZoneInfo
@@ -148,7 +149,7 @@ _VEHICLES = [("Toyota", "Prius"), ("Toyota", "Camry"), ("Honda", "Accord"), ("Hy
              ("Chevrolet", "Bolt"), ("Volkswagen", "ID.4"), ("Honda", "CR-V")]
 _COLOURS = ["Silver", "White", "Black", "Grey", "Blue", "Red"]
 _PNR_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no I, O, 0, 1
-_UTC = dt.timezone.utc
+_UTC = dt.UTC
 
 
 def zone(name: str) -> ZoneInfo:
@@ -395,7 +396,8 @@ def _night_rides(sim: Sim, direction: str, legs: list[str], day: dt.date, slot: 
                  international: bool) -> int:
     """How many of a journey's rides could start between 00:00 and 05:59 at home if it left at ``slot``."""
     dep = dt.datetime.combine(day, dt.time(*slot), zone(airport_zone(legs[0], dep_zone))).astimezone(_UTC)
-    minutes = sum(block_minutes(a, b) if a in AIRPORTS and b in AIRPORTS else 180 for a, b in zip(legs, legs[1:]))
+    minutes = sum(block_minutes(a, b) if a in AIRPORTS and b in AIRPORTS else 180
+                  for a, b in itertools.pairwise(legs))
     arr = dep + dt.timedelta(minutes=minutes + 110 * (len(legs) - 2))
     wiggle = 40 * (len(legs) - 2)
     if direction == "outbound":
@@ -416,11 +418,11 @@ _FAKER_LOCALE = {"US": "en_US", "GB": "en_GB", "PT": "pt_PT", "ES": "es_ES", "IT
 COUNTRY_CURRENCY = {"US": "USD", "CA": "CAD", "MX": "MXN", "GB": "GBP", "PT": "EUR", "ES": "EUR", "IT": "EUR",
                     "NL": "EUR", "AT": "EUR", "DE": "EUR", "FR": "EUR", "IE": "EUR", "DK": "DKK", "JP": "JPY",
                     "CH": "CHF"}
-PER_USD = {"USD": Decimal("1"), "EUR": Decimal("0.92"), "GBP": Decimal("0.79"), "CAD": Decimal("1.37"),
-           "MXN": Decimal("18.2"), "DKK": Decimal("6.87"), "JPY": Decimal("151"), "CHF": Decimal("0.88")}
+PER_USD = {"USD": Decimal(1), "EUR": Decimal("0.92"), "GBP": Decimal("0.79"), "CAD": Decimal("1.37"),
+           "MXN": Decimal("18.2"), "DKK": Decimal("6.87"), "JPY": Decimal(151), "CHF": Decimal("0.88")}
 MINOR_DIGITS = {"JPY": 0}
 # The card's foreign transaction fee by the issuing bank's country (percent of the converted amount).
-FOREIGN_FEE_PERCENT = {"en_US": Decimal("3"), "en_GB": Decimal("2.99"), "de_DE": Decimal("1.75")}
+FOREIGN_FEE_PERCENT = {"en_US": Decimal(3), "en_GB": Decimal("2.99"), "de_DE": Decimal("1.75")}
 # What a visitor's day costs, in US dollars: (category, bank key, local hours, chance on a full day, min, max).
 _ABROAD = [("coffee", "coffee", (8, 0), (10, 30), 0.8, 4, 9), ("restaurants", "restaurants", (12, 0), (14, 30), 0.85, 12, 32),
            ("entertainment", "museums", (10, 0), (16, 30), 0.5, 14, 32), ("transport", "transit", (9, 0), (18, 0), 0.7, 3, 9),
@@ -440,8 +442,8 @@ def _spend_abroad(sim: Sim, i: int, trip, country: str, dest_zone: str, after: d
                   people: int, expensable: bool) -> None:
     """Card purchases at the destination between ``after`` and ``before`` (aware instants), up to ``now``:
     cafés, meals, sights, transit and shops, in the destination's currency converted on the card."""
-    from .finance import bank, label
     from ..rng import derived_id
+    from .finance import bank, label
 
     p = sim.persona
     home_cur = p.finances.currency
@@ -460,7 +462,7 @@ def _spend_abroad(sim: Sim, i: int, trip, country: str, dest_zone: str, after: d
         pools[key] = sorted({pt.format(surname=surname(), city=trip.destination) for pt in picks})
     pools["transit"] = [transit[1] if transit else f"{trip.destination} Transit"]
     account = sim.card()
-    fee_pct = FOREIGN_FEE_PERCENT.get(p.locale, Decimal("3")) if account == "credit_card" else Decimal("2")
+    fee_pct = FOREIGN_FEE_PERCENT.get(p.locale, Decimal(3)) if account == "credit_card" else Decimal(2)
     tz = zone(dest_zone)
     day = after.astimezone(tz).date()
     last = before.astimezone(tz).date()
@@ -589,7 +591,7 @@ def simulate_travel(sim: Sim) -> None:
             hour, minute = slots[k]
             dep = dt.datetime.combine(day, dt.time(hour, minute), zone(airport_zone(legs[0], dep_zone)))
             dep = dep.astimezone(_UTC)
-            for n, (a, b) in enumerate(zip(legs, legs[1:])):
+            for n, (a, b) in enumerate(itertools.pairwise(legs)):
                 if n:
                     dep = flights[-1]["arr"] + dt.timedelta(minutes=5 * r.randint(15, 30))
                     number = _route(sim, a, b)[0][0]
