@@ -5,9 +5,11 @@ Rules (tasks depend on them):
 * At most two open ``money_request`` events, made in the last 14 days before ``now``: for the
   latest done restaurant bookings with companions who use chat and the bank (P2P). The contact
   who asks is the booking's first such companion; ``amount_cents`` is their share of a bill
-  typical for the party (whole cents), ``memo`` names the restaurant.
+  typical for the party (whole cents), ``memo`` names the meal and the restaurant in the persona's
+  language (``templates/requests/<lang>.yaml``).
 * Each request is a ``chat_message`` from the contact in their chat thread (``ref`` = the
-  request's id) an hour or more after the meal, and the persona's short acknowledgement; the
+  request's id) an hour or more after the meal, at a waking hour (08:00-22:00; a request that would
+  fall at night waits for the morning), and the persona's short acknowledgement; the
   request stays ``open`` (``paid: false``): nothing in the world pays it. Paying it back (in
   the bank) is the agent's job.
 * Draws come only from ``requests/...`` streams; no other module reads these events.
@@ -20,10 +22,10 @@ from functools import lru_cache
 
 import yaml
 
-from ..money import money
 from .calendar import reservation_time
 from .chat import Chat, _compiled
 from .context import Sim
+from .locale import Fmt
 from .mail import TEMPLATES, has_app
 
 MAX_OPEN = 2
@@ -33,20 +35,33 @@ _PER_PERSON = (28, 64)
 
 
 @lru_cache(maxsize=None)
-def _phrases() -> dict:
-    return yaml.safe_load((TEMPLATES / "requests" / "phrases.yaml").read_text(encoding="utf-8"))
+def _phrases(lang: str) -> dict:
+    path = TEMPLATES / "requests" / f"{lang}.yaml"
+    if not path.exists():
+        path = TEMPLATES / "requests" / "en.yaml"
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
-def _say(kind: str, style: str, r, **ctx) -> str:
-    bank = _phrases()[kind]
-    variants = bank.get(style) or bank.get("chatty") or next(iter(bank.values()))
+def _say(lang: str, kind: str, style: str, r, **ctx) -> str:
+    bank = _phrases(lang)[kind]
+    variants = bank.get(style) or bank.get("chatty") or bank.get("me") or next(iter(bank.values()))
     return _compiled(variants[r.randrange(len(variants))]).render(**ctx)
+
+
+def _waking(at: dt.datetime, r) -> dt.datetime:
+    """``at`` if it falls 08:00-21:59, else the next morning between 08:00 and 09:59."""
+    if 8 <= at.hour < 22:
+        return at
+    day = at.date() if at.hour < 8 else at.date() + dt.timedelta(days=1)
+    return dt.datetime.combine(day, dt.time(8 + r.randint(0, 1), r.randint(0, 59)))
 
 
 def simulate_money_requests(sim: Sim) -> None:
     """Append open ``money_request`` events and the chat messages that make them (see module rules)."""
     p = sim.persona
     chat = Chat(sim)
+    fmt = Fmt(p)
+    lang = p.locale.split("_")[0]
     if not chat.contacts:
         return
     by_name = {c.name: c for c in chat.contacts if has_app(c, "bank")}
@@ -64,15 +79,18 @@ def simulate_money_requests(sim: Sim) -> None:
         party = max(2, int(booking.data.get("party_size") or 2))
         share = r.randint(_PER_PERSON[0] * 100, _PER_PERSON[1] * 100)
         share -= share % 5
-        memo = f"dinner at {booking.data['restaurant']}" if meal.hour >= 17 else f"lunch at {booking.data['restaurant']}"
-        asked = min(meal + dt.timedelta(hours=r.randint(1, 20), minutes=r.randint(0, 59)), sim.now - dt.timedelta(hours=1))
+        memo = _compiled(_phrases(lang)["memo"]["dinner" if meal.hour >= 17 else "lunch"]).render(
+            restaurant=booking.data["restaurant"])
+        asked = _waking(meal + dt.timedelta(hours=r.randint(1, 20), minutes=r.randint(0, 59)), r)
+        if asked > sim.now - dt.timedelta(hours=1):
+            continue
         req = sim.event("money_request", asked, {
             "contact": asker.name, "contact_email": asker.email, "contact_phone": asker.phone,
             "amount_cents": share, "memo": memo, "party_size": party, "ref": booking.id, "paid": False,
             "via": "chat"}, key=booking.id)
-        amount = money(share, p.finances.currency)
-        lines = [(False, _say("ask", asker.messaging_style or "chatty", r, amount=amount, memo=memo)),
-                 (True, _say("ack", "me", r))]
+        amount = fmt.money(share)
+        lines = [(False, _say(lang, "ask", asker.messaging_style or "chatty", r, amount=amount, memo=memo)),
+                 (True, _say(lang, "ack", "me_formal" if asker.messaging_style == "formal" and lang == "de" else "me", r))]
         chat.post(asker, asked, lines, ("request", req.id), r, ref=req.id)
         made += 1
         if made == MAX_OPEN:
