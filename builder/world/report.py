@@ -18,7 +18,8 @@ The definitions (the tests' bounds rely on them):
   sender's local hour (good morning after noon, good evening before 17:00, ...).
 * ``self_named``: chat messages in which a contact names themselves (their own first name as a word).
 * ``night_personal_mail``: personal mail (no ``series``, not from a business) sent 00:00-05:59.
-* ``night_bookings``: bookings and orders placed 00:00-05:59.
+* ``night_bookings``: bookings and orders placed 00:00-05:59 local time (a ride's own pickup time abroad;
+  airport rides, timed by their flights, are left out).
 * ``home_purchases_away``: card purchases at home-city merchants, and deliveries to home, on the
   days strictly between a trip's departure and return.
 * ``card_over_limit_days``: days at whose end the credit card owes more than its limit.
@@ -121,6 +122,12 @@ def greeting_off_hour(text: str, hour: int) -> bool:
         if not lo <= hour < hi:
             return True
     return False
+
+
+def _local_hour(e) -> int:
+    """The hour where the event happens: a ride's ``pickup_local`` (abroad, home-zone night may be local morning)."""
+    local = e.data.get("pickup_local")
+    return dt.datetime.fromisoformat(local).hour if local else e.at.hour
 
 
 def _trip_interiors(world: World) -> set[dt.date]:
@@ -233,7 +240,9 @@ def measure(world: World) -> dict[str, Any]:
     contacts = {c.email for c in p.contacts if c.email} | me
     out["night_personal_mail"] = sum(
         1 for e in mail if not e.data.get("series") and e.data["from"]["email"] in contacts and e.at.hour < 6)
-    out["night_bookings"] = sum(1 for e in done if e.kind in BOOKING_KINDS and e.at.hour < 6)
+    # Airport rides (``trip`` set) follow their flight's hour: a 04:00 ride to a 06:00 departure is no night booking.
+    out["night_bookings"] = sum(1 for e in done if e.kind in BOOKING_KINDS and _local_hour(e) < 6
+                                and not (e.kind == "ride" and e.data.get("trip") is not None))
 
     interiors = _trip_interiors(world)
     home = p.identity.address.city if p.identity.address else None
