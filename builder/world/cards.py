@@ -19,8 +19,14 @@ from .model import World
 
 #: How far ahead a card's plans and busy evenings reach.
 HORIZON_DAYS = 21
+# What keeps a contact busy, and how a plan reads, in the persona's language (the reply engine quotes them).
 _BUSY_REASONS = {
-    "default": ["dinner with friends", "a work thing", "a family dinner", "an early night", "errands"],
+    "en": ["dinner with friends", "a work thing", "a family dinner", "an early night", "errands"],
+    "de": ["ein Essen mit Freunden", "was Berufliches", "ein Familienessen", "einen ruhigen Abend", "Erledigungen"],
+}
+_PLAN_WORDS = {
+    "en": {"party": "{restaurant}, party of {n}", "trip": "trip to {dest} ({flights})"},
+    "de": {"party": "{restaurant}, {n} Personen", "trip": "Reise nach {dest} ({flights})"},
 }
 
 
@@ -51,23 +57,27 @@ def contact_card(world: World, name: str) -> dict[str, Any]:
         raise KeyError(name)
     now, until = world.now, world.now + dt.timedelta(days=HORIZON_DAYS)
     cur = world.currency
+    lang = "de" if p.locale.startswith("de") else "en"
+    words = _PLAN_WORDS[lang]
     plans, meetings = [], []
     for e in world.events:
         if not now <= e.at <= until and e.kind != "calendar_event":
             continue
         d = e.data
         if e.kind == "restaurant_booking" and name in (d.get("companions") or []) and e.status == "scheduled":
-            plans.append({"what": f"{d.get('restaurant')}, party of {d.get('party_size')}",
+            plans.append({"what": words["party"].format(restaurant=d.get("restaurant"), n=d.get("party_size")),
                           "start": str(d.get("reservation_local", ""))[:19], "where": d.get("address", "")})
         elif e.kind == "flight_booking" and name in (d.get("passengers") or []):
             legs = d.get("itinerary") or []
             if legs and str(legs[0].get("dep_local", ""))[:19] >= _local(now):
-                plans.append({"what": f"trip to {d.get('destination')} ({', '.join(d.get('flights') or [])})",
+                plans.append({"what": words["trip"].format(dest=d.get("destination"),
+                                                           flights=", ".join(d.get("flights") or [])),
                               "start": str(legs[0]["dep_local"])[:19], "where": d.get("destination", "")})
         elif e.kind == "calendar_event" and e.status == "scheduled" and d.get("start", "")[:19] <= _local(until):
             if any(a.get("name") == name for a in d.get("attendees") or []):
                 meetings.append({"title": d.get("title", ""), "start": d.get("start", "")[:19]})
     meetings = sorted(meetings, key=lambda m: (m["start"], m["title"]))[:10]
+
     def money(amount: int, currency: str) -> str:
         return format_money(amount, currency, p.locale)
 
@@ -78,7 +88,7 @@ def contact_card(world: World, name: str) -> dict[str, Any]:
                  "memo": e.data.get("memo", ""), "date": e.at.date().isoformat()}
                 for e in world.of_kind("p2p_payment") if e.data.get("contact") == name and e.status == "done"][-3:]
     r = rng(world.seed, f"cards/{name}/busy")
-    reasons = [f"{a}" for a in (contact.shared_activities or [])] + _BUSY_REASONS["default"]
+    reasons = [f"{a}" for a in (contact.shared_activities or [])] + _BUSY_REASONS[lang]
     busy = []
     for i in range(1, HORIZON_DAYS + 1):
         day = now.date() + dt.timedelta(days=i)
