@@ -59,9 +59,12 @@ export interface Reply {
   intent: string;
 }
 
-type Bank = typeof EN;
+/** A bank's shape is en.json's, except the day words, which are each language's own. */
+type Bank = Omit<typeof EN, "words"> & {
+  words: Omit<typeof EN.words, "days"> & { days: Record<string, string | number> };
+};
 /** Phrase banks by language (the card's locale, e.g. "de_DE" -> "de"); English when there is none. */
-const BANKS: Record<string, Bank> = { en: EN, de: DE };
+const BANKS: Record<string, Bank> = { en: EN, de: DE as Bank };
 const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
 
 function digest(...parts: (string | number)[]): number {
@@ -84,7 +87,7 @@ function dayAsked(text: string, now: string, bank: Bank): [string, string, strin
   const today = now.slice(0, 10);
   const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
   const F = bank.format;
-  for (const [word, value] of Object.entries(bank.words.days) as [string, string | number][]) {
+  for (const [word, value] of Object.entries(bank.words.days)) {
     if (!has(text, [word])) continue;
     if (typeof value === "number") return [addDays(today, value), word, cap(word)];
     const want = WEEKDAYS.indexOf((value === "weekend" ? "sat" : value) as (typeof WEEKDAYS)[number]);
@@ -122,7 +125,7 @@ function fill(template: string, slots: Record<string, string>): string {
 
 /** The deterministic reply (see the module comment). Never throws. */
 export function engineReply(card: ContactCard, history: Turn[], incoming: string, opts: ReplyOptions): Reply {
-  const bank = BANKS[(card.locale ?? "en").slice(0, 2)] ?? EN;
+  const bank: Bank = BANKS[(card.locale ?? "en").slice(0, 2)] ?? BANKS.en;
   const W = bank.words;
   const text = incoming.trim().slice(0, 4000);
   const style = (["brief", "chatty", "formal", "emoji"].includes(card.style ?? "") ? card.style : "chatty") as
