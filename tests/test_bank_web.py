@@ -41,8 +41,8 @@ def world_facts(world) -> dict:
         accounts[spec.kind] = row
 
     checking = world.postings("checking")
-    # Search: the debit-card merchant seen most often in checking (ties by name), at most 25 times.
-    counts = Counter(pst.counterparty for pst in checking if pst.kind == "card_purchase" and pst.counterparty)
+    # Search: the counterparty seen most often in checking (ties by name) with at most 25 lines (one page of results).
+    counts = Counter(pst.counterparty for pst in checking if pst.counterparty)
     merchant = sorted((n for n, c in counts.items() if c <= 25), key=lambda n: (-counts[n], n))[0]
     search_count = sum(_matches(pst, merchant) for pst in checking)
     # Date filter: the first half of last month.

@@ -150,10 +150,23 @@ def _awaiting(world: World, e) -> bool:
     return e.at > world.now and not e.data.get("series")
 
 
+# A guest's answer to the persona's own event, as the world planted it (planted.json "own_event" replies).
+_PARTSTAT = {"yes": "ACCEPTED", "no": "DECLINED", "maybe": "TENTATIVE", "pending": "NEEDS-ACTION"}
+
+
+def _answers(world: World, e) -> dict[str, str]:
+    """Guest name -> PARTSTAT (RFC 5545 3.2.12) for the persona's own event ``e``; empty for any other event."""
+    for item in world.planted:
+        if item.get("kind") == "own_event" and item.get("event_id") == e.id:
+            return {name: _PARTSTAT.get(answer, "NEEDS-ACTION") for name, answer in (item.get("replies") or {}).items()}
+    return {}
+
+
 def _attendees(world: World, e) -> list[dict]:
     d = e.data
     mine = self_emails(world)
     open_ = _awaiting(world, e)
+    answers = _answers(world, e)
     org = d.get("organizer") or None
     rows, seen = [], set()
     if org and org.get("email") not in mine:
@@ -172,8 +185,9 @@ def _attendees(world: World, e) -> list[dict]:
                          "partstat": "NEEDS-ACTION" if invited and open_ else "ACCEPTED", "is_self": 1})
         else:
             companion = d["source"] in ("restaurant", "trip")
-            rows.append({"name": a["name"], "email": a.get("email"), "role": "guest",
-                         "partstat": "ACCEPTED" if companion or not open_ else "NEEDS-ACTION", "is_self": 0})
+            partstat = answers.get(a["name"]) or ("ACCEPTED" if companion or not open_ else "NEEDS-ACTION")
+            rows.append({"name": a["name"], "email": a.get("email"), "role": "guest", "partstat": partstat,
+                         "is_self": 0})
     if rows and not any(r["is_self"] for r in rows):
         p = world.persona
         email = p.work.email if d["calendar"] == "work" and p.work and p.work.email else p.identity.email

@@ -32,6 +32,7 @@ from builder.world import World
 
 from . import models as m
 from .payslip import payslip_pdf
+from .photos import photo_jpeg
 
 APP_URL = "http://mailbox.test/"
 #: Maildir++ folder of each mail folder under ~/Mail ("" is the inbox itself).
@@ -100,6 +101,8 @@ def _project_mails(world: World) -> tuple[StoredMail, ...]:
                 body = a["content"].encode() if isinstance(a["content"], str) else bytes(a["content"])
             elif a["content_type"] == "application/pdf" and d.get("ref") in paychecks:
                 body = payslip_pdf(world, paychecks[d["ref"]])
+            elif a["content_type"] == "image/jpeg":
+                body = photo_jpeg(world.seed, a["filename"])
             else:
                 continue  # the world names a file the mailbox cannot make: leave it out rather than fake it
             atts.append(StoredAttachment(a["filename"], a["content_type"], body))
