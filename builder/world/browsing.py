@@ -31,14 +31,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from functools import cache
-from pathlib import Path
 from urllib.parse import quote, quote_plus, urlsplit
 
-import yaml
 
 from ..names import ascii_slug
 from .context import Sim
+from .locale import phrase_bank
 
 # Pages of our own app clones, by host: (path, title).
 APP_PAGES: dict[str, list[tuple[str, str]]] = {
@@ -47,7 +45,6 @@ APP_PAGES: dict[str, list[tuple[str, str]]] = {
                           ("/send-money", "Send money | Larkspur Bank")],
 }
 _FOLDERS = ["Recipes", "Travel", "Read later", "Work"]
-TEMPLATES = Path(__file__).with_name("templates") / "browsing"
 KINDS = ("encyclopedia", "video", "forum", "code", "weather", "recipes", "sports", "rail", "transit", "travel", "news",
          "classifieds", "generic")
 # Kind of a site by words of its host or title, first match wins (order of KINDS).
@@ -85,13 +82,9 @@ def site_kind(site_url: str, site_title: str = "") -> str:
     return "generic"
 
 
-@cache
 def bank(locale: str) -> dict:
     """The phrase bank of ``locale`` (en_US when the locale has none): ``slots``, ``kinds``, ``formats``, ``forum``."""
-    path = TEMPLATES / f"{locale}.yaml"
-    if not path.exists():
-        path = TEMPLATES / "en_US.yaml"
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return phrase_bank("browsing", locale)
 
 
 def _choices(table: dict, name: str, season: str) -> list:
@@ -219,13 +212,9 @@ def simulate_browsing(sim: Sim) -> None:
 
 # --- search history ----------------------------------------------------------------------------------
 
-@cache
 def search_bank(locale: str) -> dict:
     """The search phrase bank of ``locale`` (en_US when it has none): ``engine``, query lists, ``results``."""
-    path = TEMPLATES / "search" / f"{locale}.yaml"
-    if not path.exists():
-        path = TEMPLATES / "search" / "en_US.yaml"
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return phrase_bank("browsing/search", locale)
 
 
 _MONTHS_EN = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",

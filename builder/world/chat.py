@@ -57,16 +57,15 @@ import random
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
-import yaml
 
 from ..persona import Contact
 from ..rng import derived_id
 from .calendar import away_dates, birthday_in, first, is_holiday, public_holidays, reservation_time, trips
 from .context import Sim
-from .locale import season
+from .locale import phrase_bank, season
 from .mail import TEMPLATES, Fmt, has_app, parent_name, template_env
 from .report import greeting_off_hour, words
 
@@ -83,7 +82,6 @@ _REGISTER = re.compile(r"\{([^{}|]*)\|([^{}|]*)\}")  # {du form|Sie form}
 
 # --- the bank --------------------------------------------------------------------------------------
 
-@cache
 def bank(locale: str) -> dict[str, Any]:
     """The chat bank of ``locale`` (``templates/chat/<locale>.yaml``, else en_US), read-only.
 
@@ -93,18 +91,7 @@ def bank(locale: str) -> dict[str, Any]:
     parts), ``activities`` (spec activity -> {plan, hour}), ``shows``/``books``/``podcasts``
     (lists of {title, about}), ``pet_names``, ``words`` (small fixed words).
     """
-    path = BANKS / f"{locale}.yaml"
-    if not path.exists():
-        path = BANKS / "en_US.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    base = data.pop("extends", None)
-    if not base:
-        return data
-    merged = dict(bank(base))
-    for key, value in data.items():
-        merged[key] = {**merged[key], **value} if isinstance(value, dict) and isinstance(merged.get(key), dict) \
-            else value
-    return merged
+    return phrase_bank("chat", locale)
 
 
 @lru_cache(maxsize=None)

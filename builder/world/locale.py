@@ -2,11 +2,17 @@
 
 ``Fmt`` is shared by every module that writes text a person reads (mail, chat, work chat,
 documents); it supports ``en_US``, ``en_GB`` and ``de_DE`` (other locales write like ``en_GB``).
+``phrase_bank(area, locale)`` reads a module's per-locale phrase bank from ``templates/<area>/``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
 
 from ..money import money
 
@@ -134,3 +140,27 @@ class Fmt:
     def clock(self, iso: str) -> str:
         """Just the wall time of an aware ISO string, e.g. ``7:05 AM``."""
         return self.time(dt.datetime.fromisoformat(iso))
+
+
+TEMPLATES = Path(__file__).with_name("templates")
+
+
+@cache
+def phrase_bank(area: str, locale: str) -> dict[str, Any]:
+    """The phrase bank ``templates/<area>/<locale>.yaml`` (``en_US`` when the locale has none), read-only.
+
+    A bank may say ``extends: <locale>``: its top-level maps are laid over that bank's key by key; other values
+    replace. Raises ``FileNotFoundError`` if the area has no ``en_US.yaml`` either.
+    """
+    path = TEMPLATES / area / f"{locale}.yaml"
+    if not path.exists():
+        path = TEMPLATES / area / "en_US.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    base = data.pop("extends", None)
+    if not base:
+        return data
+    merged = dict(phrase_bank(area, base))
+    for key, value in data.items():
+        merged[key] = {**merged[key], **value} if isinstance(value, dict) and isinstance(merged.get(key), dict) \
+            else value
+    return merged

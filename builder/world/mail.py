@@ -748,7 +748,7 @@ def unique_subject(box: Mailbox, comp: _Composer, options: list[str] | None, fal
 def _letter(box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt.datetime, lines: list[str | None],
             first_msg: bool, sie: bool, late: bool = False) -> str:
     """One personal mail: a greeting fitting the hour, the lines, a sign-off in the sender's voice."""
-    bank, r = comp.bank, comp.r
+    bank = comp.bank
     family = c.relationship in _FAMILY
     style = c.messaging_style or "brief"
     who = "me" if mine else c.name

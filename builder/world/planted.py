@@ -47,20 +47,16 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-import yaml
 
 from ..persona import Contact
 from ..rng import derived_id, token
 from .calendar import _timed, aware, birthday_in, parse_when, reservation_time, trips  # noqa: F401
 from .context import Sim
-from .locale import Fmt
+from .locale import Fmt, phrase_bank
 from .model import Event
 
-TEMPLATES = Path(__file__).with_name("templates") / "planted"
 UNREAD_DAYS = 3
 APPS = {"email": "mail", "chat_message": "messaging", "work_chat_message": "workchat", "calendar_event": "calendar",
         "money_request": "bank", "p2p_payment": "bank", "autopay": "bank", "bill_payment": "bank",
@@ -68,13 +64,9 @@ APPS = {"email": "mail", "chat_message": "messaging", "work_chat_message": "work
 _FRIENDLY = ("friend", "sibling", "partner", "spouse", "roommate", "child", "parent")
 
 
-@cache
 def bank(locale: str) -> dict:
     """The phrase bank of ``locale`` (en_US when the locale has none)."""
-    path = TEMPLATES / f"{locale}.yaml"
-    if not path.exists():
-        path = TEMPLATES / "en_US.yaml"
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return phrase_bank("planted", locale)
 
 
 def compose(r: random.Random, entry: list, **ctx: Any) -> str:

@@ -66,10 +66,8 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-import yaml
 
 from ..dates import add_months
 from ..names import ascii_slug
@@ -79,6 +77,7 @@ from ..persona.occupations import occupation
 from ..rng import derived_id, token
 from .calendar import _work_domain, away_dates, is_holiday, parse_when, trips
 from .context import WEEKDAYS, Sim
+from .locale import phrase_bank
 from .mail import TEMPLATES
 from .model import Event, World
 
@@ -101,25 +100,13 @@ _WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)  # words as builder
 
 # --- the phrase bank -------------------------------------------------------------------------------
 
-@cache
 def bank(locale: str) -> dict[str, Any]:
     """The phrase bank of ``locale`` (``templates/work_chat/<locale>.yaml``, else en_US).
 
     A bank may say ``extends: <locale>``: its top-level maps (phrases, scripts, slots...) are laid over
     that bank's key by key; other values replace. Treat the result as read-only.
     """
-    path = BANKS / f"{locale}.yaml"
-    if not path.exists():
-        path = BANKS / "en_US.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    base = data.pop("extends", None)
-    if not base:
-        return data
-    merged = dict(bank(base))
-    for key, value in data.items():
-        merged[key] = {**merged[key], **value} if isinstance(value, dict) and isinstance(merged.get(key), dict) \
-            else value
-    return merged
+    return phrase_bank("work_chat", locale)
 
 
 # --- the workspace: people, projects, channels (a pure function of the persona) -------------------
