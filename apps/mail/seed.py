@@ -34,6 +34,10 @@ from . import models as m
 from .payslip import payslip_pdf
 from .photos import photo_jpeg
 
+# Headers up to RFC 5322's 998-character line limit unfolded: folding encoded words (a German subject) made
+# Python's email package double the spaces around them ("ab 30,00  €").
+_POLICY = email.policy.default.clone(max_line_length=998)
+
 APP_URL = "http://mailbox.test/"
 #: Maildir++ folder of each mail folder under ~/Mail ("" is the inbox itself).
 MAILDIR_FOLDERS = {"inbox": "", "sent": ".Sent", "drafts": ".Drafts", "archive": ".Archive", "spam": ".Spam",
@@ -229,7 +233,7 @@ def rfc5322(world: World, mail: StoredMail) -> bytes:
         msg.add_attachment(a.content, maintype=main, subtype=sub, filename=a.filename, params=extra)
     if msg.is_multipart():
         msg.set_boundary("=_" + hashlib.sha256(d["message_id"].encode()).hexdigest()[:32])
-    return msg.as_bytes(policy=email.policy.default)
+    return msg.as_bytes(policy=_POLICY)
 
 
 def maildir_name(world: World, mail: StoredMail) -> str:

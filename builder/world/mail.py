@@ -745,6 +745,19 @@ def unique_subject(box: Mailbox, comp: _Composer, options: list[str] | None, fal
     return subject
 
 
+def _addressee(box: Mailbox, comp: _Composer, mine: bool, sie: bool) -> dict[str, str]:
+    """How a mail's greeting names its reader: ``name`` (first name or, with Sie, "Frau/Herr <surname>"),
+    ``sie_name`` and ``liebe`` ("Liebe"/"Lieber" by the reader's gender). The persona writes to the contact
+    (``mine``) or the contact to the persona: the slots are always the reader's, never the writer's."""
+    if mine:
+        return {"name": comp.slots["sie_name"] if sie else comp.slots["nick"], "sie_name": comp.slots["sie_name"],
+                "liebe": comp.slots.get("liebe", "Liebe")}
+    ident = box.p.identity
+    male = ident.gender == "male"
+    sie_name = ("Herr " if male else "Frau ") + ident.name.split()[-1]
+    return {"name": sie_name if sie else box.first, "sie_name": sie_name, "liebe": "Lieber" if male else "Liebe"}
+
+
 def _letter(box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt.datetime, lines: list[str | None],
             first_msg: bool, sie: bool, late: bool = False) -> str:
     """One personal mail: a greeting fitting the hour, the lines, a sign-off in the sender's voice."""
@@ -752,13 +765,13 @@ def _letter(box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt.dat
     family = c.relationship in _FAMILY
     style = c.messaging_style or "brief"
     who = "me" if mine else c.name
-    name = (comp.slots["sie_name"] if sie else comp.slots["nick"]) if mine else box.first
+    to = _addressee(box, comp, mine, sie)
+    name = to["name"]
     if mine:
         gstyle = "formal" if sie else ("chatty" if style != "brief" else "brief")
     else:
         gstyle = style
-    greet = comp.pick(_part(bank, sie, "greet", gstyle, _daypart(at.hour)), who,
-                      {"name": name, "sie_name": name if not mine else comp.slots["sie_name"]}) or name + ","
+    greet = comp.pick(_part(bank, sie, "greet", gstyle, _daypart(at.hour)), who, to) or name + ","
     heads = _part(bank, sie, "opener" if first_msg else "thanks", "mine" if mine else style) or []
     if not late:  # "sorry for the slow reply" only after a day or more
         heads = [h for h in heads if not re.search(r"slow reply|späte Antwort", h)]
@@ -768,6 +781,8 @@ def _letter(box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt.dat
         "formal_family" if style == "formal" and family else style
     sign = comp.pick(_part(bank, sie, "signoff", key), None) or ""
     me_name = box.first if mine else (parent_name(c, box.p.locale) if c.relationship == "parent" else c.name.split()[0])
+    if sie:  # a letter in the Sie form is signed with the full name
+        me_name = box.p.identity.name if mine else c.name
     paragraphs = [greet, " ".join(body[:2]), *body[2:]]
     return "\n\n".join(x for x in paragraphs if x) + "\n\n" + (f"{sign}\n{me_name}" if sign else me_name) + "\n"
 
@@ -883,14 +898,16 @@ def _short_mail(box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt
     bank = comp.bank
     family = c.relationship in _FAMILY
     style = c.messaging_style or "brief"
-    name = (comp.slots["sie_name"] if sie else comp.slots["nick"]) if mine else box.first
+    to = _addressee(box, comp, mine, sie)
+    name = to["name"]
     gstyle = ("formal" if sie else "chatty") if mine else style
-    greet = comp.pick(_part(bank, sie, "greet", gstyle, _daypart(at.hour)), "me" if mine else c.name,
-                      {"name": name}) or name + ","
+    greet = comp.pick(_part(bank, sie, "greet", gstyle, _daypart(at.hour)), "me" if mine else c.name, to) or name + ","
     key = "mine_family" if mine and family else "mine" if mine else \
         "formal_family" if style == "formal" and family else style if style != "brief" else "chatty"
     sign = comp.pick(_part(bank, sie, "signoff", key), None) or ""
     me_name = box.first if mine else comp.slots["nick"]
+    if sie:  # a letter in the Sie form is signed with the full name
+        me_name = box.p.identity.name if mine else c.name
     text = " ".join(x for x in lines if x)
     return f"{greet}\n\n{text}\n\n" + (f"{sign}\n{me_name}" if sign else me_name) + "\n"
 
@@ -942,12 +959,13 @@ def _birthdays(box: Mailbox) -> None:
                 if c.relationship not in ("parent", "colleague") and r.random() > 0.25:
                     continue
                 at = dt.datetime.combine(day, dt.time(r.randint(7, 12), r.randint(0, 59)))
-                wish = bank["from_parent"] if c.relationship == "parent" else bank["from_colleague"] \
-                    if c.relationship == "colleague" else bank["from_friend"]
+                b = _part(phrase_bank(p.locale), uses_sie(c, p.locale), "birthday")
+                wish = b["from_parent"] if c.relationship == "parent" else b["from_colleague"] \
+                    if c.relationship == "colleague" else b["from_friend"]
                 # The wish first, then one or two of the other lines.
                 lines = [[wish[0]], wish[1:]] + ([wish[1:]] if c.relationship == "parent" else [])
                 _greeting_thread(box, ("bday-me", year, c.name), c, mine_first=False, at=at, r=r,
-                                 subjects=bank["subjects_from"], first_lines=lines, reply_lines=[bank["thanks"]],
+                                 subjects=b["subjects_from"], first_lines=lines, reply_lines=[b["thanks"]],
                                  extra_slots=_age_slots(year - born.year), to_work=c.relationship == "colleague")
     # Greetings from the persona to contacts who read mail more than chat (parents, colleagues).
     for c in p.contacts:
@@ -961,8 +979,9 @@ def _birthdays(box: Mailbox) -> None:
                 continue
             r = sim.rng(f"mail/birthday/{c.name}/{year}")
             at = dt.datetime.combine(day, dt.time(r.randint(7, 10), r.randint(0, 59)))
-            _greeting_thread(box, ("bday", c.name, year), c, mine_first=True, at=at, r=r, subjects=bank["subjects_to"],
-                             first_lines=[bank["to"], bank["to"]], reply_lines=[bank["to_reply"]],
+            b = _part(phrase_bank(p.locale), uses_sie(c, p.locale), "birthday")
+            _greeting_thread(box, ("bday", c.name, year), c, mine_first=True, at=at, r=r, subjects=b["subjects_to"],
+                             first_lines=[b["to"], b["to"]], reply_lines=[b["to_reply"]],
                              extra_slots=_age_slots(year - c.birthday.year), to_work=c.relationship == "colleague")
 
 
@@ -1173,7 +1192,7 @@ def _calendar_reminders(box: Mailbox) -> None:
     party (series ``calendar_reminder``); those of the coming day are unread."""
     sim, fmt = box.sim, box.fmt
     bank = automated_bank(box.p.locale)["calendar_reminder"]
-    sender = {"name": "Daybook", "email": "reminders@calendar.test"}
+    sender = {"name": "Daybook", "email": "reminders@daybook.test"}
     for e in sim.of_kind("calendar_event"):
         d = e.data
         if d["calendar"] != "personal" or d["source"] not in ("appointment", "restaurant", "life_event") or d["all_day"]:
