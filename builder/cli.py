@@ -67,7 +67,7 @@ def _human(size: int) -> str:
 
 Stages, each writing into OUT/<persona-id>/:
 
-  [bold]world[/]   simulate the persona's timeline: world/events.jsonl, stats.json, persona.completed.json
+  [bold]world[/]   simulate the persona's timeline: world/events.jsonl, stats.json, planted.json, persona.completed.json
   [bold]layer[/]   project it: app databases, Firefox profile, home files (layer/ = the guest's /)
   [bold]bundle[/]  tasks/tasks.jsonl with rubrics, manifest.json, SHA256SUMS
   [bold]image[/]   bake layer/ into the cached base image: persona.qcow2 (minutes; the first run builds the base)

@@ -44,12 +44,14 @@ _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg)\s*:\s*)+", re.IGNORECASE)
 
-# Greeting -> the local hours [lo, hi) it fits (a greeting may also close a message: "good night").
+# Greeting -> the local hours [lo, hi) it fits (a greeting may also close a message: "good night"); hours past
+# 24 are the small hours of the next day (a night owl's "good night" at 01:00).
 GREETINGS: dict[str, tuple[int, int]] = {
     "good morning": (4, 12), "morning!": (4, 12), "guten morgen": (4, 12), "moin": (4, 24),
     "good afternoon": (12, 18),  # "Guten Tag" is not counted: written German uses it at any hour
     "good evening": (17, 24), "guten abend": (17, 24),
-    "good night": (19, 24), "gute nacht": (19, 24), "night night": (19, 24),
+    "good night": (19, 27), "gute nacht": (19, 27), "night night": (19, 27),
+    "sleep well": (20, 27), "sleep tight": (20, 27), "schlaf gut": (20, 27), "schlaf schön": (20, 27),
 }
 _GREETING_RE = re.compile(r"(?<![\w])(" + "|".join(re.escape(g) for g in GREETINGS) + r")(?![\w])", re.IGNORECASE)
 BOOKING_KINDS = ("restaurant_booking", "food_order", "grocery_order", "retail_order", "flight_booking",
@@ -119,7 +121,7 @@ def greeting_off_hour(text: str, hour: int) -> bool:
     """True if ``text`` holds a greeting (see ``GREETINGS``) that does not fit the local ``hour``."""
     for m in _GREETING_RE.finditer(text):
         lo, hi = GREETINGS[m.group(1).lower()]
-        if not lo <= hour < hi:
+        if not (lo <= hour < hi or lo <= hour + 24 < hi):
             return True
     return False
 
@@ -349,7 +351,8 @@ def main(argv: list[str] | None = None) -> None:
             cells.append(f"{v:.1%}" if isinstance(v, float) else
                          (", ".join(f"{k} {n}" for k, n in v.items()) or "-") if isinstance(v, dict) else str(v))
         table.add_row(key, *cells)
-    Console().print(table)
+    # Wide enough for every persona's full name, whatever the terminal (or a pipe) says.
+    Console(width=max(100, 36 + 20 * len(rows))).print(table)
 
 
 if __name__ == "__main__":
