@@ -39,6 +39,35 @@ MEETING_ANCHOR = dt.date(2024, 1, 1)  # a Monday: week 0 of every ``every_weeks`
 _TIMED_MINUTES = {"dentist": 60, "doctor": 45, "party": 180, "wedding": 360, "concert": 180, "exam": 120,
                   "moved": 240, "new_job": 480, "birthday": 180, "other": 60}
 _ROOMS = ["Juniper", "Cedar", "Alder", "Madrona", "Hemlock", "Larch", "Spruce", "Willow"]
+# Calendar titles, places and notes as the persona's language writes them (English for every other locale).
+_WORDS = {
+    "en": {"birthday": "{first}'s birthday", "turns": "{name} turns {age}.", "video": "Video call", "room": "{room} room",
+           "haircut": "Haircut", "dental": "Dental cleaning", "eye": "Eye exam", "trip": "Trip to {dest}",
+           "purpose": {"leisure": "Leisure trip", "business": "Business trip", "family": "Family trip"},
+           "flight": "Flight {number} {origin} → {dest}", "airport": "{code} airport", "confirmation": "Confirmation {code}",
+           "seat": "Seat {seat}", "stay": "Stay at {name}", "table": "Table for {n}", "lunch": "Lunch at {name}",
+           "dinner": "Dinner at {name}", "at": "{what} at {where}",
+           "places": {"dentist": "{last} Family Dental", "doctor": "{last} Medical Group", "haircut": "{first}'s Hair Studio",
+                      "optician": "{last} Eye Care"}},
+    "de": {"birthday": "Geburtstag {first}", "turns": "{name} wird {age}.", "video": "Videocall", "room": "Raum {room}",
+           "haircut": "Friseur", "dental": "Zahnreinigung", "eye": "Sehtest beim Optiker", "trip": "Reise nach {dest}",
+           "purpose": {"leisure": "Urlaub", "business": "Dienstreise", "family": "Familienbesuch"},
+           "flight": "Flug {number} {origin} → {dest}", "airport": "Flughafen {code}", "confirmation": "Buchungscode {code}",
+           "seat": "Sitzplatz {seat}", "stay": "Hotel: {name}", "table": "Tisch für {n}", "lunch": "Mittagessen: {name}",
+           "dinner": "Abendessen: {name}", "at": "{what}: {where}",
+           "places": {"dentist": "Zahnarztpraxis Dr. {last}", "doctor": "Hausarztpraxis Dr. {last}",
+                      "haircut": "Friseursalon {first}", "optician": "Optik {last}"}},
+}
+
+
+def words(sim: Sim) -> dict:
+    """The calendar's words in the persona's language (``_WORDS``)."""
+    return _WORDS["de" if sim.persona.locale.startswith("de") else "en"]
+
+
+def birthday_title(sim: Sim, first_name: str) -> str:
+    """The all-day title of a contact's birthday (``Priya's birthday``, ``Geburtstag Priya``)."""
+    return words(sim)["birthday"].format(first=first_name)
 _ONE_OFF_MEETINGS = [("Quarterly planning", 90), ("Sprint retro", 45), ("Customer demo", 60),
                      ("Roadmap review", 60), ("Vendor call", 30), ("All-hands", 60), ("Hiring debrief", 30),
                      ("Usability test readout", 45), ("Architecture sync", 60), ("Budget check-in", 30)]
@@ -282,12 +311,12 @@ def _meetings(sim: Sim) -> None:
         series = derived_id(sim.seed, "calendar/series/meeting", i, m.title)
         people = [work_person(sim, n) for n in m.attendees if n != p.identity.name]
         organizer = me if (not people or r.random() < 0.35) else people[r.randrange(len(people))]
-        room = f"{_ROOMS[r.randrange(len(_ROOMS))]} room"
+        room = words(sim)["room"].format(room=_ROOMS[r.randrange(len(_ROOMS))])
         link = f"https://meet.{domain}/{_meet_code(sim, series)}"
         hh, mm = map(int, m.time.split(":"))
         desc = _cadence(sim, m, link)
         for day in meeting_dates(sim, m):
-            where = f"{room}, {office.street}" if office and sim.weekday(day) in office_days else "Video call"
+            where = f"{room}, {office.street}" if office and sim.weekday(day) in office_days else words(sim)["video"]
             _timed(sim, dt.datetime.combine(day, dt.time(hh, mm)), m.duration_minutes, title=m.title,
                    calendar="work", location=where, attendees=[me, *people], organizer=organizer, source="meeting",
                    series=series, description=desc, key=day)
@@ -337,8 +366,8 @@ def _one_off_meetings(sim: Sim) -> None:
         people = [work_person(sim, n) for n in r.sample(colleagues, k)] if k else []
         organizer = me if not people or r.random() < 0.3 else people[0]
         link = f"https://meet.{domain}/{_meet_code(sim, 'one-off', day)}"
-        where = (f"{_ROOMS[r.randrange(len(_ROOMS))]} room, {office.street}"
-                 if office and sim.weekday(day) in p.work.office_days else "Video call")
+        where = (f"{words(sim)['room'].format(room=_ROOMS[r.randrange(len(_ROOMS))])}, {office.street}"
+                 if office and sim.weekday(day) in p.work.office_days else words(sim)["video"])
         _timed(sim, start, minutes, title=title, calendar="work", location=where, attendees=[me, *people],
                organizer=organizer, source="meeting", description=join.format(link=link), key=day)
 
@@ -351,9 +380,10 @@ def _birthdays(sim: Sim) -> None:
         for year in range(sim.start.year, sim.end.year + 1):
             day = birthday_in(c.birthday, year)
             if sim.start.date() <= day <= sim.end.date():
-                _all_day(sim, day, day, title=f"{c.name.split()[0]}'s birthday", source="birthday",
+                _all_day(sim, day, day, title=birthday_title(sim, c.name.split()[0]), source="birthday",
                          attendees=[], organizer=None, series=series,
-                         description=f"{c.name} turns {year - c.birthday.year}.", key=(c.name, year))
+                         description=words(sim)["turns"].format(name=c.name, age=year - c.birthday.year),
+                         key=(c.name, year))
 
 
 def birthday_in(born: dt.date, year: int) -> dt.date:
@@ -397,8 +427,10 @@ def place_names(sim: Sim) -> dict[str, str]:
     """Stable names of the persona's dentist, doctor, hair salon and optician (life events' locations win)."""
     p = sim.persona
     fake = sim.faker("calendar/places")
-    names = {"dentist": f"{fake.last_name()} Family Dental", "doctor": f"{fake.last_name()} Medical Group",
-             "haircut": f"{fake.first_name()}'s Hair Studio", "optician": f"{fake.last_name()} Eye Care"}
+    # Faker draws in the order English did (last, last, first, last) so the English names stay as they were.
+    drawn = {"dentist": {"last": fake.last_name()}, "doctor": {"last": fake.last_name()},
+             "haircut": {"first": fake.first_name()}, "optician": {"last": fake.last_name()}}
+    names = {k: words(sim)["places"][k].format(**v) for k, v in drawn.items()}
     for le in p.life_events:
         if le.kind in ("dentist", "doctor") and le.location:
             names[le.kind] = le.location
@@ -424,7 +456,7 @@ def _routine_appointments(sim: Sim) -> None:
         day = free(day, True)
         start = dt.datetime.combine(day, dt.time(11, 0) if day.weekday() >= 5 else dt.time(17, 30))
         if day <= sim.end.date():
-            _timed(sim, start, 45, title="Haircut", location=names["haircut"], source="appointment", key=day)
+            _timed(sim, start, 45, title=words(sim)["haircut"], location=names["haircut"], source="appointment", key=day)
         day += dt.timedelta(days=r.randint(42, 56))
 
     day = sim.start.date() + dt.timedelta(days=r.randint(20, 120))
@@ -432,7 +464,7 @@ def _routine_appointments(sim: Sim) -> None:
         day = free(day, False)
         if day <= sim.end.date() and not any(abs((g - day).days) < 100 for g in given):
             start = dt.datetime.combine(day, dt.time(r.choice([8, 9, 13, 16]), 0))
-            _timed(sim, start, 60, title="Dental cleaning", location=names["dentist"], source="appointment",
+            _timed(sim, start, 60, title=words(sim)["dental"], location=names["dentist"], source="appointment",
                    key=day)
         day += dt.timedelta(days=r.randint(175, 190))
 
@@ -440,7 +472,7 @@ def _routine_appointments(sim: Sim) -> None:
     while day <= sim.end.date():
         day = free(day, False)
         if day <= sim.end.date():
-            _timed(sim, dt.datetime.combine(day, dt.time(r.choice([9, 10, 15]), 30)), 45, title="Eye exam",
+            _timed(sim, dt.datetime.combine(day, dt.time(r.choice([9, 10, 15]), 30)), 45, title=words(sim)["eye"],
                    location=names["optician"], source="appointment", key=day)
         day += dt.timedelta(days=365)
 
@@ -465,9 +497,9 @@ def _travel(sim: Sim) -> None:
                 ref = b.id
                 break
         people = [person(sim, n) for n in t.companions]
-        _all_day(sim, t.depart, t.return_, title=f"Trip to {t.destination}",
+        _all_day(sim, t.depart, t.return_, title=words(sim)["trip"].format(dest=t.destination),
                  calendar="work" if t.purpose == "business" else "personal", location=t.destination,
-                 attendees=people, source="trip", ref=ref, description=f"{t.purpose.capitalize()} trip",
+                 attendees=people, source="trip", ref=ref, description=words(sim)["purpose"][t.purpose],
                  key=("trip", i))
     for f in sim.of_kind("flight"):
         d = f.data
@@ -481,11 +513,13 @@ def _travel(sim: Sim) -> None:
         number = first(d, "flight_number", "flight", default="")
         t = trips(sim)[d["trip"]] if isinstance(d.get("trip"), int) and d["trip"] < len(trips(sim)) \
             else trip_of(sim, at.date())
-        desc = "\n".join(x for x in [f"Confirmation {d['pnr']}" if d.get("pnr") else "",
-                                     f"Seat {d['seat']}" if d.get("seat") else ""] if x)
-        _add(sim, at, title=f"Flight {number} {origin} → {dest}".replace("  ", " "), start=dep, end=arr,
+        w = words(sim)
+        desc = "\n".join(x for x in [w["confirmation"].format(code=d["pnr"]) if d.get("pnr") else "",
+                                     w["seat"].format(seat=d["seat"]) if d.get("seat") else ""] if x)
+        _add(sim, at, title=w["flight"].format(number=number, origin=origin, dest=dest).replace("  ", " "),
+             start=dep, end=arr,
              calendar="work" if t is not None and t.purpose == "business" else "personal",
-             location=f"{origin} airport" if origin else "", source="flight", ref=f.id, description=desc,
+             location=w["airport"].format(code=origin) if origin else "", source="flight", ref=f.id, description=desc,
              key=("flight", f.id))
     for h in sim.of_kind("hotel_stay"):
         d = h.data
@@ -509,10 +543,10 @@ def _travel(sim: Sim) -> None:
         at = parse_when(sim, start_iso)
         name = first(d, "hotel", "hotel_name", "name", default="Hotel")
         conf = first(d, "confirmation", "confirmation_number", "booking_ref")
-        _add(sim, at, title=f"Stay at {name}", start=start_iso, end=end_iso,
+        _add(sim, at, title=words(sim)["stay"].format(name=name), start=start_iso, end=end_iso,
              calendar="work" if t is not None and t.purpose == "business" else "personal",
              location=first(d, "address", "city", default=name), source="hotel", ref=h.id,
-             description=f"Confirmation {conf}" if conf else "", key=("hotel", h.id))
+             description=words(sim)["confirmation"].format(code=conf) if conf else "", key=("hotel", h.id))
 
 
 def reservation_time(sim: Sim, booking: Event) -> dt.datetime:
@@ -527,14 +561,15 @@ def _restaurants(sim: Sim) -> None:
         d = b.data
         start = reservation_time(sim, b)
         name = first(d, "restaurant", "merchant", "name", default="Restaurant")
-        meal = "Lunch" if start.hour < 15 else "Dinner"
+        w = words(sim)
+        meal = "lunch" if start.hour < 15 else "dinner"
         names = first(d, "companions", "with", "guests", default=[]) or []
         people = [person(sim, n) for n in names if isinstance(n, str)]
         party = d.get("party_size")
         conf = first(d, "confirmation", "confirmation_number", "booking_ref")
-        desc = "\n".join(x for x in [f"Table for {party}" if party else "",
-                                     f"Confirmation {conf}" if conf else ""] if x)
-        _timed(sim, start, 90, title=f"{meal} at {name}", location=first(d, "address", default=name),
+        desc = "\n".join(x for x in [w["table"].format(n=party) if party else "",
+                                     w["confirmation"].format(code=conf) if conf else ""] if x)
+        _timed(sim, start, 90, title=w[meal].format(name=name), location=first(d, "address", default=name),
                attendees=people, source="restaurant", ref=b.id, description=desc, key=("restaurant", b.id))
 
 
@@ -555,5 +590,5 @@ def _exercise(sim: Sim) -> None:
             if sim.weekday(day) != wd or day in away:
                 continue
             time = dt.time(10, 0) if day.weekday() >= 5 else dt.time(6, 45) if morning else dt.time(18, 30)
-            _timed(sim, dt.datetime.combine(day, time), minutes, title=f"{label}" + (f" at {gym}" if gym else ""),
+            _timed(sim, dt.datetime.combine(day, time), minutes, title=words(sim)["at"].format(what=label, where=gym) if gym else label,
                    location=gym or "", source="exercise", series=series, key=day)

@@ -63,7 +63,9 @@ from typing import Any
 
 from ..persona import Contact
 from ..rng import derived_id
-from .calendar import away_dates, birthday_in, first, is_holiday, public_holidays, reservation_time, trips
+from .calendar import (
+    away_dates, birthday_in, birthday_title, first, is_holiday, public_holidays, reservation_time, trips,
+)
 from .context import Sim
 from .locale import phrase_bank, season
 from .mail import TEMPLATES, Fmt, has_app, parent_name, template_env
@@ -1056,7 +1058,7 @@ def _birthdays(chat: Chat) -> None:
             if r.random() < 0.6:
                 lines.append(chat.line(c, True, "react", r, {}, day))
             chat.post(c, at, lines, ("bday", year), r, topic="birthday",
-                      ref=_calendar_ref(chat, "birthday", f"{c.name.split()[0]}'s birthday", day))
+                      ref=_calendar_ref(chat, "birthday", birthday_title(chat.sim, c.name.split()[0]), day))
     born = p.identity.birth_date
     if not born:
         return
