@@ -281,7 +281,9 @@ def meeting_notes(box: Mailbox) -> None:
         who = [a["name"].split()[0] for a in d["attendees"]]
         topics = r.sample(discussed, min(2, len(discussed)))
         todo = r.sample(actions, min(2, len(actions)))
-        lines = [notes["hi"], "", fill(r.choice(notes["open"]), slots, r), "",
+        hi = notes["hi"] if len(people) > 1 else notes.get("hi_one", notes["hi"]).format(
+            first=people[0]["name"].split()[0])
+        lines = [hi, "", fill(r.choice(notes["open"]), slots, r), "",
                  f"{notes['attendees']}: " + ", ".join(a["name"] for a in d["attendees"]), "",
                  f"{notes['discussed']}:", *[f"- {t}" for t in topics], "",
                  f"{notes['actions']}:", *[f"- {who[r.randrange(len(who))]}: {t}" for t in todo], "",
