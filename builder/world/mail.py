@@ -861,9 +861,13 @@ def _photos(r: random.Random, dest: str | None, day: dt.date) -> list[dict[str, 
 
 def _personal(box: Mailbox) -> None:
     sim, p = box.sim, box.p
-    night_owl = bool(getattr(p.routines, "night_owl", False)) if p.routines else False
+    night_owl = bool(p.routines.night_owl) if p.routines else False
+    home = p.identity.address
     for c in p.contacts:
         if c.relationship == "colleague" or not has_app(c, "mail") or not c.email:
+            continue
+        # People who live with the persona talk at home; they write no letters.
+        if home and c.address and (c.address.street, c.address.city) == (home.street, home.city):
             continue
         r = sim.rng(f"mail/personal/{c.name}")
         rate = _LETTERS_PER_MONTH.get(c.relationship, 0.1) * (2.2 if c.messaging_style == "formal" else 1.0)
