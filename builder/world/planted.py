@@ -532,8 +532,9 @@ def _send_document(pl: Planter) -> None:
 # --- dependency chains ----------------------------------------------------------------------------
 
 def _flight_change(pl: Planter) -> None:
-    """The next trip's outbound flight is cancelled and rebooked a day later; the ride, the hotel's first night,
-    the calendar and a dinner at the destination still hold the old day."""
+    """The next trip's outbound flight is cancelled and rebooked a day later; the ride, the hotel's first night
+    and the calendar still hold the old day, and a dinner booked for the first evening starts before the new
+    arrival."""
     sim = pl.sim
     r = sim.rng("planted/flight")
     flights = sorted((e for e in sim.of_kind("flight") if e.status == "scheduled" and e.data.get("leg") == 1
@@ -610,7 +611,9 @@ def _flight_change(pl: Planter) -> None:
         shows.append(conf)
     pl.add("chain", "flight_change",
            f"Flight {d['flight_number']} on {old_dep.date()} was cancelled and rebooked as {new_number} a day later;"
-           f" the ride, the hotel's first night, the calendar and a dinner still hold the old day.",
+           f" the ride, the hotel's first night and the calendar still hold the old day"
+           + ("; the dinner booked for the first evening there starts before the new arrival."
+              if any(st["step"] == "dinner_reservation" for st in steps) else "."),
            shows, truth="mail", trip=idx, destination=trip.destination if trip else d.get("to"), pnr=d.get("pnr"),
            old_departure=d["dep_local"], new_departure=new_dep.isoformat(), new_arrival=new_arr.isoformat(),
            flight_id=fl.id, steps=steps)
