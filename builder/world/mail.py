@@ -184,6 +184,8 @@ class Mailbox:
         self.me_work = {"name": p.identity.name,
                         "email": p.work.email if p.work and p.work.email else p.identity.email}
         self.first = p.identity.name.split()[0]
+        # How a business addresses the persona: "Frau Petersen" / "Ms Whitfield" (a German business says Sie).
+        self.formal = ("Herr " if p.identity.gender == "male" else "Frau ") + p.identity.name.split()[-1]
         self.ids: set[str] = set()
         self.subjects: set[str] = set()  # subjects of personal threads so far (composed to differ)
         self.de = p.locale == "de_DE"
@@ -1144,7 +1146,7 @@ def _bills(box: Mailbox) -> None:
         due = e.at.date()
         domain = site_domain(None, payee)
         sender = {"name": payee, "email": f"billing@{domain}"}
-        slots = {"first": box.first, "sender": payee, "name": d.get("name") or payee,
+        slots = {"first": box.first, "formal": box.formal, "sender": payee, "name": d.get("name") or payee,
                  "name_lc": (d.get("name") or payee) if box.de else (d.get("name") or payee).lower(),
                  "month": fmt.month(due), "amount": fmt.money(d["amount_cents"]), "due": fmt.day(due),
                  "due_long": fmt.long_date(due), "url": f"http://{domain}", "days": 3}
@@ -1183,7 +1185,8 @@ def _signin_codes(box: Mailbox) -> None:
         if at > sim.now:
             continue
         svc = services[r.randrange(len(services))]
-        slots = {"first": box.first, "sender": svc["name"], "code": f"{r.randint(0, 999_999):06d}", "time": fmt.time(at)}
+        slots = {"first": box.first, "formal": box.formal, "sender": svc["name"], "code": f"{r.randint(0, 999_999):06d}",
+                 "time": fmt.time(at)}
         slots["device"] = _fill(r.choice(bank["devices"]), slots)
         last = k == len(times) - 1
         box.single(("signin", k, at), at, svc, _fill(r.choice(bank["subjects"]), slots), _fill(bank["body"], slots),
