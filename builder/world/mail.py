@@ -1134,13 +1134,16 @@ def _marketing(box: Mailbox) -> None:
 
 def _bills(box: Mailbox) -> None:
     """A "your bill is ready" mail from each recurring charge's payee 7-12 days before the charge (its amount, its
-    date as the due date; series ``bill``), and for charges paid by bill pay a ``payment_reminder`` 3 days before."""
+    date as the due date; series ``bill``), and for charges paid by bill pay a ``payment_reminder`` 3 days before.
+    German rent (category ``housing``, a standing order) has neither."""
     sim, fmt = box.sim, box.fmt
     bank = automated_bank(box.p.locale)
     for e in sim.of_kind("autopay", "bill_payment", "card_purchase"):
         d = e.data
         if not d.get("recurring") or not d.get("payee") and not d.get("merchant"):
             continue
+        if d.get("category") in ("housing", "rent") and box.p.locale == "de_DE":
+            continue  # German rent goes out by standing order (Dauerauftrag); the landlord sends no monthly bill
         payee = d.get("payee") or d["merchant"]
         r = sim.rng(f"mail/bill/{e.id}")
         due = e.at.date()
