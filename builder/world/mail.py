@@ -699,6 +699,7 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
     if out["season"] == "autumn" and p.locale == "en_US":
         out["season"] = "fall"
     out["_trip_back"] = recent.destination if recent else None
+    out["_trip_back_days"] = (recent.depart, recent.return_) if recent else None
     return out
 
 
@@ -854,11 +855,14 @@ def _plan_thread(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> tu
     return subject, msgs, comp, sie
 
 
-def _photos(r: random.Random, dest: str | None, day: dt.date) -> list[dict[str, Any]]:
+def _photos(r: random.Random, dest: str | None, span: tuple[dt.date, dt.date]) -> list[dict[str, Any]]:
+    """2-5 JPEG attachments named ``IMG_<day taken>_<place>_<n>.jpg``, each day within ``span`` (first, last)."""
     n = r.randint(2, 5)
     base = slug(dest or "trip")
-    return [{"filename": f"IMG_{day:%Y%m%d}_{base}_{k + 1:02d}.jpg", "content_type": "image/jpeg",
-             "size": r.randint(1_400_000, 4_200_000)} for k in range(n)]
+    first_day, last_day = span
+    days = sorted(first_day + dt.timedelta(days=r.randint(0, max(0, (last_day - first_day).days))) for _ in range(n))
+    return [{"filename": f"IMG_{taken:%Y%m%d}_{base}_{k + 1:02d}.jpg", "content_type": "image/jpeg"}
+            for k, taken in enumerate(days)]
 
 
 def _personal(box: Mailbox) -> None:
@@ -892,7 +896,9 @@ def _personal(box: Mailbox) -> None:
                                late=late)
                 if msgs:
                     body = body + "\n" + box.quote(msgs[-1]["sender"], msgs[-1]["at"], msgs[-1]["body"], 10)
-                att = _photos(r, comp.slots["dest"], day) if step["photos"] else []
+                # Photos are named by the days they were taken (the trip's), not the day they are mailed.
+                span = comp.slots.get("_trip_back_days") or (day, day)
+                att = _photos(r, comp.slots["dest"], span) if step["photos"] else []
                 msgs.append({"at": at, "sender": box.me if mine else them, "to": [them] if mine else [box.me],
                              "body": body, "attachments": att})
                 at += dt.timedelta(minutes=r.randint(40, 60 * 30))
