@@ -17,7 +17,7 @@ from ..rng import faker, rng, token
 from .model import (
     RESERVED_USERNAMES, name_key,
     Account, Address, Commute, Contact, Finances, Holding, Identity, Investments, Meeting, Persona, Preferences,
-    RecurringCharge, Routines, Site, Travel, Trip, UsualOrder, Work,
+    RecurringCharge, Routines, Site, Travel, Trip, Work,
 )
 from . import facts
 from .places import CURRENCY, DEFAULT_ZONE, DESTINATIONS, HOME_CITIES, LOCAL_NAMES, Town, town

@@ -23,7 +23,6 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import re
-import string
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path

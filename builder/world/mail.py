@@ -1,5 +1,5 @@
 """Mail: the persona's mailbox as ``email`` events, rendered from jinja2 templates (``templates/mail``, a locale's
-own ``templates/mail/<locale>/`` first) and phrase banks (``templates/mail/personal/<lang>.yaml``,
+own ``templates/mail/<locale>/`` first) and phrase banks (``templates/mail/personal/<locale>.yaml``,
 ``automated.yaml``, ``newsletters.yaml``).
 
 Rules (tasks and tests depend on them):
@@ -54,6 +54,7 @@ from ..rng import token
 from .calendar import birthday_in, first, parse_when, reservation_time, trips, zone
 from .context import Sim
 from .locale import Fmt
+from .locale import phrase_bank as locale_bank
 from .model import Event
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -530,7 +531,7 @@ def _invitations(box: Mailbox) -> None:
 
 # --- personal --------------------------------------------------------------------------------------
 # Personal threads are plans (what the exchange is about: a trip, a visit, news from the contact's own
-# life, a question and its answer) composed from the phrase banks in templates/mail/personal/<lang>.yaml.
+# life, a question and its answer) composed from the phrase banks in templates/mail/personal/<locale>.yaml.
 # Each message is built sentence by sentence; a sender never writes a sentence twice in one thread.
 
 _LETTERS_PER_MONTH = {"parent": 0.9, "sibling": 0.6, "partner": 0.2, "spouse": 0.2, "child": 0.6, "friend": 0.25,
@@ -539,13 +540,9 @@ _FAMILY = ("parent", "sibling", "child", "partner", "spouse")
 _SLOT = re.compile(r"\{(\w+)\}")
 
 
-@cache
 def phrase_bank(locale: str) -> dict[str, Any]:
-    """The personal-mail phrase bank of ``locale`` (``templates/mail/personal/de.yaml`` for German, else ``en``)."""
-    import yaml
-
-    lang = "de" if locale == "de_DE" else "en"
-    return yaml.safe_load((TEMPLATES / "mail" / "personal" / f"{lang}.yaml").read_text(encoding="utf-8"))
+    """The personal-mail phrase bank of ``locale`` (``templates/mail/personal/<locale>.yaml``, else en_US)."""
+    return locale_bank("mail/personal", locale)
 
 
 def gender_of(name: str, locale: str) -> str | None:
@@ -957,7 +954,6 @@ def _age_slots(age: int) -> dict[str, Any]:
 def _birthdays(box: Mailbox) -> None:
     sim, p = box.sim, box.p
     born = p.identity.birth_date
-    bank = phrase_bank(p.locale)["birthday"]
     # Greetings to the persona on its birthday.
     if born:
         for year in range(sim.start.year, sim.now.year + 1):

@@ -6,7 +6,7 @@ Rules (tasks depend on them):
   latest done restaurant bookings with companions who use chat and the bank (P2P). The contact
   who asks is the booking's first such companion; ``amount_cents`` is their share of a bill
   typical for the party (whole cents), ``memo`` names the meal and the restaurant in the persona's
-  language (``templates/requests/<lang>.yaml``).
+  language (``templates/requests/<locale>.yaml``).
 * Each request is a ``chat_message`` from the contact in their chat thread (``ref`` = the
   request's id) an hour or more after the meal, at a waking hour (08:00-22:00; a request that would
   fall at night waits for the morning), and the persona's short acknowledgement; the
@@ -18,15 +18,13 @@ Rules (tasks depend on them):
 from __future__ import annotations
 
 import datetime as dt
-from functools import lru_cache
 
-import yaml
 
 from .calendar import reservation_time
 from .chat import Chat, _compiled
 from .context import Sim
-from .locale import Fmt
-from .mail import TEMPLATES, has_app
+from .locale import Fmt, phrase_bank
+from .mail import has_app
 
 MAX_OPEN = 2
 WINDOW_DAYS = 14
@@ -34,16 +32,8 @@ WINDOW_DAYS = 14
 _PER_PERSON = (28, 64)
 
 
-@lru_cache(maxsize=None)
-def _phrases(lang: str) -> dict:
-    path = TEMPLATES / "requests" / f"{lang}.yaml"
-    if not path.exists():
-        path = TEMPLATES / "requests" / "en.yaml"
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
-
-
-def _say(lang: str, kind: str, style: str, r, **ctx) -> str:
-    bank = _phrases(lang)[kind]
+def _say(locale: str, kind: str, style: str, r, **ctx) -> str:
+    bank = phrase_bank("requests", locale)[kind]
     variants = bank.get(style) or bank.get("chatty") or bank.get("me") or next(iter(bank.values()))
     return _compiled(variants[r.randrange(len(variants))]).render(**ctx)
 
@@ -61,7 +51,6 @@ def simulate_money_requests(sim: Sim) -> None:
     p = sim.persona
     chat = Chat(sim)
     fmt = Fmt(p)
-    lang = p.locale.split("_")[0]
     if not chat.contacts:
         return
     by_name = {c.name: c for c in chat.contacts if has_app(c, "bank")}
@@ -79,7 +68,7 @@ def simulate_money_requests(sim: Sim) -> None:
         party = max(2, int(booking.data.get("party_size") or 2))
         share = r.randint(_PER_PERSON[0] * 100, _PER_PERSON[1] * 100)
         share -= share % 5
-        memo = _compiled(_phrases(lang)["memo"]["dinner" if meal.hour >= 17 else "lunch"]).render(
+        memo = _compiled(phrase_bank("requests", p.locale)["memo"]["dinner" if meal.hour >= 17 else "lunch"]).render(
             restaurant=booking.data["restaurant"])
         asked = _waking(meal + dt.timedelta(hours=r.randint(1, 20), minutes=r.randint(0, 59)), r)
         if asked > sim.now - dt.timedelta(hours=1):
@@ -89,8 +78,9 @@ def simulate_money_requests(sim: Sim) -> None:
             "amount_cents": share, "memo": memo, "party_size": party, "ref": booking.id, "paid": False,
             "via": "chat"}, key=booking.id)
         amount = fmt.money(share)
-        lines = [(False, _say(lang, "ask", asker.messaging_style or "chatty", r, amount=amount, memo=memo)),
-                 (True, _say(lang, "ack", "me_formal" if asker.messaging_style == "formal" and lang == "de" else "me", r))]
+        lines = [(False, _say(p.locale, "ask", asker.messaging_style or "chatty", r, amount=amount, memo=memo)),
+                 # A bank without a formal voice for the persona (English) falls back to its plain one.
+                 (True, _say(p.locale, "ack", "me_formal" if asker.messaging_style == "formal" else "me", r))]
         chat.post(asker, asked, lines, ("request", req.id), r, ref=req.id)
         made += 1
         if made == MAX_OPEN:
