@@ -41,6 +41,19 @@ export async function signedIn(browser, { cookie, token, host }, options = {}) {
   return ctx;
 }
 
+/**
+ * Chromium with a page signed in to the app under test: its `cookie` set to `token` on the host of
+ * `facts().base_url`, a 1280x800 context that accepts downloads, and `timeout` ms for every wait.
+ * Resolves to `{browser, ctx, page}`; close `browser` when done.
+ */
+export async function openSignedIn(cookie, token, { timeout = 20_000 } = {}) {
+  const browser = await launch();
+  const ctx = await signedIn(browser, { cookie, token, host: new URL(facts().base_url).hostname });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(timeout);
+  return { browser, ctx, page };
+}
+
 /** Save a 1280x800 screenshot of `page` as APP_ARTIFACTS/<name>.png (no-op without APP_ARTIFACTS). */
 export async function screenshot(page, name) {
   const dir = process.env.APP_ARTIFACTS;

@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { launch } from "@persona/platform/testing";
+import { openSignedIn } from "@persona/platform/testing";
 
 const facts = JSON.parse(fs.readFileSync(process.env.APP_FACTS ?? "", "utf8"));
 const BASE = facts.base_url;
@@ -22,11 +22,7 @@ let ctx; // signed in by the seeded session cookie, as the persona's Firefox is
 let page;
 
 before(async () => {
-  browser = await launch();
-  ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  await ctx.addCookies([{ name: "lb_session", value: facts.session_token, domain: HOST, path: "/", httpOnly: true, sameSite: "Lax" }]);
-  page = await ctx.newPage();
-  page.setDefaultTimeout(15_000);
+  ({ browser, ctx, page } = await openSignedIn("lb_session", facts.session_token, { timeout: 15_000 }));
 });
 
 after(async () => {

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { facts as readFacts, launch, screenshot, signedIn } from "@persona/platform/testing";
+import { facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";
 
 const facts = readFacts();
 const BASE = facts.base_url;
@@ -18,10 +18,7 @@ let ctx;
 let page;
 
 before(async () => {
-  browser = await launch();
-  ctx = await signedIn(browser, { cookie: "db_session", token: facts.session_token, host: HOST });
-  page = await ctx.newPage();
-  page.setDefaultTimeout(20_000);
+  ({ browser, ctx, page } = await openSignedIn("db_session", facts.session_token, { timeout: 20_000 }));
 });
 
 after(async () => {

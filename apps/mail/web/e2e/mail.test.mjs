@@ -6,21 +6,17 @@
 // writes (send, reply, draft, refused forms, RSVP), each checked in the pages the app shows.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { facts as loadFacts, launch, screenshot, signedIn } from "@persona/platform/testing";
+import { facts as loadFacts, openSignedIn, screenshot } from "@persona/platform/testing";
 
 const facts = loadFacts();
 const BASE = facts.base_url;
-const HOST = new URL(BASE).hostname;
 
 let browser;
 let ctx;
 let page;
 
 before(async () => {
-  browser = await launch();
-  ctx = await signedIn(browser, { cookie: "mb_session", token: facts.session_token, host: HOST });
-  page = await ctx.newPage();
-  page.setDefaultTimeout(20_000);
+  ({ browser, ctx, page } = await openSignedIn("mb_session", facts.session_token, { timeout: 20_000 }));
 });
 
 after(async () => {

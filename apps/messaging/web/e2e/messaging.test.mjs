@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import http from "node:http";
-import { facts as readFacts, launch, screenshot, signedIn } from "@persona/platform/testing";
+import { facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";
 
 const facts = readFacts();
 const BASE = facts.base_url;
@@ -19,10 +19,7 @@ let ctx;
 let page;
 
 before(async () => {
-  browser = await launch();
-  ctx = await signedIn(browser, { cookie: "pl_session", token: facts.session_token, host: HOST });
-  page = await ctx.newPage();
-  page.setDefaultTimeout(15_000);
+  ({ browser, ctx, page } = await openSignedIn("pl_session", facts.session_token, { timeout: 15_000 }));
 });
 
 after(async () => {

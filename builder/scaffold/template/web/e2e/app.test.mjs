@@ -2,17 +2,14 @@
 // Run by tests/test_app_contract.py (APP_FACTS: base_url, cookie, credentials, full_name).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { facts as readFacts, launch, screenshot, signedIn } from "@persona/platform/testing";
+import { facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";
 
 const facts = readFacts();
-const HOST = new URL(facts.base_url).hostname;
 let browser;
 let page;
 
 before(async () => {
-  browser = await launch();
-  const ctx = await signedIn(browser, { cookie: facts.cookie, token: facts.credentials.session_token, host: HOST });
-  page = await ctx.newPage();
+  ({ browser, page } = await openSignedIn(facts.cookie, facts.credentials.session_token));
 });
 
 after(async () => browser?.close());
