@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -278,6 +279,10 @@ def serve(build: SiteBuild, data_dir: Path, port: int, log=subprocess.DEVNULL) -
                             stdout=log, stderr=subprocess.STDOUT)
 
 
+def _interrupt(signum, _frame) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
@@ -311,10 +316,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"serving {', '.join(a.name for a in apps)} on http://127.0.0.1:{args.port}/ "
           f"(Host: {apps[0].domain} or {apps[0].name}.localhost:{args.port})", file=sys.stderr)
     proc = serve(build, args.data, args.port, log=None)
+    # SIGTERM (systemd, kill, a harness) stops the server as Ctrl-C does, instead of orphaning it.
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         return proc.wait()
     except KeyboardInterrupt:
         proc.terminate()
+        proc.wait(timeout=10)
         return 130
 
 
