@@ -7,12 +7,10 @@
 // reads first, then sending (with the reply that arrives after its delay), tapbacks, bad input.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import http from "node:http";
-import { facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";
+import { appFetch, facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";
 
 const facts = readFacts();
 const BASE = facts.base_url;
-const HOST = new URL(BASE).hostname;
 
 let browser;
 let ctx;
@@ -30,36 +28,16 @@ const cookie = () => `pl_session=${facts.session_token}`;
 
 /**
  * POST a form to Parley on the test server (Host: parley.test) without following redirects:
- * {status, location, error}. node:http, because Node's fetch() drops a Host header (so appFetch cannot
- * pick the app).
+ * {status, location, error}.
  */
-function post(path, fields, { signedIn: withCookie = true } = {}) {
-  const body = Buffer.from(new URLSearchParams(fields).toString());
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: "127.0.0.1",
-        port: Number(process.env.SITE_PORT),
-        path,
-        method: "POST",
-        headers: {
-          Host: HOST,
-          "Content-Type": "application/x-www-form-urlencoded",
-          "Content-Length": body.length,
-          ...(withCookie ? { Cookie: cookie() } : {}),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => {
-          const location = res.headers.location ?? "";
-          resolve({ status: res.statusCode, location, error: new URL(location, BASE).searchParams.get("error") ?? "" });
-        });
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
+async function post(path, fields, { signedIn: withCookie = true } = {}) {
+  const res = await appFetch(`${BASE}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...(withCookie ? { cookie: cookie() } : {}) },
+    body: new URLSearchParams(fields).toString(),
   });
+  const location = res.headers.get("location") ?? "";
+  return { status: res.status, location, error: new URL(location, BASE).searchParams.get("error") ?? "" };
 }
 
 async function conversations() {

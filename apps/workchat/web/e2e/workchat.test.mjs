@@ -6,13 +6,11 @@
 // order: reads first, then the workflows (post, thread reply, reactions, save, pin, edit, delete,
 // status, bad input), and last the colleague's delayed DM reply arriving on its own.
 import assert from "node:assert/strict";
-import http from "node:http";
 import { after, before, test } from "node:test";
-import { facts as loadFacts, openSignedIn, screenshot } from "@persona/platform/testing";
+import { appFetch, facts as loadFacts, openSignedIn, screenshot } from "@persona/platform/testing";
 
 const facts = loadFacts();
 const BASE = facts.base_url;
-const HOST = new URL(BASE).hostname;
 
 let browser;
 let ctx;
@@ -32,33 +30,15 @@ const cookieHeader = { cookie: `hd_session=${facts.session_token}` };
 
 /**
  * POST a form to Huddle on the test server as the signed-in persona (or signed out with
- * `cookie: false`): {status, location}. node:http, because Node's fetch() drops the Host header
- * (so @persona/platform/testing's appFetch cannot reach an app by its host name).
+ * `cookie: false`): {status, location}.
  */
-function postForm(path, fields, { cookie = true } = {}) {
-  const body = new URLSearchParams(fields).toString();
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: "127.0.0.1",
-        port: Number(process.env.SITE_PORT),
-        path,
-        method: "POST",
-        headers: {
-          host: HOST,
-          "content-type": "application/x-www-form-urlencoded",
-          "content-length": Buffer.byteLength(body),
-          ...(cookie ? cookieHeader : {}),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve({ status: res.statusCode, location: res.headers.location ?? "" }));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
+async function postForm(path, fields, { cookie = true } = {}) {
+  const res = await appFetch(`${BASE}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...(cookie ? cookieHeader : {}) },
+    body: new URLSearchParams(fields).toString(),
   });
+  return { status: res.status, location: res.headers.get("location") ?? "" };
 }
 
 const said = (location) => decodeURIComponent(location.replace(/\+/g, " "));
