@@ -32,6 +32,8 @@ Progress = Callable[[str], None]
 REPO_ROOT = Path(__file__).resolve().parents[2]
 IMAGE_DIR = REPO_ROOT / "image"
 PACKAGES_TXT = IMAGE_DIR / "packages.txt"
+#: PyPI packages for the guest that Debian lacks (pyautogui for the control API), pinned by hash.
+PYTHON_PACKAGES_TXT = IMAGE_DIR / "python-packages.txt"
 GUEST_DIR = IMAGE_DIR / "guest"
 PACKER_TEMPLATE = IMAGE_DIR / "packer" / "persona.json"
 
@@ -70,14 +72,14 @@ def read_packages(path: Path = PACKAGES_TXT) -> list[str]:
 def base_hash(apps: Iterable[App], source_key: str) -> str:
     """SHA-256 hex of everything the base image is made from.
 
-    Covers ``image/packages.txt``, every file under ``image/guest/`` (paths, modes, bytes),
+    Covers ``image/packages.txt``, ``image/python-packages.txt``, every file under ``image/guest/`` (paths, modes, bytes),
     the Packer template, this module (it generates units and configs), each app's metadata
     and ``source_key``, the hash of the site's sources (:func:`builder.site.source_key`), so a
     cache hit needs no npm run at all.
     """
     h = hashlib.sha256()
     h.update(b"persona-base-v2\0")
-    for f in (PACKAGES_TXT, PACKER_TEMPLATE, Path(__file__)):
+    for f in (PACKAGES_TXT, PYTHON_PACKAGES_TXT, PACKER_TEMPLATE, Path(__file__)):
         h.update(f.name.encode() + b"\0")
         h.update(f.read_bytes() if f.exists() else b"<missing>")
     hash_tree(GUEST_DIR, h, {"__pycache__"}, label="guest/")
@@ -245,12 +247,32 @@ def _write(path: Path, text: str, mode: int = 0o644) -> None:
     os.chmod(path, mode)
 
 
+def install_guest_python(rootfs: Path, log: Path, progress: Progress) -> None:
+    """Install ``image/python-packages.txt`` into the guest's ``/usr/local/lib/python3.X/dist-packages``.
+
+    Uses the host's pip (``--require-hashes --no-deps --target``; the packages are pure Python,
+    so the host's Python version does not matter). Raises :class:`BaseImageError` when the tree
+    has no python3 or pip fails (e.g. PyPI unreachable).
+    """
+    import sys
+    pythons = sorted(rootfs.glob("usr/lib/python3.[0-9]*"))
+    if not pythons:
+        raise BaseImageError("the guest tree has no /usr/lib/python3.X: is python3 in packages.txt?")
+    target = rootfs / "usr/local/lib" / pythons[-1].name / "dist-packages"
+    target.mkdir(parents=True, exist_ok=True)
+    progress(f"customize: guest Python packages into /{target.relative_to(rootfs)}")
+    _run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
+          "--no-compile", "--require-hashes", "--target", str(target), "-r", str(PYTHON_PACKAGES_TXT)], log)
+
+
 def customize(rootfs: Path, site: SiteBuild, key: str, log: Path, progress: Progress) -> None:
     """Turn the bare tree into the base system: guest files, locale, users, services, apps."""
     progress("customize: guest files")
     _run(["cp", "-r", "--preserve=mode", "--no-preserve=ownership", f"{GUEST_DIR}/.", f"{rootfs}/"], log)
     for p in rootfs.rglob("__pycache__"):
         shutil.rmtree(p, ignore_errors=True)
+
+    install_guest_python(rootfs, log, progress)
 
     _write(rootfs / "etc/hostname", BASE_HOSTNAME + "\n")
     _write(rootfs / "etc/hosts", hosts_file(site.apps))
