@@ -28,6 +28,7 @@ PACKAGES=(
   sqlite3
   curl
   socat
+  nginx             # loopback HTTP server with Range for the pull-image tests (not started as a service)
   poppler-utils     # pdftotext/pdftoppm: statement PDFs in tests
   fonts-dejavu-core # DejaVu Sans (+Bold): the Unicode font embedded in statement PDFs
   # statement PDFs' per-character fallbacks for what DejaVu lacks (TrueType, embeddable by reportlab;
