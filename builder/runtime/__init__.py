@@ -1,0 +1,1 @@
+"""Running published Persona Desktop images: pull (pull-image), run (run-image), episodes (run-task)."""
