@@ -1,180 +1,86 @@
 #!/usr/bin/env bash
-# Persona Desktop QEMU wrapper: boots a persona qcow2 through a copy-on-write overlay and
-# exposes the desktop (VNC + noVNC), QMP and the guest's web apps.
+# Persona Desktop wrapper's entrypoint: maps the container's env knobs to `run-image` flags, starts
+# websockify for noVNC, then execs run-image (builder/runtime/run.py, the host's code path), so
+# SIGTERM from `docker stop` reaches it and it powers the guest off cleanly (exit 0).
 #
-# Image:   $IMAGE, default /image/persona.qcow2 (mounted), else the built-in
-#          /opt/persona/persona.qcow2. The image is never written: a new overlay in
-#          $OVERLAY_DIR (default /run/persona; mount a volume there to keep it) holds the
-#          guest's changes. RESET=0 reuses an existing overlay instead of starting fresh.
-# Clock:   $AS_OF (persona's local wall time, YYYY-MM-DDTHH:MM:SS), default: "as_of" from
-#          manifest.json or guest.json next to the image; the guest RTC runs in local time.
-# Machine: RAM_SIZE (default 4G), CPU_CORES (default 2), KVM=auto|Y|N (auto tries KVM and
-#          falls back to TCG when /dev/kvm is missing or the guest kernel shows no sign of
-#          life within $KVM_WATCHDOG seconds, default 45).
-# Ports:   VNC 5900, noVNC 6080 (http://HOST:6080/vnc.html), QMP 4444 (tcp, one client),
-#          guest http 8080 -> guest port 80 (send the app's Host header, e.g.
-#          curl -H 'Host: larkspurbank.test' http://127.0.0.1:8080/).
-#          All bound to $BIND, default 127.0.0.1. Inside Docker pass -e BIND=0.0.0.0 and
-#          publish on the host's loopback: -p 127.0.0.1:6080:6080 -p 127.0.0.1:8080:8080 ...
-# Stop:    SIGTERM/SIGINT -> ACPI power button (QMP system_powerdown), wait up to
-#          $SHUTDOWN_TIMEOUT seconds (default 120), then QMP quit / kill.
-set -uo pipefail
+# Image:   IMAGE: a build output folder (persona.qcow2 + manifest.json) or a qcow2; default /image
+#          when /image/persona.qcow2 is mounted, else the built-in /opt/persona. Never written.
+# State:   STATE_DIR (default /state): run-image's overlay and snapshot; mount a volume there to keep
+#          the booted snapshot across container restarts. FRESH=1 starts from the image again.
+# Clock:   AS_OF (persona's local wall time YYYY-MM-DDTHH:MM:SS), default the manifest's as_of.
+# Machine: RAM_SIZE (4G), CPU_CORES (2), KVM=auto|Y|N (auto: KVM when /dev/kvm really works).
+# Ports:   CONTROL_PORT 5000 (GET /health, POST /reset, the guest's control API), HTTP_PORT 8080
+#          (guest nginx: send the app's Host header), VNC_PORT 5900 (>= 5900), QMP_PORT 4444,
+#          NOVNC_PORT 6080 (http://HOST:6080/vnc.html; NOVNC=0 turns it off). All bound to BIND
+#          (default 127.0.0.1; inside Docker with -p use BIND=0.0.0.0).
+# Stop:    SHUTDOWN_TIMEOUT (seconds run-image waits for the guest's power-off, when it has the flag).
+# Extra arguments are passed to run-image as they are.
+set -euo pipefail
+
+log() { echo "[persona] $*" >&2; }
+die() { log "error: $*"; exit 2; }
 
 IMAGE="${IMAGE:-}"
 if [ -z "$IMAGE" ]; then
-  if [ -f /image/persona.qcow2 ]; then IMAGE=/image/persona.qcow2; else IMAGE=/opt/persona/persona.qcow2; fi
+  if [ -f /image/persona.qcow2 ]; then IMAGE=/image; else IMAGE=/opt/persona; fi
 fi
-OVERLAY_DIR="${OVERLAY_DIR:-/run/persona}"
-RAM_SIZE="${RAM_SIZE:-4G}"
-CPU_CORES="${CPU_CORES:-2}"
-KVM="${KVM:-auto}"
-BIND="${BIND:-127.0.0.1}"
-VNC_PORT="${VNC_PORT:-5900}"
-NOVNC_PORT="${NOVNC_PORT:-6080}"
-QMP_PORT="${QMP_PORT:-4444}"
-HTTP_PORT="${HTTP_PORT:-8080}"
-CTL_PORT="${CTL_PORT:-4445}"        # the wrapper's own QMP, always on 127.0.0.1
-SHUTDOWN_TIMEOUT="${SHUTDOWN_TIMEOUT:-120}"
-KVM_WATCHDOG="${KVM_WATCHDOG:-45}"
-RESET="${RESET:-1}"
-NOVNC_WEB="${NOVNC_WEB:-/usr/share/novnc}"
-
-log() { echo "[persona] $*" >&2; }
-die() { log "error: $*"; exit 1; }
-
-[ -f "$IMAGE" ] || die "no image: mount one at /image/persona.qcow2 or set IMAGE"
-mkdir -p "$OVERLAY_DIR" || die "cannot create $OVERLAY_DIR"
-OVERLAY="$OVERLAY_DIR/overlay.qcow2"
-SERIAL="$OVERLAY_DIR/serial.log"
-
-if [ "$RESET" != "0" ] || [ ! -f "$OVERLAY" ]; then
-  rm -f "$OVERLAY"
-  qemu-img create -q -f qcow2 -b "$(readlink -f "$IMAGE")" -F qcow2 "$OVERLAY" || die "qemu-img create failed"
-  log "fresh overlay $OVERLAY over $IMAGE"
-else
-  log "reusing overlay $OVERLAY"
+if [ -d "$IMAGE" ]; then
+  [ -f "$IMAGE/persona.qcow2" ] || die "no persona.qcow2 in $IMAGE: mount a build folder at /image (-v \"\$PWD/out/<persona>:/image:ro\") or set IMAGE"
+elif [ ! -f "$IMAGE" ]; then
+  die "no image at $IMAGE: mount a build folder at /image or set IMAGE to a qcow2"
 fi
 
-if [ -z "${AS_OF:-}" ]; then
-  for meta in "$(dirname "$IMAGE")/manifest.json" "$(dirname "$IMAGE")/guest.json"; do
-    if [ -f "$meta" ]; then
-      AS_OF="$(grep -o '"as_of"[[:space:]]*:[[:space:]]*"[^"]*"' "$meta" | head -1 | sed 's/.*"\([^"]*\)"$/\1/')"
-      [ -n "$AS_OF" ] && break
-    fi
-  done
-fi
-RTC=(-rtc "base=utc,clock=vm")
-if [ -n "${AS_OF:-}" ]; then
-  AS_OF="${AS_OF:0:19}"
-  RTC=(-rtc "base=${AS_OF},clock=vm")
-  log "guest clock starts at $AS_OF"
-fi
-
-kvm_ok() { [ -e /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; }
-case "$KVM" in
+case "${KVM:-auto}" in
   Y|y|1|yes|kvm) ACCEL=kvm ;;
   N|n|0|no|tcg) ACCEL=tcg ;;
-  *) if kvm_ok; then ACCEL=kvm; else ACCEL=tcg; fi ;;
+  auto|"") ACCEL=auto ;;
+  *) die "KVM=${KVM} (use auto, Y or N)" ;;
 esac
 
-QEMU_PID=""
-WEB_PID=""
-TAIL_PID=""
-
-start_qemu() {
-  local accel="$1" accel_args
-  if [ "$accel" = kvm ]; then accel_args=(-accel kvm -cpu host); else accel_args=(-accel tcg,thread=multi -cpu max); fi
-  : > "$SERIAL"
-  log "starting QEMU ($accel, ${CPU_CORES} cpus, ${RAM_SIZE})"
-  qemu-system-x86_64 "${accel_args[@]}" -machine pc -smp "$CPU_CORES" -m "$RAM_SIZE" \
-    -drive "file=$OVERLAY,if=virtio,format=qcow2,discard=unmap" \
-    -netdev "user,id=n0,hostfwd=tcp:${BIND}:${HTTP_PORT}-:80" -device virtio-net-pci,netdev=n0 \
-    -usb -device usb-tablet -vga std \
-    -display none -vnc "${BIND}:$((VNC_PORT - 5900))" \
-    -qmp "tcp:${BIND}:${QMP_PORT},server=on,wait=off" \
-    -qmp "tcp:127.0.0.1:${CTL_PORT},server=on,wait=off" \
-    -device virtio-serial -chardev "socket,path=$OVERLAY_DIR/qga.sock,server=on,wait=off,id=qga0" \
-    -device virtserialport,chardev=qga0,name=org.qemu.guest_agent.0 \
-    -serial "file:$SERIAL" "${RTC[@]}" &
-  QEMU_PID=$!
-}
-
-# Send QMP commands to the wrapper's own monitor; prints the replies.
-qmp() {
-  local fd reply
-  # (the braces keep 2>/dev/null from applying to the whole script, as exec would)
-  { exec {fd}<>"/dev/tcp/127.0.0.1/${CTL_PORT}"; } 2>/dev/null || return 1
-  read -r -t 5 reply <&"$fd"                      # greeting
-  printf '{"execute":"qmp_capabilities"}\n' >&"$fd"
-  read -r -t 5 reply <&"$fd"
-  local c
-  for c in "$@"; do
-    printf '{"execute":"%s"}\n' "$c" >&"$fd"
-    read -r -t 5 reply <&"$fd" && echo "$reply"
-  done
-  exec {fd}>&-
-}
-
-stopping=0
-shutdown_guest() {
-  [ "$stopping" = 1 ] && return
-  stopping=1
-  log "stopping: ACPI power button, waiting up to ${SHUTDOWN_TIMEOUT}s"
-  if [ -n "$QEMU_PID" ] && kill -0 "$QEMU_PID" 2>/dev/null; then
-    qmp system_powerdown >/dev/null || true
-    local waited=0
-    while kill -0 "$QEMU_PID" 2>/dev/null && [ "$waited" -lt "$SHUTDOWN_TIMEOUT" ]; do
-      sleep 1; waited=$((waited + 1))
-    done
-    if kill -0 "$QEMU_PID" 2>/dev/null; then
-      log "guest did not power off in ${SHUTDOWN_TIMEOUT}s: quitting QEMU"
-      qmp quit >/dev/null || true
-      sleep 3
-      kill -9 "$QEMU_PID" 2>/dev/null || true
-    else
-      log "guest powered off after ${waited}s"
-    fi
-  fi
-  [ -n "$WEB_PID" ] && kill "$WEB_PID" 2>/dev/null
-  [ -n "$TAIL_PID" ] && kill "$TAIL_PID" 2>/dev/null
-  wait 2>/dev/null
-  exit 0
-}
-trap shutdown_guest TERM INT
-
-start_qemu "$ACCEL"
-if [ "$ACCEL" = kvm ] && [ "$KVM" = auto ]; then
-  alive=0
-  for _ in $(seq "$KVM_WATCHDOG"); do
-    if grep -qE 'Linux version [0-9]|Welcome to|systemd\[1\]' "$SERIAL" 2>/dev/null; then alive=1; break; fi
-    kill -0 "$QEMU_PID" 2>/dev/null || break
-    sleep 1
-  done
-  if [ "$alive" = 0 ]; then
-    log "KVM guest shows no sign of life after ${KVM_WATCHDOG}s: restarting under TCG"
-    kill -9 "$QEMU_PID" 2>/dev/null; wait "$QEMU_PID" 2>/dev/null
-    ACCEL=tcg
-    start_qemu tcg
-  fi
-fi
-
-tail -n +1 -F "$SERIAL" 2>/dev/null &
-TAIL_PID=$!
-
-if [ "${NOVNC:-1}" != "0" ] && command -v websockify >/dev/null; then
-  websockify --web "$NOVNC_WEB" "${BIND}:${NOVNC_PORT}" "127.0.0.1:${VNC_PORT}" >/dev/null 2>&1 &
-  WEB_PID=$!
-  log "noVNC on http://${BIND}:${NOVNC_PORT}/vnc.html"
-fi
-log "VNC ${BIND}:${VNC_PORT}  QMP ${BIND}:${QMP_PORT}  http ${BIND}:${HTTP_PORT} -> guest :80"
-
-# Wait for QEMU; `wait` returns early when a trapped signal arrives.
-while kill -0 "$QEMU_PID" 2>/dev/null; do
-  wait "$QEMU_PID" 2>/dev/null
+BIND="${BIND:-127.0.0.1}"
+CONTROL_PORT="${CONTROL_PORT:-5000}"
+HTTP_PORT="${HTTP_PORT:-8080}"
+VNC_PORT="${VNC_PORT:-5900}"
+QMP_PORT="${QMP_PORT:-4444}"
+NOVNC_PORT="${NOVNC_PORT:-6080}"
+STATE_DIR="${STATE_DIR:-${OVERLAY_DIR:-/state}}"
+RAM_SIZE="${RAM_SIZE:-4G}"
+CPU_CORES="${CPU_CORES:-2}"
+FRESH="${FRESH:-${RESET:-0}}"
+for v in CONTROL_PORT HTTP_PORT VNC_PORT QMP_PORT NOVNC_PORT CPU_CORES; do
+  [[ "${!v}" =~ ^[0-9]+$ ]] || die "$v=${!v} is not a number"
 done
-rc=0
-wait "$QEMU_PID" 2>/dev/null; rc=$?
-log "QEMU exited ($rc)"
-[ -n "$WEB_PID" ] && kill "$WEB_PID" 2>/dev/null
-[ -n "$TAIL_PID" ] && kill "$TAIL_PID" 2>/dev/null
-exit "$rc"
+[ "$VNC_PORT" -ge 5900 ] || die "VNC_PORT=$VNC_PORT: QEMU's VNC ports start at 5900"
+mkdir -p "$STATE_DIR" || die "cannot create STATE_DIR $STATE_DIR"
+
+if [ "${NOVNC:-1}" != 0 ]; then
+  # websockify reaches VNC on the address run-image bound it to (loopback when bound to all).
+  vnc_host="$BIND"; [ "$vnc_host" = 0.0.0.0 ] && vnc_host=127.0.0.1
+  websockify --web /usr/share/novnc "$BIND:$NOVNC_PORT" "$vnc_host:$VNC_PORT" >/dev/null 2>&1 &
+  log "noVNC on http://$BIND:$NOVNC_PORT/vnc.html"
+fi
+
+if [ ! -f /opt/persona-desktop/builder/runtime/run.py ]; then
+  # Stopgap until run-image is in the image: the old shell runner (no control API, no snapshot).
+  log "run-image is not in this image: booting with docker/legacy-run.sh"
+  qcow2="$IMAGE"; [ -d "$qcow2" ] && qcow2="$IMAGE/persona.qcow2"
+  export IMAGE="$qcow2" ACCEL BIND HTTP_PORT VNC_PORT QMP_PORT STATE_DIR RAM_SIZE CPU_CORES
+  exec /usr/local/lib/persona-desktop/legacy-run.sh
+fi
+
+args=("$IMAGE" --bind "$BIND" --control-port "$CONTROL_PORT" --http-port "$HTTP_PORT"
+      --vnc-port "$VNC_PORT" --qmp-port "$QMP_PORT" --memory "$RAM_SIZE" --cpus "$CPU_CORES"
+      --accel "$ACCEL" --state-dir "$STATE_DIR")
+[ "$FRESH" != 0 ] && args+=(--fresh)
+# Flags run-image may lack: passed only when asked for, and refused clearly when it has none.
+if [ -n "${AS_OF:-}${SHUTDOWN_TIMEOUT:-}" ]; then
+  help="$(run-image --help 2>&1 || true)"
+  for pair in "AS_OF:--as-of" "SHUTDOWN_TIMEOUT:--shutdown-timeout"; do
+    var="${pair%%:*}" flag="${pair#*:}"
+    [ -n "${!var:-}" ] || continue
+    grep -q -- "$flag" <<<"$help" || die "$var is set but this run-image has no $flag"
+    args+=("$flag" "${!var}")
+  done
+fi
+log "run-image ${args[*]} $*"
+exec run-image "${args[@]}" "$@"
