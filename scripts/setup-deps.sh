@@ -18,6 +18,9 @@ PACKAGES=(
   # Docker wrapper's noVNC (also handy on the host)
   novnc
   websockify
+  # the Docker wrapper built and run in tests: Podman with runc, no Docker engine (tests/test_podman.py)
+  podman
+  runc
   # Python
   python3-venv
   python3-pip
