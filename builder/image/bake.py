@@ -31,6 +31,7 @@ from typing import Callable
 from zoneinfo import ZoneInfo
 
 from . import qemu as q
+from .qemu import parse_as_of, rtc_base  # noqa: F401  (re-exported: the bake's callers use them)
 from .base import PACKER_TEMPLATE, BaseImageError, convert
 from .packer import PackerError, iter_packer, packer_env
 
@@ -42,23 +43,6 @@ BAKE_TIMEOUT = float(os.environ.get("PERSONA_BAKE_TIMEOUT", "1800"))
 
 class BakeError(RuntimeError):
     """The bake failed: bad layer, Packer error, guest ``PERSONA-BAKE: FAIL`` or timeout."""
-
-
-def parse_as_of(as_of: str) -> datetime:
-    """``as_of`` (``YYYY-MM-DDTHH:MM[:SS]``, naive local time) as a naive datetime.
-
-    Raises :class:`ValueError` for anything else (an offset or ``Z`` is refused: the
-    guest's clock shows local wall time).
-    """
-    dt = datetime.fromisoformat(as_of)
-    if dt.tzinfo is not None:
-        raise ValueError(f"as_of must be the persona's local wall time without offset, got {as_of!r}")
-    return dt.replace(microsecond=0)
-
-
-def rtc_base(as_of: str) -> str:
-    """The QEMU ``-rtc base=`` value for ``as_of`` (the guest RTC runs in local time)."""
-    return parse_as_of(as_of).strftime("%Y-%m-%dT%H:%M:%S")
 
 
 def bake_rtc_base(as_of: str, timezone: str) -> str:

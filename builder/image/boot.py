@@ -19,6 +19,7 @@ import socket
 import struct
 import subprocess
 import tempfile
+import threading
 import time
 import zlib
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import qemu as q
-from .bake import rtc_base
+from .qemu import rtc_base
 
 Progress = Callable[[str], None]
 
@@ -129,12 +130,48 @@ class GuestAgent:
                 raise BootError(f"guest command timed out: {argv}")
             time.sleep(0.3)
 
+    def read_file(self, path: str, limit: int = 1 << 30) -> bytes:
+        """The bytes of guest file ``path`` (read as root, 4 MiB per call). Raises :class:`BootError`
+        when the guest cannot open it or it is larger than ``limit`` bytes."""
+        handle = self.call("guest-file-open", path=path, mode="rb")
+        out = bytearray()
+        try:
+            while True:
+                r = self.call("guest-file-read", timeout=60, handle=handle, count=4 << 20)
+                out += base64.b64decode(r.get("buf-b64", ""))
+                if len(out) > limit:
+                    raise BootError(f"guest file {path} is larger than {limit} bytes")
+                if r.get("eof") or not r.get("count"):
+                    return bytes(out)
+        finally:
+            self.call("guest-file-close", handle=handle)
+
     def close(self) -> None:
         if self.sock is not None:
             try:
                 self.sock.close()
             finally:
                 self.sock = None
+
+
+def make_overlay(image: Path, overlay: Path) -> None:
+    """Create ``overlay`` (qcow2) backed by ``image`` (qcow2, never written). Raises :class:`BootError`."""
+    tmp = overlay.with_name(overlay.name + ".tmp")
+    r = subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(Path(image).resolve()), "-F", "qcow2",
+                        str(tmp)], capture_output=True, text=True)
+    if r.returncode != 0:
+        tmp.unlink(missing_ok=True)
+        raise BootError(f"qemu-img create overlay failed: {r.stderr.strip()}")
+    os.replace(tmp, overlay)
+
+
+def internal_snapshots(qcow2: Path) -> list[str]:
+    """Tags of the internal snapshots in ``qcow2`` (``qemu-img snapshot -l``; the image must not be in use)."""
+    r = subprocess.run(["qemu-img", "info", "--force-share", "--output=json", str(qcow2)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise BootError(f"qemu-img info {qcow2}: {r.stderr.strip()}")
+    return [sn["name"] for sn in json.loads(r.stdout).get("snapshots", [])]
 
 
 _WIN = re.compile(r'^\s*0x[0-9a-f]+ "(?P<title>.*)": \(.*\)\s+(?P<w>\d+)x(?P<h>\d+)[+-]')
@@ -150,25 +187,41 @@ class VM:
     ``accel`` is ``kvm``/``tcg``/None (detect; PERSONA_ACCEL forces). Under detected KVM a
     watchdog restarts the guest under TCG when the kernel shows no sign of life.
     ``vnc`` is a QEMU VNC display (e.g. ``"127.0.0.1:5"``) or None for none.
+
+    For ``run-image`` (:mod:`builder.runtime.run`): ``state_dir`` keeps the overlay, sockets and
+    serial log in a folder that outlives the VM (an existing ``overlay.qcow2`` there is reused,
+    with its internal snapshots); ``bind`` and ``http_port`` (0: a free port) place the guest's
+    port 80 on the host; ``forwards`` maps more guest TCP ports to host ports on 127.0.0.1;
+    ``qmp_port`` adds a QMP server on ``bind`` for the user; ``loadvm`` starts from an internal
+    snapshot of the overlay instead of booting (``-loadvm``; no KVM watchdog then).
     Attributes after start: ``http_port`` (host port forwarded to guest port 80),
     ``accel``, ``serial_log``, ``started_at`` (monotonic seconds).
     """
 
     def __init__(self, image: Path, as_of: str | None = None, *, memory_mb: int = 4096, cpus: int = 2,
                  accel: str | None = None, vnc: str | None = None, workdir: Path | None = None,
-                 progress: Progress | None = None):
+                 progress: Progress | None = None, state_dir: Path | None = None, bind: str = "127.0.0.1",
+                 http_port: int = 0, forwards: dict[int, int] | None = None, qmp_port: int | None = None,
+                 loadvm: str | None = None):
         self.image = Path(image).resolve()
         self.as_of = as_of
         self.memory_mb, self.cpus = memory_mb, cpus
         self.accel = accel
         self.vnc = vnc
         self._workdir_arg = workdir
+        self.state_dir = Path(state_dir).resolve() if state_dir else None
+        self.bind = bind
+        self._http_port_arg = http_port
+        self.forwards = dict(forwards or {})
+        self.qmp_port = qmp_port
+        self.loadvm_tag = loadvm
         self.progress = progress or (lambda s: None)
         self.proc: subprocess.Popen | None = None
         self.qmp = None
         self.agent: GuestAgent | None = None
         self.http_port = 0
         self.started_at = 0.0
+        self._qmp_lock = threading.Lock()
 
     # ------------------------------------------------------------------ lifecycle
     def __enter__(self) -> "VM":
@@ -185,14 +238,16 @@ class VM:
         """Create the overlay and start QEMU; return once QMP answers (the guest boots on)."""
         if not self.image.is_file():
             raise BootError(f"image {self.image} missing")
-        self.dir = Path(tempfile.mkdtemp(prefix="persona-vm-", dir=self._workdir_arg))
+        if self.state_dir is not None:
+            self.state_dir.mkdir(parents=True, exist_ok=True)
+            self.dir = self.state_dir
+        else:
+            self.dir = Path(tempfile.mkdtemp(prefix="persona-vm-", dir=self._workdir_arg))
         self.overlay = self.dir / "overlay.qcow2"
-        r = subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(self.image), "-F", "qcow2",
-                            str(self.overlay)], capture_output=True, text=True)
-        if r.returncode != 0:
-            raise BootError(f"qemu-img create overlay failed: {r.stderr.strip()}")
+        if not self.overlay.exists():
+            make_overlay(self.image, self.overlay)
         accel = self.accel or q.detect_accel()
-        watchdog = self.accel is None and accel == "kvm" and not q.accel_forced()
+        watchdog = self.accel is None and accel == "kvm" and not q.accel_forced() and not self.loadvm_tag
         self._launch(accel)
         if watchdog:
             try:
@@ -205,15 +260,19 @@ class VM:
 
     def _launch(self, accel: str) -> None:
         self.accel = accel
-        self.http_port = free_port()
+        self.http_port = self._http_port_arg or free_port()
         self.qmp_sock = self.dir / "qmp.sock"
         self.qga_sock = self.dir / "qga.sock"
         self.serial_log = self.dir / "serial.log"
         for p in (self.qmp_sock, self.qga_sock, self.serial_log):
             p.unlink(missing_ok=True)
         cmd = [q.QEMU, *q.accel_args(accel), "-machine", "pc", "-smp", str(self.cpus), "-m", str(self.memory_mb),
-               "-drive", f"file={self.overlay},if=virtio,format=qcow2,cache=unsafe,discard=unmap",
-               "-netdev", f"user,id=n0,hostfwd=tcp:127.0.0.1:{self.http_port}-:80",
+               # A throwaway overlay needs no flushes; a kept one must survive a host crash.
+               "-drive", f"file={self.overlay},if=virtio,format=qcow2,discard=unmap,"
+                         f"cache={'writeback' if self.state_dir else 'unsafe'}",
+               "-netdev", "user,id=n0," + ",".join(
+                   [f"hostfwd=tcp:{self.bind}:{self.http_port}-:80"]
+                   + [f"hostfwd=tcp:127.0.0.1:{host}-:{guest}" for guest, host in sorted(self.forwards.items())]),
                "-device", "virtio-net-pci,netdev=n0",
                "-usb", "-device", "usb-tablet", "-vga", "std",
                "-qmp", f"unix:{self.qmp_sock},server=on,wait=off",
@@ -223,6 +282,10 @@ class VM:
                "-display", "none"]
         if self.vnc:
             cmd += ["-vnc", self.vnc]
+        if self.qmp_port:
+            cmd += ["-qmp", f"tcp:{self.bind}:{self.qmp_port},server=on,wait=off"]
+        if self.loadvm_tag:
+            cmd += ["-loadvm", self.loadvm_tag]
         if self.as_of:
             cmd += ["-rtc", f"base={rtc_base(self.as_of)},clock=vm"]
         self.progress(f"vm: starting ({accel}), http on 127.0.0.1:{self.http_port}")
@@ -270,8 +333,46 @@ class VM:
             self._kill()
         return clean
 
+    def hmp(self, command_line: str, timeout: float = 600.0) -> str:
+        """Run a human-monitor command through QMP (``human-monitor-command``); return its text output."""
+        assert self.qmp is not None
+        with self._qmp_lock:
+            self.qmp.settimeout(timeout)
+            try:
+                return str(self.qmp.cmd("human-monitor-command", **{"command-line": command_line}) or "")
+            finally:
+                self.qmp.settimeout(None)
+
+    def savevm(self, tag: str) -> float:
+        """Save the running machine (RAM, devices, disk) as internal snapshot ``tag`` of the overlay.
+
+        Replaces an older snapshot of that tag. Returns the seconds it took (the guest is paused
+        meanwhile). Raises :class:`BootError` with QEMU's message on failure.
+        """
+        t0 = time.monotonic()
+        out = self.hmp(f"savevm {tag}").strip()
+        if out:
+            raise BootError(f"savevm {tag}: {out}")
+        return time.monotonic() - t0
+
+    def loadvm(self, tag: str) -> float:
+        """Restore internal snapshot ``tag``: the guest runs on from that moment (clock included).
+
+        Returns the seconds QEMU took. Raises :class:`BootError` when QEMU refuses (no such snapshot,
+        a device that cannot be restored).
+        """
+        t0 = time.monotonic()
+        out = self.hmp(f"loadvm {tag}").strip()
+        if out:
+            raise BootError(f"loadvm {tag}: {out}")
+        if self.agent is not None:
+            self.agent.close()  # its channel state was rewound with the guest
+        return time.monotonic() - t0
+
     def cleanup(self) -> None:
         """Delete the overlay and sockets (the VM must be stopped)."""
+        if self.state_dir is not None:
+            return  # a kept state folder is its owner's
         if getattr(self, "dir", None) is not None and os.environ.get("PERSONA_KEEP_WORK") != "1":
             shutil.rmtree(self.dir, ignore_errors=True)
 

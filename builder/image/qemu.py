@@ -8,6 +8,7 @@ import re
 import subprocess
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
@@ -177,3 +178,20 @@ def tail(log: Path, n: int = 40) -> str:
     except OSError:
         return ""
     return "\n".join(["--- serial log tail ---", *lines[-n:]])
+
+
+def parse_as_of(as_of: str) -> datetime:
+    """``as_of`` (``YYYY-MM-DDTHH:MM[:SS]``, naive local time) as a naive datetime.
+
+    Raises :class:`ValueError` for anything else (an offset or ``Z`` is refused: the
+    guest's clock shows local wall time).
+    """
+    dt = datetime.fromisoformat(as_of)
+    if dt.tzinfo is not None:
+        raise ValueError(f"as_of must be the persona's local wall time without offset, got {as_of!r}")
+    return dt.replace(microsecond=0)
+
+
+def rtc_base(as_of: str) -> str:
+    """The QEMU ``-rtc base=`` value for ``as_of`` (the guest RTC runs in local time)."""
+    return parse_as_of(as_of).strftime("%Y-%m-%dT%H:%M:%S")

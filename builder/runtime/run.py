@@ -1,0 +1,680 @@
+"""``run-image``: boot a persona image with one command, serve its control API, reset it in seconds.
+
+``run-image PATH|NAME`` (PATH: a build's output folder holding ``persona.qcow2`` and
+``manifest.json``, or a ``.qcow2``; NAME: an image fetched by ``pull-image``) boots the image
+through a copy-on-write overlay (the image itself is never written) with the guest clock at the
+manifest's ``guest.rtc_base`` (the persona's ``as_of``), KVM when it really works and TCG otherwise
+(:func:`builder.image.qemu.detect_accel`), and every port on ``--bind`` (default 127.0.0.1):
+
+=============  =====================================================================
+``--vnc-port``  VNC of the desktop (5900; no password: keep it on loopback)
+``--qmp-port``  QMP (4444): screendump, input, snapshots for your own tools
+``--http-port`` the guest's port 80 (8080): every app behind nginx by ``Host`` header
+``--control-port``  the control API (5000): the guest's OSWorld-compatible API, proxied,
+                plus ``GET /health`` and ``POST /reset`` answered here
+=============  =====================================================================
+
+Lifecycle. On a cold boot it waits until every app answers through nginx and the guest's control
+API is up, then until Firefox shows its page and bookmarks toolbar, lets the desktop settle and
+saves an internal snapshot ``persona-booted`` in the overlay (QMP ``human-monitor-command
+savevm``: RAM, devices and disk in one). Only then does ``GET /health`` answer 200, so a harness
+never starts an episode before the reset point exists. ``POST /reset`` restores that snapshot
+(``loadvm``): the guest's clock, every app database, Firefox and the desktop come back as they
+were at the snapshot, and the call returns once every app is healthy again. The overlay and
+snapshot live in a state folder (``--state-dir``, default
+``$XDG_STATE_HOME/persona-desktop/runs/<persona>-<hash of the image path>``, ``~/.local/state``
+when unset) with ``state.json`` recording the image's identity (path, size, mtime, manifest hash)
+and the machine (memory, CPUs, accelerator, QEMU version): a later ``run-image`` of the same image
+and machine starts from the snapshot in seconds instead of booting; anything else changed makes a
+fresh overlay. ``--fresh`` forces one. Ctrl-C or SIGTERM powers the guest off through ACPI
+(``system_powerdown``), killing QEMU only after ``--shutdown-timeout`` seconds, and exits 0 on a
+clean power-off.
+
+The host control server: ``GET /state`` → ``{"databases": {app: sha256 of its file now}}`` and
+``GET /state/apps/<app>`` → a consistent copy of that app's SQLite database (both read as root
+through the guest agent, for graders: the persona's user, and so an agent, cannot read them);
+``GET /health`` → 200 ``{"status": "ok", "apps": {name: http_status},
+"reset_point": true, ...}`` once ready, else 503 with what is missing; ``POST /reset`` → 200
+``{"status": "ok", "seconds": s}`` (409 while a reset is running); every other path is forwarded
+verbatim (method, headers, body) to the guest's control API on its port 5000. The Docker wrapper
+(``docker/entrypoint.sh``) runs this same code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import http.server
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from ..image import qemu as q
+from ..image.boot import TOOLBAR_ROWS, VM, BootError, free_port, internal_snapshots
+
+Progress = Callable[[str], None]
+
+SNAPSHOT_TAG = "persona-booted"
+#: Bumped when what a snapshot holds changes (so an older state folder is not reused).
+STATE_FORMAT = 1
+GUEST_CONTROL_PORT = 5000
+#: How long a cold boot may take to reach every app healthy (TCG on 2 cores takes 1-2 minutes).
+BOOT_TIMEOUT = float(os.environ.get("PERSONA_BOOT_TIMEOUT", "1200"))
+#: How long a reset may take to reach every app healthy again.
+RESET_TIMEOUT = float(os.environ.get("PERSONA_RESET_TIMEOUT", "120"))
+#: Seconds the desktop is left to settle before the reset point is saved.
+SETTLE_SECONDS = float(os.environ.get("PERSONA_SETTLE_SECONDS", "10"))
+
+
+class RunError(RuntimeError):
+    """The image could not be found, booted, snapshotted or restored (the message says which)."""
+
+
+# ---------------------------------------------------------------- the image
+
+@dataclass(frozen=True)
+class ImageRef:
+    """A persona image to run: ``qcow2`` and, when the build left one beside it, its ``manifest``."""
+
+    qcow2: Path
+    manifest: dict | None
+
+    @property
+    def persona(self) -> str:
+        return (self.manifest or {}).get("persona") or self.qcow2.stem
+
+    @property
+    def as_of(self) -> str | None:
+        """The guest clock's start: ``guest.rtc_base`` (the persona's local wall time) or ``now``."""
+        m = self.manifest or {}
+        return (m.get("guest") or {}).get("rtc_base") or m.get("now")
+
+    @property
+    def apps(self) -> list[dict]:
+        """The manifest's apps (``name``, ``title``, ``url``, ``domain``, ``session_cookie``, sign-in)."""
+        return list((self.manifest or {}).get("apps") or [])
+
+
+def resolve_image(arg: str) -> ImageRef:
+    """``PATH|NAME`` → :class:`ImageRef`.
+
+    A folder must hold ``persona.qcow2`` (and normally ``manifest.json``); a file must be a qcow2
+    (``manifest.json`` beside it is read when present). Anything else is looked up as a pulled image
+    name (``NAME[:TAG]``, :func:`builder.runtime.pull.resolve_local`). Raises :class:`RunError`.
+    """
+    p = Path(arg).expanduser()
+    if p.is_dir():
+        qcow2 = p / "persona.qcow2"
+        if not qcow2.is_file():
+            raise RunError(f"{p}: no persona.qcow2 in this folder (build one with build-image, or pull one)")
+    elif p.is_file():
+        with open(p, "rb") as f:
+            if f.read(4) != b"QFI\xfb":
+                raise RunError(f"{p}: not a qcow2 image")
+        qcow2 = p
+    elif "/" in arg or arg.endswith(".qcow2"):
+        raise RunError(f"{arg}: no such file or folder")
+    else:
+        try:
+            from .pull import resolve_local
+        except ImportError as e:  # pragma: no cover - pull.py ships with this package
+            raise RunError(f"{arg}: not a path, and pulled images cannot be looked up ({e})") from None
+        try:
+            return resolve_image(str(resolve_local(arg)))
+        except RunError:
+            raise
+        except Exception as e:
+            raise RunError(str(e)) from None
+    manifest = None
+    mp = qcow2.parent / "manifest.json"
+    if mp.is_file():
+        try:
+            manifest = json.loads(mp.read_text())
+        except (OSError, ValueError) as e:
+            raise RunError(f"{mp}: unreadable manifest ({e})") from None
+    return ImageRef(qcow2.resolve(), manifest)
+
+
+def qemu_version() -> str:
+    """The first line of ``qemu-system-x86_64 --version`` (snapshots do not move across versions)."""
+    try:
+        return subprocess.run([q.QEMU, "--version"], capture_output=True, text=True, timeout=30).stdout.splitlines()[0]
+    except (OSError, IndexError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
+def fingerprint(ref: ImageRef, memory_mb: int, cpus: int, accel: str) -> dict:
+    """What a saved snapshot depends on: the image file's identity and the machine it ran on."""
+    st = ref.qcow2.stat()
+    mp = ref.qcow2.parent / "manifest.json"
+    return {
+        "format": STATE_FORMAT,
+        "image": str(ref.qcow2),
+        "size": st.st_size,
+        "mtime_ns": st.st_mtime_ns,
+        "manifest_sha256": hashlib.sha256(mp.read_bytes()).hexdigest() if mp.is_file() else None,
+        "memory_mb": memory_mb,
+        "cpus": cpus,
+        "accel": accel,
+        "qemu": qemu_version(),
+    }
+
+
+def default_state_dir(ref: ImageRef) -> Path:
+    """``$XDG_STATE_HOME/persona-desktop/runs/<persona>-<12 hex of the image path>``."""
+    base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local/state")
+    key = hashlib.sha256(str(ref.qcow2).encode()).hexdigest()[:12]
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", ref.persona)[:60]
+    return base / "persona-desktop" / "runs" / f"{safe}-{key}"
+
+
+def parse_memory(text: str) -> int:
+    """``4G``, ``2560M``, ``3072`` (MiB) → MiB. Raises :class:`RunError`."""
+    m = re.fullmatch(r"\s*(\d+)\s*([GgMm]i?[Bb]?)?\s*", str(text))
+    if not m:
+        raise RunError(f"memory {text!r}: give MiB or a size like 4G / 2560M")
+    n = int(m.group(1))
+    mib = n * 1024 if (m.group(2) or "M")[0] in "Gg" else n
+    if not 1024 <= mib <= 262144:
+        raise RunError(f"memory {text!r}: between 1G and 256G")
+    return mib
+
+
+def port_free(bind: str, port: int) -> bool:
+    """True when TCP ``port`` on ``bind`` can be listened on now."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((bind, port))
+            return True
+        except OSError:
+            return False
+
+
+# ---------------------------------------------------------------- the running machine
+
+class Machine:
+    """One running persona image with its reset point.
+
+    ``start()`` boots (or restores the saved reset point), ``ready`` tells whether the reset point
+    exists and every app is healthy, ``reset()`` restores it, ``stop()`` powers off. Ports are the
+    host ports after start: ``http_port``, ``vnc_port``, ``qmp_port``, ``guest_control_port`` (on
+    127.0.0.1, the guest's port 5000). Raises :class:`RunError`.
+    """
+
+    def __init__(self, ref: ImageRef, *, state_dir: Path | None = None, bind: str = "127.0.0.1",
+                 http_port: int = 8080, vnc_port: int | None = 5900, qmp_port: int | None = 4444,
+                 memory_mb: int = 4096, cpus: int = 2, accel: str = "auto", fresh: bool = False,
+                 snapshot: bool = True, progress: Progress | None = None):
+        self.ref = ref
+        self.state_dir = Path(state_dir) if state_dir else default_state_dir(ref)
+        self.bind = bind
+        self.http_port, self.vnc_port, self.qmp_port = http_port, vnc_port, qmp_port
+        self.memory_mb, self.cpus = memory_mb, cpus
+        self.accel_arg = accel
+        self.fresh, self.snapshot = fresh, snapshot
+        self.progress = progress or (lambda s: None)
+        self.vm: VM | None = None
+        self.guest_control_port = 0
+        self.ready = False
+        self.restored = False
+        self.timings: dict[str, float] = {}
+        self._lock_fd: int | None = None
+        self._reset_lock = threading.Lock()
+        self._agent_lock = threading.Lock()
+
+    # -- start
+    def start(self) -> None:
+        """Boot or restore, then wait until the reset point exists and every app is healthy."""
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self._take_lock()
+        for port in (self.http_port, self.vnc_port, self.qmp_port):
+            if port and not port_free(self.bind, port):
+                raise RunError(f"port {port} on {self.bind} is in use (another run-image?): choose other ports")
+        accel = {"auto": None, "kvm": "kvm", "tcg": "tcg"}.get(self.accel_arg)
+        if self.accel_arg not in ("auto", "kvm", "tcg"):
+            raise RunError(f"--accel {self.accel_arg!r}: auto, kvm or tcg")
+        accel = accel or q.detect_accel()
+        fp = fingerprint(self.ref, self.memory_mb, self.cpus, accel)
+        overlay = self.state_dir / "overlay.qcow2"
+        state_file = self.state_dir / "state.json"
+        reuse = False
+        if overlay.exists() and not self.fresh and self.snapshot:
+            try:
+                saved = json.loads(state_file.read_text())
+                reuse = saved.get("fingerprint") == fp and SNAPSHOT_TAG in internal_snapshots(overlay)
+            except (OSError, ValueError, BootError):
+                reuse = False
+            if not reuse:
+                self.progress("the image or machine changed since the saved reset point: starting a fresh overlay")
+        if not reuse:
+            overlay.unlink(missing_ok=True)
+            state_file.unlink(missing_ok=True)
+        self.guest_control_port = free_port()
+        self.vm = VM(self.ref.qcow2, self.ref.as_of, memory_mb=self.memory_mb, cpus=self.cpus,
+                     accel=accel if (reuse or self.accel_arg != "auto") else None,
+                     vnc=f"{self.bind}:{self.vnc_port - 5900}" if self.vnc_port else None,
+                     progress=self.progress, state_dir=self.state_dir, bind=self.bind, http_port=self.http_port,
+                     forwards={GUEST_CONTROL_PORT: self.guest_control_port}, qmp_port=self.qmp_port,
+                     loadvm=SNAPSHOT_TAG if reuse else None)
+        if self.vnc_port and self.vnc_port < 5900:
+            raise RunError("--vnc-port must be 5900 or above (QEMU numbers VNC displays from 5900)")
+        try:
+            self.vm.start()
+        except BootError as e:
+            raise RunError(str(e)) from None
+        t0 = self.vm.started_at
+        self.http_port = self.vm.http_port
+        fp["accel"] = self.vm.accel  # the KVM watchdog may have fallen back to TCG
+        self.restored = reuse
+        if reuse:
+            self.progress("restored the saved reset point")
+            self.wait_healthy(RESET_TIMEOUT)
+            self.timings["healthy_s"] = round(time.monotonic() - t0, 1)
+        else:
+            self.wait_healthy(BOOT_TIMEOUT)
+            self.timings["healthy_s"] = round(time.monotonic() - t0, 1)
+            self.progress(f"every app healthy after {self.timings['healthy_s']:.0f}s")
+            if self.snapshot:
+                self._await_desktop()
+                self.timings["desktop_s"] = round(time.monotonic() - t0, 1)
+                self._clock_to_as_of()
+                secs = self.vm.savevm(SNAPSHOT_TAG)
+                self.timings["savevm_s"] = round(secs, 1)
+                state_file.write_text(json.dumps({"fingerprint": fp, "snapshot": SNAPSHOT_TAG,
+                                                  "timings": self.timings}, indent=2, sort_keys=True) + "\n")
+                self.progress(f"reset point saved in {secs:.1f}s")
+        self.ready = True
+
+    def _take_lock(self) -> None:
+        import fcntl
+        fd = os.open(self.state_dir / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise RunError(f"{self.state_dir} is in use by another run-image: stop it or pass --state-dir") from None
+        self._lock_fd = fd
+
+    def _await_desktop(self) -> None:
+        """Wait for Firefox's page and its bookmarks toolbar, then let the desktop settle."""
+        assert self.vm is not None
+        try:
+            self.vm.wait_window(r".\s[—–-]\s(Mozilla )?Firefox", timeout=600)
+        except BootError:
+            self.progress("Firefox's page title did not appear in 600s; saving the reset point anyway")
+        deadline = time.monotonic() + 300
+        while self.vm.band_colours(*TOOLBAR_ROWS) < 8 and time.monotonic() < deadline:
+            time.sleep(5)
+        time.sleep(SETTLE_SECONDS)
+
+    def _clock_to_as_of(self) -> None:
+        """Set the guest's clock back to ``as_of`` (the boot took minutes of it), so every reset starts there."""
+        g = (self.ref.manifest or {}).get("guest") or {}
+        if not self.ref.as_of or not g.get("timezone"):
+            return
+        from datetime import datetime
+        from zoneinfo import ZoneInfo
+
+        at = datetime.fromisoformat(self.ref.as_of).replace(tzinfo=ZoneInfo(g["timezone"]))
+        ns = int(at.timestamp()) * 1_000_000_000
+        with self._agent_lock:
+            try:
+                self._agent().call("guest-set-time", time=ns)
+            except (OSError, BootError) as e:
+                self.progress(f"could not set the guest clock to as_of ({e}); the reset point keeps the boot's time")
+            finally:
+                self._agent().close()  # leave the agent's socket free for other tools between requests
+
+    # -- health
+    def app_status(self) -> dict[str, int | str]:
+        """Each manifest app's HTTP status through the guest's nginx (or the error), without following redirects."""
+        out: dict[str, int | str] = {}
+        for app in self.ref.apps:
+            try:
+                c = http.client.HTTPConnection("127.0.0.1" if self.bind in ("0.0.0.0", "::") else self.bind,
+                                               self.http_port, timeout=10)
+                c.request("GET", "/", headers={"Host": app["domain"], "User-Agent": "persona-desktop-health"})
+                r = c.getresponse()
+                r.read()
+                c.close()
+                out[app["name"]] = r.status
+            except (OSError, http.client.HTTPException) as e:
+                out[app["name"]] = type(e).__name__
+        return out
+
+    def guest_control(self, method: str, path: str, timeout: float = 10.0) -> tuple[int, bytes]:
+        """One request to the guest's control API; returns (status, body). Raises OSError/HTTPException."""
+        c = http.client.HTTPConnection("127.0.0.1", self.guest_control_port, timeout=timeout)
+        try:
+            c.request(method, path)
+            r = c.getresponse()
+            return r.status, r.read()
+        finally:
+            c.close()
+
+    def health(self) -> tuple[bool, dict]:
+        """(every app healthy and the guest's control API answering, details)."""
+        apps = self.app_status()
+        detail: dict = {"apps": apps}
+        ok = bool(apps) and all(isinstance(s, int) and s < 500 for s in apps.values())
+        try:
+            status, _ = self.guest_control("GET", "/platform")
+            detail["control_api"] = status
+            ok = ok and status == 200
+        except (OSError, http.client.HTTPException) as e:
+            detail["control_api"] = type(e).__name__
+            ok = False
+        return ok, detail
+
+    def wait_healthy(self, timeout: float) -> dict:
+        """Poll :meth:`health` until it is fine; return its details. Raises :class:`RunError` after ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        last: dict = {}
+        while True:
+            if self.vm is None or self.vm.proc is None or self.vm.proc.poll() is not None:
+                raise RunError(f"QEMU exited\n{q.tail(self.state_dir / 'serial.log')}")
+            ok, last = self.health()
+            if ok:
+                return last
+            if time.monotonic() > deadline:
+                raise RunError(f"not healthy after {timeout:.0f}s: {json.dumps(last)}\n"
+                               f"{q.tail(self.state_dir / 'serial.log')}")
+            time.sleep(1.0)
+
+    # -- end state (read as root through the guest agent: the persona's user cannot read app databases)
+    def _agent(self):
+        assert self.vm is not None and self.vm.agent is not None
+        return self.vm.agent
+
+    def app_database_path(self, name: str) -> str:
+        """The guest path of app ``name``'s database (from the manifest). Raises :class:`RunError`."""
+        for a in self.ref.apps:
+            if a["name"] == name and a.get("database"):
+                return a["database"]
+        raise RunError(f"no app {name!r} in this image (apps: {', '.join(a['name'] for a in self.ref.apps)})")
+
+    def database_hashes(self) -> dict[str, str]:
+        """SHA-256 hex of each app's database file as it is on the guest's disk now."""
+        paths = [self.app_database_path(a["name"]) for a in self.ref.apps]
+        with self._agent_lock:
+            rc, out = self._agent().exec(["/usr/bin/sha256sum", "--", *paths], timeout=60)
+        if rc != 0:
+            raise RunError(f"sha256sum in the guest failed: {out.strip()}")
+        by_path = {ln.split(None, 1)[1].strip(): ln.split(None, 1)[0] for ln in out.splitlines() if ln.strip()}
+        return {a["name"]: by_path[self.app_database_path(a["name"])] for a in self.ref.apps}
+
+    def export_database(self, name: str) -> bytes:
+        """A consistent copy of app ``name``'s SQLite database (``sqlite3 .backup`` in the guest), as bytes."""
+        src = self.app_database_path(name)
+        tmp = f"/run/persona-export-{re.sub(r'[^a-z0-9_]', '_', name)}.sqlite"
+        with self._agent_lock:
+            agent = self._agent()
+            rc, out = agent.exec(["/usr/bin/sqlite3", src, f".backup {tmp}"], timeout=120)
+            try:
+                if rc != 0:
+                    raise RunError(f"sqlite3 .backup of {src} failed: {out.strip()}")
+                try:
+                    return agent.read_file(tmp)
+                except BootError as e:
+                    raise RunError(str(e)) from None
+            finally:
+                agent.exec(["/bin/rm", "-f", tmp], timeout=30)
+
+    # -- reset
+    def reset(self) -> float:
+        """Restore the reset point and wait until every app is healthy; return the seconds it all took.
+
+        Raises :class:`RunError` without a reset point, or when the guest does not come back.
+        """
+        if not self.snapshot:
+            raise RunError("this run has no reset point (started with --no-snapshot)")
+        if not self._reset_lock.acquire(blocking=False):
+            raise RunError("a reset is already running")
+        try:
+            assert self.vm is not None
+            self.ready = False
+            t0 = time.monotonic()
+            try:
+                self.vm.loadvm(SNAPSHOT_TAG)
+            except BootError as e:
+                raise RunError(str(e)) from None
+            self.wait_healthy(RESET_TIMEOUT)
+            self.ready = True
+            return time.monotonic() - t0
+        finally:
+            self._reset_lock.release()
+
+    # -- stop
+    def stop(self, timeout: float = 120.0) -> bool:
+        """ACPI power-off; QEMU is killed after ``timeout`` s. Returns True for a clean power-off."""
+        clean = True
+        if self.vm is not None:
+            clean = self.vm.shutdown(timeout)
+            self.vm = None
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+        return clean
+
+
+# ---------------------------------------------------------------- the host control server
+
+_HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailers",
+        "transfer-encoding", "upgrade", "host", "content-length"}
+
+
+class ControlHandler(http.server.BaseHTTPRequestHandler):
+    """``/health`` and ``/reset`` answered here; everything else forwarded to the guest's control API."""
+
+    server: "ControlServer"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt: str, *args) -> None:
+        pass  # an agent's screenshot loop would flood the terminal; errors are answered as JSON
+
+    def _json(self, status: int, obj: dict) -> None:
+        body = (json.dumps(obj, sort_keys=True) + "\n").encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _body(self) -> bytes:
+        n = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(n) if n > 0 else b""
+
+    def _route(self) -> None:
+        m = self.server.machine
+        path = self.path.split("?", 1)[0]
+        if path == "/health" and self.command == "GET":
+            if not m.ready:
+                self._json(503, {"status": "starting" if m.vm else "stopped", "reset_point": False})
+                return
+            ok, detail = m.health()
+            self._json(200 if ok else 503, {"status": "ok" if ok else "unhealthy", "reset_point": m.snapshot,
+                                            **detail})
+            return
+        if path == "/reset" and self.command == "POST":
+            self._body()
+            try:
+                secs = m.reset()
+            except RunError as e:
+                self._json(409 if "already running" in str(e) else 500, {"status": "error", "error": str(e)})
+                return
+            self._json(200, {"status": "ok", "seconds": round(secs, 2)})
+            return
+        if path.startswith("/state") and not m.ready:
+            self._json(503, {"status": "starting", "error": "the machine is not ready (booting or resetting)"})
+            return
+        if path == "/state" and self.command == "GET":
+            try:
+                self._json(200, {"databases": m.database_hashes()})
+            except (RunError, BootError, OSError) as e:
+                self._json(500, {"status": "error", "error": str(e)})
+            return
+        if path.startswith("/state/apps/") and self.command == "GET":
+            name = path[len("/state/apps/"):]
+            try:
+                data = m.export_database(name)
+            except RunError as e:
+                self._json(404 if "no app" in str(e) else 500, {"status": "error", "error": str(e)})
+                return
+            except (BootError, OSError) as e:
+                self._json(500, {"status": "error", "error": str(e)})
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "application/vnd.sqlite3")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
+        if path in ("/health", "/reset"):
+            self._json(405, {"status": "error", "error": f"{self.command} {path} is not allowed"})
+            return
+        self._forward()
+
+    def _forward(self) -> None:
+        m = self.server.machine
+        body = self._body()
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP}
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", m.guest_control_port, timeout=600)
+            c.request(self.command, self.path, body=body or None, headers=headers)
+            r = c.getresponse()
+        except (OSError, http.client.HTTPException) as e:
+            self._json(502, {"status": "error", "error": f"the guest's control API did not answer: {e}"})
+            return
+        try:
+            data = r.read()
+        finally:
+            c.close()
+        self.send_response(r.status, r.reason)
+        for k, v in r.getheaders():
+            if k.lower() not in _HOP:
+                self.send_header(k, v)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    do_GET = do_POST = do_PUT = do_DELETE = _route
+
+
+class ControlServer(http.server.ThreadingHTTPServer):
+    """The control API on the host (``bind``:``port``) for one :class:`Machine`."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, machine: Machine, bind: str, port: int):
+        self.machine = machine
+        super().__init__((bind, port), ControlHandler)
+
+
+# ---------------------------------------------------------------- the command
+
+def endpoints_text(m: Machine, control: tuple[str, int]) -> str:
+    """What the user needs: addresses and sign-in details, one per line."""
+    host = m.bind
+    lines = [f"control API  http://{control[0]}:{control[1]}/   (GET /health, POST /reset, GET /screenshot, POST /execute ...)"]
+    if m.vnc_port:
+        lines.append(f"VNC          {host}:{m.vnc_port}")
+    if m.qmp_port:
+        lines.append(f"QMP          {host}:{m.qmp_port}")
+    lines.append(f"apps         http://{host}:{m.http_port}/ with the app's Host header, e.g. "
+                 f"curl -H 'Host: {m.ref.apps[0]['domain'] if m.ref.apps else 'larkspurbank.test'}' "
+                 f"http://{host}:{m.http_port}/")
+    g = (m.ref.manifest or {}).get("guest") or {}
+    if g:
+        lines.append(f"desktop      user {g.get('username')}  password {g.get('password')}")
+    for a in m.ref.apps:
+        lines.append(f"  {a.get('title', a['name']):<16} http://{a['domain']}/  user {a.get('username')}  "
+                     f"password {a.get('password')}  cookie {a.get('session_cookie')}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console script ``run-image``."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="run-image", description=(
+        "Boot a persona image (a build folder, a qcow2, or a pulled NAME[:TAG]) through a copy-on-write "
+        "overlay, wait until every app is healthy, save a reset point and serve the control API. "
+        "Ctrl-C or SIGTERM powers the guest off."))
+    ap.add_argument("image", help="build folder with persona.qcow2 + manifest.json, a .qcow2, or a pulled NAME[:TAG]")
+    ap.add_argument("--bind", default=os.environ.get("BIND", "127.0.0.1"),
+                    help="address for every port (default 127.0.0.1; 0.0.0.0 only inside a container)")
+    ap.add_argument("--control-port", type=int, default=5000, help="control API on the host (default 5000)")
+    ap.add_argument("--http-port", type=int, default=8080, help="the guest's port 80 (default 8080)")
+    ap.add_argument("--vnc-port", type=int, default=5900, help="VNC (default 5900; 0: none)")
+    ap.add_argument("--qmp-port", type=int, default=4444, help="QMP for your tools (default 4444; 0: none)")
+    ap.add_argument("--memory", default="4G", help="guest memory (default 4G)")
+    ap.add_argument("--cpus", type=int, default=2, help="guest CPUs (default 2)")
+    ap.add_argument("--accel", default=os.environ.get("PERSONA_ACCEL") or "auto", choices=["auto", "kvm", "tcg"])
+    ap.add_argument("--state-dir", type=Path, help="overlay and reset point (default under $XDG_STATE_HOME)")
+    ap.add_argument("--fresh", action="store_true", help="throw away the saved overlay and boot cold")
+    ap.add_argument("--no-snapshot", action="store_true", help="no reset point (POST /reset then fails)")
+    ap.add_argument("--shutdown-timeout", type=float, default=120.0, help="seconds to wait for the power-off")
+    a = ap.parse_args(argv)
+
+    def say(msg: str) -> None:
+        print(f"[run-image] {msg}", file=sys.stderr, flush=True)
+
+    stopping = threading.Event()
+
+    def on_signal(signum, _frame) -> None:
+        stopping.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    m: Machine | None = None
+    server: ControlServer | None = None
+    try:
+        try:
+            ref = resolve_image(a.image)
+            m = Machine(ref, state_dir=a.state_dir, bind=a.bind, http_port=a.http_port, vnc_port=a.vnc_port or None,
+                        qmp_port=a.qmp_port or None, memory_mb=parse_memory(a.memory), cpus=a.cpus, accel=a.accel,
+                        fresh=a.fresh, snapshot=not a.no_snapshot, progress=say)
+            if a.control_port and not port_free(a.bind, a.control_port):
+                raise RunError(f"port {a.control_port} on {a.bind} is in use: pass --control-port")
+            # The control server answers /health (503 "starting") from the first second.
+            server = ControlServer(m, a.bind, a.control_port)
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            say(f"{ref.persona}: {ref.qcow2} (clock {ref.as_of or 'host'}), state {m.state_dir}")
+            m.start()
+        except RunError as e:
+            say(f"error: {e}")
+            if m is not None:
+                m.stop(a.shutdown_timeout)
+            sys.exit(1)
+        say(f"ready: {'restored' if m.restored else 'booted'}, every app healthy after {m.timings['healthy_s']:.0f}s")
+        print(endpoints_text(m, server.server_address[:2]), flush=True)
+        while not stopping.is_set():
+            if m.vm is None or m.vm.proc is None or m.vm.proc.poll() is not None:
+                say("QEMU exited")
+                sys.exit(1)
+            time.sleep(1)
+    except KeyboardInterrupt:
+        pass
+    say(f"stopping: powering the guest off (up to {a.shutdown_timeout:.0f}s)")
+    if server is not None:
+        server.shutdown()
+    t0 = time.monotonic()
+    clean = m.stop(a.shutdown_timeout) if m is not None else True
+    say(f"guest {'powered off cleanly' if clean else 'killed'} after {time.monotonic() - t0:.0f}s")
+    sys.exit(0 if clean else 1)
+
+
+if __name__ == "__main__":
+    main()
