@@ -438,6 +438,8 @@ class Machine:
         """
         if not self.snapshot:
             raise RunError("this run has no reset point (started with --no-snapshot)")
+        if self.vm is None:
+            raise RunError("the machine is not running")
         if not self._reset_lock.acquire(blocking=False):
             raise RunError("a reset is already running")
         try:
