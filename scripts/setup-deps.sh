@@ -40,6 +40,16 @@ PACKAGES=(
   fonts-tlwg-garuda-ttf # Garuda (+Bold): Thai (0.4 MB)
   fonts-symbola         # Symbola: monochrome emoji and symbols (3 MB)
   build-essential   # node-gyp compiles better-sqlite3 (no prebuilt binary is reachable)
+  # guest control API test (tests/test_control_api.py): a real X server, bus, AT-SPI and GTK window
+  xvfb
+  xdotool
+  dbus-daemon
+  at-spi2-core
+  zenity
+  python3-pil
+  python3-xlib
+  python3-pyatspi
+  gir1.2-atspi-2.0
   python3
 )
 # Node.js: NodeSource's package when present (it ships the headers node-gyp needs); on a machine
