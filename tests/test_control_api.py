@@ -472,3 +472,48 @@ def test_health_follows_the_apps(desktop):
     r = desktop.get("/health")
     assert r.status_code == 503
     assert r.json()["apps"] == {"bank": 307, "broken": 502} and list(r.json()["failing"]) == ["broken"]
+
+
+def _server_module():
+    import importlib.util
+    sys.path.insert(0, str(SERVER_DIR))
+    try:
+        spec = importlib.util.spec_from_file_location("persona_control_server", SERVER)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+    finally:
+        sys.path.remove(str(SERVER_DIR))
+
+
+def test_default_bind_is_the_default_route_address():
+    """The address it binds without --bind: the IPv4 address of the interface with the default route."""
+    srv = _server_module()
+    iface = srv.default_route_interface()
+    if iface is None or shutil.which("ip") is None:
+        pytest.skip("this host has no IPv4 default route (or no ip tool) to compare with")
+    out = subprocess.run(["ip", "-o", "-4", "addr", "show", "dev", iface], capture_output=True, text=True).stdout
+    addrs = re.findall(r"inet (\d+\.\d+\.\d+\.\d+)/", out)
+    assert srv.interface_ipv4(iface) in addrs
+    assert srv.guest_address(1) == srv.interface_ipv4(iface)
+    assert srv.interface_ipv4("no-such-if0") is None
+    assert srv.default_route_interface("/nonexistent") is None
+
+
+def test_refuses_to_listen_everywhere():
+    r = subprocess.run([SYSTEM_PYTHON, str(SERVER), "--bind", "0.0.0.0", "--port", str(_free_port())],
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 2 and "refusing to listen on every address" in r.stderr
+
+
+def test_http_level_errors_are_json(desktop):
+    c = http.client.HTTPConnection(*desktop.url.removeprefix("http://").split(":"), timeout=10)
+    c.request("BREW", "/screenshot")
+    r = c.getresponse()
+    assert r.status == 501 and json.loads(r.read())["status"] == "error"
+    c.close()
+    # keep-alive: several calls on one connection stay in step, a refused body included
+    with requests.Session() as s:
+        assert s.get(desktop.url + "/platform", timeout=10).text == "Linux"
+        assert s.post(desktop.url + "/nope", data=b"x" * 5000, timeout=10).status_code == 404
+        assert s.post(desktop.url + "/execute", json={"command": ["echo", "1"]}, timeout=10).json()["output"] == "1\n"

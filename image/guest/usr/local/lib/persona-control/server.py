@@ -97,6 +97,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -547,7 +548,10 @@ class Upload:
             self.tmp = Path(name)
             f = os.fdopen(fd, "wb")
         else:
-            self.spool = f = tempfile.TemporaryFile(prefix="persona-upload-")
+            # file_data came before file_path: spool it on disk (the guest's /tmp is RAM)
+            spool_dir = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+            spool_dir.mkdir(parents=True, exist_ok=True)
+            self.spool = f = tempfile.TemporaryFile(prefix="persona-upload-", dir=spool_dir)
         for chunk in part:
             f.write(chunk)
             self.size += len(chunk)
@@ -568,7 +572,7 @@ class Upload:
                 os.fsync(f.fileno())
             self.spool.close()
             self.spool = None
-        os.chmod(self.tmp, 0o644 & ~_umask())
+        os.chmod(self.tmp, 0o666 & ~UMASK)
         os.replace(self.tmp, target)
         self.tmp = None
 
@@ -582,10 +586,20 @@ class Upload:
                 pass
 
 
-def _umask() -> int:
-    m = os.umask(0)
+def _read_umask() -> int:
+    """The process umask, read once at import (os.umask() to read it would race other threads)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    m = os.umask(0o022)
     os.umask(m)
     return m
+
+
+UMASK = _read_umask()
 
 
 # ---------------------------------------------------------------- HTTP
@@ -617,6 +631,15 @@ class Handler(BaseHTTPRequestHandler):
     }
 
     # -- plumbing
+    def send_error(self, code, message=None, explain=None):
+        """Errors http.server raises itself (bad request line, unknown method) as JSON too."""
+        msg = message or HTTPStatus(code).phrase
+        self.close_connection = True
+        try:
+            self._json(code, {"status": "error", "message": msg, "error": msg})
+        except OSError:
+            pass
+
     def log_message(self, fmt, *args):  # the default writes to stderr without levels
         log.debug(fmt, *args)
 
@@ -907,6 +930,9 @@ class Handler(BaseHTTPRequestHandler):
         except PermissionError as e:
             up.abort()
             raise ApiError(403, f"permission denied: {e.filename or target}") from None
+        except OSError as e:
+            up.abort()
+            raise ApiError(500, f"cannot write {target}: {e.strerror or e}") from None
         except BaseException:
             up.abort()
             raise
