@@ -517,3 +517,41 @@ def test_http_level_errors_are_json(desktop):
         assert s.get(desktop.url + "/platform", timeout=10).text == "Linux"
         assert s.post(desktop.url + "/nope", data=b"x" * 5000, timeout=10).status_code == 404
         assert s.post(desktop.url + "/execute", json={"command": ["echo", "1"]}, timeout=10).json()["output"] == "1\n"
+
+
+def test_window_endpoints(desktop):
+    title = "Persona Close Test"
+    assert desktop.post("/setup/launch", json={"command": f"zenity --info --title '{title}' --text bye",
+                                               "shell": True}).status_code == 200
+    desktop.wait_window(title)
+    r = desktop.post("/window_size", data={"app_class_name": "zenity"})
+    assert r.status_code == 200 and set(r.json()) == {"width", "height"} and r.json()["width"] > 0
+    assert desktop.post("/window_size", data={"app_class_name": "no-such-class"}).status_code == 404
+    r = desktop.post("/setup/activate_window", json={"window_name": title.upper()})
+    assert r.status_code == 200
+    assert desktop.post("/setup/activate_window", json={"window_name": title.upper(), "strict": True}).status_code == 404
+    assert desktop.post("/setup/close_window", json={"window_name": "no such window"}).status_code == 404
+    r = desktop.post("/setup/close_window", json={"window_name": title, "strict": True})
+    assert r.status_code == 200
+    desktop.wait_window(title, present=False)
+    desktop.wait_window(WINDOW)
+
+
+def test_list_directory_run_python_run_bash(desktop):
+    base = desktop.home / "tree"
+    (base / "a" / "b").mkdir(parents=True)
+    (base / "a" / "f.txt").write_text("x")
+    r = desktop.post("/list_directory", json={"path": str(base)})
+    assert r.json() == {"directory_tree": {"type": "directory", "name": "tree", "children": [
+        {"type": "directory", "name": "a", "children": [
+            {"type": "directory", "name": "b", "children": []}, {"type": "file", "name": "f.txt"}]}]}}
+    assert desktop.post("/list_directory", json={"path": "tree"}).status_code == 400
+    r = desktop.post("/run_python", json={"code": "import sys; print('out'); print('err', file=sys.stderr)"})
+    body = r.json()
+    assert (r.status_code, body["status"], body["output"], body["error"], body["return_code"]) == (
+        200, "success", "out\n", "err\n", 0)
+    r = desktop.post("/run_python", json={"code": "raise SystemExit(4)"})
+    assert r.json()["status"] == "error" and r.json()["return_code"] == 4
+    r = desktop.post("/run_bash_script", json={"script": "pwd\necho err >&2\nexit 5", "working_dir": str(base)})
+    assert r.json() == {"status": "error", "output": f"{base}\nerr\n", "error": "", "returncode": 5}
+    assert desktop.post("/run_bash_script", json={"script": ""}).status_code == 400

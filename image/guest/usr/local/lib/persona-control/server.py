@@ -42,6 +42,13 @@ Endpoints (request → response; shapes as OSWorld's ``desktop_env/server/main.p
   ``File opened and window activated successfully``; 404 when neither exists, 500 on timeout.
 - ``GET|POST /screen_size`` → ``{"width", "height"}``; ``GET /platform`` → ``Linux`` (text);
   ``GET /cursor_position`` → ``[x, y]``; ``POST /desktop_path`` → ``{"desktop_path"}``.
+- ``POST /window_size`` form ``app_class_name`` → ``{"width", "height"}`` of the first window of
+  that WM_CLASS (404 none); ``POST /list_directory`` ``{"path"}`` → ``{"directory_tree": {type,
+  name, children}}`` (20000 entries at most); ``POST /setup/activate_window`` and
+  ``/setup/close_window`` ``{"window_name", "strict"?, "by_class"?}`` → 200 text, 404 no window
+  (close sends WM_DELETE_WINDOW to every match); ``POST /run_python`` ``{"code"}`` →
+  ``{status, message, need_more, output, error, return_code}``; ``POST /run_bash_script``
+  ``{"script", "timeout"?, "working_dir"?}`` → ``{status, output (stdout+stderr), error: "", returncode}``.
 - ``GET /health`` → 200 ``{"status": "ok", "apps": {name: http_status}}`` when every app in
   ``/etc/persona-desktop/guest.json`` answers ``GET /`` through the guest's nginx (127.0.0.1:80,
   its Host header) with a status < 500 (a 307 to /login is healthy); else 503
@@ -387,6 +394,11 @@ def screenshot_png() -> bytes:
 
 def list_windows() -> list[tuple[int, str]]:
     """(window id, title) of the top-level windows: the WM's client list, else mapped windows with a name."""
+    return [(w, t) for w, t, _ in list_windows_full()]
+
+
+def list_windows_full() -> list[tuple[int, str, tuple[str, ...]]]:
+    """(window id, title, WM_CLASS names) of the top-level windows, as :func:`list_windows`."""
     X, _ = _xlib()
     d = _open_display()
     try:
@@ -407,6 +419,12 @@ def list_windows() -> list[tuple[int, str]]:
                 return None
             return None
 
+        def wm_class(w) -> tuple[str, ...]:
+            try:
+                return tuple(w.get_wm_class() or ())
+            except Exception:
+                return ()
+
         ids = []
         try:
             p = root.get_full_property(d.intern_atom("_NET_CLIENT_LIST"), X.AnyPropertyType)
@@ -416,9 +434,10 @@ def list_windows() -> list[tuple[int, str]]:
         out = []
         if ids:
             for wid in ids:
-                t = title(d.create_resource_object("window", wid))
+                w = d.create_resource_object("window", wid)
+                t = title(w)
                 if t:
-                    out.append((int(wid), t))
+                    out.append((int(wid), t, wm_class(w)))
             return out
         # No window manager: mapped children of the root (and one level below) with a name.
         for w in root.query_tree().children:
@@ -430,7 +449,7 @@ def list_windows() -> list[tuple[int, str]]:
             for cand in [w] + list(w.query_tree().children):
                 t = title(cand)
                 if t:
-                    out.append((int(cand.id), t))
+                    out.append((int(cand.id), t, wm_class(cand)))
                     break
         return out
     finally:
@@ -444,6 +463,31 @@ def find_window(*needles: str) -> tuple[int, str] | None:
         if any(n in t.lower() for n in ns):
             return wid, t
     return None
+
+
+def match_windows(name: str, strict: bool = False, by_class: bool = False) -> list[tuple[int, str, tuple]]:
+    """Windows matching ``name`` as OSWorld's wmctrl calls do: a case-insensitive substring of the
+    title (or WM_CLASS with ``by_class``); ``strict``: the whole string, case-sensitive."""
+    out = []
+    for w in list_windows_full():
+        keys = w[2] if by_class else (w[1],)
+        if any((k == name) if strict else (name.lower() in k.lower()) for k in keys):
+            out.append(w)
+    return out
+
+
+def close_window(wid: int) -> None:
+    """Ask a window to close (WM_DELETE_WINDOW, what a window manager's close button sends)."""
+    X, _ = _xlib()
+    from Xlib.protocol import event
+    d = _open_display()
+    try:
+        w = d.create_resource_object("window", wid)
+        proto, delete = d.intern_atom("WM_PROTOCOLS"), d.intern_atom("WM_DELETE_WINDOW")
+        w.send_event(event.ClientMessage(window=w, client_type=proto, data=(32, [delete, X.CurrentTime, 0, 0, 0])))
+        d.flush()
+    finally:
+        d.close()
 
 
 def activate_window(wid: int) -> None:
@@ -628,6 +672,12 @@ class Handler(BaseHTTPRequestHandler):
         "/cursor_position": {"GET": "cursor_position"},
         "/desktop_path": {"POST": "desktop_path", "GET": "desktop_path"},
         "/health": {"GET": "health"},
+        "/window_size": {"POST": "window_size"},
+        "/list_directory": {"POST": "list_directory"},
+        "/setup/activate_window": {"POST": "activate_window"},
+        "/setup/close_window": {"POST": "close_window"},
+        "/run_python": {"POST": "run_python"},
+        "/run_bash_script": {"POST": "run_bash_script"},
     }
 
     # -- plumbing
@@ -635,6 +685,7 @@ class Handler(BaseHTTPRequestHandler):
         """Errors http.server raises itself (bad request line, unknown method) as JSON too."""
         msg = message or HTTPStatus(code).phrase
         self.close_connection = True
+        self._started = False
         try:
             self._json(code, {"status": "error", "message": msg, "error": msg})
         except OSError:
@@ -646,6 +697,7 @@ class Handler(BaseHTTPRequestHandler):
     def _dispatch(self, method: str) -> None:
         t0 = time.monotonic()
         self._status = 0
+        self._started = False  # a response is on the wire: errors can then only close the connection
         try:
             self._left = max(0, int(self.headers.get("Content-Length") or 0))
         except ValueError:
@@ -664,6 +716,10 @@ class Handler(BaseHTTPRequestHandler):
                 raise ApiError(405, f"{url.path} takes {', '.join(sorted(route))}")
             getattr(self, "ep_" + name)()
         except ApiError as e:
+            if self._started:
+                self.close_connection = True
+                log.error("%s %s: %s (after the answer began)", method, url.path, e.message)
+                return
             if e.status in (411, 413) or self._body_left():
                 self.close_connection = True  # an unread body would be taken for the next request
             self._json(e.status, {"status": "error", "message": e.message, "error": e.message, **e.extra})
@@ -674,6 +730,8 @@ class Handler(BaseHTTPRequestHandler):
         except Exception as e:
             log.exception("%s %s failed", method, url.path)
             self.close_connection = True
+            if self._started:
+                return
             try:
                 msg = f"internal error: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
                 self._json(500, {"status": "error", "message": msg, "error": msg})
@@ -696,6 +754,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, body: bytes, ctype: str, headers: dict | None = None) -> None:
         self._status = status
+        self._started = True
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
@@ -887,6 +946,7 @@ class Handler(BaseHTTPRequestHandler):
             st = os.fstat(f.fileno())
             ctype = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
             self._status = 200
+            self._started = True
             self.send_response(200)
             self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(st.st_size))
@@ -992,6 +1052,95 @@ class Handler(BaseHTTPRequestHandler):
         if not p.is_dir():
             raise ApiError(404, f"no desktop folder: {p}")
         self._json(200, {"desktop_path": str(p)})
+
+    def ep_window_size(self):
+        name = self._form().get("app_class_name")
+        if not name:
+            raise ApiError(400, "app_class_name is required")
+        for wid, _, _ in match_windows(name, by_class=True):
+            d = _open_display()
+            try:
+                g = d.create_resource_object("window", wid).get_geometry()
+                return self._json(200, {"width": int(g.width), "height": int(g.height)})
+            except Exception:
+                continue
+            finally:
+                d.close()
+        raise ApiError(404, f"no window of class {name!r}")
+
+    def ep_list_directory(self):
+        start = user_path(self._json_body().get("path"), "path")
+        if not start.is_dir():
+            raise ApiError(400, f"not a directory: {start}")
+        budget = [20000]
+
+        def walk(p: Path, depth: int) -> dict:
+            tree = {"type": "directory", "name": p.name, "children": []}
+            try:
+                entries = sorted(os.scandir(p), key=lambda e: e.name)
+            except OSError as e:
+                return {"error": str(e)}
+            for e in entries:
+                if budget[0] <= 0:
+                    tree["truncated"] = True
+                    break
+                budget[0] -= 1
+                if e.is_dir(follow_symlinks=False) and depth < 32:
+                    tree["children"].append(walk(Path(e.path), depth + 1))
+                else:
+                    tree["children"].append({"type": "file", "name": e.name})
+            return tree
+
+        self._json(200, {"directory_tree": walk(start, 0)})
+
+    def _window_request(self) -> list:
+        data = self._json_body()
+        name = data.get("window_name")
+        if not isinstance(name, str) or not name:
+            raise ApiError(400, "window_name required")
+        found = match_windows(name, bool(data.get("strict", False)), bool(data.get("by_class", False)))
+        if not found:
+            raise ApiError(404, f"Window {name} not found")
+        return found
+
+    def ep_activate_window(self):
+        activate_window(self._window_request()[0][0])
+        self._text(200, "Window activated successfully")
+
+    def ep_close_window(self):
+        for wid, _, _ in self._window_request():
+            close_window(wid)
+        self._text(200, "Window closed successfully.")
+
+    def ep_run_python(self):
+        data = self._json_body()
+        code = data.get("code")
+        if not isinstance(code, str) or not code:
+            raise ApiError(400, "Code not supplied!")
+        status, r = run_command([sys.executable, "-c", code], False, _timeout(data.get("timeout"), 30.0, 3600.0))
+        ok = status == 200 and r["returncode"] == 0
+        err = r["error"] or ("" if ok else r.get("message") or f"Process exited with code {r['returncode']}")
+        self._json(200 if status == 200 else 500, {
+            "status": "success" if ok else "error", "message": "\n".join(x for x in (r["output"], err) if x),
+            "need_more": False, "output": r["output"], "error": err, "return_code": r["returncode"]})
+
+    def ep_run_bash_script(self):
+        data = self._json_body()
+        script = data.get("script")
+        if not isinstance(script, str) or not script:
+            raise ApiError(400, "Script not supplied!")
+        cwd = data.get("working_dir")
+        if cwd is not None:
+            cwd = user_path(cwd, "working_dir")
+            if not cwd.is_dir():
+                raise ApiError(400, f"Working directory does not exist: {cwd}")
+        timeout = _timeout(data.get("timeout"), 100.0, 3600.0)
+        # stderr into stdout, as OSWorld's endpoint does
+        status, r = run_command(["/bin/bash", "-c", f"cd {shlex.quote(str(cwd or Path.home()))} && {{\n{script}\n}} 2>&1"],
+                                False, timeout)
+        self._json(200 if status == 200 else 500, {
+            "status": "success" if status == 200 and r["returncode"] == 0 else "error",
+            "output": r["output"] or r.get("message", ""), "error": "", "returncode": r["returncode"]})
 
     def ep_health(self):
         status, body = check_apps(self.server.guest_json, self.server.nginx)
