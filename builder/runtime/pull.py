@@ -697,7 +697,7 @@ def download(remote: Remote, dest: Path, *, session: requests.Session | None = N
             os.fsync(out.fileno())
     except OSError as e:
         if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
-            raise fail(f"{part}: {os.strerror(e.errno).lower()} after {offset} bytes; free space") from None
+            raise fail(f"{part}: {os.strerror(e.errno).lower()} after {offset} bytes (free some space)") from None
         raise fail(f"{part}: {_reason(e)}") from None
 
     got = digest.hexdigest()
