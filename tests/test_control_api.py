@@ -555,3 +555,48 @@ def test_list_directory_run_python_run_bash(desktop):
     r = desktop.post("/run_bash_script", json={"script": "pwd\necho err >&2\nexit 5", "working_dir": str(base)})
     assert r.json() == {"status": "error", "output": f"{base}\nerr\n", "error": "", "returncode": 5}
     assert desktop.post("/run_bash_script", json={"script": ""}).status_code == 400
+
+
+def test_firefox_episode_through_the_tree(desktop, tmp_path):
+    """OSWorld-style step on Firefox: find a link in /accessibility, click it, see the next page's title."""
+    ff = shutil.which("firefox-esr") or shutil.which("firefox")
+    if ff is None:
+        pytest.skip("needs firefox-esr")
+    (tmp_path / "two.html").write_text("<!doctype html><title>Second Page</title><p>arrived</p>")
+    (tmp_path / "one.html").write_text('<!doctype html><title>First Page</title><h1>Bank</h1>'
+                                       '<p><a href="two.html">Go to the second page</a></p>')
+    (tmp_path / "profile").mkdir()
+    env = {**desktop.env, "GNOME_ACCESSIBILITY": "1", "HOME": str(tmp_path)}
+    proc = subprocess.Popen([ff, "--no-remote", "--profile", str(tmp_path / "profile"), (tmp_path / "one.html").as_uri()],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        end = time.monotonic() + 90
+        link = None
+        while link is None:
+            assert time.monotonic() < end, "Firefox's page never showed in the accessibility tree"
+            root = desktop.tree()
+            link = next((e for e in root.iter("link") if e.get("name") == "Go to the second page"
+                         and e.get(f"{{{CP}}}screencoord")), None)
+            if link is not None:  # laid out yet? (Firefox reports (-1, -1) before the first paint)
+                x, y = (int(v) for v in re.findall(r"-?\d+", link.get(f"{{{CP}}}screencoord")))
+                w, h = (int(v) for v in re.findall(r"-?\d+", link.get(f"{{{CP}}}size")))
+                if min(x, y) < 0 or min(w, h) <= 0:
+                    link = None
+            time.sleep(0.5)
+        assert any(a.get("name") == "Firefox" for a in root if a.tag == "application")
+        before = desktop.get("/screenshot").content
+        r = desktop.execute(f"xdotool mousemove {x + w // 2} {y + h // 2} click 1", shell=True)
+        assert r.json()["returncode"] == 0, (x, y, w, h, r.text)
+        while True:
+            assert time.monotonic() < end, "the click did not open the second page"
+            frames = [e.get("name") or "" for e in desktop.tree().iter("frame")]
+            if any(f.startswith("Second Page") for f in frames):
+                break
+            time.sleep(0.5)
+        assert desktop.get("/screenshot").content != before
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
