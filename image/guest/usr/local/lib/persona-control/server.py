@@ -652,6 +652,7 @@ class Handler(BaseHTTPRequestHandler):
     """One request; routes are in ``ROUTES`` (path → {method: handler name})."""
 
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms delayed-ACK stall
     server_version = "persona-control/1"
     sys_version = ""
 
