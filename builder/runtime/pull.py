@@ -751,7 +751,7 @@ class _Reporter:
                 TimeRemainingColumn,
                 TransferSpeedColumn,
             )
-            self.progress = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+            self.progress = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(binary_units=True),
                                      TransferSpeedColumn(), TimeRemainingColumn(),
                                      console=Console(stderr=True), transient=False)
 
@@ -767,8 +767,12 @@ class _Reporter:
             yield lambda done, total, phase: None
             return
         task = self.progress.add_task(name, total=size)
+        last = ["get"]
 
         def update(done: int, total: int | None, phase: str) -> None:
+            if phase != last[0]:  # re-hashing a partial file is not download speed: start the clock anew
+                self.progress.reset(task, total=total, completed=done)
+                last[0] = phase
             self.progress.update(task, completed=done, total=total,
                                  description=f"{name} (checking partial)" if phase == "check" else name)
 
