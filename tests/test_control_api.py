@@ -600,3 +600,59 @@ def test_firefox_episode_through_the_tree(desktop, tmp_path):
             proc.wait(20)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def _python313() -> str | None:
+    """A working Python 3.13 (Debian 13's python3 version), or None."""
+    cands = [str(p) for p in sorted(Path.home().glob(".pyenv/versions/3.13*/bin/python3.13"))]
+    cands += [c for c in (shutil.which("python3.13"),) if c]
+    for c in cands:
+        r = subprocess.run([c, "-c", "import sys; print(sys.version_info[:2] == (3, 13))"], capture_output=True,
+                           text=True, timeout=30)
+        if r.stdout.strip() == "True":
+            return c
+    return None
+
+
+def test_guest_python_and_missing_parts(tmp_path):
+    """Under Python 3.13 (the guest's; no cgi module) and without PIL/Xlib/pyatspi the server still
+    starts, the stdlib endpoints work and the others answer 500 naming the missing package."""
+    py = _python313()
+    if py is None:
+        pytest.skip("no python3.13 on this host")
+    have = subprocess.run([py, "-I", "-c", "import importlib.util as u; print([m for m in ('PIL', 'Xlib', 'pyatspi') "
+                           "if u.find_spec(m)])"], capture_output=True, text=True, timeout=30).stdout.strip()
+    if have != "[]":
+        pytest.skip(f"{py} has {have}: cannot show the missing-package answers")
+    port = _free_port()
+    log = open(tmp_path / "server.log", "wb")
+    srv = subprocess.Popen([py, "-I", str(SERVER), "--bind", "127.0.0.1", "--port", str(port),
+                            "--guest-json", str(tmp_path / "none.json")], stdout=subprocess.DEVNULL, stderr=log,
+                           env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "DISPLAY": ":99"})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        end = time.monotonic() + 20
+        while True:
+            try:
+                if requests.get(url + "/platform", timeout=2).text == "Linux":
+                    break
+            except requests.ConnectionError:
+                pass
+            assert srv.poll() is None and time.monotonic() < end, (tmp_path / "server.log").read_text()
+            time.sleep(0.1)
+        for path, package in (("/screenshot", "python3-pil"), ("/cursor_position", "python3-xlib"),
+                              ("/screen_size", "python3-xlib"), ("/accessibility", "python3-pyatspi")):
+            r = requests.get(url + path, timeout=30)
+            assert r.status_code == 500 and package in r.json()["message"], (path, r.text)
+        r = requests.post(url + "/execute", json={"command": "echo hi", "shell": True}, timeout=30)
+        assert r.json()["output"] == "hi\n"
+        r = requests.post(url + "/setup/upload", data={"file_path": str(tmp_path / "u.txt")},
+                          files={"file_data": ("u", b"guest")}, timeout=30)
+        assert r.status_code == 200 and (tmp_path / "u.txt").read_bytes() == b"guest"
+        r = requests.get(url + "/health", timeout=30)
+        assert r.status_code == 503 and "none.json" in r.json()["error"]
+    finally:
+        srv.terminate()
+        srv.wait(10)
+        log.close()
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
