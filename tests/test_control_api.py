@@ -516,6 +516,7 @@ def test_http_level_errors_are_json(desktop):
     with requests.Session() as s:
         assert s.get(desktop.url + "/platform", timeout=10).text == "Linux"
         assert s.post(desktop.url + "/nope", data=b"x" * 5000, timeout=10).status_code == 404
+        assert s.post(desktop.url + "/execute", data=b"x" * (3 << 20), timeout=10).status_code == 413
         assert s.post(desktop.url + "/execute", json={"command": ["echo", "1"]}, timeout=10).json()["output"] == "1\n"
 
 

@@ -721,7 +721,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
                 log.error("%s %s: %s (after the answer began)", method, url.path, e.message)
                 return
-            if e.status in (411, 413) or self._body_left():
+            if e.status == 411 or not self._discard_body(8 << 20):
                 self.close_connection = True  # an unread body would be taken for the next request
             self._json(e.status, {"status": "error", "message": e.message, "error": e.message, **e.extra})
         except (BrokenPipeError, ConnectionResetError):
@@ -789,6 +789,18 @@ class Handler(BaseHTTPRequestHandler):
         if n > limit:
             raise ApiError(413, f"request body of {n} bytes is over the limit of {limit} bytes")
         return n
+
+    def _discard_body(self, most: int) -> bool:
+        """Read and drop what is left of a refused body when it is at most ``most`` bytes (so the
+        client, still sending, reads the answer instead of a reset); False if it was not."""
+        if self._body_left() > most:
+            return False
+        try:
+            while self._body_left() > 0:
+                self._read(self._body_left())
+        except (ApiError, OSError):
+            return False
+        return True
 
     def _body_left(self) -> int:
         return getattr(self, "_left", 0)
