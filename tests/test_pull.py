@@ -85,6 +85,28 @@ class Site:
             time.sleep(0.05)
         return rows
 
+    def view(self, token: str) -> View:
+        return View(self, token)
+
+
+class View:
+    """The site under ``/u/<token>/`` (same files), so each test reads only its own log lines."""
+
+    def __init__(self, site: Site, token: str):
+        self.site, self.prefix = site, f"/u/{token}"
+        self.base = site.base + self.prefix
+        self.index = f"{self.base}/index.json"
+
+    def rows(self, rel: str, count: int = 0) -> list[tuple[str, str, int, str, int]]:
+        """Log lines for ``rel`` (waiting until there are ``count``): (method, uri, status, range, bytes)."""
+        return self.site.wait_requests(f"{self.prefix}/{rel}", count)
+
+    def settled_rows(self, rel: str, count: int) -> list:
+        """Exactly the lines so far, after waiting for ``count`` and a moment for stragglers."""
+        self.rows(rel, count)
+        time.sleep(0.3)
+        return self.rows(rel)
+
 
 def _spec(data: bytes, url: str) -> dict:
     return {"url": url, "size": len(data), "sha256": _sha(data)}
@@ -164,8 +186,9 @@ http {{
   server {{
     listen 127.0.0.1:{port};
     root {root};
-    location /slow/ {{ alias {root}/; limit_rate {SLOW_RATE}; }}
-    location /norange/ {{ alias {root}/; max_ranges 0; }}
+    location ~ ^/u/[^/]+/slow/(.*)$ {{ alias {root}/$1; limit_rate {SLOW_RATE}; }}
+    location ~ ^/u/[^/]+/norange/(.*)$ {{ alias {root}/$1; max_ranges 0; }}
+    location ~ ^/u/[^/]+/(.*)$ {{ alias {root}/$1; }}
     location = /api/models/acme/dana-image/paths-info/main {{
       default_type application/json;
       return 200 '{paths_info}';
@@ -217,6 +240,7 @@ def test_twenty_killed_pulls_resume_over_range(site, tmp_path):
     """SIGKILL a real pull-image process 20 times at seeded random points; every restart asks
     nginx for exactly the missing bytes (206 with Range: bytes=<partial size>-) and the result
     hashes to the served file."""
+    v = site.view("twenty")
     cache = tmp_path / "cache"
     folder = cache / "big" / "latest"
     part = folder / "persona.qcow2.part"
@@ -228,7 +252,7 @@ def test_twenty_killed_pulls_resume_over_range(site, tmp_path):
     for cut in cuts:
         start = part.stat().st_size if part.exists() else 0
         target = max(cut, start + 1)
-        proc = _popen("big", "--index", site.index, "--cache-dir", str(cache))
+        proc = _popen("big", "--index", v.index, "--cache-dir", str(cache))
         try:
             while True:
                 try:
@@ -244,7 +268,7 @@ def test_twenty_killed_pulls_resume_over_range(site, tmp_path):
             proc.wait()
         sizes_after_kill.append(part.stat().st_size)
         assert not (folder / "persona.qcow2").exists()
-    r = _cli("big", "--index", site.index, "--cache-dir", str(cache))
+    r = _cli("big", "--index", v.index, "--cache-dir", str(cache))
     elapsed = time.monotonic() - t0
     assert r.returncode == 0, r.stderr
     qcow2 = folder / "persona.qcow2"
@@ -253,7 +277,7 @@ def test_twenty_killed_pulls_resume_over_range(site, tmp_path):
     assert not part.exists()
     assert sizes_after_kill == sorted(sizes_after_kill) and len(set(sizes_after_kill)) == 20
 
-    rows = site.wait_requests("/slow/big/persona.qcow2", 21)
+    rows = v.settled_rows("slow/big/persona.qcow2", 21)
     assert len(rows) == 21
     assert rows[0][2:4] == (200, "-")
     assert [(status, rng_) for _, _, status, rng_, _ in rows[1:]] == [(206, f"bytes={s}-") for s in sizes_after_kill]
@@ -317,9 +341,9 @@ def test_cut_connections_resume_automatically(site, tmp_path):
     cuts = sorted(rng.sample(range(MiB, BIG - MiB), 3))
     cuts = [b - a for a, b in zip([0, *cuts[:-1]], cuts, strict=True)]  # per-connection byte budgets
     proxy = CuttingProxy(site.port, cuts)
+    v = site.view("cuts")
     try:
-        before = len(site.requests("/big/persona.qcow2"))
-        result = P.pull(f"http://127.0.0.1:{proxy.port}/big/persona.qcow2", sha256=site.big_sha, cache_dir=tmp_path,
+        result = P.pull(f"http://127.0.0.1:{proxy.port}{v.prefix}/big/persona.qcow2", sha256=site.big_sha, cache_dir=tmp_path,
                         backoff=0.01)
     finally:
         proxy.close()
@@ -327,7 +351,7 @@ def test_cut_connections_resume_automatically(site, tmp_path):
     t = result.transfers["persona.qcow2"]
     assert t.retries == 3 and t.restarts == 0
     assert hashlib.sha256(result.qcow2.read_bytes()).hexdigest() == site.big_sha
-    rows = site.wait_requests("/big/persona.qcow2", before + 4)[before:]
+    rows = v.settled_rows("big/persona.qcow2", 4)
     assert [r[2] for r in rows] == [200, 206, 206, 206]
     assert all(r[3].startswith("bytes=") for r in rows[1:])
 
@@ -337,23 +361,24 @@ def test_gives_up_after_retries_then_a_second_pull_resumes(site, tmp_path):
     keeps the partial file; the next pull (straight to nginx: the URL cache is content-addressed,
     so another URL of the same bytes continues it) resumes with a Range request."""
     proxy = CuttingProxy(site.port, [5 * MiB] + [0] * 10)
+    v = site.view("giveup")
     try:
         with pytest.raises(P.PullError, match=r"\(2 retries\); \d+ bytes kept in .*persona\.qcow2\.part, run "
                                               r"pull-image again to resume"):
-            P.pull(f"http://127.0.0.1:{proxy.port}/big/persona.qcow2", sha256=site.big_sha, cache_dir=tmp_path,
-                   retries=2, backoff=0.01)
+            P.pull(f"http://127.0.0.1:{proxy.port}{v.prefix}/big/persona.qcow2", sha256=site.big_sha,
+                   cache_dir=tmp_path, retries=2, backoff=0.01)
     finally:
         proxy.close()
     folder = tmp_path / "_url" / site.big_sha[:16]
     part = folder / "persona.qcow2.part"
     kept = part.stat().st_size
     assert 0 < kept <= 5 * MiB and not (folder / "persona.qcow2").exists()
-    before = len(site.requests("/big/persona.qcow2"))
-    r = _cli(f"{site.base}/big/persona.qcow2", "--sha256", site.big_sha, "--cache-dir", str(tmp_path))
+    assert [r[2] for r in v.settled_rows("big/persona.qcow2", 3)] == [200, 206, 206]  # the first and 2 retries
+    direct = site.view("giveup-direct")
+    r = _cli(f"{direct.base}/big/persona.qcow2", "--sha256", site.big_sha, "--cache-dir", str(tmp_path))
     assert r.returncode == 0, r.stderr
     assert f"resumed at {kept / MiB:.1f} MiB" in r.stderr
-    rows = site.wait_requests("/big/persona.qcow2", before + 1)[before:]
-    assert [(x[2], x[3]) for x in rows] == [(206, f"bytes={kept}-")]
+    assert [(x[2], x[3]) for x in direct.settled_rows("big/persona.qcow2", 1)] == [(206, f"bytes={kept}-")]
     assert hashlib.sha256(Path(r.stdout.strip()).read_bytes()).hexdigest() == site.big_sha
 
 
@@ -361,10 +386,10 @@ def test_gives_up_after_retries_then_a_second_pull_resumes(site, tmp_path):
 
 
 def test_corrupted_byte_in_the_served_file_is_rejected(site, tmp_path):
-    r = _cli("small:corrupt", "--index", site.index, "--cache-dir", str(tmp_path))
+    r = _cli("small:corrupt", "--index", site.view("corrupt").index, "--cache-dir", str(tmp_path))
     bad_sha = _sha((site.root / "smallbad" / "persona.qcow2").read_bytes())
     line = _one_error_line(r)
-    assert f"SHA256 mismatch: expected {site.small_sha}, got {bad_sha}" in line
+    assert f"SHA-256 mismatch: expected {site.small_sha}, got {bad_sha}" in line
     assert "partial download was deleted" in line
     folder = tmp_path / "small" / "corrupt"
     assert not (folder / "persona.qcow2").exists() and not (folder / "persona.qcow2.part").exists()
@@ -377,13 +402,12 @@ def test_corrupted_byte_in_the_partial_file_is_rejected(site, tmp_path):
     prefix = bytearray(site.big[: 40 * MiB + 123])
     prefix[random.Random(5).randrange(len(prefix))] ^= 0x80
     (folder / "persona.qcow2.part").write_bytes(prefix)
-    before = len(site.requests("/big/persona.qcow2"))
-    r = _cli("big:fast", "--index", site.index, "--cache-dir", str(tmp_path))
+    v = site.view("badpartial")
+    r = _cli("big:fast", "--index", v.index, "--cache-dir", str(tmp_path))
     assert f"expected {site.big_sha}, got " in _one_error_line(r)
     assert not (folder / "persona.qcow2.part").exists() and not (folder / "persona.qcow2").exists()
-    assert [(x[2], x[3]) for x in site.wait_requests("/big/persona.qcow2", before + 1)[before:]] == [
-        (206, f"bytes={len(prefix)}-")]
-    r = _cli("big:fast", "--index", site.index, "--cache-dir", str(tmp_path))  # starts afresh
+    assert [(x[2], x[3]) for x in v.settled_rows("big/persona.qcow2", 1)] == [(206, f"bytes={len(prefix)}-")]
+    r = _cli("big:fast", "--index", v.index, "--cache-dir", str(tmp_path))  # starts afresh
     assert r.returncode == 0, r.stderr
     assert hashlib.sha256((folder / "persona.qcow2").read_bytes()).hexdigest() == site.big_sha
 
@@ -392,11 +416,11 @@ def test_server_ignoring_range_restarts_from_zero(site, tmp_path):
     folder = tmp_path / "big" / "norange"
     folder.mkdir(parents=True)
     (folder / "persona.qcow2.part").write_bytes(site.big[: 10 * MiB])
-    before = len(site.requests("/norange/big/persona.qcow2"))
-    r = _cli("big:norange", "--index", site.index, "--cache-dir", str(tmp_path))
+    v = site.view("norange")
+    r = _cli("big:norange", "--index", v.index, "--cache-dir", str(tmp_path))
     assert r.returncode == 0, r.stderr
     assert "restarted (the server ignored Range)" in r.stderr
-    rows = site.wait_requests("/norange/big/persona.qcow2", before + 1)[before:]
+    rows = v.settled_rows("norange/big/persona.qcow2", 1)
     assert [(x[2], x[3], x[4]) for x in rows] == [(200, f"bytes={10 * MiB}-", BIG)]
     assert hashlib.sha256((folder / "persona.qcow2").read_bytes()).hexdigest() == site.big_sha
 
@@ -405,7 +429,8 @@ def test_server_ignoring_range_restarts_from_zero(site, tmp_path):
 
 
 def test_plain_url_with_sha256(site, tmp_path):
-    url = f"{site.base}/small/persona.qcow2"
+    v = site.view("url")
+    url = f"{v.base}/small/persona.qcow2"
     wrong = "0" * 64
     r = _cli(url, "--sha256", wrong, "--cache-dir", str(tmp_path))
     assert f"expected {wrong}, got {site.small_sha}" in _one_error_line(r)
@@ -423,11 +448,10 @@ def test_plain_url_with_sha256(site, tmp_path):
     # a complete partial file (killed just before the rename): the server says 416, the size fits
     path.unlink()
     path.with_name("persona.qcow2.part").write_bytes(site.small)
-    before = len(site.requests("/small/persona.qcow2"))
     r = _cli(url, "--sha256", site.small_sha, "--cache-dir", str(tmp_path))
     assert r.returncode == 0, r.stderr
-    assert [(x[2], x[3]) for x in site.wait_requests("/small/persona.qcow2", before + 1)[before:]] == [
-        (416, f"bytes={SMALL}-")]
+    assert [(x[2], x[3]) for x in v.settled_rows("small/persona.qcow2", 3)] == [
+        (200, "-"), (200, "-"), (416, f"bytes={SMALL}-")]
     assert path.read_bytes() == site.small
 
 
@@ -435,49 +459,47 @@ def test_plain_url_with_sha256(site, tmp_path):
 
 
 def test_second_pull_is_instant_and_verify_rehashes(site, tmp_path):
-    r = _cli("big:full", "--index", site.index, "--cache-dir", str(tmp_path))
+    v = site.view("second")
+    r = _cli("big:full", "--index", v.index, "--cache-dir", str(tmp_path))
     assert r.returncode == 0, r.stderr
     qcow2 = Path(r.stdout.strip())
     assert qcow2 == tmp_path / "big" / "full" / "persona.qcow2"
     assert (qcow2.parent / "manifest.json").is_file() and (qcow2.parent / "tasks" / "tasks.jsonl").is_file()
-    n = len(site.wait_requests("/big/persona.qcow2", 1))
-    n_small = len(site.requests("/big/manifest.json"))
+    assert len(v.settled_rows("big/persona.qcow2", 1)) == 1
     for extra in ([], ["--verify"]):
         t = time.monotonic()
-        r = _cli("big:full", "--index", site.index, "--cache-dir", str(tmp_path), *extra)
+        r = _cli("big:full", "--index", v.index, "--cache-dir", str(tmp_path), *extra)
         print(f"\nsecond pull {extra}: {time.monotonic() - t:.2f} s")
         assert r.returncode == 0, r.stderr
         assert r.stdout.strip() == str(qcow2)
-        assert "already in the cache" in r.stderr
-    time.sleep(0.3)
-    assert len(site.requests("/big/persona.qcow2")) == n  # no request for the image
-    assert len(site.requests("/big/manifest.json")) == n_small
+        assert ("SHA-256 checked now" if extra else "SHA-256 verified when pulled") in r.stderr
+    assert len(v.settled_rows("index.json", 3)) == 3
+    assert len(v.rows("big/persona.qcow2")) == 1  # no second request for the image,
+    assert len(v.rows("big/manifest.json")) == 1  # nor for the small files
 
 
 def test_changed_cached_file_is_fetched_again(site, tmp_path):
-    r = _cli("big:tamper", "--index", site.index, "--cache-dir", str(tmp_path))
+    r = _cli("big:tamper", "--index", site.view("tamper").index, "--cache-dir", str(tmp_path))
     assert r.returncode == 0, r.stderr
     qcow2 = Path(r.stdout.strip())
     with open(qcow2, "r+b") as f:  # same size, one byte changed, so the recorded mtime is stale
         f.seek(BIG // 2)
         f.write(bytes([site.big[BIG // 2] ^ 0xFF]))
-    r = _cli("big:tamper", "--index", site.index, "--cache-dir", str(tmp_path))
+    r = _cli("big:tamper", "--index", site.view("tamper").index, "--cache-dir", str(tmp_path))
     assert r.returncode == 0, r.stderr
     assert "does not match" in r.stderr and "downloading it again" in r.stderr
     assert hashlib.sha256(qcow2.read_bytes()).hexdigest() == site.big_sha
 
 
 def test_two_pulls_of_one_image_take_turns(site, tmp_path):
-    before = len(site.requests("/slow/big/persona.qcow2"))
-    a = _popen("big:turns", "--index", site.index, "--cache-dir", str(tmp_path))
-    b = _popen("big:turns", "--index", site.index, "--cache-dir", str(tmp_path))
+    v = site.view("turns")
+    a = _popen("big:turns", "--index", v.index, "--cache-dir", str(tmp_path))
+    b = _popen("big:turns", "--index", v.index, "--cache-dir", str(tmp_path))
     outs = [p.communicate(timeout=60) for p in (a, b)]
     assert a.returncode == 0 and b.returncode == 0, outs
     assert outs[0][0] == outs[1][0] == f"{tmp_path / 'big' / 'turns' / 'persona.qcow2'}\n"
     assert any("already in the cache" in err for _, err in outs)
-    rows = site.wait_requests("/slow/big/persona.qcow2", before + 1)[before:]
-    time.sleep(0.3)
-    assert len(site.requests("/slow/big/persona.qcow2")) - before == 1 and rows[0][2] == 200
+    assert [r[2] for r in v.settled_rows("slow/big/persona.qcow2", 1)] == [200]  # one download, not two
 
 
 def test_full_disk_is_one_line_and_resumable(site, tmp_path):
@@ -510,7 +532,8 @@ def test_bad_input_is_one_line(site, tmp_path):
     assert line.endswith("it lists: big, small")
     assert "its tags: corrupt, latest" in _one_error_line(_cli("small:v9", "--index", site.index, *cache))
     assert "bad tag" in _one_error_line(_cli("small:../x", "--index", site.index, *cache))
-    assert "bad image name" in _one_error_line(_cli("../etc", "--index", site.index, *cache))
+    assert "bad image name" in _one_error_line(_cli("..", "--index", site.index, *cache))
+    assert "looks like a path" in _one_error_line(_cli("../etc", "--index", site.index, *cache))
     assert "unsupported URL scheme 'ftp'" in _one_error_line(_cli("ftp://127.0.0.1/x.qcow2", *cache))
     dead = f"http://127.0.0.1:{_free_port()}/index.json"
     assert "unreachable: Connection refused" in _one_error_line(_cli("big", "--index", dead, *cache))
@@ -654,6 +677,8 @@ def test_hf_pull_through_hf_endpoint(site, tmp_path):
     assert path.read_bytes() == site.small
     assert (path.parent / "manifest.json").read_bytes() == (site.root / "hf" / "v1" / "manifest.json").read_bytes()
     assert not (path.parent / "tasks").exists()  # the repo has none
+    site.wait_requests("/acme/dana-image/resolve/main/v1/persona.qcow2", 1)
+    time.sleep(0.3)
     assert len(site.requests("/acme/dana-image/resolve/main/v1/persona.qcow2")) == 1
     r = _cli("hf://acme/dana-image/v1/persona.qcow2", "--sha256", "1" * 64, "--cache-dir", str(tmp_path), env=env)
     assert "the hub records" in _one_error_line(r)

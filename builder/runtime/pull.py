@@ -126,6 +126,10 @@ class Remote:
         return "sha256" if self.sha256 else "git-sha1"
 
     @property
+    def label(self) -> str:
+        return "SHA-256" if self.sha256 else "git blob SHA-1"
+
+    @property
     def digest(self) -> str:
         return self.sha256 or self.git_sha1 or ""
 
@@ -160,6 +164,9 @@ class HfRef:
 
 def parse_name(ref: str) -> tuple[str, str | None]:
     """``NAME[:TAG]`` -> (name, tag or None). Raises PullError on characters a cache folder can't hold."""
+    if "/" in ref and ":" not in ref:
+        raise PullError(f"{ref!r} looks like a path: pull-image takes NAME[:TAG], an http(s)/file URL or hf://... "
+                        "(run-image takes a build folder directly)")
     name, sep, tag = ref.partition(":")
     if not NAME_RE.fullmatch(name):
         raise PullError(f"bad image name {name!r}: use letters, digits, '.', '_' and '-' (NAME[:TAG])")
@@ -536,6 +543,7 @@ class Transfer:
     retries: int = 0
     seconds: float = 0.0
     cached: bool = False
+    rehashed: bool = False
 
 
 class _Transient(Exception):
@@ -707,7 +715,7 @@ def download(remote: Remote, dest: Path, *, session: requests.Session | None = N
                              "the partial download was deleted")
     if got != remote.digest:
         part.unlink(missing_ok=True)
-        raise IntegrityError(f"{dest.name}: {remote.algorithm.upper()} mismatch: expected {remote.digest}, "
+        raise IntegrityError(f"{dest.name}: {remote.label} mismatch: expected {remote.digest}, "
                              f"got {got}; the partial download was deleted")
     os.replace(part, dest)
     _fsync_dir(dest.parent)
@@ -804,7 +812,7 @@ def _fetch(remote: Remote, dest: Path, *, session, verify: bool, retries: int, b
                 got = _hash_file(dest, remote.algorithm, on_progress=lambda d: update(d, size, "get"))
             if got == remote.digest:
                 _record_verified(dest, remote)
-                return Transfer(size=size, cached=True)
+                return Transfer(size=size, cached=True, rehashed=True)
             reporter.say(f"cached {dest} does not match (expected {remote.digest}, got {got}); downloading it again")
         dest.unlink()
         _sidecar(dest).unlink(missing_ok=True)
@@ -827,7 +835,8 @@ class PullResult:
     def summary(self) -> str:
         t = self.transfers[self.qcow2.name]
         if t.cached:
-            return f"{self.label}: {self.qcow2.name} {_mib(t.size)} already in the cache, verified"
+            how = "SHA-256 checked now" if t.rehashed else "SHA-256 verified when pulled"
+            return f"{self.label}: {self.qcow2.name} {_mib(t.size)} already in the cache ({how})"
         rate = t.fetched / t.seconds / (1 << 20) if t.seconds > 0 else 0.0
         extra = f", resumed at {_mib(t.resumed_from)}" if t.resumed_from else ""
         extra += f", {t.retries} automatic retries" if t.retries else ""
