@@ -211,6 +211,15 @@ http {{
             proc.wait()
 
 
+@pytest.fixture(autouse=True)
+def _drop_big_files(tmp_path):
+    """Each test leaves up to 128 MiB images in its tmp_path and pytest keeps three runs: drop them."""
+    yield
+    for p in tmp_path.rglob("*"):
+        if p.is_file() and p.stat().st_size > MiB:
+            p.unlink()
+
+
 def _cli(*args: str, env: dict | None = None, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "builder.runtime.pull", *args], cwd=REPO, capture_output=True, check=False,
                           text=True, env={**os.environ, **(env or {})}, timeout=120, **kw)
