@@ -86,8 +86,15 @@ def build(
     until: Annotated[Until, typer.Option("--until", help="Stop after this stage")] = Until.image,
     cache: Annotated[Path, typer.Option("--cache", help="Cache for the shared base image and app builds "
                                                         "(default: .cache/ or $PERSONA_CACHE)")] = None,
+    publish: Annotated[Path, typer.Option("--publish", metavar="INDEX.json",
+                                          help="After the image stage, copy the build beside this index "
+                                               "(<persona>/<tag>/) and add its entry, for pull-image")] = None,
+    tag: Annotated[str, typer.Option("--tag", help="Tag of the --publish entry")] = "latest",
 ) -> None:
     console = Console(stderr=True)
+    if publish is not None and until is not Until.image:
+        print("build-image: --publish needs the image stage (drop --until)", file=sys.stderr)
+        raise typer.Exit(2)
     try:
         spec = load(persona)
     except SpecError as err:
@@ -110,6 +117,16 @@ def build(
                 print(f"build-image: {line} (left by an interrupted build)", file=sys.stderr)
             _build_locked(console, completed, persona, slot, wanted, cache, timings)
             _summary(console, out / slot.id, timings)  # still under the lock: OUT/<id> is ours
+            if publish is not None:
+                from .runtime.pull import PullError
+                from .runtime.pull import publish as publish_build
+
+                try:
+                    entry = publish_build(out / slot.id, publish, tag=tag, copy=True)
+                except (PullError, OSError) as err:
+                    print(f"build-image: publishing to {publish} failed: {err}", file=sys.stderr)
+                    raise typer.Exit(1) from None
+                print(f"build-image: published {entry['persona']}:{entry['tag']} in {publish}", file=sys.stderr)
     except output.OutputError as err:
         print(f"build-image: {err}", file=sys.stderr)
         raise typer.Exit(2) from None

@@ -158,3 +158,11 @@ def test_agent_past_its_time_limit_is_stopped_with_its_children(tmp_path):
     run, _ = run_agent(f"(sleep 30; touch {marker}) & sleep 30", task, "http://127.0.0.1:9", 1, tmp_path)
     assert run.timed_out and run.seconds < 15
     assert not marker.exists()
+
+
+def test_build_image_publish_needs_the_image_stage(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "builder.cli", str(REPO / "personas/jordan-lee.json"), "--until", "layer",
+                        "--out", str(tmp_path / "out"), "--publish", str(tmp_path / "index.json")],
+                       cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "--publish needs the image stage" in r.stderr
+    assert not (tmp_path / "out").exists() and not (tmp_path / "index.json").exists()
