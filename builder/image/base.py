@@ -263,6 +263,9 @@ def install_guest_python(rootfs: Path, log: Path, progress: Progress) -> None:
     progress(f"customize: guest Python packages into /{target.relative_to(rootfs)}")
     _run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
           "--no-compile", "--require-hashes", "--target", str(target), "-r", str(PYTHON_PACKAGES_TXT)], log)
+    # Byte-compile with the guest's own Python, once: the persona's user cannot write __pycache__ there, so
+    # without it every `import pyautogui` would recompile and print pyautogui's SyntaxWarnings into /execute.
+    _chroot(rootfs, "python3", "-W", "ignore", "-m", "compileall", "-q", f"/{target.relative_to(rootfs)}", log=log)
 
 
 def customize(rootfs: Path, site: SiteBuild, key: str, log: Path, progress: Progress) -> None:
