@@ -26,7 +26,7 @@ RUN --mount=type=secret,id=ca_bundle \
 FROM ${BASE}
 RUN apt-get update \
  && apt-get install -y --no-install-recommends qemu-system-x86 qemu-utils novnc websockify \
-      python3 python3-requests python3-rich ca-certificates procps tini \
+      python3 python3-requests python3-rich tzdata ca-certificates procps tini \
  && rm -rf /var/lib/apt/lists/*
 
 COPY --from=pylib /opt/persona-desktop/lib/ /opt/persona-desktop/lib/
@@ -35,7 +35,7 @@ COPY builder/ /opt/persona-desktop/builder/
 ENV PYTHONPATH=/opt/persona-desktop:/opt/persona-desktop/lib PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 # Fails the build when run-image needs a module the image lacks (it may import only the stdlib,
 # qemu.qmp, requests and rich).
-RUN if [ -f /opt/persona-desktop/builder/runtime/run.py ]; then python3 -c "import builder.runtime.run"; fi \
+RUN python3 -c "import builder.runtime.run, builder.runtime.pull" \
  && printf '#!/bin/sh\nexec python3 -m builder.runtime.run "$@"\n' > /usr/local/bin/run-image \
  && chmod 755 /usr/local/bin/run-image
 
@@ -43,7 +43,6 @@ RUN if [ -f /opt/persona-desktop/builder/runtime/run.py ]; then python3 -c "impo
 ARG PERSONA_IMAGE_DIR=docker/image
 COPY ${PERSONA_IMAGE_DIR}/ /opt/persona/
 COPY docker/entrypoint.sh /usr/local/bin/persona-entrypoint
-COPY docker/legacy-run.sh /usr/local/lib/persona-desktop/legacy-run.sh
 
 ENV STATE_DIR=/state RAM_SIZE=4G CPU_CORES=2 KVM=auto
 EXPOSE 5000 5900 6080 4444 8080

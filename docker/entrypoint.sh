@@ -53,21 +53,6 @@ done
 [ "$VNC_PORT" -ge 5900 ] || die "VNC_PORT=$VNC_PORT: QEMU's VNC ports start at 5900"
 mkdir -p "$STATE_DIR" || die "cannot create STATE_DIR $STATE_DIR"
 
-if [ "${NOVNC:-1}" != 0 ]; then
-  # websockify reaches VNC on the address run-image bound it to (loopback when bound to all).
-  vnc_host="$BIND"; [ "$vnc_host" = 0.0.0.0 ] && vnc_host=127.0.0.1
-  websockify --web /usr/share/novnc "$BIND:$NOVNC_PORT" "$vnc_host:$VNC_PORT" >/dev/null 2>&1 &
-  log "noVNC on http://$BIND:$NOVNC_PORT/vnc.html"
-fi
-
-if [ ! -f /opt/persona-desktop/builder/runtime/run.py ]; then
-  # Stopgap until run-image is in the image: the old shell runner (no control API, no snapshot).
-  log "run-image is not in this image: booting with docker/legacy-run.sh"
-  qcow2="$IMAGE"; [ -d "$qcow2" ] && qcow2="$IMAGE/persona.qcow2"
-  export IMAGE="$qcow2" ACCEL BIND HTTP_PORT VNC_PORT QMP_PORT STATE_DIR RAM_SIZE CPU_CORES
-  exec /usr/local/lib/persona-desktop/legacy-run.sh
-fi
-
 args=("$IMAGE" --bind "$BIND" --control-port "$CONTROL_PORT" --http-port "$HTTP_PORT"
       --vnc-port "$VNC_PORT" --qmp-port "$QMP_PORT" --memory "$RAM_SIZE" --cpus "$CPU_CORES"
       --accel "$ACCEL" --state-dir "$STATE_DIR")
@@ -82,5 +67,12 @@ if [ -n "${AS_OF:-}${SHUTDOWN_TIMEOUT:-}" ]; then
     args+=("$flag" "${!var}")
   done
 fi
-log "run-image ${args[*]} $*"
+
+if [ "${NOVNC:-1}" != 0 ]; then
+  # websockify reaches VNC on the address run-image bound it to (loopback when bound to all).
+  vnc_host="$BIND"; [ "$vnc_host" = 0.0.0.0 ] && vnc_host=127.0.0.1
+  websockify --web /usr/share/novnc "$BIND:$NOVNC_PORT" "$vnc_host:$VNC_PORT" >/dev/null 2>&1 &
+  log "noVNC on http://$BIND:$NOVNC_PORT/vnc.html"
+fi
+log "run-image ${args[*]}${*:+ $*}"
 exec run-image "${args[@]}" "$@"

@@ -42,8 +42,6 @@ PODMAN = ["podman", "--runtime", "runc", "--cgroup-manager=cgroupfs"]
 # What a container needs on this machine (its default rlimits are above what the sandbox allows).
 RUN_OPTS = ["--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1000:1000", "--network=host"]
 TAG = "localhost/persona-desktop:pytest"
-HAS_RUN_IMAGE = (REPO / "builder" / "runtime" / "run.py").is_file()
-NO_RUN_IMAGE = "builder/runtime/run.py is not in this checkout: the image boots with docker/legacy-run.sh"
 HEALTHY_TIMEOUT = 2400.0  # TCG on a shared 2-core machine, Firefox settled and the reset point saved
 FIGURES: dict[str, object] = {}
 
@@ -243,9 +241,6 @@ def manifest(built_persona) -> dict:
 @pytest.fixture(scope="module")
 def healthy(container):
     """The container once run-image's ``GET /health`` is 200 (every app healthy, reset point saved)."""
-    if not HAS_RUN_IMAGE:
-        return container
-
     def health():
         status, _, body = http_get(container.port("CONTROL_PORT"), "/health", timeout=30)
         return status == 200 and json.loads(body)
@@ -313,7 +308,6 @@ def test_every_app_answers_signed_in_through_the_published_port(healthy, manifes
         assert r.status in (302, 303, 307), f"{app['domain']} without a cookie: HTTP {r.status}"
 
 
-@pytest.mark.skipif(not HAS_RUN_IMAGE, reason=NO_RUN_IMAGE)
 def test_control_api_through_its_port(healthy, manifest):
     port = healthy.port("CONTROL_PORT")
     health = FIGURES["health"]
@@ -355,7 +349,7 @@ def test_stop_powers_the_guest_off_cleanly(healthy):
     assert healthy.running()
     FIGURES["stop_s"] = round(healthy.stop(), 1)
     state = podman("inspect", "--format", "{{.State.ExitCode}}", healthy.name).stdout.strip()
-    said = "guest powered off cleanly" if HAS_RUN_IMAGE else "guest powered off after"
+    said = "guest powered off cleanly"  # run-image's line; it exits 0 only then
     for _ in range(10):  # the container's log file may trail its exit by a moment
         log = healthy.logs()
         if said in log:
