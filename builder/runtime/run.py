@@ -235,6 +235,8 @@ class Machine:
     # -- start
     def start(self) -> None:
         """Boot or restore, then wait until the reset point exists and every app is healthy."""
+        if self.vnc_port and not 5900 <= self.vnc_port <= 65535:
+            raise RunError("--vnc-port must be 5900 or above (QEMU numbers VNC displays from 5900)")
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self._take_lock()
         for port in (self.http_port, self.vnc_port, self.qmp_port):
@@ -266,8 +268,6 @@ class Machine:
                      progress=self.progress, state_dir=self.state_dir, bind=self.bind, http_port=self.http_port,
                      forwards={GUEST_CONTROL_PORT: self.guest_control_port}, qmp_port=self.qmp_port,
                      loadvm=SNAPSHOT_TAG if reuse else None)
-        if self.vnc_port and self.vnc_port < 5900:
-            raise RunError("--vnc-port must be 5900 or above (QEMU numbers VNC displays from 5900)")
         try:
             self.vm.start()
         except BootError as e:
