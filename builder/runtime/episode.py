@@ -103,7 +103,7 @@ def run_agent(command: str, task: Task, control_url: str, timeout: float, workdi
         out, _ = p.communicate(task.instruction + "\n", timeout=timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
-        for sig in (signal.SIGTERM, signal.SIGKILL):
+        for sig in (signal.SIGTERM, signal.SIGKILL):  # the whole group: an agent's children go too
             try:
                 os.killpg(p.pid, sig)
             except ProcessLookupError:
@@ -113,7 +113,11 @@ def run_agent(command: str, task: Task, control_url: str, timeout: float, workdi
                 break
             except subprocess.TimeoutExpired:
                 continue
-        out = (p.stdout.read() if p.stdout else "") or ""
+        try:
+            os.killpg(p.pid, signal.SIGKILL)  # stragglers that ignored SIGTERM while the shell exited
+        except ProcessLookupError:
+            pass
+        out, _ = p.communicate()  # what it printed before it was stopped
     run = AgentRun(command, p.returncode, round(time.monotonic() - t0, 1), timed_out, out)
     answer = answer_file.read_text(encoding="utf-8", errors="replace") if answer_file.exists() else out
     return run, answer.strip()
