@@ -5,7 +5,7 @@ test builds the image with ``podman build``, runs it on the built default person
 mounted read-only at /image, ``--network=host`` with free ports passed by env, BIND=127.0.0.1),
 waits for the control API's ``GET /health``, checks every app of the manifest through the published
 http port with the persona's session cookie (read from the layer's Firefox cookies.sqlite, the one
-the image holds), the control API (``/screenshot`` is a PNG, ``/platform``), noVNC (its page and a
+the image holds), the control API (``/screenshot`` is a PNG, ``/platform``, ``POST /reset``), noVNC (its page and a
 WebSocket that reaches QEMU's VNC), then ``podman stop -t 150`` and the guest's clean power-off
 (exit code 0, run-image's log line). Figures (image size, build time, time to healthy, stop time)
 are printed and written to ``<out>/podman-wrapper.json``.
@@ -21,6 +21,7 @@ import base64
 import http.client
 import json
 import os
+import random
 import re
 import shutil
 import socket
@@ -55,8 +56,10 @@ def podman(*args: str, timeout: float = 600, check: bool = True) -> subprocess.C
 
 
 def free_port(lo: int = 0, hi: int = 0) -> int:
-    """A TCP port free on 127.0.0.1 now: any (``lo`` = 0), else the first free one in ``lo``..``hi``."""
-    for port in ([0] if not lo else range(lo, hi)):
+    """A TCP port free on 127.0.0.1 now: any (``lo`` = 0), else a free one in ``lo``..``hi`` (random start,
+    so parallel runs rarely pick the same)."""
+    start = random.randrange(lo, hi) if lo else 0
+    for port in ([0] if not lo else [*range(start, hi), *range(lo, start)]):
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", port))
@@ -318,6 +321,17 @@ def test_control_api_through_its_port(healthy, manifest):
     (OUT / "podman-wrapper-screenshot.png").write_bytes(png)
     status, _, body = http_get(port, "/platform")
     assert status == 200 and body.decode().strip() == "Linux"
+    # The reset point lives in the container's state dir: POST /reset restores it and returns when healthy.
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    t0 = time.monotonic()
+    c.request("POST", "/reset", body=b"", headers={"Content-Length": "0"})
+    r = c.getresponse()
+    body = r.read()
+    c.close()
+    FIGURES["reset_s"] = round(time.monotonic() - t0, 1)
+    assert r.status == 200 and json.loads(body)["status"] == "ok", (r.status, body[:500])
+    status, _, body = http_get(port, "/health")
+    assert status == 200 and json.loads(body)["status"] == "ok"
 
 
 def test_novnc_serves_its_page_and_reaches_vnc(healthy):
