@@ -2,13 +2,14 @@
 
 ``scripts/podman-base`` imports a Debian trixie minbase (mmdebstrap) as the Dockerfile's BASE; the
 test builds the image with ``podman build``, runs it on the built default persona (the build folder
-mounted read-only at /image, ``--network=host`` with free ports passed by env, BIND=127.0.0.1),
-waits for the control API's ``GET /health``, checks every app of the manifest through the published
-http port with the persona's session cookie (read from the layer's Firefox cookies.sqlite, the one
-the image holds), the control API (``/screenshot`` is a PNG, ``/platform``, ``POST /reset``), noVNC (its page and a
-WebSocket that reaches QEMU's VNC), then ``podman stop -t 150`` and the guest's clean power-off
-(exit code 0, run-image's log line). Figures (image size, build time, time to healthy, stop time)
-are printed and written to ``<out>/podman-wrapper.json``.
+mounted read-only at /image, a host folder as /state, ``--network=host`` with free ports passed by
+env, BIND=127.0.0.1), waits for the control API's ``GET /health``, checks every app of the manifest
+through the published http port with the persona's session cookie (read from the layer's Firefox
+cookies.sqlite, the one the image holds), the control API (``/screenshot`` is a PNG, ``/platform``,
+``POST /reset``), noVNC (its page and a WebSocket that reaches QEMU's VNC), then ``podman stop -t
+150`` and the guest's clean power-off (exit code 0, run-image's log line), and last a second
+container on the same /state that starts from the saved reset point. Figures (image size, build
+time, time to healthy, reset, stop, restart) are printed and written to ``<out>/podman-wrapper.json``.
 
 One container at a time (the machine has two cores). Env: ``PERSONA_PODMAN_BUILD`` = the build
 folder to run (default ``<out>/dana-whitfield``, ``<out>`` as tests/test_image_boot.py:
@@ -27,6 +28,7 @@ import shutil
 import socket
 import sqlite3
 import subprocess
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -166,12 +168,12 @@ def wrapper_image(base_image) -> str:
 class Container:
     """The wrapper running on the build folder; ``ports`` by name, ``started`` monotonic seconds."""
 
-    def __init__(self, image: str, build: Path):
+    def __init__(self, image: str, build: Path, state: Path):
         self.name = f"persona-pytest-{uuid.uuid4().hex[:8]}"
         self.ports = {"CONTROL_PORT": free_port(), "HTTP_PORT": free_port(), "QMP_PORT": free_port(),
                       "NOVNC_PORT": free_port(), "VNC_PORT": free_port(5900, 6900)}
         env = {"BIND": "127.0.0.1", "KVM": "auto", "SHUTDOWN_TIMEOUT": "120", **self.ports}
-        args = ["run", "-d", "--name", self.name, *RUN_OPTS, "-v", f"{build}:/image:ro"]
+        args = ["run", "-d", "--name", self.name, *RUN_OPTS, "-v", f"{build}:/image:ro", "-v", f"{state}:/state"]
         if os.access("/dev/kvm", os.R_OK | os.W_OK):
             args += ["--device", "/dev/kvm"]
         for k, v in env.items():
@@ -220,9 +222,19 @@ class Container:
 
 
 @pytest.fixture(scope="module")
-def container(wrapper_image, built_persona):
+def state_dir():
+    """A host folder mounted as the containers' /state (run-image's overlay and reset point), removed after."""
+    d = Path(tempfile.mkdtemp(prefix="persona-podman-state-"))
+    try:
+        yield d
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def container(wrapper_image, built_persona, state_dir):
     """The wrapper running on the built persona until the stop test (or teardown) stops it."""
-    c = Container(wrapper_image, built_persona)
+    c = Container(wrapper_image, built_persona, state_dir)
     try:
         yield c
     finally:
@@ -372,3 +384,25 @@ def test_stop_powers_the_guest_off_cleanly(healthy):
     assert state == "0", f"exit code {state}:\n{log[-4000:]}"
     assert said in log, log[-4000:]
     print(f"stopped in {FIGURES['stop_s']} s")
+
+
+def test_a_new_container_on_the_same_state_restores_the_reset_point(healthy, wrapper_image, built_persona, state_dir):
+    """STATE_DIR on a volume: the next container starts from the saved reset point instead of booting."""
+    if not healthy.stopped:
+        healthy.stop()  # one container at a time
+    c = Container(wrapper_image, built_persona, state_dir)
+    try:
+        def health():
+            status, _, body = http_get(c.port("CONTROL_PORT"), "/health", timeout=30)
+            return status == 200 and json.loads(body)
+
+        assert c.wait("GET /health 200 after a restart", health)["status"] == "ok"
+        FIGURES["restart_healthy_s"] = round(time.monotonic() - c.started, 1)
+        assert "restored the saved reset point" in c.logs(), c.logs()[-4000:]
+        FIGURES["restart_stop_s"] = round(c.stop(), 1)
+        assert podman("inspect", "--format", "{{.State.ExitCode}}", c.name).stdout.strip() == "0", c.logs()[-4000:]
+    finally:
+        (OUT / "podman-wrapper-restart.log").write_text(c.logs())
+        if not c.stopped and c.running():
+            c.stop()
+        c.remove()
