@@ -51,7 +51,7 @@ FIGURES: dict[str, object] = {}
 
 def podman(*args: str, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess:
     """Run one podman command (runc, cgroupfs); return the finished process. Raises on failure when ``check``."""
-    r = subprocess.run([*PODMAN, *args], capture_output=True, text=True, timeout=timeout)
+    r = subprocess.run([*PODMAN, *args], check=False, capture_output=True, text=True, timeout=timeout)
     if check and r.returncode != 0:
         raise AssertionError(f"podman {' '.join(args[:2])} failed ({r.returncode}): {r.stderr[-3000:]}")
     return r
@@ -127,7 +127,8 @@ def base_image() -> str:
     missing = [t for t in ("podman", "runc", "mmdebstrap") if shutil.which(t) is None]
     if missing:
         pytest.skip(f"{', '.join(missing)} not installed (bash scripts/setup-deps.sh installs them)")
-    r = subprocess.run([str(REPO / "scripts" / "podman-base")], capture_output=True, text=True, timeout=1800)
+    r = subprocess.run([str(REPO / "scripts" / "podman-base")], check=False, capture_output=True, text=True,
+                       timeout=1800)
     assert r.returncode == 0, f"scripts/podman-base failed: {r.stderr[-3000:]}"
     base = r.stdout.strip().splitlines()[-1]
     probe = podman("run", "--rm", *RUN_OPTS, base, "true", timeout=120, check=False)
