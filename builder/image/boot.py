@@ -291,7 +291,9 @@ class VM:
         self.progress(f"vm: starting ({accel}), http on 127.0.0.1:{self.http_port}")
         self.qemu_log = self.dir / "qemu.log"
         self.started_at = time.monotonic()
-        self.proc = subprocess.Popen(cmd, stdout=open(self.qemu_log, "wb"), stderr=subprocess.STDOUT)
+        # Its own session: a terminal's Ctrl-C reaches only us, and we power the guest off through ACPI.
+        self.proc = subprocess.Popen(cmd, stdout=open(self.qemu_log, "wb"), stderr=subprocess.STDOUT,
+                                     start_new_session=True)
         from qemu.qmp.legacy import QEMUMonitorProtocol
 
         deadline = time.monotonic() + 30
@@ -318,9 +320,12 @@ class VM:
 
     def shutdown(self, timeout: float = 120.0) -> bool:
         """ACPI power-off (QMP ``system_powerdown``); kill QEMU if the guest is not down in
-        ``timeout`` seconds. Returns True for a clean power-off."""
-        if self.proc is None or self.proc.poll() is not None:
+        ``timeout`` seconds. Returns True for a clean power-off (False when QEMU had already died)."""
+        if self.proc is None:
             return True
+        if self.proc.poll() is not None:
+            self._kill()
+            return self.proc.returncode == 0
         clean = False
         try:
             if self.qmp is not None:

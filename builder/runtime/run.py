@@ -87,6 +87,7 @@ class ImageRef:
 
     qcow2: Path
     manifest: dict | None
+    clock: str | None = None  # overrides the manifest's as_of (run-image --as-of)
 
     @property
     def persona(self) -> str:
@@ -96,7 +97,7 @@ class ImageRef:
     def as_of(self) -> str | None:
         """The guest clock's start: ``guest.rtc_base`` (the persona's local wall time) or ``now``."""
         m = self.manifest or {}
-        return (m.get("guest") or {}).get("rtc_base") or m.get("now")
+        return self.clock or (m.get("guest") or {}).get("rtc_base") or m.get("now")
 
     @property
     def apps(self) -> list[dict]:
@@ -162,6 +163,7 @@ def fingerprint(ref: ImageRef, memory_mb: int, cpus: int, accel: str) -> dict:
         "size": st.st_size,
         "mtime_ns": st.st_mtime_ns,
         "manifest_sha256": hashlib.sha256(mp.read_bytes()).hexdigest() if mp.is_file() else None,
+        "as_of": ref.as_of,
         "memory_mb": memory_mb,
         "cpus": cpus,
         "accel": accel,
@@ -637,6 +639,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--http-port", type=int, default=8080, help="the guest's port 80 (default 8080)")
     ap.add_argument("--vnc-port", type=int, default=5900, help="VNC (default 5900; 0: none)")
     ap.add_argument("--qmp-port", type=int, default=4444, help="QMP for your tools (default 4444; 0: none)")
+    ap.add_argument("--as-of", help="guest clock start, the persona's local wall time YYYY-MM-DDTHH:MM:SS "
+                                    "(default: the manifest's as_of)")
     ap.add_argument("--memory", default="4G", help="guest memory (default 4G)")
     ap.add_argument("--cpus", type=int, default=2, help="guest CPUs (default 2)")
     ap.add_argument("--accel", default=os.environ.get("PERSONA_ACCEL") or "auto", choices=["auto", "kvm", "tcg"])
@@ -662,6 +666,12 @@ def main(argv: list[str] | None = None) -> None:
     try:
         try:
             ref = resolve_image(a.image)
+            if a.as_of:
+                try:
+                    q.parse_as_of(a.as_of)
+                except ValueError as e:
+                    raise RunError(f"--as-of {a.as_of!r}: {e}") from None
+                ref = ImageRef(ref.qcow2, ref.manifest, q.parse_as_of(a.as_of).isoformat())
             m = Machine(ref, state_dir=a.state_dir, bind=a.bind, http_port=a.http_port, vnc_port=a.vnc_port or None,
                         qmp_port=a.qmp_port or None, memory_mb=parse_memory(a.memory), cpus=a.cpus, accel=a.accel,
                         fresh=a.fresh, snapshot=not a.no_snapshot, progress=say)
