@@ -202,7 +202,9 @@ def test_reset_restores_seeded_state(running):
         assert requests.get(url + "/state", timeout=60).json()["databases"] == seeded, f"round {round_}"
         assert not any(pages_show_note().values()), pages_show_note()
     date = execute(url, ["date", "+%Y-%m-%dT%H:%M"])["output"].strip()
-    assert date.startswith("2026-11-16T09:0"), date  # the reset point's clock is as_of
+    assert date == "2026-11-16T09:00", date  # every reset sets the clock back to as_of
+    guest_json = execute(url, ["cat", "/etc/persona-desktop/guest.json"])["output"]
+    assert json.loads(guest_json)["username"] and "password" not in guest_json  # nothing to sudo with
     print(f"reset to healthy: median {statistics.median(times):.1f}s of {times}")
 
 

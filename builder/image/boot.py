@@ -154,6 +154,16 @@ class GuestAgent:
                 self.sock = None
 
 
+def _die_with_parent() -> None:
+    """In the child before exec: SIGKILL it when the thread that started it exits (Linux PR_SET_PDEATHSIG)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG = 1, SIGKILL = 9
+    except (OSError, AttributeError):
+        pass
+
+
 def make_overlay(image: Path, overlay: Path) -> None:
     """Create ``overlay`` (qcow2) backed by ``image`` (qcow2, never written). Raises :class:`BootError`."""
     tmp = overlay.with_name(overlay.name + ".tmp")
@@ -292,8 +302,9 @@ class VM:
         self.qemu_log = self.dir / "qemu.log"
         self.started_at = time.monotonic()
         # Its own session: a terminal's Ctrl-C reaches only us, and we power the guest off through ACPI.
+        # If we die without that (SIGKILL), the kernel kills QEMU too instead of leaving it on our ports.
         self.proc = subprocess.Popen(cmd, stdout=open(self.qemu_log, "wb"), stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+                                     start_new_session=True, preexec_fn=_die_with_parent)
         from qemu.qmp.legacy import QEMUMonitorProtocol
 
         deadline = time.monotonic() + 30

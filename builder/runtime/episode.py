@@ -96,8 +96,9 @@ def run_agent(command: str, task: Task, control_url: str, timeout: float, workdi
            "PERSONA_CONTROL_URL": control_url, "PERSONA_ANSWER_FILE": str(answer_file),
            "PERSONA_TIME_LIMIT": str(int(timeout))}
     t0 = time.monotonic()
+    # In the caller's folder, so `--agent 'python my_agent.py'` finds its script.
     p = subprocess.Popen(["/bin/sh", "-c", command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=None, env=env, cwd=workdir, start_new_session=True, text=True)
+                         stderr=None, env=env, start_new_session=True, text=True)
     timed_out = False
     try:
         out, _ = p.communicate(task.instruction + "\n", timeout=timeout)
@@ -155,6 +156,13 @@ class Control:
             raise EpisodeError(f"end state of {app}: HTTP {r.status_code} {r.text.strip()[:300]}")
         return r.content
 
+    def state(self) -> dict[str, str]:
+        """SHA-256 of each app database file in the guest now (``GET /state``)."""
+        r = self.http.get(self.url + "/state", timeout=120)
+        if r.status_code != 200:
+            raise EpisodeError(f"GET /state: HTTP {r.status_code} {r.text.strip()[:300]}")
+        return r.json()["databases"]
+
     def file(self, path: str) -> bytes | None:
         r = self.http.post(self.url + "/file", data={"file_path": path}, timeout=300)
         if r.status_code == 404:
@@ -187,12 +195,14 @@ def run_episode(task: Task, agent: str, control: Control, *, reset: bool = True,
             (work / "files").mkdir(exist_ok=True)
             (work / "files" / re.sub(r"[^A-Za-z0-9._-]", "_", str(path))).write_bytes(data)
         files[str(path)] = None if data is None else {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    files_now = control.state() if apps else {}
     score, results = grade(task, dbs, answer)
     status = {"met": "met", "violated": "unmet", "not_assessable": "needs_judge"}
     req = {i.id: i.requirement for i in task.rubric}
     return {
         "task_id": task.id,
         "category": task.category,
+        "instruction": task.instruction,
         "score": score,
         "max_machine_score": sum(i.weight for i in task.rubric if i.check is not None),
         "items": [{"id": r.item_id, "status": status[r.status], "weight": r.weight, "requirement": req[r.item_id],
@@ -201,7 +211,9 @@ def run_episode(task: Task, agent: str, control: Control, *, reset: bool = True,
         "agent": {"command": run.command, "returncode": run.returncode, "seconds": run.seconds,
                   "timed_out": run.timed_out},
         "reset_seconds": reset_s,
-        "end_state": {"databases": hashes, "files": files},
+        # "databases": SHA-256 of each database file in the guest (compare with the manifest's seeded ones);
+        # "exported": of the consistent copies graded here (sqlite3 .backup: other bytes, same rows)
+        "end_state": {"databases": {a: files_now.get(a) for a in apps}, "exported": hashes, "files": files},
     }
 
 
@@ -215,7 +227,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--control", default=os.environ.get("PERSONA_CONTROL_URL", "http://127.0.0.1:5000"),
                     help="control API of a running run-image (default http://127.0.0.1:5000)")
     ap.add_argument("--image", help="boot this image (PATH|NAME) instead of using a running run-image")
-    ap.add_argument("--tasks", type=Path, help="tasks.jsonl (default: the image's bundle)")
+    ap.add_argument("--tasks", type=Path, help="tasks.jsonl (needed with --control; with --image: the image's bundle)")
     ap.add_argument("--timeout", type=float, help="seconds for the agent (default: the task's time limit)")
     ap.add_argument("--no-reset", action="store_true", help="do not reset before the episode")
     ap.add_argument("--out", type=Path, help="result JSON (default results/<task>.json)")
@@ -268,7 +280,8 @@ def main(argv: list[str] | None = None) -> None:
     tmp.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     os.replace(tmp, out)
     met = sum(1 for i in result["items"] if i["status"] == "met")
-    print(f"{result['task_id']}: score {result['score']}/100 ({met}/{len(result['items'])} items met, "
+    print(f"{result['task_id']}: score {result['score']}/100 (machine-checkable {result['max_machine_score']}; "
+          f"{met}/{len(result['items'])} items met, agent exit {result['agent']['returncode']}, "
           f"agent {result['agent']['seconds']}s{' timed out' if result['agent']['timed_out'] else ''}) -> {out}")
 
 

@@ -79,6 +79,10 @@ class RunError(RuntimeError):
     """The image could not be found, booted, snapshotted or restored (the message says which)."""
 
 
+class NotReady(RunError):
+    """Asked for a reset (or the end state) before the machine is booted and its reset point saved."""
+
+
 # ---------------------------------------------------------------- the image
 
 @dataclass(frozen=True)
@@ -171,12 +175,15 @@ def fingerprint(ref: ImageRef, memory_mb: int, cpus: int, accel: str) -> dict:
     }
 
 
-def default_state_dir(ref: ImageRef) -> Path:
-    """``$XDG_STATE_HOME/persona-desktop/runs/<persona>-<12 hex of the image path>``."""
+def default_state_dir(ref: ImageRef, memory_mb: int = 4096, cpus: int = 2) -> Path:
+    """``$XDG_STATE_HOME/persona-desktop/runs/<persona>-<12 hex of the image path>-<memory>m<cpus>c``.
+
+    One folder per machine size, so trying ``--memory 3G`` does not throw away the 4G reset point.
+    """
     base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local/state")
     key = hashlib.sha256(str(ref.qcow2).encode()).hexdigest()[:12]
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", ref.persona)[:60]
-    return base / "persona-desktop" / "runs" / f"{safe}-{key}"
+    return base / "persona-desktop" / "runs" / f"{safe}-{key}-{memory_mb}m{cpus}c"
 
 
 def parse_memory(text: str) -> int:
@@ -218,7 +225,7 @@ class Machine:
                  memory_mb: int = 4096, cpus: int = 2, accel: str = "auto", fresh: bool = False,
                  snapshot: bool = True, progress: Progress | None = None):
         self.ref = ref
-        self.state_dir = Path(state_dir) if state_dir else default_state_dir(ref)
+        self.state_dir = Path(state_dir) if state_dir else default_state_dir(ref, memory_mb, cpus)
         self.bind = bind
         self.http_port, self.vnc_port, self.qmp_port = http_port, vnc_port, qmp_port
         self.memory_mb, self.cpus = memory_mb, cpus
@@ -233,6 +240,9 @@ class Machine:
         self._lock_fd: int | None = None
         self._reset_lock = threading.Lock()
         self._agent_lock = threading.Lock()
+        self._forwarded: set[http.client.HTTPConnection] = set()
+        self._forwarded_lock = threading.Lock()
+        self.reset_count = 0
 
     # -- start
     def start(self) -> None:
@@ -459,6 +469,8 @@ class Machine:
             raise RunError("this run has no reset point (started with --no-snapshot)")
         if self.vm is None:
             raise RunError("the machine is not running")
+        if not self.ready and not self._reset_lock.locked():
+            raise NotReady("the reset point does not exist yet: wait for GET /health to answer 200")
         if not self._reset_lock.acquire(blocking=False):
             raise RunError("a reset is already running")
         try:
@@ -468,12 +480,40 @@ class Machine:
             try:
                 self.timings["loadvm_s"] = round(self.vm.loadvm(SNAPSHOT_TAG), 2)
             except BootError as e:
+                self.vm.hmp("cont")  # a refused loadvm leaves the guest paused
                 raise RunError(str(e)) from None
+            self.reset_count += 1
+            self._abort_forwarded()
+            # The restored guest's clock runs on from the host's time since the snapshot: back to as_of.
+            self._clock_to_as_of()
             self.wait_healthy(RESET_TIMEOUT)
             self.ready = True
             return time.monotonic() - t0
         finally:
             self._reset_lock.release()
+
+    def open_forward(self, timeout: float) -> http.client.HTTPConnection:
+        """A connection to the guest's control API that a reset will cut (its TCP state is rewound with the guest)."""
+        c = http.client.HTTPConnection("127.0.0.1", self.guest_control_port, timeout=timeout)
+        with self._forwarded_lock:
+            self._forwarded.add(c)
+        return c
+
+    def close_forward(self, c: http.client.HTTPConnection) -> None:
+        with self._forwarded_lock:
+            self._forwarded.discard(c)
+        c.close()
+
+    def _abort_forwarded(self) -> None:
+        """Cut requests that were in flight into the guest: after a restore they would never be answered."""
+        with self._forwarded_lock:
+            conns = list(self._forwarded)
+        for c in conns:
+            if c.sock is not None:
+                try:
+                    c.sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
     # -- stop
     def stop(self, timeout: float = 120.0) -> bool:
@@ -491,7 +531,8 @@ class Machine:
 # ---------------------------------------------------------------- the host control server
 
 _HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailers",
-        "transfer-encoding", "upgrade", "host", "content-length"}
+        "transfer-encoding", "upgrade", "host", "content-length",
+        "server", "date"}  # this server sends its own Server and Date
 
 
 class ControlHandler(http.server.BaseHTTPRequestHandler):
@@ -520,7 +561,8 @@ class ControlHandler(http.server.BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         if path == "/health" and self.command == "GET":
             if not m.ready:
-                self._json(503, {"status": "starting" if m.vm else "stopped", "reset_point": False})
+                state = "resetting" if m._reset_lock.locked() else "starting" if m.vm else "stopped"
+                self._json(503, {"status": state, "reset_point": state == "resetting"})
                 return
             ok, detail = m.health()
             self._json(200 if ok else 503, {"status": "ok" if ok else "unhealthy", "reset_point": m.snapshot,
@@ -530,6 +572,9 @@ class ControlHandler(http.server.BaseHTTPRequestHandler):
             self._body()
             try:
                 secs = m.reset()
+            except NotReady as e:
+                self._json(503, {"status": "error", "error": str(e)})
+                return
             except RunError as e:
                 self._json(409 if "already running" in str(e) else 500, {"status": "error", "error": str(e)})
                 return
@@ -569,17 +614,22 @@ class ControlHandler(http.server.BaseHTTPRequestHandler):
         m = self.server.machine
         body = self._body()
         headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP}
+        if m._reset_lock.locked():
+            self._json(503, {"status": "error", "error": "a reset is running: try again when it returns"})
+            return
+        resets = m.reset_count
+        c = m.open_forward(timeout=600)
         try:
-            c = http.client.HTTPConnection("127.0.0.1", m.guest_control_port, timeout=600)
             c.request(self.command, self.path, body=body or None, headers=headers)
             r = c.getresponse()
-        except (OSError, http.client.HTTPException) as e:
-            self._json(502, {"status": "error", "error": f"the guest's control API did not answer: {e}"})
-            return
-        try:
             data = r.read()
+        except (OSError, http.client.HTTPException) as e:
+            cut = m._reset_lock.locked() or m.reset_count != resets
+            self._json(503 if cut else 502, {"status": "error", "error": (
+                "the request was cut by a reset of the machine" if cut else f"the guest's control API did not answer: {e}")})
+            return
         finally:
-            c.close()
+            m.close_forward(c)
         self.send_response(r.status, r.reason)
         for k, v in r.getheaders():
             if k.lower() not in _HOP:
@@ -600,6 +650,12 @@ class ControlServer(http.server.ThreadingHTTPServer):
     def __init__(self, machine: Machine, bind: str, port: int):
         self.machine = machine
         super().__init__((bind, port), ControlHandler)
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that hung up (curl -m, a harness killed mid-request) is no error worth a traceback."""
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
 
 
 # ---------------------------------------------------------------- the command
@@ -687,7 +743,11 @@ def main(argv: list[str] | None = None) -> None:
             if m is not None:
                 m.stop(a.shutdown_timeout)
             sys.exit(1)
-        say(f"ready: {'restored' if m.restored else 'booted'}, every app healthy after {m.timings['healthy_s']:.0f}s")
+        if m.restored:
+            say(f"ready: restored the reset point, every app healthy after {m.timings['healthy_s']:.0f}s")
+        else:
+            say(f"ready: booted, every app healthy after {m.timings['healthy_s']:.0f}s, reset point saved after "
+                f"{m.timings.get('desktop_s', m.timings['healthy_s']):.0f}s")
         print(endpoints_text(m, server.server_address[:2]), flush=True)
         while not stopping.is_set():
             if m.vm is None or m.vm.proc is None or m.vm.proc.poll() is not None:

@@ -28,7 +28,7 @@ Endpoints (request → response; shapes as OSWorld's ``desktop_env/server/main.p
 - ``GET /accessibility`` → ``{"AT": xml}``: the AT-SPI tree of the desktop (every application,
   Firefox's window included), OSWorld's ``desktop-frame`` XML with its namespaces (see
   ``atspi_tree.py``); bounded: depth 50, 1024 children a node, 10000 nodes, 10000 chars of text a
-  node, 20 s (query ``?max_nodes=&deadline=`` may lower or raise them to 50000 nodes / 120 s).
+  node, 60 s (query ``?max_nodes=&deadline=`` may lower or raise them to 50000 nodes / 120 s).
 - ``GET /terminal`` → ``{"output": text|null, "status": "success"}``: the focused terminal's text.
 - ``POST /file`` form ``file_path`` (urlencoded or multipart) → the file's bytes
   (``application/octet-stream`` or its type, as an attachment); 404 ``{"error": "File not found"}``.
@@ -125,7 +125,7 @@ EXEC_TIMEOUT = 120.0
 EXEC_TIMEOUT_MAX = 3600.0
 OPEN_TIMEOUT = 300.0
 OPEN_TIMEOUT_MAX = 1800.0
-A11Y = {"max_nodes": (10000, 50000), "deadline": (20.0, 120.0)}
+A11Y = {"max_nodes": (10000, 50000), "deadline": (60.0, 120.0)}  # Firefox's whole tree takes ~30 s under TCG
 HEALTH_TIMEOUT = 5.0
 
 
