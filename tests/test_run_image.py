@@ -151,6 +151,11 @@ def test_osworld_style_episode(running):
     pdf = next(n for n in listing if n.endswith(".pdf"))
     got = requests.post(url + "/file", data={"file_path": f"/home/{user}/Documents/{pdf}"}, timeout=60)
     assert got.status_code == 200 and got.content[:5] == b"%PDF-"
+    # An OSWorld task setup: open the statement with the desktop's PDF handler (Firefox).
+    opened = requests.post(url + "/setup/open_file", json={"path": f"/home/{user}/Documents/{pdf}", "timeout": 240},
+                           timeout=300)
+    assert opened.status_code == 200, opened.text
+    assert pdf[:20] in window_title(url)
 
 
 def test_reset_restores_seeded_state(running):
