@@ -25,7 +25,6 @@ import tarfile
 import tempfile
 import threading
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import Callable
 from zoneinfo import ZoneInfo
