@@ -25,6 +25,7 @@ import requests
 
 from builder.apps import discover
 from builder.image.boot import app_probes, free_port
+from builder.runtime.run import resolve_image
 
 from .conftest import REPO
 
@@ -37,9 +38,7 @@ pytestmark = pytest.mark.slow
 
 def seeded_hashes(build: Path) -> dict[str, str]:
     """Each app database's SHA-256 as the build seeded it (manifest artifacts)."""
-    m = json.loads((build / "manifest.json").read_text())
-    by_path = {a["path"]: a["sha256"] for a in m["artifacts"]}
-    return {a["name"]: by_path["layer" + a["database"]] for a in m["apps"]}
+    return resolve_image(str(build)).seeded_hashes()
 
 
 class RunImage:

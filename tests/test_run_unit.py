@@ -44,9 +44,13 @@ def test_resolve_image_reads_the_manifest(tmp_path):
     (tmp_path / "persona.qcow2").write_bytes(b"QFI\xfb" + bytes(60))
     (tmp_path / "manifest.json").write_text(json.dumps({
         "persona": "p", "now": "2026-11-16T09:00:00", "guest": {"rtc_base": "2026-11-16T09:00:00"},
-        "apps": [{"name": "bank", "domain": "larkspurbank.test", "database": "/var/lib/x/bank.sqlite"}]}))
+        "apps": [{"name": "bank", "domain": "larkspurbank.test", "database": "/var/lib/x/bank.sqlite"}],
+        "artifacts": [{"path": "layer/var/lib/x/bank.sqlite", "size": 1, "sha256": "ab" * 32}]}))
     ref = resolve_image(str(tmp_path))
     assert (ref.persona, ref.as_of, ref.apps[0]["name"]) == ("p", "2026-11-16T09:00:00", "bank")
+    assert ref.seeded_hashes() == {"bank": "ab" * 32}
+    with pytest.raises(RunError, match="no manifest"):
+        ImageRef(ref.qcow2, None).seeded_hashes()
 
 
 def test_run_image_cli_refuses_a_bad_image_with_one_line(tmp_path):

@@ -108,6 +108,16 @@ class ImageRef:
         """The manifest's apps (``name``, ``title``, ``url``, ``domain``, ``session_cookie``, sign-in)."""
         return list((self.manifest or {}).get("apps") or [])
 
+    def seeded_hashes(self) -> dict[str, str]:
+        """Each app database's SHA-256 as the build seeded it (the manifest's ``layer/...`` artifacts).
+
+        What ``GET /state`` answers right after a boot or a reset. Raises :class:`RunError` without a manifest.
+        """
+        if not self.manifest:
+            raise RunError(f"{self.qcow2}: no manifest.json beside it, so no seeded hashes")
+        by_path = {a["path"]: a["sha256"] for a in self.manifest.get("artifacts", [])}
+        return {a["name"]: by_path["layer" + a["database"]] for a in self.apps}
+
 
 def resolve_image(arg: str) -> ImageRef:
     """``PATH|NAME`` → :class:`ImageRef`.
@@ -350,33 +360,20 @@ class Machine:
                 self._agent().close()  # leave the agent's socket free for other tools between requests
 
     # -- health
-    def app_status(self) -> dict[str, int | str]:
-        """Each manifest app's HTTP status through the guest's nginx (or the error), without following redirects.
-
-        The apps are asked at once (one thread each): under TCG a request right after a reset takes a second or two.
-        """
-        from concurrent.futures import ThreadPoolExecutor
-
+    def _app_status(self, app: dict) -> int | str:
+        """One app's HTTP status through the guest's nginx (or the error's name), without following redirects."""
         host = "127.0.0.1" if self.bind in ("0.0.0.0", "::") else self.bind
-
-        def probe(app: dict) -> int | str:
+        try:
+            c = http.client.HTTPConnection(host, self.http_port, timeout=10)
             try:
-                c = http.client.HTTPConnection(host, self.http_port, timeout=10)
-                try:
-                    c.request("GET", "/", headers={"Host": app["domain"], "User-Agent": "persona-desktop-health"})
-                    r = c.getresponse()
-                    r.read()
-                    return r.status
-                finally:
-                    c.close()
-            except (OSError, http.client.HTTPException) as e:
-                return type(e).__name__
-
-        apps = self.ref.apps
-        if not apps:
-            return {}
-        with ThreadPoolExecutor(max_workers=len(apps)) as pool:
-            return dict(zip((a["name"] for a in apps), pool.map(probe, apps)))
+                c.request("GET", "/", headers={"Host": app["domain"], "User-Agent": "persona-desktop-health"})
+                r = c.getresponse()
+                r.read()
+                return r.status
+            finally:
+                c.close()
+        except (OSError, http.client.HTTPException) as e:
+            return type(e).__name__
 
     def guest_control(self, method: str, path: str, timeout: float = 10.0) -> tuple[int, bytes]:
         """One request to the guest's control API; returns (status, body). Raises OSError/HTTPException."""
@@ -389,20 +386,23 @@ class Machine:
             c.close()
 
     def health(self) -> tuple[bool, dict]:
-        """(every app healthy and the guest's control API answering, details)."""
+        """(every app healthy and the guest's control API answering, details).
+
+        Everything is asked at once (one thread each): under TCG a request right after a reset takes a second or two.
+        """
+        from concurrent.futures import ThreadPoolExecutor
+
         def control() -> int | str:
             try:
                 return self.guest_control("GET", "/platform")[0]
             except (OSError, http.client.HTTPException) as e:
                 return type(e).__name__
 
-        ctl: list = []
-        th = threading.Thread(target=lambda: ctl.append(control()))
-        th.start()
-        apps = self.app_status()
-        th.join()
-        detail: dict = {"apps": apps, "control_api": ctl[0]}
-        ok = bool(apps) and all(isinstance(s, int) and s < 500 for s in apps.values()) and ctl[0] == 200
+        with ThreadPoolExecutor(max_workers=len(self.ref.apps) + 1) as pool:
+            ctl = pool.submit(control)
+            apps = dict(zip((a["name"] for a in self.ref.apps), pool.map(self._app_status, self.ref.apps)))
+            detail: dict = {"apps": apps, "control_api": ctl.result()}
+        ok = bool(apps) and all(isinstance(s, int) and s < 500 for s in apps.values()) and detail["control_api"] == 200
         return ok, detail
 
     def wait_healthy(self, timeout: float) -> dict:
