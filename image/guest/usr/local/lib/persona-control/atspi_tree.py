@@ -195,16 +195,22 @@ def write_node(pyatspi, node, depth: int, lim: Limits, out: list[str]) -> None:
         return
     out.append(piece + ">" + esc_text(text))
     lim.chars += len(piece) + len(text)
+    for ch in children(node, count, lim):
+        write_node(pyatspi, ch, depth + 1, lim, out)
+    out.append(f"</{role}>")
+
+
+def children(node, count: int, lim: Limits):
+    """``node``'s first ``count`` children (at most ``lim.max_width``), skipping ones that fail; stops at a limit."""
     for i in range(min(count, lim.max_width)):
         if lim.stop():
-            break
+            return
         try:
             ch = node.getChildAtIndex(i)
         except Exception:
             continue
         if ch is not None:
-            write_node(pyatspi, ch, depth + 1, lim, out)
-    out.append(f"</{role}>")
+            yield ch
 
 
 def load_pyatspi(call_timeout_ms: int = 3000):
@@ -227,15 +233,8 @@ def dump_tree(lim: Limits) -> str:
         n = desktop.childCount
     except Exception:
         n = 0
-    for i in range(min(n, lim.max_width)):
-        if lim.stop():
-            break
-        try:
-            app = desktop.getChildAtIndex(i)
-        except Exception:
-            continue
-        if app is not None:
-            write_node(pyatspi, app, 1, lim, out)
+    for app in children(desktop, n, lim):
+        write_node(pyatspi, app, 1, lim, out)
     ns = " ".join(f'xmlns:{p}="{u}"' for p, u in NS.items())
     trunc = f' truncated="{lim.hit}"' if lim.hit else ""
     return f"<desktop-frame {ns}{trunc}>" + "".join(out) + "</desktop-frame>"
