@@ -17,7 +17,7 @@ A JSON document at any http(s)://, file:// URL or local path::
     {"format": 1,
      "images": [
        {"persona": "dana-whitfield", "tag": "latest", "as_of": "2026-11-16",
-        "created": "2026-12-01T10:42:07Z", "seed": 1729, "apps": ["bank", ...],
+        "created": "2026-12-01T10:42:07Z", "seed": 1729, "apps": [<manifest app names>],
         "qcow2":    {"url": "dana-whitfield/latest/persona.qcow2", "size": 774307840, "sha256": "..."},
         "manifest": {"url": "dana-whitfield/latest/manifest.json", "size": 6040,      "sha256": "..."},
         "tasks":    {"url": "dana-whitfield/latest/tasks/tasks.jsonl", "size": 7798, "sha256": "..."}}]}
