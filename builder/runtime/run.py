@@ -264,10 +264,9 @@ class Machine:
         for port in (self.http_port, self.vnc_port, self.qmp_port):
             if port and not port_free(self.bind, port):
                 raise RunError(f"port {port} on {self.bind} is in use (another run-image?): choose other ports")
-        accel = {"auto": None, "kvm": "kvm", "tcg": "tcg"}.get(self.accel_arg)
         if self.accel_arg not in ("auto", "kvm", "tcg"):
             raise RunError(f"--accel {self.accel_arg!r}: auto, kvm or tcg")
-        accel = accel or q.detect_accel()
+        accel = q.detect_accel() if self.accel_arg == "auto" else self.accel_arg
         fp = fingerprint(self.ref, self.memory_mb, self.cpus, accel)
         overlay = self.state_dir / "overlay.qcow2"
         state_file = self.state_dir / "state.json"
@@ -300,11 +299,9 @@ class Machine:
         self.restored = reuse
         if reuse:
             self.progress("restored the saved reset point")
-            self.wait_healthy(RESET_TIMEOUT)
-            self.timings["healthy_s"] = round(time.monotonic() - t0, 1)
-        else:
-            self.wait_healthy(BOOT_TIMEOUT)
-            self.timings["healthy_s"] = round(time.monotonic() - t0, 1)
+        self.wait_healthy(RESET_TIMEOUT if reuse else BOOT_TIMEOUT)
+        self.timings["healthy_s"] = round(time.monotonic() - t0, 1)
+        if not reuse:
             self.progress(f"every app healthy after {self.timings['healthy_s']:.0f}s")
             if self.snapshot:
                 self._await_desktop()
