@@ -87,8 +87,7 @@ def control(tmp_path):
     up = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Upstream)
     threading.Thread(target=up.serve_forever, daemon=True).start()
     m.guest_control_port = up.server_address[1]
-    srv = ControlServer(m, "127.0.0.1", free_port())
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    srv = ControlServer.start(m, "127.0.0.1", 0)
     yield m, f"http://127.0.0.1:{srv.server_address[1]}"
     srv.shutdown()
     up.shutdown()

@@ -176,7 +176,7 @@ def make_overlay(image: Path, overlay: Path) -> None:
 
 
 def internal_snapshots(qcow2: Path) -> list[str]:
-    """Tags of the internal snapshots in ``qcow2`` (``qemu-img snapshot -l``; the image must not be in use)."""
+    """Tags of the internal snapshots in ``qcow2`` (``qemu-img info --force-share``: readable while QEMU runs)."""
     r = subprocess.run(["qemu-img", "info", "--force-share", "--output=json", str(qcow2)],
                        capture_output=True, text=True)
     if r.returncode != 0:

@@ -250,14 +250,11 @@ def main(argv: list[str] | None = None) -> None:
                 task = find_task(load_tasks(tasks_path), a.task_id)
                 machine = Machine(ref, http_port=free_port(), vnc_port=None, qmp_port=None,
                                   progress=lambda s: print(f"[run-task] {s}", file=sys.stderr, flush=True))
-                port = free_port()
-                server = ControlServer(machine, "127.0.0.1", port)
-                import threading
-                threading.Thread(target=server.serve_forever, daemon=True).start()
+                server = ControlServer.start(machine, "127.0.0.1", 0)
                 machine.start()
             except RunError as e:
                 fail(str(e))
-            control = Control(f"http://127.0.0.1:{port}")
+            control = Control(f"http://127.0.0.1:{server.server_address[1]}")
             do_reset = False  # just booted or restored: the machine is at its reset point
         else:
             if tasks_path is None:

@@ -648,6 +648,13 @@ class ControlServer(http.server.ThreadingHTTPServer):
         self.machine = machine
         super().__init__((bind, port), ControlHandler)
 
+    @classmethod
+    def start(cls, machine: Machine, bind: str, port: int) -> "ControlServer":
+        """Bind ``bind``:``port`` (0: a free port) and serve on a daemon thread; ``shutdown()`` stops it."""
+        server = cls(machine, bind, port)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        return server
+
     def handle_error(self, request, client_address) -> None:
         """A client that hung up (curl -m, a harness killed mid-request) is no error worth a traceback."""
         if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError, TimeoutError)):
@@ -731,8 +738,7 @@ def main(argv: list[str] | None = None) -> None:
             if a.control_port and not port_free(a.bind, a.control_port):
                 raise RunError(f"port {a.control_port} on {a.bind} is in use: pass --control-port")
             # The control server answers /health (503 "starting") from the first second.
-            server = ControlServer(m, a.bind, a.control_port)
-            threading.Thread(target=server.serve_forever, daemon=True).start()
+            server = ControlServer.start(m, a.bind, a.control_port)
             say(f"{ref.persona}: {ref.qcow2} (clock {ref.as_of or 'host'}), state {m.state_dir}")
             m.start()
         except RunError as e:
