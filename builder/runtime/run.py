@@ -357,21 +357,6 @@ class Machine:
                 self._agent().close()  # leave the agent's socket free for other tools between requests
 
     # -- health
-    def _app_status(self, app: dict) -> int | str:
-        """One app's HTTP status through the guest's nginx (or the error's name), without following redirects."""
-        host = "127.0.0.1" if self.bind in ("0.0.0.0", "::") else self.bind
-        try:
-            c = http.client.HTTPConnection(host, self.http_port, timeout=10)
-            try:
-                c.request("GET", "/", headers={"Host": app["domain"], "User-Agent": "persona-desktop-health"})
-                r = c.getresponse()
-                r.read()
-                return r.status
-            finally:
-                c.close()
-        except (OSError, http.client.HTTPException) as e:
-            return type(e).__name__
-
     def guest_control(self, method: str, path: str, timeout: float = 10.0) -> tuple[int, bytes]:
         """One request to the guest's control API; returns (status, body). Raises OSError/HTTPException."""
         c = http.client.HTTPConnection("127.0.0.1", self.guest_control_port, timeout=timeout)
@@ -383,24 +368,24 @@ class Machine:
             c.close()
 
     def health(self) -> tuple[bool, dict]:
-        """(every app healthy and the guest's control API answering, details).
+        """(every app healthy, details): the guest control API's own ``GET /health``.
 
-        Everything is asked at once (one thread each): under TCG a request right after a reset takes a second or two.
+        The guest asks each app through its nginx (one request per app, in parallel), so one answer here
+        proves both the control API and every app; details are ``{"apps": {name: status}, "control_api": status}``
+        plus the guest's ``failing`` reasons when there are any.
         """
-        from concurrent.futures import ThreadPoolExecutor
-
-        def control() -> int | str:
-            try:
-                return self.guest_control("GET", "/platform")[0]
-            except (OSError, http.client.HTTPException) as e:
-                return type(e).__name__
-
-        with ThreadPoolExecutor(max_workers=len(self.ref.apps) + 1) as pool:
-            ctl = pool.submit(control)
-            apps = dict(zip((a["name"] for a in self.ref.apps), pool.map(self._app_status, self.ref.apps)))
-            detail: dict = {"apps": apps, "control_api": ctl.result()}
-        ok = bool(apps) and all(isinstance(s, int) and s < 500 for s in apps.values()) and detail["control_api"] == 200
-        return ok, detail
+        try:
+            status, body = self.guest_control("GET", "/health", timeout=30)
+        except (OSError, http.client.HTTPException) as e:
+            return False, {"apps": {}, "control_api": type(e).__name__}
+        try:
+            guest = json.loads(body)
+        except ValueError:
+            guest = {}
+        detail = {"apps": guest.get("apps", {}), "control_api": status}
+        if guest.get("failing"):
+            detail["failing"] = guest["failing"]
+        return status == 200 and bool(detail["apps"]), detail
 
     def wait_healthy(self, timeout: float) -> dict:
         """Poll :meth:`health` until it is fine; return its details. Raises :class:`RunError` after ``timeout`` s."""
