@@ -36,6 +36,9 @@ class App:
     session_cookie: str
     dir: Path
     brand: dict = field(default_factory=dict, compare=False)
+    #: Services this app offers every other app (``card-network``: it authorises card payments,
+    #: see ``@persona/platform/payments``); each service has at most one provider.
+    provides: tuple[str, ...] = ()
 
     @property
     def url(self) -> str:
@@ -78,7 +81,8 @@ def discover(apps_dir: Path = APPS_DIR, *, selected: bool = True) -> list[App]:
         try:
             app = App(name=str(data["name"]), title=str(data["title"]), domain=str(data["domain"]),
                       database=str(data["database"]),
-                      session_cookie=str(data["session_cookie"]), dir=meta.parent, brand=dict(data.get("brand") or {}))
+                      session_cookie=str(data["session_cookie"]), dir=meta.parent, brand=dict(data.get("brand") or {}),
+                      provides=tuple(str(x) for x in (data.get("provides") or [])))
         except KeyError as exc:
             raise AppError(f"{meta}: missing field {exc.args[0]}") from None
         except (TypeError, ValueError) as exc:
@@ -91,6 +95,9 @@ def discover(apps_dir: Path = APPS_DIR, *, selected: bool = True) -> list[App]:
         if unknown:
             raise AppError(f"PERSONA_APPS names unknown apps: {', '.join(unknown)}")
         out = [a for a in out if a.name in only]
+    services = [s for a in out for s in a.provides]
+    if len(services) != len(set(services)):
+        raise AppError(f"two apps provide the same service: {sorted({s for s in services if services.count(s) > 1})}")
     for attr in ("name", "domain"):
         values = [getattr(a, attr) for a in out]
         clash = sorted({v for v in values if values.count(v) > 1})

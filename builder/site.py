@@ -8,6 +8,7 @@ one project (``apps/_site``) serves them all instead. Assembly mounts each app i
     apps/<name>/web/public/   -> apps/_site/public/<name>/      static files, served at /<file> on its host
     app.yaml domains          -> apps/_site/src/generated/hosts.json      Host -> app, read by the middleware
     app.yaml databases        -> apps/_site/src/generated/databases.json  app -> database file name
+    app.yaml provides         -> apps/_site/src/generated/services.json   service -> {app, domain}
 
 Builds run on a copy of ``apps/`` under a work directory, so a developer's tree never gets
 ``.next`` or generated routes, and are cached there by :func:`builder.image.base`'s source key:
@@ -151,6 +152,8 @@ def assemble(apps_dir: Path, apps: list[App]) -> Path:
     (gen / "generated" / "hosts.json").write_text(json.dumps(hosts, indent=2) + "\n")
     dbs = {a.name: a.database for a in sorted(apps, key=lambda a: a.name)}
     (gen / "generated" / "databases.json").write_text(json.dumps(dbs, indent=2) + "\n")
+    services = {s: {"app": a.name, "domain": a.domain} for a in sorted(apps, key=lambda a: a.name) for s in a.provides}
+    (gen / "generated" / "services.json").write_text(json.dumps(dict(sorted(services.items())), indent=2) + "\n")
     return site
 
 
@@ -267,14 +270,19 @@ def build_site(apps: list[App] | None = None, work_dir: Path | None = None, prog
     return SiteBuild(dest, tuple(apps), key)
 
 
-def serve(build: SiteBuild, data_dir: Path, port: int, log=subprocess.DEVNULL) -> subprocess.Popen:
+def serve(build: SiteBuild, data_dir: Path, port: int, log=subprocess.DEVNULL, now: str | None = None) -> subprocess.Popen:
     """Start the built site on ``127.0.0.1:port`` over app databases in ``data_dir/<app>/<file>``.
 
     Returns the running process (the caller stops it). Requests pick their app by ``Host``
-    (an app's domain, or ``<name>.localhost``).
+    (an app's domain, or ``<name>.localhost``). ``now`` (naive local ISO, e.g. the world's now)
+    starts the apps' clock there instead of the host's wall clock (``PERSONA_NOW``, see
+    ``@persona/platform/clock``); it runs on in real time from the server's start.
     """
     env = dict(os.environ, PORT=str(port), HOSTNAME="127.0.0.1", PERSONA_DATA_DIR=str(Path(data_dir).resolve()),
                NODE_ENV="production", NEXT_TELEMETRY_DISABLED="1")
+    env.pop("PERSONA_NOW", None)
+    if now:
+        env["PERSONA_NOW"] = str(now)[:19]
     return subprocess.Popen(["node", build.server.name], cwd=build.server.parent, env=env,
                             stdout=log, stderr=subprocess.STDOUT)
 

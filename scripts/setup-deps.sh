@@ -33,6 +33,7 @@ PACKAGES=(
   socat
   nginx             # loopback HTTP server with Range for the pull-image tests (not started as a service)
   poppler-utils     # pdftotext/pdftoppm: statement PDFs in tests
+  zbar-tools        # zbarimg: an independent decoder reads the boarding passes' BCBP QR codes in tests
   fonts-dejavu-core # DejaVu Sans (+Bold): the Unicode font embedded in statement PDFs
   # statement PDFs' per-character fallbacks for what DejaVu lacks (TrueType, embeddable by reportlab;
   # builds warn without them; the guest needs none, the PDFs embed them)

@@ -79,8 +79,11 @@ def wait_up(port: int, host: str, proc: subprocess.Popen, log: Path, seconds: fl
 class Served:
     """A running site on copies of a layer's app databases (a context manager)."""
 
-    def __init__(self, layer_dir: Path, tmp: Path, build: SiteBuild | None = None):
+    def __init__(self, layer_dir: Path, tmp: Path, build: SiteBuild | None = None, now: str | None = None):
+        """``now``: start the apps' clock at this naive local ISO time (the world's now, say) instead
+        of the host's wall clock, for apps whose pages depend on "today" (check-in windows)."""
         self.build = build
+        self.now = now
         self.data = tmp / "data"
         shutil.copytree(layer_dir / "var/lib/persona-desktop/apps", self.data)
         self.port = free_port()
@@ -95,7 +98,7 @@ class Served:
     def __enter__(self) -> "Served":
         self._lf = open(self.log, "wb")
         build = self.build or site()
-        self.proc = serve(build, self.data, self.port, log=self._lf)
+        self.proc = serve(build, self.data, self.port, log=self._lf, now=self.now)
         wait_up(self.port, build.apps[0].domain, self.proc, self.log)
         return self
 

@@ -15,6 +15,7 @@ from builder import appkit, dbfile
 from builder.dates import add_months
 from builder.rng import rng
 from builder.world import World, statements
+from builder.world.accounts import account_numbers, card_numbers, iban  # noqa: F401  (re-exported for tests)
 
 from . import models as m
 from .statements import write_statements
@@ -31,55 +32,11 @@ def signed_in_text(world: World) -> str:
     return money(world.closing_balance_cents("checking"), world.currency)
 
 
-def _routing_number(r) -> str:
-    """A 9-digit ABA routing number with a valid check digit (weights 3, 7, 1)."""
-    digits = [r.randint(0, 9) for _ in range(8)]
-    digits[0] = r.choice([1, 2, 3])
-    total = sum(d * w for d, w in zip(digits, [3, 7, 1, 3, 7, 1, 3, 7]))
-    return "".join(map(str, digits)) + str((10 - total % 10) % 10)
-
-
-def iban(country: str, bban: str) -> str:
-    """An IBAN with valid ISO 13616 check digits (mod 97-10, ISO 7064) for ``country`` and ``bban``."""
-    digits = "".join(str(int(ch, 36)) for ch in bban + country + "00")
-    return f"{country}{98 - int(digits) % 97:02d}{bban}"
-
-
-def _digits(r, n: int) -> str:
-    return "".join(str(r.randint(0, 9)) for _ in range(n))
-
-
 def home_files(world: World, home: Path) -> list[Path]:
     """The bank's files in the persona's home folder ``home``: the last three statements of every
     account as PDFs in ``Documents`` (see :mod:`apps.bank.statements`). Returns them in order."""
     numbers = {kind: number for kind, (number, _, _) in account_numbers(world).items()}
     return write_statements(world, numbers, home / "Documents")
-
-
-def account_numbers(world: World) -> dict[str, tuple[str, str | None, str | None]]:
-    """Account kind -> (number, routing number / sort code / BLZ, IBAN), from the stream ``bank/accounts``.
-
-    US: 10-digit account and ABA routing number, no IBAN. UK: 8-digit account, sort code
-    ``NN-NN-NN``, IBAN ``GBkk LARK <sort code> <account>``. Germany: 10-digit Kontonummer,
-    8-digit BLZ, IBAN ``DEkk <BLZ> <Konto>``. Cards: 16-digit Visa numbers.
-    """
-    r = rng(world.seed, "bank/accounts")
-    country = world.persona.identity.address.country
-    routing = {"GB": lambda: f"{_digits(r, 2)}-{_digits(r, 2)}-{_digits(r, 2)}",
-               "DE": lambda: "7" + _digits(r, 7)}.get(country, lambda: _routing_number(r))()
-    out = {}
-    for kind in world.account_kinds():
-        if kind == "credit_card":
-            out[kind] = ("4" + _digits(r, 15), None, None)
-        elif country == "GB":
-            number = _digits(r, 8)
-            out[kind] = (number, routing, iban("GB", "LARK" + routing.replace("-", "") + number))
-        elif country == "DE":
-            number = _digits(r, 10)
-            out[kind] = (number, routing, iban("DE", routing + number))
-        else:
-            out[kind] = (_digits(r, 10), routing, None)
-    return out
 
 
 def seed(world: World, path: Path) -> Path:
