@@ -370,10 +370,12 @@ def _confirmations(box: Mailbox) -> None:
             box.single(("confirm", e.id), _after(box, e, r), sender, subject, body, labels=["travel"], ref=e.id, r=r,
                        series="booking_confirmation")
         elif e.kind in ("hotel_booking", "hotel_checkout"):
-            sender = _sender({"site_url": hotel_sites.get(d.get("confirmation")), **d}, ("chain", "provider", "hotel"),
-                             sim.persona.travel.hotel_chain or "Hotel",
-                             "reservations" if e.kind == "hotel_booking" else "frontdesk")
-            subject, body = render(e.kind, **base, chain=sender["name"],
+            # The booking is confirmed by the site it was made on; the folio comes from the hotel's front desk.
+            booked = e.kind == "hotel_booking"
+            sender = _sender({**d, "site_url": hotel_sites.get(d.get("confirmation")) if booked else None},
+                             ("site_title",) if booked else ("chain", "provider", "hotel"),
+                             sim.persona.travel.hotel_chain or "Hotel", "reservations" if booked else "frontdesk")
+            subject, body = render(e.kind, **base, chain=d.get("chain") or sender["name"], site=sender["name"],
                                    check_in=parse_when(sim, first(d, "check_in", "checkin")),
                                    check_out=parse_when(sim, first(d, "check_out", "checkout")))
             box.single((e.kind, e.id), _after(box, e, r, 60, 1800), sender, subject, body, labels=["travel"],

@@ -54,7 +54,8 @@ from .context import Charge, Sim
 
 # Brands of the app clones (reserved .test domains).
 AIRLINES = {"Meridian Air": ("MR", "047", "http://meridianair.test/")}
-HOTEL_SITES = {"Harbor & Pine Hotels": "http://harborpine.test/"}
+# Every hotel (the persona's chain) is booked on the stays app (apps/stays).
+STAYS_SITE = ("Bramblestay", "http://bramblestay.test/")
 ZIPRIDE = ("ZipRide", "http://zipride.test/")
 AIRLINE_HUBS = ["JFK", "ORD", "DEN", "SFO", "SEA", "LHR", "AMS"]
 
@@ -201,10 +202,16 @@ def ride(sim: Sim, r, fake, pickup_instant: dt.datetime, minutes: int, pickup: s
          city: str | None = None) -> None:
     """Record one ZipRide ride (fare by distance and time, tip by preference) charged to ``sim.card()``.
 
+    Distance, duration and fare are :func:`geo.estimate` of ``pickup`` -> ``dropoff`` in ``city`` (road distance
+    by circuity factor, duration by the speed model, ZipRide's tariff); the ride starts at ``pickup_instant`` and
+    its dropoff follows from the duration. ``minutes`` (the caller's drawn duration) is no longer used: its
+    draw and this function's old distance draw are kept so that no later draw of ``r`` shifts.
     ``country``/``city`` (ISO code, city name) say where the car is registered (default: the persona's home).
     """
-    miles = round(minutes * r.uniform(0.38, 0.72), 1)
-    fare = 275 + round(135 * miles) + 32 * minutes + 245
+    from . import geo
+    r.uniform(0.38, 0.72)  # the old distance draw, kept so that later draws do not shift
+    route = geo.estimate(pickup, dropoff, city or _home_city(sim))
+    miles, minutes, fare = route["distance_miles"], route["duration_minutes"], route["fare_cents"]
     tip = fare * sim.persona.preferences.tipping_percent // 100
     if r.random() < 0.08:
         tip = 0
@@ -557,8 +564,6 @@ def simulate_travel(sim: Sim) -> None:
     airline, code, prefix, airline_site = _airline(sim)
     chain = travel.hotel_chain or "Harbor & Pine Hotels"
     chain_short = chain.removesuffix(" Hotels").removesuffix(" Hotel").removesuffix(" Resorts")
-    slug = "".join(ch for ch in chain_short.lower() if ch.isalnum())
-    hotel_site = HOTEL_SITES.get(chain, f"http://{slug}.test/")
     miles_no, hotel_no = _loyalty(sim, airline), _loyalty(sim, chain_short)
     seat_pref = travel.seat or p.preferences.seat or "window"
     home = travel.home_airport
@@ -679,7 +684,10 @@ def simulate_travel(sim: Sim) -> None:
         ride_minutes = r.randint(22, 45)
         ride(sim, r, local_fake, to_hotel, ride_minutes, airport_label(trip.airport), f"{hotel}, {address}", dest_zone,
              (i, "to_hotel"), i, {"expensable": expensable}, dest_country, trip.destination)
-        out_minutes = r.randint(22, 45)
+        r.randint(22, 45)  # the old drawn ride time, kept so that later draws do not shift
+        from . import geo
+        out_minutes = geo.estimate(f"{hotel}, {address}", airport_label(trip.airport), trip.destination)[
+            "duration_minutes"]
         leave = inbound[0]["dep"] - dt.timedelta(minutes=(170 if international else 120) + out_minutes
                                                   + 5 * r.randint(0, 4))
         ride(sim, r, local_fake, leave, out_minutes, f"{hotel}, {address}", airport_label(trip.airport), dest_zone,
@@ -697,7 +705,7 @@ def simulate_travel(sim: Sim) -> None:
                       "guests": len(passengers), "rate_cents": rate, "tax_cents": tax, "total_cents": total,
                       "loyalty_number": hotel_no}
         sim.event("hotel_booking", booked + dt.timedelta(minutes=r.randint(8, 40)),
-                  {**hotel_data, "site_url": hotel_site, "site_title": chain}, key=(i, confirmation))
+                  {**hotel_data, "site_url": STAYS_SITE[1], "site_title": STAYS_SITE[0]}, key=(i, confirmation))
         stay = max(dt.datetime.combine(check_in, dt.time(15, 0), zone(dest_zone)).astimezone(_UTC),
                    to_hotel + dt.timedelta(minutes=ride_minutes + 5))
         sim.event("hotel_stay", to_local(sim, stay), {**hotel_data, "check_in_local": iso(stay, dest_zone)},
