@@ -867,6 +867,17 @@ def simulate_orders(sim: Sim) -> None:
             at, a, b, why = _at(day, r, (18, 0), (20, 0)), home_line, place[2], "dinner"
         if at > sim.now:
             continue
+        if contact is not None:
+            # A ride goes across town, never to a contact in another city: such a visit goes to a contact of
+            # the home city instead (else to a place), chosen by index so that no draw of ``r`` shifts.
+            from . import geo
+            home_city = p.identity.address.city if p.identity.address else None
+            local = [pc for pc in people if geo.city_of(pc[1], home_city) == geo.city_of(home_line, home_city)]
+            if geo.city_of(address, home_city) != geo.city_of(home_line, home_city):
+                k = n % (len(local) or len(places))
+                contact, address = local[k] if local else (None, places[k][2])
+                why = "visit" if local else "dinner"
+                a, b = (home_line, address) if a == home_line else (address, home_line)
         ride(sim, r, fake, from_local(sim, at), r.randint(9, 26), a, b, zone_name, ("local", n), None,
              {"purpose": why, "contact": contact})
 
