@@ -47,6 +47,7 @@ class Account(Base):
     kind: Mapped[str] = mapped_column(String)
     name: Mapped[str] = mapped_column(String)
     number: Mapped[str] = mapped_column(String, unique=True, doc="full account or card number")
+    card_number: Mapped[str | None] = mapped_column(String, doc="16-digit number of the card that spends from it (the credit card's own number, checking's debit card); NULL for savings")
     routing_number: Mapped[str | None] = mapped_column(String, doc="US ABA routing number, UK sort code (NN-NN-NN) or German BLZ")
     iban: Mapped[str | None] = mapped_column(String, doc="ISO 13616 IBAN (UK and German accounts), no spaces")
     opened_on: Mapped[str] = mapped_column(String)
@@ -78,6 +79,31 @@ class Transaction(Base):
     transfer_id: Mapped[str | None] = mapped_column(String, index=True)
     memo: Mapped[str | None] = mapped_column(Text)
     world_ref: Mapped[str | None] = mapped_column(String, doc="id of the world event this line projects; NULL for lines made in the app")
+
+
+class CardAuthorization(Base):
+    """A card payment another app asked the bank to authorise (the card network, ``/api/internal/card-network``).
+
+    Shown at once as a pending line on the card's account; ``kind`` ``charge`` holds funds (it lowers
+    the available balance or credit), ``refund`` is a pending credit. ``amount_cents`` is positive.
+    (``app``, ``reference``, ``kind``) is unique: a retried call returns the first authorisation.
+    None are seeded: every row is one an app made in this session.
+    """
+
+    __tablename__ = "card_authorizations"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    authorized_at: Mapped[str] = mapped_column(String, doc="local ISO time of the authorisation")
+    kind: Mapped[str] = mapped_column(String, doc="charge | refund")
+    app: Mapped[str] = mapped_column(String, doc="the app that took the payment (its folder name)")
+    reference: Mapped[str] = mapped_column(String, doc="the app's id of what was paid for (PNR, order number)")
+    merchant: Mapped[str] = mapped_column(String, doc="statement descriptor")
+    amount_cents: Mapped[int] = mapped_column(Integer)
+    category: Mapped[str] = mapped_column(String)
+    memo: Mapped[str | None] = mapped_column(Text)
+    code: Mapped[str] = mapped_column(String, doc="6-character authorisation code")
+    status: Mapped[str] = mapped_column(String, doc="pending")
+    __table_args__ = (UniqueConstraint("app", "reference", "kind"),)
 
 
 class Payee(Base):

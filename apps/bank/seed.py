@@ -15,7 +15,7 @@ from builder import appkit, dbfile
 from builder.dates import add_months
 from builder.rng import rng
 from builder.world import World, statements
-from builder.world.accounts import account_numbers, card_numbers, iban  # noqa: F401  (re-exported for tests)
+from builder.world.accounts import account_numbers, card_numbers, iban  # noqa: F401  (iban: re-exported)
 
 from . import models as m
 from .statements import write_statements
@@ -50,6 +50,7 @@ def seed(world: World, path: Path) -> Path:
     engine = dbfile.create(path, m.Base.metadata)
     creds = credentials(world)
     numbers = account_numbers(world)
+    cards = card_numbers(world)
     addr = ident.address
     with OrmSession(engine) as db:
         db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email, phone=ident.phone,
@@ -63,6 +64,7 @@ def seed(world: World, path: Path) -> Path:
             number, routing, iban_code = numbers[spec.kind]
             db.add(m.Account(
                 id=i, user_id=1, kind=spec.kind, name=spec.name, number=number, routing_number=routing, iban=iban_code,
+                card_number=cards.get(spec.kind),
                 opened_on=world.start.date().isoformat(), opening_balance_cents=world.opening_balance_cents(spec.kind),
                 balance_cents=world.closing_balance_cents(spec.kind),
                 credit_limit_cents=int(spec.credit_limit * 100) if spec.credit_limit else None,

@@ -19,6 +19,25 @@ export interface Account {
   balance_cents: number;
   credit_limit_cents: number | null;
   apr_bps: number | null;
+  card_number?: string | null;
+  /** Pending card charges other apps made (card_authorizations), held against the balance or credit. */
+  pending_hold_cents?: number;
+}
+
+/** A pending card payment another app made through the card network (table card_authorizations). */
+export interface Authorization {
+  id: number;
+  account_id: number;
+  authorized_at: string;
+  kind: "charge" | "refund";
+  app: string;
+  reference: string;
+  merchant: string;
+  amount_cents: number;
+  category: string;
+  memo: string | null;
+  code: string;
+  status: string;
 }
 
 export interface Txn {
@@ -73,19 +92,31 @@ export function owedCents(a: Account): number {
   return a.kind === "credit_card" ? -a.balance_cents : 0;
 }
 
-/** Money that can leave the account now: the balance of a deposit account, the available credit of a card. */
+/** Money that can leave the account now: the balance of a deposit account, the available credit of a card,
+ * less pending card charges (a pending refund frees nothing until it posts, as at a real bank). */
 export function availableCents(a: Account): number {
-  if (a.kind === "credit_card") return (a.credit_limit_cents ?? 0) + a.balance_cents;
-  return Math.max(a.balance_cents, 0);
+  const held = a.pending_hold_cents ?? 0;
+  if (a.kind === "credit_card") return (a.credit_limit_cents ?? 0) + a.balance_cents - held;
+  return Math.max(a.balance_cents - held, 0);
 }
 
+const ACCOUNT_SELECT = `SELECT a.*, COALESCE((SELECT SUM(c.amount_cents) FROM card_authorizations c
+  WHERE c.account_id = a.id AND c.kind = 'charge' AND c.status = 'pending'), 0) AS pending_hold_cents FROM accounts a`;
+
 export function listAccounts(userId: number): Account[] {
-  const rows = db().prepare("SELECT * FROM accounts WHERE user_id = ? ORDER BY id").all(userId) as Account[];
+  const rows = db().prepare(`${ACCOUNT_SELECT} WHERE a.user_id = ? ORDER BY a.id`).all(userId) as Account[];
   return rows.sort((a, b) => (KIND_ORDER[a.kind] ?? 9) - (KIND_ORDER[b.kind] ?? 9) || a.id - b.id);
 }
 
 export function getAccount(userId: number, id: number): Account | null {
-  return (db().prepare("SELECT * FROM accounts WHERE user_id = ? AND id = ?").get(userId, id) as Account | undefined) ?? null;
+  return (db().prepare(`${ACCOUNT_SELECT} WHERE a.user_id = ? AND a.id = ?`).get(userId, id) as Account | undefined) ?? null;
+}
+
+/** Pending card payments on one account, newest first. */
+export function pendingAuthorizations(accountId: number): Authorization[] {
+  return db()
+    .prepare("SELECT * FROM card_authorizations WHERE account_id = ? AND status = 'pending' ORDER BY authorized_at DESC, id DESC")
+    .all(accountId) as Authorization[];
 }
 
 export interface TxnFilter {
@@ -397,4 +428,92 @@ export function addContact(userId: number, name: string, email: string, phone: s
   if (e && !/^[^\s@]+@[^\s@]+$/.test(e)) throw new BankError("Enter a valid email address.", "email");
   const info = db().prepare("INSERT INTO contacts (user_id, name, email, phone) VALUES (?, ?, ?, ?)").run(userId, n, e, p);
   return Number(info.lastInsertRowid);
+}
+
+/** What another app sends the card network (see @persona/platform/payments CardPayment). */
+export interface CardRequest {
+  kind: "charge" | "refund";
+  app: string;
+  merchant: string;
+  amount_cents: number;
+  card_last4: string;
+  reference: string;
+  category?: string;
+  memo?: string | null;
+}
+
+/** The card network's answer (see @persona/platform/payments Authorization). */
+export interface CardAnswer {
+  authorization: string;
+  status: "pending";
+  kind: "charge" | "refund";
+  account: string;
+  amount_cents: number;
+  repeated: boolean;
+}
+
+/** Thrown for a request the network refuses; `status` is the HTTP status to answer (400 bad request, 402 declined, 404 unknown card). */
+export class CardDeclined extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+const CATEGORY = /^[a-z][a-z_]{1,30}$/;
+
+/**
+ * Authorise a card payment for another app: the card is the persona's card whose number ends
+ * with `card_last4`; a charge must fit the available balance or credit (pending charges
+ * included) and is held as a pending line; a refund is a pending credit, at most what that app
+ * charged under the same reference (when it charged under it here). Idempotent on
+ * (app, reference, kind). Throws CardDeclined.
+ */
+export function authorizeCard(req: CardRequest): CardAnswer {
+  const kind = req.kind;
+  if (kind !== "charge" && kind !== "refund") throw new CardDeclined("kind must be charge or refund", 400);
+  const app = String(req.app ?? "");
+  if (!/^[a-z][a-z0-9_]{0,30}$/.test(app)) throw new CardDeclined("app must be the paying app's name", 400);
+  const merchant = String(req.merchant ?? "").trim();
+  if (!merchant || merchant.length > 60) throw new CardDeclined("merchant must be a statement descriptor of 1-60 characters", 400);
+  const reference = String(req.reference ?? "").trim();
+  if (!reference || reference.length > 80) throw new CardDeclined("reference must be 1-80 characters", 400);
+  const cents = req.amount_cents;
+  if (!Number.isSafeInteger(cents) || cents <= 0 || cents > MAX_AMOUNT_CENTS) throw new CardDeclined("amount_cents must be a positive integer up to 100000000", 400);
+  const last4 = String(req.card_last4 ?? "");
+  if (!/^\d{4}$/.test(last4)) throw new CardDeclined("card_last4 must be four digits", 400);
+  const category = req.category == null || req.category === "" ? "shopping" : String(req.category);
+  if (!CATEGORY.test(category)) throw new CardDeclined("category must be a lower-case word like travel or dining", 400);
+  const memo = req.memo == null ? null : String(req.memo).slice(0, 200) || null;
+  const conn = db();
+  return conn.transaction((): CardAnswer => {
+    const prior = conn
+      .prepare("SELECT c.*, a.kind AS account_kind FROM card_authorizations c JOIN accounts a ON a.id = c.account_id WHERE c.app = ? AND c.reference = ? AND c.kind = ?")
+      .get(app, reference, kind) as (Authorization & { account_kind: string }) | undefined;
+    if (prior) {
+      if (prior.amount_cents !== cents) throw new CardDeclined(`${reference} was already authorised for a different amount`, 409);
+      return { authorization: prior.code, status: "pending", kind, account: prior.account_kind, amount_cents: cents, repeated: true };
+    }
+    const matches = (conn.prepare(`${ACCOUNT_SELECT} WHERE a.card_number IS NOT NULL`).all() as Account[]).filter(
+      (a) => String(a.card_number).endsWith(last4),
+    );
+    if (matches.length !== 1) throw new CardDeclined(`no card ending ${last4} is issued by this bank`, 404);
+    const account = matches[0];
+    if (kind === "charge" && cents > availableCents(account)) {
+      throw new CardDeclined(
+        account.kind === "credit_card" ? `declined: not enough available credit on the card ending ${last4}` : `declined: insufficient funds for the card ending ${last4}`,
+        402,
+      );
+    }
+    const code = crypto.createHash("sha256").update(`${app}\0${reference}\0${kind}`).digest("hex").slice(0, 6).toUpperCase();
+    conn
+      .prepare(
+        `INSERT INTO card_authorizations (account_id, authorized_at, kind, app, reference, merchant, amount_cents, category, memo, code, status)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+      )
+      .run(account.id, bankContext().now, kind, app, reference, merchant, cents, category, memo, code);
+    return { authorization: code, status: "pending", kind, account: account.kind, amount_cents: cents, repeated: false };
+  })();
 }

@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
-import { ButtonLink, Card, Field, Input, PageHeader, Pagination } from "@persona/ui";
+import { ButtonLink, Card, DataTable, Field, Input, PageHeader, Pagination } from "@persona/ui";
 import { maskNumber } from "@persona/ui/format";
 import { TxnTable } from "@/bank/components/TxnTable";
 import { requireUser } from "@/bank/lib/auth";
-import { availableCents, getAccount, owedCents, searchTransactions } from "@/bank/lib/bank";
+import { availableCents, getAccount, type Authorization, owedCents, pendingAuthorizations, searchTransactions } from "@/bank/lib/bank";
 import { bankContext, formatters } from "@/bank/lib/context";
-import { kindLabel, routingLabel } from "@/bank/lib/labels";
+import { categoryLabel, kindLabel, routingLabel } from "@/bank/lib/labels";
 import { one, type Search } from "@/bank/lib/search";
 
 export const metadata = { title: "Account activity" };
@@ -53,6 +53,8 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
   const firstRow = result.total ? (page - 1) * PAGE_SIZE + 1 : 0;
   const lastRow = Math.min(page * PAGE_SIZE, result.total);
   const isCard = account.kind === "credit_card";
+  const pending = pendingAuthorizations(account.id);
+  const held = account.pending_hold_cents ?? 0;
 
   return (
     <>
@@ -106,7 +108,7 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
           ) : (
             <>
               <Figure label="Available balance" big testId="balance">
-                {f.money(account.balance_cents)}
+                {f.money(availableCents(account))}
               </Figure>
               <Figure label="Current balance">{f.money(account.balance_cents)}</Figure>
               <Figure label={account.kind === "savings" ? "Annual percentage yield" : "Account type"}>
@@ -117,6 +119,50 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
           )}
         </div>
       </Card>
+
+      {pending.length ? (
+        <Card title={`Pending (${pending.length})`} flush>
+          <p className="small" style={{ padding: "12px 16px 0", margin: 0 }}>
+            Card payments waiting to post. Charges are held against your {isCard ? "available credit" : "available balance"}
+            {held ? <> ({f.money(held)})</> : null}; refunds are credited when they post.
+          </p>
+          <div data-testid="pending">
+            <DataTable
+              columns={[
+                { key: "date", header: "Date", render: (p: Authorization) => <span className="num">{f.dateTime(p.authorized_at)}</span>, className: "lb-col-date" },
+                {
+                  key: "description",
+                  header: "Description",
+                  render: (p: Authorization) => (
+                    <>
+                      <div className="lb-desc">{p.merchant}</div>
+                      <div className="lb-desc-sub">
+                        {p.kind === "refund" ? "Refund pending" : "Pending"} · Authorization {p.code}
+                        {p.memo ? ` · ${p.memo}` : ""}
+                      </div>
+                    </>
+                  ),
+                },
+                { key: "category", header: "Category", render: (p: Authorization) => <span className="lb-cat">{categoryLabel(p.category)}</span> },
+                {
+                  key: "amount",
+                  header: "Amount",
+                  align: "right",
+                  render: (p: Authorization) => (
+                    <span className={`num ${p.kind === "refund" ? "lb-amount-pos" : "lb-amount-neg"}`}>
+                      {f.signed(p.kind === "refund" ? p.amount_cents : -p.amount_cents)}
+                    </span>
+                  ),
+                },
+              ]}
+              rows={pending}
+              rowKey={(p) => p.id}
+              empty="No pending payments."
+              rowProps={(p) => ({ "data-testid": "pending-row", "data-reference": p.reference, "data-kind": p.kind, "data-amount-cents": p.amount_cents })}
+            />
+          </div>
+        </Card>
+      ) : null}
 
       <Card title="Transaction history" flush>
         <form method="get" className="lb-filters" role="search" aria-label="Filter transactions" style={{ padding: "16px" }}>
