@@ -684,10 +684,7 @@ def simulate_travel(sim: Sim) -> None:
         ride_minutes = r.randint(22, 45)
         ride(sim, r, local_fake, to_hotel, ride_minutes, airport_label(trip.airport), f"{hotel}, {address}", dest_zone,
              (i, "to_hotel"), i, {"expensable": expensable}, dest_country, trip.destination)
-        r.randint(22, 45)  # the old drawn ride time, kept so that later draws do not shift
-        from . import geo
-        out_minutes = geo.estimate(f"{hotel}, {address}", airport_label(trip.airport), trip.destination)[
-            "duration_minutes"]
+        out_minutes = r.randint(22, 45)  # sets the pickup; the ride's own duration comes from geo (see ride)
         leave = inbound[0]["dep"] - dt.timedelta(minutes=(170 if international else 120) + out_minutes
                                                   + 5 * r.randint(0, 4))
         ride(sim, r, local_fake, leave, out_minutes, f"{hotel}, {address}", airport_label(trip.airport), dest_zone,
