@@ -1,0 +1,936 @@
+"""Travel documents in the persona's home: boarding passes, trip itineraries and hotel folios (PDF).
+
+Everything comes from the world's events (``flight_booking``, ``flight``, ``hotel_booking``,
+``hotel_checkout``, ``ride``) and :func:`builder.world.accounts.payment_cards`; every draw is from
+a named stream of ``builder.rng.rng``; every PDF is reproducible (reportlab invariant mode and the
+document's own date as ``SOURCE_DATE_EPOCH``), so two builds write the same bytes.
+
+* :func:`boarding_passes` -> ``~/Downloads/BoardingPass_<PNR>_<MR2448>_<ORD>-<LIS>.pdf`` (German:
+  ``Bordkarte_...``): the persona's own pass for every leg whose journey's check-in window is open at
+  the world's now (:func:`checkin_open`) and for the departed legs of the persona's last trip
+  (:func:`boarding_pass_flights`). Each carries a QR code holding the leg's IATA BCBP string
+  (:func:`bcbp_string`, built by :func:`builder.files.bcbp.encode`).
+* :func:`itineraries` -> ``~/Documents/Travel/Itinerary_<City>_<YYYY-MM-DD>_<PNR>.pdf`` (German:
+  ``Reiseplan_...``), one per trip whose return flight has not landed at now.
+* :func:`folios` -> ``~/Downloads/Folio_<F847388>_<Hotel>.pdf`` (German: ``Hotelrechnung_...``), one
+  per ``hotel_checkout`` done by now; its total is the checkout's charge.
+
+Labels, dates, times and money follow the persona's locale (:class:`builder.world.locale.Fmt`:
+en_US, en_GB, de_DE; other locales read like en_GB). Times on travel documents are local to the
+airport or hotel, with the zone's abbreviation.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+from xml.sax.saxutils import escape
+from zoneinfo import ZoneInfo
+
+from reportlab import rl_config
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import inch, mm
+from reportlab.pdfgen import canvas as pdfcanvas
+from reportlab.platypus import Paragraph
+
+from builder.files import bcbp
+from builder.files.pdftext import FONT, FONT_BOLD, meta_text, para_text, register
+from builder.names import safe_filename
+from builder.rng import rng
+from builder.world import World
+from builder.world.accounts import payment_cards
+from builder.world.locale import Fmt
+from builder.world.travel import AIRPORTS, CITIES, _country, airport_zone
+
+UTC = dt.UTC
+WIDEBODY = ("787", "777", "767", "747", "A330", "A340", "A350", "A380", "330", "350", "380")
+BOARDING_MINUTES = {False: 40, True: 50}   # before departure: narrow-body, wide-body
+GATE_CLOSES_MINUTES = 15
+
+AIRLINE_NAVY = colors.HexColor("#0b2545")
+AIRLINE_ACCENT = colors.HexColor("#e4572e")
+AIRLINE_SKY = colors.HexColor("#eef3f9")
+HOTEL_GREEN = colors.HexColor("#23433a")
+HOTEL_SAND = colors.HexColor("#f4efe6")
+INK = colors.HexColor("#1d232b")
+MUTED = colors.HexColor("#5d6875")
+RULE = colors.HexColor("#c9d2dc")
+
+WORDS = {
+    "en_US": {
+        "boarding_pass": "Boarding pass", "passenger": "Passenger", "flight": "Flight", "date": "Date",
+        "from": "From", "to": "To", "departs": "Departs", "arrives": "Arrives", "boarding": "Boarding",
+        "gate": "Gate", "group": "Group", "seat": "Seat", "sequence": "Seq.", "class": "Class",
+        "pnr": "Confirmation", "ticket": "E-ticket", "ff": "MileagePass", "aircraft": "Aircraft",
+        "operated": "Operated by", "gate_tba": "See screens", "gate_note": "Gate shown on airport screens",
+        "boarding_note": "Boarding begins {minutes} minutes before departure ({body}, {aircraft}). "
+                         "The gate closes {close} minutes before departure.",
+        "wide": "wide-body aircraft", "narrow": "narrow-body aircraft",
+        "group_note": "Please board with group {group} when it is called.",
+        "own_pass": "This boarding pass is for {name} only. Each traveller on booking {pnr} receives their own.",
+        "scan": "Scan at security and at the gate", "keep": "Keep this pass until you reach your destination.",
+        "issued": "Issued", "web_checkin": "web check-in", "stub": "Passenger receipt",
+        "bags": "Carry-on: 1 bag + 1 personal item", "bags_basic": "Carry-on: 1 personal item",
+        "itinerary": "Trip itinerary", "trip_to": "Trip to {city}", "travellers": "Travellers",
+        "flights": "Flights", "hotel": "Hotel", "rides": "Rides booked", "leg": "Leg", "duration": "Duration",
+        "seats": "Seats", "tickets": "Ticket numbers", "fare": "Fare", "total": "Total",
+        "check_in": "Check-in", "check_out": "Check-out", "nights": "Nights", "room": "Room",
+        "conf": "Confirmation", "address": "Address", "pickup": "Pickup", "dropoff": "Drop-off",
+        "estimate": "Fare", "outbound": "Outbound", "return": "Return", "none_rides": "No rides booked.",
+        "prepared": "Prepared {date} from your booking confirmations. Times are local to each airport.",
+        "trip_cost": "Trip cost booked so far", "flights_total": "Flights ({n} travellers)",
+        "hotel_total": "Hotel (incl. taxes)", "rides_total": "Rides",
+        "folio": "Guest folio", "folio_no": "Folio no.", "guest": "Guest", "arrival": "Arrival",
+        "departure": "Departure", "room_no": "Room", "room_type": "Room type", "guests": "Guests",
+        "rate": "Rate", "description": "Description", "charges": "Charges", "credits": "Credits",
+        "room_charge": "Room charge", "room_tax": "Room tax ({pct} %)", "payment": "Payment",
+        "balance": "Balance due", "member": "Harbor & Pine Rewards", "total_charges": "Total charges",
+        "thanks": "Thank you for staying with us, {name}. We hope to welcome you back soon.",
+        "card_note": "Charged to {card} at checkout on {date}.", "page": "Page",
+        "nights_n": "{n} nights", "night_1": "1 night", "min": "min", "h": "h",
+    },
+}
+WORDS["en_GB"] = {**WORDS["en_US"], "pnr": "Booking reference", "gate_tba": "See screens",
+                  "trip_cost": "Trip cost booked so far", "rides": "Rides booked"}
+WORDS["de_DE"] = {
+    "boarding_pass": "Bordkarte", "passenger": "Passagier", "flight": "Flug", "date": "Datum", "from": "Von",
+    "to": "Nach", "departs": "Abflug", "arrives": "Ankunft", "boarding": "Boarding", "gate": "Gate",
+    "group": "Gruppe", "seat": "Sitz", "sequence": "Nr.", "class": "Klasse", "pnr": "Buchungscode",
+    "ticket": "E-Ticket", "ff": "MileagePass", "aircraft": "Flugzeug", "operated": "Durchgeführt von",
+    "gate_tba": "siehe Anzeige", "gate_note": "Das Gate wird am Flughafen angezeigt",
+    "boarding_note": "Das Boarding beginnt {minutes} Minuten vor Abflug ({body}, {aircraft}). "
+                     "Das Gate schließt {close} Minuten vor Abflug.",
+    "wide": "Großraumflugzeug", "narrow": "Schmalrumpfflugzeug",
+    "group_note": "Bitte steigen Sie mit Gruppe {group} ein, sobald sie aufgerufen wird.",
+    "own_pass": "Diese Bordkarte gilt nur für {name}. Alle Reisenden der Buchung {pnr} erhalten eine eigene.",
+    "scan": "Bei der Sicherheitskontrolle und am Gate scannen",
+    "keep": "Bitte bewahren Sie die Bordkarte bis zum Ziel auf.",
+    "issued": "Ausgestellt", "web_checkin": "Online-Check-in", "stub": "Abschnitt für den Passagier",
+    "bags": "Handgepäck: 1 Stück + 1 persönlicher Gegenstand", "bags_basic": "Handgepäck: 1 persönlicher Gegenstand",
+    "itinerary": "Reiseplan", "trip_to": "Reise nach {city}", "travellers": "Reisende", "flights": "Flüge",
+    "hotel": "Hotel", "rides": "Gebuchte Fahrten", "leg": "Strecke", "duration": "Dauer", "seats": "Sitze",
+    "tickets": "Ticketnummern", "fare": "Tarif", "total": "Gesamt", "check_in": "Anreise", "check_out": "Abreise",
+    "nights": "Nächte", "room": "Zimmer", "conf": "Bestätigung", "address": "Adresse", "pickup": "Abholung",
+    "dropoff": "Ziel", "estimate": "Fahrpreis", "outbound": "Hinflug", "return": "Rückflug",
+    "none_rides": "Keine Fahrten gebucht.",
+    "prepared": "Erstellt am {date} aus Ihren Buchungsbestätigungen. Alle Zeiten sind Ortszeiten des Flughafens.",
+    "trip_cost": "Bisher gebuchte Reisekosten", "flights_total": "Flüge ({n} Reisende)",
+    "hotel_total": "Hotel (inkl. Steuern)", "rides_total": "Fahrten",
+    "folio": "Hotelrechnung", "folio_no": "Rechnungsnr.", "guest": "Gast", "arrival": "Anreise",
+    "departure": "Abreise", "room_no": "Zimmer", "room_type": "Zimmerkategorie", "guests": "Gäste",
+    "rate": "Preis/Nacht", "description": "Leistung", "charges": "Belastung", "credits": "Gutschrift",
+    "room_charge": "Übernachtung", "room_tax": "Beherbergungssteuer ({pct} %)", "payment": "Zahlung",
+    "balance": "Offener Betrag", "member": "Harbor & Pine Rewards", "total_charges": "Summe",
+    "thanks": "Vielen Dank für Ihren Aufenthalt, {name}. Wir freuen uns auf Ihren nächsten Besuch.",
+    "card_note": "Belastet auf {card} bei der Abreise am {date}.", "page": "Seite",
+    "nights_n": "{n} Nächte", "night_1": "1 Nacht", "min": "Min.", "h": "Std.",
+}
+
+
+def _words(world: World) -> dict[str, str]:
+    return WORDS.get(world.persona.locale, WORDS["en_GB"])
+
+
+# ---------------------------------------------------------------------------------------------- world lookups
+
+def _utc(iso_z: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(iso_z.replace("Z", "+00:00"))
+
+
+def now_utc(world: World) -> dt.datetime:
+    """The world's now (naive, persona zone) as an aware UTC instant."""
+    return world.now.replace(tzinfo=ZoneInfo(world.persona.timezone or "UTC")).astimezone(UTC)
+
+
+def _flights(world: World) -> list[dict]:
+    return [e.data for e in world.events if e.kind == "flight"]
+
+
+def _booking(world: World, pnr: str) -> dict:
+    for e in world.events:
+        if e.kind == "flight_booking" and e.data["pnr"] == pnr:
+            return e.data
+    raise KeyError(f"no flight_booking with PNR {pnr}")
+
+
+def _journey(world: World, flight: dict) -> list[dict]:
+    """The legs of the flight's one-way journey (same PNR and direction), in order."""
+    return sorted((f for f in _flights(world) if f["pnr"] == flight["pnr"] and f["direction"] == flight["direction"]),
+                  key=lambda f: f["leg"])
+
+
+def is_widebody(aircraft: str) -> bool:
+    """Whether an aircraft type (``Boeing 787-9``) is a twin-aisle (wide-body) type."""
+    return any(token in (aircraft or "") for token in WIDEBODY)
+
+
+def checkin_open(world: World, flight: dict) -> bool:
+    """Whether online check-in is open for a ``flight`` event's data at the world's now: from 24 h before the
+    first departure of its journey (a connection is checked in with the first leg) until the leg departs."""
+    first = _journey(world, flight)[0]
+    now = now_utc(world)
+    return _utc(first["dep_utc"]) - dt.timedelta(hours=24) <= now < _utc(flight["dep_utc"])
+
+
+def boarding_pass_flights(world: World) -> list[dict]:
+    """The ``flight`` events' data the persona holds a boarding pass for, in departure order: every leg whose
+    check-in is open at now (:func:`checkin_open`), and the departed legs of the last trip with a departed leg."""
+    now = now_utc(world)
+    flights = _flights(world)
+    departed = [f for f in flights if _utc(f["dep_utc"]) <= now]
+    last_trip = max(departed, key=lambda f: f["dep_utc"])["trip"] if departed else None
+    chosen = [f for f in flights if checkin_open(world, f) or (f["trip"] == last_trip and f in departed)]
+    return sorted(chosen, key=lambda f: (f["dep_utc"], f["leg"]))
+
+
+def _stream(flight: dict) -> str:
+    return f"travel_docs/checkin/{flight['pnr']}/{flight['flight_number']}/{flight['from']}/{flight['dep_utc']}"
+
+
+def checkin_sequence(world: World, flight: dict, passenger: str | None = None) -> int:
+    """The check-in sequence number (1-999) of ``passenger`` (default: the persona) on a ``flight`` event's data.
+
+    The party checks in together: the first passenger of ``flight["passengers"]`` gets a number drawn from
+    the stream ``travel_docs/checkin/<PNR>/<flight number>/<from>/<dep_utc>`` (12-180 on a narrow-body,
+    12-280 on a wide-body), each next passenger the following number. Raises ``ValueError`` if
+    ``passenger`` is not on the flight.
+    """
+    passenger = passenger or world.persona.identity.name
+    passengers = list(flight.get("passengers") or [world.persona.identity.name])
+    if passenger not in passengers:
+        raise ValueError(f"{passenger!r} is not a passenger of {flight['flight_number']} on {flight['dep_local']}")
+    r = rng(world.seed, _stream(flight))
+    base = r.randint(12, 280 if is_widebody(flight.get("aircraft", "")) else 180)
+    return base + passengers.index(passenger)
+
+
+def checkin_time(world: World, flight: dict) -> dt.datetime:
+    """When the party checked in online for a ``flight`` event's data (aware UTC): 5-600 minutes after the
+    journey's check-in window opened (stream ``<checkin stream>/time``), at least 90 minutes before the leg
+    leaves; never after the world's now while the leg is still to depart (then: now)."""
+    first = _journey(world, flight)[0]
+    opens = _utc(first["dep_utc"]) - dt.timedelta(hours=24)
+    r = rng(world.seed, f"travel_docs/checkin/{first['pnr']}/{first['flight_number']}/{first['from']}/"
+                        f"{first['dep_utc']}/time")
+    at = min(opens + dt.timedelta(minutes=r.randint(5, 600)), _utc(flight["dep_utc"]) - dt.timedelta(minutes=90))
+    now = now_utc(world)
+    return min(at, now) if now < _utc(flight["dep_utc"]) else at
+
+
+def boarding_time(flight: dict) -> dt.datetime:
+    """Boarding start (aware, the departure airport's offset): 40 min before departure on a narrow-body,
+    50 min on a wide-body (:data:`BOARDING_MINUTES`)."""
+    dep = dt.datetime.fromisoformat(flight["dep_local"])
+    return dep - dt.timedelta(minutes=BOARDING_MINUTES[is_widebody(flight.get("aircraft", ""))])
+
+
+def _carrier_number(flight_number: str) -> tuple[str, str]:
+    carrier, _, number = flight_number.strip().partition(" ")
+    if not number:  # "MR2548"
+        carrier, number = flight_number[:2], flight_number[2:]
+    return carrier, number
+
+
+def bcbp_string(world: World, flight: dict, passenger: str | None = None) -> str:
+    """The BCBP string of ``passenger`` (default: the persona) on a ``flight`` event's data: PNR, route,
+    carrier and number, the local departure date's Julian day, compartment from the booking's fare class,
+    the passenger's seat, :func:`checkin_sequence`, status ``1`` (checked in), issued on the
+    :func:`checkin_time` date (departure zone), the passenger's ticket and (the persona only) loyalty number.
+    Raises ``ValueError`` as :func:`builder.files.bcbp.encode` does."""
+    passenger = passenger or world.persona.identity.name
+    booking = _booking(world, flight["pnr"])
+    passengers = list(flight.get("passengers") or [passenger])
+    index = passengers.index(passenger) if passenger in passengers else 0
+    seats = flight.get("seats") or [flight["seat"]]
+    tickets = booking.get("ticket_numbers") or [booking.get("ticket_number")]
+    carrier, number = _carrier_number(flight["flight_number"])
+    dep = dt.datetime.fromisoformat(flight["dep_local"])
+    issued = checkin_time(world, flight).astimezone(dep.tzinfo).date()
+    own = passenger == world.persona.identity.name
+    return bcbp.encode(
+        name=passenger, pnr=flight["pnr"], origin=flight["from"], destination=flight["to"], carrier=carrier,
+        flight=number, date=dep.date(), seat=seats[index] if index < len(seats) else flight["seat"],
+        sequence=checkin_sequence(world, flight, passenger), compartment=bcbp.compartment_code(booking["fare_class"]),
+        status="1", issued=issued, ticket=tickets[index] if index < len(tickets) else None,
+        frequent_flyer=booking.get("loyalty_number") if own else None,
+        international=_country(flight["from"]) != _country(flight["to"]))
+
+
+# ---------------------------------------------------------------------------------------------- drawing helpers
+
+def _epoch(when: dt.datetime) -> None:
+    """reportlab reads SOURCE_DATE_EPOCH for the document dates: the document's own date."""
+    rl_config.invariant = 1
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    os.environ["SOURCE_DATE_EPOCH"] = str(int(when.timestamp()))
+
+
+class _Pen:
+    """Text on a reportlab canvas through Paragraphs, so world text is escaped and any script prints."""
+
+    def __init__(self, c: pdfcanvas.Canvas):
+        self.c = c
+
+    def text(self, x: float, y: float, text: str, size: float = 9, bold: bool = False, color=INK,
+             width: float = 400, align: int = 0, leading: float | None = None, markup: str | None = None) -> float:
+        """Draw ``text`` with its first line's top at ``y``; ``align`` 0 left (x = left edge), 1 centre
+        (x = centre), 2 right (x = right edge). Returns the height used."""
+        style = ParagraphStyle("p", fontName=FONT_BOLD if bold else FONT, fontSize=size,
+                               leading=leading or size * 1.22, textColor=color, alignment=align)
+        p = Paragraph(markup if markup is not None else para_text(text, bold=bold), style)
+        _, h = p.wrap(width, 1000)
+        left = x if align == 0 else x - width / 2 if align == 1 else x - width
+        p.drawOn(self.c, left, y - h)
+        return h
+
+    def label_value(self, x: float, y: float, label: str, value: str, size: float = 11, width: float = 120,
+                    color=INK, label_color=MUTED) -> None:
+        self.text(x, y, label.upper(), 6.5, True, label_color, width)
+        self.text(x, y - 9, value, size, True, color, width)
+
+
+def _airline_logo(c: pdfcanvas.Canvas, x: float, y: float, size: float, fg=colors.white, accent=AIRLINE_ACCENT):
+    """Meridian Air's mark: a globe ring crossed by a swept meridian arc."""
+    c.saveState()
+    c.setStrokeColor(fg)
+    c.setLineWidth(size * 0.09)
+    c.circle(x + size / 2, y + size / 2, size * 0.42, stroke=1, fill=0)
+    c.setStrokeColor(accent)
+    c.setLineWidth(size * 0.11)
+    p = c.beginPath()
+    p.moveTo(x + size * 0.22, y + size * 0.12)
+    p.curveTo(x + size * 0.62, y + size * 0.35, x + size * 0.62, y + size * 0.7, x + size * 0.78, y + size * 0.9)
+    c.drawPath(p, stroke=1, fill=0)
+    c.restoreState()
+
+
+def _hotel_logo(c: pdfcanvas.Canvas, x: float, y: float, size: float, fg=HOTEL_GREEN):
+    """Harbor & Pine's mark: a pine tree over two harbour waves."""
+    c.saveState()
+    c.setFillColor(fg)
+    p = c.beginPath()
+    p.moveTo(x + size / 2, y + size)
+    p.lineTo(x + size * 0.15, y + size * 0.38)
+    p.lineTo(x + size * 0.85, y + size * 0.38)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.rect(x + size * 0.45, y + size * 0.24, size * 0.1, size * 0.16, stroke=0, fill=1)
+    c.setStrokeColor(fg)
+    c.setLineWidth(size * 0.06)
+    for k in (0.13, 0.02):
+        w = c.beginPath()
+        w.moveTo(x, y + size * k)
+        w.curveTo(x + size * 0.25, y + size * (k + 0.08), x + size * 0.25, y + size * (k - 0.08), x + size * 0.5,
+                  y + size * k)
+        w.curveTo(x + size * 0.75, y + size * (k + 0.08), x + size * 0.75, y + size * (k - 0.08), x + size,
+                  y + size * k)
+        c.drawPath(w, stroke=1, fill=0)
+    c.restoreState()
+
+
+def _draw_qr(c: pdfcanvas.Canvas, data: str, x: float, y: float, size: float) -> None:
+    """A QR code of ``data`` (error correction M, 4-module quiet zone) as vector squares, ``size`` wide."""
+    import segno
+
+    qr = segno.make_qr(data, error="m", boost_error=False)
+    matrix = [list(row) for row in qr.matrix]
+    n = len(matrix) + 8
+    cell = size / n
+    c.saveState()
+    c.setFillColor(colors.white)
+    c.rect(x, y, size, size, stroke=0, fill=1)
+    c.setFillColor(colors.black)
+    for r, row in enumerate(matrix):
+        col = 0
+        while col < len(row):
+            if row[col]:
+                start = col
+                while col < len(row) and row[col]:
+                    col += 1
+                c.rect(x + (start + 4) * cell, y + size - (r + 5) * cell, (col - start) * cell, cell, stroke=0,
+                       fill=1)
+            else:
+                col += 1
+    c.restoreState()
+
+
+def _local(iso: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(iso)
+
+
+def _zone_abbr(iso: str, code: str | None) -> str:
+    when = _local(iso)
+    if code:
+        z = ZoneInfo(airport_zone(code, "UTC"))
+        if when.astimezone(z).utcoffset() == when.utcoffset():
+            name = when.astimezone(z).tzname()
+            if name and not name[0] in "+-":
+                return name
+    off = when.utcoffset() or dt.timedelta(0)
+    mins = int(off.total_seconds()) // 60
+    return f"UTC{'+' if mins >= 0 else '-'}{abs(mins) // 60:02d}:{abs(mins) % 60:02d}"
+
+
+def _city(code: str) -> str:
+    name = AIRPORTS.get(code, (f"{code} Airport",))[0]
+    for city in sorted(CITIES, key=len, reverse=True):
+        if city in name:
+            return city
+    return name.replace(" International Airport", "").replace(" Airport", "")
+
+
+def _duration(minutes: int, words: dict) -> str:
+    return f"{minutes // 60} {words['h']} {minutes % 60:02d} {words['min']}"
+
+
+# ---------------------------------------------------------------------------------------------- boarding passes
+
+def boarding_pass_filename(world: World, flight: dict) -> str:
+    """``BoardingPass_4MBTN3_MR2448_ORD-LIS.pdf`` (``Bordkarte_...`` for a German persona)."""
+    carrier, number = _carrier_number(flight["flight_number"])
+    stem = "Bordkarte" if world.persona.locale == "de_DE" else "BoardingPass"
+    return safe_filename(f"{stem}_{flight['pnr']}_{carrier}{number}_{flight['from']}-{flight['to']}") + ".pdf"
+
+
+def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
+    """Write the persona's boarding pass for a ``flight`` event's data to ``dest`` and return it."""
+    register()
+    fmt = Fmt(world.persona)
+    w = _words(world)
+    booking = _booking(world, flight["pnr"])
+    name = world.persona.identity.name
+    code = bcbp_string(world, flight)
+    issued = checkin_time(world, flight)
+    _epoch(issued)
+    carrier, number = _carrier_number(flight["flight_number"])
+    dep, arr = _local(flight["dep_local"]), _local(flight["arr_local"])
+    board = boarding_time(flight)
+    wide = is_widebody(flight.get("aircraft", ""))
+    seat = flight["seat"]
+    gate = flight.get("gate")
+    group = str(flight.get("boarding_group") or "")
+    seq = checkin_sequence(world, flight)
+    fare = booking["fare_class"]
+    tickets = booking.get("ticket_numbers") or [booking.get("ticket_number")]
+    ticket = tickets[list(flight.get("passengers") or [name]).index(name)] if name in (flight.get("passengers") or
+                                                                                          [name]) else tickets[0]
+    page = LETTER if fmt.us else A4
+    pw, ph = page
+    c = pdfcanvas.Canvas(str(dest), pagesize=page, invariant=1, initialFontName=FONT)
+    c.setTitle(meta_text(f"{w['boarding_pass']} {flight['flight_number']} {flight['from']}-{flight['to']} {name}"))
+    c.setAuthor(flight.get("airline", "Meridian Air"))
+    c.setCreator(flight.get("airline", "Meridian Air"))
+    c.setSubject(meta_text(f"{flight['pnr']} {fmt.numeric_date(dep)}"))
+    pen = _Pen(c)
+    margin = 0.55 * inch
+    top = ph - margin
+    width = pw - 2 * margin
+    height = 4.15 * inch
+    bottom = top - height
+    stub_w = 1.85 * inch
+    main_w = width - stub_w
+
+    # Card and header band.
+    c.setFillColor(colors.white)
+    c.setStrokeColor(RULE)
+    c.roundRect(margin, bottom, width, height, 10, stroke=1, fill=1)
+    band = 0.62 * inch
+    c.saveState()
+    p = c.beginPath()
+    p.roundRect(margin, bottom, width, height, 10)
+    c.clipPath(p, stroke=0)
+    c.setFillColor(AIRLINE_NAVY)
+    c.rect(margin, top - band, width, band, stroke=0, fill=1)
+    c.setFillColor(AIRLINE_ACCENT)
+    c.rect(margin, top - band - 3, width, 3, stroke=0, fill=1)
+    c.setFillColor(AIRLINE_SKY)
+    c.rect(margin + main_w, bottom, stub_w, height - band - 3, stroke=0, fill=1)
+    c.restoreState()
+    _airline_logo(c, margin + 14, top - band + 12, band - 24)
+    pen.text(margin + band + 4, top - 14, flight.get("airline", "Meridian Air"), 17, True, colors.white, 260)
+    pen.text(margin + band + 5, top - 35, f"{w['boarding_pass'].upper()} · {fare}", 8, True,
+             colors.HexColor("#b9c7d8"), 300)
+    pen.text(margin + width - 14, top - 16, f"{carrier} {number}", 20, True, colors.white, 200, align=2)
+    pen.text(margin + width - 14, top - 41, fmt.date(dep), 9, False, colors.HexColor("#d6e0ec"), 200, align=2)
+
+    # Tear line between pass and stub.
+    c.saveState()
+    c.setStrokeColor(RULE)
+    c.setDash(3, 3)
+    c.line(margin + main_w, bottom + 8, margin + main_w, top - band - 10)
+    c.restoreState()
+
+    x0 = margin + 18
+    y = top - band - 18
+    pen.label_value(x0, y, w["passenger"], bcbp.bcbp_name(name) if _latin(name) else name, 13, 280)
+    pen.text(x0 + 290, y, w["ff"].upper(), 6.5, True, MUTED, 120)
+    pen.text(x0 + 290, y - 9, booking.get("loyalty_number") or "—", 11, True, INK, 150)
+
+    # Route.
+    y -= 40
+    pen.text(x0, y, flight["from"], 34, True, AIRLINE_NAVY, 120)
+    pen.text(x0, y - 40, _city(flight["from"]), 9, True, INK, 150)
+    pen.text(x0, y - 51, AIRPORTS.get(flight["from"], (flight.get("from_name", ""),))[0], 7, False, MUTED, 150)
+    mid = x0 + 185
+    c.setStrokeColor(RULE)
+    c.setLineWidth(1)
+    c.line(mid - 25, y - 20, mid + 25, y - 20)
+    _plane(c, mid, y - 20, 9, AIRLINE_ACCENT)
+    pen.text(mid, y - 27, _duration(int(flight.get("duration_minutes") or 0), w), 7, False, MUTED, 80, align=1)
+    x1 = x0 + 245
+    pen.text(x1, y, flight["to"], 34, True, AIRLINE_NAVY, 120)
+    pen.text(x1, y - 40, _city(flight["to"]), 9, True, INK, 150)
+    pen.text(x1, y - 51, AIRPORTS.get(flight["to"], (flight.get("to_name", ""),))[0], 7, False, MUTED, 150)
+
+    # Times.
+    y -= 72
+    days = (arr.date() - dep.date()).days
+    plus = f" (+{days})" if days > 0 else ""
+    cols = [(w["departs"], f"{fmt.time(dep)} {_zone_abbr(flight['dep_local'], flight['from'])}"),
+            (w["arrives"], f"{fmt.time(arr)} {_zone_abbr(flight['arr_local'], flight['to'])}{plus}"),
+            (w["boarding"], fmt.time(board)),
+            (w["aircraft"], flight.get("aircraft") or "")]
+    for k, (label, value) in enumerate(cols):
+        pen.label_value(x0 + k * 98, y, label, value, 10, 100)
+
+    # The boxes a gate agent looks at.
+    y -= 34
+    boxes = [(w["gate"], gate or w["gate_tba"]), (w["group"], group), (w["seat"], seat), (w["sequence"], f"{seq:03d}")]
+    bw, bh = 78, 44
+    for k, (label, value) in enumerate(boxes):
+        bx = x0 + k * (bw + 8)
+        highlight = label == w["seat"]
+        c.setFillColor(AIRLINE_NAVY if highlight else AIRLINE_SKY)
+        c.roundRect(bx, y - bh, bw, bh, 5, stroke=0, fill=1)
+        fg = colors.white if highlight else AIRLINE_NAVY
+        pen.text(bx + bw / 2, y - 6, label.upper(), 6.5, True, colors.HexColor("#b9c7d8") if highlight else MUTED,
+                 bw, align=1)
+        pen.text(bx + bw / 2, y - 17, value, 16 if len(value) <= 5 else 9, True, fg, bw, align=1)
+
+    # Codes and fare line.
+    y -= bh + 12
+    info = [(w["pnr"], flight["pnr"]), (w["ticket"], ticket or "—"),
+            (w["class"], f"{fare} ({bcbp.compartment_code(fare)})")]
+    for k, (label, value) in enumerate(info):
+        pen.label_value(x0 + k * 118, y, label, value, 9, 125)
+
+    # QR on the right of the main part.
+    qr_size = 1.62 * inch
+    qx = margin + main_w - qr_size - 14
+    qy = top - band - 18 - qr_size - 44
+    _draw_qr(c, code, qx, qy, qr_size)
+    pen.text(qx + qr_size / 2, qy - 4, w["scan"], 6.5, False, MUTED, qr_size + 20, align=1)
+    pen.text(qx + qr_size / 2, qy - 22,
+             f"{w['issued']} {fmt.numeric_date(issued.astimezone(dep.tzinfo))} · {w['web_checkin']}", 6.5, False,
+             MUTED, qr_size + 30, align=1)
+
+    # Stub.
+    sx = margin + main_w + 14
+    sy = top - band - 18
+    pen.text(sx, sy, w["stub"].upper(), 6.5, True, MUTED, stub_w - 24)
+    sy -= 16
+    pen.text(sx, sy, name, 9.5, True, INK, stub_w - 24)
+    sy -= 22
+    pen.text(sx, sy, f"{flight['from']} → {flight['to']}", 16, True, AIRLINE_NAVY, stub_w - 24)
+    sy -= 26
+    for label, value in ((w["flight"], f"{carrier} {number}"), (w["date"], fmt.day(dep)),
+                         (w["boarding"], fmt.time(board)), (w["gate"], gate or w["gate_tba"]),
+                         (w["group"], group), (w["seat"], seat), (w["pnr"], flight["pnr"])):
+        pen.text(sx, sy, label.upper(), 6.5, True, MUTED, 70)
+        pen.text(sx + stub_w - 28, sy - 1, value, 9, True, INK, 90, align=2)
+        sy -= 19
+
+    # Notes under the card, as a home-printed pass has them.
+    ny = bottom - 22
+    notes = [w["boarding_note"].format(minutes=BOARDING_MINUTES[wide], body=w["wide"] if wide else w["narrow"],
+                                       aircraft=flight.get("aircraft") or "", close=GATE_CLOSES_MINUTES),
+             w["group_note"].format(group=group) if group else "",
+             (w["bags_basic"] if "basic" in fare.lower() else w["bags"]),
+             "" if gate else w["gate_note"],
+             w["own_pass"].format(name=name, pnr=flight["pnr"]), w["keep"]]
+    for note in (n for n in notes if n):
+        h = pen.text(margin + 12, ny, note, 8.5, False, INK, width - 24, markup="•&nbsp;&nbsp;" + para_text(note))
+        ny -= h + 5
+    c.setStrokeColor(RULE)
+    c.setDash(2, 4)
+    c.line(margin, ny - 8, margin + width, ny - 8)
+    c.setDash()
+    pen.text(margin, 0.5 * inch, f"{flight.get('airline', 'Meridian Air')} · {flight['pnr']} · "
+             f"{carrier} {number} · {w['sequence']} {seq:03d}", 7, False, MUTED, width)
+    c.showPage()
+    c.save()
+    return dest
+
+
+def _latin(name: str) -> bool:
+    try:
+        bcbp.bcbp_name(name)
+        return True
+    except ValueError:
+        return False
+
+
+def _plane(c: pdfcanvas.Canvas, x: float, y: float, s: float, color) -> None:
+    """A small aircraft silhouette pointing right, centred on (x, y)."""
+    c.saveState()
+    c.setFillColor(color)
+    p = c.beginPath()
+    pts = [(1.0, 0), (0.55, 0.12), (0.1, 0.12), (-0.35, 0.9), (-0.55, 0.9), (-0.3, 0.12), (-0.75, 0.12),
+           (-0.95, 0.4), (-1.1, 0.4), (-1.0, 0), (-1.1, -0.4), (-0.95, -0.4), (-0.75, -0.12), (-0.3, -0.12),
+           (-0.55, -0.9), (-0.35, -0.9), (0.1, -0.12), (0.55, -0.12)]
+    p.moveTo(x + pts[0][0] * s, y + pts[0][1] * s)
+    for px, py in pts[1:]:
+        p.lineTo(x + px * s, y + py * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.restoreState()
+
+
+def boarding_passes(world: World, home: Path) -> list[Path]:
+    """Write the persona's boarding passes (:func:`boarding_pass_flights`) into ``home/"Downloads"``; return the
+    paths in departure order. A world with no flights writes nothing and returns ``[]``."""
+    flights = boarding_pass_flights(world)
+    if not flights:
+        return []
+    folder = Path(home) / "Downloads"
+    folder.mkdir(parents=True, exist_ok=True)
+    return [write_boarding_pass(world, f, folder / boarding_pass_filename(world, f)) for f in flights]
+
+
+# ---------------------------------------------------------------------------------------------- itineraries
+
+def upcoming_trips(world: World) -> list[int]:
+    """Trip indexes whose last flight has not landed at the world's now, in departure order."""
+    now = now_utc(world)
+    trips: dict[int, list[dict]] = {}
+    for f in _flights(world):
+        trips.setdefault(f["trip"], []).append(f)
+    out = [(min(f["dep_utc"] for f in legs), i) for i, legs in trips.items()
+           if max(_utc(f["arr_utc"]) for f in legs) > now]
+    return [i for _, i in sorted(out)]
+
+
+def itinerary_filename(world: World, booking: dict, first_dep: dt.datetime) -> str:
+    """``Itinerary_Austin_2026-12-10_DAFLUK.pdf`` (``Reiseplan_...`` in German)."""
+    stem = "Reiseplan" if world.persona.locale == "de_DE" else "Itinerary"
+    return safe_filename(f"{stem}_{booking['destination']}_{first_dep:%Y-%m-%d}_{booking['pnr']}",
+                         fallback=stem) + ".pdf"
+
+
+def write_itinerary(world: World, trip: int, dest: Path) -> Path:
+    """Write the itinerary of trip ``trip`` (its index) to ``dest`` and return it."""
+    register()
+    fmt = Fmt(world.persona)
+    w = _words(world)
+    events = [e for e in world.events if e.data.get("trip") == trip]
+    booking = next(e.data for e in events if e.kind == "flight_booking")
+    booked_at = next(e.at for e in events if e.kind == "flight_booking")
+    legs = sorted((e.data for e in events if e.kind == "flight"), key=lambda f: f["dep_utc"])
+    hotel = next((e.data for e in events if e.kind == "hotel_booking"), None)
+    rides = sorted((e.data for e in events if e.kind == "ride"), key=lambda r: r["pickup_local"])
+    prepared = max(e.at for e in events if e.kind in ("flight_booking", "hotel_booking"))
+    _epoch(prepared.replace(tzinfo=ZoneInfo(world.persona.timezone or "UTC")))
+    first, last = _local(legs[0]["dep_local"]), _local(legs[-1]["arr_local"])
+    page = LETTER if fmt.us else A4
+    pw, ph = page
+    c = pdfcanvas.Canvas(str(dest), pagesize=page, invariant=1, initialFontName=FONT)
+    title = w["trip_to"].format(city=booking["destination"])
+    c.setTitle(meta_text(f"{w['itinerary']}: {title}"))
+    c.setAuthor(meta_text(world.persona.identity.name))
+    c.setCreator("Persona Desktop")
+    pen = _Pen(c)
+    margin = 0.7 * inch
+    width = pw - 2 * margin
+    y = ph - margin
+
+    def new_page():
+        nonlocal y
+        c.showPage()
+        y = ph - margin
+
+    def need(h: float):
+        if y - h < 0.9 * inch:
+            new_page()
+
+    c.setFillColor(AIRLINE_NAVY)
+    c.rect(0, ph - 1.25 * inch, pw, 1.25 * inch, stroke=0, fill=1)
+    pen.text(margin, ph - 0.45 * inch, w["itinerary"].upper(), 8, True, colors.HexColor("#b9c7d8"), width)
+    pen.text(margin, ph - 0.62 * inch, title, 22, True, colors.white, width)
+    span = f"{fmt.date(first)} – {fmt.date(last)}"
+    pen.text(pw - margin, ph - 0.45 * inch, span, 9, False, colors.white, 260, align=2)
+    pen.text(pw - margin, ph - 0.62 * inch, f"{w['pnr']} {booking['pnr']}", 13, True, colors.white, 260, align=2)
+    y = ph - 1.25 * inch - 22
+
+    def heading(text: str):
+        nonlocal y
+        need(40)
+        pen.text(margin, y, text, 12.5, True, AIRLINE_NAVY, width)
+        y -= 18
+        c.setStrokeColor(AIRLINE_ACCENT)
+        c.setLineWidth(1.2)
+        c.line(margin, y + 2, margin + 36, y + 2)
+        y -= 10
+
+    heading(w["travellers"])
+    tickets = booking.get("ticket_numbers") or [booking.get("ticket_number")]
+    for k, person in enumerate(booking["passengers"]):
+        extra = f"{w['ticket']} {tickets[k]}" if k < len(tickets) else ""
+        if k == 0 and booking.get("loyalty_number"):
+            extra += f" · {w['ff']} {booking['loyalty_number']}"
+        pen.text(margin, y, person, 10, True, INK, 220)
+        pen.text(margin + 210, y, extra, 9, False, MUTED, width - 210)
+        y -= 15
+    y -= 8
+
+    heading(f"{w['flights']} · {booking['airline']} · {w['pnr']} {booking['pnr']} · {booking['fare_class']}")
+    for direction in ("outbound", "return"):
+        part = [f for f in legs if f["direction"] == direction]
+        if not part:
+            continue
+        need(30)
+        pen.text(margin, y, f"{w[direction]} · {fmt.long_date(_local(part[0]['dep_local']))}", 9.5, True, INK, width)
+        y -= 16
+        for f in part:
+            need(58)
+            dep, arr = _local(f["dep_local"]), _local(f["arr_local"])
+            c.setFillColor(AIRLINE_SKY)
+            c.roundRect(margin, y - 50, width, 50, 5, stroke=0, fill=1)
+            pen.text(margin + 10, y - 7, f["flight_number"], 11, True, AIRLINE_NAVY, 70)
+            pen.text(margin + 10, y - 22, f.get("aircraft") or "", 7, False, MUTED, 80)
+            pen.text(margin + 10, y - 32, _duration(int(f.get("duration_minutes") or 0), w), 7, False, MUTED, 80)
+            pen.text(margin + 95, y - 7, f"{f['from']} {fmt.time(dep)} {_zone_abbr(f['dep_local'], f['from'])}",
+                     10, True, INK, 160)
+            pen.text(margin + 95, y - 21, fmt.date(dep), 7.5, False, MUTED, 160)
+            pen.text(margin + 95, y - 31, AIRPORTS.get(f["from"], ("",))[0], 7, False, MUTED, 160)
+            pen.text(margin + 265, y - 7, f"{f['to']} {fmt.time(arr)} {_zone_abbr(f['arr_local'], f['to'])}",
+                     10, True, INK, 160)
+            pen.text(margin + 265, y - 21, fmt.date(arr), 7.5, False, MUTED, 160)
+            pen.text(margin + 265, y - 31, AIRPORTS.get(f["to"], ("",))[0], 7, False, MUTED, 160)
+            seats = ", ".join(f"{s}" for s in (f.get("seats") or [f["seat"]]))
+            pen.text(margin + width - 10, y - 7, f"{w['seats']}: {seats}", 9, True, INK, 130, align=2)
+            gate = f.get("gate")
+            if gate:
+                pen.text(margin + width - 10, y - 21, f"{w['gate']} {gate}", 7.5, False, MUTED, 130, align=2)
+            y -= 58
+        y -= 4
+
+    if hotel:
+        heading(f"{w['hotel']} · {hotel['hotel']}")
+        rows = [(w["address"], hotel["address"]), (w["conf"], hotel["confirmation"]),
+                (w["check_in"], fmt.date(dt.date.fromisoformat(hotel["check_in"]))),
+                (w["check_out"], fmt.date(dt.date.fromisoformat(hotel["check_out"]))),
+                (w["room"], f"{hotel['room']} · {w['guests']} {hotel['guests']} · "
+                            f"{w['nights_n'].format(n=hotel['nights']) if hotel['nights'] != 1 else w['night_1']}"),
+                (w["total"], f"{fmt.money(hotel['total_cents'])} ({fmt.money(hotel['rate_cents'])} × "
+                             f"{hotel['nights']} + {fmt.money(hotel['tax_cents'])})")]
+        for label, value in rows:
+            need(16)
+            pen.text(margin, y, label, 9, True, MUTED, 110)
+            y -= max(pen.text(margin + 110, y, value, 9.5, False, INK, width - 110), 11) + 4
+        y -= 6
+
+    heading(w["rides"])
+    if not rides:
+        pen.text(margin, y, w["none_rides"], 9.5, False, INK, width)
+        y -= 16
+    for r in rides:
+        need(36)
+        pick = _local(r["pickup_local"])
+        pen.text(margin, y, f"{fmt.day(pick)} {fmt.time(pick)}", 9.5, True, INK, 110)
+        pen.text(margin + 110, y, f"{r['provider']} · {r['pickup']} → {r['dropoff']}", 9, False, INK, width - 200)
+        pen.text(margin + width, y, fmt.money(r["total_cents"]), 9.5, True, INK, 90, align=2)
+        y -= 26
+    y -= 6
+
+    heading(w["trip_cost"])
+    costs = [(w["flights_total"].format(n=len(booking["passengers"])), booking["total_cents"])]
+    if hotel:
+        costs.append((w["hotel_total"], hotel["total_cents"]))
+    if rides:
+        costs.append((w["rides_total"], sum(r["total_cents"] for r in rides)))
+    for label, cents in costs:
+        need(16)
+        pen.text(margin, y, label, 9.5, False, INK, 300)
+        pen.text(margin + 330, y, fmt.money(cents), 9.5, False, INK, 110, align=2)
+        y -= 15
+    c.setStrokeColor(RULE)
+    c.line(margin, y + 2, margin + 330, y + 2)
+    y -= 4
+    pen.text(margin, y, w["total"], 10, True, INK, 300)
+    pen.text(margin + 330, y, fmt.money(sum(v for _, v in costs)), 10, True, INK, 110, align=2)
+    y -= 26
+    need(20)
+    pen.text(margin, y, w["prepared"].format(date=fmt.date(booked_at)), 7.5, False, MUTED, width)
+    c.showPage()
+    c.save()
+    return dest
+
+
+def itineraries(world: World, home: Path) -> list[Path]:
+    """Write one itinerary PDF per upcoming trip (:func:`upcoming_trips`) into ``home/"Documents"/"Travel"``:
+    travellers and ticket numbers, flights in local times with zones and seats, the hotel (address,
+    confirmation, dates, total), the trip's rides, and the cost booked so far. Returns the paths in trip order
+    (``[]`` when nothing is upcoming; the folder is then not created)."""
+    trips = upcoming_trips(world)
+    if not trips:
+        return []
+    folder = Path(home) / "Documents" / "Travel"
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for i in trips:
+        booking = next(e.data for e in world.events if e.kind == "flight_booking" and e.data.get("trip") == i)
+        first = min((_local(f["dep_local"]) for f in _flights(world) if f["trip"] == i), key=lambda d: d.astimezone(UTC))
+        out.append(write_itinerary(world, i, folder / itinerary_filename(world, booking, first)))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- folios
+
+def folio_filename(world: World, checkout: dict) -> str:
+    """``Folio_F847388_Harbor-Pine-Lisbon.pdf`` (``Hotelrechnung_...`` in German)."""
+    stem = "Hotelrechnung" if world.persona.locale == "de_DE" else "Folio"
+    return safe_filename(f"{stem}_{checkout['folio']}_{checkout['hotel']}", fallback=stem) + ".pdf"
+
+
+def room_number(world: World, checkout: dict) -> str:
+    """The stay's room number, e.g. ``1214`` (floor 2-14, room 01-40; stream ``travel_docs/room/<confirmation>``)."""
+    r = rng(world.seed, f"travel_docs/room/{checkout['confirmation']}")
+    return f"{r.randint(2, 14)}{r.randint(1, 40):02d}"
+
+
+def folio_lines(checkout: dict) -> list[tuple[dt.date, str, int]]:
+    """The folio's charge lines ``(date, "room" | "tax", cents)``: each night's room rate and its share of the
+    stay's tax (the tax split evenly, the first nights taking the leftover cents), so the lines sum to
+    ``checkout["total_cents"]`` exactly."""
+    nights = int(checkout["nights"])
+    start = dt.date.fromisoformat(checkout["check_in"])
+    tax = int(checkout["tax_cents"])
+    share, left = divmod(tax, nights)
+    out = []
+    for n in range(nights):
+        day = start + dt.timedelta(days=n)
+        out.append((day, "room", int(checkout["rate_cents"])))
+        out.append((day, "tax", share + (1 if n < left else 0)))
+    return out
+
+
+def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Path) -> Path:
+    """Write the folio of one ``hotel_checkout`` event's data (``checkout_at`` its local ``at``) to ``dest``."""
+    register()
+    fmt = Fmt(world.persona)
+    w = _words(world)
+    out_local = _local(checkout["check_out_local"])
+    _epoch(out_local)
+    cards = payment_cards(world)
+    card = next((k for k in cards if k["account"] == checkout.get("account")), cards[0] if cards else None)
+    card_label = card["label"] if card else ""
+    ident = world.persona.identity
+    page = LETTER if fmt.us else A4
+    pw, ph = page
+    c = pdfcanvas.Canvas(str(dest), pagesize=page, invariant=1, initialFontName=FONT)
+    c.setTitle(meta_text(f"{w['folio']} {checkout['folio']} {checkout['hotel']}"))
+    c.setAuthor(meta_text(checkout.get("chain", "Harbor & Pine Hotels")))
+    c.setCreator(meta_text(checkout.get("chain", "Harbor & Pine Hotels")))
+    pen = _Pen(c)
+    margin = 0.75 * inch
+    width = pw - 2 * margin
+    y = ph - margin
+
+    c.setFillColor(HOTEL_SAND)
+    c.rect(0, ph - 1.35 * inch, pw, 1.35 * inch, stroke=0, fill=1)
+    _hotel_logo(c, margin, ph - 1.0 * inch, 0.5 * inch)
+    pen.text(margin + 0.65 * inch, ph - 0.5 * inch, checkout["hotel"], 18, True, HOTEL_GREEN, 300)
+    pen.text(margin + 0.65 * inch, ph - 0.78 * inch, checkout["address"], 8.5, False, MUTED, 300)
+    pen.text(pw - margin, ph - 0.5 * inch, w["folio"].upper(), 14, True, HOTEL_GREEN, 200, align=2)
+    pen.text(pw - margin, ph - 0.74 * inch, f"{w['folio_no']} {checkout['folio']}", 9, False, INK, 200, align=2)
+    y = ph - 1.35 * inch - 24
+
+    addr = ident.address
+    guest_lines = [ident.name]
+    if addr:
+        from builder.world.travel import format_address
+        guest_lines.append(format_address(addr))
+    pen.text(margin, y, w["guest"].upper(), 7, True, MUTED, 250)
+    gy = y - 11
+    for k, line in enumerate(guest_lines):
+        gy -= pen.text(margin, gy, line, 10.5 if k == 0 else 9, k == 0, INK, 260) + 1
+    if checkout.get("loyalty_number"):
+        pen.text(margin, gy - 2, f"{w['member']} {checkout['loyalty_number']}", 8.5, False, MUTED, 260)
+
+    facts = [(w["room_no"], room_number(world, checkout)), (w["room_type"], checkout["room"]),
+             (w["arrival"], fmt.date(dt.date.fromisoformat(checkout["check_in"]))),
+             (w["departure"], fmt.date(dt.date.fromisoformat(checkout["check_out"]))),
+             (w["guests"], str(checkout["guests"])), (w["rate"], fmt.money(checkout["rate_cents"])),
+             (w["conf"], checkout["confirmation"])]
+    fx = margin + width - 230
+    fy = y
+    for label, value in facts:
+        pen.text(fx, fy, label, 8.5, True, MUTED, 100)
+        pen.text(fx + 230, fy, value, 8.5, False, INK, 130, align=2)
+        fy -= 13
+    y = min(gy, fy) - 24
+
+    cols = (margin, margin + 85, margin + width - 150, margin + width)
+    c.setFillColor(HOTEL_GREEN)
+    c.rect(margin, y - 16, width, 16, stroke=0, fill=1)
+    pen.text(cols[0] + 6, y - 4, w["date"], 8, True, colors.white, 80)
+    pen.text(cols[1], y - 4, w["description"], 8, True, colors.white, 250)
+    pen.text(cols[2] + 60, y - 4, w["charges"], 8, True, colors.white, 80, align=2)
+    pen.text(cols[3] - 6, y - 4, w["credits"], 8, True, colors.white, 80, align=2)
+    y -= 16
+    pct = round(100 * int(checkout["tax_cents"]) / max(1, int(checkout["rate_cents"]) * int(checkout["nights"])), 1)
+    pct_text = f"{pct:.1f}".replace(".", ",") if fmt.de else f"{pct:.1f}"
+    total = 0
+    for k, (day, kind, cents) in enumerate(folio_lines(checkout)):
+        if k % 4 < 2:
+            c.setFillColor(colors.HexColor("#faf8f3"))
+            c.rect(margin, y - 14, width, 14, stroke=0, fill=1)
+        total += cents
+        pen.text(cols[0] + 6, y - 3, fmt.numeric_date(day), 8.5, False, INK, 80)
+        pen.text(cols[1], y - 3, w["room_charge"] if kind == "room" else w["room_tax"].format(pct=pct_text), 8.5,
+                 False, INK, 250)
+        pen.text(cols[2] + 60, y - 3, fmt.money(cents), 8.5, False, INK, 80, align=2)
+        y -= 14
+        if y < 1.6 * inch:
+            c.showPage()
+            y = ph - margin
+    pay_day = out_local.date()
+    pen.text(cols[0] + 6, y - 3, fmt.numeric_date(pay_day), 8.5, False, INK, 80)
+    pen.text(cols[1], y - 3, f"{w['payment']} · {card_label}", 8.5, False, INK, 250)
+    pen.text(cols[3] - 6, y - 3, fmt.money(-total), 8.5, False, INK, 90, align=2)
+    y -= 20
+    c.setStrokeColor(HOTEL_GREEN)
+    c.setLineWidth(0.8)
+    c.line(margin + width - 260, y + 4, margin + width, y + 4)
+    for label, value, bold in ((w["total_charges"], fmt.money(total), True), (w["payment"], fmt.money(-total), False),
+                               (w["balance"], fmt.money(0), True)):
+        pen.text(margin + width - 260, y - 2, label, 9.5, bold, INK, 160)
+        pen.text(margin + width, y - 2, value, 9.5, bold, INK, 100, align=2)
+        y -= 15
+    y -= 14
+    pen.text(margin, y, w["card_note"].format(card=card_label, date=fmt.date(pay_day)), 8.5, False, MUTED, width)
+    y -= 14
+    pen.text(margin, y, w["thanks"].format(name=ident.name.split()[0] if ident.name else ""), 8.5, False, MUTED,
+             width)
+    pen.text(margin, 0.55 * inch, f"{checkout.get('chain', '')} · {checkout['hotel']} · {checkout['address']}",
+             7, False, MUTED, width)
+    c.showPage()
+    c.save()
+    return dest
+
+
+def folios(world: World, home: Path) -> list[Path]:
+    """Write a folio PDF per hotel stay checked out by the world's now into ``home/"Downloads"``: guest, room,
+    dates, a room and a tax line per night, the payment on the card that paid (masked, from
+    :func:`builder.world.accounts.payment_cards`), total = the ``hotel_checkout`` charge. Returns the paths in
+    checkout order (``[]`` for a world without past stays)."""
+    done = [e for e in world.events if e.kind == "hotel_checkout" and e.status == "done" and e.at <= world.now]
+    if not done:
+        return []
+    folder = Path(home) / "Downloads"
+    folder.mkdir(parents=True, exist_ok=True)
+    return [write_folio(world, e.data, e.at, folder / folio_filename(world, e.data)) for e in done]
