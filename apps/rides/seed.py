@@ -1,0 +1,285 @@
+"""World -> rows of ZipRide's database (``rides.sqlite``).
+
+What the seed writes, and the rules it keeps (tests and tasks depend on them):
+
+* **Rides**: every world ``ride`` event up to the world's now (``status == "done"``) is a ``completed``
+  ride, verbatim (ride id, pickup/dropoff text and local times, duration, distance, fare, tip, total,
+  driver, vehicle, plate, card), ``world_ref`` = the event id. The fare parts follow the world's tariff
+  (``builder.world.geo``): base 275, distance ``(135 x tenths + 5) // 10``, time ``32 x minutes``, booking
+  fee 245; they sum to the world's fare. ``purpose`` is the world's, ``trip`` for airport and hotel rides.
+  Rides the world has ahead (an upcoming trip's airport rides) are not in the app: the rider has not
+  requested them yet.
+* **Ratings**: the rider rated the rides that ended more than 14 days before now (stream
+  ``rides/ratings``: 5 stars 80 %, 4 stars 15 %, 3 stars 5 %), ``rated_at`` 5-90 minutes after the dropoff.
+  Newer rides are unrated (the app's "Rate your ride").
+* **Places** (:func:`known_places`): every address the rides name, the persona's home and work, contacts'
+  homes in the home city, restaurants booked in the home city, the hotels of trips, and the airports the
+  trips use; each with the point of ``builder.world.geo.point``.
+* **Saved places**: Home and Work from the spec, then up to three places other than home and work the
+  persona rode to (or from) at least three times, most rides first (ties by address).
+* **Cards on file**: ``builder.world.accounts.payment_cards``; the first is the default; each ride's card is
+  the one of its account.
+* **Ride types** from ``data/ride_types.yaml``; the **driver pool** for new requests: six drivers per ride
+  type in the home city (stream ``rides/drivers``, names from the persona's locale, cars from
+  ``data/fleet.yaml``, plates as ``builder.world.travel.plate``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import Counter
+from pathlib import Path
+
+import yaml
+from sqlalchemy.orm import Session as OrmSession
+
+from builder import appkit, dbfile
+from builder.rng import faker, rng
+from builder.world import World, geo
+from builder.world.accounts import payment_cards
+from builder.world.travel import AIRPORTS, airport_label, format_address, plate
+
+from . import models as m
+
+HERE = Path(__file__).resolve().parent
+DOMAIN = "zipride.test"
+RATED_AFTER_DAYS = 14
+DRIVERS_PER_TYPE = 6
+
+
+def credentials(world: World) -> dict[str, str]:
+    """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (see builder.appkit)."""
+    return appkit.credentials(world, "rides")
+
+
+def ride_types() -> list[dict]:
+    """``data/ride_types.yaml``: ``[{"code", "name", "description", "capacity", "price_percent", "eta_extra_minutes"}]``."""
+    return yaml.safe_load((HERE / "data" / "ride_types.yaml").read_text(encoding="utf-8"))
+
+
+def home_city(world: World) -> str:
+    """The persona's home city (the address's city)."""
+    a = world.persona.identity.address
+    return a.city if a else ""
+
+
+def done_rides(world: World) -> list:
+    """The world's rides up to now (``status == "done"``), in timeline order: the app's history."""
+    return [e for e in world.of_kind("ride") if e.status == "done"]
+
+
+def fare_parts(tenths: int, minutes: int, percent: int = 100) -> dict[str, int]:
+    """Fare breakdown in cents for ``tenths`` of a mile and ``minutes`` at ``percent`` of the Zip price:
+    ``{"base_cents", "distance_cents", "time_cents", "booking_fee_cents", "fare_cents"}``; at 100 % the fare
+    equals ``geo.fare_cents``. Parts are scaled half up: ``(x * percent + 50) // 100``."""
+    def scale(x: int) -> int:
+        return (x * percent + 50) // 100
+    base = scale(geo.BASE_CENTS)
+    distance = scale((geo.PER_MILE_CENTS * tenths + 5) // 10)
+    time = scale(geo.PER_MINUTE_CENTS * minutes)
+    return {"base_cents": base, "distance_cents": distance, "time_cents": time,
+            "booking_fee_cents": geo.BOOKING_FEE_CENTS,
+            "fare_cents": base + distance + time + geo.BOOKING_FEE_CENTS}
+
+
+def _ride_city(world: World, e) -> str:
+    if e.data.get("trip") is not None and (code := geo.airport_code(e.data["pickup"]) or geo.airport_code(
+            e.data["dropoff"])):
+        home_airport = _home_airport(world)
+        if code != home_airport:
+            return _airport_city(world).get(code, home_city(world))
+    return home_city(world)
+
+
+def _home_airport(world: World) -> str:
+    return world.persona.travel.home_airport if world.persona.travel else ""
+
+
+def _airport_city(world: World) -> dict[str, str]:
+    """IATA code -> the city a trip's rides there belong to (the home airport -> the home city)."""
+    out = {}
+    rides = world.of_kind("ride")
+    for e in world.of_kind("hotel_booking"):
+        trip = e.data["trip"]
+        for r in rides:
+            if r.data.get("trip") == trip:
+                for text in (r.data["pickup"], r.data["dropoff"]):
+                    code = geo.airport_code(text)
+                    if code and code != _home_airport(world):
+                        out[code] = e.data["city"]
+    if _home_airport(world):
+        out[_home_airport(world)] = home_city(world)
+    return out
+
+
+def known_places(world: World) -> list[dict]:
+    """Every place ZipRide knows, sorted by (city, kind, address): ``[{"name", "address", "city", "kind",
+    "lat", "lon", "world_ref"}]`` (see the module docstring for the sources)."""
+    p = world.persona
+    city = home_city(world)
+    airports = _airport_city(world)
+    places: dict[str, dict] = {}
+
+    def add(address: str, name: str, kind: str, in_city: str, ref: str) -> None:
+        if not address or address in places:
+            return
+        code = geo.airport_code(address)
+        if code:
+            kind, name, in_city = "airport", airport_label(code), airports.get(code, in_city)
+        lat, lon = geo.point(address, in_city)
+        places[address] = {"name": name, "address": address, "city": geo.city_of(address, in_city) or in_city,
+                           "kind": kind, "lat": lat, "lon": lon, "world_ref": ref}
+
+    home = format_address(p.identity.address)
+    add(home, "Home", "home", city, "seed:home")
+    if p.work and p.work.office_address:
+        add(format_address(p.work.office_address), p.work.employer or "Work", "work", city, "seed:work")
+    for code, c in sorted(airports.items()):
+        if code in AIRPORTS:
+            add(airport_label(code), airport_label(code), "airport", c, f"seed:airport/{code}")
+    for c in p.contacts:
+        if c.address and c.address.city == city and format_address(c.address) != home:
+            add(format_address(c.address), format_address(c.address), "contact", city, f"seed:contact/{c.name}")
+    for e in world.of_kind("restaurant_booking"):
+        if geo.city_of(e.data["address"], city) == city:
+            add(e.data["address"], e.data["restaurant"], "venue", city, e.id)
+    for e in world.of_kind("hotel_booking"):
+        add(f"{e.data['hotel']}, {e.data['address']}", e.data["hotel"], "hotel", e.data["city"], e.id)
+    for e in done_rides(world):
+        rc = _ride_city(world, e)
+        for text in (e.data["pickup"], e.data["dropoff"]):
+            add(text, text.split(",")[0], "venue", rc, e.id)
+    return sorted(places.values(), key=lambda x: (x["city"], x["kind"], x["address"]))
+
+
+def frequent_places(world: World, places: list[dict]) -> list[dict]:
+    """Up to three places (not home or work) in at least three of the persona's rides, most rides first."""
+    skip = {x["address"] for x in places if x["kind"] in ("home", "work", "airport")}
+    counts = Counter(t for e in done_rides(world) for t in {e.data["pickup"], e.data["dropoff"]} if t not in skip)
+    ranked = sorted((n, a) for a, n in counts.items() if n >= 3)
+    ranked.sort(key=lambda x: (-x[0], x[1]))
+    by_address = {x["address"]: x for x in places}
+    return [by_address[a] for _, a in ranked[:3]]
+
+
+def _label(world: World, place: dict) -> str:
+    name = place["world_ref"].removeprefix("seed:contact/") if place["world_ref"].startswith("seed:contact/") else None
+    if name:
+        return f"{name.split()[0]}'s" if world.persona.locale != "de_DE" else f"Bei {name.split()[0]}"
+    return place["name"]
+
+
+def driver_pool(world: World) -> list[dict]:
+    """The drivers assignable to new requests: ``[{"name", "rating_x100", "trips", "vehicle", "plate", "ride_type"}]``
+    (stream ``rides/drivers``; six per ride type, in ride-type order)."""
+    r = rng(world.seed, "rides/drivers")
+    fake = faker(world.seed, "rides/drivers", world.persona.locale)
+    fleet = yaml.safe_load((HERE / "data" / "fleet.yaml").read_text(encoding="utf-8"))
+    country = world.persona.identity.address.country if world.persona.identity.address else "US"
+    out = []
+    for t in ride_types():
+        for _ in range(DRIVERS_PER_TYPE):
+            make, model = fleet[t["code"]][r.randrange(len(fleet[t["code"]]))]
+            colour = fleet["colours"][r.randrange(len(fleet["colours"]))]
+            out.append({"name": f"{fake.first_name()} {fake.last_name()}", "rating_x100": r.randint(472, 499),
+                        "trips": r.randint(300, 9000), "vehicle": f"{colour} {make} {model}",
+                        "plate": plate(r, country, home_city(world)), "ride_type": t["code"]})
+    return out
+
+
+def seed(world: World, path: Path) -> Path:
+    """Create ``path`` (must not exist) as ZipRide's database for ``world`` and return it.
+
+    Written through :mod:`builder.dbfile`, so the bytes depend only on the world. Raises ``FileExistsError``
+    if ``path`` exists.
+    """
+    p = world.persona
+    ident = p.identity
+    creds = credentials(world)
+    city = home_city(world)
+    places = known_places(world)
+    place_id = {x["address"]: i for i, x in enumerate(places, start=1)}
+    cards = payment_cards(world)
+    card_id = {c["account"]: i for i, c in enumerate(cards, start=1)}
+    rides = done_rides(world)
+    r_rate = rng(world.seed, "rides/ratings")
+    r_user = rng(world.seed, "rides/rider")
+    engine = dbfile.create(path, m.Base.metadata)
+    with OrmSession(engine) as db:
+        first = rides[0].at.date() if rides else world.start.date()
+        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email or "",
+                      phone=ident.phone or "", rating_x100=r_user.randint(488, 499),
+                      member_since=(first - dt.timedelta(days=r_user.randint(40, 400))).isoformat(),
+                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "rides"))))
+        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
+                         expires_at=appkit.session_expiry(world)))
+        for i, x in enumerate(places, start=1):
+            db.add(m.Place(id=i, **x))
+        for i, c in enumerate(cards, start=1):
+            db.add(m.Card(id=i, account=c["account"], brand=c["brand"], last4=c["last4"], holder=c["holder"],
+                          expiry=c["expiry"], label=c["label"], is_default=int(i == 1)))
+        for i, t in enumerate(ride_types(), start=1):
+            db.add(m.RideType(position=i, **t))
+        db.flush()
+        saved = [x for x in places if x["kind"] == "home"] + [x for x in places if x["kind"] == "work"]
+        labels = ["Home", "Work"] if len(saved) == 2 else ["Home"]
+        icons = ["home", "work"]
+        for k, x in enumerate(saved):
+            db.add(m.SavedPlace(id=k + 1, label=labels[k], place_id=place_id[x["address"]], icon=icons[k],
+                                position=k + 1, created_at=first.isoformat() + "T08:00:00",
+                                world_ref=f"seed:{icons[k]}"))
+        for n, x in enumerate(frequent_places(world, places)):
+            k = len(saved) + n + 1
+            db.add(m.SavedPlace(id=k, label=_label(world, x), place_id=place_id[x["address"]], icon="star",
+                                position=k, created_at=first.isoformat() + "T08:00:00", world_ref=f"seed:frequent/{n}"))
+        driver_id = 0
+        for d in driver_pool(world):
+            driver_id += 1
+            db.add(m.Driver(id=driver_id, city=city, pool=1, **d))
+        db.flush()
+        rated_before = world.now - dt.timedelta(days=RATED_AFTER_DAYS)
+        for i, e in enumerate(rides, start=1):
+            d = e.data
+            driver_id += 1
+            db.add(m.Driver(id=driver_id, name=d["driver"], rating_x100=r_rate.randint(470, 499),
+                            trips=r_rate.randint(200, 12000), vehicle=d["vehicle"], plate=d["plate"],
+                            ride_type="zip", city=_ride_city(world, e), pool=0))
+            tenths = round(d["distance_miles"] * 10)
+            parts = fare_parts(tenths, d["duration_minutes"])
+            if parts["fare_cents"] != d["fare_cents"]:
+                raise ValueError(f"ride {d['ride_id']}: fare {d['fare_cents']} is not the tariff's {parts['fare_cents']}")
+            dropoff = dt.datetime.fromisoformat(d["dropoff_local"])
+            rating = rated_at = None
+            u = r_rate.random()
+            minutes = r_rate.randint(5, 90)
+            if e.at < rated_before:
+                rating = 5 if u < 0.80 else 4 if u < 0.95 else 3
+                rated_at = (dropoff.replace(tzinfo=None) + dt.timedelta(minutes=minutes)).isoformat()
+            purpose = d.get("purpose") or ("trip" if d.get("trip") is not None else None)
+            db.add(m.Ride(id=i, ride_id=d["ride_id"], status="completed", ride_type="zip",
+                          pickup_place_id=place_id[d["pickup"]], dropoff_place_id=place_id[d["dropoff"]],
+                          pickup=d["pickup"], dropoff=d["dropoff"], city=_ride_city(world, e),
+                          requested_at=(dt.datetime.fromisoformat(d["pickup_local"])
+                                        - dt.timedelta(minutes=4)).isoformat(),
+                          pickup_at=d["pickup_local"], dropoff_at=d["dropoff_local"],
+                          duration_minutes=d["duration_minutes"], distance_miles=d["distance_miles"],
+                          **parts, tip_cents=d["tip_cents"], total_cents=d["total_cents"], driver_id=driver_id,
+                          card_id=card_id.get(d["account"], 1), trip=d.get("trip"), purpose=purpose,
+                          expensable=int(bool(d.get("expensable"))), rating=rating,
+                          compliments=json.dumps([]) if rating else None, rated_at=rated_at,
+                          cancel_fee_cents=0, refund_cents=0, world_ref=e.id))
+        for key, value in appkit.meta_rows(world, city=city, seed=str(world.seed), user_name=ident.name,
+                                           country=ident.address.country if ident.address else "US").items():
+            db.add(m.Meta(key=key, value=value))
+        db.commit()
+    engine.dispose()
+    dbfile.finish(path)
+    return path
+
+
+# --- layer hooks ------------------------------------------------------------------------------------
+
+def bookmarks(world: World) -> list[dict]:
+    """ZipRide in the Firefox bookmarks menu (travel): ``[{"title", "url", "folder"}]``."""
+    return [{"title": "ZipRide", "url": f"http://{DOMAIN}/", "folder": "menu/Travel"}]
