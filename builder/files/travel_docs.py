@@ -85,12 +85,14 @@ WORDS = {
         "hotel_total": "Hotel (incl. taxes)", "rides_total": "Rides",
         "folio": "Guest folio", "folio_no": "Folio no.", "guest": "Guest", "arrival": "Arrival",
         "departure": "Departure", "room_no": "Room", "room_type": "Room type", "guests": "Guests",
-        "rate": "Rate", "description": "Description", "charges": "Charges", "credits": "Credits",
-        "room_charge": "Room charge", "room_tax": "Room tax ({pct} %)", "payment": "Payment",
+        "rate": "Nightly rate", "description": "Description", "charges": "Charges", "credits": "Credits",
+        "room_charge": "Room charge", "room_tax": "Room tax ({pct})", "payment": "Payment",
         "balance": "Balance due", "member": "Harbor & Pine Rewards", "total_charges": "Total charges",
         "thanks": "Thank you for staying with us, {name}. We hope to welcome you back soon.",
         "card_note": "Charged to {card} at checkout on {date}.", "page": "Page",
         "nights_n": "{n} nights", "night_1": "1 night", "min": "min", "h": "h",
+        "connection": "Connection: {flight} to {city} departs {time} ({date}). Your bags are checked through.",
+        "taxes": "taxes",
     },
 }
 WORDS["en_GB"] = {**WORDS["en_US"], "pnr": "Booking reference", "gate_tba": "See screens",
@@ -122,11 +124,13 @@ WORDS["de_DE"] = {
     "folio": "Hotelrechnung", "folio_no": "Rechnungsnr.", "guest": "Gast", "arrival": "Anreise",
     "departure": "Abreise", "room_no": "Zimmer", "room_type": "Zimmerkategorie", "guests": "Gäste",
     "rate": "Preis/Nacht", "description": "Leistung", "charges": "Belastung", "credits": "Gutschrift",
-    "room_charge": "Übernachtung", "room_tax": "Beherbergungssteuer ({pct} %)", "payment": "Zahlung",
+    "room_charge": "Übernachtung", "room_tax": "Beherbergungssteuer ({pct})", "payment": "Zahlung",
     "balance": "Offener Betrag", "member": "Harbor & Pine Rewards", "total_charges": "Summe",
     "thanks": "Vielen Dank für Ihren Aufenthalt, {name}. Wir freuen uns auf Ihren nächsten Besuch.",
     "card_note": "Belastet auf {card} bei der Abreise am {date}.", "page": "Seite",
     "nights_n": "{n} Nächte", "night_1": "1 Nacht", "min": "Min.", "h": "Std.",
+    "connection": "Anschluss: {flight} nach {city} startet um {time} ({date}). Ihr Gepäck wird durchgecheckt.",
+    "taxes": "Steuern",
 }
 
 
@@ -375,7 +379,17 @@ def _zone_abbr(iso: str, code: str | None) -> str:
     return f"UTC{'+' if mins >= 0 else '-'}{abs(mins) // 60:02d}:{abs(mins) % 60:02d}"
 
 
-def _city(code: str) -> str:
+def _city(code: str, world: World | None = None) -> str:
+    """The city an airport serves, as the persona writes it: the persona's own city for the home airport, a
+    trip's destination (``Lissabon`` for a German persona) for its airport, else from the airport's name."""
+    if world is not None:
+        travel = world.persona.travel
+        addr = world.persona.identity.address
+        if travel and travel.home_airport == code and addr:
+            return addr.city
+        for trip in (travel.trips if travel else []):
+            if trip.airport == code:
+                return trip.destination
     name = AIRPORTS.get(code, (f"{code} Airport",))[0]
     for city in sorted(CITIES, key=len, reverse=True):
         if city in name:
@@ -420,25 +434,26 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
                                                                                           [name]) else tickets[0]
     page = LETTER if fmt.us else A4
     pw, ph = page
+    airline = flight.get("airline") or booking.get("airline") or "Meridian Air"
     c = pdfcanvas.Canvas(str(dest), pagesize=page, invariant=1, initialFontName=FONT)
     c.setTitle(meta_text(f"{w['boarding_pass']} {flight['flight_number']} {flight['from']}-{flight['to']} {name}"))
-    c.setAuthor(flight.get("airline", "Meridian Air"))
-    c.setCreator(flight.get("airline", "Meridian Air"))
+    c.setAuthor(meta_text(airline))
+    c.setCreator(meta_text(airline))
     c.setSubject(meta_text(f"{flight['pnr']} {fmt.numeric_date(dep)}"))
     pen = _Pen(c)
-    margin = 0.55 * inch
+    margin = 0.5 * inch
     top = ph - margin
     width = pw - 2 * margin
-    height = 4.15 * inch
+    height = 4.55 * inch
     bottom = top - height
-    stub_w = 1.85 * inch
-    main_w = width - stub_w
+    side_w = 2.25 * inch
+    main_w = width - side_w
+    band = 0.66 * inch
 
-    # Card and header band.
+    # Card, header band, side panel.
     c.setFillColor(colors.white)
     c.setStrokeColor(RULE)
     c.roundRect(margin, bottom, width, height, 10, stroke=1, fill=1)
-    band = 0.62 * inch
     c.saveState()
     p = c.beginPath()
     p.roundRect(margin, bottom, width, height, 10)
@@ -448,16 +463,16 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
     c.setFillColor(AIRLINE_ACCENT)
     c.rect(margin, top - band - 3, width, 3, stroke=0, fill=1)
     c.setFillColor(AIRLINE_SKY)
-    c.rect(margin + main_w, bottom, stub_w, height - band - 3, stroke=0, fill=1)
+    c.rect(margin + main_w, bottom, side_w, height - band - 3, stroke=0, fill=1)
     c.restoreState()
-    _airline_logo(c, margin + 14, top - band + 12, band - 24)
-    pen.text(margin + band + 4, top - 14, flight.get("airline", "Meridian Air"), 17, True, colors.white, 260)
-    pen.text(margin + band + 5, top - 35, f"{w['boarding_pass'].upper()} · {fare}", 8, True,
+    _airline_logo(c, margin + 14, top - band + 13, band - 26)
+    pen.text(margin + band + 2, top - 13, airline, 17, True, colors.white, 260)
+    pen.text(margin + band + 3, top - 35, f"{w['boarding_pass'].upper()} · {fare.upper()}", 7.5, True,
              colors.HexColor("#b9c7d8"), 300)
-    pen.text(margin + width - 14, top - 16, f"{carrier} {number}", 20, True, colors.white, 200, align=2)
-    pen.text(margin + width - 14, top - 41, fmt.date(dep), 9, False, colors.HexColor("#d6e0ec"), 200, align=2)
+    pen.text(margin + width - 14, top - 11, f"{carrier} {number}", 20, True, colors.white, 200, align=2)
+    pen.text(margin + width - 14, top - 36, fmt.date(dep), 8.5, False, colors.HexColor("#d6e0ec"), 200, align=2)
 
-    # Tear line between pass and stub.
+    # Perforation between the pass and the side panel.
     c.saveState()
     c.setStrokeColor(RULE)
     c.setDash(3, 3)
@@ -466,83 +481,78 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
 
     x0 = margin + 18
     y = top - band - 18
-    pen.label_value(x0, y, w["passenger"], bcbp.bcbp_name(name) if _latin(name) else name, 13, 280)
-    pen.text(x0 + 290, y, w["ff"].upper(), 6.5, True, MUTED, 120)
-    pen.text(x0 + 290, y - 9, booking.get("loyalty_number") or "—", 11, True, INK, 150)
+    pen.label_value(x0, y, w["passenger"], bcbp.bcbp_name(name) if _latin(name) else name, 13, 230)
+    pen.text(x0 + 235, y, w["ff"].upper(), 6.5, True, MUTED, 120)
+    pen.text(x0 + 235, y - 9, booking.get("loyalty_number") or "—", 11, True, INK, 140)
 
     # Route.
     y -= 40
-    pen.text(x0, y, flight["from"], 34, True, AIRLINE_NAVY, 120)
-    pen.text(x0, y - 40, _city(flight["from"]), 9, True, INK, 150)
-    pen.text(x0, y - 51, AIRPORTS.get(flight["from"], (flight.get("from_name", ""),))[0], 7, False, MUTED, 150)
-    mid = x0 + 185
+    col2 = x0 + 200
+    for x, code, label in ((x0, flight["from"], flight.get("from_name")), (col2, flight["to"], flight.get("to_name"))):
+        pen.text(x, y, code, 34, True, AIRLINE_NAVY, 120)
+        pen.text(x, y - 40, _city(code, world), 9, True, INK, 150)
+        pen.text(x, y - 51, AIRPORTS.get(code, (label or "",))[0], 7, False, MUTED, 150)
+    mid = x0 + 140
     c.setStrokeColor(RULE)
     c.setLineWidth(1)
-    c.line(mid - 25, y - 20, mid + 25, y - 20)
+    c.line(mid - 28, y - 20, mid + 28, y - 20)
     _plane(c, mid, y - 20, 9, AIRLINE_ACCENT)
-    pen.text(mid, y - 27, _duration(int(flight.get("duration_minutes") or 0), w), 7, False, MUTED, 80, align=1)
-    x1 = x0 + 245
-    pen.text(x1, y, flight["to"], 34, True, AIRLINE_NAVY, 120)
-    pen.text(x1, y - 40, _city(flight["to"]), 9, True, INK, 150)
-    pen.text(x1, y - 51, AIRPORTS.get(flight["to"], (flight.get("to_name", ""),))[0], 7, False, MUTED, 150)
+    pen.text(mid, y - 27, _duration(int(flight.get("duration_minutes") or 0), w), 7, False, MUTED, 100, align=1)
+    pen.text(mid, y - 36, flight.get("aircraft") or "", 7, False, MUTED, 100, align=1)
 
     # Times.
-    y -= 72
+    y -= 76
     days = (arr.date() - dep.date()).days
-    plus = f" (+{days})" if days > 0 else ""
+    plus = f" +{days}" if days > 0 else ""
     cols = [(w["departs"], f"{fmt.time(dep)} {_zone_abbr(flight['dep_local'], flight['from'])}"),
             (w["arrives"], f"{fmt.time(arr)} {_zone_abbr(flight['arr_local'], flight['to'])}{plus}"),
-            (w["boarding"], fmt.time(board)),
-            (w["aircraft"], flight.get("aircraft") or "")]
+            (w["boarding"], fmt.time(board))]
     for k, (label, value) in enumerate(cols):
-        pen.label_value(x0 + k * 98, y, label, value, 10, 100)
+        pen.label_value(x0 + k * 120, y, label, value, 10, 118)
 
     # The boxes a gate agent looks at.
     y -= 34
-    boxes = [(w["gate"], gate or w["gate_tba"]), (w["group"], group), (w["seat"], seat), (w["sequence"], f"{seq:03d}")]
-    bw, bh = 78, 44
+    boxes = [(w["gate"], gate or w["gate_tba"]), (w["group"], group), (w["seat"], seat),
+             (w["sequence"], f"{seq:03d}")]
+    bw, bh = (main_w - 36 - 27) / 4, 46
     for k, (label, value) in enumerate(boxes):
-        bx = x0 + k * (bw + 8)
+        bx = x0 + k * (bw + 9)
         highlight = label == w["seat"]
         c.setFillColor(AIRLINE_NAVY if highlight else AIRLINE_SKY)
         c.roundRect(bx, y - bh, bw, bh, 5, stroke=0, fill=1)
-        fg = colors.white if highlight else AIRLINE_NAVY
         pen.text(bx + bw / 2, y - 6, label.upper(), 6.5, True, colors.HexColor("#b9c7d8") if highlight else MUTED,
                  bw, align=1)
-        pen.text(bx + bw / 2, y - 17, value, 16 if len(value) <= 5 else 9, True, fg, bw, align=1)
+        pen.text(bx + bw / 2, y - (18 if len(value) <= 5 else 21), value, 17 if len(value) <= 5 else 9, True,
+                 colors.white if highlight else AIRLINE_NAVY, bw, align=1)
 
     # Codes and fare line.
-    y -= bh + 12
+    y -= bh + 14
     info = [(w["pnr"], flight["pnr"]), (w["ticket"], ticket or "—"),
             (w["class"], f"{fare} ({bcbp.compartment_code(fare)})")]
     for k, (label, value) in enumerate(info):
-        pen.label_value(x0 + k * 118, y, label, value, 9, 125)
+        pen.label_value(x0 + k * 120, y, label, value, 9, 125)
 
-    # QR on the right of the main part.
-    qr_size = 1.62 * inch
-    qx = margin + main_w - qr_size - 14
-    qy = top - band - 18 - qr_size - 44
+    # Side panel: the barcode, then the passenger's receipt.
+    qr_size = 1.75 * inch
+    qx = margin + main_w + (side_w - qr_size) / 2
+    qy = top - band - 14 - qr_size
     _draw_qr(c, code, qx, qy, qr_size)
-    pen.text(qx + qr_size / 2, qy - 4, w["scan"], 6.5, False, MUTED, qr_size + 20, align=1)
-    pen.text(qx + qr_size / 2, qy - 22,
+    h = pen.text(qx + qr_size / 2, qy - 3, w["scan"], 6.5, False, MUTED, side_w - 16, align=1)
+    pen.text(qx + qr_size / 2, qy - 4 - h,
              f"{w['issued']} {fmt.numeric_date(issued.astimezone(dep.tzinfo))} · {w['web_checkin']}", 6.5, False,
-             MUTED, qr_size + 30, align=1)
-
-    # Stub.
-    sx = margin + main_w + 14
-    sy = top - band - 18
-    pen.text(sx, sy, w["stub"].upper(), 6.5, True, MUTED, stub_w - 24)
-    sy -= 16
-    pen.text(sx, sy, name, 9.5, True, INK, stub_w - 24)
-    sy -= 22
-    pen.text(sx, sy, f"{flight['from']} → {flight['to']}", 16, True, AIRLINE_NAVY, stub_w - 24)
-    sy -= 26
+             MUTED, side_w - 16, align=1)
+    sx = margin + main_w + 16
+    sr = margin + width - 16
+    sy = qy - 38
+    pen.text(sx, sy, name, 9, True, INK, side_w - 32)
+    sy -= 15
     for label, value in ((w["flight"], f"{carrier} {number}"), (w["date"], fmt.day(dep)),
+                         (w["from"] + " / " + w["to"], f"{flight['from']} → {flight['to']}"),
                          (w["boarding"], fmt.time(board)), (w["gate"], gate or w["gate_tba"]),
-                         (w["group"], group), (w["seat"], seat), (w["pnr"], flight["pnr"])):
+                         (w["group"] + " / " + w["seat"], f"{group} / {seat}" if group else seat)):
         pen.text(sx, sy, label.upper(), 6.5, True, MUTED, 70)
-        pen.text(sx + stub_w - 28, sy - 1, value, 9, True, INK, 90, align=2)
-        sy -= 19
+        pen.text(sr, sy - 1, value, 8.5, True, INK, 120, align=2)
+        sy -= 13.5
 
     # Notes under the card, as a home-printed pass has them.
     ny = bottom - 22
@@ -551,6 +561,7 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
              w["group_note"].format(group=group) if group else "",
              (w["bags_basic"] if "basic" in fare.lower() else w["bags"]),
              "" if gate else w["gate_note"],
+             _connection_note(world, flight, fmt, w),
              w["own_pass"].format(name=name, pnr=flight["pnr"]), w["keep"]]
     for note in (n for n in notes if n):
         h = pen.text(margin + 12, ny, note, 8.5, False, INK, width - 24, markup="•&nbsp;&nbsp;" + para_text(note))
@@ -559,11 +570,23 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
     c.setDash(2, 4)
     c.line(margin, ny - 8, margin + width, ny - 8)
     c.setDash()
-    pen.text(margin, 0.5 * inch, f"{flight.get('airline', 'Meridian Air')} · {flight['pnr']} · "
-             f"{carrier} {number} · {w['sequence']} {seq:03d}", 7, False, MUTED, width)
+    pen.text(margin, 0.5 * inch, f"{airline} · {flight['pnr']} · {carrier} {number} · {w['sequence']} {seq:03d}",
+             7, False, MUTED, width)
     c.showPage()
     c.save()
     return dest
+
+
+def _connection_note(world: World, flight: dict, fmt: Fmt, w: dict) -> str:
+    """``Connection: MR 2448 to Lisbon departs 1:35 AM CDT (Sat, Sep 5, 2026).`` when the journey goes on."""
+    after = [f for f in _journey(world, flight) if f["leg"] == flight["leg"] + 1]
+    if not after:
+        return ""
+    nxt = after[0]
+    dep = _local(nxt["dep_local"])
+    return w["connection"].format(flight=nxt["flight_number"], city=_city(nxt["to"], world),
+                                  time=f"{fmt.time(dep)} {_zone_abbr(nxt['dep_local'], nxt['from'])}",
+                                  date=fmt.date(dep))
 
 
 def _latin(name: str) -> bool:
@@ -710,11 +733,12 @@ def write_itinerary(world: World, trip: int, dest: Path) -> Path:
                      10, True, INK, 160)
             pen.text(margin + 265, y - 21, fmt.date(arr), 7.5, False, MUTED, 160)
             pen.text(margin + 265, y - 31, AIRPORTS.get(f["to"], ("",))[0], 7, False, MUTED, 160)
-            seats = ", ".join(f"{s}" for s in (f.get("seats") or [f["seat"]]))
-            pen.text(margin + width - 10, y - 7, f"{w['seats']}: {seats}", 9, True, INK, 130, align=2)
-            gate = f.get("gate")
-            if gate:
-                pen.text(margin + width - 10, y - 21, f"{w['gate']} {gate}", 7.5, False, MUTED, 130, align=2)
+            seats = list(f.get("seats") or [f["seat"]])
+            pen.text(margin + width - 10, y - 5, w["seats"].upper(), 6.5, True, MUTED, 130, align=2)
+            for k, person in enumerate(f.get("passengers") or booking["passengers"]):
+                if k < len(seats) and k < 3:
+                    pen.text(margin + width - 10, y - 14 - 10 * k, f"{person.split()[0]} {seats[k]}", 8, k == 0,
+                             INK, 130, align=2)
             y -= 58
         y -= 4
 
@@ -725,8 +749,8 @@ def write_itinerary(world: World, trip: int, dest: Path) -> Path:
                 (w["check_out"], fmt.date(dt.date.fromisoformat(hotel["check_out"]))),
                 (w["room"], f"{hotel['room']} · {w['guests']} {hotel['guests']} · "
                             f"{w['nights_n'].format(n=hotel['nights']) if hotel['nights'] != 1 else w['night_1']}"),
-                (w["total"], f"{fmt.money(hotel['total_cents'])} ({fmt.money(hotel['rate_cents'])} × "
-                             f"{hotel['nights']} + {fmt.money(hotel['tax_cents'])})")]
+                (w["total"], f"{fmt.money(hotel['total_cents'])} ({hotel['nights']} × "
+                             f"{fmt.money(hotel['rate_cents'])} + {fmt.money(hotel['tax_cents'])} {w['taxes']})")]
         for label, value in rows:
             need(16)
             pen.text(margin, y, label, 9, True, MUTED, 110)
@@ -883,7 +907,7 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     pen.text(cols[3] - 6, y - 4, w["credits"], 8, True, colors.white, 80, align=2)
     y -= 16
     pct = round(100 * int(checkout["tax_cents"]) / max(1, int(checkout["rate_cents"]) * int(checkout["nights"])), 1)
-    pct_text = f"{pct:.1f}".replace(".", ",") if fmt.de else f"{pct:.1f}"
+    pct_text = f"{pct:.1f}".replace(".", ",") + " %" if fmt.de else f"{pct:.1f}%"
     total = 0
     for k, (day, kind, cents) in enumerate(folio_lines(checkout)):
         if k % 4 < 2:
