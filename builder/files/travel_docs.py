@@ -417,7 +417,7 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
     w = _words(world)
     booking = _booking(world, flight["pnr"])
     name = world.persona.identity.name
-    code = bcbp_string(world, flight)
+    barcode = bcbp_string(world, flight)
     issued = checkin_time(world, flight)
     _epoch(issued)
     carrier, number = _carrier_number(flight["flight_number"])
@@ -488,10 +488,11 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
     # Route.
     y -= 40
     col2 = x0 + 200
-    for x, code, label in ((x0, flight["from"], flight.get("from_name")), (col2, flight["to"], flight.get("to_name"))):
-        pen.text(x, y, code, 34, True, AIRLINE_NAVY, 120)
-        pen.text(x, y - 40, _city(code, world), 9, True, INK, 150)
-        pen.text(x, y - 51, AIRPORTS.get(code, (label or "",))[0], 7, False, MUTED, 150)
+    for x, airport, label in ((x0, flight["from"], flight.get("from_name")),
+                              (col2, flight["to"], flight.get("to_name"))):
+        pen.text(x, y, airport, 34, True, AIRLINE_NAVY, 120)
+        pen.text(x, y - 40, _city(airport, world), 9, True, INK, 150)
+        pen.text(x, y - 51, AIRPORTS.get(airport, (label or "",))[0], 7, False, MUTED, 150)
     mid = x0 + 140
     c.setStrokeColor(RULE)
     c.setLineWidth(1)
@@ -536,7 +537,7 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
     qr_size = 1.75 * inch
     qx = margin + main_w + (side_w - qr_size) / 2
     qy = top - band - 14 - qr_size
-    _draw_qr(c, code, qx, qy, qr_size)
+    _draw_qr(c, barcode, qx, qy, qr_size)
     h = pen.text(qx + qr_size / 2, qy - 3, w["scan"], 6.5, False, MUTED, side_w - 16, align=1)
     pen.text(qx + qr_size / 2, qy - 4 - h,
              f"{w['issued']} {fmt.numeric_date(issued.astimezone(dep.tzinfo))} · {w['web_checkin']}", 6.5, False,
@@ -786,9 +787,7 @@ def write_itinerary(world: World, trip: int, dest: Path) -> Path:
     y -= 4
     pen.text(margin, y, w["total"], 10, True, INK, 300)
     pen.text(margin + 330, y, fmt.money(sum(v for _, v in costs)), 10, True, INK, 110, align=2)
-    y -= 26
-    need(20)
-    pen.text(margin, y, w["prepared"].format(date=fmt.date(booked_at)), 7.5, False, MUTED, width)
+    pen.text(margin, 0.6 * inch, w["prepared"].format(date=fmt.date(booked_at)), 7.5, False, MUTED, width)
     c.showPage()
     c.save()
     return dest
