@@ -163,7 +163,7 @@ def test_open_checkin_window_adds_the_upcoming_leg(world, tmp_path):
     assigned in the world: the pass says to watch the screens) besides the Lisbon trip's four."""
     austin = min((e.data for e in world.events if e.kind == "flight" and e.status == "scheduled"),
                  key=lambda f: f["dep_utc"])
-    dep = dt.datetime.fromisoformat(austin["dep_utc"].replace("Z", "+00:00"))
+    dep = dt.datetime.fromisoformat(austin["dep_utc"])
     now = (dep - dt.timedelta(hours=3)).astimezone(travel_docs.ZoneInfo(world.persona.timezone)).replace(tzinfo=None)
     later = dataclasses.replace(world, now=now)
     assert travel_docs.checkin_open(later, austin) and not travel_docs.checkin_open(world, austin)
@@ -277,9 +277,9 @@ def test_parse_reads_the_resolution_examples():
 
 
 def test_encode_fields_and_errors():
-    kw = dict(name="José Müller-Lüdenscheidt", pnr="AB12CD", origin="ham", destination="LIS", carrier="MR",
-              flight="684", date=dt.date(2026, 2, 3), seat="9F", sequence=7, ticket="0471234567890",
-              frequent_flyer="MR123456789", issued=dt.date(2026, 2, 2))
+    kw = {"name": "José Müller-Lüdenscheidt", "pnr": "AB12CD", "origin": "ham", "destination": "LIS",
+          "carrier": "MR", "flight": "684", "date": dt.date(2026, 2, 3), "seat": "9F", "sequence": 7,
+          "ticket": "0471234567890", "frequent_flyer": "MR123456789", "issued": dt.date(2026, 2, 2)}
     raw = bcbp.encode(**kw)
     assert raw[:58] == "M1" + "MUELLERLUEDENSCHEIDT" + "E" + "AB12CD " + "HAMLIS" + "MR " + "0684 " + "034" + "Y" + \
         "009F" + "0007 " + "1"
@@ -326,3 +326,15 @@ def test_parse_refuses_malformed(bad):
         bcbp.parse(bad)
     with pytest.raises(ValueError):
         bcbp.parse(None)  # type: ignore[arg-type]
+
+
+def test_names_without_latin_letters_still_print(world):
+    """A spec may name the persona in a script an airline cannot print: the pass falls back to the e-mail's
+    local part (ASCII), a companion to TRAVELLER; Latin names fold (accents, umlauts, ß)."""
+    ident = world.persona.identity.model_copy(update={"name": "王小明", "email": "wang.xm@example.com"})
+    other = dataclasses.replace(world, persona=world.persona.model_copy(update={"identity": ident}))
+    assert travel_docs.passenger_name(other, "王小明") == "WANGXM"
+    assert travel_docs.passenger_name(other, "李雷") == "TRAVELLER"
+    assert travel_docs.passenger_name(world, "Zoë O'Brien-Groß") == "OBRIENGROSS/ZOE"
+    assert bcbp.parse(bcbp.encode(name="WANGXM", pnr="ABC123", origin="PDX", destination="SEA", carrier="MR",
+                                  flight="1", date=dt.date(2026, 1, 1), seat="1A", sequence=1))["name"] == "WANGXM"

@@ -204,13 +204,13 @@ def encode(*, name: str, pnr: str, origin: str, destination: str, carrier: str, 
     status = _check(status, _STATUS, "passenger status")
     check_in_source = _check(check_in_source, re.compile(r"[WOKMRTV ]\Z"), "check-in source")
     if not isinstance(date, dt.date):
-        raise ValueError(f"date of flight {date!r} is not a date")
+        raise ValueError(f"date of flight {date!r} is not a date")  # noqa: TRY004 (one error type per bad field)
     if isinstance(sequence, bool) or not isinstance(sequence, int) or not 0 < sequence <= 99999:
         raise ValueError(f"check-in sequence {sequence!r} is not a number 1-99999")
     seq = f"{sequence:04d} " if sequence <= 9999 else f"{sequence:05d}"
     issued = issued or date
     if not isinstance(issued, dt.date):
-        raise ValueError(f"date of issue {issued!r} is not a date")
+        raise ValueError(f"date of issue {issued!r} is not a date")  # noqa: TRY004 (one error type per bad field)
 
     unique = "0" + check_in_source + check_in_source + f"{issued.year % 10}{julian(issued):03d}" + "B" + \
         f"{carrier:<3}"
@@ -343,7 +343,7 @@ def parse(text: str) -> dict:
     characters that follow, or characters left over.
     """
     if not isinstance(text, str):
-        raise ValueError("a BCBP pass is text")
+        raise ValueError("a BCBP pass is text")  # noqa: TRY004 (callers catch ValueError for any bad pass)
     if any(not (" " <= ch <= "~") for ch in text):
         raise ValueError("a BCBP pass holds printable ASCII only")
     if len(text) < MANDATORY_SIZE:

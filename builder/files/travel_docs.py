@@ -25,14 +25,13 @@ from __future__ import annotations
 import datetime as dt
 import os
 from pathlib import Path
-from xml.sax.saxutils import escape
 from zoneinfo import ZoneInfo
 
 from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.lib.units import inch, mm
+from reportlab.lib.units import inch
 from reportlab.pdfgen import canvas as pdfcanvas
 from reportlab.platypus import Paragraph
 
@@ -141,7 +140,7 @@ def _words(world: World) -> dict[str, str]:
 # ---------------------------------------------------------------------------------------------- world lookups
 
 def _utc(iso_z: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(iso_z.replace("Z", "+00:00"))
+    return dt.datetime.fromisoformat(iso_z)  # "2026-12-10T23:15:00Z": aware UTC
 
 
 def now_utc(world: World) -> dt.datetime:
@@ -238,6 +237,23 @@ def _carrier_number(flight_number: str) -> tuple[str, str]:
     return carrier, number
 
 
+def passenger_name(world: World, passenger: str) -> str:
+    """``passenger`` as a boarding pass prints it, ``SURNAME/GIVEN`` in ASCII (:func:`builder.files.bcbp.bcbp_name`).
+
+    A name with no Latin letters (a spec may give only ``王小明``) has no form an airline prints: the
+    persona's then comes from the local part of their e-mail address (``WANGXM`` from
+    ``wang.xm@...``, ASCII by the spec's rules), anyone else's is ``TRAVELLER``."""
+    try:
+        return bcbp.bcbp_name(passenger)
+    except ValueError:
+        ident = world.persona.identity
+        if passenger == ident.name and ident.email:
+            local = bcbp.fold(str(ident.email).split("@")[0].replace(".", " ").replace("_", " ")).replace(" ", "")
+            if local:
+                return local
+        return "TRAVELLER"
+
+
 def bcbp_string(world: World, flight: dict, passenger: str | None = None) -> str:
     """The BCBP string of ``passenger`` (default: the persona) on a ``flight`` event's data: PNR, route,
     carrier and number, the local departure date's Julian day, compartment from the booking's fare class,
@@ -255,7 +271,7 @@ def bcbp_string(world: World, flight: dict, passenger: str | None = None) -> str
     issued = checkin_time(world, flight).astimezone(dep.tzinfo).date()
     own = passenger == world.persona.identity.name
     return bcbp.encode(
-        name=passenger, pnr=flight["pnr"], origin=flight["from"], destination=flight["to"], carrier=carrier,
+        name=passenger_name(world, passenger), pnr=flight["pnr"], origin=flight["from"], destination=flight["to"], carrier=carrier,
         flight=number, date=dep.date(), seat=seats[index] if index < len(seats) else flight["seat"],
         sequence=checkin_sequence(world, flight, passenger), compartment=bcbp.compartment_code(booking["fare_class"]),
         status="1", issued=issued, ticket=tickets[index] if index < len(tickets) else None,
@@ -481,7 +497,7 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
 
     x0 = margin + 18
     y = top - band - 18
-    pen.label_value(x0, y, w["passenger"], bcbp.bcbp_name(name) if _latin(name) else name, 13, 230)
+    pen.label_value(x0, y, w["passenger"], passenger_name(world, name), 13, 230)
     pen.text(x0 + 235, y, w["ff"].upper(), 6.5, True, MUTED, 120)
     pen.text(x0 + 235, y - 9, booking.get("loyalty_number") or "—", 11, True, INK, 140)
 
@@ -588,14 +604,6 @@ def _connection_note(world: World, flight: dict, fmt: Fmt, w: dict) -> str:
     return w["connection"].format(flight=nxt["flight_number"], city=_city(nxt["to"], world),
                                   time=f"{fmt.time(dep)} {_zone_abbr(nxt['dep_local'], nxt['from'])}",
                                   date=fmt.date(dep))
-
-
-def _latin(name: str) -> bool:
-    try:
-        bcbp.bcbp_name(name)
-        return True
-    except ValueError:
-        return False
 
 
 def _plane(c: pdfcanvas.Canvas, x: float, y: float, s: float, color) -> None:
@@ -748,10 +756,10 @@ def write_itinerary(world: World, trip: int, dest: Path) -> Path:
         rows = [(w["address"], hotel["address"]), (w["conf"], hotel["confirmation"]),
                 (w["check_in"], fmt.date(dt.date.fromisoformat(hotel["check_in"]))),
                 (w["check_out"], fmt.date(dt.date.fromisoformat(hotel["check_out"]))),
-                (w["room"], f"{hotel['room']} · {w['guests']} {hotel['guests']} · "
-                            f"{w['nights_n'].format(n=hotel['nights']) if hotel['nights'] != 1 else w['night_1']}"),
-                (w["total"], f"{fmt.money(hotel['total_cents'])} ({hotel['nights']} × "
-                             f"{fmt.money(hotel['rate_cents'])} + {fmt.money(hotel['tax_cents'])} {w['taxes']})")]
+                (w["room"], (f"{hotel['room']} · {w['guests']} {hotel['guests']} · "
+                             f"{w['nights_n'].format(n=hotel['nights']) if hotel['nights'] != 1 else w['night_1']}")),
+                (w["total"], (f"{fmt.money(hotel['total_cents'])} ({hotel['nights']} × "
+                              f"{fmt.money(hotel['rate_cents'])} + {fmt.money(hotel['tax_cents'])} {w['taxes']})"))]
         for label, value in rows:
             need(16)
             pen.text(margin, y, label, 9, True, MUTED, 110)
