@@ -1,0 +1,328 @@
+"""World -> rows of the Meridian Air database (``airline.sqlite``).
+
+What is projected, and the rules the app and the tasks rely on:
+
+* Every ``flight_booking`` event is a booking (PNR, fare family from its ``fare_class``, the world's fare per
+  passenger split into base fare, taxes and carrier fees by :func:`price_split`), its passengers with the
+  world's ticket numbers, and its ``flight`` events as segments with the world's seats (one per passenger,
+  in order), boarding group and gate. A booking is ``past`` once its last segment has landed by the
+  world's now, else ``upcoming``; the world cancels nothing.
+* A flown segment was checked in: ``checked_in_at`` a few hours before departure and the check-in sequence
+  number of ``builder.files.travel_docs.checkin_sequence`` (so the app and the boarding-pass files agree;
+  while that module is absent, a draw from stream ``airline/checkin``).
+* The schedule: routes from the home airport to every destination of the world and the network's extra
+  airports (``network.json``), both ways, plus every leg the world flies; each route's five daily flight
+  numbers and departure slots are the world's own (``builder.world.travel`` stream ``travel/route/A-B``),
+  block times :func:`builder.world.travel.block_minutes`.
+* MileagePass: status miles per flown segment (great-circle miles, at least 500); award miles by fare family;
+  the tier of as_of's year earned with the previous calendar year's status miles.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from sqlalchemy.orm import Session as OrmSession
+
+from builder import appkit, dbfile
+from builder.persona.places import DESTINATIONS, HOME_CITIES
+from builder.rng import rng
+from builder.world import World
+from builder.world.accounts import payment_cards
+from builder.world.travel import AIRLINES, AIRPORTS, block_minutes, distance_km
+
+from . import models as m
+
+APP = "airline"
+NETWORK = json.loads((Path(__file__).parent / "network.json").read_text())
+FAMILY_BY_NAME = {f["name"]: f for f in NETWORK["fare_families"]}
+
+
+def network() -> dict:
+    """The parsed ``network.json`` (hubs, aircraft, fare families, fare and price-split rules, loyalty tiers)."""
+    return NETWORK
+
+
+def airline(world: World) -> tuple[str, str, str]:
+    """(name, two-letter code, three-digit ticket prefix) of the persona's airline (``Meridian Air``, ``MR``, ``047``)."""
+    name = (world.persona.travel.airline if world.persona.travel else None) or "Meridian Air"
+    for b in world.of_kind("flight_booking"):
+        if b.data["airline"] == name:
+            return name, b.data["airline_code"], b.data["ticket_number"][:3]
+    code, prefix, _ = AIRLINES.get(name, AIRLINES["Meridian Air"])
+    return name, code, prefix
+
+
+def loyalty_number(world: World) -> str:
+    """The persona's MileagePass number (the spec's programme containing the airline's name), else derived."""
+    name = airline(world)[0]
+    for lo in (world.persona.travel.loyalty if world.persona.travel else None) or []:
+        if name.lower() in lo.program.lower():
+            return lo.number
+    return f"{airline(world)[1]}{rng(world.seed, 'airline/loyalty-number').randint(10**8, 10**9 - 1)}"
+
+
+def credentials(world: World) -> dict[str, str]:
+    """``{"username": the loyalty number, "password", "session_token"}`` (password and token from builder.appkit)."""
+    creds = appkit.credentials(world, APP)
+    return {**creds, "username": loyalty_number(world)}
+
+
+def international(world: World, airports: list[str]) -> bool:
+    """True when a journey through ``airports`` leaves the home airport's country (US by zone prefix)."""
+    def country(code: str) -> str:
+        for cities in HOME_CITIES.values():
+            for c in cities:
+                if c.airport == code:
+                    return c.country
+        for _, c, _, cc in DESTINATIONS:
+            if c == code:
+                return cc
+        zone = AIRPORTS[code][3] if code in AIRPORTS else ""
+        return "US" if zone.startswith(("America/", "Pacific/")) else zone
+    home = country(airports[0])
+    return any(country(a) != home for a in airports)
+
+
+def price_split(fare_cents: int, segments: int, is_international: bool) -> dict[str, int]:
+    """Split a fare per passenger (cents) as network.json ``price_split`` documents:
+    ``{"base_fare_cents", "taxes_cents", "carrier_fees_cents"}`` summing exactly to ``fare_cents``."""
+    rule = NETWORK["price_split"]
+    segment_taxes = rule["segment_cents"] * segments
+    carrier = round(fare_cents * rule["carrier_percent_international"] / 100) if is_international else 0
+    rest = fare_cents - segment_taxes - carrier
+    base = round(rest / (1 + rule["excise_percent"] / 100))
+    return {"base_fare_cents": base, "taxes_cents": segment_taxes + rest - base, "carrier_fees_cents": carrier}
+
+
+def segment_miles(a: str, b: str) -> int:
+    """Status miles of one flown segment: great-circle miles (km / 1.609344, rounded), at least 500."""
+    return max(NETWORK["loyalty"]["min_segment_miles"], round(distance_km(a, b) / 1.609344))
+
+
+def tier_for(miles: int) -> str:
+    """The MileagePass tier that ``miles`` status miles in a year earn."""
+    out = "Member"
+    for name, need in NETWORK["loyalty"]["tiers"]:
+        if miles >= need:
+            out = name
+    return out
+
+
+def world_route(world: World, a: str, b: str) -> tuple[list[int], list[tuple[int, int]]]:
+    """A route's five daily flight numbers and (hour, minute) slots, drawn exactly as the world draws them."""
+    r = rng(world.seed, f"world/travel/route/{a}-{b}")
+    base = r.randrange(100, 2900, 2)
+    hours = sorted(r.sample(range(7, 21), 5))
+    return [base + 2 * k for k in range(5)], [(h, r.choice([0, 5, 15, 20, 30, 40, 45, 55])) for h in hours]
+
+
+def aircraft_for(minutes: int) -> str:
+    """The type the world flies on a block time (787-9 from 330 min, A321neo from 180, else 737-800)."""
+    return next(a["name"] for a in sorted(NETWORK["aircraft"], key=lambda a: -a["min_minutes"]) if minutes >= a["min_minutes"])
+
+
+def _via(a: str, b: str) -> str | None:
+    """The hub of a journey over the long-haul distance (the one adding least distance, as the world picks)."""
+    if distance_km(a, b) <= NETWORK["long_haul_km"]:
+        return None
+    direct = distance_km(a, b)
+    best = sorted((distance_km(a, h) + distance_km(h, b), h) for h in NETWORK["hubs"]
+                  if h not in (a, b) and distance_km(a, h) >= 600 and distance_km(h, b) >= 600)
+    return best[0][1] if best and best[0][0] <= 1.2 * direct else None
+
+
+def schedule_pairs(world: World) -> tuple[list[tuple[str, str, str | None]], set[tuple[str, str]]]:
+    """(journeys (origin, destination, via), legs) of the schedule, sorted."""
+    home = world.persona.travel.home_airport if world.persona.travel else None
+    dests = {code for _, code, _, _ in DESTINATIONS} | set(NETWORK["extra_destinations"])
+    journeys: dict[tuple[str, str], str | None] = {}
+    legs: set[tuple[str, str]] = set()
+    for f in world.of_kind("flight"):
+        legs.add((f.data["from"], f.data["to"]))
+    if home in AIRPORTS:
+        for d in sorted(dests):
+            if d == home or d not in AIRPORTS:
+                continue
+            for a, b in ((home, d), (d, home)):
+                via = _via(a, b)
+                journeys[(a, b)] = via
+                legs.update([(a, via), (via, b)] if via else [(a, b)])
+    for a, b in legs:
+        journeys[(a, b)] = None  # a leg anyone flies is a nonstop route
+    return sorted((a, b, via) for (a, b), via in journeys.items()), legs
+
+
+def _passenger_names(full: str) -> tuple[str, str]:
+    given, _, surname = full.rpartition(" ")
+    return (given, surname) if given else (full, full)
+
+
+def _checkin(world: World, data: dict, r) -> tuple[str, int]:
+    """(checked_in_at local, sequence) of a flown segment."""
+    dep = dt.datetime.fromisoformat(data["dep_utc"].replace("Z", "+00:00"))
+    local = dep.astimezone(dt.timezone.utc).astimezone(_zone(world.persona.timezone)).replace(tzinfo=None)
+    at = local - dt.timedelta(hours=r.randint(3, 22), minutes=r.randint(0, 59))
+    seq = r.randint(12, 180)
+    try:
+        from builder.files.travel_docs import checkin_sequence
+        seq = int(checkin_sequence(world, data))
+    except ImportError:
+        pass
+    return at.isoformat(), seq
+
+
+def _zone(name: str):
+    from zoneinfo import ZoneInfo
+    return ZoneInfo(name)
+
+
+def home_files(world: World, home: Path) -> list[Path]:
+    """Boarding passes and itineraries in the persona's home ``home`` (written by ``builder.files.travel_docs``);
+    returns the paths they return (none while that module is absent)."""
+    try:
+        from builder.files.travel_docs import boarding_passes, itineraries
+    except ImportError:
+        return []
+    return [*boarding_passes(world, home), *itineraries(world, home)]
+
+
+def seed(world: World, path: Path) -> Path:
+    """Create ``path`` (must not exist) as the airline database for ``world`` and return it.
+
+    Byte-identical for the same world (builder.dbfile). Raises ``FileExistsError`` if ``path`` exists.
+    """
+    p = world.persona
+    ident = p.identity
+    name, code, prefix = airline(world)
+    creds = credentials(world)
+    number = creds["username"]
+    travel = p.travel
+    home = (travel.home_airport if travel else None) or ""
+    seat_pref = (travel.seat if travel else None) or p.preferences.seat or "window"
+    now_utc = world.now.replace(tzinfo=_zone(p.timezone)).astimezone(dt.timezone.utc)
+    given, surname = _passenger_names(ident.name)
+    engine = dbfile.create(path, m.Base.metadata)
+    with OrmSession(engine) as db:
+        db.add(m.User(id=1, username=number, full_name=ident.name, given_name=given, surname=surname,
+                      email=ident.email, phone=ident.phone, home_airport=home, seat_preference=seat_pref,
+                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP))))
+        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
+                         expires_at=appkit.session_expiry(world)))
+        cities = {c.airport: c.name for cities in HOME_CITIES.values() for c in cities}
+        cities.update({code_: city for city, code_, _, _ in DESTINATIONS})
+        for ap in sorted(AIRPORTS):
+            full, lat, lon, zone = AIRPORTS[ap]
+            db.add(m.Airport(code=ap, name=full, city=cities.get(ap, full.split(" ")[0]), latitude=lat,
+                             longitude=lon, timezone=zone))
+        for a in NETWORK["aircraft"]:
+            db.add(m.Aircraft(name=a["name"], business_rows=a["business_rows"], business_letters=a["business_letters"],
+                              economy_rows=a["economy_rows"], economy_letters=a["economy_letters"],
+                              exit_rows=a["exit_rows"]))
+        for i, f in enumerate(NETWORK["fare_families"]):
+            db.add(m.FareFamily(position=i, **{k: v for k, v in f.items()}))
+        journeys, _ = schedule_pairs(world)
+        for rid, (a, b, via) in enumerate(journeys, start=1):
+            if via:
+                numbers, slots, minutes = [], [], block_minutes(a, via) + block_minutes(via, b)
+            else:
+                numbers, slots = world_route(world, a, b)
+                minutes = block_minutes(a, b)
+            km = distance_km(a, b)
+            db.add(m.Route(id=rid, origin=a, destination=b, via=via, numbers=",".join(map(str, numbers)),
+                           slots=",".join(f"{h:02d}:{mi:02d}" for h, mi in slots), minutes=minutes,
+                           distance_km=round(km), aircraft=None if via else aircraft_for(minutes),
+                           base_fare_cents=int(NETWORK["fare"]["fixed_cents"] + NETWORK["fare"]["per_km_cents"] * km)))
+        cards = payment_cards(world)
+        card_ids = {}
+        for i, c in enumerate(cards, start=1):
+            card_ids[c["account"]] = i
+            db.add(m.Card(id=i, user_id=1, account=c["account"], brand=c["brand"], last4=c["last4"], holder=c["holder"],
+                          expiry=c["expiry"], label=c["label"], is_default=int(i == 1)))
+
+        flights_by_pnr: dict[str, list] = {}
+        for f in world.of_kind("flight"):
+            flights_by_pnr.setdefault(f.data["pnr"], []).append(f)
+        r = rng(world.seed, "airline/checkin")
+        pid = sid = seat_id = pay_id = 0
+        status_by_year: dict[int, int] = {}
+        award = 0
+        activity = []
+        for bid, b in enumerate(world.of_kind("flight_booking"), start=1):
+            d = b.data
+            flights = sorted(flights_by_pnr.get(d["pnr"], []),
+                             key=lambda f: (f.data["dep_utc"], f.data["leg"]))
+            last_arr = max(dt.datetime.fromisoformat(f.data["arr_utc"].replace("Z", "+00:00")) for f in flights)
+            family = FAMILY_BY_NAME.get(d["fare_class"], FAMILY_BY_NAME["Economy"])
+            codes = [d["itinerary"][0]["from"], *[leg["to"] for leg in d["itinerary"]]]
+            split = price_split(d["fare_per_passenger_cents"], len(flights), international(world, codes))
+            db.add(m.Booking(id=bid, user_id=1, pnr=d["pnr"], status="past" if last_arr <= now_utc else "upcoming",
+                             fare_family=family["code"], destination=d["destination"],
+                             trip_type="round_trip" if any(f.data["direction"] == "return" for f in flights) else "one_way",
+                             passengers=len(d["passengers"]), fare_per_passenger_cents=d["fare_per_passenger_cents"],
+                             total_cents=d["price_cents"], card_id=card_ids.get(d["account"], 1),
+                             booked_at=b.at.isoformat(), credit_cents=0, refund_cents=0, world_ref=b.id, **split))
+            pay_id += 1
+            db.add(m.Payment(id=pay_id, booking_id=bid, kind="charge", amount_cents=d["price_cents"],
+                             card_id=card_ids.get(d["account"], 1), reference=f"{d['pnr']}-world",
+                             authorization=None, description=f"{name.upper()} {d['ticket_number']}",
+                             at=b.at.isoformat(), world_ref=b.id))
+            pax_ids = []
+            for k, full in enumerate(d["passengers"]):
+                pid += 1
+                pax_ids.append(pid)
+                g, s = _passenger_names(full)
+                db.add(m.Passenger(id=pid, booking_id=bid, position=k, full_name=full, given_name=g, surname=s,
+                                   ticket_number=d["ticket_numbers"][k],
+                                   loyalty_number=d.get("loyalty_number") if k == 0 else None,
+                                   world_ref=f"{b.id}:{k}"))
+            for pos, f in enumerate(flights):
+                fd = f.data
+                sid += 1
+                dep = dt.datetime.fromisoformat(fd["dep_utc"].replace("Z", "+00:00"))
+                flown = dep <= now_utc
+                miles = segment_miles(fd["from"], fd["to"])
+                db.add(m.Segment(id=sid, booking_id=bid, position=pos, direction=fd["direction"], leg=fd["leg"],
+                                 flight_number=fd["flight_number"], origin=fd["from"], destination=fd["to"],
+                                 dep_local=fd["dep_local"], arr_local=fd["arr_local"], dep_utc=fd["dep_utc"],
+                                 arr_utc=fd["arr_utc"], duration_minutes=fd["duration_minutes"], distance_miles=miles,
+                                 aircraft=fd["aircraft"], gate=fd.get("gate"), boarding_group=fd["boarding_group"],
+                                 status="flown" if flown else "scheduled", world_ref=f.id))
+                checkin = _checkin(world, fd, r) if flown else (None, None)
+                for k, seat in enumerate(fd["seats"][:len(pax_ids)]):
+                    seat_id += 1
+                    db.add(m.Seat(id=seat_id, segment_id=sid, passenger_id=pax_ids[k], seat=seat,
+                                  checked_in_at=checkin[0], sequence=(checkin[1] + k) if flown else None,
+                                  world_ref=f"{f.id}:{k}"))
+                if flown:
+                    earned = miles * family["miles_percent"] // 100
+                    year = dep.astimezone(_zone(p.timezone)).year
+                    status_by_year[year] = status_by_year.get(year, 0) + miles
+                    award += earned
+                    activity.append((fd["dep_local"][:10], f"{fd['flight_number']} {fd['from']}-{fd['to']} · {d['pnr']}",
+                                     sid, miles, earned))
+        for i, (day, text, seg, miles, earned) in enumerate(sorted(activity), start=1):
+            db.add(m.MilesActivity(id=i, user_id=1, posted_on=day, description=text, segment_id=seg,
+                                   status_miles=miles, award_miles=earned))
+        year = p.as_of.year
+        db.add(m.Loyalty(user_id=1, number=number, program=NETWORK["loyalty"]["program"],
+                         tier=tier_for(status_by_year.get(year - 1, 0)), member_since=world.start.date().isoformat(),
+                         miles_balance=award, status_miles=status_by_year.get(year, 0), status_year=year))
+        salt = rng(world.seed, "airline/seats").randrange(1, 2**31)
+        for key, value in appkit.meta_rows(world, airline=name, airline_code=code, ticket_prefix=prefix,
+                                           seat_salt=str(salt), home_airport=home,
+                                           user_name=ident.name).items():
+            db.add(m.Meta(key=key, value=value))
+        db.commit()
+    engine.dispose()
+    dbfile.finish(path)
+    return path
+
+
+def signed_in_text(world: World) -> str:
+    """What the signed-in My Trips page shows for sure: the PNR of the next (or last) booking."""
+    bookings = world.of_kind("flight_booking")
+    return bookings[-1].data["pnr"] if bookings else "My Trips"
+

@@ -1,0 +1,51 @@
+import Link from "next/link";
+import { Options } from "@/airline/components/Options";
+import { SearchForm } from "@/airline/components/SearchForm";
+import { airport, airports, families, options } from "@/airline/lib/air";
+import { requireUser } from "@/airline/lib/auth";
+import { airContext } from "@/airline/lib/context";
+import { one, type SP } from "@/airline/lib/page";
+import { day } from "@/airline/lib/time";
+
+export const metadata = { title: "Choose flights" };
+
+const DATE = /^\d{4}-\d\d-\d\d$/;
+
+export default async function Results({ searchParams }: { searchParams: SP }) {
+  const sp = await searchParams;
+  await requireUser();
+  const ctx = airContext();
+  const from = one(sp.from).toUpperCase(), to = one(sp.to).toUpperCase();
+  const date = one(sp.date), ret = one(sp.return), cabin = one(sp.cabin) === "business" ? "business" : "economy";
+  const pax = Math.min(6, Math.max(1, Number(one(sp.pax)) || 1));
+  const out = one(sp.out);
+  const all = airports();
+  let error = "";
+  if (!airport(from) || !airport(to)) error = "Choose the airports you fly from and to.";
+  else if (from === to) error = "Choose two different airports.";
+  else if (!DATE.test(date) || date < ctx.now.slice(0, 10)) error = "Choose a departure date from today on.";
+  else if (ret && (!DATE.test(ret) || ret < date)) error = "The return date must be on or after the departure date.";
+  const fams = families().filter((f) => f.cabin === cabin);
+  const choosingReturn = !error && ret && out;
+  const list = error ? [] : choosingReturn ? options(ctx, to, from, ret) : options(ctx, from, to, date);
+  const base = { from, to, date, return: ret, cabin, pax: String(pax) };
+  return (
+    <div className="ma-page">
+      <SearchForm airports={all} from={from || ctx.homeAirport} to={to} date={date} ret={ret} cabin={cabin} pax={String(pax)} />
+      {error ? <p className="ma-alert" role="alert" data-testid="error">{error}</p> : (
+        <>
+          <h1>
+            {choosingReturn ? "Choose your return" : "Choose your departure"}: {airport(choosingReturn ? to : from)!.city} → {airport(choosingReturn ? from : to)!.city}
+          </h1>
+          <p className="ma-muted">{day(choosingReturn ? ret : date, ctx.locale)} · {pax} traveller{pax > 1 ? "s" : ""} · fares per traveller, taxes and fees included</p>
+          {choosingReturn ? <p><Link href={`/book/results?${new URLSearchParams(base)}`}>← Change departure</Link></p> : null}
+          {ret && !out ? (
+            <Options ctx={ctx} list={list} fams={fams} airportOf={(c) => airport(c)!} action="/book/results" hidden={base} pax={pax} name="out" />
+          ) : (
+            <Options ctx={ctx} list={list} fams={fams} airportOf={(c) => airport(c)!} action="/book/review" hidden={ret ? { ...base, out, outfamily: one(sp.family) } : base} pax={pax} name={ret ? "ret" : "out"} />
+          )}
+        </>
+      )}
+    </div>
+  );
+}

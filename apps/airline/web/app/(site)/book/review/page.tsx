@@ -1,0 +1,87 @@
+import Link from "next/link";
+import { FlightLine } from "@/airline/components/Flight";
+import { AirError, airport, cards, families, isInternational, optionByKey, priceSplit, type Option } from "@/airline/lib/air";
+import { requireUser } from "@/airline/lib/auth";
+import { airContext, money } from "@/airline/lib/context";
+import { one, type SP } from "@/airline/lib/page";
+
+export const metadata = { title: "Review and pay" };
+
+export default async function Review({ searchParams }: { searchParams: SP }) {
+  const sp = await searchParams;
+  const user = await requireUser();
+  const ctx = airContext();
+  const from = one(sp.from).toUpperCase(), to = one(sp.to).toUpperCase();
+  const pax = Math.min(6, Math.max(1, Number(one(sp.pax)) || 1));
+  const fam = families().find((f) => f.code === one(sp.family));
+  let outOpt: Option | null = null, retOpt: Option | null = null, problem = "";
+  try {
+    if (!fam) throw new AirError("Choose a fare.");
+    outOpt = optionByKey(ctx, from, to, one(sp.out));
+    if (one(sp.ret)) retOpt = optionByKey(ctx, to, from, one(sp.ret));
+  } catch (e) {
+    if (!(e instanceof AirError)) throw e;
+    problem = e.message;
+  }
+  if (problem || !outOpt || !fam) {
+    return (
+      <div className="ma-page">
+        <p className="ma-alert" role="alert" data-testid="error">{problem || "Choose your flights first."}</p>
+        <p><Link href="/book">Start a new search</Link></p>
+      </div>
+    );
+  }
+  const fare = outOpt.fares[fam.code] + (retOpt ? retOpt.fares[fam.code] : 0);
+  const legs = [...outOpt.legs, ...(retOpt?.legs ?? [])];
+  const split = priceSplit(fare, legs.length, isInternational([from, ...outOpt.legs.map((l) => l.destination)]));
+  const myCards = cards(user.id);
+  return (
+    <div className="ma-page">
+      <h1>Review and pay</h1>
+      {one(sp.error) ? <p className="ma-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+      <section className="ma-card">
+        <h2>Your flights · {fam.name}</h2>
+        {legs.map((l, i) => (
+          <FlightLine key={i} seg={{ flight_number: l.flight, origin: l.origin, destination: l.destination, dep_local: l.dep_local, arr_local: l.arr_local, duration_minutes: l.minutes, aircraft: l.aircraft }} from={airport(l.origin)!} to={airport(l.destination)!} locale={ctx.locale} />
+        ))}
+      </section>
+      <form action="/api/bookings" method="post" className="ma-two" data-testid="book-form">
+        <input type="hidden" name="origin" value={from} />
+        <input type="hidden" name="destination" value={to} />
+        <input type="hidden" name="out" value={outOpt.key} />
+        <input type="hidden" name="ret" value={retOpt?.key ?? ""} />
+        <input type="hidden" name="family" value={fam.code} />
+        <section className="ma-card">
+          <h2>Travellers</h2>
+          <p>1. <b>{user.full_name}</b> <span className="ma-muted">MileagePass {user.username}</span></p>
+          {Array.from({ length: pax - 1 }, (_, i) => (
+            <label key={i}>
+              {i + 2}. Full name as on ID
+              <input name="companion" required maxLength={40} data-testid="companion" />
+            </label>
+          ))}
+          <h2>Pay with</h2>
+          {myCards.map((c, i) => (
+            <label key={c.id} className="ma-radio">
+              <input type="radio" name="card" value={c.id} defaultChecked={i === 0} /> {c.label} <span className="ma-muted">exp. {c.expiry}</span>
+            </label>
+          ))}
+        </section>
+        <section className="ma-card">
+          <h2>Price</h2>
+          <table className="ma-table ma-price">
+            <tbody>
+              <tr><td>Base fare</td><td>{money(ctx, split.base_fare_cents)}</td></tr>
+              <tr><td>Taxes</td><td>{money(ctx, split.taxes_cents)}</td></tr>
+              <tr><td>Carrier-imposed fees</td><td>{money(ctx, split.carrier_fees_cents)}</td></tr>
+              <tr className="ma-sub"><td>Per traveller</td><td>{money(ctx, fare)}</td></tr>
+              <tr className="ma-total"><td>Total for {pax}</td><td data-testid="review-total">{money(ctx, fare * pax)}</td></tr>
+            </tbody>
+          </table>
+          <button type="submit" className="ma-primary ma-wide" data-testid="purchase">Purchase</button>
+          <p className="ma-muted">By purchasing you accept the fare rules of {fam.name}: {fam.cancel === "refund" ? "refundable" : fam.cancel === "credit" ? "cancel for travel credit" : "no credit if cancelled"}.</p>
+        </section>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import { book } from "@/airline/lib/actions";
+import { field, formPost, idValue, withQuery } from "@/airline/lib/http";
+
+export const dynamic = "force-dynamic";
+
+const code = (v: string) => v.trim().toUpperCase().slice(0, 3);
+
+function review(form: FormData, extra: Record<string, string>): string {
+  return withQuery("/book/review", {
+    from: code(field(form, "origin")), to: code(field(form, "destination")), out: field(form, "out").slice(0, 60),
+    ret: field(form, "ret").slice(0, 60), family: field(form, "family").slice(0, 12), pax: String(1 + form.getAll("companion").filter((v) => String(v).trim()).length), ...extra,
+  });
+}
+
+/** Book: `origin`, `destination`, `out` (an option key), optional `ret`, `family`, `card` (a saved card's id),
+ * `companion` (repeated: the other travellers' names). Charges the card, then writes the booking; mails the confirmation. */
+export const POST = formPost({
+  act: async (ctx, user, form) => {
+    const companions = form.getAll("companion").map(String).filter((v) => v.trim());
+    const pnr = await book(ctx, user, {
+      origin: code(field(form, "origin")), destination: code(field(form, "destination")), out: field(form, "out"),
+      ret: field(form, "ret") || null, family: field(form, "family"), cardId: idValue(field(form, "card")), companions,
+    });
+    return withQuery(`/trips/${pnr}`, { booked: 1 });
+  },
+  failed: (message, form) => review(form, { error: message }),
+});

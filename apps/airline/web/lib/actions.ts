@@ -1,0 +1,265 @@
+import { callApp } from "@persona/platform/internal";
+import { chargeCard, PaymentDeclined, refundCard } from "@persona/platform/payments";
+import { db } from "./db";
+import type { AirContext } from "./context";
+import { money } from "./context";
+import type { User } from "./auth";
+import {
+  AirError, aircraftOf, assignSeats, bookingByPnr, cards, checkinWindow, family, flightDate, fnv, isInternational,
+  optionByKey, passengersOf, priceSplit, seatExists, seatsOf, segmentsOf, takenSeats, tripStatus, type Booking,
+  type Option, type Segment,
+} from "./air";
+import { awareIso, clockZone, day, instant } from "./time";
+
+const PNR_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+function segmentOf(b: Booking, segmentId: number): Segment {
+  const seg = segmentsOf(b.id).find((s) => s.id === segmentId);
+  if (!seg) throw new AirError("That flight is not part of this trip.", "segment");
+  return seg;
+}
+
+function requireUpcoming(ctx: AirContext, b: Booking): void {
+  const status = tripStatus(ctx, b, segmentsOf(b.id));
+  if (status === "cancelled") throw new AirError("This trip was cancelled.");
+  if (status === "past") throw new AirError("This trip has already been flown.");
+}
+
+/** Move passenger `passengerId` of `pnr` to `seat` on segment `segmentId`. Refuses an unknown seat, a taken one,
+ * a flight that has left or is checked in (seat changes after check-in happen at the gate). */
+export function changeSeat(ctx: AirContext, user: User, pnr: string, segmentId: number, passengerId: number, seatIn: string): string {
+  const b = bookingByPnr(user.id, pnr);
+  requireUpcoming(ctx, b);
+  const seg = segmentOf(b, segmentId);
+  if (instant(seg.dep_utc) <= ctx.nowMs) throw new AirError("This flight has already left.");
+  const seat = seatIn.trim().toUpperCase();
+  const fam = family(b.fare_family);
+  const ac = aircraftOf(seg.aircraft);
+  if (!seatExists(ac, fam.cabin, seat)) throw new AirError(`Seat ${seatIn.slice(0, 8)} does not exist in the ${fam.cabin} cabin of this ${seg.aircraft}.`, "seat");
+  const rows = seatsOf(seg.id);
+  const mine = rows.find((r) => r.passenger_id === passengerId);
+  if (!mine) throw new AirError("That traveller is not on this flight.", "passenger");
+  if (mine.seat === seat) return seat;
+  if (rows.some((r) => r.seat === seat)) throw new AirError(`Seat ${seat} is already held by a traveller on this trip.`, "seat");
+  if (takenSeats(ctx, ac, seg.flight_number, flightDate(seg.dep_local), seg.id).has(seat)) throw new AirError(`Seat ${seat} is already taken.`, "seat");
+  db().prepare("UPDATE seats SET seat = ?, changed_at = ? WHERE id = ?").run(seat, ctx.now, mine.id);
+  return seat;
+}
+
+/** Check every traveller of `pnr` in for the journey (direction) of segment `segmentId`: inside the window
+ * (24 h to 45 min before the first leg leaves), each seat gets a sequence number; the boarding group is the segment's. */
+export function checkIn(ctx: AirContext, user: User, pnr: string, segmentId: number): Segment[] {
+  const b = bookingByPnr(user.id, pnr);
+  if (b.status === "cancelled") throw new AirError("This trip was cancelled.");
+  const seg = segmentOf(b, segmentId);
+  const journey = segmentsOf(b.id).filter((s) => s.direction === seg.direction);
+  const w = checkinWindow(ctx, journey[0]);
+  if (!w.open) {
+    const tz = tzOf(journey[0].origin);
+    const opens = awareIso(w.opensMs, tz);
+    const when = w.opensMs > ctx.nowMs ? ` Check-in for ${journey[0].flight_number} opens ${day(opens, ctx.locale)} at ${clockZone(opens, tz, ctx.locale)}.` : "";
+    throw new AirError(`${w.reason}${when}`);
+  }
+  const d = db();
+  d.transaction(() => {
+    for (const s of journey) {
+      const done = d.prepare("SELECT COUNT(*) AS n FROM seats t JOIN segments g ON g.id = t.segment_id WHERE g.flight_number = ? AND substr(g.dep_local, 1, 10) = ? AND t.sequence IS NOT NULL").get(s.flight_number, flightDate(s.dep_local)) as { n: number };
+      let seq = 20 + (fnv(`${ctx.salt}|checkin|${s.flight_number}|${flightDate(s.dep_local)}`) % 140) + done.n;
+      for (const t of seatsOf(s.id)) {
+        if (t.sequence != null) continue;
+        d.prepare("UPDATE seats SET checked_in_at = ?, sequence = ? WHERE id = ?").run(ctx.now, seq++, t.id);
+      }
+    }
+  })();
+  return journey;
+}
+
+/** Names a traveller may have: letters (any script), spaces, hyphens, apostrophes, periods; 2-40 characters. */
+export function validName(name: string): boolean {
+  return /^[\p{L}][\p{L} .'’-]{1,39}$/u.test(name.trim()) && /\p{L}\s*$/u.test(name.trim()) && name.trim().includes(" ");
+}
+
+function newPnr(ctx: AirContext, seedText: string): string {
+  const exists = db().prepare("SELECT 1 FROM bookings WHERE pnr = ?");
+  for (let n = 0; ; n++) {
+    let h = fnv(`${ctx.salt}|pnr|${seedText}|${n}`);
+    let out = "";
+    for (let i = 0; i < 6; i++) {
+      out += PNR_ALPHABET[h % 32];
+      h = Math.floor(h / 32) ^ fnv(`${h}|${i}`);
+    }
+    if (!exists.get(out)) return out;
+  }
+}
+
+function newTicket(ctx: AirContext, seedText: string): string {
+  const exists = db().prepare("SELECT 1 FROM passengers WHERE ticket_number = ?");
+  for (let n = 0; ; n++) {
+    const ten = `${fnv(`${ctx.salt}|ticket|${seedText}|${n}`) % 100000}`.padStart(5, "0") + `${fnv(`${seedText}|${n}|t2`) % 100000}`.padStart(5, "0");
+    const t = `${ctx.ticketPrefix}${ten}`;
+    if (!exists.get(t)) return t;
+  }
+}
+
+export interface BookRequest {
+  origin: string; destination: string; out: string; ret: string | null; family: string; cardId: number; companions: string[];
+}
+
+async function mail(ctx: AirContext, user: User, subject: string, body: string): Promise<void> {
+  try {
+    await callApp("mailbox.test", "/api/internal/deliver", {
+      from: `${ctx.airline} <reservations@meridianair.test>`, to: user.email, subject, body, folder: "inbox",
+    }, 5000);
+  } catch {
+    /* the mail app is not on this machine, or refused: the booking stands */
+  }
+}
+
+function itineraryText(ctx: AirContext, legs: { flight: string; origin: string; destination: string; dep_local: string; arr_local: string }[]): string {
+  return legs.map((l) => `  ${l.flight}  ${l.origin} ${day(l.dep_local, ctx.locale)} ${clockZone(l.dep_local, tzOf(l.origin), ctx.locale)} -> ${l.destination} ${clockZone(l.arr_local, tzOf(l.destination), ctx.locale)}`).join("\n");
+}
+
+function tzOf(code: string): string {
+  return (db().prepare("SELECT timezone FROM airports WHERE code = ?").get(code) as { timezone: string } | undefined)?.timezone ?? "UTC";
+}
+
+/** Book the options `out` (and `ret`) for the user and companions in a fare family, paying with a saved card:
+ * validate, charge the card (the bank shows it pending at once), then write the booking in one transaction.
+ * Returns the new PNR. Throws AirError (nothing charged or written) or PaymentDeclined (nothing written). */
+export async function book(ctx: AirContext, user: User, req: BookRequest): Promise<string> {
+  const fam = db().prepare("SELECT * FROM fare_families WHERE code = ?").get(req.family) as ReturnType<typeof family> | undefined;
+  if (!fam) throw new AirError("Choose a fare.", "family");
+  const card = cards(user.id).find((c) => c.id === req.cardId);
+  if (!card) throw new AirError("Choose one of your saved cards.", "card");
+  if (req.companions.length > 5) throw new AirError("Book up to six travellers at a time.", "companions");
+  for (const n of req.companions) if (!validName(n)) throw new AirError("Enter each traveller's first and last name as on their ID (letters, spaces, hyphens and apostrophes only).", "companions");
+  const outOpt = optionByKey(ctx, req.origin, req.destination, req.out);
+  const retOpt: Option | null = req.ret ? optionByKey(ctx, req.destination, req.origin, req.ret) : null;
+  if (retOpt && instant(retOpt.legs[0].dep_utc) < instant(outOpt.legs[outOpt.legs.length - 1].arr_utc) + 60 * 60_000) throw new AirError("The return flight must leave after the outbound one lands.", "ret");
+  const pax = 1 + req.companions.length;
+  for (const opt of [outOpt, retOpt]) {
+    if (!opt) continue;
+    if ((fam.cabin === "business" ? opt.seatsBusiness : opt.seatsEconomy) < pax) throw new AirError("There are not enough seats left on that flight in this cabin.");
+  }
+  const fare = outOpt.fares[fam.code] + (retOpt ? retOpt.fares[fam.code] : 0);
+  const legs = [...outOpt.legs.map((l) => ({ ...l, direction: "outbound" })), ...(retOpt?.legs ?? []).map((l) => ({ ...l, direction: "return" }))];
+  const codes = [outOpt.legs[0].origin, ...outOpt.legs.map((l) => l.destination)];
+  const split = priceSplit(fare, legs.length, isInternational(codes));
+  const total = fare * pax;
+  const count = (db().prepare("SELECT COUNT(*) AS n FROM bookings").get() as { n: number }).n;
+  const pnr = newPnr(ctx, `${count}|${req.out}|${req.ret ?? ""}`);
+  const names = [user.full_name, ...req.companions.map((n) => n.trim().replace(/\s+/g, " "))];
+  const tickets = names.map((_, k) => newTicket(ctx, `${pnr}|${k}`));
+  const seatPlan = legs.map((l) => assignSeats(ctx, l.aircraft, l.flight, flightDate(l.dep_local), fam.cabin, pax, user.seat_preference));
+  const dest = (db().prepare("SELECT city FROM airports WHERE code = ?").get(req.destination) as { city: string }).city;
+  const auth = await chargeCard({
+    app: "airline", merchant: `${ctx.airline.toUpperCase()} ${tickets[0]}`, amount_cents: total, card_last4: card.last4, reference: pnr,
+    category: "travel", memo: `${pax} passenger${pax > 1 ? "s" : ""}, ${req.origin}-${req.destination}${retOpt ? `-${req.origin}` : ""}`,
+  });
+  const d = db();
+  d.transaction(() => {
+    const bid = Number(d.prepare(`INSERT INTO bookings (user_id, pnr, status, fare_family, destination, trip_type, passengers, fare_per_passenger_cents,
+      base_fare_cents, taxes_cents, carrier_fees_cents, total_cents, card_id, booked_at, credit_cents, refund_cents, authorization, world_ref)
+      VALUES (?, ?, 'upcoming', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, NULL)`).run(
+      user.id, pnr, fam.code, dest, retOpt ? "round_trip" : "one_way", pax, fare, split.base_fare_cents, split.taxes_cents, split.carrier_fees_cents,
+      total, card.id, ctx.now, auth.authorization).lastInsertRowid);
+    d.prepare("INSERT INTO payments (booking_id, kind, amount_cents, card_id, reference, authorization, description, at, world_ref) VALUES (?, 'charge', ?, ?, ?, ?, ?, ?, NULL)")
+      .run(bid, total, card.id, pnr, auth.authorization, `${ctx.airline.toUpperCase()} ${tickets[0]}`, ctx.now);
+    const paxIds = names.map((n, k) => {
+      const [given, ...rest] = n.split(" ");
+      const surname = rest.length ? rest[rest.length - 1] : n;
+      return Number(d.prepare("INSERT INTO passengers (booking_id, position, full_name, given_name, surname, ticket_number, loyalty_number, world_ref) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)")
+        .run(bid, k, n, k === 0 ? user.given_name : rest.length > 1 ? [given, ...rest.slice(0, -1)].join(" ") : given, k === 0 ? user.surname : surname, tickets[k], k === 0 ? user.username : null).lastInsertRowid);
+    });
+    legs.forEach((l, pos) => {
+      const leg = legs.slice(0, pos + 1).filter((x) => x.direction === l.direction).length;
+      const sid = Number(d.prepare(`INSERT INTO segments (booking_id, position, direction, leg, flight_number, origin, destination, dep_local, arr_local, dep_utc, arr_utc,
+        duration_minutes, distance_miles, aircraft, gate, boarding_group, status, world_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, 'scheduled', NULL)`).run(
+        bid, pos, l.direction, leg, l.flight, l.origin, l.destination, l.dep_local, l.arr_local, l.dep_utc, l.arr_utc, l.minutes,
+        Math.max(500, Math.round(l.km / 1.609344)), l.aircraft, fam.cabin === "business" ? 1 : 2).lastInsertRowid);
+      paxIds.forEach((p, k) => d.prepare("INSERT INTO seats (segment_id, passenger_id, seat, checked_in_at, sequence, changed_at, world_ref) VALUES (?, ?, ?, NULL, NULL, NULL, NULL)").run(sid, p, seatPlan[pos][k]));
+    });
+  })();
+  await mail(ctx, user, `Your trip is confirmed: ${req.origin} to ${req.destination} (${pnr})`,
+    `Hello ${user.given_name},\n\nThank you for flying ${ctx.airline}. Your booking is confirmed.\n\nConfirmation code: ${pnr}\nFare: ${fam.name}\nTravellers: ${names.join(", ")}\nTickets: ${tickets.join(", ")}\n\n${itineraryText(ctx, legs)}\n\nTotal charged to ${card.label}: ${money(ctx, total)}\n\nManage your trip at http://meridianair.test/trips/${pnr}\n\n${ctx.airline}`);
+  return pnr;
+}
+
+/** Move the journey `direction` of `pnr` to option `key` (same route): the fare difference for every traveller is
+ * charged to the booking's card, or (cheaper) left as travel credit (refunded for refundable fares). Basic Economy
+ * cannot be changed. Seats are reassigned and check-in reset on the new flights. Returns the difference in cents. */
+export async function changeFlight(ctx: AirContext, user: User, pnr: string, direction: string, key: string): Promise<number> {
+  const b = bookingByPnr(user.id, pnr);
+  requireUpcoming(ctx, b);
+  const fam = family(b.fare_family);
+  if (!fam.changeable) throw new AirError("Basic Economy fares can't be changed.");
+  const segs = segmentsOf(b.id);
+  const journey = segs.filter((s) => s.direction === direction);
+  if (!journey.length) throw new AirError("Choose the outbound or the return flight to change.", "direction");
+  if (instant(journey[0].dep_utc) <= ctx.nowMs) throw new AirError("That flight has already left.");
+  const opt = optionByKey(ctx, journey[0].origin, journey[journey.length - 1].destination, key);
+  if (opt.legs.length !== journey.length) throw new AirError("That flight is not on this route.");
+  if (opt.legs.every((l, i) => l.flight === journey[i].flight_number && l.dep_utc === journey[i].dep_utc)) throw new AirError("You are already on that flight.");
+  const other = segs.filter((s) => s.direction !== direction);
+  if (direction === "outbound" && other.length && instant(opt.legs[opt.legs.length - 1].arr_utc) + 60 * 60_000 > instant(other[0].dep_utc)) throw new AirError("The new flight would land after your return flight leaves.");
+  if (direction === "return" && other.length && instant(opt.legs[0].dep_utc) < instant(other[other.length - 1].arr_utc) + 60 * 60_000) throw new AirError("The new return flight would leave before your outbound flight lands.");
+  const pax = passengersOf(b.id);
+  if ((fam.cabin === "business" ? opt.seatsBusiness : opt.seatsEconomy) < pax.length) throw new AirError("There are not enough seats left on that flight.");
+  const oldValue = b.trip_type === "round_trip" ? Math.floor(b.fare_per_passenger_cents / 2) : b.fare_per_passenger_cents;
+  const diff = (opt.fares[fam.code] - oldValue) * pax.length;
+  const card = cards(user.id).find((c) => c.id === b.card_id) ?? cards(user.id)[0];
+  const n = (db().prepare("SELECT COUNT(*) AS n FROM payments WHERE booking_id = ?").get(b.id) as { n: number }).n;
+  const reference = `${pnr}-CHG${n}`;
+  let authorization: string | null = null;
+  if (diff > 0) authorization = (await chargeCard({ app: "airline", merchant: `${ctx.airline.toUpperCase()} ${pax[0].ticket_number}`, amount_cents: diff, card_last4: card.last4, reference, category: "travel", memo: `Flight change ${pnr}` })).authorization;
+  else if (diff < 0 && fam.cancel === "refund") authorization = (await refundCard({ app: "airline", merchant: `${ctx.airline.toUpperCase()} ${pax[0].ticket_number}`, amount_cents: -diff, card_last4: card.last4, reference, category: "travel", memo: `Flight change ${pnr}` })).authorization;
+  const seatPlan = opt.legs.map((l) => assignSeats(ctx, l.aircraft, l.flight, flightDate(l.dep_local), fam.cabin, pax.length, user.seat_preference));
+  const d = db();
+  d.transaction(() => {
+    opt.legs.forEach((l, i) => {
+      const s = journey[i];
+      d.prepare(`UPDATE segments SET flight_number = ?, dep_local = ?, arr_local = ?, dep_utc = ?, arr_utc = ?, duration_minutes = ?, aircraft = ?, gate = NULL WHERE id = ?`)
+        .run(l.flight, l.dep_local, l.arr_local, l.dep_utc, l.arr_utc, l.minutes, l.aircraft, s.id);
+      seatsOf(s.id).forEach((t, k) => d.prepare("UPDATE seats SET seat = ?, checked_in_at = NULL, sequence = NULL, changed_at = ? WHERE id = ?").run(seatPlan[i][k], ctx.now, t.id));
+    });
+    d.prepare("UPDATE bookings SET changed_at = ?, total_cents = total_cents + ? WHERE id = ?").run(ctx.now, diff > 0 ? diff : fam.cancel === "refund" ? diff : 0, b.id);
+    if (diff !== 0 && (diff > 0 || fam.cancel === "refund")) {
+      d.prepare("INSERT INTO payments (booking_id, kind, amount_cents, card_id, reference, authorization, description, at, world_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)")
+        .run(b.id, diff > 0 ? "charge" : "refund", Math.abs(diff), card.id, reference, authorization, `Flight change ${pnr}`, ctx.now);
+    } else if (diff < 0) {
+      d.prepare("INSERT INTO travel_credits (user_id, booking_id, amount_cents, issued_at, expires_on, reason) VALUES (?, ?, ?, ?, ?, ?)")
+        .run(user.id, b.id, -diff, ctx.now, `${Number(ctx.now.slice(0, 4)) + 1}${ctx.now.slice(4, 10)}`, `Fare difference, flight change on ${pnr}`);
+    }
+  })();
+  await mail(ctx, user, `Your flight has changed (${pnr})`, `Hello ${user.given_name},\n\nYour ${direction} flight on ${pnr} is now:\n\n${itineraryText(ctx, opt.legs)}\n\n${diff > 0 ? `Fare difference charged: ${money(ctx, diff)}` : diff < 0 ? `Fare difference ${fam.cancel === "refund" ? "refunded" : "kept as travel credit"}: ${money(ctx, -diff)}` : "No fare difference."}\n\n${ctx.airline}`);
+  return diff;
+}
+
+/** Cancel `pnr` before its first flight: Basic Economy keeps no value; Economy and Economy Flex become travel credit
+ * worth what was paid; Business is refunded to the card. Returns what the traveller gets back. */
+export async function cancelTrip(ctx: AirContext, user: User, pnr: string): Promise<{ kind: "none" | "credit" | "refund"; cents: number }> {
+  const b = bookingByPnr(user.id, pnr);
+  requireUpcoming(ctx, b);
+  const segs = segmentsOf(b.id);
+  if (instant(segs[0].dep_utc) <= ctx.nowMs) throw new AirError("Part of this trip has been flown; call us to cancel the rest.");
+  const fam = family(b.fare_family);
+  const kind = fam.cancel as "none" | "credit" | "refund";
+  const cents = kind === "none" ? 0 : b.total_cents;
+  const card = cards(user.id).find((c) => c.id === b.card_id) ?? cards(user.id)[0];
+  let authorization: string | null = null;
+  if (kind === "refund" && cents > 0) {
+    authorization = (await refundCard({ app: "airline", merchant: `${ctx.airline.toUpperCase()} REFUND`, amount_cents: cents, card_last4: card.last4, reference: `${pnr}-CXL`, category: "travel", memo: `Cancelled ${pnr}` })).authorization;
+  }
+  const d = db();
+  d.transaction(() => {
+    d.prepare("UPDATE bookings SET status = 'cancelled', cancelled_at = ?, credit_cents = ?, refund_cents = ? WHERE id = ?").run(ctx.now, kind === "credit" ? cents : 0, kind === "refund" ? cents : 0, b.id);
+    d.prepare("UPDATE segments SET status = 'cancelled' WHERE booking_id = ?").run(b.id);
+    if (kind === "credit") d.prepare("INSERT INTO travel_credits (user_id, booking_id, amount_cents, issued_at, expires_on, reason) VALUES (?, ?, ?, ?, ?, ?)")
+      .run(user.id, b.id, cents, ctx.now, `${Number(ctx.now.slice(0, 4)) + 1}${ctx.now.slice(4, 10)}`, `Cancelled trip ${pnr}`);
+    if (kind === "refund") d.prepare("INSERT INTO payments (booking_id, kind, amount_cents, card_id, reference, authorization, description, at, world_ref) VALUES (?, 'refund', ?, ?, ?, ?, ?, ?, NULL)")
+      .run(b.id, cents, card.id, `${pnr}-CXL`, authorization, `Refund ${pnr}`, ctx.now);
+  })();
+  return { kind, cents };
+}
+
+export { PaymentDeclined };
