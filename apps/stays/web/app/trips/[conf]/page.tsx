@@ -1,0 +1,182 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Header, Stars } from "@/stays/components/Brand";
+import { Breakdown } from "@/stays/components/Breakdown";
+import { Photo } from "@/stays/components/Photo";
+import { requireUser } from "@/stays/lib/auth";
+import { stayContext } from "@/stays/lib/context";
+import { db } from "@/stays/lib/db";
+import { one, type SearchParams } from "@/stays/lib/params";
+import { cancelTerms, messagesOf, reviewOfBooking, threadOf, trip, tripState, type Card } from "@/stays/lib/stays";
+
+export default async function TripPage({ params, searchParams }: { params: Promise<{ conf: string }>; searchParams: SearchParams }) {
+  const user = await requireUser();
+  const { conf } = await params;
+  const sp = await searchParams;
+  const t = trip(user.id, conf);
+  if (!t) notFound();
+  const ctx = stayContext();
+  const state = tripState(t, ctx.today);
+  const card = db().prepare("SELECT * FROM cards WHERE id = ?").get(t.card_id) as Card;
+  const th = threadOf(t.id);
+  const msgs = th ? messagesOf(th.id, ctx.now) : [];
+  const rv = reviewOfBooking(t.id);
+  const terms = cancelTerms(t, ctx.now);
+  const contact = t.kind === "rental" ? `your host, ${t.host_name}` : "the hotel";
+  const error = one(sp.error);
+  return (
+    <>
+      <Header name={user.full_name} active="trips" />
+      <main className="bs-page bs-trip">
+        <p className="bs-crumbs">
+          <Link href="/trips">← All trips</Link>
+        </p>
+        {one(sp.booked) ? (
+          <p className="bs-success" data-testid="booked">
+            You&apos;re booked! Confirmation {t.confirmation}. We&apos;ve charged {ctx.money(t.total_cents)} to {card.label}.
+          </p>
+        ) : null}
+        {one(sp.cancelled) ? (
+          <p className="bs-success" data-testid="cancelled-note">
+            Your booking is cancelled.{" "}
+            {t.refund_cents > 0 ? `We've refunded ${ctx.money(t.refund_cents)} to ${card.label}.` : t.cancel_fee_cents > 0 ? `A cancellation fee of ${ctx.money(t.cancel_fee_cents)} was charged to ${card.label}.` : t.payment === "pay_now" ? "This booking was not refundable, so no refund was issued." : "Nothing was charged."}
+          </p>
+        ) : null}
+        {error ? (
+          <p className="bs-alert" role="alert" data-testid="trip-error">
+            {error}
+          </p>
+        ) : null}
+        <div className="bs-trip-head">
+          <Photo seed={t.art} kind={t.kind === "hotel" ? "skyline" : "room"} label={t.property_name} className="bs-trip-hero" />
+          <div>
+            <span className={`bs-status bs-status-${state}`} data-testid="trip-status">
+              {state === "upcoming" ? "Upcoming" : state === "current" ? "Staying now" : state === "past" ? "Completed" : "Cancelled"}
+            </span>
+            <h1 data-testid="trip-property">
+              <Link href={`/p/${t.slug}`}>{t.property_name}</Link>
+            </h1>
+            <p className="bs-muted">{t.address}</p>
+            <dl className="bs-facts">
+              <div>
+                <dt>Confirmation</dt>
+                <dd data-testid="confirmation">{t.confirmation}</dd>
+              </div>
+              <div>
+                <dt>Check-in</dt>
+                <dd data-testid="check-in">{ctx.date(t.check_in, "long")}, from 3:00 PM</dd>
+              </div>
+              <div>
+                <dt>Check-out</dt>
+                <dd data-testid="check-out">{ctx.date(t.check_out, "long")}, by 11:00 AM</dd>
+              </div>
+              <div>
+                <dt>Room</dt>
+                <dd>
+                  {t.room_name} · {t.guests} guest{t.guests === 1 ? "" : "s"}
+                </dd>
+              </div>
+              <div>
+                <dt>{t.kind === "rental" ? "Host" : "Hotel"}</dt>
+                <dd>{t.kind === "rental" ? t.host_name : t.chain ?? t.property_name}</dd>
+              </div>
+              <div>
+                <dt>Payment</dt>
+                <dd>
+                  {t.payment === "pay_now" ? `Paid ${ctx.dateTime(t.paid_at ?? t.booked_at)} with ${card.label}` : t.paid_at ? `Paid at the property at check-out, ${card.label}` : `Pay at the property at check-out (${card.label} on file)`}
+                </dd>
+              </div>
+              {t.folio ? (
+                <div>
+                  <dt>Folio</dt>
+                  <dd>{t.folio}</dd>
+                </div>
+              ) : null}
+              {t.special_request ? (
+                <div>
+                  <dt>Your request</dt>
+                  <dd>{t.special_request}</dd>
+                </div>
+              ) : null}
+            </dl>
+          </div>
+        </div>
+        <div className="bs-trip-cols">
+          <section>
+            <h2>Price details</h2>
+            <Breakdown b={{ nights: null, nightCount: t.nights, nightly_cents: t.nightly_cents, subtotal_cents: t.subtotal_cents, taxes_cents: t.taxes_cents, fees: [["Fees", t.fees_cents]], total_cents: t.total_cents }} ctx={ctx} />
+            {t.status === "cancelled" ? (
+              <p data-testid="refund">
+                Cancelled {ctx.dateTime(t.cancelled_at!)}. Refund: {ctx.money(t.refund_cents)}
+                {t.cancel_fee_cents ? ` · cancellation fee ${ctx.money(t.cancel_fee_cents)}` : ""}
+              </p>
+            ) : null}
+            <h2>Cancellation</h2>
+            <p data-testid="cancel-policy" className={terms.free ? "bs-good" : "bs-muted"}>
+              {t.cancel_until ? `Free cancellation until ${ctx.dateTime(t.cancel_until)}.` : "Non-refundable rate."}
+              {t.status === "confirmed" && t.cancel_until && !terms.free ? " The free-cancellation window has closed." : ""}
+            </p>
+            {state === "upcoming" ? (
+              <Link href={`/trips/${t.confirmation}/cancel`} className="bs-danger-link" data-testid="cancel-link">
+                Cancel booking
+              </Link>
+            ) : null}
+          </section>
+          <section id="messages">
+            <h2>Messages</h2>
+            <p className="bs-muted">Questions about your stay? Message {contact}.</p>
+            <ul className="bs-thread" data-testid="thread">
+              {msgs.map((m) => (
+                <li key={m.id} className={m.sender === "guest" ? "bs-msg bs-msg-me" : "bs-msg"} data-testid="message" data-sender={m.sender}>
+                  <p>{m.body}</p>
+                  <span className="bs-small bs-muted">{ctx.dateTime(m.sent_at)}</span>
+                </li>
+              ))}
+            </ul>
+            {t.status !== "cancelled" ? (
+              <form action="/api/messages" method="post" className="bs-form bs-compose" data-testid="message-form">
+                <input type="hidden" name="confirmation" value={t.confirmation} />
+                <textarea name="body" rows={3} maxLength={2000} required placeholder={`Write to ${t.kind === "rental" ? t.host_name : "the hotel"}…`} />
+                <button type="submit" className="bs-secondary">
+                  Send
+                </button>
+              </form>
+            ) : null}
+          </section>
+        </div>
+        {state === "past" ? (
+          <section id="review" className="bs-review-box">
+            <h2>Your review</h2>
+            {rv ? (
+              <div data-testid="my-review">
+                <span className="bs-review-score">{"★".repeat(rv.rating)}{"☆".repeat(5 - rv.rating)}</span>
+                <p>{rv.body}</p>
+                <span className="bs-small bs-muted">Posted {ctx.date(rv.created_at)}</span>
+              </div>
+            ) : (
+              <form action="/api/reviews" method="post" className="bs-form" data-testid="review-form">
+                <input type="hidden" name="confirmation" value={t.confirmation} />
+                <fieldset className="bs-rate">
+                  <legend>How was your stay at {t.property_name}?</legend>
+                  {[1, 2, 3, 4, 5].map((n) => (
+                    <label key={n}>
+                      <input type="radio" name="rating" value={n} required /> {n}★
+                    </label>
+                  ))}
+                </fieldset>
+                <textarea name="body" rows={4} maxLength={2000} required placeholder="What did you like? What could be better?" />
+                <button type="submit" className="bs-primary">
+                  Post review
+                </button>
+              </form>
+            )}
+          </section>
+        ) : null}
+        <p className="bs-small bs-muted">
+          <Stars n={null} />
+          Booked on Bramblestay {ctx.dateTime(t.booked_at)}.
+        </p>
+      </main>
+    </>
+  );
+}
