@@ -121,7 +121,10 @@ def self_emails(world: World) -> set[str]:
 
 def uid_of(e, series: str | None = None) -> str:
     """The iCalendar UID of a world event (or of its series): mail's ``invite.ics`` scheme,
-    ``<series or event id>@<organizer's mail domain>``; ``<id>@daybook.test`` without organizer."""
+    ``<series or event id>@<organizer's mail domain>``; ``<id>@daybook.test`` without organizer. A booked
+    flight leg or stay keeps the UID the world gave it (``data["uid"]``, the one its confirmation's .ics carries)."""
+    if not series and e.data.get("uid"):
+        return e.data["uid"]
     org = (e.data.get("organizer") or {}).get("email")
     ident = series or e.data.get("series") or e.id
     if org and "@" in org:

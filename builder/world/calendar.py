@@ -259,13 +259,24 @@ def _work_domain(sim: Sim) -> str:
     return email.split("@", 1)[1] if email else "work.test"
 
 
+def booking_uid(ref: str, site_url: str | None) -> str:
+    """The iCalendar UID of a booked flight leg or hotel stay: ``<world event id>@<booking site's host>``.
+
+    The booking's confirmation mail attaches the same UID in its ``.ics``, so adding it to the
+    calendar finds the entry the calendar already has instead of making a second one."""
+    host = (site_url or "").split("//", 1)[-1].split("/", 1)[0] or "bookings.invalid"
+    return f"{ref}@{host}"
+
+
 def _add(sim: Sim, at: dt.datetime, *, title: str, start: str, end: str, calendar: str = "personal",
          all_day: bool = False, location: str | None = None, attendees: Iterable[dict] = (),
          organizer: dict | None = None, source: str, ref: str | None = None, series: str | None = None,
-         description: str = "", key: object = "") -> Event:
+         description: str = "", key: object = "", uid: str | None = None) -> Event:
     data = {"calendar": calendar, "title": title, "start": start, "end": end, "all_day": all_day,
             "location": location or "", "attendees": list(attendees), "organizer": organizer,
             "source": source, "ref": ref, "series": series, "description": description}
+    if uid:
+        data["uid"] = uid
     return sim.event("calendar_event", at, data, key=(source, series or "", key))
 
 
@@ -488,6 +499,8 @@ def trip_of(sim: Sim, day: dt.date):
 def _travel(sim: Sim) -> None:
     home = zone(sim)
     bookings = sim.of_kind("flight_booking")
+    flight_sites = {b.data.get("pnr"): b.data.get("site_url") for b in bookings}
+    hotel_sites = {b.data.get("confirmation"): b.data.get("site_url") for b in sim.of_kind("hotel_booking")}
     for i, t in enumerate(trips(sim)):
         if t.return_ < sim.start.date() or t.depart > sim.end.date():
             continue
@@ -520,7 +533,7 @@ def _travel(sim: Sim) -> None:
              start=dep, end=arr,
              calendar="work" if t is not None and t.purpose == "business" else "personal",
              location=w["airport"].format(code=origin) if origin else "", source="flight", ref=f.id, description=desc,
-             key=("flight", f.id))
+             key=("flight", f.id), uid=booking_uid(f.id, flight_sites.get(d.get("pnr"))))
     for h in sim.of_kind("hotel_stay"):
         d = h.data
         check_in = first(d, "check_in_local", "check_in", "checkin", "start")
@@ -546,7 +559,8 @@ def _travel(sim: Sim) -> None:
         _add(sim, at, title=words(sim)["stay"].format(name=name), start=start_iso, end=end_iso,
              calendar="work" if t is not None and t.purpose == "business" else "personal",
              location=first(d, "address", "city", default=name), source="hotel", ref=h.id,
-             description=words(sim)["confirmation"].format(code=conf) if conf else "", key=("hotel", h.id))
+             description=words(sim)["confirmation"].format(code=conf) if conf else "", key=("hotel", h.id),
+             uid=booking_uid(h.id, hotel_sites.get(conf)))
 
 
 def reservation_time(sim: Sim, booking: Event) -> dt.datetime:

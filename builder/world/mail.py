@@ -367,8 +367,11 @@ def _confirmations(box: Mailbox) -> None:
             flights = _flights_for(sim, e)
             sender = _sender(d, ("airline", "provider"), sim.persona.travel.airline or "Airline", "reservations")
             subject, body = render("flight_booking", **base, flights=flights, airline=sender["name"])
-            box.single(("confirm", e.id), _after(box, e, r), sender, subject, body, labels=["travel"], ref=e.id, r=r,
-                       series="booking_confirmation")
+            at = _after(box, e, r)
+            legs = {f.id for f in sim.of_kind("flight") if f.data.get("pnr") and f.data.get("pnr") == d.get("pnr")}
+            box.single(("confirm", e.id), at, sender, subject, body, labels=["travel"], ref=e.id, r=r,
+                       series="booking_confirmation",
+                       attachments=_booking_ics(box, "flight", legs, at, f"{d.get('pnr') or 'itinerary'}.ics"))
         elif e.kind in ("hotel_booking", "hotel_checkout"):
             # The booking is confirmed by the site it was made on; the folio comes from the hotel's front desk.
             booked = e.kind == "hotel_booking"
@@ -378,8 +381,12 @@ def _confirmations(box: Mailbox) -> None:
             subject, body = render(e.kind, **base, chain=d.get("chain") or sender["name"], site=sender["name"],
                                    check_in=parse_when(sim, first(d, "check_in", "checkin")),
                                    check_out=parse_when(sim, first(d, "check_out", "checkout")))
-            box.single((e.kind, e.id), _after(box, e, r, 60, 1800), sender, subject, body, labels=["travel"],
-                       ref=e.id, r=r, series="booking_confirmation" if e.kind == "hotel_booking" else "hotel_folio")
+            at = _after(box, e, r, 60, 1800)
+            stays = {h.id for h in sim.of_kind("hotel_stay") if booked and h.data.get("confirmation") == d.get("confirmation")}
+            box.single((e.kind, e.id), at, sender, subject, body, labels=["travel"],
+                       ref=e.id, r=r, series="booking_confirmation" if e.kind == "hotel_booking" else "hotel_folio",
+                       attachments=_booking_ics(box, "hotel", stays, at, f"reservation-{d.get('confirmation')}.ics")
+                       if booked else ())
         elif e.kind == "restaurant_booking":
             sender = _sender(d, ("provider", "restaurant"), "Reservations", "reservations")
             subject, body = render("restaurant_booking", **base, provider=sender["name"],
@@ -412,6 +419,49 @@ def _confirmations(box: Mailbox) -> None:
             at = min(max(after, e.at) + dt.timedelta(seconds=r.randint(60, 900)), sim.now)
             box.single(("receipt", e.id), at, sender, subject, body, labels=["receipts"], ref=e.id, r=r,
                        read_p=0.7, archive_p=0.5, series="receipt")
+
+
+def _ics_text(value: str) -> str:
+    """An iCalendar TEXT value (RFC 5545 3.3.11): backslash, semicolon, comma and newline escaped."""
+    return (str(value).replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+            .replace("\r\n", "\n").replace("\n", "\\n"))
+
+
+def _fold(line: str, limit: int = 75) -> str:
+    """Fold a content line at ``limit`` octets, continuation lines starting with a space (RFC 5545 3.1)."""
+    out, cur = [], b""
+    for ch in line:
+        b = ch.encode()
+        if len(cur) + len(b) > (limit if not out else limit - 1):
+            out.append(cur.decode())
+            cur = b""
+        cur += b
+    out.append(cur.decode())
+    return "\r\n ".join(out)
+
+
+def _utc_stamp(aware_iso: str) -> str:
+    return dt.datetime.fromisoformat(aware_iso).astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _booking_ics(box: Mailbox, source: str, refs: set[str], sent: dt.datetime, filename: str) -> list[dict]:
+    """The ``.ics`` a booking confirmation carries (METHOD:PUBLISH, times in UTC): the calendar's own entries
+    for the booked flight legs or stay (``source`` flight|hotel, ``ref`` in ``refs``), with their UIDs, so
+    adding the file to the calendar finds what is already there. ``[]`` when the calendar has none."""
+    events = [c.data for c in box.sim.of_kind("calendar_event")
+              if c.data.get("source") == source and c.data.get("ref") in refs and c.data.get("uid")]
+    if not events:
+        return []
+    env = template_env()
+    env.filters.setdefault("ics", _ics_text)
+    content = env.get_template("mail/booking.ics.j2").render(
+        stamp=sent.replace(tzinfo=zone(box.sim)).astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ"),
+        events=[{"uid": c["uid"], "start": _utc_stamp(c["start"]), "end": _utc_stamp(c["end"]), "title": c["title"],
+                 "location": c.get("location") or "", "description": c.get("description") or ""}
+                for c in sorted(events, key=lambda c: (c["start"], c["uid"]))])
+    content = "".join(_fold(line) + "\r\n" for line in content.replace("\r\n", "\n").split("\n") if line)
+    return [{"filename": filename, "content_type": "text/calendar; method=PUBLISH", "size": len(content.encode()),
+             "content": content}]
 
 
 def _checkins(box: Mailbox) -> None:

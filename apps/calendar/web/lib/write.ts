@@ -382,6 +382,19 @@ export function rsvpFromMail(uid: string, partstat: string): { id: string; parts
   return { id: e.id, partstat };
 }
 
+/**
+ * Add every event of a file (a booking's itinerary has one VEVENT per flight leg; an invitation
+ * one, plus its RECURRENCE-ID overrides, which are skipped): each is added, or found by its UID.
+ * Answers the first event's {id, uid}, `created` if any was new, and one entry per event.
+ */
+export function addAllFromIcs(events: IcsEvent[]): { id: string; uid: string; created: boolean; events: { id: string; uid: string; created: boolean }[] } {
+  const seen = new Set<string>();
+  const masters = events.filter((x) => !x.recurrenceId && !seen.has(x.uid) && seen.add(x.uid));
+  if (!masters.length) throw new CalError("The file has no event.", "ics");
+  const out = db().transaction(() => masters.map((ev) => addFromIcs([ev])))();
+  return { ...out[0], created: out.some((r) => r.created), events: out };
+}
+
 /** Add the first VEVENT of an invitation file (or update the one with its UID). */
 export function addFromIcs(events: IcsEvent[]): { id: string; uid: string; created: boolean } {
   const ev = events.find((x) => !x.recurrenceId) ?? events[0];

@@ -7,6 +7,39 @@ import { getMessage, insertMessage, MailError, newMessageId, type MessageRow, wr
 /** The calendar app's host and its internal route for answers (the calendar keeps its own copy). */
 export const CALENDAR_DOMAIN = "daybook.test";
 export const CALENDAR_RSVP_PATH = "/api/internal/rsvp";
+/** The calendar's internal route that adds the events of an .ics (or finds them by UID). */
+export const CALENDAR_EVENTS_PATH = "/api/internal/events";
+
+export interface CalendarAdd {
+  /** Events in the file, and how many were new to the calendar. */
+  count: number;
+  added: number;
+  /** The first event's page in the calendar. */
+  url: string;
+}
+
+/**
+ * "Add to Daybook" on a calendar file that is not an invitation (a booking's itinerary, METHOD
+ * PUBLISH): sends the attachment's text to the calendar, which adds each event or finds it by
+ * UID. Throws MailError for an attachment that is not the user's, not a calendar file, or an
+ * invitation (those are answered Yes/Maybe/No), and when the calendar cannot be reached.
+ */
+export async function addToCalendar(attachmentId: number): Promise<CalendarAdd> {
+  const att = db()
+    .prepare("SELECT a.content, a.content_type, a.message_id FROM attachments a WHERE a.id = ?")
+    .get(attachmentId) as { content: Buffer; content_type: string; message_id: number } | undefined;
+  if (!att || !getMessage(att.message_id)) throw new MailError("That attachment was not found.");
+  if (!att.content_type.toLowerCase().startsWith("text/calendar")) throw new MailError("Only calendar files (.ics) can be added to Daybook.");
+  const text = Buffer.from(att.content).toString("utf8");
+  const inv = parseInvite(text);
+  if (inv && (!inv.method || inv.method === "REQUEST")) throw new MailError("This is an invitation: answer it with Yes, Maybe or No.");
+  try {
+    const r = await callApp<{ url: string; events: { created: boolean }[] }>(CALENDAR_DOMAIN, CALENDAR_EVENTS_PATH, { ics: text }, 5000);
+    return { count: r.events.length, added: r.events.filter((e) => e.created).length, url: r.url };
+  } catch (e) {
+    throw new MailError(`Daybook could not add the file: ${e instanceof Error ? e.message.replace(/^.*answered \d+: /, "") : String(e)}`);
+  }
+}
 
 export interface InviteView {
   invite: Invite;

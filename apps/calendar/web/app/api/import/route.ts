@@ -3,7 +3,7 @@ import { requestUser } from "@/calendar/lib/auth";
 import { calContext } from "@/calendar/lib/context";
 import { seeOther, withQuery } from "@/calendar/lib/http";
 import { IcsError, parseEvents } from "@/calendar/lib/ics";
-import { addFromIcs, CalError } from "@/calendar/lib/write";
+import { addAllFromIcs, CalError } from "@/calendar/lib/write";
 
 export const dynamic = "force-dynamic";
 
@@ -23,7 +23,7 @@ export async function POST(req: NextRequest) {
   }
   if (!text.trim()) return seeOther(withQuery("/import", { error: "Choose an .ics file to import." }));
   try {
-    const r = addFromIcs(parseEvents(text, calContext().tz));
+    const r = addAllFromIcs(parseEvents(text, calContext().tz));
     return seeOther(`/events/${r.id}?notice=${r.created ? "imported" : "import_exists"}`);
   } catch (e) {
     if (e instanceof IcsError || e instanceof CalError) return seeOther(withQuery("/import", { error: `The file could not be imported: ${e.message}` }));

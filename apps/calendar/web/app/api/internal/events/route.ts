@@ -2,13 +2,14 @@ import { internalOnly } from "@persona/platform/internal";
 import { json, jsonError } from "@persona/platform/http";
 import { calContext } from "@/calendar/lib/context";
 import { IcsError, parseEvents } from "@/calendar/lib/ics";
-import { addFromIcs, CalError } from "@/calendar/lib/write";
+import { addAllFromIcs, CalError } from "@/calendar/lib/write";
 
 export const dynamic = "force-dynamic";
 
 /**
  * For the mail app's "Add to calendar" (guarded): `{ics}` (iCalendar text) or a raw text/calendar
- * body. Adds its event, or finds the one with the same UID. Answers `{id, uid, created, url}`.
+ * body. Adds its events, or finds those with the same UID. Answers `{id, uid, created, url, events}`
+ * (the first event's id/uid/url; `created` if any was new; `events`: `{id, uid, created}` each).
  */
 export async function POST(req: Request) {
   const denied = internalOnly(req);
@@ -26,7 +27,7 @@ export async function POST(req: Request) {
   if (!text.trim()) return jsonError("ics is required.", 400, "ics");
   if (text.length > 1_000_000) return jsonError("ics is too large (at most 1 MB).", 413, "ics");
   try {
-    const r = addFromIcs(parseEvents(text, calContext().tz));
+    const r = addAllFromIcs(parseEvents(text, calContext().tz));
     return json({ ...r, url: `http://daybook.test/events/${r.id}` }, r.created ? 201 : 200);
   } catch (e) {
     if (e instanceof IcsError || e instanceof CalError) return jsonError(e.message, 400, "ics");

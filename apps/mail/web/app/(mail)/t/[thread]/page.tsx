@@ -160,6 +160,15 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
                         <span className="mb-muted"> {fileSize(a.size)}</span>
                       </span>
                     </a>
+                    {/method=publish/i.test(a.content_type) ? (
+                      <form method="post" action="/api/calendar-add" className="mb-file-action">
+                        <input type="hidden" name="attachment" value={a.id} />
+                        <input type="hidden" name="back" value={here} />
+                        <button className="mb-tool" data-testid="add-to-calendar">
+                          ＋ Add to Daybook
+                        </button>
+                      </form>
+                    ) : null}
                   </li>
                 ))}
               </ul>

@@ -1,0 +1,24 @@
+import type { NextRequest } from "next/server";
+import { requestUser } from "@/mail/lib/auth";
+import { back, field, intOrNull, seeOther } from "@/mail/lib/http";
+import { addToCalendar } from "@/mail/lib/invites";
+import { MailError } from "@/mail/lib/mail";
+
+export const dynamic = "force-dynamic";
+
+/** "Add to Daybook" on a booking's .ics attachment (form: attachment, back): the calendar adds its events. */
+export async function POST(req: NextRequest) {
+  const user = requestUser(req);
+  if (!user) return seeOther("/login");
+  const form = await req.formData();
+  const to = field(form, "back") || "/";
+  try {
+    const r = await addToCalendar(intOrNull(field(form, "attachment")) ?? -1);
+    const what = r.count === 1 ? "the event" : `${r.count} events`;
+    const notice = r.added === 0 ? `Already in Daybook: ${what}.` : `Added to Daybook: ${r.added === r.count ? what : `${r.added} of ${r.count} events`}.`;
+    return seeOther(back(to, { notice }));
+  } catch (e) {
+    if (e instanceof MailError) return seeOther(back(to, { error: e.message }));
+    throw e;
+  }
+}
