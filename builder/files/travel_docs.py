@@ -91,7 +91,7 @@ WORDS = {
         "card_note": "Charged to {card} at checkout on {date}.", "page": "Page",
         "nights_n": "{n} nights", "night_1": "1 night", "min": "min", "h": "h",
         "connection": "Connection: {flight} to {city} departs {time} ({date}). Your bags are checked through.",
-        "taxes": "taxes",
+        "taxes": "taxes", "your_trip": "Your trip",
     },
 }
 WORDS["en_GB"] = {**WORDS["en_US"], "pnr": "Booking reference", "gate_tba": "See screens",
@@ -129,8 +129,19 @@ WORDS["de_DE"] = {
     "card_note": "Belastet auf {card} bei der Abreise am {date}.", "page": "Seite",
     "nights_n": "{n} Nächte", "night_1": "1 Nacht", "min": "Min.", "h": "Std.",
     "connection": "Anschluss: {flight} nach {city} startet um {time} ({date}). Ihr Gepäck wird durchgecheckt.",
-    "taxes": "Steuern",
+    "taxes": "Steuern", "your_trip": "Ihre Reise",
 }
+
+
+# Room types as the world names them, in German.
+ROOMS_DE = {"King Room": "Kingsize-Zimmer", "Two Queen Beds": "Zimmer mit zwei Queensize-Betten",
+            "Queen Room": "Queensize-Zimmer", "Double Room": "Doppelzimmer", "Single Room": "Einzelzimmer",
+            "Suite": "Suite"}
+
+
+def room_label(world: World, room: str) -> str:
+    """A room type (``King Room``) as the persona's locale names it (German: ``Kingsize-Zimmer``)."""
+    return ROOMS_DE.get(room, room) if world.persona.locale == "de_DE" else room
 
 
 def _words(world: World) -> dict[str, str]:
@@ -587,11 +598,46 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
     c.setDash(2, 4)
     c.line(margin, ny - 8, margin + width, ny - 8)
     c.setDash()
+    _journey_table(c, pen, world, flight, fmt, w, margin, ny - 28, width)
     pen.text(margin, 0.5 * inch, f"{airline} · {flight['pnr']} · {carrier} {number} · {w['sequence']} {seq:03d}",
              7, False, MUTED, width)
     c.showPage()
     c.save()
     return dest
+
+
+def _journey_table(c, pen: _Pen, world: World, flight: dict, fmt: Fmt, w: dict, x: float, y: float,
+                   width: float) -> None:
+    """The whole booking under the pass, as an airline prints it: every leg with its times, seat and status
+    (this pass's leg highlighted)."""
+    booking = _booking(world, flight["pnr"])
+    legs = sorted((f for f in _flights(world) if f["pnr"] == flight["pnr"]), key=lambda f: f["dep_utc"])
+    pen.text(x, y, f"{w['your_trip']} · {w['pnr']} {flight['pnr']} · {booking['fare_class']}", 10, True,
+             AIRLINE_NAVY, width)
+    y -= 18
+    cols = (0, 70, 185, 305, 425, width - 8)
+    heads = (w["flight"], w["from"], w["departs"], w["to"], w["arrives"], w["seat"])
+    c.setFillColor(AIRLINE_NAVY)
+    c.rect(x, y - 14, width, 14, stroke=0, fill=1)
+    for k, head in enumerate(heads[:5]):
+        pen.text(x + cols[k] + 6, y - 3, head.upper(), 6.5, True, colors.white, 100)
+    pen.text(x + cols[5], y - 3, heads[5].upper(), 6.5, True, colors.white, 60, align=2)
+    y -= 14
+    for f in legs:
+        dep, arr = _local(f["dep_local"]), _local(f["arr_local"])
+        this = f is flight or (f["flight_number"], f["dep_utc"]) == (flight["flight_number"], flight["dep_utc"])
+        c.setFillColor(AIRLINE_SKY if this else colors.white)
+        c.rect(x, y - 17, width, 17, stroke=0, fill=1)
+        c.setStrokeColor(RULE)
+        c.setLineWidth(0.5)
+        c.line(x, y - 17, x + width, y - 17)
+        cells = (f["flight_number"], f"{f['from']} {_city(f['from'], world)}",
+                 f"{fmt.day(dep)} {fmt.time(dep)}", f"{f['to']} {_city(f['to'], world)}",
+                 f"{fmt.day(arr)} {fmt.time(arr)}")
+        for k, value in enumerate(cells):
+            pen.text(x + cols[k] + 6, y - 4, value, 8, this, INK, cols[k + 1] - cols[k] - 8 if k < 4 else 110)
+        pen.text(x + cols[5], y - 4, f["seat"], 8, this, INK, 60, align=2)
+        y -= 17
 
 
 def _connection_note(world: World, flight: dict, fmt: Fmt, w: dict) -> str:
@@ -756,7 +802,7 @@ def write_itinerary(world: World, trip: int, dest: Path) -> Path:
         rows = [(w["address"], hotel["address"]), (w["conf"], hotel["confirmation"]),
                 (w["check_in"], fmt.date(dt.date.fromisoformat(hotel["check_in"]))),
                 (w["check_out"], fmt.date(dt.date.fromisoformat(hotel["check_out"]))),
-                (w["room"], (f"{hotel['room']} · {w['guests']} {hotel['guests']} · "
+                (w["room"], (f"{room_label(world, hotel['room'])} · {w['guests']} {hotel['guests']} · "
                              f"{w['nights_n'].format(n=hotel['nights']) if hotel['nights'] != 1 else w['night_1']}")),
                 (w["total"], (f"{fmt.money(hotel['total_cents'])} ({hotel['nights']} × "
                               f"{fmt.money(hotel['rate_cents'])} + {fmt.money(hotel['tax_cents'])} {w['taxes']})"))]
@@ -892,7 +938,7 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     if checkout.get("loyalty_number"):
         pen.text(margin, gy - 2, f"{w['member']} {checkout['loyalty_number']}", 8.5, False, MUTED, 260)
 
-    facts = [(w["room_no"], room_number(world, checkout)), (w["room_type"], checkout["room"]),
+    facts = [(w["room_no"], room_number(world, checkout)), (w["room_type"], room_label(world, checkout["room"])),
              (w["arrival"], fmt.date(dt.date.fromisoformat(checkout["check_in"]))),
              (w["departure"], fmt.date(dt.date.fromisoformat(checkout["check_out"]))),
              (w["guests"], str(checkout["guests"])), (w["rate"], fmt.money(checkout["rate_cents"])),
