@@ -706,7 +706,6 @@ def write_itinerary(world: World, trip: int, dest: Path) -> Path:
     w = _words(world)
     events = [e for e in world.events if e.data.get("trip") == trip]
     booking = next(e.data for e in events if e.kind == "flight_booking")
-    booked_at = next(e.at for e in events if e.kind == "flight_booking")
     legs = sorted((e.data for e in events if e.kind == "flight"), key=lambda f: f["dep_utc"])
     hotel = next((e.data for e in events if e.kind == "hotel_booking"), None)
     rides = sorted((e.data for e in events if e.kind == "ride"), key=lambda r: r["pickup_local"])
@@ -841,7 +840,7 @@ def write_itinerary(world: World, trip: int, dest: Path) -> Path:
     y -= 4
     pen.text(margin, y, w["total"], 10, True, INK, 300)
     pen.text(margin + 330, y, fmt.money(sum(v for _, v in costs)), 10, True, INK, 110, align=2)
-    pen.text(margin, 0.6 * inch, w["prepared"].format(date=fmt.date(booked_at)), 7.5, False, MUTED, width)
+    pen.text(margin, 0.6 * inch, w["prepared"].format(date=fmt.date(prepared)), 7.5, False, MUTED, width)
     c.showPage()
     c.save()
     return dest
@@ -952,13 +951,23 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     y = min(gy, fy) - 24
 
     cols = (margin, margin + 85, margin + width - 150, margin + width)
-    c.setFillColor(HOTEL_GREEN)
-    c.rect(margin, y - 16, width, 16, stroke=0, fill=1)
-    pen.text(cols[0] + 6, y - 4, w["date"], 8, True, colors.white, 80)
-    pen.text(cols[1], y - 4, w["description"], 8, True, colors.white, 250)
-    pen.text(cols[2] + 60, y - 4, w["charges"], 8, True, colors.white, 80, align=2)
-    pen.text(cols[3] - 6, y - 4, w["credits"], 8, True, colors.white, 80, align=2)
-    y -= 16
+
+    def table_head(y: float) -> float:
+        c.setFillColor(HOTEL_GREEN)
+        c.rect(margin, y - 16, width, 16, stroke=0, fill=1)
+        pen.text(cols[0] + 6, y - 4, w["date"], 8, True, colors.white, 80)
+        pen.text(cols[1], y - 4, w["description"], 8, True, colors.white, 250)
+        pen.text(cols[2] + 60, y - 4, w["charges"], 8, True, colors.white, 80, align=2)
+        pen.text(cols[3] - 6, y - 4, w["credits"], 8, True, colors.white, 80, align=2)
+        return y - 16
+
+    def next_page() -> float:
+        c.showPage()
+        pen.text(margin, ph - margin, f"{checkout['hotel']} · {w['folio_no']} {checkout['folio']} · {w['page']} "
+                                      f"{c.getPageNumber()}", 8, True, HOTEL_GREEN, width)
+        return ph - margin - 20
+
+    y = table_head(y)
     pct = round(100 * int(checkout["tax_cents"]) / max(1, int(checkout["rate_cents"]) * int(checkout["nights"])), 1)
     pct_text = f"{pct:.1f}".replace(".", ",") + " %" if fmt.de else f"{pct:.1f}%"
     total = 0
@@ -973,8 +982,9 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
         pen.text(cols[2] + 60, y - 3, fmt.money(cents), 8.5, False, INK, 80, align=2)
         y -= 14
         if y < 1.6 * inch:
-            c.showPage()
-            y = ph - margin
+            y = table_head(next_page())
+    if y < 2.6 * inch:  # the payment and the totals stay together
+        y = table_head(next_page())
     pay_day = out_local.date()
     pen.text(cols[0] + 6, y - 3, fmt.numeric_date(pay_day), 8.5, False, INK, 80)
     pen.text(cols[1], y - 3, f"{w['payment']} · {card_label}", 8.5, False, INK, 250)
