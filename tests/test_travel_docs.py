@@ -73,14 +73,17 @@ def assert_round_trip(world, pdf: Path, tmp: Path) -> dict:
     booking = next(e.data for e in world.events if e.kind == "flight_booking" and e.data["pnr"] == flight["pnr"])
     raw = scan(pdf, tmp)
     fields = bcbp.parse(raw)
-    assert raw[:2] == "M1" and len(raw[:60]) == 60 and len(raw) == 60 + fields["conditional_size"]
-    assert raw[58:60] == f"{fields['conditional_size']:02X}"
+    # The mandatory part is exactly 60 characters: its last field (at 58-59) sizes all that follows, from ">".
+    assert raw[:2] == "M1" and raw[60] == ">" and raw[58:60] == f"{len(raw) - 60:02X}"
+    assert len(raw) == 60 + fields["conditional_size"]
+    carrier, number = flight["flight_number"].split()
+    assert (raw[23:30], raw[30:36], raw[36:39], raw[39:44]) == \
+        (flight["pnr"].ljust(7), flight["from"] + flight["to"], carrier.ljust(3), number.zfill(4) + " ")
     surname, given = world.persona.identity.name.split()[-1], world.persona.identity.name.split()[0]
     assert fields["name"] == bcbp.bcbp_name(world.persona.identity.name)[:20]
     assert fields["name"].startswith(bcbp.fold(surname) + "/" + bcbp.fold(given)[:1])
     assert fields["pnr"] == flight["pnr"] == booking["pnr"]
     assert (fields["from"], fields["to"]) == (flight["from"], flight["to"])
-    carrier, number = flight["flight_number"].split()
     assert (fields["carrier"], fields["flight"]) == (carrier, number) == (booking["airline_code"], number)
     dep = dt.datetime.fromisoformat(flight["dep_local"])
     assert fields["julian_date"] == dep.timetuple().tm_yday
