@@ -1,0 +1,47 @@
+import type { NextRequest } from "next/server";
+import { field, json, jsonError, seeOther, withQuery } from "@persona/platform/http";
+import { requestUser, type User } from "./auth";
+import { RideError } from "./rides";
+
+export { field, json, jsonError, seeOther, withQuery };
+
+/** A posted id: the integer in `value`, or NaN when it is not a plain positive integer. */
+export function idValue(value: string): number {
+  return /^\d{1,12}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+}
+
+/** True when the client asked for JSON (`Accept: application/json`): routes then answer JSON, not redirects. */
+function wantsJson(req: NextRequest): boolean {
+  return (req.headers.get("accept") ?? "").includes("application/json");
+}
+
+/**
+ * The POST handler of a form: signed out, to the sign-in page (401 for JSON); signed in, runs `act`
+ * and answers 303 to the path it returns (JSON: `{ok: true, next}`). A RideError answers 303 to
+ * `failed(error, form)` (JSON: 400 `{error}`); nothing was written then.
+ */
+export function formPost({
+  act,
+  failed,
+}: {
+  act: (user: User, form: FormData, req: NextRequest) => Promise<string> | string;
+  failed: (e: RideError, form: FormData) => string;
+}) {
+  return async function POST(req: NextRequest, _ctx: unknown): Promise<Response> {
+    const user = requestUser(req);
+    if (!user) return wantsJson(req) ? jsonError("Sign in first.", 401) : seeOther("/login");
+    let form: FormData;
+    try {
+      form = await req.formData();
+    } catch {
+      return wantsJson(req) ? jsonError("That request could not be read.") : seeOther(withQuery("/", { error: "That request could not be read." }));
+    }
+    try {
+      const next = await act(user, form, req);
+      return wantsJson(req) ? json({ ok: true, next }) : seeOther(next);
+    } catch (e) {
+      if (e instanceof RideError) return wantsJson(req) ? jsonError(e.message) : seeOther(failed(e, form));
+      throw e;
+    }
+  };
+}
