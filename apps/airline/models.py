@@ -179,6 +179,7 @@ class Passenger(Base):
     surname: Mapped[str] = mapped_column(String)
     ticket_number: Mapped[str] = mapped_column(String, unique=True)
     loyalty_number: Mapped[str | None] = mapped_column(String)
+    bcbp_name: Mapped[str] = mapped_column(String, doc="SURNAME/GIVEN in ASCII as the boarding pass prints it")
     world_ref: Mapped[str | None] = mapped_column(String)
 
 

@@ -7,9 +7,8 @@ What is projected, and the rules the app and the tasks rely on:
   world's ticket numbers, and its ``flight`` events as segments with the world's seats (one per passenger,
   in order), boarding group and gate. A booking is ``past`` once its last segment has landed by the
   world's now, else ``upcoming``; the world cancels nothing.
-* A flown segment was checked in: ``checked_in_at`` a few hours before departure and the check-in sequence
-  number of ``builder.files.travel_docs.checkin_sequence`` (so the app and the boarding-pass files agree;
-  while that module is absent, a draw from stream ``airline/checkin``).
+* A flown segment was checked in at ``builder.files.travel_docs.checkin_time`` with the sequence number of
+  ``checkin_sequence`` and the name of ``passenger_name`` (so the app and the boarding-pass files agree).
 * The schedule: routes from the home airport to every destination of the world and the network's extra
   airports (``network.json``), both ways, plus every leg the world flies; each route's five daily flight
   numbers and departure slots are the world's own (``builder.world.travel`` stream ``travel/route/A-B``),
@@ -29,6 +28,7 @@ from sqlalchemy.orm import Session as OrmSession
 from builder import appkit, dbfile
 from builder.persona.places import DESTINATIONS, HOME_CITIES
 from builder.rng import rng
+from builder.files.travel_docs import checkin_sequence, checkin_time, passenger_name
 from builder.world import World
 from builder.world.accounts import payment_cards
 from builder.world.travel import AIRLINES, AIRPORTS, block_minutes, distance_km
@@ -160,18 +160,11 @@ def _passenger_names(full: str) -> tuple[str, str]:
     return (given, surname) if given else (full, full)
 
 
-def _checkin(world: World, data: dict, r) -> tuple[str, int]:
-    """(checked_in_at local, sequence) of a flown segment."""
-    dep = dt.datetime.fromisoformat(data["dep_utc"].replace("Z", "+00:00"))
-    local = dep.astimezone(dt.timezone.utc).astimezone(_zone(world.persona.timezone)).replace(tzinfo=None)
-    at = local - dt.timedelta(hours=r.randint(3, 22), minutes=r.randint(0, 59))
-    seq = r.randint(12, 180)
-    try:
-        from builder.files.travel_docs import checkin_sequence
-        seq = int(checkin_sequence(world, data))
-    except ImportError:
-        pass
-    return at.isoformat(), seq
+def _checkin(world: World, data: dict, passenger: str) -> tuple[str, int]:
+    """(checked_in_at local ISO, sequence) of ``passenger`` on a flown segment, as the boarding-pass files have it
+    (:func:`builder.files.travel_docs.checkin_time` and ``checkin_sequence``)."""
+    at = checkin_time(world, data).astimezone(_zone(world.persona.timezone)).replace(tzinfo=None, microsecond=0)
+    return at.isoformat(), int(checkin_sequence(world, data, passenger))
 
 
 def _zone(name: str):
@@ -181,11 +174,9 @@ def _zone(name: str):
 
 def home_files(world: World, home: Path) -> list[Path]:
     """Boarding passes and itineraries in the persona's home ``home`` (written by ``builder.files.travel_docs``);
-    returns the paths they return (none while that module is absent)."""
-    try:
-        from builder.files.travel_docs import boarding_passes, itineraries
-    except ImportError:
-        return []
+    returns the paths they return."""
+    from builder.files.travel_docs import boarding_passes, itineraries
+
     return [*boarding_passes(world, home), *itineraries(world, home)]
 
 
@@ -211,8 +202,7 @@ def seed(world: World, path: Path) -> Path:
                       password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP))))
         db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
                          expires_at=appkit.session_expiry(world)))
-        cities = {c.airport: c.name for cities in HOME_CITIES.values() for c in cities}
-        cities.update({code_: city for city, code_, _, _ in DESTINATIONS})
+        cities = {**{c.airport: c.name for cs in HOME_CITIES.values() for c in cs}, **NETWORK["cities"]}
         for ap in sorted(AIRPORTS):
             full, lat, lon, zone = AIRPORTS[ap]
             db.add(m.Airport(code=ap, name=full, city=cities.get(ap, full.split(" ")[0]), latitude=lat,
@@ -245,7 +235,6 @@ def seed(world: World, path: Path) -> Path:
         flights_by_pnr: dict[str, list] = {}
         for f in world.of_kind("flight"):
             flights_by_pnr.setdefault(f.data["pnr"], []).append(f)
-        r = rng(world.seed, "airline/checkin")
         pid = sid = seat_id = pay_id = 0
         status_by_year: dict[int, int] = {}
         award = 0
@@ -277,6 +266,7 @@ def seed(world: World, path: Path) -> Path:
                 db.add(m.Passenger(id=pid, booking_id=bid, position=k, full_name=full, given_name=g, surname=s,
                                    ticket_number=d["ticket_numbers"][k],
                                    loyalty_number=d.get("loyalty_number") if k == 0 else None,
+                                   bcbp_name=passenger_name(world, full),
                                    world_ref=f"{b.id}:{k}"))
             for pos, f in enumerate(flights):
                 fd = f.data
@@ -290,12 +280,11 @@ def seed(world: World, path: Path) -> Path:
                                  arr_utc=fd["arr_utc"], duration_minutes=fd["duration_minutes"], distance_miles=miles,
                                  aircraft=fd["aircraft"], gate=fd.get("gate"), boarding_group=fd["boarding_group"],
                                  status="flown" if flown else "scheduled", world_ref=f.id))
-                checkin = _checkin(world, fd, r) if flown else (None, None)
                 for k, seat in enumerate(fd["seats"][:len(pax_ids)]):
                     seat_id += 1
+                    at, seq = _checkin(world, fd, d["passengers"][k]) if flown else (None, None)
                     db.add(m.Seat(id=seat_id, segment_id=sid, passenger_id=pax_ids[k], seat=seat,
-                                  checked_in_at=checkin[0], sequence=(checkin[1] + k) if flown else None,
-                                  world_ref=f"{f.id}:{k}"))
+                                  checked_in_at=at, sequence=seq, world_ref=f"{f.id}:{k}"))
                 if flown:
                     earned = miles * family["miles_percent"] // 100
                     year = dep.astimezone(_zone(p.timezone)).year

@@ -5,7 +5,7 @@ import type { AirContext } from "./context";
 import { money } from "./context";
 import type { User } from "./auth";
 import {
-  AirError, aircraftOf, assignSeats, bookingByPnr, cards, checkinWindow, family, flightDate, fnv, isInternational,
+  AirError, aircraftOf, assignSeats, bcbpName, bookingByPnr, cards, checkinWindow, family, flightDate, fnv, isInternational,
   optionByKey, passengersOf, priceSplit, seatExists, seatsOf, segmentsOf, takenSeats, tripStatus, type Booking,
   type Option, type Segment,
 } from "./air";
@@ -86,7 +86,7 @@ function newPnr(ctx: AirContext, seedText: string): string {
     let out = "";
     for (let i = 0; i < 6; i++) {
       out += PNR_ALPHABET[h % 32];
-      h = Math.floor(h / 32) ^ fnv(`${h}|${i}`);
+      h = (Math.floor(h / 32) ^ fnv(`${h}|${i}`)) >>> 0;
     }
     if (!exists.get(out)) return out;
   }
@@ -148,6 +148,7 @@ export async function book(ctx: AirContext, user: User, req: BookRequest): Promi
   const total = fare * pax;
   const count = (db().prepare("SELECT COUNT(*) AS n FROM bookings").get() as { n: number }).n;
   const pnr = newPnr(ctx, `${count}|${req.out}|${req.ret ?? ""}`);
+  const myName = (db().prepare("SELECT p.bcbp_name FROM passengers p JOIN bookings b ON b.id = p.booking_id WHERE b.user_id = ? AND p.position = 0 ORDER BY b.id DESC LIMIT 1").get(user.id) as { bcbp_name: string } | undefined)?.bcbp_name ?? bcbpName(user.full_name);
   const names = [user.full_name, ...req.companions.map((n) => n.trim().replace(/\s+/g, " "))];
   const tickets = names.map((_, k) => newTicket(ctx, `${pnr}|${k}`));
   const seatPlan = legs.map((l) => assignSeats(ctx, l.aircraft, l.flight, flightDate(l.dep_local), fam.cabin, pax, user.seat_preference));
@@ -168,8 +169,8 @@ export async function book(ctx: AirContext, user: User, req: BookRequest): Promi
     const paxIds = names.map((n, k) => {
       const [given, ...rest] = n.split(" ");
       const surname = rest.length ? rest[rest.length - 1] : n;
-      return Number(d.prepare("INSERT INTO passengers (booking_id, position, full_name, given_name, surname, ticket_number, loyalty_number, world_ref) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)")
-        .run(bid, k, n, k === 0 ? user.given_name : rest.length > 1 ? [given, ...rest.slice(0, -1)].join(" ") : given, k === 0 ? user.surname : surname, tickets[k], k === 0 ? user.username : null).lastInsertRowid);
+      return Number(d.prepare("INSERT INTO passengers (booking_id, position, full_name, given_name, surname, ticket_number, loyalty_number, bcbp_name, world_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)")
+        .run(bid, k, n, k === 0 ? user.given_name : rest.length > 1 ? [given, ...rest.slice(0, -1)].join(" ") : given, k === 0 ? user.surname : surname, tickets[k], k === 0 ? user.username : null, k === 0 ? myName : bcbpName(n)).lastInsertRowid);
     });
     legs.forEach((l, pos) => {
       const leg = legs.slice(0, pos + 1).filter((x) => x.direction === l.direction).length;

@@ -15,7 +15,7 @@ export interface Booking {
   carrier_fees_cents: number; total_cents: number; card_id: number; booked_at: string; changed_at: string | null;
   cancelled_at: string | null; credit_cents: number; refund_cents: number; world_ref: string | null;
 }
-export interface Passenger { id: number; booking_id: number; position: number; full_name: string; given_name: string; surname: string; ticket_number: string; loyalty_number: string | null }
+export interface Passenger { id: number; booking_id: number; position: number; full_name: string; given_name: string; surname: string; ticket_number: string; loyalty_number: string | null; bcbp_name: string }
 export interface Segment {
   id: number; booking_id: number; position: number; direction: string; leg: number; flight_number: string; origin: string;
   destination: string; dep_local: string; arr_local: string; dep_utc: string; arr_utc: string; duration_minutes: number;
@@ -133,11 +133,11 @@ export function flightDate(depLocal: string): string {
   return depLocal.slice(0, 10);
 }
 
-/** Seats other travellers hold on `flight` leaving on `date`: a deterministic draw (55-85 % load), plus the
+/** Seats other travellers hold on `flight` leaving on `date`: a deterministic draw (45-75 % load), plus the
  * seats of this app's other live bookings on the same flight. `exceptSegment`: the segment whose seats are "mine". */
 export function takenSeats(ctx: AirContext, ac: Aircraft, flight: string, date: string, exceptSegment?: number): Set<string> {
   const taken = new Set<string>();
-  const load = 55 + (fnv(`${ctx.salt}|load|${flight}|${date}`) % 31);
+  const load = 45 + (fnv(`${ctx.salt}|load|${flight}|${date}`) % 31);
   for (const cabin of ["business", "economy"]) {
     const letters = (cabin === "business" ? ac.business_letters : ac.economy_letters).replace(/\|/g, "");
     for (const row of range(cabin === "business" ? ac.business_rows : ac.economy_rows)) {
@@ -324,8 +324,24 @@ export function checkinWindow(ctx: AirContext, seg: Segment): { open: boolean; o
   return { open: true, opensMs, reason: "" };
 }
 
-function ascii(s: string): string {
-  return s.normalize("NFKD").replace(/[^\x20-\x7e]/g, "").toUpperCase();
+const UMLAUTS: Record<string, string> = { Ä: "AE", Ö: "OE", Ü: "UE", ä: "AE", ö: "OE", ü: "UE", ß: "SS" };
+
+/** Upper-case ASCII letters and spaces of `text` (umlauts written out, accents dropped, punctuation removed), as
+ * builder.files.bcbp.fold writes names. */
+export function fold(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    if (ch in UMLAUTS) out += UMLAUTS[ch];
+    else out += ch.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toUpperCase().replace(/[^A-Z\s]/g, "").replace(/\s/g, " ");
+  }
+  return out.split(/\s+/).filter(Boolean).join(" ");
+}
+
+/** `SURNAME/GIVEN` of a display name (the last word is the surname). */
+export function bcbpName(fullName: string): string {
+  const words = fullName.trim().split(/\s+/);
+  const surname = fold(words[words.length - 1] ?? ""), given = fold(words.slice(0, -1).join(" "));
+  return surname ? (given ? `${surname}/${given}` : surname) : "TRAVELLER";
 }
 
 /** Seat as BCBP writes it: `9F` -> `009F`. */
@@ -338,8 +354,8 @@ export function bcbpSeat(seat: string): string {
  * (format M, 1 leg, SURNAME/GIVEN (20), E, PNR (7), from, to, carrier (3), flight (5), Julian date, compartment,
  * seat (4), check-in sequence (5), status, conditional size in hex), then the conditional part (`>6`...).
  */
-export function bcbp(p: { surname: string; given: string; pnr: string; from: string; to: string; carrier: string; flight: string; depLocal: string; compartment: string; seat: string; sequence: number; ticket: string; loyalty: string | null; bags: number; issued: string }): string {
-  const name = `${ascii(p.surname)}/${ascii(p.given)}`.slice(0, 20).padEnd(20, " ");
+export function bcbp(p: { name: string; pnr: string; from: string; to: string; carrier: string; flight: string; depLocal: string; compartment: string; seat: string; sequence: number; ticket: string; loyalty: string | null; bags: number; issued: string }): string {
+  const name = p.name.slice(0, 20).padEnd(20, " ");
   const num = p.flight.replace(/^[A-Z0-9]{2}\s*/, "");
   const flight = num.padStart(4, "0").padEnd(5, " ");
   const unique = `0WW${p.issued.slice(3, 4)}${String(julian(p.issued)).padStart(3, "0")}B${p.carrier.padEnd(3, " ")}`;

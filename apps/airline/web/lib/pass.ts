@@ -6,7 +6,7 @@ import type { User } from "./auth";
 import { awareIso, clock, clockZone, day, instant, zoneAbbr } from "./time";
 
 export interface Pass {
-  passenger: string; surname: string; given: string; ticket: string; pnr: string; flight: string; from: string; to: string;
+  passenger: string; bcbpName: string; ticket: string; pnr: string; flight: string; from: string; to: string;
   fromCity: string; toCity: string; depLocal: string; arrLocal: string; boardingLocal: string; fromZone: string; toZone: string;
   group: number; seat: string; sequence: number; gate: string | null; cabin: string; fare: string; bcbp: string; aircraft: string;
 }
@@ -31,12 +31,12 @@ export function passes(ctx: AirContext, user: User, pnr: string, segmentId: numb
     if (t.sequence == null || !t.checked_in_at) continue;
     const p = pax.find((x) => x.id === t.passenger_id)!;
     out.push({
-      passenger: p.full_name, surname: p.surname, given: p.given_name, ticket: p.ticket_number, pnr: b.pnr, flight: seg.flight_number,
+      passenger: p.full_name, bcbpName: p.bcbp_name, ticket: p.ticket_number, pnr: b.pnr, flight: seg.flight_number,
       from: seg.origin, to: seg.destination, fromCity: from.city, toCity: to.city, depLocal: seg.dep_local, arrLocal: seg.arr_local,
       boardingLocal: boarding, fromZone: from.timezone, toZone: to.timezone, group: seg.boarding_group, seat: t.seat, sequence: t.sequence,
       gate: seg.gate, cabin: fam.cabin === "business" ? "Business" : "Economy", fare: fam.name, aircraft: seg.aircraft,
       bcbp: bcbp({
-        surname: p.surname, given: p.given_name, pnr: b.pnr, from: seg.origin, to: seg.destination, carrier: ctx.code, flight: seg.flight_number,
+        name: p.bcbp_name, pnr: b.pnr, from: seg.origin, to: seg.destination, carrier: ctx.code, flight: seg.flight_number,
         depLocal: seg.dep_local, compartment: fam.cabin === "business" ? "J" : "Y", seat: t.seat, sequence: t.sequence, ticket: p.ticket_number,
         loyalty: p.loyalty_number, bags: fam.checked_bags, issued: t.checked_in_at,
       }),
@@ -72,7 +72,7 @@ export async function passesPdf(ctx: AirContext, list: Pass[]): Promise<Uint8Arr
     page.drawText("BOARDING PASS", { x: 430, y: 288, size: 12, font: bold, color: gold });
     const label = (t: string, x: number, y: number) => page.drawText(t.toUpperCase(), { x, y, size: 7, font: bold, color: grey });
     const value = (t: string, x: number, y: number, size = 13) => page.drawText(t, { x, y, size, font: bold, color: navy });
-    label("Passenger", 24, 250); value(`${p.surname.toUpperCase()}/${p.given.toUpperCase()}`, 24, 234);
+    label("Passenger", 24, 250); value(p.bcbpName, 24, 234);
     label("Confirmation", 250, 250); value(p.pnr, 250, 234);
     label("Flight", 360, 250); value(p.flight, 360, 234);
     value(p.from, 24, 190, 30); value(p.to, 150, 190, 30);

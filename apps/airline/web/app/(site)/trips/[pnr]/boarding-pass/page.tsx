@@ -42,7 +42,7 @@ export default async function BoardingPassPage({ params, searchParams }: { param
           <header><span>{ctx.airline.toUpperCase()}</span><span>{p.cabin}</span></header>
           <div className="ma-pass-body">
             <div className="ma-pass-info">
-              <div className="ma-pass-name" data-testid="pass-name">{p.surname.toUpperCase()}/{p.given.toUpperCase()}</div>
+              <div className="ma-pass-name" data-testid="pass-name">{p.bcbpName}</div>
               <div className="ma-pass-route">
                 <div><b>{p.from}</b><span>{p.fromCity}</span></div>
                 <span className="ma-pass-plane">✈</span>
