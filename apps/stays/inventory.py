@@ -51,6 +51,12 @@ def canonical_city(name: str) -> str:
     return catalog()["alias"].get(name, name)
 
 
+def _slug(name: str, city: str) -> str:
+    """A property's slug, unique across cities: its name's, with the city's appended unless the name has it."""
+    s, c = slugify(name), slugify(city)
+    return s if c in s else f"{s}-{c}"
+
+
 def _address(r, city: str, region: str | None, country: str, street: str) -> str:
     number = r.randint(3, 640)
     if city == "Tokyo":
@@ -84,6 +90,125 @@ def world_hotels(world: World) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _city_properties(seed: int, name: str, info: dict[str, Any], w: dict[str, Any] | None, chain: str,
+                     short: str) -> list[dict[str, Any]]:
+    """The properties of one city (see :func:`inventory`); ``w`` the world's chain hotel there, if any."""
+    cat = catalog()
+    r = rng(seed, f"stays/inventory/{name}")
+    props: list[dict[str, Any]] = []
+    seen: set[str] = {slugify(f"{short} {name}")}
+    code = _COUNTRY_CODES.get(info["country"], "default")
+    hoods = info["neighbourhoods"]
+
+    def jitter() -> tuple[float, float]:
+        return (round(info["lat"] + r.uniform(-0.02, 0.02), 4), round(info["lon"] + r.uniform(-0.025, 0.025), 4))
+
+    def reviews(rating_x10: int, count: int, stay_kind: str) -> list[dict[str, Any]]:
+        rows = []
+        for _ in range(min(count, r.randint(4, 7))):
+            lang = "de" if r.random() < (0.5 if code in ("DE", "AT") else 0.15) else "en"
+            target = rating_x10 / 20  # out of 5
+            score = max(1, min(5, round(r.gauss(target, 0.8))))
+            band = "high" if score >= 4 else "mid" if score == 3 else "low"
+            bank = cat["reviews"][lang][band]
+            body = " ".join(r.choice(bank[part]) for part in ("opener", "detail", "closer"))
+            if stay_kind == "hotel":
+                body = body.replace("The host left", "Reception gave us")
+            author, home = r.choice(cat["reviewers"][lang])
+            month = f"{r.choice([2024, 2025, 2026])}-{r.randint(1, 12):02d}"
+            rows.append({"author": f"{author} {chr(65 + r.randrange(26))}.", "author_city": home,
+                         "language": lang, "rating": score, "body": body, "stayed": month})
+        return sorted(rows, key=lambda x: x["stayed"], reverse=True)
+
+    def hotel(pname: str, stars: int, base: int, address: str, hood: str, chain_name: str | None,
+              world_ref: str | None, rooms: list[dict[str, Any]]) -> dict[str, Any]:
+        some = cat["amenities"]["hotel_some"]
+        amen = cat["amenities"]["hotel_all"] + sorted(r.sample(some, k=min(len(some), 3 + stars)))
+        rating = r.randint(70 + 3 * stars, 82 + 3 * stars) if stars < 5 else r.randint(88, 97)
+        count = r.randint(60, 2600)
+        lat, lon = jitter()
+        desc = (f"A {r.choice(_ADJECTIVES)} {stars}-star hotel in {hood}, {name}, with "
+                f"{amen[len(cat['amenities']['hotel_all'])].lower()} and {amen[-1].lower()}. "
+                f"Rooms sleep up to {max(x['sleeps'] for x in rooms)}; check-in from 3:00 PM, check-out by 11:00 AM.")
+        return {"slug": _slug(pname, name), "kind": "hotel", "name": pname, "chain": chain_name, "neighbourhood": hood,
+                "address": address, "stars": stars, "rating_x10": min(rating, 98), "review_count": count,
+                "description": desc, "amenities": amen, "host_name": None, "host_since": None,
+                "base_rate_cents": base, "cleaning_fee_cents": 0,
+                "policy": "flexible" if r.random() < 0.75 else "moderate", "lat": lat, "lon": lon,
+                "art": r.randint(1, 10**6), "world_ref": world_ref, "rooms": rooms,
+                "reviews": reviews(min(rating, 98), count, "hotel")}
+
+    def hotel_rooms(base_units: int) -> list[dict[str, Any]]:
+        types = cat["room_types"]
+        picked = [t for t in types if t["name"] in ("King Room", "Two Queen Beds")] + \
+            [t for t in types if t["name"] not in ("King Room", "Two Queen Beds") and r.random() < 0.6]
+        return [{"name": t["name"], "sleeps": t["sleeps"], "beds": _BEDS[t["name"]],
+                 "factor_pct": round(t["factor"] * 100), "units": max(1, t["units"] * base_units // 10)}
+                for t in sorted(picked, key=lambda t: (t["factor"], t["name"]))]
+
+    # The persona's chain: the world's hotel where the world stays, else one drawn like the world draws it.
+    chain_rooms = [{"name": "King Room", "sleeps": 2, "beds": _BEDS["King Room"], "factor_pct": 100, "units": 16},
+                   {"name": "Two Queen Beds", "sleeps": 4, "beds": _BEDS["Two Queen Beds"], "factor_pct": 100,
+                    "units": 12},
+                   {"name": "Junior Suite", "sleeps": 3, "beds": _BEDS["Junior Suite"], "factor_pct": 155,
+                    "units": 3}]
+    if w:
+        props.append(hotel(w["hotel"], 4, w["rate_cents"], w["address"], hoods[0], w["chain"], w["event"],
+                           chain_rooms))
+    else:
+        props.append(hotel(f"{short} {name}", 4, int(info["base"] * r.uniform(0.9, 1.15)) // 100 * 100,
+                           _address(r, name, info["region"], info["country"], r.choice(info["streets"])),
+                           hoods[0], chain, None, chain_rooms))
+    patterns = list(cat["hotel_names"])
+    r.shuffle(patterns)
+    for pat in patterns:
+        if len(props) >= 1 + HOTELS_PER_CITY:
+            break
+        hood = r.choice(hoods)
+        pname = pat["pattern"].format(n=hood, w=info["word"], c=name)
+        if slugify(pname) in seen:
+            continue
+        seen.add(slugify(pname))
+        stars = r.randint(*pat["stars"])
+        base = int(info["base"] * (0.55 + 0.18 * stars) * r.uniform(0.9, 1.1)) // 100 * 100
+        props.append(hotel(pname, stars, base, _address(r, name, info["region"], info["country"],
+                                                        r.choice(info["streets"])), hood, None, None,
+                           hotel_rooms(r.randint(6, 14))))
+    hosts = cat["hosts"].get(code, cat["hosts"]["default"])
+    kinds = cat["rental_kinds"]
+    for j in range(RENTALS_PER_CITY):
+        k = kinds[(j + r.randrange(len(kinds))) % len(kinds)]
+        hood = hoods[(j * 2 + 1) % len(hoods)]
+        title = r.choice(cat["rental_titles"]).format(k=k["kind"].lower(), n=hood)
+        title = title[0].upper() + title[1:]
+        if slugify(title) in seen:
+            title = f"{title} ({j + 1})"
+        seen.add(slugify(title))
+        sleeps, bedrooms = r.randint(*k["sleeps"]), r.randint(*k["bedrooms"])
+        some = cat["amenities"]["rental_some"]
+        amen = cat["amenities"]["rental_all"] + sorted(r.sample(some, k=4))
+        host = hosts[(j + r.randrange(len(hosts))) % len(hosts)]
+        since = r.randint(2014, 2023)
+        rating = r.randint(84, 99)
+        count = r.randint(9, 240)
+        lat, lon = jitter()
+        base = int(info["base"] * (0.45 + 0.12 * sleeps) * r.uniform(0.85, 1.1)) // 100 * 100
+        lo, hi = cat["rates"]["cleaning_fee"]
+        desc = (f"{k['rooms']} for up to {sleeps} guests in {hood}: {bedrooms} bedroom{'s' if bedrooms > 1 else ''}, "
+                f"{amen[3].lower()} and {amen[4].lower()}. {host} has hosted on Bramblestay since {since}.")
+        beds = f"{bedrooms} bedroom{'s' if bedrooms > 1 else ''} · {sleeps} guests"
+        props.append({"slug": _slug(title, name), "kind": "rental", "name": title, "chain": None, "neighbourhood": hood,
+                      "address": _address(r, name, info["region"], info["country"], r.choice(info["streets"])),
+                      "stars": None, "rating_x10": rating, "review_count": count, "description": desc,
+                      "amenities": amen, "host_name": host, "host_since": str(since), "base_rate_cents": base,
+                      "cleaning_fee_cents": r.randint(lo // 500, hi // 500) * 500,
+                      "policy": "moderate" if r.random() < 0.5 else "flexible", "lat": lat, "lon": lon,
+                      "art": r.randint(1, 10**6), "world_ref": None,
+                      "rooms": [{"name": k["rooms"], "sleeps": sleeps, "beds": beds, "factor_pct": 100, "units": 1}],
+                      "reviews": reviews(rating, count, "rental")})
+    return props
+
+
 def inventory(world: World) -> list[dict[str, Any]]:
     """Every city with its properties, sorted by city name.
 
@@ -94,7 +219,6 @@ def inventory(world: World) -> list[dict[str, Any]]:
     ``rooms`` (list of ``{name, sleeps, beds, factor_pct, units}``) and ``reviews`` (list of
     ``{author, author_city, language, rating, body, stayed}``).
     """
-    cat = catalog()
     chain = (world.persona.travel.hotel_chain if world.persona.travel else None) or "Harbor & Pine Hotels"
     short = chain.removesuffix(" Hotels").removesuffix(" Hotel").removesuffix(" Resorts")
     known = world_hotels(world)
@@ -102,118 +226,6 @@ def inventory(world: World) -> list[dict[str, Any]]:
     out = []
     for name in names:
         info = _city_info(name)
-        r = rng(world.seed, f"stays/inventory/{name}")
-        props: list[dict[str, Any]] = []
-        seen: set[str] = {slugify(f"{short} {name}")}
-        code = _COUNTRY_CODES.get(info["country"], "default")
-        hoods = info["neighbourhoods"]
-
-        def jitter() -> tuple[float, float]:
-            return (round(info["lat"] + r.uniform(-0.02, 0.02), 4), round(info["lon"] + r.uniform(-0.025, 0.025), 4))
-
-        def reviews(rating_x10: int, count: int, stay_kind: str) -> list[dict[str, Any]]:
-            rows = []
-            for _ in range(min(count, r.randint(4, 7))):
-                lang = "de" if r.random() < (0.5 if code in ("DE", "AT") else 0.15) else "en"
-                target = rating_x10 / 20  # out of 5
-                score = max(1, min(5, round(r.gauss(target, 0.8))))
-                band = "high" if score >= 4 else "mid" if score == 3 else "low"
-                bank = cat["reviews"][lang][band]
-                body = " ".join(r.choice(bank[part]) for part in ("opener", "detail", "closer"))
-                if stay_kind == "hotel":
-                    body = body.replace("The host left", "Reception gave us")
-                author, home = r.choice(cat["reviewers"][lang])
-                month = f"{r.choice([2024, 2025, 2026])}-{r.randint(1, 12):02d}"
-                rows.append({"author": f"{author} {chr(65 + r.randrange(26))}.", "author_city": home,
-                             "language": lang, "rating": score, "body": body, "stayed": month})
-            return sorted(rows, key=lambda x: x["stayed"], reverse=True)
-
-        def hotel(pname: str, stars: int, base: int, address: str, hood: str, chain_name: str | None,
-                  world_ref: str | None, rooms: list[dict[str, Any]]) -> dict[str, Any]:
-            some = cat["amenities"]["hotel_some"]
-            amen = cat["amenities"]["hotel_all"] + sorted(r.sample(some, k=min(len(some), 3 + stars)))
-            rating = r.randint(70 + 3 * stars, 82 + 3 * stars) if stars < 5 else r.randint(88, 97)
-            count = r.randint(60, 2600)
-            lat, lon = jitter()
-            desc = (f"A {r.choice(_ADJECTIVES)} {stars}-star hotel in {hood}, {name}, with "
-                    f"{amen[len(cat['amenities']['hotel_all'])].lower()} and {amen[-1].lower()}. "
-                    f"Rooms sleep up to {max(x['sleeps'] for x in rooms)}; check-in from 3:00 PM, check-out by 11:00 AM.")
-            return {"slug": slugify(pname), "kind": "hotel", "name": pname, "chain": chain_name, "neighbourhood": hood,
-                    "address": address, "stars": stars, "rating_x10": min(rating, 98), "review_count": count,
-                    "description": desc, "amenities": amen, "host_name": None, "host_since": None,
-                    "base_rate_cents": base, "cleaning_fee_cents": 0,
-                    "policy": "flexible" if r.random() < 0.75 else "moderate", "lat": lat, "lon": lon,
-                    "art": r.randint(1, 10**6), "world_ref": world_ref, "rooms": rooms,
-                    "reviews": reviews(min(rating, 98), count, "hotel")}
-
-        def hotel_rooms(base_units: int) -> list[dict[str, Any]]:
-            types = cat["room_types"]
-            picked = [t for t in types if t["name"] in ("King Room", "Two Queen Beds")] + \
-                [t for t in types if t["name"] not in ("King Room", "Two Queen Beds") and r.random() < 0.6]
-            return [{"name": t["name"], "sleeps": t["sleeps"], "beds": _BEDS[t["name"]],
-                     "factor_pct": round(t["factor"] * 100), "units": max(1, t["units"] * base_units // 10)}
-                    for t in sorted(picked, key=lambda t: (t["factor"], t["name"]))]
-
-        # The persona's chain: the world's hotel where the world stays, else one drawn like the world draws it.
-        w = known.get(name)
-        chain_rooms = [{"name": "King Room", "sleeps": 2, "beds": _BEDS["King Room"], "factor_pct": 100, "units": 16},
-                       {"name": "Two Queen Beds", "sleeps": 4, "beds": _BEDS["Two Queen Beds"], "factor_pct": 100,
-                        "units": 12},
-                       {"name": "Junior Suite", "sleeps": 3, "beds": _BEDS["Junior Suite"], "factor_pct": 155,
-                        "units": 3}]
-        if w:
-            props.append(hotel(w["hotel"], 4, w["rate_cents"], w["address"], hoods[0], w["chain"], w["event"],
-                               chain_rooms))
-        else:
-            props.append(hotel(f"{short} {name}", 4, int(info["base"] * r.uniform(0.9, 1.15)) // 100 * 100,
-                               _address(r, name, info["region"], info["country"], r.choice(info["streets"])),
-                               hoods[0], chain, None, chain_rooms))
-        patterns = list(cat["hotel_names"])
-        r.shuffle(patterns)
-        for pat in patterns:
-            if len(props) >= 1 + HOTELS_PER_CITY:
-                break
-            hood = r.choice(hoods)
-            pname = pat["pattern"].format(n=hood, w=info["word"], c=name)
-            if slugify(pname) in seen:
-                continue
-            seen.add(slugify(pname))
-            stars = r.randint(*pat["stars"])
-            base = int(info["base"] * (0.55 + 0.18 * stars) * r.uniform(0.9, 1.1)) // 100 * 100
-            props.append(hotel(pname, stars, base, _address(r, name, info["region"], info["country"],
-                                                            r.choice(info["streets"])), hood, None, None,
-                               hotel_rooms(r.randint(6, 14))))
-        hosts = cat["hosts"].get(code, cat["hosts"]["default"])
-        kinds = cat["rental_kinds"]
-        for j in range(RENTALS_PER_CITY):
-            k = kinds[(j + r.randrange(len(kinds))) % len(kinds)]
-            hood = hoods[(j * 2 + 1) % len(hoods)]
-            title = r.choice(cat["rental_titles"]).format(k=k["kind"].lower(), n=hood)
-            title = title[0].upper() + title[1:]
-            if slugify(title) in seen:
-                title = f"{title} ({j + 1})"
-            seen.add(slugify(title))
-            sleeps, bedrooms = r.randint(*k["sleeps"]), r.randint(*k["bedrooms"])
-            some = cat["amenities"]["rental_some"]
-            amen = cat["amenities"]["rental_all"] + sorted(r.sample(some, k=4))
-            host = hosts[(j + r.randrange(len(hosts))) % len(hosts)]
-            since = r.randint(2014, 2023)
-            rating = r.randint(84, 99)
-            count = r.randint(9, 240)
-            lat, lon = jitter()
-            base = int(info["base"] * (0.45 + 0.12 * sleeps) * r.uniform(0.85, 1.1)) // 100 * 100
-            lo, hi = cat["rates"]["cleaning_fee"]
-            desc = (f"{k['rooms']} for up to {sleeps} guests in {hood}: {bedrooms} bedroom{'s' if bedrooms > 1 else ''}, "
-                    f"{amen[3].lower()} and {amen[4].lower()}. {host} has hosted on Bramblestay since {since}.")
-            beds = f"{bedrooms} bedroom{'s' if bedrooms > 1 else ''} · {sleeps} guests"
-            props.append({"slug": slugify(title), "kind": "rental", "name": title, "chain": None, "neighbourhood": hood,
-                          "address": _address(r, name, info["region"], info["country"], r.choice(info["streets"])),
-                          "stars": None, "rating_x10": rating, "review_count": count, "description": desc,
-                          "amenities": amen, "host_name": host, "host_since": str(since), "base_rate_cents": base,
-                          "cleaning_fee_cents": r.randint(lo // 500, hi // 500) * 500,
-                          "policy": "moderate" if r.random() < 0.5 else "flexible", "lat": lat, "lon": lon,
-                          "art": r.randint(1, 10**6), "world_ref": None,
-                          "rooms": [{"name": k["rooms"], "sleeps": sleeps, "beds": beds, "factor_pct": 100, "units": 1}],
-                          "reviews": reviews(rating, count, "rental")})
+        props = _city_properties(world.seed, name, info, known.get(name), chain, short)
         out.append({**info, "properties": props})
     return out

@@ -1,0 +1,200 @@
+"""Bramblestay tasks derived from the world, each with its expected values and rubric.
+
+Action checks read the end state of ``stays.sqlite`` (and the bank's ``card_authorizations``). Rows the
+app writes have ``world_ref IS NULL`` (a booking, a review, a message) or a ``cancelled_at`` the seed never
+sets, so an agent that does nothing fails every action check. Check queries are fixed SQL with ``?``
+placeholders; every world value travels in ``params``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from builder.money import money
+from builder.rng import rng
+from builder.tasks.model import Check, RubricItem, Task
+from builder.world import World
+from builder.world.accounts import payment_cards
+
+from .inventory import canonical_city, inventory
+from .rates import quote
+from .seed import bookings
+
+APP = "stays"
+
+
+def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
+    """A sql check: fixed ``query`` text with ``?`` placeholders, every world value in ``params``."""
+    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _amount(cents: int) -> Check:
+    return Check(type="answer_amount", cents=cents)
+
+
+def _date_forms(day: dt.date) -> list[str]:
+    return [f"{day:%B} {day.day}", f"{day:%b} {day.day}", f"{day.month}/{day.day}", day.isoformat(),
+            f"{day.day} {day:%B}", f"{day.day}. {['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'][day.month - 1]}",
+            f"{day.day:02d}.{day.month:02d}."]
+
+
+def cheapest_rental(world: World, city: str, check_in: dt.date, nights: int, guests: int) -> dict:
+    """The rental in ``city`` with free cancellation that sleeps ``guests`` and costs least in total for the
+    stay (ties by slug): ``{"slug", "name", "total_cents"}``."""
+    c = next(x for x in inventory(world) if x["name"] == city)
+    best = None
+    for p in c["properties"]:
+        room = p["rooms"][0]
+        if p["kind"] != "rental" or room["sleeps"] < guests:
+            continue
+        total = quote(p, room, c, check_in, nights, p["policy"])["total_cents"]
+        if best is None or (total, p["slug"]) < (best["total_cents"], best["slug"]):
+            best = {"slug": p["slug"], "name": p["name"], "total_cents": total}
+    if best is None:
+        raise ValueError(f"no rental in {city} sleeps {guests}")
+    return best
+
+
+def tasks(world: World) -> list[Task]:
+    """Return the Bramblestay tasks of ``world`` (at least 8 when the world has past and upcoming hotel stays;
+    fewer for a persona who never travels), in a fixed order."""
+    p = world.persona
+    cur = world.currency
+    pid = p.id
+    today = world.now.date()
+    out: list[Task] = []
+    stays = bookings(world)
+    past = [b for b in stays if b["checkout"] is not None]
+    upcoming = [b for b in stays if dt.date.fromisoformat(b["check_in"]) > today]
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/stays/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    if past:
+        # 1. Per-night cost of a past stay, taxes included, as charged (bank).
+        lis = next((b for b in past if b["city"] == "Lisbon"), past[-1])
+        per_night = round(lis["total_cents"] / lis["nights"])
+        task("stay-cost-per-night", [APP, "bank"], category="lookup", difficulty="medium", time_limit_seconds=360,
+             instruction=f"What did my hotel in {lis['city']} cost per night, taxes included? Check it against what "
+                         "was actually charged to my card.",
+             expected={"confirmation": lis["confirmation"], "per_night_cents": per_night, "total_cents": lis["total_cents"],
+                       "nights": lis["nights"]},
+             rubric=[RubricItem(id="per-night", weight=60, requirement=f"States about {money(per_night, cur)} per night",
+                                check=_amount(per_night)),
+                     RubricItem(id="total", weight=40, requirement=f"States the charge of {money(lis['total_cents'], cur)}",
+                                check=_amount(lis["total_cents"]))])
+
+        # 2. Hotel spending in the year of as_of, by check-out (bank postings equal the folios).
+        year = p.as_of.year
+        in_year = [b for b in past if b["checkout"].at.year == year]
+        total = sum(b["total_cents"] for b in in_year)
+        task("hotels-this-year", [APP, "bank"], category="aggregation", difficulty="medium", time_limit_seconds=480,
+             instruction=f"How much have I spent on hotels in {year} so far, and how many stays was that?",
+             expected={"total_cents": total, "stays": len(in_year), "confirmations": [b["confirmation"] for b in in_year]},
+             rubric=[RubricItem(id="total", weight=80, requirement=f"States {money(total, cur)}", check=_amount(total)),
+                     RubricItem(id="count", weight=20, requirement=f"Says {len(in_year)} stays")])
+
+        # 3. Longest past stay.
+        longest = max(past, key=lambda b: (b["nights"], b["check_in"]))
+        task("longest-stay", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+             instruction="Which of my past hotel stays was the longest, and how many nights was it?",
+             expected={"hotel": longest["hotel"], "nights": longest["nights"]},
+             rubric=[RubricItem(id="hotel", weight=60, requirement=f"Names {longest['hotel']}",
+                                check=Check(type="answer_text", any_of=[longest["hotel"], longest["city"]])),
+                     RubricItem(id="nights", weight=40, requirement=f"Says {longest['nights']} nights",
+                                check=Check(type="answer_text", any_of=[f"{longest['nights']} nights",
+                                                                        f"{longest['nights']} Nächte"]))])
+
+        # 4. Room and guests of a stay.
+        b = past[min(2, len(past) - 1)]
+        task("stay-room", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+             instruction=f"What kind of room did I have at the hotel in {b['city']}, and for how many guests was it booked?",
+             expected={"room": b["room"], "guests": b["guests"]},
+             rubric=[RubricItem(id="room", weight=70, requirement=f"Says {b['room']}",
+                                check=Check(type="answer_text", any_of=[b["room"]])),
+                     RubricItem(id="guests", weight=30, requirement=f"Says {b['guests']} guest(s)")])
+
+        # 5. Action: review the latest stay not yet reviewed (the seed reviews stays older than 180 days).
+        rv = past[-1]
+        task("review-stay", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+             instruction=f"Leave a 4-star review of my stay at {rv['hotel']} in {rv['city']}; mention the friendly front desk.",
+             expected={"confirmation": rv["confirmation"], "rating": 4},
+             rubric=[RubricItem(id="review", weight=70, requirement="A 4-star review of that stay is posted",
+                                check=_sql("SELECT COUNT(*) FROM reviews r JOIN bookings b ON b.id = r.booking_id "
+                                           "WHERE b.confirmation = ? AND r.world_ref IS NULL AND r.rating = 4",
+                                           [rv["confirmation"]], [[1]])),
+                     RubricItem(id="text", weight=30, requirement="The review mentions the front desk",
+                                check=_sql("SELECT COUNT(*) FROM reviews r JOIN bookings b ON b.id = r.booking_id "
+                                           "WHERE b.confirmation = ? AND r.world_ref IS NULL "
+                                           "AND instr(lower(r.body), 'front desk') > 0", [rv["confirmation"]], [[1]]))])
+
+    if upcoming:
+        up = upcoming[0]
+        from .seed import cancel_deadline
+
+        city_zone = next(c["zone"] for c in inventory(world) if c["name"] == up["city"])
+        deadline = dt.datetime.fromisoformat(cancel_deadline(up["check_in"], city_zone, p.timezone))
+        # 6. Confirmation number and free-cancellation deadline (the confirmation mail says it too).
+        task("upcoming-confirmation", [APP, "mail"], category="lookup", difficulty="easy", time_limit_seconds=240,
+             instruction=f"What's the confirmation number of my upcoming hotel in {up['city']}, and until when can I "
+                         "cancel it for free?",
+             expected={"confirmation": up["confirmation"], "cancel_until": deadline.isoformat()},
+             rubric=[RubricItem(id="confirmation", weight=70, requirement=f"States {up['confirmation']}",
+                                check=Check(type="answer_text", any_of=[up["confirmation"]])),
+                     RubricItem(id="deadline", weight=30, requirement=f"Says free cancellation until {deadline:%B %-d}",
+                                check=Check(type="answer_text", any_of=_date_forms(deadline.date())))])
+
+        # 7. Action: cancel it while free cancellation still applies (as_of is before the deadline).
+        free = world.now <= deadline
+        task("cancel-upcoming", [APP], category="action", difficulty="medium", time_limit_seconds=300,
+             instruction=f"My {up['city']} plans have changed. Cancel the hotel booking there, but only if free "
+                         "cancellation still applies.",
+             expected={"confirmation": up["confirmation"], "free": free},
+             rubric=[RubricItem(id="cancelled", weight=100,
+                                requirement="The booking is cancelled at no cost" if free else "The booking is kept",
+                                check=_sql("SELECT status, refund_cents, cancel_fee_cents FROM bookings "
+                                           "WHERE confirmation = ? AND cancelled_at IS NOT NULL", [up["confirmation"]],
+                                           [["cancelled", 0, 0]] if free else []))])
+
+    # 8. Action (with the bank): book the cheapest free-cancellation rental somewhere new, message the host.
+    r = rng(world.seed, "stays/tasks")
+    visited = {b["city"] for b in stays} | {canonical_city(p.identity.address.city)}
+    choices = [c["name"] for c in inventory(world) if c["name"] not in visited and c["name"] in
+               ("Lisbon", "Barcelona", "Rome", "Amsterdam", "Copenhagen", "Edinburgh", "Tokyo", "Mexico City",
+                "Vienna", "New York", "San Francisco", "Denver")]
+    city = r.choice(sorted(choices))
+    check_in = today + dt.timedelta(days=r.randint(40, 70))
+    nights = r.randint(3, 5)
+    check_out = check_in + dt.timedelta(days=nights)
+    best = cheapest_rental(world, city, check_in, nights, 2)
+    cards = payment_cards(world)
+    card = next((c for c in cards if c["account"] == "credit_card"), cards[0])
+    card_words = "credit card" if card["account"] == "credit_card" else "debit card"
+    message = "Hi! We expect to arrive around 8 pm on the first day."
+    booked = ("FROM bookings b JOIN properties p ON p.id = b.property_id JOIN cities c ON c.id = p.city_id "
+              "WHERE b.world_ref IS NULL AND b.status = 'confirmed' AND p.kind = 'rental' AND c.name = ? "
+              "AND b.check_in = ? AND b.check_out = ? AND b.guests = 2")
+    task("book-rental", [APP, "bank"], category="action", difficulty="hard", time_limit_seconds=900,
+         instruction=f"Book the cheapest entire place (a rental, not a hotel) with free cancellation in {city} for 2 "
+                     f"guests, checking in {check_in:%A, %B %-d} and out {check_out:%A, %B %-d}. Pay with my "
+                     f"{card_words} and let the host know we'll arrive around 8 pm.",
+         expected={"city": city, "check_in": check_in.isoformat(), "check_out": check_out.isoformat(), "guests": 2,
+                   "slug": best["slug"], "total_cents": best["total_cents"], "card_account": card["account"],
+                   "message": message},
+         rubric=[RubricItem(id="booked", weight=35, requirement=f"A rental in {city} is booked for those dates, 2 guests",
+                            check=_sql(f"SELECT COUNT(*) {booked}", [city, check_in.isoformat(), check_out.isoformat()], [[1]])),
+                 RubricItem(id="cheapest", weight=20, requirement=f"It is the cheapest: {best['name']}",
+                            check=_sql(f"SELECT p.slug {booked}", [city, check_in.isoformat(), check_out.isoformat()],
+                                       [[best["slug"]]])),
+                 RubricItem(id="card", weight=15, requirement=f"Paid with the {card_words}",
+                            check=_sql(f"SELECT COUNT(*) {booked} AND b.card_id = (SELECT id FROM cards WHERE account = ?)",
+                                       [city, check_in.isoformat(), check_out.isoformat(), card["account"]], [[1]])),
+                 RubricItem(id="bank", weight=10, requirement=f"The bank shows the pending charge of {money(best['total_cents'], cur)}",
+                            check=_sql("SELECT COUNT(*) FROM card_authorizations WHERE app = 'stays' AND kind = 'charge' "
+                                       "AND amount_cents = ? AND account_id = (SELECT id FROM accounts WHERE kind = ?)",
+                                       [best["total_cents"], card["account"]], [[1]], app="bank")),
+                 RubricItem(id="message", weight=20, requirement="The host is told about the 8 pm arrival",
+                            check=_sql("SELECT COUNT(*) FROM messages m JOIN threads t ON t.id = m.thread_id JOIN bookings b "
+                                       "ON b.id = t.booking_id WHERE b.world_ref IS NULL AND m.sender = 'guest' AND "
+                                       "(instr(m.body, '8') > 0 OR instr(m.body, '20') > 0)", [], [[1]]))])
+    return out

@@ -1,0 +1,230 @@
+"""Bramblestay (apps/stays) end to end: the production site on copies of the seeded databases.
+
+Expected values come from the *world* (its ``hotel_booking`` / ``hotel_checkout`` events) and from the
+documented price function (``apps/stays/web/lib/rates.ts``, re-computed here from the inventory), never
+from the app's database. The site is served with its clock at the world's now (``Served(..., now=...)``)
+so "upcoming", check-in windows and free-cancellation deadlines are judged against the frozen clock.
+After the browser run the test reads what the app left behind: its bookings and the bank's pending card
+authorisations (a charge per booking, a refund only for the cancellation inside the window).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import http.client
+import sqlite3
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from apps.stays.rates import quote
+from builder.money import money
+from builder.tasks.grade import grade
+
+from .app_e2e import Served, run_e2e
+
+HOST = "bramblestay.test"
+
+
+def world_facts(world) -> dict:
+    """Every value the browser tests expect, from the world and the inventory."""
+    from apps.stays.inventory import canonical_city, inventory
+    from apps.stays.seed import credentials
+
+    cur = world.currency
+    today = world.now.date()
+    checkouts = {e.data["confirmation"]: e for e in world.of_kind("hotel_checkout") if e.status == "done"}
+    bookings = []
+    for e in world.of_kind("hotel_booking"):
+        d = e.data
+        past = dt.date.fromisoformat(d["check_out"]) <= today
+        bookings.append({"confirmation": d["confirmation"], "city": canonical_city(d["city"]), "hotel": d["hotel"],
+                         "check_in": d["check_in"], "check_out": d["check_out"], "total_cents": d["total_cents"],
+                         "total_text": money(d["total_cents"], cur), "nightly_text": money(d["rate_cents"], cur),
+                         "state": "past" if past else "upcoming",
+                         "charged": checkouts[d["confirmation"]].postings[0].amount_cents == -d["total_cents"]
+                         if d["confirmation"] in checkouts else None})
+    upcoming = [b for b in bookings if b["state"] == "upcoming"]
+    past = [b for b in bookings if b["state"] == "past"]
+    # The stay to review: the latest past stay (the seed reviews only stays older than 180 days).
+    to_review = past[-1]
+    reviewed = [b for b in past if (world.now - checkouts[b["confirmation"]].at).days > 180]
+
+    inv = {c["name"]: c for c in inventory(world)}
+    city_name = "Lisbon" if "Lisbon" in inv else min(inv)
+    city = inv[city_name]
+    rental = next(p for p in city["properties"] if p["kind"] == "rental")
+    hotel = next(p for p in city["properties"] if p["kind"] == "hotel" and not p["chain"])
+    a_in, a_nights = today + dt.timedelta(days=30), 3
+    b_in, b_nights = today + dt.timedelta(days=1), 2
+    a = quote(rental, rental["rooms"][0], city, a_in, a_nights, rental["policy"])
+    king = next(r for r in hotel["rooms"] if r["name"] == "King Room")
+    b = quote(hotel, king, city, b_in, b_nights, hotel["policy"])
+    creds = credentials(world)
+    p = world.persona
+    return {
+        "username": creds["username"], "password": creds["password"], "session_token": creds["session_token"],
+        "full_name": p.identity.name, "first_name": p.identity.name.split()[0], "today": today.isoformat(),
+        "bookings": bookings, "upcoming": [b["confirmation"] for b in upcoming], "past": [b["confirmation"] for b in past],
+        "reviewed": [b["confirmation"] for b in reviewed], "to_review": to_review["confirmation"],
+        "search": {"city": city_name, "count": len(city["properties"]),
+                   "rentals": sum(x["kind"] == "rental" for x in city["properties"]),
+                   "checkin": (today + dt.timedelta(days=30)).isoformat(),
+                   "checkout": (today + dt.timedelta(days=33)).isoformat()},
+        "rental": {"slug": rental["slug"], "name": rental["name"], "host": rental["host_name"],
+                   "sleeps": rental["rooms"][0]["sleeps"], "checkin": a_in.isoformat(),
+                   "checkout": (a_in + dt.timedelta(days=a_nights)).isoformat(), "plan": rental["policy"],
+                   "total_cents": a["total_cents"], "total_text": money(a["total_cents"], cur)},
+        "late": {"slug": hotel["slug"], "name": hotel["name"], "checkin": b_in.isoformat(),
+                 "checkout": (b_in + dt.timedelta(days=b_nights)).isoformat(), "plan": hotel["policy"],
+                 "room": king["name"], "total_cents": b["total_cents"], "total_text": money(b["total_cents"], cur)},
+        "austin": upcoming[0]["confirmation"] if upcoming else None,
+        "card_label": f"Visa •••• {_card(world)['last4']}",
+    }
+
+
+def _card(world) -> dict:
+    from builder.world.accounts import payment_cards
+
+    return payment_cards(world)[0]
+
+
+def test_stays_seed_matches_world_and_is_byte_identical(world, tmp_path):
+    """The seed's bookings are the world's (count, confirmation, dates, total = the check-out charge), every
+    world hotel is in the inventory with the world's address and rate, and two seeds are byte-identical."""
+    from apps.stays.seed import seed
+
+    a, b = seed(world, tmp_path / "a.sqlite"), seed(world, tmp_path / "b.sqlite")
+    assert hashlib.sha256(a.read_bytes()).hexdigest() == hashlib.sha256(b.read_bytes()).hexdigest()
+    con = sqlite3.connect(a)
+    rows = con.execute("SELECT b.confirmation, b.check_in, b.check_out, b.total_cents, b.subtotal_cents + b.taxes_cents "
+                       "+ b.fees_cents, p.name, p.address, b.world_ref FROM bookings b JOIN properties p ON p.id = "
+                       "b.property_id ORDER BY b.id").fetchall()
+    events = [e for e in world.of_kind("hotel_booking") if e.status == "done"]
+    assert len(rows) == len(events) > 0
+    checkouts = {e.data["confirmation"]: e for e in world.of_kind("hotel_checkout") if e.status == "done"}
+    for row, e in zip(rows, events, strict=True):
+        d = e.data
+        assert row[:4] == (d["confirmation"], d["check_in"], d["check_out"], d["total_cents"])
+        assert row[4] == row[3] and row[5:] == (d["hotel"], d["address"], e.id)
+        if d["confirmation"] in checkouts:
+            assert -checkouts[d["confirmation"]].postings[0].amount_cents == d["total_cents"]
+    # Inventory: >= 8 properties and >= 3 rentals with a host per city.
+    for name, n, rentals in con.execute(
+            "SELECT c.name, COUNT(*), SUM(p.kind = 'rental' AND p.host_name IS NOT NULL) FROM properties p "
+            "JOIN cities c ON c.id = p.city_id GROUP BY c.id"):
+        assert n >= 8 and rentals >= 3, name
+    held = con.execute("SELECT COUNT(*) FROM booking_nights").fetchone()[0]
+    assert held == sum(e.data["nights"] for e in events)
+    con.close()
+
+
+def test_stays_every_persona_seeds(any_world, tmp_path):
+    """Every shipped persona seeds (a destination spelled in German, a persona without trips)."""
+    from apps.stays.seed import seed
+
+    _, world = any_world
+    con = sqlite3.connect(seed(world, tmp_path / "s.sqlite"))
+    n = con.execute("SELECT COUNT(*) FROM bookings").fetchone()[0]
+    assert n == sum(e.status == "done" for e in world.of_kind("hotel_booking"))
+    con.close()
+
+
+def test_stays_web_end_to_end(world, default_layer, tmp_path):
+    facts = world_facts(world)
+    with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
+        print(run_e2e("stays", facts, served, tmp_path)[-6000:])
+        _check_state(served, world, facts)
+
+
+def _check_state(served: Served, world, facts: dict) -> None:
+    """What the browser run left: two app bookings (both cancelled), one refunded; the bank holds a pending
+    charge for each and a refund only for the cancellation inside the window; the nights were released."""
+    con = sqlite3.connect(served.database("stays"))
+    made = con.execute("SELECT confirmation, status, total_cents, refund_cents, payment, authorization, property_id "
+                       "FROM bookings WHERE world_ref IS NULL ORDER BY id").fetchall()
+    assert [m[1] for m in made] == ["cancelled", "cancelled"], made
+    (a_conf, _, a_total, a_refund, *_), (b_conf, _, b_total, b_refund, *_) = made
+    assert (a_total, a_refund) == (facts["rental"]["total_cents"], facts["rental"]["total_cents"])
+    assert (b_total, b_refund) == (facts["late"]["total_cents"], 0)
+    assert con.execute("SELECT COUNT(*) FROM booking_nights bn JOIN bookings b ON b.id = bn.booking_id "
+                       "WHERE b.world_ref IS NULL").fetchone()[0] == 0, "cancelled bookings hold no nights"
+    review = con.execute("SELECT r.rating, r.body FROM reviews r JOIN bookings b ON b.id = r.booking_id "
+                         "WHERE b.confirmation = ? AND r.world_ref IS NULL", (facts["to_review"],)).fetchall()
+    assert len(review) == 1 and review[0][0] == 5
+    msgs = con.execute("SELECT m.sender, m.body FROM messages m JOIN threads t ON t.id = m.thread_id "
+                       "JOIN bookings b ON b.id = t.booking_id WHERE b.confirmation = ? ORDER BY m.id", (a_conf,)).fetchall()
+    assert [m[0] for m in msgs] == ["guest", "host"] and "<b>" in msgs[0][1], "stored verbatim, answered"
+    con.close()
+    bank = sqlite3.connect(served.database("bank"))
+    lines = bank.execute("SELECT kind, reference, amount_cents, status, app FROM card_authorizations ORDER BY id").fetchall()
+    bank.close()
+    assert ("charge", a_conf, a_total, "pending", "stays") in lines
+    assert ("refund", a_conf, a_total, "pending", "stays") in lines
+    assert ("charge", b_conf, b_total, "pending", "stays") in lines
+    assert not [x for x in lines if x[0] == "refund" and x[1] == b_conf], "no refund outside the window"
+
+
+def _post(served: Served, path: str, fields: list[tuple[str, str]], cookie: str) -> tuple[int, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
+    conn.request("POST", path, body=urllib.parse.urlencode(fields),
+                 headers={"Host": HOST, "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+    res = conn.getresponse()
+    res.read()
+    conn.close()
+    return res.status, res.getheader("Location") or ""
+
+
+def test_tasks_contract(world, default_layer, tmp_path):
+    """>= 8 tasks, >= 3 actions with sql checks, >= 4 spanning two apps; doing nothing scores 0 on every action;
+    the reference solutions (the app's own routes) score 100."""
+    from apps.stays.seed import credentials
+    from apps.stays.tasks import tasks
+
+    ts = {t.id.split("/")[-1]: t for t in tasks(world)}
+    actions = [t for t in ts.values() if t.category == "action"]
+    assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
+    layer_apps = default_layer / "var/lib/persona-desktop/apps"
+    dbs = {"stays": layer_apps / "stays/stays.sqlite", "bank": layer_apps / "bank/bank.sqlite"}
+    for t in actions:
+        assert grade(t, dbs)[0] == 0, t.id
+    cookie = f"bs_session={credentials(world)['session_token']}"
+    for slug, t in ts.items():
+        if t.category != "action":
+            continue
+        (tmp_path / slug).mkdir()
+        with Served(default_layer, tmp_path / slug, now=world.now.isoformat()) as served:
+            _solve(slug, t.expected, served, served.database("stays"), cookie)
+            score, items = grade(t, {"stays": served.database("stays"), "bank": served.database("bank")})
+            judged = sum(i.weight for i in t.rubric if i.check is None)
+            assert score == 100 - judged, (slug, items)
+
+
+def _solve(slug: str, exp: dict, served: Served, db: Path, cookie: str) -> None:
+    """The reference solution of an action task, through Bramblestay's HTTP routes."""
+    if slug == "cancel-upcoming":
+        status, location = _post(served, "/api/cancel", [("confirmation", exp["confirmation"]), ("confirm", "yes")], cookie)
+        assert status == 303 and "cancelled=1" in location, location
+    elif slug == "review-stay":
+        fields = [("confirmation", exp["confirmation"]), ("rating", "4"),
+                  ("body", "Comfortable room and friendly front desk; would stay again.")]
+        assert _post(served, "/api/reviews", fields, cookie)[0] == 303
+    elif slug == "book-rental":
+        con = sqlite3.connect(db)
+        room = con.execute("SELECT r.id FROM rooms r JOIN properties p ON p.id = r.property_id WHERE p.slug = ?",
+                           (exp["slug"],)).fetchone()[0]
+        policy = con.execute("SELECT policy FROM properties WHERE slug = ?", (exp["slug"],)).fetchone()[0]
+        card = con.execute("SELECT id FROM cards WHERE account = ?", (exp["card_account"],)).fetchone()[0]
+        con.close()
+        fields = [("p", exp["slug"]), ("room", str(room)), ("plan", policy), ("checkin", exp["check_in"]),
+                  ("checkout", exp["check_out"]), ("guests", str(exp["guests"])), ("card", str(card)), ("request", "")]
+        status, location = _post(served, "/api/bookings", fields, cookie)
+        assert status == 303 and "booked=1" in location, location
+        conf = location.split("/trips/")[1].split("?")[0]
+        status, _ = _post(served, "/api/messages", [("confirmation", conf), ("body", exp["message"])], cookie)
+        assert status == 303
+    else:
+        pytest.fail(f"no reference solution for {slug}")
+
