@@ -1,0 +1,224 @@
+"""Meridian Air tasks derived from the world, each with its expected values and rubric.
+
+Action checks read the end state: rows the airline writes have ``world_ref IS NULL`` (new bookings, payments)
+or ``changed_at`` set (a seat moved in the app); seeded rows never do, so an agent that does nothing fails every
+action. Every world value travels in a check's ``params``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+from builder.money import money
+from builder.tasks.model import Check, RubricItem, Task
+from builder.world import World
+from builder.world.accounts import payment_cards
+from builder.world.travel import AIRPORTS
+
+from .seed import FAMILY_BY_NAME, NETWORK, segment_miles, world_route
+
+APP = "airline"
+CITY = NETWORK["cities"]
+
+
+def _sql(app: str, query: str, params: list, expected: list[list]) -> Check:
+    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _text(*forms: str) -> Check:
+    return Check(type="answer_text", any_of=[f for f in forms if f])
+
+
+def _utc(s: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(s.replace("Z", "+00:00"))
+
+
+def _clock(iso: str) -> list[str]:
+    t = dt.datetime.fromisoformat(iso)
+    h12 = (t.hour - 1) % 12 + 1
+    return [f"{h12}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}", f"{h12}:{t.minute:02d}{'am' if t.hour < 12 else 'pm'}",
+            f"{t.hour:02d}:{t.minute:02d}", f"{t.hour}:{t.minute:02d}"]
+
+
+def aisle_letters(aircraft: str) -> list[str]:
+    """The aisle seat letters of the economy cabin of ``aircraft`` (network.json layouts: ``ABC|DEF`` -> C, D)."""
+    a = next(x for x in NETWORK["aircraft"] if x["name"] == aircraft)
+    groups = a["economy_letters"].split("|")
+    out = []
+    for i, g in enumerate(groups):
+        if i > 0:
+            out.append(g[0])
+        if i < len(groups) - 1:
+            out.append(g[-1])
+    return sorted(out)
+
+
+def _trip_of(world: World, city: str) -> int | None:
+    for b in world.of_kind("flight_booking"):
+        if b.data["destination"] == city:
+            return b.data["trip"]
+    return None
+
+
+def tasks(world: World) -> list[Task]:
+    """The airline's tasks of ``world`` (at least 8 when the persona flies: lookups, aggregations, 3 actions), in a
+    fixed order; none for a persona without flights."""
+    p = world.persona
+    pid = p.id
+    cur = world.currency
+    flights = sorted((f for f in world.of_kind("flight")), key=lambda f: (f.data["dep_utc"], f.data["leg"]))
+    bookings = world.of_kind("flight_booking")
+    if not flights or not p.travel:
+        return []
+    now = world.now.replace(tzinfo=ZoneInfo(p.timezone)).astimezone(dt.UTC)
+    upcoming = [f for f in flights if _utc(f.data["dep_utc"]) > now]
+    flown = [f for f in flights if _utc(f.data["dep_utc"]) <= now]
+    out: list[Task] = []
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/airline/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    # 1. Next flight: number, local departure time, confirmation code.
+    if upcoming:
+        nf = upcoming[0].data
+        task("next-flight", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+             instruction="When does my next flight leave (local time at the airport), what is the flight number, "
+                         "and what's the confirmation code?",
+             expected={"flight_number": nf["flight_number"], "dep_local": nf["dep_local"], "pnr": nf["pnr"]},
+             rubric=[RubricItem(id="flight", weight=30, requirement=f"Names flight {nf['flight_number']}",
+                                check=_text(nf["flight_number"], nf["flight_number"].replace(" ", ""))),
+                     RubricItem(id="time", weight=40, requirement=f"Gives the departure {nf['dep_local']}",
+                                check=_text(*_clock(nf["dep_local"]))),
+                     RubricItem(id="pnr", weight=30, requirement=f"Gives the confirmation code {nf['pnr']}",
+                                check=_text(nf["pnr"]))])
+
+    # 2. The seat on the flight into the last trip's destination (Lisbon for the default persona).
+    if flown:
+        last_trip = flown[-1].data["trip"]
+        into = [f.data for f in flown if f.data["trip"] == last_trip and f.data["direction"] == "outbound"][-1]
+        city = next(b.data["destination"] for b in bookings if b.data["trip"] == last_trip)
+        task("last-trip-seat", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+             instruction=f"Which seat did I have on the flight that took me to {city}?",
+             expected={"flight_number": into["flight_number"], "seat": into["seat"]},
+             rubric=[RubricItem(id="seat", weight=100, requirement=f"Says seat {into['seat']} on {into['flight_number']}",
+                                check=_text(into["seat"]))])
+
+        # 3. What the whole trip cost: flights + hotel + rides (the world's sums), across airline and bank.
+        fare = sum(b.data["price_cents"] for b in bookings if b.data["trip"] == last_trip)
+        hotel = sum(e.data["total_cents"] for e in world.of_kind("hotel_checkout") if e.data.get("trip") == last_trip)
+        rides = sum(e.data["total_cents"] for e in world.of_kind("ride") if e.data.get("trip") == last_trip)
+        total = fare + hotel + rides
+        task("last-trip-cost", [APP, "bank"], category="aggregation", difficulty="hard", time_limit_seconds=900,
+             instruction=f"What did my whole {city} trip cost: the flights, the hotel and the rides together?",
+             expected={"flights_cents": fare, "hotel_cents": hotel, "rides_cents": rides, "total_cents": total},
+             rubric=[RubricItem(id="flights", weight=25, requirement=f"Flights {money(fare, cur)}",
+                                check=Check(type="answer_amount", cents=fare)),
+                     RubricItem(id="hotel", weight=25, requirement=f"Hotel {money(hotel, cur)}",
+                                check=Check(type="answer_amount", cents=hotel)),
+                     RubricItem(id="total", weight=50, requirement=f"Total {money(total, cur)} (rides {money(rides, cur)})",
+                                check=Check(type="answer_amount", cents=total))])
+
+    # 4. Status miles this year (MileagePass rules in network.json).
+    year = p.as_of.year
+    miles = sum(segment_miles(f.data["from"], f.data["to"]) for f in flown
+                if _utc(f.data["dep_utc"]).astimezone(ZoneInfo(p.timezone)).year == year)
+    task("status-miles", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+         instruction=f"How many status miles have I flown with {bookings[0].data['airline']} this year?",
+         expected={"status_miles": miles},
+         rubric=[RubricItem(id="miles", weight=100, requirement=f"States {miles:,} status miles",
+                            check=_text(f"{miles:,}", str(miles), f"{miles:,}".replace(",", ".")))])
+
+    # 5. Spent on airline tickets this year, as the card statement shows it.
+    spent = sum(b.data["price_cents"] for b in bookings if b.at.year == year and b.at <= world.now)
+    task("tickets-this-year", [APP, "bank"], category="aggregation", difficulty="medium", time_limit_seconds=600,
+         instruction=f"How much have I paid {bookings[0].data['airline']} for tickets booked this year?",
+         expected={"total_cents": spent},
+         rubric=[RubricItem(id="total", weight=100, requirement=f"States {money(spent, cur)}",
+                            check=Check(type="answer_amount", cents=spent))])
+
+    if upcoming:
+        nf = upcoming[0].data
+        arrive = [f.data for f in upcoming if f.data["pnr"] == nf["pnr"] and f.data["direction"] == "outbound"][-1]
+        stay = next((e.data for e in world.of_kind("hotel_booking") if e.data.get("trip") == nf["trip"]), None)
+        # 6. Arrival time and the hotel of the next trip (airline + the hotel's confirmation in mail).
+        if stay:
+            task("next-arrival-hotel", [APP, "mail"], category="lookup", difficulty="medium", time_limit_seconds=480,
+                 instruction="On my next trip, what local time do I land, and which hotel am I staying at?",
+                 expected={"arr_local": arrive["arr_local"], "hotel": stay["hotel"]},
+                 rubric=[RubricItem(id="time", weight=50, requirement=f"Lands {arrive['arr_local']}",
+                                    check=_text(*_clock(arrive["arr_local"]))),
+                         RubricItem(id="hotel", weight=50, requirement=f"Stays at {stay['hotel']}",
+                                    check=_text(stay["hotel"]))])
+
+        # 7. Action across airline and messaging: an aisle seat on the next flight, and tell the companion.
+        companions = [n for n in nf["passengers"][1:]]
+        aisles = aisle_letters(nf["aircraft"])
+        marks = ",".join("?" for _ in aisles)
+        seat_check = _sql(APP, f"""SELECT COUNT(*) FROM seats t JOIN passengers x ON x.id = t.passenger_id
+                                  WHERE t.world_ref = ? AND x.position = 0 AND t.changed_at IS NOT NULL
+                                  AND substr(t.seat, -1) IN ({marks})""", [f"{upcoming[0].id}:0", *aisles], [[1]])
+        dest_city = CITY.get(arrive["to"], arrive["to"])
+        if companions:
+            who = companions[0]
+            task("aisle-seat-tell", [APP, "messaging"], category="action", difficulty="medium", time_limit_seconds=600,
+                 instruction=f"Change my seat on the flight to {dest_city} ({nf['flight_number']}) to an aisle seat, "
+                             f"then text {who.split()[0]} my new seat number.",
+                 expected={"pnr": nf["pnr"], "flight_number": nf["flight_number"], "aisle_letters": aisles, "contact": who,
+                           "world_ref": f"{upcoming[0].id}:0"},
+                 rubric=[RubricItem(id="seat", weight=60, requirement=f"My seat on {nf['flight_number']} is now an aisle seat "
+                                                                      f"({'/'.join(aisles)})", check=seat_check),
+                         RubricItem(id="text", weight=40, requirement=f"A new text to {who} in Parley",
+                                    check=_sql("messaging", """SELECT COUNT(*) > 0 FROM messages m
+                                               JOIN conversations c ON c.id = m.conversation_id JOIN contacts k ON k.id = c.contact_id
+                                               WHERE m.world_ref IS NULL AND m.sender_id IS NULL AND k.name = ?""",
+                                               [who], [[1]]))])
+        else:
+            task("aisle-seat", [APP], category="action", difficulty="easy", time_limit_seconds=420,
+                 instruction=f"Change my seat on the flight to {dest_city} ({nf['flight_number']}) to an aisle seat.",
+                 expected={"pnr": nf["pnr"], "flight_number": nf["flight_number"], "aisle_letters": aisles,
+                           "world_ref": f"{upcoming[0].id}:0"},
+                 rubric=[RubricItem(id="seat", weight=100, requirement="My seat is now an aisle seat", check=seat_check)])
+
+        # 9. Cancel the next trip: what the fare rules give back.
+        booking = next(b for b in bookings if b.data["pnr"] == nf["pnr"])
+        fam = FAMILY_BY_NAME.get(booking.data["fare_class"], FAMILY_BY_NAME["Economy"])
+        back = {"none": "no credit and no refund", "credit": f"{money(booking.data['price_cents'], cur)} travel credit",
+                "refund": f"a refund of {money(booking.data['price_cents'], cur)}"}[fam["cancel"]]
+        rubric = [RubricItem(id="cancelled", weight=70, requirement=f"Trip {nf['pnr']} is cancelled",
+                             check=_sql(APP, "SELECT status FROM bookings WHERE pnr = ? AND cancelled_at IS NOT NULL",
+                                        [nf["pnr"]], [["cancelled"]])),
+                   RubricItem(id="outcome", weight=30, requirement=f"Reports what comes back: {back}",
+                              check=Check(type="answer_amount", cents=booking.data["price_cents"]) if fam["cancel"] != "none"
+                              else _text("no credit", "no refund", "nothing back", "not refundable", "non-refundable"))]
+        task("cancel-next-trip", [APP], category="action", difficulty="medium", time_limit_seconds=420,
+             instruction=f"I can't make my {booking.data['destination']} trip any more. Cancel it, and tell me what I get back.",
+             expected={"pnr": nf["pnr"], "fare_class": booking.data["fare_class"], "back": fam["cancel"]}, rubric=rubric)
+
+    # 8. Book a flight with the saved card (airline + bank): the first nonstop of the day to Denver (or the first
+    # of a few hubs that is not home), 30 days after as_of, Economy, one traveller.
+    home = p.travel.home_airport
+    dest = next((d for d in ("DEN", "SEA", "SFO", "ORD", "LHR", "AMS") if d != home and d in AIRPORTS and home in AIRPORTS), None)
+    if dest and home in AIRPORTS:
+        numbers, slots = world_route(world, home, dest)
+        day = p.as_of + dt.timedelta(days=30)
+        part = "morning" if slots[0][0] < 12 else "first"
+        number = numbers[0]
+        card = payment_cards(world)[0]["label"]
+        task("book-flight", [APP, "bank"], category="action", difficulty="hard", time_limit_seconds=900,
+             instruction=f"Book me a one-way Economy flight from {CITY.get(home, home)} to {CITY.get(dest, dest)} on "
+                         f"{day:%B} {day.day}, the {part} departure, just me, paid with my saved {card}. "
+                         "How much was charged?",
+             expected={"origin": home, "destination": dest, "date": day.isoformat(), "flight_number": f"MR {number}",
+                       "option": f"{number}@{day.isoformat()}", "family": "MAIN"},
+             rubric=[RubricItem(id="booking", weight=60, requirement=f"A new Economy booking on MR {number} {home}-{dest} on {day}",
+                                check=_sql(APP, """SELECT COUNT(*) FROM bookings b JOIN segments s ON s.booking_id = b.id
+                                           WHERE b.world_ref IS NULL AND b.status != 'cancelled' AND b.fare_family = 'MAIN'
+                                           AND b.passengers = 1 AND s.flight_number = ? AND s.origin = ? AND s.destination = ?
+                                           AND substr(s.dep_local, 1, 10) = ?""", [f"MR {number}", home, dest, day.isoformat()],
+                                           [[1]])),
+                      RubricItem(id="charged", weight=40, requirement="The card shows the airline's pending charge in the bank",
+                                 check=_sql("bank", "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge'",
+                                            [APP], [[1]]))])
+    return out
+

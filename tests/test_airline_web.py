@@ -1,0 +1,341 @@
+"""Meridian Air (airline) end to end: the production site on copies of the seeded databases.
+
+Expected values come from the *world* (``flight_booking`` and ``flight`` events, the persona's travel spec),
+never from the database: My Trips lists the world's next and past PNRs; the next trip's tickets, flight,
+local times with zone abbreviations, seats and fare; a seat change and an online check-in (server clock 23 h
+before the next departure) persist and the boarding pass shows the new seat; the downloaded PDF's QR decodes
+(pdftoppm + zbarimg, an independent decoder) to a BCBP string whose fields are the booking's
+(:func:`builder.files.bcbp.parse`); a booking with the saved card appears at once as a pending line in the
+bank's ``card_authorizations``; bad input is refused and changes nothing; the seed is byte-identical and its
+counts agree with the world; the tasks hold their contract.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import sqlite3
+import subprocess
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from builder.money import money
+from builder.tasks.grade import grade
+
+from .app_e2e import Served, run_e2e
+
+HOST = "meridianair.test"
+
+
+def _utc(s: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(s.replace("Z", "+00:00"))
+
+
+def _clock_zone(iso: str) -> str:
+    """``3:55 PM``: the wall clock of an aware ISO time (en-US)."""
+    t = dt.datetime.fromisoformat(iso)
+    return f"{(t.hour - 1) % 12 + 1}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
+
+
+def _with_zone(iso: str, airport: str) -> str:
+    """``3:55 PM PST``: the wall clock with the airport zone's abbreviation at that instant."""
+    from builder.world.travel import AIRPORTS
+
+    t = dt.datetime.fromisoformat(iso).astimezone(ZoneInfo(AIRPORTS[airport][3]))
+    return f"{_clock_zone(iso)} {t.tzname()}"
+
+
+def _now_utc(world) -> dt.datetime:
+    return world.now.replace(tzinfo=ZoneInfo(world.persona.timezone)).astimezone(dt.UTC)
+
+
+def next_flight(world):
+    """The world's next flight event after now (the persona's next departure)."""
+    now = _now_utc(world)
+    return min((f for f in world.of_kind("flight") if _utc(f.data["dep_utc"]) > now), key=lambda f: f.data["dep_utc"])
+
+
+def serve_now(world) -> str:
+    """23 hours before the next departure, as the persona's local naive ISO time (check-in open)."""
+    dep = _utc(next_flight(world).data["dep_utc"]) - dt.timedelta(hours=23)
+    return dep.astimezone(ZoneInfo(world.persona.timezone)).replace(tzinfo=None).isoformat()
+
+
+def world_facts(world) -> dict:
+    """Every value the browser test expects, from the world (and the seed's derived credentials and rules)."""
+    from apps.airline.seed import FAMILY_BY_NAME, credentials, segment_miles
+    from apps.airline.tasks import aisle_letters, tasks
+    from builder.files.travel_docs import passenger_name
+
+    nf = next_flight(world)
+    d = nf.data
+    booking = next(b for b in world.of_kind("flight_booking") if b.data["pnr"] == d["pnr"])
+    at = dt.datetime.fromisoformat(serve_now(world))
+    now = at.replace(tzinfo=ZoneInfo(world.persona.timezone)).astimezone(dt.UTC)
+    by_pnr: dict[str, list] = {}
+    for f in world.of_kind("flight"):
+        by_pnr.setdefault(f.data["pnr"], []).append(f.data)
+    ends = {p: max(_utc(x["arr_utc"]) for x in fs) for p, fs in by_pnr.items()}
+    starts = {p: min(_utc(x["dep_utc"]) for x in fs) for p, fs in by_pnr.items()}
+    upcoming = sorted((p for p in ends if ends[p] > now), key=lambda p: starts[p])
+    past = sorted((p for p in ends if ends[p] <= now), key=lambda p: starts[p], reverse=True)
+    year = world.persona.as_of.year
+    flown = [f.data for f in world.of_kind("flight") if _utc(f.data["dep_utc"]) <= _now_utc(world)]
+    status = sum(segment_miles(f["from"], f["to"]) for f in flown
+                 if _utc(f["dep_utc"]).astimezone(ZoneInfo(world.persona.timezone)).year == year)
+    last_year = sum(segment_miles(f["from"], f["to"]) for f in flown
+                    if _utc(f["dep_utc"]).astimezone(ZoneInfo(world.persona.timezone)).year == year - 1)
+    from apps.airline.seed import tier_for
+
+    book = next(t for t in tasks(world) if t.id.endswith("/book-flight")).expected
+    fam = FAMILY_BY_NAME[booking.data["fare_class"]]
+    assert fam
+    return {
+        "session_token": credentials(world)["session_token"],
+        "upcoming_pnrs": upcoming,
+        "past_pnrs": past,
+        "next": {
+            "pnr": d["pnr"], "flight_number": d["flight_number"], "dep_text": _with_zone(d["dep_local"], d["from"]),
+            "arr_text": _with_zone(d["arr_local"], d["to"]), "seats": d["seats"], "tickets": booking.data["ticket_numbers"],
+            "fare_class": booking.data["fare_class"], "boarding_group": d["boarding_group"],
+            "fare_text": money(booking.data["fare_per_passenger_cents"], world.currency),
+            "total_text": money(booking.data["price_cents"], world.currency),
+            "aisle_letters": aisle_letters(d["aircraft"]), "bcbp_name": passenger_name(world, world.persona.identity.name),
+            "from": d["from"], "to": d["to"], "dep_local": d["dep_local"],
+        },
+        "loyalty": {"number": credentials(world)["username"], "tier": tier_for(last_year), "status_miles_text": f"{status:,}"},
+        "book": book,
+    }
+
+
+def _post(served: Served, path: str, fields: list[tuple[str, str]], cookie: str, host: str = HOST) -> tuple[int, str]:
+    """POST a form on the test server without following redirects: (status, Location)."""
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *a, **k):
+            return None
+
+    req = urllib.request.Request(f"http://127.0.0.1:{served.port}{path}", data=urllib.parse.urlencode(fields).encode(),
+                                 headers={"Host": host, "Cookie": cookie,
+                                          "Content-Type": "application/x-www-form-urlencoded"}, method="POST")
+    try:
+        with urllib.request.build_opener(NoRedirect).open(req, timeout=60) as res:
+            return res.status, res.headers.get("Location", "")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers.get("Location", "")
+
+
+def _get(served: Served, path: str, cookie: str) -> tuple[int, bytes]:
+    req = urllib.request.Request(f"http://127.0.0.1:{served.port}{path}", headers={"Host": HOST, "Cookie": cookie})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as res:
+            return res.status, res.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+def _state(db: Path) -> str:
+    """A digest of every row the airline's actions write (bookings, passengers, segments, seats, payments, credits)."""
+    con = sqlite3.connect(db)
+    rows = [con.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
+            for t in ("bookings", "passengers", "segments", "seats", "payments", "travel_credits")]
+    con.close()
+    return hashlib.sha256(repr(rows).encode()).hexdigest()
+
+
+def _decode_pdf_qr(pdf: Path, tmp: Path) -> str:
+    """The first QR code of a PDF's first page, read by zbar from a 200 dpi rendering."""
+    subprocess.run(["pdftoppm", "-r", "200", "-png", "-f", "1", "-l", "1", str(pdf), str(tmp / "page")], check=True)
+    png = sorted(tmp.glob("page*.png"))[0]
+    out = subprocess.run(["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True, check=True)
+    return out.stdout.strip().splitlines()[0]
+
+
+def test_airline_web_end_to_end(world, default_layer, tmp_path):
+    from apps.airline.seed import credentials
+    from builder.files import bcbp
+
+    facts = world_facts(world)
+    cookie = f"ma_session={credentials(world)['session_token']}"
+    n = facts["next"]
+    with Served(default_layer, tmp_path, now=serve_now(world)) as served:
+        db = served.database("airline")
+        con = sqlite3.connect(db)
+        seg_id, pax_id = con.execute(
+            """SELECT s.id, t.passenger_id FROM segments s JOIN bookings b ON b.id = s.booking_id JOIN seats t ON t.segment_id = s.id
+               JOIN passengers p ON p.id = t.passenger_id WHERE b.pnr = ? AND s.direction = 'outbound' AND p.position = 0
+               ORDER BY s.dep_utc LIMIT 1""", (n["pnr"],)).fetchone()
+        ret_id = con.execute("SELECT s.id FROM segments s JOIN bookings b ON b.id = s.booking_id WHERE b.pnr = ? "
+                             "AND s.direction = 'return' ORDER BY s.dep_utc LIMIT 1", (n["pnr"],)).fetchone()[0]
+        con.close()
+
+        # Bad input first: refused with a message, nothing changes.
+        before = _state(db)
+        bad = [
+            ("/api/seat", [("pnr", "ZZZZZZ"), ("segment", str(seg_id)), ("passenger", str(pax_id)), ("seat", "12C")], "find a trip"),
+            ("/api/seat", [("pnr", n["pnr"]), ("segment", str(seg_id)), ("passenger", str(pax_id)), ("seat", "88Q")], "does not exist"),
+            ("/api/seat", [("pnr", n["pnr"]), ("segment", str(seg_id)), ("passenger", str(pax_id)), ("seat", n["seats"][1] if len(n["seats"]) > 1 else "1Z")], "seat"),
+            ("/api/checkin", [("pnr", n["pnr"]), ("segment", str(ret_id))], "opens 24 hours"),
+            ("/api/checkin", [("pnr", "ZZZZZZ"), ("segment", str(seg_id))], "find a trip"),
+            ("/api/bookings", [("origin", facts["book"]["origin"]), ("destination", facts["book"]["destination"]),
+                               ("out", facts["book"]["option"]), ("family", "MAIN"), ("card", "1"),
+                               ("companion", '<script>alert("x")</script> Raman')], "name"),
+            ("/api/bookings", [("origin", "PDX"), ("destination", "XXX"), ("out", "1@2026-01-01"), ("family", "MAIN"), ("card", "1")], "schedule"),
+            ("/api/cancel", [("pnr", "ZZZZZZ"), ("confirm", "yes")], "find a trip"),
+        ]
+        for path, fields, words in bad:
+            status, location = _post(served, path, fields, cookie)
+            assert status == 303 and "error=" in location, (path, fields, status, location)
+            assert words.lower() in urllib.parse.unquote_plus(location).lower(), (path, location)
+        assert _state(db) == before
+        bank_db = served.database("bank")
+        assert sqlite3.connect(bank_db).execute("SELECT COUNT(*) FROM card_authorizations").fetchone() == (0,)
+
+        print(run_e2e("airline", facts, served, tmp_path)[-4000:])
+        screens = tmp_path / "airline-screens"
+        new_seat = (screens / "new-seat.txt").read_text()
+        booked = json.loads((screens / "booked.json").read_text())
+
+        con = sqlite3.connect(db)
+        # The seat change and the check-in persisted.
+        seat, checked, seq, changed = con.execute(
+            "SELECT seat, checked_in_at, sequence, changed_at FROM seats WHERE segment_id = ? AND passenger_id = ?",
+            (seg_id, pax_id)).fetchone()
+        assert seat == new_seat and changed and checked and seq
+        # The booking charged the saved card: one pending line in the bank, same amount, same reference.
+        b_total, b_pnr, b_card = con.execute(
+            "SELECT b.total_cents, b.pnr, c.last4 FROM bookings b JOIN cards c ON c.id = b.card_id WHERE b.world_ref IS NULL").fetchone()
+        con.close()
+        assert b_pnr == booked["pnr"] and money(b_total, world.currency) == booked["total"]
+        bank = sqlite3.connect(bank_db)
+        lines = bank.execute("SELECT a.kind, c.app, c.reference, c.amount_cents, c.status, c.kind FROM card_authorizations c "
+                             "JOIN accounts a ON a.id = c.account_id").fetchall()
+        assert lines == [("credit_card" if b_card == _card_last4(world, "credit_card") else "checking", "airline", b_pnr,
+                          b_total, "pending", "charge")]
+        bank.close()
+
+        # The downloaded PDF's QR is the booking's BCBP string, read by an independent decoder.
+        text = _decode_pdf_qr(screens / "boarding-pass.pdf", tmp_path)
+        assert text == (screens / "bcbp.txt").read_text()
+        f = bcbp.parse(text)
+        dep = dt.datetime.fromisoformat(n["dep_local"])
+        assert len(text.split(">")[0]) == 60
+        assert (f["name"].strip(), f["pnr"].strip(), f["from"], f["to"], f["carrier"].strip()) == \
+            (n["bcbp_name"], n["pnr"], n["from"], n["to"], "MR")
+        assert int(str(f["flight"]).strip().rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") or 0) == int(n["flight_number"].split()[1])
+        assert int(f["julian_date"]) == dep.timetuple().tm_yday
+        assert f["seat"].lstrip("0") == new_seat and int(f["sequence"]) == seq
+
+
+def _card_last4(world, kind: str) -> str:
+    from builder.world.accounts import payment_cards
+
+    return next(c["last4"] for c in payment_cards(world) if c["account"] == kind)
+
+
+def test_seed_is_byte_identical_and_agrees_with_the_world(world, tmp_path):
+    from apps.airline.seed import seed
+
+    a, b = seed(world, tmp_path / "a.sqlite"), seed(world, tmp_path / "b.sqlite")
+    assert hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(b.read_bytes()).digest()
+    con = sqlite3.connect(a)
+    bookings = world.of_kind("flight_booking")
+    flights = world.of_kind("flight")
+    assert con.execute("SELECT COUNT(*) FROM bookings").fetchone()[0] == len(bookings)
+    assert con.execute("SELECT COUNT(*) FROM segments").fetchone()[0] == len(flights)
+    assert con.execute("SELECT COUNT(*) FROM passengers").fetchone()[0] == sum(len(b.data["passengers"]) for b in bookings)
+    assert sorted(r[0] for r in con.execute("SELECT ticket_number FROM passengers")) == \
+        sorted(t for b in bookings for t in b.data["ticket_numbers"])
+    # Every fare splits exactly into base, taxes and carrier fees.
+    for pnr, fare, base, tax, fees, total in con.execute(
+            "SELECT pnr, fare_per_passenger_cents, base_fare_cents, taxes_cents, carrier_fees_cents, total_cents FROM bookings"):
+        world_b = next(b for b in bookings if b.data["pnr"] == pnr)
+        assert base + tax + fees == fare == world_b.data["fare_per_passenger_cents"] and total == world_b.data["price_cents"]
+    # Seats are the world's, in passenger order; flown legs checked in with the files' sequence numbers.
+    from builder.files.travel_docs import checkin_sequence
+
+    for f in flights:
+        rows = con.execute("SELECT t.seat, t.sequence FROM seats t JOIN passengers p ON p.id = t.passenger_id "
+                           "JOIN segments s ON s.id = t.segment_id WHERE s.world_ref = ? ORDER BY p.position", (f.id,)).fetchall()
+        assert [s for s, _ in rows] == f.data["seats"]
+        if _utc(f.data["dep_utc"]) <= _now_utc(world):
+            assert [q for _, q in rows] == [checkin_sequence(world, f.data, name) for name in f.data["passengers"]]
+        else:
+            assert all(q is None for _, q in rows)
+    # The world's routes keep their flight numbers in the schedule.
+    for f in flights:
+        row = con.execute("SELECT numbers FROM routes WHERE origin = ? AND destination = ? AND via IS NULL",
+                          (f.data["from"], f.data["to"])).fetchone()
+        assert row and f.data["flight_number"].split()[1] in row[0].split(","), f.data["flight_number"]
+    con.close()
+
+
+def test_tasks_contract(world, default_layer, tmp_path):
+    """≥ 8 tasks, ≥ 3 actions with sql checks, ≥ 4 spanning two apps; doing nothing scores 0 on every action;
+    the reference solutions (the apps' own routes) score 100."""
+    from apps.airline.seed import credentials
+    from apps.airline.tasks import tasks
+
+    ts = {t.id.split("/")[-1]: t for t in tasks(world)}
+    actions = [t for t in ts.values() if t.category == "action"]
+    assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
+    layer_apps = default_layer / "var/lib/persona-desktop/apps"
+    names = {p.name for p in layer_apps.iterdir()}
+    dbs = {a: layer_apps / a / f"{a}.sqlite" for a in names}
+    cookie = f"ma_session={credentials(world)['session_token']}"
+    for slug, t in ts.items():
+        if t.category != "action":
+            continue
+        if not set(t.apps_involved) <= names:
+            pytest.skip(f"{slug} needs {t.apps_involved}; PERSONA_APPS leaves some out")
+        assert grade(t, dbs)[0] == 0, slug
+        (tmp_path / slug).mkdir()
+        with Served(default_layer, tmp_path / slug, now=world.now.isoformat()) as served:
+            _solve(slug, t.expected, served, cookie, world)
+            score, items = grade(t, {a: served.database(a) for a in t.apps_involved})
+            judged = sum(i.weight for i in t.rubric if i.check is None or i.check.type != "sql")
+            assert score == 100 - judged, (slug, items)
+
+
+def _solve(slug: str, exp: dict, served: Served, cookie: str, world) -> None:
+    """The reference solution of an action task, through the apps' HTTP routes."""
+    db = served.database("airline")
+    con = sqlite3.connect(db)
+    q = lambda sql, *a: con.execute(sql, a).fetchone()  # noqa: E731
+    if slug.startswith("aisle-seat"):
+        seg, pax = q("SELECT t.segment_id, t.passenger_id FROM seats t WHERE t.world_ref = ?", exp["world_ref"])
+        status, body = _get(served, f"/trips/{exp['pnr']}/seats?segment={seg}&passenger={pax}", cookie)
+        import re
+
+        free = re.findall(r'data-seat="(\d+[A-K])" data-state="free"', body.decode())
+        seat = next(s for s in free if s[-1] in exp["aisle_letters"])
+        status, location = _post(served, "/api/seat", [("pnr", exp["pnr"]), ("segment", str(seg)), ("passenger", str(pax)),
+                                                       ("seat", seat)], cookie)
+        assert status == 303 and "saved=" in location, location
+        if "contact" in exp:
+            from apps.messaging.seed import credentials as chat_credentials
+
+            chat = sqlite3.connect(served.database("messaging"))
+            conv = chat.execute("SELECT c.id FROM conversations c JOIN contacts k ON k.id = c.contact_id WHERE k.name = ?",
+                                (exp["contact"],)).fetchone()[0]
+            chat.close()
+            status, _ = _post(served, "/api/messages", [("conversation", str(conv)), ("body", f"I'm in {seat} now on {exp['flight_number']}")],
+                              f"pl_session={chat_credentials(world)['session_token']}", host="parley.test")
+            assert status == 303
+    elif slug == "cancel-next-trip":
+        status, location = _post(served, "/api/cancel", [("pnr", exp["pnr"]), ("confirm", "yes")], cookie)
+        assert status == 303 and "cancelled=" in location, location
+    elif slug == "book-flight":
+        card = q("SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1")[0]
+        status, location = _post(served, "/api/bookings", [("origin", exp["origin"]), ("destination", exp["destination"]),
+                                                           ("out", exp["option"]), ("family", exp["family"]), ("card", str(card))],
+                                 cookie)
+        assert status == 303 and "booked=1" in location, location
+    else:
+        pytest.fail(f"no reference solution for {slug}")
+    con.close()
+
