@@ -1,0 +1,233 @@
+"""ZipRide tasks derived from the world, each with its expected values and rubric.
+
+Action checks read ZipRide's (and the bank's) database end state. Rows the app writes are told apart from
+seeded ones: a new ride has ``world_ref IS NULL``, a tip added in the app sets ``tipped_at`` (the seed never
+does), a new rating is on a ride the seed left unrated, a new saved place has ``world_ref IS NULL``; so an
+agent that does nothing fails every action check. Check queries are fixed SQL text with ``?`` placeholders;
+every world value travels in ``params``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+
+from builder.money import money
+from builder.tasks.model import Check, RubricItem, Task
+from builder.world import World
+from builder.world.travel import airport_label, format_address
+
+APP = "rides"
+#: Rides ended less than this many days before now are unrated in the seed (apps/rides/seed.py).
+UNRATED_DAYS = 14
+#: The app lets a rider rate and tip a ride this many days after it (web/lib/rides.ts FEEDBACK_DAYS).
+FEEDBACK_DAYS = 30
+SCHEDULE_MAX_DAYS = 30
+
+
+def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
+    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _amount(cents: int) -> Check:
+    return Check(type="answer_amount", cents=cents)
+
+
+def _done(world: World) -> list:
+    return [e for e in world.of_kind("ride") if e.status == "done"]
+
+
+def _aware(iso: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(iso)
+
+
+def tasks(world: World) -> list[Task]:
+    """Return ZipRide's tasks for ``world`` (lookups, aggregations, actions; several with the bank and mail), in a fixed order."""
+    p = world.persona
+    cur = world.currency
+    pid = p.id
+    rides = _done(world)
+    out: list[Task] = []
+    home = format_address(p.identity.address) if p.identity.address else ""
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/rides/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    if not rides:
+        return out
+
+    # 1. Rides on the last trip (with the bank: the card lines say ZIPRIDE TRIP).
+    trips = sorted({e.data["trip"] for e in rides if e.data.get("trip") is not None})
+    if trips:
+        i = trips[-1]
+        trip = p.travel.trips[i]
+        on_trip = [e for e in rides if e.data.get("trip") == i]
+        total = sum(e.data["total_cents"] for e in on_trip)
+        task("trip-rides-cost", ["rides", "bank"], category="aggregation", difficulty="medium", time_limit_seconds=420,
+             instruction=f"How much did I spend on ZipRide rides for my {trip.destination} trip in {trip.depart:%B %Y}, "
+                         "tips included?",
+             expected={"trip": i, "rides": len(on_trip), "total_cents": total},
+             rubric=[RubricItem(id="total", weight=80, requirement=f"States the total {money(total, cur)}",
+                                check=_amount(total)),
+                     RubricItem(id="count", weight=20, requirement=f"Says it was {len(on_trip)} rides")])
+
+    # 2. The usual tip (percent of the fare, the most common among tipped rides).
+    percents = Counter(round(e.data["tip_cents"] * 100 / e.data["fare_cents"]) for e in rides if e.data["tip_cents"])
+    if percents:
+        usual = sorted(percents.items(), key=lambda x: (-x[1], x[0]))[0][0]
+        task("usual-tip", ["rides"], category="aggregation", difficulty="easy", time_limit_seconds=300,
+             instruction="What percentage do I usually tip on ZipRide?",
+             expected={"percent": usual},
+             rubric=[RubricItem(id="percent", weight=100, requirement=f"Says about {usual}% of the fare",
+                                check=Check(type="answer_text", any_of=[f"{usual}%", f"{usual} %", f"{usual} percent"]))])
+
+    # 3. Spending in the month of the last ride (with the bank's card lines).
+    month = rides[-1].data["pickup_local"][:7]
+    in_month = [e for e in rides if e.data["pickup_local"][:7] == month]
+    m_total = sum(e.data["total_cents"] for e in in_month)
+    m_name = dt.date.fromisoformat(f"{month}-01").strftime("%B %Y")
+    task("month-spend", ["rides", "bank"], category="aggregation", difficulty="medium", time_limit_seconds=360,
+         instruction=f"What did I spend on ZipRide in {m_name}?",
+         expected={"month": month, "rides": len(in_month), "total_cents": m_total},
+         rubric=[RubricItem(id="total", weight=100, requirement=f"States {money(m_total, cur)}", check=_amount(m_total))])
+
+    # 4. The driver who took the persona home from the airport after the last trip.
+    airport = airport_label(p.travel.home_airport) if p.travel and p.travel.home_airport else None
+    back = [e for e in rides if airport and e.data["pickup"] == airport]
+    if back:
+        e = back[-1]
+        task("driver-from-airport", ["rides"], category="lookup", difficulty="easy", time_limit_seconds=240,
+             instruction="Who drove me home from the airport after my last trip, and what was the car's plate?",
+             expected={"ride_id": e.data["ride_id"], "driver": e.data["driver"], "plate": e.data["plate"]},
+             rubric=[RubricItem(id="driver", weight=60, requirement=f"Names {e.data['driver']}",
+                                check=Check(type="answer_text", any_of=[e.data["driver"]])),
+                     RubricItem(id="plate", weight=40, requirement=f"Gives the plate {e.data['plate']}",
+                                check=Check(type="answer_text", any_of=[e.data["plate"]]))])
+
+    # 5. Work rides this year.
+    year = world.now.year
+    work = [e for e in rides if e.data.get("purpose") == "work" and e.at.year == year]
+    task("work-rides-count", ["rides"], category="aggregation", difficulty="medium", time_limit_seconds=360,
+         instruction=f"How many ZipRide rides did I take to or from the office in {year}, and what did they cost in total?",
+         expected={"rides": len(work), "total_cents": sum(e.data["total_cents"] for e in work)},
+         rubric=[RubricItem(id="count", weight=50, requirement=f"Says {len(work)} rides",
+                            check=Check(type="answer_text", any_of=[f"{len(work)} ride", f"{len(work)} trip"])),
+                 RubricItem(id="total", weight=50,
+                            requirement=f"States {money(sum(e.data['total_cents'] for e in work), cur)}",
+                            check=_amount(sum(e.data["total_cents"] for e in work)))])
+
+    # 6. Schedule the ride to the airport for the next flight (the departure is in the booking mail).
+    horizon = world.now + dt.timedelta(days=SCHEDULE_MAX_DAYS)
+    ahead = [f for f in world.of_kind("flight") if f.status != "done" and airport
+             and f.data["from"] == p.travel.home_airport and world.now + dt.timedelta(hours=4) < f.at < horizon]
+    if ahead:
+        f = ahead[0]
+        dep = _aware(f.data["dep_local"])
+        # The world's own lead (travel.py: 2.5 h, 3 h international) read off its ride to the airport for that trip.
+        own = [r for r in world.of_kind("ride") if r.data.get("trip") == f.data["trip"] and r.data["dropoff"] == airport]
+        own_lead = (dep - _aware(own[0].data["pickup_local"])).total_seconds() / 60 if own else 150
+        lead = 180 if own_lead >= 170 else 150
+        pickup = dep - dt.timedelta(minutes=lead)
+        lo, hi = pickup - dt.timedelta(minutes=15), pickup + dt.timedelta(minutes=15)
+        lead_text = "3 hours" if lead == 180 else "2½ hours"
+        task("airport-ride-next-flight", ["rides", "mail"], category="action", difficulty="medium",
+             time_limit_seconds=600,
+             instruction=f"Schedule a ZipRide from home to the airport for my next flight so that I'm picked up "
+                         f"{lead_text} before it departs. The flight details are in my booking confirmation email.",
+             expected={"pnr": f.data["pnr"], "flight": f.data["flight_number"], "dep_local": f.data["dep_local"],
+                       "pickup": "Home", "dropoff": airport, "pickup_at": pickup.isoformat()},
+             rubric=[RubricItem(id="scheduled", weight=100,
+                                requirement=f"A ride Home -> {airport} is scheduled with pickup {pickup:%b %-d %H:%M} "
+                                            "(within 15 minutes)",
+                                check=_sql("""SELECT COUNT(*) FROM rides r JOIN places a ON a.id = r.pickup_place_id
+                                              JOIN places b ON b.id = r.dropoff_place_id
+                                              WHERE r.world_ref IS NULL AND r.status = 'scheduled' AND a.kind = 'home'
+                                              AND b.address = ? AND r.pickup_at BETWEEN ? AND ?""",
+                                           [airport, lo.isoformat(), hi.isoformat()], [[1]]))])
+
+        # 7. And the ride home after the return flight lands.
+        legs = [x for x in world.of_kind("flight") if x.data["pnr"] == f.data["pnr"] and x.data["to"] ==
+                p.travel.home_airport]
+        if legs:
+            arr = _aware(legs[-1].data["arr_local"])
+            if arr.replace(tzinfo=None) < horizon:
+                lo, hi = arr + dt.timedelta(minutes=15), arr + dt.timedelta(minutes=75)
+                task("ride-home-after-return", ["rides", "mail"], category="action", difficulty="hard",
+                     time_limit_seconds=600,
+                     instruction="Schedule a ZipRide home from the airport for when my return flight from my next "
+                                 "trip lands: pickup 15 to 75 minutes after its arrival.",
+                     expected={"flight": legs[-1].data["flight_number"], "arr_local": legs[-1].data["arr_local"],
+                               "pickup": airport, "dropoff": "Home", "ride_type": "zip",
+                               "pickup_at": (arr + dt.timedelta(minutes=30)).isoformat()},
+                     rubric=[RubricItem(id="scheduled", weight=100,
+                                        requirement=f"A ride {airport} -> Home is scheduled with pickup between "
+                                                    f"{lo:%b %-d %H:%M} and {hi:%H:%M}",
+                                        check=_sql("""SELECT COUNT(*) FROM rides r
+                                                      JOIN places a ON a.id = r.pickup_place_id
+                                                      JOIN places b ON b.id = r.dropoff_place_id
+                                                      WHERE r.world_ref IS NULL AND r.status = 'scheduled'
+                                                      AND a.address = ? AND b.kind = 'home'
+                                                      AND r.pickup_at BETWEEN ? AND ?""",
+                                                   [airport, lo.isoformat(), hi.isoformat()], [[1]]))])
+
+    # 8. Tip the last ride 20 % (a new card charge the bank shows).
+    last = rides[-1]
+    if last.at >= world.now - dt.timedelta(days=FEEDBACK_DAYS - 1):
+        tip = (last.data["fare_cents"] * 20 + 50) // 100
+        where = last.data["dropoff"] if last.data["dropoff"] != home else last.data["pickup"]
+        where_text = "home" if last.data["dropoff"] == home else where.split(",")[0]
+        task("tip-last-ride", ["rides", "bank"], category="action", difficulty="easy", time_limit_seconds=300,
+             instruction=f"Tip the driver of my last ZipRide ride (to {where_text}) 20% of the fare.",
+             expected={"ride_id": last.data["ride_id"], "tip_cents": tip, "tip_before_cents": last.data["tip_cents"]},
+             rubric=[RubricItem(id="tip", weight=70, requirement=f"A tip of {money(tip, cur)} is added to ride "
+                                                                 f"{last.data['ride_id']}",
+                                check=_sql("""SELECT COUNT(*) FROM rides WHERE ride_id = ? AND tipped_at IS NOT NULL
+                                              AND tip_cents = ?""",
+                                           [last.data["ride_id"], last.data["tip_cents"] + tip], [[1]])),
+                     RubricItem(id="charged", weight=30, requirement="The bank shows the tip as a pending card charge",
+                                check=_sql("""SELECT COUNT(*) FROM card_authorizations WHERE app = 'rides'
+                                              AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
+                                           [tip], [[1]], app="bank"))])
+
+    # 9. Rate the newest unrated ride.
+    unrated = [e for e in rides if e.at >= world.now - dt.timedelta(days=UNRATED_DAYS - 1)]
+    if unrated:
+        e = unrated[-1]
+        first = e.data["driver"].split()[0]
+        task("rate-ride", ["rides"], category="action", difficulty="easy", time_limit_seconds=240,
+             instruction=f"Rate my ZipRide ride with {first} on {e.at:%B %-d} 5 stars, with the compliments "
+                         "“Smooth driving” and “Knew the way”.",
+             expected={"ride_id": e.data["ride_id"], "stars": 5, "compliments": ["Smooth driving", "Knew the way"]},
+             rubric=[RubricItem(id="stars", weight=70, requirement="The ride is rated 5 stars",
+                                check=_sql("SELECT COUNT(*) FROM rides WHERE ride_id = ? AND rating = 5 "
+                                           "AND rated_at IS NOT NULL", [e.data["ride_id"]], [[1]])),
+                     RubricItem(id="compliments", weight=30, requirement="Both compliments are given",
+                                check=_sql("""SELECT COUNT(*) FROM rides WHERE ride_id = ?
+                                              AND instr(compliments, ?) > 0 AND instr(compliments, ?) > 0""",
+                                           [e.data["ride_id"], "Smooth driving", "Knew the way"], [[1]]))])
+
+    # 10. Save a contact's home as a place.
+    saved = _saved_addresses(world)
+    city = p.identity.address.city if p.identity.address else None
+    people = [c for c in p.contacts if c.address and c.address.city == city and format_address(c.address) != home
+              and format_address(c.address) not in saved]
+    if people:
+        c = people[0]
+        label = c.name.split()[0]
+        address = format_address(c.address)
+        task("save-place", ["rides"], category="action", difficulty="easy", time_limit_seconds=240,
+             instruction=f"In ZipRide, save {c.name}'s place ({address}) as a saved place called “{label}”.",
+             expected={"label": label, "address": address},
+             rubric=[RubricItem(id="saved", weight=100, requirement=f"A saved place “{label}” at {address}",
+                                check=_sql("""SELECT COUNT(*) FROM saved_places s JOIN places p ON p.id = s.place_id
+                                              WHERE s.world_ref IS NULL AND s.label = ? AND p.address = ?""",
+                                           [label, address], [[1]]))])
+    return out
+
+
+def _saved_addresses(world: World) -> set[str]:
+    """Addresses the seed saves (home, work, the frequent places): apps/rides/seed.py."""
+    from .seed import frequent_places, known_places
+    places = known_places(world)
+    return {x["address"] for x in places if x["kind"] in ("home", "work")} | {
+        x["address"] for x in frequent_places(world, places)}
