@@ -1,10 +1,10 @@
 import Link from "next/link";
 
 /** Bramblestay's mark: a bramble leaf folded into a roof over a door. */
-export function Logo({ size = 32 }: { size?: number }) {
+export function Logo({ size = 32, onDark = false }: { size?: number; onDark?: boolean }) {
   return (
     <svg width={size} height={size} viewBox="0 0 40 40" aria-hidden="true">
-      <rect width="40" height="40" rx="11" fill="#1d4e5f" />
+      <rect width="40" height="40" rx="11" fill={onDark ? "#2f6b7d" : "#1d4e5f"} stroke={onDark ? "#5f93a2" : "none"} />
       <path d="M8 21 L20 10 L32 21" fill="none" stroke="#e8835a" strokeWidth="3.4" strokeLinecap="round" strokeLinejoin="round" />
       <path d="M13 20 V30 H27 V20" fill="none" stroke="#fff" strokeWidth="2.6" strokeLinejoin="round" />
       <path d="M18 30 V24.5 a2 2 0 0 1 4 0 V30" fill="#fff" />
@@ -19,7 +19,7 @@ export function Header({ name, active }: { name: string; active?: "search" | "tr
     <header className="bs-header">
       <div className="bs-header-in">
         <Link href="/" className="bs-brand" aria-label="Bramblestay home">
-          <Logo />
+          <Logo onDark />
           <span>Bramblestay</span>
         </Link>
         <nav className="bs-nav" aria-label="Main">

@@ -90,7 +90,9 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
               ))}
             </fieldset>
             <label>
-              Special requests <span className="bs-muted">(optional)</span>
+              <span>
+                Special requests <span className="bs-muted">(optional)</span>
+              </span>
               <textarea name="request" rows={3} maxLength={500} placeholder="Late arrival, high floor, cot…" />
             </label>
             <p className="bs-small bs-muted">You&apos;ll be charged {ctx.money(price.total_cents)} now. The charge appears on your card statement as BRAMBLESTAY.</p>

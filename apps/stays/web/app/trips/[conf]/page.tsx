@@ -111,15 +111,19 @@ export default async function TripPage({ params, searchParams }: { params: Promi
                 {t.cancel_fee_cents ? ` · cancellation fee ${ctx.money(t.cancel_fee_cents)}` : ""}
               </p>
             ) : null}
-            <h2>Cancellation</h2>
-            <p data-testid="cancel-policy" className={terms.free ? "bs-good" : "bs-muted"}>
-              {t.cancel_until ? `Free cancellation until ${ctx.dateTime(t.cancel_until)}.` : "Non-refundable rate."}
-              {t.status === "confirmed" && t.cancel_until && !terms.free ? " The free-cancellation window has closed." : ""}
-            </p>
-            {state === "upcoming" ? (
-              <Link href={`/trips/${t.confirmation}/cancel`} className="bs-danger-link" data-testid="cancel-link">
-                Cancel booking
-              </Link>
+            {state === "upcoming" || t.status === "cancelled" ? (
+              <>
+                <h2>Cancellation</h2>
+                <p data-testid="cancel-policy" className={terms.free ? "bs-good" : "bs-muted"}>
+                  {t.cancel_until ? `Free cancellation until ${ctx.dateTime(t.cancel_until)}.` : "Non-refundable rate."}
+                  {t.status === "confirmed" && t.cancel_until && !terms.free ? " The free-cancellation window has closed." : ""}
+                </p>
+                {state === "upcoming" ? (
+                  <Link href={`/trips/${t.confirmation}/cancel`} className="bs-danger-link" data-testid="cancel-link">
+                    Cancel booking
+                  </Link>
+                ) : null}
+              </>
             ) : null}
           </section>
           <section id="messages">
