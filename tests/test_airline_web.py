@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 import sqlite3
 import subprocess
 import urllib.parse
@@ -196,7 +197,7 @@ def test_airline_web_end_to_end(world, default_layer, tmp_path):
         assert sqlite3.connect(bank_db).execute("SELECT COUNT(*) FROM card_authorizations").fetchone() == (0,)
 
         print(run_e2e("airline", facts, served, tmp_path)[-4000:])
-        screens = tmp_path / "airline-screens"
+        screens = Path(os.environ.get("APP_ARTIFACTS_DIR", tmp_path)) / "airline-screens"
         new_seat = (screens / "new-seat.txt").read_text()
         booked = json.loads((screens / "booked.json").read_text())
 

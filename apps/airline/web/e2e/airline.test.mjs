@@ -35,9 +35,12 @@ test("My Trips: the next trip is the world's next booking; past trips are all th
   assert.deepEqual(pnrs, facts.upcoming_pnrs);
   await screenshot(page, "01-my-trips");
   await page.click('[data-testid="tab-past"]');
+  await page.waitForSelector('[data-testid="trips-past"]');
   const past = await page.locator('[data-testid="trips-past"] [data-testid="pnr"]').allInnerTexts();
   assert.deepEqual(past, facts.past_pnrs);
+  await screenshot(page, "01b-past");
   await page.click('[data-testid="tab-cancelled"]');
+  await page.waitForURL(/tab=cancelled/);
   assert.match(await text(".ma-empty"), /No cancelled trips/);
 });
 
