@@ -96,7 +96,10 @@ export interface Ride {
   world_ref: string | null;
 }
 
-const RIDE_SQL = `SELECT r.*, t.name AS type_name, pp.name AS pickup_name, dp.name AS dropoff_name,
+// A place shows as the rider's saved label when it has one ("Home", "Priya's"), else its name.
+const RIDE_SQL = `SELECT r.*, t.name AS type_name,
+  COALESCE((SELECT s.label FROM saved_places s WHERE s.place_id = pp.id ORDER BY s.position LIMIT 1), pp.name) AS pickup_name,
+  COALESCE((SELECT s.label FROM saved_places s WHERE s.place_id = dp.id ORDER BY s.position LIMIT 1), dp.name) AS dropoff_name,
   d.name AS driver_name, d.rating_x100 AS driver_rating_x100, d.vehicle, d.plate, c.label AS card_label, c.last4 AS card_last4
   FROM rides r JOIN ride_types t ON t.code = r.ride_type JOIN places pp ON pp.id = r.pickup_place_id
   JOIN places dp ON dp.id = r.dropoff_place_id LEFT JOIN drivers d ON d.id = r.driver_id JOIN cards c ON c.id = r.card_id`;

@@ -15,7 +15,7 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
   const ctx = rideContext();
   const sp = await searchParams;
   const saved = savedPlaces();
-  const recent = recentPlaces();
+  const recent = recentPlaces(10).filter((p) => p.city === ctx.city).slice(0, 5);
   const known = places().filter((p) => p.city === ctx.city || p.kind === "airport");
   const pickupText = one(sp.pickup) || (saved[0]?.label ?? "");
   const dropoffText = one(sp.dropoff);
@@ -60,13 +60,17 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
           ) : null}
           <form action="/" method="get" className="zr-form zr-route" data-testid="route-form">
             <label>
-              <span className="zr-dot zr-dot-from" aria-hidden="true" />
-              Pickup
+              <span>
+                <span className="zr-dot zr-dot-from" aria-hidden="true" />
+                Pickup
+              </span>
               <input name="pickup" list="zr-known" defaultValue={pickupText} placeholder="Pickup location" required maxLength={200} />
             </label>
             <label>
-              <span className="zr-dot zr-dot-to" aria-hidden="true" />
-              Drop-off
+              <span>
+                <span className="zr-dot zr-dot-to" aria-hidden="true" />
+                Drop-off
+              </span>
               <input name="dropoff" list="zr-known" defaultValue={dropoffText} placeholder="Where to?" required maxLength={200} autoFocus={!dropoffText} />
             </label>
             <fieldset className="zr-when">
@@ -173,8 +177,12 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
                         <PlaceIcon icon={p.kind === "airport" ? "airport" : "clock"} />
                         <span>
                           <strong>{p.name}</strong>
-                          <br />
-                          <span className="zr-muted">{p.address}</span>
+                          {p.address !== p.name ? (
+                            <>
+                              <br />
+                              <span className="zr-muted">{p.address}</span>
+                            </>
+                          ) : null}
                         </span>
                       </Link>
                     </li>
