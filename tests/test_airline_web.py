@@ -219,6 +219,36 @@ def test_airline_web_end_to_end(world, default_layer, tmp_path):
                           b_total, "pending", "charge")]
         bank.close()
 
+        # The confirmation arrived in the mail app (with the flights' calendar).
+        mail = sqlite3.connect(served.database("mail"))
+        got = mail.execute("SELECT from_email, has_attachments FROM messages WHERE instr(subject, ?) > 0 AND folder = 'inbox'",
+                           (b_pnr,)).fetchall()
+        mail.close()
+        assert got == [("reservations@meridianair.test", 1)]
+
+        # Change the new booking's flight to the next departure that day: the fare difference is charged on the card
+        # or kept as travel credit (Economy), and the segment moves.
+        from apps.airline.seed import world_route
+
+        book = facts["book"]
+        numbers, _ = world_route(world, book["origin"], book["destination"])
+        option = f"{numbers[1]}@{book['date']}"
+        assert _post(served, "/api/change", [("pnr", "ZZZZZZ"), ("direction", "outbound"), ("option", option)], cookie)[1].count("error=") == 1
+        assert "error=" in _post(served, "/api/change", [("pnr", n["pnr"]), ("direction", "outbound"), ("option", option)], cookie)[1] \
+            or n["fare_class"] != "Basic Economy"
+        status, location = _post(served, "/api/change", [("pnr", b_pnr), ("direction", "outbound"), ("option", option)], cookie)
+        assert status == 303 and "changed=" in location, location
+        diff = int(urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)["changed"][0])
+        con = sqlite3.connect(db)
+        assert con.execute("SELECT s.flight_number FROM segments s JOIN bookings b ON b.id = s.booking_id WHERE b.pnr = ?",
+                           (b_pnr,)).fetchall() == [(f"MR {numbers[1]}",)]
+        credit = con.execute("SELECT COALESCE(SUM(amount_cents), 0) FROM travel_credits").fetchone()[0]
+        con.close()
+        bank = sqlite3.connect(bank_db)
+        extra = bank.execute("SELECT COALESCE(SUM(amount_cents), 0) FROM card_authorizations WHERE reference != ?", (b_pnr,)).fetchone()[0]
+        bank.close()
+        assert (extra, credit) == ((diff, 0) if diff > 0 else (0, -diff))
+
         # The downloaded PDF's QR is the booking's BCBP string, read by an independent decoder.
         text = _decode_pdf_qr(screens / "boarding-pass.pdf", tmp_path)
         assert text == (screens / "bcbp.txt").read_text()

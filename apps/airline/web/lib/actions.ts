@@ -105,10 +105,27 @@ export interface BookRequest {
   origin: string; destination: string; out: string; ret: string | null; family: string; cardId: number; companions: string[];
 }
 
-async function mail(ctx: AirContext, user: User, subject: string, body: string): Promise<void> {
+/** An ICS calendar (one VEVENT per flight, UTC times) for the confirmation mail. */
+function ics(pnr: string, stamp: string, legs: { flight: string; origin: string; destination: string; dep_utc: string; arr_utc: string }[]): string {
+  const t = (iso: string) => iso.replace(/[-:]/g, "").replace(/\.\d+/, "");
+  const lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Meridian Air//Trips//EN", "METHOD:PUBLISH"];
+  for (const l of legs) {
+    lines.push("BEGIN:VEVENT", `UID:${pnr}-${l.flight.replace(/\s+/g, "")}-${l.dep_utc.slice(0, 10)}@meridianair.test`, `DTSTAMP:${t(stamp)}`,
+      `DTSTART:${t(l.dep_utc)}`, `DTEND:${t(l.arr_utc)}`, `SUMMARY:Flight ${l.flight} ${l.origin} to ${l.destination}`,
+      `LOCATION:${l.origin}`, `DESCRIPTION:Meridian Air confirmation ${pnr}`, "END:VEVENT");
+  }
+  lines.push("END:VCALENDAR");
+  return lines.join("\r\n") + "\r\n";
+}
+
+/** Mail the persona through the mail app's internal deliver route (best effort: a missing mail app leaves the booking as it is). */
+async function mail(ctx: AirContext, user: User, subject: string, body: string, calendar?: { pnr: string; legs: Parameters<typeof ics>[2] }): Promise<void> {
+  const attachments = calendar
+    ? [{ filename: `${calendar.pnr}.ics`, content_type: "text/calendar; method=PUBLISH", content_base64: Buffer.from(ics(calendar.pnr, new Date(ctx.nowMs).toISOString(), calendar.legs)).toString("base64") }]
+    : [];
   try {
     await callApp("mailbox.test", "/api/internal/deliver", {
-      from: `${ctx.airline} <reservations@meridianair.test>`, to: user.email, subject, body, folder: "inbox",
+      from: { name: ctx.airline, email: "reservations@meridianair.test" }, to: [user.email], subject, body, folder: "inbox", attachments,
     }, 5000);
   } catch {
     /* the mail app is not on this machine, or refused: the booking stands */
@@ -182,7 +199,7 @@ export async function book(ctx: AirContext, user: User, req: BookRequest): Promi
     });
   })();
   await mail(ctx, user, `Your trip is confirmed: ${req.origin} to ${req.destination} (${pnr})`,
-    `Hello ${user.given_name},\n\nThank you for flying ${ctx.airline}. Your booking is confirmed.\n\nConfirmation code: ${pnr}\nFare: ${fam.name}\nTravellers: ${names.join(", ")}\nTickets: ${tickets.join(", ")}\n\n${itineraryText(ctx, legs)}\n\nTotal charged to ${card.label}: ${money(ctx, total)}\n\nManage your trip at http://meridianair.test/trips/${pnr}\n\n${ctx.airline}`);
+    `Hello ${user.given_name},\n\nThank you for flying ${ctx.airline}. Your booking is confirmed.\n\nConfirmation code: ${pnr}\nFare: ${fam.name}\nTravellers: ${names.join(", ")}\nTickets: ${tickets.join(", ")}\n\n${itineraryText(ctx, legs)}\n\nTotal charged to ${card.label}: ${money(ctx, total)}\n\nManage your trip at http://meridianair.test/trips/${pnr}\n\n${ctx.airline}`, { pnr, legs });
   return pnr;
 }
 
