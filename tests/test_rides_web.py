@@ -65,8 +65,9 @@ def world_facts(world) -> dict:
     types = ride_types()
     schedule_at = (now + dt.timedelta(days=2)).replace(hour=7, minute=30)
     late_at = now + dt.timedelta(minutes=40)
-    pairs = [(home, airport), (airport, home), (home, work), (work, last.data["dropoff"] if last.data["dropoff"] != work
-                                                                 else last.data["pickup"])]
+    # Every place the history names in the home city, to and from home and the airport.
+    local = sorted({t for e in rides if e.data.get("trip") is None for t in (e.data["pickup"], e.data["dropoff"])})
+    pairs = [(home, airport), (airport, home), (home, work)] + [(a, b) for a in local for b in (home, airport) if a != b]
     creds = credentials(world)
     card = payment_cards(world)[0]
     tip_cents = (last.data["fare_cents"] * 20 + 50) // 100

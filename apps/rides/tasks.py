@@ -74,7 +74,7 @@ def tasks(world: World) -> list[Task]:
     # 2. The usual tip (percent of the fare, the most common among tipped rides).
     percents = Counter(round(e.data["tip_cents"] * 100 / e.data["fare_cents"]) for e in rides if e.data["tip_cents"])
     if percents:
-        usual = sorted(percents.items(), key=lambda x: (-x[1], x[0]))[0][0]
+        usual = min(percents.items(), key=lambda x: (-x[1], x[0]))[0]
         task("usual-tip", ["rides"], category="aggregation", difficulty="easy", time_limit_seconds=300,
              instruction="What percentage do I usually tip on ZipRide?",
              expected={"percent": usual},

@@ -234,7 +234,7 @@ export function phase(ctx: RideContext, r: Ride): "scheduled" | "arriving" | "on
   const now = ctx.now;
   const pickup = localOf(ctx, r.pickup_at);
   const dropoff = localOf(ctx, r.dropoff_at);
-  if (r.status === "scheduled" && pickup > addMinutes(now, 15)) return "scheduled";
+  if (r.status === "scheduled" && now < pickup) return "scheduled";
   if (now < pickup) return "arriving";
   if (now < dropoff) return "on_trip";
   return "completed";
