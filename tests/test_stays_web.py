@@ -167,6 +167,37 @@ def _check_state(served: Served, world, facts: dict) -> None:
     assert not [x for x in lines if x[0] == "refund" and x[1] == b_conf], "no refund outside the window"
 
 
+def test_pay_at_property_cancellation_after_deadline(world, default_layer, tmp_path):
+    """With the clock an hour past the world's upcoming stay's free-cancellation deadline (48 h before 15:00 at the
+    hotel), cancelling it costs the first night with its tax, charged through the bank; nothing is refunded and
+    the nights are released."""
+    from apps.stays.inventory import inventory
+    from apps.stays.seed import bookings, cancel_deadline, credentials
+
+    today = world.now.date()
+    up = next((b for b in bookings(world) if dt.date.fromisoformat(b["check_in"]) > today), None)
+    if up is None:
+        pytest.skip("no upcoming stay in the world")
+    zone = next(c["zone"] for c in inventory(world) if c["name"] == up["city"])
+    late = dt.datetime.fromisoformat(cancel_deadline(up["check_in"], zone, world.persona.timezone)) + dt.timedelta(hours=1)
+    subtotal = up["rate_cents"] * up["nights"]
+    first = int(subtotal / up["nights"] + 0.5)
+    fee = first + int(up["tax_cents"] * first / subtotal + 0.5)
+    cookie = f"bs_session={credentials(world)['session_token']}"
+    with Served(default_layer, tmp_path, now=late.isoformat()) as served:
+        status, location = _post(served, "/api/cancel", [("confirmation", up["confirmation"]), ("confirm", "yes")], cookie)
+        assert status == 303 and "cancelled=1" in location, location
+        con = sqlite3.connect(served.database("stays"))
+        row = con.execute("SELECT status, refund_cents, cancel_fee_cents, (SELECT COUNT(*) FROM booking_nights n "
+                          "WHERE n.booking_id = b.id) FROM bookings b WHERE confirmation = ?", (up["confirmation"],)).fetchone()
+        con.close()
+        assert row == ("cancelled", 0, fee, 0)
+        bank = sqlite3.connect(served.database("bank"))
+        lines = bank.execute("SELECT kind, reference, amount_cents FROM card_authorizations WHERE app = 'stays'").fetchall()
+        bank.close()
+        assert lines == [("charge", f"{up['confirmation']}-X", fee)]
+
+
 def _post(served: Served, path: str, fields: list[tuple[str, str]], cookie: str) -> tuple[int, str]:
     conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
     conn.request("POST", path, body=urllib.parse.urlencode(fields),

@@ -18,7 +18,7 @@ from builder.world.accounts import payment_cards
 
 from .inventory import canonical_city, inventory
 from .rates import quote
-from .seed import bookings
+from .seed import REVIEW_AFTER_DAYS, bookings
 
 APP = "stays"
 
@@ -114,8 +114,10 @@ def tasks(world: World) -> list[Task]:
                                 check=Check(type="answer_text", any_of=[b["room"]])),
                      RubricItem(id="guests", weight=30, requirement=f"Says {b['guests']} guest(s)")])
 
-        # 5. Action: review the latest stay not yet reviewed (the seed reviews stays older than 180 days).
-        rv = past[-1]
+    # 5. Action: review the latest stay not yet reviewed (the seed reviews stays older than 180 days).
+    unreviewed = [b for b in past if (world.now - b["checkout"].at).days <= REVIEW_AFTER_DAYS]
+    if unreviewed:
+        rv = unreviewed[-1]
         task("review-stay", [APP], category="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"Leave a 4-star review of my stay at {rv['hotel']} in {rv['city']}; mention the friendly front desk.",
              expected={"confirmation": rv["confirmation"], "rating": 4},
@@ -144,17 +146,17 @@ def tasks(world: World) -> list[Task]:
                      RubricItem(id="deadline", weight=30, requirement=f"Says free cancellation until {deadline:%B %-d}",
                                 check=Check(type="answer_text", any_of=_date_forms(deadline.date())))])
 
-        # 7. Action: cancel it while free cancellation still applies (as_of is before the deadline).
-        free = world.now <= deadline
+    # 7. Action: cancel it while free cancellation still applies (only offered when it does at the world's now,
+    # so doing nothing never passes).
+    if upcoming and world.now <= deadline:
         task("cancel-upcoming", [APP], category="action", difficulty="medium", time_limit_seconds=300,
              instruction=f"My {up['city']} plans have changed. Cancel the hotel booking there, but only if free "
                          "cancellation still applies.",
-             expected={"confirmation": up["confirmation"], "free": free},
-             rubric=[RubricItem(id="cancelled", weight=100,
-                                requirement="The booking is cancelled at no cost" if free else "The booking is kept",
+             expected={"confirmation": up["confirmation"], "free": True},
+             rubric=[RubricItem(id="cancelled", weight=100, requirement="The booking is cancelled at no cost",
                                 check=_sql("SELECT status, refund_cents, cancel_fee_cents FROM bookings "
                                            "WHERE confirmation = ? AND cancelled_at IS NOT NULL", [up["confirmation"]],
-                                           [["cancelled", 0, 0]] if free else []))])
+                                           [["cancelled", 0, 0]]))])
 
     # 8. Action (with the bank): book the cheapest free-cancellation rental somewhere new, message the host.
     r = rng(world.seed, "stays/tasks")
