@@ -34,7 +34,7 @@ HOST = "meridianair.test"
 
 
 def _utc(s: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(s.replace("Z", "+00:00"))
+    return dt.datetime.fromisoformat(s)
 
 
 def _clock_zone(iso: str) -> str:
@@ -151,7 +151,7 @@ def _state(db: Path) -> str:
 def _decode_pdf_qr(pdf: Path, tmp: Path) -> str:
     """The first QR code of a PDF's first page, read by zbar from a 200 dpi rendering."""
     subprocess.run(["pdftoppm", "-r", "200", "-png", "-f", "1", "-l", "1", str(pdf), str(tmp / "page")], check=True)
-    png = sorted(tmp.glob("page*.png"))[0]
+    png = min(tmp.glob("page*.png"))
     out = subprocess.run(["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True, check=True)
     return out.stdout.strip().splitlines()[0]
 
@@ -336,7 +336,7 @@ def _solve(slug: str, exp: dict, served: Served, cookie: str, world) -> None:
     """The reference solution of an action task, through the apps' HTTP routes."""
     db = served.database("airline")
     con = sqlite3.connect(db)
-    q = lambda sql, *a: con.execute(sql, a).fetchone()  # noqa: E731
+    q = lambda sql, *a: con.execute(sql, a).fetchone()
     if slug.startswith("aisle-seat"):
         seg, pax = q("SELECT t.segment_id, t.passenger_id FROM seats t WHERE t.world_ref = ?", exp["world_ref"])
         status, body = _get(served, f"/trips/{exp['pnr']}/seats?segment={seg}&passenger={pax}", cookie)

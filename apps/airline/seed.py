@@ -26,9 +26,9 @@ from pathlib import Path
 from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile
+from builder.files.travel_docs import checkin_sequence, checkin_time, passenger_name
 from builder.persona.places import DESTINATIONS, HOME_CITIES
 from builder.rng import rng
-from builder.files.travel_docs import checkin_sequence, checkin_time, passenger_name
 from builder.world import World
 from builder.world.accounts import payment_cards
 from builder.world.travel import AIRLINES, AIRPORTS, block_minutes, distance_km
@@ -172,6 +172,39 @@ def _zone(name: str):
     return ZoneInfo(name)
 
 
+SITE = "http://meridianair.test/"
+
+
+def bookmarks(world: World) -> list[dict[str, str]]:
+    """My Trips in the Travel folder of the bookmarks menu (only when the world books a flight)."""
+    return [{"title": "My Trips | Meridian Air", "url": SITE, "folder": "menu/Travel"}] if world.of_kind("flight_booking") else []
+
+
+def visits(world: World) -> list[dict]:
+    """History visits the world's own browsing does not make: each booking's trip page a few minutes after the
+    booking, and for every flown leg the trip page at its check-in time
+    (``builder.files.travel_docs.checkin_time``). ``{"url", "title", "at": naive local, "transition"}``, at or
+    before ``world.now``, sorted; draws from stream ``airline/visits``."""
+    r = rng(world.seed, "airline/visits")
+    zone = _zone(world.persona.timezone)
+    out = []
+    for b in world.of_kind("flight_booking"):
+        pnr = b.data["pnr"]
+        out.append({"url": f"{SITE}trips/{pnr}", "title": "Trip details · Meridian Air",
+                    "at": b.at + dt.timedelta(minutes=r.randint(2, 9)), "transition": "link"})
+    seen = set()
+    for f in world.of_kind("flight"):
+        d = f.data
+        if dt.datetime.fromisoformat(d["dep_utc"]).astimezone(zone).replace(tzinfo=None) > world.now \
+                or (d["pnr"], d["direction"]) in seen:
+            continue
+        seen.add((d["pnr"], d["direction"]))
+        at = checkin_time(world, d).astimezone(zone).replace(tzinfo=None, microsecond=0)
+        out.append({"url": f"{SITE}trips/{d['pnr']}", "title": "Trip details · Meridian Air",
+                    "at": at - dt.timedelta(minutes=r.randint(1, 3)), "transition": "typed"})
+    return sorted((v for v in out if v["at"] <= world.now), key=lambda v: (v["at"], v["url"]))
+
+
 def home_files(world: World, home: Path) -> list[Path]:
     """Boarding passes and itineraries in the persona's home ``home`` (written by ``builder.files.travel_docs``);
     returns the paths they return."""
@@ -193,7 +226,7 @@ def seed(world: World, path: Path) -> Path:
     travel = p.travel
     home = (travel.home_airport if travel else None) or ""
     seat_pref = (travel.seat if travel else None) or p.preferences.seat or "window"
-    now_utc = world.now.replace(tzinfo=_zone(p.timezone)).astimezone(dt.timezone.utc)
+    now_utc = world.now.replace(tzinfo=_zone(p.timezone)).astimezone(dt.UTC)
     given, surname = _passenger_names(ident.name)
     engine = dbfile.create(path, m.Base.metadata)
     with OrmSession(engine) as db:
@@ -235,7 +268,7 @@ def seed(world: World, path: Path) -> Path:
         flights_by_pnr: dict[str, list] = {}
         for f in world.of_kind("flight"):
             flights_by_pnr.setdefault(f.data["pnr"], []).append(f)
-        pid = sid = seat_id = pay_id = 0
+        pid = sid = seat_id = 0
         status_by_year: dict[int, int] = {}
         award = 0
         activity = []
@@ -243,7 +276,7 @@ def seed(world: World, path: Path) -> Path:
             d = b.data
             flights = sorted(flights_by_pnr.get(d["pnr"], []),
                              key=lambda f: (f.data["dep_utc"], f.data["leg"]))
-            last_arr = max(dt.datetime.fromisoformat(f.data["arr_utc"].replace("Z", "+00:00")) for f in flights)
+            last_arr = max(dt.datetime.fromisoformat(f.data["arr_utc"]) for f in flights)
             family = FAMILY_BY_NAME.get(d["fare_class"], FAMILY_BY_NAME["Economy"])
             codes = [d["itinerary"][0]["from"], *[leg["to"] for leg in d["itinerary"]]]
             split = price_split(d["fare_per_passenger_cents"], len(flights), international(world, codes))
@@ -253,8 +286,7 @@ def seed(world: World, path: Path) -> Path:
                              passengers=len(d["passengers"]), fare_per_passenger_cents=d["fare_per_passenger_cents"],
                              total_cents=d["price_cents"], card_id=card_ids.get(d["account"], 1),
                              booked_at=b.at.isoformat(), credit_cents=0, refund_cents=0, world_ref=b.id, **split))
-            pay_id += 1
-            db.add(m.Payment(id=pay_id, booking_id=bid, kind="charge", amount_cents=d["price_cents"],
+            db.add(m.Payment(id=bid, booking_id=bid, kind="charge", amount_cents=d["price_cents"],
                              card_id=card_ids.get(d["account"], 1), reference=f"{d['pnr']}-world",
                              authorization=None, description=f"{name.upper()} {d['ticket_number']}",
                              at=b.at.isoformat(), world_ref=b.id))
@@ -271,7 +303,7 @@ def seed(world: World, path: Path) -> Path:
             for pos, f in enumerate(flights):
                 fd = f.data
                 sid += 1
-                dep = dt.datetime.fromisoformat(fd["dep_utc"].replace("Z", "+00:00"))
+                dep = dt.datetime.fromisoformat(fd["dep_utc"])
                 flown = dep <= now_utc
                 miles = segment_miles(fd["from"], fd["to"])
                 db.add(m.Segment(id=sid, booking_id=bid, position=pos, direction=fd["direction"], leg=fd["leg"],

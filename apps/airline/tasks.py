@@ -31,7 +31,7 @@ def _text(*forms: str) -> Check:
 
 
 def _utc(s: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(s.replace("Z", "+00:00"))
+    return dt.datetime.fromisoformat(s)
 
 
 def _clock(iso: str) -> list[str]:
