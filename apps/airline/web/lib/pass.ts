@@ -20,7 +20,12 @@ function boardingLead(seg: Segment): number {
  * flight is unknown or nobody is checked in. */
 export function passes(ctx: AirContext, user: User, pnr: string, segmentId: number): Pass[] {
   const b = bookingByPnr(user.id, pnr);
-  const seg = segmentsOf(b.id).find((s) => s.id === segmentId);
+  const all = segmentsOf(b.id);
+  // No flight named: the next checked-in flight of the trip, else the last one flown.
+  const checked = all.filter((s) => seatsOf(s.id).some((t) => t.sequence != null));
+  const seg = Number.isFinite(segmentId)
+    ? all.find((s) => s.id === segmentId)
+    : (checked.find((s) => instant(s.dep_utc) > ctx.nowMs) ?? checked[checked.length - 1]);
   if (!seg) throw new AirError("That flight is not part of this trip.");
   const fam = family(b.fare_family);
   const pax = passengersOf(b.id);
