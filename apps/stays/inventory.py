@@ -161,14 +161,18 @@ def _city_properties(seed: int, name: str, info: dict[str, Any], w: dict[str, An
                            hoods[0], chain, None, chain_rooms))
     patterns = list(cat["hotel_names"])
     r.shuffle(patterns)
+    used: set[str] = set()  # each of the city's word, its name and a neighbourhood names at most one hotel
     for pat in patterns:
         if len(props) >= 1 + HOTELS_PER_CITY:
             break
-        hood = r.choice(hoods)
+        hood = r.choice([h for h in hoods if h not in used] or hoods)
+        keys = {k for k, v in (("{w}", info["word"]), ("{c}", name), ("{n}", hood)) if k in pat["pattern"]}
         pname = pat["pattern"].format(n=hood, w=info["word"], c=name)
-        if slugify(pname) in seen:
+        taken = {"{w}": info["word"], "{c}": name, "{n}": hood}
+        if slugify(pname) in seen or any(taken[k] in used for k in keys):
             continue
         seen.add(slugify(pname))
+        used.update(taken[k] for k in keys)
         stars = r.randint(*pat["stars"])
         base = int(info["base"] * (0.55 + 0.18 * stars) * r.uniform(0.9, 1.1)) // 100 * 100
         props.append(hotel(pname, stars, base, _address(r, name, info["region"], info["country"],
@@ -176,10 +180,11 @@ def _city_properties(seed: int, name: str, info: dict[str, Any], w: dict[str, An
                            hotel_rooms(r.randint(6, 14))))
     hosts = cat["hosts"].get(code, cat["hosts"]["default"])
     kinds = cat["rental_kinds"]
+    titles = r.sample(cat["rental_titles"], k=min(RENTALS_PER_CITY, len(cat["rental_titles"])))
     for j in range(RENTALS_PER_CITY):
         k = kinds[(j + r.randrange(len(kinds))) % len(kinds)]
-        hood = hoods[(j * 2 + 1) % len(hoods)]
-        title = r.choice(cat["rental_titles"]).format(k=k["kind"].lower(), n=hood)
+        hood = hoods[(1 + j * 2 + j // 3) % len(hoods)]
+        title = titles[j % len(titles)].format(k=k["kind"].lower(), n=hood)
         title = title[0].upper() + title[1:]
         if slugify(title) in seen:
             title = f"{title} ({j + 1})"

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Header } from "@/stays/components/Brand";
-import { Photo } from "@/stays/components/Photo";
+import { coverKind, Photo } from "@/stays/components/Photo";
 import { SearchForm } from "@/stays/components/SearchForm";
 import { requireUser } from "@/stays/lib/auth";
 import { stayContext } from "@/stays/lib/context";
@@ -36,7 +36,7 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
               <div className="bs-cards">
                 {upcoming.map((t) => (
                   <Link key={t.id} href={`/trips/${t.confirmation}`} className="bs-trip-card" data-testid="upcoming-trip" data-confirmation={t.confirmation}>
-                    <Photo seed={t.art} kind={t.kind === "hotel" ? "skyline" : "room"} label={t.property_name} className="bs-trip-img" />
+                    <Photo seed={t.art} kind={coverKind(t.kind, t.art)} label={t.property_name} className="bs-trip-img" />
                     <div>
                       <strong>{t.city}</strong>
                       <div>{t.property_name}</div>

@@ -106,8 +106,15 @@ export function Photo({ seed, kind, label, className }: { seed: number; kind: Ph
   );
 }
 
-/** The gallery's pictures of a property: hotels show the skyline, a room, the pool or front; rentals the room and street. */
+/** The gallery's three pictures: the cover first, then a room and one more view. */
 export function galleryKinds(kind: string, seed: number): PhotoKind[] {
-  const base: PhotoKind[] = kind === "hotel" ? ["skyline", "room", seed % 2 ? "pool" : "street"] : ["room", "street", "skyline"];
-  return base;
+  const cover = coverKind(kind, seed);
+  const rest: PhotoKind[] = kind === "hotel" ? ["room", "skyline", "pool", "street"] : ["room", "street", "skyline"];
+  return [cover, ...rest.filter((k) => k !== cover)].slice(0, 3);
+}
+
+/** The cover picture of a property in lists: hotels vary between skyline, street front and pool; homes show a room. */
+export function coverKind(kind: string, seed: number): PhotoKind {
+  if (kind !== "hotel") return seed % 3 === 0 ? "street" : "room";
+  return (["skyline", "street", "pool"] as PhotoKind[])[seed % 3]!;
 }

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Header, Stars } from "@/stays/components/Brand";
 import { Breakdown } from "@/stays/components/Breakdown";
-import { Photo } from "@/stays/components/Photo";
+import { coverKind, Photo } from "@/stays/components/Photo";
 import { requireUser } from "@/stays/lib/auth";
 import { stayContext } from "@/stays/lib/context";
 import { one, type SearchParams } from "@/stays/lib/params";
@@ -102,7 +102,7 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
           </form>
         </section>
         <aside className="bs-summary">
-          <Photo seed={p.art} kind={p.kind === "hotel" ? "skyline" : "room"} label={p.name} className="bs-summary-img" />
+          <Photo seed={p.art} kind={coverKind(p.kind, p.art)} label={p.name} className="bs-summary-img" />
           <h3>
             {p.name} <Stars n={p.stars} />
           </h3>

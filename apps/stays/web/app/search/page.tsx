@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Header, RatingBadge, Stars } from "@/stays/components/Brand";
-import { Photo } from "@/stays/components/Photo";
+import { coverKind, Photo } from "@/stays/components/Photo";
 import { SearchForm } from "@/stays/components/SearchForm";
 import { requireUser } from "@/stays/lib/auth";
 import { stayContext } from "@/stays/lib/context";
@@ -115,7 +115,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Searc
               <ol className="bs-hits">
                 {hits.map((h) => (
                   <li key={h.property.id} className="bs-hit" data-testid="result" data-slug={h.property.slug} data-kind={h.property.kind} data-total={h.best.quote.total_cents} data-nightly={h.best.quote.nightly_cents} data-rating={h.property.rating_x10}>
-                    <Photo seed={h.property.art} kind={h.property.kind === "hotel" ? "skyline" : "room"} label={h.property.name} className="bs-hit-img" />
+                    <Photo seed={h.property.art} kind={coverKind(h.property.kind, h.property.art)} label={h.property.name} className="bs-hit-img" />
                     <div className="bs-hit-main">
                       <div className="bs-hit-kind">{h.property.kind === "hotel" ? "Hotel" : h.best.room.name}</div>
                       <h2>

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Header } from "@/stays/components/Brand";
-import { Photo } from "@/stays/components/Photo";
+import { coverKind, Photo } from "@/stays/components/Photo";
 import { requireUser } from "@/stays/lib/auth";
 import { stayContext } from "@/stays/lib/context";
 import { one, type SearchParams } from "@/stays/lib/params";
@@ -44,7 +44,7 @@ export default async function TripsPage({ searchParams }: { searchParams: Search
           {shown.map((t) => (
             <li key={t.id}>
               <Link href={`/trips/${t.confirmation}`} className="bs-trip-row" data-testid="trip" data-confirmation={t.confirmation} data-city={t.city} data-total={t.total_cents} data-check-in={t.check_in} data-check-out={t.check_out} data-status={tripState(t, ctx.today)}>
-                <Photo seed={t.art} kind={t.kind === "hotel" ? "skyline" : "room"} label={t.property_name} className="bs-trip-thumb" />
+                <Photo seed={t.art} kind={coverKind(t.kind, t.art)} label={t.property_name} className="bs-trip-thumb" />
                 <div className="bs-trip-main">
                   <strong>{t.city}</strong>
                   <span>{t.property_name}</span>

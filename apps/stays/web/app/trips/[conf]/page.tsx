@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Header, Stars } from "@/stays/components/Brand";
+import { Header } from "@/stays/components/Brand";
 import { Breakdown } from "@/stays/components/Breakdown";
-import { Photo } from "@/stays/components/Photo";
+import { coverKind, Photo } from "@/stays/components/Photo";
 import { requireUser } from "@/stays/lib/auth";
 import { stayContext } from "@/stays/lib/context";
 import { db } from "@/stays/lib/db";
@@ -48,7 +48,7 @@ export default async function TripPage({ params, searchParams }: { params: Promi
           </p>
         ) : null}
         <div className="bs-trip-head">
-          <Photo seed={t.art} kind={t.kind === "hotel" ? "skyline" : "room"} label={t.property_name} className="bs-trip-hero" />
+          <Photo seed={t.art} kind={coverKind(t.kind, t.art)} label={t.property_name} className="bs-trip-hero" />
           <div>
             <span className={`bs-status bs-status-${state}`} data-testid="trip-status">
               {state === "upcoming" ? "Upcoming" : state === "current" ? "Staying now" : state === "past" ? "Completed" : "Cancelled"}
@@ -86,6 +86,12 @@ export default async function TripPage({ params, searchParams }: { params: Promi
                   {t.payment === "pay_now" ? `Paid ${ctx.dateTime(t.paid_at ?? t.booked_at)} with ${card.label}` : t.paid_at ? `Paid at the property at check-out, ${card.label}` : `Pay at the property at check-out (${card.label} on file)`}
                 </dd>
               </div>
+              {t.chain && user.loyalty_number ? (
+                <div>
+                  <dt>{t.chain.replace(/ Hotels?$/, "")} Rewards</dt>
+                  <dd>{user.loyalty_number}</dd>
+                </div>
+              ) : null}
               {t.folio ? (
                 <div>
                   <dt>Folio</dt>
@@ -177,7 +183,6 @@ export default async function TripPage({ params, searchParams }: { params: Promi
           </section>
         ) : null}
         <p className="bs-small bs-muted">
-          <Stars n={null} />
           Booked on Bramblestay {ctx.dateTime(t.booked_at)}.
         </p>
       </main>
