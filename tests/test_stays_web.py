@@ -82,7 +82,17 @@ def world_facts(world) -> dict:
                  "room": king["name"], "total_cents": b["total_cents"], "total_text": money(b["total_cents"], cur)},
         "austin": upcoming[0]["confirmation"] if upcoming else None,
         "card_label": f"Visa •••• {_card(world)['last4']}",
+        "bank": _bank_facts(world),
     }
+
+
+def _bank_facts(world) -> dict:
+    """Where the bank shows the card's pending lines: the signed-in cookie and the card account's page."""
+    from apps.bank.seed import credentials as bank_credentials
+
+    kind = _card(world)["account"]
+    account_id = 1 + [a.kind for a in world.persona.accounts].index(kind)
+    return {"token": bank_credentials(world)["session_token"], "url": f"http://larkspurbank.test/accounts/{account_id}"}
 
 
 def _card(world) -> dict:

@@ -197,6 +197,26 @@ test("cancel inside the free-cancellation window: full refund, the room is free 
   assert.equal(again.error, "This booking is already cancelled.");
 });
 
+test("the bank shows the booking's charge and its refund as pending lines on the card", async () => {
+  if (!facts.apps.includes("bank")) return;
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    await ctx.addCookies([{ name: "lb_session", value: facts.bank.token, domain: "larkspurbank.test", path: "/", httpOnly: true, sameSite: "Lax" }]);
+    const bank = await ctx.newPage();
+    await bank.goto(facts.bank.url);
+    const pending = bank.getByTestId("pending");
+    await pending.waitFor();
+    await pending.scrollIntoViewIfNeeded();
+    await screenshot(bank, "bank-pending");
+    const rows = await pending.locator("tr").filter({ hasText: "BRAMBLESTAY*" }).allInnerTexts();
+    const amount = facts.rental.total_text.replace(/^-/, "");
+    assert.ok(rows.some((r) => /Refund pending/.test(r) && r.includes(amount)), rows.join("\n"));
+    assert.ok(rows.some((r) => /\bPending\b/.test(r) && !/Refund/.test(r) && r.includes(amount)), rows.join("\n"));
+  } finally {
+    await ctx.close();
+  }
+});
+
 test("cancel after the free-cancellation deadline: the policy says so first, and nothing is refunded", async () => {
   const l = facts.late;
   await page.goto(`${BASE}/p/${l.slug}?checkin=${l.checkin}&checkout=${l.checkout}&guests=2`);

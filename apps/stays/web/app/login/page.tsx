@@ -19,7 +19,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
         {one(sp.signed_out) ? <p className="bs-note">You have signed out.</p> : null}
         {one(sp.error) ? (
           <p className="bs-alert" role="alert">
-            That email or username and password don&apos;t match.
+            That username and password don&apos;t match.
           </p>
         ) : null}
         <form action="/api/session" method="post" data-testid="login-form" className="bs-form">
