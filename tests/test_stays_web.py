@@ -126,6 +126,15 @@ def test_stays_seed_matches_world_and_is_byte_identical(world, tmp_path):
             "SELECT c.name, COUNT(*), SUM(p.kind = 'rental' AND p.host_name IS NOT NULL) FROM properties p "
             "JOIN cities c ON c.id = p.city_id GROUP BY c.id"):
         assert n >= 8 and rentals >= 3, name
+    # History visits go to the app's real pages: a search of the booking's city, the trip page of a world booking.
+    from apps.stays.seed import visits
+
+    confs = {e.data["confirmation"] for e in events}
+    seen = visits(world)
+    assert seen and all(v["at"] <= world.now for v in seen) and seen == sorted(seen, key=lambda v: (v["at"], v["url"]))
+    for v in seen:
+        path = urllib.parse.urlsplit(v["url"]).path
+        assert path == "/search" or (path.startswith("/trips/") and path.removeprefix("/trips/") in confs), v
     held = con.execute("SELECT COUNT(*) FROM booking_nights").fetchone()[0]
     assert held == sum(e.data["nights"] for e in events)
     con.close()

@@ -67,6 +67,27 @@ def bookmarks(world: World) -> list[dict[str, str]]:
     return [{"title": "My trips | Bramblestay", "url": f"{SITE}trips", "folder": "menu/Travel"}] if bookings(world) else []
 
 
+def visits(world: World) -> list[dict]:
+    """History visits on Bramblestay's real pages (the world's browsing visits only the home page): for each
+    booking the search of its city a few minutes before it and the trip page a few minutes after, and the trip
+    page again 1-3 days before check-in. ``{"url", "title", "at": naive local, "transition"}``, at or before
+    ``world.now``, sorted; draws from stream ``stays/visits``."""
+    r = rng(world.seed, "stays/visits")
+    out = []
+    for b in bookings(world):
+        booked = dt.datetime.fromisoformat(b["booked_at"])
+        query = f"city={b['city'].replace(' ', '+')}&checkin={b['check_in']}&checkout={b['check_out']}&guests={b['guests']}"
+        out.append({"url": f"{SITE}search?{query}", "title": "Search stays | Bramblestay",
+                    "at": booked - dt.timedelta(minutes=r.randint(4, 15)), "transition": "link"})
+        trip_title = f"{b['hotel']} | Bramblestay"
+        out.append({"url": f"{SITE}trips/{b['confirmation']}", "title": trip_title,
+                    "at": booked + dt.timedelta(minutes=r.randint(1, 6)), "transition": "link"})
+        before = dt.datetime.combine(dt.date.fromisoformat(b["check_in"]), dt.time(19, 0)) - dt.timedelta(
+            days=r.randint(1, 3), minutes=r.randint(0, 120))
+        out.append({"url": f"{SITE}trips/{b['confirmation']}", "title": trip_title, "at": before, "transition": "typed"})
+    return sorted((v for v in out if v["at"] <= world.now), key=lambda v: (v["at"], v["url"]))
+
+
 def home_files(world: World, home: Path) -> list[Path]:
     """The hotel folio PDF of every past stay (``builder.files.travel_docs.folios``, when that module exists)."""
     try:
