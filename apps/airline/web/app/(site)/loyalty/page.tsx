@@ -35,7 +35,7 @@ export default async function LoyaltyPage() {
           {earned !== "Member" && earned !== lo.tier ? <> You've qualified for <b>{earned}</b> for {lo.status_year + 1}.</> : null}
         </p>
         <div className="ma-progress" aria-label="Status progress"><span style={{ width: `${pct}%` }} /></div>
-        <p className="ma-muted">Tiers: Silver 15,000 · Gold 35,000 · Platinum 60,000 status miles in a calendar year. Member since {day(lo.member_since, ctx.locale)}.</p>
+        <p className="ma-muted">Tiers: {TIERS.slice(1).map(([t, need]) => `${t} ${n.format(need)}`).join(" · ")} status miles in a calendar year. Member since {day(lo.member_since, ctx.locale)}.</p>
       </section>
       {credits.length ? (
         <section className="ma-card">
