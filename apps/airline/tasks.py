@@ -14,7 +14,7 @@ from builder.money import money
 from builder.tasks.model import Check, RubricItem, Task
 from builder.world import World
 from builder.world.accounts import payment_cards
-from builder.world.travel import AIRPORTS
+from builder.world.travel import AIRPORTS, distance_km
 
 from .seed import FAMILY_BY_NAME, NETWORK, segment_miles, world_route
 
@@ -196,18 +196,18 @@ def tasks(world: World) -> list[Task]:
              expected={"pnr": nf["pnr"], "fare_class": booking.data["fare_class"], "back": fam["cancel"]}, rubric=rubric)
 
     # 8. Book a flight with the saved card (airline + bank): the first nonstop of the day to Denver (or the first
-    # of a few hubs that is not home), 30 days after as_of, Economy, one traveller.
+    # of a few hubs within nonstop range of home), 30 days after as_of, Economy, one traveller.
     home = p.travel.home_airport
-    dest = next((d for d in ("DEN", "SEA", "SFO", "ORD", "LHR", "AMS") if d != home and d in AIRPORTS and home in AIRPORTS), None)
-    if dest and home in AIRPORTS:
-        numbers, slots = world_route(world, home, dest)
+    dest = next((d for d in ("DEN", "SEA", "SFO", "ORD", "AMS", "LHR", "CDG") if home in AIRPORTS and d != home
+                 and 500 <= distance_km(home, d) <= NETWORK["long_haul_km"]), None)
+    if dest:
+        numbers, _ = world_route(world, home, dest)
         day = p.as_of + dt.timedelta(days=30)
-        part = "morning" if slots[0][0] < 12 else "first"
         number = numbers[0]
         card = payment_cards(world)[0]["label"]
         task("book-flight", [APP, "bank"], category="action", difficulty="hard", time_limit_seconds=900,
              instruction=f"Book me a one-way Economy flight from {CITY.get(home, home)} to {CITY.get(dest, dest)} on "
-                         f"{day:%B} {day.day}, the {part} departure, just me, paid with my saved {card}. "
+                         f"{day:%B} {day.day}, the first departure of the day, just me, paid with my saved {card}. "
                          "How much was charged?",
              expected={"origin": home, "destination": dest, "date": day.isoformat(), "flight_number": f"MR {number}",
                        "option": f"{number}@{day.isoformat()}", "family": "MAIN"},
