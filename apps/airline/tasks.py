@@ -14,9 +14,9 @@ from builder.money import money
 from builder.tasks.model import Check, RubricItem, Task
 from builder.world import World
 from builder.world.accounts import payment_cards
-from builder.world.travel import AIRPORTS, distance_km
+from builder.world.travel import distance_km
 
-from .seed import FAMILY_BY_NAME, NETWORK, segment_miles, world_route
+from .seed import FAMILY_BY_NAME, NETWORK, schedule_pairs, segment_miles, world_route
 
 APP = "airline"
 CITY = NETWORK["cities"]
@@ -198,8 +198,9 @@ def tasks(world: World) -> list[Task]:
     # 8. Book a flight with the saved card (airline + bank): the first nonstop of the day to Denver (or the first
     # of a few hubs within nonstop range of home), 30 days after as_of, Economy, one traveller.
     home = p.travel.home_airport
-    dest = next((d for d in ("DEN", "SEA", "SFO", "ORD", "AMS", "LHR", "CDG") if home in AIRPORTS and d != home
-                 and 500 <= distance_km(home, d) <= NETWORK["long_haul_km"]), None)
+    nonstop = {(a, b) for a, b, via in schedule_pairs(world)[0] if via is None}
+    dest = next((d for d in ("DEN", "SEA", "SFO", "ORD", "AMS", "LHR", "BER", "LIS") if (home, d) in nonstop
+                 and distance_km(home, d) >= 500), None)
     if dest:
         numbers, _ = world_route(world, home, dest)
         day = p.as_of + dt.timedelta(days=30)
