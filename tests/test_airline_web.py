@@ -322,7 +322,7 @@ def test_tasks_contract(world, default_layer, tmp_path):
         if t.category != "action":
             continue
         if not set(t.apps_involved) <= names:
-            pytest.skip(f"{slug} needs {t.apps_involved}; PERSONA_APPS leaves some out")
+            continue  # PERSONA_APPS leaves one of its apps out
         assert grade(t, dbs)[0] == 0, slug
         (tmp_path / slug).mkdir()
         with Served(default_layer, tmp_path / slug, now=world.now.isoformat()) as served:
