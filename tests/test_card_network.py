@@ -89,3 +89,13 @@ def test_card_network_route_and_pending_lines(world, default_layer, tmp_path):
             assert re.sub(r"\D", "", credit) == str(available), (credit, available)
         else:
             assert digits == str(available)
+        # The airline refunds part of it under the same reference: the hold shrinks by the refund.
+        with sqlite3.connect(db) as c:
+            c.execute("INSERT INTO card_authorizations (account_id, authorized_at, kind, app, reference, merchant,"
+                      " amount_cents, category, memo, code, status) VALUES (?, ?, 'refund', 'airline', 'ABC123', ?,"
+                      " 20000, 'travel', NULL, 'B71D0E', 'pending')", (account_id, world.now.isoformat(), charge["merchant"]))
+        status, html = _request(served, bank.domain, f"/accounts/{account_id}", cookie=cookie)
+        testid = "available-credit" if card["account"] == "credit_card" else "balance"
+        shown = re.search(rf'data-testid="{testid}"[^>]*>([^<]+)<', html).group(1)
+        assert re.sub(r"\D", "", shown) == str(available + 20000), (shown, available + 20000)
+        assert html.count('data-testid="pending-row"') == 2 and 'data-kind="refund"' in html

@@ -43,6 +43,13 @@ APP_PAGES: dict[str, list[tuple[str, str]]] = {
     "larkspurbank.test": [("/", "Accounts | Larkspur Bank"), ("/transfer", "Transfer money | Larkspur Bank"),
                           ("/statements", "Statements | Larkspur Bank"), ("/pay-bills", "Pay bills | Larkspur Bank"),
                           ("/send-money", "Send money | Larkspur Bank")],
+    # The travel apps: a visit after a booking or a ride opens real pages of the site (first: its home).
+    "meridianair.test": [("/", "My Trips · Meridian Air"), ("/loyalty", "MileagePass · Meridian Air"),
+                         ("/book", "Book a flight · Meridian Air")],
+    "bramblestay.test": [("/", "Bramblestay: hotels and homes"), ("/trips", "Trips | Bramblestay"),
+                         ("/messages", "Messages | Bramblestay")],
+    "zipride.test": [("/", "Request a ride · ZipRide"), ("/activity", "Activity · ZipRide"),
+                     ("/scheduled", "Scheduled rides · ZipRide")],
 }
 _FOLDERS = ["Recipes", "Travel", "Read later", "Work"]
 KINDS = ("encyclopedia", "video", "forum", "code", "weather", "recipes", "sports", "rail", "transit", "travel", "news",

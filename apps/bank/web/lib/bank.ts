@@ -93,15 +93,20 @@ export function owedCents(a: Account): number {
 }
 
 /** Money that can leave the account now: the balance of a deposit account, the available credit of a card,
- * less pending card charges (a pending refund frees nothing until it posts, as at a real bank). */
+ * less the holds of pending card charges (a charge refunded under its own reference holds nothing). */
 export function availableCents(a: Account): number {
   const held = a.pending_hold_cents ?? 0;
   if (a.kind === "credit_card") return (a.credit_limit_cents ?? 0) + a.balance_cents - held;
   return Math.max(a.balance_cents - held, 0);
 }
 
-const ACCOUNT_SELECT = `SELECT a.*, COALESCE((SELECT SUM(c.amount_cents) FROM card_authorizations c
-  WHERE c.account_id = a.id AND c.kind = 'charge' AND c.status = 'pending'), 0) AS pending_hold_cents FROM accounts a`;
+// The hold of a pending charge, less what the same app refunded under the same reference (a reversal
+// before the charge posts frees the hold, as at a real bank); never below zero per charge.
+const ACCOUNT_SELECT = `SELECT a.*, COALESCE((SELECT SUM(MAX(c.amount_cents - COALESCE((SELECT SUM(r.amount_cents)
+    FROM card_authorizations r WHERE r.kind = 'refund' AND r.status = 'pending' AND r.app = c.app
+    AND r.reference = c.reference), 0), 0))
+  FROM card_authorizations c WHERE c.account_id = a.id AND c.kind = 'charge' AND c.status = 'pending'), 0)
+  AS pending_hold_cents FROM accounts a`;
 
 export function listAccounts(userId: number): Account[] {
   const rows = db().prepare(`${ACCOUNT_SELECT} WHERE a.user_id = ? ORDER BY a.id`).all(userId) as Account[];

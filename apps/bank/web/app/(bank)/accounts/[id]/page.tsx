@@ -124,7 +124,7 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
         <Card title={`Pending (${pending.length})`} flush>
           <p className="small" style={{ padding: "12px 16px 0", margin: 0 }}>
             Card payments waiting to post. Charges are held against your {isCard ? "available credit" : "available balance"}
-            {held ? <> ({f.money(held)})</> : null}; refunds are credited when they post.
+            {held ? <> ({f.money(held)})</> : null}; a refund of a pending charge releases its hold; other refunds are credited when they post.
           </p>
           <div data-testid="pending">
             <DataTable
