@@ -249,6 +249,27 @@ def test_airline_web_end_to_end(world, default_layer, tmp_path):
         bank.close()
         assert (extra, credit) == ((diff, 0) if diff > 0 else (0, -diff))
 
+        # Cancel it (Economy: travel credit worth what was paid), then book the first departure again paying with
+        # the credit: the card is not charged again and the credit goes down by the fare.
+        status, location = _post(served, "/api/cancel", [("pnr", b_pnr), ("confirm", "yes")], cookie)
+        assert status == 303 and "cancelled=credit" in location, location
+        con = sqlite3.connect(db)
+        paid = con.execute("SELECT total_cents FROM bookings WHERE pnr = ?", (b_pnr,)).fetchone()[0]
+        available = con.execute("SELECT SUM(amount_cents) FROM travel_credits").fetchone()[0]
+        con.close()
+        assert available == paid + credit
+        status, location = _post(served, "/api/bookings", [("origin", book["origin"]), ("destination", book["destination"]),
+                                                           ("out", book["option"]), ("family", "MAIN"), ("card", "1"),
+                                                           ("credit", "yes")], cookie)
+        assert status == 303 and "booked=1" in location, location
+        con = sqlite3.connect(db)
+        again = con.execute("SELECT total_cents FROM bookings WHERE world_ref IS NULL AND status = 'upcoming'").fetchone()[0]
+        assert con.execute("SELECT SUM(amount_cents) FROM travel_credits").fetchone()[0] == available - again
+        con.close()
+        bank = sqlite3.connect(bank_db)
+        assert bank.execute("SELECT COUNT(*) FROM card_authorizations").fetchone()[0] == 1 + (diff > 0)
+        bank.close()
+
         # The downloaded PDF's QR is the booking's BCBP string, read by an independent decoder.
         text = _decode_pdf_qr(screens / "boarding-pass.pdf", tmp_path)
         assert text == (screens / "bcbp.txt").read_text()

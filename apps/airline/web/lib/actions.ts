@@ -103,6 +103,13 @@ function newTicket(ctx: AirContext, seedText: string): string {
 
 export interface BookRequest {
   origin: string; destination: string; out: string; ret: string | null; family: string; cardId: number; companions: string[];
+  /** Pay with the user's travel credit first (the card pays the rest). */
+  useCredit?: boolean;
+}
+
+/** The user's unused travel credit in cents (credits issued minus credits applied). */
+export function creditAvailable(userId: number): number {
+  return (db().prepare("SELECT COALESCE(SUM(amount_cents), 0) AS n FROM travel_credits WHERE user_id = ?").get(userId) as { n: number }).n;
 }
 
 /** An ICS calendar (one VEVENT per flight, UTC times) for the confirmation mail. */
@@ -170,19 +177,23 @@ export async function book(ctx: AirContext, user: User, req: BookRequest): Promi
   const tickets = names.map((_, k) => newTicket(ctx, `${pnr}|${k}`));
   const seatPlan = legs.map((l) => assignSeats(ctx, l.aircraft, l.flight, flightDate(l.dep_local), fam.cabin, pax, user.seat_preference));
   const dest = (db().prepare("SELECT city FROM airports WHERE code = ?").get(req.destination) as { city: string }).city;
-  const auth = await chargeCard({
-    app: "airline", merchant: `${ctx.airline.toUpperCase()} ${tickets[0]}`, amount_cents: total, card_last4: card.last4, reference: pnr,
+  const used = req.useCredit ? Math.max(0, Math.min(creditAvailable(user.id), total)) : 0;
+  const charge = total - used;
+  const auth = charge > 0 ? await chargeCard({
+    app: "airline", merchant: `${ctx.airline.toUpperCase()} ${tickets[0]}`, amount_cents: charge, card_last4: card.last4, reference: pnr,
     category: "travel", memo: `${pax} passenger${pax > 1 ? "s" : ""}, ${req.origin}-${req.destination}${retOpt ? `-${req.origin}` : ""}`,
-  });
+  }) : null;
   const d = db();
   d.transaction(() => {
     const bid = Number(d.prepare(`INSERT INTO bookings (user_id, pnr, status, fare_family, destination, trip_type, passengers, fare_per_passenger_cents,
       base_fare_cents, taxes_cents, carrier_fees_cents, total_cents, card_id, booked_at, credit_cents, refund_cents, authorization, world_ref)
       VALUES (?, ?, 'upcoming', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, NULL)`).run(
       user.id, pnr, fam.code, dest, retOpt ? "round_trip" : "one_way", pax, fare, split.base_fare_cents, split.taxes_cents, split.carrier_fees_cents,
-      total, card.id, ctx.now, auth.authorization).lastInsertRowid);
-    d.prepare("INSERT INTO payments (booking_id, kind, amount_cents, card_id, reference, authorization, description, at, world_ref) VALUES (?, 'charge', ?, ?, ?, ?, ?, ?, NULL)")
-      .run(bid, total, card.id, pnr, auth.authorization, `${ctx.airline.toUpperCase()} ${tickets[0]}`, ctx.now);
+      total, card.id, ctx.now, auth?.authorization ?? null).lastInsertRowid);
+    if (auth) d.prepare("INSERT INTO payments (booking_id, kind, amount_cents, card_id, reference, authorization, description, at, world_ref) VALUES (?, 'charge', ?, ?, ?, ?, ?, ?, NULL)")
+      .run(bid, charge, card.id, pnr, auth.authorization, `${ctx.airline.toUpperCase()} ${tickets[0]}`, ctx.now);
+    if (used > 0) d.prepare("INSERT INTO travel_credits (user_id, booking_id, amount_cents, issued_at, expires_on, reason) VALUES (?, ?, ?, ?, ?, ?)")
+      .run(user.id, bid, -used, ctx.now, ctx.now.slice(0, 10), `Applied to trip ${pnr}`);
     const paxIds = names.map((n, k) => {
       const [given, ...rest] = n.split(" ");
       const surname = rest.length ? rest[rest.length - 1] : n;
@@ -199,7 +210,7 @@ export async function book(ctx: AirContext, user: User, req: BookRequest): Promi
     });
   })();
   await mail(ctx, user, `Your trip is confirmed: ${req.origin} to ${req.destination} (${pnr})`,
-    `Hello ${user.given_name},\n\nThank you for flying ${ctx.airline}. Your booking is confirmed.\n\nConfirmation code: ${pnr}\nFare: ${fam.name}\nTravellers: ${names.join(", ")}\nTickets: ${tickets.join(", ")}\n\n${itineraryText(ctx, legs)}\n\nTotal charged to ${card.label}: ${money(ctx, total)}\n\nManage your trip at http://meridianair.test/trips/${pnr}\n\n${ctx.airline}`, { pnr, legs });
+    `Hello ${user.given_name},\n\nThank you for flying ${ctx.airline}. Your booking is confirmed.\n\nConfirmation code: ${pnr}\nFare: ${fam.name}\nTravellers: ${names.join(", ")}\nTickets: ${tickets.join(", ")}\n\n${itineraryText(ctx, legs)}\n\nTotal: ${money(ctx, total)}${used ? `\nTravel credit applied: ${money(ctx, used)}` : ""}\nCharged to ${card.label}: ${money(ctx, charge)}\n\nManage your trip at http://meridianair.test/trips/${pnr}\n\n${ctx.airline}`, { pnr, legs });
   return pnr;
 }
 

@@ -1,5 +1,5 @@
 import { requireUser } from "@/airline/lib/auth";
-import { airContext } from "@/airline/lib/context";
+import { airContext, money } from "@/airline/lib/context";
 import { db } from "@/airline/lib/db";
 import { day } from "@/airline/lib/time";
 
@@ -40,7 +40,8 @@ export default async function LoyaltyPage() {
       {credits.length ? (
         <section className="ma-card">
           <h2>Travel credit</h2>
-          <ul className="ma-list">{credits.map((c, i) => <li key={i}>{new Intl.NumberFormat(ctx.locale, { style: "currency", currency: ctx.currency }).format(c.amount_cents / 100)} · {c.reason} · until {day(c.expires_on, ctx.locale)}</li>)}</ul>
+          <p>Available: <b data-testid="credit-available">{money(ctx, credits.reduce((a, c) => a + c.amount_cents, 0))}</b></p>
+          <ul className="ma-list">{credits.map((c, i) => <li key={i}>{money(ctx, c.amount_cents)} · {c.reason}{c.amount_cents > 0 ? ` · until ${day(c.expires_on, ctx.locale)}` : ""}</li>)}</ul>
         </section>
       ) : null}
       <section className="ma-card">

@@ -20,6 +20,7 @@ export const POST = formPost({
     const pnr = await book(ctx, user, {
       origin: code(field(form, "origin")), destination: code(field(form, "destination")), out: field(form, "out"),
       ret: field(form, "ret") || null, family: field(form, "family"), cardId: idValue(field(form, "card")), companions,
+      useCredit: field(form, "credit") === "yes",
     });
     return withQuery(`/trips/${pnr}`, { booked: 1 });
   },

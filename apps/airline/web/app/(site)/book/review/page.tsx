@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { FlightLine } from "@/airline/components/Flight";
 import { AirError, airport, cards, families, isInternational, optionByKey, priceSplit, type Option } from "@/airline/lib/air";
+import { creditAvailable } from "@/airline/lib/actions";
 import { requireUser } from "@/airline/lib/auth";
 import { airContext, money } from "@/airline/lib/context";
 import { one, type SP } from "@/airline/lib/page";
@@ -35,6 +36,7 @@ export default async function Review({ searchParams }: { searchParams: SP }) {
   const legs = [...outOpt.legs, ...(retOpt?.legs ?? [])];
   const split = priceSplit(fare, legs.length, isInternational([from, ...outOpt.legs.map((l) => l.destination)]));
   const myCards = cards(user.id);
+  const credit = creditAvailable(user.id);
   return (
     <div className="ma-page">
       <h1>Review and pay</h1>
@@ -61,6 +63,11 @@ export default async function Review({ searchParams }: { searchParams: SP }) {
             </label>
           ))}
           <h2>Pay with</h2>
+          {credit > 0 ? (
+            <label className="ma-radio">
+              <input type="checkbox" name="credit" value="yes" data-testid="use-credit" /> Use my travel credit ({money(ctx, credit)} available); the card pays the rest
+            </label>
+          ) : null}
           {myCards.map((c, i) => (
             <label key={c.id} className="ma-radio">
               <input type="radio" name="card" value={c.id} defaultChecked={i === 0} /> {c.label} <span className="ma-muted">exp. {c.expiry}</span>

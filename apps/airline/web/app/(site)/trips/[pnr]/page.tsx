@@ -140,7 +140,9 @@ export default async function TripPage({ params, searchParams }: { params: Promi
             </tbody>
           </table>
           <p className="ma-muted">Paid with {card?.label ?? "a card"}</p>
-          {credits.map((c, i) => <p key={i} className="ma-note" data-testid="credit">Travel credit {money(ctx, c.amount_cents)} · {c.reason} · valid until {day(c.expires_on, ctx.locale)}</p>)}
+          {credits.map((c, i) => c.amount_cents < 0
+            ? <p key={i} className="ma-note" data-testid="credit-used">Travel credit applied {money(ctx, -c.amount_cents)} · {c.reason}</p>
+            : <p key={i} className="ma-note" data-testid="credit">Travel credit {money(ctx, c.amount_cents)} · {c.reason} · valid until {day(c.expires_on, ctx.locale)}</p>)}
         </section>
       </div>
       {status === "upcoming" ? (
