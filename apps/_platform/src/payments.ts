@@ -1,5 +1,5 @@
-import SERVICES from "../../_site/src/generated/services.json";
 import { callApp, InternalCallError } from "./internal";
+import { serviceDomain } from "./services";
 
 /**
  * Card payments between apps, the way a card network carries them: a shop (the airline, a
@@ -16,7 +16,7 @@ import { callApp, InternalCallError } from "./internal";
  * authorisation and moves no money twice.
  */
 
-const NETWORK = (SERVICES as Record<string, { app: string; domain: string } | undefined>)["card-network"];
+const NETWORK = serviceDomain("card-network");
 /** The bank's internal route that authorises a charge or a refund. */
 export const CARD_NETWORK_PATH = "/api/internal/card-network";
 
@@ -65,7 +65,7 @@ async function authorize(kind: "charge" | "refund", p: CardPayment): Promise<Aut
   if (!Number.isInteger(p.amount_cents) || p.amount_cents <= 0) throw new PaymentDeclined("amount must be a positive number of cents", 400);
   if (!/^\d{4}$/.test(p.card_last4)) throw new PaymentDeclined("card_last4 must be four digits", 400);
   try {
-    return await callApp<Authorization>(NETWORK.domain, CARD_NETWORK_PATH, { kind, ...p }, 10_000);
+    return await callApp<Authorization>(NETWORK, CARD_NETWORK_PATH, { kind, ...p }, 10_000);
   } catch (e) {
     if (e instanceof InternalCallError) {
       const text = e.message.replace(/^.*answered \d+: /, "");

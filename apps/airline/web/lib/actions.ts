@@ -1,4 +1,5 @@
 import { callApp } from "@persona/platform/internal";
+import { serviceDomain } from "@persona/platform/services";
 import { chargeCard, PaymentDeclined, refundCard } from "@persona/platform/payments";
 import { db } from "./db";
 import type { AirContext } from "./context";
@@ -130,8 +131,10 @@ async function mail(ctx: AirContext, user: User, subject: string, body: string, 
   const attachments = calendar
     ? [{ filename: `${calendar.pnr}.ics`, content_type: "text/calendar; method=PUBLISH", content_base64: Buffer.from(ics(calendar.pnr, new Date(ctx.nowMs).toISOString(), calendar.legs)).toString("base64") }]
     : [];
+  const mailHost = serviceDomain("mail-delivery");
+  if (!mailHost) return;
   try {
-    await callApp("mailbox.test", "/api/internal/deliver", {
+    await callApp(mailHost, "/api/internal/deliver", {
       from: { name: ctx.airline, email: "reservations@meridianair.test" }, to: [user.email], subject, body, folder: "inbox", attachments,
     }, 5000);
   } catch {

@@ -1,11 +1,12 @@
 import { callApp } from "@persona/platform/internal";
+import { serviceDomain } from "@persona/platform/services";
 import { db, mailContext } from "./db";
 import { ownAddresses, type User } from "./auth";
 import { ANSWERS, parseInvite, replyIcs, type Answer, type Invite } from "./ics";
 import { getMessage, insertMessage, MailError, newMessageId, type MessageRow, writeTime } from "./mail";
 
-/** The calendar app's host and its internal route for answers (the calendar keeps its own copy). */
-export const CALENDAR_DOMAIN = "daybook.test";
+/** The calendar app's host (whichever app provides `calendar`) and its internal route for answers (the calendar keeps its own copy). */
+export const CALENDAR_DOMAIN = serviceDomain("calendar") ?? "daybook.test";
 export const CALENDAR_RSVP_PATH = "/api/internal/rsvp";
 /** The calendar's internal route that adds the events of an .ics (or finds them by UID). */
 export const CALENDAR_EVENTS_PATH = "/api/internal/events";
