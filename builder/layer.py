@@ -71,7 +71,9 @@ def build_layer(world: World, apps: list[App], dest: Path) -> list[Path]:
         raise FileExistsError(f"{dest} is not empty")
     user = world.persona.identity.username
     home = dest / "home" / user
-    homepage = apps[0].url if apps else "about:blank"
+    # Firefox's start page: the app that provides "start-page" (the bank), else the first app.
+    start = next((a for a in apps if "start-page" in a.provides), apps[0] if apps else None)
+    homepage = start.url if start else "about:blank"
 
     cookies = []
     for app in apps:
