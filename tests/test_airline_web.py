@@ -12,6 +12,7 @@ counts agree with the world; the tasks hold their contract.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -26,6 +27,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from builder.money import money
+from builder.world.planted import airline_flights
 from builder.tasks.grade import grade
 
 from .app_e2e import Served, run_e2e
@@ -55,10 +57,25 @@ def _now_utc(world) -> dt.datetime:
     return world.now.replace(tzinfo=ZoneInfo(world.persona.timezone)).astimezone(dt.UTC)
 
 
+def airline_legs(world):
+    """The world's flight legs as the airline holds them: the planted schedule change applied
+    (``builder.world.planted.airline_flights``), every other leg as the world flew or will fly it."""
+    moved = airline_flights(world)
+    return [dataclasses.replace(f, data=moved.get(f.id, f.data)) for f in world.of_kind("flight")]
+
+
+def test_the_rebooked_flight_is_the_airlines_next_flight(world):
+    """The airline shows the planted schedule change: the rebooked leg a day later under its new number."""
+    item = next(x for x in world.planted if x["id"] == "chain/flight-change")
+    nf = next_flight(world)
+    assert nf.id == item["flight_id"]
+    assert nf.data["dep_local"] == item["new_departure"] and nf.data["flight_number"] != nf.data["original_flight_number"]
+
+
 def next_flight(world):
     """The world's next flight event after now (the persona's next departure)."""
     now = _now_utc(world)
-    return min((f for f in world.of_kind("flight") if _utc(f.data["dep_utc"]) > now), key=lambda f: f.data["dep_utc"])
+    return min((f for f in airline_legs(world) if _utc(f.data["dep_utc"]) > now), key=lambda f: f.data["dep_utc"])
 
 
 def serve_now(world) -> str:
@@ -79,14 +96,14 @@ def world_facts(world) -> dict:
     at = dt.datetime.fromisoformat(serve_now(world))
     now = at.replace(tzinfo=ZoneInfo(world.persona.timezone)).astimezone(dt.UTC)
     by_pnr: dict[str, list] = {}
-    for f in world.of_kind("flight"):
+    for f in airline_legs(world):
         by_pnr.setdefault(f.data["pnr"], []).append(f.data)
     ends = {p: max(_utc(x["arr_utc"]) for x in fs) for p, fs in by_pnr.items()}
     starts = {p: min(_utc(x["dep_utc"]) for x in fs) for p, fs in by_pnr.items()}
     upcoming = sorted((p for p in ends if ends[p] > now), key=lambda p: starts[p])
     past = sorted((p for p in ends if ends[p] <= now), key=lambda p: starts[p], reverse=True)
     year = world.persona.as_of.year
-    flown = [f.data for f in world.of_kind("flight") if _utc(f.data["dep_utc"]) <= _now_utc(world)]
+    flown = [f.data for f in airline_legs(world) if _utc(f.data["dep_utc"]) <= _now_utc(world)]
     status = sum(segment_miles(f["from"], f["to"]) for f in flown
                  if _utc(f["dep_utc"]).astimezone(ZoneInfo(world.persona.timezone)).year == year)
     last_year = sum(segment_miles(f["from"], f["to"]) for f in flown
@@ -296,7 +313,7 @@ def test_seed_is_byte_identical_and_agrees_with_the_world(world, tmp_path):
     assert hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(b.read_bytes()).digest()
     con = sqlite3.connect(a)
     bookings = world.of_kind("flight_booking")
-    flights = world.of_kind("flight")
+    flights = world.of_kind("flight")  # the schedule keeps the world's own numbers (not a rebooked one)
     assert con.execute("SELECT COUNT(*) FROM bookings").fetchone()[0] == len(bookings)
     assert con.execute("SELECT COUNT(*) FROM segments").fetchone()[0] == len(flights)
     assert con.execute("SELECT COUNT(*) FROM passengers").fetchone()[0] == sum(len(b.data["passengers"]) for b in bookings)

@@ -30,6 +30,7 @@ from builder.files.travel_docs import checkin_sequence, checkin_time, passenger_
 from builder.persona.places import DESTINATIONS, HOME_CITIES
 from builder.rng import rng
 from builder.world import World
+from builder.world.planted import airline_flights
 from builder.world.accounts import payment_cards
 from builder.world.travel import AIRLINES, AIRPORTS, block_minutes, distance_km
 
@@ -227,6 +228,7 @@ def seed(world: World, path: Path) -> Path:
     home = (travel.home_airport if travel else None) or ""
     seat_pref = (travel.seat if travel else None) or p.preferences.seat or "window"
     now_utc = world.now.replace(tzinfo=_zone(p.timezone)).astimezone(dt.UTC)
+    moved = airline_flights(world)
     given, surname = _passenger_names(ident.name)
     engine = dbfile.create(path, m.Base.metadata)
     with OrmSession(engine) as db:
@@ -301,7 +303,8 @@ def seed(world: World, path: Path) -> Path:
                                    bcbp_name=passenger_name(world, full),
                                    world_ref=f"{b.id}:{k}"))
             for pos, f in enumerate(flights):
-                fd = f.data
+                # The airline's record of a leg it rebooked (the world's planted schedule change) is the new one.
+                fd = moved.get(f.id, f.data)
                 sid += 1
                 dep = dt.datetime.fromisoformat(fd["dep_utc"])
                 flown = dep <= now_utc

@@ -7,6 +7,7 @@ action. Every world value travels in a check's ``params``.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from zoneinfo import ZoneInfo
 
@@ -14,6 +15,7 @@ from builder.money import money
 from builder.tasks.model import Check, RubricItem, Task
 from builder.world import World
 from builder.world.accounts import payment_cards
+from builder.world.planted import airline_flights
 from builder.world.travel import distance_km
 
 from .seed import FAMILY_BY_NAME, NETWORK, schedule_pairs, segment_miles, world_route
@@ -67,7 +69,10 @@ def tasks(world: World) -> list[Task]:
     p = world.persona
     pid = p.id
     cur = world.currency
-    flights = sorted((f for f in world.of_kind("flight")), key=lambda f: (f.data["dep_utc"], f.data["leg"]))
+    # Legs as the airline holds them (a rebooked leg under its new number and day).
+    moved = airline_flights(world)
+    flights = sorted((dataclasses.replace(f, data=moved.get(f.id, f.data)) for f in world.of_kind("flight")),
+                     key=lambda f: (f.data["dep_utc"], f.data["leg"]))
     bookings = world.of_kind("flight_booking")
     if not flights or not p.travel:
         return []

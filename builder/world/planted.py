@@ -784,3 +784,34 @@ def _unread(pl: Planter) -> None:
             continue
         pl.add("unread", APPS[e.kind], f"Unread {APPS[e.kind]} message from {who} at {_iso(e.at)}.", [e],
                app=APPS[e.kind], sender=who, at=_iso(e.at))
+
+
+# --- what the apps that hold the truth show ---------------------------------------------------------
+
+def _shift_iso(value: str, days: int) -> str:
+    """An ISO 8601 instant (offset or ``Z``) moved by ``days``, in the same form."""
+    if value.endswith("Z"):
+        return (dt.datetime.fromisoformat(value[:-1]) + dt.timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (dt.datetime.fromisoformat(value) + dt.timedelta(days=days)).isoformat()
+
+
+def airline_flights(world) -> dict[str, dict[str, Any]]:
+    """Flight event id -> the leg as the airline's own records hold it after the planted schedule change
+    (``chain/flight-change``): the outbound legs of that booking a day later, the first under its new flight
+    number, status ``rebooked``. The other apps keep the old day on purpose (that is the chain to resolve);
+    the airline, which made the change, shows it. Legs the change does not touch are absent."""
+    item = next((x for x in world.planted if x.get("id") == "chain/flight-change"), None)
+    if not item:
+        return {}
+    out = {}
+    legs = sorted((f for f in world.of_kind("flight") if f.data.get("pnr") == item.get("pnr")
+                   and f.data.get("direction") == "outbound"), key=lambda f: f.data["dep_utc"])
+    new_number = next((s.get("new_flight") for s in item.get("steps", []) if s.get("step") == "airline_change"), None)
+    for f in legs:
+        d = f.data
+        out[f.id] = {**d, "dep_local": _shift_iso(d["dep_local"], 1), "arr_local": _shift_iso(d["arr_local"], 1),
+                     "dep_utc": _shift_iso(d["dep_utc"], 1), "arr_utc": _shift_iso(d["arr_utc"], 1),
+                     "flight_number": new_number if f.id == item.get("flight_id") and new_number else d["flight_number"],
+                     "original_flight_number": d["flight_number"], "original_dep_local": d["dep_local"],
+                     "status": "rebooked"}
+    return out
