@@ -20,6 +20,7 @@ the e2e tests and the base image share one build.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import os
@@ -304,7 +305,14 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--port", type=int, default=SITE_PORT)
     s.add_argument("--apps")
     s.add_argument("--work", type=Path)
+    s.add_argument("--now", help="start the apps' clock at this local time (YYYY-MM-DDTHH:MM:SS, e.g. the world's now) "
+                                 "instead of the host's wall clock")
     args = ap.parse_args(argv)
+    if getattr(args, "now", None):
+        try:
+            dt.datetime.fromisoformat(args.now)
+        except ValueError:
+            ap.error(f"--now {args.now!r} is not a local time like 2026-11-16T09:00:00")
     every = discover()
     apps = every
     if args.apps:
@@ -323,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"serving {', '.join(a.name for a in apps)} on http://127.0.0.1:{args.port}/ "
           f"(Host: {apps[0].domain} or {apps[0].name}.localhost:{args.port})", file=sys.stderr)
-    proc = serve(build, args.data, args.port, log=None)
+    proc = serve(build, args.data, args.port, log=None, now=args.now)
     # SIGTERM (systemd, kill, a harness) stops the server as Ctrl-C does, instead of orphaning it.
     signal.signal(signal.SIGTERM, _interrupt)
     try:
