@@ -77,6 +77,7 @@ def template_env() -> jinja2.Environment:
     env.filters.pop("random", None)  # jinja's own random draws from the global generator: use r.choice
     env.filters["random_pick"] = lambda seq, r: list(seq)[r.randrange(len(list(seq)))]
     env.filters["fromiso"] = dt.datetime.fromisoformat
+    env.filters["ics"] = _ics_text
     return env
 
 
@@ -452,10 +453,8 @@ def _booking_ics(box: Mailbox, source: str, refs: set[str], sent: dt.datetime, f
               if c.data.get("source") == source and c.data.get("ref") in refs and c.data.get("uid")]
     if not events:
         return []
-    env = template_env()
-    env.filters.setdefault("ics", _ics_text)
-    content = env.get_template("mail/booking.ics.j2").render(
-        stamp=sent.replace(tzinfo=zone(box.sim)).astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ"),
+    content = template_env().get_template("mail/booking.ics.j2").render(
+        stamp=_utc_stamp(sent.replace(tzinfo=zone(box.sim)).isoformat()),
         events=[{"uid": c["uid"], "start": _utc_stamp(c["start"]), "end": _utc_stamp(c["end"]), "title": c["title"],
                  "location": c.get("location") or "", "description": c.get("description") or ""}
                 for c in sorted(events, key=lambda c: (c["start"], c["uid"]))])
