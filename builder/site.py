@@ -21,6 +21,7 @@ the e2e tests and the base image share one build.
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import hashlib
 import json
 import os
@@ -28,9 +29,10 @@ import shutil
 import signal
 import subprocess
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from .apps import APPS_DIR, REPO, App, AppError, discover
 
@@ -237,8 +239,9 @@ def build_site(apps: list[App] | None = None, work_dir: Path | None = None, prog
 
     Steps: copy ``apps/`` to ``work_dir/src/apps``, ``npm ci`` there (skipped while the lock
     file is unchanged), :func:`assemble`, ``next build``, and copy the standalone server to
-    ``work_dir/site-<key16>``. Needs the npm registry on a first install. Raises
-    :class:`AppError` on a failure, with the log's tail.
+    ``work_dir/site-<key16>``. Builds sharing a ``work_dir`` run one at a time (``flock`` on
+    ``work_dir/.build.lock``; the waiting one reports it through ``progress``). Needs the npm
+    registry on a first install. Raises :class:`AppError` on a failure, with the log's tail.
     """
     apps = sorted(apps if apps is not None else discover(apps_dir), key=lambda a: a.name)
     if not apps:
@@ -246,11 +249,43 @@ def build_site(apps: list[App] | None = None, work_dir: Path | None = None, prog
     work_dir = Path(work_dir or default_work_dir())
     key = source_key(apps, apps_dir)
     dest = work_dir / f"site-{key[:16]}"
-    stamp = dest / ".persona-source-key"
-    if stamp.is_file() and stamp.read_text() == key and (dest / "_site" / "server.js").is_file():
+    if _built(dest, key):
         progress(f"site build cached: {dest}")
         return SiteBuild(dest, tuple(apps), key)
     work_dir.mkdir(parents=True, exist_ok=True)
+    # Two builds in one work folder share src/ and .next/: the second waits for the first (and then
+    # usually finds its result cached) instead of breaking it mid-build.
+    with _work_lock(work_dir, lambda: progress(f"waiting for another site build in {work_dir}")):
+        if _built(dest, key):
+            progress(f"site build cached: {dest}")
+            return SiteBuild(dest, tuple(apps), key)
+        return _build_locked(apps, work_dir, key, dest, progress, apps_dir)
+
+
+def _built(dest: Path, key: str) -> bool:
+    stamp = dest / ".persona-source-key"
+    return stamp.is_file() and stamp.read_text() == key and (dest / "_site" / "server.js").is_file()
+
+
+@contextmanager
+def _work_lock(work_dir: Path, on_wait: Callable[[], None]) -> Iterator[None]:
+    """Hold ``work_dir/.build.lock`` (``flock``, exclusive) for the block; ``on_wait`` once if another build holds it.
+
+    The lock file is kept, never removed (removing lock files races with their users)."""
+    fd = os.open(work_dir / ".build.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            on_wait()
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the flock
+
+
+def _build_locked(apps: list[App], work_dir: Path, key: str, dest: Path, progress: Progress,
+                  apps_dir: Path) -> SiteBuild:
     src = sync_sources(Path(apps_dir), work_dir / "src" / "apps")
     npm_install(src, work_dir, progress)
     site = assemble(src, apps)

@@ -220,3 +220,41 @@ def test_bake_rtc_is_utc_of_local_as_of():
 
     assert bake_rtc_base("2026-11-16T09:00:00", "America/Los_Angeles") == "2026-11-16T17:00:00"
     assert bake_rtc_base("2026-07-01T09:00:00", "Europe/London") == "2026-07-01T08:00:00"
+
+
+def test_concurrent_site_builds_in_one_work_dir_build_once(tmp_path, monkeypatch):
+    """Two builds of the same sources in one work folder: the second waits on the lock, then finds the
+    first one's result instead of rebuilding over it (which broke Next.js mid-build before)."""
+    import threading
+    import time
+
+    import builder.site as site_mod
+
+    _web(tmp_path, "bank", "larkspurbank.test")
+    apps = discover(tmp_path / "apps")
+    calls, waits = [], []
+
+    def fake_build(apps_, work_dir, key, dest, progress, apps_dir):
+        calls.append(key)
+        time.sleep(0.5)  # long enough that the other thread arrives while this one holds the lock
+        (dest / "_site").mkdir(parents=True)
+        (dest / "_site" / "server.js").write_text("")
+        (dest / ".persona-source-key").write_text(key)
+        return SiteBuild(dest, tuple(apps_), key)
+
+    monkeypatch.setattr(site_mod, "_build_locked", fake_build)
+    work = tmp_path / "work"
+    results = []
+
+    def build():
+        results.append(site_mod.build_site(apps, work, lambda m: waits.append(m) if "waiting" in m else None,
+                                           apps_dir=tmp_path / "apps"))
+
+    threads = [threading.Thread(target=build) for _ in range(2)]
+    threads[0].start()
+    time.sleep(0.1)
+    threads[1].start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1 and len(results) == 2 and results[0].dir == results[1].dir
+    assert waits, "the second build said it was waiting"
