@@ -19,6 +19,7 @@ import pytest
 
 from builder.apps import discover
 from builder.tasks.grade import grade
+from builder.tasks.model import NOT_APPS
 
 from .app_e2e import Served, run_e2e
 from .conftest import REPO
@@ -67,8 +68,8 @@ def test_tasks_validate_and_doing_nothing_scores_zero(app, world, default_layer)
     assert len({t.id for t in tasks}) == len(tasks)
     for t in tasks:
         assert app.name in t.apps_involved, t.id
-        assert set(t.apps_involved) <= names | {"files", "browser"}, t.id
-        if t.category == "action" and set(t.apps_involved) <= set(dbs) | {"files", "browser"}:
+        assert set(t.apps_involved) <= names | NOT_APPS, t.id
+        if t.category == "action" and set(t.apps_involved) <= set(dbs) | NOT_APPS:
             score, results = grade(t, dbs, answer="")
             assert score == 0, (t.id, [(r.item_id, r.status, r.evidence) for r in results])
     if (REPO / "tests" / f"test_{app.name}_web.py").exists():

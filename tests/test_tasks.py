@@ -50,3 +50,21 @@ def test_largest_purchase_is_the_largest_card_line_in_the_bank(world, tmp_path):
     (smallest,) = db.execute("SELECT MIN(amount_cents) FROM transactions WHERE kind = 'card_purchase' "
                              "AND posted_at LIKE ?", (month + "%",)).fetchone()
     assert task.expected["amount_cents"] == -smallest
+
+
+def test_bundle_leaves_out_tasks_of_apps_not_built(world, tmp_path):
+    """A build of some apps ships only the tasks those apps (and the home folder) can carry out and grade."""
+    import json
+
+    from builder.apps import discover
+    from builder.bundle import write_tasks
+    from builder.tasks.model import NOT_APPS
+
+    every = {a.name: a for a in discover(selected=False)}
+    chosen = [every["bank"], every["airline"]]
+    lines = write_tasks(world, chosen, tmp_path).read_text().splitlines()
+    got = [json.loads(x) for x in lines]
+    assert got and all(set(t["apps_involved"]) - NOT_APPS <= {"bank", "airline"} for t in got)
+    airline_alone = [t for t in every["airline"].module("tasks").tasks(world) if set(t.apps_involved) <= {"airline"}]
+    assert {t.id for t in airline_alone} <= {t["id"] for t in got}
+    assert len(got) < sum(len(a.module("tasks").tasks(world)) for a in chosen), "a cross-app task was left out"

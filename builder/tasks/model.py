@@ -26,6 +26,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
 
+# ``apps_involved`` names app folders, plus these places that are not apps.
+NOT_APPS = frozenset({"files", "browser"})
+
+
 def count_placeholders(query: str) -> int:
     """Number of positional ``?`` parameters of ``query``, outside literals, quoted identifiers and comments.
 
