@@ -93,7 +93,6 @@ export interface Ride {
   cancelled_at: string | null;
   cancel_fee_cents: number;
   refund_cents: number;
-  charge_auth: string | null;
   world_ref: string | null;
 }
 
@@ -375,10 +374,7 @@ export function cancelTerms(ctx: RideContext, r: Ride) {
   const ahead = minutesBetween(ctx.now, localOf(ctx, r.pickup_at));
   const free = ahead > FREE_CANCEL_MINUTES;
   const fee = free ? 0 : Math.min(CANCEL_FEE_CENTS, r.fare_cents);
-  // A ride booked in the app was charged when it was scheduled; a reservation from before (the world's,
-  // charge_auth NULL) is charged after the ride, so cancelling it refunds nothing and a late fee is a new charge.
-  const charged = r.charge_auth !== null;
-  return { free, fee_cents: fee, refund_cents: charged ? r.fare_cents - fee : 0, fee_charge_cents: charged ? 0 : fee, minutes_ahead: ahead };
+  return { free, fee_cents: fee, refund_cents: r.fare_cents - fee, minutes_ahead: ahead };
 }
 
 /** Cancel a scheduled ride: refund the fare (less the fee within 60 min of pickup) through the card network. */
@@ -389,17 +385,6 @@ export async function cancelRide(id: number): Promise<void> {
   if (r.status !== "scheduled" || phase(ctx, r) !== "scheduled") throw new RideError("Only a scheduled ride that hasn't started can be cancelled.");
   const t = cancelTerms(ctx, r);
   let code: string | null = null;
-  if (t.fee_charge_cents > 0) {
-    try {
-      await chargeCard({
-        app: "rides", merchant: `ZIPRIDE ${r.ride_id}`, amount_cents: t.fee_charge_cents, card_last4: r.card_last4,
-        reference: `${r.ride_id}-cancel`, category: "transport", memo: "Late cancellation fee",
-      });
-    } catch (e) {
-      if (e instanceof PaymentDeclined) throw new RideError(`The cancellation fee could not be charged: ${e.message}`);
-      throw e;
-    }
-  }
   if (t.refund_cents > 0) {
     try {
       const auth = await refundCard({
