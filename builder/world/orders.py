@@ -14,11 +14,13 @@ Rules (tasks, apps and tests depend on them):
 * ``grocery_order`` (Basketful): delivered on ``groceries_day`` in most weeks when
   ``grocery_delivery`` (ordered the evening before or that morning), top-up orders on other days;
   charged at placement; every delivery window closes before ``now``.
-* ``retail_order`` (Shopwell): 1-3 items, shipped 1-2 days after the order, delivered 2-6 days after
+* ``retail_order`` (Shopwell): 1-3 items drawn from Shopwell's catalogue (:mod:`.retail`, stream
+  ``orders/retail/items``; the persona's brands three times in ten), shipping free from 35.00, shipped 1-2 days after the order, delivered 2-6 days after
   that (``retail_delivery`` event); charged at placement. One or two orders placed just before
   ``now`` are still in transit (their ``retail_delivery`` is scheduled).
 * Birthday presents: for close family with an address, most years a one-item ``retail_order`` (with
-  ``gift_for`` and ``gift_birthday``) placed 6-12 days before the birthday and shipped to them,
+  ``gift_for`` and ``gift_birthday``; a catalogue product of a gift line, stream
+  ``orders/gifts/<name>/<year>/item``) placed 6-12 days before the birthday and shipped to them,
   delivered before the birthday (and before ``now``).
 * ``restaurant_booking`` (TableTime): booked 1-10 days ahead; the meal is a ``card_purchase`` at a
   city restaurant merchant at the end of the meal (category ``restaurants``, data carries the
@@ -39,6 +41,7 @@ from __future__ import annotations
 import datetime as dt
 
 from ..rng import derived_id
+from . import retail
 from .context import Charge, Sim
 from .finance import budget, cents, household_size, purchase
 from .model import Merchant
@@ -345,95 +348,12 @@ class Pantry:
                 "price_cents": local_price(price, self.currency)}
 
 
-# product, price cents (brand-neutral); {brand} products take the persona's brands.
-RETAIL: list[tuple[str, int, str]] = [
-    ("USB-C charging cable (2-pack)", 1299, "electronics"), ("Wireless earbuds", 4999, "electronics"),
-    ("Portable power bank 10000 mAh", 2999, "electronics"), ("Laptop stand", 3499, "electronics"),
-    ("LED desk lamp", 3999, "home"), ("Bamboo cutting board", 2499, "kitchen"), ("Chef's knife 8 in", 5999, "kitchen"),
-    ("French press 34 oz", 3299, "kitchen"), ("Cast iron skillet 10 in", 2999, "kitchen"),
-    ("Linen throw pillow cover", 1899, "home"), ("Houseplant pot set (3)", 2799, "home"),
-    ("Scented soy candle", 1699, "home"), ("Bath towel set", 4499, "home"), ("Yoga mat", 3499, "fitness"),
-    ("Resistance bands set", 1999, "fitness"), ("Climbing chalk bag", 2199, "fitness"),
-    ("Sunscreen SPF 50", 1399, "personal care"), ("Electric toothbrush heads (4)", 2499, "personal care"),
-    ("Hardcover notebook", 1599, "office"), ("Gel pens (12)", 1199, "office"), ("Jigsaw puzzle 1000 pc", 2299, "toys"),
-    ("Board game: Harbor Traders", 3999, "toys"), ("Paperback novel", 1699, "books"), ("Cookbook", 2999, "books"),
-    ("Phone case", 1999, "electronics"), ("HDMI cable 6 ft", 999, "electronics"),
-    ("Reusable water bottle", 2499, "outdoor"),
-]
-# Presents sent for a birthday (product, price cents, category).
-GIFTS: list[tuple[str, int, str]] = [
-    ("Cashmere scarf", 6900, "apparel"), ("Framed botanical print", 4500, "home"), ("Gourmet tea sampler", 3200, "food"),
-    ("Hardcover cookbook", 3500, "books"), ("Leather notebook", 2900, "office"), ("Bluetooth speaker", 5900, "electronics"),
-    ("Succulent garden kit", 3800, "home"), ("Wool throw blanket", 7900, "home"), ("Chocolate gift box", 2800, "food"),
-    ("Photo book", 4200, "home"), ("Scented candle set", 3400, "home"), ("Board game", 3900, "toys"),
-]
-BRAND_PRODUCTS: list[tuple[str, int, str]] = [
-    ("{brand} merino wool socks", 2295, "apparel"), ("{brand} packable rain jacket", 17900, "apparel"),
-    ("{brand} fleece pullover", 12900, "apparel"), ("{brand} trail running shorts", 5500, "apparel"),
-    ("{brand} insulated water bottle", 3495, "outdoor"), ("{brand} daypack 22L", 9900, "outdoor"),
-    ("{brand} beanie", 3900, "apparel"), ("{brand} camp mug", 2495, "outdoor"),
-]
-# German names of the RETAIL, BRAND_PRODUCTS and GIFTS items, for a de_DE persona.
-GERMAN_PRODUCTS: dict[str, str] = {
-    'USB-C charging cable (2-pack)': 'USB-C-Ladekabel (2er-Pack)',
-    'Wireless earbuds': 'Kabellose Ohrhörer',
-    'Portable power bank 10000 mAh': 'Powerbank 10000 mAh',
-    'Laptop stand': 'Laptopständer',
-    'LED desk lamp': 'LED-Schreibtischlampe',
-    'Bamboo cutting board': 'Schneidebrett aus Bambus',
-    "Chef's knife 8 in": 'Kochmesser 20 cm',
-    'French press 34 oz': 'French Press 1 l',
-    'Cast iron skillet 10 in': 'Gusseisenpfanne 26 cm',
-    'Linen throw pillow cover': 'Kissenbezug aus Leinen',
-    'Houseplant pot set (3)': 'Pflanztöpfe (3er-Set)',
-    'Scented soy candle': 'Duftkerze aus Sojawachs',
-    'Bath towel set': 'Handtuch-Set',
-    'Yoga mat': 'Yogamatte',
-    'Resistance bands set': 'Fitnessbänder-Set',
-    'Climbing chalk bag': 'Chalkbag zum Klettern',
-    'Sunscreen SPF 50': 'Sonnencreme LSF 50',
-    'Electric toothbrush heads (4)': 'Aufsteckbürsten (4 Stück)',
-    'Hardcover notebook': 'Notizbuch (Hardcover)',
-    'Gel pens (12)': 'Gelstifte (12 Stück)',
-    'Jigsaw puzzle 1000 pc': 'Puzzle 1000 Teile',
-    'Board game: Harbor Traders': 'Brettspiel: Hafenhändler',
-    'Paperback novel': 'Roman (Taschenbuch)',
-    'Cookbook': 'Kochbuch',
-    'Phone case': 'Handyhülle',
-    'HDMI cable 6 ft': 'HDMI-Kabel 2 m',
-    'Reusable water bottle': 'Trinkflasche',
-    'Cashmere scarf': 'Kaschmirschal',
-    'Framed botanical print': 'Botanischer Kunstdruck mit Rahmen',
-    'Gourmet tea sampler': 'Tee-Probierset',
-    'Hardcover cookbook': 'Kochbuch (Hardcover)',
-    'Leather notebook': 'Notizbuch aus Leder',
-    'Bluetooth speaker': 'Bluetooth-Lautsprecher',
-    'Succulent garden kit': 'Sukkulenten-Set',
-    'Wool throw blanket': 'Wolldecke',
-    'Chocolate gift box': 'Pralinen-Geschenkbox',
-    'Photo book': 'Fotobuch',
-    'Scented candle set': 'Duftkerzen-Set',
-    'Board game': 'Brettspiel',
-    '{brand} merino wool socks': '{brand} Merino-Socken',
-    '{brand} packable rain jacket': '{brand} Regenjacke (packbar)',
-    '{brand} fleece pullover': '{brand} Fleecepullover',
-    '{brand} trail running shorts': '{brand} Trailrunning-Shorts',
-    '{brand} insulated water bottle': '{brand} Isolierflasche',
-    '{brand} daypack 22L': '{brand} Tagesrucksack 22 l',
-    '{brand} beanie': '{brand} Mütze',
-    '{brand} camp mug': '{brand} Campingbecher',
-}
 CARRIERS = {
     "en_US": ("UPS", "USPS", "FedEx"),
     "en_GB": ("Royal Mail", "DPD", "Evri"),
     "de_DE": ("DHL", "Hermes", "DPD"),
 }
 _ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789"
-
-
-def product_name(name: str, locale: str) -> str:
-    """A shop product's name as the persona's shop lists it (German for de_DE)."""
-    return GERMAN_PRODUCTS.get(name, name) if locale == "de_DE" else name
 
 
 def _digits(r, n: int) -> str:
@@ -687,6 +607,7 @@ def simulate_orders(sim: Sim) -> None:
 
     # Online shopping.
     r = sim.rng("orders/retail")
+    picks = sim.rng("orders/retail/items")
     carriers = CARRIERS.get(p.locale, CARRIERS["en_US"])
     brands = list(p.preferences.brands)
     all_days = list(sim.days(end=last))
@@ -696,19 +617,12 @@ def simulate_orders(sim: Sim) -> None:
         placed = _at(day, r, (8, 0), (22, 45))
         items = []
         for _ in range(r.choices([1, 2, 3], [6, 3, 1])[0]):
-            if brands and r.random() < 0.3:
-                name, price, category = BRAND_PRODUCTS[r.randrange(len(BRAND_PRODUCTS))]
-                brand = brands[r.randrange(len(brands))]
-                name = product_name(name, p.locale).format(brand=brand)
-            else:
-                name, price, category = RETAIL[r.randrange(len(RETAIL))]
-                name = product_name(name, p.locale)
-                brand = None
-            if any(x["name"] == name for x in items):
+            it = retail.draw_item(picks, brands, p.locale, p.finances.currency)  # Shopwell's catalogue (world/retail.py)
+            if any(x["product_id"] == it["product_id"] for x in items):
                 continue
-            items.append({"name": name, "brand": brand, "category": category, "qty": 1, "price_cents": price})
+            items.append(it)
         subtotal = sum(x["qty"] * x["price_cents"] for x in items)
-        shipping = 0 if subtotal >= 3500 else 599
+        shipping = retail.shipping(subtotal)
         total = subtotal + shipping
         ship_days, transit_days = r.randint(1, 2), r.randint(2, 6)
         shipped = _at(day + dt.timedelta(days=ship_days), r, (6, 0), (20, 0))
@@ -754,8 +668,8 @@ def simulate_orders(sim: Sim) -> None:
                 birthday = dt.date(year, 2, 28)
             day = birthday - dt.timedelta(days=g.randint(6, 12))
             wanted = g.random() < 0.6
-            name, price, category = GIFTS[g.randrange(len(GIFTS))]
-            name = product_name(name, p.locale)
+            gift = retail.draw_gift(sim.rng(f"orders/gifts/{c.name}/{year}/item"), p.locale, p.finances.currency)
+            name, price = gift["name"], gift["price_cents"]
             placed = _at(day, g, (19, 0), (21, 45))
             shipped = _at(day + dt.timedelta(days=1), g, (6, 0), (18, 0))
             delivered = _at(day + dt.timedelta(days=g.randint(3, 5)), g, (10, 0), (18, 30))
@@ -767,7 +681,7 @@ def simulate_orders(sim: Sim) -> None:
                 order_id = f"SW-{_digits(g, 3)}-{_digits(g, 7)}"
             ids.add(order_id)
             tracking = _tracking(g, carrier)
-            items = [{"name": name, "brand": None, "category": category, "qty": 1, "price_cents": price}]
+            items = [gift]
             to = format_address(c.address)
             data = {"order_id": order_id, "provider": SHOPWELL[0], "items": items, "subtotal_cents": price,
                     "shipping_cents": 0, "total_cents": price, "shipping_address": to,
