@@ -1,0 +1,235 @@
+"""World -> rows of the Shopwell database (``shop.sqlite``).
+
+The catalogue is ``apps/shop/catalog/products.json`` (:mod:`builder.world.retail`), stored in the persona's
+language and currency; the shoppers' reviews and the product descriptions are drawn from the grammar of
+``catalog/text.yaml`` (streams ``shop/reviews`` and ``shop/text``). The persona's orders are the world's
+``retail_order`` events (items, quantities, prices, ship-to, carrier, tracking number, shipped and delivered
+times), paid with the card on file of the event's account. Saved addresses: home, plus every present's
+recipient. The persona reviewed some products of orders delivered more than 45 days before now and keeps a
+short wish list (stream ``shop/wishlist``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import json
+from pathlib import Path
+
+import yaml
+from sqlalchemy.orm import Session as OrmSession
+
+from builder import appkit, dbfile
+from builder.rng import rng
+from builder.world import World, retail
+from builder.world.accounts import payment_cards
+from builder.world.travel import format_address
+
+from . import models as m
+
+APP = "shop"
+SITE = "http://shopwell.test/"
+RETURN_DAYS = 30
+REVIEWED_AFTER_DAYS = 45
+HERE = Path(__file__).resolve().parent
+DEPARTMENT_ORDER = ("electronics", "home", "outdoor", "apparel", "beauty", "office", "toys", "books", "garden", "pets",
+                    "food", "household")
+
+
+@functools.lru_cache(maxsize=1)
+def text_grammar() -> dict:
+    """catalog/text.yaml: description and review templates per language."""
+    return yaml.safe_load((HERE / "catalog" / "text.yaml").read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=1)
+def departments() -> dict[str, tuple[str, str]]:
+    """Department key -> (English name, German name), from catalog/lines.yaml."""
+    g = yaml.safe_load((HERE / "catalog" / "lines.yaml").read_text(encoding="utf-8"))
+    return {d["key"]: (d["en"], d["de"]) for d in g["departments"]}
+
+
+def credentials(world: World) -> dict[str, str]:
+    """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (builder.appkit)."""
+    return appkit.credentials(world, APP)
+
+
+def signed_in_text(world: World) -> str:
+    """What the signed-in home page shows for sure: the persona's first name."""
+    return world.persona.identity.name.split()[0]
+
+
+def lang(world: World) -> str:
+    """"de" for a German-speaking persona, else "en"."""
+    return "de" if world.persona.locale.startswith("de") else "en"
+
+
+def orders(world: World) -> list[dict]:
+    """The persona's Shopwell orders from the world, in placement order: the ``retail_order`` event's data plus
+    ``event`` (its id), ``placed_at``, ``shipped_at``, ``delivered_at`` (naive local ISO, seconds) and ``ship_name``
+    (the persona, or the present's recipient)."""
+    name = world.persona.identity.name
+    out = []
+    for e in world.of_kind("retail_order"):
+        if e.status != "done":
+            continue
+        d = e.data
+        out.append({**d, "event": e.id, "placed_at": e.at.isoformat(), "shipped_at": d["shipped_local"][:19],
+                    "delivered_at": d["delivered_local"][:19], "ship_name": d.get("gift_for") or name})
+    return out
+
+
+def tracking_state(order: dict, now: dt.datetime) -> str:
+    """'ordered', 'shipped' or 'delivered' of an order (``shipped_at``/``delivered_at`` naive local ISO) at ``now``."""
+    if dt.datetime.fromisoformat(order["delivered_at"]) <= now:
+        return "delivered"
+    return "shipped" if dt.datetime.fromisoformat(order["shipped_at"]) <= now else "ordered"
+
+
+def returnable_until(order: dict) -> dt.date:
+    """The last day an order's items can be returned: ``RETURN_DAYS`` after delivery."""
+    return dt.date.fromisoformat(order["delivered_at"][:10]) + dt.timedelta(days=RETURN_DAYS)
+
+
+def bookmarks(world: World) -> list[dict[str, str]]:
+    """A menu bookmark of the persona's Shopwell orders (when the world orders there)."""
+    return [{"title": "Your orders | Shopwell", "url": f"{SITE}orders", "folder": "menu/Shopping"}] if orders(world) else []
+
+
+def description(product: dict, language: str, r) -> str:
+    """A product description from the templates of text.yaml in ``language`` ("en" | "de"), drawn from ``r``."""
+    uses = [u[1] if language == "de" else u[0] for u in product["use"]] or ["everyday"]
+    template = r.choice(text_grammar()["description"][language])
+    return template.format(use=uses[0], use2=uses[-1] if len(uses) > 1 else uses[0], brand=product["brand"])
+
+
+def review_text(product: dict, language: str, stars: int, r) -> tuple[str, str]:
+    """(headline, body) of a ``stars`` review of ``product`` in ``language``, drawn from ``r``."""
+    g = text_grammar()["reviews"][language]
+    band = g["high"] if stars >= 4 else g["mid"] if stars == 3 else g["low"]
+    uses = [u[1] if language == "de" else u[0] for u in product["use"]] or ["everyday"]
+    fill = {"use": uses[0], "use2": uses[-1], "when": r.choice(g["when"])}
+    body = " ".join(r.choice(band[k]).format(**fill) for k in ("opener", "detail", "closer"))
+    return r.choice(band["headline"]), body
+
+
+def _stars(r, rating_x10: int) -> int:
+    """A reviewer's stars around the product's average."""
+    x = r.random()
+    if rating_x10 >= 45:
+        return 5 if x < 0.7 else 4 if x < 0.93 else 3
+    if rating_x10 >= 42:
+        return 5 if x < 0.45 else 4 if x < 0.82 else 3 if x < 0.95 else 2
+    return 5 if x < 0.3 else 4 if x < 0.6 else 3 if x < 0.82 else 2 if x < 0.94 else 1
+
+
+def seed(world: World, path: Path) -> Path:
+    """Create ``path`` (must not exist) as the Shopwell database for ``world`` and return it.
+
+    Byte-identical for the same world (builder.dbfile). Raises ``FileExistsError`` if ``path`` exists and
+    ``KeyError`` if a world order names a sku the catalogue does not sell.
+    """
+    p = world.persona
+    ident = p.identity
+    cur = world.currency
+    language = lang(world)
+    engine = dbfile.create(path, m.Base.metadata)
+    creds = credentials(world)
+    now = world.now
+    world_orders = orders(world)
+    skus = retail.by_sku()
+    with OrmSession(engine) as db:
+        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email, phone=ident.phone,
+                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP))))
+        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=now.isoformat(),
+                         expires_at=appkit.session_expiry(world)))
+        card_ids = {}
+        for i, c in enumerate(payment_cards(world), start=1):
+            card_ids[c["account"]] = i
+            db.add(m.Card(id=i, user_id=1, account=c["account"], brand=c["brand"], last4=c["last4"], holder=c["holder"],
+                          expiry=c["expiry"], label=c["label"], is_default=int(i == 1)))
+        home = format_address(ident.address) if ident.address else ""
+        addresses = {(ident.name, home): 1}
+        db.add(m.Address(id=1, user_id=1, label="Zuhause" if language == "de" else "Home", name=ident.name, line=home,
+                         is_default=1))
+        for o in world_orders:
+            key = (o["ship_name"], o["shipping_address"])
+            if key not in addresses:
+                addresses[key] = len(addresses) + 1
+                db.add(m.Address(id=addresses[key], user_id=1, label=o["ship_name"], name=o["ship_name"],
+                                 line=o["shipping_address"], is_default=0))
+        names = departments()
+        for pos, key in enumerate(DEPARTMENT_ORDER):
+            db.add(m.Department(key=key, name=names[key][1 if language == "de" else 0], position=pos))
+        text_r = rng(world.seed, "shop/text")
+        rev_r = rng(world.seed, "shop/reviews")
+        g = text_grammar()["reviews"][language]
+        rid = 0
+        catalogue = retail.catalogue()
+        by_id = {x["id"]: x for x in catalogue}
+        for prod in catalogue:
+            prices = [retail.local_price(v["price_usd"], cur) for v in prod["variants"]]
+            specs = [[s[1], s[3]] if language == "de" else [s[0], s[2]] for s in prod["specs"]]
+            if prod.get("author"):
+                specs.insert(0, ["Autor" if language == "de" else "Author", prod["author"]])
+            db.add(m.Product(id=prod["id"], slug=prod["slug"], department=prod["department"], line=prod["line"],
+                             brand=prod["brand"], title=retail.title(prod, p.locale), author=prod.get("author"),
+                             description=description(prod, language, text_r), specs=json.dumps(specs, ensure_ascii=False),
+                             rating_x10=prod["rating_x10"], review_count=prod["review_count"], gift=int(prod["gift"]),
+                             subscribe=int(prod["subscribe"]), min_price_cents=min(prices)))
+            for k, v in enumerate(prod["variants"]):
+                db.add(m.Variant(sku=v["sku"], product_id=prod["id"], position=k,
+                                 label=retail.variant_label(prod, k, p.locale), price_cents=prices[k]))
+            for _ in range(min(prod["review_count"], 2 + rev_r.randint(0, 3))):
+                stars = _stars(rev_r, prod["rating_x10"])
+                headline, body = review_text(prod, language, stars, rev_r)
+                rid += 1
+                at = now - dt.timedelta(days=rev_r.randint(3, 700), minutes=rev_r.randint(0, 900))
+                db.add(m.Review(id=rid, product_id=prod["id"], user_id=None,
+                                author=f"{rev_r.choice(g['names'])} {rev_r.choice('ABCDEFGHKLMNPRSTW')}.", rating=stars,
+                                headline=headline, body=body, verified=int(rev_r.random() < 0.85),
+                                created_at=at.replace(microsecond=0).isoformat(), world_ref="seed:catalog"))
+        # The persona's orders, and reviews of some delivered a while ago.
+        mine_r = rng(world.seed, "shop/my-reviews")
+        first = ident.name.split()[0]
+        last_initial = ident.name.split()[-1][0]
+        reviewed: set[str] = set()
+        item_id = 0
+        for oid, o in enumerate(world_orders, start=1):
+            db.add(m.Order(id=oid, order_number=o["order_id"], user_id=1, placed_at=o["placed_at"],
+                           subtotal_cents=o["subtotal_cents"], shipping_cents=o["shipping_cents"],
+                           total_cents=o["total_cents"], ship_name=o["ship_name"], ship_address=o["shipping_address"],
+                           card_id=card_ids.get(o["account"], 1), authorization=None, carrier=o["carrier"],
+                           tracking_number=o["tracking_number"], shipped_at=o["shipped_at"],
+                           delivered_at=o["delivered_at"], gift_for=o.get("gift_for"), world_ref=o["event"]))
+            delivered = dt.datetime.fromisoformat(o["delivered_at"])
+            for it in o["items"]:
+                if it["sku"] not in skus:
+                    raise KeyError(f"order {o['order_id']} names {it['sku']}, which Shopwell does not sell")
+                item_id += 1
+                db.add(m.OrderItem(id=item_id, order_id=oid, sku=it["sku"], product_id=it["product_id"], name=it["name"],
+                                   variant=it.get("variant", ""), qty=it["qty"], price_cents=it["price_cents"]))
+                pid = it["product_id"]
+                if (now - delivered).days > REVIEWED_AFTER_DAYS and pid not in reviewed and mine_r.random() < 0.25:
+                    reviewed.add(pid)
+                    stars = mine_r.choice([4, 5, 5, 3])
+                    headline, body = review_text(by_id[pid], language, stars, mine_r)
+                    rid += 1
+                    at = delivered + dt.timedelta(days=mine_r.randint(3, 20), hours=mine_r.randint(0, 5))
+                    db.add(m.Review(id=rid, product_id=pid, user_id=1, author=f"{first} {last_initial}.", rating=stars,
+                                    headline=headline, body=body, verified=1, created_at=at.isoformat(),
+                                    world_ref=f"seed:review/{o['event']}"))
+        # A short wish list of things not bought yet.
+        wish_r = rng(world.seed, "shop/wishlist")
+        bought = {it["product_id"] for o in world_orders for it in o["items"]}
+        candidates = [x["id"] for x in catalogue if x["id"] not in bought and x["department"] in ("outdoor", "home",
+                                                                                                 "electronics", "books")]
+        for k, pid in enumerate(sorted(wish_r.sample(candidates, 4))):
+            at = now - dt.timedelta(days=wish_r.randint(5, 120), minutes=wish_r.randint(0, 600))
+            db.add(m.WishlistItem(user_id=1, product_id=pid, added_at=at.isoformat(), world_ref=f"seed:wishlist/{k}"))
+        for key, value in appkit.meta_rows(world, user_name=ident.name).items():
+            db.add(m.Meta(key=key, value=value))
+        db.commit()
+    engine.dispose()
+    dbfile.finish(path)
+    return path
