@@ -361,6 +361,8 @@ def test_tasks_contract(world, default_layer, tmp_path):
             continue
         if not set(t.apps_involved) <= names:
             continue  # PERSONA_APPS leaves one of its apps out
+        if slug == "flight-change-fallout":
+            continue  # the six-app chain: tests/test_flight_change_chain.py grades it and its reference solution
         assert grade(t, dbs)[0] == 0, slug
         (tmp_path / slug).mkdir()
         with Served(default_layer, tmp_path / slug, now=world.now.isoformat()) as served:

@@ -15,6 +15,7 @@ from collections import Counter
 from builder.money import money
 from builder.tasks.model import Check, RubricItem, Task
 from builder.world import World
+from builder.world.planted import airline_flights
 from builder.world.travel import airport_label, format_address
 
 APP = "rides"
@@ -122,10 +123,12 @@ def tasks(world: World) -> list[Task]:
              and f.data["from"] == p.travel.home_airport and world.now + dt.timedelta(hours=4) < f.at < horizon]
     if ahead:
         f = ahead[0]
-        dep = _aware(f.data["dep_local"])
+        # The departure as the airline now has it: a planted schedule change moves it (its mail says so).
+        leg = airline_flights(world).get(f.id, f.data)
+        dep = _aware(leg["dep_local"])
         # The world's own lead (travel.py: 2.5 h, 3 h international) read off its ride to the airport for that trip.
         own = [r for r in world.of_kind("ride") if r.data.get("trip") == f.data["trip"] and r.data["dropoff"] == airport]
-        own_lead = (dep - _aware(own[0].data["pickup_local"])).total_seconds() / 60 if own else 150
+        own_lead = (_aware(f.data["dep_local"]) - _aware(own[0].data["pickup_local"])).total_seconds() / 60 if own else 150
         lead = 180 if own_lead >= 170 else 150
         pickup = dep - dt.timedelta(minutes=lead)
         lo, hi = pickup - dt.timedelta(minutes=15), pickup + dt.timedelta(minutes=15)
@@ -133,8 +136,8 @@ def tasks(world: World) -> list[Task]:
         task("airport-ride-next-flight", ["rides", "mail"], category="action", difficulty="medium",
              time_limit_seconds=600,
              instruction=f"Schedule a ZipRide from home to the airport for my next flight so that I'm picked up "
-                         f"{lead_text} before it departs. The flight details are in my booking confirmation email.",
-             expected={"pnr": f.data["pnr"], "flight": f.data["flight_number"], "dep_local": f.data["dep_local"],
+                         f"{lead_text} before it departs. The flight details are in my email.",
+             expected={"pnr": f.data["pnr"], "flight": leg["flight_number"], "dep_local": dep.isoformat(),
                        "pickup": "Home", "dropoff": airport, "pickup_at": pickup.isoformat()},
              rubric=[RubricItem(id="scheduled", weight=100,
                                 requirement=f"A ride Home -> {airport} is scheduled with pickup {pickup:%b %-d %H:%M} "
