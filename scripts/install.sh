@@ -15,5 +15,14 @@ fi
 
 # better-sqlite3 compiles against the local Node.js headers when no prebuilt binary can be fetched.
 if [ -d /usr/include/node ]; then export npm_config_nodedir=/usr; fi
-(cd apps && npm ci --no-audit --no-fund --loglevel=error)
+# npm ci wipes and reinstalls node_modules (~50 s): skip it while the lock file is the one last installed
+# (the same stamp builder/site.py's npm_install keeps).
+stamp=apps/node_modules/.persona-lock-sha256
+want=$(sha256sum apps/package-lock.json | cut -d' ' -f1)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  echo "install: apps/node_modules matches package-lock.json"
+else
+  (cd apps && npm ci --no-audit --no-fund --loglevel=error)
+  printf '%s' "$want" > "$stamp"
+fi
 echo "install: done (python: .venv/bin/python, build-image: .venv/bin/build-image)"
