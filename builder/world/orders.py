@@ -25,7 +25,9 @@ Rules (tasks, apps and tests depend on them):
 * ``restaurant_booking`` (TableTime): booked 1-10 days ahead; the meal is a ``card_purchase`` at a
   city restaurant merchant at the end of the meal (category ``restaurants``, data carries the
   ``restaurant_booking`` id). One or two bookings are upcoming (their meal is scheduled).
-  The cuisine restaurants are added to ``sim.merchants`` (category ``restaurants``, the persona's city).
+  The restaurants come from TableTime's catalogue (``world/dining.py``, ``apps/dining/catalog``) when it lists
+  the home city: the cuisine restaurants and a few more, each at its catalogue address; a booking may carry a
+  ``special_request``. They are added to ``sim.merchants`` (category ``restaurants``, the persona's city).
 * ``ride`` (ZipRide, ``trip`` None): between home, the office, restaurants and close people's homes;
   a ``rideshare`` commuter also rides to the office (75 % of office days) and back (60 %).
 * ``grocery_order`` baskets come from a :class:`Pantry`: each staple lasts ``LASTS_DAYS`` for one
@@ -41,7 +43,7 @@ from __future__ import annotations
 import datetime as dt
 
 from ..rng import derived_id
-from . import retail
+from . import dining, retail
 from .context import Charge, Sim
 from .finance import budget, cents, household_size, purchase
 from .model import Merchant
@@ -439,10 +441,13 @@ def _usual(p) -> tuple[list[dict], int, int, int, int, int] | None:
 def _restaurants(sim: Sim) -> list[tuple[str, str, tuple[tuple[str, int], ...], str]]:
     """(name, cuisine, menu, address) of the persona's cuisine restaurants, two per cuisine (stable per persona)."""
     p = sim.persona
+    usual = p.routines.usual_order.restaurant if p.routines.usual_order else None
+    listed = dining.home_restaurants(sim, exclude=usual)  # TableTime's catalogue (world/dining.py)
+    if listed is not None:
+        return [(x["name"], x["cuisine"], CUISINES.get(x["cuisine"], _GENERIC)[1], x["address"]) for x in listed]
     r = sim.rng("orders/restaurants")
     fake = sim.faker("orders/restaurants/addresses")
     city = p.identity.address
-    usual = p.routines.usual_order.restaurant if p.routines.usual_order else None
     out = []
     for cuisine in p.preferences.cuisines or ["American"]:
         names, menu = CUISINES.get(cuisine.strip().title(), _GENERIC_BY_LOCALE.get(p.locale, _GENERIC))
@@ -712,9 +717,20 @@ def simulate_orders(sim: Sim) -> None:
             sim.merchants.append(m)
             merchants[name] = m
         places.append((merchants[name], cuisine, address))
-    for m in sim.merchants:
-        if m.category == "restaurants" and all(m is not x[0] for x in places):
-            places.append((m, None, _street(fake, home)))
+    if dining.in_city(home.city if home else None) and restaurants:
+        # TableTime lists every restaurant booked: as many more of its home-city restaurants as the city has
+        # other restaurant merchants (those keep their walk-in card purchases), so the places number the same.
+        extra = sum(m.category == "restaurants" and all(m is not x[0] for x in places) for m in sim.merchants)
+        for x in dining.other_restaurants(sim, [dining.by_name(home.city, n) for n, *_ in restaurants], extra):
+            if x["name"] not in merchants:
+                merchants[x["name"]] = Merchant(derived_id(sim.seed, "merchant", x["name"]), x["name"], "restaurants",
+                                                home.city)
+                sim.merchants.append(merchants[x["name"]])
+            places.append((merchants[x["name"]], None, x["address"]))
+    else:
+        for m in sim.merchants:
+            if m.category == "restaurants" and all(m is not x[0] for x in places):
+                places.append((m, None, _street(fake, home)))
     friends = [c for c in p.contacts if c.relationship in ("partner", "spouse", "friend", "sibling", "roommate")
                and (c.closeness or 0) >= 3]
     upcoming_days = [d for d in sim.days(sim.now.date() + dt.timedelta(days=2), sim.now.date() + dt.timedelta(days=12))
@@ -742,6 +758,7 @@ def simulate_orders(sim: Sim) -> None:
             "cuisine": cuisine, "address": address, "party_size": party, "companions": companions,
             "reservation_local": iso(from_local(sim, reserved), zone_name),
             "booked_local": iso(from_local(sim, booked), zone_name),
+            "special_request": dining.special_request(sim, n),
             "site_url": TABLETIME[1], "site_title": TABLETIME[0]}, key=("dining", n))
         per_head = r.randrange(2200, 5200, 50)
         pays_all = party > 1 and r.random() < 0.35

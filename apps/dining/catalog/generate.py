@@ -1,0 +1,169 @@
+"""Build ``restaurants.yaml`` (TableTime's restaurant catalogue) from ``cuisines.yaml`` and ``cities.yaml``.
+
+Run ``python -m apps.dining.catalog.generate`` after editing the lists; tests/test_dining_web.py checks that
+the committed file is what this script writes. Every draw comes from ``builder.rng.rng(0, "dining/catalog/<city>")``:
+the catalogue is the same for every persona (a restaurant does not move with the person who eats there).
+
+Each restaurant: ``slug``, ``name``, ``cuisine``, ``city``, ``country``, ``neighbourhood``, ``street`` (the line),
+``address`` (street, city as the world writes an address), ``postcode``, ``phone``, ``currency``, ``lang``, ``band``
+(1-4), ``blurb``, ``hours`` (``{service: {"days": [mon..sun], "open": "HH:MM", "close": "HH:MM"}}``), ``tables``
+(``{seats: count}``), ``menu`` (``[{"course", "name", "price_cents"}]`` in the city's currency, minor units; JPY
+is stored as yen x 100 like every other currency), ``rating_x10``, ``review_count``, ``late_cancel_cents`` (per
+guest, 0 when the restaurant charges no fee) and ``art`` (``{"palette", "motif"}`` of the drawn photo).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+import yaml
+
+from builder.rng import rng
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "restaurants.yaml"
+MAIN = ["Thai", "Ethiopian", "Italian", "Mexican", "Japanese", "Indian", "Vietnamese", "Greek", "Korean", "Lebanese",
+        "Spanish", "Chinese", "Turkish", "German", "British", "French", "American"]
+FX = {"USD": 1.0, "CAD": 1.36, "MXN": 17.5, "GBP": 1.0, "EUR": 1.0, "DKK": 6.9, "JPY": 150.0}
+DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+MOTIFS = ["bowl", "plate", "glass", "lantern", "window", "table"]
+FEE_USD = 2500
+
+
+def slugify(text: str) -> str:
+    """ASCII kebab-case of ``text`` ("Zur Alten Mühle" -> "zur-alten-muhle")."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
+
+
+def local_price(usd_cents: float, currency: str) -> int:
+    """A menu price in ``currency`` minor units from a price already scaled to the city, rounded as menus there are."""
+    v = usd_cents * FX[currency]
+    if currency in ("USD", "CAD"):
+        return max(250, int(round(v / 100)) * 100 - 5) if v >= 500 else int(round(v / 25)) * 25
+    if currency in ("GBP", "EUR"):
+        return max(150, int(round(v / 50)) * 50)
+    if currency == "DKK":
+        return max(2500, int(round(v / 500)) * 500)
+    if currency == "MXN":
+        return max(3000, int(round(v / 500)) * 500)
+    return max(20000, int(round(v / 5000)) * 5000)  # JPY: 50-yen steps, stored x100
+
+
+def _street_line(r, country: str, street: str) -> str:
+    if country in ("US", "CA"):
+        return f"{r.randint(100, 3999)} {street}"
+    if country == "GB":
+        return f"{r.randint(1, 180)} {street}"
+    if country == "JP":
+        return f"{street} {r.randint(1, 28)}-{r.randint(1, 20)}"
+    if country in ("PT", "ES", "MX"):
+        return f"{street} {r.randint(1, 160)}" if country != "ES" else f"{street}, {r.randint(1, 160)}"
+    return f"{street} {r.randint(1, 140)}"
+
+
+def _address(city: str, c: dict, line: str, postcode: str) -> str:
+    country = c["country"]
+    if country == "US":
+        return f"{line}, {city}, {c['region']} {postcode}"
+    if country in ("GB", "CA"):
+        return f"{line}, {city} {postcode}" if country == "GB" else f"{line}, {city}, {c['region']} {postcode}"
+    if country == "JP":
+        return f"{line}, {city} {postcode}"
+    return f"{line}, {postcode} {city}"
+
+
+def _postcode(r, country: str, base: str) -> str:
+    if country == "GB":
+        letters = "ABDEFGHJLNPQRSTUWXYZ"
+        return f"{base.split()[0]} {base.split()[-1][-1]}{r.choice(letters)}{r.choice(letters)}"
+    if country == "CA":
+        return f"{base}{r.randint(1, 9)}"
+    return base
+
+
+def _hours(r, home: bool) -> dict:
+    open_ = r.choice(["17:00", "17:00", "17:30"])
+    close = r.choice(["21:30", "22:00", "22:00", "22:30", "23:00"])
+    dinner_days = DAYS if home or r.random() < 0.6 else DAYS[1:]
+    hours = {"dinner": {"days": list(dinner_days), "open": open_, "close": close}}
+    if home:
+        weekdays = r.random() < 0.45
+        hours["lunch"] = {"days": DAYS if weekdays else ["sat", "sun"], "open": "10:30" if not weekdays else "10:30",
+                          "close": r.choice(["14:30", "15:00"])}
+    elif r.random() < 0.6:
+        hours["lunch"] = {"days": list(dinner_days), "open": r.choice(["11:30", "12:00"]), "close": r.choice(["14:30", "15:00"])}
+    return hours
+
+
+def generate() -> list[dict]:
+    """Every restaurant of every city, sorted by (city, slug)."""
+    cuisines = yaml.safe_load((HERE / "cuisines.yaml").read_text(encoding="utf-8"))
+    cities = yaml.safe_load((HERE / "cities.yaml").read_text(encoding="utf-8"))
+    out = []
+    for city in sorted(cities):
+        c = cities[city]
+        r = rng(0, f"dining/catalog/{city}")
+        home = "per" in c
+        slots = [k for k in MAIN for _ in range(c["per"])] + list(c.get("extra", [])) if home else list(c["cuisines"])
+        used: set[str] = set()
+        hoods = sorted(c["neighbourhoods"])
+        phones: set[str] = set()
+        for n, cuisine in enumerate(slots):
+            spec = cuisines[cuisine]
+            name = next((x for x in r.sample(spec["names"], len(spec["names"])) if x not in used), None)
+            if name is None:
+                raise ValueError(f"{city}: not enough {cuisine} names")
+            used.add(name)
+            hood = hoods[(n * 7 + r.randrange(len(hoods))) % len(hoods)]
+            h = c["neighbourhoods"][hood]
+            line = _street_line(r, c["country"], r.choice(h["streets"]))
+            postcode = _postcode(r, c["country"], str(h["postcode"]))
+            band = max(1, min(4, spec["band"] + r.choice([-1, 0, 0, 0, 1])))
+            scale = c["factor"] * (1 + 0.12 * (band - spec["band"]))
+            menu = []
+            dishes = spec["menu"]
+            dropped = set(r.sample(range(len(dishes)), r.randint(0, 2)))
+            for i, dish in enumerate(dishes):
+                if i in dropped and dish[0] not in ("Mains",):
+                    continue
+                course, dish_name, base = dish[0], dish[1], dish[2]
+                if c["lang"] == "de" and len(dish) > 3:
+                    dish_name = dish[3]
+                menu.append({"course": course, "name": dish_name,
+                             "price_cents": local_price(base * scale * r.uniform(0.94, 1.08), c["currency"])})
+            while True:
+                phone = f"{c['phone']} {r.randint(200, 989)} {r.randint(1000, 9999)}"
+                if phone not in phones:
+                    phones.add(phone)
+                    break
+            tables = {2: r.randint(4, 8), 4: r.randint(3, 6), 6: 1}
+            if r.random() < 0.4:
+                tables[8] = 1
+            rating = r.choice([41, 42, 43, 44, 44, 45, 45, 46, 46, 47, 47, 48, 49])
+            out.append({
+                "slug": f"{slugify(name)}-{slugify(city)}", "name": name, "cuisine": cuisine, "city": city,
+                "country": c["country"], "region": c["region"], "zone": c["zone"], "neighbourhood": hood,
+                "street": line, "postcode": postcode, "address": _address(city, c, line, postcode), "phone": phone,
+                "currency": c["currency"], "lang": c["lang"], "band": band,
+                "blurb": f"{r.choice(spec['blurb'])} in {hood}.", "hours": _hours(r, home), "tables": tables,
+                "menu": menu, "rating_x10": rating, "review_count": r.randint(40, 1900),
+                "late_cancel_cents": local_price(FEE_USD * c["factor"], c["currency"]) if band >= 3 else 0,
+                "art": {"palette": r.randrange(8), "motif": r.choice(MOTIFS)},
+                "home": home,
+            })
+    out.sort(key=lambda x: (x["city"], x["slug"]))
+    return out
+
+
+def main() -> None:
+    """Write ``restaurants.yaml``."""
+    text = "# Generated by apps/dining/catalog/generate.py from cuisines.yaml and cities.yaml; do not edit.\n"
+    text += yaml.safe_dump(generate(), allow_unicode=True, sort_keys=False, width=120)
+    OUT.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""TableTime's restaurants in the world: the catalogue (``apps/dining/catalog/restaurants.yaml``) the world's
+restaurant bookings and dinners draw from, so every booking names a restaurant TableTime lists, at its address.
+
+* :func:`catalogue` — every restaurant (dicts, see ``apps/dining/catalog/generate.py`` for the fields).
+* :func:`home_restaurants` — the persona's cuisine restaurants in the home city, two per cuisine (stream
+  ``dining/restaurants``); ``None`` when the home city is not in the catalogue (the caller keeps its own lists).
+* :func:`special_request` — the note a booking carries, or ``None`` (stream ``dining/requests``).
+
+All draws come from these named streams, so other modules' draws never shift.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import yaml
+
+CATALOGUE = Path(__file__).resolve().parents[2] / "apps" / "dining" / "catalog" / "restaurants.yaml"
+
+REQUESTS = {
+    "en": ["Window table if possible, please.", "It's a birthday dinner.", "One of us is vegetarian.",
+           "Quiet table, please; we'd like to talk.", "Celebrating an anniversary.", "Booth if you have one.",
+           "We may be ten minutes late.", "Gluten-free options for one guest, please.", "Outside table if it's dry."],
+    "de": ["Wenn möglich einen Tisch am Fenster, bitte.", "Wir feiern einen Geburtstag.", "Eine Person isst vegetarisch.",
+           "Bitte einen ruhigen Tisch.", "Wir feiern unseren Jahrestag.", "Wir kommen eventuell zehn Minuten später.",
+           "Bitte glutenfreie Gerichte für eine Person.", "Gern draußen, falls es trocken ist."],
+}
+
+
+@functools.cache
+def catalogue() -> tuple[dict, ...]:
+    """Every TableTime restaurant, sorted by (city, slug). Raises ``FileNotFoundError`` if the file is missing."""
+    rows = yaml.safe_load(CATALOGUE.read_text(encoding="utf-8"))
+    return tuple(rows)
+
+
+def in_city(city: str | None) -> list[dict]:
+    """The catalogue's restaurants of ``city`` (exact name), sorted by slug; ``[]`` for an unknown city."""
+    return [x for x in catalogue() if x["city"] == city]
+
+
+def by_name(city: str, name: str) -> dict | None:
+    """The restaurant called ``name`` in ``city``, or ``None``."""
+    return next((x for x in in_city(city) if x["name"] == name), None)
+
+
+def home_restaurants(sim, exclude: str | None = None) -> list[dict] | None:
+    """Two catalogue restaurants per persona cuisine (``preferences.cuisines``, else American) in the home
+    city, in cuisine order, never named ``exclude`` (the usual food-order restaurant). ``None`` when the
+    home city has no TableTime restaurants or a cuisine has none there."""
+    p = sim.persona
+    city = p.identity.address.city if p.identity.address else None
+    listed = in_city(city)
+    if not listed:
+        return None
+    r = sim.rng("dining/restaurants")
+    out = []
+    for cuisine in p.preferences.cuisines or ["American"]:
+        options = [x for x in listed if x["cuisine"] == cuisine.strip().title() and x["name"] != exclude]
+        if not options:
+            return None
+        out.extend(r.sample(options, min(2, len(options))))
+    return out
+
+
+def other_restaurants(sim, chosen: list[dict], count: int) -> list[dict]:
+    """``count`` more home-city restaurants of other cuisines than ``chosen`` (stream ``dining/others``), by slug."""
+    p = sim.persona
+    city = p.identity.address.city if p.identity.address else None
+    names = {x["name"] for x in chosen}
+    cuisines = {x["cuisine"] for x in chosen}
+    pool = [x for x in in_city(city) if x["name"] not in names and x["cuisine"] not in cuisines]
+    r = sim.rng("dining/others")
+    return sorted(r.sample(pool, min(count, len(pool))), key=lambda x: x["slug"])
+
+
+def special_request(sim, n: int) -> str | None:
+    """The special request of the persona's ``n``-th booking (about one in four has one), in the persona's language."""
+    r = sim.rng(f"dining/requests/{n}")
+    if r.random() >= 0.25:
+        return None
+    bank = REQUESTS["de" if sim.persona.locale.startswith("de") else "en"]
+    return bank[r.randrange(len(bank))]
