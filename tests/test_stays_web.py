@@ -16,6 +16,7 @@ import http.client
 import sqlite3
 import urllib.parse
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -62,6 +63,15 @@ def world_facts(world) -> dict:
     a = quote(rental, rental["rooms"][0], city, a_in, a_nights, rental["policy"])
     king = next(r for r in hotel["rooms"] if r["name"] == "King Room")
     b = quote(hotel, king, city, b_in, b_nights, hotel["policy"])
+    # Change dates of the rental booking (see the e2e test): first blocked by a second booking of the same
+    # room, then moved a day later and longer (charge the difference), then shortened (refund the difference).
+    c_in = a_in + dt.timedelta(days=1)
+    longer = quote(rental, rental["rooms"][0], city, c_in, 4, rental["policy"])
+    shorter = quote(rental, rental["rooms"][0], city, c_in, 2, rental["policy"])
+    blocker_in = a_in + dt.timedelta(days=5)
+    blocker = quote(rental, rental["rooms"][0], city, blocker_in, 2, rental["policy"])
+    nr_in = today + dt.timedelta(days=60)
+    nonref = quote(hotel, king, city, nr_in, 2, "nonrefundable")
     creds = credentials(world)
     p = world.persona
     return {
@@ -80,8 +90,22 @@ def world_facts(world) -> dict:
         "late": {"slug": hotel["slug"], "name": hotel["name"], "checkin": b_in.isoformat(),
                  "checkout": (b_in + dt.timedelta(days=b_nights)).isoformat(), "plan": hotel["policy"],
                  "room": king["name"], "total_cents": b["total_cents"], "total_text": money(b["total_cents"], cur)},
+        "change": {"checkin": c_in.isoformat(), "long_out": (c_in + dt.timedelta(days=4)).isoformat(),
+                   "short_out": (c_in + dt.timedelta(days=2)).isoformat(),
+                   "blocked_out": (c_in + dt.timedelta(days=5)).isoformat(),
+                   "long_cents": longer["total_cents"], "short_cents": shorter["total_cents"],
+                   "up_cents": longer["total_cents"] - a["total_cents"],
+                   "down_cents": longer["total_cents"] - shorter["total_cents"],
+                   "up_text": money(longer["total_cents"] - a["total_cents"], cur),
+                   "down_text": money(longer["total_cents"] - shorter["total_cents"], cur),
+                   "short_text": money(shorter["total_cents"], cur),
+                   "blocker_in": blocker_in.isoformat(), "blocker_out": (blocker_in + dt.timedelta(days=2)).isoformat(),
+                   "blocker_cents": blocker["total_cents"]},
+        "nonref": {"slug": hotel["slug"], "room": king["name"], "checkin": nr_in.isoformat(),
+                   "checkout": (nr_in + dt.timedelta(days=2)).isoformat(), "total_cents": nonref["total_cents"]},
         "austin": upcoming[0]["confirmation"] if upcoming else None,
         "card_label": f"Visa •••• {_card(world)['last4']}",
+        "mail_token": _mail_token(world),
         "bank": _bank_facts(world),
     }
 
@@ -93,6 +117,12 @@ def _bank_facts(world) -> dict:
     kind = _card(world)["account"]
     account_id = 1 + [a.kind for a in world.persona.accounts].index(kind)
     return {"token": bank_credentials(world)["session_token"], "url": f"http://larkspurbank.test/accounts/{account_id}"}
+
+
+def _mail_token(world) -> str:
+    from apps.mail.seed import credentials as mail_credentials
+
+    return mail_credentials(world)["session_token"]
 
 
 def _card(world) -> dict:
@@ -159,17 +189,31 @@ def test_stays_web_end_to_end(world, default_layer, tmp_path):
 
 
 def _check_state(served: Served, world, facts: dict) -> None:
-    """What the browser run left: two app bookings (both cancelled), one refunded; the bank holds a pending
-    charge for each and a refund only for the cancellation inside the window; the nights were released."""
+    """What the browser run left: the rental (changed twice, then cancelled inside the window: refunded), the
+    booking that blocked its first change, a non-refundable booking, the late cancellation (no refund); the bank
+    holds a pending charge per booking and change, a refund for the shorter change and the free cancellation only;
+    the changes are recorded; every action mailed the persona (confirmation with the stay's .ics, new dates with
+    the updated .ics, cancellation with the refund or "No refund")."""
     con = sqlite3.connect(served.database("stays"))
-    made = con.execute("SELECT confirmation, status, total_cents, refund_cents, payment, authorization, property_id "
+    made = con.execute("SELECT confirmation, status, total_cents, refund_cents, payment, authorization, property_id, id "
                        "FROM bookings WHERE world_ref IS NULL ORDER BY id").fetchall()
-    assert [m[1] for m in made] == ["cancelled", "cancelled"], made
-    (a_conf, _, a_total, a_refund, *_), (b_conf, _, b_total, b_refund, *_) = made
-    assert (a_total, a_refund) == (facts["rental"]["total_cents"], facts["rental"]["total_cents"])
+    assert [m[1] for m in made] == ["cancelled", "confirmed", "confirmed", "cancelled"], made
+    (a_conf, _, a_total, a_refund, *_, a_id), (k_conf, *_), (n_conf, _, n_total, *_), (b_conf, _, b_total, b_refund, *_) = made
+    c = facts["change"]
+    assert (a_total, a_refund) == (c["short_cents"], c["short_cents"])
     assert (b_total, b_refund) == (facts["late"]["total_cents"], 0)
-    assert con.execute("SELECT COUNT(*) FROM booking_nights bn JOIN bookings b ON b.id = bn.booking_id "
-                       "WHERE b.world_ref IS NULL").fetchone()[0] == 0, "cancelled bookings hold no nights"
+    assert n_total == facts["nonref"]["total_cents"]
+    held = con.execute("SELECT b.confirmation, COUNT(*) FROM booking_nights bn JOIN bookings b ON b.id = bn.booking_id "
+                       "WHERE b.world_ref IS NULL GROUP BY b.id ORDER BY b.id").fetchall()
+    assert held == [(k_conf, 2), (n_conf, 2)], "cancelled bookings hold no nights"
+    changes = con.execute("SELECT old_check_in, old_check_out, new_check_in, new_check_out, old_total_cents, new_total_cents, "
+                          "difference_cents, reference FROM booking_changes WHERE booking_id = ? ORDER BY id", (a_id,)).fetchall()
+    r = facts["rental"]
+    assert changes == [
+        (r["checkin"], r["checkout"], c["checkin"], c["long_out"], r["total_cents"], c["long_cents"], c["up_cents"], f"{a_conf}-C1"),
+        (c["checkin"], c["long_out"], c["checkin"], c["short_out"], c["long_cents"], c["short_cents"], -c["down_cents"], f"{a_conf}-C2"),
+    ]
+    assert con.execute("SELECT COUNT(*) FROM booking_changes").fetchone()[0] == 2, "only the changes made here"
     review = con.execute("SELECT r.rating, r.body FROM reviews r JOIN bookings b ON b.id = r.booking_id "
                          "WHERE b.confirmation = ? AND r.world_ref IS NULL", (facts["to_review"],)).fetchall()
     assert len(review) == 1 and review[0][0] == 5
@@ -178,12 +222,68 @@ def _check_state(served: Served, world, facts: dict) -> None:
     assert [m[0] for m in msgs] == ["guest", "host"] and "<b>" in msgs[0][1], "stored verbatim, answered"
     con.close()
     bank = sqlite3.connect(served.database("bank"))
-    lines = bank.execute("SELECT kind, reference, amount_cents, status, app FROM card_authorizations ORDER BY id").fetchall()
+    lines = bank.execute("SELECT kind, reference, amount_cents, status FROM card_authorizations WHERE app = 'stays' "
+                         "ORDER BY id").fetchall()
     bank.close()
-    assert ("charge", a_conf, a_total, "pending", "stays") in lines
-    assert ("refund", a_conf, a_total, "pending", "stays") in lines
-    assert ("charge", b_conf, b_total, "pending", "stays") in lines
-    assert not [x for x in lines if x[0] == "refund" and x[1] == b_conf], "no refund outside the window"
+    assert lines == [
+        ("charge", a_conf, r["total_cents"], "pending"),
+        ("charge", k_conf, c["blocker_cents"], "pending"),
+        ("charge", f"{a_conf}-C1", c["up_cents"], "pending"),
+        ("refund", f"{a_conf}-C2", c["down_cents"], "pending"),
+        ("charge", n_conf, n_total, "pending"),
+        ("refund", a_conf, c["short_cents"], "pending"),
+        ("charge", b_conf, b_total, "pending"),
+    ], lines
+    _check_mails(served, world, facts, [a_conf, k_conf, n_conf, b_conf])
+
+
+def _app_mails(served: Served, sender: str) -> list[tuple[str, str, dict[str, str]]]:
+    """Mails the apps delivered (not seeded) from ``sender``: (subject, body, {attachment filename: text})."""
+    con = sqlite3.connect(served.database("mail"))
+    rows = con.execute("SELECT id, subject, body FROM messages WHERE world_ref IS NULL AND from_email = ? ORDER BY id",
+                       (sender,)).fetchall()
+    out = [(subj, body, {f: bytes(data).decode() for f, data in con.execute(
+        "SELECT filename, content FROM attachments WHERE message_id = ? ORDER BY id", (mid,))}) for mid, subj, body in rows]
+    con.close()
+    return out
+
+
+def _check_mails(served: Served, world, facts: dict, confs: list[str]) -> None:
+    """The Bramblestay mails of the browser run, in order, with their amounts and calendar files."""
+    import icalendar
+
+    from apps.stays.inventory import inventory
+
+    a_conf, _, _, b_conf = confs
+    zone = ZoneInfo(next(c["zone"] for c in inventory(world) if c["name"] == facts["search"]["city"]))
+    cur = world.currency
+    mails = _app_mails(served, "reservations@bramblestay.test")
+    by_subject = {m[0]: m for m in mails}
+    r, c = facts["rental"], facts["change"]
+    booked = [m for m in mails if m[0].startswith("Reservation confirmed: ")]
+    assert [m[0].rsplit("#", 1)[1].rstrip(")") for m in booked] == confs
+    first = booked[0]
+    assert r["name"] in first[0] and f"Confirmation number: {a_conf}" in first[1] and r["total_text"] in first[1]
+    ics = first[2][f"reservation-{a_conf}.ics"]
+    ev = icalendar.Calendar.from_ical(ics).walk("VEVENT")[0]
+    assert str(ev["UID"]) == f"{a_conf}@bramblestay.test"
+    assert ev["DTSTART"].dt == dt.datetime.combine(dt.date.fromisoformat(r["checkin"]), dt.time(15), zone)
+    assert ev["DTEND"].dt == dt.datetime.combine(dt.date.fromisoformat(r["checkout"]), dt.time(11), zone)
+    assert all(len(line.encode()) <= 75 for line in ics.split("\r\n"))
+    changed = [m for m in mails if m[0].startswith("Your reservation has new dates: ") and m[0].endswith(f"(#{a_conf})")]
+    assert len(changed) == 2
+    assert f"charged the difference of {c['up_text']}" in changed[0][1]
+    assert f"refunded the difference of {c['down_text']}" in changed[1][1]
+    for m, out, seq in ((changed[0], c["long_out"], 1), (changed[1], c["short_out"], 2)):
+        ev = icalendar.Calendar.from_ical(m[2][f"reservation-{a_conf}.ics"]).walk("VEVENT")[0]
+        assert str(ev["UID"]) == f"{a_conf}@bramblestay.test" and int(ev["SEQUENCE"]) == seq
+        assert ev["DTSTART"].dt == dt.datetime.combine(dt.date.fromisoformat(c["checkin"]), dt.time(15), zone)
+        assert ev["DTEND"].dt == dt.datetime.combine(dt.date.fromisoformat(out), dt.time(11), zone)
+    cancelled_a = by_subject[f"Your reservation is cancelled: {r['name']} (#{a_conf})"]
+    assert f"Refund: {c['short_text']}" in cancelled_a[1] and not cancelled_a[2]
+    cancelled_b = by_subject[f"Your reservation is cancelled: {facts['late']['name']} (#{b_conf})"]
+    assert "No refund" in cancelled_b[1] and facts["late"]["total_text"] in cancelled_b[1]
+    assert money(facts["late"]["total_cents"], cur) in cancelled_b[1]
 
 
 def test_pay_at_property_cancellation_after_deadline(world, default_layer, tmp_path):

@@ -175,6 +175,27 @@ class BookingNight(Base):
     __table_args__ = (Index("ix_booking_nights_room_night", "room_id", "night"),)
 
 
+class BookingChange(Base):
+    """A change of dates made on the site (never seeded, so a grader tells a changed booking from a seeded
+    one): the stay before and after, the totals before and after (re-priced with the site's price function)
+    and ``difference_cents`` = new - old, charged (> 0) or refunded (< 0) through the card network under
+    ``reference`` (``<confirmation>-C<n>``, ``authorization`` the bank's code; NULL when nothing moved)."""
+
+    __tablename__ = "booking_changes"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    booking_id: Mapped[int] = mapped_column(ForeignKey("bookings.id"), index=True)
+    old_check_in: Mapped[str] = mapped_column(String)
+    old_check_out: Mapped[str] = mapped_column(String)
+    new_check_in: Mapped[str] = mapped_column(String)
+    new_check_out: Mapped[str] = mapped_column(String)
+    old_total_cents: Mapped[int] = mapped_column(Integer)
+    new_total_cents: Mapped[int] = mapped_column(Integer)
+    difference_cents: Mapped[int] = mapped_column(Integer)
+    reference: Mapped[str] = mapped_column(String)
+    authorization: Mapped[str | None] = mapped_column(String)
+    changed_at: Mapped[str] = mapped_column(String)
+
+
 class Review(Base):
     """A guest review (1-5 ``rating``). Reviews of the persona have ``booking_id`` set (one per stay)."""
 

@@ -164,6 +164,70 @@ test("the last room cannot be booked twice: sold out on the page, refused by the
   assert.equal(res2.error, "Sorry, that room is no longer available for your dates.");
 });
 
+test("change dates: a night held by another booking blocks the change; a longer stay charges the difference, a shorter one refunds it", async () => {
+  const r = facts.rental;
+  const c = facts.change;
+  // Another booking of the same (only) room two nights after the rental ends.
+  await page.goto(`${BASE}/p/${r.slug}?checkin=${c.blocker_in}&checkout=${c.blocker_out}&guests=2`);
+  const room = await page.getByTestId("offer").first().getAttribute("data-room");
+  const blocker = await post("/api/bookings", { p: r.slug, room, plan: r.plan, checkin: c.blocker_in, checkout: c.blocker_out, guests: "2", card: "1", request: "" });
+  assert.match(blocker.location, /booked=1/, blocker.error);
+  made.blocker = new URL(blocker.location, BASE).pathname.split("/").pop();
+  await page.goto(`${BASE}/trips/${made.rental}`);
+  await page.getByTestId("change-link").click();
+  await page.getByTestId("change-form").waitFor();
+  assert.match(await page.getByTestId("current-dates").innerText(), new RegExp(r.total_text.replace(/[$.]/g, "\\$&")));
+  // One of the new nights is the other booking's: refused on the page and by the route, nothing changes.
+  await page.locator('input[name="checkin"]').fill(c.checkin);
+  await page.locator('input[name="checkout"]').fill(c.blocked_out);
+  await page.getByTestId("check-price").click();
+  await page.getByTestId("change-error").waitFor();
+  assert.match(await page.getByTestId("change-error").innerText(), /isn't available for all of those nights/);
+  const blocked = await post("/api/change", { confirmation: made.rental, checkin: c.checkin, checkout: c.blocked_out, confirm: "yes" });
+  assert.match(blocked.error, /isn't available for all of those nights\. Your booking is unchanged\./);
+  const bad = await post("/api/change", { confirmation: made.rental, checkin: c.long_out, checkout: c.checkin, confirm: "yes" });
+  assert.equal(bad.error, "Check-out must be after check-in.");
+  const same = await post("/api/change", { confirmation: made.rental, checkin: r.checkin, checkout: r.checkout, confirm: "yes" });
+  assert.equal(same.error, "Those are already the dates of this booking.");
+  // Longer: the preview states the exact difference, the change charges it.
+  await page.goto(`${BASE}/trips/${made.rental}/change?checkin=${c.checkin}&checkout=${c.long_out}`);
+  await page.getByTestId("change-preview").waitFor();
+  assert.equal(Number(await page.getByTestId("change-difference").getAttribute("data-cents")), c.up_cents);
+  assert.match(await page.getByTestId("change-difference").innerText(), new RegExp(`charge the difference of ${c.up_text.replace(/[$.]/g, "\\$&")}`));
+  await screenshot(page, "change-dates");
+  await page.getByTestId("confirm-change").click();
+  await page.getByTestId("changed-note").waitFor();
+  assert.match(await page.getByTestId("changed-note").innerText(), new RegExp(`charged the difference of ${c.up_text.replace(/[$.]/g, "\\$&")}`));
+  // Shorter: refund.
+  await page.goto(`${BASE}/trips/${made.rental}/change?checkin=${c.checkin}&checkout=${c.short_out}`);
+  assert.equal(Number(await page.getByTestId("change-difference").getAttribute("data-cents")), -c.down_cents);
+  await page.getByTestId("confirm-change").click();
+  await page.getByTestId("changed-note").waitFor();
+  assert.match(await page.getByTestId("changed-note").innerText(), new RegExp(`refunded ${c.down_text.replace(/[$.]/g, "\\$&")}`));
+  assert.equal(await page.getByTestId("change-row").count(), 2);
+  await screenshot(page, "changed");
+  await page.goto(`${BASE}/trips?tab=upcoming`);
+  const up = await tripRows();
+  const row = up.find((t) => t.confirmation === made.rental);
+  assert.deepEqual([row.checkIn, row.checkOut, row.total], [c.checkin, c.short_out, c.short_cents]);
+});
+
+test("change dates is refused for a non-refundable rate and after the free-change window", async () => {
+  const n = facts.nonref;
+  await page.goto(`${BASE}/p/${n.slug}?checkin=${n.checkin}&checkout=${n.checkout}&guests=2`);
+  await page.locator('[data-testid="offer"][data-plan="nonrefundable"]').filter({ hasText: n.room }).getByTestId("reserve").click();
+  await page.getByTestId("confirm-pay").click();
+  await page.getByTestId("booked").waitFor();
+  made.nonref = new URL(page.url()).pathname.split("/").pop();
+  assert.equal(await page.getByTestId("change-link").count(), 0);
+  assert.match(await page.getByTestId("no-change").innerText(), /Non-refundable/);
+  await page.goto(`${BASE}/trips/${made.nonref}/change`);
+  assert.match(await page.getByTestId("change-refused").innerText(), /non-refundable rate: its dates can't be changed/);
+  await screenshot(page, "change-refused");
+  const res = await post("/api/change", { confirmation: made.nonref, checkin: n.checkout, checkout: plusDays(n.checkout, 2), confirm: "yes" });
+  assert.match(res.error, /non-refundable rate/);
+});
+
 test("message the host: the message is kept verbatim and shown escaped", async () => {
   await page.goto(`${BASE}/trips/${made.rental}`);
   await page.locator('[data-testid="message-form"] textarea').fill("We land at 6 pm, is <b>late</b> check-in ok?");
@@ -181,17 +245,18 @@ test("cancel inside the free-cancellation window: full refund, the room is free 
   const r = facts.rental;
   await page.goto(`${BASE}/trips/${made.rental}/cancel`);
   assert.equal(await page.getByTestId("cancel-terms").getAttribute("data-free"), "1");
-  assert.match(await page.getByTestId("cancel-terms").innerText(), new RegExp(`full refund of ${r.total_text.replace(/[$.]/g, "\\$&")}`));
+  const final = facts.change.short_text;
+  assert.match(await page.getByTestId("cancel-terms").innerText(), new RegExp(`full refund of ${final.replace(/[$.]/g, "\\$&")}`));
   // Without ticking the confirmation box the route refuses.
   const noConfirm = await post("/api/cancel", { confirmation: made.rental });
   assert.equal(noConfirm.error, "Tick the box to confirm the cancellation.");
   await page.locator('input[name="confirm"]').check();
   await page.getByTestId("confirm-cancel").click();
   await page.getByTestId("cancelled-note").waitFor();
-  assert.match(await page.getByTestId("cancelled-note").innerText(), new RegExp(`refunded ${r.total_text.replace(/[$.]/g, "\\$&")}`));
+  assert.match(await page.getByTestId("cancelled-note").innerText(), new RegExp(`refunded ${final.replace(/[$.]/g, "\\$&")}`));
   assert.equal(await page.getByTestId("trip-status").innerText(), "Cancelled");
   await screenshot(page, "cancelled-refund");
-  await page.goto(`${BASE}/p/${r.slug}?checkin=${r.checkin}&checkout=${r.checkout}&guests=2`);
+  await page.goto(`${BASE}/p/${r.slug}?checkin=${facts.change.checkin}&checkout=${facts.change.short_out}&guests=2`);
   await page.getByTestId("reserve").first().waitFor();
   const again = await post("/api/cancel", { confirmation: made.rental, confirm: "yes" });
   assert.equal(again.error, "This booking is already cancelled.");
@@ -210,7 +275,9 @@ test("the bank shows the booking's charge and its refund as pending lines on the
     await screenshot(bank, "bank-pending");
     const rows = await pending.locator("tr").filter({ hasText: "BRAMBLESTAY*" }).allInnerTexts();
     const amount = facts.rental.total_text.replace(/^-/, "");
-    assert.ok(rows.some((r) => /Refund pending/.test(r) && r.includes(amount)), rows.join("\n"));
+    assert.ok(rows.some((r) => /Refund pending/.test(r) && r.includes(facts.change.short_text)), rows.join("\n"));
+    assert.ok(rows.some((r) => /Refund pending/.test(r) && r.includes(facts.change.down_text)), rows.join("\n"));
+    assert.ok(rows.some((r) => /\bPending\b/.test(r) && !/Refund/.test(r) && r.includes(facts.change.up_text)), rows.join("\n"));
     assert.ok(rows.some((r) => /\bPending\b/.test(r) && !/Refund/.test(r) && r.includes(amount)), rows.join("\n"));
   } finally {
     await ctx.close();
@@ -266,6 +333,27 @@ test("bad input and signed-out requests are refused cleanly", async () => {
   assert.equal(missing.status, 404);
   await page.goto(`${BASE}/p/no-such-place`);
   await page.getByRole("heading", { name: "We couldn't find that page" }).waitFor();
+});
+
+test("Mailbox shows Bramblestay's mails: the new dates with the calendar file, the cancellation with the refund", async () => {
+  if (!facts.apps.includes("mail")) return;
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    await ctx.addCookies([{ name: "mb_session", value: facts.mail_token, domain: "mailbox.test", path: "/", httpOnly: true, sameSite: "Lax" }]);
+    const mail = await ctx.newPage();
+    for (const [q, name, expect] of [
+      [`new dates ${made.rental}`, "mail-changed", facts.change.down_text],
+      [`cancelled ${made.rental}`, "mail-cancelled", facts.change.short_text],
+      [`confirmed ${made.rental}`, "mail-booked", `reservation-${made.rental}.ics`],
+    ]) {
+      await mail.goto(`http://mailbox.test/search?q=${encodeURIComponent(q)}`);
+      await mail.locator('[data-testid="conversation"] a.mb-row-link').first().click();
+      await mail.getByText(expect).first().waitFor();
+      await screenshot(mail, name);
+    }
+  } finally {
+    await ctx.close();
+  }
 });
 
 test("the sign-in form accepts the persona's password and refuses a wrong one", async () => {

@@ -3,6 +3,7 @@ import { chargeCard, PaymentDeclined, refundCard } from "@persona/platform/payme
 import { randomInt } from "node:crypto";
 import { db } from "./db";
 import { stayContext } from "./context";
+import { mailBooked, mailCancelled, mailChanged } from "./mail";
 import { cancelDeadline, isDate, MAX_NIGHTS, nightsBetween, plusDays, quote, stayNights, type Quote } from "./rates";
 
 /** A request the app refuses: nothing was written; `message` is shown to the user. */
@@ -62,6 +63,7 @@ export interface Room {
 export interface Booking {
   id: number;
   confirmation: string;
+  user_id: number;
   property_id: number;
   room_id: number;
   check_in: string;
@@ -122,11 +124,12 @@ export function amenities(p: Property): string[] {
   }
 }
 
-/** Rooms of `roomId` still free on every night of the stay (units minus active bookings' nights). */
-export function freeUnits(room: Room, checkIn: string, checkOut: string): number {
+/** Rooms of `roomId` still free on every night of the stay (units minus active bookings' nights; the nights of
+ * booking `exceptBooking` are not counted, for a change of its own dates). */
+export function freeUnits(room: Room, checkIn: string, checkOut: string, exceptBooking = 0): number {
   const row = db()
-    .prepare("SELECT MAX(n) AS held FROM (SELECT COUNT(*) AS n FROM booking_nights WHERE room_id = ? AND night >= ? AND night < ? GROUP BY night)")
-    .get(room.id, checkIn, checkOut) as { held: number | null };
+    .prepare("SELECT MAX(n) AS held FROM (SELECT COUNT(*) AS n FROM booking_nights WHERE room_id = ? AND night >= ? AND night < ? AND booking_id != ? GROUP BY night)")
+    .get(room.id, checkIn, checkOut, exceptBooking) as { held: number | null };
   return room.units - (row.held ?? 0);
 }
 
@@ -351,6 +354,7 @@ export async function book(userId: number, r: BookRequest): Promise<string> {
     await refundCard({ app: "stays", merchant: merchantOf(p.name), amount_cents: price.total_cents, card_last4: card.last4, reference: confirmation, category: "travel", memo: "room no longer available" });
     throw new StayError("Sorry, that room was just booked by someone else; your card was not charged.");
   }
+  await mailBooked(ctx, trip(userId, confirmation)!, card.label);
   return confirmation;
 }
 
@@ -378,7 +382,14 @@ export async function cancel(userId: number, confirmation: string): Promise<{ fr
   const card = db().prepare("SELECT * FROM cards WHERE id = ?").get(t.card_id) as Card;
   try {
     if (terms.refund_cents > 0) {
-      await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: terms.refund_cents, card_last4: card.last4, reference: t.confirmation, category: "travel", memo: `cancelled ${t.check_in} to ${t.check_out}` });
+      // The bank refunds at most what was charged under a reference: the booking's first charge under the
+      // confirmation, what a change of dates added on top under `<confirmation>-R`.
+      const first = (db().prepare("SELECT old_total_cents FROM booking_changes WHERE booking_id = ? ORDER BY id LIMIT 1").get(t.id) as { old_total_cents: number } | undefined)?.old_total_cents ?? t.total_cents;
+      const main = Math.min(first, terms.refund_cents);
+      await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: main, card_last4: card.last4, reference: t.confirmation, category: "travel", memo: `cancelled ${t.check_in} to ${t.check_out}` });
+      if (terms.refund_cents > main) {
+        await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: terms.refund_cents - main, card_last4: card.last4, reference: `${t.confirmation}-R`, category: "travel", memo: `cancelled ${t.check_in} to ${t.check_out}: changed dates` });
+      }
     }
     if (terms.fee_cents > 0) {
       await chargeCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: terms.fee_cents, card_last4: card.last4, reference: `${t.confirmation}-X`, category: "travel", memo: "late cancellation: first night" });
@@ -392,8 +403,104 @@ export async function cancel(userId: number, confirmation: string): Promise<{ fr
     db().prepare("UPDATE bookings SET status = 'cancelled', cancelled_at = ?, refund_cents = ?, cancel_fee_cents = ? WHERE id = ?").run(now, terms.refund_cents, terms.fee_cents, t.id);
     db().prepare("DELETE FROM booking_nights WHERE booking_id = ?").run(t.id);
   })();
+  await mailCancelled(ctx, t, terms, card.label);
   return terms;
 }
+
+/** Whether the dates of `t` can be changed at `now` (local, persona zone): only an upcoming, confirmed booking
+ * on a rate with free cancellation, inside its window. `reason` says why not. */
+export function changeTerms(t: Booking, now: string, today: string): { allowed: boolean; reason: string } {
+  if (t.status === "cancelled") return { allowed: false, reason: "This booking is cancelled." };
+  if (t.check_in <= today) return { allowed: false, reason: "This stay has already started; the property can help with your dates." };
+  if (t.cancel_until == null) return { allowed: false, reason: "This is a non-refundable rate: its dates can't be changed. You can keep or cancel the booking (without a refund)." };
+  if (now > t.cancel_until) return { allowed: false, reason: "The free-change window of this booking has closed, so its dates can't be changed online." };
+  return { allowed: true, reason: "" };
+}
+
+/** The price of `t`'s room and rate for new dates (the site's own price function), for the change page. */
+export function changeQuote(t: Booking, checkIn: string, checkOut: string): Quote {
+  const p = propertyById(t.property_id)!;
+  return quote(priceInputs(p, roomById(t.room_id)!, cityById(p.city_id)!), checkIn, checkOut, t.rate_plan);
+}
+
+export interface ChangeResult {
+  /** New total minus old total (cents): charged when > 0, refunded when < 0 (prepaid bookings). */
+  difference_cents: number;
+  total_cents: number;
+  reference: string;
+}
+
+/**
+ * Change the dates of an upcoming booking (same room, guests and rate): allowed while the booking may be
+ * cancelled for free (changeTerms); re-priced with the site's price function; the room must be free on every
+ * new night (the booking's own nights don't count against it; the last room can't be double-booked). A prepaid
+ * booking's difference is charged or refunded through the card network under `<confirmation>-C<n>`; a
+ * pay-at-property booking only changes what the property will charge. Writes the booking, its nights and a
+ * `booking_changes` row in one transaction and mails the new dates. Throws StayError (nothing charged or written).
+ */
+export async function changeDates(userId: number, confirmation: string, checkIn: string, checkOut: string): Promise<ChangeResult> {
+  const ctx = stayContext();
+  const t = trip(userId, confirmation);
+  if (!t) throw new StayError("That booking doesn't exist.");
+  const terms = changeTerms(t, ctx.now, ctx.today);
+  if (!terms.allowed) throw new StayError(terms.reason);
+  const q = checkStay(checkIn, checkOut, String(t.guests), ctx.today);
+  if (q.checkIn === t.check_in && q.checkOut === t.check_out) throw new StayError("Those are already the dates of this booking.", "checkin");
+  const p = propertyById(t.property_id)!;
+  const city = cityById(p.city_id)!;
+  const room = roomById(t.room_id)!;
+  if (freeUnits(room, q.checkIn, q.checkOut, t.id) < 1) throw new StayError(`Sorry, the ${room.name} isn't available for all of those nights. Your booking is unchanged.`);
+  const price = quote(priceInputs(p, room, city), q.checkIn, q.checkOut, t.rate_plan);
+  const diff = price.total_cents - t.total_cents;
+  const n = 1 + (db().prepare("SELECT COUNT(*) AS n FROM booking_changes WHERE booking_id = ?").get(t.id) as { n: number }).n;
+  const reference = `${t.confirmation}-C${n}`;
+  const card = db().prepare("SELECT * FROM cards WHERE id = ?").get(t.card_id) as Card;
+  const memo = `new dates ${q.checkIn} to ${q.checkOut} (were ${t.check_in} to ${t.check_out})`;
+  let authorization: string | null = null;
+  const prepaid = t.payment === "pay_now";
+  try {
+    if (prepaid && diff > 0) authorization = (await chargeCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: diff, card_last4: card.last4, reference, category: "travel", memo })).authorization;
+    if (prepaid && diff < 0) authorization = (await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: -diff, card_last4: card.last4, reference, category: "travel", memo })).authorization;
+  } catch (e) {
+    if (e instanceof PaymentDeclined) throw new StayError(`Your card was declined: ${e.message}. Your booking is unchanged.`, "card");
+    throw e;
+  }
+  const now = ctx.now;
+  const ok = db().transaction(() => {
+    if (freeUnits(room, q.checkIn, q.checkOut, t.id) < 1) return false;
+    db().prepare("DELETE FROM booking_nights WHERE booking_id = ?").run(t.id);
+    const night = db().prepare("INSERT INTO booking_nights (booking_id, night, room_id) VALUES (?, ?, ?)");
+    for (const d of stayNights(q.checkIn, q.checkOut)) night.run(t.id, d, room.id);
+    db().prepare(`UPDATE bookings SET check_in = ?, check_out = ?, nights = ?, nightly_cents = ?, subtotal_cents = ?, taxes_cents = ?, fees_cents = ?,
+      total_cents = ?, cancel_until = ? WHERE id = ?`).run(q.checkIn, q.checkOut, price.nights.length, price.nightly_cents, price.subtotal_cents,
+      price.taxes_cents, price.fees_cents, price.total_cents, cancelDeadline(q.checkIn, city.zone, ctx.timezone, t.rate_plan), t.id);
+    db().prepare(`INSERT INTO booking_changes (booking_id, old_check_in, old_check_out, new_check_in, new_check_out, old_total_cents, new_total_cents,
+      difference_cents, reference, authorization, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(t.id, t.check_in, t.check_out, q.checkIn,
+      q.checkOut, t.total_cents, price.total_cents, diff, reference, authorization, now);
+    return true;
+  })();
+  if (!ok) {
+    // The last room went while the card network answered: put the money back where it was.
+    if (prepaid && diff > 0) await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: diff, card_last4: card.last4, reference, category: "travel", memo: "dates no longer available" });
+    if (prepaid && diff < 0) await chargeCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: -diff, card_last4: card.last4, reference: `${reference}-V`, category: "travel", memo: "dates no longer available" });
+    throw new StayError("Sorry, those nights were just booked by someone else. Your booking is unchanged.");
+  }
+  await mailChanged(ctx, trip(userId, confirmation)!, { check_in: t.check_in, check_out: t.check_out }, diff, card.label, n);
+  return { difference_cents: diff, total_cents: price.total_cents, reference };
+}
+
+export interface ChangeRow {
+  old_check_in: string;
+  old_check_out: string;
+  new_check_in: string;
+  new_check_out: string;
+  difference_cents: number;
+  changed_at: string;
+}
+
+/** The date changes of a booking, oldest first. */
+export const changesOf = (bookingId: number): ChangeRow[] =>
+  db().prepare("SELECT old_check_in, old_check_out, new_check_in, new_check_out, difference_cents, changed_at FROM booking_changes WHERE booking_id = ? ORDER BY id").all(bookingId) as ChangeRow[];
 
 export interface ReviewRow {
   id: number;

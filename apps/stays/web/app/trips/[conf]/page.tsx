@@ -7,7 +7,7 @@ import { requireUser } from "@/stays/lib/auth";
 import { stayContext } from "@/stays/lib/context";
 import { db } from "@/stays/lib/db";
 import { one, type SearchParams } from "@/stays/lib/params";
-import { cancelTerms, messagesOf, reviewOfBooking, threadOf, trip, tripState, type Card } from "@/stays/lib/stays";
+import { cancelTerms, changesOf, changeTerms, messagesOf, reviewOfBooking, threadOf, trip, tripState, type Card } from "@/stays/lib/stays";
 
 export default async function TripPage({ params, searchParams }: { params: Promise<{ conf: string }>; searchParams: SearchParams }) {
   const user = await requireUser();
@@ -22,6 +22,8 @@ export default async function TripPage({ params, searchParams }: { params: Promi
   const msgs = th ? messagesOf(th.id, ctx.now) : [];
   const rv = reviewOfBooking(t.id);
   const terms = cancelTerms(t, ctx.now);
+  const canChange = changeTerms(t, ctx.now, ctx.today).allowed;
+  const changes = changesOf(t.id);
   const contact = t.kind === "rental" ? `your host, ${t.host_name}` : "the hotel";
   const error = one(sp.error);
   return (
@@ -40,6 +42,16 @@ export default async function TripPage({ params, searchParams }: { params: Promi
           <p className="bs-success" data-testid="cancelled-note">
             Your booking is cancelled.{" "}
             {t.refund_cents > 0 ? `We've refunded ${ctx.money(t.refund_cents)} to ${card.label}.` : t.cancel_fee_cents > 0 ? `A cancellation fee of ${ctx.money(t.cancel_fee_cents)} was charged to ${card.label}.` : t.payment === "pay_now" ? "This booking was not refundable, so no refund was issued." : "Nothing was charged."}
+          </p>
+        ) : null}
+        {one(sp.changed) && changes.length ? (
+          <p className="bs-success" data-testid="changed-note">
+            Your dates are changed: {ctx.date(t.check_in, "long")} – {ctx.date(t.check_out, "long")}.{" "}
+            {(() => {
+              const d = changes[changes.length - 1]!.difference_cents;
+              if (t.payment !== "pay_now") return `New total ${ctx.money(t.total_cents)}, charged at check-out.`;
+              return d > 0 ? `We've charged the difference of ${ctx.money(d)} to ${card.label}.` : d < 0 ? `We've refunded ${ctx.money(-d)} to ${card.label}.` : "The price is unchanged.";
+            })()}
           </p>
         ) : null}
         {error ? (
@@ -125,9 +137,20 @@ export default async function TripPage({ params, searchParams }: { params: Promi
                   {t.status === "confirmed" && t.cancel_until && !terms.free ? " The free-cancellation window has closed." : ""}
                 </p>
                 {state === "upcoming" ? (
-                  <Link href={`/trips/${t.confirmation}/cancel`} className="bs-danger-link" data-testid="cancel-link">
-                    Cancel booking
-                  </Link>
+                  <p className="bs-trip-actions">
+                    {canChange ? (
+                      <Link href={`/trips/${t.confirmation}/change`} className="bs-secondary" data-testid="change-link">
+                        Change dates
+                      </Link>
+                    ) : (
+                      <span className="bs-small bs-muted" data-testid="no-change">
+                        {t.cancel_until ? "Dates can no longer be changed online." : "Non-refundable: dates can't be changed."}
+                      </span>
+                    )}
+                    <Link href={`/trips/${t.confirmation}/cancel`} className="bs-danger-link" data-testid="cancel-link">
+                      Cancel booking
+                    </Link>
+                  </p>
                 ) : null}
               </>
             ) : null}
@@ -180,6 +203,19 @@ export default async function TripPage({ params, searchParams }: { params: Promi
                 </button>
               </form>
             )}
+          </section>
+        ) : null}
+        {changes.length ? (
+          <section data-testid="change-history">
+            <h2>Changes</h2>
+            <ul className="bs-changes">
+              {changes.map((c, i) => (
+                <li key={i} data-testid="change-row">
+                  {ctx.dateTime(c.changed_at)}: {ctx.date(c.old_check_in)} – {ctx.date(c.old_check_out)} → {ctx.date(c.new_check_in)} – {ctx.date(c.new_check_out)}
+                  {c.difference_cents ? ` (${c.difference_cents > 0 ? "+" : "−"}${ctx.money(Math.abs(c.difference_cents))})` : ""}
+                </li>
+              ))}
+            </ul>
           </section>
         ) : null}
         <p className="bs-small bs-muted">
