@@ -128,7 +128,25 @@ def world_facts(world) -> dict:
         },
         "loyalty": {"number": credentials(world)["username"], "tier": tier_for(last_year), "status_miles_text": f"{status:,}"},
         "book": book,
+        "mail_token": _mail_token(world),
     }
+
+
+def _mail_token(world) -> str:
+    from apps.mail.seed import credentials as mail_credentials
+
+    return mail_credentials(world)["session_token"]
+
+
+def _app_mails(served: Served, pnr: str) -> list[tuple[str, str, dict[str, str]]]:
+    """Meridian Air mails the app delivered about ``pnr`` (not seeded): (subject, body, {filename: text}), in order."""
+    con = sqlite3.connect(served.database("mail"))
+    rows = con.execute("SELECT id, subject, body FROM messages WHERE world_ref IS NULL AND from_email = "
+                       "'reservations@meridianair.test' AND instr(subject, ?) > 0 ORDER BY id", (pnr,)).fetchall()
+    out = [(subj, body, {f: bytes(data).decode() for f, data in con.execute(
+        "SELECT filename, content FROM attachments WHERE message_id = ? ORDER BY id", (mid,))}) for mid, subj, body in rows]
+    con.close()
+    return out
 
 
 def _post(served: Served, path: str, fields: list[tuple[str, str]], cookie: str, host: str = HOST) -> tuple[int, str]:
@@ -209,6 +227,11 @@ def test_airline_web_end_to_end(world, default_layer, tmp_path):
             status, location = _post(served, path, fields, cookie)
             assert status == 303 and "error=" in location, (path, fields, status, location)
             assert words.lower() in urllib.parse.unquote_plus(location).lower(), (path, location)
+        # An absurd traveller count is refused on the results page, not capped at six.
+        b = facts["book"]
+        for pax in ("40", "0", "-3", "2.5"):
+            status, html = _get(served, f"/book/results?from={b['origin']}&to={b['destination']}&date={b['date']}&pax={pax}", cookie)
+            assert status == 200 and b"Book 1 to 6 travellers at a time" in html, pax
         assert _state(db) == before
         bank_db = served.database("bank")
         assert sqlite3.connect(bank_db).execute("SELECT COUNT(*) FROM card_authorizations").fetchone() == (0,)
@@ -242,6 +265,24 @@ def test_airline_web_end_to_end(world, default_layer, tmp_path):
                            (b_pnr,)).fetchall()
         mail.close()
         assert got == [("reservations@meridianair.test", 1)]
+        import icalendar
+
+        (subject, body, files), = _app_mails(served, b_pnr)
+        assert subject == f"Booking confirmed: {facts['book']['origin']} to {_city(db, facts['book']['destination'])} - confirmation {b_pnr}"
+        assert f"Confirmation code (PNR): {b_pnr}" in body and booked["total"] in body
+        raw = files[f"{b_pnr}.ics"]
+        assert all(len(line.encode()) <= 75 for line in raw.split("\r\n")) and raw.endswith("\r\n")
+        cal = icalendar.Calendar.from_ical(raw)
+        con = sqlite3.connect(db)
+        legs = con.execute("SELECT s.flight_number, s.origin, s.destination, s.dep_utc, s.arr_utc FROM segments s JOIN bookings b "
+                           "ON b.id = s.booking_id WHERE b.pnr = ? ORDER BY s.position", (b_pnr,)).fetchall()
+        con.close()
+        events = cal.walk("VEVENT")
+        assert str(cal["METHOD"]) == "PUBLISH" and len(events) == len(legs)
+        for k, (ev, (number, o, dst, dep, arr)) in enumerate(zip(events, legs), start=1):
+            assert str(ev["UID"]) == f"{b_pnr}-{k}@meridianair.test"
+            assert str(ev["SUMMARY"]) == f"Flight {number} {o} → {dst}"
+            assert ev["DTSTART"].dt == _utc(dep) and ev["DTEND"].dt == _utc(arr)
 
         # Change the new booking's flight to the next departure that day: the fare difference is charged on the card
         # or kept as travel credit (Economy), and the segment moves.
@@ -265,6 +306,18 @@ def test_airline_web_end_to_end(world, default_layer, tmp_path):
         extra = bank.execute("SELECT COALESCE(SUM(amount_cents), 0) FROM card_authorizations WHERE reference != ?", (b_pnr,)).fetchone()[0]
         bank.close()
         assert (extra, credit) == ((diff, 0) if diff > 0 else (0, -diff))
+        # The changed itinerary was mailed, with the calendar file updating the same entry (same UID, SEQUENCE up).
+        subject, body, files = _app_mails(served, b_pnr)[1]
+        assert subject == f"Your itinerary has changed - confirmation {b_pnr}"
+        assert f"MR {numbers[1]}" in body
+        assert ("Fare difference charged to" in body and money(diff, world.currency) in body) if diff > 0 else \
+            (f"kept as travel credit: {money(-diff, world.currency)}" in body if diff < 0 else "There is no fare difference." in body)
+        ev = icalendar.Calendar.from_ical(files[f"{b_pnr}.ics"]).walk("VEVENT")[0]
+        con = sqlite3.connect(db)
+        new_dep = con.execute("SELECT s.dep_utc FROM segments s JOIN bookings b ON b.id = s.booking_id WHERE b.pnr = ?",
+                              (b_pnr,)).fetchone()[0]
+        con.close()
+        assert str(ev["UID"]) == f"{b_pnr}-1@meridianair.test" and int(ev["SEQUENCE"]) >= 1 and ev["DTSTART"].dt == _utc(new_dep)
 
         # Cancel it (Economy: travel credit worth what was paid), then book the first departure again paying with
         # the credit: the card is not charged again and the credit goes down by the fare.
@@ -275,6 +328,10 @@ def test_airline_web_end_to_end(world, default_layer, tmp_path):
         available = con.execute("SELECT SUM(amount_cents) FROM travel_credits").fetchone()[0]
         con.close()
         assert available == paid + credit
+        # The cancellation was mailed with the credit it left.
+        subject, body, files = _app_mails(served, b_pnr)[2]
+        assert subject == f"Your trip is cancelled - confirmation {b_pnr}" and not files
+        assert f"travel credit of {money(paid, world.currency)}" in body
         status, location = _post(served, "/api/bookings", [("origin", book["origin"]), ("destination", book["destination"]),
                                                            ("out", book["option"]), ("family", "MAIN"), ("card", "1"),
                                                            ("credit", "yes")], cookie)
@@ -298,6 +355,13 @@ def test_airline_web_end_to_end(world, default_layer, tmp_path):
         assert int(str(f["flight"]).strip().rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") or 0) == int(n["flight_number"].split()[1])
         assert int(f["julian_date"]) == dep.timetuple().tm_yday
         assert f["seat"].lstrip("0") == new_seat and int(f["sequence"]) == seq
+
+
+def _city(db: Path, code: str) -> str:
+    con = sqlite3.connect(db)
+    city = con.execute("SELECT city FROM airports WHERE code = ?", (code,)).fetchone()[0]
+    con.close()
+    return city
 
 
 def _card_last4(world, kind: str) -> str:

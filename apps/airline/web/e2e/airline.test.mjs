@@ -138,6 +138,35 @@ test("search, choose a fare, pay with the saved card: the new trip is in My Trip
   assert.ok(pnrs.includes(pnr));
 });
 
+test("an absurd traveller count is refused with a message, not capped", async () => {
+  const B = facts.book;
+  for (const pax of ["40", "0", "2.5", "six"]) {
+    await page.goto(`${BASE}/book/results?from=${B.origin}&to=${B.destination}&date=${B.date}&pax=${encodeURIComponent(pax)}`);
+    assert.match(await text('[data-testid="error"]'), /^Book 1 to 6 travellers at a time/);
+    assert.equal(await page.locator('[data-testid="result"]').count(), 0);
+  }
+  await screenshot(page, "05b-too-many-travellers");
+  await page.goto(`${BASE}/book/review?from=${B.origin}&to=${B.destination}&out=${encodeURIComponent(B.option)}&family=MAIN&pax=9`);
+  assert.match(await text('[data-testid="error"]'), /^Book 1 to 6 travellers at a time/);
+});
+
+test("the confirmation mail is in Mailbox with the trip's calendar file", async () => {
+  if (!facts.apps.includes("mail")) return;
+  const { pnr } = JSON.parse(fs.readFileSync(path.join(ARTIFACTS, "booked.json"), "utf8"));
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    await ctx.addCookies([{ name: "mb_session", value: facts.mail_token, domain: "mailbox.test", path: "/", httpOnly: true, sameSite: "Lax" }]);
+    const mail = await ctx.newPage();
+    await mail.goto(`http://mailbox.test/search?q=${encodeURIComponent(`confirmed ${pnr}`)}`);
+    await mail.locator('[data-testid="conversation"] a.mb-row-link').first().click();
+    await mail.getByText(`${pnr}.ics`).first().waitFor();
+    assert.ok((await mail.getByText(`Confirmation code (PNR): ${pnr}`).count()) >= 1);
+    await screenshot(mail, "07b-confirmation-mail");
+  } finally {
+    await ctx.close();
+  }
+});
+
 test("MileagePass: number, tier and this year's status miles", async () => {
   await page.goto(`${BASE}/loyalty`);
   assert.equal(await text('[data-testid="loyalty-number"]'), facts.loyalty.number);

@@ -1,4 +1,5 @@
 import { callApp } from "@persona/platform/internal";
+import { icsAttachment, icsUid, type IcsCalendar } from "@persona/platform/ics";
 import { serviceDomain } from "@persona/platform/services";
 import { chargeCard, PaymentDeclined, refundCard } from "@persona/platform/payments";
 import { db } from "./db";
@@ -113,24 +114,47 @@ export function creditAvailable(userId: number): number {
   return (db().prepare("SELECT COALESCE(SUM(amount_cents), 0) AS n FROM travel_credits WHERE user_id = ?").get(userId) as { n: number }).n;
 }
 
-/** An ICS calendar (one VEVENT per flight, UTC times) for the confirmation mail. */
-function ics(pnr: string, stamp: string, legs: { flight: string; origin: string; destination: string; dep_utc: string; arr_utc: string }[]): string {
-  const t = (iso: string) => iso.replace(/[-:]/g, "").replace(/\.\d+/, "");
-  const lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Meridian Air//Trips//EN", "METHOD:PUBLISH"];
-  for (const l of legs) {
-    lines.push("BEGIN:VEVENT", `UID:${pnr}-${l.flight.replace(/\s+/g, "")}-${l.dep_utc.slice(0, 10)}@meridianair.test`, `DTSTAMP:${t(stamp)}`,
-      `DTSTART:${t(l.dep_utc)}`, `DTEND:${t(l.arr_utc)}`, `SUMMARY:Flight ${l.flight} ${l.origin} to ${l.destination}`,
-      `LOCATION:${l.origin}`, `DESCRIPTION:Meridian Air confirmation ${pnr}`, "END:VEVENT");
-  }
-  lines.push("END:VCALENDAR");
-  return lines.join("\r\n") + "\r\n";
+/** A leg as the confirmation mail and its calendar file describe it; `ref` names the calendar entry: the
+ * world's flight event id for a seeded leg, `<PNR>-<position>` for a leg booked here (stable across changes). */
+interface MailLeg { flight: string; origin: string; destination: string; dep_utc: string; arr_utc: string; dep_local: string; arr_local: string; ref: string; seat?: string }
+
+const AIR_HOST = "meridianair.test";
+
+/** The calendar file of a trip (one VEVENT per leg, UTC times, METHOD:PUBLISH), written like the world's booking
+ * .ics: UID `<ref>@meridianair.test`, title "Flight MR 123 PDX → LIS", location "PDX airport", the code and seat
+ * in the description (German words for a de persona, as the world's calendar writes them). */
+function tripCalendar(ctx: AirContext, pnr: string, legs: MailLeg[], sequence = 0): IcsCalendar {
+  const de = ctx.locale.startsWith("de");
+  return {
+    prodid: `-//${ctx.airline}//Trips//EN`,
+    stamp: new Date(ctx.nowMs).toISOString(),
+    method: "PUBLISH",
+    events: legs.map((l) => ({
+      uid: icsUid(l.ref, AIR_HOST),
+      start: l.dep_utc,
+      end: l.arr_utc,
+      summary: `${de ? "Flug" : "Flight"} ${l.flight} ${l.origin} → ${l.destination}`,
+      location: de ? `Flughafen ${l.origin}` : `${l.origin} airport`,
+      description: [de ? `Buchungscode ${pnr}` : `Confirmation ${pnr}`, l.seat ? (de ? `Sitzplatz ${l.seat}` : `Seat ${l.seat}`) : ""].filter(Boolean).join("\n"),
+      sequence,
+    })),
+  };
 }
 
-/** Mail the persona through the mail app's internal deliver route (best effort: a missing mail app leaves the booking as it is). */
-async function mail(ctx: AirContext, user: User, subject: string, body: string, calendar?: { pnr: string; legs: Parameters<typeof ics>[2] }): Promise<void> {
-  const attachments = calendar
-    ? [{ filename: `${calendar.pnr}.ics`, content_type: "text/calendar; method=PUBLISH", content_base64: Buffer.from(ics(calendar.pnr, new Date(ctx.nowMs).toISOString(), calendar.legs)).toString("base64") }]
-    : [];
+/** The legs of a booking as they stand in the database (for the change and cancel mails). */
+function mailLegs(bookingId: number, pnr: string, direction?: string): MailLeg[] {
+  const rows = db().prepare(`SELECT g.*, (SELECT t.seat FROM seats t JOIN passengers p ON p.id = t.passenger_id WHERE t.segment_id = g.id AND p.position = 0) AS my_seat
+    FROM segments g WHERE g.booking_id = ? ORDER BY g.position`).all(bookingId) as (Segment & { world_ref: string | null; my_seat: string | null })[];
+  return rows.filter((g) => !direction || g.direction === direction).map((g) => ({
+    flight: g.flight_number, origin: g.origin, destination: g.destination, dep_utc: g.dep_utc, arr_utc: g.arr_utc, dep_local: g.dep_local, arr_local: g.arr_local,
+    ref: g.world_ref ?? `${pnr}-${g.position + 1}`, seat: g.my_seat ?? undefined,
+  }));
+}
+
+/** Mail the persona through the mail app's internal deliver route (best effort: a missing mail app leaves the booking
+ * as it is). `calendar` attaches `<PNR>.ics`. */
+async function mail(ctx: AirContext, user: User, subject: string, body: string, calendar?: { pnr: string; cal: IcsCalendar }): Promise<void> {
+  const attachments = calendar ? [icsAttachment(`${calendar.pnr}.ics`, calendar.cal)] : [];
   const mailHost = serviceDomain("mail-delivery");
   if (!mailHost) return;
   try {
@@ -142,8 +166,9 @@ async function mail(ctx: AirContext, user: User, subject: string, body: string, 
   }
 }
 
+/** The itinerary block of a mail, as the world's confirmation writes it: flight, route, departs/arrives in local times. */
 function itineraryText(ctx: AirContext, legs: { flight: string; origin: string; destination: string; dep_local: string; arr_local: string }[]): string {
-  return legs.map((l) => `  ${l.flight}  ${l.origin} ${day(l.dep_local, ctx.locale)} ${clockZone(l.dep_local, tzOf(l.origin), ctx.locale)} -> ${l.destination} ${clockZone(l.arr_local, tzOf(l.destination), ctx.locale)}`).join("\n");
+  return legs.map((l) => `${l.flight}   ${l.origin} → ${l.destination}\n  Departs  ${day(l.dep_local, ctx.locale)}, ${clockZone(l.dep_local, tzOf(l.origin), ctx.locale)}\n  Arrives  ${day(l.arr_local, ctx.locale)}, ${clockZone(l.arr_local, tzOf(l.destination), ctx.locale)}`).join("\n\n");
 }
 
 function tzOf(code: string): string {
@@ -212,8 +237,10 @@ export async function book(ctx: AirContext, user: User, req: BookRequest): Promi
       paxIds.forEach((p, k) => d.prepare("INSERT INTO seats (segment_id, passenger_id, seat, checked_in_at, sequence, changed_at, world_ref) VALUES (?, ?, ?, NULL, NULL, NULL, NULL)").run(sid, p, seatPlan[pos][k]));
     });
   })();
-  await mail(ctx, user, `Your trip is confirmed: ${req.origin} to ${req.destination} (${pnr})`,
-    `Hello ${user.given_name},\n\nThank you for flying ${ctx.airline}. Your booking is confirmed.\n\nConfirmation code: ${pnr}\nFare: ${fam.name}\nTravellers: ${names.join(", ")}\nTickets: ${tickets.join(", ")}\n\n${itineraryText(ctx, legs)}\n\nTotal: ${money(ctx, total)}${used ? `\nTravel credit applied: ${money(ctx, used)}` : ""}\nCharged to ${card.label}: ${money(ctx, charge)}\n\nManage your trip at http://meridianair.test/trips/${pnr}\n\n${ctx.airline}`, { pnr, legs });
+  const bid = (d.prepare("SELECT id FROM bookings WHERE pnr = ?").get(pnr) as { id: number }).id;
+  await mail(ctx, user, `Booking confirmed: ${req.origin} to ${dest} - confirmation ${pnr}`,
+    `Hi ${user.given_name},\n\nThank you for flying ${ctx.airline}. Your booking is confirmed and your e-tickets have been issued.\n\nConfirmation code (PNR): ${pnr}\nPassengers: ${names.join(", ")}\nFare: ${fam.name}\n\nYOUR ITINERARY\n\n${itineraryText(ctx, legs)}\n\nAll times are local to each airport.\n\nTicket number${tickets.length > 1 ? "s" : ""}: ${tickets.join(", ")}\n${ctx.airline} Miles: ${user.username}\nTotal: ${money(ctx, total)}${used ? `\nTravel credit applied: ${money(ctx, used)}` : ""}\nTotal charged to ${card.label}: ${money(ctx, charge)}\n\nManage your booking, choose seats or add bags: http://${AIR_HOST}/trips/${pnr}\n\nCheck-in opens 24 hours before departure.\n\n${ctx.airline}`,
+    { pnr, cal: tripCalendar(ctx, pnr, mailLegs(bid, pnr)) });
   return pnr;
 }
 
@@ -263,7 +290,11 @@ export async function changeFlight(ctx: AirContext, user: User, pnr: string, dir
         .run(user.id, b.id, -diff, ctx.now, `${Number(ctx.now.slice(0, 4)) + 1}${ctx.now.slice(4, 10)}`, `Fare difference, flight change on ${pnr}`);
     }
   })();
-  await mail(ctx, user, `Your flight has changed (${pnr})`, `Hello ${user.given_name},\n\nYour ${direction} flight on ${pnr} is now:\n\n${itineraryText(ctx, opt.legs)}\n\n${diff > 0 ? `Fare difference charged: ${money(ctx, diff)}` : diff < 0 ? `Fare difference ${fam.cancel === "refund" ? "refunded" : "kept as travel credit"}: ${money(ctx, -diff)}` : "No fare difference."}\n\n${ctx.airline}`);
+  const money_line = diff > 0 ? `Fare difference charged to ${card.label}: ${money(ctx, diff)}` : diff < 0 ? (fam.cancel === "refund" ? `Fare difference refunded to ${card.label}: ${money(ctx, -diff)}` : `Fare difference kept as travel credit: ${money(ctx, -diff)} (valid for 12 months)`) : "There is no fare difference.";
+  const now = mailLegs(b.id, pnr);
+  await mail(ctx, user, `Your itinerary has changed - confirmation ${pnr}`,
+    `Hi ${user.given_name},\n\nYour ${direction} flight on confirmation ${pnr} has been changed as you asked. Your seats were reassigned on the new flight${opt.legs.length > 1 ? "s" : ""}; if you had checked in, please check in again.\n\nYOUR NEW ${direction.toUpperCase()} FLIGHT${opt.legs.length > 1 ? "S" : ""}\n\n${itineraryText(ctx, now.filter((l) => opt.legs.some((o) => o.flight === l.flight && o.dep_utc === l.dep_utc)))}\n\nAll times are local to each airport.\n\n${money_line}\n\nYour updated trip: http://${AIR_HOST}/trips/${pnr}\n\n${ctx.airline}`,
+    { pnr, cal: tripCalendar(ctx, pnr, now, n + 1) });
   return diff;
 }
 
@@ -291,6 +322,11 @@ export async function cancelTrip(ctx: AirContext, user: User, pnr: string): Prom
     if (kind === "refund") d.prepare("INSERT INTO payments (booking_id, kind, amount_cents, card_id, reference, authorization, description, at, world_ref) VALUES (?, 'refund', ?, ?, ?, ?, ?, ?, NULL)")
       .run(b.id, cents, card.id, `${pnr}-CXL`, authorization, `Refund ${pnr}`, ctx.now);
   })();
+  const what = kind === "refund" ? `A refund of ${money(ctx, cents)} is on its way to ${card.label}; it may take a few days to appear.`
+    : kind === "credit" ? `You have a travel credit of ${money(ctx, cents)}, valid for 12 months, to use on a new ${ctx.airline} booking (choose "Use travel credit" when you pay).`
+    : `Your ${fam.name} fare was non-refundable, so no refund or credit was issued.`;
+  await mail(ctx, user, `Your trip is cancelled - confirmation ${pnr}`,
+    `Hi ${user.given_name},\n\nAs you asked, we have cancelled your trip to ${b.destination} (confirmation ${pnr}).\n\nCANCELLED FLIGHTS\n\n${itineraryText(ctx, segs.map((g) => ({ flight: g.flight_number, origin: g.origin, destination: g.destination, dep_local: g.dep_local, arr_local: g.arr_local })))}\n\n${what}\n\nYour trips: http://${AIR_HOST}/trips/${pnr}\n\nWe hope to welcome you on board again soon.\n${ctx.airline}`);
   return { kind, cents };
 }
 

@@ -4,7 +4,7 @@ import { SearchForm } from "@/airline/components/SearchForm";
 import { airport, airports, families, options } from "@/airline/lib/air";
 import { requireUser } from "@/airline/lib/auth";
 import { airContext } from "@/airline/lib/context";
-import { one, type SP } from "@/airline/lib/page";
+import { one, travellers, type SP } from "@/airline/lib/page";
 import { day } from "@/airline/lib/time";
 
 export const metadata = { title: "Choose flights" };
@@ -17,11 +17,13 @@ export default async function Results({ searchParams }: { searchParams: SP }) {
   const ctx = airContext();
   const from = one(sp.from).toUpperCase(), to = one(sp.to).toUpperCase();
   const date = one(sp.date), ret = one(sp.return), cabin = one(sp.cabin) === "business" ? "business" : "economy";
-  const pax = Math.min(6, Math.max(1, Number(one(sp.pax)) || 1));
+  const asked = travellers(one(sp.pax));
+  const pax = asked.pax;
   const out = one(sp.out);
   const all = airports();
   let error = "";
-  if (!airport(from) || !airport(to)) error = "Choose the airports you fly from and to.";
+  if (asked.error) error = asked.error;
+  else if (!airport(from) || !airport(to)) error = "Choose the airports you fly from and to.";
   else if (from === to) error = "Choose two different airports.";
   else if (!DATE.test(date) || date < ctx.now.slice(0, 10)) error = "Choose a departure date from today on.";
   else if (ret && (!DATE.test(ret) || ret < date)) error = "The return date must be on or after the departure date.";
@@ -31,7 +33,7 @@ export default async function Results({ searchParams }: { searchParams: SP }) {
   const base = { from, to, date, return: ret, cabin, pax: String(pax) };
   return (
     <div className="ma-page">
-      <SearchForm airports={all} from={from || ctx.homeAirport} to={to} date={date} ret={ret} cabin={cabin} pax={String(pax)} />
+      <SearchForm airports={all} from={from || ctx.homeAirport} to={to} date={date} ret={ret} cabin={cabin} pax={asked.error ? "1" : String(pax)} />
       {error ? <p className="ma-alert" role="alert" data-testid="error">{error}</p> : (
         <>
           <h1>

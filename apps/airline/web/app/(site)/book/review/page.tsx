@@ -4,7 +4,7 @@ import { AirError, airport, cards, families, isInternational, optionByKey, price
 import { creditAvailable } from "@/airline/lib/actions";
 import { requireUser } from "@/airline/lib/auth";
 import { airContext, money } from "@/airline/lib/context";
-import { one, type SP } from "@/airline/lib/page";
+import { one, travellers, type SP } from "@/airline/lib/page";
 
 export const metadata = { title: "Review and pay" };
 
@@ -13,10 +13,12 @@ export default async function Review({ searchParams }: { searchParams: SP }) {
   const user = await requireUser();
   const ctx = airContext();
   const from = one(sp.from).toUpperCase(), to = one(sp.to).toUpperCase();
-  const pax = Math.min(6, Math.max(1, Number(one(sp.pax)) || 1));
+  const asked = travellers(one(sp.pax));
+  const pax = asked.pax;
   const fam = families().find((f) => f.code === one(sp.family));
   let outOpt: Option | null = null, retOpt: Option | null = null, problem = "";
   try {
+    if (asked.error) throw new AirError(asked.error);
     if (!fam) throw new AirError("Choose a fare.");
     outOpt = optionByKey(ctx, from, to, one(sp.out));
     if (one(sp.ret)) retOpt = optionByKey(ctx, to, from, one(sp.ret));
