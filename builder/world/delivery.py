@@ -1,0 +1,332 @@
+"""DashBite's restaurants as the world sees them: what the persona's ``food_order`` events order.
+
+The catalogue lives in ``apps/delivery/catalog/``: ``cuisines.yaml`` (naming grammar and dishes per cuisine),
+``options.yaml`` (item options), ``cities.yaml`` (neighbourhoods, streets, price level, fees); it is expanded
+by :func:`generate_city` into ``restaurants.json`` (``python -m apps.delivery.catalog.generate``), which holds
+every shipped persona's home city with the persona's usual restaurant and items. The app's seed stores the
+same restaurants (:func:`home_catalogue`), so every item of a world order is a dish DashBite lists, at its
+price, with options it offers.
+
+A restaurant (dict)::
+
+    {"id": "siam-kitchen", "name": "Siam Kitchen", "cuisine": "Thai", "city": "Portland",
+     "neighbourhood": "Hawthorne", "address": "3412 SE Hawthorne Blvd, Portland, OR 97214",
+     "delivery_fee_cents": 199, "minimum_cents": 1200, "small_order_fee_cents": 250,
+     "prep_minutes": [15, 25], "rating_x10": 46, "rating_count": 1830, "price_level": 2,
+     "opens": "11:00", "closes": "22:00", "usual": False,
+     "menu": [{"id": "siam-kitchen-3", "section": "mains", "name": {"en": ..., "de": ...},
+               "price_cents": 1595, "popular": True,
+               "options": [{"key": "spice", "label": {"en", "de"}, "pick": "one" | "many", "max": 1,
+                            "choices": [{"id": "mild", "label": {"en", "de"}, "price_cents": 0}, ...]}]}]}
+
+An order item (the ``items`` of a ``food_order``)::
+
+    {"dish_id": "siam-kitchen-3", "name": <dish name in the persona's language>, "qty": 1,
+     "options": [<choice labels in the persona's language>], "option_ids": ["spice:hot"],
+     "price_cents": <unit price: dish + options>}
+
+Money is integer cents of the city's currency. Every draw comes from the caller's stream or from the named
+streams ``delivery/catalog/<city>`` (the catalogue, seed 0) and ``delivery/favourites`` (the persona's places).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import unicodedata
+from pathlib import Path
+
+import yaml
+
+from ..rng import rng
+
+CATALOG_DIR = Path(__file__).resolve().parents[2] / "apps" / "delivery" / "catalog"
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+SECTIONS = ("starters", "mains", "sides", "desserts", "drinks")
+SERVICE_PERCENT = 10
+#: The usual restaurant's delivery fee (the world's ``_usual`` split of the spec's total).
+USUAL_DELIVERY_CENTS = 299
+# Most-ordered cuisines of each city: they get a third restaurant.
+POPULAR = {
+    "Portland": ["Thai", "Mexican", "Vietnamese", "Japanese", "Italian", "Indian", "American", "Ethiopian", "Chinese"],
+    "Denver": ["Mexican", "American", "Lebanese", "Vietnamese", "Ethiopian", "Thai", "Italian", "Japanese"],
+    "Manchester": ["Indian", "Chinese", "British", "Italian", "Japanese", "Lebanese", "Turkish", "Spanish"],
+    "Hamburg": ["Turkish", "Vietnamese", "Italian", "German", "Greek", "Japanese", "Indian", "Thai"],
+}
+_GENERIC_HOODS = {"Downtown": ["Main Street", "Market Street", "Park Avenue"],
+                  "Old Town": ["Church Street", "Mill Road", "High Street"],
+                  "Riverside": ["River Road", "Bridge Street", "Water Street"],
+                  "Northside": ["North Avenue", "Elm Street", "Maple Avenue"],
+                  "Eastgate": ["East Street", "Station Road", "Oak Lane"]}
+
+
+@functools.cache
+def _yaml(name: str):
+    return yaml.load((CATALOG_DIR / name).read_text(encoding="utf-8"), Loader=_LOADER)
+
+
+def cuisines() -> dict:
+    """``cuisines.yaml``: cuisine -> {"de", "words", "kinds", "forms", "dishes"}."""
+    return _yaml("cuisines.yaml")
+
+
+def options() -> dict:
+    """``options.yaml``: option key -> {"label", "pick", "max"?, "choices": [[id, en, de, usd_cents]]}."""
+    return _yaml("options.yaml")
+
+
+def cities() -> dict:
+    """``cities.yaml``: city -> {"country", "region", "currency", "price_factor", "delivery_fees", ...}."""
+    return _yaml("cities.yaml")
+
+
+def slug(text: str) -> str:
+    """``"Yia Yia's Kitchen"`` -> ``"yia-yias-kitchen"`` (ASCII, accents dropped)."""
+    flat = unicodedata.normalize("NFKD", text.replace("ß", "ss")).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", flat.lower().replace("'", "").replace("&", "and")).strip("-")
+
+
+def menu_price(usd_cents: int, spec: dict) -> int:
+    """A US list price (cents) as a menu price of the city (cents): scaled by ``price_factor`` and ending the way
+    menus there end (US and GB ``.45``/``.95``, euro ``.40``/``.90``); at least 1.50."""
+    value = usd_cents * spec["price_factor"]
+    end = 10 if spec["currency"] == "EUR" else 5
+    return max(150, round(value / 50) * 50 - end)
+
+
+def option_price(usd_cents: int, spec: dict) -> int:
+    """An option's surcharge (cents) in the city's currency, to a quarter; 0 stays 0."""
+    if not usd_cents:
+        return 0
+    return max(25, round(usd_cents * spec["price_factor"] / 25) * 25)
+
+
+def _options(keys: list[str], spec: dict) -> list[dict]:
+    out = []
+    for key in keys:
+        o = options()[key]
+        out.append({"key": key, "label": dict(o["label"]), "pick": o["pick"], "max": o.get("max", 1),
+                    "choices": [{"id": c[0], "label": {"en": c[1], "de": c[2]}, "price_cents": option_price(c[3], spec)}
+                                for c in o["choices"]]})
+    return out
+
+
+def _address(r, spec: dict, city: str, hood: str) -> str:
+    street = spec["neighbourhoods"][hood][r.randrange(len(spec["neighbourhoods"][hood]))]
+    postcode = spec["postcodes"][r.randrange(len(spec["postcodes"]))]
+    if spec["country"] == "DE":
+        return f"{street} {r.randint(1, 160)}, {postcode} {city}"
+    if spec["country"] == "GB":
+        return f"{r.randint(1, 240)} {street}, {city} {postcode}"
+    return f"{r.randint(100, 4999)} {street}, {city}, {spec['region']} {postcode}"
+
+
+def city_spec(city: str, country: str = "US", region: str = "", currency: str = "USD") -> dict:
+    """The ``cities.yaml`` entry of ``city``, or a generic one (made-up neighbourhoods, the currency's price
+    level) for a city DashBite's file does not list."""
+    if city in cities():
+        return cities()[city]
+    factor = {"GBP": 0.72, "EUR": 0.85}.get(currency, 1.0)
+    return {"country": country, "region": region, "currency": currency, "price_factor": factor,
+            "delivery_fees": [0, 99, 199, 299], "minimums": [1000, 1200], "small_order_fee": 200,
+            "postcodes": ["00001"], "neighbourhoods": _GENERIC_HOODS}
+
+
+def _restaurant(r, spec: dict, city: str, cuisine: str, name: str, hood: str) -> dict:
+    c = cuisines()[cuisine]
+    rid = slug(name)
+    dishes = list(c["dishes"])
+    keep = [d for d in dishes if d[3] == "mains"]
+    keep = r.sample(keep, max(3, len(keep) - r.randint(0, 2)))
+    others = [d for d in dishes if d[3] != "mains"]
+    keep += r.sample(others, max(3, len(others) - r.randint(0, 3)))
+    keep.sort(key=lambda d: (SECTIONS.index(d[3]), dishes.index(d)))
+    jitter = r.uniform(0.92, 1.12)
+    menu = []
+    for k, d in enumerate(keep):
+        menu.append({"id": f"{rid}-{k + 1}", "section": d[3], "name": {"en": d[0], "de": d[1]},
+                     "price_cents": menu_price(round(d[2] * jitter), spec), "popular": False,
+                     "options": _options(d[4], spec)})
+    mains = [x for x in menu if x["section"] == "mains"]
+    for x in r.sample(mains, min(2, len(mains))):
+        x["popular"] = True
+    avg = sum(x["price_cents"] for x in mains) / max(1, len(mains)) / spec["price_factor"]
+    lo = r.choice([10, 12, 15, 15, 20])
+    opens, closes = r.choice([("11:00", "22:00"), ("11:00", "22:00"), ("11:30", "21:30"), ("16:00", "23:00"),
+                              ("12:00", "23:30")])
+    return {"id": rid, "name": name, "cuisine": cuisine, "city": city, "neighbourhood": hood,
+            "address": _address(r, spec, city, hood),
+            "delivery_fee_cents": r.choice(spec["delivery_fees"]), "minimum_cents": r.choice(spec["minimums"]),
+            "small_order_fee_cents": spec["small_order_fee"], "prep_minutes": [lo, lo + r.choice([5, 10])],
+            "rating_x10": r.choice([42, 43, 44, 45, 45, 46, 46, 47, 47, 48, 49]),
+            "rating_count": r.randint(60, 4200), "price_level": 1 if avg < 1300 else 3 if avg > 1900 else 2,
+            "opens": opens, "closes": closes, "usual": False, "menu": menu}
+
+
+def generate_city(city: str, spec: dict | None = None) -> list[dict]:
+    """Every DashBite restaurant of ``city`` (stream ``delivery/catalog/<city>``, seed 0): two per cuisine, a
+    third for the city's popular cuisines; names from the cuisine's grammar, unique in the city; sorted by id."""
+    spec = spec or city_spec(city)
+    r = rng(0, f"delivery/catalog/{city}")
+    hoods = sorted(spec["neighbourhoods"])
+    out, names = [], set()
+    for cuisine in sorted(cuisines()):
+        c = cuisines()[cuisine]
+        count = 3 if cuisine in POPULAR.get(city, []) else 2
+        words = r.sample(c["words"], len(c["words"]))
+        for n in range(count):
+            for _ in range(20):
+                word, hood = words.pop(0) if words else r.choice(c["words"]), r.choice(hoods)
+                form, kind = r.choice(c["forms"]), r.choice(c["kinds"])
+                if kind.lower() in word.lower():
+                    form = "{word}"
+                name = form.format(word=word, kind=kind, hood=hood)
+                if name not in names and slug(name) not in {slug(x) for x in names}:
+                    break
+            names.add(name)
+            out.append(_restaurant(r, spec, city, cuisine, name, hood))
+    return sorted(out, key=lambda x: x["id"])
+
+
+def _guess_cuisine(name: str, items: list[str], preferred: list[str]) -> str:
+    scores = {}
+    low = [i.lower() for i in items]
+    for cuisine, c in cuisines().items():
+        names = {d[0].lower() for d in c["dishes"]} | {d[1].lower() for d in c["dishes"]}
+        words = {w.lower() for w in c["words"]}
+        score = sum(any(i == n or i in n or n in i for n in names) for i in low) * 2
+        score += sum(w in name.lower() for w in words) * 3 + (cuisine.lower() in name.lower()) * 3
+        score += cuisine in preferred
+        scores[cuisine] = score
+    return max(sorted(scores), key=lambda k: scores[k])
+
+
+def _section(item: str) -> str:
+    low = item.lower()
+    if any(w in low for w in ("tea", "coffee", "soda", "juice", "lemonade", "limonade", "water", "drink", "lassi",
+                              "beer", "kaffee", "tee")):
+        return "drinks"
+    if any(w in low for w in ("roll", "soup", "suppe", "salad", "salat", "gyoza", "fattoush", "samosa", "dumpling")):
+        return "starters"
+    if any(w in low for w in ("fries", "bread", "naan", "rice", "side", "reis")):
+        return "sides"
+    return "mains"
+
+
+def with_usual(restaurants: list[dict], persona, spec: dict) -> list[dict]:
+    """``restaurants`` with the persona's usual order (``routines.usual_order``) in it, verbatim: its restaurant
+    (added when missing, stream ``delivery/usual/<name>``, seed 0) marked ``usual``, its delivery fee
+    :data:`USUAL_DELIVERY_CENTS`, and each usual item a dish at the world's price of it (``orders._usual``)."""
+    from .orders import _usual
+
+    uo = persona.routines.usual_order
+    split = _usual(persona)
+    if uo is None or split is None:
+        return restaurants
+    out = [dict(x, menu=[dict(d) for d in x["menu"]]) for x in restaurants]
+    place = next((x for x in out if x["name"] == uo.restaurant), None)
+    if place is None:
+        city = persona.identity.address.city if persona.identity.address else "Home"
+        r = rng(0, f"delivery/usual/{uo.restaurant}")
+        cuisine = _guess_cuisine(uo.restaurant, list(uo.items), list(persona.preferences.cuisines or []))
+        hoods = sorted(spec["neighbourhoods"])
+        place = _restaurant(r, spec, city, cuisine, uo.restaurant, hoods[r.randrange(len(hoods))])
+        place["rating_x10"], place["rating_count"] = 48, r.randint(900, 3000)
+        out.append(place)
+        out.sort(key=lambda x: x["id"])
+    place["usual"], place["delivery_fee_cents"] = True, USUAL_DELIVERY_CENTS
+    place["minimum_cents"] = min(place["minimum_cents"], split[1])
+    items = split[0]
+    for it in items:
+        dish = next((d for d in place["menu"] if it["name"] in (d["name"]["en"], d["name"]["de"])), None)
+        if dish is None:
+            dish = {"id": "", "section": _section(it["name"]), "name": {"en": it["name"], "de": it["name"]},
+                    "price_cents": it["price_cents"], "popular": True, "options": []}
+            place["menu"].append(dish)
+        dish["name"] = {"en": it["name"], "de": it["name"]}
+        dish["price_cents"], dish["options"], dish["popular"] = it["price_cents"], [], True
+    place["menu"].sort(key=lambda d: SECTIONS.index(d["section"]))
+    for k, d in enumerate(place["menu"]):
+        d["id"] = f"{place['id']}-{k + 1}"
+    return out
+
+
+@functools.cache
+def _file() -> dict:
+    path = CATALOG_DIR / "restaurants.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def city_restaurants(city: str, spec: dict | None = None) -> list[dict]:
+    """The restaurants of ``city`` as ``restaurants.json`` holds them (generated when the file lacks the city)."""
+    listed = _file().get(city)
+    return listed if listed is not None else generate_city(city, spec)
+
+
+def home_catalogue(persona) -> list[dict]:
+    """DashBite's restaurants in the persona's home city, with the usual order in it (sorted by id)."""
+    a = persona.identity.address
+    city = a.city if a else "Home"
+    spec = city_spec(city, a.country if a else "US", a.region if a else "", persona.finances.currency)
+    return with_usual(city_restaurants(city, spec), persona, spec)
+
+
+def dish_name(dish: dict, locale: str) -> str:
+    """A dish's name in the persona's language (German for ``de*``, else English)."""
+    return dish["name"]["de"] if locale.startswith("de") else dish["name"]["en"]
+
+
+def fees(restaurant: dict, subtotal_cents: int) -> dict:
+    """DashBite's fees of an order of ``subtotal_cents`` at ``restaurant``: ``{"delivery_fee_cents",
+    "service_fee_cents" (10 % half up), "small_order_fee_cents" (below the restaurant's minimum)}``."""
+    return {"delivery_fee_cents": restaurant["delivery_fee_cents"],
+            "service_fee_cents": (subtotal_cents * SERVICE_PERCENT + 50) // 100,
+            "small_order_fee_cents": restaurant["small_order_fee_cents"]
+            if subtotal_cents < restaurant["minimum_cents"] else 0}
+
+
+def favourites(sim, restaurants: list[dict]) -> list[dict]:
+    """The persona's places for non-usual orders (stream ``delivery/favourites``): two restaurants of each
+    persona cuisine (``preferences.cuisines``, else American) that the city lists, never the usual one; all
+    non-usual restaurants when none match."""
+    p = sim.persona
+    r = sim.rng("delivery/favourites")
+    out = []
+    for cuisine in p.preferences.cuisines or ["American"]:
+        listed = [x for x in restaurants if x["cuisine"] == cuisine.strip().title() and not x["usual"]]
+        out += r.sample(listed, min(2, len(listed)))
+    return out or [x for x in restaurants if not x["usual"]]
+
+
+def _item(r, dish: dict, locale: str) -> dict:
+    de = locale.startswith("de")
+    labels, ids, price = [], [], dish["price_cents"]
+    for o in dish["options"]:
+        if o["pick"] == "one":
+            c = o["choices"][0] if r.random() < 0.6 else o["choices"][r.randrange(len(o["choices"]))]
+            picked = [c]
+        else:
+            picked = [o["choices"][r.randrange(len(o["choices"]))]] if r.random() < 0.25 else []
+        for c in picked:
+            labels.append(c["label"]["de"] if de else c["label"]["en"])
+            ids.append(f"{o['key']}:{c['id']}")
+            price += c["price_cents"]
+    return {"dish_id": dish["id"], "name": dish_name(dish, locale), "qty": 2 if r.random() < 0.12 else 1,
+            "options": labels, "option_ids": ids, "price_cents": price}
+
+
+def draw_items(r, restaurant: dict, locale: str) -> list[dict]:
+    """A basket at ``restaurant`` (draws from ``r``): one or two mains and up to two starters, sides, desserts or
+    drinks, distinct dishes, topped up with a side or starter until the subtotal reaches the minimum."""
+    menu = restaurant["menu"]
+    mains = [d for d in menu if d["section"] == "mains"] or menu
+    rest = [d for d in menu if d not in mains]
+    picks = r.sample(mains, min(len(mains), r.choices([1, 2], [6, 4])[0]))
+    picks += r.sample(rest, min(len(rest), r.choices([0, 1, 2], [2, 5, 3])[0]))
+    items = [_item(r, d, locale) for d in sorted(picks, key=menu.index)]
+    left = [d for d in menu if d not in picks]
+    while sum(x["qty"] * x["price_cents"] for x in items) < restaurant["minimum_cents"] and left:
+        d = left.pop(r.randrange(len(left)))
+        items.append(_item(r, d, locale))
+    return items
