@@ -215,7 +215,6 @@ class Subscription(Base):
     status: Mapped[str] = mapped_column(String)
     created_at: Mapped[str] = mapped_column(String)
     cancelled_at: Mapped[str | None] = mapped_column(String)
-    __table_args__ = (UniqueConstraint("user_id", "sku", "status", "created_at"),)
 
 
 class Meta(appkit.MetaRow, Base):

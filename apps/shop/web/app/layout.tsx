@@ -1,0 +1,21 @@
+import type { Metadata, Viewport } from "next";
+import type { ReactNode } from "react";
+import "./shop.css";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = {
+  title: { default: "Shopwell: everything for every day", template: "%s | Shopwell" },
+  description: "Shopwell: electronics, home, outdoor, clothing, books and more, with free shipping from 35 and free 30-day returns.",
+  icons: { icon: "/favicon.svg" },
+};
+
+export const viewport: Viewport = { themeColor: "#16324f" };
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="sw-body">{children}</body>
+    </html>
+  );
+}
