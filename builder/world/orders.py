@@ -32,7 +32,9 @@ Rules (tasks, apps and tests depend on them):
   a ``rideshare`` commuter also rides to the office (75 % of office days) and back (60 %).
 * ``grocery_order`` baskets come from a :class:`Pantry`: each staple lasts ``LASTS_DAYS`` for one
   person (divided by household size ** 0.8) and is bought when it runs out before the next shop;
-  prices are US shelf prices scaled to the currency. No grocery orders at all when
+  each staple is a product of Basketful's catalogue (:mod:`.grocery`), bought at the order's store (stream
+  ``orders/grocery/store``) at that store's price, with a treat three times in ten (``orders/grocery/extras``);
+  fees follow :func:`.grocery.fees`. No grocery orders at all when
   ``grocery_delivery`` is false (the weekly shop is then an in-store card purchase, finance.py).
 * Bookings are placed at waking hours (after wake-up + 1 h, before bedtime - 1 h) unless the
   persona is a ``night_owl``.
@@ -43,7 +45,7 @@ from __future__ import annotations
 import datetime as dt
 
 from ..rng import derived_id
-from . import dining, retail
+from . import dining, grocery, retail
 from .context import Charge, Sim
 from .finance import budget, cents, household_size, purchase
 from .model import Merchant
@@ -327,8 +329,10 @@ class Pantry:
         base = LASTS_DAYS.get(GROCERIES[i][0], 14)
         return max(3, round(base / (self.household ** 0.8)))
 
-    def shop(self, day: dt.date, until_next: int) -> list[dict]:
-        """The basket for a shop on ``day`` when the next is ``until_next`` days away: items with qty and price."""
+    def shop(self, day: dt.date, until_next: int, store: str = "harvest") -> list[dict]:
+        """The basket for a shop on ``day`` at Basketful store ``store`` when the next is ``until_next`` days
+        away: order items of :mod:`.grocery` (sku, name, size, qty, the store's price)."""
+        self.store = store
         items = []
         for i in self.staples:
             if self.due[i] <= day + dt.timedelta(days=until_next):
@@ -343,11 +347,9 @@ class Pantry:
         return items
 
     def _item(self, i: int, qty: int) -> dict:
-        us_name, metric_name, price = GROCERIES[i]
-        name = us_name if self.locale == "en_US" else GERMAN_GROCERIES.get(metric_name, metric_name) \
-            if self.locale == "de_DE" else metric_name
-        return {"name": name, "qty": qty,
-                "price_cents": local_price(price, self.currency)}
+        """Staple ``i`` as Basketful's catalogue sells it at the current store (:mod:`.grocery`)."""
+        product = grocery.by_staple()[GROCERIES[i][0]]
+        return grocery.item(product, self.store, self.locale, self.currency, qty)
 
 
 CARRIERS = {
@@ -581,6 +583,8 @@ def simulate_orders(sim: Sim) -> None:
         grocery_days = sorted(mains + extra)
     else:
         grocery_days = []
+    stores, treats = sim.rng("orders/grocery/store"), sim.rng("orders/grocery/extras")
+    chains = {c["key"]: c["name"] for c in grocery.stores(p.locale)}
     for n, day in enumerate(grocery_days):
         eve = day - dt.timedelta(days=1)
         if r.random() < 0.55 and eve >= sim.start.date() and eve not in gone:
@@ -590,15 +594,19 @@ def simulate_orders(sim: Sim) -> None:
             placed = _at(day, r, (7, 30), (9, 45))
             window = r.choice([12, 14, 16, 18])
         following = grocery_days[n + 1] if n + 1 < len(grocery_days) else day + dt.timedelta(days=7)
-        items = pantry.shop(day, max(1, (following - day).days))
+        store = grocery.pick_store(stores, sim.seed, p.locale)  # Basketful's stores and catalogue (world/grocery.py)
+        items = pantry.shop(day, max(1, (following - day).days), store)
+        extra_item = grocery.treat(treats)
+        if extra_item and all(x["sku"] != extra_item["id"] for x in items):
+            items.append(grocery.item(extra_item, store, p.locale, p.finances.currency))
         subtotal = sum(x["qty"] * x["price_cents"] for x in items)
-        delivery = 0 if subtotal >= 3500 else 399
-        service = round(subtotal * 0.05)
-        tip = subtotal * min(tp, 15) // 100
+        f = grocery.fees(subtotal, tp)
+        delivery, service, tip = f["delivery_fee_cents"], f["service_fee_cents"], f["tip_cents"]
         total = subtotal + delivery + service + tip
         order_id = _new_id(r, "BF", 9, ids)
         start = dt.datetime.combine(day, dt.time(window, 0))
-        data = {"order_id": order_id, "provider": BASKETFUL[0], "items": items,
+        data = {"order_id": order_id, "provider": BASKETFUL[0], "store_key": store, "store": chains[store],
+                "items": items,
                 "item_count": sum(x["qty"] for x in items),
                 "subtotal_cents": subtotal, "delivery_fee_cents": delivery, "service_fee_cents": service,
                 "fees_cents": delivery + service, "tip_cents": tip, "total_cents": total,

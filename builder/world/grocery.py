@@ -1,0 +1,168 @@
+"""Basketful's catalogue and stores as the world sees them: what the persona's ``grocery_order`` events buy.
+
+The catalogue is ``apps/grocery/catalog/products.json`` (expanded from ``lines.yaml`` by
+``apps/grocery/catalog/generate.py``), the stores ``apps/grocery/catalog/stores.yaml`` (four chains per locale).
+Every store stocks every product at its own price (:func:`store_price`); the app's seed stores the same prices,
+so every item of a world order is a product the order's store sells, at that store's price.
+
+An order item (the ``items`` of a ``grocery_order``)::
+
+    {"sku": "BK12345678", "name": <receipt name: title and size in the persona's language, "Oat milk 64 fl oz">,
+     "brand": <brand, "" for loose produce>, "size": <label, "64 fl oz" / "1 l">, "qty": 1,
+     "price_cents": <the store's price>}
+
+The pantry (:class:`builder.world.orders.Pantry`) decides what runs out; each of its staples is the catalogue
+product whose ``staple`` is that GROCERIES name. A basket sometimes carries one treat from the catalogue
+(stream ``orders/grocery/extras``); the store of each order comes from stream ``orders/grocery/store`` (the
+persona's usual store three times in four).
+
+Fees (the app charges the same): delivery 3.99 under 35.00, free from 35.00; service 5 % of the subtotal
+(rounded half up); tip the persona's tipping percent capped at 15 % (floored cents). Pickup has no delivery fee.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import zlib
+from pathlib import Path
+
+import yaml
+
+CATALOG = Path(__file__).resolve().parents[2] / "apps" / "grocery" / "catalog"
+# A pound or euro buys a little more on a grocery shelf (as builder.world.orders.PRICE_FACTOR).
+PRICE_FACTOR = {"USD": 1.0, "GBP": 0.78, "EUR": 0.85}
+DELIVERY_FEE_CENTS = 399
+FREE_DELIVERY_FROM_CENTS = 3500
+SERVICE_PERCENT = 5
+TIP_CAP_PERCENT = 15
+TREAT_DEPARTMENTS = ("snacks", "bakery", "beverages", "produce", "frozen")
+USUAL_STORE_SHARE = 0.75
+
+
+@functools.lru_cache(maxsize=1)
+def catalogue() -> tuple[dict, ...]:
+    """Every Basketful product (shape of ``apps/grocery/catalog/generate.py``), sorted by id. Raises
+    ``FileNotFoundError`` if products.json is missing (run ``python -m apps.grocery.catalog.generate``)."""
+    return tuple(json.loads((CATALOG / "products.json").read_text(encoding="utf-8")))
+
+
+@functools.lru_cache(maxsize=1)
+def by_id() -> dict[str, dict]:
+    """Product id -> product."""
+    return {p["id"]: p for p in catalogue()}
+
+
+@functools.lru_cache(maxsize=1)
+def by_staple() -> dict[str, dict]:
+    """GROCERIES US name -> the catalogue product that is that staple."""
+    return {p["staple"]: p for p in catalogue() if p["staple"]}
+
+
+@functools.lru_cache(maxsize=1)
+def departments() -> tuple[dict, ...]:
+    """``apps/grocery/catalog/departments.json``: ``[{"key", "name": {locale: str}, "aisles": [{"key", "name"}]}]``."""
+    return tuple(json.loads((CATALOG / "departments.json").read_text(encoding="utf-8")))
+
+
+@functools.lru_cache(maxsize=4)
+def stores(locale: str) -> tuple[dict, ...]:
+    """The chains of ``locale`` (en_US, en_GB, de_DE; others read en_US) from stores.yaml: ``[{"key", "name",
+    "tagline", "factor", "spread", "open", "close", "radius", "pickup", "colour"}]``."""
+    data = yaml.safe_load((CATALOG / "stores.yaml").read_text(encoding="utf-8"))
+    return tuple(data.get(locale) or data["en_US"])
+
+
+def _lang(locale: str) -> str:
+    return locale if locale in ("en_US", "en_GB", "de_DE") else "en_US"
+
+
+def title(product: dict, locale: str) -> str:
+    """The product's name in the persona's language, without its brand (the app shows the brand above it)."""
+    return product["title"][_lang(locale)]
+
+
+def receipt_name(product: dict, locale: str) -> str:
+    """The name a receipt line gives: the title and the size (``"Oat milk 64 fl oz"``), the title alone when
+    it counts its pieces already (``"Hass avocados (4)"``) or the product is sold by the piece (``1 ea``)."""
+    name, size = title(product, locale), size_label(product, locale)
+    unit = product["measure"]["us"][1]
+    if (unit == "ct" and name.endswith(")")) or product["size"]["us"] == "1 ea":
+        return name
+    return f"{name} {size}"
+
+
+def size_label(product: dict, locale: str) -> str:
+    """The label's size: US units for en_US, metric elsewhere (a decimal comma in German)."""
+    if _lang(locale) == "en_US":
+        return product["size"]["us"]
+    text = product["size"]["metric"]
+    return text.replace(".", ",") if locale.startswith("de") else text
+
+
+def list_price(product: dict, currency: str) -> int:
+    """The product's list price in ``currency`` (cents, ending in 9)."""
+    value = int(product["price_usd"] * PRICE_FACTOR.get(currency, 1.0))
+    return max(49, value // 10 * 10 + 9)
+
+
+def store_price(product: dict, store_key: str, currency: str, locale: str) -> int:
+    """The price of ``product`` at chain ``store_key`` of ``locale`` (cents): the list price times the chain's
+    ``factor``, moved by up to ``spread`` percent by a CRC-32 of ``<store>/<product id>``, ending in 9. Raises
+    ``KeyError`` for an unknown chain."""
+    chain = {s["key"]: s for s in stores(locale)}[store_key]
+    spread = chain["spread"]
+    wobble = (zlib.crc32(f"{store_key}/{product['id']}".encode()) % (2 * spread + 1)) - spread
+    value = list_price(product, currency) * (chain["factor"] + wobble) / 100
+    return max(49, int(value) // 10 * 10 + 9)
+
+
+def unit_price(product: dict, price_cents: int, locale: str) -> tuple[float, str]:
+    """(price per unit in cents, unit) as a shelf tag shows it: per oz / fl oz / ct in the US; in Germany per
+    kg / l (the Grundpreis) or per item; in the UK per kg / l from 1 kg / 1 l, per 100 g / 100 ml below."""
+    if _lang(locale) == "en_US":
+        amount, unit = product["measure"]["us"]
+        return price_cents / amount, unit
+    amount, unit = product["measure"]["metric"]
+    if unit == "g":
+        return (price_cents / amount * 1000, "kg") if locale.startswith("de") or amount >= 1000 else \
+            (price_cents / amount * 100, "100 g")
+    if unit == "ml":
+        return (price_cents / amount * 1000, "l") if locale.startswith("de") or amount >= 1000 else \
+            (price_cents / amount * 100, "100 ml")
+    return price_cents / amount, "ct"
+
+
+def item(product: dict, store_key: str, locale: str, currency: str, qty: int = 1) -> dict:
+    """The order item of ``product`` bought at ``store_key`` (the module docstring's shape)."""
+    return {"sku": product["id"], "name": receipt_name(product, locale), "brand": product["brand"],
+            "size": size_label(product, locale), "qty": qty,
+            "price_cents": store_price(product, store_key, currency, locale)}
+
+
+def usual_store(seed: int, locale: str) -> str:
+    """The chain the persona shops at most (a CRC-32 of the seed picks it, so it is stable per world)."""
+    chains = stores(locale)
+    return chains[zlib.crc32(f"{seed}/grocery/usual".encode()) % len(chains)]["key"]
+
+
+def pick_store(r, seed: int, locale: str) -> str:
+    """The chain of one order: the usual store with ``USUAL_STORE_SHARE``, else another (from ``r``)."""
+    usual = usual_store(seed, locale)
+    others = [s["key"] for s in stores(locale) if s["key"] != usual]
+    return usual if r.random() < USUAL_STORE_SHARE else others[r.randrange(len(others))]
+
+
+def treat(r) -> dict | None:
+    """One impulse buy for a basket (three baskets in ten), from the TREAT_DEPARTMENTS, else None."""
+    if r.random() >= 0.3:
+        return None
+    pool = [p for p in catalogue() if p["department"] in TREAT_DEPARTMENTS and not p["staple"]]
+    return pool[r.randrange(len(pool))]
+
+
+def fees(subtotal_cents: int, tipping_percent: int, pickup: bool = False) -> dict[str, int]:
+    """``{"delivery_fee_cents", "service_fee_cents", "tip_cents"}`` of a basket (module docstring rules)."""
+    delivery = 0 if pickup or subtotal_cents >= FREE_DELIVERY_FROM_CENTS else DELIVERY_FEE_CENTS
+    return {"delivery_fee_cents": delivery, "service_fee_cents": (subtotal_cents * SERVICE_PERCENT + 50) // 100,
+            "tip_cents": 0 if pickup else subtotal_cents * min(tipping_percent, TIP_CAP_PERCENT) // 100}
