@@ -131,7 +131,7 @@ def build() -> list[dict]:
             continue
         for line in dept["lines"]:
             for brand in dept["brands"]:
-                if r.random() > 0.85:
+                if r.random() > 0.85 or (line.get("brands") and brand["name"] not in line["brands"]):
                     continue
                 models = brand["models"][:]
                 r.shuffle(models)

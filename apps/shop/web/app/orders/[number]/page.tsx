@@ -66,7 +66,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
                     state === "delivered" ? <p className="sw-small sw-muted" data-testid="no-return">{refusal}</p> : null
                   ) : (
                     <details className="sw-return" open={one(sp.item) === String(i.id)}>
-                      <summary data-testid="return-open">{t("Return or replace item", "Artikel zurückgeben")}</summary>
+                      <summary data-testid="return-open">{t("Return item", "Artikel zurückgeben")}</summary>
                       <form action="/api/returns" method="post" className="sw-form" style={{ maxWidth: 420, marginTop: 8 }} data-testid="return-form">
                         <input type="hidden" name="item" value={i.id} />
                         <input type="hidden" name="order" value={o.order_number} />
