@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import http.client
 import sqlite3
 import urllib.error
 import urllib.parse
@@ -88,7 +89,14 @@ def world_facts(world) -> dict:
                  "tip_before": last.data["tip_cents"]},
         "card": {"last4": card["last4"], "account": card["account"]},
         "unknown_address": "1 Nowhere Lane, Atlantis",
+        "mail_token": _mail_token(world),
     }
+
+
+def _mail_token(world) -> str:
+    from apps.mail.seed import credentials as mail_credentials
+
+    return mail_credentials(world)["session_token"]
 
 
 def test_geo_points_are_deterministic_and_inside_the_city(world):
@@ -115,6 +123,7 @@ def test_rides_web_end_to_end(world, default_layer, tmp_path):
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         print(run_e2e("rides", facts, served, tmp_path)[-6000:])
         _check_writes(served, facts)
+        _check_mails(served, world, facts)
 
 
 def _check_writes(served: Served, facts: dict) -> None:
@@ -147,6 +156,67 @@ def _check_writes(served: Served, facts: dict) -> None:
         ("charge", ids[2], req["fare_cents"], "pending", acct),
         ("charge", f"{facts['last']['ride_id']}-TIP", facts["last"]["tip_cents"], "pending", acct),
     ], auth
+
+
+def _ride_mails(served: Served) -> list[tuple[str, str, str]]:
+    """ZipRide mails the app delivered (not seeded): (from, subject, body), in order."""
+    con = sqlite3.connect(served.database("mail"))
+    rows = con.execute("SELECT from_email, subject, body FROM messages WHERE world_ref IS NULL AND from_email LIKE "
+                       "'%@zipride.test' ORDER BY id").fetchall()
+    con.close()
+    return rows
+
+
+def _check_mails(served: Served, world, facts: dict) -> None:
+    """Each scheduled ride mailed "Your ride is scheduled" with its fare, each cancellation the refund (and the fee
+    inside the last hour); the ride requested now mails its receipt once it is over: its times are moved back as if
+    the ride had happened, the next page the rider opens finishes it (status completed) and mails the receipt, once."""
+    from apps.rides.seed import credentials
+
+    cur = world.currency
+    con = sqlite3.connect(served.database("rides"))
+    made = con.execute("SELECT id, ride_id, fare_cents, pickup_at, dropoff_at FROM rides WHERE world_ref IS NULL ORDER BY id").fetchall()
+    con.close()
+    q = facts["schedule"]["quotes"]["zip"]
+    mails = _ride_mails(served)
+    assert [m[1].split(" - ")[0] for m in mails] == ["Your ride is scheduled", "Your scheduled ride was cancelled",
+                                                     "Your ride is scheduled", "Your scheduled ride was cancelled"], mails
+    for (_, _, body), ride_id in zip(mails, [made[0][1], made[0][1], made[1][1], made[1][1]]):
+        assert f"Ride {ride_id}" in body
+    assert f"Fare: {money(q['fare_cents'], cur)}, charged to" in mails[0][2]
+    assert f"Refund: {money(q['fare_cents'], cur)} to" in mails[1][2] and "No cancellation fee." in mails[1][2]
+    assert f"Cancellation fee: {money(CANCEL_FEE_CENTS, cur)}" in mails[3][2]
+    assert f"Refund: {money(q['fare_cents'] - CANCEL_FEE_CENTS, cur)} to" in mails[3][2]
+    # The ride requested now: no receipt while it is under way.
+    rid, ride_id, fare, pickup, dropoff = made[2]
+    cookie = f"zr_session={credentials(world)['session_token']}"
+    assert _get(served, HOST, "/activity", cookie) == 200
+    assert len(_ride_mails(served)) == 4
+    shift = dt.timedelta(hours=3)
+    con = sqlite3.connect(served.database("rides"))
+    con.execute("UPDATE rides SET pickup_at = ?, dropoff_at = ? WHERE id = ?",
+                ((dt.datetime.fromisoformat(pickup) - shift).isoformat(), (dt.datetime.fromisoformat(dropoff) - shift).isoformat(), rid))
+    con.commit()
+    con.close()
+    for _ in range(2):
+        assert _get(served, HOST, "/activity", cookie) == 200
+    con = sqlite3.connect(served.database("rides"))
+    assert con.execute("SELECT status FROM rides WHERE id = ?", (rid,)).fetchone() == ("completed",)
+    con.close()
+    mails = _ride_mails(served)
+    assert len(mails) == 5, "one receipt"
+    sender, subject, body = mails[4]
+    assert sender == "receipts@zipride.test" and subject.startswith("Your ZipRide receipt - ")
+    assert f"Ride {ride_id}" in body and f"Fare: {money(fare, cur)}" in body and f"Total: {money(fare, cur)}" in body
+
+
+def _get(served: Served, host: str, path: str, cookie: str) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
+    conn.request("GET", path, headers={"Host": host, "Cookie": cookie})
+    res = conn.getresponse()
+    res.read()
+    conn.close()
+    return res.status
 
 
 def test_seed_is_byte_identical_and_agrees_with_the_world(world, tmp_path):

@@ -158,7 +158,8 @@ test("the confirmation mail is in Mailbox with the trip's calendar file", async 
     await ctx.addCookies([{ name: "mb_session", value: facts.mail_token, domain: "mailbox.test", path: "/", httpOnly: true, sameSite: "Lax" }]);
     const mail = await ctx.newPage();
     await mail.goto(`http://mailbox.test/search?q=${encodeURIComponent(`confirmed ${pnr}`)}`);
-    await mail.locator('[data-testid="conversation"] a.mb-row-link').first().click();
+    await mail.locator('[data-testid="conversation"]').filter({ hasText: "Booking confirmed" }).first().locator("a.mb-row-link").click();
+    await mail.waitForURL(/\/t\//);
     await mail.getByText(`${pnr}.ics`).first().waitFor();
     assert.ok((await mail.getByText(`Confirmation code (PNR): ${pnr}`).count()) >= 1);
     await screenshot(mail, "07b-confirmation-mail");

@@ -136,6 +136,28 @@ test("cancelling within 60 minutes of pickup keeps the fee", async () => {
   await page.getByRole("status").waitFor();
 });
 
+test("Mailbox has the scheduled ride's mail and its cancellation with the refund", async () => {
+  if (!facts.apps.includes("mail")) return;
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    await ctx.addCookies([{ name: "mb_session", value: facts.mail_token, domain: "mailbox.test", path: "/", httpOnly: true, sameSite: "Lax" }]);
+    const mail = await ctx.newPage();
+    for (const [q, name, subject] of [
+      [`scheduled ${scheduledId}`, "07-mail-scheduled", "Your ride is scheduled"],
+      [`cancelled ${scheduledId}`, "08-mail-cancelled", "Your scheduled ride was cancelled"],
+    ]) {
+      await mail.goto(`http://mailbox.test/search?q=${encodeURIComponent(q)}`);
+      // The newest conversation whose subject starts so; its message then opens.
+      await mail.locator('[data-testid="conversation"]').filter({ hasText: subject }).first().locator("a.mb-row-link").click();
+      await mail.waitForURL(/\/t\//);
+      await mail.getByRole("heading", { name: new RegExp(`^${subject}`) }).first().waitFor();
+      await screenshot(mail, name);
+    }
+  } finally {
+    await ctx.close();
+  }
+});
+
 test("requesting a ride now charges the card", async () => {
   const r = facts.request;
   await page.goto(`${BASE}/?${new URLSearchParams({ pickup: r.pickup, dropoff: r.dropoff })}`);

@@ -2,6 +2,7 @@ import { chargeCard, PaymentDeclined, refundCard } from "@persona/platform/payme
 import { db } from "./db";
 import { rideContext, type RideContext } from "./context";
 import { etaMinutes, fareParts, rideMinutes, roadTenths, type FareParts } from "./geo";
+import { mailCancelled, mailReceipt, mailScheduled } from "./mail";
 
 /** A refusal the rider can act on (bad input, a declined card): routes answer it, nothing was written. */
 export class RideError extends Error {}
@@ -366,7 +367,29 @@ export async function requestRide(input: RequestInput): Promise<number> {
       q.time_cents, q.booking_fee_cents, q.fare_cents, q.fare_cents, driver, card.id, input.purpose || "personal",
       input.purpose === "work" ? 1 : 0, auth.authorization,
     );
-  return Number(info.lastInsertRowid);
+  const id = Number(info.lastInsertRowid);
+  if (scheduled) await mailScheduled(ctx, ride(id)!, FREE_CANCEL_MINUTES);
+  return id;
+}
+
+/**
+ * Finish the rides made in the app (requested now, or scheduled) whose drop-off time has passed on the app
+ * clock: status -> 'completed' (once; the update is guarded by the old status) and the receipt mailed.
+ * Called when the rider opens the app's pages, so a ride ends when its time is up, not when a page asks.
+ * Returns how many rides were finished.
+ */
+export async function settleRides(): Promise<number> {
+  const ctx = rideContext();
+  const open = db().prepare(`${RIDE_SQL} WHERE r.status IN ('requested', 'scheduled') AND r.world_ref IS NULL ORDER BY r.id`).all() as Ride[];
+  let done = 0;
+  for (const r of open) {
+    if (phase(ctx, r) !== "completed") continue;
+    const info = db().prepare("UPDATE rides SET status = 'completed' WHERE id = ? AND status = ?").run(r.id, r.status);
+    if (info.changes !== 1) continue;
+    done += 1;
+    await mailReceipt(ctx, ride(r.id)!);
+  }
+  return done;
 }
 
 /** What cancelling `r` now would cost: `{free, fee_cents, refund_cents, minutes_ahead}`. */
@@ -400,6 +423,7 @@ export async function cancelRide(id: number): Promise<void> {
   db()
     .prepare("UPDATE rides SET status = 'cancelled', cancelled_at = ?, cancel_fee_cents = ?, refund_cents = ?, refund_auth = ?, total_cents = ?, tip_cents = 0 WHERE id = ? AND status = 'scheduled'")
     .run(ctx.now, t.fee_cents, t.refund_cents, code, t.fee_cents, id);
+  await mailCancelled(ctx, r, t);
 }
 
 function feedbackOpen(ctx: RideContext, r: Ride): void {

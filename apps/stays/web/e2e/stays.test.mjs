@@ -341,14 +341,16 @@ test("Mailbox shows Bramblestay's mails: the new dates with the calendar file, t
   try {
     await ctx.addCookies([{ name: "mb_session", value: facts.mail_token, domain: "mailbox.test", path: "/", httpOnly: true, sameSite: "Lax" }]);
     const mail = await ctx.newPage();
-    for (const [q, name, expect] of [
-      [`new dates ${made.rental}`, "mail-changed", facts.change.down_text],
-      [`cancelled ${made.rental}`, "mail-cancelled", facts.change.short_text],
-      [`confirmed ${made.rental}`, "mail-booked", `reservation-${made.rental}.ics`],
+    for (const [q, name, subject] of [
+      [`new dates ${made.rental}`, "mail-changed", "Your reservation has new dates"],
+      [`cancelled ${made.rental}`, "mail-cancelled", "Your reservation is cancelled"],
+      [`confirmed ${made.rental}`, "mail-booked", "Reservation confirmed"],
     ]) {
       await mail.goto(`http://mailbox.test/search?q=${encodeURIComponent(q)}`);
-      await mail.locator('[data-testid="conversation"] a.mb-row-link').first().click();
-      await mail.getByText(expect).first().waitFor();
+      // The newest conversation whose subject starts so; its message then opens.
+      await mail.locator('[data-testid="conversation"]').filter({ hasText: subject }).first().locator("a.mb-row-link").click();
+      await mail.waitForURL(/\/t\//);
+      await mail.getByRole("heading", { name: new RegExp(`^${subject}`) }).first().waitFor();
       await screenshot(mail, name);
     }
   } finally {

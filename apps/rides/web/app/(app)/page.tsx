@@ -4,7 +4,7 @@ import { PlaceIcon } from "@/rides/components/Logo";
 import { requireUser } from "@/rides/lib/auth";
 import { rideContext } from "@/rides/lib/context";
 import { clock, dayTime, distance, money } from "@/rides/lib/format";
-import { addMinutes, cards, history, localOf, phase, places, quotes, recentPlaces, resolvePlace, RideError, savedPlaces, upcoming, type Quote } from "@/rides/lib/rides";
+import { addMinutes, cards, history, localOf, phase, places, quotes, recentPlaces, resolvePlace, RideError, savedPlaces, upcoming, type Quote, settleRides } from "@/rides/lib/rides";
 
 export const metadata = { title: "Request a ride" };
 
@@ -12,6 +12,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 
 export default async function Home({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
+  await settleRides();
   const ctx = rideContext();
   const sp = await searchParams;
   const saved = savedPlaces();

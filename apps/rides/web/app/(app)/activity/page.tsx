@@ -4,7 +4,7 @@ import { Stars } from "@/rides/components/Logo";
 import { requireUser } from "@/rides/lib/auth";
 import { rideContext } from "@/rides/lib/context";
 import { dayTime, money, monthName, PURPOSES } from "@/rides/lib/format";
-import { history, months, phase } from "@/rides/lib/rides";
+import { history, months, phase, settleRides } from "@/rides/lib/rides";
 
 export const metadata = { title: "Activity" };
 
@@ -12,6 +12,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 
 export default async function Activity({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
+  await settleRides();
   const ctx = rideContext();
   const sp = await searchParams;
   const month = /^\d{4}-\d{2}$/.test(one(sp.month)) ? one(sp.month) : "";

@@ -3,7 +3,7 @@ import { Header } from "@/rides/components/Header";
 import { requireUser } from "@/rides/lib/auth";
 import { rideContext } from "@/rides/lib/context";
 import { dayTime, distance, money } from "@/rides/lib/format";
-import { cancelTerms, CANCEL_FEE_CENTS, FREE_CANCEL_MINUTES, upcoming } from "@/rides/lib/rides";
+import { cancelTerms, CANCEL_FEE_CENTS, FREE_CANCEL_MINUTES, upcoming, settleRides } from "@/rides/lib/rides";
 
 export const metadata = { title: "Scheduled rides" };
 
@@ -11,6 +11,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 
 export default async function Scheduled({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
+  await settleRides();
   const ctx = rideContext();
   const sp = await searchParams;
   const rides = upcoming(ctx);

@@ -6,7 +6,7 @@ import { requireUser } from "@/rides/lib/auth";
 import { rideContext } from "@/rides/lib/context";
 import { clock, day, distance, money, PURPOSES } from "@/rides/lib/format";
 import { idValue } from "@/rides/lib/http";
-import { cancelTerms, COMPLIMENTS, FEEDBACK_DAYS, localOf, minutesBetween, phase, ride } from "@/rides/lib/rides";
+import { cancelTerms, COMPLIMENTS, FEEDBACK_DAYS, localOf, minutesBetween, phase, ride, settleRides } from "@/rides/lib/rides";
 
 export const metadata = { title: "Ride receipt" };
 
@@ -14,6 +14,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 
 export default async function RidePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
+  await settleRides();
   const ctx = rideContext();
   const { id } = await params;
   const sp = await searchParams;
