@@ -8,9 +8,11 @@ Rules (tasks, apps and tests depend on them):
   at home (not between a trip's ``depart`` and ``return``) by systematic sampling with a random
   phase, then nudged by up to two days; so the counts are exact and the dates irregular.
 * ``food_order`` (DashBite), evenings (some weekend lunches): about half are the persona's
-  ``usual_order`` (same restaurant, items, prices and total every time); the rest come from
-  restaurants of the persona's cuisines. Fees = delivery fee + 10 % service fee; tip =
-  ``tipping_percent`` of the subtotal; charged at placement.
+  ``usual_order`` (same restaurant, items, prices and total every time); the rest come from two
+  DashBite restaurants of each persona cuisine (``world/delivery.py``, ``apps/delivery/catalog``; streams
+  ``delivery/favourites`` and ``delivery/orders/items``): catalogue dishes with their options at the menu's
+  prices, the basket at least the restaurant's minimum. Fees = the restaurant's delivery fee + 10 % service
+  fee (half up); tip = ``tipping_percent`` of the subtotal (floored); charged at placement.
 * ``grocery_order`` (Basketful): delivered on ``groceries_day`` in most weeks when
   ``grocery_delivery`` (ordered the evening before or that morning), top-up orders on other days;
   charged at placement; every delivery window closes before ``now``.
@@ -46,6 +48,7 @@ import datetime as dt
 
 from ..rng import derived_id
 from . import dining, grocery, retail
+from . import delivery as dashbite
 from .context import Charge, Sim
 from .finance import budget, cents, household_size, purchase
 from .model import Merchant
@@ -534,33 +537,39 @@ def simulate_orders(sim: Sim) -> None:
     ids: set[str] = set()
     squeeze = budget(sim).squeeze  # 1.0 unless the spec's pay cannot carry its routines
 
-    # Food delivery.
+    # Food delivery: DashBite's restaurants and dishes (world/delivery.py, apps/delivery/catalog).
     r = sim.rng("orders/food")
+    dash = dashbite.home_catalogue(p)
+    places = dashbite.favourites(sim, dash)
+    basket = sim.rng("delivery/orders/items")
     usual = _usual(p)
+    usual_place = next((x for x in dash if x["usual"]), None)
     tp = p.preferences.tipping_percent
     for n, day in enumerate(spread(r, _count(sim, ro.food_delivery_per_month * squeeze), home_days)):
         lunch = day.weekday() >= 5 and r.random() < 0.2
         placed = _at(day, r, (11, 30), (13, 15)) if lunch else _at(day, r, (17, 30), (21, 30))
-        if usual and (r.random() < 0.5 or not restaurants):
-            items, subtotal, delivery, service, tip, total = usual
-            restaurant, cuisine, is_usual = p.routines.usual_order.restaurant, None, True
-            items = [dict(x) for x in items]
+        if usual and usual_place and (r.random() < 0.5 or not places):
+            items, subtotal, fee, service, tip, total = usual
+            place, is_usual = usual_place, True
+            dish = {dashbite.dish_name(d, p.locale): d["id"] for d in place["menu"]}
+            items = [{"dish_id": dish[x["name"]], "name": x["name"], "qty": x["qty"], "options": [],
+                      "option_ids": [], "price_cents": x["price_cents"]} for x in items]
         else:
-            restaurant, cuisine, menu, _ = restaurants[r.randrange(len(restaurants))]
-            picks = r.sample(list(menu), r.randint(2, min(4, len(menu))))
-            items = [{"name": GERMAN_DISHES.get(name, name) if p.locale == "de_DE" else name,
-                      "qty": 2 if r.random() < 0.12 else 1, "price_cents": price} for name, price in picks]
+            place = places[r.randrange(len(places))]
+            items = dashbite.draw_items(basket, place, p.locale)
             subtotal = sum(x["qty"] * x["price_cents"] for x in items)
-            delivery = r.choice([0, 199, 299, 399])
-            service = round(subtotal * 0.10)
+            f = dashbite.fees(place, subtotal)  # the basket reaches the minimum: no small-order fee
+            fee, service = f["delivery_fee_cents"], f["service_fee_cents"]
             tip = subtotal * tp // 100
-            total = subtotal + delivery + service + tip
+            total = subtotal + fee + service + tip
             is_usual = False
+        restaurant, cuisine = place["name"], place["cuisine"]
         order_id = _new_id(r, "DB-", 8, ids)
         delivered = placed + dt.timedelta(minutes=r.randint(28, 55))
         data = {"order_id": order_id, "provider": DASHBITE[0], "restaurant": restaurant, "cuisine": cuisine,
-                "usual": is_usual, "items": items, "subtotal_cents": subtotal, "delivery_fee_cents": delivery,
-                "service_fee_cents": service, "fees_cents": delivery + service, "tip_cents": tip,
+                "restaurant_id": place["id"], "restaurant_address": place["address"],
+                "usual": is_usual, "items": items, "subtotal_cents": subtotal, "delivery_fee_cents": fee,
+                "service_fee_cents": service, "fees_cents": fee + service, "tip_cents": tip,
                 "total_cents": total, "delivery_address": home_line,
                 "placed_local": iso(from_local(sim, placed), zone_name),
                 "delivered_local": iso(from_local(sim, delivered), zone_name), "account": account,
