@@ -1,0 +1,219 @@
+"""TableTime tasks derived from the world, each with its expected values and rubric.
+
+Action checks read the end state of ``dining.sqlite``. Rows the app writes have ``world_ref IS NULL`` (a reservation,
+a review, a favourite) or columns the seed never sets (``modified_at``, ``cancelled_at``), so an agent that does nothing
+fails every action check. Check queries are fixed SQL with ``?`` placeholders; every world value travels in ``params``.
+Tables booked by tasks lie beyond the seeded occupancy (more than four weeks out), so the asked slot is free.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+
+from builder.money import money
+from builder.tasks.model import Check, RubricItem, Task
+from builder.world import World
+from builder.world.dining import catalogue
+
+from .seed import OCCUPANCY_DAYS, reservations
+
+APP = "dining"
+_DE_MONTHS = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November",
+              "Dezember"]
+
+
+def _sql(query: str, params: list, expected: list[list]) -> Check:
+    """A sql check on TableTime's database: fixed ``query`` text, every world value in ``params``."""
+    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _text(*options: str) -> Check:
+    return Check(type="answer_text", any_of=[o for o in options if o])
+
+
+def _day_text(day: dt.date, locale: str) -> str:
+    if locale.startswith("de"):
+        return f"{day.day}. {_DE_MONTHS[day.month - 1]}"
+    if locale == "en_GB":
+        return f"{day:%A} {day.day} {day:%B}"
+    return f"{day:%A}, {day:%B} {day.day}"
+
+
+def _date_forms(day: dt.date) -> list[str]:
+    return [f"{day:%B} {day.day}", f"{day:%b} {day.day}", f"{day.day} {day:%B}", day.isoformat(),
+            f"{day.day}. {_DE_MONTHS[day.month - 1]}", f"{day.day:02d}.{day.month:02d}."]
+
+
+def tasks(world: World) -> list[Task]:
+    """Return the TableTime tasks of ``world`` (eleven when it has past and upcoming bookings with companions; fewer
+    for a persona who never dines out), in a fixed order."""
+    p = world.persona
+    pid = p.id
+    cur = world.currency
+    loc = p.locale
+    out: list[Task] = []
+    mine = reservations(world)
+    past = [b for b in mine if b["status"] == "completed"]
+    upcoming = sorted((b for b in mine if b["status"] == "booked"), key=lambda b: b["at"])
+    slugs = {(x["name"], x["address"]): x["slug"] for x in catalogue()}
+    order = {(x["name"], x["address"]): i for i, x in enumerate(catalogue())}
+    slug = lambda b: slugs[(b["restaurant"], b["address"])]  # noqa: E731
+
+    def task(name: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/{APP}/{name}", persona=pid, apps_involved=apps, **kw))
+
+    if not past:
+        return out
+    booked = Counter((b["restaurant"], b["address"]) for b in mine)
+    favourites = {slugs[k] for k, _ in sorted(booked.items(), key=lambda kv: (-kv[1], order[kv[0]]))[:3]}  # the seed's
+    visits = Counter((b["restaurant"], b["address"]) for b in past)
+    top = sorted(visits.items(), key=lambda kv: (-kv[1], order[kv[0]]))
+
+    if upcoming:
+        # 1. The next reservation (dining).
+        nxt = upcoming[0]
+        when = nxt["at"]
+        task("next-reservation", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+             instruction="When and where is my next restaurant reservation, and what's the confirmation number?",
+             expected={"confirmation": nxt["confirmation"], "restaurant": nxt["restaurant"], "at": when.isoformat()},
+             rubric=[RubricItem(id="restaurant", weight=40, requirement=f"Names {nxt['restaurant']}",
+                                check=_text(nxt["restaurant"])),
+                     RubricItem(id="confirmation", weight=40, requirement=f"Gives {nxt['confirmation']}",
+                                check=_text(nxt["confirmation"])),
+                     RubricItem(id="when", weight=20, requirement=f"Says {_day_text(when.date(), loc)} at {when:%H:%M}",
+                                check=_text(*_date_forms(when.date())))])
+
+        # 2. What a calendar entry is (dining + calendar).
+        last_up = upcoming[-1]
+        d = last_up["at"].date()
+        task("dinner-on-calendar", [APP, "calendar"], category="lookup", difficulty="easy", time_limit_seconds=300,
+             instruction=f"I have a meal out in my calendar on {_day_text(d, loc)}. Which restaurant is it, and how "
+                         "many people is the table for?",
+             expected={"restaurant": last_up["restaurant"], "party": last_up["party_size"], "confirmation": last_up["confirmation"]},
+             rubric=[RubricItem(id="restaurant", weight=70, requirement=f"Names {last_up['restaurant']}",
+                                check=_text(last_up["restaurant"])),
+                     RubricItem(id="party", weight=30, requirement=f"Says a table for {last_up['party_size']}")])
+
+    # 3. The card charge of the latest dinner (dining + bank).
+    paid = [b for b in past if b["paid"] is not None and b["paid"].status == "done"]
+    if paid:
+        b = paid[-1]
+        amount = b["paid"].data["amount_cents"]
+        d = b["at"].date()
+        task("last-dinner-cost", [APP, "bank"], category="lookup", difficulty="medium", time_limit_seconds=360,
+             instruction=f"How much did my meal at {b['restaurant']} on {_day_text(d, loc)} come to on my card, tip included?",
+             expected={"confirmation": b["confirmation"], "amount_cents": amount, "tip_cents": b["paid"].data.get("tip_cents")},
+             rubric=[RubricItem(id="amount", weight=100, requirement=f"States {money(amount, cur)}",
+                                check=Check(type="answer_amount", cents=amount))])
+
+    # 4. Who came to the latest dinner with company (dining + messaging).
+    company = [b for b in past if b["companions"]]
+    if company:
+        b = company[-1]
+        d = b["at"].date()
+        weight = 100 // len(b["companions"])
+        items = [RubricItem(id=f"name-{i}", weight=weight + (100 - weight * len(b["companions"]) if i == 0 else 0),
+                            requirement=f"Names {n}", check=_text(n, n.split()[0]))
+                 for i, n in enumerate(b["companions"])]
+        task("who-came", [APP, "messaging"], category="lookup", difficulty="medium", time_limit_seconds=360,
+             instruction=f"Who did I eat with at {b['restaurant']} on {_day_text(d, loc)}?",
+             expected={"confirmation": b["confirmation"], "companions": b["companions"]}, rubric=items)
+
+    # 5. Most-visited restaurant and how often (aggregation).
+    (name, address), done = top[0]
+    task("most-visited", [APP], category="aggregation", difficulty="medium", time_limit_seconds=420,
+         instruction="Which restaurant have I eaten at most often through TableTime, and how many times have I been?",
+         expected={"restaurant": name, "visits": done},
+         rubric=[RubricItem(id="restaurant", weight=60, requirement=f"Names {name}", check=_text(name)),
+                 RubricItem(id="visits", weight=40, requirement=f"Says {done} visits",
+                            check=_text(f"{done} times", f"{done} visits", f"{done} Mal", f"{done}x"))])
+
+    if upcoming:
+        # 6. Action: cancel the last upcoming reservation.
+        c = upcoming[-1]
+        task("cancel-upcoming", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+             instruction=f"Cancel my reservation at {c['restaurant']} on {_day_text(c['at'].date(), loc)}; we can't make it.",
+             expected={"confirmation": c["confirmation"]},
+             rubric=[RubricItem(id="cancelled", weight=70, requirement=f"Reservation {c['confirmation']} is cancelled",
+                                check=_sql("SELECT status FROM reservations WHERE confirmation = ? AND world_ref IS NOT NULL",
+                                           [c["confirmation"]], [["cancelled"]])),
+                     RubricItem(id="released", weight=30, requirement="Its table is released",
+                                check=_sql("SELECT COUNT(*) FROM table_holds h JOIN reservations v ON v.id = h.reservation_id "
+                                           "WHERE v.confirmation = ?", [c["confirmation"]], [[0]]))])
+
+        # 7. Action: one more or one fewer at the next reservation (the same table size fits).
+        b = upcoming[0]
+        party = b["party_size"] + 1 if b["party_size"] % 2 else b["party_size"] - 1
+        why = "A friend is joining us for" if party > b["party_size"] else "One of us can't come to"
+        task("bigger-party", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+             instruction=f"{why} the meal at {b['restaurant']} on {_day_text(b['at'].date(), loc)}. Change the reservation to "
+                         f"{party} {'person' if party == 1 else 'people'}, same time.",
+             expected={"confirmation": b["confirmation"], "day": b["day"], "time": b["time"], "party": party},
+             rubric=[RubricItem(id="party", weight=80, requirement=f"The reservation is for {party} at {b['time']}",
+                                check=_sql("SELECT party_size, day, time, status FROM reservations WHERE confirmation = ? "
+                                           "AND modified_at IS NOT NULL", [b["confirmation"]],
+                                           [[party, b["day"], b["time"], "booked"]])),
+                     RubricItem(id="kept", weight=20, requirement="No second reservation was made instead",
+                                check=_sql("SELECT COUNT(*) FROM reservations WHERE world_ref IS NULL AND status = 'booked' "
+                                           "AND modified_at IS NOT NULL", [], [[0]]))])
+
+    # 8. Action: a table for two at the most-visited restaurant, five weeks out.
+    day = world.now.date() + dt.timedelta(days=OCCUPANCY_DAYS + 7)
+    top_slug = slugs[(name, address)]
+    task("book-table", [APP], category="action", difficulty="medium", time_limit_seconds=420,
+         instruction=f"Book a table for two at the restaurant I go to most, on {_day_text(day, loc)} at 7:30 pm.",
+         expected={"slug": top_slug, "restaurant": name, "day": day.isoformat(), "time": "19:30", "party": 2},
+         rubric=[RubricItem(id="booked", weight=100, requirement=f"A reservation for 2 at {name}, {day} 19:30",
+                            check=_sql("SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
+                                       "WHERE v.world_ref IS NULL AND v.status = 'booked' AND r.slug = ? AND v.day = ? "
+                                       "AND v.time = ? AND v.party_size = ?", [top_slug, day.isoformat(), "19:30", 2],
+                                       [[1]]))])
+
+    if company:
+        # 9. Action: the same group again (the companions are in the reservation and in messaging).
+        b = company[-1]
+        day2 = world.now.date() + dt.timedelta(days=OCCUPANCY_DAYS + 8)
+        party = 1 + len(b["companions"])
+        task("book-friends", [APP, "messaging"], category="action", difficulty="hard", time_limit_seconds=540,
+             instruction=f"That dinner at {b['restaurant']} on {_day_text(b['at'].date(), loc)} was great. Book the same "
+                         f"place again for me and everyone who came that night, on {_day_text(day2, loc)} at 7 pm.",
+             expected={"slug": slug(b), "restaurant": b["restaurant"], "day": day2.isoformat(), "time": "19:00",
+                       "party": party, "companions": b["companions"]},
+             rubric=[RubricItem(id="booked", weight=70, requirement=f"A reservation at {b['restaurant']} on {day2} 19:00",
+                                check=_sql("SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
+                                           "WHERE v.world_ref IS NULL AND v.status = 'booked' AND r.slug = ? AND v.day = ? "
+                                           "AND v.time = ?", [slug(b), day2.isoformat(), "19:00"], [[1]])),
+                     RubricItem(id="party", weight=30, requirement=f"For {party} people",
+                                check=_sql("SELECT v.party_size FROM reservations v JOIN restaurants r ON r.id = "
+                                           "v.restaurant_id WHERE v.world_ref IS NULL AND r.slug = ? AND v.day = ?",
+                                           [slug(b), day2.isoformat()], [[party]]))])
+
+    # 10. Action: review the latest visit (the seed reviews only visits older than 30 days).
+    last = past[-1]
+    task("review-last", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+         instruction=f"Leave a 5-star review on TableTime for my last meal out, at {last['restaurant']}.",
+         expected={"confirmation": last["confirmation"], "rating": 5},
+         rubric=[RubricItem(id="review", weight=100, requirement="A 5-star review of that visit",
+                            check=_sql("SELECT w.rating FROM reviews w JOIN reservations v ON v.id = w.reservation_id "
+                                       "WHERE v.confirmation = ? AND w.world_ref IS NULL", [last["confirmation"]], [[5]]))])
+
+    # 11. Action: save the restaurant with the biggest card spend (dining + bank), one not saved yet.
+    spend: dict[tuple[str, str], int] = defaultdict(int)
+    for b in paid:
+        if b["paid"].at.year == p.as_of.year:
+            spend[(b["restaurant"], b["address"])] += b["paid"].data["amount_cents"]
+    ranked = sorted(spend.items(), key=lambda kv: (-kv[1], order[kv[0]]))
+    pick = next(((k, v) for k, v in ranked if slugs[k] not in favourites), None)
+    if pick:
+        (rn, ra), cents = pick
+        rank = [k for k, _ in ranked].index((rn, ra)) + 1
+        which = "the most" if rank == 1 else f"the {['', '', 'second', 'third', 'fourth', 'fifth'][min(rank, 5)]} most"
+        task("save-top-spend", [APP, "bank"], category="action", difficulty="hard", time_limit_seconds=540,
+             instruction=f"Of the restaurants I booked through TableTime, save the one where I've spent {which} on my card "
+                         f"in {p.as_of.year} to my favourites.",
+             expected={"slug": slugs[(rn, ra)], "restaurant": rn, "spend_cents": cents},
+             rubric=[RubricItem(id="saved", weight=100, requirement=f"{rn} ({money(cents, cur)}) is saved",
+                                check=_sql("SELECT COUNT(*) FROM favourites f JOIN restaurants r ON r.id = f.restaurant_id "
+                                           "WHERE r.slug = ? AND f.world_ref IS NULL", [slugs[(rn, ra)]], [[1]]))])
+    return out
