@@ -317,6 +317,53 @@ def test_pay_at_property_cancellation_after_deadline(world, default_layer, tmp_p
         assert lines == [("charge", f"{up['confirmation']}-X", fee)]
 
 
+def test_change_dates_of_a_world_booking_paid_at_the_property(world, default_layer, tmp_path):
+    """The world's upcoming stay (paid at the property) moved a day later: re-priced with the site's price function,
+    nothing moves on the card (the hotel charges at check-out), the change is recorded with the old and new dates,
+    the nights move, and the new-dates mail carries the updated calendar file."""
+    import icalendar
+
+    from apps.stays.inventory import inventory
+    from apps.stays.seed import bookings, credentials
+
+    today = world.now.date()
+    up = next((b for b in bookings(world) if dt.date.fromisoformat(b["check_in"]) > today + dt.timedelta(days=3)), None)
+    if up is None:
+        pytest.skip("no upcoming stay far enough ahead in the world")
+    city = next(c for c in inventory(world) if c["name"] == up["city"])
+    new_in = dt.date.fromisoformat(up["check_in"]) + dt.timedelta(days=1)
+    new_out = dt.date.fromisoformat(up["check_out"]) + dt.timedelta(days=1)
+    cookie = f"bs_session={credentials(world)['session_token']}"
+    with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
+        con = sqlite3.connect(served.database("stays"))
+        slug, room_name, policy, old_total = con.execute(
+            "SELECT p.slug, r.name, b.rate_plan, b.total_cents FROM bookings b JOIN properties p ON p.id = b.property_id "
+            "JOIN rooms r ON r.id = b.room_id WHERE b.confirmation = ?", (up["confirmation"],)).fetchone()
+        con.close()
+        prop = next(p for p in city["properties"] if p["slug"] == slug)
+        room = next(r for r in prop["rooms"] if r["name"] == room_name)
+        expect = quote(prop, room, city, new_in, up["nights"], policy)["total_cents"]
+        status, location = _post(served, "/api/change", [("confirmation", up["confirmation"]), ("checkin", new_in.isoformat()),
+                                                        ("checkout", new_out.isoformat()), ("confirm", "yes")], cookie)
+        assert status == 303 and "changed=1" in location, location
+        con = sqlite3.connect(served.database("stays"))
+        row = con.execute("SELECT check_in, check_out, total_cents, status, (SELECT MIN(night) || '/' || COUNT(*) FROM booking_nights n "
+                          "WHERE n.booking_id = b.id) FROM bookings b WHERE confirmation = ?", (up["confirmation"],)).fetchone()
+        change = con.execute("SELECT old_check_in, new_check_in, old_total_cents, new_total_cents, difference_cents, authorization "
+                             "FROM booking_changes").fetchall()
+        con.close()
+        assert row == (new_in.isoformat(), new_out.isoformat(), expect, "confirmed", f"{new_in.isoformat()}/{up['nights']}")
+        assert change == [(up["check_in"], new_in.isoformat(), old_total, expect, expect - old_total, None)]
+        bank = sqlite3.connect(served.database("bank"))
+        assert bank.execute("SELECT COUNT(*) FROM card_authorizations").fetchone() == (0,), "paid at the property"
+        bank.close()
+        (subject, body, files), = _app_mails(served, "reservations@bramblestay.test")
+        assert subject.startswith("Your reservation has new dates: ") and up["confirmation"] in subject
+        assert "charged at check-out" in body
+        ev = icalendar.Calendar.from_ical(files[f"reservation-{up['confirmation']}.ics"]).walk("VEVENT")[0]
+        assert ev["DTSTART"].dt == dt.datetime.combine(new_in, dt.time(15), ZoneInfo(city["zone"]))
+
+
 def _post(served: Served, path: str, fields: list[tuple[str, str]], cookie: str) -> tuple[int, str]:
     conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
     conn.request("POST", path, body=urllib.parse.urlencode(fields),

@@ -124,6 +124,10 @@ test("search: the city's inventory, type and rating filters, price sort; bad inp
   assert.equal(await page.getByTestId("search-error").innerText(), "Check-in can't be in the past.");
   await page.goto(`${BASE}/search?${q}&max=lots`);
   assert.match(await page.getByTestId("search-error").innerText(), /maximum price/);
+  await page.goto(`${BASE}/search?${q}&rating=10`);
+  assert.equal(await page.getByTestId("search-error").innerText(), "Choose a guest rating of 7+, 8+ or 9+.");
+  await page.goto(`${BASE}/search?${q}&sort=cheapest`);
+  assert.equal(await page.getByTestId("search-error").innerText(), "Choose one of the sort orders.");
 });
 
 test("book the rental with the saved card: the total is the documented price, the trip is upcoming", async () => {
@@ -293,6 +297,10 @@ test("cancel after the free-cancellation deadline: the policy says so first, and
   await page.getByTestId("confirm-pay").click();
   await page.getByTestId("booked").waitFor();
   made.late = new URL(page.url()).pathname.split("/").pop();
+  // Past its free-cancellation deadline the dates can't be changed either.
+  assert.match(await page.getByTestId("no-change").innerText(), /no longer be changed online/);
+  const change = await post("/api/change", { confirmation: made.late, checkin: plusDays(l.checkin, 1), checkout: plusDays(l.checkout, 1), confirm: "yes" });
+  assert.match(change.error, /free-change window of this booking has closed/);
   await page.goto(`${BASE}/trips/${made.late}/cancel`);
   assert.equal(await page.getByTestId("cancel-terms").getAttribute("data-free"), "0");
   assert.match(await page.getByTestId("cancel-terms").innerText(), /won't get a refund/);

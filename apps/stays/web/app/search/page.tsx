@@ -38,6 +38,10 @@ export default async function SearchPage({ searchParams }: { searchParams: Searc
   try {
     if (!city) throw new StayError(cityName ? `We don't list stays in “${cityName}” yet.` : "Choose a destination.");
     const q = checkStay(checkIn, checkOut, guests, ctx.today);
+    // A filter the page doesn't offer is refused, not silently dropped.
+    if (one(sp.type) && !type) throw new StayError("Choose Hotels or Rentals (or any type).");
+    if (one(sp.rating) && minRating == null) throw new StayError("Choose a guest rating of 7+, 8+ or 9+.");
+    if (one(sp.sort) && one(sp.sort) !== sort) throw new StayError("Choose one of the sort orders.");
     if (maxText && maxNightly == null) throw new StayError("Enter the maximum price per night as an amount, e.g. 250.");
     const filters: SearchFilters = { type, maxNightly, minRating, freeCancel, sort };
     hits = search(city, q, filters, ctx.timezone);
