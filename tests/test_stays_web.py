@@ -364,6 +364,45 @@ def test_change_dates_of_a_world_booking_paid_at_the_property(world, default_lay
         assert ev["DTSTART"].dt == dt.datetime.combine(new_in, dt.time(15), ZoneInfo(city["zone"]))
 
 
+def test_cancel_after_a_dearer_change_refunds_every_charge(world, default_layer, tmp_path):
+    """Book the rental, make the stay longer (the difference is a second charge), cancel inside the window: the bank
+    refunds at most what was charged under a reference, so the refund is the first charge under the confirmation and
+    the rest under ``<confirmation>-R``; together they are the new total, and the card is back where it was."""
+    from apps.stays.seed import credentials
+
+    facts = world_facts(world)
+    r, c = facts["rental"], facts["change"]
+    cookie = f"bs_session={credentials(world)['session_token']}"
+    with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
+        con = sqlite3.connect(served.database("stays"))
+        room = con.execute("SELECT r.id FROM rooms r JOIN properties p ON p.id = r.property_id WHERE p.slug = ? ORDER BY r.id",
+                           (r["slug"],)).fetchone()[0]
+        con.close()
+        status, location = _post(served, "/api/bookings", [("p", r["slug"]), ("room", str(room)), ("plan", r["plan"]),
+                                                          ("checkin", r["checkin"]), ("checkout", r["checkout"]), ("guests", "2"),
+                                                          ("card", "1"), ("request", "")], cookie)
+        assert status == 303 and "booked=1" in location, location
+        conf = location.split("/trips/")[1].split("?")[0]
+        # Not confirmed: refused, nothing changes.
+        status, location = _post(served, "/api/change", [("confirmation", conf), ("checkin", c["checkin"]),
+                                                        ("checkout", c["long_out"])], cookie)
+        assert "error=" in location and "confirm" in urllib.parse.unquote_plus(location)
+        status, location = _post(served, "/api/change", [("confirmation", conf), ("checkin", c["checkin"]),
+                                                        ("checkout", c["long_out"]), ("confirm", "yes")], cookie)
+        assert status == 303 and "changed=1" in location, location
+        status, location = _post(served, "/api/cancel", [("confirmation", conf), ("confirm", "yes")], cookie)
+        assert status == 303 and "cancelled=1" in location, location
+        bank = sqlite3.connect(served.database("bank"))
+        lines = bank.execute("SELECT kind, reference, amount_cents FROM card_authorizations WHERE app = 'stays' ORDER BY id").fetchall()
+        bank.close()
+        assert lines == [("charge", conf, r["total_cents"]), ("charge", f"{conf}-C1", c["up_cents"]),
+                         ("refund", conf, r["total_cents"]), ("refund", f"{conf}-R", c["up_cents"])], lines
+        con = sqlite3.connect(served.database("stays"))
+        assert con.execute("SELECT status, refund_cents FROM bookings WHERE confirmation = ?", (conf,)).fetchone() == \
+            ("cancelled", c["long_cents"])
+        con.close()
+
+
 def _post(served: Served, path: str, fields: list[tuple[str, str]], cookie: str) -> tuple[int, str]:
     conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
     conn.request("POST", path, body=urllib.parse.urlencode(fields),
