@@ -1,0 +1,188 @@
+"""Basketful tasks derived from the world, each with its expected values and rubric.
+
+Action checks read Basketful's (and the bank's) database end state. Rows the app writes are told apart from
+seeded ones: an order placed in the app and a list made in the app have ``world_ref IS NULL`` (the seed sets
+it on every row it writes), a card authorisation exists only when the app charged; so an agent that does
+nothing fails every action check. Check queries are fixed SQL text with ``?`` placeholders; every world value
+travels in ``params``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+
+from builder.money import money
+from builder.tasks.model import Check, RubricItem, Task
+from builder.world import World, grocery
+
+APP = "grocery"
+
+
+def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
+    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _amount(cents: int) -> Check:
+    return Check(type="answer_amount", cents=cents)
+
+
+def _orders(world: World) -> list:
+    return [e for e in world.of_kind("grocery_order") if e.status == "done"]
+
+
+def _store_names(world: World) -> dict[str, str]:
+    return {s["key"]: s["name"] for s in grocery.stores(world.persona.locale)}
+
+
+# The basket of the pickup task and the list task: products by (aisle, position in the aisle's catalogue order).
+PICKUP_PICKS = (("fruit", 0), ("bread", 2), ("coffee-tea", 4))
+CAMPING = (("nuts", 5), ("chips", 3), ("water-juice", 6), ("paper", 3))
+
+
+def pick(aisle: str, n: int) -> dict:
+    """The ``n``-th non-staple product of ``aisle`` in catalogue (id) order."""
+    pool = [p for p in grocery.catalogue() if p["aisle"] == aisle and not p["staple"]]
+    return pool[n % len(pool)]
+
+
+def _label(p: dict, locale: str) -> str:
+    brand = f"{p['brand']} " if p["brand"] else ""
+    return f"{brand}{grocery.title(p, locale)} ({grocery.size_label(p, locale)})"
+
+
+def tasks(world: World) -> list[Task]:
+    """Basketful's tasks for ``world`` (lookups, aggregations, actions; several with the bank and mail), in a
+    fixed order. Empty when the persona has no grocery deliveries."""
+    p = world.persona
+    cur = world.currency
+    loc = p.locale
+    pid = p.id
+    orders = _orders(world)
+    names = _store_names(world)
+    out: list[Task] = []
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/grocery/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    if not orders:
+        return out
+    last = orders[-1]
+    d = last.data
+
+    # 1. The last order: total and store (the bank shows the charge, BASKETFUL*<number>).
+    task("last-order-total", ["grocery", "bank"], category="lookup", difficulty="easy", time_limit_seconds=240,
+         instruction="How much was my last Basketful grocery order, and which store did it come from?",
+         expected={"order_id": d["order_id"], "total_cents": d["total_cents"], "store": d["store"]},
+         rubric=[RubricItem(id="total", weight=60, requirement=f"States {money(d['total_cents'], cur)}",
+                            check=_amount(d["total_cents"])),
+                 RubricItem(id="store", weight=40, requirement=f"Names {d['store']}",
+                            check=Check(type="answer_text", any_of=[d["store"]]))])
+
+    # 2. Grocery delivery spend last calendar month (orders placed in it; the bank's BASKETFUL lines).
+    first_this = world.now.date().replace(day=1)
+    prev = (first_this - dt.timedelta(days=1)).replace(day=1)
+    in_month = [e for e in orders if prev <= e.at.date() < first_this]
+    m_total = sum(e.data["total_cents"] for e in in_month)
+    task("spend-last-month", ["grocery", "bank"], category="aggregation", difficulty="medium", time_limit_seconds=420,
+         instruction=f"What did I spend on Basketful grocery orders in {prev:%B %Y}, fees and tips included?",
+         expected={"month": prev.isoformat()[:7], "orders": len(in_month), "total_cents": m_total},
+         rubric=[RubricItem(id="total", weight=80, requirement=f"States {money(m_total, cur)}", check=_amount(m_total)),
+                 RubricItem(id="count", weight=20, requirement=f"Says it was {len(in_month)} orders")])
+
+    # 3. The store ordered from most.
+    counts = Counter(e.data["store"] for e in orders)
+    usual, n_usual = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    task("usual-store", ["grocery"], category="aggregation", difficulty="easy", time_limit_seconds=300,
+         instruction="Which store do I order groceries from most often on Basketful, and how many orders was that?",
+         expected={"store": usual, "orders": n_usual},
+         rubric=[RubricItem(id="store", weight=70, requirement=f"Names {usual}", check=Check(type="answer_text", any_of=[usual])),
+                 RubricItem(id="count", weight=30, requirement=f"Says {n_usual} orders",
+                            check=Check(type="answer_text", any_of=[f"{n_usual} order", f"{n_usual} time"]))])
+
+    # 4. Tips paid on grocery orders this year.
+    year = world.now.year
+    tips = sum(e.data["tip_cents"] for e in orders if e.at.year == year)
+    task("tips-this-year", ["grocery"], category="aggregation", difficulty="medium", time_limit_seconds=420,
+         instruction=f"How much have I tipped Basketful shoppers in {year} so far?",
+         expected={"year": year, "tip_cents": tips},
+         rubric=[RubricItem(id="total", weight=100, requirement=f"States {money(tips, cur)}", check=_amount(tips))])
+
+    # 5. Action: reorder the last basket at the same store (the bank shows the pending charge).
+    skus = ",".join(sorted(x["sku"] for x in d["items"]))
+    store_pos = next(i for i, s in enumerate(grocery.stores(loc), start=1) if s["key"] == d["store_key"])
+    task("reorder-last-basket", ["grocery", "bank"], category="action", difficulty="medium", time_limit_seconds=600,
+         instruction="Reorder my last Basketful order: same store, same items and quantities, delivered in any "
+                     "window, with my usual card.",
+         expected={"order_id": d["order_id"], "store": d["store"], "store_id": store_pos, "skus": skus},
+         rubric=[RubricItem(id="order", weight=70, requirement=f"A new {d['store']} order with the same items",
+                            check=_sql("""SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL AND o.store_id = ?
+                                          AND (SELECT group_concat(x.product_id || ':' || x.qty, ',') FROM
+                                               (SELECT product_id, qty FROM order_items WHERE order_id = o.id
+                                                ORDER BY product_id) x) = ?""",
+                                       [store_pos, ",".join(f"{x['sku']}:{x['qty']}" for x in
+                                                            sorted(d["items"], key=lambda x: x["sku"]))], [[1]])),
+                 RubricItem(id="charged", weight=30, requirement="The bank shows the order as a pending card charge",
+                            check=_sql("""SELECT COUNT(*) FROM card_authorizations WHERE app = 'grocery'
+                                          AND kind = 'charge' AND status = 'pending'""", [], [[1]], app="bank"))])
+
+    # 6. Action: a pickup order for the first pickup window the day after tomorrow at the usual store.
+    usual_key = grocery.usual_store(world.seed, loc)
+    chains = grocery.stores(loc)
+    store = next(s for s in chains if s["key"] == usual_key)
+    if not store["pickup"]:
+        store = next(s for s in chains if s["pickup"])
+    s_pos = next(i for i, s in enumerate(chains, start=1) if s["key"] == store["key"])
+    day = world.now.date() + dt.timedelta(days=2)
+    start = dt.datetime.combine(day, dt.time(int(store["open"][:2]) + 1, 0))
+    picks = [pick(a, n) for a, n in PICKUP_PICKS]
+    task("pickup-order", ["grocery"], category="action", difficulty="medium", time_limit_seconds=600,
+         instruction=f"Order these from {store['name']} for pickup in the first pickup window on {day:%A, %B %-d}: "
+                     + "; ".join(_label(x, loc) for x in picks) + ". One of each, and if the "
+                     f"{grocery.title(picks[0], loc)} is out, don't substitute it.",
+         expected={"store": store["name"], "store_key": store["key"], "store_id": s_pos,
+                   "window_start": start.isoformat(), "products": [x["id"] for x in picks]},
+         rubric=[RubricItem(id="order", weight=60, requirement=f"A pickup order at {store['name']} for {start:%b %-d %H:%M}",
+                            check=_sql("""SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND store_id = ?
+                                          AND fulfilment = 'pickup' AND window_start = ?""",
+                                       [s_pos, start.isoformat()], [[1]])),
+                 RubricItem(id="items", weight=25, requirement="It holds exactly the three products, one each",
+                            check=_sql("""SELECT group_concat(x.product_id || ':' || x.qty, ',') FROM
+                                          (SELECT i.product_id, i.qty FROM order_items i JOIN orders o ON o.id = i.order_id
+                                           WHERE o.world_ref IS NULL AND o.fulfilment = 'pickup' ORDER BY i.product_id) x""",
+                                       [], [[",".join(f"{x}:1" for x in sorted(q["id"] for q in picks))]])),
+                 RubricItem(id="no-sub", weight=15, requirement=f"{grocery.title(picks[0], loc)}: don't substitute",
+                            check=_sql("""SELECT COUNT(*) FROM order_items i JOIN orders o ON o.id = i.order_id
+                                          WHERE o.world_ref IS NULL AND i.product_id = ? AND i.substitution = 'none'""",
+                                       [picks[0]["id"]], [[1]]))])
+
+    # 7. Action: a camping list.
+    camp = [pick(a, n) for a, n in CAMPING]
+    task("camping-list", ["grocery"], category="action", difficulty="easy", time_limit_seconds=420,
+         instruction="Make a Basketful shopping list called “Camping weekend” with "
+                     + "; ".join(_label(x, loc) for x in camp) + " (two of the first, one of the rest).",
+         expected={"name": "Camping weekend", "products": [x["id"] for x in camp], "qty": [2, 1, 1, 1]},
+         rubric=[RubricItem(id="list", weight=40, requirement="A list “Camping weekend” exists",
+                            check=_sql("SELECT COUNT(*) FROM lists WHERE world_ref IS NULL AND name = ?",
+                                       ["Camping weekend"], [[1]])),
+                 RubricItem(id="items", weight=60, requirement="It holds the four products with those quantities",
+                            check=_sql("""SELECT group_concat(x.product_id || ':' || x.qty, ',') FROM
+                                          (SELECT i.product_id, i.qty FROM list_items i JOIN lists l ON l.id = i.list_id
+                                           WHERE l.world_ref IS NULL AND l.name = ? ORDER BY i.product_id) x""",
+                                       ["Camping weekend"],
+                                       [[",".join(f"{x['id']}:{q}" for x, q in sorted(zip(camp, [2, 1, 1, 1]),
+                                                                                      key=lambda t: t[0]["id"]))]]))])
+
+    # 8. Action (with mail): the items of the order whose confirmation mail names a delivery window, onto a list.
+    first_order = orders[0].data
+    skus_first = sorted({x["sku"] for x in first_order["items"]})
+    task("first-order-to-list", ["grocery", "mail"], category="action", difficulty="hard", time_limit_seconds=600,
+         instruction=f"Find the confirmation email of my Basketful order {first_order['order_id']} and put everything "
+                     "from that order on a new Basketful list called “Favourites” (one of each).",
+         expected={"order_id": first_order["order_id"], "products": skus_first},
+         rubric=[RubricItem(id="list", weight=100, requirement="“Favourites” holds exactly that order's products",
+                            check=_sql("""SELECT group_concat(x.product_id, ',') FROM
+                                          (SELECT i.product_id FROM list_items i JOIN lists l ON l.id = i.list_id
+                                           WHERE l.world_ref IS NULL AND l.name = ? ORDER BY i.product_id) x""",
+                                       ["Favourites"], [[",".join(skus_first)]]))])
+    return out

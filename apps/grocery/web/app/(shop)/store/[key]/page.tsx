@@ -1,0 +1,98 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Header } from "@/grocery/components/Header";
+import { ProductTile } from "@/grocery/components/ProductTile";
+import { requireUser } from "@/grocery/lib/auth";
+import { shopContext } from "@/grocery/lib/context";
+import { aisles, cartCounts, product, searchProducts, storeByKey } from "@/grocery/lib/grocery";
+import { parseMoney } from "@persona/ui/format";
+
+export const metadata = { title: "Shop" };
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
+const PAGE = 48;
+
+/** A store's shelves: aisles on the left, search and filters (aisle, brand, price up to, sort), product grid. */
+export default async function StorePage({ params, searchParams }: { params: Promise<{ key: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requireUser();
+  const { key } = await params;
+  const sp = await searchParams;
+  const store = storeByKey(key);
+  if (!store) notFound();
+  const ctx = shopContext();
+  const q = one(sp.q).slice(0, 80);
+  const aisle = one(sp.aisle);
+  const brand = one(sp.brand);
+  const maxRaw = one(sp.max);
+  const maxCents = maxRaw ? parseMoney(maxRaw, ctx.locale) : null;
+  const sort = one(sp.sort) || "relevance";
+  const page = Math.max(1, Number(one(sp.page)) || 1);
+  const all = aisles();
+  const { rows, total, brands } = searchProducts(store.id, { q, aisle, brand, maxCents, sort, limit: PAGE, offset: (page - 1) * PAGE });
+  const added = one(sp.added) ? product(one(sp.added)) : undefined;
+  const here = `/store/${store.key}?${new URLSearchParams(Object.entries({ q, aisle, brand, max: maxRaw, sort: sort === "relevance" ? "" : sort, page: page > 1 ? String(page) : "" }).filter(([, v]) => v)).toString()}`;
+  const title = q ? `Results for “${q}”` : aisle ? (all.find((a) => a.key === aisle)?.name ?? all.find((a) => a.department === aisle)?.dept_name ?? "Aisle") : "All aisles";
+  const depts = [...new Map(all.map((a) => [a.department, a.dept_name])).entries()];
+  const link = (extra: Record<string, string>) => `/store/${store.key}?${new URLSearchParams(Object.entries({ q, aisle, brand, max: maxRaw, sort: sort === "relevance" ? "" : sort, ...extra }).filter(([, v]) => v)).toString()}`;
+  return (
+    <>
+      <Header active="/" name={user.full_name} store={store} cartCount={cartCounts().get(store.id) ?? 0} q={q} />
+      <div className="bf-store-bar" style={{ borderColor: store.colour }}>
+        <strong>{store.name}</strong> <span className="bf-muted bf-small">{store.address} · open {store.opens} – {store.closes}</span>
+        <Link href="/" className="bf-small">Change store</Link>
+      </div>
+      <div className="bf-shop">
+        <nav className="bf-aisles" aria-label="Aisles">
+          <Link href={`/store/${store.key}`} className={!aisle ? "bf-aisle-on" : ""}>All aisles</Link>
+          {depts.map(([d, name]) => (
+            <div key={d} className="bf-dept">
+              <Link href={`/store/${store.key}?aisle=${d}`} className={aisle === d ? "bf-aisle-on bf-dept-name" : "bf-dept-name"}>{name}</Link>
+              {all.filter((a) => a.department === d).map((a) => (
+                <Link key={a.key} href={`/store/${store.key}?aisle=${a.key}`} className={aisle === a.key ? "bf-aisle-on" : ""}>{a.name}</Link>
+              ))}
+            </div>
+          ))}
+        </nav>
+        <main className="bf-shelf">
+          {one(sp.error) ? <p className="bf-alert" role="alert">{one(sp.error)}</p> : null}
+          {added ? <p className="bf-note" role="status" data-testid="added">Added {added.brand ? `${added.brand} ` : ""}{added.title} to your cart. <Link href={`/cart?store=${store.key}`}>View cart</Link></p> : null}
+          <h1>{title}</h1>
+          <form method="get" action={`/store/${store.key}`} className="bf-filters" data-testid="filters">
+            <input type="hidden" name="q" value={q} />
+            <input type="hidden" name="aisle" value={aisle} />
+            <label>Brand
+              <select name="brand" defaultValue={brand}>
+                <option value="">All brands</option>
+                {brands.map((b) => <option key={b} value={b}>{b}</option>)}
+              </select>
+            </label>
+            <label>Price up to<input name="max" defaultValue={maxRaw} inputMode="decimal" size={6} placeholder="any" /></label>
+            <label>Sort
+              <select name="sort" defaultValue={sort}>
+                <option value="relevance">Aisle order</option>
+                <option value="price">Price: low to high</option>
+                <option value="unit">Unit price: low to high</option>
+                <option value="name">Name</option>
+              </select>
+            </label>
+            <button type="submit" className="bf-secondary">Apply</button>
+            {maxRaw && maxCents == null ? <span className="bf-alert bf-small">“{maxRaw}” isn't a price; showing every price.</span> : null}
+          </form>
+          <p className="bf-muted bf-small" data-testid="count">{total} products</p>
+          {rows.length ? (
+            <ul className="bf-grid">
+              {rows.map((p) => <ProductTile key={p.id} ctx={ctx} p={p} storeKey={store.key} back={here} />)}
+            </ul>
+          ) : <p className="bf-empty">Nothing matches. Try another word or fewer filters.</p>}
+          {total > PAGE ? (
+            <div className="bf-pages">
+              {page > 1 ? <Link href={link({ page: String(page - 1) })}>← Previous</Link> : <span />}
+              <span className="bf-muted">Page {page} of {Math.ceil(total / PAGE)}</span>
+              {page * PAGE < total ? <Link href={link({ page: String(page + 1) })}>Next →</Link> : <span />}
+            </div>
+          ) : null}
+        </main>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,257 @@
+"""Basketful (grocery) end to end: the production site on copies of the seeded databases.
+
+Expected values come from the *world* (its ``grocery_order`` events) and from ``builder.world.grocery`` (the
+catalogue, the stores' price rule, the fees), never from the database: the history's count and the last
+order's total and items; a product's price at each store; a basket's subtotal at every store (the price
+comparison); the fees and tip of a new order; the window that has one seat left (booked once, refused the second
+time: the window_seats UNIQUE / capacity check); the pending charge in the bank and the confirmation mail. Also:
+the catalogue's size and that every world basket names products the catalogue sells (100 %); the seed is
+byte-identical twice and agrees with the world; the tasks hold their contract (do nothing 0, reference 100).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import sqlite3
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from builder.money import money
+from builder.tasks.grade import grade
+from builder.world import grocery
+from builder.world.accounts import payment_cards
+
+from .app_e2e import Served, run_e2e
+
+HOST = "basketful.test"
+
+
+def _orders(world):
+    return [e for e in world.of_kind("grocery_order") if e.status == "done"]
+
+
+def _stores(world) -> list[dict]:
+    from apps.grocery.seed import stores
+
+    return stores(world)
+
+
+def _windows(world) -> list[dict]:
+    """The seed's windows with their ids (ids follow the seed's order)."""
+    from apps.grocery.seed import windows
+
+    return [dict(w, id=i) for i, w in enumerate(windows(world, _stores(world)), start=1)]
+
+
+def _fees(subtotal: int, world, pickup: bool = False) -> dict:
+    return grocery.fees(subtotal, world.persona.preferences.tipping_percent, pickup)
+
+
+def world_facts(world) -> dict:
+    """Every value the browser tests expect, from the world and builder.world.grocery."""
+    from apps.grocery.seed import credentials
+
+    p = world.persona
+    cur, loc = world.currency, p.locale
+    orders = _orders(world)
+    last = orders[-1].data
+    stores = _stores(world)
+    usual = grocery.usual_store(world.seed, loc)
+    # The basket the browser builds at the usual store: three products of different aisles, 2 + 1 + 1.
+    basket = [(grocery.by_staple()["Oat milk 64 oz"], 2), (grocery.by_staple()["Sourdough loaf"], 1),
+              (next(x for x in grocery.catalogue() if x["aisle"] == "cheese" and not x["staple"]), 1)]
+    def subtotal_at(key: str) -> int:
+        return sum(grocery.store_price(x, key, cur, loc) * q for x, q in basket)
+    sub = subtotal_at(usual)
+    fees = _fees(sub, world)
+    now = world.now
+    cutoff = now + dt.timedelta(minutes=60)
+    ws = [w for w in _windows(world) if w["store"] == usual and w["kind"] == "delivery"
+          and dt.datetime.fromisoformat(w["starts_at"]) >= cutoff]
+    one_left = next(w for w in ws if w["capacity"] - w["taken"] == 1)
+    full = next(w for w in ws if w["capacity"] == w["taken"])
+    oat = basket[0][0]
+    creds = credentials(world)
+    return {
+        "username": creds["username"], "password": creds["password"], "session_token": creds["session_token"],
+        "now": now.isoformat(), "currency": cur,
+        "stores": [{"key": s["key"], "name": s["name"]} for s in stores], "usual": usual,
+        "history": {"count": len(orders), "last_id": last["order_id"], "last_total": money(last["total_cents"], cur),
+                    "last_store": last["store"], "last_items": len(last["items"]),
+                    "last_skus": sorted(x["sku"] for x in last["items"])},
+        "product": {"id": oat["id"], "title": grocery.title(oat, loc),
+                    "prices": {s["key"]: money(grocery.store_price(oat, s["key"], cur, loc), cur) for s in stores}},
+        "basket": [{"id": x["id"], "qty": q} for x, q in basket],
+        "compare": {s["key"]: money(subtotal_at(s["key"]), cur) for s in stores},
+        "checkout": {"subtotal": money(sub, cur), "tip_cents": fees["tip_cents"],
+                     "total_cents": sub + fees["delivery_fee_cents"] + fees["service_fee_cents"] + fees["tip_cents"],
+                     "total": money(sub + fees["delivery_fee_cents"] + fees["service_fee_cents"] + fees["tip_cents"], cur)},
+        "window_one_left": one_left["id"], "window_full": full["id"],
+        "card": payment_cards(world)[0]["last4"],
+    }
+
+
+def test_catalogue_size_and_world_baskets(any_world):
+    """≥ 1,500 products; every item of every world basket is a catalogue product at its store's price (100 %)."""
+    persona, world = any_world
+    assert len(grocery.catalogue()) >= 1500
+    assert len({p["department"] for p in grocery.catalogue()}) >= 10
+    keys = {s["key"] for s in grocery.stores(persona.locale)}
+    for e in world.of_kind("grocery_order"):
+        d = e.data
+        assert d["store_key"] in keys
+        for x in d["items"]:
+            prod = grocery.by_id()[x["sku"]]
+            assert x["price_cents"] == grocery.store_price(prod, d["store_key"], world.currency, persona.locale)
+            assert x["name"] == grocery.receipt_name(prod, persona.locale)
+        assert d["subtotal_cents"] == sum(x["qty"] * x["price_cents"] for x in d["items"])
+        assert d["total_cents"] == d["subtotal_cents"] + d["delivery_fee_cents"] + d["service_fee_cents"] + d["tip_cents"]
+
+
+def test_seed_is_byte_identical_and_agrees_with_the_world(world, tmp_path):
+    from apps.grocery.seed import seed
+
+    a, b = seed(world, tmp_path / "a.sqlite"), seed(world, tmp_path / "b.sqlite")
+    assert hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(b.read_bytes()).digest()
+    con = sqlite3.connect(a)
+    orders = _orders(world)
+    rows = con.execute("SELECT o.order_id, s.key, o.total_cents, o.tip_cents, (SELECT group_concat(product_id || ':' || qty, ',') "
+                       "FROM order_items i WHERE i.order_id = o.id) FROM orders o JOIN stores s ON s.id = o.store_id "
+                       "ORDER BY o.id").fetchall()
+    assert [r[0] for r in rows] == [e.data["order_id"] for e in orders]
+    for r, e in zip(rows, orders):
+        d = e.data
+        assert r[1:4] == (d["store_key"], d["total_cents"], d["tip_cents"])
+        assert r[4] == ",".join(f"{x['sku']}:{x['qty']}" for x in d["items"])
+    assert con.execute("SELECT COUNT(*) FROM products").fetchone() == (len(grocery.catalogue()),)
+    assert con.execute("SELECT COUNT(*) FROM prices").fetchone() == (4 * len(grocery.catalogue()),)
+    assert [c[0] for c in con.execute("SELECT last4 FROM cards ORDER BY id")] == [c["last4"] for c in payment_cards(world)]
+    assert con.execute("SELECT COUNT(*) FROM orders WHERE world_ref IS NULL").fetchone() == (0,)
+    con.close()
+
+
+def test_grocery_web_end_to_end(world, default_layer, tmp_path):
+    facts = world_facts(world)
+    with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
+        print(run_e2e("grocery", facts, served, tmp_path)[-6000:])
+        _check_writes(served, world, facts)
+
+
+def _check_writes(served: Served, world, facts: dict) -> None:
+    """What the browser did is what the app, the bank and the mail app wrote."""
+    con = sqlite3.connect(served.database("grocery"))
+    made = con.execute("SELECT order_id, total_cents, tip_cents, window_id, fulfilment, charge_auth FROM orders "
+                       "WHERE world_ref IS NULL ORDER BY id").fetchall()
+    assert len(made) == 1, made
+    order_id, total, tip, window_id, fulfilment, auth = made[0]
+    assert (total, tip, window_id, fulfilment) == (facts["checkout"]["total_cents"], facts["checkout"]["tip_cents"],
+                                                   facts["window_one_left"], "delivery") and auth
+    seats = con.execute("SELECT w.capacity, COUNT(s.id) FROM windows w JOIN window_seats s ON s.window_id = w.id "
+                        "WHERE w.id = ?", (window_id,)).fetchone()
+    assert seats[0] == seats[1], "the booking filled the window"
+    subs = con.execute("SELECT substitution FROM order_items i JOIN orders o ON o.id = i.order_id "
+                       "WHERE o.order_id = ? ORDER BY i.position", (order_id,)).fetchall()
+    assert [s[0] for s in subs] == ["none", "best_match", "best_match"]
+    con.close()
+    bank = sqlite3.connect(served.database("bank"))
+    lines = bank.execute("SELECT kind, reference, amount_cents, status FROM card_authorizations WHERE app = 'grocery' "
+                         "ORDER BY id").fetchall()
+    bank.close()
+    assert lines == [("charge", order_id, facts["checkout"]["total_cents"], "pending")], lines
+    mail = sqlite3.connect(served.database("mail"))
+    mails = mail.execute("SELECT subject, body FROM messages WHERE world_ref IS NULL AND from_email LIKE '%@basketful.test'").fetchall()
+    mail.close()
+    assert len(mails) == 1 and order_id in mails[0][0] and f"Total: {facts['checkout']['total']}" in mails[0][1], mails
+
+
+# --- tasks -------------------------------------------------------------------------------------------------
+
+def _post(served: Served, path: str, fields: list[tuple[str, str]], cookie: str) -> tuple[int, str]:
+    """POST a form to Basketful on the test server without following redirects: (status, Location)."""
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *a, **k):
+            return None
+
+    req = urllib.request.Request(f"http://127.0.0.1:{served.port}{path}", data=urllib.parse.urlencode(fields).encode(),
+                                 headers={"Host": HOST, "Cookie": cookie,
+                                          "Content-Type": "application/x-www-form-urlencoded"}, method="POST")
+    try:
+        with urllib.request.build_opener(NoRedirect).open(req, timeout=60) as res:
+            return res.status, res.headers.get("Location", "")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers.get("Location", "")
+
+
+def test_tasks_contract(world, default_layer, tmp_path):
+    """≥ 8 tasks, ≥ 3 actions with sql checks, ≥ 4 spanning two apps; doing nothing scores 0 on every action;
+    the reference solutions (the app's own routes) score 100."""
+    from apps.grocery.seed import credentials
+    from apps.grocery.tasks import tasks
+
+    ts = {t.id.split("/")[-1]: t for t in tasks(world)}
+    actions = [t for t in ts.values() if t.category == "action"]
+    assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
+    layer_apps = default_layer / "var/lib/persona-desktop/apps"
+    dbs = {"grocery": layer_apps / "grocery/grocery.sqlite", "bank": layer_apps / "bank/bank.sqlite"}
+    for t in actions:
+        assert grade(t, dbs)[0] == 0, t.id
+    cookie = f"bf_session={credentials(world)['session_token']}"
+    (tmp_path / "tasks").mkdir()
+    with Served(default_layer, tmp_path / "tasks", now=world.now.isoformat()) as served:
+        db = served.database("grocery")
+        for slug, t in ts.items():
+            if t.category != "action":
+                continue
+            _solve(slug, t.expected, served, db, cookie)
+            score, items = grade(t, {"grocery": db, "bank": served.database("bank")})
+            judged = sum(i.weight for i in t.rubric if i.check is None)
+            assert score == 100 - judged, (slug, items)
+
+
+def _ok(res: tuple[int, str]) -> str:
+    status, location = res
+    assert status == 303 and "error=" not in location, res
+    return location
+
+
+def _solve(slug: str, exp: dict, served: Served, db: Path, cookie: str) -> None:
+    """The reference solution of an action task, through Basketful's HTTP routes (one server, in task order)."""
+    con = sqlite3.connect(db)
+    if slug == "reorder-last-basket":
+        key = con.execute("SELECT key FROM stores WHERE id = ?", (exp["store_id"],)).fetchone()[0]
+        _ok(_post(served, "/api/reorder", [("order", exp["order_id"])], cookie))
+        window = con.execute("SELECT w.id FROM windows w WHERE w.store_id = ? AND w.kind = 'delivery' "
+                             "AND date(w.starts_at) > (SELECT date(value) FROM meta WHERE key = 'now') "
+                             "AND (SELECT COUNT(*) FROM window_seats s WHERE s.window_id = w.id) < w.capacity "
+                             "ORDER BY w.starts_at LIMIT 1", (exp["store_id"],)).fetchone()
+        _ok(_post(served, "/api/checkout", [("store", key), ("fulfilment", "delivery"), ("window", str(window[0])),
+                                            ("tip", "500"), ("card", "1"), ("instructions", "")], cookie))
+    elif slug == "pickup-order":
+        key = exp["store_key"]
+        for n, pid in enumerate(exp["products"]):
+            _ok(_post(served, "/api/cart", [("action", "add"), ("store", key), ("product", pid), ("qty", "1")], cookie))
+            if n == 0:
+                _ok(_post(served, "/api/cart", [("action", "update"), ("store", key), ("product", pid), ("qty", "1"),
+                                                ("substitution", "none"), ("substitute", "")], cookie))
+        window = con.execute("SELECT id FROM windows WHERE store_id = ? AND kind = 'pickup' AND starts_at = ?",
+                             (exp["store_id"], exp["window_start"])).fetchone()
+        _ok(_post(served, "/api/checkout", [("store", key), ("fulfilment", "pickup"), ("window", str(window[0])),
+                                            ("tip", "0"), ("card", "1"), ("instructions", "")], cookie))
+    elif slug == "camping-list":
+        loc = _ok(_post(served, "/api/lists", [("action", "create"), ("name", exp["name"])], cookie))
+        list_id = loc.split("list=")[1]
+        for pid, q in zip(exp["products"], exp["qty"]):
+            _ok(_post(served, "/api/lists", [("action", "add"), ("list", list_id), ("product", pid), ("qty", str(q))], cookie))
+    elif slug == "first-order-to-list":
+        loc = _ok(_post(served, "/api/lists", [("action", "create"), ("name", "Favourites")], cookie))
+        list_id = loc.split("list=")[1]
+        for pid in exp["products"]:
+            _ok(_post(served, "/api/lists", [("action", "add"), ("list", list_id), ("product", pid), ("qty", "1")], cookie))
+    else:
+        pytest.fail(f"no reference solution for {slug}")
+    con.close()
