@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from apps.stays.rates import card_cents
 from builder.files import bcbp, travel_docs
 from builder.world.accounts import payment_cards
 from builder.world.locale import Fmt
@@ -196,7 +197,8 @@ def test_checkin_sequence_is_stable_and_consecutive_for_the_party(world):
 
 
 def test_folio_totals_equal_the_world_charges(world, docs):
-    """One folio per past stay; its total, nightly lines and card are the world's checkout charge."""
+    """One folio per past stay, in the hotel's currency: its lines sum to the stay's Bramblestay price, the card's
+    charge is that total at the printed rate, and the card and stay facts are the world's."""
     checkouts = [e for e in world.events if e.kind == "hotel_checkout" and e.status == "done"]
     assert len(docs["folios"]) == len(checkouts) == 4
     fmt = Fmt(world.persona)
@@ -206,12 +208,21 @@ def test_folio_totals_equal_the_world_charges(world, docs):
         assert pdf.name == travel_docs.folio_filename(world, d) and d["folio"] in pdf.name
         charge = -sum(p.amount_cents for p in e.postings)
         assert charge == d["total_cents"] == d["rate_cents"] * d["nights"] + d["tax_cents"]
+        local = d["price"]["total_cents"]
+        assert charge == card_cents(local, d["fx_rate"])
         lines = travel_docs.folio_lines(d)
-        assert sum(c for _, _, c in lines) == charge and len(lines) == 2 * d["nights"]
+        extra = (d["nights"] if d["price"]["city_fee_cents"] else 0) + (2 if d["kind"] == "rental" else 0)
+        assert sum(c for _, _, c in lines) == local and len(lines) == 2 * d["nights"] + extra
         text = text_of(pdf)
+        cur, loc = d["currency"], world.persona.locale
         total_line = next(line for line in text.splitlines() if "Total charges" in line)
-        assert total_line.split()[-1] == fmt.money(charge)
-        assert next(line for line in text.splitlines() if "Balance due" in line).split()[-1] == fmt.money(0)
+        assert total_line.split()[-1] == travel_docs.money_in(local, cur, loc)
+        assert next(line for line in text.splitlines() if "Balance due" in line).split()[-1] == \
+            travel_docs.money_in(0, cur, loc)
+        if d["currency"] != world.currency:
+            card_line = next(line for line in text.splitlines() if "Charged to your card" in line)
+            assert card_line.split()[-1] == fmt.money(charge)
+            assert f"1 {d['currency']} = {d['fx_rate']} {world.currency}" in text
         assert text.count("Room charge") == d["nights"]
         assert cards[d["account"]]["label"] in text and d["confirmation"] in text and d["folio"] in text
         assert world.persona.identity.name in text and d["room"] in text
@@ -221,11 +232,12 @@ def test_folio_totals_equal_the_world_charges(world, docs):
 def test_german_folio_is_german(tmp_path):
     persona, world = _world("jana-petersen")
     paths = travel_docs.folios(world, tmp_path)
-    assert paths and paths[0].name.startswith("Hotelrechnung_")
-    text = text_of(paths[0])
+    done = [e for e in world.events if e.kind == "hotel_checkout" and e.status == "done"]
+    k = next(n for n, e in enumerate(done) if e.data["kind"] == "hotel" and e.data["currency"] == "EUR")
+    assert paths[k].name.startswith("Hotelrechnung_")
+    text = text_of(paths[k])
     assert "HOTELRECHNUNG" in text and "Übernachtung" in text and "Offener Betrag" in text and " €" in text
-    e = next(e for e in world.events if e.kind == "hotel_checkout")
-    assert Fmt(persona).money(e.data["total_cents"]) in text
+    assert Fmt(persona).money(done[k].data["total_cents"]) in text
 
 
 def test_itinerary_lists_the_upcoming_trip(world, docs):
@@ -244,6 +256,7 @@ def test_itinerary_lists_the_upcoming_trip(world, docs):
     fmt = Fmt(world.persona)
     assert booking["pnr"] in text and hotel["confirmation"] in text and hotel["hotel"] in text
     assert all(t in text for t in booking["ticket_numbers"]) and all(p in text for p in booking["passengers"])
+    assert travel_docs.money_in(hotel["price"]["total_cents"], hotel["currency"], world.persona.locale) in text
     assert fmt.money(hotel["total_cents"]) in text and fmt.money(booking["total_cents"]) in text
     for leg in booking["itinerary"]:
         dep = dt.datetime.fromisoformat(leg["dep_local"])

@@ -1,10 +1,18 @@
 """Bramblestay's inventory, drawn from ``catalog.yaml`` (the app's own lists and grammars).
 
-:func:`inventory` returns, for every destination (builder/world/travel.py ``CITIES`` plus any city the
-world books a hotel in), the city's facts and its properties: the persona's hotel chain (with the
-world's address and nightly rate where the world stays there), seven more hotels and four rentals
-with a host. Every draw comes from ``builder.rng.rng(world.seed, "stays/inventory/<city>")``, so the
-inventory depends only on the world.
+:func:`city_properties` gives a city's properties from the world's seed, the persona's hotel chain and the
+persona's fixed hotel names alone (no world event): the chain's hotel, seven more hotels of other brands and
+independents, and four rentals with a host. The world's hotel stays (builder/world/travel.py) are drawn from
+these same properties and priced with :mod:`apps.stays.rates`, so a stay in the world is a Bramblestay listing
+with the same name, address, point and rate. Every property lies in one neighbourhood of its city: a name that
+carries a neighbourhood is in it; its address is on a street of that neighbourhood (``districts`` in the
+catalog) and its point within about 400 m of the neighbourhood's centre.
+
+Prices are in the city's own currency (``currency``: EUR in Lisbon, GBP in London, JPY in Tokyo, in cents,
+i.e. hundredths of the unit): the catalog's base rates are in US cents and are converted at the world's
+reference rates (``builder.world.travel.PER_USD``), rounded to whole units.
+
+Every draw comes from ``builder.rng.rng(world.seed, "stays/inventory/<city>")``.
 """
 
 from __future__ import annotations
@@ -12,6 +20,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +29,7 @@ import yaml
 from builder.persona.places import DESTINATIONS
 from builder.rng import rng
 from builder.world import World
-from builder.world.travel import CITIES
+from builder.world.travel import CITIES, COUNTRY_CURRENCY, PER_USD
 
 CATALOG_PATH = Path(__file__).with_name("catalog.yaml")
 HOTELS_PER_CITY = 7
@@ -67,41 +76,69 @@ def _address(r, city: str, region: str | None, country: str, street: str) -> str
     return f"{street} {number}, {city}, {country}"
 
 
+def _currency(country: str) -> str:
+    """The currency a property in ``country`` (the catalog's country name) prices in: ``"EUR"`` for Portugal."""
+    return COUNTRY_CURRENCY.get(_COUNTRY_CODES.get(country, ""), "USD")
+
+
+def local_base(base_usd_cents: int, currency: str) -> int:
+    """A nightly base rate given in US cents (``travel.CITIES``) in cents of ``currency`` at the world's
+    reference rate (``travel.PER_USD``), rounded to whole currency units: ``local_base(16900, "EUR") == 15500``."""
+    units = Decimal(base_usd_cents) / 100 * PER_USD.get(currency, Decimal(1))
+    return int(units.quantize(Decimal(1), rounding=ROUND_HALF_UP)) * 100
+
+
+@functools.cache
 def _city_info(name: str) -> dict[str, Any]:
     cat = catalog()
     spec = dict(cat["cities"].get(name) or cat["default_city"])
     region, country, base, streets = CITIES.get(name, (None, "", 18900, ()))
     zone = spec.get("zone") or next((z for c, _, z, _ in DESTINATIONS if c == name), "UTC")
-    return {"name": name, "region": region, "country": country or "", "zone": zone, "base": base,
-            "streets": list(streets) or [f"{n} Street" for n in spec["neighbourhoods"][:3]],
-            "tax_bp": round(spec["tax"] * 100), "city_fee_cents": spec["city_fee"],
-            "season": ",".join(str(m) for m in spec["season"]), "neighbourhoods": spec["neighbourhoods"],
-            "word": spec["word"], "lat": spec.get("lat", 0.0), "lon": spec.get("lon", 0.0)}
+    currency = _currency(country or "")
+    districts = cat.get("districts", {}).get(name) or {
+        n: {"at": [spec.get("lat", 0.0), spec.get("lon", 0.0)], "streets": list(streets) or [f"{n} Street"]}
+        for n in spec["neighbourhoods"]}
+    return {"name": name, "region": region, "country": country or "", "currency": currency, "zone": zone,
+            "base": local_base(base, currency), "tax_bp": round(spec["tax"] * 100), "city_fee_cents": spec["city_fee"],
+            "season": ",".join(str(m) for m in spec["season"]), "neighbourhoods": list(spec["neighbourhoods"]),
+            "districts": districts, "word": spec["word"], "lat": spec.get("lat", 0.0), "lon": spec.get("lon", 0.0)}
 
 
-def world_hotels(world: World) -> dict[str, dict[str, Any]]:
-    """The chain's hotel of every city the world books, from its latest ``hotel_booking``:
-    ``{city: {"hotel", "chain", "address", "rate_cents", "event"}}`` (city as the catalog names it)."""
-    out: dict[str, dict[str, Any]] = {}
-    for e in world.of_kind("hotel_booking"):
-        d = e.data
-        out[canonical_city(d["city"])] = {"hotel": d["hotel"], "chain": d["chain"], "address": d["address"],
-                                          "rate_cents": d["rate_cents"], "event": e.id}
-    return out
+def city_info(name: str) -> dict[str, Any]:
+    """The facts of a destination (any spelling, see :func:`canonical_city`): ``name``, ``region``, ``country``,
+    ``currency`` (ISO code the city prices in), ``zone``, ``base`` (nightly base rate, cents of ``currency``),
+    ``tax_bp`` (basis points of the room subtotal), ``city_fee_cents`` (per night, cents of ``currency``),
+    ``season`` (comma-separated months), ``neighbourhoods``, ``districts`` (``{hood: {"at": [lat, lon],
+    "streets": [...]}}``), ``word``, ``lat``, ``lon``. A fresh dict each call."""
+    return dict(_city_info(canonical_city(name)))
 
 
-def _city_properties(seed: int, name: str, info: dict[str, Any], w: dict[str, Any] | None, chain: str,
-                     short: str) -> list[dict[str, Any]]:
-    """The properties of one city (see :func:`inventory`); ``w`` the world's chain hotel there, if any."""
+def chain_names(chain: str | None) -> tuple[str, str]:
+    """``(chain, short)`` of the persona's hotel chain (default ``"Harbor & Pine Hotels"``, short ``"Harbor & Pine"``)."""
+    chain = chain or "Harbor & Pine Hotels"
+    return chain, chain.removesuffix(" Hotels").removesuffix(" Hotel").removesuffix(" Resorts")
+
+
+@functools.cache
+def _properties(seed: int, name: str, chain: str, fixed: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
+    """The properties of city ``name`` (see :func:`city_properties`), cached."""
+    info = _city_info(name)
     cat = catalog()
+    chain, short = chain_names(chain)
     r = rng(seed, f"stays/inventory/{name}")
     props: list[dict[str, Any]] = []
     seen: set[str] = {slugify(f"{short} {name}")}
     code = _COUNTRY_CODES.get(info["country"], "default")
     hoods = info["neighbourhoods"]
+    districts = info["districts"]
 
-    def jitter() -> tuple[float, float]:
-        return (round(info["lat"] + r.uniform(-0.02, 0.02), 4), round(info["lon"] + r.uniform(-0.025, 0.025), 4))
+    def place(hood: str) -> tuple[str, float, float]:
+        """An address on a street of ``hood`` and a point near the neighbourhood's centre."""
+        d = districts[hood]
+        street = d["streets"][r.randrange(len(d["streets"]))]
+        address = _address(r, name, info["region"], info["country"], street)
+        lat, lon = d["at"]
+        return address, round(lat + r.uniform(-0.0035, 0.0035), 4), round(lon + r.uniform(-0.0045, 0.0045), 4)
 
     def reviews(rating_x10: int, count: int, stay_kind: str) -> list[dict[str, Any]]:
         rows = []
@@ -120,13 +157,13 @@ def _city_properties(seed: int, name: str, info: dict[str, Any], w: dict[str, An
                          "language": lang, "rating": score, "body": body, "stayed": month})
         return sorted(rows, key=lambda x: x["stayed"], reverse=True)
 
-    def hotel(pname: str, stars: int, base: int, address: str, hood: str, chain_name: str | None,
-              world_ref: str | None, rooms: list[dict[str, Any]]) -> dict[str, Any]:
+    def hotel(pname: str, stars: int, base: int, hood: str, chain_name: str | None,
+              rooms: list[dict[str, Any]]) -> dict[str, Any]:
         some = cat["amenities"]["hotel_some"]
         amen = cat["amenities"]["hotel_all"] + sorted(r.sample(some, k=min(len(some), 3 + stars)))
         rating = r.randint(70 + 3 * stars, 82 + 3 * stars) if stars < 5 else r.randint(88, 97)
         count = r.randint(60, 2600)
-        lat, lon = jitter()
+        address, lat, lon = place(hood)
         desc = (f"A {r.choice(_ADJECTIVES)} {stars}-star hotel in {hood}, {name}, with "
                 f"{amen[len(cat['amenities']['hotel_all'])].lower()} and {amen[-1].lower()}. "
                 f"Rooms sleep up to {max(x['sleeps'] for x in rooms)}; check-in from 3:00 PM, check-out by 11:00 AM.")
@@ -135,7 +172,7 @@ def _city_properties(seed: int, name: str, info: dict[str, Any], w: dict[str, An
                 "description": desc, "amenities": amen, "host_name": None, "host_since": None,
                 "base_rate_cents": base, "cleaning_fee_cents": 0,
                 "policy": "flexible" if r.random() < 0.75 else "moderate", "lat": lat, "lon": lon,
-                "art": r.randint(1, 10**6), "world_ref": world_ref, "rooms": rooms,
+                "art": r.randint(1, 10**6), "world_ref": None, "rooms": rooms,
                 "reviews": reviews(min(rating, 98), count, "hotel")}
 
     def hotel_rooms(base_units: int) -> list[dict[str, Any]]:
@@ -146,24 +183,27 @@ def _city_properties(seed: int, name: str, info: dict[str, Any], w: dict[str, An
                  "factor_pct": round(t["factor"] * 100), "units": max(1, t["units"] * base_units // 10)}
                 for t in sorted(picked, key=lambda t: (t["factor"], t["name"]))]
 
-    # The persona's chain: the world's hotel where the world stays, else one drawn like the world draws it.
+    # The persona's chain (in the first neighbourhood), then any hotel the persona's trips name.
     chain_rooms = [{"name": "King Room", "sleeps": 2, "beds": _BEDS["King Room"], "factor_pct": 100, "units": 16},
                    {"name": "Two Queen Beds", "sleeps": 4, "beds": _BEDS["Two Queen Beds"], "factor_pct": 100,
                     "units": 12},
                    {"name": "Junior Suite", "sleeps": 3, "beds": _BEDS["Junior Suite"], "factor_pct": 155,
                     "units": 3}]
-    if w:
-        props.append(hotel(w["hotel"], 4, w["rate_cents"], w["address"], hoods[0], w["chain"], w["event"],
-                           chain_rooms))
-    else:
-        props.append(hotel(f"{short} {name}", 4, int(info["base"] * r.uniform(0.9, 1.15)) // 100 * 100,
-                           _address(r, name, info["region"], info["country"], r.choice(info["streets"])),
-                           hoods[0], chain, None, chain_rooms))
+    props.append(hotel(f"{short} {name}", 4, int(info["base"] * r.uniform(0.9, 1.15)) // 100 * 100, hoods[0], chain,
+                       chain_rooms))
+    for fname in fixed:
+        if slugify(fname) in seen:
+            continue
+        seen.add(slugify(fname))
+        hood = next((h for h in hoods if h.lower() in fname.lower()), hoods[r.randrange(len(hoods))])
+        props.append(hotel(fname, 4, int(info["base"] * r.uniform(0.95, 1.2)) // 100 * 100, hood, None,
+                           hotel_rooms(r.randint(6, 14))))
     patterns = list(cat["hotel_names"])
     r.shuffle(patterns)
     used: set[str] = set()  # each of the city's word, its name and a neighbourhood names at most one hotel
+    target = len(props) + HOTELS_PER_CITY
     for pat in patterns:
-        if len(props) >= 1 + HOTELS_PER_CITY:
+        if len(props) >= target:
             break
         hood = r.choice([h for h in hoods if h not in used] or hoods)
         keys = {k for k, v in (("{w}", info["word"]), ("{c}", name), ("{n}", hood)) if k in pat["pattern"]}
@@ -175,9 +215,7 @@ def _city_properties(seed: int, name: str, info: dict[str, Any], w: dict[str, An
         used.update(taken[k] for k in keys)
         stars = r.randint(*pat["stars"])
         base = int(info["base"] * (0.55 + 0.18 * stars) * r.uniform(0.9, 1.1)) // 100 * 100
-        props.append(hotel(pname, stars, base, _address(r, name, info["region"], info["country"],
-                                                        r.choice(info["streets"])), hood, None, None,
-                           hotel_rooms(r.randint(6, 14))))
+        props.append(hotel(pname, stars, base, hood, None, hotel_rooms(r.randint(6, 14))))
     hosts = cat["hosts"].get(code, cat["hosts"]["default"])
     kinds = cat["rental_kinds"]
     titles = r.sample(cat["rental_titles"], k=min(RENTALS_PER_CITY, len(cat["rental_titles"])))
@@ -196,41 +234,60 @@ def _city_properties(seed: int, name: str, info: dict[str, Any], w: dict[str, An
         since = r.randint(2014, 2023)
         rating = r.randint(84, 99)
         count = r.randint(9, 240)
-        lat, lon = jitter()
+        address, lat, lon = place(hood)
         base = int(info["base"] * (0.45 + 0.12 * sleeps) * r.uniform(0.85, 1.1)) // 100 * 100
         lo, hi = cat["rates"]["cleaning_fee"]
         desc = (f"{k['rooms']} for up to {sleeps} guests in {hood}: {bedrooms} bedroom{'s' if bedrooms > 1 else ''}, "
                 f"{amen[3].lower()} and {amen[4].lower()}. {host} has hosted on Bramblestay since {since}.")
         beds = f"{bedrooms} bedroom{'s' if bedrooms > 1 else ''} · {sleeps} guests"
+        # The cleaning fee is drawn in steps of 5.00 of the catalog's range (US cents), in the city's currency.
+        fee = local_base(r.randint(lo // 500, hi // 500) * 500, info["currency"])
         props.append({"slug": _slug(title, name), "kind": "rental", "name": title, "chain": None, "neighbourhood": hood,
-                      "address": _address(r, name, info["region"], info["country"], r.choice(info["streets"])),
-                      "stars": None, "rating_x10": rating, "review_count": count, "description": desc,
-                      "amenities": amen, "host_name": host, "host_since": str(since), "base_rate_cents": base,
-                      "cleaning_fee_cents": r.randint(lo // 500, hi // 500) * 500,
+                      "address": address, "stars": None, "rating_x10": rating, "review_count": count,
+                      "description": desc, "amenities": amen, "host_name": host, "host_since": str(since),
+                      "base_rate_cents": base, "cleaning_fee_cents": fee,
                       "policy": "moderate" if r.random() < 0.5 else "flexible", "lat": lat, "lon": lon,
                       "art": r.randint(1, 10**6), "world_ref": None,
                       "rooms": [{"name": k["rooms"], "sleeps": sleeps, "beds": beds, "factor_pct": 100, "units": 1}],
                       "reviews": reviews(rating, count, "rental")})
-    return props
+    return tuple(props)
+
+
+def _fixed_hotels(world_or_persona, city: str) -> tuple[str, ...]:
+    persona = getattr(world_or_persona, "persona", world_or_persona)
+    trips = (persona.travel.trips or []) if persona.travel else []
+    return tuple(sorted({t.hotel for t in trips if t.hotel and canonical_city(t.destination) == city}))
+
+
+def city_properties(seed: int, persona, city: str) -> list[dict[str, Any]]:
+    """The properties of ``city`` (any spelling) for a persona: fresh copies of dicts with ``slug``, ``kind``
+    ('hotel' | 'rental'), ``name``, ``chain``, ``neighbourhood``, ``address``, ``stars``, ``rating_x10``,
+    ``review_count``, ``description``, ``amenities`` (list), ``host_name``, ``host_since``, ``base_rate_cents``
+    and ``cleaning_fee_cents`` (cents of the city's currency), ``policy``, ``lat``, ``lon``, ``art``,
+    ``world_ref`` (None here), ``rooms`` (list of ``{name, sleeps, beds, factor_pct, units}``) and ``reviews``
+    (list of ``{author, author_city, language, rating, body, stayed}``).
+
+    Depends only on ``seed``, the persona's hotel chain and the hotels its trips name (``Trip.hotel``), so the
+    world can draw its stays from it before any app exists."""
+    name = canonical_city(city)
+    chain = persona.travel.hotel_chain if persona.travel else None
+    return [{**p, "rooms": [dict(x) for x in p["rooms"]]}
+            for p in _properties(seed, name, chain_names(chain)[0], _fixed_hotels(persona, name))]
 
 
 def inventory(world: World) -> list[dict[str, Any]]:
-    """Every city with its properties, sorted by city name.
+    """Every city with its properties, sorted by city name: the :func:`city_info` fields plus ``properties``
+    (:func:`city_properties`), whose ``world_ref`` is the latest world ``hotel_booking`` there, if any.
 
-    Each city: the :func:`_city_info` fields plus ``properties``, a list of dicts with ``slug``, ``kind``
-    ('hotel' | 'rental'), ``name``, ``chain``, ``neighbourhood``, ``address``, ``stars``, ``rating_x10``,
-    ``review_count``, ``description``, ``amenities`` (list), ``host_name``, ``host_since``,
-    ``base_rate_cents``, ``cleaning_fee_cents``, ``policy``, ``lat``, ``lon``, ``art``, ``world_ref``,
-    ``rooms`` (list of ``{name, sleeps, beds, factor_pct, units}``) and ``reviews`` (list of
-    ``{author, author_city, language, rating, body, stayed}``).
-    """
-    chain = (world.persona.travel.hotel_chain if world.persona.travel else None) or "Harbor & Pine Hotels"
-    short = chain.removesuffix(" Hotels").removesuffix(" Hotel").removesuffix(" Resorts")
-    known = world_hotels(world)
-    names = sorted(set(CITIES) | set(known))
+    Cities: ``travel.CITIES`` plus every destination of the persona's trips (as the catalog names it)."""
+    p = world.persona
+    trips = (p.travel.trips or []) if p.travel else []
+    names = sorted(set(CITIES) | {canonical_city(t.destination) for t in trips})
+    refs = {e.data.get("property"): e.id for e in world.of_kind("hotel_booking")}
     out = []
     for name in names:
-        info = _city_info(name)
-        props = _city_properties(world.seed, name, info, known.get(name), chain, short)
-        out.append({**info, "properties": props})
+        props = city_properties(world.seed, p, name)
+        for prop in props:
+            prop["world_ref"] = refs.get(prop["slug"])
+        out.append({**city_info(name), "properties": props})
     return out

@@ -2,8 +2,11 @@
 
 The inventory (cities, properties, room types, seeded guest reviews) comes from :mod:`apps.stays.inventory`;
 the persona's bookings are the world's ``hotel_booking`` events (made on this site, paid at the
-property: the hotel charges ``total_cents`` at check-out, as the world's ``hotel_checkout`` posting
-does). Each holds one room of its type per night. Free cancellation ends 48 hours before check-in
+property at check-out, as the world's ``hotel_checkout`` posting is). The world drew each stay from this
+inventory (``data["property"]`` is the listing's slug) and priced it with :func:`apps.stays.rates.quote`, so a
+booking's nightly, subtotal, taxes, fees and total are the world's ``data["price"]``, in the city's own
+currency (``cities.country``'s currency: EUR in Lisbon); the card's charge in its own currency is the
+world's ``total_cents``. Each holds one room of its type per night. Free cancellation ends 48 hours before check-in
 (15:00 in the hotel's city), as the confirmation mail says. The persona reviewed the stays that
 ended more than 180 days before the world's now; later stays wait for a review.
 """
@@ -21,6 +24,7 @@ from builder import appkit, dbfile
 from builder.rng import rng
 from builder.world import World
 from builder.world.accounts import payment_cards
+from builder.world.travel import reference_rate
 
 from . import models as m
 from .inventory import canonical_city, catalog, inventory
@@ -128,7 +132,7 @@ def seed(world: World, path: Path) -> Path:
             card_ids[c["account"]] = i
             db.add(m.Card(id=i, user_id=1, account=c["account"], brand=c["brand"], last4=c["last4"], holder=c["holder"],
                           expiry=c["expiry"], label=c["label"], is_default=int(i == 1)))
-        prop_ids: dict[str, int] = {}
+        prop_ids: dict[str, int] = {}  # by slug
         room_ids: dict[tuple[int, str], int] = {}
         zones: dict[str, str] = {}
         pid = rid = rvid = 0
@@ -139,7 +143,7 @@ def seed(world: World, path: Path) -> Path:
                           lat=c["lat"], lon=c["lon"]))
             for prop in c["properties"]:
                 pid += 1
-                prop_ids[prop["name"]] = pid
+                prop_ids[prop["slug"]] = pid
                 db.add(m.Property(id=pid, slug=prop["slug"], city_id=city_id, kind=prop["kind"], name=prop["name"],
                                   chain=prop["chain"], neighbourhood=prop["neighbourhood"], address=prop["address"],
                                   stars=prop["stars"], rating_x10=prop["rating_x10"], review_count=prop["review_count"],
@@ -162,14 +166,16 @@ def seed(world: World, path: Path) -> Path:
         r = rng(world.seed, "stays/reviews")
         first = ident.name.split()[0]
         for bid, b in enumerate(world_bookings, start=1):
-            prop_id = prop_ids[b["hotel"]]
+            prop_id = prop_ids[b["property"]]
             room_id = room_ids[(prop_id, b["room"])]
             co = b["checkout"]
+            price = b["price"]
             db.add(m.Booking(
                 id=bid, confirmation=b["confirmation"], user_id=1, property_id=prop_id, room_id=room_id,
                 check_in=b["check_in"], check_out=b["check_out"], nights=b["nights"], guests=b["guests"],
-                rate_plan="flexible", nightly_cents=b["rate_cents"], subtotal_cents=b["rate_cents"] * b["nights"],
-                taxes_cents=b["tax_cents"], fees_cents=0, total_cents=b["total_cents"], payment="pay_at_property",
+                rate_plan="flexible", nightly_cents=price["nightly_cents"], subtotal_cents=price["subtotal_cents"],
+                taxes_cents=price["taxes_cents"], fees_cents=price["fees_cents"], total_cents=price["total_cents"],
+                payment="pay_at_property",
                 card_id=card_ids.get(co.data["account"] if co else "", 1), authorization=None,
                 paid_at=co.at.isoformat() if co else None, status="confirmed",
                 cancel_until=cancel_deadline(b["check_in"], zones[b["city"]], p.timezone),
@@ -187,7 +193,13 @@ def seed(world: World, path: Path) -> Path:
                                 stayed=b["check_in"][:7],
                                 created_at=(co.at + dt.timedelta(days=r.randint(2, 9), hours=r.randint(0, 3))).isoformat(),
                                 world_ref=f"seed:review/{b['event']}"))
-        for key, value in appkit.meta_rows(world, user_name=ident.name).items():
+        # Each city prices in its own currency; the reference rates say what a unit is in the persona's.
+        cities = inventory(world)
+        currencies = {c["name"]: c["currency"] for c in cities}
+        rates = {cur: str(reference_rate(cur, world.currency)) for cur in sorted(set(currencies.values()))}
+        for key, value in appkit.meta_rows(world, user_name=ident.name,
+                                           city_currencies=json.dumps(currencies, sort_keys=True, ensure_ascii=False),
+                                           fx_rates=json.dumps(rates, sort_keys=True)).items():
             db.add(m.Meta(key=key, value=value))
         db.commit()
     engine.dispose()

@@ -114,21 +114,43 @@ def tasks(world: World) -> list[Task]:
                                 check=Check(type="answer_text", any_of=[b["room"]])),
                      RubricItem(id="guests", weight=30, requirement=f"Says {b['guests']} guest(s)")])
 
+        # 4b. A stay abroad: the folio's bill in the hotel's currency, the card's charge and the bank's fee on it.
+        fees = {e.data["purchase"]: e.data["amount_cents"] for e in world.of_kind("card_fee")}
+        abroad = [b for b in past if b.get("currency", cur) != cur and b["checkout"].id in fees]
+        if abroad:
+            fb = abroad[-1]
+            local, charge, fee = fb["price"]["total_cents"], fb["total_cents"], fees[fb["checkout"].id]
+            task("stay-abroad-exchange", [APP, "bank", "files"], category="aggregation", difficulty="hard",
+                 time_limit_seconds=600,
+                 instruction=f"For my stay at {fb['hotel']} in {fb['city']}: what was the bill in {fb['currency']}, "
+                             "what did my card actually get charged for it, and what did the bank add on top as a "
+                             "foreign transaction fee?",
+                 expected={"confirmation": fb["confirmation"], "local_cents": local, "currency": fb["currency"],
+                           "fx_rate": fb["fx_rate"], "charge_cents": charge, "fee_cents": fee},
+                 rubric=[RubricItem(id="local", weight=35,
+                                    requirement=f"States the bill of {money(local, fb['currency'])}",
+                                    check=_amount(local)),
+                         RubricItem(id="charge", weight=40, requirement=f"States the card charge of {money(charge, cur)}",
+                                    check=_amount(charge)),
+                         RubricItem(id="fee", weight=25, requirement=f"States the fee of {money(fee, cur)}",
+                                    check=_amount(fee))])
+
     # 5. Action: review the latest stay not yet reviewed (the seed reviews stays older than 180 days).
     unreviewed = [b for b in past if (world.now - b["checkout"].at).days <= REVIEW_AFTER_DAYS]
     if unreviewed:
         rv = unreviewed[-1]
+        praise = "host" if rv.get("kind") == "rental" else "front desk"
         task("review-stay", [APP], category="action", difficulty="easy", time_limit_seconds=300,
-             instruction=f"Leave a 4-star review of my stay at {rv['hotel']} in {rv['city']}; mention the friendly front desk.",
+             instruction=f"Leave a 4-star review of my stay at {rv['hotel']} in {rv['city']}; mention the friendly {praise}.",
              expected={"confirmation": rv["confirmation"], "rating": 4},
              rubric=[RubricItem(id="review", weight=70, requirement="A 4-star review of that stay is posted",
                                 check=_sql("SELECT COUNT(*) FROM reviews r JOIN bookings b ON b.id = r.booking_id "
                                            "WHERE b.confirmation = ? AND r.world_ref IS NULL AND r.rating = 4",
                                            [rv["confirmation"]], [[1]])),
-                     RubricItem(id="text", weight=30, requirement="The review mentions the front desk",
+                     RubricItem(id="text", weight=30, requirement=f"The review mentions the {praise}",
                                 check=_sql("SELECT COUNT(*) FROM reviews r JOIN bookings b ON b.id = r.booking_id "
                                            "WHERE b.confirmation = ? AND r.world_ref IS NULL "
-                                           "AND instr(lower(r.body), 'front desk') > 0", [rv["confirmation"]], [[1]]))])
+                                           "AND instr(lower(r.body), ?) > 0", [rv["confirmation"], praise], [[1]]))])
 
     if upcoming:
         up = upcoming[0]
@@ -161,9 +183,12 @@ def tasks(world: World) -> list[Task]:
     # 8. Action (with the bank): book the cheapest free-cancellation rental somewhere new, message the host.
     r = rng(world.seed, "stays/tasks")
     visited = {b["city"] for b in stays} | {canonical_city(p.identity.address.city)}
-    choices = [c["name"] for c in inventory(world) if c["name"] not in visited and c["name"] in
-               ("Lisbon", "Barcelona", "Rome", "Amsterdam", "Copenhagen", "Edinburgh", "Tokyo", "Mexico City",
-                "Vienna", "New York", "San Francisco", "Denver")]
+    # A city that prices in the persona's own currency, so the card is charged the listed total.
+    cities = [c for c in inventory(world) if c["name"] not in visited]
+    wanted = ("Lisbon", "Barcelona", "Rome", "Amsterdam", "Copenhagen", "Edinburgh", "Tokyo", "Mexico City",
+              "Vienna", "New York", "San Francisco", "Denver", "London", "Berlin", "Boston", "Chicago")
+    choices = [c["name"] for c in cities if c["name"] in wanted and c["currency"] == cur] or \
+        [c["name"] for c in cities if c["currency"] == cur] or [c["name"] for c in cities if c["name"] in wanted]
     city = r.choice(sorted(choices))
     check_in = today + dt.timedelta(days=r.randint(40, 70))
     nights = r.randint(3, 5)

@@ -13,7 +13,10 @@ document's own date as ``SOURCE_DATE_EPOCH``), so two builds write the same byte
 * :func:`itineraries` -> ``~/Documents/Travel/Itinerary_<City>_<YYYY-MM-DD>_<PNR>.pdf`` (German:
   ``Reiseplan_...``), one per trip whose return flight has not landed at now.
 * :func:`folios` -> ``~/Downloads/Folio_<F847388>_<Hotel>.pdf`` (German: ``Hotelrechnung_...``), one
-  per ``hotel_checkout`` done by now; its total is the checkout's charge.
+  per ``hotel_checkout`` done by now, in the hotel's own currency (the stay's Bramblestay price,
+  ``data["price"]``): a room, tax and city-fee line per night (a rental's receipt adds its cleaning and
+  service fees), the payment, and abroad the exchange rate and the card's charge in its own currency
+  (``data["total_cents"]``).
 
 Labels, dates, times and money follow the persona's locale (:class:`builder.world.locale.Fmt`:
 en_US, en_GB, de_DE; other locales read like en_GB). Times on travel documents are local to the
@@ -89,6 +92,12 @@ WORDS = {
         "balance": "Balance due", "member": "Harbor & Pine Rewards", "total_charges": "Total charges",
         "thanks": "Thank you for staying with us, {name}. We hope to welcome you back soon.",
         "card_note": "Charged to {card} at checkout on {date}.", "page": "Page",
+        "city_fee": "City / tourism fee", "cleaning_fee": "Cleaning fee", "service_fee": "Bramblestay service fee",
+        "receipt": "Stay receipt", "hosted": "Hosted by {host} · booked on Bramblestay",
+        "currency": "Currency", "card_total": "Charged to your card", "fx_rate": "Exchange rate",
+        "fx_note": "Your card was charged {amount} for {local} at {rate} {home} per {cur}. Your card issuer may add a "
+                   "foreign transaction fee.",
+        "pay_at": "payable at the property", "approx": "about {amount}",
         "nights_n": "{n} nights", "night_1": "1 night", "min": "min", "h": "h",
         "connection": "Connection: {flight} to {city} departs {time} ({date}). Your bags are checked through.",
         "taxes": "taxes", "your_trip": "Your trip",
@@ -127,6 +136,12 @@ WORDS["de_DE"] = {
     "balance": "Offener Betrag", "member": "Harbor & Pine Rewards", "total_charges": "Summe",
     "thanks": "Vielen Dank für Ihren Aufenthalt, {name}. Wir freuen uns auf Ihren nächsten Besuch.",
     "card_note": "Belastet auf {card} bei der Abreise am {date}.", "page": "Seite",
+    "city_fee": "City-Tax / Tourismusabgabe", "cleaning_fee": "Endreinigung", "service_fee": "Bramblestay-Servicegebühr",
+    "receipt": "Aufenthaltsbeleg", "hosted": "Gastgeber: {host} · gebucht über Bramblestay",
+    "currency": "Währung", "card_total": "Belastung Ihrer Karte", "fx_rate": "Umrechnungskurs",
+    "fx_note": "Ihre Karte wurde mit {amount} für {local} belastet, Kurs {rate} {home} je {cur}. Ihre Bank kann ein "
+               "Auslandseinsatzentgelt berechnen.",
+    "pay_at": "zahlbar in der Unterkunft", "approx": "ca. {amount}",
     "nights_n": "{n} Nächte", "night_1": "1 Nacht", "min": "Min.", "h": "Std.",
     "connection": "Anschluss: {flight} nach {city} startet um {time} ({date}). Ihr Gepäck wird durchgecheckt.",
     "taxes": "Steuern", "your_trip": "Ihre Reise",
@@ -136,7 +151,9 @@ WORDS["de_DE"] = {
 # Room types as the world names them, in German.
 ROOMS_DE = {"King Room": "Kingsize-Zimmer", "Two Queen Beds": "Zimmer mit zwei Queensize-Betten",
             "Queen Room": "Queensize-Zimmer", "Double Room": "Doppelzimmer", "Single Room": "Einzelzimmer",
-            "Suite": "Suite"}
+            "Suite": "Suite", "Junior Suite": "Junior-Suite", "Entire apartment": "Ganze Wohnung",
+            "Entire loft": "Ganzes Loft", "Entire townhouse": "Ganzes Stadthaus", "Entire studio": "Ganzes Studio",
+            "Private guest suite": "Private Gästesuite"}
 
 
 def room_label(world: World, room: str) -> str:
@@ -336,6 +353,19 @@ def _airline_logo(c: pdfcanvas.Canvas, x: float, y: float, size: float, fg=color
     p.moveTo(x + size * 0.22, y + size * 0.12)
     p.curveTo(x + size * 0.62, y + size * 0.35, x + size * 0.62, y + size * 0.7, x + size * 0.78, y + size * 0.9)
     c.drawPath(p, stroke=1, fill=0)
+    c.restoreState()
+
+
+def _monogram(c: pdfcanvas.Canvas, x: float, y: float, size: float, name: str, fg=HOTEL_GREEN):
+    """An independent property's mark: the initial of its name (``The``/``Hotel`` skipped) in a ring."""
+    words = [w for w in name.split() if w.lower() not in ("the", "hotel")] or [name or "H"]
+    c.saveState()
+    c.setStrokeColor(fg)
+    c.setFillColor(fg)
+    c.setLineWidth(size * 0.06)
+    c.circle(x + size / 2, y + size / 2, size * 0.46, stroke=1, fill=0)
+    c.setFont(FONT_BOLD, size * 0.5)
+    c.drawCentredString(x + size / 2, y + size * 0.32, words[0][0].upper())
     c.restoreState()
 
 
@@ -803,8 +833,7 @@ def write_itinerary(world: World, trip: int, dest: Path) -> Path:
                 (w["check_out"], fmt.date(dt.date.fromisoformat(hotel["check_out"]))),
                 (w["room"], (f"{room_label(world, hotel['room'])} · {w['guests']} {hotel['guests']} · "
                              f"{w['nights_n'].format(n=hotel['nights']) if hotel['nights'] != 1 else w['night_1']}")),
-                (w["total"], (f"{fmt.money(hotel['total_cents'])} ({hotel['nights']} × "
-                              f"{fmt.money(hotel['rate_cents'])} + {fmt.money(hotel['tax_cents'])} {w['taxes']})"))]
+                (w["total"], _stay_total(fmt, w, hotel))]
         for label, value in rows:
             need(16)
             pen.text(margin, y, label, 9, True, MUTED, 110)
@@ -866,9 +895,25 @@ def itineraries(world: World, home: Path) -> list[Path]:
 
 # ---------------------------------------------------------------------------------------------- folios
 
+def _stay_total(fmt: Fmt, w: dict[str, str], hotel: dict) -> str:
+    """The itinerary's price of a stay: the total in the hotel's currency (room + taxes and fees), payable at
+    the property, and abroad about what the card will be charged."""
+    price, cur = hotel["price"], hotel["currency"]
+    text = (f"{money_in(price['total_cents'], cur, fmt.locale)} ({money_in(price['subtotal_cents'], cur, fmt.locale)}"
+            f" + {money_in(price['taxes_cents'] + price['fees_cents'], cur, fmt.locale)} {w['taxes']}), {w['pay_at']}")
+    if cur != fmt.currency:
+        text += f"; {w['approx'].format(amount=fmt.money(hotel['total_cents']))}"
+    return text
+
+
 def folio_filename(world: World, checkout: dict) -> str:
-    """``Folio_F847388_Harbor-Pine-Lisbon.pdf`` (``Hotelrechnung_...`` in German)."""
-    stem = "Hotelrechnung" if world.persona.locale == "de_DE" else "Folio"
+    """``Folio_F847388_Harbor-Pine-Lisbon.pdf`` (``Hotelrechnung_...`` in German; a rental's receipt
+    ``Receipt_...`` / ``Aufenthaltsbeleg_...``)."""
+    de = world.persona.locale == "de_DE"
+    if checkout.get("kind") == "rental":
+        stem = "Aufenthaltsbeleg" if de else "Receipt"
+    else:
+        stem = "Hotelrechnung" if de else "Folio"
     return safe_filename(f"{stem}_{checkout['folio']}_{checkout['hotel']}", fallback=stem) + ".pdf"
 
 
@@ -878,19 +923,49 @@ def room_number(world: World, checkout: dict) -> str:
     return f"{r.randint(2, 14)}{r.randint(1, 40):02d}"
 
 
+_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CAD": "CA$", "MXN": "MX$"}
+
+
+def money_in(cents: int, currency: str, locale: str) -> str:
+    """``cents`` (hundredths of a unit) of ``currency`` as the persona's locale writes money: ``€1,205.90``,
+    ``¥91,576`` (no minor units), ``DKK 9,545.00``; in German ``1.205,90 €``, ``9.545,00 DKK``."""
+    sign = "-" if cents < 0 else ""
+    cents = abs(int(cents))
+    whole = cents // 100 if currency != "JPY" else (cents + 50) // 100
+    frac = "" if currency == "JPY" else f"{cents % 100:02d}"
+    symbol = _SYMBOLS.get(currency)
+    if locale == "de_DE":
+        number = f"{whole:,}".replace(",", ".") + (f",{frac}" if frac else "")
+        return f"{sign}{number} {symbol if currency in ('USD', 'EUR', 'GBP', 'JPY') else currency}"
+    number = f"{whole:,}" + (f".{frac}" if frac else "")
+    return f"{sign}{symbol}{number}" if symbol else f"{sign}{currency} {number}"
+
+
 def folio_lines(checkout: dict) -> list[tuple[dt.date, str, int]]:
-    """The folio's charge lines ``(date, "room" | "tax", cents)``: each night's room rate and its share of the
-    stay's tax (the tax split evenly, the first nights taking the leftover cents), so the lines sum to
-    ``checkout["total_cents"]`` exactly."""
-    nights = int(checkout["nights"])
-    start = dt.date.fromisoformat(checkout["check_in"])
-    tax = int(checkout["tax_cents"])
-    share, left = divmod(tax, nights)
-    out = []
-    for n in range(nights):
-        day = start + dt.timedelta(days=n)
-        out.append((day, "room", int(checkout["rate_cents"])))
-        out.append((day, "tax", share + (1 if n < left else 0)))
+    """The folio's charge lines ``(date, kind, cents)`` in the hotel's currency (``checkout["currency"]``), from
+    the stay's price (``checkout["price"]``, Bramblestay's quote): per night ``"room"`` (that night's rate),
+    ``"tax"`` (the stay's taxes in proportion to the night's rate, rounded, the last night taking what rounding
+    leaves) and ``"city_fee"``
+    (when the city charges one); a rental adds ``"cleaning_fee"`` and ``"service_fee"`` on the first night.
+    The lines sum to ``checkout["price"]["total_cents"]`` exactly."""
+    price = checkout["price"]
+    nights = price["nights"]
+    taxes, sub = int(price["taxes_cents"]), max(1, int(price["subtotal_cents"]))
+    fee = int(price["city_fee_cents"]) // len(nights)
+    out: list[tuple[dt.date, str, int]] = []
+    booked = 0
+    for n, night in enumerate(nights):
+        day = dt.date.fromisoformat(night["night"])
+        out.append((day, "room", int(night["cents"])))
+        tax = taxes - booked if n == len(nights) - 1 else int(taxes * int(night["cents"]) / sub + 0.5)
+        booked += tax
+        out.append((day, "tax", tax))
+        if fee:
+            out.append((day, "city_fee", fee))
+        if n == 0 and price["cleaning_fee_cents"]:
+            out.append((day, "cleaning_fee", int(price["cleaning_fee_cents"])))
+        if n == 0 and price["service_fee_cents"]:
+            out.append((day, "service_fee", int(price["service_fee_cents"])))
     return out
 
 
@@ -908,9 +983,19 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     page = LETTER if fmt.us else A4
     pw, ph = page
     c = pdfcanvas.Canvas(str(dest), pagesize=page, invariant=1, initialFontName=FONT)
-    c.setTitle(meta_text(f"{w['folio']} {checkout['folio']} {checkout['hotel']}"))
-    c.setAuthor(meta_text(checkout.get("chain", "Harbor & Pine Hotels")))
-    c.setCreator(meta_text(checkout.get("chain", "Harbor & Pine Hotels")))
+    rental = checkout.get("kind") == "rental"
+    title = w["receipt"] if rental else w["folio"]
+    issuer = checkout.get("chain") or ("Bramblestay" if rental else checkout["hotel"])
+    cur = checkout["currency"]
+    home_cur = fmt.currency
+    foreign = cur != home_cur
+
+    def lm(cents: int) -> str:  # the hotel's currency
+        return money_in(cents, cur, fmt.locale)
+
+    c.setTitle(meta_text(f"{title} {checkout['folio']} {checkout['hotel']}"))
+    c.setAuthor(meta_text(issuer))
+    c.setCreator(meta_text(issuer))
     pen = _Pen(c)
     margin = 0.75 * inch
     width = pw - 2 * margin
@@ -918,10 +1003,18 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
 
     c.setFillColor(HOTEL_SAND)
     c.rect(0, ph - 1.35 * inch, pw, 1.35 * inch, stroke=0, fill=1)
-    _hotel_logo(c, margin, ph - 1.0 * inch, 0.5 * inch)
-    pen.text(margin + 0.65 * inch, ph - 0.5 * inch, checkout["hotel"], 18, True, HOTEL_GREEN, 300)
+    if (checkout.get("chain") or "").startswith("Harbor & Pine"):
+        _hotel_logo(c, margin, ph - 1.0 * inch, 0.5 * inch)
+    else:
+        _monogram(c, margin, ph - 1.0 * inch, 0.5 * inch, "Bramblestay" if rental else checkout["hotel"])
+    name_size = 18 if len(checkout["hotel"]) <= 26 else 13 if len(checkout["hotel"]) <= 38 else 11
+    pen.text(margin + 0.65 * inch, ph - 0.5 * inch - (18 - name_size) / 2, checkout["hotel"], name_size, True,
+             HOTEL_GREEN, 300)
     pen.text(margin + 0.65 * inch, ph - 0.78 * inch, checkout["address"], 8.5, False, MUTED, 300)
-    pen.text(pw - margin, ph - 0.5 * inch, w["folio"].upper(), 14, True, HOTEL_GREEN, 200, align=2)
+    if rental and checkout.get("host"):
+        pen.text(margin + 0.65 * inch, ph - 0.98 * inch, w["hosted"].format(host=checkout["host"]), 8, False, MUTED,
+                 300)
+    pen.text(pw - margin, ph - 0.5 * inch, title.upper(), 14, True, HOTEL_GREEN, 200, align=2)
     pen.text(pw - margin, ph - 0.74 * inch, f"{w['folio_no']} {checkout['folio']}", 9, False, INK, 200, align=2)
     y = ph - 1.35 * inch - 24
 
@@ -937,11 +1030,14 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     if checkout.get("loyalty_number"):
         pen.text(margin, gy - 2, f"{w['member']} {checkout['loyalty_number']}", 8.5, False, MUTED, 260)
 
-    facts = [(w["room_no"], room_number(world, checkout)), (w["room_type"], room_label(world, checkout["room"])),
+    rates = sorted({int(x["cents"]) for x in checkout["price"]["nights"]})
+    rate_text = lm(rates[0]) if len(rates) == 1 else f"{lm(rates[0])} – {lm(rates[-1])}"
+    facts = ([] if rental else [(w["room_no"], room_number(world, checkout))]) + [
+             (w["room_type"], room_label(world, checkout["room"])),
              (w["arrival"], fmt.date(dt.date.fromisoformat(checkout["check_in"]))),
              (w["departure"], fmt.date(dt.date.fromisoformat(checkout["check_out"]))),
-             (w["guests"], str(checkout["guests"])), (w["rate"], fmt.money(checkout["rate_cents"])),
-             (w["conf"], checkout["confirmation"])]
+             (w["guests"], str(checkout["guests"])), (w["rate"], rate_text),
+             (w["conf"], checkout["confirmation"])] + ([(w["currency"], cur)] if foreign else [])
     fx = margin + width - 230
     fy = y
     for label, value in facts:
@@ -968,8 +1064,12 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
         return ph - margin - 20
 
     y = table_head(y)
-    pct = round(100 * int(checkout["tax_cents"]) / max(1, int(checkout["rate_cents"]) * int(checkout["nights"])), 1)
-    pct_text = f"{pct:.1f}".replace(".", ",") + " %" if fmt.de else f"{pct:.1f}%"
+    price = checkout["price"]
+    pct = round(100 * int(price["taxes_cents"]) / max(1, int(price["subtotal_cents"])), 2)
+    pct_num = f"{pct:.2f}" if round(pct, 1) != pct else f"{pct:.1f}"
+    pct_text = pct_num.replace(".", ",") + " %" if fmt.de else f"{pct_num}%"
+    labels = {"room": w["room_charge"], "tax": w["room_tax"].format(pct=pct_text), "city_fee": w["city_fee"],
+              "cleaning_fee": w["cleaning_fee"], "service_fee": w["service_fee"]}
     total = 0
     for k, (day, kind, cents) in enumerate(folio_lines(checkout)):
         if k % 4 < 2:
@@ -977,9 +1077,8 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
             c.rect(margin, y - 14, width, 14, stroke=0, fill=1)
         total += cents
         pen.text(cols[0] + 6, y - 3, fmt.numeric_date(day), 8.5, False, INK, 80)
-        pen.text(cols[1], y - 3, w["room_charge"] if kind == "room" else w["room_tax"].format(pct=pct_text), 8.5,
-                 False, INK, 250)
-        pen.text(cols[2] + 60, y - 3, fmt.money(cents), 8.5, False, INK, 80, align=2)
+        pen.text(cols[1], y - 3, labels[kind], 8.5, False, INK, 250)
+        pen.text(cols[2] + 60, y - 3, lm(cents), 8.5, False, INK, 80, align=2)
         y -= 14
         if y < 1.6 * inch:
             y = table_head(next_page())
@@ -988,23 +1087,32 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     pay_day = out_local.date()
     pen.text(cols[0] + 6, y - 3, fmt.numeric_date(pay_day), 8.5, False, INK, 80)
     pen.text(cols[1], y - 3, f"{w['payment']} · {card_label}", 8.5, False, INK, 250)
-    pen.text(cols[3] - 6, y - 3, fmt.money(-total), 8.5, False, INK, 90, align=2)
+    pen.text(cols[3] - 6, y - 3, lm(-total), 8.5, False, INK, 90, align=2)
     y -= 20
     c.setStrokeColor(HOTEL_GREEN)
     c.setLineWidth(0.8)
     c.line(margin + width - 260, y + 4, margin + width, y + 4)
-    for label, value, bold in ((w["total_charges"], fmt.money(total), True), (w["payment"], fmt.money(-total), False),
-                               (w["balance"], fmt.money(0), True)):
-        pen.text(margin + width - 260, y - 2, label, 9.5, bold, INK, 160)
-        pen.text(margin + width, y - 2, value, 9.5, bold, INK, 100, align=2)
+    rate = checkout.get("fx_rate", "1")
+    rate_shown = rate.replace(".", ",") if fmt.de else rate
+    totals = [(w["total_charges"], lm(total), True), (w["payment"], lm(-total), False), (w["balance"], lm(0), True)]
+    if foreign:
+        totals += [(w["fx_rate"], f"1 {cur} = {rate_shown} {home_cur}", False),
+                   (w["card_total"], fmt.money(checkout["total_cents"]), True)]
+    for label, value, bold in totals:
+        pen.text(margin + width - 260, y - 2, label, 9.5, bold, INK, 130)
+        pen.text(margin + width, y - 2, value, 9.5, bold, INK, 130, align=2)
         y -= 15
     y -= 14
     pen.text(margin, y, w["card_note"].format(card=card_label, date=fmt.date(pay_day)), 8.5, False, MUTED, width)
     y -= 14
+    if foreign:
+        y -= pen.text(margin, y, w["fx_note"].format(amount=fmt.money(checkout["total_cents"]), local=lm(total),
+                                                     rate=rate_shown, home=home_cur, cur=cur), 8.5, False, MUTED,
+                      width) + 2
     pen.text(margin, y, w["thanks"].format(name=ident.name.split()[0] if ident.name else ""), 8.5, False, MUTED,
              width)
-    pen.text(margin, 0.55 * inch, f"{checkout.get('chain', '')} · {checkout['hotel']} · {checkout['address']}",
-             7, False, MUTED, width)
+    pen.text(margin, 0.55 * inch, " · ".join(x for x in (checkout.get("chain"), checkout["hotel"], checkout["address"])
+                                              if x), 7, False, MUTED, width)
     c.showPage()
     c.save()
     return dest
@@ -1012,8 +1120,9 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
 
 def folios(world: World, home: Path) -> list[Path]:
     """Write a folio PDF per hotel stay checked out by the world's now into ``home/"Downloads"``: guest, room,
-    dates, a room and a tax line per night, the payment on the card that paid (masked, from
-    :func:`builder.world.accounts.payment_cards`), total = the ``hotel_checkout`` charge. Returns the paths in
+    dates, the lines of :func:`folio_lines` in the hotel's currency, the payment on the card that paid (masked,
+    from :func:`builder.world.accounts.payment_cards`), total = the stay's price; abroad the exchange rate and
+    the ``hotel_checkout`` charge in the card's currency. Returns the paths in
     checkout order (``[]`` for a world without past stays)."""
     done = [e for e in world.events if e.kind == "hotel_checkout" and e.status == "done" and e.at <= world.now]
     if not done:

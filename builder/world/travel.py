@@ -15,10 +15,25 @@ Rules (tasks, apps and tests depend on them):
   return on ``return``; a connection leaves 75-150 min after the first leg lands.
 * Every instant is computed in UTC; an event's ``at`` is that instant in the persona's zone (naive),
   and data carries aware ISO 8601 strings in the zone of the place (``*_local``).
-* Hotel: the persona's chain in the destination city, check-in on the outbound arrival date
-  (destination zone), checkout on the return date; ``hotel_stay`` at max(15:00, arrival at the
-  hotel), ``hotel_checkout`` (which carries the charge: nights x rate + tax) at 11:00 or before
-  the ride to the airport, whichever is earlier. No hotel if the persona lands on the return date.
+* Hotel: a Bramblestay listing of the destination (``apps.stays.inventory.city_properties``: hotels of
+  several brands and independents, rentals), drawn from stream ``travel/trip/<i>/stay`` among the listings
+  with free cancellation that sleep the party: the hotel named by the trip (``Trip.hotel``) if any; on a
+  business trip the persona's chain when it has one (``travel.hotel_chain`` or a loyalty programme of it;
+  completion gives every persona Harbor & Pine), else a 4-5 star hotel; one draw ``u`` decides the rest:
+  for a party of 3+, a stay of 8+ nights or a family trip a rental (one of the two that sleep the fewest)
+  when ``u < 0.5``; the persona's chain
+  when ``0.5 <= u < 0.8`` (30 % of leisure stays); else any hotel of the city (the chain among them). Room: a king (or queen) room for 1-2
+  guests, two queens or a suite for more. Check-in on the outbound arrival date (destination zone),
+  checkout on the return date; ``hotel_stay`` at max(15:00, arrival at the hotel), ``hotel_checkout`` at
+  11:00 or before the ride to the airport, whichever is earlier. No hotel if the persona lands on the
+  return date.
+* Hotel price: ``apps.stays.rates.quote`` of the listing, room and dates (flexible rate) in the hotel's own
+  currency (``data["price"]``, ``data["currency"]``): the same function Bramblestay prices with, so the
+  booking, the folio and the world agree to the cent. The card is charged the total at checkout in its own
+  currency, at ``data["fx_rate"]`` (:func:`hotel_fx_rate`; 1 at home), rounded half up; abroad the posting's
+  memo says ``1,234.56 EUR @ 1.086179`` and a ``card_fee`` adds the foreign transaction fee, as for purchases
+  abroad. ``total_cents`` is the card's charge, ``rate_cents`` the average nightly room price converted, and
+  ``tax_cents`` the rest (``total_cents == rate_cents * nights + tax_cents``).
 * Rides (ZipRide): home to the home airport 2.5 h (3 h international) before the first departure,
   destination airport to hotel after landing, hotel to airport before the return, airport to home
   25-50 min after the last landing. Fare = 2.75 + 1.35/mile + 0.32/min + 2.45 booking fee; tip =
@@ -346,27 +361,116 @@ def _seats(r, pref: str, passengers: int, widebody: bool) -> list[str]:
     return [f"{row + k // 3}{order[k % 3]}" for k in range(passengers)]
 
 
-def _hotel(sim: Sim, city: str, country_code: str) -> tuple[str, str]:
-    """The chain's hotel in ``city`` and its address (stable per city: stream ``travel/hotel/<city>``)."""
-    chain = sim.persona.travel.hotel_chain or "Harbor & Pine Hotels"
-    short = chain.removesuffix(" Hotels").removesuffix(" Hotel").removesuffix(" Resorts")
-    r = sim.rng(f"travel/hotel/{city}")
-    info = CITIES.get(city)
-    if info is None:
-        street = sim.faker(f"travel/hotel/{city}").street_name()
-        region, country = None, country_code
+def hotel_fx_rate(sim: Sim, i: int, currency: str) -> Decimal:
+    """Card-currency units per unit of the hotel's ``currency`` for trip ``i``'s hotel charge: 1 at home, else
+    the reference rate (:data:`PER_USD`) moved by up to 1.5 % (stream ``travel/trip/<i>/hotel/fx``), six
+    decimals, as the purchases abroad are converted."""
+    home_cur = sim.persona.finances.currency
+    if currency == home_cur or currency not in PER_USD or home_cur not in PER_USD:
+        return Decimal(1)
+    r = sim.rng(f"travel/trip/{i}/hotel/fx")
+    rate = PER_USD[home_cur] / PER_USD[currency] * Decimal(str(1 + r.uniform(-0.015, 0.015)))
+    return rate.quantize(Decimal("0.000001"))
+
+
+def reference_rate(currency: str, home_currency: str) -> Decimal:
+    """Units of ``home_currency`` per unit of ``currency`` at the fixed reference table :data:`PER_USD`, six
+    decimals (1 for the same currency or one the table lacks): ``reference_rate("EUR", "USD") == Decimal("1.086957")``."""
+    if currency == home_currency or currency not in PER_USD or home_currency not in PER_USD:
+        return Decimal(1)
+    return (PER_USD[home_currency] / PER_USD[currency]).quantize(Decimal("0.000001"))
+
+
+def minor_units(cents: int, currency: str) -> int:
+    """Cents (hundredths of a unit) as the currency's minor units: yen have none (``minor_units(330000, "JPY")
+    == 3300``)."""
+    return cents // 10 ** (2 - MINOR_DIGITS.get(currency, 2))
+
+
+def _stay(sim: Sim, i: int, trip, party: int, check_in: dt.date, nights: int, business: bool) -> dict:
+    """Where trip ``i`` stays: a Bramblestay property of the destination (``apps.stays.inventory``) and its
+    price (``apps.stays.rates.quote``, flexible rate, in the hotel's currency), drawn from stream
+    ``travel/trip/<i>/stay`` (see the module rules). Returns ``{"property", "kind", "hotel", "chain",
+    "neighbourhood", "host", "address", "lat", "lon", "room", "currency", "fx_rate" (str), "price" (the
+    quote), "total_cents", "rate_cents", "tax_cents"}``; the last three in the card's currency."""
+    from apps.stays.inventory import chain_names, city_info, city_properties
+    from apps.stays.rates import card_cents, quote
+
+    p = sim.persona
+    r = sim.rng(f"travel/trip/{i}/stay")
+    info = city_info(trip.destination)
+    props = city_properties(sim.seed, p, trip.destination)
+    chain, short = chain_names(p.travel.hotel_chain)
+    member = p.travel.hotel_chain is not None or _loyalty(sim, short) is not None
+
+    def fits(prop: dict) -> bool:
+        return any(room["sleeps"] >= party for room in prop["rooms"])
+
+    # Free cancellation up to 48 h (the confirmation mail's promise): flexible listings that sleep the party.
+    pool = [x for x in props if x["policy"] == "flexible" and fits(x)] or [x for x in props if fits(x)] or props
+    hotels = [x for x in pool if x["kind"] == "hotel"] or pool
+    rentals = [x for x in pool if x["kind"] == "rental"]
+    chain_hotel = next((x for x in hotels if x["chain"] == chain), None)
+    fixed = next((x for x in props if trip.hotel and x["name"] == trip.hotel), None)
+    roll = r.random()
+    if fixed:
+        prop = fixed
+    elif business:
+        good = [x for x in hotels if (x["stars"] or 0) >= 4] or hotels
+        prop = chain_hotel if chain_hotel and (member or roll < 0.4) else good[r.randrange(len(good))]
+    elif rentals and (party >= 3 or nights >= 8 or trip.purpose == "family") and roll < 0.5:
+        snug = sorted(rentals, key=lambda x: (min(room["sleeps"] for room in x["rooms"]), x["slug"]))[:2]
+        prop = snug[r.randrange(len(snug))]
+    elif chain_hotel and member and 0.5 <= roll < 0.8:
+        prop = chain_hotel
     else:
-        region, country, _, streets = info
-        street = streets[r.randrange(len(streets))]
-    number = r.randint(12, 980)
-    if city == "Tokyo":
-        address = f"{r.randint(1, 6)}-{r.randint(1, 12)}-{r.randint(1, 20)} {street}, Tokyo, Japan"
-    elif country in _NUMBER_FIRST:
-        address = f"{number} {street}, {city}" + (f", {region}" if region else "") + \
-            ("" if country == "United States" else f", {country}")
-    else:
-        address = f"{street} {number}, {city}, {country}"
-    return f"{short} {city}", address
+        prop = hotels[r.randrange(len(hotels))]
+    rooms = [x for x in prop["rooms"] if x["sleeps"] >= party] or prop["rooms"]
+    wanted = ("King Room", "Queen Room") if party <= 2 else ("Two Queen Beds", "Junior Suite")
+    room = next((x for name in wanted for x in rooms if x["name"] == name), rooms[0])
+    price = quote(prop, room, info, check_in, nights, "flexible")
+    currency = info["currency"]
+    rate = hotel_fx_rate(sim, i, currency)
+    total = card_cents(price["total_cents"], rate)
+    nightly = card_cents(price["nightly_cents"], rate)
+    return {"property": prop["slug"], "kind": prop["kind"], "hotel": prop["name"], "chain": prop["chain"],
+            "neighbourhood": prop["neighbourhood"], "host": prop["host_name"], "address": prop["address"],
+            "lat": prop["lat"], "lon": prop["lon"], "room": room["name"], "currency": currency, "fx_rate": str(rate),
+            "price": price, "total_cents": total, "rate_cents": nightly, "tax_cents": total - nightly * nights}
+
+
+def _checkout(sim: Sim, i: int, hotel_data: dict, pick: dict, account: str, expensable: bool, at: dt.datetime,
+              at_local: str, confirmation: str) -> None:
+    """The ``hotel_checkout`` event (the card is charged the stay's total in its own currency; abroad the memo
+    gives the hotel's amount and the rate, and a ``card_fee`` adds the card's foreign transaction fee)."""
+    from .finance import label
+
+    total, cur, rate = pick["total_cents"], pick["currency"], pick["fx_rate"]
+    foreign = cur != sim.persona.finances.currency
+    memo = f"{foreign_amount(minor_units(pick['price']['total_cents'], cur), cur)} {cur} @ {rate}" if foreign else None
+    rental = pick["kind"] == "rental"
+    merchant = pick["chain"] or (STAYS_SITE[0] if rental else pick["hotel"])
+    text = f"{STAYS_SITE[0]} {confirmation}" if rental else pick["hotel"]
+    text = card_description(sim, account, text) + (f" {_country_code(hotel_data['city'])}" if foreign else "")
+    ev = sim.event("hotel_checkout", at,
+                   {**hotel_data, "check_out_local": at_local, "folio": f"F{confirmation[-6:]}",
+                    "account": account, "expensable": expensable},
+                   [Charge(account, -total, text, merchant, "travel", "card_purchase", None, memo)],
+                   key=(i, confirmation))
+    if foreign:
+        pct = FOREIGN_FEE_PERCENT.get(sim.persona.locale, Decimal(3)) if account == "credit_card" else Decimal(2)
+        fee = int((Decimal(total) * pct / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+        if fee > 0:
+            sim.event("card_fee", at, {"purchase": ev.id, "amount_cents": fee, "account": account,
+                                       "percent": str(pct), "trip": i},
+                      [Charge(account, -fee, label(sim, "fx_fee"), None, "fees", "fee", None,
+                              f"{pick['hotel']} {memo}")], (i, "hotel_fee"))
+
+
+def _country_code(city: str) -> str:
+    """ISO code of a destination city's country (``"PT"`` for Lisbon), from the stays catalog's country names."""
+    from apps.stays.inventory import _COUNTRY_CODES, city_info
+    return _COUNTRY_CODES.get(city_info(city)["country"], "")
 
 
 def _loyalty(sim: Sim, name: str) -> str | None:
@@ -679,7 +783,8 @@ def simulate_travel(sim: Sim) -> None:
         nights = (trip.return_ - check_in).days
         if nights < 1:
             continue
-        hotel, address = _hotel(sim, trip.destination, dest_country)
+        stay_pick = _stay(sim, i, trip, len(passengers), check_in, nights, expensable)
+        hotel, address = stay_pick["hotel"], stay_pick["address"]
         to_hotel = arrival + dt.timedelta(minutes=r.randint(25, 45) + (25 if international else 0))
         ride_minutes = r.randint(22, 45)
         ride(sim, r, local_fake, to_hotel, ride_minutes, airport_label(trip.airport), f"{hotel}, {address}", dest_zone,
@@ -690,17 +795,17 @@ def simulate_travel(sim: Sim) -> None:
         ride(sim, r, local_fake, leave, out_minutes, f"{hotel}, {address}", airport_label(trip.airport), dest_zone,
              (i, "from_hotel"), i, {"expensable": expensable}, dest_country, trip.destination)
 
-        base = CITIES.get(trip.destination, (None, "", 18900, ()))[2]
-        rate = int(base * r.uniform(0.9, 1.15)) // 100 * 100
-        tax = round(rate * nights * 0.145)
-        total = rate * nights + tax
+        r.uniform(0.9, 1.15)  # the old nightly-rate draw, kept so that later draws do not shift
+        total = stay_pick["total_cents"]
         confirmation = f"{r.randint(10**7, 10**8 - 1)}"
-        room = "King Room" if len(passengers) == 1 else "Two Queen Beds"
-        hotel_data = {"trip": i, "hotel": hotel, "chain": chain, "city": trip.destination, "address": address,
-                      "confirmation": confirmation, "check_in": check_in.isoformat(),
-                      "check_out": trip.return_.isoformat(), "nights": nights, "room": room,
-                      "guests": len(passengers), "rate_cents": rate, "tax_cents": tax, "total_cents": total,
-                      "loyalty_number": hotel_no}
+        hotel_data = {"trip": i, "hotel": hotel, "chain": stay_pick["chain"], "city": trip.destination,
+                      "address": address, "confirmation": confirmation, "check_in": check_in.isoformat(),
+                      "check_out": trip.return_.isoformat(), "nights": nights, "room": stay_pick["room"],
+                      "guests": len(passengers), "rate_cents": stay_pick["rate_cents"],
+                      "tax_cents": stay_pick["tax_cents"], "total_cents": total,
+                      "loyalty_number": hotel_no if stay_pick["chain"] == chain else None,
+                      **{k: stay_pick[k] for k in ("property", "kind", "neighbourhood", "host", "lat", "lon",
+                                                   "currency", "fx_rate", "price")}}
         sim.event("hotel_booking", booked + dt.timedelta(minutes=r.randint(8, 40)),
                   {**hotel_data, "site_url": STAYS_SITE[1], "site_title": STAYS_SITE[0]}, key=(i, confirmation))
         stay = max(dt.datetime.combine(check_in, dt.time(15, 0), zone(dest_zone)).astimezone(_UTC),
@@ -711,10 +816,7 @@ def simulate_travel(sim: Sim) -> None:
                       leave - dt.timedelta(minutes=30), len(passengers), expensable)
         out = min(dt.datetime.combine(trip.return_, dt.time(11, 0), zone(dest_zone)).astimezone(_UTC),
                   leave - dt.timedelta(minutes=10))
-        sim.event("hotel_checkout", to_local(sim, out),
-                  {**hotel_data, "check_out_local": iso(out, dest_zone), "folio": f"F{confirmation[-6:]}",
-                   "account": account, "expensable": expensable},
-                  [Charge(account, -total, card_description(sim, account, f"{hotel}"), chain, "travel")],
-                  key=(i, confirmation))
+        _checkout(sim, i, hotel_data, stay_pick, account, expensable, to_local(sim, out),
+                  iso(out, dest_zone), confirmation)
         _paid_back(sim, i, trip, "hotel", total // len(passengers), to_local(sim, out))
 
