@@ -171,11 +171,14 @@ def tasks(world: World) -> list[Task]:
                             check=_sql("SELECT COUNT(*) FROM subscriptions WHERE sku = ? AND every_weeks = 4 "
                                        "AND status = 'active'", [sku], [[1]]))])
 
-    # 8. Action: review a recently delivered item (the seed's own reviews are of older deliveries).
-    recent = [x for x in delivered if (now - dt.datetime.fromisoformat(x["delivered_at"])).days <= REVIEWED_AFTER_DAYS]
+    # 8. Action: review a recently delivered item never delivered before (the seed reviews only older deliveries).
+    def age(x: dict) -> int:
+        return (now - dt.datetime.fromisoformat(x["delivered_at"])).days
+
+    old = {i["product_id"] for x in delivered if age(x) > REVIEWED_AFTER_DAYS for i in x["items"]}
+    recent = [(x, i) for x in delivered if age(x) <= REVIEWED_AFTER_DAYS for i in x["items"] if i["product_id"] not in old]
     if recent:
-        o = recent[-1]
-        it = o["items"][-1]
+        o, it = recent[-1]
         arrived = dt.date.fromisoformat(o["delivered_at"][:10])
         task("review-product", [APP], category="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"Write a 4-star review on Shopwell of the {it['name']} that arrived on {_day(arrived)}.",
