@@ -27,8 +27,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from builder.money import money
-from builder.world.planted import airline_flights
 from builder.tasks.grade import grade
+from builder.world.planted import airline_flights
 
 from .app_e2e import Served, run_e2e
 

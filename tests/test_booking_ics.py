@@ -9,10 +9,12 @@ UID (nothing doubles), one the persona deleted comes back.
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 import urllib.error
 import urllib.parse
 import urllib.request
+from zoneinfo import ZoneInfo
 
 import icalendar
 
@@ -76,8 +78,9 @@ def test_add_to_daybook_from_the_confirmation(world, default_layer, tmp_path):
         caldb = served.database("calendar")
         with sqlite3.connect(caldb) as c:
             before = c.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-            uids = [u for (u,) in c.execute("SELECT uid FROM events WHERE ref IN (%s) ORDER BY start_utc"
-                                            % ",".join("?" * len(legs)), [leg.id for leg in legs])]
+            marks = ",".join("?" * len(legs))
+            uids = [u for (u,) in c.execute(f"SELECT uid FROM events WHERE ref IN ({marks}) ORDER BY start_utc",
+                                            [leg.id for leg in legs])]
         assert len(uids) == len(legs), "the calendar's flight entries carry ref = the flight event"
         back = f"/t/{thread}"
         status, loc = _post(served, mail.domain, "/api/calendar-add", {"attachment": att_id, "back": back}, cookie)
@@ -97,4 +100,59 @@ def test_add_to_daybook_from_the_confirmation(world, default_layer, tmp_path):
         # Not a calendar file / someone else's id: a clear error, nothing changes.
         status, loc = _post(served, mail.domain, "/api/calendar-add", {"attachment": 99999999, "back": back}, cookie)
         assert status == 303 and "error=" in loc
+        assert cal.domain
+
+
+def test_app_booking_mails_add_to_daybook(world, default_layer, tmp_path):
+    """A flight booked on Meridian Air and a stay booked on Bramblestay mail their own ``.ics``
+    (@persona/platform/ics); "Add to Daybook" adds each to the calendar with its UID and times, once."""
+    from apps.airline.seed import credentials as air_credentials
+    from apps.airline.tasks import tasks as air_tasks
+    from apps.mail.seed import credentials
+    from apps.stays.inventory import inventory
+    from apps.stays.seed import credentials as stays_credentials
+
+    from .test_stays_web import world_facts as stays_facts
+
+    mail, cal, air, stays = app("mail"), app("calendar"), app("airline"), app("stays")
+    mail_cookie = f"{mail.session_cookie}={credentials(world)['session_token']}"
+    book = next(t for t in air_tasks(world) if t.id.endswith("/book-flight")).expected
+    rental = stays_facts(world)["rental"]
+    with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
+        status, loc = _post(served, air.domain, "/api/bookings", {"origin": book["origin"], "destination": book["destination"],
+                                                                  "out": book["option"], "family": "MAIN", "card": "1"},
+                            f"{air.session_cookie}={air_credentials(world)['session_token']}")
+        assert status == 303 and "booked=1" in loc, loc
+        with sqlite3.connect(served.database("airline")) as c:
+            pnr, dep, arr = c.execute("SELECT b.pnr, s.dep_utc, s.arr_utc FROM bookings b JOIN segments s ON s.booking_id = b.id "
+                                      "WHERE b.world_ref IS NULL ORDER BY s.position").fetchone()
+        with sqlite3.connect(served.database("stays")) as c:
+            room = c.execute("SELECT r.id FROM rooms r JOIN properties p ON p.id = r.property_id WHERE p.slug = ? ORDER BY r.id",
+                             (rental["slug"],)).fetchone()[0]
+        status, loc = _post(served, stays.domain, "/api/bookings", {"p": rental["slug"], "room": room, "plan": rental["plan"],
+                                                                    "checkin": rental["checkin"], "checkout": rental["checkout"],
+                                                                    "guests": 2, "card": 1, "request": ""},
+                            f"{stays.session_cookie}={stays_credentials(world)['session_token']}")
+        assert status == 303 and "booked=1" in loc, loc
+        conf = loc.split("/trips/")[1].split("?")[0]
+        zone = next(c["zone"] for c in inventory(world) for p in c["properties"] if p["slug"] == rental["slug"])
+        expected = {
+            f"{pnr}.ics": (f"{pnr}-1@meridianair.test", dt.datetime.fromisoformat(dep), dt.datetime.fromisoformat(arr)),
+            f"reservation-{conf}.ics": (f"{conf}@bramblestay.test",
+                                        dt.datetime.combine(dt.date.fromisoformat(rental["checkin"]), dt.time(15), ZoneInfo(zone)),
+                                        dt.datetime.combine(dt.date.fromisoformat(rental["checkout"]), dt.time(11), ZoneInfo(zone))),
+        }
+        for filename, (uid, start, end) in expected.items():
+            with sqlite3.connect(served.database("mail")) as c:
+                att_id, thread = c.execute("SELECT a.id, m.thread_id FROM attachments a JOIN messages m ON m.id = a.message_id "
+                                           "WHERE a.filename = ? AND m.world_ref IS NULL", (filename,)).fetchone()
+            for attempt in range(2):
+                status, loc = _post(served, mail.domain, "/api/calendar-add", {"attachment": att_id, "back": f"/t/{thread}"}, mail_cookie)
+                text = urllib.parse.unquote_plus(loc)
+                assert status == 303 and ("Added to Daybook" if attempt == 0 else "Already") in text, text
+            with sqlite3.connect(served.database("calendar")) as c:
+                rows = c.execute("SELECT start_utc, end_utc FROM events WHERE uid = ?", (uid,)).fetchall()
+            assert len(rows) == 1, (uid, rows)
+            got = [dt.datetime.fromisoformat(x) for x in rows[0]]
+            assert got == [start, end], (uid, rows)
         assert cal.domain
