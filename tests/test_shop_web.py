@@ -140,6 +140,16 @@ def test_shop_seed_matches_world_and_is_byte_identical(any_world, tmp_path):
     assert cards == [(c["last4"], c["label"]) for c in payment_cards(world)]
     assert con.execute("SELECT COUNT(*) FROM returns").fetchone()[0] == 0
     con.close()
+    # History visits open the app's real pages: a product it sells, an order of the world.
+    from apps.shop.seed import visits
+
+    seen = visits(world)
+    slugs = {p["slug"] for p in retail.catalogue()}
+    numbers = {o["order_id"] for o in want}
+    assert all(v["at"] <= world.now for v in seen) and seen == sorted(seen, key=lambda v: (v["at"], v["url"]))
+    for v in seen:
+        path = urllib.parse.urlsplit(v["url"]).path
+        assert path.removeprefix("/p/") in slugs or path.removeprefix("/orders/") in numbers, v
 
 
 def test_shop_web_end_to_end(world, default_layer, tmp_path):

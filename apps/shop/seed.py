@@ -96,6 +96,28 @@ def bookmarks(world: World) -> list[dict[str, str]]:
     return [{"title": "Your orders | Shopwell", "url": f"{SITE}orders", "folder": "menu/Shopping"}] if orders(world) else []
 
 
+def visits(world: World) -> list[dict]:
+    """History visits on Shopwell's real pages: for each order the first item's product page a few minutes before
+    it was placed and the order page a minute or two after, and the order page again on a day it was on its way
+    (tracking). ``{"url", "title", "at": naive local, "transition"}``, at or before ``world.now``, sorted; draws from
+    stream ``shop/visits``."""
+    r = rng(world.seed, "shop/visits")
+    slugs = {p["id"]: p["slug"] for p in retail.catalogue()}
+    out = []
+    for o in orders(world):
+        placed = dt.datetime.fromisoformat(o["placed_at"])
+        first = o["items"][0]
+        out.append({"url": f"{SITE}p/{slugs[first['product_id']]}", "title": f"{first['name']} | Shopwell",
+                    "at": placed - dt.timedelta(minutes=r.randint(3, 25)), "transition": "link"})
+        title = f"Order {o['order_id']} | Shopwell"
+        out.append({"url": f"{SITE}orders/{o['order_id']}", "title": title,
+                    "at": placed + dt.timedelta(minutes=r.randint(1, 3)), "transition": "link"})
+        shipped = dt.datetime.fromisoformat(o["shipped_at"])
+        out.append({"url": f"{SITE}orders/{o['order_id']}", "title": title,
+                    "at": shipped + dt.timedelta(hours=r.randint(2, 20)), "transition": "typed"})
+    return sorted((v for v in out if v["at"] <= world.now), key=lambda v: (v["at"], v["url"]))
+
+
 def description(product: dict, language: str, r) -> str:
     """A product description from the templates of text.yaml in ``language`` ("en" | "de"), drawn from ``r``."""
     uses = [u[1] if language == "de" else u[0] for u in product["use"]] or ["everyday"]
