@@ -185,4 +185,28 @@ def tasks(world: World) -> list[Task]:
                                           (SELECT i.product_id FROM list_items i JOIN lists l ON l.id = i.list_id
                                            WHERE l.world_ref IS NULL AND l.name = ? ORDER BY i.product_id) x""",
                                        ["Favourites"], [[",".join(skus_first)]]))])
+    # 9. Action (with the calendar): the staples list delivered in the latest window that clears the calendar.
+    from .seed import STAPLES_LIST, stores as store_rows, windows as seed_windows
+
+    u_pos = next(i for i, s in enumerate(chains, start=1) if s["key"] == usual_key)
+    u_name = next(s["name"] for s in chains if s["key"] == usual_key)
+    cal_day = world.now.date() + dt.timedelta(days=3)
+    busy = [(e.data["start"][:19], e.data["end"][:19]) for e in world.of_kind("calendar_event")
+            if not e.data.get("all_day") and e.data["start"][:10] == cal_day.isoformat()]
+    fits = [w for w in seed_windows(world, store_rows(world))
+            if w["store"] == usual_key and w["kind"] == "delivery" and w["starts_at"][:10] == cal_day.isoformat()
+            and w["taken"] < w["capacity"] and not any(w["starts_at"] < b and a < w["ends_at"] for a, b in busy)]
+    if fits:
+        w = fits[-1]
+        task("staples-around-calendar", ["grocery", "calendar"], category="action", difficulty="hard",
+             time_limit_seconds=720,
+             instruction=f"Have my “{STAPLES_LIST}” list delivered from {u_name} on {cal_day:%A, %B %-d}, in the "
+                         "latest delivery window that doesn't overlap anything in my calendar that day.",
+             expected={"store_id": u_pos, "store_key": usual_key, "day": cal_day.isoformat(),
+                       "window_start": w["starts_at"], "busy": busy},
+             rubric=[RubricItem(id="window", weight=100,
+                                requirement=f"A {u_name} delivery order for the window starting {w['starts_at'][11:16]}",
+                                check=_sql("""SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND store_id = ?
+                                              AND fulfilment = 'delivery' AND window_start = ?""",
+                                           [u_pos, w["starts_at"]], [[1]]))])
     return out
