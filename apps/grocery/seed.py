@@ -6,8 +6,9 @@ What the seed writes, and the rules it keeps (tests and tasks depend on them):
   persona's language and units, its departments and aisles; **stores**: the four chains of the persona's locale
   (``catalog/stores.yaml``), each a branch in the home city at an address from stream ``grocery/stores``; every
   store prices every product by :func:`builder.world.grocery.store_price`.
-* **Orders**: every world ``grocery_order`` verbatim (order id, store, items with sku, name, size, qty and
-  price, subtotal, fees, tip, total, window, address, card), ``status`` ``delivered``, ``world_ref`` the event
+* **Orders**: every world ``grocery_order`` verbatim (order id, store, items with sku, size, qty and price, the
+  name as the shelf says it (the world's receipt name is that title and the size), subtotal, fees, tip, total,
+  window, address, card), ``status`` ``delivered``, ``world_ref`` the event
   id; items keep ``best_match`` substitution.
 * **Windows**: two-hour delivery windows (and pickup windows where the store offers pickup) from the store's
   opening to its close for today and the next 6 days (local), capacity 2-5 (stream ``grocery/windows``);
@@ -178,8 +179,9 @@ def seed(world: World, path: Path) -> Path:
                            card_id=card_id.get(d["account"], 1), instructions="", charge_auth=None, world_ref=e.id))
             for pos, x in enumerate(d["items"], start=1):
                 item_id += 1
-                grocery.by_id()[x["sku"]]  # KeyError: the world names a product Basketful does not sell
-                db.add(m.OrderItem(id=item_id, order_id=i, product_id=x["sku"], name=x["name"], size=x["size"],
+                prod = grocery.by_id()[x["sku"]]  # KeyError: the world names a product Basketful does not sell
+                db.add(m.OrderItem(id=item_id, order_id=i, product_id=x["sku"], name=grocery.title(prod, locale),
+                                   size=x["size"],
                                    qty=x["qty"], price_cents=x["price_cents"], substitution="best_match",
                                    substitute_id=None, position=pos))
         db.add(m.ShoppingList(id=1, name=STAPLES_LIST, created_at=f"{first.isoformat()}T08:00:00",
