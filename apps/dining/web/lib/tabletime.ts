@@ -302,13 +302,16 @@ export async function book(ctx: DiningContext, user: User, req: BookRequest): Pr
   const count = (d.prepare("SELECT COUNT(*) AS n FROM reservations").get() as { n: number }).n;
   const conf = newConfirmation(`${count}|${r.slug}|${day}|${time}|${party}|${ctx.now}`);
   let ok = false;
+  const none = () => new DiningError(`No table for ${party} is left at ${r.name} at ${ctx.time(time)}. Try another time.`, "time");
   d.transaction(() => {
+    const first = freeTables(r.id, day, time, party)[0];
+    if (!first) throw none();
     const id = Number(d.prepare(`INSERT INTO reservations (confirmation, user_id, restaurant_id, table_id, day, time, party_size, status, special_request,
       companions, card_id, booked_at, modified_at, cancelled_at, cancel_fee_cents, fee_authorization, world_ref)
-      VALUES (?, ?, ?, 0, ?, ?, ?, 'booked', ?, '[]', ?, ?, NULL, NULL, 0, NULL, NULL)`)
-      .run(conf, user.id, r.id, day, time, party, request || null, r.late_cancel_cents ? card.id : null, ctx.now).lastInsertRowid);
+      VALUES (?, ?, ?, ?, ?, ?, ?, 'booked', ?, '[]', ?, ?, NULL, NULL, 0, NULL, NULL)`)
+      .run(conf, user.id, r.id, first.id, day, time, party, request || null, r.late_cancel_cents ? card.id : null, ctx.now).lastInsertRowid);
     const table = holdTable(r.id, day, time, party, id);
-    if (table === null) throw new DiningError(`No table for ${party} is left at ${r.name} at ${ctx.time(time)}. Try another time.`, "time");
+    if (table === null) throw none();
     d.prepare("UPDATE reservations SET table_id = ? WHERE id = ?").run(table, id);
     ok = true;
   })();
