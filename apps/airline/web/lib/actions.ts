@@ -298,8 +298,17 @@ export async function changeFlight(ctx: AirContext, user: User, pnr: string, dir
   return diff;
 }
 
+/** What cancelling `b` gives back (cents): nothing on a fare that keeps no value; else what was paid, less what a
+ * change to a cheaper flight already left as travel credit on this trip. */
+export function cancelValue(b: Booking): number {
+  if (family(b.fare_family).cancel === "none") return 0;
+  const given = (db().prepare("SELECT COALESCE(SUM(amount_cents), 0) AS n FROM travel_credits WHERE booking_id = ? AND amount_cents > 0 AND reason LIKE 'Fare difference%'").get(b.id) as { n: number }).n;
+  return Math.max(0, b.total_cents - given);
+}
+
 /** Cancel `pnr` before its first flight: Basic Economy keeps no value; Economy and Economy Flex become travel credit
- * worth what was paid; Business is refunded to the card. Returns what the traveller gets back. */
+ * worth what was paid (less any fare difference a change already left as credit); Business is refunded to the card.
+ * Returns what the traveller gets back. */
 export async function cancelTrip(ctx: AirContext, user: User, pnr: string): Promise<{ kind: "none" | "credit" | "refund"; cents: number }> {
   const b = bookingByPnr(user.id, pnr);
   requireUpcoming(ctx, b);
@@ -307,7 +316,7 @@ export async function cancelTrip(ctx: AirContext, user: User, pnr: string): Prom
   if (instant(segs[0].dep_utc) <= ctx.nowMs) throw new AirError("Part of this trip has been flown; call us to cancel the rest.");
   const fam = family(b.fare_family);
   const kind = fam.cancel as "none" | "credit" | "refund";
-  const cents = kind === "none" ? 0 : b.total_cents;
+  const cents = cancelValue(b);
   const card = cards(user.id).find((c) => c.id === b.card_id) ?? cards(user.id)[0];
   let authorization: string | null = null;
   if (kind === "refund" && cents > 0) {

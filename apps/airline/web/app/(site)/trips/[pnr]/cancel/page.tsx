@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AirError, bookingByPnr, family } from "@/airline/lib/air";
 import { requireUser } from "@/airline/lib/auth";
+import { cancelValue } from "@/airline/lib/actions";
 import { airContext, money } from "@/airline/lib/context";
 import { one, type SP } from "@/airline/lib/page";
 
@@ -20,7 +21,8 @@ export default async function CancelPage({ params, searchParams }: { params: Pro
     throw e;
   }
   const fam = family(b.fare_family);
-  const outcome = fam.cancel === "refund" ? `${money(ctx, b.total_cents)} will be refunded to your card.` : fam.cancel === "credit" ? `You'll keep ${money(ctx, b.total_cents)} as travel credit for a year.` : "Basic Economy fares keep no value: you won't get a refund or credit.";
+  const back = cancelValue(b);
+  const outcome = fam.cancel === "refund" ? `${money(ctx, back)} will be refunded to your card.` : fam.cancel === "credit" ? `You'll keep ${money(ctx, back)} as travel credit for a year.` : "Basic Economy fares keep no value: you won't get a refund or credit.";
   return (
     <div className="ma-page">
       <p><Link href={`/trips/${b.pnr}`}>← Trip {b.pnr}</Link></p>
