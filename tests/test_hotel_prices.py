@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import math
-import re
 import shutil
 import sqlite3
 import subprocess
@@ -24,6 +22,7 @@ from apps.stays import seed as stays_seed
 from apps.stays.inventory import catalog, city_info, city_properties, inventory
 from apps.stays.rates import card_cents, quote
 from builder.files import travel_docs
+from builder.world import geo
 from builder.world.travel import PER_USD, reference_rate
 
 from .conftest import PERSONAS, REPO, _world
@@ -85,20 +84,11 @@ def test_bramblestay_bookings_hold_the_world_price(stem, tmp_path):
     db.close()
 
 
-def _addresses_street(address: str, streets: list[str]) -> bool:
-    return any(re.search(rf"(^|\d )({re.escape(s)})( \d|,)", address) or address.startswith(s) for s in streets) \
-        or any(s in address for s in streets)
-
-
-def _km(a: tuple[float, float], b: tuple[float, float]) -> float:
-    dlat = math.radians(b[0] - a[0])
-    dlon = math.radians(b[1] - a[1]) * math.cos(math.radians(a[0]))
-    return 6371 * math.hypot(dlat, dlon)
-
-
 def test_listings_lie_in_their_neighbourhood():
-    """A listing named after a neighbourhood is in it; every listing's street is one of its neighbourhood's and its
-    point within 600 m of the neighbourhood's centre (Lisbon's "Alfama Lodge" is on an Alfama street)."""
+    """A listing named after a neighbourhood is in it; every listing's street is one of its neighbourhood's, and its
+    point (where geo puts the text a ride names) lies near the neighbourhood's centre: within 0.9 km, or for a
+    district beyond geo's city disc, nearer to it than to any other district (Lisbon's "Alfama Lodge" is on an
+    Alfama street, not on Rua Augusta in Baixa)."""
     _, world = _world(PERSONAS[0])
     cat = catalog()
     for c in inventory(world):
@@ -110,11 +100,32 @@ def test_listings_lie_in_their_neighbourhood():
             if named:
                 assert p["neighbourhood"] == max(named, key=len), (p["name"], p["neighbourhood"])
             d = hoods[p["neighbourhood"]]
-            assert _addresses_street(p["address"], d["streets"]), (p["name"], p["address"])
-            assert _km(tuple(d["at"]), (p["lat"], p["lon"])) <= 0.6, (p["name"], p["lat"], p["lon"])
+            assert any(street in p["address"] for street in d["streets"]), (p["name"], p["address"])
+            point = (p["lat"], p["lon"])
+            assert point == geo.point(f"{p['name']}, {p['address']}", c["name"])
+            km = geo.haversine_km(point, tuple(d["at"]))
+            if geo.haversine_km(geo.CENTRES[c["name"]], tuple(d["at"])) <= geo.RADIUS_KM - 0.9:
+                assert km <= 0.9, (p["name"], km)
+            else:
+                assert km == min(geo.haversine_km(point, tuple(x["at"])) for x in hoods.values()), p["name"]
     lisbon = next(c for c in inventory(world) if c["name"] == "Lisbon")
     alfama = [p for p in lisbon["properties"] if p["neighbourhood"] == "Alfama"]
     assert alfama and all("Rua Augusta" not in p["address"] for p in alfama)
+
+
+@pytest.mark.parametrize("stem", PERSONAS)
+def test_rides_to_the_hotel_end_at_the_listing(stem):
+    """The world's airport rides of a stay start or end at the listing's point (geo of the ride's text)."""
+    _, world = _world(stem)
+    stays = {e.data["trip"]: e.data for e in world.of_kind("hotel_booking")}
+    for e in world.of_kind("ride"):
+        d = stays.get(e.data.get("trip"))
+        if not d:
+            continue
+        text = f"{d['hotel']}, {d['address']}"
+        for end in ("pickup", "dropoff"):
+            if e.data[end] == text:
+                assert geo.point(text, d["city"]) == (d["lat"], d["lon"])
 
 
 def test_stays_are_varied_and_local():

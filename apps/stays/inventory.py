@@ -6,7 +6,9 @@ independents, and four rentals with a host. The world's hotel stays (builder/wor
 these same properties and priced with :mod:`apps.stays.rates`, so a stay in the world is a Bramblestay listing
 with the same name, address, point and rate. Every property lies in one neighbourhood of its city: a name that
 carries a neighbourhood is in it; its address is on a street of that neighbourhood (``districts`` in the
-catalog) and its point within about 400 m of the neighbourhood's centre.
+catalog), and its point is where ``builder.world.geo`` puts the text a ride names (``"<name>, <address>"``),
+the house number chosen so that point lies within 450 m of the neighbourhood's centre (the rides to the hotel
+start and end there; a district beyond geo's 7 km city disc gets the closest point the disc allows).
 
 Prices are in the city's own currency (``currency``: EUR in Lisbon, GBP in London, JPY in Tokyo, in cents,
 i.e. hundredths of the unit): the catalog's base rates are in US cents and are converted at the world's
@@ -28,7 +30,7 @@ import yaml
 
 from builder.persona.places import DESTINATIONS
 from builder.rng import rng
-from builder.world import World
+from builder.world import World, geo
 from builder.world.travel import CITIES, COUNTRY_CURRENCY, PER_USD
 
 CATALOG_PATH = Path(__file__).with_name("catalog.yaml")
@@ -66,10 +68,16 @@ def _slug(name: str, city: str) -> str:
     return s if c in s else f"{s}-{c}"
 
 
-def _address(r, city: str, region: str | None, country: str, street: str) -> str:
-    number = r.randint(3, 640)
+NEAR_KM = 0.45  # a listing's point is the first house number whose geocoded point is this close to its district
+
+
+def _address(city: str, region: str | None, country: str, street: str, k: int) -> str:
+    """The ``k``-th house number on ``street`` (3-640; Tokyo: chōme-banchi-gō 1-6, 1-12, 1-20) as a one-line
+    address of ``city``."""
     if city == "Tokyo":
-        return f"{r.randint(1, 6)}-{r.randint(1, 12)}-{r.randint(1, 20)} {street}, Tokyo, Japan"
+        k %= 1440
+        return f"{1 + k % 6}-{1 + k // 6 % 12}-{1 + k // 72} {street}, Tokyo, Japan"
+    number = 3 + k % 638
     if country in _NUMBER_FIRST:
         return f"{number} {street}, {city}" + (f", {region}" if region else "") + \
             ("" if country == "United States" else f", {country}")
@@ -132,13 +140,29 @@ def _properties(seed: int, name: str, chain: str, fixed: tuple[str, ...]) -> tup
     hoods = info["neighbourhoods"]
     districts = info["districts"]
 
-    def place(hood: str) -> tuple[str, float, float]:
-        """An address on a street of ``hood`` and a point near the neighbourhood's centre."""
+    def place(hood: str, pname: str) -> tuple[str, float, float]:
+        """An address on a street of ``hood`` and its point: the geocoded point of the text a ride names
+        (``builder.world.geo.point("<name>, <address>")``), taking the house numbers from a drawn start until
+        that point lies within :data:`NEAR_KM` of the neighbourhood's centre (else the closest of them)."""
         d = districts[hood]
         street = d["streets"][r.randrange(len(d["streets"]))]
-        address = _address(r, name, info["region"], info["country"], street)
-        lat, lon = d["at"]
-        return address, round(lat + r.uniform(-0.0035, 0.0035), 4), round(lon + r.uniform(-0.0045, 0.0045), 4)
+        start = r.randrange(1440)
+        target = (float(d["at"][0]), float(d["at"][1]))
+        if name not in geo.CENTRES:
+            address = _address(name, info["region"], info["country"], street, start)
+            return address, round(target[0] + r.uniform(-0.0035, 0.0035), 6), \
+                round(target[1] + r.uniform(-0.0045, 0.0045), 6)
+        best: tuple[float, str, tuple[float, float]] | None = None
+        for k in range(start, start + (1440 if name == "Tokyo" else 638)):
+            address = _address(name, info["region"], info["country"], street, k)
+            pt = geo.point(f"{pname}, {address}", name)
+            km = geo.haversine_km(pt, target)
+            if best is None or km < best[0]:
+                best = (km, address, pt)
+            if km <= NEAR_KM:
+                break
+        assert best is not None
+        return best[1], best[2][0], best[2][1]
 
     def reviews(rating_x10: int, count: int, stay_kind: str) -> list[dict[str, Any]]:
         rows = []
@@ -163,7 +187,7 @@ def _properties(seed: int, name: str, chain: str, fixed: tuple[str, ...]) -> tup
         amen = cat["amenities"]["hotel_all"] + sorted(r.sample(some, k=min(len(some), 3 + stars)))
         rating = r.randint(70 + 3 * stars, 82 + 3 * stars) if stars < 5 else r.randint(88, 97)
         count = r.randint(60, 2600)
-        address, lat, lon = place(hood)
+        address, lat, lon = place(hood, pname)
         desc = (f"A {r.choice(_ADJECTIVES)} {stars}-star hotel in {hood}, {name}, with "
                 f"{amen[len(cat['amenities']['hotel_all'])].lower()} and {amen[-1].lower()}. "
                 f"Rooms sleep up to {max(x['sleeps'] for x in rooms)}; check-in from 3:00 PM, check-out by 11:00 AM.")
@@ -234,7 +258,7 @@ def _properties(seed: int, name: str, chain: str, fixed: tuple[str, ...]) -> tup
         since = r.randint(2014, 2023)
         rating = r.randint(84, 99)
         count = r.randint(9, 240)
-        address, lat, lon = place(hood)
+        address, lat, lon = place(hood, title)
         base = int(info["base"] * (0.45 + 0.12 * sleeps) * r.uniform(0.85, 1.1)) // 100 * 100
         lo, hi = cat["rates"]["cleaning_fee"]
         desc = (f"{k['rooms']} for up to {sleeps} guests in {hood}: {bedrooms} bedroom{'s' if bedrooms > 1 else ''}, "
