@@ -186,13 +186,20 @@ def _check_writes(served: Served, facts: dict) -> None:
     lines = con.execute("SELECT i.name, i.qty, i.unit_price_cents, i.option_ids, i.special_instructions FROM order_items i "
                         "JOIN orders o ON o.id = i.order_id WHERE o.order_id = ? ORDER BY i.position",
                         (made[0][0],)).fetchall()
-    assert lines == [(c["dish"], c["qty"], c["unit_cents"], json.dumps(c["option_ids"]), c["instructions"]),
-                     (c["plain"], 1, c["plain_cents"], "[]", "")], lines
+    assert [(x[0], x[1], x[2], json.loads(x[3]), x[4]) for x in lines] == [
+        (c["dish"], c["qty"], c["unit_cents"], c["option_ids"], c["instructions"]),
+        (c["plain"], 1, c["plain_cents"], [], "")], lines
     if facts["rate"]:
         assert con.execute("SELECT rating, rated_in_app FROM orders WHERE order_id = ?",
                            (facts["rate"]["order_id"],)).fetchone() == (4, 1)
     assert con.execute("SELECT COUNT(*) FROM cart_items").fetchone() == (0,)
     con.close()
+    mail = sqlite3.connect(served.database("mail"))
+    subjects = [r[0] for r in mail.execute("SELECT subject FROM messages WHERE from_email = 'orders@dashbite.test' "
+                                           "ORDER BY id") if made[0][0] in r[0] or made[1][0] in r[0]]
+    mail.close()
+    assert subjects == [f"Your DashBite order from {c['restaurant']} ({made[0][0]})",
+                        f"Your DashBite order from {u['restaurant']} ({made[1][0]})"], subjects
     bank = sqlite3.connect(served.database("bank"))
     auth = bank.execute("SELECT c.kind, c.reference, c.amount_cents, c.status, a.kind FROM card_authorizations c "
                         "JOIN accounts a ON a.id = c.account_id WHERE c.app = 'delivery' ORDER BY c.id").fetchall()
@@ -292,7 +299,7 @@ def _checkout(served: Served, cookie: str, exp: dict) -> None:
 def _solve(slug: str, exp: dict, served: Served, db: Path, cookie: str) -> None:
     """The reference solution of an action task, through DashBite's HTTP routes."""
     con = sqlite3.connect(db)
-    if slug in ("schedule-usual-dinner", "order-for-friend", "order-before-meeting"):
+    if slug in ("schedule-usual-dinner", "reorder-from-mail", "promo-lunch"):
         _cart(served, db, cookie, exp["items"])
         _checkout(served, cookie, exp)
     elif slug == "rate-last-order":

@@ -62,7 +62,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
             <div className="dbt-strong"><span>Total</span><span data-testid="total" data-cents={o.total_cents}>{money(ctx, o.total_cents)}</span></div>
           </div>
           <p className="dbt-muted dbt-small">Charged to {o.card_label}</p>
-          <p className="dbt-small">Delivered to <span data-testid="address">{o.address}</span>{o.dropoff_instructions ? ` · “${o.dropoff_instructions}”` : ""}</p>
+          <p className="dbt-small">{state === "delivered" ? "Delivered to" : "Delivering to"} <span data-testid="address">{o.address}</span>{o.dropoff_instructions ? ` · “${o.dropoff_instructions}”` : ""}</p>
         </section>
         <div className="dbt-actions">
           <form action={`/api/orders/${o.id}/reorder`} method="post">
