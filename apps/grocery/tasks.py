@@ -31,10 +31,6 @@ def _orders(world: World) -> list:
     return [e for e in world.of_kind("grocery_order") if e.status == "done"]
 
 
-def _store_names(world: World) -> dict[str, str]:
-    return {s["key"]: s["name"] for s in grocery.stores(world.persona.locale)}
-
-
 # The basket of the pickup task and the list task: products by (aisle, position in the aisle's catalogue order).
 PICKUP_PICKS = (("fruit", 0), ("bread", 2), ("coffee-tea", 4))
 CAMPING = (("nuts", 5), ("chips", 3), ("water-juice", 6), ("paper", 3))
@@ -59,7 +55,6 @@ def tasks(world: World) -> list[Task]:
     loc = p.locale
     pid = p.id
     orders = _orders(world)
-    names = _store_names(world)
     out: list[Task] = []
 
     def task(slug: str, apps: list[str], **kw) -> None:
@@ -185,8 +180,11 @@ def tasks(world: World) -> list[Task]:
                                           (SELECT i.product_id FROM list_items i JOIN lists l ON l.id = i.list_id
                                            WHERE l.world_ref IS NULL AND l.name = ? ORDER BY i.product_id) x""",
                                        ["Favourites"], [[",".join(skus_first)]]))])
+
     # 9. Action (with the calendar): the staples list delivered in the latest window that clears the calendar.
-    from .seed import STAPLES_LIST, stores as store_rows, windows as seed_windows
+    from .seed import STAPLES_LIST
+    from .seed import stores as store_rows
+    from .seed import windows as seed_windows
 
     u_pos = next(i for i, s in enumerate(chains, start=1) if s["key"] == usual_key)
     u_name = next(s["name"] for s in chains if s["key"] == usual_key)
