@@ -245,6 +245,11 @@ def _solve(slug: str, exp: dict, served: Served, db: Path, cookie: str) -> None:
         assert status == 303 and "error" not in location, location
         status, location = _post(served, "/api/orders", [("address", "1"), ("card", str(card))], cookie)
         assert status == 303 and "placed=1" in location, location
+    elif slug == "reorder-before-trip":
+        status, location = _post(served, "/api/reorder", [("order", exp["order"])], cookie)
+        assert status == 303 and "reordered=" in location, location
+        status, location = _post(served, "/api/orders", [("address", "1"), ("card", "1")], cookie)
+        assert status == 303 and "placed=1" in location, location
     elif slug == "subscribe":
         status, location = _post(served, "/api/subscriptions", [("action", "subscribe"), ("sku", exp["sku"]),
                                                                 ("weeks", str(exp["every_weeks"])), ("qty", "1")], cookie)

@@ -187,4 +187,24 @@ def tasks(world: World) -> list[Task]:
                                 check=_sql("SELECT COUNT(*) FROM reviews WHERE product_id = ? AND user_id = 1 "
                                            "AND world_ref IS NULL AND rating = 4", [it["product_id"]], [[1]])),
                      RubricItem(id="text", weight=20, requirement="The review has a headline and a few words of text")])
+
+    # 9. Action: reorder what was bought just before the last trip (the calendar and mail have the trip's dates).
+    trips = [t for t in ((p.travel.trips or []) if p.travel else []) if t.return_ < today]
+    trip = max(trips, key=lambda t: t.depart) if trips else None
+    before = [x for x in all_orders if trip and x["placed_at"][:10] < trip.depart.isoformat()] if trip else []
+    if before:
+        o = before[-1]
+        skus = [i["sku"] for i in o["items"]]
+        marks = ", ".join("?" for _ in skus)
+        task("reorder-before-trip", [APP, "calendar"], category="action", difficulty="hard", time_limit_seconds=600,
+             instruction=f"Order again everything I bought on Shopwell in my last order before my trip to "
+                          f"{trip.destination}, to my home address.",
+             expected={"order": o["order_id"], "skus": skus, "trip_depart": trip.depart.isoformat()},
+             rubric=[RubricItem(id="items", weight=80, requirement=f"A new order holds every item of {o['order_id']}",
+                                check=_sql(f"SELECT COUNT(DISTINCT i.sku) FROM order_items i JOIN orders o ON "
+                                           f"o.id = i.order_id WHERE o.world_ref IS NULL AND i.sku IN ({marks})",
+                                           skus, [[len(set(skus))]])),
+                     RubricItem(id="charge", weight=20, requirement="The bank shows the new order's pending charge",
+                                check=_sql("SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge'",
+                                           [APP], [[1]], app="bank"))])
     return out

@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { shopContext } from "@/shop/lib/context";
 import "./shop.css";
 
 export const dynamic = "force-dynamic";
@@ -14,7 +15,7 @@ export const viewport: Viewport = { themeColor: "#16324f" };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    <html lang={shopContext().lang}>
       <body className="sw-body">{children}</body>
     </html>
   );

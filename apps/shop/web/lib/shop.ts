@@ -170,8 +170,15 @@ export function popular(dept: string | null, limit = 8): Product[] {
     : db().prepare("SELECT * FROM products ORDER BY review_count * rating_x10 DESC, id LIMIT ?").all(limit)) as Product[];
 }
 
-/** Whether the persona bought the product (a delivered order line): they may review it. */
+/** Whether the persona received the product (an order line delivered by now): they may review it. */
 export function hasBought(userId: number, productId: string): boolean {
+  return !!db()
+    .prepare("SELECT 1 FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.user_id = ? AND i.product_id = ? AND o.delivered_at <= ? LIMIT 1")
+    .get(userId, productId, shopContext().now);
+}
+
+/** Whether the persona ever ordered the product (delivered or not). */
+export function hasOrdered(userId: number, productId: string): boolean {
   return !!db().prepare("SELECT 1 FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.user_id = ? AND i.product_id = ? LIMIT 1").get(userId, productId);
 }
 
@@ -452,7 +459,7 @@ export function addReview(user: User, productId: string, ratingText: string, hea
   const ctx = shopContext();
   const p = productById(productId);
   if (!p) throw new ShopError("That product doesn't exist.");
-  if (!hasBought(user.id, p.id)) throw new ShopError(ctx.t("You can review products you have bought.", "Sie können nur gekaufte Produkte bewerten."));
+  if (!hasBought(user.id, p.id)) throw new ShopError(ctx.t("You can review products once they have been delivered to you.", "Sie können Produkte bewerten, sobald sie geliefert wurden."));
   if (!/^[1-5]$/.test(ratingText)) throw new ShopError(ctx.t("Choose 1 to 5 stars.", "Wählen Sie 1 bis 5 Sterne."), "rating");
   const headline = headlineText.trim();
   const body = bodyText.trim();

@@ -5,7 +5,7 @@ import { Picture, ProductCard, Stars } from "@/shop/components/Product";
 import { db } from "@/shop/lib/db";
 import { shell } from "@/shop/lib/page";
 import { one, type SearchParams } from "@/shop/lib/params";
-import { departmentName, hasBought, inWishlist, myReview, productBySlug, related, reviewsOf, SUBSCRIBE_DISCOUNT_PCT, SUBSCRIBE_WEEKS, variantsOf } from "@/shop/lib/shop";
+import { departmentName, hasBought, hasOrdered, inWishlist, myReview, productBySlug, related, reviewsOf, SUBSCRIBE_DISCOUNT_PCT, SUBSCRIBE_WEEKS, variantsOf } from "@/shop/lib/shop";
 
 export default async function ProductPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
   const { user, ctx, cart, depts } = await shell();
@@ -21,7 +21,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
   const bought = hasBought(user.id, p.id);
   const mine = myReview(user.id, p.id);
   const wished = inWishlist(user.id, p.id);
-  const lastBought = bought
+  const lastBought = hasOrdered(user.id, p.id)
     ? (db().prepare("SELECT o.order_number, o.placed_at FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.user_id = ? AND i.product_id = ? ORDER BY o.placed_at DESC LIMIT 1").get(user.id, p.id) as { order_number: string; placed_at: string })
     : null;
   const here = `/p/${p.slug}${v.sku !== variants[0].sku ? `?v=${v.sku}` : ""}`;
