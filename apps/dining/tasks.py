@@ -150,13 +150,10 @@ def tasks(world: World) -> list[Task]:
              instruction=f"{why} the meal at {b['restaurant']} on {_day_text(b['at'].date(), loc)}. Change the reservation to "
                          f"{party} {'person' if party == 1 else 'people'}, same time.",
              expected={"confirmation": b["confirmation"], "day": b["day"], "time": b["time"], "party": party},
-             rubric=[RubricItem(id="party", weight=80, requirement=f"The reservation is for {party} at {b['time']}",
+             rubric=[RubricItem(id="party", weight=100, requirement=f"The same reservation is now for {party} at {b['time']}",
                                 check=_sql("SELECT party_size, day, time, status FROM reservations WHERE confirmation = ? "
                                            "AND modified_at IS NOT NULL", [b["confirmation"]],
-                                           [[party, b["day"], b["time"], "booked"]])),
-                     RubricItem(id="kept", weight=20, requirement="No second reservation was made instead",
-                                check=_sql("SELECT COUNT(*) FROM reservations WHERE world_ref IS NULL AND status = 'booked' "
-                                           "AND modified_at IS NOT NULL", [], [[0]]))])
+                                           [[party, b["day"], b["time"], "booked"]]))])
 
     # 8. Action: a table for two at the most-visited restaurant, five weeks out.
     day = world.now.date() + dt.timedelta(days=OCCUPANCY_DAYS + 7)

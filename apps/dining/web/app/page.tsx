@@ -65,7 +65,7 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
                   {r.cuisine} · {bandText(r.band)} · {r.neighbourhood}
                 </div>
                 <div className="tt-times">
-                  {times.length ? times.slice(0, 3).map((t) => (
+                  {times.length ? (times.length >= 5 ? times.slice(1, 4) : times.slice(0, 3)).map((t) => (
                     <Link key={t} className="tt-time" href={`/book?r=${r.slug}&date=${s.day}&time=${t}&party=${s.party}`}>
                       {ctx.time(t)}
                     </Link>

@@ -189,7 +189,11 @@ export function search(ctx: DiningContext, sq: SearchQuery): { r: Restaurant; ti
   const rows = db().prepare(`SELECT * FROM restaurants WHERE city = ? AND (? = '' OR cuisine = ?) AND (? = '' OR neighbourhood = ?)
     AND (? = '' OR name LIKE ? ESCAPE '\\' OR cuisine LIKE ? ESCAPE '\\' OR neighbourhood LIKE ? ESCAPE '\\') ORDER BY rating_x10 DESC, review_count DESC, name`)
     .all(sq.city, sq.cuisine, sq.cuisine, sq.hood, sq.hood, sq.q, like, like, like) as Restaurant[];
-  return rows.map((r) => ({ r, times: availableTimes(ctx, r, sq.day, sq.party, sq.time).filter((t) => Math.abs(minutes(t) - minutes(sq.time)) <= 60).slice(0, 5) }));
+  const near = (times: string[]) =>
+    times.filter((t) => Math.abs(minutes(t) - minutes(sq.time)) <= 60)
+      .sort((a, b) => Math.abs(minutes(a) - minutes(sq.time)) - Math.abs(minutes(b) - minutes(sq.time)) || minutes(a) - minutes(b))
+      .slice(0, 5).sort();
+  return rows.map((r) => ({ r, times: near(availableTimes(ctx, r, sq.day, sq.party, sq.time)) }));
 }
 
 // ---- validation

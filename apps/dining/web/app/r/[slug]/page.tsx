@@ -6,7 +6,7 @@ import { Alert, Shell, signedIn } from "@/dining/components/Shell";
 import { diningContext } from "@/dining/lib/context";
 import { searchDefaults } from "@/dining/lib/defaults";
 import { one, type SearchParams } from "@/dining/lib/params";
-import { availableTimes, bandText, hoursOf, isFavourite, menuOf, restaurantBySlug, reviewsOf } from "@/dining/lib/tabletime";
+import { availableTimes, bandText, hoursOf, isFavourite, menuOf, restaurantBySlug, reviewsOf, weekday } from "@/dining/lib/tabletime";
 
 const DAY_NAMES: Record<string, string> = { mon: "Mon", tue: "Tue", wed: "Wed", thu: "Thu", fri: "Fri", sat: "Sat", sun: "Sun" };
 
@@ -38,6 +38,7 @@ export default async function RestaurantPage({ params, searchParams }: { params:
   const reviews = reviewsOf(r.id);
   const saved = isFavourite(user.id, r.id);
   const hours = hoursOf(r.id);
+  const openThatDay = hours.some((h) => h.days.split(",").includes(weekday(s.day)));
   return (
     <Shell user={user} current="/search">
       <div className="tt-rest-hero">
@@ -126,7 +127,7 @@ export default async function RestaurantPage({ params, searchParams }: { params:
             <div className="tt-times tt-times-wrap" data-testid="times" data-times={times.join(",")}>
               {times.length ? times.map((t) => (
                 <Link key={t} className="tt-time" href={`/book?r=${r.slug}&date=${s.day}&time=${t}&party=${s.party}`}>{ctx.time(t)}</Link>
-              )) : <span className="tt-muted">No tables left for {s.party} on this day.</span>}
+              )) : <span className="tt-muted">{openThatDay ? `No tables left for ${s.party} on this day.` : `${r.name} is closed on ${ctx.longDay(s.day).split(",")[0]}s.`}</span>}
             </div>
             {r.late_cancel_cents ? (
               <p className="tt-policy">Card required. Cancelling less than 24 hours ahead costs {ctx.money(r.late_cancel_cents, r.currency)} per guest.</p>
