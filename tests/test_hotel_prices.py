@@ -186,3 +186,20 @@ def test_typescript_price_function_agrees(tmp_path):
         assert same, (cid, q, exp)
     if yen_off:
         pytest.xfail(f"rates.ts does not yet round yen taxes to whole yen (rates.py WHOLE_UNITS): {yen_off}")
+
+
+def test_a_hotel_the_spec_names_is_listed_and_stayed_at():
+    """``Trip.hotel`` in the spec: Bramblestay lists that hotel in the trip's city and the world stays there."""
+    from builder.world import simulate
+
+    persona, world = _world("dana-whitfield")
+    i = next(n for n, e in enumerate(persona.travel.trips) if e.destination == "Lisbon")
+    trips = list(persona.travel.trips)
+    trips[i] = trips[i].model_copy(update={"hotel": "Hotel Avenida Palace"})
+    spec = persona.model_copy(update={"travel": persona.travel.model_copy(update={"trips": trips})})
+    other = simulate(spec)
+    stay = next(e.data for e in other.of_kind("hotel_booking") if e.data["trip"] == i)
+    listing = _listing(other, stay)
+    assert stay["hotel"] == listing["name"] == "Hotel Avenida Palace" and listing["kind"] == "hotel"
+    assert stay["price"]["total_cents"] > 0 and stay["currency"] == "EUR"
+    assert "Hotel Avenida Palace" not in {p["name"] for p in city_properties(world.seed, persona, "Lisbon")}

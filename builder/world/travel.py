@@ -454,7 +454,8 @@ def _checkout(sim: Sim, i: int, hotel_data: dict, pick: dict, account: str, expe
     text = card_description(sim, account, text) + (f" {_country_code(hotel_data['city'])}" if foreign else "")
     ev = sim.event("hotel_checkout", at,
                    {**hotel_data, "check_out_local": at_local, "folio": f"F{confirmation[-6:]}",
-                    "account": account, "expensable": expensable},
+                    "account": account, "expensable": expensable,
+                    **({"provider": STAYS_SITE[0]} if rental else {})},  # a rental's receipt comes from the site
                    [Charge(account, -total, text, merchant, "travel", "card_purchase", None, memo)],
                    key=(i, confirmation))
     if foreign:
