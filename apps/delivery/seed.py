@@ -201,3 +201,24 @@ def seed(world: World, path: Path) -> Path:
 def bookmarks(world: World) -> list[dict]:
     """DashBite in the Firefox bookmarks menu: ``[{"title", "url", "folder"}]``."""
     return [{"title": "DashBite", "url": f"http://{DOMAIN}/", "folder": "menu/Food"}]
+
+
+def visits(world: World) -> list[dict]:
+    """History visits on DashBite's real pages for the orders of the last 90 days: the home page a few minutes
+    before the order, the restaurant's page, and the order's tracking page just after.
+    ``{"url", "title", "at": naive local, "transition"}``, at or before ``world.now``, sorted; stream
+    ``delivery/visits``. Order pages are ``/orders/<n>``: the n-th world order (the seed's row id)."""
+    r = rng(world.seed, "delivery/visits")
+    catalogue = {x["name"]: x for x in delivery.home_catalogue(world.persona)}
+    out = []
+    for n, e in enumerate(food_orders(world), start=1):
+        if e.at < world.now - dt.timedelta(days=90):
+            continue
+        place = catalogue[e.data["restaurant"]]
+        out.append({"url": f"http://{DOMAIN}/", "title": "Restaurants near you · DashBite",
+                    "at": e.at - dt.timedelta(minutes=r.randint(4, 12)), "transition": "typed"})
+        out.append({"url": f"http://{DOMAIN}/store/{place['id']}", "title": f"{place['name']} · DashBite",
+                    "at": e.at - dt.timedelta(minutes=r.randint(1, 3)), "transition": "link"})
+        out.append({"url": f"http://{DOMAIN}/orders/{n}", "title": f"Order {e.data['order_id']} · DashBite",
+                    "at": e.at + dt.timedelta(minutes=r.randint(1, 20)), "transition": "link"})
+    return sorted((v for v in out if v["at"] <= world.now), key=lambda v: (v["at"], v["url"]))

@@ -7,6 +7,11 @@ import { clock, day, dayTime, money } from "@/delivery/lib/format";
 import { idValue } from "@/delivery/lib/http";
 import { chrome, one, type SearchParams } from "@/delivery/lib/page";
 
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
+  const o = order(idValue((await params).id));
+  return { title: o ? `Order ${o.order_id}` : "Order not found" };
+}
+
 export default async function OrderPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
   const { id } = await params;
   const sp = await searchParams;

@@ -6,6 +6,11 @@ import { cart, cartRestaurant, etaRange, menu, openAt, restaurantBySlug } from "
 import { money, priceLevel, SECTION_LABELS, stars } from "@/delivery/lib/format";
 import { chrome, one, type SearchParams } from "@/delivery/lib/page";
 
+export async function generateMetadata({ params }: { params: Promise<{ slug: string }> }) {
+  const r = restaurantBySlug((await params).slug);
+  return { title: r ? r.name : "Restaurant not found" };
+}
+
 export default async function StorePage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
   const { slug } = await params;
   const sp = await searchParams;
