@@ -20,9 +20,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from apps.stays.rates import quote
+from apps.stays.rates import card_cents, quote
 from builder.money import money
 from builder.tasks.grade import grade
+from builder.world.travel import reference_rate
 
 from .app_e2e import Served, run_e2e
 
@@ -41,9 +42,12 @@ def world_facts(world) -> dict:
     for e in world.of_kind("hotel_booking"):
         d = e.data
         past = dt.date.fromisoformat(d["check_out"]) <= today
+        # Bramblestay shows a stay in its city's currency (the world's ``price``); the card was charged
+        # ``total_cents`` in its own at the world's rate.
+        local, lcur = d["price"], d["currency"]
         bookings.append({"confirmation": d["confirmation"], "city": canonical_city(d["city"]), "hotel": d["hotel"],
-                         "check_in": d["check_in"], "check_out": d["check_out"], "total_cents": d["total_cents"],
-                         "total_text": money(d["total_cents"], cur), "nightly_text": money(d["rate_cents"], cur),
+                         "check_in": d["check_in"], "check_out": d["check_out"], "total_cents": local["total_cents"],
+                         "total_text": money(local["total_cents"], lcur), "nightly_text": money(local["nightly_cents"], lcur),
                          "state": "past" if past else "upcoming",
                          "charged": checkouts[d["confirmation"]].postings[0].amount_cents == -d["total_cents"]
                          if d["confirmation"] in checkouts else None})
@@ -72,6 +76,12 @@ def world_facts(world) -> dict:
     blocker = quote(rental, rental["rooms"][0], city, blocker_in, 2, rental["policy"])
     nr_in = today + dt.timedelta(days=60)
     nonref = quote(hotel, king, city, nr_in, 2, "nonrefundable")
+    lcur = city["currency"]
+    rate = reference_rate(lcur, cur)
+
+    def card(local_cents: int) -> int:
+        return card_cents(local_cents, rate)
+
     creds = credentials(world)
     p = world.persona
     return {
@@ -86,23 +96,32 @@ def world_facts(world) -> dict:
         "rental": {"slug": rental["slug"], "name": rental["name"], "host": rental["host_name"],
                    "sleeps": rental["rooms"][0]["sleeps"], "checkin": a_in.isoformat(),
                    "checkout": (a_in + dt.timedelta(days=a_nights)).isoformat(), "plan": rental["policy"],
-                   "total_cents": a["total_cents"], "total_text": money(a["total_cents"], cur)},
+                   "total_cents": a["total_cents"], "total_text": money(a["total_cents"], lcur),
+                   "card_cents": card(a["total_cents"]), "card_text": money(card(a["total_cents"]), cur)},
         "late": {"slug": hotel["slug"], "name": hotel["name"], "checkin": b_in.isoformat(),
                  "checkout": (b_in + dt.timedelta(days=b_nights)).isoformat(), "plan": hotel["policy"],
-                 "room": king["name"], "total_cents": b["total_cents"], "total_text": money(b["total_cents"], cur)},
+                 "room": king["name"], "total_cents": b["total_cents"], "total_text": money(b["total_cents"], lcur),
+                 "card_cents": card(b["total_cents"])},
         "change": {"checkin": c_in.isoformat(), "long_out": (c_in + dt.timedelta(days=4)).isoformat(),
                    "short_out": (c_in + dt.timedelta(days=2)).isoformat(),
                    "blocked_out": (c_in + dt.timedelta(days=5)).isoformat(),
                    "long_cents": longer["total_cents"], "short_cents": shorter["total_cents"],
                    "up_cents": longer["total_cents"] - a["total_cents"],
                    "down_cents": longer["total_cents"] - shorter["total_cents"],
-                   "up_text": money(longer["total_cents"] - a["total_cents"], cur),
-                   "down_text": money(longer["total_cents"] - shorter["total_cents"], cur),
-                   "short_text": money(shorter["total_cents"], cur),
+                   "up_text": money(longer["total_cents"] - a["total_cents"], lcur),
+                   "down_text": money(longer["total_cents"] - shorter["total_cents"], lcur),
+                   "short_text": money(shorter["total_cents"], lcur),
+                   "up_card": card(longer["total_cents"] - a["total_cents"]),
+                   "down_card": card(longer["total_cents"] - shorter["total_cents"]),
+                   "short_card": card(shorter["total_cents"]), "long_card": card(longer["total_cents"]),
+                   "up_card_text": money(card(longer["total_cents"] - a["total_cents"]), cur),
+                   "down_card_text": money(card(longer["total_cents"] - shorter["total_cents"]), cur),
+                   "short_card_text": money(card(shorter["total_cents"]), cur),
                    "blocker_in": blocker_in.isoformat(), "blocker_out": (blocker_in + dt.timedelta(days=2)).isoformat(),
-                   "blocker_cents": blocker["total_cents"]},
+                   "blocker_cents": blocker["total_cents"], "blocker_card": card(blocker["total_cents"])},
         "nonref": {"slug": hotel["slug"], "room": king["name"], "checkin": nr_in.isoformat(),
-                   "checkout": (nr_in + dt.timedelta(days=2)).isoformat(), "total_cents": nonref["total_cents"]},
+                   "checkout": (nr_in + dt.timedelta(days=2)).isoformat(), "total_cents": nonref["total_cents"],
+                   "card_cents": card(nonref["total_cents"])},
         "austin": upcoming[0]["confirmation"] if upcoming else None,
         "card_label": f"Visa •••• {_card(world)['last4']}",
         "mail_token": _mail_token(world),
@@ -147,10 +166,10 @@ def test_stays_seed_matches_world_and_is_byte_identical(world, tmp_path):
     checkouts = {e.data["confirmation"]: e for e in world.of_kind("hotel_checkout") if e.status == "done"}
     for row, e in zip(rows, events, strict=True):
         d = e.data
-        assert row[:4] == (d["confirmation"], d["check_in"], d["check_out"], d["total_cents"])
+        assert row[:4] == (d["confirmation"], d["check_in"], d["check_out"], d["price"]["total_cents"])
         assert row[4] == row[3] and row[5:] == (d["hotel"], d["address"], e.id)
         if d["confirmation"] in checkouts:
-            assert -checkouts[d["confirmation"]].postings[0].amount_cents == d["total_cents"]
+            assert -checkouts[d["confirmation"]].postings[0].amount_cents == d["total_cents"], "the card's charge"
     # Inventory: >= 8 properties and >= 3 rentals with a host per city.
     for name, n, rentals in con.execute(
             "SELECT c.name, COUNT(*), SUM(p.kind = 'rental' AND p.host_name IS NOT NULL) FROM properties p "
@@ -226,13 +245,13 @@ def _check_state(served: Served, world, facts: dict) -> None:
                          "ORDER BY id").fetchall()
     bank.close()
     assert lines == [
-        ("charge", a_conf, r["total_cents"], "pending"),
-        ("charge", k_conf, c["blocker_cents"], "pending"),
-        ("charge", f"{a_conf}-C1", c["up_cents"], "pending"),
-        ("refund", f"{a_conf}-C2", c["down_cents"], "pending"),
-        ("charge", n_conf, n_total, "pending"),
-        ("refund", a_conf, c["short_cents"], "pending"),
-        ("charge", b_conf, b_total, "pending"),
+        ("charge", a_conf, r["card_cents"], "pending"),
+        ("charge", k_conf, c["blocker_card"], "pending"),
+        ("charge", f"{a_conf}-C1", c["up_card"], "pending"),
+        ("refund", f"{a_conf}-C2", c["down_card"], "pending"),
+        ("charge", n_conf, facts["nonref"]["card_cents"], "pending"),
+        ("refund", a_conf, c["short_card"], "pending"),
+        ("charge", b_conf, facts["late"]["card_cents"], "pending"),
     ], lines
     _check_mails(served, world, facts, [a_conf, k_conf, n_conf, b_conf])
 
@@ -283,7 +302,6 @@ def _check_mails(served: Served, world, facts: dict, confs: list[str]) -> None:
     assert f"Refund: {c['short_text']}" in cancelled_a[1] and not cancelled_a[2]
     cancelled_b = by_subject[f"Your reservation is cancelled: {facts['late']['name']} (#{b_conf})"]
     assert "No refund" in cancelled_b[1] and facts["late"]["total_text"] in cancelled_b[1]
-    assert money(facts["late"]["total_cents"], cur) in cancelled_b[1]
 
 
 def test_pay_at_property_cancellation_after_deadline(world, default_layer, tmp_path):
@@ -299,9 +317,11 @@ def test_pay_at_property_cancellation_after_deadline(world, default_layer, tmp_p
         pytest.skip("no upcoming stay in the world")
     zone = next(c["zone"] for c in inventory(world) if c["name"] == up["city"])
     late = dt.datetime.fromisoformat(cancel_deadline(up["check_in"], zone, world.persona.timezone)) + dt.timedelta(hours=1)
-    subtotal = up["rate_cents"] * up["nights"]
+    # In the stay's own currency (the booking's price), charged to the card at the site's reference rate.
+    subtotal = up["price"]["subtotal_cents"]
     first = int(subtotal / up["nights"] + 0.5)
-    fee = first + int(up["tax_cents"] * first / subtotal + 0.5)
+    fee = first + int(up["price"]["taxes_cents"] * first / subtotal + 0.5)
+    fee_card = card_cents(fee, reference_rate(up["currency"], world.currency))
     cookie = f"bs_session={credentials(world)['session_token']}"
     with Served(default_layer, tmp_path, now=late.isoformat()) as served:
         status, location = _post(served, "/api/cancel", [("confirmation", up["confirmation"]), ("confirm", "yes")], cookie)
@@ -314,7 +334,7 @@ def test_pay_at_property_cancellation_after_deadline(world, default_layer, tmp_p
         bank = sqlite3.connect(served.database("bank"))
         lines = bank.execute("SELECT kind, reference, amount_cents FROM card_authorizations WHERE app = 'stays'").fetchall()
         bank.close()
-        assert lines == [("charge", f"{up['confirmation']}-X", fee)]
+        assert lines == [("charge", f"{up['confirmation']}-X", fee_card)]
 
 
 def test_change_dates_of_a_world_booking_paid_at_the_property(world, default_layer, tmp_path):
@@ -395,8 +415,8 @@ def test_cancel_after_a_dearer_change_refunds_every_charge(world, default_layer,
         bank = sqlite3.connect(served.database("bank"))
         lines = bank.execute("SELECT kind, reference, amount_cents FROM card_authorizations WHERE app = 'stays' ORDER BY id").fetchall()
         bank.close()
-        assert lines == [("charge", conf, r["total_cents"]), ("charge", f"{conf}-C1", c["up_cents"]),
-                         ("refund", conf, r["total_cents"]), ("refund", f"{conf}-R", c["up_cents"])], lines
+        assert lines == [("charge", conf, r["card_cents"]), ("charge", f"{conf}-C1", c["up_card"]),
+                         ("refund", conf, r["card_cents"]), ("refund", f"{conf}-R", c["up_card"])], lines
         con = sqlite3.connect(served.database("stays"))
         assert con.execute("SELECT status, refund_cents FROM bookings WHERE confirmation = ?", (conf,)).fetchone() == \
             ("cancelled", c["long_cents"])

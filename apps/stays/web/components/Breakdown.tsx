@@ -10,8 +10,9 @@ export interface BreakdownInput {
   total_cents: number;
 }
 
-/** The price breakdown of a stay: nights, taxes, fees, total. */
-export function Breakdown({ b, ctx }: { b: BreakdownInput; ctx: StayContext }) {
+/** The price breakdown of a stay: nights, taxes, fees, total in the property's `currency`, and what that is on the
+ * card (reference rate) when the card is in another currency. */
+export function Breakdown({ b, ctx, currency }: { b: BreakdownInput; ctx: StayContext; currency: string }) {
   return (
     <table className="bs-breakdown" data-testid="breakdown">
       <tbody>
@@ -19,33 +20,39 @@ export function Breakdown({ b, ctx }: { b: BreakdownInput; ctx: StayContext }) {
           ? b.nights.map((n) => (
               <tr key={n.night} className="bs-night">
                 <td>{ctx.day(n.night)}</td>
-                <td>{ctx.money(n.cents)}</td>
+                <td>{ctx.money(n.cents, currency)}</td>
               </tr>
             ))
           : null}
         <tr>
           <th>
-            {b.nightCount} night{b.nightCount === 1 ? "" : "s"} × {ctx.money(b.nightly_cents)}
+            {b.nightCount} night{b.nightCount === 1 ? "" : "s"} × {ctx.money(b.nightly_cents, currency)}
             {b.nights ? " avg." : ""}
           </th>
-          <td data-testid="subtotal">{ctx.money(b.subtotal_cents)}</td>
+          <td data-testid="subtotal">{ctx.money(b.subtotal_cents, currency)}</td>
         </tr>
         <tr>
           <th>Taxes</th>
-          <td data-testid="taxes">{ctx.money(b.taxes_cents)}</td>
+          <td data-testid="taxes">{ctx.money(b.taxes_cents, currency)}</td>
         </tr>
         {b.fees
           .filter(([, c]) => c > 0)
           .map(([label, c]) => (
             <tr key={label}>
               <th>{label}</th>
-              <td>{ctx.money(c)}</td>
+              <td>{ctx.money(c, currency)}</td>
             </tr>
           ))}
         <tr className="bs-total">
           <th>Total</th>
-          <td data-testid="total">{ctx.money(b.total_cents)}</td>
+          <td data-testid="total">{ctx.money(b.total_cents, currency)}</td>
         </tr>
+        {currency !== ctx.currency ? (
+          <tr className="bs-card-amount">
+            <th>On your card ({ctx.currency})</th>
+            <td data-testid="card-total">{ctx.money(ctx.toCard(b.total_cents, currency))}</td>
+          </tr>
+        ) : null}
       </tbody>
     </table>
   );

@@ -278,10 +278,11 @@ test("the bank shows the booking's charge and its refund as pending lines on the
     await pending.scrollIntoViewIfNeeded();
     await screenshot(bank, "bank-pending");
     const rows = await pending.locator("tr").filter({ hasText: "BRAMBLESTAY*" }).allInnerTexts();
-    const amount = facts.rental.total_text.replace(/^-/, "");
-    assert.ok(rows.some((r) => /Refund pending/.test(r) && r.includes(facts.change.short_text)), rows.join("\n"));
-    assert.ok(rows.some((r) => /Refund pending/.test(r) && r.includes(facts.change.down_text)), rows.join("\n"));
-    assert.ok(rows.some((r) => /\bPending\b/.test(r) && !/Refund/.test(r) && r.includes(facts.change.up_text)), rows.join("\n"));
+    // The bank shows the card's currency (the stay's price converted at the site's reference rate).
+    const amount = facts.rental.card_text;
+    assert.ok(rows.some((r) => /Refund pending/.test(r) && r.includes(facts.change.short_card_text)), rows.join("\n"));
+    assert.ok(rows.some((r) => /Refund pending/.test(r) && r.includes(facts.change.down_card_text)), rows.join("\n"));
+    assert.ok(rows.some((r) => /\bPending\b/.test(r) && !/Refund/.test(r) && r.includes(facts.change.up_card_text)), rows.join("\n"));
     assert.ok(rows.some((r) => /\bPending\b/.test(r) && !/Refund/.test(r) && r.includes(amount)), rows.join("\n"));
   } finally {
     await ctx.close();

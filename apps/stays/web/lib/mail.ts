@@ -36,6 +36,8 @@ export interface MailStay {
   payment: string;
   cancel_until: string | null;
   city_zone: string;
+  /** The city (its currency prices the stay). */
+  city: string;
   user_id: number;
 }
 
@@ -95,11 +97,12 @@ function stayLines(ctx: StayContext, s: MailStay): string {
 }
 
 function priceLines(ctx: StayContext, s: MailStay, card: string): string {
+  const cur = ctx.cityCurrency(s.city);
   return [
-    `Nightly rate (average): ${ctx.money(s.nightly_cents)}`,
-    `Taxes: ${ctx.money(s.taxes_cents)}`,
-    `Fees: ${ctx.money(s.fees_cents)}`,
-    `Total for your stay: ${ctx.money(s.total_cents)} (${s.payment === "pay_now" ? `charged to ${card}` : "charged at check-out"})`,
+    `Nightly rate (average): ${ctx.money(s.nightly_cents, cur)}`,
+    `Taxes: ${ctx.money(s.taxes_cents, cur)}`,
+    `Fees: ${ctx.money(s.fees_cents, cur)}`,
+    `Total for your stay: ${ctx.money(s.total_cents, cur)} (${s.payment === "pay_now" ? `charged to ${card}${cur !== ctx.currency ? `: ${ctx.money(ctx.toCard(s.total_cents, cur))}` : ""}` : "charged at check-out"})`,
   ].join("\n");
 }
 
@@ -122,8 +125,9 @@ export async function mailBooked(ctx: StayContext, s: MailStay, card: string): P
 /** "Your reservation has new dates": old and new dates, the new total and what moved on the card, with the
  * updated .ics (same UID, `sequence` = the change's number). */
 export async function mailChanged(ctx: StayContext, s: MailStay, old: { check_in: string; check_out: string }, diff: number, card: string, sequence: number): Promise<void> {
-  const money = diff > 0 ? `We've charged the difference of ${ctx.money(diff)} to ${card}.`
-    : diff < 0 ? (s.payment === "pay_now" ? `We've refunded the difference of ${ctx.money(-diff)} to ${card}.` : `Your new total is ${ctx.money(-diff)} less, charged at check-out.`)
+  const cur = ctx.cityCurrency(s.city);
+  const money = diff > 0 ? (s.payment === "pay_now" ? `We've charged the difference of ${ctx.charged(diff, cur)} to ${card}.` : `Your new total is ${ctx.money(diff, cur)} more, charged at check-out.`)
+    : diff < 0 ? (s.payment === "pay_now" ? `We've refunded the difference of ${ctx.charged(-diff, cur)} to ${card}.` : `Your new total is ${ctx.money(-diff, cur)} less, charged at check-out.`)
     : "The price of your stay is unchanged.";
   await deliver(s.user_id, `Your reservation has new dates: ${s.property_name}, ${ctx.day(s.check_in)} - ${ctx.day(s.check_out)} (#${s.confirmation})`,
     `${greeting(s.user_id)}\n\nYour dates at ${s.property_name} have been changed as you asked.\n\nPrevious dates: ${ctx.date(old.check_in, "long")} - ${ctx.date(old.check_out, "long")}\nNew dates: ${ctx.date(s.check_in, "long")} - ${ctx.date(s.check_out, "long")}\n\n${stayLines(ctx, s)}\n\n${priceLines(ctx, s, card)}\n${money}\n\n${policyLine(ctx, s)}\n\nAdd the updated stay to your calendar with the attached file.\n\nHappy travels,\nThe ${SITE} team`,
@@ -132,9 +136,10 @@ export async function mailChanged(ctx: StayContext, s: MailStay, old: { check_in
 
 /** "Your reservation is cancelled": the refund, the late-cancellation fee, or that no refund is due. */
 export async function mailCancelled(ctx: StayContext, s: MailStay, terms: { free: boolean; refund_cents: number; fee_cents: number }, card: string): Promise<void> {
-  const outcome = terms.refund_cents > 0 ? `Refund: ${ctx.money(terms.refund_cents)} to ${card}. Refunds usually appear within 5-10 business days.`
-    : terms.fee_cents > 0 ? `Cancellation fee: ${ctx.money(terms.fee_cents)} (the first night with tax), charged to ${card}, as the free-cancellation deadline had passed.`
-    : s.payment === "pay_now" ? `No refund: this booking was past its free-cancellation deadline or on a non-refundable rate, so the ${ctx.money(s.total_cents)} you paid is not refunded.`
+  const cur = ctx.cityCurrency(s.city);
+  const outcome = terms.refund_cents > 0 ? `Refund: ${ctx.charged(terms.refund_cents, cur)} to ${card}. Refunds usually appear within 5-10 business days.`
+    : terms.fee_cents > 0 ? `Cancellation fee: ${ctx.charged(terms.fee_cents, cur)} (the first night with tax), charged to ${card}, as the free-cancellation deadline had passed.`
+    : s.payment === "pay_now" ? `No refund: this booking was past its free-cancellation deadline or on a non-refundable rate, so the ${ctx.money(s.total_cents, cur)} you paid is not refunded.`
     : "Nothing was charged.";
   await deliver(s.user_id, `Your reservation is cancelled: ${s.property_name} (#${s.confirmation})`,
     `${greeting(s.user_id)}\n\nAs you asked, we've cancelled your stay at ${s.property_name}, ${ctx.date(s.check_in, "long")} - ${ctx.date(s.check_out, "long")} (confirmation ${s.confirmation}).\n\n${outcome}\n\nYour trips: http://${STAYS_HOST}/trips/${s.confirmation}\n\nWe hope to see you again soon,\nThe ${SITE} team`);

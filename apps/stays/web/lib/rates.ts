@@ -7,6 +7,8 @@
  * A stay's total = room subtotal + taxes (city tax_bp of the subtotal) + fees (city fee per night; rentals add
  * the cleaning fee and a 12 % service fee of the subtotal).
  * Free cancellation ends `hours` before check-in at 15:00 in the city's zone (flexible 48 h, moderate 120 h).
+ * Amounts are cents (hundredths of a unit) of the city's own currency; in a currency without minor units (the yen)
+ * taxes and the service fee are rounded to whole units too (as apps/stays/rates.py).
  */
 
 export const WEEKEND = 1.15;
@@ -25,7 +27,12 @@ export interface PriceInputs {
   city_fee_cents: number;
   kind: string;
   cleaning_fee_cents: number;
+  /** ISO code the city prices in (JPY rounds taxes and fees to whole units). */
+  currency?: string;
 }
+
+/** Currencies without minor units. */
+export const WHOLE_UNITS = new Set(["JPY"]);
 
 export interface Quote {
   nights: { night: string; cents: number }[];
@@ -85,10 +92,11 @@ export function nightPrice(p: Pick<PriceInputs, "base_rate_cents" | "factor_pct"
 export function quote(p: PriceInputs, checkIn: string, checkOut: string, plan: string): Quote {
   const nights = stayNights(checkIn, checkOut).map((night) => ({ night, cents: nightPrice(p, night, plan) }));
   const subtotal = nights.reduce((s, n) => s + n.cents, 0);
-  const taxes = Math.round((subtotal * p.tax_bp) / 10_000);
+  const part = p.currency && WHOLE_UNITS.has(p.currency) ? units : Math.round;
+  const taxes = part((subtotal * p.tax_bp) / 10_000);
   const cityFee = p.city_fee_cents * nights.length;
   const cleaning = p.kind === "rental" ? p.cleaning_fee_cents : 0;
-  const service = p.kind === "rental" ? Math.round(subtotal * SERVICE_FEE) : 0;
+  const service = p.kind === "rental" ? part(subtotal * SERVICE_FEE) : 0;
   const fees = cityFee + cleaning + service;
   return {
     nights,

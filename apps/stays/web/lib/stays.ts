@@ -138,8 +138,10 @@ export function plansOf(p: Property): string[] {
   return p.kind === "hotel" ? [p.policy, "nonrefundable"] : [p.policy];
 }
 
+/** The price function's inputs for a room (amounts in cents of the city's currency). */
 export function priceInputs(p: Property, room: Room, city: City) {
   return {
+    currency: stayContext().cityCurrency(city.name),
     base_rate_cents: p.base_rate_cents,
     factor_pct: room.factor_pct,
     season: city.season,
@@ -316,13 +318,14 @@ export async function book(userId: number, r: BookRequest): Promise<string> {
   if (request.length > 500) throw new StayError("Special requests are limited to 500 characters.", "request");
   if (freeUnits(room, q.checkIn, q.checkOut) < 1) throw new StayError("Sorry, that room is no longer available for your dates.");
   const price = quote(priceInputs(p, room, city), q.checkIn, q.checkOut, r.plan);
+  const cur = ctx.cityCurrency(city.name);
   const confirmation = newConfirmation();
   let auth;
   try {
     auth = await chargeCard({
       app: "stays",
       merchant: merchantOf(p.name),
-      amount_cents: price.total_cents,
+      amount_cents: ctx.toCard(price.total_cents, cur),
       card_last4: card.last4,
       reference: confirmation,
       category: "travel",
@@ -351,7 +354,7 @@ export async function book(userId: number, r: BookRequest): Promise<string> {
   });
   if (!write()) {
     // Someone took the last room while the card was authorised: give the money back.
-    await refundCard({ app: "stays", merchant: merchantOf(p.name), amount_cents: price.total_cents, card_last4: card.last4, reference: confirmation, category: "travel", memo: "room no longer available" });
+    await refundCard({ app: "stays", merchant: merchantOf(p.name), amount_cents: ctx.toCard(price.total_cents, cur), card_last4: card.last4, reference: confirmation, category: "travel", memo: "room no longer available" });
     throw new StayError("Sorry, that room was just booked by someone else; your card was not charged.");
   }
   await mailBooked(ctx, trip(userId, confirmation)!, card.label);
@@ -380,19 +383,20 @@ export async function cancel(userId: number, confirmation: string): Promise<{ fr
   if (t.check_in <= ctx.today) throw new StayError("This stay has already started and can't be cancelled online.");
   const terms = cancelTerms(t, ctx.now);
   const card = db().prepare("SELECT * FROM cards WHERE id = ?").get(t.card_id) as Card;
+  const cur = ctx.cityCurrency(t.city);
   try {
     if (terms.refund_cents > 0) {
       // The bank refunds at most what was charged under a reference: the booking's first charge under the
       // confirmation, what a change of dates added on top under `<confirmation>-R`.
       const first = (db().prepare("SELECT old_total_cents FROM booking_changes WHERE booking_id = ? ORDER BY id LIMIT 1").get(t.id) as { old_total_cents: number } | undefined)?.old_total_cents ?? t.total_cents;
       const main = Math.min(first, terms.refund_cents);
-      await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: main, card_last4: card.last4, reference: t.confirmation, category: "travel", memo: `cancelled ${t.check_in} to ${t.check_out}` });
+      await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: ctx.toCard(main, cur), card_last4: card.last4, reference: t.confirmation, category: "travel", memo: `cancelled ${t.check_in} to ${t.check_out}` });
       if (terms.refund_cents > main) {
-        await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: terms.refund_cents - main, card_last4: card.last4, reference: `${t.confirmation}-R`, category: "travel", memo: `cancelled ${t.check_in} to ${t.check_out}: changed dates` });
+        await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: ctx.toCard(terms.refund_cents - main, cur), card_last4: card.last4, reference: `${t.confirmation}-R`, category: "travel", memo: `cancelled ${t.check_in} to ${t.check_out}: changed dates` });
       }
     }
     if (terms.fee_cents > 0) {
-      await chargeCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: terms.fee_cents, card_last4: card.last4, reference: `${t.confirmation}-X`, category: "travel", memo: "late cancellation: first night" });
+      await chargeCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: ctx.toCard(terms.fee_cents, cur), card_last4: card.last4, reference: `${t.confirmation}-X`, category: "travel", memo: "late cancellation: first night" });
     }
   } catch (e) {
     if (e instanceof PaymentDeclined) throw new StayError(`The card network refused: ${e.message}. The booking is unchanged.`);
@@ -435,7 +439,8 @@ export interface ChangeResult {
  * cancelled for free (changeTerms); re-priced with the site's price function; the room must be free on every
  * new night (the booking's own nights don't count against it; the last room can't be double-booked). A prepaid
  * booking's difference is charged or refunded through the card network under `<confirmation>-C<n>`; a
- * pay-at-property booking only changes what the property will charge. Writes the booking, its nights and a
+ * pay-at-property booking only changes what the property will charge. Prices are in the city's currency; the card
+ * network is asked for the card's currency at the reference rate (`ctx.toCard`). Writes the booking, its nights and a
  * `booking_changes` row in one transaction and mails the new dates. Throws StayError (nothing charged or written).
  */
 export async function changeDates(userId: number, confirmation: string, checkIn: string, checkOut: string): Promise<ChangeResult> {
@@ -456,11 +461,13 @@ export async function changeDates(userId: number, confirmation: string, checkIn:
   const reference = `${t.confirmation}-C${n}`;
   const card = db().prepare("SELECT * FROM cards WHERE id = ?").get(t.card_id) as Card;
   const memo = `new dates ${q.checkIn} to ${q.checkOut} (were ${t.check_in} to ${t.check_out})`;
+  const cur = ctx.cityCurrency(city.name);
+  const moved = ctx.toCard(Math.abs(diff), cur);
   let authorization: string | null = null;
   const prepaid = t.payment === "pay_now";
   try {
-    if (prepaid && diff > 0) authorization = (await chargeCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: diff, card_last4: card.last4, reference, category: "travel", memo })).authorization;
-    if (prepaid && diff < 0) authorization = (await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: -diff, card_last4: card.last4, reference, category: "travel", memo })).authorization;
+    if (prepaid && diff > 0) authorization = (await chargeCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: moved, card_last4: card.last4, reference, category: "travel", memo })).authorization;
+    if (prepaid && diff < 0) authorization = (await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: moved, card_last4: card.last4, reference, category: "travel", memo })).authorization;
   } catch (e) {
     if (e instanceof PaymentDeclined) throw new StayError(`Your card was declined: ${e.message}. Your booking is unchanged.`, "card");
     throw e;
@@ -481,8 +488,8 @@ export async function changeDates(userId: number, confirmation: string, checkIn:
   })();
   if (!ok) {
     // The last room went while the card network answered: put the money back where it was.
-    if (prepaid && diff > 0) await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: diff, card_last4: card.last4, reference, category: "travel", memo: "dates no longer available" });
-    if (prepaid && diff < 0) await chargeCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: -diff, card_last4: card.last4, reference: `${reference}-V`, category: "travel", memo: "dates no longer available" });
+    if (prepaid && diff > 0) await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: moved, card_last4: card.last4, reference, category: "travel", memo: "dates no longer available" });
+    if (prepaid && diff < 0) await chargeCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: moved, card_last4: card.last4, reference: `${reference}-V`, category: "travel", memo: "dates no longer available" });
     throw new StayError("Sorry, those nights were just booked by someone else. Your booking is unchanged.");
   }
   await mailChanged(ctx, trip(userId, confirmation)!, { check_in: t.check_in, check_out: t.check_out }, diff, card.label, n);

@@ -18,6 +18,7 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
   const p = propertyBySlug(one(sp.p));
   if (!p) notFound();
   const city = cityById(p.city_id)!;
+  const cur = ctx.cityCurrency(city.name);
   const room = /^\d{1,9}$/.test(one(sp.room)) ? roomById(Number(one(sp.room))) : undefined;
   const plan = one(sp.plan);
   const back = `/p/${p.slug}?${new URLSearchParams({ checkin: one(sp.checkin), checkout: one(sp.checkout), guests: one(sp.guests) })}`;
@@ -95,9 +96,9 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
               </span>
               <textarea name="request" rows={3} maxLength={500} placeholder="Late arrival, high floor, cot…" />
             </label>
-            <p className="bs-small bs-muted">You&apos;ll be charged {ctx.money(price.total_cents)} now. The charge appears on your card statement as BRAMBLESTAY.</p>
+            <p className="bs-small bs-muted">You&apos;ll be charged {ctx.charged(price.total_cents, cur)} now. The charge appears on your card statement as BRAMBLESTAY.</p>
             <button type="submit" className="bs-primary bs-big" data-testid="confirm-pay">
-              Confirm and pay {ctx.money(price.total_cents)}
+              Confirm and pay {ctx.money(price.total_cents, cur)}
             </button>
           </form>
         </section>
@@ -109,7 +110,7 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
           <p className="bs-muted">
             {room.name} · {p.neighbourhood}, {city.name}
           </p>
-          <Breakdown b={{ nights: price.nights, nightCount: price.nights.length, nightly_cents: price.nightly_cents, subtotal_cents: price.subtotal_cents, taxes_cents: price.taxes_cents, fees, total_cents: price.total_cents }} ctx={ctx} />
+          <Breakdown b={{ nights: price.nights, nightCount: price.nights.length, nightly_cents: price.nightly_cents, subtotal_cents: price.subtotal_cents, taxes_cents: price.taxes_cents, fees, total_cents: price.total_cents }} ctx={ctx} currency={cur} />
         </aside>
       </main>
     </>

@@ -33,6 +33,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Searc
   const freeCancel = one(sp.free) === "1";
   let error = "";
   const city = cityByName(cityName);
+  const cur = city ? ctx.cityCurrency(city.name) : ctx.currency;
   let hits: ReturnType<typeof search> = [];
   let nights = 0;
   try {
@@ -136,10 +137,10 @@ export default async function SearchPage({ searchParams }: { searchParams: Searc
                       {h.freeCancel ? <div className="bs-good">Free cancellation available</div> : <div className="bs-muted">Non-refundable</div>}
                     </div>
                     <div className="bs-hit-price">
-                      <div className="bs-price">{ctx.money(h.best.quote.nightly_cents)}</div>
+                      <div className="bs-price">{ctx.money(h.best.quote.nightly_cents, cur)}</div>
                       <div className="bs-muted">per night</div>
                       <div className="bs-small">
-                        {ctx.money(h.best.quote.total_cents)} total for {nights} night{nights === 1 ? "" : "s"}, incl. taxes &amp; fees
+                        {ctx.money(h.best.quote.total_cents, cur)} total for {nights} night{nights === 1 ? "" : "s"}, incl. taxes &amp; fees
                       </div>
                     </div>
                   </li>

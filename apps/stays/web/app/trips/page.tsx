@@ -53,7 +53,7 @@ export default async function TripsPage({ searchParams }: { searchParams: Search
                   </span>
                 </div>
                 <div className="bs-trip-side">
-                  <span className="bs-price-sm">{ctx.money(t.total_cents)}</span>
+                  <span className="bs-price-sm">{ctx.money(t.total_cents, ctx.cityCurrency(t.city))}</span>
                   <span className="bs-muted bs-small">Confirmation {t.confirmation}</span>
                   {tripState(t, ctx.today) === "current" ? <span className="bs-good bs-small">Staying now</span> : null}
                   {tab === "past" && !t.reviewed ? <span className="bs-accent bs-small">Write a review</span> : null}

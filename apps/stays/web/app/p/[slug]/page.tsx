@@ -16,6 +16,7 @@ export default async function PropertyPage({ params, searchParams }: { params: P
   if (!p) notFound();
   const ctx = stayContext();
   const city = cityById(p.city_id)!;
+  const cur = ctx.cityCurrency(city.name);
   const checkIn = one(sp.checkin) || plusDays(ctx.today, 14);
   const checkOut = one(sp.checkout) || plusDays(checkIn, 3);
   const guests = one(sp.guests) || "2";
@@ -149,8 +150,8 @@ export default async function PropertyPage({ params, searchParams }: { params: P
                     {o.cancelUntil ? `Free cancellation until ${ctx.dateTime(o.cancelUntil)}` : "Non-refundable"}
                   </div>
                   <div className="bs-offer-price">
-                    <span className="bs-price">{ctx.money(o.quote.nightly_cents)}</span> <span className="bs-muted">avg. per night</span>
-                    <div className="bs-small">{ctx.money(o.quote.total_cents)} total incl. taxes &amp; fees</div>
+                    <span className="bs-price">{ctx.money(o.quote.nightly_cents, cur)}</span> <span className="bs-muted">avg. per night</span>
+                    <div className="bs-small">{ctx.money(o.quote.total_cents, cur)} total incl. taxes &amp; fees</div>
                   </div>
                   {o.free > 0 ? (
                     <Link className="bs-primary" data-testid="reserve" href={`/book?${new URLSearchParams({ p: p.slug, room: String(o.room.id), plan: o.plan, checkin: checkIn, checkout: checkOut, guests })}`}>

@@ -22,6 +22,7 @@ export default async function TripPage({ params, searchParams }: { params: Promi
   const msgs = th ? messagesOf(th.id, ctx.now) : [];
   const rv = reviewOfBooking(t.id);
   const terms = cancelTerms(t, ctx.now);
+  const cur = ctx.cityCurrency(t.city);
   const canChange = changeTerms(t, ctx.now, ctx.today).allowed;
   const changes = changesOf(t.id);
   const contact = t.kind === "rental" ? `your host, ${t.host_name}` : "the hotel";
@@ -35,13 +36,13 @@ export default async function TripPage({ params, searchParams }: { params: Promi
         </p>
         {one(sp.booked) ? (
           <p className="bs-success" data-testid="booked">
-            You&apos;re booked! Confirmation {t.confirmation}. We&apos;ve charged {ctx.money(t.total_cents)} to {card.label}.
+            You&apos;re booked! Confirmation {t.confirmation}. We&apos;ve charged {ctx.charged(t.total_cents, cur)} to {card.label}.
           </p>
         ) : null}
         {one(sp.cancelled) ? (
           <p className="bs-success" data-testid="cancelled-note">
             Your booking is cancelled.{" "}
-            {t.refund_cents > 0 ? `We've refunded ${ctx.money(t.refund_cents)} to ${card.label}.` : t.cancel_fee_cents > 0 ? `A cancellation fee of ${ctx.money(t.cancel_fee_cents)} was charged to ${card.label}.` : t.payment === "pay_now" ? "This booking was not refundable, so no refund was issued." : "Nothing was charged."}
+            {t.refund_cents > 0 ? `We've refunded ${ctx.charged(t.refund_cents, cur)} to ${card.label}.` : t.cancel_fee_cents > 0 ? `A cancellation fee of ${ctx.charged(t.cancel_fee_cents, cur)} was charged to ${card.label}.` : t.payment === "pay_now" ? "This booking was not refundable, so no refund was issued." : "Nothing was charged."}
           </p>
         ) : null}
         {one(sp.changed) && changes.length ? (
@@ -49,8 +50,8 @@ export default async function TripPage({ params, searchParams }: { params: Promi
             Your dates are changed: {ctx.date(t.check_in, "long")} – {ctx.date(t.check_out, "long")}.{" "}
             {(() => {
               const d = changes[changes.length - 1]!.difference_cents;
-              if (t.payment !== "pay_now") return `New total ${ctx.money(t.total_cents)}, charged at check-out.`;
-              return d > 0 ? `We've charged the difference of ${ctx.money(d)} to ${card.label}.` : d < 0 ? `We've refunded ${ctx.money(-d)} to ${card.label}.` : "The price is unchanged.";
+              if (t.payment !== "pay_now") return `New total ${ctx.money(t.total_cents, cur)}, charged at check-out.`;
+              return d > 0 ? `We've charged the difference of ${ctx.charged(d, cur)} to ${card.label}.` : d < 0 ? `We've refunded ${ctx.charged(-d, cur)} to ${card.label}.` : "The price is unchanged.";
             })()}
           </p>
         ) : null}
@@ -122,11 +123,11 @@ export default async function TripPage({ params, searchParams }: { params: Promi
         <div className="bs-trip-cols">
           <section>
             <h2>Price details</h2>
-            <Breakdown b={{ nights: null, nightCount: t.nights, nightly_cents: t.nightly_cents, subtotal_cents: t.subtotal_cents, taxes_cents: t.taxes_cents, fees: [["Fees", t.fees_cents]], total_cents: t.total_cents }} ctx={ctx} />
+            <Breakdown b={{ nights: null, nightCount: t.nights, nightly_cents: t.nightly_cents, subtotal_cents: t.subtotal_cents, taxes_cents: t.taxes_cents, fees: [["Fees", t.fees_cents]], total_cents: t.total_cents }} ctx={ctx} currency={cur} />
             {t.status === "cancelled" ? (
               <p data-testid="refund">
-                Cancelled {ctx.dateTime(t.cancelled_at!)}. Refund: {ctx.money(t.refund_cents)}
-                {t.cancel_fee_cents ? ` · cancellation fee ${ctx.money(t.cancel_fee_cents)}` : ""}
+                Cancelled {ctx.dateTime(t.cancelled_at!)}. Refund: {ctx.money(t.refund_cents, cur)}
+                {t.cancel_fee_cents ? ` · cancellation fee ${ctx.money(t.cancel_fee_cents, cur)}` : ""}
               </p>
             ) : null}
             {state === "upcoming" || t.status === "cancelled" ? (
@@ -212,7 +213,7 @@ export default async function TripPage({ params, searchParams }: { params: Promi
               {changes.map((c, i) => (
                 <li key={i} data-testid="change-row">
                   {ctx.dateTime(c.changed_at)}: {ctx.date(c.old_check_in)} – {ctx.date(c.old_check_out)} → {ctx.date(c.new_check_in)} – {ctx.date(c.new_check_out)}
-                  {c.difference_cents ? ` (${c.difference_cents > 0 ? "+" : "−"}${ctx.money(Math.abs(c.difference_cents))})` : ""}
+                  {c.difference_cents ? ` (${c.difference_cents > 0 ? "+" : "−"}${ctx.money(Math.abs(c.difference_cents), cur)})` : ""}
                 </li>
               ))}
             </ul>

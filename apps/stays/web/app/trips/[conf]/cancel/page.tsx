@@ -18,10 +18,11 @@ export default async function CancelPage({ params }: { params: Promise<{ conf: s
   const card = db().prepare("SELECT * FROM cards WHERE id = ?").get(t.card_id) as Card;
   const state = tripState(t, ctx.today);
   const terms = cancelTerms(t, ctx.now);
+  const cur = ctx.cityCurrency(t.city);
   let outcome: string;
-  if (terms.free) outcome = t.payment === "pay_now" ? `You'll get a full refund of ${ctx.money(terms.refund_cents)} to ${card.label}.` : "Cancelling is free: nothing will be charged.";
-  else if (terms.fee_cents) outcome = `It's past the free-cancellation deadline: ${ctx.money(terms.fee_cents)} (the first night with tax) will be charged to ${card.label}.`;
-  else outcome = t.cancel_until ? `It's past the free-cancellation deadline (${ctx.dateTime(t.cancel_until)}): you won't get a refund of the ${ctx.money(t.total_cents)} you paid.` : `This is a non-refundable rate: you won't get a refund of the ${ctx.money(t.total_cents)} you paid.`;
+  if (terms.free) outcome = t.payment === "pay_now" ? `You'll get a full refund of ${ctx.charged(terms.refund_cents, cur)} to ${card.label}.` : "Cancelling is free: nothing will be charged.";
+  else if (terms.fee_cents) outcome = `It's past the free-cancellation deadline: ${ctx.charged(terms.fee_cents, cur)} (the first night with tax) will be charged to ${card.label}.`;
+  else outcome = t.cancel_until ? `It's past the free-cancellation deadline (${ctx.dateTime(t.cancel_until)}): you won't get a refund of the ${ctx.money(t.total_cents, cur)} you paid.` : `This is a non-refundable rate: you won't get a refund of the ${ctx.money(t.total_cents, cur)} you paid.`;
   return (
     <>
       <Header name={user.full_name} active="trips" />

@@ -22,6 +22,7 @@ export default async function ChangePage({ params, searchParams }: { params: Pro
   const ctx = stayContext();
   const card = db().prepare("SELECT * FROM cards WHERE id = ?").get(t.card_id) as Card;
   const terms = changeTerms(t, ctx.now, ctx.today);
+  const cur = ctx.cityCurrency(t.city);
   const checkin = one(sp.checkin), checkout = one(sp.checkout);
   const error = one(sp.error);
   let problem = "";
@@ -39,8 +40,8 @@ export default async function ChangePage({ params, searchParams }: { params: Pro
   }
   const diff = preview ? preview.total_cents - t.total_cents : 0;
   const prepaid = t.payment === "pay_now";
-  const moneyNote = !preview ? "" : diff > 0 ? (prepaid ? `We'll charge the difference of ${ctx.money(diff)} to ${card.label}.` : `Your total rises by ${ctx.money(diff)}, charged at check-out.`)
-    : diff < 0 ? (prepaid ? `We'll refund the difference of ${ctx.money(-diff)} to ${card.label}.` : `Your total falls by ${ctx.money(-diff)}, charged at check-out.`)
+  const moneyNote = !preview ? "" : diff > 0 ? (prepaid ? `We'll charge the difference of ${ctx.charged(diff, cur)} to ${card.label}.` : `Your total rises by ${ctx.money(diff, cur)}, charged at check-out.`)
+    : diff < 0 ? (prepaid ? `We'll refund the difference of ${ctx.charged(-diff, cur)} to ${card.label}.` : `Your total falls by ${ctx.money(-diff, cur)}, charged at check-out.`)
     : "The price stays the same.";
   return (
     <>
@@ -51,7 +52,7 @@ export default async function ChangePage({ params, searchParams }: { params: Pro
         </p>
         <h1>Change dates at {t.property_name}</h1>
         <p data-testid="current-dates">
-          Now: {ctx.date(t.check_in, "long")} – {ctx.date(t.check_out, "long")} · {t.nights} night{t.nights === 1 ? "" : "s"} · {t.room_name} · {ctx.money(t.total_cents)}
+          Now: {ctx.date(t.check_in, "long")} – {ctx.date(t.check_out, "long")} · {t.nights} night{t.nights === 1 ? "" : "s"} · {t.room_name} · {ctx.money(t.total_cents, cur)}
         </p>
         {!terms.allowed ? (
           <p className="bs-alert" role="alert" data-testid="change-refused">
@@ -87,10 +88,10 @@ export default async function ChangePage({ params, searchParams }: { params: Pro
                 <h2>
                   {ctx.date(checkin, "long")} – {ctx.date(checkout, "long")}
                 </h2>
-                <Breakdown b={{ nights: preview.nights, nightCount: preview.nights.length, nightly_cents: preview.nightly_cents, subtotal_cents: preview.subtotal_cents, taxes_cents: preview.taxes_cents, fees: [["Fees", preview.fees_cents]], total_cents: preview.total_cents }} ctx={ctx} />
+                <Breakdown b={{ nights: preview.nights, nightCount: preview.nights.length, nightly_cents: preview.nightly_cents, subtotal_cents: preview.subtotal_cents, taxes_cents: preview.taxes_cents, fees: [["Fees", preview.fees_cents]], total_cents: preview.total_cents }} ctx={ctx} currency={cur} />
                 <div className={diff > 0 ? "bs-policy bs-policy-late" : "bs-policy bs-policy-free"} data-testid="change-difference" data-cents={diff}>
                   <strong>
-                    New total {ctx.money(preview.total_cents)} (was {ctx.money(t.total_cents)})
+                    New total {ctx.money(preview.total_cents, cur)} (was {ctx.money(t.total_cents, cur)})
                   </strong>
                   <p>{moneyNote}</p>
                 </div>
