@@ -92,7 +92,21 @@ def world_facts(world) -> dict:
         "return_outside": {"order": old["order_id"], "sku": old["items"][0]["sku"]},
         "subscribe": {"slug": sub["slug"], "sku": sub["variants"][0]["sku"]},
         "card": {"last4": card["last4"], "label": card["label"]},
+        "gift_address": _gift_address(world),
     }
+
+
+def _gift_address(world) -> dict:
+    """A present's recipient (a parent or sibling of the persona when there is one) and the line the shop writes."""
+    c = next((c for c in world.persona.contacts if c.relationship in ("parent", "sibling")), None)
+    name = c.name if c else "Alex Morgan"
+    loc = world.persona.locale
+    street, city, region, postcode = ("14 Harbor Lane", "Salem", "OR", "97301") if loc == "en_US" else \
+        ("14 Harbour Lane", "York", "", "YO1 7HH") if loc == "en_GB" else ("Lindenweg 14", "Kiel", "", "24103")
+    line = f"{street}, {city}, {region} {postcode}" if loc == "en_US" else f"{street}, {city} {postcode}" \
+        if loc == "en_GB" else f"{street}, {postcode} {city}"
+    return {"name": name, "street": street, "city": city, "region": region, "postcode": postcode,
+            "label": name.split()[0], "line": line}
 
 
 def test_shop_catalogue_and_world_orders(any_world):
@@ -177,6 +191,9 @@ def _check_state(served: Served, facts: dict) -> None:
     assert con.execute("SELECT COUNT(*) FROM reviews WHERE world_ref IS NULL AND body LIKE '%<b>%'").fetchone()[0] == 1
     assert con.execute("SELECT COUNT(*) FROM subscriptions WHERE sku = ? AND status = 'cancelled'",
                        (facts["subscribe"]["sku"],)).fetchone()[0] == 1
+    g = facts["gift_address"]
+    assert con.execute("SELECT name, line FROM addresses WHERE id > 1 AND name = ?", (g["name"],)).fetchall() == \
+        [(g["name"], g["line"])]
     con.close()
     bank = sqlite3.connect(served.database("bank"))
     lines = bank.execute("SELECT kind, reference, amount_cents, status FROM card_authorizations WHERE app = 'shop' "

@@ -118,19 +118,26 @@ def visits(world: World) -> list[dict]:
     return sorted((v for v in out if v["at"] <= world.now), key=lambda v: (v["at"], v["url"]))
 
 
+def _uses(product: dict, language: str) -> list[str]:
+    """Two things the product is used for (lines.yaml ``use``), the second "everyday use" when it lists one."""
+    uses = [u[1] if language == "de" else u[0] for u in product["use"]]
+    everyday = "den Alltag" if language == "de" else "everyday use"
+    return (uses + [everyday, everyday])[:2] if uses else [everyday, everyday]
+
+
 def description(product: dict, language: str, r) -> str:
     """A product description from the templates of text.yaml in ``language`` ("en" | "de"), drawn from ``r``."""
-    uses = [u[1] if language == "de" else u[0] for u in product["use"]] or ["everyday"]
+    uses = _uses(product, language)
     template = r.choice(text_grammar()["description"][language])
-    return template.format(use=uses[0], use2=uses[-1] if len(uses) > 1 else uses[0], brand=product["brand"])
+    return template.format(use=uses[0], use2=uses[1], brand=product["brand"])
 
 
 def review_text(product: dict, language: str, stars: int, r) -> tuple[str, str]:
     """(headline, body) of a ``stars`` review of ``product`` in ``language``, drawn from ``r``."""
     g = text_grammar()["reviews"][language]
     band = g["high"] if stars >= 4 else g["mid"] if stars == 3 else g["low"]
-    uses = [u[1] if language == "de" else u[0] for u in product["use"]] or ["everyday"]
-    fill = {"use": uses[0], "use2": uses[-1], "when": r.choice(g["when"])}
+    uses = _uses(product, language)
+    fill = {"use": uses[0], "use2": uses[1], "when": r.choice(g["when"])}
     body = " ".join(r.choice(band[k]).format(**fill) for k in ("opener", "detail", "closer"))
     return r.choice(band["headline"]), body
 

@@ -207,4 +207,20 @@ def tasks(world: World) -> list[Task]:
                      RubricItem(id="charge", weight=20, requirement="The bank shows the new order's pending charge",
                                 check=_sql("SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge'",
                                            [APP], [[1]], app="bank"))])
+
+    # 10. The last birthday present sent through Shopwell (the calendar has the birthday, the order the recipient).
+    gifts = [x for x in delivered if x.get("gift_for")]
+    if gifts:
+        o = gifts[-1]
+        it = o["items"][0]
+        arrived = dt.date.fromisoformat(o["delivered_at"][:10])
+        task("birthday-present", [APP, "calendar"], category="lookup", difficulty="medium", time_limit_seconds=360,
+             instruction=f"What did I send {o['gift_for']} for their last birthday, and did it arrive before the day?",
+             expected={"order": o["order_id"], "item": it["name"], "delivered": arrived.isoformat(),
+                       "birthday": o["gift_birthday"]},
+             rubric=[RubricItem(id="item", weight=70, requirement=f"Names {it['name']}",
+                                check=_text(it["name"], by_id[it["product_id"]]["title"]["en_US"])),
+                     RubricItem(id="arrived", weight=30,
+                                requirement=f"Says it arrived on {_day(arrived)}, before the birthday on "
+                                            f"{_day(dt.date.fromisoformat(o['gift_birthday']))}")])
     return out

@@ -181,6 +181,36 @@ test("wish list, Subscribe & Save (then cancel) and a review stored verbatim, sh
   await screenshot(page, "review");
 });
 
+test("a new delivery address for a present: refused when incomplete, then saved and offered at checkout", async () => {
+  const g = facts.gift_address;
+  await page.goto(`${BASE}/account?back=/checkout`);
+  await page.locator("#new-address summary").click();
+  const form = page.getByTestId("address-form");
+  await form.locator('input[name="name"]').fill(g.name);
+  await form.locator('input[name="street"]').fill(g.street);
+  await form.locator('input[name="city"]').fill(g.city);
+  if (g.region) await form.locator('input[name="region"]').fill(g.region);
+  await form.locator('input[name="postcode"]').fill("??");
+  await page.getByTestId("address-save").click();
+  await page.getByTestId("error").waitFor();
+  assert.equal(await page.locator(`[data-testid="saved-address"][data-name="${g.name}"]`).count(), 0);
+  const again = page.getByTestId("address-form");
+  await again.locator('input[name="name"]').fill(g.name);
+  await again.locator('input[name="street"]').fill(g.street);
+  await again.locator('input[name="city"]').fill(g.city);
+  if (g.region) await again.locator('input[name="region"]').fill(g.region);
+  await again.locator('input[name="postcode"]').fill(g.postcode);
+  await again.locator('input[name="label"]').fill(g.label);
+  assert.equal((await post("/api/cart", { action: "add", sku: facts.buy.sku, qty: "1" })).status, 303);
+  await page.getByTestId("address-save").click();
+  await page.waitForURL(/\/checkout\?address=\d+&saved=1/);
+  const picked = page.locator('[data-testid="address"] input:checked');
+  assert.equal(await picked.locator("xpath=ancestor::label").getAttribute("data-name"), g.name);
+  assert.ok((await picked.locator("xpath=ancestor::label").innerText()).includes(g.line));
+  await screenshot(page, "checkout-gift-address");
+  assert.equal((await post("/api/cart", { action: "update", sku: facts.buy.sku, qty: "0" })).status, 303);
+});
+
 test("bad input is refused with a message and changes nothing", async () => {
   const b = facts.buy;
   assert.match((await post("/api/cart", { action: "add", sku: b.sku, qty: "99" })).error, /quantity|Menge|1 to 10/i);

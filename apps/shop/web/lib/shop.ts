@@ -202,6 +202,31 @@ export function addressesOf(userId: number): Address[] {
   return db().prepare("SELECT * FROM addresses WHERE user_id = ? ORDER BY is_default DESC, id").all(userId) as Address[];
 }
 
+export interface NewAddress { name: string; street: string; city: string; region: string; postcode: string; label: string }
+
+/** Save a delivery address (a present's recipient, say), formatted as the persona's country writes it:
+ * "street, city, REGION postcode" (US), "street, city postcode" (UK), "street, postcode city" (elsewhere).
+ * Returns its id. Throws ShopError (nothing saved). */
+export function addAddress(userId: number, a: NewAddress): number {
+  const ctx = shopContext();
+  const name = a.name.trim().replace(/\s+/g, " ");
+  const street = a.street.trim();
+  const city = a.city.trim();
+  const region = a.region.trim().toUpperCase();
+  const postcode = a.postcode.trim().toUpperCase();
+  const label = a.label.trim() || name;
+  if (!/^[\p{L}][\p{L} .'-]{1,79}$/u.test(name)) throw new ShopError(ctx.t("Enter the recipient's full name (letters only).", "Geben Sie den vollständigen Namen ein (nur Buchstaben)."), "name");
+  if (street.length < 3 || street.length > 100 || !/\p{L}/u.test(street)) throw new ShopError(ctx.t("Enter the street and house number.", "Geben Sie Straße und Hausnummer ein."), "street");
+  if (city.length < 2 || city.length > 60 || !/^[\p{L}][\p{L} .'-]*$/u.test(city)) throw new ShopError(ctx.t("Enter the town or city.", "Geben Sie den Ort ein."), "city");
+  if (!/^[A-Z0-9][A-Z0-9 -]{2,9}$/.test(postcode)) throw new ShopError(ctx.t("Enter a valid postcode.", "Geben Sie eine gültige Postleitzahl ein."), "postcode");
+  if (ctx.locale === "en-US" && !/^[A-Z]{2}$/.test(region)) throw new ShopError("Enter the two-letter state.", "region");
+  if (label.length > 40) throw new ShopError(ctx.t("Keep the label under 40 characters.", "Die Bezeichnung darf höchstens 40 Zeichen haben."), "label");
+  const line = ctx.locale === "en-US" ? `${street}, ${city}, ${region} ${postcode}` : ctx.locale === "en-GB" ? `${street}, ${city} ${postcode}` : `${street}, ${postcode} ${city}`;
+  if (db().prepare("SELECT 1 FROM addresses WHERE user_id = ? AND name = ? AND line = ?").get(userId, name, line)) throw new ShopError(ctx.t("That address is already saved.", "Diese Adresse ist bereits gespeichert."));
+  const info = db().prepare("INSERT INTO addresses (user_id, label, name, line, is_default) VALUES (?, ?, ?, ?, 0)").run(userId, label, name, line);
+  return Number(info.lastInsertRowid);
+}
+
 /* ---------- cart ---------- */
 
 function quantity(v: string): number {

@@ -31,11 +31,12 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
             <section className="sw-panel">
               <h2 style={{ marginTop: 0 }}>1 · {t("Delivery address", "Lieferadresse")}</h2>
               {addresses.map((a) => (
-                <label key={a.id} className="sw-choice" data-testid="address">
+                <label key={a.id} className="sw-choice" data-testid="address" data-id={a.id} data-name={a.name}>
                   <input type="radio" name="address" value={a.id} defaultChecked={String(a.id) === pickedAddress} />
                   <span><b>{a.name}</b> ({a.label})<br />{a.line}</span>
                 </label>
               ))}
+              <Link href="/account?back=/checkout#new-address" className="sw-small">{t("Send to someone else: add an address", "An jemand anderen senden: Adresse hinzufügen")}</Link>
             </section>
             <section className="sw-panel">
               <h2 style={{ marginTop: 0 }}>2 · {t("Payment method", "Zahlungsart")}</h2>
