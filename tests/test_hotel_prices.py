@@ -203,3 +203,23 @@ def test_a_hotel_the_spec_names_is_listed_and_stayed_at():
     assert stay["hotel"] == listing["name"] == "Hotel Avenida Palace" and listing["kind"] == "hotel"
     assert stay["price"]["total_cents"] > 0 and stay["currency"] == "EUR"
     assert "Hotel Avenida Palace" not in {p["name"] for p in city_properties(world.seed, persona, "Lisbon")}
+
+
+def test_a_city_the_catalog_does_not_know():
+    """A trip to a city outside the catalog (Athens) still stays at a Bramblestay listing, and the ride to it ends
+    at the listing's point (geo centres an unknown city on its airport)."""
+    from builder.world import simulate
+
+    persona, _ = _world("dana-whitfield")
+    i = next(n for n, e in enumerate(persona.travel.trips) if e.destination == "Lisbon")
+    trips = list(persona.travel.trips)
+    trips[i] = trips[i].model_copy(update={"destination": "Athens", "airport": "ATH"})
+    spec = persona.model_copy(update={"travel": persona.travel.model_copy(update={"trips": trips})})
+    other = simulate(spec)
+    stay = next(e.data for e in other.of_kind("hotel_booking") if e.data["trip"] == i)
+    listing = _listing(other, stay)
+    assert (listing["name"], listing["address"]) == (stay["hotel"], stay["address"])
+    ride = next(e.data for e in other.of_kind("ride") if e.data.get("trip") == i
+                and e.data["dropoff"] == f"{stay['hotel']}, {stay['address']}")
+    assert geo.estimate(ride["pickup"], ride["dropoff"], "Athens")["dropoff_point"] == (stay["lat"], stay["lon"])
+    assert geo.haversine_km((stay["lat"], stay["lon"]), (37.936, 23.947)) <= geo.RADIUS_KM + 0.01

@@ -31,7 +31,7 @@ import yaml
 from builder.persona.places import DESTINATIONS
 from builder.rng import rng
 from builder.world import World, geo
-from builder.world.travel import CITIES, COUNTRY_CURRENCY, PER_USD
+from builder.world.travel import AIRPORTS, CITIES, COUNTRY_CURRENCY, PER_USD
 
 CATALOG_PATH = Path(__file__).with_name("catalog.yaml")
 HOTELS_PER_CITY = 7
@@ -128,7 +128,8 @@ def chain_names(chain: str | None) -> tuple[str, str]:
 
 
 @functools.cache
-def _properties(seed: int, name: str, chain: str, fixed: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
+def _properties(seed: int, name: str, chain: str, fixed: tuple[str, ...],
+                near: tuple[float, float] | None = None) -> tuple[dict[str, Any], ...]:
     """The properties of city ``name`` (see :func:`city_properties`), cached."""
     info = _city_info(name)
     cat = catalog()
@@ -148,10 +149,11 @@ def _properties(seed: int, name: str, chain: str, fixed: tuple[str, ...]) -> tup
         street = d["streets"][r.randrange(len(d["streets"]))]
         start = r.randrange(1440)
         target = (float(d["at"][0]), float(d["at"][1]))
-        if name not in geo.CENTRES:
+        if name not in geo.CENTRES:  # a city the catalog does not know: geo centres it on the trip's airport
             address = _address(name, info["region"], info["country"], street, start)
-            return address, round(target[0] + r.uniform(-0.0035, 0.0035), 6), \
-                round(target[1] + r.uniform(-0.0045, 0.0045), 6)
+            if near is None:
+                return address, target[0], target[1]
+            return (address, *geo.point(f"{pname}, {address}", name, near))
         best: tuple[float, str, tuple[float, float]] | None = None
         for k in range(start, start + (1440 if name == "Tokyo" else 638)):
             address = _address(name, info["region"], info["country"], street, k)
@@ -295,8 +297,13 @@ def city_properties(seed: int, persona, city: str) -> list[dict[str, Any]]:
     world can draw its stays from it before any app exists."""
     name = canonical_city(city)
     chain = persona.travel.hotel_chain if persona.travel else None
+    near = None
+    if name not in geo.CENTRES:  # the airport of the persona's trip there (geo's centre for an unknown city)
+        trips = (persona.travel.trips or []) if persona.travel else []
+        code = next((t.airport for t in trips if canonical_city(t.destination) == name and t.airport in AIRPORTS), None)
+        near = (AIRPORTS[code][1], AIRPORTS[code][2]) if code else None
     return [{**p, "rooms": [dict(x) for x in p["rooms"]]}
-            for p in _properties(seed, name, chain_names(chain)[0], _fixed_hotels(persona, name))]
+            for p in _properties(seed, name, chain_names(chain)[0], _fixed_hotels(persona, name), near)]
 
 
 def inventory(world: World) -> list[dict[str, Any]]:

@@ -127,7 +127,8 @@ AIRPORTS: dict[str, tuple[str, float, float, str]] = {
     "HND": ("Tokyo Haneda Airport", 35.549, 139.780, "Asia/Tokyo"),
 }
 
-# city: (region or None, country name, nightly base rate in cents, streets near the centre)
+# city: (region or None, country name, nightly base rate in US cents (the stays inventory converts it to the
+# city's currency at PER_USD), streets near the centre (the inventory's fallback where its catalog has no districts))
 CITIES: dict[str, tuple[str | None, str, int, tuple[str, ...]]] = {
     "New York": ("NY", "United States", 32900, ("W 44th St", "Lexington Ave", "Broadway")),
     "San Francisco": ("CA", "United States", 27900, ("Market St", "Sutter St", "Mission St")),
@@ -159,7 +160,6 @@ CITIES: dict[str, tuple[str | None, str, int, tuple[str, ...]]] = {
     "Leipzig": (None, "Germany", 12900, ("Grimmaische Straße", "Petersstraße", "Brühl")),
     "Tokyo": (None, "Japan", 21900, ("Nihonbashi, Chuo City", "Ginza, Chuo City", "Shibuya, Shibuya City")),
 }
-_NUMBER_FIRST = {"United States", "Canada", "United Kingdom"}
 _VEHICLES = [("Toyota", "Prius"), ("Toyota", "Camry"), ("Honda", "Accord"), ("Hyundai", "Ioniq 5"),
              ("Kia", "Niro"), ("Tesla", "Model 3"), ("Nissan", "Leaf"), ("Ford", "Escape"), ("Subaru", "Outback"),
              ("Chevrolet", "Bolt"), ("Volkswagen", "ID.4"), ("Honda", "CR-V")]
