@@ -24,6 +24,8 @@ export interface DiningContext {
   time: (hhmm: string) => string;
   /** Now as wall clock of another zone (a restaurant's), same format as `now`. */
   nowIn: (zone: string) => string;
+  /** "November 2026" from `YYYY-MM`. */
+  month: (ym: string) => string;
 }
 
 /** Read `meta` and build the context (cheap: one small query). */
@@ -51,6 +53,7 @@ export function diningContext(): DiningContext {
     day: (iso) => dayFmt.format(new Date(`${iso.slice(0, 10)}T12:00:00Z`)),
     longDay: (iso) => longFmt.format(new Date(`${iso.slice(0, 10)}T12:00:00Z`)),
     time: (hhmm) => timeFmt.format(new Date(`2000-01-01T${hhmm}:00Z`)),
+    month: (ym) => new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${ym.slice(0, 7)}-15T12:00:00Z`)),
     nowIn: (zone) => {
       try {
         return localISO(zone, instant);

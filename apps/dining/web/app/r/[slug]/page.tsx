@@ -95,7 +95,7 @@ export default async function RestaurantPage({ params, searchParams }: { params:
                     <div>
                       <strong>{v.author}</strong> <span className="tt-muted">{v.author_city}</span>
                       <div>
-                        <Stars x10={v.rating * 10} /> <span className="tt-muted">Dined {v.visited}</span>
+                        <Stars x10={v.rating * 10} /> <span className="tt-muted">Dined {ctx.month(v.visited)}</span>
                       </div>
                     </div>
                   </div>
