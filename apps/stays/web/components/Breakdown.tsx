@@ -10,9 +10,10 @@ export interface BreakdownInput {
   total_cents: number;
 }
 
-/** The price breakdown of a stay: nights, taxes, fees, total in the property's `currency`, and what that is on the
- * card (reference rate) when the card is in another currency. */
-export function Breakdown({ b, ctx, currency }: { b: BreakdownInput; ctx: StayContext; currency: string }) {
+/** The price breakdown of a stay: nights, taxes, fees, total in the property's `currency`, and (`onCard`, for what
+ * Bramblestay charges) what that is on the card at the reference rate when the card is in another currency. A stay
+ * paid at the property passes `onCard={false}`: the hotel converts at its own day's rate. */
+export function Breakdown({ b, ctx, currency, onCard = true }: { b: BreakdownInput; ctx: StayContext; currency: string; onCard?: boolean }) {
   return (
     <table className="bs-breakdown" data-testid="breakdown">
       <tbody>
@@ -47,7 +48,7 @@ export function Breakdown({ b, ctx, currency }: { b: BreakdownInput; ctx: StayCo
           <th>Total</th>
           <td data-testid="total">{ctx.money(b.total_cents, currency)}</td>
         </tr>
-        {currency !== ctx.currency ? (
+        {onCard && currency !== ctx.currency ? (
           <tr className="bs-card-amount">
             <th>On your card ({ctx.currency})</th>
             <td data-testid="card-total">{ctx.money(ctx.toCard(b.total_cents, currency))}</td>

@@ -123,7 +123,7 @@ export default async function TripPage({ params, searchParams }: { params: Promi
         <div className="bs-trip-cols">
           <section>
             <h2>Price details</h2>
-            <Breakdown b={{ nights: null, nightCount: t.nights, nightly_cents: t.nightly_cents, subtotal_cents: t.subtotal_cents, taxes_cents: t.taxes_cents, fees: [["Fees", t.fees_cents]], total_cents: t.total_cents }} ctx={ctx} currency={cur} />
+            <Breakdown b={{ nights: null, nightCount: t.nights, nightly_cents: t.nightly_cents, subtotal_cents: t.subtotal_cents, taxes_cents: t.taxes_cents, fees: [["Fees", t.fees_cents]], total_cents: t.total_cents }} ctx={ctx} currency={cur} onCard={t.payment === "pay_now"} />
             {t.status === "cancelled" ? (
               <p data-testid="refund">
                 Cancelled {ctx.dateTime(t.cancelled_at!)}. Refund: {ctx.money(t.refund_cents, cur)}

@@ -88,7 +88,7 @@ export default async function ChangePage({ params, searchParams }: { params: Pro
                 <h2>
                   {ctx.date(checkin, "long")} – {ctx.date(checkout, "long")}
                 </h2>
-                <Breakdown b={{ nights: preview.nights, nightCount: preview.nights.length, nightly_cents: preview.nightly_cents, subtotal_cents: preview.subtotal_cents, taxes_cents: preview.taxes_cents, fees: [["Fees", preview.fees_cents]], total_cents: preview.total_cents }} ctx={ctx} currency={cur} />
+                <Breakdown b={{ nights: preview.nights, nightCount: preview.nights.length, nightly_cents: preview.nightly_cents, subtotal_cents: preview.subtotal_cents, taxes_cents: preview.taxes_cents, fees: [["Fees", preview.fees_cents]], total_cents: preview.total_cents }} ctx={ctx} currency={cur} onCard={prepaid} />
                 <div className={diff > 0 ? "bs-policy bs-policy-late" : "bs-policy bs-policy-free"} data-testid="change-difference" data-cents={diff}>
                   <strong>
                     New total {ctx.money(preview.total_cents, cur)} (was {ctx.money(t.total_cents, cur)})
