@@ -74,7 +74,7 @@ export function ProductCard({ p, ctx }: { p: Product; ctx: ShopContext }) {
       <Link href={`/p/${p.slug}`} className="sw-card-title">{p.title}</Link>
       <div className="sw-card-rating"><Stars x10={p.rating_x10} /> <span className="sw-muted">{p.review_count.toLocaleString(ctx.locale)}</span></div>
       <div className="sw-price">{ctx.money(p.min_price_cents)}</div>
-      {p.subscribe ? <div className="sw-small sw-muted">{ctx.t("Subscribe & Save 5 %", "Spar-Abo: 5 % sparen")}</div> : null}
+      {p.subscribe ? <div className="sw-small sw-muted">{ctx.t("Subscribe & Save 5%", "Spar-Abo: 5 % sparen")}</div> : null}
     </article>
   );
 }

@@ -79,7 +79,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
             {p.subscribe ? (
               <form action="/api/subscriptions" method="post" className="sw-form sw-panel" style={{ margin: 0 }} data-testid="subscribe-form">
                 <b>{t("Subscribe & Save", "Spar-Abo")}: {ctx.money(subPrice)}</b>
-                <span className="sw-small sw-muted">{t(`Save ${SUBSCRIBE_DISCOUNT_PCT} % on every delivery. Skip or cancel any time.`, `${SUBSCRIBE_DISCOUNT_PCT} % auf jede Lieferung sparen. Jederzeit kündbar.`)}</span>
+                <span className="sw-small sw-muted">{t(`Save ${SUBSCRIBE_DISCOUNT_PCT}% on every delivery. Skip or cancel any time.`, `${SUBSCRIBE_DISCOUNT_PCT} % auf jede Lieferung sparen. Jederzeit kündbar.`)}</span>
                 <input type="hidden" name="action" value="subscribe" />
                 <input type="hidden" name="sku" value={v.sku} />
                 <input type="hidden" name="qty" value="1" />
