@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { w } from "@/grocery/lib/words";
 import type { ShopContext } from "@/grocery/lib/context";
 import { money, unitPrice } from "@/grocery/lib/format";
 import type { PricedProduct } from "@/grocery/lib/grocery";
@@ -29,7 +30,7 @@ export function ProductTile({ ctx, p, storeKey, back }: { ctx: ShopContext; p: P
         <input type="hidden" name="store" value={storeKey} />
         <input type="hidden" name="product" value={p.id} />
         <input type="hidden" name="back" value={back} />
-        <button type="submit" aria-label={`Add ${p.title} to cart`}>+ Add</button>
+        <button type="submit" aria-label={`Add ${p.title} to cart`}>{w(ctx.locale, "+ Add")}</button>
       </form>
     </li>
   );

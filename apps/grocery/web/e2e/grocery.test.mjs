@@ -180,6 +180,18 @@ test("the window is now full: a second order for it is refused and nothing is ch
   assert.equal(await page.getByTestId("cart-line").count(), 0);
 });
 
+test("two checkouts racing for a window's last seat: one order, the other refused", async () => {
+  const add = await post("/api/cart", { action: "add", store: usual, product: facts.basket[2].id, qty: "1" });
+  assert.equal(add.error, "");
+  const fields = { store: usual, fulfilment: "delivery", window: String(facts.window_race), tip: "100", card: "1", instructions: "" };
+  const [a, b] = await Promise.all([post("/api/checkout", fields), post("/api/checkout", fields)]);
+  const won = [a, b].filter((r) => r.error === "");
+  const lost = [a, b].filter((r) => r.error !== "");
+  assert.equal(won.length, 1, `${a.location} | ${b.location}`);
+  assert.match(won[0].location, /\/orders\/BF\d{9}\?placed=1/);
+  assert.match(lost[0].error, /full|filled up|empty/);
+});
+
 test("reorder puts the last world basket into its store's cart", async () => {
   await page.goto(`${BASE}/orders/${facts.history.last_id}`);
   await page.getByTestId("reorder").click();

@@ -33,7 +33,7 @@ export interface Order {
   id: number; order_id: string; store_id: number; store_name: string; status: string; fulfilment: string; placed_at: string;
   window_start: string; window_end: string; address: string; subtotal_cents: number; delivery_fee_cents: number;
   service_fee_cents: number; tip_cents: number; total_cents: number; card_label: string; instructions: string;
-  charge_auth: string | null; world_ref: string | null; item_count: number;
+  charge_auth: string | null; world_ref: string | null; item_count: number; store_key: string;
 }
 export interface OrderLine { product_id: string; name: string; size: string; qty: number; price_cents: number; substitution: string; substitute_id: string | null; brand: string }
 export interface Card { id: number; label: string; last4: string; is_default: number }
@@ -212,6 +212,10 @@ export function updateCart(storeKey: string, productId: string, qtyRaw: string, 
   return s;
 }
 
+/** Order numbers handed to checkouts still under way (two at once must never share one: the bank is idempotent per reference). */
+const RESERVED = new Set<string>();
+
+/** A new order number `BF` + 9 digits (an FNV-1a hash of now and a counter), unused and not reserved. */
 function newOrderId(ctx: ShopContext): string {
   const used = db().prepare("SELECT order_id FROM orders WHERE order_id = ?");
   let n = 0;
@@ -220,7 +224,10 @@ function newOrderId(ctx: ShopContext): string {
     let h = 2166136261;
     for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 16777619) >>> 0;
     const id = `BF${String(1 + (h % 9))}${String(h).padStart(10, "0").slice(-8)}`;
-    if (!used.get(id)) return id;
+    if (!RESERVED.has(id) && !used.get(id)) {
+      RESERVED.add(id);
+      return id;
+    }
   }
 }
 
@@ -256,6 +263,15 @@ export async function checkout(input: CheckoutInput): Promise<string> {
   const t = totals(subtotal, tip, fulfilment === "pickup");
   const user = db().prepare("SELECT address FROM users ORDER BY id LIMIT 1").get() as { address: string };
   const orderId = newOrderId(ctx);
+  try {
+    return await placeOrder(ctx, s, lines, w, fulfilment, t, card, instructions, user.address, orderId);
+  } finally {
+    RESERVED.delete(orderId);
+  }
+}
+
+async function placeOrder(ctx: ShopContext, s: Store, lines: CartLine[], w: Window, fulfilment: string, t: Totals, card: Card,
+  instructions: string, address: string, orderId: string): Promise<string> {
   let auth;
   try {
     auth = await chargeCard({ app: "grocery", merchant: `BASKETFUL*${orderId.slice(2)}`, amount_cents: t.total_cents, card_last4: card.last4,
@@ -270,7 +286,7 @@ export async function checkout(input: CheckoutInput): Promise<string> {
     const info = db().prepare(`INSERT INTO orders (order_id, store_id, status, fulfilment, placed_at, window_start, window_end, window_id, address,
       subtotal_cents, delivery_fee_cents, service_fee_cents, tip_cents, total_cents, card_id, instructions, charge_auth, world_ref)
       VALUES (?, ?, 'placed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`).run(orderId, s.id, fulfilment, ctx.now, w.starts_at, w.ends_at, w.id,
-      fulfilment === "pickup" ? s.address : user.address, t.subtotal_cents, t.delivery_fee_cents, t.service_fee_cents, t.tip_cents, t.total_cents,
+      fulfilment === "pickup" ? s.address : address, t.subtotal_cents, t.delivery_fee_cents, t.service_fee_cents, t.tip_cents, t.total_cents,
       card.id, instructions, auth.authorization);
     const id = Number(info.lastInsertRowid);
     db().prepare("INSERT INTO window_seats (window_id, seat, order_id, world_ref) VALUES (?, ?, ?, NULL)").run(w.id, seat, id);
@@ -292,12 +308,12 @@ export async function checkout(input: CheckoutInput): Promise<string> {
 }
 
 export function orders(): Order[] {
-  return db().prepare(`SELECT o.*, s.name AS store_name, c.label AS card_label, (SELECT sum(qty) FROM order_items i WHERE i.order_id = o.id) AS item_count
+  return db().prepare(`SELECT o.*, s.name AS store_name, s.key AS store_key, c.label AS card_label, (SELECT sum(qty) FROM order_items i WHERE i.order_id = o.id) AS item_count
     FROM orders o JOIN stores s ON s.id = o.store_id JOIN cards c ON c.id = o.card_id ORDER BY o.placed_at DESC, o.id DESC`).all() as Order[];
 }
 
 export function order(orderId: string): { order: Order; lines: OrderLine[] } | null {
-  const o = db().prepare(`SELECT o.*, s.name AS store_name, c.label AS card_label, (SELECT sum(qty) FROM order_items i WHERE i.order_id = o.id) AS item_count
+  const o = db().prepare(`SELECT o.*, s.name AS store_name, s.key AS store_key, c.label AS card_label, (SELECT sum(qty) FROM order_items i WHERE i.order_id = o.id) AS item_count
     FROM orders o JOIN stores s ON s.id = o.store_id JOIN cards c ON c.id = o.card_id WHERE o.order_id = ?`).get(orderId) as Order | undefined;
   if (!o) return null;
   const lines = db().prepare("SELECT i.product_id, i.name, i.size, i.qty, i.price_cents, i.substitution, i.substitute_id, p.brand FROM order_items i JOIN products p ON p.id = i.product_id WHERE i.order_id = ? ORDER BY i.position").all(o.id) as OrderLine[];

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { w } from "@/grocery/lib/words";
 import { Header } from "@/grocery/components/Header";
 import { requireUser } from "@/grocery/lib/auth";
 import { shopContext } from "@/grocery/lib/context";
@@ -20,35 +21,35 @@ export default async function StoresPage() {
   const first = ctx.userName.split(" ")[0];
   return (
     <>
-      <Header active="/" name={user.full_name} />
+      <Header active="/" name={user.full_name} locale={ctx.locale} />
       <main className="bf-main">
         <section className="bf-hero">
           <div>
             <h1>Hi {first}, where are we shopping today?</h1>
-            <p className="bf-muted">Delivering to <strong data-testid="address">{user.address}</strong></p>
+            <p className="bf-muted">{w(ctx.locale, "Delivering to")} <strong data-testid="address">{user.address}</strong></p>
           </div>
           {last ? (
             <div className="bf-hero-last" data-testid="last-order">
-              <div className="bf-small bf-muted">Your last order</div>
+              <div className="bf-small bf-muted">{w(ctx.locale, "Your last order")}</div>
               <div><strong>{last.store_name}</strong> · {last.item_count} items · {money(ctx, last.total_cents)}</div>
               <div className="bf-small">{windowText(ctx, last.window_start, last.window_end)}</div>
-              <Link href={`/orders/${last.order_id}`}>View order</Link>
+              <Link href={`/orders/${last.order_id}`}>{w(ctx.locale, "View order")}</Link>
             </div>
           ) : null}
         </section>
-        <h2>Stores near you in {ctx.city}</h2>
+        <h2>{w(ctx.locale, "Stores near you in")} {ctx.city}</h2>
         <ul className="bf-stores" data-testid="stores">
           {stores().map((s) => (
             <li key={s.key} className="bf-store" data-testid="store" data-key={s.key}>
               <div className="bf-store-badge" style={{ background: s.colour }} aria-hidden="true">{s.name.split(" ").map((w) => w[0]).slice(0, 2).join("")}</div>
               <div className="bf-store-body">
-                <h3>{s.name}{s.key === ctx.usualStore ? <span className="bf-chip">Your usual</span> : null}</h3>
+                <h3>{s.name}{s.key === ctx.usualStore ? <span className="bf-chip">{w(ctx.locale, "Your usual")}</span> : null}</h3>
                 <div className="bf-muted bf-small">{s.tagline}</div>
                 <div className="bf-small">{s.address}</div>
-                <div className="bf-small">Open {hours(s.opens, s.closes)} · delivers within {s.radius} {s.radius_unit} · {s.pickup ? "Delivery or pickup" : "Delivery only"}</div>
+                <div className="bf-small">Open {hours(s.opens, s.closes)} · delivers within {s.radius} {s.radius_unit} · {w(ctx.locale, s.pickup ? "Delivery or pickup" : "Delivery only")}</div>
                 {counts.get(s.id) ? <div className="bf-small"><Link href={`/cart?store=${s.key}`}>{counts.get(s.id)} items in your cart</Link></div> : null}
               </div>
-              <Link href={`/store/${s.key}`} className="bf-primary">Shop</Link>
+              <Link href={`/store/${s.key}`} className="bf-primary">{w(ctx.locale, "Shop")}</Link>
             </li>
           ))}
         </ul>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { w, w as wd } from "@/grocery/lib/words";
 import { Header } from "@/grocery/components/Header";
 import { requireUser } from "@/grocery/lib/auth";
 import { shopContext } from "@/grocery/lib/context";
@@ -31,7 +32,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
   const others = stores().filter((s) => s.id !== store.id && counts.get(s.id));
   return (
     <>
-      <Header active="" name={user.full_name} store={store} cartCount={counts.get(store.id) ?? 0} />
+      <Header active="" name={user.full_name} store={store} cartCount={counts.get(store.id) ?? 0} locale={ctx.locale} />
       <main className="bf-main">
         <h1>Your {store.name} cart</h1>
         {others.length ? <p className="bf-small bf-muted">Also in your carts: {others.map((s, i) => <span key={s.key}>{i ? ", " : ""}<Link href={`/cart?store=${s.key}`}>{s.name} ({counts.get(s.id)})</Link></span>)}</p> : null}
@@ -49,40 +50,40 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
                     <div className="bf-line-main">
                       <Link href={`/product/${l.id}?store=${store.key}`}><strong>{l.brand ? `${l.brand} ` : ""}{l.title}</strong></Link>
                       <div className="bf-small bf-muted">{l.size} · {money(ctx, l.price_cents)} each · {unitPrice(ctx, l.price_cents, l.unit_count, l.unit_label)}</div>
-                      <div className="bf-small">If out of stock: {SUB_LABEL[l.substitution]}{l.substitution === "specific" && l.substitute_title ? `: ${l.substitute_title}` : ""}</div>
+                      <div className="bf-small">If out of stock: {w(ctx.locale, SUB_LABEL[l.substitution])}{l.substitution === "specific" && l.substitute_title ? `: ${l.substitute_title}` : ""}</div>
                     </div>
                     <form action="/api/cart" method="post" className="bf-line-form">
                       <input type="hidden" name="action" value="update" />
                       <input type="hidden" name="store" value={store.key} />
                       <input type="hidden" name="product" value={l.id} />
-                      <label>Qty<input name="qty" defaultValue={l.qty} size={2} inputMode="numeric" /></label>
-                      <label>Substitution
+                      <label>{w(ctx.locale, "Qty")}<input name="qty" defaultValue={l.qty} size={2} inputMode="numeric" /></label>
+                      <label>{w(ctx.locale, "Substitution")}
                         <select name="substitution" defaultValue={l.substitution}>
-                          <option value="best_match">Best match</option>
-                          <option value="specific">Specific item</option>
-                          <option value="none">Don't substitute</option>
+                          <option value="best_match">{w(ctx.locale, "Best match")}</option>
+                          <option value="specific">{w(ctx.locale, "Specific item")}</option>
+                          <option value="none">{w(ctx.locale, "Don't substitute")}</option>
                         </select>
                       </label>
-                      <label>Replacement
+                      <label>{w(ctx.locale, "Replacement")}
                         <select name="substitute" defaultValue={l.substitute_id ?? ""}>
                           <option value="">(for “Specific item”)</option>
                           {similar(store.id, l, 8).map((s) => <option key={s.id} value={s.id}>{s.brand ? `${s.brand} ` : ""}{s.title} {s.size}</option>)}
                         </select>
                       </label>
-                      <button type="submit" className="bf-secondary">Update</button>
+                      <button type="submit" className="bf-secondary">{w(ctx.locale, "Update")}</button>
                     </form>
                     <div className="bf-line-total">{money(ctx, l.price_cents * l.qty)}</div>
                   </li>
                 ))}
               </ul>
-              <h2>This cart at other stores</h2>
+              <h2>{w(ctx.locale, "This cart at other stores")}</h2>
               <table className="bf-table" data-testid="compare">
                 <tbody>
                   {cmp.map((c) => (
                     <tr key={c.store.key} className={c.store.id === store.id ? "bf-row-on" : ""} data-key={c.store.key}>
                       <td><span className="bf-dot" style={{ background: c.store.colour }} /> {c.store.name}{c.store.id === store.id ? " (this cart)" : ""}</td>
                       <td className="bf-num" data-testid="compare-subtotal">{money(ctx, c.subtotal_cents)}</td>
-                      <td className="bf-num bf-small">{c.subtotal_cents === cmp[0].subtotal_cents ? "Lowest" : `+${money(ctx, c.subtotal_cents - cmp[0].subtotal_cents)}`}</td>
+                      <td className="bf-num bf-small">{c.subtotal_cents === cmp[0].subtotal_cents ? w(ctx.locale, "Lowest") : `+${money(ctx, c.subtotal_cents - cmp[0].subtotal_cents)}`}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -93,12 +94,12 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
                 <input type="hidden" name="store" value={store.key} />
                 <input type="hidden" name="fulfilment" value={kind} />
                 <div className="bf-toggle">
-                  <Link href={`/cart?store=${store.key}`} className={!pickup ? "bf-toggle-on" : ""}>Delivery</Link>
-                  {store.pickup ? <Link href={`/cart?store=${store.key}&fulfilment=pickup`} className={pickup ? "bf-toggle-on" : ""}>Pickup</Link> : <span className="bf-muted bf-small">No pickup here</span>}
+                  <Link href={`/cart?store=${store.key}`} className={!pickup ? "bf-toggle-on" : ""}>{w(ctx.locale, "Delivery")}</Link>
+                  {store.pickup ? <Link href={`/cart?store=${store.key}&fulfilment=pickup`} className={pickup ? "bf-toggle-on" : ""}>{w(ctx.locale, "Pickup")}</Link> : <span className="bf-muted bf-small">No pickup here</span>}
                 </div>
                 <p className="bf-small">{pickup ? `Pick up at ${store.address}` : `Deliver to ${user.address}`}</p>
                 <fieldset className="bf-windows" data-testid="windows">
-                  <legend>{pickup ? "Pickup window" : "Delivery window"}</legend>
+                  <legend>{w(ctx.locale, pickup ? "Pickup window" : "Delivery window")}</legend>
                   {days.map((d) => (
                     <div key={d} className="bf-window-day">
                       <div className="bf-small"><strong>{shortDay(ctx, `${d}T12:00:00`)}</strong></div>
@@ -109,7 +110,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
                             <label key={w.id} className={open ? "bf-window" : "bf-window bf-window-off"} data-testid="window" data-window={w.id} data-start={w.starts_at} data-full={w.taken >= w.capacity ? "1" : "0"}>
                               <input type="radio" name="window" value={w.id} disabled={!open} defaultChecked={w.id === firstOpen?.id} />
                               {clock(ctx, w.starts_at)}–{clock(ctx, w.ends_at)}
-                              <span className="bf-small">{w.taken >= w.capacity ? "Full" : open ? `${w.capacity - w.taken} left` : "Closed"}</span>
+                              <span className="bf-small">{w.taken >= w.capacity ? wd(ctx.locale, "Full") : open ? `${w.capacity - w.taken} ${wd(ctx.locale, "left")}` : wd(ctx.locale, "Closed")}</span>
                             </label>
                           );
                         })}
@@ -119,26 +120,26 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
                 </fieldset>
                 {!pickup ? (
                   <fieldset className="bf-tips">
-                    <legend>Tip your shopper (100% goes to them)</legend>
+                    <legend>{w(ctx.locale, "Tip your shopper (100% goes to them)")}</legend>
                     {percents.map((p) => (
                       <label key={p} className="bf-tip"><input type="radio" name="tip" value={tipFor(subtotal, p)} defaultChecked={p === ctx.tipPercent} /> {p}% · {money(ctx, tipFor(subtotal, p))}</label>
                     ))}
                   </fieldset>
                 ) : <input type="hidden" name="tip" value="0" />}
-                <label className="bf-field">Pay with
+                <label className="bf-field">{w(ctx.locale, "Pay with")}
                   <select name="card" defaultValue={String(cards().find((c) => c.is_default)?.id ?? "")}>{cards().map((c) => <option key={c.id} value={c.id}>{c.label}</option>)}</select>
                 </label>
                 <label className="bf-field">{pickup ? "Notes for the store" : "Delivery instructions"}<textarea name="instructions" rows={2} maxLength={500} placeholder={pickup ? "" : "Leave at the door, ring the bell…"} /></label>
                 <table className="bf-totals" data-testid="totals">
                   <tbody>
-                    <tr><td>Subtotal</td><td className="bf-num" data-testid="subtotal">{money(ctx, t.subtotal_cents)}</td></tr>
-                    <tr><td>Delivery fee{!pickup && subtotal < 3500 ? <span className="bf-small bf-muted"> (free from {money(ctx, 3500)})</span> : null}</td><td className="bf-num">{money(ctx, t.delivery_fee_cents)}</td></tr>
-                    <tr><td>Service fee</td><td className="bf-num">{money(ctx, t.service_fee_cents)}</td></tr>
-                    {!pickup ? <tr><td>Tip ({ctx.tipPercent}%)</td><td className="bf-num">{money(ctx, t.tip_cents)}</td></tr> : null}
-                    <tr className="bf-total-row"><td>Total</td><td className="bf-num" data-testid="total">{money(ctx, t.total_cents)}</td></tr>
+                    <tr><td>{w(ctx.locale, "Subtotal")}</td><td className="bf-num" data-testid="subtotal">{money(ctx, t.subtotal_cents)}</td></tr>
+                    <tr><td>{w(ctx.locale, "Delivery fee")}{!pickup && subtotal < 3500 ? <span className="bf-small bf-muted"> (free from {money(ctx, 3500)})</span> : null}</td><td className="bf-num">{money(ctx, t.delivery_fee_cents)}</td></tr>
+                    <tr><td>{w(ctx.locale, "Service fee")}</td><td className="bf-num">{money(ctx, t.service_fee_cents)}</td></tr>
+                    {!pickup ? <tr><td>{w(ctx.locale, "Tip")} ({ctx.tipPercent}%)</td><td className="bf-num">{money(ctx, t.tip_cents)}</td></tr> : null}
+                    <tr className="bf-total-row"><td>{w(ctx.locale, "Total")}</td><td className="bf-num" data-testid="total">{money(ctx, t.total_cents)}</td></tr>
                   </tbody>
                 </table>
-                <button type="submit" className="bf-primary bf-wide" disabled={!firstOpen}>Place order</button>
+                <button type="submit" className="bf-primary bf-wide" disabled={!firstOpen}>{w(ctx.locale, "Place order")}</button>
                 {!firstOpen ? <p className="bf-small bf-alert">No open windows this week.</p> : null}
               </form>
             </aside>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { w } from "@/grocery/lib/words";
 import { Header } from "@/grocery/components/Header";
 import { requireUser } from "@/grocery/lib/auth";
 import { shopContext } from "@/grocery/lib/context";
@@ -20,17 +21,17 @@ export default async function ListsPage({ searchParams }: { searchParams: Promis
   const items = current ? listItems(current.id, store.id) : [];
   return (
     <>
-      <Header active="/lists" name={user.full_name} />
+      <Header active="/lists" name={user.full_name} locale={ctx.locale} />
       <main className="bf-main bf-lists">
         <aside>
-          <h1>Lists</h1>
+          <h1>{w(ctx.locale, "Lists")}</h1>
           <ul className="bf-list-names" data-testid="lists">
             {all.map((l) => <li key={l.id}><Link href={`/lists?list=${l.id}`} className={current?.id === l.id ? "bf-aisle-on" : ""}>{l.name}</Link> <span className="bf-muted bf-small">{l.n}</span></li>)}
           </ul>
           <form action="/api/lists" method="post" className="bf-form" data-testid="new-list">
             <input type="hidden" name="action" value="create" />
-            <label>New list<input name="name" maxLength={60} placeholder="Dinner party, Camping…" /></label>
-            <button type="submit" className="bf-secondary">Create list</button>
+            <label>{w(ctx.locale, "New list")}<input name="name" maxLength={60} placeholder="Dinner party, Camping…" /></label>
+            <button type="submit" className="bf-secondary">{w(ctx.locale, "Create list")}</button>
           </form>
         </aside>
         <section>
@@ -40,8 +41,8 @@ export default async function ListsPage({ searchParams }: { searchParams: Promis
               <h2 data-testid="list-name">{current.name}</h2>
               <form method="get" action="/lists" className="bf-inline-form">
                 <input type="hidden" name="list" value={current.id} />
-                <label>Prices at <select name="store" defaultValue={store.key}>{stores().map((s) => <option key={s.key} value={s.key}>{s.name}</option>)}</select></label>
-                <button type="submit" className="bf-secondary">Show</button>
+                <label>{w(ctx.locale, "Prices at")} <select name="store" defaultValue={store.key}>{stores().map((s) => <option key={s.key} value={s.key}>{s.name}</option>)}</select></label>
+                <button type="submit" className="bf-secondary">{w(ctx.locale, "Show")}</button>
               </form>
               {items.length ? (
                 <table className="bf-table" data-testid="list-items">
@@ -52,7 +53,7 @@ export default async function ListsPage({ searchParams }: { searchParams: Promis
                         <td><Link href={`/product/${p.id}?store=${store.key}`}>{p.brand ? `${p.brand} ` : ""}{p.title}</Link> <span className="bf-small bf-muted">{p.size}</span></td>
                         <td className="bf-num">{money(ctx, p.price_cents * p.qty)}</td>
                         <td>
-                          <form action="/api/lists" method="post"><input type="hidden" name="action" value="remove" /><input type="hidden" name="list" value={current.id} /><input type="hidden" name="product" value={p.id} /><button className="bf-link-button" type="submit">Remove</button></form>
+                          <form action="/api/lists" method="post"><input type="hidden" name="action" value="remove" /><input type="hidden" name="list" value={current.id} /><input type="hidden" name="product" value={p.id} /><button className="bf-link-button" type="submit">{w(ctx.locale, "Remove")}</button></form>
                         </td>
                       </tr>
                     ))}

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { w } from "@/grocery/lib/words";
 import { notFound } from "next/navigation";
 import { Header } from "@/grocery/components/Header";
 import { DEPT_HUE, DEPT_ICON } from "@/grocery/components/ProductTile";
@@ -26,7 +27,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
   const back = `/product/${p.id}?store=${store.key}`;
   return (
     <>
-      <Header active="/" name={user.full_name} store={store} cartCount={cartCounts().get(store.id) ?? 0} />
+      <Header active="/" name={user.full_name} store={store} cartCount={cartCounts().get(store.id) ?? 0} locale={ctx.locale} />
       <main className="bf-main">
         <p className="bf-crumbs bf-small"><Link href={`/store/${store.key}`}>{store.name}</Link> › <Link href={`/store/${store.key}?aisle=${aisle.department}`}>{aisle.dept_name}</Link> › <Link href={`/store/${store.key}?aisle=${aisle.key}`}>{aisle.name}</Link></p>
         {one(sp.error) ? <p className="bf-alert" role="alert">{one(sp.error)}</p> : null}
@@ -45,20 +46,20 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
               <input type="hidden" name="store" value={store.key} />
               <input type="hidden" name="product" value={p.id} />
               <input type="hidden" name="back" value={back} />
-              <label>Qty <input name="qty" defaultValue="1" size={3} inputMode="numeric" /></label>
-              <button type="submit" className="bf-primary">Add to cart</button>
+              <label>{w(ctx.locale, "Qty")} <input name="qty" defaultValue="1" size={3} inputMode="numeric" /></label>
+              <button type="submit" className="bf-primary">{w(ctx.locale, "Add to cart")}</button>
             </form>
             <form action="/api/lists" method="post" className="bf-inline-form">
               <input type="hidden" name="action" value="add" />
               <input type="hidden" name="product" value={p.id} />
               <input type="hidden" name="back" value={back} />
-              <label>Save to list
+              <label>{w(ctx.locale, "Save to list")}
                 <select name="list">{lists().map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}</select>
               </label>
               <input type="hidden" name="qty" value="1" />
-              <button type="submit" className="bf-secondary">Save</button>
+              <button type="submit" className="bf-secondary">{w(ctx.locale, "Save")}</button>
             </form>
-            <h2>Price at each store</h2>
+            <h2>{w(ctx.locale, "Price at each store")}</h2>
             <table className="bf-table" data-testid="store-prices">
               <tbody>
                 {prices.map((x) => (

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { w } from "@/grocery/lib/words";
 import { notFound } from "next/navigation";
 import { Header } from "@/grocery/components/Header";
 import { ProductTile } from "@/grocery/components/ProductTile";
@@ -31,19 +32,19 @@ export default async function StorePage({ params, searchParams }: { params: Prom
   const { rows, total, brands } = searchProducts(store.id, { q, aisle, brand, maxCents, sort, limit: PAGE, offset: (page - 1) * PAGE });
   const added = one(sp.added) ? product(one(sp.added)) : undefined;
   const here = `/store/${store.key}?${new URLSearchParams(Object.entries({ q, aisle, brand, max: maxRaw, sort: sort === "relevance" ? "" : sort, page: page > 1 ? String(page) : "" }).filter(([, v]) => v)).toString()}`;
-  const title = q ? `Results for “${q}”` : aisle ? (all.find((a) => a.key === aisle)?.name ?? all.find((a) => a.department === aisle)?.dept_name ?? "Aisle") : "All aisles";
+  const title = q ? `“${q}”` : aisle ? (all.find((a) => a.key === aisle)?.name ?? all.find((a) => a.department === aisle)?.dept_name ?? "Aisle") : w(ctx.locale, "All aisles");
   const depts = [...new Map(all.map((a) => [a.department, a.dept_name])).entries()];
   const link = (extra: Record<string, string>) => `/store/${store.key}?${new URLSearchParams(Object.entries({ q, aisle, brand, max: maxRaw, sort: sort === "relevance" ? "" : sort, ...extra }).filter(([, v]) => v)).toString()}`;
   return (
     <>
-      <Header active="/" name={user.full_name} store={store} cartCount={cartCounts().get(store.id) ?? 0} q={q} />
+      <Header active="/" name={user.full_name} store={store} cartCount={cartCounts().get(store.id) ?? 0} q={q} locale={ctx.locale} />
       <div className="bf-store-bar" style={{ borderColor: store.colour }}>
         <strong>{store.name}</strong> <span className="bf-muted bf-small">{store.address} · open {store.opens} – {store.closes}</span>
-        <Link href="/" className="bf-small">Change store</Link>
+        <Link href="/" className="bf-small">{w(ctx.locale, "Change store")}</Link>
       </div>
       <div className="bf-shop">
         <nav className="bf-aisles" aria-label="Aisles">
-          <Link href={`/store/${store.key}`} className={!aisle ? "bf-aisle-on" : ""}>All aisles</Link>
+          <Link href={`/store/${store.key}`} className={!aisle ? "bf-aisle-on" : ""}>{w(ctx.locale, "All aisles")}</Link>
           {depts.map(([d, name]) => (
             <div key={d} className="bf-dept">
               <Link href={`/store/${store.key}?aisle=${d}`} className={aisle === d ? "bf-aisle-on bf-dept-name" : "bf-dept-name"}>{name}</Link>
@@ -60,25 +61,25 @@ export default async function StorePage({ params, searchParams }: { params: Prom
           <form method="get" action={`/store/${store.key}`} className="bf-filters" data-testid="filters">
             <input type="hidden" name="q" value={q} />
             <input type="hidden" name="aisle" value={aisle} />
-            <label>Brand
+            <label>{w(ctx.locale, "Brand")}
               <select name="brand" defaultValue={brand}>
-                <option value="">All brands</option>
+                <option value="">{w(ctx.locale, "All brands")}</option>
                 {brands.map((b) => <option key={b} value={b}>{b}</option>)}
               </select>
             </label>
-            <label>Price up to<input name="max" defaultValue={maxRaw} inputMode="decimal" size={6} placeholder="any" /></label>
-            <label>Sort
+            <label>{w(ctx.locale, "Price up to")}<input name="max" defaultValue={maxRaw} inputMode="decimal" size={6} placeholder="any" /></label>
+            <label>{w(ctx.locale, "Sort")}
               <select name="sort" defaultValue={sort}>
-                <option value="relevance">Aisle order</option>
-                <option value="price">Price: low to high</option>
-                <option value="unit">Unit price: low to high</option>
+                <option value="relevance">{w(ctx.locale, "Aisle order")}</option>
+                <option value="price">{w(ctx.locale, "Price: low to high")}</option>
+                <option value="unit">{w(ctx.locale, "Unit price: low to high")}</option>
                 <option value="name">Name</option>
               </select>
             </label>
-            <button type="submit" className="bf-secondary">Apply</button>
+            <button type="submit" className="bf-secondary">{w(ctx.locale, "Apply")}</button>
             {maxRaw && maxCents == null ? <span className="bf-alert bf-small">“{maxRaw}” isn't a price; showing every price.</span> : null}
           </form>
-          <p className="bf-muted bf-small" data-testid="count">{total} products</p>
+          <p className="bf-muted bf-small" data-testid="count">{total} {w(ctx.locale, "products")}</p>
           {rows.length ? (
             <ul className="bf-grid">
               {rows.map((p) => <ProductTile key={p.id} ctx={ctx} p={p} storeKey={store.key} back={here} />)}
