@@ -49,11 +49,19 @@ test("the seeded cookie signs in; home greets the persona and lists the parcels 
   await screenshot(page, "home");
 });
 
-test("Your orders equal the world's retail orders (number, total, tracking state, items)", async () => {
+test("Your orders equal the world's retail orders (number, total, tracking state, items), page by page", async () => {
   await page.goto(`${BASE}/orders`);
-  const rows = await data('[data-testid="order"]', ["order", "total", "state", "items"]);
-  assert.deepEqual(rows, facts.orders.map((o) => ({ order: o.order, total: String(o.total_cents), state: o.state, items: String(o.items) })));
   await screenshot(page, "orders");
+  assert.equal(await page.getByTestId("order-count").getAttribute("data-count"), String(facts.orders.length));
+  const rows = [];
+  for (let n = 0; n < 50; n++) {
+    rows.push(...(await data('[data-testid="order"]', ["order", "total", "state", "items"])));
+    const next = page.getByTestId("next-page");
+    if (!(await next.count())) break;
+    await next.click();
+    await page.waitForURL(new RegExp(`page=${n + 2}`));
+  }
+  assert.deepEqual(rows, facts.orders.map((o) => ({ order: o.order, total: String(o.total_cents), state: o.state, items: String(o.items) })));
 });
 
 test("an order in transit: tracking state, carrier and number, ship-to; the invoice is a PDF", async () => {

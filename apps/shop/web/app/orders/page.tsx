@@ -5,6 +5,8 @@ import { shell } from "@/shop/lib/page";
 import { one, type SearchParams } from "@/shop/lib/params";
 import { itemsOf, orderYears, ordersOf, trackingOf } from "@/shop/lib/shop";
 
+const PER_PAGE = 20;
+
 export const metadata = { title: "Your orders" };
 
 export default async function OrdersPage({ searchParams }: { searchParams: SearchParams }) {
@@ -13,7 +15,11 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
   const sp = await searchParams;
   const years = orderYears(user.id);
   const year = years.includes(one(sp.year)) ? one(sp.year) : "";
-  const list = ordersOf(user.id, year || undefined);
+  const all = ordersOf(user.id, year || undefined);
+  const pages = Math.max(1, Math.ceil(all.length / PER_PAGE));
+  const pageNo = Math.min(pages, Math.max(1, /^\d{1,4}$/.test(one(sp.page)) ? Number(one(sp.page)) : 1));
+  const list = all.slice((pageNo - 1) * PER_PAGE, pageNo * PER_PAGE);
+  const pageLink = (n: number) => `/orders?${year ? `year=${year}&` : ""}page=${n}`;
   return (
     <>
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
@@ -24,7 +30,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
           <Link href="/orders" className={!year ? "is-active" : ""}>{t("All orders", "Alle Bestellungen")}</Link>
           {years.map((y) => <Link key={y} href={`/orders?year=${y}`} className={y === year ? "is-active" : ""} data-testid="year-tab">{y}</Link>)}
         </nav>
-        <p className="sw-muted" data-testid="order-count" data-count={list.length}>{t(`${list.length} orders`, `${list.length} Bestellungen`)}{year ? t(` placed in ${year}`, ` im Jahr ${year}`) : ""}</p>
+        <p className="sw-muted" data-testid="order-count" data-count={all.length}>{t(`${all.length} orders`, `${all.length} Bestellungen`)}{year ? t(` placed in ${year}`, ` im Jahr ${year}`) : ""}</p>
         {list.map((o) => {
           const state = trackingOf(o, ctx.now);
           const items = itemsOf(o.id);
@@ -50,6 +56,13 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
             </article>
           );
         })}
+        {pages > 1 ? (
+          <nav className="sw-pages" aria-label={t("Pages", "Seiten")}>
+            {pageNo > 1 ? <Link href={pageLink(pageNo - 1)}>‹ {t("Previous", "Zurück")}</Link> : null}
+            <span className="is-active">{pageNo} / {pages}</span>
+            {pageNo < pages ? <Link href={pageLink(pageNo + 1)} data-testid="next-page">{t("Next", "Weiter")} ›</Link> : null}
+          </nav>
+        ) : null}
       </main>
       <Footer ctx={ctx} />
     </>
