@@ -91,7 +91,9 @@ def world_facts(world) -> dict:
         "compare": {s["key"]: money(subtotal_at(s["key"]), cur) for s in stores},
         "checkout": {"subtotal": money(sub, cur), "tip_cents": fees["tip_cents"],
                      "total_cents": sub + fees["delivery_fee_cents"] + fees["service_fee_cents"] + fees["tip_cents"],
-                     "total": money(sub + fees["delivery_fee_cents"] + fees["service_fee_cents"] + fees["tip_cents"], cur)},
+                     "total": money(sub + fees["delivery_fee_cents"] + fees["service_fee_cents"] + fees["tip_cents"], cur),
+                     "total_tip10": money(sub + fees["delivery_fee_cents"] + fees["service_fee_cents"] + sub * 10 // 100, cur),
+                     "tip_percent": min(p.preferences.tipping_percent, grocery.TIP_CAP_PERCENT)},
         "window_one_left": one_left["id"], "window_full": full["id"], "window_race": race["id"],
         "card": payment_cards(world)[0]["last4"],
     }
@@ -144,6 +146,25 @@ def test_grocery_web_end_to_end(world, default_layer, tmp_path):
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         print(run_e2e("grocery", facts, served, tmp_path)[-6000:])
         _check_writes(served, world, facts)
+        _check_visits(served, world)
+
+
+def _check_visits(served: Served, world) -> None:
+    """The history hook's pages exist: each world order's page answers 200 to the persona's cookie."""
+    import http.client
+
+    from apps.grocery.seed import credentials, visits
+
+    seen = visits(world)
+    assert len(seen) == len(_orders(world))
+    cookie = f"bf_session={credentials(world)['session_token']}"
+    for v in seen[-3:]:
+        conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
+        conn.request("GET", urllib.parse.urlsplit(v["url"]).path, headers={"Host": HOST, "Cookie": cookie})
+        res = conn.getresponse()
+        res.read()
+        conn.close()
+        assert res.status == 200, v
 
 
 def _check_writes(served: Served, world, facts: dict) -> None:

@@ -126,6 +126,10 @@ test("cart per store: add the basket, the comparison across stores, substitution
   await page.waitForURL(/\/cart\?store=/);
   assert.match(await page.locator(`[data-testid="cart-line"][data-id="${facts.basket[0].id}"]`).innerText(), /Don't substitute/);
   assert.equal(await page.getByTestId("total").innerText(), facts.checkout.total);
+  await page.locator(".bf-tip", { hasText: "10%" }).click();
+  assert.equal(await page.getByTestId("total").innerText(), facts.checkout.total_tip10);
+  await page.locator(".bf-tip", { hasText: `${facts.checkout.tip_percent}%` }).first().click();
+  assert.equal(await page.getByTestId("total").innerText(), facts.checkout.total);
   await screenshot(page, "07-cart");
 });
 

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { w, w as wd } from "@/grocery/lib/words";
 import { Header } from "@/grocery/components/Header";
+import { TipAndTotal } from "@/grocery/components/TipAndTotal";
 import { requireUser } from "@/grocery/lib/auth";
 import { shopContext } from "@/grocery/lib/context";
 import { clock, money, shortDay, unitPrice } from "@/grocery/lib/format";
@@ -118,27 +119,26 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
                     </div>
                   ))}
                 </fieldset>
-                {!pickup ? (
-                  <fieldset className="bf-tips">
-                    <legend>{w(ctx.locale, "Tip your shopper (100% goes to them)")}</legend>
-                    {percents.map((p) => (
-                      <label key={p} className="bf-tip"><input type="radio" name="tip" value={tipFor(subtotal, p)} defaultChecked={p === ctx.tipPercent} /> {p}% · {money(ctx, tipFor(subtotal, p))}</label>
-                    ))}
-                  </fieldset>
-                ) : <input type="hidden" name="tip" value="0" />}
                 <label className="bf-field">{w(ctx.locale, "Pay with")}
                   <select name="card" defaultValue={String(cards().find((c) => c.is_default)?.id ?? "")}>{cards().map((c) => <option key={c.id} value={c.id}>{c.label}</option>)}</select>
                 </label>
                 <label className="bf-field">{pickup ? "Notes for the store" : "Delivery instructions"}<textarea name="instructions" rows={2} maxLength={500} placeholder={pickup ? "" : "Leave at the door, ring the bell…"} /></label>
-                <table className="bf-totals" data-testid="totals">
-                  <tbody>
-                    <tr><td>{w(ctx.locale, "Subtotal")}</td><td className="bf-num" data-testid="subtotal">{money(ctx, t.subtotal_cents)}</td></tr>
-                    <tr><td>{w(ctx.locale, "Delivery fee")}{!pickup && subtotal < 3500 ? <span className="bf-small bf-muted"> (free from {money(ctx, 3500)})</span> : null}</td><td className="bf-num">{money(ctx, t.delivery_fee_cents)}</td></tr>
-                    <tr><td>{w(ctx.locale, "Service fee")}</td><td className="bf-num">{money(ctx, t.service_fee_cents)}</td></tr>
-                    {!pickup ? <tr><td>{w(ctx.locale, "Tip")} ({ctx.tipPercent}%)</td><td className="bf-num">{money(ctx, t.tip_cents)}</td></tr> : null}
-                    <tr className="bf-total-row"><td>{w(ctx.locale, "Total")}</td><td className="bf-num" data-testid="total">{money(ctx, t.total_cents)}</td></tr>
-                  </tbody>
-                </table>
+                {!pickup ? (
+                  <TipAndTotal legend={w(ctx.locale, "Tip your shopper (100% goes to them)")} initial={tipDefault} tipWord={w(ctx.locale, "Tip")} totalWord={w(ctx.locale, "Total")}
+                    options={percents.map((p) => { const c = tipFor(subtotal, p); return { percent: p, cents: c, label: money(ctx, c), total: money(ctx, totals(subtotal, c, false).total_cents) }; })}
+                    rows={[[w(ctx.locale, "Subtotal"), money(ctx, t.subtotal_cents)], [`${w(ctx.locale, "Delivery fee")}${subtotal < 3500 ? ` (free from ${money(ctx, 3500)})` : ""}`, money(ctx, t.delivery_fee_cents)], [w(ctx.locale, "Service fee"), money(ctx, t.service_fee_cents)]]} />
+                ) : (
+                  <>
+                    <input type="hidden" name="tip" value="0" />
+                    <table className="bf-totals" data-testid="totals">
+                      <tbody>
+                        <tr><td>{w(ctx.locale, "Subtotal")}</td><td className="bf-num" data-testid="subtotal">{money(ctx, t.subtotal_cents)}</td></tr>
+                        <tr><td>{w(ctx.locale, "Service fee")}</td><td className="bf-num">{money(ctx, t.service_fee_cents)}</td></tr>
+                        <tr className="bf-total-row"><td>{w(ctx.locale, "Total")}</td><td className="bf-num" data-testid="total">{money(ctx, t.total_cents)}</td></tr>
+                      </tbody>
+                    </table>
+                  </>
+                )}
                 <button type="submit" className="bf-primary bf-wide" disabled={!firstOpen}>{w(ctx.locale, "Place order")}</button>
                 {!firstOpen ? <p className="bf-small bf-alert">No open windows this week.</p> : null}
               </form>
