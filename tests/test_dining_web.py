@@ -59,6 +59,7 @@ def world_facts(world) -> dict:
     slug = {(x["name"], x["address"]): x["slug"] for x in cat}
     counts = Counter(index[(b["restaurant"], b["address"])] for b in mine)
     favourites = [cat[i]["slug"] for i, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3]]
+    top = max(Counter(index[(b["restaurant"], b["address"])] for b in past).items(), key=lambda kv: (kv[1], -kv[0]))
     city = [x for x in cat if x["city"] == home]
     cuisine = (p.preferences.cuisines or ["American"])[0]
     hood = city[0]["neighbourhood"]
@@ -86,6 +87,7 @@ def world_facts(world) -> dict:
         "to_review": {"confirmation": latest["confirmation"], "slug": slug[(latest["restaurant"], latest["address"])],
                       "body": "Great <b>pad</b> & service; we'll be back."},
         "favourites": favourites,
+        "most_visited": {"slug": cat[top[0]]["slug"], "visits": top[1]},
         "search": {"city": home, "cuisine": cuisine, "cuisine_count": sum(x["cuisine"] == cuisine for x in city),
                    "hood": hood, "hood_count": sum(x["neighbourhood"] == hood for x in city), "city_count": len(city)},
         "restaurant": {"slug": rest["slug"], "name": rest["name"], "address": rest["address"], "dishes": len(rest["menu"]),

@@ -90,6 +90,7 @@ test("search by cuisine and neighbourhood lists the catalogue's restaurants of t
   assert.equal(Number(await page.getByTestId("result-count").getAttribute("data-count")), 0);
   await page.goto(`${BASE}/search?${new URLSearchParams({ city: "Atlantis" })}`);
   assert.ok(Number(await page.getByTestId("result-count").getAttribute("data-count")) > 0, "an unknown city falls back to the home city");
+  assert.equal(await page.getByTestId("notice").innerText(), `TableTime doesn't list restaurants in “Atlantis” yet; showing ${s.city}.`);
 });
 
 test("a restaurant page shows the catalogue's address, menu in the city's currency, hours and reviews", async () => {
@@ -101,7 +102,11 @@ test("a restaurant page shows the catalogue's address, menu in the city's curren
   assert.equal(dishes.length, r.dishes);
   assert.match(dishes[0], new RegExp(`^${r.first_dish.replace(/[()]/g, "\\$&")}\\s+${r.first_price.replace(/[$.]/g, "\\$&")}$`));
   assert.ok((await page.locator('[data-testid="review"]').count()) >= 3);
+  assert.equal(await page.getByTestId("my-visits").count(), 0, "never booked there");
   await screenshot(page, "restaurant");
+  const top = facts.most_visited;
+  await page.goto(`${BASE}/r/${top.slug}`);
+  assert.equal(Number(await page.getByTestId("my-visits").getAttribute("data-visits")), top.visits);
   const foreign = facts.foreign;
   await page.goto(`${BASE}/r/${foreign.slug}`);
   const first = (await page.locator('[data-testid="dish"]').allInnerTexts())[0];

@@ -18,5 +18,6 @@ export function searchDefaults(ctx: DiningContext, user: User, sp: Record<string
   const time = isTime(timeIn) ? timeIn : "19:00";
   const partyIn = Number(one(sp.party));
   const party = Number.isInteger(partyIn) && partyIn >= 1 && partyIn <= MAX_PARTY ? partyIn : 2;
-  return { cities: all, city, day, time, party, q: one(sp.q).slice(0, 100), cuisine: one(sp.cuisine), hood: one(sp.hood) };
+  const notice = cityIn && !all.includes(cityIn) ? `TableTime doesn't list restaurants in “${cityIn.slice(0, 60)}” yet; showing ${city}.` : "";
+  return { cities: all, city, day, time, party, q: one(sp.q).slice(0, 100), cuisine: one(sp.cuisine), hood: one(sp.hood), notice };
 }

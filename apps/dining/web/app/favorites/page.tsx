@@ -2,7 +2,6 @@ import Link from "next/link";
 import { Stars } from "@/dining/components/Brand";
 import { Photo } from "@/dining/components/Photo";
 import { Alert, Shell, signedIn } from "@/dining/components/Shell";
-import { diningContext } from "@/dining/lib/context";
 import { one, type SearchParams } from "@/dining/lib/params";
 import { bandText, favourites } from "@/dining/lib/tabletime";
 
@@ -11,7 +10,6 @@ export const metadata = { title: "Saved restaurants" };
 export default async function Favorites({ searchParams }: { searchParams: SearchParams }) {
   const sp = await searchParams;
   const user = await signedIn("/favorites");
-  const ctx = diningContext();
   const saved = favourites(user.id);
   return (
     <Shell user={user} current="/favorites">
@@ -38,7 +36,6 @@ export default async function Favorites({ searchParams }: { searchParams: Search
           </div>
         ))}
       </div>
-      <p className="tt-muted">{ctx.longDay(ctx.today)}</p>
     </Shell>
   );
 }

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Stars } from "@/dining/components/Brand";
 import { Photo } from "@/dining/components/Photo";
 import { SearchBar } from "@/dining/components/SearchBar";
-import { Shell, signedIn } from "@/dining/components/Shell";
+import { Alert, Shell, signedIn } from "@/dining/components/Shell";
 import { diningContext } from "@/dining/lib/context";
 import { searchDefaults } from "@/dining/lib/defaults";
 import { type SearchParams } from "@/dining/lib/params";
@@ -25,6 +25,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Searc
   return (
     <Shell user={user} current="/search">
       <SearchBar cities={s.cities} city={s.city} day={s.day} time={s.time} party={s.party} q={s.q} min={ctx.today} timeLabel={ctx.time} />
+      <Alert notice={s.notice} />
       <div className="tt-results">
         <aside className="tt-filters" aria-label="Filters">
           <h3>Cuisine</h3>

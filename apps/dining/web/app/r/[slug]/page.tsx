@@ -6,7 +6,7 @@ import { Alert, Shell, signedIn } from "@/dining/components/Shell";
 import { diningContext } from "@/dining/lib/context";
 import { searchDefaults } from "@/dining/lib/defaults";
 import { one, type SearchParams } from "@/dining/lib/params";
-import { availableTimes, bandText, hoursOf, isFavourite, menuOf, restaurantBySlug, reviewsOf, weekday } from "@/dining/lib/tabletime";
+import { availableTimes, bandText, hoursOf, isFavourite, isUpcoming, menuOf, reservationsOf, restaurantBySlug, reviewsOf, weekday } from "@/dining/lib/tabletime";
 
 const DAY_NAMES: Record<string, string> = { mon: "Mon", tue: "Tue", wed: "Wed", thu: "Thu", fri: "Fri", sat: "Sat", sun: "Sun" };
 
@@ -38,6 +38,9 @@ export default async function RestaurantPage({ params, searchParams }: { params:
   const reviews = reviewsOf(r.id);
   const saved = isFavourite(user.id, r.id);
   const hours = hoursOf(r.id);
+  const here = reservationsOf(user.id).filter((v) => v.restaurant_id === r.id);
+  const visits = here.filter((v) => v.status === "completed").length;
+  const next = here.find((v) => isUpcoming(ctx, v));
   const openThatDay = hours.some((h) => h.days.split(",").includes(weekday(s.day)));
   return (
     <Shell user={user} current="/search">
@@ -63,6 +66,17 @@ export default async function RestaurantPage({ params, searchParams }: { params:
             </form>
           </div>
           <p className="tt-blurb">{r.blurb}</p>
+          {visits || next ? (
+            <p className="tt-note" data-testid="my-visits" data-visits={visits}>
+              {visits ? `You've dined here ${visits === 1 ? "once" : `${visits} times`}.` : ""}
+              {next ? (
+                <>
+                  {" "}
+                  Your next table: <Link href={`/reservations/${next.confirmation}`}>{ctx.day(next.day)} at {ctx.time(next.time)}</Link>.
+                </>
+              ) : null}
+            </p>
+          ) : null}
           <nav className="tt-tabs">
             <a href="#menu">Menu</a>
             <a href="#reviews">Reviews</a>
