@@ -22,7 +22,8 @@ from .app_e2e import Served, app
 
 
 def _booking_mails(world):
-    return [e for e in world.of_kind("email") if e.status == "done"
+    """Booking confirmations with their calendar (a schedule change's revised itinerary is not one)."""
+    return [e for e in world.of_kind("email") if e.status == "done" and e.data.get("series") != "schedule_change"
             and any("method=PUBLISH" in a.get("content_type", "") for a in e.data.get("attachments", []))]
 
 
@@ -156,3 +157,34 @@ def test_app_booking_mails_add_to_daybook(world, default_layer, tmp_path):
             got = [dt.datetime.fromisoformat(x) for x in rows[0]]
             assert got == [start, end], (uid, rows)
         assert cal.domain
+
+
+def test_schedule_change_mail_updates_the_flight_in_daybook(world, default_layer, tmp_path):
+    """The airline's schedule-change mail (the planted ``chain/flight-change``) carries the changed legs at
+    SEQUENCE 1 under the calendar's own UIDs: "Add to Daybook" moves the entry (a newer revision), once."""
+    from apps.mail.seed import credentials
+
+    item = next(x for x in world.planted if x["id"] == "chain/flight-change")
+    new_number = next(s["new_flight"] for s in item["steps"] if s["step"] == "airline_change")
+    new_utc = dt.datetime.fromisoformat(item["new_departure"]).astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    mail = app("mail")
+    cookie = f"{mail.session_cookie}={credentials(world)['session_token']}"
+    with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
+        with sqlite3.connect(served.database("mail")) as c:
+            att_id, thread = c.execute("SELECT a.id, m.thread_id FROM attachments a JOIN messages m ON m.id = a.message_id"
+                                       " WHERE a.filename = ?", (f"{item['pnr']}-changed.ics",)).fetchone()
+        caldb = served.database("calendar")
+        with sqlite3.connect(caldb) as c:
+            before = c.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+            uid, start, seq = c.execute("SELECT uid, start_utc, sequence FROM events WHERE ref = ?",
+                                        (item["flight_id"],)).fetchone()
+        assert start != new_utc and seq == 0
+        for attempt, want in enumerate(("Updated in Daybook: the event", "Already in Daybook")):
+            status, loc = _post(served, mail.domain, "/api/calendar-add", {"attachment": att_id, "back": f"/t/{thread}"},
+                                cookie)
+            assert status == 303 and want in urllib.parse.unquote_plus(loc), (attempt, loc)
+        with sqlite3.connect(caldb) as c:
+            assert c.execute("SELECT COUNT(*) FROM events").fetchone()[0] == before
+            title, start, seq, edited = c.execute("SELECT title, start_utc, sequence, edited_at FROM events WHERE uid = ?",
+                                                  (uid,)).fetchone()
+        assert (start, seq) == (new_utc, 1) and new_number in title and edited

@@ -451,12 +451,23 @@ def _booking_ics(box: Mailbox, source: str, refs: set[str], sent: dt.datetime, f
     adding the file to the calendar finds what is already there. ``[]`` when the calendar has none."""
     events = [c.data for c in box.sim.of_kind("calendar_event")
               if c.data.get("source") == source and c.data.get("ref") in refs and c.data.get("uid")]
+    return publish_ics(box.sim, events, sent, filename)
+
+
+def publish_ics(sim: Sim, events: list[dict], sent: dt.datetime, filename: str) -> list[dict]:
+    """A mail attachment (``[{"filename", "content_type", "size", "content"}]``, ``[]`` for no events) holding
+    ``events`` as one METHOD:PUBLISH calendar (RFC 5545: CRLF, folded at 75 octets, TEXT escaped, times in UTC).
+
+    ``events`` are calendar-event data dicts (``uid``, ``start``/``end`` aware ISO 8601, ``title``, optional
+    ``location``, ``description`` and ``sequence``: a revision's SEQUENCE, which makes a calendar that holds the
+    UID take the new times); ``sent`` is the mail's naive local time (the DTSTAMP)."""
     if not events:
         return []
     content = template_env().get_template("mail/booking.ics.j2").render(
-        stamp=_utc_stamp(sent.replace(tzinfo=zone(box.sim)).isoformat()),
+        stamp=_utc_stamp(sent.replace(tzinfo=zone(sim)).isoformat()),
         events=[{"uid": c["uid"], "start": _utc_stamp(c["start"]), "end": _utc_stamp(c["end"]), "title": c["title"],
-                 "location": c.get("location") or "", "description": c.get("description") or ""}
+                 "location": c.get("location") or "", "description": c.get("description") or "",
+                 "sequence": c.get("sequence")}
                 for c in sorted(events, key=lambda c: (c["start"], c["uid"]))])
     content = "".join(_fold(line) + "\r\n" for line in content.replace("\r\n", "\n").split("\n") if line)
     return [{"filename": filename, "content_type": "text/calendar; method=PUBLISH", "size": len(content.encode()),

@@ -568,7 +568,9 @@ def _flight_change(pl: Planter) -> None:
                **{"from": d.get("from_name") or d.get("from"), "to": last_leg.get("to_name") or last_leg.get("to")})
     change = pl.mail(("flight", fl.id), sent, airline, [pl.me], pl.say(r, "flight_subject", **ctx),
                      pl.say(r, "flight_body", **ctx), read=False, labels=["travel"], ref=fl.id,
-                     series="schedule_change")
+                     series="schedule_change",
+                     attachments=_revised_itinerary(sim, legs, fl.id, d["flight_number"], new_number, sent,
+                                                    f"{d.get('pnr') or 'itinerary'}-changed.ics"))
     steps: list[dict[str, Any]] = [
         {"step": "booking", "event_id": booking.id, "old": d["dep_local"], "new": None},
         {"step": "airline_change", "event_id": change.id, "old": d["dep_local"], "new": new_dep.isoformat(),
@@ -617,6 +619,23 @@ def _flight_change(pl: Planter) -> None:
            shows, truth="mail", trip=idx, destination=trip.destination if trip else d.get("to"), pnr=d.get("pnr"),
            old_departure=d["dep_local"], new_departure=new_dep.isoformat(), new_arrival=new_arr.isoformat(),
            flight_id=fl.id, steps=steps)
+
+
+def _revised_itinerary(sim: Sim, legs: list[Event], first_id: str, old_number: str, new_number: str,
+                       sent: dt.datetime, filename: str) -> list[dict]:
+    """The changed itinerary the schedule-change mail carries: the calendar's entries of the moved legs a day
+    later, the first under its new number, at SEQUENCE 1, so "Add to calendar" takes the new times."""
+    from .mail import publish_ics
+
+    ids = {leg.id for leg in legs}
+    out = []
+    for c in sim.of_kind("calendar_event"):
+        d = c.data
+        if d.get("source") == "flight" and d.get("ref") in ids and d.get("uid"):
+            title = d["title"].replace(old_number, new_number) if d["ref"] == first_id else d["title"]
+            out.append({**d, "title": title, "start": _shift_iso(d["start"], 1), "end": _shift_iso(d["end"], 1),
+                        "sequence": 1})
+    return publish_ics(sim, out, sent, filename)
 
 
 def _slug(text: str) -> str:

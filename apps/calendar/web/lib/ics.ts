@@ -181,6 +181,8 @@ export interface IcsEvent {
   organizer: { name: string; email: string } | null;
   attendees: { name: string; email: string; partstat: string }[];
   recurrenceId: string | null;
+  /** RFC 5545 SEQUENCE (3.8.7.4): the organizer's revision; 0 when absent. */
+  sequence: number;
 }
 
 export class IcsError extends Error {}
@@ -306,6 +308,7 @@ function toEvent(props: IcsProp[], tz: string): IcsEvent {
     organizer: org ? { name: org.params.CN ?? mailto(org.value), email: mailto(org.value) } : null,
     attendees: props.filter((p) => p.name === "ATTENDEE").map((p) => ({ name: p.params.CN ?? mailto(p.value), email: mailto(p.value), partstat: (p.params.PARTSTAT ?? "NEEDS-ACTION").toUpperCase() })),
     recurrenceId: rid ? readTime(rid, tz).local : null,
+    sequence: /^\d{1,9}$/.test(get("SEQUENCE")?.value.trim() ?? "") ? Number(get("SEQUENCE")!.value.trim()) : 0,
   };
 }
 

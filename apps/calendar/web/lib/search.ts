@@ -14,6 +14,7 @@ const NOTICES: Record<string, string> = {
   rsvp_mail_failed: "Your answer was saved, but the reply mail could not be sent (the mail app did not take it).",
   imported: "The event was added to your calendar.",
   import_exists: "That event is already in your calendar.",
+  import_updated: "The event in your calendar was updated to the file's newer version.",
 };
 
 /** The notice line for `?notice=`. */

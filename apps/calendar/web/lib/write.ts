@@ -382,26 +382,36 @@ export function rsvpFromMail(uid: string, partstat: string): { id: string; parts
   return { id: e.id, partstat };
 }
 
+type Added = { id: string; uid: string; created: boolean; updated: boolean };
+
 /**
  * Add every event of a file (a booking's itinerary has one VEVENT per flight leg; an invitation
- * one, plus its RECURRENCE-ID overrides, which are skipped): each is added, or found by its UID.
- * Answers the first event's {id, uid}, `created` if any was new, and one entry per event.
+ * one, plus its RECURRENCE-ID overrides, which are skipped): each is added, updated (a higher
+ * SEQUENCE than the stored one: a rescheduled flight, a moved meeting) or found as it is by its UID.
+ * Answers the first event's {id, uid}, `created` / `updated` if any was, and one entry per event.
  */
-export function addAllFromIcs(events: IcsEvent[]): { id: string; uid: string; created: boolean; events: { id: string; uid: string; created: boolean }[] } {
+export function addAllFromIcs(events: IcsEvent[]): Added & { events: Added[] } {
   const seen = new Set<string>();
   const masters = events.filter((x) => !x.recurrenceId && !seen.has(x.uid) && seen.add(x.uid));
   if (!masters.length) throw new CalError("The file has no event.", "ics");
   const out = db().transaction(() => masters.map((ev) => addFromIcs([ev])))();
-  return { ...out[0], created: out.some((r) => r.created), events: out };
+  return { ...out[0], created: out.some((r) => r.created), updated: out.some((r) => r.updated), events: out };
 }
 
-/** Add the first VEVENT of an invitation file (or update the one with its UID). */
-export function addFromIcs(events: IcsEvent[]): { id: string; uid: string; created: boolean } {
+/**
+ * Add the first VEVENT of a file; an event with its UID already here is updated when the file's
+ * SEQUENCE is higher (RFC 5545 3.8.7.4: the organizer's newer revision), else left as it is.
+ */
+export function addFromIcs(events: IcsEvent[]): Added {
   const ev = events.find((x) => !x.recurrenceId) ?? events[0];
   if (!ev.summary) throw new CalError("The event in the file has no SUMMARY (title).", "ics");
   if ([...ev.summary].length > MAX_TITLE) throw new CalError(`The title is too long: at most ${MAX_TITLE} characters.`, "ics");
-  const existing = db().prepare("SELECT id FROM events WHERE uid = ?").get(ev.uid) as { id: string } | undefined;
-  if (existing) return { id: existing.id, uid: ev.uid, created: false };
+  const existing = db().prepare("SELECT id, sequence FROM events WHERE uid = ?").get(ev.uid) as { id: string; sequence: number } | undefined;
+  if (existing) {
+    if (ev.sequence <= existing.sequence) return { id: existing.id, uid: ev.uid, created: false, updated: false };
+    updateFromIcs(existing.id, ev);
+    return { id: existing.id, uid: ev.uid, created: false, updated: true };
+  }
   const ctx = calContext();
   const u = db().prepare("SELECT full_name, email, work_email FROM users WHERE id = 1").get() as { full_name: string; email: string; work_email: string | null };
   const mine = new Set([u.email, u.work_email].filter(Boolean).map((x) => x!.toLowerCase()));
@@ -446,5 +456,31 @@ export function addFromIcs(events: IcsEvent[]): { id: string; uid: string; creat
     db().prepare("INSERT INTO reminders (event_id, minutes, method) VALUES (?, ?, 'popup')").run(id, ev.allDay ? 900 : 10);
   });
   tx();
-  return { id, uid: ev.uid, created: true };
+  return { id, uid: ev.uid, created: true, updated: false };
+}
+
+/** Take the newer revision `ev` of event `id`: title, text, place, times, rule and SEQUENCE (attendees and answers stay). */
+function updateFromIcs(id: string, ev: IcsEvent): void {
+  const ctx = calContext();
+  const startMs = ev.allDay ? toUtc(ev.start.local, ctx.tz) : toUtc(ev.start.local, ev.start.tz);
+  const endMs = ev.allDay ? toUtc(ev.end.local, ctx.tz) : toUtc(ev.end.local, ev.end.tz);
+  if (endMs < startMs) throw new CalError("The event in the file ends before it starts.", "ics");
+  let rrule: string | null = null;
+  if (ev.rrule) {
+    try {
+      parseRule(ev.rrule);
+      rrule = ev.rrule.replace(/^RRULE:/i, "");
+    } catch {
+      rrule = null;
+    }
+  }
+  const { now } = nowStamp();
+  db()
+    .prepare(
+      `UPDATE events SET title = ?, description = ?, location = ?, all_day = ?, start_local = ?, start_tz = ?, end_local = ?,
+         end_tz = ?, start_utc = ?, end_utc = ?, last_utc = ?, rrule = ?, sequence = ?, edited_at = ? WHERE id = ?`,
+    )
+    .run(ev.summary, ev.description, ev.location, ev.allDay ? 1 : 0, ev.start.local, ev.allDay ? ctx.tz : ev.start.tz,
+      ev.end.local, ev.allDay ? ctx.tz : ev.end.tz, utcText(startMs), utcText(endMs), rrule ? FAR : utcText(endMs), rrule,
+      ev.sequence, now, id);
 }

@@ -15,6 +15,8 @@ export interface CalendarAdd {
   /** Events in the file, and how many were new to the calendar. */
   count: number;
   added: number;
+  /** Events already there that the file's newer SEQUENCE updated (a rescheduled flight). */
+  updated: number;
   /** The first event's page in the calendar. */
   url: string;
 }
@@ -35,8 +37,8 @@ export async function addToCalendar(attachmentId: number): Promise<CalendarAdd> 
   const inv = parseInvite(text);
   if (inv && (!inv.method || inv.method === "REQUEST")) throw new MailError("This is an invitation: answer it with Yes, Maybe or No.");
   try {
-    const r = await callApp<{ url: string; events: { created: boolean }[] }>(CALENDAR_DOMAIN, CALENDAR_EVENTS_PATH, { ics: text }, 5000);
-    return { count: r.events.length, added: r.events.filter((e) => e.created).length, url: r.url };
+    const r = await callApp<{ url: string; events: { created: boolean; updated?: boolean }[] }>(CALENDAR_DOMAIN, CALENDAR_EVENTS_PATH, { ics: text }, 5000);
+    return { count: r.events.length, added: r.events.filter((e) => e.created).length, updated: r.events.filter((e) => e.updated).length, url: r.url };
   } catch (e) {
     throw new MailError(`Daybook could not add the file: ${e instanceof Error ? e.message.replace(/^.*answered \d+: /, "") : String(e)}`);
   }

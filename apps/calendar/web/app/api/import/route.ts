@@ -24,7 +24,7 @@ export async function POST(req: NextRequest) {
   if (!text.trim()) return seeOther(withQuery("/import", { error: "Choose an .ics file to import." }));
   try {
     const r = addAllFromIcs(parseEvents(text, calContext().tz));
-    return seeOther(`/events/${r.id}?notice=${r.created ? "imported" : "import_exists"}`);
+    return seeOther(`/events/${r.id}?notice=${r.created ? "imported" : r.updated ? "import_updated" : "import_exists"}`);
   } catch (e) {
     if (e instanceof IcsError || e instanceof CalError) return seeOther(withQuery("/import", { error: `The file could not be imported: ${e.message}` }));
     throw e;

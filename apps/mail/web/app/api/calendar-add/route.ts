@@ -15,7 +15,9 @@ export async function POST(req: NextRequest) {
   try {
     const r = await addToCalendar(intOrNull(field(form, "attachment")) ?? -1);
     const what = r.count === 1 ? "the event" : `${r.count} events`;
-    const notice = r.added === 0 ? `Already in Daybook: ${what}.` : `Added to Daybook: ${r.added === r.count ? what : `${r.added} of ${r.count} events`}.`;
+    const some = (n: number) => (n === r.count ? what : `${n} of ${r.count} events`);
+    const notice = r.updated > 0 ? `Updated in Daybook: ${some(r.updated)}${r.added ? `, ${r.added} added` : ""}.`
+      : r.added === 0 ? `Already in Daybook: ${what}.` : `Added to Daybook: ${some(r.added)}.`;
     return seeOther(back(to, { notice }));
   } catch (e) {
     if (e instanceof MailError) return seeOther(back(to, { error: e.message }));

@@ -8,8 +8,9 @@ export const dynamic = "force-dynamic";
 
 /**
  * For the mail app's "Add to calendar" (guarded): `{ics}` (iCalendar text) or a raw text/calendar
- * body. Adds its events, or finds those with the same UID. Answers `{id, uid, created, url, events}`
- * (the first event's id/uid/url; `created` if any was new; `events`: `{id, uid, created}` each).
+ * body. Adds its events, updates those with the same UID and a higher SEQUENCE, or finds them as
+ * they are. Answers `{id, uid, created, updated, url, events}` (the first event's id/uid/url;
+ * `created` / `updated` if any was; `events`: `{id, uid, created, updated}` each).
  */
 export async function POST(req: Request) {
   const denied = internalOnly(req);
