@@ -129,7 +129,8 @@ def test_a_real_mailbox_marketing_bills_codes_reminders(any_world):
         by_series[e.data.get("series")].append(e)
     # Marketing from businesses the persona actually buys from.
     sellers = {first for e in world.events for first in [e.data.get("provider"), e.data.get("merchant"),
-                                                           e.data.get("airline"), e.data.get("chain")] if first}
+                                                           e.data.get("airline"), e.data.get("chain"),
+                                                           e.data.get("site_title")] if first}
     assert len(by_series["marketing"]) >= 100
     assert {e.data["from"]["name"] for e in by_series["marketing"]} <= sellers
     subjects = [e.data["subject"] for e in by_series["marketing"]]
