@@ -7,7 +7,7 @@ const HUES: Record<string, [string, string]> = {
   American: ["#7c2d12", "#f87171"],
 };
 
-export function Cover({ cuisine, name, tall = false }: { cuisine: string; name: string; tall?: boolean }) {
+export function Cover({ cuisine, name, label, tall = false }: { cuisine: string; name: string; label?: string; tall?: boolean }) {
   const [a, b] = HUES[cuisine] ?? ["#d62d20", "#ffb400"];
   const id = `g${name.replace(/[^A-Za-z0-9]/g, "").slice(0, 24)}`;
   const h = tall ? 160 : 110;
@@ -24,7 +24,7 @@ export function Cover({ cuisine, name, tall = false }: { cuisine: string; name: 
       <circle cx="250" cy={h / 2 + 10} r={h / 3.6} fill="rgba(255,255,255,0.28)" />
       <path d={`M205 ${h / 2 - 18}v36M295 ${h / 2 - 18}v36`} stroke="rgba(255,255,255,0.5)" strokeWidth="4" strokeLinecap="round" />
       <text x="20" y={h - 20} fill="rgba(255,255,255,0.92)" fontSize="22" fontWeight="700" fontFamily="system-ui, sans-serif">
-        {cuisine}
+        {label ?? cuisine}
       </text>
     </svg>
   );

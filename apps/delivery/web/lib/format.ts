@@ -34,7 +34,6 @@ export function stars(ctx: DashContext, x10: number): string {
   return new Intl.NumberFormat(ctx.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x10 / 10);
 }
 
-export const SECTION_LABELS: Record<string, string> = { starters: "Starters", mains: "Mains", sides: "Sides", desserts: "Desserts", drinks: "Drinks" };
 
 /** `$$` / `££` / `€€` for a price level 1-3. */
 export function priceLevel(ctx: DashContext, n: number): string {

@@ -3,13 +3,14 @@ import { Cover } from "@/delivery/components/Cover";
 import { Header } from "@/delivery/components/Header";
 import { cuisines, etaRange, openAt, orderLines, orders, restaurants, usualOrder } from "@/delivery/lib/dash";
 import { day, money, priceLevel, stars } from "@/delivery/lib/format";
+import { cuisineName } from "@/delivery/lib/i18n";
 import { chrome, one, type SearchParams } from "@/delivery/lib/page";
 
 export const metadata = { title: "Restaurants near you" };
 
 export default async function Home({ searchParams }: { searchParams: SearchParams }) {
   const sp = await searchParams;
-  const { user, ctx, cartCount } = await chrome();
+  const { user, ctx, cartCount, w } = await chrome();
   const cuisine = one(sp.cuisine);
   const q = one(sp.q).slice(0, 80);
   const list = restaurants({ cuisine, q });
@@ -19,34 +20,34 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
   const first = user.full_name.split(" ")[0];
   return (
     <>
-      <Header active="/" name={user.full_name} cartCount={cartCount} city={ctx.city} q={q} />
+      <Header active="/" name={user.full_name} cartCount={cartCount} city={ctx.city} w={w} q={q} />
       <main className="dbt-main">
         {one(sp.error) ? <p className="dbt-alert" role="alert">{one(sp.error)}</p> : null}
         {usual ? (
           <section className="dbt-usual" data-testid="usual-card" data-order-id={usual.order_id}>
             <div>
-              <p className="dbt-eyebrow">Your usual, {first}</p>
+              <p className="dbt-eyebrow">{w.yourUsual}, {first}</p>
               <h2>{usual.restaurant_name}</h2>
               <p className="dbt-muted" data-testid="usual-items">{usualLines.map((l) => `${l.qty > 1 ? `${l.qty} × ` : ""}${l.name}`).join(" · ")}</p>
-              <p className="dbt-muted">Last ordered {day(ctx, usual.placed_at)} · {money(ctx, usual.total_cents)}</p>
+              <p className="dbt-muted">{w.lastOrdered} {day(ctx, usual.placed_at)} · {money(ctx, usual.total_cents)}</p>
             </div>
             <div className="dbt-usual-actions">
               <form action={`/api/orders/${usual.id}/reorder`} method="post">
                 <input type="hidden" name="mode" value="now" />
                 <input type="hidden" name="back" value="home" />
-                <button type="submit" className="dbt-primary" data-testid="reorder-usual">Reorder now</button>
+                <button type="submit" className="dbt-primary" data-testid="reorder-usual">{w.reorderNow}</button>
               </form>
               <form action={`/api/orders/${usual.id}/reorder`} method="post">
                 <input type="hidden" name="mode" value="cart" />
                 <input type="hidden" name="back" value="home" />
-                <button type="submit" className="dbt-secondary">Review in cart</button>
+                <button type="submit" className="dbt-secondary">{w.reviewInCart}</button>
               </form>
             </div>
           </section>
         ) : null}
         {recent.length ? (
           <section>
-            <h2 className="dbt-h2">Order again</h2>
+            <h2 className="dbt-h2">{w.orderAgain}</h2>
             <div className="dbt-again">
               {recent.map((o) => (
                 <Link key={o.id} href={`/store/${o.restaurant_slug}`} className="dbt-again-card">
@@ -58,35 +59,35 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
           </section>
         ) : null}
         <nav className="dbt-chips" aria-label="Cuisines">
-          <Link href="/" className={!cuisine ? "dbt-chip dbt-chip-on" : "dbt-chip"}>All</Link>
+          <Link href="/" className={!cuisine ? "dbt-chip dbt-chip-on" : "dbt-chip"}>{w.all}</Link>
           {cuisines().map((c) => (
             <Link key={c.cuisine} href={`/?cuisine=${encodeURIComponent(c.cuisine)}`} className={cuisine === c.cuisine ? "dbt-chip dbt-chip-on" : "dbt-chip"} data-testid="cuisine-chip">
-              {c.cuisine}
+              {cuisineName(w, c.cuisine)}
             </Link>
           ))}
         </nav>
         <h2 className="dbt-h2">
-          {q ? <>Results for “{q}”</> : cuisine ? <>{cuisine} near you</> : <>All restaurants in {ctx.city}</>}{" "}
+          {q ? <>{w.resultsFor} “{q}”</> : cuisine ? <>{cuisineName(w, cuisine)} · {w.nearYou}</> : <>{w.allIn} {ctx.city}</>}{" "}
           <span className="dbt-muted" data-testid="restaurant-count">{list.length}</span>
         </h2>
-        {list.length === 0 ? <p className="dbt-empty">No restaurants match. Try another dish or cuisine.</p> : null}
+        {list.length === 0 ? <p className="dbt-empty">{w.noMatch}</p> : null}
         <div className="dbt-grid">
           {list.map((r) => {
             const [lo, hi] = etaRange(r);
             const open = openAt(r, ctx.now);
             return (
               <Link key={r.id} href={`/store/${r.slug}`} className="dbt-card" data-testid="restaurant-card" data-slug={r.slug}>
-                <Cover cuisine={r.cuisine} name={r.name} />
+                <Cover cuisine={r.cuisine} label={cuisineName(w, r.cuisine)} name={r.name} />
                 <div className="dbt-card-body">
                   <div className="dbt-card-title">
                     <strong>{r.name}</strong>
                     <span className="dbt-rating">★ {stars(ctx, r.rating_x10)}</span>
                   </div>
                   <span className="dbt-muted">
-                    {r.cuisine} · {priceLevel(ctx, r.price_level)} · {r.neighbourhood}
+                    {cuisineName(w, r.cuisine)} · {priceLevel(ctx, r.price_level)} · {r.neighbourhood}
                   </span>
                   <span className="dbt-muted">
-                    {open ? `${lo}–${hi} min` : `Opens ${r.opens}`} · {r.delivery_fee_cents ? `${money(ctx, r.delivery_fee_cents)} delivery` : "Free delivery"}
+                    {open ? `${lo}–${hi} min` : `${w.opens} ${r.opens}`} · {r.delivery_fee_cents ? `${money(ctx, r.delivery_fee_cents)} ${w.delivery}` : w.freeDelivery}
                   </span>
                 </div>
               </Link>

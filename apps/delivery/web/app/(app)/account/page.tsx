@@ -7,10 +7,10 @@ export const metadata = { title: "Account" };
 
 export default async function AccountPage({ searchParams }: { searchParams: SearchParams }) {
   const sp = await searchParams;
-  const { user, ctx, cartCount } = await chrome();
+  const { user, ctx, cartCount, w } = await chrome();
   return (
     <>
-      <Header active="/account" name={user.full_name} cartCount={cartCount} city={ctx.city} />
+      <Header active="/account" name={user.full_name} cartCount={cartCount} city={ctx.city} w={w} />
       <main className="dbt-main dbt-narrow">
         <h1>{user.full_name}</h1>
         <p className="dbt-muted">{user.email} · member since {day(ctx, `${user.member_since}T12:00:00`)} · default tip {user.tip_percent}%</p>

@@ -8,7 +8,7 @@ export const metadata = { title: "Checkout" };
 
 export default async function CheckoutPage({ searchParams }: { searchParams: SearchParams }) {
   const sp = await searchParams;
-  const { user, ctx, cartCount } = await chrome();
+  const { user, ctx, cartCount, w } = await chrome();
   const lines = cart();
   const r = cartRestaurant(lines);
   const addr = addresses();
@@ -33,21 +33,21 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
   const [lo, hi] = r ? etaRange(r) : [0, 0];
   return (
     <>
-      <Header active="" name={user.full_name} cartCount={cartCount} city={ctx.city} />
+      <Header active="" name={user.full_name} cartCount={cartCount} city={ctx.city} w={w} />
       <main className="dbt-main dbt-checkout">
-        <h1>Checkout</h1>
+        <h1>{w.checkout}</h1>
         {one(sp.reordered) ? <p className="dbt-note" role="status">Your order {one(sp.reordered)} is in the cart again at today's prices.{one(sp.skipped) ? ` Not on the menu any more: ${one(sp.skipped)}.` : ""}</p> : null}
         {problem ? <p className="dbt-alert" role="alert" data-testid="error">{problem}</p> : null}
         {!r || !pricing ? (
           <div className="dbt-empty">
-            <p>Your cart is empty.</p>
-            <p><Link href="/" className="dbt-primary">Find something to eat</Link></p>
+            <p>{w.cartEmpty}</p>
+            <p><Link href="/" className="dbt-primary">{w.findFood}</Link></p>
           </div>
         ) : (
           <div className="dbt-checkout-layout">
             <section className="dbt-panel">
               <h2 className="dbt-h2">
-                From <Link href={`/store/${r.slug}`} data-testid="cart-restaurant">{r.name}</Link>
+                {w.from} <Link href={`/store/${r.slug}`} data-testid="cart-restaurant">{r.name}</Link>
               </h2>
               {lines.map((l) => (
                 <div key={l.id} className="dbt-line" data-testid="cart-line" data-cents={l.qty * l.unit_price_cents}>
@@ -60,50 +60,50 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
                     <input type="hidden" name="action" value="update" />
                     <input type="hidden" name="line" value={l.id} />
                     <input name="qty" type="number" min={1} max={20} defaultValue={l.qty} aria-label={`Quantity of ${l.item.name}`} className="dbt-qty-input" />
-                    <button type="submit" className="dbt-link-button">Update</button>
+                    <button type="submit" className="dbt-link-button">{w.update}</button>
                   </form>
                   <form action="/api/cart" method="post" className="dbt-inline">
                     <input type="hidden" name="action" value="remove" />
                     <input type="hidden" name="line" value={l.id} />
-                    <button type="submit" className="dbt-link-button">Remove</button>
+                    <button type="submit" className="dbt-link-button">{w.remove}</button>
                   </form>
                   <span className="dbt-line-price">{money(ctx, l.qty * l.unit_price_cents)}</span>
                 </div>
               ))}
               <form action="/api/cart" method="post">
                 <input type="hidden" name="action" value="clear" />
-                <button type="submit" className="dbt-link-button">Empty cart</button>
+                <button type="submit" className="dbt-link-button">{w.emptyCart}</button>
               </form>
             </section>
             <form action="/api/orders" method="post" className="dbt-panel dbt-form" data-testid="checkout-form">
               <fieldset>
-                <legend>Deliver to</legend>
+                <legend>{w.deliverTo}</legend>
                 {addr.map((a) => (
                   <label key={a.id} className="dbt-choice">
                     <input type="radio" name="address" value={a.id} defaultChecked={String(a.id) === choose.address} />
                     <span><strong>{a.label}</strong> · {a.line}</span>
                   </label>
                 ))}
-                <Link href="/account" className="dbt-small">Add an address</Link>
+                <Link href="/account" className="dbt-small">{w.addAddress}</Link>
               </fieldset>
               <label>
-                Drop-off instructions
+                {w.dropoff}
                 <input name="dropoff" maxLength={MAX_NOTE} defaultValue={one(sp.dropoff)} placeholder="Leave at the door, ring twice…" />
               </label>
               <fieldset>
-                <legend>When</legend>
+                <legend>{w.when}</legend>
                 <label className="dbt-choice">
                   <input type="radio" name="when" value="now" defaultChecked={when !== "later"} />
-                  <span>As soon as possible ({lo}–{hi} min)</span>
+                  <span>{w.asap} ({lo}–{hi} min)</span>
                 </label>
                 <label className="dbt-choice">
                   <input type="radio" name="when" value="later" defaultChecked={when === "later"} />
-                  <span>Schedule for</span>
+                  <span>{w.scheduleFor}</span>
                   <input type="datetime-local" name="at" step={900} defaultValue={one(sp.at)} min={ctx.now.slice(0, 16)} aria-label="Delivery time" />
                 </label>
               </fieldset>
               <fieldset>
-                <legend>Tip your driver</legend>
+                <legend>{w.tipDriver}</legend>
                 <div className="dbt-tips">
                   {percents.map((p) => (
                     <label key={p} className="dbt-tip">
@@ -113,18 +113,18 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
                   ))}
                   <label className="dbt-tip">
                     <input type="radio" name="tip" value="custom" defaultChecked={tip === "custom"} />
-                    <span>Other</span>
+                    <span>{w.other}</span>
                   </label>
                   <input name="tip_amount" inputMode="decimal" defaultValue={tipAmount} placeholder="Amount" aria-label="Custom tip" className="dbt-tip-amount" />
                 </div>
-                <p className="dbt-muted dbt-small">Your default is {user.tip_percent}% of the subtotal. 100% of the tip goes to your driver.</p>
+                <p className="dbt-muted dbt-small">{w.tipDefault(user.tip_percent)}</p>
               </fieldset>
               <label>
-                Promo code
+                {w.promoCode}
                 <input name="promo" defaultValue={promo} maxLength={20} autoCapitalize="characters" placeholder="e.g. SAVE5" />
               </label>
               <fieldset>
-                <legend>Pay with</legend>
+                <legend>{w.payWith}</legend>
                 {cs.map((c) => (
                   <label key={c.id} className="dbt-choice">
                     <input type="radio" name="card" value={c.id} defaultChecked={String(c.id) === choose.card} />
@@ -133,21 +133,21 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
                 ))}
               </fieldset>
               <div className="dbt-totals" data-testid="totals">
-                <div><span>Subtotal</span><span data-testid="subtotal" data-cents={pricing.subtotal_cents}>{money(ctx, pricing.subtotal_cents)}</span></div>
+                <div><span>{w.subtotal}</span><span data-testid="subtotal" data-cents={pricing.subtotal_cents}>{money(ctx, pricing.subtotal_cents)}</span></div>
                 {pricing.discount_cents ? (
-                  <div className="dbt-good"><span>Promo {pricing.promo?.code}</span><span data-testid="discount" data-cents={pricing.discount_cents}>−{money(ctx, pricing.discount_cents)}</span></div>
+                  <div className="dbt-good"><span>{w.promo} {pricing.promo?.code}</span><span data-testid="discount" data-cents={pricing.discount_cents}>−{money(ctx, pricing.discount_cents)}</span></div>
                 ) : null}
-                <div><span>Delivery fee{pricing.promo?.kind === "free_delivery" ? ` (${pricing.promo.code})` : ""}</span><span data-testid="delivery" data-cents={pricing.delivery_fee_cents}>{money(ctx, pricing.delivery_fee_cents)}</span></div>
-                <div><span>Service fee</span><span data-testid="service" data-cents={pricing.service_fee_cents}>{money(ctx, pricing.service_fee_cents)}</span></div>
+                <div><span>{w.deliveryFeeCap}{pricing.promo?.kind === "free_delivery" ? ` (${pricing.promo.code})` : ""}</span><span data-testid="delivery" data-cents={pricing.delivery_fee_cents}>{money(ctx, pricing.delivery_fee_cents)}</span></div>
+                <div><span>{w.serviceFee}</span><span data-testid="service" data-cents={pricing.service_fee_cents}>{money(ctx, pricing.service_fee_cents)}</span></div>
                 {pricing.small_order_fee_cents ? (
-                  <div><span>Small order fee (under {money(ctx, r.minimum_cents)})</span><span data-testid="small-order" data-cents={pricing.small_order_fee_cents}>{money(ctx, pricing.small_order_fee_cents)}</span></div>
+                  <div><span>{w.smallOrderFeeCap} ({w.under} {money(ctx, r.minimum_cents)})</span><span data-testid="small-order" data-cents={pricing.small_order_fee_cents}>{money(ctx, pricing.small_order_fee_cents)}</span></div>
                 ) : null}
-                <div><span>Tip{pricing.tip_percent !== null ? ` (${pricing.tip_percent}%)` : ""}</span><span data-testid="tip" data-cents={pricing.tip_cents}>{money(ctx, pricing.tip_cents)}</span></div>
-                <div className="dbt-strong"><span>Total</span><span data-testid="total" data-cents={pricing.total_cents}>{money(ctx, pricing.total_cents)}</span></div>
+                <div><span>{w.tip}{pricing.tip_percent !== null ? ` (${pricing.tip_percent}%)` : ""}</span><span data-testid="tip" data-cents={pricing.tip_cents}>{money(ctx, pricing.tip_cents)}</span></div>
+                <div className="dbt-strong"><span>{w.total}</span><span data-testid="total" data-cents={pricing.total_cents}>{money(ctx, pricing.total_cents)}</span></div>
               </div>
               <div className="dbt-actions">
-                <button type="submit" formAction="/checkout" formMethod="get" className="dbt-secondary" data-testid="update-totals">Update totals</button>
-                <button type="submit" className="dbt-primary" data-testid="place-order">Place order · {money(ctx, pricing.total_cents)}</button>
+                <button type="submit" formAction="/checkout" formMethod="get" className="dbt-secondary" data-testid="update-totals">{w.updateTotals}</button>
+                <button type="submit" className="dbt-primary" data-testid="place-order">{w.placeOrder} · {money(ctx, pricing.total_cents)}</button>
               </div>
             </form>
           </div>

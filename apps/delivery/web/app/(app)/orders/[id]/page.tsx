@@ -15,7 +15,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 export default async function OrderPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
   const { id } = await params;
   const sp = await searchParams;
-  const { user, ctx, cartCount } = await chrome();
+  const { user, ctx, cartCount, w } = await chrome();
   const o = order(idValue(id));
   if (!o) notFound();
   const r = restaurantById(o.restaurant_id)!;
@@ -25,9 +25,9 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
   const canRate = state === "delivered" && o.rating === null && addSeconds(o.eta_at, RATE_DAYS * 86400) >= ctx.now;
   return (
     <>
-      <Header active="/orders" name={user.full_name} cartCount={cartCount} city={ctx.city} />
+      <Header active="/orders" name={user.full_name} cartCount={cartCount} city={ctx.city} w={w} />
       <main className="dbt-main dbt-narrow" data-testid="order">
-        <p><Link href="/orders">← All orders</Link></p>
+        <p><Link href="/orders">← {w.allOrders}</Link></p>
         {one(sp.placed) ? <p className="dbt-note" role="status" data-testid="placed">Order placed! {o.restaurant_name} has it.</p> : null}
         {one(sp.rated) ? <p className="dbt-note" role="status">Thanks for rating your order.</p> : null}
         {one(sp.error) ? <p className="dbt-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
@@ -35,16 +35,16 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
           <Link href={`/store/${r.slug}`}>{o.restaurant_name}</Link>
         </h1>
         <p className="dbt-muted">
-          Order <span data-testid="order-id">{o.order_id}</span> · placed {dayTime(ctx, o.placed_at)}
+          {w.order} <span data-testid="order-id">{o.order_id}</span> · {w.placed} {dayTime(ctx, o.placed_at)}
         </p>
         <ol className="dbt-track" data-testid="track" data-state={state}>
-          {state === "scheduled" ? <li className="dbt-track-on">Scheduled for {dayTime(ctx, o.scheduled_for ?? o.eta_at)}</li> : null}
-          {TRACK_STEPS.map(([s, label], k) => (
-            <li key={s} className={stepIndex >= 0 && k <= stepIndex ? "dbt-track-on" : ""}>{label}</li>
+          {state === "scheduled" ? <li className="dbt-track-on">{w.steps.scheduled}: {dayTime(ctx, o.scheduled_for ?? o.eta_at)}</li> : null}
+          {TRACK_STEPS.map(([s], k) => (
+            <li key={s} className={stepIndex >= 0 && k <= stepIndex ? "dbt-track-on" : ""}>{w.steps[s]}</li>
           ))}
         </ol>
         <p data-testid="arrival">
-          {state === "delivered" ? <>Delivered {dayTime(ctx, o.delivered_at ?? o.eta_at)}</> : <>Arriving around {clock(ctx, o.eta_at)}{o.eta_at.slice(0, 10) !== ctx.today ? `, ${day(ctx, o.eta_at)}` : ""}</>}
+          {state === "delivered" ? <>{w.delivered} {dayTime(ctx, o.delivered_at ?? o.eta_at)}</> : <>{w.arriving} {clock(ctx, o.eta_at)}{o.eta_at.slice(0, 10) !== ctx.today ? `, ${day(ctx, o.eta_at)}` : ""}</>}
         </p>
         <section className="dbt-panel">
           {lines.map((l) => (
@@ -58,29 +58,29 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
             </div>
           ))}
           <div className="dbt-totals">
-            <div><span>Subtotal</span><span data-testid="subtotal" data-cents={o.subtotal_cents}>{money(ctx, o.subtotal_cents)}</span></div>
-            {o.discount_cents ? <div className="dbt-good"><span>Promo {o.promo_code}</span><span data-testid="discount" data-cents={o.discount_cents}>−{money(ctx, o.discount_cents)}</span></div> : null}
-            <div><span>Delivery fee</span><span data-testid="delivery" data-cents={o.delivery_fee_cents}>{money(ctx, o.delivery_fee_cents)}</span></div>
-            <div><span>Service fee</span><span data-testid="service" data-cents={o.service_fee_cents}>{money(ctx, o.service_fee_cents)}</span></div>
-            {o.small_order_fee_cents ? <div><span>Small order fee</span><span data-testid="small-order" data-cents={o.small_order_fee_cents}>{money(ctx, o.small_order_fee_cents)}</span></div> : null}
-            <div><span>Tip{o.tip_percent !== null ? ` (${o.tip_percent}%)` : ""}</span><span data-testid="tip" data-cents={o.tip_cents}>{money(ctx, o.tip_cents)}</span></div>
-            <div className="dbt-strong"><span>Total</span><span data-testid="total" data-cents={o.total_cents}>{money(ctx, o.total_cents)}</span></div>
+            <div><span>{w.subtotal}</span><span data-testid="subtotal" data-cents={o.subtotal_cents}>{money(ctx, o.subtotal_cents)}</span></div>
+            {o.discount_cents ? <div className="dbt-good"><span>{w.promo} {o.promo_code}</span><span data-testid="discount" data-cents={o.discount_cents}>−{money(ctx, o.discount_cents)}</span></div> : null}
+            <div><span>{w.deliveryFeeCap}</span><span data-testid="delivery" data-cents={o.delivery_fee_cents}>{money(ctx, o.delivery_fee_cents)}</span></div>
+            <div><span>{w.serviceFee}</span><span data-testid="service" data-cents={o.service_fee_cents}>{money(ctx, o.service_fee_cents)}</span></div>
+            {o.small_order_fee_cents ? <div><span>{w.smallOrderFeeCap}</span><span data-testid="small-order" data-cents={o.small_order_fee_cents}>{money(ctx, o.small_order_fee_cents)}</span></div> : null}
+            <div><span>{w.tip}{o.tip_percent !== null ? ` (${o.tip_percent}%)` : ""}</span><span data-testid="tip" data-cents={o.tip_cents}>{money(ctx, o.tip_cents)}</span></div>
+            <div className="dbt-strong"><span>{w.total}</span><span data-testid="total" data-cents={o.total_cents}>{money(ctx, o.total_cents)}</span></div>
           </div>
-          <p className="dbt-muted dbt-small">Charged to {o.card_label}</p>
-          <p className="dbt-small">{state === "delivered" ? "Delivered to" : "Delivering to"} <span data-testid="address">{o.address}</span>{o.dropoff_instructions ? ` · “${o.dropoff_instructions}”` : ""}</p>
+          <p className="dbt-muted dbt-small">{w.chargedTo} {o.card_label}</p>
+          <p className="dbt-small">{state === "delivered" ? w.deliveredTo : w.deliveringTo} <span data-testid="address">{o.address}</span>{o.dropoff_instructions ? ` · “${o.dropoff_instructions}”` : ""}</p>
         </section>
         <div className="dbt-actions">
           <form action={`/api/orders/${o.id}/reorder`} method="post">
             <input type="hidden" name="mode" value="cart" />
-            <button type="submit" className="dbt-secondary" data-testid="reorder-cart">Reorder</button>
+            <button type="submit" className="dbt-secondary" data-testid="reorder-cart">{w.reorder}</button>
           </form>
           <form action={`/api/orders/${o.id}/reorder`} method="post">
             <input type="hidden" name="mode" value="now" />
-            <button type="submit" className="dbt-primary" data-testid="reorder-now">Reorder now · deliver ASAP</button>
+            <button type="submit" className="dbt-primary" data-testid="reorder-now">{w.reorderAsap}</button>
           </form>
         </div>
         <section className="dbt-panel">
-          <h2 className="dbt-h2">Your rating</h2>
+          <h2 className="dbt-h2">{w.yourRating}</h2>
           {o.rating !== null ? (
             <p data-testid="rating" data-stars={o.rating}>
               {"★".repeat(o.rating)}{"☆".repeat(5 - o.rating)} {o.rating_comment ? <span className="dbt-muted">“{o.rating_comment}”</span> : null}
@@ -96,10 +96,10 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
                 ))}
               </div>
               <label>
-                Comment (optional)
+                {w.comment}
                 <textarea name="comment" rows={2} maxLength={500} />
               </label>
-              <button type="submit" className="dbt-primary">Rate order</button>
+              <button type="submit" className="dbt-primary">{w.rateOrder}</button>
             </form>
           ) : (
             <p className="dbt-muted">{state === "delivered" ? `Orders can be rated for ${RATE_DAYS} days after delivery.` : "You can rate this order once it arrives."}</p>

@@ -9,7 +9,7 @@ import { chrome, one, type SearchParams } from "@/delivery/lib/page";
 export default async function ItemPage({ params, searchParams }: { params: Promise<{ slug: string; id: string }>; searchParams: SearchParams }) {
   const { slug, id } = await params;
   const sp = await searchParams;
-  const { user, ctx, cartCount } = await chrome();
+  const { user, ctx, cartCount, w } = await chrome();
   const r = restaurantBySlug(slug);
   const item = menuItem(idValue(id));
   if (!r || !item || item.restaurant_id !== r.id) notFound();
@@ -17,7 +17,7 @@ export default async function ItemPage({ params, searchParams }: { params: Promi
   const back = `/store/${r.slug}/item/${item.id}`;
   return (
     <>
-      <Header active="" name={user.full_name} cartCount={cartCount} city={ctx.city} />
+      <Header active="" name={user.full_name} cartCount={cartCount} city={ctx.city} w={w} />
       <main className="dbt-main dbt-narrow">
         <p><Link href={`/store/${r.slug}`}>← {r.name}</Link></p>
         <h1 data-testid="item-name">{item.name}</h1>
@@ -30,7 +30,7 @@ export default async function ItemPage({ params, searchParams }: { params: Promi
           {item.options.map((g) => (
             <fieldset key={g.key} className="dbt-options">
               <legend>
-                {g.label} <span className="dbt-muted dbt-small">{g.pick === "one" ? "Required · choose 1" : `Optional · up to ${g.max}`}</span>
+                {g.label} <span className="dbt-muted dbt-small">{g.pick === "one" ? w.required : w.optional(g.max)}</span>
               </legend>
               {g.choices.map((c, k) => (
                 <label key={c.id} className="dbt-choice">
@@ -42,11 +42,11 @@ export default async function ItemPage({ params, searchParams }: { params: Promi
             </fieldset>
           ))}
           <label>
-            Special instructions
+            {w.specialInstructions}
             <textarea name="instructions" maxLength={MAX_NOTE} rows={2} placeholder="No onions, sauce on the side…" />
           </label>
           <label className="dbt-qty">
-            Quantity
+            {w.quantity}
             <input name="qty" type="number" min={1} max={MAX_QTY} defaultValue={1} required />
           </label>
           {other && other.id !== r.id ? (
@@ -55,7 +55,7 @@ export default async function ItemPage({ params, searchParams }: { params: Promi
               <span>Start a new cart (removes the items from {other.name})</span>
             </label>
           ) : null}
-          <button type="submit" className="dbt-primary" data-testid="add-to-cart">Add to cart</button>
+          <button type="submit" className="dbt-primary" data-testid="add-to-cart">{w.addToCart}</button>
         </form>
       </main>
     </>
