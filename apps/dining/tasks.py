@@ -58,7 +58,9 @@ def tasks(world: World) -> list[Task]:
     upcoming = sorted((b for b in mine if b["status"] == "booked"), key=lambda b: b["at"])
     slugs = {(x["name"], x["address"]): x["slug"] for x in catalogue()}
     order = {(x["name"], x["address"]): i for i, x in enumerate(catalogue())}
-    slug = lambda b: slugs[(b["restaurant"], b["address"])]  # noqa: E731
+
+    def slug(b: dict) -> str:
+        return slugs[(b["restaurant"], b["address"])]
 
     def task(name: str, apps: list[str], **kw) -> None:
         out.append(Task(id=f"{pid}/{APP}/{name}", persona=pid, apps_involved=apps, **kw))

@@ -42,14 +42,14 @@ def local_price(usd_cents: float, currency: str) -> int:
     """A menu price in ``currency`` minor units from a price already scaled to the city, rounded as menus there are."""
     v = usd_cents * FX[currency]
     if currency in ("USD", "CAD"):
-        return max(250, int(round(v / 100)) * 100 - 5) if v >= 500 else int(round(v / 25)) * 25
+        return max(250, round(v / 100) * 100 - 5) if v >= 500 else round(v / 25) * 25
     if currency in ("GBP", "EUR"):
-        return max(150, int(round(v / 50)) * 50)
+        return max(150, round(v / 50) * 50)
     if currency == "DKK":
-        return max(2500, int(round(v / 500)) * 500)
+        return max(2500, round(v / 500) * 500)
     if currency == "MXN":
-        return max(3000, int(round(v / 500)) * 500)
-    return max(20000, int(round(v / 5000)) * 5000)  # JPY: 50-yen steps, stored x100
+        return max(3000, round(v / 500) * 500)
+    return max(20000, round(v / 5000) * 5000)  # JPY: 50-yen steps, stored x100
 
 
 def _street_line(r, country: str, street: str) -> str:
@@ -91,7 +91,7 @@ def _hours(r, home: bool) -> dict:
     hours = {"dinner": {"days": list(dinner_days), "open": open_, "close": close}}
     if home:
         weekdays = r.random() < 0.45
-        hours["lunch"] = {"days": DAYS if weekdays else ["sat", "sun"], "open": "10:30" if not weekdays else "10:30",
+        hours["lunch"] = {"days": DAYS if weekdays else ["sat", "sun"], "open": "10:30",
                           "close": r.choice(["14:30", "15:00"])}
     elif r.random() < 0.6:
         hours["lunch"] = {"days": list(dinner_days), "open": r.choice(["11:30", "12:00"]), "close": r.choice(["14:30", "15:00"])}
