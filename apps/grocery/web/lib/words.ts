@@ -18,7 +18,9 @@ const DE: Record<string, string> = {
   Qty: "Menge", Substitution: "Ersatz", Replacement: "Ersatzartikel", "Best match": "Beste Alternative", "Specific item": "Bestimmter Artikel",
   "Don't substitute": "Nicht ersetzen", "Your orders": "Ihre Bestellungen", Reorder: "Erneut bestellen", Delivered: "Geliefert",
   "Order placed": "Bestellt", "Reorder these items": "Diese Artikel erneut bestellen", "New list": "Neue Liste", "Create list": "Liste anlegen",
-  "Prices at": "Preise bei", Show: "Anzeigen", Remove: "Entfernen",
+  "Prices at": "Preise bei", Show: "Anzeigen", Remove: "Entfernen", open: "geöffnet", any: "beliebig", Open: "Geöffnet",
+  "delivers within": "liefert im Umkreis von", "Pick up at": "Abholung bei", "Deliver to": "Lieferung an",
+  "Notes for the store": "Hinweise für den Markt", midnight: "24:00",
 };
 
 export function w(locale: string, text: string): string {

@@ -8,8 +8,8 @@ import { cartCounts, orders, stores } from "@/grocery/lib/grocery";
 
 export const metadata = { title: "Stores" };
 
-function hours(open: string, close: string): string {
-  return `${open} – ${close === "24:00" ? "midnight" : close}`;
+function hours(open: string, close: string, locale: string): string {
+  return `${open} – ${close === "24:00" ? w(locale, "midnight") : close}`;
 }
 
 /** The store picker: every partner store with hours, delivery area and the cart there; the last order. */
@@ -25,7 +25,7 @@ export default async function StoresPage() {
       <main className="bf-main">
         <section className="bf-hero">
           <div>
-            <h1>Hi {first}, where are we shopping today?</h1>
+            <h1>{ctx.locale.startsWith("de") ? `Hallo ${first}, wo kaufen wir heute ein?` : `Hi ${first}, where are we shopping today?`}</h1>
             <p className="bf-muted">{w(ctx.locale, "Delivering to")} <strong data-testid="address">{user.address}</strong></p>
           </div>
           {last ? (
@@ -46,7 +46,7 @@ export default async function StoresPage() {
                 <h3>{s.name}{s.key === ctx.usualStore ? <span className="bf-chip">{w(ctx.locale, "Your usual")}</span> : null}</h3>
                 <div className="bf-muted bf-small">{s.tagline}</div>
                 <div className="bf-small">{s.address}</div>
-                <div className="bf-small">Open {hours(s.opens, s.closes)} · delivers within {s.radius} {s.radius_unit} · {w(ctx.locale, s.pickup ? "Delivery or pickup" : "Delivery only")}</div>
+                <div className="bf-small">{w(ctx.locale, "Open")} {hours(s.opens, s.closes, ctx.locale)} · {w(ctx.locale, "delivers within")} {s.radius} {s.radius_unit} · {w(ctx.locale, s.pickup ? "Delivery or pickup" : "Delivery only")}</div>
                 {counts.get(s.id) ? <div className="bf-small"><Link href={`/cart?store=${s.key}`}>{counts.get(s.id)} items in your cart</Link></div> : null}
               </div>
               <Link href={`/store/${s.key}`} className="bf-primary">{w(ctx.locale, "Shop")}</Link>

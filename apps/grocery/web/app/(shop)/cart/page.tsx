@@ -35,7 +35,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
     <>
       <Header active="" name={user.full_name} store={store} cartCount={counts.get(store.id) ?? 0} locale={ctx.locale} />
       <main className="bf-main">
-        <h1>Your {store.name} cart</h1>
+        <h1>{ctx.locale.startsWith("de") ? `Ihr Warenkorb bei ${store.name}` : `Your ${store.name} cart`}</h1>
         {others.length ? <p className="bf-small bf-muted">Also in your carts: {others.map((s, i) => <span key={s.key}>{i ? ", " : ""}<Link href={`/cart?store=${s.key}`}>{s.name} ({counts.get(s.id)})</Link></span>)}</p> : null}
         {one(sp.error) ? <p className="bf-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
         {one(sp.reordered) ? <p className="bf-note" role="status">The items of order {one(sp.reordered)} are in your cart at today's prices.</p> : null}
@@ -98,7 +98,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
                   <Link href={`/cart?store=${store.key}`} className={!pickup ? "bf-toggle-on" : ""}>{w(ctx.locale, "Delivery")}</Link>
                   {store.pickup ? <Link href={`/cart?store=${store.key}&fulfilment=pickup`} className={pickup ? "bf-toggle-on" : ""}>{w(ctx.locale, "Pickup")}</Link> : <span className="bf-muted bf-small">No pickup here</span>}
                 </div>
-                <p className="bf-small">{pickup ? `Pick up at ${store.address}` : `Deliver to ${user.address}`}</p>
+                <p className="bf-small">{pickup ? `${w(ctx.locale, "Pick up at")} ${store.address}` : `${w(ctx.locale, "Deliver to")} ${user.address}`}</p>
                 <fieldset className="bf-windows" data-testid="windows">
                   <legend>{w(ctx.locale, pickup ? "Pickup window" : "Delivery window")}</legend>
                   {days.map((d) => (
@@ -122,7 +122,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
                 <label className="bf-field">{w(ctx.locale, "Pay with")}
                   <select name="card" defaultValue={String(cards().find((c) => c.is_default)?.id ?? "")}>{cards().map((c) => <option key={c.id} value={c.id}>{c.label}</option>)}</select>
                 </label>
-                <label className="bf-field">{pickup ? "Notes for the store" : "Delivery instructions"}<textarea name="instructions" rows={2} maxLength={500} placeholder={pickup ? "" : "Leave at the door, ring the bell…"} /></label>
+                <label className="bf-field">{w(ctx.locale, pickup ? "Notes for the store" : "Delivery instructions")}<textarea name="instructions" rows={2} maxLength={500} placeholder={pickup ? "" : "Leave at the door, ring the bell…"} /></label>
                 {!pickup ? (
                   <TipAndTotal legend={w(ctx.locale, "Tip your shopper (100% goes to them)")} initial={tipDefault} tipWord={w(ctx.locale, "Tip")} totalWord={w(ctx.locale, "Total")}
                     options={percents.map((p) => { const c = tipFor(subtotal, p); return { percent: p, cents: c, label: money(ctx, c), total: money(ctx, totals(subtotal, c, false).total_cents) }; })}

@@ -39,7 +39,7 @@ export default async function StorePage({ params, searchParams }: { params: Prom
     <>
       <Header active="/" name={user.full_name} store={store} cartCount={cartCounts().get(store.id) ?? 0} q={q} locale={ctx.locale} />
       <div className="bf-store-bar" style={{ borderColor: store.colour }}>
-        <strong>{store.name}</strong> <span className="bf-muted bf-small">{store.address} · open {store.opens} – {store.closes}</span>
+        <strong>{store.name}</strong> <span className="bf-muted bf-small">{store.address} · {w(ctx.locale, "open")} {store.opens} – {store.closes}</span>
         <Link href="/" className="bf-small">{w(ctx.locale, "Change store")}</Link>
       </div>
       <div className="bf-shop">
@@ -67,7 +67,7 @@ export default async function StorePage({ params, searchParams }: { params: Prom
                 {brands.map((b) => <option key={b} value={b}>{b}</option>)}
               </select>
             </label>
-            <label>{w(ctx.locale, "Price up to")}<input name="max" defaultValue={maxRaw} inputMode="decimal" size={6} placeholder="any" /></label>
+            <label>{w(ctx.locale, "Price up to")}<input name="max" defaultValue={maxRaw} inputMode="decimal" size={6} placeholder={w(ctx.locale, "any")} /></label>
             <label>{w(ctx.locale, "Sort")}
               <select name="sort" defaultValue={sort}>
                 <option value="relevance">{w(ctx.locale, "Aisle order")}</option>
