@@ -44,7 +44,7 @@ from builder.names import safe_filename
 from builder.rng import rng
 from builder.world import World
 from builder.world.accounts import payment_cards
-from builder.world.locale import Fmt
+from builder.world.locale import Fmt, money_in  # noqa: F401 (money_in: the folio's local money)
 from builder.world.travel import AIRPORTS, CITIES, _country, airport_zone
 
 UTC = dt.UTC
@@ -921,24 +921,6 @@ def room_number(world: World, checkout: dict) -> str:
     """The stay's room number, e.g. ``1214`` (floor 2-14, room 01-40; stream ``travel_docs/room/<confirmation>``)."""
     r = rng(world.seed, f"travel_docs/room/{checkout['confirmation']}")
     return f"{r.randint(2, 14)}{r.randint(1, 40):02d}"
-
-
-_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CAD": "CA$", "MXN": "MX$"}
-
-
-def money_in(cents: int, currency: str, locale: str) -> str:
-    """``cents`` (hundredths of a unit) of ``currency`` as the persona's locale writes money: ``€1,205.90``,
-    ``¥91,576`` (no minor units), ``DKK 9,545.00``; in German ``1.205,90 €``, ``9.545,00 DKK``."""
-    sign = "-" if cents < 0 else ""
-    cents = abs(int(cents))
-    whole = cents // 100 if currency != "JPY" else (cents + 50) // 100
-    frac = "" if currency == "JPY" else f"{cents % 100:02d}"
-    symbol = _SYMBOLS.get(currency)
-    if locale == "de_DE":
-        number = f"{whole:,}".replace(",", ".") + (f",{frac}" if frac else "")
-        return f"{sign}{number} {symbol if currency in ('USD', 'EUR', 'GBP', 'JPY') else currency}"
-    number = f"{whole:,}" + (f".{frac}" if frac else "")
-    return f"{sign}{symbol}{number}" if symbol else f"{sign}{currency} {number}"
 
 
 def folio_lines(checkout: dict) -> list[tuple[dt.date, str, int]]:

@@ -68,6 +68,10 @@ class Fmt:
         """``$1,234.56`` in the persona's currency (``1.234,56 €`` in German)."""
         return format_money(cents, self.currency, self.locale)
 
+    def money_in(self, cents: int, currency: str) -> str:
+        """``cents`` of another ``currency`` as this locale writes it (:func:`money_in`): a bill abroad."""
+        return money_in(cents, currency, self.locale)
+
     def date(self, d: dt.date | dt.datetime) -> str:
         """``Fri, Sep 4, 2026`` (US) / ``Fri 4 Sep 2026`` (GB) / ``Fr., 4. Sept. 2026`` (DE)."""
         days, months = _DAYS[self.lang], _MONTHS[self.lang]
@@ -143,6 +147,24 @@ class Fmt:
 
 
 TEMPLATES = Path(__file__).with_name("templates")
+
+
+_LOCAL_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CAD": "CA$", "MXN": "MX$"}
+
+
+def money_in(cents: int, currency: str, locale: str) -> str:
+    """``cents`` (hundredths of a unit) of ``currency`` as the persona's locale writes money: ``€1,205.90``,
+    ``¥91,576`` (no minor units), ``DKK 9,545.00``; in German ``1.205,90 €``, ``9.545,00 DKK``."""
+    sign = "-" if cents < 0 else ""
+    cents = abs(int(cents))
+    whole = cents // 100 if currency != "JPY" else (cents + 50) // 100
+    frac = "" if currency == "JPY" else f"{cents % 100:02d}"
+    symbol = _LOCAL_SYMBOLS.get(currency)
+    if locale == "de_DE":
+        number = f"{whole:,}".replace(",", ".") + (f",{frac}" if frac else "")
+        return f"{sign}{number} {symbol if currency in ('USD', 'EUR', 'GBP', 'JPY') else currency}"
+    number = f"{whole:,}" + (f".{frac}" if frac else "")
+    return f"{sign}{symbol}{number}" if symbol else f"{sign}{currency} {number}"
 
 
 @cache
