@@ -13,7 +13,7 @@ What the seed writes, and the rules it keeps (tests and tasks depend on them):
   delivery, ``rated_in_app = 0``. Newer orders are unrated.
 * **Promo codes** (:func:`promos`): a first-order code, an amount off above a minimum, free delivery, and one
   that expired; dates relative to the world's now, amounts in the persona's currency.
-* **Addresses**: Home (the default) and Work from the spec; **cards** ``builder.world.accounts.payment_cards``
+* **Addresses**: Home (the default) and Work from the spec (Zuhause, Arbeit for a de persona); **cards** ``builder.world.accounts.payment_cards``
   (the first is the default); the user's default tip is ``preferences.tipping_percent``.
 """
 
@@ -125,9 +125,9 @@ def seed(world: World, path: Path) -> Path:
             db.add(m.Card(id=i, account=c["account"], brand=c["brand"], last4=c["last4"], holder=c["holder"],
                           expiry=c["expiry"], label=c["label"], is_default=int(i == 1)))
         home = format_address(ident.address)
-        db.add(m.Address(id=1, label="Home", line=home, instructions="", is_default=1, world_ref="seed:home"))
+        db.add(m.Address(id=1, label="Zuhause" if de else "Home", line=home, instructions="", is_default=1, world_ref="seed:home"))
         if p.work and p.work.office_address:
-            db.add(m.Address(id=2, label="Work", line=format_address(p.work.office_address), instructions="",
+            db.add(m.Address(id=2, label="Arbeit" if de else "Work", line=format_address(p.work.office_address), instructions="",
                              is_default=0, world_ref="seed:work"))
         rest_id, dish_rows = {}, {}
         item_id = 0

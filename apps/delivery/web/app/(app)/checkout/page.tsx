@@ -88,7 +88,7 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
               </fieldset>
               <label>
                 {w.dropoff}
-                <input name="dropoff" maxLength={MAX_NOTE} defaultValue={one(sp.dropoff)} placeholder="Leave at the door, ring twice…" />
+                <input name="dropoff" maxLength={MAX_NOTE} defaultValue={one(sp.dropoff)} placeholder={w.dropoffHint} />
               </label>
               <fieldset>
                 <legend>{w.when}</legend>
@@ -115,13 +115,13 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
                     <input type="radio" name="tip" value="custom" defaultChecked={tip === "custom"} />
                     <span>{w.other}</span>
                   </label>
-                  <input name="tip_amount" inputMode="decimal" defaultValue={tipAmount} placeholder="Amount" aria-label="Custom tip" className="dbt-tip-amount" />
+                  <input name="tip_amount" inputMode="decimal" defaultValue={tipAmount} placeholder={w.amount} aria-label={w.amount} className="dbt-tip-amount" />
                 </div>
                 <p className="dbt-muted dbt-small">{w.tipDefault(user.tip_percent)}</p>
               </fieldset>
               <label>
                 {w.promoCode}
-                <input name="promo" defaultValue={promo} maxLength={20} autoCapitalize="characters" placeholder="e.g. SAVE5" />
+                <input name="promo" defaultValue={promo} maxLength={20} autoCapitalize="characters" placeholder={w.promoHint} />
               </label>
               <fieldset>
                 <legend>{w.payWith}</legend>

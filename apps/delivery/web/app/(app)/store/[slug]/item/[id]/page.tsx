@@ -43,7 +43,7 @@ export default async function ItemPage({ params, searchParams }: { params: Promi
           ))}
           <label>
             {w.specialInstructions}
-            <textarea name="instructions" maxLength={MAX_NOTE} rows={2} placeholder="No onions, sauce on the side…" />
+            <textarea name="instructions" maxLength={MAX_NOTE} rows={2} placeholder={w.instructionsHint} />
           </label>
           <label className="dbt-qty">
             {w.quantity}
