@@ -133,6 +133,15 @@ test("cart per store: add the basket, the comparison across stores, substitution
   await screenshot(page, "07-cart");
 });
 
+test("pickup: the store's pickup windows, no delivery fee and no tip", async () => {
+  await page.goto(`${BASE}/cart?store=${usual}&fulfilment=pickup`);
+  assert.match(await page.locator(".bf-windows legend").innerText(), /Pickup window/);
+  assert.ok((await page.getByTestId("window").count()) > 0);
+  assert.equal(await page.locator(".bf-tips").count(), 0);
+  assert.doesNotMatch(await page.getByTestId("totals").innerText(), /Delivery fee|Tip/);
+  await screenshot(page, "07b-pickup");
+});
+
 test("bad input is refused with a message and nothing changes", async () => {
   const bad = [
     ["/api/cart", { action: "add", store: usual, product: "BK00000000", qty: "1" }, /isn't in the catalogue/],
