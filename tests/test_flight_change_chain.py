@@ -75,19 +75,17 @@ def solve(task, served: Served, cookies: dict[str, str]) -> None:
                               ("when", "later"), ("at", at.strftime("%Y-%m-%dT%H:%M")), ("card", str(card)),
                               ("purpose", "personal")], cookies["rides"])
     assert status == 303 and "/rides/" in location and "error" not in location, location
-    # Bramblestay: cancel the stay (inside its free window) and book the same room from the new night.
-    stays = served.database("stays")
-    slug, room, plan, guests, card = _one(stays, """SELECT p.slug, b.room_id, b.rate_plan, b.guests, b.card_id
-                                                   FROM bookings b JOIN properties p ON p.id = b.property_id
-                                                   WHERE b.confirmation = ?""", exp["confirmation"])
-    status, location = _post(served, "stays", "/api/cancel", [("confirmation", exp["confirmation"]), ("confirm", "yes")],
-                             cookies["stays"])
-    assert status == 303 and "cancelled=1" in location, location
-    status, location = _post(served, "stays", "/api/bookings",
-                             [("p", slug), ("room", str(room)), ("plan", plan), ("checkin", exp["check_in"]),
-                              ("checkout", exp["check_out"]), ("guests", str(guests)), ("card", str(card)),
-                              ("request", "Arriving late, after 10 pm.")], cookies["stays"])
-    assert status == 303 and "booked=1" in location, location
+    # Bramblestay: change the stay's dates (inside its free window), then put the changed stay from the mail it
+    # sends into Daybook (its .ics carries the calendar's own UID at a higher SEQUENCE, so the entry moves).
+    status, location = _post(served, "stays", "/api/change", [("confirmation", exp["confirmation"]),
+                                                              ("checkin", exp["check_in"]), ("checkout", exp["check_out"]),
+                                                              ("confirm", "yes")], cookies["stays"])
+    assert status == 303 and "changed=1" in location, location
+    (att,) = _one(served.database("mail"), """SELECT a.id FROM attachments a JOIN messages m ON m.id = a.message_id
+                                              WHERE a.filename = ? AND m.world_ref IS NULL ORDER BY a.id DESC LIMIT 1""",
+                  f"reservation-{exp['confirmation']}.ics")
+    status, location = _post(served, "mail", "/api/calendar-add", [("attachment", str(att)), ("back", "/")], cookies["mail"])
+    assert status == 303 and "Updated in Daybook" in urllib.parse.unquote_plus(location), location
     # Mailbox: ask the restaurant to move the table a day.
     dinner = dt.datetime.fromisoformat(exp["dinner"])
     later = dinner + dt.timedelta(days=1)
@@ -121,11 +119,11 @@ def test_chain_do_nothing_scores_zero_and_the_reference_solution_scores_every_ma
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         solve(task, served, _cookies(world))
         score, items = grade(task, _dbs(served.database))
-        # The stay's bank side: the cancellation refunded what the first booking charged (if it was prepaid) and
-        # the new one is a pending charge or pay-at-property, never both stays charged.
-        bank = sqlite3.connect(served.database("bank"))
-        lines = bank.execute("SELECT kind, amount_cents FROM card_authorizations WHERE app = 'stays'").fetchall()
-        bank.close()
+        # The stay's calendar entry moved with it; a booking paid at the property moves nothing on the card.
+        start = _one(served.database("calendar"), "SELECT start_local FROM events WHERE source = 'hotel' AND ref = ?",
+                     task.expected["stay_event"])
+        lines = _one(served.database("bank"), "SELECT COUNT(*) FROM card_authorizations WHERE app = 'stays'")
     judged = sum(i.weight for i in task.rubric if i.check is None)
     assert score == 100 - judged, [(i.item_id, i.status, i.evidence) for i in items]
-    assert sum(1 for k, _ in lines if k == "charge") <= 1, lines
+    assert start[0].startswith(task.expected["check_in"]), start
+    assert lines == (0,), lines

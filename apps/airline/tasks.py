@@ -333,7 +333,7 @@ def flight_change_task(world: World) -> Task | None:
                   "old_departure": item["old_departure"], "new_departure": item["new_departure"],
                   "calendar_event": steps["calendar_flight"]["event_id"], "pickup": "Home", "dropoff": airport,
                   "pickup_window": [lo.isoformat(), hi.isoformat()], "hotel": hotel,
-                  "confirmation": steps["hotel_check_in"]["confirmation"], "check_in": check_in,
+                  "confirmation": steps["hotel_check_in"]["confirmation"], "stay_event": stay.id, "check_in": check_in,
                   "check_out": check_out, "restaurant": restaurant, "restaurant_email": restaurant_email,
                   "dinner": steps["dinner_reservation"]["old"], "companion": companions[0] if companions else None},
         rubric=rubric)

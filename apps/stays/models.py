@@ -162,6 +162,9 @@ class Booking(Base):
     cancel_fee_cents: Mapped[int] = mapped_column(Integer, default=0)
     special_request: Mapped[str | None] = mapped_column(Text)
     folio: Mapped[str | None] = mapped_column(String)
+    calendar_uid: Mapped[str | None] = mapped_column(
+        String, doc="the iCalendar UID of the stay's calendar entry (the world's, for a world booking); NULL: "
+                    "<confirmation>@bramblestay.test")
     world_ref: Mapped[str | None] = mapped_column(String, index=True)
 
 

@@ -66,6 +66,14 @@ def bookings(world: World) -> list[dict]:
     return out
 
 
+def stay_calendar_uids(world: World) -> dict[str, str]:
+    """Confirmation number -> the UID of the stay's entry in the world's calendar (``hotel`` events whose ``ref`` is
+    the ``hotel_stay``), so the app's .ics of a changed stay updates that entry instead of adding a second one."""
+    stay_conf = {e.id: e.data["confirmation"] for e in world.of_kind("hotel_stay")}
+    return {stay_conf[c.data["ref"]]: c.data["uid"] for c in world.of_kind("calendar_event")
+            if c.data.get("source") == "hotel" and c.data.get("ref") in stay_conf and c.data.get("uid")}
+
+
 def bookmarks(world: World) -> list[dict[str, str]]:
     """One toolbar bookmark: the persona's trips on Bramblestay (only when the world books a hotel)."""
     return [{"title": "My trips | Bramblestay", "url": f"{SITE}trips", "folder": "menu/Travel"}] if bookings(world) else []
@@ -120,6 +128,7 @@ def seed(world: World, path: Path) -> Path:
     now = world.now
     lang = "de" if p.locale.startswith("de") else "en"
     world_bookings = bookings(world)
+    calendar_uids = stay_calendar_uids(world)
     with OrmSession(engine) as db:
         db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email, phone=ident.phone,
                       password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP)),
@@ -180,7 +189,8 @@ def seed(world: World, path: Path) -> Path:
                 paid_at=co.at.isoformat() if co else None, status="confirmed",
                 cancel_until=cancel_deadline(b["check_in"], zones[b["city"]], p.timezone),
                 booked_at=b["booked_at"], cancelled_at=None, refund_cents=0, cancel_fee_cents=0,
-                special_request=None, folio=co.data.get("folio") if co else None, world_ref=b["event"]))
+                special_request=None, folio=co.data.get("folio") if co else None,
+                calendar_uid=calendar_uids.get(b["confirmation"]), world_ref=b["event"]))
             day = dt.date.fromisoformat(b["check_in"])
             for n in range(b["nights"]):
                 db.add(m.BookingNight(booking_id=bid, night=(day + dt.timedelta(days=n)).isoformat(), room_id=room_id))

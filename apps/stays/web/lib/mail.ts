@@ -39,6 +39,8 @@ export interface MailStay {
   /** The city (its currency prices the stay). */
   city: string;
   user_id: number;
+  /** The calendar's UID for this stay when it has one (a world booking). */
+  calendar_uid?: string | null;
 }
 
 /** 15:00 / 3:00 PM in the persona's locale. */
@@ -47,14 +49,15 @@ function clock(ctx: StayContext, hour: number): string {
 }
 
 /** The stay's calendar file: one timed VEVENT from 15:00 on check-in to 11:00 on check-out in the property's zone
- * (as the world's hotel entry), UID `<confirmation>@bramblestay.test`; `sequence` > 0 for a changed stay. */
+ * (as the world's hotel entry), UID the calendar's for a world booking (so a changed stay updates that entry),
+ * else `<confirmation>@bramblestay.test`; `sequence` > 0 for a changed stay. */
 export function stayCalendar(ctx: StayContext, s: MailStay, sequence = 0): IcsCalendar {
   const de = ctx.locale.startsWith("de");
   return {
     prodid: `-//${SITE}//Trips//EN`,
     stamp: new Date(zonedInstant(ctx.now, ctx.timezone)).toISOString(),
     events: [{
-      uid: icsUid(s.confirmation, STAYS_HOST),
+      uid: s.calendar_uid || icsUid(s.confirmation, STAYS_HOST),
       start: new Date(zonedInstant(`${s.check_in}T15:00:00`, s.city_zone)).toISOString(),
       end: new Date(zonedInstant(`${s.check_out}T11:00:00`, s.city_zone)).toISOString(),
       summary: de ? `Hotel: ${s.property_name}` : `Stay at ${s.property_name}`,

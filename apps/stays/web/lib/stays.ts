@@ -88,6 +88,8 @@ export interface Booking {
   cancel_fee_cents: number;
   special_request: string | null;
   folio: string | null;
+  /** The stay's calendar UID when the calendar already holds it (a world booking); else null. */
+  calendar_uid: string | null;
   world_ref: string | null;
 }
 
