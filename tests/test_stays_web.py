@@ -443,7 +443,8 @@ def test_tasks_contract(world, default_layer, tmp_path):
     actions = [t for t in ts.values() if t.category == "action"]
     assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
     layer_apps = default_layer / "var/lib/persona-desktop/apps"
-    dbs = {"stays": layer_apps / "stays/stays.sqlite", "bank": layer_apps / "bank/bank.sqlite"}
+    dbs = {"stays": layer_apps / "stays/stays.sqlite", "bank": layer_apps / "bank/bank.sqlite",
+           "calendar": layer_apps / "calendar/calendar.sqlite"}
     for t in actions:
         assert grade(t, dbs)[0] == 0, t.id
     cookie = f"bs_session={credentials(world)['session_token']}"
@@ -452,17 +453,23 @@ def test_tasks_contract(world, default_layer, tmp_path):
             continue
         (tmp_path / slug).mkdir()
         with Served(default_layer, tmp_path / slug, now=world.now.isoformat()) as served:
-            _solve(slug, t.expected, served, served.database("stays"), cookie)
-            score, items = grade(t, {"stays": served.database("stays"), "bank": served.database("bank")})
+            _solve(slug, t.expected, served, served.database("stays"), cookie, world)
+            score, items = grade(t, {a: served.database(a) for a in ("stays", "bank", "calendar")})
             judged = sum(i.weight for i in t.rubric if i.check is None)
             assert score == 100 - judged, (slug, items)
 
 
-def _solve(slug: str, exp: dict, served: Served, db: Path, cookie: str) -> None:
+def _solve(slug: str, exp: dict, served: Served, db: Path, cookie: str, world=None) -> None:
     """The reference solution of an action task, through Bramblestay's HTTP routes."""
     if slug == "cancel-upcoming":
         status, location = _post(served, "/api/cancel", [("confirmation", exp["confirmation"]), ("confirm", "yes")], cookie)
         assert status == 303 and "cancelled=1" in location, location
+    elif slug == "leave-a-night-early":
+        status, location = _post(served, "/api/change", [("confirmation", exp["confirmation"]), ("checkin", exp["check_in"]),
+                                                          ("checkout", exp["check_out"]), ("confirm", "yes")], cookie)
+        assert status == 303 and "changed=1" in location, location
+        if exp["uid"]:  # Add to Daybook from the change mail, as a person would (mail's own route and cookie)
+            _add_changed_stay_to_daybook(served, exp["confirmation"], world)
     elif slug == "review-stay":
         fields = [("confirmation", exp["confirmation"]), ("rating", "4"),
                   ("body", "Comfortable room and friendly front desk; would stay again.")]
@@ -484,3 +491,22 @@ def _solve(slug: str, exp: dict, served: Served, db: Path, cookie: str) -> None:
     else:
         pytest.fail(f"no reference solution for {slug}")
 
+
+def _add_changed_stay_to_daybook(served: Served, confirmation: str, world) -> None:
+    from apps.mail.seed import credentials as mail_credentials
+
+    from .app_e2e import app
+
+    mail = app("mail")
+    con = sqlite3.connect(served.database("mail"))
+    (att,) = con.execute("SELECT a.id FROM attachments a JOIN messages m ON m.id = a.message_id WHERE a.filename = ? "
+                         "AND m.world_ref IS NULL ORDER BY a.id DESC LIMIT 1", (f"reservation-{confirmation}.ics",)).fetchone()
+    con.close()
+    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
+    conn.request("POST", "/api/calendar-add", body=urllib.parse.urlencode([("attachment", str(att)), ("back", "/")]),
+                 headers={"Host": mail.domain, "Content-Type": "application/x-www-form-urlencoded",
+                          "Cookie": f"{mail.session_cookie}={mail_credentials(world)['session_token']}"})
+    res = conn.getresponse()
+    res.read()
+    conn.close()
+    assert res.status == 303 and "Updated in Daybook" in urllib.parse.unquote_plus(res.getheader("Location") or "")

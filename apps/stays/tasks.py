@@ -180,6 +180,31 @@ def tasks(world: World) -> list[Task]:
                                            "WHERE confirmation = ? AND cancelled_at IS NOT NULL", [up["confirmation"]],
                                            [["cancelled", 0, 0]]))])
 
+    # 7b. Action (with the calendar): leave a night earlier, while free changes still apply: the booking's new dates
+    # (a booking_changes row, the app's own) and the calendar's stay entry, from the mail's changed .ics.
+    if upcoming and world.now <= deadline and up["nights"] >= 2:
+        from .seed import stay_calendar_uids
+
+        early = (dt.date.fromisoformat(up["check_out"]) - dt.timedelta(days=1)).isoformat()
+        uid = stay_calendar_uids(world).get(up["confirmation"])
+        rubric = [RubricItem(id="changed", weight=70 if uid else 100,
+                             requirement=f"The {up['city']} booking now runs {up['check_in']} to {early}",
+                             check=_sql("SELECT b.check_in, b.check_out, b.status FROM bookings b JOIN booking_changes c "
+                                        "ON c.booking_id = b.id WHERE b.confirmation = ? AND c.new_check_out = ? "
+                                        "GROUP BY b.id", [up["confirmation"], early],
+                                        [[up["check_in"], early, "confirmed"]]))]
+        if uid:
+            rubric.append(RubricItem(id="calendar", weight=30, requirement=f"Daybook's stay entry ends on {early}",
+                                     check=Check(type="sql", app="calendar",
+                                                 query="SELECT COUNT(*) FROM events WHERE uid = ? AND substr(end_local, 1, 10) = ?",
+                                                 params=[uid, early], expected=[[1]])))
+        task("leave-a-night-early", [APP, "calendar"] if uid else [APP], category="action", difficulty="medium",
+             time_limit_seconds=420,
+             instruction=f"I need to leave {up['city']} a day earlier. Change my hotel booking there to check out "
+                         "one day sooner (same check-in) and make sure my calendar shows the new dates.",
+             expected={"confirmation": up["confirmation"], "check_in": up["check_in"], "check_out": early, "uid": uid},
+             rubric=rubric)
+
     # 8. Action (with the bank): book the cheapest free-cancellation rental somewhere new, message the host.
     r = rng(world.seed, "stays/tasks")
     visited = {b["city"] for b in stays} | {canonical_city(p.identity.address.city)}
