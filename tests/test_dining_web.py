@@ -240,7 +240,7 @@ def test_tasks_contract(world, default_layer, tmp_path):
     actions = [t for t in ts.values() if t.category == "action"]
     assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
     layer_apps = default_layer / "var/lib/persona-desktop/apps"
-    dbs = {"dining": layer_apps / "dining/dining.sqlite", "bank": layer_apps / "bank/bank.sqlite"}
+    dbs = {a: layer_apps / a / f"{a}.sqlite" for a in ("dining", "bank", "messaging")}
     for t in actions:
         assert grade(t, dbs)[0] == 0, t.id
     cookie = f"tt_session={credentials(world)['session_token']}"
@@ -249,15 +249,38 @@ def test_tasks_contract(world, default_layer, tmp_path):
             continue
         (tmp_path / slug).mkdir()
         with Served(default_layer, tmp_path / slug, now=world.now.isoformat()) as served:
-            _solve(slug, t.expected, served, cookie)
-            score, items = grade(t, {"dining": served.database("dining"), "bank": served.database("bank")})
+            _solve(slug, t.expected, served, cookie, world)
+            score, items = grade(t, {a: served.database(a) for a in ("dining", "bank", "messaging")})
             judged = sum(i.weight for i in t.rubric if i.check is None)
             assert score == 100 - judged, (slug, items)
 
 
-def _solve(slug: str, exp: dict, served: Served, cookie: str) -> None:
-    """The reference solution of an action task, through TableTime's HTTP routes."""
-    if slug == "cancel-upcoming":
+def _solve(slug: str, exp: dict, served: Served, cookie: str, world=None) -> None:
+    """The reference solution of an action task, through TableTime's (and Parley's) HTTP routes."""
+    if slug == "split-the-bill":
+        from apps.messaging.seed import credentials as parley_credentials
+
+        from .app_e2e import app
+
+        parley = app("messaging")
+        con = sqlite3.connect(served.database("messaging"))
+        share = f"{exp['share_cents'] // 100}.{exp['share_cents'] % 100:02d}"
+        for name in exp["companions"]:
+            (conversation,) = con.execute("SELECT c.id FROM conversations c JOIN contacts k ON k.id = c.contact_id "
+                                          "WHERE c.kind = 'direct' AND k.name = ?", (name,)).fetchone()
+            conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
+            body = urllib.parse.urlencode([("conversation", str(conversation)),
+                                           ("body", f"Dinner came to {exp['charged_cents'] / 100:.2f} for the "
+                                                    f"{exp['party']} of us, so {share} each. Thanks!")])
+            conn.request("POST", "/api/messages", body=body, headers={
+                "Host": parley.domain, "Content-Type": "application/x-www-form-urlencoded",
+                "Cookie": f"{parley.session_cookie}={parley_credentials(world)['session_token']}"})
+            res = conn.getresponse()
+            res.read()
+            conn.close()
+            assert res.status == 303, res.status
+        con.close()
+    elif slug == "cancel-upcoming":
         location = _post(served, "/api/reservations/cancel", [("confirmation", exp["confirmation"]), ("confirm", "yes")], cookie)[1]
         assert "done=cancelled" in location, location
     elif slug == "bigger-party":

@@ -46,7 +46,7 @@ def _date_forms(day: dt.date) -> list[str]:
 
 
 def tasks(world: World) -> list[Task]:
-    """Return the TableTime tasks of ``world`` (eleven when it has past and upcoming bookings with companions; fewer
+    """Return the TableTime tasks of ``world`` (twelve when it has past and upcoming bookings with companions; fewer
     for a persona who never dines out), in a fixed order."""
     p = world.persona
     pid = p.id
@@ -215,4 +215,38 @@ def tasks(world: World) -> list[Task]:
              rubric=[RubricItem(id="saved", weight=100, requirement=f"{rn} ({money(cents, cur)}) is saved",
                                 check=_sql("SELECT COUNT(*) FROM favourites f JOIN restaurants r ON r.id = f.restaurant_id "
                                            "WHERE r.slug = ? AND f.world_ref IS NULL", [slugs[(rn, ra)]], [[1]]))])
+    # 12. Action across TableTime, the bank and Parley: split the last dinner the persona paid for the whole table
+    # (the card line holds the food and the tip) evenly, and ask each friend who came for their share.
+    paid = {e.data["restaurant_booking"]: e for e in world.of_kind("card_purchase")
+            if e.status == "done" and e.data.get("paid_for") == "table" and e.data.get("restaurant_booking")}
+    split = [b for b in past if b["confirmation"] in paid and b["companions"]]
+    if split:
+        b = split[-1]
+        charge = paid[b["confirmation"]].data
+        party = len(b["companions"]) + 1
+        share_lo, share_hi = charge["amount_cents"] // party, -(-charge["amount_cents"] // party)
+
+        def forms(cents: int) -> list[str]:
+            return [f"{cents // 100}.{cents % 100:02d}", f"{cents // 100},{cents % 100:02d}"]
+
+        shares = sorted(set(forms(share_lo) + forms(share_hi)))
+        who = b["companions"]
+        weights = [100 // len(who) + (100 % len(who) if i == 0 else 0) for i in range(len(who))]
+        marks = " OR ".join("instr(m.body, ?) > 0" for _ in shares)
+        task("split-the-bill", [APP, "bank", "messaging"], category="action", difficulty="hard", time_limit_seconds=600,
+             instruction=f"I paid for everyone at {b['restaurant']} on {_day_text(b['at'].date(), loc)}. Split what my card "
+                         "was charged (tip included) evenly between everyone who came, and ask each of my friends for "
+                         "their share in Parley.",
+             expected={"confirmation": b["confirmation"], "charged_cents": charge["amount_cents"], "party": party,
+                       "share_cents": share_hi, "companions": who},
+             rubric=[RubricItem(id=f"asked-{i}", weight=w,
+                                requirement=f"{n} is asked in Parley for {money(share_hi, cur)}",
+                                check=Check(type="sql", app="messaging",
+                                            query=" ".join(f"""SELECT COUNT(*) > 0 FROM messages m JOIN conversations c
+                                                ON c.id = m.conversation_id WHERE c.kind = 'direct' AND c.contact_id =
+                                                (SELECT id FROM contacts WHERE name = ?) AND m.sender_id IS NULL
+                                                AND m.world_ref IS NULL AND ({marks})""".split()),
+                                            params=[n, *shares], expected=[[1]]))
+                     for i, (n, w) in enumerate(zip(who, weights))])
+
     return out
