@@ -141,14 +141,25 @@ def _build_locked(console: Console, completed, persona: Path, slot: output.Slot,
         signal.signal(sig, _terminate)
     staging.mkdir()
     try:
+        # Not a terminal (CI, a pipe, a log file): no live display, which would only be drawn at the end, but a
+        # line per step as it happens.
+        plain = not console.is_terminal
         with Progress(SpinnerColumn(), TextColumn("[bold]{task.fields[stage]:<7}[/] {task.description}"),
-                      TimeElapsedColumn(), console=console, transient=False) as progress:
+                      TimeElapsedColumn(), console=console, transient=False, disable=plain) as progress:
 
             def stage(name: str, fn: Callable[[Callable[[str], None]], object]) -> object:
                 tid = progress.add_task("", stage=name)
                 started = time.monotonic()
-                result = fn(lambda msg: progress.update(tid, description=msg))
+
+                def say(msg: str) -> None:
+                    progress.update(tid, description=msg)
+                    if plain:
+                        print(f"build-image: {name:<7} {msg}", file=sys.stderr, flush=True)
+
+                result = fn(say)
                 timings[name] = time.monotonic() - started
+                if plain:
+                    print(f"build-image: {name:<7} done in {timings[name]:.1f}s", file=sys.stderr, flush=True)
                 progress.update(tid, description="[green]done[/]", completed=1, total=1)
                 return result
 
