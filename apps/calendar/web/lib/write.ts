@@ -459,12 +459,20 @@ export function addFromIcs(events: IcsEvent[]): Added {
   return { id, uid: ev.uid, created: true, updated: false };
 }
 
-/** Take the newer revision `ev` of event `id`: title, text, place, times, rule and SEQUENCE (attendees and answers stay). */
+/**
+ * Take the newer revision `ev` of event `id`: title, text, place, times, rule and SEQUENCE (attendees and answers
+ * stay). A timed event keeps its own zone (a hotel stay in Austin stays in Austin's time): the file's instants, often
+ * UTC, are written as wall times of that zone.
+ */
 function updateFromIcs(id: string, ev: IcsEvent): void {
   const ctx = calContext();
   const startMs = ev.allDay ? toUtc(ev.start.local, ctx.tz) : toUtc(ev.start.local, ev.start.tz);
   const endMs = ev.allDay ? toUtc(ev.end.local, ctx.tz) : toUtc(ev.end.local, ev.end.tz);
   if (endMs < startMs) throw new CalError("The event in the file ends before it starts.", "ics");
+  const cur = db().prepare("SELECT start_tz, end_tz, all_day FROM events WHERE id = ?").get(id) as { start_tz: string; end_tz: string; all_day: number };
+  if (!ev.allDay && !cur.all_day) {
+    ev = { ...ev, start: { local: toLocal(startMs, cur.start_tz), tz: cur.start_tz }, end: { local: toLocal(endMs, cur.end_tz), tz: cur.end_tz } };
+  }
   let rrule: string | null = null;
   if (ev.rrule) {
     try {
