@@ -40,3 +40,9 @@ export function priceLevel(ctx: DashContext, n: number): string {
   const sign = ctx.currency === "GBP" ? "£" : ctx.currency === "EUR" ? "€" : "$";
   return sign.repeat(Math.max(1, Math.min(3, n)));
 }
+
+/** An opening hour `HH:MM` (`24:00`: midnight) as the locale writes the time of day: `4:00 PM` / `16:00`. */
+export function hour(ctx: DashContext, hhmm: string): string {
+  if (hhmm === "24:00") return hour(ctx, "00:00");
+  return clock(ctx, `2000-01-01T${hhmm}:00`);
+}

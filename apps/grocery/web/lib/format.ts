@@ -42,3 +42,9 @@ export function unitPrice(ctx: ShopContext, priceCents: number, unitCount: numbe
 export function dayTime(ctx: ShopContext, iso: string): string {
   return `${day(ctx, iso)}, ${clock(ctx, iso)}`;
 }
+
+/** An opening hour `HH:MM` (`24:00`: midnight) as the locale writes the time of day: `4:00 PM` / `16:00`. */
+export function hour(ctx: ShopContext, hhmm: string): string {
+  if (hhmm === "24:00") return hour(ctx, "00:00");
+  return clock(ctx, `2000-01-01T${hhmm}:00`);
+}

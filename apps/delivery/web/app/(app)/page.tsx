@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Cover } from "@/delivery/components/Cover";
 import { Header } from "@/delivery/components/Header";
 import { cuisines, etaRange, openAt, orderLines, orders, restaurants, usualOrder } from "@/delivery/lib/dash";
-import { day, money, priceLevel, stars } from "@/delivery/lib/format";
+import { day, hour, money, priceLevel, stars } from "@/delivery/lib/format";
 import { cuisineName } from "@/delivery/lib/i18n";
 import { chrome, one, type SearchParams } from "@/delivery/lib/page";
 
@@ -16,7 +16,9 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
   const list = restaurants({ cuisine, q });
   const usual = !cuisine && !q ? usualOrder() : undefined;
   const usualLines = usual ? orderLines(usual.id) : [];
-  const recent = !cuisine && !q ? [...new Map(orders().filter((o) => !o.usual).map((o) => [o.restaurant_id, o])).values()].slice(0, 3) : [];
+  // Orders come newest first: keep each restaurant's first (latest) one (a Map built from them would keep the oldest).
+  const seen = new Set<number>();
+  const recent = !cuisine && !q ? orders().filter((o) => !o.usual && !seen.has(o.restaurant_id) && seen.add(o.restaurant_id)).slice(0, 3) : [];
   const first = user.full_name.split(" ")[0];
   return (
     <>
@@ -87,7 +89,7 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
                     {cuisineName(w, r.cuisine)} · {priceLevel(ctx, r.price_level)} · {r.neighbourhood}
                   </span>
                   <span className="dbt-muted">
-                    {open ? `${lo}–${hi} min` : `${w.opens} ${r.opens}`} · {r.delivery_fee_cents ? `${money(ctx, r.delivery_fee_cents)} ${w.delivery}` : w.freeDelivery}
+                    {open ? `${lo}–${hi} min` : `${w.opens} ${hour(ctx, r.opens)}`} · {r.delivery_fee_cents ? `${money(ctx, r.delivery_fee_cents)} ${w.delivery}` : w.freeDelivery}
                   </span>
                 </div>
               </Link>

@@ -3,13 +3,13 @@ import { w } from "@/grocery/lib/words";
 import { Header } from "@/grocery/components/Header";
 import { requireUser } from "@/grocery/lib/auth";
 import { shopContext } from "@/grocery/lib/context";
-import { money, windowText } from "@/grocery/lib/format";
+import { hour, money, windowText } from "@/grocery/lib/format";
 import { cartCounts, orders, stores } from "@/grocery/lib/grocery";
 
 export const metadata = { title: "Stores" };
 
-function hours(open: string, close: string, locale: string): string {
-  return `${open} – ${close === "24:00" ? w(locale, "midnight") : close}`;
+function hours(ctx: Parameters<typeof hour>[0], open: string, close: string): string {
+  return `${hour(ctx, open)} – ${close === "24:00" ? w(ctx.locale, "midnight") : hour(ctx, close)}`;
 }
 
 /** The store picker: every partner store with hours, delivery area and the cart there; the last order. */
@@ -46,7 +46,7 @@ export default async function StoresPage() {
                 <h3>{s.name}{s.key === ctx.usualStore ? <span className="bf-chip">{w(ctx.locale, "Your usual")}</span> : null}</h3>
                 <div className="bf-muted bf-small">{s.tagline}</div>
                 <div className="bf-small">{s.address}</div>
-                <div className="bf-small">{w(ctx.locale, "Open")} {hours(s.opens, s.closes, ctx.locale)} · {w(ctx.locale, "delivers within")} {s.radius} {s.radius_unit} · {w(ctx.locale, s.pickup ? "Delivery or pickup" : "Delivery only")}</div>
+                <div className="bf-small">{w(ctx.locale, "Open")} {hours(ctx, s.opens, s.closes)} · {w(ctx.locale, "delivers within")} {s.radius} {s.radius_unit} · {w(ctx.locale, s.pickup ? "Delivery or pickup" : "Delivery only")}</div>
                 {counts.get(s.id) ? <div className="bf-small"><Link href={`/cart?store=${s.key}`}>{counts.get(s.id)} items in your cart</Link></div> : null}
               </div>
               <Link href={`/store/${s.key}`} className="bf-primary">{w(ctx.locale, "Shop")}</Link>

@@ -4,6 +4,13 @@ import { addresses, cards, cart, cartRestaurant, DashError, etaRange, MAX_NOTE, 
 import { money } from "@/delivery/lib/format";
 import { chrome, one, type SearchParams } from "@/delivery/lib/page";
 
+/** The first quarter hour at or after the naive local `now` (YYYY-MM-DDTHH:MM): the input's step counts from its
+ * `min`, so a min on a quarter hour makes 18:30 a valid choice (a min of 09:04 allowed only 18:19, 18:34...). */
+function quarterAfter(now: string): string {
+  const ms = Date.parse(`${now.slice(0, 16)}:00Z`);
+  return new Date(Math.ceil(ms / 900_000) * 900_000).toISOString().slice(0, 16);
+}
+
 export const metadata = { title: "Checkout" };
 
 export default async function CheckoutPage({ searchParams }: { searchParams: SearchParams }) {
@@ -99,7 +106,7 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
                 <label className="dbt-choice">
                   <input type="radio" name="when" value="later" defaultChecked={when === "later"} />
                   <span>{w.scheduleFor}</span>
-                  <input type="datetime-local" name="at" step={900} defaultValue={one(sp.at)} min={ctx.now.slice(0, 16)} aria-label="Delivery time" />
+                  <input type="datetime-local" name="at" step={900} defaultValue={one(sp.at)} min={quarterAfter(ctx.now)} aria-label="Delivery time" />
                 </label>
               </fieldset>
               <fieldset>

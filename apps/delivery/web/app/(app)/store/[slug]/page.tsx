@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { Cover } from "@/delivery/components/Cover";
 import { Header } from "@/delivery/components/Header";
 import { cart, cartRestaurant, etaRange, menu, openAt, restaurantBySlug } from "@/delivery/lib/dash";
-import { money, priceLevel, stars } from "@/delivery/lib/format";
+import { hour, money, priceLevel, stars } from "@/delivery/lib/format";
 import { cuisineName } from "@/delivery/lib/i18n";
 import { chrome, one, type SearchParams } from "@/delivery/lib/page";
 
@@ -40,9 +40,9 @@ export default async function StorePage({ params, searchParams }: { params: Prom
             </p>
             <p className="dbt-muted">{r.address}</p>
             <div className="dbt-facts">
-              <span><strong>{open ? `${lo}–${hi} min` : w.closedNow}</strong> {open ? w.delivery : `· ${w.opens} ${r.opens}`}</span>
+              <span><strong>{open ? `${lo}–${hi} min` : w.closedNow}</strong> {open ? w.delivery : `· ${w.opens} ${hour(ctx, r.opens)}`}</span>
               <span data-testid="delivery-fee" data-cents={r.delivery_fee_cents}><strong>{r.delivery_fee_cents ? money(ctx, r.delivery_fee_cents) : w.freeDelivery}</strong> {r.delivery_fee_cents ? w.deliveryFee : ""}</span>
-              <span>{w.hours} {r.opens}–{r.closes}</span>
+              <span>{w.hours} {hour(ctx, r.opens)}–{hour(ctx, r.closes)}</span>
               <span>{w.smallOrderFee} {money(ctx, r.small_order_fee_cents)} {w.under} {money(ctx, r.minimum_cents)}</span>
             </div>
             {one(sp.added) ? (

@@ -7,6 +7,7 @@ import { requireUser } from "@/grocery/lib/auth";
 import { shopContext } from "@/grocery/lib/context";
 import { aisles, cartCounts, product, searchProducts, storeByKey } from "@/grocery/lib/grocery";
 import { parseMoney } from "@persona/ui/format";
+import { hour } from "@/grocery/lib/format";
 
 export const metadata = { title: "Shop" };
 
@@ -39,7 +40,7 @@ export default async function StorePage({ params, searchParams }: { params: Prom
     <>
       <Header active="/" name={user.full_name} store={store} cartCount={cartCounts().get(store.id) ?? 0} q={q} locale={ctx.locale} />
       <div className="bf-store-bar" style={{ borderColor: store.colour }}>
-        <strong>{store.name}</strong> <span className="bf-muted bf-small">{store.address} · {w(ctx.locale, "open")} {store.opens} – {store.closes}</span>
+        <strong>{store.name}</strong> <span className="bf-muted bf-small">{store.address} · {w(ctx.locale, "open")} {hour(ctx, store.opens)} – {store.closes === "24:00" ? w(ctx.locale, "midnight") : hour(ctx, store.closes)}</span>
         <Link href="/" className="bf-small">{w(ctx.locale, "Change store")}</Link>
       </div>
       <div className="bf-shop">
