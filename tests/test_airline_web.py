@@ -72,6 +72,33 @@ def test_the_rebooked_flight_is_the_airlines_next_flight(world):
     assert nf.data["dep_local"] == item["new_departure"] and nf.data["flight_number"] != nf.data["original_flight_number"]
 
 
+def test_the_trip_page_tells_of_the_schedule_change(world, default_layer, tmp_path):
+    """The seeded legs keep the flight they replaced; My Trips flags the trip and its page says what changed."""
+    from apps.airline.seed import credentials
+
+    item = next(x for x in world.planted if x["id"] == "chain/flight-change")
+    old = next(f for f in world.of_kind("flight") if f.id == item["flight_id"]).data["flight_number"]
+    new = next(s["new_flight"] for s in item["steps"] if s["step"] == "airline_change")
+    cookie = f"ma_session={credentials(world)['session_token']}"
+    with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
+        con = sqlite3.connect(served.database("airline"))
+        rows = con.execute("SELECT flight_number, was_flight_number, was_dep_local FROM segments WHERE world_ref = ?",
+                           (item["flight_id"],)).fetchall()
+        others = con.execute("SELECT COUNT(*) FROM segments WHERE was_flight_number IS NOT NULL AND world_ref NOT IN "
+                             "(SELECT s.world_ref FROM segments s JOIN bookings b ON b.id = s.booking_id WHERE b.pnr = ?)",
+                             (item["pnr"],)).fetchone()[0]
+        con.close()
+        assert rows == [(new, old, item["old_departure"])] and others == 0
+        pages = {}
+        for path in ("/", f"/trips/{item['pnr']}"):
+            req = urllib.request.Request(f"http://127.0.0.1:{served.port}{path}", headers={"Host": HOST, "Cookie": cookie})
+            with urllib.request.urlopen(req, timeout=60) as r:
+                pages[path] = r.read().decode()
+    assert 'data-testid="schedule-changed"' in pages["/"]
+    trip = pages[f"/trips/{item['pnr']}"]
+    assert 'data-testid="schedule-change"' in trip and old in trip and new in trip
+
+
 def next_flight(world):
     """The world's next flight event after now (the persona's next departure)."""
     now = _now_utc(world)

@@ -205,6 +205,9 @@ class Segment(Base):
     gate: Mapped[str | None] = mapped_column(String)
     boarding_group: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String, doc="scheduled | flown | cancelled")
+    was_flight_number: Mapped[str | None] = mapped_column(
+        String, doc="the flight this leg replaced when the airline changed the schedule (rebooked); else NULL")
+    was_dep_local: Mapped[str | None] = mapped_column(String, doc="that flight's departure (local ISO); else NULL")
     world_ref: Mapped[str | None] = mapped_column(String, doc="flight event id; NULL for app segments")
 
 

@@ -314,7 +314,10 @@ def seed(world: World, path: Path) -> Path:
                                  dep_local=fd["dep_local"], arr_local=fd["arr_local"], dep_utc=fd["dep_utc"],
                                  arr_utc=fd["arr_utc"], duration_minutes=fd["duration_minutes"], distance_miles=miles,
                                  aircraft=fd["aircraft"], gate=fd.get("gate"), boarding_group=fd["boarding_group"],
-                                 status="flown" if flown else "scheduled", world_ref=f.id))
+                                 status="flown" if flown else "scheduled",
+                                 was_flight_number=fd.get("original_flight_number") if f.id in moved else None,
+                                 was_dep_local=fd.get("original_dep_local") if f.id in moved else None,
+                                 world_ref=f.id))
                 for k, seat in enumerate(fd["seats"][:len(pax_ids)]):
                     seat_id += 1
                     at, seq = _checkin(world, fd, d["passengers"][k]) if flown else (None, None)

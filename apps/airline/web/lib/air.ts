@@ -20,6 +20,8 @@ export interface Segment {
   id: number; booking_id: number; position: number; direction: string; leg: number; flight_number: string; origin: string;
   destination: string; dep_local: string; arr_local: string; dep_utc: string; arr_utc: string; duration_minutes: number;
   distance_miles: number; aircraft: string; gate: string | null; boarding_group: number; status: string;
+  /** The flight this leg replaced when the airline changed the schedule (NULL otherwise). */
+  was_flight_number: string | null; was_dep_local: string | null;
 }
 export interface SeatRow { id: number; segment_id: number; passenger_id: number; seat: string; checked_in_at: string | null; sequence: number | null }
 export interface Family { code: string; name: string; cabin: string; multiplier: number; changeable: number; cancel: string; seat_selection: number; carry_on: number; checked_bags: number; bag_kg: number; miles_percent: number }

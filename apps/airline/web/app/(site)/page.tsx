@@ -65,6 +65,9 @@ export default async function MyTrips({ searchParams }: { searchParams: SP }) {
                     <span>Confirmation <b data-testid="pnr">{t.booking.pnr}</b></span>
                     <span>{pax.length} traveller{pax.length > 1 ? "s" : ""}</span>
                     <span>{t.segments.length} flight{t.segments.length > 1 ? "s" : ""}</span>
+                    {t.segments.some((s) => s.was_dep_local && s.status !== "flown") ? (
+                      <span className="ma-status ma-status-changed" data-testid="schedule-changed">Schedule change</span>
+                    ) : null}
                   </div>
                 </Link>
               </li>

@@ -8,7 +8,7 @@ import { requireUser } from "@/airline/lib/auth";
 import { airContext, money } from "@/airline/lib/context";
 import { db } from "@/airline/lib/db";
 import { one, type SP } from "@/airline/lib/page";
-import { awareIso, clockZone, day } from "@/airline/lib/time";
+import { awareIso, clock, clockZone, day } from "@/airline/lib/time";
 
 export const metadata = { title: "Trip details" };
 
@@ -41,6 +41,13 @@ export default async function TripPage({ params, searchParams }: { params: Promi
       {changed ? <p className="ma-success" role="status" data-testid="changed">Your flight is changed. {Number(changed) > 0 ? `Fare difference charged: ${money(ctx, Number(changed))}.` : Number(changed) < 0 ? `Fare difference returned: ${money(ctx, -Number(changed))}.` : "No fare difference."}</p> : null}
       {one(sp.cancelled) ? <p className="ma-success" role="status" data-testid="cancelled">Your trip is cancelled. {one(sp.cancelled) === "credit" ? `${money(ctx, b.credit_cents)} is saved as travel credit.` : one(sp.cancelled) === "refund" ? `${money(ctx, b.refund_cents)} will be refunded to your card.` : "Basic Economy fares keep no value when cancelled."}</p> : null}
       {one(sp.error) ? <p className="ma-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+      {segs.filter((s) => s.was_dep_local && s.status !== "flown").map((s) => (
+        <p key={s.id} className="ma-alert" role="status" data-testid="schedule-change">
+          <b>Schedule change.</b> {s.was_flight_number} on {day(s.was_dep_local!, ctx.locale)} at {clock(s.was_dep_local!, ctx.locale)} was
+          cancelled. We rebooked you on {s.flight_number}, {day(s.dep_local, ctx.locale)} at {clock(s.dep_local, ctx.locale)}, at no
+          cost. Please update your plans (hotel, rides, calendar).
+        </p>
+      ))}
       <div className="ma-trip-head">
         <div>
           <h1>Trip to {b.destination}</h1>
