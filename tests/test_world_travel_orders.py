@@ -196,3 +196,18 @@ def test_two_runs_give_identical_events(persona, world):
     again = simulate(persona)
     assert [json.dumps(e.to_json(), sort_keys=True) for e in again.events] == \
         [json.dumps(e.to_json(), sort_keys=True) for e in world.events]
+
+
+def test_a_cuisine_tabletime_lacks_at_home_still_dines_out(tmp_path):
+    """A persona whose cuisine no TableTime restaurant in the home city serves (a fuzzed spec found it crashing):
+    the world falls back to its own restaurant names and still books dinners."""
+    from builder.persona import complete, load
+
+    from .conftest import DEFAULT_PERSONA
+
+    spec = json.loads(DEFAULT_PERSONA.read_text())
+    spec["id"], spec["preferences"]["cuisines"] = "peru-fan", ["Peruvian", "Thai"]
+    path = tmp_path / "peru-fan.json"
+    path.write_text(json.dumps(spec))
+    world = simulate(complete(load(path)))
+    assert world.of_kind("restaurant_booking")

@@ -734,11 +734,13 @@ def simulate_orders(sim: Sim) -> None:
             sim.merchants.append(m)
             merchants[name] = m
         places.append((merchants[name], cuisine, address))
-    if dining.in_city(home.city if home else None) and restaurants:
+    listed = [dining.by_name(home.city, n) for n, *_ in restaurants] if home else []
+    # (A cuisine TableTime lacks in the city makes _restaurants fall back to its own names: then the old way.)
+    if dining.in_city(home.city if home else None) and restaurants and all(listed):
         # TableTime lists every restaurant booked: as many more of its home-city restaurants as the city has
         # other restaurant merchants (those keep their walk-in card purchases), so the places number the same.
         extra = sum(m.category == "restaurants" and all(m is not x[0] for x in places) for m in sim.merchants)
-        for x in dining.other_restaurants(sim, [dining.by_name(home.city, n) for n, *_ in restaurants], extra):
+        for x in dining.other_restaurants(sim, listed, extra):
             if x["name"] not in merchants:
                 merchants[x["name"]] = Merchant(derived_id(sim.seed, "merchant", x["name"]), x["name"], "restaurants",
                                                 home.city)

@@ -28,6 +28,7 @@ export function Header({ active, name, cartCount, city, w, q = "" }: { active: s
       </Link>
       <div className="dbt-user">
         <span className="dbt-avatar" aria-hidden="true">{name.split(" ").map((w) => w[0]).slice(0, 2).join("")}</span>
+        <span className="dbt-user-name" data-testid="user-name">{name}</span>
         <form action="/api/logout" method="post">
           <button type="submit" className="dbt-link-button">{w.signOut}</button>
         </form>
