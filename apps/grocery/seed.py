@@ -40,6 +40,12 @@ WINDOW_DAYS = 7
 STAPLES_LIST = "Weekly staples"
 
 
+def signed_in_text(world: World) -> str:
+    """What the signed-in store picker greets with (the image's sign-in probe): ``Hi Dana,`` / ``Hallo Jana,``."""
+    first = world.persona.identity.name.split(" ")[0]
+    return f"Hallo {first}," if world.persona.locale.startswith("de") else f"Hi {first},"
+
+
 def credentials(world: World) -> dict[str, str]:
     """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (see builder.appkit)."""
     return appkit.credentials(world, "grocery")
