@@ -382,6 +382,25 @@ export function rsvpFromMail(uid: string, partstat: string): { id: string; parts
   return { id: e.id, partstat };
 }
 
+/** A file's RRULE as stored (without the `RRULE:` prefix), or null when it has none or the calendar cannot read it. */
+function fileRule(ev: IcsEvent): string | null {
+  if (!ev.rrule) return null;
+  try {
+    parseRule(ev.rrule);
+    return ev.rrule.replace(/^RRULE:/i, "");
+  } catch {
+    return null;
+  }
+}
+
+/** A file event's start and end instants (ms; all-day dates in the calendar's zone `tz`). Throws CalError if it ends first. */
+function fileTimes(ev: IcsEvent, tz: string): { startMs: number; endMs: number } {
+  const startMs = ev.allDay ? toUtc(ev.start.local, tz) : toUtc(ev.start.local, ev.start.tz);
+  const endMs = ev.allDay ? toUtc(ev.end.local, tz) : toUtc(ev.end.local, ev.end.tz);
+  if (endMs < startMs) throw new CalError("The event in the file ends before it starts.", "ics");
+  return { startMs, endMs };
+}
+
 type Added = { id: string; uid: string; created: boolean; updated: boolean };
 
 /**
@@ -417,18 +436,8 @@ export function addFromIcs(events: IcsEvent[]): Added {
   const mine = new Set([u.email, u.work_email].filter(Boolean).map((x) => x!.toLowerCase()));
   const orgMine = !ev.organizer || mine.has(ev.organizer.email.toLowerCase());
   const cal = [ev.organizer?.email, ...ev.attendees.map((a) => a.email)].some((x) => x && u.work_email && x.toLowerCase() === u.work_email.toLowerCase()) ? "work" : "personal";
-  let rrule: string | null = null;
-  if (ev.rrule) {
-    try {
-      parseRule(ev.rrule);
-      rrule = ev.rrule.replace(/^RRULE:/i, "");
-    } catch {
-      rrule = null;
-    }
-  }
-  const startMs = ev.allDay ? toUtc(ev.start.local, ctx.tz) : toUtc(ev.start.local, ev.start.tz);
-  const endMs = ev.allDay ? toUtc(ev.end.local, ctx.tz) : toUtc(ev.end.local, ev.end.tz);
-  if (endMs < startMs) throw new CalError("The event in the file ends before it starts.", "ics");
+  const rrule = fileRule(ev);
+  const { startMs, endMs } = fileTimes(ev, ctx.tz);
   const id = crypto.randomUUID();
   const { now } = nowStamp();
   const tx = db().transaction(() => {
@@ -466,22 +475,12 @@ export function addFromIcs(events: IcsEvent[]): Added {
  */
 function updateFromIcs(id: string, ev: IcsEvent): void {
   const ctx = calContext();
-  const startMs = ev.allDay ? toUtc(ev.start.local, ctx.tz) : toUtc(ev.start.local, ev.start.tz);
-  const endMs = ev.allDay ? toUtc(ev.end.local, ctx.tz) : toUtc(ev.end.local, ev.end.tz);
-  if (endMs < startMs) throw new CalError("The event in the file ends before it starts.", "ics");
+  const { startMs, endMs } = fileTimes(ev, ctx.tz);
   const cur = db().prepare("SELECT start_tz, end_tz, all_day FROM events WHERE id = ?").get(id) as { start_tz: string; end_tz: string; all_day: number };
   if (!ev.allDay && !cur.all_day) {
     ev = { ...ev, start: { local: toLocal(startMs, cur.start_tz), tz: cur.start_tz }, end: { local: toLocal(endMs, cur.end_tz), tz: cur.end_tz } };
   }
-  let rrule: string | null = null;
-  if (ev.rrule) {
-    try {
-      parseRule(ev.rrule);
-      rrule = ev.rrule.replace(/^RRULE:/i, "");
-    } catch {
-      rrule = null;
-    }
-  }
+  const rrule = fileRule(ev);
   const { now } = nowStamp();
   db()
     .prepare(
