@@ -260,7 +260,7 @@ def _solve(slug: str, exp: dict, served: Served, cookie: str, world=None) -> Non
     if slug == "split-the-bill":
         from apps.messaging.seed import credentials as parley_credentials
 
-        from .app_e2e import app
+        from .app_e2e import app, post_form
 
         parley = app("messaging")
         con = sqlite3.connect(served.database("messaging"))
@@ -268,17 +268,11 @@ def _solve(slug: str, exp: dict, served: Served, cookie: str, world=None) -> Non
         for name in exp["companions"]:
             (conversation,) = con.execute("SELECT c.id FROM conversations c JOIN contacts k ON k.id = c.contact_id "
                                           "WHERE c.kind = 'direct' AND k.name = ?", (name,)).fetchone()
-            conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
-            body = urllib.parse.urlencode([("conversation", str(conversation)),
-                                           ("body", f"Dinner came to {exp['charged_cents'] / 100:.2f} for the "
-                                                    f"{exp['party']} of us, so {share} each. Thanks!")])
-            conn.request("POST", "/api/messages", body=body, headers={
-                "Host": parley.domain, "Content-Type": "application/x-www-form-urlencoded",
-                "Cookie": f"{parley.session_cookie}={parley_credentials(world)['session_token']}"})
-            res = conn.getresponse()
-            res.read()
-            conn.close()
-            assert res.status == 303, res.status
+            text = f"Dinner came to {exp['charged_cents'] / 100:.2f} for the {exp['party']} of us, so {share} each. Thanks!"
+            status, _ = post_form(served, parley.domain, "/api/messages",
+                                  [("conversation", str(conversation)), ("body", text)],
+                                  f"{parley.session_cookie}={parley_credentials(world)['session_token']}")
+            assert status == 303, status
         con.close()
     elif slug == "cancel-upcoming":
         location = _post(served, "/api/reservations/cancel", [("confirmation", exp["confirmation"]), ("confirm", "yes")], cookie)[1]

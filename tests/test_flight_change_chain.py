@@ -10,7 +10,6 @@ restaurant of the first evening's dinner, and tell the travel companion in Parle
 from __future__ import annotations
 
 import datetime as dt
-import http.client
 import sqlite3
 import urllib.parse
 
@@ -20,7 +19,7 @@ from apps.airline.tasks import flight_change_task
 from builder.apps import discover
 from builder.tasks.grade import grade
 
-from .app_e2e import Served
+from .app_e2e import Served, post_form
 
 APPS = {a.name: a for a in discover()}
 NEEDED = ("airline", "calendar", "rides", "stays", "mail", "messaging", "bank")
@@ -30,14 +29,7 @@ pytestmark = pytest.mark.skipif(not set(NEEDED) <= set(APPS),
 
 def _post(served: Served, app: str, path: str, fields: list[tuple[str, str]], cookie: str) -> tuple[int, str]:
     """A form post to ``app``'s host as the browser sends it: ``(status, Location)``."""
-    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=60)
-    conn.request("POST", path, body=urllib.parse.urlencode(fields),
-                 headers={"Host": APPS[app].domain, "Content-Type": "application/x-www-form-urlencoded",
-                          "Cookie": cookie})
-    res = conn.getresponse()
-    res.read()
-    conn.close()
-    return res.status, res.getheader("Location") or ""
+    return post_form(served, APPS[app].domain, path, fields, cookie)
 
 
 def _cookies(world) -> dict[str, str]:

@@ -495,18 +495,13 @@ def _solve(slug: str, exp: dict, served: Served, db: Path, cookie: str, world=No
 def _add_changed_stay_to_daybook(served: Served, confirmation: str, world) -> None:
     from apps.mail.seed import credentials as mail_credentials
 
-    from .app_e2e import app
+    from .app_e2e import app, post_form
 
     mail = app("mail")
     con = sqlite3.connect(served.database("mail"))
     (att,) = con.execute("SELECT a.id FROM attachments a JOIN messages m ON m.id = a.message_id WHERE a.filename = ? "
                          "AND m.world_ref IS NULL ORDER BY a.id DESC LIMIT 1", (f"reservation-{confirmation}.ics",)).fetchone()
     con.close()
-    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
-    conn.request("POST", "/api/calendar-add", body=urllib.parse.urlencode([("attachment", str(att)), ("back", "/")]),
-                 headers={"Host": mail.domain, "Content-Type": "application/x-www-form-urlencoded",
-                          "Cookie": f"{mail.session_cookie}={mail_credentials(world)['session_token']}"})
-    res = conn.getresponse()
-    res.read()
-    conn.close()
-    assert res.status == 303 and "Updated in Daybook" in urllib.parse.unquote_plus(res.getheader("Location") or "")
+    status, location = post_form(served, mail.domain, "/api/calendar-add", [("attachment", str(att)), ("back", "/")],
+                                 f"{mail.session_cookie}={mail_credentials(world)['session_token']}")
+    assert status == 303 and "Updated in Daybook" in urllib.parse.unquote_plus(location)
