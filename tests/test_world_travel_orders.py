@@ -7,6 +7,8 @@ import json
 from collections import Counter
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from builder.world import simulate
 from builder.world.output import stats
 
@@ -198,16 +200,38 @@ def test_two_runs_give_identical_events(persona, world):
         [json.dumps(e.to_json(), sort_keys=True) for e in world.events]
 
 
-def test_a_cuisine_tabletime_lacks_at_home_still_dines_out(tmp_path):
-    """A persona whose cuisine no TableTime restaurant in the home city serves (a fuzzed spec found it crashing):
-    the world falls back to its own restaurant names and still books dinners."""
+@pytest.mark.parametrize("change", ["cuisine", "city"])
+def test_a_city_or_cuisine_tabletime_lacks_still_dines_out_and_builds(tmp_path, change):
+    """A persona whose cuisine no TableTime restaurant in the home city serves, or whose home city TableTime does
+    not list (the spec fuzz found both crashing the layer): the world names its own restaurants for what the
+    catalogue lacks, every app seeds, and TableTime lists each booked restaurant at the booking's address."""
+    import sqlite3
+
+    from builder.apps import discover
+    from builder.layer import build_layer
     from builder.persona import complete, load
 
     from .conftest import DEFAULT_PERSONA
 
     spec = json.loads(DEFAULT_PERSONA.read_text())
-    spec["id"], spec["preferences"]["cuisines"] = "peru-fan", ["Peruvian", "Thai"]
-    path = tmp_path / "peru-fan.json"
+    if change == "cuisine":
+        spec["id"], spec["preferences"]["cuisines"] = "peru-fan", ["Peruvian", "Thai"]
+    else:
+        spec["id"], spec["identity"]["address"]["city"] = "boise-mover", "Boise"
+    path = tmp_path / f"{spec['id']}.json"
     path.write_text(json.dumps(spec))
     world = simulate(complete(load(path)))
-    assert world.of_kind("restaurant_booking")
+    bookings = [e for e in world.of_kind("restaurant_booking") if e.status == "done"]
+    assert bookings
+    apps = [a for a in discover() if a.name in ("bank", "dining")]
+    build_layer(world, apps, tmp_path / "layer")
+    dining = next(a for a in apps if a.name == "dining")
+    with sqlite3.connect(tmp_path / "layer" / dining.guest_database.lstrip("/")) as db:
+        listed = set(db.execute("SELECT name, address FROM restaurants"))
+        city = db.execute("SELECT home_city FROM users").fetchone()[0]
+        booked = db.execute("SELECT count(*) FROM reservations").fetchone()[0]
+    assert {(e.data["restaurant"], e.data["address"]) for e in bookings} <= listed
+    assert booked == len(bookings)
+    assert city == spec["identity"]["address"]["city"]
+    if change == "cuisine":  # Thai still comes from the catalogue; only Peruvian is the world's own
+        assert any(e.data["cuisine"] == "Thai" and e.data["restaurant"] in {n for n, _ in listed} for e in bookings)

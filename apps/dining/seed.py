@@ -29,6 +29,7 @@ from builder.world.accounts import payment_cards
 from builder.world.dining import catalogue
 
 from . import models as m
+from .catalog.generate import world_restaurant
 
 APP = "dining"
 SITE = "http://tabletime.test/"
@@ -89,6 +90,29 @@ def reservations(world: World) -> list[dict]:
     return out
 
 
+def _world_only(world: World, mine: list[dict]) -> list[dict]:
+    """Restaurants the world booked that the catalogue does not list (a home city or cuisine TableTime lacks),
+    made by ``catalog.generate.world_restaurant`` at the booking's address, in booking order."""
+    listed = {(x["name"], x["address"]) for x in catalogue()}
+    p = world.persona
+    home = p.identity.address
+    cuisine_of = {e.data["booking_id"]: e.data.get("cuisine") for e in world.of_kind("restaurant_booking")}
+    prefix = " ".join((p.identity.phone or "").split()[:2]) or {"US": "+1", "GB": "+44", "DE": "+49"}.get(
+        home.country if home else "", "")
+    out, seen = [], set()
+    for b in mine:
+        key = (b["restaurant"], b["address"])
+        if key in listed or key in seen:
+            continue
+        seen.add(key)
+        out.append(world_restaurant(b["restaurant"], cuisine_of.get(b["confirmation"]), b["address"] or "",
+                                    city=home.city if home else "", country=home.country if home else "",
+                                    region=(home.region or "") if home else "", zone=p.timezone,
+                                    currency=world.currency, lang="de" if p.locale.startswith("de") else "en",
+                                    phone_prefix=prefix))
+    return out
+
+
 def bookmarks(world: World) -> list[dict[str, str]]:
     """One menu bookmark: the persona's reservations on TableTime (when the world books a table)."""
     return [{"title": "My reservations | TableTime", "url": f"{SITE}reservations", "folder": "menu/Food"}] \
@@ -131,8 +155,8 @@ def _review(r, lang: str, rating: int, menu: list[dict]) -> str:
 def seed(world: World, path: Path) -> Path:
     """Create ``path`` (must not exist) as the TableTime database for ``world`` and return it.
 
-    Byte-identical for the same world (builder.dbfile). Raises ``FileExistsError`` if ``path`` exists, ``KeyError``
-    if a world booking names a restaurant the catalogue does not list at its address, ``RuntimeError`` if no table
+    Byte-identical for the same world (builder.dbfile). A restaurant the world booked that the catalogue lacks is
+    listed too (:func:`_world_only`). Raises ``FileExistsError`` if ``path`` exists, ``RuntimeError`` if no table
     fits a world booking.
     """
     p = world.persona
@@ -142,8 +166,8 @@ def seed(world: World, path: Path) -> Path:
     creds = credentials(world)
     now = world.now
     lang = "de" if p.locale.startswith("de") else "en"
-    cat = list(catalogue())
     mine = reservations(world)
+    cat = list(catalogue()) + _world_only(world, mine)
     with OrmSession(engine) as db:
         db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email, phone=ident.phone,
                       password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP)),

@@ -3,7 +3,9 @@ restaurant bookings and dinners draw from, so every booking names a restaurant T
 
 * :func:`catalogue` — every restaurant (dicts, see ``apps/dining/catalog/generate.py`` for the fields).
 * :func:`home_restaurants` — the persona's cuisine restaurants in the home city, two per cuisine (stream
-  ``dining/restaurants``); ``None`` when the home city is not in the catalogue (the caller keeps its own lists).
+  ``dining/restaurants``); ``None`` when the home city is not in the catalogue, and no restaurants for a
+  cuisine it lacks (the caller names its own; TableTime's seed then lists those too, see
+  ``apps/dining/catalog/generate.py`` ``world_restaurant``).
 * :func:`special_request` — the note a booking carries, or ``None`` (stream ``dining/requests``).
 
 All draws come from these named streams, so other modules' draws never shift.
@@ -45,10 +47,11 @@ def by_name(city: str, name: str) -> dict | None:
     return next((x for x in in_city(city) if x["name"] == name), None)
 
 
-def home_restaurants(sim, exclude: str | None = None) -> list[dict] | None:
+def home_restaurants(sim, exclude: str | None = None) -> list[tuple[str, list[dict]]] | None:
     """Two catalogue restaurants per persona cuisine (``preferences.cuisines``, else American) in the home
-    city, in cuisine order, never named ``exclude`` (the usual food-order restaurant). ``None`` when the
-    home city has no TableTime restaurants or a cuisine has none there."""
+    city, never named ``exclude`` (the usual food-order restaurant): ``[(cuisine, restaurants)]`` in the spec's
+    cuisine order, ``restaurants`` empty for a cuisine TableTime has none of there (the caller names its own).
+    ``None`` when the home city has no TableTime restaurants."""
     p = sim.persona
     city = p.identity.address.city if p.identity.address else None
     listed = in_city(city)
@@ -58,9 +61,7 @@ def home_restaurants(sim, exclude: str | None = None) -> list[dict] | None:
     out = []
     for cuisine in p.preferences.cuisines or ["American"]:
         options = [x for x in listed if x["cuisine"] == cuisine.strip().title() and x["name"] != exclude]
-        if not options:
-            return None
-        out.extend(r.sample(options, min(2, len(options))))
+        out.append((cuisine, r.sample(options, min(2, len(options))) if options else []))
     return out
 
 

@@ -448,16 +448,19 @@ def _restaurants(sim: Sim) -> list[tuple[str, str, tuple[tuple[str, int], ...], 
     p = sim.persona
     usual = p.routines.usual_order.restaurant if p.routines.usual_order else None
     listed = dining.home_restaurants(sim, exclude=usual)  # TableTime's catalogue (world/dining.py)
-    if listed is not None:
-        return [(x["name"], x["cuisine"], CUISINES.get(x["cuisine"], _GENERIC)[1], x["address"]) for x in listed]
     r = sim.rng("orders/restaurants")
     fake = sim.faker("orders/restaurants/addresses")
     city = p.identity.address
     out = []
-    for cuisine in p.preferences.cuisines or ["American"]:
+    for n, cuisine in enumerate(p.preferences.cuisines or ["American"]):
+        chosen = listed[n][1] if listed is not None else []
+        if chosen:
+            out.extend((x["name"], x["cuisine"], CUISINES.get(x["cuisine"], _GENERIC)[1], x["address"]) for x in chosen)
+            continue
+        # A city or cuisine TableTime lacks: the world's own names (draws only for these cuisines).
         names, menu = CUISINES.get(cuisine.strip().title(), _GENERIC_BY_LOCALE.get(p.locale, _GENERIC))
         for name in r.sample(list(names), 2):
-            if name != usual:
+            if name != usual and all(name != x[0] for x in out):
                 out.append((name, cuisine, menu, _street(fake, city)))
     return out
 
@@ -734,9 +737,8 @@ def simulate_orders(sim: Sim) -> None:
             sim.merchants.append(m)
             merchants[name] = m
         places.append((merchants[name], cuisine, address))
-    listed = [dining.by_name(home.city, n) for n, *_ in restaurants] if home else []
-    # (A cuisine TableTime lacks in the city makes _restaurants fall back to its own names: then the old way.)
-    if dining.in_city(home.city if home else None) and restaurants and all(listed):
+    listed = [x for x in (dining.by_name(home.city, n) for n, *_ in restaurants) if x] if home else []
+    if dining.in_city(home.city if home else None) and listed:
         # TableTime lists every restaurant booked: as many more of its home-city restaurants as the city has
         # other restaurant merchants (those keep their walk-in card purchases), so the places number the same.
         extra = sum(m.category == "restaurants" and all(m is not x[0] for x in places) for m in sim.merchants)
