@@ -61,7 +61,8 @@ class Transaction(Base):
     """One posted ledger line of one account.
 
     ``kind``: ``paycheck``, ``card_purchase``, ``bill_payment``, ``autopay``, ``transfer``,
-    ``p2p_sent``, ``p2p_received``, ``card_payment``, ``interest``. Both legs of a transfer
+    ``p2p_sent``, ``p2p_received``, ``card_payment``, ``interest``, ``external_transfer`` (to or from an
+    account at another firm: a broker, a prediction market). Both legs of a transfer
     share ``transfer_id``. ``balance_after_cents`` is the account balance after this line
     in (posted_at, id) order.
     """
@@ -104,6 +105,27 @@ class CardAuthorization(Base):
     code: Mapped[str] = mapped_column(String, doc="6-character authorisation code")
     status: Mapped[str] = mapped_column(String, doc="pending")
     __table_args__ = (UniqueConstraint("app", "reference", "kind"),)
+
+
+class ExternalTransfer(Base):
+    """Money another app moved between the persona's checking account and an account at another firm (a broker's
+    cash, a prediction market's balance), through ``/api/internal/transfers`` (``@persona/platform/transfers``).
+
+    Each is posted at once as one ledger line on checking (``transaction_id``; ``direction`` ``out`` debits it,
+    ``in`` credits it), as an ACH transfer the bank initiated on the persona's instruction would be.
+    (``app``, ``reference``, ``direction``) is unique: a retried call returns the first transfer. None are seeded.
+    """
+
+    __tablename__ = "external_transfers"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    transaction_id: Mapped[int] = mapped_column(ForeignKey("transactions.id"), index=True)
+    created_at: Mapped[str] = mapped_column(String, doc="local ISO time")
+    direction: Mapped[str] = mapped_column(String, doc="out (from checking) | in (to checking)")
+    app: Mapped[str] = mapped_column(String, doc="the app that asked (its folder name)")
+    reference: Mapped[str] = mapped_column(String, doc="the app's id of the transfer")
+    counterparty: Mapped[str] = mapped_column(String, doc="the firm on the other side, as the ledger line names it")
+    amount_cents: Mapped[int] = mapped_column(Integer)
+    __table_args__ = (UniqueConstraint("app", "reference", "direction"),)
 
 
 class Payee(Base):

@@ -522,3 +522,87 @@ export function authorizeCard(req: CardRequest): CardAnswer {
     return { authorization: code, status: "pending", kind, account: account.kind, amount_cents: cents, repeated: false };
   })();
 }
+
+// ---------------------------------------------------------------------------------------
+// Transfers to and from accounts at other firms (@persona/platform/transfers).
+
+/** A transfer request from another app: see @persona/platform/transfers BankTransfer. */
+export interface TransferRequest {
+  direction: "out" | "in";
+  app: string;
+  counterparty: string;
+  amount_cents: number;
+  reference: string;
+  memo?: string | null;
+}
+
+/** The bank's answer (see @persona/platform/transfers TransferReceipt). */
+export interface TransferAnswer {
+  transaction_id: number;
+  direction: "out" | "in";
+  account_last4: string;
+  amount_cents: number;
+  balance_after_cents: number;
+  repeated: boolean;
+}
+
+/**
+ * Move money between the persona's checking account and an account at another firm: `out` debits
+ * checking (it must have the funds, pending card holds included), `in` credits it; posted at once as
+ * one `external_transfer` ledger line named as the world names such lines (labels ext_to / ext_from).
+ * Idempotent on (app, reference, direction). Throws CardDeclined with status 400 (bad request),
+ * 402 (insufficient funds), 404 (no checking account) or 409 (same reference, other amount).
+ */
+export function externalTransfer(req: TransferRequest): TransferAnswer {
+  const direction = req.direction;
+  if (direction !== "out" && direction !== "in") throw new CardDeclined("direction must be out or in", 400);
+  const app = String(req.app ?? "");
+  if (!/^[a-z][a-z0-9_]{0,30}$/.test(app)) throw new CardDeclined("app must be the calling app's name", 400);
+  const counterparty = String(req.counterparty ?? "").trim();
+  if (!counterparty || counterparty.length > 60) throw new CardDeclined("counterparty must be the firm's name, 1-60 characters", 400);
+  const reference = String(req.reference ?? "").trim();
+  if (!reference || reference.length > 80) throw new CardDeclined("reference must be 1-80 characters", 400);
+  const cents = req.amount_cents;
+  if (!Number.isSafeInteger(cents) || cents <= 0 || cents > MAX_AMOUNT_CENTS) throw new CardDeclined("amount_cents must be a positive integer up to 100000000", 400);
+  const memo = cleanMemo(req.memo == null ? null : String(req.memo));
+  const conn = db();
+  return conn.transaction((): TransferAnswer => {
+    const checking = (conn.prepare(`${ACCOUNT_SELECT} WHERE a.kind = 'checking' ORDER BY a.id`).get() as Account | undefined) ?? null;
+    if (!checking) throw new CardDeclined("no checking account at this bank", 404);
+    const last4 = checking.number.slice(-4);
+    const prior = conn
+      .prepare(
+        `SELECT x.amount_cents, x.transaction_id, t.balance_after_cents FROM external_transfers x
+           JOIN transactions t ON t.id = x.transaction_id WHERE x.app = ? AND x.reference = ? AND x.direction = ?`,
+      )
+      .get(app, reference, direction) as { amount_cents: number; transaction_id: number; balance_after_cents: number } | undefined;
+    if (prior) {
+      if (prior.amount_cents !== cents) throw new CardDeclined(`${reference} was already transferred for a different amount`, 409);
+      return { transaction_id: prior.transaction_id, direction, account_last4: last4, amount_cents: cents, balance_after_cents: prior.balance_after_cents, repeated: true };
+    }
+    if (direction === "out" && cents > availableCents(checking)) {
+      throw new CardDeclined(`insufficient funds: ${accountLabel(checking)} cannot cover the transfer`, 402);
+    }
+    const l = labels(bankContext().locale);
+    const [id] = appendLines([
+      {
+        account: checking,
+        amount_cents: direction === "out" ? -cents : cents,
+        description: fill(direction === "out" ? l.ext_to : l.ext_from, counterparty),
+        counterparty,
+        category: "transfer",
+        kind: "external_transfer",
+        transfer_id: null,
+        memo,
+      },
+    ]);
+    const line = conn.prepare("SELECT posted_at, balance_after_cents FROM transactions WHERE id = ?").get(id) as { posted_at: string; balance_after_cents: number };
+    conn
+      .prepare(
+        `INSERT INTO external_transfers (transaction_id, created_at, direction, app, reference, counterparty, amount_cents)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(id, line.posted_at, direction, app, reference, counterparty, cents);
+    return { transaction_id: id, direction, account_last4: last4, amount_cents: cents, balance_after_cents: line.balance_after_cents, repeated: false };
+  })();
+}

@@ -11,6 +11,9 @@ interface Labels {
   transfer_from: string;
   card_payment: string;
   card_thanks: string;
+  /** A transfer between checking and an account at another firm (@persona/platform/transfers). */
+  ext_to: string;
+  ext_from: string;
   kinds: Record<string, string>;
 }
 
@@ -22,6 +25,8 @@ const LABELS: Record<string, Labels> = {
     transfer_from: "TRANSFER FROM {}",
     card_payment: "PAYMENT TO {}",
     card_thanks: "PAYMENT THANK YOU",
+    ext_to: "ACH TRANSFER TO {}",
+    ext_from: "ACH DEPOSIT FROM {}",
     kinds: { checking: "CHECKING", savings: "SAVINGS", credit_card: "CREDIT CARD" },
   },
   "en-GB": {
@@ -31,6 +36,8 @@ const LABELS: Record<string, Labels> = {
     transfer_from: "TRANSFER FROM {}",
     card_payment: "PAYMENT TO {}",
     card_thanks: "PAYMENT RECEIVED - THANK YOU",
+    ext_to: "BANK TRANSFER TO {}",
+    ext_from: "BANK TRANSFER FROM {}",
     kinds: { checking: "CURRENT ACCOUNT", savings: "SAVER", credit_card: "CREDIT CARD" },
   },
   "de-DE": {
@@ -40,6 +47,8 @@ const LABELS: Record<string, Labels> = {
     transfer_from: "UMBUCHUNG VOM {}",
     card_payment: "KREDITKARTENABRECHNUNG {}",
     card_thanks: "AUSGLEICH KREDITKARTE",
+    ext_to: "ÜBERWEISUNG AN {}",
+    ext_from: "GUTSCHRIFT VON {}",
     kinds: { checking: "GIROKONTO", savings: "TAGESGELD", credit_card: "KREDITKARTE" },
   },
 };
