@@ -1,0 +1,201 @@
+"""Cairn tasks derived from the world's board (:func:`builder.world.projects.board`), its files and work chat.
+
+Action checks read the end state of ``board.sqlite``: rows the app writes have ``world_ref IS NULL`` (tickets,
+comments, activity), so an agent that does nothing fails every action check. Queries are fixed SQL with ``?``
+placeholders; every world value travels in ``params``. A persona without a board gets no tasks.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from builder.tasks.model import Check, RubricItem, Task
+from builder.world import World
+from builder.world.locale import Fmt
+from builder.world.projects import board
+
+from .documents import meeting_notes
+
+APP = "board"
+COMMENT = "Specs and the latest notes are linked in the description now."
+NEW_TITLE = "Collect open questions before the next review"
+STATUS_WORDS = {"backlog": ["backlog"], "todo": ["to do", "todo", "zu erledigen"], "in_progress": ["in progress", "in arbeit"],
+                "in_review": ["in review", "review"], "done": ["done", "erledigt", "fertig"]}
+
+
+def _sql(query: str, params: list, expected: list[list]) -> Check:
+    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _text(*options: str) -> Check:
+    return Check(type="answer_text", any_of=[o for o in dict.fromkeys(options) if o])
+
+
+def _changed(key: str, field: str) -> Check:
+    """At least one activity row the app wrote for ``field`` of ticket ``key``."""
+    return _sql("SELECT count(*) > 0 FROM activity a JOIN tickets t ON t.id = a.ticket_id "
+                "WHERE t.key = ? AND a.field = ? AND a.world_ref IS NULL", [key, field], [[1]])
+
+
+def _where(e) -> str:
+    """Where a work chat message was posted, as the persona would say it."""
+    return "our DM" if e.data["channel_kind"] == "dm" else f"#{e.data['channel']}"
+
+
+def targets(world: World) -> dict:
+    """The world facts the tasks are about (also what the tests' reference solutions act on); {} without a board."""
+    b = board(world)
+    if not b["tickets"]:
+        return {}
+    me = world.persona.identity.name
+    tickets = {t["key"]: t for t in b["tickets"]}
+    current = next((s for s in b["sprints"] if s["state"] == "current"), None)
+    in_sprint = [t for t in b["tickets"] if current and t["sprint"] == current["number"]]
+    out: dict = {"current": current, "in_sprint": in_sprint, "people": b["people"], "projects": b["projects"]}
+    # A ticket a colleague mentioned in work chat, assigned to someone else.
+    chats = sorted((e for e in world.of_kind("work_chat_message") if e.at <= world.now and e.data["sender"] != me),
+                   key=lambda e: (e.at, e.id))
+    for e in reversed(chats):
+        hits = [t for t in b["tickets"] if e.id in t["chat"] and t["assignee"] != me and t["status"] != "done"] or \
+               [t for t in b["tickets"] if e.id in t["chat"] and t["assignee"] != me]
+        if hits and e.data["sender"] in {p["name"] for p in b["people"]}:
+            out["mentioned"] = {"ticket": hits[0], "message": e}
+            break
+    # The persona's own in-progress ticket of the current sprint (to move to review), and one to comment on.
+    mine = [t for t in in_sprint if t["assignee"] == me and t["status"] in ("in_progress", "todo")]
+    others = [t for t in in_sprint if t["status"] in ("in_progress", "todo")]
+    out["to_review"] = (mine or others or [None])[0]
+    out["comment_on"] = next((t for t in reversed(in_sprint) if t["key"] != (out["to_review"] or {}).get("key")), None)
+    # A colleague asked about a ticket in chat: its status now.
+    asked = [(e, t) for e in chats[-400:] for t in b["tickets"] if e.id in t["chat"][1:]]
+    out["asked"] = asked[-1] if asked else None
+    notes = meeting_notes(world)
+    plan = [n for n in notes if n["kind"] == "planning" and n["decisions"]]
+    out["planning"] = plan[-1] if plan else None
+    stand = [n for n in notes if n["kind"] == "standup" and n["decisions"]]
+    out["standup"] = stand[-1] if stand else None
+    out["tickets"] = tickets
+    return out
+
+
+def tasks(world: World) -> list[Task]:
+    """The Cairn tasks of ``world`` in a fixed order (eight for a persona with a board and meeting notes)."""
+    tg = targets(world)
+    if not tg or not tg["current"]:
+        return []
+    p = world.persona
+    pid = p.id
+    fmt = Fmt(p)
+    me = p.identity.name
+    out: list[Task] = []
+    tickets = tg["tickets"]
+
+    def task(name: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/{APP}/{name}", persona=pid, apps_involved=apps, **kw))
+
+    # 1. What the last sprint planning decided about a ticket (meeting notes + board).
+    n = tg["planning"]
+    if n:
+        d = next((x for x in n["decisions"] if x["kind"] == "carried"), n["decisions"][0])
+        t = tickets[d["key"]]
+        task("planning-decision", [APP, "files"], category="lookup", difficulty="medium", time_limit_seconds=420,
+             instruction=f"What did we decide about {t['key']} at the sprint planning on {fmt.long_date(dt.date.fromisoformat(n['date']))}? "
+                         "Check my meeting notes and the board, and tell me which sprint it went into and who owns it.",
+             expected={"key": t["key"], "decision": d["kind"], "sprint": n["sprint"], "assignee": t["assignee"]},
+             rubric=[RubricItem(id="sprint", weight=50, requirement=f"Says it went into {n['sprint']}", check=_text(n["sprint"])),
+                     RubricItem(id="owner", weight=50, requirement=f"Names {t['assignee']} as the owner",
+                                check=_text(t["assignee"]))])
+
+    # 2. Action: assign to me the ticket a colleague mentioned in work chat (work chat + board).
+    m = tg.get("mentioned")
+    if m:
+        t, e = m["ticket"], m["message"]
+        who = e.data["sender"]
+        task("assign-mentioned", [APP, "workchat"], category="action", difficulty="medium", time_limit_seconds=480,
+             instruction=f"{who.split()[0]} mentioned a ticket in {_where(e)} in work chat on {fmt.long_date(e.at.date())}. "
+                         "Assign that ticket to me on the board.",
+             expected={"key": t["key"], "message": e.id, "assignee": me},
+             rubric=[RubricItem(id="assigned", weight=80, requirement=f"{t['key']} is assigned to {me}",
+                                check=_sql("SELECT p.is_me FROM tickets t JOIN people p ON p.id = t.assignee_id WHERE t.key = ?",
+                                           [t["key"]], [[1]])),
+                     RubricItem(id="recorded", weight=20, requirement="The change shows in the ticket's activity",
+                                check=_changed(t["key"], "assignee"))])
+
+    # 3. Action: move the persona's ticket to review.
+    t = tg["to_review"]
+    if t:
+        task("move-to-review", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+             instruction=f"I'm done with the work on \"{t['title']}\". Move it to In review on the board.",
+             expected={"key": t["key"], "status": "in_review"},
+             rubric=[RubricItem(id="status", weight=80, requirement=f"{t['key']} is In review",
+                                check=_sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_review"]])),
+                     RubricItem(id="recorded", weight=20, requirement="The move shows in the ticket's activity",
+                                check=_changed(t["key"], "status"))])
+
+    # 4. Action: comment on a ticket.
+    t = tg["comment_on"]
+    if t:
+        task("comment", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+             instruction=f"Leave a comment on {t['key']} saying: {COMMENT}",
+             expected={"key": t["key"], "body": COMMENT},
+             rubric=[RubricItem(id="comment", weight=100, requirement=f"{t['key']} has the comment \"{COMMENT}\"",
+                                check=_sql("SELECT count(*) FROM comments c JOIN tickets t ON t.id = c.ticket_id "
+                                           "WHERE t.key = ? AND c.world_ref IS NULL AND trim(c.body) = ?",
+                                           [t["key"], COMMENT], [[1]]))])
+
+    # 5. Action: create a ticket in the current sprint, assigned to a colleague.
+    mates = [x for x in tg["people"] if not x["is_me"]]
+    running = [x for x in tg["projects"] if x["end"] is None] or tg["projects"][-1:]
+    if mates and running:
+        mate, pr, cur = mates[0], running[-1], tg["current"]
+        task("create-ticket", [APP], category="action", difficulty="medium", time_limit_seconds=420,
+             instruction=f"Create a ticket \"{NEW_TITLE}\" in the {pr['name']} project, in the current sprint, "
+                         f"high priority, assigned to {mate['name']}.",
+             expected={"title": NEW_TITLE, "project": pr["name"], "sprint": cur["number"], "assignee": mate["name"],
+                       "priority": "high"},
+             rubric=[RubricItem(id="exists", weight=40, requirement=f"A new ticket titled \"{NEW_TITLE}\" exists",
+                                check=_sql("SELECT count(*) FROM tickets WHERE world_ref IS NULL AND trim(title) = ?",
+                                           [NEW_TITLE], [[1]])),
+                     RubricItem(id="fields", weight=60,
+                                requirement=f"It is in {pr['name']}, {cur['name']}, high priority, assigned to {mate['name']}",
+                                check=_sql("SELECT count(*) FROM tickets t JOIN projects p ON p.id = t.project_id "
+                                           "JOIN people a ON a.id = t.assignee_id WHERE t.world_ref IS NULL "
+                                           "AND trim(t.title) = ? AND p.name = ? AND t.sprint_id = ? AND t.priority = 'high' "
+                                           "AND a.name = ?", [NEW_TITLE, pr["name"], cur["number"], mate["name"]], [[1]]))])
+
+    # 6. Open story points of the current sprint (aggregation).
+    cur = tg["current"]
+    open_points = sum(t["points"] or 0 for t in tg["in_sprint"] if t["status"] != "done")
+    task("open-points", [APP], category="aggregation", difficulty="medium", time_limit_seconds=360,
+         instruction=f"How many story points are still open (not done) in {cur['name']}?",
+         expected={"sprint": cur["number"], "points": open_points},
+         rubric=[RubricItem(id="points", weight=100, requirement=f"Says {open_points} points",
+                            check=_text(f"{open_points} points", f"{open_points} story points", f"{open_points} Punkte",
+                                        f"{open_points} pts", f"{open_points} pt"))])
+
+    # 7. Who started on what after a stand-up (meeting notes + board).
+    n = tg["standup"]
+    if n:
+        owners = [tickets[x["key"]]["assignee"] for x in n["decisions"]]
+        d = next((x for x in n["decisions"] if owners.count(tickets[x["key"]]["assignee"]) == 1), n["decisions"][0])
+        t = tickets[d["key"]]
+        task("standup-pickup", [APP, "files"], category="lookup", difficulty="medium", time_limit_seconds=420,
+             instruction=f"My notes from the {n['meeting']} on {fmt.long_date(dt.date.fromisoformat(n['date']))} say "
+                         f"{t['assignee'].split()[0]} picked up a ticket. Which one was it (key and title)?",
+             expected={"key": t["key"], "title": t["title"], "assignee": t["assignee"]},
+             rubric=[RubricItem(id="key", weight=60, requirement=f"Gives {t['key']}", check=_text(t["key"])),
+                     RubricItem(id="title", weight=40, requirement=f"Names \"{t['title']}\"", check=_text(t["title"]))])
+
+    # 8. The status now of a ticket a colleague asked about in work chat (work chat + board).
+    a = tg["asked"]
+    if a:
+        e, t = a
+        task("asked-status", [APP, "workchat"], category="lookup", difficulty="medium", time_limit_seconds=420,
+             instruction=f"{e.data['sender'].split()[0]} mentioned a ticket in {_where(e)} in work chat on {fmt.long_date(e.at.date())} "
+                         f"at {fmt.time(e.at)}. "
+                         "What is that ticket's status on the board now, and who is it assigned to?",
+             expected={"key": t["key"], "status": t["status"], "assignee": t["assignee"], "message": e.id},
+             rubric=[RubricItem(id="status", weight=50, requirement=f"Says it is {t['status'].replace('_', ' ')}",
+                                check=_text(*STATUS_WORDS[t["status"]])),
+                     RubricItem(id="assignee", weight=50, requirement=f"Names {t['assignee']}", check=_text(t["assignee"]))])
+    return out
