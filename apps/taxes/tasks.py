@@ -1,0 +1,187 @@
+"""Ledgerleaf Tax tasks derived from the world, each with its expected values and rubric.
+
+Action checks read ``taxes.sqlite``'s end state: this year's return and its values are rows the app writes
+(``world_ref IS NULL``); the seed writes only last year's filed return (``world_ref`` its event) and the issued
+forms, so an agent that does nothing fails every action check. Queries are fixed text; every world value travels
+in ``params``.
+"""
+
+from __future__ import annotations
+
+from builder.money import money
+from builder.tasks.model import Check, RubricItem, Task
+from builder.world import World
+from builder.world import tax_year as ty
+
+APP = "taxes"
+# The app's return for the tax year (label bound as a parameter).
+_RETURN = "(SELECT id FROM returns WHERE tax_year = ? AND world_ref IS NULL)"
+WAGES = {"US": ("w2_1", "W-2", "box 1 wages"), "GB": ("p60_pay", "P60", "pay"),
+         "DE": ("lstb_3", "Lohnsteuerbescheinigung", "Bruttoarbeitslohn")}
+WITHHELD = {"US": ("w2_2", "federal income tax withheld (W-2 box 2)"), "GB": ("p60_tax", "tax deducted under PAYE (P60)"),
+            "DE": ("lstb_4", "einbehaltene Lohnsteuer (Zeile 4)")}
+DONATION_FIELD = "donations"
+
+
+def _sql(query: str, params: list, expected: list[list]) -> Check:
+    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _amount(cents: int) -> Check:
+    return Check(type="answer_amount", cents=cents)
+
+
+def _value(label: str, name: str, value: str) -> Check:
+    return _sql(f"SELECT COUNT(*) FROM return_values WHERE return_id = {_RETURN} AND name = ? AND value = ?",
+                [label, name, value], [[1]])
+
+
+def imported_result(world: World) -> dict[str, int]:
+    """The return as importing every issued form gives it (nothing typed: standard deduction, no donations)."""
+    p = world.persona
+    year = ty.tax_year(p)
+    country = ty.regime(p)
+    inc = {k: 0 for k in ("wages", "withheld", "interest", "dividends", "gains", "donations", "state_tax", "social",
+                          "itemize")}
+    for f in ty.tax_forms(world):
+        b = f["boxes"]
+        if f["form"] == "W-2":
+            inc.update(wages=b["1"], withheld=b["2"], state_tax=b["17"])
+        elif f["form"] == "1099-INT":
+            inc["interest"] = b["1"]
+        elif f["form"] == "1099-DIV":
+            inc["dividends"] = b["1a"]
+        elif f["form"] == "1099-B":
+            inc["gains"] = b["gain"]
+        elif f["form"] == "P60":
+            inc.update(wages=b["pay"], withheld=b["tax"])
+        elif f["form"] == "Lohnsteuerbescheinigung":
+            inc.update(wages=b["3"], withheld=b["4"] + b["5"], social=b["23a"] + b["25"] + b["26"] + b["27"])
+    return ty.compute_return(country, year.key, inc)
+
+
+def tasks(world: World) -> list[Task]:
+    """Return the Ledgerleaf Tax tasks of ``world`` (at least 8 when the persona has pay), in a fixed order."""
+    p = world.persona
+    pid = p.id
+    cur = world.currency
+    country = ty.regime(p)
+    year = ty.tax_year(p)
+    forms = {f["form"]: f for f in ty.tax_forms(world)}
+    out: list[Task] = []
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/taxes/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    wage_field, wage_form, wage_words = WAGES[country]
+    main = forms.get(wage_form)
+    if main is None:  # no pay: nothing a tax task could ask
+        return out
+    wages = main["boxes"][{"US": "1", "GB": "pay", "DE": "3"}[country]]
+    wf, wwords = WITHHELD[country]
+    withheld = main["boxes"][{"US": "2", "GB": "tax", "DE": "4"}[country]]
+
+    # 1. The wages on the employer's form.
+    task("form-wages", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+         instruction=f"What wages did {main['issuer']} report on my {wage_form} for {year.label}?",
+         expected={"wages_cents": wages},
+         rubric=[RubricItem(id="wages", weight=100, requirement=f"States {money(wages, cur)}", check=_amount(wages))])
+
+    # 2. The PDF in Documents holds the same number as the app (files + the app).
+    task("form-pdf-withheld", [APP, "files"], category="lookup", difficulty="easy", time_limit_seconds=300,
+         instruction=f"Open my {wage_form} for {year.label} in my Documents folder: how much {wwords} does it show?",
+         expected={"withheld_cents": withheld},
+         rubric=[RubricItem(id="withheld", weight=100, requirement=f"States {money(withheld, cur)}",
+                            check=_amount(withheld))])
+
+    # 3. Savings interest: the bank's postings against the form (bank + taxes).
+    interest = ty.savings_interest(world.events, year)
+    if "savings" in [a.kind for a in p.accounts]:
+        task("savings-interest", [APP, "bank"], category="aggregation", difficulty="medium", time_limit_seconds=480,
+             instruction=f"How much interest did my savings account earn in tax year {year.label}? Add up the interest "
+                         "the bank paid in that year" + (" and check it against the 1099-INT." if country == "US" else "."),
+             expected={"interest_cents": interest},
+             rubric=[RubricItem(id="interest", weight=100, requirement=f"States {money(interest, cur)}",
+                                check=_amount(interest))])
+
+    # 4. Last year's return: the refund or payment and its bank line.
+    filed = ty.filed_return(world)
+    if filed and filed["refund_cents"]:
+        amount = abs(filed["refund_cents"])
+        what = "refund" if filed["refund_cents"] > 0 else "payment"
+        task("last-year-return", [APP, "bank"], category="lookup", difficulty="medium", time_limit_seconds=420,
+             instruction=f"What was the result of my {filed['tax_year']} tax return (a refund or an amount owed), and "
+                         "did the money show up in my checking account?",
+             expected={"refund_cents": filed["refund_cents"], "kind": what},
+             rubric=[RubricItem(id="amount", weight=70, requirement=f"States the {what} of {money(amount, cur)}",
+                                check=_amount(amount)),
+                     RubricItem(id="bank", weight=30, requirement="Confirms the matching line in the bank account")])
+
+    # 5. Import the employer's form and tell the refund (action + answer).
+    result = imported_result(world)
+    refund = result["refund"]
+    task("import-and-refund", [APP], category="action", difficulty="medium", time_limit_seconds=600,
+         instruction=f"Start my {year.label} return in Ledgerleaf Tax, import every tax form that was issued to me, "
+                     "and tell me whether I get a refund or owe, and how much.",
+         expected={"wages_cents": wages, "withheld_cents": withheld, "refund_cents": refund},
+         rubric=[RubricItem(id="wages", weight=30, requirement=f"The return holds wages {money(wages, cur)}",
+                            check=_value(year.label, wage_field, str(wages))),
+                 RubricItem(id="withheld", weight=30, requirement=f"The return holds {money(withheld, cur)} withheld",
+                            check=_value(year.label, wf, str(withheld))),
+                 RubricItem(id="refund", weight=40,
+                            requirement=f"States {'a refund' if refund >= 0 else 'an amount owed'} of "
+                                        f"{money(abs(refund), cur)}", check=_amount(abs(refund)))])
+
+    # 6. Donations from the card statements into the deductions step (bank + taxes, action).
+    gifts = sum(d["amount_cents"] for d in ty.donations(world.events, year))
+    if gifts:
+        task("donations-deduction", [APP, "bank"], category="action", difficulty="hard", time_limit_seconds=900,
+             instruction=f"Add up the donations to charities on my cards during tax year {year.label} and enter the "
+                         "total as my charitable donations in my Ledgerleaf Tax return.",
+             expected={"donations_cents": gifts, "gifts": len(ty.donations(world.events, year))},
+             rubric=[RubricItem(id="donations", weight=100, requirement=f"The return holds donations of {money(gifts, cur)}",
+                                check=_value(year.label, DONATION_FIELD, str(gifts)))])
+
+    # 7. File the return (action).
+    task("file-return", [APP], category="action", difficulty="hard", time_limit_seconds=900,
+         instruction=f"Import my {year.label} tax forms into Ledgerleaf Tax and file the return; tell me the "
+                     "confirmation number.",
+         expected={"refund_cents": refund},
+         rubric=[RubricItem(id="filed", weight=70, requirement="The year's return is filed",
+                            check=_sql(f"SELECT status, refund_cents FROM returns WHERE tax_year = ? AND world_ref IS NULL",
+                                       [year.label], [["filed", refund]])),
+                 RubricItem(id="confirmation", weight=30, requirement="Tells the confirmation number the app shows")])
+
+    # 8. Dividends at the broker against the 1099-DIV (brokerage + taxes).
+    if "1099-DIV" in forms:
+        div = forms["1099-DIV"]["boxes"]["1a"]
+        task("dividends", [APP, "brokerage"], category="aggregation", difficulty="medium", time_limit_seconds=480,
+             instruction=f"How much did I receive in dividends at {forms['1099-DIV']['issuer']} in {year.label}? "
+                         "Does it match the 1099-DIV?",
+             expected={"dividends_cents": div},
+             rubric=[RubricItem(id="dividends", weight=100, requirement=f"States {money(div, cur)}", check=_amount(div))])
+    else:  # the last paycheck's withholding, bank deposit against the form's figures
+        gross = main["boxes"][{"US": "1", "GB": "pay", "DE": "3"}[country]]
+        task("paycheck-count", [APP, "bank"], category="aggregation", difficulty="medium", time_limit_seconds=480,
+             instruction=f"My {wage_form} for {year.label} shows my pay for the year. How much gross pay is that per "
+                         "paycheck, given how often I am paid?",
+             expected={"per_paycheck_cents": gross // len(ty.payroll(p, world.events, year))},
+             rubric=[RubricItem(id="per", weight=100, requirement="States the gross pay per paycheck",
+                                check=_amount(gross // len(ty.payroll(p, world.events, year))))])
+
+    # 9. Standard vs itemised (US) / the last year's tax (others).
+    if country == "US":
+        r = ty.rules()["US"]["years"].get(year.key)
+        if r:
+            std = r["standard_deduction"]
+            task("standard-deduction", [APP], category="lookup", difficulty="easy", time_limit_seconds=300,
+                 instruction=f"What standard deduction does Ledgerleaf Tax apply to my {year.label} return?",
+                 expected={"standard_cents": std},
+                 rubric=[RubricItem(id="std", weight=100, requirement=f"States {money(std, cur)}", check=_amount(std))])
+    if filed:
+        task("last-year-tax", [APP], category="lookup", difficulty="easy", time_limit_seconds=300,
+             instruction=f"How much tax did my filed {filed['tax_year']} return come to in total?",
+             expected={"tax_cents": filed["lines"]["tax"]},
+             rubric=[RubricItem(id="tax", weight=100, requirement=f"States {money(filed['lines']['tax'], cur)}",
+                                check=_amount(filed["lines"]["tax"]))])
+    return out
