@@ -60,9 +60,6 @@ CATALOG = Path(__file__).resolve().parents[2] / "apps" / "brokerage" / "catalog"
 KINDS = ("brokerage_opening", "brokerage_transfer", "brokerage_trade", "brokerage_dividend", "brokerage_split",
          "brokerage_watch")
 ACCOUNT_NAMES = {"en_US": "Individual brokerage", "en_GB": "Stocks and Shares ISA", "de_DE": "Depot"}
-_DESCRIPTIONS = {"en_US": ("ACH TRANSFER TO {}", "ACH DEPOSIT FROM {}"),
-                 "en_GB": ("BANK TRANSFER TO {}", "BANK TRANSFER FROM {}"),
-                 "de_DE": ("ÜBERWEISUNG AN {}", "GUTSCHRIFT VON {}")}
 Q4 = Decimal("0.0001")
 
 
@@ -206,12 +203,15 @@ class Plan:
     account_number: str
 
 
-def plan(sim: Sim) -> Plan | None:
+def plan(sim) -> Plan | None:
     """The account from the spec's ``finances.investments`` or, for a persona with a salaried job and none in its spec,
-    a completed starter portfolio (stream ``investing/complete``); None when the persona has no account."""
+    a completed starter portfolio (stream ``investing/complete``); None when the persona has no account. ``sim`` is
+    the Sim or the finished World (the same draws)."""
+    from ..rng import rng
+
     p = sim.persona
     inv = p.finances.investments if p.finances else None
-    r = sim.rng("investing/complete")
+    r = rng(sim.seed, "world/investing/complete")
     number = "".join(str(r.randint(0, 9)) for _ in range(8))
     cash = r.randint(150, 1200) * 100
     if inv is not None:
@@ -310,8 +310,10 @@ def account_value_cents(world_or_sim, day: dt.date, book: Book) -> int:
 
 
 def _description(sim: Sim, direction: str) -> str:
-    to, frm = _DESCRIPTIONS.get(sim.persona.locale, _DESCRIPTIONS["en_US"])
-    return (to if direction == "in" else frm).format(COUNTERPARTY.upper())
+    """The bank line's words, as the bank writes them for a transfer made in the app (finance.label ext_to/ext_from)."""
+    from .finance import label
+
+    return label(sim, "ext_to" if direction == "in" else "ext_from", COUNTERPARTY)
 
 
 def simulate_investing(sim: Sim) -> None:
