@@ -1,0 +1,222 @@
+"""Guildline tasks derived from the world, each with its expected values and rubric.
+
+Action checks read the end state of Guildline's database. Rows the app writes have ``world_ref IS
+NULL`` (posts, messages, saved jobs), and answered invitations carry ``responded_at``; seeded rows
+never do, so an agent that does nothing fails every action check. Queries are fixed text with
+``?`` placeholders: names, titles and ids travel in ``params``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from builder.money import money
+from builder.tasks.model import Check, RubricItem, Task
+from builder.world import World
+
+from .seed import profile, recruiter_ids
+
+APP = "network"
+
+
+def _sql(query: str, params: list, expected: list[list]) -> Check:
+    """A sql check on Guildline's database: fixed ``query`` text, every world value in ``params``."""
+    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _text(*forms: str) -> Check:
+    return Check(type="answer_text", any_of=[f for f in dict.fromkeys(forms) if f])
+
+
+#: The Guildline person whose career id (``p<n>`` / ``s<n>``) is the bound parameter.
+_PERSON = "(SELECT id FROM people WHERE world_ref = ?)"
+
+
+def _organized_meeting(world: World, names: set[str]):
+    """The latest one-off work meeting before now organized by a connection (not a series), or None."""
+    p = world.persona
+    found = None
+    for e in world.of_kind("calendar_event"):
+        d = e.data
+        org = (d.get("organizer") or {}).get("name")
+        if (d.get("calendar") == "work" and not d.get("series") and e.at <= world.now
+                and (world.now - e.at).days <= 45 and org in names and org != p.identity.name):
+            found = e
+    return found
+
+
+def tasks(world: World) -> list[Task]:
+    """Return Guildline's tasks of ``world`` (lookups and actions; several span two apps), in a fixed order."""
+    p = world.persona
+    pid = p.id
+    prof = profile(world)
+    out: list[Task] = []
+    by_ref = {x["id"]: x for x in prof["connections"] + prof["people"]}
+    conn_names = {x["name"]: x for x in prof["connections"]}
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/network/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    # 1. The résumé's one difference: the current title. The résumé (and work.role) is right: fix the profile.
+    diff = prof["resume"]["difference"]
+    folder, filename = prof["resume"]["folder"], prof["resume"]["filename"]
+    task("resume-title", ["network", "files"], category="action", difficulty="medium", time_limit_seconds=600,
+         instruction=(f"My résumé draft ({filename} in {folder}) and my Guildline profile disagree about my "
+                      "current job. Work out which one is right and correct the other one on Guildline; "
+                      "tell me what was wrong."),
+         expected={"field": diff["field"], "profile_was": diff["profile"], "correct": diff["resume"],
+                   "company": prof["experience"][0]["company"]},
+         rubric=[
+             RubricItem(id="title-fixed", weight=60,
+                        requirement=f"The current position on Guildline is titled {diff['resume']!r}",
+                        check=_sql("SELECT title, company FROM experience WHERE world_ref = 'exp-0'", [],
+                                   [[diff["resume"], prof["experience"][0]["company"]]])),
+             RubricItem(id="edited", weight=20, requirement="The position was edited in the app (not deleted and re-added)",
+                        check=_sql("SELECT COUNT(*) FROM experience WHERE world_ref = 'exp-0' AND updated_at IS NOT NULL",
+                                   [], [[1]])),
+             RubricItem(id="says", weight=20, requirement=f"The answer says the profile showed {diff['profile']!r}",
+                        check=_text(diff["profile"])),
+         ])
+
+    # 2. Accept the invitation from the person met at the meetup (the calendar names the attendees).
+    meet = prof["meetup"]
+    met = next(x for x in prof["people"] if x["name"] == meet["attendee"])
+    day = dt.date.fromisoformat(meet["date"])
+    task("accept-meetup", ["network", "calendar"], category="action", difficulty="medium", time_limit_seconds=600,
+         instruction=(f"Someone I met at the meetup on {day:%A, %B} {day.day} sent me a Guildline invitation. "
+                      "Accept that one and leave the other invitations alone."),
+         expected={"name": met["name"], "meetup": meet["title"], "invitation": meet["invitation_id"]},
+         rubric=[
+             RubricItem(id="accepted", weight=60, requirement=f"The invitation from {met['name']} is accepted",
+                        check=_sql(f"SELECT status FROM invitations WHERE person_id = {_PERSON}", [met["id"]],
+                                   [["accepted"]])),
+             RubricItem(id="connected", weight=20, requirement=f"{met['name']} is now a connection",
+                        check=_sql("SELECT connected_on IS NOT NULL FROM people WHERE world_ref = ?", [met["id"]], [[1]])),
+             RubricItem(id="others", weight=20, requirement="It was accepted and every other invitation is still pending",
+                        check=_sql(f"""SELECT (SELECT status FROM invitations WHERE person_id = {_PERSON}) = 'accepted'
+                                       AND (SELECT COUNT(*) FROM invitations WHERE status != 'pending'
+                                            AND person_id != {_PERSON}) = 0""", [met["id"], met["id"]], [[1]])),
+         ])
+
+    # 3. Reply to the recruiter who asked for availability next week (the calendar knows the free times).
+    msgs = [e for e in world.of_kind("recruiter_message") if e.at <= world.now]
+    last_thread = msgs[-1].data["thread_id"]
+    rec = by_ref[msgs[-1].data["recruiter"]]
+    monday = world.now.date() + dt.timedelta(days=7 - world.now.weekday())
+    task("recruiter-availability", ["network", "calendar"], category="action", difficulty="hard",
+         time_limit_seconds=900,
+         instruction=(f"{rec['name']} asked on Guildline when I could do a 30-minute call next week. Reply with "
+                      "two times that are free in my calendar (work hours)."),
+         expected={"recruiter": rec["name"], "thread": last_thread, "week_of": monday.isoformat()},
+         rubric=[
+             RubricItem(id="replied", weight=50, requirement=f"A new message from me is in the thread with {rec['name']}",
+                        check=_sql(f"""SELECT COUNT(*) > 0 FROM messages WHERE sender_id IS NULL AND world_ref IS NULL
+                                       AND thread_id = (SELECT id FROM threads WHERE person_id = {_PERSON})""",
+                                   [rec["id"]], [[1]])),
+             RubricItem(id="free-times", weight=50,
+                        requirement=(f"The reply offers two times in the week of {monday.isoformat()} during work hours "
+                                     "that do not overlap an event in the persona's calendar")),
+         ])
+
+    # 4. Post about the latest project milestone of work chat's plan (or the current job).
+    from builder.world.career import _projects  # the same plan the world's posts use
+
+    class _S:  # a minimal Sim stand-in for the plan (it reads only the persona)
+        persona = p
+
+    projects = _projects(_S) if p.work and p.work.employer else []
+    running = [pr for pr in projects if pr.end is None] or projects
+    project = running[-1].name if running else prof["experience"][0]["company"]
+    task("post-milestone", ["network"], category="action", difficulty="easy", time_limit_seconds=300,
+         instruction=f"Write a short Guildline post saying our team just hit a milestone on {project}.",
+         expected={"project": project},
+         rubric=[RubricItem(id="posted", weight=100, requirement=f"A new post of mine names {project!r}",
+                            check=_sql("""SELECT COUNT(*) > 0 FROM posts WHERE author_id IS NULL AND world_ref IS NULL
+                                          AND instr(lower(body), lower(?)) > 0""", [project], [[1]]))])
+
+    # 5. Save the best-paid job of the persona's family in the home city that is not saved yet.
+    jobs = [e.data for e in world.of_kind("job_posting") if e.at <= world.now]
+    home = prof["location"]
+    local = [j for j in jobs if j["location"] == home and not j["saved_at"]]
+    best = max(local or [j for j in jobs if not j["saved_at"]], key=lambda j: (j["salary_max_cents"], j["job_id"]))
+    where = home if local else "any location"
+    task("save-best-job", ["network"], category="action", difficulty="medium", time_limit_seconds=480,
+         instruction=(f"On the Guildline job board, save the job in {where} with the highest top of its salary range "
+                      "(one I haven't saved yet)."),
+         expected={"job": best["job_id"], "title": best["title"], "company": best["company"]},
+         rubric=[RubricItem(id="saved", weight=100, requirement=f"{best['title']} at {best['company']} is saved",
+                            check=_sql("""SELECT COUNT(*) FROM saved_jobs WHERE world_ref IS NULL
+                                          AND job_id = (SELECT id FROM jobs WHERE slug = ?)""", [best["job_id"]], [[1]]))])
+
+    # 6. Withdraw the oldest still-pending sent invitation.
+    sent = sorted((e for e in world.of_kind("network_invitation") if e.data["direction"] == "sent" and e.at <= world.now),
+                  key=lambda e: (e.at, e.id))
+    if sent:
+        old = sent[0].data
+        task("withdraw-oldest", ["network"], category="action", difficulty="easy", time_limit_seconds=300,
+             instruction="Withdraw the Guildline invitation I sent longest ago that is still unanswered.",
+             expected={"name": old["name"]},
+             rubric=[RubricItem(id="withdrawn", weight=70, requirement=f"The invitation to {old['name']} is withdrawn",
+                                check=_sql(f"SELECT status FROM invitations WHERE person_id = {_PERSON}",
+                                           [old["person"]], [["withdrawn"]])),
+                     RubricItem(id="rest", weight=30, requirement="It was withdrawn and no other invitation changed",
+                                check=_sql(f"""SELECT (SELECT status FROM invitations WHERE person_id = {_PERSON}) = 'withdrawn'
+                                               AND (SELECT COUNT(*) FROM invitations WHERE status != 'pending'
+                                                    AND person_id != {_PERSON}) = 0""",
+                                           [old["person"], old["person"]], [[1]]))])
+
+    # 7. The salary range of the job the first (declined) recruiter wrote about.
+    first = msgs[0].data
+    job = next(j for j in jobs if j["job_id"] == first["job_id"]) if any(j["job_id"] == first["job_id"] for j in jobs) else None
+    if job:
+        first_at = msgs[0].at
+        cur = job["currency"]
+        task("recruiter-salary", ["network"], category="lookup", difficulty="easy", time_limit_seconds=300,
+             instruction=(f"A recruiter from {job['company']} messaged me on Guildline in {first_at:%B}. What salary "
+                          "range did they quote?"),
+             expected={"min_cents": job["salary_min_cents"], "max_cents": job["salary_max_cents"],
+                       "min": money(job["salary_min_cents"], cur), "max": money(job["salary_max_cents"], cur)},
+             rubric=[RubricItem(id="min", weight=50, requirement=f"States the bottom, {money(job['salary_min_cents'], cur)}",
+                                check=Check(type="answer_amount", cents=job["salary_min_cents"])),
+                     RubricItem(id="max", weight=50, requirement=f"States the top, {money(job['salary_max_cents'], cur)}",
+                                check=Check(type="answer_amount", cents=job["salary_max_cents"]))])
+
+    # 8. Thank the colleague who organized a recent one-off meeting (the calendar names the organizer).
+    e = _organized_meeting(world, set(conn_names))
+    if e:
+        org = conn_names[e.data["organizer"]["name"]]
+        task("thank-organizer", ["network", "calendar"], category="action", difficulty="medium", time_limit_seconds=600,
+             instruction=(f"Send a Guildline message to whoever organized my \"{e.data['title']}\" meeting on "
+                          f"{e.at:%B} {e.at.day}, thanking them for it."),
+             expected={"name": org["name"], "meeting": e.data["title"], "date": e.at.date().isoformat()},
+             rubric=[RubricItem(id="sent", weight=80, requirement=f"A message from me to {org['name']} exists",
+                                check=_sql(f"""SELECT COUNT(*) > 0 FROM messages m JOIN threads t ON t.id = m.thread_id
+                                               WHERE m.sender_id IS NULL AND m.world_ref IS NULL
+                                               AND t.person_id = {_PERSON}""", [org["id"]], [[1]])),
+                     RubricItem(id="thanks", weight=20, requirement="The message thanks them for the meeting")])
+
+    # 9. How many connections work at the persona's employer (colleagues on Guildline).
+    employer = prof["experience"][0]["company"]
+    same = sorted(x["name"] for x in prof["connections"] if x["company"] == employer)
+    task("colleague-count", ["network"], category="aggregation", difficulty="easy", time_limit_seconds=300,
+         instruction=f"How many of my Guildline connections currently work at {employer}? Name them.",
+         expected={"count": len(same), "names": same},
+         rubric=[RubricItem(id="count", weight=40, requirement=f"Says {len(same)}", check=_text(str(len(same)))),
+                 *[RubricItem(id=f"name-{i}", weight=60 // len(same) + (60 % len(same) if i == 0 else 0),
+                              requirement=f"Names {n}", check=_text(n)) for i, n in enumerate(same)]]
+         if same else [RubricItem(id="count", weight=100, requirement="Says none", check=_text("0", "none", "no one"))])
+
+    # 10. Which recruiter thread is still unanswered (a lookup across the threads).
+    threads: dict[str, list] = {}
+    for m_ in msgs:
+        threads.setdefault(m_.data["thread_id"], []).append(m_)
+    unanswered = [t for t, ms in threads.items() if all(x.data["sender"] != "me" for x in ms)]
+    if unanswered:
+        r0 = by_ref[threads[unanswered[0]][0].data["recruiter"]]
+        task("unanswered-recruiter", ["network"], category="lookup", difficulty="easy", time_limit_seconds=300,
+             instruction="Which recruiter on Guildline have I never replied to, and which company are they hiring for?",
+             expected={"name": r0["name"], "company": r0["company"]},
+             rubric=[RubricItem(id="name", weight=50, requirement=f"Names {r0['name']}", check=_text(r0["name"])),
+                     RubricItem(id="company", weight=50, requirement=f"Names {r0['company']}", check=_text(r0["company"]))])
+    assert recruiter_ids(world)  # every world has recruiter threads (builder.world.career)
+    return out
