@@ -6,6 +6,8 @@ Layout (``<user>`` is the persona's username)::
     etc/firefox/policies/policies.json         enterprise policies (no first run, no telemetry)
     home/<user>/.mozilla/firefox/...           the Firefox profile, signed in to every app
     home/<user>/...                            files apps contribute (seed.home_files: the bank's statements)
+    home/<user>/Documents/{Work,Personal}/...  the persona's own documents (builder.files.work_docs)
+    home/<user>/.config, .local/share          bookmarks, recent files (builder.files.desktop)
     var/lib/persona-desktop/apps/<app>/<db>    each app's seeded SQLite database
 
 What an app contributes comes through its ``seed`` module's hooks, so this module names no app:
@@ -23,6 +25,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from . import firefox
+from .files import desktop, work_docs
 from .dates import add_months
 from .apps import App
 from .rng import token
@@ -122,6 +125,10 @@ def build_layer(world: World, apps: list[App], dest: Path) -> list[Path]:
         home_files = getattr(app.module("seed"), "home_files", None)
         if home_files is not None:
             home_files(world, home)
+    # The persona's own documents (expense reports, budget), then what makes every home file findable:
+    # file-manager places, recent files, LibreOffice's recent documents (after all files are in place).
+    work_docs.work_docs(world, home)
+    desktop.write_desktop(world, home)
 
     guest = dest / "etc" / "persona-desktop" / "guest.json"
     guest.parent.mkdir(parents=True, exist_ok=True)
