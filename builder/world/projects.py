@@ -10,8 +10,8 @@ What it makes (nothing for a persona without an employer, i.e. without a work ch
   start to the one after the current (``next``); the current is the one holding ``now``.
 * Every ticket key a work chat message mentions (``{PREFIX}-{n}`` in its text) is a ticket, created before its
   first mention and worked in the sprint of that mention; the chat's sender of that first mention is its
-  assignee when a team member. More tickets come out of sprint plannings (created right after the meeting,
-  ``meeting`` = the planning's event id), and a backlog plus the next sprint's scope for projects still running.
+  assignee when a team member. More tickets come out of sprint plannings (created right after the meeting, or the
+  sprint's start without one; ``meeting`` = the planning's event id), and a backlog plus the next sprint's scope.
 * Statuses: ``backlog`` -> ``todo`` -> ``in_progress`` -> ``in_review`` -> ``done``, in that order, one step per
   ``ticket_transition``. A sprint's tickets move to ``todo`` a few minutes after its planning ends (``meeting``
   = the planning); work often starts right after a stand-up (``meeting`` = that stand-up). A ticket not done
@@ -151,6 +151,9 @@ class _Board:
     def workday(self, day: dt.date) -> bool:
         return day.weekday() < 5 and not is_holiday(self.sim, day)
 
+    def in_hours(self, t: dt.datetime) -> bool:
+        return self.workday(t.date()) and DAY_START <= t.hour + t.minute / 60 < DAY_END
+
     def next_workday(self, day: dt.date) -> dt.date:
         day += dt.timedelta(days=1)
         while not self.workday(day):
@@ -249,6 +252,11 @@ def simulate_projects(sim: Sim) -> None:
         created = bd.at(r, max(created.date(), sim.start.date()))
         if created >= first.at:
             created = first.at - dt.timedelta(minutes=r.randint(20, 90))
+            if not bd.in_hours(created):
+                day = first.at.date() - dt.timedelta(days=1)
+                while not bd.workday(day):
+                    day -= dt.timedelta(days=1)
+                created = bd.at(r, day)
         sender = first.data["sender"]
         plans.append({"number": n, "project": project, "sprint": s, "created": created, "meeting": None,
                       "assignee": sender if sender in bd.people else None, "chat": [e.id for e in mentioned[n]],
@@ -257,7 +265,7 @@ def simulate_projects(sim: Sim) -> None:
     rp = sim.rng("projects/planning")
     top = max(mentioned, default=100)
     for s in bd.sprints:
-        if s.planning_end > sim.now or s.planning is None:
+        if s.planning_end > sim.now:
             continue
         current = s.holds(sim.now)
         for _ in range(rp.randint(4, 6) if current else rp.choice([0, 1, 1, 2])):
@@ -265,7 +273,7 @@ def simulate_projects(sim: Sim) -> None:
             near = max([n for n in mentioned if mentioned[n][0].at <= s.opens], default=top - 200)
             plans.append({"number": bd.number_near(near + rp.randint(1, 8)), "project": active[rp.randrange(len(active))],
                           "sprint": s, "created": s.planning_end + dt.timedelta(minutes=rp.randint(3, 25)),
-                          "meeting": s.planning, "assignee": None, "chat": [], "start_before": None})
+                          "meeting": s.planning, "assignee": None, "chat": [], "start_before": None, "scope": True})
     # The backlog and the next sprint's scope of projects still running.
     rb = sim.rng("projects/backlog")
     nxt = bd.sprints[-1] if bd.sprints[-1].opens > sim.now else None
@@ -312,17 +320,19 @@ def _ticket(bd: _Board, r: random.Random, rc: random.Random, plan: dict[str, Any
         by_meeting = s.planning if commit <= s.planning_end + dt.timedelta(minutes=45) else None
         steps.append((commit, "todo", {"by": reporter, "meeting": by_meeting}))
         # Work starts after a stand-up when there is one that day, before the first chat mention where it fits.
-        slow = s.holds(sim.now) and plan["meeting"] is not None  # this sprint's own scope: spread over the board
+        slow = s.holds(sim.now) and plan.get("scope", False)  # this sprint's own scope: spread over the board
         t = bd.later(r, commit, 1, 9) if slow else bd.later(r, commit, 0, 4)
         limit = plan["start_before"]
         if limit and commit < limit < t:
             t = max(commit + dt.timedelta(minutes=5), limit - dt.timedelta(minutes=r.randint(5, 120)))
+            if not bd.in_hours(t):
+                t = bd.later(r, commit, 0, 1)
         su = bd.standups.get(t.date())
         meeting = None
         if su is not None:
             su_end = _end_of(sim, su)
             cand = su_end + dt.timedelta(minutes=r.randint(3, 40))
-            if commit < cand and (limit is None or cand <= limit or limit <= commit):
+            if commit < cand and bd.in_hours(cand) and (limit is None or cand <= limit or limit <= commit):
                 t, meeting = cand, su.id
         steps.append((t, "in_progress", {"by": assignee, "meeting": meeting}))
         t = bd.later(r, t, 2 if slow else 1, 6 if slow else max(2, points))
