@@ -107,3 +107,23 @@ def bookmarks(world: World) -> list[dict[str, str]]:
     if not board(world)["tickets"]:
         return []
     return [{"title": APP["title"], "url": f"{BASE_URL}/board", "folder": "toolbar"}]
+
+
+def visits(world: World) -> list[dict]:
+    """History visits: the persona opened a ticket's page a few minutes before each change it made to it in the
+    last 60 days (``[{url, title, at (naive local), transition}]`` in time order; minutes from ``board/visits``)."""
+    import datetime as dt
+
+    from builder.rng import rng
+
+    me = world.persona.identity.name
+    since = (world.now - dt.timedelta(days=60)).isoformat()
+    r = rng(world.seed, "board/visits")
+    out = []
+    for t in board(world)["tickets"]:
+        for h in t["history"]:
+            if h["by"] == me and h["at"] >= since:
+                at = dt.datetime.fromisoformat(h["at"]) - dt.timedelta(minutes=r.randint(1, 6), seconds=r.randrange(60))
+                out.append({"url": f"{BASE_URL}/t/{t['key']}", "title": f"{t['key']}: {t['title']} | {APP['title']}",
+                            "at": at, "transition": "link"})
+    return sorted(out, key=lambda v: (v["at"], v["url"]))
