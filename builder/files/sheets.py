@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
+FONT_FACE = "Liberation Sans"
 SYMBOLS = {"USD": "$", "GBP": "£", "EUR": "€", "JPY": "¥", "CHF": "CHF", "CAD": "$", "AUD": "$"}
 
 # How each locale writes a numeric date (Excel format code; ODS parts).
@@ -126,12 +127,15 @@ def write_xlsx(sheet: Sheet, path: Path, when: dt.datetime) -> Path:
                 continue
             x = ws.cell(r, c, cell.formula if cell.formula else cell.value)
             s = cell.style
+            # Liberation Sans (the guest's fonts-liberation2), not openpyxl's default Calibri the guest lacks.
             if s == "title":
-                x.font = Font(bold=True, size=14)
+                x.font = Font(name=FONT_FACE, bold=True, size=14)
             elif s in ("head", "bold", "money_bold"):
-                x.font = Font(bold=True)
+                x.font = Font(name=FONT_FACE, bold=True)
             elif s == "note":
-                x.font = Font(italic=True, size=9, color="5D6875")
+                x.font = Font(name=FONT_FACE, italic=True, size=9, color="5D6875")
+            else:
+                x.font = Font(name=FONT_FACE)
             if s == "head":
                 x.fill = grey
             if s in ("money", "money_bold"):

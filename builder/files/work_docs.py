@@ -377,8 +377,10 @@ def write_receipt(world: World, charge: Charge, dest: Path) -> Path:
     y -= 3 * mm
     for label, value in lines:
         h1 = text(6 * mm, y, label, 7.5, w_=width * 0.45) if label else 0
-        h2 = text(width - 6 * mm, y, value, 7.5, align=2 if label else 0,
-                  w_=width * 0.5 if label else width - 12 * mm) if value else 0
+        if label:
+            h2 = text(width - 6 * mm, y, value, 7.5, align=2, w_=width * 0.5) if value else 0
+        else:
+            h2 = text(6 * mm, y, value, 7, color=MUTED) if value else 0
         y -= max(h1, h2, 3 * mm) + 1.5 * mm
     c.line(6 * mm, y, width - 6 * mm, y)
     y -= 3 * mm
@@ -402,7 +404,7 @@ def expense_sheet(world: World, trip: BusinessTrip, receipts: dict[str, str], wh
     p = world.persona
     sheet = Sheet(name=w["report_sheet"], title=w["report_title"].format(city=trip.destination),
                   author=p.identity.name, currency=fmt.currency, locale=p.locale, timezone=p.timezone or "UTC",
-                  widths=[14, 62, 24, 14, 18, 14, 52])
+                  widths=[16, 62, 24, 14, 18, 14, 52])
     card = _card(world, trip.charges[0].account)
     sheet.add(Cell(w["report_title"].format(city=trip.destination), style="title"))
     sheet.add()
@@ -567,7 +569,7 @@ def budget_sheet(world: World, when: dt.datetime) -> Sheet | None:
     title = w["budget_title"].format(first=fmt.month(shown[0]), last=fmt.month(shown[-1]))
     n = len(shown)
     sheet = Sheet(name=w["budget_sheet"], title=title, author=p.identity.name, currency=fmt.currency,
-                  locale=p.locale, timezone=p.timezone or "UTC", widths=[26] + [17] * n + [19, 14, 18])
+                  locale=p.locale, timezone=p.timezone or "UTC", widths=[26] + [18] * n + [22, 14, 18])
     avg_col, bud_col, diff_col = n + 2, n + 3, n + 4
     from builder.files.sheets import col
 
@@ -612,9 +614,11 @@ def budget_sheet(world: World, when: dt.datetime) -> Sheet | None:
     i0, i1, inc_sums = rows("income", income, inc_keys, False)
     inc_total = len(sheet.rows) + 1
     if inc_keys:
+        inc_avg = sum((sheet.rows[r - 1][avg_col - 1].value for r in range(i0, i1 + 1)), Decimal(0))
         sheet.add(Cell(w["total_income"], style="bold"),
                   *(Cell(_units(s), f"=SUM({col(c + 2)}{i0}:{col(c + 2)}{i1})", "money_bold") for c, s in
-                    enumerate(inc_sums)))
+                    enumerate(inc_sums)),
+                  Cell(inc_avg, f"=SUM({col(avg_col)}{i0}:{col(avg_col)}{i1})", "money_bold"))
     else:
         sheet.add(Cell(w["total_income"], style="bold"), *(Cell(_units(0), style="money_bold") for _ in shown))
     sheet.add()
