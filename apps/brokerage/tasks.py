@@ -79,7 +79,10 @@ def tasks(world: World) -> list[Task]:
          expected={"total_cents": div_total, "top_symbol": top.data["symbol"] if top else None}, rubric=rubric)
 
     # 4. The last transfer to Tidewell as the bank shows it (bank + broker).
-    last_in = [e for e in done if e.kind == "brokerage_transfer" and e.data["direction"] == "in"][-1]
+    ins = [e for e in done if e.kind == "brokerage_transfer" and e.data["direction"] == "in"]
+    if not ins or not book.shares:
+        return out  # an account the persona never funds or holds nothing in: the lookups only
+    last_in = ins[-1]
     day = last_in.at.date()
     task("last-transfer", [APP, BANK], category="lookup", difficulty="easy", time_limit_seconds=300,
          instruction="When did money last leave my checking account for Tidewell, and how much was it?",
