@@ -62,6 +62,7 @@ def seed(world: World, path: Path) -> Path:
             db.add(m.Sprint(id=s["number"], name=s["name"], start=s["start"], end=s["end"], opens=s["opens"],
                             closes=s["closes"], goal=s["goal"], world_ref=s["id"]))
         db.flush()
+        names = {s["number"]: s["name"] for s in b["sprints"]}
         ranks: dict[tuple, int] = {}
         comment_id = subtask_id = activity_id = 0
         for i, t in enumerate(b["tickets"], start=1):
@@ -85,8 +86,11 @@ def seed(world: World, path: Path) -> Path:
                                  created_at=c["at"], world_ref=c["ref"]))
             for h in t["history"]:
                 activity_id += 1
+                old, new = h["old"], h["new"]
+                if h["field"] == "sprint":  # shown as the app shows its own moves: by sprint name
+                    old, new = names.get(int(old), old), names.get(int(new), new)
                 db.add(m.Activity(id=activity_id, ticket_id=i, at=h["at"], actor_id=ids[h["by"]], field=h["field"],
-                                  old=h["old"], new=h["new"], meeting=h["meeting"], world_ref=h["ref"]))
+                                  old=old, new=new, meeting=h["meeting"], world_ref=h["ref"]))
         for key, value in appkit.meta_rows(world, workspace=b["workspace"], team=b["team"], prefix=b["prefix"]).items():
             db.add(m.Meta(key=key, value=value))
         db.commit()
