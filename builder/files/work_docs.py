@@ -414,7 +414,8 @@ def expense_sheet(world: World, trip: BusinessTrip, receipts: dict[str, str], wh
     if p.work and p.work.role:
         sheet.add(Cell(w["role"], style="bold"), Cell(p.work.role))
     sheet.add(Cell(w["purpose"], style="bold"), Cell(w["purpose_text"].format(city=trip.destination)))
-    sheet.add(Cell(w["dates"], style="bold"), Cell(f"{fmt.numeric_date(trip.depart)} – {fmt.numeric_date(trip.return_)}"))
+    dates = f"{fmt.numeric_date(trip.depart)} – {fmt.numeric_date(trip.return_)}"
+    sheet.add(Cell(w["dates"], style="bold"), Cell(dates))
     if card:
         sheet.add(Cell(w["paid_with"], style="bold"), Cell(card["label"]))
     sheet.add(Cell(w["currency"], style="bold"), Cell(fmt.currency))
