@@ -19,7 +19,9 @@ export function Logo() {
         <rect width="32" height="32" rx="7" fill="#2f6b3a" />
         <path d="M9 23c0-8 6-14 15-14-1 9-6 15-15 14z" fill="#e8b64c" />
       </svg>
-      Ledger<b>leaf</b> Tax
+      <span>
+        Ledger<b>leaf</b> Tax
+      </span>
     </span>
   );
 }

@@ -46,7 +46,7 @@ const FIELDS: Record<Country, FieldDef[]> = {
     { name: "int_1", step: "income", kind: "money", label: "1099-INT Box 1 Interest income", from: ["1099-INT", "1"], group: "1099" },
     { name: "div_1a", step: "income", kind: "money", label: "1099-DIV Box 1a Total ordinary dividends", from: ["1099-DIV", "1a"], group: "1099" },
     { name: "b_gain", step: "income", kind: "money", signed: true, label: "1099-B Realized gain or (loss)", hint: "A loss is negative, e.g. -250.00", from: ["1099-B", "gain"], group: "1099" },
-    { name: "itemize", step: "deductions", kind: "choice", label: "Deduction", required: true, options: [["standard", "Take the standard deduction"], ["itemized", "Itemize my deductions"]] },
+    { name: "itemize", step: "deductions", kind: "choice", label: "Deduction", options: [["standard", "Take the standard deduction"], ["itemized", "Itemize my deductions"]] },
     { name: "donations", step: "deductions", kind: "money", label: "Charitable contributions (cash)", hint: "Gifts to qualified charities, with receipts" },
   ],
   GB: [
