@@ -289,3 +289,21 @@ def test_two_builds_write_the_same_bytes_and_times(tmp_path):
     ta, tb = tree(tmp_path / "a" / "home"), tree(tmp_path / "b" / "home")
     assert ta.keys() == tb.keys() and len(ta) > 10
     assert [k for k in ta if ta[k] != tb[k]] == []
+
+
+def test_a_minimal_spec_gets_its_documents_and_desktop_files(tmp_path):
+    from builder.persona import complete
+    from builder.persona.model import Persona
+    from builder.world import simulate
+
+    world = simulate(complete(Persona.model_validate({"identity": {"name": "Ada Quill"}})))
+    home = tmp_path / "home"
+    written = work_docs.work_docs(world, home)
+    made = desktop.write_desktop(world, home)
+    assert any(p.parent.name == "Personal" and p.suffix == ".ods" for p in written)
+    for trip in work_docs.business_trips(world):
+        name = f"{work_docs.report_stem(world, trip)}.xlsx"
+        ws = load_workbook(home / work_docs.trip_folder(world, trip) / name).active
+        assert _report_totals(ws, _evaluate(ws))[0] == Decimal(trip.total_cents) / 100
+    for path in made[1:]:
+        ET.parse(path)
