@@ -119,7 +119,7 @@ def test_minimal_and_spec_investments():
     p = complete(Persona.model_validate({"identity": {"name": "Ada Quill"}}))
     events = _brokerage(simulate(p))
     assert bool(events) == bool(p.work and p.work.salary)
-    spec = {"identity": {"name": "Ada Quill"}, "finances": {"investments": {
+    spec = {"identity": {"name": "Ada Quill"}, "as_of": "2026-11-16", "finances": {"investments": {
         "holdings": [{"symbol": "VTI", "shares": "12", "cost_basis": "210.00"}, {"symbol": "NWSC", "shares": "3.5", "cost_basis": "500"}],
         "monthly_contribution": "150.00", "contribution_symbol": "VTI"}}}
     w = simulate(complete(Persona.model_validate(spec)))
@@ -129,3 +129,11 @@ def test_minimal_and_spec_investments():
     assert investing.security(w, "VTI")["name"] == "VTI Index Fund"
     buys = [e for e in w.of_kind("brokerage_trade") if e.data["recurring"]]
     assert buys and all(e.data["symbol"] == "VTI" and e.data["amount_cents"] <= 15000 for e in buys)
+    # NWSC splits 4:1 on 2026-06-10: the shares held that morning are multiplied by 4, the cost basis stays.
+    (split,) = w.of_kind("brokerage_split")
+    assert split.at.date() == dt.date(2026, 6, 10) and split.data["symbol"] == "NWSC" and split.data["ratio"] == 4
+    before = investing.replay(w, split.at - dt.timedelta(seconds=1))
+    after = investing.replay(w, split.at)
+    assert Decimal(split.data["shares_before"]) == before.shares["NWSC"] > 0
+    assert after.shares["NWSC"] == 4 * before.shares["NWSC"] == Decimal(split.data["shares_after"])
+    assert after.cost_cents["NWSC"] == before.cost_cents["NWSC"]
