@@ -165,13 +165,11 @@ def seed(world: World, path: Path) -> Path:
 
 # --- the résumé draft -------------------------------------------------------------------------------
 
-_MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-
-def _month(ym: str | None) -> str:
+def _month(ym: str | None, words: dict) -> str:
+    """``2024-03`` as the résumé writes it (``Mar 2024``, ``März 2024``); None: ``Present`` / ``heute``."""
     if not ym:
-        return "Present"
-    return f"{_MONTHS[int(ym[5:7]) - 1]} {ym[:4]}"
+        return words["present"]
+    return f"{words['months'][int(ym[5:7]) - 1]} {ym[:4]}"
 
 
 def resume_entries(world: World) -> list[dict]:
@@ -196,8 +194,12 @@ def write_resume(world: World, dest: Path) -> Path:
     from docx import Document
     from docx.shared import Pt
 
+    from builder.world.career import bank
+
     p = world.persona
     prof = profile(world)
+    words = bank(p.locale)
+    label = words["resume"]
     doc = Document()
     style = doc.styles["Normal"]
     style.font.name = "Liberation Sans"
@@ -205,24 +207,24 @@ def write_resume(world: World, dest: Path) -> Path:
     doc.add_heading(p.identity.name, level=0)
     contact = " · ".join(x for x in [prof["location"], p.identity.email or "", p.identity.phone or ""] if x)
     doc.add_paragraph(contact)
-    doc.add_heading("Summary", level=1)
+    doc.add_heading(label["summary"], level=1)
     doc.add_paragraph(prof["about"])
-    doc.add_heading("Experience", level=1)
+    doc.add_heading(label["experience"], level=1)
     for x in resume_entries(world):
         para = doc.add_paragraph()
         para.add_run(f"{x['title']}, {x['company']}").bold = True
-        para.add_run(f"\n{_month(x['start'])} – {_month(x['end'])} · {x['location']}")
+        para.add_run(f"\n{_month(x['start'], words)} – {_month(x['end'], words)} · {x['location']}")
         if x["description"]:
             doc.add_paragraph(x["description"], style="List Bullet")
-    doc.add_heading("Education", level=1)
+    doc.add_heading(label["education"], level=1)
     for x in prof["education"]:
         doc.add_paragraph(f"{x['degree']}, {x['school']}, {x['start_year']}–{x['end_year']}")
-    doc.add_heading("Skills", level=1)
+    doc.add_heading(label["skills"], level=1)
     doc.add_paragraph(", ".join(prof["skills"]))
     written = dt.datetime.fromisoformat(prof["resume"]["written_at"])
     cp = doc.core_properties
     cp.author = cp.last_modified_by = p.identity.name
-    cp.title = f"{p.identity.name} résumé"
+    cp.title = f"{label['title']}: {p.identity.name}"
     cp.created = cp.modified = written
     cp.last_printed = dt.datetime(2000, 1, 1)
     cp.revision = 3

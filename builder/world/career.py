@@ -2,7 +2,7 @@
 recruiter messages, the job board and the résumé draft's one deliberate difference.
 
 Everything is drawn from ``career/...`` streams and worded from ``templates/career/<locale>.yaml``
-(falling back to en_US); job families are those of :mod:`builder.persona.occupations`.
+(falling back to en_US; a file that says ``extends: <locale>`` is laid over that one); job families are those of :mod:`builder.persona.occupations`.
 
 Event kinds (all keyed ``("career", ...)``):
 
@@ -31,7 +31,8 @@ Event kinds (all keyed ``("career", ...)``):
 * ``recruiter_message``: ``{thread_id, recruiter (a ``people`` id), name, sender ("recruiter" / "me"),
   text, job_id}``; three threads (declined, unanswered, and the latest asking for next week's
   availability, whose last message is the recruiter's).
-* ``job_posting`` (at its posting time, in the 45 days before now): ``{job_id, title, company, location,
+* ``job_posting`` (at its posting time, in the 45 days before now; a posting a recruiter writes about was
+  up 3-14 days before the thread's first message): ``{job_id, title, company, location,
   workplace, salary_min_cents, salary_max_cents, currency, summary, skills, saved_at | None}``.
 """
 
@@ -60,13 +61,28 @@ def bank(locale: str) -> dict[str, Any]:
     path = DATA / f"{locale}.yaml"
     if not path.exists():
         path = DATA / "en_US.yaml"
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    base = data.pop("extends", None)
+    return _merge(bank(base), data) if base else data
+
+
+def _merge(base: dict, over: dict) -> dict:
+    """``over`` laid over ``base`` key by key (nested dicts merged, anything else replaced)."""
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
 
 
 def family(b: dict, role: str | None) -> tuple[str, dict]:
     """(family key, its bank entry) for ``role``: the occupation family, ``default`` when the bank lacks it."""
     key = occupations.match(role)
     return (key, b["families"][key]) if key in b["families"] else ("default", b["families"]["default"])
+
+
+def _cap(text: str) -> str:
+    """``text`` with its first letter upper-cased (the rest as written: German nouns keep their capitals)."""
+    return text[:1].upper() + text[1:]
 
 
 def month(d: dt.date) -> str:
@@ -136,11 +152,12 @@ def _profile(sim: Sim, b: dict) -> dict[str, Any]:
     titles = list(fam["titles"])
     stale = _stale_title(role, titles)
     experience = []
-    loc = city + (f", {p.identity.address.region}" if p.identity.address and p.identity.address.region else "")
+    region = p.identity.address.region if p.identity.address else None
+    loc = city + (f", {region}" if region and region != city else "")
     if employer:
         experience.append({"id": "exp-0", "title": stale, "company": employer, "location": loc,
                            "start": month(current), "end": None,
-                           "description": f"{r.choice(fam['focus']).capitalize()}; {r.choice(fam['focus'])}."})
+                           "description": f"{_cap(r.choice(fam['focus']))}; {r.choice(fam['focus'])}."})
     # Earlier jobs fill the months from the first job to the current one, newest first, 18-48 months each.
     end = current
     juniors = [t for t in titles if not t.startswith(SENIORITY) and t != stale] or titles
@@ -153,13 +170,13 @@ def _profile(sim: Sim, b: dict) -> dict[str, Any]:
         experience.append({"id": f"exp-{len(experience)}", "title": juniors[n % len(juniors)] if n else stale,
                            "company": _company(r, b, fam, last, last2), "location": loc,
                            "start": month(start), "end": month(_add_months(end, -1)),
-                           "description": f"{r.choice(fam['focus']).capitalize()}."})
+                           "description": f"{_cap(r.choice(fam['focus']))}."})
         end = start
         n += 1
     if not employer and not experience:
         experience.append({"id": "exp-0", "title": stale, "company": _company(r, b, fam, fk.last_name(), fk.last_name()),
                            "location": loc, "start": month(current), "end": None,
-                           "description": f"{r.choice(fam['focus']).capitalize()}."})
+                           "description": f"{_cap(r.choice(fam['focus']))}."})
     edu = b["education"]
     schools = edu.get(_country(sim)) or edu["other"]
     level, fieldname = fam["degree"]
@@ -169,13 +186,13 @@ def _profile(sim: Sim, b: dict) -> dict[str, Any]:
     shown_employer = employer or experience[0]["company"]
     previous = experience[1]["company"] if len(experience) > 1 else shown_employer
     focus = r.choice(fam["focus"])
-    headline = r.choice(b["headline"]).format(role=stale, employer=shown_employer, focus=focus.capitalize(), city=city)
+    headline = r.choice(b["headline"]).format(role=stale, employer=shown_employer, focus=_cap(focus), city=city)
     hobbies = sorted({a for c in p.contacts or [] for a in (c.shared_activities or [])})[:3]
     ab = b["about"]
     years = max(1, as_of_year(sim) - int(experience[-1]["start"][:4]))
-    ctx = {"role_lower": stale.lower(), "employer": shown_employer, "city": city, "years": years, "focus": focus,
+    ctx = {"role": stale, "role_lower": stale.lower(), "employer": shown_employer, "city": city, "years": years, "focus": focus,
            "joy": r.choice(fam["joy"]), "previous": previous, "lesson": r.choice(fam["lesson"]),
-           "hobbies": ", ".join(hobbies[:-1]) + (" and " if len(hobbies) > 1 else "") + hobbies[-1] if hobbies else ""}
+           "hobbies": ", ".join(hobbies[:-1]) + (f" {b['and']} " if len(hobbies) > 1 else "") + hobbies[-1] if hobbies else ""}
     parts = [r.choice(ab["open"]), r.choice(ab["middle"])]
     if len(experience) > 1:
         parts.append(r.choice(ab["close"]))
@@ -199,7 +216,7 @@ def _person(r, b: dict, fk, pid: str, name: str, relation: str, title: str, comp
     if r.random() < 0.7:
         prev = {"title": r.choice(fam["titles"]), "company": _company(r, b, fam, fk.last_name(), fk.last_name())}
     return {"id": pid, "name": name, "title": title, "company": company, "location": location,
-            "headline": f"{title} at {company}", "relation": relation,
+            "headline": b["person_headline"].format(title=title, company=company), "relation": relation,
             "connected_on": connected.isoformat() if connected else None, "mutual": mutual,
             "started": month(started), "previous": prev}
 
@@ -236,7 +253,7 @@ def _people(sim: Sim, b: dict, profile: dict) -> tuple[list[dict], list[dict]]:
 
     def fresh_name() -> str:
         for _ in range(50):
-            n = fk.name()
+            n = f"{fk.first_name()} {fk.last_name()}"  # no "Dr." or "MBA": a name as people sign it
             if n not in taken:
                 taken.add(n)
                 return n
@@ -399,7 +416,7 @@ def _money(cents: int, currency: str) -> str:
 
 
 def _jobs(sim: Sim, b: dict, profile: dict, currency: str) -> list[dict]:
-    """``job_posting`` events: 30 postings in the 45 days before now, three saved (``career/jobs``)."""
+    """The 30 postings of the job board (dicts with ``at``; :func:`_post_jobs` adds their events), three saved (``career/jobs``)."""
     r = sim.rng("career/jobs")
     fk = sim.faker("career/jobs/names")
     now = sim.now
@@ -431,11 +448,14 @@ def _jobs(sim: Sim, b: dict, profile: dict, currency: str) -> list[dict]:
     for j in r.sample(jobs[:20], 3):
         saved = j["at"] + dt.timedelta(hours=r.randint(1, 48))
         j["saved_at"] = min(saved, now - dt.timedelta(minutes=5)).isoformat()
-    for j in jobs:
-        at = j.pop("at")
-        sim.event("job_posting", at, dict(j), key=("career", "job", j["job_id"]))
-        j["at"] = at
     return jobs
+
+
+def _post_jobs(sim: Sim, jobs: list[dict]) -> None:
+    """Add the ``job_posting`` events (after the recruiters dated the postings they write about)."""
+    for j in jobs:
+        data = {k: v for k, v in j.items() if k != "at"}
+        sim.event("job_posting", j["at"], data, key=("career", "job", j["job_id"]))
 
 
 def _recruiters(sim: Sim, b: dict, profile: dict, people: list[dict], jobs: list[dict]) -> None:
@@ -454,13 +474,18 @@ def _recruiters(sim: Sim, b: dict, profile: dict, people: list[dict], jobs: list
         job = fam_jobs[t % len(fam_jobs)]
         rec_title = r.choice(rb["titles"])
         rec["title"], rec["company"] = rec_title, job["company"]
-        rec["headline"] = f"{rec_title} at {job['company']}"
+        rec["headline"] = b["person_headline"].format(title=rec_title, company=job["company"])
         salary = f"{_money(job['salary_min_cents'], job['currency'])}-{_money(job['salary_max_cents'], job['currency'])}"
         ctx = {"first": first, "recruiter": rec["name"], "rfirst": rec["name"].split()[0], "rtitle": rec_title,
                "company": job["company"], "title": job["title"], "location": job["location"], "salary": salary,
                "employer": employer}
         at = now - dt.timedelta(days=days_ago, hours=r.randint(0, 6))
         at = at.replace(hour=r.randint(9, 15), minute=r.randint(0, 59), second=0, microsecond=0)
+        # The posting a recruiter writes about was up before the first message.
+        if job["at"] >= at:
+            job["at"] = dt.datetime.combine(at.date() - dt.timedelta(days=r.randint(3, 14)), dt.time(r.randint(7, 16), r.randint(0, 59)))
+            if job["saved_at"] and job["saved_at"] < job["at"].isoformat():
+                job["saved_at"] = (job["at"] + dt.timedelta(hours=2)).isoformat()
         for k, step in enumerate(steps):
             name, _, idx = step.partition(":")
             variants = rb[name]
@@ -468,6 +493,10 @@ def _recruiters(sim: Sim, b: dict, profile: dict, people: list[dict], jobs: list
             sender = "me" if name == "me_reply" else "recruiter"
             if k:
                 at += dt.timedelta(hours=r.randint(2, 30), minutes=r.randint(0, 59))
+                if at.hour < 8:  # people answer in the day: the night's message waits for the morning
+                    at = at.replace(hour=r.randint(8, 11))
+                elif at.hour >= 21:
+                    at = (at + dt.timedelta(days=1)).replace(hour=r.randint(8, 11))
             at = min(at, now - dt.timedelta(minutes=30 * (len(steps) - k)))
             sim.event("recruiter_message", at, {"thread_id": f"thread-{t}", "recruiter": rec["id"], "name": rec["name"],
                                                 "sender": sender, "text": text, "job_id": job["job_id"]},
@@ -483,6 +512,7 @@ def simulate_career(sim: Sim) -> None:
     conns, people = _people(sim, b, profile)
     jobs = _jobs(sim, b, profile, currency)
     _recruiters(sim, b, profile, people, jobs)
+    _post_jobs(sim, jobs)
     meetup = _meetup_and_invitations(sim, b, profile, people)
     _posts(sim, b, profile, conns)
     r = sim.rng("career/resume")
