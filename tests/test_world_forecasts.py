@@ -63,7 +63,9 @@ def test_positions_cash_and_bank_agree(any_world):
     deposits = world.of_kind("forecast_deposit")
     trades = world.of_kind("forecast_trade")
     payouts = world.of_kind("forecast_payout")
-    assert deposits and len(trades) >= 10 and payouts
+    assert deposits and len(trades) >= 10
+    if persona.id == "dana-whitfield":  # the default persona's app shows resolved markets that paid
+        assert payouts
     held: dict = {}
     cash = 0
     for e in sorted(deposits + trades + payouts, key=lambda e: (e.at, e.id)):
@@ -99,5 +101,5 @@ def test_positions_cash_and_bank_agree(any_world):
     lines = [p for p in world.postings("checking") if p.counterparty == forecasts.BRAND]
     assert sorted((p.event_id, -p.amount_cents) for p in lines) == \
         sorted((e.id, e.data["amount_cents"]) for e in deposits)
-    assert all(p.kind == "transfer" and "HUNCHLINE" in p.description for p in lines)
+    assert all(p.kind == "external_transfer" and "HUNCHLINE" in p.description for p in lines)
     assert len(acc["watchlist"]) >= 3 and all(ms[t].status == "open" for t in acc["watchlist"])

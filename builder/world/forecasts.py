@@ -16,7 +16,7 @@ the US or the UK) trades; anyone else has a fresh, empty account in the app. Eve
 streams ``forecasts/account``, ``forecasts/trades``, ``forecasts/watch``):
 
 - ``forecast_deposit``: ``{"reference", "amount_cents", "cash_after_cents"}``; money leaves checking as an ACH
-  transfer to Hunchline (a ``Charge`` of kind ``transfer``, description as the bank writes one made in the app).
+  transfer to Hunchline (a ``Charge`` of kind ``external_transfer``, description as the bank writes one made in the app).
 - ``forecast_trade``: ``{"reference", "ticker", "side": "yes"|"no", "action": "buy"|"sell", "shares",
   "price_cents" (per share, of that side), "amount_cents" (shares x price), "cash_after_cents"}``. No fees.
 - ``forecast_payout``: ``{"reference", "ticker", "side", "shares", "amount_cents" (shares x 100),
@@ -168,7 +168,8 @@ def _markets(seed: int, locale: str, city: str, start: dt.date, today: dt.date) 
                 slots["n_de"] = slots["n"].replace(".", ",")
         league = g["leagues"][t["league"]] if "league" in t else r.choice(g["leagues"])
         a, b = r.sample(league["teams"], 2)
-        slots.update(team=a, team2=b, league=league["de"] if lang == "de" else league["name"])
+        slots.update(team=a, team2=b, league=league["de"] if lang == "de" else league["name"],
+                     the_team=league["article"] + a, the_team2=league["article"] + b)
         comp = r.choice(g["companies"])
         slots.update(company=comp["company"], product=comp["product"], product_de=comp["de"])
         aw = r.choice(g["awards"])
@@ -238,13 +239,15 @@ def simulate_forecasts(sim: Sim) -> None:
         return
     deposit_days = [first]
     d = first
-    while len(deposit_days) < 4:
-        d += dt.timedelta(days=ar.randint(35, 70))
+    while True:
+        d += dt.timedelta(days=ar.randint(40, 85))
         if d > last_day:
             break
         deposit_days.append(d)
     span = (last_day - first).days
-    trade_days = sorted({first + dt.timedelta(days=k) for k in tr.sample(range(1, span + 1), min(span, tr.randint(16, 22)))})
+    trade_days = {first + dt.timedelta(days=k) for k in tr.sample(range(1, span + 1), min(span, tr.randint(16, 22)))}
+    # The markets open now opened in the last weeks: a few trades there too.
+    trade_days |= {last_day - dt.timedelta(days=k) for k in tr.sample(range(0, 21), 4)}
     cash = 0
     held: dict[tuple[str, str], int] = {}
     paid: set[str] = set()
@@ -276,7 +279,7 @@ def simulate_forecasts(sim: Sim) -> None:
             ref = f"HL-DEP-{n_dep:04d}"
             sim.event("forecast_deposit", _at(ar, day, 7, 10),
                       {"reference": ref, "amount_cents": amount, "cash_after_cents": cash},
-                      [Charge("checking", -amount, label(sim, "ext_to", BRAND), BRAND, "transfer", "transfer",
+                      [Charge("checking", -amount, label(sim, "ext_to", BRAND), BRAND, "transfer", "external_transfer",
                               memo=f"{BRAND} deposit {ref}")], key=("forecasts", "deposit", ref))
         if day in trade_days:
             live = [m for m in all_markets if m.open <= day < m.close]
@@ -294,7 +297,10 @@ def simulate_forecasts(sim: Sim) -> None:
                 else:
                     m = tr.choice(live)
                     yes = m.price_on(day)
-                    side = "yes" if tr.random() < (0.35 + 0.3 * (yes / 100)) else "no"
+                    side = "yes" if tr.random() < (0.15 + 0.7 * (yes / 100)) else "no"
+                    for s in ("yes", "no"):  # one keeps adding to the side one already backs
+                        if held.get((m.ticker, s), 0) > 0:
+                            side = s
                     action = "buy"
                 price = m.price_on(day) if side == "yes" else 100 - m.price_on(day)
                 if action == "buy":

@@ -1,0 +1,210 @@
+"""Hunchline tasks derived from the world, each with its expected values and rubric.
+
+Action checks read the end state of ``markets.sqlite`` (rows the app writes have ``world_ref IS NULL``; seeded
+rows never do, so doing nothing scores 0) and, for money moved through the bank, the bank's
+``external_transfers`` (only the app writes those). Check queries are fixed SQL with ``?`` placeholders; every
+ticker, side and amount travels in ``params``. Tasks that need the world's trading history (a payout, a deposit)
+exist only for a persona with an account in the world (builder.world.forecasts.has_account).
+"""
+
+from __future__ import annotations
+
+from builder.money import money
+from builder.tasks.model import Check, RubricItem, Task
+from builder.world import World, forecasts
+
+APP = "markets"
+
+
+def _sql(app: str, query: str, params: list, expected: list[list]) -> Check:
+    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _amount(cents: int) -> Check:
+    return Check(type="answer_amount", cents=cents)
+
+
+def _buy_target(world: World) -> tuple[forecasts.Market, str, int]:
+    """An open market on the watchlist (else the open market closing last), the side the crowd favours, and a
+    share count whose cost fits the world's cash (at least 1)."""
+    ms = forecasts.markets(world.persona, world.start, world.now)
+    acc = forecasts.account(world)
+    open_ = [m for m in ms if m.status == "open"]
+    watched = [m for m in open_ if m.ticker in acc["watchlist"]]
+    m = (watched or sorted(open_, key=lambda m: (m.close, m.ticker), reverse=True))[0]
+    side = "yes" if m.last_price >= 50 else "no"
+    price = m.last_price if side == "yes" else 100 - m.last_price
+    shares = max(1, min(20, acc["cash_cents"] // 2 // price)) if acc["cash_cents"] >= price else 0
+    return m, side, shares
+
+
+def tasks(world: World) -> list[Task]:
+    """Return the Hunchline tasks of ``world`` (at least 8 for a persona with an account), in a fixed order."""
+    p = world.persona
+    cur = world.currency
+    pid = p.id
+    out: list[Task] = []
+    ms = forecasts.markets(p, world.start, world.now)
+    by = {m.ticker: m for m in ms}
+    acc = forecasts.account(world)
+    year = world.now.year
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/markets/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    # 1. Cash balance (lookup).
+    task("cash-balance", [APP], category="lookup", difficulty="easy", time_limit_seconds=180,
+         instruction="How much cash do I have sitting in my Hunchline account right now?",
+         expected={"cash_cents": acc["cash_cents"]},
+         rubric=[RubricItem(id="cash", weight=100, requirement=f"States the cash balance {money(acc['cash_cents'], cur)}",
+                            check=_amount(acc["cash_cents"]))])
+
+    deposits = world.of_kind("forecast_deposit")
+    payouts = world.of_kind("forecast_payout")
+    if deposits:
+        # 2. Deposits this year, across Hunchline and the bank (aggregation).
+        this_year = [e for e in deposits if e.at.year == year]
+        total = sum(e.data["amount_cents"] for e in this_year)
+        task("deposited-this-year", [APP, "bank"], category="aggregation", difficulty="medium", time_limit_seconds=420,
+             instruction=f"How much money have I moved from my bank into Hunchline in {year} so far, and in how many "
+                         "transfers?",
+             expected={"total_cents": total, "transfers": len(this_year)},
+             rubric=[RubricItem(id="total", weight=80, requirement=f"States the total {money(total, cur)}",
+                                check=_amount(total)),
+                     RubricItem(id="count", weight=20, requirement=f"Says it was {len(this_year)} transfers")])
+        # 3. The reference of a bank line (lookup across the bank and Hunchline).
+        e = deposits[-1]
+        task("deposit-reference", ["bank", APP], category="lookup", difficulty="medium", time_limit_seconds=360,
+             instruction=f"My checking account shows a transfer of {money(e.data['amount_cents'], cur)} to Hunchline on "
+                         f"{e.at:%B %-d, %Y}. What reference number does Hunchline show for that deposit?",
+             expected={"reference": e.data["reference"]},
+             rubric=[RubricItem(id="reference", weight=100, requirement=f"States the reference {e.data['reference']}",
+                                check=Check(type="answer_text", any_of=[e.data["reference"]]))])
+    if payouts:
+        # 4. What a resolved market paid (lookup).
+        best = max(payouts, key=lambda e: (e.data["amount_cents"], e.at))
+        m = by[best.data["ticker"]]
+        task("market-payout", [APP], category="lookup", difficulty="easy", time_limit_seconds=300,
+             instruction=f"What did I win on the Hunchline market “{m.question}”, and how many shares paid out?",
+             expected={"payout_cents": best.data["amount_cents"], "shares": best.data["shares"], "ticker": m.ticker},
+             rubric=[RubricItem(id="payout", weight=70, requirement=f"States the payout {money(best.data['amount_cents'], cur)}",
+                                check=_amount(best.data["amount_cents"])),
+                     RubricItem(id="shares", weight=30, requirement=f"Says {best.data['shares']} shares paid out")])
+        # 5. Total won (aggregation).
+        won = sum(e.data["amount_cents"] for e in payouts)
+        task("total-payouts", [APP], category="aggregation", difficulty="medium", time_limit_seconds=420,
+             instruction="Across all the Hunchline markets that have resolved, how much have I been paid out in total?",
+             expected={"payout_cents": won, "markets": len(payouts)},
+             rubric=[RubricItem(id="total", weight=100, requirement=f"States the total {money(won, cur)}",
+                                check=_amount(won))])
+
+    # 6. Buy shares of a watched market (action).
+    m, side, shares = _buy_target(world)
+    if shares:
+        side_word = side.upper()
+        task("buy-shares", [APP], category="action", difficulty="medium", time_limit_seconds=420,
+             instruction=f"On Hunchline, buy {shares} {side_word} shares of the market “{m.question}”.",
+             expected={"ticker": m.ticker, "side": side, "shares": shares},
+             rubric=[RubricItem(id="bought", weight=100,
+                                requirement=f"One new buy of {shares} {side_word} shares of {m.ticker}",
+                                check=_sql(APP, "SELECT COUNT(*), COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS "
+                                                "NULL AND kind = 'buy' AND ticker = ? AND side = ?",
+                                           [m.ticker, side], [[1, shares]]))])
+
+    # 7. Deposit from checking (action across Hunchline and the bank).
+    amount = 2500 if cur != "EUR" else 3000
+    task("deposit", [APP, "bank"], category="action", difficulty="easy", time_limit_seconds=300,
+         instruction=f"Move {money(amount, cur)} from my checking account into my Hunchline balance.",
+         expected={"amount_cents": amount},
+         rubric=[RubricItem(id="hunchline", weight=50, requirement=f"Hunchline shows one new deposit of {money(amount, cur)}",
+                            check=_sql(APP, "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = 'deposit' "
+                                            "AND amount_cents = ?", [amount], [[1]])),
+                 RubricItem(id="bank", weight=50, requirement=f"The bank moved {money(amount, cur)} out of checking to Hunchline",
+                            check=_sql("bank", "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = 'out' "
+                                               "AND amount_cents = ?", [APP, amount], [[1]]))])
+
+    # 8. Withdraw the winnings of the biggest payout (action across apps).
+    if payouts and acc["cash_cents"] > 0:
+        best = max(payouts, key=lambda e: (e.data["amount_cents"], e.at))
+        cash_out = min(best.data["amount_cents"], acc["cash_cents"])
+        mk = by[best.data["ticker"]]
+        task("withdraw-winnings", [APP, "bank"], category="action", difficulty="hard", time_limit_seconds=480,
+             instruction=f"Withdraw to my checking account exactly what I won on “{mk.question}”"
+                         + (" (or my whole cash balance, if that is less)." if cash_out < best.data["amount_cents"] else "."),
+             expected={"amount_cents": cash_out, "ticker": mk.ticker},
+             rubric=[RubricItem(id="hunchline", weight=50, requirement=f"Hunchline shows one withdrawal of {money(cash_out, cur)}",
+                                check=_sql(APP, "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = "
+                                                "'withdrawal' AND amount_cents = ?", [-cash_out], [[1]])),
+                     RubricItem(id="bank", weight=50, requirement=f"Checking received {money(cash_out, cur)} from Hunchline",
+                                check=_sql("bank", "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = "
+                                                   "'in' AND amount_cents = ?", [APP, cash_out], [[1]]))])
+
+    # 9. Sell a whole open position (action).
+    live = [(k, n) for k, n in acc["positions"].items() if by[k[0]].status == "open"]
+    if live:
+        (ticker, side), n = max(live, key=lambda kv: (kv[1], kv[0]))
+        mk = by[ticker]
+        task("sell-position", [APP], category="action", difficulty="medium", time_limit_seconds=420,
+             instruction=f"Sell all of my {side.upper()} shares in the Hunchline market “{mk.question}”.",
+             expected={"ticker": ticker, "side": side, "shares": n},
+             rubric=[RubricItem(id="sold", weight=60, requirement=f"A new sale of {n} {side.upper()} shares of {ticker}",
+                                check=_sql(APP, "SELECT COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS NULL AND "
+                                                "kind = 'sell' AND ticker = ? AND side = ?", [ticker, side], [[n]])),
+                     RubricItem(id="flat", weight=40, requirement="No shares of that side are left",
+                                check=_sql(APP, "SELECT shares FROM positions WHERE ticker = ? AND side = ? AND shares = 0 "
+                                                "AND EXISTS (SELECT 1 FROM activity WHERE world_ref IS NULL AND kind = 'sell' "
+                                                "AND ticker = ?)", [ticker, side, ticker], [[0]]))])
+
+    # 10. Watch the snow (or the local) market (action, with the calendar of one's city).
+    local = [x for x in ms if x.status == "open" and x.local and x.ticker not in acc["watchlist"]]
+    if local:
+        w = local[0]
+        task("watch-local", [APP], category="action", difficulty="easy", time_limit_seconds=240,
+             instruction=f"Put the Hunchline market “{w.question}” on my watchlist.",
+             expected={"ticker": w.ticker},
+             rubric=[RubricItem(id="watched", weight=100, requirement=f"{w.ticker} is on the watchlist, added by the agent",
+                                check=_sql(APP, "SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL AND ticker = ?",
+                                           [w.ticker], [[1]]))])
+
+    # 12. The market's current odds (lookup; every persona).
+    odds = sorted((x for x in ms if x.status == "open"), key=lambda x: (x.close, x.ticker))[0]
+    pc = odds.last_price
+    task("market-odds", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+         instruction=f"What chance does Hunchline currently give the market “{odds.question}”, and what does one NO "
+                     "share cost?",
+         expected={"ticker": odds.ticker, "yes_cents": pc, "no_cents": 100 - pc},
+         rubric=[RubricItem(id="chance", weight=60, requirement=f"States a {pc}% chance (YES at {pc}¢)",
+                            check=Check(type="answer_text", any_of=[f"{pc}%", f"{pc} %", f"{pc}¢", f"{pc} cents"])),
+                 RubricItem(id="no", weight=40, requirement=f"States that a NO share costs {100 - pc}¢",
+                            check=Check(type="answer_text", any_of=[f"{100 - pc}¢", f"{100 - pc} cents",
+                                                                     f"0.{100 - pc:02d}", f"0,{100 - pc:02d}"]))])
+
+    # 13. Fund and buy (action across the bank and Hunchline; every persona).
+    fund = sorted((x for x in ms if x.status == "open"), key=lambda x: (x.close, x.ticker))[-1]
+    fund_shares = 25
+    fund_price = fund.last_price
+    need = -(-fund_shares * fund_price // 100) * 100  # whole currency units, rounded up
+    task("fund-and-buy", [APP, "bank"], category="action", difficulty="hard", time_limit_seconds=600,
+         instruction=f"Transfer {money(need, cur)} from my checking account to Hunchline and use it to buy "
+                     f"{fund_shares} YES shares of “{fund.question}”.",
+         expected={"amount_cents": need, "ticker": fund.ticker, "side": "yes", "shares": fund_shares},
+         rubric=[RubricItem(id="bank", weight=40, requirement=f"The bank moved {money(need, cur)} out of checking to Hunchline",
+                            check=_sql("bank", "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = 'out' "
+                                               "AND amount_cents = ?", [APP, need], [[1]])),
+                 RubricItem(id="bought", weight=60, requirement=f"A new buy of {fund_shares} YES shares of {fund.ticker}",
+                            check=_sql(APP, "SELECT COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS NULL AND "
+                                            "kind = 'buy' AND ticker = ? AND side = 'yes'", [fund.ticker], [[fund_shares]]))])
+
+    # 11. Net money in vs cash (aggregation across bank and Hunchline).
+    if deposits:
+        net = acc["deposits_cents"]
+        task("net-deposited", [APP, "bank"], category="aggregation", difficulty="hard", time_limit_seconds=480,
+             instruction="Adding up every transfer from my checking account to Hunchline since I opened the account, "
+                         "how much have I put in, and is my Hunchline cash now above or below that?",
+             expected={"deposits_cents": net, "cash_cents": acc["cash_cents"],
+                       "direction": "above" if acc["cash_cents"] > net else "below"},
+             rubric=[RubricItem(id="total", weight=70, requirement=f"States the total {money(net, cur)}", check=_amount(net)),
+                     RubricItem(id="direction", weight=30,
+                                requirement=f"Says the cash ({money(acc['cash_cents'], cur)}) is "
+                                            f"{'above' if acc['cash_cents'] > net else 'below'} it")])
+    return out
