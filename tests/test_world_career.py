@@ -135,3 +135,20 @@ def test_libreoffice_converts_the_resume(world, tmp_path):
     pdf = out / (docx.stem + ".pdf")
     assert run.returncode == 0 and pdf.exists(), run.stdout + run.stderr
     assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 5000
+
+
+def test_german_persona_gets_german_career_text(any_world, tmp_path):
+    """A de_DE persona's profile, recruiter messages and résumé headings are German (templates/career/de_DE.yaml)."""
+    persona, world = any_world
+    if persona.locale != "de_DE":
+        pytest.skip("not a German persona")
+    from apps.network.seed import home_files
+
+    prof = _profile(world)
+    assert " bei " in prof["headline"] and " at " not in prof["headline"]
+    assert all(" bei " in c["headline"] for c in prof["connections"])
+    texts = [e.data["text"] for e in world.of_kind("recruiter_message")]
+    assert any("nächste Woche" in t for t in texts)
+    (docx,) = home_files(world, tmp_path)
+    text = _docx_text(docx)
+    assert "Berufserfahrung" in text and "Kenntnisse" in text and "Experience" not in text
