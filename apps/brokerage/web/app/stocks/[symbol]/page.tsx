@@ -21,6 +21,16 @@ function daysBefore(day: string, n: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** "3,6,9,12" -> "Mar, Jun, Sep, Dec" in the persona's language. */
+function monthNames(months: string, locale: string): string {
+  const f = new Intl.DateTimeFormat(locale, { month: "short", timeZone: "UTC" });
+  return months
+    .split(",")
+    .filter(Boolean)
+    .map((m) => f.format(new Date(Date.UTC(2024, Number(m) - 1, 15))))
+    .join(", ");
+}
+
 export async function generateMetadata({ params }: { params: Promise<{ symbol: string }> }) {
   const { symbol } = await params;
   return { title: symbol.toUpperCase().slice(0, 8) };
@@ -89,7 +99,7 @@ export default async function SymbolPage({ params, searchParams }: { params: Pro
               </div>
               <div>
                 <dt>{t("Pays in months", "Zahlt in Monaten")}</dt>
-                <dd>{sec.pay_months || "–"}</dd>
+                <dd>{monthNames(sec.pay_months, ctx.locale) || "–"}</dd>
               </div>
               <div>
                 <dt>{t("Previous close", "Vortagesschluss")}</dt>
