@@ -187,11 +187,29 @@ def _brief_docx(world: World, b: dict, pr: dict, info: dict) -> bytes:
     return _rezip(buf.getvalue(), info["when"])
 
 
+_ODF_WARM: list[bool] = []
+
+
+def _warm_odfpy() -> None:
+    """odfpy declares only the namespaces used by the first document a process writes and every namespace after
+    that: write one throwaway document first, so every note's bytes are the same whatever the process wrote."""
+    if _ODF_WARM:
+        return
+    from odf.opendocument import OpenDocumentText
+    from odf.text import P
+
+    doc = OpenDocumentText()
+    doc.text.addElement(P(text=""))
+    doc.write(io.BytesIO())
+    _ODF_WARM.append(True)
+
+
 def _notes_odt(world: World, n: dict) -> bytes:
     from odf.opendocument import OpenDocumentText
     from odf.style import Style, TextProperties
     from odf.text import H, List, ListItem, P
 
+    _warm_odfpy()
     g = grammar(world.persona.locale, "")["notes"]
     doc = OpenDocumentText()
     bold = Style(name="Heading", family="paragraph")
