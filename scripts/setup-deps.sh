@@ -34,6 +34,9 @@ PACKAGES=(
   nginx             # loopback HTTP server with Range for the pull-image tests (not started as a service)
   poppler-utils     # pdftotext/pdftoppm: statement PDFs in tests
   zbar-tools        # zbarimg: an independent decoder reads the boarding passes' BCBP QR codes in tests
+  # headless LibreOffice opens every document the layer writes (tests/test_work_docs.py and the apps' tests):
+  libreoffice-calc   # the home's spreadsheets (expense reports, budget) to PDF and CSV
+  libreoffice-writer # the home's .odt/.docx (project briefs, meeting notes, the résumé)
   fonts-dejavu-core # DejaVu Sans (+Bold): the Unicode font embedded in statement PDFs
   # statement PDFs' per-character fallbacks for what DejaVu lacks (TrueType, embeddable by reportlab;
   # builds warn without them; the guest needs none, the PDFs embed them)
