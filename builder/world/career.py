@@ -385,7 +385,7 @@ def _meetup_and_invitations(sim: Sim, b: dict, profile: dict, people: list[dict]
         "location": mb["location"].format(venue=venue, city=city),
         "attendees": [{"name": p.identity.name, "email": p.identity.email or ""},
                       {"name": met["name"], "email": mail(met["name"])}, {"name": other["name"], "email": mail(other["name"])}],
-        "organizer": {"name": other["name"], "email": mail(other["name"])}, "source": "meeting", "ref": None,
+        "organizer": {"name": other["name"], "email": mail(other["name"])}, "source": "life_event", "ref": None,
         "series": None, "description": f"{label} talks and drinks."}, key=("career", "meetup"))
     incoming = [met, people[2], people[3]]
     sent = [people[4], people[5]]
