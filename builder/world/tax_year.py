@@ -14,7 +14,8 @@ What it makes
   between the primary threshold and the upper earnings limit, 2 % above it, PAYE the remainder; DE: KV/PV/RV/AV employee shares, Lohnsteuer and Soli the
   remainder), so ``gross - withholding == net`` exactly for every paycheck, and a form's boxes are sums of them.
 - **Donations**: 3-6 gifts a year to invented charities (``apps/taxes/data/charities.yaml``) on the persona's
-  card, inside the history and before ``now``: events ``donation`` (key ``("tax_year", "donation", year, i)``,
+  card, together at most 1 % of a year's net pay (the spending budget of builder/world/finance.py leaves no room
+  for more), inside the history and before ``now``: events ``donation`` (key ``("tax_year", "donation", year, i)``,
   stream ``tax_year/donations``) with ``charity``, ``amount_cents``, ``tax_year`` (calendar year) and a ``Charge``
   of ``-amount_cents`` (category ``charity``).
 - **Forms** (:func:`tax_forms`, computed from the finished world since savings interest is what
@@ -53,6 +54,7 @@ import yaml
 
 from ..rng import derived_id
 from .context import Charge, Sim
+from .finance import budget
 
 TAXES_DIR = Path(__file__).resolve().parents[2] / "apps" / "taxes"
 RULES_FILE = TAXES_DIR / "web" / "lib" / "rules.json"
@@ -394,15 +396,18 @@ def _donate(sim: Sim) -> None:
     r = sim.rng("tax_year/donations")
     favourite = r.sample(range(len(names)), k=min(3, len(names)))
     card = sim.card()
+    yearly = budget(sim).net * 12 // 100  # 1 % of a year's net pay, cents
     for year in range(sim.start.year, sim.now.year + 1):
         count = r.randint(3, 6)
+        left = yearly
         for i in range(count):
             c = names[favourite[i % len(favourite)] if r.random() < 0.7 else r.randrange(len(names))]
             day = dt.date(year, 12, r.randint(1, 28)) if i == count - 1 else dt.date(year, r.randint(1, 11), r.randint(1, 28))
             at = dt.datetime.combine(day, dt.time(r.randint(8, 21), r.choice((0, 15, 30, 45))))
-            amount = r.choice((2500, 3000, 5000, 5000, 7500, 10000, 15000, 25000))
-            if not sim.start <= at <= sim.now:
+            amount = min(r.choice((2500, 3000, 5000, 5000, 7500, 10000, 15000, 25000)), left // 500 * 500)
+            if amount < 1000 or not sim.start <= at <= sim.now:
                 continue
+            left -= amount
             sim.event("donation", at, {"charity": c["name"], "charity_kind": c["kind"], "amount_cents": amount,
                                        "account": card, "tax_year": year},
                       [Charge(card, -amount, c["name"].upper()[:40], c["name"], "charity")],
