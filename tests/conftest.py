@@ -21,6 +21,19 @@ def _world(stem: str):
     return persona, simulate(persona)
 
 
+_PLANNED: dict[str, object] = {}
+
+
+def planned_world(persona):
+    """The world of ``persona`` without the later modules (builder/world/simulate.py LATER_MODULES): the world the
+    first twelve apps knew, whose money only the budget's own flows move. Simulated once per persona id."""
+    from builder.world.simulate import LATER_MODULES
+
+    if persona.id not in _PLANNED:
+        _PLANNED[persona.id] = simulate(persona, without=tuple(name for name, _ in LATER_MODULES))
+    return _PLANNED[persona.id]
+
+
 @pytest.fixture(scope="session")
 def persona():
     return _world(DEFAULT_PERSONA.stem)[0]

@@ -11,8 +11,9 @@ from collections import Counter, defaultdict
 from builder.world import simulate
 from builder.world.finance import away_days, budget, household_size, make_merchants
 from builder.world.report import measure
-from builder.world.simulate import LATER_MODULES
 from builder.world.travel import plate
+
+from .conftest import planned_world
 
 
 def _interiors(persona) -> set[dt.date]:
@@ -149,7 +150,7 @@ def test_card_is_paid_and_savings_only_from_surplus(any_world):
     # own tests check it) what the persona is worth (checking + savings - card) ends no lower than a month's net
     # pay below where it started.
     assert world.closing_balance_cents("checking") > 0
-    planned = simulate(persona, without=tuple(name for name, _ in LATER_MODULES))
+    planned = planned_world(persona)
     worth = {k: sum(planned.opening_balance_cents(a) if k == "open" else planned.closing_balance_cents(a)
                     for a in kinds if a != "brokerage") for k in ("open", "close")}
     assert worth["close"] >= worth["open"] - b.net, worth
