@@ -469,6 +469,26 @@ export class CardDeclined extends Error {
 
 const CATEGORY = /^[a-z][a-z_]{1,30}$/;
 
+// The fields every request from another app carries (card network, transfers); each throws CardDeclined 400.
+function appName(value: unknown, role: "paying" | "calling"): string {
+  const app = String(value ?? "");
+  if (!/^[a-z][a-z0-9_]{0,30}$/.test(app)) throw new CardDeclined(`app must be the ${role} app's name`, 400);
+  return app;
+}
+
+function appReference(value: unknown): string {
+  const reference = String(value ?? "").trim();
+  if (!reference || reference.length > 80) throw new CardDeclined("reference must be 1-80 characters", 400);
+  return reference;
+}
+
+function appAmount(value: unknown): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0 || value > MAX_AMOUNT_CENTS) {
+    throw new CardDeclined("amount_cents must be a positive integer up to 100000000", 400);
+  }
+  return value;
+}
+
 /**
  * Authorise a card payment for another app: the card is the persona's card whose number ends
  * with `card_last4`; a charge must fit the available balance or credit (pending charges
@@ -479,14 +499,11 @@ const CATEGORY = /^[a-z][a-z_]{1,30}$/;
 export function authorizeCard(req: CardRequest): CardAnswer {
   const kind = req.kind;
   if (kind !== "charge" && kind !== "refund") throw new CardDeclined("kind must be charge or refund", 400);
-  const app = String(req.app ?? "");
-  if (!/^[a-z][a-z0-9_]{0,30}$/.test(app)) throw new CardDeclined("app must be the paying app's name", 400);
+  const app = appName(req.app, "paying");
   const merchant = String(req.merchant ?? "").trim();
   if (!merchant || merchant.length > 60) throw new CardDeclined("merchant must be a statement descriptor of 1-60 characters", 400);
-  const reference = String(req.reference ?? "").trim();
-  if (!reference || reference.length > 80) throw new CardDeclined("reference must be 1-80 characters", 400);
-  const cents = req.amount_cents;
-  if (!Number.isSafeInteger(cents) || cents <= 0 || cents > MAX_AMOUNT_CENTS) throw new CardDeclined("amount_cents must be a positive integer up to 100000000", 400);
+  const reference = appReference(req.reference);
+  const cents = appAmount(req.amount_cents);
   const last4 = String(req.card_last4 ?? "");
   if (!/^\d{4}$/.test(last4)) throw new CardDeclined("card_last4 must be four digits", 400);
   const category = req.category == null || req.category === "" ? "shopping" : String(req.category);
@@ -556,14 +573,11 @@ export interface TransferAnswer {
 export function externalTransfer(req: TransferRequest): TransferAnswer {
   const direction = req.direction;
   if (direction !== "out" && direction !== "in") throw new CardDeclined("direction must be out or in", 400);
-  const app = String(req.app ?? "");
-  if (!/^[a-z][a-z0-9_]{0,30}$/.test(app)) throw new CardDeclined("app must be the calling app's name", 400);
+  const app = appName(req.app, "calling");
   const counterparty = String(req.counterparty ?? "").trim();
   if (!counterparty || counterparty.length > 60) throw new CardDeclined("counterparty must be the firm's name, 1-60 characters", 400);
-  const reference = String(req.reference ?? "").trim();
-  if (!reference || reference.length > 80) throw new CardDeclined("reference must be 1-80 characters", 400);
-  const cents = req.amount_cents;
-  if (!Number.isSafeInteger(cents) || cents <= 0 || cents > MAX_AMOUNT_CENTS) throw new CardDeclined("amount_cents must be a positive integer up to 100000000", 400);
+  const reference = appReference(req.reference);
+  const cents = appAmount(req.amount_cents);
   const memo = cleanMemo(req.memo == null ? null : String(req.memo));
   const conn = db();
   return conn.transaction((): TransferAnswer => {

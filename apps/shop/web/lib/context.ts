@@ -1,49 +1,9 @@
-import { appNow } from "@persona/platform/clock";
-import { readMeta } from "@persona/platform/db";
-import { formatDate, formatDateTime, formatMoney, localeTag } from "@persona/ui/format";
+import { appContext, type AppContext } from "@persona/platform/context";
 import { db } from "./db";
 
-/** Facts from `meta` plus the app's now: the one source of "now", language and formatting for pages and routes. */
-export interface ShopContext {
-  timezone: string;
-  /** BCP 47 tag (en-US, en-GB, de-DE). */
-  locale: string;
-  /** "de" for a German persona, else "en". */
-  lang: "en" | "de";
-  currency: string;
-  /** Local wall-clock now in the persona's zone, `YYYY-MM-DDTHH:MM:SS` (never before the world's now). */
-  now: string;
-  today: string;
-  userName: string;
-  money: (cents: number) => string;
-  date: (iso: string, style?: "short" | "medium" | "long") => string;
-  dateTime: (iso: string) => string;
-  /** "Fri, Dec 11" style. */
-  day: (iso: string) => string;
-  /** English or German text by the persona's language. */
-  t: (en: string, de: string) => string;
-}
+/** The app's context (see @persona/platform/context): now, language and formatting from its database's meta. */
+export type ShopContext = AppContext;
 
 export function shopContext(): ShopContext {
-  const meta = readMeta(db());
-  const timezone = meta.timezone || "UTC";
-  const now = appNow(timezone, meta.now);
-  const locale = localeTag(meta.locale);
-  const currency = meta.currency || "USD";
-  const lang = (meta.locale || "").startsWith("de") ? "de" : "en";
-  const dayFmt = new Intl.DateTimeFormat(locale, { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" });
-  return {
-    timezone,
-    locale,
-    lang,
-    currency,
-    now,
-    today: now.slice(0, 10),
-    userName: meta.user_name ?? "",
-    money: (cents) => formatMoney(cents, { currency, locale }),
-    date: (iso, style = "medium") => formatDate(iso, locale, style),
-    dateTime: (iso) => formatDateTime(iso, locale),
-    day: (iso) => dayFmt.format(new Date(`${iso.slice(0, 10)}T12:00:00Z`)),
-    t: (en, de) => (lang === "de" ? de : en),
-  };
+  return appContext(db());
 }
