@@ -71,6 +71,7 @@ def test_image_boots_with_every_app_signed_in(built, world):
     print(json.dumps(result, indent=2))
     assert result["guest_date"].startswith("2026-11-16")
     assert sorted(result["healthy_s"]) == sorted(a.name for a in apps)
+    assert result["untitled"] == [], "Firefox's title never named these apps"
     for app in apps:
         data = Path(result["screendumps"][app.name]).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, app.name

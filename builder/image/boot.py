@@ -583,7 +583,8 @@ def check_booted_image(qcow2: Path, as_of: str, probes: list[AppProbe], screendu
     per app (``<screendump_dir>/<name>.png``; the first probe is Firefox's home page, the others
     are opened in new tabs) and checks the guest's clock date is ``as_of``'s. Returns
     ``{"accel", "healthy_s": {name: s}, "all_healthy_s", "desktop_s", "memory_used_mb",
-    "toolbar", "guest_date", "window", "screendumps"}`` (seconds from QEMU start). Raises
+    "toolbar", "guest_date", "window", "screendumps", "untitled"}`` (seconds from QEMU start;
+    ``untitled``: the apps whose brand never showed in Firefox's window title). Raises
     :class:`BootError` or ``AssertionError``.
     """
     progress = progress or (lambda s: None)
@@ -620,7 +621,7 @@ def check_booted_image(qcow2: Path, as_of: str, probes: list[AppProbe], screendu
         guest_date = guest_date.strip()
         if as_of and not guest_date.startswith(as_of[:10]):
             raise AssertionError(f"guest date {guest_date!r} is not as_of {as_of!r}")
-        shots = {}
+        shots, untitled = {}, []
         for i, probe in enumerate(probes):
             if i:
                 for attempt in (1, 2):  # a key lost while Firefox is busy garbles the URL: type it again
@@ -630,9 +631,11 @@ def check_booted_image(qcow2: Path, as_of: str, probes: list[AppProbe], screendu
                         break
                     except BootError:
                         progress(f"{probe.title} not in Firefox's title after 120s (attempt {attempt})")
+                else:
+                    untitled.append(probe.name)
                 time.sleep(float(os.environ.get("PERSONA_SETTLE_SECONDS", "5")))
             shots[probe.name] = str(vm.screendump(screendump_dir / f"{probe.name}.png"))
             progress(f"screendump {shots[probe.name]}")
         return {"accel": vm.accel, "healthy_s": healthy, "all_healthy_s": max(healthy.values()),
                 "desktop_s": round(desktop_s, 1), "memory_used_mb": memory, "toolbar": toolbar,
-                "guest_date": guest_date, "window": line, "screendumps": shots}
+                "guest_date": guest_date, "window": line, "screendumps": shots, "untitled": untitled}

@@ -5,7 +5,7 @@ import { account, lastCloses, portfolio, security, sharesText, watchlist } from 
 import { brokerContext } from "@/brokerage/lib/context";
 import { one, type SearchParams } from "@/brokerage/lib/params";
 
-export const metadata = { title: "Portfolio" };
+export const metadata = { title: { absolute: "Portfolio | Tidewell" } };
 
 /** The portfolio at the frozen clock: value (holdings x as-of closes + cash), day change, holdings, watchlist. */
 export default async function PortfolioPage({ searchParams }: { searchParams: SearchParams }) {

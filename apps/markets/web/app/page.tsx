@@ -4,7 +4,7 @@ import { categories, isWatched, listMarkets, stateOf } from "@/markets/lib/marke
 import { shell } from "@/markets/lib/page";
 import { one, type SearchParams } from "@/markets/lib/params";
 
-export const metadata = { title: "Markets" };
+export const metadata = { title: { absolute: "Markets | Hunchline" } };
 
 /** The market list: category tabs, a state filter (open by default), search; YES/NO prices and close dates. */
 export default async function MarketsPage({ searchParams }: { searchParams: SearchParams }) {
