@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-import yaml
+from builder import yamlfile
 
 REPO = Path(__file__).resolve().parent.parent
 APPS_DIR = REPO / "apps"
@@ -77,7 +77,7 @@ def discover(apps_dir: Path = APPS_DIR, *, selected: bool = True) -> list[App]:
     for meta in sorted(Path(apps_dir).glob("*/app.yaml")):
         if meta.parent.name.startswith("_"):
             continue
-        data = yaml.safe_load(meta.read_text(encoding="utf-8")) or {}
+        data = yamlfile.safe_load(meta.read_text(encoding="utf-8")) or {}
         try:
             app = App(name=str(data["name"]), title=str(data["title"]), domain=str(data["domain"]),
                       database=str(data["database"]),

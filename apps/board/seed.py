@@ -12,16 +12,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
 from sqlalchemy.orm import Session as OrmSession
 
-from builder import appkit, dbfile
+from builder import appkit, dbfile, yamlfile
 from builder.world import World
 from builder.world.projects import board
 
 from . import models as m
 
-APP = yaml.safe_load((Path(__file__).parent / "app.yaml").read_text(encoding="utf-8"))
+APP = yamlfile.safe_load((Path(__file__).parent / "app.yaml").read_text(encoding="utf-8"))
 BASE_URL = f"http://{APP['domain']}"
 
 

@@ -18,11 +18,10 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import yaml
 from sqlalchemy import insert
 from sqlalchemy.orm import Session as OrmSession
 
-from builder import appkit, dbfile
+from builder import appkit, dbfile, yamlfile
 from builder.rng import rng
 from builder.world import World
 from builder.world.accounts import payment_cards
@@ -50,7 +49,7 @@ def signed_in_text(world: World) -> str:
 
 @functools.cache
 def _reviews_bank() -> dict:
-    return yaml.safe_load((Path(__file__).parent / "catalog" / "reviews.yaml").read_text(encoding="utf-8"))
+    return yamlfile.safe_load((Path(__file__).parent / "catalog" / "reviews.yaml").read_text(encoding="utf-8"))
 
 
 def sitting_minutes(party: int) -> int:

@@ -32,10 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import yaml
 from sqlalchemy.orm import Session as OrmSession
 
-from builder import appkit, dbfile
+from builder import appkit, dbfile, yamlfile
 from builder.dates import add_months
 from builder.rng import rng
 from builder.world import World, cards
@@ -72,7 +71,7 @@ def phrase_bank(locale: str) -> dict[str, dict[str, list[str]]]:
     path = HERE / "phrases" / f"{locale}.yaml"
     if not path.exists():
         path = HERE / "phrases" / "en_US.yaml"
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return yamlfile.safe_load(path.read_text(encoding="utf-8"))
 
 
 _ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)

@@ -31,10 +31,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import yaml
 from sqlalchemy.orm import Session as OrmSession
 
-from builder import appkit, dbfile
+from builder import appkit, dbfile, yamlfile
 from builder.rng import faker, rng
 from builder.world import World, geo
 from builder.world.accounts import payment_cards
@@ -55,7 +54,7 @@ def credentials(world: World) -> dict[str, str]:
 
 def ride_types() -> list[dict]:
     """``data/ride_types.yaml``: ``[{"code", "name", "description", "capacity", "price_percent", "eta_extra_minutes"}]``."""
-    return yaml.safe_load((HERE / "data" / "ride_types.yaml").read_text(encoding="utf-8"))
+    return yamlfile.safe_load((HERE / "data" / "ride_types.yaml").read_text(encoding="utf-8"))
 
 
 def home_city(world: World) -> str:
@@ -175,7 +174,7 @@ def driver_pool(world: World) -> list[dict]:
     (stream ``rides/drivers``; six per ride type, in ride-type order)."""
     r = rng(world.seed, "rides/drivers")
     fake = faker(world.seed, "rides/drivers", world.persona.locale)
-    fleet = yaml.safe_load((HERE / "data" / "fleet.yaml").read_text(encoding="utf-8"))
+    fleet = yamlfile.safe_load((HERE / "data" / "fleet.yaml").read_text(encoding="utf-8"))
     country = world.persona.identity.address.country if world.persona.identity.address else "US"
     out = []
     for t in ride_types():

@@ -16,10 +16,9 @@ import functools
 import json
 from pathlib import Path
 
-import yaml
 from sqlalchemy.orm import Session as OrmSession
 
-from builder import appkit, dbfile
+from builder import appkit, dbfile, yamlfile
 from builder.rng import rng
 from builder.world import World, retail
 from builder.world.accounts import payment_cards
@@ -39,13 +38,13 @@ DEPARTMENT_ORDER = ("electronics", "home", "outdoor", "apparel", "beauty", "offi
 @functools.lru_cache(maxsize=1)
 def text_grammar() -> dict:
     """catalog/text.yaml: description and review templates per language."""
-    return yaml.safe_load((HERE / "catalog" / "text.yaml").read_text(encoding="utf-8"))
+    return yamlfile.safe_load((HERE / "catalog" / "text.yaml").read_text(encoding="utf-8"))
 
 
 @functools.lru_cache(maxsize=1)
 def departments() -> dict[str, tuple[str, str]]:
     """Department key -> (English name, German name), from catalog/lines.yaml."""
-    g = yaml.safe_load((HERE / "catalog" / "lines.yaml").read_text(encoding="utf-8"))
+    g = yamlfile.safe_load((HERE / "catalog" / "lines.yaml").read_text(encoding="utf-8"))
     return {d["key"]: (d["en"], d["de"]) for d in g["departments"]}
 
 

@@ -26,8 +26,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from builder import yamlfile
 from builder.persona.places import DESTINATIONS
 from builder.rng import rng
 from builder.world import World, geo
@@ -48,7 +47,7 @@ _BEDS = {"Queen Room": "1 queen bed", "King Room": "1 king bed", "Two Queen Beds
 @functools.cache
 def catalog() -> dict[str, Any]:
     """The parsed ``catalog.yaml`` (cities, name grammars, amenities, room types, rates, policies, phrase banks)."""
-    return yaml.safe_load(CATALOG_PATH.read_text(encoding="utf-8"))
+    return yamlfile.safe_load(CATALOG_PATH.read_text(encoding="utf-8"))
 
 
 def slugify(text: str) -> str:

@@ -15,7 +15,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
@@ -23,6 +22,7 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from builder import yamlfile
 from builder.files.pdftext import FONT, FONT_BOLD, para_text, register
 from builder.names import safe_filename
 from builder.world import World
@@ -35,7 +35,7 @@ APP_NAME = "Ledgerleaf Tax"
 @lru_cache(maxsize=1)
 def words() -> dict[str, Any]:
     """``data/forms.yaml``: titles and box labels per form, the folder name and return labels per locale."""
-    return yaml.safe_load((Path(__file__).parent / "data" / "forms.yaml").read_text(encoding="utf-8"))
+    return yamlfile.safe_load((Path(__file__).parent / "data" / "forms.yaml").read_text(encoding="utf-8"))
 
 
 def _epoch(at: dt.datetime) -> None:

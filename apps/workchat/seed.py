@@ -14,10 +14,9 @@ import datetime as dt
 import json
 from pathlib import Path
 
-import yaml
 from sqlalchemy.orm import Session as OrmSession
 
-from builder import appkit, dbfile
+from builder import appkit, dbfile, yamlfile
 from builder.dates import add_months
 from builder.names import ascii_slug
 from builder.rng import rng, token
@@ -27,7 +26,7 @@ from builder.world.work_chat import channels
 
 from . import models as m
 
-APP = yaml.safe_load((Path(__file__).parent / "app.yaml").read_text(encoding="utf-8"))
+APP = yamlfile.safe_load((Path(__file__).parent / "app.yaml").read_text(encoding="utf-8"))
 BASE_URL = f"http://{APP['domain']}"
 
 

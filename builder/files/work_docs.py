@@ -39,7 +39,6 @@ from pathlib import Path
 from xml.sax.saxutils import escape as xml_escape
 from zoneinfo import ZoneInfo
 
-import yaml
 from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
@@ -47,6 +46,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas as pdfcanvas
 from reportlab.platypus import Paragraph
 
+from builder import yamlfile
 from builder.files.pdftext import FONT, FONT_BOLD, meta_text, para_text, register
 from builder.files.sheets import Cell, Sheet, write_ods, write_xlsx
 from builder.names import safe_filename
@@ -68,7 +68,7 @@ MUTED = colors.HexColor("#5d6875")
 
 @cache
 def _all_words() -> dict:
-    return yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
+    return yamlfile.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
 
 
 def words(world: World) -> dict:

@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from builder import yamlfile
 
 from ..rng import faker, rng
 from .model import Address, Contact, Identity, UsualOrder, name_key
@@ -43,13 +43,13 @@ def bank(locale: str) -> dict[str, Any]:
     path = TEMPLATES / f"{locale}.yaml"
     if not path.exists():
         path = TEMPLATES / "en_US.yaml"
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return yamlfile.safe_load(path.read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=1)
 def orders() -> dict[str, Any]:
     """The usual-order bank: cuisine -> names, and per language (``en``/``de``) mains, sides and extras."""
-    return yaml.safe_load((TEMPLATES / "orders.yaml").read_text(encoding="utf-8"))
+    return yamlfile.safe_load((TEMPLATES / "orders.yaml").read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=None)

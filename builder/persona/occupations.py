@@ -38,7 +38,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from builder import yamlfile
 
 DATA = Path(__file__).with_name("occupations")
 LOCALES = ("en_US", "en_GB", "de_DE")
@@ -58,7 +58,7 @@ def data(locale: str) -> dict[str, Any]:
     path = DATA / f"{locale}.yaml"
     if not path.exists():
         path = DATA / "en_US.yaml"
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    raw = yamlfile.safe_load(path.read_text(encoding="utf-8"))
     base = raw.pop("extends", None)
     return _merge(data(base), raw) if base else raw
 

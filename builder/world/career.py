@@ -43,8 +43,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from builder import yamlfile
 from builder.persona import occupations
 
 from .context import Sim
@@ -61,7 +60,7 @@ def bank(locale: str) -> dict[str, Any]:
     path = DATA / f"{locale}.yaml"
     if not path.exists():
         path = DATA / "en_US.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yamlfile.safe_load(path.read_text(encoding="utf-8"))
     base = data.pop("extends", None)
     return _merge(bank(base), data) if base else data
 

@@ -37,12 +37,11 @@ import re
 import unicodedata
 from pathlib import Path
 
-import yaml
+from builder import yamlfile
 
 from ..rng import rng
 
 CATALOG_DIR = Path(__file__).resolve().parents[2] / "apps" / "delivery" / "catalog"
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SECTIONS = ("starters", "mains", "sides", "desserts", "drinks")
 SERVICE_PERCENT = 10
 #: The usual restaurant's delivery fee (the world's ``_usual`` split of the spec's total).
@@ -63,7 +62,7 @@ _GENERIC_HOODS = {"Downtown": ["Main Street", "Market Street", "Park Avenue"],
 
 @functools.cache
 def _yaml(name: str):
-    return yaml.load((CATALOG_DIR / name).read_text(encoding="utf-8"), Loader=_LOADER)
+    return yamlfile.safe_load((CATALOG_DIR / name).read_text(encoding="utf-8"))
 
 
 def cuisines() -> dict:

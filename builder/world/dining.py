@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-import yaml
+from builder import yamlfile
 
 CATALOGUE = Path(__file__).resolve().parents[2] / "apps" / "dining" / "catalog" / "restaurants.yaml"
 
@@ -33,7 +33,7 @@ REQUESTS = {
 @functools.cache
 def catalogue() -> tuple[dict, ...]:
     """Every TableTime restaurant, sorted by (city, slug). Raises ``FileNotFoundError`` if the file is missing."""
-    rows = yaml.safe_load(CATALOGUE.read_text(encoding="utf-8"))
+    rows = yamlfile.safe_load(CATALOGUE.read_text(encoding="utf-8"))
     return tuple(rows)
 
 

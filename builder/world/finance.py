@@ -50,7 +50,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
+from builder import yamlfile
 
 from ..dates import add_months
 from ..persona import Persona
@@ -84,7 +84,7 @@ TRANSIT_FARE = {"USD": 250, "GBP": 200, "EUR": 340}
 @lru_cache(maxsize=1)
 def bank() -> dict:
     """The merchant name banks (``templates/money/merchants.yaml``)."""
-    return yaml.safe_load((TEMPLATES / "merchants.yaml").read_text(encoding="utf-8"))
+    return yamlfile.safe_load((TEMPLATES / "merchants.yaml").read_text(encoding="utf-8"))
 
 
 def fill(pattern: str, r, words: dict, surname, city: str) -> str:

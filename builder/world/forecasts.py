@@ -36,7 +36,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
+from builder import yamlfile
 
 from ..rng import rng
 from .context import Charge, Sim
@@ -52,7 +52,7 @@ SHARE_PAYS_CENTS = 100
 @functools.lru_cache(maxsize=1)
 def grammar() -> dict:
     """The market grammar (apps/markets/data/questions.yaml)."""
-    return yaml.safe_load(GRAMMAR.read_text(encoding="utf-8"))
+    return yamlfile.safe_load(GRAMMAR.read_text(encoding="utf-8"))
 
 
 @dataclass(frozen=True)

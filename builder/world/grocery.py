@@ -27,7 +27,7 @@ import json
 import zlib
 from pathlib import Path
 
-import yaml
+from builder import yamlfile
 
 CATALOG = Path(__file__).resolve().parents[2] / "apps" / "grocery" / "catalog"
 # A pound or euro buys a little more on a grocery shelf (as builder.world.orders.PRICE_FACTOR).
@@ -69,7 +69,7 @@ def departments() -> tuple[dict, ...]:
 def stores(locale: str) -> tuple[dict, ...]:
     """The chains of ``locale`` (en_US, en_GB, de_DE; others read en_US) from stores.yaml: ``[{"key", "name",
     "tagline", "factor", "spread", "open", "close", "radius", "pickup", "colour"}]``."""
-    data = yaml.safe_load((CATALOG / "stores.yaml").read_text(encoding="utf-8"))
+    data = yamlfile.safe_load((CATALOG / "stores.yaml").read_text(encoding="utf-8"))
     return tuple(data.get(locale) or data["en_US"])
 
 

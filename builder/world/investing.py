@@ -49,7 +49,7 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
-import yaml
+from builder import yamlfile
 
 from ..dates import add_months
 from .context import Charge, Sim
@@ -66,7 +66,7 @@ Q4 = Decimal("0.0001")
 @functools.lru_cache(maxsize=1)
 def catalogue() -> dict[str, Any]:
     """securities.yaml: ``{"classes": {class: {drift, vol, en, de}}, "securities": [...]}`` (dates as ``date``)."""
-    return yaml.safe_load(CATALOG.read_text(encoding="utf-8"))
+    return yamlfile.safe_load(CATALOG.read_text(encoding="utf-8"))
 
 
 def _persona(world_or_sim):

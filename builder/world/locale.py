@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from builder import yamlfile
 
 from ..money import money
 
@@ -177,7 +177,7 @@ def phrase_bank(area: str, locale: str) -> dict[str, Any]:
     path = TEMPLATES / area / f"{locale}.yaml"
     if not path.exists():
         path = TEMPLATES / area / "en_US.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yamlfile.safe_load(path.read_text(encoding="utf-8"))
     base = data.pop("extends", None)
     if not base:
         return data

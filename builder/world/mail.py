@@ -1086,9 +1086,9 @@ def _holiday_greetings(box: Mailbox) -> None:
 @cache
 def automated_bank(locale: str) -> dict[str, Any]:
     """The automated-mail phrase bank (``templates/mail/automated.yaml``) of ``locale``'s language."""
-    import yaml
+    from builder import yamlfile
 
-    data = yaml.safe_load((TEMPLATES / "mail" / "automated.yaml").read_text(encoding="utf-8"))
+    data = yamlfile.safe_load((TEMPLATES / "mail" / "automated.yaml").read_text(encoding="utf-8"))
     return data["de" if locale == "de_DE" else "en"]
 
 
@@ -1291,9 +1291,9 @@ def _calendar_reminders(box: Mailbox) -> None:
 @cache
 def headlines(locale: str) -> dict[str, Any]:
     """Newsletter headlines by site kind (``templates/mail/newsletters.yaml``; ``weather`` keyed by season)."""
-    import yaml
+    from builder import yamlfile
 
-    data = yaml.safe_load((TEMPLATES / "mail" / "newsletters.yaml").read_text(encoding="utf-8"))
+    data = yamlfile.safe_load((TEMPLATES / "mail" / "newsletters.yaml").read_text(encoding="utf-8"))
     return data["de" if locale == "de_DE" else "en"]
 
 

@@ -79,6 +79,8 @@ class World:
     # Loose ends planted on purpose (contradictions, pending obligations, dependency chains...): one dict per item
     # with ``id``, ``kind``, ``summary`` and ``shows_in`` (where each side of it can be seen); see planted.py.
     planted: list[dict[str, Any]] = field(default_factory=list)
+    _kind_index: dict[str, list[Event]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _kind_index_key: tuple[int, int] = field(default=(0, -1), init=False, repr=False, compare=False)
 
     @property
     def seed(self) -> int:
@@ -105,5 +107,13 @@ class World:
         return [a.kind for a in self.persona.accounts]
 
     def of_kind(self, kind: str) -> list[Event]:
-        """Events of one kind in timeline order."""
-        return [e for e in self.events if e.kind == kind]
+        """Events of one kind in timeline order (a new list each call)."""
+        # The layer and the tasks ask hundreds of times over ~100k events: index them by kind once, again
+        # only if ``events`` was replaced or grew.
+        key = (id(self.events), len(self.events))
+        if self._kind_index_key != key:
+            index: dict[str, list[Event]] = {}
+            for e in self.events:
+                index.setdefault(e.kind, []).append(e)
+            self._kind_index, self._kind_index_key = index, key
+        return list(self._kind_index.get(kind, ()))

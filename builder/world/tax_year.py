@@ -50,7 +50,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from builder import yamlfile
 
 from ..rng import derived_id
 from .context import Charge, Sim
@@ -72,7 +72,7 @@ def rules() -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def charities() -> dict[str, list[dict[str, str]]]:
     """Invented charities per locale: ``{locale: [{"name", "kind"}]}``."""
-    return yaml.safe_load(CHARITIES_FILE.read_text(encoding="utf-8"))
+    return yamlfile.safe_load(CHARITIES_FILE.read_text(encoding="utf-8"))
 
 
 def regime(persona) -> str:

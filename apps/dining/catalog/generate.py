@@ -20,6 +20,7 @@ from pathlib import Path
 
 import yaml
 
+from builder import yamlfile
 from builder.rng import rng
 
 HERE = Path(__file__).resolve().parent
@@ -100,8 +101,8 @@ def _hours(r, home: bool) -> dict:
 
 def generate() -> list[dict]:
     """Every restaurant of every city, sorted by (city, slug)."""
-    cuisines = yaml.safe_load((HERE / "cuisines.yaml").read_text(encoding="utf-8"))
-    cities = yaml.safe_load((HERE / "cities.yaml").read_text(encoding="utf-8"))
+    cuisines = yamlfile.safe_load((HERE / "cuisines.yaml").read_text(encoding="utf-8"))
+    cities = yamlfile.safe_load((HERE / "cities.yaml").read_text(encoding="utf-8"))
     out = []
     for city in sorted(cities):
         c = cities[city]
@@ -165,7 +166,7 @@ def world_restaurant(name: str, cuisine: str | None, address: str, *, city: str,
     ``cuisine`` (``cuisines.yaml``; a cuisine it lacks takes the one whose names hold ``name``, else American)
     priced for ``currency`` (USD, GBP or EUR). Draws come from ``rng(0, "dining/catalog/world/<name>/<address>")``,
     so the same booking always makes the same restaurant."""
-    cuisines = yaml.safe_load((HERE / "cuisines.yaml").read_text(encoding="utf-8"))
+    cuisines = yamlfile.safe_load((HERE / "cuisines.yaml").read_text(encoding="utf-8"))
     key = (cuisine or "").strip().title()
     if key not in cuisines:
         key = next((k for k in sorted(cuisines) if name in cuisines[k]["names"]), "American")

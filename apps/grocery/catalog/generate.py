@@ -21,7 +21,7 @@ import re
 import zlib
 from pathlib import Path
 
-import yaml
+from builder import yamlfile
 
 HERE = Path(__file__).resolve().parent
 _SIZE = re.compile(r"^(?:(\d+) x )?(half |\d+(?:\.\d+)?\s)?(fl oz|oz|lb|ct|ea|pint|qt|gal|g|kg|ml|l)$")
@@ -95,7 +95,7 @@ def departments(grammar: dict) -> list[dict]:
 
 def main() -> None:
     """Write products.json and departments.json next to lines.yaml."""
-    grammar = yaml.safe_load((HERE / "lines.yaml").read_text(encoding="utf-8"))
+    grammar = yamlfile.safe_load((HERE / "lines.yaml").read_text(encoding="utf-8"))
     products = expand(grammar)
     (HERE / "products.json").write_text(json.dumps(products, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     (HERE / "departments.json").write_text(json.dumps(departments(grammar), ensure_ascii=False, indent=1) + "\n",

@@ -16,8 +16,7 @@ import json
 import re
 from pathlib import Path
 
-import yaml
-
+from builder import yamlfile
 from builder.rng import rng
 
 HERE = Path(__file__).resolve().parent
@@ -88,10 +87,10 @@ def _books(g: dict, r) -> dict[str, list[dict]]:
 
 def build() -> list[dict]:
     """Every product of the grammar, sorted by id (see the module docstring for the shape)."""
-    grammar = yaml.safe_load((HERE / "lines.yaml").read_text())
+    grammar = yamlfile.safe_load((HERE / "lines.yaml").read_text())
     colours = grammar["colours"]
     r = rng(SEED, "shop/catalog")
-    books = _books(yaml.safe_load((HERE / "books.yaml").read_text()), rng(SEED, "shop/catalog/books"))
+    books = _books(yamlfile.safe_load((HERE / "books.yaml").read_text()), rng(SEED, "shop/catalog/books"))
     ids: set[str] = set()
     alnum = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789"
     out = []
