@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
-# Run the whole test suite: unit tests, the bank's end-to-end tests in Chromium, the Firefox
-# profile test with the real Firefox ESR, and the image test that builds the default persona's
-# qcow2 from scratch and boots it under QEMU (KVM if usable, TCG otherwise).
-# PERSONA_SKIP_SLOW=1 leaves out the image build and boot.
+# Run the whole test suite: unit tests, every app's end-to-end tests in Chromium, the Firefox profile
+# test with the real Firefox ESR, then the image tests that build the default persona's qcow2 from
+# scratch and boot it under QEMU (KVM if usable, TCG otherwise): the boot check, run-image, the
+# Podman-run wrapper.
+# The tests that boot nothing run on two pytest-xdist workers (each of them is one Python or one
+# Chromium busy on one core); the image tests (and a test that adds an app to apps/) run after them,
+# alone, since a TCG guest wants both cores.
+# PERSONA_SKIP_SLOW=1 leaves out the image build and boot. Arguments go to one plain pytest run instead
+# (scripts/test.sh tests/test_world.py -k budget).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-args=(-ra)
-if [ "${PERSONA_SKIP_SLOW:-0}" = 1 ]; then args+=(-m "not slow"); fi
-exec .venv/bin/python -m pytest "${args[@]}" "$@"
+py=.venv/bin/python
+if [ $# -gt 0 ]; then exec "$py" -m pytest -ra "$@"; fi
+rc=0
+"$py" -m pytest -ra -n 2 -m "not slow and not alone" || rc=$?
+if [ "${PERSONA_SKIP_SLOW:-0}" = 1 ]; then
+  "$py" -m pytest -ra -m "alone and not slow" || rc=$?
+else
+  "$py" -m pytest -ra -m "slow or alone" || rc=$?
+fi
+exit "$rc"

@@ -122,7 +122,7 @@ class Desktop:
         assert r.status_code == 200, r.text
         return ET.fromstring(r.json()["AT"])
 
-    def wait_window(self, title: str, present: bool = True, within: float = 20.0) -> ET.Element | None:
+    def wait_window(self, title: str, present: bool = True, within: float = 60.0) -> ET.Element | None:
         end = time.monotonic() + within
         while True:
             root = self.tree()

@@ -10,6 +10,8 @@ from __future__ import annotations
 import shutil
 import subprocess
 
+import pytest
+
 from builder.apps import discover
 from builder.layer import build_layer
 from builder.scaffold import create_app
@@ -19,6 +21,9 @@ from .app_e2e import Served, run_e2e
 from .conftest import REPO
 
 NAME = "scaffoldcheck"
+
+# The app lives in the shared apps/ folder while the test runs: every other test's discover() would see it.
+pytestmark = pytest.mark.alone
 
 
 def _tree_state() -> str:
