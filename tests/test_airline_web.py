@@ -453,14 +453,14 @@ def test_tasks_contract(world, default_layer, tmp_path):
     from apps.airline.tasks import tasks
 
     ts = {t.id.split("/")[-1]: t for t in tasks(world)}
-    actions = [t for t in ts.values() if t.category == "action"]
+    actions = [t for t in ts.values() if t.kind == "action"]
     assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
     layer_apps = default_layer / "var/lib/persona-desktop/apps"
     names = {p.name for p in layer_apps.iterdir()}
     dbs = {a: layer_apps / a / f"{a}.sqlite" for a in names}
     cookie = f"ma_session={credentials(world)['session_token']}"
     for slug, t in ts.items():
-        if t.category != "action":
+        if t.kind != "action":
             continue
         if not set(t.apps_involved) <= names:
             continue  # PERSONA_APPS leaves one of its apps out
@@ -471,7 +471,7 @@ def test_tasks_contract(world, default_layer, tmp_path):
         with Served(default_layer, tmp_path / slug, now=world.now.isoformat()) as served:
             _solve(slug, t.expected, served, cookie, world)
             score, items = grade(t, {a: served.database(a) for a in t.apps_involved})
-            judged = sum(i.weight for i in t.rubric if i.check is None or i.check.type != "sql")
+            judged = sum(i.weight for i in t.rubric if i.check.type != "sql")
             assert score == 100 - judged, (slug, items)
 
 

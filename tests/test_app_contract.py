@@ -70,13 +70,13 @@ def test_tasks_validate_and_doing_nothing_scores_zero(app, world, default_layer)
     for t in tasks:
         assert app.name in t.apps_involved, t.id
         assert set(t.apps_involved) <= names | NOT_APPS, t.id
-        if t.category == "action" and set(t.apps_involved) <= set(dbs) | NOT_APPS:
+        if t.kind == "action" and set(t.apps_involved) <= set(dbs) | NOT_APPS:
             score, results = grade(t, dbs, answer="")
             assert score == 0, (t.id, [(r.item_id, r.status, r.evidence) for r in results])
     if (REPO / "tests" / f"test_{app.name}_web.py").exists():
         # A real app (not a fresh scaffold): the floor.
         assert len(tasks) >= 8, f"{app.name}: {len(tasks)} tasks"
-        assert sum(t.category == "action" for t in tasks) >= 3
+        assert sum(t.kind == "action" for t in tasks) >= 3
         # Tasks across apps count for every app they involve, whichever tasks.py defines them.
         every = [t for a in APPS for t in a.module("tasks").tasks(world)]
         across = [t.id for t in every if app.name in t.apps_involved and len(set(t.apps_involved)) >= 2]

@@ -141,7 +141,7 @@ def test_tasks_contract(world, default_layer, tmp_path):
     from apps.board.tasks import tasks
 
     ts = {t.id.split("/")[-1]: t for t in tasks(world)}
-    actions = [t for t in ts.values() if t.category == "action"]
+    actions = [t for t in ts.values() if t.kind == "action"]
     assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
     dbs = {"board": default_layer / "var/lib/persona-desktop/apps/board/board.sqlite"}
     for t in actions:
@@ -151,7 +151,7 @@ def test_tasks_contract(world, default_layer, tmp_path):
     ids = {p["name"]: i for i, p in enumerate(b["people"], start=1)}
     projects = {p["name"]: i for i, p in enumerate(b["projects"], start=1)}
     for slug, t in ts.items():
-        if t.category != "action":
+        if t.kind != "action":
             continue
         (tmp_path / slug).mkdir()
         with Served(default_layer, tmp_path / slug, now=world.now.isoformat()) as served:
@@ -172,5 +172,5 @@ def test_tasks_contract(world, default_layer, tmp_path):
             status, location = post_form(served, HOST, path, fields, cookie)
             assert status == 303 and "error=" not in location, (slug, location)
             score, items = grade(t, {"board": served.database("board")})
-            judged = sum(i.weight for i in t.rubric if i.check is None)
+            judged = sum(i.weight for i in t.rubric if not i.check.machine)
             assert score == 100 - judged, (slug, items)

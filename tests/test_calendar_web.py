@@ -123,12 +123,12 @@ def test_series_rrule_expands_to_the_worlds_occurrences(world, tmp_path):
 def test_tasks_and_doing_nothing_scores_zero(world, tmp_path):
     ts = cal_tasks(world)
     assert len(ts) >= 8
-    assert sum(t.category == "action" and any(i.check and i.check.type == "sql" for i in t.rubric) for t in ts) >= 3
+    assert sum(t.kind == "action" and any(i.check and i.check.type == "sql" for i in t.rubric) for t in ts) >= 3
     assert sum(len(t.apps_involved) >= 2 for t in ts) >= 4
     db = cal_seed.seed(world, tmp_path / "t.sqlite")
     con = sqlite3.connect(db)
     for t in ts:
-        if t.category != "action":
+        if t.kind != "action":
             continue
         for item in t.rubric:
             if item.check and item.check.type == "sql":

@@ -258,7 +258,7 @@ def test_tasks_contract(world, default_layer, tmp_path):
     from apps.delivery.tasks import tasks
 
     ts = {t.id.split("/")[-1]: t for t in tasks(world)}
-    actions = [t for t in ts.values() if t.category == "action"]
+    actions = [t for t in ts.values() if t.kind == "action"]
     assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
     layer_apps = default_layer / "var/lib/persona-desktop/apps"
     dbs = {"delivery": layer_apps / "delivery/delivery.sqlite", "bank": layer_apps / "bank/bank.sqlite"}
@@ -266,14 +266,14 @@ def test_tasks_contract(world, default_layer, tmp_path):
         assert grade(t, dbs)[0] == 0, t.id
     cookie = f"db_session={credentials(world)['session_token']}"
     for slug, t in ts.items():
-        if t.category != "action":
+        if t.kind != "action":
             continue
         (tmp_path / slug).mkdir()
         with Served(default_layer, tmp_path / slug, now=world.now.isoformat()) as served:
             db = served.database("delivery")
             _solve(slug, t.expected, served, db, cookie)
             score, items = grade(t, {"delivery": db, "bank": served.database("bank")})
-            judged = sum(i.weight for i in t.rubric if i.check is None)
+            judged = sum(i.weight for i in t.rubric if not i.check.machine)
             assert score == 100 - judged, (slug, items)
 
 

@@ -237,7 +237,7 @@ def test_tasks_contract(world, default_layer, tmp_path):
     from apps.dining.tasks import tasks
 
     ts = {t.id.split("/")[-1]: t for t in tasks(world)}
-    actions = [t for t in ts.values() if t.category == "action"]
+    actions = [t for t in ts.values() if t.kind == "action"]
     assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
     layer_apps = default_layer / "var/lib/persona-desktop/apps"
     dbs = {a: layer_apps / a / f"{a}.sqlite" for a in ("dining", "bank", "messaging")}
@@ -245,13 +245,13 @@ def test_tasks_contract(world, default_layer, tmp_path):
         assert grade(t, dbs)[0] == 0, t.id
     cookie = f"tt_session={credentials(world)['session_token']}"
     for slug, t in ts.items():
-        if t.category != "action":
+        if t.kind != "action":
             continue
         (tmp_path / slug).mkdir()
         with Served(default_layer, tmp_path / slug, now=world.now.isoformat()) as served:
             _solve(slug, t.expected, served, cookie, world)
             score, items = grade(t, {a: served.database(a) for a in ("dining", "bank", "messaging")})
-            judged = sum(i.weight for i in t.rubric if i.check is None)
+            judged = sum(i.weight for i in t.rubric if not i.check.machine)
             assert score == 100 - judged, (slug, items)
 
 

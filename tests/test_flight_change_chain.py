@@ -117,7 +117,7 @@ def test_chain_do_nothing_scores_zero_and_the_reference_solution_scores_every_ma
         seeded_tz = _one(seeded["calendar"], "SELECT start_tz FROM events WHERE source = 'hotel' AND ref = ?",
                          task.expected["stay_event"])[0]
         lines = _one(served.database("bank"), "SELECT COUNT(*) FROM card_authorizations WHERE app = 'stays'")
-    judged = sum(i.weight for i in task.rubric if i.check is None)
+    judged = sum(i.weight for i in task.rubric if not i.check.machine)
     assert score == 100 - judged, [(i.item_id, i.status, i.evidence) for i in items]
     # Check-in from 15:00 on the new day, in the hotel's own zone (the file's UTC times are not the persona's zone).
     assert start == (f"{task.expected['check_in']}T15:00:00", seeded_tz), (start, seeded_tz)

@@ -230,7 +230,7 @@ def test_tasks_contract(world, default_layer, tmp_path):
     from apps.grocery.tasks import tasks
 
     ts = {t.id.split("/")[-1]: t for t in tasks(world)}
-    actions = [t for t in ts.values() if t.category == "action"]
+    actions = [t for t in ts.values() if t.kind == "action"]
     assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
     layer_apps = default_layer / "var/lib/persona-desktop/apps"
     dbs = {"grocery": layer_apps / "grocery/grocery.sqlite", "bank": layer_apps / "bank/bank.sqlite"}
@@ -241,11 +241,11 @@ def test_tasks_contract(world, default_layer, tmp_path):
     with Served(default_layer, tmp_path / "tasks", now=world.now.isoformat()) as served:
         db = served.database("grocery")
         for slug, t in ts.items():
-            if t.category != "action":
+            if t.kind != "action":
                 continue
             _solve(slug, t.expected, served, db, cookie)
             score, items = grade(t, {"grocery": db, "bank": served.database("bank")})
-            judged = sum(i.weight for i in t.rubric if i.check is None)
+            judged = sum(i.weight for i in t.rubric if not i.check.machine)
             assert score == 100 - judged, (slug, items)
 
 

@@ -218,13 +218,13 @@ def seeded_db(world, tmp_path_factory):
 def test_tasks_shape(world):
     ts = tasks(world)
     assert len(ts) >= 8
-    assert sum(t.category == "action" for t in ts) >= 3
+    assert sum(t.kind == "action" for t in ts) >= 3
     assert sum(len(t.apps_involved) >= 2 for t in ts) >= 4
     assert len({t.id for t in ts}) == len(ts)
 
 
 def test_doing_nothing_scores_zero_and_reference_solutions_score_100(world, seeded_db, tmp_path):
-    for t in (t for t in tasks(world) if t.category == "action"):
+    for t in (t for t in tasks(world) if t.kind == "action"):
         score, results = grade(t, {"mail": seeded_db}, answer="Done.")
         assert score == 0, (t.id, results)
         db = tmp_path / f"{t.id.rsplit('/', 1)[1]}.sqlite"

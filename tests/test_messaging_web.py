@@ -246,7 +246,7 @@ def test_tasks_contract(world, default_layer, tmp_path):
     from apps.messaging.tasks import tasks
 
     ts = {t.id.split("/")[-1]: t for t in tasks(world)}
-    actions = [t for t in ts.values() if t.category == "action"]
+    actions = [t for t in ts.values() if t.kind == "action"]
     assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
     layer_apps = default_layer / "var/lib/persona-desktop/apps"
     dbs = {"messaging": layer_apps / "messaging/messaging.sqlite", "bank": layer_apps / "bank/bank.sqlite"}
@@ -255,14 +255,14 @@ def test_tasks_contract(world, default_layer, tmp_path):
     cookie = f"pl_session={credentials(world)['session_token']}"
     bank_cookie = f"lb_session={bank_credentials(world)['session_token']}"
     for slug, t in ts.items():
-        if t.category != "action":
+        if t.kind != "action":
             continue
         (tmp_path / slug).mkdir()
         with Served(default_layer, tmp_path / slug) as served:
             db = served.database("messaging")
             _solve(slug, t.expected, served, db, cookie, bank_cookie)
             score, items = grade(t, {"messaging": db, "bank": served.database("bank")})
-            judged = sum(i.weight for i in t.rubric if i.check is None)
+            judged = sum(i.weight for i in t.rubric if not i.check.machine)
             assert score == 100 - judged, (slug, items)
 
 

@@ -215,7 +215,7 @@ def test_reset_restores_seeded_state(running):
 def test_do_nothing_agent_scores_zero_on_bank_actions(running, tmp_path):
     run, _, _ = running
     tasks = [json.loads(ln) for ln in (BUILD / "tasks/tasks.jsonl").read_text().splitlines() if ln.strip()]
-    actions = [t["id"] for t in tasks if t["category"] == "action" and t["apps_involved"] == ["bank"]]
+    actions = [t["id"] for t in tasks if t["kind"] == "action" and t["apps_involved"] == ["bank"]]
     assert len(actions) >= 3
     for tid in actions:
         out = tmp_path / (tid.replace("/", "__") + ".json")

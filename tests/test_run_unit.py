@@ -121,7 +121,7 @@ def test_control_server_says_when_the_guest_is_not_there(control):
 
 
 def _task(tid: str, limit: int = 60) -> dict:
-    return {"id": tid, "persona": "p", "category": "lookup", "instruction": "What is my balance?",
+    return {"id": tid, "persona": "p", "kind": "lookup", "instruction": "What is my balance?",
             "apps_involved": ["bank"], "difficulty": "easy", "time_limit_seconds": limit, "expected": {},
             "rubric": [{"id": "a", "requirement": "States $12.00", "weight": 100,
                         "check": {"type": "answer_amount", "cents": 1200}}]}

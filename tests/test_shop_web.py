@@ -223,7 +223,7 @@ def test_tasks_contract(world, default_layer, tmp_path):
     from apps.shop.tasks import tasks
 
     ts = {t.id.split("/")[-1]: t for t in tasks(world)}
-    actions = [t for t in ts.values() if t.category == "action"]
+    actions = [t for t in ts.values() if t.kind == "action"]
     assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
     layer_apps = default_layer / "var/lib/persona-desktop/apps"
     dbs = {"shop": layer_apps / "shop/shop.sqlite", "bank": layer_apps / "bank/bank.sqlite"}
@@ -231,7 +231,7 @@ def test_tasks_contract(world, default_layer, tmp_path):
         assert grade(t, dbs)[0] == 0, t.id
     cookie = f"sw_session={credentials(world)['session_token']}"
     for slug, t in ts.items():
-        if t.category != "action":
+        if t.kind != "action":
             continue
         (tmp_path / slug).mkdir()
         with Served(default_layer, tmp_path / slug, now=world.now.isoformat()) as served:
@@ -240,7 +240,7 @@ def test_tasks_contract(world, default_layer, tmp_path):
             answer = " ".join(money(t.expected[k], world.currency) for k in ("refund_cents", "total_cents")
                               if k in t.expected)
             score, items = grade(t, {"shop": served.database("shop"), "bank": served.database("bank")}, answer)
-            judged = sum(i.weight for i in t.rubric if i.check is None)
+            judged = sum(i.weight for i in t.rubric if not i.check.machine)
             assert score == 100 - judged, (slug, items)
 
 

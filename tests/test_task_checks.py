@@ -154,7 +154,7 @@ def do_reference_solution(task: Task, db: Path) -> None:
 
 
 def _action_tasks(world) -> list[Task]:
-    out = [t for t in tasks(world) if t.category == "action"]
+    out = [t for t in tasks(world) if t.kind == "action"]
     assert out
     return out
 
@@ -270,7 +270,7 @@ def test_write_and_attach_checks_are_violated_and_change_nothing(world, seeded, 
     shutil.copyfile(seeded(world), db)
     params = [str(tmp_path / "attached.sqlite") if p == "ATTACHED" else p for p in params]
     before = _sha256(db)
-    task = Task(id="x/bank/evil", persona="x", category="action", instruction="-", apps_involved=["bank"],
+    task = Task(id="x/bank/evil", persona="x", kind="action", instruction="-", apps_involved=["bank"],
                 difficulty="easy", time_limit_seconds=1, expected={},
                 rubric=[RubricItem(id="evil", requirement="-", weight=100, check=_sql(query, params, []))])
     score, [result] = grade(task, {"bank": db})

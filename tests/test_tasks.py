@@ -11,18 +11,18 @@ from builder.tasks.grade import amounts_in, grade
 def test_at_least_eight_tasks_with_rubrics(world):
     ts = tasks(world)
     assert len(ts) >= 8
-    assert {t.category for t in ts} == {"lookup", "aggregation", "action"}
+    assert {t.kind for t in ts} == {"lookup", "aggregation", "action"}
     assert len({t.id for t in ts}) == len(ts)
     for t in ts:
         assert sum(i.weight for i in t.rubric) == 100
-        if t.category == "action":
+        if t.kind == "action":
             assert any(i.check and i.check.type == "sql" for i in t.rubric)
 
 
 def test_doing_nothing_scores_zero_on_every_action_task(world, tmp_path):
     db = seed(world, tmp_path / "bank.sqlite")
     for t in tasks(world):
-        if t.category == "action":
+        if t.kind == "action":
             score, results = grade(t, {"bank": db}, answer="I did it.")
             assert score == 0, (t.id, results)
 

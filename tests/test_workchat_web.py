@@ -178,11 +178,11 @@ def test_tasks_shape(world, tmp_path):
 
     ts = tasks(world)
     assert len(ts) >= 8
-    assert sum(t.category == "action" for t in ts) >= 3
+    assert sum(t.kind == "action" for t in ts) >= 3
     assert sum(len(t.apps_involved) >= 2 for t in ts) >= 4
     db = seed(world, tmp_path / "w.sqlite")
     for t in ts:
-        if t.category == "action":
+        if t.kind == "action":
             assert grade(t, {"workchat": db}, answer="Done.")[0] == 0, t.id
 
 
@@ -245,7 +245,7 @@ def test_workchat_web_end_to_end(world, default_layer, tmp_path):
     # Each action task's reference solution, through the routes, scores 100 on its own fresh copy.
     from apps.workchat.tasks import tasks
 
-    for i, t in enumerate(x for x in tasks(world) if x.category == "action"):
+    for i, t in enumerate(x for x in tasks(world) if x.kind == "action"):
         with Served(default_layer, tmp_path / f"task{i}") as served:
             _reference_solution(world, served, t)
             score, results = grade(t, {"workchat": served.database("workchat")}, answer="Done.")

@@ -87,7 +87,7 @@ def tasks(world: World) -> list[Task]:
     # 1. Next flight: number, local departure time, confirmation code.
     if upcoming:
         nf = upcoming[0].data
-        task("next-flight", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+        task("next-flight", [APP], kind="lookup", difficulty="easy", time_limit_seconds=240,
              instruction="When does my next flight leave (local time at the airport), what is the flight number, "
                          "and what's the confirmation code?",
              expected={"flight_number": nf["flight_number"], "dep_local": nf["dep_local"], "pnr": nf["pnr"]},
@@ -103,7 +103,7 @@ def tasks(world: World) -> list[Task]:
         last_trip = flown[-1].data["trip"]
         into = [f.data for f in flown if f.data["trip"] == last_trip and f.data["direction"] == "outbound"][-1]
         city = next(b.data["destination"] for b in bookings if b.data["trip"] == last_trip)
-        task("last-trip-seat", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+        task("last-trip-seat", [APP], kind="lookup", difficulty="easy", time_limit_seconds=240,
              instruction=f"Which seat did I have on the flight that took me to {city}?",
              expected={"flight_number": into["flight_number"], "seat": into["seat"]},
              rubric=[RubricItem(id="seat", weight=100, requirement=f"Says seat {into['seat']} on {into['flight_number']}",
@@ -114,7 +114,7 @@ def tasks(world: World) -> list[Task]:
         hotel = sum(e.data["total_cents"] for e in world.of_kind("hotel_checkout") if e.data.get("trip") == last_trip)
         rides = sum(e.data["total_cents"] for e in world.of_kind("ride") if e.data.get("trip") == last_trip)
         total = fare + hotel + rides
-        task("last-trip-cost", [APP, "bank"], category="aggregation", difficulty="hard", time_limit_seconds=900,
+        task("last-trip-cost", [APP, "bank"], kind="aggregation", difficulty="hard", time_limit_seconds=900,
              instruction=f"What did my whole {city} trip cost: the flights, the hotel and the rides together?",
              expected={"flights_cents": fare, "hotel_cents": hotel, "rides_cents": rides, "total_cents": total},
              rubric=[RubricItem(id="flights", weight=25, requirement=f"Flights {money(fare, cur)}",
@@ -128,7 +128,7 @@ def tasks(world: World) -> list[Task]:
     year = p.as_of.year
     miles = sum(segment_miles(f.data["from"], f.data["to"]) for f in flown
                 if _utc(f.data["dep_utc"]).astimezone(ZoneInfo(p.timezone)).year == year)
-    task("status-miles", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+    task("status-miles", [APP], kind="lookup", difficulty="easy", time_limit_seconds=240,
          instruction=f"How many status miles have I flown with {bookings[0].data['airline']} this year?",
          expected={"status_miles": miles},
          rubric=[RubricItem(id="miles", weight=100, requirement=f"States {miles:,} status miles",
@@ -136,7 +136,7 @@ def tasks(world: World) -> list[Task]:
 
     # 5. Spent on airline tickets this year, as the card statement shows it.
     spent = sum(b.data["price_cents"] for b in bookings if b.at.year == year and b.at <= world.now)
-    task("tickets-this-year", [APP, "bank"], category="aggregation", difficulty="medium", time_limit_seconds=600,
+    task("tickets-this-year", [APP, "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=600,
          instruction=f"How much have I paid {bookings[0].data['airline']} for tickets booked this year?",
          expected={"total_cents": spent},
          rubric=[RubricItem(id="total", weight=100, requirement=f"States {money(spent, cur)}",
@@ -148,7 +148,7 @@ def tasks(world: World) -> list[Task]:
         stay = next((e.data for e in world.of_kind("hotel_booking") if e.data.get("trip") == nf["trip"]), None)
         # 6. Arrival time and the hotel of the next trip (airline + the hotel's confirmation in mail).
         if stay:
-            task("next-arrival-hotel", [APP, "mail"], category="lookup", difficulty="medium", time_limit_seconds=480,
+            task("next-arrival-hotel", [APP, "mail"], kind="lookup", difficulty="medium", time_limit_seconds=480,
                  instruction="On my next trip, what local time do I land, and which hotel am I staying at?",
                  expected={"arr_local": arrive["arr_local"], "hotel": stay["hotel"]},
                  rubric=[RubricItem(id="time", weight=50, requirement=f"Lands {arrive['arr_local']}",
@@ -166,7 +166,7 @@ def tasks(world: World) -> list[Task]:
         dest_city = CITY.get(arrive["to"], arrive["to"])
         if companions:
             who = companions[0]
-            task("aisle-seat-tell", [APP, "messaging"], category="action", difficulty="medium", time_limit_seconds=600,
+            task("aisle-seat-tell", [APP, "messaging"], kind="action", difficulty="medium", time_limit_seconds=600,
                  instruction=f"Change my seat on the flight to {dest_city} ({nf['flight_number']}) to an aisle seat, "
                              f"then text {who.split()[0]} my new seat number.",
                  expected={"pnr": nf["pnr"], "flight_number": nf["flight_number"], "aisle_letters": aisles, "contact": who,
@@ -179,7 +179,7 @@ def tasks(world: World) -> list[Task]:
                                                WHERE m.world_ref IS NULL AND m.sender_id IS NULL AND k.name = ?""",
                                                [who], [[1]]))])
         else:
-            task("aisle-seat", [APP], category="action", difficulty="easy", time_limit_seconds=420,
+            task("aisle-seat", [APP], kind="action", difficulty="easy", time_limit_seconds=420,
                  instruction=f"Change my seat on the flight to {dest_city} ({nf['flight_number']}) to an aisle seat.",
                  expected={"pnr": nf["pnr"], "flight_number": nf["flight_number"], "aisle_letters": aisles,
                            "world_ref": f"{upcoming[0].id}:0"},
@@ -196,7 +196,7 @@ def tasks(world: World) -> list[Task]:
                    RubricItem(id="outcome", weight=30, requirement=f"Reports what comes back: {back}",
                               check=Check(type="answer_amount", cents=booking.data["price_cents"]) if fam["cancel"] != "none"
                               else _text("no credit", "no refund", "nothing back", "not refundable", "non-refundable"))]
-        task("cancel-next-trip", [APP], category="action", difficulty="medium", time_limit_seconds=420,
+        task("cancel-next-trip", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
              instruction=f"I can't make my {booking.data['destination']} trip any more. Cancel it, and tell me what I get back.",
              expected={"pnr": nf["pnr"], "fare_class": booking.data["fare_class"], "back": fam["cancel"]}, rubric=rubric)
 
@@ -211,7 +211,7 @@ def tasks(world: World) -> list[Task]:
         day = p.as_of + dt.timedelta(days=30)
         number = numbers[0]
         card = payment_cards(world)[0]["label"]
-        task("book-flight", [APP, "bank"], category="action", difficulty="hard", time_limit_seconds=900,
+        task("book-flight", [APP, "bank"], kind="action", difficulty="hard", time_limit_seconds=900,
              instruction=f"Book me a one-way Economy flight from {CITY.get(home, home)} to {CITY.get(dest, dest)} on "
                          f"{day:%B} {day.day}, the first departure of the day, just me, paid with my saved {card}. "
                          "How much was charged?",
@@ -325,7 +325,7 @@ def flight_change_task(world: World) -> Task | None:
     if companions:
         todo.append(f"let {companions[0]} know about the new flight in Parley")
     return Task(
-        id=f"{p.id}/airline/flight-change-fallout", persona=p.id, apps_involved=apps, category="action",
+        id=f"{p.id}/airline/flight-change-fallout", persona=p.id, apps_involved=apps, kind="action",
         difficulty="hard", time_limit_seconds=1800,
         instruction=f"Meridian Air changed my flight to {dest}. Sort out everything the change breaks: "
                     + "; ".join(todo[:-1]) + f"; and {todo[-1]}.",

@@ -69,7 +69,7 @@ def tasks(world: World) -> list[Task]:
 
     # 1. Current checking balance.
     checking = world.closing_balance_cents("checking")
-    task("checking-balance", category="lookup", difficulty="easy", time_limit_seconds=180,
+    task("checking-balance", kind="lookup", difficulty="easy", time_limit_seconds=180,
          instruction=f"What is the current balance of my {accounts['checking'].name} account?",
          expected={"balance_cents": checking},
          rubric=[RubricItem(id="amount", weight=100, requirement=f"States the balance {money(checking, cur)}",
@@ -77,7 +77,7 @@ def tasks(world: World) -> list[Task]:
 
     # 2. Last paycheck: date and amount.
     pay = [e for e in world.of_kind("paycheck") if e.status == "done"][-1]
-    task("last-paycheck", category="lookup", difficulty="easy", time_limit_seconds=240,
+    task("last-paycheck", kind="lookup", difficulty="easy", time_limit_seconds=240,
          instruction="When did my last paycheck arrive, and how much was deposited?",
          expected={"date": pay.at.date().isoformat(), "amount_cents": pay.data["net_cents"]},
          rubric=[
@@ -92,7 +92,7 @@ def tasks(world: World) -> list[Task]:
     coffee = [e for e in world.of_kind("card_purchase") if e.data.get("category") == "coffee"
               and m_start <= e.at.date() <= m_end]
     coffee_total = sum(e.data["amount_cents"] for e in coffee)
-    task("coffee-last-month", category="aggregation", difficulty="medium", time_limit_seconds=420,
+    task("coffee-last-month", kind="aggregation", difficulty="medium", time_limit_seconds=420,
          instruction=f"How much did I spend at coffee shops in {m_start:%B %Y}, counting both my credit card and my debit card?",
          expected={"total_cents": coffee_total, "purchases": len(coffee)},
          rubric=[
@@ -104,7 +104,7 @@ def tasks(world: World) -> list[Task]:
     # 4. Credit card statement of last month.
     if "credit_card" in accounts:
         st = statements(world, "credit_card")[-1]
-        task("card-statement", category="lookup", difficulty="medium", time_limit_seconds=300,
+        task("card-statement", kind="lookup", difficulty="medium", time_limit_seconds=300,
              instruction=f"On my {accounts['credit_card'].name} statement for {st.end:%B %Y}, what were the total new "
                          "charges and the payments received?",
              expected={"charges_cents": st.debits_cents, "payments_cents": st.credits_cents,
@@ -125,7 +125,7 @@ def tasks(world: World) -> list[Task]:
     if sent:
         name = max(sorted(sent), key=lambda n: len(sent[n]))
         total = sum(sent[name])
-        task("p2p-total", category="aggregation", difficulty="medium", time_limit_seconds=420,
+        task("p2p-total", kind="aggregation", difficulty="medium", time_limit_seconds=420,
              instruction=f"How much money have I sent to {name} with Zelle so far in {world.now.year}?",
              expected={"contact": name, "total_cents": total, "payments": len(sent[name])},
              rubric=[
@@ -140,7 +140,7 @@ def tasks(world: World) -> list[Task]:
     if purchases:
         top = min(purchases, key=lambda pst: (pst.amount_cents, pst.at))
         amount, merchant = -top.amount_cents, top.counterparty or top.description
-        task("largest-purchase", category="aggregation", difficulty="hard", time_limit_seconds=480,
+        task("largest-purchase", kind="aggregation", difficulty="hard", time_limit_seconds=480,
              instruction=f"What was my single largest card purchase in {m_start:%B %Y}, where, and for how much?",
              expected={"merchant": merchant, "amount_cents": amount, "date": top.at.date().isoformat()},
              rubric=[
@@ -157,7 +157,7 @@ def tasks(world: World) -> list[Task]:
     if "savings" in accounts:
         amount = r.randrange(100, 600, 25) * 100
         savings = world.closing_balance_cents("savings")
-        task("transfer-to-savings", category="action", difficulty="easy", time_limit_seconds=300,
+        task("transfer-to-savings", kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"Move {money(amount, cur)} from my checking account to my savings account.",
              expected={"amount_cents": amount, "checking_after_cents": checking - amount,
                        "savings_after_cents": savings + amount},
@@ -184,7 +184,7 @@ def tasks(world: World) -> list[Task]:
     if bills:
         bill = bills[r.randrange(len(bills))]
         cents = int(bill.amount * 100)
-        task("bill-pay", category="action", difficulty="medium", time_limit_seconds=360,
+        task("bill-pay", kind="action", difficulty="medium", time_limit_seconds=360,
              instruction=f"Pay {bill.payee} {money(cents, cur)} from checking using bill pay, like the usual "
                          f"{bill.name.lower()} payment.",
              expected={"payee": bill.payee, "amount_cents": cents},
@@ -201,7 +201,7 @@ def tasks(world: World) -> list[Task]:
         friend = p.contacts[r.randrange(len(p.contacts))]
         cents = r.randrange(20, 120, 5) * 100
         memo = r.choice(["concert tickets", "dinner", "birthday gift"])
-        task("send-money", category="action", difficulty="medium", time_limit_seconds=360,
+        task("send-money", kind="action", difficulty="medium", time_limit_seconds=360,
              instruction=f"Send {friend.name} {money(cents, cur)} for {memo}.",
              expected={"contact": friend.name, "email": friend.email, "amount_cents": cents, "memo": memo},
              rubric=[
@@ -217,7 +217,7 @@ def tasks(world: World) -> list[Task]:
     # 10. Pay off the credit card in full.
     if "credit_card" in accounts:
         owed = -world.closing_balance_cents("credit_card")
-        task("pay-card-in-full", category="action", difficulty="hard", time_limit_seconds=420,
+        task("pay-card-in-full", kind="action", difficulty="hard", time_limit_seconds=420,
              instruction=f"Pay off the full current balance of my {accounts['credit_card'].name} from checking.",
              expected={"amount_cents": owed},
              rubric=[

@@ -98,7 +98,7 @@ def tasks(world: World) -> list[Task]:
     if n:
         d = next((x for x in n["decisions"] if x["kind"] == "carried"), n["decisions"][0])
         t = tickets[d["key"]]
-        task("planning-decision", [APP, "files"], category="lookup", difficulty="medium", time_limit_seconds=420,
+        task("planning-decision", [APP, "files"], kind="lookup", difficulty="medium", time_limit_seconds=420,
              instruction=f"What did we decide about {t['key']} at the sprint planning on {fmt.long_date(dt.date.fromisoformat(n['date']))}? "
                          "Check my meeting notes and the board, and tell me which sprint it went into and who owns it.",
              expected={"key": t["key"], "decision": d["kind"], "sprint": n["sprint"], "assignee": t["assignee"]},
@@ -111,7 +111,7 @@ def tasks(world: World) -> list[Task]:
     if m:
         t, e = m["ticket"], m["message"]
         who = e.data["sender"]
-        task("assign-mentioned", [APP, "workchat"], category="action", difficulty="medium", time_limit_seconds=480,
+        task("assign-mentioned", [APP, "workchat"], kind="action", difficulty="medium", time_limit_seconds=480,
              instruction=f"{who.split()[0]} mentioned a ticket in {_where(e)} in work chat on {fmt.long_date(e.at.date())}. "
                          "Assign that ticket to me on the board.",
              expected={"key": t["key"], "message": e.id, "assignee": me},
@@ -124,7 +124,7 @@ def tasks(world: World) -> list[Task]:
     # 3. Action: move the persona's ticket to review.
     t = tg["to_review"]
     if t:
-        task("move-to-review", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+        task("move-to-review", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"I'm done with the work on \"{t['title']}\". Move it to In review on the board.",
              expected={"key": t["key"], "status": "in_review"},
              rubric=[RubricItem(id="status", weight=80, requirement=f"{t['key']} is In review",
@@ -135,7 +135,7 @@ def tasks(world: World) -> list[Task]:
     # 4. Action: comment on a ticket.
     t = tg["comment_on"]
     if t:
-        task("comment", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+        task("comment", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"Leave a comment on {t['key']} saying: {COMMENT}",
              expected={"key": t["key"], "body": COMMENT},
              rubric=[RubricItem(id="comment", weight=100, requirement=f"{t['key']} has the comment \"{COMMENT}\"",
@@ -148,7 +148,7 @@ def tasks(world: World) -> list[Task]:
     running = [x for x in tg["projects"] if x["end"] is None] or tg["projects"][-1:]
     if mates and running:
         mate, pr, cur = mates[0], running[-1], tg["current"]
-        task("create-ticket", [APP], category="action", difficulty="medium", time_limit_seconds=420,
+        task("create-ticket", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
              instruction=f"Create a ticket \"{NEW_TITLE}\" in the {pr['name']} project, in the current sprint, "
                          f"high priority, assigned to {mate['name']}.",
              expected={"title": NEW_TITLE, "project": pr["name"], "sprint": cur["number"], "assignee": mate["name"],
@@ -166,7 +166,7 @@ def tasks(world: World) -> list[Task]:
     # 6. Open story points of the current sprint (aggregation).
     cur = tg["current"]
     open_points = sum(t["points"] or 0 for t in tg["in_sprint"] if t["status"] != "done")
-    task("open-points", [APP], category="aggregation", difficulty="medium", time_limit_seconds=360,
+    task("open-points", [APP], kind="aggregation", difficulty="medium", time_limit_seconds=360,
          instruction=f"How many story points are still open (not done) in {cur['name']}?",
          expected={"sprint": cur["number"], "points": open_points},
          rubric=[RubricItem(id="points", weight=100, requirement=f"Says {open_points} points",
@@ -179,7 +179,7 @@ def tasks(world: World) -> list[Task]:
         owners = [tickets[x["key"]]["assignee"] for x in n["decisions"]]
         d = next((x for x in n["decisions"] if owners.count(tickets[x["key"]]["assignee"]) == 1), n["decisions"][0])
         t = tickets[d["key"]]
-        task("standup-pickup", [APP, "files"], category="lookup", difficulty="medium", time_limit_seconds=420,
+        task("standup-pickup", [APP, "files"], kind="lookup", difficulty="medium", time_limit_seconds=420,
              instruction=f"My notes from the {n['meeting']} on {fmt.long_date(dt.date.fromisoformat(n['date']))} say "
                          f"{t['assignee'].split()[0]} picked up a ticket. Which one was it (key and title)?",
              expected={"key": t["key"], "title": t["title"], "assignee": t["assignee"]},
@@ -190,7 +190,7 @@ def tasks(world: World) -> list[Task]:
     a = tg["asked"]
     if a:
         e, t = a
-        task("asked-status", [APP, "workchat"], category="lookup", difficulty="medium", time_limit_seconds=420,
+        task("asked-status", [APP, "workchat"], kind="lookup", difficulty="medium", time_limit_seconds=420,
              instruction=f"{e.data['sender'].split()[0]} mentioned a ticket in {_where(e)} in work chat on {fmt.long_date(e.at.date())} "
                          f"at {fmt.time(e.at)}. "
                          "What is that ticket's status on the board now, and who is it assigned to?",

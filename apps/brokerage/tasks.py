@@ -51,7 +51,7 @@ def tasks(world: World) -> list[Task]:
 
     # 1. What the account is worth now.
     value = investing.account_value_cents(world, today, book)
-    task("portfolio-value", [APP], category="lookup", difficulty="easy", time_limit_seconds=180,
+    task("portfolio-value", [APP], kind="lookup", difficulty="easy", time_limit_seconds=180,
          instruction="What is my Tidewell account worth right now, cash included?",
          expected={"value_cents": value},
          rubric=[RubricItem(id="value", weight=100, requirement=f"States the account value {m(value)}", check=_amount(value))])
@@ -60,7 +60,7 @@ def tasks(world: World) -> list[Task]:
     year = today.year
     recurring = [e for e in done if e.kind == "brokerage_transfer" and e.data["recurring"] and e.at.year == year]
     total = sum(e.data["amount_cents"] for e in recurring)
-    task("recurring-this-year", [APP, BANK], category="aggregation", difficulty="medium", time_limit_seconds=420,
+    task("recurring-this-year", [APP, BANK], kind="aggregation", difficulty="medium", time_limit_seconds=420,
          instruction=f"How much has my monthly automatic investment into Tidewell taken out of my checking account so far in {year}?",
          expected={"total_cents": total, "transfers": len(recurring)},
          rubric=[RubricItem(id="total", weight=80, requirement=f"States {m(total)} in total", check=_amount(total)),
@@ -74,7 +74,7 @@ def tasks(world: World) -> list[Task]:
     rubric = [RubricItem(id="total", weight=70, requirement=f"States {m(div_total)} of dividends", check=_amount(div_total))]
     rubric.append(RubricItem(id="top", weight=30, requirement=f"Names {top.data['symbol'] if top else 'none'} as the largest single dividend",
                              check=Check(type="answer_text", any_of=[top.data["symbol"] if top else "none"])))
-    task("dividends-this-year", [APP], category="aggregation", difficulty="medium", time_limit_seconds=420,
+    task("dividends-this-year", [APP], kind="aggregation", difficulty="medium", time_limit_seconds=420,
          instruction=f"How much have I received in dividends at Tidewell in {year}, and which holding paid the largest single dividend?",
          expected={"total_cents": div_total, "top_symbol": top.data["symbol"] if top else None}, rubric=rubric)
 
@@ -84,7 +84,7 @@ def tasks(world: World) -> list[Task]:
         return out  # an account the persona never funds or holds nothing in: the lookups only
     last_in = ins[-1]
     day = last_in.at.date()
-    task("last-transfer", [APP, BANK], category="lookup", difficulty="easy", time_limit_seconds=300,
+    task("last-transfer", [APP, BANK], kind="lookup", difficulty="easy", time_limit_seconds=300,
          instruction="When did money last leave my checking account for Tidewell, and how much was it?",
          expected={"date": day.isoformat(), "amount_cents": last_in.data["amount_cents"]},
          rubric=[RubricItem(id="amount", weight=50, requirement=f"States {m(last_in.data['amount_cents'])}",
@@ -101,7 +101,7 @@ def tasks(world: World) -> list[Task]:
     fund_name = investing.security(world, fund)["name"]
     price = investing.close_on(world, fund, today)
     shares = amount * 10000 // price
-    task("deposit-and-buy", [APP, BANK], category="action", difficulty="medium", time_limit_seconds=600,
+    task("deposit-and-buy", [APP, BANK], kind="action", difficulty="medium", time_limit_seconds=600,
          instruction=f"Move {m(amount)} from my checking account into Tidewell and invest all of it in {fund_name} ({fund}).",
          expected={"amount_cents": amount, "symbol": fund, "price_cents": price, "shares_e4_at_most": shares},
          rubric=[RubricItem(id="deposit", weight=30, requirement=f"A {m(amount)} deposit from the bank is in Tidewell",
@@ -117,7 +117,7 @@ def tasks(world: World) -> list[Task]:
     cushion = 10000
     withdraw = max(0, book.cash_cents - cushion) // 100 * 100
     if withdraw > 0:
-        task("withdraw-cash", [APP, BANK], category="action", difficulty="medium", time_limit_seconds=480,
+        task("withdraw-cash", [APP, BANK], kind="action", difficulty="medium", time_limit_seconds=480,
              instruction=f"Send my uninvested Tidewell cash back to my checking account, keeping {m(cushion)} there "
                          f"(round the transfer down to whole {'euros' if cur == 'EUR' else 'pounds' if cur == 'GBP' else 'dollars'}).",
              expected={"amount_cents": withdraw, "cash_cents": book.cash_cents},
@@ -132,7 +132,7 @@ def tasks(world: World) -> list[Task]:
     tprice = investing.close_on(world, target, today)
     lo, hi = tprice * 93 // 100, tprice * 95 // 100 + 1
     qty = 5
-    task("limit-buy", [APP], category="action", difficulty="medium", time_limit_seconds=420,
+    task("limit-buy", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
          instruction=f"Put in a limit order to buy {qty} shares of {target} at about 5% below its current price; don't buy at today's price.",
          expected={"symbol": target, "price_cents": tprice, "limit_between_cents": [lo, hi], "shares": qty},
          rubric=[RubricItem(id="open", weight=70, requirement=f"An open limit buy of {qty} {target} with a limit between {m(lo)} and {m(hi)}",
@@ -149,7 +149,7 @@ def tasks(world: World) -> list[Task]:
         return investing.amount_of(book.shares[s], investing.close_on(world, s, today)) - book.cost_cents[s]
 
     loser = min(sorted(book.shares), key=gain)
-    task("sell-worst", [APP], category="action", difficulty="hard", time_limit_seconds=600,
+    task("sell-worst", [APP], kind="action", difficulty="hard", time_limit_seconds=600,
          instruction="Sell my entire position in whichever Tidewell holding is doing worst against what I paid for it (in money, not percent).",
          expected={"symbol": loser, "gain_cents": gain(loser), "shares_e4": e4(book.shares[loser])},
          rubric=[RubricItem(id="sold", weight=60, requirement=f"A filled sell of all {book.shares[loser].normalize()} {loser}",
@@ -166,7 +166,7 @@ def tasks(world: World) -> list[Task]:
         add = pool[r.randrange(len(pool))] if pool else None
         if add:
             sec = investing.security(world, add)
-            task("watchlist-swap", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+            task("watchlist-swap", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
                  instruction=f"Take {drop} off my Tidewell watchlist and add {sec['name']} instead.",
                  expected={"remove": drop, "add": add},
                  rubric=[RubricItem(id="added", weight=50, requirement=f"{add} is on the watchlist",

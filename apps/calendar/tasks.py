@@ -51,7 +51,7 @@ def tasks(world: World) -> list[Task]:
               and ("dent" in o.title.lower() or "dent" in (o.data.get("location") or "").lower())]
     if dental:
         o = dental[0]
-        task("next-dentist", ["calendar"], category="lookup", difficulty="easy", time_limit_seconds=240,
+        task("next-dentist", ["calendar"], kind="lookup", difficulty="easy", time_limit_seconds=240,
              instruction="When is my next dentist appointment, and where?",
              expected={"date": o.start.date().isoformat(), "time": o.start.strftime("%H:%M"), "location": o.data["location"]},
              rubric=[RubricItem(id="date", weight=60, requirement=f"States the date {o.start:%A, %B} {o.start.day}",
@@ -64,7 +64,7 @@ def tasks(world: World) -> list[Task]:
     # 2. Meetings last week.
     lw_end = last_week + dt.timedelta(days=6)
     met = [o for o in occs if o.source == "meeting" and last_week <= o.start.date() <= lw_end]
-    task("meetings-last-week", ["calendar"], category="aggregation", difficulty="medium", time_limit_seconds=360,
+    task("meetings-last-week", ["calendar"], kind="aggregation", difficulty="medium", time_limit_seconds=360,
          instruction=f"How many work meetings did I have last week ({last_week:%A, %B} {last_week.day} to "
                      f"{lw_end:%A, %B} {lw_end.day})? Count every stand-up too.",
          expected={"count": len(met), "from": last_week.isoformat(), "to": lw_end.isoformat()},
@@ -79,7 +79,7 @@ def tasks(world: World) -> list[Task]:
         titles = sorted({t for a, b in pairs for t in (a.title, b.title)})[:4]
         weights = [100 // len(titles)] * len(titles)
         weights[0] += 100 - sum(weights)
-        task("conflicts-next-week", ["calendar"], category="aggregation", difficulty="hard", time_limit_seconds=480,
+        task("conflicts-next-week", ["calendar"], kind="aggregation", difficulty="hard", time_limit_seconds=480,
              instruction=f"Which events on my calendar overlap each other next week ({next_week:%B} {next_week.day} to "
                          f"{nw_end:%B} {nw_end.day})? Ignore all-day events and multi-day hotel stays.",
              expected={"pairs": [[a.title, a.start.isoformat(), b.title, b.start.isoformat()] for a, b in pairs]},
@@ -96,7 +96,7 @@ def tasks(world: World) -> list[Task]:
         new_start = dt.datetime.combine(o.start.date(), dt.time(10, 0))
         new_end = new_start + (o.end - o.start)
         fmt = "%Y-%m-%dT%H:%M:%S"
-        task("move-standup", ["calendar"], category="action", difficulty="medium", time_limit_seconds=360,
+        task("move-standup", ["calendar"], kind="action", difficulty="medium", time_limit_seconds=360,
              instruction=f"Move the {o.title} on {o.start:%A, %B} {o.start.day} to start at 10:00. Only that day; "
                          "the other days stay as they are.",
              expected={"series": o.series, "recurrence_id": o.start.strftime(fmt), "start": new_start.strftime(fmt)},
@@ -119,7 +119,7 @@ def tasks(world: World) -> list[Task]:
         o = invited[0]
         ev = _event(world, o.id)
         org = o.data["organizer"]
-        task("decline-invitation", ["calendar", "mail"], category="action", difficulty="medium", time_limit_seconds=360,
+        task("decline-invitation", ["calendar", "mail"], kind="action", difficulty="medium", time_limit_seconds=360,
              instruction=f"Decline {org['name']}'s invitation to \"{o.title}\" on {o.start:%A, %B} {o.start.day} "
                          "so they get my reply.",
              expected={"event": o.id, "uid": uid_of(ev), "organizer": org["email"],
@@ -143,7 +143,7 @@ def tasks(world: World) -> list[Task]:
         d = deliveries[0]
         day = d.at.date()
         oid = d.data["order_id"]
-        task("delivery-to-calendar", ["mail", "calendar"], category="action", difficulty="medium", time_limit_seconds=420,
+        task("delivery-to-calendar", ["mail", "calendar"], kind="action", difficulty="medium", time_limit_seconds=420,
              instruction=f"My order {oid} has shipped. Put an all-day event \"Package delivery\" on my personal "
                          "calendar on the estimated delivery day from the shipping email.",
              expected={"order_id": oid, "date": day.isoformat()},
@@ -164,7 +164,7 @@ def tasks(world: World) -> list[Task]:
             f = flights[0]
             s_utc = dt.datetime.fromisoformat(f.data["start"]).astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
             e_utc = dt.datetime.fromisoformat(f.data["end"]).astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-            task("block-flight", ["mail", "calendar"], category="action", difficulty="hard", time_limit_seconds=540,
+            task("block-flight", ["mail", "calendar"], kind="action", difficulty="hard", time_limit_seconds=540,
                  instruction=f"Using the airline's booking confirmation in my mail, block my work calendar as "
                              f"\"Out of office - travel\" from the departure to the arrival of my first flight to "
                              f"{t.destination}. Mind the time zones.",
@@ -187,7 +187,7 @@ def tasks(world: World) -> list[Task]:
         else:
             rubric = [RubricItem(id="none", weight=100, requirement="Says nothing else is planned during the trip",
                                  check=_text("nothing", "no other", "no events", "none"))]
-        task("trip-overlap", ["mail", "calendar"], category="lookup", difficulty="medium", time_limit_seconds=420,
+        task("trip-overlap", ["mail", "calendar"], kind="lookup", difficulty="medium", time_limit_seconds=420,
              instruction=f"My {t.destination} trip is booked (the confirmation is in my mail). Does anything else on my "
                          "calendar fall during the trip, besides the flights and the hotel? Name it.",
              expected={"depart": t.depart.isoformat(), "return": t.return_.isoformat(), "events": during},
@@ -195,7 +195,7 @@ def tasks(world: World) -> list[Task]:
 
     # 9. A new weekly series.
     tue = next_week + dt.timedelta(days=(1 - next_week.weekday()) % 7)
-    task("weekly-lesson", ["calendar"], category="action", difficulty="medium", time_limit_seconds=360,
+    task("weekly-lesson", ["calendar"], kind="action", difficulty="medium", time_limit_seconds=360,
          instruction=f"Add a weekly \"Piano lesson\" on Tuesdays from 17:00 to 17:30, starting {tue:%A, %B} {tue.day}, "
                      "on my personal calendar.",
          expected={"first": f"{tue.isoformat()}T17:00:00"},

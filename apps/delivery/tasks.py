@@ -79,7 +79,7 @@ def tasks(world: World) -> list[Task]:
     percents = Counter(round(e.data["tip_cents"] * 100 / e.data["subtotal_cents"]) for e in orders
                        if e.data["subtotal_cents"])
     usual_pct = min(percents.items(), key=lambda x: (-x[1], x[0]))[0]
-    task("usual-tip", ["delivery"], category="aggregation", difficulty="easy", time_limit_seconds=300,
+    task("usual-tip", ["delivery"], kind="aggregation", difficulty="easy", time_limit_seconds=300,
          instruction="What percentage do I usually tip on DashBite orders?",
          expected={"percent": usual_pct},
          rubric=[RubricItem(id="percent", weight=100, requirement=f"Says {usual_pct}% of the subtotal",
@@ -92,7 +92,7 @@ def tasks(world: World) -> list[Task]:
     in_month = [e for e in orders if e.data["placed_local"][:7] == last_month]
     m_total = sum(e.data["total_cents"] for e in in_month)
     m_name = dt.date.fromisoformat(f"{last_month}-01").strftime("%B %Y")
-    task("last-month-takeout", ["delivery", "bank"], category="aggregation", difficulty="medium",
+    task("last-month-takeout", ["delivery", "bank"], kind="aggregation", difficulty="medium",
          time_limit_seconds=420,
          instruction=f"How much did I spend on DashBite food delivery in {m_name}, and how many orders was that?",
          expected={"month": last_month, "orders": len(in_month), "total_cents": m_total},
@@ -105,7 +105,7 @@ def tasks(world: World) -> list[Task]:
     if usual:
         u = usual[-1].data
         names = [x["name"] for x in u["items"]]
-        task("usual-order", ["delivery"], category="lookup", difficulty="easy", time_limit_seconds=240,
+        task("usual-order", ["delivery"], kind="lookup", difficulty="easy", time_limit_seconds=240,
              instruction="What do I usually order on DashBite, from where, and what does it come to with fees and tip?",
              expected={"restaurant": u["restaurant"], "items": names, "total_cents": u["total_cents"]},
              rubric=[RubricItem(id="restaurant", weight=30, requirement=f"Names {u['restaurant']}",
@@ -118,7 +118,7 @@ def tasks(world: World) -> list[Task]:
     month = orders[-1].data["placed_local"][:7]
     big = max((e for e in orders if e.data["placed_local"][:7] == month), key=lambda e: (e.data["total_cents"], e.at))
     b_name = dt.date.fromisoformat(f"{month}-01").strftime("%B %Y")
-    task("biggest-order", ["delivery", "bank"], category="lookup", difficulty="medium", time_limit_seconds=360,
+    task("biggest-order", ["delivery", "bank"], kind="lookup", difficulty="medium", time_limit_seconds=360,
          instruction=f"Which was my most expensive DashBite order in {b_name}: the restaurant and the amount charged "
                      "to my card?",
          expected={"order_id": big.data["order_id"], "restaurant": big.data["restaurant"],
@@ -134,7 +134,7 @@ def tasks(world: World) -> list[Task]:
     if counts:
         fav, n = min(counts.items(), key=lambda x: (-x[1], x[0]))
         if list(counts.values()).count(n) == 1:
-            task("favourite-besides-usual", ["delivery"], category="aggregation", difficulty="medium",
+            task("favourite-besides-usual", ["delivery"], kind="aggregation", difficulty="medium",
                  time_limit_seconds=360,
                  instruction=f"Apart from my usual place, which restaurant have I ordered from most on DashBite in {year}?",
                  expected={"restaurant": fav, "orders": n},
@@ -150,7 +150,7 @@ def tasks(world: World) -> list[Task]:
             items = [{"dish_id": x["dish_id"], "qty": x["qty"], "option_ids": x.get("option_ids", [])}
                      for x in usual[-1].data["items"]]
             q = quote(place, sum(x["qty"] * x["price_cents"] for x in usual[-1].data["items"]), tp)
-            task("schedule-usual-dinner", ["delivery", "bank"], category="action", difficulty="medium",
+            task("schedule-usual-dinner", ["delivery", "bank"], kind="action", difficulty="medium",
                  time_limit_seconds=420,
                  instruction=f"Order my usual from {place['name']} on DashBite, scheduled to arrive at 7 pm tonight, "
                              "to my home, with my usual tip.",
@@ -180,7 +180,7 @@ def tasks(world: World) -> list[Task]:
         d = e.data
         items = [{"dish_id": x["dish_id"], "qty": x["qty"], "option_ids": x.get("option_ids", [])} for x in d["items"]]
         placed = dt.datetime.fromisoformat(d["placed_local"])
-        task("reorder-from-mail", ["delivery", "mail"], category="action", difficulty="hard", time_limit_seconds=600,
+        task("reorder-from-mail", ["delivery", "mail"], kind="action", difficulty="hard", time_limit_seconds=600,
              instruction=f"I got a DashBite order confirmation by email on {placed:%B %-d, %Y}. Order exactly the same "
                          "again (same dishes, options and quantities), delivered to my home at 7:30 pm tonight.",
              expected={"order_id": d["order_id"], "restaurant": d["restaurant"], "items": items, "when": "later",
@@ -214,7 +214,7 @@ def tasks(world: World) -> list[Task]:
         sub = qty * dish["price_cents"]
         q = quote(r, sub, tp, discount=min(save5["value"], sub))
         name = delivery.dish_name(dish, p.locale)
-        task("promo-lunch", ["delivery"], category="action", difficulty="medium", time_limit_seconds=480,
+        task("promo-lunch", ["delivery"], kind="action", difficulty="medium", time_limit_seconds=480,
              instruction=f"Order {qty} × {name} from {r['name']} on DashBite for lunch tomorrow, arriving at 12:30, "
                          "and use whichever of my promo codes saves the most.",
              expected={"restaurant": r["name"], "items": [{"dish_id": dish["id"], "qty": qty, "option_ids": []}],
@@ -233,7 +233,7 @@ def tasks(world: World) -> list[Task]:
     recent = [e for e in orders if e.at >= world.now - dt.timedelta(days=UNRATED_DAYS - 1)]
     if recent:
         e = recent[-1]
-        task("rate-last-order", ["delivery"], category="action", difficulty="easy", time_limit_seconds=240,
+        task("rate-last-order", ["delivery"], kind="action", difficulty="easy", time_limit_seconds=240,
              instruction=f"Rate my last DashBite order, from {e.data['restaurant']}, 5 stars with the comment "
                          "“Arrived hot, thanks!”.",
              expected={"order_id": e.data["order_id"], "stars": 5, "comment": "Arrived hot, thanks!"},

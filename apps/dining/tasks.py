@@ -76,7 +76,7 @@ def tasks(world: World) -> list[Task]:
         # 1. The next reservation (dining).
         nxt = upcoming[0]
         when = nxt["at"]
-        task("next-reservation", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+        task("next-reservation", [APP], kind="lookup", difficulty="easy", time_limit_seconds=240,
              instruction="When and where is my next restaurant reservation, and what's the confirmation number?",
              expected={"confirmation": nxt["confirmation"], "restaurant": nxt["restaurant"], "at": when.isoformat()},
              rubric=[RubricItem(id="restaurant", weight=40, requirement=f"Names {nxt['restaurant']}",
@@ -89,7 +89,7 @@ def tasks(world: World) -> list[Task]:
         # 2. What a calendar entry is (dining + calendar).
         last_up = upcoming[-1]
         d = last_up["at"].date()
-        task("dinner-on-calendar", [APP, "calendar"], category="lookup", difficulty="easy", time_limit_seconds=300,
+        task("dinner-on-calendar", [APP, "calendar"], kind="lookup", difficulty="easy", time_limit_seconds=300,
              instruction=f"I have a meal out in my calendar on {_day_text(d, loc)}. Which restaurant is it, and how "
                          "many people is the table for?",
              expected={"restaurant": last_up["restaurant"], "party": last_up["party_size"], "confirmation": last_up["confirmation"]},
@@ -103,7 +103,7 @@ def tasks(world: World) -> list[Task]:
         b = paid[-1]
         amount = b["paid"].data["amount_cents"]
         d = b["at"].date()
-        task("last-dinner-cost", [APP, "bank"], category="lookup", difficulty="medium", time_limit_seconds=360,
+        task("last-dinner-cost", [APP, "bank"], kind="lookup", difficulty="medium", time_limit_seconds=360,
              instruction=f"How much did my meal at {b['restaurant']} on {_day_text(d, loc)} come to on my card, tip included?",
              expected={"confirmation": b["confirmation"], "amount_cents": amount, "tip_cents": b["paid"].data.get("tip_cents")},
              rubric=[RubricItem(id="amount", weight=100, requirement=f"States {money(amount, cur)}",
@@ -118,13 +118,13 @@ def tasks(world: World) -> list[Task]:
         items = [RubricItem(id=f"name-{i}", weight=weight + (100 - weight * len(b["companions"]) if i == 0 else 0),
                             requirement=f"Names {n}", check=_text(n, n.split()[0]))
                  for i, n in enumerate(b["companions"])]
-        task("who-came", [APP, "messaging"], category="lookup", difficulty="medium", time_limit_seconds=360,
+        task("who-came", [APP, "messaging"], kind="lookup", difficulty="medium", time_limit_seconds=360,
              instruction=f"Who did I eat with at {b['restaurant']} on {_day_text(d, loc)}?",
              expected={"confirmation": b["confirmation"], "companions": b["companions"]}, rubric=items)
 
     # 5. Most-visited restaurant and how often (aggregation).
     (name, address), done = top[0]
-    task("most-visited", [APP], category="aggregation", difficulty="medium", time_limit_seconds=420,
+    task("most-visited", [APP], kind="aggregation", difficulty="medium", time_limit_seconds=420,
          instruction="Which restaurant have I eaten at most often through TableTime, and how many times have I been?",
          expected={"restaurant": name, "visits": done},
          rubric=[RubricItem(id="restaurant", weight=60, requirement=f"Names {name}", check=_text(name)),
@@ -134,7 +134,7 @@ def tasks(world: World) -> list[Task]:
     if upcoming:
         # 6. Action: cancel the last upcoming reservation.
         c = upcoming[-1]
-        task("cancel-upcoming", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+        task("cancel-upcoming", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"Cancel my reservation at {c['restaurant']} on {_day_text(c['at'].date(), loc)}; we can't make it.",
              expected={"confirmation": c["confirmation"]},
              rubric=[RubricItem(id="cancelled", weight=70, requirement=f"Reservation {c['confirmation']} is cancelled",
@@ -148,7 +148,7 @@ def tasks(world: World) -> list[Task]:
         b = upcoming[0]
         party = b["party_size"] + 1 if b["party_size"] % 2 else b["party_size"] - 1
         why = "A friend is joining us for" if party > b["party_size"] else "One of us can't come to"
-        task("bigger-party", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+        task("bigger-party", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"{why} the meal at {b['restaurant']} on {_day_text(b['at'].date(), loc)}. Change the reservation to "
                          f"{party} {'person' if party == 1 else 'people'}, same time.",
              expected={"confirmation": b["confirmation"], "day": b["day"], "time": b["time"], "party": party},
@@ -160,7 +160,7 @@ def tasks(world: World) -> list[Task]:
     # 8. Action: a table for two at the most-visited restaurant, five weeks out.
     day = world.now.date() + dt.timedelta(days=OCCUPANCY_DAYS + 7)
     top_slug = slugs[(name, address)]
-    task("book-table", [APP], category="action", difficulty="medium", time_limit_seconds=420,
+    task("book-table", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
          instruction=f"Book a table for two at the restaurant I go to most, on {_day_text(day, loc)} at 7:30 pm.",
          expected={"slug": top_slug, "restaurant": name, "day": day.isoformat(), "time": "19:30", "party": 2},
          rubric=[RubricItem(id="booked", weight=100, requirement=f"A reservation for 2 at {name}, {day} 19:30",
@@ -174,7 +174,7 @@ def tasks(world: World) -> list[Task]:
         b = company[-1]
         day2 = world.now.date() + dt.timedelta(days=OCCUPANCY_DAYS + 8)
         party = 1 + len(b["companions"])
-        task("book-friends", [APP, "messaging"], category="action", difficulty="hard", time_limit_seconds=540,
+        task("book-friends", [APP, "messaging"], kind="action", difficulty="hard", time_limit_seconds=540,
              instruction=f"That dinner at {b['restaurant']} on {_day_text(b['at'].date(), loc)} was great. Book the same "
                          f"place again for me and everyone who came that night, on {_day_text(day2, loc)} at 7 pm.",
              expected={"slug": slug(b), "restaurant": b["restaurant"], "day": day2.isoformat(), "time": "19:00",
@@ -190,7 +190,7 @@ def tasks(world: World) -> list[Task]:
 
     # 10. Action: review the latest visit (the seed reviews only visits older than 30 days).
     last = past[-1]
-    task("review-last", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+    task("review-last", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
          instruction=f"Leave a 5-star review on TableTime for my last meal out, at {last['restaurant']}.",
          expected={"confirmation": last["confirmation"], "rating": 5},
          rubric=[RubricItem(id="review", weight=100, requirement="A 5-star review of that visit",
@@ -208,7 +208,7 @@ def tasks(world: World) -> list[Task]:
         (rn, ra), cents = pick
         rank = [k for k, _ in ranked].index((rn, ra)) + 1
         which = "the most" if rank == 1 else f"the {['', '', 'second', 'third', 'fourth', 'fifth'][min(rank, 5)]} most"
-        task("save-top-spend", [APP, "bank"], category="action", difficulty="hard", time_limit_seconds=540,
+        task("save-top-spend", [APP, "bank"], kind="action", difficulty="hard", time_limit_seconds=540,
              instruction=f"Of the restaurants I booked through TableTime, save the one where I've spent {which} on my card "
                          f"in {p.as_of.year} to my favourites.",
              expected={"slug": slugs[(rn, ra)], "restaurant": rn, "spend_cents": cents},
@@ -233,7 +233,7 @@ def tasks(world: World) -> list[Task]:
         who = b["companions"]
         weights = [100 // len(who) + (100 % len(who) if i == 0 else 0) for i in range(len(who))]
         marks = " OR ".join("instr(m.body, ?) > 0" for _ in shares)
-        task("split-the-bill", [APP, "bank", "messaging"], category="action", difficulty="hard", time_limit_seconds=600,
+        task("split-the-bill", [APP, "bank", "messaging"], kind="action", difficulty="hard", time_limit_seconds=600,
              instruction=f"I paid for everyone at {b['restaurant']} on {_day_text(b['at'].date(), loc)}. Split what my card "
                          "was charged (tip included) evenly between everyone who came, and ask each of my friends for "
                          "their share in Parley.",

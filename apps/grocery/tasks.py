@@ -66,7 +66,7 @@ def tasks(world: World) -> list[Task]:
     d = last.data
 
     # 1. The last order: total and store (the bank shows the charge, BASKETFUL*<number>).
-    task("last-order-total", ["grocery", "bank"], category="lookup", difficulty="easy", time_limit_seconds=240,
+    task("last-order-total", ["grocery", "bank"], kind="lookup", difficulty="easy", time_limit_seconds=240,
          instruction="How much was my last Basketful grocery order, and which store did it come from?",
          expected={"order_id": d["order_id"], "total_cents": d["total_cents"], "store": d["store"]},
          rubric=[RubricItem(id="total", weight=60, requirement=f"States {money(d['total_cents'], cur)}",
@@ -79,7 +79,7 @@ def tasks(world: World) -> list[Task]:
     prev = (first_this - dt.timedelta(days=1)).replace(day=1)
     in_month = [e for e in orders if prev <= e.at.date() < first_this]
     m_total = sum(e.data["total_cents"] for e in in_month)
-    task("spend-last-month", ["grocery", "bank"], category="aggregation", difficulty="medium", time_limit_seconds=420,
+    task("spend-last-month", ["grocery", "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=420,
          instruction=f"What did I spend on Basketful grocery orders in {prev:%B %Y}, fees and tips included?",
          expected={"month": prev.isoformat()[:7], "orders": len(in_month), "total_cents": m_total},
          rubric=[RubricItem(id="total", weight=80, requirement=f"States {money(m_total, cur)}", check=_amount(m_total)),
@@ -88,7 +88,7 @@ def tasks(world: World) -> list[Task]:
     # 3. The store ordered from most.
     counts = Counter(e.data["store"] for e in orders)
     usual, n_usual = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    task("usual-store", ["grocery"], category="aggregation", difficulty="easy", time_limit_seconds=300,
+    task("usual-store", ["grocery"], kind="aggregation", difficulty="easy", time_limit_seconds=300,
          instruction="Which store do I order groceries from most often on Basketful, and how many orders was that?",
          expected={"store": usual, "orders": n_usual},
          rubric=[RubricItem(id="store", weight=70, requirement=f"Names {usual}", check=Check(type="answer_text", any_of=[usual])),
@@ -98,7 +98,7 @@ def tasks(world: World) -> list[Task]:
     # 4. Tips paid on grocery orders this year.
     year = world.now.year
     tips = sum(e.data["tip_cents"] for e in orders if e.at.year == year)
-    task("tips-this-year", ["grocery"], category="aggregation", difficulty="medium", time_limit_seconds=420,
+    task("tips-this-year", ["grocery"], kind="aggregation", difficulty="medium", time_limit_seconds=420,
          instruction=f"How much have I tipped Basketful shoppers in {year} so far?",
          expected={"year": year, "tip_cents": tips},
          rubric=[RubricItem(id="total", weight=100, requirement=f"States {money(tips, cur)}", check=_amount(tips))])
@@ -106,7 +106,7 @@ def tasks(world: World) -> list[Task]:
     # 5. Action: reorder the last basket at the same store (the bank shows the pending charge).
     skus = ",".join(sorted(x["sku"] for x in d["items"]))
     store_pos = next(i for i, s in enumerate(grocery.stores(loc), start=1) if s["key"] == d["store_key"])
-    task("reorder-last-basket", ["grocery", "bank"], category="action", difficulty="medium", time_limit_seconds=600,
+    task("reorder-last-basket", ["grocery", "bank"], kind="action", difficulty="medium", time_limit_seconds=600,
          instruction="Reorder my last Basketful order: same store, same items and quantities, delivered in any "
                      "window, with my usual card.",
          expected={"order_id": d["order_id"], "store": d["store"], "store_id": store_pos, "skus": skus},
@@ -131,7 +131,7 @@ def tasks(world: World) -> list[Task]:
     day = world.now.date() + dt.timedelta(days=2)
     start = dt.datetime.combine(day, dt.time(int(store["open"][:2]) + 1, 0))
     picks = [pick(a, n) for a, n in PICKUP_PICKS]
-    task("pickup-order", ["grocery"], category="action", difficulty="medium", time_limit_seconds=600,
+    task("pickup-order", ["grocery"], kind="action", difficulty="medium", time_limit_seconds=600,
          instruction=f"Order these from {store['name']} for pickup in the first pickup window on {day:%A, %B %-d}: "
                      + "; ".join(_label(x, loc) for x in picks) + ". One of each, and if the "
                      f"{grocery.title(picks[0], loc)} is out, don't substitute it.",
@@ -153,7 +153,7 @@ def tasks(world: World) -> list[Task]:
 
     # 7. Action: a camping list.
     camp = [pick(a, n) for a, n in CAMPING]
-    task("camping-list", ["grocery"], category="action", difficulty="easy", time_limit_seconds=420,
+    task("camping-list", ["grocery"], kind="action", difficulty="easy", time_limit_seconds=420,
          instruction="Make a Basketful shopping list called “Camping weekend” with "
                      + "; ".join(_label(x, loc) for x in camp) + " (two of the first, one of the rest).",
          expected={"name": "Camping weekend", "products": [x["id"] for x in camp], "qty": [2, 1, 1, 1]},
@@ -171,7 +171,7 @@ def tasks(world: World) -> list[Task]:
     # 8. Action (with mail): the items of the order whose confirmation mail names a delivery window, onto a list.
     first_order = orders[0].data
     skus_first = sorted({x["sku"] for x in first_order["items"]})
-    task("first-order-to-list", ["grocery", "mail"], category="action", difficulty="hard", time_limit_seconds=600,
+    task("first-order-to-list", ["grocery", "mail"], kind="action", difficulty="hard", time_limit_seconds=600,
          instruction=f"Find the confirmation email of my Basketful order {first_order['order_id']} and put everything "
                      "from that order on a new Basketful list called “Favourites” (one of each).",
          expected={"order_id": first_order["order_id"], "products": skus_first},
@@ -196,7 +196,7 @@ def tasks(world: World) -> list[Task]:
             and w["taken"] < w["capacity"] and not any(w["starts_at"] < b and a < w["ends_at"] for a, b in busy)]
     if fits:
         w = fits[-1]
-        task("staples-around-calendar", ["grocery", "calendar"], category="action", difficulty="hard",
+        task("staples-around-calendar", ["grocery", "calendar"], kind="action", difficulty="hard",
              time_limit_seconds=720,
              instruction=f"Have my “{STAPLES_LIST}” list delivered from {u_name} on {cal_day:%A, %B %-d}, in the "
                          "latest delivery window that doesn't overlap anything in my calendar that day.",

@@ -60,7 +60,7 @@ def tasks(world: World) -> list[Task]:
         f = flights[-1]
         d = f.data
         total = d.get("total_cents") or d.get("price_cents")
-        task("flight-pnr", ["mail", "bank"], category="lookup", difficulty="medium", time_limit_seconds=300,
+        task("flight-pnr", ["mail", "bank"], kind="lookup", difficulty="medium", time_limit_seconds=300,
              instruction=f"Find the booking confirmation for my flight to {d['destination']}. What is the confirmation "
                          "code (PNR), and how much did the card get charged for it?",
              expected={"pnr": d["pnr"], "total_cents": total},
@@ -76,7 +76,7 @@ def tasks(world: World) -> list[Task]:
         sender = sorted(by_sender, key=lambda s: (-by_sender[s], s))[0]
         name = next(e.data["from"]["name"] for e in in_month if e.data["from"]["email"] == sender)
         n = by_sender[sender]
-        task("newsletter-count", ["mail"], category="aggregation", difficulty="easy", time_limit_seconds=240,
+        task("newsletter-count", ["mail"], kind="aggregation", difficulty="easy", time_limit_seconds=240,
              instruction=f"How many emails did {name} send me in {m_start:%B %Y}?",
              expected={"sender": sender, "count": n},
              rubric=[RubricItem(id="count", weight=100, requirement=f"Says {n} emails",
@@ -86,7 +86,7 @@ def tasks(world: World) -> list[Task]:
     food = [e for e in world.of_kind("food_order") if e.status == "done" and m_start <= e.at.date() <= m_end]
     if food:
         total = sum(e.data["total_cents"] for e in food)
-        task("food-orders-month", ["mail", "bank"], category="aggregation", difficulty="hard", time_limit_seconds=600,
+        task("food-orders-month", ["mail", "bank"], kind="aggregation", difficulty="hard", time_limit_seconds=600,
              instruction=f"Add up my food delivery order receipts from {m_start:%B %Y}: how many orders and what was "
                          "the total? Check it against the card charges.",
              expected={"orders": len(food), "total_cents": total},
@@ -101,7 +101,7 @@ def tasks(world: World) -> list[Task]:
     if pay_mails and pay_mails[-1].data["ref"] in paychecks:
         pc = paychecks[pay_mails[-1].data["ref"]]
         net = pc.data["net_cents"]
-        task("payslip-vs-deposit", ["mail", "bank"], category="lookup", difficulty="medium", time_limit_seconds=420,
+        task("payslip-vs-deposit", ["mail", "bank"], kind="lookup", difficulty="medium", time_limit_seconds=420,
              instruction="Open my latest pay statement from payroll: what net pay does it show, and did the same "
                          "amount arrive in my checking account?",
              expected={"net_cents": net, "pay_date": pc.at.date().isoformat(), "deposit_matches": True},
@@ -116,7 +116,7 @@ def tasks(world: World) -> list[Task]:
     if from_contact:
         last = from_contact[-1]
         c = contacts[last.data["from"]["email"].lower()]
-        task("reply-latest", ["mail"], category="action", difficulty="easy", time_limit_seconds=300,
+        task("reply-latest", ["mail"], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"Reply to {c.name}'s latest email and tell them I'll call this weekend.",
              expected={"contact": c.name, "email": c.email, "in_reply_to": last.data["message_id"]},
              rubric=[RubricItem(id="reply", weight=70, requirement=f"A reply to {c.name}'s mail \"{last.data['subject']}\" was sent",
@@ -133,7 +133,7 @@ def tasks(world: World) -> list[Task]:
                   next((c for c in p.contacts if c.email), None))
     if statements_mail and helper:
         st = statements_mail[-1]
-        task("forward-statement", ["mail", "bank"], category="action", difficulty="medium", time_limit_seconds=300,
+        task("forward-statement", ["mail", "bank"], kind="action", difficulty="medium", time_limit_seconds=300,
              instruction=f"Forward the latest statement email from Larkspur Bank (\"{st.data['subject']}\") to {helper.name}.",
              expected={"to": helper.email, "in_reply_to": st.data["message_id"], "subject": st.data["subject"]},
              rubric=[RubricItem(id="forwarded", weight=80, requirement=f"The statement mail was forwarded to {helper.email}",
@@ -149,7 +149,7 @@ def tasks(world: World) -> list[Task]:
         sender = sorted(news, key=lambda s: (-news[s], s))[0]
         name = next(e.data["from"]["name"] for e in mails if e.data["from"]["email"] == sender)
         total = sum(e.data["from"]["email"] == sender for e in mails)
-        task("archive-newsletters", ["mail"], category="action", difficulty="medium", time_limit_seconds=420,
+        task("archive-newsletters", ["mail"], kind="action", difficulty="medium", time_limit_seconds=420,
              instruction=f"Clean up my inbox: archive every newsletter from {name} ({sender}). Don't delete them.",
              expected={"sender": sender, "archived": total, "were_in_inbox": news[sender]},
              rubric=[RubricItem(id="inbox-empty", weight=60, requirement=f"No mail from {sender} is left in the Inbox",
@@ -168,7 +168,7 @@ def tasks(world: World) -> list[Task]:
         uid = next(line[4:] for line in ics.split("\r\n") if line.startswith("UID:"))
         title = next(line[8:] for line in ics.split("\r\n") if line.startswith("SUMMARY:"))
         org = inv.data["from"]
-        task("accept-invitation", ["mail", "calendar"], category="action", difficulty="medium", time_limit_seconds=300,
+        task("accept-invitation", ["mail", "calendar"], kind="action", difficulty="medium", time_limit_seconds=300,
              instruction=f"{org['name']} invited me to \"{title}\". Accept the invitation so they get my answer.",
              expected={"uid": uid, "partstat": "ACCEPTED", "organizer": org["email"]},
              rubric=[RubricItem(id="rsvp", weight=60, requirement=f"The invitation {uid} is answered Yes (ACCEPTED)",

@@ -53,7 +53,7 @@ def tasks(world: World) -> list[Task]:
         out.append(Task(id=f"{pid}/markets/{slug}", persona=pid, apps_involved=apps, **kw))
 
     # 1. Cash balance (lookup).
-    task("cash-balance", [APP], category="lookup", difficulty="easy", time_limit_seconds=180,
+    task("cash-balance", [APP], kind="lookup", difficulty="easy", time_limit_seconds=180,
          instruction="How much cash do I have sitting in my Hunchline account right now?",
          expected={"cash_cents": acc["cash_cents"]},
          rubric=[RubricItem(id="cash", weight=100, requirement=f"States the cash balance {money(acc['cash_cents'], cur)}",
@@ -65,7 +65,7 @@ def tasks(world: World) -> list[Task]:
         # 2. Deposits this year, across Hunchline and the bank (aggregation).
         this_year = [e for e in deposits if e.at.year == year]
         total = sum(e.data["amount_cents"] for e in this_year)
-        task("deposited-this-year", [APP, "bank"], category="aggregation", difficulty="medium", time_limit_seconds=420,
+        task("deposited-this-year", [APP, "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=420,
              instruction=f"How much money have I moved from my bank into Hunchline in {year} so far, and in how many "
                          "transfers?",
              expected={"total_cents": total, "transfers": len(this_year)},
@@ -74,7 +74,7 @@ def tasks(world: World) -> list[Task]:
                      RubricItem(id="count", weight=20, requirement=f"Says it was {len(this_year)} transfers")])
         # 3. The reference of a bank line (lookup across the bank and Hunchline).
         e = deposits[-1]
-        task("deposit-reference", ["bank", APP], category="lookup", difficulty="medium", time_limit_seconds=360,
+        task("deposit-reference", ["bank", APP], kind="lookup", difficulty="medium", time_limit_seconds=360,
              instruction=f"My checking account shows a transfer of {money(e.data['amount_cents'], cur)} to Hunchline on "
                          f"{e.at:%B %-d, %Y}. What reference number does Hunchline show for that deposit?",
              expected={"reference": e.data["reference"]},
@@ -84,7 +84,7 @@ def tasks(world: World) -> list[Task]:
         # 4. What a resolved market paid (lookup).
         best = max(payouts, key=lambda e: (e.data["amount_cents"], e.at))
         m = by[best.data["ticker"]]
-        task("market-payout", [APP], category="lookup", difficulty="easy", time_limit_seconds=300,
+        task("market-payout", [APP], kind="lookup", difficulty="easy", time_limit_seconds=300,
              instruction=f"What did I win on the Hunchline market “{m.question}”, and how many shares paid out?",
              expected={"payout_cents": best.data["amount_cents"], "shares": best.data["shares"], "ticker": m.ticker},
              rubric=[RubricItem(id="payout", weight=70, requirement=f"States the payout {money(best.data['amount_cents'], cur)}",
@@ -92,7 +92,7 @@ def tasks(world: World) -> list[Task]:
                      RubricItem(id="shares", weight=30, requirement=f"Says {best.data['shares']} shares paid out")])
         # 5. Total won (aggregation).
         won = sum(e.data["amount_cents"] for e in payouts)
-        task("total-payouts", [APP], category="aggregation", difficulty="medium", time_limit_seconds=420,
+        task("total-payouts", [APP], kind="aggregation", difficulty="medium", time_limit_seconds=420,
              instruction="Across all the Hunchline markets that have resolved, how much have I been paid out in total?",
              expected={"payout_cents": won, "markets": len(payouts)},
              rubric=[RubricItem(id="total", weight=100, requirement=f"States the total {money(won, cur)}",
@@ -102,7 +102,7 @@ def tasks(world: World) -> list[Task]:
     m, side, shares = _buy_target(world)
     if shares:
         side_word = side.upper()
-        task("buy-shares", [APP], category="action", difficulty="medium", time_limit_seconds=420,
+        task("buy-shares", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
              instruction=f"On Hunchline, buy {shares} {side_word} shares of the market “{m.question}”.",
              expected={"ticker": m.ticker, "side": side, "shares": shares},
              rubric=[RubricItem(id="bought", weight=100,
@@ -113,7 +113,7 @@ def tasks(world: World) -> list[Task]:
 
     # 7. Deposit from checking (action across Hunchline and the bank).
     amount = 2500 if cur != "EUR" else 3000
-    task("deposit", [APP, "bank"], category="action", difficulty="easy", time_limit_seconds=300,
+    task("deposit", [APP, "bank"], kind="action", difficulty="easy", time_limit_seconds=300,
          instruction=f"Move {money(amount, cur)} from my checking account into my Hunchline balance.",
          expected={"amount_cents": amount},
          rubric=[RubricItem(id="hunchline", weight=50, requirement=f"Hunchline shows one new deposit of {money(amount, cur)}",
@@ -128,7 +128,7 @@ def tasks(world: World) -> list[Task]:
         best = max(payouts, key=lambda e: (e.data["amount_cents"], e.at))
         cash_out = min(best.data["amount_cents"], acc["cash_cents"])
         mk = by[best.data["ticker"]]
-        task("withdraw-winnings", [APP, "bank"], category="action", difficulty="hard", time_limit_seconds=480,
+        task("withdraw-winnings", [APP, "bank"], kind="action", difficulty="hard", time_limit_seconds=480,
              instruction=f"Withdraw to my checking account exactly what I won on “{mk.question}”"
                          + (" (or my whole cash balance, if that is less)." if cash_out < best.data["amount_cents"] else "."),
              expected={"amount_cents": cash_out, "ticker": mk.ticker},
@@ -144,7 +144,7 @@ def tasks(world: World) -> list[Task]:
     if live:
         (ticker, side), n = max(live, key=lambda kv: (kv[1], kv[0]))
         mk = by[ticker]
-        task("sell-position", [APP], category="action", difficulty="medium", time_limit_seconds=420,
+        task("sell-position", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
              instruction=f"Sell all of my {side.upper()} shares in the Hunchline market “{mk.question}”.",
              expected={"ticker": ticker, "side": side, "shares": n},
              rubric=[RubricItem(id="sold", weight=60, requirement=f"A new sale of {n} {side.upper()} shares of {ticker}",
@@ -159,7 +159,7 @@ def tasks(world: World) -> list[Task]:
     local = [x for x in ms if x.status == "open" and x.local and x.ticker not in acc["watchlist"]]
     if local:
         w = local[0]
-        task("watch-local", [APP], category="action", difficulty="easy", time_limit_seconds=240,
+        task("watch-local", [APP], kind="action", difficulty="easy", time_limit_seconds=240,
              instruction=f"Put the Hunchline market “{w.question}” on my watchlist.",
              expected={"ticker": w.ticker},
              rubric=[RubricItem(id="watched", weight=100, requirement=f"{w.ticker} is on the watchlist, added by the agent",
@@ -169,7 +169,7 @@ def tasks(world: World) -> list[Task]:
     # 12. The market's current odds (lookup; every persona).
     odds = sorted((x for x in ms if x.status == "open"), key=lambda x: (x.close, x.ticker))[0]
     pc = odds.last_price
-    task("market-odds", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+    task("market-odds", [APP], kind="lookup", difficulty="easy", time_limit_seconds=240,
          instruction=f"What chance does Hunchline currently give the market “{odds.question}”, and what does one NO "
                      "share cost?",
          expected={"ticker": odds.ticker, "yes_cents": pc, "no_cents": 100 - pc},
@@ -184,7 +184,7 @@ def tasks(world: World) -> list[Task]:
     fund_shares = 25
     fund_price = fund.last_price
     need = -(-fund_shares * fund_price // 100) * 100  # whole currency units, rounded up
-    task("fund-and-buy", [APP, "bank"], category="action", difficulty="hard", time_limit_seconds=600,
+    task("fund-and-buy", [APP, "bank"], kind="action", difficulty="hard", time_limit_seconds=600,
          instruction=f"Transfer {money(need, cur)} from my checking account to Hunchline and use it to buy "
                      f"{fund_shares} YES shares of “{fund.question}”.",
          expected={"amount_cents": need, "ticker": fund.ticker, "side": "yes", "shares": fund_shares},
@@ -198,7 +198,7 @@ def tasks(world: World) -> list[Task]:
     # 11. Net money in vs cash (aggregation across bank and Hunchline).
     if deposits:
         net = acc["deposits_cents"]
-        task("net-deposited", [APP, "bank"], category="aggregation", difficulty="hard", time_limit_seconds=480,
+        task("net-deposited", [APP, "bank"], kind="aggregation", difficulty="hard", time_limit_seconds=480,
              instruction="Adding up every transfer from my checking account to Hunchline since I opened the account, "
                          "how much have I put in, and is my Hunchline cash now above or below that?",
              expected={"deposits_cents": net, "cash_cents": acc["cash_cents"],

@@ -75,7 +75,7 @@ def tasks(world: World) -> list[Task]:
         b = talked[-1]
         friend = next(e.data["contact"] for e in msgs if e.data.get("ref") == b.id)
         when = reservation_time(world, b)
-        task("dinner-time", ["messaging"], category="lookup", difficulty="easy", time_limit_seconds=240,
+        task("dinner-time", ["messaging"], kind="lookup", difficulty="easy", time_limit_seconds=240,
              instruction=f"What time did I tell {friend} our table at {b.data['restaurant']} is booked for?",
              expected={"contact": friend, "restaurant": b.data["restaurant"], "time": when.strftime("%H:%M"),
                        "date": when.date().isoformat()},
@@ -92,7 +92,7 @@ def tasks(world: World) -> list[Task]:
         who = sorted(per, key=lambda n: (-per[n], n))[0]
         mine = sum(1 for e in msgs if e.data["contact"] == who and e.data["sender"] == "me"
                    and m_start <= e.at.date() <= m_end)
-        task("messages-last-month", ["messaging"], category="aggregation", difficulty="medium", time_limit_seconds=600,
+        task("messages-last-month", ["messaging"], kind="aggregation", difficulty="medium", time_limit_seconds=600,
              instruction=f"How many text messages did {who} and I exchange in {m_start:%B %Y} (both directions, "
                          "our one-to-one chat only)?",
              expected={"contact": who, "messages": per[who], "sent_by_me": mine},
@@ -104,7 +104,7 @@ def tasks(world: World) -> list[Task]:
     if questions:
         q = questions[-1]
         who = q.data["contact"]
-        task("reply-question", ["messaging"], category="action", difficulty="easy", time_limit_seconds=300,
+        task("reply-question", ["messaging"], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"{who} asked me \u201c{q.data['text']}\u201d in Parley. Reply to {who.split()[0]} with an answer.",
              expected={"contact": who, "question": q.data["text"], "question_at": q.at.isoformat()},
              rubric=[
@@ -123,7 +123,7 @@ def tasks(world: World) -> list[Task]:
         if unique:
             target = unique[r.randrange(len(unique))]
             emoji = r.choice(["❤️", "😂", "👍"])
-            task("react", ["messaging"], category="action", difficulty="medium", time_limit_seconds=300,
+            task("react", ["messaging"], kind="action", difficulty="medium", time_limit_seconds=300,
                  instruction=f"In Parley, react with {emoji} to {c.name.split()[0]}'s message "
                              f"\u201c{target.data['text']}\u201d from {fmt.date(target.at)}.",
                  expected={"contact": c.name, "message": target.data["text"], "emoji": emoji, "world_ref": target.id},
@@ -148,7 +148,7 @@ def tasks(world: World) -> list[Task]:
         act = options[r.randrange(len(options))]
         a, b = by_activity[act][:2]
         title = f"{act[:1].upper()}{act[1:]} buddies"
-        task("create-group", ["messaging"], category="action", difficulty="medium", time_limit_seconds=300,
+        task("create-group", ["messaging"], kind="action", difficulty="medium", time_limit_seconds=300,
              instruction=f"Start a Parley group called \u201c{title}\u201d with {a} and {b}.",
              expected={"title": title, "members": [a, b]},
              rubric=[
@@ -167,7 +167,7 @@ def tasks(world: World) -> list[Task]:
     if requests:
         req = requests[-1]
         who, cents = req.data["contact"], req.data["amount_cents"]
-        task("pay-back", ["messaging", "bank"], category="action", difficulty="hard", time_limit_seconds=480,
+        task("pay-back", ["messaging", "bank"], kind="action", difficulty="hard", time_limit_seconds=480,
              instruction=f"{who.split()[0]} asked me in Parley to pay them back. Send {who} what they asked for from "
                          "my checking account.",
              expected={"contact": who, "amount_cents": cents, "memo": req.data.get("memo"), "request": req.id},
@@ -186,7 +186,7 @@ def tasks(world: World) -> list[Task]:
     if requests:
         total = sum(e.data["amount_cents"] for e in requests)
         owed = sorted({e.data["contact"] for e in requests})
-        task("money-owed", ["messaging", "bank"], category="aggregation", difficulty="medium", time_limit_seconds=480,
+        task("money-owed", ["messaging", "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=480,
              instruction="Some friends asked me in Parley to pay them back. Checking my bank for what I have already "
                          "sent, who am I still waiting to pay, and how much do I owe in total?",
              expected={"contacts": owed, "total_cents": total, "requests": len(requests)},
@@ -205,7 +205,7 @@ def tasks(world: World) -> list[Task]:
         leg = bookings[i].data["itinerary"][0]
         flight = leg["flight_number"]
         dep = dt.datetime.fromisoformat(leg["dep_local"]).replace(tzinfo=None)
-        task("flight-number", ["messaging", "mail"], category="action", difficulty="medium", time_limit_seconds=420,
+        task("flight-number", ["messaging", "mail"], kind="action", difficulty="medium", time_limit_seconds=420,
              instruction=f"Text {mate} my flight number for the {t.destination} trip on {fmt.long_date(t.depart)} "
                          "(it's in my booking confirmation).",
              expected={"contact": mate, "flight": flight, "departs": dep.isoformat(), "destination": t.destination},
@@ -217,7 +217,7 @@ def tasks(world: World) -> list[Task]:
         # 8. Who comes along on that trip and when the flight leaves (mail / calendar + chat).
         companions = [n for n in t.companions if n in names]
         if companions:
-            task("trip-companion", ["messaging", "mail"], category="lookup", difficulty="medium",
+            task("trip-companion", ["messaging", "mail"], kind="lookup", difficulty="medium",
                  time_limit_seconds=420,
                  instruction=f"Who is coming with me to {t.destination}, and what time does our outbound flight leave?",
                  expected={"companions": companions, "departs": dep.isoformat(), "flight": flight},
@@ -234,7 +234,7 @@ def tasks(world: World) -> list[Task]:
             continue
         when = reservation_time(world, b)
         forms = [f.lower() for f in _time_forms(when)]
-        task("invite-group", ["messaging", "mail"], category="action", difficulty="hard", time_limit_seconds=480,
+        task("invite-group", ["messaging", "mail"], kind="action", difficulty="hard", time_limit_seconds=480,
              instruction=f"Let the \u201c{g.title}\u201d group know about my upcoming reservation at "
                          f"{b.data['restaurant']} (the confirmation is in my mail): send them the day and time.",
              expected={"group": g.title, "restaurant": b.data["restaurant"], "at": when.isoformat(),
@@ -257,7 +257,7 @@ def tasks(world: World) -> list[Task]:
     if paid:
         pay = paid[-1]
         who, memo = pay.data["contact"], pay.data.get("memo") or "that"
-        task("p2p-amount", ["messaging", "bank"], category="lookup", difficulty="easy", time_limit_seconds=300,
+        task("p2p-amount", ["messaging", "bank"], kind="lookup", difficulty="easy", time_limit_seconds=300,
              instruction=f"How much did I send {who} for \u201c{memo}\u201d on {fmt.date(pay.at)}?",
              expected={"contact": who, "amount_cents": pay.data["amount_cents"], "memo": memo},
              rubric=[RubricItem(id="amount", weight=100, requirement=f"States {money(pay.data['amount_cents'], cur)}",

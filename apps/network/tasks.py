@@ -60,7 +60,7 @@ def tasks(world: World) -> list[Task]:
     # 1. The résumé's one difference: the current title. The résumé (and work.role) is right: fix the profile.
     diff = prof["resume"]["difference"]
     folder, filename = prof["resume"]["folder"], prof["resume"]["filename"]
-    task("resume-title", ["network", "files"], category="action", difficulty="medium", time_limit_seconds=600,
+    task("resume-title", ["network", "files"], kind="action", difficulty="medium", time_limit_seconds=600,
          instruction=(f"My résumé draft ({filename} in {folder}) and my Guildline profile disagree about my "
                       "current job. Work out which one is right and correct the other one on Guildline; "
                       "tell me what was wrong."),
@@ -82,7 +82,7 @@ def tasks(world: World) -> list[Task]:
     meet = prof["meetup"]
     met = next(x for x in prof["people"] if x["name"] == meet["attendee"])
     day = dt.date.fromisoformat(meet["date"])
-    task("accept-meetup", ["network", "calendar"], category="action", difficulty="medium", time_limit_seconds=600,
+    task("accept-meetup", ["network", "calendar"], kind="action", difficulty="medium", time_limit_seconds=600,
          instruction=(f"Someone I met at the meetup on {day:%A, %B} {day.day} sent me a Guildline invitation. "
                       "Accept that one and leave the other invitations alone."),
          expected={"name": met["name"], "meetup": meet["title"], "invitation": meet["invitation_id"]},
@@ -103,7 +103,7 @@ def tasks(world: World) -> list[Task]:
     last_thread = msgs[-1].data["thread_id"]
     rec = by_ref[msgs[-1].data["recruiter"]]
     monday = world.now.date() + dt.timedelta(days=7 - world.now.weekday())
-    task("recruiter-availability", ["network", "calendar"], category="action", difficulty="hard",
+    task("recruiter-availability", ["network", "calendar"], kind="action", difficulty="hard",
          time_limit_seconds=900,
          instruction=(f"{rec['name']} asked on Guildline when I could do a 30-minute call next week. Reply with "
                       "two times that are free in my calendar (work hours)."),
@@ -127,7 +127,7 @@ def tasks(world: World) -> list[Task]:
     projects = _projects(_S) if p.work and p.work.employer else []
     running = [pr for pr in projects if pr.end is None] or projects
     project = running[-1].name if running else prof["experience"][0]["company"]
-    task("post-milestone", ["network"], category="action", difficulty="easy", time_limit_seconds=300,
+    task("post-milestone", ["network"], kind="action", difficulty="easy", time_limit_seconds=300,
          instruction=f"Write a short Guildline post saying our team just hit a milestone on {project}.",
          expected={"project": project},
          rubric=[RubricItem(id="posted", weight=100, requirement=f"A new post of mine names {project!r}",
@@ -140,7 +140,7 @@ def tasks(world: World) -> list[Task]:
     local = [j for j in jobs if j["location"] == home and not j["saved_at"]]
     best = max(local or [j for j in jobs if not j["saved_at"]], key=lambda j: (j["salary_max_cents"], j["job_id"]))
     where = home if local else "any location"
-    task("save-best-job", ["network"], category="action", difficulty="medium", time_limit_seconds=480,
+    task("save-best-job", ["network"], kind="action", difficulty="medium", time_limit_seconds=480,
          instruction=(f"On the Guildline job board, save the job in {where} with the highest top of its salary range "
                       "(one I haven't saved yet)."),
          expected={"job": best["job_id"], "title": best["title"], "company": best["company"]},
@@ -153,7 +153,7 @@ def tasks(world: World) -> list[Task]:
                   key=lambda e: (e.at, e.id))
     if sent:
         old = sent[0].data
-        task("withdraw-oldest", ["network"], category="action", difficulty="easy", time_limit_seconds=300,
+        task("withdraw-oldest", ["network"], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction="Withdraw the Guildline invitation I sent longest ago that is still unanswered.",
              expected={"name": old["name"]},
              rubric=[RubricItem(id="withdrawn", weight=70, requirement=f"The invitation to {old['name']} is withdrawn",
@@ -171,7 +171,7 @@ def tasks(world: World) -> list[Task]:
     if job:
         first_at = msgs[0].at
         cur = job["currency"]
-        task("recruiter-salary", ["network"], category="lookup", difficulty="easy", time_limit_seconds=300,
+        task("recruiter-salary", ["network"], kind="lookup", difficulty="easy", time_limit_seconds=300,
              instruction=(f"A recruiter from {job['company']} messaged me on Guildline in {first_at:%B}. What salary "
                           "range did they quote?"),
              expected={"min_cents": job["salary_min_cents"], "max_cents": job["salary_max_cents"],
@@ -185,7 +185,7 @@ def tasks(world: World) -> list[Task]:
     e = _organized_meeting(world, set(conn_names))
     if e:
         org = conn_names[e.data["organizer"]["name"]]
-        task("thank-organizer", ["network", "calendar"], category="action", difficulty="medium", time_limit_seconds=600,
+        task("thank-organizer", ["network", "calendar"], kind="action", difficulty="medium", time_limit_seconds=600,
              instruction=(f"Send a Guildline message to whoever organized my \"{e.data['title']}\" meeting on "
                           f"{e.at:%B} {e.at.day}, thanking them for it."),
              expected={"name": org["name"], "meeting": e.data["title"], "date": e.at.date().isoformat()},
@@ -198,7 +198,7 @@ def tasks(world: World) -> list[Task]:
     # 9. How many connections work at the persona's employer (colleagues on Guildline).
     employer = prof["experience"][0]["company"]
     same = sorted(x["name"] for x in prof["connections"] if x["company"] == employer)
-    task("colleague-count", ["network"], category="aggregation", difficulty="easy", time_limit_seconds=300,
+    task("colleague-count", ["network"], kind="aggregation", difficulty="easy", time_limit_seconds=300,
          instruction=f"How many of my Guildline connections currently work at {employer}? Name them.",
          expected={"count": len(same), "names": same},
          rubric=[RubricItem(id="count", weight=40, requirement=f"Says {len(same)}", check=_text(str(len(same)))),
@@ -213,7 +213,7 @@ def tasks(world: World) -> list[Task]:
     unanswered = [t for t, ms in threads.items() if all(x.data["sender"] != "me" for x in ms)]
     if unanswered:
         r0 = by_ref[threads[unanswered[0]][0].data["recruiter"]]
-        task("unanswered-recruiter", ["network"], category="lookup", difficulty="easy", time_limit_seconds=300,
+        task("unanswered-recruiter", ["network"], kind="lookup", difficulty="easy", time_limit_seconds=300,
              instruction="Which recruiter on Guildline have I never replied to, and which company are they hiring for?",
              expected={"name": r0["name"], "company": r0["company"]},
              rubric=[RubricItem(id="name", weight=50, requirement=f"Names {r0['name']}", check=_text(r0["name"])),

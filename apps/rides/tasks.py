@@ -64,7 +64,7 @@ def tasks(world: World) -> list[Task]:
         trip = p.travel.trips[i]
         on_trip = [e for e in rides if e.data.get("trip") == i]
         total = sum(e.data["total_cents"] for e in on_trip)
-        task("trip-rides-cost", ["rides", "bank"], category="aggregation", difficulty="medium", time_limit_seconds=420,
+        task("trip-rides-cost", ["rides", "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=420,
              instruction=f"How much did I spend on ZipRide rides for my {trip.destination} trip in {trip.depart:%B %Y}, "
                          "tips included?",
              expected={"trip": i, "rides": len(on_trip), "total_cents": total},
@@ -76,7 +76,7 @@ def tasks(world: World) -> list[Task]:
     percents = Counter(round(e.data["tip_cents"] * 100 / e.data["fare_cents"]) for e in rides if e.data["tip_cents"])
     if percents:
         usual = min(percents.items(), key=lambda x: (-x[1], x[0]))[0]
-        task("usual-tip", ["rides"], category="aggregation", difficulty="easy", time_limit_seconds=300,
+        task("usual-tip", ["rides"], kind="aggregation", difficulty="easy", time_limit_seconds=300,
              instruction="What percentage do I usually tip on ZipRide?",
              expected={"percent": usual},
              rubric=[RubricItem(id="percent", weight=100, requirement=f"Says about {usual}% of the fare",
@@ -87,7 +87,7 @@ def tasks(world: World) -> list[Task]:
     in_month = [e for e in rides if e.data["pickup_local"][:7] == month]
     m_total = sum(e.data["total_cents"] for e in in_month)
     m_name = dt.date.fromisoformat(f"{month}-01").strftime("%B %Y")
-    task("month-spend", ["rides", "bank"], category="aggregation", difficulty="medium", time_limit_seconds=360,
+    task("month-spend", ["rides", "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=360,
          instruction=f"What did I spend on ZipRide in {m_name}?",
          expected={"month": month, "rides": len(in_month), "total_cents": m_total},
          rubric=[RubricItem(id="total", weight=100, requirement=f"States {money(m_total, cur)}", check=_amount(m_total))])
@@ -97,7 +97,7 @@ def tasks(world: World) -> list[Task]:
     back = [e for e in rides if airport and e.data["pickup"] == airport]
     if back:
         e = back[-1]
-        task("driver-from-airport", ["rides"], category="lookup", difficulty="easy", time_limit_seconds=240,
+        task("driver-from-airport", ["rides"], kind="lookup", difficulty="easy", time_limit_seconds=240,
              instruction="Who drove me home from the airport after my last trip, and what was the car's plate?",
              expected={"ride_id": e.data["ride_id"], "driver": e.data["driver"], "plate": e.data["plate"]},
              rubric=[RubricItem(id="driver", weight=60, requirement=f"Names {e.data['driver']}",
@@ -108,7 +108,7 @@ def tasks(world: World) -> list[Task]:
     # 5. Work rides this year.
     year = world.now.year
     work = [e for e in rides if e.data.get("purpose") == "work" and e.at.year == year]
-    task("work-rides-count", ["rides"], category="aggregation", difficulty="medium", time_limit_seconds=360,
+    task("work-rides-count", ["rides"], kind="aggregation", difficulty="medium", time_limit_seconds=360,
          instruction=f"How many ZipRide rides did I take to or from the office in {year}, and what did they cost in total?",
          expected={"rides": len(work), "total_cents": sum(e.data["total_cents"] for e in work)},
          rubric=[RubricItem(id="count", weight=50, requirement=f"Says {len(work)} rides",
@@ -133,7 +133,7 @@ def tasks(world: World) -> list[Task]:
         pickup = dep - dt.timedelta(minutes=lead)
         lo, hi = pickup - dt.timedelta(minutes=15), pickup + dt.timedelta(minutes=15)
         lead_text = "3 hours" if lead == 180 else "2½ hours"
-        task("airport-ride-next-flight", ["rides", "mail"], category="action", difficulty="medium",
+        task("airport-ride-next-flight", ["rides", "mail"], kind="action", difficulty="medium",
              time_limit_seconds=600,
              instruction=f"Schedule a ZipRide from home to the airport for my next flight so that I'm picked up "
                          f"{lead_text} before it departs. The flight details are in my email.",
@@ -155,7 +155,7 @@ def tasks(world: World) -> list[Task]:
             arr = _aware(legs[-1].data["arr_local"])
             if arr.replace(tzinfo=None) < horizon:
                 lo, hi = arr + dt.timedelta(minutes=15), arr + dt.timedelta(minutes=75)
-                task("ride-home-after-return", ["rides", "mail"], category="action", difficulty="hard",
+                task("ride-home-after-return", ["rides", "mail"], kind="action", difficulty="hard",
                      time_limit_seconds=600,
                      instruction="Schedule a ZipRide home from the airport for when my return flight from my next "
                                  "trip lands: pickup 15 to 75 minutes after its arrival.",
@@ -179,7 +179,7 @@ def tasks(world: World) -> list[Task]:
         tip = (last.data["fare_cents"] * 20 + 50) // 100
         where = last.data["dropoff"] if last.data["dropoff"] != home else last.data["pickup"]
         where_text = "home" if last.data["dropoff"] == home else where.split(",")[0]
-        task("tip-last-ride", ["rides", "bank"], category="action", difficulty="easy", time_limit_seconds=300,
+        task("tip-last-ride", ["rides", "bank"], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"Tip the driver of my last ZipRide ride (to {where_text}) 20% of the fare.",
              expected={"ride_id": last.data["ride_id"], "tip_cents": tip, "tip_before_cents": last.data["tip_cents"]},
              rubric=[RubricItem(id="tip", weight=70, requirement=f"A tip of {money(tip, cur)} is added to ride "
@@ -197,7 +197,7 @@ def tasks(world: World) -> list[Task]:
     if unrated:
         e = unrated[-1]
         first = e.data["driver"].split()[0]
-        task("rate-ride", ["rides"], category="action", difficulty="easy", time_limit_seconds=240,
+        task("rate-ride", ["rides"], kind="action", difficulty="easy", time_limit_seconds=240,
              instruction=f"Rate my ZipRide ride with {first} on {e.at:%B %-d} 5 stars, with the compliments "
                          "“Smooth driving” and “Knew the way”.",
              expected={"ride_id": e.data["ride_id"], "stars": 5, "compliments": ["Smooth driving", "Knew the way"]},
@@ -218,7 +218,7 @@ def tasks(world: World) -> list[Task]:
         c = people[0]
         label = c.name.split()[0]
         address = format_address(c.address)
-        task("save-place", ["rides"], category="action", difficulty="easy", time_limit_seconds=240,
+        task("save-place", ["rides"], kind="action", difficulty="easy", time_limit_seconds=240,
              instruction=f"In ZipRide, save {c.name}'s place ({address}) as a saved place called “{label}”.",
              expected={"label": label, "address": address},
              rubric=[RubricItem(id="saved", weight=100, requirement=f"A saved place “{label}” at {address}",

@@ -66,7 +66,7 @@ def tasks(world: World) -> list[Task]:
     in_month = [o for o in all_orders if o["placed_at"][:7] == month]
     total = sum(o["total_cents"] for o in in_month)
     month_name = f"{MONTHS_EN[last_month_end.month - 1]} {last_month_end.year}"
-    task("month-spend", [APP, "bank"], category="aggregation", difficulty="medium", time_limit_seconds=420,
+    task("month-spend", [APP, "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=420,
          instruction=f"How much did I spend at Shopwell in {month_name}, and in how many orders? Check it against "
                      "my card statement.",
          expected={"month": month, "total_cents": total, "orders": [o["order_id"] for o in in_month]},
@@ -79,7 +79,7 @@ def tasks(world: World) -> list[Task]:
     if moving:
         o = moving[-1]
         names = ", ".join(i["name"] for i in o["items"])
-        task("parcel-tracking", [APP, "mail"], category="lookup", difficulty="easy", time_limit_seconds=300,
+        task("parcel-tracking", [APP, "mail"], kind="lookup", difficulty="easy", time_limit_seconds=300,
              instruction=f"My Shopwell order with the {names} hasn't arrived yet. Which carrier has it and what is the "
                          "tracking number?",
              expected={"order": o["order_id"], "carrier": o["carrier"], "tracking_number": o["tracking_number"]},
@@ -92,7 +92,7 @@ def tasks(world: World) -> list[Task]:
     o = multi[-1]
     it = o["items"][-1]
     placed = dt.date.fromisoformat(o["placed_at"][:10])
-    task("item-price", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+    task("item-price", [APP], kind="lookup", difficulty="easy", time_limit_seconds=240,
          instruction=f"What did I pay for the {it['name']} I ordered from Shopwell on {_day(placed)}?",
          expected={"order": o["order_id"], "sku": it["sku"], "price_cents": it["price_cents"]},
          rubric=[RubricItem(id="price", weight=100, requirement=f"States {money(it['price_cents'], cur)}",
@@ -105,7 +105,7 @@ def tasks(world: World) -> list[Task]:
         o = unique[len(unique) // 2]
         placed = dt.date.fromisoformat(o["placed_at"][:10])
         it = o["items"][0]
-        task("charge-to-item", [APP, "bank"], category="lookup", difficulty="medium", time_limit_seconds=360,
+        task("charge-to-item", [APP, "bank"], kind="lookup", difficulty="medium", time_limit_seconds=360,
              instruction=f"There is a Shopwell charge of {money(o['total_cents'], cur)} on my card around "
                          f"{_day(placed)}. What did I buy?",
              expected={"order": o["order_id"], "item": it["name"], "total_cents": o["total_cents"]},
@@ -120,7 +120,7 @@ def tasks(world: World) -> list[Task]:
         o = inside[0]
         it = o["items"][0]
         refund = it["qty"] * it["price_cents"]
-        task("return-item", [APP, "bank"], category="action", difficulty="medium", time_limit_seconds=420,
+        task("return-item", [APP, "bank"], kind="action", difficulty="medium", time_limit_seconds=420,
              instruction=f"I don't need the {it['name']} from my Shopwell order {o['order_id']}. Return it and tell me "
                          "how much comes back to my card.",
              expected={"order": o["order_id"], "sku": it["sku"], "refund_cents": refund},
@@ -141,7 +141,7 @@ def tasks(world: World) -> list[Task]:
     total2 = sub + retail.shipping(sub)
     placed = dt.date.fromisoformat(delivered[-1]["placed_at"][:10])
     variant = f" ({again['variant']})" if again["variant"] else ""
-    task("reorder-item", [APP, "bank"], category="action", difficulty="medium", time_limit_seconds=480,
+    task("reorder-item", [APP, "bank"], kind="action", difficulty="medium", time_limit_seconds=480,
          instruction=f"Order two more of the {again['name']}{variant} I bought on Shopwell on {_day(placed)}, "
                      f"delivered to my home and paid with my {card['label']}. What is the order total?",
          expected={"sku": again["sku"], "qty": 2, "card_last4": card["last4"], "total_cents": total2},
@@ -163,7 +163,7 @@ def tasks(world: World) -> list[Task]:
     sprod, sk = retail.by_sku()[sku]
     sname = retail.title(sprod, p.locale)
     slabel = retail.variant_label(sprod, sk, p.locale)
-    task("subscribe", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+    task("subscribe", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
          instruction=f"Set up Subscribe & Save on Shopwell for {sname}{f' ({slabel})' if slabel else ''}, delivered "
                      "every 4 weeks.",
          expected={"sku": sku, "every_weeks": 4},
@@ -180,7 +180,7 @@ def tasks(world: World) -> list[Task]:
     if recent:
         o, it = recent[-1]
         arrived = dt.date.fromisoformat(o["delivered_at"][:10])
-        task("review-product", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+        task("review-product", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"Write a 4-star review on Shopwell of the {it['name']} that arrived on {_day(arrived)}.",
              expected={"product_id": it["product_id"], "rating": 4},
              rubric=[RubricItem(id="review", weight=80, requirement="A 4-star review of that product by me",
@@ -196,7 +196,7 @@ def tasks(world: World) -> list[Task]:
         o = before[-1]
         skus = [i["sku"] for i in o["items"]]
         marks = ", ".join("?" for _ in skus)
-        task("reorder-before-trip", [APP, "calendar"], category="action", difficulty="hard", time_limit_seconds=600,
+        task("reorder-before-trip", [APP, "calendar"], kind="action", difficulty="hard", time_limit_seconds=600,
              instruction=f"Order again everything I bought on Shopwell in my last order before my trip to "
                           f"{trip.destination}, to my home address.",
              expected={"order": o["order_id"], "skus": skus, "trip_depart": trip.depart.isoformat()},
@@ -214,7 +214,7 @@ def tasks(world: World) -> list[Task]:
         o = gifts[-1]
         it = o["items"][0]
         arrived = dt.date.fromisoformat(o["delivered_at"][:10])
-        task("birthday-present", [APP, "calendar"], category="lookup", difficulty="medium", time_limit_seconds=360,
+        task("birthday-present", [APP, "calendar"], kind="lookup", difficulty="medium", time_limit_seconds=360,
              instruction=f"What did I send {o['gift_for']} for their last birthday, and did it arrive before the day?",
              expected={"order": o["order_id"], "item": it["name"], "delivered": arrived.isoformat(),
                        "birthday": o["gift_birthday"]},

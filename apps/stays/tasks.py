@@ -74,7 +74,7 @@ def tasks(world: World) -> list[Task]:
         # 1. Per-night cost of a past stay, taxes included, as charged (bank).
         lis = next((b for b in past if b["city"] == "Lisbon"), past[-1])
         per_night = round(lis["total_cents"] / lis["nights"])
-        task("stay-cost-per-night", [APP, "bank"], category="lookup", difficulty="medium", time_limit_seconds=360,
+        task("stay-cost-per-night", [APP, "bank"], kind="lookup", difficulty="medium", time_limit_seconds=360,
              instruction=f"What did my hotel in {lis['city']} cost per night, taxes included? Check it against what "
                          "was actually charged to my card.",
              expected={"confirmation": lis["confirmation"], "per_night_cents": per_night, "total_cents": lis["total_cents"],
@@ -88,7 +88,7 @@ def tasks(world: World) -> list[Task]:
         year = p.as_of.year
         in_year = [b for b in past if b["checkout"].at.year == year]
         total = sum(b["total_cents"] for b in in_year)
-        task("hotels-this-year", [APP, "bank"], category="aggregation", difficulty="medium", time_limit_seconds=480,
+        task("hotels-this-year", [APP, "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=480,
              instruction=f"How much have I spent on hotels in {year} so far, and how many stays was that?",
              expected={"total_cents": total, "stays": len(in_year), "confirmations": [b["confirmation"] for b in in_year]},
              rubric=[RubricItem(id="total", weight=80, requirement=f"States {money(total, cur)}", check=_amount(total)),
@@ -96,7 +96,7 @@ def tasks(world: World) -> list[Task]:
 
         # 3. Longest past stay.
         longest = max(past, key=lambda b: (b["nights"], b["check_in"]))
-        task("longest-stay", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+        task("longest-stay", [APP], kind="lookup", difficulty="easy", time_limit_seconds=240,
              instruction="Which of my past hotel stays was the longest, and how many nights was it?",
              expected={"hotel": longest["hotel"], "nights": longest["nights"]},
              rubric=[RubricItem(id="hotel", weight=60, requirement=f"Names {longest['hotel']}",
@@ -107,7 +107,7 @@ def tasks(world: World) -> list[Task]:
 
         # 4. Room and guests of a stay.
         b = past[min(2, len(past) - 1)]
-        task("stay-room", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+        task("stay-room", [APP], kind="lookup", difficulty="easy", time_limit_seconds=240,
              instruction=f"What kind of room did I have at the hotel in {b['city']}, and for how many guests was it booked?",
              expected={"room": b["room"], "guests": b["guests"]},
              rubric=[RubricItem(id="room", weight=70, requirement=f"Says {b['room']}",
@@ -120,7 +120,7 @@ def tasks(world: World) -> list[Task]:
         if abroad:
             fb = abroad[-1]
             local, charge, fee = fb["price"]["total_cents"], fb["total_cents"], fees[fb["checkout"].id]
-            task("stay-abroad-exchange", [APP, "bank", "files"], category="aggregation", difficulty="hard",
+            task("stay-abroad-exchange", [APP, "bank", "files"], kind="aggregation", difficulty="hard",
                  time_limit_seconds=600,
                  instruction=f"For my stay at {fb['hotel']} in {fb['city']}: what was the bill in {fb['currency']}, "
                              "what did my card actually get charged for it, and what did the bank add on top as a "
@@ -140,7 +140,7 @@ def tasks(world: World) -> list[Task]:
     if unreviewed:
         rv = unreviewed[-1]
         praise = "host" if rv.get("kind") == "rental" else "front desk"
-        task("review-stay", [APP], category="action", difficulty="easy", time_limit_seconds=300,
+        task("review-stay", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"Leave a 4-star review of my stay at {rv['hotel']} in {rv['city']}; mention the friendly {praise}.",
              expected={"confirmation": rv["confirmation"], "rating": 4},
              rubric=[RubricItem(id="review", weight=70, requirement="A 4-star review of that stay is posted",
@@ -159,7 +159,7 @@ def tasks(world: World) -> list[Task]:
         city_zone = next(c["zone"] for c in inventory(world) if c["name"] == up["city"])
         deadline = dt.datetime.fromisoformat(cancel_deadline(up["check_in"], city_zone, p.timezone))
         # 6. Confirmation number and free-cancellation deadline (the confirmation mail says it too).
-        task("upcoming-confirmation", [APP, "mail"], category="lookup", difficulty="easy", time_limit_seconds=240,
+        task("upcoming-confirmation", [APP, "mail"], kind="lookup", difficulty="easy", time_limit_seconds=240,
              instruction=f"What's the confirmation number of my upcoming hotel in {up['city']}, and until when can I "
                          "cancel it for free?",
              expected={"confirmation": up["confirmation"], "cancel_until": deadline.isoformat()},
@@ -171,7 +171,7 @@ def tasks(world: World) -> list[Task]:
     # 7. Action: cancel it while free cancellation still applies (only offered when it does at the world's now,
     # so doing nothing never passes).
     if upcoming and world.now <= deadline:
-        task("cancel-upcoming", [APP], category="action", difficulty="medium", time_limit_seconds=300,
+        task("cancel-upcoming", [APP], kind="action", difficulty="medium", time_limit_seconds=300,
              instruction=f"My {up['city']} plans have changed. Cancel the hotel booking there, but only if free "
                          "cancellation still applies.",
              expected={"confirmation": up["confirmation"], "free": True},
@@ -198,7 +198,7 @@ def tasks(world: World) -> list[Task]:
                                      check=Check(type="sql", app="calendar",
                                                  query="SELECT COUNT(*) FROM events WHERE uid = ? AND substr(end_local, 1, 10) = ?",
                                                  params=[uid, early], expected=[[1]])))
-        task("leave-a-night-early", [APP, "calendar"] if uid else [APP], category="action", difficulty="medium",
+        task("leave-a-night-early", [APP, "calendar"] if uid else [APP], kind="action", difficulty="medium",
              time_limit_seconds=420,
              instruction=f"I need to leave {up['city']} a day earlier. Change my hotel booking there to check out "
                          "one day sooner (same check-in) and make sure my calendar shows the new dates.",
@@ -226,7 +226,7 @@ def tasks(world: World) -> list[Task]:
     booked = ("FROM bookings b JOIN properties p ON p.id = b.property_id JOIN cities c ON c.id = p.city_id "
               "WHERE b.world_ref IS NULL AND b.status = 'confirmed' AND p.kind = 'rental' AND c.name = ? "
               "AND b.check_in = ? AND b.check_out = ? AND b.guests = 2")
-    task("book-rental", [APP, "bank"], category="action", difficulty="hard", time_limit_seconds=900,
+    task("book-rental", [APP, "bank"], kind="action", difficulty="hard", time_limit_seconds=900,
          instruction=f"Book the cheapest entire place (a rental, not a hotel) with free cancellation in {city} for 2 "
                      f"guests, checking in {check_in:%A, %B %-d} and out {check_out:%A, %B %-d}. Pay with my "
                      f"{card_words} and let the host know we'll arrive around 8 pm.",

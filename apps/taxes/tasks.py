@@ -82,13 +82,13 @@ def tasks(world: World) -> list[Task]:
     withheld = main["boxes"][{"US": "2", "GB": "tax", "DE": "4"}[country]]
 
     # 1. The wages on the employer's form.
-    task("form-wages", [APP], category="lookup", difficulty="easy", time_limit_seconds=240,
+    task("form-wages", [APP], kind="lookup", difficulty="easy", time_limit_seconds=240,
          instruction=f"What wages did {main['issuer']} report on my {wage_form} for {year.label}?",
          expected={"wages_cents": wages},
          rubric=[RubricItem(id="wages", weight=100, requirement=f"States {money(wages, cur)}", check=_amount(wages))])
 
     # 2. The PDF in Documents holds the same number as the app (files + the app).
-    task("form-pdf-withheld", [APP, "files"], category="lookup", difficulty="easy", time_limit_seconds=300,
+    task("form-pdf-withheld", [APP, "files"], kind="lookup", difficulty="easy", time_limit_seconds=300,
          instruction=f"Open my {wage_form} for {year.label} in my Documents folder: how much {wwords} does it show?",
          expected={"withheld_cents": withheld},
          rubric=[RubricItem(id="withheld", weight=100, requirement=f"States {money(withheld, cur)}",
@@ -97,7 +97,7 @@ def tasks(world: World) -> list[Task]:
     # 3. Savings interest: the bank's postings against the form (bank + taxes).
     interest = ty.savings_interest(world.events, year)
     if "savings" in [a.kind for a in p.accounts]:
-        task("savings-interest", [APP, "bank"], category="aggregation", difficulty="medium", time_limit_seconds=480,
+        task("savings-interest", [APP, "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=480,
              instruction=f"How much interest did my savings account earn in tax year {year.label}? Add up the interest "
                          "the bank paid in that year" + (" and check it against the 1099-INT." if country == "US" else "."),
              expected={"interest_cents": interest},
@@ -109,7 +109,7 @@ def tasks(world: World) -> list[Task]:
     if filed and filed["refund_cents"]:
         amount = abs(filed["refund_cents"])
         what = "refund" if filed["refund_cents"] > 0 else "payment"
-        task("last-year-return", [APP, "bank"], category="lookup", difficulty="medium", time_limit_seconds=420,
+        task("last-year-return", [APP, "bank"], kind="lookup", difficulty="medium", time_limit_seconds=420,
              instruction=f"What was the result of my {filed['tax_year']} tax return (a refund or an amount owed), and "
                          "did the money show up in my checking account?",
              expected={"refund_cents": filed["refund_cents"], "kind": what},
@@ -120,7 +120,7 @@ def tasks(world: World) -> list[Task]:
     # 5. Import the employer's form and tell the refund (action + answer).
     result = imported_result(world)
     refund = result["refund"]
-    task("import-and-refund", [APP], category="action", difficulty="medium", time_limit_seconds=600,
+    task("import-and-refund", [APP], kind="action", difficulty="medium", time_limit_seconds=600,
          instruction=f"Start my {year.label} return in Ledgerleaf Tax, import every tax form that was issued to me, "
                      "and tell me whether I get a refund or owe, and how much.",
          expected={"wages_cents": wages, "withheld_cents": withheld, "refund_cents": refund},
@@ -135,7 +135,7 @@ def tasks(world: World) -> list[Task]:
     # 6. Donations from the card statements into the deductions step (bank + taxes, action).
     gifts = sum(d["amount_cents"] for d in ty.donations(world.events, year))
     if gifts:
-        task("donations-deduction", [APP, "bank"], category="action", difficulty="hard", time_limit_seconds=900,
+        task("donations-deduction", [APP, "bank"], kind="action", difficulty="hard", time_limit_seconds=900,
              instruction=f"Add up the donations to charities on my cards during tax year {year.label} and enter the "
                          "total as my charitable donations in my Ledgerleaf Tax return.",
              expected={"donations_cents": gifts, "gifts": len(ty.donations(world.events, year))},
@@ -143,7 +143,7 @@ def tasks(world: World) -> list[Task]:
                                 check=_value(year.label, DONATION_FIELD, str(gifts)))])
 
     # 7. File the return (action).
-    task("file-return", [APP], category="action", difficulty="hard", time_limit_seconds=900,
+    task("file-return", [APP], kind="action", difficulty="hard", time_limit_seconds=900,
          instruction=f"Import my {year.label} tax forms into Ledgerleaf Tax and file the return; tell me the "
                      "confirmation number.",
          expected={"refund_cents": refund},
@@ -155,14 +155,14 @@ def tasks(world: World) -> list[Task]:
     # 8. Dividends at the broker against the 1099-DIV (brokerage + taxes).
     if "1099-DIV" in forms:
         div = forms["1099-DIV"]["boxes"]["1a"]
-        task("dividends", [APP, "brokerage"], category="aggregation", difficulty="medium", time_limit_seconds=480,
+        task("dividends", [APP, "brokerage"], kind="aggregation", difficulty="medium", time_limit_seconds=480,
              instruction=f"How much did I receive in dividends at {forms['1099-DIV']['issuer']} in {year.label}? "
                          "Does it match the 1099-DIV?",
              expected={"dividends_cents": div},
              rubric=[RubricItem(id="dividends", weight=100, requirement=f"States {money(div, cur)}", check=_amount(div))])
     else:  # the last paycheck's withholding, bank deposit against the form's figures
         gross = main["boxes"][{"US": "1", "GB": "pay", "DE": "3"}[country]]
-        task("paycheck-count", [APP, "bank"], category="aggregation", difficulty="medium", time_limit_seconds=480,
+        task("paycheck-count", [APP, "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=480,
              instruction=f"My {wage_form} for {year.label} shows my pay for the year. How much gross pay is that per "
                          "paycheck, given how often I am paid?",
              expected={"per_paycheck_cents": gross // len(ty.payroll(p, world.events, year))},
@@ -174,12 +174,12 @@ def tasks(world: World) -> list[Task]:
         r = ty.rules()["US"]["years"].get(year.key)
         if r:
             std = r["standard_deduction"]
-            task("standard-deduction", [APP], category="lookup", difficulty="easy", time_limit_seconds=300,
+            task("standard-deduction", [APP], kind="lookup", difficulty="easy", time_limit_seconds=300,
                  instruction=f"What standard deduction does Ledgerleaf Tax apply to my {year.label} return?",
                  expected={"standard_cents": std},
                  rubric=[RubricItem(id="std", weight=100, requirement=f"States {money(std, cur)}", check=_amount(std))])
     if filed:
-        task("last-year-tax", [APP], category="lookup", difficulty="easy", time_limit_seconds=300,
+        task("last-year-tax", [APP], kind="lookup", difficulty="easy", time_limit_seconds=300,
              instruction=f"How much tax did my filed {filed['tax_year']} return come to in total?",
              expected={"tax_cents": filed["lines"]["tax"]},
              rubric=[RubricItem(id="tax", weight=100, requirement=f"States {money(filed['lines']['tax'], cur)}",

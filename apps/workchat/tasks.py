@@ -81,7 +81,7 @@ def tasks(world: World) -> list[Task]:
         ticket = _TICKET.search(e.data["text"]).group(0)
         ch = next(c for c in projects if c["name"] == e.data["channel"])
         project = ch["topic"].split(":")[0]
-        task("colleague-ticket", category="lookup", difficulty="easy", time_limit_seconds=240,
+        task("colleague-ticket", kind="lookup", difficulty="easy", time_limit_seconds=240,
              instruction=f"In the #{ch['name']} channel ({project}), which ticket did {e.data['sender']} bring up most "
                          f"recently, and what did they say about it?",
              expected={"ticket": ticket, "text": e.data["text"], "at": e.at.isoformat(), "sender": e.data["sender"]},
@@ -93,7 +93,7 @@ def tasks(world: World) -> list[Task]:
         dm = max(dms, key=lambda c: sum(1 for e in msgs if e.data["channel"] == c["name"]))
         them = next(n for n in dm["members"] if n != me)
         last = [e for e in msgs if e.data["channel"] == dm["name"] and e.data["sender"] == them][-1]
-        task("dm-last-message", category="lookup", difficulty="easy", time_limit_seconds=180,
+        task("dm-last-message", kind="lookup", difficulty="easy", time_limit_seconds=180,
              instruction=f"What was the last message {them} sent me in our direct messages on Huddle, and when?",
              expected={"text": last.data["text"], "at": last.at.isoformat()},
              rubric=[RubricItem(id="text", weight=70, requirement=f"Quotes \u201c{last.data['text']}\u201d",
@@ -106,7 +106,7 @@ def tasks(world: World) -> list[Task]:
     mon = today - dt.timedelta(days=today.weekday() + 7)
     sun = mon + dt.timedelta(days=6)
     week = [e for e in msgs if e.data["channel"] == team and mon <= e.at.date() <= sun]
-    task("team-messages-last-week", category="aggregation", difficulty="medium", time_limit_seconds=420,
+    task("team-messages-last-week", kind="aggregation", difficulty="medium", time_limit_seconds=420,
          instruction=f"How many messages were posted in #{team} last week ({mon:%A, %B %-d} to {sun:%A, %B %-d}), "
                      f"counting replies in threads?",
          expected={"count": len(week), "from": mon.isoformat(), "to": sun.isoformat(),
@@ -123,7 +123,7 @@ def tasks(world: World) -> list[Task]:
         meeting = next((m for m in world.of_kind("calendar_event") if m.id == root.data["ref"]), None)
         title = meeting.data["title"] if meeting else "the meeting"
         phrase = "updated mocks"
-        task("reply-in-agenda-thread", category="action", difficulty="medium", time_limit_seconds=360,
+        task("reply-in-agenda-thread", kind="action", difficulty="medium", time_limit_seconds=360,
              instruction=f"In #{root.data['channel']}, reply in the thread of {root.data['sender']}'s agenda for the "
                          f"{title} on {root.at:%A, %B %-d} to say I'll bring the {phrase}. Reply in the thread, not in "
                          f"the channel.",
@@ -148,7 +148,7 @@ def tasks(world: World) -> list[Task]:
     trip = outbound[0].data["trip"] if outbound else None
     legs = [f for f in flights if f.data.get("trip") == trip] if trip is not None else []
     until = max(f.at for f in legs).date() if legs else today + dt.timedelta(days=14)
-    task("status-on-vacation", category="action", difficulty="easy", time_limit_seconds=240,
+    task("status-on-vacation", kind="action", difficulty="easy", time_limit_seconds=240,
          instruction=f"Set my Huddle status to \u201cOn vacation\u201d with the palm tree emoji, clearing at the end of "
                      f"{until:%A, %B %-d, %Y}.",
          expected={"text": "On vacation", "emoji": ":palm_tree:", "clears": until.isoformat()},
@@ -168,7 +168,7 @@ def tasks(world: World) -> list[Task]:
                and not any(r["emoji"] == ":tada:" and me in r["by"] for r in e.data["reactions"])]
     if shipped:
         e = shipped[-1]
-        task("react-tada", category="action", difficulty="easy", time_limit_seconds=240,
+        task("react-tada", kind="action", difficulty="easy", time_limit_seconds=240,
              instruction=f"React with :tada: to {e.data['sender']}'s message \u201c{e.data['text']}\u201d in #{team} "
                          f"(from {e.at:%B %-d}).",
              expected={"message_ref": e.id, "emoji": ":tada:"},
@@ -187,7 +187,7 @@ def tasks(world: World) -> list[Task]:
                      and len({a["name"] for a in e.data["attendees"]} & colleagues) >= 2]
         if len(afternoon) == 1:
             mt = afternoon[0]
-            task("miss-meeting", apps=[APP, "calendar"], category="action", difficulty="medium", time_limit_seconds=420,
+            task("miss-meeting", apps=[APP, "calendar"], kind="action", difficulty="medium", time_limit_seconds=420,
                  instruction=f"I can't make my afternoon meeting on {day:%A, %B %-d}. Post in #{team} to let the team "
                              f"know which meeting I'll miss (name it).",
                  expected={"meeting": mt.data["title"], "start": mt.at.isoformat(), "channel": team},
@@ -202,7 +202,7 @@ def tasks(world: World) -> list[Task]:
         ret = max(f.at for f in legs).date()
         dest = next((f.data.get("to_name") for f in legs if f.data.get("direction") == "outbound"), "")
         month = f"{dep:%b}"
-        task("post-ooo-trip", apps=[APP, "mail", "calendar"], category="action", difficulty="hard",
+        task("post-ooo-trip", apps=[APP, "mail", "calendar"], kind="action", difficulty="hard",
              time_limit_seconds=480,
              instruction=f"Post my out-of-office dates for my upcoming trip in #{team}: the day I leave and the day I "
                          f"fly back.",
@@ -224,7 +224,7 @@ def tasks(world: World) -> list[Task]:
         items = [ln[2:].strip() for ln in body.split("Action items:", 1)[1].splitlines() if ln.startswith("- ")]
         first = items[0].split(":", 1)[-1].strip() if items else ""
         if first:
-            task("share-meeting-notes", apps=[APP, "mail"], category="action", difficulty="medium",
+            task("share-meeting-notes", apps=[APP, "mail"], kind="action", difficulty="medium",
                  time_limit_seconds=420,
                  instruction=f"{mail.data['from']['name']} emailed notes from a meeting on {mail.at:%B %-d}. Share "
                              f"those notes' action items in #{team}.",
@@ -247,7 +247,7 @@ def tasks(world: World) -> list[Task]:
                     and f.data.get("direction") == "return" and f.status == "done"), key=lambda f: f.at, default=None)
         if home is not None:
             landed = dt.date.fromisoformat(str(home.data.get("arr_local") or home.at.isoformat())[:10])
-            task("ooo-trip-landing", apps=[APP, "mail", "calendar"], category="lookup", difficulty="hard",
+            task("ooo-trip-landing", apps=[APP, "mail", "calendar"], kind="lookup", difficulty="hard",
                  time_limit_seconds=480,
                  instruction=f"Find the out-of-office note I posted in #{team} on {note.at:%B %-d, %Y}. On which date "
                              f"did my flight home from that trip land?",

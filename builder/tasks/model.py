@@ -17,14 +17,37 @@ weights of a task sum to 100. An item may carry a machine check:
   this amount of money (any common formatting: ``$123.45``, ``123.45``, ``USD 123.45``).
 * ``{"type": "answer_text", "any_of": ["..."]}``: the answer must contain one of the
   strings (case-insensitive).
+* ``{"type": "answer_number", "value": 23}``: the answer states this whole number (digits, or
+  the English word up to twenty), as a number of its own (not part of ``230`` or ``$23.50``).
+* ``{"type": "answer_list", "items": [["Priya Raman", "Priya"], ["Theo Nakamura", "Theo"]],
+  "ordered": false}``: the answer names every item (any of its spellings, case-insensitive);
+  when ``ordered``, their first mentions come in this order.
+* ``{"type": "state_diff", "app": "bank", "changes": [{"table": "transactions", "op": "insert",
+  "min": 1, "max": 1}, {"table": "accounts", "op": "update", "columns": ["balance_cents"]}],
+  "ignore": ["sessions"]}``: AppWorld's state-diff check. The app's database at the start of the
+  episode and at its end are compared row by row (by ``rowid``, or the primary key of a
+  ``WITHOUT ROWID`` table); every inserted, updated or deleted row must be allowed by one entry of
+  ``changes`` (same table and operation; an update may change only ``columns`` when they are given),
+  each entry must match between ``min`` (default 1) and ``max`` (default unbounded) rows, and every
+  table neither in ``changes`` nor in ``ignore`` must be unchanged. So a task done by breaking
+  something else fails, and doing nothing fails an entry whose ``min`` is at least 1.
+* ``{"type": "file", "path": "Documents/Travel/*.ods", "kind": "ods", "contains": ["Total"],
+  "formulas": ["SUM"], "chart": true}``: a file under the persona's home matching ``path`` (a glob
+  relative to ``~``; the newest match is read) of the given ``kind`` (``pdf``, ``ods``, ``xlsx``,
+  ``odt``, ``docx``, ``ics``, ``text``, or ``any``), whose text (a spreadsheet's cell values and
+  formulas) holds every ``contains`` string (case-insensitive), whose formulas use every function of
+  ``formulas``, and which holds a chart when ``chart`` is true.
+* ``{"type": "judge", "evidence": ["the final answer", "the messages sent in messaging"]}``: only a
+  judge (a person or a model) can assess it; ``evidence`` says what to show the judge. Such items
+  are never scored by the program (``not_assessable``) and fill in only through a judge hook.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
-
 
 # ``apps_involved`` names app folders, plus these places that are not apps.
 NOT_APPS = frozenset({"files", "browser"})
@@ -68,36 +91,95 @@ def count_placeholders(query: str) -> int:
     return count
 
 
+CHECK_TYPES = ("sql", "answer_amount", "answer_text", "answer_number", "answer_list", "state_diff", "file", "judge")
+# Check types a program judges; the rest of the rubric weight needs a judge.
+MACHINE_CHECKS = frozenset(CHECK_TYPES) - {"judge"}
+FILE_KINDS = ("pdf", "ods", "xlsx", "odt", "docx", "ics", "text", "any")
+
+
+class Change(BaseModel):
+    """One allowed change of a ``state_diff`` check: ``op`` on rows of ``table``, ``min``..``max`` rows.
+
+    ``columns`` (updates only): the columns an update may change; ``None`` allows any.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    table: str
+    op: Literal["insert", "update", "delete"]
+    min: Annotated[int, Field(ge=0)] = 1
+    max: Annotated[int, Field(ge=1)] | None = None
+    columns: list[str] | None = None
+
+    @model_validator(mode="after")
+    def _bounds(self) -> Change:
+        if self.max is not None and self.max < self.min:
+            raise ValueError(f"{self.table} {self.op}: max {self.max} < min {self.min}")
+        if self.columns is not None and self.op != "update":
+            raise ValueError("columns apply to updates only")
+        return self
+
+
 class Check(BaseModel):
-    """A machine check of one rubric item (see module docstring for the types).
+    """A machine check of one rubric item, or a ``judge`` marker (see module docstring for the types).
 
     ``params`` (sql checks only) are the values bound to the query's positional ``?``
     placeholders, in order; their number must equal the placeholders outside string
     literals. Spec and world values go here, never into ``query``.
+    Raises ``ValueError`` (pydantic's ``ValidationError``) when a type's fields are missing or
+    belong to another type.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    type: Literal["sql", "answer_amount", "answer_text"]
+    type: Literal["sql", "answer_amount", "answer_text", "answer_number", "answer_list", "state_diff", "file",
+                  "judge"]
     app: str | None = None
     query: str | None = None
     params: list[int | str | float | None] = Field(default_factory=list)
     expected: list[list[Any]] | None = None
     cents: int | None = None
     any_of: list[str] | None = None
+    value: int | None = None
+    items: list[list[str]] | None = None
+    ordered: bool | None = None
+    changes: list[Change] | None = None
+    ignore: list[str] | None = None
+    path: str | None = None
+    kind: Literal["pdf", "ods", "xlsx", "odt", "docx", "ics", "text", "any"] | None = None
+    contains: list[str] | None = None
+    formulas: list[str] | None = None
+    chart: bool | None = None
+    evidence: list[str] | None = None
 
     @model_validator(mode="after")
-    def _fields_for_type(self) -> "Check":
-        need = {"sql": ("app", "query", "expected"), "answer_amount": ("cents",), "answer_text": ("any_of",)}
+    def _fields_for_type(self) -> Check:
+        need = {"sql": ("app", "query", "expected"), "answer_amount": ("cents",), "answer_text": ("any_of",),
+                "answer_number": ("value",), "answer_list": ("items",), "state_diff": ("app", "changes"),
+                "file": ("path",), "judge": ("evidence",)}
+        allowed = {"sql": {"app", "query", "expected", "params"}, "state_diff": {"app", "changes", "ignore"},
+                   "file": {"path", "kind", "contains", "formulas", "chart"}, "answer_list": {"items", "ordered"}}
         missing = [f for f in need[self.type] if getattr(self, f) is None]
         if missing:
             raise ValueError(f"a {self.type} check needs {', '.join(missing)}")
+        extra = [f for f in self.model_fields_set - {"type"} - set(need[self.type]) - allowed.get(self.type, set())
+                 if getattr(self, f) not in (None, [])]
+        if extra:
+            raise ValueError(f"a {self.type} check takes no {', '.join(sorted(extra))}")
         if self.type == "sql":
             placeholders = count_placeholders(self.query)
             if placeholders != len(self.params):
                 raise ValueError(f"the query has {placeholders} ? placeholders but {len(self.params)} params")
-        elif self.params:
-            raise ValueError(f"a {self.type} check takes no params")
+        if self.type == "answer_list" and not all(self.items):
+            raise ValueError("every answer_list item needs at least one spelling")
+        if self.type == "state_diff" and not self.changes:
+            raise ValueError("a state_diff check needs at least one allowed change")
+        if self.type == "file" and (self.path.startswith("/") or ".." in Path(self.path).parts):
+            raise ValueError(f"a file check's path is relative to the home folder: {self.path!r}")
         return self
+
+    @property
+    def machine(self) -> bool:
+        """True when a program judges this check (every type but ``judge``)."""
+        return self.type in MACHINE_CHECKS
 
     @model_serializer(mode="wrap")
     def _params_only_on_sql(self, handler):
@@ -108,7 +190,11 @@ class Check(BaseModel):
 
 
 class RubricItem(BaseModel):
-    """One atomic requirement; ``requirement`` names the expected value where there is one."""
+    """One atomic requirement; ``requirement`` names the expected value where there is one.
+
+    ``check`` is how it is judged; an item built without one is a ``judge`` item (the task's
+    validation fills in the evidence: the final answer, or the end state of the task's apps).
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: str
@@ -117,27 +203,63 @@ class RubricItem(BaseModel):
     check: Check | None = None
 
 
+# The task categories of a personal assistant's work (shared/ARCHITECTURE.md, "Tasks and rubrics"),
+# and the kind of result each asks for: an answer (lookup or aggregation) or a changed state (action).
+CATEGORIES = ("retrieval", "aggregation", "contradiction", "preference_inference", "counterfactual",
+              "situated_action", "long_horizon")
+KINDS = ("lookup", "aggregation", "action")
+ACTION_CATEGORIES = frozenset({"situated_action", "long_horizon"})
+DEFAULT_CATEGORY = {"lookup": "retrieval", "aggregation": "aggregation", "action": "situated_action"}
+
+
 class Task(BaseModel):
-    """A task grounded in the persona's world. ``category`` is ``lookup``, ``aggregation`` or ``action``."""
+    """A task grounded in the persona's world.
+
+    ``kind`` is what the task asks for (``lookup`` or ``aggregation``: an answer; ``action``: a changed
+    state); ``category`` is the kind of assistant work (one of :data:`CATEGORIES`; by default
+    ``retrieval``, ``aggregation`` or ``situated_action`` after ``kind``). Action tasks are
+    ``situated_action`` or ``long_horizon``, answer tasks any other category. ``planted`` names the
+    world's planted items (``world/planted.json`` ids) the task is built on.
+    Raises ``ValueError`` when the rubric weights do not sum to 100, item ids repeat, an action has
+    no sql or state_diff check, or the category does not fit the kind.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: str
     persona: str
-    category: Literal["lookup", "aggregation", "action"]
+    kind: Literal["lookup", "aggregation", "action"]
+    category: Literal["retrieval", "aggregation", "contradiction", "preference_inference", "counterfactual",
+                      "situated_action", "long_horizon"] | None = None
     instruction: str
     apps_involved: list[str]
     difficulty: Literal["easy", "medium", "hard"]
     time_limit_seconds: int
     rubric: list[RubricItem]
     expected: dict[str, Any]
+    planted: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
-    def _weights_sum_to_100(self) -> "Task":
+    def _complete_and_check(self) -> Task:
+        if self.category is None:
+            object.__setattr__(self, "category", DEFAULT_CATEGORY[self.kind])
+        if (self.kind == "action") != (self.category in ACTION_CATEGORIES):
+            raise ValueError(f"task {self.id}: a {self.kind} task cannot be {self.category}")
+        if any(i.check is None for i in self.rubric):
+            evidence = (["the final answer"] if self.kind != "action" else
+                        [f"the end state of {a}" for a in self.apps_involved] + ["the final answer"])
+            judge = Check(type="judge", evidence=evidence)
+            object.__setattr__(self, "rubric", [i if i.check else i.model_copy(update={"check": judge})
+                                                for i in self.rubric])
         total = sum(i.weight for i in self.rubric)
         if total != 100:
             raise ValueError(f"task {self.id}: rubric weights sum to {total}, not 100")
         if len({i.id for i in self.rubric}) != len(self.rubric):
             raise ValueError(f"task {self.id}: rubric item ids repeat")
-        if self.category == "action" and not any(i.check and i.check.type == "sql" for i in self.rubric):
-            raise ValueError(f"task {self.id}: an action task needs at least one sql check")
+        if self.kind == "action" and not any(i.check.type in ("sql", "state_diff") for i in self.rubric):
+            raise ValueError(f"task {self.id}: an action task needs at least one sql or state_diff check")
         return self
+
+    @property
+    def machine_weight(self) -> int:
+        """The rubric weight (0..100) a program judges."""
+        return sum(i.weight for i in self.rubric if i.check.machine)

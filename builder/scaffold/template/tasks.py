@@ -17,7 +17,7 @@ def tasks(world: World) -> list[Task]:
     pid = world.persona.id
     title = "Groceries for the weekend"
     return [Task(
-        id=f"{pid}-{APP}-add-note", persona=pid, category="action",
+        id=f"{pid}-{APP}-add-note", persona=pid, kind="action",
         instruction=f'In __TITLE__, add a note titled "{title}".', apps_involved=[APP], difficulty="easy",
         time_limit_seconds=300, expected={"title": title},
         rubric=[RubricItem(id="note-added", requirement=f'A note titled "{title}" exists that the agent added', weight=100,
