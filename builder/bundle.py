@@ -11,6 +11,7 @@ from importlib import metadata
 from pathlib import Path
 
 from .apps import App
+from .tasks.export import write_exports
 from .tasks.model import NOT_APPS
 from .world import World
 
@@ -50,18 +51,20 @@ def _tool_version(argv: list[str]) -> str | None:
 
 
 def write_tasks(world: World, apps: list[App], dest: Path) -> Path:
-    """Write every app's tasks for ``world`` to ``dest/tasks/tasks.jsonl`` (app order, then task order).
+    """Write every app's tasks for ``world`` to ``dest/tasks/tasks.jsonl`` (app order, then task order),
+    and the same tasks as OSWorld task JSON and MyPCBench records (:mod:`builder.tasks.export`).
 
     A task that involves an app this build leaves out (``PERSONA_APPS``, an app still to come) is left out:
     it could not be done, or graded, in the image."""
     path = dest / "tasks" / "tasks.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     built = {app.name for app in apps}
+    kept = [task for app in apps for task in app.module("tasks").tasks(world)
+            if set(task.apps_involved) - NOT_APPS <= built]
     with path.open("w", encoding="utf-8") as fh:
-        for app in apps:
-            for task in app.module("tasks").tasks(world):
-                if set(task.apps_involved) - NOT_APPS <= built:
-                    fh.write(task.model_dump_json(exclude_none=True) + "\n")
+        for task in kept:
+            fh.write(task.model_dump_json(exclude_none=True) + "\n")
+    write_exports(kept, path.parent, world.persona.id, {a.name: a.url for a in apps})
     return path
 
 

@@ -349,8 +349,42 @@ def run_check(check: Check, databases: dict[str, Path], answer: str, *, initial:
     raise ValueError(f"a {check.type} check is not for a program to judge")
 
 
-# A judge: (task, item, evidence context) -> (met, the judge's reason), or None when it gives no verdict.
+# A judge: (task, rubric item, evidence text) -> (met, the judge's reason), or None when it gives no verdict.
 Judge = Callable[[Task, "object", str], "tuple[bool, str] | None"]
+
+
+def describe_changes(before: Path, after: Path, limit: int = 30) -> list[str]:
+    """Up to ``limit`` lines saying what changed from ``before`` to ``after``: each inserted or updated
+    row with its values (text cut at 300 characters), each deleted row's key. For a judge's evidence."""
+    lines = []
+    a, b = _open_ro(before), _open_ro(after)
+    try:
+        for table, op, key, cols in state_changes(before, after)[:limit]:
+            if op in ("insert", "update"):
+                names = [r[1] for r in b.execute(f'PRAGMA table_info("{table.replace(chr(34), chr(34) * 2)}")')]
+                row = b.execute(f'SELECT * FROM "{table.replace(chr(34), chr(34) * 2)}" WHERE rowid = ?',
+                                (key[0],)).fetchone() if len(key) == 1 else None
+                values = {n: (v[:300] if isinstance(v, str) else v) for n, v in zip(names, row or ())
+                          if not isinstance(v, bytes) and (op == "insert" or n in cols)}
+                lines.append(f"{op} {table}: {values}")
+            else:
+                lines.append(f"{op} {table} {key}")
+    except sqlite3.Error as exc:
+        lines.append(f"(cannot list the changes: {exc})")
+    finally:
+        a.close()
+        b.close()
+    return lines
+
+
+def evidence_for(task: Task, databases: dict[str, Path], answer: str, initial: dict[str, Path] | None) -> str:
+    """The evidence a judge reads for ``task``: the final answer and, per app with both states, what changed."""
+    parts = [f"Final answer of the agent:\n{answer.strip() or '(none)'}"]
+    for app in task.apps_involved:
+        if initial and app in initial and app in databases:
+            changes = describe_changes(initial[app], databases[app])
+            parts.append(f"Changes in the {app} app:\n" + ("\n".join(changes) if changes else "(none)"))
+    return "\n\n".join(parts)
 
 
 def grade(task: Task, databases: dict[str, Path], answer: str = "", *, initial: dict[str, Path] | None = None,
@@ -362,9 +396,12 @@ def grade(task: Task, databases: dict[str, Path], answer: str = "", *, initial: 
     called for ``judge`` items only (see :mod:`builder.tasks.judge`); without it they are ``not_assessable``.
     """
     results = []
+    judge_evidence = None
     for item in task.rubric:
         if not item.check.machine:
-            verdict = judge(task, item, answer) if judge else None
+            if judge and judge_evidence is None:
+                judge_evidence = evidence_for(task, databases, answer, initial)
+            verdict = judge(task, item, judge_evidence) if judge else None
             if verdict is None:
                 results.append(ItemResult(item.id, "not_assessable", item.weight, "needs a judge"))
             else:

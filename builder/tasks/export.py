@@ -1,0 +1,97 @@
+"""The bundle's tasks in the formats other harnesses read: OSWorld task JSON and MyPCBench records.
+
+* OSWorld (``tasks/osworld/<app>/<slug>.json``): ``id, snapshot, instruction, source, config,
+  trajectory, related_apps, evaluator, proxy, fixed_ip, possibility_of_env_change``, the fields of
+  OSWorld's ``evaluation_examples``. The machine is at its reset point when an episode starts, so
+  ``config`` only raises Firefox; the evaluator names the getter ``persona_end_state`` (the app
+  databases the checks read, through the control API's ``GET /state/apps/<app>``, the files the
+  checks name and the agent's answer) and the metric ``persona_rubric`` (our grader on the task's
+  own rubric, score / 100), both in :mod:`builder.tasks.osworld_hooks`, which a harness registers
+  beside its own getters and metrics.
+* MyPCBench (``tasks/mypcbench.jsonl``): ``id, category, instruction, apps_involved, difficulty,
+  time_limit_seconds, grading: {rubrics: [{criterion, type, weight}]}`` with weights summing to 1
+  (``type``: ``programmatic`` for an item a program judges, ``llm_judge`` for a judge item), plus
+  each item's ``check`` so the programmatic ones can be run.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .model import NOT_APPS, Task
+
+
+def _slug_path(task: Task) -> str:
+    """``<app>/<slug>`` of a task id ``<persona>/<app>/<slug>``."""
+    return "/".join(task.id.split("/")[1:])
+
+
+def osworld_task(task: Task, snapshot: str, start_url: str | None = None) -> dict:
+    """The OSWorld task JSON of ``task`` on the image ``snapshot`` (the persona id).
+
+    ``start_url``: the page Firefox shows at the start (the first app the task involves).
+    """
+    apps = [a for a in task.apps_involved if a not in NOT_APPS]
+    files = sorted({i.check.path for i in task.rubric if i.check.type == "file"})
+    diff_apps = sorted({i.check.app for i in task.rubric if i.check.type == "state_diff"})
+    config = ([{"type": "launch", "parameters": {"command": ["firefox-esr", "--new-tab", start_url]}}]
+              if start_url else []) + [{"type": "activate_window", "parameters": {"window_name": "Mozilla Firefox"}}]
+    return {
+        "id": task.id,
+        "snapshot": snapshot,
+        "instruction": task.instruction,
+        "source": "persona-desktop",
+        "config": config,
+        "trajectory": "trajectories/",
+        "related_apps": ["firefox"] + apps + (["files"] if files else []),
+        "evaluator": {
+            "func": "persona_rubric",
+            "result": {"type": "persona_end_state", "apps": sorted({i.check.app for i in task.rubric
+                                                                   if i.check.type in ("sql", "state_diff")}),
+                       "initial_apps": diff_apps, "files": files, "answer": task.kind != "action"},
+            "expected": {"type": "persona_rubric", "task_id": task.id, "category": task.category,
+                         "kind": task.kind, "rubric": [i.model_dump(exclude_none=True) for i in task.rubric]},
+        },
+        "proxy": False,
+        "fixed_ip": False,
+        "possibility_of_env_change": "low",
+    }
+
+
+def mypcbench_task(task: Task) -> dict:
+    """The MyPCBench record of ``task``: rubric weights as fractions summing to 1."""
+    return {
+        "id": task.id,
+        "category": task.category,
+        "kind": task.kind,
+        "instruction": task.instruction,
+        "apps_involved": task.apps_involved,
+        "difficulty": task.difficulty,
+        "time_limit_seconds": task.time_limit_seconds,
+        "grading": {"rubrics": [{"criterion": i.requirement,
+                                 "type": "programmatic" if i.check.machine else "llm_judge",
+                                 "weight": i.weight / 100,
+                                 "check": i.check.model_dump(exclude_none=True)} for i in task.rubric]},
+    }
+
+
+def write_exports(tasks: list[Task], dest: Path, snapshot: str, urls: dict[str, str]) -> list[Path]:
+    """Write ``dest/osworld/<app>/<slug>.json`` per task and ``dest/mypcbench.jsonl``; return the paths.
+
+    ``urls``: app name -> its start URL in the guest (``http://<domain>/``).
+    """
+    out = []
+    for task in tasks:
+        path = dest / "osworld" / f"{_slug_path(task)}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        first = next((urls[a] for a in task.apps_involved if a in urls), None)
+        path.write_text(json.dumps(osworld_task(task, snapshot, first), indent=2, ensure_ascii=False) + "\n",
+                        encoding="utf-8")
+        out.append(path)
+    path = dest / "mypcbench.jsonl"
+    with path.open("w", encoding="utf-8") as fh:
+        for task in tasks:
+            fh.write(json.dumps(mypcbench_task(task), ensure_ascii=False) + "\n")
+    out.append(path)
+    return out
