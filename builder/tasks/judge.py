@@ -27,7 +27,7 @@ SYSTEM = ("You grade one requirement of a task a computer-use assistant did for 
 
 
 def _verdict(text: str) -> tuple[bool, str] | None:
-    m = re.search(r"\{.*\}", text, re.S)
+    m = re.search(r"\{.*\}", text, re.DOTALL)
     if m:
         try:
             data = json.loads(m.group())
