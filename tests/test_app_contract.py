@@ -11,6 +11,7 @@ app's segment and refuses internal routes from outside. Apps without a test of t
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import http.client
 import sqlite3
@@ -108,6 +109,10 @@ def test_served_on_its_own_host(app, world, served):
     assert status == 404 and titles and app.title in titles[0], f"a deep unknown path is not the app's own 404: {titles}"
     status, _, _ = _get(served.port, "unknown.test", "/")
     assert status == 404
+    # The readiness path the guest's health check asks, answered for this host without a page render.
+    status, _, body = _get(served.port, app.domain, "/_persona/health")
+    assert status == 200 and json.loads(body) == {"app": app.name, "status": "ok"}, (status, body)
+    assert _get(served.port, "unknown.test", "/_persona/health")[0] == 404
 
 
 @pytest.mark.parametrize("app", APPS, ids=IDS)

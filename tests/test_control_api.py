@@ -82,7 +82,8 @@ def _pyautogui() -> Path | None:
 
 
 class FakeNginx(http.server.BaseHTTPRequestHandler):
-    """Answers like the guest's nginx in front of the apps, by Host: a sign-in redirect, a page, a 502."""
+    """Answers like the guest's nginx in front of the apps, by Host (any path, the readiness path among them):
+    a redirect, a page, a 502."""
 
     def do_GET(self):
         host = (self.headers.get("Host") or "").split(":")[0]

@@ -14,6 +14,9 @@ export function middleware(req: NextRequest) {
   const local = host.endsWith(".localhost") ? host.slice(0, -".localhost".length) : "";
   const app = BY_HOST[host] ?? (NAMES.has(local) ? local : undefined);
   if (!app) return new NextResponse("No app is served under this host name.\n", { status: 404 });
+  // Readiness of this host's app, answered here so a health check renders no page (the guest's control
+  // API asks it of every app after each boot and reset; under TCG a page render costs ~0.5 s).
+  if (new URL(req.url).pathname === "/_persona/health") return NextResponse.json({ app, status: "ok" });
   // req.url, not req.nextUrl: its origin is the server's own (see skipMiddlewareUrlNormalize).
   const url = new URL(req.url);
   url.pathname = `/${app}${url.pathname === "/" ? "" : url.pathname}`;

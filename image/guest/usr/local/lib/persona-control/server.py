@@ -50,8 +50,8 @@ Endpoints (request → response; shapes as OSWorld's ``desktop_env/server/main.p
   ``{status, message, need_more, output, error, return_code}``; ``POST /run_bash_script``
   ``{"script", "timeout"?, "working_dir"?}`` → ``{status, output (stdout+stderr), error: "", returncode}``.
 - ``GET /health`` → 200 ``{"status": "ok", "apps": {name: http_status}}`` when every app in
-  ``/etc/persona-desktop/guest.json`` answers ``GET /`` through the guest's nginx (127.0.0.1:80,
-  its Host header) with a status < 500 (a 307 to /login is healthy); else 503
+  ``/etc/persona-desktop/guest.json`` answers ``GET /_persona/health`` through the guest's nginx
+  (127.0.0.1:80, its Host header) with a status < 500; else 503
   ``{"status": "unhealthy", "apps": {name: status|null}, "failing": {name: reason}}``.
 
 Errors are JSON ``{"status": "error", "message": m, "error": m}`` (both keys: OSWorld uses each):
@@ -127,6 +127,9 @@ OPEN_TIMEOUT = 300.0
 OPEN_TIMEOUT_MAX = 1800.0
 A11Y = {"max_nodes": (10000, 50000), "deadline": (60.0, 120.0)}  # Firefox's whole tree takes ~30 s under TCG
 HEALTH_TIMEOUT = 5.0
+# The site's readiness path: answered by its middleware for every app host it serves, without rendering a
+# page (17 sign-in redirects cost ~9 s under TCG, and a reset waits for this check).
+HEALTH_PATH = "/_persona/health"
 
 
 class ApiError(Exception):
@@ -538,7 +541,7 @@ def check_apps(guest_json: str, nginx: str) -> tuple[int, dict]:
     def probe(domain: str):
         c = http.client.HTTPConnection(host, int(port), timeout=HEALTH_TIMEOUT)
         try:
-            c.request("GET", "/", headers={"Host": domain, "User-Agent": "persona-control-health"})
+            c.request("GET", HEALTH_PATH, headers={"Host": domain, "User-Agent": "persona-control-health"})
             r = c.getresponse()
             r.read(65536)
             return r.status, None
