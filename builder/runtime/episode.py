@@ -12,7 +12,8 @@ default ``http://127.0.0.1:5000``), or boots one itself from ``--image PATH|NAME
    answer) and ``PERSONA_TIME_LIMIT`` (seconds). It is stopped (SIGTERM, then SIGKILL, its whole
    process group) after ``--timeout`` seconds (default: the task's ``time_limit_seconds``).
 3. The end state: a consistent copy of each app database the task's checks read (``GET
-   /state/apps/<app>``) and every file the task names in ``expected.files`` (``POST /file``).
+   /state/apps/<app>``; for ``state_diff`` checks also one taken right after the reset), every file the
+   task names in ``expected.files`` and every home file a ``file`` check's glob matches (``POST /file``).
 4. Grading with the task's own checks (:func:`builder.tasks.grade.grade`) into a result JSON::
 
      {"task_id", "score": 0..100, "max_machine_score", "items": [{"id", "status": "met"|"unmet"|
@@ -43,6 +44,7 @@ import requests
 
 from ..tasks.grade import grade
 from ..tasks.model import Task
+from ..tasks.osworld_hooks import fetch_home_files
 
 
 class EpisodeError(RuntimeError):
@@ -178,9 +180,15 @@ def run_episode(task: Task, agent: str, control: Control, *, reset: bool = True,
     work = Path(workdir or tempfile.mkdtemp(prefix="persona-episode-"))
     work.mkdir(parents=True, exist_ok=True)
     reset_s = control.reset() if reset else None
+    # The start state a state_diff check compares with: the databases as the reset left them.
+    initial: dict[str, Path] = {}
+    for app in sorted({i.check.app for i in task.rubric if i.check.type == "state_diff"}):
+        initial[app] = work / "initial" / f"{app}.sqlite"
+        initial[app].parent.mkdir(exist_ok=True)
+        initial[app].write_bytes(control.database(app))
     limit = float(timeout or task.time_limit_seconds)
     run, answer = run_agent(agent, task, control.url, limit, work)
-    apps = sorted({i.check.app for i in task.rubric if i.check and i.check.type == "sql" and i.check.app})
+    apps = sorted({i.check.app for i in task.rubric if i.check.type in ("sql", "state_diff")})
     dbs: dict[str, Path] = {}
     hashes: dict[str, str] = {}
     for app in apps:
@@ -195,8 +203,14 @@ def run_episode(task: Task, agent: str, control: Control, *, reset: bool = True,
             (work / "files").mkdir(exist_ok=True)
             (work / "files" / re.sub(r"[^A-Za-z0-9._-]", "_", str(path))).write_bytes(data)
         files[str(path)] = None if data is None else {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    patterns = sorted({i.check.path for i in task.rubric if i.check.type == "file"})
+    home = work / "home"
+    home.mkdir(exist_ok=True)
+    if patterns:
+        for rel, size in fetch_home_files(control.url, patterns, home).items():
+            files["~/" + rel] = {"size": size, "sha256": hashlib.sha256((home / rel).read_bytes()).hexdigest()}
     files_now = control.state() if apps else {}
-    score, results = grade(task, dbs, answer)
+    score, results = grade(task, dbs, answer, initial=initial, home=home)
     status = {"met": "met", "violated": "unmet", "not_assessable": "needs_judge"}
     req = {i.id: i.requirement for i in task.rubric}
     return {
@@ -243,8 +257,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         tasks_path = a.tasks
         if a.image:
-            from .run import ControlServer, Machine, RunError, resolve_image
             from ..image.boot import free_port
+            from .run import ControlServer, Machine, RunError, resolve_image
             try:
                 ref = resolve_image(a.image)
                 tasks_path = tasks_path or ref.qcow2.parent / "tasks" / "tasks.jsonl"

@@ -46,12 +46,29 @@ def _seeded(bundle: Path, app: str) -> Path | None:
     return found[0] if found else None
 
 
-def _guest_files(url: str, pattern: str, home: str) -> list[str]:
-    """Paths in the guest matching ``~/<pattern>`` (the control API's ``/execute`` runs the listing)."""
-    r = requests.post(f"{url}/execute", json={"command": ["find", home, "-type", "f"], "shell": False}, timeout=120)
+def fetch_home_files(url: str, patterns: list[str], dest: Path) -> dict[str, int]:
+    """Copy every guest file under the persona's home matching one of ``patterns`` (globs relative to
+    ``~``) into ``dest`` (same relative paths), through the control API's ``/execute`` (listing) and
+    ``/file`` (download); return ``{relative path: size}``. Raises ``requests.HTTPError`` on a refused listing."""
+    r = requests.post(f"{url}/execute", json={"command": ["sh", "-c", 'echo "$HOME"; find "$HOME" -type f'],
+                                              "shell": False}, timeout=120)
     r.raise_for_status()
     lines = (r.json().get("output") or "").splitlines()
-    return sorted(p for p in lines if fnmatch.fnmatch(p[len(home) + 1:], pattern))
+    if not lines:
+        return {}
+    home, paths = lines[0].rstrip("/"), lines[1:]
+    got = {}
+    for path in sorted(paths):
+        rel = path[len(home) + 1:]
+        if not any(fnmatch.fnmatch(rel, pat) for pat in patterns):
+            continue
+        f = requests.post(f"{url}/file", data={"file_path": path}, timeout=300)
+        if f.status_code == 200:
+            target = dest / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(f.content)
+            got[rel] = len(f.content)
+    return got
 
 
 def persona_end_state(env, config: dict) -> dict:
@@ -73,15 +90,7 @@ def persona_end_state(env, config: dict) -> dict:
     home = work / "home"
     home.mkdir()
     if config.get("files"):
-        guest_home = requests.post(f"{url}/execute", json={"command": ["sh", "-c", "echo $HOME"], "shell": False},
-                                   timeout=60).json().get("output", "").strip() or "/home/user"
-        for pattern in config["files"]:
-            for path in _guest_files(url, pattern, guest_home):
-                r = requests.post(f"{url}/file", data={"file_path": path}, timeout=300)
-                if r.status_code == 200:
-                    dest = home / path[len(guest_home) + 1:]
-                    dest.parent.mkdir(parents=True, exist_ok=True)
-                    dest.write_bytes(r.content)
+        fetch_home_files(url, config["files"], home)
     answer = ""
     if config.get("answer"):
         local = os.environ.get("PERSONA_ANSWER_FILE")
