@@ -24,10 +24,7 @@ import urllib.request
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-import pytest
-
 from builder.money import money
-from builder.tasks.grade import grade
 from builder.world.planted import airline_flights
 
 from .app_e2e import Served, run_e2e
@@ -392,7 +389,7 @@ def _mail_screens(served: Served, tmp: Path, pnr: str) -> None:
     web = app("airline").dir / "web"
     env = dict(os.environ, APP_FACTS=str(tmp / "airline-facts.json"), SITE_PORT=str(served.port), CHROMIUM_PATH=CHROMIUM,
                APP_ARTIFACTS=str(Path(os.environ.get("APP_ARTIFACTS_DIR", tmp)) / "airline-screens"))
-    run = subprocess.run(["node", "e2e/mails.mjs", pnr], cwd=web, env=env, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(["node", "e2e/mails.mjs", pnr], check=False, cwd=web, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
 
 
@@ -446,70 +443,10 @@ def test_seed_is_byte_identical_and_agrees_with_the_world(world, tmp_path):
     con.close()
 
 
-def test_tasks_contract(world, default_layer, tmp_path):
-    """≥ 8 tasks, ≥ 3 actions with sql checks, ≥ 4 spanning two apps; doing nothing scores 0 on every action;
-    the reference solutions (the apps' own routes) score 100."""
-    from apps.airline.seed import credentials
+def test_tasks_contract(world):
+    """≥ 8 tasks, ≥ 3 actions, ≥ 4 spanning two apps (tests/test_oracles.py runs the actions' reference solutions)."""
     from apps.airline.tasks import tasks
 
-    ts = {t.id.split("/")[-1]: t for t in tasks(world)}
-    actions = [t for t in ts.values() if t.kind == "action"]
-    assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
-    layer_apps = default_layer / "var/lib/persona-desktop/apps"
-    names = {p.name for p in layer_apps.iterdir()}
-    dbs = {a: layer_apps / a / f"{a}.sqlite" for a in names}
-    cookie = f"ma_session={credentials(world)['session_token']}"
-    for slug, t in ts.items():
-        if t.kind != "action":
-            continue
-        if not set(t.apps_involved) <= names:
-            continue  # PERSONA_APPS leaves one of its apps out
-        if slug == "flight-change-fallout":
-            continue  # the six-app chain: tests/test_flight_change_chain.py grades it and its reference solution
-        assert grade(t, dbs)[0] == 0, slug
-        (tmp_path / slug).mkdir()
-        with Served(default_layer, tmp_path / slug, now=world.now.isoformat()) as served:
-            _solve(slug, t.expected, served, cookie, world)
-            score, items = grade(t, {a: served.database(a) for a in t.apps_involved})
-            judged = sum(i.weight for i in t.rubric if i.check.type != "sql")
-            assert score == 100 - judged, (slug, items)
-
-
-def _solve(slug: str, exp: dict, served: Served, cookie: str, world) -> None:
-    """The reference solution of an action task, through the apps' HTTP routes."""
-    db = served.database("airline")
-    con = sqlite3.connect(db)
-    q = lambda sql, *a: con.execute(sql, a).fetchone()
-    if slug.startswith("aisle-seat"):
-        seg, pax = q("SELECT t.segment_id, t.passenger_id FROM seats t WHERE t.world_ref = ?", exp["world_ref"])
-        status, body = _get(served, f"/trips/{exp['pnr']}/seats?segment={seg}&passenger={pax}", cookie)
-        import re
-
-        free = re.findall(r'data-seat="(\d+[A-K])" data-state="free"', body.decode())
-        seat = next(s for s in free if s[-1] in exp["aisle_letters"])
-        status, location = _post(served, "/api/seat", [("pnr", exp["pnr"]), ("segment", str(seg)), ("passenger", str(pax)),
-                                                       ("seat", seat)], cookie)
-        assert status == 303 and "saved=" in location, location
-        if "contact" in exp:
-            from apps.messaging.seed import credentials as chat_credentials
-
-            chat = sqlite3.connect(served.database("messaging"))
-            conv = chat.execute("SELECT c.id FROM conversations c JOIN contacts k ON k.id = c.contact_id WHERE k.name = ?",
-                                (exp["contact"],)).fetchone()[0]
-            chat.close()
-            status, _ = _post(served, "/api/messages", [("conversation", str(conv)), ("body", f"I'm in {seat} now on {exp['flight_number']}")],
-                              f"pl_session={chat_credentials(world)['session_token']}", host="parley.test")
-            assert status == 303
-    elif slug == "cancel-next-trip":
-        status, location = _post(served, "/api/cancel", [("pnr", exp["pnr"]), ("confirm", "yes")], cookie)
-        assert status == 303 and "cancelled=" in location, location
-    elif slug == "book-flight":
-        card = q("SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1")[0]
-        status, location = _post(served, "/api/bookings", [("origin", exp["origin"]), ("destination", exp["destination"]),
-                                                           ("out", exp["option"]), ("family", exp["family"]), ("card", str(card))],
-                                 cookie)
-        assert status == 303 and "booked=1" in location, location
-    else:
-        pytest.fail(f"no reference solution for {slug}")
-    con.close()
-
+    ts = tasks(world)
+    actions = [t for t in ts if t.kind == "action"]
+    assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts) >= 4

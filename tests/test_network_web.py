@@ -5,7 +5,7 @@ from the database: the profile, the newest post, the connection count, the pendi
 job search's counts, the recruiter thread. Also: what the browser did is what the app wrote (the
 accepted invitation made a connection, the post, reaction, comment, saved job and message rows);
 the seed is byte-identical twice; the tasks hold their contract (doing nothing scores 0 on every
-action, the reference solutions through the app's own routes score 100).
+action; the reference solutions, apps/network/oracle.py, run in tests/test_oracles.py).
 """
 
 from __future__ import annotations
@@ -13,11 +13,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import pytest
-
 from builder.tasks.grade import grade
 
-from .app_e2e import Served, post_form, run_e2e
+from .app_e2e import Served, run_e2e
 
 HOST = "guildline.test"
 POST = 'Wrapped a week of field tests: thanks, team! <b>not bold</b> & <script>alert(1)</script>'
@@ -86,7 +84,7 @@ def test_network_web_end_to_end(world, default_layer, tmp_path):
 def _check_writes(db: Path, world, facts: dict) -> None:
     """What the browser did is what the app wrote."""
     con = sqlite3.connect(db)
-    q = lambda sql, *a: con.execute(sql, a).fetchall()  # noqa: E731
+    q = lambda sql, *a: con.execute(sql, a).fetchall()
     assert q("SELECT i.status, p.connected_on IS NOT NULL FROM invitations i JOIN people p ON p.id = i.person_id "
              "WHERE p.name = ?", facts["accept"]) == [("accepted", 1)]
     assert q("SELECT COUNT(*) FROM people WHERE connected_on IS NOT NULL") == [(facts["connections"] + 1,)]
@@ -124,65 +122,14 @@ def test_seed_is_byte_identical_and_projects_the_world(world, tmp_path):
     con.close()
 
 
-def test_tasks_contract(world, default_layer, tmp_path):
-    """≥ 8 tasks, ≥ 3 actions with sql checks, ≥ 4 spanning two apps; doing nothing scores 0 on every action;
-    the reference solutions (the app's own routes) score 100 (less the judged items)."""
-    from apps.network.seed import credentials
+def test_tasks_contract(world, default_layer):
+    """≥ 8 tasks, ≥ 3 actions, ≥ 4 spanning two apps; doing nothing scores 0 on every action (the reference
+    solutions, apps/network/oracle.py, score in full in tests/test_oracles.py)."""
     from apps.network.tasks import tasks
 
     ts = {t.id.split("/")[-1]: t for t in tasks(world)}
     actions = [t for t in ts.values() if t.kind == "action"]
     assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
-    seeded = default_layer / "var/lib/persona-desktop/apps/network/network.sqlite"
+    seeded = {"network": default_layer / "var/lib/persona-desktop/apps/network/network.sqlite"}
     for t in actions:
-        assert grade(t, {"network": seeded})[0] == 0, t.id
-    cookie = f"gl_session={credentials(world)['session_token']}"
-    for slug, t in ts.items():
-        if t.kind != "action":
-            continue
-        (tmp_path / slug).mkdir()
-        with Served(default_layer, tmp_path / slug) as served:
-            db = served.database("network")
-            _solve(slug, t.expected, served, db, cookie)
-            score, items = grade(t, {"network": db}, answer=_answer(slug, t.expected))
-            judged = sum(i.weight for i in t.rubric if not i.check.machine)
-            assert score == 100 - judged, (slug, items)
-
-
-def _answer(slug: str, exp: dict) -> str:
-    return f"The profile said {exp['profile_was']}; the résumé is right." if slug == "resume-title" else ""
-
-
-def _solve(slug: str, exp: dict, served: Served, db: Path, cookie: str) -> None:
-    """The reference solution of an action task, through Guildline's HTTP routes."""
-    con = sqlite3.connect(db)
-    one = lambda sql, *a: con.execute(sql, a).fetchone()  # noqa: E731
-    go = lambda path, fields: post_form(served, HOST, path, fields, cookie)  # noqa: E731
-    if slug == "resume-title":
-        row = one("SELECT id, company, location, start_month, end_month, description FROM experience WHERE world_ref = 'exp-0'")
-        status, loc = go("/api/experience", [("action", "update"), ("id", str(row[0])), ("title", exp["correct"]),
-                                             ("company", row[1]), ("location", row[2]), ("start", row[3]),
-                                             ("end", row[4] or ""), ("description", row[5])])
-        assert status == 303 and "error" not in loc, loc
-    elif slug in ("accept-meetup", "withdraw-oldest"):
-        iid = one("SELECT i.id FROM invitations i JOIN people p ON p.id = i.person_id WHERE p.name = ?", exp["name"])[0]
-        status, loc = go("/api/invitations", [("invitation", str(iid)), ("action", "accept" if slug == "accept-meetup" else "withdraw")])
-        assert status == 303 and "done=" in loc, loc
-    elif slug in ("recruiter-availability", "thank-organizer"):
-        name = exp.get("recruiter") or exp["name"]
-        pid = one("SELECT id FROM people WHERE name = ?", name)[0]
-        status, loc = go("/api/threads", [("person", str(pid))])
-        assert status == 303 and loc.startswith("/messaging/"), loc
-        tid = loc.rsplit("/", 1)[1]
-        status, loc = go("/api/messages", [("thread", tid), ("body", "Thank you! Tuesday 10:00 or Thursday 15:00 next week?")])
-        assert status == 303 and "error" not in loc, loc
-    elif slug == "post-milestone":
-        status, loc = go("/api/posts", [("body", f"Big week: we hit a milestone on {exp['project']}. Thanks, team!")])
-        assert status == 303 and "error" not in loc, loc
-    elif slug == "save-best-job":
-        jid = one("SELECT id FROM jobs WHERE slug = ?", exp["job"])[0]
-        status, loc = go("/api/jobs", [("job", str(jid)), ("action", "save")])
-        assert status == 303 and "error" not in loc, loc
-    else:
-        pytest.fail(f"no reference solution for {slug}")
-    con.close()
+        assert grade(t, seeded, initial=seeded)[0] == 0, t.id

@@ -15,12 +15,8 @@ import hashlib
 import http.client
 import sqlite3
 import urllib.parse
-from pathlib import Path
-
-import pytest
 
 from builder.money import money
-from builder.tasks.grade import grade
 from builder.world import retail
 
 from .app_e2e import Served, run_e2e
@@ -216,69 +212,10 @@ def _post(served: Served, path: str, fields: list[tuple[str, str]], cookie: str)
     return res.status, res.getheader("Location") or ""
 
 
-def test_tasks_contract(world, default_layer, tmp_path):
-    """>= 8 tasks, >= 3 actions with sql checks, >= 4 spanning two apps; doing nothing scores 0 on every action;
-    the reference solutions (the app's own routes) score 100."""
-    from apps.shop.seed import credentials
+def test_tasks_contract(world):
+    """>= 8 tasks, >= 3 actions, >= 4 spanning two apps (tests/test_oracles.py runs the actions' reference solutions)."""
     from apps.shop.tasks import tasks
 
-    ts = {t.id.split("/")[-1]: t for t in tasks(world)}
-    actions = [t for t in ts.values() if t.kind == "action"]
-    assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts.values()) >= 4
-    layer_apps = default_layer / "var/lib/persona-desktop/apps"
-    dbs = {"shop": layer_apps / "shop/shop.sqlite", "bank": layer_apps / "bank/bank.sqlite"}
-    for t in actions:
-        assert grade(t, dbs)[0] == 0, t.id
-    cookie = f"sw_session={credentials(world)['session_token']}"
-    for slug, t in ts.items():
-        if t.kind != "action":
-            continue
-        (tmp_path / slug).mkdir()
-        with Served(default_layer, tmp_path / slug, now=world.now.isoformat()) as served:
-            _solve(slug, t.expected, served, served.database("shop"), cookie)
-            # The reference answer states the amounts the task asks for (the refund, the new order's total).
-            answer = " ".join(money(t.expected[k], world.currency) for k in ("refund_cents", "total_cents")
-                              if k in t.expected)
-            score, items = grade(t, {"shop": served.database("shop"), "bank": served.database("bank")}, answer)
-            judged = sum(i.weight for i in t.rubric if not i.check.machine)
-            assert score == 100 - judged, (slug, items)
-
-
-def _solve(slug: str, exp: dict, served: Served, db: Path, cookie: str) -> None:
-    """The reference solution of an action task, through Shopwell's HTTP routes."""
-    if slug == "return-item":
-        con = sqlite3.connect(db)
-        item = con.execute("SELECT i.id FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.order_number = ? "
-                           "AND i.sku = ?", (exp["order"], exp["sku"])).fetchone()[0]
-        con.close()
-        status, location = _post(served, "/api/returns", [("item", str(item)), ("order", exp["order"]),
-                                                          ("reason", "no_longer_needed"), ("comment", "")], cookie)
-        assert status == 303 and "returned=" in location, location
-    elif slug == "reorder-item":
-        con = sqlite3.connect(db)
-        card = con.execute("SELECT id FROM cards WHERE last4 = ?", (exp["card_last4"],)).fetchone()[0]
-        con.close()
-        status, location = _post(served, "/api/cart", [("action", "add"), ("sku", exp["sku"]), ("qty", str(exp["qty"]))], cookie)
-        assert status == 303 and "error" not in location, location
-        status, location = _post(served, "/api/orders", [("address", "1"), ("card", str(card))], cookie)
-        assert status == 303 and "placed=1" in location, location
-    elif slug == "reorder-before-trip":
-        status, location = _post(served, "/api/reorder", [("order", exp["order"])], cookie)
-        assert status == 303 and "reordered=" in location, location
-        status, location = _post(served, "/api/orders", [("address", "1"), ("card", "1")], cookie)
-        assert status == 303 and "placed=1" in location, location
-    elif slug == "subscribe":
-        status, location = _post(served, "/api/subscriptions", [("action", "subscribe"), ("sku", exp["sku"]),
-                                                                ("weeks", str(exp["every_weeks"])), ("qty", "1")], cookie)
-        assert status == 303 and "subscribed=" in location, location
-    elif slug == "review-product":
-        status, location = _post(served, "/api/reviews", [("product", exp["product_id"]), ("rating", str(exp["rating"])),
-                                                          ("headline", "Does the job well"),
-                                                          ("body", "Used it every day since it arrived; solid and well made.")],
-                                 cookie)
-        assert status == 303 and "reviewed=1" in location, location
-    elif slug == "wishlist-add":
-        status, location = _post(served, "/api/wishlist", [("product", exp["product_id"]), ("on", "1")], cookie)
-        assert status == 303 and "error" not in location, location
-    else:
-        pytest.fail(f"no reference solution for {slug}")
+    ts = tasks(world)
+    actions = [t for t in ts if t.kind == "action"]
+    assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts) >= 4

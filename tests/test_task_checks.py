@@ -10,8 +10,6 @@ import copy
 import hashlib
 import json
 import shutil
-import sqlite3
-import uuid
 from pathlib import Path
 
 import pytest
@@ -88,71 +86,6 @@ def seeded(tmp_path_factory):
     return get
 
 
-# --- What the bank app writes (apps/bank/web/lib/bank.ts: appendLines, transfer, payBill, sendMoney). ---
-
-def _append_lines(con: sqlite3.Connection, lines: list[dict]) -> None:
-    ids = [line["account_id"] for line in lines]
-    (now,) = con.execute("SELECT value FROM meta WHERE key = 'now'").fetchone()
-    (last,) = con.execute(f"SELECT MAX(posted_at) FROM transactions WHERE account_id IN ({','.join('?' * len(ids))})",
-                          ids).fetchone()
-    posted_at = last if last and last > now else now
-    for line in lines:
-        con.execute("UPDATE accounts SET balance_cents = balance_cents + ? WHERE id = ?",
-                    (line["amount_cents"], line["account_id"]))
-        (balance,) = con.execute("SELECT balance_cents FROM accounts WHERE id = ?", (line["account_id"],)).fetchone()
-        con.execute("INSERT INTO transactions (account_id, posted_at, description, counterparty, category, kind, "
-                    "amount_cents, balance_after_cents, transfer_id, memo, world_ref) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
-                    (line["account_id"], posted_at, line["description"], line.get("counterparty"), line["category"],
-                     line["kind"], line["amount_cents"], balance, line.get("transfer_id"), line.get("memo")))
-
-
-def _account(con: sqlite3.Connection, kind: str) -> int:
-    (account_id,) = con.execute("SELECT id FROM accounts WHERE kind = ?", (kind,)).fetchone()
-    return account_id
-
-
-def _transfer(con, from_kind: str, to_kind: str, cents: int) -> None:
-    tid = str(uuid.uuid4())
-    kind = "card_payment" if to_kind == "credit_card" else "transfer"
-    _append_lines(con, [
-        {"account_id": _account(con, from_kind), "amount_cents": -cents, "description": f"TRANSFER TO {to_kind.upper()}",
-         "category": "transfer", "kind": kind, "transfer_id": tid},
-        {"account_id": _account(con, to_kind), "amount_cents": cents, "description": f"TRANSFER FROM {from_kind.upper()}",
-         "category": "transfer", "kind": kind, "transfer_id": tid},
-    ])
-
-
-def _pay_out(con, table: str, name: str, cents: int, description: str, kind: str, memo: str | None = None) -> None:
-    row = con.execute(f"SELECT * FROM {table} WHERE name = ?", (name,)).fetchone()
-    assert row is not None, f"{name!r} is not a saved {table[:-1]} in the bank"
-    category = con.execute("SELECT category FROM payees WHERE name = ?", (name,)).fetchone() if table == "payees" else None
-    _append_lines(con, [{"account_id": _account(con, "checking"), "amount_cents": -cents,
-                         "description": description.format(name), "counterparty": name,
-                         "category": category[0] if category else "p2p", "kind": kind, "memo": memo}])
-
-
-def do_reference_solution(task: Task, db: Path) -> None:
-    """Make, directly in ``db``, the rows the bank app writes for what ``task`` asks."""
-    slug = task.id.rsplit("/", 1)[1]
-    e = task.expected
-    con = sqlite3.connect(db)
-    try:
-        if slug == "transfer-to-savings":
-            _transfer(con, "checking", "savings", e["amount_cents"])
-        elif slug == "pay-card-in-full":
-            _transfer(con, "checking", "credit_card", e["amount_cents"])
-        elif slug == "bill-pay":
-            _pay_out(con, "payees", e["payee"], e["amount_cents"], "BILL PAY {}", "bill_payment")
-        elif slug == "send-money":
-            _pay_out(con, "contacts", e["contact"], e["amount_cents"], "ZELLE TO {}", "p2p_sent", memo=e["memo"])
-        else:
-            raise AssertionError(f"no reference solution for action task {task.id}: add one here")
-        con.commit()
-    finally:
-        con.close()
-
-
 def _action_tasks(world) -> list[Task]:
     out = [t for t in tasks(world) if t.kind == "action"]
     assert out
@@ -178,7 +111,7 @@ def test_tricky_checks_run_without_sql_errors(tricky_world, seeded):
     db = seeded(tricky_world)
     for t in tasks(tricky_world):
         for check in _sql_checks(t):
-            ok, evidence = run_check(check, {"bank": db}, "")
+            _ok, evidence = run_check(check, {"bank": db}, "")
             assert evidence.startswith("query returned"), (t.id, check.query, evidence)
 
 
@@ -191,17 +124,18 @@ def test_tricky_doing_nothing_scores_zero(tricky_world, seeded):
     assert _sha256(db) == before
 
 
-def test_tricky_reference_solutions_score_100(tricky_world, seeded, tmp_path):
+def test_tricky_oracles_score_100_through_the_bank(tricky_world, tmp_path_factory, tmp_path):
+    """The bank's reference solutions (apps/bank/oracle.py) pick the tricky payee and contact in the served
+    bank, post them through its forms, and score 100, the state diff included (nothing dropped or deleted)."""
+    from .app_e2e import layer
+    from .test_oracles import run_oracle
+
+    built = layer(tricky_world, tmp_path_factory.mktemp("layers"))
     for t in _action_tasks(tricky_world):
-        db = tmp_path / f"{t.id.rsplit('/', 1)[1]}.sqlite"
-        shutil.copyfile(seeded(tricky_world), db)
-        do_reference_solution(t, db)
-        score, results = grade(t, {"bank": db}, answer="Done.")
-        assert score == 100, (t.id, results)
-    # The "payee" that looks like SQL did not drop anything.
-    con = sqlite3.connect(db)
-    assert con.execute("SELECT COUNT(*) FROM accounts").fetchone()[0] >= 2
-    con.close()
+        work = tmp_path / t.id.rsplit("/", 1)[1]
+        work.mkdir()
+        before, after, items = run_oracle(t, tricky_world, built, work)
+        assert (before, after) == (0, 100), (t.id, before, after, items)
 
 
 def test_tricky_check_queries_hold_no_spec_text(tricky_world):
@@ -234,15 +168,14 @@ def test_no_check_query_holds_spec_text(any_world):
     _assert_no_spec_text_in_queries(any_world[1])
 
 
-def test_reference_solutions_score_100_and_nothing_scores_0(any_world, seeded, tmp_path):
+def test_doing_nothing_scores_0(any_world, seeded):
+    """Every persona: an untouched bank scores 0 on every action task, state diff included (the oracles'
+    100 is tests/test_oracles.py)."""
     world = any_world[1]
+    db = seeded(world)
     for t in _action_tasks(world):
-        assert grade(t, {"bank": seeded(world)}, answer="Done.")[0] == 0, t.id
-        db = tmp_path / f"{t.id.rsplit('/', 1)[1]}.sqlite"
-        shutil.copyfile(seeded(world), db)
-        do_reference_solution(t, db)
-        score, results = grade(t, {"bank": db}, answer="Done.")
-        assert score == 100, (t.id, results)
+        score, results = grade(t, {"bank": db}, answer="Done.", initial={"bank": db})
+        assert score == 0, (t.id, results)
 
 
 # --- The grader's connection. ---

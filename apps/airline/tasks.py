@@ -12,7 +12,7 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from builder.money import money
-from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.accounts import payment_cards
 from builder.world.planted import airline_flights
@@ -26,6 +26,11 @@ CITY = NETWORK["cities"]
 
 def _sql(app: str, query: str, params: list, expected: list[list]) -> Check:
     return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _diff(*changes: Change) -> Check:
+    """Only ``changes`` in the airline's database (its sign-in sessions aside)."""
+    return Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"])
 
 
 def _text(*forms: str) -> Check:
@@ -164,38 +169,50 @@ def tasks(world: World) -> list[Task]:
                                   WHERE t.world_ref = ? AND x.position = 0 AND t.changed_at IS NOT NULL
                                   AND substr(t.seat, -1) IN ({marks})""", [f"{upcoming[0].id}:0", *aisles], [[1]])
         dest_city = CITY.get(arrive["to"], arrive["to"])
+        seat_only = RubricItem(id="only-seat", weight=15, requirement="Nothing else changed at Meridian Air: only my seat",
+                               check=_diff(Change(table="seats", op="update", min=1, max=1, columns=["seat", "changed_at"])))
         if companions:
             who = companions[0]
-            task("aisle-seat-tell", [APP, "messaging"], kind="action", difficulty="medium", time_limit_seconds=600,
+            task("aisle-seat-tell", [APP, "messaging"], kind="action", category="long_horizon", difficulty="medium",
+                 time_limit_seconds=600,
                  instruction=f"Change my seat on the flight to {dest_city} ({nf['flight_number']}) to an aisle seat, "
                              f"then text {who.split()[0]} my new seat number.",
                  expected={"pnr": nf["pnr"], "flight_number": nf["flight_number"], "aisle_letters": aisles, "contact": who,
                            "world_ref": f"{upcoming[0].id}:0"},
-                 rubric=[RubricItem(id="seat", weight=60, requirement=f"My seat on {nf['flight_number']} is now an aisle seat "
+                 rubric=[RubricItem(id="seat", weight=45, requirement=f"My seat on {nf['flight_number']} is now an aisle seat "
                                                                       f"({'/'.join(aisles)})", check=seat_check),
                          RubricItem(id="text", weight=40, requirement=f"A new text to {who} in Parley",
                                     check=_sql("messaging", """SELECT COUNT(*) > 0 FROM messages m
                                                JOIN conversations c ON c.id = m.conversation_id JOIN contacts k ON k.id = c.contact_id
                                                WHERE m.world_ref IS NULL AND m.sender_id IS NULL AND k.name = ?""",
-                                               [who], [[1]]))])
+                                               [who], [[1]])), seat_only])
         else:
             task("aisle-seat", [APP], kind="action", difficulty="easy", time_limit_seconds=420,
                  instruction=f"Change my seat on the flight to {dest_city} ({nf['flight_number']}) to an aisle seat.",
                  expected={"pnr": nf["pnr"], "flight_number": nf["flight_number"], "aisle_letters": aisles,
                            "world_ref": f"{upcoming[0].id}:0"},
-                 rubric=[RubricItem(id="seat", weight=100, requirement="My seat is now an aisle seat", check=seat_check)])
+                 rubric=[RubricItem(id="seat", weight=85, requirement="My seat is now an aisle seat", check=seat_check),
+                         seat_only])
 
         # 9. Cancel the next trip: what the fare rules give back.
         booking = next(b for b in bookings if b.data["pnr"] == nf["pnr"])
         fam = FAMILY_BY_NAME.get(booking.data["fare_class"], FAMILY_BY_NAME["Economy"])
         back = {"none": "no credit and no refund", "credit": f"{money(booking.data['price_cents'], cur)} travel credit",
                 "refund": f"a refund of {money(booking.data['price_cents'], cur)}"}[fam["cancel"]]
-        rubric = [RubricItem(id="cancelled", weight=70, requirement=f"Trip {nf['pnr']} is cancelled",
+        rubric = [RubricItem(id="cancelled", weight=55, requirement=f"Trip {nf['pnr']} is cancelled",
                              check=_sql(APP, "SELECT status FROM bookings WHERE pnr = ? AND cancelled_at IS NOT NULL",
                                         [nf["pnr"]], [["cancelled"]])),
                    RubricItem(id="outcome", weight=30, requirement=f"Reports what comes back: {back}",
                               check=Check(type="answer_amount", cents=booking.data["price_cents"]) if fam["cancel"] != "none"
-                              else _text("no credit", "no refund", "nothing back", "not refundable", "non-refundable"))]
+                              else _text("no credit", "no refund", "nothing back", "not refundable", "non-refundable")),
+                  RubricItem(id="only-cancel", weight=15,
+                             requirement="Nothing else changed at Meridian Air: only that trip cancelled (with its credit "
+                                         "or refund)",
+                             check=_diff(Change(table="bookings", op="update", min=1, max=1,
+                                                columns=["status", "cancelled_at", "credit_cents", "refund_cents"]),
+                                         Change(table="segments", op="update", min=1, columns=["status"]),
+                                         Change(table="travel_credits", op="insert", min=0, max=1),
+                                         Change(table="payments", op="insert", min=0, max=1)))]
         task("cancel-next-trip", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
              instruction=f"I can't make my {booking.data['destination']} trip any more. Cancel it, and tell me what I get back.",
              expected={"pnr": nf["pnr"], "fare_class": booking.data["fare_class"], "back": fam["cancel"]}, rubric=rubric)
@@ -217,7 +234,7 @@ def tasks(world: World) -> list[Task]:
                          "How much was charged?",
              expected={"origin": home, "destination": dest, "date": day.isoformat(), "flight_number": f"MR {number}",
                        "option": f"{number}@{day.isoformat()}", "family": "MAIN"},
-             rubric=[RubricItem(id="booking", weight=60, requirement=f"A new Economy booking on MR {number} {home}-{dest} on {day}",
+             rubric=[RubricItem(id="booking", weight=45, requirement=f"A new Economy booking on MR {number} {home}-{dest} on {day}",
                                 check=_sql(APP, """SELECT COUNT(*) FROM bookings b JOIN segments s ON s.booking_id = b.id
                                            WHERE b.world_ref IS NULL AND b.status != 'cancelled' AND b.fare_family = 'MAIN'
                                            AND b.passengers = 1 AND s.flight_number = ? AND s.origin = ? AND s.destination = ?
@@ -225,11 +242,17 @@ def tasks(world: World) -> list[Task]:
                                            [[1]])),
                       RubricItem(id="charged", weight=40, requirement="The card shows the airline's pending charge in the bank",
                                  check=_sql("bank", "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge'",
-                                            [APP], [[1]]))])
+                                            [APP], [[1]])),
+                     RubricItem(id="only-booking", weight=15,
+                                requirement="Nothing else changed at Meridian Air: only the new one-way booking",
+                                check=_diff(*(Change(table=t, op="insert", min=1, max=1)
+                                              for t in ("bookings", "segments", "passengers", "seats", "payments"))))])
 
     chain = flight_change_task(world)
     if chain:
         out.append(chain)
+    out.extend(insight_tasks(world))
+    out.extend(crossapp_tasks(world))
     return out
 
 
@@ -267,14 +290,14 @@ def flight_change_task(world: World) -> Task | None:
     dest = item["destination"]
     flight_match = "(ref = ? OR instr(title, ?) > 0 OR instr(title, ?) > 0)"
     rubric = [
-        RubricItem(id="calendar-new", weight=15,
+        RubricItem(id="calendar-new", weight=10,
                    requirement=f"Daybook has the flight at its new departure, {new_dep:%b %-d %H:%M}",
                    check=_sql("calendar", f"SELECT COUNT(*) > 0 FROM events WHERE start_utc = ? AND {flight_match}",
                               [new_utc, flight.id, old_number, new_number], [[1]])),
         RubricItem(id="calendar-old", weight=5, requirement=f"…and no longer at the old one, {old_dep:%b %-d %H:%M}",
                    check=_sql("calendar", f"SELECT COUNT(*) FROM events WHERE start_utc = ? AND {flight_match}",
                               [old_utc, flight.id, old_number, new_number], [[0]])),
-        RubricItem(id="ride", weight=20,
+        RubricItem(id="ride", weight=15,
                    requirement=f"A ZipRide Home -> {airport} is scheduled with pickup between {lo:%b %-d %H:%M} and "
                                f"{hi:%H:%M}",
                    check=_sql("rides", """SELECT COUNT(*) > 0 FROM rides r JOIN places a ON a.id = r.pickup_place_id
@@ -314,19 +337,27 @@ def flight_change_task(world: World) -> Task | None:
                                    "(judge: read the message)"),
         ]
     else:  # the weights of the companion's items go to the two machine checks a solo traveller keeps
-        rubric[2] = rubric[2].model_copy(update={"weight": 30})
+        rubric[2] = rubric[2].model_copy(update={"weight": 25})
         rubric[5] = rubric[5].model_copy(update={"weight": 20})
         rubric[6] = rubric[6].model_copy(update={"weight": 10})
+    rubric.append(RubricItem(
+        id="only-hotel", weight=10,
+        requirement="Nothing else changed at Bramblestay: only that stay moved (or cancelled and booked again)",
+        check=Check(type="state_diff", app="stays", ignore=["sessions"], changes=[
+            Change(table="bookings", op="update", min=1, max=1), Change(table="bookings", op="insert", min=0, max=1),
+            Change(table="booking_nights", op="update", min=0), Change(table="booking_nights", op="delete", min=0),
+            Change(table="booking_nights", op="insert", min=0), Change(table="booking_changes", op="insert", min=0, max=1),
+            Change(table="threads", op="insert", min=0, max=1), Change(table="messages", op="insert", min=0)])))
     todo = ["move the flight in my calendar",
             "book a ZipRide from home to the airport with pickup 2½ to 3 hours before the new departure",
             "change the hotel so the stay starts the night I now arrive (same check-out)",
-            "email the restaurant of the dinner booked for my first evening there to move it to the same time the "
-            "next evening"]
+            ("email the restaurant of the dinner booked for my first evening there to move it to the same time the "
+             "next evening")]
     if companions:
         todo.append(f"let {companions[0]} know about the new flight in Parley")
     return Task(
         id=f"{p.id}/airline/flight-change-fallout", persona=p.id, apps_involved=apps, kind="action",
-        difficulty="hard", time_limit_seconds=1800,
+        category="long_horizon", planted=[item["id"]], difficulty="hard", time_limit_seconds=1800,
         instruction=f"Meridian Air changed my flight to {dest}. Sort out everything the change breaks: "
                     + "; ".join(todo[:-1]) + f"; and {todo[-1]}.",
         expected={"pnr": item["pnr"], "old_flight": old_number, "new_flight": new_number,
@@ -338,3 +369,192 @@ def flight_change_task(world: World) -> Task | None:
                   "dinner": steps["dinner_reservation"]["old"], "companion": companions[0] if companions else None},
         rubric=rubric)
 
+
+# --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
+
+
+def _seat_kind(seat: str, aircraft: str) -> str:
+    """``window``, ``aisle`` or ``middle`` for ``seat`` (``17A``) on ``aircraft`` (network.json economy layout)."""
+    a = next((x for x in NETWORK["aircraft"] if x["name"] == aircraft), None)
+    letters = a["economy_letters"].replace("|", "") if a else "ABCDEF"
+    letter = seat[-1]
+    if letter in (letters[0], letters[-1]):
+        return "window"
+    return "aisle" if a and letter in aisle_letters(aircraft) else "middle"
+
+
+def insight_tasks(world: World) -> list[Task]:
+    """Meridian Air's contradiction, counterfactual and preference tasks: the booking mail against the airline's
+    changed schedule, the plans still on the old day, when the original flight would have landed, a one-seat booking,
+    the seat and departure time the persona picks. Items the world lacks give no task."""
+    from collections import Counter
+
+    from builder.tasks import answers as A
+    from builder.tasks.phrasing import day_phrase
+
+    p = world.persona
+    pid, cur, today = p.id, world.currency, world.now.date()
+    out: list[Task] = []
+    by_id = {e.id: e for e in world.events}
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/airline/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    it = A.planted(world, "chain/flight-change")
+    steps = {s["step"]: s for s in (it or {}).get("steps", [])}
+    if it and "airline_change" in steps and "booking" in steps:
+        old_dep, new_dep = dt.datetime.fromisoformat(it["old_departure"]), dt.datetime.fromisoformat(it["new_departure"])
+        new_arr = dt.datetime.fromisoformat(it["new_arrival"])
+        old_arr = new_arr - (new_dep - old_dep)
+        flight = by_id[it["flight_id"]]
+        old_no, new_no = flight.data["flight_number"], steps["airline_change"]["new_flight"]
+        dest = it["destination"]
+        task("cx-confirmation-vs-airline", ["airline", "mail"], kind="lookup", category="contradiction",
+             difficulty="medium", time_limit_seconds=420,
+             instruction=f"My booking confirmation email for {dest} says I'm on {old_no} "
+                         f"{day_phrase(old_dep.date(), today)}. Is that still what Meridian Air has? Give me the flight "
+                         "number and departure day I'm actually on now, and what the confirmation said.",
+             expected={"pnr": it["pnr"], "right": {"flight": new_no, "departure": it["new_departure"]},
+                       "stale": {"flight": old_no, "departure": it["old_departure"]}, "truth": "airline"},
+             planted=[it["id"]],
+             rubric=[RubricItem(id="flight", weight=35, requirement=f"Gives the new flight {new_no}",
+                                check=A.text(new_no, new_no.replace(" ", ""))),
+                     RubricItem(id="day", weight=35, requirement=f"Gives the new day {new_dep:%B %-d}",
+                                check=A.text(*A.date_forms(new_dep))),
+                     RubricItem(id="order", weight=30, requirement="Names the new day before the old one",
+                                check=A.names([A.date_forms(new_dep), A.date_forms(old_dep)], ordered=True))])
+        task("cf-original-arrival", ["airline", "mail"], kind="lookup", category="counterfactual", difficulty="medium",
+             time_limit_seconds=420,
+             instruction=f"Meridian Air changed my flight to {dest}. Had they kept my original flight, on what day and "
+                         f"at what local time would I have landed in {dest}?",
+             expected={"arrival": old_arr.isoformat(), "flight": old_no},
+             planted=[it["id"]],
+             rubric=[RubricItem(id="day", weight=50, requirement=f"Says {old_arr:%A, %B %-d}",
+                                check=A.text(*A.date_forms(old_arr))),
+                     RubricItem(id="time", weight=50, requirement=f"Says {A.clock(old_arr)} local time",
+                                check=A.text(*A.time_forms(old_arr)))])
+        stale = []
+        if "calendar_flight" in steps:
+            stale.append(("calendar", ["calendar", "Daybook"], "the calendar's flight entry"))
+        if "airport_ride" in steps:
+            stale.append(("ride", ["ZipRide", "ride"], "the ZipRide airport ride"))
+        if "hotel_check_in" in steps:
+            h = steps["hotel_check_in"].get("hotel") or by_id[steps["hotel_check_in"]["event_id"]].data["hotel"]
+            stale.append(("hotel", [h, "hotel"], f"the hotel ({h})"))
+        if "dinner_reservation" in steps and steps["dinner_reservation"].get("restaurant"):
+            r = steps["dinner_reservation"]["restaurant"]
+            stale.append(("dinner", [r], f"the dinner at {r}"))
+        if len(stale) >= 3:
+            apps = ["airline", "mail", "calendar", "rides", "stays"]
+            w_each = 60 // len(stale)
+            rubric = [RubricItem(id="new-day", weight=100 - w_each * len(stale),
+                                 requirement=f"Says the flight now leaves {new_dep:%B %-d}",
+                                 check=A.text(*A.date_forms(new_dep)))]
+            rubric += [RubricItem(id=k, weight=w_each, requirement=f"Names {label}", check=A.text(*forms))
+                       for k, forms, label in stale]
+            task("cx-plans-on-old-day", apps, kind="aggregation", category="contradiction", difficulty="hard",
+                 time_limit_seconds=900,
+                 instruction=f"Meridian Air moved my {dest} flight. Which of my other plans for that trip (calendar, "
+                             "rides, hotel, restaurant reservations) still assume the old day? List each one, and tell "
+                             "me the day I actually fly now.",
+                 expected={"new_departure": it["new_departure"], "stale": [k for k, _, _ in stale]},
+                 planted=[it["id"]], rubric=rubric)
+
+    # A past booking for several passengers: what one seat alone would have cost.
+    past = [b for b in world.of_kind("flight_booking") if b.status == "done" and len(b.data.get("passengers", [])) > 1
+            and b.data["fare_per_passenger_cents"] * len(b.data["passengers"]) == b.data["total_cents"]
+            and all(dt.datetime.fromisoformat(x["dep_local"]).replace(tzinfo=None) < world.now
+                    for x in b.data["itinerary"])]
+    if past:
+        b = past[-1].data
+        others = [n for n in b["passengers"] if n != p.identity.name]
+        task("cf-solo-ticket", ["airline", "bank"], kind="aggregation", category="counterfactual", difficulty="medium",
+             time_limit_seconds=420,
+             instruction=f"For my {b['destination']} trip I booked the flights for {' and '.join(others)} too. Had I "
+                         "booked only my own ticket, what would the booking have cost, and what did I actually pay?",
+             expected={"pnr": b["pnr"], "solo_cents": b["fare_per_passenger_cents"], "paid_cents": b["total_cents"]},
+             rubric=[RubricItem(id="solo", weight=70, requirement=f"States {money(b['fare_per_passenger_cents'], cur)}",
+                                check=A.amount(b["fare_per_passenger_cents"])),
+                     RubricItem(id="paid", weight=30, requirement=f"States the {money(b['total_cents'], cur)} paid",
+                                check=A.amount(b["total_cents"]))])
+
+    flights = [e for e in world.of_kind("flight") if e.status == "done" and e.data.get("seat")
+               and dt.datetime.fromisoformat(e.data["dep_local"]).replace(tzinfo=None) < world.now]
+    kinds = Counter(_seat_kind(e.data["seat"], e.data["aircraft"]) for e in flights)
+    top = kinds.most_common(2)
+    if top and top[0][0] != "middle" and (len(top) == 1 or top[0][1] > top[1][1]):
+        kind, n = top[0]
+        task("pref-seat", ["airline"], kind="aggregation", category="preference_inference", difficulty="medium",
+             time_limit_seconds=420,
+             instruction="Looking at the seats I've had on my past Meridian Air flights, do I prefer a window or an "
+                         "aisle seat? On how many of those flights did I sit that way?",
+             expected={"preference": kind, "flights": n, "of": len(flights)},
+             rubric=[RubricItem(id="kind", weight=70, requirement=f"Says {kind}",
+                                check=A.text(kind, {"window": "Fenster", "aisle": "Gang"}[kind])),
+                     RubricItem(id="count", weight=30, requirement=f"Says {n} flights", check=A.number(n))])
+
+    outbound = [e for e in flights if e.data.get("direction") == "outbound"]
+    def slot(h: int) -> str:
+        return "morning" if h < 12 else "afternoon" if h < 17 else "evening"
+
+    slots = Counter(slot(dt.datetime.fromisoformat(e.data["dep_local"]).hour) for e in outbound)
+    top = slots.most_common(2)
+    if top and (len(top) == 1 or top[0][1] > top[1][1]):
+        s, n = top[0]
+        task("pref-departure-time", ["airline"], kind="aggregation", category="preference_inference",
+             difficulty="medium", time_limit_seconds=420,
+             instruction="When I fly out on a trip, what time of day do my outbound flights usually leave: morning "
+                         "(before noon), afternoon (noon to 5 PM) or evening? How many of my past outbound flights "
+                         "did?",
+             expected={"slot": s, "flights": n, "of": len(outbound)},
+             rubric=[RubricItem(id="slot", weight=70, requirement=f"Says {s}",
+                                check=A.text(s, {"morning": "Vormittag", "afternoon": "Nachmittag", "evening": "Abend"}[s])),
+                     RubricItem(id="count", weight=30, requirement=f"Says {n} flights", check=A.number(n))])
+    return out
+
+
+# --- Cross-app answer tasks: what each past trip cost, all in ---------------------------------------------------
+
+
+def crossapp_tasks(world: World) -> list[Task]:
+    """A recap of every past trip across Meridian Air (the flights), Bramblestay (the hotel), ZipRide (the rides there),
+    the bank (the hotel's and the meals' card charges, foreign transaction fees) and Shopwell (parcels delivered at
+    home while away). A trip without a hotel charge gives no task."""
+    from builder.tasks import answers as A
+    from builder.tasks.crossapp import past_trips
+
+    p = world.persona
+    pid, cur = p.id, world.currency
+    out: list[Task] = []
+    openings = ["Give me the full damage for my {city} trip", "Do a cost recap of my {city} trip",
+                "I'm doing my travel expenses for my {city} trip", "Put together what my {city} trip cost me"]
+    for i, t in enumerate(past_trips(world)):
+        parts = [("flights", "the flights (the whole booking)", t.flights_cents, "airline"),
+                 ("hotel", f"the hotel ({t.hotel}) as charged to my card", t.hotel_cents, "stays")]
+        if t.rides:
+            parts.append(("rides", "the ZipRides there", t.rides_cents, "rides"))
+        if t.meals:
+            parts.append(("meals", f"what I spent at restaurants in {t.city} on my card", t.meals_cents, "bank"))
+        if t.fees:
+            parts.append(("fees", "the foreign transaction fees", t.fees_cents, "bank"))
+        total = sum(x[2] for x in parts)
+        apps = sorted({x[3] for x in parts} | {"bank"} | ({"shop"} if t.parcels else set()))
+        when = f"in {t.depart:%B %Y}"
+        ask = ", ".join(x[1] for x in parts[:-1]) + f" and {parts[-1][1]}"
+        instruction = (openings[i % len(openings)].format(city=t.city) + f" {when}: {ask}, each, and the total. ")
+        weight_parts = 60 if t.parcels else 75
+        ws = [weight_parts // len(parts)] * len(parts)
+        ws[0] += weight_parts - sum(ws)
+        rubric = [RubricItem(id=k, weight=w, requirement=f"{label[0].upper() + label[1:]}: {money(c, cur)}",
+                             check=A.amount(c)) for (k, label, c, _), w in zip(parts, ws)]
+        rubric.append(RubricItem(id="total", weight=25, requirement=f"Total {money(total, cur)}", check=A.amount(total)))
+        expected = {"trip": t.trip, "city": t.city, "parts_cents": {x[0]: x[2] for x in parts}, "total_cents": total}
+        if t.parcels:
+            instruction += "Also, how many Shopwell parcels were delivered at home while I was away?"
+            rubric.append(RubricItem(id="parcels", weight=15, requirement=f"{len(t.parcels)} Shopwell parcels arrived",
+                                     check=A.number(len(t.parcels))))
+            expected["parcels"] = [d.data["order_id"] for d in t.parcels]
+        out.append(Task(id=f"{pid}/airline/x-trip-recap-{t.trip}", persona=pid, apps_involved=apps, kind="aggregation",
+                        difficulty="hard", time_limit_seconds=1500, instruction=instruction.strip(),
+                        expected=expected, rubric=rubric))
+    return out

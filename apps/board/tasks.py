@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.locale import Fmt
 from builder.world.projects import board
@@ -21,6 +21,12 @@ COMMENT = "Specs and the latest notes are linked in the description now."
 NEW_TITLE = "Collect open questions before the next review"
 STATUS_WORDS = {"backlog": ["backlog"], "todo": ["to do", "todo", "zu erledigen"], "in_progress": ["in progress", "in arbeit"],
                 "in_review": ["in review", "review"], "done": ["done", "erledigt", "fertig"]}
+
+
+def _only(what: str, *changes: Change) -> RubricItem:
+    """The state_diff item: exactly ``changes`` on the board, nothing else."""
+    return RubricItem(id="nothing-else", weight=15, requirement=f"Nothing else changed on the board: only {what}",
+                      check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]))
 
 
 def _sql(query: str, params: list, expected: list[list]) -> Check:
@@ -115,11 +121,14 @@ def tasks(world: World) -> list[Task]:
              instruction=f"{who.split()[0]} mentioned a ticket in {_where(e)} in work chat on {fmt.long_date(e.at.date())}. "
                          "Assign that ticket to me on the board.",
              expected={"key": t["key"], "message": e.id, "assignee": me},
-             rubric=[RubricItem(id="assigned", weight=80, requirement=f"{t['key']} is assigned to {me}",
+             rubric=[RubricItem(id="assigned", weight=70, requirement=f"{t['key']} is assigned to {me}",
                                 check=_sql("SELECT p.is_me FROM tickets t JOIN people p ON p.id = t.assignee_id WHERE t.key = ?",
                                            [t["key"]], [[1]])),
-                     RubricItem(id="recorded", weight=20, requirement="The change shows in the ticket's activity",
-                                check=_changed(t["key"], "assignee"))])
+                     RubricItem(id="recorded", weight=15, requirement="The change shows in the ticket's activity",
+                                check=_changed(t["key"], "assignee")),
+                     _only(f"{t['key']}'s assignee and its one activity entry",
+                           Change(table="tickets", op="update", min=1, max=1, columns=["assignee_id", "updated_at"]),
+                           Change(table="activity", op="insert", min=1, max=1))])
 
     # 3. Action: move the persona's ticket to review.
     t = tg["to_review"]
@@ -127,10 +136,13 @@ def tasks(world: World) -> list[Task]:
         task("move-to-review", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"I'm done with the work on \"{t['title']}\". Move it to In review on the board.",
              expected={"key": t["key"], "status": "in_review"},
-             rubric=[RubricItem(id="status", weight=80, requirement=f"{t['key']} is In review",
+             rubric=[RubricItem(id="status", weight=70, requirement=f"{t['key']} is In review",
                                 check=_sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_review"]])),
-                     RubricItem(id="recorded", weight=20, requirement="The move shows in the ticket's activity",
-                                check=_changed(t["key"], "status"))])
+                     RubricItem(id="recorded", weight=15, requirement="The move shows in the ticket's activity",
+                                check=_changed(t["key"], "status")),
+                     _only(f"{t['key']}'s status (and its place in the column) and its one activity entry",
+                           Change(table="tickets", op="update", min=1, max=1, columns=["status", "rank", "updated_at"]),
+                           Change(table="activity", op="insert", min=1, max=1))])
 
     # 4. Action: comment on a ticket.
     t = tg["comment_on"]
@@ -138,10 +150,14 @@ def tasks(world: World) -> list[Task]:
         task("comment", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"Leave a comment on {t['key']} saying: {COMMENT}",
              expected={"key": t["key"], "body": COMMENT},
-             rubric=[RubricItem(id="comment", weight=100, requirement=f"{t['key']} has the comment \"{COMMENT}\"",
+             rubric=[RubricItem(id="comment", weight=85, requirement=f"{t['key']} has the comment \"{COMMENT}\"",
                                 check=_sql("SELECT count(*) FROM comments c JOIN tickets t ON t.id = c.ticket_id "
                                            "WHERE t.key = ? AND c.world_ref IS NULL AND trim(c.body) = ?",
-                                           [t["key"], COMMENT], [[1]]))])
+                                           [t["key"], COMMENT], [[1]])),
+                     _only("the one comment (the ticket's last-updated time and activity entry with it)",
+                           Change(table="comments", op="insert", min=1, max=1),
+                           Change(table="tickets", op="update", min=0, max=1, columns=["updated_at"]),
+                           Change(table="activity", op="insert", min=0, max=1))])
 
     # 5. Action: create a ticket in the current sprint, assigned to a colleague.
     mates = [x for x in tg["people"] if not x["is_me"]]
@@ -153,15 +169,18 @@ def tasks(world: World) -> list[Task]:
                          f"high priority, assigned to {mate['name']}.",
              expected={"title": NEW_TITLE, "project": pr["name"], "sprint": cur["number"], "assignee": mate["name"],
                        "priority": "high"},
-             rubric=[RubricItem(id="exists", weight=40, requirement=f"A new ticket titled \"{NEW_TITLE}\" exists",
+             rubric=[RubricItem(id="exists", weight=35, requirement=f"A new ticket titled \"{NEW_TITLE}\" exists",
                                 check=_sql("SELECT count(*) FROM tickets WHERE world_ref IS NULL AND trim(title) = ?",
                                            [NEW_TITLE], [[1]])),
-                     RubricItem(id="fields", weight=60,
+                     RubricItem(id="fields", weight=50,
                                 requirement=f"It is in {pr['name']}, {cur['name']}, high priority, assigned to {mate['name']}",
                                 check=_sql("SELECT count(*) FROM tickets t JOIN projects p ON p.id = t.project_id "
                                            "JOIN people a ON a.id = t.assignee_id WHERE t.world_ref IS NULL "
                                            "AND trim(t.title) = ? AND p.name = ? AND t.sprint_id = ? AND t.priority = 'high' "
-                                           "AND a.name = ?", [NEW_TITLE, pr["name"], cur["number"], mate["name"]], [[1]]))])
+                                           "AND a.name = ?", [NEW_TITLE, pr["name"], cur["number"], mate["name"]], [[1]])),
+                     _only("the one new ticket and its activity entry",
+                           Change(table="tickets", op="insert", min=1, max=1),
+                           Change(table="activity", op="insert", min=1, max=1))])
 
     # 6. Open story points of the current sprint (aggregation).
     cur = tg["current"]
@@ -198,4 +217,69 @@ def tasks(world: World) -> list[Task]:
              rubric=[RubricItem(id="status", weight=50, requirement=f"Says it is {t['status'].replace('_', ' ')}",
                                 check=_text(*STATUS_WORDS[t["status"]])),
                      RubricItem(id="assignee", weight=50, requirement=f"Names {t['assignee']}", check=_text(t["assignee"]))])
+    out += long_tasks(world)
     return out
+
+
+def long_tasks(world: World) -> list[Task]:
+    """The board's long-horizon chain: hand over the persona's open tickets before the next trip."""
+    from builder.tasks import steps as S
+    from builder.tasks.model import Change
+    from builder.tasks.phrasing import day_phrase
+    from builder.world.planted import airline_flights
+
+    p = world.persona
+    b = board(world)
+    me = p.identity.name
+    mine = [t for t in b["tickets"] if t["assignee"] == me and t["status"] != "done"]
+    colleagues = [c for c in (p.work.colleagues if p.work else []) if c in {x["name"] for x in b["people"]}]
+    contacts = {c.name: c for c in p.contacts}
+    if not mine or len(colleagues) < 2 or not contacts.get(colleagues[0]) or not contacts[colleagues[0]].email:
+        return []
+    moved = airline_flights(world)
+    legs = sorted(({**f.data, **moved.get(f.id, {})} for f in world.of_kind("flight")), key=lambda d: d["dep_utc"])
+    now = world.now.isoformat()
+    upcoming = [d for d in legs if d["dep_local"][:19] > now]
+    if not upcoming:
+        return []
+    trip = upcoming[0]["trip"]
+    leave = dt.date.fromisoformat(min(d["dep_local"] for d in upcoming if d["trip"] == trip)[:10])
+    back = dt.date.fromisoformat(max(d["arr_local"] for d in upcoming if d["trip"] == trip)[:10])
+    lead, taker = colleagues[0], colleagues[1]
+    lead_email = contacts[lead].email
+    keys = [t["key"] for t in mine]
+    marks = ",".join("?" for _ in keys)
+    today = world.now.date()
+    return [Task(
+        id=f"{p.id}/board/travel-handover", persona=p.id, kind="action", category="long_horizon",
+        apps_involved=[APP, "airline", "workchat", "calendar", "mail"], difficulty="hard", time_limit_seconds=1500,
+        instruction=f"Before my next trip (check my flights for the days), hand my work over: reassign every open "
+                    f"ticket of mine on the board to {taker}; post in #team-design on Huddle which tickets "
+                    f"{taker.split()[0]} is taking over (by key) and the days I'm away; set my Huddle status to "
+                    f"\"Out of office\" until the day I fly back; block those days (from the day I leave to the day I "
+                    f"fly back) in my work calendar as an all-day \"Out of office\"; and email {lead.split()[0]} the "
+                    "same handover.",
+        expected={"keys": keys, "taker": taker, "lead": lead, "lead_email": lead_email, "leave": leave.isoformat(),
+                  "back": back.isoformat()},
+        rubric=[RubricItem(id="reassigned", weight=25, requirement=f"{', '.join(keys)} are assigned to {taker}",
+                           check=_sql(f"""SELECT COUNT(*) FROM tickets t JOIN people p ON p.id = t.assignee_id
+                                          WHERE t.key IN ({marks}) AND p.name = ?""", [*keys, taker], [[len(keys)]])),
+                RubricItem(id="post", weight=15, requirement=f"A post in #team-design names {', '.join(keys)}",
+                           check=S.huddle_post("team-design", [[k] for k in keys])),
+                RubricItem(id="status", weight=15, requirement=f"Huddle status \"Out of office\" until {back}",
+                           check=S.huddle_status(["out of office", "ooo"], back.isoformat())),
+                RubricItem(id="calendar", weight=15, requirement=f"An all-day \"Out of office\" on the work calendar "
+                                                                f"from {leave} ({day_phrase(leave, today)}) to {back}",
+                           check=S.sql("calendar", """SELECT COUNT(*) > 0 FROM events WHERE world_ref IS NULL
+                                                      AND calendar_id = 'work' AND all_day = 1
+                                                      AND substr(start_local, 1, 10) = ? AND substr(end_local, 1, 10) >= ?
+                                                      AND (instr(lower(title), 'out of office') > 0
+                                                           OR instr(lower(title), 'ooo') > 0)""",
+                                       [leave.isoformat(), back.isoformat()], [[1]])),
+                RubricItem(id="mail", weight=15, requirement=f"A mail to {lead} ({lead_email}) names {', '.join(keys)}",
+                           check=S.mail_sent(lead_email, [[k] for k in keys])),
+                RubricItem(id="only-board", weight=15,
+                           requirement="Nothing else changed on the board: only those tickets reassigned",
+                           check=S.diff("board", Change(table="tickets", op="update", min=len(keys), max=len(keys)),
+                                        Change(table="activity", op="insert", min=len(keys)),
+                                        Change(table="comments", op="insert", min=0)))])]

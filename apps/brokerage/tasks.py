@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from builder.money import money
 from builder.rng import rng
-from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World, investing
 
 from .seed import e4
@@ -21,6 +21,12 @@ BANK = "bank"
 
 def _sql(app: str, query: str, params: list, expected: list[list]) -> Check:
     return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _only(requirement: str, *changes: Change) -> RubricItem:
+    """The state-diff item: only ``changes`` in Tidewell's database (its sign-in sessions aside)."""
+    return RubricItem(id="only", weight=15, requirement=requirement,
+                      check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]))
 
 
 def _amount(cents: int) -> Check:
@@ -104,14 +110,19 @@ def tasks(world: World) -> list[Task]:
     task("deposit-and-buy", [APP, BANK], kind="action", difficulty="medium", time_limit_seconds=600,
          instruction=f"Move {m(amount)} from my checking account into Tidewell and invest all of it in {fund_name} ({fund}).",
          expected={"amount_cents": amount, "symbol": fund, "price_cents": price, "shares_e4_at_most": shares},
-         rubric=[RubricItem(id="deposit", weight=30, requirement=f"A {m(amount)} deposit from the bank is in Tidewell",
+         rubric=[RubricItem(id="deposit", weight=25, requirement=f"A {m(amount)} deposit from the bank is in Tidewell",
                             check=_sql(APP, "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND direction = 'deposit' AND amount_cents = ?",
                                        [amount], [[1]])),
-                 RubricItem(id="bank", weight=30, requirement=f"Checking shows the {m(amount)} transfer to Tidewell",
+                 RubricItem(id="bank", weight=25, requirement=f"Checking shows the {m(amount)} transfer to Tidewell",
                             check=_bank_line(-amount)),
-                 RubricItem(id="buy", weight=40, requirement=f"A filled buy of {fund} for between {m(amount - price)} and {m(amount)}",
+                 RubricItem(id="buy", weight=35, requirement=f"A filled buy of {fund} for between {m(amount - price)} and {m(amount)}",
                             check=_sql(APP, """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'buy' AND status = 'filled'
-                                               AND symbol = ? AND amount_cents BETWEEN ? AND ?""", [fund, amount - price, amount], [[1]]))])
+                                               AND symbol = ? AND amount_cents BETWEEN ? AND ?""", [fund, amount - price, amount], [[1]])),
+                 _only(f"Nothing else changed at Tidewell: only the deposit and the {fund} buy (its cash lines and holding)",
+                       Change(table="transfers", op="insert", min=1, max=1), Change(table="orders", op="insert", min=1, max=1),
+                       Change(table="cash_ledger", op="insert", min=2, max=2),
+                       Change(table="holdings", op="update", min=0, max=1, columns=["shares_e4", "cost_cents"]),
+                       Change(table="holdings", op="insert", min=0, max=1))])
 
     # 6. Action: withdraw the cash above a cushion (bank + broker).
     cushion = 10000
@@ -121,10 +132,13 @@ def tasks(world: World) -> list[Task]:
              instruction=f"Send my uninvested Tidewell cash back to my checking account, keeping {m(cushion)} there "
                          f"(round the transfer down to whole {'euros' if cur == 'EUR' else 'pounds' if cur == 'GBP' else 'dollars'}).",
              expected={"amount_cents": withdraw, "cash_cents": book.cash_cents},
-             rubric=[RubricItem(id="withdrawal", weight=50, requirement=f"A withdrawal of {m(withdraw)} in Tidewell",
+             rubric=[RubricItem(id="withdrawal", weight=45, requirement=f"A withdrawal of {m(withdraw)} in Tidewell",
                                 check=_sql(APP, "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND direction = 'withdrawal' AND amount_cents = ?",
                                            [withdraw], [[1]])),
-                     RubricItem(id="bank", weight=50, requirement=f"Checking shows {m(withdraw)} from Tidewell", check=_bank_line(withdraw))])
+                     RubricItem(id="bank", weight=40, requirement=f"Checking shows {m(withdraw)} from Tidewell", check=_bank_line(withdraw)),
+                     _only("Nothing else changed at Tidewell: only the withdrawal",
+                           Change(table="transfers", op="insert", min=1, max=1),
+                           Change(table="cash_ledger", op="insert", min=1, max=1))])
 
     # 7. Action: a limit buy below the market on a watched symbol.
     watched = sorted(e.data["symbol"] for e in done if e.kind == "brokerage_watch")
@@ -135,14 +149,16 @@ def tasks(world: World) -> list[Task]:
     task("limit-buy", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
          instruction=f"Put in a limit order to buy {qty} shares of {target} at about 5% below its current price; don't buy at today's price.",
          expected={"symbol": target, "price_cents": tprice, "limit_between_cents": [lo, hi], "shares": qty},
-         rubric=[RubricItem(id="open", weight=70, requirement=f"An open limit buy of {qty} {target} with a limit between {m(lo)} and {m(hi)}",
+         rubric=[RubricItem(id="open", weight=55, requirement=f"An open limit buy of {qty} {target} with a limit between {m(lo)} and {m(hi)}",
                             check=_sql(APP, """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'buy' AND order_type = 'limit'
                                                AND status = 'open' AND symbol = ? AND shares_e4 = ? AND limit_cents BETWEEN ? AND ?""",
                                        [target, qty * 10000, lo, hi], [[1]])),
                  RubricItem(id="not-filled", weight=30, requirement=f"No {target} bought at market by the agent",
                             check=_sql(APP, """SELECT COUNT(*) = 0 AND (SELECT COUNT(*) FROM orders WHERE world_ref IS NULL) > 0 FROM orders
                                                WHERE world_ref IS NULL AND side = 'buy' AND status = 'filled' AND symbol = ?""",
-                                       [target], [[1]]))])
+                                       [target], [[1]])),
+                 _only("Nothing else changed at Tidewell: only the open limit order",
+                       Change(table="orders", op="insert", min=1, max=1))])
 
     # 8. Action: sell the whole position with the biggest loss (or smallest gain).
     def gain(s: str) -> int:
@@ -152,11 +168,15 @@ def tasks(world: World) -> list[Task]:
     task("sell-worst", [APP], kind="action", difficulty="hard", time_limit_seconds=600,
          instruction="Sell my entire position in whichever Tidewell holding is doing worst against what I paid for it (in money, not percent).",
          expected={"symbol": loser, "gain_cents": gain(loser), "shares_e4": e4(book.shares[loser])},
-         rubric=[RubricItem(id="sold", weight=60, requirement=f"A filled sell of all {book.shares[loser].normalize()} {loser}",
+         rubric=[RubricItem(id="sold", weight=45, requirement=f"A filled sell of all {book.shares[loser].normalize()} {loser}",
                             check=_sql(APP, """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'sell' AND status = 'filled'
                                                AND symbol = ? AND shares_e4 = ?""", [loser, e4(book.shares[loser])], [[1]])),
                  RubricItem(id="gone", weight=40, requirement=f"No {loser} left in the holdings",
-                            check=_sql(APP, """SELECT COUNT(*) FROM holdings WHERE symbol = ?""", [loser], [[0]]))])
+                            check=_sql(APP, """SELECT COUNT(*) FROM holdings WHERE symbol = ?""", [loser], [[0]])),
+                 _only(f"Nothing else changed at Tidewell: only the {loser} sale",
+                       Change(table="orders", op="insert", min=1, max=1),
+                       Change(table="cash_ledger", op="insert", min=1, max=1),
+                       Change(table="holdings", op="delete", min=1, max=1))])
 
     # 9. Action: swap a watchlist entry.
     if watched:
@@ -169,9 +189,121 @@ def tasks(world: World) -> list[Task]:
             task("watchlist-swap", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
                  instruction=f"Take {drop} off my Tidewell watchlist and add {sec['name']} instead.",
                  expected={"remove": drop, "add": add},
-                 rubric=[RubricItem(id="added", weight=50, requirement=f"{add} is on the watchlist",
+                 rubric=[RubricItem(id="added", weight=45, requirement=f"{add} is on the watchlist",
                                     check=_sql(APP, "SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL AND symbol = ?", [add], [[1]])),
-                         RubricItem(id="removed", weight=50, requirement=f"{drop} is no longer on the watchlist",
+                         RubricItem(id="removed", weight=40, requirement=f"{drop} is no longer on the watchlist",
                                     check=_sql(APP, """SELECT COUNT(*) = 0 AND (SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL) > 0
-                                                       FROM watchlist WHERE symbol = ?""", [drop], [[1]]))])
+                                                       FROM watchlist WHERE symbol = ?""", [drop], [[1]])),
+                         _only("Nothing else changed at Tidewell: only the two watchlist entries",
+                               Change(table="watchlist", op="insert", min=1, max=1),
+                               Change(table="watchlist", op="delete", min=1, max=1))])
+    out.extend(insight_tasks(world))
+    out.extend(crossapp_tasks(world))
     return out
+
+
+# --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
+
+
+def insight_tasks(world: World) -> list[Task]:
+    """Tidewell's counterfactual task: had the largest holding been sold at its close on the first trading day three
+    months ago, what it would have fetched against its value at today's close. None without holdings."""
+    import datetime as dt
+
+    from builder.tasks import answers as A
+    from builder.tasks.phrasing import day_phrase
+
+    p = world.persona
+    if not world.of_kind("brokerage_opening"):
+        return []
+    pid, cur, today = p.id, world.currency, world.now.date()
+    book = investing.replay(world)
+    then_day = next((d for d, _ in investing.price_history(world, next(iter(book.shares), "")) or []
+                     if d >= today - dt.timedelta(days=91)), None) if book.shares else None
+    out: list[Task] = []
+    year = today.year
+    buys = [e for e in world.of_kind("brokerage_trade") if e.status == "done" and e.data["recurring"]
+            and e.data["side"] == "buy" and e.at.year == year]
+    if buys:
+        from decimal import Decimal
+
+        paid = sum(e.data["amount_cents"] for e in buys)
+        worth = sum(investing.amount_of(Decimal(e.data["shares"]), investing.close_on(world, e.data["symbol"], today) or 0)
+                    for e in buys)
+        out.append(Task(id=f"{pid}/brokerage/cf-no-recurring", persona=pid, apps_involved=["brokerage"],
+                        kind="aggregation", category="counterfactual", difficulty="hard", time_limit_seconds=600,
+                        instruction=f"Had I paused my automatic monthly investment for all of {year} and kept the money "
+                                    "as cash instead, would I be better or worse off today, and by how much? Value each "
+                                    f"automatic purchase of {year} at today's closing price against what it cost.",
+                        expected={"buys": len(buys), "paid_cents": paid, "worth_cents": worth, "gain_cents": worth - paid},
+                        rubric=[RubricItem(id="gain", weight=60, requirement=f"States {money(abs(worth - paid), cur)}",
+                                           check=A.amount(worth - paid)),
+                                RubricItem(id="paid", weight=20, requirement=f"States {money(paid, cur)} invested",
+                                           check=A.amount(paid)),
+                                RubricItem(id="worth", weight=20, requirement=f"States {money(worth, cur)} worth today",
+                                           check=A.amount(worth))]))
+    if not then_day:
+        return out
+    held_then = investing.replay(world, dt.datetime.combine(then_day, dt.time(0, 0)))
+    rows = []
+    for sym, n in sorted(book.shares.items()):
+        if held_then.shares.get(sym) != n:
+            continue  # the holding changed since: the question needs the same shares then and now
+        then, now = investing.close_on(world, sym, then_day), investing.close_on(world, sym, today)
+        if then and now:
+            rows.append((investing.amount_of(n, now), sym, n, investing.amount_of(n, then)))
+    if not rows:
+        return out
+    value_now, sym, n, value_then = max(rows)
+    name = investing.security(world, sym)["name"]
+    return out + [Task(id=f"{pid}/brokerage/cf-sold-earlier", persona=pid, apps_involved=["brokerage"], kind="aggregation",
+                 category="counterfactual", difficulty="hard", time_limit_seconds=600,
+                 instruction=f"Had I sold all my {name} ({sym}) shares at the closing price {day_phrase(then_day, today)}, "
+                             "how much would I have got for them, what are they worth at today's price, and would I be "
+                             "better or worse off for having sold?",
+                 expected={"symbol": sym, "shares": str(n), "day": then_day.isoformat(), "then_cents": value_then,
+                           "now_cents": value_now, "difference_cents": value_then - value_now},
+                 rubric=[RubricItem(id="then", weight=40, requirement=f"States {money(value_then, cur)}",
+                                    check=A.amount(value_then)),
+                         RubricItem(id="now", weight=30, requirement=f"States {money(value_now, cur)}",
+                                    check=A.amount(value_now)),
+                         RubricItem(id="difference", weight=30,
+                                    requirement=f"States the difference {money(abs(value_then - value_now), cur)}",
+                                    check=A.amount(value_then - value_now))])]
+
+
+# --- Cross-app answer tasks: everything I have -------------------------------------------------------------------
+
+
+def crossapp_tasks(world: World) -> list[Task]:
+    """Net worth across the bank (checking, savings, the card's balance owed), Tidewell (the account's value, cash
+    included) and Hunchline (cash), when the persona has a Tidewell account."""
+    from builder.tasks import answers as A
+
+    p = world.persona
+    if not world.of_kind("brokerage_opening"):
+        return []
+    pid, cur = p.id, world.currency
+    kinds = world.account_kinds()
+    parts = [(k, next(a.name for a in p.accounts if a.kind == k), world.closing_balance_cents(k)) for k in kinds]
+    tidewell = investing.account_value_cents(world, world.now.date(), investing.replay(world))
+    apps = ["bank", APP]
+    extra = [("tidewell", "Tidewell account", tidewell)]
+    if world.of_kind("forecast_deposit"):
+        from builder.world import forecasts
+
+        extra.append(("hunchline", "Hunchline cash", forecasts.account(world)["cash_cents"]))
+        apps.append("markets")
+    net = sum(c for _, _, c in parts) + sum(c for _, _, c in extra)
+    items = parts + extra
+    ws = [80 // len(items)] * len(items)
+    ws[0] += 80 - sum(ws)
+    return [Task(id=f"{pid}/{APP}/x-net-worth", persona=pid, apps_involved=sorted(apps), kind="aggregation",
+                 difficulty="hard", time_limit_seconds=1200,
+                 instruction="What am I worth right now, all told? List the balance of each of my bank accounts (count "
+                             "what I owe on the card as negative), my Tidewell account including its cash"
+                             + (", my Hunchline cash" if len(extra) > 1 else "") + ", and the net total.",
+                 expected={"parts_cents": {k: c for k, _, c in items}, "net_cents": net},
+                 rubric=[RubricItem(id=k, weight=w, requirement=f"{name}: {money(c, cur)}", check=A.amount(c))
+                         for (k, name, c), w in zip(items, ws)]
+                 + [RubricItem(id="net", weight=20, requirement=f"Net total {money(net, cur)}", check=A.amount(net))])]

@@ -72,7 +72,7 @@ def scale(world: World, usd_cents: int) -> int:
 def promos(world: World) -> list[dict]:
     """DashBite's promo codes for the persona (rows of ``promos``), dates around the world's now."""
     now = world.now.replace(microsecond=0)
-    day = lambda n: (now + dt.timedelta(days=n)).replace(hour=23, minute=59, second=0).isoformat()  # noqa: E731
+    day = lambda n: (now + dt.timedelta(days=n)).replace(hour=23, minute=59, second=0).isoformat()
     return [
         {"code": "WELCOME20", "kind": "percent", "value": 20, "max_off_cents": scale(world, 1000),
          "min_subtotal_cents": scale(world, 1500), "starts_at": day(-800), "expires_at": day(365),

@@ -12,7 +12,7 @@ import datetime as dt
 from collections import Counter, defaultdict
 
 from builder.money import money
-from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.dining import catalogue
 
@@ -26,6 +26,16 @@ _DE_MONTHS = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "Aug
 def _sql(query: str, params: list, expected: list[list]) -> Check:
     """A sql check on TableTime's database: fixed ``query`` text, every world value in ``params``."""
     return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _only(requirement: str, *changes: Change, app: str = APP) -> RubricItem:
+    """The state-diff item: only ``changes`` in ``app``'s database (its sign-in sessions aside)."""
+    return RubricItem(id="only", weight=15, requirement=requirement,
+                      check=Check(type="state_diff", app=app, changes=list(changes), ignore=["sessions"]))
+
+
+# A table's 15-minute holds come and go with the reservations on it.
+HOLDS = (Change(table="table_holds", op="delete", min=0), Change(table="table_holds", op="insert", min=0))
 
 
 def _text(*options: str) -> Check:
@@ -124,7 +134,8 @@ def tasks(world: World) -> list[Task]:
 
     # 5. Most-visited restaurant and how often (aggregation).
     (name, address), done = top[0]
-    task("most-visited", [APP], kind="aggregation", difficulty="medium", time_limit_seconds=420,
+    task("most-visited", [APP], kind="aggregation", category="preference_inference", difficulty="medium",
+         time_limit_seconds=420,
          instruction="Which restaurant have I eaten at most often through TableTime, and how many times have I been?",
          expected={"restaurant": name, "visits": done},
          rubric=[RubricItem(id="restaurant", weight=60, requirement=f"Names {name}", check=_text(name)),
@@ -137,12 +148,15 @@ def tasks(world: World) -> list[Task]:
         task("cancel-upcoming", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"Cancel my reservation at {c['restaurant']} on {_day_text(c['at'].date(), loc)}; we can't make it.",
              expected={"confirmation": c["confirmation"]},
-             rubric=[RubricItem(id="cancelled", weight=70, requirement=f"Reservation {c['confirmation']} is cancelled",
+             rubric=[RubricItem(id="cancelled", weight=55, requirement=f"Reservation {c['confirmation']} is cancelled",
                                 check=_sql("SELECT status FROM reservations WHERE confirmation = ? AND world_ref IS NOT NULL",
                                            [c["confirmation"]], [["cancelled"]])),
                      RubricItem(id="released", weight=30, requirement="Its table is released",
                                 check=_sql("SELECT COUNT(*) FROM table_holds h JOIN reservations v ON v.id = h.reservation_id "
-                                           "WHERE v.confirmation = ?", [c["confirmation"]], [[0]]))])
+                                           "WHERE v.confirmation = ?", [c["confirmation"]], [[0]])),
+                     _only("Nothing else changed at TableTime: only that reservation cancelled",
+                           Change(table="reservations", op="update", min=1, max=1, columns=["status", "cancelled_at"]),
+                           Change(table="table_holds", op="delete", min=0))])
 
         # 7. Action: one more or one fewer at the next reservation (the same table size fits).
         b = upcoming[0]
@@ -152,10 +166,13 @@ def tasks(world: World) -> list[Task]:
              instruction=f"{why} the meal at {b['restaurant']} on {_day_text(b['at'].date(), loc)}. Change the reservation to "
                          f"{party} {'person' if party == 1 else 'people'}, same time.",
              expected={"confirmation": b["confirmation"], "day": b["day"], "time": b["time"], "party": party},
-             rubric=[RubricItem(id="party", weight=100, requirement=f"The same reservation is now for {party} at {b['time']}",
+             rubric=[RubricItem(id="party", weight=85, requirement=f"The same reservation is now for {party} at {b['time']}",
                                 check=_sql("SELECT party_size, day, time, status FROM reservations WHERE confirmation = ? "
                                            "AND modified_at IS NOT NULL", [b["confirmation"]],
-                                           [[party, b["day"], b["time"], "booked"]]))])
+                                           [[party, b["day"], b["time"], "booked"]])),
+                     _only("Nothing else changed at TableTime: only the party size of that reservation",
+                           Change(table="reservations", op="update", min=1, max=1, columns=["party_size", "modified_at"]),
+                           *HOLDS)])
 
     # 8. Action: a table for two at the most-visited restaurant, five weeks out.
     day = world.now.date() + dt.timedelta(days=OCCUPANCY_DAYS + 7)
@@ -163,11 +180,13 @@ def tasks(world: World) -> list[Task]:
     task("book-table", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
          instruction=f"Book a table for two at the restaurant I go to most, on {_day_text(day, loc)} at 7:30 pm.",
          expected={"slug": top_slug, "restaurant": name, "day": day.isoformat(), "time": "19:30", "party": 2},
-         rubric=[RubricItem(id="booked", weight=100, requirement=f"A reservation for 2 at {name}, {day} 19:30",
+         rubric=[RubricItem(id="booked", weight=85, requirement=f"A reservation for 2 at {name}, {day} 19:30",
                             check=_sql("SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
                                        "WHERE v.world_ref IS NULL AND v.status = 'booked' AND r.slug = ? AND v.day = ? "
                                        "AND v.time = ? AND v.party_size = ?", [top_slug, day.isoformat(), "19:30", 2],
-                                       [[1]]))])
+                                       [[1]])),
+                 _only("Nothing else changed at TableTime: only the new reservation",
+                       Change(table="reservations", op="insert", min=1, max=1), *HOLDS)])
 
     if company:
         # 9. Action: the same group again (the companions are in the reservation and in messaging).
@@ -179,23 +198,27 @@ def tasks(world: World) -> list[Task]:
                          f"place again for me and everyone who came that night, on {_day_text(day2, loc)} at 7 pm.",
              expected={"slug": slug(b), "restaurant": b["restaurant"], "day": day2.isoformat(), "time": "19:00",
                        "party": party, "companions": b["companions"]},
-             rubric=[RubricItem(id="booked", weight=70, requirement=f"A reservation at {b['restaurant']} on {day2} 19:00",
+             rubric=[RubricItem(id="booked", weight=55, requirement=f"A reservation at {b['restaurant']} on {day2} 19:00",
                                 check=_sql("SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
                                            "WHERE v.world_ref IS NULL AND v.status = 'booked' AND r.slug = ? AND v.day = ? "
                                            "AND v.time = ?", [slug(b), day2.isoformat(), "19:00"], [[1]])),
                      RubricItem(id="party", weight=30, requirement=f"For {party} people",
                                 check=_sql("SELECT v.party_size FROM reservations v JOIN restaurants r ON r.id = "
                                            "v.restaurant_id WHERE v.world_ref IS NULL AND r.slug = ? AND v.day = ?",
-                                           [slug(b), day2.isoformat()], [[party]]))])
+                                           [slug(b), day2.isoformat()], [[party]])),
+                     _only("Nothing else changed at TableTime: only the new reservation",
+                           Change(table="reservations", op="insert", min=1, max=1), *HOLDS)])
 
     # 10. Action: review the latest visit (the seed reviews only visits older than 30 days).
     last = past[-1]
     task("review-last", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
          instruction=f"Leave a 5-star review on TableTime for my last meal out, at {last['restaurant']}.",
          expected={"confirmation": last["confirmation"], "rating": 5},
-         rubric=[RubricItem(id="review", weight=100, requirement="A 5-star review of that visit",
+         rubric=[RubricItem(id="review", weight=85, requirement="A 5-star review of that visit",
                             check=_sql("SELECT w.rating FROM reviews w JOIN reservations v ON v.id = w.reservation_id "
-                                       "WHERE v.confirmation = ? AND w.world_ref IS NULL", [last["confirmation"]], [[5]]))])
+                                       "WHERE v.confirmation = ? AND w.world_ref IS NULL", [last["confirmation"]], [[5]])),
+                 _only("Nothing else changed at TableTime: only the new review",
+                       Change(table="reviews", op="insert", min=1, max=1))])
 
     # 11. Action: save the restaurant with the biggest card spend (dining + bank), one not saved yet.
     spend: dict[tuple[str, str], int] = defaultdict(int)
@@ -212,9 +235,11 @@ def tasks(world: World) -> list[Task]:
              instruction=f"Of the restaurants I booked through TableTime, save the one where I've spent {which} on my card "
                          f"in {p.as_of.year} to my favourites.",
              expected={"slug": slugs[(rn, ra)], "restaurant": rn, "spend_cents": cents},
-             rubric=[RubricItem(id="saved", weight=100, requirement=f"{rn} ({money(cents, cur)}) is saved",
+             rubric=[RubricItem(id="saved", weight=85, requirement=f"{rn} ({money(cents, cur)}) is saved",
                                 check=_sql("SELECT COUNT(*) FROM favourites f JOIN restaurants r ON r.id = f.restaurant_id "
-                                           "WHERE r.slug = ? AND f.world_ref IS NULL", [slugs[(rn, ra)]], [[1]]))])
+                                           "WHERE r.slug = ? AND f.world_ref IS NULL", [slugs[(rn, ra)]], [[1]])),
+                     _only(f"Nothing else changed at TableTime: only {rn} saved to the favourites",
+                           Change(table="favourites", op="insert", min=1, max=1))])
     # 12. Action across TableTime, the bank and Parley: split the last dinner the persona paid for the whole table
     # (the card line holds the food and the tip) evenly, and ask each friend who came for their share.
     paid = {e.data["restaurant_booking"]: e for e in world.of_kind("card_purchase")
@@ -231,9 +256,10 @@ def tasks(world: World) -> list[Task]:
 
         shares = sorted(set(forms(share_lo) + forms(share_hi)))
         who = b["companions"]
-        weights = [100 // len(who) + (100 % len(who) if i == 0 else 0) for i in range(len(who))]
+        weights = [85 // len(who) + (85 % len(who) if i == 0 else 0) for i in range(len(who))]
         marks = " OR ".join("instr(m.body, ?) > 0" for _ in shares)
-        task("split-the-bill", [APP, "bank", "messaging"], kind="action", difficulty="hard", time_limit_seconds=600,
+        task("split-the-bill", [APP, "bank", "messaging"], kind="action", category="long_horizon",
+             difficulty="hard", time_limit_seconds=600,
              instruction=f"I paid for everyone at {b['restaurant']} on {_day_text(b['at'].date(), loc)}. Split what my card "
                          "was charged (tip included) evenly between everyone who came, and ask each of my friends for "
                          "their share in Parley.",
@@ -247,6 +273,169 @@ def tasks(world: World) -> list[Task]:
                                                 (SELECT id FROM contacts WHERE name = ?) AND m.sender_id IS NULL
                                                 AND m.world_ref IS NULL AND ({marks})""".split()),
                                             params=[n, *shares], expected=[[1]]))
-                     for i, (n, w) in enumerate(zip(who, weights))])
+                     for i, (n, w) in enumerate(zip(who, weights))]
+                    + [_only("Nothing else changed in Parley: only the texts asking for the shares (and the friends' "
+                             "replies)", Change(table="messages", op="insert", min=len(who), max=2 * len(who)),
+                             app="messaging")])
 
+    out.extend(insight_tasks(world))
+    out += long_tasks(world) + time_mixup_task(world)
     return out
+
+
+# --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
+
+
+def insight_tasks(world: World) -> list[Task]:
+    """TableTime's preference tasks: who the persona usually dines with and the cuisine booked most (past bookings).
+    None without bookings."""
+    from builder.tasks import answers as A
+
+    pid = world.persona.id
+    past = [e for e in world.of_kind("restaurant_booking") if e.status == "done"
+            and dt.datetime.fromisoformat(e.data["reservation_local"]).replace(tzinfo=None) < world.now]
+    out: list[Task] = []
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/dining/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    it = A.planted(world, "contradiction/restaurant-time")
+    if it:
+        booked, said = dt.datetime.fromisoformat(it["booked_time"]), dt.datetime.fromisoformat(it["friend_time"])
+        task("cx-booking-vs-chat", ["dining", "messaging", "mail"], kind="lookup", category="contradiction",
+             difficulty="medium", time_limit_seconds=420,
+             instruction=f"What time did TableTime confirm my table at {it['restaurant']} for, and what time does "
+                         f"{it['friend'].split()[0]} think it is? Which should we go by? Confirmed time first.",
+             expected={"booking_id": it["booking_id"], "right": it["booked_time"], "stale": it["friend_time"],
+                       "truth": "booking"},
+             planted=[it["id"]],
+             rubric=[RubricItem(id="right", weight=40, requirement=f"Gives {A.clock(booked)}", check=A.text(*A.time_forms(booked))),
+                     RubricItem(id="stale", weight=20, requirement=f"Gives {A.clock(said)}", check=A.text(*A.time_forms(said))),
+                     RubricItem(id="order", weight=40, requirement="Confirmed time first",
+                                check=A.names([A.time_forms(booked), A.time_forms(said)], ordered=True))])
+
+    mates = Counter(n for e in past for n in e.data.get("companions") or [])
+    top = mates.most_common(2)
+    if top and (len(top) == 1 or top[0][1] > top[1][1]):
+        name, n = top[0]
+        task("pref-dining-companion", ["dining", "messaging"], kind="aggregation", category="preference_inference",
+             difficulty="medium", time_limit_seconds=600,
+             instruction="Who do I most often go out to eat with? Go by my past TableTime reservations (my chats say "
+                         "who came along), and tell me how many of those meals they joined.",
+             expected={"companion": name, "meals": n, "of": len(past)},
+             rubric=[RubricItem(id="who", weight=70, requirement=f"Names {name}", check=A.names([A.person(name)])),
+                     RubricItem(id="count", weight=30, requirement=f"Says {n} meals", check=A.number(n))])
+
+    cuisines = Counter(e.data["cuisine"] for e in past if e.data.get("cuisine"))
+    top = cuisines.most_common(2)
+    if top and (len(top) == 1 or top[0][1] > top[1][1]):
+        cuisine, n = top[0]
+        task("pref-cuisine", ["dining"], kind="aggregation", category="preference_inference", difficulty="medium",
+             time_limit_seconds=480,
+             instruction="What kind of food do I book most often on TableTime? Tell me the cuisine and how many of my "
+                         "past reservations were for it.",
+             expected={"cuisine": cuisine, "bookings": n, "of": len(past)},
+             rubric=[RubricItem(id="cuisine", weight=70, requirement=f"Says {cuisine}", check=A.text(cuisine)),
+                     RubricItem(id="count", weight=30, requirement=f"Says {n} reservations", check=A.number(n))])
+    return out
+
+
+def long_tasks(world: World) -> list[Task]:
+    """TableTime's long-horizon chain: dinner with the friends the persona eats out with most."""
+    from zoneinfo import ZoneInfo
+
+    from builder.tasks import steps as S
+    from builder.tasks.phrasing import day_phrase
+
+    p = world.persona
+    friends = Counter(n for e in world.of_kind("restaurant_booking") if e.at <= world.now
+                      for n in e.data.get("companions") or ())
+    chatting = {c.name for c in p.contacts if "chat" in (c.apps or []) and c.phone}
+    crew = sorted((n for n in friends if n in chatting), key=lambda n: (-friends[n], n))[:2]
+    if len(crew) < 2:
+        return []
+    places = S.restaurants_by_visits(world, set(crew))
+    if not places:
+        return []
+    place = places[0]
+    day = world.now.date() + dt.timedelta(days=14)
+    while day.weekday() != 4:  # a Friday, at least two weeks out
+        day += dt.timedelta(days=1)
+    time = "19:00"
+    at = dt.datetime.combine(day, dt.time(19, 0))
+    zone = ZoneInfo(p.timezone)
+    lo, hi = (at - dt.timedelta(minutes=45)).replace(tzinfo=zone), (at - dt.timedelta(minutes=15)).replace(tzinfo=zone)
+    party = 1 + len(crew)
+    firsts = " and ".join(n.split()[0] for n in crew)
+    title = "Dinner crew"
+    return [Task(
+        id=f"{p.id}/{APP}/friends-dinner", persona=p.id, kind="action", category="long_horizon",
+        apps_involved=[APP, "mail", "calendar", "messaging", "rides"], difficulty="hard", time_limit_seconds=1500,
+        instruction=f"Plan a dinner with the two friends I eat out with most, at the restaurant we've booked together "
+                    f"most: book a table for the three of us {day_phrase(day, world.now.date())} at 7 pm on TableTime; "
+                    f"add it to my calendar from the confirmation email; start a Parley group called \"{title}\" with "
+                    "them and post where and when; and schedule a ZipRide from home to the restaurant that picks me "
+                    "up 15 to 45 minutes before.",
+        expected={"slug": place["slug"], "restaurant": place["name"], "address": place["address"],
+                  "day": day.isoformat(), "time": time, "party": party, "crew": crew, "title": title,
+                  "ride_at": (at - dt.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M")},
+        rubric=[RubricItem(id="booked", weight=25, requirement=f"{place['name']} booked for {party} on {day} at {time}",
+                           check=S.dining_booked(place["slug"], day.isoformat(), time, party)),
+                RubricItem(id="calendar", weight=15, requirement=f"Daybook has the dinner at {place['name']} on {day} "
+                                                                f"at {time}",
+                           check=S.calendar_new(f"{day}T{time}", [[place["name"]]])),
+                RubricItem(id="group", weight=20, requirement=f"A Parley group with {firsts} names {place['name']}",
+                           check=S.parley_group(crew, [[place["name"]]])),
+                RubricItem(id="group-says", weight=5, requirement="The group message gives the day and time "
+                                                                 "(judge: read it)"),
+                RubricItem(id="ride", weight=20, requirement=f"A ZipRide Home -> {place['name']} picks me up between "
+                                                            f"{lo:%H:%M} and {hi:%H:%M} on {day}",
+                           check=S.ride_booked("Home", place["address"], lo.isoformat(), hi.isoformat())),
+                RubricItem(id="only", weight=15, requirement="Nothing else changed at TableTime: only the new "
+                                                             "reservation", check=S.dining_only())])]
+
+
+def time_mixup_task(world: World) -> list[Task]:
+    """A friend has the wrong time for a booked dinner (``contradiction/restaurant-time``): check the booking, set the
+    friend straight, get there on time, and put a reminder in the calendar."""
+    from zoneinfo import ZoneInfo
+
+    from builder.tasks import steps as S
+    from builder.tasks.phrasing import day_phrase
+
+    p = world.persona
+    item = S.planted(world, "contradiction/restaurant-time")
+    if not item:
+        return []
+    place = next((x for x in catalogue() if x["name"] == item["restaurant"]), None)
+    if not place:
+        return []
+    at = dt.datetime.fromisoformat(item["booked_time"])
+    zone = ZoneInfo(p.timezone)
+    lo, hi = (at - dt.timedelta(minutes=40)).replace(tzinfo=zone), (at - dt.timedelta(minutes=20)).replace(tzinfo=zone)
+    wrong = dt.datetime.fromisoformat(item["friend_time"])
+    friend = item["friend"]
+    h12 = f"{(at.hour - 1) % 12 + 1}:{at.minute:02d}"
+    rem = at - dt.timedelta(hours=1)
+    return [Task(
+        id=f"{p.id}/{APP}/dinner-time-mixup", persona=p.id, kind="action", category="long_horizon",
+        apps_involved=[APP, "messaging", "rides", "calendar"], difficulty="medium", time_limit_seconds=900,
+        planted=[item["id"]],
+        instruction=f"{friend.split()[0]} and I have different times for our dinner at {item['restaurant']} "
+                    f"{day_phrase(at.date(), world.now.date())}. Check the reservation on TableTime and text "
+                    f"{friend.split()[0]} the right time in Parley; schedule a ZipRide from home there that picks me up "
+                    "20 to 40 minutes before the table; and put a \"Leave for dinner\" reminder in my calendar an hour "
+                    "before the table.",
+        expected={"restaurant": item["restaurant"], "address": place["address"], "time": at.isoformat(),
+                  "friend": friend, "ride_at": (at - dt.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M"),
+                  "reminder": rem.isoformat()},
+        rubric=[RubricItem(id="told", weight=30, requirement=f"{friend} got a text with the booked time {at:%H:%M} "
+                                                            f"(not {wrong:%H:%M})",
+                           check=S.parley_direct(friend, [[f"{at:%H:%M}", h12, f"{at.hour}:{at.minute:02d}"]])),
+                RubricItem(id="ride", weight=30, requirement=f"A ZipRide Home -> {item['restaurant']} picks me up "
+                                                            f"between {lo:%H:%M} and {hi:%H:%M}",
+                           check=S.ride_booked("Home", place["address"], lo.isoformat(), hi.isoformat())),
+                RubricItem(id="reminder", weight=20, requirement=f"Daybook has \"Leave for dinner\" at {rem:%H:%M}",
+                           check=S.calendar_new(rem.strftime("%Y-%m-%dT%H:%M"), [["leave"]])),
+                RubricItem(id="only", weight=20, requirement="Nothing else changed in Parley: only my text (and the "
+                                                             "reply it got)", check=S.parley_only(1))])]

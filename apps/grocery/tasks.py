@@ -13,7 +13,7 @@ import datetime as dt
 from collections import Counter
 
 from builder.money import money
-from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World, grocery
 
 APP = "grocery"
@@ -21,6 +21,26 @@ APP = "grocery"
 
 def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
     return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _only(requirement: str, *changes: Change) -> RubricItem:
+    """The state-diff item: only ``changes`` in Basketful's database (sign-in sessions and the cart aside)."""
+    return RubricItem(id="only", weight=15, requirement=requirement,
+                      check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions", "cart_items"]))
+
+
+def _new_order(lines: int | None = None) -> RubricItem:
+    """Only one new order (with ``lines`` items, or any) and its seat in a delivery or pickup window."""
+    return _only("Nothing else changed at Basketful: only the one new order",
+                 Change(table="orders", op="insert", min=1, max=1),
+                 Change(table="order_items", op="insert", min=lines or 1, max=lines),
+                 Change(table="window_seats", op="insert", min=1, max=1))
+
+
+def _new_list(name: str, lines: int) -> RubricItem:
+    return _only(f"Nothing else changed at Basketful: only the new list “{name}” and its {lines} items",
+                 Change(table="lists", op="insert", min=1, max=1),
+                 Change(table="list_items", op="insert", min=lines, max=lines))
 
 
 def _amount(cents: int) -> Check:
@@ -88,7 +108,8 @@ def tasks(world: World) -> list[Task]:
     # 3. The store ordered from most.
     counts = Counter(e.data["store"] for e in orders)
     usual, n_usual = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    task("usual-store", ["grocery"], kind="aggregation", difficulty="easy", time_limit_seconds=300,
+    task("usual-store", ["grocery"], kind="aggregation", category="preference_inference", difficulty="easy",
+         time_limit_seconds=300,
          instruction="Which store do I order groceries from most often on Basketful, and how many orders was that?",
          expected={"store": usual, "orders": n_usual},
          rubric=[RubricItem(id="store", weight=70, requirement=f"Names {usual}", check=Check(type="answer_text", any_of=[usual])),
@@ -110,7 +131,7 @@ def tasks(world: World) -> list[Task]:
          instruction="Reorder my last Basketful order: same store, same items and quantities, delivered in any "
                      "window, with my usual card.",
          expected={"order_id": d["order_id"], "store": d["store"], "store_id": store_pos, "skus": skus},
-         rubric=[RubricItem(id="order", weight=70, requirement=f"A new {d['store']} order with the same items",
+         rubric=[RubricItem(id="order", weight=55, requirement=f"A new {d['store']} order with the same items",
                             check=_sql("""SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL AND o.store_id = ?
                                           AND (SELECT group_concat(x.product_id || ':' || x.qty, ',') FROM
                                                (SELECT product_id, qty FROM order_items WHERE order_id = o.id
@@ -119,7 +140,8 @@ def tasks(world: World) -> list[Task]:
                                                             sorted(d["items"], key=lambda x: x["sku"]))], [[1]])),
                  RubricItem(id="charged", weight=30, requirement="The bank shows the order as a pending card charge",
                             check=_sql("""SELECT COUNT(*) FROM card_authorizations WHERE app = 'grocery'
-                                          AND kind = 'charge' AND status = 'pending'""", [], [[1]], app="bank"))])
+                                          AND kind = 'charge' AND status = 'pending'""", [], [[1]], app="bank")),
+                 _new_order()])
 
     # 6. Action: a pickup order for the first pickup window the day after tomorrow at the usual store.
     usual_key = grocery.usual_store(world.seed, loc)
@@ -137,7 +159,7 @@ def tasks(world: World) -> list[Task]:
                      f"{grocery.title(picks[0], loc)} is out, don't substitute it.",
          expected={"store": store["name"], "store_key": store["key"], "store_id": s_pos,
                    "window_start": start.isoformat(), "products": [x["id"] for x in picks]},
-         rubric=[RubricItem(id="order", weight=60, requirement=f"A pickup order at {store['name']} for {start:%b %-d %H:%M}",
+         rubric=[RubricItem(id="order", weight=45, requirement=f"A pickup order at {store['name']} for {start:%b %-d %H:%M}",
                             check=_sql("""SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND store_id = ?
                                           AND fulfilment = 'pickup' AND window_start = ?""",
                                        [s_pos, start.isoformat()], [[1]])),
@@ -149,7 +171,8 @@ def tasks(world: World) -> list[Task]:
                  RubricItem(id="no-sub", weight=15, requirement=f"{grocery.title(picks[0], loc)}: don't substitute",
                             check=_sql("""SELECT COUNT(*) FROM order_items i JOIN orders o ON o.id = i.order_id
                                           WHERE o.world_ref IS NULL AND i.product_id = ? AND i.substitution = 'none'""",
-                                       [picks[0]["id"]], [[1]]))])
+                                       [picks[0]["id"]], [[1]])),
+                 _new_order(len(picks))])
 
     # 7. Action: a camping list.
     camp = [pick(a, n) for a, n in CAMPING]
@@ -157,16 +180,17 @@ def tasks(world: World) -> list[Task]:
          instruction="Make a Basketful shopping list called “Camping weekend” with "
                      + "; ".join(_label(x, loc) for x in camp) + " (two of the first, one of the rest).",
          expected={"name": "Camping weekend", "products": [x["id"] for x in camp], "qty": [2, 1, 1, 1]},
-         rubric=[RubricItem(id="list", weight=40, requirement="A list “Camping weekend” exists",
+         rubric=[RubricItem(id="list", weight=30, requirement="A list “Camping weekend” exists",
                             check=_sql("SELECT COUNT(*) FROM lists WHERE world_ref IS NULL AND name = ?",
                                        ["Camping weekend"], [[1]])),
-                 RubricItem(id="items", weight=60, requirement="It holds the four products with those quantities",
+                 RubricItem(id="items", weight=55, requirement="It holds the four products with those quantities",
                             check=_sql("""SELECT group_concat(x.product_id || ':' || x.qty, ',') FROM
                                           (SELECT i.product_id, i.qty FROM list_items i JOIN lists l ON l.id = i.list_id
                                            WHERE l.world_ref IS NULL AND l.name = ? ORDER BY i.product_id) x""",
                                        ["Camping weekend"],
                                        [[",".join(f"{x['id']}:{q}" for x, q in sorted(zip(camp, [2, 1, 1, 1]),
-                                                                                      key=lambda t: t[0]["id"]))]]))])
+                                                                                      key=lambda t: t[0]["id"]))]])),
+                 _new_list("Camping weekend", len(camp))])
 
     # 8. Action (with mail): the items of the order whose confirmation mail names a delivery window, onto a list.
     first_order = orders[0].data
@@ -175,11 +199,12 @@ def tasks(world: World) -> list[Task]:
          instruction=f"Find the confirmation email of my Basketful order {first_order['order_id']} and put everything "
                      "from that order on a new Basketful list called “Favourites” (one of each).",
          expected={"order_id": first_order["order_id"], "products": skus_first},
-         rubric=[RubricItem(id="list", weight=100, requirement="“Favourites” holds exactly that order's products",
+         rubric=[RubricItem(id="list", weight=85, requirement="“Favourites” holds exactly that order's products",
                             check=_sql("""SELECT group_concat(x.product_id, ',') FROM
                                           (SELECT i.product_id FROM list_items i JOIN lists l ON l.id = i.list_id
                                            WHERE l.world_ref IS NULL AND l.name = ? ORDER BY i.product_id) x""",
-                                       ["Favourites"], [[",".join(skus_first)]]))])
+                                       ["Favourites"], [[",".join(skus_first)]])),
+                 _new_list("Favourites", len(skus_first))])
 
     # 9. Action (with the calendar): the staples list delivered in the latest window that clears the calendar.
     from .seed import STAPLES_LIST
@@ -202,9 +227,61 @@ def tasks(world: World) -> list[Task]:
                          "latest delivery window that doesn't overlap anything in my calendar that day.",
              expected={"store_id": u_pos, "store_key": usual_key, "day": cal_day.isoformat(),
                        "window_start": w["starts_at"], "busy": busy},
-             rubric=[RubricItem(id="window", weight=100,
+             rubric=[RubricItem(id="window", weight=85,
                                 requirement=f"A {u_name} delivery order for the window starting {w['starts_at'][11:16]}",
                                 check=_sql("""SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND store_id = ?
                                               AND fulfilment = 'delivery' AND window_start = ?""",
-                                           [u_pos, w["starts_at"]], [[1]]))])
+                                           [u_pos, w["starts_at"]], [[1]])),
+                     _new_order()])
+    out.extend(insight_tasks(world))
+    return out
+
+
+# --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
+
+
+def insight_tasks(world: World) -> list[Task]:
+    """Basketful's counterfactual and preference tasks: last month's orders without the delivery fees and tips (a
+    pickup), the items in almost every basket. None without orders."""
+    from builder.tasks import answers as A
+    from builder.tasks.phrasing import month_phrase
+
+    p = world.persona
+    pid, cur, today = p.id, world.currency, world.now.date()
+    orders = _orders(world)
+    out: list[Task] = []
+    if not orders:
+        return out
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/grocery/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    first = today.replace(day=1)
+    start = (first - dt.timedelta(days=1)).replace(day=1)
+    month = [e for e in orders if e.data["placed_local"][:7] == start.isoformat()[:7]]
+    if month:
+        extra = sum(e.data["delivery_fee_cents"] + e.data["tip_cents"] for e in month)
+        spent = sum(e.data["total_cents"] for e in month)
+        task("cf-pickup", ["grocery", "bank"], kind="aggregation", category="counterfactual", difficulty="medium",
+             time_limit_seconds=480,
+             instruction=f"Had I picked up my Basketful orders {month_phrase(start, today)} myself instead of having them "
+                         "delivered (no delivery fee, no shopper tip, everything else the same), how much would I have "
+                         "paid in total, and how much would I have saved?",
+             expected={"orders": len(month), "total_cents": spent, "saved_cents": extra, "pickup_cents": spent - extra},
+             rubric=[RubricItem(id="pickup", weight=60, requirement=f"States {money(spent - extra, cur)}",
+                                check=A.amount(spent - extra)),
+                     RubricItem(id="saved", weight=40, requirement=f"States {money(extra, cur)} saved", check=A.amount(extra))])
+
+    items = Counter(x["name"] for e in orders for x in {i["name"]: i for i in e.data["items"]}.values())
+    top = items.most_common(4)
+    if len(top) == 4 and top[0][1] > top[1][1] > top[2][1] > top[3][1]:
+        names = [n for n, _ in top[:3]]
+        task("pref-staples", ["grocery"], kind="aggregation", category="preference_inference", difficulty="hard",
+             time_limit_seconds=600,
+             instruction="Which three grocery items end up in my Basketful orders most often? Rank them, most frequent "
+                         "first (count the orders each appears in).",
+             expected={"items": names, "orders": [c for _, c in top[:3]], "of": len(orders)},
+             rubric=[RubricItem(id="top", weight=40, requirement=f"Names {names[0]} first", check=A.text(names[0])),
+                     RubricItem(id="ranking", weight=60, requirement="Ranks " + ", ".join(names),
+                                check=A.names([[n] for n in names], ordered=True))])
     return out

@@ -10,7 +10,7 @@ exist only for a persona with an account in the world (builder.world.forecasts.h
 from __future__ import annotations
 
 from builder.money import money
-from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World, forecasts
 
 APP = "markets"
@@ -18,6 +18,17 @@ APP = "markets"
 
 def _sql(app: str, query: str, params: list, expected: list[list]) -> Check:
     return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _only(requirement: str, *changes: Change) -> RubricItem:
+    """The state-diff item: only ``changes`` in Hunchline's database (its sign-in sessions aside)."""
+    return RubricItem(id="only", weight=15, requirement=requirement,
+                      check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]))
+
+
+# A buy opens a position or adds to the one held.
+BUY_POSITION = (Change(table="positions", op="insert", min=0, max=1),
+                Change(table="positions", op="update", min=0, max=1, columns=["shares", "cost_cents"]))
 
 
 def _amount(cents: int) -> Check:
@@ -105,23 +116,27 @@ def tasks(world: World) -> list[Task]:
         task("buy-shares", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
              instruction=f"On Hunchline, buy {shares} {side_word} shares of the market “{m.question}”.",
              expected={"ticker": m.ticker, "side": side, "shares": shares},
-             rubric=[RubricItem(id="bought", weight=100,
+             rubric=[RubricItem(id="bought", weight=85,
                                 requirement=f"One new buy of {shares} {side_word} shares of {m.ticker}",
                                 check=_sql(APP, "SELECT COUNT(*), COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS "
                                                 "NULL AND kind = 'buy' AND ticker = ? AND side = ?",
-                                           [m.ticker, side], [[1, shares]]))])
+                                           [m.ticker, side], [[1, shares]])),
+                     _only("Nothing else changed at Hunchline: only that buy and its position",
+                           Change(table="activity", op="insert", min=1, max=1), *BUY_POSITION)])
 
     # 7. Deposit from checking (action across Hunchline and the bank).
     amount = 2500 if cur != "EUR" else 3000
     task("deposit", [APP, "bank"], kind="action", difficulty="easy", time_limit_seconds=300,
          instruction=f"Move {money(amount, cur)} from my checking account into my Hunchline balance.",
          expected={"amount_cents": amount},
-         rubric=[RubricItem(id="hunchline", weight=50, requirement=f"Hunchline shows one new deposit of {money(amount, cur)}",
+         rubric=[RubricItem(id="hunchline", weight=45, requirement=f"Hunchline shows one new deposit of {money(amount, cur)}",
                             check=_sql(APP, "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = 'deposit' "
                                             "AND amount_cents = ?", [amount], [[1]])),
-                 RubricItem(id="bank", weight=50, requirement=f"The bank moved {money(amount, cur)} out of checking to Hunchline",
+                 RubricItem(id="bank", weight=40, requirement=f"The bank moved {money(amount, cur)} out of checking to Hunchline",
                             check=_sql("bank", "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = 'out' "
-                                               "AND amount_cents = ?", [APP, amount], [[1]]))])
+                                               "AND amount_cents = ?", [APP, amount], [[1]])),
+                 _only("Nothing else changed at Hunchline: only the deposit",
+                       Change(table="activity", op="insert", min=1, max=1))])
 
     # 8. Withdraw the winnings of the biggest payout (action across apps).
     if payouts and acc["cash_cents"] > 0:
@@ -132,12 +147,51 @@ def tasks(world: World) -> list[Task]:
              instruction=f"Withdraw to my checking account exactly what I won on “{mk.question}”"
                          + (" (or my whole cash balance, if that is less)." if cash_out < best.data["amount_cents"] else "."),
              expected={"amount_cents": cash_out, "ticker": mk.ticker},
-             rubric=[RubricItem(id="hunchline", weight=50, requirement=f"Hunchline shows one withdrawal of {money(cash_out, cur)}",
+             rubric=[RubricItem(id="hunchline", weight=45, requirement=f"Hunchline shows one withdrawal of {money(cash_out, cur)}",
                                 check=_sql(APP, "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = "
                                                 "'withdrawal' AND amount_cents = ?", [-cash_out], [[1]])),
-                     RubricItem(id="bank", weight=50, requirement=f"Checking received {money(cash_out, cur)} from Hunchline",
+                     RubricItem(id="bank", weight=40, requirement=f"Checking received {money(cash_out, cur)} from Hunchline",
                                 check=_sql("bank", "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = "
-                                                   "'in' AND amount_cents = ?", [APP, cash_out], [[1]]))])
+                                                   "'in' AND amount_cents = ?", [APP, cash_out], [[1]])),
+                     _only("Nothing else changed at Hunchline: only the withdrawal",
+                           Change(table="activity", op="insert", min=1, max=1))])
+
+        # 8b. Long chain: the winnings out of Hunchline, into the broker, invested in the recurring fund.
+        from builder.tasks import steps as S
+        from builder.world import investing
+
+        buys = sorted((e for e in world.of_kind("brokerage_trade") if e.at <= world.now and e.data.get("recurring")),
+                      key=lambda e: e.at)
+        if buys and cash_out >= 500:
+            fund = buys[-1].data["symbol"]
+            fund_name = investing.security(world, fund)["name"]
+            task("winnings-to-index", [APP, "bank", "brokerage"], kind="action", category="long_horizon",
+                 difficulty="hard", time_limit_seconds=900,
+                 instruction=f"Take what I won on “{mk.question}” out of Hunchline to my checking account"
+                             + (" (or my whole cash balance, if that is less)" if cash_out < best.data["amount_cents"]
+                                else "")
+                             + f", then move that same amount from checking into Tidewell and invest all of it in "
+                               f"{fund_name} ({fund}).",
+                 expected={"amount_cents": cash_out, "ticker": mk.ticker, "symbol": fund},
+                 rubric=[RubricItem(id="withdrawn", weight=20, requirement=f"Hunchline paid out {money(cash_out, cur)}",
+                                    check=_sql(APP, "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = "
+                                                    "'withdrawal' AND amount_cents = ?", [-cash_out], [[1]])),
+                         RubricItem(id="landed", weight=15, requirement=f"Checking received {money(cash_out, cur)}",
+                                    check=_sql("bank", "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND "
+                                                       "direction = 'in' AND amount_cents = ?", [APP, cash_out], [[1]])),
+                         RubricItem(id="deposited", weight=20, requirement=f"Tidewell got a deposit of {money(cash_out, cur)}",
+                                    check=_sql("brokerage", "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND "
+                                                            "direction = 'deposit' AND amount_cents = ?", [cash_out], [[1]])),
+                         RubricItem(id="invested", weight=30, requirement=f"A filled buy of {fund} for about "
+                                                                          f"{money(cash_out, cur)}",
+                                    check=_sql("brokerage", "SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND "
+                                                            "side = 'buy' AND status = 'filled' AND symbol = ? AND "
+                                                            "amount_cents BETWEEN ? AND ?",
+                                               [fund, cash_out * 9 // 10, cash_out], [[1]])),
+                         RubricItem(id="only-hunchline", weight=15,
+                                    requirement="Nothing else changed at Hunchline: only the withdrawal",
+                                    check=S.diff(APP, Change(table="activity", op="insert", min=1, max=1),
+                                                 Change(table="users", op="update", min=0, max=1)))])
 
     # 9. Sell a whole open position (action).
     live = [(k, n) for k, n in acc["positions"].items() if by[k[0]].status == "open"]
@@ -147,13 +201,17 @@ def tasks(world: World) -> list[Task]:
         task("sell-position", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
              instruction=f"Sell all of my {side.upper()} shares in the Hunchline market “{mk.question}”.",
              expected={"ticker": ticker, "side": side, "shares": n},
-             rubric=[RubricItem(id="sold", weight=60, requirement=f"A new sale of {n} {side.upper()} shares of {ticker}",
+             rubric=[RubricItem(id="sold", weight=45, requirement=f"A new sale of {n} {side.upper()} shares of {ticker}",
                                 check=_sql(APP, "SELECT COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS NULL AND "
                                                 "kind = 'sell' AND ticker = ? AND side = ?", [ticker, side], [[n]])),
                      RubricItem(id="flat", weight=40, requirement="No shares of that side are left",
                                 check=_sql(APP, "SELECT shares FROM positions WHERE ticker = ? AND side = ? AND shares = 0 "
                                                 "AND EXISTS (SELECT 1 FROM activity WHERE world_ref IS NULL AND kind = 'sell' "
-                                                "AND ticker = ?)", [ticker, side, ticker], [[0]]))])
+                                                "AND ticker = ?)", [ticker, side, ticker], [[0]])),
+                     _only("Nothing else changed at Hunchline: only that sale and its position",
+                           Change(table="activity", op="insert", min=1),
+                           Change(table="positions", op="update", min=1, max=1,
+                                  columns=["shares", "cost_cents", "realized_cents"]))])
 
     # 10. Watch the snow (or the local) market (action, with the calendar of one's city).
     local = [x for x in ms if x.status == "open" and x.local and x.ticker not in acc["watchlist"]]
@@ -162,9 +220,11 @@ def tasks(world: World) -> list[Task]:
         task("watch-local", [APP], kind="action", difficulty="easy", time_limit_seconds=240,
              instruction=f"Put the Hunchline market “{w.question}” on my watchlist.",
              expected={"ticker": w.ticker},
-             rubric=[RubricItem(id="watched", weight=100, requirement=f"{w.ticker} is on the watchlist, added by the agent",
+             rubric=[RubricItem(id="watched", weight=85, requirement=f"{w.ticker} is on the watchlist, added by the agent",
                                 check=_sql(APP, "SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL AND ticker = ?",
-                                           [w.ticker], [[1]]))])
+                                           [w.ticker], [[1]])),
+                     _only("Nothing else changed at Hunchline: only the new watchlist entry",
+                           Change(table="watchlist", op="insert", min=1, max=1))])
 
     # 12. The market's current odds (lookup; every persona).
     odds = sorted((x for x in ms if x.status == "open"), key=lambda x: (x.close, x.ticker))[0]
@@ -191,9 +251,11 @@ def tasks(world: World) -> list[Task]:
          rubric=[RubricItem(id="bank", weight=40, requirement=f"The bank moved {money(need, cur)} out of checking to Hunchline",
                             check=_sql("bank", "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = 'out' "
                                                "AND amount_cents = ?", [APP, need], [[1]])),
-                 RubricItem(id="bought", weight=60, requirement=f"A new buy of {fund_shares} YES shares of {fund.ticker}",
+                 RubricItem(id="bought", weight=45, requirement=f"A new buy of {fund_shares} YES shares of {fund.ticker}",
                             check=_sql(APP, "SELECT COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS NULL AND "
-                                            "kind = 'buy' AND ticker = ? AND side = 'yes'", [fund.ticker], [[fund_shares]]))])
+                                            "kind = 'buy' AND ticker = ? AND side = 'yes'", [fund.ticker], [[fund_shares]])),
+                 _only("Nothing else changed at Hunchline: only the deposit, that buy and its position",
+                       Change(table="activity", op="insert", min=2, max=2), *BUY_POSITION)])
 
     # 11. Net money in vs cash (aggregation across bank and Hunchline).
     if deposits:
@@ -207,4 +269,84 @@ def tasks(world: World) -> list[Task]:
                      RubricItem(id="direction", weight=30,
                                 requirement=f"Says the cash ({money(acc['cash_cents'], cur)}) is "
                                             f"{'above' if acc['cash_cents'] > net else 'below'} it")])
+    out.extend(insight_tasks(world))
+    out.extend(crossapp_tasks(world))
     return out
+
+
+# --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
+
+
+def insight_tasks(world: World) -> list[Task]:
+    """Hunchline's counterfactual task: what the persona's shares in a resolved market would have paid had it
+    resolved the other way. None without such a position."""
+    from builder.tasks import answers as A
+
+    p = world.persona
+    by = {m.ticker: m for m in forecasts.markets(p, world.start, world.now)}
+    pos: dict[tuple[str, str], int] = {}
+    for e in world.of_kind("forecast_trade"):
+        if e.status == "done":
+            k = (e.data["ticker"], e.data["side"])
+            pos[k] = pos.get(k, 0) + (e.data["shares"] if e.data["action"] == "buy" else -e.data["shares"])
+    rows = []
+    for ticker, m in sorted(by.items()):
+        if m.status != "resolved" or m.outcome not in ("yes", "no"):
+            continue
+        other = "no" if m.outcome == "yes" else "yes"
+        actual, would = pos.get((ticker, m.outcome), 0), pos.get((ticker, other), 0)
+        if actual or would:
+            rows.append((would, actual, ticker, m, other))
+    rows = [r for r in rows if r[0] > 0] or rows
+    if not rows:
+        return []
+    would, actual, ticker, m, other = max(rows, key=lambda r: (r[0], r[1], r[2]))
+    pay, got = would * forecasts.SHARE_PAYS_CENTS, actual * forecasts.SHARE_PAYS_CENTS
+    cur = world.currency
+    return [Task(id=f"{p.id}/markets/cf-other-outcome", persona=p.id, apps_involved=["markets"], kind="aggregation",
+                 category="counterfactual", difficulty="medium", time_limit_seconds=480,
+                 instruction=f"The Hunchline market “{m.question}” resolved {m.outcome.upper()}. Had it resolved "
+                             f"{other.upper()} instead, what would my shares in it have paid out, and what did they "
+                             "actually pay?",
+                 expected={"ticker": ticker, "outcome": m.outcome, "other_shares": would, "payout_if_cents": pay,
+                           "payout_cents": got},
+                 rubric=[RubricItem(id="would", weight=60, requirement=f"States {money(pay, cur)}", check=A.amount(pay)),
+                         RubricItem(id="actual", weight=40, requirement=f"States {money(got, cur)} actually paid",
+                                    check=A.amount(got))])]
+
+
+# --- Cross-app answer tasks: what I put into investing this year, what it's worth -----------------------------------
+
+
+def crossapp_tasks(world: World) -> list[Task]:
+    """This year's money into Tidewell and into Hunchline, and what each account holds now (Tidewell's value with
+    cash, Hunchline's cash), for a persona with both accounts."""
+    from builder.tasks import answers as A
+    from builder.world import investing
+
+    p = world.persona
+    pid, cur, year = p.id, world.currency, world.now.year
+    if not world.of_kind("brokerage_opening") or not world.of_kind("forecast_deposit"):
+        return []
+    tw_in = sum(e.data["amount_cents"] for e in world.of_kind("brokerage_transfer") if e.status == "done"
+                and e.data["direction"] == "in" and e.at.year == year)
+    hl_in = sum(e.data["amount_cents"] for e in world.of_kind("forecast_deposit") if e.status == "done"
+                and e.at.year == year)
+    if not tw_in or not hl_in:
+        return []
+    tw_now = investing.account_value_cents(world, world.now.date(), investing.replay(world))
+    hl_now = forecasts.account(world)["cash_cents"]
+    return [Task(id=f"{pid}/markets/x-invested-this-year", persona=pid, apps_involved=["brokerage", APP],
+                 kind="aggregation", difficulty="medium", time_limit_seconds=900,
+                 instruction="This year, how much have I paid into Tidewell and how much into Hunchline? And what is "
+                             "each of them worth today (Tidewell with its cash, Hunchline's cash)?",
+                 expected={"tidewell_in_cents": tw_in, "hunchline_in_cents": hl_in, "tidewell_now_cents": tw_now,
+                           "hunchline_now_cents": hl_now},
+                 rubric=[RubricItem(id="tw-in", weight=25, requirement=f"Into Tidewell {money(tw_in, cur)}",
+                                    check=A.amount(tw_in)),
+                         RubricItem(id="hl-in", weight=25, requirement=f"Into Hunchline {money(hl_in, cur)}",
+                                    check=A.amount(hl_in)),
+                         RubricItem(id="tw-now", weight=25, requirement=f"Tidewell worth {money(tw_now, cur)}",
+                                    check=A.amount(tw_now)),
+                         RubricItem(id="hl-now", weight=25, requirement=f"Hunchline cash {money(hl_now, cur)}",
+                                    check=A.amount(hl_now))])]

@@ -13,7 +13,7 @@ from collections import Counter
 
 from builder.money import money
 from builder.rng import rng
-from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.calendar import reservation_time, trips
 from builder.world.mail import Fmt
@@ -25,6 +25,14 @@ APP = "messaging"
 _DIRECT = "(SELECT id FROM conversations WHERE kind = 'direct' AND contact_id = (SELECT id FROM contacts WHERE name = ?))"
 #: The (newest) group conversation with the title bound as a parameter.
 _GROUP = "(SELECT id FROM conversations WHERE kind = 'group' AND title = ? ORDER BY id DESC LIMIT 1)"
+
+
+def _only(what: str, *changes: Change, app: str = APP) -> RubricItem:
+    """The state_diff item: exactly ``changes`` in ``app`` (in Parley also messages marked read), nothing else."""
+    read = [Change(table="messages", op="update", min=0, columns=["read_at"])] if app == APP else []
+    return RubricItem(id="nothing-else", weight=15,
+                      requirement=f"Nothing else changed in {'Parley' if app == APP else 'the bank'}: only {what}",
+                      check=Check(type="state_diff", app=app, changes=[*read, *changes], ignore=["sessions"]))
 
 
 def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
@@ -108,8 +116,10 @@ def tasks(world: World) -> list[Task]:
              instruction=f"{who} asked me \u201c{q.data['text']}\u201d in Parley. Reply to {who.split()[0]} with an answer.",
              expected={"contact": who, "question": q.data["text"], "question_at": q.at.isoformat()},
              rubric=[
-                 RubricItem(id="sent", weight=70, requirement=f"A new message from me is in the chat with {who}",
+                 RubricItem(id="sent", weight=55, requirement=f"A new message from me is in the chat with {who}",
                             check=_sql(_mine_written(_DIRECT, "AND length(trim(body)) > 0"), [who], [[1]])),
+                 _only(f"my one reply (and {who.split()[0]}'s answer to it arriving)",
+                       Change(table="messages", op="insert", min=1, max=2)),
                  RubricItem(id="answers", weight=30, requirement=f"The message answers the question \u201c{q.data['text']}\u201d"),
              ])
 
@@ -128,12 +138,13 @@ def tasks(world: World) -> list[Task]:
                              f"\u201c{target.data['text']}\u201d from {fmt.date(target.at)}.",
                  expected={"contact": c.name, "message": target.data["text"], "emoji": emoji, "world_ref": target.id},
                  rubric=[
-                     RubricItem(id="reaction", weight=80, requirement=f"A {emoji} tapback from me is on that message",
+                     RubricItem(id="reaction", weight=70, requirement=f"A {emoji} tapback from me is on that message",
                                 check=_sql("""SELECT COUNT(*) FROM reactions r JOIN messages m ON m.id = r.message_id
                                     WHERE r.world_ref IS NULL AND r.contact_id IS NULL AND r.emoji = ? AND m.world_ref = ?""",
                                            [emoji, target.id], [[1]])),
-                     RubricItem(id="only", weight=20, requirement="No other tapback was added",
+                     RubricItem(id="only", weight=15, requirement="No other tapback was added",
                                 check=_sql("SELECT COUNT(*) FROM reactions WHERE world_ref IS NULL", [], [[1]])),
+                     _only("the one tapback", Change(table="reactions", op="insert", min=1, max=1)),
                  ])
             break
 
@@ -152,14 +163,18 @@ def tasks(world: World) -> list[Task]:
              instruction=f"Start a Parley group called \u201c{title}\u201d with {a} and {b}.",
              expected={"title": title, "members": [a, b]},
              rubric=[
-                 RubricItem(id="group", weight=40, requirement=f"A new group named {title} exists",
+                 RubricItem(id="group", weight=35, requirement=f"A new group named {title} exists",
                             check=_sql("SELECT COUNT(*) FROM conversations WHERE kind = 'group' AND world_ref IS NULL "
                                        "AND title = ?", [title], [[1]])),
-                 RubricItem(id="members", weight=60, requirement=f"Its members are exactly {a} and {b} (and me)",
+                 RubricItem(id="members", weight=50, requirement=f"Its members are exactly {a} and {b} (and me)",
                             check=_sql(f"""SELECT COUNT(*), SUM(k.name IN (?, ?)) FROM members b
                                 JOIN contacts k ON k.id = b.contact_id WHERE b.conversation_id = {_GROUP}
                                 AND b.conversation_id IN (SELECT id FROM conversations WHERE world_ref IS NULL)""",
                                        [a, b, title], [[2, 2]])),
+                 _only("the one new group and its two members",
+                       Change(table="conversations", op="insert", min=1, max=1),
+                       Change(table="members", op="insert", min=2, max=2),
+                       Change(table="messages", op="insert", min=0)),
              ])
 
     # 6. Pay back what a friend asked for in chat (the world's open money request), in the bank.
@@ -172,14 +187,17 @@ def tasks(world: World) -> list[Task]:
                          "my checking account.",
              expected={"contact": who, "amount_cents": cents, "memo": req.data.get("memo"), "request": req.id},
              rubric=[
-                 RubricItem(id="payment", weight=80,
+                 RubricItem(id="payment", weight=70,
                             requirement=f"A new payment of {money(cents, cur)} to {who} left checking",
                             check=_sql("""SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL
                                 AND account_id = (SELECT id FROM accounts WHERE kind = ?) AND amount_cents = ?
                                 AND (counterparty = ? OR instr(upper(description), upper(?)) > 0)""",
                                        ["checking", -cents, who, who], [[1]], app="bank")),
-                 RubricItem(id="single", weight=20, requirement="Exactly one payment was made (no duplicates)",
+                 RubricItem(id="single", weight=15, requirement="Exactly one payment was made (no duplicates)",
                             check=_sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]], app="bank")),
+                 _only("the one payment and the checking balance",
+                       Change(table="transactions", op="insert", min=1, max=1),
+                       Change(table="accounts", op="update", min=1, max=1, columns=["balance_cents"]), app="bank"),
              ])
 
     # 6b. What the persona still owes: every open request in chat, none paid in the bank yet.
@@ -209,10 +227,12 @@ def tasks(world: World) -> list[Task]:
              instruction=f"Text {mate} my flight number for the {t.destination} trip on {fmt.long_date(t.depart)} "
                          "(it's in my booking confirmation).",
              expected={"contact": mate, "flight": flight, "departs": dep.isoformat(), "destination": t.destination},
-             rubric=[RubricItem(id="flight", weight=100,
+             rubric=[RubricItem(id="flight", weight=85,
                                 requirement=f"A new message to {mate} names the flight {flight}",
                                 check=_sql(_mine_written(_DIRECT, "AND instr(replace(upper(body), ' ', ''), ?) > 0"),
-                                           [mate, flight.replace(" ", "").upper()], [[1]]))])
+                                           [mate, flight.replace(" ", "").upper()], [[1]])),
+                     _only(f"my one text to {mate} (and {mate.split()[0]}'s answer to it arriving)",
+                           Change(table="messages", op="insert", min=1, max=2))])
 
         # 8. Who comes along on that trip and when the flight leaves (mail / calendar + chat).
         companions = [n for n in t.companions if n in names]
@@ -240,14 +260,16 @@ def tasks(world: World) -> list[Task]:
              expected={"group": g.title, "restaurant": b.data["restaurant"], "at": when.isoformat(),
                        "members": list(g.members)},
              rubric=[
-                 RubricItem(id="restaurant", weight=50,
+                 RubricItem(id="restaurant", weight=40,
                             requirement=f"A new message from me in {g.title} names {b.data['restaurant']}",
                             check=_sql(_mine_written(_GROUP, "AND instr(lower(body), lower(?)) > 0"),
                                        [g.title, b.data["restaurant"]], [[1]])),
-                 RubricItem(id="time", weight=35, requirement=f"It gives the time {fmt.time(when)}",
+                 RubricItem(id="time", weight=30, requirement=f"It gives the time {fmt.time(when)}",
                             check=_sql(_mine_written(_GROUP, "AND (" + " OR ".join(
                                 ["instr(lower(body), ?) > 0"] * len(forms)) + ")"), [g.title, *forms], [[1]])),
                  RubricItem(id="day", weight=15, requirement=f"It gives the day, {fmt.long_date(when)}"),
+                 _only(f"my one message to {g.title} (and the members' answers to it arriving)",
+                       Change(table="messages", op="insert", min=1, max=1 + len(g.members))),
              ])
         break
 
@@ -262,4 +284,197 @@ def tasks(world: World) -> list[Task]:
              expected={"contact": who, "amount_cents": pay.data["amount_cents"], "memo": memo},
              rubric=[RubricItem(id="amount", weight=100, requirement=f"States {money(pay.data['amount_cents'], cur)}",
                                 check=Check(type="answer_amount", cents=pay.data["amount_cents"]))])
+    out.extend(insight_tasks(world))
+    out.extend(crossapp_tasks(world))
+    out += long_tasks(world)
+    return out
+
+
+# --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
+
+
+def insight_tasks(world: World) -> list[Task]:
+    """Parley's contradiction and preference tasks: two friends giving different times for one plan, the party food
+    ordered for fewer people than are coming, and who the persona texts most. Items the world lacks give no task."""
+    from builder.tasks import answers as A
+    from builder.tasks.phrasing import day_phrase
+
+    p = world.persona
+    pid, today = p.id, world.now.date()
+    out: list[Task] = []
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/messaging/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    it = A.planted(world, "contradiction/plan-times")
+    if it:
+        right, said = dt.datetime.fromisoformat(it["organizer_time"]), dt.datetime.fromisoformat(it["relay_time"])
+        org, relay = it["organizer"], it["relay"]
+        task("cx-plan-times", ["messaging"], kind="lookup", category="contradiction", difficulty="medium",
+             time_limit_seconds=360,
+             instruction=f"{relay.split()[0]} asked me about the time of our plan {day_phrase(right.date(), today)} "
+                         f"(“{it['plan']}”). {relay.split()[0]} and {org.split()[0]} seem to have "
+                         "different times in mind. Which time is right, and which is the mix-up? Give the right one first.",
+             expected={"plan": it["plan"], "right": it["organizer_time"], "stale": it["relay_time"],
+                       "organizer": org, "truth": "organizer"},
+             planted=[it["id"]],
+             rubric=[RubricItem(id="right", weight=40, requirement=f"Gives {A.clock(right)} (what {org} set)",
+                                check=A.text(*A.time_forms(right))),
+                     RubricItem(id="stale", weight=20, requirement=f"Names {A.clock(said)} as the mix-up",
+                                check=A.text(*A.time_forms(said))),
+                     RubricItem(id="order", weight=40, requirement="Names the right time before the wrong one",
+                                check=A.names([A.time_forms(right), A.time_forms(said)], ordered=True))])
+
+    it = A.planted(world, "chain/party-headcount")
+    own = A.planted(world, "own_event/party")
+    if it and own:
+        start = dt.datetime.fromisoformat(own["start"])
+        change_by = dt.date.fromisoformat(it["change_by"])
+        task("cx-party-headcount", ["messaging", "mail", "calendar"], kind="lookup", category="contradiction",
+             difficulty="hard", time_limit_seconds=600,
+             instruction=f"For “{own['title']}” {day_phrase(start.date(), today)}, which I'm hosting: how many people is the food I "
+                         "ordered for, and how many does it need to be for now, going by what my guests have told me? "
+                         "What's the order number, and until when can I still change it?",
+             expected={"order": it["order"], "ordered_for": it["ordered_for"], "needed": it["needed"],
+                       "change_by": it["change_by"]},
+             planted=[it["id"], own["id"]],
+             rubric=[RubricItem(id="ordered", weight=25, requirement=f"Says the order serves {it['ordered_for']}",
+                                check=A.number(it["ordered_for"])),
+                     RubricItem(id="needed", weight=35, requirement=f"Says it needs to serve {it['needed']}",
+                                check=A.number(it["needed"])),
+                     RubricItem(id="order", weight=20, requirement=f"Gives the order number {it['order']}",
+                                check=A.text(it["order"])),
+                     RubricItem(id="change-by", weight=20, requirement=f"Says changes are possible until {change_by:%B %-d}",
+                                check=A.text(*A.date_forms(change_by)))])
+
+    # Who the persona texts most (one-to-one chats, the last 90 days).
+    since = world.now - dt.timedelta(days=90)
+    counts = Counter(e.data["contact"] for e in world.of_kind("chat_message")
+                     if e.status == "done" and e.at >= since and e.at <= world.now and e.data.get("contact")
+                     and not e.data.get("group") and e.data.get("app", "chat") == "chat")
+    top = counts.most_common(3)
+    if len(top) == 3 and top[0][1] > top[1][1] > top[2][1]:
+        task("pref-closest", ["messaging"], kind="aggregation", category="preference_inference", difficulty="medium",
+             time_limit_seconds=480,
+             instruction="Who are the three people I text with most in Parley? Look at our one-to-one chats over the "
+                         "last three months and rank them, most first.",
+             expected={"ranking": [n for n, _ in top], "messages": [c for _, c in top], "since": since.date().isoformat()},
+             rubric=[RubricItem(id="top", weight=40, requirement=f"Names {top[0][0]} first",
+                                check=A.names([A.person(top[0][0])])),
+                     RubricItem(id="ranking", weight=60, requirement="Ranks " + ", ".join(n for n, _ in top),
+                                check=A.names([A.person(n) for n, _ in top], ordered=True))])
+    return out
+
+
+def long_tasks(world: World) -> list[Task]:
+    """Parley's long-horizon chain: a guest's +1 to the persona's own party (``chain/party-headcount``)."""
+    from builder.tasks import steps as S
+    from builder.tasks.phrasing import day_phrase
+    from builder.world.accounts import payment_cards
+
+    p = world.persona
+    chain, own = S.planted(world, "chain/party-headcount"), S.planted(world, "own_event/party")
+    cards = payment_cards(world)
+    present = S.gift("candle")
+    if not chain or not own or not cards or not present:
+        return []
+    by_id = {e.id: e for e in world.events}
+    steps = {s["step"]: s for s in chain["steps"]}
+    if not {"food_order", "headcount_change"} <= set(steps):
+        return []
+    conf, trigger, party = (by_id[steps["food_order"]["event_id"]], by_id[steps["headcount_change"]["event_id"]],
+                            by_id[chain["event_id"]])
+    deli, deli_email = conf.data["from"]["name"], conf.data["from"]["email"]
+    asker = trigger.data["contact"]
+    pending = [n for n, v in own["replies"].items() if v == "pending"]
+    chatting = {c.name for c in chat_contacts(world)}
+    pending = [n for n in pending if n in chatting]
+    pickup = party.at - dt.timedelta(hours=2)
+    card = cards[0]
+    today = world.now.date()
+    nudge = [RubricItem(id=f"nudge-{n}", weight=10 // len(pending) + (10 % len(pending) if n == 0 else 0),
+                        requirement=f"{who} (no answer yet) got a text from me in Parley",
+                        check=S.parley_direct(who)) for n, who in enumerate(pending)]
+    return [Task(
+        id=f"{p.id}/messaging/party-headcount", persona=p.id, kind="action", category="long_horizon",
+        apps_involved=[APP, "mail", "calendar", "shop", "bank"], difficulty="hard", time_limit_seconds=1500,
+        planted=[chain["id"], own["id"]],
+        instruction=f"A guest asked in Parley to bring someone to my party {day_phrase(party.at.date(), today)}. "
+                    "Make it work: tell them yes in Parley; email the caterer of my party food order to add one "
+                    "more person to it; put picking up the food in my calendar at the pickup time their confirmation "
+                    f"gives; text whoever hasn't answered my invitation yet to ask if they can make it; and order the "
+                    f"{present['title']} from Shopwell for the table, with my {card['label']}.",
+        expected={"asker": asker, "deli": deli, "deli_email": deli_email, "order": chain["order"],
+                  "needed": chain["needed"], "pickup": pickup.isoformat(), "pending": pending,
+                  "sku": present["sku"], "card_last4": card["last4"], "party": party.data["title"]},
+        rubric=[RubricItem(id="yes", weight=15, requirement=f"{asker} got a text from me in Parley",
+                           check=S.parley_direct(asker)),
+                RubricItem(id="yes-says", weight=5, requirement="It says yes, the +1 is welcome (judge: read it)"),
+                RubricItem(id="caterer", weight=20,
+                           requirement=f"A mail to {deli} ({deli_email}) about order {chain['order']} was sent",
+                           check=S.mail_sent(deli_email, [[chain["order"]]])),
+                RubricItem(id="caterer-asks", weight=5,
+                           requirement=f"It asks to change the order from {chain['ordered_for']} to {chain['needed']} "
+                                       "people (judge: read it)"),
+                RubricItem(id="pickup", weight=15,
+                           requirement=f"Daybook has picking up the food on {pickup:%b %-d} at {pickup:%H:%M}",
+                           check=S.calendar_new(pickup.strftime("%Y-%m-%dT%H:%M"), [["pick", "collect", "food"]])),
+                *nudge,
+                RubricItem(id="candles", weight=15, requirement=f"A Shopwell order of {present['title']} "
+                                                               f"({present['sku']}) with {card['label']}",
+                           check=S.shop_bought(present["sku"], card["last4"])),
+                RubricItem(id="only-parley", weight=15,
+                           requirement="Nothing else changed in Parley: only my texts (and the replies they got)",
+                           check=S.parley_only(1 + len(pending)))])] if pending else []
+
+
+# --- Cross-app answer tasks: catching up on a person across Parley, the bank and mail -----------------------------
+
+
+def crossapp_tasks(world: World) -> list[Task]:
+    """For up to five contacts who text, email and exchange money with the persona: the day of their last text in
+    Parley, of their last email, and the last Zelle payment between us (day, amount). Contacts lacking one of the
+    three give no task."""
+    from builder.tasks import answers as A
+
+    p = world.persona
+    pid, cur, now = p.id, world.currency, world.now
+    out: list[Task] = []
+    texts: dict[str, object] = {}
+    for e in world.of_kind("chat_message"):
+        if e.status == "done" and e.at <= now and e.data["sender"] == e.data["contact"]:
+            texts[e.data["contact"]] = e
+    mails: dict[str, object] = {}
+    for e in world.of_kind("email"):
+        if e.status == "done" and e.at <= now and e.data.get("folder") != "sent":
+            mails[e.data["from"]["name"]] = e
+    pays: dict[str, object] = {}
+    for e in world.of_kind("p2p_payment"):
+        if e.status == "done" and e.at <= now:
+            pays[e.data["contact"]] = e
+    openings = ["Catch me up on {first}", "When did I last hear from {first}?", "{first} check-in",
+                "Remind me where things stand with {first}", "Quick one about {first}"]
+    people = [c.name for c in p.contacts if c.name in texts and c.name in mails and c.name in pays][:5]
+    for i, name in enumerate(people):
+        first = name.split()[0]
+        t, m, z = texts[name], mails[name], pays[name]
+        way = "I sent" if z.data["direction"] == "sent" else "I received"
+        out.append(Task(
+            id=f"{pid}/messaging/x-catch-up-{i + 1}", persona=pid, apps_involved=["bank", "mail", APP],
+            kind="lookup", difficulty="medium", time_limit_seconds=900,
+            instruction=openings[i % len(openings)].format(first=first)
+                        + f": on what day did {name} last text me on Parley, on what day did their last email come "
+                          "in, and what was the last Zelle payment between us (day, amount, and which way)?",
+            expected={"contact": name, "text_day": t.at.date().isoformat(), "mail_day": m.at.date().isoformat(),
+                      "zelle_day": z.at.date().isoformat(), "zelle_cents": z.data["amount_cents"],
+                      "direction": z.data["direction"]},
+            rubric=[RubricItem(id="text", weight=25, requirement=f"Last text {t.at:%B %-d, %Y}",
+                               check=A.text(*A.date_forms(t.at))),
+                    RubricItem(id="mail", weight=25, requirement=f"Last email {m.at:%B %-d, %Y}",
+                               check=A.text(*A.date_forms(m.at))),
+                    RubricItem(id="zelle-day", weight=20, requirement=f"Last Zelle {z.at:%B %-d, %Y}",
+                               check=A.text(*A.date_forms(z.at))),
+                    RubricItem(id="zelle-amount", weight=20, requirement=f"…of {money(z.data['amount_cents'], cur)}",
+                               check=A.amount(z.data["amount_cents"])),
+                    RubricItem(id="zelle-way", weight=10, requirement=f"…which {way}")]))
     return out

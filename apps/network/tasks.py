@@ -11,12 +11,19 @@ from __future__ import annotations
 import datetime as dt
 
 from builder.money import money
-from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 
 from .seed import profile, recruiter_ids
 
 APP = "network"
+
+
+def _only(what: str, *changes: Change) -> RubricItem:
+    """The state_diff item: exactly ``changes`` on Guildline (and messages marked read), nothing else."""
+    return RubricItem(id="nothing-else", weight=15, requirement=f"Nothing else changed on Guildline: only {what}",
+                      check=Check(type="state_diff", app=APP, ignore=["sessions"], changes=[
+                          Change(table="messages", op="update", min=0, columns=["read_at"]), *changes]))
 
 
 def _sql(query: str, params: list, expected: list[list]) -> Check:
@@ -67,15 +74,17 @@ def tasks(world: World) -> list[Task]:
          expected={"field": diff["field"], "profile_was": diff["profile"], "correct": diff["resume"],
                    "company": prof["experience"][0]["company"]},
          rubric=[
-             RubricItem(id="title-fixed", weight=60,
+             RubricItem(id="title-fixed", weight=55,
                         requirement=f"The current position on Guildline is titled {diff['resume']!r}",
                         check=_sql("SELECT title, company FROM experience WHERE world_ref = 'exp-0'", [],
                                    [[diff["resume"], prof["experience"][0]["company"]]])),
-             RubricItem(id="edited", weight=20, requirement="The position was edited in the app (not deleted and re-added)",
+             RubricItem(id="edited", weight=15, requirement="The position was edited in the app (not deleted and re-added)",
                         check=_sql("SELECT COUNT(*) FROM experience WHERE world_ref = 'exp-0' AND updated_at IS NOT NULL",
                                    [], [[1]])),
-             RubricItem(id="says", weight=20, requirement=f"The answer says the profile showed {diff['profile']!r}",
+             RubricItem(id="says", weight=15, requirement=f"The answer says the profile showed {diff['profile']!r}",
                         check=_text(diff["profile"])),
+             _only("the one position's title", Change(table="experience", op="update", min=1, max=1,
+                                                      columns=["title", "updated_at"])),
          ])
 
     # 2. Accept the invitation from the person met at the meetup (the calendar names the attendees).
@@ -87,15 +96,18 @@ def tasks(world: World) -> list[Task]:
                       "Accept that one and leave the other invitations alone."),
          expected={"name": met["name"], "meetup": meet["title"], "invitation": meet["invitation_id"]},
          rubric=[
-             RubricItem(id="accepted", weight=60, requirement=f"The invitation from {met['name']} is accepted",
+             RubricItem(id="accepted", weight=50, requirement=f"The invitation from {met['name']} is accepted",
                         check=_sql(f"SELECT status FROM invitations WHERE person_id = {_PERSON}", [met["id"]],
                                    [["accepted"]])),
              RubricItem(id="connected", weight=20, requirement=f"{met['name']} is now a connection",
                         check=_sql("SELECT connected_on IS NOT NULL FROM people WHERE world_ref = ?", [met["id"]], [[1]])),
-             RubricItem(id="others", weight=20, requirement="It was accepted and every other invitation is still pending",
+             RubricItem(id="others", weight=15, requirement="It was accepted and every other invitation is still pending",
                         check=_sql(f"""SELECT (SELECT status FROM invitations WHERE person_id = {_PERSON}) = 'accepted'
                                        AND (SELECT COUNT(*) FROM invitations WHERE status != 'pending'
                                             AND person_id != {_PERSON}) = 0""", [met["id"], met["id"]], [[1]])),
+             _only(f"the one accepted invitation and {met['name']} becoming a connection",
+                   Change(table="invitations", op="update", min=1, max=1, columns=["status", "responded_at"]),
+                   Change(table="people", op="update", min=1, max=1, columns=["connected_on"])),
          ])
 
     # 3. Reply to the recruiter who asked for availability next week (the calendar knows the free times).
@@ -109,13 +121,15 @@ def tasks(world: World) -> list[Task]:
                       "two times that are free in my calendar (work hours)."),
          expected={"recruiter": rec["name"], "thread": last_thread, "week_of": monday.isoformat()},
          rubric=[
-             RubricItem(id="replied", weight=50, requirement=f"A new message from me is in the thread with {rec['name']}",
+             RubricItem(id="replied", weight=40, requirement=f"A new message from me is in the thread with {rec['name']}",
                         check=_sql(f"""SELECT COUNT(*) > 0 FROM messages WHERE sender_id IS NULL AND world_ref IS NULL
                                        AND thread_id = (SELECT id FROM threads WHERE person_id = {_PERSON})""",
                                    [rec["id"]], [[1]])),
-             RubricItem(id="free-times", weight=50,
+             RubricItem(id="free-times", weight=45,
                         requirement=(f"The reply offers two times in the week of {monday.isoformat()} during work hours "
                                      "that do not overlap an event in the persona's calendar")),
+             _only(f"my one reply to {rec['name']} (and their answer to it arriving)",
+                   Change(table="messages", op="insert", min=1, max=2)),
          ])
 
     # 4. Post about the latest project milestone of work chat's plan (or the current job).
@@ -130,9 +144,10 @@ def tasks(world: World) -> list[Task]:
     task("post-milestone", ["network"], kind="action", difficulty="easy", time_limit_seconds=300,
          instruction=f"Write a short Guildline post saying our team just hit a milestone on {project}.",
          expected={"project": project},
-         rubric=[RubricItem(id="posted", weight=100, requirement=f"A new post of mine names {project!r}",
+         rubric=[RubricItem(id="posted", weight=85, requirement=f"A new post of mine names {project!r}",
                             check=_sql("""SELECT COUNT(*) > 0 FROM posts WHERE author_id IS NULL AND world_ref IS NULL
-                                          AND instr(lower(body), lower(?)) > 0""", [project], [[1]]))])
+                                          AND instr(lower(body), lower(?)) > 0""", [project], [[1]])),
+                 _only("my one new post", Change(table="posts", op="insert", min=1, max=1))])
 
     # 5. Save the best-paid job of the persona's family in the home city that is not saved yet.
     jobs = [e.data for e in world.of_kind("job_posting") if e.at <= world.now]
@@ -144,9 +159,10 @@ def tasks(world: World) -> list[Task]:
          instruction=(f"On the Guildline job board, save the job in {where} with the highest top of its salary range "
                       "(one I haven't saved yet)."),
          expected={"job": best["job_id"], "title": best["title"], "company": best["company"]},
-         rubric=[RubricItem(id="saved", weight=100, requirement=f"{best['title']} at {best['company']} is saved",
+         rubric=[RubricItem(id="saved", weight=85, requirement=f"{best['title']} at {best['company']} is saved",
                             check=_sql("""SELECT COUNT(*) FROM saved_jobs WHERE world_ref IS NULL
-                                          AND job_id = (SELECT id FROM jobs WHERE slug = ?)""", [best["job_id"]], [[1]]))])
+                                          AND job_id = (SELECT id FROM jobs WHERE slug = ?)""", [best["job_id"]], [[1]])),
+                 _only("the one saved job", Change(table="saved_jobs", op="insert", min=1, max=1))])
 
     # 6. Withdraw the oldest still-pending sent invitation.
     sent = sorted((e for e in world.of_kind("network_invitation") if e.data["direction"] == "sent" and e.at <= world.now),
@@ -156,14 +172,16 @@ def tasks(world: World) -> list[Task]:
         task("withdraw-oldest", ["network"], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction="Withdraw the Guildline invitation I sent longest ago that is still unanswered.",
              expected={"name": old["name"]},
-             rubric=[RubricItem(id="withdrawn", weight=70, requirement=f"The invitation to {old['name']} is withdrawn",
+             rubric=[RubricItem(id="withdrawn", weight=60, requirement=f"The invitation to {old['name']} is withdrawn",
                                 check=_sql(f"SELECT status FROM invitations WHERE person_id = {_PERSON}",
                                            [old["person"]], [["withdrawn"]])),
-                     RubricItem(id="rest", weight=30, requirement="It was withdrawn and no other invitation changed",
+                     RubricItem(id="rest", weight=25, requirement="It was withdrawn and no other invitation changed",
                                 check=_sql(f"""SELECT (SELECT status FROM invitations WHERE person_id = {_PERSON}) = 'withdrawn'
                                                AND (SELECT COUNT(*) FROM invitations WHERE status != 'pending'
                                                     AND person_id != {_PERSON}) = 0""",
-                                           [old["person"], old["person"]], [[1]]))])
+                                           [old["person"], old["person"]], [[1]])),
+                     _only("the one withdrawn invitation", Change(table="invitations", op="update", min=1, max=1,
+                                                                  columns=["status", "responded_at"]))])
 
     # 7. The salary range of the job the first (declined) recruiter wrote about.
     first = msgs[0].data
@@ -189,11 +207,14 @@ def tasks(world: World) -> list[Task]:
              instruction=(f"Send a Guildline message to whoever organized my \"{e.data['title']}\" meeting on "
                           f"{e.at:%B} {e.at.day}, thanking them for it."),
              expected={"name": org["name"], "meeting": e.data["title"], "date": e.at.date().isoformat()},
-             rubric=[RubricItem(id="sent", weight=80, requirement=f"A message from me to {org['name']} exists",
+             rubric=[RubricItem(id="sent", weight=65, requirement=f"A message from me to {org['name']} exists",
                                 check=_sql(f"""SELECT COUNT(*) > 0 FROM messages m JOIN threads t ON t.id = m.thread_id
                                                WHERE m.sender_id IS NULL AND m.world_ref IS NULL
                                                AND t.person_id = {_PERSON}""", [org["id"]], [[1]])),
-                     RubricItem(id="thanks", weight=20, requirement="The message thanks them for the meeting")])
+                     RubricItem(id="thanks", weight=20, requirement="The message thanks them for the meeting"),
+                     _only(f"my one message to {org['name']} (its new conversation, and an answer arriving)",
+                           Change(table="threads", op="insert", min=0, max=1),
+                           Change(table="messages", op="insert", min=1, max=2))])
 
     # 9. How many connections work at the persona's employer (colleagues on Guildline).
     employer = prof["experience"][0]["company"]
@@ -219,4 +240,34 @@ def tasks(world: World) -> list[Task]:
              rubric=[RubricItem(id="name", weight=50, requirement=f"Names {r0['name']}", check=_text(r0["name"])),
                      RubricItem(id="company", weight=50, requirement=f"Names {r0['company']}", check=_text(r0["company"]))])
     assert recruiter_ids(world)  # every world has recruiter threads (builder.world.career)
+    out.extend(insight_tasks(world))
     return out
+
+
+# --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
+
+
+def insight_tasks(world: World) -> list[Task]:
+    """Guildline's contradiction task: the profile's stale title against the résumé draft (which, like work chat,
+    is right). None when the persona has no profile."""
+    from builder.tasks import answers as A
+
+    if not world.of_kind("career_profile"):
+        return []
+    prof = profile(world)
+    diff = (prof.get("resume") or {}).get("difference")
+    if not diff:
+        return []
+    pid = world.persona.id
+    folder, filename = prof["resume"]["folder"], prof["resume"]["filename"]
+    return [Task(id=f"{pid}/network/cx-resume-title", persona=pid, apps_involved=["network", "files"], kind="lookup",
+                 category="contradiction", difficulty="medium", time_limit_seconds=480,
+                 instruction=f"My résumé draft ({filename} in {folder}) and my Guildline profile give different job titles "
+                             "for my current position. What does each say, and which one is right? Put the right "
+                             "title first.",
+                 expected={"company": prof["experience"][0]["company"], "right": diff["resume"], "stale": diff["profile"],
+                           "truth": "resume"},
+                 rubric=[RubricItem(id="right", weight=30, requirement=f"Gives {diff['resume']!r}", check=A.text(diff["resume"])),
+                         RubricItem(id="stale", weight=30, requirement=f"Gives {diff['profile']!r}", check=A.text(*A.distinct_forms(diff["profile"], diff["resume"]))),
+                         RubricItem(id="order", weight=40, requirement="Names the résumé's title before the profile's",
+                                    check=A.names([[diff["resume"]], A.distinct_forms(diff["profile"], diff["resume"])], ordered=True))])]

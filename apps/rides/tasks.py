@@ -13,7 +13,7 @@ import datetime as dt
 from collections import Counter
 
 from builder.money import money
-from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.planted import airline_flights
 from builder.world.travel import airport_label, format_address
@@ -28,6 +28,16 @@ SCHEDULE_MAX_DAYS = 30
 
 def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
     return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _only(requirement: str, *changes: Change) -> RubricItem:
+    """The state-diff item: only ``changes`` in ZipRide's database (its sign-in sessions aside)."""
+    return RubricItem(id="only", weight=15, requirement=requirement,
+                      check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]))
+
+
+# A scheduled ride: its row, and the places it names when ZipRide did not know them yet.
+NEW_RIDE = (Change(table="rides", op="insert", min=1, max=1), Change(table="places", op="insert", min=0, max=2))
 
 
 def _amount(cents: int) -> Check:
@@ -76,7 +86,8 @@ def tasks(world: World) -> list[Task]:
     percents = Counter(round(e.data["tip_cents"] * 100 / e.data["fare_cents"]) for e in rides if e.data["tip_cents"])
     if percents:
         usual = min(percents.items(), key=lambda x: (-x[1], x[0]))[0]
-        task("usual-tip", ["rides"], kind="aggregation", difficulty="easy", time_limit_seconds=300,
+        task("usual-tip", ["rides"], kind="aggregation", category="preference_inference", difficulty="easy",
+             time_limit_seconds=300,
              instruction="What percentage do I usually tip on ZipRide?",
              expected={"percent": usual},
              rubric=[RubricItem(id="percent", weight=100, requirement=f"Says about {usual}% of the fare",
@@ -139,14 +150,15 @@ def tasks(world: World) -> list[Task]:
                          f"{lead_text} before it departs. The flight details are in my email.",
              expected={"pnr": f.data["pnr"], "flight": leg["flight_number"], "dep_local": dep.isoformat(),
                        "pickup": "Home", "dropoff": airport, "pickup_at": pickup.isoformat()},
-             rubric=[RubricItem(id="scheduled", weight=100,
+             rubric=[RubricItem(id="scheduled", weight=85,
                                 requirement=f"A ride Home -> {airport} is scheduled with pickup {pickup:%b %-d %H:%M} "
                                             "(within 15 minutes)",
                                 check=_sql("""SELECT COUNT(*) FROM rides r JOIN places a ON a.id = r.pickup_place_id
                                               JOIN places b ON b.id = r.dropoff_place_id
                                               WHERE r.world_ref IS NULL AND r.status = 'scheduled' AND a.kind = 'home'
                                               AND b.address = ? AND r.pickup_at BETWEEN ? AND ?""",
-                                           [airport, lo.isoformat(), hi.isoformat()], [[1]]))])
+                                           [airport, lo.isoformat(), hi.isoformat()], [[1]])),
+                     _only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE)])
 
         # 7. And the ride home after the return flight lands.
         legs = [x for x in world.of_kind("flight") if x.data["pnr"] == f.data["pnr"] and x.data["to"] ==
@@ -162,7 +174,7 @@ def tasks(world: World) -> list[Task]:
                      expected={"flight": legs[-1].data["flight_number"], "arr_local": legs[-1].data["arr_local"],
                                "pickup": airport, "dropoff": "Home", "ride_type": "zip",
                                "pickup_at": (arr + dt.timedelta(minutes=30)).isoformat()},
-                     rubric=[RubricItem(id="scheduled", weight=100,
+                     rubric=[RubricItem(id="scheduled", weight=85,
                                         requirement=f"A ride {airport} -> Home is scheduled with pickup between "
                                                     f"{lo:%b %-d %H:%M} and {hi:%H:%M}",
                                         check=_sql("""SELECT COUNT(*) FROM rides r
@@ -171,7 +183,8 @@ def tasks(world: World) -> list[Task]:
                                                       WHERE r.world_ref IS NULL AND r.status = 'scheduled'
                                                       AND a.address = ? AND b.kind = 'home'
                                                       AND r.pickup_at BETWEEN ? AND ?""",
-                                                   [airport, lo.isoformat(), hi.isoformat()], [[1]]))])
+                                                   [airport, lo.isoformat(), hi.isoformat()], [[1]])),
+                             _only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE)])
 
     # 8. Tip the last ride 20 % (a new card charge the bank shows).
     last = rides[-1]
@@ -182,7 +195,7 @@ def tasks(world: World) -> list[Task]:
         task("tip-last-ride", ["rides", "bank"], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"Tip the driver of my last ZipRide ride (to {where_text}) 20% of the fare.",
              expected={"ride_id": last.data["ride_id"], "tip_cents": tip, "tip_before_cents": last.data["tip_cents"]},
-             rubric=[RubricItem(id="tip", weight=70, requirement=f"A tip of {money(tip, cur)} is added to ride "
+             rubric=[RubricItem(id="tip", weight=55, requirement=f"A tip of {money(tip, cur)} is added to ride "
                                                                  f"{last.data['ride_id']}",
                                 check=_sql("""SELECT COUNT(*) FROM rides WHERE ride_id = ? AND tipped_at IS NOT NULL
                                               AND tip_cents = ?""",
@@ -190,7 +203,10 @@ def tasks(world: World) -> list[Task]:
                      RubricItem(id="charged", weight=30, requirement="The bank shows the tip as a pending card charge",
                                 check=_sql("""SELECT COUNT(*) FROM card_authorizations WHERE app = 'rides'
                                               AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
-                                           [tip], [[1]], app="bank"))])
+                                           [tip], [[1]], app="bank")),
+                     _only("Nothing else changed at ZipRide: only the tip on that ride",
+                           Change(table="rides", op="update", min=1, max=1,
+                                  columns=["tip_cents", "tip_auth", "tipped_at", "total_cents"]))])
 
     # 9. Rate the newest unrated ride.
     unrated = [e for e in rides if e.at >= world.now - dt.timedelta(days=UNRATED_DAYS - 1)]
@@ -201,13 +217,16 @@ def tasks(world: World) -> list[Task]:
              instruction=f"Rate my ZipRide ride with {first} on {e.at:%B %-d} 5 stars, with the compliments "
                          "“Smooth driving” and “Knew the way”.",
              expected={"ride_id": e.data["ride_id"], "stars": 5, "compliments": ["Smooth driving", "Knew the way"]},
-             rubric=[RubricItem(id="stars", weight=70, requirement="The ride is rated 5 stars",
+             rubric=[RubricItem(id="stars", weight=55, requirement="The ride is rated 5 stars",
                                 check=_sql("SELECT COUNT(*) FROM rides WHERE ride_id = ? AND rating = 5 "
                                            "AND rated_at IS NOT NULL", [e.data["ride_id"]], [[1]])),
                      RubricItem(id="compliments", weight=30, requirement="Both compliments are given",
                                 check=_sql("""SELECT COUNT(*) FROM rides WHERE ride_id = ?
                                               AND instr(compliments, ?) > 0 AND instr(compliments, ?) > 0""",
-                                           [e.data["ride_id"], "Smooth driving", "Knew the way"], [[1]]))])
+                                           [e.data["ride_id"], "Smooth driving", "Knew the way"], [[1]])),
+                     _only("Nothing else changed at ZipRide: only that ride's rating",
+                           Change(table="rides", op="update", min=1, max=1,
+                                  columns=["rating", "compliments", "rated_at"]))])
 
     # 10. Save a contact's home as a place.
     saved = _saved_addresses(world)
@@ -221,10 +240,15 @@ def tasks(world: World) -> list[Task]:
         task("save-place", ["rides"], kind="action", difficulty="easy", time_limit_seconds=240,
              instruction=f"In ZipRide, save {c.name}'s place ({address}) as a saved place called “{label}”.",
              expected={"label": label, "address": address},
-             rubric=[RubricItem(id="saved", weight=100, requirement=f"A saved place “{label}” at {address}",
+             rubric=[RubricItem(id="saved", weight=85, requirement=f"A saved place “{label}” at {address}",
                                 check=_sql("""SELECT COUNT(*) FROM saved_places s JOIN places p ON p.id = s.place_id
                                               WHERE s.world_ref IS NULL AND s.label = ? AND p.address = ?""",
-                                           [label, address], [[1]]))])
+                                           [label, address], [[1]])),
+                     _only(f"Nothing else changed at ZipRide: only the new saved place “{label}”",
+                           Change(table="saved_places", op="insert", min=1, max=1),
+                           Change(table="places", op="insert", min=0, max=1))])
+    out.extend(insight_tasks(world))
+    out.extend(crossapp_tasks(world))
     return out
 
 
@@ -234,3 +258,167 @@ def _saved_addresses(world: World) -> set[str]:
     places = known_places(world)
     return {x["address"] for x in places if x["kind"] in ("home", "work")} | {
         x["address"] for x in frequent_places(world, places)}
+
+
+# --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
+
+
+def insight_tasks(world: World) -> list[Task]:
+    """ZipRide's contradiction, counterfactual and preference tasks: the airport ride still on the day before the
+    airline's change, what the last ride would have cost as Zip Comfort, last month's tips at another rate, the usual
+    ride type. Items the world lacks give no task."""
+    from collections import Counter
+
+    from builder.tasks import answers as A
+    from builder.tasks.phrasing import day_phrase, month_phrase
+
+    from .seed import fare_parts, ride_types
+
+    p = world.persona
+    pid, cur, today = p.id, world.currency, world.now.date()
+    rides = _done(world)
+    out: list[Task] = []
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/rides/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    it = A.planted(world, "chain/flight-change")
+    step = next((s for s in (it or {}).get("steps", []) if s["step"] == "airport_ride"), None)
+    if it and step:
+        old = dt.datetime.fromisoformat(step["old"])
+        new_dep = dt.datetime.fromisoformat(it["new_departure"])
+        task("cx-airport-ride", ["rides", "airline", "mail"], kind="lookup", category="contradiction",
+             difficulty="medium", time_limit_seconds=420,
+             instruction=f"I have a ZipRide to the airport booked for my {it['destination']} flight. Does its pickup day "
+                         "still fit the flight? Tell me the day the flight leaves now first, then the day the ride is "
+                         "booked for.",
+             expected={"ride_pickup": step["old"], "flight_departure": it["new_departure"], "truth": "airline"},
+             planted=[it["id"]],
+             rubric=[RubricItem(id="flight-day", weight=40, requirement=f"Says the flight leaves {new_dep:%B %-d}",
+                                check=A.text(*A.date_forms(new_dep))),
+                     RubricItem(id="ride-day", weight=20, requirement=f"Says the ride is booked for {old:%B %-d}",
+                                check=A.text(*A.date_forms(old))),
+                     RubricItem(id="order", weight=40, requirement="Names the flight's day before the ride's",
+                                check=A.names([A.date_forms(new_dep), A.date_forms(old)], ordered=True))])
+    if not rides:
+        return out
+
+    types = {t["code"]: t for t in ride_types()}
+    e = rides[-1]
+    d = e.data
+    tenths = round(d["distance_miles"] * 10)
+    comfort = fare_parts(tenths, d["duration_minutes"], types["comfort"]["price_percent"])["fare_cents"]
+    picked = dt.datetime.fromisoformat(d["pickup_local"]).replace(tzinfo=None)
+    task("cf-comfort", ["rides"], kind="aggregation", category="counterfactual", difficulty="medium",
+         time_limit_seconds=420,
+         instruction=f"My last ZipRide, {day_phrase(picked.date(), today)}, was a regular Zip. Had I booked "
+                     f"{types['comfort']['name']} for the same trip, what would the fare have been (before tip), and how "
+                     "much more is that than what I paid in fare?",
+         expected={"ride_id": d["ride_id"], "fare_cents": d["fare_cents"], "comfort_cents": comfort,
+                   "difference_cents": comfort - d["fare_cents"]},
+         rubric=[RubricItem(id="comfort", weight=60, requirement=f"States {money(comfort, cur)}", check=A.amount(comfort)),
+                 RubricItem(id="more", weight=40, requirement=f"States {money(comfort - d['fare_cents'], cur)} more",
+                            check=A.amount(comfort - d["fare_cents"]))])
+
+    first = today.replace(day=1)
+    start = (first - dt.timedelta(days=1)).replace(day=1)
+    month = [x for x in rides if start <= x.at.date() < first]
+    tp = p.preferences.tipping_percent or 15
+    alt = 15 if tp != 15 else 20
+    if month:
+        paid = sum(x.data["tip_cents"] for x in month)
+        would = sum(x.data["fare_cents"] * alt // 100 for x in month)
+        task("cf-tip-rate", ["rides", "bank"], kind="aggregation", category="counterfactual", difficulty="medium",
+             time_limit_seconds=480,
+             instruction=f"Had I tipped exactly {alt}% of the fare (rounded down to the cent) on every ZipRide "
+                         f"{month_phrase(start, today)}, how much would I have tipped in total, and how does that compare "
+                         "with the tips I actually gave?",
+             expected={"rides": len(month), "tips_cents": paid, "alt_percent": alt, "alt_tips_cents": would,
+                       "difference_cents": would - paid},
+             rubric=[RubricItem(id="would", weight=50, requirement=f"States {money(would, cur)}", check=A.amount(would)),
+                     RubricItem(id="paid", weight=25, requirement=f"States the {money(paid, cur)} actually tipped",
+                                check=A.amount(paid)),
+                     RubricItem(id="difference", weight=25, requirement=f"States the difference {money(abs(would - paid), cur)}",
+                                check=A.amount(would - paid))])
+
+    trip_ids = sorted({x.data["trip"] for x in rides if x.data.get("trip") is not None})
+    if trip_ids:
+        on = [x for x in rides if x.data.get("trip") == trip_ids[-1]]
+        xl = sum(fare_parts(round(x.data["distance_miles"] * 10), x.data["duration_minutes"],
+                            types["xl"]["price_percent"])["fare_cents"] for x in on)
+        fares = sum(x.data["fare_cents"] for x in on)
+        dest = p.travel.trips[trip_ids[-1]].destination
+        task("cf-xl-trip", ["rides"], kind="aggregation", category="counterfactual", difficulty="hard",
+             time_limit_seconds=600,
+             instruction=f"On my {dest} trip I took {len(on)} ZipRide rides. Had I booked {types['xl']['name']} for every "
+                         "one of them, what would the fares have come to in total (before tips), against what I paid "
+                         "in fares?",
+             expected={"trip": trip_ids[-1], "rides": len(on), "fares_cents": fares, "xl_cents": xl},
+             rubric=[RubricItem(id="xl", weight=70, requirement=f"States {money(xl, cur)}", check=A.amount(xl)),
+                     RubricItem(id="fares", weight=30, requirement=f"States {money(fares, cur)} paid", check=A.amount(fares))])
+
+    home_addr = format_address(p.identity.address) if p.identity.address else ""
+    spots = Counter(x.data["dropoff"] for x in rides if x.data["dropoff"] != home_addr and x.data.get("trip") is None)
+    top = spots.most_common(2)
+    if top and (len(top) == 1 or top[0][1] > top[1][1]):
+        addr, n = top[0]
+        task("pref-destination", ["rides"], kind="aggregation", category="preference_inference", difficulty="medium",
+             time_limit_seconds=480,
+             instruction="Apart from going home, where do I take ZipRide to most often in my own city? Give me the "
+                         "address and how many rides ended there.",
+             expected={"address": addr, "rides": n},
+             rubric=[RubricItem(id="address", weight=70, requirement=f"Gives {addr}", check=A.text(addr.split(",")[0])),
+                     RubricItem(id="count", weight=30, requirement=f"Says {n} rides", check=A.number(n))])
+
+    # Every world ride is a Zip (apps/rides/seed.py): the usual type is what the history shows.
+    kinds = Counter("zip" for _ in rides)
+    code, n = kinds.most_common(1)[0]
+    task("pref-ride-type", ["rides"], kind="aggregation", category="preference_inference", difficulty="easy",
+         time_limit_seconds=300,
+         instruction="Which ZipRide ride type do I normally book? Going by my ride history, how many of my rides were "
+                     "that type?",
+         expected={"type": types[code]["name"], "rides": n},
+         rubric=[RubricItem(id="type", weight=70, requirement=f"Says {types[code]['name']}",
+                            check=A.text(*(f.format(types[code]["name"]) for f in (
+                                "“{}”", "\"{}\"", "'{}'", "{} ride", "{} type", "{} (", "regular {}", "standard {}",
+                                "plain {}", "{} rides", "{}.", "{},")))),
+                 RubricItem(id="count", weight=30, requirement=f"Says {n} rides", check=A.number(n))])
+    return out
+
+
+# --- Cross-app answer tasks: tips across the apps ---------------------------------------------------------------
+
+
+def crossapp_tasks(world: World) -> list[Task]:
+    """What the persona tipped on ZipRide, DashBite and Basketful in a year (this year and last), each and together."""
+    from builder.tasks import answers as A
+    from builder.tasks.crossapp import service_spend
+
+    p = world.persona
+    pid, cur, today = p.id, world.currency, world.now.date()
+    out: list[Task] = []
+    for year in (today.year, today.year - 1):
+        start, end = dt.date(year, 1, 1), min(dt.date(year, 12, 31), today)
+        tips = []
+        for s in service_spend(world, start, end):
+            if s.app == "rides":
+                tips.append(("rides", "ZipRide drivers", s.extra_cents))
+            elif s.app in ("delivery", "grocery"):
+                t = sum(e.data["tip_cents"] for e in s.events)
+                tips.append((s.app, "DashBite couriers" if s.app == "delivery" else "Basketful shoppers", t))
+        tips = [x for x in tips if x[2]]
+        if len(tips) < 2 or "rides" not in {x[0] for x in tips}:
+            continue
+        total = sum(x[2] for x in tips)
+        when = "so far this year" if year == today.year else f"in {year}"
+        out.append(Task(id=f"{pid}/rides/x-tips-{year}", persona=pid, apps_involved=sorted(x[0] for x in tips),
+                        kind="aggregation", difficulty="hard", time_limit_seconds=1200,
+                        instruction=f"How generous have I been {when}? Add up my tips to ZipRide drivers, DashBite "
+                                    "couriers and Basketful shoppers: each app's tips and the total.",
+                        expected={"year": year, "tips_cents": {k: c for k, _, c in tips}, "total_cents": total},
+                        rubric=[RubricItem(id=k, weight=70 // len(tips) + (70 % len(tips) if i == 0 else 0),
+                                           requirement=f"{label}: {money(c, cur)}", check=A.amount(c))
+                                for i, (k, label, c) in enumerate(tips)]
+                        + [RubricItem(id="total", weight=30, requirement=f"Total {money(total, cur)}",
+                                      check=A.amount(total))]))
+    return out

@@ -13,7 +13,7 @@ import datetime as dt
 from collections import Counter
 
 from builder.money import money
-from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World, retail
 from builder.world.accounts import payment_cards
 
@@ -27,6 +27,18 @@ MONTHS_EN = ["January", "February", "March", "April", "May", "June", "July", "Au
 def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
     """A sql check: fixed ``query`` text with ``?`` placeholders, every world value in ``params``."""
     return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
+
+
+def _only(requirement: str, *changes: Change) -> RubricItem:
+    """The state-diff item: only ``changes`` in Shopwell's database (sign-in sessions and the cart aside)."""
+    return RubricItem(id="only", weight=15, requirement=requirement,
+                      check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions", "cart_items"]))
+
+
+def _new_order(lines: int, most: int) -> RubricItem:
+    return _only("Nothing else changed at Shopwell: only the one new order",
+                 Change(table="orders", op="insert", min=1, max=1),
+                 Change(table="order_items", op="insert", min=lines, max=most))
 
 
 def _amount(cents: int) -> Check:
@@ -124,14 +136,16 @@ def tasks(world: World) -> list[Task]:
              instruction=f"I don't need the {it['name']} from my Shopwell order {o['order_id']}. Return it and tell me "
                          "how much comes back to my card.",
              expected={"order": o["order_id"], "sku": it["sku"], "refund_cents": refund},
-             rubric=[RubricItem(id="returned", weight=50, requirement="The item is returned in Shopwell",
+             rubric=[RubricItem(id="returned", weight=35, requirement="The item is returned in Shopwell",
                                 check=_sql("SELECT COUNT(*) FROM returns r JOIN order_items i ON i.id = r.order_item_id "
                                            "JOIN orders o ON o.id = i.order_id WHERE o.order_number = ? AND i.sku = ?",
                                            [o["order_id"], it["sku"]], [[1]])),
                      RubricItem(id="refund", weight=30, requirement=f"The bank shows a refund of {money(refund, cur)}",
                                 check=_sql("SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'refund' "
                                            "AND amount_cents = ?", [APP, refund], [[1]], app="bank")),
-                     RubricItem(id="amount", weight=20, requirement=f"States {money(refund, cur)}", check=_amount(refund))])
+                     RubricItem(id="amount", weight=20, requirement=f"States {money(refund, cur)}", check=_amount(refund)),
+                     _only("Nothing else changed at Shopwell: only the new return",
+                           Change(table="returns", op="insert", min=1, max=1))])
 
     # 6. Action: buy two more of an item bought before, with the main card (total = catalogue price x 2 + shipping).
     again = delivered[-1]["items"][0]
@@ -145,14 +159,15 @@ def tasks(world: World) -> list[Task]:
          instruction=f"Order two more of the {again['name']}{variant} I bought on Shopwell on {_day(placed)}, "
                      f"delivered to my home and paid with my {card['label']}. What is the order total?",
          expected={"sku": again["sku"], "qty": 2, "card_last4": card["last4"], "total_cents": total2},
-         rubric=[RubricItem(id="order", weight=50, requirement="A new order of two of that item is placed with that card",
+         rubric=[RubricItem(id="order", weight=35, requirement="A new order of two of that item is placed with that card",
                             check=_sql("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.id "
                                        "JOIN cards c ON c.id = o.card_id WHERE o.world_ref IS NULL AND i.sku = ? "
                                        "AND i.qty = 2 AND c.last4 = ?", [again["sku"], card["last4"]], [[1]])),
                  RubricItem(id="charge", weight=30, requirement=f"The bank shows a pending charge of {money(total2, cur)}",
                             check=_sql("SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge' "
                                        "AND amount_cents = ?", [APP, total2], [[1]], app="bank")),
-                 RubricItem(id="total", weight=20, requirement=f"States {money(total2, cur)}", check=_amount(total2))])
+                 RubricItem(id="total", weight=20, requirement=f"States {money(total2, cur)}", check=_amount(total2)),
+                 _new_order(1, 1)])
 
     # 7. Action: Subscribe & Save for the household item bought most often (else the first such product).
     household = Counter(i["sku"] for x in all_orders for i in x["items"] if by_id[i["product_id"]]["subscribe"])
@@ -167,9 +182,11 @@ def tasks(world: World) -> list[Task]:
          instruction=f"Set up Subscribe & Save on Shopwell for {sname}{f' ({slabel})' if slabel else ''}, delivered "
                      "every 4 weeks.",
          expected={"sku": sku, "every_weeks": 4},
-         rubric=[RubricItem(id="subscription", weight=100, requirement="An active 4-weekly subscription of that item",
+         rubric=[RubricItem(id="subscription", weight=85, requirement="An active 4-weekly subscription of that item",
                             check=_sql("SELECT COUNT(*) FROM subscriptions WHERE sku = ? AND every_weeks = 4 "
-                                       "AND status = 'active'", [sku], [[1]]))])
+                                       "AND status = 'active'", [sku], [[1]])),
+                 _only("Nothing else changed at Shopwell: only the new subscription",
+                       Change(table="subscriptions", op="insert", min=1, max=1))])
 
     # 8. Action: review a recently delivered item never delivered before (the seed reviews only older deliveries).
     def age(x: dict) -> int:
@@ -183,10 +200,12 @@ def tasks(world: World) -> list[Task]:
         task("review-product", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"Write a 4-star review on Shopwell of the {it['name']} that arrived on {_day(arrived)}.",
              expected={"product_id": it["product_id"], "rating": 4},
-             rubric=[RubricItem(id="review", weight=80, requirement="A 4-star review of that product by me",
+             rubric=[RubricItem(id="review", weight=65, requirement="A 4-star review of that product by me",
                                 check=_sql("SELECT COUNT(*) FROM reviews WHERE product_id = ? AND user_id = 1 "
                                            "AND world_ref IS NULL AND rating = 4", [it["product_id"]], [[1]])),
-                     RubricItem(id="text", weight=20, requirement="The review has a headline and a few words of text")])
+                     RubricItem(id="text", weight=20, requirement="The review has a headline and a few words of text"),
+                     _only("Nothing else changed at Shopwell: only the new review",
+                           Change(table="reviews", op="insert", min=1, max=1))])
 
     # 9. Action: reorder what was bought just before the last trip (the calendar and mail have the trip's dates).
     trips = [t for t in ((p.travel.trips or []) if p.travel else []) if t.return_ < today]
@@ -196,17 +215,18 @@ def tasks(world: World) -> list[Task]:
         o = before[-1]
         skus = [i["sku"] for i in o["items"]]
         marks = ", ".join("?" for _ in skus)
-        task("reorder-before-trip", [APP, "calendar"], kind="action", difficulty="hard", time_limit_seconds=600,
+        task("reorder-before-trip", [APP, "calendar", "bank"], kind="action", difficulty="hard", time_limit_seconds=600,
              instruction=f"Order again everything I bought on Shopwell in my last order before my trip to "
                           f"{trip.destination}, to my home address.",
              expected={"order": o["order_id"], "skus": skus, "trip_depart": trip.depart.isoformat()},
-             rubric=[RubricItem(id="items", weight=80, requirement=f"A new order holds every item of {o['order_id']}",
+             rubric=[RubricItem(id="items", weight=65, requirement=f"A new order holds every item of {o['order_id']}",
                                 check=_sql(f"SELECT COUNT(DISTINCT i.sku) FROM order_items i JOIN orders o ON "
                                            f"o.id = i.order_id WHERE o.world_ref IS NULL AND i.sku IN ({marks})",
                                            skus, [[len(set(skus))]])),
                      RubricItem(id="charge", weight=20, requirement="The bank shows the new order's pending charge",
                                 check=_sql("SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge'",
-                                           [APP], [[1]], app="bank"))])
+                                           [APP], [[1]], app="bank")),
+                     _new_order(len(set(skus)), len(skus))])
 
     # 10. The last birthday present sent through Shopwell (the calendar has the birthday, the order the recipient).
     gifts = [x for x in delivered if x.get("gift_for")]
@@ -223,4 +243,181 @@ def tasks(world: World) -> list[Task]:
                      RubricItem(id="arrived", weight=30,
                                 requirement=f"Says it arrived on {_day(arrived)}, before the birthday on "
                                             f"{_day(dt.date.fromisoformat(o['gift_birthday']))}")])
+    out.extend(insight_tasks(world))
+    out.extend(crossapp_tasks(world))
+    out += long_tasks(world)
+    return out
+
+
+# --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
+
+
+def insight_tasks(world: World) -> list[Task]:
+    """Shopwell's contradiction, counterfactual and preference tasks: the carrier's delivery day against the shop's,
+    the shipping paid this year, the brand bought most. Items the world lacks give no task."""
+    from builder.tasks import answers as A
+
+    p = world.persona
+    pid, cur = p.id, world.currency
+    out: list[Task] = []
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/shop/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    it = A.planted(world, "contradiction/delivery-date")
+    if it:
+        shop, carrier = dt.date.fromisoformat(it["shop_day"]), dt.date.fromisoformat(it["carrier_day"])
+        task("cx-delivery-day", ["shop", "mail"], kind="lookup", category="contradiction", difficulty="medium",
+             time_limit_seconds=420,
+             instruction=f"When will my Shopwell order {it['order_id']} actually arrive? I've had different dates from "
+                         f"Shopwell and from {it['carrier']}. Give me the day to expect first, then the other one.",
+             expected={"order_id": it["order_id"], "right": it["shop_day"], "stale": it["carrier_day"], "truth": "shop"},
+             planted=[it["id"]],
+             rubric=[RubricItem(id="right", weight=40, requirement=f"Says {shop:%A, %B %-d} (Shopwell)",
+                                check=A.text(*A.date_forms(shop))),
+                     RubricItem(id="stale", weight=20, requirement=f"Names {carrier:%A, %B %-d} ({it['carrier']})",
+                                check=A.text(*A.date_forms(carrier))),
+                     RubricItem(id="order", weight=40, requirement="Names Shopwell's day before the carrier's",
+                                check=A.names([A.date_forms(shop), A.date_forms(carrier)], ordered=True))])
+
+    year = world.now.year
+    done = [e for e in world.of_kind("retail_order") if e.status == "done" and e.at.year == year]
+    paid = [e for e in done if e.data.get("shipping_cents")]
+    if paid:
+        ship = sum(e.data["shipping_cents"] for e in paid)
+        task("cf-free-shipping", ["shop"], kind="aggregation", category="counterfactual", difficulty="medium",
+             time_limit_seconds=480,
+             instruction=f"Had every Shopwell order I placed in {year} shipped for free, how much would I have saved on "
+                         "shipping, and on how many orders did I pay for it?",
+             expected={"shipping_cents": ship, "orders": len(paid)},
+             rubric=[RubricItem(id="saved", weight=75, requirement=f"States {money(ship, cur)}", check=A.amount(ship)),
+                     RubricItem(id="orders", weight=25, requirement=f"Says {len(paid)} orders", check=A.number(len(paid)))])
+
+    brands = Counter(x["brand"] for e in world.of_kind("retail_order") if e.status == "done"
+                     for x in e.data["items"] for _ in range(x["qty"]) if x.get("brand"))
+    top = brands.most_common(2)
+    if top and (len(top) == 1 or top[0][1] > top[1][1]):
+        brand, n = top[0]
+        task("pref-brand", ["shop"], kind="aggregation", category="preference_inference", difficulty="medium",
+             time_limit_seconds=480,
+             instruction="Which brand do I buy most from on Shopwell? Count the items across all my orders and tell me "
+                         "how many were that brand.",
+             expected={"brand": brand, "items": n},
+             rubric=[RubricItem(id="brand", weight=70, requirement=f"Names {brand}", check=A.text(brand)),
+                     RubricItem(id="count", weight=30, requirement=f"Says {n} items", check=A.number(n))])
+    return out
+
+
+def long_tasks(world: World) -> list[Task]:
+    """Shopwell's long-horizon chain: the parent's birthday falls while the persona is away on the next trip."""
+    from builder.tasks import steps as S
+    from builder.tasks.model import Change as _Change
+    from builder.tasks.phrasing import day_phrase
+    from builder.world.planted import airline_flights
+
+    p = world.persona
+    parent = next((c for c in p.contacts if c.relationship == "parent" and c.email), None)
+    sibling = next((c for c in p.contacts if c.relationship == "sibling"), None)
+    cards = payment_cards(world)
+    present = S.gift("cashmere-scarf")
+    if not parent or not sibling or not cards or not present:
+        return []
+    moved = airline_flights(world)
+    legs = [{**f.data, **moved.get(f.id, {})} for f in world.of_kind("flight")]
+    now = world.now.isoformat()
+    trips: dict[int, list[dict]] = {}
+    for d in legs:
+        trips.setdefault(d["trip"], []).append(d)
+    first = parent.name.split()[0]
+    bday = next((e for e in world.of_kind("calendar_event") if e.data.get("source") == "birthday"
+                 and e.data["title"].startswith(f"{first}'s") and e.at > world.now), None)
+    if not bday:
+        return []
+    away = next((t for t in trips.values() if min(d["dep_local"] for d in t)[:19] > now
+                 and min(d["dep_local"] for d in t)[:10] <= bday.at.date().isoformat() <= max(d["arr_local"] for d in t)[:10]),
+                None)
+    places = S.restaurants_by_visits(world, {sibling.name}) or S.restaurants_by_visits(world)
+    if not away or not places:
+        return []
+    back = dt.date.fromisoformat(max(d["arr_local"] for d in away)[:10])
+    dinner = back + dt.timedelta(days=2)
+    place, time, card, day = places[0], "19:00", cards[0], bday.at.date()
+    dest = next(d["to"] for d in sorted(away, key=lambda d: d["dep_utc"]) if d.get("direction") == "outbound")
+    from builder.world.travel import airport_label
+
+    return [Task(
+        id=f"{p.id}/{APP}/birthday-while-away", persona=p.id, kind="action", category="long_horizon",
+        apps_involved=[APP, "bank", "airline", "calendar", "dining", "mail", "messaging"], difficulty="hard",
+        time_limit_seconds=1800,
+        instruction=f"{first}'s birthday is {day_phrase(day, world.now.date())}, while I'm away. Order the "
+                    f"{present['title']} ({present['variant']}) from Shopwell for {first}, to my home, with my "
+                    f"{card['label']}; put \"Call {first}\" in my calendar at 10 am on the birthday; book a table for "
+                    f"three ({first}, {sibling.name.split()[0]} and me) at the restaurant {sibling.name.split()[0]} and "
+                    f"I have booked together most, at 7 pm on the second day after I fly back; email {first} that I'll "
+                    f"call on the day and invite them to that dinner; and text {sibling.name.split()[0]} in Parley "
+                    "where and when the dinner is.",
+        expected={"sku": present["sku"], "card_last4": card["last4"], "birthday": day.isoformat(),
+                  "parent": parent.name, "parent_email": parent.email, "sibling": sibling.name, "slug": place["slug"],
+                  "restaurant": place["name"], "day": dinner.isoformat(), "time": time, "party": 3,
+                  "away_to": airport_label(dest), "back": back.isoformat()},
+        rubric=[RubricItem(id="present", weight=15, requirement=f"A Shopwell order of {present['title']} "
+                                                               f"({present['sku']}) with {card['label']}",
+                           check=S.shop_bought(present["sku"], card["last4"])),
+                RubricItem(id="call", weight=15, requirement=f"Daybook has \"Call {first}\" on {day} at 10:00",
+                           check=S.calendar_new(f"{day}T10:00", [["call"]])),
+                RubricItem(id="booked", weight=20, requirement=f"{place['name']} booked for 3 on {dinner} at {time} "
+                                                              f"(I fly back {back})",
+                           check=S.dining_booked(place["slug"], dinner.isoformat(), time, 3)),
+                RubricItem(id="mail", weight=15, requirement=f"A mail to {parent.name} ({parent.email}) names "
+                                                            f"{place['name']}",
+                           check=S.mail_sent(parent.email, [[place["name"]]])),
+                RubricItem(id="sibling", weight=15, requirement=f"{sibling.name} got a text naming {place['name']}",
+                           check=S.parley_direct(sibling.name, [[place["name"]]])),
+                RubricItem(id="says", weight=5, requirement="The mail says I'll call on the birthday and invites to the "
+                                                           "dinner with its day and time (judge: read it)"),
+                RubricItem(id="only-shop", weight=15, requirement="Nothing else changed at Shopwell: only the one order",
+                           check=S.diff("shop", _Change(table="orders", op="insert", min=1, max=1),
+                                        _Change(table="order_items", op="insert", min=1, max=1),
+                                        _Change(table="cart_items", op="insert", min=0),
+                                        _Change(table="cart_items", op="delete", min=0)))])]
+
+
+# --- Cross-app answer tasks: fees and shipping across the apps ----------------------------------------------------
+
+
+def crossapp_tasks(world: World) -> list[Task]:
+    """A year's Shopwell shipping and DashBite and Basketful delivery and service fees (tips aside), each and the sum,
+    for this year and last."""
+    from builder.tasks import answers as A
+    from builder.tasks.crossapp import service_spend
+
+    p = world.persona
+    pid, cur, today = p.id, world.currency, world.now.date()
+    out: list[Task] = []
+    for year in (today.year, today.year - 1):
+        spends = service_spend(world, dt.date(year, 1, 1), min(dt.date(year, 12, 31), today))
+        parts = []
+        for s in spends:
+            if s.app == "shop":
+                parts.append(("shop", "Shopwell shipping", s.extra_cents))
+            elif s.app in ("delivery", "grocery"):
+                parts.append((s.app, f"{s.brand} fees", sum(e.data["fees_cents"] for e in s.events)))
+        parts = [x for x in parts if x[2]]
+        if len(parts) < 2 or "shop" not in {x[0] for x in parts}:
+            continue
+        total = sum(x[2] for x in parts)
+        when = "This year so far" if year == today.year else f"Over {year}"
+        slug = "x-fees-this-year" if year == today.year else f"x-fees-{year}"
+        opening = ("Am I paying too much just to get things delivered? " if year == today.year
+                   else "Delivery costs check: ")
+        out.append(Task(id=f"{pid}/shop/{slug}", persona=pid, apps_involved=sorted(x[0] for x in parts),
+                        kind="aggregation", difficulty="hard", time_limit_seconds=1200,
+                        instruction=f"{opening}{when}, add up the shipping I paid on Shopwell and the delivery and "
+                                    "service fees on DashBite and Basketful (not the tips): each, and the total.",
+                        expected={"year": year, "fees_cents": {k: c for k, _, c in parts}, "total_cents": total},
+                        rubric=[RubricItem(id=k, weight=70 // len(parts) + (70 % len(parts) if i == 0 else 0),
+                                           requirement=f"{label}: {money(c, cur)}", check=A.amount(c))
+                                for i, (k, label, c) in enumerate(parts)]
+                        + [RubricItem(id="total", weight=30, requirement=f"Total {money(total, cur)}",
+                                      check=A.amount(total))]))
     return out

@@ -61,3 +61,28 @@ def book_rental(task: Task, web: Web) -> str:
 
 SOLVERS = {"cancel-upcoming": cancel_upcoming, "leave-a-night-early": leave_a_night_early,
            "review-stay": review_stay, "book-rental": book_rental}
+
+
+def trip_arrival_prep(task: Task, web: Web) -> str:
+    """Late arrival to the hotel, the ride home, the ride in Daybook, the companion in Parley, the Huddle status."""
+    import datetime as dt
+
+    from builder.tasks import steps as S
+
+    exp = task.expected
+    land = dt.datetime.fromisoformat(exp["landing"])
+    web.post_form(APP, "/api/messages", [("confirmation", exp["confirmation"]),
+                                         ("body", (f"Hello! My flight was changed: I land on {land:%B %-d} at "
+                                                   f"{land:%H:%M}, so I'll check in late that night."))],
+                  expect=(303,))
+    S.ride_schedule(web, exp["pickup"], "Home", exp["ride_at"])
+    at = dt.datetime.fromisoformat(exp["ride_at"])
+    end = at + dt.timedelta(minutes=45)
+    S.calendar_create(web, title="ZipRide home from the airport", date=f"{at:%Y-%m-%d}", start_time=f"{at:%H:%M}",
+                      end_date=f"{end:%Y-%m-%d}", end_time=f"{end:%H:%M}")
+    S.parley_send(web, exp["companion"], f"Hotel: {exp['hotel']}, confirmation {exp['confirmation']}.")
+    S.huddle_set_status(web, ":airplane:", "Traveling", exp["back"])
+    return "Messaged the hotel, booked the ride home and put it in the calendar, told my companion, set my status."
+
+
+SOLVERS.update({"trip-arrival-prep": trip_arrival_prep})

@@ -249,4 +249,223 @@ def tasks(world: World) -> list[Task]:
                             check=_sql("SELECT COUNT(*) FROM messages m JOIN threads t ON t.id = m.thread_id JOIN bookings b "
                                        "ON b.id = t.booking_id WHERE b.world_ref IS NULL AND m.sender = 'guest' AND "
                                        "(instr(m.body, '8') > 0 OR instr(m.body, '20') > 0)", [], [[1]]))])
+    out.extend(insight_tasks(world))
+    out.extend(crossapp_tasks(world))
+    out += long_tasks(world)
     return out
+
+
+# --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
+
+
+def insight_tasks(world: World) -> list[Task]:
+    """Bramblestay's contradiction, counterfactual and preference tasks: the stay still starting the night before the
+    airline's change, what a late cancellation of the upcoming stay would cost, the room type usually booked. Items the
+    world lacks give no task."""
+    from collections import Counter
+
+    from builder.tasks import answers as A
+
+    from .seed import bookings
+
+    p = world.persona
+    pid, cur = p.id, world.currency
+    out: list[Task] = []
+
+    def task(slug: str, apps: list[str], **kw) -> None:
+        out.append(Task(id=f"{pid}/stays/{slug}", persona=pid, apps_involved=apps, **kw))
+
+    it = A.planted(world, "chain/flight-change")
+    step = next((s for s in (it or {}).get("steps", []) if s["step"] == "hotel_check_in"), None)
+    if it and step:
+        arr = dt.datetime.fromisoformat(it["new_arrival"])
+        old, new = dt.date.fromisoformat(step["old"]), dt.date.fromisoformat(step["new"])
+        hotel = step.get("hotel") or ""
+        task("cx-check-in", ["stays", "airline", "mail"], kind="lookup", category="contradiction", difficulty="medium",
+             time_limit_seconds=420,
+             instruction=f"Does my hotel booking in {it['destination']} still line up with my flight there? Tell me the "
+                         "day I actually arrive first, then the check-in day the hotel booking has.",
+             expected={"hotel": hotel, "check_in": step["old"], "arrival": it["new_arrival"], "right": step["new"],
+                       "truth": "airline"},
+             planted=[it["id"]],
+             rubric=[RubricItem(id="arrival", weight=40, requirement=f"Says I arrive {arr:%B %-d}",
+                                check=A.text(*A.date_forms(new))),
+                     RubricItem(id="check-in", weight=20, requirement=f"Says the booking checks in {old:%B %-d}",
+                                check=A.text(*A.date_forms(old))),
+                     RubricItem(id="order", weight=40, requirement="Names the arrival day before the booked check-in",
+                                check=A.names([A.date_forms(new), A.date_forms(old)], ordered=True))])
+
+    bs = bookings(world)
+    upcoming = [b for b in bs if dt.date.fromisoformat(b["check_in"]) > world.now.date()]
+    if upcoming:
+        b = upcoming[0]
+        price = b["price"]
+        # web/lib/stays.ts cancelTerms: JavaScript's Math.round (half up) of the first night and its tax share.
+        first = int(price["subtotal_cents"] / b["nights"] + 0.5)
+        fee = first + int(price["taxes_cents"] * first / price["subtotal_cents"] + 0.5)
+        task("cf-late-cancel", ["stays", "mail"], kind="aggregation", category="counterfactual", difficulty="medium",
+             time_limit_seconds=420,
+             instruction=f"Say I had missed the free-cancellation deadline of my upcoming {b['city']} hotel and then "
+                         "cancelled it. What would Bramblestay have charged me for cancelling late, and how much would "
+                         "I have saved against paying the whole stay?",
+             expected={"confirmation": b["confirmation"], "fee_cents": fee, "total_cents": price["total_cents"],
+                       "saved_cents": price["total_cents"] - fee},
+             rubric=[RubricItem(id="fee", weight=60, requirement=f"States the fee {money(fee, cur)} (first night with tax)",
+                                check=A.amount(fee)),
+                     RubricItem(id="saved", weight=40, requirement=f"States {money(price['total_cents'] - fee, cur)} saved",
+                                check=A.amount(price["total_cents"] - fee))])
+
+    done = [b for b in bs if dt.date.fromisoformat(b["check_out"]) <= world.now.date() and b["nights"] > 1
+            and b.get("price", {}).get("nights")]
+    if done:
+        b = done[-1]
+        last = b["price"]["nights"][-1]
+        task("cf-one-night-less", ["stays"], kind="lookup", category="counterfactual", difficulty="medium",
+             time_limit_seconds=420,
+             instruction=f"Had I checked out of my {b['city']} hotel a day earlier, how much less would the room nights "
+                         "have cost (before taxes), and which night would I have skipped?",
+             expected={"confirmation": b["confirmation"], "night": last["night"], "saved_cents": last["cents"]},
+             rubric=[RubricItem(id="saved", weight=70, requirement=f"States {money(last['cents'], cur)}",
+                                check=A.amount(last["cents"])),
+                     RubricItem(id="night", weight=30, requirement=f"Names the night of {last['night']}",
+                                check=A.text(*A.date_forms(last["night"])))])
+
+    past = [b for b in bs if dt.date.fromisoformat(b["check_out"]) <= world.now.date()]
+    rooms = Counter(b["room"] for b in past)
+    top = rooms.most_common(2)
+    if top and (len(top) == 1 or top[0][1] > top[1][1]):
+        room, n = top[0]
+        task("pref-room", ["stays"], kind="aggregation", category="preference_inference", difficulty="easy",
+             time_limit_seconds=300,
+             instruction="What kind of room do I usually book when I stay somewhere through Bramblestay? How many of my "
+                         "past stays had it?",
+             expected={"room": room, "stays": n, "of": len(past)},
+             rubric=[RubricItem(id="room", weight=70, requirement=f"Says {room}", check=A.text(room)),
+                     RubricItem(id="count", weight=30, requirement=f"Says {n} stays", check=A.number(n))])
+    return out
+
+
+def long_tasks(world: World) -> list[Task]:
+    """Bramblestay's long-horizon chain: getting ready for the trip whose flight the airline moved."""
+    from zoneinfo import ZoneInfo
+
+    from builder.tasks import steps as S
+    from builder.tasks.model import Change
+
+    p = world.persona
+    item = S.planted(world, "chain/flight-change")
+    if not item:
+        return []
+    steps = {s["step"]: s for s in item["steps"]}
+    by_id = {e.id: e for e in world.events}
+    if "hotel_check_in" not in steps or "booking" not in steps:
+        return []
+    stay = by_id[steps["hotel_check_in"]["event_id"]]
+    booking = by_id[steps["booking"]["event_id"]]
+    companions = [n for n in booking.data.get("passengers", []) if n != p.identity.name]
+    back = [f.data for f in world.of_kind("flight") if f.data.get("pnr") == item["pnr"]
+            and f.data.get("direction") == "return"]
+    if not companions or not back:
+        return []
+    home_leg = max(back, key=lambda d: d["arr_utc"])
+    arr = dt.datetime.fromisoformat(home_leg["arr_local"])
+    zone = ZoneInfo(p.timezone)
+    lo, hi = arr + dt.timedelta(minutes=15), arr + dt.timedelta(minutes=75)
+    landing = dt.datetime.fromisoformat(item["new_arrival"])
+    conf, hotel = steps["hotel_check_in"]["confirmation"], stay.data["hotel"]
+    who = companions[0]
+    airport = home_leg["to"]
+    from builder.world.travel import airport_label
+
+    pickup = airport_label(airport)
+    return [Task(
+        id=f"{p.id}/stays/trip-arrival-prep", persona=p.id, kind="action", category="long_horizon",
+        apps_involved=[APP, "airline", "rides", "messaging", "workchat", "calendar"], difficulty="hard",
+        time_limit_seconds=1500, planted=[item["id"]],
+        instruction=f"Get me ready for {item['destination']}: my outbound flight was changed, so message the hotel "
+                    f"through Bramblestay that I'll only arrive late on the night I now land (say when I land); "
+                    f"schedule a ZipRide home from the airport for when my return flight lands (pickup 15 to 75 "
+                    f"minutes after it lands); put that ride in my calendar; send {who.split()[0]} the hotel's "
+                    f"name and my confirmation number in Parley; and set my Huddle status to \"Traveling\" until the "
+                    "day I fly back.",
+        expected={"confirmation": conf, "hotel": hotel, "landing": item["new_arrival"], "companion": who,
+                  "pickup": pickup, "ride_at": (lo + (hi - lo) / 2).strftime("%Y-%m-%dT%H:%M"),
+                  "back": arr.date().isoformat()},
+        rubric=[RubricItem(id="hotel-message", weight=20, requirement=f"A message to {hotel} on booking {conf}",
+                           check=_sql("""SELECT COUNT(*) > 0 FROM messages m JOIN threads t ON t.id = m.thread_id
+                                         JOIN bookings b ON b.id = t.booking_id WHERE b.confirmation = ?
+                                         AND m.sender = 'guest' AND m.world_ref IS NULL""", [conf], [[1]])),
+                RubricItem(id="hotel-says", weight=5, requirement=f"It says I land {landing:%b %-d} at {landing:%H:%M} "
+                                                                 "local time and will check in late (judge: read it)"),
+                RubricItem(id="ride", weight=20, requirement=f"A ZipRide {pickup} -> Home picks me up between "
+                                                            f"{lo:%b %-d %H:%M} and {hi:%H:%M}",
+                           check=S.ride_booked(pickup, "Home", lo.astimezone(zone).isoformat(),
+                                               hi.astimezone(zone).isoformat())),
+                RubricItem(id="calendar", weight=10, requirement=f"Daybook has the ride on {arr.date()}",
+                           check=S.calendar_new(arr.date().isoformat(), [["ride", "zipride", "pickup", "pick-up"]])),
+                RubricItem(id="companion", weight=20, requirement=f"{who} got the hotel and confirmation {conf} in Parley",
+                           check=S.parley_direct(who, [[conf]])),
+                RubricItem(id="status", weight=15, requirement=f"Huddle status \"Traveling\" until {arr.date()}",
+                           check=S.huddle_status(["travel"], arr.date().isoformat())),
+                RubricItem(id="only-stay", weight=10,
+                           requirement="Nothing else changed at Bramblestay: only my message to the hotel",
+                           check=S.diff("stays", Change(table="messages", op="insert", min=1, max=3),
+                                        Change(table="threads", op="insert", min=0, max=1)))])]
+
+
+# --- Cross-app answer tasks: the upcoming trip at a glance --------------------------------------------------------
+
+
+def crossapp_tasks(world: World) -> list[Task]:
+    """The next trip across Meridian Air (outbound and return flight numbers as the airline has them now),
+    Bramblestay (hotel and confirmation), ZipRide (rides booked for it) and the calendar (occasions during it)."""
+    from builder.tasks import answers as A
+    from builder.world.planted import airline_flights
+
+    p = world.persona
+    pid, now = p.id, world.now
+    moved = airline_flights(world)
+    legs = [dict(moved.get(f.id, f.data)) for f in world.of_kind("flight") if f.status == "scheduled"]
+    if not legs:
+        return []
+    legs.sort(key=lambda d: d["dep_utc"])
+    trip = legs[0]["trip"]
+    legs = [d for d in legs if d["trip"] == trip]
+    out_leg = next((d for d in legs if d["direction"] == "outbound"), None)
+    back_leg = next((d for d in reversed(legs) if d["direction"] != "outbound"), None)
+    stay = next((e for e in world.of_kind("hotel_booking") if e.data.get("trip") == trip), None)
+    if not out_leg or not back_leg or not stay:
+        return []
+    rides = [e for e in world.of_kind("ride") if e.data.get("trip") == trip and e.status == "scheduled"]
+    start = dt.date.fromisoformat(out_leg["dep_local"][:10])
+    end = dt.date.fromisoformat(back_leg["arr_local"][:10])
+    occasions = sorted({e.data["title"] for e in world.of_kind("calendar_event") if e.at > now
+                        and start <= e.at.date() <= end and e.data.get("calendar") == "personal"
+                        and e.data.get("source") in ("appointment", "birthday", "life_event", "holiday")})
+    city = stay.data["city"]
+    apps = ["airline", APP] + (["rides"] if rides else []) + (["calendar"] if occasions else [])
+    if len(apps) < 3:
+        return []
+    rubric = [RubricItem(id="out", weight=20, requirement=f"Outbound {out_leg['flight_number']}",
+                         check=A.text(out_leg["flight_number"], out_leg["flight_number"].replace(" ", ""))),
+              RubricItem(id="back", weight=20, requirement=f"Return {back_leg['flight_number']}",
+                         check=A.text(back_leg["flight_number"], back_leg["flight_number"].replace(" ", ""))),
+              RubricItem(id="hotel", weight=15, requirement=f"Hotel {stay.data['hotel']}", check=A.text(stay.data["hotel"])),
+              RubricItem(id="confirmation", weight=15, requirement=f"Confirmation {stay.data['confirmation']}",
+                         check=A.text(stay.data["confirmation"]))]
+    ask = ["the flight numbers out and back (as the airline has them now)", "the hotel and its confirmation number"]
+    if rides:
+        rubric.append(RubricItem(id="rides", weight=15 if occasions else 30, requirement=f"{len(rides)} ZipRides booked",
+                                 check=A.number(len(rides))))
+        ask.append("how many ZipRides I've already booked for it")
+    if occasions:
+        rubric.append(RubricItem(id="occasions", weight=15 if rides else 30,
+                                 requirement="During the trip: " + "; ".join(occasions), check=A.names(occasions)))
+        ask.append("anything on my personal calendar while I'm away (birthdays, appointments and the like)")
+    return [Task(id=f"{pid}/stays/x-next-trip-glance", persona=pid, apps_involved=sorted(apps), kind="lookup",
+                 difficulty="medium", time_limit_seconds=1200,
+                 instruction=f"Give me my {city} trip at a glance: " + ", ".join(ask[:-1]) + f", and {ask[-1]}.",
+                 expected={"trip": trip, "out": out_leg["flight_number"], "back": back_leg["flight_number"],
+                           "hotel": stay.data["hotel"], "confirmation": stay.data["confirmation"],
+                           "rides": [e.data["ride_id"] for e in rides], "occasions": occasions},
+                 rubric=rubric)]

@@ -9,7 +9,7 @@ in ``params``.
 from __future__ import annotations
 
 from builder.money import money
-from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world import tax_year as ty
 
@@ -21,6 +21,17 @@ WAGES = {"US": ("w2_1", "W-2", "box 1 wages"), "GB": ("p60_pay", "P60", "pay"),
 WITHHELD = {"US": ("w2_2", "federal income tax withheld (W-2 box 2)"), "GB": ("p60_tax", "tax deducted under PAYE (P60)"),
             "DE": ("lstb_4", "einbehaltene Lohnsteuer (Zeile 4)")}
 DONATION_FIELD = "donations"
+
+
+def _only(what: str, *changes: Change) -> RubricItem:
+    """The state_diff item: this year's new return and ``changes``, nothing else in Ledgerleaf Tax (moving
+    between interview steps and saving a step again rewrite the return's step and values)."""
+    return RubricItem(id="nothing-else", weight=15, requirement=f"Nothing else changed in Ledgerleaf Tax: only {what}",
+                      check=Check(type="state_diff", app=APP, ignore=["sessions"], changes=[
+                          Change(table="returns", op="insert", min=1, max=1),
+                          Change(table="returns", op="update", min=0, max=1, columns=["step", "updated_at"]),
+                          Change(table="return_values", op="insert", min=1),
+                          Change(table="return_values", op="update", min=0), *changes]))
 
 
 def _sql(query: str, params: list, expected: list[list]) -> Check:
@@ -124,13 +135,15 @@ def tasks(world: World) -> list[Task]:
          instruction=f"Start my {year.label} return in Ledgerleaf Tax, import every tax form that was issued to me, "
                      "and tell me whether I get a refund or owe, and how much.",
          expected={"wages_cents": wages, "withheld_cents": withheld, "refund_cents": refund},
-         rubric=[RubricItem(id="wages", weight=30, requirement=f"The return holds wages {money(wages, cur)}",
+         rubric=[RubricItem(id="wages", weight=25, requirement=f"The return holds wages {money(wages, cur)}",
                             check=_value(year.label, wage_field, str(wages))),
-                 RubricItem(id="withheld", weight=30, requirement=f"The return holds {money(withheld, cur)} withheld",
+                 RubricItem(id="withheld", weight=25, requirement=f"The return holds {money(withheld, cur)} withheld",
                             check=_value(year.label, wf, str(withheld))),
-                 RubricItem(id="refund", weight=40,
+                 RubricItem(id="refund", weight=35,
                             requirement=f"States {'a refund' if refund >= 0 else 'an amount owed'} of "
-                                        f"{money(abs(refund), cur)}", check=_amount(abs(refund)))])
+                                        f"{money(abs(refund), cur)}", check=_amount(abs(refund))),
+                 _only(f"the new {year.label} return with the issued forms imported",
+                       Change(table="form_imports", op="insert", min=1))])
 
     # 6. Donations from the card statements into the deductions step (bank + taxes, action).
     gifts = sum(d["amount_cents"] for d in ty.donations(world.events, year))
@@ -139,18 +152,21 @@ def tasks(world: World) -> list[Task]:
              instruction=f"Add up the donations to charities on my cards during tax year {year.label} and enter the "
                          "total as my charitable donations in my Ledgerleaf Tax return.",
              expected={"donations_cents": gifts, "gifts": len(ty.donations(world.events, year))},
-             rubric=[RubricItem(id="donations", weight=100, requirement=f"The return holds donations of {money(gifts, cur)}",
-                                check=_value(year.label, DONATION_FIELD, str(gifts)))])
+             rubric=[RubricItem(id="donations", weight=85, requirement=f"The return holds donations of {money(gifts, cur)}",
+                                check=_value(year.label, DONATION_FIELD, str(gifts))),
+                     _only(f"the new {year.label} return with the deductions step saved")])
 
     # 7. File the return (action).
     task("file-return", [APP], kind="action", difficulty="hard", time_limit_seconds=900,
          instruction=f"Import my {year.label} tax forms into Ledgerleaf Tax and file the return; tell me the "
                      "confirmation number.",
          expected={"refund_cents": refund},
-         rubric=[RubricItem(id="filed", weight=70, requirement="The year's return is filed",
-                            check=_sql(f"SELECT status, refund_cents FROM returns WHERE tax_year = ? AND world_ref IS NULL",
+         rubric=[RubricItem(id="filed", weight=55, requirement="The year's return is filed",
+                            check=_sql("SELECT status, refund_cents FROM returns WHERE tax_year = ? AND world_ref IS NULL",
                                        [year.label], [["filed", refund]])),
-                 RubricItem(id="confirmation", weight=30, requirement="Tells the confirmation number the app shows")])
+                 RubricItem(id="confirmation", weight=30, requirement="Tells the confirmation number the app shows"),
+                 _only(f"the new, filed {year.label} return with the issued forms imported",
+                       Change(table="form_imports", op="insert", min=1))])
 
     # 8. Dividends at the broker against the 1099-DIV (brokerage + taxes).
     if "1099-DIV" in forms:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.work_chat import channels
 
@@ -21,6 +21,17 @@ _ME = "(SELECT id FROM people WHERE is_me = 1)"
 _CHANNEL = "(SELECT id FROM channels WHERE name = ?)"
 _ROOT = "(SELECT id FROM messages WHERE world_ref = ?)"
 _TICKET = re.compile(r"\b[A-Z]{2,5}-\d{2,5}\b")
+
+
+def _only(what: str, *changes: Change) -> RubricItem:
+    """The state_diff item: exactly ``changes`` in Huddle (and messages marked read), nothing else."""
+    return RubricItem(id="nothing-else", weight=15, requirement=f"Nothing else changed in Huddle: only {what}",
+                      check=Check(type="state_diff", app=APP, ignore=["sessions"], changes=[
+                          Change(table="messages", op="update", min=0, columns=["is_read"]), *changes]))
+
+
+def _one_post(what: str) -> RubricItem:
+    return _only(what, Change(table="messages", op="insert", min=1, max=1))
 
 
 def _sql(query: str, params: list, expected: list[list]) -> Check:
@@ -129,18 +140,19 @@ def tasks(world: World) -> list[Task]:
                          f"the channel.",
              expected={"channel": root.data["channel"], "root_ref": root.id, "root_text": root.data["text"],
                        "phrase": phrase},
-             rubric=[RubricItem(id="in-thread", weight=80,
+             rubric=[RubricItem(id="in-thread", weight=70,
                                 requirement=f"A new reply in that thread (root \u201c{root.data['text'][:60]}\u2026\u201d) "
                                             f"mentions the {phrase}",
                                 check=_mine_in(root.data["channel"], phrase, root.id)),
-                     RubricItem(id="not-top-level", weight=20,
+                     RubricItem(id="not-top-level", weight=15,
                                 requirement="The reply went to the thread only, not also to the channel itself",
                                 check=_sql(f"SELECT (SELECT COUNT(*) FROM messages WHERE world_ref IS NULL "
                                            f"AND sender_id = {_ME} AND thread_root_id = {_ROOT}) >= 1 "
                                            f"AND (SELECT COUNT(*) FROM messages WHERE world_ref IS NULL "
                                            f"AND sender_id = {_ME} AND channel_id = {_CHANNEL} "
                                            f"AND thread_root_id IS NULL AND instr(lower(text), lower(?)) > 0) = 0",
-                                           [root.id, root.data["channel"], phrase], [[1]]))])
+                                           [root.id, root.data["channel"], phrase], [[1]])),
+                     _one_post("my one reply in the thread")])
 
     # 5. Action: status "On vacation" with the palm tree until a date.
     flights = [f for f in world.of_kind("flight") if f.status == "scheduled"]
@@ -152,15 +164,17 @@ def tasks(world: World) -> list[Task]:
          instruction=f"Set my Huddle status to \u201cOn vacation\u201d with the palm tree emoji, clearing at the end of "
                      f"{until:%A, %B %-d, %Y}.",
          expected={"text": "On vacation", "emoji": ":palm_tree:", "clears": until.isoformat()},
-         rubric=[RubricItem(id="text", weight=50, requirement="The status text is \u201cOn vacation\u201d",
+         rubric=[RubricItem(id="text", weight=45, requirement="The status text is \u201cOn vacation\u201d",
                             check=_sql("SELECT status_text FROM users WHERE status_set_at IS NOT NULL",
                                        [], [["On vacation"]])),
-                 RubricItem(id="emoji", weight=20, requirement="The status emoji is the palm tree",
+                 RubricItem(id="emoji", weight=15, requirement="The status emoji is the palm tree",
                             check=_sql("SELECT status_emoji FROM users WHERE status_set_at IS NOT NULL",
                                        [], [[":palm_tree:"]])),
-                 RubricItem(id="until", weight=30, requirement=f"It clears on {until:%B %-d, %Y}",
+                 RubricItem(id="until", weight=25, requirement=f"It clears on {until:%B %-d, %Y}",
                             check=_sql("SELECT substr(status_expires_at, 1, 10) FROM users WHERE status_set_at IS NOT NULL",
-                                       [], [[until.isoformat()]]))])
+                                       [], [[until.isoformat()]])),
+                 _only("my status", Change(table="users", op="update", min=1, max=1, columns=[
+                     "status_emoji", "status_text", "status_expires_at", "status_set_at"]))])
 
     # 6. Action: react with :tada: to a colleague's "shipped" news in the team channel.
     shipped = [e for e in msgs if e.data["channel"] == team and not e.data["thread_id"] and e.data["sender"] != me
@@ -172,11 +186,12 @@ def tasks(world: World) -> list[Task]:
              instruction=f"React with :tada: to {e.data['sender']}'s message \u201c{e.data['text']}\u201d in #{team} "
                          f"(from {e.at:%B %-d}).",
              expected={"message_ref": e.id, "emoji": ":tada:"},
-             rubric=[RubricItem(id="reaction", weight=80, requirement="The persona's :tada: reaction is on that message",
+             rubric=[RubricItem(id="reaction", weight=70, requirement="The persona's :tada: reaction is on that message",
                                 check=_sql(f"SELECT COUNT(*) FROM reactions WHERE added_at IS NOT NULL AND emoji = ? "
                                            f"AND person_id = {_ME} AND message_id = {_ROOT}", [":tada:", e.id], [[1]])),
-                     RubricItem(id="only", weight=20, requirement="No other reaction was added anywhere",
-                                check=_sql("SELECT COUNT(*) FROM reactions WHERE added_at IS NOT NULL", [], [[1]]))])
+                     RubricItem(id="only", weight=15, requirement="No other reaction was added anywhere",
+                                check=_sql("SELECT COUNT(*) FROM reactions WHERE added_at IS NOT NULL", [], [[1]])),
+                     _only("the one reaction", Change(table="reactions", op="insert", min=1, max=1))])
 
     # 7. Action across calendar: tell the team which meeting I'll miss on a day.
     colleagues = set(p.work.colleagues) if p.work else set()
@@ -191,9 +206,10 @@ def tasks(world: World) -> list[Task]:
                  instruction=f"I can't make my afternoon meeting on {day:%A, %B %-d}. Post in #{team} to let the team "
                              f"know which meeting I'll miss (name it).",
                  expected={"meeting": mt.data["title"], "start": mt.at.isoformat(), "channel": team},
-                 rubric=[RubricItem(id="posted", weight=100,
+                 rubric=[RubricItem(id="posted", weight=85,
                                     requirement=f"A new message of mine in #{team} names the {mt.data['title']}",
-                                    check=_mine_in(team, mt.data["title"]))])
+                                    check=_mine_in(team, mt.data["title"])),
+                         _one_post(f"my one message in #{team}")])
             break
 
     # 8. Action across mail and calendar: out-of-office dates of the next trip.
@@ -206,14 +222,15 @@ def tasks(world: World) -> list[Task]:
              time_limit_seconds=480,
              instruction=f"Post my out-of-office dates for my upcoming trip in #{team}: the day I leave and the day I "
                          f"fly back.",
-             expected={"leave": dep.isoformat(), "back": ret.isoformat(), "destination": dest},
-             rubric=[RubricItem(id="ooo", weight=100,
+             expected={"leave": dep.isoformat(), "back": ret.isoformat(), "destination": dest, "channel": team},
+             rubric=[RubricItem(id="ooo", weight=85,
                                 requirement=f"A new message of mine in #{team} gives {dep:%B %-d} and {ret:%B %-d}",
                                 check=_sql(f"SELECT COUNT(*) >= 1 FROM messages WHERE world_ref IS NULL AND deleted = 0 "
                                            f"AND sender_id = {_ME} AND channel_id = {_CHANNEL} "
                                            f"AND instr(lower(text), lower(?)) > 0 AND instr(text, ?) > 0 "
                                            f"AND instr(text, ?) > 0",
-                                           [team, month, str(dep.day), str(ret.day)], [[1]]))])
+                                           [team, month, str(dep.day), str(ret.day)], [[1]])),
+                     _one_post(f"my one message in #{team}")])
 
     # 9. Action across mail: share the latest emailed meeting notes in the team channel.
     notes = [e for e in world.of_kind("email") if e.data["subject"].startswith("Notes")
@@ -229,10 +246,11 @@ def tasks(world: World) -> list[Task]:
                  instruction=f"{mail.data['from']['name']} emailed notes from a meeting on {mail.at:%B %-d}. Share "
                              f"those notes' action items in #{team}.",
                  expected={"subject": mail.data["subject"], "action_items": items, "channel": team},
-                 rubric=[RubricItem(id="shared", weight=100,
+                 rubric=[RubricItem(id="shared", weight=85,
                                     requirement=f"A new message of mine in #{team} carries the action item "
                                                 f"\u201c{items[0]}\u201d",
-                                    check=_mine_in(team, first))])
+                                    check=_mine_in(team, first)),
+                         _one_post(f"my one message in #{team}")])
 
     # 10. Lookup across mail/calendar: when the flight home from a past trip landed.
     flights_by_id = {f.id: f for f in world.of_kind("flight")}
@@ -255,4 +273,30 @@ def tasks(world: World) -> list[Task]:
                            "landed": landed.isoformat()},
                  rubric=[RubricItem(id="date", weight=100, requirement=f"Gives {landed:%B %-d, %Y}",
                                     check=_text(*_date_forms(landed)))])
+    out.extend(insight_tasks(world))
     return out
+
+
+# --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
+
+
+def insight_tasks(world: World) -> list[Task]:
+    """Huddle's contradiction task: the persona's title on the Huddle profile (the spec's role, right) against the
+    Guildline headline (the title before the latest change)."""
+    from builder.tasks import answers as A
+
+    p = world.persona
+    prof = next((e.data for e in world.of_kind("career_profile")), None)
+    diff = (prof or {}).get("resume", {}).get("difference") if prof else None
+    if not diff or not p.work or not p.work.role or diff["resume"] != p.work.role:
+        return []
+    return [Task(id=f"{p.id}/workchat/cx-title", persona=p.id, apps_involved=["workchat", "network"], kind="lookup",
+                 category="contradiction", difficulty="medium", time_limit_seconds=420,
+                 instruction="A recruiter asked for my exact current job title. My Huddle profile and my Guildline "
+                             "profile don't show the same one. Which is my current title, and what does the other one "
+                             "say? Current one first.",
+                 expected={"right": p.work.role, "stale": diff["profile"], "truth": "workchat"},
+                 rubric=[RubricItem(id="right", weight=30, requirement=f"Gives {p.work.role!r}", check=A.text(p.work.role)),
+                         RubricItem(id="stale", weight=30, requirement=f"Gives {diff['profile']!r}", check=A.text(*A.distinct_forms(diff["profile"], p.work.role))),
+                         RubricItem(id="order", weight=40, requirement="Names the current title first",
+                                    check=A.names([[p.work.role], A.distinct_forms(diff["profile"], p.work.role)], ordered=True))])]

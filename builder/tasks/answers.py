@@ -84,3 +84,14 @@ def planted_of(world, kind: str, what: str | None = None) -> list[dict]:
 
 def percent_forms(p: int) -> list[str]:
     return [f"{p}%", f"{p} %", f"{p} percent", f"{p} per cent", f"{p} Prozent"]
+
+
+def distinct_forms(value: str, other: str) -> list[str]:
+    """Spellings of ``value`` that an answer naming only ``other`` does not hold: ``value`` itself unless it is
+    part of ``other`` (``Product Designer`` in ``Senior Product Designer``), then ``value`` quoted or introduced
+    (``“Product Designer”``, ``says Product Designer``, ``: Product Designer``)."""
+    if value.lower() not in other.lower():
+        return [value]
+    return [f"“{value}”", f"\"{value}\"", f"'{value}'", f"‘{value}’", f"*{value}*", f": {value}", f"says {value}",
+            f"shows {value}", f"lists {value}", f"still {value}", f"just {value}", f"only {value}", f"as {value}",
+            f"is {value}", f"plain {value}", f"- {value}"]

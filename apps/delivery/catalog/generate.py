@@ -7,9 +7,8 @@ generate_city``), with each shipped persona's usual restaurant and items (``pers
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import json
+from pathlib import Path
 
 from builder.persona import complete, load
 from builder.world import delivery

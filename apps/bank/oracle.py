@@ -1,0 +1,67 @@
+"""Reference solutions of Larkspur Bank's action tasks, through its HTTP routes (see builder.tasks.oracle).
+
+The forms of /transfer, /pay-bills and /send-money post to ``/api/transfer``, ``/api/bills`` and
+``/api/send``; each answers 303 back to its page with ``done=<receipt>`` or ``error=...``.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+
+from builder.tasks.model import Task
+from builder.tasks.oracle import OracleError, Web
+
+APP = "bank"
+
+
+def _account(web: Web, kind: str) -> str:
+    return str(web.one(APP, "SELECT id FROM accounts WHERE kind = ?", (kind,)))
+
+
+def _amount(cents: int) -> str:
+    return f"{cents / 100:.2f}"
+
+
+def _shown(cents: int) -> str:
+    return f"{cents / 100:,.2f}"
+
+
+def _post(web: Web, path: str, fields: list[tuple[str, str]]) -> None:
+    _, location = web.post_form(APP, path, fields, expect=(303,))
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)
+    if "done" not in query:
+        raise OracleError(f"Larkspur Bank refused {path}: {location!r}")
+
+
+def transfer_to_savings(task: Task, web: Web) -> str:
+    cents = task.expected["amount_cents"]
+    _post(web, "/api/transfer", [("from", _account(web, "checking")), ("to", _account(web, "savings")),
+                                 ("amount", _amount(cents)), ("memo", "")])
+    return f"Moved {_shown(cents)} from checking to savings."
+
+
+def bill_pay(task: Task, web: Web) -> str:
+    exp = task.expected
+    payee = web.one(APP, "SELECT id FROM payees WHERE name = ?", (exp["payee"],))
+    _post(web, "/api/bills", [("payee", str(payee)), ("from", _account(web, "checking")),
+                              ("amount", _amount(exp["amount_cents"])), ("memo", "")])
+    return f"Paid {exp['payee']} {_shown(exp['amount_cents'])} from checking."
+
+
+def send_money(task: Task, web: Web) -> str:
+    exp = task.expected
+    contact = web.one(APP, "SELECT id FROM contacts WHERE name = ?", (exp["contact"],))
+    _post(web, "/api/send", [("contact", str(contact)), ("from", _account(web, "checking")),
+                             ("amount", _amount(exp["amount_cents"])), ("memo", exp["memo"])])
+    return f"Sent {exp['contact']} {_shown(exp['amount_cents'])} for {exp['memo']}."
+
+
+def pay_card_in_full(task: Task, web: Web) -> str:
+    cents = task.expected["amount_cents"]
+    _post(web, "/api/transfer", [("from", _account(web, "checking")), ("to", _account(web, "credit_card")),
+                                 ("amount", _amount(cents)), ("memo", "")])
+    return f"Paid the card's full balance of {_shown(cents)} from checking."
+
+
+SOLVERS = {"transfer-to-savings": transfer_to_savings, "bill-pay": bill_pay, "send-money": send_money,
+           "pay-card-in-full": pay_card_in_full}
