@@ -249,6 +249,8 @@ def tasks(world: World) -> list[Task]:
                            Change(table="places", op="insert", min=0, max=1))])
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
+    from builder.tasks.pairs import pair_tasks
+    out.extend(pair_tasks(world, "rides"))
     return out
 
 

@@ -200,4 +200,6 @@ def tasks(world: World) -> list[Task]:
              expected={"tax_cents": filed["lines"]["tax"]},
              rubric=[RubricItem(id="tax", weight=100, requirement=f"States {money(filed['lines']['tax'], cur)}",
                                 check=_amount(filed["lines"]["tax"]))])
+    from builder.tasks.pairs import pair_tasks
+    out.extend(pair_tasks(world, "taxes"))
     return out
