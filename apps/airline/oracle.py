@@ -7,9 +7,11 @@ import html
 import re
 import urllib.parse
 
+from apps.mail import steps as mailbox
+from apps.messaging import steps as parley
+from apps.rides import steps as zipride
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
-from builder.tasks.steps import mail_send, parley_send, ride_schedule
 
 APP = "airline"
 
@@ -80,7 +82,7 @@ def flight_change_fallout(task: Task, web: Web) -> str:
     _expect(location, "notice=moved")
     # ZipRide: the ride to the airport, in the middle of the window.
     lo, hi = (dt.datetime.fromisoformat(x) for x in exp["pickup_window"])
-    ride_schedule(web, exp["pickup"], exp["dropoff"], (lo + (hi - lo) / 2).strftime("%Y-%m-%dT%H:%M"))
+    zipride.schedule(web, exp["pickup"], exp["dropoff"], (lo + (hi - lo) / 2).strftime("%Y-%m-%dT%H:%M"))
     # Bramblestay: change the stay's dates (inside its free window), then put the changed stay from the mail it
     # sends into Daybook (its .ics carries the calendar's own UID at a higher SEQUENCE, so the entry moves).
     _, location = web.post_form("stays", "/api/change", [("confirmation", exp["confirmation"]),
@@ -95,12 +97,12 @@ def flight_change_fallout(task: Task, web: Web) -> str:
     # Mailbox: ask the restaurant to move the table a day.
     dinner = dt.datetime.fromisoformat(exp["dinner"])
     later = dinner + dt.timedelta(days=1)
-    mail_send(web, exp["restaurant_email"], "Moving my reservation",
+    mailbox.send(web, exp["restaurant_email"], "Moving my reservation",
               f"Hello,\n\nmy flight has been moved a day, so I can't make our table on {dinner:%A, %B %-d} at "
               f"{dinner:%H:%M}. Could you move the reservation to the same time the next evening, {later:%A, %B %-d}?"
               "\n\nThank you!")
     if exp["companion"]:
-        parley_send(web, exp["companion"], f"Our flight moved to {new:%a %b %-d} {new:%H:%M}, {exp['new_flight']}. "
+        parley.send(web, exp["companion"], f"Our flight moved to {new:%a %b %-d} {new:%H:%M}, {exp['new_flight']}. "
                                            "I've moved the hotel and dinner.")
     return (f"Done: the flight is now {exp['new_flight']} on {new:%A, %B %-d} at {new:%H:%M}; calendar, airport ride, "
             f"hotel (from {exp['check_in']}) and the dinner request are sorted.")

@@ -7,6 +7,9 @@ The ticket page's forms post to ``/api/tickets/<key>`` (edit: only the posted fi
 
 from __future__ import annotations
 
+from apps.calendar import steps as daybook
+from apps.mail import steps as mailbox
+from apps.workchat import steps as huddle
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
@@ -15,7 +18,6 @@ APP = "board"
 
 def travel_handover(task: Task, web: Web) -> str:
     """Reassign the open tickets, post the handover in Huddle, set the status, block the work calendar, mail the lead."""
-    from builder.tasks import steps as S
 
     exp = task.expected
     taker = web.one(APP, "SELECT id FROM people WHERE name = ?", (exp["taker"],))
@@ -26,11 +28,11 @@ def travel_handover(task: Task, web: Web) -> str:
     keys = ", ".join(exp["keys"])
     text = (f"Handover: I'm out of office from {exp['leave']} to {exp['back']}. {exp['taker'].split()[0]} is taking "
             f"over {keys}.")
-    S.huddle_post_message(web, "team-design", text)
-    S.huddle_set_status(web, ":airplane:", "Out of office", exp["back"])
-    S.calendar_create(web, title="Out of office", date=exp["leave"], end_date=exp["back"], all_day="1",
+    huddle.post(web, "team-design", text)
+    huddle.set_status(web, ":airplane:", "Out of office", exp["back"])
+    daybook.create(web, title="Out of office", date=exp["leave"], end_date=exp["back"], all_day="1",
                       calendar="work")
-    S.mail_send(web, exp["lead_email"], "Handover before my trip", f"Hi {exp['lead'].split()[0]},\n\n{text}\n\nThanks!")
+    mailbox.send(web, exp["lead_email"], "Handover before my trip", f"Hi {exp['lead'].split()[0]},\n\n{text}\n\nThanks!")
     return f"Reassigned {keys} to {exp['taker']}, posted the handover, set the status, blocked the calendar, mailed."
 
 

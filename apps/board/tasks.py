@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from apps.mail import steps as mailbox
+from apps.workchat import steps as huddle
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.locale import Fmt
@@ -267,9 +269,9 @@ def long_tasks(world: World) -> list[Task]:
                            check=_sql(f"""SELECT COUNT(*) FROM tickets t JOIN people p ON p.id = t.assignee_id
                                           WHERE t.key IN ({marks}) AND p.name = ?""", [*keys, taker], [[len(keys)]])),
                 RubricItem(id="post", weight=15, requirement=f"A post in #team-design names {', '.join(keys)}",
-                           check=S.huddle_post("team-design", [[k] for k in keys])),
+                           check=huddle.posted("team-design", [[k] for k in keys])),
                 RubricItem(id="status", weight=15, requirement=f"Huddle status \"Out of office\" until {back}",
-                           check=S.huddle_status(["out of office", "ooo"], back.isoformat())),
+                           check=huddle.status_set(["out of office", "ooo"], back.isoformat())),
                 RubricItem(id="calendar", weight=15, requirement=f"An all-day \"Out of office\" on the work calendar "
                                                                 f"from {leave} ({day_phrase(leave, today)}) to {back}",
                            check=S.sql("calendar", """SELECT COUNT(*) > 0 FROM events WHERE world_ref IS NULL
@@ -279,7 +281,7 @@ def long_tasks(world: World) -> list[Task]:
                                                            OR instr(lower(title), 'ooo') > 0)""",
                                        [leave.isoformat(), back.isoformat()], [[1]])),
                 RubricItem(id="mail", weight=15, requirement=f"A mail to {lead} ({lead_email}) names {', '.join(keys)}",
-                           check=S.mail_sent(lead_email, [[k] for k in keys])),
+                           check=mailbox.sent(lead_email, [[k] for k in keys])),
                 RubricItem(id="only-board", weight=15,
                            requirement="Nothing else changed on the board: only those tickets reassigned",
                            check=S.diff("board", Change(table="tickets", op="update", min=len(keys), max=len(keys)),

@@ -10,6 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import urllib.parse
 
+from apps.dining import steps as tabletime
+from apps.mail import steps as mailbox
+from apps.messaging import steps as parley
+from apps.shop import steps as shopwell
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
@@ -85,13 +89,12 @@ SOLVERS = {"move-standup": move_standup, "decline-invitation": decline_invitatio
 
 def birthday_dinner(task: Task, web: Web) -> str:
     """The present from Shopwell, the table at TableTime, into Daybook from its mail, the surprise group in Parley."""
-    from builder.tasks import steps as S
 
     exp = task.expected
-    S.shop_order(web, exp["sku"], 1, exp["card_last4"])
-    conf = S.dining_book(web, exp["slug"], exp["day"], exp["time"], exp["party"])
-    S.calendar_from_mail(web, conf)
-    S.parley_group_send(web, exp["title"], exp["crew"], f"Surprise dinner for {exp['friend'].split()[0]}: "
+    shopwell.order(web, exp["sku"], 1, exp["card_last4"])
+    conf = tabletime.book(web, exp["slug"], exp["day"], exp["time"], exp["party"])
+    mailbox.add_to_calendar(web, conf)
+    parley.group_send(web, exp["title"], exp["crew"], f"Surprise dinner for {exp['friend'].split()[0]}: "
                                                        f"{exp['restaurant']}, {exp['day']} at {exp['time']}. "
                                                        "Don't tell!")
     return f"Ordered the present, booked {exp['restaurant']} ({conf}), added it to the calendar and told the others."

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import datetime as dt
 
+from apps.bank import steps as larkspur
+from apps.calendar import steps as daybook
+from apps.dining import steps as tabletime
+from apps.messaging import steps as parley
+from apps.shop import steps as shopwell
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 
@@ -303,7 +308,6 @@ def long_tasks(world: World) -> list[Task]:
     """Daybook's long-horizon chain: a friend's birthday coming up (present, dinner, calendar, the others)."""
     from collections import Counter
 
-    from builder.tasks import steps as S
     from builder.tasks.phrasing import day_phrase
     from builder.world.accounts import payment_cards
 
@@ -316,14 +320,14 @@ def long_tasks(world: World) -> list[Task]:
                  and (c := contacts.get(e.data["title"].split("'")[0])) is not None
                  and c.relationship in ("friend", "roommate") and c.name in chatting), None)
     cards = payment_cards(world)
-    present = S.gift("board-game")
+    present = shopwell.gift("board-game")
     if not bday or not cards or not present:
         return []
     who = contacts[bday.data["title"].split("'")[0]]
     friends = Counter(n for e in world.of_kind("restaurant_booking") if e.at <= world.now
                       for n in e.data.get("companions") or () if n != who.name and n in chatting)
     others = sorted(friends, key=lambda n: (-friends[n], n))[:2]
-    places = S.restaurants_by_visits(world)
+    places = tabletime.restaurants_by_visits(world)
     if len(others) < 2 or not places:
         return []
     place, day, time, card = places[0], bday.at.date(), "19:30", cards[0]
@@ -344,16 +348,16 @@ def long_tasks(world: World) -> list[Task]:
                   "crew": others, "title": title, "friend": who.name},
         rubric=[RubricItem(id="present", weight=15, requirement=f"A Shopwell order of {present['title']} "
                                                                f"({present['sku']}) with {card['label']}",
-                           check=S.shop_bought(present["sku"], card["last4"])),
+                           check=shopwell.bought(present["sku"], card["last4"])),
                 RubricItem(id="charged", weight=5, requirement="The order's charge reached the card",
-                           check=S.card_charged("shop")),
+                           check=larkspur.card_charged("shop")),
                 RubricItem(id="booked", weight=25, requirement=f"{place['name']} booked for {party} on {day} at {time}",
-                           check=S.dining_booked(place["slug"], day.isoformat(), time, party)),
+                           check=tabletime.booked(place["slug"], day.isoformat(), time, party)),
                 RubricItem(id="calendar", weight=15, requirement=f"Daybook has the dinner at {place['name']} on {day}",
-                           check=S.calendar_new(f"{day}T{time}", [[place["name"]]])),
+                           check=daybook.created(f"{day}T{time}", [[place["name"]]])),
                 RubricItem(id="group", weight=20, requirement=f"A Parley group with {others[0]} and {others[1]} (only) "
                                                              f"names {place['name']}",
-                           check=S.parley_group(others, [[place["name"]]])),
+                           check=parley.sent_group(others, [[place["name"]]])),
                 RubricItem(id="group-says", weight=5, requirement=f"It gives the time and keeps it a surprise from "
                                                                  f"{first} (judge: read it)"),
                 RubricItem(id="only-calendar", weight=15,

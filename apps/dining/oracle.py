@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from apps.calendar import steps as daybook
+from apps.dining import steps as tabletime
+from apps.mail import steps as mailbox
+from apps.messaging import steps as parley
+from apps.rides import steps as zipride
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
@@ -73,14 +78,13 @@ SOLVERS = {"cancel-upcoming": cancel_upcoming, "bigger-party": bigger_party, "bo
 
 def friends_dinner(task: Task, web: Web) -> str:
     """Book, into Daybook from the confirmation mail, the group in Parley, the ride there."""
-    from builder.tasks import steps as S
 
     exp = task.expected
-    conf = S.dining_book(web, exp["slug"], exp["day"], exp["time"], exp["party"])
-    S.calendar_from_mail(web, conf)
-    S.parley_group_send(web, exp["title"], exp["crew"], f"Dinner at {exp['restaurant']}, {exp['day']} at "
+    conf = tabletime.book(web, exp["slug"], exp["day"], exp["time"], exp["party"])
+    mailbox.add_to_calendar(web, conf)
+    parley.group_send(web, exp["title"], exp["crew"], f"Dinner at {exp['restaurant']}, {exp['day']} at "
                                                        f"{exp['time']}! I booked a table for us.")
-    S.ride_schedule(web, "Home", exp["address"], exp["ride_at"])
+    zipride.schedule(web, "Home", exp["address"], exp["ride_at"])
     return f"Booked {exp['restaurant']} ({conf}), added it to the calendar, told the group and booked the ride."
 
 
@@ -91,14 +95,13 @@ def dinner_time_mixup(task: Task, web: Web) -> str:
     """The booked time to the friend, the ride there, the reminder in Daybook."""
     import datetime as dt
 
-    from builder.tasks import steps as S
 
     exp = task.expected
     at = dt.datetime.fromisoformat(exp["time"])
-    S.parley_send(web, exp["friend"], f"Checked TableTime: our table at {exp['restaurant']} is at {at:%H:%M}, not later!")
-    S.ride_schedule(web, "Home", exp["address"], exp["ride_at"])
+    parley.send(web, exp["friend"], f"Checked TableTime: our table at {exp['restaurant']} is at {at:%H:%M}, not later!")
+    zipride.schedule(web, "Home", exp["address"], exp["ride_at"])
     rem = dt.datetime.fromisoformat(exp["reminder"])
-    S.calendar_create(web, title="Leave for dinner", date=f"{rem:%Y-%m-%d}", start_time=f"{rem:%H:%M}",
+    daybook.create(web, title="Leave for dinner", date=f"{rem:%Y-%m-%d}", start_time=f"{rem:%H:%M}",
                       end_date=f"{rem:%Y-%m-%d}", end_time=f"{rem + dt.timedelta(minutes=15):%H:%M}")
     return f"The table is at {at:%H:%M}; told {exp['friend']}, booked the ride and added the reminder."
 

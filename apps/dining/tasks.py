@@ -11,6 +11,10 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter, defaultdict
 
+from apps.calendar import steps as daybook
+from apps.dining import steps as tabletime
+from apps.messaging import steps as parley
+from apps.rides import steps as zipride
 from builder.money import money
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
@@ -344,7 +348,6 @@ def long_tasks(world: World) -> list[Task]:
     """TableTime's long-horizon chain: dinner with the friends the persona eats out with most."""
     from zoneinfo import ZoneInfo
 
-    from builder.tasks import steps as S
     from builder.tasks.phrasing import day_phrase
 
     p = world.persona
@@ -354,7 +357,7 @@ def long_tasks(world: World) -> list[Task]:
     crew = sorted((n for n in friends if n in chatting), key=lambda n: (-friends[n], n))[:2]
     if len(crew) < 2:
         return []
-    places = S.restaurants_by_visits(world, set(crew))
+    places = tabletime.restaurants_by_visits(world, set(crew))
     if not places:
         return []
     place = places[0]
@@ -380,19 +383,19 @@ def long_tasks(world: World) -> list[Task]:
                   "day": day.isoformat(), "time": time, "party": party, "crew": crew, "title": title,
                   "ride_at": (at - dt.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M")},
         rubric=[RubricItem(id="booked", weight=25, requirement=f"{place['name']} booked for {party} on {day} at {time}",
-                           check=S.dining_booked(place["slug"], day.isoformat(), time, party)),
+                           check=tabletime.booked(place["slug"], day.isoformat(), time, party)),
                 RubricItem(id="calendar", weight=15, requirement=f"Daybook has the dinner at {place['name']} on {day} "
                                                                 f"at {time}",
-                           check=S.calendar_new(f"{day}T{time}", [[place["name"]]])),
+                           check=daybook.created(f"{day}T{time}", [[place["name"]]])),
                 RubricItem(id="group", weight=20, requirement=f"A Parley group with {firsts} names {place['name']}",
-                           check=S.parley_group(crew, [[place["name"]]])),
+                           check=parley.sent_group(crew, [[place["name"]]])),
                 RubricItem(id="group-says", weight=5, requirement="The group message gives the day and time "
                                                                  "(judge: read it)"),
                 RubricItem(id="ride", weight=20, requirement=f"A ZipRide Home -> {place['name']} picks me up between "
                                                             f"{lo:%H:%M} and {hi:%H:%M} on {day}",
-                           check=S.ride_booked("Home", place["address"], lo.isoformat(), hi.isoformat())),
+                           check=zipride.booked("Home", place["address"], lo.isoformat(), hi.isoformat())),
                 RubricItem(id="only", weight=15, requirement="Nothing else changed at TableTime: only the new "
-                                                             "reservation", check=S.dining_only())])]
+                                                             "reservation", check=tabletime.only_booking())])]
 
 
 def time_mixup_task(world: World) -> list[Task]:
@@ -431,11 +434,11 @@ def time_mixup_task(world: World) -> list[Task]:
                   "reminder": rem.isoformat()},
         rubric=[RubricItem(id="told", weight=30, requirement=f"{friend} got a text with the booked time {at:%H:%M} "
                                                             f"(not {wrong:%H:%M})",
-                           check=S.parley_direct(friend, [[f"{at:%H:%M}", h12, f"{at.hour}:{at.minute:02d}"]])),
+                           check=parley.sent_direct(friend, [[f"{at:%H:%M}", h12, f"{at.hour}:{at.minute:02d}"]])),
                 RubricItem(id="ride", weight=30, requirement=f"A ZipRide Home -> {item['restaurant']} picks me up "
                                                             f"between {lo:%H:%M} and {hi:%H:%M}",
-                           check=S.ride_booked("Home", place["address"], lo.isoformat(), hi.isoformat())),
+                           check=zipride.booked("Home", place["address"], lo.isoformat(), hi.isoformat())),
                 RubricItem(id="reminder", weight=20, requirement=f"Daybook has \"Leave for dinner\" at {rem:%H:%M}",
-                           check=S.calendar_new(rem.strftime("%Y-%m-%dT%H:%M"), [["leave"]])),
+                           check=daybook.created(rem.strftime("%Y-%m-%dT%H:%M"), [["leave"]])),
                 RubricItem(id="only", weight=20, requirement="Nothing else changed in Parley: only my text (and the "
-                                                             "reply it got)", check=S.parley_only(1))])]
+                                                             "reply it got)", check=parley.only_texts(1))])]

@@ -10,6 +10,13 @@ from __future__ import annotations
 import datetime as dt
 import urllib.parse
 
+from apps.bank import steps as larkspur
+from apps.calendar import steps as daybook
+from apps.mail import steps as mailbox
+from apps.messaging import steps as parley
+from apps.rides import steps as zipride
+from apps.shop import steps as shopwell
+from apps.workchat import steps as huddle
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
@@ -91,30 +98,28 @@ def _accept(web: Web, uid: str) -> None:
 
 
 def housewarming_plan(task: Task, web: Web) -> str:
-    from builder.tasks import steps as S
 
     exp = task.expected
     _accept(web, exp["uid"])
-    S.shop_order(web, exp["sku"], 1, exp["card_last4"])
+    shopwell.order(web, exp["sku"], 1, exp["card_last4"])
     lo, hi = (dt.datetime.fromisoformat(x) for x in exp["pickup_window"])
-    S.ride_schedule(web, "Home", exp["address"], (lo + (hi - lo) / 2).strftime("%Y-%m-%dT%H:%M"))
-    S.parley_send(web, exp["host"], "I'm coming to your housewarming! Can't wait to see the place.")
+    zipride.schedule(web, "Home", exp["address"], (lo + (hi - lo) / 2).strftime("%Y-%m-%dT%H:%M"))
+    parley.send(web, exp["host"], "I'm coming to your housewarming! Can't wait to see the place.")
     return "Accepted, ordered the present, booked the ride and told the host."
 
 
 def thanksgiving_plan(task: Task, web: Web) -> str:
-    from builder.tasks import steps as S
 
     exp = task.expected
     parent, subject = _message(web, exp["letter"])
-    S.mail_send(web, f"{exp['parent']} <{exp['parent_email']}>", f"Re: {subject}",
+    mailbox.send(web, f"{exp['parent']} <{exp['parent_email']}>", f"Re: {subject}",
                 "Yes, I'll be there for Thanksgiving, at 3 pm. I'm bringing a pie!", reply_to=parent)
     day = exp["day"]
-    S.calendar_create(web, title=f"Thanksgiving at {exp['parent'].split()[0]}'s", date=day, start_time="15:00",
+    daybook.create(web, title=f"Thanksgiving at {exp['parent'].split()[0]}'s", date=day, start_time="15:00",
                       end_date=day, end_time="21:00", location=exp["address"])
     lo, hi = (dt.datetime.fromisoformat(x) for x in exp["pickup_window"])
-    S.ride_schedule(web, "Home", exp["address"], (lo + (hi - lo) / 2).strftime("%Y-%m-%dT%H:%M"))
-    S.ride_schedule(web, exp["address"], "Home", exp["back_at"])
+    zipride.schedule(web, "Home", exp["address"], (lo + (hi - lo) / 2).strftime("%Y-%m-%dT%H:%M"))
+    zipride.schedule(web, exp["address"], "Home", exp["back_at"])
     key = exp["store_key"]
     for pid in exp["products"]:
         _, location = web.post_form("grocery", "/api/cart", [("action", "add"), ("store", key), ("product", pid),
@@ -131,24 +136,23 @@ def thanksgiving_plan(task: Task, web: Web) -> str:
                                                              ("instructions", "")], expect=(303,))
     if "error=" in location:
         raise OracleError(f"Basketful did not check out: {location!r}")
-    S.parley_send(web, exp["sibling"], "I'm going to Mom's for Thanksgiving at 3. Want to share the ZipRide? "
+    parley.send(web, exp["sibling"], "I'm going to Mom's for Thanksgiving at 3. Want to share the ZipRide? "
                                        "I'll be picked up around 2:30.")
     return "Replied, added it to the calendar, booked both rides, ordered the pie things and asked about the ride."
 
 
 def sunday_sweep(task: Task, web: Web) -> str:
-    from builder.tasks import steps as S
 
     exp = task.expected
     for x in exp["paybacks"]:
-        S.bank_send(web, x["contact"], x["amount_cents"], x["memo"])
-        S.parley_send(web, x["contact"], f"Just sent you {x['amount_cents'] / 100:.2f} for {x['memo']}. Thanks!")
+        larkspur.send(web, x["contact"], x["amount_cents"], x["memo"])
+        parley.send(web, x["contact"], f"Just sent you {x['amount_cents'] / 100:.2f} for {x['memo']}. Thanks!")
     payee = web.one("bank", "SELECT id FROM payees WHERE name = ?", (exp["payee"],))
-    S.bank_post(web, "/api/bills", [("payee", str(payee)), ("from", S.bank_account(web, "checking")),
+    larkspur.post(web, "/api/bills", [("payee", str(payee)), ("from", larkspur.account(web, "checking")),
                                     ("amount", f"{exp['bill_cents'] / 100:.2f}"), ("memo", "")])
     _accept(web, exp["uid"])
-    S.parley_send(web, exp["ask_contact"], "Not much planned this weekend, a climb and some errands. Want to meet up?")
-    S.huddle_post_message(web, exp["channel"], "Sounds good, let's make time for the error states demo.")
+    parley.send(web, exp["ask_contact"], "Not much planned this weekend, a climb and some errands. Want to meet up?")
+    huddle.post(web, exp["channel"], "Sounds good, let's make time for the error states demo.")
     return "Paid back everyone, paid the bill, accepted the invitation and answered both messages."
 
 
@@ -157,7 +161,6 @@ SOLVERS.update({"housewarming-plan": housewarming_plan, "thanksgiving-plan": tha
 
 
 def review_request_plan(task: Task, web: Web) -> str:
-    from builder.tasks import steps as S
 
     exp = task.expected
     me = web.one("board", "SELECT id FROM people WHERE is_me = 1")
@@ -167,13 +170,13 @@ def review_request_plan(task: Task, web: Web) -> str:
     if "ok=" not in location:
         raise OracleError(f"the board did not create the ticket: {location!r}")
     day = (dt.date.fromisoformat(exp["due"]) - dt.timedelta(days=1)).isoformat()
-    S.calendar_create(web, title=f"Review the {exp['thing']}", date=day, start_time="10:00", end_date=day,
+    daybook.create(web, title=f"Review the {exp['thing']}", date=day, start_time="10:00", end_date=day,
                       end_time="11:00", calendar="work")
     parent, subject = _message(web, exp["message_id"])
-    S.mail_send(web, f"{exp['from']} <{exp['email']}>", f"Re: {subject}",
+    mailbox.send(web, f"{exp['from']} <{exp['email']}>", f"Re: {subject}",
                 f"Happy to! I've blocked {day} to review the {exp['thing']}; you'll have my notes by {exp['due']}.",
                 reply_to=parent)
-    S.huddle_post_message(web, exp["dm"], f"The {exp['thing']} review is on my board, due {exp['due']}.")
+    huddle.post(web, exp["dm"], f"The {exp['thing']} review is on my board, due {exp['due']}.")
     return "Created the ticket, blocked the time, replied and told them in Huddle."
 
 

@@ -11,6 +11,13 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 
+from apps.bank import steps as larkspur
+from apps.calendar import steps as daybook
+from apps.mail import steps as mailbox
+from apps.messaging import steps as parley
+from apps.rides import steps as zipride
+from apps.shop import steps as shopwell
+from apps.workchat import steps as huddle
 from builder.money import money
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
@@ -314,7 +321,7 @@ def long_tasks(world: World) -> list[Task]:
     host = next((c for c in p.contacts if rsvp and c.name == rsvp["organizer"]), None)
     where = S.street_address(host) if host else None
     cal_id = next((s["event_id"] for s in rsvp["shows_in"] if s["app"] == "calendar"), None) if rsvp else None
-    present = S.gift("mug-set")
+    present = shopwell.gift("mug-set")
     if rsvp and host and where and cal_id and present and cards:
         start = dt.datetime.fromisoformat(rsvp["start"])
         lo, hi = start - dt.timedelta(minutes=40), start - dt.timedelta(minutes=20)
@@ -342,14 +349,14 @@ def long_tasks(world: World) -> list[Task]:
                                                        "AND partstat = 'ACCEPTED'", [cal_id], [[1]])),
                     RubricItem(id="gift", weight=15, requirement=f"A Shopwell order of {present['title']} "
                                                                 f"({present['sku']}) paid with {card['label']}",
-                               check=S.shop_bought(present["sku"], card["last4"])),
+                               check=shopwell.bought(present["sku"], card["last4"])),
                     RubricItem(id="charged", weight=5, requirement="The order's charge reached the card",
-                               check=S.card_charged("shop")),
+                               check=larkspur.card_charged("shop")),
                     RubricItem(id="ride", weight=20, requirement=f"A ZipRide Home -> {where} picks me up between "
                                                                 f"{lo:%H:%M} and {hi:%H:%M} on {start:%b %-d}",
-                               check=S.ride_booked("Home", where, _local(world, lo), _local(world, hi))),
+                               check=zipride.booked("Home", where, _local(world, lo), _local(world, hi))),
                     RubricItem(id="told", weight=15, requirement=f"{host.name} got a text from me in Parley",
-                               check=S.parley_direct(host.name)),
+                               check=parley.sent_direct(host.name)),
                     RubricItem(id="told-says", weight=5, requirement="The text says I'm coming (judge: read it)"),
                     _mail_only()]))
 
@@ -389,16 +396,16 @@ def long_tasks(world: World) -> list[Task]:
                       "store_key": store["key"], "store_id": store["id"], "delivery_day": sunday.isoformat(),
                       "products": [i["id"] for i in items]},
             rubric=[RubricItem(id="reply", weight=15, requirement=f"A mail to {parent.name} ({parent.email}) was sent",
-                               check=S.mail_sent(parent.email)),
+                               check=mailbox.sent(parent.email)),
                     RubricItem(id="reply-says", weight=5, requirement="It says I'm coming, at 3 pm (judge: read it)"),
                     RubricItem(id="calendar", weight=15, requirement=f"Daybook has \"Thanksgiving at {mom}'s\" on {day} "
                                                                     "from 15:00",
-                               check=S.calendar_new(f"{day}T15:00", [["thanksgiving"]])),
+                               check=daybook.created(f"{day}T15:00", [["thanksgiving"]])),
                     RubricItem(id="ride-there", weight=15, requirement=f"A ZipRide Home -> {home_of} picks me up between "
                                                                       f"{lo:%H:%M} and {hi:%H:%M} on {day}",
-                               check=S.ride_booked("Home", home_of, _local(world, lo), _local(world, hi))),
+                               check=zipride.booked("Home", home_of, _local(world, lo), _local(world, hi))),
                     RubricItem(id="ride-back", weight=10, requirement=f"A ZipRide {home_of} -> Home around 21:00 on {day}",
-                               check=S.ride_booked(home_of, "Home", _local(world, back_lo), _local(world, back_hi))),
+                               check=zipride.booked(home_of, "Home", _local(world, back_lo), _local(world, back_hi))),
                     RubricItem(id="groceries", weight=15,
                                requirement=f"A {store['name']} delivery on {sunday} holds {names}",
                                check=S.sql("grocery", f"""SELECT COUNT(DISTINCT i.product_id) FROM orders o
@@ -409,7 +416,7 @@ def long_tasks(world: World) -> list[Task]:
                                            [store["id"], sunday.isoformat(), *[i["id"] for i in items]],
                                            [[len(items)]])),
                     RubricItem(id="sibling", weight=10, requirement=f"{sibling.name} got a text from me in Parley",
-                               check=S.parley_direct(sibling.name)),
+                               check=parley.sent_direct(sibling.name)),
                     RubricItem(id="sibling-says", weight=5, requirement="It offers to share the ride (judge: read it)"),
                     _mail_only(10)]))
 
@@ -427,10 +434,10 @@ def long_tasks(world: World) -> list[Task]:
         people = [(x["contact"], x["amount_cents"], x["memo"]) for x in paybacks]
         pay_items = [RubricItem(id=f"paid-{n}", weight=30 // len(people) + (30 % len(people) if n == 0 else 0),
                                 requirement=f"{who} was sent {amt / 100:,.2f} from checking",
-                                check=S.bank_sent(who, amt)) for n, (who, amt, _) in enumerate(people)]
+                                check=larkspur.sent(who, amt)) for n, (who, amt, _) in enumerate(people)]
         told = [RubricItem(id=f"told-{n}", weight=16 // len(people) + (16 % len(people) if n == 0 else 0),
                            requirement=f"{who} got a text in Parley saying it was sent ({amt / 100:,.2f})",
-                           check=S.parley_direct(who, [[f"{amt / 100:.2f}", f"{amt / 100:,.2f}".replace(".", ",")]]))
+                           check=parley.sent_direct(who, [[f"{amt / 100:.2f}", f"{amt / 100:,.2f}".replace(".", ",")]]))
                 for n, (who, amt, _) in enumerate(people)]
         payee = bill["payee"]
         out.append(Task(
@@ -458,9 +465,9 @@ def long_tasks(world: World) -> list[Task]:
                                check=_sql("SELECT COUNT(*) FROM rsvps WHERE uid = ? AND partstat = 'ACCEPTED'", [uid],
                                           [[1]])),
                     RubricItem(id="answered", weight=8, requirement=f"{ask.data['contact']} got a text from me",
-                               check=S.parley_direct(ask.data["contact"])),
+                               check=parley.sent_direct(ask.data["contact"])),
                     RubricItem(id="huddle", weight=8, requirement=f"I posted in #{team.data['channel']}",
-                               check=S.huddle_post(team.data["channel"])),
+                               check=huddle.posted(team.data["channel"])),
                     RubricItem(id="replies-fit", weight=4, requirement=f"The Parley answer fits \"{ask.data['text']}\" and "
                                                                       f"the Huddle reply fits \"{team.data['text']}\" "
                                                                       "(judge: read them)"),
@@ -540,9 +547,9 @@ def review_request_task(world: World) -> list[Task]:
                                                       AND substr(start_local, 1, 10) BETWEEN ? AND ?""",
                                        [thing, today.isoformat(), due.isoformat()], [[1]])),
                 RubricItem(id="reply", weight=20, requirement=f"A mail to {who.name} ({who.email}) was sent",
-                           check=S.mail_sent(who.email)),
+                           check=mailbox.sent(who.email)),
                 RubricItem(id="dm", weight=15, requirement=f"A message to {first} in the Huddle DM",
-                           check=S.huddle_post(dm)),
+                           check=huddle.posted(dm)),
                 RubricItem(id="reply-says", weight=5, requirement="The reply names the day of the review (judge: read it)"),
                 RubricItem(id="only-board", weight=15, requirement="Nothing else changed on the board: only the new ticket",
                            check=S.diff("board", Change(table="tickets", op="insert", min=1, max=1),

@@ -11,6 +11,10 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 
+from apps.calendar import steps as daybook
+from apps.mail import steps as mailbox
+from apps.messaging import steps as parley
+from apps.shop import steps as shopwell
 from builder.money import money
 from builder.rng import rng
 from builder.tasks.model import Change, Check, RubricItem, Task
@@ -377,7 +381,7 @@ def long_tasks(world: World) -> list[Task]:
     p = world.persona
     chain, own = S.planted(world, "chain/party-headcount"), S.planted(world, "own_event/party")
     cards = payment_cards(world)
-    present = S.gift("candle")
+    present = shopwell.gift("candle")
     if not chain or not own or not cards or not present:
         return []
     by_id = {e.id: e for e in world.events}
@@ -396,7 +400,7 @@ def long_tasks(world: World) -> list[Task]:
     today = world.now.date()
     nudge = [RubricItem(id=f"nudge-{n}", weight=10 // len(pending) + (10 % len(pending) if n == 0 else 0),
                         requirement=f"{who} (no answer yet) got a text from me in Parley",
-                        check=S.parley_direct(who)) for n, who in enumerate(pending)]
+                        check=parley.sent_direct(who)) for n, who in enumerate(pending)]
     return [Task(
         id=f"{p.id}/messaging/party-headcount", persona=p.id, kind="action", category="long_horizon",
         apps_involved=[APP, "mail", "calendar", "shop", "bank"], difficulty="hard", time_limit_seconds=1500,
@@ -410,24 +414,24 @@ def long_tasks(world: World) -> list[Task]:
                   "needed": chain["needed"], "pickup": pickup.isoformat(), "pending": pending,
                   "sku": present["sku"], "card_last4": card["last4"], "party": party.data["title"]},
         rubric=[RubricItem(id="yes", weight=15, requirement=f"{asker} got a text from me in Parley",
-                           check=S.parley_direct(asker)),
+                           check=parley.sent_direct(asker)),
                 RubricItem(id="yes-says", weight=5, requirement="It says yes, the +1 is welcome (judge: read it)"),
                 RubricItem(id="caterer", weight=20,
                            requirement=f"A mail to {deli} ({deli_email}) about order {chain['order']} was sent",
-                           check=S.mail_sent(deli_email, [[chain["order"]]])),
+                           check=mailbox.sent(deli_email, [[chain["order"]]])),
                 RubricItem(id="caterer-asks", weight=5,
                            requirement=f"It asks to change the order from {chain['ordered_for']} to {chain['needed']} "
                                        "people (judge: read it)"),
                 RubricItem(id="pickup", weight=15,
                            requirement=f"Daybook has picking up the food on {pickup:%b %-d} at {pickup:%H:%M}",
-                           check=S.calendar_new(pickup.strftime("%Y-%m-%dT%H:%M"), [["pick", "collect", "food"]])),
+                           check=daybook.created(pickup.strftime("%Y-%m-%dT%H:%M"), [["pick", "collect", "food"]])),
                 *nudge,
                 RubricItem(id="candles", weight=15, requirement=f"A Shopwell order of {present['title']} "
                                                                f"({present['sku']}) with {card['label']}",
-                           check=S.shop_bought(present["sku"], card["last4"])),
+                           check=shopwell.bought(present["sku"], card["last4"])),
                 RubricItem(id="only-parley", weight=15,
                            requirement="Nothing else changed in Parley: only my texts (and the replies they got)",
-                           check=S.parley_only(1 + len(pending)))])] if pending else []
+                           check=parley.only_texts(1 + len(pending)))])] if pending else []
 
 
 # --- Cross-app answer tasks: catching up on a person across Parley, the bank and mail -----------------------------

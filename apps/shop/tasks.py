@@ -12,6 +12,11 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 
+from apps.calendar import steps as daybook
+from apps.dining import steps as tabletime
+from apps.mail import steps as mailbox
+from apps.messaging import steps as parley
+from apps.shop import steps as shopwell
 from builder.money import money
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World, retail
@@ -319,7 +324,7 @@ def long_tasks(world: World) -> list[Task]:
     parent = next((c for c in p.contacts if c.relationship == "parent" and c.email), None)
     sibling = next((c for c in p.contacts if c.relationship == "sibling"), None)
     cards = payment_cards(world)
-    present = S.gift("cashmere-scarf")
+    present = shopwell.gift("cashmere-scarf")
     if not parent or not sibling or not cards or not present:
         return []
     moved = airline_flights(world)
@@ -336,7 +341,7 @@ def long_tasks(world: World) -> list[Task]:
     away = next((t for t in trips.values() if min(d["dep_local"] for d in t)[:19] > now
                  and min(d["dep_local"] for d in t)[:10] <= bday.at.date().isoformat() <= max(d["arr_local"] for d in t)[:10]),
                 None)
-    places = S.restaurants_by_visits(world, {sibling.name}) or S.restaurants_by_visits(world)
+    places = tabletime.restaurants_by_visits(world, {sibling.name}) or tabletime.restaurants_by_visits(world)
     if not away or not places:
         return []
     back = dt.date.fromisoformat(max(d["arr_local"] for d in away)[:10])
@@ -362,17 +367,17 @@ def long_tasks(world: World) -> list[Task]:
                   "away_to": airport_label(dest), "back": back.isoformat()},
         rubric=[RubricItem(id="present", weight=15, requirement=f"A Shopwell order of {present['title']} "
                                                                f"({present['sku']}) with {card['label']}",
-                           check=S.shop_bought(present["sku"], card["last4"])),
+                           check=shopwell.bought(present["sku"], card["last4"])),
                 RubricItem(id="call", weight=15, requirement=f"Daybook has \"Call {first}\" on {day} at 10:00",
-                           check=S.calendar_new(f"{day}T10:00", [["call"]])),
+                           check=daybook.created(f"{day}T10:00", [["call"]])),
                 RubricItem(id="booked", weight=20, requirement=f"{place['name']} booked for 3 on {dinner} at {time} "
                                                               f"(I fly back {back})",
-                           check=S.dining_booked(place["slug"], dinner.isoformat(), time, 3)),
+                           check=tabletime.booked(place["slug"], dinner.isoformat(), time, 3)),
                 RubricItem(id="mail", weight=15, requirement=f"A mail to {parent.name} ({parent.email}) names "
                                                             f"{place['name']}",
-                           check=S.mail_sent(parent.email, [[place["name"]]])),
+                           check=mailbox.sent(parent.email, [[place["name"]]])),
                 RubricItem(id="sibling", weight=15, requirement=f"{sibling.name} got a text naming {place['name']}",
-                           check=S.parley_direct(sibling.name, [[place["name"]]])),
+                           check=parley.sent_direct(sibling.name, [[place["name"]]])),
                 RubricItem(id="says", weight=5, requirement="The mail says I'll call on the birthday and invites to the "
                                                            "dinner with its day and time (judge: read it)"),
                 RubricItem(id="only-shop", weight=15, requirement="Nothing else changed at Shopwell: only the one order",

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 
+from apps.calendar import steps as daybook
+from apps.messaging import steps as parley
+from apps.rides import steps as zipride
+from apps.workchat import steps as huddle
 from builder.money import money
 from builder.rng import rng
 from builder.tasks.model import Check, RubricItem, Task
@@ -399,14 +403,14 @@ def long_tasks(world: World) -> list[Task]:
                                                                  "local time and will check in late (judge: read it)"),
                 RubricItem(id="ride", weight=20, requirement=f"A ZipRide {pickup} -> Home picks me up between "
                                                             f"{lo:%b %-d %H:%M} and {hi:%H:%M}",
-                           check=S.ride_booked(pickup, "Home", lo.astimezone(zone).isoformat(),
+                           check=zipride.booked(pickup, "Home", lo.astimezone(zone).isoformat(),
                                                hi.astimezone(zone).isoformat())),
                 RubricItem(id="calendar", weight=10, requirement=f"Daybook has the ride on {arr.date()}",
-                           check=S.calendar_new(arr.date().isoformat(), [["ride", "zipride", "pickup", "pick-up"]])),
+                           check=daybook.created(arr.date().isoformat(), [["ride", "zipride", "pickup", "pick-up"]])),
                 RubricItem(id="companion", weight=20, requirement=f"{who} got the hotel and confirmation {conf} in Parley",
-                           check=S.parley_direct(who, [[conf]])),
+                           check=parley.sent_direct(who, [[conf]])),
                 RubricItem(id="status", weight=15, requirement=f"Huddle status \"Traveling\" until {arr.date()}",
-                           check=S.huddle_status(["travel"], arr.date().isoformat())),
+                           check=huddle.status_set(["travel"], arr.date().isoformat())),
                 RubricItem(id="only-stay", weight=10,
                            requirement="Nothing else changed at Bramblestay: only my message to the hotel",
                            check=S.diff("stays", Change(table="messages", op="insert", min=1, max=3),

@@ -1,0 +1,28 @@
+"""Daybook's steps in the long tasks that chain apps: checks of what the persona did here and the
+actions that do it through Daybook's own routes (see builder.tasks.steps for the shared rules).
+"""
+
+from __future__ import annotations
+
+from builder.tasks import steps as S
+from builder.tasks.model import Check
+from builder.tasks.oracle import OracleError, Web
+
+
+def created(day: str, groups: list[list[str]], calendar: str | None = None) -> Check:
+    """A Daybook event the persona created starting on ``day`` (local ``YYYY-MM-DD`` or a longer prefix of the local
+    start), whose title holds one string of each group."""
+    more, params = S.needles("title", groups)
+    cal = " AND calendar_id = ?" if calendar else ""
+    return S.sql("calendar", f"""SELECT COUNT(*) > 0 FROM events WHERE world_ref IS NULL
+                               AND substr(start_local, 1, ?) = ?{cal}{more}""",
+               [len(day), day, *([calendar] if calendar else []), *params], [[1]])
+
+
+def create(web: Web, **fields: str) -> None:
+    """Create a Daybook event with the new-event form's fields (``title``, ``date``, ``start_time``...)."""
+    form = {"title": "", "date": "", "start_time": "", "end_date": "", "end_time": "", "all_day": "", "timezone": "",
+            "calendar": "personal", "location": "", "description": "", "repeat": "none", "reminder": "", **fields}
+    _, location = web.post_form("calendar", "/api/events", list(form.items()), expect=(303,))
+    if S.query_of(location).get("notice") != ["created"]:
+        raise OracleError(f"Daybook did not create {fields.get('title')!r}: {location!r}")

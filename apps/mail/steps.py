@@ -1,0 +1,40 @@
+"""Mailbox's steps in the long tasks that chain apps: checks of what the persona did here and the
+actions that do it through Mailbox's own routes (see builder.tasks.steps for the shared rules).
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+
+from builder.tasks import steps as S
+from builder.tasks.model import Check
+from builder.tasks.oracle import OracleError, Web
+
+
+def sent(to_email: str, groups: list[list[str]] = ()) -> Check:
+    """A mail the persona sent from Mailbox to ``to_email``, whose subject or body holds one string of each group."""
+    more, params = S.needles("coalesce(subject, '') || ' ' || coalesce(body, '')", list(groups))
+    return S.sql("mail", f"""SELECT COUNT(*) > 0 FROM messages WHERE world_ref IS NULL AND origin = 'app'
+                           AND folder = 'sent' AND instr(lower(to_json), lower(?)) > 0{more}""",
+               [to_email, *params], [[1]])
+
+
+def send(web: Web, to: str, subject: str, body: str, *, reply_to: int | None = None) -> None:
+    """Send a mail from Mailbox (a reply to the mail with row id ``reply_to`` when given)."""
+    fields = [("action", "send"), ("cc", ""), ("to", to), ("subject", subject), ("body", body)]
+    if reply_to is not None:
+        fields += [("mode", "reply"), ("reply_to", str(reply_to))]
+    _, location = web.post_form("mail", "/api/compose", fields, expect=(303,))
+    if "error" in S.query_of(location) or "notice" not in S.query_of(location):
+        raise OracleError(f"Mailbox did not send {subject!r}: {location!r}")
+
+
+def add_to_calendar(web: Web, filename_part: str) -> None:
+    """Add the newest .ics attachment of a mail the apps sent (name holding ``filename_part``) to Daybook, as the
+    mail's "Add to Daybook" button does."""
+    att = web.one("mail", "SELECT a.id FROM attachments a JOIN messages m ON m.id = a.message_id WHERE m.world_ref IS NULL "
+                          "AND a.filename LIKE '%.ics' AND instr(a.filename, ?) > 0 ORDER BY a.id DESC LIMIT 1",
+                  (filename_part,))
+    _, location = web.post_form("mail", "/api/calendar-add", [("attachment", str(att)), ("back", "/")], expect=(303,))
+    if "Daybook" not in urllib.parse.unquote_plus(location):
+        raise OracleError(f"Mailbox did not add the event to Daybook: {location!r}")
