@@ -16,7 +16,7 @@ from apps.rides import steps as zipride
 from apps.workchat import steps as huddle
 from builder.money import money
 from builder.rng import rng
-from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.accounts import payment_cards
 
@@ -25,6 +25,12 @@ from .rates import quote
 from .seed import REVIEW_AFTER_DAYS, bookings
 
 APP = "stays"
+
+
+def _only(what: str, *changes: Change) -> RubricItem:
+    """The state_diff item: Bramblestay changed by ``changes`` only (its sign-in sessions aside)."""
+    return RubricItem(id="nothing-else", weight=15, requirement=f"Nothing else changed at Bramblestay: only {what}",
+                      check=Check(type="state_diff", app=APP, ignore=["sessions"], changes=list(changes)))
 
 
 def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
@@ -147,14 +153,17 @@ def tasks(world: World) -> list[Task]:
         task("review-stay", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
              instruction=f"Leave a 4-star review of my stay at {rv['hotel']} in {rv['city']}; mention the friendly {praise}.",
              expected={"confirmation": rv["confirmation"], "rating": 4},
-             rubric=[RubricItem(id="review", weight=70, requirement="A 4-star review of that stay is posted",
+             rubric=[RubricItem(id="review", weight=60, requirement="A 4-star review of that stay is posted",
                                 check=_sql("SELECT COUNT(*) FROM reviews r JOIN bookings b ON b.id = r.booking_id "
                                            "WHERE b.confirmation = ? AND r.world_ref IS NULL AND r.rating = 4",
                                            [rv["confirmation"]], [[1]])),
-                     RubricItem(id="text", weight=30, requirement=f"The review mentions the {praise}",
+                     RubricItem(id="text", weight=25, requirement=f"The review mentions the {praise}",
                                 check=_sql("SELECT COUNT(*) FROM reviews r JOIN bookings b ON b.id = r.booking_id "
                                            "WHERE b.confirmation = ? AND r.world_ref IS NULL "
-                                           "AND instr(lower(r.body), ?) > 0", [rv["confirmation"], praise], [[1]]))])
+                                           "AND instr(lower(r.body), ?) > 0", [rv["confirmation"], praise], [[1]])),
+                     _only("the one review and the property's review count",
+                           Change(table="reviews", op="insert", min=1, max=1),
+                           Change(table="properties", op="update", min=0, max=1, columns=["review_count", "rating"]))])
 
     if upcoming:
         up = upcoming[0]
@@ -179,10 +188,13 @@ def tasks(world: World) -> list[Task]:
              instruction=f"My {up['city']} plans have changed. Cancel the hotel booking there, but only if free "
                          "cancellation still applies.",
              expected={"confirmation": up["confirmation"], "free": True},
-             rubric=[RubricItem(id="cancelled", weight=100, requirement="The booking is cancelled at no cost",
+             rubric=[RubricItem(id="cancelled", weight=85, requirement="The booking is cancelled at no cost",
                                 check=_sql("SELECT status, refund_cents, cancel_fee_cents FROM bookings "
                                            "WHERE confirmation = ? AND cancelled_at IS NOT NULL", [up["confirmation"]],
-                                           [["cancelled", 0, 0]]))])
+                                           [["cancelled", 0, 0]])),
+                     _only("that booking cancelled and its nights released",
+                           Change(table="bookings", op="update", min=1, max=1),
+                           Change(table="booking_nights", op="delete", min=1))])
 
     # 7b. Action (with the calendar): leave a night earlier, while free changes still apply: the booking's new dates
     # (a booking_changes row, the app's own) and the calendar's stay entry, from the mail's changed .ics.
@@ -191,7 +203,7 @@ def tasks(world: World) -> list[Task]:
 
         early = (dt.date.fromisoformat(up["check_out"]) - dt.timedelta(days=1)).isoformat()
         uid = stay_calendar_uids(world).get(up["confirmation"])
-        rubric = [RubricItem(id="changed", weight=70 if uid else 100,
+        rubric = [RubricItem(id="changed", weight=55 if uid else 85,
                              requirement=f"The {up['city']} booking now runs {up['check_in']} to {early}",
                              check=_sql("SELECT b.check_in, b.check_out, b.status FROM bookings b JOIN booking_changes c "
                                         "ON c.booking_id = b.id WHERE b.confirmation = ? AND c.new_check_out = ? "
@@ -202,6 +214,10 @@ def tasks(world: World) -> list[Task]:
                                      check=Check(type="sql", app="calendar",
                                                  query="SELECT COUNT(*) FROM events WHERE uid = ? AND substr(end_local, 1, 10) = ?",
                                                  params=[uid, early], expected=[[1]])))
+        rubric.append(_only("the changed booking, its change record and the night given up",
+                            Change(table="bookings", op="update", min=1, max=1),
+                            Change(table="booking_changes", op="insert", min=1, max=1),
+                            Change(table="booking_nights", op="delete", min=1, max=1)))
         task("leave-a-night-early", [APP, "calendar"] if uid else [APP], kind="action", difficulty="medium",
              time_limit_seconds=420,
              instruction=f"I need to leave {up['city']} a day earlier. Change my hotel booking there to check out "
@@ -237,12 +253,12 @@ def tasks(world: World) -> list[Task]:
          expected={"city": city, "check_in": check_in.isoformat(), "check_out": check_out.isoformat(), "guests": 2,
                    "slug": best["slug"], "total_cents": best["total_cents"], "card_account": card["account"],
                    "message": message},
-         rubric=[RubricItem(id="booked", weight=35, requirement=f"A rental in {city} is booked for those dates, 2 guests",
+         rubric=[RubricItem(id="booked", weight=25, requirement=f"A rental in {city} is booked for those dates, 2 guests",
                             check=_sql(f"SELECT COUNT(*) {booked}", [city, check_in.isoformat(), check_out.isoformat()], [[1]])),
                  RubricItem(id="cheapest", weight=20, requirement=f"It is the cheapest: {best['name']}",
                             check=_sql(f"SELECT p.slug {booked}", [city, check_in.isoformat(), check_out.isoformat()],
                                        [[best["slug"]]])),
-                 RubricItem(id="card", weight=15, requirement=f"Paid with the {card_words}",
+                 RubricItem(id="card", weight=10, requirement=f"Paid with the {card_words}",
                             check=_sql(f"SELECT COUNT(*) {booked} AND b.card_id = (SELECT id FROM cards WHERE account = ?)",
                                        [city, check_in.isoformat(), check_out.isoformat(), card["account"]], [[1]])),
                  RubricItem(id="bank", weight=10, requirement=f"The bank shows the pending charge of {money(best['total_cents'], cur)}",
@@ -252,7 +268,12 @@ def tasks(world: World) -> list[Task]:
                  RubricItem(id="message", weight=20, requirement="The host is told about the 8 pm arrival",
                             check=_sql("SELECT COUNT(*) FROM messages m JOIN threads t ON t.id = m.thread_id JOIN bookings b "
                                        "ON b.id = t.booking_id WHERE b.world_ref IS NULL AND m.sender = 'guest' AND "
-                                       "(instr(m.body, '8') > 0 OR instr(m.body, '20') > 0)", [], [[1]]))])
+                                       "(instr(m.body, '8') > 0 OR instr(m.body, '20') > 0)", [], [[1]])),
+                 _only("the one booking, its nights and the message thread with the host",
+                       Change(table="bookings", op="insert", min=1, max=1),
+                       Change(table="booking_nights", op="insert", min=1),
+                       Change(table="threads", op="insert", min=0, max=1),
+                       Change(table="messages", op="insert", min=1, max=3))])
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
     out += long_tasks(world)
