@@ -15,6 +15,7 @@ from collections import defaultdict
 from builder.money import money
 from builder.rng import rng
 from builder.tasks.model import Change, Check, RubricItem, Task
+from builder.tasks.phrasing import last_month
 from builder.world import World, statements
 
 APP = "bank"
@@ -43,11 +44,6 @@ def _date_forms(day: dt.date) -> list[str]:
     return [f"{day:%B} {day.day}", f"{day:%b} {day.day}", f"{day.month}/{day.day}", day.isoformat(),
             f"{day.day} {day:%B}"]
 
-
-def _last_month(world: World) -> tuple[dt.date, dt.date]:
-    first = world.now.date().replace(day=1)
-    end = first - dt.timedelta(days=1)
-    return end.replace(day=1), end
 
 
 def _app_row(account: str, cents: int, name: str | None = None) -> tuple[str, list]:
@@ -96,7 +92,7 @@ def tasks(world: World) -> list[Task]:
          ])
 
     # 3. Coffee spending last month, across card and debit.
-    m_start, m_end = _last_month(world)
+    m_start, m_end = last_month(world.now)
     coffee = [e for e in world.of_kind("card_purchase") if e.data.get("category") == "coffee"
               and m_start <= e.at.date() <= m_end]
     coffee_total = sum(e.data["amount_cents"] for e in coffee)

@@ -16,6 +16,7 @@ from apps.dining import steps as tabletime
 from apps.messaging import steps as parley
 from apps.rides import steps as zipride
 from builder.money import money
+from builder.tasks import answers
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.dining import catalogue
@@ -403,11 +404,10 @@ def time_mixup_task(world: World) -> list[Task]:
     friend straight, get there on time, and put a reminder in the calendar."""
     from zoneinfo import ZoneInfo
 
-    from builder.tasks import steps as S
     from builder.tasks.phrasing import day_phrase
 
     p = world.persona
-    item = S.planted(world, "contradiction/restaurant-time")
+    item = answers.planted(world, "contradiction/restaurant-time")
     if not item:
         return []
     place = next((x for x in catalogue() if x["name"] == item["restaurant"]), None)

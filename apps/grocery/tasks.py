@@ -14,6 +14,7 @@ from collections import Counter
 
 from builder.money import money
 from builder.tasks.model import Change, Check, RubricItem, Task
+from builder.tasks.phrasing import last_month
 from builder.world import World, grocery
 
 APP = "grocery"
@@ -256,8 +257,7 @@ def insight_tasks(world: World) -> list[Task]:
     def task(slug: str, apps: list[str], **kw) -> None:
         out.append(Task(id=f"{pid}/grocery/{slug}", persona=pid, apps_involved=apps, **kw))
 
-    first = today.replace(day=1)
-    start = (first - dt.timedelta(days=1)).replace(day=1)
+    start, _ = last_month(today)
     month = [e for e in orders if e.data["placed_local"][:7] == start.isoformat()[:7]]
     if month:
         extra = sum(e.data["delivery_fee_cents"] + e.data["tip_cents"] for e in month)

@@ -19,7 +19,9 @@ from apps.rides import steps as zipride
 from apps.shop import steps as shopwell
 from apps.workchat import steps as huddle
 from builder.money import money
+from builder.tasks import answers
 from builder.tasks.model import Change, Check, RubricItem, Task
+from builder.tasks.phrasing import last_month
 from builder.world import World
 
 APP = "mail"
@@ -36,11 +38,6 @@ def _text(*options: str) -> Check:
 def _date_forms(day: dt.date) -> list[str]:
     return [f"{day:%B} {day.day}", f"{day:%b} {day.day}", f"{day.month}/{day.day}", day.isoformat(), f"{day.day} {day:%B}"]
 
-
-def _last_month(world: World) -> tuple[dt.date, dt.date]:
-    first = world.now.date().replace(day=1)
-    end = first - dt.timedelta(days=1)
-    return end.replace(day=1), end
 
 
 #: Reading mail marks it read: allowed in every action's state diff, whatever else the task changes.
@@ -86,7 +83,7 @@ def tasks(world: World) -> list[Task]:
                                 check=Check(type="answer_amount", cents=total))])
 
     # 2. How many mails one newsletter sent last month.
-    m_start, m_end = _last_month(world)
+    m_start, m_end = last_month(world.now)
     in_month = [e for e in mails if m_start <= e.at.date() <= m_end]
     by_sender = Counter(e.data["from"]["email"] for e in in_month if "newsletters" in e.data["labels"])
     if by_sender:
@@ -317,7 +314,7 @@ def long_tasks(world: World) -> list[Task]:
     cards = payment_cards(world)
 
     # 1. The housewarming invitation: accept, gift, ride there, tell the host.
-    rsvp = S.planted(world, "pending/rsvp")
+    rsvp = answers.planted(world, "pending/rsvp")
     host = next((c for c in p.contacts if rsvp and c.name == rsvp["organizer"]), None)
     where = S.street_address(host) if host else None
     cal_id = next((s["event_id"] for s in rsvp["shows_in"] if s["app"] == "calendar"), None) if rsvp else None
@@ -423,7 +420,7 @@ def long_tasks(world: World) -> list[Task]:
     # 3. The Sunday sweep: pay back every friend who asked and tell them, the bill the biller's mail states,
     #    the pending invitation, the unread question in Parley and the team's message in Huddle.
     paybacks = [x for x in world.planted if x.get("kind") == "pending" and x.get("what") == "pay_back"]
-    bill = S.planted(world, "contradiction/bill-amount")
+    bill = answers.planted(world, "contradiction/bill-amount")
     ask = next((e for e in sorted(world.of_kind("chat_message"), key=lambda e: e.at, reverse=True)
                 if e.at <= world.now and e.data.get("sender") != "me" and "?" in e.data.get("text", "")
                 and e.data.get("contact") == (sibling.name if sibling else None)), None)

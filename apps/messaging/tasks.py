@@ -17,6 +17,7 @@ from apps.messaging import steps as parley
 from apps.shop import steps as shopwell
 from builder.money import money
 from builder.rng import rng
+from builder.tasks import answers
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.calendar import reservation_time, trips
@@ -374,12 +375,11 @@ def insight_tasks(world: World) -> list[Task]:
 
 def long_tasks(world: World) -> list[Task]:
     """Parley's long-horizon chain: a guest's +1 to the persona's own party (``chain/party-headcount``)."""
-    from builder.tasks import steps as S
     from builder.tasks.phrasing import day_phrase
     from builder.world.accounts import payment_cards
 
     p = world.persona
-    chain, own = S.planted(world, "chain/party-headcount"), S.planted(world, "own_event/party")
+    chain, own = answers.planted(world, "chain/party-headcount"), answers.planted(world, "own_event/party")
     cards = payment_cards(world)
     present = shopwell.gift("candle")
     if not chain or not own or not cards or not present:

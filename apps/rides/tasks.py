@@ -14,6 +14,7 @@ from collections import Counter
 
 from builder.money import money
 from builder.tasks.model import Change, Check, RubricItem, Task
+from builder.tasks.phrasing import last_month
 from builder.world import World
 from builder.world.planted import airline_flights
 from builder.world.travel import airport_label, format_address
@@ -322,9 +323,8 @@ def insight_tasks(world: World) -> list[Task]:
                  RubricItem(id="more", weight=40, requirement=f"States {money(comfort - d['fare_cents'], cur)} more",
                             check=A.amount(comfort - d["fare_cents"]))])
 
-    first = today.replace(day=1)
-    start = (first - dt.timedelta(days=1)).replace(day=1)
-    month = [x for x in rides if start <= x.at.date() < first]
+    start, end = last_month(today)
+    month = [x for x in rides if start <= x.at.date() <= end]
     tp = p.preferences.tipping_percent or 15
     alt = 15 if tp != 15 else 20
     if month:

@@ -16,6 +16,7 @@ from apps.rides import steps as zipride
 from apps.workchat import steps as huddle
 from builder.money import money
 from builder.rng import rng
+from builder.tasks import answers
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.accounts import payment_cards
@@ -378,7 +379,7 @@ def long_tasks(world: World) -> list[Task]:
     from builder.tasks.model import Change
 
     p = world.persona
-    item = S.planted(world, "chain/flight-change")
+    item = answers.planted(world, "chain/flight-change")
     if not item:
         return []
     steps = {s["step"]: s for s in item["steps"]}

@@ -55,3 +55,11 @@ def month_phrase(month: dt.date, today: dt.date) -> str:
     if months == 1:
         return "last month"
     return f"in {month:%B}" if month.year == today.year else f"in {month:%B} {month.year}"
+
+
+def last_month(today: dt.date) -> tuple[dt.date, dt.date]:
+    """(first day, last day) of the calendar month before ``today``'s."""
+    if isinstance(today, dt.datetime):
+        today = today.date()
+    end = today.replace(day=1) - dt.timedelta(days=1)
+    return end.replace(day=1), end

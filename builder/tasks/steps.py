@@ -43,10 +43,6 @@ def query_of(location: str) -> dict[str, list[str]]:
     return urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)
 
 
-def planted(world, pid: str) -> dict | None:
-    """The world's planted item ``pid`` (``world/planted.json``), or None."""
-    return next((x for x in world.planted if x.get("id") == pid), None)
-
 
 def street_address(contact) -> str | None:
     """A contact's address as the apps' places hold it ("7520 Sunset Drive, Portland, OR 97234")."""
