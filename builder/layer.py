@@ -48,7 +48,8 @@ _TRANSITION = {"link": 1, "typed": 2, "bookmark": 3}
 
 
 def guest_settings(world: World, apps: list[App], homepage: str) -> dict:
-    """The contents of ``guest.json``: what the in-guest installer needs to set up the user and clock."""
+    """The contents of ``guest.json``: what the in-guest installer needs to set up the user and clock, and each app's
+    host, database and session cookie (name and token, as in Firefox's cookies.sqlite)."""
     p = world.persona
     return {
         "username": p.identity.username,
@@ -61,7 +62,9 @@ def guest_settings(world: World, apps: list[App], homepage: str) -> dict:
         "as_of_utc": utc(world, world.now).strftime("%Y-%m-%dT%H:%M:%S"),
         "hostname": f"{p.identity.username}-desktop",
         "homepage": homepage,
-        "apps": [{"name": a.name, "domain": a.domain, "database": a.database} for a in apps],
+        # The session cookie lets persona-warm.service load each app's signed-in start page at boot.
+        "apps": [{"name": a.name, "domain": a.domain, "database": a.database, "session_cookie": a.session_cookie,
+                  "session_token": a.module("seed").credentials(world)["session_token"]} for a in apps],
     }
 
 

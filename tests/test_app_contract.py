@@ -131,3 +131,23 @@ def test_e2e_of_apps_without_their_own_test(app, world, default_layer, tmp_path)
              "credentials": app.module("seed").credentials(world)}
     with Served(default_layer, tmp_path) as s:
         run_e2e(app.name, facts, s, tmp_path)
+
+
+def test_boot_warmup_loads_every_start_page_signed_in_and_changes_no_database(served, default_layer, tmp_path):
+    """The guest's persona-warm.service script, run against the served site as the guest's nginx would be:
+    every app's start page answers 200 signed in (the guest.json cookie), and no database byte changes."""
+    import subprocess
+    import sys
+
+    warm = REPO / "image/guest/usr/local/lib/persona-control/warm.py"
+    guest_json = default_layer / "etc/persona-desktop/guest.json"
+    dbs = sorted(served.data.rglob("*.sqlite"))
+    before = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in dbs}
+    out = tmp_path / "warm.json"
+    r = subprocess.run([sys.executable, str(warm), "--guest-json", str(guest_json), "--nginx",
+                        f"127.0.0.1:{served.port}", "--out", str(out), "--timeout", "120"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    result = json.loads(out.read_text())
+    assert {n: a["status"] for n, a in result["apps"].items()} == {a.name: 200 for a in APPS}, r.stdout + r.stderr
+    assert {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in dbs} == before

@@ -192,7 +192,8 @@ def desktop(tmp_path_factory):
         opener.chmod(0o755)
         port = _free_port()
         srv = subprocess.Popen([SYSTEM_PYTHON, str(SERVER), "--bind", "127.0.0.1", "--port", str(port),
-                                "--guest-json", str(guest_json), "--nginx", nginx, "--opener", str(opener)],
+                                "--guest-json", str(guest_json), "--nginx", nginx, "--opener", str(opener),
+                                "--warm-json", str(tmp / "warm.json")],
                                env=senv, stdout=subprocess.DEVNULL, stderr=open(tmp / "server.log", "wb"))
         procs.append(srv)
         url = f"http://127.0.0.1:{port}"
@@ -467,7 +468,9 @@ def test_health_follows_the_apps(desktop):
     srv._serving = True
     r = desktop.get("/health")
     assert r.status_code == 200, r.text
-    assert r.json() == {"status": "ok", "apps": {"bank": 307, "mail": 200}}  # a 307 to /login is healthy
+    assert r.json() == {"status": "ok", "apps": {"bank": 307, "mail": 200}, "warm": False}  # a 307 to /login is healthy
+    (desktop.guest_json.parent / "warm.json").write_text("{}")  # what persona-warm.service writes when done
+    assert desktop.get("/health").json()["warm"] is True
     desktop.guest_json.write_text(json.dumps({"apps": [{"name": "bank", "domain": "bank.test"},
                                                        {"name": "broken", "domain": "broken.test"}]}))
     r = desktop.get("/health")

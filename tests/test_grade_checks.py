@@ -224,6 +224,7 @@ def test_exports_keep_the_rubric(dbs):
     ow = osworld_task(task, "p", "http://larkspurbank.test/")
     assert set(ow) >= {"id", "snapshot", "instruction", "source", "config", "related_apps", "evaluator"}
     assert ow["evaluator"]["result"]["apps"] == ["bank"] and ow["evaluator"]["result"]["initial_apps"] == ["bank"]
+    assert ow["instruction"] == task.instruction and ow["evaluator"]["result"]["answer"] is False  # an action
     result = {"databases": {"bank": str(after)}, "initial": {"bank": str(before)}, "home": str(before.parent),
               "answer": ""}
     assert persona_rubric(result, ow["evaluator"]["expected"]) == 0.0
@@ -239,7 +240,9 @@ def test_grade_command_on_a_bundle(world, default_layer, tmp_path):
     shutil.copytree(default_layer, bundle / "layer", symlinks=True)
     write_tasks(world, discover(), bundle)
     assert (bundle / "tasks" / "mypcbench.jsonl").is_file()
-    assert (bundle / "tasks" / "osworld" / "bank" / "checking-balance.json").is_file()
+    ow = json.loads((bundle / "tasks" / "osworld" / "bank" / "checking-balance.json").read_text())
+    assert ow["instruction"].endswith("write it as plain text to /tmp/persona-answer.txt.)")  # an answer task
+    assert ow["evaluator"]["result"]["answer"] is True
     balance = world.closing_balance_cents("checking")
     cmd = [sys.executable, "-m", "builder.tasks.cli", "bank/checking-balance", "--bundle", str(bundle)]
     run = subprocess.run(cmd + ["--answer", f"${balance / 100:,.2f}", "--json"], capture_output=True, text=True,

@@ -21,6 +21,12 @@ const nextConfig = {
   reactStrictMode: true,
   eslint: { ignoreDuringBuilds: true },
   images: { unoptimized: true },
+  experimental: {
+    // Off: preloading every module of every page at start cost ~40 s of CPU under TCG and held every
+    // app's health check back. Pages load on first visit instead (0.5-4 s under TCG), and the guest's
+    // persona-warm.service visits each app's start page before run-image saves the reset point.
+    preloadEntriesOnStart: false,
+  },
 };
 
 export default nextConfig;

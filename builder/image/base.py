@@ -313,7 +313,7 @@ def customize(rootfs: Path, site: SiteBuild, key: str, log: Path, progress: Prog
     _run(["chown", "-R", "0:0", str(dest)], log)
     _run(["chmod", "-R", "u+rwX,go+rX,go-w", str(dest)], log)
     _write(rootfs / "etc/systemd/system/persona-site.service", site_unit(site))
-    _chroot(rootfs, "systemctl", "enable", "persona-site.service", log=log)
+    _chroot(rootfs, "systemctl", "enable", "persona-site.service", "persona-warm.service", log=log)
     for a in apps:
         data = rootfs / GUEST_DATA_DIR.lstrip("/") / a.name
         data.mkdir(parents=True, exist_ok=True)

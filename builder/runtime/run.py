@@ -73,6 +73,8 @@ BOOT_TIMEOUT = float(os.environ.get("PERSONA_BOOT_TIMEOUT", "1200"))
 RESET_TIMEOUT = float(os.environ.get("PERSONA_RESET_TIMEOUT", "120"))
 #: Seconds the desktop is left to settle before the reset point is saved.
 SETTLE_SECONDS = float(os.environ.get("PERSONA_SETTLE_SECONDS", "10"))
+#: How long to wait, after the desktop settled, for the guest to load every app's start page (persona-warm).
+WARM_TIMEOUT = 300.0
 
 
 class RunError(RuntimeError):
@@ -305,6 +307,7 @@ class Machine:
             self.progress(f"every app healthy after {self.timings['healthy_s']:.0f}s")
             if self.snapshot:
                 self._await_desktop()
+                self._await_warm()
                 self.timings["desktop_s"] = round(time.monotonic() - t0, 1)
                 self._clock_to_as_of()
                 secs = self.vm.savevm(SNAPSHOT_TAG)
@@ -335,6 +338,19 @@ class Machine:
         while self.vm.band_colours(*TOOLBAR_ROWS) < 8 and time.monotonic() < deadline:
             time.sleep(5)
         time.sleep(SETTLE_SECONDS)
+
+    def _await_warm(self, timeout: float = WARM_TIMEOUT) -> None:
+        """Wait until the guest has loaded every app's start page (persona-warm.service), so the reset point holds
+        a warmed server; gives up after ``timeout`` s with a progress line (the pages then load on first visit)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            ok, detail = self.health()
+            if detail.get("warm") is not False:  # True, or None: an image without the service
+                return
+            if time.monotonic() > deadline:
+                self.progress(f"the apps' start pages were not loaded after {timeout:.0f}s; saving the reset point anyway")
+                return
+            time.sleep(2)
 
     def _clock_to_as_of(self) -> None:
         """Set the guest's clock back to ``as_of`` (the boot took minutes of it), so every reset starts there."""
@@ -371,8 +387,9 @@ class Machine:
         """(every app healthy, details): the guest control API's own ``GET /health``.
 
         The guest asks each app through its nginx (one request per app, in parallel), so one answer here
-        proves both the control API and every app; details are ``{"apps": {name: status}, "control_api": status}``
-        plus the guest's ``failing`` reasons when there are any.
+        proves both the control API and every app; details are ``{"apps": {name: status}, "control_api": status,
+        "warm": bool|None}`` (``warm``: every app's start page loaded since boot; None from an image without
+        persona-warm.service) plus the guest's ``failing`` reasons when there are any.
         """
         try:
             status, body = self.guest_control("GET", "/health", timeout=30)
@@ -382,7 +399,7 @@ class Machine:
             guest = json.loads(body)
         except ValueError:
             guest = {}
-        detail = {"apps": guest.get("apps", {}), "control_api": status}
+        detail = {"apps": guest.get("apps", {}), "control_api": status, "warm": guest.get("warm")}
         if guest.get("failing"):
             detail["failing"] = guest["failing"]
         return status == 200 and bool(detail["apps"]), detail

@@ -2,8 +2,9 @@
 
 * OSWorld (``tasks/osworld/<app>/<slug>.json``): ``id, snapshot, instruction, source, config,
   trajectory, related_apps, evaluator, proxy, fixed_ip, possibility_of_env_change``, the fields of
-  OSWorld's ``evaluation_examples``. The machine is at its reset point when an episode starts, so
-  ``config`` only raises Firefox; the evaluator names the getter ``persona_end_state`` (the app
+  OSWorld's ``evaluation_examples``. A task graded on an answer tells the agent, in its instruction,
+  to write the answer to ``/tmp/persona-answer.txt`` (:data:`GUEST_ANSWER`). The machine is at its
+  reset point when an episode starts, so ``config`` only raises Firefox; the evaluator names the getter ``persona_end_state`` (the app
   databases the checks read, through the control API's ``GET /state/apps/<app>``, the files the
   checks name and the agent's answer) and the metric ``persona_rubric`` (our grader on the task's
   own rubric, score / 100), both in :mod:`builder.tasks.osworld_hooks`, which a harness registers
@@ -20,6 +21,22 @@ import json
 from pathlib import Path
 
 from .model import NOT_APPS, Task
+
+#: Where an agent in an OSWorld harness leaves its final answer (OSWorld has no answer channel of its own);
+#: the exported instruction of every task that wants an answer says so.
+GUEST_ANSWER = "/tmp/persona-answer.txt"
+
+
+def needs_answer(task: Task) -> bool:
+    """Whether ``task`` is graded on an answer the agent gives (a lookup or aggregation, or any answer check)."""
+    return task.kind != "action" or any(i.check.type.startswith("answer_") for i in task.rubric)
+
+
+def osworld_instruction(task: Task) -> str:
+    """The task's instruction, plus where to write the answer when it wants one."""
+    if not needs_answer(task):
+        return task.instruction
+    return f"{task.instruction} (When you have the answer, write it as plain text to {GUEST_ANSWER}.)"
 
 
 def _slug_path(task: Task) -> str:
@@ -40,7 +57,7 @@ def osworld_task(task: Task, snapshot: str, start_url: str | None = None) -> dic
     return {
         "id": task.id,
         "snapshot": snapshot,
-        "instruction": task.instruction,
+        "instruction": osworld_instruction(task),
         "source": "persona-desktop",
         "config": config,
         "trajectory": "trajectories/",
@@ -49,7 +66,7 @@ def osworld_task(task: Task, snapshot: str, start_url: str | None = None) -> dic
             "func": "persona_rubric",
             "result": {"type": "persona_end_state", "apps": sorted({i.check.app for i in task.rubric
                                                                    if i.check.type in ("sql", "state_diff")}),
-                       "initial_apps": diff_apps, "files": files, "answer": task.kind != "action"},
+                       "initial_apps": diff_apps, "files": files, "answer": needs_answer(task)},
             "expected": {"type": "persona_rubric", "task_id": task.id, "category": task.category,
                          "kind": task.kind, "rubric": [i.model_dump(exclude_none=True) for i in task.rubric]},
         },

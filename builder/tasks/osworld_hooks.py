@@ -26,10 +26,10 @@ from pathlib import Path
 
 import requests
 
+from .export import GUEST_ANSWER
 from .grade import grade
 from .model import Task
 
-GUEST_ANSWER = "/tmp/persona-answer.txt"
 APPS_ROOT = "var/lib/persona-desktop/apps"
 
 

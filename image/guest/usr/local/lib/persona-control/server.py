@@ -52,7 +52,9 @@ Endpoints (request → response; shapes as OSWorld's ``desktop_env/server/main.p
 - ``GET /health`` → 200 ``{"status": "ok", "apps": {name: http_status}}`` when every app in
   ``/etc/persona-desktop/guest.json`` answers ``GET /_persona/health`` through the guest's nginx
   (127.0.0.1:80, its Host header) with a status < 500; else 503
-  ``{"status": "unhealthy", "apps": {name: status|null}, "failing": {name: reason}}``.
+  ``{"status": "unhealthy", "apps": {name: status|null}, "failing": {name: reason}}``. Both carry
+  ``"warm": bool``: whether ``persona-warm.service`` has loaded every app's start page since boot
+  (``/run/persona-warm/warm.json`` exists; run-image saves its reset point only after that).
 
 Errors are JSON ``{"status": "error", "message": m, "error": m}`` (both keys: OSWorld uses each):
 400 bad input (bad JSON, relative path, missing field), 404 unknown path or missing file, 405,
@@ -116,6 +118,7 @@ log = logging.getLogger("persona-control")
 HERE = Path(__file__).resolve().parent
 DEFAULT_PORT = 5000
 GUEST_JSON = "/etc/persona-desktop/guest.json"
+WARM_JSON = "/run/persona-warm/warm.json"  # written by persona-warm.service (warm.py) when it is done
 NGINX = "127.0.0.1:80"
 MAX_JSON = 1 << 20
 MAX_UPLOAD = 512 << 20
@@ -1160,18 +1163,21 @@ class Handler(BaseHTTPRequestHandler):
 
     def ep_health(self):
         status, body = check_apps(self.server.guest_json, self.server.nginx)
+        body["warm"] = Path(self.server.warm_json).is_file()
         self._json(status, body)
 
 
 class ControlServer(ThreadingHTTPServer):
-    """The HTTP server with its settings (``guest_json``, ``nginx``, ``opener``)."""
+    """The HTTP server with its settings (``guest_json``, ``nginx``, ``opener``, ``warm_json``)."""
 
     daemon_threads = True
     allow_reuse_address = True
     request_queue_size = 64
 
-    def __init__(self, addr: tuple[str, int], guest_json: str, nginx: str, opener: str = "xdg-open"):
+    def __init__(self, addr: tuple[str, int], guest_json: str, nginx: str, opener: str = "xdg-open",
+                 warm_json: str = WARM_JSON):
         self.guest_json = guest_json
+        self.warm_json = warm_json
         self.nginx = nginx
         self.opener = opener
         super().__init__(addr, Handler)
@@ -1186,6 +1192,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--guest-json", default=os.environ.get("PERSONA_GUEST_JSON", GUEST_JSON))
     ap.add_argument("--nginx", default=os.environ.get("PERSONA_CONTROL_NGINX", NGINX),
                     help="HOST:PORT the app health checks go to (the guest's nginx)")
+    ap.add_argument("--warm-json", default=os.environ.get("PERSONA_WARM_JSON", WARM_JSON),
+                    help="the file persona-warm.service writes once every app's start page is loaded")
     ap.add_argument("--opener", default=os.environ.get("PERSONA_CONTROL_OPENER", "xdg-open"),
                     help="program /setup/open_file opens files with")
     ap.add_argument("--wait-address", type=float, default=300.0,
@@ -1201,7 +1209,7 @@ def main(argv: list[str] | None = None) -> int:
         log.error("refusing to listen on every address (%r): bind the guest network's address", bind)
         return 2
     try:
-        srv = ControlServer((bind, a.port), a.guest_json, a.nginx, a.opener)
+        srv = ControlServer((bind, a.port), a.guest_json, a.nginx, a.opener, a.warm_json)
     except OSError as e:
         log.error("cannot listen on %s:%d: %s", bind, a.port, e)
         return 1
