@@ -145,7 +145,7 @@ def test_boot_warmup_loads_every_start_page_signed_in_and_changes_no_database(se
     before = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in dbs}
     out = tmp_path / "warm.json"
     r = subprocess.run([sys.executable, str(warm), "--guest-json", str(guest_json), "--nginx",
-                        f"127.0.0.1:{served.port}", "--out", str(out), "--timeout", "120"],
+                        f"127.0.0.1:{served.port}", "--out", str(out), "--timeout", "120", "--after-control", "0"],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     result = json.loads(out.read_text())

@@ -1,7 +1,7 @@
 """`run-image` as a benchmark user runs it: boot the built default persona with one command, drive it
 through the control API like an OSWorld episode, change three apps through their pages, reset, check
-every database is back to its seeded bytes, run do-nothing agents through `run-task`, stop it cleanly,
-and start it again from the saved reset point.
+every database is back to its seeded bytes, run do-nothing agents and the scripted oracle agent through
+`run-task`, stop it cleanly, and start it again from the saved reset point.
 
 Needs the image `tests/test_image_boot.py` builds (out/dana-whitfield/, or $PERSONA_TEST_OUT); boots
 under TCG here (minutes).
@@ -228,6 +228,26 @@ def test_do_nothing_agent_scores_zero_on_bank_actions(running, tmp_path):
         assert result["reset_seconds"] is not None
         assert set(result["end_state"]["databases"]) == {"bank"}
         print(f"{tid}: do-nothing score {result['score']} (reset {result['reset_seconds']}s)")
+
+
+def test_scripted_agent_solves_a_five_app_task_in_the_image(running, tmp_path):
+    """run-task with the scripted oracle agent (builder.tasks.oracle_agent): the task's reference solution done
+    through the guest's own web servers, the end state fetched through the control API, graded 100."""
+    run, _, _ = running
+    tid = "dana-whitfield/rides/door-to-door"
+    out = tmp_path / "door-to-door.json"
+    agent = (f"{sys.executable} -m builder.tasks.oracle_agent --bundle {BUILD} "
+             f"--http http://127.0.0.1:{run.ports['http']}")
+    res = subprocess.run([sys.executable, "-m", "builder.runtime.episode", tid, "--agent", agent,
+                          "--control", run.url, "--tasks", str(BUILD / "tasks/tasks.jsonl"), "--out", str(out)],
+                         cwd=REPO, capture_output=True, text=True, timeout=1500)
+    assert res.returncode == 0, res.stdout + res.stderr
+    result = json.loads(out.read_text())
+    assert result["agent"]["returncode"] == 0, result["agent"]
+    assert result["score"] == 100, [(i["id"], i["status"], i["evidence"][:200]) for i in result["items"]]
+    assert len(result["end_state"]["databases"]) == 5
+    print(f"{tid}: oracle agent score {result['score']} in {result['agent']['seconds']:.0f}s "
+          f"(reset {result['reset_seconds']}s)")
 
 
 def test_stop_is_clean_and_restart_restores_the_reset_point(running):

@@ -187,6 +187,12 @@ def tasks(world: World) -> list[Task]:
                                                    [airport, lo.isoformat(), hi.isoformat()], [[1]])),
                              _only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE)])
 
+                # 7b. The whole trip's rides as one errand across five apps (long horizon): both rides, each pickup
+                # in the calendar, the return flight texted to the closest chat contact, Huddle status while away.
+                who = _closest_chat_contact(world)
+                if who and arr.replace(tzinfo=None) < horizon:
+                    out.append(_door_to_door(world, f, leg, legs[-1].data, airport, pickup, lead_text, arr, who))
+
     # 8. Tip the last ride 20 % (a new card charge the bank shows).
     last = rides[-1]
     if last.at >= world.now - dt.timedelta(days=FEEDBACK_DAYS - 1):
@@ -424,3 +430,78 @@ def crossapp_tasks(world: World) -> list[Task]:
                         + [RubricItem(id="total", weight=30, requirement=f"Total {money(total, cur)}",
                                       check=A.amount(total))]))
     return out
+
+
+def _closest_chat_contact(world: World):
+    """The chat contact the persona is closest to (closeness, then partner or spouse first, then spec order), not a
+    colleague; None when nobody qualifies."""
+    from apps.messaging.seed import chat_contacts
+
+    people = [c for c in chat_contacts(world) if c.relationship != "colleague"]
+    if not people:
+        return None
+    return min(enumerate(people), key=lambda ic: (-(ic[1].closeness or 0),
+                                                  ic[1].relationship not in ("partner", "spouse"), ic[0]))[1]
+
+
+def _door_to_door(world: World, out_flight, out_leg: dict, back: dict, airport: str, pickup: dt.datetime,
+                  lead_text: str, arr: dt.datetime, who) -> Task:
+    """The long task "rides for my next trip": ride to the airport ``lead_text`` before ``out_leg`` departs, ride home
+    15-75 minutes after ``back`` lands at ``arr``, both pickups in Daybook, ``who`` texted the return flight and its
+    landing time, and (when the persona works) a Huddle status "Travelling" until the day it lands."""
+    from apps.calendar import steps as daybook
+    from apps.messaging import steps as parley
+    from apps.rides import steps as zipride
+    from apps.workchat import steps as huddle
+    from builder.tasks import answers as A
+    from builder.tasks.phrasing import day_phrase
+
+    p = world.persona
+    city = p.travel.trips[out_flight.data["trip"]].destination
+    home_lo, home_hi = arr + dt.timedelta(minutes=15), arr + dt.timedelta(minutes=75)
+    out_lo, out_hi = pickup - dt.timedelta(minutes=15), pickup + dt.timedelta(minutes=15)
+    flight = back["flight_number"]
+    flight_forms = sorted({flight, flight.replace(" ", "")})
+    works = p.work is not None
+    apps = ["rides", "airline", "calendar", "messaging"] + (["workchat"] if works else [])
+    first = who.name.split()[0]
+    day_back = arr.date()
+    instruction = (f"Sort out my rides for my trip to {city}: schedule a ZipRide from home so I'm picked up "
+                   f"{lead_text} before my flight there leaves, and one home from the airport 15 to 75 minutes after "
+                   f"my return flight lands; put each pickup in my calendar with \"ZipRide\" in the title; text "
+                   f"{first} the flight number I'm coming back on and when it lands")
+    instruction += (f"; and set my Huddle status to \"Travelling\" until the day I'm back." if works else ".")
+    rubric = [
+        RubricItem(id="ride-out", weight=20, requirement=f"A ride Home -> {airport} with pickup {pickup:%b %-d %H:%M} "
+                                                         "(within 15 minutes)",
+                   check=zipride.booked("Home", airport, out_lo.isoformat(), out_hi.isoformat())),
+        RubricItem(id="ride-back", weight=20, requirement=f"A ride {airport} -> Home with pickup between "
+                                                          f"{home_lo:%b %-d %H:%M} and {home_hi:%H:%M}",
+                   check=zipride.booked(airport, "Home", home_lo.isoformat(), home_hi.isoformat())),
+        RubricItem(id="calendar-out", weight=10, requirement=f"A calendar entry on {pickup:%b %-d} with \"ZipRide\"",
+                   check=daybook.created(pickup.date().isoformat(), [["zipride"]])),
+        RubricItem(id="calendar-back", weight=10, requirement=f"A calendar entry on {day_back:%b %-d} with \"ZipRide\"",
+                   check=daybook.created(day_back.isoformat(), [["zipride"]])),
+        RubricItem(id="text", weight=15 if works else 20,
+                   requirement=f"A text to {who.name} naming {flight} and its landing time {A.clock(arr)}",
+                   check=parley.sent_direct(who.name, [flight_forms, A.time_forms(arr)])),
+        RubricItem(id="only-rides", weight=10 if works else 12,
+                   requirement="Nothing else changed at ZipRide: only the two scheduled rides",
+                   check=Check(type="state_diff", app=APP, ignore=["sessions"],
+                               changes=[Change(table="rides", op="insert", min=2, max=2),
+                                        Change(table="places", op="insert", min=0, max=2)])),
+        RubricItem(id="only-texts", weight=5 if works else 8, requirement="Parley changed only by the texts sent",
+                   check=parley.only_texts(1, 3)),
+    ]
+    if works:
+        rubric.append(RubricItem(id="status", weight=10,
+                                 requirement=f"Huddle status \"Travelling\" until {day_back} "
+                                             f"({day_phrase(day_back, world.now.date())})",
+                                 check=huddle.status_set(["travel"], day_back.isoformat())))
+    return Task(id=f"{p.id}/rides/door-to-door", persona=p.id, kind="action", category="long_horizon",
+                apps_involved=apps, difficulty="hard", time_limit_seconds=1500, instruction=instruction,
+                expected={"airport": airport, "pickup_out": pickup.isoformat(), "pickup_back": (arr + dt.timedelta(
+                    minutes=30)).isoformat(), "flight": flight, "arr_local": arr.isoformat(), "contact": who.name,
+                    "status_until": day_back.isoformat() if works else None},
+                rubric=rubric)
+

@@ -5,7 +5,8 @@ The site starts without preloading every page module (Next.js ``preloadEntriesOn
 under TCG that preload took ~40 s of CPU and held every app's health check back). Instead this
 oneshot service (``persona-warm.service``) asks each app of ``/etc/persona-desktop/guest.json``
 for ``/`` through the guest's nginx with the persona's session cookie, following redirects on the
-same host, once every app answers its health path. The first visit to a page loads its modules
+same host, once every app answers its health path and the control API listens (so the warm-up does
+not hold back the persona's session and the control API's own start: that cost ~35 s under TCG). The first visit to a page loads its modules
 (0.5-4 s under TCG); ``run-image`` waits for this before it saves the reset point, so the loaded
 server is in the snapshot and no episode pays for it again.
 
@@ -23,10 +24,14 @@ import argparse
 import http.client
 import json
 import os
+import socket
 import sys
 import time
 import urllib.parse
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server import DEFAULT_PORT, default_route_interface, interface_ipv4  # noqa: E402
 
 HEALTH_PATH = "/_persona/health"
 REDIRECTS = (301, 302, 303, 307, 308)
@@ -60,6 +65,22 @@ def wait_healthy(nginx: str, domain: str, deadline: float) -> bool:
     return False
 
 
+def wait_control(port: int, deadline: float) -> bool:
+    """Wait until the control API listens on the guest network's address at ``port`` (it starts with the persona's
+    session); False at ``deadline`` (monotonic s)."""
+    while time.monotonic() < deadline:
+        iface = default_route_interface()
+        addr = interface_ipv4(iface) if iface else None
+        if addr:
+            try:
+                socket.create_connection((addr, port), timeout=5).close()
+                return True
+            except OSError:
+                pass
+        time.sleep(2)
+    return False
+
+
 def warm_app(nginx: str, app: dict, timeout: float) -> int | None:
     """GET the app's ``/`` signed in, following up to 5 redirects on its own host; the last status or None."""
     cookie = f"{app['session_cookie']}={app['session_token']}" if app.get("session_cookie") else None
@@ -85,11 +106,16 @@ def main() -> int:
     ap.add_argument("--nginx", default="127.0.0.1:80")
     ap.add_argument("--out", default=os.path.join(os.environ.get("RUNTIME_DIRECTORY", "/run/persona-warm"), "warm.json"))
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for the apps, and per page")
+    ap.add_argument("--after-control", type=int, default=DEFAULT_PORT, metavar="PORT",
+                    help="first wait for the control API on this port (0: do not wait)")
     a = ap.parse_args()
     apps = json.loads(Path(a.guest_json).read_text()).get("apps") or []
     t0 = time.monotonic()
     deadline = t0 + a.timeout
     done: dict[str, dict] = {}
+    if a.after_control and not wait_control(a.after_control, deadline):
+        print(f"the control API did not listen on port {a.after_control} within {a.timeout:.0f}s; warming anyway",
+              file=sys.stderr)
     for app in apps:
         if not wait_healthy(a.nginx, app["domain"], deadline):
             print(f"{app['name']}: not healthy after {a.timeout:.0f}s; not warmed", file=sys.stderr)
