@@ -171,8 +171,11 @@ def tasks(world: World) -> list[Task]:
         dest_city = CITY.get(arrive["to"], arrive["to"])
         seat_only = RubricItem(id="only-seat", weight=15, requirement="Nothing else changed at Meridian Air: only my seat",
                                check=_diff(Change(table="seats", op="update", min=1, max=1, columns=["seat", "changed_at"])))
-        if companions:
-            who = companions[0]
+        # Tell the companion, or (travelling alone) the person the persona is closest to on Parley.
+        from apps.messaging.steps import closest_contact
+        closest = closest_contact(world)
+        if companions or closest:
+            who = companions[0] if companions else closest.name
             task("aisle-seat-tell", [APP, "messaging"], kind="action", category="long_horizon", difficulty="medium",
                  time_limit_seconds=600,
                  instruction=f"Change my seat on the flight to {dest_city} ({nf['flight_number']}) to an aisle seat, "

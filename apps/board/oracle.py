@@ -28,7 +28,7 @@ def travel_handover(task: Task, web: Web) -> str:
     keys = ", ".join(exp["keys"])
     text = (f"Handover: I'm out of office from {exp['leave']} to {exp['back']}. {exp['taker'].split()[0]} is taking "
             f"over {keys}.")
-    huddle.post(web, "team-design", text)
+    huddle.post(web, exp["channel"], text)
     huddle.set_status(web, ":airplane:", "Out of office", exp["back"])
     daybook.create(web, title="Out of office", date=exp["leave"], end_date=exp["back"], all_day="1",
                       calendar="work")
@@ -74,5 +74,17 @@ def create_ticket(task: Task, web: Web) -> str:
     return f"Created \"{exp['title']}\" ({location.rsplit('/', 1)[-1].split('?')[0]}), assigned to {exp['assignee']}."
 
 
-SOLVERS = {"travel-handover": travel_handover, "assign-mentioned": assign_mentioned, "move-to-review": move_to_review,
+def backlog_pickup(task: Task, web: Web) -> str:
+    """In progress on the board, the work-calendar block, the Huddle post, the mail to the lead."""
+    exp = task.expected
+    _post(web, f"/api/tickets/{exp['key']}/status", [("status", "in_progress")])
+    daybook.create(web, title=f"{exp['key']}: {exp['title']}", date=exp["day"], start_time="14:00", end_time="16:00",
+                   calendar="work")
+    text = f"I'm picking up {exp['key']} ({exp['title']}) now."
+    huddle.post(web, exp["channel"], text)
+    mailbox.send(web, exp["lead_email"], f"Starting on {exp['key']}", f"Hi {exp['lead'].split()[0]},\n\n{text}\n")
+    return f"Moved {exp['key']} to In progress, blocked {exp['day']} 14:00-16:00, posted in #{exp['channel']}, mailed."
+
+
+SOLVERS = {"travel-handover": travel_handover, "backlog-pickup": backlog_pickup, "assign-mentioned": assign_mentioned, "move-to-review": move_to_review,
            "comment": comment, "create-ticket": create_ticket}

@@ -226,6 +226,64 @@ def tasks(world: World) -> list[Task]:
 
 
 def long_tasks(world: World) -> list[Task]:
+    """The board's long-horizon chains: hand over the open tickets before the next trip; start on the top backlog
+    ticket and tell the team."""
+    return _travel_handover(world) + _backlog_pickup(world)
+
+
+PRIORITY_RANK = {"urgent": 0, "high": 1, "medium": 2, "low": 3}
+
+
+def _backlog_pickup(world: World) -> list[Task]:
+    """Start on the persona's highest-priority backlog ticket: In progress on the board, a work-calendar block the
+    next working day, a post in the team's Huddle channel, a mail to the lead (four apps)."""
+    from apps.calendar import steps as daybook
+    from builder.tasks import steps as S
+    from builder.tasks.phrasing import day_phrase
+    from builder.world.work_chat import channels
+
+    p = world.persona
+    b = board(world)
+    me = p.identity.name
+    backlog = sorted((t for t in b["tickets"] if t["assignee"] == me and t["status"] == "backlog"),
+                     key=lambda t: (PRIORITY_RANK.get(t["priority"], 9), t["key"]))
+    emails = {x["name"]: x["email"] for x in b["people"] if not x["is_me"] and x.get("email")}
+    lead = next((c for c in (p.work.colleagues if p.work else []) if c in emails), None)
+    team = next((c["name"] for c in channels(world) if c["name"].startswith("team-")), None)
+    if not backlog or lead is None or team is None:
+        return []
+    t = backlog[0]
+    today = world.now.date()
+    day = today + dt.timedelta(days=1)
+    while day.weekday() >= 5:
+        day += dt.timedelta(days=1)
+    when = day_phrase(day, today)
+    return [Task(
+        id=f"{p.id}/board/backlog-pickup", persona=p.id, kind="action", category="long_horizon",
+        apps_involved=[APP, "calendar", "workchat", "mail"], difficulty="hard", time_limit_seconds=1200,
+        instruction=f"I want to start on the most urgent ticket in my backlog on the board. Move it to In progress; "
+                    f"block 2 to 4 pm {when} in my work calendar for it, with its key in the title; post in "
+                    f"#{team} on Huddle that I'm picking it up (give the key); and email {lead.split()[0]} the same.",
+        expected={"key": t["key"], "title": t["title"], "priority": t["priority"], "day": day.isoformat(),
+                  "channel": team, "lead": lead, "lead_email": emails[lead]},
+        rubric=[RubricItem(id="moved", weight=30, requirement=f"{t['key']} (\"{t['title']}\", {t['priority']}) is In "
+                                                             "progress",
+                           check=_sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_progress"]])),
+                RubricItem(id="calendar", weight=20, requirement=f"A work-calendar entry {day} ({when}) at 14:00 "
+                                                                f"naming {t['key']}",
+                           check=daybook.created(f"{day.isoformat()}T14", [[t["key"]]], calendar="work")),
+                RubricItem(id="post", weight=20, requirement=f"A post in #{team} names {t['key']}",
+                           check=huddle.posted(team, [[t["key"]]])),
+                RubricItem(id="mail", weight=15, requirement=f"A mail to {lead} ({emails[lead]}) names {t['key']}",
+                           check=mailbox.sent(emails[lead], [[t["key"]]])),
+                RubricItem(id="only-board", weight=15, requirement=f"Nothing else changed on the board: only "
+                                                                  f"{t['key']}'s status",
+                           check=S.diff("board", Change(table="tickets", op="update", min=1, max=1),
+                                        Change(table="activity", op="insert", min=1),
+                                        Change(table="comments", op="insert", min=0)))])]
+
+
+def _travel_handover(world: World) -> list[Task]:
     """The board's long-horizon chain: hand over the persona's open tickets before the next trip."""
     from builder.tasks import steps as S
     from builder.tasks.model import Change
@@ -254,22 +312,26 @@ def long_tasks(world: World) -> list[Task]:
     keys = [t["key"] for t in mine]
     marks = ",".join("?" for _ in keys)
     today = world.now.date()
+    from builder.world.work_chat import channels
+    team = next((c["name"] for c in channels(world) if c["name"].startswith("team-")), None)
+    if team is None:
+        return []
     return [Task(
         id=f"{p.id}/board/travel-handover", persona=p.id, kind="action", category="long_horizon",
         apps_involved=[APP, "airline", "workchat", "calendar", "mail"], difficulty="hard", time_limit_seconds=1500,
         instruction=f"Before my next trip (check my flights for the days), hand my work over: reassign every open "
-                    f"ticket of mine on the board to {taker}; post in #team-design on Huddle which tickets "
+                    f"ticket of mine on the board to {taker}; post in #{team} on Huddle which tickets "
                     f"{taker.split()[0]} is taking over (by key) and the days I'm away; set my Huddle status to "
                     f"\"Out of office\" until the day I fly back; block those days (from the day I leave to the day I "
                     f"fly back) in my work calendar as an all-day \"Out of office\"; and email {lead.split()[0]} the "
                     "same handover.",
-        expected={"keys": keys, "taker": taker, "lead": lead, "lead_email": lead_email, "leave": leave.isoformat(),
+        expected={"keys": keys, "taker": taker, "channel": team, "lead": lead, "lead_email": lead_email, "leave": leave.isoformat(),
                   "back": back.isoformat()},
         rubric=[RubricItem(id="reassigned", weight=25, requirement=f"{', '.join(keys)} are assigned to {taker}",
                            check=_sql(f"""SELECT COUNT(*) FROM tickets t JOIN people p ON p.id = t.assignee_id
                                           WHERE t.key IN ({marks}) AND p.name = ?""", [*keys, taker], [[len(keys)]])),
-                RubricItem(id="post", weight=15, requirement=f"A post in #team-design names {', '.join(keys)}",
-                           check=huddle.posted("team-design", [[k] for k in keys])),
+                RubricItem(id="post", weight=15, requirement=f"A post in #{team} names {', '.join(keys)}",
+                           check=huddle.posted(team, [[k] for k in keys])),
                 RubricItem(id="status", weight=15, requirement=f"Huddle status \"Out of office\" until {back}",
                            check=huddle.status_set(["out of office", "ooo"], back.isoformat())),
                 RubricItem(id="calendar", weight=15, requirement=f"An all-day \"Out of office\" on the work calendar "

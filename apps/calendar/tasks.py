@@ -315,15 +315,20 @@ def long_tasks(world: World) -> list[Task]:
     contacts = {c.name.split()[0]: c for c in p.contacts}
     chatting = {c.name for c in p.contacts if "chat" in (c.apps or []) and c.phone}
     horizon = world.now + dt.timedelta(days=21)
+    def whose(title: str):
+        """The contact a birthday entry is for ("Jonah's birthday", "Geburtstag Uwe"), or None."""
+        words = set(title.replace("'s", " ").split())
+        return next((c for first, c in contacts.items() if first in words), None)
+
     bday = next((e for e in sorted(world.of_kind("calendar_event"), key=lambda e: e.at)
                  if e.data.get("source") == "birthday" and world.now < e.at <= horizon
-                 and (c := contacts.get(e.data["title"].split("'")[0])) is not None
+                 and (c := whose(e.data["title"])) is not None
                  and c.relationship in ("friend", "roommate") and c.name in chatting), None)
     cards = payment_cards(world)
     present = shopwell.gift("board-game")
     if not bday or not cards or not present:
         return []
-    who = contacts[bday.data["title"].split("'")[0]]
+    who = whose(bday.data["title"])
     friends = Counter(n for e in world.of_kind("restaurant_booking") if e.at <= world.now
                       for n in e.data.get("companions") or () if n != who.name and n in chatting)
     others = sorted(friends, key=lambda n: (-friends[n], n))[:2]

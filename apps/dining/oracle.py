@@ -91,6 +91,38 @@ def friends_dinner(task: Task, web: Web) -> str:
 SOLVERS.update({"friends-dinner": friends_dinner})
 
 
+def team_dinner(task: Task, web: Web) -> str:
+    """Book, the work calendar, the team channel, the lead's mail, the ride home."""
+    from apps.workchat import steps as huddle
+
+    exp = task.expected
+    conf = tabletime.book(web, exp["slug"], exp["day"], exp["time"], exp["party"])
+    daybook.create(web, title=f"Team dinner at {exp['restaurant']}", date=exp["day"], start_time=exp["time"],
+                   end_time="22:00", calendar="work", location=exp["address"])
+    text = f"Team dinner at {exp['restaurant']} on {exp['day']} at 7:30 pm: table booked for {exp['party']} ({conf})."
+    huddle.post(web, exp["channel"], text)
+    mailbox.send(web, exp["lead_email"], "Team dinner", f"Hi {exp['lead'].split()[0]},\n\n{text}\n")
+    zipride.schedule(web, exp["address"], "Home", exp["ride_at"])
+    return f"Booked {exp['restaurant']} ({conf}), blocked the work calendar, posted, mailed, booked the ride home."
+
+
+SOLVERS.update({"team-dinner": team_dinner})
+
+
+def trip_dinner(task: Task, web: Web) -> str:
+    """Book the best-rated place of the destination, the calendar entry, the text with place, time and hotel."""
+    exp = task.expected
+    conf = tabletime.book(web, exp["slug"], exp["day"], exp["time"], exp["party"])
+    daybook.create(web, title=f"Dinner at {exp['restaurant']}", date=exp["day"], start_time=exp["time"],
+                   end_time="21:30")
+    parley.send(web, exp["contact"], f"Dinner at {exp['restaurant']} on {exp['day']} at 7:30 pm (I booked it). "
+                                     f"Our hotel is {exp['hotel']}.")
+    return f"Booked {exp['restaurant']} in {exp['city']} ({conf}) for {exp['day']} 19:30, calendar, texted."
+
+
+SOLVERS.update({"trip-dinner": trip_dinner})
+
+
 def dinner_time_mixup(task: Task, web: Web) -> str:
     """The booked time to the friend, the ride there, the reminder in Daybook."""
     import datetime as dt

@@ -284,7 +284,7 @@ def tasks(world: World) -> list[Task]:
                              app="messaging")])
 
     out.extend(insight_tasks(world))
-    out += long_tasks(world) + time_mixup_task(world)
+    out += long_tasks(world) + time_mixup_task(world) + team_dinner_task(world) + trip_dinner_task(world)
     return out
 
 
@@ -395,6 +395,126 @@ def long_tasks(world: World) -> list[Task]:
                 RubricItem(id="ride", weight=20, requirement=f"A ZipRide Home -> {place['name']} picks me up between "
                                                             f"{lo:%H:%M} and {hi:%H:%M} on {day}",
                            check=zipride.booked("Home", place["address"], lo.isoformat(), hi.isoformat())),
+                RubricItem(id="only", weight=15, requirement="Nothing else changed at TableTime: only the new "
+                                                             "reservation", check=tabletime.only_booking())])]
+
+
+def team_dinner_task(world: World) -> list[Task]:
+    """A team dinner (five apps): book the persona's most-booked restaurant for them and their colleagues on a Friday
+    three weeks out, the work calendar, the team's Huddle channel, a mail to the lead, a ZipRide home afterwards."""
+    from zoneinfo import ZoneInfo
+
+    from apps.mail import steps as mailbox
+    from apps.workchat import steps as huddle
+    from builder.tasks.phrasing import day_phrase
+    from builder.world.projects import board
+    from builder.world.work_chat import channels
+
+    p = world.persona
+    colleagues = list(p.work.colleagues) if p.work else []
+    emails = {x["name"]: x["email"] for x in board(world)["people"] if not x["is_me"] and x.get("email")}
+    team = next((c["name"] for c in channels(world) if c["name"].startswith("team-")), None)
+    places = tabletime.restaurants_by_visits(world)
+    lead = next((c for c in colleagues if c in emails), None)
+    if not colleagues or lead is None or team is None or not places:
+        return []
+    crew = colleagues[:4]
+    place = places[0]
+    day = world.now.date() + dt.timedelta(days=21)
+    while day.weekday() != 4:  # a Friday three weeks out or later (ZipRide schedules up to 30 days ahead)
+        day += dt.timedelta(days=1)
+    time, party = "19:30", 1 + len(crew)
+    zone = ZoneInfo(p.timezone)
+    home_at = dt.datetime.combine(day, dt.time(22, 30)).replace(tzinfo=zone)
+    lo, hi = home_at - dt.timedelta(minutes=15), home_at + dt.timedelta(minutes=15)
+    names = ", ".join(n.split()[0] for n in crew[:-1]) + f" and {crew[-1].split()[0]}" if len(crew) > 1 \
+        else crew[0].split()[0]
+    return [Task(
+        id=f"{p.id}/{APP}/team-dinner", persona=p.id, kind="action", category="long_horizon",
+        apps_involved=[APP, "calendar", "workchat", "mail", "rides"], difficulty="hard", time_limit_seconds=1500,
+        instruction=f"Organise a team dinner with {names}: book a table for the {party} of us at {place['name']} "
+                    f"{day_phrase(day, world.now.date())} at 7:30 pm on TableTime; put it in my work calendar; post "
+                    f"the restaurant and time in #{team} on Huddle; email {lead.split()[0]} the same; and schedule a "
+                    "ZipRide home from the restaurant for 10:30 pm that night.",
+        expected={"slug": place["slug"], "restaurant": place["name"], "address": place["address"],
+                  "day": day.isoformat(), "time": time, "party": party, "crew": crew, "channel": team, "lead": lead,
+                  "lead_email": emails[lead], "ride_at": home_at.strftime("%Y-%m-%dT%H:%M")},
+        rubric=[RubricItem(id="booked", weight=25, requirement=f"{place['name']} booked for {party} on {day} at {time}",
+                           check=tabletime.booked(place["slug"], day.isoformat(), time, party)),
+                RubricItem(id="calendar", weight=15, requirement=f"The work calendar has the dinner on {day} at {time}",
+                           check=daybook.created(f"{day}T{time}", [], calendar="work")),
+                RubricItem(id="post", weight=15, requirement=f"A post in #{team} names {place['name']} and 7:30",
+                           check=huddle.posted(team, [[place["name"]], ["7:30", "19:30"]])),
+                RubricItem(id="mail", weight=10, requirement=f"A mail to {lead} ({emails[lead]}) names {place['name']}",
+                           check=mailbox.sent(emails[lead], [[place["name"]]])),
+                RubricItem(id="ride", weight=20, requirement=f"A ZipRide {place['name']} -> Home picks me up between "
+                                                            f"{lo:%H:%M} and {hi:%H:%M} on {day}",
+                           check=zipride.booked(place["address"], "Home", lo.isoformat(), hi.isoformat())),
+                RubricItem(id="only", weight=15, requirement="Nothing else changed at TableTime: only the new "
+                                                             "reservation", check=tabletime.only_booking())])]
+
+
+def trip_dinner_task(world: World) -> list[Task]:
+    """Dinner on the next trip (five apps): the best-rated TableTime restaurant in the destination, the evening after
+    the outbound flight lands (as the airline has it now), for the persona and their companions; the calendar; a
+    text to the companion (or the closest contact) with the place, the time and the trip's hotel."""
+    from apps.airline.tasks import CITY
+    from apps.messaging.steps import closest_contact
+    from builder.tasks.phrasing import day_phrase
+    from builder.world.planted import airline_flights
+
+    p = world.persona
+    moved = airline_flights(world)
+    legs = sorted(({**f.data, **moved.get(f.id, {})} for f in world.of_kind("flight") if f.status == "scheduled"),
+                  key=lambda d: d["dep_utc"])
+    if not legs:
+        return []
+    trip = legs[0]["trip"]
+    outbound = [d for d in legs if d["trip"] == trip and d["direction"] == "outbound"]
+    hotel = next((e.data for e in world.of_kind("hotel_booking") if e.data.get("trip") == trip), None)
+    if not outbound or hotel is None:
+        return []
+    city = CITY.get(outbound[-1]["to"])
+    places = sorted((x for x in catalogue() if x["city"] == city), key=lambda x: (-x["rating_x10"], -x["review_count"],
+                                                                                  x["name"]))
+    if not places or (len(places) > 1 and (places[0]["rating_x10"], places[0]["review_count"]) ==
+                      (places[1]["rating_x10"], places[1]["review_count"])):
+        return []
+    place = places[0]
+    companions = [n for n in outbound[0].get("passengers", [])[1:]]
+    closest = closest_contact(world)
+    who = companions[0] if companions else (closest.name if closest else None)
+    if who is None:
+        return []
+    day = dt.date.fromisoformat(outbound[-1]["arr_local"][:10]) + dt.timedelta(days=1)
+    time, party = "19:30", 1 + len(companions)
+    us = "me" if not companions else ("the two of us" if party == 2 else f"the {party} of us")
+    return [Task(
+        id=f"{p.id}/{APP}/trip-dinner", persona=p.id, kind="action", category="long_horizon",
+        apps_involved=[APP, "airline", "stays", "calendar", "messaging"], difficulty="hard", time_limit_seconds=1500,
+        instruction=f"On my trip to {city}, book a table for {us} at the best-rated restaurant TableTime lists in "
+                    f"{city}, at 7:30 pm on the evening after my flight there lands; put the dinner in my calendar "
+                    f"with the restaurant's name in the title; and text {who.split()[0]} the restaurant, the time "
+                    "and the name of the hotel we're staying at." if companions else
+                    f"On my trip to {city}, book a table for one at the best-rated restaurant TableTime lists in "
+                    f"{city}, at 7:30 pm on the evening after my flight there lands; put the dinner in my calendar "
+                    f"with the restaurant's name in the title; and text {who.split()[0]} the restaurant, the time "
+                    "and the name of the hotel I'm staying at.",
+        expected={"slug": place["slug"], "restaurant": place["name"], "city": city, "day": day.isoformat(),
+                  "day_phrase": day_phrase(day, world.now.date()), "time": time, "party": party, "contact": who,
+                  "hotel": hotel["hotel"]},
+        rubric=[RubricItem(id="booked", weight=30, requirement=f"{place['name']} ({city}, rated "
+                                                              f"{place['rating_x10'] / 10:.1f}) booked for {party} on "
+                                                              f"{day} at {time}",
+                           check=tabletime.booked(place["slug"], day.isoformat(), time, party)),
+                RubricItem(id="calendar", weight=15, requirement=f"A calendar entry on {day} naming {place['name']}",
+                           check=daybook.created(day.isoformat(), [[place["name"]]])),
+                RubricItem(id="text-place", weight=15, requirement=f"A text to {who} names {place['name']} and 7:30",
+                           check=parley.sent_direct(who, [[place["name"]], ["7:30", "19:30", "19.30"]])),
+                RubricItem(id="text-hotel", weight=15, requirement=f"A text to {who} names the hotel, {hotel['hotel']}",
+                           check=parley.sent_direct(who, [[hotel["hotel"]]])),
+                RubricItem(id="only-texts", weight=10, requirement="Parley changed only by the texts sent",
+                           check=parley.only_texts(1, 4)),
                 RubricItem(id="only", weight=15, requirement="Nothing else changed at TableTime: only the new "
                                                              "reservation", check=tabletime.only_booking())])]
 

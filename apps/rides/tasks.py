@@ -189,7 +189,8 @@ def tasks(world: World) -> list[Task]:
 
                 # 7b. The whole trip's rides as one errand across five apps (long horizon): both rides, each pickup
                 # in the calendar, the return flight texted to the closest chat contact, Huddle status while away.
-                who = _closest_chat_contact(world)
+                from apps.messaging.steps import closest_contact
+                who = closest_contact(world)
                 if who and arr.replace(tzinfo=None) < horizon:
                     out.append(_door_to_door(world, f, leg, legs[-1].data, airport, pickup, lead_text, arr, who))
 
@@ -430,18 +431,6 @@ def crossapp_tasks(world: World) -> list[Task]:
                         + [RubricItem(id="total", weight=30, requirement=f"Total {money(total, cur)}",
                                       check=A.amount(total))]))
     return out
-
-
-def _closest_chat_contact(world: World):
-    """The chat contact the persona is closest to (closeness, then partner or spouse first, then spec order), not a
-    colleague; None when nobody qualifies."""
-    from apps.messaging.seed import chat_contacts
-
-    people = [c for c in chat_contacts(world) if c.relationship != "colleague"]
-    if not people:
-        return None
-    return min(enumerate(people), key=lambda ic: (-(ic[1].closeness or 0),
-                                                  ic[1].relationship not in ("partner", "spouse"), ic[0]))[1]
 
 
 def _door_to_door(world: World, out_flight, out_leg: dict, back: dict, airport: str, pickup: dt.datetime,

@@ -391,8 +391,14 @@ def long_tasks(world: World) -> list[Task]:
     companions = [n for n in booking.data.get("passengers", []) if n != p.identity.name]
     back = [f.data for f in world.of_kind("flight") if f.data.get("pnr") == item["pnr"]
             and f.data.get("direction") == "return"]
-    if not companions or not back:
+    if not back:
         return []
+    if not companions:  # travelling alone: tell the person the persona is closest to on Parley
+        from apps.messaging.steps import closest_contact
+        closest = closest_contact(world)
+        if closest is None:
+            return []
+        companions = [closest.name]
     home_leg = max(back, key=lambda d: d["arr_utc"])
     arr = dt.datetime.fromisoformat(home_leg["arr_local"])
     zone = ZoneInfo(p.timezone)

@@ -81,5 +81,29 @@ def file_return(task: Task, web: Web) -> str:
     return f"Filed. The confirmation number is {confirmation}. {_result(refund)}"
 
 
-SOLVERS = {"import-and-refund": import_and_refund, "donations-deduction": donations_deduction,
+def file_and_plan(task: Task, web: Web) -> str:
+    """File, then the branch the result asks for: savings to checking and the payment in Daybook, or the refund in
+    Daybook and a text."""
+    from apps.calendar import steps as daybook
+    from apps.messaging import steps as parley
+
+    exp = task.expected
+    said = file_return(task, web)
+    refund = web.one(APP, "SELECT refund_cents FROM returns WHERE world_ref IS NULL AND status = 'filed'")
+    if refund < 0:
+        accounts = dict(web.query("bank", "SELECT kind, id FROM accounts WHERE kind IN ('savings', 'checking')"))
+        _, location = web.post_form("bank", "/api/transfer", [("from", str(accounts["savings"])),
+                                                              ("to", str(accounts["checking"])),
+                                                              ("amount", _plain(-refund)), ("memo", "Tax bill")],
+                                    expect=(303,))
+        if "done=" not in location:
+            raise OracleError(f"Larkspur Bank refused the transfer: {location!r}")
+        daybook.create(web, title="Pay tax bill", date=exp["due"], all_day="1")
+    else:
+        daybook.create(web, title="Tax refund", date=exp["due"], all_day="1")
+        parley.send(web, exp["contact"], f"Filed my taxes: {_shown(refund)} is coming back!")
+    return said
+
+
+SOLVERS = {"file-and-plan": file_and_plan, "import-and-refund": import_and_refund, "donations-deduction": donations_deduction,
            "file-return": file_return}

@@ -5,8 +5,8 @@ The site starts without preloading every page module (Next.js ``preloadEntriesOn
 under TCG that preload took ~40 s of CPU and held every app's health check back). Instead this
 oneshot service (``persona-warm.service``) asks each app of ``/etc/persona-desktop/guest.json``
 for ``/`` through the guest's nginx with the persona's session cookie, following redirects on the
-same host, once every app answers its health path and the control API listens (so the warm-up does
-not hold back the persona's session and the control API's own start: that cost ~35 s under TCG). The first visit to a page loads its modules
+same host, once the control API answers ``GET /health`` with 200 (every app answers and the persona's
+session is up): warming earlier held the session's start and the health checks back (~35 s under TCG). The first visit to a page loads its modules
 (0.5-4 s under TCG); ``run-image`` waits for this before it saves the reset point, so the loaded
 server is in the snapshot and no episode pays for it again.
 
@@ -24,7 +24,6 @@ import argparse
 import http.client
 import json
 import os
-import socket
 import sys
 import time
 import urllib.parse
@@ -66,17 +65,23 @@ def wait_healthy(nginx: str, domain: str, deadline: float) -> bool:
 
 
 def wait_control(port: int, deadline: float) -> bool:
-    """Wait until the control API listens on the guest network's address at ``port`` (it starts with the persona's
-    session); False at ``deadline`` (monotonic s)."""
+    """Wait until the control API (on the guest network's address at ``port``; it starts with the persona's session)
+    answers ``GET /health`` with 200; False at ``deadline`` (monotonic s)."""
     while time.monotonic() < deadline:
         iface = default_route_interface()
         addr = interface_ipv4(iface) if iface else None
         if addr:
+            c = http.client.HTTPConnection(addr, port, timeout=30)
             try:
-                socket.create_connection((addr, port), timeout=5).close()
-                return True
-            except OSError:
+                c.request("GET", "/health", headers={"User-Agent": "persona-warm"})
+                r = c.getresponse()
+                r.read()
+                if r.status == 200:
+                    return True
+            except (OSError, http.client.HTTPException):
                 pass
+            finally:
+                c.close()
         time.sleep(2)
     return False
 
@@ -107,7 +112,7 @@ def main() -> int:
     ap.add_argument("--out", default=os.path.join(os.environ.get("RUNTIME_DIRECTORY", "/run/persona-warm"), "warm.json"))
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for the apps, and per page")
     ap.add_argument("--after-control", type=int, default=DEFAULT_PORT, metavar="PORT",
-                    help="first wait for the control API on this port (0: do not wait)")
+                    help="first wait for the control API's health on this port (0: do not wait)")
     a = ap.parse_args()
     apps = json.loads(Path(a.guest_json).read_text()).get("apps") or []
     t0 = time.monotonic()
