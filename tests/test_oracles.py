@@ -2,7 +2,9 @@
 scores 0 when nothing is done and its full machine weight after its reference solution
 (``apps/<app>/oracle.py``) acted through the production build of the apps.
 
-One test per app (its action tasks in order), so pytest-xdist spreads the apps over its workers.
+One test per app (its action tasks in order), so pytest-xdist spreads the apps over its workers. The other
+shipped personas' long-horizon tasks (the chains most likely to name something only one persona's world has) run
+the same way, one test per persona, on that persona's own layer.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ import pytest
 from builder.apps import discover
 from builder.tasks.grade import grade
 from builder.tasks.model import NOT_APPS
-from builder.tasks.oracle import Web, solve, task_app
+from builder.tasks.oracle import OracleError, Web, solve, task_app
 
-from .app_e2e import Served, app
+from .app_e2e import Served, app, layer
+from .conftest import DEFAULT_PERSONA, PERSONAS, _world
 
 APPS = [a.name for a in discover()]
 
@@ -56,6 +59,27 @@ def test_oracles_score_full_and_nothing_scores_zero(name, world, default_layer, 
         assert task_app(t) == name, t.id
         (tmp_path / slug).mkdir()
         before, after, items = run_oracle(t, world, default_layer, tmp_path / slug)
+        if before != 0 or after != t.machine_weight:
+            failures.append((t.id, before, after, t.machine_weight,
+                             [(i.item_id, i.status, i.evidence[:300]) for i in items if i.status != "met"]))
+    assert not failures, "\n".join(map(repr, failures))
+
+
+@pytest.mark.parametrize("stem", [p for p in PERSONAS if p != DEFAULT_PERSONA.stem])
+def test_long_horizon_oracles_of_the_other_personas(stem, tmp_path_factory, tmp_path):
+    _, world = _world(stem)
+    tasks = [t for a in discover() for t in a.module("tasks").tasks(world) if t.category == "long_horizon"]
+    assert len(tasks) >= 15, (stem, len(tasks))
+    lay = layer(world, tmp_path_factory.mktemp(f"layer-{stem}"))
+    failures = []
+    for t in tasks:
+        slug = t.id.split("/", 1)[1].replace("/", "__")
+        (tmp_path / slug).mkdir()
+        try:
+            before, after, items = run_oracle(t, world, lay, tmp_path / slug)
+        except OracleError as e:  # every task's outcome in one run, not just the first refusal
+            failures.append((t.id, "oracle refused", str(e)[:500]))
+            continue
         if before != 0 or after != t.machine_weight:
             failures.append((t.id, before, after, t.machine_weight,
                              [(i.item_id, i.status, i.evidence[:300]) for i in items if i.status != "met"]))

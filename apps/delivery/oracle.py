@@ -25,7 +25,7 @@ def _order(task: Task, web: Web) -> str:
         _, location = web.post_form(APP, "/api/cart", fields, expect=(303,))
         if "error=" in location:
             raise OracleError(f"DashBite refused the cart: {urllib.parse.unquote(location)}")
-    home = web.one(APP, "SELECT id FROM addresses WHERE label = 'Home'")
+    home = web.one(APP, "SELECT id FROM addresses WHERE world_ref = 'seed:home'")  # "Home", "Zuhause"...
     card = web.one(APP, "SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1")
     fields = [("address", str(home)), ("when", exp["when"]), ("at", exp["at"]), ("tip", str(exp["tip"])),
               ("tip_amount", ""), ("promo", exp.get("promo", "")), ("card", str(card)), ("dropoff", "")]
@@ -46,5 +46,19 @@ def rate_last_order(task: Task, web: Web) -> str:
     return f"Rated order {exp['order_id']} {exp['stars']} stars."
 
 
-SOLVERS = {"schedule-usual-dinner": _order, "reorder-from-mail": _order, "promo-lunch": _order,
+def sick_day(task: Task, web: Web) -> str:
+    """The Huddle status and post, the mail to the lead, the work calendar, then the usual dinner."""
+    from apps.calendar import steps as daybook
+    from apps.mail import steps as mailbox
+    from apps.workchat import steps as huddle
+
+    exp = task.expected
+    huddle.set_status(web, ":face_with_thermometer:", "Out sick", exp["today"])
+    huddle.post(web, exp["channel"], "I'm off sick today, back as soon as I can.")
+    mailbox.send(web, exp["lead_email"], "Out sick today", f"Hi {exp['lead'].split()[0]},\n\nI'm off sick today.\n")
+    daybook.create(web, title="Out sick", date=exp["today"], all_day="1", calendar="work")
+    return _order(task, web)
+
+
+SOLVERS = {"sick-day": sick_day, "schedule-usual-dinner": _order, "reorder-from-mail": _order, "promo-lunch": _order,
            "rate-last-order": rate_last_order}

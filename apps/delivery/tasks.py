@@ -189,6 +189,7 @@ def tasks(world: World) -> list[Task]:
                                                   AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
                                                [q["total_cents"]], [[1]], app="bank")),
                          _new_order(len(items))])
+            out.extend(_sick_day(world, place, slot, items, q, tp))
 
     # 7. Reorder the last non-usual order, found by its confirmation mail's date, for 7:30 pm tonight.
     other = [e for e in orders if not e.data["usual"] and e.data["restaurant"] in by_name]
@@ -423,3 +424,52 @@ def crossapp_tasks(world: World) -> list[Task]:
                         + [RubricItem(id="total", weight=100 - sum(ws), requirement=f"{total} in all",
                                       check=A.number(total))]))
     return out
+
+
+def _sick_day(world: World, place: dict, slot: dt.datetime, items: list[dict], q: dict, tp: int) -> list[Task]:
+    """Off sick today (five apps, long horizon): the Huddle status and a post in the team channel, a mail to the lead,
+    the day blocked in the work calendar, and the usual DashBite dinner at 7 pm with the usual tip."""
+    from apps.calendar import steps as daybook
+    from apps.mail import steps as mailbox
+    from apps.workchat import steps as huddle
+    from builder.world.projects import board
+    from builder.world.work_chat import channels
+
+    p = world.persona
+    cur = world.currency
+    emails = {x["name"]: x["email"] for x in board(world)["people"] if not x["is_me"] and x.get("email")}
+    lead = next((c for c in (p.work.colleagues if p.work else []) if c in emails), None)
+    team = next((c["name"] for c in channels(world) if c["name"].startswith("team-")), None)
+    if lead is None or team is None:
+        return []
+    today = world.now.date().isoformat()
+    sick = ["sick", "unwell"]  # not "ill": it is inside "will"
+    return [Task(
+        id=f"{p.id}/delivery/sick-day", persona=p.id, kind="action", category="long_horizon",
+        apps_involved=["delivery", "bank", "workchat", "mail", "calendar"], difficulty="hard", time_limit_seconds=1500,
+        instruction=f"I'm off sick today. Set my Huddle status to \"Out sick\" for today, tell #{team} on Huddle, "
+                    f"email {lead.split()[0]} that I'm out, block today in my work calendar as an all-day \"Out sick\", "
+                    f"and get my usual from {place['name']} delivered on DashBite at 7 pm tonight, with my usual tip.",
+        expected={"restaurant": place["name"], "items": items, "when": "later", "at": slot.strftime("%Y-%m-%dT%H:%M"),
+                  "tip": tp, **q, "channel": team, "lead": lead, "lead_email": emails[lead], "today": today},
+        rubric=[RubricItem(id="status", weight=10, requirement=f"Huddle status \"Out sick\" clearing today ({today})",
+                           check=huddle.status_set(sick, today)),
+                RubricItem(id="post", weight=10, requirement=f"A post in #{team} says I'm sick",
+                           check=huddle.posted(team, [sick])),
+                RubricItem(id="mail", weight=10, requirement=f"A mail to {lead} ({emails[lead]}) says I'm sick",
+                           check=mailbox.sent(emails[lead], [sick])),
+                RubricItem(id="calendar", weight=15, requirement=f"An all-day \"Out sick\" in the work calendar today",
+                           check=daybook.created(today, [sick], calendar="work")),
+                RubricItem(id="ordered", weight=25, requirement=f"A new order from {place['name']} for {slot:%H:%M} "
+                                                               "today with the usual dishes",
+                           check=_sql("""SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
+                                         AND o.restaurant_name = ? AND o.scheduled_for BETWEEN ? AND ?
+                                         AND (SELECT COUNT(*) FROM order_items i WHERE i.order_id = o.id) = ?
+                                         AND o.subtotal_cents = ?""",
+                                      [place["name"], *_window(slot), len(items), q["subtotal_cents"]], [[1]])),
+                RubricItem(id="charged", weight=15,
+                           requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
+                           check=_sql("""SELECT COUNT(*) FROM card_authorizations WHERE app = 'delivery'
+                                         AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
+                                      [q["total_cents"]], [[1]], app="bank")),
+                _new_order(len(items))])]

@@ -227,6 +227,21 @@ def tasks(world: World) -> list[Task]:
                               requirement=f"Names {n}", check=_text(n)) for i, n in enumerate(same)]]
          if same else [RubricItem(id="count", weight=100, requirement="Says none", check=_text("0", "none", "no one"))])
 
+    # 9b. The people the persona texts on Parley who are also Guildline connections (messaging + network).
+    from apps.messaging.seed import chat_contacts
+    from builder.tasks import answers as A
+
+    both = sorted(c.name for c in chat_contacts(world) if c.name in conn_names)
+    if both:
+        task("parley-and-guildline", ["network", "messaging"], kind="aggregation", difficulty="medium",
+             time_limit_seconds=480,
+             instruction="Which of the people I text on Parley am I also connected with on Guildline, and how many "
+                         "are they?",
+             expected={"names": both},
+             rubric=[RubricItem(id="names", weight=75, requirement=f"Names {', '.join(both)} (in any order)",
+                                check=A.names([A.person(n) for n in both])),
+                     RubricItem(id="count", weight=25, requirement=f"Says {len(both)}", check=A.number(len(both)))])
+
     # 10. Which recruiter thread is still unanswered (a lookup across the threads).
     threads: dict[str, list] = {}
     for m_ in msgs:

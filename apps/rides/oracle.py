@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from apps.calendar import steps as daybook
 from apps.messaging import steps as parley
 from apps.rides import steps as zipride
@@ -70,8 +72,9 @@ def door_to_door(task: Task, web: Web) -> str:
     out_at, back_at = exp["pickup_out"], exp["pickup_back"]
     zipride.schedule(web, "Home", exp["airport"], out_at)
     zipride.schedule(web, exp["airport"], "Home", back_at)
-    daybook.create(web, title="ZipRide to the airport", date=out_at[:10], start_time=out_at[11:16])
-    daybook.create(web, title="ZipRide home from the airport", date=back_at[:10], start_time=back_at[11:16])
+    for title, at in (("ZipRide to the airport", out_at), ("ZipRide home from the airport", back_at)):
+        end = (dt.datetime.fromisoformat(at[:16]) + dt.timedelta(minutes=45)).strftime("%H:%M")
+        daybook.create(web, title=title, date=at[:10], start_time=at[11:16], end_date=at[:10], end_time=end)
     lands = exp["arr_local"][11:16]
     parley.send(web, exp["contact"], f"I'm flying back on {exp['flight']}, landing at {lands}.")
     if exp.get("status_until"):
