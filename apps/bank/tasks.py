@@ -382,7 +382,8 @@ def crossapp_tasks(world: World) -> list[Task]:
     Meridian Air and Bramblestay: a month's totals, ranking, extras and counts, a year's largest charges and totals.
     A month or year with fewer than two of the apps in it gives no task."""
     from builder.tasks import answers as A
-    from builder.tasks.crossapp import month_window, service_spend
+    from apps.bank.spending import service_spend
+    from builder.tasks.crossapp import month_window
     from builder.tasks.phrasing import month_phrase
 
     p = world.persona

@@ -220,8 +220,8 @@ def tasks(world: World) -> list[Task]:
                                 check=_text(*STATUS_WORDS[t["status"]])),
                      RubricItem(id="assignee", weight=50, requirement=f"Names {t['assignee']}", check=_text(t["assignee"]))])
     out += long_tasks(world)
-    from builder.tasks.pairs import pair_tasks
-    out.extend(pair_tasks(world, "board"))
+    from .pairs import pair_tasks
+    out.extend(pair_tasks(world))
     return out
 
 

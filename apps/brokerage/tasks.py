@@ -199,8 +199,8 @@ def tasks(world: World) -> list[Task]:
                                Change(table="watchlist", op="delete", min=1, max=1))])
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
-    from builder.tasks.pairs import pair_tasks
-    out.extend(pair_tasks(world, "brokerage"))
+    from .pairs import pair_tasks
+    out.extend(pair_tasks(world))
     return out
 
 

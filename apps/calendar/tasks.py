@@ -381,7 +381,6 @@ def crossapp_tasks(world: World) -> list[Task]:
     Shopwell orders) and the next two weeks across Daybook, TableTime, Shopwell and ZipRide. Missing material gives
     no task."""
     from builder.tasks import answers as A
-    from builder.tasks.crossapp import year_counts
 
     p = world.persona
     pid, today = p.id, world.now.date()
@@ -442,3 +441,27 @@ def crossapp_tasks(world: World) -> list[Task]:
                         instruction="Brief me on the next two weeks: " + ", ".join(ask[:-1]) + f" and {ask[-1]}.",
                         expected=expected, rubric=rubric))
     return out
+
+
+def year_counts(world, year: int) -> dict[str, int]:
+    """How often each app was used in ``year`` up to now: appointments in the calendar, flights flown, hotel nights, rides, TableTime meals, DashBite
+    orders, Basketful orders, Shopwell orders (the apps' own histories)."""
+    now = world.now
+
+    def past(e) -> bool:
+        return e.status == "done" and e.at <= now and e.at.year == year
+
+    flights = [f for f in world.of_kind("flight") if f.status == "done"
+               and dt.datetime.fromisoformat(f.data["dep_local"]).replace(tzinfo=None) < now
+               and f.data["dep_local"][:4] == str(year)]
+    nights = sum(h.data["nights"] for h in world.of_kind("hotel_checkout") if past(h))
+    meals = [r for r in world.of_kind("restaurant_booking")
+             if dt.datetime.fromisoformat(r.data["reservation_local"]).replace(tzinfo=None) < now
+             and r.data["reservation_local"][:4] == str(year)]
+    appointments = [e for e in world.of_kind("calendar_event") if past(e) and e.data.get("source") == "appointment"]
+    return {"calendar": len(appointments), "airline": len(flights), "stays": nights,
+            "rides": sum(past(e) for e in world.of_kind("ride")),
+            "dining": len(meals),
+            "delivery": sum(past(e) for e in world.of_kind("food_order")),
+            "grocery": sum(past(e) for e in world.of_kind("grocery_order")),
+            "shop": sum(past(e) for e in world.of_kind("retail_order"))}

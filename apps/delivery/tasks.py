@@ -361,7 +361,8 @@ def crossapp_tasks(world: World) -> list[Task]:
     """A month's food spending across DashBite, Basketful, TableTime meals and coffee (card) for the last two months,
     and last week's doorstep deliveries across DashBite, Basketful and Shopwell. Missing material gives no task."""
     from builder.tasks import answers as A
-    from builder.tasks.crossapp import month_window, service_spend
+    from apps.bank.spending import service_spend
+    from builder.tasks.crossapp import month_window
     from builder.tasks.phrasing import month_phrase
 
     p = world.persona
@@ -458,7 +459,7 @@ def _sick_day(world: World, place: dict, slot: dt.datetime, items: list[dict], q
                            check=huddle.posted(team, [sick])),
                 RubricItem(id="mail", weight=10, requirement=f"A mail to {lead} ({emails[lead]}) says I'm sick",
                            check=mailbox.sent(emails[lead], [sick])),
-                RubricItem(id="calendar", weight=15, requirement=f"An all-day \"Out sick\" in the work calendar today",
+                RubricItem(id="calendar", weight=15, requirement="An all-day \"Out sick\" in the work calendar today",
                            check=daybook.created(today, [sick], calendar="work")),
                 RubricItem(id="ordered", weight=25, requirement=f"A new order from {place['name']} for {slot:%H:%M} "
                                                                "today with the usual dishes",

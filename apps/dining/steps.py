@@ -32,16 +32,13 @@ def only_booking() -> Check:
 
 
 def restaurants_by_visits(world, with_: set[str] | None = None) -> list[dict]:
-    """TableTime restaurants in the persona's home city that the persona booked (with any of ``with_`` among the
-    companions, when given), most booked first (ties by name): ``{slug, name, address, visits}``. Places booked on
-    trips are left out: the tasks built on these send the persona there from home."""
+    """TableTime restaurants the persona booked (with any of ``with_`` among the companions, when given), most
+    booked first (ties by name): ``{slug, name, address, visits}``."""
     from collections import Counter
 
     from builder.world.dining import catalogue
 
-    address = world.persona.identity.address
-    city = address.city if address else None
-    slugs = {(x["name"], x["address"]): x["slug"] for x in catalogue() if city is None or x["city"] == city}
+    slugs = {(x["name"], x["address"]): x["slug"] for x in catalogue()}
     seen = Counter((e.data["restaurant"], e.data["address"]) for e in world.of_kind("restaurant_booking")
                    if e.data.get("provider") == "TableTime" and (with_ is None or with_ & set(e.data.get("companions") or ())))
     return [{"slug": slugs[k], "name": k[0], "address": k[1], "visits": n}

@@ -530,7 +530,11 @@ def time_mixup_task(world: World) -> list[Task]:
     item = answers.planted(world, "contradiction/restaurant-time")
     if not item:
         return []
-    place = next((x for x in catalogue() if x["name"] == item["restaurant"]), None)
+    # By name and address: chains and namesakes exist in several cities (Bar Pintxo: Manchester and Barcelona).
+    booking = next((e for e in world.of_kind("restaurant_booking") if e.data.get("booking_id") == item["booking_id"]),
+                   None)
+    place = next((x for x in catalogue() if x["name"] == item["restaurant"]
+                  and (booking is None or x["address"] == booking.data["address"])), None)
     if not place:
         return []
     at = dt.datetime.fromisoformat(item["booked_time"])

@@ -323,7 +323,7 @@ def long_tasks(world: World) -> list[Task]:
         start = dt.datetime.fromisoformat(rsvp["start"])
         lo, hi = start - dt.timedelta(minutes=40), start - dt.timedelta(minutes=20)
         card = cards[0]
-        uid = f"{cal_id}@mailbox.test"
+        uid = _invite_uid(world, cal_id)
         first = host.name.split()[0]
         out.append(Task(
             id=f"{p.id}/mail/housewarming-plan", persona=p.id, kind="action", category="long_horizon",
@@ -427,7 +427,7 @@ def long_tasks(world: World) -> list[Task]:
     team = next((e for e in sorted(world.of_kind("work_chat_message"), key=lambda e: e.at, reverse=True)
                  if e.at <= world.now and not e.data.get("read", True) and e.data.get("channel_kind") != "dm"), None)
     if paybacks and bill and rsvp and cal_id and ask and team:
-        uid = f"{cal_id}@mailbox.test"
+        uid = _invite_uid(world, cal_id)
         people = [(x["contact"], x["amount_cents"], x["memo"]) for x in paybacks]
         pay_items = [RubricItem(id=f"paid-{n}", weight=30 // len(people) + (30 % len(people) if n == 0 else 0),
                                 requirement=f"{who} was sent {amt / 100:,.2f} from checking",
@@ -552,3 +552,13 @@ def review_request_task(world: World) -> list[Task]:
                            check=S.diff("board", Change(table="tickets", op="insert", min=1, max=1),
                                         Change(table="activity", op="insert", min=0),
                                         Change(table="ticket_labels", op="insert", min=0)))])]
+
+
+def _invite_uid(world: World, event_id: str) -> str:
+    """The UID of the invitation mail's iCalendar part for the calendar event ``event_id``, as the world's mail writes
+    it (builder.world.mail.ics: the series or event id at the organizer's mail domain)."""
+    from builder.world.mail import domain_of
+
+    d = next(e for e in world.events if e.id == event_id).data
+    return f"{d.get('series') or event_id}@{domain_of((d.get('organizer') or {}).get('email'))}"
+

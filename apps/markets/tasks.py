@@ -271,8 +271,8 @@ def tasks(world: World) -> list[Task]:
                                             f"{'above' if acc['cash_cents'] > net else 'below'} it")])
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
-    from builder.tasks.pairs import pair_tasks
-    out.extend(pair_tasks(world, "markets"))
+    from .pairs import pair_tasks
+    out.extend(pair_tasks(world))
     return out
 
 

@@ -292,8 +292,8 @@ def tasks(world: World) -> list[Task]:
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
     out += long_tasks(world)
-    from builder.tasks.pairs import pair_tasks
-    out.extend(pair_tasks(world, "messaging"))
+    from .pairs import pair_tasks
+    out.extend(pair_tasks(world))
     return out
 
 

@@ -256,8 +256,8 @@ def tasks(world: World) -> list[Task]:
                      RubricItem(id="company", weight=50, requirement=f"Names {r0['company']}", check=_text(r0["company"]))])
     assert recruiter_ids(world)  # every world has recruiter threads (builder.world.career)
     out.extend(insight_tasks(world))
-    from builder.tasks.pairs import pair_tasks
-    out.extend(pair_tasks(world, "network"))
+    from .pairs import pair_tasks
+    out.extend(pair_tasks(world))
     return out
 
 

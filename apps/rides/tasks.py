@@ -257,8 +257,8 @@ def tasks(world: World) -> list[Task]:
                            Change(table="places", op="insert", min=0, max=1))])
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
-    from builder.tasks.pairs import pair_tasks
-    out.extend(pair_tasks(world, "rides"))
+    from .pairs import pair_tasks
+    out.extend(pair_tasks(world))
     return out
 
 
@@ -401,7 +401,7 @@ def insight_tasks(world: World) -> list[Task]:
 def crossapp_tasks(world: World) -> list[Task]:
     """What the persona tipped on ZipRide, DashBite and Basketful in a year (this year and last), each and together."""
     from builder.tasks import answers as A
-    from builder.tasks.crossapp import service_spend
+    from apps.bank.spending import service_spend
 
     p = world.persona
     pid, cur, today = p.id, world.currency, world.now.date()
@@ -459,7 +459,7 @@ def _door_to_door(world: World, out_flight, out_leg: dict, back: dict, airport: 
                    f"{lead_text} before my flight there leaves, and one home from the airport 15 to 75 minutes after "
                    f"my return flight lands; put each pickup in my calendar with \"ZipRide\" in the title; text "
                    f"{first} the flight number I'm coming back on and when it lands")
-    instruction += (f"; and set my Huddle status to \"Travelling\" until the day I'm back." if works else ".")
+    instruction += ("; and set my Huddle status to \"Travelling\" until the day I'm back." if works else ".")
     rubric = [
         RubricItem(id="ride-out", weight=20, requirement=f"A ride Home -> {airport} with pickup {pickup:%b %-d %H:%M} "
                                                          "(within 15 minutes)",

@@ -394,7 +394,7 @@ def crossapp_tasks(world: World) -> list[Task]:
     """A year's Shopwell shipping and DashBite and Basketful delivery and service fees (tips aside), each and the sum,
     for this year and last."""
     from builder.tasks import answers as A
-    from builder.tasks.crossapp import service_spend
+    from apps.bank.spending import service_spend
 
     p = world.persona
     pid, cur, today = p.id, world.currency, world.now.date()

@@ -201,8 +201,8 @@ def tasks(world: World) -> list[Task]:
              rubric=[RubricItem(id="tax", weight=100, requirement=f"States {money(filed['lines']['tax'], cur)}",
                                 check=_amount(filed["lines"]["tax"]))])
     out += _file_and_plan(world, year.label, refund)
-    from builder.tasks.pairs import pair_tasks
-    out.extend(pair_tasks(world, "taxes"))
+    from .pairs import pair_tasks
+    out.extend(pair_tasks(world))
     return out
 
 

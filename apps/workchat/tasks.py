@@ -274,8 +274,8 @@ def tasks(world: World) -> list[Task]:
                  rubric=[RubricItem(id="date", weight=100, requirement=f"Gives {landed:%B %-d, %Y}",
                                     check=_text(*_date_forms(landed)))])
     out.extend(insight_tasks(world))
-    from builder.tasks.pairs import pair_tasks
-    out.extend(pair_tasks(world, "workchat"))
+    from .pairs import pair_tasks
+    out.extend(pair_tasks(world))
     return out
 
 
