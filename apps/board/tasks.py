@@ -253,6 +253,10 @@ def _backlog_pickup(world: World) -> list[Task]:
     if not backlog or lead is None or team is None:
         return []
     t = backlog[0]
+    # "The most urgent" only when one ticket has the highest priority; else the ticket is named.
+    tied = [x for x in backlog if PRIORITY_RANK.get(x["priority"], 9) == PRIORITY_RANK.get(t["priority"], 9)]
+    which = ("the most urgent ticket in my backlog on the board" if len(tied) == 1
+             else f"{t['key']} (\"{t['title']}\") from my backlog on the board")
     today = world.now.date()
     day = today + dt.timedelta(days=1)
     while day.weekday() >= 5:
@@ -261,7 +265,7 @@ def _backlog_pickup(world: World) -> list[Task]:
     return [Task(
         id=f"{p.id}/board/backlog-pickup", persona=p.id, kind="action", category="long_horizon",
         apps_involved=[APP, "calendar", "workchat", "mail"], difficulty="hard", time_limit_seconds=1200,
-        instruction=f"I want to start on the most urgent ticket in my backlog on the board. Move it to In progress; "
+        instruction=f"I want to start on {which}. Move it to In progress; "
                     f"block 2 to 4 pm {when} in my work calendar for it, with its key in the title; post in "
                     f"#{team} on Huddle that I'm picking it up (give the key); and email {lead.split()[0]} the same.",
         expected={"key": t["key"], "title": t["title"], "priority": t["priority"], "day": day.isoformat(),

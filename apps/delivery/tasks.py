@@ -449,7 +449,7 @@ def _sick_day(world: World, place: dict, slot: dt.datetime, items: list[dict], q
         id=f"{p.id}/delivery/sick-day", persona=p.id, kind="action", category="long_horizon",
         apps_involved=["delivery", "bank", "workchat", "mail", "calendar"], difficulty="hard", time_limit_seconds=1500,
         instruction=f"I'm off sick today. Set my Huddle status to \"Out sick\" for today, tell #{team} on Huddle, "
-                    f"email {lead.split()[0]} that I'm out, block today in my work calendar as an all-day \"Out sick\", "
+                    f"email {lead.split()[0]} that I'm off sick, block today in my work calendar as an all-day \"Out sick\", "
                     f"and get my usual from {place['name']} delivered on DashBite at 7 pm tonight, with my usual tip.",
         expected={"restaurant": place["name"], "items": items, "when": "later", "at": slot.strftime("%Y-%m-%dT%H:%M"),
                   "tip": tp, **q, "channel": team, "lead": lead, "lead_email": emails[lead], "today": today},
