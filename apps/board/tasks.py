@@ -240,18 +240,16 @@ def _backlog_pickup(world: World) -> list[Task]:
     from apps.calendar import steps as daybook
     from builder.tasks import steps as S
     from builder.tasks.phrasing import day_phrase
-    from builder.world.work_chat import channels
 
     p = world.persona
     b = board(world)
     me = p.identity.name
     backlog = sorted((t for t in b["tickets"] if t["assignee"] == me and t["status"] == "backlog"),
                      key=lambda t: (PRIORITY_RANK.get(t["priority"], 9), t["key"]))
-    emails = {x["name"]: x["email"] for x in b["people"] if not x["is_me"] and x.get("email")}
-    lead = next((c for c in (p.work.colleagues if p.work else []) if c in emails), None)
-    team = next((c["name"] for c in channels(world) if c["name"].startswith("team-")), None)
-    if not backlog or lead is None or team is None:
+    lead_of, team = S.work_lead(world), S.team_channel(world)
+    if not backlog or lead_of is None or team is None:
         return []
+    lead, lead_email = lead_of
     t = backlog[0]
     # "The most urgent" only when one ticket has the highest priority; else the ticket is named.
     tied = [x for x in backlog if PRIORITY_RANK.get(x["priority"], 9) == PRIORITY_RANK.get(t["priority"], 9)]
@@ -269,7 +267,7 @@ def _backlog_pickup(world: World) -> list[Task]:
                     f"block 2 to 4 pm {when} in my work calendar for it, with its key in the title; post in "
                     f"#{team} on Huddle that I'm picking it up (give the key); and email {lead.split()[0]} the same.",
         expected={"key": t["key"], "title": t["title"], "priority": t["priority"], "day": day.isoformat(),
-                  "channel": team, "lead": lead, "lead_email": emails[lead]},
+                  "channel": team, "lead": lead, "lead_email": lead_email},
         rubric=[RubricItem(id="moved", weight=30, requirement=f"{t['key']} (\"{t['title']}\", {t['priority']}) is In "
                                                              "progress",
                            check=_sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_progress"]])),
@@ -278,8 +276,8 @@ def _backlog_pickup(world: World) -> list[Task]:
                            check=daybook.created(f"{day.isoformat()}T14", [[t["key"]]], calendar="work")),
                 RubricItem(id="post", weight=20, requirement=f"A post in #{team} names {t['key']}",
                            check=huddle.posted(team, [[t["key"]]])),
-                RubricItem(id="mail", weight=15, requirement=f"A mail to {lead} ({emails[lead]}) names {t['key']}",
-                           check=mailbox.sent(emails[lead], [[t["key"]]])),
+                RubricItem(id="mail", weight=15, requirement=f"A mail to {lead} ({lead_email}) names {t['key']}",
+                           check=mailbox.sent(lead_email, [[t["key"]]])),
                 RubricItem(id="only-board", weight=15, requirement=f"Nothing else changed on the board: only "
                                                                   f"{t['key']}'s status",
                            check=S.diff("board", Change(table="tickets", op="update", min=1, max=1),
@@ -316,8 +314,7 @@ def _travel_handover(world: World) -> list[Task]:
     keys = [t["key"] for t in mine]
     marks = ",".join("?" for _ in keys)
     today = world.now.date()
-    from builder.world.work_chat import channels
-    team = next((c["name"] for c in channels(world) if c["name"].startswith("team-")), None)
+    team = S.team_channel(world)
     if team is None:
         return []
     return [Task(

@@ -433,16 +433,14 @@ def _sick_day(world: World, place: dict, slot: dt.datetime, items: list[dict], q
     from apps.calendar import steps as daybook
     from apps.mail import steps as mailbox
     from apps.workchat import steps as huddle
-    from builder.world.projects import board
-    from builder.world.work_chat import channels
+    from builder.tasks import steps as S
 
     p = world.persona
     cur = world.currency
-    emails = {x["name"]: x["email"] for x in board(world)["people"] if not x["is_me"] and x.get("email")}
-    lead = next((c for c in (p.work.colleagues if p.work else []) if c in emails), None)
-    team = next((c["name"] for c in channels(world) if c["name"].startswith("team-")), None)
-    if lead is None or team is None:
+    lead_of, team = S.work_lead(world), S.team_channel(world)
+    if lead_of is None or team is None:
         return []
+    lead, lead_email = lead_of
     today = world.now.date().isoformat()
     sick = ["sick", "unwell"]  # not "ill": it is inside "will"
     return [Task(
@@ -452,13 +450,13 @@ def _sick_day(world: World, place: dict, slot: dt.datetime, items: list[dict], q
                     f"email {lead.split()[0]} that I'm off sick, block today in my work calendar as an all-day \"Out sick\", "
                     f"and get my usual from {place['name']} delivered on DashBite at 7 pm tonight, with my usual tip.",
         expected={"restaurant": place["name"], "items": items, "when": "later", "at": slot.strftime("%Y-%m-%dT%H:%M"),
-                  "tip": tp, **q, "channel": team, "lead": lead, "lead_email": emails[lead], "today": today},
+                  "tip": tp, **q, "channel": team, "lead": lead, "lead_email": lead_email, "today": today},
         rubric=[RubricItem(id="status", weight=10, requirement=f"Huddle status \"Out sick\" clearing today ({today})",
                            check=huddle.status_set(sick, today)),
                 RubricItem(id="post", weight=10, requirement=f"A post in #{team} says I'm sick",
                            check=huddle.posted(team, [sick])),
-                RubricItem(id="mail", weight=10, requirement=f"A mail to {lead} ({emails[lead]}) says I'm sick",
-                           check=mailbox.sent(emails[lead], [sick])),
+                RubricItem(id="mail", weight=10, requirement=f"A mail to {lead} ({lead_email}) says I'm sick",
+                           check=mailbox.sent(lead_email, [sick])),
                 RubricItem(id="calendar", weight=15, requirement="An all-day \"Out sick\" in the work calendar today",
                            check=daybook.created(today, [sick], calendar="work")),
                 RubricItem(id="ordered", weight=25, requirement=f"A new order from {place['name']} for {slot:%H:%M} "

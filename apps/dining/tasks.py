@@ -406,18 +406,16 @@ def team_dinner_task(world: World) -> list[Task]:
 
     from apps.mail import steps as mailbox
     from apps.workchat import steps as huddle
+    from builder.tasks import steps as S
     from builder.tasks.phrasing import day_phrase
-    from builder.world.projects import board
-    from builder.world.work_chat import channels
 
     p = world.persona
     colleagues = list(p.work.colleagues) if p.work else []
-    emails = {x["name"]: x["email"] for x in board(world)["people"] if not x["is_me"] and x.get("email")}
-    team = next((c["name"] for c in channels(world) if c["name"].startswith("team-")), None)
+    lead_of, team = S.work_lead(world), S.team_channel(world)
     places = tabletime.restaurants_by_visits(world)
-    lead = next((c for c in colleagues if c in emails), None)
-    if not colleagues or lead is None or team is None or not places:
+    if not colleagues or lead_of is None or team is None or not places:
         return []
+    lead, lead_email = lead_of
     crew = colleagues[:4]
     place = places[0]
     day = world.now.date() + dt.timedelta(days=21)
@@ -438,15 +436,15 @@ def team_dinner_task(world: World) -> list[Task]:
                     "ZipRide home from the restaurant for 10:30 pm that night.",
         expected={"slug": place["slug"], "restaurant": place["name"], "address": place["address"],
                   "day": day.isoformat(), "time": time, "party": party, "crew": crew, "channel": team, "lead": lead,
-                  "lead_email": emails[lead], "ride_at": home_at.strftime("%Y-%m-%dT%H:%M")},
+                  "lead_email": lead_email, "ride_at": home_at.strftime("%Y-%m-%dT%H:%M")},
         rubric=[RubricItem(id="booked", weight=25, requirement=f"{place['name']} booked for {party} on {day} at {time}",
                            check=tabletime.booked(place["slug"], day.isoformat(), time, party)),
                 RubricItem(id="calendar", weight=15, requirement=f"The work calendar has the dinner on {day} at {time}",
                            check=daybook.created(f"{day}T{time}", [], calendar="work")),
                 RubricItem(id="post", weight=15, requirement=f"A post in #{team} names {place['name']} and 7:30",
                            check=huddle.posted(team, [[place["name"]], ["7:30", "19:30"]])),
-                RubricItem(id="mail", weight=10, requirement=f"A mail to {lead} ({emails[lead]}) names {place['name']}",
-                           check=mailbox.sent(emails[lead], [[place["name"]]])),
+                RubricItem(id="mail", weight=10, requirement=f"A mail to {lead} ({lead_email}) names {place['name']}",
+                           check=mailbox.sent(lead_email, [[place["name"]]])),
                 RubricItem(id="ride", weight=20, requirement=f"A ZipRide {place['name']} -> Home picks me up between "
                                                             f"{lo:%H:%M} and {hi:%H:%M} on {day}",
                            check=zipride.booked(place["address"], "Home", lo.isoformat(), hi.isoformat())),

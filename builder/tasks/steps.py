@@ -54,3 +54,21 @@ def street_address(contact) -> str | None:
     if not a or not a.street:
         return None
     return format_address(a)
+
+
+def team_channel(world) -> str | None:
+    """The persona's team channel in work chat (``team-design``, ``team-data``...), or None."""
+    from builder.world.work_chat import channels
+
+    return next((c["name"] for c in channels(world) if c["name"].startswith("team-")), None)
+
+
+def work_lead(world) -> tuple[str, str] | None:
+    """(name, work email) of the first of the persona's colleagues with a work address (their lead), or None."""
+    from builder.world.projects import board
+
+    emails = {x["name"]: x["email"] for x in board(world)["people"] if not x["is_me"] and x.get("email")}
+    p = world.persona
+    lead = next((c for c in (p.work.colleagues if p.work else []) if c in emails), None)
+    return (lead, emails[lead]) if lead else None
+
