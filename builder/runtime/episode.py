@@ -42,7 +42,7 @@ from pathlib import Path
 
 import requests
 
-from ..tasks.grade import grade
+from ..tasks.grade import REPORTED, grade
 from ..tasks.model import Task
 from ..tasks.osworld_hooks import fetch_home_files
 
@@ -211,7 +211,7 @@ def run_episode(task: Task, agent: str, control: Control, *, reset: bool = True,
             files["~/" + rel] = {"size": size, "sha256": hashlib.sha256((home / rel).read_bytes()).hexdigest()}
     files_now = control.state() if apps else {}
     score, results = grade(task, dbs, answer, initial=initial, home=home)
-    status = {"met": "met", "violated": "unmet", "not_assessable": "needs_judge"}
+    status = REPORTED
     req = {i.id: i.requirement for i in task.rubric}
     return {
         "task_id": task.id,

@@ -306,6 +306,8 @@ class Machine:
         if not reuse:
             self.progress(f"every app healthy after {self.timings['healthy_s']:.0f}s")
             if self.snapshot:
+                self.progress("waiting for Firefox, the desktop and the apps' start pages before saving the reset "
+                              "point (minutes under TCG)")
                 self._await_desktop()
                 self._await_warm()
                 self.timings["desktop_s"] = round(time.monotonic() - t0, 1)
@@ -756,8 +758,8 @@ def main(argv: list[str] | None = None) -> None:
         if m.restored:
             say(f"ready: restored the reset point, every app healthy after {m.timings['healthy_s']:.0f}s")
         else:
-            say(f"ready: booted, every app healthy after {m.timings['healthy_s']:.0f}s, reset point saved after "
-                f"{m.timings.get('desktop_s', m.timings['healthy_s']):.0f}s")
+            say(f"ready: booted, every app healthy {m.timings['healthy_s']:.0f}s after start, the desktop settled "
+                f"and the reset point saved {m.timings.get('desktop_s', m.timings['healthy_s']):.0f}s after start")
         print(endpoints_text(m, server.server_address[:2]), flush=True)
         while not stopping.is_set():
             if m.vm is None or m.vm.proc is None or m.vm.proc.poll() is not None:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from .grade import grade
+from .grade import REPORTED, grade
 from .judge import openai_judge
 from .model import NOT_APPS, Task
 
@@ -110,16 +110,15 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         print(json.dumps({"task_id": task.id, "category": task.category, "score": score,
                           "max_machine_score": task.machine_weight,
-                          "items": [{"id": r.item_id, "status": r.status, "weight": r.weight,
+                          "items": [{"id": r.item_id, "status": REPORTED[r.status], "weight": r.weight,
                                      "requirement": items[r.item_id].requirement, "evidence": r.evidence}
                                     for r in results]}, indent=2, ensure_ascii=False))
         return
-    label = {"met": "met     ", "violated": "violated", "not_assessable": "judge   "}
     print(f"{task.id}  ({task.category}, {task.kind})")
     print(f"  {task.instruction}")
     for r in results:
-        print(f"  {label[r.status]} {r.weight:>3}  {items[r.item_id].requirement}")
-        print(f"               {r.evidence[:300]}")
+        print(f"  {REPORTED[r.status]:<11} {r.weight:>3}  {items[r.item_id].requirement}")
+        print(f"                  {r.evidence[:300]}")
     judged = sum(r.weight for r in results if r.status == "not_assessable")
     print(f"score {score}/100" + (f" ({judged} more for a judge to assess)" if judged else ""))
 

@@ -57,6 +57,10 @@ def _read_only(path: Path) -> sqlite3.Connection:
     return con
 
 
+#: How the commands report an item's status to people and harnesses (``grade`` and ``run-task`` alike).
+REPORTED = {"met": "met", "violated": "unmet", "not_assessable": "needs_judge"}
+
+
 @dataclass(frozen=True)
 class ItemResult:
     """Outcome of one rubric item: ``status`` is ``met``, ``violated`` or ``not_assessable``."""

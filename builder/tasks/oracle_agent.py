@@ -1,7 +1,7 @@
 """A scripted agent for ``run-task``: performs a task's reference solution in a booted image.
 
-    run-task bank/pay-back-friend --control http://127.0.0.1:5000 --tasks out/<id>/tasks/tasks.jsonl \\
-        --agent "python -m builder.tasks.oracle_agent --bundle out/<id> --http http://127.0.0.1:8080"
+    run-task rides/door-to-door --control http://127.0.0.1:5000 --tasks out/dana-whitfield/tasks/tasks.jsonl \\
+        --agent ".venv/bin/python -m builder.tasks.oracle_agent --bundle out/dana-whitfield --http http://127.0.0.1:8080"
 
 It proves the path an agent's work takes, end to end: the episode's reset, changes made through the guest's
 own web servers (the apps' forms and API routes, as Firefox would post them, with the persona's session
