@@ -243,12 +243,18 @@ class Marionette:
         self.msgid = 0
         self._recv()  # server hello
 
+    def _read(self) -> bytes:
+        chunk = self.sock.recv(65536)
+        if not chunk:  # Firefox closed the connection (it died): fail, never spin on an empty socket
+            raise ConnectionError("Marionette: Firefox closed the connection")
+        return chunk
+
     def _recv(self):
         while b":" not in self.buf:
-            self.buf += self.sock.recv(65536)
+            self.buf += self._read()
         size, rest = self.buf.split(b":", 1)
         while len(rest) < int(size):
-            rest += self.sock.recv(65536)
+            rest += self._read()
         self.buf = rest[int(size):]
         return json.loads(rest[: int(size)])
 
