@@ -40,6 +40,22 @@ def _new_order(lines: int) -> RubricItem:
                  Change(table="order_items", op="insert", min=lines, max=lines))
 
 
+def _scheduled(place: dict, slot: dt.datetime, items: list[dict], q: dict) -> Check:
+    """A new order from ``place`` scheduled for ``slot`` (within the slack) with ``items``' lines and ``q``'s subtotal."""
+    return _sql("""SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
+                   AND o.restaurant_name = ? AND o.scheduled_for BETWEEN ? AND ?
+                   AND (SELECT COUNT(*) FROM order_items i WHERE i.order_id = o.id) = ?
+                   AND o.subtotal_cents = ?""",
+                [place["name"], *_window(slot), len(items), q["subtotal_cents"]], [[1]])
+
+
+def _charge_pending(q: dict) -> Check:
+    """The bank holds ``q``'s total as a pending DashBite card charge."""
+    return _sql("""SELECT COUNT(*) FROM card_authorizations WHERE app = 'delivery'
+                   AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
+                [q["total_cents"]], [[1]], app="bank")
+
+
 def _amount(cents: int) -> Check:
     return Check(type="answer_amount", cents=cents)
 
@@ -177,17 +193,10 @@ def tasks(world: World) -> list[Task]:
                  rubric=[RubricItem(id="scheduled", weight=45,
                                     requirement=f"A new order from {place['name']} scheduled for {slot:%H:%M} today "
                                                 f"(within {SLACK_MINUTES} minutes) with the usual dishes",
-                                    check=_sql("""SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
-                                                  AND o.restaurant_name = ? AND o.scheduled_for BETWEEN ? AND ?
-                                                  AND (SELECT COUNT(*) FROM order_items i WHERE i.order_id = o.id) = ?
-                                                  AND o.subtotal_cents = ?""",
-                                               [place["name"], *_window(slot), len(items), q["subtotal_cents"]],
-                                               [[1]])),
+                                    check=_scheduled(place, slot, items, q)),
                          RubricItem(id="charged", weight=40,
                                     requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
-                                    check=_sql("""SELECT COUNT(*) FROM card_authorizations WHERE app = 'delivery'
-                                                  AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
-                                               [q["total_cents"]], [[1]], app="bank")),
+                                    check=_charge_pending(q)),
                          _new_order(len(items))])
             out.extend(_sick_day(world, place, slot, items, q, tp))
 
@@ -461,14 +470,8 @@ def _sick_day(world: World, place: dict, slot: dt.datetime, items: list[dict], q
                            check=daybook.created(today, [sick], calendar="work")),
                 RubricItem(id="ordered", weight=25, requirement=f"A new order from {place['name']} for {slot:%H:%M} "
                                                                "today with the usual dishes",
-                           check=_sql("""SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
-                                         AND o.restaurant_name = ? AND o.scheduled_for BETWEEN ? AND ?
-                                         AND (SELECT COUNT(*) FROM order_items i WHERE i.order_id = o.id) = ?
-                                         AND o.subtotal_cents = ?""",
-                                      [place["name"], *_window(slot), len(items), q["subtotal_cents"]], [[1]])),
+                           check=_scheduled(place, slot, items, q)),
                 RubricItem(id="charged", weight=15,
                            requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
-                           check=_sql("""SELECT COUNT(*) FROM card_authorizations WHERE app = 'delivery'
-                                         AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
-                                      [q["total_cents"]], [[1]], app="bank")),
+                           check=_charge_pending(q)),
                 _new_order(len(items))])]

@@ -84,6 +84,7 @@ def file_return(task: Task, web: Web) -> str:
 def file_and_plan(task: Task, web: Web) -> str:
     """File, then the branch the result asks for: savings to checking and the payment in Daybook, or the refund in
     Daybook and a text."""
+    from apps.bank import steps as larkspur
     from apps.calendar import steps as daybook
     from apps.messaging import steps as parley
 
@@ -91,13 +92,9 @@ def file_and_plan(task: Task, web: Web) -> str:
     said = file_return(task, web)
     refund = web.one(APP, "SELECT refund_cents FROM returns WHERE world_ref IS NULL AND status = 'filed'")
     if refund < 0:
-        accounts = dict(web.query("bank", "SELECT kind, id FROM accounts WHERE kind IN ('savings', 'checking')"))
-        _, location = web.post_form("bank", "/api/transfer", [("from", str(accounts["savings"])),
-                                                              ("to", str(accounts["checking"])),
-                                                              ("amount", _plain(-refund)), ("memo", "Tax bill")],
-                                    expect=(303,))
-        if "done=" not in location:
-            raise OracleError(f"Larkspur Bank refused the transfer: {location!r}")
+        larkspur.post(web, "/api/transfer", [("from", larkspur.account(web, "savings")),
+                                             ("to", larkspur.account(web, "checking")),
+                                             ("amount", _plain(-refund)), ("memo", "Tax bill")])
         daybook.create(web, title="Pay tax bill", date=exp["due"], all_day="1")
     else:
         daybook.create(web, title="Tax refund", date=exp["due"], all_day="1")

@@ -22,8 +22,8 @@ weights of a task sum to 100. An item may carry a machine check:
 * ``{"type": "answer_list", "items": [["Priya Raman", "Priya"], ["Theo Nakamura", "Theo"]],
   "ordered": false}``: the answer names every item (any of its spellings, case-insensitive);
   when ``ordered``, their first mentions come in this order.
-* ``{"type": "state_diff", "app": "bank", "changes": [{"table": "transactions", "op": "insert",
-  "min": 1, "max": 1}, {"table": "accounts", "op": "update", "columns": ["balance_cents"]}],
+* ``{"type": "state_diff", "app": "<app>", "changes": [{"table": "<table>", "op": "insert",
+  "min": 1, "max": 1}, {"table": "<table>", "op": "update", "columns": ["<column>"]}],
   "ignore": ["sessions"]}``: AppWorld's state-diff check. The app's database at the start of the
   episode and at its end are compared row by row (by ``rowid``, or the primary key of a
   ``WITHOUT ROWID`` table); every inserted, updated or deleted row must be allowed by one entry of

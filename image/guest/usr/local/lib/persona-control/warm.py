@@ -71,17 +71,11 @@ def wait_control(port: int, deadline: float) -> bool:
         iface = default_route_interface()
         addr = interface_ipv4(iface) if iface else None
         if addr:
-            c = http.client.HTTPConnection(addr, port, timeout=30)
             try:
-                c.request("GET", "/health", headers={"User-Agent": "persona-warm"})
-                r = c.getresponse()
-                r.read()
-                if r.status == 200:
+                if get(f"{addr}:{port}", f"{addr}:{port}", "/health", None, 30)[0] == 200:
                     return True
             except (OSError, http.client.HTTPException):
                 pass
-            finally:
-                c.close()
         time.sleep(2)
     return False
 
