@@ -38,6 +38,12 @@ def _sql(query: str, params: list, expected: list[list]) -> Check:
     return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
 
 
+def _filed(year: str, refund_cents: int) -> Check:
+    """The persona's own return for ``year`` is filed with ``refund_cents`` (negative: owed)."""
+    return _sql("SELECT status, refund_cents FROM returns WHERE tax_year = ? AND world_ref IS NULL",
+                [year], [["filed", refund_cents]])
+
+
 def _amount(cents: int) -> Check:
     return Check(type="answer_amount", cents=cents)
 
@@ -162,8 +168,7 @@ def tasks(world: World) -> list[Task]:
                      "confirmation number.",
          expected={"refund_cents": refund},
          rubric=[RubricItem(id="filed", weight=55, requirement="The year's return is filed",
-                            check=_sql("SELECT status, refund_cents FROM returns WHERE tax_year = ? AND world_ref IS NULL",
-                                       [year.label], [["filed", refund]])),
+                            check=_filed(year.label, refund)),
                  RubricItem(id="confirmation", weight=30, requirement="Tells the confirmation number the app shows"),
                  _only(f"the new, filed {year.label} return with the issued forms imported",
                        Change(table="form_imports", op="insert", min=1))])
@@ -230,8 +235,7 @@ def _file_and_plan(world: World, year: str, refund: int) -> list[Task]:
                            f"{cents // 100},{cents % 100:02d}", f"{cents // 100:,}".replace(",", ".") + f",{cents % 100:02d}"})
     filed = RubricItem(id="filed", weight=35, requirement=f"The {year} return is filed ({'refund' if refund > 0 else 'owed'}"
                                                         f" {money(cents, cur)})",
-                       check=_sql("SELECT status, refund_cents FROM returns WHERE tax_year = ? AND world_ref IS NULL",
-                                  [year], [["filed", refund]]))
+                       check=_filed(year, refund))
     only = _only(f"the new, filed {year} return with the issued forms imported",
                  Change(table="form_imports", op="insert", min=1))
     if refund < 0:
