@@ -5,18 +5,21 @@ import crypto from "node:crypto";
  * own cookie name (app.yaml `session_cookie`); the Firefox profile carries the seeded session.
  */
 
-/** Verify `scrypt$<salt hex>$<hash hex>` (scrypt N=16384, r=8, p=1, key length = hash length; RFC 7914). */
-export function verifyPassword(password: string, stored: string): boolean {
+/**
+ * Verify `scrypt$<salt hex>$<hash hex>` (scrypt N=16384, r=8, p=1, key length = hash length; RFC 7914). The
+ * key derivation (~50 ms of CPU) runs on libuv's thread pool, so sign-ins never hold up the one Node thread that
+ * serves every app.
+ */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, saltHex, hashHex] = String(stored).split("$");
   if (scheme !== "scrypt" || !saltHex || !hashHex) return false;
   const expected = Buffer.from(hashHex, "hex");
   if (expected.length === 0) return false;
-  const got = crypto.scryptSync(password, Buffer.from(saltHex, "hex"), expected.length, {
-    N: 16384,
-    r: 8,
-    p: 1,
-    maxmem: 64 * 1024 * 1024,
-  });
+  const got = await new Promise<Buffer>((resolve, reject) =>
+    crypto.scrypt(password, Buffer.from(saltHex, "hex"), expected.length, { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
+  );
   return crypto.timingSafeEqual(got, expected);
 }
 

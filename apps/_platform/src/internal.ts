@@ -12,7 +12,9 @@ import http from "node:http";
 const HEADER = "x-persona-internal";
 const holder = globalThis as unknown as { __personaInternalKey?: string };
 
-function key(): string {
+/** This process's random secret (made once per process, never written anywhere): the internal calls' key and the
+ * key that signs error messages. */
+export function processKey(): string {
   holder.__personaInternalKey ??= crypto.randomBytes(32).toString("hex");
   return holder.__personaInternalKey;
 }
@@ -42,7 +44,7 @@ export function callApp<T = unknown>(domain: string, path: string, body: unknown
         path,
         method: "POST",
         timeout: timeoutMs,
-        headers: { Host: domain, "Content-Type": "application/json", "Content-Length": payload.length, [HEADER]: key() },
+        headers: { Host: domain, "Content-Type": "application/json", "Content-Length": payload.length, [HEADER]: processKey() },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -72,7 +74,7 @@ export function callApp<T = unknown>(domain: string, path: string, body: unknown
 /** In an internal route handler: a 403 Response unless the request carries this process's key, else null. */
 export function internalOnly(req: Request): Response | null {
   const got = Buffer.from(req.headers.get(HEADER) ?? "");
-  const want = Buffer.from(key());
+  const want = Buffer.from(processKey());
   if (got.length === want.length && crypto.timingSafeEqual(got, want)) return null;
   return new Response(JSON.stringify({ error: "internal route: only other apps on this machine may call it" }), {
     status: 403,

@@ -19,3 +19,5 @@ const store = sessionStore<User>({
 
 export const SESSION_COOKIE = store.cookie;
 export const { userForToken, currentUser, requireUser, requestUser, signIn, signOut, sessionCookie } = store;
+/** The whole session store (the sign-in route is made from it). */
+export const sessions = store;

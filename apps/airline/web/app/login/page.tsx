@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import { Logo } from "@/airline/components/Logo";
 import { currentUser } from "@/airline/lib/auth";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -16,7 +17,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         <h1>Sign in to MileagePass</h1>
         <p className="ma-muted">Manage your trips, check in and see your miles.</p>
         {one(sp.signed_out) ? <p className="ma-note">You have signed out.</p> : null}
-        {one(sp.error) ? (
+        {one(sp.error) === "locked" ? (
+          <p className="ma-alert" role="alert">
+            {SIGN_IN_LOCKED.en}
+          </p>
+        ) : one(sp.error) ? (
           <p className="ma-alert" role="alert">
             That MileagePass number and password don't match our records.
           </p>

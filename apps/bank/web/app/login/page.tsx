@@ -3,6 +3,7 @@ import { Alert, Button, Field, Input } from "@persona/ui";
 import { LogoMark } from "@/bank/components/Logo";
 import { currentUser } from "@/bank/lib/auth";
 import { one, type Search } from "@/bank/lib/search";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -34,7 +35,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
             Welcome back. Sign in to online banking.
           </p>
           {one(sp.signed_out) ? <Alert tone="success">You have signed out.</Alert> : null}
-          {error ? <Alert tone="error">The username or password you entered is incorrect.</Alert> : null}
+          {error === "locked" ? (
+            <Alert tone="error">{SIGN_IN_LOCKED.en}</Alert>
+          ) : error ? (
+            <Alert tone="error">The username or password you entered is incorrect.</Alert>
+          ) : null}
           <form action="/api/session" method="post" data-testid="login-form">
             <input type="hidden" name="next" value={one(sp.next)} />
             <Field label="Username" htmlFor="username">

@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import { Logo } from "@/board/components/Logo";
 import { currentUser } from "@/board/lib/auth";
 import { one, type SearchParams } from "@/board/lib/params";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -17,7 +18,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
         </div>
         <p className="cn-muted">Sign in to your team&apos;s board.</p>
         {one(sp.signed_out) ? <p className="cn-ok">You have signed out.</p> : null}
-        {one(sp.error) ? (
+        {one(sp.error) === "locked" ? (
+          <p className="cn-alert" role="alert">
+            {SIGN_IN_LOCKED.en}
+          </p>
+        ) : one(sp.error) ? (
           <p className="cn-alert" role="alert">
             That username and password don&apos;t match.
           </p>

@@ -3,6 +3,7 @@ import { Logo } from "@/brokerage/components/Shell";
 import { currentUser } from "@/brokerage/lib/auth";
 import { brokerContext } from "@/brokerage/lib/context";
 import { one, type SearchParams } from "@/brokerage/lib/params";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -19,7 +20,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
       <div className="tw-login-card">
         <h1>{t("Sign in", "Anmelden")}</h1>
         {one(sp.signed_out) ? <p className="tw-note">{t("You have signed out.", "Sie haben sich abgemeldet.")}</p> : null}
-        {one(sp.error) ? (
+        {one(sp.error) === "locked" ? (
+          <p className="tw-alert" role="alert">
+            {t(SIGN_IN_LOCKED.en, SIGN_IN_LOCKED.de)}
+          </p>
+        ) : one(sp.error) ? (
           <p className="tw-alert" role="alert">
             {t("That username and password don't match.", "Benutzername und Passwort passen nicht zusammen.")}
           </p>

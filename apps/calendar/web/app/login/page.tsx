@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import { LogoMark } from "@/calendar/components/Logo";
 import { currentUser } from "@/calendar/lib/auth";
 import { one, type Search } from "@/calendar/lib/search";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -15,7 +16,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         <h1>Sign in to Daybook</h1>
         <p className="muted">Your days, in order.</p>
         {one(sp.signed_out) ? <p className="dbk-notice">You have signed out.</p> : null}
-        {one(sp.error) ? <p className="dbk-error" role="alert">The username or password is incorrect.</p> : null}
+        {one(sp.error) === "locked" ? (
+          <p className="dbk-error" role="alert">
+            {SIGN_IN_LOCKED.en}
+          </p>
+        ) : one(sp.error) ? <p className="dbk-error" role="alert">The username or password is incorrect.</p> : null}
         <form action="/api/session" method="post" data-testid="login-form">
           <input type="hidden" name="next" value={one(sp.next)} />
           <label>

@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import { Logo } from "@/delivery/components/Logo";
 import { currentUser } from "@/delivery/lib/auth";
 import { one, type SearchParams } from "@/delivery/lib/page";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -17,7 +18,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
         </div>
         <p className="dbt-muted">Sign in to order from your favourite local restaurants.</p>
         {one(sp.signed_out) ? <p className="dbt-note">You have signed out.</p> : null}
-        {one(sp.error) ? (
+        {one(sp.error) === "locked" ? (
+          <p className="dbt-alert" role="alert">
+            {SIGN_IN_LOCKED.en}
+          </p>
+        ) : one(sp.error) ? (
           <p className="dbt-alert" role="alert">
             That username and password don't match.
           </p>

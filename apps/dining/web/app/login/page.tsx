@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import { Logo } from "@/dining/components/Brand";
 import { currentUser } from "@/dining/lib/auth";
 import { one, type SearchParams } from "@/dining/lib/params";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -19,7 +20,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
         </div>
         <p className="tt-muted">Sign in to see your reservations, saved restaurants and dining points.</p>
         {one(sp.signed_out) ? <p className="tt-note">You have signed out.</p> : null}
-        {one(sp.error) ? (
+        {one(sp.error) === "locked" ? (
+          <p className="tt-alert" role="alert">
+            {SIGN_IN_LOCKED.en}
+          </p>
+        ) : one(sp.error) ? (
           <p className="tt-alert" role="alert">
             That username and password don&apos;t match.
           </p>

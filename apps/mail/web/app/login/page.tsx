@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import { Logo } from "@/mail/components/Logo";
 import { one, type Search } from "@/mail/components/Notice";
 import { currentUser } from "@/mail/lib/auth";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -15,7 +16,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         <h1>Sign in to Mailbox</h1>
         <p className="mb-muted">Use your Mailbox account</p>
         {one(sp.signed_out) ? <p className="mb-login-ok">You have signed out.</p> : null}
-        {one(sp.error) ? (
+        {one(sp.error) === "locked" ? (
+          <p className="mb-login-error" role="alert">
+            {SIGN_IN_LOCKED.en}
+          </p>
+        ) : one(sp.error) ? (
           <p className="mb-login-error" role="alert">
             That username and password don't match. Try again.
           </p>

@@ -3,6 +3,7 @@ import { Logo } from "@/markets/components/Shell";
 import { currentUser } from "@/markets/lib/auth";
 import { hunchContext } from "@/markets/lib/context";
 import { one, type SearchParams } from "@/markets/lib/params";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -18,7 +19,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
       <div className="hl-login-card">
         <h1>{t("Sign in", "Anmelden")}</h1>
         {one(sp.signed_out) ? <p className="hl-note">{t("You have signed out.", "Sie haben sich abgemeldet.")}</p> : null}
-        {one(sp.error) ? (
+        {one(sp.error) === "locked" ? (
+          <p className="hl-alert" role="alert">
+            {t(SIGN_IN_LOCKED.en, SIGN_IN_LOCKED.de)}
+          </p>
+        ) : one(sp.error) ? (
           <p className="hl-alert" role="alert">
             {t("That username and password don't match.", "Benutzername und Passwort passen nicht zusammen.")}
           </p>

@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import { Logo } from "@/messaging/components/Avatar";
 import { currentUser } from "@/messaging/lib/auth";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -18,7 +19,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         </div>
         <p className="pl-muted">Sign in to pick up your conversations where you left them.</p>
         {one(sp.signed_out) ? <p className="pl-note">You have signed out.</p> : null}
-        {one(sp.error) ? (
+        {one(sp.error) === "locked" ? (
+          <p className="pl-alert" role="alert">
+            {SIGN_IN_LOCKED.en}
+          </p>
+        ) : one(sp.error) ? (
           <p className="pl-alert" role="alert">
             That username and password don't match.
           </p>

@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import { Logo } from "@/network/components/Logo";
 import { currentUser } from "@/network/lib/auth";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -18,7 +19,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         </div>
         <p className="gl-muted">Sign in to keep up with your professional world.</p>
         {one(sp.signed_out) ? <p className="gl-note">You have signed out.</p> : null}
-        {one(sp.error) ? <p className="gl-alert" role="alert">That username and password don't match.</p> : null}
+        {one(sp.error) === "locked" ? (
+          <p className="gl-alert" role="alert">
+            {SIGN_IN_LOCKED.en}
+          </p>
+        ) : one(sp.error) ? <p className="gl-alert" role="alert">That username and password don't match.</p> : null}
         <form action="/api/session" method="post" data-testid="login-form" className="gl-form">
           <input type="hidden" name="next" value={one(sp.next)} />
           <label>

@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import { Logo } from "@/rides/components/Logo";
 import { currentUser } from "@/rides/lib/auth";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -18,7 +19,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         </div>
         <p className="zr-muted">Sign in to request a ride, see your trips and receipts.</p>
         {one(sp.signed_out) ? <p className="zr-note">You have signed out.</p> : null}
-        {one(sp.error) ? (
+        {one(sp.error) === "locked" ? (
+          <p className="zr-alert" role="alert">
+            {SIGN_IN_LOCKED.en}
+          </p>
+        ) : one(sp.error) ? (
           <p className="zr-alert" role="alert">
             That username and password don't match.
           </p>

@@ -3,6 +3,7 @@ import { Logo } from "@/shop/components/Brand";
 import { currentUser } from "@/shop/lib/auth";
 import { shopContext } from "@/shop/lib/context";
 import { one, type SearchParams } from "@/shop/lib/params";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -19,7 +20,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
       <div className="sw-login-card">
         <h1>{t("Sign in", "Anmelden")}</h1>
         {one(sp.signed_out) ? <p className="sw-note">{t("You have signed out.", "Sie haben sich abgemeldet.")}</p> : null}
-        {one(sp.error) ? (
+        {one(sp.error) === "locked" ? (
+          <p className="sw-alert" role="alert">
+            {t(SIGN_IN_LOCKED.en, SIGN_IN_LOCKED.de)}
+          </p>
+        ) : one(sp.error) ? (
           <p className="sw-alert" role="alert">
             {t("That username and password don't match.", "Benutzername und Passwort passen nicht zusammen.")}
           </p>

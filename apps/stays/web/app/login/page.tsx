@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import { Logo } from "@/stays/components/Brand";
 import { currentUser } from "@/stays/lib/auth";
 import { one, type SearchParams } from "@/stays/lib/params";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -17,7 +18,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
         </div>
         <p className="bs-muted">Sign in to see your trips, message hosts and book with your saved card.</p>
         {one(sp.signed_out) ? <p className="bs-note">You have signed out.</p> : null}
-        {one(sp.error) ? (
+        {one(sp.error) === "locked" ? (
+          <p className="bs-alert" role="alert">
+            {SIGN_IN_LOCKED.en}
+          </p>
+        ) : one(sp.error) ? (
           <p className="bs-alert" role="alert">
             That username and password don&apos;t match.
           </p>

@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import { Logo } from "@/taxes/components/Shell";
 import { currentUser } from "@/taxes/lib/auth";
 import { one, type SearchParams } from "@/taxes/lib/params";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -16,7 +17,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
         </h1>
         <p className="ll-muted">Sign in to continue your return, import your forms and see the returns you filed.</p>
         {one(sp.signed_out) ? <p className="ll-note">You have signed out. Your draft is saved.</p> : null}
-        {one(sp.error) ? (
+        {one(sp.error) === "locked" ? (
+          <p className="ll-alert" role="alert">
+            {SIGN_IN_LOCKED.en}
+          </p>
+        ) : one(sp.error) ? (
           <p className="ll-alert" role="alert">
             That username and password don&apos;t match.
           </p>

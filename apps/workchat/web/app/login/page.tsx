@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
 import { currentUser } from "@/workchat/lib/auth";
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 
 export const metadata = { title: "Sign in" };
 
@@ -18,7 +19,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         <h1>Sign in to your workspace</h1>
         <p className="muted">Use your work username and password.</p>
         {one(sp.signed_out) ? <div className="hd-notice">You have signed out.</div> : null}
-        {one(sp.error) ? (
+        {one(sp.error) === "locked" ? (
+          <div className="hd-error" role="alert">
+            {SIGN_IN_LOCKED.en}
+          </div>
+        ) : one(sp.error) ? (
           <div className="hd-error" role="alert">
             That username and password don’t match. Try again.
           </div>
