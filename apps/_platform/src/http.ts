@@ -143,7 +143,7 @@ export async function readForm(req: Request, limit = MAX_BODY_BYTES): Promise<Fo
   const bytes = await bodyBytes(req, limit);
   const type = req.headers.get("content-type") ?? "application/x-www-form-urlencoded";
   try {
-    return await new Response(bytes, { headers: { "Content-Type": type } }).formData();
+    return await new Response(new Uint8Array(bytes), { headers: { "Content-Type": type } }).formData();
   } catch {
     throw new BadRequest("The request is not a form.");
   }
