@@ -42,7 +42,7 @@ interface Entry {
   answer: Promise<Answer>;
 }
 
-const store = ((globalThis as unknown as { __personaOnce?: Map<string, Entry> }).__personaOnce ??= new Map());
+const store: Map<string, Entry> = ((globalThis as unknown as { __personaOnce?: Map<string, Entry> }).__personaOnce ??= new Map<string, Entry>());
 
 function prune(): void {
   const cutoff = performance.now() - KEEP_MS;

@@ -107,7 +107,7 @@ export type SignInResult = { ok: true; token: string } | { ok: false; reason: "i
  */
 export const SIGN_IN_LIMITS = { perAccount: 5, perClient: 30, windowMs: 10 * 60_000 };
 
-const attempts = ((globalThis as unknown as { __personaSignIns?: Map<string, number[]> }).__personaSignIns ??= new Map());
+const attempts: Map<string, number[]> = ((globalThis as unknown as { __personaSignIns?: Map<string, number[]> }).__personaSignIns ??= new Map<string, number[]>());
 
 function recent(key: string): number[] {
   const cutoff = performance.now() - SIGN_IN_LIMITS.windowMs;
