@@ -56,12 +56,14 @@ const SAME_ORIGIN = "http://app.invalid";
  * against the app's origin with the WHATWG URL rules a browser applies to a Location header, so whatever passes
  * lands on this origin: it must start with one `/`, and may hold no backslash, no control character or space
  * (a browser drops tabs and line breaks, which turns `/\t/evil.example` into `//evil.example`), no `//` at the
- * start, and must resolve to this origin. Used for sign-in `next`, form `back` and error redirects.
+ * start, none of those percent-encoded, and must resolve to this origin. Used for sign-in `next`, form `back` and error redirects.
  */
 export function safePath(value: unknown, fallback = "/"): string {
   const s = typeof value === "string" ? value : "";
   if (!s.startsWith("/") || s.startsWith("//") || s.length > 2000) return fallback;
   if (/[\\\u0000-\u0020\u007f-\u009f\u2028\u2029]/.test(s)) return fallback;
+  // The same in the path, percent-encoded (a server or proxy on the way may decode a Location once more).
+  if (/%(?:[01][0-9a-f]|20|7f|5c)/i.test(s.split(/[?#]/)[0])) return fallback;
   let url: URL;
   try {
     url = new URL(s, `${SAME_ORIGIN}/`);
