@@ -1,17 +1,23 @@
 // The pieces of the money-movement pages (transfer, pay bills, send money): the form, its
 // fields, the error banner and the receipt. The pages post to route handlers built with
-// `formPost` (lib/http.ts), which send a failed post back with the values, `error` and `field`
-// in the query; `postedForm` reads them back.
+// `formPost` (lib/http.ts), which send a failed post back with the values, the signed `error`,
+// `field` and (for the add forms) `form` in the query; `postedForm` reads them back. Every form
+// carries a one-time `_idem` token rendered with the page, so a double submit has one effect.
 import Link from "next/link";
 import { Fragment, type ReactNode } from "react";
 import { Alert, Button, ButtonLink, Field, Input, MoneyInput, Select } from "@persona/ui";
 import { accountLabel, type Account, type Txn } from "@/bank/lib/bank";
 import type { Formatters } from "@/bank/lib/context";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { one, type Search } from "@/bank/lib/search";
 
-/** A failed post, as its redirect's query carries it: the values to refill, the message and the field it is about. */
-export function postedForm(sp: Search) {
-  const error = one(sp.error);
+/**
+ * A failed post, as its redirect's query carries it: the values to refill, the message (only when the bank signed
+ * it) and the field it is about. `form` names which form of the page failed ("" the main one, "contact", "payee").
+ */
+export function postedForm(sp: Search, form = "") {
+  const error = one(sp.form) === form ? errorMessage(sp) : "";
   const field = one(sp.field);
   return {
     error,
@@ -35,6 +41,7 @@ export function FormError({ title, posted }: { title: string; posted: PostedForm
 export function MoneyForm({ action, testId, submitLabel, children }: { action: string; testId: string; submitLabel: string; children: ReactNode }) {
   return (
     <form action={action} method="post" data-testid={testId}>
+      <input type="hidden" name="_idem" value={idempotencyToken()} />
       {children}
       <div className="lb-form-actions">
         <Button>{submitLabel}</Button>
@@ -223,6 +230,7 @@ export function AddForm({
       <summary>{summary}</summary>
       {error ? <Alert tone="error">{error}</Alert> : null}
       <form action={action} method="post">
+        <input type="hidden" name="_idem" value={idempotencyToken()} />
         {children}
         <Button variant="secondary" size="sm">
           {submitLabel}

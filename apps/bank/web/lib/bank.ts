@@ -113,7 +113,8 @@ export function listAccounts(userId: number): Account[] {
   return rows.sort((a, b) => (KIND_ORDER[a.kind] ?? 9) - (KIND_ORDER[b.kind] ?? 9) || a.id - b.id);
 }
 
-export function getAccount(userId: number, id: number): Account | null {
+export function getAccount(userId: number, id: number | null): Account | null {
+  if (id === null) return null;
   return (db().prepare(`${ACCOUNT_SELECT} WHERE a.user_id = ? AND a.id = ?`).get(userId, id) as Account | undefined) ?? null;
 }
 
@@ -315,7 +316,7 @@ function cleanMemo(memo: string | null | undefined): string | null {
 }
 
 /** Move money between two of the user's own accounts. Returns the transfer id. */
-export function transfer(userId: number, fromId: number, toId: number, amountCents: number | null, memo?: string | null): string {
+export function transfer(userId: number, fromId: number | null, toId: number | null, amountCents: number | null, memo?: string | null): string {
   const conn = db();
   return conn.transaction(() => {
     const from = getAccount(userId, fromId);
@@ -353,7 +354,7 @@ export function transfer(userId: number, fromId: number, toId: number, amountCen
       },
     ]);
     return transferId;
-  })();
+  }).immediate();
 }
 
 /** Who a payment out of checking goes to, as its ledger line names them. */
@@ -369,7 +370,7 @@ interface Payout {
  * line. `recipient` looks up whom it goes to and runs first, as that is the form's first field.
  * Returns the new transaction id.
  */
-function payOut(userId: number, fromId: number, amountCents: number | null, memo: string | null | undefined, recipient: () => Payout): number {
+function payOut(userId: number, fromId: number | null, amountCents: number | null, memo: string | null | undefined, recipient: () => Payout): number {
   return db().transaction(() => {
     const to = recipient();
     const from = getAccount(userId, fromId);
@@ -378,11 +379,11 @@ function payOut(userId: number, fromId: number, amountCents: number | null, memo
     checkFunds(from, cents);
     const [id] = appendLines([{ account: from, amount_cents: -cents, ...to, transfer_id: null, memo: cleanMemo(memo) }]);
     return id;
-  })();
+  }).immediate();
 }
 
 /** Pay a saved payee from checking. Returns the new transaction id. */
-export function payBill(userId: number, payeeId: number, fromId: number, amountCents: number | null, memo?: string | null): number {
+export function payBill(userId: number, payeeId: number | null, fromId: number | null, amountCents: number | null, memo?: string | null): number {
   return payOut(userId, fromId, amountCents, memo, () => {
     const payee = db().prepare("SELECT * FROM payees WHERE id = ? AND user_id = ?").get(payeeId, userId) as Payee | undefined;
     if (!payee) throw new BankError("Choose a payee.", "payee");
@@ -396,7 +397,7 @@ export function payBill(userId: number, payeeId: number, fromId: number, amountC
 }
 
 /** Send money to a saved contact from checking. Returns the new transaction id. */
-export function sendMoney(userId: number, contactId: number, fromId: number, amountCents: number | null, memo?: string | null): number {
+export function sendMoney(userId: number, contactId: number | null, fromId: number | null, amountCents: number | null, memo?: string | null): number {
   return payOut(userId, fromId, amountCents, memo, () => {
     const contact = db().prepare("SELECT * FROM contacts WHERE id = ? AND user_id = ?").get(contactId, userId) as Contact | undefined;
     if (!contact) throw new BankError("Choose who to send money to.", "contact");
@@ -409,30 +410,52 @@ export function sendMoney(userId: number, contactId: number, fromId: number, amo
   });
 }
 
-/** Save a new bill-pay payee. */
+/** Longest payee or contact name, payee account number, email and mobile number (characters). */
+export const NAME_CHARS = 80;
+export const ACCOUNT_NUMBER_CHARS = 40;
+export const EMAIL_CHARS = 120;
+export const PHONE_CHARS = 40;
+/** Bill-pay categories a payee may have. */
+export const PAYEE_CATEGORIES = ["housing", "utilities", "loans", "insurance", "subscriptions", "health", "bills"];
+
+/** One line of visible text: no control characters or line breaks. */
+const ONE_LINE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/;
+
+function lineOf(value: string, max: number, message: string, field: string): string {
+  const v = value.trim();
+  if (v.length > max) throw new BankError(message, field);
+  if (!ONE_LINE.test(v)) throw new BankError("Use one line of text, without control characters.", field);
+  return v;
+}
+
+/** Save a new bill-pay payee (one per name). */
 export function addPayee(userId: number, name: string, accountNumber: string, category: string): number {
-  const n = name.trim().slice(0, 80);
-  const acct = accountNumber.trim().slice(0, 40);
+  const n = lineOf(name, NAME_CHARS, `The payee's name is too long: at most ${NAME_CHARS} characters.`, "name");
+  const acct = lineOf(accountNumber, ACCOUNT_NUMBER_CHARS, `The account number is too long: at most ${ACCOUNT_NUMBER_CHARS} characters.`, "account_number");
+  const cat = category.trim() || "bills";
   if (!n) throw new BankError("Enter the payee's name.", "name");
   if (!acct) throw new BankError("Enter your account number with this payee.", "account_number");
-  const exists = db().prepare("SELECT 1 FROM payees WHERE user_id = ? AND name = ?").get(userId, n);
-  if (exists) throw new BankError(`${n} is already one of your payees.`, "name");
-  const info = db()
-    .prepare("INSERT INTO payees (user_id, name, account_number, category) VALUES (?, ?, ?, ?)")
-    .run(userId, n, acct, category.trim() || "bills");
-  return Number(info.lastInsertRowid);
+  if (!PAYEE_CATEGORIES.includes(cat)) throw new BankError("Choose a category from the list.", "category");
+  const conn = db();
+  return conn.transaction(() => {
+    const exists = conn.prepare("SELECT 1 FROM payees WHERE user_id = ? AND name = ?").get(userId, n);
+    if (exists) throw new BankError(`${n} is already one of your payees.`, "name");
+    const info = conn.prepare("INSERT INTO payees (user_id, name, account_number, category) VALUES (?, ?, ?, ?)").run(userId, n, acct, cat);
+    return Number(info.lastInsertRowid);
+  }).immediate();
 }
 
 /** Save a new P2P contact. */
 export function addContact(userId: number, name: string, email: string, phone: string): number {
-  const n = name.trim().slice(0, 80);
-  const e = email.trim().slice(0, 120);
-  const p = phone.trim().slice(0, 40);
+  const n = lineOf(name, NAME_CHARS, `The name is too long: at most ${NAME_CHARS} characters.`, "name");
+  const e = lineOf(email, EMAIL_CHARS, `The email address is too long: at most ${EMAIL_CHARS} characters.`, "email");
+  const p = lineOf(phone, PHONE_CHARS, `The mobile number is too long: at most ${PHONE_CHARS} characters.`, "phone");
   if (!n) throw new BankError("Enter the person's name.", "name");
   if (!e && !p) throw new BankError("Enter an email address or a mobile number.", "email");
   if (e && !/^[^\s@]+@[^\s@]+$/.test(e)) throw new BankError("Enter a valid email address.", "email");
-  const info = db().prepare("INSERT INTO contacts (user_id, name, email, phone) VALUES (?, ?, ?, ?)").run(userId, n, e, p);
-  return Number(info.lastInsertRowid);
+  if (p && !/^\+?[0-9 ().-]{3,40}$/.test(p)) throw new BankError("Enter a mobile number in digits, like (503) 555-0142.", "phone");
+  const conn = db();
+  return conn.transaction(() => Number(conn.prepare("INSERT INTO contacts (user_id, name, email, phone) VALUES (?, ?, ?, ?)").run(userId, n, e, p).lastInsertRowid)).immediate();
 }
 
 /** What another app sends the card network (see @persona/platform/payments CardPayment). */
@@ -471,15 +494,22 @@ const CATEGORY = /^[a-z][a-z_]{1,30}$/;
 
 // The fields every request from another app carries (card network, transfers); each throws CardDeclined 400.
 function appName(value: unknown, role: "paying" | "calling"): string {
-  const app = String(value ?? "");
+  const app = typeof value === "string" ? value : "";
   if (!/^[a-z][a-z0-9_]{0,30}$/.test(app)) throw new CardDeclined(`app must be the ${role} app's name`, 400);
   return app;
 }
 
 function appReference(value: unknown): string {
-  const reference = String(value ?? "").trim();
-  if (!reference || reference.length > 80) throw new CardDeclined("reference must be 1-80 characters", 400);
+  const reference = typeof value === "string" ? value.trim() : "";
+  if (!reference || reference.length > 80 || !ONE_LINE.test(reference)) throw new CardDeclined("reference must be 1-80 characters of one line", 400);
   return reference;
+}
+
+/** An optional free-text field of another app's request: a string (cut to `max` characters) or null; else 400. */
+function appMemo(value: unknown, max: number): string | null {
+  if (value == null || value === "") return null;
+  if (typeof value !== "string") throw new CardDeclined("memo must be text", 400);
+  return value.slice(0, max) || null;
 }
 
 function appAmount(value: unknown): number {
@@ -496,26 +526,31 @@ function appAmount(value: unknown): number {
  * charged under the same reference (when it charged under it here). Idempotent on
  * (app, reference, kind). Throws CardDeclined.
  */
-export function authorizeCard(req: CardRequest): CardAnswer {
+export function authorizeCard(req: Record<string, unknown>): CardAnswer {
   const kind = req.kind;
   if (kind !== "charge" && kind !== "refund") throw new CardDeclined("kind must be charge or refund", 400);
   const app = appName(req.app, "paying");
-  const merchant = String(req.merchant ?? "").trim();
-  if (!merchant || merchant.length > 60) throw new CardDeclined("merchant must be a statement descriptor of 1-60 characters", 400);
+  const merchant = typeof req.merchant === "string" ? req.merchant.trim() : "";
+  if (!merchant || merchant.length > 60 || !ONE_LINE.test(merchant)) throw new CardDeclined("merchant must be a statement descriptor of 1-60 characters", 400);
   const reference = appReference(req.reference);
   const cents = appAmount(req.amount_cents);
-  const last4 = String(req.card_last4 ?? "");
+  const last4 = typeof req.card_last4 === "string" ? req.card_last4 : "";
   if (!/^\d{4}$/.test(last4)) throw new CardDeclined("card_last4 must be four digits", 400);
-  const category = req.category == null || req.category === "" ? "shopping" : String(req.category);
+  const category = req.category == null || req.category === "" ? "shopping" : typeof req.category === "string" ? req.category : "";
   if (!CATEGORY.test(category)) throw new CardDeclined("category must be a lower-case word like travel or dining", 400);
-  const memo = req.memo == null ? null : String(req.memo).slice(0, 200) || null;
+  const memo = appMemo(req.memo, 200);
   const conn = db();
+  // Check and write in one BEGIN IMMEDIATE transaction: the prior look-up, the funds check and the insert see the
+  // same ledger, and a second writer (another connection) waits.
   return conn.transaction((): CardAnswer => {
     const prior = conn
-      .prepare("SELECT c.*, a.kind AS account_kind FROM card_authorizations c JOIN accounts a ON a.id = c.account_id WHERE c.app = ? AND c.reference = ? AND c.kind = ?")
-      .get(app, reference, kind) as (Authorization & { account_kind: string }) | undefined;
+      .prepare(
+        "SELECT c.*, a.kind AS account_kind, a.card_number FROM card_authorizations c JOIN accounts a ON a.id = c.account_id WHERE c.app = ? AND c.reference = ? AND c.kind = ?",
+      )
+      .get(app, reference, kind) as (Authorization & { account_kind: string; card_number: string | null }) | undefined;
     if (prior) {
       if (prior.amount_cents !== cents) throw new CardDeclined(`${reference} was already authorised for a different amount`, 409);
+      if (!String(prior.card_number ?? "").endsWith(last4)) throw new CardDeclined(`${reference} was already authorised on another card`, 409);
       return { authorization: prior.code, status: "pending", kind, account: prior.account_kind, amount_cents: cents, repeated: true };
     }
     const matches = (conn.prepare(`${ACCOUNT_SELECT} WHERE a.card_number IS NOT NULL`).all() as Account[]).filter(
@@ -529,6 +564,13 @@ export function authorizeCard(req: CardRequest): CardAnswer {
         402,
       );
     }
+    if (kind === "refund") {
+      const charged = conn
+        .prepare("SELECT amount_cents, account_id FROM card_authorizations WHERE app = ? AND reference = ? AND kind = 'charge'")
+        .get(app, reference) as { amount_cents: number; account_id: number } | undefined;
+      if (charged && charged.account_id !== account.id) throw new CardDeclined(`${reference} was charged to another card`, 409);
+      if (charged && cents > charged.amount_cents) throw new CardDeclined(`a refund of ${reference} cannot be more than its charge`, 409);
+    }
     const code = crypto.createHash("sha256").update(`${app}\0${reference}\0${kind}`).digest("hex").slice(0, 6).toUpperCase();
     conn
       .prepare(
@@ -537,7 +579,7 @@ export function authorizeCard(req: CardRequest): CardAnswer {
       )
       .run(account.id, bankContext().now, kind, app, reference, merchant, cents, category, memo, code);
     return { authorization: code, status: "pending", kind, account: account.kind, amount_cents: cents, repeated: false };
-  })();
+  }).immediate();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -570,28 +612,30 @@ export interface TransferAnswer {
  * Idempotent on (app, reference, direction). Throws CardDeclined with status 400 (bad request),
  * 402 (insufficient funds), 404 (no checking account) or 409 (same reference, other amount).
  */
-export function externalTransfer(req: TransferRequest): TransferAnswer {
+export function externalTransfer(req: Record<string, unknown>): TransferAnswer {
   const direction = req.direction;
   if (direction !== "out" && direction !== "in") throw new CardDeclined("direction must be out or in", 400);
   const app = appName(req.app, "calling");
-  const counterparty = String(req.counterparty ?? "").trim();
-  if (!counterparty || counterparty.length > 60) throw new CardDeclined("counterparty must be the firm's name, 1-60 characters", 400);
+  const counterparty = typeof req.counterparty === "string" ? req.counterparty.trim() : "";
+  if (!counterparty || counterparty.length > 60 || !ONE_LINE.test(counterparty)) throw new CardDeclined("counterparty must be the firm's name, 1-60 characters", 400);
   const reference = appReference(req.reference);
   const cents = appAmount(req.amount_cents);
-  const memo = cleanMemo(req.memo == null ? null : String(req.memo));
+  const memo = cleanMemo(appMemo(req.memo, 140));
   const conn = db();
+  // One BEGIN IMMEDIATE transaction: the prior look-up, the funds check and the ledger line see the same balance.
   return conn.transaction((): TransferAnswer => {
     const checking = (conn.prepare(`${ACCOUNT_SELECT} WHERE a.kind = 'checking' ORDER BY a.id`).get() as Account | undefined) ?? null;
     if (!checking) throw new CardDeclined("no checking account at this bank", 404);
     const last4 = checking.number.slice(-4);
     const prior = conn
       .prepare(
-        `SELECT x.amount_cents, x.transaction_id, t.balance_after_cents FROM external_transfers x
+        `SELECT x.amount_cents, x.counterparty, x.transaction_id, t.balance_after_cents FROM external_transfers x
            JOIN transactions t ON t.id = x.transaction_id WHERE x.app = ? AND x.reference = ? AND x.direction = ?`,
       )
-      .get(app, reference, direction) as { amount_cents: number; transaction_id: number; balance_after_cents: number } | undefined;
+      .get(app, reference, direction) as { amount_cents: number; counterparty: string; transaction_id: number; balance_after_cents: number } | undefined;
     if (prior) {
       if (prior.amount_cents !== cents) throw new CardDeclined(`${reference} was already transferred for a different amount`, 409);
+      if (prior.counterparty !== counterparty) throw new CardDeclined(`${reference} was already transferred with another counterparty`, 409);
       return { transaction_id: prior.transaction_id, direction, account_last4: last4, amount_cents: cents, balance_after_cents: prior.balance_after_cents, repeated: true };
     }
     if (direction === "out" && cents > availableCents(checking)) {
@@ -618,5 +662,5 @@ export function externalTransfer(req: TransferRequest): TransferAnswer {
       )
       .run(id, line.posted_at, direction, app, reference, counterparty, cents);
     return { transaction_id: id, direction, account_last4: last4, amount_cents: cents, balance_after_cents: line.balance_after_cents, repeated: false };
-  })();
+  }).immediate();
 }

@@ -1,57 +1,89 @@
 import type { NextRequest } from "next/server";
-export { field, fileResponse, safeNext, seeOther, withQuery } from "@persona/platform/http";
 import { parseMoney } from "@persona/ui/format";
-import { field, seeOther, withQuery } from "@persona/platform/http";
+import { BadRequest, field, idValue, readForm, seeOther, withQuery } from "@persona/platform/http";
+import { idempotent } from "@persona/platform/once";
 import { SESSION_COOKIE, userForToken, type User } from "./auth";
 import { BankError, getStatement, type Account, type Statement } from "./bank";
 import { bankContext } from "./context";
+
+export { fileResponse, safeNext } from "@persona/platform/http";
+export { field, idValue, seeOther, withQuery };
 
 export function requestUser(req: NextRequest): User | null {
   return userForToken(req.cookies.get(SESSION_COOKIE)?.value);
 }
 
-/** A posted id: the integer in `value`, or -1 (matches no row) when there is none. */
-export function idValue(value: string): number {
-  const n = Number.parseInt(value, 10);
-  return Number.isFinite(n) ? n : -1;
-}
+/** Longest amount text a form may post ("1,000,000.00" and a currency sign fit). */
+const AMOUNT_CHARS = 24;
 
-/** A posted amount in cents, read in the bank's locale; null when it is not a number. */
+/** A posted amount in cents, read in the bank's locale; null when it is not a plain amount (or absurdly long). */
 export function centsValue(value: string): number | null {
+  if (value.length > AMOUNT_CHARS) return null;
   return parseMoney(value, bankContext().locale);
 }
 
+/** What a field may hold at most (characters) unless the route says otherwise: ids, amounts, choices. */
+const DEFAULT_CAP = 40;
+
+const FIELD_WORDS: Record<string, string> = {
+  name: "The name",
+  email: "The email address",
+  phone: "The mobile number",
+  account_number: "The account number",
+  category: "The category",
+  memo: "The memo",
+  amount: "The amount",
+};
+
 /**
- * The POST handler of a form on a signed-in page (`page`, where the form is).
+ * The POST handler of a form on a signed-in page (`page`, where the form is), one effect per form token
+ * (`idempotent`, the form's hidden `_idem`): a double submit or a retry gets the first answer.
  *
- * Signed out: to the sign-in page, coming back to `page`. Signed in: reads `fields` as strings,
- * runs `act` and answers 303 to `page` with the query it returns. When `act` throws a
- * BankError, answers 303 to `failed(error, values)`: by default `page` again with the values (so
- * the form refills), the message and the field it is about. Any other error is not caught.
+ * Signed out: to the sign-in page, coming back to `page`. Signed in: reads the form with a size limit, refuses any of
+ * `fields` longer than its cap (`caps[name]`, else 40 characters) before any other work, runs `act` and answers 303
+ * to `page` with the query it returns. When `act` throws a BankError (or a field is too long, or the body is not a
+ * form), answers 303 to `failed(error, values)`: by default `page` again with the values cut to their caps (so the
+ * form refills), the signed message and the field it is about. Any other error is not caught.
  */
 export function formPost<F extends string>({
   page,
   fields,
+  caps = {},
   act,
   failed = (e, values) => withQuery(page, { ...values, error: e.message, field: e.field }),
 }: {
   page: string;
   fields: readonly F[];
+  caps?: Partial<Record<F, number>>;
   act: (user: User, values: Record<F, string>) => Record<string, string | number>;
   failed?: (e: BankError, values: Record<F, string>) => string;
 }) {
-  return async function POST(req: NextRequest): Promise<Response> {
+  const capOf = (name: F): number => caps[name] ?? DEFAULT_CAP;
+  async function POST(req: NextRequest): Promise<Response> {
     const user = requestUser(req);
-    if (!user) return seeOther(`/login?next=${page}`);
-    const form = await req.formData();
-    const values = Object.fromEntries(fields.map((name) => [name, field(form, name)])) as Record<F, string>;
+    if (!user) return seeOther(withQuery("/login", { next: page }));
+    let form: FormData;
     try {
+      form = await readForm(req);
+    } catch (e) {
+      if (e instanceof BadRequest) return seeOther(withQuery(page, { error: e.message }));
+      throw e;
+    }
+    const raw = Object.fromEntries(fields.map((name) => [name, field(form, name)])) as Record<F, string>;
+    const values = Object.fromEntries(fields.map((name) => [name, Array.from(raw[name]).slice(0, capOf(name)).join("")])) as Record<F, string>;
+    try {
+      for (const name of fields) {
+        if (raw[name].length > capOf(name)) {
+          throw new BankError(`${FIELD_WORDS[name] ?? "This field"} is too long: at most ${capOf(name)} characters.`, name);
+        }
+      }
       return seeOther(withQuery(page, act(user, values)));
     } catch (e) {
       if (e instanceof BankError) return seeOther(failed(e, values));
       throw e;
     }
-  };
+  }
+  return idempotent(POST, { user: (req) => requestUser(req)?.id });
 }
 
 /**
@@ -65,7 +97,8 @@ export async function requestStatement(
 ): Promise<{ user: User; account: Account; statement: Statement } | Response> {
   const user = requestUser(req);
   if (!user) return seeOther("/login?next=/statements");
-  const found = getStatement(user.id, Number((await params).id));
+  const id = idValue((await params).id);
+  const found = id === null ? null : getStatement(user.id, id);
   if (!found) return new Response("Statement not found", { status: 404 });
   return { user, ...found };
 }

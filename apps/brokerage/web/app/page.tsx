@@ -4,6 +4,7 @@ import { requireUser } from "@/brokerage/lib/auth";
 import { account, lastCloses, portfolio, security, sharesText, watchlist } from "@/brokerage/lib/broker";
 import { brokerContext } from "@/brokerage/lib/context";
 import { one, type SearchParams } from "@/brokerage/lib/params";
+import { errorMessage } from "@persona/platform/http";
 
 export const metadata = { title: { absolute: "Portfolio | Tidewell" } };
 
@@ -19,7 +20,7 @@ export default async function PortfolioPage({ searchParams }: { searchParams: Se
   const watched = watchlist();
   return (
     <Shell ctx={ctx} active="portfolio">
-      <Notice error={one(sp.error)} />
+      <Notice error={errorMessage(sp)} />
       <div className="tw-grid">
         <div>
           <section className="tw-card">

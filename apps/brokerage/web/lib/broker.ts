@@ -355,7 +355,21 @@ export function planOrder(input: OrderInput, today: string, t: (en: string, de: 
   return { security: sec, side, type, shares_e4: sharesE4, price, limit_cents: limit, stop_cents: stop, fills, estimate_cents: estimate, reserved_cents: reserved };
 }
 
-/** Place an order planned by planOrder at `now` (one transaction): a fill moves cash and holdings; else it rests. */
+/**
+ * Plan and place the order of a ticket in one BEGIN IMMEDIATE transaction (the buying power or shares it checks are
+ * the ones it spends, whatever else is placed at the same moment). Returns the order number and whether it filled.
+ */
+export function placeTicket(input: OrderInput, today: string, now: string, t: (en: string, de: string) => string): { number: string; fills: boolean } {
+  return db()
+    .transaction(() => {
+      const plan = planOrder(input, today, t);
+      return { number: placeOrder(plan, now, t), fills: plan.fills };
+    })
+    .immediate();
+}
+
+/** Place an order planned by planOrder at `now` (one transaction): a fill moves cash and holdings; else it rests. The
+ * order number is made from the next id inside the transaction, so it is unique by construction. */
 export function placeOrder(plan: OrderPlan, now: string, t: (en: string, de: string) => string): string {
   const conn = db();
   const run = conn.transaction(() => {
@@ -393,7 +407,7 @@ export function placeOrder(plan: OrderPlan, now: string, t: (en: string, de: str
       .run(id, number, now, sym, plan.side, plan.type, plan.shares_e4, plan.limit_cents, plan.stop_cents, plan.fills ? "filled" : "open", plan.fills ? now : null, plan.fills ? plan.price.close_cents : null, amount, basis, gain, plan.reserved_cents);
     return number;
   });
-  return run();
+  return run.immediate();
 }
 
 /** Cancel an open order (its reserved cash is free again). Throws BrokerError when it is not open. */
@@ -412,23 +426,69 @@ export function setWatched(symbol: string, on: boolean, now: string, t: (en: str
 
 // ---- transfers ----------------------------------------------------------------------------------------------------
 
-/** A reference for an app-made transfer: unique per account (counter of transfers), e.g. TW-20261116-APP021. */
-export function nextTransferReference(now: string): string {
-  const n = (db().prepare("SELECT COUNT(*) AS n FROM transfers").get() as { n: number }).n + 1;
-  return `TW-${now.slice(0, 10).replaceAll("-", "")}-APP${String(n).padStart(3, "0")}`;
+/**
+ * A reference for an app-made transfer, e.g. TW-20261116-APP021: the next number after the transfers there are,
+ * skipping any reference a transfer already has (either direction). Call it inside the transaction that inserts the
+ * transfer, so it is unique by construction.
+ */
+function newTransferReference(now: string): string {
+  const conn = db();
+  const taken = conn.prepare("SELECT 1 FROM transfers WHERE reference = ?");
+  let n = (conn.prepare("SELECT COUNT(*) AS n FROM transfers").get() as { n: number }).n + 1;
+  for (;;) {
+    const ref = `TW-${now.slice(0, 10).replaceAll("-", "")}-APP${String(n).padStart(3, "0")}`;
+    if (!taken.get(ref)) return ref;
+    n += 1;
+  }
 }
 
-/** Record a transfer the bank has posted (its receipt), with its cash line, in one transaction. */
-export function recordTransfer(direction: "deposit" | "withdrawal", amountCents: number, reference: string, bankTransactionId: number, now: string, t: (en: string, de: string) => string): void {
+/**
+ * Reserve a transfer before the bank is asked (one BEGIN IMMEDIATE transaction): a withdrawal must fit the buying
+ * power (cash less open buys' reservations, pending withdrawals included) and takes its cash line at once; a deposit
+ * only holds its reference (its cash arrives with settleTransfer). Inserts the transfer row without a bank line id;
+ * returns its new unique reference. Throws BrokerError (nothing written).
+ */
+export function reserveTransfer(direction: "deposit" | "withdrawal", amountCents: number, now: string, t: (en: string, de: string) => string): string {
   const conn = db();
-  conn.transaction(() => {
-    const dup = conn.prepare("SELECT 1 FROM transfers WHERE direction = ? AND reference = ?").get(direction, reference);
-    if (dup) return;
-    conn
-      .prepare("INSERT INTO transfers (at, direction, amount_cents, reference, account_last4, recurring, bank_transaction_id, world_ref) VALUES (?, ?, ?, ?, ?, 0, ?, NULL)")
-      .run(now, direction, amountCents, reference, account().last4, bankTransactionId);
-    conn
-      .prepare("INSERT INTO cash_ledger (at, kind, amount_cents, description, reference, world_ref) VALUES (?, ?, ?, ?, ?, NULL)")
-      .run(now, direction, direction === "deposit" ? amountCents : -amountCents, direction === "deposit" ? t("Deposit from bank", "Einzahlung vom Girokonto") : t("Withdrawal to bank", "Auszahlung auf Girokonto"), reference);
-  })();
+  return conn
+    .transaction((): string => {
+      if (direction === "withdrawal" && amountCents > cashCents() - reservedCents()) {
+        throw new BrokerError(t("You can withdraw at most your buying power.", "Sie können höchstens Ihre Kaufkraft auszahlen."), "amount");
+      }
+      const reference = newTransferReference(now);
+      conn
+        .prepare("INSERT INTO transfers (at, direction, amount_cents, reference, account_last4, recurring, bank_transaction_id, world_ref) VALUES (?, ?, ?, ?, ?, 0, NULL, NULL)")
+        .run(now, direction, amountCents, reference, account().last4);
+      if (direction === "withdrawal") cashLine(now, direction, amountCents, reference, t);
+      return reference;
+    })
+    .immediate();
+}
+
+function cashLine(now: string, direction: "deposit" | "withdrawal", amountCents: number, reference: string, t: (en: string, de: string) => string): void {
+  db()
+    .prepare("INSERT INTO cash_ledger (at, kind, amount_cents, description, reference, world_ref) VALUES (?, ?, ?, ?, ?, NULL)")
+    .run(now, direction, direction === "deposit" ? amountCents : -amountCents, direction === "deposit" ? t("Deposit from bank", "Einzahlung vom Girokonto") : t("Withdrawal to bank", "Auszahlung auf Girokonto"), reference);
+}
+
+/** The bank posted a reserved transfer: record its line id (and a deposit's cash line), in one transaction. */
+export function settleTransfer(direction: "deposit" | "withdrawal", reference: string, amountCents: number, bankTransactionId: number, now: string, t: (en: string, de: string) => string): void {
+  const conn = db();
+  conn
+    .transaction(() => {
+      conn.prepare("UPDATE transfers SET bank_transaction_id = ? WHERE direction = ? AND reference = ? AND world_ref IS NULL").run(bankTransactionId, direction, reference);
+      if (direction === "deposit") cashLine(now, direction, amountCents, reference, t);
+    })
+    .immediate();
+}
+
+/** The bank refused a reserved transfer: delete it and its cash line (nothing moved), in one transaction. */
+export function undoTransfer(direction: "deposit" | "withdrawal", reference: string): void {
+  const conn = db();
+  conn
+    .transaction(() => {
+      conn.prepare("DELETE FROM transfers WHERE direction = ? AND reference = ? AND bank_transaction_id IS NULL AND world_ref IS NULL").run(direction, reference);
+      conn.prepare("DELETE FROM cash_ledger WHERE kind = ? AND reference = ? AND world_ref IS NULL").run(direction, reference);
+    })
+    .immediate();
 }

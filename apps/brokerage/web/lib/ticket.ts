@@ -10,7 +10,7 @@ export function ticketFrom(get: (name: string) => string, symbol: string, locale
   const money = (name: string, label: [string, string]): number | null => {
     const raw = get(name).trim();
     if (!raw) return null;
-    const cents = parseMoney(raw, locale);
+    const cents = raw.length > 24 ? null : parseMoney(raw, locale);
     if (cents === null || cents <= 0) throw new BrokerError(t(`${label[0]} must be an amount like 12.50.`, `${label[1]} muss ein Betrag wie 12,50 sein.`), name);
     return cents;
   };
@@ -18,7 +18,7 @@ export function ticketFrom(get: (name: string) => string, symbol: string, locale
     symbol,
     side: get("side"),
     type: get("type") || "market",
-    shares: get("shares").slice(0, 20),
+    shares: get("shares"),
     amountCents: money("amount", ["The amount", "Der Betrag"]),
     limitCents: money("limit", ["The limit price", "Das Limit"]),
     stopCents: money("stop", ["The stop price", "Der Stoppkurs"]),
@@ -28,6 +28,6 @@ export function ticketFrom(get: (name: string) => string, symbol: string, locale
 /** The ticket's fields as a query string (to go back to the form with what was typed). */
 export function ticketQuery(get: (name: string) => string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of ["side", "type", "shares", "amount", "limit", "stop"]) if (get(k)) out[k] = get(k).slice(0, 20);
+  for (const k of ["side", "type", "shares", "amount", "limit", "stop"]) if (get(k)) out[k] = get(k).slice(0, 24);
   return out;
 }

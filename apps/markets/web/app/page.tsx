@@ -3,6 +3,7 @@ import { cents, Notice, Shell } from "@/markets/components/Shell";
 import { categories, isWatched, listMarkets, stateOf } from "@/markets/lib/markets";
 import { shell } from "@/markets/lib/page";
 import { one, type SearchParams } from "@/markets/lib/params";
+import { errorMessage } from "@persona/platform/http";
 
 export const metadata = { title: { absolute: "Markets | Hunchline" } };
 
@@ -24,7 +25,7 @@ export default async function MarketsPage({ searchParams }: { searchParams: Sear
   const stateNames: Record<string, string> = { open: t("Open", "Offen"), closed: t("Closed", "Geschlossen"), resolved: t("Resolved", "Entschieden"), all: t("All", "Alle") };
   return (
     <Shell user={user} ctx={ctx} active="markets" q={q}>
-      <Notice error={one(sp.error)} />
+      <Notice error={errorMessage(sp)} />
       <h1>{q ? t(`Markets matching “${q}”`, `Märkte zu „${q}“`) : t(`Hi ${ctx.userName.split(" ")[0]}, what happens next?`, `Hallo ${ctx.userName.split(" ")[0]}, was passiert als Nächstes?`)}</h1>
       <div className="hl-tabs" data-testid="categories">
         <Link href={link({ cat: "" })} className={!category ? "on" : ""}>

@@ -272,6 +272,8 @@ export function quote(userId: number, ticker: string, sideText: string, actionTe
   };
 }
 
+/** A reference no activity line of `kind` has: call it inside the write transaction that inserts the line, so it is
+ * unique by construction (random, retried on a collision). */
 function newReference(prefix: string, kind: string): string {
   for (;;) {
     const ref = `${prefix}-${randomInt(100000, 999999)}`;
@@ -281,8 +283,9 @@ function newReference(prefix: string, kind: string): string {
 
 /**
  * Place a confirmed order. `expectedPrice` is the per-share price the confirmation showed: if the price moved the
- * order is refused (nothing written). Writes the activity line and the position in one transaction; returns the
- * trade's reference (HL-T-######).
+ * order is refused (nothing written). Checks the balance (or the shares held) and writes the activity line and the
+ * position in one BEGIN IMMEDIATE transaction, so simultaneous orders never spend the same cash or sell the same
+ * shares twice; returns the trade's reference (HL-T-######).
  */
 export function placeOrder(userId: number, ticker: string, side: string, action: string, shares: string, expectedPrice: string): string {
   const ctx = hunchContext();
@@ -315,46 +318,63 @@ export function placeOrder(userId: number, ticker: string, side: string, action:
         .run(q.shares, part, q.total_cents - part, userId, q.market.ticker, q.side);
     }
     return ref;
-  })();
+  }).immediate();
 }
+
+/** Longest amount text a transfer form may post. */
+const AMOUNT_CHARS = 24;
 
 /**
  * Move money between the persona's checking account and the Hunchline balance through the bank
  * (@persona/platform/transfers): "deposit" pulls from checking, "withdraw" pushes to it. `amountText` is typed
- * money in the persona's locale. The bank moves the money first; the activity line is then written with the same
- * reference (HL-D-###### / HL-W-######). A withdrawal over the balance is refused before the bank is asked.
- * Returns the reference.
+ * money in the persona's locale. Reserve first: one BEGIN IMMEDIATE transaction checks the balance and inserts the
+ * activity line under a new unique reference (HL-D-###### / HL-W-######): a withdrawal at its full amount (so the
+ * cash is spoken for before the bank is asked), a deposit at 0 (its money is not here yet). Then the bank is asked
+ * under that reference; on a refusal the line is deleted again (nothing moved anywhere), on success it gets its
+ * amount and the bank's line id. Returns the reference.
  */
 export async function transfer(userId: number, direction: string, amountText: string): Promise<string> {
   const ctx = hunchContext();
   const t = ctx.t;
   if (direction !== "deposit" && direction !== "withdraw") throw new MarketError(t("Choose deposit or withdraw.", "Wählen Sie Einzahlen oder Auszahlen."), "direction");
-  const cents = parseMoney(amountText, ctx.locale);
+  const cents = amountText.length > AMOUNT_CHARS ? null : parseMoney(amountText, ctx.locale);
   if (cents === null || cents < MIN_TRANSFER_CENTS || cents > MAX_TRANSFER_CENTS) {
     throw new MarketError(t(`Enter an amount from ${ctx.money(MIN_TRANSFER_CENTS)} to ${ctx.money(MAX_TRANSFER_CENTS)}.`, `Geben Sie einen Betrag von ${ctx.money(MIN_TRANSFER_CENTS)} bis ${ctx.money(MAX_TRANSFER_CENTS)} ein.`), "amount");
   }
   const kind = direction === "deposit" ? "deposit" : "withdrawal";
-  if (kind === "withdrawal" && cents > balance(userId)) {
-    throw new MarketError(t(`You can withdraw up to your balance of ${ctx.money(balance(userId))}.`, `Sie können höchstens Ihr Guthaben von ${ctx.money(balance(userId))} auszahlen.`), "amount");
-  }
-  const ref = newReference(kind === "deposit" ? "HL-D" : "HL-W", kind);
+  const signed = kind === "deposit" ? cents : -cents;
+  const conn = db();
+  const ref = conn
+    .transaction((): string => {
+      const cash = balance(userId);
+      if (kind === "withdrawal" && cents > cash) {
+        throw new MarketError(t(`You can withdraw up to your balance of ${ctx.money(Math.max(cash, 0))}.`, `Sie können höchstens Ihr Guthaben von ${ctx.money(Math.max(cash, 0))} auszahlen.`), "amount");
+      }
+      const r = newReference(kind === "deposit" ? "HL-D" : "HL-W", kind);
+      conn
+        .prepare(
+          `INSERT INTO activity (user_id, at, kind, reference, ticker, side, shares, price_cents, amount_cents, bank_transaction_id, account_last4, world_ref)
+           VALUES (?, ?, ?, ?, NULL, NULL, NULL, NULL, ?, NULL, NULL, NULL)`,
+        )
+        .run(userId, ctx.now, kind, r, kind === "withdrawal" ? signed : 0);
+      return r;
+    })
+    .immediate();
   let receipt;
   try {
     const body = { app: "markets", counterparty: BRAND, amount_cents: cents, reference: ref, memo: `${BRAND} ${kind} ${ref}` };
     receipt = kind === "deposit" ? await pullFromBank(body) : await pushToBank(body);
   } catch (e) {
+    conn.prepare("DELETE FROM activity WHERE kind = ? AND reference = ? AND bank_transaction_id IS NULL AND world_ref IS NULL").run(kind, ref);
     if (e instanceof TransferRefused) {
       const why = e.status === 402 ? t("your checking account does not have enough money", "Ihr Girokonto ist nicht ausreichend gedeckt") : e.message;
       throw new MarketError(t(`The bank refused the transfer: ${why}. Nothing was moved.`, `Die Bank hat die Überweisung abgelehnt: ${why}. Es wurde nichts bewegt.`), "amount");
     }
     throw e;
   }
-  db()
-    .prepare(
-      `INSERT INTO activity (user_id, at, kind, reference, ticker, side, shares, price_cents, amount_cents, bank_transaction_id, account_last4, world_ref)
-       VALUES (?, ?, ?, ?, NULL, NULL, NULL, NULL, ?, ?, ?, NULL)`,
-    )
-    .run(userId, ctx.now, kind, ref, kind === "deposit" ? cents : -cents, receipt.transaction_id, receipt.account_last4);
+  conn
+    .prepare("UPDATE activity SET amount_cents = ?, bank_transaction_id = ?, account_last4 = ? WHERE kind = ? AND reference = ?")
+    .run(signed, receipt.transaction_id, receipt.account_last4, kind, ref);
   return ref;
 }
 

@@ -4,6 +4,8 @@ import { requireUser } from "@/brokerage/lib/auth";
 import { orders, sharesText } from "@/brokerage/lib/broker";
 import { brokerContext } from "@/brokerage/lib/context";
 import { one, type SearchParams } from "@/brokerage/lib/params";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Orders" };
 
@@ -43,6 +45,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
       <td>
         {o.status === "open" ? (
           <form action="/api/orders/cancel" method="post">
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <input type="hidden" name="order" value={o.order_number} />
             <button className="tw-btn-ghost" type="submit" data-testid={`cancel-${o.order_number}`}>
               {t("Cancel", "Stornieren")}
@@ -56,7 +59,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
   );
   return (
     <Shell ctx={ctx} active="orders">
-      <Notice error={one(sp.error)} done={doneText} />
+      <Notice error={errorMessage(sp)} done={doneText} />
       <section className="tw-card">
         <h2>{t("Open orders", "Offene Orders")}</h2>
         {open.length ? (

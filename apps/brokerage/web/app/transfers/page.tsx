@@ -3,6 +3,8 @@ import { requireUser } from "@/brokerage/lib/auth";
 import { account, cashCents, cashLines, reservedCents, transfers } from "@/brokerage/lib/broker";
 import { brokerContext } from "@/brokerage/lib/context";
 import { one, type SearchParams } from "@/brokerage/lib/params";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Transfers" };
 
@@ -19,7 +21,7 @@ export default async function TransfersPage({ searchParams }: { searchParams: Se
   return (
     <Shell ctx={ctx} active="transfers">
       <Notice
-        error={one(sp.error)}
+        error={errorMessage(sp)}
         done={done === "deposit" ? t(`Deposit ${one(sp.ref)} is in your Tidewell cash.`, `Einzahlung ${one(sp.ref)} ist gutgeschrieben.`) : done === "withdrawal" ? t(`Withdrawal ${one(sp.ref)} sent to your bank.`, `Auszahlung ${one(sp.ref)} ist unterwegs zu Ihrer Bank.`) : undefined}
       />
       <div className="tw-grid">
@@ -72,6 +74,7 @@ export default async function TransfersPage({ searchParams }: { searchParams: Se
               {t("Buying power", "Kaufkraft")}: <span data-testid="buying-power">{ctx.money(cashCents() - reservedCents())}</span> · {acct.name} ····{acct.last4}
             </p>
             <form action="/api/transfers" method="post" className="tw-form" data-testid="transfer-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <label>
                 {t("Direction", "Richtung")}
                 <select name="direction" defaultValue="deposit">

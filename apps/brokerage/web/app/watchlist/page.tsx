@@ -4,6 +4,8 @@ import { requireUser } from "@/brokerage/lib/auth";
 import { lastCloses, security, watchlist } from "@/brokerage/lib/broker";
 import { brokerContext } from "@/brokerage/lib/context";
 import { one, type SearchParams } from "@/brokerage/lib/params";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Watchlist" };
 
@@ -16,7 +18,7 @@ export default async function WatchlistPage({ searchParams }: { searchParams: Se
   const symbols = watchlist();
   return (
     <Shell ctx={ctx} active="watchlist">
-      <Notice error={one(sp.error)} done={one(sp.done) === "watch" ? t("Watchlist updated.", "Beobachtungsliste aktualisiert.") : undefined} />
+      <Notice error={errorMessage(sp)} done={one(sp.done) === "watch" ? t("Watchlist updated.", "Beobachtungsliste aktualisiert.") : undefined} />
       <section className="tw-card">
         <h2>{t("Watchlist", "Beobachtungsliste")}</h2>
         <table className="tw-table" data-testid="watchlist">
@@ -35,6 +37,7 @@ export default async function WatchlistPage({ searchParams }: { searchParams: Se
                   <td className="num">{last && prev ? <Delta cents={last.close_cents - prev.close_cents} ctx={ctx} /> : null}</td>
                   <td>
                     <form action="/api/watchlist" method="post">
+                      <input type="hidden" name="_idem" value={idempotencyToken()} />
                       <input type="hidden" name="symbol" value={s} />
                       <input type="hidden" name="on" value="0" />
                       <button className="tw-btn-ghost" type="submit">
@@ -48,6 +51,7 @@ export default async function WatchlistPage({ searchParams }: { searchParams: Se
           </tbody>
         </table>
         <form action="/api/watchlist" method="post" className="tw-form" style={{ maxWidth: 320, marginTop: 16 }}>
+          <input type="hidden" name="_idem" value={idempotencyToken()} />
           <input type="hidden" name="on" value="1" />
           <label>
             {t("Add a symbol", "Symbol hinzufügen")}

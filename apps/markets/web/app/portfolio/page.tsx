@@ -3,6 +3,8 @@ import { cents, Notice, Shell } from "@/markets/components/Shell";
 import { balance, positionPnl, positions, positionValue, sidePrice, totals } from "@/markets/lib/markets";
 import { shell } from "@/markets/lib/page";
 import { one, type SearchParams } from "@/markets/lib/params";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Portfolio" };
 
@@ -20,7 +22,7 @@ export default async function PortfolioPage({ searchParams }: { searchParams: Se
   const sideName = (s: string) => (s === "yes" ? t("Yes", "Ja") : t("No", "Nein"));
   return (
     <Shell user={user} ctx={ctx} active="portfolio">
-      <Notice error={one(sp.error)} ok={moved ? t(`Transfer ${moved} done.`, `Überweisung ${moved} ausgeführt.`) : undefined} />
+      <Notice error={errorMessage(sp)} ok={moved ? t(`Transfer ${moved} done.`, `Überweisung ${moved} ausgeführt.`) : undefined} />
       <h1>{t("Portfolio", "Depot")}</h1>
       <div className="hl-cards">
         <div className="hl-card" data-testid="cash" data-cents={cash}>
@@ -46,6 +48,7 @@ export default async function PortfolioPage({ searchParams }: { searchParams: Se
       <section className="hl-transfer">
         <h2>{t("Move money", "Geld bewegen")}</h2>
         <form action="/api/transfers" method="post" className="hl-inline" data-testid="transfer-form">
+          <input type="hidden" name="_idem" value={idempotencyToken()} />
           <select name="direction" defaultValue={one(sp.direction) === "withdraw" ? "withdraw" : "deposit"} aria-label={t("Direction", "Richtung")}>
             <option value="deposit">{t("Deposit from checking", "Einzahlen vom Girokonto")}</option>
             <option value="withdraw">{t("Withdraw to checking", "Auszahlen aufs Girokonto")}</option>

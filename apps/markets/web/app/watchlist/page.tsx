@@ -3,6 +3,8 @@ import { cents, Notice, Shell } from "@/markets/components/Shell";
 import { stateOf, watchlist } from "@/markets/lib/markets";
 import { shell } from "@/markets/lib/page";
 import { one, type SearchParams } from "@/markets/lib/params";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Watchlist" };
 
@@ -14,7 +16,7 @@ export default async function WatchlistPage({ searchParams }: { searchParams: Se
   const rows = watchlist(user.id);
   return (
     <Shell user={user} ctx={ctx} active="watchlist">
-      <Notice error={one(sp.error)} />
+      <Notice error={errorMessage(sp)} />
       <h1>{t("Watchlist", "Merkliste")}</h1>
       {rows.length === 0 ? (
         <p className="hl-empty">{t("Nothing on your watchlist yet. Open a market and add it.", "Noch nichts auf der Merkliste. Öffnen Sie einen Markt und fügen Sie ihn hinzu.")}</p>
@@ -39,6 +41,7 @@ export default async function WatchlistPage({ searchParams }: { searchParams: Se
                   {t("No", "Nein")} {cents(100 - m.yes_cents)}
                 </span>
                 <form action="/api/watch" method="post">
+                  <input type="hidden" name="_idem" value={idempotencyToken()} />
                   <input type="hidden" name="ticker" value={m.ticker} />
                   <input type="hidden" name="on" value="0" />
                   <input type="hidden" name="back" value="/watchlist" />

@@ -2,13 +2,12 @@ import { Alert, Card, Field, Input, PageHeader, Select } from "@persona/ui";
 import { AddForm, FormError, PaymentForm, PaymentReceipt, postedForm } from "@/bank/components/MoneyForm";
 import { TxnTable } from "@/bank/components/TxnTable";
 import { requireUser } from "@/bank/lib/auth";
-import { listAccounts, listPayees, ownLine, recentTransactions } from "@/bank/lib/bank";
+import { listAccounts, listPayees, ownLine, PAYEE_CATEGORIES, recentTransactions } from "@/bank/lib/bank";
 import { bankContext, formatters } from "@/bank/lib/context";
 import { one, type Search } from "@/bank/lib/search";
 
 export const metadata = { title: "Pay bills" };
 
-const CATEGORIES = ["housing", "utilities", "loans", "insurance", "subscriptions", "health", "bills"];
 
 export default async function PayBillsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const user = await requireUser();
@@ -61,7 +60,7 @@ export default async function PayBillsPage({ searchParams }: { searchParams: Pro
               </li>
             ))}
           </ul>
-          <AddForm summary="+ Add a payee" open={Boolean(one(sp.new_payee))} error={one(sp.payee_error)} action="/api/payees" submitLabel="Save payee">
+          <AddForm summary="+ Add a payee" open={Boolean(one(sp.new_payee))} error={postedForm(sp, "payee").error} action="/api/payees" submitLabel="Save payee">
             <Field label="Payee name" htmlFor="payee-name">
               <Input id="payee-name" name="name" required maxLength={80} defaultValue={one(sp.name)} />
             </Field>
@@ -70,7 +69,7 @@ export default async function PayBillsPage({ searchParams }: { searchParams: Pro
             </Field>
             <Field label="Category" htmlFor="payee-cat">
               <Select id="payee-cat" name="category" defaultValue={one(sp.category) || "bills"}>
-                {CATEGORIES.map((c) => (
+                {PAYEE_CATEGORIES.map((c) => (
                   <option key={c} value={c}>
                     {c[0].toUpperCase() + c.slice(1)}
                   </option>

@@ -67,7 +67,7 @@ export default async function SendMoneyPage({ searchParams }: { searchParams: Pr
               </li>
             ))}
           </ul>
-          <AddForm summary="+ Add a recipient" open={Boolean(one(sp.new_contact))} error={one(sp.contact_error)} action="/api/contacts" submitLabel="Save recipient">
+          <AddForm summary="+ Add a recipient" open={Boolean(one(sp.new_contact))} error={postedForm(sp, "contact").error} action="/api/contacts" submitLabel="Save recipient">
             <Field label="Name" htmlFor="contact-name">
               <Input id="contact-name" name="name" required maxLength={80} defaultValue={one(sp.name)} />
             </Field>

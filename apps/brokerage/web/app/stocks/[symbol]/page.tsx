@@ -6,6 +6,8 @@ import { requireUser } from "@/brokerage/lib/auth";
 import { history, holdings, lastCloses, ordersFor, security, sharesText, watchlist } from "@/brokerage/lib/broker";
 import { brokerContext } from "@/brokerage/lib/context";
 import { one, type SearchParams } from "@/brokerage/lib/params";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 const RANGES: [string, number][] = [
   ["1W", 7],
@@ -56,7 +58,7 @@ export default async function SymbolPage({ params, searchParams }: { params: Pro
   const myOrders = ordersFor(sec.symbol);
   return (
     <Shell ctx={ctx} active="">
-      <Notice error={one(sp.error)} done={one(sp.done) === "placed" ? t(`Order ${one(sp.order)} placed.`, `Order ${one(sp.order)} erteilt.`) : one(sp.done) === "watch" ? t("Watchlist updated.", "Beobachtungsliste aktualisiert.") : undefined} />
+      <Notice error={errorMessage(sp)} done={one(sp.done) === "placed" ? t(`Order ${one(sp.order)} placed.`, `Order ${one(sp.order)} erteilt.`) : one(sp.done) === "watch" ? t("Watchlist updated.", "Beobachtungsliste aktualisiert.") : undefined} />
       <div className="tw-grid">
         <div>
           <section className="tw-card">
@@ -199,6 +201,7 @@ export default async function SymbolPage({ params, searchParams }: { params: Pro
           </section>
           <section className="tw-card">
             <form action="/api/watchlist" method="post">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <input type="hidden" name="symbol" value={sec.symbol} />
               <input type="hidden" name="on" value={watched ? "0" : "1"} />
               <input type="hidden" name="back" value={`/stocks/${sec.symbol}`} />

@@ -5,6 +5,8 @@ import { PriceChart } from "@/markets/components/PriceChart";
 import { balance, held, isWatched, market, priceHistory, stateOf } from "@/markets/lib/markets";
 import { shell } from "@/markets/lib/page";
 import { one, type SearchParams } from "@/markets/lib/params";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export async function generateMetadata({ params }: { params: Promise<{ ticker: string }> }) {
   const m = market((await params).ticker);
@@ -28,7 +30,7 @@ export default async function MarketPage({ params, searchParams }: { params: Pro
   const traded = one(sp.traded);
   return (
     <Shell user={user} ctx={ctx} active="markets">
-      <Notice error={one(sp.error)} ok={traded ? t(`Order filled (${traded}).`, `Auftrag ausgeführt (${traded}).`) : undefined} />
+      <Notice error={errorMessage(sp)} ok={traded ? t(`Order filled (${traded}).`, `Auftrag ausgeführt (${traded}).`) : undefined} />
       <p className="hl-crumbs">
         <Link href="/">{t("Markets", "Märkte")}</Link> › <Link href={`/?cat=${m.category}&state=all`}>{m.category_name}</Link> › {m.ticker}
       </p>
@@ -100,6 +102,7 @@ export default async function MarketPage({ params, searchParams }: { params: Pro
             </p>
           )}
           <form action="/api/watch" method="post">
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <input type="hidden" name="ticker" value={m.ticker} />
             <input type="hidden" name="on" value={watched ? "0" : "1"} />
             <input type="hidden" name="back" value={`/m/${m.ticker}`} />

@@ -7,6 +7,7 @@ import { TxnTable } from "@/bank/components/TxnTable";
 import { requireUser } from "@/bank/lib/auth";
 import { availableCents, getAccount, type Authorization, owedCents, pendingAuthorizations, searchTransactions } from "@/bank/lib/bank";
 import { bankContext, formatters } from "@/bank/lib/context";
+import { idValue } from "@/bank/lib/http";
 import { categoryLabel, kindLabel, routingLabel } from "@/bank/lib/labels";
 import { one, type Search } from "@/bank/lib/search";
 
@@ -34,7 +35,7 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
   const user = await requireUser();
   const { id } = await params;
   const sp = await searchParams;
-  const account = getAccount(user.id, Number(id));
+  const account = getAccount(user.id, idValue(id));
   if (!account) notFound();
   const ctx = bankContext();
   const f = formatters(ctx);

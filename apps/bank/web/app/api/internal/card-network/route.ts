@@ -1,6 +1,6 @@
 import { internalOnly } from "@persona/platform/internal";
-import { json, jsonError } from "@persona/platform/http";
-import { authorizeCard, CardDeclined, type CardRequest } from "@/bank/lib/bank";
+import { BadRequest, json, jsonError, readJson } from "@persona/platform/http";
+import { authorizeCard, CardDeclined } from "@/bank/lib/bank";
 
 export const dynamic = "force-dynamic";
 
@@ -10,22 +10,15 @@ export const dynamic = "force-dynamic";
  * authorises a payment on the persona's card ending `card_last4` and shows it at once as a
  * pending line. Answers `{authorization, status, kind, account, amount_cents, repeated}`;
  * 400 bad request, 402 declined (funds or credit), 404 unknown card, 409 same reference with
- * another amount, 403 without the internal key.
+ * another amount (or card), 403 without the internal key. Checked and written in one BEGIN IMMEDIATE transaction.
  */
 export async function POST(req: Request) {
   const denied = internalOnly(req);
   if (denied) return denied;
-  let body: CardRequest;
   try {
-    body = (await req.json()) as CardRequest;
-  } catch {
-    return jsonError("The body must be JSON {kind, app, merchant, amount_cents, card_last4, reference}.");
-  }
-  if (!body || typeof body !== "object") return jsonError("The body must be a JSON object.");
-  try {
-    return json(authorizeCard(body));
+    return json(authorizeCard(await readJson(req, 16 * 1024)));
   } catch (e) {
-    if (e instanceof CardDeclined) return jsonError(e.message, e.status);
+    if (e instanceof BadRequest || e instanceof CardDeclined) return jsonError(e.message, e.status);
     throw e;
   }
 }
