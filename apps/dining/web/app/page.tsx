@@ -7,6 +7,7 @@ import { diningContext } from "@/dining/lib/context";
 import { searchDefaults } from "@/dining/lib/defaults";
 import { one, type SearchParams } from "@/dining/lib/params";
 import { bandText, cuisinesIn, favourites, isUpcoming, reservationsOf, search } from "@/dining/lib/tabletime";
+import { errorMessage } from "@persona/platform/http";
 
 export default async function Home({ searchParams }: { searchParams: SearchParams }) {
   const sp = await searchParams;
@@ -23,7 +24,7 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
         <h1>Find your table for any occasion, {first}</h1>
         <SearchBar cities={s.cities} city={s.city} day={s.day} time={s.time} party={s.party} q="" min={ctx.today} timeLabel={ctx.time} />
       </section>
-      <Alert error={one(sp.error)} />
+      <Alert error={errorMessage(sp)} />
       {upcoming.length ? (
         <section className="tt-section">
           <h2>Upcoming reservations</h2>

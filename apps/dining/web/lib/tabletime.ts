@@ -12,6 +12,7 @@
  * the card on file holds the booking.
  */
 import { addDays } from "@persona/platform/clock";
+import { idValue } from "@persona/platform/http";
 import { icsAttachment, icsUid } from "@persona/platform/ics";
 import { callApp } from "@persona/platform/internal";
 import { chargeCard, PaymentDeclined } from "@persona/platform/payments";
@@ -201,7 +202,7 @@ export function search(ctx: DiningContext, sq: SearchQuery): { r: Restaurant; ti
 export interface BookingInput { day: string; time: string; party: string | number }
 
 function checkSlot(ctx: DiningContext, r: Restaurant, input: BookingInput): { day: string; time: string; party: number } {
-  const party = Number(input.party);
+  const party = idValue(input.party) ?? 0;
   if (!Number.isInteger(party) || party < 1 || party > MAX_PARTY) throw new DiningError(`Choose a party of 1 to ${MAX_PARTY} guests. For larger groups, call the restaurant.`, "party");
   if (!isDay(input.day)) throw new DiningError("Choose a date.", "date");
   if (!isTime(input.time)) throw new DiningError("Choose a time on the quarter hour.", "time");
@@ -303,11 +304,13 @@ export async function book(ctx: DiningContext, user: User, req: BookRequest): Pr
   const card = cards(user.id)[0];
   if (r.late_cancel_cents && !card) throw new DiningError("This restaurant holds reservations with a card; add one to your account first.");
   const d = db();
-  const count = (d.prepare("SELECT COUNT(*) AS n FROM reservations").get() as { n: number }).n;
-  const conf = newConfirmation(`${count}|${r.slug}|${day}|${time}|${party}|${ctx.now}`);
-  let ok = false;
   const none = () => new DiningError(`No table for ${party} is left at ${r.name} at ${ctx.time(time)}. Try another time.`, "time");
-  d.transaction(() => {
+  let ok = false;
+  // One immediate transaction: the confirmation number is drawn, the reservation written and its table held
+  // (UNIQUE (table, day, slot)) together, so a slot is never given out beyond its tables.
+  const conf = d.transaction(() => {
+    const count = (d.prepare("SELECT COUNT(*) AS n FROM reservations").get() as { n: number }).n;
+    const conf = newConfirmation(`${count}|${r.slug}|${day}|${time}|${party}|${ctx.now}`);
     const first = freeTables(r.id, day, time, party)[0];
     if (!first) throw none();
     const id = Number(d.prepare(`INSERT INTO reservations (confirmation, user_id, restaurant_id, table_id, day, time, party_size, status, special_request,
@@ -318,7 +321,8 @@ export async function book(ctx: DiningContext, user: User, req: BookRequest): Pr
     if (table === null) throw none();
     d.prepare("UPDATE reservations SET table_id = ? WHERE id = ?").run(table, id);
     ok = true;
-  })();
+    return conf;
+  }).immediate();
   if (ok) await mail(user, `Your reservation at ${r.name} is confirmed`, `Hi ${user.full_name.split(" ")[0]},\n\nYou're all set.\n\n${details(ctx, r, conf, day, time, party, request || null)}\n\nEnjoy your meal!\nTableTime`, icsFor(ctx, r, conf, day, time, party));
   return conf;
 }
@@ -344,7 +348,7 @@ export async function modify(ctx: DiningContext, user: User, confirmation: strin
     const table = holdTable(r.id, day, time, party, v.id);
     if (table === null) throw new DiningError(`No table for ${party} is free at ${ctx.time(time)} on ${ctx.day(day)}. Your reservation is unchanged.`, "time");
     d.prepare("UPDATE reservations SET day = ?, time = ?, party_size = ?, table_id = ?, modified_at = ? WHERE id = ?").run(day, time, party, table, ctx.now, v.id);
-  })();
+  }).immediate();
   await mail(user, `Your reservation at ${r.name} has changed`, `Hi ${user.full_name.split(" ")[0]},\n\nWe've updated your reservation.\n\n${details(ctx, r, v.confirmation, day, time, party, v.special_request)}\n\nTableTime`, icsFor(ctx, r, v.confirmation, day, time, party));
 }
 
@@ -355,30 +359,34 @@ export function cancelFee(ctx: DiningContext, v: ReservationRow): number {
   return hoursLeft < FEE_WINDOW_HOURS ? v.late_cancel_cents * v.party_size : 0;
 }
 
-/** Cancel an upcoming reservation: charge a late fee first when one is due (a declined card cancels nothing), then
- * release the table and mail the cancellation. Returns the fee charged (0 for none). */
+/** Cancel an upcoming reservation. Reserve first: one immediate transaction checks it is still upcoming and marks
+ * it cancelled with the late fee due (its table stays held); then a due fee is charged (reference
+ * `<confirmation>-LC`); then the table is released and the cancellation mailed. A declined card puts the reservation
+ * back as it was. So a cancellation posted twice at once charges at most one fee: the second finds it cancelled.
+ * Returns the fee charged (0 for none). */
 export async function cancel(ctx: DiningContext, user: User, confirmation: string): Promise<number> {
-  const v = ownUpcoming(ctx, user, confirmation);
+  const d = db();
+  const { v, fee, card } = d.transaction(() => {
+    const v = ownUpcoming(ctx, user, confirmation);
+    const fee = cancelFee(ctx, v);
+    const card = fee > 0 ? (cards(user.id).find((c) => c.id === v.card_id) ?? cards(user.id)[0]) : undefined;
+    if (fee > 0 && !card) throw new DiningError("No card on file to pay the late-cancellation fee; call the restaurant.");
+    d.prepare("UPDATE reservations SET status = 'cancelled', cancelled_at = ?, cancel_fee_cents = ?, fee_authorization = NULL WHERE id = ?").run(ctx.now, fee, v.id);
+    return { v, fee, card };
+  }).immediate();
   const r = restaurantById(v.restaurant_id);
-  const fee = cancelFee(ctx, v);
-  let authorization: string | null = null;
-  if (fee > 0) {
-    const card = cards(user.id).find((c) => c.id === v.card_id) ?? cards(user.id)[0];
-    if (!card) throw new DiningError("No card on file to pay the late-cancellation fee; call the restaurant.");
+  if (fee > 0 && card) {
     try {
       const auth = await chargeCard({ app: "dining", merchant: r.name.toUpperCase(), amount_cents: fee, card_last4: card.last4,
         reference: `${v.confirmation}-LC`, category: "restaurants", memo: `late cancellation, party of ${v.party_size}` });
-      authorization = auth.authorization;
+      d.prepare("UPDATE reservations SET fee_authorization = ? WHERE id = ?").run(auth.authorization, v.id);
     } catch (e) {
+      d.prepare("UPDATE reservations SET status = ?, cancelled_at = ?, cancel_fee_cents = ?, fee_authorization = NULL WHERE id = ?").run(v.status, v.cancelled_at, v.cancel_fee_cents, v.id);
       if (e instanceof PaymentDeclined) throw new DiningError(`Your card was declined (${e.message}); the reservation is unchanged.`);
       throw e;
     }
   }
-  const d = db();
-  d.transaction(() => {
-    d.prepare("DELETE FROM table_holds WHERE reservation_id = ?").run(v.id);
-    d.prepare("UPDATE reservations SET status = 'cancelled', cancelled_at = ?, cancel_fee_cents = ?, fee_authorization = ? WHERE id = ?").run(ctx.now, fee, authorization, v.id);
-  })();
+  d.prepare("DELETE FROM table_holds WHERE reservation_id = ?").run(v.id);
   await mail(user, `Your reservation at ${r.name} is cancelled`, `Hi ${user.full_name.split(" ")[0]},\n\nYour reservation ${v.confirmation} at ${r.name} on ${ctx.longDay(v.day)} at ${ctx.time(v.time)} is cancelled.${fee ? `\nA late-cancellation fee of ${ctx.money(fee, r.currency)} was charged to your card.` : ""}\n\nTableTime`, icsFor(ctx, r, v.confirmation, v.day, v.time, v.party_size, true));
   return fee;
 }
@@ -389,7 +397,7 @@ export function review(ctx: DiningContext, user: User, confirmation: string, rat
   if (!v) throw new DiningError("We couldn't find that reservation.");
   if (v.status !== "completed") throw new DiningError("You can review a visit once you've dined there.");
   if (v.reviewed) throw new DiningError("You've already reviewed this visit.");
-  const rating = Number(ratingText);
+  const rating = /^[1-5]$/.test(ratingText) ? Number(ratingText) : 0;
   if (!Number.isInteger(rating) || rating < 1 || rating > 5) throw new DiningError("Choose a rating from 1 to 5 stars.", "rating");
   const body = bodyText.trim();
   if (body.length < 10) throw new DiningError("Tell other diners a little more (at least 10 characters).", "body");

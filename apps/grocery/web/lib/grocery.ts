@@ -1,4 +1,6 @@
-import { chargeCard, PaymentDeclined, refundCard } from "@persona/platform/payments";
+import { idValue } from "@persona/platform/http";
+import { chargeCard, PaymentDeclined } from "@persona/platform/payments";
+import { randomInt } from "node:crypto";
 import { db } from "./db";
 import { shopContext, type ShopContext } from "./context";
 import { mailConfirmation } from "./mail";
@@ -212,97 +214,99 @@ export function updateCart(storeKey: string, productId: string, qtyRaw: string, 
   return s;
 }
 
-/** Order numbers handed to checkouts still under way (two at once must never share one: the bank is idempotent per reference). */
-const RESERVED = new Set<string>();
-
-/** A new order number `BF` + 9 digits (an FNV-1a hash of now and a counter), unused and not reserved. */
+/** A new order number `BF` + 9 digits (an FNV-1a hash of now, a counter and a random salt), not in `orders`. Called
+ * inside the transaction that inserts the order, so no two checkouts can draw the same one (the bank is idempotent
+ * per reference, and `orders.order_id` is UNIQUE). */
 function newOrderId(ctx: ShopContext): string {
-  const used = db().prepare("SELECT order_id FROM orders WHERE order_id = ?");
-  let n = 0;
-  for (;;) {
-    const seed = `${ctx.now}|${n++}`;
+  const used = db().prepare("SELECT 1 FROM orders WHERE order_id = ?");
+  const salt = randomInt(1_000_000_000);
+  for (let n = 0; ; n++) {
+    const seed = `${ctx.now}|${salt}|${n}`;
     let h = 2166136261;
     for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 16777619) >>> 0;
     const id = `BF${String(1 + (h % 9))}${String(h).padStart(10, "0").slice(-8)}`;
-    if (!RESERVED.has(id) && !used.get(id)) {
-      RESERVED.add(id);
-      return id;
-    }
+    if (!used.get(id)) return id;
   }
 }
 
 export interface CheckoutInput { store: string; fulfilment: string; window: string; tip: string; card: string; instructions: string }
 
+interface CartRow { product_id: string; qty: number; substitution: string; substitute_id: string | null; added_at: string }
+
 /**
- * Place the cart of a store: validate, check the window has a seat, charge the card (pending in the bank at
- * once), then write the order, its items and the window seat in one transaction; a seat lost in between (the
- * UNIQUE (window_id, seat) of window_seats) refunds the charge and refuses. Returns the order id.
+ * Place the cart of a store. Validate, then reserve first: in one immediate transaction re-check the window has a
+ * seat, take the cart (it is emptied), and write the order (its `charge_auth` empty while the bank answers), its
+ * items and its seat in the window (UNIQUE (window_id, seat)); then charge the card (pending in the bank at once) and
+ * fill in the authorisation. A refused charge removes the order and the seat and gives the cart back. So two
+ * checkouts of one cart at once make one order and one charge (the second finds the cart empty), and a window never
+ * holds more orders than its capacity. Returns the order id.
  */
 export async function checkout(input: CheckoutInput): Promise<string> {
   const ctx = shopContext();
   const s = requireStore(input.store);
-  const lines = cartLines(s.id);
-  if (!lines.length) throw new ShopError("Your cart at this store is empty.");
+  const preview = cartLines(s.id);
+  if (!preview.length) throw new ShopError("Your cart at this store is empty.");
   const fulfilment = input.fulfilment.trim() || "delivery";
   if (fulfilment !== "delivery" && fulfilment !== "pickup") throw new ShopError("Choose delivery or pickup.");
   if (fulfilment === "pickup" && !s.pickup) throw new ShopError(`${s.name} doesn't offer pickup.`);
-  if (!/^\d{1,9}$/.test(input.window.trim())) throw new ShopError("Choose a delivery window.");
-  const w = db().prepare("SELECT w.*, (SELECT count(*) FROM window_seats x WHERE x.window_id = w.id) AS taken FROM windows w WHERE w.id = ?").get(Number(input.window)) as Window | undefined;
+  const windowId = idValue(input.window.trim());
+  if (windowId === null) throw new ShopError("Choose a delivery window.");
+  const w = db().prepare("SELECT w.*, (SELECT count(*) FROM window_seats x WHERE x.window_id = w.id) AS taken FROM windows w WHERE w.id = ?").get(windowId) as Window | undefined;
   if (!w || w.store_id !== s.id || w.kind !== fulfilment) throw new ShopError("That window isn't offered for this order.");
   if (minutesUntil(ctx.now, w.starts_at) < CUTOFF_MINUTES) throw new ShopError("That window has closed for orders. Choose a later one.");
   if (w.taken >= w.capacity) throw new ShopError("That window is full. Choose another one.");
-  const subtotal = lines.reduce((a, l) => a + l.price_cents * l.qty, 0);
   const tipRaw = input.tip.trim();
   if (fulfilment === "delivery" && !/^\d{1,6}$/.test(tipRaw)) throw new ShopError("Enter the tip in cents as a whole number.");
   const tip = fulfilment === "delivery" ? Number(tipRaw) : 0;
-  if (tip > Math.max(2000, subtotal)) throw new ShopError("That tip is more than the order itself.");
-  const card = db().prepare("SELECT id, label, last4 FROM cards WHERE id = ?").get(Number(input.card) || 0) as Card | undefined;
+  const previewSubtotal = preview.reduce((a, l) => a + l.price_cents * l.qty, 0);
+  if (tip > Math.max(2000, previewSubtotal)) throw new ShopError("That tip is more than the order itself.");
+  const cardId = idValue(input.card.trim());
+  const card = cardId === null ? undefined : (db().prepare("SELECT id, label, last4 FROM cards WHERE id = ?").get(cardId) as Card | undefined);
   if (!card) throw new ShopError("Choose a card.");
-  const instructions = input.instructions.slice(0, 500);
   if (input.instructions.length > 500) throw new ShopError("Delivery instructions are limited to 500 characters.");
-  const t = totals(subtotal, tip, fulfilment === "pickup");
+  const instructions = input.instructions;
   const user = db().prepare("SELECT address FROM users ORDER BY id LIMIT 1").get() as { address: string };
-  const orderId = newOrderId(ctx);
-  try {
-    return await placeOrder(ctx, s, lines, w, fulfilment, t, card, instructions, user.address, orderId);
-  } finally {
-    RESERVED.delete(orderId);
-  }
-}
-
-async function placeOrder(ctx: ShopContext, s: Store, lines: CartLine[], w: Window, fulfilment: string, t: Totals, card: Card,
-  instructions: string, address: string, orderId: string): Promise<string> {
-  let auth;
-  try {
-    auth = await chargeCard({ app: "grocery", merchant: `BASKETFUL*${orderId.slice(2)}`, amount_cents: t.total_cents, card_last4: card.last4,
-      reference: orderId, category: "groceries", memo: `${s.name}: ${lines.length} item${lines.length === 1 ? "" : "s"}` });
-  } catch (e) {
-    if (e instanceof PaymentDeclined) throw new ShopError(`Your card was declined: ${e.message}`);
-    throw e;
-  }
-  const write = db().transaction(() => {
+  const address = fulfilment === "pickup" ? s.address : user.address;
+  const taken = db().transaction(() => {
+    const lines = cartLines(s.id);
+    if (!lines.length) throw new ShopError("Your cart at this store is empty.");
     const seat = (db().prepare("SELECT count(*) AS n FROM window_seats WHERE window_id = ?").get(w.id) as { n: number }).n + 1;
     if (seat > w.capacity) throw new ShopError("That window just filled up. Choose another one.");
+    const subtotal = lines.reduce((a, l) => a + l.price_cents * l.qty, 0);
+    if (tip > Math.max(2000, subtotal)) throw new ShopError("That tip is more than the order itself.");
+    const t = totals(subtotal, tip, fulfilment === "pickup");
+    const rows = db().prepare("SELECT product_id, qty, substitution, substitute_id, added_at FROM cart_items WHERE store_id = ? ORDER BY id").all(s.id) as CartRow[];
+    const orderId = newOrderId(ctx);
     const info = db().prepare(`INSERT INTO orders (order_id, store_id, status, fulfilment, placed_at, window_start, window_end, window_id, address,
       subtotal_cents, delivery_fee_cents, service_fee_cents, tip_cents, total_cents, card_id, instructions, charge_auth, world_ref)
-      VALUES (?, ?, 'placed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`).run(orderId, s.id, fulfilment, ctx.now, w.starts_at, w.ends_at, w.id,
-      fulfilment === "pickup" ? s.address : address, t.subtotal_cents, t.delivery_fee_cents, t.service_fee_cents, t.tip_cents, t.total_cents,
-      card.id, instructions, auth.authorization);
+      VALUES (?, ?, 'placed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)`).run(orderId, s.id, fulfilment, ctx.now, w.starts_at, w.ends_at, w.id,
+      address, t.subtotal_cents, t.delivery_fee_cents, t.service_fee_cents, t.tip_cents, t.total_cents, card.id, instructions);
     const id = Number(info.lastInsertRowid);
     db().prepare("INSERT INTO window_seats (window_id, seat, order_id, world_ref) VALUES (?, ?, ?, NULL)").run(w.id, seat, id);
     const add = db().prepare("INSERT INTO order_items (order_id, product_id, name, size, qty, price_cents, substitution, substitute_id, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     lines.forEach((l, i) => add.run(id, l.id, l.title, l.size, l.qty, l.price_cents, l.substitution, l.substitute_id, i + 1));
     db().prepare("DELETE FROM cart_items WHERE store_id = ?").run(s.id);
-  });
+    return { id, orderId, t, rows, count: lines.length };
+  }).immediate();
+  const { orderId, t } = taken;
+  let auth;
   try {
-    write();
+    auth = await chargeCard({ app: "grocery", merchant: `BASKETFUL*${orderId.slice(2)}`, amount_cents: t.total_cents, card_last4: card.last4,
+      reference: orderId, category: "groceries", memo: `${s.name}: ${taken.count} item${taken.count === 1 ? "" : "s"}` });
   } catch (e) {
-    const lost = e instanceof ShopError || String((e as Error).message).includes("UNIQUE");
-    if (!lost) throw e;
-    await refundCard({ app: "grocery", merchant: `BASKETFUL*${orderId.slice(2)}`, amount_cents: t.total_cents, card_last4: card.last4,
-      reference: orderId, category: "groceries", memo: "Window full: order not placed" });
-    throw e instanceof ShopError ? e : new ShopError("That window just filled up. Choose another one.");
+    // Nothing was charged: the order and its seat go, the cart comes back (added to whatever is in it now).
+    db().transaction(() => {
+      db().prepare("DELETE FROM window_seats WHERE order_id = ?").run(taken.id);
+      db().prepare("DELETE FROM order_items WHERE order_id = ?").run(taken.id);
+      db().prepare("DELETE FROM orders WHERE id = ? AND charge_auth IS NULL").run(taken.id);
+      const put = db().prepare(`INSERT INTO cart_items (store_id, product_id, qty, substitution, substitute_id, added_at) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT(store_id, product_id) DO UPDATE SET qty = min(?, qty + excluded.qty)`);
+      for (const r of taken.rows) put.run(s.id, r.product_id, r.qty, r.substitution, r.substitute_id, r.added_at, MAX_QTY);
+    }).immediate();
+    if (e instanceof PaymentDeclined) throw new ShopError(`Your card was declined: ${e.message}`);
+    throw e;
   }
+  db().prepare("UPDATE orders SET charge_auth = ? WHERE id = ?").run(auth.authorization, taken.id);
   await mailConfirmation(ctx, orderId);
   return orderId;
 }
@@ -356,7 +360,8 @@ export function createList(nameRaw: string): number {
 }
 
 function requireList(idRaw: string): ListRow {
-  const l = /^\d{1,9}$/.test(idRaw.trim()) ? (db().prepare("SELECT *, 0 AS n FROM lists WHERE id = ?").get(Number(idRaw)) as ListRow | undefined) : undefined;
+  const id = idValue(idRaw.trim());
+  const l = id === null ? undefined : (db().prepare("SELECT *, 0 AS n FROM lists WHERE id = ?").get(id) as ListRow | undefined);
   if (!l) throw new ShopError("That list doesn't exist.");
   return l;
 }

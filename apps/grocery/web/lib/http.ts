@@ -1,9 +1,10 @@
 import type { NextRequest } from "next/server";
-import { field, json, jsonError, seeOther, withQuery } from "@persona/platform/http";
+import { BadRequest, field, idValue, json, jsonError, readForm, safePath, seeOther, withQuery } from "@persona/platform/http";
+import { idempotent } from "@persona/platform/once";
 import { requestUser, type User } from "./auth";
 import { ShopError } from "./grocery";
 
-export { field, json, jsonError, seeOther, withQuery };
+export { field, idValue, json, jsonError, seeOther, withQuery };
 
 function wantsJson(req: NextRequest): boolean {
   return (req.headers.get("accept") ?? "").includes("application/json");
@@ -12,20 +13,23 @@ function wantsJson(req: NextRequest): boolean {
 /**
  * The POST handler of a form: signed out, to the sign-in page (401 for JSON); signed in, runs `act`
  * and answers 303 to the path it returns (JSON: `{ok: true, next}`). A ShopError answers 303 to
- * `failed(error, form)` with `error` in the query (JSON: 400 `{error}`); nothing was written then.
+ * `failed(form)` with a signed `error` in the query (JSON: 400 `{error}`); nothing was written then. The body is
+ * read with the platform's size-limited reader (a body that is not a form is refused the same way), and the
+ * handler is idempotent per (route, user, `_idem` token or Idempotency-Key): a form posted twice has one effect.
  */
 export function formPost({ act, failed }: {
   act: (user: User, form: FormData, req: NextRequest) => Promise<string> | string;
   failed: (form: FormData) => string;
 }) {
-  return async function POST(req: NextRequest, _ctx: unknown): Promise<Response> {
+  async function handle(req: NextRequest): Promise<Response> {
     const user = requestUser(req);
     if (!user) return wantsJson(req) ? jsonError("Sign in first.", 401) : seeOther("/login");
     let form: FormData;
     try {
-      form = await req.formData();
-    } catch {
-      return wantsJson(req) ? jsonError("That request could not be read.") : seeOther(withQuery("/", { error: "That request could not be read." }));
+      form = await readForm(req);
+    } catch (e) {
+      if (!(e instanceof BadRequest)) throw e;
+      return wantsJson(req) ? jsonError(e.message, e.status) : seeOther(withQuery("/", { error: e.message }));
     }
     try {
       const next = await act(user, form, req);
@@ -34,21 +38,23 @@ export function formPost({ act, failed }: {
       if (e instanceof ShopError) return wantsJson(req) ? jsonError(e.message) : seeOther(addParam(failed(form), "error", e.message));
       throw e;
     }
-  };
+  }
+  return idempotent(handle, { user: (req) => requestUser(req)?.id });
 }
 
-/** A same-site path to go back to (`/store/x?q=y`), else `fallback`. */
+/** A same-origin path to go back to (`/store/x?q=y`), else `fallback`. */
 export function backTo(form: FormData, fallback: string): string {
-  const v = field(form, "back");
-  return v.startsWith("/") && !v.startsWith("//") ? v : fallback;
+  return safePath(field(form, "back"), fallback);
 }
 
-/** `path` with `key=value` set in its query (any earlier `key`, `added` or `error` dropped). */
+/** `path` (same-origin, else "/") with `key=value` set in its query (any earlier `key`, `added`, `error` dropped);
+ * through withQuery, so an `error` is signed and every value capped. */
 export function addParam(path: string, key: string, value: string): string {
-  const [base, query = ""] = path.split("#")[0].split("?");
+  const [base, query = ""] = safePath(path, "/").split("#")[0].split("?");
   const q = new URLSearchParams(query);
   q.delete("added");
   q.delete("error");
-  q.set(key, value);
-  return `${base}?${q.toString()}`;
+  q.delete("es");
+  q.delete(key);
+  return withQuery(base, { ...Object.fromEntries(q), [key]: value });
 }

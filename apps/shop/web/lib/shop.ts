@@ -2,6 +2,7 @@ import { addDays } from "@persona/platform/clock";
 import { callApp } from "@persona/platform/internal";
 import { chargeCard, PaymentDeclined, refundCard } from "@persona/platform/payments";
 import { serviceDomain } from "@persona/platform/services";
+import { idValue } from "@persona/platform/http";
 import { randomInt } from "node:crypto";
 import { db } from "./db";
 import { shopContext, type ShopContext } from "./context";
@@ -355,45 +356,68 @@ function itemLines(ctx: ShopContext, items: { name: string; variant: string; qty
   return items.map((i) => `${i.qty} x ${i.name}${i.variant ? ` (${i.variant})` : ""}    ${ctx.money(i.qty * i.price_cents)}`).join("\n");
 }
 
-/** Place the cart as an order shipped to `addressId`, paid with card `cardId`: validate, charge the card (the bank
- * shows it pending at once), then write the order and empty the cart in one transaction; mail a confirmation.
- * Returns the order number. Throws ShopError (nothing charged or written). */
+/** The cart's rows as stored (to give a cart back exactly when a charge is refused). */
+interface CartRow { sku: string; qty: number; added_at: string }
+
+/** Place the cart as an order shipped to `addressId`, paid with card `cardId`. Reserve first: in one immediate
+ * transaction take the cart (it is emptied) and write the order and its lines, its `authorization` empty while the
+ * bank answers; then charge the card (the bank shows it pending at once) and fill the authorization in. A refused
+ * charge removes the order and gives the cart back. So two checkouts of one cart at once make one order and one
+ * charge: the second finds the cart empty. Mails a confirmation. Returns the order number. Throws ShopError
+ * (nothing charged, nothing kept). */
 export async function placeOrder(user: User, addressText: string, cardText: string): Promise<string> {
   const ctx = shopContext();
-  const lines = cartOf(user.id);
-  if (!lines.length) throw new ShopError(ctx.t("Your cart is empty.", "Ihr Warenkorb ist leer."));
-  const address = /^\d{1,9}$/.test(addressText) ? addressesOf(user.id).find((a) => a.id === Number(addressText)) : undefined;
+  const empty = () => new ShopError(ctx.t("Your cart is empty.", "Ihr Warenkorb ist leer."));
+  if (!cartCount(user.id)) throw empty();
+  const addressId = idValue(addressText);
+  const address = addressId === null ? undefined : addressesOf(user.id).find((a) => a.id === addressId);
   if (!address) throw new ShopError(ctx.t("Choose a delivery address.", "Wählen Sie eine Lieferadresse."), "address");
-  const card = /^\d{1,9}$/.test(cardText) ? cardById(user.id, Number(cardText)) : undefined;
+  const cardId = idValue(cardText);
+  const card = cardId === null ? undefined : cardById(user.id, cardId);
   if (!card) throw new ShopError(ctx.t("Choose one of your saved cards.", "Wählen Sie eine gespeicherte Karte."), "card");
-  const subtotal = lines.reduce((s, l) => s + l.qty * l.price_cents, 0);
-  const shipping = shippingFor(subtotal);
-  const total = subtotal + shipping;
-  const number = newOrderNumber();
+  const now = ctx.now;
+  const carrier = CARRIERS[ctx.locale] ?? "UPS";
+  const shipped = `${addDays(now, 1).slice(0, 10)}T08:00:00`;
+  const delivered = `${addDays(now, 3).slice(0, 10)}T14:00:00`;
+  const taken = db().transaction(() => {
+    const lines = cartOf(user.id);
+    if (!lines.length) throw empty();
+    const rows = db().prepare("SELECT sku, qty, added_at FROM cart_items WHERE user_id = ?").all(user.id) as CartRow[];
+    const subtotal = lines.reduce((s, l) => s + l.qty * l.price_cents, 0);
+    const shipping = shippingFor(subtotal);
+    const number = newOrderNumber();
+    const info = db()
+      .prepare(
+        `INSERT INTO orders (order_number, user_id, placed_at, subtotal_cents, shipping_cents, total_cents, ship_name, ship_address, card_id,
+          authorization, carrier, tracking_number, shipped_at, delivered_at, gift_for, world_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, NULL)`,
+      )
+      .run(number, user.id, now, subtotal, shipping, subtotal + shipping, address.name, address.line, card.id, carrier, trackingNumber(carrier), shipped, delivered,
+        address.is_default ? null : address.name);
+    const id = Number(info.lastInsertRowid);
+    const add = db().prepare("INSERT INTO order_items (order_id, sku, product_id, name, variant, qty, price_cents) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    for (const l of lines) add.run(id, l.sku, l.product_id, l.title, l.label, l.qty, l.price_cents);
+    db().prepare("DELETE FROM cart_items WHERE user_id = ?").run(user.id);
+    return { id, number, lines, rows, subtotal, shipping, total: subtotal + shipping };
+  }).immediate();
+  const { number, lines, subtotal, shipping, total } = taken;
   let auth;
   try {
     auth = await chargeCard({ app: "shop", merchant: merchantOf(number), amount_cents: total, card_last4: card.last4, reference: number, category: "shopping",
       memo: `Shopwell order ${number}, ${lines.reduce((s, l) => s + l.qty, 0)} item(s)` });
   } catch (e) {
+    // Nothing was charged: drop the order and put the cart back as it was (added to whatever is in it now).
+    db().transaction(() => {
+      db().prepare("DELETE FROM order_items WHERE order_id = ?").run(taken.id);
+      db().prepare("DELETE FROM orders WHERE id = ? AND authorization IS NULL").run(taken.id);
+      const put = db().prepare(
+        "INSERT INTO cart_items (user_id, sku, qty, added_at) VALUES (?, ?, ?, ?) ON CONFLICT (user_id, sku) DO UPDATE SET qty = min(?, qty + excluded.qty)",
+      );
+      for (const r of taken.rows) put.run(user.id, r.sku, r.qty, r.added_at, MAX_QTY);
+    }).immediate();
     if (e instanceof PaymentDeclined) throw new ShopError(ctx.t(`Your card was declined: ${e.message}. Nothing was charged.`, `Ihre Karte wurde abgelehnt: ${e.message}. Es wurde nichts belastet.`), "card");
     throw e;
   }
-  const now = ctx.now;
-  const carrier = CARRIERS[ctx.locale] ?? "UPS";
-  const shipped = `${addDays(now, 1).slice(0, 10)}T08:00:00`;
-  const delivered = `${addDays(now, 3).slice(0, 10)}T14:00:00`;
-  db().transaction(() => {
-    const info = db()
-      .prepare(
-        `INSERT INTO orders (order_number, user_id, placed_at, subtotal_cents, shipping_cents, total_cents, ship_name, ship_address, card_id,
-          authorization, carrier, tracking_number, shipped_at, delivered_at, gift_for, world_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
-      )
-      .run(number, user.id, now, subtotal, shipping, total, address.name, address.line, card.id, auth.authorization, carrier, trackingNumber(carrier), shipped, delivered,
-        address.is_default ? null : address.name);
-    const add = db().prepare("INSERT INTO order_items (order_id, sku, product_id, name, variant, qty, price_cents) VALUES (?, ?, ?, ?, ?, ?, ?)");
-    for (const l of lines) add.run(info.lastInsertRowid, l.sku, l.product_id, l.title, l.label, l.qty, l.price_cents);
-    db().prepare("DELETE FROM cart_items WHERE user_id = ?").run(user.id);
-  })();
+  db().prepare("UPDATE orders SET authorization = ? WHERE id = ?").run(auth.authorization, taken.id);
   const first = user.full_name.split(" ")[0];
   await mail(user, ctx.t(`Your Shopwell order ${number} has been placed`, `Ihre Shopwell-Bestellung ${number} ist eingegangen`),
     ctx.t(
@@ -414,7 +438,7 @@ export function reorder(userId: number, number: string): number {
       if (have + i.qty > MAX_QTY) throw new ShopError(`You can buy up to ${MAX_QTY} of one item per order.`);
       db().prepare("INSERT INTO cart_items (user_id, sku, qty, added_at) VALUES (?, ?, ?, ?) ON CONFLICT (user_id, sku) DO UPDATE SET qty = qty + excluded.qty").run(userId, i.sku, i.qty, shopContext().now);
     }
-  })();
+  }).immediate();
   return items.length;
 }
 
@@ -428,30 +452,38 @@ export function returnRefusal(ctx: ShopContext, o: Order, itemId: number): strin
 }
 
 /** Return a delivered order line inside the window: refund qty x price to the order's card at once (refundCard,
- * reference = the RMA), record the return and mail the label. Returns the RMA. Throws ShopError (nothing refunded). */
+ * reference = the RMA), record the return and mail the label. Reserve first: the return row is written (its
+ * `authorization` empty) in the same immediate transaction that checks the line can still be returned, then the
+ * bank refunds, then the authorization is filled in; a refused refund removes the row. So one line is refunded
+ * once however often the form is posted. Returns the RMA. Throws ShopError (nothing refunded). */
 export async function returnItem(user: User, itemText: string, reason: string, commentText: string): Promise<{ rma: string; order: string }> {
   const ctx = shopContext();
-  if (!/^\d{1,9}$/.test(itemText)) throw new ShopError(ctx.t("Choose an item to return.", "Wählen Sie einen Artikel."), "item");
-  const item = db().prepare("SELECT i.* FROM order_items i JOIN orders o ON o.id = i.order_id WHERE i.id = ? AND o.user_id = ?").get(Number(itemText), user.id) as OrderItem | undefined;
+  const itemId = idValue(itemText);
+  if (itemId === null) throw new ShopError(ctx.t("Choose an item to return.", "Wählen Sie einen Artikel."), "item");
+  const item = db().prepare("SELECT i.* FROM order_items i JOIN orders o ON o.id = i.order_id WHERE i.id = ? AND o.user_id = ?").get(itemId, user.id) as OrderItem | undefined;
   if (!item) throw new ShopError(ctx.t("Choose an item to return.", "Wählen Sie einen Artikel."), "item");
   const o = db().prepare("SELECT * FROM orders WHERE id = ?").get(item.order_id) as Order;
-  if (!(reason in RETURN_REASONS)) throw new ShopError(ctx.t("Choose a reason for the return.", "Wählen Sie einen Rückgabegrund."), "reason");
+  if (!(reason in RETURN_REASONS) || !Object.prototype.hasOwnProperty.call(RETURN_REASONS, reason)) throw new ShopError(ctx.t("Choose a reason for the return.", "Wählen Sie einen Rückgabegrund."), "reason");
   const comment = commentText.trim();
   if (comment.length > 500) throw new ShopError(ctx.t("Comments are limited to 500 characters.", "Kommentare sind auf 500 Zeichen begrenzt."), "comment");
-  const refusal = returnRefusal(ctx, o, item.id);
-  if (refusal) throw new ShopError(refusal);
   const card = cardById(user.id, o.card_id);
   if (!card) throw new ShopError("The card of this order is no longer on file.");
   const refund = item.qty * item.price_cents;
   const rma = `RMA-${o.order_number.slice(3, 6)}${o.order_number.slice(7)}-${item.id}`;
+  db().transaction(() => {
+    const refusal = returnRefusal(ctx, o, item.id);
+    if (refusal) throw new ShopError(refusal);
+    db().prepare("INSERT INTO returns (rma, order_item_id, reason, comment, refund_cents, authorization, created_at) VALUES (?, ?, ?, ?, ?, '', ?)").run(rma, item.id, reason, comment || null, refund, ctx.now);
+  }).immediate();
   let auth;
   try {
     auth = await refundCard({ app: "shop", merchant: merchantOf(o.order_number), amount_cents: refund, card_last4: card.last4, reference: rma, category: "shopping", memo: `Return of ${item.name}` });
   } catch (e) {
+    db().prepare("DELETE FROM returns WHERE rma = ? AND authorization = ''").run(rma);
     if (e instanceof PaymentDeclined) throw new ShopError(ctx.t(`The refund could not be issued: ${e.message}. Nothing was changed.`, `Die Erstattung ist fehlgeschlagen: ${e.message}. Nichts wurde geändert.`));
     throw e;
   }
-  db().prepare("INSERT INTO returns (rma, order_item_id, reason, comment, refund_cents, authorization, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(rma, item.id, reason, comment || null, refund, auth.authorization, ctx.now);
+  db().prepare("UPDATE returns SET authorization = ? WHERE rma = ?").run(auth.authorization, rma);
   const first = user.full_name.split(" ")[0];
   await mail(user, ctx.t(`Your return ${rma} for order ${o.order_number}`, `Ihre Rücksendung ${rma} zu Bestellung ${o.order_number}`),
     ctx.t(
@@ -513,18 +545,24 @@ export function subscribe(userId: number, sku: string, weeksText: string, qtyTex
   const weeks = Number(weeksText);
   if (!/^\d$/.test(weeksText) || !(SUBSCRIBE_WEEKS as readonly number[]).includes(weeks)) throw new ShopError(ctx.t("Choose how often: every 2, 4, 6 or 8 weeks.", "Wählen Sie den Rhythmus: alle 2, 4, 6 oder 8 Wochen."), "weeks");
   const qty = quantity(qtyText || "1");
-  if (db().prepare("SELECT 1 FROM subscriptions WHERE user_id = ? AND sku = ? AND status = 'active'").get(userId, sku)) throw new ShopError(ctx.t("You already subscribe to this item.", "Sie haben diesen Artikel bereits abonniert."));
   const address = addressesOf(userId)[0];
   const card = cardsOf(userId)[0];
+  if (!address || !card) throw new ShopError(ctx.t("Add a delivery address and a card to your account first.", "Hinterlegen Sie zuerst eine Lieferadresse und eine Karte."));
   const price = Math.round((v.price_cents * (100 - SUBSCRIBE_DISCOUNT_PCT)) / 100);
-  const info = db()
-    .prepare("INSERT INTO subscriptions (user_id, sku, qty, every_weeks, price_cents, next_date, address_id, card_id, status, created_at, cancelled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, NULL)")
-    .run(userId, sku, qty, weeks, price, addDays(ctx.now, 7).slice(0, 10), address.id, card.id, ctx.now);
-  return subscriptionsOf(userId).find((s) => s.id === Number(info.lastInsertRowid))!;
+  // One active subscription per item: checked and written in one transaction.
+  const id = db().transaction(() => {
+    if (db().prepare("SELECT 1 FROM subscriptions WHERE user_id = ? AND sku = ? AND status = 'active'").get(userId, sku)) throw new ShopError(ctx.t("You already subscribe to this item.", "Sie haben diesen Artikel bereits abonniert."));
+    const info = db()
+      .prepare("INSERT INTO subscriptions (user_id, sku, qty, every_weeks, price_cents, next_date, address_id, card_id, status, created_at, cancelled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, NULL)")
+      .run(userId, sku, qty, weeks, price, addDays(ctx.now, 7).slice(0, 10), address.id, card.id, ctx.now);
+    return Number(info.lastInsertRowid);
+  }).immediate();
+  return subscriptionsOf(userId).find((s) => s.id === id)!;
 }
 
 export function cancelSubscription(userId: number, idText: string): void {
-  if (!/^\d{1,9}$/.test(idText)) throw new ShopError("That subscription doesn't exist.");
-  const res = db().prepare("UPDATE subscriptions SET status = 'cancelled', cancelled_at = ? WHERE id = ? AND user_id = ? AND status = 'active'").run(shopContext().now, Number(idText), userId);
+  const id = idValue(idText);
+  if (id === null) throw new ShopError("That subscription doesn't exist.");
+  const res = db().prepare("UPDATE subscriptions SET status = 'cancelled', cancelled_at = ? WHERE id = ? AND user_id = ? AND status = 'active'").run(shopContext().now, id, userId);
   if (!res.changes) throw new ShopError("That subscription doesn't exist or is already cancelled.");
 }

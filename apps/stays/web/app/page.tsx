@@ -7,6 +7,7 @@ import { stayContext } from "@/stays/lib/context";
 import { one, type SearchParams } from "@/stays/lib/params";
 import { plusDays } from "@/stays/lib/rates";
 import { cities, trips, tripState } from "@/stays/lib/stays";
+import { errorMessage } from "@persona/platform/http";
 
 export default async function Home({ searchParams }: { searchParams: SearchParams }) {
   const user = await requireUser();
@@ -25,7 +26,7 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
           <div className="bs-hero-in">
             <h1>Where to next, {first}?</h1>
             <p>Hotels, apartments and homes in {list.length} cities, most with free cancellation.</p>
-            {one(sp.error) ? <p className="bs-alert" role="alert">{one(sp.error)}</p> : null}
+            {errorMessage(sp) ? <p className="bs-alert" role="alert">{errorMessage(sp)}</p> : null}
             <SearchForm cities={list.map((c) => c.name)} city="" checkIn={plusDays(ctx.today, 14)} checkOut={plusDays(ctx.today, 17)} guests="2" />
           </div>
         </section>

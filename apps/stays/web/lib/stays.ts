@@ -1,5 +1,6 @@
 import { addSeconds } from "@persona/platform/clock";
 import { chargeCard, PaymentDeclined, refundCard } from "@persona/platform/payments";
+import { idValue } from "@persona/platform/http";
 import { randomInt } from "node:crypto";
 import { db } from "./db";
 import { stayContext } from "./context";
@@ -299,10 +300,22 @@ export interface BookRequest {
   request: string;
 }
 
+/** Bookings whose cancellation or change of dates is waiting for the card network (ids): a second one waits its
+ * turn. The one Node process serves every request, so this set and the transactions below see every request. */
+const BUSY = new Set<number>();
+
+/** Refuse a cancellation or change while the booking's own payment or another change is still under way. */
+function notBusy(t: Booking): void {
+  if (BUSY.has(t.id) || (t.payment === "pay_now" && !t.authorization)) throw new StayError("This booking is being updated. Reload the page in a moment and try again.");
+}
+
 /**
- * Book a stay with a card on file: validate, check the room is free every night, charge the card through the
- * card network (reference = the new confirmation number), then write the booking and its nights in one
- * transaction. Throws StayError (nothing charged, nothing written) on bad input, a full room or a declined card.
+ * Book a stay with a card on file. Validate, then reserve first: in one immediate transaction check the room is
+ * free every night and write the booking and its nights (the confirmation number drawn in the same transaction; the
+ * booking's `authorization` empty while the bank answers); then charge the card through the card network (reference
+ * = the confirmation) and fill the authorization in. A refused charge removes the booking and frees its nights. So
+ * of two bookings racing for a room's last unit one gets it, and one card authorisation is made per booking. Throws
+ * StayError (nothing charged, nothing kept) on bad input, a full room or a declined card.
  */
 export async function book(userId: number, r: BookRequest): Promise<string> {
   const ctx = stayContext();
@@ -310,18 +323,40 @@ export async function book(userId: number, r: BookRequest): Promise<string> {
   if (!p) throw new StayError("That property doesn't exist.");
   const city = cityById(p.city_id)!;
   const q = checkStay(r.checkIn, r.checkOut, r.guests, ctx.today);
-  const room = /^\d{1,9}$/.test(r.room) ? roomById(Number(r.room)) : undefined;
+  const roomId = idValue(r.room);
+  const room = roomId === null ? undefined : roomById(roomId);
   if (!room || room.property_id !== p.id) throw new StayError("Choose a room.", "room");
   if (room.sleeps < q.guests) throw new StayError(`${room.name} sleeps up to ${room.sleeps}.`, "guests");
   if (!plansOf(p).includes(r.plan)) throw new StayError("Choose a rate.", "plan");
-  const card = cardsOf(userId).find((c) => String(c.id) === r.card);
+  const cardId = idValue(r.card);
+  const card = cardsOf(userId).find((c) => c.id === cardId);
   if (!card) throw new StayError("Choose a card on file.", "card");
   const request = r.request.trim();
   if (request.length > 500) throw new StayError("Special requests are limited to 500 characters.", "request");
-  if (freeUnits(room, q.checkIn, q.checkOut) < 1) throw new StayError("Sorry, that room is no longer available for your dates.");
+  const gone = () => new StayError("Sorry, that room is no longer available for your dates.");
+  if (freeUnits(room, q.checkIn, q.checkOut) < 1) throw gone();
   const price = quote(priceInputs(p, room, city), q.checkIn, q.checkOut, r.plan);
   const cur = ctx.cityCurrency(city.name);
-  const confirmation = newConfirmation();
+  const now = ctx.now;
+  const held = db().transaction(() => {
+    if (freeUnits(room, q.checkIn, q.checkOut) < 1) throw gone();
+    const confirmation = newConfirmation();
+    const info = db()
+      .prepare(
+        `INSERT INTO bookings (confirmation, user_id, property_id, room_id, check_in, check_out, nights, guests, rate_plan,
+          nightly_cents, subtotal_cents, taxes_cents, fees_cents, total_cents, payment, card_id, authorization, paid_at,
+          status, cancel_until, booked_at, cancelled_at, refund_cents, cancel_fee_cents, special_request, folio, world_ref)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pay_now', ?, NULL, ?, 'confirmed', ?, ?, NULL, 0, 0, ?, NULL, NULL)`,
+      )
+      .run(confirmation, userId, p.id, room.id, q.checkIn, q.checkOut, price.nights.length, q.guests, r.plan, price.nightly_cents,
+        price.subtotal_cents, price.taxes_cents, price.fees_cents, price.total_cents, card.id, now,
+        cancelDeadline(q.checkIn, city.zone, ctx.timezone, r.plan), now, request || null);
+    const id = Number(info.lastInsertRowid);
+    const night = db().prepare("INSERT INTO booking_nights (booking_id, night, room_id) VALUES (?, ?, ?)");
+    for (const n of stayNights(q.checkIn, q.checkOut)) night.run(id, n, room.id);
+    return { id, confirmation };
+  }).immediate();
+  const { confirmation } = held;
   let auth;
   try {
     auth = await chargeCard({
@@ -334,31 +369,15 @@ export async function book(userId: number, r: BookRequest): Promise<string> {
       memo: `${p.name}, ${q.checkIn} to ${q.checkOut}, ${price.nights.length} night${price.nights.length === 1 ? "" : "s"}`,
     });
   } catch (e) {
+    // Nothing was charged: the booking goes and its nights are free again.
+    db().transaction(() => {
+      db().prepare("DELETE FROM booking_nights WHERE booking_id = ?").run(held.id);
+      db().prepare("DELETE FROM bookings WHERE id = ? AND authorization IS NULL").run(held.id);
+    }).immediate();
     if (e instanceof PaymentDeclined) throw new StayError(`Your card was declined: ${e.message}`, "card");
     throw e;
   }
-  const now = stayContext().now;
-  const write = db().transaction(() => {
-    if (freeUnits(room, q.checkIn, q.checkOut) < 1) return false;
-    const info = db()
-      .prepare(
-        `INSERT INTO bookings (confirmation, user_id, property_id, room_id, check_in, check_out, nights, guests, rate_plan,
-          nightly_cents, subtotal_cents, taxes_cents, fees_cents, total_cents, payment, card_id, authorization, paid_at,
-          status, cancel_until, booked_at, cancelled_at, refund_cents, cancel_fee_cents, special_request, folio, world_ref)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pay_now', ?, ?, ?, 'confirmed', ?, ?, NULL, 0, 0, ?, NULL, NULL)`,
-      )
-      .run(confirmation, userId, p.id, room.id, q.checkIn, q.checkOut, price.nights.length, q.guests, r.plan, price.nightly_cents,
-        price.subtotal_cents, price.taxes_cents, price.fees_cents, price.total_cents, card.id, auth.authorization, now,
-        cancelDeadline(q.checkIn, city.zone, ctx.timezone, r.plan), now, request || null);
-    const night = db().prepare("INSERT INTO booking_nights (booking_id, night, room_id) VALUES (?, ?, ?)");
-    for (const n of stayNights(q.checkIn, q.checkOut)) night.run(info.lastInsertRowid, n, room.id);
-    return true;
-  });
-  if (!write()) {
-    // Someone took the last room while the card was authorised: give the money back.
-    await refundCard({ app: "stays", merchant: merchantOf(p.name), amount_cents: ctx.toCard(price.total_cents, cur), card_last4: card.last4, reference: confirmation, category: "travel", memo: "room no longer available" });
-    throw new StayError("Sorry, that room was just booked by someone else; your card was not charged.");
-  }
+  db().prepare("UPDATE bookings SET authorization = ? WHERE id = ?").run(auth.authorization, held.id);
   await mailBooked(ctx, trip(userId, confirmation)!, card.label);
   return confirmation;
 }
@@ -375,42 +394,53 @@ export function cancelTerms(t: Booking, now: string): { free: boolean; refund_ce
 /**
  * Cancel an upcoming booking. Inside the free-cancellation window a prepaid booking is refunded in full
  * (refundCard, reference = the confirmation); outside it nothing is refunded (a pay-at-property booking is
- * charged its first night). The nights are released. Throws StayError when the booking can't be cancelled.
+ * charged its first night). Reserve first: one immediate transaction checks the booking can be cancelled and marks
+ * it cancelled with its refund and fee (its nights stay held); then the card network moves the money; then the
+ * nights are released. A refusal puts the booking back as it was. So a cancellation posted twice at once refunds
+ * once: the second finds the booking cancelled. Throws StayError when the booking can't be cancelled.
  */
 export async function cancel(userId: number, confirmation: string): Promise<{ free: boolean; refund_cents: number; fee_cents: number }> {
   const ctx = stayContext();
-  const t = trip(userId, confirmation);
-  if (!t) throw new StayError("That booking doesn't exist.");
-  if (t.status === "cancelled") throw new StayError("This booking is already cancelled.");
-  if (t.check_in <= ctx.today) throw new StayError("This stay has already started and can't be cancelled online.");
-  const terms = cancelTerms(t, ctx.now);
-  const card = db().prepare("SELECT * FROM cards WHERE id = ?").get(t.card_id) as Card;
-  const cur = ctx.cityCurrency(t.city);
-  try {
-    if (terms.refund_cents > 0) {
-      // The bank refunds at most what was charged under a reference: the booking's first charge under the
-      // confirmation, what a change of dates added on top under `<confirmation>-R`.
-      const first = (db().prepare("SELECT old_total_cents FROM booking_changes WHERE booking_id = ? ORDER BY id LIMIT 1").get(t.id) as { old_total_cents: number } | undefined)?.old_total_cents ?? t.total_cents;
-      const main = Math.min(first, terms.refund_cents);
-      await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: ctx.toCard(main, cur), card_last4: card.last4, reference: t.confirmation, category: "travel", memo: `cancelled ${t.check_in} to ${t.check_out}` });
-      if (terms.refund_cents > main) {
-        await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: ctx.toCard(terms.refund_cents - main, cur), card_last4: card.last4, reference: `${t.confirmation}-R`, category: "travel", memo: `cancelled ${t.check_in} to ${t.check_out}: changed dates` });
-      }
-    }
-    if (terms.fee_cents > 0) {
-      await chargeCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: ctx.toCard(terms.fee_cents, cur), card_last4: card.last4, reference: `${t.confirmation}-X`, category: "travel", memo: "late cancellation: first night" });
-    }
-  } catch (e) {
-    if (e instanceof PaymentDeclined) throw new StayError(`The card network refused: ${e.message}. The booking is unchanged.`);
-    throw e;
-  }
-  const now = stayContext().now;
-  db().transaction(() => {
+  const now = ctx.now;
+  const { t, terms } = db().transaction(() => {
+    const t = trip(userId, confirmation);
+    if (!t) throw new StayError("That booking doesn't exist.");
+    if (t.status === "cancelled") throw new StayError("This booking is already cancelled.");
+    if (t.check_in <= ctx.today) throw new StayError("This stay has already started and can't be cancelled online.");
+    notBusy(t);
+    const terms = cancelTerms(t, now);
     db().prepare("UPDATE bookings SET status = 'cancelled', cancelled_at = ?, refund_cents = ?, cancel_fee_cents = ? WHERE id = ?").run(now, terms.refund_cents, terms.fee_cents, t.id);
+    BUSY.add(t.id);
+    return { t, terms };
+  }).immediate();
+  try {
+    const card = db().prepare("SELECT * FROM cards WHERE id = ?").get(t.card_id) as Card;
+    const cur = ctx.cityCurrency(t.city);
+    try {
+      if (terms.refund_cents > 0) {
+        // The bank refunds at most what was charged under a reference: the booking's first charge under the
+        // confirmation, what a change of dates added on top under `<confirmation>-R`.
+        const first = (db().prepare("SELECT old_total_cents FROM booking_changes WHERE booking_id = ? ORDER BY id LIMIT 1").get(t.id) as { old_total_cents: number } | undefined)?.old_total_cents ?? t.total_cents;
+        const main = Math.min(first, terms.refund_cents);
+        await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: ctx.toCard(main, cur), card_last4: card.last4, reference: t.confirmation, category: "travel", memo: `cancelled ${t.check_in} to ${t.check_out}` });
+        if (terms.refund_cents > main) {
+          await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: ctx.toCard(terms.refund_cents - main, cur), card_last4: card.last4, reference: `${t.confirmation}-R`, category: "travel", memo: `cancelled ${t.check_in} to ${t.check_out}: changed dates` });
+        }
+      }
+      if (terms.fee_cents > 0) {
+        await chargeCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: ctx.toCard(terms.fee_cents, cur), card_last4: card.last4, reference: `${t.confirmation}-X`, category: "travel", memo: "late cancellation: first night" });
+      }
+    } catch (e) {
+      db().prepare("UPDATE bookings SET status = ?, cancelled_at = ?, refund_cents = ?, cancel_fee_cents = ? WHERE id = ?").run(t.status, t.cancelled_at, t.refund_cents, t.cancel_fee_cents, t.id);
+      if (e instanceof PaymentDeclined) throw new StayError(`The card network refused: ${e.message}. The booking is unchanged.`);
+      throw e;
+    }
     db().prepare("DELETE FROM booking_nights WHERE booking_id = ?").run(t.id);
-  })();
-  await mailCancelled(ctx, t, terms, card.label);
-  return terms;
+    await mailCancelled(ctx, t, terms, card.label);
+    return terms;
+  } finally {
+    BUSY.delete(t.id);
+  }
 }
 
 /** Whether the dates of `t` can be changed at `now` (local, persona zone): only an upcoming, confirmed booking
@@ -442,60 +472,79 @@ export interface ChangeResult {
  * new night (the booking's own nights don't count against it; the last room can't be double-booked). A prepaid
  * booking's difference is charged or refunded through the card network under `<confirmation>-C<n>`; a
  * pay-at-property booking only changes what the property will charge. Prices are in the city's currency; the card
- * network is asked for the card's currency at the reference rate (`ctx.toCard`). Writes the booking, its nights and a
- * `booking_changes` row in one transaction and mails the new dates. Throws StayError (nothing charged or written).
+ * network is asked for the card's currency at the reference rate (`ctx.toCard`). Reserve first: one immediate
+ * transaction checks the new nights, holds them beside the old ones, writes the new dates and prices and a
+ * `booking_changes` row; then the card network moves the difference; then the old nights are released (a refusal
+ * puts the booking back as it was and releases the new ones instead). Mails the new dates. Throws StayError
+ * (nothing charged or kept).
  */
 export async function changeDates(userId: number, confirmation: string, checkIn: string, checkOut: string): Promise<ChangeResult> {
   const ctx = stayContext();
-  const t = trip(userId, confirmation);
-  if (!t) throw new StayError("That booking doesn't exist.");
-  const terms = changeTerms(t, ctx.now, ctx.today);
-  if (!terms.allowed) throw new StayError(terms.reason);
-  const q = checkStay(checkIn, checkOut, String(t.guests), ctx.today);
-  if (q.checkIn === t.check_in && q.checkOut === t.check_out) throw new StayError("Those are already the dates of this booking.", "checkin");
-  const p = propertyById(t.property_id)!;
-  const city = cityById(p.city_id)!;
-  const room = roomById(t.room_id)!;
-  if (freeUnits(room, q.checkIn, q.checkOut, t.id) < 1) throw new StayError(`Sorry, the ${room.name} isn't available for all of those nights. Your booking is unchanged.`);
-  const price = quote(priceInputs(p, room, city), q.checkIn, q.checkOut, t.rate_plan);
-  const diff = price.total_cents - t.total_cents;
-  const n = 1 + (db().prepare("SELECT COUNT(*) AS n FROM booking_changes WHERE booking_id = ?").get(t.id) as { n: number }).n;
-  const reference = `${t.confirmation}-C${n}`;
-  const card = db().prepare("SELECT * FROM cards WHERE id = ?").get(t.card_id) as Card;
-  const memo = `new dates ${q.checkIn} to ${q.checkOut} (were ${t.check_in} to ${t.check_out})`;
-  const cur = ctx.cityCurrency(city.name);
-  const moved = ctx.toCard(Math.abs(diff), cur);
-  let authorization: string | null = null;
-  const prepaid = t.payment === "pay_now";
-  try {
-    if (prepaid && diff > 0) authorization = (await chargeCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: moved, card_last4: card.last4, reference, category: "travel", memo })).authorization;
-    if (prepaid && diff < 0) authorization = (await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: moved, card_last4: card.last4, reference, category: "travel", memo })).authorization;
-  } catch (e) {
-    if (e instanceof PaymentDeclined) throw new StayError(`Your card was declined: ${e.message}. Your booking is unchanged.`, "card");
-    throw e;
-  }
   const now = ctx.now;
-  const ok = db().transaction(() => {
-    if (freeUnits(room, q.checkIn, q.checkOut, t.id) < 1) return false;
-    db().prepare("DELETE FROM booking_nights WHERE booking_id = ?").run(t.id);
+  const r = db().transaction(() => {
+    const t = trip(userId, confirmation);
+    if (!t) throw new StayError("That booking doesn't exist.");
+    const terms = changeTerms(t, now, ctx.today);
+    if (!terms.allowed) throw new StayError(terms.reason);
+    const q = checkStay(checkIn, checkOut, String(t.guests), ctx.today);
+    if (q.checkIn === t.check_in && q.checkOut === t.check_out) throw new StayError("Those are already the dates of this booking.", "checkin");
+    notBusy(t);
+    const p = propertyById(t.property_id)!;
+    const city = cityById(p.city_id)!;
+    const room = roomById(t.room_id)!;
+    if (freeUnits(room, q.checkIn, q.checkOut, t.id) < 1) throw new StayError(`Sorry, the ${room.name} isn't available for all of those nights. Your booking is unchanged.`);
+    const price = quote(priceInputs(p, room, city), q.checkIn, q.checkOut, t.rate_plan);
+    const diff = price.total_cents - t.total_cents;
+    const n = 1 + (db().prepare("SELECT COUNT(*) AS n FROM booking_changes WHERE booking_id = ?").get(t.id) as { n: number }).n;
+    const reference = `${t.confirmation}-C${n}`;
+    const oldNights = new Set(stayNights(t.check_in, t.check_out));
+    const newNights = stayNights(q.checkIn, q.checkOut);
+    const added = newNights.filter((d) => !oldNights.has(d));
+    const released = [...oldNights].filter((d) => !newNights.includes(d));
     const night = db().prepare("INSERT INTO booking_nights (booking_id, night, room_id) VALUES (?, ?, ?)");
-    for (const d of stayNights(q.checkIn, q.checkOut)) night.run(t.id, d, room.id);
+    for (const d of added) night.run(t.id, d, room.id);
     db().prepare(`UPDATE bookings SET check_in = ?, check_out = ?, nights = ?, nightly_cents = ?, subtotal_cents = ?, taxes_cents = ?, fees_cents = ?,
       total_cents = ?, cancel_until = ? WHERE id = ?`).run(q.checkIn, q.checkOut, price.nights.length, price.nightly_cents, price.subtotal_cents,
       price.taxes_cents, price.fees_cents, price.total_cents, cancelDeadline(q.checkIn, city.zone, ctx.timezone, t.rate_plan), t.id);
-    db().prepare(`INSERT INTO booking_changes (booking_id, old_check_in, old_check_out, new_check_in, new_check_out, old_total_cents, new_total_cents,
-      difference_cents, reference, authorization, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(t.id, t.check_in, t.check_out, q.checkIn,
-      q.checkOut, t.total_cents, price.total_cents, diff, reference, authorization, now);
-    return true;
-  })();
-  if (!ok) {
-    // The last room went while the card network answered: put the money back where it was.
-    if (prepaid && diff > 0) await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: moved, card_last4: card.last4, reference, category: "travel", memo: "dates no longer available" });
-    if (prepaid && diff < 0) await chargeCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: moved, card_last4: card.last4, reference: `${reference}-V`, category: "travel", memo: "dates no longer available" });
-    throw new StayError("Sorry, those nights were just booked by someone else. Your booking is unchanged.");
+    const change = Number(db().prepare(`INSERT INTO booking_changes (booking_id, old_check_in, old_check_out, new_check_in, new_check_out, old_total_cents, new_total_cents,
+      difference_cents, reference, authorization, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`).run(t.id, t.check_in, t.check_out, q.checkIn,
+      q.checkOut, t.total_cents, price.total_cents, diff, reference, now).lastInsertRowid);
+    BUSY.add(t.id);
+    return { t, q, room, price, diff, n, reference, added, released, change, cur: ctx.cityCurrency(city.name) };
+  }).immediate();
+  const { t, q, diff, reference } = r;
+  try {
+    const card = db().prepare("SELECT * FROM cards WHERE id = ?").get(t.card_id) as Card;
+    const memo = `new dates ${q.checkIn} to ${q.checkOut} (were ${t.check_in} to ${t.check_out})`;
+    const moved = ctx.toCard(Math.abs(diff), r.cur);
+    let authorization: string | null = null;
+    const prepaid = t.payment === "pay_now";
+    try {
+      if (prepaid && diff > 0) authorization = (await chargeCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: moved, card_last4: card.last4, reference, category: "travel", memo })).authorization;
+      if (prepaid && diff < 0) authorization = (await refundCard({ app: "stays", merchant: merchantOf(t.property_name), amount_cents: moved, card_last4: card.last4, reference, category: "travel", memo })).authorization;
+    } catch (e) {
+      // Nothing moved: the booking gets its old dates and prices back, the new nights go.
+      db().transaction(() => {
+        const drop = db().prepare("DELETE FROM booking_nights WHERE booking_id = ? AND night = ?");
+        for (const d of r.added) drop.run(t.id, d);
+        db().prepare(`UPDATE bookings SET check_in = ?, check_out = ?, nights = ?, nightly_cents = ?, subtotal_cents = ?, taxes_cents = ?, fees_cents = ?,
+          total_cents = ?, cancel_until = ? WHERE id = ?`).run(t.check_in, t.check_out, t.nights, t.nightly_cents, t.subtotal_cents, t.taxes_cents, t.fees_cents,
+          t.total_cents, t.cancel_until, t.id);
+        db().prepare("DELETE FROM booking_changes WHERE id = ?").run(r.change);
+      }).immediate();
+      if (e instanceof PaymentDeclined) throw new StayError(`Your card was declined: ${e.message}. Your booking is unchanged.`, "card");
+      throw e;
+    }
+    db().transaction(() => {
+      const drop = db().prepare("DELETE FROM booking_nights WHERE booking_id = ? AND night = ?");
+      for (const d of r.released) drop.run(t.id, d);
+      db().prepare("UPDATE booking_changes SET authorization = ? WHERE id = ?").run(authorization, r.change);
+    }).immediate();
+    await mailChanged(ctx, trip(userId, confirmation)!, { check_in: t.check_in, check_out: t.check_out }, diff, card.label, r.n);
+    return { difference_cents: diff, total_cents: r.price.total_cents, reference };
+  } finally {
+    BUSY.delete(t.id);
   }
-  await mailChanged(ctx, trip(userId, confirmation)!, { check_in: t.check_in, check_out: t.check_out }, diff, card.label, n);
-  return { difference_cents: diff, total_cents: price.total_cents, reference };
 }
 
 export interface ChangeRow {

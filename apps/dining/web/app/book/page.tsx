@@ -5,6 +5,8 @@ import { Alert, Shell, signedIn } from "@/dining/components/Shell";
 import { diningContext } from "@/dining/lib/context";
 import { one, type SearchParams } from "@/dining/lib/params";
 import { cards, isDay, isTime, MAX_REQUEST, restaurantBySlug } from "@/dining/lib/tabletime";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Complete your reservation" };
 
@@ -23,7 +25,7 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
       <div className="tt-book">
         <section className="tt-box">
           <h1>You&apos;re almost done!</h1>
-          <Alert error={one(sp.error)} />
+          <Alert error={errorMessage(sp)} />
           <div className="tt-book-head">
             <Photo palette={r.palette} motif={r.motif} label={r.name} height={80} />
             <div>
@@ -33,6 +35,7 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
             </div>
           </div>
           <form action="/api/reservations" method="post" className="tt-form" data-testid="book-form">
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <input type="hidden" name="r" value={r.slug} />
             <input type="hidden" name="date" value={day} />
             <input type="hidden" name="time" value={time} />

@@ -4,6 +4,7 @@ import { Photo } from "@/dining/components/Photo";
 import { Alert, Shell, signedIn } from "@/dining/components/Shell";
 import { one, type SearchParams } from "@/dining/lib/params";
 import { bandText, favourites } from "@/dining/lib/tabletime";
+import { errorMessage } from "@persona/platform/http";
 
 export const metadata = { title: "Saved restaurants" };
 
@@ -14,7 +15,7 @@ export default async function Favorites({ searchParams }: { searchParams: Search
   return (
     <Shell user={user} current="/favorites">
       <h1>Saved restaurants</h1>
-      <Alert error={one(sp.error)} />
+      <Alert error={errorMessage(sp)} />
       {saved.length === 0 ? <p className="tt-empty">Tap ♡ Save on a restaurant to keep it here.</p> : null}
       <div className="tt-grid">
         {saved.map((r) => (

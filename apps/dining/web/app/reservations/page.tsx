@@ -4,6 +4,7 @@ import { Alert, Shell, signedIn } from "@/dining/components/Shell";
 import { diningContext } from "@/dining/lib/context";
 import { one, type SearchParams } from "@/dining/lib/params";
 import { isUpcoming, reservationsOf } from "@/dining/lib/tabletime";
+import { errorMessage } from "@persona/platform/http";
 
 export const metadata = { title: "Reservations" };
 
@@ -20,7 +21,7 @@ export default async function Reservations({ searchParams }: { searchParams: Sea
   return (
     <Shell user={user} current="/reservations">
       <h1>Reservations</h1>
-      <Alert error={one(sp.error)} />
+      <Alert error={errorMessage(sp)} />
       <nav className="tt-tabs">
         <Link href="/reservations" className={tab === "upcoming" ? "tt-on" : ""}>Upcoming ({upcoming.length})</Link>
         <Link href="/reservations?tab=past" className={tab === "past" ? "tt-on" : ""}>Past ({past.length})</Link>

@@ -3,6 +3,8 @@ import { Footer, Header } from "@/shop/components/Brand";
 import { shell } from "@/shop/lib/page";
 import { one, type SearchParams } from "@/shop/lib/params";
 import { addressesOf, cardsOf } from "@/shop/lib/shop";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Your account" };
 
@@ -15,7 +17,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page" style={{ maxWidth: 980 }}>
         <h1>{t("Your account", "Mein Konto")}</h1>
-        {one(sp.error) ? <p className="sw-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="sw-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
         {one(sp.saved) ? <p className="sw-note" data-testid="saved">{t("Address saved.", "Adresse gespeichert.")}</p> : null}
         <div className="sw-tiles" style={{ marginBottom: 14 }}>
           <Link href="/orders" className="sw-tile">{t("Your orders", "Ihre Bestellungen")}</Link>
@@ -31,9 +33,10 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
           {addressesOf(user.id).map((a) => (
             <p key={a.id} data-testid="saved-address" data-name={a.name} data-line={a.line}><b>{a.name}</b> ({a.label}){a.is_default ? ` · ${t("Default", "Standard")}` : ""}<br />{a.line}</p>
           ))}
-          <details id="new-address" open={!!one(sp.error)}>
+          <details id="new-address" open={!!errorMessage(sp)}>
             <summary className="sw-link">{t("Add an address", "Adresse hinzufügen")}</summary>
             <form action="/api/addresses" method="post" className="sw-form" style={{ maxWidth: 460, marginTop: 8 }} data-testid="address-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <input type="hidden" name="back" value={one(sp.back) === "/checkout" ? "/checkout" : "/account"} />
               <label>{t("Full name", "Vollständiger Name")}<input name="name" required maxLength={80} /></label>
               <label>{t("Street and number", "Straße und Hausnummer")}<input name="street" required maxLength={100} /></label>

@@ -4,6 +4,7 @@ import { Picture } from "@/shop/components/Product";
 import { shell } from "@/shop/lib/page";
 import { one, type SearchParams } from "@/shop/lib/params";
 import { cartOf, FREE_SHIPPING_FROM_CENTS, shippingFor } from "@/shop/lib/shop";
+import { errorMessage } from "@persona/platform/http";
 
 export const metadata = { title: "Cart" };
 
@@ -18,7 +19,7 @@ export default async function CartPage({ searchParams }: { searchParams: SearchP
     <>
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page">
-        {one(sp.error) ? <p className="sw-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="sw-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
         {one(sp.added) ? <p className="sw-note" data-testid="added">{t("Added to your cart.", "In den Warenkorb gelegt.")}</p> : null}
         {one(sp.reordered) ? <p className="sw-note" data-testid="reordered">{t("The items of that order are in your cart again.", "Die Artikel dieser Bestellung liegen wieder im Warenkorb.")}</p> : null}
         <div className="sw-two-col">

@@ -5,6 +5,8 @@ import { shell } from "@/shop/lib/page";
 import { one, type SearchParams } from "@/shop/lib/params";
 import { addressesOf, cardsOf, cartOf, shippingFor } from "@/shop/lib/shop";
 import { addDays } from "@persona/platform/clock";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Checkout" };
 
@@ -13,7 +15,7 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
   const t = ctx.t;
   const sp = await searchParams;
   const lines = cartOf(user.id);
-  if (!lines.length && !one(sp.error)) redirect("/cart");
+  if (!lines.length && !errorMessage(sp)) redirect("/cart");
   const addresses = addressesOf(user.id);
   const cards = cardsOf(user.id);
   const subtotal = lines.reduce((s, l) => s + l.qty * l.price_cents, 0);
@@ -25,8 +27,9 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page">
         <h1>{t("Checkout", "Kasse")}</h1>
-        {one(sp.error) ? <p className="sw-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="sw-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
         <form action="/api/orders" method="post" className="sw-two-col" data-testid="checkout-form">
+          <input type="hidden" name="_idem" value={idempotencyToken()} />
           <div>
             <section className="sw-panel">
               <h2 style={{ marginTop: 0 }}>1 · {t("Delivery address", "Lieferadresse")}</h2>

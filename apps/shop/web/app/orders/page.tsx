@@ -4,6 +4,8 @@ import { statusText } from "@/shop/components/OrderBits";
 import { shell } from "@/shop/lib/page";
 import { one, type SearchParams } from "@/shop/lib/params";
 import { itemsOf, orderYears, ordersOf, trackingOf } from "@/shop/lib/shop";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 const PER_PAGE = 20;
 
@@ -25,7 +27,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page" style={{ maxWidth: 980 }}>
         <h1>{t("Your orders", "Ihre Bestellungen")}</h1>
-        {one(sp.error) ? <p className="sw-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="sw-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
         <nav className="sw-tabs" aria-label={t("Years", "Jahre")}>
           <Link href="/orders" className={!year ? "is-active" : ""}>{t("All orders", "Alle Bestellungen")}</Link>
           {years.map((y) => <Link key={y} href={`/orders?year=${y}`} className={y === year ? "is-active" : ""} data-testid="year-tab">{y}</Link>)}
@@ -49,6 +51,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
                   <p key={i.id} style={{ margin: "3px 0" }}>{i.qty > 1 ? `${i.qty} × ` : ""}<Link href={`/p/${i.slug}`}>{i.name}</Link>{i.variant ? <span className="sw-muted"> · {i.variant}</span> : null}</p>
                 ))}
                 <form action="/api/reorder" method="post" style={{ marginTop: 8 }}>
+                  <input type="hidden" name="_idem" value={idempotencyToken()} />
                   <input type="hidden" name="order" value={o.order_number} />
                   <button type="submit" className="sw-btn-2">{t("Buy it again", "Erneut kaufen")}</button>
                 </form>

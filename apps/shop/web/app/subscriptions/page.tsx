@@ -4,6 +4,8 @@ import { shell } from "@/shop/lib/page";
 import { one, type SearchParams } from "@/shop/lib/params";
 import { popular, subscriptionsOf } from "@/shop/lib/shop";
 import { ProductCard } from "@/shop/components/Product";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Subscribe & Save" };
 
@@ -17,7 +19,7 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page" style={{ maxWidth: 980 }}>
         <h1>{t("Subscribe & Save", "Spar-Abo")}</h1>
-        {one(sp.error) ? <p className="sw-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="sw-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
         {one(sp.subscribed) ? <p className="sw-note" data-testid="subscribed">{t("You're subscribed. We'll charge your card when each delivery ships.", "Abo eingerichtet. Ihre Karte wird beim Versand jeder Lieferung belastet.")}</p> : null}
         {one(sp.cancelled) ? <p className="sw-note">{t("Subscription cancelled.", "Abo gekündigt.")}</p> : null}
         <div className="sw-panel">
@@ -31,6 +33,7 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
               </div>
               {s.status === "active" ? (
                 <form action="/api/subscriptions" method="post">
+                  <input type="hidden" name="_idem" value={idempotencyToken()} />
                   <input type="hidden" name="action" value="cancel" /><input type="hidden" name="id" value={s.id} />
                   <button type="submit" className="sw-btn-2">{t("Cancel subscription", "Abo kündigen")}</button>
                 </form>

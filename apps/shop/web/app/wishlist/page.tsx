@@ -4,6 +4,7 @@ import { Picture, Stars } from "@/shop/components/Product";
 import { shell } from "@/shop/lib/page";
 import { one, type SearchParams } from "@/shop/lib/params";
 import { variantsOf, wishlistOf } from "@/shop/lib/shop";
+import { errorMessage } from "@persona/platform/http";
 
 export const metadata = { title: "Wish list" };
 
@@ -17,7 +18,7 @@ export default async function WishlistPage({ searchParams }: { searchParams: Sea
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page" style={{ maxWidth: 980 }}>
         <h1>{t("Your wish list", "Ihr Wunschzettel")}</h1>
-        {one(sp.error) ? <p className="sw-alert" role="alert">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="sw-alert" role="alert">{errorMessage(sp)}</p> : null}
         <div className="sw-panel">
           {list.length === 0 ? <p className="sw-empty">{t("Nothing here yet. Add products from their page.", "Noch leer. Fügen Sie Produkte auf ihrer Seite hinzu.")}</p> : null}
           {list.map((p) => {

@@ -8,6 +8,8 @@ import { stayContext } from "@/stays/lib/context";
 import { one, type SearchParams } from "@/stays/lib/params";
 import { cancelDeadline, quote } from "@/stays/lib/rates";
 import { cardsOf, checkStay, cityById, freeUnits, plansOf, priceInputs, propertyBySlug, roomById, StayError } from "@/stays/lib/stays";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Review and pay" };
 
@@ -61,12 +63,13 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
       <main className="bs-page bs-checkout">
         <section>
           <h1>Review and pay</h1>
-          {one(sp.error) ? (
+          {errorMessage(sp) ? (
             <p className="bs-alert" role="alert" data-testid="book-error">
-              {one(sp.error)}
+              {errorMessage(sp)}
             </p>
           ) : null}
           <form action="/api/bookings" method="post" className="bs-form" data-testid="book-form">
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             {[["p", p.slug], ["room", String(room.id)], ["plan", plan], ["checkin", q.checkIn], ["checkout", q.checkOut], ["guests", String(q.guests)]].map(([k, v]) => (
               <input key={k} type="hidden" name={k} value={v} />
             ))}

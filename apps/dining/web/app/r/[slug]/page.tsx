@@ -7,6 +7,7 @@ import { diningContext } from "@/dining/lib/context";
 import { searchDefaults } from "@/dining/lib/defaults";
 import { one, type SearchParams } from "@/dining/lib/params";
 import { availableTimes, bandText, hoursOf, isFavourite, isUpcoming, menuOf, reservationsOf, restaurantBySlug, reviewsOf, weekday } from "@/dining/lib/tabletime";
+import { errorMessage } from "@persona/platform/http";
 
 const DAY_NAMES: Record<string, string> = { mon: "Mon", tue: "Tue", wed: "Wed", thu: "Thu", fri: "Fri", sat: "Sat", sun: "Sun" };
 
@@ -47,7 +48,7 @@ export default async function RestaurantPage({ params, searchParams }: { params:
       <div className="tt-rest-hero">
         <Photo palette={r.palette} motif={r.motif} label={`${r.name} dining room`} height={220} />
       </div>
-      <Alert error={one(sp.error)} notice={one(sp.saved) === "1" ? "Saved to your restaurants." : one(sp.saved) === "0" ? "Removed from your saved restaurants." : ""} />
+      <Alert error={errorMessage(sp)} notice={one(sp.saved) === "1" ? "Saved to your restaurants." : one(sp.saved) === "0" ? "Removed from your saved restaurants." : ""} />
       <div className="tt-rest">
         <article>
           <div className="tt-rest-head">

@@ -5,6 +5,8 @@ import { Alert, Shell, signedIn } from "@/dining/components/Shell";
 import { diningContext } from "@/dining/lib/context";
 import { one, type SearchParams } from "@/dining/lib/params";
 import { availableTimes, cancelFee, isUpcoming, reservation, restaurantById } from "@/dining/lib/tabletime";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Reservation" };
 
@@ -25,7 +27,7 @@ export default async function ReservationPage({ params, searchParams }: { params
   const state = v.status === "cancelled" ? "Cancelled" : upcoming ? "Confirmed" : "Completed";
   return (
     <Shell user={user} current="/reservations">
-      <Alert error={one(sp.error)} notice={NOTICES[one(sp.done)] ?? ""} />
+      <Alert error={errorMessage(sp)} notice={NOTICES[one(sp.done)] ?? ""} />
       <div className="tt-detail" data-testid="detail" data-confirmation={v.confirmation} data-status={v.status}>
         <section className="tt-box">
           <div className="tt-book-head">
@@ -69,6 +71,7 @@ export default async function ReservationPage({ params, searchParams }: { params
           <section className="tt-box">
             <h2>Modify reservation</h2>
             <form action="/api/reservations/modify" method="post" className="tt-form tt-inline" data-testid="modify-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <input type="hidden" name="confirmation" value={v.confirmation} />
               <label>
                 Date
@@ -91,6 +94,7 @@ export default async function ReservationPage({ params, searchParams }: { params
             <p className="tt-muted">Open times that day for {v.party_size}: {times.slice(0, 12).map((t) => ctx.time(t)).join(" · ") || "none"}</p>
             <h2>Cancel reservation</h2>
             <form action="/api/reservations/cancel" method="post" className="tt-form" data-testid="cancel-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <input type="hidden" name="confirmation" value={v.confirmation} />
               <label className="tt-check">
                 <input type="checkbox" name="confirm" value="yes" required /> Yes, cancel my table for {v.party_size}
@@ -107,6 +111,7 @@ export default async function ReservationPage({ params, searchParams }: { params
               <p className="tt-muted">Thanks — your review is on the restaurant&apos;s page.</p>
             ) : (
               <form action="/api/reviews" method="post" className="tt-form" data-testid="review-form">
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
                 <input type="hidden" name="confirmation" value={v.confirmation} />
                 <fieldset className="tt-rating">
                   <legend>Overall rating</legend>

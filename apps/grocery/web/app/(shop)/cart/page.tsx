@@ -6,6 +6,8 @@ import { requireUser } from "@/grocery/lib/auth";
 import { shopContext } from "@/grocery/lib/context";
 import { clock, money, shortDay, unitPrice } from "@/grocery/lib/format";
 import { cards, cartCounts, cartLines, compare, similar, storeByKey, stores, SUB_LABEL, tipFor, totals, windowOpen, windows } from "@/grocery/lib/grocery";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Cart" };
 
@@ -37,7 +39,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
       <main className="bf-main">
         <h1>{ctx.locale.startsWith("de") ? `Ihr Warenkorb bei ${store.name}` : `Your ${store.name} cart`}</h1>
         {others.length ? <p className="bf-small bf-muted">Also in your carts: {others.map((s, i) => <span key={s.key}>{i ? ", " : ""}<Link href={`/cart?store=${s.key}`}>{s.name} ({counts.get(s.id)})</Link></span>)}</p> : null}
-        {one(sp.error) ? <p className="bf-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="bf-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
         {one(sp.reordered) ? <p className="bf-note" role="status">The items of order {one(sp.reordered)} are in your cart at today's prices.</p> : null}
         {one(sp.from_list) ? <p className="bf-note" role="status">Your list is in the cart.</p> : null}
         {!lines.length ? (
@@ -92,6 +94,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
             </section>
             <aside className="bf-checkout">
               <form action="/api/checkout" method="post" data-testid="checkout-form">
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
                 <input type="hidden" name="store" value={store.key} />
                 <input type="hidden" name="fulfilment" value={kind} />
                 <div className="bf-toggle">

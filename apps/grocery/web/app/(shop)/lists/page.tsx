@@ -5,6 +5,8 @@ import { requireUser } from "@/grocery/lib/auth";
 import { shopContext } from "@/grocery/lib/context";
 import { money } from "@/grocery/lib/format";
 import { listItems, lists, storeByKey, stores } from "@/grocery/lib/grocery";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Shopping lists" };
 
@@ -29,13 +31,14 @@ export default async function ListsPage({ searchParams }: { searchParams: Promis
             {all.map((l) => <li key={l.id}><Link href={`/lists?list=${l.id}`} className={current?.id === l.id ? "bf-aisle-on" : ""}>{l.name}</Link> <span className="bf-muted bf-small">{l.n}</span></li>)}
           </ul>
           <form action="/api/lists" method="post" className="bf-form" data-testid="new-list">
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <input type="hidden" name="action" value="create" />
             <label>{w(ctx.locale, "New list")}<input name="name" maxLength={60} placeholder="Dinner party, Camping…" /></label>
             <button type="submit" className="bf-secondary">{w(ctx.locale, "Create list")}</button>
           </form>
         </aside>
         <section>
-          {one(sp.error) ? <p className="bf-alert" role="alert">{one(sp.error)}</p> : null}
+          {errorMessage(sp) ? <p className="bf-alert" role="alert">{errorMessage(sp)}</p> : null}
           {current ? (
             <>
               <h2 data-testid="list-name">{current.name}</h2>
@@ -61,6 +64,7 @@ export default async function ListsPage({ searchParams }: { searchParams: Promis
                 </table>
               ) : <p className="bf-empty">This list is empty. Save products to it from any product page.</p>}
               <form action="/api/lists" method="post" className="bf-inline-form">
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
                 <input type="hidden" name="action" value="to_cart" />
                 <input type="hidden" name="list" value={current.id} />
                 <input type="hidden" name="store" value={store.key} />

@@ -5,6 +5,7 @@ import { requireUser } from "@/grocery/lib/auth";
 import { shopContext } from "@/grocery/lib/context";
 import { day, money, windowText } from "@/grocery/lib/format";
 import { orders } from "@/grocery/lib/grocery";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Your orders" };
 
@@ -30,7 +31,7 @@ export default async function OrdersPage() {
                 <div className="bf-small bf-muted">Order {o.order_id} · placed {day(ctx, o.placed_at)} · {o.item_count} items</div>
               </div>
               <div className="bf-order-total" data-testid="order-total">{money(ctx, o.total_cents)}</div>
-              <form action="/api/reorder" method="post"><input type="hidden" name="order" value={o.order_id} /><button type="submit" className="bf-secondary">{w(ctx.locale, "Reorder")}</button></form>
+              <form action="/api/reorder" method="post"><input type="hidden" name="_idem" value={idempotencyToken()} /><input type="hidden" name="order" value={o.order_id} /><button type="submit" className="bf-secondary">{w(ctx.locale, "Reorder")}</button></form>
             </li>
           ))}
         </ul>

@@ -6,6 +6,8 @@ import { statusText, TrackBar } from "@/shop/components/OrderBits";
 import { shell } from "@/shop/lib/page";
 import { one, type SearchParams } from "@/shop/lib/params";
 import { cardById, itemsOf, orderByNumber, RETURN_REASONS, returnRefusal, returnsOf, returnUntil, trackingOf } from "@/shop/lib/shop";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Order details" };
 
@@ -29,7 +31,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
         <h1>{t("Order details", "Bestelldetails")}</h1>
         {one(sp.placed) ? <p className="sw-note" data-testid="placed">{t(`Order placed, thanks! A confirmation is on its way to ${user.email}.`, `Bestellung aufgegeben, danke! Eine Bestätigung geht an ${user.email}.`)}</p> : null}
         {one(sp.returned) ? <p className="sw-note" data-testid="returned">{t(`Return ${one(sp.returned)} accepted. Your refund is on its way to your card.`, `Rücksendung ${one(sp.returned)} angenommen. Die Erstattung geht auf Ihre Karte.`)}</p> : null}
-        {one(sp.error) ? <p className="sw-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="sw-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
         <p className="sw-muted">{t("Ordered on", "Bestellt am")} {ctx.date(o.placed_at, "long")} · {t("Order #", "Bestellnr.")} <b data-testid="order-number">{o.order_number}</b> · <a href={`/orders/${o.order_number}/invoice`} data-testid="invoice">{t("Invoice (PDF)", "Rechnung (PDF)")}</a></p>
         <div className="sw-panel" data-testid="order-detail" data-order={o.order_number} data-state={state} data-total={o.total_cents} data-subtotal={o.subtotal_cents} data-shipping={o.shipping_cents}>
           <div className="sw-two-col" style={{ gridTemplateColumns: "1fr 1fr 1fr" }}>
@@ -68,6 +70,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
                     <details className="sw-return" open={one(sp.item) === String(i.id)}>
                       <summary data-testid="return-open">{t("Return item", "Artikel zurückgeben")}</summary>
                       <form action="/api/returns" method="post" className="sw-form" style={{ maxWidth: 420, marginTop: 8 }} data-testid="return-form">
+                        <input type="hidden" name="_idem" value={idempotencyToken()} />
                         <input type="hidden" name="item" value={i.id} />
                         <input type="hidden" name="order" value={o.order_number} />
                         <label>{t("Why are you returning this?", "Warum senden Sie den Artikel zurück?")}
@@ -89,6 +92,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
             );
           })}
           <form action="/api/reorder" method="post" style={{ marginTop: 10 }}>
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <input type="hidden" name="order" value={o.order_number} />
             <button type="submit" className="sw-btn" data-testid="reorder">{t("Buy it again", "Erneut kaufen")}</button>
           </form>

@@ -6,6 +6,8 @@ import { db } from "@/shop/lib/db";
 import { shell } from "@/shop/lib/page";
 import { one, type SearchParams } from "@/shop/lib/params";
 import { departmentName, hasBought, hasOrdered, inWishlist, myReview, productBySlug, related, reviewsOf, SUBSCRIBE_DISCOUNT_PCT, SUBSCRIBE_WEEKS, variantsOf } from "@/shop/lib/shop";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export default async function ProductPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
   const { user, ctx, cart, depts } = await shell();
@@ -31,7 +33,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page">
         <p className="sw-small"><Link href={`/s?dept=${p.department}`}>{departmentName(p.department)}</Link> › <Link href={`/s?dept=${p.department}&brand=${encodeURIComponent(p.brand)}`}>{p.brand}</Link></p>
-        {one(sp.error) ? <p className="sw-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="sw-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
         {one(sp.reviewed) ? <p className="sw-note">{t("Thanks! Your review is posted.", "Danke! Ihre Bewertung ist veröffentlicht.")}</p> : null}
         <div className="sw-product" data-testid="product" data-id={p.id} data-sku={v.sku} data-price={v.price_cents}>
           <div className="sw-panel" style={{ display: "flex", justifyContent: "center" }}><Picture p={p} size={340} /></div>
@@ -78,6 +80,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
             </form>
             {p.subscribe ? (
               <form action="/api/subscriptions" method="post" className="sw-form sw-panel" style={{ margin: 0 }} data-testid="subscribe-form">
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
                 <b>{t("Subscribe & Save", "Spar-Abo")}: {ctx.money(subPrice)}</b>
                 <span className="sw-small sw-muted">{t(`Save ${SUBSCRIBE_DISCOUNT_PCT}% on every delivery. Skip or cancel any time.`, `${SUBSCRIBE_DISCOUNT_PCT} % auf jede Lieferung sparen. Jederzeit kündbar.`)}</span>
                 <input type="hidden" name="action" value="subscribe" />
@@ -103,6 +106,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
           <h2 style={{ marginTop: 0 }}>{t("Customer reviews", "Kundenrezensionen")}</h2>
           {bought && !mine ? (
             <form action="/api/reviews" method="post" className="sw-form" style={{ maxWidth: 560, marginBottom: 14 }} data-testid="review-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <b>{t("Review this product", "Dieses Produkt bewerten")}</b>
               <input type="hidden" name="product" value={p.id} />
               <input type="hidden" name="back" value={here} />

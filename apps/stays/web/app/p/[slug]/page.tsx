@@ -7,6 +7,7 @@ import { stayContext } from "@/stays/lib/context";
 import { one, type SearchParams } from "@/stays/lib/params";
 import { plusDays } from "@/stays/lib/rates";
 import { amenities, checkStay, cityById, offersFor, propertyBySlug, reviewsOf, StayError } from "@/stays/lib/stays";
+import { errorMessage } from "@persona/platform/http";
 
 export default async function PropertyPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
   const user = await requireUser();
@@ -20,7 +21,7 @@ export default async function PropertyPage({ params, searchParams }: { params: P
   const checkIn = one(sp.checkin) || plusDays(ctx.today, 14);
   const checkOut = one(sp.checkout) || plusDays(checkIn, 3);
   const guests = one(sp.guests) || "2";
-  let error = one(sp.error);
+  let error = errorMessage(sp);
   let offers: ReturnType<typeof offersFor> = [];
   try {
     offers = offersFor(p, city, checkStay(checkIn, checkOut, guests, ctx.today), ctx.timezone);

@@ -8,6 +8,8 @@ import { stayContext } from "@/stays/lib/context";
 import { db } from "@/stays/lib/db";
 import { one, type SearchParams } from "@/stays/lib/params";
 import { cancelTerms, changesOf, changeTerms, messagesOf, reviewOfBooking, threadOf, trip, tripState, type Card } from "@/stays/lib/stays";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export default async function TripPage({ params, searchParams }: { params: Promise<{ conf: string }>; searchParams: SearchParams }) {
   const user = await requireUser();
@@ -26,7 +28,7 @@ export default async function TripPage({ params, searchParams }: { params: Promi
   const canChange = changeTerms(t, ctx.now, ctx.today).allowed;
   const changes = changesOf(t.id);
   const contact = t.kind === "rental" ? `your host, ${t.host_name}` : "the hotel";
-  const error = one(sp.error);
+  const error = errorMessage(sp);
   return (
     <>
       <Header name={user.full_name} active="trips" />
@@ -169,6 +171,7 @@ export default async function TripPage({ params, searchParams }: { params: Promi
             </ul>
             {t.status !== "cancelled" ? (
               <form action="/api/messages" method="post" className="bs-form bs-compose" data-testid="message-form">
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
                 <input type="hidden" name="confirmation" value={t.confirmation} />
                 <textarea name="body" rows={3} maxLength={2000} required placeholder={`Write to ${t.kind === "rental" ? t.host_name : "the hotel"}…`} />
                 <button type="submit" className="bs-secondary">
@@ -189,6 +192,7 @@ export default async function TripPage({ params, searchParams }: { params: Promi
               </div>
             ) : (
               <form action="/api/reviews" method="post" className="bs-form" data-testid="review-form">
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
                 <input type="hidden" name="confirmation" value={t.confirmation} />
                 <fieldset className="bs-rate">
                   <legend>How was your stay at {t.property_name}?</legend>

@@ -6,6 +6,8 @@ import { requireUser } from "@/grocery/lib/auth";
 import { shopContext } from "@/grocery/lib/context";
 import { dayTime, money, windowText } from "@/grocery/lib/format";
 import { order, SUB_LABEL } from "@/grocery/lib/grocery";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Order details" };
 
@@ -26,7 +28,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
       <Header active="/orders" name={user.full_name} locale={ctx.locale} />
       <main className="bf-main bf-narrow">
         {one(sp.placed) ? <p className="bf-note" role="status" data-testid="placed">Thanks! Your order is placed. We've emailed a confirmation.</p> : null}
-        {one(sp.error) ? <p className="bf-alert" role="alert">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="bf-alert" role="alert">{errorMessage(sp)}</p> : null}
         <p className="bf-small"><Link href="/orders">← All orders</Link></p>
         <div className="bf-receipt" data-testid="receipt">
           <h1>{o.store_name}</h1>
@@ -55,7 +57,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
             </tbody>
           </table>
           <p className="bf-small bf-muted">Charged to {o.card_label}</p>
-          <form action="/api/reorder" method="post"><input type="hidden" name="order" value={o.order_id} /><button type="submit" className="bf-primary" data-testid="reorder">{w(ctx.locale, "Reorder these items")}</button></form>
+          <form action="/api/reorder" method="post"><input type="hidden" name="_idem" value={idempotencyToken()} /><input type="hidden" name="order" value={o.order_id} /><button type="submit" className="bf-primary" data-testid="reorder">{w(ctx.locale, "Reorder these items")}</button></form>
         </div>
       </main>
     </>

@@ -7,6 +7,8 @@ import { requireUser } from "@/grocery/lib/auth";
 import { shopContext } from "@/grocery/lib/context";
 import { money, unitPrice } from "@/grocery/lib/format";
 import { aisles, cartCounts, lists, pricesOf, product, similar, storeByKey, stores } from "@/grocery/lib/grocery";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Product" };
 
@@ -30,7 +32,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
       <Header active="/" name={user.full_name} store={store} cartCount={cartCounts().get(store.id) ?? 0} locale={ctx.locale} />
       <main className="bf-main">
         <p className="bf-crumbs bf-small"><Link href={`/store/${store.key}`}>{store.name}</Link> › <Link href={`/store/${store.key}?aisle=${aisle.department}`}>{aisle.dept_name}</Link> › <Link href={`/store/${store.key}?aisle=${aisle.key}`}>{aisle.name}</Link></p>
-        {one(sp.error) ? <p className="bf-alert" role="alert">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="bf-alert" role="alert">{errorMessage(sp)}</p> : null}
         {one(sp.added) ? <p className="bf-note" role="status" data-testid="added">Added to your {store.name} cart. <Link href={`/cart?store=${store.key}`}>View cart</Link></p> : null}
         {one(sp.listed) ? <p className="bf-note" role="status">Saved to your list. <Link href={`/lists?list=${one(sp.listed)}`}>View list</Link></p> : null}
         <div className="bf-product">
@@ -50,6 +52,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
               <button type="submit" className="bf-primary">{w(ctx.locale, "Add to cart")}</button>
             </form>
             <form action="/api/lists" method="post" className="bf-inline-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <input type="hidden" name="action" value="add" />
               <input type="hidden" name="product" value={p.id} />
               <input type="hidden" name="back" value={back} />

@@ -8,6 +8,7 @@ import { shopContext } from "@/grocery/lib/context";
 import { aisles, cartCounts, product, searchProducts, storeByKey } from "@/grocery/lib/grocery";
 import { parseMoney } from "@persona/ui/format";
 import { hour } from "@/grocery/lib/format";
+import { errorMessage } from "@persona/platform/http";
 
 export const metadata = { title: "Shop" };
 
@@ -56,7 +57,7 @@ export default async function StorePage({ params, searchParams }: { params: Prom
           ))}
         </nav>
         <main className="bf-shelf">
-          {one(sp.error) ? <p className="bf-alert" role="alert">{one(sp.error)}</p> : null}
+          {errorMessage(sp) ? <p className="bf-alert" role="alert">{errorMessage(sp)}</p> : null}
           {added ? <p className="bf-note" role="status" data-testid="added">Added {added.brand ? `${added.brand} ` : ""}{added.title} to your cart. <Link href={`/cart?store=${store.key}`}>View cart</Link></p> : null}
           <h1>{title}</h1>
           <form method="get" action={`/store/${store.key}`} className="bf-filters" data-testid="filters">

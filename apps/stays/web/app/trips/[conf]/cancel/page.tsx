@@ -5,6 +5,7 @@ import { requireUser } from "@/stays/lib/auth";
 import { stayContext } from "@/stays/lib/context";
 import { db } from "@/stays/lib/db";
 import { cancelTerms, trip, tripState, type Card } from "@/stays/lib/stays";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Cancel booking" };
 
@@ -45,6 +46,7 @@ export default async function CancelPage({ params }: { params: Promise<{ conf: s
               <p>{outcome}</p>
             </div>
             <form action="/api/cancel" method="post" className="bs-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <input type="hidden" name="confirmation" value={t.confirmation} />
               <label className="bs-check">
                 <input type="checkbox" name="confirm" value="yes" required /> I understand and want to cancel this booking.

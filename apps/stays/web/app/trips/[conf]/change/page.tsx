@@ -8,6 +8,8 @@ import { db } from "@/stays/lib/db";
 import { one, type SearchParams } from "@/stays/lib/params";
 import { plusDays } from "@/stays/lib/rates";
 import { changeQuote, changeTerms, checkStay, freeUnits, roomById, StayError, trip, type Card } from "@/stays/lib/stays";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Change dates" };
 
@@ -24,7 +26,7 @@ export default async function ChangePage({ params, searchParams }: { params: Pro
   const terms = changeTerms(t, ctx.now, ctx.today);
   const cur = ctx.cityCurrency(t.city);
   const checkin = one(sp.checkin), checkout = one(sp.checkout);
-  const error = one(sp.error);
+  const error = errorMessage(sp);
   let problem = "";
   let preview: ReturnType<typeof changeQuote> | null = null;
   if (terms.allowed && (checkin || checkout) && !error) {
@@ -96,6 +98,7 @@ export default async function ChangePage({ params, searchParams }: { params: Pro
                   <p>{moneyNote}</p>
                 </div>
                 <form action="/api/change" method="post" className="bs-form">
+                  <input type="hidden" name="_idem" value={idempotencyToken()} />
                   <input type="hidden" name="confirmation" value={t.confirmation} />
                   <input type="hidden" name="checkin" value={checkin} />
                   <input type="hidden" name="checkout" value={checkout} />
