@@ -141,7 +141,10 @@ class Booking(Base):
     """A reservation (PNR). Prices are per passenger: ``base_fare_cents + taxes_cents + carrier_fees_cents =
     fare_per_passenger_cents``; ``total_cents`` is that times the passengers (plus changes' differences).
     ``status`` is ``upcoming`` | ``past`` | ``cancelled`` (the seed's view at now; the app recomputes
-    upcoming/past from its clock); ``credit_cents`` travel credit and ``refund_cents`` refunded on cancel."""
+    upcoming/past from its clock), or ``pending`` while the app waits for the bank to authorise a new booking
+    (its seats are held; a declined card deletes it); ``credit_cents`` travel credit and ``refund_cents``
+    refunded on cancel. ``fare_family`` is the outbound journey's; a leg booked in another family says so in
+    ``segments.fare_family``."""
 
     __tablename__ = "bookings"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -208,6 +211,11 @@ class Segment(Base):
     was_flight_number: Mapped[str | None] = mapped_column(
         String, doc="the flight this leg replaced when the airline changed the schedule (rebooked); else NULL")
     was_dep_local: Mapped[str | None] = mapped_column(String, doc="that flight's departure (local ISO); else NULL")
+    fare_family: Mapped[str | None] = mapped_column(
+        ForeignKey("fare_families.code"), doc="the leg's fare family (app bookings); NULL: the booking's fare_family")
+    fare_cents: Mapped[int | None] = mapped_column(
+        Integer, doc="the one-way fare per passenger of the journey (direction) this leg is part of, the same on each "
+                     "of its legs (app bookings; updated by a flight change); NULL for seeded legs")
     world_ref: Mapped[str | None] = mapped_column(String, doc="flight event id; NULL for app segments")
 
 
@@ -254,7 +262,8 @@ class TravelCredit(Base):
 
 
 class Payment(Base):
-    """A charge or refund on a card, as the bank authorised it (``kind`` charge | refund)."""
+    """A charge or refund on a card, as the bank authorised it (``kind`` charge | refund). A row the app wrote
+    before the bank answered has ``authorization`` NULL until it does (it is deleted if the bank refuses)."""
 
     __tablename__ = "payments"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

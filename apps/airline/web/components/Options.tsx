@@ -25,7 +25,7 @@ export function Options({ ctx, list, fams, airportOf, action, hidden, pax, name 
               {fams.map((f) => {
                 const left = f.cabin === "business" ? o.seatsBusiness : o.seatsEconomy;
                 return (
-                  <button key={f.code} type="submit" name="family" value={f.code} className="ma-fare" disabled={left < pax} data-family={f.code}>
+                  <button key={f.code} type="submit" name="family" value={f.code} className="ma-fare" disabled={left < pax} data-family={f.code} data-cents={o.fares[f.code]} data-left={left}>
                     <span>{f.name}</span>
                     <b>{money(ctx, o.fares[f.code])}</b>
                     <small>{left < pax ? "Sold out" : left < 9 ? `${left} seats left` : "per traveller"}</small>

@@ -1,7 +1,7 @@
 import type { Airport } from "@/airline/lib/air";
 
 /** The flight search: from, to, dates, cabin, travellers (a GET form to /book/results). */
-export function SearchForm({ airports, from, to, date, ret, cabin, pax }: { airports: Airport[]; from: string; to: string; date: string; ret: string; cabin: string; pax: string }) {
+export function SearchForm({ airports, from, to, date, ret, cabin, pax, min, max }: { airports: Airport[]; from: string; to: string; date: string; ret: string; cabin: string; pax: string; min?: string; max?: string }) {
   return (
     <form className="ma-search" action="/book/results" method="get" data-testid="search-form">
       <label>
@@ -18,11 +18,11 @@ export function SearchForm({ airports, from, to, date, ret, cabin, pax }: { airp
       </label>
       <label>
         Depart
-        <input type="date" name="date" defaultValue={date} required />
+        <input type="date" name="date" defaultValue={date} min={min} max={max} required />
       </label>
       <label>
         Return <small>(optional)</small>
-        <input type="date" name="return" defaultValue={ret} />
+        <input type="date" name="return" defaultValue={ret} min={min} max={max} />
       </label>
       <label>
         Cabin

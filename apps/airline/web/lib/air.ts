@@ -1,6 +1,6 @@
 import { db } from "./db";
 import type { AirContext } from "./context";
-import { addDays, awareIso, instant, julian, localToUtcMs, utcIso } from "./time";
+import { addDays, awareIso, day, instant, julian, localToUtcMs, utcIso } from "./time";
 
 /** A refused request: `message` is shown to the user; nothing was written. */
 export class AirError extends Error {
@@ -22,8 +22,12 @@ export interface Segment {
   distance_miles: number; aircraft: string; gate: string | null; boarding_group: number; status: string;
   /** The flight this leg replaced when the airline changed the schedule (NULL otherwise). */
   was_flight_number: string | null; was_dep_local: string | null;
+  /** The leg's fare family when it differs from the booking's (app bookings; NULL: the booking's). */
+  fare_family: string | null;
+  /** One-way fare per passenger of this leg's journey (app bookings; NULL for seeded legs). */
+  fare_cents: number | null;
 }
-export interface SeatRow { id: number; segment_id: number; passenger_id: number; seat: string; checked_in_at: string | null; sequence: number | null }
+export interface SeatRow { id: number; segment_id: number; passenger_id: number; seat: string; checked_in_at: string | null; sequence: number | null; changed_at: string | null }
 export interface Family { code: string; name: string; cabin: string; multiplier: number; changeable: number; cancel: string; seat_selection: number; carry_on: number; checked_bags: number; bag_kg: number; miles_percent: number }
 export interface Airport { code: string; name: string; city: string; timezone: string }
 export interface Card { id: number; account: string; brand: string; last4: string; holder: string; expiry: string; label: string; is_default: number }
@@ -40,13 +44,35 @@ export function families(): Family[] {
 export function family(code: string): Family {
   return db().prepare("SELECT * FROM fare_families WHERE code = ?").get(code) as Family;
 }
+/** The fare family `code` names, or undefined (for input). */
+export function familyNamed(code: string): Family | undefined {
+  return /^[A-Z]{1,12}$/.test(code) ? (db().prepare("SELECT * FROM fare_families WHERE code = ?").get(code) as Family | undefined) : undefined;
+}
+/** The fare family a leg flies in: its own (a booking may mix families by direction), else the booking's. */
+export function familyOf(b: Booking, seg: Pick<Segment, "fare_family">): Family {
+  return family(seg.fare_family ?? b.fare_family);
+}
+/** Each journey (direction) of a booking with its legs, fare family and one-way fare per passenger (null when
+ * the booking does not record it: a seeded trip). */
+export function journeysOf(b: Booking, segs: Segment[] = segmentsOf(b.id)): { direction: string; legs: Segment[]; family: Family; fare: number | null }[] {
+  return ["outbound", "return"].flatMap((direction) => {
+    const legs = segs.filter((s) => s.direction === direction);
+    return legs.length ? [{ direction, legs, family: familyOf(b, legs[0]), fare: legs[0].fare_cents }] : [];
+  });
+}
+/** The fare per passenger a journey was last priced at: its recorded fare, else (a seeded trip) half of a round
+ * trip's fare or the whole of a one-way's. */
+export function journeyFare(b: Booking, legs: Segment[]): number {
+  if (legs[0]?.fare_cents != null) return legs[0].fare_cents;
+  return b.trip_type === "round_trip" ? Math.floor(b.fare_per_passenger_cents / 2) : b.fare_per_passenger_cents;
+}
 export function cards(userId: number): Card[] {
   return db().prepare("SELECT * FROM cards WHERE user_id = ? ORDER BY is_default DESC, id").all(userId) as Card[];
 }
 
-/** Booking of `pnr` for user, or an AirError. */
+/** Booking of `pnr` for user (not one still waiting for the bank), or an AirError. */
 export function bookingByPnr(userId: number, pnr: string): Booking {
-  const b = /^[A-Z0-9]{6}$/.test(pnr) ? (db().prepare("SELECT * FROM bookings WHERE pnr = ? AND user_id = ?").get(pnr, userId) as Booking | undefined) : undefined;
+  const b = /^[A-Z0-9]{6}$/.test(pnr) ? (db().prepare("SELECT * FROM bookings WHERE pnr = ? AND user_id = ? AND status != 'pending'").get(pnr, userId) as Booking | undefined) : undefined;
   if (!b) throw new AirError("We couldn't find a trip with that confirmation code.", "pnr");
   return b;
 }
@@ -71,7 +97,7 @@ export interface Trip { booking: Booking; segments: Segment[]; status: "upcoming
 
 /** Every booking of the user with its segments and status, upcoming soonest first, past latest first. */
 export function trips(ctx: AirContext, userId: number): Trip[] {
-  const bs = db().prepare("SELECT * FROM bookings WHERE user_id = ? ORDER BY id").all(userId) as Booking[];
+  const bs = db().prepare("SELECT * FROM bookings WHERE user_id = ? AND status != 'pending' ORDER BY id").all(userId) as Booking[];
   const out = bs.map((booking) => {
     const segments = segmentsOf(booking.id);
     return { booking, segments, status: tripStatus(ctx, booking, segments) };
@@ -253,11 +279,40 @@ export function fareFor(ctx: AirContext, base: number, legs: Leg[], fam: Family)
   return cents + (fnv(`${key}|cents|${fam.code}`) % 100);
 }
 
+/** How far ahead the schedule is published (days after today, today included): search shows and the app sells
+ * no departure after that. */
+export const SCHEDULE_DAYS = 330;
+
+/** The last departure date on sale (`YYYY-MM-DD`, local at the origin): today + SCHEDULE_DAYS. */
+export function lastBookableDate(ctx: AirContext): string {
+  return addDays(ctx.now.slice(0, 10), SCHEDULE_DAYS);
+}
+
+/** A real calendar date `YYYY-MM-DD` (not 2026-02-30)? */
+export function isDate(text: string): boolean {
+  if (!/^\d{4}-\d\d-\d\d$/.test(text)) return false;
+  const [y, m, d] = text.split("-").map(Number);
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+/** Why a departure date can't be searched or sold (a sentence), or "" when it is on the published schedule:
+ * a real date from today (the persona's) through lastBookableDate. */
+export function dateProblem(ctx: AirContext, date: string): string {
+  if (!isDate(date)) return "Choose a departure date.";
+  if (date < ctx.now.slice(0, 10)) return "Choose a departure date from today on.";
+  const last = lastBookableDate(ctx);
+  if (date > last) return `Our schedule is published ${SCHEDULE_DAYS} days ahead, through ${day(last, ctx.locale)}: choose a date up to then.`;
+  return "";
+}
+
 /** Every departure of `origin` -> `destination` on `date` (local at origin): nonstop, or via the route's hub with the
- * first connection at least 60 minutes after landing (up to 6 h). Sorted by departure; departures before now are left out. */
+ * first connection at least 60 minutes after landing (up to 6 h). Sorted by departure; departures before now are left
+ * out, and a date after the published schedule (lastBookableDate) has none. */
 export function options(ctx: AirContext, origin: string, destination: string, date: string): Option[] {
   const r = route(origin, destination);
-  if (!r) return [];
+  // (A day before the persona's today still has departures ahead at origins west of the persona.)
+  if (!r || !isDate(date) || date < addDays(ctx.now.slice(0, 10), -1) || date > lastBookableDate(ctx)) return [];
   let journeys: Leg[][];
   if (!r.via) journeys = legsOn(r, date).map((l) => [l]);
   else {
@@ -283,8 +338,9 @@ export function options(ctx: AirContext, origin: string, destination: string, da
 
 /** The option `key` (from `options`) of a route, or an AirError. */
 export function optionByKey(ctx: AirContext, origin: string, destination: string, key: string): Option {
-  if (!/^[\d@+-]{1,60}$/.test(key)) throw new AirError("That flight is not on our schedule.");
+  if (!/^\d{1,5}@\d{4}-\d\d-\d\d(\+\d{1,5}@\d{4}-\d\d-\d\d)?$/.test(key)) throw new AirError("That flight is not on our schedule.");
   const firstDate = key.split("+")[0].split("@")[1] ?? "";
+  if (isDate(firstDate) && firstDate > lastBookableDate(ctx)) throw new AirError(`That flight is not on our schedule. ${dateProblem(ctx, firstDate)}`);
   const o = options(ctx, origin, destination, firstDate).find((x) => x.key === key);
   if (!o) throw new AirError("That flight is not on our schedule or has already left.");
   return o;

@@ -1,6 +1,6 @@
 import QRCode from "qrcode";
 import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
-import { AirError, airport, bcbp, bookingByPnr, family, passengersOf, seatsOf, segmentsOf, type Segment } from "./air";
+import { AirError, airport, bcbp, bookingByPnr, familyOf, passengersOf, seatsOf, segmentsOf, type Segment } from "./air";
 import type { AirContext } from "./context";
 import type { User } from "./auth";
 import { awareIso, clock, clockZone, day, instant, zoneAbbr } from "./time";
@@ -18,16 +18,16 @@ function boardingLead(seg: Segment): number {
 
 /** The boarding passes of segment `segmentId` of `pnr`, one per checked-in traveller. Throws AirError when the trip or
  * flight is unknown or nobody is checked in. */
-export function passes(ctx: AirContext, user: User, pnr: string, segmentId: number): Pass[] {
+export function passes(ctx: AirContext, user: User, pnr: string, segmentId: number | null): Pass[] {
   const b = bookingByPnr(user.id, pnr);
   const all = segmentsOf(b.id);
   // No flight named: the next checked-in flight of the trip, else the last one flown.
   const checked = all.filter((s) => seatsOf(s.id).some((t) => t.sequence != null));
-  const seg = Number.isFinite(segmentId)
+  const seg = segmentId !== null
     ? all.find((s) => s.id === segmentId)
     : (checked.find((s) => instant(s.dep_utc) > ctx.nowMs) ?? checked[checked.length - 1]);
   if (!seg) throw new AirError("That flight is not part of this trip.");
-  const fam = family(b.fare_family);
+  const fam = familyOf(b, seg);
   const pax = passengersOf(b.id);
   const from = airport(seg.origin)!, to = airport(seg.destination)!;
   const boarding = awareIso(instant(seg.dep_utc) - boardingLead(seg) * 60_000, from.timezone);

@@ -206,7 +206,8 @@ export function menu(restaurantId: number): MenuItem[] {
   return (db().prepare("SELECT * FROM menu_items WHERE restaurant_id = ? ORDER BY position").all(restaurantId) as MenuRow[]).map(asItem);
 }
 
-export function menuItem(id: number): MenuItem | undefined {
+export function menuItem(id: number | null): MenuItem | undefined {
+  if (id === null) return undefined;
   const r = db().prepare("SELECT * FROM menu_items WHERE id = ?").get(id) as MenuRow | undefined;
   return r ? asItem(r) : undefined;
 }
@@ -287,8 +288,8 @@ export function cartRestaurant(lines: CartLine[] = cart()): Restaurant | undefin
 }
 
 /** Add a dish to the cart. From another restaurant than the cart's: refused unless `replace` (then the cart is emptied first). */
-export function addToCart(input: { menuItemId: number; qty: string; optionIds: string[]; instructions: string; replace: boolean }): MenuItem {
-  const item = Number.isFinite(input.menuItemId) ? menuItem(input.menuItemId) : undefined;
+export function addToCart(input: { menuItemId: number | null; qty: string; optionIds: string[]; instructions: string; replace: boolean }): MenuItem {
+  const item = input.menuItemId !== null ? menuItem(input.menuItemId) : undefined;
   if (!item) throw new DashError("That dish isn't on the menu.");
   const qty = quantity(input.qty);
   const chosen = chooseOptions(item, input.optionIds);
@@ -305,13 +306,13 @@ export function addToCart(input: { menuItemId: number; qty: string; optionIds: s
   return item;
 }
 
-export function updateCartLine(lineId: number, qty: string): void {
+export function updateCartLine(lineId: number | null, qty: string): void {
   const n = quantity(qty);
   const info = db().prepare("UPDATE cart_items SET qty = ? WHERE id = ?").run(n, lineId);
   if (!info.changes) throw new DashError("That item is no longer in your cart.");
 }
 
-export function removeCartLine(lineId: number): void {
+export function removeCartLine(lineId: number | null): void {
   const info = db().prepare("DELETE FROM cart_items WHERE id = ?").run(lineId);
   if (!info.changes) throw new DashError("That item is no longer in your cart.");
 }
@@ -430,16 +431,19 @@ export function addAddress(label: string, line: string, instructions: string): n
 const ORDER_SQL = `SELECT o.*, r.slug AS restaurant_slug, c.label AS card_label, c.last4 AS card_last4
   FROM orders o JOIN restaurants r ON r.id = o.restaurant_id JOIN cards c ON c.id = o.card_id`;
 
+// An order whose card the bank has not yet answered for is `pending`: it holds the cart's dishes but is shown
+// nowhere until the charge is authorised (a declined card deletes it and puts the dishes back in the cart).
+
 export function orders(month = ""): Order[] {
-  return db().prepare(`${ORDER_SQL} WHERE (? = '' OR substr(o.placed_at, 1, 7) = ?) ORDER BY o.placed_at DESC, o.id DESC`).all(month, month) as Order[];
+  return db().prepare(`${ORDER_SQL} WHERE o.status != 'pending' AND (? = '' OR substr(o.placed_at, 1, 7) = ?) ORDER BY o.placed_at DESC, o.id DESC`).all(month, month) as Order[];
 }
 
-export function order(id: number): Order | undefined {
-  return db().prepare(`${ORDER_SQL} WHERE o.id = ?`).get(id) as Order | undefined;
+export function order(id: number | null): Order | undefined {
+  return id === null ? undefined : (db().prepare(`${ORDER_SQL} WHERE o.id = ? AND o.status != 'pending'`).get(id) as Order | undefined);
 }
 
 export function orderByCode(code: string): Order | undefined {
-  return db().prepare(`${ORDER_SQL} WHERE o.order_id = ?`).get(code) as Order | undefined;
+  return db().prepare(`${ORDER_SQL} WHERE o.order_id = ? AND o.status != 'pending'`).get(code) as Order | undefined;
 }
 
 export function orderLines(orderId: number): OrderLine[] {
@@ -449,7 +453,7 @@ export function orderLines(orderId: number): OrderLine[] {
 
 /** The usual order: the latest order flagged usual. */
 export function usualOrder(): Order | undefined {
-  return db().prepare(`${ORDER_SQL} WHERE o.usual = 1 ORDER BY o.placed_at DESC LIMIT 1`).get() as Order | undefined;
+  return db().prepare(`${ORDER_SQL} WHERE o.usual = 1 AND o.status != 'pending' ORDER BY o.placed_at DESC LIMIT 1`).get() as Order | undefined;
 }
 
 export type TrackState = "scheduled" | "placed" | "preparing" | "on_the_way" | "delivered";
@@ -472,24 +476,37 @@ export function trackState(o: Order, now: string, r?: Restaurant): TrackState {
   return "on_the_way";
 }
 
+/** A new order number `DB-<8 digits>` no order (of any status) has: call it inside the transaction that inserts
+ * the order, so two checkouts at once never get the same one (a collision draws again). */
 function newOrderId(ctx: DashContext): string {
+  const taken = db().prepare("SELECT 1 FROM orders WHERE order_id = ?");
+  const n = orderCount();
   for (let k = 0; ; k++) {
-    const digest = createHash("sha256").update(`${ctx.now}|${orderCount()}|${k}`).digest();
+    const digest = createHash("sha256").update(`${ctx.now}|${n}|${k}`).digest();
     const digits = String(10_000_000 + (digest.readUInt32BE(0) % 90_000_000));
     const id = `DB-${digits}`;
-    if (!orderByCode(id)) return id;
+    if (!taken.get(id)) return id;
   }
 }
 
 export interface Checkout {
-  addressId: number;
+  addressId: number | null;
   when: string;
   at: string;
   tip: string;
   amount: string;
   promo: string;
-  cardId: number;
+  cardId: number | null;
   dropoff: string;
+}
+
+/** A real local date and time `YYYY-MM-DDTHH:MM` (not 2026-02-30T25:00)? */
+export function isLocalMinute(text: string): boolean {
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)$/.exec(text);
+  if (!m) return false;
+  const [y, mo, d, h, mi] = m.slice(1).map(Number);
+  const t = new Date(Date.UTC(y, mo - 1, d, h, mi));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi;
 }
 
 /** The delivery time of a checkout: now + the estimate, or a scheduled `at` (local `YYYY-MM-DDTHH:MM`). */
@@ -501,7 +518,7 @@ function deliveryTime(ctx: DashContext, r: Restaurant, when: string, at: string)
     return { eta: earliest, scheduled: null };
   }
   if (when !== "later") throw new DashError("Choose delivery now or schedule it.");
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d$/.test(at.trim())) throw new DashError("Pick a delivery date and time.");
+  if (!isLocalMinute(at.trim())) throw new DashError("Pick a delivery date and time.");
   const slot = `${at.trim()}:00`;
   if (slot < earliest) throw new DashError(`The earliest delivery from ${r.name} is ${earliest.slice(11, 16)} today.`);
   if (slot > `${addSeconds(ctx.now, SCHEDULE_DAYS * 86400).slice(0, 10)}T23:59:59`) throw new DashError(`Deliveries can be scheduled up to ${SCHEDULE_DAYS} days ahead.`);
@@ -524,56 +541,72 @@ export function reviewCheckout(ctx: DashContext, user: { tip_percent: number }, 
   return { r, address, card, dropoff, pricing, time };
 }
 
-/** Place the cart as an order: charge the card (pending in the bank), write the order, empty the cart, mail the confirmation. */
+/** Place the cart as an order. Reserve first: one immediate transaction checks the checkout against the cart, takes
+ * a new order number, writes the order (`pending`) with its dishes and empties the cart; then the card is charged
+ * (pending in the bank at once) and the order is placed; a declined card deletes the order and puts the dishes back
+ * in the cart. Two checkouts of one cart make one order: the second finds the cart empty. Mails the confirmation. */
 export async function placeOrder(user: { tip_percent: number }, input: Checkout, extra: { usual?: boolean; reorderOf?: string | null } = {}): Promise<number> {
   const ctx = dashContext();
-  const lines = cart();
-  const { r, address, card, dropoff, pricing, time } = reviewCheckout(ctx, user, input, lines);
-  const orderId = newOrderId(ctx);
-  let auth;
-  try {
-    auth = await chargeCard({
-      app: "delivery",
-      merchant: `DASHBITE*${r.name}`.toUpperCase().slice(0, 60),
-      amount_cents: pricing.total_cents,
-      card_last4: card.last4,
-      reference: orderId,
-      category: "restaurants",
-      memo: `${r.name}: ${lines.reduce((n, l) => n + l.qty, 0)} items`,
-    });
-  } catch (e) {
-    if (e instanceof PaymentDeclined) throw new DashError(`Your card was declined: ${e.message}`);
-    throw e;
-  }
+  const d = db();
   const usual = extra.usual ?? false;
-  const id = db().transaction(() => {
-    const info = db()
+  const held = d.transaction(() => {
+    const lines = cart();
+    const { r, card, address, dropoff, pricing, time } = reviewCheckout(ctx, user, input, lines);
+    const orderId = newOrderId(ctx);
+    const kept = d.prepare("SELECT menu_item_id, qty, option_ids, special_instructions, added_at FROM cart_items ORDER BY id").all() as { menu_item_id: number; qty: number; option_ids: string; special_instructions: string; added_at: string }[];
+    const info = d
       .prepare(
         `INSERT INTO orders (order_id, restaurant_id, restaurant_name, status, placed_at, scheduled_for, eta_at, delivered_at, address,
           dropoff_instructions, subtotal_cents, discount_cents, promo_code, delivery_fee_cents, service_fee_cents, small_order_fee_cents,
           tip_cents, tip_percent, total_cents, card_id, charge_auth, usual, reorder_of, rating, rating_comment, rated_at, rated_in_app, world_ref)
-         VALUES (?, ?, ?, 'placed', ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, 0, NULL)`,
+         VALUES (?, ?, ?, 'pending', ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, NULL, NULL, NULL, 0, NULL)`,
       )
       .run(
         orderId, r.id, r.name, ctx.now, time.scheduled, time.eta, address.line, dropoff, pricing.subtotal_cents, pricing.discount_cents,
         pricing.promo?.code ?? null, pricing.delivery_fee_cents, pricing.service_fee_cents, pricing.small_order_fee_cents, pricing.tip_cents,
-        pricing.tip_percent, pricing.total_cents, card.id, auth.authorization, usual ? 1 : 0, extra.reorderOf ?? null,
+        pricing.tip_percent, pricing.total_cents, card.id, usual ? 1 : 0, extra.reorderOf ?? null,
       );
     const oid = Number(info.lastInsertRowid);
-    const ins = db().prepare("INSERT INTO order_items (order_id, position, menu_item_id, name, qty, unit_price_cents, options_json, option_ids, special_instructions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const ins = d.prepare("INSERT INTO order_items (order_id, position, menu_item_id, name, qty, unit_price_cents, options_json, option_ids, special_instructions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     lines.forEach((l, k) => ins.run(oid, k + 1, l.item.id, l.item.name, l.qty, l.unit_price_cents, JSON.stringify(l.options), JSON.stringify(l.option_ids), l.special_instructions));
-    db().prepare("DELETE FROM cart_items").run();
-    return oid;
-  })();
-  await mailConfirmation(ctx, order(id)!, orderLines(id));
-  return id;
+    d.prepare("DELETE FROM cart_items").run();
+    return { oid, orderId, r, card, total: pricing.total_cents, items: lines.reduce((n, l) => n + l.qty, 0), kept };
+  }).immediate();
+  let auth;
+  try {
+    auth = await chargeCard({
+      app: "delivery",
+      merchant: `DASHBITE*${held.r.name}`.toUpperCase().slice(0, 60),
+      amount_cents: held.total,
+      card_last4: held.card.last4,
+      reference: held.orderId,
+      category: "restaurants",
+      memo: `${held.r.name}: ${held.items} items`,
+    });
+  } catch (e) {
+    d.transaction(() => {
+      if (!d.prepare("SELECT 1 FROM orders WHERE id = ? AND status = 'pending'").get(held.oid)) return;
+      d.prepare("DELETE FROM order_items WHERE order_id = ?").run(held.oid);
+      d.prepare("DELETE FROM orders WHERE id = ?").run(held.oid);
+      // The dishes go back in the cart unless a new cart was started meanwhile.
+      if (!(d.prepare("SELECT COUNT(*) AS n FROM cart_items").get() as { n: number }).n) {
+        const put = d.prepare("INSERT INTO cart_items (menu_item_id, qty, option_ids, special_instructions, added_at) VALUES (?, ?, ?, ?, ?)");
+        for (const c of held.kept) put.run(c.menu_item_id, c.qty, c.option_ids, c.special_instructions, c.added_at);
+      }
+    }).immediate();
+    if (e instanceof PaymentDeclined) throw new DashError(`Your card was declined: ${e.message}`);
+    throw e;
+  }
+  d.prepare("UPDATE orders SET status = 'placed', charge_auth = ? WHERE id = ? AND status = 'pending'").run(auth.authorization, held.oid);
+  await mailConfirmation(ctx, order(held.oid)!, orderLines(held.oid));
+  return held.oid;
 }
 
 /** Put a past order's dishes in the cart again (current menu prices, same options); dishes gone from the menu are skipped. */
-export function reorderToCart(orderId: number): { added: number; skipped: string[]; order: Order } {
+export function reorderToCart(orderId: number | null): { added: number; skipped: string[]; order: Order } {
   const o = order(orderId);
   if (!o) throw new DashError("That order doesn't exist.");
-  const lines = orderLines(orderId);
+  const lines = orderLines(o.id);
   const ctx = dashContext();
   const skipped: string[] = [];
   const rows: [number, number, string, string][] = [];
@@ -600,7 +633,7 @@ export function reorderToCart(orderId: number): { added: number; skipped: string
 }
 
 /** Reorder in one click: the past order's dishes, delivered now to the default address with the default card and tip. */
-export async function reorderNow(user: { tip_percent: number }, orderId: number): Promise<number> {
+export async function reorderNow(user: { tip_percent: number }, orderId: number | null): Promise<number> {
   const { order: o } = reorderToCart(orderId);
   const address = addresses().find((a) => a.line === o.address) ?? addresses()[0];
   const card = cards().find((c) => c.id === o.card_id) ?? cards()[0];
@@ -613,7 +646,7 @@ export async function reorderNow(user: { tip_percent: number }, orderId: number)
 }
 
 /** Rate a delivered, unrated order (1-5 stars, an optional comment) within RATE_DAYS of delivery. */
-export function rateOrder(orderId: number, starsText: string, comment: string): void {
+export function rateOrder(orderId: number | null, starsText: string, comment: string): void {
   const o = order(orderId);
   if (!o) throw new DashError("That order doesn't exist.");
   const ctx = dashContext();
@@ -623,5 +656,5 @@ export function rateOrder(orderId: number, starsText: string, comment: string): 
   if (!/^[1-5]$/.test(starsText.trim())) throw new DashError("Choose from 1 to 5 stars.");
   const text = comment.trim();
   if (text.length > 500) throw new DashError("Keep the comment under 500 characters.");
-  db().prepare("UPDATE orders SET rating = ?, rating_comment = ?, rated_at = ?, rated_in_app = 1 WHERE id = ? AND rating IS NULL").run(Number(starsText.trim()), text, ctx.now, orderId);
+  db().prepare("UPDATE orders SET rating = ?, rating_comment = ?, rated_at = ?, rated_in_app = 1 WHERE id = ? AND rating IS NULL").run(Number(starsText.trim()), text, ctx.now, o.id);
 }

@@ -1,14 +1,10 @@
 import type { NextRequest } from "next/server";
-import { field, json, jsonError, seeOther, withQuery } from "@persona/platform/http";
+import { BadRequest, field, idValue, json, jsonError, readForm, seeOther, withQuery } from "@persona/platform/http";
+import { idempotent } from "@persona/platform/once";
 import { requestUser, type User } from "./auth";
 import { RideError } from "./rides";
 
-export { field, json, jsonError, seeOther, withQuery };
-
-/** A posted id: the integer in `value`, or NaN when it is not a plain positive integer. */
-export function idValue(value: string): number {
-  return /^\d{1,12}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-}
+export { field, idValue, json, jsonError, seeOther, withQuery };
 
 /** True when the client asked for JSON (`Accept: application/json`): routes then answer JSON, not redirects. */
 function wantsJson(req: NextRequest): boolean {
@@ -17,31 +13,48 @@ function wantsJson(req: NextRequest): boolean {
 
 /**
  * The POST handler of a form: signed out, to the sign-in page (401 for JSON); signed in, runs `act`
- * and answers 303 to the path it returns (JSON: `{ok: true, next}`). A RideError answers 303 to
- * `failed(error, form)` (JSON: 400 `{error}`); nothing was written then.
+ * and answers 303 to the path it returns (JSON: `{ok: true, next}`). The body is read with the platform's
+ * size-limited reader; a body that is no form or a RideError answers 303 to `failed(error, form, req)` (the signed
+ * error banner; JSON: 400 or 413 `{error}`); nothing was written then. Idempotent (@persona/platform/once): a form's
+ * `_idem` token (or an Idempotency-Key header) runs once, a duplicate (also a concurrent one) gets the first answer.
  */
 export function formPost({
   act,
   failed,
 }: {
   act: (user: User, form: FormData, req: NextRequest) => Promise<string> | string;
-  failed: (e: RideError, form: FormData) => string;
+  failed: (e: RideError, form: FormData, req: NextRequest) => string;
 }) {
-  return async function POST(req: NextRequest, _ctx: unknown): Promise<Response> {
-    const user = requestUser(req);
-    if (!user) return wantsJson(req) ? jsonError("Sign in first.", 401) : seeOther("/login");
-    let form: FormData;
-    try {
-      form = await req.formData();
-    } catch {
-      return wantsJson(req) ? jsonError("That request could not be read.") : seeOther(withQuery("/", { error: "That request could not be read." }));
-    }
-    try {
-      const next = await act(user, form, req);
-      return wantsJson(req) ? json({ ok: true, next }) : seeOther(next);
-    } catch (e) {
-      if (e instanceof RideError) return wantsJson(req) ? jsonError(e.message) : seeOther(failed(e, form));
-      throw e;
-    }
-  };
+  return idempotent(
+    async function POST(req: NextRequest): Promise<Response> {
+      const user = requestUser(req);
+      if (!user) return wantsJson(req) ? jsonError("Sign in first.", 401) : seeOther("/login");
+      let form: FormData;
+      try {
+        form = await readForm(req);
+      } catch (e) {
+        if (!(e instanceof BadRequest)) throw e;
+        return wantsJson(req) ? jsonError(e.message, e.status) : seeOther(failed(new RideError(e.message), new FormData(), req));
+      }
+      try {
+        const next = await act(user, form, req);
+        return wantsJson(req) ? json({ ok: true, next }) : seeOther(next);
+      } catch (e) {
+        if (e instanceof RideError) return wantsJson(req) ? jsonError(e.message) : seeOther(failed(e, form, req));
+        throw e;
+      }
+    },
+    { user: (req) => requestUser(req)?.id },
+  );
+}
+
+/** The ride id of `/api/rides/<id>/<action>` (null when it is not a plain id). */
+export function rideIdOf(req: NextRequest): number | null {
+  return idValue(req.nextUrl.pathname.split("/").at(-2) ?? "");
+}
+
+/** The ride page to return to after `/api/rides/<id>/<action>`, or the activity list for a malformed id. */
+export function ridePage(req: NextRequest): string {
+  const id = rideIdOf(req);
+  return id === null ? "/activity" : `/rides/${id}`;
 }

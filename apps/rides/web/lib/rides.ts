@@ -153,12 +153,18 @@ export function resolvePlace(text: string): Place | null {
   return all.find((p) => norm(p.address) === t) ?? all.find((p) => norm(p.name) === t && p.kind !== "venue") ?? all.find((p) => norm(p.name) === t) ?? null;
 }
 
+/** At most the first 60 characters of what someone typed, for a message. */
+export function excerpt(text: string): string {
+  const t = Array.from(text.trim());
+  return t.length > 60 ? `${t.slice(0, 59).join("")}…` : t.join("");
+}
+
 /** The place a form field names, or a RideError saying what is wrong. */
 export function requirePlace(text: string, what: string): Place {
   if (!text.trim()) throw new RideError(`Enter a ${what} address.`);
   if (text.length > 200) throw new RideError(`That ${what} address is too long.`);
   const p = resolvePlace(text);
-  if (!p) throw new RideError(`We couldn't find “${text.trim()}”. Choose a saved or recent place, or type a full street address ZipRide knows (street, city).`);
+  if (!p) throw new RideError(`We couldn't find “${excerpt(text)}”. Choose a saved or recent place, or type a full street address ZipRide knows (street, city).`);
   return p;
 }
 
@@ -243,7 +249,8 @@ export function phase(ctx: RideContext, r: Ride): "scheduled" | "arriving" | "on
 
 // --- reads ---------------------------------------------------------------------------------------------
 
-export function ride(id: number): Ride | null {
+export function ride(id: number | null): Ride | null {
+  if (id === null) return null;
   return (db().prepare(`${RIDE_SQL} WHERE r.id = ?`).get(id) as Ride | undefined) ?? null;
 }
 
@@ -280,10 +287,15 @@ export function months(): string[] {
 
 // --- writes --------------------------------------------------------------------------------------------
 
+/** A ride id no ride has: ZR + 10 digits, deterministic in the number of rides (the world's ids are random 10-digit
+ * numbers); a collision draws the next. Call it inside the transaction that inserts the ride. */
 function nextRideId(): string {
   const n = (db().prepare("SELECT COUNT(*) AS n FROM rides").get() as { n: number }).n;
-  // ZR + 10 digits, deterministic in the number of rides (the world's ids are random 10-digit numbers).
-  return `ZR${String(9_100_000_000 + ((n + 1) * 7_919_113) % 899_999_999)}`;
+  const taken = db().prepare("SELECT 1 FROM rides WHERE ride_id = ?");
+  for (let k = n + 1; ; k++) {
+    const id = `ZR${String(9_100_000_000 + ((k * 7_919_113) % 899_999_999))}`;
+    if (!taken.get(id)) return id;
+  }
 }
 
 function pickDriver(rideType: string, seedText: string): number {
@@ -301,8 +313,17 @@ export interface RequestInput {
   /** "now" or a local `YYYY-MM-DDTHH:MM` at least 15 min and at most 30 days ahead. */
   when: string;
   at: string;
-  cardId: number;
+  cardId: number | null;
   purpose: string;
+}
+
+/** A real local date and time `YYYY-MM-DDTHH:MM` (not 2026-02-30T25:00)? */
+export function isLocalMinute(text: string): boolean {
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)$/.exec(text);
+  if (!m) return false;
+  const [y, mo, d, h, mi] = m.slice(1).map(Number);
+  const t = new Date(Date.UTC(y, mo - 1, d, h, mi));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi;
 }
 
 /** Parse and check a request; the quote of the chosen type, the two places, the pickup time (naive local). */
@@ -318,7 +339,7 @@ export function checkRequest(ctx: RideContext, input: RequestInput) {
   let pickupAt: string;
   let scheduled = false;
   if (input.when === "later") {
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(input.at) || Number.isNaN(asUtc(input.at))) throw new RideError("Enter the pickup date and time.");
+    if (!isLocalMinute(input.at)) throw new RideError("Enter the pickup date and time.");
     pickupAt = `${input.at}:00`;
     const ahead = minutesBetween(ctx.now, pickupAt);
     if (ahead < SCHEDULE_MIN_MINUTES) throw new RideError(`A scheduled pickup must be at least ${SCHEDULE_MIN_MINUTES} minutes from now.`);
@@ -332,44 +353,62 @@ export function checkRequest(ctx: RideContext, input: RequestInput) {
   return { a, b, q, card, pickupAt, scheduled };
 }
 
-/** Request (now) or schedule (later) a ride: charge the fare to the card, then write the ride. Returns its row id. */
+/** The rider's ride on its way or under way now (made in the app: requested now, or a scheduled one whose pickup has
+ * come), if any: ZipRide takes one on-demand ride at a time. */
+export function activeRide(ctx: RideContext): Ride | null {
+  const open = db().prepare(`${RIDE_SQL} WHERE r.status IN ('requested', 'scheduled') AND r.world_ref IS NULL ORDER BY r.id`).all() as Ride[];
+  return open.find((r) => ["arriving", "on_trip"].includes(phase(ctx, r))) ?? null;
+}
+
+/** Request (now) or schedule (later) a ride. Reserve first: one immediate transaction checks the request (and that
+ * no ride is on its way when asking for one now), takes a new ride id and writes the ride; then the fare is charged
+ * to the card (pending in the bank at once); a declined card deletes the ride again. Returns its row id. */
 export async function requestRide(input: RequestInput): Promise<number> {
   const ctx = rideContext();
-  const { a, b, q, card, pickupAt, scheduled } = checkRequest(ctx, input);
-  const rideId = nextRideId();
-  const dropoffAt = addMinutes(pickupAt, q.duration_minutes);
+  const d = db();
+  const held = d.transaction(() => {
+    const { a, b, q, card, pickupAt, scheduled } = checkRequest(ctx, input);
+    if (!scheduled) {
+      const busy = activeRide(ctx);
+      if (busy) throw new RideError(`You already have a ride on its way (${busy.ride_id}, to ${busy.dropoff_name}). Request another once it's over, or schedule one for later.`);
+    }
+    const rideId = nextRideId();
+    const dropoffAt = addMinutes(pickupAt, q.duration_minutes);
+    const driver = pickDriver(q.ride_type, `${rideId}|${pickupAt}`);
+    const info = d
+      .prepare(
+        `INSERT INTO rides (ride_id, status, ride_type, pickup_place_id, dropoff_place_id, pickup, dropoff, city, requested_at,
+          pickup_at, dropoff_at, duration_minutes, distance_miles, base_cents, distance_cents, time_cents, booking_fee_cents,
+          fare_cents, tip_cents, total_cents, driver_id, card_id, trip, purpose, expensable, charge_auth, cancel_fee_cents, refund_cents, world_ref)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, NULL, ?, ?, NULL, 0, 0, NULL)`,
+      )
+      .run(
+        rideId, scheduled ? "scheduled" : "requested", q.ride_type, a.id, b.id, a.address, b.address, a.city, ctx.now,
+        withOffset(ctx, pickupAt), withOffset(ctx, dropoffAt), q.duration_minutes, q.distance_miles, q.base_cents, q.distance_cents,
+        q.time_cents, q.booking_fee_cents, q.fare_cents, q.fare_cents, driver, card.id, input.purpose || "personal",
+        input.purpose === "work" ? 1 : 0,
+      );
+    return { id: Number(info.lastInsertRowid), rideId, a, b, q, card, scheduled };
+  }).immediate();
   let auth;
   try {
     auth = await chargeCard({
       app: "rides",
-      merchant: `ZIPRIDE ${rideId}`,
-      amount_cents: q.fare_cents,
-      card_last4: card.last4,
-      reference: rideId,
+      merchant: `ZIPRIDE ${held.rideId}`,
+      amount_cents: held.q.fare_cents,
+      card_last4: held.card.last4,
+      reference: held.rideId,
       category: "transport",
-      memo: `${q.name}: ${a.name} to ${b.name}`.slice(0, 120),
+      memo: `${held.q.name}: ${held.a.name} to ${held.b.name}`.slice(0, 120),
     });
   } catch (e) {
+    d.prepare("DELETE FROM rides WHERE id = ? AND charge_auth IS NULL").run(held.id);
     if (e instanceof PaymentDeclined) throw new RideError(`Your card was declined: ${e.message}`);
     throw e;
   }
-  const driver = pickDriver(q.ride_type, `${rideId}|${pickupAt}`);
-  const info = db()
-    .prepare(
-      `INSERT INTO rides (ride_id, status, ride_type, pickup_place_id, dropoff_place_id, pickup, dropoff, city, requested_at,
-        pickup_at, dropoff_at, duration_minutes, distance_miles, base_cents, distance_cents, time_cents, booking_fee_cents,
-        fare_cents, tip_cents, total_cents, driver_id, card_id, trip, purpose, expensable, charge_auth, cancel_fee_cents, refund_cents, world_ref)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, NULL, ?, ?, ?, 0, 0, NULL)`,
-    )
-    .run(
-      rideId, scheduled ? "scheduled" : "requested", q.ride_type, a.id, b.id, a.address, b.address, a.city, ctx.now,
-      withOffset(ctx, pickupAt), withOffset(ctx, dropoffAt), q.duration_minutes, q.distance_miles, q.base_cents, q.distance_cents,
-      q.time_cents, q.booking_fee_cents, q.fare_cents, q.fare_cents, driver, card.id, input.purpose || "personal",
-      input.purpose === "work" ? 1 : 0, auth.authorization,
-    );
-  const id = Number(info.lastInsertRowid);
-  if (scheduled) await mailScheduled(ctx, ride(id)!, FREE_CANCEL_MINUTES);
-  return id;
+  d.prepare("UPDATE rides SET charge_auth = ? WHERE id = ?").run(auth.authorization, held.id);
+  if (held.scheduled) await mailScheduled(ctx, ride(held.id)!, FREE_CANCEL_MINUTES);
+  return held.id;
 }
 
 /**
@@ -400,29 +439,35 @@ export function cancelTerms(ctx: RideContext, r: Ride) {
   return { free, fee_cents: fee, refund_cents: r.fare_cents - fee, minutes_ahead: ahead };
 }
 
-/** Cancel a scheduled ride: refund the fare (less the fee within 60 min of pickup) through the card network. */
-export async function cancelRide(id: number): Promise<void> {
+/** Cancel a scheduled ride: refund the fare (less the fee within 60 min of pickup) through the card network, once.
+ * Reserve first: one immediate transaction cancels the ride and records the fee and refund; then the bank refunds;
+ * a refused refund puts the ride back as it was. A second cancel (also at the same time) finds it cancelled. */
+export async function cancelRide(id: number | null): Promise<void> {
   const ctx = rideContext();
-  const r = ride(id);
-  if (!r) throw new RideError("That ride doesn't exist.");
-  if (r.status !== "scheduled" || phase(ctx, r) !== "scheduled") throw new RideError("Only a scheduled ride that hasn't started can be cancelled.");
-  const t = cancelTerms(ctx, r);
-  let code: string | null = null;
+  const d = db();
+  const { r, t } = d.transaction(() => {
+    const r = ride(id);
+    if (!r) throw new RideError("That ride doesn't exist.");
+    if (r.status !== "scheduled" || phase(ctx, r) !== "scheduled") throw new RideError("Only a scheduled ride that hasn't started can be cancelled.");
+    const t = cancelTerms(ctx, r);
+    d.prepare("UPDATE rides SET status = 'cancelled', cancelled_at = ?, cancel_fee_cents = ?, refund_cents = ?, refund_auth = NULL, total_cents = ?, tip_cents = 0 WHERE id = ? AND status = 'scheduled'")
+      .run(ctx.now, t.fee_cents, t.refund_cents, t.fee_cents, r.id);
+    return { r, t };
+  }).immediate();
   if (t.refund_cents > 0) {
     try {
       const auth = await refundCard({
         app: "rides", merchant: `ZIPRIDE ${r.ride_id}`, amount_cents: t.refund_cents, card_last4: r.card_last4,
         reference: r.ride_id, category: "transport", memo: t.free ? "Scheduled ride cancelled" : `Scheduled ride cancelled (fee ${t.fee_cents} cents kept)`,
       });
-      code = auth.authorization;
+      d.prepare("UPDATE rides SET refund_auth = ? WHERE id = ?").run(auth.authorization, r.id);
     } catch (e) {
+      d.prepare("UPDATE rides SET status = 'scheduled', cancelled_at = NULL, cancel_fee_cents = 0, refund_cents = 0, total_cents = ?, tip_cents = ? WHERE id = ? AND status = 'cancelled'")
+        .run(r.total_cents, r.tip_cents, r.id);
       if (e instanceof PaymentDeclined) throw new RideError(`The refund could not be made: ${e.message}`);
       throw e;
     }
   }
-  db()
-    .prepare("UPDATE rides SET status = 'cancelled', cancelled_at = ?, cancel_fee_cents = ?, refund_cents = ?, refund_auth = ?, total_cents = ?, tip_cents = 0 WHERE id = ? AND status = 'scheduled'")
-    .run(ctx.now, t.fee_cents, t.refund_cents, code, t.fee_cents, id);
   await mailCancelled(ctx, r, t);
 }
 
@@ -432,35 +477,43 @@ function feedbackOpen(ctx: RideContext, r: Ride): void {
 }
 
 /** Rate a finished ride 1-5 stars with known compliments, once. */
-export function rateRide(id: number, stars: number, compliments: string[]): void {
+export function rateRide(id: number | null, stars: number | null, compliments: string[]): void {
   const ctx = rideContext();
   const r = ride(id);
   if (!r) throw new RideError("That ride doesn't exist.");
-  if (!Number.isInteger(stars) || stars < 1 || stars > 5) throw new RideError("Choose 1 to 5 stars.");
+  if (stars === null || stars < 1 || stars > 5) throw new RideError("Choose 1 to 5 stars.");
   const bad = compliments.find((c) => !COMPLIMENTS.includes(c));
-  if (bad) throw new RideError(`“${bad}” isn't one of ZipRide's compliments.`);
+  if (bad !== undefined) throw new RideError(`“${excerpt(bad)}” isn't one of ZipRide's compliments.`);
   if (r.rating !== null) throw new RideError("You've already rated this ride.");
   feedbackOpen(ctx, r);
-  db().prepare("UPDATE rides SET rating = ?, compliments = ?, rated_at = ? WHERE id = ? AND rating IS NULL").run(stars, JSON.stringify([...new Set(compliments)]), ctx.now, id);
+  db().prepare("UPDATE rides SET rating = ?, compliments = ?, rated_at = ? WHERE id = ? AND rating IS NULL").run(stars, JSON.stringify([...new Set(compliments)]), ctx.now, r.id);
 }
 
-/** Add a tip to a finished ride, once: a new charge on the ride's card. */
+/** Add a tip to a finished ride, once: a new charge on the ride's card. Reserve first: one immediate transaction
+ * checks that the ride has no tip yet and writes this one; then the card is charged; a declined card takes the tip
+ * back. Two tips at once: the second finds the ride tipped. */
 export async function tipRide(id: number, cents: number): Promise<void> {
   const ctx = rideContext();
-  const r = ride(id);
-  if (!r) throw new RideError("That ride doesn't exist.");
-  if (!Number.isInteger(cents) || cents <= 0) throw new RideError("Enter a tip greater than zero.");
-  if (cents > MAX_TIP_CENTS) throw new RideError("A tip can be at most 200.00.");
-  if (r.tipped_at !== null) throw new RideError("You've already added a tip to this ride.");
-  feedbackOpen(ctx, r);
+  const d = db();
+  const r = d.transaction(() => {
+    const r = ride(id);
+    if (!r) throw new RideError("That ride doesn't exist.");
+    if (!Number.isInteger(cents) || cents <= 0) throw new RideError("Enter a tip greater than zero.");
+    if (cents > MAX_TIP_CENTS) throw new RideError("A tip can be at most 200.00.");
+    if (r.tipped_at !== null) throw new RideError("You've already added a tip to this ride.");
+    feedbackOpen(ctx, r);
+    d.prepare("UPDATE rides SET tip_cents = tip_cents + ?, total_cents = total_cents + ?, tipped_at = ?, tip_auth = NULL WHERE id = ? AND tipped_at IS NULL").run(cents, cents, ctx.now, r.id);
+    return r;
+  }).immediate();
   let auth;
   try {
     auth = await chargeCard({ app: "rides", merchant: `ZIPRIDE TIP ${r.ride_id}`, amount_cents: cents, card_last4: r.card_last4, reference: `${r.ride_id}-TIP`, category: "transport", memo: `Tip for ${r.driver_name ?? "your driver"}` });
   } catch (e) {
+    d.prepare("UPDATE rides SET tip_cents = tip_cents - ?, total_cents = total_cents - ?, tipped_at = NULL WHERE id = ? AND tip_auth IS NULL AND tipped_at = ?").run(cents, cents, r.id, ctx.now);
     if (e instanceof PaymentDeclined) throw new RideError(`Your card was declined: ${e.message}`);
     throw e;
   }
-  db().prepare("UPDATE rides SET tip_cents = tip_cents + ?, total_cents = total_cents + ?, tipped_at = ?, tip_auth = ? WHERE id = ? AND tipped_at IS NULL").run(cents, cents, ctx.now, auth.authorization, id);
+  d.prepare("UPDATE rides SET tip_auth = ? WHERE id = ?").run(auth.authorization, r.id);
 }
 
 // --- saved places --------------------------------------------------------------------------------------
@@ -484,13 +537,13 @@ export function addSavedPlace(label: string, address: string): number {
   return Number(info.lastInsertRowid);
 }
 
-export function renameSavedPlace(savedId: number, label: string): void {
-  if (!savedPlaces().some((s) => s.saved_id === savedId)) throw new RideError("That saved place doesn't exist.");
+export function renameSavedPlace(savedId: number | null, label: string): void {
+  if (savedId === null || !savedPlaces().some((s) => s.saved_id === savedId)) throw new RideError("That saved place doesn't exist.");
   const l = checkLabel(label, savedId);
   db().prepare("UPDATE saved_places SET label = ? WHERE id = ?").run(l, savedId);
 }
 
-export function deleteSavedPlace(savedId: number): void {
+export function deleteSavedPlace(savedId: number | null): void {
   const info = db().prepare("DELETE FROM saved_places WHERE id = ?").run(savedId);
   if (info.changes === 0) throw new RideError("That saved place doesn't exist.");
 }

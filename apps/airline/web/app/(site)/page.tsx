@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { errorMessage } from "@persona/platform/http";
 import { airport, passengersOf, trips, type Trip } from "@/airline/lib/air";
 import { requireUser } from "@/airline/lib/auth";
 import { airContext } from "@/airline/lib/context";
@@ -24,7 +25,7 @@ export default async function MyTrips({ searchParams }: { searchParams: SP }) {
   return (
     <div className="ma-page">
       <h1>My Trips</h1>
-      {one(sp.error) ? <p className="ma-alert" role="alert">{one(sp.error)}</p> : null}
+      {errorMessage(sp) ? <p className="ma-alert" role="alert">{errorMessage(sp)}</p> : null}
       <form className="ma-find" action="/trips/find" method="get">
         <label>
           Find a trip by confirmation code

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { Cover } from "@/delivery/components/Cover";
 import { Header } from "@/delivery/components/Header";
 import { cuisines, etaRange, openAt, orderLines, orders, restaurants, usualOrder } from "@/delivery/lib/dash";
@@ -24,7 +26,7 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
     <>
       <Header active="/" name={user.full_name} cartCount={cartCount} city={ctx.city} w={w} q={q} />
       <main className="dbt-main">
-        {one(sp.error) ? <p className="dbt-alert" role="alert">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="dbt-alert" role="alert">{errorMessage(sp)}</p> : null}
         {usual ? (
           <section className="dbt-usual" data-testid="usual-card" data-order-id={usual.order_id}>
             <div>
@@ -35,11 +37,13 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
             </div>
             <div className="dbt-usual-actions">
               <form action={`/api/orders/${usual.id}/reorder`} method="post">
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
                 <input type="hidden" name="mode" value="now" />
                 <input type="hidden" name="back" value="home" />
                 <button type="submit" className="dbt-primary" data-testid="reorder-usual">{w.reorderNow}</button>
               </form>
               <form action={`/api/orders/${usual.id}/reorder`} method="post">
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
                 <input type="hidden" name="mode" value="cart" />
                 <input type="hidden" name="back" value="home" />
                 <button type="submit" className="dbt-secondary">{w.reviewInCart}</button>

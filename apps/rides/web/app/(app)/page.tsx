@@ -1,10 +1,12 @@
 import Link from "next/link";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { Header } from "@/rides/components/Header";
 import { PlaceIcon } from "@/rides/components/Logo";
 import { requireUser } from "@/rides/lib/auth";
 import { rideContext } from "@/rides/lib/context";
 import { clock, dayTime, distance, money } from "@/rides/lib/format";
-import { addMinutes, cards, history, localOf, phase, places, quotes, recentPlaces, resolvePlace, RideError, savedPlaces, upcoming, type Quote, settleRides } from "@/rides/lib/rides";
+import { addMinutes, cards, excerpt, history, localOf, phase, places, quotes, recentPlaces, resolvePlace, RideError, savedPlaces, upcoming, type Quote, settleRides } from "@/rides/lib/rides";
 
 export const metadata = { title: "Request a ride" };
 
@@ -22,15 +24,15 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
   const dropoffText = one(sp.dropoff);
   const when = one(sp.when) === "later" ? "later" : "now";
   const at = one(sp.at);
-  let error = one(sp.error);
+  let error = errorMessage(sp);
   let list: Quote[] = [];
   let pickup = null;
   let dropoff = null;
   if (!error && pickupText && dropoffText) {
     pickup = resolvePlace(pickupText);
     dropoff = resolvePlace(dropoffText);
-    if (!pickup) error = `We couldn't find “${pickupText}”. Choose a saved or recent place, or type a full street address ZipRide knows (street, city).`;
-    else if (!dropoff) error = `We couldn't find “${dropoffText}”. Choose a saved or recent place, or type a full street address ZipRide knows (street, city).`;
+    if (!pickup) error = `We couldn't find “${excerpt(pickupText)}”. Choose a saved or recent place, or type a full street address ZipRide knows (street, city).`;
+    else if (!dropoff) error = `We couldn't find “${excerpt(dropoffText)}”. Choose a saved or recent place, or type a full street address ZipRide knows (street, city).`;
     else {
       try {
         list = quotes(pickup, dropoff, ctx.now);
@@ -97,6 +99,7 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
 
           {list.length && pickup && dropoff ? (
             <form action="/api/rides" method="post" className="zr-quotes" data-testid="quote-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <input type="hidden" name="pickup" value={pickup.address} />
               <input type="hidden" name="dropoff" value={dropoff.address} />
               <input type="hidden" name="when" value={when} />

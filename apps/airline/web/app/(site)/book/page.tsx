@@ -1,9 +1,10 @@
 import { SearchForm } from "@/airline/components/SearchForm";
-import { airports } from "@/airline/lib/air";
+import { errorMessage } from "@persona/platform/http";
+import { airports, lastBookableDate } from "@/airline/lib/air";
 import { requireUser } from "@/airline/lib/auth";
 import { airContext } from "@/airline/lib/context";
 import { one, type SP } from "@/airline/lib/page";
-import { addDays } from "@/airline/lib/time";
+import { addDays, day } from "@/airline/lib/time";
 
 export const metadata = { title: "Book a flight" };
 
@@ -17,8 +18,9 @@ export default async function BookPage({ searchParams }: { searchParams: SP }) {
         <h1>Where to next, {user.given_name}?</h1>
         <p>Nonstop and one-stop flights from {user.home_airport} to {airports().length - 1} airports.</p>
       </section>
-      {one(sp.error) ? <p className="ma-alert" role="alert">{one(sp.error)}</p> : null}
-      <SearchForm airports={airports()} from={one(sp.from) || user.home_airport} to={one(sp.to) || "AUS"} date={one(sp.date) || addDays(ctx.now.slice(0, 10), 21)} ret={one(sp.return)} cabin={one(sp.cabin) || "economy"} pax={one(sp.pax) || "1"} />
+      {errorMessage(sp) ? <p className="ma-alert" role="alert">{errorMessage(sp)}</p> : null}
+      <SearchForm airports={airports()} from={one(sp.from) || user.home_airport} to={one(sp.to) || "AUS"} date={one(sp.date) || addDays(ctx.now.slice(0, 10), 21)} ret={one(sp.return)} cabin={one(sp.cabin) || "economy"} pax={one(sp.pax) || "1"} min={ctx.now.slice(0, 10)} max={lastBookableDate(ctx)} />
+      <p className="ma-muted">Our schedule is open for booking through {day(lastBookableDate(ctx), ctx.locale)}.</p>
     </div>
   );
 }

@@ -8,12 +8,12 @@ export const POST = formPost({
   act: (ctx, user, form) => {
     const pnr = pnrValue(field(form, "pnr"));
     const seat = changeSeat(ctx, user, pnr, idValue(field(form, "segment")), idValue(field(form, "passenger")), field(form, "seat"));
-    return withQuery(`/trips/${pnr}/seats`, { segment: field(form, "segment"), passenger: field(form, "passenger"), saved: seat });
+    return withQuery(`/trips/${pnr}/seats`, { segment: idValue(field(form, "segment")), passenger: idValue(field(form, "passenger")), saved: seat });
   },
   failed: (message, form) => {
     const pnr = pnrValue(field(form, "pnr"));
     return /^[A-Z0-9]{6}$/.test(pnr)
-      ? withQuery(`/trips/${pnr}/seats`, { segment: field(form, "segment"), passenger: field(form, "passenger"), error: message })
+      ? withQuery(`/trips/${pnr}/seats`, { segment: idValue(field(form, "segment")), passenger: idValue(field(form, "passenger")), error: message })
       : withQuery("/", { error: message });
   },
 });

@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { Header } from "@/delivery/components/Header";
 import { addresses, cards, promoProblem, promos } from "@/delivery/lib/dash";
 import { day, money } from "@/delivery/lib/format";
@@ -15,13 +17,14 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
         <h1>{user.full_name}</h1>
         <p className="dbt-muted">{user.email} · member since {day(ctx, `${user.member_since}T12:00:00`)} · default tip {user.tip_percent}%</p>
         {one(sp.saved) ? <p className="dbt-note" role="status">Address saved.</p> : null}
-        {one(sp.error) ? <p className="dbt-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="dbt-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
         <section className="dbt-panel">
           <h2 className="dbt-h2">Addresses</h2>
           {addresses().map((a) => (
             <p key={a.id} data-testid="address-row"><strong>{a.label}</strong> · {a.line}{a.is_default ? " (default)" : ""}</p>
           ))}
           <form action="/api/addresses" method="post" className="dbt-form">
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <label>Label<input name="label" maxLength={40} required defaultValue={one(sp.label)} /></label>
             <label>Address<input name="line" maxLength={200} required defaultValue={one(sp.line)} placeholder="Street and number, city, postcode" /></label>
             <label>Drop-off instructions<input name="instructions" maxLength={200} /></label>

@@ -1,6 +1,8 @@
 import Link from "next/link";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { Header } from "@/delivery/components/Header";
-import { addresses, cards, cart, cartRestaurant, DashError, etaRange, MAX_NOTE, price, TIP_PERCENTS, type Pricing } from "@/delivery/lib/dash";
+import { addresses, cards, cart, cartRestaurant, DashError, etaRange, MAX_NOTE, orderByCode, price, TIP_PERCENTS, type Pricing } from "@/delivery/lib/dash";
 import { money } from "@/delivery/lib/format";
 import { chrome, one, type SearchParams } from "@/delivery/lib/page";
 
@@ -26,7 +28,7 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
   const when = one(sp.when) || "now";
   const choose = { address: one(sp.address) || String(addr[0]?.id ?? ""), card: one(sp.card) || String(cs.find((c) => c.is_default)?.id ?? cs[0]?.id ?? "") };
   let pricing: Pricing | null = null;
-  let problem = one(sp.error);
+  let problem = errorMessage(sp);
   if (r) {
     try {
       pricing = price(ctx, r, lines, { promo, tip, amount: tipAmount, defaultTip: user.tip_percent });
@@ -43,7 +45,7 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
       <Header active="" name={user.full_name} cartCount={cartCount} city={ctx.city} w={w} />
       <main className="dbt-main dbt-checkout">
         <h1>{w.checkout}</h1>
-        {one(sp.reordered) ? <p className="dbt-note" role="status">Your order {one(sp.reordered)} is in the cart again at today's prices.{one(sp.skipped) ? ` Not on the menu any more: ${one(sp.skipped)}.` : ""}</p> : null}
+        {one(sp.reordered) && orderByCode(one(sp.reordered)) ? <p className="dbt-note" role="status">Your order {one(sp.reordered)} is in the cart again at today's prices.{one(sp.skipped) ? ` Not on the menu any more: ${one(sp.skipped)}.` : ""}</p> : null}
         {problem ? <p className="dbt-alert" role="alert" data-testid="error">{problem}</p> : null}
         {!r || !pricing ? (
           <div className="dbt-empty">
@@ -64,12 +66,14 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
                     {l.special_instructions ? <div className="dbt-muted dbt-small">“{l.special_instructions}”</div> : null}
                   </div>
                   <form action="/api/cart" method="post" className="dbt-inline">
+                    <input type="hidden" name="_idem" value={idempotencyToken()} />
                     <input type="hidden" name="action" value="update" />
                     <input type="hidden" name="line" value={l.id} />
                     <input name="qty" type="number" min={1} max={20} defaultValue={l.qty} aria-label={`Quantity of ${l.item.name}`} className="dbt-qty-input" />
                     <button type="submit" className="dbt-link-button">{w.update}</button>
                   </form>
                   <form action="/api/cart" method="post" className="dbt-inline">
+                    <input type="hidden" name="_idem" value={idempotencyToken()} />
                     <input type="hidden" name="action" value="remove" />
                     <input type="hidden" name="line" value={l.id} />
                     <button type="submit" className="dbt-link-button">{w.remove}</button>
@@ -78,11 +82,13 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
                 </div>
               ))}
               <form action="/api/cart" method="post">
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
                 <input type="hidden" name="action" value="clear" />
                 <button type="submit" className="dbt-link-button">{w.emptyCart}</button>
               </form>
             </section>
             <form action="/api/orders" method="post" className="dbt-panel dbt-form" data-testid="checkout-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <fieldset>
                 <legend>{w.deliverTo}</legend>
                 {addr.map((a) => (

@@ -1,4 +1,5 @@
 import { addToCart, clearCart, removeCartLine, restaurantById, updateCartLine } from "@/delivery/lib/dash";
+import { safePath } from "@persona/platform/http";
 import { DashError, field, formPost, idValue, withQuery } from "@/delivery/lib/http";
 
 export const dynamic = "force-dynamic";
@@ -37,8 +38,8 @@ export const POST = formPost({
     throw new DashError("Unknown cart action.");
   },
   failed: (e, form) => {
-    const back = field(form, "back");
-    const path = back.startsWith("/") && !back.startsWith("//") ? back : "/checkout";
+    // `back`: the page the form was on (same-origin paths only), its own query dropped for the error's.
+    const path = safePath(field(form, "back"), "/checkout").replace(/[?#].*$/, "");
     return withQuery(path, { error: e.message });
   },
 });

@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { Header } from "@/rides/components/Header";
 import { PlaceIcon } from "@/rides/components/Logo";
 import { requireUser } from "@/rides/lib/auth";
@@ -20,7 +22,7 @@ export default async function Places({ searchParams }: { searchParams: Promise<R
       <Header active="/places" name={user.full_name} />
       <main className="zr-page">
         <h1>Saved places</h1>
-        {one(sp.error) ? <p className="zr-alert" role="alert" data-testid="places-error">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="zr-alert" role="alert" data-testid="places-error">{errorMessage(sp)}</p> : null}
         {done ? <p className="zr-note" role="status">{done}</p> : null}
         <ul className="zr-list" data-testid="saved-list">
           {saved.map((s) => (
@@ -35,11 +37,13 @@ export default async function Places({ searchParams }: { searchParams: Promise<R
               </div>
               <div className="zr-row-end zr-place-actions">
                 <form action={`/api/places/${s.saved_id}`} method="post" className="zr-inline">
+                  <input type="hidden" name="_idem" value={idempotencyToken()} />
                   <input type="hidden" name="action" value="rename" />
                   <input name="label" defaultValue={s.label} aria-label={`New name for ${s.label}`} maxLength={40} required />
                   <button type="submit" className="zr-secondary">Rename</button>
                 </form>
                 <form action={`/api/places/${s.saved_id}`} method="post">
+                  <input type="hidden" name="_idem" value={idempotencyToken()} />
                   <input type="hidden" name="action" value="delete" />
                   <button type="submit" className="zr-link-button">Remove</button>
                 </form>
@@ -49,6 +53,7 @@ export default async function Places({ searchParams }: { searchParams: Promise<R
         </ul>
         <h2>Add a place</h2>
         <form action="/api/places" method="post" className="zr-form zr-add-place" data-testid="add-place">
+          <input type="hidden" name="_idem" value={idempotencyToken()} />
           <label>
             Name
             <input name="label" placeholder="Gym, Mum's, Office" defaultValue={one(sp.label)} maxLength={40} required />

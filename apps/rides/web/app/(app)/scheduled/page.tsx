@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { Header } from "@/rides/components/Header";
 import { requireUser } from "@/rides/lib/auth";
 import { rideContext } from "@/rides/lib/context";
@@ -23,7 +25,7 @@ export default async function Scheduled({ searchParams }: { searchParams: Promis
         <p className="zr-muted">
           Cancel free of charge up to {FREE_CANCEL_MINUTES} minutes before pickup; later, a {money(ctx, CANCEL_FEE_CENTS)} cancellation fee is kept and the rest of the fare is refunded.
         </p>
-        {one(sp.error) ? <p className="zr-alert" role="alert">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="zr-alert" role="alert">{errorMessage(sp)}</p> : null}
         {one(sp.cancelled) ? <p className="zr-note" role="status">Your ride was cancelled. Any refund shows on your card as a pending credit.</p> : null}
         {rides.length === 0 ? (
           <div className="zr-empty">
@@ -48,6 +50,7 @@ export default async function Scheduled({ searchParams }: { searchParams: Promis
                   <div className="zr-row-end">
                     <span className="zr-price" data-cents={r.fare_cents}>{money(ctx, r.fare_cents)}</span>
                     <form action={`/api/rides/${r.id}/cancel`} method="post">
+                      <input type="hidden" name="_idem" value={idempotencyToken()} />
                       <button type="submit" className="zr-secondary" data-testid={`cancel-${r.ride_id}`}>
                         {t.free ? "Cancel (free)" : `Cancel (${money(ctx, t.fee_cents)} fee)`}
                       </button>

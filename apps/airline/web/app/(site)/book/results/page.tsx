@@ -1,15 +1,13 @@
 import Link from "next/link";
 import { Options } from "@/airline/components/Options";
 import { SearchForm } from "@/airline/components/SearchForm";
-import { airport, airports, families, options } from "@/airline/lib/air";
+import { airport, airports, dateProblem, families, lastBookableDate, options } from "@/airline/lib/air";
 import { requireUser } from "@/airline/lib/auth";
-import { airContext } from "@/airline/lib/context";
+import { airContext, money } from "@/airline/lib/context";
 import { one, travellers, type SP } from "@/airline/lib/page";
 import { day } from "@/airline/lib/time";
 
 export const metadata = { title: "Choose flights" };
-
-const DATE = /^\d{4}-\d\d-\d\d$/;
 
 export default async function Results({ searchParams }: { searchParams: SP }) {
   const sp = await searchParams;
@@ -25,22 +23,30 @@ export default async function Results({ searchParams }: { searchParams: SP }) {
   if (asked.error) error = asked.error;
   else if (!airport(from) || !airport(to)) error = "Choose the airports you fly from and to.";
   else if (from === to) error = "Choose two different airports.";
-  else if (!DATE.test(date) || date < ctx.now.slice(0, 10)) error = "Choose a departure date from today on.";
-  else if (ret && (!DATE.test(ret) || ret < date)) error = "The return date must be on or after the departure date.";
+  else if (dateProblem(ctx, date)) error = dateProblem(ctx, date);
+  else if (ret && (dateProblem(ctx, ret) || ret < date)) error = ret > lastBookableDate(ctx) ? `Return: ${dateProblem(ctx, ret)}` : "The return date must be on or after the departure date.";
   const fams = families().filter((f) => f.cabin === cabin);
   const choosingReturn = !error && ret && out;
   const list = error ? [] : choosingReturn ? options(ctx, to, from, ret) : options(ctx, from, to, date);
   const base = { from, to, date, return: ret, cabin, pax: String(pax) };
+  // On the return step: the departure and fare already chosen (each journey keeps its own fare family).
+  const outFam = choosingReturn ? fams.find((f) => f.code === one(sp.family)) : undefined;
+  const outChosen = outFam ? options(ctx, from, to, date).find((o) => o.key === out) : undefined;
   return (
     <div className="ma-page">
-      <SearchForm airports={all} from={from || ctx.homeAirport} to={to} date={date} ret={ret} cabin={cabin} pax={asked.error ? "1" : String(pax)} />
+      <SearchForm airports={all} from={from || ctx.homeAirport} to={to} date={date} ret={ret} cabin={cabin} pax={asked.error ? "1" : String(pax)} min={ctx.now.slice(0, 10)} max={lastBookableDate(ctx)} />
       {error ? <p className="ma-alert" role="alert" data-testid="error">{error}</p> : (
         <>
           <h1>
             {choosingReturn ? "Choose your return" : "Choose your departure"}: {airport(choosingReturn ? to : from)!.city} → {airport(choosingReturn ? from : to)!.city}
           </h1>
           <p className="ma-muted">{day(choosingReturn ? ret : date, ctx.locale)} · {pax} traveller{pax > 1 ? "s" : ""} · fares per traveller, taxes and fees included</p>
-          {choosingReturn ? <p><Link href={`/book/results?${new URLSearchParams(base)}`}>← Change departure</Link></p> : null}
+          {choosingReturn ? (
+            <p>
+              {outChosen && outFam ? <span data-testid="chosen-out" data-cents={outChosen.fares[outFam.code]}>Departing {outChosen.legs.map((l) => l.flight).join(", ")} · {outFam.name} {money(ctx, outChosen.fares[outFam.code])} per traveller. </span> : null}
+              <Link href={`/book/results?${new URLSearchParams(base)}`}>← Change departure</Link>
+            </p>
+          ) : null}
           {ret && !out ? (
             <Options ctx={ctx} list={list} fams={fams} airportOf={(c) => airport(c)!} action="/book/results" hidden={base} pax={pax} name="out" />
           ) : (

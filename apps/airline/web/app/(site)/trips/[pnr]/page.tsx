@@ -1,9 +1,12 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { FlightLine } from "@/airline/components/Flight";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import {
-  AirError, airport, bookingByPnr, cards, checkinWindow, family, passengersOf, seatsOf, segmentsOf, tripStatus,
+  AirError, airport, bookingByPnr, cards, checkinWindow, journeysOf, passengersOf, seatsOf, segmentsOf, tripStatus,
 } from "@/airline/lib/air";
+import { fareNames } from "@/airline/lib/actions";
 import { requireUser } from "@/airline/lib/auth";
 import { airContext, money } from "@/airline/lib/context";
 import { db } from "@/airline/lib/db";
@@ -26,7 +29,9 @@ export default async function TripPage({ params, searchParams }: { params: Promi
   }
   const segs = segmentsOf(b.id);
   const pax = passengersOf(b.id);
-  const fam = family(b.fare_family);
+  const js = journeysOf(b, segs);
+  const fam = js[0].family;
+  const mixed = js.some((j) => j.family.code !== fam.code);
   const status = tripStatus(ctx, b, segs);
   const card = cards(user.id).find((c) => c.id === b.card_id);
   const credits = db().prepare("SELECT amount_cents, reason, expires_on FROM travel_credits WHERE booking_id = ? ORDER BY id").all(b.id) as { amount_cents: number; reason: string; expires_on: string }[];
@@ -39,8 +44,11 @@ export default async function TripPage({ params, searchParams }: { params: Promi
       <p><Link href="/">← My Trips</Link></p>
       {one(sp.booked) ? <p className="ma-success" role="status" data-testid="booked">Your trip is booked. Confirmation code {b.pnr}. We've emailed your receipt to {user.email}.</p> : null}
       {changed ? <p className="ma-success" role="status" data-testid="changed">Your flight is changed. {Number(changed) > 0 ? `Fare difference charged: ${money(ctx, Number(changed))}.` : Number(changed) < 0 ? `Fare difference returned: ${money(ctx, -Number(changed))}.` : "No fare difference."}</p> : null}
-      {one(sp.cancelled) ? <p className="ma-success" role="status" data-testid="cancelled">Your trip is cancelled. {one(sp.cancelled) === "credit" ? `${money(ctx, b.credit_cents)} is saved as travel credit.` : one(sp.cancelled) === "refund" ? `${money(ctx, b.refund_cents)} will be refunded to your card.` : "Basic Economy fares keep no value when cancelled."}</p> : null}
-      {one(sp.error) ? <p className="ma-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+      {one(sp.cancelled) ? <p className="ma-success" role="status" data-testid="cancelled">Your trip is cancelled. {[
+        one(sp.cancelled) === "refund" || b.refund_cents > 0 ? `${money(ctx, b.refund_cents)} will be refunded to your card.` : "",
+        one(sp.cancelled) === "credit" || b.credit_cents > 0 ? `${money(ctx, b.credit_cents)} is saved as travel credit.` : "",
+      ].filter(Boolean).join(" ") || "Basic Economy fares keep no value when cancelled."}</p> : null}
+      {errorMessage(sp) ? <p className="ma-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
       {segs.filter((s) => s.was_dep_local && s.status !== "flown").map((s) => (
         <p key={s.id} className="ma-alert" role="status" data-testid="schedule-change">
           <b>Schedule change.</b> {s.was_flight_number} on {day(s.was_dep_local!, ctx.locale)} at {clock(s.was_dep_local!, ctx.locale)} was
@@ -74,6 +82,7 @@ export default async function TripPage({ params, searchParams }: { params: Promi
 
       {directions.map((dir) => {
         const journey = segs.filter((s) => s.direction === dir);
+        const dirFam = js.find((j) => j.direction === dir)!.family;
         const w = checkinWindow(ctx, journey[0]);
         const checked = journey.every((s) => seatsOf(s.id).every((t) => t.sequence != null));
         const opensTz = airport(journey[0].origin)!.timezone;
@@ -88,12 +97,13 @@ export default async function TripPage({ params, searchParams }: { params: Promi
                     <form action="/api/checkin" method="post">
                       <input type="hidden" name="pnr" value={b.pnr} />
                       <input type="hidden" name="segment" value={journey[0].id} />
+                      <input type="hidden" name="_idem" value={idempotencyToken()} />
                       <button className="ma-primary" type="submit" data-testid={`checkin-${dir}`}>Check in</button>
                     </form>
                   ) : (
                     <span className="ma-muted" data-testid={`checkin-closed-${dir}`}>{w.opensMs > ctx.nowMs ? `Check-in opens ${day(opens, ctx.locale)}, ${clockZone(opens, opensTz, ctx.locale)}` : w.reason}</span>
                   )}
-                  {fam.changeable ? <Link className="ma-secondary" href={`/trips/${b.pnr}/change?direction=${dir}`}>Change flight</Link> : null}
+                  {dirFam.changeable ? <Link className="ma-secondary" href={`/trips/${b.pnr}/change?direction=${dir}`}>Change flight</Link> : null}
                 </div>
               ) : null}
             </div>
@@ -122,14 +132,21 @@ export default async function TripPage({ params, searchParams }: { params: Promi
       <div className="ma-two">
         <section className="ma-card">
           <h2>Fare and bags</h2>
-          <p><b data-testid="fare-family">{fam.name}</b> · {fam.cabin === "business" ? "Business cabin" : "Economy cabin"}</p>
-          <ul className="ma-list">
-            <li>{fam.carry_on ? "Carry-on bag and personal item included" : "Personal item only (carry-on for a fee)"}</li>
-            <li data-testid="bags">{bags}</li>
-            <li>{fam.changeable ? "Changes: no change fee, pay any fare difference" : "No changes"}</li>
-            <li>{fam.cancel === "refund" ? "Refundable to your card" : fam.cancel === "credit" ? "Cancel for travel credit" : "No credit if cancelled"}</li>
-            <li>Earns {fam.miles_percent} % of flown miles</li>
-          </ul>
+          <p><b data-testid="fare-family">{fareNames(js)}</b> · {fam.cabin === "business" ? "Business cabin" : "Economy cabin"}</p>
+          {(mixed ? js : js.slice(0, 1)).map((j) => {
+            const f = j.family;
+            const bagText = f.checked_bags ? `${f.checked_bags} checked bag${f.checked_bags > 1 ? "s" : ""} up to ${f.bag_kg} kg included` : `Checked bags from ${money(ctx, 3500)} each`;
+            return (
+              <ul className="ma-list" key={j.direction} data-testid={mixed ? `rules-${j.direction}` : undefined}>
+                {mixed ? <li><b>{j.direction === "outbound" ? "Departing" : "Return"}: {f.name}</b>{j.fare != null ? ` · ${money(ctx, j.fare)} per traveller` : ""}</li> : null}
+                <li>{f.carry_on ? "Carry-on bag and personal item included" : "Personal item only (carry-on for a fee)"}</li>
+                <li data-testid={mixed ? undefined : "bags"}>{mixed ? bagText : bags}</li>
+                <li>{f.changeable ? "Changes: no change fee, pay any fare difference" : "No changes"}</li>
+                <li>{f.cancel === "refund" ? "Refundable to your card" : f.cancel === "credit" ? "Cancel for travel credit" : "No credit if cancelled"}</li>
+                <li>Earns {f.miles_percent} % of flown miles</li>
+              </ul>
+            );
+          })}
         </section>
         <section className="ma-card">
           <h2>Price</h2>

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { notFound } from "next/navigation";
 import { Header } from "@/delivery/components/Header";
 import { order, orderLines, RATE_DAYS, restaurantById, TRACK_STEPS, trackState } from "@/delivery/lib/dash";
@@ -30,7 +32,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
         <p><Link href="/orders">← {w.allOrders}</Link></p>
         {one(sp.placed) ? <p className="dbt-note" role="status" data-testid="placed">Order placed! {o.restaurant_name} has it.</p> : null}
         {one(sp.rated) ? <p className="dbt-note" role="status">Thanks for rating your order.</p> : null}
-        {one(sp.error) ? <p className="dbt-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="dbt-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
         <h1>
           <Link href={`/store/${r.slug}`}>{o.restaurant_name}</Link>
         </h1>
@@ -71,10 +73,12 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
         </section>
         <div className="dbt-actions">
           <form action={`/api/orders/${o.id}/reorder`} method="post">
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <input type="hidden" name="mode" value="cart" />
             <button type="submit" className="dbt-secondary" data-testid="reorder-cart">{w.reorder}</button>
           </form>
           <form action={`/api/orders/${o.id}/reorder`} method="post">
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <input type="hidden" name="mode" value="now" />
             <button type="submit" className="dbt-primary" data-testid="reorder-now">{w.reorderAsap}</button>
           </form>
@@ -87,6 +91,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
             </p>
           ) : canRate ? (
             <form action={`/api/orders/${o.id}/rate`} method="post" className="dbt-form" data-testid="rate-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <div className="dbt-stars">
                 {[5, 4, 3, 2, 1].map((s) => (
                   <label key={s} className="dbt-tip">

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { notFound } from "next/navigation";
 import { Cover } from "@/delivery/components/Cover";
 import { Header } from "@/delivery/components/Header";
@@ -50,7 +52,7 @@ export default async function StorePage({ params, searchParams }: { params: Prom
                 {w.added} {one(sp.added)} {w.toCart} <Link href="/checkout">{w.goToCheckout}</Link>
               </p>
             ) : null}
-            {one(sp.error) ? <p className="dbt-alert" role="alert">{one(sp.error)}</p> : null}
+            {errorMessage(sp) ? <p className="dbt-alert" role="alert">{errorMessage(sp)}</p> : null}
             <nav className="dbt-chips" aria-label="Menu sections">
               {sections.map((s) => (
                 <a key={s} href={`#${s}`} className="dbt-chip">{w.sections[s] ?? s}</a>
@@ -74,6 +76,7 @@ export default async function StorePage({ params, searchParams }: { params: Prom
                           <Link href={`/store/${r.slug}/item/${i.id}`} className="dbt-add" aria-label={`Choose options for ${i.name}`}>+</Link>
                         ) : (
                           <form action="/api/cart" method="post">
+                            <input type="hidden" name="_idem" value={idempotencyToken()} />
                             <input type="hidden" name="action" value="add" />
                             <input type="hidden" name="item" value={i.id} />
                             <input type="hidden" name="qty" value="1" />

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { notFound } from "next/navigation";
 import { Header } from "@/rides/components/Header";
 import { Stars } from "@/rides/components/Logo";
@@ -40,7 +42,7 @@ export default async function RidePage({ params, searchParams }: { params: Promi
         <p>
           <Link href={ph === "scheduled" ? "/scheduled" : "/activity"}>← {ph === "scheduled" ? "Scheduled rides" : "Activity"}</Link>
         </p>
-        {one(sp.error) ? <p className="zr-alert" role="alert" data-testid="ride-error">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="zr-alert" role="alert" data-testid="ride-error">{errorMessage(sp)}</p> : null}
         {notice ? <p className="zr-note" role="status" data-testid="ride-notice">{notice}</p> : null}
         <article className="zr-receipt" data-testid="receipt" data-ride-id={r.ride_id}>
           <header>
@@ -129,6 +131,7 @@ export default async function RidePage({ params, searchParams }: { params: Promi
 
         {ph === "scheduled" ? (
           <form action={`/api/rides/${r.id}/cancel`} method="post" className="zr-card">
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <p>
               {cancelTerms(ctx, r).free ? "Cancelling now is free." : `Cancelling now keeps a ${money(ctx, cancelTerms(ctx, r).fee_cents)} fee.`}
             </p>
@@ -146,6 +149,7 @@ export default async function RidePage({ params, searchParams }: { params: Promi
                 </p>
               ) : open ? (
                 <form action={`/api/rides/${r.id}/rate`} method="post" className="zr-form" data-testid="rate-form">
+                  <input type="hidden" name="_idem" value={idempotencyToken()} />
                   <input type="hidden" name="ride" value={r.id} />
                   <fieldset className="zr-star-pick">
                     <legend>How was your ride with {r.driver_name?.split(" ")[0] ?? "your driver"}?</legend>
@@ -179,6 +183,7 @@ export default async function RidePage({ params, searchParams }: { params: Promi
                   <div className="zr-tip-buttons">
                     {tips.map(([p, cents]) => (
                       <form key={p} action={`/api/rides/${r.id}/tip`} method="post">
+                        <input type="hidden" name="_idem" value={idempotencyToken()} />
                         <input type="hidden" name="ride" value={r.id} />
                         <input type="hidden" name="percent" value={p} />
                         <button type="submit" className="zr-secondary" data-testid={`tip-${p}`}>
@@ -188,6 +193,7 @@ export default async function RidePage({ params, searchParams }: { params: Promi
                     ))}
                   </div>
                   <form action={`/api/rides/${r.id}/tip`} method="post" className="zr-inline">
+                    <input type="hidden" name="_idem" value={idempotencyToken()} />
                     <input type="hidden" name="ride" value={r.id} />
                     <input name="amount" inputMode="decimal" placeholder="Custom amount" aria-label="Custom tip amount" maxLength={12} required />
                     <button type="submit" className="zr-secondary">Add tip</button>

@@ -35,7 +35,7 @@ export default async function BoardingPassPage({ params, searchParams }: { param
       {one(sp.checked_in) ? <p className="ma-success" role="status" data-testid="checked-in">You're checked in. Have a great flight!</p> : null}
       <div className="ma-pass-actions">
         <h1>Boarding pass</h1>
-        <a className="ma-primary" href={`/api/boarding-pass?pnr=${P}&segment=${one(sp.segment)}`} data-testid="pass-pdf" download>Download PDF</a>
+        <a className="ma-primary" href={`/api/boarding-pass?${new URLSearchParams({ pnr: list[0].pnr, segment: String(idValue(one(sp.segment)) ?? "") })}`} data-testid="pass-pdf" download>Download PDF</a>
       </div>
       {list.map((p, i) => (
         <article className="ma-pass" key={i} data-testid="pass">

@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { AirError, airport, bookingByPnr, family, options, segmentsOf } from "@/airline/lib/air";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
+import { AirError, airport, bookingByPnr, familyOf, isDate, journeyFare, options, segmentsOf } from "@/airline/lib/air";
 import { requireUser } from "@/airline/lib/auth";
 import { airContext, money } from "@/airline/lib/context";
 import { one, type SP } from "@/airline/lib/page";
@@ -23,17 +25,18 @@ export default async function ChangePage({ params, searchParams }: { params: Pro
   const direction = one(sp.direction) === "return" ? "return" : "outbound";
   const journey = segmentsOf(b.id).filter((s) => s.direction === direction);
   if (!journey.length) notFound();
-  const fam = family(b.fare_family);
-  const date = /^\d{4}-\d\d-\d\d$/.test(one(sp.date)) ? one(sp.date) : journey[0].dep_local.slice(0, 10);
+  const fam = familyOf(b, journey[0]);
+  const date = isDate(one(sp.date)) ? one(sp.date) : journey[0].dep_local.slice(0, 10);
   const o = journey[0].origin, d = journey[journey.length - 1].destination;
   const list = fam.changeable ? options(ctx, o, d, date) : [];
-  const oldValue = b.trip_type === "round_trip" ? Math.floor(b.fare_per_passenger_cents / 2) : b.fare_per_passenger_cents;
+  const oldValue = journeyFare(b, journey);
   return (
     <div className="ma-page">
       <p><Link href={`/trips/${b.pnr}`}>← Trip {b.pnr}</Link></p>
       <h1>Change your {direction === "outbound" ? "departing" : "return"} flight</h1>
       <p className="ma-muted">Now: {journey.map((s) => `${s.flight_number} ${s.origin}-${s.destination}`).join(", ")} on {day(journey[0].dep_local, ctx.locale)} · {fam.name}</p>
-      {!fam.changeable ? <p className="ma-alert" role="alert">Basic Economy fares can't be changed.</p> : (
+      {errorMessage(sp) ? <p className="ma-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
+      {!fam.changeable ? <p className="ma-alert" role="alert">{fam.name} fares can't be changed.</p> : (
         <>
           <form method="get" className="ma-find">
             <input type="hidden" name="direction" value={direction} />
@@ -55,6 +58,7 @@ export default async function ChangePage({ params, searchParams }: { params: Pro
                     </div>
                     {current ? <span className="ma-note">Your current flight</span> : (
                       <form action="/api/change" method="post" className="ma-fares">
+                        <input type="hidden" name="_idem" value={idempotencyToken()} />
                         <input type="hidden" name="pnr" value={b.pnr} />
                         <input type="hidden" name="direction" value={direction} />
                         <input type="hidden" name="option" value={opt.key} />

@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { AirError, airport, bookingByPnr, family, passengersOf, seatMap, seatsOf, segmentsOf } from "@/airline/lib/air";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
+import { AirError, airport, bookingByPnr, familyOf, passengersOf, seatMap, seatsOf, segmentsOf } from "@/airline/lib/air";
 import { requireUser } from "@/airline/lib/auth";
 import { airContext } from "@/airline/lib/context";
 import { one, type SP } from "@/airline/lib/page";
@@ -25,7 +27,7 @@ export default async function SeatsPage({ params, searchParams }: { params: Prom
   const pax = passengersOf(b.id);
   const seats = seatsOf(seg.id);
   const me = seats.find((t) => String(t.passenger_id) === one(sp.passenger)) ?? seats[0];
-  const fam = family(b.fare_family);
+  const fam = familyOf(b, seg);
   const map = seatMap(ctx, seg, fam.cabin, me.seat, seats.filter((t) => t.id !== me.id).map((t) => t.seat));
   const from = airport(seg.origin)!;
   const letters = map.letters;
@@ -37,7 +39,7 @@ export default async function SeatsPage({ params, searchParams }: { params: Prom
         {seg.flight_number} · {seg.origin} → {seg.destination} · {day(seg.dep_local, ctx.locale)} {clockZone(seg.dep_local, from.timezone, ctx.locale)} · {seg.aircraft} · {fam.cabin === "business" ? "Business" : "Economy"} cabin
       </p>
       {one(sp.saved) ? <p className="ma-success" role="status" data-testid="seat-saved">Seat {one(sp.saved)} is yours.</p> : null}
-      {one(sp.error) ? <p className="ma-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+      {errorMessage(sp) ? <p className="ma-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
       <div className="ma-seat-layout">
         <div className="ma-seatmap" data-testid="seatmap">
           <div className="ma-seatrow ma-seatrow-head">
@@ -73,12 +75,14 @@ export default async function SeatsPage({ params, searchParams }: { params: Prom
             </p>
           ) : null}
           <form action="/api/seat" method="post" id="seat-pick" hidden>
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <input type="hidden" name="pnr" value={b.pnr} />
             <input type="hidden" name="segment" value={seg.id} />
             <input type="hidden" name="passenger" value={me.passenger_id} />
           </form>
           <p className="ma-muted">Pick an available seat on the map, or type it:</p>
           <form action="/api/seat" method="post" data-testid="seat-form">
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <input type="hidden" name="pnr" value={b.pnr} />
             <input type="hidden" name="segment" value={seg.id} />
             <input type="hidden" name="passenger" value={me.passenger_id} />

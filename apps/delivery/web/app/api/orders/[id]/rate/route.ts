@@ -10,5 +10,8 @@ export const POST = formPost({
     rateOrder(id, field(form, "stars"), field(form, "comment"));
     return `/orders/${id}?rated=1`;
   },
-  failed: (e, _form, req) => withQuery(`/orders/${pathId(req, 2)}`, { error: e.message }),
+  failed: (e, _form, req) => {
+    const id = pathId(req, 2);
+    return withQuery(id === null ? "/orders" : `/orders/${id}`, { error: e.message });
+  },
 });

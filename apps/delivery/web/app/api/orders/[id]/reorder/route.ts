@@ -18,7 +18,7 @@ export const POST = formPost({
     return withQuery("/checkout", { reordered: r.order.order_id, skipped: r.skipped.join(", ") });
   },
   failed: (e, form, req) => {
-    const back = field(form, "back");
-    return withQuery(back === "home" ? "/" : `/orders/${pathId(req, 2)}`, { error: e.message });
+    const id = pathId(req, 2);
+    return withQuery(field(form, "back") === "home" || id === null ? "/" : `/orders/${id}`, { error: e.message });
   },
 });

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { notFound } from "next/navigation";
 import { Header } from "@/delivery/components/Header";
 import { cartRestaurant, MAX_NOTE, MAX_QTY, menuItem, restaurantBySlug } from "@/delivery/lib/dash";
@@ -22,8 +24,9 @@ export default async function ItemPage({ params, searchParams }: { params: Promi
         <p><Link href={`/store/${r.slug}`}>← {r.name}</Link></p>
         <h1 data-testid="item-name">{item.name}</h1>
         <p className="dbt-price" data-testid="item-price" data-cents={item.price_cents}>{money(ctx, item.price_cents)}</p>
-        {one(sp.error) ? <p className="dbt-alert" role="alert" data-testid="error">{one(sp.error)}</p> : null}
+        {errorMessage(sp) ? <p className="dbt-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
         <form action="/api/cart" method="post" className="dbt-form" data-testid="item-form">
+          <input type="hidden" name="_idem" value={idempotencyToken()} />
           <input type="hidden" name="action" value="add" />
           <input type="hidden" name="item" value={item.id} />
           <input type="hidden" name="back" value={back} />
