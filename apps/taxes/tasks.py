@@ -34,8 +34,12 @@ def _only(what: str, *changes: Change) -> RubricItem:
                           Change(table="return_values", op="update", min=0), *changes]))
 
 
+def _one_line(query: str) -> str:
+    return " ".join(query.split())
+
+
 def _sql(query: str, params: list, expected: list[list]) -> Check:
-    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
+    return Check(type="sql", app=APP, query=_one_line(query), params=list(params), expected=expected)
 
 
 def _filed(year: str, refund_cents: int) -> Check:
@@ -54,12 +58,13 @@ def _value(label: str, name: str, value: str) -> Check:
 
 
 def imported_result(world: World) -> dict[str, int]:
-    """The return as importing every issued form gives it (nothing typed: standard deduction, no donations)."""
+    """The return as importing every issued form gives it (nothing typed: standard deduction, no donations;
+    qualified dividends and long-term gains at the preferential rates, :func:`builder.world.tax_year.us_tax`)."""
     p = world.persona
     year = ty.tax_year(p)
     country = ty.regime(p)
-    inc = {k: 0 for k in ("wages", "withheld", "interest", "dividends", "gains", "donations", "state_tax", "social",
-                          "itemize")}
+    inc = {k: 0 for k in ("wages", "withheld", "interest", "dividends", "qualified_dividends", "gains",
+                          "long_term_gains", "donations", "state_tax", "social", "itemize")}
     for f in ty.tax_forms(world):
         b = f["boxes"]
         if f["form"] == "W-2":
@@ -67,9 +72,9 @@ def imported_result(world: World) -> dict[str, int]:
         elif f["form"] == "1099-INT":
             inc["interest"] = b["1"]
         elif f["form"] == "1099-DIV":
-            inc["dividends"] = b["1a"]
+            inc.update(dividends=b["1a"], qualified_dividends=b["1b"])
         elif f["form"] == "1099-B":
-            inc["gains"] = b["gain"]
+            inc.update(gains=b["gain"], long_term_gains=b["gain_lt"])
         elif f["form"] == "P60":
             inc.update(wages=b["pay"], withheld=b["tax"])
         elif f["form"] == "Lohnsteuerbescheinigung":
@@ -90,7 +95,7 @@ def tasks(world: World) -> list[Task]:
     def task(slug: str, apps: list[str], **kw) -> None:
         out.append(Task(id=f"{pid}/taxes/{slug}", persona=pid, apps_involved=apps, **kw))
 
-    wage_field, wage_form, wage_words = WAGES[country]
+    wage_field, wage_form, _ = WAGES[country]
     main = forms.get(wage_form)
     if main is None:  # no pay: nothing a tax task could ask
         return out
@@ -242,11 +247,11 @@ def _file_and_plan(world: World, year: str, refund: int) -> list[Task]:
         apps = [APP, "bank", "calendar"]
         branch = [
             RubricItem(id="moved", weight=25, requirement=f"{money(cents, cur)} moved from savings to checking",
-                       check=Check(type="sql", app="bank", query=" ".join("""SELECT COUNT(*) FROM transactions s
+                       check=Check(type="sql", app="bank", query=_one_line("""SELECT COUNT(*) FROM transactions s
                            JOIN transactions c ON c.transfer_id = s.transfer_id AND c.id <> s.id
                            WHERE s.world_ref IS NULL AND s.account_id = (SELECT id FROM accounts WHERE kind = 'savings')
                            AND c.account_id = (SELECT id FROM accounts WHERE kind = 'checking')
-                           AND s.amount_cents = ? AND c.amount_cents = ?""".split()), params=[-cents, cents],
+                           AND s.amount_cents = ? AND c.amount_cents = ?"""), params=[-cents, cents],
                                    expected=[[1]])),
             RubricItem(id="calendar", weight=25, requirement=f"\"Pay tax bill\" in the calendar on {due} ({when})",
                        check=daybook.created(due.isoformat(), [["tax"]])),

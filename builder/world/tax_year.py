@@ -20,8 +20,9 @@ What it makes
   of ``-amount_cents`` (category ``charity``).
 - **Forms** (:func:`tax_forms`, computed from the finished world since savings interest is what
   ``finance.settle`` posts after every module): W-2 and, when there is something to report, 1099-INT (the
-  savings interest postings of the year), 1099-DIV (``brokerage_dividend``) and 1099-B (``brokerage_trade``
-  sells, ``realised_gain_cents``) for a US persona; a P60 for the British one; a Lohnsteuerbescheinigung for the
+  savings interest postings of the year), 1099-DIV (``brokerage_dividend``; box 1b the qualified ones, those not
+  of a bond fund or REIT) and 1099-B (``brokerage_trade`` sells, ``realised_gain_cents``, split into short and
+  long term by the shares' holding period, :func:`sales_by_term`) for a US persona; a P60 for the British one; a Lohnsteuerbescheinigung for the
   German one. An event ``tax_form`` (key ``("tax_year", "form", form)``) marks the day each is made available
   (W-2 on 30 January, 1099s on 14 February, P60 on 29 May, Lohnsteuerbescheinigung on 27 February after the
   year), when that day is inside the history and not after ``now``: ``form``, ``issuer``, ``tax_year``.
@@ -52,6 +53,7 @@ from typing import Any
 
 from builder import yamlfile
 
+from ..dates import add_months
 from ..rng import derived_id
 from .context import Charge, Sim
 from .finance import budget
@@ -183,14 +185,79 @@ def _sum(checks: list[Paycheck], part: str) -> int:
     return sum(c.withheld[part] for c in checks)
 
 
+# Dividends of these classes are not qualified dividends (IRC § 1(h)(11)): a bond fund pays out interest, a REIT's
+# ordinary dividends are not from a qualified corporation's earnings (Form 1099-DIV instructions, box 1b).
+NOT_QUALIFIED = ("bond_fund", "reit")
+
+
+def security_class(symbol: str) -> str:
+    """The catalogue class of ``symbol``; a symbol the catalogue lacks is an index fund (``investing.universe``)."""
+    from .investing import catalogue
+
+    return next((s["class"] for s in catalogue()["securities"] if s["symbol"] == symbol), "index_etf")
+
+
+def long_term(acquired: dt.date | None, sold: dt.date) -> bool:
+    """Whether shares acquired on ``acquired`` and sold on ``sold`` were held more than one year (IRS Publication
+    550: the holding period starts the day after acquisition, so a sale on the first anniversary is still short
+    term). ``None`` is a position held when the history starts: counted as held more than a year."""
+    return acquired is None or sold > add_months(acquired, 12)
+
+
+def sales_by_term(events) -> dict[str, tuple[int, int]]:
+    """Every ``brokerage_trade`` sell's realised gain split into ``(short_term, long_term)`` cents, by event id.
+
+    The broker's basis is the average cost (``investing.Book.sell_cost``), so every share sold carries the same
+    gain; which shares were sold, for the holding period, is first in, first out (Treas. Reg. § 1.1012-1(e): shares
+    sold under the average basis method are those acquired first). Lots: the opening holdings (acquired before the
+    history: long term, see :func:`long_term`), every buy on its day; a split multiplies a lot's shares."""
+    from .investing import KINDS
+
+    lots: dict[str, list[list]] = {}
+    out: dict[str, tuple[int, int]] = {}
+    for e in sorted((e for e in events if e.kind in KINDS), key=lambda e: e.at):
+        d = e.data
+        if e.kind == "brokerage_opening":
+            for h in d["holdings"]:
+                lots.setdefault(h["symbol"], []).append([None, Decimal(h["shares"])])
+        elif e.kind == "brokerage_split":
+            for lot in lots.get(d["symbol"], []):
+                lot[1] *= int(d["ratio"])
+        elif e.kind == "brokerage_trade" and d["side"] == "buy":
+            lots.setdefault(d["symbol"], []).append([e.at.date(), Decimal(d["shares"])])
+        elif e.kind == "brokerage_trade":
+            left, held_long = Decimal(d["shares"]), Decimal(0)
+            queue = lots.get(d["symbol"], [])
+            while left > 0 and queue:
+                take = min(left, queue[0][1])
+                if long_term(queue[0][0], e.at.date()):
+                    held_long += take
+                left -= take
+                queue[0][1] -= take
+                if queue[0][1] <= 0:
+                    queue.pop(0)
+            gain = int(d.get("realised_gain_cents", 0))
+            lt = int((Decimal(gain) * held_long / Decimal(d["shares"])).quantize(Decimal(1), ROUND_HALF_UP))
+            out[e.id] = (gain - lt, lt)
+    return out
+
+
 def investment_income(events, year: TaxYear) -> dict[str, int]:
-    """Brokerage income of the year: ``dividends_cents``, ``proceeds_cents``, ``cost_basis_cents``,
-    ``gains_cents`` (realised, sells only; negative for a loss), ``sales`` (count). Zero without investing events."""
-    div = sum(e.data["amount_cents"] for e in events if e.kind == "brokerage_dividend" and year.holds(e.at))
+    """Brokerage income of the year: ``dividends_cents``, ``qualified_dividends_cents`` (those not of a
+    :data:`NOT_QUALIFIED` class), ``proceeds_cents``, ``cost_basis_cents``, ``gains_cents`` (realised, sells only;
+    negative for a loss) split into ``short_term_cents`` and ``long_term_cents`` (:func:`sales_by_term`), ``sales``
+    (count). Zero without investing events."""
+    divs = [e for e in events if e.kind == "brokerage_dividend" and year.holds(e.at)]
+    div = sum(e.data["amount_cents"] for e in divs)
+    qualified = sum(e.data["amount_cents"] for e in divs if security_class(e.data["symbol"]) not in NOT_QUALIFIED)
     sells = [e for e in events if e.kind == "brokerage_trade" and e.data.get("side") == "sell" and year.holds(e.at)]
-    return {"dividends_cents": div, "proceeds_cents": sum(e.data["amount_cents"] for e in sells),
+    terms = sales_by_term(events) if sells else {}
+    return {"dividends_cents": div, "qualified_dividends_cents": qualified,
+            "proceeds_cents": sum(e.data["amount_cents"] for e in sells),
             "cost_basis_cents": sum(e.data.get("cost_basis_cents", 0) for e in sells),
-            "gains_cents": sum(e.data.get("realised_gain_cents", 0) for e in sells), "sales": len(sells)}
+            "gains_cents": sum(e.data.get("realised_gain_cents", 0) for e in sells),
+            "short_term_cents": sum(terms[e.id][0] for e in sells), "long_term_cents": sum(terms[e.id][1] for e in sells),
+            "sales": len(sells)}
 
 
 def savings_interest(events, year: TaxYear) -> int:
@@ -221,14 +288,63 @@ def _brackets(amount: int, brackets: list) -> int:
     return math.floor(tax + 0.5)
 
 
+def _percent(cents: int, pct: int) -> int:
+    """``pct`` percent of ``cents``, rounded half up (exact: an integer over 100)."""
+    return math.floor(cents * pct / 100 + 0.5)
+
+
+def us_tax(year_key: str, taxable: int, qualified_dividends: int, long_term: int, net_gain: int,
+           status: str | None = None) -> int:
+    """The federal income tax on ``taxable`` (cents) by the Qualified Dividends and Capital Gain Tax Worksheet of
+    the Form 1040 instructions (line 16), for ``status`` (default the rules' ``filing_status``).
+
+    ``qualified_dividends``: Form 1040 line 3a; ``long_term`` and ``net_gain``: Schedule D line 15 (net long-term
+    gain or loss) and line 16 (net gain or loss, short plus long, before the $3,000 loss limit). The 0 %, 15 % and
+    20 % thresholds are the year's ``capital_gains`` in rules.json (IRS Rev. Proc. 2023-34 § 3.03 for 2024,
+    2024-40 § 3.03 for 2025, 2025-32 § 4.03 for 2026). With neither qualified dividends nor a net long-term gain
+    it is the ordinary bracket tax. Mirrored in apps/taxes/web/lib/taxcalc.ts ``usTax``."""
+    us = rules()["US"]
+    r = us["years"][year_key]
+    cg = r["capital_gains"]
+    status = status or us["filing_status"]
+    low, mid, high = cg["rates_percent"]
+    line1 = taxable
+    line2 = max(0, qualified_dividends)
+    line3 = min(long_term, net_gain) if long_term > 0 and net_gain > 0 else 0
+    line4 = line2 + line3
+    line5 = max(0, line1 - line4)
+    line6 = cg["zero_max"][status]
+    line7 = min(line1, line6)
+    line8 = min(line5, line7)
+    line9 = line7 - line8  # taxed at 0 %
+    line10 = min(line1, line4)
+    line12 = line10 - line9
+    line13 = cg["fifteen_max"][status]
+    line14 = min(line1, line13)
+    line15 = line5 + line9
+    line16 = max(0, line14 - line15)
+    line17 = min(line12, line16)  # taxed at 15 %
+    line18 = _percent(line17, mid)
+    line19 = line9 + line17
+    line20 = line10 - line19  # taxed at 20 %
+    line21 = _percent(line20, high)
+    line22 = _brackets(line5, r["brackets"])
+    line23 = _percent(line9, low) + line18 + line21 + line22
+    line24 = _brackets(line1, r["brackets"])
+    return min(line23, line24)
+
+
 def compute_return(country: str, year_key: str, inc: dict[str, int]) -> dict[str, int]:
     """A simplified return from its inputs (cents): ``wages``, ``withheld`` (income tax withheld: federal, PAYE,
-    Lohnsteuer + Soli), ``interest``, ``dividends``, ``gains``, ``donations``, ``state_tax`` (US, for itemising),
-    ``social`` (DE: employee social contributions), ``itemize`` (US: 1 to itemise instead of the standard
-    deduction). Returns ``total_income``, ``deduction``, ``taxable``, ``tax``, ``withheld``, ``refund`` (> 0 a
-    refund, < 0 owed). Raises ``KeyError`` for a year the rules lack."""
+    Lohnsteuer + Soli), ``interest``, ``dividends``, ``qualified_dividends`` (US: the part of ``dividends`` that is
+    qualified, 1099-DIV box 1b), ``gains`` (net realised gain or loss), ``long_term_gains`` (US: its long-term
+    part), ``donations``, ``state_tax`` (US, for itemising), ``social`` (DE: employee social contributions),
+    ``itemize`` (US: 1 to itemise instead of the standard deduction). Returns ``total_income``, ``deduction``,
+    ``taxable``, ``tax``, ``withheld``, ``refund`` (> 0 a refund, < 0 owed). Raises ``KeyError`` for a year the
+    rules lack. US: qualified dividends and net long-term gain at the 0/15/20 % rates (:func:`us_tax`), the rest
+    (short-term gains included) at the ordinary brackets."""
     r = rules()[country]["years"][year_key]
-    g = lambda k: int(inc.get(k) or 0)  # noqa: E731
+    g = lambda k: int(inc.get(k) or 0)
     withheld = g("withheld")
     if country == "US":
         gains = max(g("gains"), -r["capital_loss_limit"])
@@ -236,7 +352,8 @@ def compute_return(country: str, year_key: str, inc: dict[str, int]) -> dict[str
         itemised = g("donations") + min(g("state_tax"), r["salt_cap"])
         deduction = itemised if g("itemize") else r["standard_deduction"]
         taxable = max(0, total - deduction)
-        tax = _brackets(taxable, r["brackets"])
+        qualified = min(g("qualified_dividends"), max(0, g("dividends")))
+        tax = us_tax(year_key, taxable, qualified, g("long_term_gains"), g("gains"))
     elif country == "GB":
         pa = r["personal_allowance"]
         non_savings = g("wages")
@@ -306,7 +423,9 @@ def return_inputs(persona, events, year: TaxYear, *, interest: int | None = None
         inv = {"dividends_cents": 0, "gains_cents": 0}  # Abgeltungsteuer at source
         interest = 0
     inc = {"wages": wages, "withheld": withheld, "interest": interest, "dividends": inv["dividends_cents"],
-           "gains": inv["gains_cents"], "donations": gifts, "state_tax": state, "social": social, "itemize": 0}
+           "qualified_dividends": inv.get("qualified_dividends_cents", 0), "gains": inv["gains_cents"],
+           "long_term_gains": inv.get("long_term_cents", 0), "donations": gifts, "state_tax": state, "social": social,
+           "itemize": 0}
     if country == "US" and year.key in rules()["US"]["years"]:
         r = rules()["US"]["years"][year.key]
         inc["itemize"] = int(gifts + min(state, r["salt_cap"]) > r["standard_deduction"])
@@ -348,16 +467,16 @@ def _forms_of(persona, events, year: TaxYear, interest: int | None) -> list[dict
                 "1": wages, "2": _sum(checks, "federal"), "3": wages, "4": _sum(checks, "social_security"),
                 "5": wages, "6": _sum(checks, "medicare"), "15": persona.identity.address.region or "",
                 "16": wages, "17": _sum(checks, "state")}})
-        if "savings" in [a.kind for a in persona.accounts]:
-            if interest is None or interest > 0:
-                forms.append({"form": "1099-INT", "issuer": _bank_name(), "boxes": {"1": interest}})
+        if "savings" in [a.kind for a in persona.accounts] and (interest is None or interest > 0):
+            forms.append({"form": "1099-INT", "issuer": _bank_name(), "boxes": {"1": interest}})
         inv = investment_income(events, year)
         if inv["dividends_cents"]:
             forms.append({"form": "1099-DIV", "issuer": _broker_name(),
-                          "boxes": {"1a": inv["dividends_cents"], "1b": inv["dividends_cents"]}})
+                          "boxes": {"1a": inv["dividends_cents"], "1b": inv["qualified_dividends_cents"]}})
         if inv["sales"]:
             forms.append({"form": "1099-B", "issuer": _broker_name(),
                           "boxes": {"1d": inv["proceeds_cents"], "1e": inv["cost_basis_cents"], "gain": inv["gains_cents"],
+                                    "gain_st": inv["short_term_cents"], "gain_lt": inv["long_term_cents"],
                                     "sales": inv["sales"]}})
     elif country == "GB":
         if checks:
@@ -375,8 +494,9 @@ def _forms_of(persona, events, year: TaxYear, interest: int | None) -> list[dict
 
 def tax_forms(world) -> list[dict[str, Any]]:
     """The forms issued for the world's tax year: ``[{"form", "issuer", "tax_year" (label), "issued" (datetime),
-    "boxes" {box: cents | text}}]`` (W-2 boxes ``1``..``17``; 1099-INT ``1``; 1099-DIV ``1a``/``1b``; 1099-B ``1d``
-    proceeds, ``1e`` cost basis, ``gain``; P60 ``pay``, ``tax``, ``ni``; Lohnsteuerbescheinigung lines ``3``, ``4``,
+    "boxes" {box: cents | text}}]`` (W-2 boxes ``1``..``17``; 1099-INT ``1``; 1099-DIV ``1a`` (all) / ``1b``
+    (qualified); 1099-B ``1d`` proceeds, ``1e`` cost basis, ``gain`` (net) = ``gain_st`` (short-term) + ``gain_lt``
+    (long-term); P60 ``pay``, ``tax``, ``ni``; Lohnsteuerbescheinigung lines ``3``, ``4``,
     ``5``, ``23a``, ``25``, ``26``, ``27``)."""
     year = tax_year(world.persona)
     return _forms_of(world.persona, world.events, year, savings_interest(world.events, year))

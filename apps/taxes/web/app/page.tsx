@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { errorMessage } from "@persona/platform/http";
 import { Alert, Shell, signedIn } from "@/taxes/components/Shell";
 import { taxContext } from "@/taxes/lib/context";
 import { one, type SearchParams } from "@/taxes/lib/params";
@@ -15,7 +16,7 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
   const first = user.full_name.split(" ")[0];
   return (
     <Shell ctx={ctx} user={user}>
-      <Alert error={one(sp.error)} notice={one(sp.saved) ? t(ctx, "saved") : ""} />
+      <Alert error={errorMessage(sp)} notice={one(sp.saved) ? t(ctx, "saved") : ""} />
       <section className="ll-card" data-testid="this-year">
         <h1>
           {t(ctx, "welcome")}, {first}

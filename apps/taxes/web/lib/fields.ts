@@ -45,7 +45,9 @@ const FIELDS: Record<Country, FieldDef[]> = {
     { name: "w2_17", step: "income", kind: "money", label: "Box 17 State income tax", from: ["W-2", "17"], group: "W-2" },
     { name: "int_1", step: "income", kind: "money", label: "1099-INT Box 1 Interest income", from: ["1099-INT", "1"], group: "1099" },
     { name: "div_1a", step: "income", kind: "money", label: "1099-DIV Box 1a Total ordinary dividends", from: ["1099-DIV", "1a"], group: "1099" },
-    { name: "b_gain", step: "income", kind: "money", signed: true, label: "1099-B Realized gain or (loss)", hint: "A loss is negative, e.g. -250.00", from: ["1099-B", "gain"], group: "1099" },
+    { name: "div_1b", step: "income", kind: "money", label: "1099-DIV Box 1b Qualified dividends", hint: "Part of box 1a; taxed at the 0/15/20 % capital gain rates", from: ["1099-DIV", "1b"], group: "1099" },
+    { name: "b_gain_st", step: "income", kind: "money", signed: true, label: "1099-B Short-term gain or (loss)", hint: "Held one year or less; taxed as ordinary income. A loss is negative, e.g. -250.00", from: ["1099-B", "gain_st"], group: "1099" },
+    { name: "b_gain_lt", step: "income", kind: "money", signed: true, label: "1099-B Long-term gain or (loss)", hint: "Held more than one year; taxed at the 0/15/20 % rates", from: ["1099-B", "gain_lt"], group: "1099" },
     { name: "itemize", step: "deductions", kind: "choice", label: "Deduction", options: [["standard", "Take the standard deduction"], ["itemized", "Itemize my deductions"]] },
     { name: "donations", step: "deductions", kind: "money", label: "Charitable contributions (cash)", hint: "Gifts to qualified charities, with receipts" },
   ],
@@ -82,25 +84,44 @@ export class FieldError extends Error {
   }
 }
 
-const MAX_CENTS = 10_000_000_000; // 100 million in the currency's units
+/** The largest amount a field takes: 100 million in the currency's units (a sane bound for one person's return). */
+export const MAX_CENTS = 10_000_000_000;
 
-/** Cents from money text as the locale writes it ("1,234.56", "$1234", "1.234,56 €"); throws FieldError. */
+const CURRENCY = "[$£€]";
+
+/** The amount grammar of a locale: grouping by thousands optional, at most two decimals; one currency symbol
+ * before or after; negative with a leading minus or in accounting parentheses. */
+function amountPattern(de: boolean): { plain: RegExp; paren: RegExp } {
+  const [g, d] = de ? ["\\.", ","] : [",", "\\."];
+  const num = `(\\d{1,3}(?:${g}\\d{3})+|\\d+)(?:${d}(\\d{1,2}))?`;
+  const body = `(?:${CURRENCY} ?)?${num}(?: ?${CURRENCY})?`;
+  return { plain: new RegExp(`^(-)?${body}$`), paren: new RegExp(`^\\(${body}\\)$`) };
+}
+
+/**
+ * Cents from money text as the locale writes it ("1,234.56", "$1234", "-250.00", "(250.00)"; German "1.234,56 €");
+ * null for an empty field. Anything else (letters, a second sign or currency symbol, three decimals, a space inside
+ * the number, more than MAX_CENTS, a negative amount where only a loss may be negative) throws FieldError.
+ */
 export function parseAmount(text: string, locale: string, def: FieldDef, de: boolean): number | null {
-  let t = text.trim().replace(/[\s\u00a0$£€]/g, "");
+  void locale;
+  const t = text.replace(/[\u00a0\u202f]/g, " ").trim();
   if (t === "") return null;
-  const negative = t.startsWith("-") || (t.startsWith("(") && t.endsWith(")"));
-  t = t.replace(/^[-(]|\)$/g, "");
-  const ok = de ? /^(\d{1,3}(\.\d{3})+|\d+)(,\d{1,2})?$/ : /^(\d{1,3}(,\d{3})+|\d+)(\.\d{1,2})?$/;
   const msg = de
     ? `„${text.slice(0, 40)}“ ist kein Betrag. Bitte z. B. 1.234,56 eingeben (${def.label}).`
     : `“${text.slice(0, 40)}” is not an amount. Enter it like 1,234.56 (${def.label}).`;
-  if (!ok.test(t)) throw new FieldError(msg, def.name);
-  const [whole, frac = ""] = de ? t.replace(/\./g, "").split(",") : t.replace(/,/g, "").split(".");
+  const { plain, paren } = amountPattern(de);
+  const symbols = (t.match(/[$£€]/g) ?? []).length;
+  const m = symbols > 1 || t.length > 40 ? null : plain.exec(t) ?? paren.exec(t);
+  if (!m) throw new FieldError(msg, def.name);
+  const negative = m[0].startsWith("(") || m[1] === "-";
+  const whole = (m[0].startsWith("(") ? m[1] : m[2]).replace(/[.,]/g, "");
+  const frac = (m[0].startsWith("(") ? m[2] : m[3]) ?? "";
   const cents = Number(whole) * 100 + Number(frac.padEnd(2, "0"));
-  if (!Number.isSafeInteger(cents) || cents > MAX_CENTS) throw new FieldError(de ? `Der Betrag bei ${def.label} ist zu groß.` : `${def.label}: that amount is too large.`, def.name);
+  if (!Number.isSafeInteger(cents) || cents > MAX_CENTS)
+    throw new FieldError(de ? `Der Betrag bei ${def.label} ist zu groß.` : `${def.label}: that amount is too large.`, def.name);
   if (negative && !def.signed) throw new FieldError(de ? `${def.label} darf nicht negativ sein.` : `${def.label} can't be negative.`, def.name);
-  void locale;
-  return negative ? -cents : cents;
+  return negative && cents !== 0 ? -cents : cents;
 }
 
 /** Money for an input's value: "1234.56" / "1234,56" (no grouping, so it parses back the same). */
@@ -114,8 +135,20 @@ export function amountText(cents: number, de: boolean): string {
 export function inputsOf(country: Country, values: Record<string, string>): Inputs {
   const n = (k: string) => (values[k] ? Number(values[k]) || 0 : 0);
   if (country === "US")
-    return { wages: n("w2_1"), withheld: n("w2_2"), interest: n("int_1"), dividends: n("div_1a"), gains: n("b_gain"), donations: n("donations"), state_tax: n("w2_17"), social: 0, itemize: values.itemize === "itemized" ? 1 : 0 };
+    return {
+      wages: n("w2_1"),
+      withheld: n("w2_2"),
+      interest: n("int_1"),
+      dividends: n("div_1a"),
+      qualified_dividends: n("div_1b"),
+      gains: n("b_gain_st") + n("b_gain_lt"),
+      long_term_gains: n("b_gain_lt"),
+      donations: n("donations"),
+      state_tax: n("w2_17"),
+      social: 0,
+      itemize: values.itemize === "itemized" ? 1 : 0,
+    };
   if (country === "GB")
-    return { wages: n("p60_pay"), withheld: n("p60_tax"), interest: n("interest"), dividends: 0, gains: 0, donations: n("donations"), state_tax: 0, social: 0, itemize: 0 };
-  return { wages: n("lstb_3"), withheld: n("lstb_4") + n("lstb_5"), interest: 0, dividends: 0, gains: 0, donations: n("donations"), state_tax: 0, social: n("lstb_23a") + n("lstb_25") + n("lstb_26") + n("lstb_27"), itemize: 0 };
+    return { wages: n("p60_pay"), withheld: n("p60_tax"), interest: n("interest"), dividends: 0, qualified_dividends: 0, gains: 0, long_term_gains: 0, donations: n("donations"), state_tax: 0, social: 0, itemize: 0 };
+  return { wages: n("lstb_3"), withheld: n("lstb_4") + n("lstb_5"), interest: 0, dividends: 0, qualified_dividends: 0, gains: 0, long_term_gains: 0, donations: n("donations"), state_tax: 0, social: n("lstb_23a") + n("lstb_25") + n("lstb_26") + n("lstb_27"), itemize: 0 };
 }

@@ -3,7 +3,8 @@
  *
  * This is the same algorithm as builder/world/tax_year.py `compute_return` (tests/test_taxes_web.py checks that
  * the app's refund equals the world's for the imported forms): integer cents in, integer cents out; a bracket sum
- * is rounded half up once; the German tariff (§ 32a EStG) works in whole euros and rounds down.
+ * is rounded half up once (a worksheet's 15 % and 20 % lines once each); the US tax is the Qualified Dividends and
+ * Capital Gain Tax Worksheet's (`usTax`); the German tariff (§ 32a EStG) works in whole euros and rounds down.
  */
 import rulesJson from "./rules.json";
 
@@ -14,7 +15,12 @@ export interface Inputs {
   withheld: number;
   interest: number;
   dividends: number;
+  /** US: the qualified part of `dividends` (1099-DIV box 1b, Form 1040 line 3a). */
+  qualified_dividends: number;
+  /** Net realised gain or loss, short plus long term (Schedule D line 16). */
   gains: number;
+  /** US: the net long-term part of `gains` (Schedule D line 15). */
+  long_term_gains: number;
   donations: number;
   state_tax: number;
   social: number;
@@ -32,6 +38,8 @@ export interface Result {
   /** US: the standard deduction and what itemising would give, for the deductions step. */
   standard?: number;
   itemised?: number;
+  /** US: the qualified dividends and net long-term gain taxed at 0/15/20 % (worksheet line 10), for the review. */
+  preferential?: number;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -60,6 +68,50 @@ function brackets(amount: number, table: [number | null, number][]): number {
 
 const half = (x: number) => Math.floor(x + 0.5);
 
+/** `pct` percent of `cents`, rounded half up (exact: an integer over 100). */
+const percent = (cents: number, pct: number) => Math.floor((cents * pct) / 100 + 0.5);
+
+/**
+ * US federal income tax on `taxable` by the Qualified Dividends and Capital Gain Tax Worksheet of the Form 1040
+ * instructions (line 16), for the rules' filing status (single): qualified dividends (Form 1040 line 3a) and the
+ * smaller of Schedule D line 15 (net long-term gain) and line 16 (net gain) when both are gains are taxed at 0 %
+ * up to the year's zero_max of taxable income, 15 % up to fifteen_max, 20 % above; the rest at the ordinary
+ * brackets; the tax is the smaller of that and the ordinary tax on all of it. Thresholds: IRS Rev. Proc. 2023-34
+ * § 3.03 (2024), Rev. Proc. 2024-40 § 3.03 (2025), Rev. Proc. 2025-32 § 4.03 (2026), in rules.json. The same
+ * lines as builder/world/tax_year.py `us_tax`. Returns the tax and line 10 (the amount at the preferential rates).
+ */
+export function usTax(yearKey: string, taxable: number, qualifiedDividends: number, longTerm: number, netGain: number, status?: string): { tax: number; preferential: number } {
+  const us = RULES.US;
+  const r = us.years[yearKey];
+  const cg = r.capital_gains;
+  const st: string = status ?? us.filing_status;
+  const [low, mid, high] = cg.rates_percent as [number, number, number];
+  const line1 = taxable;
+  const line2 = Math.max(0, qualifiedDividends);
+  const line3 = longTerm > 0 && netGain > 0 ? Math.min(longTerm, netGain) : 0;
+  const line4 = line2 + line3;
+  const line5 = Math.max(0, line1 - line4);
+  const line6 = cg.zero_max[st] as number;
+  const line7 = Math.min(line1, line6);
+  const line8 = Math.min(line5, line7);
+  const line9 = line7 - line8; // at 0 %
+  const line10 = Math.min(line1, line4);
+  const line12 = line10 - line9;
+  const line13 = cg.fifteen_max[st] as number;
+  const line14 = Math.min(line1, line13);
+  const line15 = line5 + line9;
+  const line16 = Math.max(0, line14 - line15);
+  const line17 = Math.min(line12, line16); // at 15 %
+  const line18 = percent(line17, mid);
+  const line19 = line9 + line17;
+  const line20 = line10 - line19; // at 20 %
+  const line21 = percent(line20, high);
+  const line22 = brackets(line5, r.brackets);
+  const line23 = percent(line9, low) + line18 + line21 + line22;
+  const line24 = brackets(line1, r.brackets);
+  return { tax: Math.min(line23, line24), preferential: line10 };
+}
+
 /** The return from its inputs (cents). Throws when the rules lack the year. */
 export function computeReturn(country: Country, yearKey: string, inc: Inputs): Result {
   const r = RULES[country]?.years?.[yearKey];
@@ -71,8 +123,9 @@ export function computeReturn(country: Country, yearKey: string, inc: Inputs): R
     const itemised = inc.donations + Math.min(inc.state_tax, r.salt_cap);
     const deduction = inc.itemize ? itemised : r.standard_deduction;
     const taxable = Math.max(0, total - deduction);
-    const tax = brackets(taxable, r.brackets);
-    return { total_income: total, deduction, taxable, tax, withheld, refund: withheld - tax, standard: r.standard_deduction, itemised };
+    const qualified = Math.min(inc.qualified_dividends, Math.max(0, inc.dividends));
+    const { tax, preferential } = usTax(yearKey, taxable, qualified, inc.long_term_gains, inc.gains);
+    return { total_income: total, deduction, taxable, tax, withheld, refund: withheld - tax, standard: r.standard_deduction, itemised, preferential };
   }
   if (country === "GB") {
     let pa = r.personal_allowance;

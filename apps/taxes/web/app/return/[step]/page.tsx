@@ -1,10 +1,12 @@
 import { notFound } from "next/navigation";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { Alert, Shell, signedIn } from "@/taxes/components/Shell";
 import type { User } from "@/taxes/lib/auth";
 import { taxContext, type TaxContext } from "@/taxes/lib/context";
 import { fieldsOf, STEPS, type FieldDef, type Step } from "@/taxes/lib/fields";
 import { one, type SearchParams } from "@/taxes/lib/params";
-import { currentReturn, issuedForms, missing, resultOf, shownValue, valuesOf } from "@/taxes/lib/store";
+import { currentReturn, effectiveValues, issuedForms, missing, resultOf, shownValue, valuesOf } from "@/taxes/lib/store";
 import { countryRules } from "@/taxes/lib/taxcalc";
 import { t } from "@/taxes/lib/words";
 
@@ -30,9 +32,9 @@ export default async function StepPage({ params, searchParams }: { params: Promi
   return (
     <Shell ctx={ctx} user={user} step={step}>
       {meter}
-      <Alert error={one(sp.error)} notice={notice} />
+      <Alert error={errorMessage(sp)} notice={notice} />
       {step === "review" ? (
-        <Review ctx={ctx} values={values} />
+        <Review ctx={ctx} values={effectiveValues(ctx, user, values)} />
       ) : step === "file" ? (
         <FileStep ctx={ctx} user={user} filed={filed} confirmation={ret?.confirmation ?? ""} refund={ret?.refund_cents ?? result.refund} values={values} bad={bad} />
       ) : (
@@ -152,22 +154,25 @@ function Review({ ctx, values }: { ctx: TaxContext; values: Record<string, strin
   const r = resultOf(ctx, values);
   const gaps = missing(ctx, values);
   const rules = countryRules(ctx.country);
-  const rows: [string, number][] = [
-    [t(ctx, "totalIncome"), r.total_income],
-    [t(ctx, "deduction"), r.deduction],
-    [t(ctx, "taxable"), r.taxable],
-    [t(ctx, "tax"), r.tax],
-    [t(ctx, "withheld"), r.withheld],
+  const rows: [string, string, number][] = [
+    ["total-income", t(ctx, "totalIncome"), r.total_income],
+    ["deduction", t(ctx, "deduction"), r.deduction],
+    ["taxable", t(ctx, "taxable"), r.taxable],
+    ...(r.preferential ? ([["preferential", t(ctx, "preferential"), r.preferential]] as [string, string, number][]) : []),
+    ["tax", t(ctx, "tax"), r.tax],
+    ["withheld", t(ctx, "withheld"), r.withheld],
   ];
   return (
     <section className="ll-card">
       <h1>{t(ctx, "review")}</h1>
       <table className="ll-table" data-testid="summary">
         <tbody>
-          {rows.map(([label, cents]) => (
-            <tr key={label}>
+          {rows.map(([key, label, cents]) => (
+            <tr key={key}>
               <td>{label}</td>
-              <td className="ll-num">{ctx.money(cents)}</td>
+              <td className="ll-num" data-testid={`line-${key}`}>
+                {ctx.money(cents)}
+              </td>
             </tr>
           ))}
           <tr>
@@ -193,6 +198,11 @@ function Review({ ctx, values }: { ctx: TaxContext; values: Record<string, strin
       <details>
         <summary>{t(ctx, "rulesNote")}</summary>
         <p className="ll-muted">{rules.years[ctx.yearKey]?._source}</p>
+        {rules.years[ctx.yearKey]?.capital_gains ? (
+          <p className="ll-muted" data-testid="capital-gains-source">
+            {rules._capital_gains} {rules.years[ctx.yearKey].capital_gains._source}
+          </p>
+        ) : null}
         <ul className="ll-muted">
           {(rules.simplifications as string[]).map((s) => (
             <li key={s}>{s}</li>
@@ -227,6 +237,7 @@ function FileStep(props: { ctx: TaxContext; user: User; filed: boolean; confirma
     <section className="ll-card">
       <h1>{t(ctx, "file")}</h1>
       <form action="/api/return/file" method="post" className="ll-form" data-testid="file-form">
+        <input type="hidden" name="_idem" value={idempotencyToken()} />
         <label style={{ display: "flex", gap: 8, fontWeight: 400 }}>
           <input type="checkbox" name="consent" value="yes" aria-invalid={bad === "consent" ? "true" : undefined} />
           {t(ctx, "declaration")}
