@@ -241,6 +241,9 @@ interface Parsed {
   project_id?: number;
 }
 
+/** How many years past this one a due date may lie (a board plans quarters and years, not centuries). */
+export const DUE_YEARS_AHEAD = 10;
+
 /** Validate posted fields (only those present); throws BoardError naming the first bad one. */
 function parse(f: TicketFields, now: string): Parsed {
   const out: Parsed = {};
@@ -290,6 +293,8 @@ function parse(f: TicketFields, now: string): Parsed {
     else {
       const ok = /^\d{4}-\d{2}-\d{2}$/.test(f.due) && !Number.isNaN(Date.parse(`${f.due}T12:00:00Z`)) && new Date(`${f.due}T12:00:00Z`).toISOString().slice(0, 10) === f.due;
       if (!ok) throw new BoardError("The due date must be a real date (YYYY-MM-DD).", "due");
+      const last = `${Number(now.slice(0, 4)) + DUE_YEARS_AHEAD}-12-31`;
+      if (f.due < "2000-01-01" || f.due > last) throw new BoardError(`The due date must fall between 2000-01-01 and ${last}.`, "due");
       out.due = f.due;
     }
   }
@@ -375,7 +380,10 @@ export function createTicket(f: TicketFields, actor: number, now: string, prefix
   if (f.project === undefined) f.project = "";
   const p = parse({ description: "", priority: "medium", type: "task", labels: "", points: "", due: "", sprint: "", ...f }, now);
   const d = db();
-  return d.transaction(() => {
+  // The next number and the row are written in one BEGIN IMMEDIATE transaction, so two creations never read the
+  // same max(number). Should a key still be taken (another writer on the file), the next number is tried: a
+  // collision is never a 500 and never merges two tickets.
+  const insert = d.transaction(() => {
     const number = ((d.prepare("SELECT max(number) AS n FROM tickets").get() as { n: number | null }).n ?? 100) + 1;
     const key = `${prefix || "TASK"}-${number}`;
     const status: Status = p.sprint_id ? "todo" : "backlog";
@@ -389,7 +397,16 @@ export function createTicket(f: TicketFields, actor: number, now: string, prefix
     for (const l of p.labels ?? []) d.prepare("INSERT INTO ticket_labels (ticket_id, label) VALUES (?, ?)").run(id, l);
     log(id, now, actor, "created", null, p.title!);
     return mustTicket(key);
-  })();
+  });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return insert.immediate();
+    } catch (e) {
+      const taken = e instanceof Error && (e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE" && /tickets\.(key|number)/.test(e.message);
+      if (!taken) throw e;
+      if (attempt >= 5) throw new BoardError("The ticket could not be numbered just now; try again.", "key", 409);
+    }
+  }
 }
 
 /** Add a comment (stored verbatim, 1-5,000 characters) and record it in the activity. */

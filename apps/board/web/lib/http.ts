@@ -1,49 +1,82 @@
 import type { NextRequest } from "next/server";
-import { field, json, jsonError, safeNext, seeOther, withQuery } from "@persona/platform/http";
+import { BadRequest, field, json, jsonError, readForm, readJson, safeNext, safePath, seeOther, withQuery } from "@persona/platform/http";
+import { idempotent } from "@persona/platform/once";
 import { requestUser, type User } from "./auth";
 import { BoardError } from "./board";
 import { boardContext } from "./context";
 
 export { field, json, jsonError, safeNext, seeOther, withQuery };
 
+/** `path` (a same-origin path, safePath; else "/") with `params` merged into its query, an `error` signed (withQuery). */
+export function backWith(path: string, params: Record<string, string | number | null | undefined>): string {
+  const u = new URL(safePath(path, "/"), "http://cairn.invalid");
+  for (const k of ["error", "es", "ok"]) u.searchParams.delete(k);
+  const keep: Record<string, string> = Object.fromEntries(u.searchParams.entries());
+  return `${withQuery(u.pathname, { ...keep, ...params })}${u.hash}`;
+}
+
 /**
- * The POST handler of a Cairn form or JSON call. Signed out: 401 (JSON) or the sign-in page. A form answers 303
- * to the path `act` returns (its `back` field by default) and a refused one (BoardError) 303 to `back` with
- * `?error=`; JSON answers `{ok: true, ...result}` or `{error, field}` with the error's status. Nothing is
- * written when a BoardError is thrown.
+ * The fields of a form post, strictly: urlencoded or multipart, within the platform's size limit, not empty; else
+ * BadRequest (400, or 413 when too large).
  */
-export function post(act: (ctx: { user: User; now: string; prefix: string; fields: Record<string, string>; params: Record<string, string> }) => { result?: Record<string, unknown>; redirect?: string }, fallback: (params: Record<string, string>) => string) {
-  return async function POST(req: NextRequest, { params }: { params: Promise<Record<string, string>> }): Promise<Response> {
-    const isJson = (req.headers.get("content-type") ?? "").includes("application/json");
-    const p = await params;
+async function formFields(req: Request): Promise<Record<string, string>> {
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data"))
+    throw new BadRequest("Send a form post or a JSON object (Content-Type: application/json).");
+  const form = await readForm(req);
+  const fields: Record<string, string> = {};
+  for (const k of new Set(form.keys())) fields[k] = field(form, k);
+  if (!Object.keys(fields).length) throw new BadRequest("The form is empty.");
+  return fields;
+}
+
+/** The fields of a JSON object (readJson: 400 for an empty, malformed or non-object body); values text or numbers. */
+async function jsonFields(req: Request): Promise<Record<string, string>> {
+  const body = await readJson(req);
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (typeof v === "string") fields[k] = v;
+    else if (typeof v === "number" && Number.isFinite(v)) fields[k] = String(v);
+    else throw new BoardError(`The field "${k.slice(0, 40)}" must be text.`, k.slice(0, 40));
+  }
+  return fields;
+}
+
+type Act = (ctx: { user: User; now: string; prefix: string; fields: Record<string, string>; params: Record<string, string> }) => { result?: Record<string, unknown>; redirect?: string };
+
+/**
+ * The POST handler of a Cairn form or JSON call. Signed out: 401 (JSON) or the sign-in page. A body that is neither
+ * a form nor a JSON object answers 400 `{error}`. A form answers 303 to the path `act` returns (its `back` field by
+ * default, same-origin only) and a refused one (BoardError) 303 to `back` with a signed `?error=`; JSON answers
+ * `{ok: true, ...result}` or `{error, field}` with the error's status. Nothing is written when a BoardError is
+ * thrown. Idempotent (@persona/platform/once): a form's `_idem` token or an `Idempotency-Key` header acts once; a
+ * repeat (a double click, a retried call) replays the first answer.
+ */
+export function post(act: Act, fallback: (params: Record<string, string>) => string) {
+  async function handle(req: NextRequest, p: Record<string, string>): Promise<Response> {
+    const isJson = (req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json");
     const user = requestUser(req);
     if (!user) return isJson ? jsonError("Sign in first.", 401) : seeOther("/login");
-    const fields: Record<string, string> = {};
+    let fields: Record<string, string>;
     try {
-      if (isJson) {
-        const body = (await req.json()) as unknown;
-        if (!body || typeof body !== "object" || Array.isArray(body)) throw new Error("not an object");
-        for (const [k, v] of Object.entries(body)) {
-          if (typeof v === "string") fields[k] = v;
-          else if (typeof v === "number") fields[k] = String(v);
-          else throw new BoardError(`The field "${k.slice(0, 40)}" must be text.`, k);
-        }
-      } else {
-        const form = await req.formData();
-        for (const k of new Set(form.keys())) fields[k] = field(form, k);
-      }
+      fields = isJson ? await jsonFields(req) : await formFields(req);
     } catch (e) {
-      if (e instanceof BoardError) return isJson ? jsonError(e.message, e.status, e.field) : seeOther(withQuery(fallback(p), { error: e.message }));
-      return isJson ? jsonError("That request could not be read.", 400) : seeOther(withQuery(fallback(p), { error: "That request could not be read." }));
+      if (e instanceof BadRequest) return jsonError(e.message, e.status);
+      if (e instanceof BoardError) return isJson ? jsonError(e.message, e.status, e.field) : seeOther(backWith(fallback(p), { error: e.message }));
+      throw e;
     }
-    const back = safeNext(fields.back || fallback(p));
+    const back = safePath(fields.back || fallback(p), fallback(p));
     const ctx = boardContext();
     try {
       const out = act({ user, now: ctx.now, prefix: ctx.prefix, fields, params: p });
       return isJson ? json({ ok: true, ...(out.result ?? {}) }) : seeOther(out.redirect ?? back);
     } catch (e) {
-      if (e instanceof BoardError) return isJson ? jsonError(e.message, e.status, e.field) : seeOther(withQuery(back, { error: e.message }));
+      if (e instanceof BoardError) return isJson ? jsonError(e.message, e.status, e.field) : seeOther(backWith(back, { error: e.message }));
       throw e;
     }
+  }
+  return async function POST(req: NextRequest, { params }: { params: Promise<Record<string, string>> }): Promise<Response> {
+    const p = await params;
+    return idempotent((r) => handle(r, p), { user: (r) => requestUser(r)?.id })(req);
   };
 }

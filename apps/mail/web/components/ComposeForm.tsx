@@ -16,6 +16,15 @@ export interface ComposeDefaults {
   draftFiles: string[];
   signature: string;
   error: string;
+  /** The form's one-time token (`_idem`, @persona/platform/once), rendered with the page. */
+  idem: string;
+}
+
+/** A new one-time form token (32 hex characters, like idempotencyToken on the server). */
+function freshToken(): string {
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 }
 
 /**
@@ -27,6 +36,8 @@ export function ComposeForm({ d }: { d: ComposeDefaults }) {
   const [errField, setErrField] = useState("");
   const [busy, setBusy] = useState(false);
   const action = useRef("send");
+  // A refused message is fixed and sent again: that is a new request, so it gets a new token.
+  const [idem, setIdem] = useState(d.idem);
 
   async function submit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -40,6 +51,7 @@ export function ComposeForm({ d }: { d: ComposeDefaults }) {
         window.location.assign(body.redirect);
         return;
       }
+      setIdem(freshToken());
       setError(body.error || "The message could not be sent.");
       setErrField(body.field || "");
     } catch {
@@ -51,6 +63,7 @@ export function ComposeForm({ d }: { d: ComposeDefaults }) {
   const bad = (f: string) => (errField === f ? " mb-bad" : "");
   return (
     <form action="/api/compose" method="post" encType="multipart/form-data" onSubmit={submit} className="mb-compose-form" data-testid="compose-form">
+      <input type="hidden" name="_idem" value={idem} />
       <input type="hidden" name="draft" value={d.draft} />
       <input type="hidden" name="reply_to" value={d.replyTo} />
       <input type="hidden" name="mode" value={d.mode} />

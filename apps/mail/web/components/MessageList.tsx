@@ -2,6 +2,7 @@ import Link from "next/link";
 import { listDate } from "@/mail/lib/format";
 import { people, type ListPage, type LabelRow } from "@/mail/lib/mail";
 import { withQuery } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 
 /**
  * A Gmail-style conversation list: a toolbar acting on the checked rows, then one row per
@@ -39,6 +40,7 @@ export function MessageList({
   return (
     <section className="mb-list" aria-label={title}>
       <form id="bulk" action="/api/messages" method="post" className="mb-toolbar">
+        <input type="hidden" name="_idem" value={idempotencyToken()} />
         <input type="hidden" name="back" value={here} />
         <input type="hidden" name="thread" value="1" />
         <h1 className="mb-list-title">{title}</h1>
@@ -110,6 +112,7 @@ export function MessageList({
               <li key={c.thread_id} className={`mb-row${c.unread ? " mb-unread" : ""}`} data-testid="conversation" data-thread={c.thread_id}>
                 <input type="checkbox" name="id" value={m.id} form="bulk" aria-label={`Select: ${m.subject || "(no subject)"}`} className="mb-check" />
                 <form action="/api/messages" method="post" className="mb-starform">
+                  <input type="hidden" name="_idem" value={idempotencyToken()} />
                   <input type="hidden" name="back" value={here} />
                   <input type="hidden" name="id" value={m.id} />
                   <input type="hidden" name="thread" value="1" />

@@ -13,6 +13,8 @@ export const LIMITS = {
   subject: 998, // RFC 5322's line length limit
   body: 100_000,
   recipients: 50,
+  /** Characters in the To or Cc field (50 recipients with names fit easily). */
+  addressField: 20_000,
   files: 10,
   fileBytes: 10 * 1024 * 1024,
   totalBytes: 20 * 1024 * 1024,
@@ -76,6 +78,9 @@ function check(user: User, input: ComposeInput): Checked {
   const fromEmail = (input.from || user.email).trim().toLowerCase();
   if (!own.includes(fromEmail)) throw new MailError("You can only send from your own addresses.", "from");
   const from = { name: user.full_name, email: fromEmail === user.email.toLowerCase() ? user.email : (user.work_email ?? user.email) };
+  for (const f of ["to", "cc"] as const)
+    if (input[f].length > LIMITS.addressField) throw new MailError(`The ${f === "to" ? "To" : "Cc"} field is too long (at most ${LIMITS.addressField.toLocaleString("en-US")} characters).`, f);
+  if (input.from.length > 254) throw new MailError("You can only send from your own addresses.", "from");
   const to = parseAddresses(input.to, contactName);
   if (!to.ok) throw new MailError(`"${to.bad.slice(0, 80)}" is not a valid email address.`, "to");
   const cc = parseAddresses(input.cc, contactName);

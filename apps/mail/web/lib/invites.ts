@@ -80,7 +80,7 @@ export interface RsvpResult {
  * `pending`. Throws MailError for a message without an invitation or an unknown answer.
  */
 export async function rsvp(user: User, messageId: number, answer: string): Promise<RsvpResult> {
-  if (!(answer in ANSWERS)) throw new MailError("Answer Yes, Maybe or No.");
+  if (!Object.hasOwn(ANSWERS, answer)) throw new MailError("Answer Yes, Maybe or No.");
   const m = getMessage(messageId);
   if (!m) throw new MailError("That invitation no longer exists.");
   const view = inviteOf(m, user);

@@ -1,3 +1,4 @@
+import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import { Avatar } from "@/messaging/components/Avatar";
 import { directConversationOf, groupsOf, type Contact } from "@/messaging/lib/chat";
@@ -33,6 +34,7 @@ export function ContactCard({ contact, birthday }: { contact: Contact; birthday:
             </Link>
           ) : (
             <form action="/api/direct" method="post">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <input type="hidden" name="contact" value={contact.id} />
               <button className="pl-primary" type="submit">
                 Message

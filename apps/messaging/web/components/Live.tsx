@@ -39,10 +39,11 @@ export function ScrollTo({ target, stamp }: { target?: number; stamp: string }) 
 }
 
 /** The message box: Enter sends, Shift+Enter starts a new line; a counter near the limit. */
-export function Composer({ conversation, max, error }: { conversation: number; max: number; error?: string }) {
+export function Composer({ conversation, max, error, idem }: { conversation: number; max: number; error?: string; idem: string }) {
   const ref = useRef<HTMLFormElement>(null);
   return (
     <form ref={ref} action="/api/messages" method="post" className="pl-composer" data-testid="composer">
+      <input type="hidden" name="_idem" value={idem} />
       <input type="hidden" name="conversation" value={conversation} />
       {error ? (
         <p className="pl-composer-error" role="alert" data-testid="send-error">

@@ -8,6 +8,8 @@ export const TAPBACKS = ["❤️", "👍", "😂", "😮", "😢", "❗"] as con
 /** The longest message Parley sends, in characters (UTF-16 code units, as a textarea counts). */
 export const MAX_MESSAGE = 4000;
 export const MAX_GROUP_NAME = 80;
+/** Most people one group may hold (the contacts list is far shorter). */
+export const MAX_GROUP_MEMBERS = 200;
 /** How many messages a conversation page shows at once. */
 export const PAGE = 150;
 /** How many earlier messages the reply engine sees. */
@@ -389,6 +391,7 @@ export function createGroup(title: string, memberIds: number[]): number {
   if (!name) throw new ChatError("Give the group a name.", "title");
   if (name.length > MAX_GROUP_NAME) throw new ChatError(`Group names can be at most ${MAX_GROUP_NAME} characters.`, "title");
   const ids = [...new Set(memberIds)];
+  if (ids.length > MAX_GROUP_MEMBERS) throw new ChatError(`A group can have at most ${MAX_GROUP_MEMBERS} people.`, "members");
   if (ids.some((id) => !getContact(id))) throw new ChatError("One of the people picked is not in your contacts.", "members");
   if (ids.length < 2) throw new ChatError("Pick at least two people for a group.", "members");
   const d = db();

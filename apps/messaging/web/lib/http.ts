@@ -1,19 +1,34 @@
 import type { NextRequest } from "next/server";
-import { field, seeOther, withQuery } from "@persona/platform/http";
+import { BadRequest, field, idValue as platformId, jsonError, readForm, seeOther, withQuery } from "@persona/platform/http";
+import { idempotent } from "@persona/platform/once";
 import { requestUser, type User } from "./auth";
 import { ChatError } from "./chat";
 
 export { field, seeOther, withQuery };
 
-/** A posted id: the integer in `value`, or NaN when it is not a plain positive integer. */
+/** A posted id: digits only (@persona/platform/http idValue), else NaN (matches no row; `1 OR 1=1` is not 1). */
 export function idValue(value: string): number {
-  return /^\d{1,12}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  return platformId(value) ?? Number.NaN;
 }
 
 /**
- * The POST handler of a form: signed out, to the sign-in page; signed in, runs `act` on the
- * posted form and answers 303 to the path it returns. A ChatError answers 303 to `failed(error,
- * form)` (the form's page with `?error=`); nothing was written then. Any other error is not caught.
+ * The form of a form post, strictly: urlencoded or multipart, within the platform's size limit, not empty. Anything
+ * else (JSON, text, a multipart body without its boundary, no body) throws BadRequest (400, or 413 when too large).
+ */
+export async function postedForm(req: Request): Promise<FormData> {
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data"))
+    throw new BadRequest("Send this as a form post (application/x-www-form-urlencoded or multipart/form-data).");
+  const form = await readForm(req);
+  if (form.keys().next().done) throw new BadRequest("The form is empty.");
+  return form;
+}
+
+/**
+ * The POST handler of a form: signed out, to the sign-in page; a body that is not a form answers 400 with a
+ * message; signed in, runs `act` on the posted form and answers 303 to the path it returns. A ChatError answers
+ * 303 to `failed(error, form)` (the form's page with a signed `?error=`); nothing was written then. Any other error
+ * is not caught. Idempotent (@persona/platform/once): a form's `_idem` token posts once, a repeat replays the answer.
  */
 export function formPost({
   act,
@@ -22,20 +37,24 @@ export function formPost({
   act: (user: User, form: FormData) => Promise<string> | string;
   failed: (e: ChatError, form: FormData) => string;
 }) {
-  return async function POST(req: NextRequest): Promise<Response> {
-    const user = requestUser(req);
-    if (!user) return seeOther("/login");
-    let form: FormData;
-    try {
-      form = await req.formData();
-    } catch {
-      return seeOther(withQuery("/", { error: "That request could not be read." }));
-    }
-    try {
-      return seeOther(await act(user, form));
-    } catch (e) {
-      if (e instanceof ChatError) return seeOther(failed(e, form));
-      throw e;
-    }
-  };
+  return idempotent(
+    async (req: NextRequest): Promise<Response> => {
+      const user = requestUser(req);
+      if (!user) return seeOther("/login");
+      let form: FormData;
+      try {
+        form = await postedForm(req);
+      } catch (e) {
+        if (e instanceof BadRequest) return jsonError(e.message, e.status);
+        throw e;
+      }
+      try {
+        return seeOther(await act(user, form));
+      } catch (e) {
+        if (e instanceof ChatError) return seeOther(failed(e, form));
+        throw e;
+      }
+    },
+    { user: (req) => requestUser(req)?.id },
+  );
 }

@@ -1,3 +1,4 @@
+import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import { REACTION_LABEL, REACTIONS, type PostView } from "@/network/lib/network";
 import { ago } from "@/network/lib/format";
@@ -22,6 +23,7 @@ export function PostCard({ post, me, now, back }: { post: PostView; me: string; 
         <span>{post.comments.length ? `${post.comments.length} comment${post.comments.length > 1 ? "s" : ""}` : ""}</span>
       </div>
       <form action="/api/reactions" method="post" className="gl-reactions">
+        <input type="hidden" name="_idem" value={idempotencyToken()} />
         <input type="hidden" name="post" value={post.id} />
         <input type="hidden" name="back" value={back} />
         {REACTIONS.map((r) => (
@@ -44,6 +46,7 @@ export function PostCard({ post, me, now, back }: { post: PostView; me: string; 
         </ul>
       ) : null}
       <form action="/api/comments" method="post" className="gl-comment-form">
+        <input type="hidden" name="_idem" value={idempotencyToken()} />
         <input type="hidden" name="post" value={post.id} />
         <input type="hidden" name="back" value={back} />
         <input name="body" placeholder="Add a comment…" aria-label="Add a comment" maxLength={1250} />

@@ -164,7 +164,10 @@ test("bad input is refused with a clear message and changes nothing", async () =
   const out = await post("/api/posts", { body: "signed out" }, { signedIn: false });
   assert.equal(out.status, 303);
   assert.match(out.location, /\/login/);
-  await page.goto(`${BASE}/?error=${encodeURIComponent("Your post can't be empty.")}`);
+  // The banner shows the app's own (signed) message: the page a refused post comes back to.
+  const empty = await post("/api/posts", { body: "   " });
+  assert.match(empty.error, /can't be empty/);
+  await page.goto(`${BASE}${empty.location}`);
   await screenshot(page, "error");
   assert.match(await page.locator('[data-testid="error"]').innerText(), /can't be empty/);
 });

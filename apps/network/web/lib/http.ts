@@ -1,49 +1,67 @@
 import type { NextRequest } from "next/server";
-import { field, seeOther, withQuery } from "@persona/platform/http";
+import { BadRequest, field, idValue as platformId, jsonError, readForm, safePath, seeOther, withQuery } from "@persona/platform/http";
+import { idempotent } from "@persona/platform/once";
 import { requestUser, type User } from "./auth";
 import { NetworkError } from "./network";
 
 export { field, seeOther, withQuery };
 
-/** A posted id: the integer in `value`, or NaN when it is not a plain positive integer. */
+/** A posted id: digits only (@persona/platform/http idValue), else NaN (matches no row; `1 OR 1=1` is not 1). */
 export function idValue(value: string): number {
-  return /^\d{1,12}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  return platformId(value) ?? Number.NaN;
 }
 
-/** A same-app path to go back to (`back` field), or `fallback`. */
+/** A same-app path to go back to (the `back` field, safePath), or `fallback`. */
 export function backTo(form: FormData, fallback: string): string {
-  const b = field(form, "back");
-  return b.startsWith("/") && !b.startsWith("//") && !b.includes("\\") ? b : fallback;
+  return safePath(field(form, "back"), fallback);
 }
 
-/** `path` (which may carry a query already) with `error` and `field` set. */
+/** `path` (a same-origin path that may carry a query already) with a signed `error` and its `field` set (withQuery). */
 export function withError(path: string, e: NetworkError): string {
-  const u = new URL(path, "http://guildline.invalid");
-  u.searchParams.set("error", e.message);
-  if (e.field) u.searchParams.set("field", e.field);
-  return `${u.pathname}${u.search}`;
+  const u = new URL(safePath(path, "/"), "http://guildline.invalid");
+  for (const k of ["error", "es", "field"]) u.searchParams.delete(k);
+  const keep: Record<string, string> = Object.fromEntries(u.searchParams.entries());
+  return `${withQuery(u.pathname, { ...keep, error: e.message, field: e.field })}${u.hash}`;
 }
 
 /**
- * The POST handler of a form: signed out, to the sign-in page; signed in, runs `act` on the posted
- * form and answers 303 to the path it returns. A NetworkError answers 303 to the form's page
- * (`back`, else `fallback`) with `?error=`; nothing was written then.
+ * The form of a form post, strictly: urlencoded or multipart, within the platform's size limit, not empty. Anything
+ * else (JSON, text, a multipart body without its boundary, no body) throws BadRequest (400, or 413 when too large).
+ */
+export async function postedForm(req: Request): Promise<FormData> {
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data"))
+    throw new BadRequest("Send this as a form post (application/x-www-form-urlencoded or multipart/form-data).");
+  const form = await readForm(req);
+  if (form.keys().next().done) throw new BadRequest("The form is empty.");
+  return form;
+}
+
+/**
+ * The POST handler of a form: signed out, to the sign-in page; a body that is not a form answers 400 with a
+ * message; signed in, runs `act` on the posted form and answers 303 to the path it returns. A NetworkError answers
+ * 303 to the form's page (`back`, else `fallback`) with a signed `?error=`; nothing was written then. Idempotent
+ * (@persona/platform/once): a form's `_idem` token posts once; a repeat replays the first answer.
  */
 export function formPost(fallback: string, act: (user: User, form: FormData) => Promise<string> | string) {
-  return async function POST(req: NextRequest): Promise<Response> {
-    const user = requestUser(req);
-    if (!user) return seeOther("/login");
-    let form: FormData;
-    try {
-      form = await req.formData();
-    } catch {
-      return seeOther(withQuery(fallback, { error: "That request could not be read." }));
-    }
-    try {
-      return seeOther(await act(user, form));
-    } catch (e) {
-      if (e instanceof NetworkError) return seeOther(withError(backTo(form, fallback), e));
-      throw e;
-    }
-  };
+  return idempotent(
+    async (req: NextRequest): Promise<Response> => {
+      const user = requestUser(req);
+      if (!user) return seeOther("/login");
+      let form: FormData;
+      try {
+        form = await postedForm(req);
+      } catch (e) {
+        if (e instanceof BadRequest) return jsonError(e.message, e.status);
+        throw e;
+      }
+      try {
+        return seeOther(await act(user, form));
+      } catch (e) {
+        if (e instanceof NetworkError) return seeOther(withError(backTo(form, fallback), e));
+        throw e;
+      }
+    },
+    { user: (req) => requestUser(req)?.id },
+  );
 }

@@ -8,13 +8,15 @@ const MAX = 4000;
  * The message box at the bottom of a conversation (or a thread). Enter sends, Shift+Enter makes
  * a new line; it posts a plain form to /api/messages, so it works without scripts too.
  */
-export function Composer({ channel, thread, back, placeholder, draft, error, testId = "composer" }: {
+export function Composer({ channel, thread, back, placeholder, draft, error, idem, testId = "composer" }: {
   channel: string;
   thread?: number;
   back: string;
   placeholder: string;
   draft?: string;
   error?: string;
+  /** The form's one-time token (`_idem`, @persona/platform/once), rendered with the page. */
+  idem: string;
   testId?: string;
 }) {
   const form = useRef<HTMLFormElement>(null);
@@ -23,6 +25,7 @@ export function Composer({ channel, thread, back, placeholder, draft, error, tes
   const length = [...text].length;
   return (
     <form ref={form} action="/api/messages" method="post" className="hd-composer" data-testid={testId} onSubmit={() => setSending(true)}>
+      <input type="hidden" name="_idem" value={idem} />
       <input type="hidden" name="channel" value={channel} />
       {thread ? <input type="hidden" name="thread" value={thread} /> : null}
       <input type="hidden" name="back" value={back} />

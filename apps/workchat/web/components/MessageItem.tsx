@@ -1,3 +1,4 @@
+import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import type { Message } from "@/workchat/lib/chat";
 import type { Formatters } from "@/workchat/lib/context";
@@ -28,6 +29,7 @@ export interface MessageView {
 function ActionForm({ id, action, back, children, label, extra, testId }: { id: number; action: string; back: string; children: React.ReactNode; label: string; extra?: Record<string, string>; testId?: string }) {
   return (
     <form action={`/api/messages/${id}/${action}`} method="post" className="hd-inline-form">
+      <input type="hidden" name="_idem" value={idempotencyToken()} />
       <input type="hidden" name="back" value={back} />
       {Object.entries(extra ?? {}).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
@@ -82,6 +84,7 @@ export function MessageItem({ m, view }: { m: Message; view: MessageView }) {
           )}
           {view.editing === m.id && mine && !deleted ? (
             <form action={`/api/messages/${m.id}/edit`} method="post" className="hd-edit" data-testid="edit-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <input type="hidden" name="back" value={back} />
               <textarea name="text" defaultValue={m.text} rows={3} aria-label="Edit message" />
               <div className="hd-edit-actions">
@@ -103,6 +106,7 @@ export function MessageItem({ m, view }: { m: Message; view: MessageView }) {
             <div className="hd-reactions" data-testid="reactions">
               {m.reactions.map((r) => (
                 <form key={r.emoji} action={`/api/messages/${m.id}/react`} method="post" className="hd-inline-form">
+                  <input type="hidden" name="_idem" value={idempotencyToken()} />
                   <input type="hidden" name="back" value={back} />
                   <input type="hidden" name="emoji" value={r.emoji} />
                   <button
@@ -170,6 +174,7 @@ export function MessageItem({ m, view }: { m: Message; view: MessageView }) {
             </summary>
             <div className="hd-menu-pop hd-menu-list">
               <form action={`/api/messages/${m.id}/pin`} method="post">
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
                 <input type="hidden" name="back" value={back} />
                 <button type="submit" data-testid="action-pin">
                   {m.pinned ? "Unpin from conversation" : "Pin to this conversation"}
@@ -181,6 +186,7 @@ export function MessageItem({ m, view }: { m: Message; view: MessageView }) {
                     Edit message
                   </Link>
                   <form action={`/api/messages/${m.id}/delete`} method="post">
+                    <input type="hidden" name="_idem" value={idempotencyToken()} />
                     <input type="hidden" name="back" value={back} />
                     <button type="submit" className="is-danger" data-testid="action-delete">
                       Delete message…

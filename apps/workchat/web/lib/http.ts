@@ -1,5 +1,6 @@
 import type { NextRequest } from "next/server";
-import { field, safeNext, seeOther, withQuery } from "@persona/platform/http";
+import { BadRequest, field, idValue as platformId, jsonError, MAX_QUERY_VALUE, readForm, safeNext, safePath, seeOther, withQuery } from "@persona/platform/http";
+import { idempotent } from "@persona/platform/once";
 import { SESSION_COOKIE, userForToken, type User } from "./auth";
 import { ChatError } from "./actions";
 
@@ -9,47 +10,65 @@ export function requestUser(req: NextRequest): User | null {
   return userForToken(req.cookies.get(SESSION_COOKIE)?.value);
 }
 
-/** A posted id: the integer in `value` (digits only), or -1 (matches no row). */
+/** A posted id: digits only (@persona/platform/http idValue), or -1 (matches no row; `1 OR 1=1` is not 1). */
 export function idValue(value: string): number {
-  return /^\d{1,12}$/.test(value.trim()) ? Number(value.trim()) : -1;
-}
-
-/** `back` with `params` merged into its query (keeps its own query, drops old error/notice). */
-export function backTo(back: string, params: Record<string, string | number | null | undefined>, hash = ""): string {
-  const safe = safeNext(back);
-  const u = new URL(safe, "http://huddle.local");
-  u.searchParams.delete("error");
-  u.searchParams.delete("field");
-  u.searchParams.delete("notice");
-  u.searchParams.delete("draft");
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") u.searchParams.set(k, String(v));
-  return `${u.pathname}${u.search}${hash}`;
+  return platformId(value) ?? -1;
 }
 
 /**
- * The POST handler of a form: signed out goes to sign-in; otherwise reads `fields`, runs `act` and
- * answers 303 to the form's `back` path (or what `act` returns). A ChatError goes back with
- * `error` (and `field`; the typed `draft` when it is short enough to carry) and changes nothing.
+ * `back` (a same-origin path, safePath; else "/") with `params` merged into its query: keeps its own query, drops
+ * an old error/notice/field/draft; an empty value removes the key. Built with withQuery, so an `error` is signed.
+ */
+export function backTo(back: string, params: Record<string, string | number | null | undefined>, hash = ""): string {
+  const u = new URL(safePath(back, "/"), "http://huddle.invalid");
+  for (const k of ["error", "es", "field", "notice", "draft"]) u.searchParams.delete(k);
+  const keep: Record<string, string> = Object.fromEntries(u.searchParams.entries());
+  return `${withQuery(u.pathname, { ...keep, ...params })}${hash}`;
+}
+
+/**
+ * The form of a form post, strictly: urlencoded or multipart, within the platform's size limit, not empty. Anything
+ * else (JSON, text, a multipart body without its boundary, no body) throws BadRequest (400, or 413 when too large).
+ */
+export async function postedForm(req: Request): Promise<FormData> {
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data"))
+    throw new BadRequest("Send this as a form post (application/x-www-form-urlencoded or multipart/form-data).");
+  const form = await readForm(req);
+  if (form.keys().next().done) throw new BadRequest("The form is empty.");
+  return form;
+}
+
+/**
+ * The POST handler of a form: a body that is not a form answers 400 with a message; signed out goes to sign-in;
+ * otherwise reads `fields`, runs `act` and answers 303 to the form's `back` path (or what `act` returns). A
+ * ChatError goes back with a signed `error` (and `field`; the typed `draft` when it fits in a query value, MAX_QUERY_VALUE) and
+ * changes nothing. Idempotent (@persona/platform/once): a form's `_idem` token posts once; a repeat (a double
+ * click, a second tab) replays the first answer.
  */
 export function formPost<F extends string>(fields: readonly F[], act: (user: User, values: Record<F | "back", string>) => Promise<string> | string) {
-  return async function POST(req: NextRequest): Promise<Response> {
-    const user = requestUser(req);
-    let form: FormData;
-    try {
-      form = await req.formData();
-    } catch {
-      return new Response("Send the form fields as a form post.", { status: 400 });
-    }
-    const values = Object.fromEntries([...fields, "back"].map((name) => [name, field(form, name)])) as Record<F | "back", string>;
-    if (!user) return seeOther(`/login?next=${encodeURIComponent(safeNext(values.back))}`);
-    try {
-      return seeOther(await act(user, values));
-    } catch (e) {
-      if (e instanceof ChatError) {
-        const draft = "text" in values ? (values as Record<string, string>).text : "";
-        return seeOther(backTo(values.back || "/", { error: e.message, field: e.field, draft: draft.length <= 1500 ? draft : "" }));
+  return idempotent(
+    async (req: NextRequest): Promise<Response> => {
+      const user = requestUser(req);
+      let form: FormData;
+      try {
+        form = await postedForm(req);
+      } catch (e) {
+        if (e instanceof BadRequest) return jsonError(e.message, e.status);
+        throw e;
       }
-      throw e;
-    }
-  };
+      const values = Object.fromEntries([...fields, "back"].map((name) => [name, field(form, name)])) as Record<F | "back", string>;
+      if (!user) return seeOther(`/login?next=${encodeURIComponent(safeNext(values.back))}`);
+      try {
+        return seeOther(await act(user, values));
+      } catch (e) {
+        if (e instanceof ChatError) {
+          const draft = "text" in values ? (values as Record<string, string>).text : "";
+          return seeOther(backTo(values.back || "/", { error: e.message, field: e.field, draft: draft.length <= MAX_QUERY_VALUE ? draft : "" }));
+        }
+        throw e;
+      }
+    },
+    { user: (req) => requestUser(req)?.id },
+  );
 }

@@ -12,3 +12,12 @@ export function channelPath(name: string, params: Record<string, string | number
   for (const [k, v] of Object.entries(params)) p = setParam(p, k, v);
   return p;
 }
+
+/** A conversation name from its URL segment: percent-decoded, or "" when the escape is malformed (no such channel). */
+export function channelName(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return "";
+  }
+}

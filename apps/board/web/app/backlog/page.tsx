@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import { Filters } from "@/board/components/Filters";
 import { Notice, Shell } from "@/board/components/Shell";
@@ -36,6 +38,7 @@ function Rows({ tickets, targets, back }: { tickets: TicketRow[]; targets: { val
             <td>{t.points ?? ""}</td>
             <td>
               <form action={`/api/tickets/${t.key}`} method="post" className="cn-inline">
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
                 <input type="hidden" name="back" value={back} />
                 <select name="sprint" aria-label={`Sprint for ${t.key}`} defaultValue="">
                   <option value="" disabled>
@@ -69,7 +72,7 @@ export default async function BacklogPage({ searchParams }: { searchParams: Sear
   return (
     <Shell team={ctx.team} workspace={ctx.workspace} user={user.full_name} active="backlog">
       <h1>Backlog &amp; sprints</h1>
-      <Notice error={one(sp.error)} ok={one(sp.ok)} />
+      <Notice error={errorMessage(sp)} ok={one(sp.ok)} />
       <Filters action="/backlog" people={people()} labels={allLabels()} values={values} />
       {[...open, ...past].length === 0 ? <p className="cn-muted" data-testid="empty">No sprints yet.</p> : null}
       {open.map((s) => {

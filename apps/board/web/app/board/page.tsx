@@ -1,3 +1,4 @@
+import { errorMessage } from "@persona/platform/http";
 import Link from "next/link";
 import { BoardColumns } from "@/board/components/BoardColumns";
 import { Filters } from "@/board/components/Filters";
@@ -56,7 +57,7 @@ export default async function BoardPage({ searchParams }: { searchParams: Search
           ))}
         </nav>
       </header>
-      <Notice error={one(sp.error)} ok={one(sp.ok)} />
+      <Notice error={errorMessage(sp)} ok={one(sp.ok)} />
       <Filters action="/board" people={people()} labels={allLabels()} values={values} hidden={{ sprint: wanted }} />
       <BoardColumns columns={STATUSES.map((s) => ({ status: s, label: STATUS_LABEL[s] }))} cards={cards} back={`/board${qs ? `?${qs}` : ""}`} />
     </Shell>

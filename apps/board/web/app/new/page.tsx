@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { Notice, Shell } from "@/board/components/Shell";
 import { requireUser } from "@/board/lib/auth";
 import { POINTS, PRIORITIES, PRIORITY_LABEL, TYPES, TYPE_LABEL, people, projects, sprints } from "@/board/lib/board";
@@ -15,13 +17,14 @@ export default async function NewTicket({ searchParams }: { searchParams: Search
   return (
     <Shell team={ctx.team} workspace={ctx.workspace} user={user.full_name} active="new">
       <h1>New ticket</h1>
-      <Notice error={one(sp.error)} />
+      <Notice error={errorMessage(sp)} />
       {list.length === 0 ? (
         <p className="cn-muted" data-testid="empty">
           There are no projects on this board yet, so there is nowhere to file a ticket.
         </p>
       ) : (
         <form action="/api/tickets" method="post" className="cn-form cn-new" data-testid="new-form">
+          <input type="hidden" name="_idem" value={idempotencyToken()} />
           <label>
             Title
             <input name="title" required maxLength={200} />

@@ -1,3 +1,4 @@
+import { errorMessage } from "@persona/platform/http";
 import { MessageList } from "@/mail/components/MessageList";
 import { Notice, one, type Search } from "@/mail/components/Notice";
 import { mailContext } from "@/mail/lib/db";
@@ -13,7 +14,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
   const list = listConversations(folderCondition("inbox"), page);
   return (
     <>
-      <Notice notice={one(sp.notice)} error={one(sp.error)} />
+      <Notice notice={one(sp.notice)} error={errorMessage(sp)} />
       <MessageList title="Inbox" folder="inbox" list={list} here={here} basePath="/" today={ctx.today} locale={ctx.locale} labels={allLabels()} />
     </>
   );

@@ -1,11 +1,11 @@
+import { errorMessage } from "@persona/platform/http";
 import { Logo } from "@/messaging/components/Avatar";
 import { Sidebar } from "@/messaging/components/Sidebar";
 
 export const metadata = { title: "Chats" };
 
 export default async function Home({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const e = (await searchParams).error;
-  const error = (Array.isArray(e) ? e[0] : e) ?? "";
+  const error = errorMessage(await searchParams);
   return (
     <>
       <Sidebar />

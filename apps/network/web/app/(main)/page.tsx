@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import { Frame } from "@/network/components/Frame";
 import { Avatar } from "@/network/components/Logo";
@@ -30,8 +32,9 @@ export default async function FeedPage({ searchParams }: { searchParams: Promise
           </div>
         </aside>
         <section className="gl-center">
-          <Flash error={one(sp.error)} notice={one(sp.posted) ? "Your post is live." : ""} />
+          <Flash error={errorMessage(sp)} notice={one(sp.posted) ? "Your post is live." : ""} />
           <form action="/api/posts" method="post" className="gl-card gl-composer" data-testid="composer">
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <Avatar name={user.full_name} size={44} />
             <textarea name="body" placeholder="Start a post" aria-label="Start a post" rows={3} maxLength={3000} />
             <button type="submit" className="gl-primary">Post</button>

@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Notice, Shell } from "@/board/components/Shell";
@@ -42,7 +44,7 @@ export default async function TicketPage({ params, searchParams }: { params: Pro
       <p className="cn-crumbs">
         <Link href="/board">Board</Link> / {t.project} / <span data-testid="ticket-key">{t.key}</span>
       </p>
-      <Notice error={one(sp.error)} ok={one(sp.ok)} />
+      <Notice error={errorMessage(sp)} ok={one(sp.ok)} />
       <div className="cn-detail" data-testid="ticket" data-key={t.key} data-status={t.status}>
         <div className="cn-detail-main">
           <h1 data-testid="ticket-title">{t.title}</h1>
@@ -56,6 +58,7 @@ export default async function TicketPage({ params, searchParams }: { params: Pro
                 {t.subtasks.map((s) => (
                   <li key={s.id} data-testid="subtask" data-done={s.done}>
                     <form action={`/api/tickets/${t.key}/subtasks`} method="post">
+                      <input type="hidden" name="_idem" value={idempotencyToken()} />
                       <input type="hidden" name="position" value={s.position} />
                       <input type="hidden" name="done" value={s.done ? "0" : "1"} />
                       <button type="submit" className="cn-check" aria-label={s.done ? `Reopen ${s.title}` : `Complete ${s.title}`}>
@@ -79,6 +82,7 @@ export default async function TicketPage({ params, searchParams }: { params: Pro
               </article>
             ))}
             <form action={`/api/tickets/${t.key}/comments`} method="post" className="cn-form" data-testid="comment-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <label>
                 Add a comment
                 <textarea name="body" rows={3} required maxLength={5000} />
@@ -106,6 +110,7 @@ export default async function TicketPage({ params, searchParams }: { params: Pro
         </div>
         <aside className="cn-detail-side">
           <form action={`/api/tickets/${t.key}/status`} method="post" className="cn-form cn-status-form">
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <input type="hidden" name="back" value={`/t/${t.key}`} />
             <label>
               Status
@@ -120,6 +125,7 @@ export default async function TicketPage({ params, searchParams }: { params: Pro
             <button type="submit">Move</button>
           </form>
           <form action={`/api/tickets/${t.key}`} method="post" className="cn-form" data-testid="edit-form">
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <label>
               Title
               <input name="title" defaultValue={t.title} required maxLength={200} />

@@ -1,3 +1,4 @@
+import { errorMessage } from "@persona/platform/http";
 import { notFound } from "next/navigation";
 import { MessageList } from "@/mail/components/MessageList";
 import { Notice, one, type Search } from "@/mail/components/Notice";
@@ -22,7 +23,7 @@ export default async function FolderPage({ params, searchParams }: { params: Pro
   const list = listConversations(folderCondition(folder.key as FolderKey), page);
   return (
     <>
-      <Notice notice={one(sp.notice)} error={one(sp.error)} />
+      <Notice notice={one(sp.notice)} error={errorMessage(sp)} />
       <MessageList
         title={folder.title}
         folder={folder.key}

@@ -1,3 +1,5 @@
+import { errorMessage, idValue } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { notFound } from "next/navigation";
 import { ComposeForm, type ComposeDefaults } from "@/mail/components/ComposeForm";
 import { one, type Search } from "@/mail/components/Notice";
@@ -36,11 +38,14 @@ export default async function ComposePage({ searchParams }: { searchParams: Prom
     .map((a) => ({ value: a, label: `${user.full_name} <${a}>` }));
   const d: ComposeDefaults = {
     from: user.email, fromChoices, to: "", cc: "", subject: "", body: "", draft: "", replyTo: "", mode: "new",
-    forward: [], draftFiles: [], signature: user.signature.trim(), error: one(sp.error),
+    forward: [], draftFiles: [], signature: user.signature.trim(), error: errorMessage(sp),
+    idem: idempotencyToken(),
   };
-  const draftId = Number.parseInt(one(sp.draft), 10);
-  const replyId = Number.parseInt(one(sp.reply), 10);
-  if (Number.isSafeInteger(draftId) && one(sp.draft)) {
+  const draftId = idValue(one(sp.draft));
+  const replyId = idValue(one(sp.reply));
+  if (one(sp.draft) && draftId === null) notFound();
+  if (one(sp.reply) && replyId === null) notFound();
+  if (draftId !== null) {
     const m = db().prepare("SELECT * FROM messages WHERE id = ? AND folder = 'drafts'").get(draftId) as MessageRow | undefined;
     if (!m) notFound();
     d.draft = String(m.id);
@@ -50,7 +55,7 @@ export default async function ComposePage({ searchParams }: { searchParams: Prom
     d.subject = m.subject;
     d.body = m.body;
     d.draftFiles = (attachmentsOf([m.id]).get(m.id) ?? []).map((a) => a.filename);
-  } else if (Number.isSafeInteger(replyId) && one(sp.reply)) {
+  } else if (replyId !== null) {
     const m = getMessage(replyId);
     if (!m) notFound();
     const mode = one(sp.mode) === "all" ? "all" : one(sp.mode) === "forward" ? "forward" : "reply";

@@ -1,3 +1,4 @@
+import { errorMessage } from "@persona/platform/http";
 import { MessageList } from "@/mail/components/MessageList";
 import { Notice, one, type Search } from "@/mail/components/Notice";
 import { mailContext } from "@/mail/lib/db";
@@ -12,7 +13,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   const q = one(sp.q).trim();
   const { page, here, query } = pageState("/search", sp, ["q"]);
   const ctx = mailContext();
-  let error = one(sp.error);
+  let error = errorMessage(sp);
   let list = null;
   try {
     list = listConversations(searchCondition(q), page);

@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { Notice, one, type Search } from "@/mail/components/Notice";
 import { requireUser } from "@/mail/lib/auth";
 import { allLabels } from "@/mail/lib/mail";
@@ -10,12 +12,13 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
   const labels = allLabels();
   return (
     <section className="mb-settings">
-      <Notice notice={one(sp.notice)} error={one(sp.error)} />
+      <Notice notice={one(sp.notice)} error={errorMessage(sp)} />
       <h1 className="mb-list-title">Settings</h1>
       <div className="mb-card">
         <h2>Signature</h2>
         <p className="mb-muted">Added below what you write in new mail, replies and forwards, after a “-- ” line.</p>
         <form action="/api/settings" method="post">
+          <input type="hidden" name="_idem" value={idempotencyToken()} />
           <textarea name="signature" id="signature" aria-label="Signature" rows={4} defaultValue={user.signature} className="mb-cf-body" />
           <button className="mb-primary" data-testid="save-signature">Save changes</button>
         </form>
@@ -30,6 +33,7 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
           ))}
         </ul>
         <form action="/api/labels" method="post" className="mb-inline-form">
+          <input type="hidden" name="_idem" value={idempotencyToken()} />
           <input name="name" aria-label="New label name" placeholder="New label name" maxLength={200} />
           <button className="mb-tool">Create label</button>
         </form>

@@ -1,6 +1,4 @@
-import type { NextRequest } from "next/server";
-import { requestUser } from "@/mail/lib/auth";
-import { back, field, ids, intOrNull, seeOther } from "@/mail/lib/http";
+import { back, field, formRoute, ids, optionalId, seeOther } from "@/mail/lib/http";
 import { applyOp, MailError } from "@/mail/lib/mail";
 
 export const dynamic = "force-dynamic";
@@ -12,18 +10,15 @@ const DONE: Record<string, string> = {
 };
 
 /** Toolbar actions on selected messages (`id`, repeated) or whole threads (`thread=1`): back to `back` with a notice. */
-export async function POST(req: NextRequest) {
-  const user = requestUser(req);
-  if (!user) return seeOther("/login");
-  const form = await req.formData();
+export const POST = formRoute("/login", (_req, _user, form) => {
   const op = field(form, "op");
   const to = field(form, "back") || "/";
   try {
-    const n = applyOp(ids(form.getAll("id")), op, intOrNull(field(form, "label")), field(form, "thread") === "1");
+    const n = applyOp(ids(form.getAll("id")), op, optionalId(field(form, "label"), "label"), field(form, "thread") === "1");
     const after = ["archive", "trash", "spam", "move", "restore", "inbox"].includes(op) && field(form, "thread") === "1" ? field(form, "after") || to : to;
     return seeOther(back(after, { notice: n ? DONE[op] : "Nothing to change." }));
   } catch (e) {
     if (e instanceof MailError) return seeOther(back(to, { error: e.message }));
     throw e;
   }
-}
+});

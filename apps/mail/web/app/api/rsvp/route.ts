@@ -1,19 +1,14 @@
-import type { NextRequest } from "next/server";
-import { requestUser } from "@/mail/lib/auth";
-import { back, field, intOrNull, seeOther } from "@/mail/lib/http";
+import { back, field, formRoute, optionalId, seeOther } from "@/mail/lib/http";
 import { rsvp } from "@/mail/lib/invites";
 import { MailError } from "@/mail/lib/mail";
 
 export const dynamic = "force-dynamic";
 
 /** The invitation card's Yes / Maybe / No: records the answer, mails the organizer, tells the calendar. */
-export async function POST(req: NextRequest) {
-  const user = requestUser(req);
-  if (!user) return seeOther("/login");
-  const form = await req.formData();
+export const POST = formRoute("/login", async (_req, user, form) => {
   const to = field(form, "back") || "/";
   try {
-    const r = await rsvp(user, intOrNull(field(form, "message")) ?? -1, field(form, "answer"));
+    const r = await rsvp(user, optionalId(field(form, "message"), "message") ?? -1, field(form, "answer"));
     const notice =
       r.calendar === "notified"
         ? "Your answer was sent to the organizer and added to your calendar."
@@ -23,4 +18,4 @@ export async function POST(req: NextRequest) {
     if (e instanceof MailError) return seeOther(back(to, { error: e.message }));
     throw e;
   }
-}
+});

@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { Avatar } from "@/messaging/components/Avatar";
 import { Sidebar } from "@/messaging/components/Sidebar";
 import { MAX_GROUP_NAME, listContacts } from "@/messaging/lib/chat";
@@ -14,10 +16,11 @@ export default async function NewGroup({ searchParams }: { searchParams: Promise
       <Sidebar />
       <main className="pl-main pl-panel">
         <form action="/api/groups" method="post" className="pl-card pl-form" data-testid="new-group-form">
+          <input type="hidden" name="_idem" value={idempotencyToken()} />
           <h1>New group</h1>
-          {one(sp.error) ? (
+          {errorMessage(sp) ? (
             <p className="pl-alert" role="alert" data-testid="group-error">
-              {one(sp.error)}
+              {errorMessage(sp)}
             </p>
           ) : null}
           <label className="pl-label">

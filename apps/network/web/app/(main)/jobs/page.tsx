@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { Frame } from "@/network/components/Frame";
 import { Flash } from "@/network/components/Nav";
 import { networkContext } from "@/network/lib/context";
@@ -24,7 +26,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
             <label className="gl-check"><input type="checkbox" name="saved" value="1" defaultChecked={saved} /> Saved only</label>
             <button type="submit" className="gl-primary">Search</button>
           </form>
-          <Flash error={one(sp.error)} />
+          <Flash error={errorMessage(sp)} />
           <section className="gl-card">
             <h2 className="gl-h2" data-testid="job-count">{jobs.length} {jobs.length === 1 ? "result" : "results"}</h2>
             <ul className="gl-list">
@@ -39,6 +41,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
                     <div className="gl-muted gl-small">Skills: {(JSON.parse(j.skills_json) as string[]).join(", ")} · posted {ago(j.posted_at, now)} ago</div>
                   </div>
                   <form action="/api/jobs" method="post">
+                    <input type="hidden" name="_idem" value={idempotencyToken()} />
                     <input type="hidden" name="job" value={j.id} />
                     <input type="hidden" name="back" value={back} />
                     <button type="submit" name="action" value={j.saved ? "unsave" : "save"} className={j.saved ? "gl-primary" : "gl-secondary"} data-testid="save">

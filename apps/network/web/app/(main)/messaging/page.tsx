@@ -1,3 +1,4 @@
+import { errorMessage } from "@persona/platform/http";
 import { Frame } from "@/network/components/Frame";
 import { Flash } from "@/network/components/Nav";
 import { Threads } from "@/network/components/Threads";
@@ -17,7 +18,7 @@ export default async function MessagingPage({ searchParams }: { searchParams: Pr
           <h2 className="gl-h2">Messaging</h2>
           <Threads threads={listThreads(now)} now={now} />
         </div>
-        <div className="gl-thread-pane gl-muted"><Flash error={one(sp.error)} />Pick a conversation.</div>
+        <div className="gl-thread-pane gl-muted"><Flash error={errorMessage(sp)} />Pick a conversation.</div>
       </div>
     </Frame>
   );

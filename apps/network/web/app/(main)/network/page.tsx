@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import { Frame } from "@/network/components/Frame";
 import { Avatar } from "@/network/components/Logo";
@@ -20,6 +22,7 @@ function InvitationRow({ inv }: { inv: Invitation }) {
         <div className="gl-muted gl-small">{inv.direction === "sent" ? "Sent" : "Received"} {inv.sent_at.slice(0, 10)}</div>
       </div>
       <form action={`/api/invitations`} method="post" className="gl-actions">
+        <input type="hidden" name="_idem" value={idempotencyToken()} />
         <input type="hidden" name="invitation" value={inv.id} />
         {inv.direction === "incoming" ? (
           <>
@@ -43,7 +46,7 @@ export default async function NetworkPage({ searchParams }: { searchParams: Prom
     <Frame active="network">
       <div className="gl-cols gl-cols-profile">
         <section className="gl-center">
-          <Flash error={one(sp.error)} notice={one(sp.done)} />
+          <Flash error={errorMessage(sp)} notice={one(sp.done)} />
           <section className="gl-card">
             <h2 className="gl-h2">Invitations ({incoming.length})</h2>
             {incoming.length ? <ul className="gl-list">{incoming.map((i) => <InvitationRow key={i.id} inv={i} />)}</ul> : <p className="gl-muted">No pending invitations.</p>}
@@ -63,7 +66,9 @@ export default async function NetworkPage({ searchParams }: { searchParams: Prom
                     <div className="gl-muted gl-small">{c.headline}</div>
                     <div className="gl-muted gl-small">Connected on {c.connected_on}</div>
                   </div>
-                  <form action="/api/threads" method="post"><input type="hidden" name="person" value={c.id} /><button type="submit" className="gl-secondary">Message</button></form>
+                  <form action="/api/threads" method="post">
+                    <input type="hidden" name="_idem" value={idempotencyToken()} />
+                    <input type="hidden" name="person" value={c.id} /><button type="submit" className="gl-secondary">Message</button></form>
                 </li>
               ))}
             </ul>

@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { activeStatus, CLEAR_AFTER } from "@/workchat/lib/actions";
 import { requireUser } from "@/workchat/lib/auth";
 import { chatContext, formatters } from "@/workchat/lib/context";
@@ -15,7 +17,7 @@ export default async function StatusPage({ searchParams }: { searchParams: Promi
   const f = formatters(ctx);
   const sp = await searchParams;
   const status = activeStatus(user, ctx.now);
-  const error = one(sp.error);
+  const error = errorMessage(sp);
   const notice = one(sp.notice);
   const draft = one(sp.draft);
   return (
@@ -42,6 +44,7 @@ export default async function StatusPage({ searchParams }: { searchParams: Promi
             </p>
             {status ? (
               <form action="/api/status/clear" method="post">
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
                 <input type="hidden" name="back" value="/status" />
                 <button type="submit" className="hd-btn" data-testid="clear-status">
                   Clear status
@@ -61,6 +64,7 @@ export default async function StatusPage({ searchParams }: { searchParams: Promi
           </div>
         ) : null}
         <form action="/api/status" method="post" className="hd-status-form" data-testid="status-form">
+          <input type="hidden" name="_idem" value={idempotencyToken()} />
           <input type="hidden" name="back" value="/status" />
           <h2>Set a status</h2>
           <div className="hd-status-row">
@@ -104,6 +108,7 @@ export default async function StatusPage({ searchParams }: { searchParams: Promi
           <h3>For your team</h3>
           {STATUS_PRESETS.map((p) => (
             <form key={p.text} action="/api/status" method="post" className="hd-preset">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <input type="hidden" name="back" value="/status" />
               <input type="hidden" name="emoji" value={p.emoji} />
               <input type="hidden" name="text" value={p.text} />

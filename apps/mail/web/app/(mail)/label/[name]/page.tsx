@@ -1,3 +1,4 @@
+import { errorMessage } from "@persona/platform/http";
 import { notFound } from "next/navigation";
 import { MessageList } from "@/mail/components/MessageList";
 import { Notice, one, type Search } from "@/mail/components/Notice";
@@ -19,7 +20,7 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
   const list = listConversations(labelCondition(label.id), page);
   return (
     <>
-      <Notice notice={one(sp.notice)} error={one(sp.error)} />
+      <Notice notice={one(sp.notice)} error={errorMessage(sp)} />
       <MessageList title={label.name} folder={label.name} list={list} here={here} basePath={path} today={ctx.today} locale={ctx.locale} labels={allLabels()} />
     </>
   );

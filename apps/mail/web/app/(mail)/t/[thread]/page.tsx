@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Notice, one, type Search } from "@/mail/components/Notice";
@@ -36,8 +38,9 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   const inInbox = folders.includes("inbox");
   return (
     <article className="mb-thread">
-      <Notice notice={one(sp.notice)} error={one(sp.error)} />
+      <Notice notice={one(sp.notice)} error={errorMessage(sp)} />
       <form action="/api/messages" method="post" className="mb-toolbar mb-thread-tools">
+        <input type="hidden" name="_idem" value={idempotencyToken()} />
         <input type="hidden" name="back" value={here} />
         <input type="hidden" name="after" value="/" />
         <input type="hidden" name="thread" value="1" />
@@ -126,6 +129,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
                     {inv.invite.location ? ` · ${inv.invite.location}` : ""} · organizer {inv.invite.organizer.name || inv.invite.organizer.email}
                   </div>
                   <form action="/api/rsvp" method="post" className="mb-invite-answers">
+                    <input type="hidden" name="_idem" value={idempotencyToken()} />
                     <input type="hidden" name="message" value={m.id} />
                     <input type="hidden" name="back" value={here} />
                     <span>Going?</span>
@@ -162,6 +166,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
                     </a>
                     {/method=publish/i.test(a.content_type) ? (
                       <form method="post" action="/api/calendar-add" className="mb-file-action">
+                        <input type="hidden" name="_idem" value={idempotencyToken()} />
                         <input type="hidden" name="attachment" value={a.id} />
                         <input type="hidden" name="back" value={here} />
                         <button className="mb-tool" data-testid="add-to-calendar">

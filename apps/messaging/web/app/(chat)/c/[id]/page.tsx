@@ -1,3 +1,5 @@
+import { errorMessage, idValue } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Avatar } from "@/messaging/components/Avatar";
@@ -22,18 +24,18 @@ type Params = { params: Promise<{ id: string }>; searchParams: Promise<Record<st
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
 
 export async function generateMetadata({ params }: Params) {
-  const c = getConversation(Number((await params).id));
+  const c = getConversation(idValue((await params).id) ?? Number.NaN);
   return { title: c ? conversationName(c) : "Conversation" };
 }
 
 export default async function ConversationPage({ params, searchParams }: Params) {
-  const id = Number((await params).id);
+  const id = idValue((await params).id) ?? Number.NaN;
   const sp = await searchParams;
   const conv = getConversation(id);
   if (!conv) notFound();
   const ctx = chatContext();
-  const around = Number.parseInt(one(sp.m), 10) || undefined;
-  const before = Number.parseInt(one(sp.before), 10) || undefined;
+  const around = idValue(one(sp.m)) ?? undefined;
+  const before = idValue(one(sp.before)) ?? undefined;
   const win = messageWindow(id, ctx.now, { around, before });
   const reactions = reactionsFor(win.messages.map((m) => m.id));
   const pending = pendingReply(id, ctx.now);
@@ -134,6 +136,7 @@ export default async function ConversationPage({ params, searchParams }: Params)
                       </svg>
                     </summary>
                     <form action="/api/reactions" method="post" className="pl-react-menu">
+                      <input type="hidden" name="_idem" value={idempotencyToken()} />
                       <input type="hidden" name="message" value={m.id} />
                       {TAPBACKS.map((e) => (
                         <button key={e} type="submit" name="emoji" value={e} data-testid="tapback" data-emoji={e} className={counts.get(e)?.mine ? "is-on" : ""}>
@@ -162,7 +165,7 @@ export default async function ConversationPage({ params, searchParams }: Params)
           ) : null}
           <div id="pl-end" />
         </section>
-        <Composer conversation={id} max={MAX_MESSAGE} error={one(sp.error)} />
+        <Composer conversation={id} max={MAX_MESSAGE} error={errorMessage(sp)} idem={idempotencyToken()} />
         <ScrollTo target={around} stamp={`${win.messages.length}|${win.messages[win.messages.length - 1]?.id ?? 0}`} />
         <MarkRead conversation={id} unread={unread} />
         {pending ? <AutoRefresh everyMs={2000} /> : null}

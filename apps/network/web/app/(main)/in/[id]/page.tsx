@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Frame } from "@/network/components/Frame";
@@ -22,11 +24,13 @@ export default async function PersonPage({ params, searchParams }: { params: Pro
     <Frame active="network">
       <div className="gl-cols gl-cols-profile">
         <section className="gl-center">
-          <Flash error={one(sp.error)} />
+          <Flash error={errorMessage(sp)} />
           <ProfileTop name={p.name} headline={p.headline} location={p.location}
             extra={<p className="gl-small gl-muted" data-testid="degree">{p.connected_on ? `1st · connected since ${p.connected_on}` : `2nd${mutual.length ? ` · ${mutual.length} mutual: ${mutual.join(", ")}` : ""}`}</p>}
             actions={p.connected_on ? (
-              <form action="/api/threads" method="post"><input type="hidden" name="person" value={p.id} /><button type="submit" className="gl-primary">Message</button></form>
+              <form action="/api/threads" method="post">
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
+                <input type="hidden" name="person" value={p.id} /><button type="submit" className="gl-primary">Message</button></form>
             ) : null} />
           <section className="gl-card">
             <h2 className="gl-h2">Experience</h2>

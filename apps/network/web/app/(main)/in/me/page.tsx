@@ -1,3 +1,4 @@
+import { errorMessage } from "@persona/platform/http";
 import Link from "next/link";
 import { Frame } from "@/network/components/Frame";
 import { Flash } from "@/network/components/Nav";
@@ -20,7 +21,7 @@ export default async function MyProfile({ searchParams }: { searchParams: Promis
     <Frame active="me">
       <div className="gl-cols gl-cols-profile">
         <section className="gl-center">
-          <Flash error={one(sp.error)} notice={one(sp.saved) ? "Your profile is updated." : ""} />
+          <Flash error={errorMessage(sp)} notice={one(sp.saved) ? "Your profile is updated." : ""} />
           <ProfileTop name={user.full_name} headline={p.headline} location={p.location}
             extra={<p className="gl-small"><Link href="/network">{listConnections().length} connections</Link></p>}
             actions={<Link href="/in/me/edit" className="gl-primary" data-testid="edit-profile">Edit profile</Link>} />

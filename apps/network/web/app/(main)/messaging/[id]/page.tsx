@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Frame } from "@/network/components/Frame";
@@ -38,8 +40,9 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
               </li>
             ))}
           </ol>
-          <Flash error={one(sp.error)} />
+          <Flash error={errorMessage(sp)} />
           <form action="/api/messages" method="post" className="gl-form" data-testid="message-form">
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <input type="hidden" name="thread" value={t.id} />
             <input type="hidden" name="back" value={`/messaging/${t.id}`} />
             <textarea name="body" rows={3} placeholder="Write a message…" aria-label="Write a message" maxLength={LIMITS.message} />

@@ -1,3 +1,5 @@
+import { errorMessage, idValue } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Avatar } from "@/workchat/components/Avatar";
@@ -18,13 +20,13 @@ import {
   type Message,
 } from "@/workchat/lib/chat";
 import { chatContext, formatters } from "@/workchat/lib/context";
-import { channelPath, setParam } from "@/workchat/lib/paths";
+import { channelName, channelPath, setParam } from "@/workchat/lib/paths";
 
 type Search = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
 
 export async function generateMetadata({ params }: { params: Promise<{ name: string }> }) {
-  const name = decodeURIComponent((await params).name);
+  const name = channelName((await params).name);
   return { title: name.startsWith("dm-") ? "Direct message" : `#${name}` };
 }
 
@@ -56,15 +58,15 @@ export default async function ChannelPage({ params, searchParams }: { params: Pr
   const user = await requireUser();
   const ctx = chatContext();
   const f = formatters(ctx);
-  const name = decodeURIComponent((await params).name);
+  const name = channelName((await params).name);
   const sp = await searchParams;
   const ch = channelByName(user.person_id, ctx.now, name);
   if (!ch) notFound();
-  const threadId = Number(one(sp.thread)) || 0;
+  const threadId = idValue(one(sp.thread)) ?? 0;
   const details = one(sp.details);
-  const before = Number(one(sp.before)) || undefined;
-  const editing = Number(one(sp.edit)) || undefined;
-  const error = one(sp.error);
+  const before = idValue(one(sp.before)) ?? undefined;
+  const editing = idValue(one(sp.edit)) ?? undefined;
+  const error = errorMessage(sp);
   const notice = one(sp.notice);
 
   const base = channelPath(ch.name, { thread: threadId || undefined, details: details || undefined, before });
@@ -145,6 +147,7 @@ export default async function ChannelPage({ params, searchParams }: { params: Pr
           placeholder={`Message ${label}`}
           draft={mainError ? one(sp.draft) : ""}
           error={mainError}
+          idem={idempotencyToken()}
         />
       </section>
       {openThread ? (
@@ -176,6 +179,7 @@ export default async function ChannelPage({ params, searchParams }: { params: Pr
             draft={threadError ? one(sp.draft) : ""}
             error={threadError ? error : ""}
             testId="thread-composer"
+            idem={idempotencyToken()}
           />
         </aside>
       ) : details ? (

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { json, jsonError } from "@persona/platform/http";
+import { idValue, json, jsonError } from "@persona/platform/http";
 import { requestUser } from "@/messaging/lib/auth";
 import { getConversation, markRead } from "@/messaging/lib/chat";
 import { chatContext } from "@/messaging/lib/context";
@@ -10,7 +10,8 @@ export const dynamic = "force-dynamic";
 export async function POST(req: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   if (!requestUser(req)) return jsonError("Sign in first.", 401);
   const raw = (await params).id;
-  const conv = /^\d{1,12}$/.test(raw) ? getConversation(Number(raw)) : null;
+  const id = idValue(raw);
+  const conv = id !== null ? getConversation(id) : null;
   if (!conv) return jsonError("That conversation does not exist.", 404);
   return json({ marked: markRead(conv.id, chatContext().now) });
 }

@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import { Frame } from "@/network/components/Frame";
 import { Flash } from "@/network/components/Nav";
@@ -10,6 +12,7 @@ export const metadata = { title: "Edit profile" };
 function ExperienceForm({ x, today }: { x?: Experience; today: string }) {
   return (
     <form action="/api/experience" method="post" className="gl-form gl-exp-form" data-testid={x ? `experience-form-${x.id}` : "experience-form-new"}>
+      <input type="hidden" name="_idem" value={idempotencyToken()} />
       <input type="hidden" name="back" value="/in/me/edit" />
       {x ? <input type="hidden" name="id" value={x.id} /> : null}
       <div className="gl-row">
@@ -39,10 +42,11 @@ export default async function EditProfile({ searchParams }: { searchParams: Prom
       <div className="gl-cols gl-cols-profile">
         <section className="gl-center">
           <p><Link href="/in/me">← Back to your profile</Link></p>
-          <Flash error={one(sp.error)} notice={one(sp.saved) ? "Saved." : ""} />
+          <Flash error={errorMessage(sp)} notice={one(sp.saved) ? "Saved." : ""} />
           <section className="gl-card">
             <h2 className="gl-h2">Intro</h2>
             <form action="/api/profile" method="post" className="gl-form" data-testid="intro-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <input type="hidden" name="back" value="/in/me/edit" />
               <label>Headline<input name="headline" defaultValue={p.headline} required maxLength={LIMITS.headline} /></label>
               <label>Location<input name="location" defaultValue={p.location} required maxLength={LIMITS.location} /></label>
@@ -63,6 +67,7 @@ export default async function EditProfile({ searchParams }: { searchParams: Prom
                 <li key={s.id}>
                   {s.name}
                   <form action="/api/skills" method="post" className="gl-inline">
+                    <input type="hidden" name="_idem" value={idempotencyToken()} />
                     <input type="hidden" name="id" value={s.id} />
                     <input type="hidden" name="action" value="remove" />
                     <input type="hidden" name="back" value="/in/me/edit" />
@@ -72,6 +77,7 @@ export default async function EditProfile({ searchParams }: { searchParams: Prom
               ))}
             </ul>
             <form action="/api/skills" method="post" className="gl-form gl-row" data-testid="skill-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
               <input type="hidden" name="action" value="add" />
               <input type="hidden" name="back" value="/in/me/edit" />
               <input name="skill" placeholder="Add a skill" aria-label="Skill" maxLength={LIMITS.skill} required />

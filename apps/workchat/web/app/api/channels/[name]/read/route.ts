@@ -1,3 +1,4 @@
+import { channelName } from "@/workchat/lib/paths";
 import type { NextRequest } from "next/server";
 import { jsonError, json } from "@persona/platform/http";
 import { markRead } from "@/workchat/lib/actions";
@@ -11,7 +12,7 @@ export const dynamic = "force-dynamic";
 export async function POST(req: NextRequest, { params }: { params: Promise<{ name: string }> }) {
   const user = requestUser(req);
   if (!user) return jsonError("Sign in first.", 401);
-  const ch = channelByName(user.person_id, chatContext().now, decodeURIComponent((await params).name));
+  const ch = channelByName(user.person_id, chatContext().now, channelName((await params).name));
   if (!ch) return jsonError("No such conversation.", 404);
   markRead(ch.id);
   return json({ ok: true });
