@@ -130,15 +130,37 @@ function durationMs(e: EventRow): number {
   return toUtc(e.end_local, e.end_tz) - toUtc(e.start_local, e.start_tz);
 }
 
-/** Instances of one event row (a single row gives one): `{recurrenceId, startLocal, endLocal (series zone), title, location, cancelled}`. */
-export function instances(e: EventRow, lastDate: string, overrides?: OverrideRow[]) {
+/**
+ * Instances of one event row (a single row gives one): `{recurrenceId, startLocal, endLocal (series zone), title,
+ * location, cancelled}`. A series is expanded on the dates `fromDate..lastDate` (default: from its first date), widened
+ * back by its length so an occurrence that started earlier and still runs is there, plus the occurrences moved into
+ * that range from outside it; the expansion itself is bounded (rrule.ts: `EXPAND_MAX_DAYS`, `EXPAND_MAX_INSTANCES`).
+ */
+export function instances(e: EventRow, lastDate: string, overrides?: OverrideRow[], fromDate?: string) {
   type Inst = { recurrenceId: string | null; start: string; end: string; title: string; location: string; edited: boolean };
   if (!e.rrule) return [{ recurrenceId: null, start: e.start_local, end: e.end_local, title: e.title, location: e.location, edited: !!e.edited_at }] as Inst[];
-  const ov = new Map((overrides ?? overridesOf(e.id)).map((o) => [o.recurrence_id, o]));
+  const ovList = overrides ?? overridesOf(e.id);
+  const ov = new Map(ovList.map((o) => [o.recurrence_id, o]));
   const ex = new Set(e.exdates ? e.exdates.split(",") : []);
   const dur = durationMs(e);
+  const rule = parseRule(e.rrule);
+  const from = fromDate ? plusDays(fromDate, -(Math.ceil(dur / 86400000) + 1)) : undefined;
+  const rids = expandRule(rule, e.start_local, e.start_tz, lastDate, from);
+  if (from) {
+    // An occurrence moved here from a date outside the expanded range (its recurrence id is that date).
+    const lo = rids.length ? rids[0] : null;
+    const hi = rids.length ? rids[rids.length - 1] : null;
+    const moved = ovList.filter(
+      (o) => !o.cancelled && (lo === null || o.recurrence_id < lo || o.recurrence_id > hi!) && o.start_local.slice(0, 10) <= lastDate && o.end_local.slice(0, 10) >= from,
+    );
+    for (const o of moved) {
+      const d = o.recurrence_id.slice(0, 10);
+      if (expandRule(rule, e.start_local, e.start_tz, d, d).includes(o.recurrence_id)) rids.push(o.recurrence_id);
+    }
+    if (moved.length) rids.sort();
+  }
   const out: Inst[] = [];
-  for (const rid of expandRule(parseRule(e.rrule), e.start_local, e.start_tz, lastDate)) {
+  for (const rid of rids) {
     if (ex.has(compact(rid))) continue;
     const o = ov.get(rid);
     if (o?.cancelled) continue;
@@ -196,7 +218,7 @@ export function occurrencesBetween(fromDate: string, toDate: string, opts: { inc
   const lastDate = plusDays(toDate, 2);
   for (const e of loaded.events) {
     const myStatus = loaded.self.get(e.id) ?? null;
-    for (const inst of instances(e, lastDate, loaded.overrides.get(e.id) ?? [])) {
+    for (const inst of instances(e, lastDate, loaded.overrides.get(e.id) ?? [], plusDays(fromDate, -2))) {
       let o: Occurrence;
       if (e.all_day) {
         if (!(inst.start < toDate && inst.end > fromDate)) continue;

@@ -44,38 +44,189 @@ function offsetText(min: number): string {
   return `${sign}${String(Math.floor(a / 60)).padStart(2, "0")}${String(a % 60).padStart(2, "0")}`;
 }
 
-/** VTIMEZONE lines of `tz` for the years `fromYear..toYear`: one STANDARD/DAYLIGHT per transition found. */
-export function vtimezone(tz: string, fromYear: number, toYear: number): string[] {
-  const lines = ["BEGIN:VTIMEZONE", `TZID:${tz}`];
-  let t = Date.UTC(fromYear, 0, 1);
-  const end = Date.UTC(toYear + 1, 0, 1);
-  let prev = offsetMinutes(tz, t);
-  const first = prev;
-  const transitions: { ms: number; from: number; to: number }[] = [];
-  for (; t < end; t += 6 * 3600000) {
-    const off = offsetMinutes(tz, t + 6 * 3600000);
-    if (off !== prev) {
-      let lo = t;
-      let hi = t + 6 * 3600000;
-      while (hi - lo > 60000) {
-        const mid = lo + Math.floor((hi - lo) / 120000) * 60000;
-        if (offsetMinutes(tz, mid) === prev) lo = mid;
-        else hi = mid;
-      }
-      transitions.push({ ms: hi, from: prev, to: off });
-      prev = off;
+interface Transition {
+  ms: number;
+  from: number;
+  to: number;
+}
+
+const STEP_MS = 7 * 86400000; // no zone changes its offset twice within a week (checked for every zone, 1900-2040)
+const yearCache = new Map<string, { start: number; transitions: Transition[] }>();
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+function yearStartMs(year: number): number {
+  return new Date(0).setUTCFullYear(year, 0, 1);
+}
+
+/** Offset of `tz` at `ms` in minutes east of UTC, as tz.ts `offsetMinutes` gives it, from one Intl call ("GMT-07:52:58"). */
+function zoneOffset(tz: string, ms: number): number {
+  let f = offsetFormats.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "longOffset" });
+    offsetFormats.set(tz, f);
+  }
+  const v = f.formatToParts(new Date(ms)).find((p) => p.type === "timeZoneName")?.value ?? "";
+  const m = /^GMT([+-])(\d{1,2}):?(\d{2})?(?::?(\d{2}))?$/.exec(v);
+  if (!m) return v === "GMT" ? 0 : offsetMinutes(tz, ms);
+  const secs = (Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0)) * (m[1] === "-" ? -1 : 1);
+  return Math.round(secs / 60);
+}
+
+/**
+ * The offset changes of `tz` in UTC year `year` (a change at the next year's first instant counts here), found by
+ * comparing offsets a week apart and bisecting to the minute; with the offset at the year's start. Cached per zone-year.
+ */
+function yearTransitions(tz: string, year: number): { start: number; transitions: Transition[] } {
+  const key = `${tz}|${year}`;
+  const hit = yearCache.get(key);
+  if (hit) return hit;
+  const a = yearStartMs(year);
+  const b = yearStartMs(year + 1);
+  let prev = zoneOffset(tz, a);
+  const out = { start: prev, transitions: [] as Transition[] };
+  for (let t = a; t < b; t += STEP_MS) {
+    const t2 = Math.min(t + STEP_MS, b);
+    const off = zoneOffset(tz, t2);
+    if (off === prev) continue;
+    let lo = t;
+    let hi = t2;
+    while (hi - lo > 60000) {
+      const mid = lo + Math.floor((hi - lo) / 120000) * 60000;
+      if (zoneOffset(tz, mid) === prev) lo = mid;
+      else hi = mid;
     }
+    out.transitions.push({ ms: hi, from: prev, to: off });
+    prev = off;
   }
-  if (!transitions.length) {
-    lines.push("BEGIN:STANDARD", `DTSTART:${fromYear}0101T000000`, `TZOFFSETFROM:${offsetText(first)}`, `TZOFFSETTO:${offsetText(first)}`, "END:STANDARD");
+  if (yearCache.size > 20000) yearCache.clear();
+  yearCache.set(key, out);
+  return out;
+}
+
+function observance(tr: Transition, rrule?: string): string[] {
+  const kind = tr.to > tr.from ? "DAYLIGHT" : "STANDARD";
+  const wall = new Date(tr.ms + tr.from * 60000).toISOString().slice(0, 19);
+  return [`BEGIN:${kind}`, `DTSTART:${compact(wall)}`, ...(rrule ? [`RRULE:${rrule}`] : []), `TZOFFSETFROM:${offsetText(tr.from)}`, `TZOFFSETTO:${offsetText(tr.to)}`, `END:${kind}`];
+}
+
+const WD = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"];
+
+/** A change's place in its year as a yearly rule names it: month, weekday, day of the month, whether it is the month's last such weekday, wall time. */
+function ruleShape(tr: Transition): { month: number; day: number; last: boolean; wd: number; time: string; from: number; to: number } {
+  const wall = new Date(tr.ms + tr.from * 60000);
+  const m = wall.getUTCMonth() + 1;
+  const d = wall.getUTCDate();
+  const dim = new Date(new Date(0).setUTCFullYear(wall.getUTCFullYear(), m, 0)).getUTCDate();
+  return { month: m, day: d, last: d + 7 > dim, wd: wall.getUTCDay(), time: wall.toISOString().slice(11, 19), from: tr.from, to: tr.to };
+}
+
+/**
+ * The zone's yearly rules after `year` as two RRULE observances (RFC 5545 3.6.5) starting with the changes of
+ * `year + 1`, when the eight years around then change twice a year, each change on a weekday of one month at one
+ * wall time: the last such weekday (`-1SU`), the nth (`2SU`), or the first on or after a day (`BYDAY=FR;BYMONTHDAY=23,...,29`),
+ * as every zone with daylight saving time has today. [] otherwise: the last offset then simply goes on.
+ */
+function yearlyRules(tz: string, year: number): string[] {
+  const years = Array.from({ length: 8 }, (_, i) => yearTransitions(tz, year - 2 + i).transitions);
+  if (years.some((t) => t.length !== 2)) return [];
+  const out: string[] = [];
+  for (const i of [0, 1]) {
+    const shapes = years.map((t) => ruleShape(t[i]));
+    const s0 = shapes[0];
+    if (!shapes.every((x) => x.month === s0.month && x.wd === s0.wd && x.time === s0.time && x.from === s0.from && x.to === s0.to)) return [];
+    const days = [...new Set(shapes.map((x) => x.day))].sort((p, q) => p - q);
+    const nth = Math.floor((s0.day - 1) / 7) + 1;
+    let by: string | null = null;
+    if (shapes.every((x) => x.last)) by = `BYDAY=-1${WD[s0.wd]}`;
+    else if (nth <= 4 && shapes.every((x) => Math.floor((x.day - 1) / 7) + 1 === nth)) by = `BYDAY=${nth}${WD[s0.wd]}`;
+    else if (days.length === 7 && days[6] - days[0] === 6) by = `BYDAY=${WD[s0.wd]};BYMONTHDAY=${days.join(",")}`;
+    if (!by) return [];
+    out.push(...observance(years[3][i], `FREQ=YEARLY;BYMONTH=${s0.month};${by}`));
   }
-  for (const tr of transitions) {
-    const kind = tr.to > tr.from ? "DAYLIGHT" : "STANDARD";
-    const wall = new Date(tr.ms + tr.from * 60000).toISOString().slice(0, 19);
-    lines.push(`BEGIN:${kind}`, `DTSTART:${compact(wall)}`, `TZOFFSETFROM:${offsetText(tr.from)}`, `TZOFFSETTO:${offsetText(tr.to)}`, `END:${kind}`);
+  return out;
+}
+
+/**
+ * VTIMEZONE lines of `tz` for the UTC years `spans` (sorted, disjoint `[from, to]` ranges): one STANDARD/DAYLIGHT per
+ * change found in them; a range after a gap opens with the offset then in effect when it differs. `endless`: some
+ * event goes on past the last range, so the zone's yearly rules follow as RRULE observances when it has such rules.
+ */
+export function vtimezone(tz: string, spans: [number, number][], endless = false): string[] {
+  const lines = ["BEGIN:VTIMEZONE", `TZID:${tz}`];
+  let prevTo: number | null = null;
+  for (const [a, b] of spans) {
+    const start = yearTransitions(tz, a).start;
+    const trs: Transition[] = [];
+    for (let y = a; y <= b; y++) trs.push(...yearTransitions(tz, y).transitions);
+    if (prevTo === null && !trs.length) {
+      lines.push("BEGIN:STANDARD", `DTSTART:${a}0101T000000`, `TZOFFSETFROM:${offsetText(start)}`, `TZOFFSETTO:${offsetText(start)}`, "END:STANDARD");
+    } else if (prevTo !== null && start !== prevTo) lines.push(...observance({ ms: yearStartMs(a), from: prevTo, to: start }));
+    for (const tr of trs) lines.push(...observance(tr));
+    prevTo = trs.length ? trs[trs.length - 1].to : start;
   }
+  if (endless && spans.length) lines.push(...yearlyRules(tz, spans[spans.length - 1][1]));
   lines.push("END:VTIMEZONE");
   return lines;
+}
+
+/** Years of time-zone rules an export covers after the persona's now (or after a later start) for an event that goes on. */
+export const ICS_ZONE_YEARS_AHEAD = 10;
+/**
+ * At most this many zone-years of changes looked up for one file (about 0.4 s the first time, cached after): the
+ * oldest years are left out past it, and the yearly rules after the last year (5 more each) only while some are left.
+ */
+export const ICS_MAX_ZONE_YEARS = 300;
+const RULE_YEARS = 5;
+
+/**
+ * The UTC years each zone needs: per timed event from the year before it starts to the year its last occurrence
+ * ends, but never more than `ICS_ZONE_YEARS_AHEAD` years past the persona's now (or past a later start); a series
+ * that goes on past that makes its zone `endless`. Ranges closer than three years merge.
+ */
+function zoneSpans(events: EventRow[], nowMs: number): { zones: Map<string, { spans: [number, number][]; endless: boolean }>; years: number } {
+  const nowYear = new Date(nowMs).getUTCFullYear();
+  const raw = new Map<string, { spans: [number, number][]; endless: boolean }>();
+  for (const e of events) {
+    if (e.all_day) continue;
+    const startYear = Number(e.start_local.slice(0, 4));
+    const endYear = Number(e.end_local.slice(0, 4));
+    let lastYear = Math.max(endYear, Number(e.last_utc.slice(0, 4)) || endYear);
+    if (e.rrule) {
+      const until = /UNTIL=(\d{4})/i.exec(e.rrule);
+      if (until) lastYear = Math.max(endYear, Math.min(lastYear, Number(until[1]) + 1));
+    }
+    const cap = Math.max(startYear, nowYear) + ICS_ZONE_YEARS_AHEAD;
+    const span: [number, number] = [startYear - 1, Math.max(endYear, Math.min(lastYear, cap))];
+    for (const z of new Set([e.start_tz, e.end_tz])) {
+      const cur = raw.get(z) ?? { spans: [], endless: false };
+      cur.spans.push(span);
+      cur.endless ||= lastYear > span[1];
+      raw.set(z, cur);
+    }
+  }
+  for (const v of raw.values()) {
+    v.spans.sort((x, y) => x[0] - y[0]);
+    const merged: [number, number][] = [];
+    for (const [a, b] of v.spans) {
+      const last = merged[merged.length - 1];
+      if (last && a <= last[1] + 3) last[1] = Math.max(last[1], b);
+      else merged.push([a, b]);
+    }
+    v.spans = merged;
+  }
+  // Past the budget, leave out the oldest years (each zone keeps at least its last year).
+  const total = (floor: number) => [...raw.values()].reduce((n, v) => n + v.spans.reduce((k, [a, b]) => k + Math.max(1, b - Math.max(a, floor) + 1), 0), 0);
+  if (total(-Infinity) > ICS_MAX_ZONE_YEARS) {
+    const ends = [...raw.values()].flatMap((v) => v.spans.map((x) => x[1]));
+    let floor = Math.min(...[...raw.values()].flatMap((v) => v.spans.map((x) => x[0])));
+    const top = Math.max(...ends);
+    while (floor < top && total(floor) > ICS_MAX_ZONE_YEARS) floor++;
+    for (const v of raw.values()) {
+      const kept = v.spans.filter(([, b]) => b >= floor).map(([a, b]): [number, number] => [Math.max(a, floor), b]);
+      v.spans = kept.length ? kept : [[v.spans[v.spans.length - 1][1], v.spans[v.spans.length - 1][1]]];
+    }
+  }
+  return { zones: raw, years: total(-Infinity) };
 }
 
 function dt(prop: string, local: string, tz: string, allDay: boolean): string {
@@ -133,17 +284,8 @@ export function calendarText(events: EventRow[], nowMs: number, opts: { method?:
   const lines = ["BEGIN:VCALENDAR", "PRODID:-//Daybook//Daybook Calendar 1.0//EN", "VERSION:2.0", "CALSCALE:GREGORIAN"];
   if (opts.method) lines.push(`METHOD:${opts.method}`);
   if (opts.name) lines.push(`X-WR-CALNAME:${escapeText(opts.name)}`);
-  const zones = new Map<string, [number, number]>();
   const body: string[] = [];
   for (const e of events) {
-    if (!e.all_day) {
-      const y1 = Number(e.start_local.slice(0, 4)) - 1;
-      const y2 = Math.max(Number(e.last_utc.slice(0, 4)), Number(e.end_local.slice(0, 4)));
-      for (const z of new Set([e.start_tz, e.end_tz])) {
-        const cur = zones.get(z);
-        zones.set(z, cur ? [Math.min(cur[0], y1), Math.max(cur[1], y2)] : [y1, Math.min(y2, y1 + 40)]);
-      }
-    }
     const ev = veventLines(e, nowMs, opts);
     // Cancelled occurrences: add them to EXDATE so other calendars drop them too.
     const cancelled = e.rrule ? overridesOf(e.id).filter((o) => o.cancelled).map((o) => compact(o.recurrence_id)) : [];
@@ -156,7 +298,14 @@ export function calendarText(events: EventRow[], nowMs: number, opts: { method?:
     }
     body.push(...ev);
   }
-  for (const [z, [a, b]] of [...zones.entries()].sort()) lines.push(...vtimezone(z, a, b));
+  const { zones, years } = zoneSpans(events, nowMs);
+  let spare = ICS_MAX_ZONE_YEARS - years;
+  for (const z of [...zones.keys()].sort()) {
+    const { spans, endless } = zones.get(z)!;
+    const rules = endless && spare >= RULE_YEARS;
+    if (rules) spare -= RULE_YEARS;
+    lines.push(...vtimezone(z, spans, rules));
+  }
   lines.push(...body, "END:VCALENDAR");
   return lines.map(fold).join("\r\n") + "\r\n";
 }

@@ -31,7 +31,10 @@ export function parseRule(text: string): Rule {
     if (key === "FREQ") freq = val;
     else if (key === "INTERVAL") rule.interval = Math.max(1, Number.parseInt(val, 10) || 1);
     else if (key === "COUNT") rule.count = Math.max(1, Number.parseInt(val, 10) || 1);
-    else if (key === "UNTIL") rule.until = val;
+    else if (key === "UNTIL") {
+      if (!/^\d{8}(T\d{6}Z?)?$/.test(val)) throw new RuleError(`unsupported UNTIL ${val.slice(0, 40)}`);
+      rule.until = val;
+    }
     else if (key === "WKST") rule.wkst = Math.max(0, DAYS.indexOf(val));
     else if (key === "BYMONTHDAY") rule.bymonthday = val.split(",").map((x) => Number.parseInt(x, 10)).filter((x) => x);
     else if (key === "BYDAY")
@@ -59,13 +62,32 @@ export function ruleText(r: Rule): string {
   return parts.join(";");
 }
 
+/**
+ * Bounds of every expansion, whatever the rule says (a never-ending DAILY series, COUNT=10^9, an UNTIL in 9999, a
+ * caller asking for centuries): occurrences are produced only on the dates `[from, last]` with `last - from` at most
+ * `EXPAND_MAX_DAYS`, at most `EXPAND_MAX_INSTANCES` of them, and a rule with COUNT is counted from its DTSTART for at
+ * most `SCAN_MAX_DAYS` days (a rule without COUNT starts right at `from`: each date's membership depends only on
+ * DTSTART, so the days before need no walk). One expansion is thus at most a few hundred thousand integer steps.
+ */
+export const EXPAND_MAX_DAYS = 4100; // a little over 11 years: the longest window a route may ask for (10 years) and margins
+export const EXPAND_MAX_INSTANCES = 5000; // more than one a day over 11 years cannot happen (one start per date)
+export const SCAN_MAX_DAYS = 366 * 320; // DTSTART 1900 counted up to 2220
+
+/** `[year, month, day]` of a day number (days since 1970-01-01), by integer arithmetic (H. Hinnant's civil_from_days). */
 function ymd(n: number): [number, number, number] {
-  const d = dayDate(n);
-  return [Number(d.slice(0, 4)), Number(d.slice(5, 7)), Number(d.slice(8, 10))];
+  const z = n + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
 }
 
 function daysInMonth(y: number, m: number): number {
-  return new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return m === 2 ? ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28) : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
 }
 
 function matchesMonthly(r: Rule, n: number, startDay: number): boolean {
@@ -86,33 +108,38 @@ function matchesMonthly(r: Rule, n: number, startDay: number): boolean {
 }
 
 /**
- * The local start times (`YYYY-MM-DDTHH:MM:SS`, or `YYYY-MM-DD` when `dtstart` is a date) the rule
- * makes from `dtstart` (in zone `tz`) on dates up to `lastDate` inclusive, COUNT and UNTIL applied.
+ * Walk the rule's instances from `dtstart` (in zone `tz`) in date order: `visit(n)` is called for each one
+ * dated `fromDay` or later (day numbers) up to `lastDay`; it returns false to stop. COUNT and UNTIL applied; the
+ * walk never goes past the bounds above. Answers whether the series ended (COUNT or UNTIL) within the walk.
  */
-export function expandRule(rule: Rule, dtstart: string, tz: string, lastDate: string): string[] {
+function walk(rule: Rule, dtstart: string, tz: string, fromDay: number, lastDay: number, visit: (n: number) => boolean): boolean {
   const dateOnly = dtstart.length === 10;
   const time = dateOnly ? "" : dtstart.slice(10, 19);
   const first = dayNumber(dtstart);
-  let last = dayNumber(lastDate);
+  if (!Number.isFinite(first)) return true;
+  const bound = Math.min(lastDay, first + SCAN_MAX_DAYS);
+  let last = bound;
   let untilMs: number | null = null;
+  let untilDay = Infinity;
   if (rule.until) {
     const u = rule.until;
     const ud = `${u.slice(0, 4)}-${u.slice(4, 6)}-${u.slice(6, 8)}`;
+    untilDay = dayNumber(ud);
+    if (!Number.isFinite(untilDay)) return true;
     if (u.length >= 15) {
       untilMs = Date.parse(`${ud}T${u.slice(9, 11)}:${u.slice(11, 13)}:${u.slice(13, 15)}Z`);
-      last = Math.min(last, dayNumber(ud) + 1);
-    } else last = Math.min(last, dayNumber(ud));
+      last = Math.min(last, untilDay + 1);
+    } else last = Math.min(last, untilDay);
   }
   const [sy, sm, sd] = ymd(first);
   const wkstShift = (n: number) => n - ((weekday(n) - rule.wkst + 7) % 7); // start of n's week
   const week0 = wkstShift(first);
   const weekdays = rule.byday.length ? rule.byday.map((b) => b.wd) : [weekday(first)];
-  const out: string[] = [];
   let count = 0;
-  const hardStop = first + 366 * 30;
-  for (let n = first; n <= last && n <= hardStop; n++) {
+  // Without COUNT a date's membership depends on DTSTART alone: start at `fromDay`. With COUNT, count from DTSTART.
+  const begin = rule.count ? first : Math.max(first, fromDay);
+  for (let n = begin; n <= last; n++) {
     let ok = false;
-    const [y, m, d] = ymd(n);
     switch (rule.freq) {
       case "DAILY":
         ok = (n - first) % rule.interval === 0;
@@ -120,22 +147,64 @@ export function expandRule(rule: Rule, dtstart: string, tz: string, lastDate: st
       case "WEEKLY":
         ok = weekdays.includes(weekday(n)) && ((wkstShift(n) - week0) / 7) % rule.interval === 0;
         break;
-      case "MONTHLY":
+      case "MONTHLY": {
+        const [y, m] = ymd(n);
         ok = ((y - sy) * 12 + (m - sm)) % rule.interval === 0 && matchesMonthly(rule, n, sd);
         break;
-      case "YEARLY":
+      }
+      case "YEARLY": {
+        const [y, m, d] = ymd(n);
         ok = (y - sy) % rule.interval === 0 && m === sm && d === sd;
         break;
+      }
     }
     if (n === first) ok = true; // DTSTART is always the first instance
     if (!ok) continue;
-    const local = dateOnly ? dayDate(n) : `${dayDate(n)}${time}`;
-    if (untilMs !== null && toUtc(local, tz) > untilMs) break;
-    out.push(local);
+    // Only the last two dates can be past a UTC UNTIL (a zone is at most 14 hours off UTC).
+    if (untilMs !== null && n >= untilDay - 1) {
+      const local = dateOnly ? dayDate(n) : `${dayDate(n)}${time}`;
+      if (toUtc(local, tz) > untilMs) return true;
+    }
     count++;
-    if (rule.count && count >= rule.count) break;
+    if (n >= fromDay && !visit(n)) return false;
+    if (rule.count && count >= rule.count) return true;
   }
+  return last < bound; // UNTIL came before the bounds
+}
+
+/**
+ * The local start times (`YYYY-MM-DDTHH:MM:SS`, or `YYYY-MM-DD` when `dtstart` is a date) the rule makes from
+ * `dtstart` (in zone `tz`) on dates `fromDate..lastDate` inclusive (`fromDate` defaults to DTSTART's), COUNT and
+ * UNTIL applied; bounded: at most `EXPAND_MAX_DAYS` days after `fromDate` and `EXPAND_MAX_INSTANCES` starts.
+ */
+export function expandRule(rule: Rule, dtstart: string, tz: string, lastDate: string, fromDate?: string): string[] {
+  const first = dayNumber(dtstart);
+  const fromDay = Math.max(first, fromDate ? dayNumber(fromDate) : first);
+  const lastDay = Math.min(dayNumber(lastDate), fromDay + EXPAND_MAX_DAYS);
+  const out: string[] = [];
+  if (!Number.isFinite(fromDay) || !Number.isFinite(lastDay)) return out;
+  const time = dtstart.length === 10 ? "" : dtstart.slice(10, 19);
+  walk(rule, dtstart, tz, fromDay, lastDay, (n) => {
+    out.push(`${dayDate(n)}${time}`);
+    return out.length < EXPAND_MAX_INSTANCES;
+  });
   return out;
+}
+
+/**
+ * The local start of the rule's last instance, or null when the series does not end (no COUNT or UNTIL) or ends
+ * further out than the walk looks (`SCAN_MAX_DAYS` after DTSTART).
+ */
+export function lastInstance(rule: Rule, dtstart: string, tz: string): string | null {
+  if (!rule.count && !rule.until) return null;
+  const first = dayNumber(dtstart);
+  let last = first;
+  const ended = walk(rule, dtstart, tz, first, first + SCAN_MAX_DAYS, (n) => {
+    last = n;
+    return true;
+  });
+  // A rule still making instances where the walk stops is as good as endless.
+  return ended ? `${dayDate(last)}${dtstart.length === 10 ? "" : dtstart.slice(10, 19)}` : null;
 }
 
 /** A sentence for the rule ("Weekly on Monday, Tuesday", "Every 2 weeks on Monday", "Annually on November 30"). */

@@ -9,7 +9,7 @@ import { db } from "./db";
 import { calContext } from "./context";
 import { attendeesOf, calendars, compact, getEvent, overridesOf, instances, type EventRow } from "./events";
 import { calendarText, type IcsEvent } from "./ics";
-import { parseRule, RuleError, ruleText } from "./rrule";
+import { lastInstance, parseRule, RuleError, ruleText } from "./rrule";
 import { dayNumber, plusDays, toLocal, toUtc, utcText, validDate, validTime, validZone } from "./tz";
 
 export class CalError extends Error {
@@ -22,6 +22,21 @@ export const MAX_TITLE = 200;
 export const REPEATS = ["none", "daily", "weekdays", "weekly", "monthly", "yearly"] as const;
 export const REMINDER_CHOICES = [0, 5, 10, 15, 30, 60, 120, 1440, 10080];
 const FAR = "9999-12-31T23:59:59Z";
+
+/**
+ * `last_utc` of a row: the end of its last occurrence; for a series whose rule ends (COUNT, UNTIL) the end of the
+ * rule's last instance, FAR for one that does not end (or ends beyond what an expansion ever walks).
+ */
+function lastUtc(rrule: string | null, startLocal: string, tz: string, startMs: number, endMs: number): string {
+  if (!rrule) return utcText(endMs);
+  const last = lastInstance(parseRule(rrule), startLocal, tz);
+  return last === null ? FAR : utcText(toUtc(last, tz) + (endMs - startMs));
+}
+
+/** A series occurrence now ending at `endLocal` (series zone): keep `last_utc` at or after it. */
+function stretchLast(e: EventRow, endLocal: string): void {
+  db().prepare("UPDATE events SET last_utc = MAX(last_utc, ?) WHERE id = ?").run(utcText(toUtc(endLocal, e.start_tz)), e.id);
+}
 
 export interface EventInput {
   title: string;
@@ -158,7 +173,7 @@ function requireEvent(id: string): EventRow {
 
 function requireOccurrence(e: EventRow, occ: string): void {
   if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2})?$/.test(occ)) throw new CalError("Say which occurrence (occ=YYYY-MM-DDTHH:MM:SS).", "occ");
-  const found = instances(e, plusDays(occ.slice(0, 10), 1)).some((i) => i.recurrenceId === occ);
+  const found = instances(e, plusDays(occ.slice(0, 10), 1), undefined, occ.slice(0, 10)).some((i) => i.recurrenceId === occ);
   const ov = overridesOf(e.id).some((o) => o.recurrence_id === occ && !o.cancelled);
   if (!found && !ov) throw new CalError("That occurrence is not part of the series.", "occ", 404);
 }
@@ -188,6 +203,7 @@ export function updateEvent(id: string, v: EventInput, scope: string, occ: strin
         .run(e.id, occ, start, end, c.title === e.title ? null : c.title, c.location === e.location ? null : c.location,
           c.description === e.description ? null : c.description, now);
       db().prepare("UPDATE events SET sequence = sequence + 1 WHERE id = ?").run(e.id);
+      stretchLast(e, end);
     });
     tx();
     return;
@@ -215,7 +231,8 @@ export function updateEvent(id: string, v: EventInput, scope: string, occ: strin
     if (rrule) {
       try {
         const r = parseRule(rrule);
-        last = r.until || r.count ? (e.rrule === rrule ? e.last_utc : FAR) : FAR;
+        const same = e.rrule === rrule && e.start_local === c.startLocal && e.end_local === c.endLocal && e.start_tz === c.tz;
+        last = r.until || r.count ? (same ? e.last_utc : lastUtc(rrule, c.startLocal, c.tz, c.startMs, c.endMs)) : FAR;
       } catch (err) {
         if (err instanceof RuleError) throw new CalError(err.message, "repeat");
         throw err;
@@ -247,7 +264,7 @@ export function moveEvent(id: string, occ: string, date: string, time: string): 
   if (e.rrule) {
     if (!occ) throw new CalError("Say which occurrence of the series to move.", "occ");
     requireOccurrence(e, occ);
-    const inst = instances(e, plusDays(occ.slice(0, 10), 3)).find((i) => i.recurrenceId === occ);
+    const inst = instances(e, plusDays(occ.slice(0, 10), 3), undefined, occ.slice(0, 10)).find((i) => i.recurrenceId === occ);
     const cur = inst ?? { start: occ, end: occ };
     let start: string, end: string;
     if (e.all_day) {
@@ -267,6 +284,7 @@ export function moveEvent(id: string, occ: string, date: string, time: string): 
       )
       .run(e.id, occ, start, end, now);
     db().prepare("UPDATE events SET sequence = sequence + 1 WHERE id = ?").run(e.id);
+    stretchLast(e, end);
     return;
   }
   if (e.all_day) {
@@ -395,6 +413,10 @@ function fileRule(ev: IcsEvent): string | null {
 
 /** A file event's start and end instants (ms; all-day dates in the calendar's zone `tz`). Throws CalError if it ends first. */
 function fileTimes(ev: IcsEvent, tz: string): { startMs: number; endMs: number } {
+  // The years the form takes too: every expansion and time-zone table is bounded by them.
+  if (!validDate(ev.start.local.slice(0, 10)) || !validDate(ev.end.local.slice(0, 10))) {
+    throw new CalError("The event in the file is dated outside the years 1900–2199.", "ics");
+  }
   const startMs = ev.allDay ? toUtc(ev.start.local, tz) : toUtc(ev.start.local, ev.start.tz);
   const endMs = ev.allDay ? toUtc(ev.end.local, tz) : toUtc(ev.end.local, ev.end.tz);
   if (endMs < startMs) throw new CalError("The event in the file ends before it starts.", "ics");
@@ -449,8 +471,8 @@ export function addFromIcs(events: IcsEvent[]): Added {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, 'ics', NULL, NULL, 0, NULL, ?, ?)`,
       )
       .run(id, ev.uid, cal, ev.summary, ev.description, ev.location, ev.allDay ? 1 : 0, ev.start.local, ev.allDay ? ctx.tz : ev.start.tz,
-        ev.end.local, ev.allDay ? ctx.tz : ev.end.tz, utcText(startMs), utcText(endMs), rrule ? FAR : utcText(endMs), rrule,
-        ev.organizer?.name ?? u.full_name, ev.organizer?.email ?? u.email, orgMine ? 1 : 0, now, now);
+        ev.end.local, ev.allDay ? ctx.tz : ev.end.tz, utcText(startMs), utcText(endMs),
+        lastUtc(rrule, ev.start.local, ev.allDay ? ctx.tz : ev.start.tz, startMs, endMs), rrule, ev.organizer?.name ?? u.full_name, ev.organizer?.email ?? u.email, orgMine ? 1 : 0, now, now);
     let pos = 0;
     const ins = db().prepare("INSERT INTO attendees (event_id, position, name, email, role, partstat, is_self, responded_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)");
     if (ev.organizer && !orgMine) ins.run(id, pos++, ev.organizer.name, ev.organizer.email, "organizer", "ACCEPTED", 0);
@@ -488,6 +510,6 @@ function updateFromIcs(id: string, ev: IcsEvent): void {
          end_tz = ?, start_utc = ?, end_utc = ?, last_utc = ?, rrule = ?, sequence = ?, edited_at = ? WHERE id = ?`,
     )
     .run(ev.summary, ev.description, ev.location, ev.allDay ? 1 : 0, ev.start.local, ev.allDay ? ctx.tz : ev.start.tz,
-      ev.end.local, ev.allDay ? ctx.tz : ev.end.tz, utcText(startMs), utcText(endMs), rrule ? FAR : utcText(endMs), rrule,
-      ev.sequence, now, id);
+      ev.end.local, ev.allDay ? ctx.tz : ev.end.tz, utcText(startMs), utcText(endMs),
+      lastUtc(rrule, ev.start.local, ev.allDay ? ctx.tz : ev.start.tz, startMs, endMs), rrule, ev.sequence, now, id);
 }

@@ -18,7 +18,7 @@ export async function GET(req: NextRequest) {
   if (!requestUser(req)) return jsonError("Sign in first.", 401);
   const from = req.nextUrl.searchParams.get("from") ?? "";
   const to = req.nextUrl.searchParams.get("to") ?? "";
-  if (!validDate(from) || !validDate(to)) return jsonError("from and to must be dates YYYY-MM-DD.", 400, validDate(from) ? "to" : "from");
+  if (!validDate(from) || !validDate(to)) return jsonError("from and to must be dates YYYY-MM-DD (years 1900–2199).", 400, validDate(from) ? "to" : "from");
   if (to <= from || dayNumber(to) - dayNumber(from) > 400) return jsonError("to must be after from, at most 400 days later.", 400, "to");
   const list = occurrencesBetween(from, to, { includeHidden: req.nextUrl.searchParams.get("hidden") === "1" });
   return json({ from, to, occurrences: list.map(({ startMs, endMs, ...o }) => ({ ...o, start_utc: new Date(startMs).toISOString(), end_utc: new Date(endMs).toISOString() })) });
