@@ -37,7 +37,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Searc
   let hits: ReturnType<typeof search> = [];
   let nights = 0;
   try {
-    if (!city) throw new StayError(cityName ? `We don't list stays in “${cityName}” yet.` : "Choose a destination.");
+    if (!city) throw new StayError(cityName ? `We don't list stays in “${cityName.length > 60 ? `${cityName.slice(0, 60)}…` : cityName}” yet.` : "Choose a destination.");
     const q = checkStay(checkIn, checkOut, guests, ctx.today);
     // A filter the page doesn't offer is refused, not silently dropped.
     if (one(sp.type) && !type) throw new StayError("Choose Hotels or Rentals (or any type).");
