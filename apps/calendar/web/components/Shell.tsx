@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { idempotencyToken } from "@persona/platform/once";
 import type { ReactNode } from "react";
 import { LogoMark } from "./Logo";
 import { MiniMonth } from "./MiniMonth";
@@ -111,6 +112,7 @@ export function Shell({
             {cals.map((c) => (
               <form key={c.id} action={`/api/calendars/${c.id}`} method="post" className="dbk-cal">
                 <input type="hidden" name="back" value={`/${here}?date=${date}`} />
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
                 <button type="submit" aria-pressed={!c.hidden} data-testid={`calendar-${c.id}`} title={c.hidden ? "Show" : "Hide"}>
                   <span className="dbk-check" style={{ background: c.hidden ? "transparent" : c.color, borderColor: c.color }}>
                     {c.hidden ? "" : "✓"}

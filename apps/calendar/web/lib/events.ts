@@ -4,6 +4,7 @@
  */
 import { cache } from "react";
 import { db } from "./db";
+import { idToken } from "./ids";
 import { calContext, type CalContext } from "./context";
 import { expandRule, parseRule } from "./rrule";
 import { dayNumber, naiveMs, plusDays, toLocal, toUtc } from "./tz";
@@ -99,6 +100,7 @@ export interface Occurrence {
 export const calendars = cache((): CalendarRow[] => db().prepare("SELECT * FROM calendars ORDER BY position").all() as CalendarRow[]);
 
 export function getEvent(id: string): EventRow | null {
+  if (!idToken(id)) return null;
   return (db().prepare("SELECT * FROM events WHERE id = ?").get(id) as EventRow | undefined) ?? null;
 }
 

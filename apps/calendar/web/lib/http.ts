@@ -1,57 +1,132 @@
 import type { NextRequest } from "next/server";
-import { field, json, jsonError, seeOther, withQuery } from "@persona/platform/http";
+import { BadRequest, field, json, jsonError, MAX_BODY_BYTES, readForm, readJson, safePath, seeOther, withQuery } from "@persona/platform/http";
+import { idempotent } from "@persona/platform/once";
 import { requestUser, type User } from "./auth";
-import { CalError } from "./write";
+import { idToken } from "./ids";
+import { CalError, FIELD_CAPS } from "./write";
 
-export { field, json, jsonError, seeOther, withQuery };
+export { field, idToken, json, jsonError, safePath, seeOther, withQuery };
 
 /** Whether the client asked for JSON (a JSON body or `Accept: application/json`). */
 export function wantsJson(req: NextRequest): boolean {
   return (req.headers.get("content-type") ?? "").includes("application/json") || (req.headers.get("accept") ?? "").startsWith("application/json");
 }
 
-/** The request's fields: a JSON object's string values, or the posted form's. */
-export async function readFields(req: NextRequest): Promise<Record<string, string>> {
-  if ((req.headers.get("content-type") ?? "").includes("application/json")) {
-    let body: unknown;
-    try {
-      body = await req.json();
-    } catch {
-      throw new CalError("The request body is not valid JSON.");
-    }
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw new CalError("The request body must be a JSON object.");
-    return Object.fromEntries(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, typeof v === "boolean" ? (v ? "1" : "") : v == null ? "" : String(v)]));
-  }
-  try {
-    const form = await req.formData();
-    const out: Record<string, string> = {};
-    for (const [k, v] of form.entries()) if (typeof v === "string") out[k] = v;
-    return out;
-  } catch {
-    throw new CalError("The request body could not be read as a form.");
+/** Longest value of a field the forms do not name in FIELD_CAPS (characters). */
+const OTHER_CAP = 200;
+
+/** Throw CalError (naming the field) for the first field longer than its cap: checked before any other work. */
+export function checkCaps(f: Record<string, string>): void {
+  for (const [k, v] of Object.entries(f)) {
+    const cap = FIELD_CAPS[k] ?? OTHER_CAP;
+    if (v.length <= cap) continue;
+    // The title counts characters (code points), the rest UTF-16 units (what a browser's maxlength counts).
+    if (k === "title" && [...v].length <= cap) continue;
+    const what = k === "title" ? "title" : k === "location" ? "location" : k === "description" ? "description" : `"${k.slice(0, 40)}" field`;
+    throw new CalError(`The ${what} is too long: at most ${cap} characters.`, k);
   }
 }
 
 /**
- * A signed-in write: `act(user, fields)` returns the success path (form) or JSON body; a CalError
- * becomes a 303 back to `back(fields)` with the message (forms) or a JSON error with its status.
+ * The request's fields: a JSON object's values (text, numbers and booleans; anything else is refused), or the posted
+ * form's text fields (urlencoded or multipart), read with a size limit. Throws BadRequest (400/413 with a message) for
+ * a body that is neither, an empty one, or one too large; CalError for a field over its cap.
  */
-export async function signedWrite(
+export async function readFields(req: NextRequest, limit = MAX_BODY_BYTES): Promise<Record<string, string>> {
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  const out: Record<string, string> = {};
+  if (type.includes("application/json")) {
+    const body = await readJson(req, limit);
+    for (const [k, v] of Object.entries(body)) {
+      if (typeof v === "string") out[k] = v;
+      else if (typeof v === "number" && Number.isFinite(v)) out[k] = String(v);
+      else if (typeof v === "boolean") out[k] = v ? "1" : "";
+      else if (v === null) out[k] = "";
+      else throw new BadRequest(`The field "${k.slice(0, 40)}" must be text.`);
+    }
+  } else {
+    if (type && !type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) {
+      throw new BadRequest("Send a form (application/x-www-form-urlencoded or multipart/form-data) or a JSON object.");
+    }
+    const form = await readForm(req, limit);
+    for (const [k, v] of form.entries()) if (typeof v === "string") out[k] = v;
+  }
+  if (!Object.keys(out).length) throw new BadRequest("The request has no fields.");
+  checkCaps(out);
+  return out;
+}
+
+/**
+ * `path` (a same-origin path, else `fallback`) with `params` set (the error signed by withQuery); the path's own
+ * query is kept, less any old notice/error.
+ */
+export function back(path: unknown, fallback: string, params: Record<string, string | number | null | undefined>): string {
+  const p = safePath(path, fallback);
+  const [base, query] = p.split("#")[0]!.split("?");
+  const keep = Object.fromEntries(new URLSearchParams(query ?? "").entries());
+  delete keep.notice;
+  delete keep.error;
+  delete keep.es;
+  return safePath(withQuery(base!, { ...keep, ...params }), fallback);
+}
+
+/** Who is asking, for the idempotency store. */
+const whoAsks = { user: (req: NextRequest) => requestUser(req)?.id ?? null };
+
+/**
+ * A signed-in write: `act(user, fields)` returns the success path (form) or JSON body; a CalError
+ * becomes a 303 back to `back(fields)` with the message (forms) or a JSON error with its status; a body that is no
+ * form or JSON object a 400/413 with a message. Idempotent: a form's `_idem` token (or an `Idempotency-Key` header)
+ * has one effect, the first answer replayed to a retry, a double click or a second tab.
+ */
+export function signedWrite(
   req: NextRequest,
   signedOutNext: string,
   act: (user: User, f: Record<string, string>) => Promise<{ path: string; body: unknown }> | { path: string; body: unknown },
-  back: (f: Record<string, string>, e: CalError) => string,
+  onError: (f: Record<string, string>, e: CalError) => string,
+  opts: { maxBytes?: number } = {},
 ): Promise<Response> {
-  const user = requestUser(req);
-  const asJson = wantsJson(req);
-  if (!user) return asJson ? jsonError("Sign in first.", 401) : seeOther(`/login?next=${encodeURIComponent(signedOutNext)}`);
-  let f: Record<string, string> = {};
-  try {
-    f = await readFields(req);
-    const r = await act(user, f);
-    return asJson ? json(r.body) : seeOther(r.path);
-  } catch (e) {
-    if (e instanceof CalError) return asJson ? jsonError(e.message, e.status, e.field) : seeOther(back(f, e));
-    throw e;
-  }
+  const limit = opts.maxBytes ?? MAX_BODY_BYTES;
+  const run = async (r: NextRequest): Promise<Response> => {
+    const user = requestUser(r);
+    const asJson = wantsJson(r);
+    if (!user) return asJson ? jsonError("Sign in first.", 401) : seeOther(withQuery("/login", { next: safePath(signedOutNext, "/") }));
+    let f: Record<string, string> = {};
+    try {
+      f = await readFields(r, limit);
+      const out = await act(user, f);
+      return asJson ? json(out.body) : seeOther(safePath(out.path, "/week"));
+    } catch (e) {
+      if (e instanceof BadRequest) return jsonError(e.message, e.status);
+      if (e instanceof CalError) return asJson ? jsonError(e.message, e.status, e.field) : seeOther(safePath(onError(f, e), "/week"));
+      throw e;
+    }
+  };
+  return idempotent(run, { ...whoAsks, maxBytes: limit })(req);
 }
+
+/** The text body of a request (at most `limit` bytes, 413 past it; 400 when empty). */
+export async function readText(req: Request, limit: number): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > limit) throw new BadRequest(`The request is too large (over ${Math.round(limit / 1024)} KB).`, 413);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw new BadRequest(`The request is too large (over ${Math.round(limit / 1024)} KB).`, 413);
+      }
+      chunks.push(Buffer.from(value));
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (!text.trim()) throw new BadRequest("The request has no body.");
+  return text;
+}
+
+export { BadRequest, readJson };

@@ -11,6 +11,7 @@ const NOTICES: Record<string, string> = {
   moved: "Event moved.",
   deleted: "Event deleted.",
   rsvp: "Your answer was saved and the organizer was sent a reply.",
+  rsvp_same: "You had already given this answer; no new reply was sent.",
   rsvp_mail_failed: "Your answer was saved, but the reply mail could not be sent (the mail app did not take it).",
   imported: "The event was added to your calendar.",
   import_exists: "That event is already in your calendar.",

@@ -5,6 +5,7 @@
  */
 import crypto from "node:crypto";
 import { callApp } from "@persona/platform/internal";
+import { serviceDomain } from "@persona/platform/services";
 import { db } from "./db";
 import { calContext } from "./context";
 import { attendeesOf, calendars, compact, getEvent, overridesOf, instances, type EventRow } from "./events";
@@ -19,6 +20,14 @@ export class CalError extends Error {
 }
 
 export const MAX_TITLE = 200;
+/** Largest event form (create/edit) body read (bytes): more than the fields' caps allow, so an over-long field is told
+ * apart with its own message; larger bodies are a 413. */
+export const EVENT_FORM_BYTES = 2 * 1024 * 1024;
+export const NO_EVENT = "That event does not exist (it may have been deleted).";
+export const MAX_LOCATION = 500;
+export const MAX_DESCRIPTION = 8000;
+/** Longest value per posted field (characters), checked before any other work (lib/http.ts checkCaps); others 200. */
+export const FIELD_CAPS: Record<string, number> = { title: MAX_TITLE, location: MAX_LOCATION, description: MAX_DESCRIPTION, back: 2000 };
 export const REPEATS = ["none", "daily", "weekdays", "weekly", "monthly", "yearly"] as const;
 export const REMINDER_CHOICES = [0, 5, 10, 15, 30, 60, 120, 1440, 10080];
 const FAR = "9999-12-31T23:59:59Z";
@@ -73,15 +82,15 @@ export function checkInput(v: EventInput, opts: { needRepeat?: boolean } = {}): 
   const title = v.title ?? "";
   if (!title.trim()) throw new CalError("Add a title for the event.", "title");
   if ([...title].length > MAX_TITLE) throw new CalError(`The title is too long: at most ${MAX_TITLE} characters.`, "title");
-  if ((v.location ?? "").length > 500) throw new CalError("The location is too long: at most 500 characters.", "location");
-  if ((v.description ?? "").length > 8000) throw new CalError("The description is too long: at most 8000 characters.", "description");
+  if ((v.location ?? "").length > MAX_LOCATION) throw new CalError(`The location is too long: at most ${MAX_LOCATION} characters.`, "location");
+  if ((v.description ?? "").length > MAX_DESCRIPTION) throw new CalError(`The description is too long: at most ${MAX_DESCRIPTION} characters.`, "description");
   const allDay = v.all_day === "1" || v.all_day === "on" || v.all_day === "true";
   if (!validDate(v.date ?? "")) throw new CalError("Enter the start date as YYYY-MM-DD (a real calendar date).", "date");
   const endDate = v.end_date ? v.end_date : v.date;
   if (!validDate(endDate)) throw new CalError("Enter the end date as YYYY-MM-DD (a real calendar date).", "end_date");
   const ctx = calContext();
   const tz = v.timezone || ctx.tz;
-  if (!validZone(tz)) throw new CalError(`Unknown time zone "${tz}".`, "timezone");
+  if (tz.length > 64 || !validZone(tz)) throw new CalError(`Unknown time zone "${excerpt(tz)}".`, "timezone");
   const cal = v.calendar || "personal";
   if (!calendars().some((c) => c.id === cal)) throw new CalError("Choose one of your calendars.", "calendar");
   const repeat = v.repeat || "none";
@@ -113,6 +122,18 @@ export function checkInput(v: EventInput, opts: { needRepeat?: boolean } = {}): 
   return { title, allDay, startLocal, endLocal, tz: allDay ? ctx.tz : tz, calendar: cal, location: v.location ?? "", description: v.description ?? "", repeat, reminder, startMs, endMs };
 }
 
+/** At most `n` characters of input for a message (an ellipsis when cut). */
+function excerpt(text: string, n = 40): string {
+  const chars = [...text];
+  return chars.length > n ? `${chars.slice(0, n).join("")}…` : text;
+}
+
+/** A UNIQUE or PRIMARY KEY constraint failed (a made id that is taken). */
+function collided(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code ?? "";
+  return code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
+}
+
 function ruleFor(repeat: string, startLocal: string): string | null {
   const wd = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"][(((dayNumber(startLocal) + 4) % 7) + 7) % 7];
   const dom = Number(startLocal.slice(8, 10));
@@ -142,13 +163,25 @@ function selfFor(calendarId: string): { name: string; email: string } {
   return { name: u.full_name, email: calendarId === "work" && u.work_email ? u.work_email : u.email };
 }
 
-/** Create an event (or series) from the form; returns its id. */
+/** Create an event (or series) from the form; returns its id. The id and UID are made in the write transaction (BEGIN
+ * IMMEDIATE) and made again on a collision, so two events never share one and a collision is never an error. */
 export function createEvent(v: EventInput): string {
   const c = checkInput(v);
-  const id = crypto.randomUUID();
   const { now } = nowStamp();
   const rrule = ruleFor(c.repeat, c.startLocal);
   const me = selfFor(c.calendar);
+  for (let attempt = 0; ; attempt++) {
+    const id = crypto.randomUUID();
+    try {
+      insertEvent(id, c, rrule, me, now);
+      return id;
+    } catch (err) {
+      if (!collided(err) || attempt >= 5) throw err;
+    }
+  }
+}
+
+function insertEvent(id: string, c: Checked, rrule: string | null, me: { name: string; email: string }, now: string): void {
   const tx = db().transaction(() => {
     db()
       .prepare(
@@ -161,13 +194,12 @@ export function createEvent(v: EventInput): string {
         utcText(c.startMs), utcText(c.endMs), rrule ? FAR : utcText(c.endMs), rrule, me.name, me.email, now, now);
     if (c.reminder !== null) db().prepare("INSERT INTO reminders (event_id, minutes, method) VALUES (?, ?, 'popup')").run(id, c.reminder);
   });
-  tx();
-  return id;
+  tx.immediate();
 }
 
 function requireEvent(id: string): EventRow {
   const e = getEvent(id);
-  if (!e) throw new CalError("That event does not exist (it may have been deleted).", undefined, 404);
+  if (!e) throw new CalError(NO_EVENT, undefined, 404);
   return e;
 }
 
@@ -349,26 +381,60 @@ function setPartstat(e: EventRow, partstat: string): string {
   return self.email;
 }
 
+/** Events whose reply mail this process is sending right now (a `pending` reply row of one of them is in flight). */
+const sending: Set<string> = ((globalThis as unknown as { __daybookSending?: Set<string> }).__daybookSending ??= new Set<string>());
+
+/**
+ * Whether `partstat` is already the persona's answer on `e` and that answer's reply went (or is going) out: the
+ * newest reply row has the same answer and was sent, came from the mail app (which mails its own reply), or is being
+ * sent now. A second "Yes" (another tab, a double click with a fresh form) then changes nothing and mails nothing.
+ */
+function alreadyAnswered(e: EventRow, partstat: string): boolean {
+  const me = attendeesOf(e.id).find((a) => a.is_self);
+  if (!me || me.partstat !== partstat || !me.responded_at) return false;
+  const last = db().prepare("SELECT partstat, mail_status FROM rsvp_replies WHERE event_id = ? ORDER BY id DESC LIMIT 1").get(e.id) as
+    | { partstat: string; mail_status: string }
+    | undefined;
+  if (!last || last.partstat !== partstat) return false;
+  return last.mail_status === "sent" || last.mail_status === "internal" || (last.mail_status === "pending" && sending.has(e.id));
+}
+
 /**
  * Answer an invitation: store the RSVP, then mail the reply (an iCalendar REPLY) to the organizer
- * through the mail app. The RSVP stays even when the mail app cannot take it; the result says so.
+ * through the mail app. The answer and its reply row (`pending`) are written first, in one immediate transaction,
+ * then the mail app is asked, then the row says `sent` or `failed`: the RSVP stays even when the mail app cannot take
+ * it; the result says so. The same answer again, while or after its reply goes out, changes nothing (`unchanged`).
  */
-export async function answerInvitation(id: string, answer: string): Promise<{ partstat: string; mail: "sent" | "failed"; error?: string }> {
+export async function answerInvitation(id: string, answer: string): Promise<{ partstat: string; mail: "sent" | "failed" | "unchanged"; error?: string }> {
   const e = requireEvent(id);
-  const partstat = PARTSTAT[answer as keyof typeof PARTSTAT] ?? (["ACCEPTED", "DECLINED", "TENTATIVE"].includes(answer) ? answer : null);
+  const partstat = Object.prototype.hasOwnProperty.call(PARTSTAT, answer) ? PARTSTAT[answer as keyof typeof PARTSTAT] : ["ACCEPTED", "DECLINED", "TENTATIVE"].includes(answer) ? answer : null;
   if (!partstat) throw new CalError("Answer yes, no or maybe.", "answer");
   if (e.organizer_is_self) throw new CalError("You organize this event; there is no invitation to answer.", "answer");
   if (!e.organizer_email) throw new CalError("This invitation has no organizer to reply to.", "answer");
-  const myEmail = setPartstat(e, partstat);
   const { now, nowMs } = nowStamp();
   const subject = `${VERB[partstat]}: ${e.title}`;
+  const reserved = db()
+    .transaction((): { myEmail: string; reply: number } | null => {
+      if (alreadyAnswered(e, partstat)) return null;
+      const myEmail = setPartstat(e, partstat);
+      const r = db()
+        .prepare("INSERT INTO rsvp_replies (event_id, partstat, at, mail_status, mail_error, subject) VALUES (?, ?, ?, 'pending', NULL, ?)")
+        .run(e.id, partstat, now, subject);
+      return { myEmail, reply: Number(r.lastInsertRowid) };
+    })
+    .immediate();
+  if (!reserved) return { partstat, mail: "unchanged" };
+  const { myEmail, reply } = reserved;
   const self = selfFor(e.calendar_id);
   const ics = calendarText([getEvent(e.id)!], nowMs, { method: "REPLY", onlyAttendee: myEmail, partstat });
   const body = `${self.name} has ${partstat === "ACCEPTED" ? "accepted" : partstat === "DECLINED" ? "declined" : "tentatively accepted"} this invitation.\n\n${e.title}\n\nInvitation from Daybook`;
   let mail: "sent" | "failed" = "sent";
   let error: string | undefined;
+  sending.add(e.id);
   try {
-    await callApp("mailbox.test", "/api/internal/deliver", {
+    const domain = serviceDomain("mail-delivery");
+    if (!domain) throw new Error("no mail app in this build delivers mail");
+    await callApp(domain, "/api/internal/deliver", {
       from: { name: self.name, email: myEmail },
       to: [{ name: e.organizer_name ?? e.organizer_email, email: e.organizer_email }],
       subject,
@@ -380,23 +446,36 @@ export async function answerInvitation(id: string, answer: string): Promise<{ pa
   } catch (err) {
     mail = "failed";
     error = (err as Error).message.slice(0, 300);
+  } finally {
+    sending.delete(e.id);
   }
-  db().prepare("INSERT INTO rsvp_replies (event_id, partstat, at, mail_status, mail_error, subject) VALUES (?, ?, ?, ?, ?, ?)")
-    .run(e.id, partstat, now, mail, error ?? null, subject);
+  db().prepare("UPDATE rsvp_replies SET mail_status = ?, mail_error = ? WHERE id = ?").run(mail, error ?? null, reply);
   return { partstat, mail, error };
 }
 
-/** The mail app's side of an RSVP: set the persona's answer on the event whose UID is `uid` (no reply mail). */
+/** The mail app's side of an RSVP: set the persona's answer on the event whose UID is `uid` (no reply mail). The same
+ * answer told again (a retry) changes nothing. */
 export function rsvpFromMail(uid: string, partstat: string): { id: string; partstat: string } {
-  if (typeof uid !== "string" || !uid || uid.length > 300) throw new CalError("uid is required.", "uid");
+  if (typeof uid !== "string" || !uid) throw new CalError("uid is required.", "uid");
+  if (uid.length > 300) throw new CalError("uid is too long: at most 300 characters.", "uid");
   if (!["ACCEPTED", "DECLINED", "TENTATIVE", "NEEDS-ACTION"].includes(partstat)) throw new CalError("partstat must be ACCEPTED, DECLINED or TENTATIVE.", "partstat");
   const row = db().prepare("SELECT id FROM events WHERE uid = ?").get(uid) as { id: string } | undefined;
-  if (!row) throw new CalError(`No event has the UID ${uid}.`, "uid", 404);
+  if (!row) throw new CalError(`No event has the UID ${excerpt(uid, 80)}.`, "uid", 404);
   const e = getEvent(row.id)!;
-  setPartstat(e, partstat);
-  const { now } = nowStamp();
-  db().prepare("INSERT INTO rsvp_replies (event_id, partstat, at, mail_status, mail_error, subject) VALUES (?, ?, ?, 'internal', NULL, ?)")
-    .run(e.id, partstat, now, `${VERB[partstat] ?? partstat}: ${e.title}`);
+  db()
+    .transaction(() => {
+      const me = attendeesOf(e.id).find((a) => a.is_self);
+      const last = db().prepare("SELECT partstat, mail_status FROM rsvp_replies WHERE event_id = ? ORDER BY id DESC LIMIT 1").get(e.id) as
+        | { partstat: string; mail_status: string }
+        | undefined;
+      if (me?.partstat === partstat && me.responded_at && last?.partstat === partstat && last.mail_status === "internal") return;
+      setPartstat(e, partstat);
+      const { now } = nowStamp();
+      db()
+        .prepare("INSERT INTO rsvp_replies (event_id, partstat, at, mail_status, mail_error, subject) VALUES (?, ?, ?, 'internal', NULL, ?)")
+        .run(e.id, partstat, now, `${VERB[partstat] ?? partstat}: ${e.title}`);
+    })
+    .immediate();
   return { id: e.id, partstat };
 }
 
@@ -435,7 +514,7 @@ export function addAllFromIcs(events: IcsEvent[]): Added & { events: Added[] } {
   const seen = new Set<string>();
   const masters = events.filter((x) => !x.recurrenceId && !seen.has(x.uid) && seen.add(x.uid));
   if (!masters.length) throw new CalError("The file has no event.", "ics");
-  const out = db().transaction(() => masters.map((ev) => addFromIcs([ev])))();
+  const out = db().transaction(() => masters.map((ev) => addFromIcs([ev]))).immediate();
   return { ...out[0], created: out.some((r) => r.created), updated: out.some((r) => r.updated), events: out };
 }
 

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { errorMessage } from "@persona/platform/http";
 import { Shell } from "@/calendar/components/Shell";
 import { eventHref } from "@/calendar/components/links";
 import { requireUser } from "@/calendar/lib/auth";
@@ -22,7 +23,7 @@ export default async function AgendaPage({ searchParams }: { searchParams: Promi
   const byDay = new Map<string, Occurrence[]>(r.days.map((d) => [d, []]));
   for (const o of list) for (const d of coveredDates(o)) byDay.get(d)?.push(o);
   return (
-    <Shell user={user} view="agenda" date={r.date} title={r.title} prev={r.prev} next={r.next} notice={noticeText(one(sp.notice))}>
+    <Shell user={user} view="agenda" date={r.date} title={r.title} prev={r.prev} next={r.next} notice={noticeText(one(sp.notice))} error={errorMessage(sp) || undefined}>
       <div className="dbk-agenda" data-testid="agenda">
         {r.days.filter((d) => byDay.get(d)!.length).map((d) => (
           <section key={d} className={`dbk-agenda-day${d === ctx.today ? " today" : ""}`} data-date={d}>

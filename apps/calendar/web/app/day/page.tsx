@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { errorMessage } from "@persona/platform/http";
 import { Shell } from "@/calendar/components/Shell";
 import { TimeGrid } from "@/calendar/components/TimeGrid";
 import { requireUser } from "@/calendar/lib/auth";
@@ -17,7 +18,7 @@ export default async function DayPage({ searchParams }: { searchParams: Promise<
   const r = viewRange("day", one(sp.date));
   const list = occurrencesBetween(r.date, plusDays(r.date, 1), { ctx: r.ctx });
   return (
-    <Shell user={user} view="day" date={r.date} title={r.title} prev={r.prev} next={r.next} notice={noticeText(one(sp.notice))}>
+    <Shell user={user} view="day" date={r.date} title={r.title} prev={r.prev} next={r.next} notice={noticeText(one(sp.notice))} error={errorMessage(sp) || undefined}>
       <TimeGrid ctx={r.ctx} days={r.days} list={list} view="day" />
     </Shell>
   );

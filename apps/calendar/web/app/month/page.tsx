@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { errorMessage } from "@persona/platform/http";
 import { Shell } from "@/calendar/components/Shell";
 import { eventHref } from "@/calendar/components/links";
 import { requireUser } from "@/calendar/lib/auth";
@@ -26,7 +27,7 @@ export default async function MonthPage({ searchParams }: { searchParams: Promis
   const month = r.date.slice(0, 7);
   const heads = Array.from({ length: 7 }, (_, i) => DAYS[(i + ctx.weekStart) % 7].slice(0, 3).toUpperCase());
   return (
-    <Shell user={user} view="month" date={r.date} title={r.title} prev={r.prev} next={r.next} notice={noticeText(one(sp.notice))}>
+    <Shell user={user} view="month" date={r.date} title={r.title} prev={r.prev} next={r.next} notice={noticeText(one(sp.notice))} error={errorMessage(sp) || undefined}>
       <div className="dbk-month" data-testid="month-grid" data-month={month} style={{ gridTemplateRows: `auto repeat(${r.days.length / 7}, minmax(96px, 1fr))` }}>
         {heads.map((h) => (
           <div key={h} className="dbk-month-dow">

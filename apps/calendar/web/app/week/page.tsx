@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { errorMessage } from "@persona/platform/http";
 import { Shell } from "@/calendar/components/Shell";
 import { TimeGrid } from "@/calendar/components/TimeGrid";
 import { requireUser } from "@/calendar/lib/auth";
@@ -20,7 +21,7 @@ export default async function WeekPage({ searchParams }: { searchParams: Promise
   const r = viewRange("week", one(sp.date));
   const list = occurrencesBetween(r.days[0], plusDays(r.days[6], 1), { ctx: r.ctx });
   return (
-    <Shell user={user} view="week" date={r.date} title={r.title} prev={r.prev} next={r.next} notice={noticeText(one(sp.notice))}>
+    <Shell user={user} view="week" date={r.date} title={r.title} prev={r.prev} next={r.next} notice={noticeText(one(sp.notice))} error={errorMessage(sp) || undefined}>
       <TimeGrid ctx={r.ctx} days={r.days} list={list} view="week" />
     </Shell>
   );

@@ -3,7 +3,7 @@ import { requestUser } from "@/calendar/lib/auth";
 import { occurrencesBetween } from "@/calendar/lib/events";
 import { json, jsonError, signedWrite, withQuery } from "@/calendar/lib/http";
 import { validDate, dayNumber } from "@/calendar/lib/tz";
-import { createEvent, type EventInput } from "@/calendar/lib/write";
+import { createEvent, EVENT_FORM_BYTES, type EventInput } from "@/calendar/lib/write";
 
 export const dynamic = "force-dynamic";
 
@@ -24,15 +24,16 @@ export async function GET(req: NextRequest) {
   return json({ from, to, occurrences: list.map(({ startMs, endMs, ...o }) => ({ ...o, start_utc: new Date(startMs).toISOString(), end_utc: new Date(endMs).toISOString() })) });
 }
 
-/** Create an event (form or JSON). */
+/** Create an event (form or JSON; idempotent by the form's `_idem` or an Idempotency-Key). */
 export async function POST(req: NextRequest) {
   return signedWrite(
     req,
     "/events/new",
     (_u, f) => {
       const id = createEvent(input(f));
-      return { path: `/events/${id}?notice=created`, body: { id } };
+      return { path: withQuery(`/events/${id}`, { notice: "created" }), body: { id } };
     },
     (f, e) => withQuery("/events/new", { ...input(f), error: e.message, field: e.field }),
+    { maxBytes: EVENT_FORM_BYTES },
   );
 }

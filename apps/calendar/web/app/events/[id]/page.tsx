@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { notFound } from "next/navigation";
 import { Shell } from "@/calendar/components/Shell";
 import { eventHref } from "@/calendar/components/links";
@@ -51,7 +53,7 @@ export default async function EventPage({ params, searchParams }: { params: Prom
   const ownZones = !occ.allDay && (e.start_tz !== ctx.tz || e.end_tz !== ctx.tz);
   const link = /https?:\/\/\S+/.exec(e.description)?.[0];
   return (
-    <Shell user={user} view={null} date={day} title="Event" notice={noticeText(one(sp.notice))} error={one(sp.error) || undefined}>
+    <Shell user={user} view={null} date={day} title="Event" notice={noticeText(one(sp.notice))} error={errorMessage(sp) || undefined}>
       <article className="dbk-detail" data-testid="event-detail" data-event-id={e.id} data-occ={occParam}>
         <div className="dbk-detail-bar">
           <Link href={back} className="dbk-linkbtn">
@@ -164,6 +166,7 @@ export default async function EventPage({ params, searchParams }: { params: Prom
               return (
                 <form key={ans} action={`/api/events/${e.id}/rsvp`} method="post">
                   <input type="hidden" name="answer" value={ans} />
+                  <input type="hidden" name="_idem" value={idempotencyToken()} />
                   <input type="hidden" name="back" value={`/events/${e.id}${q}`} />
                   <button type="submit" className={me?.partstat === ps ? "on" : ""} data-testid={`rsvp-${ans}`}>
                     {ans === "yes" ? "Yes" : ans === "no" ? "No" : "Maybe"}
@@ -176,6 +179,7 @@ export default async function EventPage({ params, searchParams }: { params: Prom
         <section className="dbk-actions">
           <form action={`/api/events/${e.id}/move`} method="post" className="dbk-move" data-testid="move-form">
             <input type="hidden" name="occ" value={occParam} />
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             <label>
               Move to <input type="date" name="date" defaultValue={day} required aria-label="New date" />
             </label>
@@ -186,6 +190,7 @@ export default async function EventPage({ params, searchParams }: { params: Prom
           </form>
           <form action={`/api/events/${e.id}/delete`} method="post" className="dbk-delete" data-testid="delete-form">
             <input type="hidden" name="occ" value={occParam} />
+            <input type="hidden" name="_idem" value={idempotencyToken()} />
             {e.rrule ? (
               <select name="scope" defaultValue="this" aria-label="Which events">
                 <option value="this">This event</option>

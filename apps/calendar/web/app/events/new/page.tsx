@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { EventForm } from "@/calendar/components/EventForm";
 import { Shell } from "@/calendar/components/Shell";
 import { requireUser } from "@/calendar/lib/auth";
@@ -24,7 +26,8 @@ export default async function NewEventPage({ searchParams }: { searchParams: Pro
   const date = validDate(one(sp.date)) ? one(sp.date) : ctx.today;
   const time = validTime(one(sp.time)) ? one(sp.time) : `${String(Math.min(22, Number(ctx.now.slice(11, 13)) + 1)).padStart(2, "0")}:00`;
   const endH = String(Math.min(23, Number(time.slice(0, 2)) + 1)).padStart(2, "0");
-  const had = !!one(sp.error);
+  const error = errorMessage(sp);
+  const had = !!error;
   const values = {
     title: had ? one(sp.title) : "",
     date: had ? one(sp.date) : date,
@@ -41,7 +44,7 @@ export default async function NewEventPage({ searchParams }: { searchParams: Pro
   };
   return (
     <Shell user={user} view={null} date={date} title="New event">
-      <EventForm action="/api/events" values={values} cals={calendars()} error={one(sp.error) || undefined} field={one(sp.field) || undefined} hidden={{}} cancel={`/week?date=${date}`} repeatChoices={REPEATS} submit="Save" />
+      <EventForm action="/api/events" values={values} cals={calendars()} error={error || undefined} field={one(sp.field) || undefined} hidden={{ _idem: idempotencyToken() }} cancel={`/week?date=${date}`} repeatChoices={REPEATS} submit="Save" />
     </Shell>
   );
 }

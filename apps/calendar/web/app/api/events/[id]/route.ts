@@ -1,8 +1,8 @@
 import type { NextRequest } from "next/server";
 import { requestUser } from "@/calendar/lib/auth";
 import { attendeesOf, getEvent, overridesOf, remindersOf } from "@/calendar/lib/events";
-import { json, jsonError, signedWrite, withQuery } from "@/calendar/lib/http";
-import { updateEvent, type EventInput } from "@/calendar/lib/write";
+import { idToken, json, jsonError, signedWrite, withQuery } from "@/calendar/lib/http";
+import { CalError, EVENT_FORM_BYTES, NO_EVENT, updateEvent, type EventInput } from "@/calendar/lib/write";
 
 export const dynamic = "force-dynamic";
 
@@ -18,16 +18,20 @@ export async function GET(req: NextRequest, { params }: { params: Promise<{ id: 
 
 /** Edit (form or JSON): `scope` this|all, `occ` the occurrence for a series. */
 export async function POST(req: NextRequest, { params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
+  const id = idToken((await params).id);
   return signedWrite(
     req,
-    `/events/${id}`,
+    id ? `/events/${id}` : "/week",
     (_u, f) => {
+      if (!id) throw new CalError(NO_EVENT, undefined, 404);
       const v = Object.fromEntries(FIELDS.map((k) => [k, f[k] ?? ""])) as unknown as EventInput;
       updateEvent(id, v, f.scope ?? "", f.occ ?? "");
-      const q = f.scope === "this" && f.occ ? `&occ=${encodeURIComponent(f.occ)}` : "";
-      return { path: `/events/${id}?notice=saved${q}`, body: { id, ok: true } };
+      return { path: withQuery(`/events/${id}`, { notice: "saved", occ: f.scope === "this" ? f.occ : "" }), body: { id, ok: true } };
     },
-    (f, e) => withQuery(`/events/${id}/edit`, { ...Object.fromEntries(FIELDS.map((k) => [k, f[k] ?? ""])), scope: f.scope, occ: f.occ, error: e.message, field: e.field }),
+    (f, e) =>
+      id
+        ? withQuery(`/events/${id}/edit`, { ...Object.fromEntries(FIELDS.map((k) => [k, f[k] ?? ""])), scope: f.scope, occ: f.occ, error: e.message, field: e.field })
+        : withQuery("/week", { error: e.message }),
+    { maxBytes: EVENT_FORM_BYTES },
   );
 }

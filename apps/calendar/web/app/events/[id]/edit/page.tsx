@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { notFound } from "next/navigation";
 import { EventForm } from "@/calendar/components/EventForm";
 import { Shell } from "@/calendar/components/Shell";
@@ -34,7 +36,8 @@ export default async function EditEventPage({ params, searchParams }: { params: 
     endLocal = e.end_tz === e.start_tz ? e.end_local : toLocal(Date.parse(e.end_utc), e.start_tz);
     tz = e.start_tz;
   }
-  const had = !!one(sp.error);
+  const error = errorMessage(sp);
+  const had = !!error;
   const values = {
     title: had ? one(sp.title) : (o && scope === "this" ? o.title : e.title),
     date: had ? one(sp.date) : startLocal.slice(0, 10),
@@ -61,7 +64,7 @@ export default async function EditEventPage({ params, searchParams }: { params: 
   ];
   return (
     <Shell user={user} view={null} date={startLocal.slice(0, 10)} title={e.rrule ? (scope === "this" ? "Edit this event" : "Edit all events") : "Edit event"}>
-      <EventForm action={`/api/events/${e.id}`} values={values} cals={calendars()} error={one(sp.error) || undefined} field={one(sp.field) || undefined} hidden={{ scope, occ }} cancel={`/events/${e.id}${q}`} repeatChoices={repeatChoices} submit="Save" />
+      <EventForm action={`/api/events/${e.id}`} values={values} cals={calendars()} error={error || undefined} field={one(sp.field) || undefined} hidden={{ scope, occ, _idem: idempotencyToken() }} cancel={`/events/${e.id}${q}`} repeatChoices={repeatChoices} submit="Save" />
     </Shell>
   );
 }

@@ -1,8 +1,9 @@
 import type { NextRequest } from "next/server";
-import { fileResponse, seeOther } from "@persona/platform/http";
+import { fileResponse, seeOther, withQuery } from "@persona/platform/http";
 import { requestUser } from "@/calendar/lib/auth";
 import { calContext } from "@/calendar/lib/context";
 import { getEvent } from "@/calendar/lib/events";
+import { idToken } from "@/calendar/lib/ids";
 import { calendarText } from "@/calendar/lib/ics";
 import { toUtc } from "@/calendar/lib/tz";
 
@@ -10,9 +11,9 @@ export const dynamic = "force-dynamic";
 
 /** One event (a series with its RRULE, EXDATEs and overrides) as an .ics file. */
 export async function GET(req: NextRequest, { params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  if (!requestUser(req)) return seeOther(`/login?next=/events/${id}`);
-  const e = getEvent(id);
+  const id = idToken((await params).id);
+  if (!requestUser(req)) return seeOther(withQuery("/login", { next: id ? `/events/${id}` : "/week" }));
+  const e = id ? getEvent(id) : null;
   if (!e) return new Response("Event not found", { status: 404 });
   const ctx = calContext();
   const name = `${e.title.replace(/[^\p{L}\p{N} ._-]/gu, "").trim().slice(0, 60) || "event"}.ics`;

@@ -1,19 +1,20 @@
 import type { NextRequest } from "next/server";
-import { signedWrite, withQuery } from "@/calendar/lib/http";
-import { moveEvent } from "@/calendar/lib/write";
+import { idToken, signedWrite, withQuery } from "@/calendar/lib/http";
+import { CalError, moveEvent, NO_EVENT } from "@/calendar/lib/write";
 
 export const dynamic = "force-dynamic";
 
 /** Move an event (or occurrence `occ`) to `date` + `time` (HH:MM, persona's zone), keeping its length. */
 export async function POST(req: NextRequest, { params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
+  const id = idToken((await params).id);
   return signedWrite(
     req,
-    `/events/${id}`,
+    id ? `/events/${id}` : "/week",
     (_u, f) => {
+      if (!id) throw new CalError(NO_EVENT, undefined, 404);
       moveEvent(id, f.occ ?? "", f.date ?? "", f.time ?? "");
-      return { path: `/week?date=${f.date}&notice=moved`, body: { id, ok: true } };
+      return { path: withQuery("/week", { date: f.date, notice: "moved" }), body: { id, ok: true } };
     },
-    (f, e) => withQuery(`/events/${id}`, { occ: f.occ, error: e.message }),
+    (f, e) => (id ? withQuery(`/events/${id}`, { occ: f.occ, error: e.message }) : withQuery("/week", { error: e.message })),
   );
 }
