@@ -669,7 +669,8 @@ def test_a_megabyte_field_is_refused_with_its_message(site, name, cap):
         q["error"] == f"The {name} is too long: at most {cap} characters."
         and q["field"] == name
     )
-    assert len(a.location) < 8000 and len(q.get(name, "")) <= 300
+    assert len(a.location) < 8000 and len(q[name]) == 300  # the form refills, cut
+    assert q["date"] == dict(event_form(site, title))["date"]
     # JSON callers get the message as a 400 with the field; the edit form refuses the same way.
     j = send(
         site.port,
@@ -860,3 +861,22 @@ def test_forms_carry_tokens(site):
 def test_the_site_still_answers(site):
     assert send(site.port, HOST, "/_persona/health", method="GET").status == 200
     assert site.get("/week").status == 200
+
+
+def test_fields_and_notices_named_like_object_properties(site):
+    """A field or notice named `constructor` / `__proto__` is no special value (an Object lookup found functions)."""
+    title = f"Proto {secrets.token_hex(4)}"
+    fields = [
+        *event_form(site, title),
+        ("constructor", "x"),
+        ("__proto__", "y"),
+        ("toString", "z"),
+    ]
+    a = site.post("/api/events", fields, token())
+    assert a.status == 303 and query(a.location).get("notice") == "created", a
+    assert len(made(site, title)) == 1
+    for notice in ["constructor", "__proto__", "toString"]:
+        page = site.get(f"/week?notice={notice}")
+        assert page.status == 200 and 'data-testid="notice"' not in visible(
+            page.body
+        ), notice

@@ -18,7 +18,7 @@ const OTHER_CAP = 200;
 /** Throw CalError (naming the field) for the first field longer than its cap: checked before any other work. */
 export function checkCaps(f: Record<string, string>): void {
   for (const [k, v] of Object.entries(f)) {
-    const cap = FIELD_CAPS[k] ?? OTHER_CAP;
+    const cap = Object.prototype.hasOwnProperty.call(FIELD_CAPS, k) ? FIELD_CAPS[k]! : OTHER_CAP;
     if (v.length <= cap) continue;
     // The title counts characters (code points), the rest UTF-16 units (what a browser's maxlength counts).
     if (k === "title" && [...v].length <= cap) continue;
@@ -30,11 +30,12 @@ export function checkCaps(f: Record<string, string>): void {
 /**
  * The request's fields: a JSON object's values (text, numbers and booleans; anything else is refused), or the posted
  * form's text fields (urlencoded or multipart), read with a size limit. Throws BadRequest (400/413 with a message) for
- * a body that is neither, an empty one, or one too large; CalError for a field over its cap.
+ * a body that is neither, an empty one, or one too large. (checkCaps then checks the fields' lengths.)
  */
 export async function readFields(req: NextRequest, limit = MAX_BODY_BYTES): Promise<Record<string, string>> {
   const type = (req.headers.get("content-type") ?? "").toLowerCase();
-  const out: Record<string, string> = {};
+  // No prototype: a field named like an Object property (`__proto__`, `constructor`) is a field like any other.
+  const out: Record<string, string> = Object.create(null);
   if (type.includes("application/json")) {
     const body = await readJson(req, limit);
     for (const [k, v] of Object.entries(body)) {
@@ -52,7 +53,6 @@ export async function readFields(req: NextRequest, limit = MAX_BODY_BYTES): Prom
     for (const [k, v] of form.entries()) if (typeof v === "string") out[k] = v;
   }
   if (!Object.keys(out).length) throw new BadRequest("The request has no fields.");
-  checkCaps(out);
   return out;
 }
 
@@ -94,6 +94,7 @@ export function signedWrite(
     let f: Record<string, string> = {};
     try {
       f = await readFields(r, limit);
+      checkCaps(f); // before any other work; a refused form still refills from `f` (each value cut to 300 characters)
       const out = await act(user, f);
       return asJson ? json(out.body) : seeOther(safePath(out.path, "/week"));
     } catch (e) {

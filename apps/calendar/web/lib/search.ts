@@ -20,5 +20,5 @@ const NOTICES: Record<string, string> = {
 
 /** The notice line for `?notice=`. */
 export function noticeText(v: string): string | undefined {
-  return NOTICES[v];
+  return Object.prototype.hasOwnProperty.call(NOTICES, v) ? NOTICES[v] : undefined;
 }
