@@ -137,6 +137,14 @@ export async function readJson(req: Request, limit = MAX_BODY_BYTES): Promise<Re
   return value as Record<string, unknown>;
 }
 
+/** The text a route was sent (UTF-8), read with a size limit. Throws BadRequest: 413 over `limit` bytes, 400 when
+ * the body is empty or only white space. */
+export async function readText(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  const text = (await bodyBytes(req, limit)).toString("utf8");
+  if (!text.trim()) throw new BadRequest("The request has no body.");
+  return text;
+}
+
 /**
  * The form a route was sent (urlencoded or multipart), read with a size limit. Throws BadRequest: 413 over `limit`
  * bytes, 400 when the body is not a form.

@@ -106,28 +106,4 @@ export function signedWrite(
   return idempotent(run, { ...whoAsks, maxBytes: limit })(req);
 }
 
-/** The text body of a request (at most `limit` bytes, 413 past it; 400 when empty). */
-export async function readText(req: Request, limit: number): Promise<string> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > limit) throw new BadRequest(`The request is too large (over ${Math.round(limit / 1024)} KB).`, 413);
-  const chunks: Buffer[] = [];
-  let total = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
-        await reader.cancel().catch(() => undefined);
-        throw new BadRequest(`The request is too large (over ${Math.round(limit / 1024)} KB).`, 413);
-      }
-      chunks.push(Buffer.from(value));
-    }
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (!text.trim()) throw new BadRequest("The request has no body.");
-  return text;
-}
-
 export { BadRequest, readJson };

@@ -1,7 +1,6 @@
 import { internalOnly } from "@persona/platform/internal";
-import { BadRequest, json, jsonError, readJson, textOf } from "@persona/platform/http";
+import { BadRequest, json, jsonError, readJson, readText, textOf } from "@persona/platform/http";
 import { calContext } from "@/calendar/lib/context";
-import { readText } from "@/calendar/lib/http";
 import { IcsError, parseEvents } from "@/calendar/lib/ics";
 import { addAllFromIcs, CalError } from "@/calendar/lib/write";
 
