@@ -1358,6 +1358,31 @@ def test_dining_same_submission_twice_is_one_reservation(served, world, today):
     assert len(dining_app_reservations(served) - before) == 1
 
 
+def test_dining_back_and_submit_again_is_one_reservation(served, world, today):
+    """The review page's form token is the same each time it shows the same table (pageToken): a person who goes back
+    to it after booking (the browser reloads it) and submits again gets the first answer, not a second table; the
+    same page for another party size is another review, with another token."""
+    day = today + dt.timedelta(days=43)
+    slug, time = dining_slot(served, day, offset=2)
+    page = f"/book?{urllib.parse.urlencode({'r': slug, 'date': day.isoformat(), 'time': time, 'party': '2'})}"
+
+    def form_token(path: str) -> str:
+        a = get(served, DINING, world, path)
+        assert a.status == 200, (path, a.status)
+        return re.search(r'name="_idem" value="([0-9a-f]{32})"', a.body).group(1)
+
+    first = form_token(page)
+    assert form_token(page) == first
+    assert form_token(page.replace("party=2", "party=3")) != first
+    before = dining_app_reservations(served)
+    form = {"r": slug, "date": day.isoformat(), "time": time, "party": "2", "request": "", "_idem": first}
+    booked = post(served, DINING, world, "/api/reservations", form)
+    assert "done=booked" in booked.location, booked
+    again = post(served, DINING, world, "/api/reservations", {**form, "_idem": form_token(page)})
+    assert (again.status, again.location) == (booked.status, booked.location)
+    assert len(dining_app_reservations(served) - before) == 1
+
+
 def dining_book(
     served, world, slug: str, day: dt.date, time: str, party: int = 2
 ) -> str:

@@ -714,11 +714,26 @@ def test_airline_strict_input_signed_banners_and_no_stray_writes(site, route):
             booking_form(route, opt["key"], "NOPE", _idem=key),
         ).location
     )
+    # A refusal is not remembered: the corrected form under the same token books.
+    fixed = site.post(
+        "airline",
+        "/api/bookings",
+        booking_form(route, opt["key"], "MAIN", _idem=key),
+    )
+    assert fixed.status == 303 and "error=" not in fixed.location, fixed
+    # That booking is the one write this test makes on purpose: the rest must add none.
+    before = (
+        site.rows(
+            "airline", "SELECT COUNT(*), COALESCE(SUM(total_cents), 0) FROM bookings"
+        ),
+        site.bank("airline"),
+    )
+    # Once it has booked, the same token with other values is refused with a message.
     assert (
         site.post(
             "airline",
             "/api/bookings",
-            booking_form(route, opt["key"], "MAIN", _idem=key),
+            booking_form(route, opt["key"], "NOPE", _idem=key),
         ).status
         == 422
     )

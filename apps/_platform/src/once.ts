@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { NextRequest } from "next/server";
-import { MAX_BODY_BYTES } from "./http";
+import { MAX_BODY_BYTES, safePath, seeOther, withQuery } from "./http";
+import { processKey } from "./internal";
 
 /**
  * Idempotent writes. Every form that charges, books, orders, sends money or posts carries a one-time token
@@ -13,7 +14,12 @@ import { MAX_BODY_BYTES } from "./http";
  *
  * Answers are kept in this process's memory for a day of its monotonic time (at most MAX_KEYS, oldest first
  * out): the one Node process serves every app, and a snapshot reset restores the memory with the databases.
- * A handler that throws (a 500) is not remembered, so a retry runs again.
+ * Only answers that did something are remembered: a refusal (a 4xx, or a redirect carrying `error`) or a handler that
+ * throws (a 500) is forgotten once it is given, so the person can correct the form and send it again.
+ *
+ * A review page (the flight, the stay's nights, the order about to be placed) renders its token with `pageToken(...)`
+ * instead: the same for every render of the same review, so going back to it and submitting again (the browser
+ * reloads a no-store page, with a new random token, and refills the fields) replays the first answer too.
  */
 
 /** Form field that carries the token. */
@@ -28,6 +34,32 @@ const KEY = /^[A-Za-z0-9_.:-]{8,128}$/;
 /** A fresh one-time token for a form: 32 hex characters (random; never stored in any seeded file). */
 export function idempotencyToken(): string {
   return crypto.randomBytes(16).toString("hex");
+}
+
+/**
+ * The token of a review page's form: 32 hex characters, the same every time the page shows the same thing (an HMAC
+ * with this process's key over `parts`, e.g. the user id, the page and its search params). Search params are taken
+ * in sorted order without `error`, `es` and `_idem`. Give the flow a nonce of its own (a random `n` in the link or
+ * GET form that leads to the review) when the same review may rightly be confirmed twice (two identical stock orders).
+ */
+export function pageToken(...parts: unknown[]): string {
+  const canon = (v: unknown): unknown => {
+    if (v && typeof v === "object" && !Array.isArray(v)) {
+      return Object.keys(v as Record<string, unknown>)
+        .filter((k) => k !== "error" && k !== "es" && k !== IDEMPOTENCY_FIELD)
+        .sort()
+        .map((k) => [k, canon((v as Record<string, unknown>)[k])]);
+    }
+    return Array.isArray(v) ? v.map(canon) : v ?? null;
+  };
+  return crypto.createHmac("sha256", processKey()).update(`page-token\0${JSON.stringify(parts.map(canon))}`).digest("hex").slice(0, 32);
+}
+
+/** True when an answer turned the request down: a 4xx, or a redirect whose Location carries `error`. */
+function refusal(a: Answer): boolean {
+  if (a.status >= 400) return true;
+  const location = a.headers.find(([k]) => k === "location")?.[1] ?? "";
+  return a.status >= 300 && a.status < 400 && /[?&]error=/.test(location);
 }
 
 interface Answer {
@@ -95,7 +127,7 @@ export function idempotent(
     prune();
     const seen = store.get(id);
     if (seen) {
-      if (seen.digest !== digest) return problem(422, "This request was already sent with other values; reload the page and try again.");
+      if (seen.digest !== digest) return alreadySent(req);
       return replay(await seen.answer);
     }
     const answer = (async (): Promise<Answer> => {
@@ -107,13 +139,35 @@ export function idempotent(
     store.set(id, { at: performance.now(), digest, answer });
     try {
       const a = await answer;
-      if (a.status >= 500) store.delete(id);
+      if (a.status >= 500 || refusal(a)) store.delete(id);
       return new Response(a.body.length ? new Uint8Array(a.body) : null, { status: a.status, headers: a.headers });
     } catch (e) {
       store.delete(id);
       throw e;
     }
   };
+}
+
+const ALREADY_SENT = "This form was already sent once, with other values, and that was done. Start over to do it again.";
+
+/** The same key with another body: a browser's form goes back to the page it came from (its Referer on this host)
+ * with a signed error; an API caller gets 422. */
+function alreadySent(req: Request): Response {
+  const type = req.headers.get("content-type") ?? "";
+  const referer = req.headers.get("referer");
+  if (referer && (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data"))) {
+    try {
+      const from = new URL(referer);
+      const host = (req.headers.get("host") ?? "").toLowerCase();
+      if (from.host.toLowerCase() === host) {
+        const page = safePath(`${from.pathname}`, "/");
+        return seeOther(withQuery(page, { error: ALREADY_SENT }));
+      }
+    } catch {
+      /* an unreadable Referer: answer as to an API caller */
+    }
+  }
+  return problem(422, ALREADY_SENT);
 }
 
 function problem(status: number, message: string): Response {

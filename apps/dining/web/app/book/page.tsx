@@ -6,7 +6,7 @@ import { diningContext } from "@/dining/lib/context";
 import { one, type SearchParams } from "@/dining/lib/params";
 import { cards, isDay, isTime, MAX_REQUEST, restaurantBySlug } from "@/dining/lib/tabletime";
 import { errorMessage } from "@persona/platform/http";
-import { idempotencyToken } from "@persona/platform/once";
+import { pageToken } from "@persona/platform/once";
 
 export const metadata = { title: "Complete your reservation" };
 
@@ -35,7 +35,7 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
             </div>
           </div>
           <form action="/api/reservations" method="post" className="tt-form" data-testid="book-form">
-            <input type="hidden" name="_idem" value={idempotencyToken()} />
+            <input type="hidden" name="_idem" value={pageToken("dining/book", sp)} />
             <input type="hidden" name="r" value={r.slug} />
             <input type="hidden" name="date" value={day} />
             <input type="hidden" name="time" value={time} />

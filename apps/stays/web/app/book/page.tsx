@@ -9,7 +9,7 @@ import { one, type SearchParams } from "@/stays/lib/params";
 import { cancelDeadline, quote } from "@/stays/lib/rates";
 import { cardsOf, checkStay, cityById, freeUnits, plansOf, priceInputs, propertyBySlug, roomById, StayError } from "@/stays/lib/stays";
 import { errorMessage } from "@persona/platform/http";
-import { idempotencyToken } from "@persona/platform/once";
+import { pageToken } from "@persona/platform/once";
 
 export const metadata = { title: "Review and pay" };
 
@@ -69,7 +69,7 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
             </p>
           ) : null}
           <form action="/api/bookings" method="post" className="bs-form" data-testid="book-form">
-            <input type="hidden" name="_idem" value={idempotencyToken()} />
+            <input type="hidden" name="_idem" value={pageToken("stays/book", sp)} />
             {[["p", p.slug], ["room", String(room.id)], ["plan", plan], ["checkin", q.checkIn], ["checkout", q.checkOut], ["guests", String(q.guests)]].map(([k, v]) => (
               <input key={k} type="hidden" name={k} value={v} />
             ))}

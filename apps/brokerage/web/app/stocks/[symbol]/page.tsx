@@ -166,6 +166,8 @@ export default async function SymbolPage({ params, searchParams }: { params: Pro
               <Link href={`/stocks/${sec.symbol}?side=buy`}>{t("Buy", "Kaufen")}</Link> · <Link href={`/stocks/${sec.symbol}?side=sell`}>{t("Sell", "Verkaufen")}</Link>
             </p>
             <form action={`/stocks/${sec.symbol}/review`} method="get" className="tw-form" data-testid="order-form">
+              {/* A nonce of this order ticket: the review page's form token comes from it (pageToken), so going back to the review and confirming again places one order, while a new ticket may place the same order again. */}
+              <input type="hidden" name="n" value={idempotencyToken().slice(0, 12)} />
               <input type="hidden" name="side" value={side} />
               <label>
                 {t("Order type", "Orderart")}

@@ -69,6 +69,8 @@ export default async function MarketPage({ params, searchParams }: { params: Pro
           ) : null}
           {st === "open" ? (
             <form action={`/m/${m.ticker}/confirm`} method="get" className="hl-form" data-testid="order-form">
+              {/* A nonce of this order ticket: the review page's form token comes from it (pageToken), so going back to the review and confirming again places one order, while a new ticket may place the same order again. */}
+              <input type="hidden" name="n" value={idempotencyToken().slice(0, 12)} />
               <div className="hl-seg">
                 <label>
                   <input type="radio" name="action" value="buy" defaultChecked={action === "buy"} /> {t("Buy", "Kaufen")}

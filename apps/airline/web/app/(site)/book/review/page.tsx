@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { FlightLine } from "@/airline/components/Flight";
 import { errorMessage } from "@persona/platform/http";
-import { idempotencyToken } from "@persona/platform/once";
+import { pageToken } from "@persona/platform/once";
 import { AirError, airport, cards, families, optionByKey, type Option } from "@/airline/lib/air";
 import { bookingPrice, creditAvailable, fareNames, type Priced } from "@/airline/lib/actions";
 import { requireUser } from "@/airline/lib/auth";
@@ -64,7 +64,7 @@ export default async function Review({ searchParams }: { searchParams: SP }) {
         <input type="hidden" name="ret" value={retOpt?.key ?? ""} />
         <input type="hidden" name="family" value={fam.code} />
         {retFam ? <input type="hidden" name="retfamily" value={retFam.code} /> : null}
-        <input type="hidden" name="_idem" value={idempotencyToken()} />
+        <input type="hidden" name="_idem" value={pageToken("airline/book/review", sp)} />
         <section className="ma-card">
           <h2>Travellers</h2>
           <p>1. <b>{user.full_name}</b> <span className="ma-muted">MileagePass {user.username}</span></p>

@@ -7,7 +7,7 @@ import { brokerContext } from "@/brokerage/lib/context";
 import { one, type SearchParams } from "@/brokerage/lib/params";
 import { ticketFrom, ticketQuery } from "@/brokerage/lib/ticket";
 import { errorMessage } from "@persona/platform/http";
-import { idempotencyToken } from "@persona/platform/once";
+import { pageToken } from "@persona/platform/once";
 
 export const metadata = { title: "Review order" };
 
@@ -94,7 +94,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
                 : t("The price has not reached your order's price, so it stays open until it does or you cancel it.", "Der Kurs hat Ihren Orderpreis nicht erreicht; die Order bleibt offen, bis er es tut oder Sie sie stornieren.")}
             </p>
             <form action="/api/orders" method="post" className="tw-form" data-testid="confirm-form">
-              <input type="hidden" name="_idem" value={idempotencyToken()} />
+              <input type="hidden" name="_idem" value={pageToken("brokerage/review", symbol, sp)} />
               <input type="hidden" name="symbol" value={sec.symbol} />
               {Object.entries(ticketQuery(get)).map(([k, v]) => (
                 <input key={k} type="hidden" name={k} value={v} />

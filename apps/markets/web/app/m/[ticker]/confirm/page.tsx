@@ -5,7 +5,7 @@ import { MarketError, quote } from "@/markets/lib/markets";
 import { shell } from "@/markets/lib/page";
 import { one, type SearchParams } from "@/markets/lib/params";
 import { withQuery } from "@persona/platform/http";
-import { idempotencyToken } from "@persona/platform/once";
+import { pageToken } from "@persona/platform/once";
 
 export const metadata = { title: "Review order" };
 
@@ -65,7 +65,7 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
           </tbody>
         </table>
         <form action="/api/trades" method="post" className="hl-actions" data-testid="place-form">
-          <input type="hidden" name="_idem" value={idempotencyToken()} />
+          <input type="hidden" name="_idem" value={pageToken("markets/confirm", ticker, sp)} />
           <input type="hidden" name="ticker" value={q.market.ticker} />
           <input type="hidden" name="side" value={q.side} />
           <input type="hidden" name="action" value={q.action} />
