@@ -1,3 +1,5 @@
+import { errorMessage } from "@persona/platform/http";
+import { idempotencyToken } from "@persona/platform/once";
 import { Alert, Button, Card, Field, Input } from "@persona/ui";
 import { db } from "@/__APP__/lib/db";
 import { now, requireUser } from "@/__APP__/lib/auth";
@@ -18,8 +20,9 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
       <h1 data-testid="greeting">Hello, {user.full_name}</h1>
       <p className="muted" data-testid="today">Today is {now().slice(0, 10)}</p>
       <Card>
-        {sp.error ? <Alert tone="error">{sp.error}</Alert> : null}
+        {errorMessage(sp) ? <Alert tone="error">{errorMessage(sp)}</Alert> : null}
         <form action="/api/notes" method="post">
+          <input type="hidden" name="_idem" value={idempotencyToken()} />
           <Field label="New note" htmlFor="title">
             <Input id="title" name="title" maxLength={200} required />
           </Field>

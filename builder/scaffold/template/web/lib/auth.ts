@@ -20,3 +20,5 @@ const store = sessionStore<User>({ db, cookie: "__COOKIE__", now, userSql: "SELE
 
 export const SESSION_COOKIE = store.cookie;
 export const { userForToken, requireUser, requestUser, signIn, signOut, sessionCookie } = store;
+/** The whole session store (the sign-in route is made from it). */
+export const sessions = store;

@@ -1,3 +1,4 @@
+import { SIGN_IN_LOCKED } from "@persona/platform/session";
 import { Alert, Button, Field, Input } from "@persona/ui";
 
 export const metadata = { title: "Sign in" };
@@ -8,8 +9,13 @@ export default async function Login({ searchParams }: { searchParams: Promise<Re
   return (
     <main className="__APP__-main">
       <h1>Sign in to __TITLE__</h1>
-      {sp.error ? <Alert tone="error">The username or password is incorrect.</Alert> : null}
+      {sp.error === "locked" ? (
+        <Alert tone="error">{SIGN_IN_LOCKED.en}</Alert>
+      ) : sp.error ? (
+        <Alert tone="error">The username or password is incorrect.</Alert>
+      ) : null}
       <form action="/api/session" method="post" data-testid="login-form">
+        <input type="hidden" name="next" value={sp.next ?? ""} />
         <Field label="Username" htmlFor="username">
           <Input id="username" name="username" autoComplete="username" required defaultValue={sp.username ?? ""} />
         </Field>
