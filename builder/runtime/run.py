@@ -276,7 +276,14 @@ class Machine:
         if overlay.exists() and not self.fresh and self.snapshot:
             try:
                 saved = json.loads(state_file.read_text())
-                reuse = saved.get("fingerprint") == fp and SNAPSHOT_TAG in internal_snapshots(overlay)
+                # A reset point saved under TCG after the KVM watchdog fell back (a host whose KVM hangs guests) is
+                # this machine's as well when the probe says KVM again (a new container forgets the broken-KVM mark):
+                # with --accel auto, restore it under TCG rather than boot afresh.
+                was = saved.get("fingerprint") if isinstance(saved, dict) else None
+                was = was if isinstance(was, dict) else {}
+                if self.accel_arg == "auto" and was.get("accel") == "tcg" and was == dict(fp, accel="tcg"):
+                    accel, fp = "tcg", dict(fp, accel="tcg")
+                reuse = was == fp and SNAPSHOT_TAG in internal_snapshots(overlay)
             except (OSError, ValueError, BootError):
                 reuse = False
             if not reuse:
