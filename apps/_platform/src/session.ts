@@ -103,7 +103,8 @@ export type SignInResult = { ok: true; token: string } | { ok: false; reason: "i
  * Failed sign-ins allowed in `windowMs` per account (one app's username) and per client (the address nginx
  * forwards) before further attempts are refused until the oldest failure leaves the window. A success forgets the
  * account's failures. Counted in this process's memory on its monotonic clock (never the persona's clock, which is
- * frozen), so a restart or a snapshot reset brings the counts back with the rest of the machine's state.
+ * frozen): a restart of the server clears them, and a snapshot reset puts them back as they were at the reset point,
+ * with the rest of the machine's state, so one episode's lockout never reaches the next.
  */
 export const SIGN_IN_LIMITS = { perAccount: 5, perClient: 30, windowMs: 10 * 60_000 };
 
