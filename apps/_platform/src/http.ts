@@ -159,6 +159,20 @@ export async function readForm(req: Request, limit = MAX_BODY_BYTES): Promise<Fo
   }
 }
 
+/**
+ * The form of a browser's form post, strictly: `readForm` (size-limited), and only urlencoded or multipart, not empty.
+ * Anything else (JSON, text, a multipart body without its boundary, no body) throws BadRequest (400, or 413 when too
+ * large); nothing is read further.
+ */
+export async function readFormPost(req: Request, limit = MAX_BODY_BYTES): Promise<FormData> {
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data"))
+    throw new BadRequest("Send this as a form post (application/x-www-form-urlencoded or multipart/form-data).");
+  const form = await readForm(req, limit);
+  if (form.keys().next().done) throw new BadRequest("The form is empty.");
+  return form;
+}
+
 /** A JSON field as a string: strings as given, else "" (numbers, objects and arrays are not text). */
 export function textOf(body: Record<string, unknown>, name: string): string {
   const v = body[name];

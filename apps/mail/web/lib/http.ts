@@ -1,4 +1,4 @@
-import { BadRequest, field, idValue, json, jsonError, readForm, safePath, seeOther, withQuery } from "@persona/platform/http";
+import { BadRequest, field, idValue, json, jsonError, readFormPost, safePath, seeOther, withQuery } from "@persona/platform/http";
 import { idempotent } from "@persona/platform/once";
 import type { NextRequest } from "next/server";
 import { requestUser, type User } from "./auth";
@@ -36,27 +36,13 @@ export function optionalId(v: string, what: string): number | null {
   return n;
 }
 
-/**
- * The form of a form post, strictly: urlencoded or multipart, within `limit` bytes, not empty. Anything else (JSON,
- * text, a multipart body without its boundary, no body) throws BadRequest (400, 413 when too large); nothing is
- * read further or written then.
- */
-export async function postedForm(req: Request, limit?: number): Promise<FormData> {
-  const type = (req.headers.get("content-type") ?? "").toLowerCase();
-  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data"))
-    throw new BadRequest("Send this as a form post (application/x-www-form-urlencoded or multipart/form-data).");
-  const form = await readForm(req, limit);
-  if (form.keys().next().done) throw new BadRequest("The form is empty.");
-  return form;
-}
-
 /** The answer to a body that could not be read: its status (400/413) with `{error}`. */
 export function badRequest(e: BadRequest): Response {
   return jsonError(e.message, e.status);
 }
 
 /**
- * A Mailbox form route: signed out goes to sign-in (`login`); the body is read with postedForm (a bad one answers
+ * A Mailbox form route: signed out goes to sign-in (`login`); the body is read with readFormPost (a bad one answers
  * 400 with a message); `act` answers the rest. Wrapped in idempotent(): a form's `_idem` token (or an
  * `Idempotency-Key` header) makes a repeated post replay the first answer with no second effect.
  */
@@ -67,7 +53,7 @@ export function formRoute(login: string, act: (req: NextRequest, user: User, for
       if (!user) return seeOther(login);
       let form: FormData;
       try {
-        form = await postedForm(req);
+        form = await readFormPost(req);
       } catch (e) {
         if (e instanceof BadRequest) return badRequest(e);
         throw e;

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { BadRequest, field, idValue as platformId, jsonError, readForm, seeOther, withQuery } from "@persona/platform/http";
+import { BadRequest, field, idValue as platformId, jsonError, readFormPost, seeOther, withQuery } from "@persona/platform/http";
 import { idempotent } from "@persona/platform/once";
 import { requestUser, type User } from "./auth";
 import { ChatError } from "./chat";
@@ -9,19 +9,6 @@ export { field, seeOther, withQuery };
 /** A posted id: digits only (@persona/platform/http idValue), else NaN (matches no row; `1 OR 1=1` is not 1). */
 export function idValue(value: string): number {
   return platformId(value) ?? Number.NaN;
-}
-
-/**
- * The form of a form post, strictly: urlencoded or multipart, within the platform's size limit, not empty. Anything
- * else (JSON, text, a multipart body without its boundary, no body) throws BadRequest (400, or 413 when too large).
- */
-export async function postedForm(req: Request): Promise<FormData> {
-  const type = (req.headers.get("content-type") ?? "").toLowerCase();
-  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data"))
-    throw new BadRequest("Send this as a form post (application/x-www-form-urlencoded or multipart/form-data).");
-  const form = await readForm(req);
-  if (form.keys().next().done) throw new BadRequest("The form is empty.");
-  return form;
 }
 
 /**
@@ -43,7 +30,7 @@ export function formPost({
       if (!user) return seeOther("/login");
       let form: FormData;
       try {
-        form = await postedForm(req);
+        form = await readFormPost(req);
       } catch (e) {
         if (e instanceof BadRequest) return jsonError(e.message, e.status);
         throw e;

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { BadRequest, field, idValue as platformId, jsonError, readForm, safePath, seeOther, withQuery } from "@persona/platform/http";
+import { BadRequest, field, idValue as platformId, jsonError, readFormPost, safePath, seeOther, withQuery } from "@persona/platform/http";
 import { idempotent } from "@persona/platform/once";
 import { requestUser, type User } from "./auth";
 import { NetworkError } from "./network";
@@ -25,19 +25,6 @@ export function withError(path: string, e: NetworkError): string {
 }
 
 /**
- * The form of a form post, strictly: urlencoded or multipart, within the platform's size limit, not empty. Anything
- * else (JSON, text, a multipart body without its boundary, no body) throws BadRequest (400, or 413 when too large).
- */
-export async function postedForm(req: Request): Promise<FormData> {
-  const type = (req.headers.get("content-type") ?? "").toLowerCase();
-  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data"))
-    throw new BadRequest("Send this as a form post (application/x-www-form-urlencoded or multipart/form-data).");
-  const form = await readForm(req);
-  if (form.keys().next().done) throw new BadRequest("The form is empty.");
-  return form;
-}
-
-/**
  * The POST handler of a form: signed out, to the sign-in page; a body that is not a form answers 400 with a
  * message; signed in, runs `act` on the posted form and answers 303 to the path it returns. A NetworkError answers
  * 303 to the form's page (`back`, else `fallback`) with a signed `?error=`; nothing was written then. Idempotent
@@ -50,7 +37,7 @@ export function formPost(fallback: string, act: (user: User, form: FormData) => 
       if (!user) return seeOther("/login");
       let form: FormData;
       try {
-        form = await postedForm(req);
+        form = await readFormPost(req);
       } catch (e) {
         if (e instanceof BadRequest) return jsonError(e.message, e.status);
         throw e;

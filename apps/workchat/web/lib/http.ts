@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { BadRequest, field, idValue as platformId, jsonError, MAX_QUERY_VALUE, readForm, safeNext, safePath, seeOther, withQuery } from "@persona/platform/http";
+import { BadRequest, field, idValue as platformId, jsonError, MAX_QUERY_VALUE, readFormPost, safeNext, safePath, seeOther, withQuery } from "@persona/platform/http";
 import { idempotent } from "@persona/platform/once";
 import { SESSION_COOKIE, userForToken, type User } from "./auth";
 import { ChatError } from "./actions";
@@ -27,19 +27,6 @@ export function backTo(back: string, params: Record<string, string | number | nu
 }
 
 /**
- * The form of a form post, strictly: urlencoded or multipart, within the platform's size limit, not empty. Anything
- * else (JSON, text, a multipart body without its boundary, no body) throws BadRequest (400, or 413 when too large).
- */
-export async function postedForm(req: Request): Promise<FormData> {
-  const type = (req.headers.get("content-type") ?? "").toLowerCase();
-  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data"))
-    throw new BadRequest("Send this as a form post (application/x-www-form-urlencoded or multipart/form-data).");
-  const form = await readForm(req);
-  if (form.keys().next().done) throw new BadRequest("The form is empty.");
-  return form;
-}
-
-/**
  * The POST handler of a form: a body that is not a form answers 400 with a message; signed out goes to sign-in;
  * otherwise reads `fields`, runs `act` and answers 303 to the form's `back` path (or what `act` returns). A
  * ChatError goes back with a signed `error` (and `field`; the typed `draft` when it fits in a query value, MAX_QUERY_VALUE) and
@@ -52,7 +39,7 @@ export function formPost<F extends string>(fields: readonly F[], act: (user: Use
       const user = requestUser(req);
       let form: FormData;
       try {
-        form = await postedForm(req);
+        form = await readFormPost(req);
       } catch (e) {
         if (e instanceof BadRequest) return jsonError(e.message, e.status);
         throw e;

@@ -14,13 +14,14 @@ interface Note {
 export default async function Home({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const user = await requireUser();
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const notes = db().prepare("SELECT id, title, created_at FROM notes WHERE user_id = ? ORDER BY created_at DESC, id DESC").all(user.id) as Note[];
   return (
     <main className="__APP__-main">
       <h1 data-testid="greeting">Hello, {user.full_name}</h1>
       <p className="muted" data-testid="today">Today is {now().slice(0, 10)}</p>
       <Card>
-        {errorMessage(sp) ? <Alert tone="error">{errorMessage(sp)}</Alert> : null}
+        {error ? <Alert tone="error">{error}</Alert> : null}
         <form action="/api/notes" method="post">
           <input type="hidden" name="_idem" value={idempotencyToken()} />
           <Field label="New note" htmlFor="title">

@@ -2,7 +2,8 @@ import { idempotent } from "@persona/platform/once";
 import type { NextRequest } from "next/server";
 import { requestUser } from "@/mail/lib/auth";
 import { cleanFilename, compose, LIMITS, type ComposeInput, type Upload } from "@/mail/lib/compose";
-import { BadRequest, field, ids, json, jsonError, optionalId, postedForm, seeOther, withQuery } from "@/mail/lib/http";
+import { readFormPost } from "@persona/platform/http";
+import { BadRequest, field, ids, json, jsonError, optionalId, seeOther, withQuery } from "@/mail/lib/http";
 import { MailError } from "@/mail/lib/mail";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +24,7 @@ export const POST = idempotent(
     if (!user) return wantsJson ? jsonError("You are signed out.", 401) : seeOther("/login?next=/compose");
     let form: FormData;
     try {
-      form = await postedForm(req, MAX_COMPOSE_BYTES);
+      form = await readFormPost(req, MAX_COMPOSE_BYTES);
     } catch (e) {
       if (e instanceof BadRequest) return jsonError(e.message, e.status);
       throw e;
