@@ -24,8 +24,11 @@ def credentials(world: World, app: str) -> dict[str, str]:
     ``<app>/password``; the token 48 characters from ``<app>/session``.
     """
     user = world.persona.identity.username
-    return {"username": user, "password": f"{user}-{token(world.seed, f'{app}/password', length=8)}",
-            "session_token": token(world.seed, f"{app}/session", length=48)}
+    return {
+        "username": user,
+        "password": f"{user}-{token(world.seed, f'{app}/password', length=8)}",
+        "session_token": token(world.seed, f"{app}/session", length=48),
+    }
 
 
 def password_hash(password: str, salt: bytes) -> str:
@@ -47,8 +50,13 @@ def session_expiry(world: World) -> str:
 def meta_rows(world: World, **extra: str) -> dict[str, str]:
     """The ``meta`` table of an app database: ``as_of``, ``now``, ``timezone``, ``locale``, ``currency`` and ``extra``."""
     p = world.persona
-    rows = {"as_of": p.as_of.isoformat(), "now": world.now.isoformat(), "timezone": p.timezone,
-            "locale": p.locale, "currency": world.currency}
+    rows = {
+        "as_of": p.as_of.isoformat(),
+        "now": world.now.isoformat(),
+        "timezone": p.timezone,
+        "locale": p.locale,
+        "currency": world.currency,
+    }
     rows.update(extra)
     return dict(sorted(rows.items()))
 

@@ -57,7 +57,9 @@ class App:
 
 def _validate(app: App, meta: Path) -> None:
     if not re.fullmatch(r"[a-z][a-z0-9_]{0,30}", app.name):
-        raise AppError(f"{meta}: app name {app.name!r} must match [a-z][a-z0-9_]* (a Python package, a route segment and a folder name)")
+        raise AppError(
+            f"{meta}: app name {app.name!r} must match [a-z][a-z0-9_]* (a Python package, a route segment and a folder name)"
+        )
     if not re.fullmatch(r"[a-z0-9.-]+\.test", app.domain):
         raise AppError(f"{meta}: domain {app.domain!r} must be a reserved .test name (RFC 6761)")
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}", app.database):
@@ -79,10 +81,16 @@ def discover(apps_dir: Path = APPS_DIR, *, selected: bool = True) -> list[App]:
             continue
         data = yamlfile.safe_load(meta.read_text(encoding="utf-8")) or {}
         try:
-            app = App(name=str(data["name"]), title=str(data["title"]), domain=str(data["domain"]),
-                      database=str(data["database"]),
-                      session_cookie=str(data["session_cookie"]), dir=meta.parent, brand=dict(data.get("brand") or {}),
-                      provides=tuple(str(x) for x in (data.get("provides") or [])))
+            app = App(
+                name=str(data["name"]),
+                title=str(data["title"]),
+                domain=str(data["domain"]),
+                database=str(data["database"]),
+                session_cookie=str(data["session_cookie"]),
+                dir=meta.parent,
+                brand=dict(data.get("brand") or {}),
+                provides=tuple(str(x) for x in (data.get("provides") or [])),
+            )
         except KeyError as exc:
             raise AppError(f"{meta}: missing field {exc.args[0]}") from None
         except (TypeError, ValueError) as exc:

@@ -18,8 +18,13 @@ from .world import World
 REPO = Path(__file__).resolve().parent.parent
 # Python packages whose versions shape output bytes or behaviour.
 _PACKAGES = ["pydantic", "SQLAlchemy", "Faker", "reportlab", "email-validator", "PyYAML", "qemu.qmp"]
-_TOOLS = {"node": ["node", "--version"], "packer": ["packer", "version"], "qemu-img": ["qemu-img", "--version"],
-          "qemu-system-x86_64": ["qemu-system-x86_64", "--version"], "mmdebstrap": ["mmdebstrap", "--version"]}
+_TOOLS = {
+    "node": ["node", "--version"],
+    "packer": ["packer", "version"],
+    "qemu-img": ["qemu-img", "--version"],
+    "qemu-system-x86_64": ["qemu-system-x86_64", "--version"],
+    "mmdebstrap": ["mmdebstrap", "--version"],
+}
 
 
 def sha256_file(path: Path) -> str:
@@ -59,8 +64,9 @@ def write_tasks(world: World, apps: list[App], dest: Path) -> Path:
     path = dest / "tasks" / "tasks.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     built = {app.name for app in apps}
-    kept = [task for app in apps for task in app.module("tasks").tasks(world)
-            if set(task.apps_involved) - NOT_APPS <= built]
+    kept = [
+        task for app in apps for task in app.module("tasks").tasks(world) if set(task.apps_involved) - NOT_APPS <= built
+    ]
     with path.open("w", encoding="utf-8") as fh:
         for task in kept:
             fh.write(task.model_dump_json(exclude_none=True) + "\n")
@@ -97,12 +103,26 @@ def write_bundle(world: World, apps: list[App], spec_path: Path, dest: Path, *, 
         "tools": {"python": platform.python_version(), **{k: _tool_version(v) for k, v in _TOOLS.items()}},
         "packages": {name: metadata.version(name) for name in _PACKAGES},
         # The guest's RTC runs in local time: boot with -rtc base=<rtc_base> to see the persona's today.
-        "guest": {"username": guest["username"], "password": guest["password"], "hostname": guest["hostname"],
-                  "timezone": guest["timezone"], "rtc_base": guest["as_of"]},
-        "apps": [{"name": a.name, "title": a.title, "url": a.url, "domain": a.domain,
-                  "session_cookie": a.session_cookie, "database": a.guest_database,
-                  "username": (c := a.module("seed").credentials(world))["username"], "password": c["password"]}
-                 for a in apps],
+        "guest": {
+            "username": guest["username"],
+            "password": guest["password"],
+            "hostname": guest["hostname"],
+            "timezone": guest["timezone"],
+            "rtc_base": guest["as_of"],
+        },
+        "apps": [
+            {
+                "name": a.name,
+                "title": a.title,
+                "url": a.url,
+                "domain": a.domain,
+                "session_cookie": a.session_cookie,
+                "database": a.guest_database,
+                "username": (c := a.module("seed").credentials(world))["username"],
+                "password": c["password"],
+            }
+            for a in apps
+        ],
         "artifacts": artifacts,
     }
     path = dest / "manifest.json"

@@ -63,7 +63,8 @@ def _human(size: int) -> str:
     return str(size)
 
 
-@app.command(help="""Build a persona's desktop: a bootable qcow2 plus its task bundle, from a persona spec (JSON).
+@app.command(
+    help="""Build a persona's desktop: a bootable qcow2 plus its task bundle, from a persona spec (JSON).
 
 Stages, each writing into OUT/<persona-id>/:
 
@@ -78,17 +79,31 @@ Examples:
   build-image personas/jordan-lee.json --until layer --out /tmp/try
 
 A bad spec prints one line per problem (file: JSON path: message) and exits with status 2;
-a failed build exits with status 1 and leaves any earlier OUT/<persona-id>/ untouched.""")
+a failed build exits with status 1 and leaves any earlier OUT/<persona-id>/ untouched."""
+)
 def build(
-    persona: Annotated[Path, typer.Argument(help="Persona spec, e.g. personas/dana-whitfield.json",
-                                            metavar="PERSONA.json")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder; results go to OUT/<persona-id>/")] = Path("out"),
+    persona: Annotated[
+        Path, typer.Argument(help="Persona spec, e.g. personas/dana-whitfield.json", metavar="PERSONA.json")
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder; results go to OUT/<persona-id>/")] = Path(
+        "out"
+    ),
     until: Annotated[Until, typer.Option("--until", help="Stop after this stage")] = Until.image,
-    cache: Annotated[Path, typer.Option("--cache", help="Cache for the shared base image and app builds "
-                                                        "(default: .cache/ or $PERSONA_CACHE)")] = None,
-    publish: Annotated[Path, typer.Option("--publish", metavar="INDEX.json",
-                                          help="After the image stage, copy the build beside this index "
-                                               "(<persona>/<tag>/) and add its entry, for pull-image")] = None,
+    cache: Annotated[
+        Path,
+        typer.Option(
+            "--cache", help="Cache for the shared base image and app builds (default: .cache/ or $PERSONA_CACHE)"
+        ),
+    ] = None,
+    publish: Annotated[
+        Path,
+        typer.Option(
+            "--publish",
+            metavar="INDEX.json",
+            help="After the image stage, copy the build beside this index "
+            "(<persona>/<tag>/) and add its entry, for pull-image",
+        ),
+    ] = None,
     tag: Annotated[str, typer.Option("--tag", help="Tag of the --publish entry")] = "latest",
 ) -> None:
     console = Console(stderr=True)
@@ -108,9 +123,14 @@ def build(
     try:
         slot = output.plan(out, completed.id)  # checks only: nothing is written before this passes
         output.create(slot)
-        with output.locked(slot, on_wait=lambda: print(
+        with output.locked(
+            slot,
+            on_wait=lambda: print(
                 f"build-image: waiting for another build of {completed.id} in {slot.out} to finish",
-                file=sys.stderr, flush=True)):
+                file=sys.stderr,
+                flush=True,
+            ),
+        ):
             # Re-check under the lock: another build may have changed OUT/<id> meanwhile.
             output.plan(out, completed.id)
             for line in output.recover(slot):
@@ -132,8 +152,15 @@ def build(
         raise typer.Exit(2) from None
 
 
-def _build_locked(console: Console, completed, persona: Path, slot: output.Slot, wanted: list[str],
-                  cache: Path, timings: dict[str, float]) -> None:
+def _build_locked(
+    console: Console,
+    completed,
+    persona: Path,
+    slot: output.Slot,
+    wanted: list[str],
+    cache: Path,
+    timings: dict[str, float],
+) -> None:
     """Build into the staging folder and swap it into place; the caller holds the lock."""
     staging, final = slot.staging, slot.final
     for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -144,8 +171,14 @@ def _build_locked(console: Console, completed, persona: Path, slot: output.Slot,
         # Not a terminal (CI, a pipe, a log file): no live display, which would only be drawn at the end, but a
         # line per step as it happens.
         plain = not console.is_terminal
-        with Progress(SpinnerColumn(), TextColumn("[bold]{task.fields[stage]:<7}[/] {task.description}"),
-                      TimeElapsedColumn(), console=console, transient=False, disable=plain) as progress:
+        with Progress(
+            SpinnerColumn(),
+            TextColumn("[bold]{task.fields[stage]:<7}[/] {task.description}"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=False,
+            disable=plain,
+        ) as progress:
 
             def stage(name: str, fn: Callable[[Callable[[str], None]], object]) -> object:
                 tid = progress.add_task("", stage=name)
@@ -166,16 +199,28 @@ def _build_locked(console: Console, completed, persona: Path, slot: output.Slot,
             apps = app_registry.discover()
             world = stage("world", lambda say: _world(completed, staging, say))
             if "layer" in wanted:
-                stage("layer", lambda say: (say("app databases, Firefox profile, files"),
-                                            build_layer(world, apps, staging / "layer")))
+                stage(
+                    "layer",
+                    lambda say: (
+                        say("app databases, Firefox profile, files"),
+                        build_layer(world, apps, staging / "layer"),
+                    ),
+                )
             if "bundle" in wanted:
-                stage("bundle", lambda say: (say("tasks and rubrics"),
-                                             write_bundle(world, apps, persona, staging, with_image=False)))
+                stage(
+                    "bundle",
+                    lambda say: (
+                        say("tasks and rubrics"),
+                        write_bundle(world, apps, persona, staging, with_image=False),
+                    ),
+                )
             if "image" in wanted:
                 from .image.pipeline import build_persona_image
 
-                stage("image", lambda say: build_persona_image(staging / "layer", staging / "persona.qcow2",
-                                                               world, cache, say))
+                stage(
+                    "image",
+                    lambda say: build_persona_image(staging / "layer", staging / "persona.qcow2", world, cache, say),
+                )
                 write_bundle(world, apps, persona, staging, with_image=True)
     except BaseException as err:
         shutil.rmtree(staging, ignore_errors=True)
@@ -212,7 +257,8 @@ def _world(completed, staging: Path, say: Callable[[str], None]):
     world = simulate(completed)
     write_world(world, staging / "world")
     (staging / "world" / "persona.completed.json").write_text(
-        completed.model_dump_json(indent=2, by_alias=True, exclude_none=True) + "\n", encoding="utf-8")
+        completed.model_dump_json(indent=2, by_alias=True, exclude_none=True) + "\n", encoding="utf-8"
+    )
     return world
 
 

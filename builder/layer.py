@@ -63,8 +63,16 @@ def guest_settings(world: World, apps: list[App], homepage: str) -> dict:
         "hostname": f"{p.identity.username}-desktop",
         "homepage": homepage,
         # The session cookie lets persona-warm.service load each app's signed-in start page at boot.
-        "apps": [{"name": a.name, "domain": a.domain, "database": a.database, "session_cookie": a.session_cookie,
-                  "session_token": a.module("seed").credentials(world)["session_token"]} for a in apps],
+        "apps": [
+            {
+                "name": a.name,
+                "domain": a.domain,
+                "database": a.database,
+                "session_cookie": a.session_cookie,
+                "session_token": a.module("seed").credentials(world)["session_token"],
+            }
+            for a in apps
+        ],
     }
 
 
@@ -87,10 +95,15 @@ def build_layer(world: World, apps: list[App], dest: Path) -> list[Path]:
         db.parent.mkdir(parents=True, exist_ok=True)
         app.module("seed").seed(world, db)
         creds = app.module("seed").credentials(world)
-        cookies.append(firefox.Cookie(
-            host=app.domain, name=app.session_cookie, value=creds["session_token"],
-            expiry_s=int(utc(world, add_months(world.now, 12)).timestamp()),
-            created_us=prtime(world, world.now - dt.timedelta(days=1))))
+        cookies.append(
+            firefox.Cookie(
+                host=app.domain,
+                name=app.session_cookie,
+                value=creds["session_token"],
+                expiry_s=int(utc(world, add_months(world.now, 12)).timestamp()),
+                created_us=prtime(world, world.now - dt.timedelta(days=1)),
+            )
+        )
 
     marks = [(e.at, e.data) for e in world.of_kind("bookmark")]
     visit_rows = [(e.at, e.data) for e in world.of_kind("web_visit") if e.status == "done"]
@@ -112,11 +125,22 @@ def build_layer(world: World, apps: list[App], dest: Path) -> list[Path]:
         else:
             menu.setdefault(b["folder"].removeprefix("menu/"), []).append(mark)
     visit_rows.sort(key=lambda v: (v[0], v[1]["url"]))
-    visits = [firefox.Visit(url=v["url"], title=v["title"], visit_us=prtime(world, at),
-                            transition=_TRANSITION[v["transition"]]) for at, v in visit_rows]
+    visits = [
+        firefox.Visit(
+            url=v["url"], title=v["title"], visit_us=prtime(world, at), transition=_TRANSITION[v["transition"]]
+        )
+        for at, v in visit_rows
+    ]
     mozilla = home / ".mozilla" / "firefox"
-    firefox.write_profile(mozilla / PROFILE_NAME, toolbar=toolbar, menu=list(menu.items()), visits=visits,
-                          cookies=cookies, homepage=homepage, now_us=prtime(world, world.now))
+    firefox.write_profile(
+        mozilla / PROFILE_NAME,
+        toolbar=toolbar,
+        menu=list(menu.items()),
+        visits=visits,
+        cookies=cookies,
+        homepage=homepage,
+        now_us=prtime(world, world.now),
+    )
     firefox.write_profiles_ini(mozilla, PROFILE_NAME)
 
     policies = dest / "etc" / "firefox" / "policies" / "policies.json"

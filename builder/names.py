@@ -29,8 +29,7 @@ def safe_filename(text: str, fallback: str = "file") -> str:
     made safe) when nothing usable is left.
     """
     text = unicodedata.normalize("NFC", text)
-    kept = "".join(ch if (ch.isalnum() or ch in "._+") and unicodedata.category(ch)[0] != "C" else "-"
-                   for ch in text)
+    kept = "".join(ch if (ch.isalnum() or ch in "._+") and unicodedata.category(ch)[0] != "C" else "-" for ch in text)
     name = re.sub(r"-{2,}", "-", kept).strip("-.")
     while len(name.encode()) > MAX_FILENAME_BYTES:
         name = name[:-1].rstrip("-.")

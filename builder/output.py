@@ -104,8 +104,9 @@ def _plan(out: Path, persona_id: str) -> Slot:
         if Path(os.path.normpath(path)).parent != root or path.parent != root:
             raise OutputError(f"{path}: not a direct child of {root}: refusing to write there")
     if slot.final.is_symlink() or (slot.final.exists() and not slot.final.is_dir()):
-        raise OutputError(f"{slot.final}: exists and is not a build folder (a symlink or a file): "
-                          "refusing to replace it")
+        raise OutputError(
+            f"{slot.final}: exists and is not a build folder (a symlink or a file): refusing to replace it"
+        )
     if slot.final.exists() and slot.final.resolve().parent != root:
         raise OutputError(f"{slot.final}: resolves outside {root}: refusing to replace it")
     if not out.exists():

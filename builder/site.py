@@ -109,8 +109,9 @@ def source_key(apps: list[App], apps_dir: Path = APPS_DIR) -> str:
         h.update(name.encode() + b"\0" + (p.read_bytes() if p.exists() else b"<missing>") + b"\0")
     for shared in sorted(apps_dir.glob("_*")):
         if shared.is_dir():
-            hash_tree(shared, h, _SOURCE_SKIP | {"src"} if shared.name == "_site" else _SOURCE_SKIP,
-                      label=f"{shared.name}/")
+            hash_tree(
+                shared, h, _SOURCE_SKIP | {"src"} if shared.name == "_site" else _SOURCE_SKIP, label=f"{shared.name}/"
+            )
             if shared.name == "_site":
                 for kept in ("middleware.ts",):
                     p = shared / "src" / kept
@@ -233,8 +234,12 @@ def default_work_dir() -> Path:
     return Path(os.environ.get("PERSONA_CACHE", REPO / ".cache")) / "appbuild"
 
 
-def build_site(apps: list[App] | None = None, work_dir: Path | None = None, progress: Progress = lambda s: None,
-               apps_dir: Path = APPS_DIR) -> SiteBuild:
+def build_site(
+    apps: list[App] | None = None,
+    work_dir: Path | None = None,
+    progress: Progress = lambda s: None,
+    apps_dir: Path = APPS_DIR,
+) -> SiteBuild:
     """Build the site serving ``apps`` (default: every app) unless ``work_dir`` holds a build of the same sources.
 
     Steps: copy ``apps/`` to ``work_dir/src/apps``, ``npm ci`` there (skipped while the lock
@@ -284,8 +289,9 @@ def _work_lock(work_dir: Path, on_wait: Callable[[], None]) -> Iterator[None]:
         os.close(fd)  # releases the flock
 
 
-def _build_locked(apps: list[App], work_dir: Path, key: str, dest: Path, progress: Progress,
-                  apps_dir: Path) -> SiteBuild:
+def _build_locked(
+    apps: list[App], work_dir: Path, key: str, dest: Path, progress: Progress, apps_dir: Path
+) -> SiteBuild:
     src = sync_sources(Path(apps_dir), work_dir / "src" / "apps")
     npm_install(src, work_dir, progress)
     site = assemble(src, apps)
@@ -300,13 +306,15 @@ def _build_locked(apps: list[App], work_dir: Path, key: str, dest: Path, progres
     tmp.rename(dest)
     # Keep the newest few builds: a server started from an older one (another app selection) keeps working.
     builds = sorted((p for p in work_dir.glob("site-*") if p != dest), key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in builds[KEEP_BUILDS - 1:]:
+    for old in builds[KEEP_BUILDS - 1 :]:
         shutil.rmtree(old, ignore_errors=True)
     progress(f"site: {len(apps)} app(s) built into {dest}")
     return SiteBuild(dest, tuple(apps), key)
 
 
-def serve(build: SiteBuild, data_dir: Path, port: int, log=subprocess.DEVNULL, now: str | None = None) -> subprocess.Popen:
+def serve(
+    build: SiteBuild, data_dir: Path, port: int, log=subprocess.DEVNULL, now: str | None = None
+) -> subprocess.Popen:
     """Start the built site on ``127.0.0.1:port`` over app databases in ``data_dir/<app>/<file>``.
 
     Returns the running process (the caller stops it). Requests pick their app by ``Host``
@@ -314,13 +322,20 @@ def serve(build: SiteBuild, data_dir: Path, port: int, log=subprocess.DEVNULL, n
     starts the apps' clock there instead of the host's wall clock (``PERSONA_NOW``, see
     ``@persona/platform/clock``); it runs on in real time from the server's start.
     """
-    env = dict(os.environ, PORT=str(port), HOSTNAME="127.0.0.1", PERSONA_DATA_DIR=str(Path(data_dir).resolve()),
-               NODE_ENV="production", NEXT_TELEMETRY_DISABLED="1")
+    env = dict(
+        os.environ,
+        PORT=str(port),
+        HOSTNAME="127.0.0.1",
+        PERSONA_DATA_DIR=str(Path(data_dir).resolve()),
+        NODE_ENV="production",
+        NEXT_TELEMETRY_DISABLED="1",
+    )
     env.pop("PERSONA_NOW", None)
     if now:
         env["PERSONA_NOW"] = str(now)[:19]
-    return subprocess.Popen(["node", build.server.name], cwd=build.server.parent, env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
+    return subprocess.Popen(
+        ["node", build.server.name], cwd=build.server.parent, env=env, stdout=log, stderr=subprocess.STDOUT
+    )
 
 
 def _interrupt(signum, _frame) -> None:
@@ -340,8 +355,11 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--port", type=int, default=SITE_PORT)
     s.add_argument("--apps")
     s.add_argument("--work", type=Path)
-    s.add_argument("--now", help="start the apps' clock at this local time (YYYY-MM-DDTHH:MM:SS, e.g. the world's now) "
-                                 "instead of the host's wall clock")
+    s.add_argument(
+        "--now",
+        help="start the apps' clock at this local time (YYYY-MM-DDTHH:MM:SS, e.g. the world's now) "
+        "instead of the host's wall clock",
+    )
     args = ap.parse_args(argv)
     if getattr(args, "now", None):
         try:
@@ -364,8 +382,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "build":
         print(build.server)
         return 0
-    print(f"serving {', '.join(a.name for a in apps)} on http://127.0.0.1:{args.port}/ "
-          f"(Host: {apps[0].domain} or {apps[0].name}.localhost:{args.port})", file=sys.stderr)
+    print(
+        f"serving {', '.join(a.name for a in apps)} on http://127.0.0.1:{args.port}/ "
+        f"(Host: {apps[0].domain} or {apps[0].name}.localhost:{args.port})",
+        file=sys.stderr,
+    )
     proc = serve(build, args.data, args.port, log=None, now=args.now)
     # SIGTERM (systemd, kill, a harness) stops the server as Ctrl-C does, instead of orphaning it.
     signal.signal(signal.SIGTERM, _interrupt)

@@ -127,15 +127,30 @@ def run_e2e(name: str, facts: dict, served: Served, tmp: Path, timeout: int = 90
     facts_file = tmp / f"{name}-facts.json"
     # "apps": what this site serves, so a test of a cross-app workflow knows whether the other side is there.
     served_apps = [x.name for x in (served.build or site()).apps]
-    facts_file.write_text(json.dumps({"base_url": f"http://{a.domain}", "apps": served_apps, **facts}, indent=2,
-                                     default=str))
-    env = dict(os.environ, APP_FACTS=str(facts_file), SITE_PORT=str(served.port), CHROMIUM_PATH=CHROMIUM,
-               APP_ARTIFACTS=str(Path(os.environ.get("APP_ARTIFACTS_DIR", tmp)) / f"{name}-screens"))
-    run = subprocess.run(["node", "--test", "--test-concurrency=1", "--test-reporter=spec", *files], cwd=web,
-                         env=env, capture_output=True, text=True, timeout=timeout)
+    facts_file.write_text(
+        json.dumps({"base_url": f"http://{a.domain}", "apps": served_apps, **facts}, indent=2, default=str)
+    )
+    env = dict(
+        os.environ,
+        APP_FACTS=str(facts_file),
+        SITE_PORT=str(served.port),
+        CHROMIUM_PATH=CHROMIUM,
+        APP_ARTIFACTS=str(Path(os.environ.get("APP_ARTIFACTS_DIR", tmp)) / f"{name}-screens"),
+    )
+    run = subprocess.run(
+        ["node", "--test", "--test-concurrency=1", "--test-reporter=spec", *files],
+        cwd=web,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     if run.returncode != 0:
-        pytest.fail(f"{name} e2e failed:\n{run.stdout[-8000:]}\n{run.stderr[-3000:]}\n"
-                    f"site log:\n{served.log.read_text()[-2000:]}", pytrace=False)
+        pytest.fail(
+            f"{name} e2e failed:\n{run.stdout[-8000:]}\n{run.stderr[-3000:]}\n"
+            f"site log:\n{served.log.read_text()[-2000:]}",
+            pytrace=False,
+        )
     return run.stdout
 
 
@@ -144,8 +159,12 @@ def post_form(served: Served, host: str, path: str, fields: list[tuple[str, str]
     followed: ``(status, Location or "")``. What reference solutions use to act through the apps' routes."""
     conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=60)
     try:
-        conn.request("POST", path, body=urllib.parse.urlencode(fields),
-                     headers={"Host": host, "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+        conn.request(
+            "POST",
+            path,
+            body=urllib.parse.urlencode(fields),
+            headers={"Host": host, "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie},
+        )
         res = conn.getresponse()
         res.read()
         return res.status, res.getheader("Location") or ""

@@ -30,9 +30,19 @@ class Answer:
         return json.loads(self.body)
 
 
-def send(port: int, host: str, path: str, *, form: list[tuple[str, str]] | dict | None = None, body: bytes | None = None,
-         json_body=None, cookie: str = "", headers: dict[str, str] | None = None, method: str = "POST",
-         timeout: float = 120) -> Answer:
+def send(
+    port: int,
+    host: str,
+    path: str,
+    *,
+    form: list[tuple[str, str]] | dict | None = None,
+    body: bytes | None = None,
+    json_body=None,
+    cookie: str = "",
+    headers: dict[str, str] | None = None,
+    method: str = "POST",
+    timeout: float = 120,
+) -> Answer:
     """One request to the site on ``127.0.0.1:port`` for ``host``: a urlencoded ``form``, a ``json_body`` or raw
     ``body`` bytes (with your own Content-Type in ``headers``). Redirects are not followed."""
     hdrs = {"Host": host}

@@ -26,42 +26,151 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 REPO = Path(__file__).resolve().parent.parent
-SHIPPED = {p.stem: json.loads(p.read_text()) for p in sorted((REPO / "personas").glob("*.json"))
-           if p.name != "persona.schema.json"}
+SHIPPED = {
+    p.stem: json.loads(p.read_text())
+    for p in sorted((REPO / "personas").glob("*.json"))
+    if p.name != "persona.schema.json"
+}
 MINIMAL = {"identity": {"name": "Ada Quill"}}
 # Several times the default persona's --until layer time (about 25 s on 2 cores with twelve apps; more while
 # other work shares the cores).
 TIME_LIMIT_S = 150
 
-_TEXT = st.sampled_from([
-    "", " ", "\t", "O'Brien", 'Quote " and \\ backslash', "<img src='/etc/hostname'/>",
-    "<img src='http://127.0.0.1:9/x'/>", "<b>bold</b> & <font size=40>", "<", "&amp;", "a/b", "../../etc/passwd",
-    "..", ".", "-rf", "Nguyễn Thị Minh Khai", "Zażółć Gęślą", "דנה כהן", "ليلى حداد", "Иван Петров", "王小明",
-    "Zoë 👩‍🚀", "e\u0301\u0301\u0301", "line\nbreak", "x\r\nBcc: victim@evil.test", "nul\x00byte", "\u202eevil",
-    "\ud800", "Root Beer", "root", "nobody", "A" * 81, "B" * 5000, "mañana, São Paulo", "'; DROP TABLE accounts;--",
-])
-# Text a real spec may hold that stresses escaping, fonts, paths and SQL quoting: all valid one-line text.
-_VALID_TEXT = st.sampled_from([
-    "O'Brien", 'Quote " and \\ backslash', "<img src='/etc/hostname'/>", "<img src='http://127.0.0.1:9/x'/>",
-    "<b>bold</b> & <font size=40>", "< & >", "a/b", "../../etc/passwd", "Nguyễn Thị Minh Khai", "Zażółć Gęślą",
-    "דנה כהן", "ليلى حداد", "Иван Петров", "王小明", "Zoë 👩‍🚀", "e\u0301\u0301 acute", "\u202eevil", "Root Beer",
-    "mañana, São Paulo", "'; DROP TABLE accounts;--", "%_?*", "C" * 60, "W " * 30,
-])
-_NUMBER = st.one_of(
-    st.sampled_from([0, -1, 1, 2, 31, 32, 100, 10**6, 10**15, 2**63, -(2**63), 0.5, 1e-9, 1e300, 12.345,
-                     "abc", "1e5", "Infinity", "NaN", True, None]),
-    st.integers(-10**6, 10**6),
+_TEXT = st.sampled_from(
+    [
+        "",
+        " ",
+        "\t",
+        "O'Brien",
+        'Quote " and \\ backslash',
+        "<img src='/etc/hostname'/>",
+        "<img src='http://127.0.0.1:9/x'/>",
+        "<b>bold</b> & <font size=40>",
+        "<",
+        "&amp;",
+        "a/b",
+        "../../etc/passwd",
+        "..",
+        ".",
+        "-rf",
+        "Nguyễn Thị Minh Khai",
+        "Zażółć Gęślą",
+        "דנה כהן",
+        "ليلى حداد",
+        "Иван Петров",
+        "王小明",
+        "Zoë 👩‍🚀",
+        "e\u0301\u0301\u0301",
+        "line\nbreak",
+        "x\r\nBcc: victim@evil.test",
+        "nul\x00byte",
+        "\u202eevil",
+        "\ud800",
+        "Root Beer",
+        "root",
+        "nobody",
+        "A" * 81,
+        "B" * 5000,
+        "mañana, São Paulo",
+        "'; DROP TABLE accounts;--",
+    ]
 )
-_DATE = st.sampled_from([
-    "2028-02-29", "2024-02-29", "0001-01-01", "1900-01-01", "1899-12-31", "9999-12-31", "2026-11-16", "2026-13-01",
-    "2026-02-30", "1991-04-23", "2030-01-01", "1999-12-31", "2099-12-31", "2100-01-01", "yesterday", "",
-])
-_SPECIAL = st.sampled_from([
-    ("timezone", "Mars/Olympus"), ("timezone", "Etc/GMT+5"), ("timezone", "../../../etc/passwd"),
-    ("timezone", "UTC"), ("timezone", "Asia/Kathmandu"), ("locale", "fr_FR"), ("seed", "__BIGNUM__"),
-    ("seed", -5), ("as_of", "2028-02-29"), ("as_of", "2001-03-01"), ("as_of", "2020-06-15"),
-    ("history_months", 36), ("horizon_days", 180), ("history_months", 0), ("id", ""), ("id", ".."),
-])
+# Text a real spec may hold that stresses escaping, fonts, paths and SQL quoting: all valid one-line text.
+_VALID_TEXT = st.sampled_from(
+    [
+        "O'Brien",
+        'Quote " and \\ backslash',
+        "<img src='/etc/hostname'/>",
+        "<img src='http://127.0.0.1:9/x'/>",
+        "<b>bold</b> & <font size=40>",
+        "< & >",
+        "a/b",
+        "../../etc/passwd",
+        "Nguyễn Thị Minh Khai",
+        "Zażółć Gęślą",
+        "דנה כהן",
+        "ليلى حداد",
+        "Иван Петров",
+        "王小明",
+        "Zoë 👩‍🚀",
+        "e\u0301\u0301 acute",
+        "\u202eevil",
+        "Root Beer",
+        "mañana, São Paulo",
+        "'; DROP TABLE accounts;--",
+        "%_?*",
+        "C" * 60,
+        "W " * 30,
+    ]
+)
+_NUMBER = st.one_of(
+    st.sampled_from(
+        [
+            0,
+            -1,
+            1,
+            2,
+            31,
+            32,
+            100,
+            10**6,
+            10**15,
+            2**63,
+            -(2**63),
+            0.5,
+            1e-9,
+            1e300,
+            12.345,
+            "abc",
+            "1e5",
+            "Infinity",
+            "NaN",
+            True,
+            None,
+        ]
+    ),
+    st.integers(-(10**6), 10**6),
+)
+_DATE = st.sampled_from(
+    [
+        "2028-02-29",
+        "2024-02-29",
+        "0001-01-01",
+        "1900-01-01",
+        "1899-12-31",
+        "9999-12-31",
+        "2026-11-16",
+        "2026-13-01",
+        "2026-02-30",
+        "1991-04-23",
+        "2030-01-01",
+        "1999-12-31",
+        "2099-12-31",
+        "2100-01-01",
+        "yesterday",
+        "",
+    ]
+)
+_SPECIAL = st.sampled_from(
+    [
+        ("timezone", "Mars/Olympus"),
+        ("timezone", "Etc/GMT+5"),
+        ("timezone", "../../../etc/passwd"),
+        ("timezone", "UTC"),
+        ("timezone", "Asia/Kathmandu"),
+        ("locale", "fr_FR"),
+        ("seed", "__BIGNUM__"),
+        ("seed", -5),
+        ("as_of", "2028-02-29"),
+        ("as_of", "2001-03-01"),
+        ("as_of", "2020-06-15"),
+        ("history_months", 36),
+        ("horizon_days", 180),
+        ("history_months", 0),
+        ("id", ""),
+        ("id", ".."),
+    ]
+)
 
 
 def _paths(node, prefix=()):
@@ -158,8 +267,11 @@ def _on_alarm(_signum, _frame) -> None:
 
 
 def _snapshot(root: Path) -> dict[str, str]:
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
-            for p in sorted(root.rglob("*")) if not p.is_symlink()}
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
+        for p in sorted(root.rglob("*"))
+        if not p.is_symlink()
+    }
 
 
 def attempt(spec: bytes, root: Path, until: str = "layer") -> Outcome:
@@ -194,8 +306,11 @@ def attempt(spec: bytes, root: Path, until: str = "layer") -> Outcome:
 
     def ours(rel: str) -> bool:
         parts = rel.split("/")
-        return len(parts) >= 2 and parts[0] == "out" and (
-            parts[1] in built_ids or re.fullmatch(r"\.[a-z0-9][a-z0-9-]*\.lock", parts[1]) is not None)
+        return (
+            len(parts) >= 2
+            and parts[0] == "out"
+            and (parts[1] in built_ids or re.fullmatch(r"\.[a-z0-9][a-z0-9-]*\.lock", parts[1]) is not None)
+        )
 
     outside = sorted(rel for rel in set(before) | set(after) if before.get(rel) != after.get(rel) and not ours(rel))
     if hung:

@@ -106,7 +106,9 @@ def test_served_on_its_own_host(app, world, served):
             assert status == 404, f"{app.domain}/{other.name}/login reached another app's segment ({status})"
     status, _, body = _get(served.port, app.domain, "/no/such/page/here", cookie)
     titles = re.findall(r"<title>([^<]*)</title>", body)
-    assert status == 404 and titles and app.title in titles[0], f"a deep unknown path is not the app's own 404: {titles}"
+    assert status == 404 and titles and app.title in titles[0], (
+        f"a deep unknown path is not the app's own 404: {titles}"
+    )
     status, _, _ = _get(served.port, "unknown.test", "/")
     assert status == 404
     # The readiness path the guest's health check asks, answered for this host without a page render.
@@ -118,17 +120,28 @@ def test_served_on_its_own_host(app, world, served):
 @pytest.mark.parametrize("app", APPS, ids=IDS)
 def test_internal_routes_refuse_outside_callers(app, served):
     internal = app.dir / "web" / "app" / "api" / "internal"
-    routes = sorted(p.parent.relative_to(app.dir / "web" / "app") for p in internal.rglob("route.ts")) if internal.is_dir() else []
+    routes = (
+        sorted(p.parent.relative_to(app.dir / "web" / "app") for p in internal.rglob("route.ts"))
+        if internal.is_dir()
+        else []
+    )
     for route in routes:
         status, _, _ = _get(served.port, app.domain, f"/{route.as_posix()}", method="POST")
         assert status == 403, f"{app.name} /{route}: {status}"
 
 
-@pytest.mark.parametrize("app", [a for a in APPS if not (REPO / "tests" / f"test_{a.name}_web.py").exists()],
-                         ids=[a.name for a in APPS if not (REPO / "tests" / f"test_{a.name}_web.py").exists()])
+@pytest.mark.parametrize(
+    "app",
+    [a for a in APPS if not (REPO / "tests" / f"test_{a.name}_web.py").exists()],
+    ids=[a.name for a in APPS if not (REPO / "tests" / f"test_{a.name}_web.py").exists()],
+)
 def test_e2e_of_apps_without_their_own_test(app, world, default_layer, tmp_path):
-    facts = {"title": app.title, "cookie": app.session_cookie, "full_name": world.persona.identity.name,
-             "credentials": app.module("seed").credentials(world)}
+    facts = {
+        "title": app.title,
+        "cookie": app.session_cookie,
+        "full_name": world.persona.identity.name,
+        "credentials": app.module("seed").credentials(world),
+    }
     with Served(default_layer, tmp_path) as s:
         run_e2e(app.name, facts, s, tmp_path)
 
@@ -144,9 +157,25 @@ def test_boot_warmup_loads_every_start_page_signed_in_and_changes_no_database(se
     dbs = sorted(served.data.rglob("*.sqlite"))
     before = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in dbs}
     out = tmp_path / "warm.json"
-    r = subprocess.run([sys.executable, str(warm), "--guest-json", str(guest_json), "--nginx",
-                        f"127.0.0.1:{served.port}", "--out", str(out), "--timeout", "120", "--after-control", "0"],
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [
+            sys.executable,
+            str(warm),
+            "--guest-json",
+            str(guest_json),
+            "--nginx",
+            f"127.0.0.1:{served.port}",
+            "--out",
+            str(out),
+            "--timeout",
+            "120",
+            "--after-control",
+            "0",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stderr
     result = json.loads(out.read_text())
     assert {n: a["status"] for n, a in result["apps"].items()} == {a.name: 200 for a in APPS}, r.stdout + r.stderr

@@ -80,15 +80,28 @@ def test_sign_in_next_never_leaves_the_app(app, world, served):
     creds = app.module("seed").credentials(world)
     # A refused sign-in keeps next only when it is same-origin, and the login form refills from it. (First: the
     # successful sign-ins below forget this failure, so the sign-in limit test starts from none.)
-    a = send(served.port, app.domain, "/api/session", form={"username": creds["username"], "password": "wrong", "next": "/\t/evil.example"})
+    a = send(
+        served.port,
+        app.domain,
+        "/api/session",
+        form={"username": creds["username"], "password": "wrong", "next": "/\t/evil.example"},
+    )
     assert a.status == 303 and same_origin(a.location), (app.name, a.location)
     for target in FOREIGN_TARGETS:
-        a = send(served.port, app.domain, "/api/session", form={"username": creds["username"], "password": creds["password"],
-                                                                "next": target})
+        a = send(
+            served.port,
+            app.domain,
+            "/api/session",
+            form={"username": creds["username"], "password": creds["password"], "next": target},
+        )
         assert a.status == 303 and same_origin(a.location), (app.name, repr(target), a.status, a.location)
     # A same-origin next is kept, query and all.
-    a = send(served.port, app.domain, "/api/session", form={"username": creds["username"], "password": creds["password"],
-                                                            "next": "/somewhere?x=1"})
+    a = send(
+        served.port,
+        app.domain,
+        "/api/session",
+        form={"username": creds["username"], "password": creds["password"], "next": "/somewhere?x=1"},
+    )
     assert a.status == 303 and a.location == "/somewhere?x=1", (app.name, a.location)
 
 
@@ -115,7 +128,9 @@ def routes_of(app) -> list[Route]:
     for f in sorted(root.rglob("route.ts")):
         parts = [p for p in f.parent.relative_to(root).parts if not (p.startswith("(") and p.endswith(")"))]
         src = f.read_text()
-        methods = tuple(sorted(set(re.findall(r"export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b", src))))
+        methods = tuple(
+            sorted(set(re.findall(r"export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b", src)))
+        )
         if methods:
             out.append(Route(app.name, "/" + "/".join(parts), methods))
     return out
@@ -133,22 +148,68 @@ def field_names(app) -> list[str]:
         if "node_modules" in f.parts or "e2e" in f.parts:
             continue
         src = f.read_text()
-        names |= set(re.findall(r'(?:field|textOf|numberField|form\.get|body\.get|fd\.get)\(\s*(?:\w+\s*,\s*)?"([A-Za-z_][A-Za-z0-9_]{0,40})"', src))
+        names |= set(
+            re.findall(
+                r'(?:field|textOf|numberField|form\.get|body\.get|fd\.get)\(\s*(?:\w+\s*,\s*)?"([A-Za-z_][A-Za-z0-9_]{0,40})"',
+                src,
+            )
+        )
         names |= set(re.findall(r"\bbody\.([a-z_][a-z0-9_]{1,40})\b", src))
     return sorted(names)
 
 
 FIELDS = {a.name: field_names(a) for a in APPS}
 
-HOSTILE = st.sampled_from([
-    "", " ", "0", "-1", "1 OR 1=1", "1; DROP TABLE users", "1.5", "1e309", "NaN", "Infinity", "-0", "9" * 40,
-    "99999999999999999999", "0x10", "１２", "<script>alert(1)</script>", "../../etc/passwd", "\x00", "a\r\nb",
-    "\t", "\u202e", "😀", "9999-12-31", "2026-02-30", "0000-00-00", "1970-01-01", "2026-13-01T25:61", "true",
-    "null", "[]", "{}", "-999999999", "0.001", "1,000,000.99", "$-5", *FOREIGN_TARGETS,
-]) | st.text(max_size=40) | st.integers(-10**20, 10**20).map(str) | st.just("x" * 300_000)
+HOSTILE = (
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "0",
+            "-1",
+            "1 OR 1=1",
+            "1; DROP TABLE users",
+            "1.5",
+            "1e309",
+            "NaN",
+            "Infinity",
+            "-0",
+            "9" * 40,
+            "99999999999999999999",
+            "0x10",
+            "１２",
+            "<script>alert(1)</script>",
+            "../../etc/passwd",
+            "\x00",
+            "a\r\nb",
+            "\t",
+            "\u202e",
+            "😀",
+            "9999-12-31",
+            "2026-02-30",
+            "0000-00-00",
+            "1970-01-01",
+            "2026-13-01T25:61",
+            "true",
+            "null",
+            "[]",
+            "{}",
+            "-999999999",
+            "0.001",
+            "1,000,000.99",
+            "$-5",
+            *FOREIGN_TARGETS,
+        ]
+    )
+    | st.text(max_size=40)
+    | st.integers(-(10**20), 10**20).map(str)
+    | st.just("x" * 300_000)
+)
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=False) | HOSTILE,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=6)
+    st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.floats(allow_nan=False) | HOSTILE,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=6,
+)
 
 
 @st.composite
@@ -159,7 +220,11 @@ def bad_request(draw, app_name: str):
     method = draw(st.sampled_from(route.methods))
     path = route.pattern
     for p in route.params:
-        value = draw(st.sampled_from(["1", "0", "-1", "abc", "1%20OR%201=1", "99999999999", "%2e%2e", "x" * 300, "%00", "A1B2C3"]))
+        value = draw(
+            st.sampled_from(
+                ["1", "0", "-1", "abc", "1%20OR%201=1", "99999999999", "%2e%2e", "x" * 300, "%00", "A1B2C3"]
+            )
+        )
         path = path.replace(f"[{p}]", value, 1)
     if draw(st.booleans()):
         # Node refuses request heads over 16 KB itself (431): keep the query under that.
@@ -167,7 +232,9 @@ def bad_request(draw, app_name: str):
     headers: dict[str, str] = {}
     body = b""
     if method != "GET":
-        kind = draw(st.sampled_from(["form", "form", "form", "json", "json-wrong", "malformed", "empty", "bytes", "multipart"]))
+        kind = draw(
+            st.sampled_from(["form", "form", "form", "json", "json-wrong", "malformed", "empty", "bytes", "multipart"])
+        )
         if kind == "form":
             names = draw(st.lists(st.sampled_from(FIELDS[app_name]), min_size=1, max_size=6, unique=True))
             body = urllib.parse.urlencode([(n, draw(HOSTILE)) for n in names]).encode()
@@ -177,19 +244,28 @@ def bad_request(draw, app_name: str):
             body = json.dumps({n: draw(JSON_VALUES) for n in names}).encode()
             headers["Content-Type"] = "application/json"
         elif kind == "json-wrong":
-            body = json.dumps(draw(st.lists(JSON_VALUES, max_size=3) | st.integers() | st.text(max_size=20) | st.none())).encode()
+            body = json.dumps(
+                draw(st.lists(JSON_VALUES, max_size=3) | st.integers() | st.text(max_size=20) | st.none())
+            ).encode()
             headers["Content-Type"] = "application/json"
         elif kind == "malformed":
             body = draw(st.sampled_from([b"{", b'{"a":', b"[1,", b"\xff\xfe\x00", b'{"amount": 1e99999}', b"not json"]))
-            headers["Content-Type"] = draw(st.sampled_from(["application/json", "application/x-www-form-urlencoded",
-                                                            "multipart/form-data; boundary=x"]))
+            headers["Content-Type"] = draw(
+                st.sampled_from(
+                    ["application/json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]
+                )
+            )
         elif kind == "empty":
-            headers["Content-Type"] = draw(st.sampled_from(["application/json", "application/x-www-form-urlencoded", "text/plain"]))
+            headers["Content-Type"] = draw(
+                st.sampled_from(["application/json", "application/x-www-form-urlencoded", "text/plain"])
+            )
         elif kind == "bytes":
             body = draw(st.binary(max_size=200))
-            headers["Content-Type"] = draw(st.sampled_from(["application/octet-stream", "text/plain", "application/json"]))
+            headers["Content-Type"] = draw(
+                st.sampled_from(["application/octet-stream", "text/plain", "application/json"])
+            )
         else:
-            body = b"--x\r\nContent-Disposition: form-data; name=\"amount\"\r\n\r\n1 OR 1=1\r\n--x--\r\n"
+            body = b'--x\r\nContent-Disposition: form-data; name="amount"\r\n\r\n1 OR 1=1\r\n--x--\r\n'
             headers["Content-Type"] = draw(st.sampled_from(["multipart/form-data; boundary=x", "multipart/form-data"]))
     return route, method, path, headers, body, draw(st.booleans() | st.just(True))
 
@@ -226,18 +302,31 @@ def test_route_fuzz(app, world, served):
     if not routes:
         pytest.skip("no routes")
     cookie = cookie_of(app, world)
-    tally = TALLY.setdefault(app.name, {"routes": len(routes), "requests": 0, "2xx/3xx": 0, "4xx": 0, "5xx": 0,
-                                        "refused_with_writes": 0})
+    tally = TALLY.setdefault(
+        app.name, {"routes": len(routes), "requests": 0, "2xx/3xx": 0, "4xx": 0, "5xx": 0, "refused_with_writes": 0}
+    )
     problems: list[str] = []
 
-    @settings(max_examples=PER_ROUTE * len(routes), derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=PER_ROUTE * len(routes),
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(bad_request(app.name))
     def one(req):
         route, method, path, headers, body, signed_in = req
         before = db_state(served)
-        a = send(served.port, app.domain, path, body=body or None, cookie=cookie if signed_in else "", headers=headers,
-                 method=method)
+        a = send(
+            served.port,
+            app.domain,
+            path,
+            body=body or None,
+            cookie=cookie if signed_in else "",
+            headers=headers,
+            method=method,
+        )
         tally["requests"] += 1
         what = f"{method} {path[:120]} {headers.get('Content-Type', '')} {body[:120]!r}"
         if a.status >= 500:
@@ -286,7 +375,9 @@ def test_a_crafted_error_banner_shows_nothing(app, world, served):
     cookie = cookie_of(app, world)
     pages = banner_pages(app)
     for page in pages:
-        a = send(served.port, app.domain, page + "?" + urllib.parse.urlencode({"error": bait}), cookie=cookie, method="GET")
+        a = send(
+            served.port, app.domain, page + "?" + urllib.parse.urlencode({"error": bait}), cookie=cookie, method="GET"
+        )
         if a.status != 200:
             continue  # a page that redirects without its context (a checkout with an empty cart) shows no banner
         # What the page shows: its text, without scripts (Next.js copies the URL's query into its script data) and
@@ -313,25 +404,42 @@ def test_sign_in_attempts_are_limited_without_stalling_other_apps(world, served)
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
-    answers = burst(30, lambda i: send(served.port, bank.domain, "/api/session",
-                                       form={"username": creds["username"], "password": f"wrong-{i}"},
-                                       headers={"X-Real-IP": "10.1.2.3"}))
+    answers = burst(
+        30,
+        lambda i: send(
+            served.port,
+            bank.domain,
+            "/api/session",
+            form={"username": creds["username"], "password": f"wrong-{i}"},
+            headers={"X-Real-IP": "10.1.2.3"},
+        ),
+    )
     stop.set()
     watcher.join(30)
     errors = [urllib.parse.parse_qs(urllib.parse.urlsplit(a.location).query).get("error", [""])[0] for a in answers]
     assert all(a.status == 303 for a in answers)
     assert errors.count("invalid") == 5 and errors.count("locked") == 25, errors
     # The right password is refused too while the account is locked (from another client as well) ...
-    a = send(served.port, bank.domain, "/api/session", form={"username": creds["username"], "password": creds["password"]},
-             headers={"X-Real-IP": "10.1.2.4"})
+    a = send(
+        served.port,
+        bank.domain,
+        "/api/session",
+        form={"username": creds["username"], "password": creds["password"]},
+        headers={"X-Real-IP": "10.1.2.4"},
+    )
     assert a.status == 303 and "error=locked" in a.location, a.location
     # ... with a message on the sign-in page.
     page = send(served.port, bank.domain, a.location, method="GET")
     assert "Too many sign-in attempts" in page.body
     # Another account of another app is not affected, and the app answered all along.
     ocreds = other.module("seed").credentials(world)
-    a = send(served.port, other.domain, "/api/session", form={"username": ocreds["username"], "password": ocreds["password"]},
-             headers={"X-Real-IP": "10.1.2.3"})
+    a = send(
+        served.port,
+        other.domain,
+        "/api/session",
+        form={"username": ocreds["username"], "password": ocreds["password"]},
+        headers={"X-Real-IP": "10.1.2.3"},
+    )
     assert a.status == 303 and "error" not in a.location
     assert waits and max(waits) < 2.0, f"another app waited up to {max(waits):.2f} s during the sign-in burst"
 

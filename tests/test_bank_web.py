@@ -33,8 +33,13 @@ def world_facts(world) -> dict:
     accounts = {}
     for spec in p.accounts:
         closing = world.closing_balance_cents(spec.kind)
-        row = {"name": spec.name, "closing_cents": closing, "closing_text": money(closing, cur),
-               "last4": numbers[spec.kind][0][-4:], "lines": len(world.postings(spec.kind))}
+        row = {
+            "name": spec.name,
+            "closing_cents": closing,
+            "closing_text": money(closing, cur),
+            "last4": numbers[spec.kind][0][-4:],
+            "lines": len(world.postings(spec.kind)),
+        }
         if spec.kind == "credit_card":
             limit = int(spec.credit_limit * 100)
             row |= {"owed_text": money(-closing, cur), "available_text": money(limit + closing, cur)}
@@ -62,24 +67,52 @@ def world_facts(world) -> dict:
     c0, s0 = accounts["checking"]["closing_cents"], accounts["savings"]["closing_cents"]
     creds = credentials(world)
     return {
-        "username": creds["username"], "password": creds["password"], "session_token": creds["session_token"],
-        "full_name": p.identity.name, "currency": cur, "as_of": p.as_of.isoformat(),
+        "username": creds["username"],
+        "password": creds["password"],
+        "session_token": creds["session_token"],
+        "full_name": p.identity.name,
+        "currency": cur,
+        "as_of": p.as_of.isoformat(),
         "accounts": accounts,
         "search": {"q": merchant.lower(), "count": search_count},
         "date_filter": {"from": d_from.isoformat(), "to": d_to.isoformat(), "count": len(in_range)},
-        "combined": {"q": combined_q, "from": d_from.isoformat(), "to": d_to.isoformat(),
-                     "count": sum(_matches(pst, combined_q) for pst in in_range)},
-        "statement": {"account": "checking", "period_start": st.start.isoformat(), "period_end": st.end.isoformat(),
-                      "opening": f"{st.opening_cents / 100:.2f}", "credits": f"{st.credits_cents / 100:.2f}",
-                      "debits": f"{st.debits_cents / 100:.2f}", "closing": f"{st.closing_cents / 100:.2f}",
-                      "closing_text": money(st.closing_cents, cur), "lines": len(st.lines)},
-        "transfer": {"amount": "125.00", "amount_text": money(transfer, cur),
-                     "checking_after_text": money(c0 - transfer, cur), "savings_after_text": money(s0 + transfer, cur),
-                     "too_much": f"{(c0 - transfer) / 100 + 1:.2f}"},
-        "bill": {"payee": bill.payee, "amount": f"{bill_cents / 100:.2f}", "amount_text": money(bill_cents, cur),
-                 "checking_after_text": money(c0 - transfer - bill_cents, cur)},
-        "p2p": {"contact": friend.name, "amount": f"{p2p_cents / 100:.2f}", "amount_text": money(p2p_cents, cur),
-                "memo": "concert tickets", "checking_after_text": money(c0 - transfer - bill_cents - p2p_cents, cur)},
+        "combined": {
+            "q": combined_q,
+            "from": d_from.isoformat(),
+            "to": d_to.isoformat(),
+            "count": sum(_matches(pst, combined_q) for pst in in_range),
+        },
+        "statement": {
+            "account": "checking",
+            "period_start": st.start.isoformat(),
+            "period_end": st.end.isoformat(),
+            "opening": f"{st.opening_cents / 100:.2f}",
+            "credits": f"{st.credits_cents / 100:.2f}",
+            "debits": f"{st.debits_cents / 100:.2f}",
+            "closing": f"{st.closing_cents / 100:.2f}",
+            "closing_text": money(st.closing_cents, cur),
+            "lines": len(st.lines),
+        },
+        "transfer": {
+            "amount": "125.00",
+            "amount_text": money(transfer, cur),
+            "checking_after_text": money(c0 - transfer, cur),
+            "savings_after_text": money(s0 + transfer, cur),
+            "too_much": f"{(c0 - transfer) / 100 + 1:.2f}",
+        },
+        "bill": {
+            "payee": bill.payee,
+            "amount": f"{bill_cents / 100:.2f}",
+            "amount_text": money(bill_cents, cur),
+            "checking_after_text": money(c0 - transfer - bill_cents, cur),
+        },
+        "p2p": {
+            "contact": friend.name,
+            "amount": f"{p2p_cents / 100:.2f}",
+            "amount_text": money(p2p_cents, cur),
+            "memo": "concert tickets",
+            "checking_after_text": money(c0 - transfer - bill_cents - p2p_cents, cur),
+        },
     }
 
 
@@ -94,18 +127,24 @@ def _check_ledger(db: Path, world, facts: dict) -> None:
     """The app's writes kept the ledger consistent: balances, running balances, both transfer legs."""
     con = sqlite3.connect(db)
     for acc_id, kind, opening, balance in con.execute(
-            "SELECT id, kind, opening_balance_cents, balance_cents FROM accounts"):
+        "SELECT id, kind, opening_balance_cents, balance_cents FROM accounts"
+    ):
         running = opening
-        for amount, after in con.execute("SELECT amount_cents, balance_after_cents FROM transactions "
-                                         "WHERE account_id = ? ORDER BY posted_at, id", (acc_id,)):
+        for amount, after in con.execute(
+            "SELECT amount_cents, balance_after_cents FROM transactions WHERE account_id = ? ORDER BY posted_at, id",
+            (acc_id,),
+        ):
             running += amount
             assert after == running, (kind, amount, after, running)
         assert balance == running, kind
-    made = con.execute("SELECT a.kind, t.kind, t.amount_cents, t.transfer_id, t.description, t.memo, t.posted_at "
-                       "FROM transactions t JOIN accounts a ON a.id = t.account_id "
-                       "WHERE t.world_ref IS NULL ORDER BY t.id").fetchall()
+    made = con.execute(
+        "SELECT a.kind, t.kind, t.amount_cents, t.transfer_id, t.description, t.memo, t.posted_at "
+        "FROM transactions t JOIN accounts a ON a.id = t.account_id "
+        "WHERE t.world_ref IS NULL ORDER BY t.id"
+    ).fetchall()
     assert [(m[0], m[1], m[2]) for m in made] == [
-        ("checking", "transfer", -12500), ("savings", "transfer", 12500),
+        ("checking", "transfer", -12500),
+        ("savings", "transfer", 12500),
         ("checking", "bill_payment", -round(float(facts["bill"]["amount"]) * 100)),
         ("checking", "p2p_sent", -round(float(facts["p2p"]["amount"]) * 100)),
     ]

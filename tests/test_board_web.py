@@ -32,7 +32,9 @@ def world_facts(world) -> dict:
     cur = next(s for s in b["sprints"] if s["state"] == "current")
     in_sprint = [t for t in b["tickets"] if t["sprint"] == cur["number"]]
     columns = {s: sorted(t["key"] for t in in_sprint if t["status"] == s) for s in STATUSES}
-    mate = next(p["name"] for p in b["people"] if p["name"] != me and any(t["assignee"] == p["name"] for t in in_sprint))
+    mate = next(
+        p["name"] for p in b["people"] if p["name"] != me and any(t["assignee"] == p["name"] for t in in_sprint)
+    )
     label = sorted({label for t in in_sprint for label in t["labels"]})[0]
     movable = [t for t in in_sprint if t["status"] in ("todo", "in_progress")]
     assert len(movable) >= 2, "the current sprint needs two open tickets"
@@ -40,25 +42,45 @@ def world_facts(world) -> dict:
     others = [t for t in in_sprint if t["key"] not in (drag["key"], move["key"])]
     detail = max(b["tickets"], key=lambda t: (len(t["comments"]), len(t["subtasks"]), t["key"]))
     word = next(w for w in drag["title"].split() if len(w) > 5)
-    hits = [t for t in b["tickets"] if word.lower() in t["title"].lower() or word.lower() in t["description"].lower()
-            or t["key"].lower() == word.lower()]
+    hits = [
+        t
+        for t in b["tickets"]
+        if word.lower() in t["title"].lower()
+        or word.lower() in t["description"].lower()
+        or t["key"].lower() == word.lower()
+    ]
     edit = others[0]
     new_assignee = next(n for n in ids if n != edit["assignee"])
     creds = credentials(world)
     return {
-        "session_token": creds["session_token"], "me": me,
+        "session_token": creds["session_token"],
+        "me": me,
         "sprint": {"name": cur["name"], "number": cur["number"], "columns": columns},
-        "filter": {"assignee_id": ids[mate], "assignee_keys": sorted(t["key"] for t in in_sprint if t["assignee"] == mate),
-                   "label": label, "label_keys": sorted(t["key"] for t in in_sprint if label in t["labels"])},
+        "filter": {
+            "assignee_id": ids[mate],
+            "assignee_keys": sorted(t["key"] for t in in_sprint if t["assignee"] == mate),
+            "label": label,
+            "label_keys": sorted(t["key"] for t in in_sprint if label in t["labels"]),
+        },
         "search": {"key": detail["key"], "word": word, "word_count": len(hits)},
-        "detail": {"key": detail["key"], "title": detail["title"], "comments": len(detail["comments"]),
-                   "subtasks": len(detail["subtasks"]), "history": [h["field"] for h in detail["history"]]},
+        "detail": {
+            "key": detail["key"],
+            "title": detail["title"],
+            "comments": len(detail["comments"]),
+            "subtasks": len(detail["subtasks"]),
+            "history": [h["field"] for h in detail["history"]],
+        },
         "drag": {"key": drag["key"], "from": drag["status"], "to": STATUSES[STATUSES.index(drag["status"]) + 1]},
         "move": {"key": move["key"], "to": "in_review" if move["status"] != "in_review" else "done"},
         "comment": {"key": edit["key"], "body": COMMENT},
-        "edit": {"key": edit["key"], "assignee_id": ids[new_assignee], "assignee": new_assignee,
-                 "priority": "urgent" if edit["priority"] != "urgent" else "low", "labels": "handoff, needs-input",
-                 "points": 13},
+        "edit": {
+            "key": edit["key"],
+            "assignee_id": ids[new_assignee],
+            "assignee": new_assignee,
+            "priority": "urgent" if edit["priority"] != "urgent" else "low",
+            "labels": "handoff, needs-input",
+            "points": 13,
+        },
         "create": {"title": NEW_TITLE, "key": f"{b['prefix']}-{max(t['number'] for t in b['tickets']) + 1}"},
         "bad": {"key": others[-1]["key"], "status": others[-1]["status"]},
     }
@@ -71,10 +93,14 @@ def test_board_seed_matches_world_and_is_byte_identical(world, tmp_path):
     assert hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(c.read_bytes()).digest()
     b = board(world)
     con = sqlite3.connect(a)
-    rows = con.execute("SELECT t.key, t.title, t.status, t.sprint_id, p.name, t.priority, t.points, t.due FROM tickets t "
-                       "JOIN people p ON p.id = t.assignee_id ORDER BY t.id").fetchall()
-    assert rows == [(t["key"], t["title"], t["status"], t["sprint"], t["assignee"], t["priority"], t["points"], t["due"])
-                    for t in b["tickets"]]
+    rows = con.execute(
+        "SELECT t.key, t.title, t.status, t.sprint_id, p.name, t.priority, t.points, t.due FROM tickets t "
+        "JOIN people p ON p.id = t.assignee_id ORDER BY t.id"
+    ).fetchall()
+    assert rows == [
+        (t["key"], t["title"], t["status"], t["sprint"], t["assignee"], t["priority"], t["points"], t["due"])
+        for t in b["tickets"]
+    ]
     assert con.execute("SELECT count(*) FROM comments").fetchone()[0] == sum(len(t["comments"]) for t in b["tickets"])
     assert con.execute("SELECT count(*) FROM activity").fetchone()[0] == sum(len(t["history"]) for t in b["tickets"])
     assert con.execute("SELECT count(*) FROM sprints").fetchone()[0] == len(b["sprints"])
@@ -113,19 +139,32 @@ def _check_state(served: Served, facts: dict) -> None:
     assert status(facts["drag"]["key"]) == facts["drag"]["to"]
     assert status(facts["move"]["key"]) == facts["move"]["to"]
     assert status(facts["bad"]["key"]) == facts["bad"]["status"]
-    moves = con.execute("SELECT t.key, a.old, a.new FROM activity a JOIN tickets t ON t.id = a.ticket_id "
-                        "WHERE a.world_ref IS NULL AND a.field = 'status' ORDER BY a.id").fetchall()
-    assert moves == [(facts["drag"]["key"], facts["drag"]["from"], facts["drag"]["to"]),
-                     (facts["move"]["key"], moves[1][1], facts["move"]["to"])]
-    body = con.execute("SELECT c.body FROM comments c JOIN tickets t ON t.id = c.ticket_id "
-                       "WHERE c.world_ref IS NULL AND t.key = ?", (facts["comment"]["key"],)).fetchall()
+    moves = con.execute(
+        "SELECT t.key, a.old, a.new FROM activity a JOIN tickets t ON t.id = a.ticket_id "
+        "WHERE a.world_ref IS NULL AND a.field = 'status' ORDER BY a.id"
+    ).fetchall()
+    assert moves == [
+        (facts["drag"]["key"], facts["drag"]["from"], facts["drag"]["to"]),
+        (facts["move"]["key"], moves[1][1], facts["move"]["to"]),
+    ]
+    body = con.execute(
+        "SELECT c.body FROM comments c JOIN tickets t ON t.id = c.ticket_id WHERE c.world_ref IS NULL AND t.key = ?",
+        (facts["comment"]["key"],),
+    ).fetchall()
     assert body == [(COMMENT,)]
     e = facts["edit"]
-    row = con.execute("SELECT p.name, t.priority, t.points FROM tickets t JOIN people p ON p.id = t.assignee_id "
-                      "WHERE t.key = ?", (e["key"],)).fetchone()
+    row = con.execute(
+        "SELECT p.name, t.priority, t.points FROM tickets t JOIN people p ON p.id = t.assignee_id WHERE t.key = ?",
+        (e["key"],),
+    ).fetchone()
     assert row == (e["assignee"], e["priority"], 13)
-    labels = [r[0] for r in con.execute("SELECT label FROM ticket_labels l JOIN tickets t ON t.id = l.ticket_id "
-                                        "WHERE t.key = ? ORDER BY label", (e["key"],))]
+    labels = [
+        r[0]
+        for r in con.execute(
+            "SELECT label FROM ticket_labels l JOIN tickets t ON t.id = l.ticket_id WHERE t.key = ? ORDER BY label",
+            (e["key"],),
+        )
+    ]
     assert labels == ["handoff", "needs-input"]
     new = con.execute("SELECT key, status, sprint_id, world_ref FROM tickets WHERE title = ?", (NEW_TITLE,)).fetchall()
     assert new == [(facts["create"]["key"], "todo", facts["sprint"]["number"], None)]

@@ -23,8 +23,13 @@ from .app_e2e import Served, app
 
 def _booking_mails(world):
     """Booking confirmations with their calendar (a schedule change's revised itinerary is not one)."""
-    return [e for e in world.of_kind("email") if e.status == "done" and e.data.get("series") != "schedule_change"
-            and any("method=PUBLISH" in a.get("content_type", "") for a in e.data.get("attachments", []))]
+    return [
+        e
+        for e in world.of_kind("email")
+        if e.status == "done"
+        and e.data.get("series") != "schedule_change"
+        and any("method=PUBLISH" in a.get("content_type", "") for a in e.data.get("attachments", []))
+    ]
 
 
 def test_every_booking_mail_carries_its_calendar(world):
@@ -48,9 +53,12 @@ def test_every_booking_mail_carries_its_calendar(world):
 
 
 def _post(served: Served, host: str, path: str, form: dict, cookie: str) -> tuple[int, str]:
-    req = urllib.request.Request(f"http://127.0.0.1:{served.port}{path}", data=urllib.parse.urlencode(form).encode(),
-                                 method="POST", headers={"Host": host, "Cookie": cookie,
-                                                         "Content-Type": "application/x-www-form-urlencoded"})
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{served.port}{path}",
+        data=urllib.parse.urlencode(form).encode(),
+        method="POST",
+        headers={"Host": host, "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"},
+    )
 
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *a, **k):
@@ -68,20 +76,30 @@ def test_add_to_daybook_from_the_confirmation(world, default_layer, tmp_path):
 
     mail, cal = app("mail"), app("calendar")
     cookie = f"{mail.session_cookie}={credentials(world)['session_token']}"
-    upcoming = next(b for b in world.of_kind("flight_booking") if b.at <= world.now
-                    and b.data["itinerary"][0]["dep_local"][:19] > world.now.isoformat())
+    upcoming = next(
+        b
+        for b in world.of_kind("flight_booking")
+        if b.at <= world.now and b.data["itinerary"][0]["dep_local"][:19] > world.now.isoformat()
+    )
     pnr = upcoming.data["pnr"]
     legs = [f for f in world.of_kind("flight") if f.data["pnr"] == pnr]
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         with sqlite3.connect(served.database("mail")) as c:
-            att_id, thread = c.execute("SELECT a.id, m.thread_id FROM attachments a JOIN messages m ON m.id = a.message_id"
-                                       " WHERE a.filename = ?", (f"{pnr}.ics",)).fetchone()
+            att_id, thread = c.execute(
+                "SELECT a.id, m.thread_id FROM attachments a JOIN messages m ON m.id = a.message_id"
+                " WHERE a.filename = ?",
+                (f"{pnr}.ics",),
+            ).fetchone()
         caldb = served.database("calendar")
         with sqlite3.connect(caldb) as c:
             before = c.execute("SELECT COUNT(*) FROM events").fetchone()[0]
             marks = ",".join("?" * len(legs))
-            uids = [u for (u,) in c.execute(f"SELECT uid FROM events WHERE ref IN ({marks}) ORDER BY start_utc",
-                                            [leg.id for leg in legs])]
+            uids = [
+                u
+                for (u,) in c.execute(
+                    f"SELECT uid FROM events WHERE ref IN ({marks}) ORDER BY start_utc", [leg.id for leg in legs]
+                )
+            ]
         assert len(uids) == len(legs), "the calendar's flight entries carry ref = the flight event"
         back = f"/t/{thread}"
         status, loc = _post(served, mail.domain, "/api/calendar-add", {"attachment": att_id, "back": back}, cookie)
@@ -97,7 +115,9 @@ def test_add_to_daybook_from_the_confirmation(world, default_layer, tmp_path):
         assert status == 303 and f"Added to Daybook: 1 of {len(legs)} events" in text, text
         with sqlite3.connect(caldb) as c:
             assert c.execute("SELECT COUNT(*) FROM events").fetchone()[0] == before
-            assert c.execute("SELECT COUNT(*) FROM events WHERE uid = ? AND source = 'ics'", (uids[-1],)).fetchone() == (1,)
+            assert c.execute(
+                "SELECT COUNT(*) FROM events WHERE uid = ? AND source = 'ics'", (uids[-1],)
+            ).fetchone() == (1,)
         # Not a calendar file / someone else's id: a clear error, nothing changes.
         status, loc = _post(served, mail.domain, "/api/calendar-add", {"attachment": 99999999, "back": back}, cookie)
         assert status == 303 and "error=" in loc
@@ -120,35 +140,72 @@ def test_app_booking_mails_add_to_daybook(world, default_layer, tmp_path):
     book = next(t for t in air_tasks(world) if t.id.endswith("/book-flight")).expected
     rental = stays_facts(world)["rental"]
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
-        status, loc = _post(served, air.domain, "/api/bookings", {"origin": book["origin"], "destination": book["destination"],
-                                                                  "out": book["option"], "family": "MAIN", "card": "1"},
-                            f"{air.session_cookie}={air_credentials(world)['session_token']}")
+        status, loc = _post(
+            served,
+            air.domain,
+            "/api/bookings",
+            {
+                "origin": book["origin"],
+                "destination": book["destination"],
+                "out": book["option"],
+                "family": "MAIN",
+                "card": "1",
+            },
+            f"{air.session_cookie}={air_credentials(world)['session_token']}",
+        )
         assert status == 303 and "booked=1" in loc, loc
         with sqlite3.connect(served.database("airline")) as c:
-            pnr, dep, arr = c.execute("SELECT b.pnr, s.dep_utc, s.arr_utc FROM bookings b JOIN segments s ON s.booking_id = b.id "
-                                      "WHERE b.world_ref IS NULL ORDER BY s.position").fetchone()
+            pnr, dep, arr = c.execute(
+                "SELECT b.pnr, s.dep_utc, s.arr_utc FROM bookings b JOIN segments s ON s.booking_id = b.id "
+                "WHERE b.world_ref IS NULL ORDER BY s.position"
+            ).fetchone()
         with sqlite3.connect(served.database("stays")) as c:
-            room = c.execute("SELECT r.id FROM rooms r JOIN properties p ON p.id = r.property_id WHERE p.slug = ? ORDER BY r.id",
-                             (rental["slug"],)).fetchone()[0]
-        status, loc = _post(served, stays.domain, "/api/bookings", {"p": rental["slug"], "room": room, "plan": rental["plan"],
-                                                                    "checkin": rental["checkin"], "checkout": rental["checkout"],
-                                                                    "guests": 2, "card": 1, "request": ""},
-                            f"{stays.session_cookie}={stays_credentials(world)['session_token']}")
+            room = c.execute(
+                "SELECT r.id FROM rooms r JOIN properties p ON p.id = r.property_id WHERE p.slug = ? ORDER BY r.id",
+                (rental["slug"],),
+            ).fetchone()[0]
+        status, loc = _post(
+            served,
+            stays.domain,
+            "/api/bookings",
+            {
+                "p": rental["slug"],
+                "room": room,
+                "plan": rental["plan"],
+                "checkin": rental["checkin"],
+                "checkout": rental["checkout"],
+                "guests": 2,
+                "card": 1,
+                "request": "",
+            },
+            f"{stays.session_cookie}={stays_credentials(world)['session_token']}",
+        )
         assert status == 303 and "booked=1" in loc, loc
         conf = loc.split("/trips/")[1].split("?")[0]
         zone = next(c["zone"] for c in inventory(world) for p in c["properties"] if p["slug"] == rental["slug"])
         expected = {
             f"{pnr}.ics": (f"{pnr}-1@meridianair.test", dt.datetime.fromisoformat(dep), dt.datetime.fromisoformat(arr)),
-            f"reservation-{conf}.ics": (f"{conf}@bramblestay.test",
-                                        dt.datetime.combine(dt.date.fromisoformat(rental["checkin"]), dt.time(15), ZoneInfo(zone)),
-                                        dt.datetime.combine(dt.date.fromisoformat(rental["checkout"]), dt.time(11), ZoneInfo(zone))),
+            f"reservation-{conf}.ics": (
+                f"{conf}@bramblestay.test",
+                dt.datetime.combine(dt.date.fromisoformat(rental["checkin"]), dt.time(15), ZoneInfo(zone)),
+                dt.datetime.combine(dt.date.fromisoformat(rental["checkout"]), dt.time(11), ZoneInfo(zone)),
+            ),
         }
         for filename, (uid, start, end) in expected.items():
             with sqlite3.connect(served.database("mail")) as c:
-                att_id, thread = c.execute("SELECT a.id, m.thread_id FROM attachments a JOIN messages m ON m.id = a.message_id "
-                                           "WHERE a.filename = ? AND m.world_ref IS NULL", (filename,)).fetchone()
+                att_id, thread = c.execute(
+                    "SELECT a.id, m.thread_id FROM attachments a JOIN messages m ON m.id = a.message_id "
+                    "WHERE a.filename = ? AND m.world_ref IS NULL",
+                    (filename,),
+                ).fetchone()
             for attempt in range(2):
-                status, loc = _post(served, mail.domain, "/api/calendar-add", {"attachment": att_id, "back": f"/t/{thread}"}, mail_cookie)
+                status, loc = _post(
+                    served,
+                    mail.domain,
+                    "/api/calendar-add",
+                    {"attachment": att_id, "back": f"/t/{thread}"},
+                    mail_cookie,
+                )
                 text = urllib.parse.unquote_plus(loc)
                 assert status == 303 and ("Added to Daybook" if attempt == 0 else "Already") in text, text
             with sqlite3.connect(served.database("calendar")) as c:
@@ -171,20 +228,26 @@ def test_schedule_change_mail_updates_the_flight_in_daybook(world, default_layer
     cookie = f"{mail.session_cookie}={credentials(world)['session_token']}"
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         with sqlite3.connect(served.database("mail")) as c:
-            att_id, thread = c.execute("SELECT a.id, m.thread_id FROM attachments a JOIN messages m ON m.id = a.message_id"
-                                       " WHERE a.filename = ?", (f"{item['pnr']}-changed.ics",)).fetchone()
+            att_id, thread = c.execute(
+                "SELECT a.id, m.thread_id FROM attachments a JOIN messages m ON m.id = a.message_id"
+                " WHERE a.filename = ?",
+                (f"{item['pnr']}-changed.ics",),
+            ).fetchone()
         caldb = served.database("calendar")
         with sqlite3.connect(caldb) as c:
             before = c.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-            uid, start, seq = c.execute("SELECT uid, start_utc, sequence FROM events WHERE ref = ?",
-                                        (item["flight_id"],)).fetchone()
+            uid, start, seq = c.execute(
+                "SELECT uid, start_utc, sequence FROM events WHERE ref = ?", (item["flight_id"],)
+            ).fetchone()
         assert start != new_utc and seq == 0
         for attempt, want in enumerate(("Updated in Daybook: the event", "Already in Daybook")):
-            status, loc = _post(served, mail.domain, "/api/calendar-add", {"attachment": att_id, "back": f"/t/{thread}"},
-                                cookie)
+            status, loc = _post(
+                served, mail.domain, "/api/calendar-add", {"attachment": att_id, "back": f"/t/{thread}"}, cookie
+            )
             assert status == 303 and want in urllib.parse.unquote_plus(loc), (attempt, loc)
         with sqlite3.connect(caldb) as c:
             assert c.execute("SELECT COUNT(*) FROM events").fetchone()[0] == before
-            title, start, seq, edited = c.execute("SELECT title, start_utc, sequence, edited_at FROM events WHERE uid = ?",
-                                                  (uid,)).fetchone()
+            title, start, seq, edited = c.execute(
+                "SELECT title, start_utc, sequence, edited_at FROM events WHERE uid = ?", (uid,)
+            ).fetchone()
         assert (start, seq) == (new_utc, 1) and new_number in title and edited

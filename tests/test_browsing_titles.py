@@ -11,19 +11,79 @@ from builder.world import simulate
 from builder.world.browsing import APP_PAGES, site_kind
 
 # Latin lorem (en_GB's Faker) and odd words frequent in the old Faker en_US lorem titles.
-LOREM = {"lorem", "ipsum", "dolor", "amet", "consectetur", "eius", "repellat", "assumenda", "maiores", "harum",
-         "laboriosam", "doloremque", "voluptas", "voluptatum", "mollitia", "asperiores", "reiciendis", "tenetur",
-         "corrupti", "saepe", "whom", "participant", "however", "clearly", "certainly", "perhaps", "indeed",
-         "reflect", "nation", "western"}
-GERMAN = {"der", "die", "das", "und", "mit", "für", "von", "nach", "im", "in", "am", "zum", "ist", "wie", "was",
-          "ein", "eine", "einen", "gegen", "auf", "zwischen", "aus", "hbf", "rezepte", "wetter", "tage", "liste",
-          "geschichte", "bahnhof", "–"}
+LOREM = {
+    "lorem",
+    "ipsum",
+    "dolor",
+    "amet",
+    "consectetur",
+    "eius",
+    "repellat",
+    "assumenda",
+    "maiores",
+    "harum",
+    "laboriosam",
+    "doloremque",
+    "voluptas",
+    "voluptatum",
+    "mollitia",
+    "asperiores",
+    "reiciendis",
+    "tenetur",
+    "corrupti",
+    "saepe",
+    "whom",
+    "participant",
+    "however",
+    "clearly",
+    "certainly",
+    "perhaps",
+    "indeed",
+    "reflect",
+    "nation",
+    "western",
+}
+GERMAN = {
+    "der",
+    "die",
+    "das",
+    "und",
+    "mit",
+    "für",
+    "von",
+    "nach",
+    "im",
+    "in",
+    "am",
+    "zum",
+    "ist",
+    "wie",
+    "was",
+    "ein",
+    "eine",
+    "einen",
+    "gegen",
+    "auf",
+    "zwischen",
+    "aus",
+    "hbf",
+    "rezepte",
+    "wetter",
+    "tage",
+    "liste",
+    "geschichte",
+    "bahnhof",
+    "–",
+}
 
 
 @cache
 def _german_world():
-    persona = complete(Persona.model_validate({"seed": 4242, "as_of": "2025-11-20", "locale": "de_DE",
-                                               "identity": {"name": "Lena Hoffmann"}}))
+    persona = complete(
+        Persona.model_validate(
+            {"seed": 4242, "as_of": "2025-11-20", "locale": "de_DE", "identity": {"name": "Lena Hoffmann"}}
+        )
+    )
     return persona, simulate(persona)
 
 
@@ -80,8 +140,11 @@ def test_british_titles_use_british_forms(any_world):
 
 def test_url_shapes_per_site(any_world):
     _, world = any_world
-    visits = [e.data for e in world.events if e.kind == "web_visit" and e.data["transition"] == "link"
-              and not e.data.get("search_result")]  # a search result has its own site's shape (test_planted)
+    visits = [
+        e.data
+        for e in world.events
+        if e.kind == "web_visit" and e.data["transition"] == "link" and not e.data.get("search_result")
+    ]  # a search result has its own site's shape (test_planted)
     for d in visits:
         url, site = d["url"], d["site"]
         if "wikipedia" in site:
@@ -111,4 +174,6 @@ def test_no_heat_wave_in_winter(any_world):
     _, world = any_world
     for e in world.events:
         if e.kind == "web_visit" and e.at.month in (12, 1, 2):
-            assert not re.search(r"heat ?wave|Hitzewelle|Heat advisory", e.data["title"], re.IGNORECASE), e.data["title"]
+            assert not re.search(r"heat ?wave|Hitzewelle|Heat advisory", e.data["title"], re.IGNORECASE), e.data[
+                "title"
+            ]

@@ -16,15 +16,22 @@ from .conftest import DEFAULT_PERSONA, REPO
 
 
 def _build(out, until):
-    res = subprocess.run([sys.executable, "-m", "builder.cli", str(DEFAULT_PERSONA), "--out", str(out),
-                          "--until", until], capture_output=True, text=True, cwd=REPO)
+    res = subprocess.run(
+        [sys.executable, "-m", "builder.cli", str(DEFAULT_PERSONA), "--out", str(out), "--until", until],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     assert res.returncode == 0, res.stderr
     return out / "dana-whitfield"
 
 
 def _hashes(root):
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +65,11 @@ def test_bank_balance_equals_world(bundle, world):
     got = dict(con.execute("SELECT kind, balance_cents FROM accounts").fetchall())
     assert got == {k: world.closing_balance_cents(k) for k in world.account_kinds()}
     for kind, balance in got.items():
-        (last,) = con.execute("SELECT balance_after_cents FROM transactions t JOIN accounts a ON a.id = t.account_id "
-                              "WHERE a.kind = ? ORDER BY posted_at DESC, t.id DESC LIMIT 1", (kind,)).fetchone()
+        (last,) = con.execute(
+            "SELECT balance_after_cents FROM transactions t JOIN accounts a ON a.id = t.account_id "
+            "WHERE a.kind = ? ORDER BY posted_at DESC, t.id DESC LIMIT 1",
+            (kind,),
+        ).fetchone()
         assert last == balance
 
 
@@ -88,8 +98,21 @@ def test_world_stage_writes_completed_persona_and_stats(bundle):
 
 @pytest.mark.parametrize("stem", ["callum-brierley", "jordan-lee"])
 def test_every_shipped_persona_builds_its_layer(tmp_path, stem):
-    res = subprocess.run([sys.executable, "-m", "builder.cli", str(REPO / "personas" / f"{stem}.json"),
-                          "--out", str(tmp_path), "--until", "layer"], capture_output=True, text=True, cwd=REPO)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "builder.cli",
+            str(REPO / "personas" / f"{stem}.json"),
+            "--out",
+            str(tmp_path),
+            "--until",
+            "layer",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     assert res.returncode == 0, res.stderr
     (root,) = [p for p in tmp_path.iterdir() if not p.name.startswith(".")]
     assert root.name == stem

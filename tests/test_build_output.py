@@ -31,13 +31,23 @@ WAITING = "waiting for another build of"
 
 
 def _start(out: Path, spec: Path = DEFAULT_PERSONA, until: str = "bundle") -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "builder.cli", str(spec), "--out", str(out), "--until", until],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "builder.cli", str(spec), "--out", str(out), "--until", until],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _run(out: Path, spec: Path = DEFAULT_PERSONA, until: str = "bundle") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "builder.cli", str(spec), "--out", str(out), "--until", until],
-                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "builder.cli", str(spec), "--out", str(out), "--until", until],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _finish(proc: subprocess.Popen) -> tuple[int, str]:
@@ -66,6 +76,7 @@ def _dot_entries(out: Path) -> set[str]:
 
 # --- end to end: the CLI ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("delay", [0.0, 0.6])
 def test_two_builds_of_one_persona_take_turns(tmp_path, delay):
     first = _start(tmp_path)
@@ -91,8 +102,7 @@ def test_builds_of_two_personas_run_side_by_side(tmp_path):
     assert WAITING not in err1 and WAITING not in err2
     _verify(tmp_path / DANA)
     _verify(tmp_path / JORDAN)
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        [DANA, JORDAN, f".{DANA}.lock", f".{JORDAN}.lock"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([DANA, JORDAN, f".{DANA}.lock", f".{JORDAN}.lock"])
 
 
 def test_sigkill_at_random_points_always_leaves_a_whole_build(tmp_path):
@@ -175,6 +185,7 @@ def test_a_stale_partial_and_old_are_repaired_by_the_next_build(tmp_path):
 
 # --- unit: builder.output ----------------------------------------------------------------------------------
 
+
 def _tree(path: Path, marker: str) -> Path:
     (path / "sub").mkdir(parents=True)
     (path / "sub" / "marker").write_text(marker)
@@ -250,8 +261,8 @@ def test_swap_does_not_fall_back_on_other_errors(tmp_path, monkeypatch):
 
 def test_recover_restores_a_missing_build_from_old(tmp_path):
     slot = _slot(tmp_path)
-    _tree(slot.old, "old")        # the fallback swap was killed after final -> .old
-    _tree(slot.staging, "new")    # ... and before .partial -> final
+    _tree(slot.old, "old")  # the fallback swap was killed after final -> .old
+    _tree(slot.staging, "new")  # ... and before .partial -> final
     done = output.recover(slot)
     assert _marker(slot.final) == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p"]

@@ -28,20 +28,36 @@ from .app_e2e import Served, app, site
 HOST = "daybook.test"
 MAX_EXPORT_BYTES = 64 * 1024  # one series' file
 MAX_GROWTH_BYTES = 16 * 1024  # what the three series add to the whole calendar's file (their VEVENTs and zone rules)
-IMPORT = "\r\n".join([
-    "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Test//Bounds//EN",
-    "BEGIN:VEVENT", "UID:daily-until-9999@bounds.test", "DTSTAMP:20261101T000000Z",
-    "DTSTART;TZID=Europe/Berlin:20261120T083000", "DTEND;TZID=Europe/Berlin:20261120T090000",
-    "RRULE:FREQ=DAILY;UNTIL=99991231T235959Z", "SUMMARY:Daily until 9999", "END:VEVENT",
-    "BEGIN:VEVENT", "UID:weekly-huge-count@bounds.test", "DTSTAMP:20261101T000000Z",
-    "DTSTART;TZID=America/New_York:20261123T180000", "DTEND;TZID=America/New_York:20261123T190000",
-    "RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=2000000000", "SUMMARY:Weekly two billion times", "END:VEVENT",
-    "END:VCALENDAR", "",
-])
+IMPORT = "\r\n".join(
+    [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//Test//Bounds//EN",
+        "BEGIN:VEVENT",
+        "UID:daily-until-9999@bounds.test",
+        "DTSTAMP:20261101T000000Z",
+        "DTSTART;TZID=Europe/Berlin:20261120T083000",
+        "DTEND;TZID=Europe/Berlin:20261120T090000",
+        "RRULE:FREQ=DAILY;UNTIL=99991231T235959Z",
+        "SUMMARY:Daily until 9999",
+        "END:VEVENT",
+        "BEGIN:VEVENT",
+        "UID:weekly-huge-count@bounds.test",
+        "DTSTAMP:20261101T000000Z",
+        "DTSTART;TZID=America/New_York:20261123T180000",
+        "DTEND;TZID=America/New_York:20261123T190000",
+        "RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=2000000000",
+        "SUMMARY:Weekly two billion times",
+        "END:VEVENT",
+        "END:VCALENDAR",
+        "",
+    ]
+)
 
 
-def _request(port: int, method: str, host: str, path: str, body: bytes | None = None,
-             headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes, float]:
+def _request(
+    port: int, method: str, host: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes, float]:
     """One request, redirects not followed: (status, headers, body, seconds it took)."""
     start = time.monotonic()
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
@@ -74,28 +90,57 @@ def test_never_ending_series_export_and_expand_within_bounds(world, default_laye
         assert status == 200
         # A weekly event with no end, through the app's own form route.
         day = (now.date() + dt.timedelta(days=2)).isoformat()
-        form = {"title": "Weekly forever", "date": day, "start_time": "10:00", "end_date": day, "end_time": "11:00",
-                "calendar": "personal", "repeat": "weekly", "reminder": ""}
-        status, hdrs, _, _ = _request(port, "POST", HOST, "/api/events", urllib.parse.urlencode(form).encode(),
-                                      {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+        form = {
+            "title": "Weekly forever",
+            "date": day,
+            "start_time": "10:00",
+            "end_date": day,
+            "end_time": "11:00",
+            "calendar": "personal",
+            "repeat": "weekly",
+            "reminder": "",
+        }
+        status, hdrs, _, _ = _request(
+            port,
+            "POST",
+            HOST,
+            "/api/events",
+            urllib.parse.urlencode(form).encode(),
+            {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"},
+        )
         assert status == 303 and "notice=created" in hdrs["location"], (status, hdrs)
         weekly = hdrs["location"].split("?")[0].rsplit("/", 1)[-1]
         # DAILY until the year 9999 and WEEKLY with COUNT=2000000000, through the app's import form.
         boundary = "----daybook-bounds"
-        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"series.ics\"\r\n"
-                f"Content-Type: text/calendar\r\n\r\n{IMPORT}\r\n--{boundary}--\r\n").encode()
-        status, hdrs, _, _ = _request(port, "POST", HOST, "/api/import", body,
-                                      {"Cookie": cookie, "Content-Type": f"multipart/form-data; boundary={boundary}"})
+        body = (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="series.ics"\r\n'
+            f"Content-Type: text/calendar\r\n\r\n{IMPORT}\r\n--{boundary}--\r\n"
+        ).encode()
+        status, hdrs, _, _ = _request(
+            port,
+            "POST",
+            HOST,
+            "/api/import",
+            body,
+            {"Cookie": cookie, "Content-Type": f"multipart/form-data; boundary={boundary}"},
+        )
         assert status == 303 and "notice=imported" in hdrs["location"], (status, hdrs)
         con = sqlite3.connect(served.database("calendar"))
-        rows = {uid: (eid, rrule, last) for uid, eid, rrule, last in con.execute(
-            "SELECT uid, id, rrule, last_utc FROM events WHERE uid LIKE '%@bounds.test' OR id = ?", (weekly,))}
+        rows = {
+            uid: (eid, rrule, last)
+            for uid, eid, rrule, last in con.execute(
+                "SELECT uid, id, rrule, last_utc FROM events WHERE uid LIKE '%@bounds.test' OR id = ?", (weekly,)
+            )
+        }
         con.close()
         daily, _, _ = rows["daily-until-9999@bounds.test"]
         counted, _, _ = rows["weekly-huge-count@bounds.test"]
         wd = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][dt.date.fromisoformat(day).weekday()]
-        series = {weekly: f"FREQ=WEEKLY;BYDAY={wd}",
-                  daily: "FREQ=DAILY;UNTIL=99991231T235959Z", counted: "FREQ=WEEKLY;BYDAY=MO;COUNT=2000000000"}
+        series = {
+            weekly: f"FREQ=WEEKLY;BYDAY={wd}",
+            daily: "FREQ=DAILY;UNTIL=99991231T235959Z",
+            counted: "FREQ=WEEKLY;BYDAY=MO;COUNT=2000000000",
+        }
         assert {eid: rrule for eid, rrule, _ in rows.values()} == series
         assert all(last.startswith("9999-") for _, _, last in rows.values()), "none of the three ends within reach"
 
@@ -144,16 +189,21 @@ def test_never_ending_series_export_and_expand_within_bounds(world, default_laye
         page = _json(raw)
         first, until = dt.date(2026, 11, 20), dt.date(2026, 11, 20) + dt.timedelta(days=3652)
         assert [o["start"] for o in page["occurrences"]] == [
-            f"{first + dt.timedelta(days=i)}T08:30:00" for i in range((until - first).days + 1)]
+            f"{first + dt.timedelta(days=i)}T08:30:00" for i in range((until - first).days + 1)
+        ]
         assert (page["from"], page["until"]) == (str(first), str(until))
         assert page["next_from"] == str(until + dt.timedelta(days=1))
         status, _, raw, secs = get(f"/api/events/{counted}/occurrences?from=2190-01-01&until=2190-12-31")
         assert status == 200 and secs < 1
         mondays = [d for d in (dt.date(2190, 1, 1) + dt.timedelta(days=i) for i in range(365)) if d.weekday() == 0]
         assert [o["start"] for o in _json(raw)["occurrences"]] == [f"{d}T18:00:00" for d in mondays]
-        for query, field in [("from=1900-01-01&until=2199-12-31", "until"), ("until=9999-12-31", "until"),
-                             ("from=0001-01-01", "from"), ("from=tomorrow", "from"),
-                             ("from=2030-01-01&until=2029-12-31", "until")]:
+        for query, field in [
+            ("from=1900-01-01&until=2199-12-31", "until"),
+            ("until=9999-12-31", "until"),
+            ("from=0001-01-01", "from"),
+            ("from=tomorrow", "from"),
+            ("from=2030-01-01&until=2029-12-31", "until"),
+        ]:
             status, _, raw, secs = get(f"/api/events/{weekly}/occurrences?{query}")
             answer = _json(raw)
             assert status == 400 and answer["field"] == field and answer["error"], (query, status, answer)

@@ -40,34 +40,64 @@ def world_facts(world, out_dir: Path) -> dict:
     nws = week_start(world, now.date()) + dt.timedelta(days=7)
     nwe = nws + dt.timedelta(days=6)
     week = sorted((_key(o) for o in overlapping(world, nws, nwe)), key=lambda k: (k[1], k[0]))
-    timed_labels = sorted({(o.title, time_label(world, o.start)) for o in overlapping(world, nws, nwe)
-                           if not o.banner and nws <= o.start.date() <= nwe})
+    timed_labels = sorted(
+        {
+            (o.title, time_label(world, o.start))
+            for o in overlapping(world, nws, nwe)
+            if not o.banner and nws <= o.start.date() <= nwe
+        }
+    )
     # Month chips: for every date of now's month, one chip per occurrence covering it.
     first = now.date().replace(day=1)
     nxt = (first + dt.timedelta(days=32)).replace(day=1)
     month_count = sum(1 for o in occurrences(world) for d in o.covers() if first <= d < nxt)
-    standup = next(o for o in occurrences(world) if o.source == "meeting" and o.series and o.title == "Team stand-up") \
-        if any(o.title == "Team stand-up" for o in occurrences(world)) else \
-        next(o for o in occurrences(world) if o.source == "meeting" and o.series)
+    standup = (
+        next(o for o in occurrences(world) if o.source == "meeting" and o.series and o.title == "Team stand-up")
+        if any(o.title == "Team stand-up" for o in occurrences(world))
+        else next(o for o in occurrences(world) if o.source == "meeting" and o.series)
+    )
     series_dates = [o.start.date().isoformat() for o in occurrences(world) if o.series == standup.series]
-    invites = [o for o in occurrences(world) if o.source == "meeting" and not o.series and o.start > now
-               and cal_seed.is_invitation(world, next(e for e in world.of_kind("calendar_event") if e.id == o.id))]
+    invites = [
+        o
+        for o in occurrences(world)
+        if o.source == "meeting"
+        and not o.series
+        and o.start > now
+        and cal_seed.is_invitation(world, next(e for e in world.of_kind("calendar_event") if e.id == o.id))
+    ]
     trip_flight = next(o for o in occurrences(world) if o.source == "flight" and o.start > now)
     move_task = next(t for t in cal_tasks(world) if t.id.endswith("/move-standup"))
     lesson = next(t for t in cal_tasks(world) if t.id.endswith("/weekly-lesson"))
     return {
-        "session_token": creds["session_token"], "username": creds["username"], "password": creds["password"],
-        "tz": world.persona.timezone, "now": now.isoformat(), "today": now.date().isoformat(),
-        "next_week": {"start": nws.isoformat(), "end": nwe.isoformat(), "events": week,
-                      "labels": [list(x) for x in timed_labels]},
+        "session_token": creds["session_token"],
+        "username": creds["username"],
+        "password": creds["password"],
+        "tz": world.persona.timezone,
+        "now": now.isoformat(),
+        "today": now.date().isoformat(),
+        "next_week": {
+            "start": nws.isoformat(),
+            "end": nwe.isoformat(),
+            "events": week,
+            "labels": [list(x) for x in timed_labels],
+        },
         "month": {"date": first.isoformat(), "chips": month_count},
-        "series": {"id": standup.series, "title": standup.title, "dates": series_dates,
-                   "first_date": series_dates[0]},
-        "invitation": {"id": invites[0].id, "title": invites[0].title,
-                       "organizer": invites[0].data["organizer"]["email"]} if invites else None,
-        "flight": {"id": trip_flight.id, "title": trip_flight.title, "start": trip_flight.data["start"],
-                   "end": trip_flight.data["end"], "local_start": time_label(world, trip_flight.start),
-                   "local_end": time_label(world, trip_flight.end)},
+        "series": {"id": standup.series, "title": standup.title, "dates": series_dates, "first_date": series_dates[0]},
+        "invitation": {
+            "id": invites[0].id,
+            "title": invites[0].title,
+            "organizer": invites[0].data["organizer"]["email"],
+        }
+        if invites
+        else None,
+        "flight": {
+            "id": trip_flight.id,
+            "title": trip_flight.title,
+            "start": trip_flight.data["start"],
+            "end": trip_flight.data["end"],
+            "local_start": time_label(world, trip_flight.start),
+            "local_end": time_label(world, trip_flight.end),
+        },
         "move": move_task.expected,
         "lesson": lesson.expected,
         "mail_served": _mail_ready(),
@@ -78,6 +108,7 @@ def world_facts(world, out_dir: Path) -> dict:
 def _mail_ready() -> bool:
     """Whether the mail app (with its internal deliver route) is part of this build."""
     import os
+
     apps = os.environ.get("PERSONA_APPS")
     route = REPO / "apps/mail/web/app/api/internal/deliver/route.ts"
     return route.exists() and (not apps or "mail" in apps.split(","))
@@ -154,13 +185,17 @@ def test_invitation_reply_lands_in_mail_sent():
     """The reply half of accepting an invitation needs the mail app in the same build (checked inside
     test_calendar_web_end_to_end when it is); say so plainly when it is not."""
     if not _mail_ready():
-        pytest.skip("apps/mail has no /api/internal/deliver route in this build (or PERSONA_APPS leaves mail out): "
-                    "the reply mail in Sent is not checked; the RSVP and the failed-delivery notice are")
+        pytest.skip(
+            "apps/mail has no /api/internal/deliver route in this build (or PERSONA_APPS leaves mail out): "
+            "the reply mail in Sent is not checked; the RSVP and the failed-delivery notice are"
+        )
 
 
 def _check_reply_in_sent(mail_db: Path, facts: dict) -> None:
     con = sqlite3.connect(mail_db)
-    rows = con.execute("SELECT folder FROM messages WHERE subject = ?", (f"Accepted: {facts['invitation']['title']}",)).fetchall()
+    rows = con.execute(
+        "SELECT folder FROM messages WHERE subject = ?", (f"Accepted: {facts['invitation']['title']}",)
+    ).fetchall()
     con.close()
     assert rows and all(f == "sent" for (f,) in rows), rows
 
@@ -169,13 +204,15 @@ def _check_end_state(db: Path, world, facts: dict) -> None:
     con = sqlite3.connect(db)
     made = con.execute("SELECT title FROM events WHERE world_ref IS NULL ORDER BY created_at, title").fetchall()
     titles = [t for (t,) in made]
-    assert "Dentist follow-up (moved)" in titles, titles          # created, then edited
-    assert "<b>Lunch</b> & \"friends\" <script>x</script>" in titles  # stored verbatim
-    assert "Throwaway" not in titles                                 # created then deleted
+    assert "Dentist follow-up (moved)" in titles, titles  # created, then edited
+    assert '<b>Lunch</b> & "friends" <script>x</script>' in titles  # stored verbatim
+    assert "Throwaway" not in titles  # created then deleted
     assert not any(t == "" or len(t) > 200 for t in titles), "refused input left no rows"
     if facts["invitation"]:
         inv = facts["invitation"]
-        row = con.execute("SELECT partstat, responded_at FROM attendees WHERE event_id = ? AND is_self = 1", (inv["id"],)).fetchone()
+        row = con.execute(
+            "SELECT partstat, responded_at FROM attendees WHERE event_id = ? AND is_self = 1", (inv["id"],)
+        ).fetchone()
         assert row[0] == "ACCEPTED" and row[1]
         status = con.execute("SELECT mail_status FROM rsvp_replies WHERE event_id = ?", (inv["id"],)).fetchone()[0]
         assert status == ("sent" if facts["mail_served"] else "failed")

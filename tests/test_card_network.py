@@ -24,9 +24,12 @@ ROUTE = "/api/internal/card-network"
 
 def _request(served: Served, host: str, path: str, body: dict | None = None, cookie: str | None = None):
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(f"http://127.0.0.1:{served.port}{path}", data=data, method="POST" if data else "GET",
-                                 headers={"Host": host, "Content-Type": "application/json",
-                                          **({"Cookie": cookie} if cookie else {})})
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{served.port}{path}",
+        data=data,
+        method="POST" if data else "GET",
+        headers={"Host": host, "Content-Type": "application/json", **({"Cookie": cookie} if cookie else {})},
+    )
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
             return r.status, r.read().decode()
@@ -50,16 +53,25 @@ def test_card_network_route_and_pending_lines(world, default_layer, tmp_path):
 
     cookie = f"{bank.session_cookie}={credentials(world)['session_token']}"
     card = payment_cards(world)[0]
-    charge = {"kind": "charge", "app": "airline", "merchant": "MERIDIAN AIR 0471234567890", "amount_cents": 48210,
-              "card_last4": card["last4"], "reference": "ABC123"}
+    charge = {
+        "kind": "charge",
+        "app": "airline",
+        "merchant": "MERIDIAN AIR 0471234567890",
+        "amount_cents": 48210,
+        "card_last4": card["last4"],
+        "reference": "ABC123",
+    }
     with Served(default_layer, tmp_path) as served:
         # No internal key (an agent, a page, a curl through nginx): refused, nothing written.
         status, text = _request(served, bank.domain, ROUTE, charge)
         assert status == 403, text
         # A forged key is refused the same way.
-        req = urllib.request.Request(f"http://127.0.0.1:{served.port}{ROUTE}", data=json.dumps(charge).encode(),
-                                     method="POST", headers={"Host": bank.domain, "Content-Type": "application/json",
-                                                             "x-persona-internal": "0" * 64})
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{served.port}{ROUTE}",
+            data=json.dumps(charge).encode(),
+            method="POST",
+            headers={"Host": bank.domain, "Content-Type": "application/json", "x-persona-internal": "0" * 64},
+        )
         try:
             urllib.request.urlopen(req, timeout=30)
             raise AssertionError("forged key accepted")
@@ -70,12 +82,15 @@ def test_card_network_route_and_pending_lines(world, default_layer, tmp_path):
             assert c.execute("SELECT COUNT(*) FROM card_authorizations").fetchone() == (0,)
             account_id, limit, balance = c.execute(
                 "SELECT id, COALESCE(credit_limit_cents, 0), balance_cents FROM accounts WHERE kind = ?",
-                (card["account"],)).fetchone()
+                (card["account"],),
+            ).fetchone()
             # What the route writes for an app (the row shape is the route's, see apps/bank/web/lib/bank.ts).
-            c.execute("INSERT INTO card_authorizations (account_id, authorized_at, kind, app, reference, merchant,"
-                      " amount_cents, category, memo, code, status) VALUES (?, ?, 'charge', 'airline', 'ABC123', ?,"
-                      " 48210, 'travel', '1 passenger, PDX-AUS', 'F3A9C1', 'pending')",
-                      (account_id, world.now.isoformat(), charge["merchant"]))
+            c.execute(
+                "INSERT INTO card_authorizations (account_id, authorized_at, kind, app, reference, merchant,"
+                " amount_cents, category, memo, code, status) VALUES (?, ?, 'charge', 'airline', 'ABC123', ?,"
+                " 48210, 'travel', '1 passenger, PDX-AUS', 'F3A9C1', 'pending')",
+                (account_id, world.now.isoformat(), charge["merchant"]),
+            )
         status, html = _request(served, bank.domain, f"/accounts/{account_id}", cookie=cookie)
         assert status == 200
         assert 'data-testid="pending-row"' in html and 'data-reference="ABC123"' in html
@@ -91,9 +106,12 @@ def test_card_network_route_and_pending_lines(world, default_layer, tmp_path):
             assert digits == str(available)
         # The airline refunds part of it under the same reference: the hold shrinks by the refund.
         with sqlite3.connect(db) as c:
-            c.execute("INSERT INTO card_authorizations (account_id, authorized_at, kind, app, reference, merchant,"
-                      " amount_cents, category, memo, code, status) VALUES (?, ?, 'refund', 'airline', 'ABC123', ?,"
-                      " 20000, 'travel', NULL, 'B71D0E', 'pending')", (account_id, world.now.isoformat(), charge["merchant"]))
+            c.execute(
+                "INSERT INTO card_authorizations (account_id, authorized_at, kind, app, reference, merchant,"
+                " amount_cents, category, memo, code, status) VALUES (?, ?, 'refund', 'airline', 'ABC123', ?,"
+                " 20000, 'travel', NULL, 'B71D0E', 'pending')",
+                (account_id, world.now.isoformat(), charge["merchant"]),
+            )
         status, html = _request(served, bank.domain, f"/accounts/{account_id}", cookie=cookie)
         testid = "available-credit" if card["account"] == "credit_card" else "balance"
         shown = re.search(rf'data-testid="{testid}"[^>]*>([^<]+)<', html).group(1)

@@ -65,7 +65,9 @@ def test_companions_travel_together_and_make_no_weekend_plans(any_world):
 
 def test_plans_are_for_days_the_persona_is_home_and_free(any_world):
     persona, world = any_world
-    away = {t.depart + dt.timedelta(days=i) for t in persona.travel.trips for i in range((t.return_ - t.depart).days + 1)}
+    away = {
+        t.depart + dt.timedelta(days=i) for t in persona.travel.trips for i in range((t.return_ - t.depart).days + 1)
+    }
     plans = [e for e in _chat(world) if e.data["topic"] == "plan"]
     assert plans
     for e in plans:
@@ -98,8 +100,11 @@ def test_recommendations_are_made_once_and_followed_up_later(any_world):
         sessions[(e.data["contact"], e.at.date(), e.data["topic"])].append(e.data["text"])
     for title in titles:
         for c in persona.contacts:
-            hits = sorted((day, topic) for (name, day, topic), texts in sessions.items()
-                          if name == c.name and any(title in t for t in texts))
+            hits = sorted(
+                (day, topic)
+                for (name, day, topic), texts in sessions.items()
+                if name == c.name and any(title in t for t in texts)
+            )
             if not hits:
                 continue
             assert hits[0][1] == "recommend", (c.name, title, hits)
@@ -126,6 +131,7 @@ def test_chat_is_deterministic(persona, world):
 def test_seasonal_talk_follows_the_season(world, persona):
     b = bank(persona.locale)["slots"]
     from builder.world.locale import season
+
     for e in _chat(world):
         if e.data["topic"] != "smalltalk":
             continue
@@ -141,17 +147,29 @@ def german():
     """A completed shipped persona moved to Hamburg in de_DE, simulated; a colleague made a neighbour."""
     persona, _ = _world("callum-brierley")
     addr = persona.identity.address.model_copy(update={"city": "Hamburg", "country": "DE"})
-    contacts = [c.model_copy(update={"relationship": "neighbor"}) if c.relationship == "colleague"
-                and c.messaging_style == "brief" else c for c in persona.contacts]
-    p = persona.model_copy(update={"locale": "de_DE", "timezone": "Europe/Berlin",
-                                   "identity": persona.identity.model_copy(update={"address": addr}),
-                                   "contacts": contacts})
+    contacts = [
+        c.model_copy(update={"relationship": "neighbor"})
+        if c.relationship == "colleague" and c.messaging_style == "brief"
+        else c
+        for c in persona.contacts
+    ]
+    p = persona.model_copy(
+        update={
+            "locale": "de_DE",
+            "timezone": "Europe/Berlin",
+            "identity": persona.identity.model_copy(update={"address": addr}),
+            "contacts": contacts,
+        }
+    )
     return p, simulate(p)
 
 
-GERMAN = re.compile(r"\b(ich|du|und|nicht|ist|wir|schon|noch|auch|mal|danke|gut|heute|morgen|bei|mit|für|Sie|Ihnen|"
-                    r"das|der|die|den|dem|es|so|ja|nee|hab|habe|war|gibt|geht|auf|im|in|ein|eine|einen|zu|wie|was|"
-                    r"mein|dein|dich|dir|mir|uns|euch|bin|bist|sind|kann|kannst|soll|wann|wo|oder|aber)\b", re.IGNORECASE)
+GERMAN = re.compile(
+    r"\b(ich|du|und|nicht|ist|wir|schon|noch|auch|mal|danke|gut|heute|morgen|bei|mit|für|Sie|Ihnen|"
+    r"das|der|die|den|dem|es|so|ja|nee|hab|habe|war|gibt|geht|auf|im|in|ein|eine|einen|zu|wie|was|"
+    r"mein|dein|dich|dir|mir|uns|euch|bin|bist|sind|kann|kannst|soll|wann|wo|oder|aber)\b",
+    re.IGNORECASE,
+)
 ENGLISH = re.compile(r"\b(the|and|you|what|are|is|this|with|have|want|sounds)\b", re.IGNORECASE)
 
 
@@ -168,8 +186,11 @@ def test_german_persona_chats_in_german_with_du_and_sie(german):
     sie = [e.data["text"] for e in msgs if e.data["contact"] in neighbours]
     assert sie
     assert not any(re.search(r"\b(du|dich|dir|dein\w*|hast|kannst|bist)\b", t) for t in sie), sie[:10]
-    family = [e.data["text"] for e in msgs if e.data["contact"] in
-              {c.name for c in p.contacts if c.relationship in ("parent", "sibling")}]
+    family = [
+        e.data["text"]
+        for e in msgs
+        if e.data["contact"] in {c.name for c in p.contacts if c.relationship in ("parent", "sibling")}
+    ]
     assert not any(re.search(r"\b(Ihnen|Ihr)\b", t) for t in family)
     assert _repeat_share(long)[0] <= 0.15
     for c in p.contacts:

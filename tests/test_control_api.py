@@ -70,9 +70,26 @@ def _pyautogui() -> Path | None:
         return dest
     tmp = dest.with_name(dest.name + ".part")
     shutil.rmtree(tmp, ignore_errors=True)
-    r = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                        "--no-deps", "--no-compile", "--require-hashes", "--target", str(tmp),
-                        "-r", str(PYTHON_PACKAGES)], capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--no-compile",
+            "--require-hashes",
+            "--target",
+            str(tmp),
+            "-r",
+            str(PYTHON_PACKAGES),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     if r.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
         return None
@@ -142,20 +159,30 @@ def desktop(tmp_path_factory):
         pytest.skip(f"needs {SYSTEM_PYTHON}")
     missing = _system_python_has("PIL", "Xlib", "pyatspi")
     if missing:
-        pytest.skip(f"{SYSTEM_PYTHON} lacks {', '.join(missing)} (apt-get install python3-pil python3-xlib "
-                    "python3-pyatspi gir1.2-atspi-2.0)")
+        pytest.skip(
+            f"{SYSTEM_PYTHON} lacks {', '.join(missing)} (apt-get install python3-pil python3-xlib "
+            "python3-pyatspi gir1.2-atspi-2.0)"
+        )
     tmp = tmp_path_factory.mktemp("control")
     home = tmp / "home"
     (home / "Desktop").mkdir(parents=True)
     procs: list[subprocess.Popen] = []
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "NO_AT_BRIDGE",
-                                                           "AT_SPI_BUS_ADDRESS", "XAUTHORITY", "PYTHONPATH")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "NO_AT_BRIDGE", "AT_SPI_BUS_ADDRESS", "XAUTHORITY", "PYTHONPATH")
+    }
     env["HOME"] = str(home)
     http_srv = None
     try:
         rfd, wfd = os.pipe()
-        x = subprocess.Popen(["Xvfb", "-displayfd", str(wfd), "-screen", "0", "1280x800x24", "-nolisten", "tcp",
-                              "-noreset"], pass_fds=[wfd], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        x = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(wfd), "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
+            pass_fds=[wfd],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         procs.append(x)
         os.close(wfd)
         with os.fdopen(rfd) as f:
@@ -164,24 +191,36 @@ def desktop(tmp_path_factory):
         env["DISPLAY"] = f":{num}"
 
         rfd, wfd = os.pipe()
-        bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", f"--print-address={wfd}"], pass_fds=[wfd],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        bus = subprocess.Popen(
+            ["dbus-daemon", "--session", "--nofork", f"--print-address={wfd}"],
+            pass_fds=[wfd],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         procs.append(bus)
         os.close(wfd)
         with os.fdopen(rfd) as f:
             env["DBUS_SESSION_BUS_ADDRESS"] = f.readline().strip()
         assert env["DBUS_SESSION_BUS_ADDRESS"], "dbus-daemon did not report its address"
 
-        procs.append(subprocess.Popen(["zenity", "--info", "--title", WINDOW, "--text", "Hello from the control API test",
-                                       "--width", "420"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        procs.append(
+            subprocess.Popen(
+                ["zenity", "--info", "--title", WINDOW, "--text", "Hello from the control API test", "--width", "420"],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
 
         # The nginx stand-in: bound (connections refused) until the health test starts it.
         http_srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FakeNginx, bind_and_activate=False)
         http_srv.server_bind()
         nginx = f"127.0.0.1:{http_srv.server_address[1]}"
         guest_json = tmp / "guest.json"
-        guest_json.write_text(json.dumps({"apps": [{"name": "bank", "domain": "bank.test"},
-                                                   {"name": "mail", "domain": "mail.test"}]}))
+        guest_json.write_text(
+            json.dumps({"apps": [{"name": "bank", "domain": "bank.test"}, {"name": "mail", "domain": "mail.test"}]})
+        )
 
         pyag = _pyautogui()
         senv = dict(env)
@@ -191,10 +230,27 @@ def desktop(tmp_path_factory):
         opener.write_text('#!/bin/sh\nexec zenity --info --title "Opened $(basename "$1")" --text "$1"\n')
         opener.chmod(0o755)
         port = _free_port()
-        srv = subprocess.Popen([SYSTEM_PYTHON, str(SERVER), "--bind", "127.0.0.1", "--port", str(port),
-                                "--guest-json", str(guest_json), "--nginx", nginx, "--opener", str(opener),
-                                "--warm-json", str(tmp / "warm.json")],
-                               env=senv, stdout=subprocess.DEVNULL, stderr=open(tmp / "server.log", "wb"))
+        srv = subprocess.Popen(
+            [
+                SYSTEM_PYTHON,
+                str(SERVER),
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--guest-json",
+                str(guest_json),
+                "--nginx",
+                nginx,
+                "--opener",
+                str(opener),
+                "--warm-json",
+                str(tmp / "warm.json"),
+            ],
+            env=senv,
+            stdout=subprocess.DEVNULL,
+            stderr=open(tmp / "server.log", "wb"),
+        )
         procs.append(srv)
         url = f"http://127.0.0.1:{port}"
         end = time.monotonic() + 20
@@ -229,6 +285,7 @@ def desktop(tmp_path_factory):
 
 def _png(data: bytes):
     from PIL import Image
+
     return Image.open(io.BytesIO(data))
 
 
@@ -306,8 +363,13 @@ def test_execute_bad_input(desktop):
 def test_xdotool_click_moves_the_pointer_and_presses_the_button(desktop):
     # /setup/launch starts a second dialog; its OK button is found through AT-SPI and clicked with xdotool.
     title = "Persona Click Test"
-    r = desktop.post("/setup/launch", json={"command": ["zenity", "--question", "--title", title, "--text",
-                                                        "Click me", "--width", "300"], "shell": False})
+    r = desktop.post(
+        "/setup/launch",
+        json={
+            "command": ["zenity", "--question", "--title", title, "--text", "Click me", "--width", "300"],
+            "shell": False,
+        },
+    )
     assert r.status_code == 200 and "launched successfully" in r.text
     dialog = desktop.wait_window(title)
     buttons = [e for e in dialog.iter("push-button") if e.get("name") in ("Yes", "_Yes")]
@@ -325,15 +387,21 @@ def test_xdotool_click_moves_the_pointer_and_presses_the_button(desktop):
 def test_pyautogui_through_osworld_prefix(desktop):
     if desktop.pyautogui is None:
         pytest.skip("pip could not fetch the guest's pinned pyautogui set (image/python-packages.txt)")
-    cmd = [SYSTEM_PYTHON, "-c", PREFIX + "pyautogui.moveTo(321, 123); pyautogui.click(x=333, y=444); "
-                                         "print(tuple(pyautogui.position()), pyautogui.size())"]
+    cmd = [
+        SYSTEM_PYTHON,
+        "-c",
+        PREFIX + "pyautogui.moveTo(321, 123); pyautogui.click(x=333, y=444); "
+        "print(tuple(pyautogui.position()), pyautogui.size())",
+    ]
     r = desktop.execute(cmd)
     assert r.status_code == 200
     body = r.json()
     if "install tkinter" in body["error"]:
-        pytest.fail("`import pyautogui` exits: the MouseInfo it imports needs tkinter, which the guest (and "
-                    f"{SYSTEM_PYTHON} here) lacks. Drop MouseInfo and pyperclip from image/python-packages.txt "
-                    "(pyautogui runs without them) or add python3-tk to the guest.")
+        pytest.fail(
+            "`import pyautogui` exits: the MouseInfo it imports needs tkinter, which the guest (and "
+            f"{SYSTEM_PYTHON} here) lacks. Drop MouseInfo and pyperclip from image/python-packages.txt "
+            "(pyautogui runs without them) or add python3-tk to the guest."
+        )
     assert body["returncode"] == 0, body["error"]
     assert body["output"].strip() == "(333, 444) Size(width=1280, height=800)"
     assert desktop.get("/cursor_position").json() == [333, 444]
@@ -392,16 +460,27 @@ def test_file_reads_bytes_and_404s(desktop):
 def test_upload_writes_the_file_in_place(desktop):
     data = os.urandom(3 << 20)
     target = desktop.home / "Downloads" / "new" / "upload.bin"
-    r = desktop.post("/setup/upload", data={"file_path": str(target)},
-                     files={"file_data": ("upload.bin", data, "application/octet-stream")})
+    r = desktop.post(
+        "/setup/upload",
+        data={"file_path": str(target)},
+        files={"file_data": ("upload.bin", data, "application/octet-stream")},
+    )
     assert r.status_code == 200 and r.text == "File Uploaded"
     assert hashlib.sha256(target.read_bytes()).hexdigest() == hashlib.sha256(data).hexdigest()
     # file_data before file_path (spooled first), replacing the file
-    body = (b"--XyZ\r\nContent-Disposition: form-data; name=\"file_data\"; filename=\"a\"\r\n\r\n" + b"second"
-            + b"\r\n--XyZ\r\nContent-Disposition: form-data; name=\"file_path\"\r\n\r\n" + str(target).encode()
-            + b"\r\n--XyZ--\r\n")
-    r = requests.post(desktop.url + "/setup/upload", data=body,
-                      headers={"Content-Type": "multipart/form-data; boundary=XyZ"}, timeout=30)
+    body = (
+        b'--XyZ\r\nContent-Disposition: form-data; name="file_data"; filename="a"\r\n\r\n'
+        + b"second"
+        + b'\r\n--XyZ\r\nContent-Disposition: form-data; name="file_path"\r\n\r\n'
+        + str(target).encode()
+        + b"\r\n--XyZ--\r\n"
+    )
+    r = requests.post(
+        desktop.url + "/setup/upload",
+        data=body,
+        headers={"Content-Type": "multipart/form-data; boundary=XyZ"},
+        timeout=30,
+    )
     assert r.status_code == 200 and target.read_bytes() == b"second"
     assert sorted(p.name for p in target.parent.iterdir()) == ["upload.bin"]  # no temporary files left
     # bad input: nothing written, nothing left behind
@@ -410,11 +489,18 @@ def test_upload_writes_the_file_in_place(desktop):
     assert r.status_code == 400 and "file_data" in r.json()["message"]
     r = desktop.post("/setup/upload", data={"file_path": "rel.bin"}, files={"file_data": ("x", b"x")})
     assert r.status_code == 400
-    cut = (b"--XyZ\r\nContent-Disposition: form-data; name=\"file_path\"\r\n\r\n" + str(target).encode()
-           + b"\r\n--XyZ\r\nContent-Disposition: form-data; name=\"file_data\"; filename=\"a\"\r\n\r\n"
-           + b"third, cut short" * 1000)  # no closing boundary: a client that died mid-upload
-    r = requests.post(desktop.url + "/setup/upload", data=cut,
-                      headers={"Content-Type": "multipart/form-data; boundary=XyZ"}, timeout=30)
+    cut = (
+        b'--XyZ\r\nContent-Disposition: form-data; name="file_path"\r\n\r\n'
+        + str(target).encode()
+        + b'\r\n--XyZ\r\nContent-Disposition: form-data; name="file_data"; filename="a"\r\n\r\n'
+        + b"third, cut short" * 1000
+    )  # no closing boundary: a client that died mid-upload
+    r = requests.post(
+        desktop.url + "/setup/upload",
+        data=cut,
+        headers={"Content-Type": "multipart/form-data; boundary=XyZ"},
+        timeout=30,
+    )
     assert r.status_code == 400 and "boundary" in r.json()["message"]
     assert target.read_bytes() == b"second" and not bad.exists()
     assert sorted(p.name for p in target.parent.iterdir()) == ["upload.bin"]
@@ -445,12 +531,20 @@ def test_open_file_waits_for_its_window(desktop):
 
 
 def test_execute_with_verification(desktop):
-    r = desktop.post("/execute_with_verification",
-                     json={"command": ["true"], "verification": {"window_exists": WINDOW.lower()}})
+    r = desktop.post(
+        "/execute_with_verification", json={"command": ["true"], "verification": {"window_exists": WINDOW.lower()}}
+    )
     assert r.status_code == 200 and r.json()["verification"] == "passed"
-    r = desktop.post("/execute_with_verification",
-                     json={"command": "echo hi", "shell": True, "max_wait_time": 1, "check_interval": 0.2,
-                           "verification": {"command_success": "false"}})
+    r = desktop.post(
+        "/execute_with_verification",
+        json={
+            "command": "echo hi",
+            "shell": True,
+            "max_wait_time": 1,
+            "check_interval": 0.2,
+            "verification": {"command_success": "false"},
+        },
+    )
     assert r.status_code == 500
     assert r.json()["status"] == "verification_failed" and r.json()["output"] == "hi\n"
 
@@ -471,8 +565,9 @@ def test_health_follows_the_apps(desktop):
     assert r.json() == {"status": "ok", "apps": {"bank": 307, "mail": 200}, "warm": False}  # a 307 to /login is healthy
     (desktop.guest_json.parent / "warm.json").write_text("{}")  # what persona-warm.service writes when done
     assert desktop.get("/health").json()["warm"] is True
-    desktop.guest_json.write_text(json.dumps({"apps": [{"name": "bank", "domain": "bank.test"},
-                                                       {"name": "broken", "domain": "broken.test"}]}))
+    desktop.guest_json.write_text(
+        json.dumps({"apps": [{"name": "bank", "domain": "bank.test"}, {"name": "broken", "domain": "broken.test"}]})
+    )
     r = desktop.get("/health")
     assert r.status_code == 503
     assert r.json()["apps"] == {"bank": 307, "broken": 502} and list(r.json()["failing"]) == ["broken"]
@@ -480,6 +575,7 @@ def test_health_follows_the_apps(desktop):
 
 def _server_module():
     import importlib.util
+
     sys.path.insert(0, str(SERVER_DIR))
     try:
         spec = importlib.util.spec_from_file_location("persona_control_server", SERVER)
@@ -505,8 +601,12 @@ def test_default_bind_is_the_default_route_address():
 
 
 def test_refuses_to_listen_everywhere():
-    r = subprocess.run([SYSTEM_PYTHON, str(SERVER), "--bind", "0.0.0.0", "--port", str(_free_port())],
-                       capture_output=True, text=True, timeout=30)
+    r = subprocess.run(
+        [SYSTEM_PYTHON, str(SERVER), "--bind", "0.0.0.0", "--port", str(_free_port())],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert r.returncode == 2 and "refusing to listen on every address" in r.stderr
 
 
@@ -526,15 +626,21 @@ def test_http_level_errors_are_json(desktop):
 
 def test_window_endpoints(desktop):
     title = "Persona Close Test"
-    assert desktop.post("/setup/launch", json={"command": f"zenity --info --title '{title}' --text bye",
-                                               "shell": True}).status_code == 200
+    assert (
+        desktop.post(
+            "/setup/launch", json={"command": f"zenity --info --title '{title}' --text bye", "shell": True}
+        ).status_code
+        == 200
+    )
     desktop.wait_window(title)
     r = desktop.post("/window_size", data={"app_class_name": "zenity"})
     assert r.status_code == 200 and set(r.json()) == {"width", "height"} and r.json()["width"] > 0
     assert desktop.post("/window_size", data={"app_class_name": "no-such-class"}).status_code == 404
     r = desktop.post("/setup/activate_window", json={"window_name": title.upper()})
     assert r.status_code == 200
-    assert desktop.post("/setup/activate_window", json={"window_name": title.upper(), "strict": True}).status_code == 404
+    assert (
+        desktop.post("/setup/activate_window", json={"window_name": title.upper(), "strict": True}).status_code == 404
+    )
     assert desktop.post("/setup/close_window", json={"window_name": "no such window"}).status_code == 404
     r = desktop.post("/setup/close_window", json={"window_name": title, "strict": True})
     assert r.status_code == 200
@@ -547,14 +653,29 @@ def test_list_directory_run_python_run_bash(desktop):
     (base / "a" / "b").mkdir(parents=True)
     (base / "a" / "f.txt").write_text("x")
     r = desktop.post("/list_directory", json={"path": str(base)})
-    assert r.json() == {"directory_tree": {"type": "directory", "name": "tree", "children": [
-        {"type": "directory", "name": "a", "children": [
-            {"type": "directory", "name": "b", "children": []}, {"type": "file", "name": "f.txt"}]}]}}
+    assert r.json() == {
+        "directory_tree": {
+            "type": "directory",
+            "name": "tree",
+            "children": [
+                {
+                    "type": "directory",
+                    "name": "a",
+                    "children": [{"type": "directory", "name": "b", "children": []}, {"type": "file", "name": "f.txt"}],
+                }
+            ],
+        }
+    }
     assert desktop.post("/list_directory", json={"path": "tree"}).status_code == 400
     r = desktop.post("/run_python", json={"code": "import sys; print('out'); print('err', file=sys.stderr)"})
     body = r.json()
     assert (r.status_code, body["status"], body["output"], body["error"], body["return_code"]) == (
-        200, "success", "out\n", "err\n", 0)
+        200,
+        "success",
+        "out\n",
+        "err\n",
+        0,
+    )
     r = desktop.post("/run_python", json={"code": "raise SystemExit(4)"})
     assert r.json()["status"] == "error" and r.json()["return_code"] == 4
     r = desktop.post("/run_bash_script", json={"script": "pwd\necho err >&2\nexit 5", "working_dir": str(base)})
@@ -568,20 +689,31 @@ def test_firefox_episode_through_the_tree(desktop, tmp_path):
     if ff is None:
         pytest.skip("needs firefox-esr")
     (tmp_path / "two.html").write_text("<!doctype html><title>Second Page</title><p>arrived</p>")
-    (tmp_path / "one.html").write_text('<!doctype html><title>First Page</title><h1>Bank</h1>'
-                                       '<p><a href="two.html">Go to the second page</a></p>')
+    (tmp_path / "one.html").write_text(
+        '<!doctype html><title>First Page</title><h1>Bank</h1><p><a href="two.html">Go to the second page</a></p>'
+    )
     (tmp_path / "profile").mkdir()
     env = {**desktop.env, "GNOME_ACCESSIBILITY": "1", "HOME": str(tmp_path)}
-    proc = subprocess.Popen([ff, "--no-remote", "--profile", str(tmp_path / "profile"), (tmp_path / "one.html").as_uri()],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [ff, "--no-remote", "--profile", str(tmp_path / "profile"), (tmp_path / "one.html").as_uri()],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         end = time.monotonic() + 90
         link = None
         while link is None:
             assert time.monotonic() < end, "Firefox's page never showed in the accessibility tree"
             root = desktop.tree()
-            link = next((e for e in root.iter("link") if e.get("name") == "Go to the second page"
-                         and e.get(f"{{{CP}}}screencoord")), None)
+            link = next(
+                (
+                    e
+                    for e in root.iter("link")
+                    if e.get("name") == "Go to the second page" and e.get(f"{{{CP}}}screencoord")
+                ),
+                None,
+            )
             if link is not None:  # laid out yet? (Firefox reports (-1, -1) before the first paint)
                 x, y = (int(v) for v in re.findall(r"-?\d+", link.get(f"{{{CP}}}screencoord")))
                 w, h = (int(v) for v in re.findall(r"-?\d+", link.get(f"{{{CP}}}size")))
@@ -612,8 +744,9 @@ def _python313() -> str | None:
     cands = [str(p) for p in sorted(Path.home().glob(".pyenv/versions/3.13*/bin/python3.13"))]
     cands += [c for c in (shutil.which("python3.13"),) if c]
     for c in cands:
-        r = subprocess.run([c, "-c", "import sys; print(sys.version_info[:2] == (3, 13))"], capture_output=True,
-                           text=True, timeout=30)
+        r = subprocess.run(
+            [c, "-c", "import sys; print(sys.version_info[:2] == (3, 13))"], capture_output=True, text=True, timeout=30
+        )
         if r.stdout.strip() == "True":
             return c
     return None
@@ -625,15 +758,37 @@ def test_guest_python_and_missing_parts(tmp_path):
     py = _python313()
     if py is None:
         pytest.skip("no python3.13 on this host")
-    have = subprocess.run([py, "-I", "-c", "import importlib.util as u; print([m for m in ('PIL', 'Xlib', 'pyatspi') "
-                           "if u.find_spec(m)])"], capture_output=True, text=True, timeout=30).stdout.strip()
+    have = subprocess.run(
+        [
+            py,
+            "-I",
+            "-c",
+            "import importlib.util as u; print([m for m in ('PIL', 'Xlib', 'pyatspi') if u.find_spec(m)])",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    ).stdout.strip()
     if have != "[]":
         pytest.skip(f"{py} has {have}: cannot show the missing-package answers")
     port = _free_port()
     log = open(tmp_path / "server.log", "wb")
-    srv = subprocess.Popen([py, "-I", str(SERVER), "--bind", "127.0.0.1", "--port", str(port),
-                            "--guest-json", str(tmp_path / "none.json")], stdout=subprocess.DEVNULL, stderr=log,
-                           env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "DISPLAY": ":99"})
+    srv = subprocess.Popen(
+        [
+            py,
+            "-I",
+            str(SERVER),
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--guest-json",
+            str(tmp_path / "none.json"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "DISPLAY": ":99"},
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         end = time.monotonic() + 20
@@ -645,14 +800,22 @@ def test_guest_python_and_missing_parts(tmp_path):
                 pass
             assert srv.poll() is None and time.monotonic() < end, (tmp_path / "server.log").read_text()
             time.sleep(0.1)
-        for path, package in (("/screenshot", "python3-pil"), ("/cursor_position", "python3-xlib"),
-                              ("/screen_size", "python3-xlib"), ("/accessibility", "python3-pyatspi")):
+        for path, package in (
+            ("/screenshot", "python3-pil"),
+            ("/cursor_position", "python3-xlib"),
+            ("/screen_size", "python3-xlib"),
+            ("/accessibility", "python3-pyatspi"),
+        ):
             r = requests.get(url + path, timeout=30)
             assert r.status_code == 500 and package in r.json()["message"], (path, r.text)
         r = requests.post(url + "/execute", json={"command": "echo hi", "shell": True}, timeout=30)
         assert r.json()["output"] == "hi\n"
-        r = requests.post(url + "/setup/upload", data={"file_path": str(tmp_path / "u.txt")},
-                          files={"file_data": ("u", b"guest")}, timeout=30)
+        r = requests.post(
+            url + "/setup/upload",
+            data={"file_path": str(tmp_path / "u.txt")},
+            files={"file_data": ("u", b"guest")},
+            timeout=30,
+        )
         assert r.status_code == 200 and (tmp_path / "u.txt").read_bytes() == b"guest"
         r = requests.get(url + "/health", timeout=30)
         assert r.status_code == 503 and "none.json" in r.json()["error"]

@@ -34,8 +34,9 @@ def test_changing_one_contact_phone_changes_only_what_mentions_that_contact(tmp_
     # Completion too: every other completed field keeps its value.
     p_before, p_after = complete(load(DEFAULT_PERSONA)), complete(load(edited))
     assert p_before.model_dump(exclude={"contacts"}) == p_after.model_dump(exclude={"contacts"})
-    assert [c.model_dump(exclude={"phone"}) for c in p_before.contacts] == \
-        [c.model_dump(exclude={"phone"}) for c in p_after.contacts]
+    assert [c.model_dump(exclude={"phone"}) for c in p_before.contacts] == [
+        c.model_dump(exclude={"phone"}) for c in p_after.contacts
+    ]
 
 
 def test_dropping_a_field_refills_only_that_field(tmp_path):

@@ -30,9 +30,20 @@ def _bookings(world) -> list[dict]:
     for e in world.of_kind("restaurant_booking"):
         d = e.data
         at = dt.datetime.fromisoformat(d["reservation_local"]).replace(tzinfo=None)
-        out.append({"confirmation": d["booking_id"], "restaurant": d["restaurant"], "address": d["address"],
-                    "day": at.date().isoformat(), "time": at.strftime("%H:%M"), "party": d["party_size"],
-                    "companions": d["companions"], "request": d.get("special_request"), "at": at, "event": e.id})
+        out.append(
+            {
+                "confirmation": d["booking_id"],
+                "restaurant": d["restaurant"],
+                "address": d["address"],
+                "day": at.date().isoformat(),
+                "time": at.strftime("%H:%M"),
+                "party": d["party_size"],
+                "companions": d["companions"],
+                "request": d.get("special_request"),
+                "at": at,
+                "event": e.id,
+            }
+        )
     return out
 
 
@@ -64,35 +75,64 @@ def world_facts(world) -> dict:
     # The last table: a 6-top is the only table for six where there is no 8-top; 40 days out no one else holds it.
     later = world.now.date() + dt.timedelta(days=40)
     wd = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"][later.weekday()]
-    last = next(x for x in city if 8 not in x["tables"] and wd in x["hours"]["dinner"]["days"] and x["slug"] != rest["slug"])
-    late = next(x for x in city if x["late_cancel_cents"] and x["currency"] == world.currency and x["slug"] not in
-                (rest["slug"], last["slug"]))
+    last = next(
+        x for x in city if 8 not in x["tables"] and wd in x["hours"]["dinner"]["days"] and x["slug"] != rest["slug"]
+    )
+    late = next(
+        x
+        for x in city
+        if x["late_cancel_cents"] and x["currency"] == world.currency and x["slug"] not in (rest["slug"], last["slug"])
+    )
     foreign = next(x for x in cat if x["city"] == "Lisbon")
     creds = credentials(world)
     with_companions = next(b for b in reversed(past) if b["companions"])
     with_request = next(b for b in reversed(mine) if b["request"])
     latest = past[-1]
     return {
-        "username": creds["username"], "password": creds["password"], "session_token": creds["session_token"],
-        "first_name": p.identity.name.split()[0], "today": world.now.date().isoformat(),
-        "later_day": later.isoformat(), "too_far": (world.now.date() + dt.timedelta(days=120)).isoformat(),
+        "username": creds["username"],
+        "password": creds["password"],
+        "session_token": creds["session_token"],
+        "first_name": p.identity.name.split()[0],
+        "today": world.now.date().isoformat(),
+        "later_day": later.isoformat(),
+        "too_far": (world.now.date() + dt.timedelta(days=120)).isoformat(),
         "upcoming": [{k: b[k] for k in ("confirmation", "restaurant", "day", "time", "party")} for b in upcoming],
         "past": [b["confirmation"] for b in past],
         "with_companions": {k: with_companions[k] for k in ("confirmation", "companions", "party", "request")},
         "with_request": {k: with_request[k] for k in ("confirmation", "request")},
-        "to_review": {"confirmation": latest["confirmation"], "slug": slug[(latest["restaurant"], latest["address"])],
-                      "body": "Great <b>pad</b> & service; we'll be back."},
+        "to_review": {
+            "confirmation": latest["confirmation"],
+            "slug": slug[(latest["restaurant"], latest["address"])],
+            "body": "Great <b>pad</b> & service; we'll be back.",
+        },
         "favourites": favourites,
         "most_visited": {"slug": cat[top[0]]["slug"], "visits": top[1]},
-        "search": {"city": home, "cuisine": cuisine, "cuisine_count": sum(x["cuisine"] == cuisine for x in city),
-                   "hood": hood, "hood_count": sum(x["neighbourhood"] == hood for x in city), "city_count": len(city)},
-        "restaurant": {"slug": rest["slug"], "name": rest["name"], "address": rest["address"], "dishes": len(rest["menu"]),
-                       "first_dish": rest["menu"][0]["name"], "first_price": money(rest["menu"][0]["price_cents"], world.currency)},
+        "search": {
+            "city": home,
+            "cuisine": cuisine,
+            "cuisine_count": sum(x["cuisine"] == cuisine for x in city),
+            "hood": hood,
+            "hood_count": sum(x["neighbourhood"] == hood for x in city),
+            "city_count": len(city),
+        },
+        "restaurant": {
+            "slug": rest["slug"],
+            "name": rest["name"],
+            "address": rest["address"],
+            "dishes": len(rest["menu"]),
+            "first_dish": rest["menu"][0]["name"],
+            "first_price": money(rest["menu"][0]["price_cents"], world.currency),
+        },
         "foreign": {"slug": foreign["slug"], "first_price": _eur(foreign["menu"][0]["price_cents"])},
         "last_table": {"slug": last["slug"], "day": later.isoformat(), "time": "19:00", "party": 6},
-        "late": {"slug": late["slug"], "name": late["name"], "day": world.now.date().isoformat(),
-                 "fee_cents": late["late_cancel_cents"] * 2, "fee_text": money(late["late_cancel_cents"] * 2, world.currency),
-                 "request": "Window seat <please> & a high chair"},
+        "late": {
+            "slug": late["slug"],
+            "name": late["name"],
+            "day": world.now.date().isoformat(),
+            "fee_cents": late["late_cancel_cents"] * 2,
+            "fee_text": money(late["late_cancel_cents"] * 2, world.currency),
+            "request": "Window seat <please> & a high chair",
+        },
         "bank": _bank_facts(world),
     }
 
@@ -124,10 +164,14 @@ def test_catalogue_sizes_and_world_bookings_in_it(any_world):
         x = listed[(b["restaurant"], b["address"])]
         wd = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"][b["at"].weekday()]
         t = b["time"]
-        assert any(wd in h["days"] and h["open"] <= t <= f"{int(h['close'][:2]) - 1:02d}{h['close'][2:]}"
-                   for h in x["hours"].values()), (b["confirmation"], t, x["hours"])
+        assert any(
+            wd in h["days"] and h["open"] <= t <= f"{int(h['close'][:2]) - 1:02d}{h['close'][2:]}"
+            for h in x["hours"].values()
+        ), (b["confirmation"], t, x["hours"])
         assert any(int(s) >= b["party"] for s in x["tables"])
-    meals = {e.data["restaurant_booking"]: e for e in world.of_kind("card_purchase") if e.data.get("restaurant_booking")}
+    meals = {
+        e.data["restaurant_booking"]: e for e in world.of_kind("card_purchase") if e.data.get("restaurant_booking")
+    }
     assert {b["confirmation"] for b in bookings} == set(meals)
     assert all(meals[b["confirmation"]].data["merchant"] == b["restaurant"] for b in bookings)
 
@@ -149,14 +193,23 @@ def test_dining_seed_matches_world_and_is_byte_identical(world, tmp_path):
     a, b = seed(world, tmp_path / "a.sqlite"), seed(world, tmp_path / "b.sqlite")
     assert hashlib.sha256(a.read_bytes()).hexdigest() == hashlib.sha256(b.read_bytes()).hexdigest()
     con = sqlite3.connect(a)
-    rows = con.execute("SELECT v.confirmation, v.day, v.time, v.party_size, v.companions, v.special_request, v.status, "
-                       "r.name, r.address, v.world_ref, (SELECT COUNT(*) FROM table_holds h WHERE h.reservation_id = v.id), "
-                       "t.seats FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
-                       "JOIN dining_tables t ON t.id = v.table_id ORDER BY v.id").fetchall()
+    rows = con.execute(
+        "SELECT v.confirmation, v.day, v.time, v.party_size, v.companions, v.special_request, v.status, "
+        "r.name, r.address, v.world_ref, (SELECT COUNT(*) FROM table_holds h WHERE h.reservation_id = v.id), "
+        "t.seats FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
+        "JOIN dining_tables t ON t.id = v.table_id ORDER BY v.id"
+    ).fetchall()
     events = _bookings(world)
     assert len(rows) == len(events) > 0
     for row, e in zip(rows, events, strict=True):
-        assert row[:6] == (e["confirmation"], e["day"], e["time"], e["party"], json.dumps(e["companions"]), e["request"])
+        assert row[:6] == (
+            e["confirmation"],
+            e["day"],
+            e["time"],
+            e["party"],
+            json.dumps(e["companions"]),
+            e["request"],
+        )
         assert row[6] == ("completed" if e["at"] <= world.now else "booked")
         assert row[7:10] == (e["restaurant"], e["address"], e["event"])
         assert row[10] == (8 if e["party"] > 4 else 6) and e["party"] <= row[11]
@@ -192,25 +245,42 @@ def _check_state(served: Served, world, facts: dict) -> None:
     """What the browser run left: the race's winner and the fee booking cancelled with their tables released, the
     upcoming reservation changed, one review; the bank holds the late fee pending; the mail app got the confirmation."""
     con = sqlite3.connect(served.database("dining"))
-    made = con.execute("SELECT v.confirmation, v.status, v.party_size, v.cancel_fee_cents, v.special_request, r.slug "
-                       "FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id WHERE v.world_ref IS NULL "
-                       "ORDER BY v.id").fetchall()
-    assert [(m[1], m[5]) for m in made] == [("cancelled", facts["last_table"]["slug"]), ("cancelled", facts["late"]["slug"])]
+    made = con.execute(
+        "SELECT v.confirmation, v.status, v.party_size, v.cancel_fee_cents, v.special_request, r.slug "
+        "FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id WHERE v.world_ref IS NULL "
+        "ORDER BY v.id"
+    ).fetchall()
+    assert [(m[1], m[5]) for m in made] == [
+        ("cancelled", facts["last_table"]["slug"]),
+        ("cancelled", facts["late"]["slug"]),
+    ]
     assert made[1][3] == facts["late"]["fee_cents"] and made[1][4] == facts["late"]["request"]
-    assert con.execute("SELECT COUNT(*) FROM table_holds h JOIN reservations v ON v.id = h.reservation_id "
-                       "WHERE v.world_ref IS NULL").fetchone()[0] == 0
+    assert (
+        con.execute(
+            "SELECT COUNT(*) FROM table_holds h JOIN reservations v ON v.id = h.reservation_id "
+            "WHERE v.world_ref IS NULL"
+        ).fetchone()[0]
+        == 0
+    )
     up = facts["upcoming"][0]
-    assert con.execute("SELECT party_size FROM reservations WHERE confirmation = ?", (up["confirmation"],)).fetchone()[0] \
+    assert (
+        con.execute("SELECT party_size FROM reservations WHERE confirmation = ?", (up["confirmation"],)).fetchone()[0]
         == up["party"] + 1
+    )
     assert con.execute("SELECT COUNT(*) FROM reviews WHERE world_ref IS NULL").fetchone()[0] == 1
     con.close()
     bank = sqlite3.connect(served.database("bank"))
-    lines = bank.execute("SELECT kind, reference, amount_cents, status FROM card_authorizations WHERE app = 'dining'").fetchall()
+    lines = bank.execute(
+        "SELECT kind, reference, amount_cents, status FROM card_authorizations WHERE app = 'dining'"
+    ).fetchall()
     bank.close()
     assert lines == [("charge", f"{made[1][0]}-LC", facts["late"]["fee_cents"], "pending")]
     mail = sqlite3.connect(served.database("mail"))
-    got = mail.execute("SELECT m.subject, a.filename, a.content FROM messages m JOIN attachments a ON a.message_id = m.id "
-                       "WHERE m.subject = ?", (f"Your reservation at {facts['late']['name']} is confirmed",)).fetchall()
+    got = mail.execute(
+        "SELECT m.subject, a.filename, a.content FROM messages m JOIN attachments a ON a.message_id = m.id "
+        "WHERE m.subject = ?",
+        (f"Your reservation at {facts['late']['name']} is confirmed",),
+    ).fetchall()
     mail.close()
     assert len(got) == 1 and got[0][1] == f"{made[1][0]}.ics"
     ics = got[0][2].decode()
@@ -219,8 +289,12 @@ def _check_state(served: Served, world, facts: dict) -> None:
 
 def _post(served: Served, path: str, fields: list[tuple[str, str]], cookie: str) -> tuple[int, str]:
     conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
-    conn.request("POST", path, body=urllib.parse.urlencode(fields),
-                 headers={"Host": HOST, "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+    conn.request(
+        "POST",
+        path,
+        body=urllib.parse.urlencode(fields),
+        headers={"Host": HOST, "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie},
+    )
     res = conn.getresponse()
     res.read()
     conn.close()

@@ -24,12 +24,18 @@ def test_statement_totals_match_bank_database(world, tmp_path):
     for pdf, kind in zip(pdfs, kinds):
         text = _text(pdf)
         month = pdf.stem[-7:]
-        row = con.execute("SELECT opening_cents, credits_cents, debits_cents, closing_cents FROM statements s "
-                          "JOIN accounts a ON a.id = s.account_id WHERE a.kind = ? AND s.period_start LIKE ?",
-                          (kind, month + "%")).fetchone()
+        row = con.execute(
+            "SELECT opening_cents, credits_cents, debits_cents, closing_cents FROM statements s "
+            "JOIN accounts a ON a.id = s.account_id WHERE a.kind = ? AND s.period_start LIKE ?",
+            (kind, month + "%"),
+        ).fetchone()
         opening, credits, debits, closing = row
-        for label, cents in [("Opening balance", opening), ("Deposits and credits", credits),
-                             ("Withdrawals and debits", -debits), ("Closing balance", closing)]:
+        for label, cents in [
+            ("Opening balance", opening),
+            ("Deposits and credits", credits),
+            ("Withdrawals and debits", -debits),
+            ("Closing balance", closing),
+        ]:
             assert f"{label}" in text and money(cents) in text, (pdf.name, label, money(cents))
         assert f"ending {numbers[kind][-4:]}" in text
 

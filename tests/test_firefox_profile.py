@@ -123,27 +123,47 @@ def persona_inputs(now_us: int):
         Bookmark("Bills", "http://larkspurbank.test/bills", now_us - 20 * DAY_US),
     ]
     cookies = [
-        Cookie(host="larkspurbank.test", name="lb_session", value="s3cr3t-token",
-               expiry_s=now_us // 1_000_000 + 365 * 86400, created_us=now_us - 3 * DAY_US),
+        Cookie(
+            host="larkspurbank.test",
+            name="lb_session",
+            value="s3cr3t-token",
+            expiry_s=now_us // 1_000_000 + 365 * 86400,
+            created_us=now_us - 3 * DAY_US,
+        ),
     ]
-    form_history = [("searchbar-history", "pasta recipe", now_us - 5 * DAY_US),
-                    ("searchbar-history", "pasta recipe", now_us - 4 * DAY_US)]
+    form_history = [
+        ("searchbar-history", "pasta recipe", now_us - 5 * DAY_US),
+        ("searchbar-history", "pasta recipe", now_us - 4 * DAY_US),
+    ]
     return toolbar, visits, cookies, form_history
 
 
 def menu_inputs(now_us: int):
     """Bookmarks Menu folders (title, bookmarks in display order), like the personas' ones."""
     return [
-        ("Recipes", [Bookmark("Soup", "http://recipes.test/soup#step-2", now_us - 90 * DAY_US),
-                     Bookmark("Pasta", "http://recipes.test/pasta", now_us - 30 * DAY_US)]),
+        (
+            "Recipes",
+            [
+                Bookmark("Soup", "http://recipes.test/soup#step-2", now_us - 90 * DAY_US),
+                Bookmark("Pasta", "http://recipes.test/pasta", now_us - 30 * DAY_US),
+            ],
+        ),
         ("Travel", [Bookmark("Flights", "https://flights.test/search?to=LIS", now_us - 60 * DAY_US)]),
     ]
 
 
 def build(dest: Path, now_us: int) -> None:
     toolbar, visits, cookies, form_history = persona_inputs(now_us)
-    write_profile(dest, toolbar=toolbar, visits=visits, cookies=cookies, homepage=HOMEPAGE,
-                  now_us=now_us, form_history=form_history, menu=menu_inputs(now_us))
+    write_profile(
+        dest,
+        toolbar=toolbar,
+        visits=visits,
+        cookies=cookies,
+        homepage=HOMEPAGE,
+        now_us=now_us,
+        form_history=form_history,
+        menu=menu_inputs(now_us),
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -182,15 +202,13 @@ def test_write_is_deterministic_across_processes(tmp_path):
         "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]);"
         "from tests.test_firefox_profile import build; build(Path(sys.argv[2]), int(sys.argv[3]))"
     )
-    subprocess.run([sys.executable, "-c", code, str(REPO), str(tmp_path / "b"), str(now_us)],
-                   check=True, cwd=REPO)
+    subprocess.run([sys.executable, "-c", code, str(REPO), str(tmp_path / "b"), str(now_us)], check=True, cwd=REPO)
 
     def digests(d: Path):
         return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(d.iterdir())}
 
     a, b = digests(tmp_path / "a"), digests(tmp_path / "b")
-    assert set(a) == {"places.sqlite", "cookies.sqlite", "formhistory.sqlite", "user.js",
-                      "times.json"}
+    assert set(a) == {"places.sqlite", "cookies.sqlite", "formhistory.sqlite", "user.js", "times.json"}
     assert a == b
     for name in ("places.sqlite", "cookies.sqlite", "formhistory.sqlite"):
         db = sqlite3.connect(tmp_path / "a" / name)
@@ -205,9 +223,7 @@ def test_profiles_ini(tmp_path):
     ini = (root / "profiles.ini").read_text()
     assert "[Install3B6073811A6ABF12]\nDefault=persona.default\nLocked=1\n" in ini
     assert "Path=persona.default\nDefault=1\n" in ini
-    assert (root / "installs.ini").read_text() == (
-        "[3B6073811A6ABF12]\nDefault=persona.default\nLocked=1\n\n"
-    )
+    assert (root / "installs.ini").read_text() == ("[3B6073811A6ABF12]\nDefault=persona.default\nLocked=1\n\n")
 
 
 def _omni_browser() -> zipfile.ZipFile:
@@ -255,7 +271,7 @@ class Marionette:
         size, rest = self.buf.split(b":", 1)
         while len(rest) < int(size):
             rest += self._read()
-        self.buf = rest[int(size):]
+        self.buf = rest[int(size) :]
         return json.loads(rest[: int(size)])
 
     def cmd(self, name: str, params: dict | None = None):
@@ -335,23 +351,38 @@ def test_firefox_accepts_profile(tmp_path):
     toolbar, visits, cookies, form_history = persona_inputs(now_us)
     menu = menu_inputs(now_us)
     src = tmp_path / "src"
-    write_profile(src, toolbar=toolbar, visits=visits, cookies=cookies, homepage=HOMEPAGE,
-                  now_us=now_us, form_history=form_history, menu=menu)
+    write_profile(
+        src,
+        toolbar=toolbar,
+        visits=visits,
+        cookies=cookies,
+        homepage=HOMEPAGE,
+        now_us=now_us,
+        form_history=form_history,
+        menu=menu,
+    )
     ours = {
-        "places": _rows(src / "places.sqlite",
-                        "SELECT url, title, frecency, visit_count, hidden, typed, last_visit_date,"
-                        " foreign_count, guid, url_hash FROM moz_places ORDER BY url"),
-        "origins": _rows(src / "places.sqlite",
-                         "SELECT prefix, host, frecency FROM moz_origins ORDER BY prefix, host"),
-        "visits": _rows(src / "places.sqlite",
-                        "SELECT h.url, v.visit_date, v.visit_type FROM moz_historyvisits v"
-                        " JOIN moz_places h ON h.id = v.place_id ORDER BY 1, 2, 3"),
-        "bookmarks": _rows(src / "places.sqlite",
-                           "SELECT b.guid, b.parent, b.position, b.title, h.url, b.dateAdded"
-                           " FROM moz_bookmarks b LEFT JOIN moz_places h ON h.id = b.fk ORDER BY b.id"),
+        "places": _rows(
+            src / "places.sqlite",
+            "SELECT url, title, frecency, visit_count, hidden, typed, last_visit_date,"
+            " foreign_count, guid, url_hash FROM moz_places ORDER BY url",
+        ),
+        "origins": _rows(src / "places.sqlite", "SELECT prefix, host, frecency FROM moz_origins ORDER BY prefix, host"),
+        "visits": _rows(
+            src / "places.sqlite",
+            "SELECT h.url, v.visit_date, v.visit_type FROM moz_historyvisits v"
+            " JOIN moz_places h ON h.id = v.place_id ORDER BY 1, 2, 3",
+        ),
+        "bookmarks": _rows(
+            src / "places.sqlite",
+            "SELECT b.guid, b.parent, b.position, b.title, h.url, b.dateAdded"
+            " FROM moz_bookmarks b LEFT JOIN moz_places h ON h.id = b.fk ORDER BY b.id",
+        ),
         "schema": {
-            name: _rows(src / f"{name}.sqlite",
-                        "SELECT type, name, sql FROM sqlite_master WHERE name LIKE 'moz_%' ORDER BY name")
+            name: _rows(
+                src / f"{name}.sqlite",
+                "SELECT type, name, sql FROM sqlite_master WHERE name LIKE 'moz_%' ORDER BY name",
+            )
             for name in ("places", "cookies", "formhistory")
         },
     }
@@ -366,9 +397,10 @@ def test_firefox_accepts_profile(tmp_path):
     home.mkdir()
     server = CookieServer()
     proc = subprocess.Popen(
-        [FIREFOX, "--headless", "--no-remote", "--marionette", "--remote-allow-system-access",
-         "--profile", str(run)],
-        env=firefox_env(home), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [FIREFOX, "--headless", "--no-remote", "--marionette", "--remote-allow-system-access", "--profile", str(run)],
+        env=firefox_env(home),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
     try:
@@ -387,14 +419,16 @@ def test_firefox_accepts_profile(tmp_path):
         assert ("/dashboard", "lb_session=s3cr3t-token") in server.seen
 
         m.cmd("Marionette:SetContext", {"value": "chrome"})
-        tree = m.js("return PlacesUtils.promiseBookmarksTree(PlacesUtils.bookmarks.toolbarGuid)"
-                    ".then(t => t.children.map(c => [c.title, c.uri, c.index]))")
+        tree = m.js(
+            "return PlacesUtils.promiseBookmarksTree(PlacesUtils.bookmarks.toolbarGuid)"
+            ".then(t => t.children.map(c => [c.title, c.uri, c.index]))"
+        )
         assert tree == [[b.title, normalize_url(b.url), i] for i, b in enumerate(toolbar)]
         menu_tree = m.js(
             "return PlacesUtils.promiseBookmarksTree(PlacesUtils.bookmarks.menuGuid)"
-            ".then(t => t.children.map(f => [f.title, f.children.map(c => [c.title, c.uri])]))")
-        assert menu_tree == [[title, [[b.title, normalize_url(b.url)] for b in marks]]
-                             for title, marks in menu]
+            ".then(t => t.children.map(f => [f.title, f.children.map(c => [c.title, c.uri])]))"
+        )
+        assert menu_tree == [[title, [[b.title, normalize_url(b.url)] for b in marks]] for title, marks in menu]
 
         # What the user sees: the Bookmarks Toolbar of the window lists our
         # bookmarks. Firefox fills it only once PlacesUIUtils.unblockToolbars()
@@ -426,20 +460,22 @@ def test_firefox_accepts_profile(tmp_path):
             expected_counts[normalize_url(v.url)] = expected_counts.get(normalize_url(v.url), 0) + 1
         assert dict(map(tuple, fetched)) == expected_counts
 
-        jar = m.js("return Services.cookies.getCookiesFromHost('larkspurbank.test', {})"
-                   ".map(c => [c.name, c.value, c.expiry, c.isHttpOnly, c.sameSite, c.schemeMap])")
+        jar = m.js(
+            "return Services.cookies.getCookiesFromHost('larkspurbank.test', {})"
+            ".map(c => [c.name, c.value, c.expiry, c.isHttpOnly, c.sameSite, c.schemeMap])"
+        )
         assert jar == [["lb_session", "s3cr3t-token", cookies[0].expiry_s * 1000, True, 1, 1]]
 
-        forms = m.js("const {FormHistory} = ChromeUtils.importESModule("
-                     "'resource://gre/modules/FormHistory.sys.mjs');"
-                     " return FormHistory.search(['fieldname', 'value', 'timesUsed'], {})")
+        forms = m.js(
+            "const {FormHistory} = ChromeUtils.importESModule("
+            "'resource://gre/modules/FormHistory.sys.mjs');"
+            " return FormHistory.search(['fieldname', 'value', 'timesUsed'], {})"
+        )
         assert forms == [{"fieldname": "searchbar-history", "value": "pasta recipe", "timesUsed": 2}]
 
         # Our hash of every URL equals Firefox's.
         urls = sorted({normalize_url(v.url) for v in visits} | {HOMEPAGE, bank_page})
-        assert m.js("return arguments[0].map(u => PlacesUtils.history.hashURL(u))", urls) == [
-            url_hash(u) for u in urls
-        ]
+        assert m.js("return arguments[0].map(u => PlacesUtils.history.hashURL(u))", urls) == [url_hash(u) for u in urls]
 
         # Every pref we write is one this Firefox knows.
         no_default = m.js(
@@ -460,8 +496,13 @@ def test_firefox_accepts_profile(tmp_path):
             ".filter(([k, v]) => ['checkIntegrity', 'checkCoherence'].includes(k)))"
         )
         assert report == [
-            ["checkIntegrity", {"succeeded": True, "logs": [
-                "The places.sqlite database is sane", "The favicons.sqlite database is sane"]}],
+            [
+                "checkIntegrity",
+                {
+                    "succeeded": True,
+                    "logs": ["The places.sqlite database is sane", "The favicons.sqlite database is sane"],
+                },
+            ],
             ["checkCoherence", {"succeeded": True, "logs": ["The database is coherent"]}],
         ]
         m.js(
@@ -492,27 +533,39 @@ def test_firefox_accepts_profile(tmp_path):
 
     # After a clean shutdown: nothing was migrated, replaced or lost.
     assert not [p.name for p in run.iterdir() if ".corrupt" in p.name or p.name.endswith(".bak")]
-    for name, version in (("places", PLACES_SCHEMA_VERSION), ("cookies", COOKIES_SCHEMA_VERSION),
-                          ("formhistory", FORMHISTORY_SCHEMA_VERSION)):
+    for name, version in (
+        ("places", PLACES_SCHEMA_VERSION),
+        ("cookies", COOKIES_SCHEMA_VERSION),
+        ("formhistory", FORMHISTORY_SCHEMA_VERSION),
+    ):
         assert _rows(run / f"{name}.sqlite", "PRAGMA user_version") == [(version,)]
-        assert _rows(run / f"{name}.sqlite",
-                     "SELECT type, name, sql FROM sqlite_master WHERE name LIKE 'moz_%'"
-                     " ORDER BY name") == ours["schema"][name]
-    after_visits = set(_rows(run / "places.sqlite",
-                             "SELECT h.url, v.visit_date, v.visit_type FROM moz_historyvisits v"
-                             " JOIN moz_places h ON h.id = v.place_id"))
+        assert (
+            _rows(
+                run / f"{name}.sqlite",
+                "SELECT type, name, sql FROM sqlite_master WHERE name LIKE 'moz_%' ORDER BY name",
+            )
+            == ours["schema"][name]
+        )
+    after_visits = set(
+        _rows(
+            run / "places.sqlite",
+            "SELECT h.url, v.visit_date, v.visit_type FROM moz_historyvisits v JOIN moz_places h ON h.id = v.place_id",
+        )
+    )
     assert set(ours["visits"]) <= after_visits
     assert len(after_visits) == len(ours["visits"]) + 1  # plus the /dashboard load
-    assert _rows(run / "places.sqlite",
-                 "SELECT b.guid, b.parent, b.position, b.title, h.url, b.dateAdded"
-                 " FROM moz_bookmarks b LEFT JOIN moz_places h ON h.id = b.fk ORDER BY b.id"
-                 ) == ours["bookmarks"]
-    assert _rows(run / "cookies.sqlite",
-                 "SELECT host, name, value, path, expiry, isHttpOnly, sameSite, schemeMap,"
-                 " originAttributes FROM moz_cookies") == [
-        ("larkspurbank.test", "lb_session", "s3cr3t-token", "/", cookies[0].expiry_s * 1000, 1,
-         1, 1, "")
-    ]
+    assert (
+        _rows(
+            run / "places.sqlite",
+            "SELECT b.guid, b.parent, b.position, b.title, h.url, b.dateAdded"
+            " FROM moz_bookmarks b LEFT JOIN moz_places h ON h.id = b.fk ORDER BY b.id",
+        )
+        == ours["bookmarks"]
+    )
+    assert _rows(
+        run / "cookies.sqlite",
+        "SELECT host, name, value, path, expiry, isHttpOnly, sameSite, schemeMap, originAttributes FROM moz_cookies",
+    ) == [("larkspurbank.test", "lb_session", "s3cr3t-token", "/", cookies[0].expiry_s * 1000, 1, 1, 1, "")]
 
 
 @needs_firefox
@@ -527,7 +580,9 @@ def test_firefox_without_arguments_opens_persona_profile(tmp_path):
     url = f"http://127.0.0.1:{server.port}/started"
     proc = subprocess.Popen(
         [FIREFOX, "--headless", "--screenshot", str(tmp_path / "shot.png"), url],
-        env=firefox_env(home), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=firefox_env(home),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
     try:
@@ -545,5 +600,7 @@ def test_firefox_without_arguments_opens_persona_profile(tmp_path):
     places = root / "persona.default" / "places.sqlite"
     assert _rows(places, f"SELECT count(*) FROM moz_places WHERE url = '{url}'") == [(1,)]
     assert _rows(places, "SELECT title FROM moz_bookmarks WHERE parent = 3 ORDER BY position") == [
-        ("Larkspur Bank",), ("Mail",), ("Bills",)
+        ("Larkspur Bank",),
+        ("Mail",),
+        ("Bills",),
     ]

@@ -27,8 +27,18 @@ from .conftest import REPO
 
 
 def _task(rubric, kind="action", apps=("bank",), category=None) -> Task:
-    return Task(id="p/bank/t", persona="p", kind=kind, category=category, instruction="Do it.",
-                apps_involved=list(apps), difficulty="easy", time_limit_seconds=60, rubric=rubric, expected={})
+    return Task(
+        id="p/bank/t",
+        persona="p",
+        kind=kind,
+        category=category,
+        instruction="Do it.",
+        apps_involved=list(apps),
+        difficulty="easy",
+        time_limit_seconds=60,
+        rubric=rubric,
+        expected={},
+    )
 
 
 @pytest.fixture
@@ -50,9 +60,15 @@ def dbs(tmp_path):
     return before, after
 
 
-DIFF = Check(type="state_diff", app="bank", ignore=["sessions"], changes=[
-    Change(table="transfers", op="insert", min=1, max=1),
-    Change(table="accounts", op="update", min=2, max=2, columns=["balance_cents"])])
+DIFF = Check(
+    type="state_diff",
+    app="bank",
+    ignore=["sessions"],
+    changes=[
+        Change(table="transfers", op="insert", min=1, max=1),
+        Change(table="accounts", op="update", min=2, max=2, columns=["balance_cents"]),
+    ],
+)
 
 
 def _apply(path: Path, *statements: str) -> None:
@@ -66,22 +82,32 @@ def _apply(path: Path, *statements: str) -> None:
 def test_state_diff_allows_exactly_the_asked_changes(dbs):
     before, after = dbs
     assert run_check(DIFF, {"bank": after}, "", initial={"bank": before})[0] is False  # nothing done
-    _apply(after, "INSERT INTO transfers VALUES (2, 4500, 'to savings')",
-           "UPDATE accounts SET balance_cents = balance_cents - 4500 WHERE id = 1",
-           "UPDATE accounts SET balance_cents = balance_cents + 4500 WHERE id = 2",
-           "UPDATE sessions SET seen = '2026-11-17'")  # an ignored table may change
+    _apply(
+        after,
+        "INSERT INTO transfers VALUES (2, 4500, 'to savings')",
+        "UPDATE accounts SET balance_cents = balance_cents - 4500 WHERE id = 1",
+        "UPDATE accounts SET balance_cents = balance_cents + 4500 WHERE id = 2",
+        "UPDATE sessions SET seen = '2026-11-17'",
+    )  # an ignored table may change
     ok, evidence = run_check(DIFF, {"bank": after}, "", initial={"bank": before})
     assert ok, evidence
     assert [c[:2] for c in state_changes(before, after)] == [
-        ("accounts", "update"), ("accounts", "update"), ("sessions", "update"), ("transfers", "insert")]
+        ("accounts", "update"),
+        ("accounts", "update"),
+        ("sessions", "update"),
+        ("transfers", "insert"),
+    ]
 
 
 def test_state_diff_fails_on_collateral_damage(dbs):
     before, after = dbs
-    _apply(after, "INSERT INTO transfers VALUES (2, 4500, 'to savings')",
-           "UPDATE accounts SET balance_cents = balance_cents - 4500 WHERE id = 1",
-           "UPDATE accounts SET balance_cents = balance_cents + 4500, nickname = 'rainy day' WHERE id = 2",
-           "DELETE FROM transfers WHERE id = 1")
+    _apply(
+        after,
+        "INSERT INTO transfers VALUES (2, 4500, 'to savings')",
+        "UPDATE accounts SET balance_cents = balance_cents - 4500 WHERE id = 1",
+        "UPDATE accounts SET balance_cents = balance_cents + 4500, nickname = 'rainy day' WHERE id = 2",
+        "DELETE FROM transfers WHERE id = 1",
+    )
     ok, evidence = run_check(DIFF, {"bank": after}, "", initial={"bank": before})
     assert not ok
     assert "delete transfers (1,)" in evidence and "nickname" in evidence
@@ -89,8 +115,12 @@ def test_state_diff_fails_on_collateral_damage(dbs):
 
 def test_state_diff_counts_rows(dbs):
     before, after = dbs
-    _apply(after, "INSERT INTO transfers VALUES (2, 4500, 'a')", "INSERT INTO transfers VALUES (3, 4500, 'b')",
-           "UPDATE accounts SET balance_cents = 0")
+    _apply(
+        after,
+        "INSERT INTO transfers VALUES (2, 4500, 'a')",
+        "INSERT INTO transfers VALUES (3, 4500, 'b')",
+        "UPDATE accounts SET balance_cents = 0",
+    )
     ok, evidence = run_check(DIFF, {"bank": after}, "", initial={"bank": before})
     assert not ok and "insert transfers: 2 row(s), wanted 1..1" in evidence
     assert run_check(DIFF, {"bank": after}, "")[0] is False  # no start state: cannot be judged, fails
@@ -133,8 +163,21 @@ def _ods_with_sum_and_chart(tmp: Path) -> Path:
     src = tmp / "Trip.xlsx"
     wb.save(src)
     out = tmp / "conv"
-    subprocess.run(["soffice", "--headless", f"-env:UserInstallation=file://{tmp}/lo", "--convert-to", "ods",
-                    "--outdir", str(out), str(src)], check=True, capture_output=True, timeout=180)
+    subprocess.run(
+        [
+            "soffice",
+            "--headless",
+            f"-env:UserInstallation=file://{tmp}/lo",
+            "--convert-to",
+            "ods",
+            "--outdir",
+            str(out),
+            str(src),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+    )
     return out / "Trip.ods"
 
 
@@ -145,12 +188,19 @@ def test_file_checks_read_documents(tmp_path):
     ods = _ods_with_sum_and_chart(tmp_path)
     shutil.copy(ods, docs / "Lisbon expenses.ods")
     shutil.copy(tmp_path / "Trip.xlsx", docs / "Lisbon expenses.xlsx")
-    good = Check(type="file", path="Documents/Travel/*.ods", kind="ods", contains=["Hotel", "Total"],
-                 formulas=["SUM"], chart=True)
+    good = Check(
+        type="file",
+        path="Documents/Travel/*.ods",
+        kind="ods",
+        contains=["Hotel", "Total"],
+        formulas=["SUM"],
+        chart=True,
+    )
     ok, evidence = run_check(good, {}, "", home=home)
     assert ok, evidence
-    ok, evidence = run_check(good.model_copy(update={"path": "Documents/Travel/*.xlsx", "kind": "xlsx"}), {}, "",
-                             home=home)
+    ok, evidence = run_check(
+        good.model_copy(update={"path": "Documents/Travel/*.xlsx", "kind": "xlsx"}), {}, "", home=home
+    )
     assert ok, evidence
     assert not run_check(good.model_copy(update={"contains": ["Rides"]}), {}, "", home=home)[0]
     assert not run_check(good.model_copy(update={"kind": "pdf"}), {}, "", home=home)[0]
@@ -163,8 +213,9 @@ def test_file_checks_read_documents(tmp_path):
     c = canvas.Canvas(str(pdf))
     c.drawString(72, 720, "Harbor & Pine Lisbon folio total EUR 518.80")
     c.save()
-    ok, evidence = run_check(Check(type="file", path="Downloads/*.pdf", kind="pdf", contains=["EUR 518.80"]), {}, "",
-                             home=home)
+    ok, evidence = run_check(
+        Check(type="file", path="Downloads/*.pdf", kind="pdf", contains=["EUR 518.80"]), {}, "", home=home
+    )
     assert ok, evidence
 
 
@@ -177,8 +228,11 @@ class _FakeLLM(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         _FakeLLM.seen.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
         met = "weekend" in body["messages"][1]["content"].split("Evidence:")[1]
-        reply = {"choices": [{"message": {"role": "assistant",
-                                          "content": json.dumps({"met": met, "reason": "read the answer"})}}]}
+        reply = {
+            "choices": [
+                {"message": {"role": "assistant", "content": json.dumps({"met": met, "reason": "read the answer"})}}
+            ]
+        }
         data = json.dumps(reply).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -194,10 +248,15 @@ def test_judge_hook_fills_judge_items_only():
     server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeLLM)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        task = _task([RubricItem(id="amount", requirement="States $12.00", weight=60,
-                                 check=Check(type="answer_amount", cents=1200)),
-                      RubricItem(id="tone", requirement="Answers the question about the weekend", weight=40)],
-                     kind="lookup")
+        task = _task(
+            [
+                RubricItem(
+                    id="amount", requirement="States $12.00", weight=60, check=Check(type="answer_amount", cents=1200)
+                ),
+                RubricItem(id="tone", requirement="Answers the question about the weekend", weight=40),
+            ],
+            kind="lookup",
+        )
         assert task.rubric[1].check.type == "judge" and task.machine_weight == 60
         judge = openai_judge(f"http://127.0.0.1:{server.server_port}/v1", "m", api_key="k")
         assert grade(task, {}, "It was $12.00; free this weekend.", judge=judge)[0] == 100
@@ -214,10 +273,23 @@ def test_judge_hook_fills_judge_items_only():
 
 def test_exports_keep_the_rubric(dbs):
     before, after = dbs
-    task = _task([RubricItem(id="row", requirement="A transfer of $45.00", weight=70,
-                             check=Check(type="sql", app="bank", query="SELECT COUNT(*) FROM transfers WHERE amount_cents = ?",
-                                         params=[4500], expected=[[1]])),
-                  RubricItem(id="only", requirement="Nothing else changed", weight=30, check=DIFF)])
+    task = _task(
+        [
+            RubricItem(
+                id="row",
+                requirement="A transfer of $45.00",
+                weight=70,
+                check=Check(
+                    type="sql",
+                    app="bank",
+                    query="SELECT COUNT(*) FROM transfers WHERE amount_cents = ?",
+                    params=[4500],
+                    expected=[[1]],
+                ),
+            ),
+            RubricItem(id="only", requirement="Nothing else changed", weight=30, check=DIFF),
+        ]
+    )
     rec = mypcbench_task(task)
     assert abs(sum(r["weight"] for r in rec["grading"]["rubrics"]) - 1) < 1e-9
     assert {r["type"] for r in rec["grading"]["rubrics"]} == {"programmatic"}
@@ -225,8 +297,12 @@ def test_exports_keep_the_rubric(dbs):
     assert set(ow) >= {"id", "snapshot", "instruction", "source", "config", "related_apps", "evaluator"}
     assert ow["evaluator"]["result"]["apps"] == ["bank"] and ow["evaluator"]["result"]["initial_apps"] == ["bank"]
     assert ow["instruction"] == task.instruction and ow["evaluator"]["result"]["answer"] is False  # an action
-    result = {"databases": {"bank": str(after)}, "initial": {"bank": str(before)}, "home": str(before.parent),
-              "answer": ""}
+    result = {
+        "databases": {"bank": str(after)},
+        "initial": {"bank": str(before)},
+        "home": str(before.parent),
+        "answer": "",
+    }
     assert persona_rubric(result, ow["evaluator"]["expected"]) == 0.0
     _apply(after, "INSERT INTO transfers VALUES (2, 4500, 'x')", "UPDATE accounts SET balance_cents = 1")
     assert persona_rubric(result, ow["evaluator"]["expected"]) == 1.0
@@ -245,12 +321,26 @@ def test_grade_command_on_a_bundle(world, default_layer, tmp_path):
     assert ow["evaluator"]["result"]["answer"] is True
     balance = world.closing_balance_cents("checking")
     cmd = [sys.executable, "-m", "builder.tasks.cli", "bank/checking-balance", "--bundle", str(bundle)]
-    run = subprocess.run(cmd + ["--answer", f"${balance / 100:,.2f}", "--json"], capture_output=True, text=True,
-                         cwd=REPO, timeout=120, check=False)
+    run = subprocess.run(
+        cmd + ["--answer", f"${balance / 100:,.2f}", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+    )
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["score"] == 100
-    run = subprocess.run(cmd + ["--answer", "no idea"], capture_output=True, text=True, cwd=REPO, timeout=120, check=False)
+    run = subprocess.run(
+        cmd + ["--answer", "no idea"], capture_output=True, text=True, cwd=REPO, timeout=120, check=False
+    )
     assert run.returncode == 0 and "score 0/100" in run.stdout
-    run = subprocess.run([sys.executable, "-m", "builder.tasks.cli", "bank/nope", "--bundle", str(bundle)],
-                         capture_output=True, text=True, cwd=REPO, timeout=120, check=False)
+    run = subprocess.run(
+        [sys.executable, "-m", "builder.tasks.cli", "bank/nope", "--bundle", str(bundle)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+    )
     assert run.returncode == 2 and "no task" in run.stderr

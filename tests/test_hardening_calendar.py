@@ -36,9 +36,7 @@ from .concurrency import Answer, burst, send
 
 N = 50
 APPS = {a.name: a for a in discover()}
-pytestmark = pytest.mark.skipif(
-    "calendar" not in APPS, reason="needs the calendar in the build (PERSONA_APPS)"
-)
+pytestmark = pytest.mark.skipif("calendar" not in APPS, reason="needs the calendar in the build (PERSONA_APPS)")
 HOST = APPS["calendar"].domain if "calendar" in APPS else ""
 INTERNAL_HEADER = "x-persona-internal"
 MAIL = "mail" in APPS
@@ -68,9 +66,7 @@ class Site:
         self.cookie = f"{app.session_cookie}={app.module('seed').credentials(world)['session_token']}"
 
     def rows(self, app: str, sql: str, *args) -> list[tuple]:
-        con = sqlite3.connect(
-            f"file:{self.served.database(app)}?mode=ro", uri=True, timeout=30
-        )
+        con = sqlite3.connect(f"file:{self.served.database(app)}?mode=ro", uri=True, timeout=30)
         try:
             return con.execute(sql, args).fetchall()
         finally:
@@ -88,9 +84,7 @@ class Site:
         token: str | None = None,
         **kw,
     ) -> Answer:
-        body = list(fields.items() if isinstance(fields, dict) else fields) + (
-            [("_idem", token)] if token else []
-        )
+        body = list(fields.items() if isinstance(fields, dict) else fields) + ([("_idem", token)] if token else [])
         return send(self.port, HOST, path, form=body, cookie=self.cookie, **kw)
 
     def get(self, path: str) -> Answer:
@@ -164,10 +158,9 @@ def same_origin(location: str) -> bool:
 
 def same_answers(answers: list[Answer]) -> None:
     first = answers[0]
-    assert all(
-        (a.status, a.location, a.body) == (first.status, first.location, first.body)
-        for a in answers
-    ), {(a.status, a.location) for a in answers}
+    assert all((a.status, a.location, a.body) == (first.status, first.location, first.body) for a in answers), {
+        (a.status, a.location) for a in answers
+    }
 
 
 def token() -> str:
@@ -254,10 +247,7 @@ def test_one_token_creates_one_event(site):
     fields = event_form(site, title)
     answers = burst(N, lambda i: site.post("/api/events", fields, t))
     same_answers(answers)
-    assert (
-        answers[0].status == 303
-        and query(answers[0].location).get("notice") == "created"
-    ), answers[0]
+    assert answers[0].status == 303 and query(answers[0].location).get("notice") == "created", answers[0]
     assert len(made(site, title)) == 1
     # The same token again later (a reload, a retry) has no second effect ...
     again = site.post("/api/events", fields, t)
@@ -273,18 +263,13 @@ def test_distinct_tokens_create_distinct_events(site):
     title = f"Many {secrets.token_hex(4)}"
     fields = event_form(site, title)
     answers = burst(N, lambda i: site.post("/api/events", fields, token()))
-    assert all(
-        a.status == 303 and query(a.location).get("notice") == "created"
-        for a in answers
-    ), [a for a in answers if a.status != 303][:3]
+    assert all(a.status == 303 and query(a.location).get("notice") == "created" for a in answers), [
+        a for a in answers if a.status != 303
+    ][:3]
     rows = made(site, title)
     assert len(rows) == N
-    assert (
-        len({r[0] for r in rows}) == N and len({r[1] for r in rows}) == N
-    )  # ids and UIDs all distinct
-    assert {
-        urllib.parse.urlsplit(a.location).path.rsplit("/", 1)[1] for a in answers
-    } == {r[0] for r in rows}
+    assert len({r[0] for r in rows}) == N and len({r[1] for r in rows}) == N  # ids and UIDs all distinct
+    assert {urllib.parse.urlsplit(a.location).path.rsplit("/", 1)[1] for a in answers} == {r[0] for r in rows}
 
 
 def test_json_creations_without_a_key_each_make_one(site):
@@ -293,16 +278,12 @@ def test_json_creations_without_a_key_each_make_one(site):
     body = dict(event_form(site, title))
     answers = burst(
         N,
-        lambda i: send(
-            site.port, HOST, "/api/events", json_body=body, cookie=site.cookie
-        ),
+        lambda i: send(site.port, HOST, "/api/events", json_body=body, cookie=site.cookie),
     )
     assert all(a.status == 200 for a in answers), answers[:2]
     ids = {a.json()["id"] for a in answers}
     rows = made(site, title)
-    assert (
-        len(ids) == N and ids == {r[0] for r in rows} and len({r[1] for r in rows}) == N
-    )
+    assert len(ids) == N and ids == {r[0] for r in rows} and len({r[1] for r in rows}) == N
 
 
 # --- the other writes ---------------------------------------------------------------------------------------------
@@ -315,18 +296,16 @@ def test_one_token_moves_once(site):
     t = token()
     answers = burst(
         N,
-        lambda i: site.post(
-            f"/api/events/{eid}/move", {"occ": "", "date": to, "time": "15:30"}, t
-        ),
+        lambda i: site.post(f"/api/events/{eid}/move", {"occ": "", "date": to, "time": "15:30"}, t),
     )
     same_answers(answers)
     assert answers[0].status == 303 and query(answers[0].location) == {
         "date": to,
         "notice": "moved",
     }, answers[0]
-    assert site.rows(
-        "calendar", "SELECT start_local, sequence FROM events WHERE id = ?", eid
-    ) == [(f"{to}T15:30:00", seq + 1)]
+    assert site.rows("calendar", "SELECT start_local, sequence FROM events WHERE id = ?", eid) == [
+        (f"{to}T15:30:00", seq + 1)
+    ]
 
 
 def test_one_token_deletes_once_and_every_answer_is_the_first(site):
@@ -334,15 +313,10 @@ def test_one_token_deletes_once_and_every_answer_is_the_first(site):
     t = token()
     answers = burst(
         N,
-        lambda i: site.post(
-            f"/api/events/{eid}/delete", {"occ": "", "scope": "all"}, t
-        ),
+        lambda i: site.post(f"/api/events/{eid}/delete", {"occ": "", "scope": "all"}, t),
     )
     same_answers(answers)  # not 1 "deleted" and 49 "does not exist"
-    assert (
-        answers[0].status == 303
-        and query(answers[0].location).get("notice") == "deleted"
-    ), answers[0]
+    assert answers[0].status == 303 and query(answers[0].location).get("notice") == "deleted", answers[0]
     assert not site.rows("calendar", "SELECT id FROM events WHERE id = ?", eid)
 
 
@@ -351,21 +325,13 @@ def test_one_token_toggles_a_calendar_once(site):
     t = token()
     answers = burst(
         N,
-        lambda i: site.post(
-            "/api/calendars/personal", {"back": "/week?date=2026-11-20"}, t
-        ),
+        lambda i: site.post("/api/calendars/personal", {"back": "/week?date=2026-11-20"}, t),
     )
     same_answers(answers)
     assert answers[0].status == 303 and answers[0].location == "/week?date=2026-11-20"
-    assert (
-        site.one("calendar", "SELECT hidden FROM calendars WHERE id = 'personal'")
-        == 1 - hidden
-    )
+    assert site.one("calendar", "SELECT hidden FROM calendars WHERE id = 'personal'") == 1 - hidden
     site.post("/api/calendars/personal", {"back": "/week"}, token())  # shown again
-    assert (
-        site.one("calendar", "SELECT hidden FROM calendars WHERE id = 'personal'")
-        == hidden
-    )
+    assert site.one("calendar", "SELECT hidden FROM calendars WHERE id = 'personal'") == hidden
 
 
 def _ics(uid: str, title: str) -> bytes:
@@ -390,8 +356,7 @@ def _ics(uid: str, title: str) -> bytes:
 def _multipart(fields: dict[str, str], file: bytes) -> tuple[bytes, str]:
     boundary = "----hardening" + secrets.token_hex(8)
     parts = [
-        f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
-        for k, v in fields.items()
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode() for k, v in fields.items()
     ]
     parts.append(
         f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.ics"\r\n'
@@ -399,16 +364,12 @@ def _multipart(fields: dict[str, str], file: bytes) -> tuple[bytes, str]:
         + file
         + b"\r\n"
     )
-    return b"".join(
-        parts
-    ) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
 def test_one_token_imports_once(site):
     title = f"Imported {secrets.token_hex(4)}"
-    body, ctype = _multipart(
-        {"_idem": token()}, _ics(f"{secrets.token_hex(8)}@hardening.test", title)
-    )
+    body, ctype = _multipart({"_idem": token()}, _ics(f"{secrets.token_hex(8)}@hardening.test", title))
     answers = burst(
         N,
         lambda i: send(
@@ -421,13 +382,8 @@ def test_one_token_imports_once(site):
         ),
     )
     same_answers(answers)
-    assert (
-        answers[0].status == 303
-        and query(answers[0].location).get("notice") == "imported"
-    ), answers[0]
-    assert (
-        site.one("calendar", "SELECT COUNT(*) FROM events WHERE title = ?", title) == 1
-    )
+    assert answers[0].status == 303 and query(answers[0].location).get("notice") == "imported", answers[0]
+    assert site.one("calendar", "SELECT COUNT(*) FROM events WHERE title = ?", title) == 1
 
 
 def test_one_token_answers_an_invitation_once(site):
@@ -437,9 +393,7 @@ def test_one_token_answers_an_invitation_once(site):
     t = token()
     answers = burst(
         N,
-        lambda i: site.post(
-            f"/api/events/{eid}/rsvp", {"answer": "yes", "back": f"/events/{eid}"}, t
-        ),
+        lambda i: site.post(f"/api/events/{eid}/rsvp", {"answer": "yes", "back": f"/events/{eid}"}, t),
     )
     same_answers(answers)
     assert answers[0].status == 303 and query(answers[0].location).get("notice") == (
@@ -488,25 +442,18 @@ def test_distinct_tokens_answer_an_invitation_once(site):
     # Another answer is a change: recorded and mailed once more.
     a = site.post(f"/api/events/{eid}/rsvp", {"answer": "no"}, token())
     assert a.status == 303 and a.location.startswith(f"/events/{eid}?")
-    assert (
-        replies(site, eid)[-1][0] == "DECLINED"
-        and len(replies(site, eid)) == len(before) + 2
-    )
+    assert replies(site, eid)[-1][0] == "DECLINED" and len(replies(site, eid)) == len(before) + 2
     if MAIL:
         assert mailed(site, f"Declined: {title}") >= 1
 
 
-@pytest.mark.parametrize(
-    "bad", ["constructor", "toString", "__proto__", "hasOwnProperty", "YES", ""]
-)
+@pytest.mark.parametrize("bad", ["constructor", "toString", "__proto__", "hasOwnProperty", "YES", ""])
 def test_rsvp_answer_must_be_yes_no_or_maybe(site, bad):
     """`PARTSTAT[answer]` took Object properties (constructor: a function) for answers."""
     eid, _ = invitation(site)
     before = site.state()
     a = site.post(f"/api/events/{eid}/rsvp", {"answer": bad}, token())
-    assert (
-        a.status == 303 and query(a.location).get("error") == "Answer yes, no or maybe."
-    ), (bad, a.location)
+    assert a.status == 303 and query(a.location).get("error") == "Answer yes, no or maybe.", (bad, a.location)
     assert site.state() == before
 
 
@@ -538,12 +485,7 @@ def test_internal_rsvp_refuses_bad_bodies_with_400(site):
         a = site.internal("/api/internal/rsvp", raw=raw, ctype=ctype)
         assert a.status == 400 and a.json()["error"], (what, a.status, a.body[:200])
         assert site.state() == before, what
-    assert (
-        site.internal(
-            "/api/internal/rsvp", {"uid": "x", "partstat": "ACCEPTED"}, key="0" * 64
-        ).status
-        == 403
-    )
+    assert site.internal("/api/internal/rsvp", {"uid": "x", "partstat": "ACCEPTED"}, key="0" * 64).status == 403
 
 
 def test_internal_events_refuses_bad_bodies_with_400(site):
@@ -568,23 +510,16 @@ def test_internal_answer_and_file_told_50_times_are_stored_once(site):
     before = replies(site, eid)
     answers = burst(
         N,
-        lambda i: site.internal(
-            "/api/internal/rsvp", {"uid": uid, "partstat": "DECLINED"}
-        ),
+        lambda i: site.internal("/api/internal/rsvp", {"uid": uid, "partstat": "DECLINED"}),
     )
-    assert all(
-        a.status == 200 and a.json() == {"id": eid, "partstat": "DECLINED"}
-        for a in answers
-    ), answers[:2]
+    assert all(a.status == 200 and a.json() == {"id": eid, "partstat": "DECLINED"} for a in answers), answers[:2]
     assert replies(site, eid) == [*before, ("DECLINED", "internal")]
     title = f"Internal {secrets.token_hex(4)}"
     ics = _ics(f"{secrets.token_hex(8)}@hardening.test", title).decode()
     answers = burst(N, lambda i: site.internal("/api/internal/events", {"ics": ics}))
     assert sorted(a.status for a in answers) == [200] * (N - 1) + [201]
     assert len({a.json()["id"] for a in answers}) == 1
-    assert (
-        site.one("calendar", "SELECT COUNT(*) FROM events WHERE title = ?", title) == 1
-    )
+    assert site.one("calendar", "SELECT COUNT(*) FROM events WHERE title = ?", title) == 1
 
 
 # --- strict bodies ------------------------------------------------------------------------------------------------
@@ -647,9 +582,7 @@ def test_form_routes_refuse_bodies_that_are_not_forms(site):
             assert site.state() == before, (route, what)
 
 
-@pytest.mark.parametrize(
-    "name,cap", [("title", 200), ("location", 500), ("description", 8000)]
-)
+@pytest.mark.parametrize("name,cap", [("title", 200), ("location", 500), ("description", 8000)])
 def test_a_megabyte_field_is_refused_with_its_message(site, name, cap):
     """A 1 MB value in the event form was echoed into the error redirect's Location header."""
     big = "x" * 1_000_000
@@ -665,10 +598,7 @@ def test_a_megabyte_field_is_refused_with_its_message(site, name, cap):
         a.location[:200],
     )
     q = query(a.location)
-    assert (
-        q["error"] == f"The {name} is too long: at most {cap} characters."
-        and q["field"] == name
-    )
+    assert q["error"] == f"The {name} is too long: at most {cap} characters." and q["field"] == name
     assert len(a.location) < 8000 and len(q[name]) == 300  # the form refills, cut
     assert q["date"] == dict(event_form(site, title))["date"]
     # JSON callers get the message as a 400 with the field; the edit form refuses the same way.
@@ -676,9 +606,7 @@ def test_a_megabyte_field_is_refused_with_its_message(site, name, cap):
         site.port,
         HOST,
         "/api/events",
-        json_body=dict(
-            event_form(site, title, **({name: big} if name != "title" else {}))
-        ),
+        json_body=dict(event_form(site, title, **({name: big} if name != "title" else {}))),
         cookie=site.cookie,
     )
     assert j.status == 400 and j.json()["field"] == name and len(j.body) < 1000
@@ -688,21 +616,13 @@ def test_a_megabyte_field_is_refused_with_its_message(site, name, cap):
     )
     e = site.post(
         f"/api/events/{eid}",
-        event_form(
-            site, title, scope="all", **({name: big} if name != "title" else {})
-        ),
+        event_form(site, title, scope="all", **({name: big} if name != "title" else {})),
         token(),
     )
-    assert (
-        e.status == 303
-        and e.location.startswith(f"/events/{eid}/edit?")
-        and query(e.location)["field"] == name
-    )
+    assert e.status == 303 and e.location.startswith(f"/events/{eid}/edit?") and query(e.location)["field"] == name
     assert site.state() == before
     # A body past what the event form reads at all is a 413 with a message.
-    a = site.post(
-        "/api/events", event_form(site, "Huge", description="x" * 3_000_000), token()
-    )
+    a = site.post("/api/events", event_form(site, "Huge", description="x" * 3_000_000), token())
     assert a.status == 413 and "too large" in a.json()["error"]
     assert site.state() == before
 
@@ -710,10 +630,7 @@ def test_a_megabyte_field_is_refused_with_its_message(site, name, cap):
 def test_a_long_time_zone_is_not_echoed(site):
     zone = "Mars/" + "x" * 150
     a = site.post("/api/events", event_form(site, "Zone", timezone=zone), token())
-    assert (
-        query(a.location)["field"] == "timezone"
-        and zone not in query(a.location)["error"]
-    )
+    assert query(a.location)["field"] == "timezone" and zone not in query(a.location)["error"]
     assert len(query(a.location)["error"]) < 80
 
 
@@ -750,10 +667,10 @@ def test_event_ids_are_what_the_calendar_makes(site):
                 a.status,
                 a.location,
             )
-            assert (
-                a.location.startswith("/week?")
-                and "does not exist" in query(a.location)["error"]
-            ), (path, a.location)
+            assert a.location.startswith("/week?") and "does not exist" in query(a.location)["error"], (
+                path,
+                a.location,
+            )
             assert site.state() == before, path
             j = send(site.port, HOST, path, json_body=fields, cookie=site.cookie)
             assert j.status == 404 and j.json()["error"], (path, j.status)
@@ -762,11 +679,7 @@ def test_event_ids_are_what_the_calendar_makes(site):
     for bad in ["1%20OR%201=1", "personal%20OR%201=1", "%00", "work;x"]:
         before = site.state()
         a = site.post(f"/api/calendars/{bad}", {"back": "/week"}, token())
-        assert (
-            a.status == 303
-            and same_origin(a.location)
-            and query(a.location)["error"] == "No such calendar."
-        )
+        assert a.status == 303 and same_origin(a.location) and query(a.location)["error"] == "No such calendar."
         assert site.state() == before
 
 
@@ -783,11 +696,11 @@ def test_back_never_leaves_the_app(site):
             ("/api/calendars/nope", {}),
         ]:
             a = site.post(path, {**fields, "back": target}, token())
-            assert (
-                a.status == 303
-                and same_origin(a.location)
-                and "evil.example" not in a.location
-            ), (path, repr(target), a.location)
+            assert a.status == 303 and same_origin(a.location) and "evil.example" not in a.location, (
+                path,
+                repr(target),
+                a.location,
+            )
     # A same-origin back is kept, with its own query (less an old error).
     a = site.post(
         f"/api/events/{eid}/rsvp",
@@ -816,18 +729,14 @@ def test_only_the_apps_own_error_banners_show(site):
 
 
 def test_a_refused_post_shows_its_signed_error(site):
-    a = site.post(
-        "/api/events", event_form(site, "Backwards", end_time="09:00"), token()
-    )
+    a = site.post("/api/events", event_form(site, "Backwards", end_time="09:00"), token())
     assert (
         a.status == 303
         and query(a.location)["error"] == "The event must end after it starts."
         and query(a.location)["es"]
     )
     page = site.get(a.location)
-    assert "The event must end after it starts." in visible(
-        page.body
-    ) and 'value="Backwards"' in visible(page.body)
+    assert "The event must end after it starts." in visible(page.body) and 'value="Backwards"' in visible(page.body)
     forged = a.location.replace("starts.", "starts!")
     page = site.get(forged)
     assert page.status == 200 and "must end after it starts!" not in visible(page.body)
@@ -846,16 +755,10 @@ def test_forms_carry_tokens(site):
         f"/events/{eid}/edit",
     ]:
         html = site.get(page).body
-        forms = re.findall(
-            r'<form[^>]*method="post"[^>]*>.*?</form>', html, flags=re.DOTALL
-        )
-        posting = [
-            f for f in forms if "/api/logout" not in f and "/api/session" not in f
-        ]
+        forms = re.findall(r'<form[^>]*method="post"[^>]*>.*?</form>', html, flags=re.DOTALL)
+        posting = [f for f in forms if "/api/logout" not in f and "/api/session" not in f]
         assert posting, page
-        assert all(
-            re.search(r'name="_idem" value="[0-9a-f]{32}"', f) for f in posting
-        ), page
+        assert all(re.search(r'name="_idem" value="[0-9a-f]{32}"', f) for f in posting), page
 
 
 def test_the_site_still_answers(site):
@@ -877,6 +780,4 @@ def test_fields_and_notices_named_like_object_properties(site):
     assert len(made(site, title)) == 1
     for notice in ["constructor", "__proto__", "toString"]:
         page = site.get(f"/week?notice={notice}")
-        assert page.status == 200 and 'data-testid="notice"' not in visible(
-            page.body
-        ), notice
+        assert page.status == 200 and 'data-testid="notice"' not in visible(page.body), notice

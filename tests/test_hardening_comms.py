@@ -46,9 +46,7 @@ FOREIGN = [
 
 @pytest.fixture(scope="module")
 def served(default_layer, world, tmp_path_factory):
-    with Served(
-        default_layer, tmp_path_factory.mktemp("comms"), now=world.now.isoformat()
-    ) as s:
+    with Served(default_layer, tmp_path_factory.mktemp("comms"), now=world.now.isoformat()) as s:
         yield s
 
 
@@ -71,9 +69,7 @@ def one(served, name: str, sql: str, *args):
     return r[0][0]
 
 
-def post(
-    served, world, name: str, path: str, fields: list[tuple[str, str]] | dict, **kw
-) -> Answer:
+def post(served, world, name: str, path: str, fields: list[tuple[str, str]] | dict, **kw) -> Answer:
     return send(
         served.port,
         APPS[name].domain,
@@ -94,10 +90,7 @@ def db_state(served) -> dict[str, tuple[int, int]]:
 
 
 def query(location: str) -> dict[str, str]:
-    return {
-        k: v[0]
-        for k, v in urllib.parse.parse_qs(urllib.parse.urlsplit(location).query).items()
-    }
+    return {k: v[0] for k, v in urllib.parse.parse_qs(urllib.parse.urlsplit(location).query).items()}
 
 
 def visible(html: str) -> str:
@@ -276,9 +269,7 @@ WRITES = [
         "network",
         lambda s: "/api/posts",
         lambda s, m: [("body", m)],
-        lambda s, m: rows(
-            s, "network", "SELECT id FROM posts WHERE body = ? AND author_id IS NULL", m
-        ),
+        lambda s, m: rows(s, "network", "SELECT id FROM posts WHERE body = ? AND author_id IS NULL", m),
     ),
     Write(
         "network-comment",
@@ -339,19 +330,13 @@ def test_one_token_posts_once(w: Write, served, world):
     fields = [*w.fields(served, marker), ("_idem", token)]
     path = w.path(served)
     answers = burst(N, lambda i: post(served, world, w.app, path, fields))
-    assert {(a.status, a.location) for a in answers} == {
-        (answers[0].status, answers[0].location)
-    }, answers[:3]
+    assert {(a.status, a.location) for a in answers} == {(answers[0].status, answers[0].location)}, answers[:3]
     assert (
-        answers[0].status == 303
-        and same_origin(answers[0].location)
-        and "error" not in query(answers[0].location)
+        answers[0].status == 303 and same_origin(answers[0].location) and "error" not in query(answers[0].location)
     ), answers[0]
     assert len(w.made(served, marker)) == 1
     if w.replies:
-        assert (
-            w.replies(served, marker) == 1
-        )  # the contact answered once, as for one send
+        assert w.replies(served, marker) == 1  # the contact answered once, as for one send
     # The same token again later (a reload of the answer, a retry) still has no second effect ...
     again = post(served, world, w.app, path, fields)
     assert (again.status, again.location) == (answers[0].status, answers[0].location)
@@ -383,10 +368,9 @@ def test_distinct_tokens_post_each(w: Write, served, world):
             [*fields, ("_idem", f"{uuid.uuid4().hex}{i:04d}")],
         ),
     )
-    assert all(
-        a.status == 303 and same_origin(a.location) and "error" not in query(a.location)
-        for a in answers
-    ), [a for a in answers if a.status != 303 or "error" in query(a.location)][:3]
+    assert all(a.status == 303 and same_origin(a.location) and "error" not in query(a.location) for a in answers), [
+        a for a in answers if a.status != 303 or "error" in query(a.location)
+    ][:3]
     made = [r[0] for r in w.made(served, marker)]
     assert len(made) == N and len(set(made)) == N
     if w.replies:
@@ -418,10 +402,7 @@ def test_board_tickets_without_tokens_still_get_distinct_keys(served, world):
     keys = [a.json()["key"] for a in answers]
     assert len(set(keys)) == N
     assert sorted(keys) == sorted(
-        r[0]
-        for r in rows(
-            served, "board", "SELECT key FROM tickets WHERE title = ?", marker
-        )
+        r[0] for r in rows(served, "board", "SELECT key FROM tickets WHERE title = ?", marker)
     )
 
 
@@ -501,11 +482,7 @@ def test_mail_refuses_300_kb_in_a_field(served, world):
         {"action": "send", "to": _mail_contact(served), "subject": "Big", "body": big},
         headers={"Accept": "application/json"},
     )
-    assert (
-        a.status == 400
-        and a.json()["field"] == "body"
-        and "too long" in a.json()["error"]
-    )
+    assert a.status == 400 and a.json()["field"] == "body" and "too long" in a.json()["error"]
     a = post(
         served,
         world,
@@ -555,11 +532,10 @@ def test_mail_ids_are_digits_only(served, world):
             "/api/messages",
             {"op": "star", "id": bad, "back": "/"},
         )
-        assert (
-            a.status == 303
-            and a.location.startswith("/?")
-            and "not valid" in query(a.location)["error"]
-        ), (bad, a.location)
+        assert a.status == 303 and a.location.startswith("/?") and "not valid" in query(a.location)["error"], (
+            bad,
+            a.location,
+        )
         assert db_state(served) == before, bad
     # A mixed selection is refused whole, not half-applied.
     before = db_state(served)
@@ -627,10 +603,11 @@ def test_mail_rsvp_answer_must_be_yes_maybe_or_no(served, world):
             "/api/rsvp",
             {"message": str(invite), "answer": bad, "back": "/"},
         )
-        assert (
-            a.status == 303
-            and query(a.location).get("error") == "Answer Yes, Maybe or No."
-        ), (bad, a.status, a.location)
+        assert a.status == 303 and query(a.location).get("error") == "Answer Yes, Maybe or No.", (
+            bad,
+            a.status,
+            a.location,
+        )
         assert db_state(served) == before, bad
 
 
@@ -642,9 +619,7 @@ def test_workchat_malformed_channel_escape_is_not_found(served, world):
         "/api/channels/%25/read",
         "/api/channels/%25ZZ/read",
     ]:
-        a = send(
-            served.port, APPS["workchat"].domain, path, cookie=cookie("workchat", world)
-        )
+        a = send(served.port, APPS["workchat"].domain, path, cookie=cookie("workchat", world))
         assert a.status == 404 and a.json()["error"] == "No such conversation.", (
             path,
             a.status,
@@ -677,19 +652,12 @@ def test_board_due_dates_stay_within_the_horizon(served, world):
     for due in ["9999-12-31", "1900-01-01", "2999-01-01"]:
         before = db_state(served)
         a = post(served, world, "board", f"/api/tickets/{key}", {"due": due})
-        assert a.status == 303 and "due date must fall between" in query(
-            a.location
-        ).get("error", ""), (due, a.location)
+        assert a.status == 303 and "due date must fall between" in query(a.location).get("error", ""), (due, a.location)
         assert db_state(served) == before
     year = int(world.now.year)
-    a = post(
-        served, world, "board", f"/api/tickets/{key}", {"due": f"{year + 1}-03-31"}
-    )
+    a = post(served, world, "board", f"/api/tickets/{key}", {"due": f"{year + 1}-03-31"})
     assert a.status == 303 and "error" not in query(a.location)
-    assert (
-        one(served, "board", "SELECT due FROM tickets WHERE key = ?", key)
-        == f"{year + 1}-03-31"
-    )
+    assert one(served, "board", "SELECT due FROM tickets WHERE key = ?", key) == f"{year + 1}-03-31"
 
 
 def test_json_bodies_are_checked_on_the_board(served, world):
@@ -743,11 +711,7 @@ def test_back_never_leaves_the_app(name, served, world):
             )
     # A same-origin back is kept, with its own query.
     a = post(served, world, name, path, {**refused, "back": "/somewhere?x=1"})
-    assert (
-        a.location.startswith("/somewhere?")
-        and query(a.location)["x"] == "1"
-        and query(a.location)["error"]
-    )
+    assert a.location.startswith("/somewhere?") and query(a.location)["x"] == "1" and query(a.location)["error"]
 
 
 def test_network_back_with_a_tab_was_an_open_redirect(served, world):
@@ -796,11 +760,7 @@ def test_only_the_apps_own_error_banners_show(name, served, world):
 
 def test_a_refused_post_shows_its_signed_error(served, world):
     a = post(served, world, "mail", "/api/labels", {"name": ""})
-    assert (
-        a.status == 303
-        and query(a.location)["error"] == "Give the label a name."
-        and query(a.location)["es"]
-    )
+    assert a.status == 303 and query(a.location)["error"] == "Give the label a name." and query(a.location)["es"]
     page = send(
         served.port,
         APPS["mail"].domain,
@@ -822,9 +782,4 @@ def test_a_refused_post_shows_its_signed_error(served, world):
 
 def test_the_site_still_answers(served, world):
     for name in ERROR_PAGES:
-        assert (
-            send(
-                served.port, APPS[name].domain, "/_persona/health", method="GET"
-            ).status
-            == 200
-        )
+        assert send(served.port, APPS[name].domain, "/_persona/health", method="GET").status == 200

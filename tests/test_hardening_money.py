@@ -44,9 +44,7 @@ pytestmark = pytest.mark.skipif(
     reason="needs bank, markets and brokerage in the build (PERSONA_APPS)",
 )
 
-BANK, MARKETS, BROKER = (
-    APPS[n].domain if n in APPS else "" for n in ("bank", "markets", "brokerage")
-)
+BANK, MARKETS, BROKER = (APPS[n].domain if n in APPS else "" for n in ("bank", "markets", "brokerage"))
 
 
 class Site:
@@ -83,13 +81,9 @@ class Site:
         token: str | None = None,
     ) -> Answer:
         body = list(fields) + ([("_idem", token)] if token else [])
-        return send(
-            self.port, APPS[app].domain, path, form=body, cookie=self.cookies[app]
-        )
+        return send(self.port, APPS[app].domain, path, form=body, cookie=self.cookies[app])
 
-    def internal(
-        self, path: str, body=None, raw: bytes | None = None, key: str | None = None
-    ) -> Answer:
+    def internal(self, path: str, body=None, raw: bytes | None = None, key: str | None = None) -> Answer:
         headers = {INTERNAL_HEADER: self.key if key is None else key}
         if raw is not None:
             headers["Content-Type"] = "application/json"
@@ -145,18 +139,13 @@ class Site:
     # --- the apps' figures -----------------------------------------------------------------------------------------
 
     def markets_cash(self) -> int:
-        return self.one(
-            "markets", "SELECT COALESCE(SUM(amount_cents), 0) FROM activity"
-        )
+        return self.one("markets", "SELECT COALESCE(SUM(amount_cents), 0) FROM activity")
 
     def broker_power(self) -> int:
-        cash = self.one(
-            "brokerage", "SELECT COALESCE(SUM(amount_cents), 0) FROM cash_ledger"
-        )
+        cash = self.one("brokerage", "SELECT COALESCE(SUM(amount_cents), 0) FROM cash_ledger")
         reserved = self.one(
             "brokerage",
-            "SELECT COALESCE(SUM(reserved_cents), 0) FROM orders WHERE status = 'open' "
-            "AND side = 'buy'",
+            "SELECT COALESCE(SUM(reserved_cents), 0) FROM orders WHERE status = 'open' AND side = 'buy'",
         )
         return cash - reserved
 
@@ -196,10 +185,9 @@ def visible(html: str) -> str:
 
 def same_answers(answers: list[Answer]) -> None:
     first = answers[0]
-    assert all(
-        (a.status, a.location, a.body) == (first.status, first.location, first.body)
-        for a in answers
-    ), {(a.status, a.location) for a in answers}
+    assert all((a.status, a.location, a.body) == (first.status, first.location, first.body) for a in answers), {
+        (a.status, a.location) for a in answers
+    }
 
 
 def assert_ledgers_match(site: Site) -> None:
@@ -225,14 +213,12 @@ def assert_ledgers_match(site: Site) -> None:
         ours[("markets", ref, "out" if kind == "deposit" else "in")] = (abs(amt), tid)
     for direction, ref, amt, tid in site.rows(
         "brokerage",
-        "SELECT direction, reference, amount_cents, "
-        "bank_transaction_id FROM transfers WHERE world_ref IS NULL",
+        "SELECT direction, reference, amount_cents, bank_transaction_id FROM transfers WHERE world_ref IS NULL",
     ):
         ours[("brokerage", ref, "out" if direction == "deposit" else "in")] = (amt, tid)
         cash = site.rows(
             "brokerage",
-            "SELECT amount_cents FROM cash_ledger WHERE reference = ? AND kind = ? "
-            "AND world_ref IS NULL",
+            "SELECT amount_cents FROM cash_ledger WHERE reference = ? AND kind = ? AND world_ref IS NULL",
             (ref, direction),
         )
         assert cash == [(amt if direction == "deposit" else -amt,)], (ref, cash)
@@ -316,9 +302,7 @@ def test_bank_money_route_distinct_tokens_stop_at_the_balance(site, path):
     answers = burst(N, lambda i: site.form("bank", path, fields, toks[i]))
     done = [a for a in answers if "done" in query(a.location)]
     refused = [a for a in answers if "error" in query(a.location)]
-    assert len(done) == expected and len(refused) == N - expected, {
-        a.location[:80] for a in answers
-    }
+    assert len(done) == expected and len(refused) == N - expected, {a.location[:80] for a in answers}
     assert all(a.status == 303 for a in answers)
     assert all("Insufficient funds" in query(a.location)["error"] for a in refused)
     debits = site.rows(
@@ -329,9 +313,7 @@ def test_bank_money_route_distinct_tokens_stop_at_the_balance(site, path):
     assert [a for _, a in debits] == [-amount] * expected
     if path != "/api/transfer":
         # Each "done" names its own line (its receipt).
-        assert sorted(int(query(a.location)["done"]) for a in done) == [
-            i for i, _ in debits
-        ]
+        assert sorted(int(query(a.location)["done"]) for a in done) == [i for i, _ in debits]
     else:
         assert len({query(a.location)["done"] for a in done}) == expected
         assert (
@@ -342,9 +324,7 @@ def test_bank_money_route_distinct_tokens_stop_at_the_balance(site, path):
             )
             == expected
         )
-    assert (
-        site.account("checking")["balance"] == checking["balance"] - expected * amount
-    )
+    assert site.account("checking")["balance"] == checking["balance"] - expected * amount
     checking_never_negative(site, before)
 
 
@@ -369,13 +349,7 @@ def test_bank_payees_and_contacts_once(site):
     )
     assert site.one("bank", "SELECT COUNT(*) FROM payees WHERE name = ?", (name2,)) == 1
     assert sum("added" in query(a.location) for a in answers) == 1
-    assert (
-        sum(
-            "already one of your payees" in query(a.location).get("error", "")
-            for a in answers
-        )
-        == N - 1
-    )
+    assert sum("already one of your payees" in query(a.location).get("error", "") for a in answers) == N - 1
     # A contact: one per token.
     who = f"Hardening Friend {secrets.token_hex(3)}"
     tok = tokens(1)[0]
@@ -416,11 +390,7 @@ def test_bank_recipient_is_digits_only(site):
         ("/api/send", [("contact", "1"), ("from", checking), ("amount", "5.00e2")]),
     ]:
         ans = site.form("bank", path, fields, tokens(1)[0])
-        assert (
-            ans.status == 303
-            and "error" in query(ans.location)
-            and "done" not in query(ans.location)
-        ), (path, ans)
+        assert ans.status == 303 and "error" in query(ans.location) and "done" not in query(ans.location), (path, ans)
     assert last_line(site) == before
     # The refusal's page shows the bank's own (signed) message; a crafted one shows nothing.
     ans = site.form(
@@ -428,9 +398,7 @@ def test_bank_recipient_is_digits_only(site):
         "/api/send",
         [("contact", "1 OR 1=1"), ("from", checking), ("amount", "5.00")],
     )
-    page = send(
-        site.port, BANK, ans.location, method="GET", cookie=site.cookies["bank"]
-    )
+    page = send(site.port, BANK, ans.location, method="GET", cookie=site.cookies["bank"])
     assert "Choose who to send money to." in visible(page.body)
     crafted = send(
         site.port,
@@ -439,9 +407,7 @@ def test_bank_recipient_is_digits_only(site):
         method="GET",
         cookie=site.cookies["bank"],
     )
-    assert crafted.status == 200 and "Call 555-0100 to unlock" not in visible(
-        crafted.body
-    )
+    assert crafted.status == 200 and "Call 555-0100 to unlock" not in visible(crafted.body)
 
 
 def test_bank_bad_bodies_never_500(site):
@@ -474,9 +440,7 @@ def test_bank_bad_bodies_never_500(site):
                 body,
                 ans,
             )
-            assert query(ans.location).get("es"), (
-                "the message is the bank's own (signed)"
-            )
+            assert query(ans.location).get("es"), "the message is the bank's own (signed)"
     assert last_line(site) == before
 
 
@@ -518,11 +482,7 @@ def test_bank_add_contact_caps_fields_before_any_work(site):
         [("contact", "1"), ("from", "1"), ("amount", "1.00"), ("memo", "m" * 5000)],
         tokens(1)[0],
     )
-    assert (
-        memo.status == 303
-        and "too long" in query(memo.location)["error"]
-        and len(memo.location) < 1000
-    )
+    assert memo.status == 303 and "too long" in query(memo.location)["error"] and len(memo.location) < 1000
     assert site.one("bank", "SELECT COUNT(*) FROM contacts") == count
 
 
@@ -619,9 +579,7 @@ def test_internal_transfer_same_reference_once(site, direction):
         "SELECT amount_cents FROM external_transfers WHERE app = 'hardening' AND reference = ?",
         (ref,),
     ) == [(2500,)]
-    assert site.account("checking")["balance"] == checking["balance"] + (
-        -2500 if direction == "out" else 2500
-    )
+    assert site.account("checking")["balance"] == checking["balance"] + (-2500 if direction == "out" else 2500)
     # The same reference with another amount is refused, never merged.
     other = site.internal("/api/internal/transfers", {**body, "amount_cents": 2600})
     assert other.status == 409 and "different amount" in other.json()["error"]
@@ -653,14 +611,11 @@ def test_internal_transfers_out_stop_at_checking(site):
             },
         ),
     )
-    assert sorted(a.status for a in answers) == [200] * expected + [402] * (
-        N - expected
-    )
+    assert sorted(a.status for a in answers) == [200] * expected + [402] * (N - expected)
     assert (
         site.one(
             "bank",
-            "SELECT COUNT(*) FROM external_transfers x JOIN transactions t ON t.id = x.transaction_id "
-            "WHERE t.id > ?",
+            "SELECT COUNT(*) FROM external_transfers x JOIN transactions t ON t.id = x.transaction_id WHERE t.id > ?",
             (before,),
         )
         == expected
@@ -695,9 +650,7 @@ def test_card_network_charges_stop_at_the_limit(site, kind):
             },
         ),
     )
-    assert sorted(a.status for a in answers) == [200] * expected + [402] * (
-        N - expected
-    )
+    assert sorted(a.status for a in answers) == [200] * expected + [402] * (N - expected)
     assert (
         site.one(
             "bank",
@@ -724,19 +677,10 @@ def test_card_network_charges_stop_at_the_limit(site, kind):
         "reference": charged,
     }
     answers = burst(N, lambda i: site.internal("/api/internal/card-network", body))
-    assert {a.status for a in answers} == {200} and len(
-        {a.json()["authorization"] for a in answers}
-    ) == 1
+    assert {a.status for a in answers} == {200} and len({a.json()["authorization"] for a in answers}) == 1
     assert site.available(kind) == left + amount
-    assert (
-        site.internal(
-            "/api/internal/card-network", {**body, "amount_cents": amount - 1}
-        ).status
-        == 409
-    )
-    over = site.internal(
-        "/api/internal/card-network", {**body, "reference": ref, "amount_cents": 100}
-    )
+    assert site.internal("/api/internal/card-network", {**body, "amount_cents": amount - 1}).status == 409
+    over = site.internal("/api/internal/card-network", {**body, "reference": ref, "amount_cents": 100})
     assert over.status == 200
     bigger = site.internal(
         "/api/internal/card-network",
@@ -759,9 +703,7 @@ def _market(site: Site) -> tuple[str, int]:
     return ticker, price
 
 
-def _trade(
-    site: Site, ticker: str, price: int, action: str, shares: int, token: str
-) -> Answer:
+def _trade(site: Site, ticker: str, price: int, action: str, shares: int, token: str) -> Answer:
     return site.form(
         "markets",
         "/api/trades",
@@ -819,23 +761,15 @@ def test_markets_buys_stop_at_the_cash_and_sells_at_the_shares(site):
     before = site.one("markets", "SELECT COALESCE(MAX(id), 0) FROM activity")
     toks = tokens()
     answers = burst(N, lambda i: _trade(site, ticker, price, "buy", shares, toks[i]))
-    filled = [
-        query(a.location)["traded"] for a in answers if "traded" in query(a.location)
-    ]
+    filled = [query(a.location)["traded"] for a in answers if "traded" in query(a.location)]
     assert len(filled) == expected and len(set(filled)) == expected
-    assert all(
-        "error" in query(a.location)
-        for a in answers
-        if "traded" not in query(a.location)
-    )
+    assert all("error" in query(a.location) for a in answers if "traded" not in query(a.location))
     rows = site.rows(
         "markets",
         "SELECT reference, amount_cents FROM activity WHERE id > ? AND kind = 'buy'",
         (before,),
     )
-    assert sorted(r for r, _ in rows) == sorted(filled) and {a for _, a in rows} == {
-        -cost
-    }
+    assert sorted(r for r, _ in rows) == sorted(filled) and {a for _, a in rows} == {-cost}
     assert site.markets_cash() == cash - expected * cost >= 0
     now_held = site.one(
         "markets",
@@ -890,14 +824,10 @@ def test_markets_withdrawals_stop_at_the_cash(site):
             toks[i],
         ),
     )
-    moved = [
-        query(a.location)["moved"] for a in answers if "moved" in query(a.location)
-    ]
+    moved = [query(a.location)["moved"] for a in answers if "moved" in query(a.location)]
     assert len(moved) == expected == len(set(moved))
     assert all(
-        "up to your balance" in query(a.location).get("error", "")
-        for a in answers
-        if "moved" not in query(a.location)
+        "up to your balance" in query(a.location).get("error", "") for a in answers if "moved" not in query(a.location)
     )
     assert site.markets_cash() == cash - expected * 10_000 >= 0
     bank_refs = {
@@ -928,15 +858,9 @@ def test_markets_deposits_stop_at_checking(site):
             toks[i],
         ),
     )
-    moved = [
-        query(a.location)["moved"] for a in answers if "moved" in query(a.location)
-    ]
+    moved = [query(a.location)["moved"] for a in answers if "moved" in query(a.location)]
     assert len(moved) == expected == len(set(moved))
-    assert all(
-        "refused" in query(a.location).get("error", "")
-        for a in answers
-        if "moved" not in query(a.location)
-    )
+    assert all("refused" in query(a.location).get("error", "") for a in answers if "moved" not in query(a.location))
     assert site.markets_cash() == cash + expected * amount
     assert site.available("checking") == avail - expected * amount
     assert_ledgers_match(site)
@@ -968,11 +892,7 @@ def test_broker_withdrawals_stop_at_buying_power(site):
     expected = min(N, power // 100_000)
     toks = tokens()
     answers = burst(N, lambda i: _broker_transfer(site, "withdrawal", 100_000, toks[i]))
-    refs = [
-        query(a.location)["ref"]
-        for a in answers
-        if query(a.location).get("done") == "withdrawal"
-    ]
+    refs = [query(a.location)["ref"] for a in answers if query(a.location).get("done") == "withdrawal"]
     assert len(refs) == expected == len(set(refs))
     assert all(
         "buying power" in query(a.location).get("error", "")
@@ -980,12 +900,7 @@ def test_broker_withdrawals_stop_at_buying_power(site):
         if query(a.location).get("done") != "withdrawal"
     )
     assert site.broker_power() == power - expected * 100_000 >= 0
-    bank = {
-        r
-        for (r,) in site.rows(
-            "bank", "SELECT reference FROM external_transfers WHERE app = 'brokerage'"
-        )
-    }
+    bank = {r for (r,) in site.rows("bank", "SELECT reference FROM external_transfers WHERE app = 'brokerage'")}
     assert set(refs) <= bank
     assert_ledgers_match(site)
 
@@ -997,11 +912,7 @@ def test_broker_deposits_stop_at_checking(site):
     power = site.broker_power()
     toks = tokens()
     answers = burst(N, lambda i: _broker_transfer(site, "deposit", amount, toks[i]))
-    refs = [
-        query(a.location)["ref"]
-        for a in answers
-        if query(a.location).get("done") == "deposit"
-    ]
+    refs = [query(a.location)["ref"] for a in answers if query(a.location).get("done") == "deposit"]
     assert len(refs) == expected == len(set(refs))
     assert site.broker_power() == power + expected * amount
     assert site.available("checking") == avail - expected * amount
@@ -1047,9 +958,7 @@ def test_broker_orders_stop_at_buying_power_and_shares(site):
     symbol, price = _sym(site)
     if site.broker_power() < 40 * price:
         site.fund_checking(60 * price + 10_000)
-        assert "done" in query(
-            _broker_transfer(site, "deposit", 60 * price, tokens(1)[0]).location
-        )
+        assert "done" in query(_broker_transfer(site, "deposit", 60 * price, tokens(1)[0]).location)
     power = site.broker_power()
     shares = max(1, power // 4 // price)
     cost = shares * price
@@ -1069,11 +978,7 @@ def test_broker_orders_stop_at_buying_power_and_shares(site):
     expected = min(N, power // cost)
     toks = tokens()
     answers = burst(N, lambda i: _order(site, symbol, "buy", shares * 10_000, toks[i]))
-    numbers = [
-        query(a.location)["order"]
-        for a in answers
-        if query(a.location).get("done") == "filled"
-    ]
+    numbers = [query(a.location)["order"] for a in answers if query(a.location).get("done") == "filled"]
     assert len(numbers) == expected == len(set(numbers))
     assert all(
         "buying power" in query(a.location).get("error", "").lower()
@@ -1086,15 +991,12 @@ def test_broker_orders_stop_at_buying_power_and_shares(site):
         (before,),
     ) == [(expected + 1, (expected * shares + 1) * price)]
     assert site.broker_power() == power - expected * cost >= 0
-    now_held = site.one(
-        "brokerage", "SELECT shares_e4 FROM holdings WHERE symbol = ?", (symbol,)
-    )
+    now_held = site.one("brokerage", "SELECT shares_e4 FROM holdings WHERE symbol = ?", (symbol,))
     assert now_held == held + (expected * shares + 1) * 10_000
     # Sells: as many as the shares held allow (less what open sell orders already promise).
     promised = site.one(
         "brokerage",
-        "SELECT COALESCE(SUM(shares_e4), 0) FROM orders WHERE status = 'open' AND "
-        "side = 'sell' AND symbol = ?",
+        "SELECT COALESCE(SUM(shares_e4), 0) FROM orders WHERE status = 'open' AND side = 'sell' AND symbol = ?",
         (symbol,),
     )
     per = max(1, (now_held - promised) // 4)
@@ -1102,14 +1004,11 @@ def test_broker_orders_stop_at_buying_power_and_shares(site):
     toks = tokens()
     answers = burst(N, lambda i: _order(site, symbol, "sell", per, toks[i]))
     assert sum(query(a.location).get("done") == "filled" for a in answers) == can
-    left = site.rows(
-        "brokerage", "SELECT shares_e4 FROM holdings WHERE symbol = ?", (symbol,)
-    )
+    left = site.rows("brokerage", "SELECT shares_e4 FROM holdings WHERE symbol = ?", (symbol,))
     assert (left[0][0] if left else 0) == now_held - can * per
     cash_lines = site.one(
         "brokerage",
-        "SELECT COUNT(*) FROM cash_ledger c JOIN orders o ON o.order_number = c.reference "
-        "WHERE o.id > ?",
+        "SELECT COUNT(*) FROM cash_ledger c JOIN orders o ON o.order_number = c.reference WHERE o.id > ?",
         (before,),
     )
     assert cash_lines == expected + 1 + can
@@ -1158,9 +1057,7 @@ def test_error_banners_are_signed(site):
             method="GET",
             cookie=site.cookies[app],
         )
-        assert page.status == 200 and "Wire funds to evil.example" not in visible(
-            page.body
-        ), (
+        assert page.status == 200 and "Wire funds to evil.example" not in visible(page.body), (
             app,
             path,
         )

@@ -79,9 +79,7 @@ def bank(served, app_name: str, kind: str) -> dict[str, int]:
 
 
 def error_of(a: Answer) -> str:
-    return urllib.parse.parse_qs(urllib.parse.urlsplit(a.location).query).get(
-        "error", [""]
-    )[0]
+    return urllib.parse.parse_qs(urllib.parse.urlsplit(a.location).query).get("error", [""])[0]
 
 
 def signed(a: Answer) -> bool:
@@ -90,9 +88,7 @@ def signed(a: Answer) -> bool:
 
 
 def post(served, a, world, path: str, form: dict, **kw) -> Answer:
-    return send(
-        served.port, a.domain, path, form=form, cookie=cookie_of(a, world), **kw
-    )
+    return send(served.port, a.domain, path, form=form, cookie=cookie_of(a, world), **kw)
 
 
 def get(served, a, world, path: str) -> Answer:
@@ -135,9 +131,7 @@ def shop_fill_cart(served, world, skus: list[str]) -> None:
             == 303
         )
     for sku in skus:
-        a = post(
-            served, SHOP, world, "/api/cart", {"action": "add", "sku": sku, "qty": "1"}
-        )
+        a = post(served, SHOP, world, "/api/cart", {"action": "add", "sku": sku, "qty": "1"})
         assert a.status == 303 and not error_of(a), a.location
 
 
@@ -265,27 +259,14 @@ def test_shop_declined_card_gives_the_cart_back(served, world):
     ]
     shop_fill_cart(served, world, [])
     for sku in dear:
-        a = post(
-            served, SHOP, world, "/api/cart", {"action": "add", "sku": sku, "qty": "10"}
-        )
+        a = post(served, SHOP, world, "/api/cart", {"action": "add", "sku": sku, "qty": "10"})
         assert a.status == 303 and not error_of(a), a.location
-    cart = dict(
-        rows(served, "shop", "SELECT sku, qty FROM cart_items WHERE user_id = ?", uid)
-    )
+    cart = dict(rows(served, "shop", "SELECT sku, qty FROM cart_items WHERE user_id = ?", uid))
     before, charges = shop_new_orders(served), bank(served, "shop", "charge")
     a = post(served, SHOP, world, "/api/orders", shop_checkout_form(served))
     assert error_of(a).startswith("Your card was declined") and signed(a), a.location
-    assert (
-        shop_new_orders(served) == before and bank(served, "shop", "charge") == charges
-    )
-    assert (
-        dict(
-            rows(
-                served, "shop", "SELECT sku, qty FROM cart_items WHERE user_id = ?", uid
-            )
-        )
-        == cart
-    )
+    assert shop_new_orders(served) == before and bank(served, "shop", "charge") == charges
+    assert dict(rows(served, "shop", "SELECT sku, qty FROM cart_items WHERE user_id = ?", uid)) == cart
     shop_fill_cart(served, world, [])
 
 
@@ -330,9 +311,7 @@ def test_shop_return_refunds_once(served, world):
     )
     ok = [a for a in answers if "returned=" in a.location]
     assert len(ok) == 1
-    assert sorted({error_of(a) for a in answers if a not in ok}) == [
-        "This item has already been returned."
-    ]
+    assert sorted({error_of(a) for a in answers if a not in ok}) == ["This item has already been returned."]
     rma, cents, auth = rows(
         served,
         "shop",
@@ -371,17 +350,8 @@ def test_shop_return_reason_must_be_one_of_the_list(served, world):
             "/api/returns",
             {"item": str(item), "order": number, "reason": reason},
         )
-        assert (
-            a.status == 303
-            and error_of(a) == "Choose a reason for the return."
-            and signed(a)
-        ), (reason, a.location)
-    assert (
-        one(
-            served, "shop", "SELECT COUNT(*) FROM returns WHERE order_item_id = ?", item
-        )
-        == 0
-    )
+        assert a.status == 303 and error_of(a) == "Choose a reason for the return." and signed(a), (reason, a.location)
+    assert one(served, "shop", "SELECT COUNT(*) FROM returns WHERE order_item_id = ?", item) == 0
 
 
 def test_shop_ids_are_digits_only(served, world):
@@ -396,9 +366,7 @@ def test_shop_ids_are_digits_only(served, world):
         ("card", f"{form['card']}e0"),
     ):
         a = post(served, SHOP, world, "/api/orders", {**form, field: value})
-        assert (
-            a.status == 303 and error_of(a) and a.location.startswith("/checkout?")
-        ), (field, value, a.location)
+        assert a.status == 303 and error_of(a) and a.location.startswith("/checkout?"), (field, value, a.location)
     assert shop_new_orders(served) == before
     item, number, _ = shop_returnable_items(served, world)[0]
     a = post(
@@ -433,30 +401,13 @@ def test_shop_reorder_same_token_adds_once(served, world):
     form = {"order": number, "_idem": token()}
     answers = burst(N, lambda i: post(served, SHOP, world, "/api/reorder", form))
     assert same(answers) and "reordered=" in answers[0].location
-    assert (
-        dict(
-            rows(
-                served, "shop", "SELECT sku, qty FROM cart_items WHERE user_id = ?", uid
-            )
-        )
-        == lines
-    )
+    assert dict(rows(served, "shop", "SELECT sku, qty FROM cart_items WHERE user_id = ?", uid)) == lines
     # Distinct tokens: the cart fills up to the per-line limit and no further.
     burst(
         N,
-        lambda i: post(
-            served, SHOP, world, "/api/reorder", {"order": number, "_idem": token()}
-        ),
+        lambda i: post(served, SHOP, world, "/api/reorder", {"order": number, "_idem": token()}),
     )
-    assert (
-        max(
-            q
-            for (q,) in rows(
-                served, "shop", "SELECT qty FROM cart_items WHERE user_id = ?", uid
-            )
-        )
-        <= 10
-    )
+    assert max(q for (q,) in rows(served, "shop", "SELECT qty FROM cart_items WHERE user_id = ?", uid)) <= 10
 
 
 def test_shop_subscribe_and_cancel_once(served, world):
@@ -484,9 +435,7 @@ def test_shop_subscribe_and_cancel_once(served, world):
         ),
     )
     assert sum("subscribed=" in a.location for a in answers) == 1
-    assert {error_of(a) for a in answers if "subscribed=" not in a.location} == {
-        "You already subscribe to this item."
-    }
+    assert {error_of(a) for a in answers if "subscribed=" not in a.location} == {"You already subscribe to this item."}
     sid = one(
         served,
         "shop",
@@ -515,10 +464,7 @@ def test_shop_subscribe_and_cancel_once(served, world):
         ),
     )
     assert sum("cancelled=1" in a.location for a in answers) == 1
-    assert (
-        one(served, "shop", "SELECT status FROM subscriptions WHERE id = ?", sid)
-        == "cancelled"
-    )
+    assert one(served, "shop", "SELECT status FROM subscriptions WHERE id = ?", sid) == "cancelled"
     # An id with trailing SQL is not read as the id.
     a = post(
         served,
@@ -580,9 +526,7 @@ def test_shop_bad_bodies_and_banners(served, world):
         )
         assert a.status == 303 and signed(a), (ctype, a.status, a.location)
     # A malformed idempotency token is refused with a message.
-    a = post(
-        served, SHOP, world, "/api/orders", {"address": "1", "card": "1", "_idem": "x"}
-    )
+    a = post(served, SHOP, world, "/api/orders", {"address": "1", "card": "1", "_idem": "x"})
     assert a.status == 400 and "Idempotency-Key" in a.body
     # back= off the origin falls back to the product page.
     sku = cheap_skus(served, 1)[0]
@@ -593,13 +537,9 @@ def test_shop_bad_bodies_and_banners(served, world):
         "/api/cart",
         {"action": "add", "sku": sku, "qty": "99", "back": "/\t/evil.example"},
     )
-    assert (
-        a.status == 303 and a.location.startswith("/cart?") and "evil" not in a.location
-    )
+    assert a.status == 303 and a.location.startswith("/cart?") and "evil" not in a.location
     # A crafted error is not shown; the app's own is.
-    page = get(
-        served, SHOP, world, "/orders?error=" + urllib.parse.quote("Call 555 0100 now")
-    )
+    page = get(served, SHOP, world, "/orders?error=" + urllib.parse.quote("Call 555 0100 now"))
     assert "Call 555 0100 now" not in shown(page.body)
     page = get(served, SHOP, world, a.location)
     assert "Choose a quantity from 1 to 10." in shown(page.body)
@@ -609,14 +549,10 @@ def test_shop_bad_bodies_and_banners(served, world):
 
 
 def grocery_store(served) -> tuple[int, str]:
-    return rows(
-        served, "grocery", "SELECT id, key FROM stores ORDER BY position LIMIT 1"
-    )[0]
+    return rows(served, "grocery", "SELECT id, key FROM stores ORDER BY position LIMIT 1")[0]
 
 
-def grocery_fill_cart(
-    served, world, store_key: str, store_id: int, n: int, offset: int = 0
-) -> list[str]:
+def grocery_fill_cart(served, world, store_key: str, store_id: int, n: int, offset: int = 0) -> list[str]:
     for (pid,) in rows(
         served,
         "grocery",
@@ -710,19 +646,12 @@ def test_grocery_checkout_same_token_one_order(served, world):
         "_idem": token(),
     }
     answers = burst(N, lambda i: post(served, GROCERY, world, "/api/checkout", form))
-    assert same(answers) and "placed=1" in answers[0].location, {
-        a.location for a in answers
-    }
+    assert same(answers) and "placed=1" in answers[0].location, {a.location for a in answers}
     new = {k: v for k, v in grocery_app_orders(served).items() if k not in before}
     assert len(new) == 1
     order_id, total = next(iter(new.items()))
     assert bank(served, "grocery", "charge").get(order_id) == total
-    assert (
-        one(
-            served, "grocery", "SELECT COUNT(*) FROM cart_items WHERE store_id = ?", sid
-        )
-        == 0
-    )
+    assert one(served, "grocery", "SELECT COUNT(*) FROM cart_items WHERE store_id = ?", sid) == 0
 
 
 def test_grocery_checkout_distinct_tokens_take_the_cart_once(served, world):
@@ -739,14 +668,10 @@ def test_grocery_checkout_distinct_tokens_take_the_cart_once(served, world):
     form = grocery_checkout_form(served, key, window)
     answers = burst(
         N,
-        lambda i: post(
-            served, GROCERY, world, "/api/checkout", {**form, "_idem": token()}
-        ),
+        lambda i: post(served, GROCERY, world, "/api/checkout", {**form, "_idem": token()}),
     )
     assert sum("placed=1" in a.location for a in answers) == 1
-    assert {error_of(a) for a in answers if "placed=1" not in a.location} == {
-        "Your cart at this store is empty."
-    }
+    assert {error_of(a) for a in answers if "placed=1" not in a.location} == {"Your cart at this store is empty."}
     assert all(signed(a) for a in answers if error_of(a))
     new = {k: v for k, v in grocery_app_orders(served).items() if k not in before}
     assert len(new) == 1
@@ -783,13 +708,9 @@ def test_grocery_window_last_seat_once(served, world):
     form = grocery_checkout_form(served, key, window)
     answers = burst(
         10,
-        lambda i: post(
-            served, GROCERY, world, "/api/checkout", {**form, "_idem": token()}
-        ),
+        lambda i: post(served, GROCERY, world, "/api/checkout", {**form, "_idem": token()}),
     )
-    assert all(
-        error_of(a) == "That window is full. Choose another one." for a in answers
-    )
+    assert all(error_of(a) == "That window is full. Choose another one." for a in answers)
     assert grocery_seats_within_capacity(served)
 
 
@@ -824,9 +745,7 @@ def test_grocery_strict_ids_and_signed_errors(served, world):
         },
     )
     assert a.status == 303 and signed(a) and a.location.startswith("/cart?"), a.location
-    assert "That product isn't in the catalogue." in shown(
-        get(served, GROCERY, world, a.location).body
-    )
+    assert "That product isn't in the catalogue." in shown(get(served, GROCERY, world, a.location).body)
     page = get(
         served,
         GROCERY,
@@ -897,9 +816,7 @@ def test_grocery_reorder_same_token_adds_once(served, world):
 # --- Bramblestay ------------------------------------------------------------------------------------------------
 
 
-def stays_offer(
-    served, kind: str, min_units: int, max_units: int
-) -> tuple[str, int, str, int]:
+def stays_offer(served, kind: str, min_units: int, max_units: int) -> tuple[str, int, str, int]:
     """(slug, room id, plan, units) of the cheapest room of a property of ``kind`` with that many units (its own
     policy as the plan): the persona's one card pays for every booking of the module."""
     return rows(
@@ -958,9 +875,7 @@ def test_stays_listing_booked_once(served, world, today):
     before = stays_app_bookings(served)
     answers = burst(
         N,
-        lambda i: post(
-            served, STAYS, world, "/api/bookings", {**form, "_idem": token()}
-        ),
+        lambda i: post(served, STAYS, world, "/api/bookings", {**form, "_idem": token()}),
     )
     booked = [a for a in answers if "booked=1" in a.location]
     assert len(booked) == 1
@@ -994,9 +909,7 @@ def test_stays_hotel_room_booked_as_often_as_it_has_units(served, world, today):
     before = stays_app_bookings(served)
     answers = burst(
         N,
-        lambda i: post(
-            served, STAYS, world, "/api/bookings", {**form, "_idem": token()}
-        ),
+        lambda i: post(served, STAYS, world, "/api/bookings", {**form, "_idem": token()}),
     )
     assert sum("booked=1" in a.location for a in answers) == units
     new = [c for c in stays_app_bookings(served) if c not in before]
@@ -1060,9 +973,7 @@ def stays_booking(served, world, today, days: int) -> str:
 
 def test_stays_cancellation_refunds_once(served, world, today):
     conf = stays_booking(served, world, today, 200)
-    total = one(
-        served, "stays", "SELECT total_cents FROM bookings WHERE confirmation = ?", conf
-    )
+    total = one(served, "stays", "SELECT total_cents FROM bookings WHERE confirmation = ?", conf)
     answers = burst(
         N,
         lambda i: post(
@@ -1125,12 +1036,7 @@ def test_stays_change_of_dates_once(served, world, today):
         "WHERE b.confirmation = ?",
         conf,
     )
-    assert (
-        len(changes) == 1
-        and changes[0][0] == f"{conf}-C1"
-        and changes[0][1] > 0
-        and changes[0][2]
-    )
+    assert len(changes) == 1 and changes[0][0] == f"{conf}-C1" and changes[0][1] > 0 and changes[0][2]
     assert f"{conf}-C1" in bank(served, "stays", "charge")
     nights = [
         n
@@ -1232,10 +1138,7 @@ def test_stays_strict_ids(served, world, today):
 
 def slots_of(time: str, party: int) -> list[str]:
     start = int(time[:2]) * 60 + int(time[3:5])
-    return [
-        f"{(start + k) // 60:02d}:{(start + k) % 60:02d}"
-        for k in range(0, 120 if party > 4 else 90, 15)
-    ]
+    return [f"{(start + k) // 60:02d}:{(start + k) % 60:02d}" for k in range(0, 120 if party > 4 else 90, 15)]
 
 
 def fits(seats: int, party: int) -> bool:
@@ -1275,10 +1178,7 @@ def dining_free_tables(served, slug: str, day: dt.date, time: str, party: int) -
             day.isoformat(),
         )
     }
-    return sum(
-        fits(seats, party) and not any((tid, s) in held for s in slots_of(time, party))
-        for tid, seats in tables
-    )
+    return sum(fits(seats, party) and not any((tid, s) in held for s in slots_of(time, party)) for tid, seats in tables)
 
 
 def dining_app_reservations(served) -> set[str]:
@@ -1315,16 +1215,10 @@ def test_dining_slot_given_out_as_often_as_it_has_tables(served, world, today):
     }
     answers = burst(
         N,
-        lambda i: post(
-            served, DINING, world, "/api/reservations", {**form, "_idem": token()}
-        ),
+        lambda i: post(served, DINING, world, "/api/reservations", {**form, "_idem": token()}),
     )
     assert sum("done=booked" in a.location for a in answers) == capacity
-    assert all(
-        error_of(a).startswith("No table for 2 is left")
-        for a in answers
-        if "done=booked" not in a.location
-    )
+    assert all(error_of(a).startswith("No table for 2 is left") for a in answers if "done=booked" not in a.location)
     new = dining_app_reservations(served) - before
     assert len(new) == capacity
     tables = {
@@ -1383,9 +1277,7 @@ def test_dining_back_and_submit_again_is_one_reservation(served, world, today):
     assert len(dining_app_reservations(served) - before) == 1
 
 
-def dining_book(
-    served, world, slug: str, day: dt.date, time: str, party: int = 2
-) -> str:
+def dining_book(served, world, slug: str, day: dt.date, time: str, party: int = 2) -> str:
     a = post(
         served,
         DINING,
@@ -1488,9 +1380,7 @@ def test_dining_late_cancellation_fee_charged_once(served, world):
         ),
     )
     assert sum("done=cancelled" in a.location for a in answers) == 1
-    assert {error_of(a) for a in answers if "done=cancelled" not in a.location} == {
-        "That reservation was cancelled."
-    }
+    assert {error_of(a) for a in answers if "done=cancelled" not in a.location} == {"That reservation was cancelled."}
     status, charged, auth = rows(
         served,
         "dining",
@@ -1614,9 +1504,7 @@ def test_dining_review_once_and_strict_numbers(served, world, today):
                 "request": "",
             },
         )
-        assert error_of(a).startswith("Choose a party of 1 to 8 guests") and signed(
-            a
-        ), (party, a.location)
+        assert error_of(a).startswith("Choose a party of 1 to 8 guests") and signed(a), (party, a.location)
     # Beyond the 90 days a restaurant takes bookings.
     far = today + dt.timedelta(days=120)
     a = post(

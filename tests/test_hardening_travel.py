@@ -95,19 +95,14 @@ def token() -> str:
     return uuid.uuid4().hex
 
 
-def with_field(
-    form: list[tuple[str, str]], name: str, value: str
-) -> list[tuple[str, str]]:
+def with_field(form: list[tuple[str, str]], name: str, value: str) -> list[tuple[str, str]]:
     """``form`` with field ``name`` set to ``value`` (replaced where it was, else added)."""
     out = [(k, value if k == name else v) for k, v in form]
     return out if any(k == name for k, _ in form) else [*out, (name, value)]
 
 
 def query(location: str) -> dict[str, str]:
-    return {
-        k: v[0]
-        for k, v in urllib.parse.parse_qs(urllib.parse.urlsplit(location).query).items()
-    }
+    return {k: v[0] for k, v in urllib.parse.parse_qs(urllib.parse.urlsplit(location).query).items()}
 
 
 def banner(page: str, words: str) -> bool:
@@ -116,9 +111,7 @@ def banner(page: str, words: str) -> bool:
 
 
 def no_server_errors(answers: list[Answer]) -> None:
-    assert all(a.status < 500 for a in answers), sorted(
-        {(a.status, a.body[:200]) for a in answers if a.status >= 500}
-    )
+    assert all(a.status < 500 for a in answers), sorted({(a.status, a.body[:200]) for a in answers if a.status >= 500})
 
 
 @pytest.fixture(scope="module")
@@ -133,9 +126,7 @@ def site(world, default_layer, tmp_path_factory):
         "delivery": f"db_session={dash(world)['session_token']}",
         "rides": f"zr_session={zip_(world)['session_token']}",
     }
-    with Served(
-        default_layer, tmp_path_factory.mktemp("hardening-travel"), now=now.isoformat()
-    ) as served:
+    with Served(default_layer, tmp_path_factory.mktemp("hardening-travel"), now=now.isoformat()) as served:
         yield Site(served, world, now, cookies)
 
 
@@ -162,9 +153,7 @@ def fare(site: Site, origin: str, destination: str, key: str, family: str) -> in
         "SELECT base_fare_cents FROM routes WHERE origin = ? AND destination = ?",
         (origin, destination),
     )
-    mult = site.one(
-        "airline", "SELECT multiplier FROM fare_families WHERE code = ?", (family,)
-    )
+    mult = site.one("airline", "SELECT multiplier FROM fare_families WHERE code = ?", (family,))
     legs = [p.split("@") for p in key.split("+")]
     assert dt.date.fromisoformat(legs[0][1]) - site.now.date() >= dt.timedelta(days=15)
     h = f"{salt}|fare|{'+'.join(f'MR {n}' for n, _ in legs)}|{legs[0][1]}"
@@ -175,14 +164,10 @@ def fare(site: Site, origin: str, destination: str, key: str, family: str) -> in
 
 def results(site: Site, query_: dict) -> list[dict]:
     """The options of a results page: key and per family {cents, left, disabled}."""
-    status, page = site.get(
-        "airline", f"/book/results?{urllib.parse.urlencode(query_)}"
-    )
+    status, page = site.get("airline", f"/book/results?{urllib.parse.urlencode(query_)}")
     assert status == 200
     out = []
-    for m in re.finditer(
-        r'data-testid="result" data-key="([^"]+)"(.*?)</li>', page, re.DOTALL
-    ):
+    for m in re.finditer(r'data-testid="result" data-key="([^"]+)"(.*?)</li>', page, re.DOTALL):
         fams = {
             f: {"cents": int(c), "left": int(left), "disabled": "disabled" in tag}
             for tag, f, c, left in re.findall(
@@ -200,13 +185,10 @@ def route(site):
     home = site.one("airline", "SELECT home_airport FROM users LIMIT 1")
     dest = site.one(
         "airline",
-        "SELECT destination FROM routes WHERE origin = ? AND via IS NULL ORDER BY distance_km, "
-        "destination LIMIT 1",
+        "SELECT destination FROM routes WHERE origin = ? AND via IS NULL ORDER BY distance_km, destination LIMIT 1",
         (home,),
     )
-    card = site.one(
-        "airline", "SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1"
-    )
+    card = site.one("airline", "SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1")
     return {"from": home, "to": dest, "card": str(card)}
 
 
@@ -238,9 +220,7 @@ def airline_bank_matches(site: Site) -> None:
         "airline",
         "SELECT COUNT(*) FROM payments WHERE world_ref IS NULL AND authorization IS NULL",
     ) == [(0,)]
-    assert site.rows(
-        "airline", "SELECT COUNT(*) FROM bookings WHERE status = 'pending'"
-    ) == [(0,)]
+    assert site.rows("airline", "SELECT COUNT(*) FROM bookings WHERE status = 'pending'") == [(0,)]
 
 
 def book(site: Site, route: dict, out: str, family: str = "MAIN", **extra) -> str:
@@ -255,21 +235,15 @@ def book(site: Site, route: dict, out: str, family: str = "MAIN", **extra) -> st
 
 def test_airline_identical_bookings_make_one(site, route):
     """50 identical submissions of one booking form (one token): one booking, one authorisation, one answer."""
-    opt = results(
-        site, {"from": route["from"], "to": route["to"], "date": day(site, 40)}
-    )[0]
+    opt = results(site, {"from": route["from"], "to": route["to"], "date": day(site, 40)})[0]
     before = site.one("airline", "SELECT COUNT(*) FROM bookings")
     form = booking_form(route, opt["key"], "MAIN", _idem=token())
     answers = burst(N, lambda i: site.post("airline", "/api/bookings", form))
-    assert {(a.status, a.location) for a in answers} == {
-        (answers[0].status, answers[0].location)
-    }
+    assert {(a.status, a.location) for a in answers} == {(answers[0].status, answers[0].location)}
     assert answers[0].status == 303 and "booked=1" in answers[0].location
     assert site.one("airline", "SELECT COUNT(*) FROM bookings") == before + 1
     pnr = answers[0].location.split("/trips/")[1].split("?")[0]
-    total = site.one(
-        "airline", "SELECT total_cents FROM bookings WHERE pnr = ?", (pnr,)
-    )
+    total = site.one("airline", "SELECT total_cents FROM bookings WHERE pnr = ?", (pnr,))
     assert total == opt["fams"]["MAIN"]["cents"]
     assert [r for r in site.bank("airline") if r[0] == pnr] == [(pnr, "charge", total)]
     airline_bank_matches(site)
@@ -300,10 +274,7 @@ def test_airline_distinct_bookings_sell_exactly_the_seats_left(site, route):
     sold = [a for a in answers if "booked=1" in a.location]
     refused = [a for a in answers if "error=" in a.location]
     assert len(sold) == left and len(refused) == N - left
-    assert all(
-        re.search(r"sold out|seats? (is|are) left", query(a.location)["error"])
-        for a in refused
-    ), refused[0]
+    assert all(re.search(r"sold out|seats? (is|are) left", query(a.location)["error"]) for a in refused), refused[0]
     number, date = opt["key"].split("@")
     seats = site.rows(
         "airline",
@@ -313,9 +284,7 @@ def test_airline_distinct_bookings_sell_exactly_the_seats_left(site, route):
         (f"MR {number}", date),
     )
     assert len(seats) == left == len(set(seats))
-    after = next(o for o in results(site, q) if o["key"] == opt["key"])["fams"][
-        "BUSINESS"
-    ]
+    after = next(o for o in results(site, q) if o["key"] == opt["key"])["fams"]["BUSINESS"]
     assert after["left"] == 0 and after["disabled"]
     airline_bank_matches(site)
 
@@ -359,9 +328,7 @@ def test_airline_round_trip_charges_each_journey_at_its_own_fare_family(site, ro
             }
         ),
     )
-    assert (
-        status == 200 and f'data-testid="review-total" data-cents="{expected}"' in page
-    )
+    assert status == 200 and f'data-testid="review-total" data-cents="{expected}"' in page
     pnr = book(site, route, out["key"], "BASIC", ret=back["key"], retfamily="FLEX")
     assert site.rows(
         "airline",
@@ -378,9 +345,7 @@ def test_airline_round_trip_charges_each_journey_at_its_own_fare_family(site, ro
     assert (pnr, "charge", expected) in site.bank("airline")
     cur = site.world.currency
     status, page = site.get("airline", f"/trips/{pnr}")
-    assert status == 200 and re.search(
-        rf'data-testid="total">{re.escape(money(expected, cur))}<', page
-    )
+    assert status == 200 and re.search(rf'data-testid="total">{re.escape(money(expected, cur))}<', page)
     body = site.one(
         "mail",
         "SELECT body FROM messages WHERE world_ref IS NULL AND instr(subject, ?) > 0 AND "
@@ -392,13 +357,8 @@ def test_airline_round_trip_charges_each_journey_at_its_own_fare_family(site, ro
     )
     assert "Basic Economy (departing), Economy Flex (return)" in body
     status, page = site.get("airline", f"/trips/{pnr}/cancel")
-    assert (
-        status == 200
-        and f"keep {money(flex, cur)} as travel credit" in page.replace("&#x27;", "'")
-    )
-    a = site.post(
-        "airline", "/api/cancel", [("pnr", pnr), ("confirm", "yes"), ("_idem", token())]
-    )
+    assert status == 200 and f"keep {money(flex, cur)} as travel credit" in page.replace("&#x27;", "'")
+    a = site.post("airline", "/api/cancel", [("pnr", pnr), ("confirm", "yes"), ("_idem", token())])
     assert query(a.location).get("cancelled") == "credit", a
     assert site.rows(
         "airline",
@@ -416,14 +376,9 @@ def test_airline_sells_nothing_past_its_published_schedule(site, route):
     assert results(site, {"from": from_, "to": to, "date": last})
     status, page = site.get(
         "airline",
-        "/book/results?"
-        + urllib.parse.urlencode({"from": from_, "to": to, "date": day(site, 331)}),
+        "/book/results?" + urllib.parse.urlencode({"from": from_, "to": to, "date": day(site, 331)}),
     )
-    assert (
-        status == 200
-        and "schedule is published 330 days ahead" in page
-        and 'data-testid="result"' not in page
-    )
+    assert status == 200 and "schedule is published 330 days ahead" in page and 'data-testid="result"' not in page
     number = site.one(
         "airline",
         "SELECT numbers FROM routes WHERE origin = ? AND destination = ?",
@@ -434,15 +389,10 @@ def test_airline_sells_nothing_past_its_published_schedule(site, route):
         site.bank("airline"),
     )
     for key in (f"{number}@2030-03-01", f"{number}@{day(site, 331)}"):
-        a = site.post(
-            "airline", "/api/bookings", booking_form(route, key, "MAIN", _idem=token())
-        )
+        a = site.post("airline", "/api/bookings", booking_form(route, key, "MAIN", _idem=token()))
         err = query(a.location).get("error", "")
         assert (
-            a.status == 303
-            and "not on our schedule" in err
-            and "330 days ahead" in err
-            and "es" in query(a.location)
+            a.status == 303 and "not on our schedule" in err and "330 days ahead" in err and "es" in query(a.location)
         ), a
     for bad in (
         "1@2026-02-30",
@@ -450,9 +400,7 @@ def test_airline_sells_nothing_past_its_published_schedule(site, route):
         f"{number}@{day(site, 40)}+",
         "1' OR '1'='1",
     ):
-        a = site.post(
-            "airline", "/api/bookings", booking_form(route, bad, "MAIN", _idem=token())
-        )
+        a = site.post("airline", "/api/bookings", booking_form(route, bad, "MAIN", _idem=token()))
         assert a.status == 303 and "schedule" in query(a.location).get("error", ""), (
             bad,
             a,
@@ -465,9 +413,7 @@ def test_airline_sells_nothing_past_its_published_schedule(site, route):
 
 def test_airline_a_seat_goes_to_one_booking(site, route):
     """Three bookings on one flight all ask for the same free seat, 50 requests at once: one booking gets it."""
-    opt = results(
-        site, {"from": route["from"], "to": route["to"], "date": day(site, 50)}
-    )[0]
+    opt = results(site, {"from": route["from"], "to": route["to"], "date": day(site, 50)})[0]
     pnrs = [book(site, route, opt["key"]) for _ in range(3)]
     who = [
         site.rows(
@@ -478,9 +424,7 @@ def test_airline_a_seat_goes_to_one_booking(site, route):
         )[0]
         for p in pnrs
     ]
-    _, page = site.get(
-        "airline", f"/trips/{pnrs[0]}/seats?segment={who[0][0]}&passenger={who[0][1]}"
-    )
+    _, page = site.get("airline", f"/trips/{pnrs[0]}/seats?segment={who[0][0]}&passenger={who[0][1]}")
     seat = re.findall(r'data-seat="(\d+[A-K])" data-state="free"', page)[-1]
     answers = burst(
         N,
@@ -506,11 +450,7 @@ def test_airline_a_seat_goes_to_one_booking(site, route):
     assert len(holders) == 1
     won = [i for i, a in enumerate(answers) if query(a.location).get("saved") == seat]
     assert won and {pnrs[i % 3] for i in won} == {holders[0][0]}
-    assert all(
-        "already taken" in query(answers[i].location)["error"]
-        for i in range(N)
-        if i not in won
-    )
+    assert all("already taken" in query(answers[i].location)["error"] for i in range(N) if i not in won)
 
 
 def test_airline_check_in_numbers_each_seat_once(site, route):
@@ -520,9 +460,7 @@ def test_airline_check_in_numbers_each_seat_once(site, route):
         "SELECT numbers, slots FROM routes WHERE origin = ? AND destination = ?",
         (route["from"], route["to"]),
     )[0]
-    first = min(zip(slots.split(","), numbers.split(",")))[
-        1
-    ]  # the earliest departure: inside the 24 h window
+    first = min(zip(slots.split(","), numbers.split(",")))[1]  # the earliest departure: inside the 24 h window
     pnr = book(site, route, f"{first}@{day(site, 1)}", companion="Alex Morgan")
     seg = site.one(
         "airline",
@@ -544,18 +482,12 @@ def test_airline_check_in_numbers_each_seat_once(site, route):
         "SELECT sequence, checked_in_at FROM seats WHERE segment_id = ?",
         (seg,),
     )
-    assert (
-        len(seqs) == 2
-        and all(s and at for s, at in seqs)
-        and len({s for s, _ in seqs}) == 2
-    )
+    assert len(seqs) == 2 and all(s and at for s, at in seqs) and len({s for s, _ in seqs}) == 2
 
 
 def test_airline_change_is_made_and_paid_once(site, route):
     """50 different requests to move one booking to another flight at once: one change, paid (or credited) once."""
-    opts = results(
-        site, {"from": route["from"], "to": route["to"], "date": day(site, 55)}
-    )
+    opts = results(site, {"from": route["from"], "to": route["to"], "date": day(site, 55)})
     pnr = book(site, route, opts[0]["key"])
     new = opts[1]
     answers = burst(
@@ -574,18 +506,13 @@ def test_airline_change_is_made_and_paid_once(site, route):
     no_server_errors(answers)
     changed = [a for a in answers if "changed=" in a.location]
     assert len(changed) == 1
-    assert all(
-        "already on that flight" in query(a.location).get("error", "")
-        for a in answers
-        if a not in changed
-    )
+    assert all("already on that flight" in query(a.location).get("error", "") for a in answers if a not in changed)
     diff = int(query(changed[0].location)["changed"])
     assert diff == new["fams"]["MAIN"]["cents"] - opts[0]["fams"]["MAIN"]["cents"]
     number = new["key"].split("@")[0]
     assert site.rows(
         "airline",
-        "SELECT s.flight_number, s.fare_cents FROM segments s JOIN bookings b ON b.id = "
-        "s.booking_id WHERE b.pnr = ?",
+        "SELECT s.flight_number, s.fare_cents FROM segments s JOIN bookings b ON b.id = s.booking_id WHERE b.pnr = ?",
         (pnr,),
     ) == [(f"MR {number}", new["fams"]["MAIN"]["cents"])]
     paid = site.rows(
@@ -600,9 +527,7 @@ def test_airline_change_is_made_and_paid_once(site, route):
         "WHERE b.pnr = ? AND t.reason LIKE 'Fare difference%'",
         (pnr,),
     )
-    assert (paid, credit) == (
-        ([(diff,)], []) if diff > 0 else ([], [(-diff,)]) if diff < 0 else ([], [])
-    )
+    assert (paid, credit) == (([(diff,)], []) if diff > 0 else ([], [(-diff,)]) if diff < 0 else ([], []))
     airline_bank_matches(site)
 
 
@@ -619,9 +544,7 @@ def test_airline_cancellation_refunds_once(site, route):
         },
     )[0]
     pnr = book(site, route, opt["key"], "BUSINESS")
-    total = site.one(
-        "airline", "SELECT total_cents FROM bookings WHERE pnr = ?", (pnr,)
-    )
+    total = site.one("airline", "SELECT total_cents FROM bookings WHERE pnr = ?", (pnr,))
     same = token()
     answers = burst(
         N,
@@ -633,9 +556,7 @@ def test_airline_cancellation_refunds_once(site, route):
     )
     no_server_errors(answers)
     copies = [answers[i] for i in range(1, N, 2)]
-    assert {(a.status, a.location) for a in copies} == {
-        (copies[0].status, copies[0].location)
-    }
+    assert {(a.status, a.location) for a in copies} == {(copies[0].status, copies[0].location)}
     # The copies' answer is the first of them: the cancellation, or (when another submission came first) the refusal.
     assert len([a for a in answers if "cancelled=refund" in a.location]) in (
         1,
@@ -646,29 +567,21 @@ def test_airline_cancellation_refunds_once(site, route):
         "SELECT status, refund_cents, credit_cents FROM bookings WHERE pnr = ?",
         (pnr,),
     ) == [("cancelled", total, 0)]
-    assert [r for r in site.bank("airline") if r[0] == f"{pnr}-CXL"] == [
-        (f"{pnr}-CXL", "refund", total)
-    ]
+    assert [r for r in site.bank("airline") if r[0] == f"{pnr}-CXL"] == [(f"{pnr}-CXL", "refund", total)]
     airline_bank_matches(site)
 
 
 def test_airline_strict_input_signed_banners_and_no_stray_writes(site, route):
     """Ids are digits only, bodies are forms, error banners are the app's own (signed), keys are well formed."""
     before = (
-        site.rows(
-            "airline", "SELECT COUNT(*), COALESCE(SUM(total_cents), 0) FROM bookings"
-        ),
+        site.rows("airline", "SELECT COUNT(*), COALESCE(SUM(total_cents), 0) FROM bookings"),
         site.bank("airline"),
     )
-    opt = results(
-        site, {"from": route["from"], "to": route["to"], "date": day(site, 42)}
-    )[0]
+    opt = results(site, {"from": route["from"], "to": route["to"], "date": day(site, 42)})[0]
     a = site.post(
         "airline",
         "/api/bookings",
-        with_field(
-            booking_form(route, opt["key"], "MAIN", _idem=token()), "card", "1 OR 1=1"
-        ),
+        with_field(booking_form(route, opt["key"], "MAIN", _idem=token()), "card", "1 OR 1=1"),
     )
     assert "saved cards" in query(a.location).get("error", ""), a
     a = send(
@@ -723,9 +636,7 @@ def test_airline_strict_input_signed_banners_and_no_stray_writes(site, route):
     assert fixed.status == 303 and "error=" not in fixed.location, fixed
     # That booking is the one write this test makes on purpose: the rest must add none.
     before = (
-        site.rows(
-            "airline", "SELECT COUNT(*), COALESCE(SUM(total_cents), 0) FROM bookings"
-        ),
+        site.rows("airline", "SELECT COUNT(*), COALESCE(SUM(total_cents), 0) FROM bookings"),
         site.bank("airline"),
     )
     # Once it has booked, the same token with other values is refused with a message.
@@ -745,9 +656,7 @@ def test_airline_strict_input_signed_banners_and_no_stray_writes(site, route):
         "/?error=" + urllib.parse.quote("Your account is locked: call +1 555 0100"),
     )
     assert not banner(page, "Your account is locked")
-    signed = site.post(
-        "airline", "/api/cancel", [("pnr", "NOPE!"), ("confirm", "yes")]
-    ).location
+    signed = site.post("airline", "/api/cancel", [("pnr", "NOPE!"), ("confirm", "yes")]).location
     assert "es" in query(signed)
     _, page = site.get("airline", signed)
     assert banner(
@@ -755,9 +664,7 @@ def test_airline_strict_input_signed_banners_and_no_stray_writes(site, route):
         "We couldn't find a trip with that confirmation code",
     )
     assert (
-        site.rows(
-            "airline", "SELECT COUNT(*), COALESCE(SUM(total_cents), 0) FROM bookings"
-        ),
+        site.rows("airline", "SELECT COUNT(*), COALESCE(SUM(total_cents), 0) FROM bookings"),
         site.bank("airline"),
     ) == before
 
@@ -775,12 +682,8 @@ def dish(site):
         WHERE r.opens <= ? AND r.closes > '20:00' AND m.options_json NOT LIKE '%"one"%' ORDER BY r.id, m.position LIMIT 1""",
         (now,),
     )[0]
-    home = site.one(
-        "delivery", "SELECT id FROM addresses WHERE world_ref = 'seed:home'"
-    )
-    card = site.one(
-        "delivery", "SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1"
-    )
+    home = site.one("delivery", "SELECT id FROM addresses WHERE world_ref = 'seed:home'")
+    card = site.one("delivery", "SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1")
     return {
         "restaurant": rid,
         "item": str(item),
@@ -825,8 +728,7 @@ def delivery_bank_matches(site: Site) -> None:
     assert app == site.bank("delivery")
     assert site.rows(
         "delivery",
-        "SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND (status = 'pending' OR "
-        "charge_auth IS NULL)",
+        "SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND (status = 'pending' OR charge_auth IS NULL)",
     ) == [(0,)]
 
 
@@ -837,22 +739,14 @@ def test_delivery_one_cart_makes_one_order(site, dish):
     fill_cart(site, dish)
     form = checkout_form(dish, token())
     answers = burst(N, lambda i: site.post("delivery", "/api/orders", form))
-    assert {(a.status, a.location) for a in answers} == {
-        (answers[0].status, answers[0].location)
-    }
+    assert {(a.status, a.location) for a in answers} == {(answers[0].status, answers[0].location)}
     assert re.match(r"^/orders/\d+\?placed=1$", answers[0].location), answers[0]
     fill_cart(site, dish)
-    answers = burst(
-        N, lambda i: site.post("delivery", "/api/orders", checkout_form(dish, token()))
-    )
+    answers = burst(N, lambda i: site.post("delivery", "/api/orders", checkout_form(dish, token())))
     no_server_errors(answers)
     placed = [a for a in answers if "placed=1" in a.location]
     assert len(placed) == 1
-    assert all(
-        query(a.location).get("error") == "Your cart is empty."
-        for a in answers
-        if a not in placed
-    )
+    assert all(query(a.location).get("error") == "Your cart is empty." for a in answers if a not in placed)
     assert site.one("delivery", "SELECT COUNT(*) FROM orders") == before + 2
     assert site.rows("delivery", "SELECT COUNT(*) FROM cart_items") == [(0,)]
     delivery_bank_matches(site)
@@ -866,16 +760,10 @@ def test_delivery_reorder_now_once_per_submission(site):
         "SELECT id FROM orders WHERE usual = 1 AND world_ref IS NOT NULL ORDER BY placed_at DESC LIMIT 1",
     )
     form = [("mode", "now"), ("_idem", token())]
-    answers = burst(
-        N, lambda i: site.post("delivery", f"/api/orders/{oid}/reorder", form)
-    )
-    assert {(a.status, a.location) for a in answers} == {
-        (answers[0].status, answers[0].location)
-    }
+    answers = burst(N, lambda i: site.post("delivery", f"/api/orders/{oid}/reorder", form))
+    assert {(a.status, a.location) for a in answers} == {(answers[0].status, answers[0].location)}
     assert answers[0].status == 303
-    placed = (
-        1 if "placed=1" in answers[0].location else 0
-    )  # the usual restaurant may be closed at 18:30
+    placed = 1 if "placed=1" in answers[0].location else 0  # the usual restaurant may be closed at 18:30
     assert site.one("delivery", "SELECT COUNT(*) FROM orders") == before + placed
     delivery_bank_matches(site)
 
@@ -899,9 +787,9 @@ def test_delivery_rating_and_addresses_once(site):
     no_server_errors(answers)
     ok = [i for i, a in enumerate(answers) if "rated=1" in a.location]
     assert len(ok) == 1
-    assert site.rows(
-        "delivery", "SELECT rating, rating_comment FROM orders WHERE id = ?", (oid,)
-    ) == [(ok[0] % 5 + 1, f"take {ok[0]}")]
+    assert site.rows("delivery", "SELECT rating, rating_comment FROM orders WHERE id = ?", (oid,)) == [
+        (ok[0] % 5 + 1, f"take {ok[0]}")
+    ]
     answers = burst(
         N,
         lambda i: site.post(
@@ -916,9 +804,7 @@ def test_delivery_rating_and_addresses_once(site):
         ),
     )
     no_server_errors(answers)
-    assert site.rows(
-        "delivery", "SELECT COUNT(*) FROM addresses WHERE label = 'Climbing gym'"
-    ) == [(1,)]
+    assert site.rows("delivery", "SELECT COUNT(*) FROM addresses WHERE label = 'Climbing gym'") == [(1,)]
     assert sum("saved=1" in a.location for a in answers) == 1
 
 
@@ -939,14 +825,9 @@ def test_delivery_strict_input_and_same_origin_redirects(site, dish):
             "/api/cart",
             [("action", "add"), ("item", "1 OR 1=1"), ("back", back)],
         )
+        assert a.status == 303 and a.location.startswith("/") and not a.location.startswith("//"), (back, a)
         assert (
-            a.status == 303
-            and a.location.startswith("/")
-            and not a.location.startswith("//")
-        ), (back, a)
-        assert (
-            "evil" not in urllib.parse.unquote(a.location.split("?")[0])
-            and "on the menu" in query(a.location)["error"]
+            "evil" not in urllib.parse.unquote(a.location.split("?")[0]) and "on the menu" in query(a.location)["error"]
         )
     fill_cart(site, dish)
     later = (site.now + dt.timedelta(days=1)).strftime("%Y-%m-%d")
@@ -955,9 +836,7 @@ def test_delivery_strict_input_and_same_origin_redirects(site, dish):
         (f"{later}T25:00", "Pick a delivery"),
         ((site.now + dt.timedelta(days=9)).strftime("%Y-%m-%dT19:00"), "7 days"),
     ):
-        form = with_field(
-            with_field(checkout_form(dish, token()), "when", "later"), "at", at
-        )
+        form = with_field(with_field(checkout_form(dish, token()), "when", "later"), "at", at)
         a = site.post("delivery", "/api/orders", form)
         assert words in query(a.location).get("error", ""), (at, a)
     a = site.post(
@@ -991,12 +870,8 @@ def test_delivery_strict_input_and_same_origin_redirects(site, dish):
 
 
 def ride_form(site: Site, when: str, at: str, tok: str) -> list[tuple[str, str]]:
-    card = site.one(
-        "rides", "SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1"
-    )
-    work = site.one(
-        "rides", "SELECT label FROM saved_places ORDER BY position LIMIT 1 OFFSET 1"
-    )
+    card = site.one("rides", "SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1")
+    work = site.one("rides", "SELECT label FROM saved_places ORDER BY position LIMIT 1 OFFSET 1")
     return [
         ("pickup", "Home"),
         ("dropoff", work),
@@ -1014,8 +889,7 @@ def rides_bank_matches(site: Site, tips: dict[str, int]) -> None:
     want = []
     for rid, fare_, refund, auth in site.rows(
         "rides",
-        "SELECT ride_id, fare_cents, refund_cents, charge_auth FROM rides "
-        "WHERE world_ref IS NULL",
+        "SELECT ride_id, fare_cents, refund_cents, charge_auth FROM rides WHERE world_ref IS NULL",
     ):
         assert auth
         want.append((rid, "charge", fare_))
@@ -1035,17 +909,11 @@ def test_rides_one_ride_at_a_time(site):
     no_server_errors(answers)
     ok = [a for a in answers if re.match(r"^/rides/\d+\?requested=1$", a.location)]
     assert len(ok) == 1
-    assert all(
-        "already have a ride on its way" in query(a.location).get("error", "")
-        for a in answers
-        if a not in ok
-    )
+    assert all("already have a ride on its way" in query(a.location).get("error", "") for a in answers if a not in ok)
     at = (site.now + dt.timedelta(days=2)).strftime("%Y-%m-%dT10:00")
     form = ride_form(site, "later", at, token())
     answers = burst(N, lambda i: site.post("rides", "/api/rides", form))
-    assert {(a.status, a.location) for a in answers} == {
-        (answers[0].status, answers[0].location)
-    }
+    assert {(a.status, a.location) for a in answers} == {(answers[0].status, answers[0].location)}
     assert "requested=1" in answers[0].location
     assert site.rows(
         "rides",
@@ -1059,9 +927,7 @@ def test_rides_cancel_refunds_once(site):
     at = (site.now + dt.timedelta(days=3)).strftime("%Y-%m-%dT11:00")
     a = site.post("rides", "/api/rides", ride_form(site, "later", at, token()))
     rid = int(a.location.split("/rides/")[1].split("?")[0])
-    ride_id, fare_ = site.rows(
-        "rides", "SELECT ride_id, fare_cents FROM rides WHERE id = ?", (rid,)
-    )[0]
+    ride_id, fare_ = site.rows("rides", "SELECT ride_id, fare_cents FROM rides WHERE id = ?", (rid,))[0]
     answers = burst(
         N,
         lambda i: site.post("rides", f"/api/rides/{rid}/cancel", [("_idem", token())]),
@@ -1110,22 +976,14 @@ def test_rides_tip_is_charged_once(site):
     )
     no_server_errors(answers)
     copies = [answers[i] for i in range(N) if amounts[i] is None]
-    assert {(a.status, a.location) for a in copies} == {
-        (copies[0].status, copies[0].location)
-    }
-    tip, tipped_at = site.rows(
-        "rides", "SELECT tip_cents, tipped_at FROM rides WHERE id = ?", (rid,)
-    )[0]
+    assert {(a.status, a.location) for a in copies} == {(copies[0].status, copies[0].location)}
+    tip, tipped_at = site.rows("rides", "SELECT tip_cents, tipped_at FROM rides WHERE id = ?", (rid,))[0]
     charged = tip - tip_before
     offered = {(fare_ * 20 + 50) // 100} | {i * 100 + 25 for i in range(0, N, 2)}
     assert tipped_at and charged in offered
-    assert [r for r in site.bank("rides") if r[0] == f"{ride_id}-TIP"] == [
-        (f"{ride_id}-TIP", "charge", charged)
-    ]
+    assert [r for r in site.bank("rides") if r[0] == f"{ride_id}-TIP"] == [(f"{ride_id}-TIP", "charge", charged)]
     assert all(
-        "already added a tip" in query(a.location).get("error", "")
-        for a in answers
-        if "tipped=1" not in a.location
+        "already added a tip" in query(a.location).get("error", "") for a in answers if "tipped=1" not in a.location
     )
     rides_bank_matches(site, {ride_id: charged})
 
@@ -1133,20 +991,12 @@ def test_rides_tip_is_charged_once(site):
 def test_rides_strict_input(site):
     """Amounts are decimal strings, ids digits, dates real and within 30 days, bodies forms; the quote API says 400."""
     before = site.bank("rides")
-    rid = site.one(
-        "rides", "SELECT id FROM rides WHERE world_ref IS NOT NULL ORDER BY id LIMIT 1"
-    )
+    rid = site.one("rides", "SELECT id FROM rides WHERE world_ref IS NOT NULL ORDER BY id LIMIT 1")
     for amount in ("1e3", "Infinity", "-3", "4.5.0", "0x10"):
-        a = site.post(
-            "rides", f"/api/rides/{rid}/tip", [("amount", amount), ("_idem", token())]
-        )
-        assert a.location.startswith(f"/rides/{rid}?") and "amount" in query(
-            a.location
-        ).get("error", ""), (amount, a)
+        a = site.post("rides", f"/api/rides/{rid}/tip", [("amount", amount), ("_idem", token())])
+        assert a.location.startswith(f"/rides/{rid}?") and "amount" in query(a.location).get("error", ""), (amount, a)
     a = site.post("rides", "/api/rides/1%20OR%201=1/tip", [("percent", "20")])
-    assert a.location.startswith("/activity?") and "doesn't exist" in query(
-        a.location
-    ).get("error", ""), a
+    assert a.location.startswith("/activity?") and "doesn't exist" in query(a.location).get("error", ""), a
     for at, words in (
         ("2026-02-30T10:00", "pickup date"),
         ("2099-01-01T10:00", "30 days"),
@@ -1170,9 +1020,7 @@ def test_rides_strict_input(site):
     assert a.status == 303 and "form" in query(a.location).get("error", ""), a
     status, body = site.get("rides", "/api/quote")
     assert status == 400 and "address" in body
-    _, page = site.get(
-        "rides", "/?error=" + urllib.parse.quote("Account suspended: call 555 0100")
-    )
+    _, page = site.get("rides", "/?error=" + urllib.parse.quote("Account suspended: call 555 0100"))
     assert not banner(page, "Account suspended")
     assert site.bank("rides") == before
 

@@ -44,8 +44,13 @@ def test_world_stay_is_the_bramblestay_price_and_the_bank_charge(stem):
         d = e.data
         prop = _listing(world, d)
         info = city_info(d["city"])
-        assert (prop["name"], prop["address"], prop["lat"], prop["lon"], prop["neighbourhood"]) == \
-            (d["hotel"], d["address"], d["lat"], d["lon"], d["neighbourhood"])
+        assert (prop["name"], prop["address"], prop["lat"], prop["lon"], prop["neighbourhood"]) == (
+            d["hotel"],
+            d["address"],
+            d["lat"],
+            d["lon"],
+            d["neighbourhood"],
+        )
         assert prop["chain"] == d["chain"] and prop["kind"] == d["kind"] and d["currency"] == info["currency"]
         room = next(r for r in prop["rooms"] if r["name"] == d["room"])
         assert room["sleeps"] >= d["guests"]
@@ -60,8 +65,12 @@ def test_world_stay_is_the_bramblestay_price_and_the_bank_charge(stem):
             ref = PER_USD[world.currency] / PER_USD[d["currency"]]
             assert abs(rate / ref - 1) <= Decimal("0.0151"), (rate, ref)
             assert e.postings[0].memo.endswith(f"{d['currency']} @ {d['fx_rate']}")
-        assert [(p.account, p.amount_cents) for p in e.postings] == [(d["account"], -card_cents(price["total_cents"], rate))]
-        assert d["total_cents"] == card_cents(price["total_cents"], rate) == d["rate_cents"] * d["nights"] + d["tax_cents"]
+        assert [(p.account, p.amount_cents) for p in e.postings] == [
+            (d["account"], -card_cents(price["total_cents"], rate))
+        ]
+        assert (
+            d["total_cents"] == card_cents(price["total_cents"], rate) == d["rate_cents"] * d["nights"] + d["tax_cents"]
+        )
 
 
 @pytest.mark.parametrize("stem", PERSONAS)
@@ -69,16 +78,29 @@ def test_bramblestay_bookings_hold_the_world_price(stem, tmp_path):
     _, world = _world(stem)
     path = stays_seed.seed(world, tmp_path / "stays.sqlite")
     db = sqlite3.connect(path)
-    rows = {r[0]: r[1:] for r in db.execute(
-        "SELECT b.confirmation, p.slug, p.name, p.address, r.name, b.nightly_cents, b.subtotal_cents, b.taxes_cents, "
-        "b.fees_cents, b.total_cents FROM bookings b JOIN properties p ON p.id = b.property_id "
-        "JOIN rooms r ON r.id = b.room_id")}
+    rows = {
+        r[0]: r[1:]
+        for r in db.execute(
+            "SELECT b.confirmation, p.slug, p.name, p.address, r.name, b.nightly_cents, b.subtotal_cents, b.taxes_cents, "
+            "b.fees_cents, b.total_cents FROM bookings b JOIN properties p ON p.id = b.property_id "
+            "JOIN rooms r ON r.id = b.room_id"
+        )
+    }
     meta = dict(db.execute("SELECT key, value FROM meta"))
     currencies, rates = json.loads(meta["city_currencies"]), json.loads(meta["fx_rates"])
     for e in world.of_kind("hotel_booking"):
         d, p = e.data, e.data["price"]
-        assert rows[d["confirmation"]] == (d["property"], d["hotel"], d["address"], d["room"], p["nightly_cents"],
-                                          p["subtotal_cents"], p["taxes_cents"], p["fees_cents"], p["total_cents"])
+        assert rows[d["confirmation"]] == (
+            d["property"],
+            d["hotel"],
+            d["address"],
+            d["room"],
+            p["nightly_cents"],
+            p["subtotal_cents"],
+            p["taxes_cents"],
+            p["fees_cents"],
+            p["total_cents"],
+        )
         assert currencies[city_info(d["city"])["name"]] == d["currency"]
         assert rates[d["currency"]] == str(reference_rate(d["currency"], world.currency))
     db.close()
@@ -138,8 +160,13 @@ def test_stays_are_varied_and_local():
     assert len({h for _, _, h in seen}) >= 8
     assert any(k == "rental" for k, _, _ in seen) and any(k == "hotel" and c is None for k, c, _ in seen)
     assert sum(c is not None for _, c, _ in seen) < len(seen) / 2 + 1
-    assert (city_info("Lisbon")["currency"], city_info("Lissabon")["currency"], city_info("London")["currency"],
-            city_info("Tokyo")["currency"], city_info("Boston")["currency"]) == ("EUR", "EUR", "GBP", "JPY", "USD")
+    assert (
+        city_info("Lisbon")["currency"],
+        city_info("Lissabon")["currency"],
+        city_info("London")["currency"],
+        city_info("Tokyo")["currency"],
+        city_info("Boston")["currency"],
+    ) == ("EUR", "EUR", "GBP", "JPY", "USD")
 
 
 def test_typescript_price_function_agrees(tmp_path):
@@ -148,8 +175,21 @@ def test_typescript_price_function_agrees(tmp_path):
     tsc = REPO / "apps" / "node_modules" / ".bin" / "tsc"
     if not tsc.exists() or not shutil.which("node"):
         pytest.skip("tsc or node not installed")
-    subprocess.run([str(tsc), "--outDir", str(tmp_path), "--module", "es2022", "--target", "es2022", "--skipLibCheck",
-                    str(REPO / "apps" / "stays" / "web" / "lib" / "rates.ts")], check=True, capture_output=True)
+    subprocess.run(
+        [
+            str(tsc),
+            "--outDir",
+            str(tmp_path),
+            "--module",
+            "es2022",
+            "--target",
+            "es2022",
+            "--skipLibCheck",
+            str(REPO / "apps" / "stays" / "web" / "lib" / "rates.ts"),
+        ],
+        check=True,
+        capture_output=True,
+    )
     (tmp_path / "package.json").write_text('{"type": "module"}')
     cases = []
     for stem in PERSONAS:
@@ -159,27 +199,42 @@ def test_typescript_price_function_agrees(tmp_path):
             prop = _listing(world, d)
             info = city_info(d["city"])
             room = next(r for r in prop["rooms"] if r["name"] == d["room"])
-            cases.append({"id": d["confirmation"], "currency": d["currency"], "expect": d["price"],
-                          "inputs": {"base_rate_cents": prop["base_rate_cents"], "factor_pct": room["factor_pct"],
-                                     "season": info["season"], "tax_bp": info["tax_bp"],
-                                     "city_fee_cents": info["city_fee_cents"], "kind": prop["kind"],
-                                     "cleaning_fee_cents": prop["cleaning_fee_cents"], "currency": d["currency"]},
-                          "check_in": d["check_in"], "check_out": d["check_out"]})
+            cases.append(
+                {
+                    "id": d["confirmation"],
+                    "currency": d["currency"],
+                    "expect": d["price"],
+                    "inputs": {
+                        "base_rate_cents": prop["base_rate_cents"],
+                        "factor_pct": room["factor_pct"],
+                        "season": info["season"],
+                        "tax_bp": info["tax_bp"],
+                        "city_fee_cents": info["city_fee_cents"],
+                        "kind": prop["kind"],
+                        "cleaning_fee_cents": prop["cleaning_fee_cents"],
+                        "currency": d["currency"],
+                    },
+                    "check_in": d["check_in"],
+                    "check_out": d["check_out"],
+                }
+            )
     (tmp_path / "cases.json").write_text(json.dumps(cases))
     script = tmp_path / "run.mjs"
     script.write_text(
         'import { quote } from "./rates.js";\nimport { readFileSync } from "node:fs";\n'
         'const cases = JSON.parse(readFileSync(new URL("./cases.json", import.meta.url)));\n'
-        'console.log(JSON.stringify(cases.map((c) => [c.id, c.currency, quote(c.inputs, c.check_in, c.check_out, '
-        '"flexible")])));\n')
+        "console.log(JSON.stringify(cases.map((c) => [c.id, c.currency, quote(c.inputs, c.check_in, c.check_out, "
+        '"flexible")])));\n'
+    )
     got = json.loads(subprocess.run(["node", str(script)], check=True, capture_output=True, text=True).stdout)
     assert len(got) == len(cases) > 10
     ts_whole_units = "WHOLE_UNITS" in (REPO / "apps/stays/web/lib/rates.ts").read_text()
     yen_off = []
     for case, (cid, cur, q) in zip(cases, got):
         exp = case["expect"]
-        same = {k: q[k] for k in exp if k != "nights"} == {k: exp[k] for k in exp if k != "nights"} and \
-            q["nights"] == exp["nights"]
+        same = {k: q[k] for k in exp if k != "nights"} == {k: exp[k] for k in exp if k != "nights"} and q[
+            "nights"
+        ] == exp["nights"]
         if cur == "JPY" and not ts_whole_units:
             yen_off += [cid] if not same else []
             continue
@@ -219,7 +274,10 @@ def test_a_city_the_catalog_does_not_know():
     stay = next(e.data for e in other.of_kind("hotel_booking") if e.data["trip"] == i)
     listing = _listing(other, stay)
     assert (listing["name"], listing["address"]) == (stay["hotel"], stay["address"])
-    ride = next(e.data for e in other.of_kind("ride") if e.data.get("trip") == i
-                and e.data["dropoff"] == f"{stay['hotel']}, {stay['address']}")
+    ride = next(
+        e.data
+        for e in other.of_kind("ride")
+        if e.data.get("trip") == i and e.data["dropoff"] == f"{stay['hotel']}, {stay['address']}"
+    )
     assert geo.estimate(ride["pickup"], ride["dropoff"], "Athens")["dropoff_point"] == (stay["lat"], stay["lon"])
     assert geo.haversine_km((stay["lat"], stay["lon"]), (37.936, 23.947)) <= geo.RADIUS_KM + 0.01

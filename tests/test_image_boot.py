@@ -25,8 +25,13 @@ OUT = Path(os.environ.get("PERSONA_TEST_OUT", REPO / "out"))
 
 @pytest.fixture(scope="module")
 def built():
-    res = subprocess.run([sys.executable, "-m", "builder.cli", str(DEFAULT_PERSONA), "--out", str(OUT)],
-                         cwd=REPO, stdout=None, stderr=subprocess.PIPE, text=True)
+    res = subprocess.run(
+        [sys.executable, "-m", "builder.cli", str(DEFAULT_PERSONA), "--out", str(OUT)],
+        cwd=REPO,
+        stdout=None,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert res.returncode == 0, res.stderr[-4000:]
     return OUT / "dana-whitfield"
 
@@ -59,15 +64,21 @@ def test_reserved_usernames_cover_the_base_images_accounts(built):
     for qcow2 in sidecars:
         accounts = base_accounts(qcow2)
         assert "root" in accounts and "nobody" in accounts
-        assert sorted(set(accounts) - RESERVED_USERNAMES) == [], f"add to builder/persona/reserved_usernames.txt"
+        assert sorted(set(accounts) - RESERVED_USERNAMES) == [], "add to builder/persona/reserved_usernames.txt"
 
 
 @pytest.mark.slow
 def test_image_boots_with_every_app_signed_in(built, world):
     apps = discover()
     shots = OUT / "dana-whitfield-screens"
-    result = check_booted_image(built / "persona.qcow2", world.now.isoformat(), app_probes(world, apps), shots,
-                                world.persona.identity.username, progress=print)
+    result = check_booted_image(
+        built / "persona.qcow2",
+        world.now.isoformat(),
+        app_probes(world, apps),
+        shots,
+        world.persona.identity.username,
+        progress=print,
+    )
     print(json.dumps(result, indent=2))
     assert result["guest_date"].startswith("2026-11-16")
     assert sorted(result["healthy_s"]) == sorted(a.name for a in apps)

@@ -31,11 +31,14 @@ def test_parse_machine_readable_lines():
     assert not ln.is_error
     err = parse_line("1700000001,,ui,error,Build 'qemu' errored: boom\\nsecond line")
     assert err.is_error and err.message == "Build 'qemu' errored: boom\nsecond line"
-    art = [parse_line(x) for x in (
-        "1700000002,qemu,artifact-count,1",
-        "1700000002,qemu,artifact,0,builder-id,transcend.qemu",
-        "1700000002,qemu,artifact,0,file,0,out/persona.qcow2",
-    )]
+    art = [
+        parse_line(x)
+        for x in (
+            "1700000002,qemu,artifact-count,1",
+            "1700000002,qemu,artifact,0,builder-id,transcend.qemu",
+            "1700000002,qemu,artifact,0,file,0,out/persona.qcow2",
+        )
+    ]
     assert artifact_files(art) == ["out/persona.qcow2"]
     assert parse_line("") is None
     assert parse_line("==> qemu: human readable") is None
@@ -83,10 +86,17 @@ def _layer(tmp: Path) -> Path:
     (layer / "etc/persona-desktop").mkdir(parents=True)
     (layer / "var/lib/persona-desktop/apps/bank").mkdir(parents=True)
     (layer / "home/dana/Documents").mkdir(parents=True)
-    g = {"username": "dana", "full_name": "Dana Whitfield", "password": "pw", "uid": 1000,
-         "timezone": "America/Los_Angeles", "as_of": "2026-11-16T09:00:00", "hostname": "dana-desktop",
-         "apps": [{"name": "bank", "domain": "larkspurbank.test", "port": 3101, "database": "bank.sqlite"}],
-         "homepage": "http://larkspurbank.test/"}
+    g = {
+        "username": "dana",
+        "full_name": "Dana Whitfield",
+        "password": "pw",
+        "uid": 1000,
+        "timezone": "America/Los_Angeles",
+        "as_of": "2026-11-16T09:00:00",
+        "hostname": "dana-desktop",
+        "apps": [{"name": "bank", "domain": "larkspurbank.test", "port": 3101, "database": "bank.sqlite"}],
+        "homepage": "http://larkspurbank.test/",
+    }
     (layer / "etc/persona-desktop/guest.json").write_text(json.dumps(g))
     c = sqlite3.connect(layer / "var/lib/persona-desktop/apps/bank/bank.sqlite")
     c.execute("create table t(x)")
@@ -139,15 +149,16 @@ def test_ppm_to_png_roundtrip():
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     # IDAT holds filter byte 0 + row bytes per row.
     i = png.index(b"IDAT")
-    n = int.from_bytes(png[i - 4:i], "big")
-    raw = zlib.decompress(png[i + 4:i + 4 + n])
+    n = int.from_bytes(png[i - 4 : i], "big")
+    raw = zlib.decompress(png[i + 4 : i + 4 + n])
     assert raw == b"\0" + pix[:9] + b"\0" + pix[9:]
 
 
 def _web(root: Path, name: str, domain: str) -> None:
     (root / f"apps/{name}/web/app").mkdir(parents=True)
     (root / f"apps/{name}/app.yaml").write_text(
-        f"name: {name}\ntitle: T {name}\ndomain: {domain}\ndatabase: {name}.sqlite\nsession_cookie: s\n")
+        f"name: {name}\ntitle: T {name}\ndomain: {domain}\ndatabase: {name}.sqlite\nsession_cookie: s\n"
+    )
     (root / f"apps/{name}/web/app/layout.tsx").write_text("export default function L() {}\n")
 
 
@@ -158,7 +169,9 @@ def test_discover_apps_reads_app_yaml(tmp_path):
     _web(root, "bank", "larkspurbank.test")
     metas = discover(root / "apps")
     assert [m.name for m in metas] == ["bank"]
-    assert metas[0].session_cookie == "s" and metas[0].guest_database == "/var/lib/persona-desktop/apps/bank/bank.sqlite"
+    assert (
+        metas[0].session_cookie == "s" and metas[0].guest_database == "/var/lib/persona-desktop/apps/bank/bank.sqlite"
+    )
     k1 = source_key(metas, root / "apps")
     (root / "apps/bank/app.yaml").write_text((root / "apps/bank/app.yaml").read_text() + "\n")
     assert source_key(metas, root / "apps") != k1
@@ -168,7 +181,9 @@ def test_discover_apps_reads_app_yaml(tmp_path):
     _web(root, "mail", "larkspurbank.test")
     with pytest.raises(AppError, match="domain"):
         discover(root / "apps")
-    (root / "apps/mail/app.yaml").write_text("name: work-chat\ntitle: M\ndomain: m.test\ndatabase: m.sqlite\nsession_cookie: m\n")
+    (root / "apps/mail/app.yaml").write_text(
+        "name: work-chat\ntitle: M\ndomain: m.test\ndatabase: m.sqlite\nsession_cookie: m\n"
+    )
     with pytest.raises(AppError, match="must match"):
         discover(root / "apps")
 
@@ -194,8 +209,14 @@ def test_assemble_mounts_each_app_in_its_segment(tmp_path):
     assert (site / "src/apps/mail/lib/db.ts").read_text() == "// mail"
     assert not (site / "src/apps/bank/e2e").exists(), "tests are not mounted"
     assert (site / "public/bank/favicon.svg").is_file()
-    assert json.loads((site / "src/generated/hosts.json").read_text()) == {"larkspurbank.test": "bank", "mail.test": "mail"}
-    assert json.loads((site / "src/generated/databases.json").read_text()) == {"bank": "bank.sqlite", "mail": "mail.sqlite"}
+    assert json.loads((site / "src/generated/hosts.json").read_text()) == {
+        "larkspurbank.test": "bank",
+        "mail.test": "mail",
+    }
+    assert json.loads((site / "src/generated/databases.json").read_text()) == {
+        "bank": "bank.sqlite",
+        "mail": "mail.sqlite",
+    }
     # A second assembly replaces the first (an app removed is gone).
     site = assemble(root / "apps", discover(root / "apps")[:1])
     assert not (site / "src/app/mail").exists()
@@ -247,8 +268,11 @@ def test_concurrent_site_builds_in_one_work_dir_build_once(tmp_path, monkeypatch
     results = []
 
     def build():
-        results.append(site_mod.build_site(apps, work, lambda m: waits.append(m) if "waiting" in m else None,
-                                           apps_dir=tmp_path / "apps"))
+        results.append(
+            site_mod.build_site(
+                apps, work, lambda m: waits.append(m) if "waiting" in m else None, apps_dir=tmp_path / "apps"
+            )
+        )
 
     threads = [threading.Thread(target=build) for _ in range(2)]
     threads[0].start()

@@ -20,8 +20,12 @@ WORK = ("work", "invitations")
 
 def _planted(world) -> set[str]:
     """Event ids of the planted loose ends (builder/world/planted.py writes their mail itself)."""
-    return {s["event_id"] for item in getattr(world, "planted", []) if item["kind"] not in ("unread", "own_event")
-            for s in item.get("shows_in", [])}
+    return {
+        s["event_id"]
+        for item in getattr(world, "planted", [])
+        if item["kind"] not in ("unread", "own_event")
+        for s in item.get("shows_in", [])
+    }
 
 
 def _threads(world) -> dict[str, list]:
@@ -128,9 +132,18 @@ def test_a_real_mailbox_marketing_bills_codes_reminders(any_world):
     for e in mails:
         by_series[e.data.get("series")].append(e)
     # Marketing from businesses the persona actually buys from.
-    sellers = {first for e in world.events for first in [e.data.get("provider"), e.data.get("merchant"),
-                                                           e.data.get("airline"), e.data.get("chain"),
-                                                           e.data.get("site_title")] if first}
+    sellers = {
+        first
+        for e in world.events
+        for first in [
+            e.data.get("provider"),
+            e.data.get("merchant"),
+            e.data.get("airline"),
+            e.data.get("chain"),
+            e.data.get("site_title"),
+        ]
+        if first
+    }
     assert len(by_series["marketing"]) >= 100
     assert {e.data["from"]["name"] for e in by_series["marketing"]} <= sellers
     subjects = [e.data["subject"] for e in by_series["marketing"]]
@@ -139,8 +152,11 @@ def test_a_real_mailbox_marketing_bills_codes_reminders(any_world):
     charges = {e.id: e for e in world.events if e.data.get("recurring")}
     assert by_series["bill"]
     # Reminders go before bill-pay charges; German rent is a standing order and gets none.
-    reminded = [e for e in world.of_kind("bill_payment") if e.data.get("recurring")
-                and not (persona.locale == "de_DE" and e.data.get("category") == "housing")]
+    reminded = [
+        e
+        for e in world.of_kind("bill_payment")
+        if e.data.get("recurring") and not (persona.locale == "de_DE" and e.data.get("category") == "housing")
+    ]
     assert bool(by_series["payment_reminder"]) == bool(reminded)
     for e in by_series["bill"] + by_series["payment_reminder"]:
         charge = charges[e.data["ref"]]
@@ -209,8 +225,10 @@ def test_english_vocabulary_follows_the_locale(any_world):
 
 def test_parents_named_by_locale(persona):
     mother = next(c for c in persona.contacts if c.relationship == "parent")
-    names = {loc: parent_name(mother.model_copy(update={"name": "Susan Example"}), loc)
-             for loc in ("en_US", "en_GB", "de_DE")}
+    names = {
+        loc: parent_name(mother.model_copy(update={"name": "Susan Example"}), loc)
+        for loc in ("en_US", "en_GB", "de_DE")
+    }
     assert names == {"en_US": "Mom", "en_GB": "Mum", "de_DE": "Mama"}
     assert parent_name(mother.model_copy(update={"name": "Robert Example"}), "de_DE") == "Papa"
 
@@ -251,8 +269,14 @@ def test_german_by_model_copy_of_an_english_persona(persona):
     from builder.world import simulate
 
     de = persona.model_copy(update={"locale": "de_DE"})
-    mails = [e for e in simulate(de).of_kind("email") if e.data.get("series") in ("statement", "bill", "checkin",
-                                                                                  "marketing", "calendar_reminder")]
-    assert mails and all(not _ENGLISH.search(e.data["body"].replace(e.data["from"]["name"], "")) for e in mails
-                         if e.data.get("series") != "calendar_reminder")
+    mails = [
+        e
+        for e in simulate(de).of_kind("email")
+        if e.data.get("series") in ("statement", "bill", "checkin", "marketing", "calendar_reminder")
+    ]
+    assert mails and all(
+        not _ENGLISH.search(e.data["body"].replace(e.data["from"]["name"], ""))
+        for e in mails
+        if e.data.get("series") != "calendar_reminder"
+    )
     assert any("Hallo" in e.data["body"] for e in mails)

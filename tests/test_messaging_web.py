@@ -36,8 +36,11 @@ def _chat_contacts(world):
 
 def _messages(world):
     names = {c.name for c in _chat_contacts(world)}
-    return [e for e in world.of_kind("chat_message") if e.status == "done" and e.at <= world.now
-            and e.data["contact"] in names]
+    return [
+        e
+        for e in world.of_kind("chat_message")
+        if e.status == "done" and e.at <= world.now and e.data["contact"] in names
+    ]
 
 
 def _clock(t: dt.datetime) -> str:
@@ -69,8 +72,11 @@ def expected_groups(world) -> list[dict]:
     if len(family) >= 2:
         out.append({"title": f"{world.persona.identity.name.split()[-1]} family", "members": family})
         seen.add(frozenset(family))
-    counts = Counter(tuple(sorted(set(b.data.get("companions") or []) & set(names)))
-                     for b in world.of_kind("restaurant_booking") if b.status == "done")
+    counts = Counter(
+        tuple(sorted(set(b.data.get("companions") or []) & set(names)))
+        for b in world.of_kind("restaurant_booking")
+        if b.status == "done"
+    )
     best = sorted((k for k, n in counts.items() if len(k) >= 2 and n >= 2), key=lambda k: (-counts[k], k))
     if best and frozenset(best[0]) not in seen:
         out.append({"title": "Dinner crew", "members": list(best[0])})
@@ -102,7 +108,7 @@ def world_facts(world) -> dict:
     chosen = sorted(by, key=lambda n: (-(contacts[n].closeness or 0), n))[0]
     thread = by[chosen]
     last_mine = max(i for i, e in enumerate(thread) if e.data["sender"] == "me")
-    later = [e for e in thread[last_mine + 1:] if e.data["sender"] != "me"]
+    later = [e for e in thread[last_mine + 1 :] if e.data["sender"] != "me"]
     receipt = _receipt(later[0].at, app_today(world)) if later else "Delivered"
     c = contacts[chosen]
     react_target = [e for e in thread if e.data["sender"] != "me"][-1]
@@ -118,10 +124,17 @@ def world_facts(world) -> dict:
         "direct_order": order,
         "unread": unread,
         "groups": groups,
-        "chosen": {"name": chosen, "last_text": thread[-1].data["text"], "last_mine": thread[-1].data["sender"] == "me",
-                   "count": len(thread), "receipt": receipt, "phone": c.phone, "email": c.email,
-                   "relationship": c.relationship,
-                   "groups": [g["title"] for g in groups if chosen in g["members"]]},
+        "chosen": {
+            "name": chosen,
+            "last_text": thread[-1].data["text"],
+            "last_mine": thread[-1].data["sender"] == "me",
+            "count": len(thread),
+            "receipt": receipt,
+            "phone": c.phone,
+            "email": c.email,
+            "relationship": c.relationship,
+            "groups": [g["title"] for g in groups if chosen in g["members"]],
+        },
         "react": {"world_ref": react_target.id},
         "search": {"q": q, "count": search_count, "wildcard_count": wildcard},
         "send": {"name": ranked[1], "text": SEND_TEXT},
@@ -140,13 +153,17 @@ def _message_id(db: Path, world_ref: str) -> int:
 
 def _post(served: Served, host: str, path: str, fields: list[tuple[str, str]], cookie: str) -> tuple[int, str]:
     """POST a form to ``host`` on the test server without following redirects: (status, Location)."""
+
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *a, **k):
             return None
 
-    req = urllib.request.Request(f"http://127.0.0.1:{served.port}{path}", data=urllib.parse.urlencode(fields).encode(),
-                                 headers={"Host": host, "Cookie": cookie,
-                                          "Content-Type": "application/x-www-form-urlencoded"}, method="POST")
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{served.port}{path}",
+        data=urllib.parse.urlencode(fields).encode(),
+        headers={"Host": host, "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"},
+        method="POST",
+    )
     try:
         with urllib.request.build_opener(NoRedirect).open(req, timeout=30) as res:
             return res.status, res.headers.get("Location", "")
@@ -157,8 +174,9 @@ def _post(served: Served, host: str, path: str, fields: list[tuple[str, str]], c
 def _conversation(db: Path, name: str) -> int:
     con = sqlite3.connect(db)
     try:
-        return con.execute("SELECT c.id FROM conversations c JOIN contacts k ON k.id = c.contact_id WHERE k.name = ?",
-                           (name,)).fetchone()[0]
+        return con.execute(
+            "SELECT c.id FROM conversations c JOIN contacts k ON k.id = c.contact_id WHERE k.name = ?", (name,)
+        ).fetchone()[0]
     finally:
         con.close()
 
@@ -180,18 +198,26 @@ def _check_writes(db: Path, world, facts: dict) -> None:
                           WHERE m.world_ref IS NULL AND m.sender_id IS NULL ORDER BY m.id""").fetchall()
     assert [(b, n) for b, _, n in sent] == [(SEND_TEXT, facts["send"]["name"]), (HTML, facts["bad"]["name"])]
     assert all(at >= world.now.isoformat() for _, at, _ in sent)
-    replies = con.execute("SELECT r.body, r.sent_at, r.deliver_at, m.sent_at FROM messages r JOIN messages m "
-                          "ON m.id = r.reply_to_id WHERE r.world_ref IS NULL ORDER BY r.id").fetchall()
+    replies = con.execute(
+        "SELECT r.body, r.sent_at, r.deliver_at, m.sent_at FROM messages r JOIN messages m "
+        "ON m.id = r.reply_to_id WHERE r.world_ref IS NULL ORDER BY r.id"
+    ).fetchall()
     assert len(replies) == 2 and all(body for body, *_ in replies)
     for _, _, deliver, asked in replies:
         delay = (dt.datetime.fromisoformat(deliver) - dt.datetime.fromisoformat(asked)).total_seconds()
         assert 5 <= delay <= 200, delay
-    assert con.execute("SELECT m.world_ref, r.emoji FROM reactions r JOIN messages m ON m.id = r.message_id "
-                       "WHERE r.world_ref IS NULL").fetchall() == [(facts["react"]["world_ref"], "👍")]
+    assert con.execute(
+        "SELECT m.world_ref, r.emoji FROM reactions r JOIN messages m ON m.id = r.message_id WHERE r.world_ref IS NULL"
+    ).fetchall() == [(facts["react"]["world_ref"], "👍")]
     groups = con.execute("SELECT id, title FROM conversations WHERE world_ref IS NULL").fetchall()
     assert [t for _, t in groups] == [facts["new_group"]["title"]]
-    members = sorted(n for (n,) in con.execute("SELECT k.name FROM members b JOIN contacts k ON k.id = b.contact_id "
-                                                 "WHERE b.conversation_id = ?", (groups[0][0],)))
+    members = sorted(
+        n
+        for (n,) in con.execute(
+            "SELECT k.name FROM members b JOIN contacts k ON k.id = b.contact_id WHERE b.conversation_id = ?",
+            (groups[0][0],),
+        )
+    )
     assert members == sorted(facts["new_group"]["members"])
     assert con.execute("SELECT COUNT(*) FROM messages WHERE length(body) > 4000 OR trim(body) = ''").fetchone() == (0,)
     con.close()
@@ -209,12 +235,14 @@ def test_reply_is_deterministic_across_fresh_databases(world, default_layer, tmp
         with Served(default_layer, tmp_path / run) as served:
             db = served.database("messaging")
             conv = _conversation(db, name)
-            status, location = _post(served, HOST, "/api/messages", [("conversation", str(conv)), ("body", SEND_TEXT)],
-                                     cookie)
+            status, location = _post(
+                served, HOST, "/api/messages", [("conversation", str(conv)), ("body", SEND_TEXT)], cookie
+            )
             assert (status, location) == (303, f"/c/{conv}")
             con = sqlite3.connect(db)
-            rows = con.execute("SELECT sender_id IS NULL, body, sent_at, deliver_at FROM messages "
-                               "WHERE world_ref IS NULL ORDER BY id").fetchall()
+            rows = con.execute(
+                "SELECT sender_id IS NULL, body, sent_at, deliver_at FROM messages WHERE world_ref IS NULL ORDER BY id"
+            ).fetchall()
             con.close()
             assert len(rows) == 2 and rows[0][:2] == (1, SEND_TEXT) and rows[1][0] == 0
             delay = (dt.datetime.fromisoformat(rows[1][3]) - dt.datetime.fromisoformat(rows[0][2])).total_seconds()
@@ -230,7 +258,9 @@ def test_seed_is_byte_identical(world, tmp_path):
     assert hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(b.read_bytes()).digest()
     con = sqlite3.connect(a)
     # Every world chat message is projected, verbatim.
-    assert con.execute("SELECT COUNT(*) FROM messages WHERE world_ref NOT LIKE 'seed:%'").fetchone()[0] == len(_messages(world))
+    assert con.execute("SELECT COUNT(*) FROM messages WHERE world_ref NOT LIKE 'seed:%'").fetchone()[0] == len(
+        _messages(world)
+    )
     assert con.execute("SELECT COUNT(*) FROM messages WHERE world_ref IS NULL").fetchone()[0] == 0
     assert con.execute("SELECT MAX(deliver_at) FROM messages").fetchone()[0] <= world.now.isoformat()
     con.close()

@@ -25,7 +25,9 @@ def test_requests_are_open_recent_and_asked_in_chat(world):
         amount = f"{r.data['amount_cents'] // 100}.{r.data['amount_cents'] % 100:02d}"
         assert amount in ask.data["text"], ask.data["text"]
         card = contact_card(world, r.data["contact"])
-        assert any(q["amount_cents"] == r.data["amount_cents"] and q["memo"] == r.data["memo"] for q in card["requests"])
+        assert any(
+            q["amount_cents"] == r.data["amount_cents"] and q["memo"] == r.data["memo"] for q in card["requests"]
+        )
 
 
 def test_requests_module_shifts_no_other_event(persona, world, monkeypatch):

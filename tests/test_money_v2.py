@@ -17,7 +17,9 @@ from .conftest import planned_world
 
 
 def _interiors(persona) -> set[dt.date]:
-    return {t.depart + dt.timedelta(days=k) for t in persona.travel.trips for k in range(1, (t.return_ - t.depart).days)}
+    return {
+        t.depart + dt.timedelta(days=k) for t in persona.travel.trips for k in range(1, (t.return_ - t.depart).days)
+    }
 
 
 def test_report_money_measures_are_zero(any_world):
@@ -32,11 +34,13 @@ def test_trips_spend_at_the_destination_in_its_currency(any_world):
     persona, world = any_world
     home = persona.identity.address.city
     inside = _interiors(persona)
-    done_trips = {i for i, t in enumerate(persona.travel.trips) if t.return_ < world.now.date()
-                  and t.depart > world.start.date()}
+    done_trips = {
+        i for i, t in enumerate(persona.travel.trips) if t.return_ < world.now.date() and t.depart > world.start.date()
+    }
     abroad = [e for e in world.of_kind("card_purchase") if e.data.get("trip") is not None]
-    assert {e.data["trip"] for e in abroad} >= {i for i in done_trips if persona.travel.trips[i].return_
-                                                 > persona.travel.trips[i].depart + dt.timedelta(days=1)}
+    assert {e.data["trip"] for e in abroad} >= {
+        i for i in done_trips if persona.travel.trips[i].return_ > persona.travel.trips[i].depart + dt.timedelta(days=1)
+    }
     fees = {e.data["purchase"]: e for e in world.of_kind("card_fee")}
     for e in abroad:
         trip = persona.travel.trips[e.data["trip"]]
@@ -47,10 +51,12 @@ def test_trips_spend_at_the_destination_in_its_currency(any_world):
         assert 7 <= local.hour <= 22
         if "foreign_currency" in e.data:
             assert e.data["foreign_currency"] != world.currency
-            assert e.postings[0].memo == f"{e.data['foreign_amount']} {e.data['foreign_currency']} @ {e.data['fx_rate']}"
+            assert (
+                e.postings[0].memo == f"{e.data['foreign_amount']} {e.data['foreign_currency']} @ {e.data['fx_rate']}"
+            )
             minor = int(e.data["foreign_amount"].replace(",", "").replace(".", ""))
             digits = 0 if e.data["foreign_currency"] == "JPY" else 2
-            expect = minor / 10 ** digits * float(e.data["fx_rate"]) * 100
+            expect = minor / 10**digits * float(e.data["fx_rate"]) * 100
             assert abs(e.data["amount_cents"] - expect) <= 1
             fee = fees[e.id]
             assert fee.postings[0].amount_cents < 0 and fee.postings[0].kind == "fee"
@@ -63,8 +69,12 @@ def test_trips_spend_at_the_destination_in_its_currency(any_world):
     for e in world.of_kind("card_purchase"):
         if e.at.date() in inside and not e.data.get("recurring"):
             assert e.data.get("trip") is not None or e.data["merchant"] not in city_merchants, e.data
-        if e.at.date() in gone and e.data.get("trip") is None and not e.data.get("recurring") \
-                and "restaurant_booking" not in e.data:
+        if (
+            e.at.date() in gone
+            and e.data.get("trip") is None
+            and not e.data.get("recurring")
+            and "restaurant_booking" not in e.data
+        ):
             raise AssertionError(f"home purchase while away: {e.at} {e.data['merchant']}")
     for e in world.events:
         if e.kind in ("food_order", "grocery_order") and e.at.date() in inside:
@@ -120,11 +130,18 @@ def test_a_carried_balance_accrues_interest(persona):
     """Little in the bank and a lower salary: the card carries a balance, and every carried month charges interest."""
     from decimal import Decimal
 
-    accounts = [a.model_copy(update={"opening_balance": Decimal(300)}) if a.kind != "credit_card" else
-                a.model_copy(update={"credit_limit": Decimal(15000)}) for a in persona.accounts]
-    poorer = persona.model_copy(update={
-        "work": persona.work.model_copy(update={"salary": persona.work.salary * Decimal("0.55")}),
-        "finances": persona.finances.model_copy(update={"accounts": accounts})})
+    accounts = [
+        a.model_copy(update={"opening_balance": Decimal(300)})
+        if a.kind != "credit_card"
+        else a.model_copy(update={"credit_limit": Decimal(15000)})
+        for a in persona.accounts
+    ]
+    poorer = persona.model_copy(
+        update={
+            "work": persona.work.model_copy(update={"salary": persona.work.salary * Decimal("0.55")}),
+            "finances": persona.finances.model_copy(update={"accounts": accounts}),
+        }
+    )
     world = simulate(poorer)
     m = measure(world)
     assert m["carried_months_without_interest"] == 0
@@ -137,8 +154,11 @@ def test_card_is_paid_and_savings_only_from_surplus(any_world):
     kinds = world.account_kinds()
     b = budget(persona)
     assert 0 <= b.savings <= b.net // 4 and b.savings % 5000 == 0
-    transfers = [e for e in world.of_kind("transfer") if e.data["from"] == "checking" and e.status == "done"
-                 and e.data["recurring"]]
+    transfers = [
+        e
+        for e in world.of_kind("transfer")
+        if e.data["from"] == "checking" and e.status == "done" and e.data["recurring"]
+    ]
     assert all(e.data["amount_cents"] == b.savings for e in transfers)
     # The card is paid every month (full statement or what checking and savings allow), on time.
     if "credit_card" in kinds:
@@ -151,16 +171,25 @@ def test_card_is_paid_and_savings_only_from_surplus(any_world):
     # pay below where it started.
     assert world.closing_balance_cents("checking") > 0
     planned = planned_world(persona)
-    worth = {k: sum(planned.opening_balance_cents(a) if k == "open" else planned.closing_balance_cents(a)
-                    for a in kinds if a != "brokerage") for k in ("open", "close")}
+    worth = {
+        k: sum(
+            planned.opening_balance_cents(a) if k == "open" else planned.closing_balance_cents(a)
+            for a in kinds
+            if a != "brokerage"
+        )
+        for k in ("open", "close")
+    }
     assert worth["close"] >= worth["open"] - b.net, worth
 
 
 def test_birthday_gifts_fall_just_before_birthdays(any_world):
     persona, world = any_world
     born = {c.name: c.birthday for c in persona.contacts if c.birthday}
-    gifts = [e for e in world.of_kind("p2p_payment") if "birthday" in e.data["memo"].lower()
-             or "geburtstag" in e.data["memo"].lower()]
+    gifts = [
+        e
+        for e in world.of_kind("p2p_payment")
+        if "birthday" in e.data["memo"].lower() or "geburtstag" in e.data["memo"].lower()
+    ]
     assert gifts, "no birthday gifts at all"
     for e in gifts:
         b = born[e.data["contact"]]
@@ -189,8 +218,13 @@ def _transport(world):
     for e in world.of_kind("card_purchase"):
         if e.data.get("trip") is None and e.data["category"] == "transport":
             name = e.data["merchant"].lower()
-            kinds["fuel" if re.search(r"gas|fuel|service station|filling|tankstelle|autohof", name) else
-                  "parking" if re.search(r"park|garage|pay & display", name) else "transit"] += 1
+            kinds[
+                "fuel"
+                if re.search(r"gas|fuel|service station|filling|tankstelle|autohof", name)
+                else "parking"
+                if re.search(r"park|garage|pay & display", name)
+                else "transit"
+            ] += 1
     return kinds
 
 
@@ -210,8 +244,13 @@ def test_commute_modes_on_one_spec(persona):
     """The same persona with each commute mode: fuel only for a car, fares only for transit, rides for rideshare."""
     seen = {}
     for mode in ("car", "walk", "rideshare"):
-        p = persona.model_copy(update={"routines": persona.routines.model_copy(
-            update={"commute": persona.routines.commute.model_copy(update={"mode": mode})})})
+        p = persona.model_copy(
+            update={
+                "routines": persona.routines.model_copy(
+                    update={"commute": persona.routines.commute.model_copy(update={"mode": mode})}
+                )
+            }
+        )
         world = simulate(p)
         seen[mode] = (_transport(world), sum(1 for e in world.of_kind("ride") if e.data.get("purpose") == "work"))
     assert seen["car"][0]["fuel"] >= 18 and seen["car"][0]["transit"] == 0
@@ -244,8 +283,11 @@ def test_bookings_are_made_awake(any_world):
     if persona.routines.night_owl:
         return
     for e in world.events:
-        if e.kind in ("restaurant_booking", "food_order", "grocery_order", "retail_order", "flight_booking",
-                      "hotel_booking") and e.status == "done":
+        if (
+            e.kind
+            in ("restaurant_booking", "food_order", "grocery_order", "retail_order", "flight_booking", "hotel_booking")
+            and e.status == "done"
+        ):
             assert 6 <= e.at.hour, (e.kind, e.at)
     # Rides: in the local time of where they start (abroad a daytime ride can be night at home).
     for e in world.of_kind("ride"):
@@ -276,8 +318,9 @@ def test_plates_per_country(any_world):
     persona, world = any_world
     country = persona.identity.address.country
     home_rides = [e for e in world.of_kind("ride") if e.data["trip"] is None]
-    pattern = {"GB": r"[A-Z]{2}\d{2} [A-Z]{3}", "DE": r"[A-Z]{1,3}-[A-Z]{1,2} [1-9]\d{1,3}"}.get(country,
-                                                                                              r"[A-Z0-9 -]{5,9}")
+    pattern = {"GB": r"[A-Z]{2}\d{2} [A-Z]{3}", "DE": r"[A-Z]{1,3}-[A-Z]{1,2} [1-9]\d{1,3}"}.get(
+        country, r"[A-Z0-9 -]{5,9}"
+    )
     assert home_rides and all(re.fullmatch(pattern, e.data["plate"]) for e in home_rides)
 
 
@@ -287,8 +330,9 @@ def test_german_ledger_wording(any_world):
         return
     texts = {p.description for p in world.postings()}
     assert any(t.startswith("GEHALT ") for t in texts)
-    assert "UMBUCHUNG AUF TAGESGELD" in texts or not any(e.data["from"] == "checking"
-                                                         for e in world.of_kind("transfer"))
+    assert "UMBUCHUNG AUF TAGESGELD" in texts or not any(
+        e.data["from"] == "checking" for e in world.of_kind("transfer")
+    )
     assert not any(t.startswith(("PAYROLL", "ZELLE", "DEBIT CARD")) for t in texts)
 
 
@@ -300,8 +344,9 @@ def test_german_grocery_delivery_when_the_spec_has_one():
     if not path.exists():
         return
     p = complete(load(path))
-    p = p.model_copy(update={"routines": p.routines.model_copy(update={"grocery_delivery": True,
-                                                                       "grocery_orders_per_month": 3})})
+    p = p.model_copy(
+        update={"routines": p.routines.model_copy(update={"grocery_delivery": True, "grocery_orders_per_month": 3})}
+    )
     world = simulate(p)
     orders = world.of_kind("grocery_order")
     months = (world.now - world.start).days / 30.4

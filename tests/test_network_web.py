@@ -18,7 +18,7 @@ from builder.tasks.grade import grade
 from .app_e2e import Served, run_e2e
 
 HOST = "guildline.test"
-POST = 'Wrapped a week of field tests: thanks, team! <b>not bold</b> & <script>alert(1)</script>'
+POST = "Wrapped a week of field tests: thanks, team! <b>not bold</b> & <script>alert(1)</script>"
 COMMENT = "Proud of this one."
 REPLY = "Thanks! Tuesday 10:00 or Wednesday 14:00 would work for a call."
 
@@ -51,26 +51,49 @@ def world_facts(world) -> dict:
     last = msgs[-1].data["thread_id"]
     thread = [e for e in msgs if e.data["thread_id"] == last]
     last_mine = max((i for i, e in enumerate(thread) if e.data["sender"] == "me"), default=-1)
-    unread = sum(1 for e in thread[last_mine + 1:] if e.data["sender"] != "me")
+    unread = sum(1 for e in thread[last_mine + 1 :] if e.data["sender"] != "me")
     return {
         "session_token": credentials(world)["session_token"],
         "name": world.persona.identity.name,
-        "profile": {"headline": prof["headline"], "about": prof["about"], "location": prof["location"],
-                    "experience": [{"title": x["title"], "company": x["company"], "start": x["start"], "end": x["end"]}
-                                   for x in prof["experience"]],
-                    "skills": prof["skills"], "education_count": len(prof["education"])},
-        "latest_post": {"author": world.persona.identity.name if latest.data["author"] == "me" else latest.data["author"],
-                        "body": latest.data["body"], "reactions": len(latest.data["reactions"])},
+        "profile": {
+            "headline": prof["headline"],
+            "about": prof["about"],
+            "location": prof["location"],
+            "experience": [
+                {"title": x["title"], "company": x["company"], "start": x["start"], "end": x["end"]}
+                for x in prof["experience"]
+            ],
+            "skills": prof["skills"],
+            "education_count": len(prof["education"]),
+        },
+        "latest_post": {
+            "author": world.persona.identity.name if latest.data["author"] == "me" else latest.data["author"],
+            "body": latest.data["body"],
+            "reactions": len(latest.data["reactions"]),
+        },
         "connections": len(prof["connections"]),
         "incoming": [i["name"] for i in invs if i["direction"] == "incoming"],
         "sent": [i["name"] for i in invs if i["direction"] == "sent"],
         "accept": prof["meetup"]["attendee"],
         "accept_id": int(prof["meetup"]["invitation_id"].split("-")[1]),
-        "post": POST, "comment": COMMENT,
+        "post": POST,
+        "comment": COMMENT,
         "edit": {"id": 1, "title": prof["resume"]["difference"]["resume"]},
-        "jobs": {"q": role_word, "count": len(match), "location": home, "count_here": len(here),
-                 "saved": sum(1 for j in jobs if j["saved_at"]), "save": unsaved["job_id"], "save_title": unsaved["title"]},
-        "thread": {"name": msgs[-1].data["name"], "unread": unread, "texts": [e.data["text"] for e in thread], "reply": REPLY},
+        "jobs": {
+            "q": role_word,
+            "count": len(match),
+            "location": home,
+            "count_here": len(here),
+            "saved": sum(1 for j in jobs if j["saved_at"]),
+            "save": unsaved["job_id"],
+            "save_title": unsaved["title"],
+        },
+        "thread": {
+            "name": msgs[-1].data["name"],
+            "unread": unread,
+            "texts": [e.data["text"] for e in thread],
+            "reply": REPLY,
+        },
     }
 
 
@@ -85,20 +108,30 @@ def _check_writes(db: Path, world, facts: dict) -> None:
     """What the browser did is what the app wrote."""
     con = sqlite3.connect(db)
     q = lambda sql, *a: con.execute(sql, a).fetchall()
-    assert q("SELECT i.status, p.connected_on IS NOT NULL FROM invitations i JOIN people p ON p.id = i.person_id "
-             "WHERE p.name = ?", facts["accept"]) == [("accepted", 1)]
+    assert q(
+        "SELECT i.status, p.connected_on IS NOT NULL FROM invitations i JOIN people p ON p.id = i.person_id "
+        "WHERE p.name = ?",
+        facts["accept"],
+    ) == [("accepted", 1)]
     assert q("SELECT COUNT(*) FROM people WHERE connected_on IS NOT NULL") == [(facts["connections"] + 1,)]
     assert q("SELECT COUNT(*) FROM invitations WHERE status != 'pending'") == [(1,)]
     assert q("SELECT body, created_at >= ? FROM posts WHERE world_ref IS NULL", world.now.isoformat()) == [(POST, 1)]
-    assert q("SELECT r.reaction FROM reactions r JOIN posts p ON p.id = r.post_id WHERE p.world_ref IS NULL "
-             "AND r.person_id IS NULL") == [("celebrate",)]
+    assert q(
+        "SELECT r.reaction FROM reactions r JOIN posts p ON p.id = r.post_id WHERE p.world_ref IS NULL "
+        "AND r.person_id IS NULL"
+    ) == [("celebrate",)]
     assert q("SELECT body FROM comments WHERE world_ref IS NULL") == [(COMMENT,)]
     assert q("SELECT title FROM experience WHERE id = 1 AND updated_at IS NOT NULL") == [(facts["edit"]["title"],)]
-    assert q("SELECT j.slug FROM saved_jobs s JOIN jobs j ON j.id = s.job_id WHERE s.world_ref IS NULL") == [(facts["jobs"]["save"],)]
+    assert q("SELECT j.slug FROM saved_jobs s JOIN jobs j ON j.id = s.job_id WHERE s.world_ref IS NULL") == [
+        (facts["jobs"]["save"],)
+    ]
     mine = q("SELECT body FROM messages WHERE world_ref IS NULL AND sender_id IS NULL")
     assert mine == [(REPLY,)]
     # The recruiter's answer is stored at once, to arrive after its delay.
-    assert len(q("SELECT id FROM messages WHERE world_ref IS NULL AND sender_id IS NOT NULL AND reply_to_id IS NOT NULL")) == 1
+    assert (
+        len(q("SELECT id FROM messages WHERE world_ref IS NULL AND sender_id IS NOT NULL AND reply_to_id IS NOT NULL"))
+        == 1
+    )
     # Refused input wrote nothing: no empty or oversize rows, no extra experience or skill.
     assert q("SELECT COUNT(*) FROM posts WHERE trim(body) = '' OR length(body) > 3000") == [(0,)]
     assert q("SELECT COUNT(*) FROM experience WHERE world_ref IS NULL") == [(0,)]

@@ -14,7 +14,6 @@ import pytest
 
 from builder.apps import discover
 from builder.layer import build_layer
-from builder.scaffold import create_app
 from builder.site import build_site, default_work_dir
 
 from .app_e2e import Served, run_e2e
@@ -27,8 +26,13 @@ pytestmark = pytest.mark.alone
 
 
 def _tree_state() -> str:
-    return subprocess.run(["git", "status", "--porcelain", "--untracked-files=all", "--", "."], cwd=REPO,
-                          capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all", "--", "."],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
 
 
 def test_new_app_builds_serves_and_passes_its_test(world, tmp_path, monkeypatch):
@@ -37,8 +41,12 @@ def test_new_app_builds_serves_and_passes_its_test(world, tmp_path, monkeypatch)
     dest = REPO / "apps" / NAME
     assert not dest.exists()
     try:
-        res = subprocess.run([str(REPO / "scripts" / "new-app"), NAME, "--title", "Scaffold Check"], cwd=REPO,
-                             capture_output=True, text=True)
+        res = subprocess.run(
+            [str(REPO / "scripts" / "new-app"), NAME, "--title", "Scaffold Check"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+        )
         assert res.returncode == 0, res.stderr
         after = [line for line in _tree_state().splitlines() if line not in before.splitlines()]
         assert after and all(line[3:].startswith(f"apps/{NAME}/") for line in after), after
@@ -47,8 +55,12 @@ def test_new_app_builds_serves_and_passes_its_test(world, tmp_path, monkeypatch)
         build = build_site([app], default_work_dir().parent / "appbuild-new-app")
         layer = tmp_path / "layer"
         build_layer(world, [app], layer)
-        facts = {"title": app.title, "cookie": app.session_cookie, "full_name": world.persona.identity.name,
-                 "credentials": app.module("seed").credentials(world)}
+        facts = {
+            "title": app.title,
+            "cookie": app.session_cookie,
+            "full_name": world.persona.identity.name,
+            "credentials": app.module("seed").credentials(world),
+        }
         with Served(layer, tmp_path, build) as served:
             out = run_e2e(NAME, facts, served, tmp_path)
         assert "ℹ pass 3" in out and "ℹ fail 0" in out, out[-2000:]

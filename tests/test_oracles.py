@@ -29,8 +29,13 @@ def web_for(world, served: Served, home: Path) -> Web:
     """A browser signed in to every served app as the persona (the sessions the layer's Firefox holds)."""
     apps = discover()
     cookies = {a.name: {a.session_cookie: a.module("seed").credentials(world)["session_token"]} for a in apps}
-    return Web(port=served.port, domains={a.name: a.domain for a in apps}, cookies=cookies,
-               databases={a.name: served.database(a.name) for a in apps}, home=home)
+    return Web(
+        port=served.port,
+        domains={a.name: a.domain for a in apps},
+        cookies=cookies,
+        databases={a.name: served.database(a.name) for a in apps},
+        home=home,
+    )
 
 
 def run_oracle(task, world, layer: Path, tmp: Path) -> tuple[int, int, list]:
@@ -60,8 +65,15 @@ def test_oracles_score_full_and_nothing_scores_zero(name, world, default_layer, 
         (tmp_path / slug).mkdir()
         before, after, items = run_oracle(t, world, default_layer, tmp_path / slug)
         if before != 0 or after != t.machine_weight:
-            failures.append((t.id, before, after, t.machine_weight,
-                             [(i.item_id, i.status, i.evidence[:300]) for i in items if i.status != "met"]))
+            failures.append(
+                (
+                    t.id,
+                    before,
+                    after,
+                    t.machine_weight,
+                    [(i.item_id, i.status, i.evidence[:300]) for i in items if i.status != "met"],
+                )
+            )
     assert not failures, "\n".join(map(repr, failures))
 
 
@@ -81,6 +93,13 @@ def test_long_horizon_oracles_of_the_other_personas(stem, tmp_path_factory, tmp_
             failures.append((t.id, "oracle refused", str(e)[:500]))
             continue
         if before != 0 or after != t.machine_weight:
-            failures.append((t.id, before, after, t.machine_weight,
-                             [(i.item_id, i.status, i.evidence[:300]) for i in items if i.status != "met"]))
+            failures.append(
+                (
+                    t.id,
+                    before,
+                    after,
+                    t.machine_weight,
+                    [(i.item_id, i.status, i.evidence[:300]) for i in items if i.status != "met"],
+                )
+            )
     assert not failures, "\n".join(map(repr, failures))

@@ -23,8 +23,11 @@ GERMAN = REPO / "personas" / "jana-petersen.json"
 # Words of the English bio templates that a German bio never has.
 _ENGLISH = re.compile(r"\b(at|Into|Based|based|Living|Weekends|Working|food|Always)\b")
 FACTS = ("partner", "children", "pets", "job", "city")
-POSTCODE = {"US": re.compile(r"^[0-9]{5}$"), "DE": re.compile(r"^[0-9]{5}$"),
-            "GB": re.compile(r"^[A-Z]{1,2}[0-9]{1,2} [0-9][A-Z]{2}$")}
+POSTCODE = {
+    "US": re.compile(r"^[0-9]{5}$"),
+    "DE": re.compile(r"^[0-9]{5}$"),
+    "GB": re.compile(r"^[A-Z]{1,2}[0-9]{1,2} [0-9][A-Z]{2}$"),
+}
 
 
 @pytest.fixture(scope="module", params=PERSONAS)
@@ -96,11 +99,17 @@ def test_contact_facts_stable_and_independent():
     assert [c.model_dump() for c in a.contacts] == [c.model_dump() for c in b.contacts]
     # Adding a friend at the end changes no one else's facts.
     given = list(a.contacts)
-    bigger = spec.model_copy(update={"contacts": [Contact(name=c.name, relationship=c.relationship,
-                                                          closeness=c.closeness) for c in given]})
+    bigger = spec.model_copy(
+        update={"contacts": [Contact(name=c.name, relationship=c.relationship, closeness=c.closeness) for c in given]}
+    )
     base = complete(bigger)
-    more = complete(bigger.model_copy(update={"contacts": list(bigger.contacts) + [
-        Contact(name="Quinn Ashby", relationship="friend", closeness=4)]}))
+    more = complete(
+        bigger.model_copy(
+            update={
+                "contacts": list(bigger.contacts) + [Contact(name="Quinn Ashby", relationship="friend", closeness=4)]
+            }
+        )
+    )
     for x, y in zip(base.contacts, more.contacts):
         assert [getattr(x, f) for f in FACTS] == [getattr(y, f) for f in FACTS], x.name
         assert x.address == y.address
@@ -126,6 +135,7 @@ def test_no_line_break_in_any_completed_address_and_valid_postcodes(completed):
 
 def test_towns_cover_every_home_city():
     from builder.persona.places import HOME_CITIES
+
     for loc, cities in HOME_CITIES.items():
         for c in cities:
             assert town(loc, c.name) is not None, c.name
@@ -154,8 +164,10 @@ def test_bios_read_like_profile_lines(completed):
     for sentence in re.split(r"(?<=[.!?])\s+", bio):
         assert not is_faker_title(sentence), sentence
     if completed.work.employer:
-        assert completed.work.employer in bio or completed.identity.bio == load(
-            REPO / "personas" / f"{completed.id}.json").identity.bio
+        assert (
+            completed.work.employer in bio
+            or completed.identity.bio == load(REPO / "personas" / f"{completed.id}.json").identity.bio
+        )
 
 
 def test_bios_vary_across_seeds_and_speak_the_locale():
@@ -201,12 +213,16 @@ def test_completion_of_odd_contact_lists():
     """Many siblings, a one-word name, a city the tables lack, three parents, a spouse, a roommate, a child."""
     base = load(REPO / "personas" / "jordan-lee.json")
     contacts = [Contact(name=f"Sib{i} Lee", relationship="sibling", closeness=4) for i in range(10)]
-    contacts += [Contact(name="Cher", relationship="friend", closeness=5),
-                 Contact(name="Ada Far", relationship="friend", closeness=5, city="Reykjavik"),
-                 Contact(name="Pa Lee", relationship="parent"), Contact(name="Ma Lee", relationship="parent"),
-                 Contact(name="Step Lee", relationship="parent", closeness=4),
-                 Contact(name="Sam Wed", relationship="spouse"), Contact(name="Roo Mate", relationship="roommate"),
-                 Contact(name="Kid Lee", relationship="child", birthday=base.as_of.replace(year=base.as_of.year - 9))]
+    contacts += [
+        Contact(name="Cher", relationship="friend", closeness=5),
+        Contact(name="Ada Far", relationship="friend", closeness=5, city="Reykjavik"),
+        Contact(name="Pa Lee", relationship="parent"),
+        Contact(name="Ma Lee", relationship="parent"),
+        Contact(name="Step Lee", relationship="parent", closeness=4),
+        Contact(name="Sam Wed", relationship="spouse"),
+        Contact(name="Roo Mate", relationship="roommate"),
+        Contact(name="Kid Lee", relationship="child", birthday=base.as_of.replace(year=base.as_of.year - 9)),
+    ]
     for loc in ("en_US", "en_GB", "de_DE"):
         p = _revalidates(complete(base.model_copy(update={"contacts": contacts, "locale": loc})))
         by = {c.name: c for c in p.contacts}
@@ -232,9 +248,22 @@ def test_contact_gender_filled_and_agrees_with_the_name(completed):
 
 def test_nonbinary_contact_completes():
     base = load(REPO / "personas" / "jordan-lee.json")
-    p = complete(base.model_copy(update={"locale": "de_DE", "contacts": [
-        Contact(name="Robin Sommer", relationship="parent", gender="nonbinary"),
-        Contact(name="Kim Sommer", relationship="sibling", gender="nonbinary", birthday=base.as_of.replace(year=1980))]}))
+    p = complete(
+        base.model_copy(
+            update={
+                "locale": "de_DE",
+                "contacts": [
+                    Contact(name="Robin Sommer", relationship="parent", gender="nonbinary"),
+                    Contact(
+                        name="Kim Sommer",
+                        relationship="sibling",
+                        gender="nonbinary",
+                        birthday=base.as_of.replace(year=1980),
+                    ),
+                ],
+            }
+        )
+    )
     assert [c.gender for c in p.contacts] == ["nonbinary", "nonbinary"]
     assert all(c.job for c in p.contacts)
 

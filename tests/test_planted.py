@@ -9,7 +9,6 @@ import json
 from collections import Counter
 from urllib.parse import parse_qs, urlsplit
 
-import pytest
 
 from builder.world import simulate
 from builder.world.locale import Fmt
@@ -75,8 +74,8 @@ def test_contradictions_hold_both_sides(any_world):
 
     m = by.get("meeting_moved")
     if m:
-        cal, = shown(m, "calendar_event")
-        mail, = shown(m, "email")
+        (cal,) = shown(m, "calendar_event")
+        (mail,) = shown(m, "email")
         assert cal.at == _when(m["calendar_start"]) != _when(m["mail_start"])
         assert fmt.time(_when(m["mail_start"])) in mail.data["body"] and mail.data["ref"] == cal.id
         assert cal.at > world.now and mail.at <= world.now
@@ -84,9 +83,14 @@ def test_contradictions_hold_both_sides(any_world):
     c = by["paid_back_claim"]
     claimed = _when(c["claimed_at"])
     assert fmt.money(c["amount_cents"]) in shown(c, "chat_message")[0].data["text"]
-    assert not [p for p in world.of_kind("p2p_payment") if p.data["contact"] == c["contact"]
-                and p.data["direction"] == "received" and p.at >= claimed - dt.timedelta(days=3)
-                and p.status == "done"]
+    assert not [
+        p
+        for p in world.of_kind("p2p_payment")
+        if p.data["contact"] == c["contact"]
+        and p.data["direction"] == "received"
+        and p.at >= claimed - dt.timedelta(days=3)
+        and p.status == "done"
+    ]
     assert c["truth"] == "bank"
 
     pt = by.get("plan_times")
@@ -99,18 +103,19 @@ def test_contradictions_hold_both_sides(any_world):
 
     rt = by.get("restaurant_time")
     if rt:
-        booking, = shown(rt, "restaurant_booking")
+        (booking,) = shown(rt, "restaurant_booking")
         from builder.world.calendar import reservation_time
 
         class _S:  # reservation_time needs only the persona's zone
             persona = world.persona
+
         assert reservation_time(_S, booking) == _when(rt["booked_time"]) != _when(rt["friend_time"])
         assert fmt.time(_when(rt["friend_time"])) in shown(rt, "chat_message")[0].data["text"]
 
     b = by.get("bill_amount")
     if b:
-        pay, = shown(b, "autopay")
-        mail, = shown(b, "email")
+        (pay,) = shown(b, "autopay")
+        (mail,) = shown(b, "email")
         assert pay.data["amount_cents"] == b["autopay_cents"] != b["bill_cents"]
         assert fmt.money(b["bill_cents"]) in mail.data["body"] and pay.status == "scheduled"
     assert len(by) + len([s for s in _items(world, "skipped")]) >= 5
@@ -127,7 +132,7 @@ def test_pending_obligations_are_open_after_now(any_world):
         req = events[i["request_id"]]
         assert req.kind == "money_request" and req.data["paid"] is False
         assert req.data["amount_cents"] == i["amount_cents"]
-    rsvp, = pend["rsvp"]
+    (rsvp,) = pend["rsvp"]
     assert world.now.date() < dt.date.fromisoformat(rsvp["rsvp_by"]) < _when(rsvp["start"]).date()
     mail = next(events[s["event_id"]] for s in rsvp["shows_in"] if s["kind"] == "email")
     cal = next(events[s["event_id"]] for s in rsvp["shows_in"] if s["kind"] == "calendar_event")
@@ -135,7 +140,7 @@ def test_pending_obligations_are_open_after_now(any_world):
     ics = mail.data["attachments"][0]["content"]
     assert "PARTSTAT=NEEDS-ACTION" in ics and "METHOD:REQUEST" in ics
     assert cal.data["organizer"]["email"] not in (world.persona.identity.email,)
-    doc, = pend["send_document"]
+    (doc,) = pend["send_document"]
     assert dt.date.fromisoformat(doc["due"]) > world.now.date()
     assert events[doc["shows_in"][0]["event_id"]].at <= world.now
 
@@ -143,7 +148,7 @@ def test_pending_obligations_are_open_after_now(any_world):
 def test_flight_change_chain_downstream_still_old(any_world):
     _, world = any_world
     events = _events(world)
-    chain, = _items(world, "chain", "flight_change")
+    (chain,) = _items(world, "chain", "flight_change")
     steps = {s["step"]: s for s in chain["steps"]}
     booking, change = events[steps["booking"]["event_id"]], events[steps["airline_change"]["event_id"]]
     assert booking.at < change.at <= world.now
@@ -164,7 +169,7 @@ def test_flight_change_chain_downstream_still_old(any_world):
 def test_own_event_invited_before_now_held_after(any_world):
     persona, world = any_world
     events = _events(world)
-    own, = _items(world, "own_event")
+    (own,) = _items(world, "own_event")
     cal = events[own["event_id"]]
     assert cal.at > world.now and cal.data["organizer"]["email"] == persona.identity.email
     assert _when(own["invited_at"]) <= world.now
@@ -174,7 +179,7 @@ def test_own_event_invited_before_now_held_after(any_world):
     assert "yes" in answers and answers & {"pending", "maybe", "no"}
     if own["spec"]:
         assert any(le.kind == "party" and le.title == own["title"] for le in persona.life_events)
-    chain, = _items(world, "chain", "party_headcount")
+    (chain,) = _items(world, "chain", "party_headcount")
     assert chain["needed"] > chain["ordered_for"] and chain["event_id"] == cal.id
     order = events[chain["steps"][1]["event_id"]]
     assert str(chain["ordered_for"]) in order.data["body"] and order.at <= world.now
@@ -215,6 +220,7 @@ def test_planted_is_deterministic(any_world):
 
 # --- search history (builder/world/browsing.py) ---------------------------------------------------------
 
+
 def _searches(world):
     return [e for e in world.of_kind("web_visit") if "search_query" in e.data]
 
@@ -249,14 +255,21 @@ def test_searches_are_grounded_in_the_persona_s_plans(any_world):
         window_start = dt.datetime.combine(t.depart - dt.timedelta(days=30), dt.time(0, 0))
         if window_start < world.start or window_start > world.now:
             continue
-        before = [e for e in searches if e.at.date() < t.depart and e.at >= window_start - dt.timedelta(days=1)
-                  and t.destination.casefold() in e.data["search_query"].casefold()]
+        before = [
+            e
+            for e in searches
+            if e.at.date() < t.depart
+            and e.at >= window_start - dt.timedelta(days=1)
+            and t.destination.casefold() in e.data["search_query"].casefold()
+        ]
         assert before, (t.destination, t.depart)
     booked = {e.data["restaurant"].casefold() for e in world.of_kind("restaurant_booking")}
     assert any(any(name in q for name in booked) for q in queries)
     cuisines = [c.casefold() for c in persona.preferences.cuisines]
     if cuisines:
-        assert sum(("recipe" in q or "rezept" in q or "how to make" in q or "selber machen" in q) for q in queries) >= 10
+        assert (
+            sum(("recipe" in q or "rezept" in q or "how to make" in q or "selber machen" in q) for q in queries) >= 10
+        )
 
 
 def test_search_result_clicks_follow_a_search(any_world):
@@ -266,8 +279,11 @@ def test_search_result_clicks_follow_a_search(any_world):
     assert clicks
     for i in clicks:
         e = visits[i]
-        prior = [v for v in visits[max(0, i - 30):i] if "search_query" in v.data and
-                 dt.timedelta(0) < e.at - v.at <= dt.timedelta(minutes=1)]
+        prior = [
+            v
+            for v in visits[max(0, i - 30) : i]
+            if "search_query" in v.data and dt.timedelta(0) < e.at - v.at <= dt.timedelta(minutes=1)
+        ]
         assert prior, e.data
         assert e.data["url"].startswith(("https://", "http://")) and " " not in e.data["url"]
 
@@ -276,8 +292,11 @@ def test_delivery_contradiction_names_two_days(any_world):
     persona, world = any_world
     events = _events(world)
     for i in _items(world, "contradiction", "delivery_date"):
-        mail = next(events[s["event_id"]] for s in i["shows_in"] if s["kind"] == "email" and
-                    events[s["event_id"]].data.get("series") == "tracking")
+        mail = next(
+            events[s["event_id"]]
+            for s in i["shows_in"]
+            if s["kind"] == "email" and events[s["event_id"]].data.get("series") == "tracking"
+        )
         delivery = next(events[s["event_id"]] for s in i["shows_in"] if s["kind"] == "retail_delivery")
         assert delivery.at.date().isoformat() == i["shop_day"] < i["carrier_day"]
         assert Fmt(persona).long_date(dt.date.fromisoformat(i["carrier_day"])) in mail.data["body"]

@@ -20,8 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 ICS_TS = ROOT / "apps/_platform/src/ics.ts"
 TYPESCRIPT = ROOT / "apps/node_modules/typescript"
 
-SUMMARY = ("Übernachtung im Gästehaus „Zur schönen Aussicht“ 🏨🌄, Zimmer 3; Frühstück inklusive \\ "
-           "Anreise ab 15:00 – Straße der Pariser Kommune 12, Berlin-Friedrichshain 👩‍👩‍👧 ✈️")
+SUMMARY = (
+    "Übernachtung im Gästehaus „Zur schönen Aussicht“ 🏨🌄, Zimmer 3; Frühstück inklusive \\ "
+    "Anreise ab 15:00 – Straße der Pariser Kommune 12, Berlin-Friedrichshain 👩‍👩‍👧 ✈️"
+)
 DESCRIPTION = "Buchungscode BR12345678\nStornierung: kostenlos bis 13.12.2026, 15:00;\nDanach keine Erstattung, sorry!"
 
 
@@ -37,12 +39,16 @@ def _run_node(tmp_path: Path, script: str) -> str:
     )
     subprocess.run(["node", "-e", transpile], check=True, timeout=60)
     (tmp_path / "run.mjs").write_text(f"import * as ics from {json.dumps(mod.as_uri())};\n{script}", encoding="utf-8")
-    return subprocess.run(["node", str(tmp_path / "run.mjs")], check=True, capture_output=True, timeout=60).stdout.decode()
+    return subprocess.run(
+        ["node", str(tmp_path / "run.mjs")], check=True, capture_output=True, timeout=60
+    ).stdout.decode()
 
 
 def test_ics_writer_round_trips_through_icalendar(tmp_path):
     args = json.dumps({"summary": SUMMARY, "description": DESCRIPTION})
-    out = _run_node(tmp_path, f"""
+    out = _run_node(
+        tmp_path,
+        f"""
 const a = {args};
 process.stdout.write(JSON.stringify({{
   cal: ics.icsCalendar({{ prodid: "-//Bramblestay//Trips//EN", stamp: "2026-11-16T18:05:09.123Z", events: [
@@ -53,7 +59,8 @@ process.stdout.write(JSON.stringify({{
   text: ics.icsText("a,b;c\\\\d\\ne"),
   naive: (() => {{ try {{ ics.icsUtc("2026-12-15T15:00:00"); return "accepted"; }} catch (e) {{ return e.constructor.name; }} }})(),
 }}));
-""")
+""",
+    )
     got = json.loads(out)
     raw: str = got["cal"]
     assert got["text"] == "a\\,b\\;c\\\\d\\ne"
@@ -65,8 +72,13 @@ process.stdout.write(JSON.stringify({{
     assert any(line.startswith(" ") for line in lines), "the long summary was folded"
     for line in lines:
         line.encode("utf-8").decode("utf-8")  # each physical line is whole UTF-8
-    assert lines[:5] == ["BEGIN:VCALENDAR", "PRODID:-//Bramblestay//Trips//EN", "VERSION:2.0", "CALSCALE:GREGORIAN",
-                         "METHOD:PUBLISH"]
+    assert lines[:5] == [
+        "BEGIN:VCALENDAR",
+        "PRODID:-//Bramblestay//Trips//EN",
+        "VERSION:2.0",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+    ]
     cal = icalendar.Calendar.from_ical(raw)
     assert str(cal["METHOD"]) == "PUBLISH"
     timed, allday = cal.walk("VEVENT")
@@ -85,18 +97,34 @@ process.stdout.write(JSON.stringify({{
 def test_ics_writer_matches_the_worlds_booking_ics(world, tmp_path):
     """The app writer and the world's template give the same text for the same event (header, properties,
     order, escaping, folding): a calendar file from an app and from the world look alike."""
-    att = next((a for e in world.of_kind("email") if e.status == "done" for a in e.data.get("attachments", [])
-                if "method=PUBLISH" in a.get("content_type", "")), None)
+    att = next(
+        (
+            a
+            for e in world.of_kind("email")
+            if e.status == "done"
+            for a in e.data.get("attachments", [])
+            if "method=PUBLISH" in a.get("content_type", "")
+        ),
+        None,
+    )
     if att is None:
         pytest.skip("the world mailed no booking .ics")
     cal = icalendar.Calendar.from_ical(att["content"])
     ev = cal.walk("VEVENT")[0]
-    event = {"uid": str(ev["UID"]), "start": ev["DTSTART"].dt.isoformat(), "end": ev["DTEND"].dt.isoformat(),
-             "summary": str(ev["SUMMARY"]), "location": str(ev.get("LOCATION", "")),
-             "description": str(ev.get("DESCRIPTION", ""))}
+    event = {
+        "uid": str(ev["UID"]),
+        "start": ev["DTSTART"].dt.isoformat(),
+        "end": ev["DTEND"].dt.isoformat(),
+        "summary": str(ev["SUMMARY"]),
+        "location": str(ev.get("LOCATION", "")),
+        "description": str(ev.get("DESCRIPTION", "")),
+    }
     stamp = ev["DTSTAMP"].dt.isoformat()
-    out = _run_node(tmp_path, f"process.stdout.write(ics.icsCalendar({{ prodid: {json.dumps(str(cal['PRODID']))}, "
-                              f"stamp: {json.dumps(stamp)}, events: [{json.dumps(event)}] }}));")
+    out = _run_node(
+        tmp_path,
+        f"process.stdout.write(ics.icsCalendar({{ prodid: {json.dumps(str(cal['PRODID']))}, "
+        f"stamp: {json.dumps(stamp)}, events: [{json.dumps(event)}] }}));",
+    )
     world_lines = att["content"].split("\r\n")
-    first_event = world_lines[:world_lines.index("END:VEVENT") + 1]
-    assert out.split("\r\n")[:len(first_event)] == first_event
+    first_event = world_lines[: world_lines.index("END:VEVENT") + 1]
+    assert out.split("\r\n")[: len(first_event)] == first_event

@@ -61,7 +61,7 @@ def free_port(lo: int = 0, hi: int = 0) -> int:
     """A TCP port free on 127.0.0.1 now: any (``lo`` = 0), else a free one in ``lo``..``hi`` (random start,
     so parallel runs rarely pick the same)."""
     start = random.randrange(lo, hi) if lo else 0
-    for port in ([0] if not lo else [*range(start, hi), *range(lo, start)]):
+    for port in [0] if not lo else [*range(start, hi), *range(lo, start)]:
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", port))
@@ -71,8 +71,9 @@ def free_port(lo: int = 0, hi: int = 0) -> int:
     raise RuntimeError(f"no free port in {lo}..{hi}")
 
 
-def http_get(port: int, path: str, host: str | None = None, cookie: str | None = None,
-             timeout: float = 60) -> tuple[int, dict[str, str], bytes]:
+def http_get(
+    port: int, path: str, host: str | None = None, cookie: str | None = None, timeout: float = 60
+) -> tuple[int, dict[str, str], bytes]:
     """GET ``path`` from 127.0.0.1:``port`` (Host header ``host``), following redirects on the same host.
 
     Returns (status, lower-cased headers, body). Raises OSError / http.client.HTTPException.
@@ -110,8 +111,10 @@ def session_cookies(build: Path, apps: list[dict]) -> dict[str, str]:
     try:
         out = {}
         for a in apps:
-            row = db.execute("SELECT value FROM moz_cookies WHERE name = ? AND host IN (?, ?)",
-                             (a["session_cookie"], a["domain"], "." + a["domain"])).fetchone()
+            row = db.execute(
+                "SELECT value FROM moz_cookies WHERE name = ? AND host IN (?, ?)",
+                (a["session_cookie"], a["domain"], "." + a["domain"]),
+            ).fetchone()
             assert row, f"no {a['session_cookie']} cookie for {a['domain']} in {stores[0]}"
             out[a["name"]] = f"{a['session_cookie']}={row[0]}"
         return out
@@ -121,14 +124,16 @@ def session_cookies(build: Path, apps: list[dict]) -> dict[str, str]:
 
 # ---------------------------------------------------------------- fixtures
 
+
 @pytest.fixture(scope="module")
 def base_image() -> str:
     """The imported trixie minbase (scripts/podman-base), skipping where Podman cannot run a container."""
     missing = [t for t in ("podman", "runc", "mmdebstrap") if shutil.which(t) is None]
     if missing:
         pytest.skip(f"{', '.join(missing)} not installed (bash scripts/setup-deps.sh installs them)")
-    r = subprocess.run([str(REPO / "scripts" / "podman-base")], check=False, capture_output=True, text=True,
-                       timeout=1800)
+    r = subprocess.run(
+        [str(REPO / "scripts" / "podman-base")], check=False, capture_output=True, text=True, timeout=1800
+    )
     assert r.returncode == 0, f"scripts/podman-base failed: {r.stderr[-3000:]}"
     base = r.stdout.strip().splitlines()[-1]
     probe = podman("run", "--rm", *RUN_OPTS, base, "true", timeout=120, check=False)
@@ -141,8 +146,10 @@ def base_image() -> str:
 def built_persona() -> Path:
     """The build folder to run: persona.qcow2 + manifest.json (+ layer/ for the session cookies)."""
     if not (BUILD / "persona.qcow2").is_file() or not (BUILD / "manifest.json").is_file():
-        pytest.skip(f"no built persona at {BUILD}/persona.qcow2 (the slow suite builds it: tests/test_image_boot.py;"
-                    f" or set PERSONA_PODMAN_BUILD)")
+        pytest.skip(
+            f"no built persona at {BUILD}/persona.qcow2 (the slow suite builds it: tests/test_image_boot.py;"
+            f" or set PERSONA_PODMAN_BUILD)"
+        )
     return BUILD
 
 
@@ -152,8 +159,18 @@ def wrapper_image(base_image) -> str:
     old = podman("image", "inspect", "--format", "{{.Id}}", TAG, check=False).stdout.strip()
     args = ["build", "--network=host", "--build-arg", f"BASE={base_image}", "-t", TAG]
     # A TLS-intercepting proxy's CA (pip fetches qemu.qmp from PyPI during the build).
-    ca = next((p for p in (os.environ.get("SSL_CERT_FILE"), os.environ.get("REQUESTS_CA_BUNDLE"),
-                           "/etc/ssl/certs/ca-certificates.crt") if p and Path(p).is_file()), None)
+    ca = next(
+        (
+            p
+            for p in (
+                os.environ.get("SSL_CERT_FILE"),
+                os.environ.get("REQUESTS_CA_BUNDLE"),
+                "/etc/ssl/certs/ca-certificates.crt",
+            )
+            if p and Path(p).is_file()
+        ),
+        None,
+    )
     if ca:
         args += ["--secret", f"id=ca_bundle,src={ca}"]
     t0 = time.monotonic()
@@ -171,8 +188,13 @@ class Container:
 
     def __init__(self, image: str, build: Path, state: Path):
         self.name = f"persona-pytest-{uuid.uuid4().hex[:8]}"
-        self.ports = {"CONTROL_PORT": free_port(), "HTTP_PORT": free_port(), "QMP_PORT": free_port(),
-                      "NOVNC_PORT": free_port(), "VNC_PORT": free_port(5900, 6900)}
+        self.ports = {
+            "CONTROL_PORT": free_port(),
+            "HTTP_PORT": free_port(),
+            "QMP_PORT": free_port(),
+            "NOVNC_PORT": free_port(),
+            "VNC_PORT": free_port(5900, 6900),
+        }
         env = {"BIND": "127.0.0.1", "KVM": "auto", "SHUTDOWN_TIMEOUT": "120", **self.ports}
         args = ["run", "-d", "--name", self.name, *RUN_OPTS, "-v", f"{build}:/image:ro", "-v", f"{state}:/state"]
         if os.access("/dev/kvm", os.R_OK | os.W_OK):
@@ -257,6 +279,7 @@ def manifest(built_persona) -> dict:
 @pytest.fixture(scope="module")
 def healthy(container):
     """The container once run-image's ``GET /health`` is 200 (every app healthy, reset point saved)."""
+
     def health():
         status, _, body = http_get(container.port("CONTROL_PORT"), "/health", timeout=30)
         return status == 200 and json.loads(body)
@@ -271,18 +294,35 @@ def healthy(container):
 
 # ---------------------------------------------------------------- tests
 
+
 def test_image_holds_only_the_wrappers_files(wrapper_image):
     """The allow-list .dockerignore: run-image's modules are in, nothing else of the tree."""
-    r = podman("run", "--rm", *RUN_OPTS, "--entrypoint", "find", wrapper_image, "/opt/persona-desktop/builder",
-               "-name", "*.py")
+    r = podman(
+        "run", "--rm", *RUN_OPTS, "--entrypoint", "find", wrapper_image, "/opt/persona-desktop/builder", "-name", "*.py"
+    )
     files = sorted(Path(p).relative_to("/opt/persona-desktop").as_posix() for p in r.stdout.split())
-    expected = sorted(p.relative_to(REPO).as_posix() for p in
-                      [REPO / "builder/__init__.py", REPO / "builder/image/__init__.py",
-                       REPO / "builder/image/qemu.py", REPO / "builder/image/boot.py",
-                       *(REPO / "builder/runtime").glob("*.py")] if p.is_file())
+    expected = sorted(
+        p.relative_to(REPO).as_posix()
+        for p in [
+            REPO / "builder/__init__.py",
+            REPO / "builder/image/__init__.py",
+            REPO / "builder/image/qemu.py",
+            REPO / "builder/image/boot.py",
+            *(REPO / "builder/runtime").glob("*.py"),
+        ]
+        if p.is_file()
+    )
     assert files == expected
-    r = podman("run", "--rm", *RUN_OPTS, "--entrypoint", "python3", wrapper_image, "-c",
-               "import qemu.qmp, requests, rich, builder.image.boot; print('ok')")
+    r = podman(
+        "run",
+        "--rm",
+        *RUN_OPTS,
+        "--entrypoint",
+        "python3",
+        wrapper_image,
+        "-c",
+        "import qemu.qmp, requests, rich, builder.image.boot; print('ok')",
+    )
     assert r.stdout.strip() == "ok"
     print(f"image {FIGURES['image_size_mb']} MB, built in {FIGURES['build_s']} s")
 
@@ -308,6 +348,7 @@ def test_every_app_answers_signed_in_through_the_published_port(healthy, manifes
     texts = expected_texts(manifest, built_persona)
     port = healthy.port("HTTP_PORT")
     for app in manifest["apps"]:
+
         def signed_in(app=app):
             status, _, body = http_get(port, "/", host=app["domain"], cookie=cookies[app["name"]])
             return status == 200 and body.decode("utf-8", "replace")
@@ -354,9 +395,13 @@ def test_novnc_serves_its_page_and_reaches_vnc(healthy):
     # A WebSocket through websockify to QEMU's VNC server: the first frame is its RFB greeting.
     with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
         key = base64.b64encode(os.urandom(16)).decode()
-        s.sendall((f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                   f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-                   f"Sec-WebSocket-Protocol: binary\r\n\r\n").encode())
+        s.sendall(
+            (
+                f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                f"Sec-WebSocket-Protocol: binary\r\n\r\n"
+            ).encode()
+        )
         data = b""
         while b"\r\n\r\n" not in data:
             chunk = s.recv(4096)
@@ -393,6 +438,7 @@ def test_a_new_container_on_the_same_state_restores_the_reset_point(healthy, wra
         healthy.stop()  # one container at a time
     c = Container(wrapper_image, built_persona, state_dir)
     try:
+
         def health():
             status, _, body = http_get(c.port("CONTROL_PORT"), "/health", timeout=30)
             return status == 200 and json.loads(body)

@@ -127,10 +127,14 @@ def site(tmp_path_factory):
     manifest = json.dumps({"persona": "big", "as_of": "2026-11-16", "seed": 1}).encode()
     tasks = b'{"id": "bank-001"}\n'
     files = {
-        "big/persona.qcow2": big, "big/manifest.json": manifest, "big/tasks/tasks.jsonl": tasks,
-        "small/persona.qcow2": small, "smallbad/persona.qcow2": bytes(bad),
+        "big/persona.qcow2": big,
+        "big/manifest.json": manifest,
+        "big/tasks/tasks.jsonl": tasks,
+        "small/persona.qcow2": small,
+        "smallbad/persona.qcow2": bytes(bad),
         "small/manifest.json": manifest.replace(b'"big"', b'"small"'),
-        "hf/v1/persona.qcow2": small, "hf/v1/manifest.json": manifest,
+        "hf/v1/persona.qcow2": small,
+        "hf/v1/manifest.json": manifest,
         "bad.json": b'{"format": 1, "images": [',
     }
     for rel, data in files.items():
@@ -138,35 +142,51 @@ def site(tmp_path_factory):
         (root / rel).write_bytes(data)
 
     def entry(persona, tag, qcow2_url, data, mf=manifest, folder="big"):
-        return {"persona": persona, "tag": tag, "as_of": "2026-11-16", "created": "2026-12-01T10:00:00Z",
-                "qcow2": _spec(data, qcow2_url), "manifest": _spec(mf, f"{folder}/manifest.json"),
-                "tasks": _spec(tasks, "big/tasks/tasks.jsonl")}
+        return {
+            "persona": persona,
+            "tag": tag,
+            "as_of": "2026-11-16",
+            "created": "2026-12-01T10:00:00Z",
+            "qcow2": _spec(data, qcow2_url),
+            "manifest": _spec(mf, f"{folder}/manifest.json"),
+            "tasks": _spec(tasks, "big/tasks/tasks.jsonl"),
+        }
 
     small_mf = files["small/manifest.json"]
-    index = {"format": 1, "images": [
-        entry("big", "latest", "slow/big/persona.qcow2", big),
-        entry("big", "fast", "big/persona.qcow2", big),
-        entry("big", "norange", "norange/big/persona.qcow2", big),
-        entry("big", "turns", "slow/big/persona.qcow2", big),
-        entry("big", "full", "big/persona.qcow2", big),
-        entry("big", "tamper", "big/persona.qcow2", big),
-        entry("small", "latest", "small/persona.qcow2", small, small_mf, "small"),
-        entry("small", "corrupt", "smallbad/persona.qcow2", small, small_mf, "small"),
-    ]}
+    index = {
+        "format": 1,
+        "images": [
+            entry("big", "latest", "slow/big/persona.qcow2", big),
+            entry("big", "fast", "big/persona.qcow2", big),
+            entry("big", "norange", "norange/big/persona.qcow2", big),
+            entry("big", "turns", "slow/big/persona.qcow2", big),
+            entry("big", "full", "big/persona.qcow2", big),
+            entry("big", "tamper", "big/persona.qcow2", big),
+            entry("small", "latest", "small/persona.qcow2", small, small_mf, "small"),
+            entry("small", "corrupt", "smallbad/persona.qcow2", small, small_mf, "small"),
+        ],
+    }
     (root / "index.json").write_text(json.dumps(index))
 
     # what huggingface_hub's get_paths_info gets from the hub (POST /api/models/<repo>/paths-info/<rev>)
-    paths_info = json.dumps([
-        {"type": "file", "path": "v1/persona.qcow2", "size": SMALL, "oid": _git_blob_sha1(small),
-         "lfs": {"size": SMALL, "oid": _sha(small), "pointerSize": 134}},
-        {"type": "file", "path": "v1/manifest.json", "size": len(manifest), "oid": _git_blob_sha1(manifest)},
-    ])
+    paths_info = json.dumps(
+        [
+            {
+                "type": "file",
+                "path": "v1/persona.qcow2",
+                "size": SMALL,
+                "oid": _git_blob_sha1(small),
+                "lfs": {"size": SMALL, "oid": _sha(small), "pointerSize": 134},
+            },
+            {"type": "file", "path": "v1/manifest.json", "size": len(manifest), "oid": _git_blob_sha1(manifest)},
+        ]
+    )
     port = _free_port()
     log, err = base / "access.log", base / "error.log"
     (base / "temp").mkdir()
     conf = base / "nginx.conf"
     conf.write_text(f"""
-{'user root;' if os.geteuid() == 0 else ''}
+{"user root;" if os.geteuid() == 0 else ""}
 daemon off;
 worker_processes 1;
 pid {base}/nginx.pid;
@@ -197,8 +217,9 @@ http {{
   }}
 }}
 """)
-    proc = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(base)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [NGINX, "-c", str(conf), "-p", str(base)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     try:
         _wait_port(port, proc, err)
         yield Site(root, port, log, big, small)
@@ -221,13 +242,26 @@ def _drop_big_files(tmp_path):
 
 
 def _cli(*args: str, env: dict | None = None, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "builder.runtime.pull", *args], cwd=REPO, capture_output=True, check=False,
-                          text=True, env={**os.environ, **(env or {})}, timeout=120, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "builder.runtime.pull", *args],
+        cwd=REPO,
+        capture_output=True,
+        check=False,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+        **kw,
+    )
 
 
 def _popen(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "builder.runtime.pull", *args], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "builder.runtime.pull", *args],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _one_error_line(r: subprocess.CompletedProcess) -> str:
@@ -238,8 +272,15 @@ def _one_error_line(r: subprocess.CompletedProcess) -> str:
 
 
 def _no_files_under_final_names(folder: Path) -> list[str]:
-    return sorted(p.name for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")
-                  and not p.name.endswith(".part")) if folder.exists() else []
+    return (
+        sorted(
+            p.name
+            for p in folder.rglob("*")
+            if p.is_file() and not p.name.startswith(".") and not p.name.endswith(".part")
+        )
+        if folder.exists()
+        else []
+    )
 
 
 # ---------------------------------------------------------------- resume
@@ -292,8 +333,10 @@ def test_twenty_killed_pulls_resume_over_range(site, tmp_path):
     assert [(status, rng_) for _, _, status, rng_, _ in rows[1:]] == [(206, f"bytes={s}-") for s in sizes_after_kill]
     # the 21 responses together carried the file once, plus whatever a killed client had not yet read
     assert sum(r[4] for r in rows) >= BIG
-    print(f"\n20 kills at {[round(s / MiB, 1) for s in sizes_after_kill]} MiB; {BIG // MiB} MiB pulled "
-          f"in {elapsed:.1f} s in 21 processes")
+    print(
+        f"\n20 kills at {[round(s / MiB, 1) for s in sizes_after_kill]} MiB; {BIG // MiB} MiB pulled "
+        f"in {elapsed:.1f} s in 21 processes"
+    )
 
 
 class CuttingProxy:
@@ -352,8 +395,12 @@ def test_cut_connections_resume_automatically(site, tmp_path):
     proxy = CuttingProxy(site.port, cuts)
     v = site.view("cuts")
     try:
-        result = P.pull(f"http://127.0.0.1:{proxy.port}{v.prefix}/big/persona.qcow2", sha256=site.big_sha, cache_dir=tmp_path,
-                        backoff=0.01)
+        result = P.pull(
+            f"http://127.0.0.1:{proxy.port}{v.prefix}/big/persona.qcow2",
+            sha256=site.big_sha,
+            cache_dir=tmp_path,
+            backoff=0.01,
+        )
     finally:
         proxy.close()
     assert proxy.cut_count == 3
@@ -372,10 +419,18 @@ def test_gives_up_after_retries_then_a_second_pull_resumes(site, tmp_path):
     proxy = CuttingProxy(site.port, [5 * MiB] + [0] * 10)
     v = site.view("giveup")
     try:
-        with pytest.raises(P.PullError, match=r"\(2 retries\); \d+ bytes kept in .*persona\.qcow2\.part, run "
-                                              r"pull-image again to resume"):
-            P.pull(f"http://127.0.0.1:{proxy.port}{v.prefix}/big/persona.qcow2", sha256=site.big_sha,
-                   cache_dir=tmp_path, retries=2, backoff=0.01)
+        with pytest.raises(
+            P.PullError,
+            match=r"\(2 retries\); \d+ bytes kept in .*persona\.qcow2\.part, run "
+            r"pull-image again to resume",
+        ):
+            P.pull(
+                f"http://127.0.0.1:{proxy.port}{v.prefix}/big/persona.qcow2",
+                sha256=site.big_sha,
+                cache_dir=tmp_path,
+                retries=2,
+                backoff=0.01,
+            )
     finally:
         proxy.close()
     folder = tmp_path / "_url" / site.big_sha[:16]
@@ -460,7 +515,10 @@ def test_plain_url_with_sha256(site, tmp_path):
     r = _cli(url, "--sha256", site.small_sha, "--cache-dir", str(tmp_path))
     assert r.returncode == 0, r.stderr
     assert [(x[2], x[3]) for x in v.settled_rows("small/persona.qcow2", 3)] == [
-        (200, "-"), (200, "-"), (416, f"bytes={SMALL}-")]
+        (200, "-"),
+        (200, "-"),
+        (416, f"bytes={SMALL}-"),
+    ]
     assert path.read_bytes() == site.small
 
 
@@ -519,9 +577,15 @@ def test_full_disk_is_one_line_and_resumable(site, tmp_path):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (8 * MiB, 8 * MiB))
 
-    r = subprocess.run([sys.executable, "-m", "builder.runtime.pull", "big:fast", "--index", site.index,
-                        "--cache-dir", str(tmp_path)], cwd=REPO, capture_output=True, text=True,
-                       preexec_fn=limit, timeout=60, check=False)
+    r = subprocess.run(
+        [sys.executable, "-m", "builder.runtime.pull", "big:fast", "--index", site.index, "--cache-dir", str(tmp_path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        preexec_fn=limit,
+        timeout=60,
+        check=False,
+    )
     line = _one_error_line(r)
     assert "file too large after" in line and "run pull-image again to resume" in line
     folder = tmp_path / "big" / "fast"
@@ -556,8 +620,12 @@ def test_bad_input_is_one_line(site, tmp_path):
 
 
 def test_index_validation_names_the_field():
-    good = {"persona": "a", "tag": "t", "qcow2": {"url": "x.qcow2", "size": 1, "sha256": "a" * 64},
-            "manifest": {"url": "m.json", "size": 1, "sha256": "b" * 64}}
+    good = {
+        "persona": "a",
+        "tag": "t",
+        "qcow2": {"url": "x.qcow2", "size": 1, "sha256": "a" * 64},
+        "manifest": {"url": "m.json", "size": 1, "sha256": "b" * 64},
+    }
     entries = P.parse_index({"format": 1, "images": [good]}, "https://example.test/pub/index.json")
     assert entries[0].qcow2.url == "https://example.test/pub/x.qcow2" and entries[0].tasks is None
     for broken, msg in [
@@ -587,8 +655,11 @@ def test_index_validation_names_the_field():
 def _fake_build(folder: Path, persona: str, seed: int) -> Path:
     (folder / "tasks").mkdir(parents=True)
     (folder / "persona.qcow2").write_bytes(random.Random(seed).randbytes(3 * MiB + seed))
-    (folder / "manifest.json").write_text(json.dumps(
-        {"persona": persona, "as_of": "2026-11-16", "seed": seed, "apps": [{"name": "bank"}, {"name": "mail"}]}))
+    (folder / "manifest.json").write_text(
+        json.dumps(
+            {"persona": persona, "as_of": "2026-11-16", "seed": seed, "apps": [{"name": "bank"}, {"name": "mail"}]}
+        )
+    )
     (folder / "tasks" / "tasks.jsonl").write_text('{"id": "bank-001"}\n')
     return folder
 
@@ -598,8 +669,11 @@ def test_index_entry_publish_pull_round_trip(tmp_path):
     entry = P.index_entry(build, "https://example.test/img/", "v1")
     assert entry["persona"] == "ann-lee" and entry["tag"] == "v1" and entry["as_of"] == "2026-11-16"
     assert entry["apps"] == ["bank", "mail"]
-    assert entry["qcow2"] == {"url": "https://example.test/img/persona.qcow2", "size": 3 * MiB + 1,
-                              "sha256": _sha((build / "persona.qcow2").read_bytes())}
+    assert entry["qcow2"] == {
+        "url": "https://example.test/img/persona.qcow2",
+        "size": 3 * MiB + 1,
+        "sha256": _sha((build / "persona.qcow2").read_bytes()),
+    }
     assert entry["tasks"]["url"] == "https://example.test/img/tasks/tasks.jsonl"
     assert P.index_entry(build, "", "v1")["manifest"]["url"] == "manifest.json"
 
@@ -608,7 +682,8 @@ def test_index_entry_publish_pull_round_trip(tmp_path):
     assert r.returncode == 0, r.stderr
     doc = json.loads((pub / "index.json").read_text())
     assert [(e["persona"], e["tag"], e["qcow2"]["url"]) for e in doc["images"]] == [
-        ("ann-lee", "latest", "ann-lee/latest/persona.qcow2")]
+        ("ann-lee", "latest", "ann-lee/latest/persona.qcow2")
+    ]
     assert (pub / "ann-lee" / "latest" / "tasks" / "tasks.jsonl").is_file()
 
     # a second build published as v2 merges; republishing latest replaces, never duplicates
@@ -663,13 +738,21 @@ def test_cache_root_follows_xdg(monkeypatch, tmp_path):
 
 
 def test_parse_hf():
-    assert P.parse_hf("hf://acme/dana-image/v1/persona.qcow2") == P.HfRef("model", "acme/dana-image",
-                                                                          "v1/persona.qcow2", "main")
+    assert P.parse_hf("hf://acme/dana-image/v1/persona.qcow2") == P.HfRef(
+        "model", "acme/dana-image", "v1/persona.qcow2", "main"
+    )
     assert P.parse_hf("hf://datasets/acme/imgs/persona.qcow2@refs/pr/3") == P.HfRef(
-        "dataset", "acme/imgs", "persona.qcow2", "refs/pr/3")
+        "dataset", "acme/imgs", "persona.qcow2", "refs/pr/3"
+    )
     assert P.parse_hf("hf://acme/imgs@v2/a/b.qcow2") == P.HfRef("model", "acme/imgs", "a/b.qcow2", "v2")
-    for bad in ("hf://acme", "hf://acme/repo", "hf://acme/repo/", "hf://acme/repo/x@", "hf://acme/repo/../x",
-                "hf://a/r@v1/x@v2"):
+    for bad in (
+        "hf://acme",
+        "hf://acme/repo",
+        "hf://acme/repo/",
+        "hf://acme/repo/x@",
+        "hf://acme/repo/../x",
+        "hf://a/r@v1/x@v2",
+    ):
         with pytest.raises(P.PullError, match="bad hf:// reference"):
             P.parse_hf(bad)
 

@@ -40,8 +40,11 @@ def _estimate(a: str, b: str, city: str, percent: int = 100) -> dict:
 
     est = geo.estimate(a, b, city)
     tenths = round(est["distance_miles"] * 10)
-    return {"distance_miles": est["distance_miles"], "duration_minutes": est["duration_minutes"],
-            **fare_parts(tenths, est["duration_minutes"], percent)}
+    return {
+        "distance_miles": est["distance_miles"],
+        "duration_minutes": est["duration_minutes"],
+        **fare_parts(tenths, est["duration_minutes"], percent),
+    }
 
 
 def world_facts(world) -> dict:
@@ -64,25 +67,55 @@ def world_facts(world) -> dict:
     late_at = now + dt.timedelta(minutes=40)
     # Every place the history names in the home city, to and from home and the airport.
     local = sorted({t for e in rides if e.data.get("trip") is None for t in (e.data["pickup"], e.data["dropoff"])})
-    pairs = [(home, airport), (airport, home), (home, work)] + [(a, b) for a in local for b in (home, airport) if a != b]
+    pairs = [(home, airport), (airport, home), (home, work)] + [
+        (a, b) for a in local for b in (home, airport) if a != b
+    ]
     creds = credentials(world)
     card = payment_cards(world)[0]
     tip_cents = (last.data["fare_cents"] * 20 + 50) // 100
     return {
-        "username": creds["username"], "password": creds["password"], "session_token": creds["session_token"],
-        "now": now.isoformat(), "currency": cur, "city": city,
-        "history": {"count": len(rides), "total_cents": sum(e.data["total_cents"] for e in rides),
-                    "month": month, "month_count": sum(e.data["pickup_local"][:7] == month for e in rides)},
-        "receipt": {k: chosen.data[k] for k in ("ride_id", "pickup", "dropoff", "fare_cents", "tip_cents",
-                                                "total_cents", "driver", "plate", "duration_minutes")}
+        "username": creds["username"],
+        "password": creds["password"],
+        "session_token": creds["session_token"],
+        "now": now.isoformat(),
+        "currency": cur,
+        "city": city,
+        "history": {
+            "count": len(rides),
+            "total_cents": sum(e.data["total_cents"] for e in rides),
+            "month": month,
+            "month_count": sum(e.data["pickup_local"][:7] == month for e in rides),
+        },
+        "receipt": {
+            k: chosen.data[k]
+            for k in (
+                "ride_id",
+                "pickup",
+                "dropoff",
+                "fare_cents",
+                "tip_cents",
+                "total_cents",
+                "driver",
+                "plate",
+                "duration_minutes",
+            )
+        }
         | {"fare_text": money(chosen.data["fare_cents"], cur), "total_text": money(chosen.data["total_cents"], cur)},
-        "schedule": {"pickup": "Home", "dropoff": airport, "at": schedule_at.strftime("%Y-%m-%dT%H:%M"),
-                     "late_at": late_at.strftime("%Y-%m-%dT%H:%M"),
-                     "quotes": {t["code"]: _estimate(home, airport, city, t["price_percent"]) for t in types}},
+        "schedule": {
+            "pickup": "Home",
+            "dropoff": airport,
+            "at": schedule_at.strftime("%Y-%m-%dT%H:%M"),
+            "late_at": late_at.strftime("%Y-%m-%dT%H:%M"),
+            "quotes": {t["code"]: _estimate(home, airport, city, t["price_percent"]) for t in types},
+        },
         "request": {"pickup": "Home", "dropoff": "Work", "estimate": _estimate(home, work, city)},
         "pairs": [{"pickup": a, "dropoff": b, **_estimate(a, b, city)} for a, b in pairs],
-        "last": {"ride_id": last.data["ride_id"], "fare_cents": last.data["fare_cents"], "tip_cents": tip_cents,
-                 "tip_before": last.data["tip_cents"]},
+        "last": {
+            "ride_id": last.data["ride_id"],
+            "fare_cents": last.data["fare_cents"],
+            "tip_cents": tip_cents,
+            "tip_before": last.data["tip_cents"],
+        },
         "card": {"last4": card["last4"], "account": card["account"]},
         "unknown_address": "1 Nowhere Lane, Atlantis",
         "mail_token": _mail_token(world),
@@ -111,7 +144,10 @@ def test_geo_points_are_deterministic_and_inside_the_city(world):
             assert geo.point(text, city) == geo.point(text, city)
         est = geo.estimate(e.data["pickup"], e.data["dropoff"], geo.city_of(e.data["dropoff"], home_city))
         assert e.data["fare_cents"] == geo.fare_cents(round(e.data["distance_miles"] * 10), e.data["duration_minutes"])
-        assert (est["distance_miles"], est["duration_minutes"]) == (e.data["distance_miles"], e.data["duration_minutes"])
+        assert (est["distance_miles"], est["duration_minutes"]) == (
+            e.data["distance_miles"],
+            e.data["duration_minutes"],
+        )
 
 
 def test_rides_web_end_to_end(world, default_layer, tmp_path):
@@ -125,8 +161,10 @@ def test_rides_web_end_to_end(world, default_layer, tmp_path):
 def _check_writes(served: Served, facts: dict) -> None:
     """What the browser did is what the app and the bank wrote: three rides, the charges, the refunds, the tip."""
     con = sqlite3.connect(served.database("rides"))
-    made = con.execute("SELECT ride_id, status, ride_type, fare_cents, cancel_fee_cents, refund_cents, pickup, dropoff "
-                       "FROM rides WHERE world_ref IS NULL ORDER BY id").fetchall()
+    made = con.execute(
+        "SELECT ride_id, status, ride_type, fare_cents, cancel_fee_cents, refund_cents, pickup, dropoff "
+        "FROM rides WHERE world_ref IS NULL ORDER BY id"
+    ).fetchall()
     q = facts["schedule"]["quotes"]["zip"]
     req = facts["request"]["estimate"]
     assert [(m[1], m[3], m[4], m[5]) for m in made] == [
@@ -134,19 +172,25 @@ def _check_writes(served: Served, facts: dict) -> None:
         ("cancelled", q["fare_cents"], CANCEL_FEE_CENTS, q["fare_cents"] - CANCEL_FEE_CENTS),
         ("requested", req["fare_cents"], 0, 0),
     ], made
-    last = con.execute("SELECT tip_cents, tipped_at, rating FROM rides WHERE ride_id = ?",
-                       (facts["last"]["ride_id"],)).fetchone()
+    last = con.execute(
+        "SELECT tip_cents, tipped_at, rating FROM rides WHERE ride_id = ?", (facts["last"]["ride_id"],)
+    ).fetchone()
     assert last[0] == facts["last"]["tip_before"] + facts["last"]["tip_cents"] and last[1] and last[2] == 4
-    assert con.execute("SELECT COUNT(*) FROM rides WHERE world_ref IS NOT NULL AND tipped_at IS NOT NULL").fetchone() == (1,)
+    assert con.execute(
+        "SELECT COUNT(*) FROM rides WHERE world_ref IS NOT NULL AND tipped_at IS NOT NULL"
+    ).fetchone() == (1,)
     con.close()
     bank = sqlite3.connect(served.database("bank"))
-    auth = bank.execute("SELECT c.kind, c.reference, c.amount_cents, c.status, a.kind FROM card_authorizations c "
-                        "JOIN accounts a ON a.id = c.account_id WHERE c.app = 'rides' ORDER BY c.id").fetchall()
+    auth = bank.execute(
+        "SELECT c.kind, c.reference, c.amount_cents, c.status, a.kind FROM card_authorizations c "
+        "JOIN accounts a ON a.id = c.account_id WHERE c.app = 'rides' ORDER BY c.id"
+    ).fetchall()
     bank.close()
     ids = [m[0] for m in made]
     acct = facts["card"]["account"]
     assert auth == [
-        ("charge", ids[0], q["fare_cents"], "pending", acct), ("refund", ids[0], q["fare_cents"], "pending", acct),
+        ("charge", ids[0], q["fare_cents"], "pending", acct),
+        ("refund", ids[0], q["fare_cents"], "pending", acct),
         ("charge", ids[1], q["fare_cents"], "pending", acct),
         ("refund", ids[1], q["fare_cents"] - CANCEL_FEE_CENTS, "pending", acct),
         ("charge", ids[2], req["fare_cents"], "pending", acct),
@@ -157,8 +201,10 @@ def _check_writes(served: Served, facts: dict) -> None:
 def _ride_mails(served: Served) -> list[tuple[str, str, str]]:
     """ZipRide mails the app delivered (not seeded): (from, subject, body), in order."""
     con = sqlite3.connect(served.database("mail"))
-    rows = con.execute("SELECT from_email, subject, body FROM messages WHERE world_ref IS NULL AND from_email LIKE "
-                       "'%@zipride.test' ORDER BY id").fetchall()
+    rows = con.execute(
+        "SELECT from_email, subject, body FROM messages WHERE world_ref IS NULL AND from_email LIKE "
+        "'%@zipride.test' ORDER BY id"
+    ).fetchall()
     con.close()
     return rows
 
@@ -171,12 +217,18 @@ def _check_mails(served: Served, world, facts: dict) -> None:
 
     cur = world.currency
     con = sqlite3.connect(served.database("rides"))
-    made = con.execute("SELECT id, ride_id, fare_cents, pickup_at, dropoff_at FROM rides WHERE world_ref IS NULL ORDER BY id").fetchall()
+    made = con.execute(
+        "SELECT id, ride_id, fare_cents, pickup_at, dropoff_at FROM rides WHERE world_ref IS NULL ORDER BY id"
+    ).fetchall()
     con.close()
     q = facts["schedule"]["quotes"]["zip"]
     mails = _ride_mails(served)
-    assert [m[1].split(" - ")[0] for m in mails] == ["Your ride is scheduled", "Your scheduled ride was cancelled",
-                                                     "Your ride is scheduled", "Your scheduled ride was cancelled"], mails
+    assert [m[1].split(" - ")[0] for m in mails] == [
+        "Your ride is scheduled",
+        "Your scheduled ride was cancelled",
+        "Your ride is scheduled",
+        "Your scheduled ride was cancelled",
+    ], mails
     for (_, _, body), ride_id in zip(mails, [made[0][1], made[0][1], made[1][1], made[1][1]]):
         assert f"Ride {ride_id}" in body
     assert f"Fare: {money(q['fare_cents'], cur)}, charged to" in mails[0][2]
@@ -190,8 +242,14 @@ def _check_mails(served: Served, world, facts: dict) -> None:
     assert len(_ride_mails(served)) == 4
     shift = dt.timedelta(hours=3)
     con = sqlite3.connect(served.database("rides"))
-    con.execute("UPDATE rides SET pickup_at = ?, dropoff_at = ? WHERE id = ?",
-                ((dt.datetime.fromisoformat(pickup) - shift).isoformat(), (dt.datetime.fromisoformat(dropoff) - shift).isoformat(), rid))
+    con.execute(
+        "UPDATE rides SET pickup_at = ?, dropoff_at = ? WHERE id = ?",
+        (
+            (dt.datetime.fromisoformat(pickup) - shift).isoformat(),
+            (dt.datetime.fromisoformat(dropoff) - shift).isoformat(),
+            rid,
+        ),
+    )
     con.commit()
     con.close()
     for _ in range(2):
@@ -222,17 +280,22 @@ def test_seed_is_byte_identical_and_agrees_with_the_world(world, tmp_path):
     assert hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(b.read_bytes()).digest()
     con = sqlite3.connect(a)
     rides = _done(world)
-    rows = con.execute("SELECT ride_id, pickup, dropoff, fare_cents, tip_cents, total_cents, base_cents + distance_cents "
-                       "+ time_cents + booking_fee_cents, distance_miles, duration_minutes FROM rides ORDER BY id").fetchall()
+    rows = con.execute(
+        "SELECT ride_id, pickup, dropoff, fare_cents, tip_cents, total_cents, base_cents + distance_cents "
+        "+ time_cents + booking_fee_cents, distance_miles, duration_minutes FROM rides ORDER BY id"
+    ).fetchall()
     assert [r[0] for r in rows] == [e.data["ride_id"] for e in rides]
     for r, e in zip(rows, rides):
         d = e.data
         assert r[1:6] == (d["pickup"], d["dropoff"], d["fare_cents"], d["tip_cents"], d["total_cents"])
         assert r[6] == d["fare_cents"] and (r[7], r[8]) == (d["distance_miles"], d["duration_minutes"])
-    saved = con.execute("SELECT s.label, p.address FROM saved_places s JOIN places p ON p.id = s.place_id "
-                        "ORDER BY s.position").fetchall()
-    assert saved[:2] == [("Home", format_address(world.persona.identity.address)),
-                         ("Work", format_address(world.persona.work.office_address))]
+    saved = con.execute(
+        "SELECT s.label, p.address FROM saved_places s JOIN places p ON p.id = s.place_id ORDER BY s.position"
+    ).fetchall()
+    assert saved[:2] == [
+        ("Home", format_address(world.persona.identity.address)),
+        ("Work", format_address(world.persona.work.office_address)),
+    ]
     cards = con.execute("SELECT last4 FROM cards ORDER BY id").fetchall()
     assert [c[0] for c in cards] == [c["last4"] for c in payment_cards(world)]
     assert con.execute("SELECT COUNT(*) FROM rides WHERE world_ref IS NULL").fetchone() == (0,)
@@ -241,15 +304,20 @@ def test_seed_is_byte_identical_and_agrees_with_the_world(world, tmp_path):
 
 # --- tasks -------------------------------------------------------------------------------------------------
 
+
 def _post(served: Served, host: str, path: str, fields: list[tuple[str, str]], cookie: str) -> tuple[int, str]:
     """POST a form to ``host`` on the test server without following redirects: (status, Location)."""
+
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *a, **k):
             return None
 
-    req = urllib.request.Request(f"http://127.0.0.1:{served.port}{path}", data=urllib.parse.urlencode(fields).encode(),
-                                 headers={"Host": host, "Cookie": cookie,
-                                          "Content-Type": "application/x-www-form-urlencoded"}, method="POST")
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{served.port}{path}",
+        data=urllib.parse.urlencode(fields).encode(),
+        headers={"Host": host, "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"},
+        method="POST",
+    )
     try:
         with urllib.request.build_opener(NoRedirect).open(req, timeout=60) as res:
             return res.status, res.headers.get("Location", "")

@@ -49,9 +49,22 @@ class RunImage:
         self.ports["vnc"] = 5900 + 40 + os.getpid() % 50
         self.url = f"http://127.0.0.1:{self.ports['control']}"
         self.log = state_dir.parent / f"run-image-{time.monotonic_ns()}.log"
-        cmd = [sys.executable, "-m", "builder.runtime.run", str(build), "--state-dir", str(state_dir),
-               "--control-port", str(self.ports["control"]), "--http-port", str(self.ports["http"]),
-               "--qmp-port", str(self.ports["qmp"]), "--vnc-port", str(self.ports["vnc"])]
+        cmd = [
+            sys.executable,
+            "-m",
+            "builder.runtime.run",
+            str(build),
+            "--state-dir",
+            str(state_dir),
+            "--control-port",
+            str(self.ports["control"]),
+            "--http-port",
+            str(self.ports["http"]),
+            "--qmp-port",
+            str(self.ports["qmp"]),
+            "--vnc-port",
+            str(self.ports["vnc"]),
+        ]
         self.t0 = time.monotonic()
         self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=open(self.log, "wb"), text=True)
 
@@ -76,8 +89,14 @@ class RunImage:
 
 def app_request(http_port: int, domain: str, cookie: str, method: str, path: str, data: dict | None = None):
     """A signed-in request to an app through the guest's nginx, as the persona's browser sends it."""
-    return requests.request(method, f"http://127.0.0.1:{http_port}{path}", data=data, allow_redirects=False,
-                            headers={"Host": domain, "Cookie": cookie}, timeout=60)
+    return requests.request(
+        method,
+        f"http://127.0.0.1:{http_port}{path}",
+        data=data,
+        allow_redirects=False,
+        headers={"Host": domain, "Cookie": cookie},
+        timeout=60,
+    )
 
 
 def find_named(xml_text: str, name: str) -> tuple[int, int]:
@@ -151,8 +170,9 @@ def test_osworld_style_episode(running):
     got = requests.post(url + "/file", data={"file_path": f"/home/{user}/Documents/{pdf}"}, timeout=60)
     assert got.status_code == 200 and got.content[:5] == b"%PDF-"
     # An OSWorld task setup: open the statement with the desktop's PDF handler (Firefox).
-    opened = requests.post(url + "/setup/open_file", json={"path": f"/home/{user}/Documents/{pdf}", "timeout": 240},
-                           timeout=300)
+    opened = requests.post(
+        url + "/setup/open_file", json={"path": f"/home/{user}/Documents/{pdf}", "timeout": 240}, timeout=300
+    )
     assert opened.status_code == 200, opened.text
     assert pdf[:20] in window_title(url)
 
@@ -167,6 +187,7 @@ def test_reset_restores_seeded_state(running):
     cookie = {n: f"{p.cookie_name}={p.cookie_value}" for n, p in probes.items()}
 
     import sqlite3
+
     layer_apps = BUILD / "layer/var/lib/persona-desktop/apps"
     with sqlite3.connect(f"file:{layer_apps / 'bank/bank.sqlite'}?mode=ro", uri=True) as con:
         ids = dict(con.execute("SELECT kind, id FROM accounts WHERE kind IN ('checking', 'savings')").fetchall())
@@ -175,14 +196,27 @@ def test_reset_restores_seeded_state(running):
     note = "Reset check: this line must disappear"
 
     def change_three_apps() -> None:
-        r = app_request(http_port, bank.domain, cookie["bank"], "POST", "/api/transfer",
-                        {"from": ids["checking"], "to": ids["savings"], "amount": "12.34", "memo": note})
+        r = app_request(
+            http_port,
+            bank.domain,
+            cookie["bank"],
+            "POST",
+            "/api/transfer",
+            {"from": ids["checking"], "to": ids["savings"], "amount": "12.34", "memo": note},
+        )
         assert r.status_code == 303 and "error" not in r.headers["Location"], r.headers.get("Location")
-        r = app_request(http_port, msg.domain, cookie["messaging"], "POST", "/api/messages",
-                        {"conversation": conv, "body": note})
+        r = app_request(
+            http_port, msg.domain, cookie["messaging"], "POST", "/api/messages", {"conversation": conv, "body": note}
+        )
         assert r.status_code == 303 and "error" not in r.headers["Location"], r.headers.get("Location")
-        r = app_request(http_port, work.domain, cookie["workchat"], "POST", "/api/status",
-                        {"emoji": ":palm_tree:", "text": note, "clear": "never", "date": ""})
+        r = app_request(
+            http_port,
+            work.domain,
+            cookie["workchat"],
+            "POST",
+            "/api/status",
+            {"emoji": ":palm_tree:", "text": note, "clear": "never", "date": ""},
+        )
         assert r.status_code == 303 and "error" not in r.headers["Location"], r.headers.get("Location")
 
     def pages_show_note() -> dict[str, bool]:
@@ -219,9 +253,26 @@ def test_do_nothing_agent_scores_zero_on_bank_actions(running, tmp_path):
     assert len(actions) >= 3
     for tid in actions:
         out = tmp_path / (tid.replace("/", "__") + ".json")
-        res = subprocess.run([sys.executable, "-m", "builder.runtime.episode", tid, "--agent", "true",
-                              "--control", run.url, "--tasks", str(BUILD / "tasks/tasks.jsonl"), "--out", str(out)],
-                             cwd=REPO, capture_output=True, text=True, timeout=900)
+        res = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "builder.runtime.episode",
+                tid,
+                "--agent",
+                "true",
+                "--control",
+                run.url,
+                "--tasks",
+                str(BUILD / "tasks/tasks.jsonl"),
+                "--out",
+                str(out),
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         assert res.returncode == 0, res.stderr
         result = json.loads(out.read_text())
         assert result["score"] == 0, (tid, result["items"])
@@ -236,18 +287,38 @@ def test_scripted_agent_solves_a_five_app_task_in_the_image(running, tmp_path):
     run, _, _ = running
     tid = "dana-whitfield/rides/door-to-door"
     out = tmp_path / "door-to-door.json"
-    agent = (f"{sys.executable} -m builder.tasks.oracle_agent --bundle {BUILD} "
-             f"--http http://127.0.0.1:{run.ports['http']}")
-    res = subprocess.run([sys.executable, "-m", "builder.runtime.episode", tid, "--agent", agent,
-                          "--control", run.url, "--tasks", str(BUILD / "tasks/tasks.jsonl"), "--out", str(out)],
-                         cwd=REPO, capture_output=True, text=True, timeout=1500)
+    agent = (
+        f"{sys.executable} -m builder.tasks.oracle_agent --bundle {BUILD} --http http://127.0.0.1:{run.ports['http']}"
+    )
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "builder.runtime.episode",
+            tid,
+            "--agent",
+            agent,
+            "--control",
+            run.url,
+            "--tasks",
+            str(BUILD / "tasks/tasks.jsonl"),
+            "--out",
+            str(out),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=1500,
+    )
     assert res.returncode == 0, res.stdout + res.stderr
     result = json.loads(out.read_text())
     assert result["agent"]["returncode"] == 0, result["agent"]
     assert result["score"] == 100, [(i["id"], i["status"], i["evidence"][:200]) for i in result["items"]]
     assert set(result["end_state"]["databases"]) == {"rides", "calendar", "messaging", "workchat"}  # what it checks
-    print(f"{tid}: oracle agent score {result['score']} in {result['agent']['seconds']:.0f}s "
-          f"(reset {result['reset_seconds']}s)")
+    print(
+        f"{tid}: oracle agent score {result['score']} in {result['agent']['seconds']:.0f}s "
+        f"(reset {result['reset_seconds']}s)"
+    )
 
 
 def test_stop_is_clean_and_restart_restores_the_reset_point(running):

@@ -42,10 +42,17 @@ def test_resolve_image_errors(tmp_path):
 
 def test_resolve_image_reads_the_manifest(tmp_path):
     (tmp_path / "persona.qcow2").write_bytes(b"QFI\xfb" + bytes(60))
-    (tmp_path / "manifest.json").write_text(json.dumps({
-        "persona": "p", "now": "2026-11-16T09:00:00", "guest": {"rtc_base": "2026-11-16T09:00:00"},
-        "apps": [{"name": "bank", "domain": "larkspurbank.test", "database": "/var/lib/x/bank.sqlite"}],
-        "artifacts": [{"path": "layer/var/lib/x/bank.sqlite", "size": 1, "sha256": "ab" * 32}]}))
+    (tmp_path / "manifest.json").write_text(
+        json.dumps(
+            {
+                "persona": "p",
+                "now": "2026-11-16T09:00:00",
+                "guest": {"rtc_base": "2026-11-16T09:00:00"},
+                "apps": [{"name": "bank", "domain": "larkspurbank.test", "database": "/var/lib/x/bank.sqlite"}],
+                "artifacts": [{"path": "layer/var/lib/x/bank.sqlite", "size": 1, "sha256": "ab" * 32}],
+            }
+        )
+    )
     ref = resolve_image(str(tmp_path))
     assert (ref.persona, ref.as_of, ref.apps[0]["name"]) == ("p", "2026-11-16T09:00:00", "bank")
     assert ref.seeded_hashes() == {"bank": "ab" * 32}
@@ -54,8 +61,13 @@ def test_resolve_image_reads_the_manifest(tmp_path):
 
 
 def test_run_image_cli_refuses_a_bad_image_with_one_line(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "builder.runtime.run", str(tmp_path / "nope.qcow2")],
-                       cwd=REPO, capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "builder.runtime.run", str(tmp_path / "nope.qcow2")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 1
     assert "no such file" in r.stderr and "Traceback" not in r.stderr
 
@@ -68,8 +80,14 @@ class _Upstream(http.server.BaseHTTPRequestHandler):
 
     def _echo(self):
         n = int(self.headers.get("Content-Length") or 0)
-        body = json.dumps({"method": self.command, "path": self.path, "body": self.rfile.read(n).decode(),
-                           "ctype": self.headers.get("Content-Type")}).encode()
+        body = json.dumps(
+            {
+                "method": self.command,
+                "path": self.path,
+                "body": self.rfile.read(n).decode(),
+                "ctype": self.headers.get("Content-Type"),
+            }
+        ).encode()
         self.send_response(201)
         self.send_header("Content-Type", "application/json")
         self.send_header("X-Upstream", "yes")
@@ -121,10 +139,24 @@ def test_control_server_says_when_the_guest_is_not_there(control):
 
 
 def _task(tid: str, limit: int = 60) -> dict:
-    return {"id": tid, "persona": "p", "kind": "lookup", "instruction": "What is my balance?",
-            "apps_involved": ["bank"], "difficulty": "easy", "time_limit_seconds": limit, "expected": {},
-            "rubric": [{"id": "a", "requirement": "States $12.00", "weight": 100,
-                        "check": {"type": "answer_amount", "cents": 1200}}]}
+    return {
+        "id": tid,
+        "persona": "p",
+        "kind": "lookup",
+        "instruction": "What is my balance?",
+        "apps_involved": ["bank"],
+        "difficulty": "easy",
+        "time_limit_seconds": limit,
+        "expected": {},
+        "rubric": [
+            {
+                "id": "a",
+                "requirement": "States $12.00",
+                "weight": 100,
+                "check": {"type": "answer_amount", "cents": 1200},
+            }
+        ],
+    }
 
 
 def test_tasks_load_and_match_by_suffix(tmp_path):
@@ -145,8 +177,13 @@ def test_agent_gets_the_instruction_and_its_answer_file_wins(tmp_path):
     from builder.tasks.model import Task
 
     task = Task.model_validate(_task("p/bank/a"))
-    run, answer = run_agent('read line; echo "$line" >&2; echo "It is 12.00" > "$PERSONA_ANSWER_FILE"; echo noise',
-                            task, "http://127.0.0.1:9", 30, tmp_path)
+    run, answer = run_agent(
+        'read line; echo "$line" >&2; echo "It is 12.00" > "$PERSONA_ANSWER_FILE"; echo noise',
+        task,
+        "http://127.0.0.1:9",
+        30,
+        tmp_path,
+    )
     assert (run.returncode, run.timed_out, answer) == (0, False, "It is 12.00")
     run, answer = run_agent("echo $PERSONA_TASK_ID", task, "http://127.0.0.1:9", 30, tmp_path)
     assert answer == "p/bank/a"
@@ -163,8 +200,23 @@ def test_agent_past_its_time_limit_is_stopped_with_its_children(tmp_path):
 
 
 def test_build_image_publish_needs_the_image_stage(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "builder.cli", str(REPO / "personas/jordan-lee.json"), "--until", "layer",
-                        "--out", str(tmp_path / "out"), "--publish", str(tmp_path / "index.json")],
-                       cwd=REPO, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "builder.cli",
+            str(REPO / "personas/jordan-lee.json"),
+            "--until",
+            "layer",
+            "--out",
+            str(tmp_path / "out"),
+            "--publish",
+            str(tmp_path / "index.json"),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 2 and "--publish needs the image stage" in r.stderr
     assert not (tmp_path / "out").exists() and not (tmp_path / "index.json").exists()

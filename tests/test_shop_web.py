@@ -32,7 +32,12 @@ def _state(o: dict, now: dt.datetime) -> str:
 
 def matches(product: dict, words: list[str], dept_name: str, locale: str) -> bool:
     """The shop's search rule: every word in the title, brand, department name or author (case-insensitive)."""
-    hay = [retail.title(product, locale).lower(), product["brand"].lower(), dept_name.lower(), (product.get("author") or "").lower()]
+    hay = [
+        retail.title(product, locale).lower(),
+        product["brand"].lower(),
+        dept_name.lower(),
+        (product.get("author") or "").lower(),
+    ]
     return all(any(w in h for h in hay) for w in words)
 
 
@@ -48,9 +53,18 @@ def world_facts(world) -> dict:
     all_orders = orders(world)
     rows = []
     for o in sorted(all_orders, key=lambda o: (o["placed_at"], o["order_id"]), reverse=True):
-        rows.append({"order": o["order_id"], "total_cents": o["total_cents"], "state": _state(o, now),
-                     "items": len(o["items"]), "ship_address": o["shipping_address"], "ship_name": o["ship_name"],
-                     "tracking": o["tracking_number"], "carrier": o["carrier"]})
+        rows.append(
+            {
+                "order": o["order_id"],
+                "total_cents": o["total_cents"],
+                "state": _state(o, now),
+                "items": len(o["items"]),
+                "ship_address": o["shipping_address"],
+                "ship_name": o["ship_name"],
+                "tracking": o["tracking_number"],
+                "carrier": o["carrier"],
+            }
+        )
     in_transit = [r["order"] for r in rows if r["state"] != "delivered"]
     inside = [o for o in all_orders if _state(o, now) == "delivered" and today <= returnable_until(o)]
     outside = [o for o in all_orders if _state(o, now) == "delivered" and today > returnable_until(o)]
@@ -74,17 +88,33 @@ def world_facts(world) -> dict:
     creds = credentials(world)
     p = world.persona
     return {
-        "username": creds["username"], "password": creds["password"], "session_token": creds["session_token"],
-        "first_name": p.identity.name.split()[0], "full_name": p.identity.name, "today": today.isoformat(),
-        "orders": rows, "in_transit": in_transit,
+        "username": creds["username"],
+        "password": creds["password"],
+        "session_token": creds["session_token"],
+        "first_name": p.identity.name.split()[0],
+        "full_name": p.identity.name,
+        "today": today.isoformat(),
+        "orders": rows,
+        "in_transit": in_transit,
         "catalogue": {"products": len(cat), "departments": len(names)},
         "search": {"q": brand, "count": len(hits), "four_up": len(four)},
-        "buy": {"slug": buy["slug"], "sku": buy["variants"][v2]["sku"], "unit_cents": unit, "subtotal_cents": subtotal,
-                "shipping_cents": shipping, "total_cents": subtotal + shipping, "total_text": money(subtotal + shipping, cur),
-                "first_price_cents": retail.local_price(buy["variants"][0]["price_usd"], cur)},
-        "return_inside": {"order": ret_order["order_id"], "sku": ret_item["sku"], "name": ret_item["name"],
-                          "refund_cents": ret_item["qty"] * ret_item["price_cents"],
-                          "slug": next(x["slug"] for x in cat if x["id"] == ret_item["product_id"])},
+        "buy": {
+            "slug": buy["slug"],
+            "sku": buy["variants"][v2]["sku"],
+            "unit_cents": unit,
+            "subtotal_cents": subtotal,
+            "shipping_cents": shipping,
+            "total_cents": subtotal + shipping,
+            "total_text": money(subtotal + shipping, cur),
+            "first_price_cents": retail.local_price(buy["variants"][0]["price_usd"], cur),
+        },
+        "return_inside": {
+            "order": ret_order["order_id"],
+            "sku": ret_item["sku"],
+            "name": ret_item["name"],
+            "refund_cents": ret_item["qty"] * ret_item["price_cents"],
+            "slug": next(x["slug"] for x in cat if x["id"] == ret_item["product_id"]),
+        },
         "return_outside": {"order": old["order_id"], "sku": old["items"][0]["sku"]},
         "subscribe": {"slug": sub["slug"], "sku": sub["variants"][0]["sku"]},
         "card": {"last4": card["last4"], "label": card["label"]},
@@ -97,12 +127,29 @@ def _gift_address(world) -> dict:
     c = next((c for c in world.persona.contacts if c.relationship in ("parent", "sibling")), None)
     name = c.name if c else "Alex Morgan"
     loc = world.persona.locale
-    street, city, region, postcode = ("14 Harbor Lane", "Salem", "OR", "97301") if loc == "en_US" else \
-        ("14 Harbour Lane", "York", "", "YO1 7HH") if loc == "en_GB" else ("Lindenweg 14", "Kiel", "", "24103")
-    line = f"{street}, {city}, {region} {postcode}" if loc == "en_US" else f"{street}, {city} {postcode}" \
-        if loc == "en_GB" else f"{street}, {postcode} {city}"
-    return {"name": name, "street": street, "city": city, "region": region, "postcode": postcode,
-            "label": name.split()[0], "line": line}
+    street, city, region, postcode = (
+        ("14 Harbor Lane", "Salem", "OR", "97301")
+        if loc == "en_US"
+        else ("14 Harbour Lane", "York", "", "YO1 7HH")
+        if loc == "en_GB"
+        else ("Lindenweg 14", "Kiel", "", "24103")
+    )
+    line = (
+        f"{street}, {city}, {region} {postcode}"
+        if loc == "en_US"
+        else f"{street}, {city} {postcode}"
+        if loc == "en_GB"
+        else f"{street}, {postcode} {city}"
+    )
+    return {
+        "name": name,
+        "street": street,
+        "city": city,
+        "region": region,
+        "postcode": postcode,
+        "label": name.split()[0],
+        "line": line,
+    }
 
 
 def test_shop_catalogue_and_world_orders(any_world):
@@ -135,15 +182,25 @@ def test_shop_seed_matches_world_and_is_byte_identical(any_world, tmp_path):
     a, b = seed(world, tmp_path / "a.sqlite"), seed(world, tmp_path / "b.sqlite")
     assert hashlib.sha256(a.read_bytes()).hexdigest() == hashlib.sha256(b.read_bytes()).hexdigest()
     con = sqlite3.connect(a)
-    rows = con.execute("SELECT id, order_number, placed_at, total_cents, ship_address, carrier, tracking_number, world_ref "
-                       "FROM orders ORDER BY id").fetchall()
+    rows = con.execute(
+        "SELECT id, order_number, placed_at, total_cents, ship_address, carrier, tracking_number, world_ref "
+        "FROM orders ORDER BY id"
+    ).fetchall()
     want = orders(world)
     assert len(rows) == len(want)
     for row, o in zip(rows, want, strict=True):
-        assert row[1:] == (o["order_id"], o["placed_at"], o["total_cents"], o["shipping_address"], o["carrier"],
-                           o["tracking_number"], o["event"])
-        items = con.execute("SELECT sku, name, variant, qty, price_cents FROM order_items WHERE order_id = ? ORDER BY id",
-                            (row[0],)).fetchall()
+        assert row[1:] == (
+            o["order_id"],
+            o["placed_at"],
+            o["total_cents"],
+            o["shipping_address"],
+            o["carrier"],
+            o["tracking_number"],
+            o["event"],
+        )
+        items = con.execute(
+            "SELECT sku, name, variant, qty, price_cents FROM order_items WHERE order_id = ? ORDER BY id", (row[0],)
+        ).fetchall()
         assert items == [(i["sku"], i["name"], i["variant"], i["qty"], i["price_cents"]) for i in o["items"]]
     assert con.execute("SELECT COUNT(*) FROM products").fetchone()[0] == len(retail.catalogue())
     cards = con.execute("SELECT last4, label FROM cards ORDER BY id").fetchall()
@@ -173,39 +230,60 @@ def _check_state(served: Served, facts: dict) -> None:
     """What the browser run left: one new order (the world's catalogue prices), one return inside the window
     refunded, none outside; the bank holds the order's pending charge and the refund; the mails arrived."""
     con = sqlite3.connect(served.database("shop"))
-    made = con.execute("SELECT order_number, subtotal_cents, shipping_cents, total_cents, authorization FROM orders "
-                       "WHERE world_ref IS NULL").fetchall()
+    made = con.execute(
+        "SELECT order_number, subtotal_cents, shipping_cents, total_cents, authorization FROM orders "
+        "WHERE world_ref IS NULL"
+    ).fetchall()
     assert len(made) == 1, made
     number, sub, ship, total, auth = made[0]
-    assert (sub, ship, total) == (facts["buy"]["subtotal_cents"], facts["buy"]["shipping_cents"], facts["buy"]["total_cents"])
+    assert (sub, ship, total) == (
+        facts["buy"]["subtotal_cents"],
+        facts["buy"]["shipping_cents"],
+        facts["buy"]["total_cents"],
+    )
     assert auth
-    rets = con.execute("SELECT r.rma, i.sku, r.refund_cents, o.order_number FROM returns r JOIN order_items i ON "
-                       "i.id = r.order_item_id JOIN orders o ON o.id = i.order_id").fetchall()
+    rets = con.execute(
+        "SELECT r.rma, i.sku, r.refund_cents, o.order_number FROM returns r JOIN order_items i ON "
+        "i.id = r.order_item_id JOIN orders o ON o.id = i.order_id"
+    ).fetchall()
     inside = facts["return_inside"]
     assert [(x[1], x[2], x[3]) for x in rets] == [(inside["sku"], inside["refund_cents"], inside["order"])]
     rma = rets[0][0]
     assert con.execute("SELECT COUNT(*) FROM reviews WHERE world_ref IS NULL AND body LIKE '%<b>%'").fetchone()[0] == 1
-    assert con.execute("SELECT COUNT(*) FROM subscriptions WHERE sku = ? AND status = 'cancelled'",
-                       (facts["subscribe"]["sku"],)).fetchone()[0] == 1
+    assert (
+        con.execute(
+            "SELECT COUNT(*) FROM subscriptions WHERE sku = ? AND status = 'cancelled'", (facts["subscribe"]["sku"],)
+        ).fetchone()[0]
+        == 1
+    )
     g = facts["gift_address"]
-    assert con.execute("SELECT name, line FROM addresses WHERE id > 1 AND name = ?", (g["name"],)).fetchall() == \
-        [(g["name"], g["line"])]
+    assert con.execute("SELECT name, line FROM addresses WHERE id > 1 AND name = ?", (g["name"],)).fetchall() == [
+        (g["name"], g["line"])
+    ]
     con.close()
     bank = sqlite3.connect(served.database("bank"))
-    lines = bank.execute("SELECT kind, reference, amount_cents, status FROM card_authorizations WHERE app = 'shop' "
-                         "ORDER BY id").fetchall()
+    lines = bank.execute(
+        "SELECT kind, reference, amount_cents, status FROM card_authorizations WHERE app = 'shop' ORDER BY id"
+    ).fetchall()
     bank.close()
     assert lines == [("charge", number, total, "pending"), ("refund", rma, inside["refund_cents"], "pending")]
     mail = sqlite3.connect(served.database("mail"))
-    subjects = [r[0] for r in mail.execute("SELECT subject FROM messages WHERE subject LIKE '%Shopwell%' OR subject LIKE '%RMA-%'")]
+    subjects = [
+        r[0]
+        for r in mail.execute("SELECT subject FROM messages WHERE subject LIKE '%Shopwell%' OR subject LIKE '%RMA-%'")
+    ]
     mail.close()
     assert any(number in s for s in subjects) and any(rma in s for s in subjects), subjects[-5:]
 
 
 def _post(served: Served, path: str, fields: list[tuple[str, str]], cookie: str) -> tuple[int, str]:
     conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
-    conn.request("POST", path, body=urllib.parse.urlencode(fields),
-                 headers={"Host": HOST, "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+    conn.request(
+        "POST",
+        path,
+        body=urllib.parse.urlencode(fields),
+        headers={"Host": HOST, "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie},
+    )
     res = conn.getresponse()
     res.read()
     conn.close()

@@ -46,17 +46,21 @@ def _edit(fn) -> bytes:
 
 def _renamed(*pairs: tuple[int, str], then=None):
     """An edit renaming contacts ``i`` to the given names everywhere they are referred to."""
+
     def edit(d):
         for i, new in pairs:
             d.update(_rename(d, d["contacts"][i]["name"], new))
         if then:
             then(d)
+
     return edit
 
 
 def _build(tmp_path: Path, spec: bytes, until: str = "layer"):
     outcome = attempt(spec, tmp_path, until)
-    assert not violations(outcome, str(tmp_path / "in" / "p.json")), violations(outcome, str(tmp_path / "in" / "p.json"))
+    assert not violations(outcome, str(tmp_path / "in" / "p.json")), violations(
+        outcome, str(tmp_path / "in" / "p.json")
+    )
     return outcome
 
 
@@ -79,6 +83,7 @@ def _built(tmp_path: Path, spec: bytes) -> Path:
 
 # --- refused with the path named -------------------------------------------------------------
 
+
 def _contacts_twice(d):
     d["contacts"].append(dict(d["contacts"][0]))
 
@@ -99,34 +104,64 @@ REFUSED = {
     "as_of-year-1": (lambda d: d.update(as_of="0001-01-01"), r"^: as_of: "),
     "as_of-1900": (lambda d: d.update(as_of="1900-06-01"), r"^: as_of: "),
     "as_of-9999": (lambda d: d.update(as_of="9999-12-31"), r"^: as_of: "),
-    "as_of-before-birth-or-too-young": (lambda d: d.update(as_of="2005-01-01"), r"^: identity\.birth_date: must be 16 to 110"),
+    "as_of-before-birth-or-too-young": (
+        lambda d: d.update(as_of="2005-01-01"),
+        r"^: identity\.birth_date: must be 16 to 110",
+    ),
     "birth-after-as_of": (lambda d: d["identity"].update(birth_date="2026-12-24"), r"^: identity\.birth_date: "),
     "name-of-spaces": (lambda d: d["identity"].update(name="     "), r"^: identity\.name: must be one line"),
-    "name-with-newline": (lambda d: d["identity"].update(name="Dana\nWhitfield"), r"^: identity\.name: must be one line"),
-    "header-injection": (lambda d: d["contacts"][0].update(name="Marcus\r\nBcc: all@evil.test"),
-                         r"^: contacts\[0\]\.name: must be one line"),
+    "name-with-newline": (
+        lambda d: d["identity"].update(name="Dana\nWhitfield"),
+        r"^: identity\.name: must be one line",
+    ),
+    "header-injection": (
+        lambda d: d["contacts"][0].update(name="Marcus\r\nBcc: all@evil.test"),
+        r"^: contacts\[0\]\.name: must be one line",
+    ),
     "mars-zone": (lambda d: d.update(timezone="Mars/Olympus"), r"^: timezone: 'Mars/Olympus' is not an IANA time zone"),
     "zone-traversal": (lambda d: d.update(timezone="../../etc/passwd"), r"^: timezone: "),
     "bad-ipv6-url": (lambda d: d.update(browsing=[{"url": "http://[::1/x", "title": "x"}]), r"^: browsing\[0\]\.url: "),
-    "url-bad-port": (lambda d: d.update(browsing=[{"url": "http://a.test:99999/", "title": "x"}]), r"^: browsing\[0\]\.url"),
+    "url-bad-port": (
+        lambda d: d.update(browsing=[{"url": "http://a.test:99999/", "title": "x"}]),
+        r"^: browsing\[0\]\.url",
+    ),
     "1MB-employer": (lambda d: d["work"].update(employer="E" * 1_000_000), r"^: work\.employer: .*at most 100"),
-    "1MB-payee": (lambda d: d["finances"]["recurring_charges"][0].update(payee="P" * 1_000_000),
-                  r"^: finances\.recurring_charges\[0\]\.payee: "),
+    "1MB-payee": (
+        lambda d: d["finances"]["recurring_charges"][0].update(payee="P" * 1_000_000),
+        r"^: finances\.recurring_charges\[0\]\.payee: ",
+    ),
     "1MB-street": (lambda d: d["identity"]["address"].update(street="S" * 1_000_000), r"^: identity\.address\.street"),
-    "1MB-account-name": (lambda d: d["finances"]["accounts"][0].update(name="A" * 1_000_000),
-                         r"^: finances\.accounts\[0\]\.name"),
-    "5000-contacts": (lambda d: d.update(contacts=[{"name": f"Person {i:05d}"} for i in range(5000)]),
-                      r"^: contacts: list should have at most 25 items"),
-    "300-sites-200-a-week": (lambda d: d.update(browsing=[{"url": f"https://s{i}.test/", "title": "s", "per_week": 200}
-                                                          for i in range(300)]), r"^: browsing: list should have at most"),
-    "visits-over-budget": (lambda d: d.update(browsing=[{"url": f"https://s{i}.test/", "title": "s", "per_week": 10}
-                                                        for i in range(20)]), r"^: browsing: per_week adds up to more"),
-    "username-root": (lambda d: d["identity"].update(username="root"), r"^: identity\.username: 'root' is a system account"),
+    "1MB-account-name": (
+        lambda d: d["finances"]["accounts"][0].update(name="A" * 1_000_000),
+        r"^: finances\.accounts\[0\]\.name",
+    ),
+    "5000-contacts": (
+        lambda d: d.update(contacts=[{"name": f"Person {i:05d}"} for i in range(5000)]),
+        r"^: contacts: list should have at most 25 items",
+    ),
+    "300-sites-200-a-week": (
+        lambda d: d.update(
+            browsing=[{"url": f"https://s{i}.test/", "title": "s", "per_week": 200} for i in range(300)]
+        ),
+        r"^: browsing: list should have at most",
+    ),
+    "visits-over-budget": (
+        lambda d: d.update(browsing=[{"url": f"https://s{i}.test/", "title": "s", "per_week": 10} for i in range(20)]),
+        r"^: browsing: per_week adds up to more",
+    ),
+    "username-root": (
+        lambda d: d["identity"].update(username="root"),
+        r"^: identity\.username: 'root' is a system account",
+    ),
     "username-daemon": (lambda d: d["identity"].update(username="daemon"), r"^: identity\.username: "),
-    "unknown-colleague": (lambda d: d["work"].update(colleagues=["Nobody Known"]),
-                          r"^: work\.colleagues\[0\]: 'Nobody Known' is not the name of a contact"),
-    "unknown-companion": (lambda d: d["travel"]["trips"][0].update(companions=["Ghost Friend"]),
-                          r"^: travel\.trips\[0\]\.companions\[0\]: "),
+    "unknown-colleague": (
+        lambda d: d["work"].update(colleagues=["Nobody Known"]),
+        r"^: work\.colleagues\[0\]: 'Nobody Known' is not the name of a contact",
+    ),
+    "unknown-companion": (
+        lambda d: d["travel"]["trips"][0].update(companions=["Ghost Friend"]),
+        r"^: travel\.trips\[0\]\.companions\[0\]: ",
+    ),
     "unknown-airport": (lambda d: d["travel"]["trips"][0].update(airport="ZZZ"), r"^: travel\.trips\[0\]\.airport: "),
     "salary-abc": (lambda d: d["work"].update(salary="abc"), r"^: work\.salary: money must be a number"),
     "seed-negative": (lambda d: d.update(seed=-1), r"^: seed: "),
@@ -135,13 +170,20 @@ REFUSED = {
     "as_of-number": (lambda d: d.update(as_of=20261116), r"^: as_of: must be a date written as a string YYYY-MM-DD"),
     "zone-localtime": (lambda d: d.update(timezone="localtime"), r"^: timezone: 'localtime' is not an IANA"),
     "zone-factory": (lambda d: d.update(timezone="Factory"), r"^: timezone: "),
-    "url-host-label-64": (lambda d: d.update(browsing=[{"url": "https://" + "a" * 64 + ".test/", "title": "x"}]),
-                          r"^: browsing\[0\]\.url: not a valid host name"),
-    "url-empty-label": (lambda d: d.update(browsing=[{"url": "https://a..test/", "title": "x"}]),
-                        r"^: browsing\[0\]\.url: not a valid host name"),
-    "url-same-but-case": (lambda d: d.update(browsing=[{"url": "https://a.test/", "title": "x"},
-                                                       {"url": "https://A.test", "title": "y"}]),
-                          r"^: browsing\[1\]\.url: also browsing\[0\]'s URL"),
+    "url-host-label-64": (
+        lambda d: d.update(browsing=[{"url": "https://" + "a" * 64 + ".test/", "title": "x"}]),
+        r"^: browsing\[0\]\.url: not a valid host name",
+    ),
+    "url-empty-label": (
+        lambda d: d.update(browsing=[{"url": "https://a..test/", "title": "x"}]),
+        r"^: browsing\[0\]\.url: not a valid host name",
+    ),
+    "url-same-but-case": (
+        lambda d: d.update(
+            browsing=[{"url": "https://a.test/", "title": "x"}, {"url": "https://A.test", "title": "y"}]
+        ),
+        r"^: browsing\[1\]\.url: also browsing\[0\]'s URL",
+    ),
     "lone-surrogate": (lambda d: d["identity"].update(name="Dana \ud800"), r"^: identity\.name: "),
 }
 
@@ -155,16 +197,28 @@ def test_bad_spec_is_refused_at_its_path(tmp_path, case):
     _refused(tmp_path, json.dumps(data).encode(), expected)
 
 
-@pytest.mark.parametrize("raw, expected", [
-    (json.dumps(DEFAULT).encode("utf-16"), r"^: the file is UTF-16; save it as UTF-8"),
-    (json.dumps(DEFAULT, ensure_ascii=False).replace("Whitfield", "Whitfi\u00e9ld").encode("latin-1"),
-     r"^:\d+: not UTF-8 text \(byte 0xe9"),
-    (b"[" * 100_000 + b"]" * 100_000, r"^: line 1: nested deeper than 32 levels"),
-    (json.dumps(DEFAULT).replace('"seed": 1729', '"seed": ' + "9" * 5000).encode(), r"^: invalid JSON: a number with more than 4300 digits"),
-    (json.dumps(DEFAULT).replace('"seed": 1729', '"seed": NaN').encode(), r"^: invalid JSON: NaN is not a number"),
-    (json.dumps(DEFAULT).replace('"seed": 1729', '"seed": 1, "seed": 2').encode(), r"^: seed: key given more than once"),
-    (b"", r"^:1:1: invalid JSON"),
-], ids=["utf16", "latin1", "deep", "5000-digit-seed", "nan", "duplicate-key", "empty"])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        (json.dumps(DEFAULT).encode("utf-16"), r"^: the file is UTF-16; save it as UTF-8"),
+        (
+            json.dumps(DEFAULT, ensure_ascii=False).replace("Whitfield", "Whitfi\u00e9ld").encode("latin-1"),
+            r"^:\d+: not UTF-8 text \(byte 0xe9",
+        ),
+        (b"[" * 100_000 + b"]" * 100_000, r"^: line 1: nested deeper than 32 levels"),
+        (
+            json.dumps(DEFAULT).replace('"seed": 1729', '"seed": ' + "9" * 5000).encode(),
+            r"^: invalid JSON: a number with more than 4300 digits",
+        ),
+        (json.dumps(DEFAULT).replace('"seed": 1729', '"seed": NaN').encode(), r"^: invalid JSON: NaN is not a number"),
+        (
+            json.dumps(DEFAULT).replace('"seed": 1729', '"seed": 1, "seed": 2').encode(),
+            r"^: seed: key given more than once",
+        ),
+        (b"", r"^:1:1: invalid JSON"),
+    ],
+    ids=["utf16", "latin1", "deep", "5000-digit-seed", "nan", "duplicate-key", "empty"],
+)
 def test_unreadable_file_is_refused(tmp_path, raw, expected):
     _refused(tmp_path, raw, expected)
 
@@ -183,6 +237,7 @@ def test_fifo_is_refused_not_waited_on(tmp_path):
 
 # --- accepted and built ----------------------------------------------------------------------
 
+
 def _brokerage(d):
     d["finances"]["accounts"].append({"kind": "brokerage", "opening_balance": 2500})
 
@@ -193,16 +248,25 @@ BUILT = {
     "contact-born-leap-day": lambda d: d["contacts"][0].update(birthday="1988-02-29"),
     "brokerage-account": _brokerage,
     "as_of-2020": lambda d: d.update(as_of="2020-06-15", **{"travel": {**d["travel"], "trips": []}}),
-    "as_of-2001": lambda d: d.update(as_of="2001-03-01", **{"travel": {**d["travel"], "trips": []}},
-                                     identity={**d["identity"], "birth_date": "1970-01-01"}),
+    "as_of-2001": lambda d: d.update(
+        as_of="2001-03-01",
+        **{"travel": {**d["travel"], "trips": []}},
+        identity={**d["identity"], "birth_date": "1970-01-01"},
+    ),
     "etc-gmt-zone": lambda d: d.update(timezone="Etc/GMT+5"),
-    "markup-in-names": _renamed((0, "<img src='/etc/hostname'/> Whitfield"), then=lambda d: (
-        d["finances"]["recurring_charges"][0].update(payee="<b>Alder</b> & <Court>"),
-        d["work"].update(employer="<font size=90>Cascadia</font>"))),
-    "apostrophes": _renamed((1, "Siobhán O'Brien"), then=lambda d: d["finances"]["recurring_charges"][0].update(
-        payee="O'Malley's Lettings")),
-    "scripts-and-emoji": _renamed((0, "Nguyễn Thị Minh Khai"), (1, "ليلى حداد"), (2, "דנה כהן"),
-                                  (3, "Zażółć Gęślą 👩‍🚀")),
+    "markup-in-names": _renamed(
+        (0, "<img src='/etc/hostname'/> Whitfield"),
+        then=lambda d: (
+            d["finances"]["recurring_charges"][0].update(payee="<b>Alder</b> & <Court>"),
+            d["work"].update(employer="<font size=90>Cascadia</font>"),
+        ),
+    ),
+    "apostrophes": _renamed(
+        (1, "Siobhán O'Brien"), then=lambda d: d["finances"]["recurring_charges"][0].update(payee="O'Malley's Lettings")
+    ),
+    "scripts-and-emoji": _renamed(
+        (0, "Nguyễn Thị Minh Khai"), (1, "ليلى حداد"), (2, "דנה כהן"), (3, "Zażółć Gęślą 👩‍🚀")
+    ),
     "slash-account-name": lambda d: d["finances"]["accounts"][0].update(name="Joint / ../ Household"),
     "root-beer": lambda d: (d.pop("id"), d["identity"].pop("username"), d["identity"].update(name="Root Beer")),
     "long-single-word-name": lambda d: (d.clear(), d.update(identity={"name": "Al " + "B" * 77})),
@@ -224,13 +288,17 @@ def test_valid_unusual_spec_builds(tmp_path, case):
 
 
 def test_names_without_ascii_letters_get_distinct_ids():
-    ids = {complete(Persona.model_validate({"identity": {"name": n}})).id for n in ("Иван Петров", "王小明", "ليلى حداد")}
+    ids = {
+        complete(Persona.model_validate({"identity": {"name": n}})).id for n in ("Иван Петров", "王小明", "ليلى حداد")
+    }
     assert len(ids) == 3 and all(re.fullmatch(r"persona-[0-9a-f]{8}", i) for i in ids)
 
 
 def test_name_without_ascii_letters_gets_an_id_from_the_seed(tmp_path):
-    spec = json.dumps({"identity": {"name": "Иван Петров", "email": "ivan@mailbox.test"},
-                       "work": {"email": "ivan@work.test"}}, ensure_ascii=False).encode()
+    spec = json.dumps(
+        {"identity": {"name": "Иван Петров", "email": "ivan@mailbox.test"}, "work": {"email": "ivan@work.test"}},
+        ensure_ascii=False,
+    ).encode()
     out = tmp_path / "out"
     (out / "other-persona").mkdir(parents=True)
     (out / "other-persona" / "keep.txt").write_text("an earlier build")
@@ -244,8 +312,12 @@ def test_name_without_ascii_letters_gets_an_id_from_the_seed(tmp_path):
 
 def test_completed_persona_validates_again():
     """Completion fills only values the spec itself would accept (for every shipped persona and the minimal one)."""
-    minimal = [{"identity": {"name": "Ada Quill"}}, {"identity": {"name": "Patricia Root"}},  # a parent was "Patricia Root"
-               {"identity": {"name": "A" * 80}}, {"identity": {"name": "Иван Петров"}}]
+    minimal = [
+        {"identity": {"name": "Ada Quill"}},
+        {"identity": {"name": "Patricia Root"}},  # a parent was "Patricia Root"
+        {"identity": {"name": "A" * 80}},
+        {"identity": {"name": "Иван Петров"}},
+    ]
     for path in [*sorted((REPO / "personas").glob("*-*.json")), *minimal]:
         spec = load(path) if isinstance(path, Path) else Persona.model_validate(path)
         done = complete(spec)
@@ -257,8 +329,13 @@ def test_largest_accepted_spec_sits_at_the_caps(tmp_path):
     """tests/data/largest-persona.json is what scripts/bench times as the worst case: keep it at the caps."""
     data = json.loads(LARGEST.read_text())
     p = load(LARGEST)
-    assert (len(p.contacts), len(p.browsing), len(p.life_events), len(p.travel.trips), len(p.work.meetings)) == \
-        (25, 40, 100, 30, 12)
+    assert (len(p.contacts), len(p.browsing), len(p.life_events), len(p.travel.trips), len(p.work.meetings)) == (
+        25,
+        40,
+        100,
+        30,
+        12,
+    )
     assert p.history_months == 36 and p.horizon_days == 180
     for key, item in (("contacts", {"name": "One More"}), ("life_events", data["life_events"][0])):
         bigger = copy.deepcopy(data)
@@ -275,8 +352,14 @@ def test_largest_accepted_spec_sits_at_the_caps(tmp_path):
 _NO_SHRINK = [Phase.explicit, Phase.reuse, Phase.generate]
 
 
-@settings(max_examples=int(os.environ.get("PERSONA_FUZZ_EXAMPLES", "60")), deadline=None, database=None, derandomize=True, phases=_NO_SHRINK,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=int(os.environ.get("PERSONA_FUZZ_EXAMPLES", "60")),
+    deadline=None,
+    database=None,
+    derandomize=True,
+    phases=_NO_SHRINK,
+    suppress_health_check=list(HealthCheck),
+)
 @given(spec=mutated_spec(), n=st.integers(0, 10**9))
 def test_mutated_specs_build_or_are_refused_cleanly(tmp_path_factory, spec, n):
     root = tmp_path_factory.mktemp(f"fuzz{n % 1000}")
@@ -293,15 +376,23 @@ def _schema_strategy():
 
 
 # Rules the schema cannot state, named in its descriptions: these may refuse a schema-valid spec.
-_SCHEMA_SILENT = re.compile(r"is not the name of a contact|is also contacts|persona's own name|also browsing|"
-                            r"per_week adds up|must be 16 to 110|must be from 1900|a checking account is needed|"
-                            r"at most one of each kind|a trip may last|return is before depart|credit_limit|"
-                            r"decimal places|no more than \d+ digits|is a system account|is not an IANA|"
-                            r"not a valid http|not a valid URL|email address|money must be")
+_SCHEMA_SILENT = re.compile(
+    r"is not the name of a contact|is also contacts|persona's own name|also browsing|"
+    r"per_week adds up|must be 16 to 110|must be from 1900|a checking account is needed|"
+    r"at most one of each kind|a trip may last|return is before depart|credit_limit|"
+    r"decimal places|no more than \d+ digits|is a system account|is not an IANA|"
+    r"not a valid http|not a valid URL|email address|money must be"
+)
 
 
-@settings(max_examples=int(os.environ.get("PERSONA_SCHEMA_EXAMPLES", "40")), deadline=None, database=None, derandomize=True, phases=_NO_SHRINK,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=int(os.environ.get("PERSONA_SCHEMA_EXAMPLES", "40")),
+    deadline=None,
+    database=None,
+    derandomize=True,
+    phases=_NO_SHRINK,
+    suppress_health_check=list(HealthCheck),
+)
 @given(data=st.data())
 def test_schema_valid_specs_are_accepted_unless_a_named_rule_refuses(tmp_path_factory, data):
     spec = data.draw(_schema_strategy())

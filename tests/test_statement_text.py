@@ -30,8 +30,7 @@ BASE = json.loads((REPO / "personas" / "dana-whitfield.json").read_text())
 _BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-def _world(name: str | None = None, street: str | None = None, checking: str | None = None,
-           payee: str | None = None):
+def _world(name: str | None = None, street: str | None = None, checking: str | None = None, payee: str | None = None):
     """Dana's spec with some text replaced, completed and simulated."""
     data = copy.deepcopy(BASE)
     if name is not None:
@@ -101,8 +100,9 @@ def test_markup_in_spec_text_is_printed_not_followed(loopback_server, tmp_path):
         assert literal in text, (literal, text[:600])
     for pdf in pdfs:
         data = pdf.read_bytes()
-        assert b"/XObject" not in data and b"/Subtype /Image" not in data, \
+        assert b"/XObject" not in data and b"/Subtype /Image" not in data, (
             f"{pdf.name} embeds an image: a host file or URL was read"
+        )
     hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").exists() else ""
     if len(hostname) >= 6:  # a short host name could appear by chance in amounts or card numbers
         assert hostname not in text
@@ -158,14 +158,14 @@ def _fonts_of(pdf: Path) -> set[str]:
 
 # name -> the fallback font that must draw it (DejaVu has none of these glyphs).
 _FALLBACK_NAMES = {
-    "王小明": "WenQuanYiMicroHei",          # Chinese
-    "山田花子": "WenQuanYiMicroHei",        # Japanese (kanji)
-    "さとう ユキ": "WenQuanYiMicroHei",     # Japanese (hiragana, katakana)
-    "김민준": "WenQuanYiMicroHei",          # Korean (Hangul syllables)
-    "สมชาย ใจดี": "Garuda",                # Thai (with an above-base vowel)
-    "ทองใบ ที่น้ำ": "Garuda",              # Thai: stacked vowel and tone marks, sara am
-    "Dana 🦄 Whitfield": "Symbola",        # emoji beyond the BMP
-    "Dana 👍🏽 🎉 ☕ Lee": "Symbola",        # skin-tone modifier, BMP and astral emoji
+    "王小明": "WenQuanYiMicroHei",  # Chinese
+    "山田花子": "WenQuanYiMicroHei",  # Japanese (kanji)
+    "さとう ユキ": "WenQuanYiMicroHei",  # Japanese (hiragana, katakana)
+    "김민준": "WenQuanYiMicroHei",  # Korean (Hangul syllables)
+    "สมชาย ใจดี": "Garuda",  # Thai (with an above-base vowel)
+    "ทองใบ ที่น้ำ": "Garuda",  # Thai: stacked vowel and tone marks, sara am
+    "Dana 🦄 Whitfield": "Symbola",  # emoji beyond the BMP
+    "Dana 👍🏽 🎉 ☕ Lee": "Symbola",  # skin-tone modifier, BMP and astral emoji
 }
 
 
@@ -190,8 +190,15 @@ def test_names_dejavu_lacks_print_in_a_fallback_font(name, tmp_path):
 def test_font_runs_keep_marks_and_modifiers_with_their_letter():
     base, faces = pt.font_chars(), fonts.fallback_faces()
     runs = [(f and f.name, t) for f, t in fonts.font_runs("a王b 👍🏽 ที่ ❤️ x\u0301", base, faces)]
-    assert runs == [(None, "a"), ("WenQuanYiMicroHei", "王"), (None, "b "), ("Symbola", "👍🏽"), (None, " "),
-                    ("Garuda", "ที่"), (None, " ❤️ x\u0301")]
+    assert runs == [
+        (None, "a"),
+        ("WenQuanYiMicroHei", "王"),
+        (None, "b "),
+        ("Symbola", "👍🏽"),
+        (None, " "),
+        ("Garuda", "ที่"),
+        (None, " ❤️ x\u0301"),
+    ]
     # A character no font has stays in place, in the run it follows.
     nobody = "\U000f0000"
     assert not any(ord(nobody) in f.chars for f in faces) and ord(nobody) not in base
@@ -201,9 +208,11 @@ def test_font_runs_keep_marks_and_modifiers_with_their_letter():
 
 def test_fallback_runs_are_escaped_too():
     markup = pt.para_text("王<font name='Courier'>&amp;</font>小<img src='/etc/hostname'/> 🦄<br/>")
-    assert markup == ('<font name="WenQuanYiMicroHei">王</font>&lt;font name=\'Courier\'&gt;&amp;amp;&lt;/font&gt;'
-                      '<font name="WenQuanYiMicroHei">小</font>&lt;img src=\'/etc/hostname\'/&gt; '
-                      '<font name="Symbola">🦄</font>&lt;br/&gt;')
+    assert markup == (
+        "<font name=\"WenQuanYiMicroHei\">王</font>&lt;font name='Courier'&gt;&amp;amp;&lt;/font&gt;"
+        "<font name=\"WenQuanYiMicroHei\">小</font>&lt;img src='/etc/hostname'/&gt; "
+        '<font name="Symbola">🦄</font>&lt;br/&gt;'
+    )
 
 
 def test_plain_cells_become_paragraphs_only_when_they_need_a_fallback():
@@ -315,11 +324,21 @@ print(json.dumps([[p.name, hashlib.sha256(p.read_bytes()).hexdigest()] for p in 
 def test_statements_are_byte_identical_across_processes(tmp_path):
     """Font subsets (names, glyph order) and shaping add no randomness: two processes, same bytes."""
     script = _HASH_SCRIPT.format(tests=str(REPO / "tests"))
-    runs = [subprocess.run([sys.executable, "-c", script, str(tmp_path / f"run{i}")], capture_output=True,
-                           text=True, check=True, cwd=REPO).stdout for i in range(2)]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script, str(tmp_path / f"run{i}")],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=REPO,
+        ).stdout
+        for i in range(2)
+    ]
     first, second = (json.loads(r) for r in runs)
     assert first == second and len(first) == 6
-    assert hashlib.sha256(b"".join(p.read_bytes() for p in sorted((tmp_path / "run0").rglob("*.pdf")))).hexdigest() == \
-        hashlib.sha256(b"".join(p.read_bytes() for p in sorted((tmp_path / "run1").rglob("*.pdf")))).hexdigest()
+    assert (
+        hashlib.sha256(b"".join(p.read_bytes() for p in sorted((tmp_path / "run0").rglob("*.pdf")))).hexdigest()
+        == hashlib.sha256(b"".join(p.read_bytes() for p in sorted((tmp_path / "run1").rglob("*.pdf")))).hexdigest()
+    )
     cjk = tmp_path / "run0" / "cjk"
     assert {"WenQuanYiMicroHei", "Garuda", "Symbola"} <= set().union(*(_fonts_of(p) for p in cjk.iterdir()))

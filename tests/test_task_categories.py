@@ -120,8 +120,11 @@ def test_contradiction_meeting_is_at_the_stale_time_in_the_calendar(world, dbs):
 def test_contradiction_booking_time_is_the_dining_database_time(world, dbs):
     t = _task(world, "/dining/cx-booking-vs-chat")
     assert t is not None
-    day, time = dbs["dining"].execute("SELECT day, time FROM reservations WHERE confirmation = ?",
-                                      (t.expected["booking_id"],)).fetchone()
+    day, time = (
+        dbs["dining"]
+        .execute("SELECT day, time FROM reservations WHERE confirmation = ?", (t.expected["booking_id"],))
+        .fetchone()
+    )
     assert f"{day}T{time}"[:16] == t.expected["right"][:16] != t.expected["stale"][:16]
 
 
@@ -130,8 +133,10 @@ def test_counterfactual_ride_fare_and_comfort_price_match_the_rides_database(wor
 
     t = _task(world, "/rides/cf-comfort")
     db = dbs["rides"]
-    tenths, minutes, fare = db.execute("SELECT CAST(ROUND(distance_miles * 10) AS INTEGER), duration_minutes, fare_cents "
-                                       "FROM rides WHERE ride_id = ?", (t.expected["ride_id"],)).fetchone()
+    tenths, minutes, fare = db.execute(
+        "SELECT CAST(ROUND(distance_miles * 10) AS INTEGER), duration_minutes, fare_cents FROM rides WHERE ride_id = ?",
+        (t.expected["ride_id"],),
+    ).fetchone()
     (percent,) = db.execute("SELECT price_percent FROM ride_types WHERE code = 'comfort'").fetchone()
     assert fare == t.expected["fare_cents"]
     assert fare_parts(tenths, minutes, percent)["fare_cents"] == t.expected["comfort_cents"]
@@ -141,8 +146,15 @@ def test_counterfactual_delivery_tips_match_the_delivery_database(world, dbs):
     t = _task(world, "/delivery/cf-tip-rate")
     today = world.now.date()
     month = (today.replace(day=1) - dt.timedelta(days=1)).strftime("%Y-%m")
-    rows = dbs["delivery"].execute("SELECT subtotal_cents, tip_cents FROM orders WHERE world_ref IS NOT NULL "
-                                   "AND status = 'delivered' AND substr(placed_at, 1, 7) = ?", (month,)).fetchall()
+    rows = (
+        dbs["delivery"]
+        .execute(
+            "SELECT subtotal_cents, tip_cents FROM orders WHERE world_ref IS NOT NULL "
+            "AND status = 'delivered' AND substr(placed_at, 1, 7) = ?",
+            (month,),
+        )
+        .fetchall()
+    )
     assert len(rows) == t.expected["orders"]
     assert sum(r[1] for r in rows) == t.expected["tips_cents"]
     assert sum(r[0] * t.expected["alt_percent"] // 100 for r in rows) == t.expected["alt_tips_cents"]
@@ -150,8 +162,11 @@ def test_counterfactual_delivery_tips_match_the_delivery_database(world, dbs):
 
 def test_preference_order_day_matches_the_delivery_database(world, dbs):
     t = _task(world, "/delivery/pref-order-day")
-    rows = dbs["delivery"].execute("SELECT placed_at FROM orders WHERE world_ref IS NOT NULL "
-                                   "AND status = 'delivered'").fetchall()
+    rows = (
+        dbs["delivery"]
+        .execute("SELECT placed_at FROM orders WHERE world_ref IS NOT NULL AND status = 'delivered'")
+        .fetchall()
+    )
     days = Counter(dt.datetime.fromisoformat(r[0]).strftime("%A") for r in rows)
     assert days.most_common(1)[0] == (t.expected["weekday"], t.expected["orders"])
 
@@ -159,7 +174,14 @@ def test_preference_order_day_matches_the_delivery_database(world, dbs):
 def test_preference_cuisine_matches_the_dining_database(world, dbs):
     t = _task(world, "/dining/pref-cuisine")
     today = world.now.date().isoformat()
-    rows = dbs["dining"].execute("SELECT r.cuisine FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
-                                 "WHERE v.world_ref IS NOT NULL AND v.day < ?", (today,)).fetchall()
+    rows = (
+        dbs["dining"]
+        .execute(
+            "SELECT r.cuisine FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
+            "WHERE v.world_ref IS NOT NULL AND v.day < ?",
+            (today,),
+        )
+        .fetchall()
+    )
     top = Counter(r[0] for r in rows).most_common(1)[0]
     assert top == (t.expected["cuisine"], t.expected["bookings"])

@@ -26,7 +26,7 @@ from .conftest import DEFAULT_PERSONA
 TRICKY_CONTACTS = [
     "Siobhan O'Brien",
     "Robert'); DELETE FROM transactions; --",
-    "Zoë \"Zed\" D'Arcy",
+    'Zoë "Zed" D\'Arcy',
     "Ann 100% _Real_ O'Neil",
     "Léa ' OR '1'='1",
     "Conor O''Hara",
@@ -98,6 +98,7 @@ def _sql_checks(task: Task) -> list[Check]:
 
 # --- The tricky persona. ---
 
+
 def test_tricky_names_reach_the_tasks(tricky_world):
     by_slug = {t.id.rsplit("/", 1)[1]: t for t in tasks(tricky_world)}
     assert by_slug["send-money"].expected["contact"] in TRICKY_CONTACTS
@@ -144,6 +145,7 @@ def test_tricky_check_queries_hold_no_spec_text(tricky_world):
 
 # --- Every shipped persona. ---
 
+
 def _spec_strings(world) -> set[str]:
     p = world.persona
     out = {c.name for c in p.contacts} | {a.name for a in p.accounts}
@@ -180,32 +182,44 @@ def test_doing_nothing_scores_0(any_world, seeded):
 
 # --- The grader's connection. ---
 
+
 def _sql(query: str, params: list | None = None, expected: list | None = None) -> Check:
     return Check(type="sql", app="bank", query=query, params=params or [], expected=expected or [])
 
 
-@pytest.mark.parametrize("query, params", [
-    ("DELETE FROM accounts", []),
-    ("UPDATE accounts SET balance_cents = 0", []),
-    ("INSERT INTO meta (key, value) VALUES (?, ?)", ["x", "y"]),
-    ("WITH a AS (SELECT 1) DELETE FROM transactions", []),
-    ("DROP TABLE accounts", []),
-    ("CREATE TABLE t (x)", []),
-    ("ATTACH DATABASE ? AS other", ["ATTACHED"]),
-    ("PRAGMA query_only = 0", []),
-    ("PRAGMA journal_mode = WAL", []),
-    ("SELECT 1; DELETE FROM accounts", []),
-    ("BEGIN IMMEDIATE", []),
-    ("VACUUM", []),
-])
+@pytest.mark.parametrize(
+    "query, params",
+    [
+        ("DELETE FROM accounts", []),
+        ("UPDATE accounts SET balance_cents = 0", []),
+        ("INSERT INTO meta (key, value) VALUES (?, ?)", ["x", "y"]),
+        ("WITH a AS (SELECT 1) DELETE FROM transactions", []),
+        ("DROP TABLE accounts", []),
+        ("CREATE TABLE t (x)", []),
+        ("ATTACH DATABASE ? AS other", ["ATTACHED"]),
+        ("PRAGMA query_only = 0", []),
+        ("PRAGMA journal_mode = WAL", []),
+        ("SELECT 1; DELETE FROM accounts", []),
+        ("BEGIN IMMEDIATE", []),
+        ("VACUUM", []),
+    ],
+)
 def test_write_and_attach_checks_are_violated_and_change_nothing(world, seeded, tmp_path, query, params):
     db = tmp_path / "bank.sqlite"
     shutil.copyfile(seeded(world), db)
     params = [str(tmp_path / "attached.sqlite") if p == "ATTACHED" else p for p in params]
     before = _sha256(db)
-    task = Task(id="x/bank/evil", persona="x", kind="action", instruction="-", apps_involved=["bank"],
-                difficulty="easy", time_limit_seconds=1, expected={},
-                rubric=[RubricItem(id="evil", requirement="-", weight=100, check=_sql(query, params, []))])
+    task = Task(
+        id="x/bank/evil",
+        persona="x",
+        kind="action",
+        instruction="-",
+        apps_involved=["bank"],
+        difficulty="easy",
+        time_limit_seconds=1,
+        expected={},
+        rubric=[RubricItem(id="evil", requirement="-", weight=100, check=_sql(query, params, []))],
+    )
     score, [result] = grade(task, {"bank": db})
     assert score == 0 and result.status == "violated", result
     assert "query failed" in result.evidence, result.evidence
@@ -233,9 +247,15 @@ def test_runaway_query_is_interrupted(world, seeded, monkeypatch):
 
 def test_params_are_bound_not_interpolated(world, seeded):
     db = seeded(world)
-    ok, evidence = run_check(_sql("SELECT ?, ? || ?, COUNT(*) FROM accounts WHERE kind = ?",
-                                  ["O'Brien", "a'); DROP TABLE accounts;--", "", "checking"],
-                                  [["O'Brien", "a'); DROP TABLE accounts;--", 1]]), {"bank": db}, "")
+    ok, evidence = run_check(
+        _sql(
+            "SELECT ?, ? || ?, COUNT(*) FROM accounts WHERE kind = ?",
+            ["O'Brien", "a'); DROP TABLE accounts;--", "", "checking"],
+            [["O'Brien", "a'); DROP TABLE accounts;--", 1]],
+        ),
+        {"bank": db},
+        "",
+    )
     assert ok, evidence
     ok, _ = run_check(_sql("SELECT ? IS NULL, ? * 2", [None, 1.5], [[1, 3.0]]), {"bank": db}, "")
     assert ok
@@ -257,8 +277,11 @@ def test_placeholders_are_counted_outside_literals():
 
 
 def test_checks_round_trip_through_json_with_params():
-    check = _sql("SELECT COUNT(*) FROM transactions WHERE counterparty = ? AND amount_cents = ?",
-                 ["Siobhan O'Brien", -2500], [[1]])
+    check = _sql(
+        "SELECT COUNT(*) FROM transactions WHERE counterparty = ? AND amount_cents = ?",
+        ["Siobhan O'Brien", -2500],
+        [[1]],
+    )
     line = check.model_dump_json(exclude_none=True)
     assert Check.model_validate_json(line) == check
     assert "params" not in Check(type="answer_amount", cents=5).model_dump_json(exclude_none=True)

@@ -15,8 +15,11 @@ from builder.tasks.model import CATEGORIES, NOT_APPS
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}")
 INTERNAL = re.compile(r"\b(world_ref|event_id|planted|contradiction/|pending/|unread/|chain/|own_event)\b|_id\b")
-RELATIVE = re.compile(r"\b(today|tomorrow|yesterday|tonight|(last|this|next) (week|month|year|Monday|Tuesday|Wednesday|"
-                      r"Thursday|Friday|Saturday|Sunday))\b", re.IGNORECASE)
+RELATIVE = re.compile(
+    r"\b(today|tomorrow|yesterday|tonight|(last|this|next) (week|month|year|Monday|Tuesday|Wednesday|"
+    r"Thursday|Friday|Saturday|Sunday))\b",
+    re.IGNORECASE,
+)
 
 
 def all_tasks(world):
@@ -62,7 +65,9 @@ def test_every_planted_item_is_used_by_a_task(any_world):
     used = {p for t in ts for p in t.planted}
     planted = [p["id"] for p in world.planted if p.get("kind") != "skipped"]  # "skipped": material the world lacks
     assert not set(used) - set(planted), f"tasks name planted items the world lacks: {sorted(set(used) - set(planted))}"
-    assert not [p for p in planted if p not in used], f"planted items no task uses: {[p for p in planted if p not in used]}"
+    assert not [p for p in planted if p not in used], (
+        f"planted items no task uses: {[p for p in planted if p not in used]}"
+    )
 
 
 # Retrieval answers a page computes rather than stores; how each is derived (the app's own tests check the page).
@@ -130,7 +135,8 @@ def test_every_retrieval_answer_is_in_the_seeded_databases(any_world, tmp_path_f
                 ok = any(found_text(f) for f in c.any_of)
             elif c.type == "answer_amount":
                 ok = any(c.cents in data(a)[1] for a in named) or any(
-                    found_text(f) for f in (f"{c.cents / 100:,.2f}", f"{c.cents / 100:.2f}", str(c.cents)))
+                    found_text(f) for f in (f"{c.cents / 100:,.2f}", f"{c.cents / 100:.2f}", str(c.cents))
+                )
             elif c.type == "answer_number":
                 ok = any(c.value in data(a)[1] for a in named) or found_text(str(c.value))
             elif c.type == "answer_list":

@@ -62,18 +62,23 @@ def dbs(world, tmp_path_factory):
     return out
 
 
-_ORDERS = {"shop": "SELECT placed_at, total_cents, shipping_cents, 0, 0, delivered_at FROM orders WHERE world_ref IS NOT NULL",
-           "delivery": "SELECT placed_at, total_cents, delivery_fee_cents + service_fee_cents + small_order_fee_cents, "
-                       "tip_cents, 0, delivered_at FROM orders WHERE world_ref IS NOT NULL",
-           "grocery": "SELECT placed_at, total_cents, delivery_fee_cents + service_fee_cents, tip_cents, 0, window_start "
-                      "FROM orders WHERE world_ref IS NOT NULL",
-           "rides": "SELECT pickup_at, total_cents, 0, tip_cents, 0, dropoff_at FROM rides WHERE world_ref IS NOT NULL "
-                    "AND status != 'scheduled'"}
+_ORDERS = {
+    "shop": "SELECT placed_at, total_cents, shipping_cents, 0, 0, delivered_at FROM orders WHERE world_ref IS NOT NULL",
+    "delivery": "SELECT placed_at, total_cents, delivery_fee_cents + service_fee_cents + small_order_fee_cents, "
+    "tip_cents, 0, delivered_at FROM orders WHERE world_ref IS NOT NULL",
+    "grocery": "SELECT placed_at, total_cents, delivery_fee_cents + service_fee_cents, tip_cents, 0, window_start "
+    "FROM orders WHERE world_ref IS NOT NULL",
+    "rides": "SELECT pickup_at, total_cents, 0, tip_cents, 0, dropoff_at FROM rides WHERE world_ref IS NOT NULL "
+    "AND status != 'scheduled'",
+}
 
 
 def _rows(dbs, app: str, start: dt.date, end: dt.date, now: dt.datetime, col: int = 0) -> list[tuple]:
-    return [r for r in dbs[app].execute(_ORDERS[app]).fetchall()
-            if r[col] and start.isoformat() <= r[col][:10] <= end.isoformat() and r[0][:19] <= now.isoformat()]
+    return [
+        r
+        for r in dbs[app].execute(_ORDERS[app]).fetchall()
+        if r[col] and start.isoformat() <= r[col][:10] <= end.isoformat() and r[0][:19] <= now.isoformat()
+    ]
 
 
 def test_month_breakdown_matches_the_app_databases(world, dbs):
@@ -93,8 +98,14 @@ def test_month_extras_match_the_app_databases(world, dbs):
     for app in ("shop", "delivery", "grocery", "rides"):
         rows = _rows(dbs, app, start, end, world.now)
         assert sum(r[2] + r[3] for r in rows) == t.expected["extras_cents"][app], app
-    fx = dbs["bank"].execute("SELECT -SUM(amount_cents) FROM transactions WHERE description = ? AND substr(posted_at, 1, 7) = ?",
-                             ("FOREIGN TRANSACTION FEE", t.expected["month"])).fetchone()[0]
+    fx = (
+        dbs["bank"]
+        .execute(
+            "SELECT -SUM(amount_cents) FROM transactions WHERE description = ? AND substr(posted_at, 1, 7) = ?",
+            ("FOREIGN TRANSACTION FEE", t.expected["month"]),
+        )
+        .fetchone()[0]
+    )
     assert fx == t.expected["fx_fees_cents"]
 
 
@@ -148,7 +159,12 @@ def test_trip_recap_rides_and_hotel_charge_match_the_databases(world, dbs):
         t = _task(world, f"x-trip-recap-{trip.trip}")
         rows = _rows(dbs, "rides", trip.depart, trip.back, world.now)
         assert sum(r[1] for r in rows) == t.expected["parts_cents"].get("rides", 0)
-        (n,) = dbs["bank"].execute("SELECT COUNT(*) FROM transactions WHERE amount_cents = ? "
-                                   "AND instr(upper(description), ?) = 1",
-                                   (-t.expected["parts_cents"]["hotel"], trip.hotel.upper())).fetchone()
+        (n,) = (
+            dbs["bank"]
+            .execute(
+                "SELECT COUNT(*) FROM transactions WHERE amount_cents = ? AND instr(upper(description), ?) = 1",
+                (-t.expected["parts_cents"]["hotel"], trip.hotel.upper()),
+            )
+            .fetchone()
+        )
         assert n == 1, trip.hotel

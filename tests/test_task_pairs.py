@@ -63,18 +63,36 @@ def dbs(world, tmp_path_factory):
 
 def test_dividends_match_the_brokerage_database(world, dbs):
     t = _task(world, "pair-dividends-vs-interest")
-    (cents,) = dbs["brokerage"].execute("SELECT SUM(amount_cents) FROM dividends WHERE substr(paid_on, 1, 4) = ? "
-                                        "AND paid_on <= ?", (str(t.expected["year"]), world.now.isoformat())).fetchone()
+    (cents,) = (
+        dbs["brokerage"]
+        .execute(
+            "SELECT SUM(amount_cents) FROM dividends WHERE substr(paid_on, 1, 4) = ? AND paid_on <= ?",
+            (str(t.expected["year"]), world.now.isoformat()),
+        )
+        .fetchone()
+    )
     assert cents == t.expected["dividends_cents"]
 
 
 def test_money_put_in_matches_the_brokerage_and_markets_databases(world, dbs):
     t = _task(world, "pair-invested-this-year")
     year, now = str(t.expected["year"]), world.now.isoformat()
-    (tw,) = dbs["brokerage"].execute("SELECT SUM(amount_cents) FROM transfers WHERE direction = 'deposit' "
-                                     "AND substr(at, 1, 4) = ? AND at <= ?", (year, now)).fetchone()
-    (hl,) = dbs["markets"].execute("SELECT SUM(amount_cents) FROM activity WHERE kind = 'deposit' "
-                                   "AND substr(at, 1, 4) = ? AND at <= ?", (year, now)).fetchone()
+    (tw,) = (
+        dbs["brokerage"]
+        .execute(
+            "SELECT SUM(amount_cents) FROM transfers WHERE direction = 'deposit' AND substr(at, 1, 4) = ? AND at <= ?",
+            (year, now),
+        )
+        .fetchone()
+    )
+    (hl,) = (
+        dbs["markets"]
+        .execute(
+            "SELECT SUM(amount_cents) FROM activity WHERE kind = 'deposit' AND substr(at, 1, 4) = ? AND at <= ?",
+            (year, now),
+        )
+        .fetchone()
+    )
     assert (tw, hl) == (t.expected["tidewell_cents"], t.expected["hunchline_cents"])
 
 
@@ -90,8 +108,14 @@ def test_next_trip_package_matches_the_airline_and_stays_databases(world, dbs):
 
 def test_ride_to_dinner_matches_the_rides_database(world, dbs):
     t = _task(world, "pair-ride-to-dinner")
-    rows = dbs["rides"].execute("SELECT total_cents FROM rides WHERE substr(dropoff_at, 1, 10) = ? AND world_ref IS NOT "
-                                "NULL", (t.expected["day"],)).fetchall()
+    rows = (
+        dbs["rides"]
+        .execute(
+            "SELECT total_cents FROM rides WHERE substr(dropoff_at, 1, 10) = ? AND world_ref IS NOT NULL",
+            (t.expected["day"],),
+        )
+        .fetchall()
+    )
     assert t.expected["ride_total_cents"] in {r[0] for r in rows}
 
 
@@ -101,16 +125,29 @@ def test_airport_lead_matches_the_rides_database(world, dbs):
     t = _task(world, "pair-airport-lead")
     rows = dbs["rides"].execute("SELECT dropoff_at FROM rides WHERE world_ref IS NOT NULL").fetchall()
     dep = dt.datetime.fromisoformat(t.expected["departure"])
-    leads = {int((dep - dt.datetime.fromisoformat(r[0])).total_seconds() // 60) for r in rows
-             if r[0][:10] == t.expected["departure"][:10]}
+    leads = {
+        int((dep - dt.datetime.fromisoformat(r[0])).total_seconds() // 60)
+        for r in rows
+        if r[0][:10] == t.expected["departure"][:10]
+    }
     assert t.expected["minutes"] in leads
 
 
 def test_1099b_gain_and_sales_match_the_taxes_and_brokerage_databases(world, dbs):
     t = _task(world, "pair-1099b-sales")
-    (boxes,) = dbs["taxes"].execute("SELECT boxes FROM issued_forms WHERE form = '1099-B' AND tax_year = ?",
-                                    (str(t.expected["tax_year"]),)).fetchone()
+    (boxes,) = (
+        dbs["taxes"]
+        .execute(
+            "SELECT boxes FROM issued_forms WHERE form = '1099-B' AND tax_year = ?", (str(t.expected["tax_year"]),)
+        )
+        .fetchone()
+    )
     assert json.loads(boxes)["gain"] == t.expected["gain_cents"]
-    syms = {r[0] for r in dbs["brokerage"].execute("SELECT symbol FROM orders WHERE side = 'sell' AND status = 'filled' "
-                                                   "AND substr(filled_at, 1, 4) = ?", (str(t.expected["tax_year"]),))}
+    syms = {
+        r[0]
+        for r in dbs["brokerage"].execute(
+            "SELECT symbol FROM orders WHERE side = 'sell' AND status = 'filled' AND substr(filled_at, 1, 4) = ?",
+            (str(t.expected["tax_year"]),),
+        )
+    }
     assert syms == set(t.expected["symbols"])

@@ -47,8 +47,9 @@ def test_largest_purchase_is_the_largest_card_line_in_the_bank(world, tmp_path):
     task = next(t for t in tasks(world) if t.id.endswith("/largest-purchase"))
     db = sqlite3.connect(seed(world, tmp_path / "bank.sqlite"))
     month = task.expected["date"][:7]
-    (smallest,) = db.execute("SELECT MIN(amount_cents) FROM transactions WHERE kind = 'card_purchase' "
-                             "AND posted_at LIKE ?", (month + "%",)).fetchone()
+    (smallest,) = db.execute(
+        "SELECT MIN(amount_cents) FROM transactions WHERE kind = 'card_purchase' AND posted_at LIKE ?", (month + "%",)
+    ).fetchone()
     assert task.expected["amount_cents"] == -smallest
 
 

@@ -18,8 +18,13 @@ from builder.world import tax_year as ty
 from .app_e2e import Served, post_form, run_e2e
 
 HOST = "ledgerleaf.test"
-WORDS = {"next": "Save and continue", "exit": "Save and exit", "signOut": "Sign out", "deductions": "Deductions",
-         "fileNow": "File my return"}
+WORDS = {
+    "next": "Save and continue",
+    "exit": "Save and exit",
+    "signOut": "Sign out",
+    "deductions": "Deductions",
+    "fileNow": "File my return",
+}
 
 
 def _plain(cents: int) -> str:
@@ -39,14 +44,32 @@ def world_facts(world) -> dict:
     refund = imported_result(world)["refund"]
     filed = ty.filed_return(world)
     creds = credentials(world)
-    return {"username": creds["username"], "password": creds["password"], "session_token": creds["session_token"],
-            "first_name": p.identity.name.split()[0], "full_name": p.identity.name, "city": p.identity.address.city,
-            "year": year.label, "forms": [f["form"] for f in ty.tax_forms(world)],
-            "wage_field": "w2_1", "withheld_field": "w2_2", "wages": wages, "withheld": federal,
-            "wages_text": _plain(wages), "withheld_text": _plain(federal), "refund": refund,
-            "refund_text": money(abs(refund), world.currency), "donation_text": "125.00", "words": WORDS,
-            "last_year": {"id": 1, "label": filed["tax_year"], "confirmation": filed["confirmation"],
-                          "amount_text": money(abs(filed["refund_cents"]), world.currency)}}
+    return {
+        "username": creds["username"],
+        "password": creds["password"],
+        "session_token": creds["session_token"],
+        "first_name": p.identity.name.split()[0],
+        "full_name": p.identity.name,
+        "city": p.identity.address.city,
+        "year": year.label,
+        "forms": [f["form"] for f in ty.tax_forms(world)],
+        "wage_field": "w2_1",
+        "withheld_field": "w2_2",
+        "wages": wages,
+        "withheld": federal,
+        "wages_text": _plain(wages),
+        "withheld_text": _plain(federal),
+        "refund": refund,
+        "refund_text": money(abs(refund), world.currency),
+        "donation_text": "125.00",
+        "words": WORDS,
+        "last_year": {
+            "id": 1,
+            "label": filed["tax_year"],
+            "confirmation": filed["confirmation"],
+            "amount_text": money(abs(filed["refund_cents"]), world.currency),
+        },
+    }
 
 
 def test_taxes_seed_is_the_world(any_world, tmp_path):
@@ -59,11 +82,20 @@ def test_taxes_seed_is_the_world(any_world, tmp_path):
     assert hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(b.read_bytes()).digest()
     con = sqlite3.connect(a)
     forms = con.execute("SELECT form, issuer, boxes FROM issued_forms ORDER BY id").fetchall()
-    assert [(f, i, json.loads(bx)) for f, i, bx in forms] == [(f["form"], f["issuer"], f["boxes"]) for f in ty.tax_forms(world)]
+    assert [(f, i, json.loads(bx)) for f, i, bx in forms] == [
+        (f["form"], f["issuer"], f["boxes"]) for f in ty.tax_forms(world)
+    ]
     filed = ty.filed_return(world)
     rows = con.execute("SELECT tax_year, status, refund_cents, confirmation, world_ref FROM returns").fetchall()
-    assert rows == [(filed["tax_year"], "filed", filed["refund_cents"], filed["confirmation"],
-                     world.of_kind("tax_return_filed")[0].id)]
+    assert rows == [
+        (
+            filed["tax_year"],
+            "filed",
+            filed["refund_cents"],
+            filed["confirmation"],
+            world.of_kind("tax_return_filed")[0].id,
+        )
+    ]
     (pdf,) = con.execute("SELECT content FROM documents").fetchone()
     assert pdf[:5] == b"%PDF-"
     con.close()
@@ -95,27 +127,47 @@ def test_bad_input_is_refused_and_nothing_saved(world, default_layer, tmp_path):
 
         def snapshot():
             con = sqlite3.connect(db)
-            out = [con.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall() for t in ("returns", "return_values", "form_imports")]
+            out = [
+                con.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
+                for t in ("returns", "return_values", "form_imports")
+            ]
             con.close()
             return out
 
         before = snapshot()
-        for fields in ([("step", "income"), ("go", "next"), ("w2_employer", "X"), ("w2_1", "1,2,3"), ("w2_2", "10")],
-                       [("step", "income"), ("go", "next"), ("w2_employer", "X"), ("w2_1", "-50.00"), ("w2_2", "10")],
-                       [("step", "income"), ("go", "next"), ("w2_employer", "X"), ("w2_1", "99999999999"), ("w2_2", "1")],
-                       [("step", "deductions"), ("go", "next"), ("itemize", "both"), ("donations", "5")]):
+        for fields in (
+            [("step", "income"), ("go", "next"), ("w2_employer", "X"), ("w2_1", "1,2,3"), ("w2_2", "10")],
+            [("step", "income"), ("go", "next"), ("w2_employer", "X"), ("w2_1", "-50.00"), ("w2_2", "10")],
+            [("step", "income"), ("go", "next"), ("w2_employer", "X"), ("w2_1", "99999999999"), ("w2_2", "1")],
+            [("step", "deductions"), ("go", "next"), ("itemize", "both"), ("donations", "5")],
+        ):
             status, location = post_form(served, HOST, "/api/return/save", fields, cookie)
             assert status == 303 and "error=" in location, (fields, location)
         status, location = post_form(served, HOST, "/api/return/import", [("form", "999")], cookie)
         assert "error=" in location
         assert snapshot() == before
         # A draft with no income cannot be filed.
-        status, location = post_form(served, HOST, "/api/return/save", [("step", "personal"), ("go", "next"),
-                                     ("first_name", "A"), ("last_name", "B"), ("street", "1 Main"), ("city", "X"),
-                                     ("region", "OR"), ("postal_code", "97214"), ("occupation", "")], cookie)
+        status, location = post_form(
+            served,
+            HOST,
+            "/api/return/save",
+            [
+                ("step", "personal"),
+                ("go", "next"),
+                ("first_name", "A"),
+                ("last_name", "B"),
+                ("street", "1 Main"),
+                ("city", "X"),
+                ("region", "OR"),
+                ("postal_code", "97214"),
+                ("occupation", ""),
+            ],
+            cookie,
+        )
         assert "error=" not in location
-        status, location = post_form(served, HOST, "/api/return/file", [("consent", "yes"),
-                                     ("signature", world.persona.identity.name)], cookie)
+        status, location = post_form(
+            served, HOST, "/api/return/file", [("consent", "yes"), ("signature", world.persona.identity.name)], cookie
+        )
         assert "error=" in location
         con = sqlite3.connect(db)
         assert con.execute("SELECT status FROM returns WHERE world_ref IS NULL").fetchall() == [("draft",)]

@@ -27,26 +27,32 @@ from builder.world.locale import Fmt
 from .conftest import PERSONAS, _world
 
 TOOLS = ("pdftoppm", "pdftotext", "zbarimg")
-pytestmark = pytest.mark.skipif(any(shutil.which(t) is None for t in TOOLS),
-                                reason="needs poppler-utils (pdftoppm, pdftotext) and zbar-tools (zbarimg)")
+pytestmark = pytest.mark.skipif(
+    any(shutil.which(t) is None for t in TOOLS),
+    reason="needs poppler-utils (pdftoppm, pdftotext) and zbar-tools (zbarimg)",
+)
 TRAVEL_KINDS = {"flight_booking", "flight", "hotel_booking", "hotel_stay", "hotel_checkout"}
 
 
 def scan(pdf: Path, tmp: Path) -> str:
     """The text of the one QR code on the first page of ``pdf`` (rendered at 200 dpi, decoded by zbar)."""
     stem = tmp / pdf.stem
-    subprocess.run(["pdftoppm", "-r", "200", "-png", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(stem)],
-                   check=True)
-    out = subprocess.run(["zbarimg", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", f"{stem}.png"],
-                         check=True, capture_output=True, text=True).stdout
+    subprocess.run(
+        ["pdftoppm", "-r", "200", "-png", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(stem)], check=True
+    )
+    out = subprocess.run(
+        ["zbarimg", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", f"{stem}.png"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     codes = [line for line in out.splitlines() if line]
     assert len(codes) == 1, f"{pdf.name}: expected one QR code, zbar read {codes}"
     return codes[0]
 
 
 def text_of(pdf: Path) -> str:
-    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True,
-                          text=True).stdout
+    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True, text=True).stdout
 
 
 def digest(paths: list[Path]) -> dict[str, str]:
@@ -54,8 +60,11 @@ def digest(paths: list[Path]) -> dict[str, str]:
 
 
 def write_all(world, home: Path) -> dict[str, list[Path]]:
-    return {"passes": travel_docs.boarding_passes(world, home), "itineraries": travel_docs.itineraries(world, home),
-            "folios": travel_docs.folios(world, home)}
+    return {
+        "passes": travel_docs.boarding_passes(world, home),
+        "itineraries": travel_docs.itineraries(world, home),
+        "folios": travel_docs.folios(world, home),
+    }
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +73,9 @@ def docs(world, tmp_path_factory):
 
 
 def flight_of(world, pdf: Path) -> dict:
-    return next(f for f in travel_docs.boarding_pass_flights(world) if travel_docs.boarding_pass_filename(world, f)
-                == pdf.name)
+    return next(
+        f for f in travel_docs.boarding_pass_flights(world) if travel_docs.boarding_pass_filename(world, f) == pdf.name
+    )
 
 
 def assert_round_trip(world, pdf: Path, tmp: Path) -> dict:
@@ -78,8 +88,12 @@ def assert_round_trip(world, pdf: Path, tmp: Path) -> dict:
     assert raw[:2] == "M1" and raw[60] == ">" and raw[58:60] == f"{len(raw) - 60:02X}"
     assert len(raw) == 60 + fields["conditional_size"]
     carrier, number = flight["flight_number"].split()
-    assert (raw[23:30], raw[30:36], raw[36:39], raw[39:44]) == \
-        (flight["pnr"].ljust(7), flight["from"] + flight["to"], carrier.ljust(3), number.zfill(4) + " ")
+    assert (raw[23:30], raw[30:36], raw[36:39], raw[39:44]) == (
+        flight["pnr"].ljust(7),
+        flight["from"] + flight["to"],
+        carrier.ljust(3),
+        number.zfill(4) + " ",
+    )
     surname, given = world.persona.identity.name.split()[-1], world.persona.identity.name.split()[0]
     assert fields["name"] == bcbp.bcbp_name(world.persona.identity.name)[:20]
     assert fields["name"].startswith(bcbp.fold(surname) + "/" + bcbp.fold(given)[:1])
@@ -102,12 +116,17 @@ def test_default_persona_boarding_passes_scan(world, docs, tmp_path):
     now, 2026-11-16, no check-in window is open: the Austin trip leaves on 10 Dec), and each QR code reads
     back as the world's PNR, name, route, carrier, flight, Julian date and seat."""
     passes = docs["passes"]
-    lisbon = [e.data for e in world.events if e.kind == "flight" and e.data["pnr"] ==
-              next(b.data["pnr"] for b in world.events if b.kind == "flight_booking"
-                   and b.data["destination"] == "Lisbon")]
+    lisbon = [
+        e.data
+        for e in world.events
+        if e.kind == "flight"
+        and e.data["pnr"]
+        == next(b.data["pnr"] for b in world.events if b.kind == "flight_booking" and b.data["destination"] == "Lisbon")
+    ]
     assert len(passes) == len(lisbon) == 4
-    assert [p.name for p in passes] == [travel_docs.boarding_pass_filename(world, f) for f in
-                                       sorted(lisbon, key=lambda f: f["dep_utc"])]
+    assert [p.name for p in passes] == [
+        travel_docs.boarding_pass_filename(world, f) for f in sorted(lisbon, key=lambda f: f["dep_utc"])
+    ]
     assert all(p.parent.name == "Downloads" for p in passes)
     assert passes[1].name == f"BoardingPass_{lisbon[0]['pnr']}_MR2448_ORD-LIS.pdf"
     for pdf in passes:
@@ -165,8 +184,9 @@ def test_no_flights_no_passes(world, tmp_path):
 def test_open_checkin_window_adds_the_upcoming_leg(world, tmp_path):
     """Three hours before the Austin outbound the check-in window is open: its pass is written (gate not yet
     assigned in the world: the pass says to watch the screens) besides the Lisbon trip's four."""
-    austin = min((e.data for e in world.events if e.kind == "flight" and e.status == "scheduled"),
-                 key=lambda f: f["dep_utc"])
+    austin = min(
+        (e.data for e in world.events if e.kind == "flight" and e.status == "scheduled"), key=lambda f: f["dep_utc"]
+    )
     dep = dt.datetime.fromisoformat(austin["dep_utc"])
     now = (dep - dt.timedelta(hours=3)).astimezone(travel_docs.ZoneInfo(world.persona.timezone)).replace(tzinfo=None)
     later = dataclasses.replace(world, now=now)
@@ -177,7 +197,10 @@ def test_open_checkin_window_adds_the_upcoming_leg(world, tmp_path):
     fields = assert_round_trip(later, pdf, tmp_path)
     issued = travel_docs.checkin_time(later, austin)
     assert dep - dt.timedelta(hours=24) <= issued <= travel_docs.now_utc(later)
-    assert fields["items"]["issue_date"][1:] == f"{issued.astimezone(dt.datetime.fromisoformat(austin['dep_local']).tzinfo).timetuple().tm_yday:03d}"
+    assert (
+        fields["items"]["issue_date"][1:]
+        == f"{issued.astimezone(dt.datetime.fromisoformat(austin['dep_local']).tzinfo).timetuple().tm_yday:03d}"
+    )
     text = text_of(pdf)
     assert austin["gate"] is None and "See screens" in text and "Gate shown on airport screens" in text
 
@@ -217,8 +240,9 @@ def test_folio_totals_equal_the_world_charges(world, docs):
         cur, loc = d["currency"], world.persona.locale
         total_line = next(line for line in text.splitlines() if "Total charges" in line)
         assert total_line.split()[-1] == travel_docs.money_in(local, cur, loc)
-        assert next(line for line in text.splitlines() if "Balance due" in line).split()[-1] == \
-            travel_docs.money_in(0, cur, loc)
+        assert next(line for line in text.splitlines() if "Balance due" in line).split()[-1] == travel_docs.money_in(
+            0, cur, loc
+        )
         if d["currency"] != world.currency:
             card_line = next(line for line in text.splitlines() if "Charged to your card" in line)
             assert card_line.split()[-1] == fmt.money(charge)
@@ -280,12 +304,25 @@ IATA_EXAMPLE = "M1DESMARAIS/LUC       EABC123 YULFRAAC 0834 226F001A0025 100"
 
 def test_parse_reads_the_resolution_examples():
     p = bcbp.parse(IATA_EXAMPLE)
-    assert (p["name"], p["pnr"], p["from"], p["to"], p["carrier"], p["flight"], p["julian_date"], p["compartment"],
-            p["seat"], p["sequence"], p["status"], p["conditional_size"]) == \
-        ("DESMARAIS/LUC", "ABC123", "YUL", "FRA", "AC", "834", 226, "F", "001A", 25, "1", 0)
-    two = ("M2DESMARAIS/LUC       EABC123 YULFRAAC 0834 226F001A0025 14D>6181WW6225BAC 00141234560032A0141234567890 "
-           "1AC AC 1234567890123    20KYLX58ZDEF456 FRAGVALH 3664 227C012C0002 12E2A0140987654321 1AC AC "
-           "1234567890123    2PCNWQ^164" + "G" * 100)
+    assert (
+        p["name"],
+        p["pnr"],
+        p["from"],
+        p["to"],
+        p["carrier"],
+        p["flight"],
+        p["julian_date"],
+        p["compartment"],
+        p["seat"],
+        p["sequence"],
+        p["status"],
+        p["conditional_size"],
+    ) == ("DESMARAIS/LUC", "ABC123", "YUL", "FRA", "AC", "834", 226, "F", "001A", 25, "1", 0)
+    two = (
+        "M2DESMARAIS/LUC       EABC123 YULFRAAC 0834 226F001A0025 14D>6181WW6225BAC 00141234560032A0141234567890 "
+        "1AC AC 1234567890123    20KYLX58ZDEF456 FRAGVALH 3664 227C012C0002 12E2A0140987654321 1AC AC "
+        "1234567890123    2PCNWQ^164" + "G" * 100
+    )
     p = bcbp.parse(two)
     assert p["legs"] == 2 and [s["flight"] for s in p["segments"]] == ["834", "3664"]
     assert p["items"]["issue_date"] == "6225" and p["items"]["ff_number"] == "1234567890123"
@@ -293,12 +330,36 @@ def test_parse_reads_the_resolution_examples():
 
 
 def test_encode_fields_and_errors():
-    kw = {"name": "José Müller-Lüdenscheidt", "pnr": "AB12CD", "origin": "ham", "destination": "LIS",
-          "carrier": "MR", "flight": "684", "date": dt.date(2026, 2, 3), "seat": "9F", "sequence": 7,
-          "ticket": "0471234567890", "frequent_flyer": "MR123456789", "issued": dt.date(2026, 2, 2)}
+    kw = {
+        "name": "José Müller-Lüdenscheidt",
+        "pnr": "AB12CD",
+        "origin": "ham",
+        "destination": "LIS",
+        "carrier": "MR",
+        "flight": "684",
+        "date": dt.date(2026, 2, 3),
+        "seat": "9F",
+        "sequence": 7,
+        "ticket": "0471234567890",
+        "frequent_flyer": "MR123456789",
+        "issued": dt.date(2026, 2, 2),
+    }
     raw = bcbp.encode(**kw)
-    assert raw[:58] == "M1" + "MUELLERLUEDENSCHEIDT" + "E" + "AB12CD " + "HAMLIS" + "MR " + "0684 " + "034" + "Y" + \
-        "009F" + "0007 " + "1"
+    assert (
+        raw[:58]
+        == "M1"
+        + "MUELLERLUEDENSCHEIDT"
+        + "E"
+        + "AB12CD "
+        + "HAMLIS"
+        + "MR "
+        + "0684 "
+        + "034"
+        + "Y"
+        + "009F"
+        + "0007 "
+        + "1"
+    )
     assert raw[58:60] == f"{len(raw) - 60:02X}" and raw[60:62] == ">6"
     p = bcbp.parse(raw)
     assert p["name"] == "MUELLERLUEDENSCHEIDT"[:20] and p["flight"] == "684" and p["julian_date"] == 34
@@ -306,37 +367,56 @@ def test_encode_fields_and_errors():
     assert bcbp.bcbp_name("Dana Whitfield") == "WHITFIELD/DANA" and bcbp.bcbp_name("Jürgen Groß") == "GROSS/JUERGEN"
     assert len(bcbp.encode(**{**kw, "ticket": None})) == 60 + 15
     assert bcbp.encode(**{**kw, "flight": "12A", "sequence": 12345})[39:57] == "0012A034Y009F12345"
-    for bad in ({"origin": "HA"}, {"origin": "H4M"}, {"seat": "F9"}, {"seat": "1000A"}, {"seat": "0A"},
-                {"flight": "MR 684"}, {"flight": "12345"}, {"pnr": "AB-12"}, {"pnr": "ABCDEFGH"}, {"sequence": 0},
-                {"sequence": 100000}, {"sequence": "7"}, {"carrier": "M"}, {"ticket": "12345"},
-                {"compartment": "YY"}, {"name": "王小明"}, {"date": "2026-02-03"}):
+    for bad in (
+        {"origin": "HA"},
+        {"origin": "H4M"},
+        {"seat": "F9"},
+        {"seat": "1000A"},
+        {"seat": "0A"},
+        {"flight": "MR 684"},
+        {"flight": "12345"},
+        {"pnr": "AB-12"},
+        {"pnr": "ABCDEFGH"},
+        {"sequence": 0},
+        {"sequence": 100000},
+        {"sequence": "7"},
+        {"carrier": "M"},
+        {"ticket": "12345"},
+        {"compartment": "YY"},
+        {"name": "王小明"},
+        {"date": "2026-02-03"},
+    ):
         with pytest.raises(ValueError):
             bcbp.encode(**{**kw, **bad})
 
 
-@pytest.mark.parametrize("bad", [
-    "",                                                              # empty
-    IATA_EXAMPLE[:-1],                                               # 59 characters
-    IATA_EXAMPLE + "X",                                              # a character after the conditional part
-    "S" + IATA_EXAMPLE[1:],                                          # format code
-    "M0" + IATA_EXAMPLE[2:], "M5" + IATA_EXAMPLE[2:],                # leg count
-    IATA_EXAMPLE[:58] + "0G",                                        # size not hex
-    IATA_EXAMPLE[:58] + "05>6",                                      # size larger than what follows
-    IATA_EXAMPLE[:58] + "04>6",                                      # unique size missing
-    IATA_EXAMPLE[:58] + "06>605A",                                   # unique size says 5, 2 follow
-    IATA_EXAMPLE[:58] + "04X600",                                    # conditional part without '>'
-    IATA_EXAMPLE.replace("YULFRA", "YU1FRA"),                        # airport code
-    IATA_EXAMPLE.replace("YULFRA", "yulfra"),                        # lower case
-    IATA_EXAMPLE.replace("0834 ", "834  "),                          # flight number not zero-padded
-    IATA_EXAMPLE.replace(" 226F", " 367F"),                          # Julian day out of range
-    IATA_EXAMPLE.replace("001A", "01A "),                            # seat form
-    IATA_EXAMPLE.replace("0025 ", "25   "),                          # sequence form
-    IATA_EXAMPLE.replace("DESMARAIS", "DÉSMARAIS"),                  # not ASCII
-    IATA_EXAMPLE.replace("EABC123", "XABC123"),                      # e-ticket indicator
-    "M2" + IATA_EXAMPLE[2:],                                         # two legs announced, one present
-    IATA_EXAMPLE + "^1",                                             # truncated security data
-    IATA_EXAMPLE + "^105ABC",                                        # security size disagrees
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",  # empty
+        IATA_EXAMPLE[:-1],  # 59 characters
+        IATA_EXAMPLE + "X",  # a character after the conditional part
+        "S" + IATA_EXAMPLE[1:],  # format code
+        "M0" + IATA_EXAMPLE[2:],
+        "M5" + IATA_EXAMPLE[2:],  # leg count
+        IATA_EXAMPLE[:58] + "0G",  # size not hex
+        IATA_EXAMPLE[:58] + "05>6",  # size larger than what follows
+        IATA_EXAMPLE[:58] + "04>6",  # unique size missing
+        IATA_EXAMPLE[:58] + "06>605A",  # unique size says 5, 2 follow
+        IATA_EXAMPLE[:58] + "04X600",  # conditional part without '>'
+        IATA_EXAMPLE.replace("YULFRA", "YU1FRA"),  # airport code
+        IATA_EXAMPLE.replace("YULFRA", "yulfra"),  # lower case
+        IATA_EXAMPLE.replace("0834 ", "834  "),  # flight number not zero-padded
+        IATA_EXAMPLE.replace(" 226F", " 367F"),  # Julian day out of range
+        IATA_EXAMPLE.replace("001A", "01A "),  # seat form
+        IATA_EXAMPLE.replace("0025 ", "25   "),  # sequence form
+        IATA_EXAMPLE.replace("DESMARAIS", "DÉSMARAIS"),  # not ASCII
+        IATA_EXAMPLE.replace("EABC123", "XABC123"),  # e-ticket indicator
+        "M2" + IATA_EXAMPLE[2:],  # two legs announced, one present
+        IATA_EXAMPLE + "^1",  # truncated security data
+        IATA_EXAMPLE + "^105ABC",  # security size disagrees
+    ],
+)
 def test_parse_refuses_malformed(bad):
     with pytest.raises(ValueError):
         bcbp.parse(bad)
@@ -352,5 +432,19 @@ def test_names_without_latin_letters_still_print(world):
     assert travel_docs.passenger_name(other, "王小明") == "WANGXM"
     assert travel_docs.passenger_name(other, "李雷") == "TRAVELLER"
     assert travel_docs.passenger_name(world, "Zoë O'Brien-Groß") == "OBRIENGROSS/ZOE"
-    assert bcbp.parse(bcbp.encode(name="WANGXM", pnr="ABC123", origin="PDX", destination="SEA", carrier="MR",
-                                  flight="1", date=dt.date(2026, 1, 1), seat="1A", sequence=1))["name"] == "WANGXM"
+    assert (
+        bcbp.parse(
+            bcbp.encode(
+                name="WANGXM",
+                pnr="ABC123",
+                origin="PDX",
+                destination="SEA",
+                carrier="MR",
+                flight="1",
+                date=dt.date(2026, 1, 1),
+                seat="1A",
+                sequence=1,
+            )
+        )["name"]
+        == "WANGXM"
+    )

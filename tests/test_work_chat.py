@@ -18,8 +18,21 @@ from builder.world.work_chat import BANKS, MAX_REPEAT, bank, channels
 
 from .conftest import DEFAULT_PERSONA
 
-FIELDS = ["workspace", "workspace_domain", "channel", "channel_kind", "thread_id", "sender", "sender_email", "text",
-          "mentions", "reactions", "pinned", "read", "ref"]
+FIELDS = [
+    "workspace",
+    "workspace_domain",
+    "channel",
+    "channel_kind",
+    "thread_id",
+    "sender",
+    "sender_email",
+    "text",
+    "mentions",
+    "reactions",
+    "pinned",
+    "read",
+    "ref",
+]
 
 
 def _msgs(world):
@@ -42,10 +55,12 @@ def _away(persona) -> set[dt.date]:
 
 # --- isolation and determinism ---------------------------------------------------------------------
 
+
 def test_other_modules_unchanged_without_work_chat(persona, monkeypatch):
     """Every module but the project board (whose tickets are the ones the work chat mentions, by design) is
     the same with and without the work chat."""
     import sys
+
     with_chat = simulate(persona, without=("projects",))
     sim_mod = sys.modules["builder.world.simulate"]
     monkeypatch.setattr(sim_mod.work_chat, "simulate_work_chat", lambda sim: None)
@@ -62,6 +77,7 @@ def test_same_spec_same_messages(world):
 
 
 # --- shape, volume, timing -------------------------------------------------------------------------
+
 
 def test_event_contract_and_volume(world, persona):
     msgs = _msgs(world)
@@ -117,6 +133,7 @@ def test_greetings_match_time_of_day(world):
 
 # --- threads, channels, DMs ------------------------------------------------------------------------
 
+
 def test_thread_replies_follow_their_root(any_world):
     _, world = any_world
     by_id = {e.id: e for e in _msgs(world)}
@@ -165,6 +182,7 @@ def test_dms_only_with_colleagues(any_world):
 
 # --- ties to the world -----------------------------------------------------------------------------
 
+
 def test_refs_resolve_and_meeting_messages_are_on_the_meeting_day(any_world):
     _, world = any_world
     events = {e.id: e for e in world.events}
@@ -192,12 +210,18 @@ def test_out_of_office_before_each_past_trip_refs_its_flight(any_world):
             by_ref[e.data["ref"]] += 1
     checked = 0
     for i, t in enumerate(persona.travel.trips or []):
-        out = sorted((f for f in flights if f.data["trip"] == i and f.data["direction"] == "outbound"),
-                     key=lambda f: f.at)
+        out = sorted(
+            (f for f in flights if f.data["trip"] == i and f.data["direction"] == "outbound"), key=lambda f: f.at
+        )
         if not out or not world.start.date() + dt.timedelta(days=30) < t.depart <= world.now.date():
             continue
-        notices = [e for e in _msgs(world) if e.data["ref"] == out[0].id and e.data["sender"] == persona.identity.name
-                   and e.data["channel"].startswith("team-")]
+        notices = [
+            e
+            for e in _msgs(world)
+            if e.data["ref"] == out[0].id
+            and e.data["sender"] == persona.identity.name
+            and e.data["channel"].startswith("team-")
+        ]
         assert notices and all(e.at.date() < t.depart for e in notices), t
         assert any(t.destination in e.data["text"] or e.data["pinned"] for e in notices)
         checked += 1
@@ -214,6 +238,7 @@ def test_persona_silent_while_away_except_back_tomorrow(any_world):
 
 
 # --- other workspaces ------------------------------------------------------------------------------
+
 
 def test_no_colleagues_small_workspace_and_no_employer(persona):
     alone = persona.model_copy(update={"work": persona.work.model_copy(update={"colleagues": [], "meetings": []})})
@@ -232,9 +257,37 @@ def test_no_colleagues_small_workspace_and_no_employer(persona):
 
 # --- phrase banks ----------------------------------------------------------------------------------
 
-CODE_SLOTS = {"a", "b", "c", "@a", "@b", "@c", "hi", "project", "artifact", "artifact2", "ticket", "pr", "doc", "time",
-              "day", "meeting", "meeting_time", "new_time", "dest", "start_day", "end_day", "back_day", "holiday",
-              "holiday_day", "lunch_spot", "team", "employer", "channel", "newcomer"}
+CODE_SLOTS = {
+    "a",
+    "b",
+    "c",
+    "@a",
+    "@b",
+    "@c",
+    "hi",
+    "project",
+    "artifact",
+    "artifact2",
+    "ticket",
+    "pr",
+    "doc",
+    "time",
+    "day",
+    "meeting",
+    "meeting_time",
+    "new_time",
+    "dest",
+    "start_day",
+    "end_day",
+    "back_day",
+    "holiday",
+    "holiday_day",
+    "lunch_spot",
+    "team",
+    "employer",
+    "channel",
+    "newcomer",
+}
 
 
 @pytest.mark.parametrize("locale", ["en_US", "en_GB", "de_DE"])
@@ -242,12 +295,14 @@ def test_bank_is_complete_and_every_slot_resolves(locale):
     b = bank(locale)
     for name, script in b["scripts"].items():
         for step in script["steps"]:
-            (role, intent), = step.items()
+            ((role, intent),) = step.items()
             if role.rstrip("?") == "react":
                 assert intent in b["reactions"], (name, intent)
             else:
                 assert role.rstrip("?") in ("a", "b", "c") and intent in b["phrases"], (name, intent)
-    templates = [t for v in b["phrases"].values() for t in (v if isinstance(v, list) else [x for vs in v.values() for x in vs])]
+    templates = [
+        t for v in b["phrases"].values() for t in (v if isinstance(v, list) else [x for vs in v.values() for x in vs])
+    ]
     templates += [t for vals in b["slots"].values() for t in vals]
     for t in templates:
         for slot in re.findall(r"\{([@#\w-]+)\}", t):

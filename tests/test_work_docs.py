@@ -29,8 +29,10 @@ from builder.files.travel_docs import folios
 from .conftest import REPO, _world
 
 SOFFICE = shutil.which("soffice")
-needs_soffice = pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) is not installed: "
-                                   "apt-get install libreoffice-calc libreoffice-writer")
+needs_soffice = pytest.mark.skipif(
+    SOFFICE is None,
+    reason="LibreOffice (soffice) is not installed: apt-get install libreoffice-calc libreoffice-writer",
+)
 OFFICE = (".odt", ".docx", ".ods", ".xlsx")
 
 
@@ -44,6 +46,7 @@ def _home(world, root: Path) -> Path:
 
 
 # ---------------------------------------------------------------------------------------- formula evaluation
+
 
 def _evaluate(ws) -> dict[str, Decimal]:
     """Every cell's value by evaluating the sheet's formulas (SUM, AVERAGE, ranges, refs, + and -)."""
@@ -66,8 +69,13 @@ def _evaluate(ws) -> dict[str, Decimal]:
 
         c1, r1, c2, r2 = range_boundaries(f"{a}:{b}")
         from openpyxl.utils import get_column_letter
-        return [value(f"{get_column_letter(c)}{r}") for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)
-                if f"{get_column_letter(c)}{r}" in raw]
+
+        return [
+            value(f"{get_column_letter(c)}{r}")
+            for r in range(r1, r2 + 1)
+            for c in range(c1, c2 + 1)
+            if f"{get_column_letter(c)}{r}" in raw
+        ]
 
     def formula(text: str) -> Decimal:
         m = re.fullmatch(r"(SUM|AVERAGE)\((.*)\)", text)
@@ -111,11 +119,18 @@ def test_expense_report_totals_equal_the_banks_charges_for_the_trip(stem, tmp_pa
     bank = sqlite3.connect(seed_bank(world, tmp_path / "bank.sqlite"))
     w = work_docs.words(world)
     for trip in trips:
-        events = [e.id for e in world.events if isinstance(e.data, dict) and e.data.get("trip") == trip.index
-                  and e.kind != "p2p_payment" and e.status == "done"]
+        events = [
+            e.id
+            for e in world.events
+            if isinstance(e.data, dict)
+            and e.data.get("trip") == trip.index
+            and e.kind != "p2p_payment"
+            and e.status == "done"
+        ]
         marks = ",".join("?" * len(events))
-        bank_cents = -bank.execute(f"SELECT SUM(amount_cents) FROM transactions WHERE world_ref IN ({marks})",
-                                   events).fetchone()[0]
+        bank_cents = -bank.execute(
+            f"SELECT SUM(amount_cents) FROM transactions WHERE world_ref IN ({marks})", events
+        ).fetchone()[0]
         per_cat = {}
         for ch in trip.charges:
             per_cat[ch.category] = per_cat.get(ch.category, 0) + ch.cents
@@ -125,8 +140,7 @@ def test_expense_report_totals_equal_the_banks_charges_for_the_trip(stem, tmp_pa
         ws = load_workbook(folder / f"{stem_}.xlsx").active
         grand, subs = _report_totals(ws, _evaluate(ws))
         assert grand == Decimal(bank_cents) / 100, (trip.destination, grand, bank_cents)
-        assert subs == {w["subtotal"].format(category=w["categories"][k]): Decimal(v) / 100
-                        for k, v in per_cat.items()}
+        assert subs == {w["subtotal"].format(category=w["categories"][k]): Decimal(v) / 100 for k, v in per_cat.items()}
         # Meals, rides and the fare are in; the hotel's receipt is Bramblestay's folio in Downloads.
         assert {"airfare", "lodging", "ground", "meals"} <= set(per_cat)
         receipts = {c.value for c in ws["G"] if isinstance(c.value, str)}
@@ -146,26 +160,47 @@ def test_libreoffice_computes_the_same_totals(world, tmp_path):
     out = tmp_path / "csv"
     for suffix in (".xlsx", ".ods"):
         # Comma-separated, quoted, UTF-8 (76), raw values (not as shown): what LibreOffice computed on loading the file.
-        _soffice(tmp_path, 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false', out / suffix[1:],
-                 [folder / f"{stem}{suffix}"])
+        _soffice(
+            tmp_path,
+            "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false",
+            out / suffix[1:],
+            [folder / f"{stem}{suffix}"],
+        )
         with open(out / suffix[1:] / f"{stem}.csv", encoding="utf-8", newline="") as f:
             rows = list(csv.reader(f))
         label = work_docs.words(world)["total"]
         totals = [Decimal(r[k]) for r in rows if len(r) > 5 and r[1] == label for k in (2, 5) if r[k]]
         assert totals == [Decimal(trip.total_cents) / 100] * 2, (suffix, totals)
-        subtotals = sum(Decimal(r[5]) for r in rows if len(r) > 5 and r[1].startswith(
-            work_docs.words(world)["subtotal"].split("{")[0]) and r[5])
+        subtotals = sum(
+            Decimal(r[5])
+            for r in rows
+            if len(r) > 5 and r[1].startswith(work_docs.words(world)["subtotal"].split("{")[0]) and r[5]
+        )
         assert subtotals == Decimal(trip.total_cents) / 100
 
 
 def _soffice(tmp_path: Path, fmt: str, outdir: Path, files: list[Path]) -> subprocess.CompletedProcess:
     profile = tmp_path / "lo-profile"
-    return subprocess.run([SOFFICE, f"-env:UserInstallation=file://{profile}", "--headless", "--norestore",
-                           "--convert-to", fmt, "--outdir", str(outdir), *map(str, files)],
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [
+            SOFFICE,
+            f"-env:UserInstallation=file://{profile}",
+            "--headless",
+            "--norestore",
+            "--convert-to",
+            fmt,
+            "--outdir",
+            str(outdir),
+            *map(str, files),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 # ---------------------------------------------------------------------------------------- the layer's home
+
 
 def _layer_home(layer: Path) -> Path:
     return next((layer / "home").iterdir())
@@ -202,8 +237,10 @@ def test_recent_lists_parse_and_name_only_files_that_exist(default_layer, world)
     home = _layer_home(default_layer)
     user = world.persona.identity.username
     xbel = ET.parse(home / ".local/share/recently-used.xbel").getroot()
-    ns = {"bookmark": "http://www.freedesktop.org/standards/desktop-bookmarks",
-          "mime": "http://www.freedesktop.org/standards/shared-mime-info"}
+    ns = {
+        "bookmark": "http://www.freedesktop.org/standards/desktop-bookmarks",
+        "mime": "http://www.freedesktop.org/standards/shared-mime-info",
+    }
     marks = xbel.findall("bookmark")
     assert len(marks) == desktop.RECENT_LIMIT
     stamps = []
@@ -230,8 +267,11 @@ def test_recent_lists_parse_and_name_only_files_that_exist(default_layer, world)
 
     places = (home / ".config/gtk-3.0/bookmarks").read_text().splitlines()
     uris = [line.split(" ", 1)[0] for line in places]
-    assert uris[:3] == [f"file:///home/{user}/Documents/Work", f"file:///home/{user}/Documents/Personal",
-                        f"file:///home/{user}/Downloads"]
+    assert uris[:3] == [
+        f"file:///home/{user}/Documents/Work",
+        f"file:///home/{user}/Documents/Personal",
+        f"file:///home/{user}/Downloads",
+    ]
     assert f"file:///home/{user}/Documents/Work/Expenses" in uris
     assert all(_listed(home, user, u).is_dir() for u in uris)
 
@@ -253,8 +293,11 @@ def test_budget_totals_follow_the_ledger(world, tmp_path):
     assert len(shown) == work_docs.BUDGET_MONTHS
     income, spending = work_docs.monthly_flows(world)
     last = shown[-1]
-    paid = sum(p.amount_cents for p in world.postings("checking") if p.kind == "paycheck"
-               and p.at.date().replace(day=1) == last)
+    paid = sum(
+        p.amount_cents
+        for p in world.postings("checking")
+        if p.kind == "paycheck" and p.at.date().replace(day=1) == last
+    )
     assert income["income"][last] == paid
     assert "transfer" not in spending
     # The ODS's cached totals (what LibreOffice shows on opening) are the ledger's.
@@ -267,24 +310,31 @@ def test_budget_totals_follow_the_ledger(world, tmp_path):
     for tr in doc.spreadsheet.getElementsByType(TableRow):
         cells = tr.getElementsByType(TableCell)
         if cells and str(cells[0]):
-            rows[str(cells[0])] = [c.getAttribute("value") for c in cells[1:len(shown) + 1]]
+            rows[str(cells[0])] = [c.getAttribute("value") for c in cells[1 : len(shown) + 1]]
     assert Decimal(rows[w["total_income"]][-1]) * 100 == sum(v.get(last, 0) for v in income.values())
     assert Decimal(rows[w["total_spending"]][-1]) * 100 == sum(v.get(last, 0) for v in spending.values())
 
 
 def test_two_builds_write_the_same_bytes_and_times(tmp_path):
-    script = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]);"
-              "from tests.conftest import _world; from tests.test_work_docs import _home;"
-              "from builder.files import desktop; w = _world('dana-whitfield')[1];"
-              "h = _home(w, Path(sys.argv[2])); desktop.write_desktop(w, h)")
+    script = (
+        "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]);"
+        "from tests.conftest import _world; from tests.test_work_docs import _home;"
+        "from builder.files import desktop; w = _world('dana-whitfield')[1];"
+        "h = _home(w, Path(sys.argv[2])); desktop.write_desktop(w, h)"
+    )
     for run in ("a", "b"):  # two processes: no state shared between the builds
         subprocess.run([sys.executable, "-c", script, str(REPO), str(tmp_path / run)], check=True, cwd=REPO)
 
     def tree(root):
         # Times that are world times (whole seconds); the folios written here carry the clock's.
-        return {str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mtime_ns if not p.stat().st_mtime_ns
-                                           % 1_000_000_000 else None) for p in sorted(root.rglob("*"))
-                if p.is_file()}
+        return {
+            str(p.relative_to(root)): (
+                p.read_bytes(),
+                p.stat().st_mtime_ns if not p.stat().st_mtime_ns % 1_000_000_000 else None,
+            )
+            for p in sorted(root.rglob("*"))
+            if p.is_file()
+        }
 
     ta, tb = tree(tmp_path / "a" / "home"), tree(tmp_path / "b" / "home")
     assert ta.keys() == tb.keys() and len(ta) > 10

@@ -19,9 +19,13 @@ from builder.persona.occupations import (
 from builder.world import report as R
 
 _AMERICAN = re.compile(r"\b(color|colors|organize|organized|favorite|center|apartment|vacation)\b", re.IGNORECASE)
-_ENGLISH = re.compile(r"\b(the|and|please|thanks|thank|with|could|you|good|great|sounds|see|we|it|is|to)\b", re.IGNORECASE)
-_GERMAN = re.compile(r"\b(ich|und|wir|nicht|danke|für|ist|das|bitte|du|dir|dich|gut|super|klingt|gern|bis|passt|mache|die|der)\b",
-                     re.IGNORECASE)
+_ENGLISH = re.compile(
+    r"\b(the|and|please|thanks|thank|with|could|you|good|great|sounds|see|we|it|is|to)\b", re.IGNORECASE
+)
+_GERMAN = re.compile(
+    r"\b(ich|und|wir|nicht|danke|für|ist|das|bitte|du|dir|dich|gut|super|klingt|gern|bis|passt|mache|die|der)\b",
+    re.IGNORECASE,
+)
 
 
 def _work_threads(world):
@@ -36,10 +40,20 @@ def _work_threads(world):
 def _mine(persona, threads):
     """The threads work mail wrote itself: started by the persona, a colleague or a client, about no event
     (other modules' work mail, such as HR reminders and planted reschedules, is theirs to test)."""
-    people = {persona.identity.name, *persona.work.colleagues,
-              *(c.name for c in persona.contacts if c.relationship == "colleague")}
-    return [t for t in threads if t[0].data["ref"] is None and (t[0].data["from"]["name"] in people
-            or not any(w in t[0].data["from"]["name"] for w in ("Team", "Payroll", "Personal", "HR")))]
+    people = {
+        persona.identity.name,
+        *persona.work.colleagues,
+        *(c.name for c in persona.contacts if c.relationship == "colleague"),
+    }
+    return [
+        t
+        for t in threads
+        if t[0].data["ref"] is None
+        and (
+            t[0].data["from"]["name"] in people
+            or not any(w in t[0].data["from"]["name"] for w in ("Team", "Payroll", "Personal", "HR"))
+        )
+    ]
 
 
 def _meetings(world):
@@ -54,14 +68,30 @@ def _own(body: str) -> str:
     return "\n".join(R._own_lines(body))
 
 
-@pytest.mark.parametrize("role,family", [
-    ("Data Engineer", "data_engineering"), ("Senior Product Designer", "design"), ("Artist", "art"),
-    ("Freelance Illustrator", "art"), ("Financial Analyst", "finance"), ("Data Analyst", "data_analysis"),
-    ("Produktmanagerin", "product"), ("Softwareentwickler", "software"), ("Grundschullehrerin", "teaching"),
-    ("Registered Nurse", "healthcare"), ("Gesundheits- und Krankenpflegerin", "healthcare"),
-    ("Logistics Coordinator", "operations"), ("Research Scientist", "research"), ("Marketing Manager", "marketing"),
-    ("Clerk", FALLBACK), (None, FALLBACK), ("UX Researcher", "design"), ("Furniture designer", "art"),
-    ("Analytics Engineer", "data_engineering")])
+@pytest.mark.parametrize(
+    "role,family",
+    [
+        ("Data Engineer", "data_engineering"),
+        ("Senior Product Designer", "design"),
+        ("Artist", "art"),
+        ("Freelance Illustrator", "art"),
+        ("Financial Analyst", "finance"),
+        ("Data Analyst", "data_analysis"),
+        ("Produktmanagerin", "product"),
+        ("Softwareentwickler", "software"),
+        ("Grundschullehrerin", "teaching"),
+        ("Registered Nurse", "healthcare"),
+        ("Gesundheits- und Krankenpflegerin", "healthcare"),
+        ("Logistics Coordinator", "operations"),
+        ("Research Scientist", "research"),
+        ("Marketing Manager", "marketing"),
+        ("Clerk", FALLBACK),
+        (None, FALLBACK),
+        ("UX Researcher", "design"),
+        ("Furniture designer", "art"),
+        ("Analytics Engineer", "data_engineering"),
+    ],
+)
 def test_roles_match_their_family(role, family):
     assert match(role) == family
 
@@ -72,8 +102,21 @@ def test_every_family_is_complete_in_every_locale(locale):
     assert len(keys) >= 11 and keys[-1] == FALLBACK
     for k in keys:
         f = data(locale)["families"][k]
-        for field in ("team", "roles", "employers", "artifacts", "projects", "done", "ask", "answer", "question",
-                      "series", "one_offs", "discussed", "actions"):
+        for field in (
+            "team",
+            "roles",
+            "employers",
+            "artifacts",
+            "projects",
+            "done",
+            "ask",
+            "answer",
+            "question",
+            "series",
+            "one_offs",
+            "discussed",
+            "actions",
+        ):
             assert f.get(field), (locale, k, field)
         assert len(f["projects"]) >= 3, (locale, k)
         assert any(m.get("with", "all") == "all" for m in f["series"]), (locale, k)
@@ -90,10 +133,14 @@ def test_work_text_follows_the_occupation(any_world):
     own_artifacts = [a.lower() for a in occ.get("artifacts")]
     # The family's own things: artifacts, project names (placeholders dropped), its own kinds' slot values.
     vocab = own_artifacts + [re.sub(r"\{\w+\}|q\{quarter\}", "", pr.lower()).strip(" -") for pr in occ.get("projects")]
-    vocab += [str(v).lower() for k in (occ.get("kinds") or {}).values() for vs in (k.get("slots") or {}).values() for v in vs]
+    vocab += [
+        str(v).lower() for k in (occ.get("kinds") or {}).values() for vs in (k.get("slots") or {}).values() for v in vs
+    ]
     vocab = [v for v in vocab if len(v) >= 4]
-    mentioning = sum(any(a in " ".join(e.data["body"].lower() + " " + e.data["subject"].lower() for e in t)
-                         for a in vocab) for t in threads)
+    mentioning = sum(
+        any(a in " ".join(e.data["body"].lower() + " " + e.data["subject"].lower() for e in t) for a in vocab)
+        for t in threads
+    )
     assert mentioning / len(threads) >= 0.6, (persona.id, mentioning, len(threads))
     # Another family's things stay out (a designer's onboarding flow is not an artist's or a data engineer's).
     design = [a.lower() for a in data(occ.locale)["families"]["design"]["artifacts"]] if occ.key != "design" else []
@@ -211,7 +258,11 @@ def test_minimal_persona_gets_a_coherent_job(seed, locale):
 
 def test_spec_values_are_kept():
     p = _minimal(3, "en_US", role="Marine Biologist", employer="Tide Pool Trust", email="robin@tidepool.test")
-    assert (p.work.role, p.work.employer, p.work.email) == ("Marine Biologist", "Tide Pool Trust", "robin@tidepool.test")
+    assert (p.work.role, p.work.employer, p.work.email) == (
+        "Marine Biologist",
+        "Tide Pool Trust",
+        "robin@tidepool.test",
+    )
     assert of_persona(p).key == "research"
     assert p.work.meetings[0].title == "Lab meeting"
 

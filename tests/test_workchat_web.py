@@ -56,8 +56,15 @@ def world_facts(world) -> dict:
         mentions = [e for e in unread if me in e.data["mentions"]]
         badge = len(unread) if c["kind"] == "dm" else len(mentions)
         other = next((n for n in c["members"] if n != me), me)
-        sidebar.append({"name": c["name"], "kind": c["kind"], "label": other if c["kind"] == "dm" else c["name"],
-                        "unread": len(unread) > 0, "badge": badge})
+        sidebar.append(
+            {
+                "name": c["name"],
+                "kind": c["kind"],
+                "label": other if c["kind"] == "dm" else c["name"],
+                "unread": len(unread) > 0,
+                "badge": badge,
+            }
+        )
     general = by_channel["general"]
     last_root = roots("general")[-1]
     # The team channel's latest thread with at least two replies.
@@ -75,22 +82,44 @@ def world_facts(world) -> dict:
     mentions_me = [e for e in msgs if me in e.data["mentions"] and e.data["sender"] != me]
     creds = credentials(world)
     return {
-        "username": creds["username"], "password": creds["password"], "session_token": creds["session_token"],
-        "me": me, "workspace": msgs[0].data["workspace"], "team": team,
+        "username": creds["username"],
+        "password": creds["password"],
+        "session_token": creds["session_token"],
+        "me": me,
+        "workspace": msgs[0].data["workspace"],
+        "team": team,
         "sidebar": sidebar,
         "mention_total": sum(s["badge"] for s in sidebar),
-        "general": {"count": len(general), "last_text": last_root.data["text"], "last_sender": last_root.data["sender"],
-                    "pinned": sum(1 for e in general if e.data["pinned"])},
-        "thread": {"channel": team, "root_text": root.data["text"], "root_sender": root.data["sender"],
-                   "replies": len(replies), "last_reply_text": replies[-1].data["text"],
-                   "last_reply_sender": replies[-1].data["sender"]},
-        "dm": {"channel": dm["name"], "with": dm_other, "last_text": dm_last.data["text"],
-               "last_sender": dm_last.data["sender"], "post": DM_TEXT},
-        "search": {"q": f"in:#{team} from:@{_handle(colleague)}", "count": len(in_team),
-                   "q_word": f"in:#{team} from:@{_handle(colleague)} {word}", "count_word": len(with_word),
-                   "q_unknown": "in:#no-such-channel lunch",
-                   "general_word": "office",
-                   "general_count": sum(1 for e in general if "office" in e.data["text"].lower())},
+        "general": {
+            "count": len(general),
+            "last_text": last_root.data["text"],
+            "last_sender": last_root.data["sender"],
+            "pinned": sum(1 for e in general if e.data["pinned"]),
+        },
+        "thread": {
+            "channel": team,
+            "root_text": root.data["text"],
+            "root_sender": root.data["sender"],
+            "replies": len(replies),
+            "last_reply_text": replies[-1].data["text"],
+            "last_reply_sender": replies[-1].data["sender"],
+        },
+        "dm": {
+            "channel": dm["name"],
+            "with": dm_other,
+            "last_text": dm_last.data["text"],
+            "last_sender": dm_last.data["sender"],
+            "post": DM_TEXT,
+        },
+        "search": {
+            "q": f"in:#{team} from:@{_handle(colleague)}",
+            "count": len(in_team),
+            "q_word": f"in:#{team} from:@{_handle(colleague)} {word}",
+            "count_word": len(with_word),
+            "q_unknown": "in:#no-such-channel lunch",
+            "general_word": "office",
+            "general_count": sum(1 for e in general if "office" in e.data["text"].lower()),
+        },
         "activity": {"latest_mention_text": mentions_me[-1].data["text"] if mentions_me else None},
         "html_text": HTML_TEXT,
         "mention_post": f"@{p.work.colleagues[1]} could you look at the icon set before Thursday?",
@@ -99,6 +128,7 @@ def world_facts(world) -> dict:
 
 
 # --- the second run: plain HTTP through the app's own routes ---------------------------------------
+
 
 class Client:
     """A signed-in HTTP client of one app host on the served site (the session cookie, no redirects)."""
@@ -116,9 +146,12 @@ class Client:
 
     def post(self, path: str, fields: dict[str, str]) -> tuple[int, str]:
         """POST a form; returns (status, Location)."""
-        req = urllib.request.Request(self.base + path, data=urllib.parse.urlencode(fields).encode(), method="POST",
-                                     headers={"Host": self.host, "Cookie": self.cookie,
-                                              "Content-Type": "application/x-www-form-urlencoded"})
+        req = urllib.request.Request(
+            self.base + path,
+            data=urllib.parse.urlencode(fields).encode(),
+            method="POST",
+            headers={"Host": self.host, "Cookie": self.cookie, "Content-Type": "application/x-www-form-urlencoded"},
+        )
         try:
             with self.opener.open(req, timeout=30) as res:
                 return res.status, res.headers.get("Location", "")
@@ -135,11 +168,15 @@ def _client(served: Served, world) -> Client:
 def _reply_to(db: Path, text: str) -> tuple[str, int, str]:
     """(reply text, delay seconds, replier) of the colleague reply to the persona's app-written message ``text``."""
     con = sqlite3.connect(db)
-    mine = con.execute("SELECT id, sent_at FROM messages WHERE world_ref IS NULL AND text = ? ORDER BY id",
-                       (text,)).fetchall()
+    mine = con.execute(
+        "SELECT id, sent_at FROM messages WHERE world_ref IS NULL AND text = ? ORDER BY id", (text,)
+    ).fetchall()
     assert len(mine) == 1, mine
-    rows = con.execute("SELECT m.text, m.sent_at, m.deliver_at, p.name FROM messages m JOIN people p "
-                       "ON p.id = m.sender_id WHERE m.reply_to_id = ?", (mine[0][0],)).fetchall()
+    rows = con.execute(
+        "SELECT m.text, m.sent_at, m.deliver_at, p.name FROM messages m JOIN people p "
+        "ON p.id = m.sender_id WHERE m.reply_to_id = ?",
+        (mine[0][0],),
+    ).fetchall()
     con.close()
     assert len(rows) == 1, rows
     reply, sent, deliver, who = rows[0]
@@ -150,6 +187,7 @@ def _reply_to(db: Path, text: str) -> tuple[str, int, str]:
 
 # --- tests ------------------------------------------------------------------------------------------
 
+
 def test_seed_is_byte_identical(world, tmp_path):
     from apps.workchat.seed import seed
 
@@ -157,8 +195,9 @@ def test_seed_is_byte_identical(world, tmp_path):
     assert hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(b.read_bytes()).digest()
     con = sqlite3.connect(a)
     assert con.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == len(world.of_kind("work_chat_message"))
-    assert [r[0] for r in con.execute("SELECT name FROM channels ORDER BY position")] == \
-        [c["name"] for c in channels(world)]
+    assert [r[0] for r in con.execute("SELECT name FROM channels ORDER BY position")] == [
+        c["name"] for c in channels(world)
+    ]
     con.close()
 
 
@@ -198,13 +237,17 @@ def test_workchat_web_end_to_end(world, default_layer, tmp_path):
     # A second, fresh copy: the same message in the same conversation gets the same reply and delay.
     with Served(default_layer, tmp_path / "run2") as served:
         status, where = _client(served, world).post(
-            "/api/messages", {"channel": facts["dm"]["channel"], "text": DM_TEXT, "back": f"/c/{facts['dm']['channel']}"})
+            "/api/messages",
+            {"channel": facts["dm"]["channel"], "text": DM_TEXT, "back": f"/c/{facts['dm']['channel']}"},
+        )
         assert status == 303 and "error=" not in where, where
         second = _reply_to(served.database("workchat"), DM_TEXT)
         assert second == first
         # Not delivered yet: the conversation does not show it (the delay is at least 30 seconds).
-        req = urllib.request.Request(f"http://127.0.0.1:{served.port}/c/{facts['dm']['channel']}",
-                                     headers={"Host": "huddle.test", "Cookie": f"hd_session={facts['session_token']}"})
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{served.port}/c/{facts['dm']['channel']}",
+            headers={"Host": "huddle.test", "Cookie": f"hd_session={facts['session_token']}"},
+        )
         page = urllib.request.urlopen(req, timeout=30).read().decode()
         assert html.escape(DM_TEXT) in page
         assert html.escape(second[0]) not in page and second[0] not in page
@@ -214,9 +257,12 @@ def _check_written(db: Path, world, facts: dict) -> None:
     """What the browser run wrote, read back from the database (app-written rows only)."""
     con = sqlite3.connect(db)
     me = con.execute("SELECT id FROM people WHERE is_me = 1").fetchone()[0]
-    made = con.execute("SELECT c.name, m.thread_root_id IS NOT NULL, m.text, m.deleted, m.edited_at IS NOT NULL "
-                       "FROM messages m JOIN channels c ON c.id = m.channel_id "
-                       "WHERE m.world_ref IS NULL AND m.sender_id = ? ORDER BY m.id", (me,)).fetchall()
+    made = con.execute(
+        "SELECT c.name, m.thread_root_id IS NOT NULL, m.text, m.deleted, m.edited_at IS NOT NULL "
+        "FROM messages m JOIN channels c ON c.id = m.channel_id "
+        "WHERE m.world_ref IS NULL AND m.sender_id = ? ORDER BY m.id",
+        (me,),
+    ).fetchall()
     texts = [m[2] for m in made]
     assert facts["html_text"] in texts, "HTML stored verbatim"
     assert DM_TEXT in texts
@@ -225,17 +271,23 @@ def _check_written(db: Path, world, facts: dict) -> None:
     assert any(m[4] for m in made), "an edited message"
     assert not any(t.strip() == "" or len(t) > 4000 for t in texts), "bad input changed nothing"
     # The mentioned colleague answers in the thread of the mention.
-    row = con.execute("SELECT m.id FROM messages m WHERE m.world_ref IS NULL AND m.text = ?",
-                      (facts["mention_post"],)).fetchone()
+    row = con.execute(
+        "SELECT m.id FROM messages m WHERE m.world_ref IS NULL AND m.text = ?", (facts["mention_post"],)
+    ).fetchone()
     assert row, "the mention post"
-    answer = con.execute("SELECT p.name, m.thread_root_id FROM messages m JOIN people p ON p.id = m.sender_id "
-                         "WHERE m.reply_to_id = ?", (row[0],)).fetchall()
+    answer = con.execute(
+        "SELECT p.name, m.thread_root_id FROM messages m JOIN people p ON p.id = m.sender_id WHERE m.reply_to_id = ?",
+        (row[0],),
+    ).fetchall()
     assert answer == [(facts["mention_colleague"], row[0])]
-    mentions = con.execute("SELECT p.name FROM mentions x JOIN people p ON p.id = x.person_id WHERE x.message_id = ?",
-                           (row[0],)).fetchall()
+    mentions = con.execute(
+        "SELECT p.name FROM mentions x JOIN people p ON p.id = x.person_id WHERE x.message_id = ?", (row[0],)
+    ).fetchall()
     assert mentions == [(facts["mention_colleague"],)]
-    assert con.execute("SELECT COUNT(*) FROM reactions WHERE added_at IS NOT NULL AND person_id = ?",
-                       (me,)).fetchone()[0] == 1
+    assert (
+        con.execute("SELECT COUNT(*) FROM reactions WHERE added_at IS NOT NULL AND person_id = ?", (me,)).fetchone()[0]
+        == 1
+    )
     assert con.execute("SELECT COUNT(*) FROM saved_items").fetchone()[0] == 1
     assert con.execute("SELECT COUNT(*) FROM messages WHERE pinned_at IS NOT NULL AND pinned = 1").fetchone()[0] == 1
     status = con.execute("SELECT status_emoji, status_text, status_expires_at FROM users").fetchone()
@@ -243,6 +295,10 @@ def _check_written(db: Path, world, facts: dict) -> None:
     # The seeded rows are untouched, except read flags (opened conversations) and the one added reaction.
     seeded = con.execute("SELECT COUNT(*) FROM messages WHERE world_ref IS NOT NULL").fetchone()[0]
     assert seeded == len(world.of_kind("work_chat_message"))
-    assert con.execute("SELECT COUNT(*) FROM messages WHERE world_ref IS NOT NULL AND (edited_at IS NOT NULL "
-                       "OR deleted = 1)").fetchone()[0] == 0
+    assert (
+        con.execute(
+            "SELECT COUNT(*) FROM messages WHERE world_ref IS NOT NULL AND (edited_at IS NOT NULL OR deleted = 1)"
+        ).fetchone()[0]
+        == 0
+    )
     con.close()

@@ -20,11 +20,25 @@ def test_nothing_done_after_now_and_only_plans_scheduled(any_world):
     for e in world.events:
         assert (e.status == "done") == (e.at <= world.now), e
     # What happened cannot lie in the future: only plans (bills, bookings, trips, meetings) are scheduled.
-    never_scheduled = {"email", "chat_message", "web_visit", "bookmark", "p2p_payment", "food_order",
-                       "grocery_order", "retail_order", "interest", "flight_booking", "hotel_booking"}
+    never_scheduled = {
+        "email",
+        "chat_message",
+        "web_visit",
+        "bookmark",
+        "p2p_payment",
+        "food_order",
+        "grocery_order",
+        "retail_order",
+        "interest",
+        "flight_booking",
+        "hotel_booking",
+    }
     assert not {e.kind for e in world.events if e.status == "scheduled"} & never_scheduled
-    assert all(e.data.get("recurring") or e.kind != "card_purchase" or e.data.get("restaurant_booking")
-               for e in world.events if e.status == "scheduled")
+    assert all(
+        e.data.get("recurring") or e.kind != "card_purchase" or e.data.get("restaurant_booking")
+        for e in world.events
+        if e.status == "scheduled"
+    )
 
 
 def test_every_money_event_is_in_the_right_ledger(any_world):
@@ -121,6 +135,13 @@ def test_default_persona_volumes(world):
     from builder.world.output import stats
 
     counts = stats(world)
-    floors = {"bank_transaction": 1430, "email": 1170, "calendar_event": 660, "chat_message": 2600, "order": 430,
-              "web_visit": 10800, "bookmark": 36}
+    floors = {
+        "bank_transaction": 1430,
+        "email": 1170,
+        "calendar_event": 660,
+        "chat_message": 2600,
+        "order": 430,
+        "web_visit": 10800,
+        "bookmark": 36,
+    }
     assert {k: counts[k] for k in floors} == {k: max(counts[k], v) for k, v in floors.items()}

@@ -72,7 +72,9 @@ def test_dates_agree_with_the_birth_date_and_now(any_world):
         assert e.at <= world.now and (e.data["author"] == "me" or e.data["author"] in conn)
         assert all(r["name"] in conn | {"me"} for r in e.data["reactions"])
         assert all(dt.datetime.fromisoformat(c["at"]) <= world.now for c in e.data["comments"])
-    assert all(e.at <= world.now for e in world.events if e.kind in ("network_invitation", "recruiter_message", "job_posting"))
+    assert all(
+        e.at <= world.now for e in world.events if e.kind in ("network_invitation", "recruiter_message", "job_posting")
+    )
 
 
 def test_meetup_is_in_the_calendar_with_the_inviter(world):
@@ -130,8 +132,21 @@ def test_libreoffice_converts_the_resume(world, tmp_path):
 
     (docx,) = home_files(world, tmp_path / "home")
     out = tmp_path / "pdf"
-    run = subprocess.run(["soffice", "--headless", f"-env:UserInstallation=file://{tmp_path}/lo", "--convert-to", "pdf",
-                          "--outdir", str(out), str(docx)], capture_output=True, text=True, timeout=180)
+    run = subprocess.run(
+        [
+            "soffice",
+            "--headless",
+            f"-env:UserInstallation=file://{tmp_path}/lo",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(out),
+            str(docx),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     pdf = out / (docx.stem + ".pdf")
     assert run.returncode == 0 and pdf.exists(), run.stdout + run.stderr
     assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 5000

@@ -18,8 +18,10 @@ from builder.world.mail import Fmt
 WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 # Bookings and orders come from the travel and orders modules; these tests need them in the tree.
 needs_travel_and_orders = pytest.mark.skipif(
-    importlib.util.find_spec("builder.world.travel") is None or importlib.util.find_spec("builder.world.orders") is None,
-    reason="builder.world.travel / orders not present")
+    importlib.util.find_spec("builder.world.travel") is None
+    or importlib.util.find_spec("builder.world.orders") is None,
+    reason="builder.world.travel / orders not present",
+)
 
 
 def _away(persona) -> set[dt.date]:
@@ -73,8 +75,13 @@ def test_message_ids_unique_and_threads_consistent(any_world):
             assert by_id[parent].data["thread_id"] == e.data["thread_id"]
             assert by_id[parent].at <= e.at
             assert e.data["references"][-1] == parent
-    work = [t for t in threads.values() if "work" in t[0].data["labels"] and not t[0].data["attachments"]
-            and not t[0].data["subject"].startswith(("Notes", "Recap", "Your pay"))]
+    work = [
+        t
+        for t in threads.values()
+        if "work" in t[0].data["labels"]
+        and not t[0].data["attachments"]
+        and not t[0].data["subject"].startswith(("Notes", "Recap", "Your pay"))
+    ]
     assert work and all(1 <= len(t) <= 5 for t in work)
     assert sum(len(t) >= 2 for t in work) > len(work) / 2
     for e in mails:
@@ -116,15 +123,27 @@ def test_every_booking_and_order_has_a_confirmation_quoting_its_facts(any_world)
     persona, world = any_world
     fmt = Fmt(persona)
     refs = _by_ref(world)
-    kinds = ("flight_booking", "hotel_booking", "hotel_checkout", "restaurant_booking", "food_order",
-             "grocery_order", "retail_order", "ride")
+    kinds = (
+        "flight_booking",
+        "hotel_booking",
+        "hotel_checkout",
+        "restaurant_booking",
+        "food_order",
+        "grocery_order",
+        "retail_order",
+        "ride",
+    )
     checked = Counter()
     for e in world.events:
         if e.kind not in kinds or e.at > world.now:
             continue
         d = e.data
-        mails = [m for m in refs[e.id] if m.data["labels"][0] in ("travel", "receipts", "reservations")
-                 and m.data.get("series") not in ("checkin", "shipping")]
+        mails = [
+            m
+            for m in refs[e.id]
+            if m.data["labels"][0] in ("travel", "receipts", "reservations")
+            and m.data.get("series") not in ("checkin", "shipping")
+        ]
         assert len(mails) == 1, (e.kind, e.id, [m.data["subject"] for m in mails])
         m = mails[0]
         body = m.data["subject"] + "\n" + m.data["body"]
@@ -188,10 +207,17 @@ def test_meetings_land_on_their_weekdays_and_cadence_and_not_while_away(any_worl
     meetings = [e for e in world.of_kind("calendar_event") if e.data["source"] == "meeting" and e.data["series"]]
     for m in persona.work.meetings:
         dates = sorted(e.at.date() for e in meetings if e.data["title"] == m.title)
-        expected = [d for d in (world.start.date() + dt.timedelta(days=k)
-                                for k in range((world.end.date() - world.start.date()).days + 1))
-                    if WEEKDAYS[d.weekday()] in m.days and ((d - MEETING_ANCHOR).days // 7) % m.every_weeks == 0
-                    and d not in away and d not in holidays]
+        expected = [
+            d
+            for d in (
+                world.start.date() + dt.timedelta(days=k)
+                for k in range((world.end.date() - world.start.date()).days + 1)
+            )
+            if WEEKDAYS[d.weekday()] in m.days
+            and ((d - MEETING_ANCHOR).days // 7) % m.every_weeks == 0
+            and d not in away
+            and d not in holidays
+        ]
         assert dates == expected, m.title
         assert dates[-1] > world.now.date() + dt.timedelta(days=50)  # the horizon is planned too
         hh, mm = map(int, m.time.split(":"))
@@ -211,8 +237,11 @@ def test_birthdays_on_the_contacts_birthdays(any_world):
     cal = [e for e in world.of_kind("calendar_event") if e.data["source"] == "birthday"]
     for c in persona.contacts:
         mine = [e for e in cal if e.data["description"].startswith(c.name + " ")]
-        years = [y for y in range(world.start.year, world.end.year + 1)
-                 if world.start.date() <= c.birthday.replace(year=y) <= world.end.date()]
+        years = [
+            y
+            for y in range(world.start.year, world.end.year + 1)
+            if world.start.date() <= c.birthday.replace(year=y) <= world.end.date()
+        ]
         assert sorted(e.at.date() for e in mine) == [c.birthday.replace(year=y) for y in years], c.name
         assert all(e.data["all_day"] and e.at.time() == dt.time(0, 0) for e in mine)
     # Chat greetings on the day, from the persona.
@@ -276,8 +305,10 @@ def test_chat_quotes_payments_trips_and_dinners(world, persona):
         lines = [m for m in world.of_kind("chat_message") if m.data["ref"] == b.id and m.data["sender"] == "me"]
         leg = b.data["itinerary"][0]
         for m in lines[:1]:
-            assert leg["flight_number"] in m.data["text"] or persona.travel.trips[b.data["trip"]].destination \
-                in m.data["text"]
+            assert (
+                leg["flight_number"] in m.data["text"]
+                or persona.travel.trips[b.data["trip"]].destination in m.data["text"]
+            )
             assert fmt.time(dt.datetime.fromisoformat(leg["dep_local"])) in m.data["text"]
     assert seen["p2p_payment"] >= 40 and seen["flight_booking"] >= 2 and seen["restaurant_booking"] >= 30
 

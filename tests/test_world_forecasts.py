@@ -90,8 +90,11 @@ def test_positions_cash_and_bank_agree(any_world):
             cash += d["amount_cents"]
         assert cash >= 0 and d.get("cash_after_cents", cash) == cash
     assert acc["positions"] == {k: n for k, n in sorted(held.items()) if n > 0}
-    assert acc["cash_cents"] == cash == (acc["deposits_cents"] - acc["buys_cents"] + acc["sells_cents"]
-                                         + acc["payouts_cents"])
+    assert (
+        acc["cash_cents"]
+        == cash
+        == (acc["deposits_cents"] - acc["buys_cents"] + acc["sells_cents"] + acc["payouts_cents"])
+    )
     # Every resolved market with winning shares held paid out.
     for (ticker, side), n in held.items():
         m = ms[ticker]
@@ -99,7 +102,8 @@ def test_positions_cash_and_bank_agree(any_world):
             assert any(p.data["ticker"] == ticker for p in payouts)
     # Deposits are ACH lines out of checking in the bank's ledger, naming Hunchline.
     lines = [p for p in world.postings("checking") if p.counterparty == forecasts.BRAND]
-    assert sorted((p.event_id, -p.amount_cents) for p in lines) == \
-        sorted((e.id, e.data["amount_cents"]) for e in deposits)
+    assert sorted((p.event_id, -p.amount_cents) for p in lines) == sorted(
+        (e.id, e.data["amount_cents"]) for e in deposits
+    )
     assert all(p.kind == "external_transfer" and "HUNCHLINE" in p.description for p in lines)
     assert len(acc["watchlist"]) >= 3 and all(ms[t].status == "open" for t in acc["watchlist"])

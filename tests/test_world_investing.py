@@ -59,7 +59,9 @@ def test_holdings_times_prices_plus_cash(any_world):
             cash += d["amount_cents"] * (1 if d["direction"] == "in" else -1)
         elif e.kind == "brokerage_dividend":
             assert Decimal(d["shares"]) == shares[d["symbol"]]
-            assert d["amount_cents"] == int((Decimal(d["shares"]) * Decimal(d["per_share"]) * 100).quantize(Decimal(1), "ROUND_HALF_UP"))
+            assert d["amount_cents"] == int(
+                (Decimal(d["shares"]) * Decimal(d["per_share"]) * 100).quantize(Decimal(1), "ROUND_HALF_UP")
+            )
             cash += d["amount_cents"]
         elif e.kind == "brokerage_split":
             shares[d["symbol"]] *= d["ratio"]
@@ -79,7 +81,9 @@ def test_holdings_times_prices_plus_cash(any_world):
     book = investing.replay(world)
     assert book.cash_cents == cash
     assert book.shares == {s: n for s, n in shares.items() if n}
-    value = cash + sum(investing.amount_of(n, investing.close_on(world, s, world.now.date())) for s, n in shares.items())
+    value = cash + sum(
+        investing.amount_of(n, investing.close_on(world, s, world.now.date())) for s, n in shares.items()
+    )
     assert investing.account_value_cents(world, world.now.date(), book) == value > 0
 
 
@@ -119,13 +123,26 @@ def test_minimal_and_spec_investments():
     p = complete(Persona.model_validate({"identity": {"name": "Ada Quill"}}))
     events = _brokerage(simulate(p))
     assert bool(events) == bool(p.work and p.work.salary)
-    spec = {"identity": {"name": "Ada Quill"}, "as_of": "2026-11-16", "finances": {"investments": {
-        "holdings": [{"symbol": "VTI", "shares": "12", "cost_basis": "210.00"}, {"symbol": "NWSC", "shares": "3.5", "cost_basis": "500"}],
-        "monthly_contribution": "150.00", "contribution_symbol": "VTI"}}}
+    spec = {
+        "identity": {"name": "Ada Quill"},
+        "as_of": "2026-11-16",
+        "finances": {
+            "investments": {
+                "holdings": [
+                    {"symbol": "VTI", "shares": "12", "cost_basis": "210.00"},
+                    {"symbol": "NWSC", "shares": "3.5", "cost_basis": "500"},
+                ],
+                "monthly_contribution": "150.00",
+                "contribution_symbol": "VTI",
+            }
+        },
+    }
     w = simulate(complete(Persona.model_validate(spec)))
     opening = w.of_kind("brokerage_opening")[0].data
     assert [(h["symbol"], h["shares"], h["cost_basis_cents"]) for h in opening["holdings"]] == [
-        ("VTI", "12.0000", 252000), ("NWSC", "3.5000", 175000)]
+        ("VTI", "12.0000", 252000),
+        ("NWSC", "3.5000", 175000),
+    ]
     assert investing.security(w, "VTI")["name"] == "VTI Index Fund"
     buys = [e for e in w.of_kind("brokerage_trade") if e.data["recurring"]]
     assert buys and all(e.data["symbol"] == "VTI" and e.data["amount_cents"] <= 15000 for e in buys)

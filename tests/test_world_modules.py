@@ -34,7 +34,9 @@ def test_earlier_events_are_identical_without_a_later_module(any_world, left_out
     kinds = {e.id: e.kind for e in base.events}
     changed = [i for i, text in before.items() if kinds[i] not in SETTLED and full.get(i) != text]
     assert not changed, f"{len(changed)} events changed, e.g. {before[changed[0]][:300]}"
-    assert json.dumps(base.planted, sort_keys=True, default=str) == json.dumps(world.planted, sort_keys=True, default=str)
+    assert json.dumps(base.planted, sort_keys=True, default=str) == json.dumps(
+        world.planted, sort_keys=True, default=str
+    )
 
 
 def test_unknown_module_is_refused(persona):

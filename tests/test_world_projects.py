@@ -13,7 +13,6 @@ import datetime as dt
 import json
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -60,7 +59,7 @@ def test_status_history_follows_the_workflow_and_the_sprints(any_world):
     for t in b["tickets"]:
         steps = [h for h in t["history"] if h["field"] == "status"]
         path = ["backlog"] + [h["new"] for h in steps]
-        assert path == STATUSES[:len(path)], (t["key"], path)
+        assert path == STATUSES[: len(path)], (t["key"], path)
         assert [h["old"] for h in steps] == path[:-1]
         assert t["status"] == path[-1]
         times = [h["at"] for h in t["history"]]
@@ -98,7 +97,9 @@ def test_planning_commitments_follow_the_meeting(any_world):
             elif h["meeting"]:
                 e = meetings[h["meeting"]]  # a stand-up: the move came after it, the same day
                 assert e.at.isoformat() < h["at"] and _ts(h["at"]).date() == e.at.date()
-    if persona.work and any("planning" in m.title.lower() or "planung" in m.title.lower() for m in persona.work.meetings):
+    if persona.work and any(
+        "planning" in m.title.lower() or "planung" in m.title.lower() for m in persona.work.meetings
+    ):
         assert seen > 10
 
 
@@ -123,7 +124,9 @@ def test_chat_mentions_are_tickets_and_people_are_the_team(any_world):
             mentioned += 1
     import re
 
-    keys = {k for e in msgs.values() if e.at <= world.now for k in re.findall(rf"\b{b['prefix']}-\d+\b", e.data["text"])}
+    keys = {
+        k for e in msgs.values() if e.at <= world.now for k in re.findall(rf"\b{b['prefix']}-\d+\b", e.data["text"])
+    }
     assert keys and keys <= set(tickets)
     assert mentioned >= len(keys)
     mine = [t for t in b["tickets"] if t["assignee"] == persona.identity.name]
@@ -161,7 +164,9 @@ def test_files_open_in_libreoffice_and_tell_the_board(world, tmp_path):
     assert len(docs) == len(b["projects"]) and len([n for n in notes if n["kind"] == "planning"]) >= 3
     assert any(n["kind"] == "standup" for n in notes)
     files = sorted(p for p in home.rglob("*") if p.is_file())
-    assert sorted(str(p.relative_to(home)) for p in files) == sorted([d["path"] for d in docs] + [n["path"] for n in notes])
+    assert sorted(str(p.relative_to(home)) for p in files) == sorted(
+        [d["path"] for d in docs] + [n["path"] for n in notes]
+    )
     tz = world.persona.timezone
     for d in [*docs, *notes]:
         from zoneinfo import ZoneInfo
@@ -176,9 +181,24 @@ def test_files_open_in_libreoffice_and_tell_the_board(world, tmp_path):
             assert any(h["meeting"] == n["event"] for h in t["history"]), (n["path"], d)
             assert d["key"] in d["text"] and t["title"] in d["text"]
     out = tmp_path / "pdf"
-    docs_to_convert = [home / f for f in [d["path"] for d in docs] + [n["path"] for n in notes if n["path"].endswith(".odt")]]
-    subprocess.run([soffice, "--headless", f"-env:UserInstallation=file://{tmp_path}/lo", "--convert-to", "pdf",
-                    "--outdir", str(out), *map(str, docs_to_convert)], check=True, capture_output=True, timeout=300)
+    docs_to_convert = [
+        home / f for f in [d["path"] for d in docs] + [n["path"] for n in notes if n["path"].endswith(".odt")]
+    ]
+    subprocess.run(
+        [
+            soffice,
+            "--headless",
+            f"-env:UserInstallation=file://{tmp_path}/lo",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(out),
+            *map(str, docs_to_convert),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     for f in docs_to_convert:
         pdf = out / (f.stem + ".pdf")
         assert pdf.exists() and pdf.stat().st_size > 1000, f
@@ -197,6 +217,11 @@ def test_files_are_byte_identical(world, tmp_path):
     sums = []
     for i in range(2):
         write_documents(world, tmp_path / str(i))
-        sums.append({str(p.relative_to(tmp_path / str(i))): hashlib.sha256(p.read_bytes()).hexdigest()
-                     for p in sorted((tmp_path / str(i)).rglob("*")) if p.is_file()})
+        sums.append(
+            {
+                str(p.relative_to(tmp_path / str(i))): hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted((tmp_path / str(i)).rglob("*"))
+                if p.is_file()
+            }
+        )
     assert sums[0] == sums[1] and sums[0]

@@ -82,6 +82,7 @@ def test_loose_ends_are_planted(m):
 
 # --- the measures themselves --------------------------------------------------------------------------
 
+
 def test_measures_detect_what_they_name():
     assert is_faker_title("None good north town get thus model - YouTube")
     assert is_faker_title("Quisquam dolorem voluptatem aliquam - Forum")
@@ -95,12 +96,18 @@ def test_measures_detect_what_they_name():
     assert sentences(body) == ["the export runs every night now."]
 
 
-_FAKER_PROSE = re.compile(r"\b(fake|faker|f)\.(sentence|sentences|paragraph|paragraphs|text|texts|word|words|bs|"
-                          r"catch_phrase)\(")
+_FAKER_PROSE = re.compile(
+    r"\b(fake|faker|f)\.(sentence|sentences|paragraph|paragraphs|text|texts|word|words|bs|"
+    r"catch_phrase)\("
+)
 
 
 def test_no_faker_prose_in_the_source():
     """Visible text never comes from Faker's lorem (names, addresses and numbers may)."""
-    hits = [f"{p.relative_to(REPO)}:{n}" for p in sorted([*REPO.glob("builder/**/*.py"), *REPO.glob("apps/*/*.py")])
-            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if _FAKER_PROSE.search(line)]
+    hits = [
+        f"{p.relative_to(REPO)}:{n}"
+        for p in sorted([*REPO.glob("builder/**/*.py"), *REPO.glob("apps/*/*.py")])
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if _FAKER_PROSE.search(line)
+    ]
     assert hits == []

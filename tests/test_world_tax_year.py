@@ -76,14 +76,18 @@ def test_form_pdfs_hold_the_numbers(any_world, tmp_path):
     forms = ty.tax_forms(world)
     assert len(paths) == len(forms) + (1 if ty.filed_return(world) else 0) and forms
     for path, form in zip(paths, forms):
-        text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+        text = subprocess.run(
+            ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+        ).stdout
         assert form["issuer"] in text
         for box, value in form["boxes"].items():
             if isinstance(value, int) and box not in ("sales", "periods"):
                 assert fmt.money(value) in text, (form["form"], box, fmt.money(value))
-        assert dt.datetime.fromtimestamp(path.stat().st_mtime).date() in (form["issued"].date(),
-                                                                         form["issued"].date() - dt.timedelta(days=1),
-                                                                         form["issued"].date() + dt.timedelta(days=1))
+        assert dt.datetime.fromtimestamp(path.stat().st_mtime).date() in (
+            form["issued"].date(),
+            form["issued"].date() - dt.timedelta(days=1),
+            form["issued"].date() + dt.timedelta(days=1),
+        )
     filed = ty.filed_return(world)
     if filed:
         text = subprocess.run(["pdftotext", str(paths[-1]), "-"], capture_output=True, text=True, check=True).stdout
@@ -111,17 +115,22 @@ def test_donations_are_card_charges_of_the_year(world):
     assert gifts and sum(g["amount_cents"] for g in gifts) == -sum(p.amount_cents for p in card)
 
 
-@pytest.mark.parametrize("country,year,inc,tax", [
-    # US 2025 single: 50,000 wages - 15,750 = 34,250 taxable: 10% of 11,925 + 12% of 22,325 = 1,192.50 + 2,679.00
-    ("US", "2025", {"wages": 5_000_000}, 387_150),
-    # UK 2025-26: 30,000 pay - 12,570 = 17,430 at 20 %
-    ("GB", "2025", {"wages": 3_000_000}, 348_600),
-    # DE 2025: a zvE of exactly the Grundfreibetrag (wages less the 1,230 € and 36 € lump sums) pays nothing
-    ("DE", "2025", {"wages": 1_209_600 + 123_000 + 3_600}, 0),
-])
+@pytest.mark.parametrize(
+    "country,year,inc,tax",
+    [
+        # US 2025 single: 50,000 wages - 15,750 = 34,250 taxable: 10% of 11,925 + 12% of 22,325 = 1,192.50 + 2,679.00
+        ("US", "2025", {"wages": 5_000_000}, 387_150),
+        # UK 2025-26: 30,000 pay - 12,570 = 17,430 at 20 %
+        ("GB", "2025", {"wages": 3_000_000}, 348_600),
+        # DE 2025: a zvE of exactly the Grundfreibetrag (wages less the 1,230 € and 36 € lump sums) pays nothing
+        ("DE", "2025", {"wages": 1_209_600 + 123_000 + 3_600}, 0),
+    ],
+)
 def test_rules_give_the_published_figures(country, year, inc, tax):
-    full = {k: 0 for k in ("wages", "withheld", "interest", "dividends", "gains", "donations", "state_tax", "social",
-                           "itemize")} | inc
+    full = {
+        k: 0
+        for k in ("wages", "withheld", "interest", "dividends", "gains", "donations", "state_tax", "social", "itemize")
+    } | inc
     assert ty.compute_return(country, year, full)["tax"] == tax
 
 
@@ -138,9 +147,16 @@ def test_tax_year_is_deterministic(persona):
     from builder.world import simulate
 
     a, b = simulate(persona), simulate(persona)
-    pick = lambda w: json.dumps([e.to_json() for e in w.events if e.kind in  # noqa: E731
-                                 ("tax_form", "tax_return_filed", "tax_refund", "tax_payment", "donation")],
-                                sort_keys=True, default=str)
+    pick = lambda w: json.dumps(
+        [
+            e.to_json()
+            for e in w.events
+            if e.kind  # noqa: E731
+            in ("tax_form", "tax_return_filed", "tax_refund", "tax_payment", "donation")
+        ],
+        sort_keys=True,
+        default=str,
+    )
     assert pick(a) == pick(b) and json.dumps(ty.tax_forms(a), default=str) == json.dumps(ty.tax_forms(b), default=str)
 
 

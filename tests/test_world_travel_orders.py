@@ -13,8 +13,14 @@ from builder.world import simulate
 from builder.world.output import stats
 
 # kind -> the data field holding what the card is charged
-CHARGED = {"flight_booking": "price_cents", "hotel_checkout": "total_cents", "ride": "total_cents",
-           "food_order": "total_cents", "grocery_order": "total_cents", "retail_order": "total_cents"}
+CHARGED = {
+    "flight_booking": "price_cents",
+    "hotel_checkout": "total_cents",
+    "ride": "total_cents",
+    "food_order": "total_cents",
+    "grocery_order": "total_cents",
+    "retail_order": "total_cents",
+}
 
 
 def _utc(value: str) -> dt.datetime:
@@ -29,8 +35,11 @@ def _local(world, value: str) -> dt.datetime:
 
 
 def _simulated_trips(persona, world):
-    return [(i, t) for i, t in enumerate(persona.travel.trips)
-            if world.start.date() < t.depart <= world.end.date() and t.airport != persona.travel.home_airport]
+    return [
+        (i, t)
+        for i, t in enumerate(persona.travel.trips)
+        if world.start.date() < t.depart <= world.end.date() and t.airport != persona.travel.home_airport
+    ]
 
 
 def test_every_trip_has_bookings_flights_hotel_and_rides_on_consistent_dates(any_world):
@@ -38,8 +47,12 @@ def test_every_trip_has_bookings_flights_hotel_and_rides_on_consistent_dates(any
     trips = _simulated_trips(persona, world)
     assert trips
     for i, trip in trips:
-        mine = [e for e in world.events if e.data.get("trip") == i and e.kind in
-                ("flight_booking", "flight", "hotel_booking", "hotel_stay", "hotel_checkout", "ride")]
+        mine = [
+            e
+            for e in world.events
+            if e.data.get("trip") == i
+            and e.kind in ("flight_booking", "flight", "hotel_booking", "hotel_stay", "hotel_checkout", "ride")
+        ]
         kinds = Counter(e.kind for e in mine)
         assert kinds["flight_booking"] == 1 and kinds["hotel_booking"] == kinds["hotel_stay"] == 1, (i, kinds)
         assert kinds["hotel_checkout"] == 1 and kinds["flight"] >= 2 and kinds["ride"] == 4, (i, kinds)
@@ -148,9 +161,15 @@ def test_default_persona_volumes(world):
 
 def test_ids_are_unique(any_world):
     persona, world = any_world
-    for kind, field in [("flight_booking", "pnr"), ("food_order", "order_id"), ("grocery_order", "order_id"),
-                        ("retail_order", "order_id"), ("restaurant_booking", "booking_id"), ("ride", "ride_id"),
-                        ("hotel_booking", "confirmation")]:
+    for kind, field in [
+        ("flight_booking", "pnr"),
+        ("food_order", "order_id"),
+        ("grocery_order", "order_id"),
+        ("retail_order", "order_id"),
+        ("restaurant_booking", "booking_id"),
+        ("ride", "ride_id"),
+        ("hotel_booking", "confirmation"),
+    ]:
         values = [e.data[field] for e in world.of_kind(kind)]
         assert len(values) == len(set(values)), kind
     tickets = [t for e in world.of_kind("flight_booking") for t in e.data["ticket_numbers"]]
@@ -159,8 +178,14 @@ def test_ids_are_unique(any_world):
 
 def test_plans_reach_past_now_and_history_does_not(any_world):
     persona, world = any_world
-    for kind in ("food_order", "grocery_order", "retail_order", "restaurant_booking", "flight_booking",
-                 "hotel_booking"):
+    for kind in (
+        "food_order",
+        "grocery_order",
+        "retail_order",
+        "restaurant_booking",
+        "flight_booking",
+        "hotel_booking",
+    ):
         assert all(e.status == "done" for e in world.of_kind(kind)), kind
     for e in world.of_kind("grocery_order"):
         assert _utc(e.data["delivery_window_end"]) <= _utc(e.data["placed_local"]) + dt.timedelta(days=2)
@@ -187,8 +212,9 @@ def test_plans_reach_past_now_and_history_does_not(any_world):
 
 def test_nothing_is_ordered_while_away(any_world):
     persona, world = any_world
-    away = {t.depart + dt.timedelta(days=k) for t in persona.travel.trips
-            for k in range((t.return_ - t.depart).days + 1)}
+    away = {
+        t.depart + dt.timedelta(days=k) for t in persona.travel.trips for k in range((t.return_ - t.depart).days + 1)
+    }
     for kind in ("food_order", "grocery_order"):
         assert not [e.at for e in world.of_kind(kind) if e.at.date() in away], kind
     assert not [e.at for e in world.of_kind("ride") if e.data["trip"] is None and e.at.date() in away]
@@ -196,8 +222,9 @@ def test_nothing_is_ordered_while_away(any_world):
 
 def test_two_runs_give_identical_events(persona, world):
     again = simulate(persona)
-    assert [json.dumps(e.to_json(), sort_keys=True) for e in again.events] == \
-        [json.dumps(e.to_json(), sort_keys=True) for e in world.events]
+    assert [json.dumps(e.to_json(), sort_keys=True) for e in again.events] == [
+        json.dumps(e.to_json(), sort_keys=True) for e in world.events
+    ]
 
 
 @pytest.mark.parametrize("change", ["cuisine", "city"])

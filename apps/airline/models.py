@@ -75,27 +75,17 @@ class FareFamily(Base):
     """A fare family and its rules (network.json ``fare_families``)."""
 
     __tablename__ = "fare_families"
-    code: Mapped[str] = mapped_column(
-        String, primary_key=True, doc="BASIC | MAIN | FLEX | BUSINESS"
-    )
-    name: Mapped[str] = mapped_column(
-        String, unique=True, doc="Basic Economy, Economy, Economy Flex, Business"
-    )
+    code: Mapped[str] = mapped_column(String, primary_key=True, doc="BASIC | MAIN | FLEX | BUSINESS")
+    name: Mapped[str] = mapped_column(String, unique=True, doc="Basic Economy, Economy, Economy Flex, Business")
     cabin: Mapped[str] = mapped_column(String, doc="economy | business")
     multiplier: Mapped[float] = mapped_column(doc="times the Economy fare")
     changeable: Mapped[int] = mapped_column(Integer)
     cancel: Mapped[str] = mapped_column(String, doc="none | credit | refund")
-    seat_selection: Mapped[int] = mapped_column(
-        Integer, doc="1 if seats may be chosen before check-in"
-    )
+    seat_selection: Mapped[int] = mapped_column(Integer, doc="1 if seats may be chosen before check-in")
     carry_on: Mapped[int] = mapped_column(Integer)
-    checked_bags: Mapped[int] = mapped_column(
-        Integer, doc="free checked bags per passenger"
-    )
+    checked_bags: Mapped[int] = mapped_column(Integer, doc="free checked bags per passenger")
     bag_kg: Mapped[int] = mapped_column(Integer)
-    miles_percent: Mapped[int] = mapped_column(
-        Integer, doc="award miles as percent of flown miles"
-    )
+    miles_percent: Mapped[int] = mapped_column(Integer, doc="award miles as percent of flown miles")
     position: Mapped[int] = mapped_column(Integer)
 
 
@@ -109,19 +99,11 @@ class Route(Base):
     destination: Mapped[str] = mapped_column(String, index=True)
     numbers: Mapped[str] = mapped_column(String)
     slots: Mapped[str] = mapped_column(String)
-    minutes: Mapped[int] = mapped_column(
-        Integer, doc="block time (builder.world.travel.block_minutes)"
-    )
+    minutes: Mapped[int] = mapped_column(Integer, doc="block time (builder.world.travel.block_minutes)")
     distance_km: Mapped[int] = mapped_column(Integer)
-    via: Mapped[str | None] = mapped_column(
-        String, doc="the connecting hub; NULL for a nonstop route"
-    )
-    aircraft: Mapped[str | None] = mapped_column(
-        ForeignKey("aircraft.name"), doc="NULL for a connecting journey"
-    )
-    base_fare_cents: Mapped[int] = mapped_column(
-        Integer, doc="one-way Economy fare before the date factor"
-    )
+    via: Mapped[str | None] = mapped_column(String, doc="the connecting hub; NULL for a nonstop route")
+    aircraft: Mapped[str | None] = mapped_column(ForeignKey("aircraft.name"), doc="NULL for a connecting journey")
+    base_fare_cents: Mapped[int] = mapped_column(Integer, doc="one-way Economy fare before the date factor")
     __table_args__ = (UniqueConstraint("origin", "destination"),)
 
 
@@ -187,9 +169,7 @@ class Booking(Base):
     authorization: Mapped[str | None] = mapped_column(
         String, doc="the bank's code of the booking's charge (app bookings)"
     )
-    world_ref: Mapped[str | None] = mapped_column(
-        String, doc="flight_booking event id; NULL for app bookings"
-    )
+    world_ref: Mapped[str | None] = mapped_column(String, doc="flight_booking event id; NULL for app bookings")
 
 
 class Passenger(Base):
@@ -204,9 +184,7 @@ class Passenger(Base):
     surname: Mapped[str] = mapped_column(String)
     ticket_number: Mapped[str] = mapped_column(String, unique=True)
     loyalty_number: Mapped[str | None] = mapped_column(String)
-    bcbp_name: Mapped[str] = mapped_column(
-        String, doc="SURNAME/GIVEN in ASCII as the boarding pass prints it"
-    )
+    bcbp_name: Mapped[str] = mapped_column(String, doc="SURNAME/GIVEN in ASCII as the boarding pass prints it")
     world_ref: Mapped[str | None] = mapped_column(String)
 
 
@@ -236,9 +214,7 @@ class Segment(Base):
         String,
         doc="the flight this leg replaced when the airline changed the schedule (rebooked); else NULL",
     )
-    was_dep_local: Mapped[str | None] = mapped_column(
-        String, doc="that flight's departure (local ISO); else NULL"
-    )
+    was_dep_local: Mapped[str | None] = mapped_column(String, doc="that flight's departure (local ISO); else NULL")
     fare_family: Mapped[str | None] = mapped_column(
         ForeignKey("fare_families.code"),
         doc="the leg's fare family (app bookings); NULL: the booking's fare_family",
@@ -248,9 +224,7 @@ class Segment(Base):
         doc="the one-way fare per passenger of the journey (direction) this leg is part of, the same on each "
         "of its legs (app bookings; updated by a flight change); NULL for seeded legs",
     )
-    world_ref: Mapped[str | None] = mapped_column(
-        String, doc="flight event id; NULL for app segments"
-    )
+    world_ref: Mapped[str | None] = mapped_column(String, doc="flight event id; NULL for app segments")
 
 
 class Seat(Base):
@@ -264,9 +238,7 @@ class Seat(Base):
     seat: Mapped[str] = mapped_column(String)
     checked_in_at: Mapped[str | None] = mapped_column(String)
     sequence: Mapped[int | None] = mapped_column(Integer)
-    changed_at: Mapped[str | None] = mapped_column(
-        String, doc="set when the passenger changes seat in the app"
-    )
+    changed_at: Mapped[str | None] = mapped_column(String, doc="set when the passenger changes seat in the app")
     world_ref: Mapped[str | None] = mapped_column(String)
     __table_args__ = (UniqueConstraint("segment_id", "passenger_id"),)
 

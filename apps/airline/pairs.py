@@ -21,14 +21,33 @@ def _build(world: World, task) -> None:
     if nxt and nxt.get("hotel"):
         fb, hb = nxt["booking"], nxt["hotel"]
         total = fb.data["total_cents"] + hb.data["total_cents"]
-        task("pair-next-trip-package", ["airline", "stays"], kind="aggregation", difficulty="medium",
-             time_limit_seconds=480,
-             instruction=f"For my upcoming trip to {fb.data['destination']}, what do the flights and the hotel come "
-                         "to together? Give me each part and the combined total.",
-             expected={"flight_cents": fb.data["total_cents"], "hotel_cents": hb.data["total_cents"],
-                       "total_cents": total, "hotel": hb.data["hotel"]},
-             rubric=[RubricItem(id="total", weight=50, requirement=f"States {money(total, cur)}", check=A.amount(total)),
-                     RubricItem(id="flight", weight=25, requirement=f"Flights {money(fb.data['total_cents'], cur)}",
-                                check=A.amount(fb.data["total_cents"])),
-                     RubricItem(id="hotel", weight=25, requirement=f"Hotel {money(hb.data['total_cents'], cur)}",
-                                check=A.amount(hb.data["total_cents"]))])
+        task(
+            "pair-next-trip-package",
+            ["airline", "stays"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"For my upcoming trip to {fb.data['destination']}, what do the flights and the hotel come "
+            "to together? Give me each part and the combined total.",
+            expected={
+                "flight_cents": fb.data["total_cents"],
+                "hotel_cents": hb.data["total_cents"],
+                "total_cents": total,
+                "hotel": hb.data["hotel"],
+            },
+            rubric=[
+                RubricItem(id="total", weight=50, requirement=f"States {money(total, cur)}", check=A.amount(total)),
+                RubricItem(
+                    id="flight",
+                    weight=25,
+                    requirement=f"Flights {money(fb.data['total_cents'], cur)}",
+                    check=A.amount(fb.data["total_cents"]),
+                ),
+                RubricItem(
+                    id="hotel",
+                    weight=25,
+                    requirement=f"Hotel {money(hb.data['total_cents'], cur)}",
+                    check=A.amount(hb.data["total_cents"]),
+                ),
+            ],
+        )

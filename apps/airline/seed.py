@@ -73,6 +73,7 @@ def credentials(world: World) -> dict[str, str]:
 
 def international(world: World, airports: list[str]) -> bool:
     """True when a journey through ``airports`` leaves the home airport's country (US by zone prefix)."""
+
     def country(code: str) -> str:
         for cities in HOME_CITIES.values():
             for c in cities:
@@ -83,6 +84,7 @@ def international(world: World, airports: list[str]) -> bool:
                 return cc
         zone = AIRPORTS[code][3] if code in AIRPORTS else ""
         return "US" if zone.startswith(("America/", "Pacific/")) else zone
+
     home = country(airports[0])
     return any(country(a) != home for a in airports)
 
@@ -122,7 +124,9 @@ def world_route(world: World, a: str, b: str) -> tuple[list[int], list[tuple[int
 
 def aircraft_for(minutes: int) -> str:
     """The type the world flies on a block time (787-9 from 330 min, A321neo from 180, else 737-800)."""
-    return next(a["name"] for a in sorted(NETWORK["aircraft"], key=lambda a: -a["min_minutes"]) if minutes >= a["min_minutes"])
+    return next(
+        a["name"] for a in sorted(NETWORK["aircraft"], key=lambda a: -a["min_minutes"]) if minutes >= a["min_minutes"]
+    )
 
 
 def _via(a: str, b: str) -> str | None:
@@ -130,8 +134,11 @@ def _via(a: str, b: str) -> str | None:
     if distance_km(a, b) <= NETWORK["long_haul_km"]:
         return None
     direct = distance_km(a, b)
-    best = sorted((distance_km(a, h) + distance_km(h, b), h) for h in NETWORK["hubs"]
-                  if h not in (a, b) and distance_km(a, h) >= 600 and distance_km(h, b) >= 600)
+    best = sorted(
+        (distance_km(a, h) + distance_km(h, b), h)
+        for h in NETWORK["hubs"]
+        if h not in (a, b) and distance_km(a, h) >= 600 and distance_km(h, b) >= 600
+    )
     return best[0][1] if best and best[0][0] <= 1.2 * direct else None
 
 
@@ -170,6 +177,7 @@ def _checkin(world: World, data: dict, passenger: str) -> tuple[str, int]:
 
 def _zone(name: str):
     from zoneinfo import ZoneInfo
+
     return ZoneInfo(name)
 
 
@@ -178,7 +186,11 @@ SITE = "http://meridianair.test/"
 
 def bookmarks(world: World) -> list[dict[str, str]]:
     """My Trips in the Travel folder of the bookmarks menu (only when the world books a flight)."""
-    return [{"title": "My Trips | Meridian Air", "url": SITE, "folder": "menu/Travel"}] if world.of_kind("flight_booking") else []
+    return (
+        [{"title": "My Trips | Meridian Air", "url": SITE, "folder": "menu/Travel"}]
+        if world.of_kind("flight_booking")
+        else []
+    )
 
 
 def visits(world: World) -> list[dict]:
@@ -191,18 +203,32 @@ def visits(world: World) -> list[dict]:
     out = []
     for b in world.of_kind("flight_booking"):
         pnr = b.data["pnr"]
-        out.append({"url": f"{SITE}trips/{pnr}", "title": "Trip details · Meridian Air",
-                    "at": b.at + dt.timedelta(minutes=r.randint(2, 9)), "transition": "link"})
+        out.append(
+            {
+                "url": f"{SITE}trips/{pnr}",
+                "title": "Trip details · Meridian Air",
+                "at": b.at + dt.timedelta(minutes=r.randint(2, 9)),
+                "transition": "link",
+            }
+        )
     seen = set()
     for f in world.of_kind("flight"):
         d = f.data
-        if dt.datetime.fromisoformat(d["dep_utc"]).astimezone(zone).replace(tzinfo=None) > world.now \
-                or (d["pnr"], d["direction"]) in seen:
+        if (
+            dt.datetime.fromisoformat(d["dep_utc"]).astimezone(zone).replace(tzinfo=None) > world.now
+            or (d["pnr"], d["direction"]) in seen
+        ):
             continue
         seen.add((d["pnr"], d["direction"]))
         at = checkin_time(world, d).astimezone(zone).replace(tzinfo=None, microsecond=0)
-        out.append({"url": f"{SITE}trips/{d['pnr']}", "title": "Trip details · Meridian Air",
-                    "at": at - dt.timedelta(minutes=r.randint(1, 3)), "transition": "typed"})
+        out.append(
+            {
+                "url": f"{SITE}trips/{d['pnr']}",
+                "title": "Trip details · Meridian Air",
+                "at": at - dt.timedelta(minutes=r.randint(1, 3)),
+                "transition": "typed",
+            }
+        )
     return sorted((v for v in out if v["at"] <= world.now), key=lambda v: (v["at"], v["url"]))
 
 
@@ -232,20 +258,52 @@ def seed(world: World, path: Path) -> Path:
     given, surname = _passenger_names(ident.name)
     engine = dbfile.create(path, m.Base.metadata)
     with OrmSession(engine) as db:
-        db.add(m.User(id=1, username=number, full_name=ident.name, given_name=given, surname=surname,
-                      email=ident.email, phone=ident.phone, home_airport=home, seat_preference=seat_pref,
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP))))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
-                         expires_at=appkit.session_expiry(world)))
+        db.add(
+            m.User(
+                id=1,
+                username=number,
+                full_name=ident.name,
+                given_name=given,
+                surname=surname,
+                email=ident.email,
+                phone=ident.phone,
+                home_airport=home,
+                seat_preference=seat_pref,
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP)),
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=world.now.isoformat(),
+                expires_at=appkit.session_expiry(world),
+            )
+        )
         cities = {**{c.airport: c.name for cs in HOME_CITIES.values() for c in cs}, **NETWORK["cities"]}
         for ap in sorted(AIRPORTS):
             full, lat, lon, zone = AIRPORTS[ap]
-            db.add(m.Airport(code=ap, name=full, city=cities.get(ap, full.split(" ")[0]), latitude=lat,
-                             longitude=lon, timezone=zone))
+            db.add(
+                m.Airport(
+                    code=ap,
+                    name=full,
+                    city=cities.get(ap, full.split(" ")[0]),
+                    latitude=lat,
+                    longitude=lon,
+                    timezone=zone,
+                )
+            )
         for a in NETWORK["aircraft"]:
-            db.add(m.Aircraft(name=a["name"], business_rows=a["business_rows"], business_letters=a["business_letters"],
-                              economy_rows=a["economy_rows"], economy_letters=a["economy_letters"],
-                              exit_rows=a["exit_rows"]))
+            db.add(
+                m.Aircraft(
+                    name=a["name"],
+                    business_rows=a["business_rows"],
+                    business_letters=a["business_letters"],
+                    economy_rows=a["economy_rows"],
+                    economy_letters=a["economy_letters"],
+                    exit_rows=a["exit_rows"],
+                )
+            )
         for i, f in enumerate(NETWORK["fare_families"]):
             db.add(m.FareFamily(position=i, **{k: v for k, v in f.items()}))
         journeys, _ = schedule_pairs(world)
@@ -256,16 +314,37 @@ def seed(world: World, path: Path) -> Path:
                 numbers, slots = world_route(world, a, b)
                 minutes = block_minutes(a, b)
             km = distance_km(a, b)
-            db.add(m.Route(id=rid, origin=a, destination=b, via=via, numbers=",".join(map(str, numbers)),
-                           slots=",".join(f"{h:02d}:{mi:02d}" for h, mi in slots), minutes=minutes,
-                           distance_km=round(km), aircraft=None if via else aircraft_for(minutes),
-                           base_fare_cents=int(NETWORK["fare"]["fixed_cents"] + NETWORK["fare"]["per_km_cents"] * km)))
+            db.add(
+                m.Route(
+                    id=rid,
+                    origin=a,
+                    destination=b,
+                    via=via,
+                    numbers=",".join(map(str, numbers)),
+                    slots=",".join(f"{h:02d}:{mi:02d}" for h, mi in slots),
+                    minutes=minutes,
+                    distance_km=round(km),
+                    aircraft=None if via else aircraft_for(minutes),
+                    base_fare_cents=int(NETWORK["fare"]["fixed_cents"] + NETWORK["fare"]["per_km_cents"] * km),
+                )
+            )
         cards = payment_cards(world)
         card_ids = {}
         for i, c in enumerate(cards, start=1):
             card_ids[c["account"]] = i
-            db.add(m.Card(id=i, user_id=1, account=c["account"], brand=c["brand"], last4=c["last4"], holder=c["holder"],
-                          expiry=c["expiry"], label=c["label"], is_default=int(i == 1)))
+            db.add(
+                m.Card(
+                    id=i,
+                    user_id=1,
+                    account=c["account"],
+                    brand=c["brand"],
+                    last4=c["last4"],
+                    holder=c["holder"],
+                    expiry=c["expiry"],
+                    label=c["label"],
+                    is_default=int(i == 1),
+                )
+            )
 
         flights_by_pnr: dict[str, list] = {}
         for f in world.of_kind("flight"):
@@ -276,32 +355,64 @@ def seed(world: World, path: Path) -> Path:
         activity = []
         for bid, b in enumerate(world.of_kind("flight_booking"), start=1):
             d = b.data
-            flights = sorted(flights_by_pnr.get(d["pnr"], []),
-                             key=lambda f: (f.data["dep_utc"], f.data["leg"]))
+            flights = sorted(flights_by_pnr.get(d["pnr"], []), key=lambda f: (f.data["dep_utc"], f.data["leg"]))
             last_arr = max(dt.datetime.fromisoformat(f.data["arr_utc"]) for f in flights)
             family = FAMILY_BY_NAME.get(d["fare_class"], FAMILY_BY_NAME["Economy"])
             codes = [d["itinerary"][0]["from"], *[leg["to"] for leg in d["itinerary"]]]
             split = price_split(d["fare_per_passenger_cents"], len(flights), international(world, codes))
-            db.add(m.Booking(id=bid, user_id=1, pnr=d["pnr"], status="past" if last_arr <= now_utc else "upcoming",
-                             fare_family=family["code"], destination=d["destination"],
-                             trip_type="round_trip" if any(f.data["direction"] == "return" for f in flights) else "one_way",
-                             passengers=len(d["passengers"]), fare_per_passenger_cents=d["fare_per_passenger_cents"],
-                             total_cents=d["price_cents"], card_id=card_ids.get(d["account"], 1),
-                             booked_at=b.at.isoformat(), credit_cents=0, refund_cents=0, world_ref=b.id, **split))
-            db.add(m.Payment(id=bid, booking_id=bid, kind="charge", amount_cents=d["price_cents"],
-                             card_id=card_ids.get(d["account"], 1), reference=f"{d['pnr']}-world",
-                             authorization=None, description=f"{name.upper()} {d['ticket_number']}",
-                             at=b.at.isoformat(), world_ref=b.id))
+            db.add(
+                m.Booking(
+                    id=bid,
+                    user_id=1,
+                    pnr=d["pnr"],
+                    status="past" if last_arr <= now_utc else "upcoming",
+                    fare_family=family["code"],
+                    destination=d["destination"],
+                    trip_type="round_trip" if any(f.data["direction"] == "return" for f in flights) else "one_way",
+                    passengers=len(d["passengers"]),
+                    fare_per_passenger_cents=d["fare_per_passenger_cents"],
+                    total_cents=d["price_cents"],
+                    card_id=card_ids.get(d["account"], 1),
+                    booked_at=b.at.isoformat(),
+                    credit_cents=0,
+                    refund_cents=0,
+                    world_ref=b.id,
+                    **split,
+                )
+            )
+            db.add(
+                m.Payment(
+                    id=bid,
+                    booking_id=bid,
+                    kind="charge",
+                    amount_cents=d["price_cents"],
+                    card_id=card_ids.get(d["account"], 1),
+                    reference=f"{d['pnr']}-world",
+                    authorization=None,
+                    description=f"{name.upper()} {d['ticket_number']}",
+                    at=b.at.isoformat(),
+                    world_ref=b.id,
+                )
+            )
             pax_ids = []
             for k, full in enumerate(d["passengers"]):
                 pid += 1
                 pax_ids.append(pid)
                 g, s = _passenger_names(full)
-                db.add(m.Passenger(id=pid, booking_id=bid, position=k, full_name=full, given_name=g, surname=s,
-                                   ticket_number=d["ticket_numbers"][k],
-                                   loyalty_number=d.get("loyalty_number") if k == 0 else None,
-                                   bcbp_name=passenger_name(world, full),
-                                   world_ref=f"{b.id}:{k}"))
+                db.add(
+                    m.Passenger(
+                        id=pid,
+                        booking_id=bid,
+                        position=k,
+                        full_name=full,
+                        given_name=g,
+                        surname=s,
+                        ticket_number=d["ticket_numbers"][k],
+                        loyalty_number=d.get("loyalty_number") if k == 0 else None,
+                        bcbp_name=passenger_name(world, full),
+                        world_ref=f"{b.id}:{k}",
+                    )
+                )
             for pos, f in enumerate(flights):
                 # The airline's record of a leg it rebooked (the world's planted schedule change) is the new one.
                 fd = moved.get(f.id, f.data)
@@ -309,38 +420,94 @@ def seed(world: World, path: Path) -> Path:
                 dep = dt.datetime.fromisoformat(fd["dep_utc"])
                 flown = dep <= now_utc
                 miles = segment_miles(fd["from"], fd["to"])
-                db.add(m.Segment(id=sid, booking_id=bid, position=pos, direction=fd["direction"], leg=fd["leg"],
-                                 flight_number=fd["flight_number"], origin=fd["from"], destination=fd["to"],
-                                 dep_local=fd["dep_local"], arr_local=fd["arr_local"], dep_utc=fd["dep_utc"],
-                                 arr_utc=fd["arr_utc"], duration_minutes=fd["duration_minutes"], distance_miles=miles,
-                                 aircraft=fd["aircraft"], gate=fd.get("gate"), boarding_group=fd["boarding_group"],
-                                 status="flown" if flown else "scheduled",
-                                 was_flight_number=fd.get("original_flight_number") if f.id in moved else None,
-                                 was_dep_local=fd.get("original_dep_local") if f.id in moved else None,
-                                 world_ref=f.id))
-                for k, seat in enumerate(fd["seats"][:len(pax_ids)]):
+                db.add(
+                    m.Segment(
+                        id=sid,
+                        booking_id=bid,
+                        position=pos,
+                        direction=fd["direction"],
+                        leg=fd["leg"],
+                        flight_number=fd["flight_number"],
+                        origin=fd["from"],
+                        destination=fd["to"],
+                        dep_local=fd["dep_local"],
+                        arr_local=fd["arr_local"],
+                        dep_utc=fd["dep_utc"],
+                        arr_utc=fd["arr_utc"],
+                        duration_minutes=fd["duration_minutes"],
+                        distance_miles=miles,
+                        aircraft=fd["aircraft"],
+                        gate=fd.get("gate"),
+                        boarding_group=fd["boarding_group"],
+                        status="flown" if flown else "scheduled",
+                        was_flight_number=fd.get("original_flight_number") if f.id in moved else None,
+                        was_dep_local=fd.get("original_dep_local") if f.id in moved else None,
+                        world_ref=f.id,
+                    )
+                )
+                for k, seat in enumerate(fd["seats"][: len(pax_ids)]):
                     seat_id += 1
                     at, seq = _checkin(world, fd, d["passengers"][k]) if flown else (None, None)
-                    db.add(m.Seat(id=seat_id, segment_id=sid, passenger_id=pax_ids[k], seat=seat,
-                                  checked_in_at=at, sequence=seq, world_ref=f"{f.id}:{k}"))
+                    db.add(
+                        m.Seat(
+                            id=seat_id,
+                            segment_id=sid,
+                            passenger_id=pax_ids[k],
+                            seat=seat,
+                            checked_in_at=at,
+                            sequence=seq,
+                            world_ref=f"{f.id}:{k}",
+                        )
+                    )
                 if flown:
                     earned = miles * family["miles_percent"] // 100
                     year = dep.astimezone(_zone(p.timezone)).year
                     status_by_year[year] = status_by_year.get(year, 0) + miles
                     award += earned
-                    activity.append((fd["dep_local"][:10], f"{fd['flight_number']} {fd['from']}-{fd['to']} · {d['pnr']}",
-                                     sid, miles, earned))
+                    activity.append(
+                        (
+                            fd["dep_local"][:10],
+                            f"{fd['flight_number']} {fd['from']}-{fd['to']} · {d['pnr']}",
+                            sid,
+                            miles,
+                            earned,
+                        )
+                    )
         for i, (day, text, seg, miles, earned) in enumerate(sorted(activity), start=1):
-            db.add(m.MilesActivity(id=i, user_id=1, posted_on=day, description=text, segment_id=seg,
-                                   status_miles=miles, award_miles=earned))
+            db.add(
+                m.MilesActivity(
+                    id=i,
+                    user_id=1,
+                    posted_on=day,
+                    description=text,
+                    segment_id=seg,
+                    status_miles=miles,
+                    award_miles=earned,
+                )
+            )
         year = p.as_of.year
-        db.add(m.Loyalty(user_id=1, number=number, program=NETWORK["loyalty"]["program"],
-                         tier=tier_for(status_by_year.get(year - 1, 0)), member_since=world.start.date().isoformat(),
-                         miles_balance=award, status_miles=status_by_year.get(year, 0), status_year=year))
+        db.add(
+            m.Loyalty(
+                user_id=1,
+                number=number,
+                program=NETWORK["loyalty"]["program"],
+                tier=tier_for(status_by_year.get(year - 1, 0)),
+                member_since=world.start.date().isoformat(),
+                miles_balance=award,
+                status_miles=status_by_year.get(year, 0),
+                status_year=year,
+            )
+        )
         salt = rng(world.seed, "airline/seats").randrange(1, 2**31)
-        for key, value in appkit.meta_rows(world, airline=name, airline_code=code, ticket_prefix=prefix,
-                                           seat_salt=str(salt), home_airport=home,
-                                           user_name=ident.name).items():
+        for key, value in appkit.meta_rows(
+            world,
+            airline=name,
+            airline_code=code,
+            ticket_prefix=prefix,
+            seat_salt=str(salt),
+            home_airport=home,
+            user_name=ident.name,
+        ).items():
             db.add(m.Meta(key=key, value=value))
         db.commit()
     engine.dispose()
@@ -352,4 +519,3 @@ def signed_in_text(world: World) -> str:
     """What the signed-in My Trips page shows for sure: the PNR of the next (or last) booking."""
     bookings = world.of_kind("flight_booking")
     return bookings[-1].data["pnr"] if bookings else "My Trips"
-

@@ -47,8 +47,13 @@ class Account(Base):
     kind: Mapped[str] = mapped_column(String)
     name: Mapped[str] = mapped_column(String)
     number: Mapped[str] = mapped_column(String, unique=True, doc="full account or card number")
-    card_number: Mapped[str | None] = mapped_column(String, doc="16-digit number of the card that spends from it (the credit card's own number, checking's debit card); NULL for savings")
-    routing_number: Mapped[str | None] = mapped_column(String, doc="US ABA routing number, UK sort code (NN-NN-NN) or German BLZ")
+    card_number: Mapped[str | None] = mapped_column(
+        String,
+        doc="16-digit number of the card that spends from it (the credit card's own number, checking's debit card); NULL for savings",
+    )
+    routing_number: Mapped[str | None] = mapped_column(
+        String, doc="US ABA routing number, UK sort code (NN-NN-NN) or German BLZ"
+    )
     iban: Mapped[str | None] = mapped_column(String, doc="ISO 13616 IBAN (UK and German accounts), no spaces")
     opened_on: Mapped[str] = mapped_column(String)
     opening_balance_cents: Mapped[int] = mapped_column(Integer, doc="balance at the start of the history")
@@ -79,7 +84,9 @@ class Transaction(Base):
     balance_after_cents: Mapped[int] = mapped_column(Integer)
     transfer_id: Mapped[str | None] = mapped_column(String, index=True)
     memo: Mapped[str | None] = mapped_column(Text)
-    world_ref: Mapped[str | None] = mapped_column(String, doc="id of the world event this line projects; NULL for lines made in the app")
+    world_ref: Mapped[str | None] = mapped_column(
+        String, doc="id of the world event this line projects; NULL for lines made in the app"
+    )
 
 
 class CardAuthorization(Base):
@@ -171,4 +178,3 @@ class Statement(Base):
 
 class Meta(appkit.MetaRow, Base):
     """Key/value facts the app needs: ``as_of`` (the frozen today), ``currency``, ``timezone``, ``locale``."""
-

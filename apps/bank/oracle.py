@@ -35,33 +35,69 @@ def _post(web: Web, path: str, fields: list[tuple[str, str]]) -> None:
 
 def transfer_to_savings(task: Task, web: Web) -> str:
     cents = task.expected["amount_cents"]
-    _post(web, "/api/transfer", [("from", _account(web, "checking")), ("to", _account(web, "savings")),
-                                 ("amount", _amount(cents)), ("memo", "")])
+    _post(
+        web,
+        "/api/transfer",
+        [
+            ("from", _account(web, "checking")),
+            ("to", _account(web, "savings")),
+            ("amount", _amount(cents)),
+            ("memo", ""),
+        ],
+    )
     return f"Moved {_shown(cents)} from checking to savings."
 
 
 def bill_pay(task: Task, web: Web) -> str:
     exp = task.expected
     payee = web.one(APP, "SELECT id FROM payees WHERE name = ?", (exp["payee"],))
-    _post(web, "/api/bills", [("payee", str(payee)), ("from", _account(web, "checking")),
-                              ("amount", _amount(exp["amount_cents"])), ("memo", "")])
+    _post(
+        web,
+        "/api/bills",
+        [
+            ("payee", str(payee)),
+            ("from", _account(web, "checking")),
+            ("amount", _amount(exp["amount_cents"])),
+            ("memo", ""),
+        ],
+    )
     return f"Paid {exp['payee']} {_shown(exp['amount_cents'])} from checking."
 
 
 def send_money(task: Task, web: Web) -> str:
     exp = task.expected
     contact = web.one(APP, "SELECT id FROM contacts WHERE name = ?", (exp["contact"],))
-    _post(web, "/api/send", [("contact", str(contact)), ("from", _account(web, "checking")),
-                             ("amount", _amount(exp["amount_cents"])), ("memo", exp["memo"])])
+    _post(
+        web,
+        "/api/send",
+        [
+            ("contact", str(contact)),
+            ("from", _account(web, "checking")),
+            ("amount", _amount(exp["amount_cents"])),
+            ("memo", exp["memo"]),
+        ],
+    )
     return f"Sent {exp['contact']} {_shown(exp['amount_cents'])} for {exp['memo']}."
 
 
 def pay_card_in_full(task: Task, web: Web) -> str:
     cents = task.expected["amount_cents"]
-    _post(web, "/api/transfer", [("from", _account(web, "checking")), ("to", _account(web, "credit_card")),
-                                 ("amount", _amount(cents)), ("memo", "")])
+    _post(
+        web,
+        "/api/transfer",
+        [
+            ("from", _account(web, "checking")),
+            ("to", _account(web, "credit_card")),
+            ("amount", _amount(cents)),
+            ("memo", ""),
+        ],
+    )
     return f"Paid the card's full balance of {_shown(cents)} from checking."
 
 
-SOLVERS = {"transfer-to-savings": transfer_to_savings, "bill-pay": bill_pay, "send-money": send_money,
-           "pay-card-in-full": pay_card_in_full}
+SOLVERS = {
+    "transfer-to-savings": transfer_to_savings,
+    "bill-pay": bill_pay,
+    "send-money": send_money,
+    "pay-card-in-full": pay_card_in_full,
+}

@@ -20,6 +20,7 @@ from builder.world.accounts import account_numbers, card_numbers, iban  # noqa: 
 from . import models as m
 from .statements import write_statements
 
+
 def credentials(world: World) -> dict[str, str]:
     """The persona's sign-in facts: ``{"username", "password", "session_token"}`` (derived from the seed, see builder.appkit)."""
     return appkit.credentials(world, "bank")
@@ -53,50 +54,102 @@ def seed(world: World, path: Path) -> Path:
     cards = card_numbers(world)
     addr = ident.address
     with OrmSession(engine) as db:
-        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email, phone=ident.phone,
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "bank")),
-                      address=f"{addr.street}, {addr.city}{', ' + addr.region if addr.region else ''} {addr.postal_code}"))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
-                         expires_at=add_months(world.now, 12).isoformat()))
+        db.add(
+            m.User(
+                id=1,
+                username=creds["username"],
+                full_name=ident.name,
+                email=ident.email,
+                phone=ident.phone,
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "bank")),
+                address=f"{addr.street}, {addr.city}{', ' + addr.region if addr.region else ''} {addr.postal_code}",
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=world.now.isoformat(),
+                expires_at=add_months(world.now, 12).isoformat(),
+            )
+        )
         account_ids = {}
         for i, spec in enumerate(p.accounts, start=1):
             account_ids[spec.kind] = i
             number, routing, iban_code = numbers[spec.kind]
-            db.add(m.Account(
-                id=i, user_id=1, kind=spec.kind, name=spec.name, number=number, routing_number=routing, iban=iban_code,
-                card_number=cards.get(spec.kind),
-                opened_on=world.start.date().isoformat(), opening_balance_cents=world.opening_balance_cents(spec.kind),
-                balance_cents=world.closing_balance_cents(spec.kind),
-                credit_limit_cents=int(spec.credit_limit * 100) if spec.credit_limit else None,
-                apr_bps=int(spec.apr * 100) if spec.apr is not None else None))
+            db.add(
+                m.Account(
+                    id=i,
+                    user_id=1,
+                    kind=spec.kind,
+                    name=spec.name,
+                    number=number,
+                    routing_number=routing,
+                    iban=iban_code,
+                    card_number=cards.get(spec.kind),
+                    opened_on=world.start.date().isoformat(),
+                    opening_balance_cents=world.opening_balance_cents(spec.kind),
+                    balance_cents=world.closing_balance_cents(spec.kind),
+                    credit_limit_cents=int(spec.credit_limit * 100) if spec.credit_limit else None,
+                    apr_bps=int(spec.apr * 100) if spec.apr is not None else None,
+                )
+            )
         tx_id = 0
         running = {k: world.opening_balance_cents(k) for k in account_ids}
         for posting in world.postings():
             tx_id += 1
             running[posting.account] += posting.amount_cents
-            db.add(m.Transaction(
-                id=tx_id, account_id=account_ids[posting.account], posted_at=posting.at.isoformat(),
-                description=posting.description, counterparty=posting.counterparty, category=posting.category,
-                kind=posting.kind, amount_cents=posting.amount_cents, balance_after_cents=running[posting.account],
-                transfer_id=posting.transfer_id, memo=posting.memo, world_ref=posting.event_id))
+            db.add(
+                m.Transaction(
+                    id=tx_id,
+                    account_id=account_ids[posting.account],
+                    posted_at=posting.at.isoformat(),
+                    description=posting.description,
+                    counterparty=posting.counterparty,
+                    category=posting.category,
+                    kind=posting.kind,
+                    amount_cents=posting.amount_cents,
+                    balance_after_cents=running[posting.account],
+                    transfer_id=posting.transfer_id,
+                    memo=posting.memo,
+                    world_ref=posting.event_id,
+                )
+            )
         payee_rng = rng(world.seed, "bank/payees")
         seen = set()
         for charge in p.recurring_charges:
             if charge.method in ("bill_pay", "autopay") and charge.payee not in seen:
                 seen.add(charge.payee)
-                db.add(m.Payee(user_id=1, name=charge.payee, category=charge.category,
-                               account_number="".join(str(payee_rng.randint(0, 9)) for _ in range(9))))
+                db.add(
+                    m.Payee(
+                        user_id=1,
+                        name=charge.payee,
+                        category=charge.category,
+                        account_number="".join(str(payee_rng.randint(0, 9)) for _ in range(9)),
+                    )
+                )
         for c in p.contacts:
             db.add(m.Contact(user_id=1, name=c.name, email=c.email, phone=c.phone))
         for kind, account_id in account_ids.items():
             for st in statements(world, kind):
-                db.add(m.Statement(account_id=account_id, period_start=st.start.isoformat(),
-                                   period_end=st.end.isoformat(), opening_cents=st.opening_cents,
-                                   credits_cents=st.credits_cents, debits_cents=st.debits_cents,
-                                   closing_cents=st.closing_cents))
-        for key, value in [("as_of", p.as_of.isoformat()), ("now", world.now.isoformat()),
-                           ("currency", world.currency), ("timezone", p.timezone),
-                           ("locale", p.locale.replace("_", "-"))]:
+                db.add(
+                    m.Statement(
+                        account_id=account_id,
+                        period_start=st.start.isoformat(),
+                        period_end=st.end.isoformat(),
+                        opening_cents=st.opening_cents,
+                        credits_cents=st.credits_cents,
+                        debits_cents=st.debits_cents,
+                        closing_cents=st.closing_cents,
+                    )
+                )
+        for key, value in [
+            ("as_of", p.as_of.isoformat()),
+            ("now", world.now.isoformat()),
+            ("currency", world.currency),
+            ("timezone", p.timezone),
+            ("locale", p.locale.replace("_", "-")),
+        ]:
             db.add(m.Meta(key=key, value=value))
         db.commit()
     engine.dispose()

@@ -10,11 +10,13 @@ from dataclasses import dataclass, field
 
 # The ordering apps whose charges reach the card, in the order a person lists them: (app, brand, noun, extra).
 # ``extra`` names what the app shows on top of the goods (fees and tips, shipping, the tip).
-SERVICES = (("shop", "Shopwell", "orders", "shipping"),
-            ("delivery", "DashBite", "orders", "fees and tips"),
-            ("grocery", "Basketful", "orders", "fees and tips"),
-            ("rides", "ZipRide", "rides", "tips"),
-            ("dining", "TableTime", "meals", "tips"))
+SERVICES = (
+    ("shop", "Shopwell", "orders", "shipping"),
+    ("delivery", "DashBite", "orders", "fees and tips"),
+    ("grocery", "Basketful", "orders", "fees and tips"),
+    ("rides", "ZipRide", "rides", "tips"),
+    ("dining", "TableTime", "meals", "tips"),
+)
 
 
 @dataclass
@@ -50,8 +52,11 @@ def service_spend(world, start: dt.date, end: dt.date) -> list[Spend]:
         elif app == "rides":
             evs = [(e, e.data["total_cents"], e.data["tip_cents"]) for e in world.of_kind("ride")]
         else:
-            evs = [(e, e.data["amount_cents"], e.data.get("tip_cents", 0)) for e in world.of_kind("card_purchase")
-                   if e.data.get("restaurant_booking")]
+            evs = [
+                (e, e.data["amount_cents"], e.data.get("tip_cents", 0))
+                for e in world.of_kind("card_purchase")
+                if e.data.get("restaurant_booking")
+            ]
         for e, total, x in evs:
             if e.status == "done" and e.at <= world.now and _in(e.at.date(), start, end):
                 s.count += 1

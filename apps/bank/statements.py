@@ -30,26 +30,72 @@ TEAL = colors.HexColor("#1f4e5f")
 _KIND_TITLE = {"checking": "Checking", "savings": "Savings", "credit_card": "Credit card"}
 # The statement's wording per locale (a German persona's bank writes German; a British one "current account").
 WORDS = {
-    "en_US": {"checking": "Checking", "savings": "Savings", "credit_card": "Credit card", "statement": "statement",
-              "ending": "ending", "period": "Statement period", "to": "to", "issued": "Issued",
-              "opening": "Opening balance", "credits": "Deposits and credits", "debits": "Withdrawals and debits",
-              "closing": "Closing balance", "transactions": "Transactions", "date": "Date",
-              "description": "Description", "amount": "Amount", "balance": "Balance",
-              "none": "No transactions this period", "page": "Member FDIC (fictional) · Page"},
-    "en_GB": {"checking": "Current account", "savings": "Savings", "credit_card": "Credit card",
-              "statement": "statement", "ending": "ending", "period": "Statement period", "to": "to",
-              "issued": "Issued", "opening": "Opening balance", "credits": "Money in", "debits": "Money out",
-              "closing": "Closing balance", "transactions": "Transactions", "date": "Date",
-              "description": "Description", "amount": "Amount", "balance": "Balance",
-              "none": "No transactions this period", "page": "(fictional bank) · Page"},
-    "de_DE": {"checking": "Girokonto", "savings": "Tagesgeld", "credit_card": "Kreditkarte",
-              "title_checking": "Kontoauszug Girokonto", "title_savings": "Kontoauszug Tagesgeld",
-              "title_credit_card": "Kreditkartenabrechnung",
-              "statement": "Kontoauszug", "ending": "endend auf", "period": "Zeitraum", "to": "bis",
-              "issued": "Erstellt am", "opening": "Alter Kontostand", "credits": "Gutschriften",
-              "debits": "Belastungen", "closing": "Neuer Kontostand", "transactions": "Umsätze", "date": "Datum",
-              "description": "Buchungstext", "amount": "Betrag", "balance": "Saldo",
-              "none": "Keine Umsätze in diesem Zeitraum", "page": "(fiktive Bank) · Seite"},
+    "en_US": {
+        "checking": "Checking",
+        "savings": "Savings",
+        "credit_card": "Credit card",
+        "statement": "statement",
+        "ending": "ending",
+        "period": "Statement period",
+        "to": "to",
+        "issued": "Issued",
+        "opening": "Opening balance",
+        "credits": "Deposits and credits",
+        "debits": "Withdrawals and debits",
+        "closing": "Closing balance",
+        "transactions": "Transactions",
+        "date": "Date",
+        "description": "Description",
+        "amount": "Amount",
+        "balance": "Balance",
+        "none": "No transactions this period",
+        "page": "Member FDIC (fictional) · Page",
+    },
+    "en_GB": {
+        "checking": "Current account",
+        "savings": "Savings",
+        "credit_card": "Credit card",
+        "statement": "statement",
+        "ending": "ending",
+        "period": "Statement period",
+        "to": "to",
+        "issued": "Issued",
+        "opening": "Opening balance",
+        "credits": "Money in",
+        "debits": "Money out",
+        "closing": "Closing balance",
+        "transactions": "Transactions",
+        "date": "Date",
+        "description": "Description",
+        "amount": "Amount",
+        "balance": "Balance",
+        "none": "No transactions this period",
+        "page": "(fictional bank) · Page",
+    },
+    "de_DE": {
+        "checking": "Girokonto",
+        "savings": "Tagesgeld",
+        "credit_card": "Kreditkarte",
+        "title_checking": "Kontoauszug Girokonto",
+        "title_savings": "Kontoauszug Tagesgeld",
+        "title_credit_card": "Kreditkartenabrechnung",
+        "statement": "Kontoauszug",
+        "ending": "endend auf",
+        "period": "Zeitraum",
+        "to": "bis",
+        "issued": "Erstellt am",
+        "opening": "Alter Kontostand",
+        "credits": "Gutschriften",
+        "debits": "Belastungen",
+        "closing": "Neuer Kontostand",
+        "transactions": "Umsätze",
+        "date": "Datum",
+        "description": "Buchungstext",
+        "amount": "Betrag",
+        "balance": "Saldo",
+        "none": "Keine Umsätze in diesem Zeitraum",
+        "page": "(fiktive Bank) · Seite",
+    },
 }
 
 
@@ -92,40 +138,74 @@ def write_statement_pdf(world: World, account_name: str, number: str, period: St
 
     def long(d: dt.date) -> str:  # "September 4, 2026" / "4 September 2026" / "4. September 2026"
         month = fmt.month(d).rsplit(" ", 1)[0]
-        return f"{month} {d.day}, {d.year}" if fmt.us else f"{d.day}. {month} {d.year}" if fmt.de else \
-            f"{d.day} {month} {d.year}"
+        return (
+            f"{month} {d.day}, {d.year}"
+            if fmt.us
+            else f"{d.day}. {month} {d.year}"
+            if fmt.de
+            else f"{d.day} {month} {d.year}"
+        )
 
-    doc = SimpleDocTemplate(str(dest), pagesize=LETTER if fmt.us else A4, leftMargin=0.7 * inch, rightMargin=0.7 * inch,
-                            topMargin=0.6 * inch, bottomMargin=0.6 * inch,
-                            title=f"{BANK_NAME} {words['statement']} {fmt.month(period.end)}", author=BANK_NAME,
-                            subject=meta_text(f"{account_name} ending {number[-4:]}"), creator=BANK_NAME,
-                            initialFontName=FONT)  # else every page names an unembedded Helvetica
-    place = (f"{addr.city}{', ' + addr.region if addr.region else ''} {addr.postal_code}" if addr.country == "US"
-             else f"{addr.city} {addr.postal_code}" if addr.country == "GB" else f"{addr.postal_code} {addr.city}")
+    doc = SimpleDocTemplate(
+        str(dest),
+        pagesize=LETTER if fmt.us else A4,
+        leftMargin=0.7 * inch,
+        rightMargin=0.7 * inch,
+        topMargin=0.6 * inch,
+        bottomMargin=0.6 * inch,
+        title=f"{BANK_NAME} {words['statement']} {fmt.month(period.end)}",
+        author=BANK_NAME,
+        subject=meta_text(f"{account_name} ending {number[-4:]}"),
+        creator=BANK_NAME,
+        initialFontName=FONT,
+    )  # else every page names an unembedded Helvetica
+    place = (
+        f"{addr.city}{', ' + addr.region if addr.region else ''} {addr.postal_code}"
+        if addr.country == "US"
+        else f"{addr.city} {addr.postal_code}"
+        if addr.country == "GB"
+        else f"{addr.postal_code} {addr.city}"
+    )
     story = [
         Paragraph(escape(BANK_NAME), title),
-        Paragraph(f"{words.get('title_' + period.account) or words[period.account] + ' ' + words['statement']} "
-                  f"&middot; {para_text(account_name, bold=True)} {words['ending']} {ending}", heading3),
+        Paragraph(
+            f"{words.get('title_' + period.account) or words[period.account] + ' ' + words['statement']} "
+            f"&middot; {para_text(account_name, bold=True)} {words['ending']} {ending}",
+            heading3,
+        ),
         Paragraph(f"{para_text(ident.name)}<br/>{para_text(addr.street)}<br/>{para_text(place)}", normal),
         Spacer(1, 10),
-        Paragraph(f"{words['period']}: {long(period.start)} {words['to']} {long(period.end)} "
-                  f"&middot; {words['issued']} {long(issued.date())}", small),
+        Paragraph(
+            f"{words['period']}: {long(period.start)} {words['to']} {long(period.end)} "
+            f"&middot; {words['issued']} {long(issued.date())}",
+            small,
+        ),
         Spacer(1, 8),
     ]
     cell_style = ParagraphStyle("c", parent=normal, fontSize=10, leading=12)
     amount = ParagraphStyle("ca", parent=cell_style, alignment=2)
     closing = ParagraphStyle("cb", parent=amount, fontName=FONT_BOLD)
-    summary = Table([
-        [words["opening"], cell(money(period.opening_cents, cur), amount)],
-        [words["credits"], cell(money(period.credits_cents, cur), amount)],
-        [words["debits"], cell(money(-period.debits_cents, cur), amount)],
-        [words["closing"], cell(money(period.closing_cents, cur), closing)],
-    ], colWidths=[2.6 * inch, 1.6 * inch])
-    summary.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, -1), FONT, 10), ("FONT", (0, 3), (-1, 3), FONT_BOLD, 10),
-        ("ALIGN", (1, 0), (1, -1), "RIGHT"), ("LINEABOVE", (0, 3), (-1, 3), 0.8, TEAL),
-        ("BOX", (0, 0), (-1, -1), 0.5, colors.grey), ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f3f7f8")),
-    ]))
+    summary = Table(
+        [
+            [words["opening"], cell(money(period.opening_cents, cur), amount)],
+            [words["credits"], cell(money(period.credits_cents, cur), amount)],
+            [words["debits"], cell(money(-period.debits_cents, cur), amount)],
+            [words["closing"], cell(money(period.closing_cents, cur), closing)],
+        ],
+        colWidths=[2.6 * inch, 1.6 * inch],
+    )
+    summary.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 10),
+                ("FONT", (0, 3), (-1, 3), FONT_BOLD, 10),
+                ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+                ("LINEABOVE", (0, 3), (-1, 3), 0.8, TEAL),
+                ("BOX", (0, 0), (-1, -1), 0.5, colors.grey),
+                ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f3f7f8")),
+            ]
+        )
+    )
     story += [summary, Spacer(1, 14), Paragraph(words["transactions"], heading4)]
     rows = [[words["date"], words["description"], words["amount"], words["balance"]]]
     balance = period.opening_cents
@@ -136,17 +216,30 @@ def write_statement_pdf(world: World, account_name: str, number: str, period: St
         # The line's day as the locale writes it without the year: 09/04 (US), 04/09 (UK), 04.09. (DE).
         day = fmt.numeric_date(line.at)[:5] + ("." if fmt.de else "")
         text = para_text(line.description) + (f"<br/>{para_text(line.memo)}" if line.memo else "")
-        rows.append([day, Paragraph(text, small),
-                     cell(money(line.amount_cents, cur), small_amount), cell(money(balance, cur), small_amount)])
+        rows.append(
+            [
+                day,
+                Paragraph(text, small),
+                cell(money(line.amount_cents, cur), small_amount),
+                cell(money(balance, cur), small_amount),
+            ]
+        )
     if len(rows) == 1:
         rows.append(["", words["none"], "", ""])
     table = Table(rows, colWidths=[0.6 * inch, 4.1 * inch, 1.1 * inch, 1.2 * inch], repeatRows=1)
-    table.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, 0), FONT_BOLD, 9), ("FONT", (0, 1), (-1, -1), FONT, 8.5),
-        ("TEXTCOLOR", (0, 0), (-1, 0), colors.white), ("BACKGROUND", (0, 0), (-1, 0), TEAL),
-        ("ALIGN", (2, 0), (-1, -1), "RIGHT"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f6f2")]),
-    ]))
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, 0), FONT_BOLD, 9),
+                ("FONT", (0, 1), (-1, -1), FONT, 8.5),
+                ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
+                ("BACKGROUND", (0, 0), (-1, 0), TEAL),
+                ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f6f2")]),
+            ]
+        )
+    )
     story.append(table)
 
     def stamp(canvas, _doc):

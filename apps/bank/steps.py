@@ -11,10 +11,14 @@ from builder.tasks.oracle import OracleError, Web
 
 def sent(contact: str, cents: int) -> Check:
     """A payment of ``cents`` from checking to ``contact`` made in the bank."""
-    return S.sql("bank", """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL
+    return S.sql(
+        "bank",
+        """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL
                           AND account_id = (SELECT id FROM accounts WHERE kind = 'checking') AND amount_cents = ?
                           AND (counterparty = ? OR instr(upper(description), upper(?)) > 0)""",
-               [-cents, contact, contact], [[1]])
+        [-cents, contact, contact],
+        [[1]],
+    )
 
 
 def post(web: Web, path: str, fields: list[tuple[str, str]]) -> None:
@@ -31,11 +35,15 @@ def account(web: Web, kind: str) -> str:
 def send(web: Web, contact: str, cents: int, memo: str) -> None:
     """Send ``contact`` ``cents`` from checking with ``memo``."""
     who = web.one("bank", "SELECT id FROM contacts WHERE name = ?", (contact,))
-    post(web, "/api/send", [("contact", str(who)), ("from", account(web, "checking")),
-                                 ("amount", f"{cents / 100:.2f}"), ("memo", memo)])
+    post(
+        web,
+        "/api/send",
+        [("contact", str(who)), ("from", account(web, "checking")), ("amount", f"{cents / 100:.2f}"), ("memo", memo)],
+    )
 
 
 def card_charged(app: str, n: int = 1) -> Check:
     """``n`` card charges from ``app`` reached the bank."""
-    return S.sql("bank", "SELECT COUNT(*) >= ? FROM card_authorizations WHERE app = ? AND kind = 'charge'", [n, app],
-               [[1]])
+    return S.sql(
+        "bank", "SELECT COUNT(*) >= ? FROM card_authorizations WHERE app = ? AND kind = 'charge'", [n, app], [[1]]
+    )

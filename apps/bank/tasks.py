@@ -30,10 +30,20 @@ def _sql(query: str, params: list, expected: list[list]) -> Check:
 
 def _only(lines: int, balances: int, what: str) -> RubricItem:
     """The state_diff item: ``lines`` new transactions and ``balances`` account balances changed, nothing else."""
-    return RubricItem(id="nothing-else", weight=15, requirement=f"Nothing else changed in the bank: only {what}",
-                      check=Check(type="state_diff", app=APP, ignore=["sessions"], changes=[
-                          Change(table="transactions", op="insert", min=lines, max=lines),
-                          Change(table="accounts", op="update", min=balances, max=balances, columns=["balance_cents"])]))
+    return RubricItem(
+        id="nothing-else",
+        weight=15,
+        requirement=f"Nothing else changed in the bank: only {what}",
+        check=Check(
+            type="state_diff",
+            app=APP,
+            ignore=["sessions"],
+            changes=[
+                Change(table="transactions", op="insert", min=lines, max=lines),
+                Change(table="accounts", op="update", min=balances, max=balances, columns=["balance_cents"]),
+            ],
+        ),
+    )
 
 
 def _amount(cents: int) -> Check:
@@ -41,9 +51,13 @@ def _amount(cents: int) -> Check:
 
 
 def _date_forms(day: dt.date) -> list[str]:
-    return [f"{day:%B} {day.day}", f"{day:%b} {day.day}", f"{day.month}/{day.day}", day.isoformat(),
-            f"{day.day} {day:%B}"]
-
+    return [
+        f"{day:%B} {day.day}",
+        f"{day:%b} {day.day}",
+        f"{day.month}/{day.day}",
+        day.isoformat(),
+        f"{day.day} {day:%B}",
+    ]
 
 
 def _app_row(account: str, cents: int, name: str | None = None) -> tuple[str, list]:
@@ -51,8 +65,9 @@ def _app_row(account: str, cents: int, name: str | None = None) -> tuple[str, li
 
     ``name`` matches the counterparty exactly or appears in the description (ASCII case-insensitive).
     """
-    query = (f"SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND account_id = {_ACCOUNT} "
-             "AND amount_cents = ?")
+    query = (
+        f"SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND account_id = {_ACCOUNT} AND amount_cents = ?"
+    )
     params: list = [account, cents]
     if name:
         query += " AND (counterparty = ? OR instr(upper(description), upper(?)) > 0)"
@@ -73,53 +88,104 @@ def tasks(world: World) -> list[Task]:
 
     # 1. Current checking balance.
     checking = world.closing_balance_cents("checking")
-    task("checking-balance", kind="lookup", difficulty="easy", time_limit_seconds=180,
-         instruction=f"What is the current balance of my {accounts['checking'].name} account?",
-         expected={"balance_cents": checking},
-         rubric=[RubricItem(id="amount", weight=100, requirement=f"States the balance {money(checking, cur)}",
-                            check=_amount(checking))])
+    task(
+        "checking-balance",
+        kind="lookup",
+        difficulty="easy",
+        time_limit_seconds=180,
+        instruction=f"What is the current balance of my {accounts['checking'].name} account?",
+        expected={"balance_cents": checking},
+        rubric=[
+            RubricItem(
+                id="amount",
+                weight=100,
+                requirement=f"States the balance {money(checking, cur)}",
+                check=_amount(checking),
+            )
+        ],
+    )
 
     # 2. Last paycheck: date and amount.
     pay = [e for e in world.of_kind("paycheck") if e.status == "done"][-1]
-    task("last-paycheck", kind="lookup", difficulty="easy", time_limit_seconds=240,
-         instruction="When did my last paycheck arrive, and how much was deposited?",
-         expected={"date": pay.at.date().isoformat(), "amount_cents": pay.data["net_cents"]},
-         rubric=[
-             RubricItem(id="date", weight=50, requirement=f"States the date {pay.at:%B %-d, %Y}",
-                        check=Check(type="answer_text", any_of=_date_forms(pay.at.date()))),
-             RubricItem(id="amount", weight=50, requirement=f"States the amount {money(pay.data['net_cents'], cur)}",
-                        check=_amount(pay.data["net_cents"])),
-         ])
+    task(
+        "last-paycheck",
+        kind="lookup",
+        difficulty="easy",
+        time_limit_seconds=240,
+        instruction="When did my last paycheck arrive, and how much was deposited?",
+        expected={"date": pay.at.date().isoformat(), "amount_cents": pay.data["net_cents"]},
+        rubric=[
+            RubricItem(
+                id="date",
+                weight=50,
+                requirement=f"States the date {pay.at:%B %-d, %Y}",
+                check=Check(type="answer_text", any_of=_date_forms(pay.at.date())),
+            ),
+            RubricItem(
+                id="amount",
+                weight=50,
+                requirement=f"States the amount {money(pay.data['net_cents'], cur)}",
+                check=_amount(pay.data["net_cents"]),
+            ),
+        ],
+    )
 
     # 3. Coffee spending last month, across card and debit.
     m_start, m_end = last_month(world.now)
-    coffee = [e for e in world.of_kind("card_purchase") if e.data.get("category") == "coffee"
-              and m_start <= e.at.date() <= m_end]
+    coffee = [
+        e
+        for e in world.of_kind("card_purchase")
+        if e.data.get("category") == "coffee" and m_start <= e.at.date() <= m_end
+    ]
     coffee_total = sum(e.data["amount_cents"] for e in coffee)
-    task("coffee-last-month", kind="aggregation", difficulty="medium", time_limit_seconds=420,
-         instruction=f"How much did I spend at coffee shops in {m_start:%B %Y}, counting both my credit card and my debit card?",
-         expected={"total_cents": coffee_total, "purchases": len(coffee)},
-         rubric=[
-             RubricItem(id="total", weight=80, requirement=f"States the total {money(coffee_total, cur)}",
-                        check=_amount(coffee_total)),
-             RubricItem(id="count", weight=20, requirement=f"Says it was {len(coffee)} purchases"),
-         ])
+    task(
+        "coffee-last-month",
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=420,
+        instruction=f"How much did I spend at coffee shops in {m_start:%B %Y}, counting both my credit card and my debit card?",
+        expected={"total_cents": coffee_total, "purchases": len(coffee)},
+        rubric=[
+            RubricItem(
+                id="total",
+                weight=80,
+                requirement=f"States the total {money(coffee_total, cur)}",
+                check=_amount(coffee_total),
+            ),
+            RubricItem(id="count", weight=20, requirement=f"Says it was {len(coffee)} purchases"),
+        ],
+    )
 
     # 4. Credit card statement of last month.
     if "credit_card" in accounts:
         st = statements(world, "credit_card")[-1]
-        task("card-statement", kind="lookup", difficulty="medium", time_limit_seconds=300,
-             instruction=f"On my {accounts['credit_card'].name} statement for {st.end:%B %Y}, what were the total new "
-                         "charges and the payments received?",
-             expected={"charges_cents": st.debits_cents, "payments_cents": st.credits_cents,
-                       "closing_owed_cents": -st.closing_cents},
-             rubric=[
-                 RubricItem(id="charges", weight=50, requirement=f"States new charges of {money(st.debits_cents, cur)}",
-                            check=_amount(st.debits_cents)),
-                 RubricItem(id="payments", weight=50,
-                            requirement=f"States payments of {money(st.credits_cents, cur)}",
-                            check=_amount(st.credits_cents)),
-             ])
+        task(
+            "card-statement",
+            kind="lookup",
+            difficulty="medium",
+            time_limit_seconds=300,
+            instruction=f"On my {accounts['credit_card'].name} statement for {st.end:%B %Y}, what were the total new "
+            "charges and the payments received?",
+            expected={
+                "charges_cents": st.debits_cents,
+                "payments_cents": st.credits_cents,
+                "closing_owed_cents": -st.closing_cents,
+            },
+            rubric=[
+                RubricItem(
+                    id="charges",
+                    weight=50,
+                    requirement=f"States new charges of {money(st.debits_cents, cur)}",
+                    check=_amount(st.debits_cents),
+                ),
+                RubricItem(
+                    id="payments",
+                    weight=50,
+                    requirement=f"States payments of {money(st.credits_cents, cur)}",
+                    check=_amount(st.credits_cents),
+                ),
+            ],
+        )
 
     # 5. Money sent to one contact this year.
     sent = defaultdict(list)
@@ -129,111 +195,196 @@ def tasks(world: World) -> list[Task]:
     if sent:
         name = max(sorted(sent), key=lambda n: len(sent[n]))
         total = sum(sent[name])
-        task("p2p-total", kind="aggregation", difficulty="medium", time_limit_seconds=420,
-             instruction=f"How much money have I sent to {name} with Zelle so far in {world.now.year}?",
-             expected={"contact": name, "total_cents": total, "payments": len(sent[name])},
-             rubric=[
-                 RubricItem(id="total", weight=80, requirement=f"States the total {money(total, cur)}",
-                            check=_amount(total)),
-                 RubricItem(id="count", weight=20, requirement=f"Says it was {len(sent[name])} payments"),
-             ])
+        task(
+            "p2p-total",
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"How much money have I sent to {name} with Zelle so far in {world.now.year}?",
+            expected={"contact": name, "total_cents": total, "payments": len(sent[name])},
+            rubric=[
+                RubricItem(
+                    id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=_amount(total)
+                ),
+                RubricItem(id="count", weight=20, requirement=f"Says it was {len(sent[name])} payments"),
+            ],
+        )
 
     # 6. Largest purchase last month: every card line the bank shows (flights and hotels included).
-    purchases = [pst for pst in world.postings() if pst.kind == "card_purchase" and pst.amount_cents < 0
-                 and m_start <= pst.at.date() <= m_end]
+    purchases = [
+        pst
+        for pst in world.postings()
+        if pst.kind == "card_purchase" and pst.amount_cents < 0 and m_start <= pst.at.date() <= m_end
+    ]
     if purchases:
         top = min(purchases, key=lambda pst: (pst.amount_cents, pst.at))
         amount, merchant = -top.amount_cents, top.counterparty or top.description
-        task("largest-purchase", kind="aggregation", difficulty="hard", time_limit_seconds=480,
-             instruction=f"What was my single largest card purchase in {m_start:%B %Y}, where, and for how much?",
-             expected={"merchant": merchant, "amount_cents": amount, "date": top.at.date().isoformat()},
-             rubric=[
-                 RubricItem(id="merchant", weight=50, requirement=f"Names the merchant {merchant}",
-                            check=Check(type="answer_text", any_of=[merchant])),
-                 RubricItem(id="amount", weight=40, requirement=f"States {money(amount, cur)}",
-                            check=_amount(amount)),
-                 RubricItem(id="date", weight=10, requirement=f"Gives the date {top.at:%B %-d}",
-                            check=Check(type="answer_text", any_of=_date_forms(top.at.date()))),
-             ])
+        task(
+            "largest-purchase",
+            kind="aggregation",
+            difficulty="hard",
+            time_limit_seconds=480,
+            instruction=f"What was my single largest card purchase in {m_start:%B %Y}, where, and for how much?",
+            expected={"merchant": merchant, "amount_cents": amount, "date": top.at.date().isoformat()},
+            rubric=[
+                RubricItem(
+                    id="merchant",
+                    weight=50,
+                    requirement=f"Names the merchant {merchant}",
+                    check=Check(type="answer_text", any_of=[merchant]),
+                ),
+                RubricItem(id="amount", weight=40, requirement=f"States {money(amount, cur)}", check=_amount(amount)),
+                RubricItem(
+                    id="date",
+                    weight=10,
+                    requirement=f"Gives the date {top.at:%B %-d}",
+                    check=Check(type="answer_text", any_of=_date_forms(top.at.date())),
+                ),
+            ],
+        )
 
     r = rng(world.seed, "tasks/bank")
     # 7. Transfer checking -> savings.
     if "savings" in accounts:
         amount = r.randrange(100, 600, 25) * 100
         savings = world.closing_balance_cents("savings")
-        task("transfer-to-savings", kind="action", difficulty="easy", time_limit_seconds=300,
-             instruction=f"Move {money(amount, cur)} from my checking account to my savings account.",
-             expected={"amount_cents": amount, "checking_after_cents": checking - amount,
-                       "savings_after_cents": savings + amount},
-             rubric=[
-                 RubricItem(id="debit", weight=35, requirement=f"Checking shows a new {money(amount, cur)} transfer out",
-                            check=_sql(*_app_row("checking", -amount), [[1]])),
-                 RubricItem(id="credit", weight=35, requirement=f"Savings shows the same {money(amount, cur)} arriving",
-                            check=_sql(f"""SELECT COUNT(*) FROM transactions c JOIN transactions s
+        task(
+            "transfer-to-savings",
+            kind="action",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction=f"Move {money(amount, cur)} from my checking account to my savings account.",
+            expected={
+                "amount_cents": amount,
+                "checking_after_cents": checking - amount,
+                "savings_after_cents": savings + amount,
+            },
+            rubric=[
+                RubricItem(
+                    id="debit",
+                    weight=35,
+                    requirement=f"Checking shows a new {money(amount, cur)} transfer out",
+                    check=_sql(*_app_row("checking", -amount), [[1]]),
+                ),
+                RubricItem(
+                    id="credit",
+                    weight=35,
+                    requirement=f"Savings shows the same {money(amount, cur)} arriving",
+                    check=_sql(
+                        f"""SELECT COUNT(*) FROM transactions c JOIN transactions s
                                 ON c.transfer_id = s.transfer_id AND c.id <> s.id
                                 WHERE c.world_ref IS NULL AND c.account_id = {_ACCOUNT}
                                 AND s.account_id = {_ACCOUNT}
                                 AND c.amount_cents = ? AND s.amount_cents = ?""",
-                                       ["checking", "savings", -amount, amount], [[1]])),
-                 RubricItem(id="balances", weight=15,
-                            requirement=f"Balances end at {money(checking - amount, cur)} checking and "
-                                        f"{money(savings + amount, cur)} savings (no other movement)",
-                            check=_sql("SELECT kind, balance_cents FROM accounts WHERE kind IN (?, ?) ORDER BY kind",
-                                       ["checking", "savings"],
-                                       [["checking", checking - amount], ["savings", savings + amount]])),
-                 _only(2, 2, "the two lines of the one transfer and the two balances it moves"),
-             ])
+                        ["checking", "savings", -amount, amount],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="balances",
+                    weight=15,
+                    requirement=f"Balances end at {money(checking - amount, cur)} checking and "
+                    f"{money(savings + amount, cur)} savings (no other movement)",
+                    check=_sql(
+                        "SELECT kind, balance_cents FROM accounts WHERE kind IN (?, ?) ORDER BY kind",
+                        ["checking", "savings"],
+                        [["checking", checking - amount], ["savings", savings + amount]],
+                    ),
+                ),
+                _only(2, 2, "the two lines of the one transfer and the two balances it moves"),
+            ],
+        )
 
     # 8. Bill pay to a saved payee.
     bills = [c for c in p.recurring_charges if c.method == "bill_pay"]
     if bills:
         bill = bills[r.randrange(len(bills))]
         cents = int(bill.amount * 100)
-        task("bill-pay", kind="action", difficulty="medium", time_limit_seconds=360,
-             instruction=f"Pay {bill.payee} {money(cents, cur)} from checking using bill pay, like the usual "
-                         f"{bill.name.lower()} payment.",
-             expected={"payee": bill.payee, "amount_cents": cents},
-             rubric=[
-                 RubricItem(id="payment", weight=60,
-                            requirement=f"A new bill payment of {money(cents, cur)} to {bill.payee} left checking",
-                            check=_sql(*_app_row("checking", -cents, bill.payee), [[1]])),
-                 RubricItem(id="single", weight=25, requirement="Exactly one new payment was made (no duplicates)",
-                            check=_sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]])),
-                 _only(1, 1, "the one new bill payment and the checking balance"),
-             ])
+        task(
+            "bill-pay",
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=360,
+            instruction=f"Pay {bill.payee} {money(cents, cur)} from checking using bill pay, like the usual "
+            f"{bill.name.lower()} payment.",
+            expected={"payee": bill.payee, "amount_cents": cents},
+            rubric=[
+                RubricItem(
+                    id="payment",
+                    weight=60,
+                    requirement=f"A new bill payment of {money(cents, cur)} to {bill.payee} left checking",
+                    check=_sql(*_app_row("checking", -cents, bill.payee), [[1]]),
+                ),
+                RubricItem(
+                    id="single",
+                    weight=25,
+                    requirement="Exactly one new payment was made (no duplicates)",
+                    check=_sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]]),
+                ),
+                _only(1, 1, "the one new bill payment and the checking balance"),
+            ],
+        )
 
     # 9. Send money to a contact.
     if p.contacts:
         friend = p.contacts[r.randrange(len(p.contacts))]
         cents = r.randrange(20, 120, 5) * 100
         memo = r.choice(["concert tickets", "dinner", "birthday gift"])
-        task("send-money", kind="action", difficulty="medium", time_limit_seconds=360,
-             instruction=f"Send {friend.name} {money(cents, cur)} for {memo}.",
-             expected={"contact": friend.name, "email": friend.email, "amount_cents": cents, "memo": memo},
-             rubric=[
-                 RubricItem(id="payment", weight=65,
-                            requirement=f"A new payment of {money(cents, cur)} to {friend.name} left checking",
-                            check=_sql(*_app_row("checking", -cents, friend.name), [[1]])),
-                 RubricItem(id="memo", weight=20, requirement=f"The payment's memo mentions '{memo}'",
-                            check=_sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND "
-                                       "amount_cents = ? AND instr(lower(memo), ?) > 0",
-                                       [-cents, memo.split()[0].lower()], [[1]])),
-                 _only(1, 1, "the one new payment and the checking balance"),
-             ])
+        task(
+            "send-money",
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=360,
+            instruction=f"Send {friend.name} {money(cents, cur)} for {memo}.",
+            expected={"contact": friend.name, "email": friend.email, "amount_cents": cents, "memo": memo},
+            rubric=[
+                RubricItem(
+                    id="payment",
+                    weight=65,
+                    requirement=f"A new payment of {money(cents, cur)} to {friend.name} left checking",
+                    check=_sql(*_app_row("checking", -cents, friend.name), [[1]]),
+                ),
+                RubricItem(
+                    id="memo",
+                    weight=20,
+                    requirement=f"The payment's memo mentions '{memo}'",
+                    check=_sql(
+                        "SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND "
+                        "amount_cents = ? AND instr(lower(memo), ?) > 0",
+                        [-cents, memo.split()[0].lower()],
+                        [[1]],
+                    ),
+                ),
+                _only(1, 1, "the one new payment and the checking balance"),
+            ],
+        )
 
     # 10. Pay off the credit card in full.
     if "credit_card" in accounts:
         owed = -world.closing_balance_cents("credit_card")
-        task("pay-card-in-full", kind="action", difficulty="hard", time_limit_seconds=420,
-             instruction=f"Pay off the full current balance of my {accounts['credit_card'].name} from checking.",
-             expected={"amount_cents": owed},
-             rubric=[
-                 RubricItem(id="payment", weight=50, requirement=f"{money(owed, cur)} left checking to the card",
-                            check=_sql(*_app_row("checking", -owed), [[1]])),
-                 RubricItem(id="zero", weight=35, requirement="The card's balance is $0.00 afterwards",
-                            check=_sql("SELECT balance_cents FROM accounts WHERE kind = ?", ["credit_card"], [[0]])),
-                 _only(2, 2, "the two lines of the card payment and the two balances it moves"),
-             ])
+        task(
+            "pay-card-in-full",
+            kind="action",
+            difficulty="hard",
+            time_limit_seconds=420,
+            instruction=f"Pay off the full current balance of my {accounts['credit_card'].name} from checking.",
+            expected={"amount_cents": owed},
+            rubric=[
+                RubricItem(
+                    id="payment",
+                    weight=50,
+                    requirement=f"{money(owed, cur)} left checking to the card",
+                    check=_sql(*_app_row("checking", -owed), [[1]]),
+                ),
+                RubricItem(
+                    id="zero",
+                    weight=35,
+                    requirement="The card's balance is $0.00 afterwards",
+                    check=_sql("SELECT balance_cents FROM accounts WHERE kind = ?", ["credit_card"], [[0]]),
+                ),
+                _only(2, 2, "the two lines of the card payment and the two balances it moves"),
+            ],
+        )
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
     return out
@@ -263,68 +414,170 @@ def insight_tasks(world: World) -> list[Task]:
     if it and checking is not None:
         first = it["contact"].split()[0]
         claimed = dt.datetime.fromisoformat(it["claimed_at"])
-        task("cx-paid-back-claim", ["bank", "messaging"], kind="lookup", category="contradiction", difficulty="medium",
-             time_limit_seconds=420,
-             instruction=f"{first} messaged me {day_phrase(claimed.date(), today)} saying they'd paid me back for "
-                         f"{it['owed_for']}. Has that money actually reached my checking account? How much did they "
-                         "say they sent?",
-             expected={"contact": it["contact"], "claimed_cents": it["amount_cents"], "arrived": False, "truth": "bank"},
-             planted=[it["id"]],
-             rubric=[RubricItem(id="amount", weight=50, requirement=f"States the claimed {money(it['amount_cents'], cur)}",
-                                check=A.amount(it["amount_cents"])),
-                     RubricItem(id="who", weight=20, requirement=f"Names {it['contact']}", check=A.names([A.person(it["contact"])])),
-                     RubricItem(id="not-arrived", weight=20, requirement="Says no such payment has arrived",
-                                check=A.text("not arrived", "hasn't arrived", "hasn’t arrived", "has not arrived",
-                                             "no payment", "not received", "haven't received", "haven’t received",
-                                             "have not received", "hasn't", "hasn’t", "has not", "didn't", "didn’t",
-                                             "nothing", "no such", "not there", "not in")),
-                     RubricItem(id="verdict", weight=10, requirement="Concludes the bank is right and the claim is not")])
-        task("cf-claim-true", ["bank", "messaging"], kind="aggregation", category="counterfactual", difficulty="medium",
-             time_limit_seconds=420,
-             instruction=f"{first} says they already paid me back for {it['owed_for']}. If that money really had come "
-                         "in, what would my checking balance be right now?",
-             expected={"balance_now_cents": checking, "claimed_cents": it["amount_cents"],
-                       "balance_if_cents": checking + it["amount_cents"]},
-             planted=[it["id"]],
-             rubric=[RubricItem(id="balance", weight=70, requirement=f"States {money(checking + it['amount_cents'], cur)}",
-                                check=A.amount(checking + it["amount_cents"])),
-                     RubricItem(id="claimed", weight=30, requirement=f"Uses the claimed {money(it['amount_cents'], cur)}",
-                                check=A.amount(it["amount_cents"]))])
+        task(
+            "cx-paid-back-claim",
+            ["bank", "messaging"],
+            kind="lookup",
+            category="contradiction",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"{first} messaged me {day_phrase(claimed.date(), today)} saying they'd paid me back for "
+            f"{it['owed_for']}. Has that money actually reached my checking account? How much did they "
+            "say they sent?",
+            expected={"contact": it["contact"], "claimed_cents": it["amount_cents"], "arrived": False, "truth": "bank"},
+            planted=[it["id"]],
+            rubric=[
+                RubricItem(
+                    id="amount",
+                    weight=50,
+                    requirement=f"States the claimed {money(it['amount_cents'], cur)}",
+                    check=A.amount(it["amount_cents"]),
+                ),
+                RubricItem(
+                    id="who", weight=20, requirement=f"Names {it['contact']}", check=A.names([A.person(it["contact"])])
+                ),
+                RubricItem(
+                    id="not-arrived",
+                    weight=20,
+                    requirement="Says no such payment has arrived",
+                    check=A.text(
+                        "not arrived",
+                        "hasn't arrived",
+                        "hasn’t arrived",
+                        "has not arrived",
+                        "no payment",
+                        "not received",
+                        "haven't received",
+                        "haven’t received",
+                        "have not received",
+                        "hasn't",
+                        "hasn’t",
+                        "has not",
+                        "didn't",
+                        "didn’t",
+                        "nothing",
+                        "no such",
+                        "not there",
+                        "not in",
+                    ),
+                ),
+                RubricItem(id="verdict", weight=10, requirement="Concludes the bank is right and the claim is not"),
+            ],
+        )
+        task(
+            "cf-claim-true",
+            ["bank", "messaging"],
+            kind="aggregation",
+            category="counterfactual",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"{first} says they already paid me back for {it['owed_for']}. If that money really had come "
+            "in, what would my checking balance be right now?",
+            expected={
+                "balance_now_cents": checking,
+                "claimed_cents": it["amount_cents"],
+                "balance_if_cents": checking + it["amount_cents"],
+            },
+            planted=[it["id"]],
+            rubric=[
+                RubricItem(
+                    id="balance",
+                    weight=70,
+                    requirement=f"States {money(checking + it['amount_cents'], cur)}",
+                    check=A.amount(checking + it["amount_cents"]),
+                ),
+                RubricItem(
+                    id="claimed",
+                    weight=30,
+                    requirement=f"Uses the claimed {money(it['amount_cents'], cur)}",
+                    check=A.amount(it["amount_cents"]),
+                ),
+            ],
+        )
 
     it = A.planted(world, "contradiction/bill-amount")
     if it:
         at = dt.datetime.fromisoformat(it["autopay_at"])
         short = it["bill_cents"] - it["autopay_cents"]
-        task("cx-autopay-vs-bill", ["bank", "mail"], kind="aggregation", category="contradiction", difficulty="medium",
-             time_limit_seconds=420,
-             instruction=f"{it['payee']} sent me my latest bill by email. Will the autopay my bank has scheduled "
-                         f"{day_phrase(at.date(), today)} cover it? Tell me the bill amount, the autopay amount and how "
-                         "much would be left unpaid.",
-             expected={"payee": it["payee"], "bill_cents": it["bill_cents"], "autopay_cents": it["autopay_cents"],
-                       "short_cents": short, "truth": "mail"},
-             planted=[it["id"]],
-             rubric=[RubricItem(id="bill", weight=30, requirement=f"States the bill {money(it['bill_cents'], cur)}",
-                                check=A.amount(it["bill_cents"])),
-                     RubricItem(id="autopay", weight=30, requirement=f"States the autopay {money(it['autopay_cents'], cur)}",
-                                check=A.amount(it["autopay_cents"])),
-                     RubricItem(id="short", weight=40, requirement=f"States the shortfall {money(short, cur)}",
-                                check=A.amount(short))])
+        task(
+            "cx-autopay-vs-bill",
+            ["bank", "mail"],
+            kind="aggregation",
+            category="contradiction",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"{it['payee']} sent me my latest bill by email. Will the autopay my bank has scheduled "
+            f"{day_phrase(at.date(), today)} cover it? Tell me the bill amount, the autopay amount and how "
+            "much would be left unpaid.",
+            expected={
+                "payee": it["payee"],
+                "bill_cents": it["bill_cents"],
+                "autopay_cents": it["autopay_cents"],
+                "short_cents": short,
+                "truth": "mail",
+            },
+            planted=[it["id"]],
+            rubric=[
+                RubricItem(
+                    id="bill",
+                    weight=30,
+                    requirement=f"States the bill {money(it['bill_cents'], cur)}",
+                    check=A.amount(it["bill_cents"]),
+                ),
+                RubricItem(
+                    id="autopay",
+                    weight=30,
+                    requirement=f"States the autopay {money(it['autopay_cents'], cur)}",
+                    check=A.amount(it["autopay_cents"]),
+                ),
+                RubricItem(
+                    id="short",
+                    weight=40,
+                    requirement=f"States the shortfall {money(short, cur)}",
+                    check=A.amount(short),
+                ),
+            ],
+        )
 
     owed = A.planted_of(world, "pending", "pay_back")
     if owed and checking is not None:
         total = sum(x["amount_cents"] for x in owed)
-        task("cf-after-paybacks", ["bank", "messaging"], kind="aggregation", category="counterfactual",
-             difficulty="medium", time_limit_seconds=480,
-             instruction="A few friends have asked me to pay them back and I haven't yet. If I sent every one of them "
-                         "what they asked for from my checking account today, what would my checking balance be after?",
-             expected={"people": [x["contact"] for x in owed], "total_cents": total, "balance_after_cents": checking - total},
-             planted=[x["id"] for x in owed],
-             rubric=[RubricItem(id="after", weight=60, requirement=f"States {money(checking - total, cur)}",
-                                check=A.amount(checking - total)),
-                     RubricItem(id="total", weight=20, requirement=f"States the {money(total, cur)} owed in all",
-                                check=A.amount(total)),
-                     RubricItem(id="who", weight=20, requirement="Names " + ", ".join(x["contact"] for x in owed),
-                                check=A.names([A.person(x["contact"]) for x in owed]))])
+        task(
+            "cf-after-paybacks",
+            ["bank", "messaging"],
+            kind="aggregation",
+            category="counterfactual",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction="A few friends have asked me to pay them back and I haven't yet. If I sent every one of them "
+            "what they asked for from my checking account today, what would my checking balance be after?",
+            expected={
+                "people": [x["contact"] for x in owed],
+                "total_cents": total,
+                "balance_after_cents": checking - total,
+            },
+            planted=[x["id"] for x in owed],
+            rubric=[
+                RubricItem(
+                    id="after",
+                    weight=60,
+                    requirement=f"States {money(checking - total, cur)}",
+                    check=A.amount(checking - total),
+                ),
+                RubricItem(
+                    id="total",
+                    weight=20,
+                    requirement=f"States the {money(total, cur)} owed in all",
+                    check=A.amount(total),
+                ),
+                RubricItem(
+                    id="who",
+                    weight=20,
+                    requirement="Names " + ", ".join(x["contact"] for x in owed),
+                    check=A.names([A.person(x["contact"]) for x in owed]),
+                ),
+            ],
+        )
 
     fees = [e for e in world.of_kind("card_fee") if e.status == "done" and e.data.get("trip") is not None]
     if fees:
@@ -332,39 +585,71 @@ def insight_tasks(world: World) -> list[Task]:
         on = [e for e in fees if e.data["trip"] == trip_i]
         fee_total = sum(e.data["amount_cents"] for e in on)
         dest = p.travel.trips[trip_i].destination
-        task("cf-foreign-fees", ["bank", "airline"], kind="aggregation", category="counterfactual", difficulty="medium",
-             time_limit_seconds=420,
-             instruction=f"If I had paid on my {dest} trip with a card that charges no foreign transaction fees, how "
-                         "much would I have saved? And how many fee charges was that?",
-             expected={"trip": trip_i, "fees_cents": fee_total, "fees": len(on)},
-             rubric=[RubricItem(id="saved", weight=80, requirement=f"States {money(fee_total, cur)}", check=A.amount(fee_total)),
-                     RubricItem(id="count", weight=20, requirement=f"Says {len(on)} fee charges", check=A.number(len(on)))])
+        task(
+            "cf-foreign-fees",
+            ["bank", "airline"],
+            kind="aggregation",
+            category="counterfactual",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"If I had paid on my {dest} trip with a card that charges no foreign transaction fees, how "
+            "much would I have saved? And how many fee charges was that?",
+            expected={"trip": trip_i, "fees_cents": fee_total, "fees": len(on)},
+            rubric=[
+                RubricItem(
+                    id="saved", weight=80, requirement=f"States {money(fee_total, cur)}", check=A.amount(fee_total)
+                ),
+                RubricItem(id="count", weight=20, requirement=f"Says {len(on)} fee charges", check=A.number(len(on))),
+            ],
+        )
 
     since = world.now - dt.timedelta(days=90)
-    coffee = Counter(e.data["merchant"] for e in world.of_kind("card_purchase")
-                     if e.status == "done" and e.data.get("category") == "coffee" and e.at >= since)
+    coffee = Counter(
+        e.data["merchant"]
+        for e in world.of_kind("card_purchase")
+        if e.status == "done" and e.data.get("category") == "coffee" and e.at >= since
+    )
     top = coffee.most_common(2)
     if top and (len(top) == 1 or top[0][1] > top[1][1]):
         name, n = top[0]
-        task("pref-coffee-place", ["bank"], kind="aggregation", category="preference_inference", difficulty="medium",
-             time_limit_seconds=420,
-             instruction="Where do I usually get my coffee? Go by my card purchases of the last three months, and tell "
-                         "me how many times I went there in that time.",
-             expected={"merchant": name, "visits": n, "since": since.date().isoformat()},
-             rubric=[RubricItem(id="place", weight=75, requirement=f"Names {name}", check=A.text(name)),
-                     RubricItem(id="visits", weight=25, requirement=f"Says {n} visits", check=A.number(n))])
-    groc = Counter(e.data["merchant"] for e in world.of_kind("card_purchase")
-                   if e.status == "done" and e.data.get("category") == "groceries" and e.at >= since)
+        task(
+            "pref-coffee-place",
+            ["bank"],
+            kind="aggregation",
+            category="preference_inference",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction="Where do I usually get my coffee? Go by my card purchases of the last three months, and tell "
+            "me how many times I went there in that time.",
+            expected={"merchant": name, "visits": n, "since": since.date().isoformat()},
+            rubric=[
+                RubricItem(id="place", weight=75, requirement=f"Names {name}", check=A.text(name)),
+                RubricItem(id="visits", weight=25, requirement=f"Says {n} visits", check=A.number(n)),
+            ],
+        )
+    groc = Counter(
+        e.data["merchant"]
+        for e in world.of_kind("card_purchase")
+        if e.status == "done" and e.data.get("category") == "groceries" and e.at >= since
+    )
     top = groc.most_common(2)
     if top and (len(top) == 1 or top[0][1] > top[1][1]):
         name, n = top[0]
-        task("pref-grocery-store", ["bank"], kind="aggregation", category="preference_inference", difficulty="medium",
-             time_limit_seconds=420,
-             instruction="Which grocery store do I shop at in person most? Use my card purchases from the last three "
-                         "months and tell me how many times I paid there.",
-             expected={"merchant": name, "visits": n, "since": since.date().isoformat()},
-             rubric=[RubricItem(id="store", weight=75, requirement=f"Names {name}", check=A.text(name)),
-                     RubricItem(id="visits", weight=25, requirement=f"Says {n} purchases", check=A.number(n))])
+        task(
+            "pref-grocery-store",
+            ["bank"],
+            kind="aggregation",
+            category="preference_inference",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction="Which grocery store do I shop at in person most? Use my card purchases from the last three "
+            "months and tell me how many times I paid there.",
+            expected={"merchant": name, "visits": n, "since": since.date().isoformat()},
+            rubric=[
+                RubricItem(id="store", weight=75, requirement=f"Names {name}", check=A.text(name)),
+                RubricItem(id="visits", weight=25, requirement=f"Says {n} purchases", check=A.number(n)),
+            ],
+        )
     return out
 
 
@@ -389,9 +674,15 @@ def crossapp_tasks(world: World) -> list[Task]:
     p = world.persona
     pid, cur, today = p.id, world.currency, world.now.date()
     out: list[Task] = []
-    spell = {"shop": ["Shopwell"], "delivery": ["DashBite", "Dash Bite"], "grocery": ["Basketful"],
-             "rides": ["ZipRide", "Zip Ride"], "dining": ["TableTime", "Table Time"],
-             "airline": ["Meridian Air", "Meridian"], "stays": ["Bramblestay"]}
+    spell = {
+        "shop": ["Shopwell"],
+        "delivery": ["DashBite", "Dash Bite"],
+        "grocery": ["Basketful"],
+        "rides": ["ZipRide", "Zip Ride"],
+        "dining": ["TableTime", "Table Time"],
+        "airline": ["Meridian Air", "Meridian"],
+        "stays": ["Bramblestay"],
+    }
 
     def m(c: int) -> str:
         return money(c, cur)
@@ -408,8 +699,11 @@ def crossapp_tasks(world: World) -> list[Task]:
     for back, variant in enumerate(variants):
         start, end = month_window(world, back)
         spends = service_spend(world, start, end)
-        fx = sum(e.data["amount_cents"] for e in world.of_kind("card_fee") if e.status == "done"
-                 and start <= e.at.date() <= end)
+        fx = sum(
+            e.data["amount_cents"]
+            for e in world.of_kind("card_fee")
+            if e.status == "done" and start <= e.at.date() <= end
+        )
         if variant == "extras":
             spends = [s for s in spends if s.app != "dining"]
             if not fx:  # the card's foreign fees are the bank's part of the extras
@@ -421,87 +715,191 @@ def crossapp_tasks(world: World) -> list[Task]:
         grand = sum(s.total_cents for s in spends)
         if variant == "totals":
             ws = _spread(90, len(spends))
-            rubric = [RubricItem(id=s.app, weight=w, requirement=f"{s.brand}: {m(s.total_cents)}",
-                                 check=A.amount(s.total_cents)) for s, w in zip(spends, ws)]
+            rubric = [
+                RubricItem(
+                    id=s.app, weight=w, requirement=f"{s.brand}: {m(s.total_cents)}", check=A.amount(s.total_cents)
+                )
+                for s, w in zip(spends, ws)
+            ]
             rubric += [RubricItem(id="sum", weight=10, requirement=f"All together {m(grand)}", check=A.amount(grand))]
-            task(slug, apps_of(spends), kind="aggregation", difficulty="hard", time_limit_seconds=1200,
-                 instruction=f"Tally up what my ordering apps have charged me {when} so far: {listing}. Give me each "
-                             "one's total and the grand total.",
-                 expected={"month": f"{start:%Y-%m}", "totals_cents": {s.app: s.total_cents for s in spends},
-                           "total_cents": grand}, rubric=rubric)
+            task(
+                slug,
+                apps_of(spends),
+                kind="aggregation",
+                difficulty="hard",
+                time_limit_seconds=1200,
+                instruction=f"Tally up what my ordering apps have charged me {when} so far: {listing}. Give me each "
+                "one's total and the grand total.",
+                expected={
+                    "month": f"{start:%Y-%m}",
+                    "totals_cents": {s.app: s.total_cents for s in spends},
+                    "total_cents": grand,
+                },
+                rubric=rubric,
+            )
         elif variant == "rank":
             ranked = sorted(spends, key=lambda s: (-s.total_cents, s.app))
             top = ranked[0]
-            task(slug, apps_of(spends), kind="aggregation", difficulty="hard", time_limit_seconds=1200,
-                 instruction=f"Rank the apps I paid through {when} by how much they cost me, most first: {listing}. "
-                             "And what did the top one come to?",
-                 expected={"month": f"{start:%Y-%m}", "ranking": [s.app for s in ranked],
-                           "totals_cents": {s.app: s.total_cents for s in spends}},
-                 rubric=[RubricItem(id="order", weight=60,
-                                    requirement="Ranks them " + " > ".join(f"{s.brand} ({m(s.total_cents)})" for s in ranked),
-                                    check=A.names([spell[s.app] for s in ranked], ordered=True)),
-                         RubricItem(id="top", weight=40, requirement=f"{top.brand} came to {m(top.total_cents)}",
-                                    check=A.amount(top.total_cents))])
+            task(
+                slug,
+                apps_of(spends),
+                kind="aggregation",
+                difficulty="hard",
+                time_limit_seconds=1200,
+                instruction=f"Rank the apps I paid through {when} by how much they cost me, most first: {listing}. "
+                "And what did the top one come to?",
+                expected={
+                    "month": f"{start:%Y-%m}",
+                    "ranking": [s.app for s in ranked],
+                    "totals_cents": {s.app: s.total_cents for s in spends},
+                },
+                rubric=[
+                    RubricItem(
+                        id="order",
+                        weight=60,
+                        requirement="Ranks them " + " > ".join(f"{s.brand} ({m(s.total_cents)})" for s in ranked),
+                        check=A.names([spell[s.app] for s in ranked], ordered=True),
+                    ),
+                    RubricItem(
+                        id="top",
+                        weight=40,
+                        requirement=f"{top.brand} came to {m(top.total_cents)}",
+                        check=A.amount(top.total_cents),
+                    ),
+                ],
+            )
         elif variant == "extras":
             extra = sum(s.extra_cents for s in spends) + fx
             ws = _spread(80, len(spends) + 1)
-            rubric = [RubricItem(id=s.app, weight=w, requirement=f"{s.brand} {s.extra_name}: {m(s.extra_cents)}",
-                                 check=A.amount(s.extra_cents)) for s, w in zip(spends, ws)]
-            rubric += [RubricItem(id="fx", weight=ws[-1], requirement=f"Card foreign transaction fees: {m(fx)}",
-                                  check=A.amount(fx)),
-                       RubricItem(id="sum", weight=20, requirement=f"Extras together {m(extra)}", check=A.amount(extra))]
-            task(slug, sorted({s.app for s in spends} | {"bank"}), kind="aggregation", difficulty="hard",
-                 time_limit_seconds=1200,
-                 instruction=f"{when[0].upper() + when[1:]}, how much of what I paid went on extras rather than the "
-                             "things themselves? Shopwell shipping, DashBite and Basketful fees and tips, ZipRide tips, "
-                             "and the foreign transaction fees on my card: one figure each, then the sum.",
-                 expected={"month": f"{start:%Y-%m}", "extras_cents": {s.app: s.extra_cents for s in spends},
-                           "fx_fees_cents": fx, "total_cents": extra}, rubric=rubric)
+            rubric = [
+                RubricItem(
+                    id=s.app,
+                    weight=w,
+                    requirement=f"{s.brand} {s.extra_name}: {m(s.extra_cents)}",
+                    check=A.amount(s.extra_cents),
+                )
+                for s, w in zip(spends, ws)
+            ]
+            rubric += [
+                RubricItem(
+                    id="fx", weight=ws[-1], requirement=f"Card foreign transaction fees: {m(fx)}", check=A.amount(fx)
+                ),
+                RubricItem(id="sum", weight=20, requirement=f"Extras together {m(extra)}", check=A.amount(extra)),
+            ]
+            task(
+                slug,
+                sorted({s.app for s in spends} | {"bank"}),
+                kind="aggregation",
+                difficulty="hard",
+                time_limit_seconds=1200,
+                instruction=f"{when[0].upper() + when[1:]}, how much of what I paid went on extras rather than the "
+                "things themselves? Shopwell shipping, DashBite and Basketful fees and tips, ZipRide tips, "
+                "and the foreign transaction fees on my card: one figure each, then the sum.",
+                expected={
+                    "month": f"{start:%Y-%m}",
+                    "extras_cents": {s.app: s.extra_cents for s in spends},
+                    "fx_fees_cents": fx,
+                    "total_cents": extra,
+                },
+                rubric=rubric,
+            )
         elif variant == "counts":
             big = max(spends, key=lambda s: (s.largest_cents, s.app))
             ws = _spread(70, len(spends))
-            rubric = [RubricItem(id=s.app, weight=w, requirement=f"{s.count} {s.brand} {s.noun}", check=A.number(s.count))
-                      for s, w in zip(spends, ws)]
-            rubric += [RubricItem(id="largest", weight=20, requirement=f"The largest charge was {m(big.largest_cents)}",
-                                  check=A.amount(big.largest_cents)),
-                       RubricItem(id="largest-app", weight=10, requirement=f"…at {big.brand}", check=A.text(*spell[big.app]))]
-            task(slug, apps_of(spends), kind="aggregation", difficulty="hard", time_limit_seconds=1200,
-                 instruction=f"Count up my orders {when} across apps: Shopwell orders, DashBite orders, Basketful "
-                             "orders, ZipRide rides and meals out booked on TableTime. Which single charge among all "
-                             "of them was the largest, and where?",
-                 expected={"month": f"{start:%Y-%m}", "counts": {s.app: s.count for s in spends},
-                           "largest": {"app": big.app, "cents": big.largest_cents}}, rubric=rubric)
+            rubric = [
+                RubricItem(id=s.app, weight=w, requirement=f"{s.count} {s.brand} {s.noun}", check=A.number(s.count))
+                for s, w in zip(spends, ws)
+            ]
+            rubric += [
+                RubricItem(
+                    id="largest",
+                    weight=20,
+                    requirement=f"The largest charge was {m(big.largest_cents)}",
+                    check=A.amount(big.largest_cents),
+                ),
+                RubricItem(id="largest-app", weight=10, requirement=f"…at {big.brand}", check=A.text(*spell[big.app])),
+            ]
+            task(
+                slug,
+                apps_of(spends),
+                kind="aggregation",
+                difficulty="hard",
+                time_limit_seconds=1200,
+                instruction=f"Count up my orders {when} across apps: Shopwell orders, DashBite orders, Basketful "
+                "orders, ZipRide rides and meals out booked on TableTime. Which single charge among all "
+                "of them was the largest, and where?",
+                expected={
+                    "month": f"{start:%Y-%m}",
+                    "counts": {s.app: s.count for s in spends},
+                    "largest": {"app": big.app, "cents": big.largest_cents},
+                },
+                rubric=rubric,
+            )
         elif variant == "all-in":
             extra = sum(s.extra_cents for s in spends if s.app != "dining")
-            task(slug, apps_of(spends), kind="aggregation", difficulty="hard", time_limit_seconds=1200,
-                 instruction=f"What did {listing} cost me altogether {when}? And how much of that was shipping, "
-                             "delivery and service fees and tips on the Shopwell, DashBite, Basketful and ZipRide side?",
-                 expected={"month": f"{start:%Y-%m}", "total_cents": grand, "extras_cents": extra},
-                 rubric=[RubricItem(id="total", weight=60, requirement=f"Altogether {m(grand)}", check=A.amount(grand)),
-                         RubricItem(id="extras", weight=40, requirement=f"Extras {m(extra)}", check=A.amount(extra))])
+            task(
+                slug,
+                apps_of(spends),
+                kind="aggregation",
+                difficulty="hard",
+                time_limit_seconds=1200,
+                instruction=f"What did {listing} cost me altogether {when}? And how much of that was shipping, "
+                "delivery and service fees and tips on the Shopwell, DashBite, Basketful and ZipRide side?",
+                expected={"month": f"{start:%Y-%m}", "total_cents": grand, "extras_cents": extra},
+                rubric=[
+                    RubricItem(id="total", weight=60, requirement=f"Altogether {m(grand)}", check=A.amount(grand)),
+                    RubricItem(id="extras", weight=40, requirement=f"Extras {m(extra)}", check=A.amount(extra)),
+                ],
+            )
         else:
             ws = _spread(100, 2 * len(spends))
             rubric = []
             for i, s in enumerate(spends):
-                rubric += [RubricItem(id=f"{s.app}-total", weight=ws[2 * i], requirement=f"{s.brand}: {m(s.total_cents)}",
-                                      check=A.amount(s.total_cents)),
-                           RubricItem(id=f"{s.app}-count", weight=ws[2 * i + 1], requirement=f"{s.brand}: {s.count} {s.noun}",
-                                      check=A.number(s.count))]
-            task(slug, apps_of(spends), kind="aggregation", difficulty="hard", time_limit_seconds=1200,
-                 instruction=f"Break down my app spending {when} for me: for {listing}, how much each cost me and how "
-                             "many orders, rides or meals that was.",
-                 expected={"month": f"{start:%Y-%m}", "totals_cents": {s.app: s.total_cents for s in spends},
-                           "counts": {s.app: s.count for s in spends}}, rubric=rubric)
+                rubric += [
+                    RubricItem(
+                        id=f"{s.app}-total",
+                        weight=ws[2 * i],
+                        requirement=f"{s.brand}: {m(s.total_cents)}",
+                        check=A.amount(s.total_cents),
+                    ),
+                    RubricItem(
+                        id=f"{s.app}-count",
+                        weight=ws[2 * i + 1],
+                        requirement=f"{s.brand}: {s.count} {s.noun}",
+                        check=A.number(s.count),
+                    ),
+                ]
+            task(
+                slug,
+                apps_of(spends),
+                kind="aggregation",
+                difficulty="hard",
+                time_limit_seconds=1200,
+                instruction=f"Break down my app spending {when} for me: for {listing}, how much each cost me and how "
+                "many orders, rides or meals that was.",
+                expected={
+                    "month": f"{start:%Y-%m}",
+                    "totals_cents": {s.app: s.total_cents for s in spends},
+                    "counts": {s.app: s.count for s in spends},
+                },
+                rubric=rubric,
+            )
 
     # A year's largest single charge and totals per app, Meridian Air and Bramblestay (card charge) included.
-    for year, variant in ((today.year, "totals"), (today.year, "largest"), (today.year - 1, "largest"),
-                          (today.year - 1, "totals")):
+    for year, variant in (
+        (today.year, "totals"),
+        (today.year, "largest"),
+        (today.year - 1, "largest"),
+        (today.year - 1, "totals"),
+    ):
         start, end = dt.date(year, 1, 1), min(dt.date(year, 12, 31), today)
         spends = service_spend(world, start, end)
-        flights = [b for b in world.of_kind("flight_booking") if b.status == "done" and b.at <= world.now
-                   and b.at.year == year]
-        stays = [h for h in world.of_kind("hotel_checkout") if h.status == "done" and h.at <= world.now
-                 and h.at.year == year]
+        flights = [
+            b for b in world.of_kind("flight_booking") if b.status == "done" and b.at <= world.now and b.at.year == year
+        ]
+        stays = [
+            h for h in world.of_kind("hotel_checkout") if h.status == "done" and h.at <= world.now and h.at.year == year
+        ]
         rows = [(s.app, s.brand, s.total_cents, s.largest_cents) for s in spends]
         if flights:
             fl = [b.data["price_cents"] for b in flights]
@@ -513,25 +911,55 @@ def crossapp_tasks(world: World) -> list[Task]:
             continue  # the bank's part: the card charges of the meals and hotels
         apps = sorted({r[0] for r in rows} | ({"bank"} if {"dining", "stays"} & {r[0] for r in rows} else set()))
         when = "this year" if year == today.year else f"in {year}"
-        names = ("Meridian Air (flights), Bramblestay (hotels, as charged to my card), Shopwell, DashBite, Basketful, "
-                 "ZipRide and TableTime (meals out, as charged to my card)")
+        names = (
+            "Meridian Air (flights), Bramblestay (hotels, as charged to my card), Shopwell, DashBite, Basketful, "
+            "ZipRide and TableTime (meals out, as charged to my card)"
+        )
         if variant == "largest":
             ws = _spread(100, len(rows))
-            task(f"x-largest-charge-{year}", apps, kind="aggregation", difficulty="hard", time_limit_seconds=1500,
-                 instruction=f"For each app I've paid through {when} ({names}), what was the single biggest charge?",
-                 expected={"year": year, "largest_cents": {r[0]: r[3] for r in rows}},
-                 rubric=[RubricItem(id=r[0], weight=w, requirement=f"{r[1]}: {m(r[3])}", check=A.amount(r[3]))
-                         for r, w in zip(rows, ws)])
+            task(
+                f"x-largest-charge-{year}",
+                apps,
+                kind="aggregation",
+                difficulty="hard",
+                time_limit_seconds=1500,
+                instruction=f"For each app I've paid through {when} ({names}), what was the single biggest charge?",
+                expected={"year": year, "largest_cents": {r[0]: r[3] for r in rows}},
+                rubric=[
+                    RubricItem(id=r[0], weight=w, requirement=f"{r[1]}: {m(r[3])}", check=A.amount(r[3]))
+                    for r, w in zip(rows, ws)
+                ],
+            )
         else:
             ranked = sorted(rows, key=lambda r: (-r[2], r[0]))
-            task(f"x-app-totals-{year}", apps, kind="aggregation", difficulty="hard", time_limit_seconds=1500,
-                 instruction=f"Where has my money gone {when} across {names}? Rank them by what I spent, biggest first, "
-                             "and give me the top two amounts.",
-                 expected={"year": year, "ranking": [r[0] for r in ranked], "totals_cents": {r[0]: r[2] for r in rows}},
-                 rubric=[RubricItem(id="order", weight=50, requirement="Ranks them " + " > ".join(
-                             f"{r[1]} ({m(r[2])})" for r in ranked), check=A.names([spell[r[0]] for r in ranked], ordered=True)),
-                         RubricItem(id="first", weight=25, requirement=f"{ranked[0][1]}: {m(ranked[0][2])}",
-                                    check=A.amount(ranked[0][2])),
-                         RubricItem(id="second", weight=25, requirement=f"{ranked[1][1]}: {m(ranked[1][2])}",
-                                    check=A.amount(ranked[1][2]))])
+            task(
+                f"x-app-totals-{year}",
+                apps,
+                kind="aggregation",
+                difficulty="hard",
+                time_limit_seconds=1500,
+                instruction=f"Where has my money gone {when} across {names}? Rank them by what I spent, biggest first, "
+                "and give me the top two amounts.",
+                expected={"year": year, "ranking": [r[0] for r in ranked], "totals_cents": {r[0]: r[2] for r in rows}},
+                rubric=[
+                    RubricItem(
+                        id="order",
+                        weight=50,
+                        requirement="Ranks them " + " > ".join(f"{r[1]} ({m(r[2])})" for r in ranked),
+                        check=A.names([spell[r[0]] for r in ranked], ordered=True),
+                    ),
+                    RubricItem(
+                        id="first",
+                        weight=25,
+                        requirement=f"{ranked[0][1]}: {m(ranked[0][2])}",
+                        check=A.amount(ranked[0][2]),
+                    ),
+                    RubricItem(
+                        id="second",
+                        weight=25,
+                        requirement=f"{ranked[1][1]}: {m(ranked[1][2])}",
+                        check=A.amount(ranked[1][2]),
+                    ),
+                ],
+            )
     return out

@@ -87,12 +87,23 @@ def meeting_notes(world: World) -> list[dict[str, Any]]:
         when = min(end + dt.timedelta(minutes=r.randint(10, 80)), world.now)
         names = [a["name"] for a in e.data.get("attendees", [])]
         ext = "odt" if kind == "planning" else "md"
-        return {"kind": kind, "event": e.id, "title": g["title"].format(meeting=e.data["title"], date=fmt.long_date(e.at)),
-                "meeting": e.data["title"], "date": e.at.date().isoformat(), "attendees": names, "decisions": items,
-                "path": str(NOTES / f"{e.at.date().isoformat()} {_safe(e.data['title'])}.{ext}"), "when": when}
+        return {
+            "kind": kind,
+            "event": e.id,
+            "title": g["title"].format(meeting=e.data["title"], date=fmt.long_date(e.at)),
+            "meeting": e.data["title"],
+            "date": e.at.date().isoformat(),
+            "attendees": names,
+            "decisions": items,
+            "path": str(NOTES / f"{e.at.date().isoformat()} {_safe(e.data['title'])}.{ext}"),
+            "when": when,
+        }
 
-    plannings = [s for s in b["sprints"] if s["planning"] in by_id and by_id[s["planning"]].at <= world.now
-                 and s["planning"] in refs]
+    plannings = [
+        s
+        for s in b["sprints"]
+        if s["planning"] in by_id and by_id[s["planning"]].at <= world.now and s["planning"] in refs
+    ]
     for s in plannings[-PLANNINGS:]:
         e = by_id[s["planning"]]
         items = []
@@ -103,11 +114,21 @@ def meeting_notes(world: World) -> list[dict[str, Any]]:
                 items.append({"key": t["key"], "kind": "created", "text": text})
             elif h["field"] == "sprint":
                 old = sprints.get(int(h["old"]), {}).get("name", h["old"])
-                items.append({"key": t["key"], "kind": "carried",
-                              "text": g["carried"].format(sprint=old, key=t["key"], title=t["title"])})
+                items.append(
+                    {
+                        "key": t["key"],
+                        "kind": "carried",
+                        "text": g["carried"].format(sprint=old, key=t["key"], title=t["title"]),
+                    }
+                )
             elif h["field"] == "status" and h["new"] == "todo":
-                items.append({"key": t["key"], "kind": "committed",
-                              "text": g["committed"].format(sprint=s["name"], key=t["key"], title=t["title"], assignee=who)})
+                items.append(
+                    {
+                        "key": t["key"],
+                        "kind": "committed",
+                        "text": g["committed"].format(sprint=s["name"], key=t["key"], title=t["title"], assignee=who),
+                    }
+                )
         created = {i["key"] for i in items if i["kind"] == "created"}
         items = [i for i in items if not (i["kind"] == "committed" and i["key"] in created)]
         order = {"carried": 0, "committed": 1, "created": 2}
@@ -115,16 +136,29 @@ def meeting_notes(world: World) -> list[dict[str, Any]]:
         n = entry("planning", e, items)
         n["sprint"], n["goal"] = s["name"], s["goal"]
         out.append(n)
-    standups = sorted({h["meeting"] for t in b["tickets"] for h in t["history"]
-                       if h["meeting"] and h["meeting"] in by_id and by_id[h["meeting"]].data.get("series")
-                       and not any(s["planning"] == h["meeting"] for s in b["sprints"])},
-                      key=lambda i: (by_id[i].at, i))
+    standups = sorted(
+        {
+            h["meeting"]
+            for t in b["tickets"]
+            for h in t["history"]
+            if h["meeting"]
+            and h["meeting"] in by_id
+            and by_id[h["meeting"]].data.get("series")
+            and not any(s["planning"] == h["meeting"] for s in b["sprints"])
+        },
+        key=lambda i: (by_id[i].at, i),
+    )
     for sid in standups[-STANDUPS:]:
         items = []
         for t, h in refs[sid]:
             kind = "started" if h["new"] == "in_progress" else "review"
-            items.append({"key": t["key"], "kind": kind,
-                          "text": g[kind].format(key=t["key"], title=t["title"], assignee=t["assignee"])})
+            items.append(
+                {
+                    "key": t["key"],
+                    "kind": kind,
+                    "text": g[kind].format(key=t["key"], title=t["title"], assignee=t["assignee"]),
+                }
+            )
         out.append(entry("standup", by_id[sid], sorted(items, key=lambda i: i["key"])))
     return sorted(out, key=lambda n: (n["date"], n["path"]))
 
@@ -140,8 +174,14 @@ def briefs(world: World) -> list[dict[str, Any]]:
         when = min(max(when, world.start), world.now)
         folder = WORK / _safe(pr["name"])
         keys = [t["key"] for t in b["tickets"] if t["project"] == pr["name"] and t["status"] != "done"]
-        out.append({"project": pr["name"], "path": str(folder / f"{_safe(pr['name'])} - Project brief.docx"),
-                    "when": when, "open": keys})
+        out.append(
+            {
+                "project": pr["name"],
+                "path": str(folder / f"{_safe(pr['name'])} - Project brief.docx"),
+                "when": when,
+                "open": keys,
+            }
+        )
     return out
 
 
@@ -160,20 +200,30 @@ def _brief_docx(world: World, b: dict, pr: dict, info: dict) -> bytes:
     cp.revision = 1
     doc.add_heading(g["brief_title"].format(project=pr["name"]), 0)
     start = dt.date.fromisoformat(pr["start"])
-    state = g["brief_ended"].format(end=fmt.long_date(dt.date.fromisoformat(pr["end"]))) if pr["end"] else g["brief_running"]
+    state = (
+        g["brief_ended"].format(end=fmt.long_date(dt.date.fromisoformat(pr["end"])))
+        if pr["end"]
+        else g["brief_running"]
+    )
     doc.add_heading(h["summary"], 1)
-    doc.add_paragraph(g["brief_summary"].format(project=pr["name"], team=b["team"], employer=b["workspace"],
-                                                start=fmt.long_date(start), state=state))
+    doc.add_paragraph(
+        g["brief_summary"].format(
+            project=pr["name"], team=b["team"], employer=b["workspace"], start=fmt.long_date(start), state=state
+        )
+    )
     doc.add_heading(h["goals"], 1)
     goals = list(dict.fromkeys(s["goal"] for s in b["sprints"] if pr["name"] in s["goal"]))
     for goal in goals[:6] or [pr["name"]]:
         doc.add_paragraph(goal, style="List Bullet")
     doc.add_heading(h["team"], 1)
     for i, p in enumerate(b["people"]):
-        doc.add_paragraph(f"{p['name']} ({g['role_owner'] if p['is_me'] else g['role_member']}), {p['email']}",
-                          style="List Bullet")
+        doc.add_paragraph(
+            f"{p['name']} ({g['role_owner'] if p['is_me'] else g['role_member']}), {p['email']}", style="List Bullet"
+        )
     doc.add_heading(h["timeline"], 1)
-    doc.add_paragraph(f"{fmt.long_date(start)} – {fmt.long_date(dt.date.fromisoformat(pr['end'])) if pr['end'] else '…'}")
+    doc.add_paragraph(
+        f"{fmt.long_date(start)} – {fmt.long_date(dt.date.fromisoformat(pr['end'])) if pr['end'] else '…'}"
+    )
     doc.add_heading(h["scope"], 1)
     tickets = [t for t in b["tickets"] if t["project"] == pr["name"] and t["created_at"] <= info["when"].isoformat()]
     scope = tickets[:8] or [t for t in b["tickets"] if t["project"] == pr["name"]][:8]
@@ -247,15 +297,24 @@ def _notes_odt(world: World, n: dict) -> bytes:
 
 def _fixed_meta(when: dt.datetime) -> bytes:
     stamp = when.replace(microsecond=0).isoformat()
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n<office:document-meta xmlns:office="urn:oasis:names:tc:'
-            'opendocument:xmlns:office:1.0" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" '
-            'office:version="1.2"><office:meta><meta:generator>Cairn</meta:generator>'
-            f'<meta:creation-date>{stamp}</meta:creation-date></office:meta></office:document-meta>').encode()
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<office:document-meta xmlns:office="urn:oasis:names:tc:'
+        'opendocument:xmlns:office:1.0" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" '
+        'office:version="1.2"><office:meta><meta:generator>Cairn</meta:generator>'
+        f"<meta:creation-date>{stamp}</meta:creation-date></office:meta></office:document-meta>"
+    ).encode()
 
 
 def _notes_md(world: World, n: dict) -> bytes:
     g = grammar(world.persona.locale, "")["notes"]
-    lines = [f"# {n['title']}", "", f"**{g['attendees']}:** {', '.join(n['attendees'])}", "", f"## {g['decisions']}", ""]
+    lines = [
+        f"# {n['title']}",
+        "",
+        f"**{g['attendees']}:** {', '.join(n['attendees'])}",
+        "",
+        f"## {g['decisions']}",
+        "",
+    ]
     lines += [f"- {d['text']}" for d in n["decisions"]] or [f"- {g['nothing']}"]
     return ("\n".join(lines) + "\n").encode()
 

@@ -26,13 +26,16 @@ def travel_handover(task: Task, web: Web) -> str:
         if "ok=" not in location:
             raise OracleError(f"the board did not reassign {key}: {location!r}")
     keys = ", ".join(exp["keys"])
-    text = (f"Handover: I'm out of office from {exp['leave']} to {exp['back']}. {exp['taker'].split()[0]} is taking "
-            f"over {keys}.")
+    text = (
+        f"Handover: I'm out of office from {exp['leave']} to {exp['back']}. {exp['taker'].split()[0]} is taking "
+        f"over {keys}."
+    )
     huddle.post(web, exp["channel"], text)
     huddle.set_status(web, ":airplane:", "Out of office", exp["back"])
-    daybook.create(web, title="Out of office", date=exp["leave"], end_date=exp["back"], all_day="1",
-                      calendar="work")
-    mailbox.send(web, exp["lead_email"], "Handover before my trip", f"Hi {exp['lead'].split()[0]},\n\n{text}\n\nThanks!")
+    daybook.create(web, title="Out of office", date=exp["leave"], end_date=exp["back"], all_day="1", calendar="work")
+    mailbox.send(
+        web, exp["lead_email"], "Handover before my trip", f"Hi {exp['lead'].split()[0]},\n\n{text}\n\nThanks!"
+    )
     return f"Reassigned {keys} to {exp['taker']}, posted the handover, set the status, blocked the calendar, mailed."
 
 
@@ -68,23 +71,43 @@ def comment(task: Task, web: Web) -> str:
 def create_ticket(task: Task, web: Web) -> str:
     exp = task.expected
     project = web.one(APP, "SELECT id FROM projects WHERE name = ?", (exp["project"],))
-    location = _post(web, "/api/tickets", [("title", exp["title"]), ("project", str(project)),
-                                           ("sprint", str(exp["sprint"])), ("priority", exp["priority"]),
-                                           ("assignee", _person(web, exp["assignee"]))])
-    return f"Created \"{exp['title']}\" ({location.rsplit('/', 1)[-1].split('?')[0]}), assigned to {exp['assignee']}."
+    location = _post(
+        web,
+        "/api/tickets",
+        [
+            ("title", exp["title"]),
+            ("project", str(project)),
+            ("sprint", str(exp["sprint"])),
+            ("priority", exp["priority"]),
+            ("assignee", _person(web, exp["assignee"])),
+        ],
+    )
+    return f'Created "{exp["title"]}" ({location.rsplit("/", 1)[-1].split("?")[0]}), assigned to {exp["assignee"]}.'
 
 
 def backlog_pickup(task: Task, web: Web) -> str:
     """In progress on the board, the work-calendar block, the Huddle post, the mail to the lead."""
     exp = task.expected
     _post(web, f"/api/tickets/{exp['key']}/status", [("status", "in_progress")])
-    daybook.create(web, title=f"{exp['key']}: {exp['title']}", date=exp["day"], start_time="14:00", end_time="16:00",
-                   calendar="work")
+    daybook.create(
+        web,
+        title=f"{exp['key']}: {exp['title']}",
+        date=exp["day"],
+        start_time="14:00",
+        end_time="16:00",
+        calendar="work",
+    )
     text = f"I'm picking up {exp['key']} ({exp['title']}) now."
     huddle.post(web, exp["channel"], text)
     mailbox.send(web, exp["lead_email"], f"Starting on {exp['key']}", f"Hi {exp['lead'].split()[0]},\n\n{text}\n")
     return f"Moved {exp['key']} to In progress, blocked {exp['day']} 14:00-16:00, posted in #{exp['channel']}, mailed."
 
 
-SOLVERS = {"travel-handover": travel_handover, "backlog-pickup": backlog_pickup, "assign-mentioned": assign_mentioned, "move-to-review": move_to_review,
-           "comment": comment, "create-ticket": create_ticket}
+SOLVERS = {
+    "travel-handover": travel_handover,
+    "backlog-pickup": backlog_pickup,
+    "assign-mentioned": assign_mentioned,
+    "move-to-review": move_to_review,
+    "comment": comment,
+    "create-ticket": create_ticket,
+}

@@ -25,48 +25,101 @@ def _build(world: World, task) -> None:
         sp = sprints[-1]
         ref = sp.data["planning"]
         meeting = next((e for e in world.of_kind("calendar_event") if e.id == ref), None)
-        keys = sorted({e.data["key"] for k in ("ticket_transition", "ticket_sprint") for e in P.done(world, k)
-                       if e.data.get("meeting") == ref})
+        keys = sorted(
+            {
+                e.data["key"]
+                for k in ("ticket_transition", "ticket_sprint")
+                for e in P.done(world, k)
+                if e.data.get("meeting") == ref
+            }
+        )
         if meeting and keys:
             day = P.ts(meeting.data["start"]).date()
-            task("pair-planning-moves", ["board", "calendar"], kind="aggregation", difficulty="medium",
-                 time_limit_seconds=480,
-                 instruction=f"Check my calendar for the {sp.data['name']} planning meeting. How many different "
-                             "tickets were moved on the board during that meeting, and what day was it?",
-                 expected={"sprint": sp.data["name"], "day": day.isoformat(), "tickets": keys, "count": len(keys)},
-                 rubric=[RubricItem(id="count", weight=70, requirement=f"Says {len(keys)} tickets",
-                                    check=A.number(len(keys))),
-                         RubricItem(id="day", weight=30, requirement=f"Names {day:%B %d}",
-                                    check=A.text(*A.date_forms(day)))])
+            task(
+                "pair-planning-moves",
+                ["board", "calendar"],
+                kind="aggregation",
+                difficulty="medium",
+                time_limit_seconds=480,
+                instruction=f"Check my calendar for the {sp.data['name']} planning meeting. How many different "
+                "tickets were moved on the board during that meeting, and what day was it?",
+                expected={"sprint": sp.data["name"], "day": day.isoformat(), "tickets": keys, "count": len(keys)},
+                rubric=[
+                    RubricItem(
+                        id="count", weight=70, requirement=f"Says {len(keys)} tickets", check=A.number(len(keys))
+                    ),
+                    RubricItem(id="day", weight=30, requirement=f"Names {day:%B %d}", check=A.text(*A.date_forms(day))),
+                ],
+            )
     b = board(world)
     chat = {e.id: e for e in P.done(world, "work_chat_message")}
     monday = today - dt.timedelta(days=today.weekday() + 7)
-    said = [t for t in b["tickets"] if any(c in chat and monday <= chat[c].at.date() < monday + dt.timedelta(days=7)
-                                           for c in t["chat"])]
+    said = [
+        t
+        for t in b["tickets"]
+        if any(c in chat and monday <= chat[c].at.date() < monday + dt.timedelta(days=7) for c in t["chat"])
+    ]
     still = [t for t in said if t["status"] != "done"]
     if said and still:
-        task("pair-huddle-tickets-open", ["board", "workchat"], kind="aggregation", difficulty="medium",
-             time_limit_seconds=480,
-             instruction="Last week a few tickets got brought up by number in Huddle. How many different ones was "
-                         "that, and which of them still aren't done on the board?",
-             expected={"week": monday.isoformat(), "mentioned": [t["key"] for t in said],
-                       "open": [t["key"] for t in still]},
-             rubric=[RubricItem(id="count", weight=40, requirement=f"Says {len(said)} tickets", check=A.number(len(said))),
-                     RubricItem(id="open", weight=60, requirement="Names " + ", ".join(t["key"] for t in still),
-                                check=A.names([[t["key"]] for t in still]))])
+        task(
+            "pair-huddle-tickets-open",
+            ["board", "workchat"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction="Last week a few tickets got brought up by number in Huddle. How many different ones was "
+            "that, and which of them still aren't done on the board?",
+            expected={
+                "week": monday.isoformat(),
+                "mentioned": [t["key"] for t in said],
+                "open": [t["key"] for t in still],
+            },
+            rubric=[
+                RubricItem(id="count", weight=40, requirement=f"Says {len(said)} tickets", check=A.number(len(said))),
+                RubricItem(
+                    id="open",
+                    weight=60,
+                    requirement="Names " + ", ".join(t["key"] for t in still),
+                    check=A.names([[t["key"]] for t in still]),
+                ),
+            ],
+        )
     nxt = P.next_trip(world)
     me = world.persona.identity.name
     if b["tickets"] and nxt:
         leave = P.ts(nxt["flights"][0].data["dep_local"]).date()
-        due = sorted((t for t in b["tickets"] if t["assignee"] == me and t["status"] != "done" and t.get("due")
-                      and today <= dt.date.fromisoformat(t["due"][:10]) < leave), key=lambda t: t["due"])
+        due = sorted(
+            (
+                t
+                for t in b["tickets"]
+                if t["assignee"] == me
+                and t["status"] != "done"
+                and t.get("due")
+                and today <= dt.date.fromisoformat(t["due"][:10]) < leave
+            ),
+            key=lambda t: t["due"],
+        )
         if due:
             dest = nxt["booking"].data["destination"]
-            task("pair-due-before-trip", ["board", "airline"], kind="aggregation", difficulty="medium",
-                 time_limit_seconds=480,
-                 instruction=f"Before I fly out to {dest}, which of my open tickets come due? Just the ones due "
-                             "between today and the day my flight leaves.",
-                 expected={"leave": leave.isoformat(), "tickets": [t["key"] for t in due],
-                           "titles": [t["title"] for t in due]},
-                 rubric=[RubricItem(id="tickets", weight=100, requirement="Names " + ", ".join(t["key"] for t in due),
-                                    check=A.names([[t["key"], t["title"]] for t in due]))])
+            task(
+                "pair-due-before-trip",
+                ["board", "airline"],
+                kind="aggregation",
+                difficulty="medium",
+                time_limit_seconds=480,
+                instruction=f"Before I fly out to {dest}, which of my open tickets come due? Just the ones due "
+                "between today and the day my flight leaves.",
+                expected={
+                    "leave": leave.isoformat(),
+                    "tickets": [t["key"] for t in due],
+                    "titles": [t["title"] for t in due],
+                },
+                rubric=[
+                    RubricItem(
+                        id="tickets",
+                        weight=100,
+                        requirement="Names " + ", ".join(t["key"] for t in due),
+                        check=A.names([[t["key"], t["title"]] for t in due]),
+                    )
+                ],
+            )

@@ -39,8 +39,13 @@ def seed(world: World, path: Path) -> Path:
     b = board(world)
     engine = dbfile.create(path, m.Base.metadata)
     creds = credentials(world)
-    people = b["people"] or [{"name": p.identity.name, "email": (p.work.email if p.work and p.work.email else
-                                                                   p.identity.email) or "", "is_me": True}]
+    people = b["people"] or [
+        {
+            "name": p.identity.name,
+            "email": (p.work.email if p.work and p.work.email else p.identity.email) or "",
+            "is_me": True,
+        }
+    ]
     with OrmSession(engine) as db:
         ids: dict[str, int] = {}
         for i, person in enumerate(people, start=1):
@@ -48,18 +53,41 @@ def seed(world: World, path: Path) -> Path:
             db.add(m.Person(id=i, name=person["name"], email=person["email"] or "", is_me=int(person["is_me"])))
         db.flush()
         me = people[0]
-        db.add(m.User(id=1, person_id=1, username=creds["username"],
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "board")),
-                      full_name=me["name"], email=me["email"] or ""))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
-                         expires_at=appkit.session_expiry(world)))
+        db.add(
+            m.User(
+                id=1,
+                person_id=1,
+                username=creds["username"],
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "board")),
+                full_name=me["name"],
+                email=me["email"] or "",
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=world.now.isoformat(),
+                expires_at=appkit.session_expiry(world),
+            )
+        )
         project_ids = {}
         for i, pr in enumerate(b["projects"], start=1):
             project_ids[pr["name"]] = i
             db.add(m.Project(id=i, name=pr["name"], slug=pr["slug"], start=pr["start"], end=pr["end"]))
         for s in b["sprints"]:
-            db.add(m.Sprint(id=s["number"], name=s["name"], start=s["start"], end=s["end"], opens=s["opens"],
-                            closes=s["closes"], goal=s["goal"], world_ref=s["id"]))
+            db.add(
+                m.Sprint(
+                    id=s["number"],
+                    name=s["name"],
+                    start=s["start"],
+                    end=s["end"],
+                    opens=s["opens"],
+                    closes=s["closes"],
+                    goal=s["goal"],
+                    world_ref=s["id"],
+                )
+            )
         db.flush()
         names = {s["number"]: s["name"] for s in b["sprints"]}
         ranks: dict[tuple, int] = {}
@@ -67,29 +95,73 @@ def seed(world: World, path: Path) -> Path:
         for i, t in enumerate(b["tickets"], start=1):
             column = (t["sprint"], t["status"])
             ranks[column] = ranks.get(column, 0) + 1
-            db.add(m.Ticket(id=i, key=t["key"], number=t["number"], project_id=project_ids[t["project"]],
-                            type=t["type"], title=t["title"], description=t["description"], status=t["status"],
-                            priority=t["priority"], points=t["points"], due=t["due"], reporter_id=ids[t["reporter"]],
-                            assignee_id=ids[t["assignee"]], sprint_id=t["sprint"], rank=ranks[column],
-                            created_at=t["created_at"], updated_at=t["updated_at"], world_ref=t["id"]))
+            db.add(
+                m.Ticket(
+                    id=i,
+                    key=t["key"],
+                    number=t["number"],
+                    project_id=project_ids[t["project"]],
+                    type=t["type"],
+                    title=t["title"],
+                    description=t["description"],
+                    status=t["status"],
+                    priority=t["priority"],
+                    points=t["points"],
+                    due=t["due"],
+                    reporter_id=ids[t["reporter"]],
+                    assignee_id=ids[t["assignee"]],
+                    sprint_id=t["sprint"],
+                    rank=ranks[column],
+                    created_at=t["created_at"],
+                    updated_at=t["updated_at"],
+                    world_ref=t["id"],
+                )
+            )
             db.flush()
             for label in t["labels"]:
                 db.add(m.TicketLabel(ticket_id=i, label=label))
             for pos, st in enumerate(t["subtasks"], start=1):
                 subtask_id += 1
-                db.add(m.Subtask(id=subtask_id, ticket_id=i, position=pos, title=st["title"], done=int(st["done"]),
-                                 world_ref=t["id"]))
+                db.add(
+                    m.Subtask(
+                        id=subtask_id,
+                        ticket_id=i,
+                        position=pos,
+                        title=st["title"],
+                        done=int(st["done"]),
+                        world_ref=t["id"],
+                    )
+                )
             for c in t["comments"]:
                 comment_id += 1
-                db.add(m.Comment(id=comment_id, ticket_id=i, author_id=ids[c["author"]], body=c["text"],
-                                 created_at=c["at"], world_ref=c["ref"]))
+                db.add(
+                    m.Comment(
+                        id=comment_id,
+                        ticket_id=i,
+                        author_id=ids[c["author"]],
+                        body=c["text"],
+                        created_at=c["at"],
+                        world_ref=c["ref"],
+                    )
+                )
             for h in t["history"]:
                 activity_id += 1
                 old, new = h["old"], h["new"]
                 if h["field"] == "sprint":  # shown as the app shows its own moves: by sprint name
                     old, new = names.get(int(old), old), names.get(int(new), new)
-                db.add(m.Activity(id=activity_id, ticket_id=i, at=h["at"], actor_id=ids[h["by"]], field=h["field"],
-                                  old=old, new=new, meeting=h["meeting"], world_ref=h["ref"]))
+                db.add(
+                    m.Activity(
+                        id=activity_id,
+                        ticket_id=i,
+                        at=h["at"],
+                        actor_id=ids[h["by"]],
+                        field=h["field"],
+                        old=old,
+                        new=new,
+                        meeting=h["meeting"],
+                        world_ref=h["ref"],
+                    )
+                )
         for key, value in appkit.meta_rows(world, workspace=b["workspace"], team=b["team"], prefix=b["prefix"]).items():
             db.add(m.Meta(key=key, value=value))
         db.commit()
@@ -127,6 +199,12 @@ def visits(world: World) -> list[dict]:
         for h in t["history"]:
             if h["by"] == me and h["at"] >= since:
                 at = dt.datetime.fromisoformat(h["at"]) - dt.timedelta(minutes=r.randint(1, 6), seconds=r.randrange(60))
-                out.append({"url": f"{BASE_URL}/t/{t['key']}", "title": f"{t['key']}: {t['title']} | {APP['title']}",
-                            "at": at, "transition": "link"})
+                out.append(
+                    {
+                        "url": f"{BASE_URL}/t/{t['key']}",
+                        "title": f"{t['key']}: {t['title']} | {APP['title']}",
+                        "at": at,
+                        "transition": "link",
+                    }
+                )
     return sorted(out, key=lambda v: (v["at"], v["url"]))

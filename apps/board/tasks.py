@@ -21,14 +21,23 @@ from .documents import meeting_notes
 APP = "board"
 COMMENT = "Specs and the latest notes are linked in the description now."
 NEW_TITLE = "Collect open questions before the next review"
-STATUS_WORDS = {"backlog": ["backlog"], "todo": ["to do", "todo", "zu erledigen"], "in_progress": ["in progress", "in arbeit"],
-                "in_review": ["in review", "review"], "done": ["done", "erledigt", "fertig"]}
+STATUS_WORDS = {
+    "backlog": ["backlog"],
+    "todo": ["to do", "todo", "zu erledigen"],
+    "in_progress": ["in progress", "in arbeit"],
+    "in_review": ["in review", "review"],
+    "done": ["done", "erledigt", "fertig"],
+}
 
 
 def _only(what: str, *changes: Change) -> RubricItem:
     """The state_diff item: exactly ``changes`` on the board, nothing else."""
-    return RubricItem(id="nothing-else", weight=15, requirement=f"Nothing else changed on the board: only {what}",
-                      check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]))
+    return RubricItem(
+        id="nothing-else",
+        weight=15,
+        requirement=f"Nothing else changed on the board: only {what}",
+        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]),
+    )
 
 
 def _sql(query: str, params: list, expected: list[list]) -> Check:
@@ -41,8 +50,12 @@ def _text(*options: str) -> Check:
 
 def _changed(key: str, field: str) -> Check:
     """At least one activity row the app wrote for ``field`` of ticket ``key``."""
-    return _sql("SELECT count(*) > 0 FROM activity a JOIN tickets t ON t.id = a.ticket_id "
-                "WHERE t.key = ? AND a.field = ? AND a.world_ref IS NULL", [key, field], [[1]])
+    return _sql(
+        "SELECT count(*) > 0 FROM activity a JOIN tickets t ON t.id = a.ticket_id "
+        "WHERE t.key = ? AND a.field = ? AND a.world_ref IS NULL",
+        [key, field],
+        [[1]],
+    )
 
 
 def _where(e) -> str:
@@ -61,11 +74,14 @@ def targets(world: World) -> dict:
     in_sprint = [t for t in b["tickets"] if current and t["sprint"] == current["number"]]
     out: dict = {"current": current, "in_sprint": in_sprint, "people": b["people"], "projects": b["projects"]}
     # A ticket a colleague mentioned in work chat, assigned to someone else.
-    chats = sorted((e for e in world.of_kind("work_chat_message") if e.at <= world.now and e.data["sender"] != me),
-                   key=lambda e: (e.at, e.id))
+    chats = sorted(
+        (e for e in world.of_kind("work_chat_message") if e.at <= world.now and e.data["sender"] != me),
+        key=lambda e: (e.at, e.id),
+    )
     for e in reversed(chats):
-        hits = [t for t in b["tickets"] if e.id in t["chat"] and t["assignee"] != me and t["status"] != "done"] or \
-               [t for t in b["tickets"] if e.id in t["chat"] and t["assignee"] != me]
+        hits = [t for t in b["tickets"] if e.id in t["chat"] and t["assignee"] != me and t["status"] != "done"] or [
+            t for t in b["tickets"] if e.id in t["chat"] and t["assignee"] != me
+        ]
         if hits and e.data["sender"] in {p["name"] for p in b["people"]}:
             out["mentioned"] = {"ticket": hits[0], "message": e}
             break
@@ -106,93 +122,204 @@ def tasks(world: World) -> list[Task]:
     if n:
         d = next((x for x in n["decisions"] if x["kind"] == "carried"), n["decisions"][0])
         t = tickets[d["key"]]
-        task("planning-decision", [APP, "files"], kind="lookup", difficulty="medium", time_limit_seconds=420,
-             instruction=f"What did we decide about {t['key']} at the sprint planning on {fmt.long_date(dt.date.fromisoformat(n['date']))}? "
-                         "Check my meeting notes and the board, and tell me which sprint it went into and who owns it.",
-             expected={"key": t["key"], "decision": d["kind"], "sprint": n["sprint"], "assignee": t["assignee"]},
-             rubric=[RubricItem(id="sprint", weight=50, requirement=f"Says it went into {n['sprint']}", check=_text(n["sprint"])),
-                     RubricItem(id="owner", weight=50, requirement=f"Names {t['assignee']} as the owner",
-                                check=_text(t["assignee"]))])
+        task(
+            "planning-decision",
+            [APP, "files"],
+            kind="lookup",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"What did we decide about {t['key']} at the sprint planning on {fmt.long_date(dt.date.fromisoformat(n['date']))}? "
+            "Check my meeting notes and the board, and tell me which sprint it went into and who owns it.",
+            expected={"key": t["key"], "decision": d["kind"], "sprint": n["sprint"], "assignee": t["assignee"]},
+            rubric=[
+                RubricItem(
+                    id="sprint", weight=50, requirement=f"Says it went into {n['sprint']}", check=_text(n["sprint"])
+                ),
+                RubricItem(
+                    id="owner", weight=50, requirement=f"Names {t['assignee']} as the owner", check=_text(t["assignee"])
+                ),
+            ],
+        )
 
     # 2. Action: assign to me the ticket a colleague mentioned in work chat (work chat + board).
     m = tg.get("mentioned")
     if m:
         t, e = m["ticket"], m["message"]
         who = e.data["sender"]
-        task("assign-mentioned", [APP, "workchat"], kind="action", difficulty="medium", time_limit_seconds=480,
-             instruction=f"{who.split()[0]} mentioned a ticket in {_where(e)} in work chat on {fmt.long_date(e.at.date())}. "
-                         "Assign that ticket to me on the board.",
-             expected={"key": t["key"], "message": e.id, "assignee": me},
-             rubric=[RubricItem(id="assigned", weight=70, requirement=f"{t['key']} is assigned to {me}",
-                                check=_sql("SELECT p.is_me FROM tickets t JOIN people p ON p.id = t.assignee_id WHERE t.key = ?",
-                                           [t["key"]], [[1]])),
-                     RubricItem(id="recorded", weight=15, requirement="The change shows in the ticket's activity",
-                                check=_changed(t["key"], "assignee")),
-                     _only(f"{t['key']}'s assignee and its one activity entry",
-                           Change(table="tickets", op="update", min=1, max=1, columns=["assignee_id", "updated_at"]),
-                           Change(table="activity", op="insert", min=1, max=1))])
+        task(
+            "assign-mentioned",
+            [APP, "workchat"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"{who.split()[0]} mentioned a ticket in {_where(e)} in work chat on {fmt.long_date(e.at.date())}. "
+            "Assign that ticket to me on the board.",
+            expected={"key": t["key"], "message": e.id, "assignee": me},
+            rubric=[
+                RubricItem(
+                    id="assigned",
+                    weight=70,
+                    requirement=f"{t['key']} is assigned to {me}",
+                    check=_sql(
+                        "SELECT p.is_me FROM tickets t JOIN people p ON p.id = t.assignee_id WHERE t.key = ?",
+                        [t["key"]],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="recorded",
+                    weight=15,
+                    requirement="The change shows in the ticket's activity",
+                    check=_changed(t["key"], "assignee"),
+                ),
+                _only(
+                    f"{t['key']}'s assignee and its one activity entry",
+                    Change(table="tickets", op="update", min=1, max=1, columns=["assignee_id", "updated_at"]),
+                    Change(table="activity", op="insert", min=1, max=1),
+                ),
+            ],
+        )
 
     # 3. Action: move the persona's ticket to review.
     t = tg["to_review"]
     if t:
-        task("move-to-review", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
-             instruction=f"I'm done with the work on \"{t['title']}\". Move it to In review on the board.",
-             expected={"key": t["key"], "status": "in_review"},
-             rubric=[RubricItem(id="status", weight=70, requirement=f"{t['key']} is In review",
-                                check=_sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_review"]])),
-                     RubricItem(id="recorded", weight=15, requirement="The move shows in the ticket's activity",
-                                check=_changed(t["key"], "status")),
-                     _only(f"{t['key']}'s status (and its place in the column) and its one activity entry",
-                           Change(table="tickets", op="update", min=1, max=1, columns=["status", "rank", "updated_at"]),
-                           Change(table="activity", op="insert", min=1, max=1))])
+        task(
+            "move-to-review",
+            [APP],
+            kind="action",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction=f'I\'m done with the work on "{t["title"]}". Move it to In review on the board.',
+            expected={"key": t["key"], "status": "in_review"},
+            rubric=[
+                RubricItem(
+                    id="status",
+                    weight=70,
+                    requirement=f"{t['key']} is In review",
+                    check=_sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_review"]]),
+                ),
+                RubricItem(
+                    id="recorded",
+                    weight=15,
+                    requirement="The move shows in the ticket's activity",
+                    check=_changed(t["key"], "status"),
+                ),
+                _only(
+                    f"{t['key']}'s status (and its place in the column) and its one activity entry",
+                    Change(table="tickets", op="update", min=1, max=1, columns=["status", "rank", "updated_at"]),
+                    Change(table="activity", op="insert", min=1, max=1),
+                ),
+            ],
+        )
 
     # 4. Action: comment on a ticket.
     t = tg["comment_on"]
     if t:
-        task("comment", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
-             instruction=f"Leave a comment on {t['key']} saying: {COMMENT}",
-             expected={"key": t["key"], "body": COMMENT},
-             rubric=[RubricItem(id="comment", weight=85, requirement=f"{t['key']} has the comment \"{COMMENT}\"",
-                                check=_sql("SELECT count(*) FROM comments c JOIN tickets t ON t.id = c.ticket_id "
-                                           "WHERE t.key = ? AND c.world_ref IS NULL AND trim(c.body) = ?",
-                                           [t["key"], COMMENT], [[1]])),
-                     _only("the one comment (the ticket's last-updated time and activity entry with it)",
-                           Change(table="comments", op="insert", min=1, max=1),
-                           Change(table="tickets", op="update", min=0, max=1, columns=["updated_at"]),
-                           Change(table="activity", op="insert", min=0, max=1))])
+        task(
+            "comment",
+            [APP],
+            kind="action",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction=f"Leave a comment on {t['key']} saying: {COMMENT}",
+            expected={"key": t["key"], "body": COMMENT},
+            rubric=[
+                RubricItem(
+                    id="comment",
+                    weight=85,
+                    requirement=f'{t["key"]} has the comment "{COMMENT}"',
+                    check=_sql(
+                        "SELECT count(*) FROM comments c JOIN tickets t ON t.id = c.ticket_id "
+                        "WHERE t.key = ? AND c.world_ref IS NULL AND trim(c.body) = ?",
+                        [t["key"], COMMENT],
+                        [[1]],
+                    ),
+                ),
+                _only(
+                    "the one comment (the ticket's last-updated time and activity entry with it)",
+                    Change(table="comments", op="insert", min=1, max=1),
+                    Change(table="tickets", op="update", min=0, max=1, columns=["updated_at"]),
+                    Change(table="activity", op="insert", min=0, max=1),
+                ),
+            ],
+        )
 
     # 5. Action: create a ticket in the current sprint, assigned to a colleague.
     mates = [x for x in tg["people"] if not x["is_me"]]
     running = [x for x in tg["projects"] if x["end"] is None] or tg["projects"][-1:]
     if mates and running:
         mate, pr, cur = mates[0], running[-1], tg["current"]
-        task("create-ticket", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
-             instruction=f"Create a ticket \"{NEW_TITLE}\" in the {pr['name']} project, in the current sprint, "
-                         f"high priority, assigned to {mate['name']}.",
-             expected={"title": NEW_TITLE, "project": pr["name"], "sprint": cur["number"], "assignee": mate["name"],
-                       "priority": "high"},
-             rubric=[RubricItem(id="exists", weight=35, requirement=f"A new ticket titled \"{NEW_TITLE}\" exists",
-                                check=_sql("SELECT count(*) FROM tickets WHERE world_ref IS NULL AND trim(title) = ?",
-                                           [NEW_TITLE], [[1]])),
-                     RubricItem(id="fields", weight=50,
-                                requirement=f"It is in {pr['name']}, {cur['name']}, high priority, assigned to {mate['name']}",
-                                check=_sql("SELECT count(*) FROM tickets t JOIN projects p ON p.id = t.project_id "
-                                           "JOIN people a ON a.id = t.assignee_id WHERE t.world_ref IS NULL "
-                                           "AND trim(t.title) = ? AND p.name = ? AND t.sprint_id = ? AND t.priority = 'high' "
-                                           "AND a.name = ?", [NEW_TITLE, pr["name"], cur["number"], mate["name"]], [[1]])),
-                     _only("the one new ticket and its activity entry",
-                           Change(table="tickets", op="insert", min=1, max=1),
-                           Change(table="activity", op="insert", min=1, max=1))])
+        task(
+            "create-ticket",
+            [APP],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f'Create a ticket "{NEW_TITLE}" in the {pr["name"]} project, in the current sprint, '
+            f"high priority, assigned to {mate['name']}.",
+            expected={
+                "title": NEW_TITLE,
+                "project": pr["name"],
+                "sprint": cur["number"],
+                "assignee": mate["name"],
+                "priority": "high",
+            },
+            rubric=[
+                RubricItem(
+                    id="exists",
+                    weight=35,
+                    requirement=f'A new ticket titled "{NEW_TITLE}" exists',
+                    check=_sql(
+                        "SELECT count(*) FROM tickets WHERE world_ref IS NULL AND trim(title) = ?", [NEW_TITLE], [[1]]
+                    ),
+                ),
+                RubricItem(
+                    id="fields",
+                    weight=50,
+                    requirement=f"It is in {pr['name']}, {cur['name']}, high priority, assigned to {mate['name']}",
+                    check=_sql(
+                        "SELECT count(*) FROM tickets t JOIN projects p ON p.id = t.project_id "
+                        "JOIN people a ON a.id = t.assignee_id WHERE t.world_ref IS NULL "
+                        "AND trim(t.title) = ? AND p.name = ? AND t.sprint_id = ? AND t.priority = 'high' "
+                        "AND a.name = ?",
+                        [NEW_TITLE, pr["name"], cur["number"], mate["name"]],
+                        [[1]],
+                    ),
+                ),
+                _only(
+                    "the one new ticket and its activity entry",
+                    Change(table="tickets", op="insert", min=1, max=1),
+                    Change(table="activity", op="insert", min=1, max=1),
+                ),
+            ],
+        )
 
     # 6. Open story points of the current sprint (aggregation).
     cur = tg["current"]
     open_points = sum(t["points"] or 0 for t in tg["in_sprint"] if t["status"] != "done")
-    task("open-points", [APP], kind="aggregation", difficulty="medium", time_limit_seconds=360,
-         instruction=f"How many story points are still open (not done) in {cur['name']}?",
-         expected={"sprint": cur["number"], "points": open_points},
-         rubric=[RubricItem(id="points", weight=100, requirement=f"Says {open_points} points",
-                            check=_text(f"{open_points} points", f"{open_points} story points", f"{open_points} Punkte",
-                                        f"{open_points} pts", f"{open_points} pt"))])
+    task(
+        "open-points",
+        [APP],
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=360,
+        instruction=f"How many story points are still open (not done) in {cur['name']}?",
+        expected={"sprint": cur["number"], "points": open_points},
+        rubric=[
+            RubricItem(
+                id="points",
+                weight=100,
+                requirement=f"Says {open_points} points",
+                check=_text(
+                    f"{open_points} points",
+                    f"{open_points} story points",
+                    f"{open_points} Punkte",
+                    f"{open_points} pts",
+                    f"{open_points} pt",
+                ),
+            )
+        ],
+    )
 
     # 7. Who started on what after a stand-up (meeting notes + board).
     n = tg["standup"]
@@ -200,27 +327,48 @@ def tasks(world: World) -> list[Task]:
         owners = [tickets[x["key"]]["assignee"] for x in n["decisions"]]
         d = next((x for x in n["decisions"] if owners.count(tickets[x["key"]]["assignee"]) == 1), n["decisions"][0])
         t = tickets[d["key"]]
-        task("standup-pickup", [APP, "files"], kind="lookup", difficulty="medium", time_limit_seconds=420,
-             instruction=f"My notes from the {n['meeting']} on {fmt.long_date(dt.date.fromisoformat(n['date']))} say "
-                         f"{t['assignee'].split()[0]} picked up a ticket. Which one was it (key and title)?",
-             expected={"key": t["key"], "title": t["title"], "assignee": t["assignee"]},
-             rubric=[RubricItem(id="key", weight=60, requirement=f"Gives {t['key']}", check=_text(t["key"])),
-                     RubricItem(id="title", weight=40, requirement=f"Names \"{t['title']}\"", check=_text(t["title"]))])
+        task(
+            "standup-pickup",
+            [APP, "files"],
+            kind="lookup",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"My notes from the {n['meeting']} on {fmt.long_date(dt.date.fromisoformat(n['date']))} say "
+            f"{t['assignee'].split()[0]} picked up a ticket. Which one was it (key and title)?",
+            expected={"key": t["key"], "title": t["title"], "assignee": t["assignee"]},
+            rubric=[
+                RubricItem(id="key", weight=60, requirement=f"Gives {t['key']}", check=_text(t["key"])),
+                RubricItem(id="title", weight=40, requirement=f'Names "{t["title"]}"', check=_text(t["title"])),
+            ],
+        )
 
     # 8. The status now of a ticket a colleague asked about in work chat (work chat + board).
     a = tg["asked"]
     if a:
         e, t = a
-        task("asked-status", [APP, "workchat"], kind="lookup", difficulty="medium", time_limit_seconds=420,
-             instruction=f"{e.data['sender'].split()[0]} mentioned a ticket in {_where(e)} in work chat on {fmt.long_date(e.at.date())} "
-                         f"at {fmt.time(e.at)}. "
-                         "What is that ticket's status on the board now, and who is it assigned to?",
-             expected={"key": t["key"], "status": t["status"], "assignee": t["assignee"], "message": e.id},
-             rubric=[RubricItem(id="status", weight=50, requirement=f"Says it is {t['status'].replace('_', ' ')}",
-                                check=_text(*STATUS_WORDS[t["status"]])),
-                     RubricItem(id="assignee", weight=50, requirement=f"Names {t['assignee']}", check=_text(t["assignee"]))])
+        task(
+            "asked-status",
+            [APP, "workchat"],
+            kind="lookup",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"{e.data['sender'].split()[0]} mentioned a ticket in {_where(e)} in work chat on {fmt.long_date(e.at.date())} "
+            f"at {fmt.time(e.at)}. "
+            "What is that ticket's status on the board now, and who is it assigned to?",
+            expected={"key": t["key"], "status": t["status"], "assignee": t["assignee"], "message": e.id},
+            rubric=[
+                RubricItem(
+                    id="status",
+                    weight=50,
+                    requirement=f"Says it is {t['status'].replace('_', ' ')}",
+                    check=_text(*STATUS_WORDS[t["status"]]),
+                ),
+                RubricItem(id="assignee", weight=50, requirement=f"Names {t['assignee']}", check=_text(t["assignee"])),
+            ],
+        )
     out += long_tasks(world)
     from .pairs import pair_tasks
+
     out.extend(pair_tasks(world))
     return out
 
@@ -244,8 +392,10 @@ def _backlog_pickup(world: World) -> list[Task]:
     p = world.persona
     b = board(world)
     me = p.identity.name
-    backlog = sorted((t for t in b["tickets"] if t["assignee"] == me and t["status"] == "backlog"),
-                     key=lambda t: (PRIORITY_RANK.get(t["priority"], 9), t["key"]))
+    backlog = sorted(
+        (t for t in b["tickets"] if t["assignee"] == me and t["status"] == "backlog"),
+        key=lambda t: (PRIORITY_RANK.get(t["priority"], 9), t["key"]),
+    )
     lead_of, team = S.work_lead(world), S.team_channel(world)
     if not backlog or lead_of is None or team is None:
         return []
@@ -253,36 +403,76 @@ def _backlog_pickup(world: World) -> list[Task]:
     t = backlog[0]
     # "The most urgent" only when one ticket has the highest priority; else the ticket is named.
     tied = [x for x in backlog if PRIORITY_RANK.get(x["priority"], 9) == PRIORITY_RANK.get(t["priority"], 9)]
-    which = ("the most urgent ticket in my backlog on the board" if len(tied) == 1
-             else f"{t['key']} (\"{t['title']}\") from my backlog on the board")
+    which = (
+        "the most urgent ticket in my backlog on the board"
+        if len(tied) == 1
+        else f'{t["key"]} ("{t["title"]}") from my backlog on the board'
+    )
     today = world.now.date()
     day = today + dt.timedelta(days=1)
     while day.weekday() >= 5:
         day += dt.timedelta(days=1)
     when = day_phrase(day, today)
-    return [Task(
-        id=f"{p.id}/board/backlog-pickup", persona=p.id, kind="action", category="long_horizon",
-        apps_involved=[APP, "calendar", "workchat", "mail"], difficulty="hard", time_limit_seconds=1200,
-        instruction=f"I want to start on {which}. Move it to In progress; "
-                    f"block 2 to 4 pm {when} in my work calendar for it, with its key in the title; post in "
-                    f"#{team} on Huddle that I'm picking it up (give the key); and email {lead.split()[0]} the same.",
-        expected={"key": t["key"], "title": t["title"], "priority": t["priority"], "day": day.isoformat(),
-                  "channel": team, "lead": lead, "lead_email": lead_email},
-        rubric=[RubricItem(id="moved", weight=30, requirement=f"{t['key']} (\"{t['title']}\", {t['priority']}) is In "
-                                                             "progress",
-                           check=_sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_progress"]])),
-                RubricItem(id="calendar", weight=20, requirement=f"A work-calendar entry {day} ({when}) at 14:00 "
-                                                                f"naming {t['key']}",
-                           check=daybook.created(f"{day.isoformat()}T14", [[t["key"]]], calendar="work")),
-                RubricItem(id="post", weight=20, requirement=f"A post in #{team} names {t['key']}",
-                           check=huddle.posted(team, [[t["key"]]])),
-                RubricItem(id="mail", weight=15, requirement=f"A mail to {lead} ({lead_email}) names {t['key']}",
-                           check=mailbox.sent(lead_email, [[t["key"]]])),
-                RubricItem(id="only-board", weight=15, requirement=f"Nothing else changed on the board: only "
-                                                                  f"{t['key']}'s status",
-                           check=S.diff("board", Change(table="tickets", op="update", min=1, max=1),
-                                        Change(table="activity", op="insert", min=1),
-                                        Change(table="comments", op="insert", min=0)))])]
+    return [
+        Task(
+            id=f"{p.id}/board/backlog-pickup",
+            persona=p.id,
+            kind="action",
+            category="long_horizon",
+            apps_involved=[APP, "calendar", "workchat", "mail"],
+            difficulty="hard",
+            time_limit_seconds=1200,
+            instruction=f"I want to start on {which}. Move it to In progress; "
+            f"block 2 to 4 pm {when} in my work calendar for it, with its key in the title; post in "
+            f"#{team} on Huddle that I'm picking it up (give the key); and email {lead.split()[0]} the same.",
+            expected={
+                "key": t["key"],
+                "title": t["title"],
+                "priority": t["priority"],
+                "day": day.isoformat(),
+                "channel": team,
+                "lead": lead,
+                "lead_email": lead_email,
+            },
+            rubric=[
+                RubricItem(
+                    id="moved",
+                    weight=30,
+                    requirement=f'{t["key"]} ("{t["title"]}", {t["priority"]}) is In progress',
+                    check=_sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_progress"]]),
+                ),
+                RubricItem(
+                    id="calendar",
+                    weight=20,
+                    requirement=f"A work-calendar entry {day} ({when}) at 14:00 naming {t['key']}",
+                    check=daybook.created(f"{day.isoformat()}T14", [[t["key"]]], calendar="work"),
+                ),
+                RubricItem(
+                    id="post",
+                    weight=20,
+                    requirement=f"A post in #{team} names {t['key']}",
+                    check=huddle.posted(team, [[t["key"]]]),
+                ),
+                RubricItem(
+                    id="mail",
+                    weight=15,
+                    requirement=f"A mail to {lead} ({lead_email}) names {t['key']}",
+                    check=mailbox.sent(lead_email, [[t["key"]]]),
+                ),
+                RubricItem(
+                    id="only-board",
+                    weight=15,
+                    requirement=f"Nothing else changed on the board: only {t['key']}'s status",
+                    check=S.diff(
+                        "board",
+                        Change(table="tickets", op="update", min=1, max=1),
+                        Change(table="activity", op="insert", min=1),
+                        Change(table="comments", op="insert", min=0),
+                    ),
+                ),
+            ],
+        )
+    ]
 
 
 def _travel_handover(world: World) -> list[Task]:
@@ -317,36 +507,87 @@ def _travel_handover(world: World) -> list[Task]:
     team = S.team_channel(world)
     if team is None:
         return []
-    return [Task(
-        id=f"{p.id}/board/travel-handover", persona=p.id, kind="action", category="long_horizon",
-        apps_involved=[APP, "airline", "workchat", "calendar", "mail"], difficulty="hard", time_limit_seconds=1500,
-        instruction=f"Before my next trip (check my flights for the days), hand my work over: reassign every open "
-                    f"ticket of mine on the board to {taker}; post in #{team} on Huddle which tickets "
-                    f"{taker.split()[0]} is taking over (by key) and the days I'm away; set my Huddle status to "
-                    f"\"Out of office\" until the day I fly back; block those days (from the day I leave to the day I "
-                    f"fly back) in my work calendar as an all-day \"Out of office\"; and email {lead.split()[0]} the "
-                    "same handover.",
-        expected={"keys": keys, "taker": taker, "channel": team, "lead": lead, "lead_email": lead_email, "leave": leave.isoformat(),
-                  "back": back.isoformat()},
-        rubric=[RubricItem(id="reassigned", weight=25, requirement=f"{', '.join(keys)} are assigned to {taker}",
-                           check=_sql(f"""SELECT COUNT(*) FROM tickets t JOIN people p ON p.id = t.assignee_id
-                                          WHERE t.key IN ({marks}) AND p.name = ?""", [*keys, taker], [[len(keys)]])),
-                RubricItem(id="post", weight=15, requirement=f"A post in #{team} names {', '.join(keys)}",
-                           check=huddle.posted(team, [[k] for k in keys])),
-                RubricItem(id="status", weight=15, requirement=f"Huddle status \"Out of office\" until {back}",
-                           check=huddle.status_set(["out of office", "ooo"], back.isoformat())),
-                RubricItem(id="calendar", weight=15, requirement=f"An all-day \"Out of office\" on the work calendar "
-                                                                f"from {leave} ({day_phrase(leave, today)}) to {back}",
-                           check=S.sql("calendar", """SELECT COUNT(*) > 0 FROM events WHERE world_ref IS NULL
+    return [
+        Task(
+            id=f"{p.id}/board/travel-handover",
+            persona=p.id,
+            kind="action",
+            category="long_horizon",
+            apps_involved=[APP, "airline", "workchat", "calendar", "mail"],
+            difficulty="hard",
+            time_limit_seconds=1500,
+            instruction=f"Before my next trip (check my flights for the days), hand my work over: reassign every open "
+            f"ticket of mine on the board to {taker}; post in #{team} on Huddle which tickets "
+            f"{taker.split()[0]} is taking over (by key) and the days I'm away; set my Huddle status to "
+            f'"Out of office" until the day I fly back; block those days (from the day I leave to the day I '
+            f'fly back) in my work calendar as an all-day "Out of office"; and email {lead.split()[0]} the '
+            "same handover.",
+            expected={
+                "keys": keys,
+                "taker": taker,
+                "channel": team,
+                "lead": lead,
+                "lead_email": lead_email,
+                "leave": leave.isoformat(),
+                "back": back.isoformat(),
+            },
+            rubric=[
+                RubricItem(
+                    id="reassigned",
+                    weight=25,
+                    requirement=f"{', '.join(keys)} are assigned to {taker}",
+                    check=_sql(
+                        f"""SELECT COUNT(*) FROM tickets t JOIN people p ON p.id = t.assignee_id
+                                          WHERE t.key IN ({marks}) AND p.name = ?""",
+                        [*keys, taker],
+                        [[len(keys)]],
+                    ),
+                ),
+                RubricItem(
+                    id="post",
+                    weight=15,
+                    requirement=f"A post in #{team} names {', '.join(keys)}",
+                    check=huddle.posted(team, [[k] for k in keys]),
+                ),
+                RubricItem(
+                    id="status",
+                    weight=15,
+                    requirement=f'Huddle status "Out of office" until {back}',
+                    check=huddle.status_set(["out of office", "ooo"], back.isoformat()),
+                ),
+                RubricItem(
+                    id="calendar",
+                    weight=15,
+                    requirement=f'An all-day "Out of office" on the work calendar '
+                    f"from {leave} ({day_phrase(leave, today)}) to {back}",
+                    check=S.sql(
+                        "calendar",
+                        """SELECT COUNT(*) > 0 FROM events WHERE world_ref IS NULL
                                                       AND calendar_id = 'work' AND all_day = 1
                                                       AND substr(start_local, 1, 10) = ? AND substr(end_local, 1, 10) >= ?
                                                       AND (instr(lower(title), 'out of office') > 0
                                                            OR instr(lower(title), 'ooo') > 0)""",
-                                       [leave.isoformat(), back.isoformat()], [[1]])),
-                RubricItem(id="mail", weight=15, requirement=f"A mail to {lead} ({lead_email}) names {', '.join(keys)}",
-                           check=mailbox.sent(lead_email, [[k] for k in keys])),
-                RubricItem(id="only-board", weight=15,
-                           requirement="Nothing else changed on the board: only those tickets reassigned",
-                           check=S.diff("board", Change(table="tickets", op="update", min=len(keys), max=len(keys)),
-                                        Change(table="activity", op="insert", min=len(keys)),
-                                        Change(table="comments", op="insert", min=0)))])]
+                        [leave.isoformat(), back.isoformat()],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="mail",
+                    weight=15,
+                    requirement=f"A mail to {lead} ({lead_email}) names {', '.join(keys)}",
+                    check=mailbox.sent(lead_email, [[k] for k in keys]),
+                ),
+                RubricItem(
+                    id="only-board",
+                    weight=15,
+                    requirement="Nothing else changed on the board: only those tickets reassigned",
+                    check=S.diff(
+                        "board",
+                        Change(table="tickets", op="update", min=len(keys), max=len(keys)),
+                        Change(table="activity", op="insert", min=len(keys)),
+                        Change(table="comments", op="insert", min=0),
+                    ),
+                ),
+            ],
+        )
+    ]

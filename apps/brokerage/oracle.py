@@ -25,8 +25,19 @@ def deposit_and_buy(task: Task, web: Web) -> str:
     exp = task.expected
     amount = _money(exp["amount_cents"])
     _ok(web, "/api/transfers", [("direction", "deposit"), ("amount", amount)], "done=deposit")
-    _ok(web, "/api/orders", [("symbol", exp["symbol"]), ("side", "buy"), ("type", "market"), ("shares", ""),
-                             ("amount", amount), ("confirm", "yes")], "done=filled")
+    _ok(
+        web,
+        "/api/orders",
+        [
+            ("symbol", exp["symbol"]),
+            ("side", "buy"),
+            ("type", "market"),
+            ("shares", ""),
+            ("amount", amount),
+            ("confirm", "yes"),
+        ],
+        "done=filled",
+    )
     return f"Moved {amount} into Tidewell and bought {exp['symbol']} with it."
 
 
@@ -40,16 +51,31 @@ def limit_buy(task: Task, web: Web) -> str:
     exp = task.expected
     lo, hi = exp["limit_between_cents"]
     limit = _money((lo + hi) // 2)
-    _ok(web, "/api/orders", [("symbol", exp["symbol"]), ("side", "buy"), ("type", "limit"), ("shares", str(exp["shares"])),
-                             ("limit", limit), ("confirm", "yes")], "done=open")
+    _ok(
+        web,
+        "/api/orders",
+        [
+            ("symbol", exp["symbol"]),
+            ("side", "buy"),
+            ("type", "limit"),
+            ("shares", str(exp["shares"])),
+            ("limit", limit),
+            ("confirm", "yes"),
+        ],
+        "done=open",
+    )
     return f"Placed a limit order for {exp['shares']} {exp['symbol']} at {limit}."
 
 
 def sell_worst(task: Task, web: Web) -> str:
     exp = task.expected
     shares = format((Decimal(exp["shares_e4"]) / 10000).normalize(), "f")
-    _ok(web, "/api/orders", [("symbol", exp["symbol"]), ("side", "sell"), ("type", "market"), ("shares", shares),
-                             ("confirm", "yes")], "done=filled")
+    _ok(
+        web,
+        "/api/orders",
+        [("symbol", exp["symbol"]), ("side", "sell"), ("type", "market"), ("shares", shares), ("confirm", "yes")],
+        "done=filled",
+    )
     return f"Sold all {shares} shares of {exp['symbol']}."
 
 
@@ -60,5 +86,10 @@ def watchlist_swap(task: Task, web: Web) -> str:
     return f"Removed {exp['remove']} and added {exp['add']} to the watchlist."
 
 
-SOLVERS = {"deposit-and-buy": deposit_and_buy, "withdraw-cash": withdraw_cash, "limit-buy": limit_buy,
-           "sell-worst": sell_worst, "watchlist-swap": watchlist_swap}
+SOLVERS = {
+    "deposit-and-buy": deposit_and_buy,
+    "withdraw-cash": withdraw_cash,
+    "limit-buy": limit_buy,
+    "sell-worst": sell_worst,
+    "watchlist-swap": watchlist_swap,
+}

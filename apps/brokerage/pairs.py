@@ -18,19 +18,39 @@ def pair_tasks(world: World) -> list[Task]:
 def _build(world: World, task) -> None:
     cur, year = world.currency, world.now.year
     div = sum(e.data["amount_cents"] for e in P.done(world, "brokerage_dividend") if e.at.year == year)
-    interest = sum(e.data["amount_cents"] for e in P.done(world, "interest")
-                   if e.at.year == year and e.data.get("account") == "savings")
+    interest = sum(
+        e.data["amount_cents"]
+        for e in P.done(world, "interest")
+        if e.at.year == year and e.data.get("account") == "savings"
+    )
     if div and interest and div != interest:
         more = "dividends" if div > interest else "interest"
-        task("pair-dividends-vs-interest", ["brokerage", "bank"], kind="aggregation", difficulty="medium",
-             time_limit_seconds=480,
-             instruction="So far this year, which has paid me more: the dividends in my Tidewell account or the "
-                         "interest on my savings account at the bank? Give me both amounts and the difference.",
-             expected={"year": year, "dividends_cents": div, "interest_cents": interest, "more": more,
-                       "difference_cents": abs(div - interest)},
-             rubric=[RubricItem(id="dividends", weight=30, requirement=f"Dividends {money(div, cur)}", check=A.amount(div)),
-                     RubricItem(id="interest", weight=30, requirement=f"Interest {money(interest, cur)}",
-                                check=A.amount(interest)),
-                     RubricItem(id="difference", weight=30, requirement=f"Difference {money(abs(div - interest), cur)}",
-                                check=A.amount(div - interest)),
-                     RubricItem(id="verdict", weight=10, requirement=f"Says the {more} paid more")])
+        task(
+            "pair-dividends-vs-interest",
+            ["brokerage", "bank"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction="So far this year, which has paid me more: the dividends in my Tidewell account or the "
+            "interest on my savings account at the bank? Give me both amounts and the difference.",
+            expected={
+                "year": year,
+                "dividends_cents": div,
+                "interest_cents": interest,
+                "more": more,
+                "difference_cents": abs(div - interest),
+            },
+            rubric=[
+                RubricItem(id="dividends", weight=30, requirement=f"Dividends {money(div, cur)}", check=A.amount(div)),
+                RubricItem(
+                    id="interest", weight=30, requirement=f"Interest {money(interest, cur)}", check=A.amount(interest)
+                ),
+                RubricItem(
+                    id="difference",
+                    weight=30,
+                    requirement=f"Difference {money(abs(div - interest), cur)}",
+                    check=A.amount(div - interest),
+                ),
+                RubricItem(id="verdict", weight=10, requirement=f"Says the {more} paid more"),
+            ],
+        )

@@ -22,11 +22,24 @@ from . import models as m
 
 APP = "brokerage"
 SITE = "http://tidewell.test/"
-_LINES = {"en": {"opening": "Cash at account start", "deposit": "Deposit from bank", "withdrawal": "Withdrawal to bank",
-                 "buy": "Bought {shares} {symbol}", "sell": "Sold {shares} {symbol}", "dividend": "Dividend {symbol}"},
-          "de": {"opening": "Guthaben bei Kontoeröffnung", "deposit": "Einzahlung vom Girokonto",
-                 "withdrawal": "Auszahlung auf Girokonto", "buy": "Kauf {shares} {symbol}", "sell": "Verkauf {shares} {symbol}",
-                 "dividend": "Dividende {symbol}"}}
+_LINES = {
+    "en": {
+        "opening": "Cash at account start",
+        "deposit": "Deposit from bank",
+        "withdrawal": "Withdrawal to bank",
+        "buy": "Bought {shares} {symbol}",
+        "sell": "Sold {shares} {symbol}",
+        "dividend": "Dividend {symbol}",
+    },
+    "de": {
+        "opening": "Guthaben bei Kontoeröffnung",
+        "deposit": "Einzahlung vom Girokonto",
+        "withdrawal": "Auszahlung auf Girokonto",
+        "buy": "Kauf {shares} {symbol}",
+        "sell": "Verkauf {shares} {symbol}",
+        "dividend": "Dividende {symbol}",
+    },
+}
 
 
 def credentials(world: World) -> dict[str, str]:
@@ -40,7 +53,7 @@ def signed_in_text(world: World) -> str:
 
 
 def lang(world: World) -> str:
-    """"de" for a German-speaking persona, else "en"."""
+    """ "de" for a German-speaking persona, else "en"."""
     return "de" if world.persona.locale.startswith("de") else "en"
 
 
@@ -58,12 +71,18 @@ def opening(world: World) -> dict | None:
 def account_number(world: World) -> str:
     """The account number: the world's, or a derived one for an account opened empty (stream ``brokerage/account``)."""
     op = opening(world)
-    return op["account_number"] if op else "".join(str(int(c, 16) % 10) for c in token(world.seed, "brokerage/account", length=8))
+    return (
+        op["account_number"]
+        if op
+        else "".join(str(int(c, 16) % 10) for c in token(world.seed, "brokerage/account", length=8))
+    )
 
 
 def past(world: World) -> list:
     """The account's events up to the world's now, in time order."""
-    return sorted((e for e in world.events if e.kind in investing.KINDS and e.status == "done"), key=lambda e: (e.at, e.id))
+    return sorted(
+        (e for e in world.events if e.kind in investing.KINDS and e.status == "done"), key=lambda e: (e.at, e.id)
+    )
 
 
 def bookmarks(world: World) -> list[dict[str, str]]:
@@ -86,20 +105,49 @@ def seed(world: World, path: Path) -> Path:
     op = opening(world)
     number = account_number(world)
     with OrmSession(engine) as db:
-        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email or "",
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP))))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=now.isoformat(),
-                         expires_at=appkit.session_expiry(world)))
-        db.add(m.Account(id=1, number=number, last4=number[-4:], name=op["account_name"] if op else
-                         investing.ACCOUNT_NAMES.get(p.locale, investing.ACCOUNT_NAMES["en_US"]),
-                         opened_on=world.start.date().isoformat()))
+        db.add(
+            m.User(
+                id=1,
+                username=creds["username"],
+                full_name=ident.name,
+                email=ident.email or "",
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP)),
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=now.isoformat(),
+                expires_at=appkit.session_expiry(world),
+            )
+        )
+        db.add(
+            m.Account(
+                id=1,
+                number=number,
+                last4=number[-4:],
+                name=op["account_name"]
+                if op
+                else investing.ACCOUNT_NAMES.get(p.locale, investing.ACCOUNT_NAMES["en_US"]),
+                opened_on=world.start.date().isoformat(),
+            )
+        )
         for s in investing.universe(world):
             sp = investing.split_of(s, world.start.date())
-            db.add(m.Security(symbol=s["symbol"], name=s["name"], asset_class=s["class"],
-                              class_label=classes[s["class"]][language], sector=s["sector"],
-                              yield_bp=int(round(float(s.get("yield") or 0) * 100)),
-                              pay_months=",".join(str(x) for x in s.get("pay") or []),
-                              split_on=sp[0].isoformat() if sp else None, split_ratio=sp[1] if sp else None))
+            db.add(
+                m.Security(
+                    symbol=s["symbol"],
+                    name=s["name"],
+                    asset_class=s["class"],
+                    class_label=classes[s["class"]][language],
+                    sector=s["sector"],
+                    yield_bp=int(round(float(s.get("yield") or 0) * 100)),
+                    pay_months=",".join(str(x) for x in s.get("pay") or []),
+                    split_on=sp[0].isoformat() if sp else None,
+                    split_ratio=sp[1] if sp else None,
+                )
+            )
             for day, close in investing.price_history(world, s["symbol"]):
                 if day <= today:
                     db.add(m.Price(symbol=s["symbol"], day=day.isoformat(), close_cents=close))
@@ -108,8 +156,17 @@ def seed(world: World, path: Path) -> Path:
         def cash(at, kind, amount, ref, world_ref, **fill):
             nonlocal line
             line += 1
-            db.add(m.CashLine(id=line, at=at, kind=kind, amount_cents=amount, description=words[kind].format(**fill),
-                              reference=ref, world_ref=world_ref))
+            db.add(
+                m.CashLine(
+                    id=line,
+                    at=at,
+                    kind=kind,
+                    amount_cents=amount,
+                    description=words[kind].format(**fill),
+                    reference=ref,
+                    world_ref=world_ref,
+                )
+            )
 
         n_order = n_div = n_split = n_tr = 0
         for e in past(world):
@@ -119,29 +176,84 @@ def seed(world: World, path: Path) -> Path:
             elif e.kind == "brokerage_transfer":
                 n_tr += 1
                 direction = "deposit" if d["direction"] == "in" else "withdrawal"
-                db.add(m.Transfer(id=n_tr, at=at, direction=direction, amount_cents=d["amount_cents"], reference=d["reference"],
-                                  account_last4=number[-4:], recurring=int(d["recurring"]), world_ref=e.id))
-                cash(at, direction, d["amount_cents"] if direction == "deposit" else -d["amount_cents"], d["reference"], e.id)
+                db.add(
+                    m.Transfer(
+                        id=n_tr,
+                        at=at,
+                        direction=direction,
+                        amount_cents=d["amount_cents"],
+                        reference=d["reference"],
+                        account_last4=number[-4:],
+                        recurring=int(d["recurring"]),
+                        world_ref=e.id,
+                    )
+                )
+                cash(
+                    at,
+                    direction,
+                    d["amount_cents"] if direction == "deposit" else -d["amount_cents"],
+                    d["reference"],
+                    e.id,
+                )
             elif e.kind == "brokerage_trade":
                 n_order += 1
-                db.add(m.Order(id=n_order, order_number=d["order_id"], placed_at=at, symbol=d["symbol"], side=d["side"],
-                               order_type="market", shares_e4=e4(d["shares"]), status="filled", filled_at=at,
-                               fill_price_cents=d["price_cents"], amount_cents=d["amount_cents"],
-                               cost_basis_cents=d["cost_basis_cents"] if d["side"] == "sell" else None,
-                               realised_gain_cents=d["realised_gain_cents"] if d["side"] == "sell" else None,
-                               reserved_cents=0, recurring=int(d["recurring"]), world_ref=e.id))
+                db.add(
+                    m.Order(
+                        id=n_order,
+                        order_number=d["order_id"],
+                        placed_at=at,
+                        symbol=d["symbol"],
+                        side=d["side"],
+                        order_type="market",
+                        shares_e4=e4(d["shares"]),
+                        status="filled",
+                        filled_at=at,
+                        fill_price_cents=d["price_cents"],
+                        amount_cents=d["amount_cents"],
+                        cost_basis_cents=d["cost_basis_cents"] if d["side"] == "sell" else None,
+                        realised_gain_cents=d["realised_gain_cents"] if d["side"] == "sell" else None,
+                        reserved_cents=0,
+                        recurring=int(d["recurring"]),
+                        world_ref=e.id,
+                    )
+                )
                 sign = -1 if d["side"] == "buy" else 1
-                cash(at, d["side"], sign * d["amount_cents"], d["order_id"], e.id, shares=d["shares"].rstrip("0").rstrip("."),
-                     symbol=d["symbol"])
+                cash(
+                    at,
+                    d["side"],
+                    sign * d["amount_cents"],
+                    d["order_id"],
+                    e.id,
+                    shares=d["shares"].rstrip("0").rstrip("."),
+                    symbol=d["symbol"],
+                )
             elif e.kind == "brokerage_dividend":
                 n_div += 1
-                db.add(m.Dividend(id=n_div, paid_on=e.at.date().isoformat(), symbol=d["symbol"], shares_e4=e4(d["shares"]),
-                                  per_share=d["per_share"], amount_cents=d["amount_cents"], world_ref=e.id))
+                db.add(
+                    m.Dividend(
+                        id=n_div,
+                        paid_on=e.at.date().isoformat(),
+                        symbol=d["symbol"],
+                        shares_e4=e4(d["shares"]),
+                        per_share=d["per_share"],
+                        amount_cents=d["amount_cents"],
+                        world_ref=e.id,
+                    )
+                )
                 cash(at, "dividend", d["amount_cents"], None, e.id, symbol=d["symbol"])
             elif e.kind == "brokerage_split":
                 n_split += 1
-                db.add(m.Split(id=n_split, day=e.at.date().isoformat(), symbol=d["symbol"], ratio=d["ratio"],
-                               shares_before_e4=e4(d["shares_before"]), shares_after_e4=e4(d["shares_after"]), world_ref=e.id))
+                db.add(
+                    m.Split(
+                        id=n_split,
+                        day=e.at.date().isoformat(),
+                        symbol=d["symbol"],
+                        ratio=d["ratio"],
+                        shares_before_e4=e4(d["shares_before"]),
+                        shares_after_e4=e4(d["shares_after"]),
+                        world_ref=e.id,
+                    )
+                )
             elif e.kind == "brokerage_watch":
                 db.add(m.WatchItem(symbol=d["symbol"], added_at=at, world_ref=e.id))
         book = investing.replay(world)
@@ -149,8 +261,16 @@ def seed(world: World, path: Path) -> Path:
             db.add(m.Holding(symbol=symbol, shares_e4=e4(book.shares[symbol]), cost_cents=book.cost_cents[symbol]))
         pl = investing.plan(world)
         if pl and pl.monthly_cents > 0 and pl.contribution_symbol:
-            db.add(m.RecurringInvestment(id=1, symbol=pl.contribution_symbol, amount_cents=pl.monthly_cents, day=5, active=1,
-                                         world_ref="seed:recurring"))
+            db.add(
+                m.RecurringInvestment(
+                    id=1,
+                    symbol=pl.contribution_symbol,
+                    amount_cents=pl.monthly_cents,
+                    day=5,
+                    active=1,
+                    world_ref="seed:recurring",
+                )
+            )
         for key, value in appkit.meta_rows(world, user_name=ident.name, broker=investing.BROKER).items():
             db.add(m.Meta(key=key, value=value))
         db.commit()

@@ -25,8 +25,12 @@ def _sql(app: str, query: str, params: list, expected: list[list]) -> Check:
 
 def _only(requirement: str, *changes: Change) -> RubricItem:
     """The state-diff item: only ``changes`` in Tidewell's database (its sign-in sessions aside)."""
-    return RubricItem(id="only", weight=15, requirement=requirement,
-                      check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]))
+    return RubricItem(
+        id="only",
+        weight=15,
+        requirement=requirement,
+        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]),
+    )
 
 
 def _amount(cents: int) -> Check:
@@ -35,8 +39,13 @@ def _amount(cents: int) -> Check:
 
 def _bank_line(amount_cents: int) -> Check:
     """One app-made bank line of ``amount_cents`` (signed, checking's view) with Tidewell."""
-    return _sql(BANK, """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND kind = 'external_transfer'
-                         AND counterparty = ? AND amount_cents = ?""", [investing.COUNTERPARTY, amount_cents], [[1]])
+    return _sql(
+        BANK,
+        """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND kind = 'external_transfer'
+                         AND counterparty = ? AND amount_cents = ?""",
+        [investing.COUNTERPARTY, amount_cents],
+        [[1]],
+    )
 
 
 def tasks(world: World) -> list[Task]:
@@ -57,32 +66,67 @@ def tasks(world: World) -> list[Task]:
 
     # 1. What the account is worth now.
     value = investing.account_value_cents(world, today, book)
-    task("portfolio-value", [APP], kind="lookup", difficulty="easy", time_limit_seconds=180,
-         instruction="What is my Tidewell account worth right now, cash included?",
-         expected={"value_cents": value},
-         rubric=[RubricItem(id="value", weight=100, requirement=f"States the account value {m(value)}", check=_amount(value))])
+    task(
+        "portfolio-value",
+        [APP],
+        kind="lookup",
+        difficulty="easy",
+        time_limit_seconds=180,
+        instruction="What is my Tidewell account worth right now, cash included?",
+        expected={"value_cents": value},
+        rubric=[
+            RubricItem(id="value", weight=100, requirement=f"States the account value {m(value)}", check=_amount(value))
+        ],
+    )
 
     # 2. Recurring investment taken out of checking this year (bank + broker).
     year = today.year
     recurring = [e for e in done if e.kind == "brokerage_transfer" and e.data["recurring"] and e.at.year == year]
     total = sum(e.data["amount_cents"] for e in recurring)
-    task("recurring-this-year", [APP, BANK], kind="aggregation", difficulty="medium", time_limit_seconds=420,
-         instruction=f"How much has my monthly automatic investment into Tidewell taken out of my checking account so far in {year}?",
-         expected={"total_cents": total, "transfers": len(recurring)},
-         rubric=[RubricItem(id="total", weight=80, requirement=f"States {m(total)} in total", check=_amount(total)),
-                 RubricItem(id="count", weight=20, requirement=f"Says it was {len(recurring)} monthly transfers",
-                            check=Check(type="answer_text", any_of=[str(len(recurring))]))])
+    task(
+        "recurring-this-year",
+        [APP, BANK],
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=420,
+        instruction=f"How much has my monthly automatic investment into Tidewell taken out of my checking account so far in {year}?",
+        expected={"total_cents": total, "transfers": len(recurring)},
+        rubric=[
+            RubricItem(id="total", weight=80, requirement=f"States {m(total)} in total", check=_amount(total)),
+            RubricItem(
+                id="count",
+                weight=20,
+                requirement=f"Says it was {len(recurring)} monthly transfers",
+                check=Check(type="answer_text", any_of=[str(len(recurring))]),
+            ),
+        ],
+    )
 
     # 3. Dividends received this year.
     divs = [e for e in done if e.kind == "brokerage_dividend" and e.data["tax_year"] == year]
     div_total = sum(e.data["amount_cents"] for e in divs)
     top = max(divs, key=lambda e: (e.data["amount_cents"], e.at)) if divs else None
-    rubric = [RubricItem(id="total", weight=70, requirement=f"States {m(div_total)} of dividends", check=_amount(div_total))]
-    rubric.append(RubricItem(id="top", weight=30, requirement=f"Names {top.data['symbol'] if top else 'none'} as the largest single dividend",
-                             check=Check(type="answer_text", any_of=[top.data["symbol"] if top else "none"])))
-    task("dividends-this-year", [APP], kind="aggregation", difficulty="medium", time_limit_seconds=420,
-         instruction=f"How much have I received in dividends at Tidewell in {year}, and which holding paid the largest single dividend?",
-         expected={"total_cents": div_total, "top_symbol": top.data["symbol"] if top else None}, rubric=rubric)
+    rubric = [
+        RubricItem(id="total", weight=70, requirement=f"States {m(div_total)} of dividends", check=_amount(div_total))
+    ]
+    rubric.append(
+        RubricItem(
+            id="top",
+            weight=30,
+            requirement=f"Names {top.data['symbol'] if top else 'none'} as the largest single dividend",
+            check=Check(type="answer_text", any_of=[top.data["symbol"] if top else "none"]),
+        )
+    )
+    task(
+        "dividends-this-year",
+        [APP],
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=420,
+        instruction=f"How much have I received in dividends at Tidewell in {year}, and which holding paid the largest single dividend?",
+        expected={"total_cents": div_total, "top_symbol": top.data["symbol"] if top else None},
+        rubric=rubric,
+    )
 
     # 4. The last transfer to Tidewell as the bank shows it (bank + broker).
     ins = [e for e in done if e.kind == "brokerage_transfer" and e.data["direction"] == "in"]
@@ -90,55 +134,136 @@ def tasks(world: World) -> list[Task]:
         return out  # an account the persona never funds or holds nothing in: the lookups only
     last_in = ins[-1]
     day = last_in.at.date()
-    task("last-transfer", [APP, BANK], kind="lookup", difficulty="easy", time_limit_seconds=300,
-         instruction="When did money last leave my checking account for Tidewell, and how much was it?",
-         expected={"date": day.isoformat(), "amount_cents": last_in.data["amount_cents"]},
-         rubric=[RubricItem(id="amount", weight=50, requirement=f"States {m(last_in.data['amount_cents'])}",
-                            check=_amount(last_in.data["amount_cents"])),
-                 RubricItem(id="date", weight=50, requirement=f"Names {day.isoformat()}",
-                            check=Check(type="answer_text", any_of=[day.isoformat(), f"{day:%B} {day.day}", f"{day.day} {day:%B}",
-                                                                    f"{day.day}. {day:%B}", f"{day:%b} {day.day}"]))])
+    task(
+        "last-transfer",
+        [APP, BANK],
+        kind="lookup",
+        difficulty="easy",
+        time_limit_seconds=300,
+        instruction="When did money last leave my checking account for Tidewell, and how much was it?",
+        expected={"date": day.isoformat(), "amount_cents": last_in.data["amount_cents"]},
+        rubric=[
+            RubricItem(
+                id="amount",
+                weight=50,
+                requirement=f"States {m(last_in.data['amount_cents'])}",
+                check=_amount(last_in.data["amount_cents"]),
+            ),
+            RubricItem(
+                id="date",
+                weight=50,
+                requirement=f"Names {day.isoformat()}",
+                check=Check(
+                    type="answer_text",
+                    any_of=[
+                        day.isoformat(),
+                        f"{day:%B} {day.day}",
+                        f"{day.day} {day:%B}",
+                        f"{day.day}. {day:%B}",
+                        f"{day:%b} {day.day}",
+                    ],
+                ),
+            ),
+        ],
+    )
 
     # 5. Action: move money from checking and buy more of the recurring fund (bank + broker).
     r = rng(world.seed, "brokerage/tasks")
-    fund = next((e.data["symbol"] for e in reversed(done) if e.kind == "brokerage_trade" and e.data["recurring"]),
-                sorted(book.shares)[0])
+    fund = next(
+        (e.data["symbol"] for e in reversed(done) if e.kind == "brokerage_trade" and e.data["recurring"]),
+        sorted(book.shares)[0],
+    )
     amount = 50000
     fund_name = investing.security(world, fund)["name"]
     price = investing.close_on(world, fund, today)
     shares = amount * 10000 // price
-    task("deposit-and-buy", [APP, BANK], kind="action", difficulty="medium", time_limit_seconds=600,
-         instruction=f"Move {m(amount)} from my checking account into Tidewell and invest all of it in {fund_name} ({fund}).",
-         expected={"amount_cents": amount, "symbol": fund, "price_cents": price, "shares_e4_at_most": shares},
-         rubric=[RubricItem(id="deposit", weight=25, requirement=f"A {m(amount)} deposit from the bank is in Tidewell",
-                            check=_sql(APP, "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND direction = 'deposit' AND amount_cents = ?",
-                                       [amount], [[1]])),
-                 RubricItem(id="bank", weight=25, requirement=f"Checking shows the {m(amount)} transfer to Tidewell",
-                            check=_bank_line(-amount)),
-                 RubricItem(id="buy", weight=35, requirement=f"A filled buy of {fund} for between {m(amount - price)} and {m(amount)}",
-                            check=_sql(APP, """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'buy' AND status = 'filled'
-                                               AND symbol = ? AND amount_cents BETWEEN ? AND ?""", [fund, amount - price, amount], [[1]])),
-                 _only(f"Nothing else changed at Tidewell: only the deposit and the {fund} buy (its cash lines and holding)",
-                       Change(table="transfers", op="insert", min=1, max=1), Change(table="orders", op="insert", min=1, max=1),
-                       Change(table="cash_ledger", op="insert", min=2, max=2),
-                       Change(table="holdings", op="update", min=0, max=1, columns=["shares_e4", "cost_cents"]),
-                       Change(table="holdings", op="insert", min=0, max=1))])
+    task(
+        "deposit-and-buy",
+        [APP, BANK],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=600,
+        instruction=f"Move {m(amount)} from my checking account into Tidewell and invest all of it in {fund_name} ({fund}).",
+        expected={"amount_cents": amount, "symbol": fund, "price_cents": price, "shares_e4_at_most": shares},
+        rubric=[
+            RubricItem(
+                id="deposit",
+                weight=25,
+                requirement=f"A {m(amount)} deposit from the bank is in Tidewell",
+                check=_sql(
+                    APP,
+                    "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND direction = 'deposit' AND amount_cents = ?",
+                    [amount],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="bank",
+                weight=25,
+                requirement=f"Checking shows the {m(amount)} transfer to Tidewell",
+                check=_bank_line(-amount),
+            ),
+            RubricItem(
+                id="buy",
+                weight=35,
+                requirement=f"A filled buy of {fund} for between {m(amount - price)} and {m(amount)}",
+                check=_sql(
+                    APP,
+                    """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'buy' AND status = 'filled'
+                                               AND symbol = ? AND amount_cents BETWEEN ? AND ?""",
+                    [fund, amount - price, amount],
+                    [[1]],
+                ),
+            ),
+            _only(
+                f"Nothing else changed at Tidewell: only the deposit and the {fund} buy (its cash lines and holding)",
+                Change(table="transfers", op="insert", min=1, max=1),
+                Change(table="orders", op="insert", min=1, max=1),
+                Change(table="cash_ledger", op="insert", min=2, max=2),
+                Change(table="holdings", op="update", min=0, max=1, columns=["shares_e4", "cost_cents"]),
+                Change(table="holdings", op="insert", min=0, max=1),
+            ),
+        ],
+    )
 
     # 6. Action: withdraw the cash above a cushion (bank + broker).
     cushion = 10000
     withdraw = max(0, book.cash_cents - cushion) // 100 * 100
     if withdraw > 0:
-        task("withdraw-cash", [APP, BANK], kind="action", difficulty="medium", time_limit_seconds=480,
-             instruction=f"Send my uninvested Tidewell cash back to my checking account, keeping {m(cushion)} there "
-                         f"(round the transfer down to whole {'euros' if cur == 'EUR' else 'pounds' if cur == 'GBP' else 'dollars'}).",
-             expected={"amount_cents": withdraw, "cash_cents": book.cash_cents},
-             rubric=[RubricItem(id="withdrawal", weight=45, requirement=f"A withdrawal of {m(withdraw)} in Tidewell",
-                                check=_sql(APP, "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND direction = 'withdrawal' AND amount_cents = ?",
-                                           [withdraw], [[1]])),
-                     RubricItem(id="bank", weight=40, requirement=f"Checking shows {m(withdraw)} from Tidewell", check=_bank_line(withdraw)),
-                     _only("Nothing else changed at Tidewell: only the withdrawal",
-                           Change(table="transfers", op="insert", min=1, max=1),
-                           Change(table="cash_ledger", op="insert", min=1, max=1))])
+        task(
+            "withdraw-cash",
+            [APP, BANK],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"Send my uninvested Tidewell cash back to my checking account, keeping {m(cushion)} there "
+            f"(round the transfer down to whole {'euros' if cur == 'EUR' else 'pounds' if cur == 'GBP' else 'dollars'}).",
+            expected={"amount_cents": withdraw, "cash_cents": book.cash_cents},
+            rubric=[
+                RubricItem(
+                    id="withdrawal",
+                    weight=45,
+                    requirement=f"A withdrawal of {m(withdraw)} in Tidewell",
+                    check=_sql(
+                        APP,
+                        "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND direction = 'withdrawal' AND amount_cents = ?",
+                        [withdraw],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="bank",
+                    weight=40,
+                    requirement=f"Checking shows {m(withdraw)} from Tidewell",
+                    check=_bank_line(withdraw),
+                ),
+                _only(
+                    "Nothing else changed at Tidewell: only the withdrawal",
+                    Change(table="transfers", op="insert", min=1, max=1),
+                    Change(table="cash_ledger", op="insert", min=1, max=1),
+                ),
+            ],
+        )
 
     # 7. Action: a limit buy below the market on a watched symbol.
     watched = sorted(e.data["symbol"] for e in done if e.kind == "brokerage_watch")
@@ -146,60 +271,137 @@ def tasks(world: World) -> list[Task]:
     tprice = investing.close_on(world, target, today)
     lo, hi = tprice * 93 // 100, tprice * 95 // 100 + 1
     qty = 5
-    task("limit-buy", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
-         instruction=f"Put in a limit order to buy {qty} shares of {target} at about 5% below its current price; don't buy at today's price.",
-         expected={"symbol": target, "price_cents": tprice, "limit_between_cents": [lo, hi], "shares": qty},
-         rubric=[RubricItem(id="open", weight=55, requirement=f"An open limit buy of {qty} {target} with a limit between {m(lo)} and {m(hi)}",
-                            check=_sql(APP, """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'buy' AND order_type = 'limit'
+    task(
+        "limit-buy",
+        [APP],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=420,
+        instruction=f"Put in a limit order to buy {qty} shares of {target} at about 5% below its current price; don't buy at today's price.",
+        expected={"symbol": target, "price_cents": tprice, "limit_between_cents": [lo, hi], "shares": qty},
+        rubric=[
+            RubricItem(
+                id="open",
+                weight=55,
+                requirement=f"An open limit buy of {qty} {target} with a limit between {m(lo)} and {m(hi)}",
+                check=_sql(
+                    APP,
+                    """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'buy' AND order_type = 'limit'
                                                AND status = 'open' AND symbol = ? AND shares_e4 = ? AND limit_cents BETWEEN ? AND ?""",
-                                       [target, qty * 10000, lo, hi], [[1]])),
-                 RubricItem(id="not-filled", weight=30, requirement=f"No {target} bought at market by the agent",
-                            check=_sql(APP, """SELECT COUNT(*) = 0 AND (SELECT COUNT(*) FROM orders WHERE world_ref IS NULL) > 0 FROM orders
+                    [target, qty * 10000, lo, hi],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="not-filled",
+                weight=30,
+                requirement=f"No {target} bought at market by the agent",
+                check=_sql(
+                    APP,
+                    """SELECT COUNT(*) = 0 AND (SELECT COUNT(*) FROM orders WHERE world_ref IS NULL) > 0 FROM orders
                                                WHERE world_ref IS NULL AND side = 'buy' AND status = 'filled' AND symbol = ?""",
-                                       [target], [[1]])),
-                 _only("Nothing else changed at Tidewell: only the open limit order",
-                       Change(table="orders", op="insert", min=1, max=1))])
+                    [target],
+                    [[1]],
+                ),
+            ),
+            _only(
+                "Nothing else changed at Tidewell: only the open limit order",
+                Change(table="orders", op="insert", min=1, max=1),
+            ),
+        ],
+    )
 
     # 8. Action: sell the whole position with the biggest loss (or smallest gain).
     def gain(s: str) -> int:
         return investing.amount_of(book.shares[s], investing.close_on(world, s, today)) - book.cost_cents[s]
 
     loser = min(sorted(book.shares), key=gain)
-    task("sell-worst", [APP], kind="action", difficulty="hard", time_limit_seconds=600,
-         instruction="Sell my entire position in whichever Tidewell holding is doing worst against what I paid for it (in money, not percent).",
-         expected={"symbol": loser, "gain_cents": gain(loser), "shares_e4": e4(book.shares[loser])},
-         rubric=[RubricItem(id="sold", weight=45, requirement=f"A filled sell of all {book.shares[loser].normalize()} {loser}",
-                            check=_sql(APP, """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'sell' AND status = 'filled'
-                                               AND symbol = ? AND shares_e4 = ?""", [loser, e4(book.shares[loser])], [[1]])),
-                 RubricItem(id="gone", weight=40, requirement=f"No {loser} left in the holdings",
-                            check=_sql(APP, """SELECT COUNT(*) FROM holdings WHERE symbol = ?""", [loser], [[0]])),
-                 _only(f"Nothing else changed at Tidewell: only the {loser} sale",
-                       Change(table="orders", op="insert", min=1, max=1),
-                       Change(table="cash_ledger", op="insert", min=1, max=1),
-                       Change(table="holdings", op="delete", min=1, max=1))])
+    task(
+        "sell-worst",
+        [APP],
+        kind="action",
+        difficulty="hard",
+        time_limit_seconds=600,
+        instruction="Sell my entire position in whichever Tidewell holding is doing worst against what I paid for it (in money, not percent).",
+        expected={"symbol": loser, "gain_cents": gain(loser), "shares_e4": e4(book.shares[loser])},
+        rubric=[
+            RubricItem(
+                id="sold",
+                weight=45,
+                requirement=f"A filled sell of all {book.shares[loser].normalize()} {loser}",
+                check=_sql(
+                    APP,
+                    """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'sell' AND status = 'filled'
+                                               AND symbol = ? AND shares_e4 = ?""",
+                    [loser, e4(book.shares[loser])],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="gone",
+                weight=40,
+                requirement=f"No {loser} left in the holdings",
+                check=_sql(APP, """SELECT COUNT(*) FROM holdings WHERE symbol = ?""", [loser], [[0]]),
+            ),
+            _only(
+                f"Nothing else changed at Tidewell: only the {loser} sale",
+                Change(table="orders", op="insert", min=1, max=1),
+                Change(table="cash_ledger", op="insert", min=1, max=1),
+                Change(table="holdings", op="delete", min=1, max=1),
+            ),
+        ],
+    )
 
     # 9. Action: swap a watchlist entry.
     if watched:
         drop = watched[0]
         held = set(book.shares) | set(watched)
-        pool = sorted(s["symbol"] for s in investing.universe(world) if s["symbol"] not in held and s["class"] == "stock")
+        pool = sorted(
+            s["symbol"] for s in investing.universe(world) if s["symbol"] not in held and s["class"] == "stock"
+        )
         add = pool[r.randrange(len(pool))] if pool else None
         if add:
             sec = investing.security(world, add)
-            task("watchlist-swap", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
-                 instruction=f"Take {drop} off my Tidewell watchlist and add {sec['name']} instead.",
-                 expected={"remove": drop, "add": add},
-                 rubric=[RubricItem(id="added", weight=45, requirement=f"{add} is on the watchlist",
-                                    check=_sql(APP, "SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL AND symbol = ?", [add], [[1]])),
-                         RubricItem(id="removed", weight=40, requirement=f"{drop} is no longer on the watchlist",
-                                    check=_sql(APP, """SELECT COUNT(*) = 0 AND (SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL) > 0
-                                                       FROM watchlist WHERE symbol = ?""", [drop], [[1]])),
-                         _only("Nothing else changed at Tidewell: only the two watchlist entries",
-                               Change(table="watchlist", op="insert", min=1, max=1),
-                               Change(table="watchlist", op="delete", min=1, max=1))])
+            task(
+                "watchlist-swap",
+                [APP],
+                kind="action",
+                difficulty="easy",
+                time_limit_seconds=300,
+                instruction=f"Take {drop} off my Tidewell watchlist and add {sec['name']} instead.",
+                expected={"remove": drop, "add": add},
+                rubric=[
+                    RubricItem(
+                        id="added",
+                        weight=45,
+                        requirement=f"{add} is on the watchlist",
+                        check=_sql(
+                            APP, "SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL AND symbol = ?", [add], [[1]]
+                        ),
+                    ),
+                    RubricItem(
+                        id="removed",
+                        weight=40,
+                        requirement=f"{drop} is no longer on the watchlist",
+                        check=_sql(
+                            APP,
+                            """SELECT COUNT(*) = 0 AND (SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL) > 0
+                                                       FROM watchlist WHERE symbol = ?""",
+                            [drop],
+                            [[1]],
+                        ),
+                    ),
+                    _only(
+                        "Nothing else changed at Tidewell: only the two watchlist entries",
+                        Change(table="watchlist", op="insert", min=1, max=1),
+                        Change(table="watchlist", op="delete", min=1, max=1),
+                    ),
+                ],
+            )
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
     from .pairs import pair_tasks
+
     out.extend(pair_tasks(world))
     return out
 
@@ -220,30 +422,65 @@ def insight_tasks(world: World) -> list[Task]:
         return []
     pid, cur, today = p.id, world.currency, world.now.date()
     book = investing.replay(world)
-    then_day = next((d for d, _ in investing.price_history(world, next(iter(book.shares), "")) or []
-                     if d >= today - dt.timedelta(days=91)), None) if book.shares else None
+    then_day = (
+        next(
+            (
+                d
+                for d, _ in investing.price_history(world, next(iter(book.shares), "")) or []
+                if d >= today - dt.timedelta(days=91)
+            ),
+            None,
+        )
+        if book.shares
+        else None
+    )
     out: list[Task] = []
     year = today.year
-    buys = [e for e in world.of_kind("brokerage_trade") if e.status == "done" and e.data["recurring"]
-            and e.data["side"] == "buy" and e.at.year == year]
+    buys = [
+        e
+        for e in world.of_kind("brokerage_trade")
+        if e.status == "done" and e.data["recurring"] and e.data["side"] == "buy" and e.at.year == year
+    ]
     if buys:
         from decimal import Decimal
 
         paid = sum(e.data["amount_cents"] for e in buys)
-        worth = sum(investing.amount_of(Decimal(e.data["shares"]), investing.close_on(world, e.data["symbol"], today) or 0)
-                    for e in buys)
-        out.append(Task(id=f"{pid}/brokerage/cf-no-recurring", persona=pid, apps_involved=["brokerage"],
-                        kind="aggregation", category="counterfactual", difficulty="hard", time_limit_seconds=600,
-                        instruction=f"Had I paused my automatic monthly investment for all of {year} and kept the money "
-                                    "as cash instead, would I be better or worse off today, and by how much? Value each "
-                                    f"automatic purchase of {year} at today's closing price against what it cost.",
-                        expected={"buys": len(buys), "paid_cents": paid, "worth_cents": worth, "gain_cents": worth - paid},
-                        rubric=[RubricItem(id="gain", weight=60, requirement=f"States {money(abs(worth - paid), cur)}",
-                                           check=A.amount(worth - paid)),
-                                RubricItem(id="paid", weight=20, requirement=f"States {money(paid, cur)} invested",
-                                           check=A.amount(paid)),
-                                RubricItem(id="worth", weight=20, requirement=f"States {money(worth, cur)} worth today",
-                                           check=A.amount(worth))]))
+        worth = sum(
+            investing.amount_of(Decimal(e.data["shares"]), investing.close_on(world, e.data["symbol"], today) or 0)
+            for e in buys
+        )
+        out.append(
+            Task(
+                id=f"{pid}/brokerage/cf-no-recurring",
+                persona=pid,
+                apps_involved=["brokerage"],
+                kind="aggregation",
+                category="counterfactual",
+                difficulty="hard",
+                time_limit_seconds=600,
+                instruction=f"Had I paused my automatic monthly investment for all of {year} and kept the money "
+                "as cash instead, would I be better or worse off today, and by how much? Value each "
+                f"automatic purchase of {year} at today's closing price against what it cost.",
+                expected={"buys": len(buys), "paid_cents": paid, "worth_cents": worth, "gain_cents": worth - paid},
+                rubric=[
+                    RubricItem(
+                        id="gain",
+                        weight=60,
+                        requirement=f"States {money(abs(worth - paid), cur)}",
+                        check=A.amount(worth - paid),
+                    ),
+                    RubricItem(
+                        id="paid", weight=20, requirement=f"States {money(paid, cur)} invested", check=A.amount(paid)
+                    ),
+                    RubricItem(
+                        id="worth",
+                        weight=20,
+                        requirement=f"States {money(worth, cur)} worth today",
+                        check=A.amount(worth),
+                    ),
+                ],
+            )
+        )
     if not then_day:
         return out
     held_then = investing.replay(world, dt.datetime.combine(then_day, dt.time(0, 0)))
@@ -258,20 +495,42 @@ def insight_tasks(world: World) -> list[Task]:
         return out
     value_now, sym, n, value_then = max(rows)
     name = investing.security(world, sym)["name"]
-    return out + [Task(id=f"{pid}/brokerage/cf-sold-earlier", persona=pid, apps_involved=["brokerage"], kind="aggregation",
-                 category="counterfactual", difficulty="hard", time_limit_seconds=600,
-                 instruction=f"Had I sold all my {name} ({sym}) shares at the closing price {day_phrase(then_day, today)}, "
-                             "how much would I have got for them, what are they worth at today's price, and would I be "
-                             "better or worse off for having sold?",
-                 expected={"symbol": sym, "shares": str(n), "day": then_day.isoformat(), "then_cents": value_then,
-                           "now_cents": value_now, "difference_cents": value_then - value_now},
-                 rubric=[RubricItem(id="then", weight=40, requirement=f"States {money(value_then, cur)}",
-                                    check=A.amount(value_then)),
-                         RubricItem(id="now", weight=30, requirement=f"States {money(value_now, cur)}",
-                                    check=A.amount(value_now)),
-                         RubricItem(id="difference", weight=30,
-                                    requirement=f"States the difference {money(abs(value_then - value_now), cur)}",
-                                    check=A.amount(value_then - value_now))])]
+    return out + [
+        Task(
+            id=f"{pid}/brokerage/cf-sold-earlier",
+            persona=pid,
+            apps_involved=["brokerage"],
+            kind="aggregation",
+            category="counterfactual",
+            difficulty="hard",
+            time_limit_seconds=600,
+            instruction=f"Had I sold all my {name} ({sym}) shares at the closing price {day_phrase(then_day, today)}, "
+            "how much would I have got for them, what are they worth at today's price, and would I be "
+            "better or worse off for having sold?",
+            expected={
+                "symbol": sym,
+                "shares": str(n),
+                "day": then_day.isoformat(),
+                "then_cents": value_then,
+                "now_cents": value_now,
+                "difference_cents": value_then - value_now,
+            },
+            rubric=[
+                RubricItem(
+                    id="then", weight=40, requirement=f"States {money(value_then, cur)}", check=A.amount(value_then)
+                ),
+                RubricItem(
+                    id="now", weight=30, requirement=f"States {money(value_now, cur)}", check=A.amount(value_now)
+                ),
+                RubricItem(
+                    id="difference",
+                    weight=30,
+                    requirement=f"States the difference {money(abs(value_then - value_now), cur)}",
+                    check=A.amount(value_then - value_now),
+                ),
+            ],
+        )
+    ]
 
 
 # --- Cross-app answer tasks: everything I have -------------------------------------------------------------------
@@ -300,12 +559,23 @@ def crossapp_tasks(world: World) -> list[Task]:
     items = parts + extra
     ws = [80 // len(items)] * len(items)
     ws[0] += 80 - sum(ws)
-    return [Task(id=f"{pid}/{APP}/x-net-worth", persona=pid, apps_involved=sorted(apps), kind="aggregation",
-                 difficulty="hard", time_limit_seconds=1200,
-                 instruction="What am I worth right now, all told? List the balance of each of my bank accounts (count "
-                             "what I owe on the card as negative), my Tidewell account including its cash"
-                             + (", my Hunchline cash" if len(extra) > 1 else "") + ", and the net total.",
-                 expected={"parts_cents": {k: c for k, _, c in items}, "net_cents": net},
-                 rubric=[RubricItem(id=k, weight=w, requirement=f"{name}: {money(c, cur)}", check=A.amount(c))
-                         for (k, name, c), w in zip(items, ws)]
-                 + [RubricItem(id="net", weight=20, requirement=f"Net total {money(net, cur)}", check=A.amount(net))])]
+    return [
+        Task(
+            id=f"{pid}/{APP}/x-net-worth",
+            persona=pid,
+            apps_involved=sorted(apps),
+            kind="aggregation",
+            difficulty="hard",
+            time_limit_seconds=1200,
+            instruction="What am I worth right now, all told? List the balance of each of my bank accounts (count "
+            "what I owe on the card as negative), my Tidewell account including its cash"
+            + (", my Hunchline cash" if len(extra) > 1 else "")
+            + ", and the net total.",
+            expected={"parts_cents": {k: c for k, _, c in items}, "net_cents": net},
+            rubric=[
+                RubricItem(id=k, weight=w, requirement=f"{name}: {money(c, cur)}", check=A.amount(c))
+                for (k, name, c), w in zip(items, ws)
+            ]
+            + [RubricItem(id="net", weight=20, requirement=f"Net total {money(net, cur)}", check=A.amount(net))],
+        )
+    ]

@@ -41,9 +41,7 @@ class User(Base):
     password_hash: Mapped[str] = mapped_column(String)
     full_name: Mapped[str] = mapped_column(String)
     email: Mapped[str] = mapped_column(String, doc="personal address")
-    work_email: Mapped[str | None] = mapped_column(
-        String, doc="work address (invitations to work meetings)"
-    )
+    work_email: Mapped[str | None] = mapped_column(String, doc="work address (invitations to work meetings)")
 
 
 class Session(appkit.SessionRow, Base):
@@ -59,9 +57,7 @@ class Calendar(Base):
     color: Mapped[str] = mapped_column(String)
     owner_email: Mapped[str] = mapped_column(String)
     position: Mapped[int] = mapped_column(Integer)
-    hidden: Mapped[int] = mapped_column(
-        Integer, default=0, doc="1 when unticked in the calendar list"
-    )
+    hidden: Mapped[int] = mapped_column(Integer, default=0, doc="1 when unticked in the calendar list")
 
 
 class Event(Base):
@@ -87,9 +83,7 @@ class Event(Base):
     start_tz: Mapped[str] = mapped_column(String)
     end_local: Mapped[str] = mapped_column(String)
     end_tz: Mapped[str] = mapped_column(String)
-    start_utc: Mapped[str] = mapped_column(
-        String, index=True, doc="first occurrence's start"
-    )
+    start_utc: Mapped[str] = mapped_column(String, index=True, doc="first occurrence's start")
     end_utc: Mapped[str] = mapped_column(String, doc="first occurrence's end")
     last_utc: Mapped[str] = mapped_column(
         String, index=True, doc="end of the last occurrence (far future if unbounded)"
@@ -100,15 +94,9 @@ class Event(Base):
     organizer_email: Mapped[str | None] = mapped_column(String)
     organizer_is_self: Mapped[int] = mapped_column(Integer, default=1)
     source: Mapped[str] = mapped_column(String)
-    ref: Mapped[str | None] = mapped_column(
-        String, doc="world id of the booking/flight/stay behind the event"
-    )
-    invite_message_id: Mapped[str | None] = mapped_column(
-        String, doc="Message-ID of the invitation mail, if any"
-    )
-    sequence: Mapped[int] = mapped_column(
-        Integer, default=0, doc="iCalendar SEQUENCE: +1 on every change"
-    )
+    ref: Mapped[str | None] = mapped_column(String, doc="world id of the booking/flight/stay behind the event")
+    invite_message_id: Mapped[str | None] = mapped_column(String, doc="Message-ID of the invitation mail, if any")
+    sequence: Mapped[int] = mapped_column(Integer, default=0, doc="iCalendar SEQUENCE: +1 on every change")
     world_ref: Mapped[str | None] = mapped_column(String, index=True)
     created_at: Mapped[str] = mapped_column(String)
     edited_at: Mapped[str | None] = mapped_column(String)
@@ -123,9 +111,7 @@ class Override(Base):
 
     __tablename__ = "overrides"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    event_id: Mapped[str] = mapped_column(
-        ForeignKey("events.id", ondelete="CASCADE"), index=True
-    )
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
     recurrence_id: Mapped[str] = mapped_column(String)
     start_local: Mapped[str] = mapped_column(String)
     end_local: Mapped[str] = mapped_column(String)
@@ -133,9 +119,7 @@ class Override(Base):
     location: Mapped[str | None] = mapped_column(String)
     description: Mapped[str | None] = mapped_column(Text)
     cancelled: Mapped[int] = mapped_column(Integer, default=0)
-    world_ref: Mapped[str | None] = mapped_column(
-        String, doc="the world's occurrence event id"
-    )
+    world_ref: Mapped[str | None] = mapped_column(String, doc="the world's occurrence event id")
     edited_at: Mapped[str | None] = mapped_column(String)
     __table_args__ = (UniqueConstraint("event_id", "recurrence_id"),)
 
@@ -146,18 +130,14 @@ class Attendee(Base):
 
     __tablename__ = "attendees"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    event_id: Mapped[str] = mapped_column(
-        ForeignKey("events.id", ondelete="CASCADE"), index=True
-    )
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
     position: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String)
     email: Mapped[str | None] = mapped_column(String)
     role: Mapped[str] = mapped_column(String)
     partstat: Mapped[str] = mapped_column(String)
     is_self: Mapped[int] = mapped_column(Integer, default=0)
-    responded_at: Mapped[str | None] = mapped_column(
-        String, doc="app's local now when the persona answered in the app"
-    )
+    responded_at: Mapped[str | None] = mapped_column(String, doc="app's local now when the persona answered in the app")
 
 
 class Reminder(Base):
@@ -165,9 +145,7 @@ class Reminder(Base):
 
     __tablename__ = "reminders"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    event_id: Mapped[str] = mapped_column(
-        ForeignKey("events.id", ondelete="CASCADE"), index=True
-    )
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
     minutes: Mapped[int] = mapped_column(Integer)
     method: Mapped[str] = mapped_column(String)
 
@@ -183,9 +161,7 @@ class RsvpReply(Base):
 
     __tablename__ = "rsvp_replies"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    event_id: Mapped[str] = mapped_column(
-        ForeignKey("events.id", ondelete="CASCADE"), index=True
-    )
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
     partstat: Mapped[str] = mapped_column(String)
     at: Mapped[str] = mapped_column(String)
     mail_status: Mapped[str] = mapped_column(String)

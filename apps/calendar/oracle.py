@@ -28,8 +28,21 @@ def _notice(location: str, want: str) -> str:
 
 
 def _create(web: Web, **fields: str) -> str:
-    form = {"title": "", "date": "", "start_time": "", "end_date": "", "end_time": "", "all_day": "", "timezone": "",
-            "calendar": "personal", "location": "", "description": "", "repeat": "none", "reminder": "", **fields}
+    form = {
+        "title": "",
+        "date": "",
+        "start_time": "",
+        "end_date": "",
+        "end_time": "",
+        "all_day": "",
+        "timezone": "",
+        "calendar": "personal",
+        "location": "",
+        "description": "",
+        "repeat": "none",
+        "reminder": "",
+        **fields,
+    }
     _, location = web.post_form(APP, "/api/events", list(form.items()), expect=(303,))
     return _notice(location, "created")
 
@@ -37,15 +50,29 @@ def _create(web: Web, **fields: str) -> str:
 def move_standup(task: Task, web: Web) -> str:
     exp = task.expected
     title, location, description, calendar, start, end = web.query(
-        APP, "SELECT title, location, description, calendar_id, start_local, end_local FROM events WHERE id = ?",
-        (exp["series"],))[0]
+        APP,
+        "SELECT title, location, description, calendar_id, start_local, end_local FROM events WHERE id = ?",
+        (exp["series"],),
+    )[0]
     length = dt.datetime.fromisoformat(end) - dt.datetime.fromisoformat(start)
     new_start = dt.datetime.fromisoformat(exp["start"])
     new_end = new_start + length
-    fields = [("scope", "this"), ("occ", exp["recurrence_id"]), ("title", title), ("date", f"{new_start:%Y-%m-%d}"),
-              ("start_time", f"{new_start:%H:%M}"), ("end_date", f"{new_end:%Y-%m-%d}"), ("end_time", f"{new_end:%H:%M}"),
-              ("all_day", ""), ("timezone", ""), ("calendar", calendar), ("location", location or ""),
-              ("description", description or ""), ("repeat", "none"), ("reminder", "")]
+    fields = [
+        ("scope", "this"),
+        ("occ", exp["recurrence_id"]),
+        ("title", title),
+        ("date", f"{new_start:%Y-%m-%d}"),
+        ("start_time", f"{new_start:%H:%M}"),
+        ("end_date", f"{new_end:%Y-%m-%d}"),
+        ("end_time", f"{new_end:%H:%M}"),
+        ("all_day", ""),
+        ("timezone", ""),
+        ("calendar", calendar),
+        ("location", location or ""),
+        ("description", description or ""),
+        ("repeat", "none"),
+        ("reminder", ""),
+    ]
     _, where = web.post_form(APP, f"/api/events/{exp['series']}", fields, expect=(303,))
     _notice(where, "saved")
     return f"Moved {title} on {new_start:%A, %B %-d} to {new_start:%H:%M}; the other days are unchanged."
@@ -60,9 +87,16 @@ def decline_invitation(task: Task, web: Web) -> str:
 
 def delivery_to_calendar(task: Task, web: Web) -> str:
     exp = task.expected
-    _create(web, title="Package delivery", date=exp["date"], end_date=exp["date"], all_day="1", calendar="personal",
-            description=f"Order {exp['order_id']}")
-    return f"Added an all-day \"Package delivery\" on {exp['date']}."
+    _create(
+        web,
+        title="Package delivery",
+        date=exp["date"],
+        end_date=exp["date"],
+        all_day="1",
+        calendar="personal",
+        description=f"Order {exp['order_id']}",
+    )
+    return f'Added an all-day "Package delivery" on {exp["date"]}.'
 
 
 def block_flight(task: Task, web: Web) -> str:
@@ -70,21 +104,42 @@ def block_flight(task: Task, web: Web) -> str:
     start = dt.datetime.strptime(exp["start_utc"], "%Y-%m-%dT%H:%M:%SZ")
     end = dt.datetime.strptime(exp["end_utc"], "%Y-%m-%dT%H:%M:%SZ")
     # The form's time zone field: the confirmation's times, entered in UTC.
-    _create(web, title="Out of office - travel", date=f"{start:%Y-%m-%d}", start_time=f"{start:%H:%M}",
-            end_date=f"{end:%Y-%m-%d}", end_time=f"{end:%H:%M}", timezone="UTC", calendar="work",
-            description=exp["flight"])
+    _create(
+        web,
+        title="Out of office - travel",
+        date=f"{start:%Y-%m-%d}",
+        start_time=f"{start:%H:%M}",
+        end_date=f"{end:%Y-%m-%d}",
+        end_time=f"{end:%H:%M}",
+        timezone="UTC",
+        calendar="work",
+        description=exp["flight"],
+    )
     return f"Blocked the work calendar for {exp['flight']}, {exp['start_utc']} to {exp['end_utc']}."
 
 
 def weekly_lesson(task: Task, web: Web) -> str:
     first = dt.datetime.fromisoformat(task.expected["first"])
-    _create(web, title="Piano lesson", date=f"{first:%Y-%m-%d}", start_time="17:00", end_date=f"{first:%Y-%m-%d}",
-            end_time="17:30", calendar="personal", repeat="weekly")
+    _create(
+        web,
+        title="Piano lesson",
+        date=f"{first:%Y-%m-%d}",
+        start_time="17:00",
+        end_date=f"{first:%Y-%m-%d}",
+        end_time="17:30",
+        calendar="personal",
+        repeat="weekly",
+    )
     return f"Added a weekly Piano lesson on Tuesdays, 17:00-17:30, from {first:%B %-d}."
 
 
-SOLVERS = {"move-standup": move_standup, "decline-invitation": decline_invitation,
-           "delivery-to-calendar": delivery_to_calendar, "block-flight": block_flight, "weekly-lesson": weekly_lesson}
+SOLVERS = {
+    "move-standup": move_standup,
+    "decline-invitation": decline_invitation,
+    "delivery-to-calendar": delivery_to_calendar,
+    "block-flight": block_flight,
+    "weekly-lesson": weekly_lesson,
+}
 
 
 def birthday_dinner(task: Task, web: Web) -> str:
@@ -94,9 +149,14 @@ def birthday_dinner(task: Task, web: Web) -> str:
     shopwell.order(web, exp["sku"], 1, exp["card_last4"])
     conf = tabletime.book(web, exp["slug"], exp["day"], exp["time"], exp["party"])
     mailbox.add_to_calendar(web, conf)
-    parley.group_send(web, exp["title"], exp["crew"], f"Surprise dinner for {exp['friend'].split()[0]}: "
-                                                       f"{exp['restaurant']}, {exp['day']} at {exp['time']}. "
-                                                       "Don't tell!")
+    parley.group_send(
+        web,
+        exp["title"],
+        exp["crew"],
+        f"Surprise dinner for {exp['friend'].split()[0]}: "
+        f"{exp['restaurant']}, {exp['day']} at {exp['time']}. "
+        "Don't tell!",
+    )
     return f"Ordered the present, booked {exp['restaurant']} ({conf}), added it to the calendar and told the others."
 
 

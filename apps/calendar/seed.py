@@ -37,10 +37,18 @@ DOMAIN = "daybook.test"
 #: Calendar colours (Daybook's palette) and display names, in list order.
 CALENDARS = {"personal": ("Personal", "#3f4bb8"), "work": ("Work", "#0d8a6a")}
 #: Default reminders per source: (minutes before start, method). All-day: before local midnight.
-REMINDERS = {"meeting": [(10, "popup")], "appointment": [(1440, "email"), (60, "popup")],
-             "flight": [(180, "popup")], "hotel": [(60, "popup")], "restaurant": [(60, "popup")],
-             "exercise": [(30, "popup")], "birthday": [(900, "popup")], "life_event": [(60, "popup")],
-             "trip": [(1440, "popup")], "holiday": []}
+REMINDERS = {
+    "meeting": [(10, "popup")],
+    "appointment": [(1440, "email"), (60, "popup")],
+    "flight": [(180, "popup")],
+    "hotel": [(60, "popup")],
+    "restaurant": [(60, "popup")],
+    "exercise": [(30, "popup")],
+    "birthday": [(900, "popup")],
+    "life_event": [(60, "popup")],
+    "trip": [(1440, "popup")],
+    "holiday": [],
+}
 UTC = dt.timezone.utc
 
 
@@ -88,7 +96,10 @@ def event_zones(world: World, e) -> tuple[str, str]:
         flight = _by_id(world).get(d["ref"])
         if flight is not None:
             fd = flight.data
-            for code, prefer in ((fd.get("from") or fd.get("origin"), prefer_start), (fd.get("to") or fd.get("destination"), prefer_end)):
+            for code, prefer in (
+                (fd.get("from") or fd.get("origin"), prefer_start),
+                (fd.get("to") or fd.get("destination"), prefer_end),
+            ):
                 z = airport_zone(code, None)
                 if z is not None:
                     prefer.insert(0, z.key)
@@ -173,8 +184,9 @@ def _attendees(world: World, e) -> list[dict]:
     org = d.get("organizer") or None
     rows, seen = [], set()
     if org and org.get("email") not in mine:
-        rows.append({"name": org["name"], "email": org.get("email"), "role": "organizer", "partstat": "ACCEPTED",
-                     "is_self": 0})
+        rows.append(
+            {"name": org["name"], "email": org.get("email"), "role": "organizer", "partstat": "ACCEPTED", "is_self": 0}
+        )
         seen.add(org.get("email") or org["name"])
     for a in d.get("attendees") or []:
         key = a.get("email") or a["name"]
@@ -184,21 +196,35 @@ def _attendees(world: World, e) -> list[dict]:
         me = a.get("email") in mine or a["name"] == world.persona.identity.name
         if me:
             invited = is_invitation(world, e)
-            rows.append({"name": a["name"], "email": a.get("email"), "role": "guest" if invited else "organizer",
-                         "partstat": "NEEDS-ACTION" if invited and open_ else "ACCEPTED", "is_self": 1})
+            rows.append(
+                {
+                    "name": a["name"],
+                    "email": a.get("email"),
+                    "role": "guest" if invited else "organizer",
+                    "partstat": "NEEDS-ACTION" if invited and open_ else "ACCEPTED",
+                    "is_self": 1,
+                }
+            )
         else:
             companion = d["source"] in ("restaurant", "trip")
             partstat = answers.get(a["name"]) or ("ACCEPTED" if companion or not open_ else "NEEDS-ACTION")
-            rows.append({"name": a["name"], "email": a.get("email"), "role": "guest", "partstat": partstat,
-                         "is_self": 0})
+            rows.append(
+                {"name": a["name"], "email": a.get("email"), "role": "guest", "partstat": partstat, "is_self": 0}
+            )
     if rows and not any(r["is_self"] for r in rows):
         p = world.persona
         email = p.work.email if d["calendar"] == "work" and p.work and p.work.email else p.identity.email
         invited = is_invitation(world, e)
-        rows.insert(0 if not invited else 1, {"name": p.identity.name, "email": email,
-                                              "role": "guest" if invited else "organizer",
-                                              "partstat": "NEEDS-ACTION" if invited and open_ else "ACCEPTED",
-                                              "is_self": 1})
+        rows.insert(
+            0 if not invited else 1,
+            {
+                "name": p.identity.name,
+                "email": email,
+                "role": "guest" if invited else "organizer",
+                "partstat": "NEEDS-ACTION" if invited and open_ else "ACCEPTED",
+                "is_self": 1,
+            },
+        )
     return rows
 
 
@@ -233,13 +259,29 @@ def seed(world: World, path: Path) -> Path:
     created = world.start.isoformat()
     invites = invitation_ids(world)
     with OrmSession(engine) as db:
-        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email,
-                      work_email=p.work.email if p.work else None,
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "calendar"))))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
-                         expires_at=add_months(world.now, 12).isoformat()))
+        db.add(
+            m.User(
+                id=1,
+                username=creds["username"],
+                full_name=ident.name,
+                email=ident.email,
+                work_email=p.work.email if p.work else None,
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "calendar")),
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=world.now.isoformat(),
+                expires_at=add_months(world.now, 12).isoformat(),
+            )
+        )
         events = world.of_kind("calendar_event")
-        used = sorted({e.data["calendar"] for e in events} | {"personal"}, key=lambda c: (c not in CALENDARS, list(CALENDARS).index(c) if c in CALENDARS else 0, c))
+        used = sorted(
+            {e.data["calendar"] for e in events} | {"personal"},
+            key=lambda c: (c not in CALENDARS, list(CALENDARS).index(c) if c in CALENDARS else 0, c),
+        )
         for i, cal in enumerate(used):
             name, color = CALENDARS.get(cal, (cal.replace("_", " ").capitalize(), "#8e5bb5"))
             owner = p.work.email if cal == "work" and p.work and p.work.email else ident.email
@@ -261,13 +303,36 @@ def seed(world: World, path: Path) -> Path:
                 s_loc, e_loc = local_text(start, s_tz), local_text(end, e_tz)
             name, email, mine = _organizer(world, e)
             ident_ = event_id or e.id
-            db.add(m.Event(id=ident_, uid=uid_of(e) if not series else f"{e.id}@{DOMAIN}", calendar_id=d["calendar"],
-                           title=d["title"], description=d.get("description") or "", location=d.get("location") or "",
-                           all_day=int(bool(d["all_day"])), start_local=s_loc, start_tz=s_tz, end_local=e_loc,
-                           end_tz=e_tz, start_utc=utc_text(start), end_utc=utc_text(end), last_utc=utc_text(end),
-                           rrule=None, exdates="", organizer_name=name, organizer_email=email, organizer_is_self=mine,
-                           source=d["source"], ref=d.get("ref"), invite_message_id=invites.get(e.id), sequence=0,
-                           world_ref=e.id, created_at=created, edited_at=None))
+            db.add(
+                m.Event(
+                    id=ident_,
+                    uid=uid_of(e) if not series else f"{e.id}@{DOMAIN}",
+                    calendar_id=d["calendar"],
+                    title=d["title"],
+                    description=d.get("description") or "",
+                    location=d.get("location") or "",
+                    all_day=int(bool(d["all_day"])),
+                    start_local=s_loc,
+                    start_tz=s_tz,
+                    end_local=e_loc,
+                    end_tz=e_tz,
+                    start_utc=utc_text(start),
+                    end_utc=utc_text(end),
+                    last_utc=utc_text(end),
+                    rrule=None,
+                    exdates="",
+                    organizer_name=name,
+                    organizer_email=email,
+                    organizer_is_self=mine,
+                    source=d["source"],
+                    ref=d.get("ref"),
+                    invite_message_id=invites.get(e.id),
+                    sequence=0,
+                    world_ref=e.id,
+                    created_at=created,
+                    edited_at=None,
+                )
+            )
             _add_children(db, ident_, world, e)
 
         for e in singles:
@@ -284,8 +349,16 @@ def seed(world: World, path: Path) -> Path:
             for e in occ_events:
                 s = dt.datetime.fromisoformat(e.data["start"]).astimezone(zone).replace(tzinfo=None)
                 en = dt.datetime.fromisoformat(e.data["end"]).astimezone(zone).replace(tzinfo=None)
-                occ.append(Occurrence(start=s, end=en, title=e.data["title"], location=e.data.get("location") or "",
-                                      description=e.data.get("description") or "", world_id=e.id))
+                occ.append(
+                    Occurrence(
+                        start=s,
+                        end=en,
+                        title=e.data["title"],
+                        location=e.data.get("location") or "",
+                        description=e.data.get("description") or "",
+                        world_id=e.id,
+                    )
+                )
 
             def until(rule_start: dt.datetime) -> str:
                 if all_day:
@@ -298,30 +371,65 @@ def seed(world: World, path: Path) -> Path:
             last_occ = max(occ, key=lambda o: o.end)
             name, email, mine = _organizer(world, first)
             invite = next((invites[e.id] for e in occ_events if e.id in invites), None)
-            db.add(m.Event(id=sid, uid=uid_of(first, sid), calendar_id=fd["calendar"], title=s.title,
-                           description=s.description, location=s.location, all_day=int(all_day),
-                           start_local=s.dtstart.strftime(fmt), start_tz=tz, end_local=dtend.strftime(fmt), end_tz=tz,
-                           start_utc=utc_text(s.dtstart.replace(tzinfo=zone)), end_utc=utc_text(dtend.replace(tzinfo=zone)),
-                           last_utc=utc_text(last_occ.end.replace(tzinfo=zone)), rrule=s.rrule,
-                           exdates=",".join(x.strftime("%Y%m%d" if all_day else "%Y%m%dT%H%M%S") for x in s.exdates),
-                           organizer_name=name, organizer_email=email, organizer_is_self=mine, source=fd["source"],
-                           ref=fd.get("ref"), invite_message_id=invite, sequence=0, world_ref=sid, created_at=created,
-                           edited_at=None))
+            db.add(
+                m.Event(
+                    id=sid,
+                    uid=uid_of(first, sid),
+                    calendar_id=fd["calendar"],
+                    title=s.title,
+                    description=s.description,
+                    location=s.location,
+                    all_day=int(all_day),
+                    start_local=s.dtstart.strftime(fmt),
+                    start_tz=tz,
+                    end_local=dtend.strftime(fmt),
+                    end_tz=tz,
+                    start_utc=utc_text(s.dtstart.replace(tzinfo=zone)),
+                    end_utc=utc_text(dtend.replace(tzinfo=zone)),
+                    last_utc=utc_text(last_occ.end.replace(tzinfo=zone)),
+                    rrule=s.rrule,
+                    exdates=",".join(x.strftime("%Y%m%d" if all_day else "%Y%m%dT%H%M%S") for x in s.exdates),
+                    organizer_name=name,
+                    organizer_email=email,
+                    organizer_is_self=mine,
+                    source=fd["source"],
+                    ref=fd.get("ref"),
+                    invite_message_id=invite,
+                    sequence=0,
+                    world_ref=sid,
+                    created_at=created,
+                    edited_at=None,
+                )
+            )
             _add_children(db, sid, world, first)
             for rid, o in s.overrides:
-                db.add(m.Override(event_id=sid, recurrence_id=rid.strftime(fmt), start_local=o.start.strftime(fmt),
-                                  end_local=o.end.strftime(fmt), title=o.title if o.title != s.title else None,
-                                  location=o.location if o.location != s.location else None,
-                                  description=o.description if o.description != s.description else None,
-                                  cancelled=0, world_ref=o.world_id, edited_at=None))
+                db.add(
+                    m.Override(
+                        event_id=sid,
+                        recurrence_id=rid.strftime(fmt),
+                        start_local=o.start.strftime(fmt),
+                        end_local=o.end.strftime(fmt),
+                        title=o.title if o.title != s.title else None,
+                        location=o.location if o.location != s.location else None,
+                        description=o.description if o.description != s.description else None,
+                        cancelled=0,
+                        world_ref=o.world_id,
+                        edited_at=None,
+                    )
+                )
             by_id = {e.id: e for e in occ_events}
             for o in s.rdates:  # occurrences the rule cannot make: their own rows, tied to the series by title
                 single_row(by_id[o.world_id], event_id=o.world_id, series=sid)
 
-        for key, value in [("as_of", p.as_of.isoformat()), ("now", world.now.isoformat()), ("timezone", home),
-                           ("locale", p.locale.replace("_", "-")),
-                           ("week_start", "sunday" if p.locale in ("en_US",) else "monday"),
-                           ("history_start", world.start.isoformat()), ("horizon_end", world.end.isoformat())]:
+        for key, value in [
+            ("as_of", p.as_of.isoformat()),
+            ("now", world.now.isoformat()),
+            ("timezone", home),
+            ("locale", p.locale.replace("_", "-")),
+            ("week_start", "sunday" if p.locale in ("en_US",) else "monday"),
+            ("history_start", world.start.isoformat()),
+            ("horizon_end", world.end.isoformat()),
+        ]:
             db.add(m.Meta(key=key, value=value))
         db.commit()
     engine.dispose()
@@ -352,15 +460,26 @@ def visits(world: World) -> list[dict]:
         if day.weekday() < 5 and r.random() < 0.6:
             at = dt.datetime.combine(day, dt.time(8, 0)) + dt.timedelta(minutes=r.randint(0, 80))
             ws = week_start(world, day)
-            out.append({"url": f"http://{DOMAIN}/week?date={ws.isoformat()}",
-                        "title": f"Week of {ws:%B} {ws.day}, {ws.year} - Daybook", "at": at,
-                        "transition": r.choice(["typed", "bookmark"])})
+            out.append(
+                {
+                    "url": f"http://{DOMAIN}/week?date={ws.isoformat()}",
+                    "title": f"Week of {ws:%B} {ws.day}, {ws.year} - Daybook",
+                    "at": at,
+                    "transition": r.choice(["typed", "bookmark"]),
+                }
+            )
         day += dt.timedelta(days=1)
     for e in world.of_kind("calendar_event"):
         d = e.data
         if d["source"] != "meeting" or d.get("series") or e.at > world.now:
             continue
         if r.random() < 0.7:
-            out.append({"url": f"http://{DOMAIN}/events/{e.id}", "title": f"{d['title']} - Daybook",
-                        "at": e.at - dt.timedelta(minutes=r.randint(5, 25)), "transition": "link"})
+            out.append(
+                {
+                    "url": f"http://{DOMAIN}/events/{e.id}",
+                    "title": f"{d['title']} - Daybook",
+                    "at": e.at - dt.timedelta(minutes=r.randint(5, 25)),
+                    "transition": "link",
+                }
+            )
     return [v for v in out if v["at"] <= world.now]

@@ -62,7 +62,9 @@ def _monday(day: dt.date) -> dt.date:
     return day - dt.timedelta(days=day.weekday())
 
 
-def expand(freq: str, dtstart: dt.datetime, last: dt.date, interval: int = 1, byday: list[int] | None = None) -> list[dt.datetime]:
+def expand(
+    freq: str, dtstart: dt.datetime, last: dt.date, interval: int = 1, byday: list[int] | None = None
+) -> list[dt.datetime]:
     """Rule starts from ``dtstart`` up to the date ``last`` inclusive (naive local, series zone).
 
     ``freq`` is ``DAILY``, ``WEEKLY`` (``byday``: weekday numbers, Monday 0; weeks start Monday) or
@@ -132,20 +134,35 @@ def derive(occurrences: list[Occurrence], until_text) -> Series:
             parts = ["FREQ=DAILY"]
         else:
             freq, byday = "WEEKLY", weekdays
-            parts = ["FREQ=WEEKLY"] + ([f"INTERVAL={interval}"] if interval > 1 else []) + \
-                ["BYDAY=" + ",".join(_BYDAY[w] for w in weekdays)] + (["WKST=MO"] if interval > 1 else [])
+            parts = (
+                ["FREQ=WEEKLY"]
+                + ([f"INTERVAL={interval}"] if interval > 1 else [])
+                + ["BYDAY=" + ",".join(_BYDAY[w] for w in weekdays)]
+                + (["WKST=MO"] if interval > 1 else [])
+            )
     rule_starts = expand(freq, dtstart, last, interval, byday)
     by_date = {s.date(): s for s in rule_starts}
     parts.append(f"UNTIL={until_text(rule_starts[-1])}")
-    series = Series(rrule=";".join(parts), dtstart=dtstart, duration=duration, title=title, location=location,
-                    description=description)
+    series = Series(
+        rrule=";".join(parts),
+        dtstart=dtstart,
+        duration=duration,
+        title=title,
+        location=location,
+        description=description,
+    )
     have = set(dates)
     series.exdates = [s for s in rule_starts if s.date() not in have]
     for o in occ:
         rid = by_date.get(o.start.date())
         if rid is None:
             series.rdates.append(o)
-        elif (o.start != rid or o.end - o.start != duration or o.title != title or o.location != location
-              or o.description != description):
+        elif (
+            o.start != rid
+            or o.end - o.start != duration
+            or o.title != title
+            or o.location != location
+            or o.description != description
+        ):
             series.overrides.append((rid, o))
     return series

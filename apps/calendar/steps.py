@@ -14,15 +14,32 @@ def created(day: str, groups: list[list[str]], calendar: str | None = None) -> C
     start), whose title holds one string of each group."""
     more, params = S.needles("title", groups)
     cal = " AND calendar_id = ?" if calendar else ""
-    return S.sql("calendar", f"""SELECT COUNT(*) > 0 FROM events WHERE world_ref IS NULL
+    return S.sql(
+        "calendar",
+        f"""SELECT COUNT(*) > 0 FROM events WHERE world_ref IS NULL
                                AND substr(start_local, 1, ?) = ?{cal}{more}""",
-               [len(day), day, *([calendar] if calendar else []), *params], [[1]])
+        [len(day), day, *([calendar] if calendar else []), *params],
+        [[1]],
+    )
 
 
 def create(web: Web, **fields: str) -> None:
     """Create a Daybook event with the new-event form's fields (``title``, ``date``, ``start_time``...)."""
-    form = {"title": "", "date": "", "start_time": "", "end_date": "", "end_time": "", "all_day": "", "timezone": "",
-            "calendar": "personal", "location": "", "description": "", "repeat": "none", "reminder": "", **fields}
+    form = {
+        "title": "",
+        "date": "",
+        "start_time": "",
+        "end_date": "",
+        "end_time": "",
+        "all_day": "",
+        "timezone": "",
+        "calendar": "personal",
+        "location": "",
+        "description": "",
+        "repeat": "none",
+        "reminder": "",
+        **fields,
+    }
     _, location = web.post_form("calendar", "/api/events", list(form.items()), expect=(303,))
     if S.query_of(location).get("notice") != ["created"]:
         raise OracleError(f"Daybook did not create {fields.get('title')!r}: {location!r}")

@@ -33,18 +33,29 @@ def _text(*options: str) -> Check:
 
 
 def _date_forms(day: dt.date) -> list[str]:
-    return [f"{day:%B} {day.day}", f"{day:%b} {day.day}", f"{day.month}/{day.day}", day.isoformat(), f"{day.day} {day:%B}"]
+    return [
+        f"{day:%B} {day.day}",
+        f"{day:%b} {day.day}",
+        f"{day.month}/{day.day}",
+        day.isoformat(),
+        f"{day.day} {day:%B}",
+    ]
 
 
 def _only(what: str, *changes: Change) -> RubricItem:
     """The state_diff item: exactly ``changes`` in Daybook, nothing else."""
-    return RubricItem(id="nothing-else", weight=15, requirement=f"Nothing else changed in the calendar: only {what}",
-                      check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]))
+    return RubricItem(
+        id="nothing-else",
+        weight=15,
+        requirement=f"Nothing else changed in the calendar: only {what}",
+        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]),
+    )
 
 
 def _new_event(what: str) -> RubricItem:
-    return _only(what, Change(table="events", op="insert", min=1, max=1),
-                 Change(table="reminders", op="insert", min=0, max=1))
+    return _only(
+        what, Change(table="events", op="insert", min=1, max=1), Change(table="reminders", op="insert", min=0, max=1)
+    )
 
 
 def tasks(world: World) -> list[Task]:
@@ -63,30 +74,73 @@ def tasks(world: World) -> list[Task]:
     last_week = this_week - dt.timedelta(days=7)
 
     # 1. Next dental appointment.
-    dental = [o for o in occs if o.source == "appointment" and o.start > now
-              and ("dent" in o.title.lower() or "dent" in (o.data.get("location") or "").lower())]
+    dental = [
+        o
+        for o in occs
+        if o.source == "appointment"
+        and o.start > now
+        and ("dent" in o.title.lower() or "dent" in (o.data.get("location") or "").lower())
+    ]
     if dental:
         o = dental[0]
-        task("next-dentist", ["calendar"], kind="lookup", difficulty="easy", time_limit_seconds=240,
-             instruction="When is my next dentist appointment, and where?",
-             expected={"date": o.start.date().isoformat(), "time": o.start.strftime("%H:%M"), "location": o.data["location"]},
-             rubric=[RubricItem(id="date", weight=60, requirement=f"States the date {o.start:%A, %B} {o.start.day}",
-                                check=_text(*_date_forms(o.start.date()))),
-                     RubricItem(id="time", weight=20, requirement=f"States the time {time_label(world, o.start)}",
-                                check=_text(time_label(world, o.start), o.start.strftime("%H:%M"))),
-                     RubricItem(id="place", weight=20, requirement=f"Names {o.data['location']}",
-                                check=_text(o.data["location"]))])
+        task(
+            "next-dentist",
+            ["calendar"],
+            kind="lookup",
+            difficulty="easy",
+            time_limit_seconds=240,
+            instruction="When is my next dentist appointment, and where?",
+            expected={
+                "date": o.start.date().isoformat(),
+                "time": o.start.strftime("%H:%M"),
+                "location": o.data["location"],
+            },
+            rubric=[
+                RubricItem(
+                    id="date",
+                    weight=60,
+                    requirement=f"States the date {o.start:%A, %B} {o.start.day}",
+                    check=_text(*_date_forms(o.start.date())),
+                ),
+                RubricItem(
+                    id="time",
+                    weight=20,
+                    requirement=f"States the time {time_label(world, o.start)}",
+                    check=_text(time_label(world, o.start), o.start.strftime("%H:%M")),
+                ),
+                RubricItem(
+                    id="place", weight=20, requirement=f"Names {o.data['location']}", check=_text(o.data["location"])
+                ),
+            ],
+        )
 
     # 2. Meetings last week.
     lw_end = last_week + dt.timedelta(days=6)
     met = [o for o in occs if o.source == "meeting" and last_week <= o.start.date() <= lw_end]
-    task("meetings-last-week", ["calendar"], kind="aggregation", difficulty="medium", time_limit_seconds=360,
-         instruction=f"How many work meetings did I have last week ({last_week:%A, %B} {last_week.day} to "
-                     f"{lw_end:%A, %B} {lw_end.day})? Count every stand-up too.",
-         expected={"count": len(met), "from": last_week.isoformat(), "to": lw_end.isoformat()},
-         rubric=[RubricItem(id="count", weight=100, requirement=f"Says {len(met)} meetings",
-                            check=_text(f"{len(met)} meetings", f"{len(met)} work meetings", f"had {len(met)}",
-                                        f"total of {len(met)}", f"{len(met)} in total"))])
+    task(
+        "meetings-last-week",
+        ["calendar"],
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=360,
+        instruction=f"How many work meetings did I have last week ({last_week:%A, %B} {last_week.day} to "
+        f"{lw_end:%A, %B} {lw_end.day})? Count every stand-up too.",
+        expected={"count": len(met), "from": last_week.isoformat(), "to": lw_end.isoformat()},
+        rubric=[
+            RubricItem(
+                id="count",
+                weight=100,
+                requirement=f"Says {len(met)} meetings",
+                check=_text(
+                    f"{len(met)} meetings",
+                    f"{len(met)} work meetings",
+                    f"had {len(met)}",
+                    f"total of {len(met)}",
+                    f"{len(met)} in total",
+                ),
+            )
+        ],
+    )
 
     # 3. Conflicts next week.
     nw_end = next_week + dt.timedelta(days=6)
@@ -95,16 +149,31 @@ def tasks(world: World) -> list[Task]:
         titles = sorted({t for a, b in pairs for t in (a.title, b.title)})[:4]
         weights = [100 // len(titles)] * len(titles)
         weights[0] += 100 - sum(weights)
-        task("conflicts-next-week", ["calendar"], kind="aggregation", difficulty="hard", time_limit_seconds=480,
-             instruction=f"Which events on my calendar overlap each other next week ({next_week:%B} {next_week.day} to "
-                         f"{nw_end:%B} {nw_end.day})? Ignore all-day events and multi-day hotel stays.",
-             expected={"pairs": [[a.title, a.start.isoformat(), b.title, b.start.isoformat()] for a, b in pairs]},
-             rubric=[RubricItem(id=f"event-{i}", weight=w, requirement=f"Names {t} as part of a conflict", check=_text(t))
-                     for i, (t, w) in enumerate(zip(titles, weights))])
+        task(
+            "conflicts-next-week",
+            ["calendar"],
+            kind="aggregation",
+            difficulty="hard",
+            time_limit_seconds=480,
+            instruction=f"Which events on my calendar overlap each other next week ({next_week:%B} {next_week.day} to "
+            f"{nw_end:%B} {nw_end.day})? Ignore all-day events and multi-day hotel stays.",
+            expected={"pairs": [[a.title, a.start.isoformat(), b.title, b.start.isoformat()] for a, b in pairs]},
+            rubric=[
+                RubricItem(id=f"event-{i}", weight=w, requirement=f"Names {t} as part of a conflict", check=_text(t))
+                for i, (t, w) in enumerate(zip(titles, weights))
+            ],
+        )
 
     # 4. Move one stand-up to 10:00 (an override row).
-    standups = [o for o in occs if o.source == "meeting" and o.series and o.start.date() >= next_week
-                and o.start.date() <= nw_end and o.title.lower().startswith("team stand")]
+    standups = [
+        o
+        for o in occs
+        if o.source == "meeting"
+        and o.series
+        and o.start.date() >= next_week
+        and o.start.date() <= nw_end
+        and o.title.lower().startswith("team stand")
+    ]
     if not standups:
         standups = [o for o in occs if o.source == "meeting" and o.series and o.start > now]
     if standups:
@@ -112,47 +181,103 @@ def tasks(world: World) -> list[Task]:
         new_start = dt.datetime.combine(o.start.date(), dt.time(10, 0))
         new_end = new_start + (o.end - o.start)
         fmt = "%Y-%m-%dT%H:%M:%S"
-        task("move-standup", ["calendar"], kind="action", difficulty="medium", time_limit_seconds=360,
-             instruction=f"Move the {o.title} on {o.start:%A, %B} {o.start.day} to start at 10:00. Only that day; "
-                         "the other days stay as they are.",
-             expected={"series": o.series, "recurrence_id": o.start.strftime(fmt), "start": new_start.strftime(fmt)},
-             rubric=[RubricItem(id="moved", weight=60,
-                                requirement=f"That occurrence now runs {new_start:%H:%M}-{new_end:%H:%M} on {o.start.date()}",
-                                check=_sql("""SELECT start_local, end_local, cancelled FROM overrides
+        task(
+            "move-standup",
+            ["calendar"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=360,
+            instruction=f"Move the {o.title} on {o.start:%A, %B} {o.start.day} to start at 10:00. Only that day; "
+            "the other days stay as they are.",
+            expected={"series": o.series, "recurrence_id": o.start.strftime(fmt), "start": new_start.strftime(fmt)},
+            rubric=[
+                RubricItem(
+                    id="moved",
+                    weight=60,
+                    requirement=f"That occurrence now runs {new_start:%H:%M}-{new_end:%H:%M} on {o.start.date()}",
+                    check=_sql(
+                        """SELECT start_local, end_local, cancelled FROM overrides
                                               WHERE event_id = ? AND recurrence_id = ? AND edited_at IS NOT NULL""",
-                                           [o.series, o.start.strftime(fmt)],
-                                           [[new_start.strftime(fmt), new_end.strftime(fmt), 0]])),
-                     RubricItem(id="series-kept", weight=25,
-                                requirement="The series itself and its other occurrences are unchanged",
-                                check=_sql("""SELECT (SELECT COUNT(*) FROM overrides WHERE edited_at IS NOT NULL),
+                        [o.series, o.start.strftime(fmt)],
+                        [[new_start.strftime(fmt), new_end.strftime(fmt), 0]],
+                    ),
+                ),
+                RubricItem(
+                    id="series-kept",
+                    weight=25,
+                    requirement="The series itself and its other occurrences are unchanged",
+                    check=_sql(
+                        """SELECT (SELECT COUNT(*) FROM overrides WHERE edited_at IS NOT NULL),
                                               (SELECT COUNT(*) FROM events WHERE id = ? AND edited_at IS NULL)""",
-                                           [o.series], [[1, 1]])),
-                     _only("the one occurrence's override (and the series' revision number)",
-                           Change(table="overrides", op="insert", min=1, max=1),
-                           Change(table="events", op="update", min=0, max=1, columns=["sequence"]))])
+                        [o.series],
+                        [[1, 1]],
+                    ),
+                ),
+                _only(
+                    "the one occurrence's override (and the series' revision number)",
+                    Change(table="overrides", op="insert", min=1, max=1),
+                    Change(table="events", op="update", min=0, max=1, columns=["sequence"]),
+                ),
+            ],
+        )
 
     # 5. Decline an invitation (calendar + the reply in mail).
-    invited = [o for o in occs if o.source in ("meeting", "life_event") and o.start > now and not o.series
-               and is_invitation(world, _event(world, o.id))]
+    invited = [
+        o
+        for o in occs
+        if o.source in ("meeting", "life_event")
+        and o.start > now
+        and not o.series
+        and is_invitation(world, _event(world, o.id))
+    ]
     if invited:
         o = invited[0]
         ev = _event(world, o.id)
         org = o.data["organizer"]
-        task("decline-invitation", ["calendar", "mail"], kind="action", difficulty="medium", time_limit_seconds=360,
-             instruction=f"Decline {org['name']}'s invitation to \"{o.title}\" on {o.start:%A, %B} {o.start.day} "
-                         "so they get my reply.",
-             expected={"event": o.id, "uid": uid_of(ev), "organizer": org["email"],
-                       "in_reply_to": invitation_ids(world).get(o.id)},
-             rubric=[RubricItem(id="rsvp", weight=50, requirement="My RSVP on the event is DECLINED",
-                                check=_sql("""SELECT partstat FROM attendees WHERE event_id = ? AND is_self = 1
-                                              AND responded_at IS NOT NULL""", [o.id], [["DECLINED"]])),
-                     RubricItem(id="reply", weight=35,
-                                requirement=f"A reply 'Declined: {o.title}' went to {org['email']} through mail",
-                                check=_sql("""SELECT COUNT(*) FROM rsvp_replies WHERE event_id = ? AND partstat = ?
-                                              AND mail_status = ?""", [o.id, "DECLINED", "sent"], [[1]])),
-                     _only("my answer on that one invitation and its one reply",
-                           Change(table="attendees", op="update", min=1, max=1, columns=["partstat", "responded_at"]),
-                           Change(table="rsvp_replies", op="insert", min=1, max=1))])
+        task(
+            "decline-invitation",
+            ["calendar", "mail"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=360,
+            instruction=f'Decline {org["name"]}\'s invitation to "{o.title}" on {o.start:%A, %B} {o.start.day} '
+            "so they get my reply.",
+            expected={
+                "event": o.id,
+                "uid": uid_of(ev),
+                "organizer": org["email"],
+                "in_reply_to": invitation_ids(world).get(o.id),
+            },
+            rubric=[
+                RubricItem(
+                    id="rsvp",
+                    weight=50,
+                    requirement="My RSVP on the event is DECLINED",
+                    check=_sql(
+                        """SELECT partstat FROM attendees WHERE event_id = ? AND is_self = 1
+                                              AND responded_at IS NOT NULL""",
+                        [o.id],
+                        [["DECLINED"]],
+                    ),
+                ),
+                RubricItem(
+                    id="reply",
+                    weight=35,
+                    requirement=f"A reply 'Declined: {o.title}' went to {org['email']} through mail",
+                    check=_sql(
+                        """SELECT COUNT(*) FROM rsvp_replies WHERE event_id = ? AND partstat = ?
+                                              AND mail_status = ?""",
+                        [o.id, "DECLINED", "sent"],
+                        [[1]],
+                    ),
+                ),
+                _only(
+                    "my answer on that one invitation and its one reply",
+                    Change(table="attendees", op="update", min=1, max=1, columns=["partstat", "responded_at"]),
+                    Change(table="rsvp_replies", op="insert", min=1, max=1),
+                ),
+            ],
+        )
 
     # 6. Package delivery from the shipping notice (mail -> calendar).
     shipped = {}
@@ -165,18 +290,41 @@ def tasks(world: World) -> list[Task]:
         d = deliveries[0]
         day = d.at.date()
         oid = d.data["order_id"]
-        task("delivery-to-calendar", ["mail", "calendar"], kind="action", difficulty="medium", time_limit_seconds=420,
-             instruction=f"My order {oid} has shipped. Put an all-day event \"Package delivery\" on my personal "
-                         "calendar on the estimated delivery day from the shipping email.",
-             expected={"order_id": oid, "date": day.isoformat()},
-             rubric=[RubricItem(id="event", weight=70, requirement=f"A new all-day event on {day.isoformat()}",
-                                check=_sql("""SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND all_day = 1
+        task(
+            "delivery-to-calendar",
+            ["mail", "calendar"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f'My order {oid} has shipped. Put an all-day event "Package delivery" on my personal '
+            "calendar on the estimated delivery day from the shipping email.",
+            expected={"order_id": oid, "date": day.isoformat()},
+            rubric=[
+                RubricItem(
+                    id="event",
+                    weight=70,
+                    requirement=f"A new all-day event on {day.isoformat()}",
+                    check=_sql(
+                        """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND all_day = 1
                                               AND start_local = ? AND end_local = ?""",
-                                           [day.isoformat(), (day + dt.timedelta(days=1)).isoformat()], [[1]])),
-                     RubricItem(id="title", weight=15, requirement="Its title mentions the delivery, on the personal calendar",
-                                check=_sql("""SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
-                                              AND instr(lower(title), ?) > 0""", ["personal", "deliver"], [[1]])),
-                     _new_event("the one new delivery event")])
+                        [day.isoformat(), (day + dt.timedelta(days=1)).isoformat()],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="title",
+                    weight=15,
+                    requirement="Its title mentions the delivery, on the personal calendar",
+                    check=_sql(
+                        """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
+                                              AND instr(lower(title), ?) > 0""",
+                        ["personal", "deliver"],
+                        [[1]],
+                    ),
+                ),
+                _new_event("the one new delivery event"),
+            ],
+        )
 
     # 7/8. The next trip: block the outbound flight at work, and what else falls in it.
     upcoming = [t for t in (p.travel.trips if p.travel else []) if t.depart > now.date()]
@@ -185,53 +333,115 @@ def tasks(world: World) -> list[Task]:
         flights = [o for o in occs if o.source == "flight" and t.depart <= o.start.date() <= t.return_]
         if flights:
             f = flights[0]
-            s_utc = dt.datetime.fromisoformat(f.data["start"]).astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            s_utc = (
+                dt.datetime.fromisoformat(f.data["start"]).astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            )
             e_utc = dt.datetime.fromisoformat(f.data["end"]).astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-            task("block-flight", ["mail", "calendar"], kind="action", difficulty="hard", time_limit_seconds=540,
-                 instruction=f"Using the airline's booking confirmation in my mail, block my work calendar as "
-                             f"\"Out of office - travel\" from the departure to the arrival of my first flight to "
-                             f"{t.destination}. Mind the time zones.",
-                 expected={"start_utc": s_utc, "end_utc": e_utc, "flight": f.title},
-                 rubric=[RubricItem(id="span", weight=70,
-                                    requirement=f"A new work event from {f.data['start']} to {f.data['end']}",
-                                    check=_sql("""SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
-                                                  AND start_utc = ? AND end_utc = ?""", ["work", s_utc, e_utc], [[1]])),
-                         RubricItem(id="title", weight=15, requirement="Titled 'Out of office - travel'",
-                                    check=_sql("""SELECT COUNT(*) FROM events WHERE world_ref IS NULL
-                                                  AND instr(lower(title), ?) > 0""", ["out of office"], [[1]])),
-                         _new_event("the one new out-of-office event")])
-        during = sorted({o.title for o in overlapping(world, t.depart, t.return_)
-                         if o.source not in ("trip", "flight", "hotel")})
+            task(
+                "block-flight",
+                ["mail", "calendar"],
+                kind="action",
+                difficulty="hard",
+                time_limit_seconds=540,
+                instruction=f"Using the airline's booking confirmation in my mail, block my work calendar as "
+                f'"Out of office - travel" from the departure to the arrival of my first flight to '
+                f"{t.destination}. Mind the time zones.",
+                expected={"start_utc": s_utc, "end_utc": e_utc, "flight": f.title},
+                rubric=[
+                    RubricItem(
+                        id="span",
+                        weight=70,
+                        requirement=f"A new work event from {f.data['start']} to {f.data['end']}",
+                        check=_sql(
+                            """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
+                                                  AND start_utc = ? AND end_utc = ?""",
+                            ["work", s_utc, e_utc],
+                            [[1]],
+                        ),
+                    ),
+                    RubricItem(
+                        id="title",
+                        weight=15,
+                        requirement="Titled 'Out of office - travel'",
+                        check=_sql(
+                            """SELECT COUNT(*) FROM events WHERE world_ref IS NULL
+                                                  AND instr(lower(title), ?) > 0""",
+                            ["out of office"],
+                            [[1]],
+                        ),
+                    ),
+                    _new_event("the one new out-of-office event"),
+                ],
+            )
+        during = sorted(
+            {o.title for o in overlapping(world, t.depart, t.return_) if o.source not in ("trip", "flight", "hotel")}
+        )
         items = during[:4]
         if items:
             weights = [100 // len(items)] * len(items)
             weights[0] += 100 - sum(weights)
-            rubric = [RubricItem(id=f"event-{i}", weight=w, requirement=f"Names {title}", check=_text(title))
-                      for i, (title, w) in enumerate(zip(items, weights))]
+            rubric = [
+                RubricItem(id=f"event-{i}", weight=w, requirement=f"Names {title}", check=_text(title))
+                for i, (title, w) in enumerate(zip(items, weights))
+            ]
         else:
-            rubric = [RubricItem(id="none", weight=100, requirement="Says nothing else is planned during the trip",
-                                 check=_text("nothing", "no other", "no events", "none"))]
-        task("trip-overlap", ["mail", "calendar"], kind="lookup", difficulty="medium", time_limit_seconds=420,
-             instruction=f"My {t.destination} trip is booked (the confirmation is in my mail). Does anything else on my "
-                         "calendar fall during the trip, besides the flights and the hotel? Name it.",
-             expected={"depart": t.depart.isoformat(), "return": t.return_.isoformat(), "events": during},
-             rubric=rubric)
+            rubric = [
+                RubricItem(
+                    id="none",
+                    weight=100,
+                    requirement="Says nothing else is planned during the trip",
+                    check=_text("nothing", "no other", "no events", "none"),
+                )
+            ]
+        task(
+            "trip-overlap",
+            ["mail", "calendar"],
+            kind="lookup",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"My {t.destination} trip is booked (the confirmation is in my mail). Does anything else on my "
+            "calendar fall during the trip, besides the flights and the hotel? Name it.",
+            expected={"depart": t.depart.isoformat(), "return": t.return_.isoformat(), "events": during},
+            rubric=rubric,
+        )
 
     # 9. A new weekly series.
     tue = next_week + dt.timedelta(days=(1 - next_week.weekday()) % 7)
-    task("weekly-lesson", ["calendar"], kind="action", difficulty="medium", time_limit_seconds=360,
-         instruction=f"Add a weekly \"Piano lesson\" on Tuesdays from 17:00 to 17:30, starting {tue:%A, %B} {tue.day}, "
-                     "on my personal calendar.",
-         expected={"first": f"{tue.isoformat()}T17:00:00"},
-         rubric=[RubricItem(id="series", weight=60, requirement=f"A new weekly series on Tuesdays from {tue.isoformat()} 17:00",
-                            check=_sql("""SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND start_local = ?
+    task(
+        "weekly-lesson",
+        ["calendar"],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=360,
+        instruction=f'Add a weekly "Piano lesson" on Tuesdays from 17:00 to 17:30, starting {tue:%A, %B} {tue.day}, '
+        "on my personal calendar.",
+        expected={"first": f"{tue.isoformat()}T17:00:00"},
+        rubric=[
+            RubricItem(
+                id="series",
+                weight=60,
+                requirement=f"A new weekly series on Tuesdays from {tue.isoformat()} 17:00",
+                check=_sql(
+                    """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND start_local = ?
                                           AND end_local = ? AND instr(rrule, ?) > 0 AND instr(rrule, ?) > 0""",
-                                       [f"{tue.isoformat()}T17:00:00", f"{tue.isoformat()}T17:30:00", "FREQ=WEEKLY", "TU"],
-                                       [[1]])),
-                 RubricItem(id="title", weight=25, requirement="Titled 'Piano lesson' on the personal calendar",
-                            check=_sql("""SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
-                                          AND lower(title) = ?""", ["personal", "piano lesson"], [[1]])),
-                 _new_event("the one new weekly series")])
+                    [f"{tue.isoformat()}T17:00:00", f"{tue.isoformat()}T17:30:00", "FREQ=WEEKLY", "TU"],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="title",
+                weight=25,
+                requirement="Titled 'Piano lesson' on the personal calendar",
+                check=_sql(
+                    """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
+                                          AND lower(title) = ?""",
+                    ["personal", "piano lesson"],
+                    [[1]],
+                ),
+            ),
+            _new_event("the one new weekly series"),
+        ],
+    )
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
     out += long_tasks(world)
@@ -256,51 +466,96 @@ def insight_tasks(world: World) -> list[Task]:
     out: list[Task] = []
 
     def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/calendar/{slug}", persona=pid, apps_involved=apps, kind="lookup",
-                        category="contradiction", **kw))
+        out.append(
+            Task(
+                id=f"{pid}/calendar/{slug}",
+                persona=pid,
+                apps_involved=apps,
+                kind="lookup",
+                category="contradiction",
+                **kw,
+            )
+        )
 
     def right_then_stale(right: list[str], stale: list[str], what: str, w: tuple[int, int, int] = (40, 20, 40)):
-        return [RubricItem(id="right", weight=w[0], requirement=f"Gives the right {what} ({right[0]})", check=A.text(*right)),
-                RubricItem(id="stale", weight=w[1], requirement=f"Names the out-of-date {what} ({stale[0]})",
-                           check=A.text(*stale)),
-                RubricItem(id="order", weight=w[2], requirement=f"Names the right {what} before the stale one",
-                           check=A.names([right, stale], ordered=True))]
+        return [
+            RubricItem(
+                id="right", weight=w[0], requirement=f"Gives the right {what} ({right[0]})", check=A.text(*right)
+            ),
+            RubricItem(
+                id="stale", weight=w[1], requirement=f"Names the out-of-date {what} ({stale[0]})", check=A.text(*stale)
+            ),
+            RubricItem(
+                id="order",
+                weight=w[2],
+                requirement=f"Names the right {what} before the stale one",
+                check=A.names([right, stale], ordered=True),
+            ),
+        ]
 
     it = A.planted(world, "contradiction/meeting-moved")
     if it:
         cal, new = dt.datetime.fromisoformat(it["calendar_start"]), dt.datetime.fromisoformat(it["mail_start"])
-        task("cx-meeting-moved", ["calendar", "mail"], difficulty="medium", time_limit_seconds=360,
-             instruction=f"My calendar has “{it['title']}” {day_phrase(cal.date(), today)} at {A.clock(cal)}. Is that "
-                         "still when it happens? Check my email too. Give me the time that's right first (and the day, "
-                         "if it changed), then the one that's out of date.",
-             expected={"title": it["title"], "right": it["mail_start"], "stale": it["calendar_start"], "truth": "mail"},
-             planted=[it["id"]], rubric=right_then_stale(A.time_forms(new), A.time_forms(cal), "start time")
-             if new.date() == cal.date() else
-             [RubricItem(id="day", weight=20, requirement=f"Gives the new day ({new:%A, %B %-d})",
-                         check=A.text(*A.date_forms(new), f"{new:%A}")),
-              *right_then_stale(A.time_forms(new), A.time_forms(cal), "start time", (30, 15, 35))])
+        task(
+            "cx-meeting-moved",
+            ["calendar", "mail"],
+            difficulty="medium",
+            time_limit_seconds=360,
+            instruction=f"My calendar has “{it['title']}” {day_phrase(cal.date(), today)} at {A.clock(cal)}. Is that "
+            "still when it happens? Check my email too. Give me the time that's right first (and the day, "
+            "if it changed), then the one that's out of date.",
+            expected={"title": it["title"], "right": it["mail_start"], "stale": it["calendar_start"], "truth": "mail"},
+            planted=[it["id"]],
+            rubric=right_then_stale(A.time_forms(new), A.time_forms(cal), "start time")
+            if new.date() == cal.date()
+            else [
+                RubricItem(
+                    id="day",
+                    weight=20,
+                    requirement=f"Gives the new day ({new:%A, %B %-d})",
+                    check=A.text(*A.date_forms(new), f"{new:%A}"),
+                ),
+                *right_then_stale(A.time_forms(new), A.time_forms(cal), "start time", (30, 15, 35)),
+            ],
+        )
 
     it = A.planted(world, "chain/flight-change")
     step = next((s for s in (it or {}).get("steps", []) if s["step"] == "calendar_flight"), None)
     if it and step:
         old, new = dt.datetime.fromisoformat(step["old"]), dt.datetime.fromisoformat(step["new"])
-        task("cx-flight-on-calendar", ["calendar", "airline", "mail"], difficulty="medium", time_limit_seconds=420,
-             instruction=f"My calendar says I fly to {it['destination']} {day_phrase(old.date(), today)}. Does the airline "
-                         "agree? Tell me the correct departure day first, then the day my calendar shows.",
-             expected={"right": step["new"], "stale": step["old"], "destination": it["destination"], "truth": "airline"},
-             planted=[it["id"]], rubric=right_then_stale(A.date_forms(new), A.date_forms(old), "departure day"))
+        task(
+            "cx-flight-on-calendar",
+            ["calendar", "airline", "mail"],
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"My calendar says I fly to {it['destination']} {day_phrase(old.date(), today)}. Does the airline "
+            "agree? Tell me the correct departure day first, then the day my calendar shows.",
+            expected={"right": step["new"], "stale": step["old"], "destination": it["destination"], "truth": "airline"},
+            planted=[it["id"]],
+            rubric=right_then_stale(A.date_forms(new), A.date_forms(old), "departure day"),
+        )
 
     it = A.planted(world, "contradiction/restaurant-time")
     if it:
         booked, said = dt.datetime.fromisoformat(it["booked_time"]), dt.datetime.fromisoformat(it["friend_time"])
         first = it["friend"].split()[0]
-        task("cx-dinner-time", ["calendar", "dining", "messaging"], difficulty="medium", time_limit_seconds=420,
-             instruction=f"{first} and I have a table at {it['restaurant']} {day_phrase(booked.date(), today)}. "
-                         f"{first} texted me what time we're meeting there; does that match my calendar and the actual reservation? "
-                         "Tell me the right time first, then the wrong one.",
-             expected={"right": it["booked_time"], "stale": it["friend_time"], "restaurant": it["restaurant"],
-                       "truth": "booking"},
-             planted=[it["id"]], rubric=right_then_stale(A.time_forms(booked), A.time_forms(said), "time"))
+        task(
+            "cx-dinner-time",
+            ["calendar", "dining", "messaging"],
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"{first} and I have a table at {it['restaurant']} {day_phrase(booked.date(), today)}. "
+            f"{first} texted me what time we're meeting there; does that match my calendar and the actual reservation? "
+            "Tell me the right time first, then the wrong one.",
+            expected={
+                "right": it["booked_time"],
+                "stale": it["friend_time"],
+                "restaurant": it["restaurant"],
+                "truth": "booking",
+            },
+            planted=[it["id"]],
+            rubric=right_then_stale(A.time_forms(booked), A.time_forms(said), "time"),
+        )
     return out
 
 
@@ -315,22 +570,36 @@ def long_tasks(world: World) -> list[Task]:
     contacts = {c.name.split()[0]: c for c in p.contacts}
     chatting = {c.name for c in p.contacts if "chat" in (c.apps or []) and c.phone}
     horizon = world.now + dt.timedelta(days=21)
+
     def whose(title: str):
         """The contact a birthday entry is for ("Jonah's birthday", "Geburtstag Uwe"), or None."""
         words = set(title.replace("'s", " ").split())
         return next((c for first, c in contacts.items() if first in words), None)
 
-    bday = next((e for e in sorted(world.of_kind("calendar_event"), key=lambda e: e.at)
-                 if e.data.get("source") == "birthday" and world.now < e.at <= horizon
-                 and (c := whose(e.data["title"])) is not None
-                 and c.relationship in ("friend", "roommate") and c.name in chatting), None)
+    bday = next(
+        (
+            e
+            for e in sorted(world.of_kind("calendar_event"), key=lambda e: e.at)
+            if e.data.get("source") == "birthday"
+            and world.now < e.at <= horizon
+            and (c := whose(e.data["title"])) is not None
+            and c.relationship in ("friend", "roommate")
+            and c.name in chatting
+        ),
+        None,
+    )
     cards = payment_cards(world)
     present = shopwell.gift("board-game")
     if not bday or not cards or not present:
         return []
     who = whose(bday.data["title"])
-    friends = Counter(n for e in world.of_kind("restaurant_booking") if e.at <= world.now
-                      for n in e.data.get("companions") or () if n != who.name and n in chatting)
+    friends = Counter(
+        n
+        for e in world.of_kind("restaurant_booking")
+        if e.at <= world.now
+        for n in e.data.get("companions") or ()
+        if n != who.name and n in chatting
+    )
     others = sorted(friends, key=lambda n: (-friends[n], n))[:2]
     places = tabletime.restaurants_by_visits(world)
     if len(others) < 2 or not places:
@@ -339,38 +608,87 @@ def long_tasks(world: World) -> list[Task]:
     party = 2 + len(others)
     first = who.name.split()[0]
     title = f"{first}'s birthday"
-    return [Task(
-        id=f"{p.id}/calendar/birthday-dinner", persona=p.id, kind="action", category="long_horizon",
-        apps_involved=[APP, "shop", "bank", "dining", "mail", "messaging"], difficulty="hard", time_limit_seconds=1500,
-        instruction=f"{first}'s birthday is {day_phrase(day, world.now.date())}. Order the {present['title']} "
-                    f"({present['variant']}) from Shopwell as a present, to my home, with my {card['label']}; book a "
-                    f"table at the restaurant I've booked most on TableTime for {party} that evening at 7:30 pm "
-                    f"({first}, me, {others[0]} and {others[1]}); add it to my calendar from the confirmation email; "
-                    f"and start a Parley group called \"{title}\" with {others[0].split()[0]} and "
-                    f"{others[1].split()[0]} (not {first}, it's a surprise) telling them where and when.",
-        expected={"sku": present["sku"], "card_last4": card["last4"], "slug": place["slug"],
-                  "restaurant": place["name"], "day": day.isoformat(), "time": time, "party": party,
-                  "crew": others, "title": title, "friend": who.name},
-        rubric=[RubricItem(id="present", weight=15, requirement=f"A Shopwell order of {present['title']} "
-                                                               f"({present['sku']}) with {card['label']}",
-                           check=shopwell.bought(present["sku"], card["last4"])),
-                RubricItem(id="charged", weight=5, requirement="The order's charge reached the card",
-                           check=larkspur.card_charged("shop")),
-                RubricItem(id="booked", weight=25, requirement=f"{place['name']} booked for {party} on {day} at {time}",
-                           check=tabletime.booked(place["slug"], day.isoformat(), time, party)),
-                RubricItem(id="calendar", weight=15, requirement=f"Daybook has the dinner at {place['name']} on {day}",
-                           check=daybook.created(f"{day}T{time}", [[place["name"]]])),
-                RubricItem(id="group", weight=20, requirement=f"A Parley group with {others[0]} and {others[1]} (only) "
-                                                             f"names {place['name']}",
-                           check=parley.sent_group(others, [[place["name"]]])),
-                RubricItem(id="group-says", weight=5, requirement=f"It gives the time and keeps it a surprise from "
-                                                                 f"{first} (judge: read it)"),
-                RubricItem(id="only-calendar", weight=15,
-                           requirement="Nothing else changed in Daybook: only the dinner added",
-                           check=Check(type="state_diff", app=APP, ignore=["sessions"],
-                                       changes=[Change(table="events", op="insert", min=1, max=1),
-                                                Change(table="reminders", op="insert", min=0, max=1),
-                                                Change(table="attendees", op="insert", min=0)]))])]
+    return [
+        Task(
+            id=f"{p.id}/calendar/birthday-dinner",
+            persona=p.id,
+            kind="action",
+            category="long_horizon",
+            apps_involved=[APP, "shop", "bank", "dining", "mail", "messaging"],
+            difficulty="hard",
+            time_limit_seconds=1500,
+            instruction=f"{first}'s birthday is {day_phrase(day, world.now.date())}. Order the {present['title']} "
+            f"({present['variant']}) from Shopwell as a present, to my home, with my {card['label']}; book a "
+            f"table at the restaurant I've booked most on TableTime for {party} that evening at 7:30 pm "
+            f"({first}, me, {others[0]} and {others[1]}); add it to my calendar from the confirmation email; "
+            f'and start a Parley group called "{title}" with {others[0].split()[0]} and '
+            f"{others[1].split()[0]} (not {first}, it's a surprise) telling them where and when.",
+            expected={
+                "sku": present["sku"],
+                "card_last4": card["last4"],
+                "slug": place["slug"],
+                "restaurant": place["name"],
+                "day": day.isoformat(),
+                "time": time,
+                "party": party,
+                "crew": others,
+                "title": title,
+                "friend": who.name,
+            },
+            rubric=[
+                RubricItem(
+                    id="present",
+                    weight=15,
+                    requirement=f"A Shopwell order of {present['title']} ({present['sku']}) with {card['label']}",
+                    check=shopwell.bought(present["sku"], card["last4"]),
+                ),
+                RubricItem(
+                    id="charged",
+                    weight=5,
+                    requirement="The order's charge reached the card",
+                    check=larkspur.card_charged("shop"),
+                ),
+                RubricItem(
+                    id="booked",
+                    weight=25,
+                    requirement=f"{place['name']} booked for {party} on {day} at {time}",
+                    check=tabletime.booked(place["slug"], day.isoformat(), time, party),
+                ),
+                RubricItem(
+                    id="calendar",
+                    weight=15,
+                    requirement=f"Daybook has the dinner at {place['name']} on {day}",
+                    check=daybook.created(f"{day}T{time}", [[place["name"]]]),
+                ),
+                RubricItem(
+                    id="group",
+                    weight=20,
+                    requirement=f"A Parley group with {others[0]} and {others[1]} (only) names {place['name']}",
+                    check=parley.sent_group(others, [[place["name"]]]),
+                ),
+                RubricItem(
+                    id="group-says",
+                    weight=5,
+                    requirement=f"It gives the time and keeps it a surprise from {first} (judge: read it)",
+                ),
+                RubricItem(
+                    id="only-calendar",
+                    weight=15,
+                    requirement="Nothing else changed in Daybook: only the dinner added",
+                    check=Check(
+                        type="state_diff",
+                        app=APP,
+                        ignore=["sessions"],
+                        changes=[
+                            Change(table="events", op="insert", min=1, max=1),
+                            Change(table="reminders", op="insert", min=0, max=1),
+                            Change(table="attendees", op="insert", min=0),
+                        ],
+                    ),
+                ),
+            ],
+        )
+    ]
 
 
 # --- Cross-app answer tasks: a year in numbers, the fortnight ahead ---------------------------------------------
@@ -385,11 +703,16 @@ def crossapp_tasks(world: World) -> list[Task]:
     p = world.persona
     pid, today = p.id, world.now.date()
     out: list[Task] = []
-    labels = {"calendar": ("appointments (doctor, dentist and the like) on my calendar", "appointments"),
-              "airline": ("flights flown on Meridian Air", "flights"), "stays": ("hotel nights booked on Bramblestay", "nights"),
-              "rides": ("ZipRide rides", "rides"), "dining": ("restaurant meals booked on TableTime", "meals out"),
-              "delivery": ("DashBite orders", "DashBite orders"), "grocery": ("Basketful grocery orders", "Basketful orders"),
-              "shop": ("Shopwell orders", "Shopwell orders")}
+    labels = {
+        "calendar": ("appointments (doctor, dentist and the like) on my calendar", "appointments"),
+        "airline": ("flights flown on Meridian Air", "flights"),
+        "stays": ("hotel nights booked on Bramblestay", "nights"),
+        "rides": ("ZipRide rides", "rides"),
+        "dining": ("restaurant meals booked on TableTime", "meals out"),
+        "delivery": ("DashBite orders", "DashBite orders"),
+        "grocery": ("Basketful grocery orders", "Basketful orders"),
+        "shop": ("Shopwell orders", "Shopwell orders"),
+    }
     for year in (today.year, today.year - 1):
         counts = {k: v for k, v in year_counts(world, year).items() if v}
         if len(counts) < 3:
@@ -399,47 +722,96 @@ def crossapp_tasks(world: World) -> list[Task]:
         ws[0] += 100 - sum(ws)
         ask = ", ".join(labels[k][0] for k in counts)
         opening = "My year in numbers, please" if year == today.year else f"Looking back at {year}"
-        out.append(Task(id=f"{pid}/calendar/x-year-in-numbers-{year}", persona=pid, apps_involved=sorted(counts),
-                        kind="aggregation", difficulty="hard", time_limit_seconds=1500,
-                        instruction=f"{opening}: how many {ask} did I have {when}? One number each.",
-                        expected={"year": year, "counts": counts},
-                        rubric=[RubricItem(id=k, weight=w, requirement=f"{v} {labels[k][1]}", check=A.number(v))
-                                for (k, v), w in zip(counts.items(), ws)]))
+        out.append(
+            Task(
+                id=f"{pid}/calendar/x-year-in-numbers-{year}",
+                persona=pid,
+                apps_involved=sorted(counts),
+                kind="aggregation",
+                difficulty="hard",
+                time_limit_seconds=1500,
+                instruction=f"{opening}: how many {ask} did I have {when}? One number each.",
+                expected={"year": year, "counts": counts},
+                rubric=[
+                    RubricItem(id=k, weight=w, requirement=f"{v} {labels[k][1]}", check=A.number(v))
+                    for (k, v), w in zip(counts.items(), ws)
+                ],
+            )
+        )
 
     # The next two weeks: personal appointments and occasions (calendar), tables booked (TableTime), parcels due
     # (Shopwell), rides booked (ZipRide).
     end = world.now + dt.timedelta(days=14)
     soon = [e for e in world.events if world.now < e.at <= end]
-    appts = sorted({e.data["title"] for e in soon if e.kind == "calendar_event" and e.data.get("calendar") == "personal"
-                    and e.data.get("source") in ("appointment", "life_event", "birthday")})
-    tables = [e for e in world.of_kind("restaurant_booking")
-              if world.now < dt.datetime.fromisoformat(e.data["reservation_local"]).replace(tzinfo=None) <= end]
+    appts = sorted(
+        {
+            e.data["title"]
+            for e in soon
+            if e.kind == "calendar_event"
+            and e.data.get("calendar") == "personal"
+            and e.data.get("source") in ("appointment", "life_event", "birthday")
+        }
+    )
+    tables = [
+        e
+        for e in world.of_kind("restaurant_booking")
+        if world.now < dt.datetime.fromisoformat(e.data["reservation_local"]).replace(tzinfo=None) <= end
+    ]
     parcels = [e for e in soon if e.kind == "retail_delivery"]
     rides = [e for e in soon if e.kind == "ride"]
     groups = [x for x in (appts, tables, parcels, rides) if x]
     if appts and len(groups) >= 2:
-        apps = ["calendar"] + (["dining"] if tables else []) + (["shop"] if parcels else []) + (["rides"] if rides else [])
+        apps = (
+            ["calendar"] + (["dining"] if tables else []) + (["shop"] if parcels else []) + (["rides"] if rides else [])
+        )
         items: list = [[t] for t in appts] + [[e.data["restaurant"]] for e in tables]
-        rubric = [RubricItem(id="named", weight=60 if parcels or rides else 100,
-                             requirement="Names " + "; ".join(x[0] for x in items), check=A.names(items))]
+        rubric = [
+            RubricItem(
+                id="named",
+                weight=60 if parcels or rides else 100,
+                requirement="Names " + "; ".join(x[0] for x in items),
+                check=A.names(items),
+            )
+        ]
         ask = ["my appointments, birthdays and other occasions in the calendar (not the gym or meetings)"]
         expected = {"calendar": appts, "tables": [e.data["restaurant"] for e in tables]}
         if tables:
             ask.append("the restaurant tables I've booked")
         if parcels:
             ask.append("how many Shopwell parcels are due")
-            rubric.append(RubricItem(id="parcels", weight=40 if not rides else 20,
-                                     requirement=f"{len(parcels)} parcels due", check=A.number(len(parcels))))
+            rubric.append(
+                RubricItem(
+                    id="parcels",
+                    weight=40 if not rides else 20,
+                    requirement=f"{len(parcels)} parcels due",
+                    check=A.number(len(parcels)),
+                )
+            )
             expected["parcels"] = [e.data["order_id"] for e in parcels]
         if rides:
             ask.append("how many ZipRides I have booked")
-            rubric.append(RubricItem(id="rides", weight=40 if not parcels else 20,
-                                     requirement=f"{len(rides)} rides booked", check=A.number(len(rides))))
+            rubric.append(
+                RubricItem(
+                    id="rides",
+                    weight=40 if not parcels else 20,
+                    requirement=f"{len(rides)} rides booked",
+                    check=A.number(len(rides)),
+                )
+            )
             expected["rides"] = [e.data["ride_id"] for e in rides]
-        out.append(Task(id=f"{pid}/calendar/x-next-two-weeks", persona=pid, apps_involved=apps, kind="aggregation",
-                        difficulty="medium", time_limit_seconds=900,
-                        instruction="Brief me on the next two weeks: " + ", ".join(ask[:-1]) + f" and {ask[-1]}.",
-                        expected=expected, rubric=rubric))
+        out.append(
+            Task(
+                id=f"{pid}/calendar/x-next-two-weeks",
+                persona=pid,
+                apps_involved=apps,
+                kind="aggregation",
+                difficulty="medium",
+                time_limit_seconds=900,
+                instruction="Brief me on the next two weeks: " + ", ".join(ask[:-1]) + f" and {ask[-1]}.",
+                expected=expected,
+                rubric=rubric,
+            )
+        )
     return out
 
 
@@ -451,17 +823,28 @@ def year_counts(world, year: int) -> dict[str, int]:
     def past(e) -> bool:
         return e.status == "done" and e.at <= now and e.at.year == year
 
-    flights = [f for f in world.of_kind("flight") if f.status == "done"
-               and dt.datetime.fromisoformat(f.data["dep_local"]).replace(tzinfo=None) < now
-               and f.data["dep_local"][:4] == str(year)]
+    flights = [
+        f
+        for f in world.of_kind("flight")
+        if f.status == "done"
+        and dt.datetime.fromisoformat(f.data["dep_local"]).replace(tzinfo=None) < now
+        and f.data["dep_local"][:4] == str(year)
+    ]
     nights = sum(h.data["nights"] for h in world.of_kind("hotel_checkout") if past(h))
-    meals = [r for r in world.of_kind("restaurant_booking")
-             if dt.datetime.fromisoformat(r.data["reservation_local"]).replace(tzinfo=None) < now
-             and r.data["reservation_local"][:4] == str(year)]
+    meals = [
+        r
+        for r in world.of_kind("restaurant_booking")
+        if dt.datetime.fromisoformat(r.data["reservation_local"]).replace(tzinfo=None) < now
+        and r.data["reservation_local"][:4] == str(year)
+    ]
     appointments = [e for e in world.of_kind("calendar_event") if past(e) and e.data.get("source") == "appointment"]
-    return {"calendar": len(appointments), "airline": len(flights), "stays": nights,
-            "rides": sum(past(e) for e in world.of_kind("ride")),
-            "dining": len(meals),
-            "delivery": sum(past(e) for e in world.of_kind("food_order")),
-            "grocery": sum(past(e) for e in world.of_kind("grocery_order")),
-            "shop": sum(past(e) for e in world.of_kind("retail_order"))}
+    return {
+        "calendar": len(appointments),
+        "airline": len(flights),
+        "stays": nights,
+        "rides": sum(past(e) for e in world.of_kind("ride")),
+        "dining": len(meals),
+        "delivery": sum(past(e) for e in world.of_kind("food_order")),
+        "grocery": sum(past(e) for e in world.of_kind("grocery_order")),
+        "shop": sum(past(e) for e in world.of_kind("retail_order")),
+    }

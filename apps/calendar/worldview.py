@@ -78,7 +78,7 @@ def conflicts(occs: list[Occ]) -> list[tuple[Occ, Occ]]:
     timed = sorted((o for o in occs if not o.banner), key=lambda o: (o.start, o.id))
     out = []
     for i, a in enumerate(timed):
-        for b in timed[i + 1:]:
+        for b in timed[i + 1 :]:
             if b.start >= a.end:
                 break
             out.append((a, b))

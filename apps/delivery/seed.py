@@ -37,14 +37,22 @@ HERE = Path(__file__).resolve().parent
 DOMAIN = "dashbite.test"
 RATED_AFTER_DAYS = 7
 COMMENTS = {
-    "en": {5: ["Hot and on time, thank you!", "Perfect as always.", "Delicious, and the driver was lovely.",
-               "Exactly what I ordered.", "Great portions."],
-           4: ["Good, arrived a bit late.", "Tasty, a little lukewarm.", "Nice, but the sauce was missing."],
-           3: ["Took a long time to arrive.", "Food was cold when it got here."]},
-    "de": {5: ["Heiß und pünktlich, danke!", "Wie immer super.", "Sehr lecker, netter Fahrer.",
-               "Genau wie bestellt."],
-           4: ["Gut, kam etwas später.", "Lecker, aber nur noch lauwarm.", "Gut, aber die Soße fehlte."],
-           3: ["Hat sehr lange gedauert.", "Das Essen kam kalt an."]},
+    "en": {
+        5: [
+            "Hot and on time, thank you!",
+            "Perfect as always.",
+            "Delicious, and the driver was lovely.",
+            "Exactly what I ordered.",
+            "Great portions.",
+        ],
+        4: ["Good, arrived a bit late.", "Tasty, a little lukewarm.", "Nice, but the sauce was missing."],
+        3: ["Took a long time to arrive.", "Food was cold when it got here."],
+    },
+    "de": {
+        5: ["Heiß und pünktlich, danke!", "Wie immer super.", "Sehr lecker, netter Fahrer.", "Genau wie bestellt."],
+        4: ["Gut, kam etwas später.", "Lecker, aber nur noch lauwarm.", "Gut, aber die Soße fehlte."],
+        3: ["Hat sehr lange gedauert.", "Das Essen kam kalt an."],
+    },
 }
 
 
@@ -74,26 +82,64 @@ def promos(world: World) -> list[dict]:
     now = world.now.replace(microsecond=0)
     day = lambda n: (now + dt.timedelta(days=n)).replace(hour=23, minute=59, second=0).isoformat()
     return [
-        {"code": "WELCOME20", "kind": "percent", "value": 20, "max_off_cents": scale(world, 1000),
-         "min_subtotal_cents": scale(world, 1500), "starts_at": day(-800), "expires_at": day(365),
-         "first_order_only": 1, "description": "20% off your first order"},
-        {"code": "SAVE5", "kind": "amount", "value": scale(world, 500), "max_off_cents": scale(world, 500),
-         "min_subtotal_cents": scale(world, 2500), "starts_at": day(-10), "expires_at": day(21),
-         "first_order_only": 0, "description": "Off any order over the minimum"},
-        {"code": "FREEDEL", "kind": "free_delivery", "value": 0, "max_off_cents": 0,
-         "min_subtotal_cents": scale(world, 1500), "starts_at": day(-3), "expires_at": day(6),
-         "first_order_only": 0, "description": "Free delivery this week"},
-        {"code": "HARVEST10", "kind": "percent", "value": 10, "max_off_cents": scale(world, 800),
-         "min_subtotal_cents": scale(world, 2000), "starts_at": day(-60), "expires_at": day(-12),
-         "first_order_only": 0, "description": "10% off autumn favourites"},
+        {
+            "code": "WELCOME20",
+            "kind": "percent",
+            "value": 20,
+            "max_off_cents": scale(world, 1000),
+            "min_subtotal_cents": scale(world, 1500),
+            "starts_at": day(-800),
+            "expires_at": day(365),
+            "first_order_only": 1,
+            "description": "20% off your first order",
+        },
+        {
+            "code": "SAVE5",
+            "kind": "amount",
+            "value": scale(world, 500),
+            "max_off_cents": scale(world, 500),
+            "min_subtotal_cents": scale(world, 2500),
+            "starts_at": day(-10),
+            "expires_at": day(21),
+            "first_order_only": 0,
+            "description": "Off any order over the minimum",
+        },
+        {
+            "code": "FREEDEL",
+            "kind": "free_delivery",
+            "value": 0,
+            "max_off_cents": 0,
+            "min_subtotal_cents": scale(world, 1500),
+            "starts_at": day(-3),
+            "expires_at": day(6),
+            "first_order_only": 0,
+            "description": "Free delivery this week",
+        },
+        {
+            "code": "HARVEST10",
+            "kind": "percent",
+            "value": 10,
+            "max_off_cents": scale(world, 800),
+            "min_subtotal_cents": scale(world, 2000),
+            "starts_at": day(-60),
+            "expires_at": day(-12),
+            "first_order_only": 0,
+            "description": "10% off autumn favourites",
+        },
     ]
 
 
 def _localised(group: dict, de: bool) -> dict:
     pick = (lambda x: x["de"]) if de else (lambda x: x["en"])
-    return {"key": group["key"], "label": pick(group["label"]), "pick": group["pick"], "max": group["max"],
-            "choices": [{"id": c["id"], "label": pick(c["label"]), "price_cents": c["price_cents"]}
-                        for c in group["choices"]]}
+    return {
+        "key": group["key"],
+        "label": pick(group["label"]),
+        "pick": group["pick"],
+        "max": group["max"],
+        "choices": [
+            {"id": c["id"], "label": pick(c["label"]), "price_cents": c["price_cents"]} for c in group["choices"]
+        ],
+    }
 
 
 def seed(world: World, path: Path) -> Path:
@@ -114,41 +160,100 @@ def seed(world: World, path: Path) -> Path:
     engine = dbfile.create(path, m.Base.metadata)
     with OrmSession(engine) as db:
         first = orders[0].at.date() if orders else world.start.date()
-        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email or "",
-                      phone=ident.phone or "", tip_percent=p.preferences.tipping_percent or 15,
-                      member_since=(first - dt.timedelta(days=rng(world.seed, "delivery/member").randint(20, 300)))
-                      .isoformat(),
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "delivery"))))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
-                         expires_at=appkit.session_expiry(world)))
+        db.add(
+            m.User(
+                id=1,
+                username=creds["username"],
+                full_name=ident.name,
+                email=ident.email or "",
+                phone=ident.phone or "",
+                tip_percent=p.preferences.tipping_percent or 15,
+                member_since=(
+                    first - dt.timedelta(days=rng(world.seed, "delivery/member").randint(20, 300))
+                ).isoformat(),
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "delivery")),
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=world.now.isoformat(),
+                expires_at=appkit.session_expiry(world),
+            )
+        )
         for i, c in enumerate(cards, start=1):
-            db.add(m.Card(id=i, account=c["account"], brand=c["brand"], last4=c["last4"], holder=c["holder"],
-                          expiry=c["expiry"], label=c["label"], is_default=int(i == 1)))
+            db.add(
+                m.Card(
+                    id=i,
+                    account=c["account"],
+                    brand=c["brand"],
+                    last4=c["last4"],
+                    holder=c["holder"],
+                    expiry=c["expiry"],
+                    label=c["label"],
+                    is_default=int(i == 1),
+                )
+            )
         home = format_address(ident.address)
-        db.add(m.Address(id=1, label="Zuhause" if de else "Home", line=home, instructions="", is_default=1, world_ref="seed:home"))
+        db.add(
+            m.Address(
+                id=1, label="Zuhause" if de else "Home", line=home, instructions="", is_default=1, world_ref="seed:home"
+            )
+        )
         if p.work and p.work.office_address:
-            db.add(m.Address(id=2, label="Arbeit" if de else "Work", line=format_address(p.work.office_address), instructions="",
-                             is_default=0, world_ref="seed:work"))
+            db.add(
+                m.Address(
+                    id=2,
+                    label="Arbeit" if de else "Work",
+                    line=format_address(p.work.office_address),
+                    instructions="",
+                    is_default=0,
+                    world_ref="seed:work",
+                )
+            )
         rest_id, dish_rows = {}, {}
         item_id = 0
         for i, x in enumerate(catalogue, start=1):
             rest_id[x["name"]] = i
-            db.add(m.Restaurant(id=i, slug=x["id"], name=x["name"], cuisine=x["cuisine"],
-                                neighbourhood=x["neighbourhood"], address=x["address"],
-                                delivery_fee_cents=x["delivery_fee_cents"], minimum_cents=x["minimum_cents"],
-                                small_order_fee_cents=x["small_order_fee_cents"], prep_min=x["prep_minutes"][0],
-                                prep_max=x["prep_minutes"][1], rating_x10=x["rating_x10"],
-                                rating_count=x["rating_count"], price_level=x["price_level"], opens=x["opens"],
-                                closes=x["closes"], usual=int(x["usual"])))
+            db.add(
+                m.Restaurant(
+                    id=i,
+                    slug=x["id"],
+                    name=x["name"],
+                    cuisine=x["cuisine"],
+                    neighbourhood=x["neighbourhood"],
+                    address=x["address"],
+                    delivery_fee_cents=x["delivery_fee_cents"],
+                    minimum_cents=x["minimum_cents"],
+                    small_order_fee_cents=x["small_order_fee_cents"],
+                    prep_min=x["prep_minutes"][0],
+                    prep_max=x["prep_minutes"][1],
+                    rating_x10=x["rating_x10"],
+                    rating_count=x["rating_count"],
+                    price_level=x["price_level"],
+                    opens=x["opens"],
+                    closes=x["closes"],
+                    usual=int(x["usual"]),
+                )
+            )
             for k, d in enumerate(x["menu"]):
                 item_id += 1
                 name = delivery.dish_name(d, p.locale)
                 dish_rows[(x["name"], d["id"])] = dish_rows[(x["name"], name)] = item_id
-                db.add(m.MenuItem(id=item_id, dish_id=d["id"], restaurant_id=i, section=d["section"], name=name,
-                                  price_cents=d["price_cents"], popular=int(d["popular"]),
-                                  options_json=json.dumps([_localised(g, de) for g in d["options"]],
-                                                          ensure_ascii=False),
-                                  position=k + 1))
+                db.add(
+                    m.MenuItem(
+                        id=item_id,
+                        dish_id=d["id"],
+                        restaurant_id=i,
+                        section=d["section"],
+                        name=name,
+                        price_cents=d["price_cents"],
+                        popular=int(d["popular"]),
+                        options_json=json.dumps([_localised(g, de) for g in d["options"]], ensure_ascii=False),
+                        position=k + 1,
+                    )
+                )
         db.flush()
         rated_before = world.now - dt.timedelta(days=RATED_AFTER_DAYS)
         line_id = 0
@@ -164,31 +269,68 @@ def seed(world: World, path: Path) -> Path:
                 texts = COMMENTS["de" if de else "en"][rating]
                 comment = texts[r_rate.randrange(len(texts))] if r_rate.random() < 0.5 else ""
                 rated_at = (dt.datetime.fromisoformat(delivered) + dt.timedelta(minutes=minutes)).isoformat()
-            db.add(m.Order(id=i, order_id=d["order_id"], restaurant_id=rest_id[d["restaurant"]],
-                           restaurant_name=d["restaurant"], status="delivered", placed_at=naive(d["placed_local"]),
-                           scheduled_for=None, eta_at=delivered, delivered_at=delivered,
-                           address=d["delivery_address"], dropoff_instructions="",
-                           subtotal_cents=d["subtotal_cents"], discount_cents=0, promo_code=None,
-                           delivery_fee_cents=d["delivery_fee_cents"], service_fee_cents=d["service_fee_cents"],
-                           small_order_fee_cents=0, tip_cents=d["tip_cents"],
-                           tip_percent=p.preferences.tipping_percent, total_cents=d["total_cents"],
-                           card_id=card_id.get(d["account"], 1), charge_auth=None, usual=int(bool(d.get("usual"))),
-                           reorder_of=None, rating=rating, rating_comment=comment, rated_at=rated_at,
-                           rated_in_app=0, world_ref=e.id))
+            db.add(
+                m.Order(
+                    id=i,
+                    order_id=d["order_id"],
+                    restaurant_id=rest_id[d["restaurant"]],
+                    restaurant_name=d["restaurant"],
+                    status="delivered",
+                    placed_at=naive(d["placed_local"]),
+                    scheduled_for=None,
+                    eta_at=delivered,
+                    delivered_at=delivered,
+                    address=d["delivery_address"],
+                    dropoff_instructions="",
+                    subtotal_cents=d["subtotal_cents"],
+                    discount_cents=0,
+                    promo_code=None,
+                    delivery_fee_cents=d["delivery_fee_cents"],
+                    service_fee_cents=d["service_fee_cents"],
+                    small_order_fee_cents=0,
+                    tip_cents=d["tip_cents"],
+                    tip_percent=p.preferences.tipping_percent,
+                    total_cents=d["total_cents"],
+                    card_id=card_id.get(d["account"], 1),
+                    charge_auth=None,
+                    usual=int(bool(d.get("usual"))),
+                    reorder_of=None,
+                    rating=rating,
+                    rating_comment=comment,
+                    rated_at=rated_at,
+                    rated_in_app=0,
+                    world_ref=e.id,
+                )
+            )
             for k, it in enumerate(d["items"], start=1):
                 line_id += 1
                 key = (d["restaurant"], it.get("dish_id") or it["name"])
                 if key not in dish_rows:
                     raise ValueError(f"food order {d['order_id']}: {d['restaurant']} lists no {it['name']!r}")
-                db.add(m.OrderItem(id=line_id, order_id=i, position=k, menu_item_id=dish_rows[key], name=it["name"],
-                                   qty=it["qty"], unit_price_cents=it["price_cents"],
-                                   options_json=json.dumps(it.get("options", []), ensure_ascii=False),
-                                   option_ids=json.dumps(it.get("option_ids", [])), special_instructions=""))
+                db.add(
+                    m.OrderItem(
+                        id=line_id,
+                        order_id=i,
+                        position=k,
+                        menu_item_id=dish_rows[key],
+                        name=it["name"],
+                        qty=it["qty"],
+                        unit_price_cents=it["price_cents"],
+                        options_json=json.dumps(it.get("options", []), ensure_ascii=False),
+                        option_ids=json.dumps(it.get("option_ids", [])),
+                        special_instructions="",
+                    )
+                )
         for x in promos(world):
             db.add(m.Promo(**x))
         city = ident.address.city if ident.address else ""
-        for key, value in appkit.meta_rows(world, city=city, seed=str(world.seed), user_name=ident.name,
-                                           country=ident.address.country if ident.address else "US").items():
+        for key, value in appkit.meta_rows(
+            world,
+            city=city,
+            seed=str(world.seed),
+            user_name=ident.name,
+            country=ident.address.country if ident.address else "US",
+        ).items():
             db.add(m.Meta(key=key, value=value))
         db.commit()
     engine.dispose()
@@ -197,6 +339,7 @@ def seed(world: World, path: Path) -> Path:
 
 
 # --- layer hooks ------------------------------------------------------------------------------------
+
 
 def bookmarks(world: World) -> list[dict]:
     """DashBite in the Firefox bookmarks menu: ``[{"title", "url", "folder"}]``."""
@@ -215,10 +358,28 @@ def visits(world: World) -> list[dict]:
         if e.at < world.now - dt.timedelta(days=90):
             continue
         place = catalogue[e.data["restaurant"]]
-        out.append({"url": f"http://{DOMAIN}/", "title": "Restaurants near you · DashBite",
-                    "at": e.at - dt.timedelta(minutes=r.randint(4, 12)), "transition": "typed"})
-        out.append({"url": f"http://{DOMAIN}/store/{place['id']}", "title": f"{place['name']} · DashBite",
-                    "at": e.at - dt.timedelta(minutes=r.randint(1, 3)), "transition": "link"})
-        out.append({"url": f"http://{DOMAIN}/orders/{n}", "title": f"Order {e.data['order_id']} · DashBite",
-                    "at": e.at + dt.timedelta(minutes=r.randint(1, 20)), "transition": "link"})
+        out.append(
+            {
+                "url": f"http://{DOMAIN}/",
+                "title": "Restaurants near you · DashBite",
+                "at": e.at - dt.timedelta(minutes=r.randint(4, 12)),
+                "transition": "typed",
+            }
+        )
+        out.append(
+            {
+                "url": f"http://{DOMAIN}/store/{place['id']}",
+                "title": f"{place['name']} · DashBite",
+                "at": e.at - dt.timedelta(minutes=r.randint(1, 3)),
+                "transition": "link",
+            }
+        )
+        out.append(
+            {
+                "url": f"http://{DOMAIN}/orders/{n}",
+                "title": f"Order {e.data['order_id']} · DashBite",
+                "at": e.at + dt.timedelta(minutes=r.randint(1, 20)),
+                "transition": "link",
+            }
+        )
     return sorted((v for v in out if v["at"] <= world.now), key=lambda v: (v["at"], v["url"]))

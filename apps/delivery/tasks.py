@@ -30,30 +30,43 @@ def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Chec
 
 def _only(requirement: str, *changes: Change) -> RubricItem:
     """The state-diff item: only ``changes`` in DashBite's database (sign-in sessions and the cart aside)."""
-    return RubricItem(id="only", weight=15, requirement=requirement,
-                      check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions", "cart_items"]))
+    return RubricItem(
+        id="only",
+        weight=15,
+        requirement=requirement,
+        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions", "cart_items"]),
+    )
 
 
 def _new_order(lines: int) -> RubricItem:
-    return _only("Nothing else changed at DashBite: only the one new order",
-                 Change(table="orders", op="insert", min=1, max=1),
-                 Change(table="order_items", op="insert", min=lines, max=lines))
+    return _only(
+        "Nothing else changed at DashBite: only the one new order",
+        Change(table="orders", op="insert", min=1, max=1),
+        Change(table="order_items", op="insert", min=lines, max=lines),
+    )
 
 
 def _scheduled(place: dict, slot: dt.datetime, items: list[dict], q: dict) -> Check:
     """A new order from ``place`` scheduled for ``slot`` (within the slack) with ``items``' lines and ``q``'s subtotal."""
-    return _sql("""SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
+    return _sql(
+        """SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
                    AND o.restaurant_name = ? AND o.scheduled_for BETWEEN ? AND ?
                    AND (SELECT COUNT(*) FROM order_items i WHERE i.order_id = o.id) = ?
                    AND o.subtotal_cents = ?""",
-                [place["name"], *_window(slot), len(items), q["subtotal_cents"]], [[1]])
+        [place["name"], *_window(slot), len(items), q["subtotal_cents"]],
+        [[1]],
+    )
 
 
 def _charge_pending(q: dict) -> Check:
     """The bank holds ``q``'s total as a pending DashBite card charge."""
-    return _sql("""SELECT COUNT(*) FROM card_authorizations WHERE app = 'delivery'
+    return _sql(
+        """SELECT COUNT(*) FROM card_authorizations WHERE app = 'delivery'
                    AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
-                [q["total_cents"]], [[1]], app="bank")
+        [q["total_cents"]],
+        [[1]],
+        app="bank",
+    )
 
 
 def _amount(cents: int) -> Check:
@@ -70,9 +83,18 @@ def quote(restaurant: dict, subtotal: int, tip_percent: int, discount: int = 0) 
     "total_cents"}``; the tip is ``tip_percent`` of the subtotal, floored."""
     f = delivery.fees(restaurant, subtotal)
     tip = subtotal * tip_percent // 100
-    return {"subtotal_cents": subtotal, "discount_cents": discount, **f, "tip_cents": tip,
-            "total_cents": subtotal - discount + f["delivery_fee_cents"] + f["service_fee_cents"]
-            + f["small_order_fee_cents"] + tip}
+    return {
+        "subtotal_cents": subtotal,
+        "discount_cents": discount,
+        **f,
+        "tip_cents": tip,
+        "total_cents": subtotal
+        - discount
+        + f["delivery_fee_cents"]
+        + f["service_fee_cents"]
+        + f["small_order_fee_cents"]
+        + tip,
+    }
 
 
 def _window(at: dt.datetime) -> list[str]:
@@ -105,16 +127,28 @@ def tasks(world: World) -> list[Task]:
     today = world.now.date()
 
     # 1. The usual tip (every order tips the same share of the subtotal).
-    percents = Counter(round(e.data["tip_cents"] * 100 / e.data["subtotal_cents"]) for e in orders
-                       if e.data["subtotal_cents"])
+    percents = Counter(
+        round(e.data["tip_cents"] * 100 / e.data["subtotal_cents"]) for e in orders if e.data["subtotal_cents"]
+    )
     usual_pct = min(percents.items(), key=lambda x: (-x[1], x[0]))[0]
-    task("usual-tip", ["delivery"], kind="aggregation", category="preference_inference", difficulty="easy",
-         time_limit_seconds=300,
-         instruction="What percentage do I usually tip on DashBite orders?",
-         expected={"percent": usual_pct},
-         rubric=[RubricItem(id="percent", weight=100, requirement=f"Says {usual_pct}% of the subtotal",
-                            check=Check(type="answer_text",
-                                        any_of=[f"{usual_pct}%", f"{usual_pct} %", f"{usual_pct} percent"]))])
+    task(
+        "usual-tip",
+        ["delivery"],
+        kind="aggregation",
+        category="preference_inference",
+        difficulty="easy",
+        time_limit_seconds=300,
+        instruction="What percentage do I usually tip on DashBite orders?",
+        expected={"percent": usual_pct},
+        rubric=[
+            RubricItem(
+                id="percent",
+                weight=100,
+                requirement=f"Says {usual_pct}% of the subtotal",
+                check=Check(type="answer_text", any_of=[f"{usual_pct}%", f"{usual_pct} %", f"{usual_pct} percent"]),
+            )
+        ],
+    )
 
     # 2. Last month's takeout (the card lines say DASHBITE*<restaurant>).
     first_this = today.replace(day=1)
@@ -122,43 +156,93 @@ def tasks(world: World) -> list[Task]:
     in_month = [e for e in orders if e.data["placed_local"][:7] == last_month]
     m_total = sum(e.data["total_cents"] for e in in_month)
     m_name = dt.date.fromisoformat(f"{last_month}-01").strftime("%B %Y")
-    task("last-month-takeout", ["delivery", "bank"], kind="aggregation", difficulty="medium",
-         time_limit_seconds=420,
-         instruction=f"How much did I spend on DashBite food delivery in {m_name}, and how many orders was that?",
-         expected={"month": last_month, "orders": len(in_month), "total_cents": m_total},
-         rubric=[RubricItem(id="total", weight=80, requirement=f"States {money(m_total, cur)}", check=_amount(m_total)),
-                 RubricItem(id="count", weight=20, requirement=f"Says {len(in_month)} orders",
-                            check=Check(type="answer_text", any_of=[f"{len(in_month)} order"]))])
+    task(
+        "last-month-takeout",
+        ["delivery", "bank"],
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=420,
+        instruction=f"How much did I spend on DashBite food delivery in {m_name}, and how many orders was that?",
+        expected={"month": last_month, "orders": len(in_month), "total_cents": m_total},
+        rubric=[
+            RubricItem(id="total", weight=80, requirement=f"States {money(m_total, cur)}", check=_amount(m_total)),
+            RubricItem(
+                id="count",
+                weight=20,
+                requirement=f"Says {len(in_month)} orders",
+                check=Check(type="answer_text", any_of=[f"{len(in_month)} order"]),
+            ),
+        ],
+    )
 
     # 3. The usual order: what is in it and what it costs.
     usual = [e for e in orders if e.data["usual"]]
     if usual:
         u = usual[-1].data
         names = [x["name"] for x in u["items"]]
-        task("usual-order", ["delivery"], kind="lookup", category="preference_inference", difficulty="easy",
-             time_limit_seconds=240,
-             instruction="What do I usually order on DashBite, from where, and what does it come to with fees and tip?",
-             expected={"restaurant": u["restaurant"], "items": names, "total_cents": u["total_cents"]},
-             rubric=[RubricItem(id="restaurant", weight=30, requirement=f"Names {u['restaurant']}",
-                                check=Check(type="answer_text", any_of=[u["restaurant"]])),
-                     RubricItem(id="items", weight=30, requirement="Lists " + ", ".join(names),
-                                check=Check(type="answer_list", items=[[x] for x in names])),
-                     RubricItem(id="total", weight=40, requirement=f"States {money(u['total_cents'], cur)}",
-                                check=_amount(u["total_cents"]))])
+        task(
+            "usual-order",
+            ["delivery"],
+            kind="lookup",
+            category="preference_inference",
+            difficulty="easy",
+            time_limit_seconds=240,
+            instruction="What do I usually order on DashBite, from where, and what does it come to with fees and tip?",
+            expected={"restaurant": u["restaurant"], "items": names, "total_cents": u["total_cents"]},
+            rubric=[
+                RubricItem(
+                    id="restaurant",
+                    weight=30,
+                    requirement=f"Names {u['restaurant']}",
+                    check=Check(type="answer_text", any_of=[u["restaurant"]]),
+                ),
+                RubricItem(
+                    id="items",
+                    weight=30,
+                    requirement="Lists " + ", ".join(names),
+                    check=Check(type="answer_list", items=[[x] for x in names]),
+                ),
+                RubricItem(
+                    id="total",
+                    weight=40,
+                    requirement=f"States {money(u['total_cents'], cur)}",
+                    check=_amount(u["total_cents"]),
+                ),
+            ],
+        )
 
     # 4. The biggest order of the month of the last order (with the bank's card line).
     month = orders[-1].data["placed_local"][:7]
     big = max((e for e in orders if e.data["placed_local"][:7] == month), key=lambda e: (e.data["total_cents"], e.at))
     b_name = dt.date.fromisoformat(f"{month}-01").strftime("%B %Y")
-    task("biggest-order", ["delivery", "bank"], kind="lookup", difficulty="medium", time_limit_seconds=360,
-         instruction=f"Which was my most expensive DashBite order in {b_name}: the restaurant and the amount charged "
-                     "to my card?",
-         expected={"order_id": big.data["order_id"], "restaurant": big.data["restaurant"],
-                   "total_cents": big.data["total_cents"]},
-         rubric=[RubricItem(id="restaurant", weight=50, requirement=f"Names {big.data['restaurant']}",
-                            check=Check(type="answer_text", any_of=[big.data["restaurant"]])),
-                 RubricItem(id="total", weight=50, requirement=f"States {money(big.data['total_cents'], cur)}",
-                            check=_amount(big.data["total_cents"]))])
+    task(
+        "biggest-order",
+        ["delivery", "bank"],
+        kind="lookup",
+        difficulty="medium",
+        time_limit_seconds=360,
+        instruction=f"Which was my most expensive DashBite order in {b_name}: the restaurant and the amount charged "
+        "to my card?",
+        expected={
+            "order_id": big.data["order_id"],
+            "restaurant": big.data["restaurant"],
+            "total_cents": big.data["total_cents"],
+        },
+        rubric=[
+            RubricItem(
+                id="restaurant",
+                weight=50,
+                requirement=f"Names {big.data['restaurant']}",
+                check=Check(type="answer_text", any_of=[big.data["restaurant"]]),
+            ),
+            RubricItem(
+                id="total",
+                weight=50,
+                requirement=f"States {money(big.data['total_cents'], cur)}",
+                check=_amount(big.data["total_cents"]),
+            ),
+        ],
+    )
 
     # 5. The favourite restaurant besides the usual one, this year.
     year = world.now.year
@@ -166,38 +250,74 @@ def tasks(world: World) -> list[Task]:
     if counts:
         fav, n = min(counts.items(), key=lambda x: (-x[1], x[0]))
         if list(counts.values()).count(n) == 1:
-            task("favourite-besides-usual", ["delivery"], kind="aggregation", category="preference_inference",
-                 difficulty="medium",
-                 time_limit_seconds=360,
-                 instruction=f"Apart from my usual place, which restaurant have I ordered from most on DashBite in {year}?",
-                 expected={"restaurant": fav, "orders": n},
-                 rubric=[RubricItem(id="restaurant", weight=80, requirement=f"Names {fav}",
-                                    check=Check(type="answer_text", any_of=[fav])),
-                         RubricItem(id="count", weight=20, requirement=f"Says {n} orders",
-                                    check=Check(type="answer_number", value=n))])
+            task(
+                "favourite-besides-usual",
+                ["delivery"],
+                kind="aggregation",
+                category="preference_inference",
+                difficulty="medium",
+                time_limit_seconds=360,
+                instruction=f"Apart from my usual place, which restaurant have I ordered from most on DashBite in {year}?",
+                expected={"restaurant": fav, "orders": n},
+                rubric=[
+                    RubricItem(
+                        id="restaurant",
+                        weight=80,
+                        requirement=f"Names {fav}",
+                        check=Check(type="answer_text", any_of=[fav]),
+                    ),
+                    RubricItem(
+                        id="count",
+                        weight=20,
+                        requirement=f"Says {n} orders",
+                        check=Check(type="answer_number", value=n),
+                    ),
+                ],
+            )
 
     # 6. Schedule the usual order for 7 pm tonight, with the usual tip (the bank shows the charge).
     place = next((x for x in cat if x["usual"]), None)
     if usual and place:
         slot = dt.datetime.combine(today, dt.time(19, 0))
         if _open_for(place, slot):
-            items = [{"dish_id": x["dish_id"], "qty": x["qty"], "option_ids": x.get("option_ids", [])}
-                     for x in usual[-1].data["items"]]
+            items = [
+                {"dish_id": x["dish_id"], "qty": x["qty"], "option_ids": x.get("option_ids", [])}
+                for x in usual[-1].data["items"]
+            ]
             q = quote(place, sum(x["qty"] * x["price_cents"] for x in usual[-1].data["items"]), tp)
-            task("schedule-usual-dinner", ["delivery", "bank"], kind="action", difficulty="medium",
-                 time_limit_seconds=420,
-                 instruction=f"Order my usual from {place['name']} on DashBite, scheduled to arrive at 7 pm tonight, "
-                             "to my home, with my usual tip.",
-                 expected={"restaurant": place["name"], "items": items, "when": "later",
-                           "at": slot.strftime("%Y-%m-%dT%H:%M"), "tip": tp, **q},
-                 rubric=[RubricItem(id="scheduled", weight=45,
-                                    requirement=f"A new order from {place['name']} scheduled for {slot:%H:%M} today "
-                                                f"(within {SLACK_MINUTES} minutes) with the usual dishes",
-                                    check=_scheduled(place, slot, items, q)),
-                         RubricItem(id="charged", weight=40,
-                                    requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
-                                    check=_charge_pending(q)),
-                         _new_order(len(items))])
+            task(
+                "schedule-usual-dinner",
+                ["delivery", "bank"],
+                kind="action",
+                difficulty="medium",
+                time_limit_seconds=420,
+                instruction=f"Order my usual from {place['name']} on DashBite, scheduled to arrive at 7 pm tonight, "
+                "to my home, with my usual tip.",
+                expected={
+                    "restaurant": place["name"],
+                    "items": items,
+                    "when": "later",
+                    "at": slot.strftime("%Y-%m-%dT%H:%M"),
+                    "tip": tp,
+                    **q,
+                },
+                rubric=[
+                    RubricItem(
+                        id="scheduled",
+                        weight=45,
+                        requirement=f"A new order from {place['name']} scheduled for {slot:%H:%M} today "
+                        f"(within {SLACK_MINUTES} minutes) with the usual dishes",
+                        check=_scheduled(place, slot, items, q),
+                    ),
+                    RubricItem(
+                        id="charged",
+                        weight=40,
+                        requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
+                        check=_charge_pending(q),
+                    ),
+                    _new_order(len(items)),
+                ],
+            )
             out.extend(_sick_day(world, place, slot, items, q, tp))
 
     # 7. Reorder the last non-usual order, found by its confirmation mail's date, for 7:30 pm tonight.
@@ -209,34 +329,57 @@ def tasks(world: World) -> list[Task]:
         d = e.data
         items = [{"dish_id": x["dish_id"], "qty": x["qty"], "option_ids": x.get("option_ids", [])} for x in d["items"]]
         placed = dt.datetime.fromisoformat(d["placed_local"])
-        task("reorder-from-mail", ["delivery", "mail"], kind="action", difficulty="hard", time_limit_seconds=600,
-             instruction=f"I got a DashBite order confirmation by email on {placed:%B %-d, %Y}. Order exactly the same "
-                         "again (same dishes, options and quantities), delivered to my home at 7:30 pm tonight.",
-             expected={"order_id": d["order_id"], "restaurant": d["restaurant"], "items": items, "when": "later",
-                       "at": slot.strftime("%Y-%m-%dT%H:%M"), "tip": tp},
-             rubric=[RubricItem(id="reordered", weight=85,
-                                requirement=f"A new order from {d['restaurant']} for {slot:%H:%M} today with the "
-                                            f"{len(items)} dishes of {d['order_id']} and a subtotal of "
-                                            f"{money(d['subtotal_cents'], cur)}",
-                                check=_sql("""SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
+        task(
+            "reorder-from-mail",
+            ["delivery", "mail"],
+            kind="action",
+            difficulty="hard",
+            time_limit_seconds=600,
+            instruction=f"I got a DashBite order confirmation by email on {placed:%B %-d, %Y}. Order exactly the same "
+            "again (same dishes, options and quantities), delivered to my home at 7:30 pm tonight.",
+            expected={
+                "order_id": d["order_id"],
+                "restaurant": d["restaurant"],
+                "items": items,
+                "when": "later",
+                "at": slot.strftime("%Y-%m-%dT%H:%M"),
+                "tip": tp,
+            },
+            rubric=[
+                RubricItem(
+                    id="reordered",
+                    weight=85,
+                    requirement=f"A new order from {d['restaurant']} for {slot:%H:%M} today with the "
+                    f"{len(items)} dishes of {d['order_id']} and a subtotal of "
+                    f"{money(d['subtotal_cents'], cur)}",
+                    check=_sql(
+                        """SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
                                               AND o.restaurant_name = ? AND o.scheduled_for BETWEEN ? AND ?
                                               AND o.subtotal_cents = ?
                                               AND (SELECT COUNT(*) FROM order_items i WHERE i.order_id = o.id) = ?""",
-                                           [d["restaurant"], *_window(slot), d["subtotal_cents"], len(items)], [[1]])),
-                     _new_order(len(items))])
+                        [d["restaurant"], *_window(slot), d["subtotal_cents"], len(items)],
+                        [[1]],
+                    ),
+                ),
+                _new_order(len(items)),
+            ],
+        )
 
     # 8. Lunch tomorrow with the best promo code the account has (SAVE5: the first-order code does not apply).
     slot = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(12, 30))
     cuisine = (p.preferences.cuisines or ["American"])[-1]
-    lunch = [x for x in cat if x["cuisine"] == cuisine and not x["usual"] and _open_for(x, slot)] or \
-        [x for x in cat if not x["usual"] and _open_for(x, slot)]
+    lunch = [x for x in cat if x["cuisine"] == cuisine and not x["usual"] and _open_for(x, slot)] or [
+        x for x in cat if not x["usual"] and _open_for(x, slot)
+    ]
     if lunch:
         from .seed import promos
 
         r = lunch[0]
-        dish = next(d for d in r["menu"] if d["section"] == "mains" and not any(g["pick"] == "one" for g in d["options"])) \
-            if any(d["section"] == "mains" and not any(g["pick"] == "one" for g in d["options"]) for d in r["menu"]) \
+        dish = (
+            next(d for d in r["menu"] if d["section"] == "mains" and not any(g["pick"] == "one" for g in d["options"]))
+            if any(d["section"] == "mains" and not any(g["pick"] == "one" for g in d["options"]) for d in r["menu"])
             else next(d for d in r["menu"] if not d["options"])
+        )
         save5 = next(x for x in promos(world) if x["code"] == "SAVE5")
         qty = 2
         while qty * dish["price_cents"] < save5["min_subtotal_cents"]:
@@ -244,40 +387,98 @@ def tasks(world: World) -> list[Task]:
         sub = qty * dish["price_cents"]
         q = quote(r, sub, tp, discount=min(save5["value"], sub))
         name = delivery.dish_name(dish, p.locale)
-        task("promo-lunch", ["delivery"], kind="action", difficulty="medium", time_limit_seconds=480,
-             instruction=f"Order {qty} × {name} from {r['name']} on DashBite for lunch tomorrow, arriving at 12:30, "
-                         "and use whichever of my promo codes saves the most.",
-             expected={"restaurant": r["name"], "items": [{"dish_id": dish["id"], "qty": qty, "option_ids": []}],
-                       "when": "later", "at": slot.strftime("%Y-%m-%dT%H:%M"), "tip": tp, "promo": "SAVE5", **q},
-             rubric=[RubricItem(id="ordered", weight=45,
-                                requirement=f"A new order of {qty} × {name} from {r['name']} for 12:30 tomorrow",
-                                check=_sql("""SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.id
+        task(
+            "promo-lunch",
+            ["delivery"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"Order {qty} × {name} from {r['name']} on DashBite for lunch tomorrow, arriving at 12:30, "
+            "and use whichever of my promo codes saves the most.",
+            expected={
+                "restaurant": r["name"],
+                "items": [{"dish_id": dish["id"], "qty": qty, "option_ids": []}],
+                "when": "later",
+                "at": slot.strftime("%Y-%m-%dT%H:%M"),
+                "tip": tp,
+                "promo": "SAVE5",
+                **q,
+            },
+            rubric=[
+                RubricItem(
+                    id="ordered",
+                    weight=45,
+                    requirement=f"A new order of {qty} × {name} from {r['name']} for 12:30 tomorrow",
+                    check=_sql(
+                        """SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.id
                                               WHERE o.world_ref IS NULL AND o.restaurant_name = ?
                                               AND o.scheduled_for BETWEEN ? AND ? AND i.name = ? AND i.qty = ?""",
-                                           [r["name"], *_window(slot), name, qty], [[1]])),
-                     RubricItem(id="promo", weight=40, requirement="It uses SAVE5 (the best code that applies)",
-                                check=_sql("""SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND promo_code = ?
-                                              AND discount_cents = ?""", ["SAVE5", q["discount_cents"]], [[1]])),
-                     _new_order(1)])
+                        [r["name"], *_window(slot), name, qty],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="promo",
+                    weight=40,
+                    requirement="It uses SAVE5 (the best code that applies)",
+                    check=_sql(
+                        """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND promo_code = ?
+                                              AND discount_cents = ?""",
+                        ["SAVE5", q["discount_cents"]],
+                        [[1]],
+                    ),
+                ),
+                _new_order(1),
+            ],
+        )
 
     # 9. Rate the newest order (unrated in the seed).
     recent = [e for e in orders if e.at >= world.now - dt.timedelta(days=UNRATED_DAYS - 1)]
     if recent:
         e = recent[-1]
-        task("rate-last-order", ["delivery"], kind="action", difficulty="easy", time_limit_seconds=240,
-             instruction=f"Rate my last DashBite order, from {e.data['restaurant']}, 5 stars with the comment "
-                         "“Arrived hot, thanks!”.",
-             expected={"order_id": e.data["order_id"], "stars": 5, "comment": "Arrived hot, thanks!"},
-             rubric=[RubricItem(id="stars", weight=55, requirement="The order is rated 5 stars",
-                                check=_sql("SELECT COUNT(*) FROM orders WHERE order_id = ? AND rating = 5 "
-                                           "AND rated_in_app = 1", [e.data["order_id"]], [[1]])),
-                     RubricItem(id="comment", weight=30, requirement="With the comment",
-                                check=_sql("SELECT COUNT(*) FROM orders WHERE order_id = ? AND rated_in_app = 1 "
-                                           "AND instr(rating_comment, ?) > 0",
-                                           [e.data["order_id"], "Arrived hot"], [[1]])),
-                     _only("Nothing else changed at DashBite: only that order's rating",
-                           Change(table="orders", op="update", min=1, max=1,
-                                  columns=["rating", "rating_comment", "rated_at", "rated_in_app"]))])
+        task(
+            "rate-last-order",
+            ["delivery"],
+            kind="action",
+            difficulty="easy",
+            time_limit_seconds=240,
+            instruction=f"Rate my last DashBite order, from {e.data['restaurant']}, 5 stars with the comment "
+            "“Arrived hot, thanks!”.",
+            expected={"order_id": e.data["order_id"], "stars": 5, "comment": "Arrived hot, thanks!"},
+            rubric=[
+                RubricItem(
+                    id="stars",
+                    weight=55,
+                    requirement="The order is rated 5 stars",
+                    check=_sql(
+                        "SELECT COUNT(*) FROM orders WHERE order_id = ? AND rating = 5 AND rated_in_app = 1",
+                        [e.data["order_id"]],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="comment",
+                    weight=30,
+                    requirement="With the comment",
+                    check=_sql(
+                        "SELECT COUNT(*) FROM orders WHERE order_id = ? AND rated_in_app = 1 "
+                        "AND instr(rating_comment, ?) > 0",
+                        [e.data["order_id"], "Arrived hot"],
+                        [[1]],
+                    ),
+                ),
+                _only(
+                    "Nothing else changed at DashBite: only that order's rating",
+                    Change(
+                        table="orders",
+                        op="update",
+                        min=1,
+                        max=1,
+                        columns=["rating", "rating_comment", "rated_at", "rated_in_app"],
+                    ),
+                ),
+            ],
+        )
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
     return out
@@ -309,57 +510,118 @@ def insight_tasks(world: World) -> list[Task]:
     if month:
         paid = sum(e.data["tip_cents"] for e in month)
         would = sum(e.data["subtotal_cents"] * alt // 100 for e in month)
-        task("cf-tip-rate", ["delivery", "bank"], kind="aggregation", category="counterfactual", difficulty="medium",
-             time_limit_seconds=480,
-             instruction=f"Had I tipped exactly {alt}% of the food subtotal (rounded down to the cent) on my DashBite "
-                         f"orders {month_phrase(start, today)}, what would I have tipped in total, compared with what I "
-                         "actually tipped? What's the difference?",
-             expected={"orders": len(month), "tips_cents": paid, "alt_percent": alt, "alt_tips_cents": would,
-                       "difference_cents": would - paid},
-             rubric=[RubricItem(id="would", weight=50, requirement=f"States {money(would, cur)}", check=A.amount(would)),
-                     RubricItem(id="paid", weight=25, requirement=f"States {money(paid, cur)} actually tipped",
-                                check=A.amount(paid)),
-                     RubricItem(id="difference", weight=25, requirement=f"States {money(abs(would - paid), cur)}",
-                                check=A.amount(would - paid))])
+        task(
+            "cf-tip-rate",
+            ["delivery", "bank"],
+            kind="aggregation",
+            category="counterfactual",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"Had I tipped exactly {alt}% of the food subtotal (rounded down to the cent) on my DashBite "
+            f"orders {month_phrase(start, today)}, what would I have tipped in total, compared with what I "
+            "actually tipped? What's the difference?",
+            expected={
+                "orders": len(month),
+                "tips_cents": paid,
+                "alt_percent": alt,
+                "alt_tips_cents": would,
+                "difference_cents": would - paid,
+            },
+            rubric=[
+                RubricItem(id="would", weight=50, requirement=f"States {money(would, cur)}", check=A.amount(would)),
+                RubricItem(
+                    id="paid", weight=25, requirement=f"States {money(paid, cur)} actually tipped", check=A.amount(paid)
+                ),
+                RubricItem(
+                    id="difference",
+                    weight=25,
+                    requirement=f"States {money(abs(would - paid), cur)}",
+                    check=A.amount(would - paid),
+                ),
+            ],
+        )
         fees = sum(e.data["delivery_fee_cents"] for e in month)
         spent = sum(e.data["total_cents"] for e in month)
-        task("cf-no-delivery-fee", ["delivery", "bank"], kind="aggregation", category="counterfactual",
-             difficulty="medium", time_limit_seconds=480,
-             instruction=f"If DashBite had waived the delivery fee on all my orders {month_phrase(start, today)}, what "
-                         "would those orders have cost me in total, and how much of that is the delivery fees?",
-             expected={"orders": len(month), "total_cents": spent, "delivery_fees_cents": fees,
-                       "without_cents": spent - fees},
-             rubric=[RubricItem(id="without", weight=60, requirement=f"States {money(spent - fees, cur)}",
-                                check=A.amount(spent - fees)),
-                     RubricItem(id="fees", weight=40, requirement=f"States {money(fees, cur)} of delivery fees",
-                                check=A.amount(fees))])
+        task(
+            "cf-no-delivery-fee",
+            ["delivery", "bank"],
+            kind="aggregation",
+            category="counterfactual",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"If DashBite had waived the delivery fee on all my orders {month_phrase(start, today)}, what "
+            "would those orders have cost me in total, and how much of that is the delivery fees?",
+            expected={
+                "orders": len(month),
+                "total_cents": spent,
+                "delivery_fees_cents": fees,
+                "without_cents": spent - fees,
+            },
+            rubric=[
+                RubricItem(
+                    id="without",
+                    weight=60,
+                    requirement=f"States {money(spent - fees, cur)}",
+                    check=A.amount(spent - fees),
+                ),
+                RubricItem(
+                    id="fees",
+                    weight=40,
+                    requirement=f"States {money(fees, cur)} of delivery fees",
+                    check=A.amount(fees),
+                ),
+            ],
+        )
 
     cuisines = Counter(e.data["cuisine"] for e in orders if not e.data["usual"] and e.data.get("cuisine"))
     top = cuisines.most_common(2)
     if top and (len(top) == 1 or top[0][1] > top[1][1]):
         c, n = top[0]
-        task("pref-cuisine", ["delivery"], kind="aggregation", category="preference_inference", difficulty="medium",
-             time_limit_seconds=480,
-             instruction="When I don't get my usual on DashBite, which cuisine do I go for most? How many of those other "
-                         "orders were that cuisine?",
-             expected={"cuisine": c, "orders": n},
-             rubric=[RubricItem(id="cuisine", weight=70, requirement=f"Says {c}", check=A.text(c)),
-                     RubricItem(id="count", weight=30, requirement=f"Says {n} orders", check=A.number(n))])
+        task(
+            "pref-cuisine",
+            ["delivery"],
+            kind="aggregation",
+            category="preference_inference",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction="When I don't get my usual on DashBite, which cuisine do I go for most? How many of those other "
+            "orders were that cuisine?",
+            expected={"cuisine": c, "orders": n},
+            rubric=[
+                RubricItem(id="cuisine", weight=70, requirement=f"Says {c}", check=A.text(c)),
+                RubricItem(id="count", weight=30, requirement=f"Says {n} orders", check=A.number(n)),
+            ],
+        )
 
     days = Counter(dt.datetime.fromisoformat(e.data["placed_local"]).strftime("%A") for e in orders)
     top = days.most_common(2)
     if top and (len(top) == 1 or top[0][1] > top[1][1]):
         day, n = top[0]
-        task("pref-order-day", ["delivery"], kind="aggregation", category="preference_inference", difficulty="medium",
-             time_limit_seconds=480,
-             instruction="On which day of the week do I order DashBite most often? Count all my orders, and tell me how "
-                         "many fell on that day.",
-             expected={"weekday": day, "orders": n, "of": len(orders)},
-             rubric=[RubricItem(id="day", weight=70, requirement=f"Says {day}",
-                                check=A.text(day, ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag",
-                                                   "Sonntag"][["Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
-                                                               "Saturday", "Sunday"].index(day)])),
-                     RubricItem(id="count", weight=30, requirement=f"Says {n} orders", check=A.number(n))])
+        task(
+            "pref-order-day",
+            ["delivery"],
+            kind="aggregation",
+            category="preference_inference",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction="On which day of the week do I order DashBite most often? Count all my orders, and tell me how "
+            "many fell on that day.",
+            expected={"weekday": day, "orders": n, "of": len(orders)},
+            rubric=[
+                RubricItem(
+                    id="day",
+                    weight=70,
+                    requirement=f"Says {day}",
+                    check=A.text(
+                        day,
+                        ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"][
+                            ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].index(day)
+                        ],
+                    ),
+                ),
+                RubricItem(id="count", weight=30, requirement=f"Says {n} orders", check=A.number(n)),
+            ],
+        )
     return out
 
 
@@ -377,33 +639,55 @@ def crossapp_tasks(world: World) -> list[Task]:
     p = world.persona
     pid, cur, today = p.id, world.currency, world.now.date()
     out: list[Task] = []
-    asks = [("How much did I spend on food {when}? Split it into DashBite takeout, Basketful groceries, meals out "
-             "that I booked on TableTime (what my card was charged), and coffee shops on my cards, then the total."),
-            ("Food budget check: what went {when} on DashBite, on Basketful, on restaurant meals booked through "
-             "TableTime (card charges) and on coffee? Each figure and the sum, please."),
-            ("Split my food spending {when} four ways: DashBite, Basketful, TableTime restaurant meals (as charged to "
-             "my card) and coffee on my cards. What was each, and what did it add up to?")]
+    asks = [
+        (
+            "How much did I spend on food {when}? Split it into DashBite takeout, Basketful groceries, meals out "
+            "that I booked on TableTime (what my card was charged), and coffee shops on my cards, then the total."
+        ),
+        (
+            "Food budget check: what went {when} on DashBite, on Basketful, on restaurant meals booked through "
+            "TableTime (card charges) and on coffee? Each figure and the sum, please."
+        ),
+        (
+            "Split my food spending {when} four ways: DashBite, Basketful, TableTime restaurant meals (as charged to "
+            "my card) and coffee on my cards. What was each, and what did it add up to?"
+        ),
+    ]
     for back in (1, 2, 3):
         start, end = month_window(world, back)
         spends = {s.app: s for s in service_spend(world, start, end) if s.app in ("delivery", "grocery", "dining")}
-        coffee = sum(e.data["amount_cents"] for e in world.of_kind("card_purchase") if e.status == "done"
-                     and e.data.get("category") == "coffee" and start <= e.at.date() <= end)
+        coffee = sum(
+            e.data["amount_cents"]
+            for e in world.of_kind("card_purchase")
+            if e.status == "done" and e.data.get("category") == "coffee" and start <= e.at.date() <= end
+        )
         if len(spends) < 3 or not coffee:
             continue
-        parts = [("delivery", "DashBite", spends["delivery"].total_cents),
-                 ("grocery", "Basketful", spends["grocery"].total_cents),
-                 ("dining", "TableTime meals", spends["dining"].total_cents), ("coffee", "Coffee", coffee)]
+        parts = [
+            ("delivery", "DashBite", spends["delivery"].total_cents),
+            ("grocery", "Basketful", spends["grocery"].total_cents),
+            ("dining", "TableTime meals", spends["dining"].total_cents),
+            ("coffee", "Coffee", coffee),
+        ]
         total = sum(x[2] for x in parts)
         when = month_phrase(start, today)
-        out.append(Task(id=f"{pid}/delivery/x-food-month-{start:%Y-%m}", persona=pid,
-                        apps_involved=["bank", "delivery", "dining", "grocery"], kind="aggregation", difficulty="hard",
-                        time_limit_seconds=1200, instruction=asks[back - 1].format(when=when),
-                        expected={"month": f"{start:%Y-%m}", "parts_cents": {k: c for k, _, c in parts},
-                                  "total_cents": total},
-                        rubric=[RubricItem(id=k, weight=18, requirement=f"{label}: {money(c, cur)}", check=A.amount(c))
-                                for k, label, c in parts]
-                        + [RubricItem(id="total", weight=28, requirement=f"Total {money(total, cur)}",
-                                      check=A.amount(total))]))
+        out.append(
+            Task(
+                id=f"{pid}/delivery/x-food-month-{start:%Y-%m}",
+                persona=pid,
+                apps_involved=["bank", "delivery", "dining", "grocery"],
+                kind="aggregation",
+                difficulty="hard",
+                time_limit_seconds=1200,
+                instruction=asks[back - 1].format(when=when),
+                expected={"month": f"{start:%Y-%m}", "parts_cents": {k: c for k, _, c in parts}, "total_cents": total},
+                rubric=[
+                    RubricItem(id=k, weight=18, requirement=f"{label}: {money(c, cur)}", check=A.amount(c))
+                    for k, label, c in parts
+                ]
+                + [RubricItem(id="total", weight=28, requirement=f"Total {money(total, cur)}", check=A.amount(total))],
+            )
+        )
 
     # Last week (Monday to Sunday): what came to the door.
     monday = today - dt.timedelta(days=today.weekday() + 7)
@@ -412,27 +696,45 @@ def crossapp_tasks(world: World) -> list[Task]:
     def day_of(iso: str | None) -> dt.date | None:
         return dt.date.fromisoformat(iso[:10]) if iso else None
 
-    food = [e for e in world.of_kind("food_order") if e.status == "done"
-            and monday <= (day_of(e.data.get("delivered_local")) or e.at.date()) <= sunday]
-    groc = [e for e in world.of_kind("grocery_order") if e.status == "done"
-            and monday <= day_of(e.data["delivery_window_start"]) <= sunday]
-    parcels = [e for e in world.of_kind("retail_delivery") if e.status == "done"
-               and monday <= day_of(e.data["delivered_local"]) <= sunday]
+    food = [
+        e
+        for e in world.of_kind("food_order")
+        if e.status == "done" and monday <= (day_of(e.data.get("delivered_local")) or e.at.date()) <= sunday
+    ]
+    groc = [
+        e
+        for e in world.of_kind("grocery_order")
+        if e.status == "done" and monday <= day_of(e.data["delivery_window_start"]) <= sunday
+    ]
+    parcels = [
+        e
+        for e in world.of_kind("retail_delivery")
+        if e.status == "done" and monday <= day_of(e.data["delivered_local"]) <= sunday
+    ]
     got = [(k, n) for k, n in (("delivery", len(food)), ("grocery", len(groc)), ("shop", len(parcels))) if n]
     if len(got) >= 2 and food:
         label = {"delivery": "DashBite orders", "grocery": "Basketful grocery deliveries", "shop": "Shopwell parcels"}
         total = sum(n for _, n in got)
         ws = [25] * len(got)
-        out.append(Task(id=f"{pid}/delivery/x-doorstep-last-week", persona=pid, apps_involved=sorted(k for k, _ in got),
-                        kind="aggregation", difficulty="medium", time_limit_seconds=900,
-                        instruction=f"How many deliveries came to my door last week ({monday:%A, %B %-d} to "
-                                    f"{sunday:%A, %B %-d})? Count the DashBite orders, Basketful grocery deliveries and "
-                                    "Shopwell parcels separately, then all together.",
-                        expected={"week": monday.isoformat(), "counts": dict(got), "total": total},
-                        rubric=[RubricItem(id=k, weight=w, requirement=f"{n} {label[k]}", check=A.number(n))
-                                for (k, n), w in zip(got, ws)]
-                        + [RubricItem(id="total", weight=100 - sum(ws), requirement=f"{total} in all",
-                                      check=A.number(total))]))
+        out.append(
+            Task(
+                id=f"{pid}/delivery/x-doorstep-last-week",
+                persona=pid,
+                apps_involved=sorted(k for k, _ in got),
+                kind="aggregation",
+                difficulty="medium",
+                time_limit_seconds=900,
+                instruction=f"How many deliveries came to my door last week ({monday:%A, %B %-d} to "
+                f"{sunday:%A, %B %-d})? Count the DashBite orders, Basketful grocery deliveries and "
+                "Shopwell parcels separately, then all together.",
+                expected={"week": monday.isoformat(), "counts": dict(got), "total": total},
+                rubric=[
+                    RubricItem(id=k, weight=w, requirement=f"{n} {label[k]}", check=A.number(n))
+                    for (k, n), w in zip(got, ws)
+                ]
+                + [RubricItem(id="total", weight=100 - sum(ws), requirement=f"{total} in all", check=A.number(total))],
+            )
+        )
     return out
 
 
@@ -452,26 +754,68 @@ def _sick_day(world: World, place: dict, slot: dt.datetime, items: list[dict], q
     lead, lead_email = lead_of
     today = world.now.date().isoformat()
     sick = ["sick", "unwell"]  # not "ill": it is inside "will"
-    return [Task(
-        id=f"{p.id}/delivery/sick-day", persona=p.id, kind="action", category="long_horizon",
-        apps_involved=["delivery", "bank", "workchat", "mail", "calendar"], difficulty="hard", time_limit_seconds=1500,
-        instruction=f"I'm off sick today. Set my Huddle status to \"Out sick\" for today, tell #{team} on Huddle, "
-                    f"email {lead.split()[0]} that I'm off sick, block today in my work calendar as an all-day \"Out sick\", "
-                    f"and get my usual from {place['name']} delivered on DashBite at 7 pm tonight, with my usual tip.",
-        expected={"restaurant": place["name"], "items": items, "when": "later", "at": slot.strftime("%Y-%m-%dT%H:%M"),
-                  "tip": tp, **q, "channel": team, "lead": lead, "lead_email": lead_email, "today": today},
-        rubric=[RubricItem(id="status", weight=10, requirement=f"Huddle status \"Out sick\" clearing today ({today})",
-                           check=huddle.status_set(sick, today)),
-                RubricItem(id="post", weight=10, requirement=f"A post in #{team} says I'm sick",
-                           check=huddle.posted(team, [sick])),
-                RubricItem(id="mail", weight=10, requirement=f"A mail to {lead} ({lead_email}) says I'm sick",
-                           check=mailbox.sent(lead_email, [sick])),
-                RubricItem(id="calendar", weight=15, requirement="An all-day \"Out sick\" in the work calendar today",
-                           check=daybook.created(today, [sick], calendar="work")),
-                RubricItem(id="ordered", weight=25, requirement=f"A new order from {place['name']} for {slot:%H:%M} "
-                                                               "today with the usual dishes",
-                           check=_scheduled(place, slot, items, q)),
-                RubricItem(id="charged", weight=15,
-                           requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
-                           check=_charge_pending(q)),
-                _new_order(len(items))])]
+    return [
+        Task(
+            id=f"{p.id}/delivery/sick-day",
+            persona=p.id,
+            kind="action",
+            category="long_horizon",
+            apps_involved=["delivery", "bank", "workchat", "mail", "calendar"],
+            difficulty="hard",
+            time_limit_seconds=1500,
+            instruction=f'I\'m off sick today. Set my Huddle status to "Out sick" for today, tell #{team} on Huddle, '
+            f'email {lead.split()[0]} that I\'m off sick, block today in my work calendar as an all-day "Out sick", '
+            f"and get my usual from {place['name']} delivered on DashBite at 7 pm tonight, with my usual tip.",
+            expected={
+                "restaurant": place["name"],
+                "items": items,
+                "when": "later",
+                "at": slot.strftime("%Y-%m-%dT%H:%M"),
+                "tip": tp,
+                **q,
+                "channel": team,
+                "lead": lead,
+                "lead_email": lead_email,
+                "today": today,
+            },
+            rubric=[
+                RubricItem(
+                    id="status",
+                    weight=10,
+                    requirement=f'Huddle status "Out sick" clearing today ({today})',
+                    check=huddle.status_set(sick, today),
+                ),
+                RubricItem(
+                    id="post",
+                    weight=10,
+                    requirement=f"A post in #{team} says I'm sick",
+                    check=huddle.posted(team, [sick]),
+                ),
+                RubricItem(
+                    id="mail",
+                    weight=10,
+                    requirement=f"A mail to {lead} ({lead_email}) says I'm sick",
+                    check=mailbox.sent(lead_email, [sick]),
+                ),
+                RubricItem(
+                    id="calendar",
+                    weight=15,
+                    requirement='An all-day "Out sick" in the work calendar today',
+                    check=daybook.created(today, [sick], calendar="work"),
+                ),
+                RubricItem(
+                    id="ordered",
+                    weight=25,
+                    requirement=f"A new order from {place['name']} for {slot:%H:%M} today with the usual dishes",
+                    check=_scheduled(place, slot, items, q),
+                ),
+                RubricItem(
+                    id="charged",
+                    weight=15,
+                    requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
+                    check=_charge_pending(q),
+                ),
+                _new_order(len(items)),
+            ],
+        )
+    ]

@@ -84,7 +84,9 @@ class Restaurant(Base):
     blurb: Mapped[str] = mapped_column(Text)
     rating_x10: Mapped[int] = mapped_column(Integer)
     review_count: Mapped[int] = mapped_column(Integer)
-    late_cancel_cents: Mapped[int] = mapped_column(Integer, doc="fee per guest for a cancellation within 24 hours; 0 = none")
+    late_cancel_cents: Mapped[int] = mapped_column(
+        Integer, doc="fee per guest for a cancellation within 24 hours; 0 = none"
+    )
     palette: Mapped[int] = mapped_column(Integer)
     motif: Mapped[str] = mapped_column(String)
 

@@ -74,18 +74,32 @@ def reservations(world: World) -> list[dict]:
     ``day`` (YYYY-MM-DD), ``time`` (HH:MM), ``party_size``, ``companions``, ``special_request``, ``booked_at``
     (naive local ISO), ``status`` (``completed`` | ``booked``), ``event`` (the world event id), ``paid`` (the
     meal's card purchase event or None)."""
-    meals = {e.data["restaurant_booking"]: e for e in world.of_kind("card_purchase") if e.data.get("restaurant_booking")}
+    meals = {
+        e.data["restaurant_booking"]: e for e in world.of_kind("card_purchase") if e.data.get("restaurant_booking")
+    }
     out = []
     for e in world.of_kind("restaurant_booking"):
         if e.status != "done":
             continue
         d = e.data
         at = dt.datetime.fromisoformat(d["reservation_local"]).replace(tzinfo=None)
-        out.append({"confirmation": d["booking_id"], "restaurant": d["restaurant"], "address": d.get("address"),
-                    "day": at.date().isoformat(), "time": at.strftime("%H:%M"), "party_size": d["party_size"],
-                    "companions": list(d.get("companions") or []), "special_request": d.get("special_request"),
-                    "booked_at": e.at.isoformat(), "status": "completed" if at < world.now else "booked",
-                    "event": e.id, "paid": meals.get(d["booking_id"]), "at": at})
+        out.append(
+            {
+                "confirmation": d["booking_id"],
+                "restaurant": d["restaurant"],
+                "address": d.get("address"),
+                "day": at.date().isoformat(),
+                "time": at.strftime("%H:%M"),
+                "party_size": d["party_size"],
+                "companions": list(d.get("companions") or []),
+                "special_request": d.get("special_request"),
+                "booked_at": e.at.isoformat(),
+                "status": "completed" if at < world.now else "booked",
+                "event": e.id,
+                "paid": meals.get(d["booking_id"]),
+                "at": at,
+            }
+        )
     return out
 
 
@@ -97,25 +111,38 @@ def _world_only(world: World, mine: list[dict]) -> list[dict]:
     home = p.identity.address
     cuisine_of = {e.data["booking_id"]: e.data.get("cuisine") for e in world.of_kind("restaurant_booking")}
     prefix = " ".join((p.identity.phone or "").split()[:2]) or {"US": "+1", "GB": "+44", "DE": "+49"}.get(
-        home.country if home else "", "")
+        home.country if home else "", ""
+    )
     out, seen = [], set()
     for b in mine:
         key = (b["restaurant"], b["address"])
         if key in listed or key in seen:
             continue
         seen.add(key)
-        out.append(world_restaurant(b["restaurant"], cuisine_of.get(b["confirmation"]), b["address"] or "",
-                                    city=home.city if home else "", country=home.country if home else "",
-                                    region=(home.region or "") if home else "", zone=p.timezone,
-                                    currency=world.currency, lang="de" if p.locale.startswith("de") else "en",
-                                    phone_prefix=prefix))
+        out.append(
+            world_restaurant(
+                b["restaurant"],
+                cuisine_of.get(b["confirmation"]),
+                b["address"] or "",
+                city=home.city if home else "",
+                country=home.country if home else "",
+                region=(home.region or "") if home else "",
+                zone=p.timezone,
+                currency=world.currency,
+                lang="de" if p.locale.startswith("de") else "en",
+                phone_prefix=prefix,
+            )
+        )
     return out
 
 
 def bookmarks(world: World) -> list[dict[str, str]]:
     """One menu bookmark: the persona's reservations on TableTime (when the world books a table)."""
-    return [{"title": "My reservations | TableTime", "url": f"{SITE}reservations", "folder": "menu/Food"}] \
-        if reservations(world) else []
+    return (
+        [{"title": "My reservations | TableTime", "url": f"{SITE}reservations", "folder": "menu/Food"}]
+        if reservations(world)
+        else []
+    )
 
 
 def visits(world: World) -> list[dict]:
@@ -129,11 +156,22 @@ def visits(world: World) -> list[dict]:
         booked = dt.datetime.fromisoformat(b["booked_at"])
         slug = slugs.get((b["restaurant"], b["address"]))
         if slug:
-            out.append({"url": f"{SITE}r/{slug}?date={b['day']}&party={b['party_size']}",
-                        "title": f"{b['restaurant']} | TableTime", "at": booked - dt.timedelta(minutes=r.randint(3, 12)),
-                        "transition": "link"})
-        out.append({"url": f"{SITE}reservations/{b['confirmation']}", "title": "Reservation | TableTime",
-                    "at": booked + dt.timedelta(minutes=r.randint(1, 4)), "transition": "link"})
+            out.append(
+                {
+                    "url": f"{SITE}r/{slug}?date={b['day']}&party={b['party_size']}",
+                    "title": f"{b['restaurant']} | TableTime",
+                    "at": booked - dt.timedelta(minutes=r.randint(3, 12)),
+                    "transition": "link",
+                }
+            )
+        out.append(
+            {
+                "url": f"{SITE}reservations/{b['confirmation']}",
+                "title": "Reservation | TableTime",
+                "at": booked + dt.timedelta(minutes=r.randint(1, 4)),
+                "transition": "link",
+            }
+        )
     return sorted((v for v in out if v["at"] <= world.now), key=lambda v: (v["at"], v["url"]))
 
 
@@ -145,8 +183,16 @@ def _minutes(hhmm: str) -> int:
 def _review(r, lang: str, rating: int, menu: list[dict]) -> str:
     bank = _reviews_bank()[lang]
     mood = bank["high" if rating >= 4 else "mid" if rating == 3 else "low"]
-    dish = r.choice([x["name"] for x in menu if x["course"] not in ("Drinks", "Getränke", "Bebidas", "Bevande", "Boissons")] or ["food"])
-    parts = [r.choice(mood["opener"]), r.choice(mood["dish"]).format(dish=dish), r.choice(mood["detail"]), r.choice(mood["closer"])]
+    dish = r.choice(
+        [x["name"] for x in menu if x["course"] not in ("Drinks", "Getränke", "Bebidas", "Bevande", "Boissons")]
+        or ["food"]
+    )
+    parts = [
+        r.choice(mood["opener"]),
+        r.choice(mood["dish"]).format(dish=dish),
+        r.choice(mood["detail"]),
+        r.choice(mood["closer"]),
+    ]
     text = " ".join(parts)
     return text[0].upper() + text[1:]
 
@@ -168,15 +214,40 @@ def seed(world: World, path: Path) -> Path:
     mine = reservations(world)
     cat = list(catalogue()) + _world_only(world, mine)
     with OrmSession(engine) as db:
-        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email, phone=ident.phone,
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP)),
-                      home_city=home if any(x["city"] == home for x in cat) else "Portland",
-                      points=100 * sum(b["status"] == "completed" for b in mine)))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=now.isoformat(),
-                         expires_at=appkit.session_expiry(world)))
+        db.add(
+            m.User(
+                id=1,
+                username=creds["username"],
+                full_name=ident.name,
+                email=ident.email,
+                phone=ident.phone,
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP)),
+                home_city=home if any(x["city"] == home for x in cat) else "Portland",
+                points=100 * sum(b["status"] == "completed" for b in mine),
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=now.isoformat(),
+                expires_at=appkit.session_expiry(world),
+            )
+        )
         for i, c in enumerate(payment_cards(world), start=1):
-            db.add(m.Card(id=i, user_id=1, account=c["account"], brand=c["brand"], last4=c["last4"], holder=c["holder"],
-                          expiry=c["expiry"], label=c["label"], is_default=int(i == 1)))
+            db.add(
+                m.Card(
+                    id=i,
+                    user_id=1,
+                    account=c["account"],
+                    brand=c["brand"],
+                    last4=c["last4"],
+                    holder=c["holder"],
+                    expiry=c["expiry"],
+                    label=c["label"],
+                    is_default=int(i == 1),
+                )
+            )
         db.flush()
         rid_of: dict[tuple[str, str], int] = {}
         tables: dict[int, list[tuple[int, int]]] = {}
@@ -186,24 +257,59 @@ def seed(world: World, path: Path) -> Path:
         for rid, x in enumerate(cat, start=1):
             rid_of[(x["name"], x["address"])] = rid
             fee = x["late_cancel_cents"] if x["currency"] == world.currency else 0
-            db.add(m.Restaurant(id=rid, slug=x["slug"], name=x["name"], cuisine=x["cuisine"], city=x["city"],
-                                country=x["country"], zone=x["zone"], neighbourhood=x["neighbourhood"], street=x["street"],
-                                address=x["address"], postcode=x["postcode"], phone=x["phone"], currency=x["currency"],
-                                lang=x["lang"], band=x["band"], blurb=x["blurb"], rating_x10=x["rating_x10"],
-                                review_count=x["review_count"], late_cancel_cents=fee, palette=x["art"]["palette"],
-                                motif=x["art"]["motif"]))
+            db.add(
+                m.Restaurant(
+                    id=rid,
+                    slug=x["slug"],
+                    name=x["name"],
+                    cuisine=x["cuisine"],
+                    city=x["city"],
+                    country=x["country"],
+                    zone=x["zone"],
+                    neighbourhood=x["neighbourhood"],
+                    street=x["street"],
+                    address=x["address"],
+                    postcode=x["postcode"],
+                    phone=x["phone"],
+                    currency=x["currency"],
+                    lang=x["lang"],
+                    band=x["band"],
+                    blurb=x["blurb"],
+                    rating_x10=x["rating_x10"],
+                    review_count=x["review_count"],
+                    late_cancel_cents=fee,
+                    palette=x["art"]["palette"],
+                    motif=x["art"]["motif"],
+                )
+            )
             hours[rid] = x["hours"]
             for service in ("lunch", "dinner"):
                 h = x["hours"].get(service)
                 if h:
                     hid += 1
-                    db.add(m.Hours(id=hid, restaurant_id=rid, service=service, days=",".join(h["days"]),
-                                   open=h["open"], close=h["close"]))
+                    db.add(
+                        m.Hours(
+                            id=hid,
+                            restaurant_id=rid,
+                            service=service,
+                            days=",".join(h["days"]),
+                            open=h["open"],
+                            close=h["close"],
+                        )
+                    )
             menus[rid] = x["menu"]
             for pos, dish in enumerate(x["menu"]):
                 mid += 1
-                db.add(m.MenuItem(id=mid, restaurant_id=rid, position=pos, course=dish["course"], name=dish["name"],
-                                  price_cents=dish["price_cents"]))
+                db.add(
+                    m.MenuItem(
+                        id=mid,
+                        restaurant_id=rid,
+                        position=pos,
+                        course=dish["course"],
+                        name=dish["name"],
+                        price_cents=dish["price_cents"],
+                    )
+                )
             tables[rid] = []
             n = 0
             for seats in sorted(int(s) for s in x["tables"]):
@@ -220,16 +326,39 @@ def seed(world: World, path: Path) -> Path:
         for res_id, b in enumerate(mine, start=1):
             rid = rid_of[(b["restaurant"], b["address"])]
             want = slots(b["time"], b["party_size"])
-            table = next((t for t, seats in tables[rid] if fits(seats, b["party_size"])
-                          and not any((t, b["day"], s) in held for s in want)), None)
+            table = next(
+                (
+                    t
+                    for t, seats in tables[rid]
+                    if fits(seats, b["party_size"]) and not any((t, b["day"], s) in held for s in want)
+                ),
+                None,
+            )
             if table is None:
                 raise RuntimeError(f"no table for {b['confirmation']}")
             counts[rid] += 1
-            db.add(m.Reservation(id=res_id, confirmation=b["confirmation"], user_id=1, restaurant_id=rid, table_id=table,
-                                 day=b["day"], time=b["time"], party_size=b["party_size"], status=b["status"],
-                                 special_request=b["special_request"], companions=json.dumps(b["companions"]),
-                                 card_id=None, booked_at=b["booked_at"], modified_at=None, cancelled_at=None,
-                                 cancel_fee_cents=0, fee_authorization=None, world_ref=b["event"]))
+            db.add(
+                m.Reservation(
+                    id=res_id,
+                    confirmation=b["confirmation"],
+                    user_id=1,
+                    restaurant_id=rid,
+                    table_id=table,
+                    day=b["day"],
+                    time=b["time"],
+                    party_size=b["party_size"],
+                    status=b["status"],
+                    special_request=b["special_request"],
+                    companions=json.dumps(b["companions"]),
+                    card_id=None,
+                    booked_at=b["booked_at"],
+                    modified_at=None,
+                    cancelled_at=None,
+                    cancel_fee_cents=0,
+                    fee_authorization=None,
+                    world_ref=b["event"],
+                )
+            )
             for s in want:
                 held.add((table, b["day"], s))
                 hold_rows.append({"table_id": table, "day": b["day"], "slot": s, "reservation_id": res_id})
@@ -274,11 +403,20 @@ def seed(world: World, path: Path) -> Path:
                 rating = r.choice([5, 5, 4, 4, 4, 3, 5, 2]) if x["rating_x10"] < 45 else r.choice([5, 5, 5, 4, 4, 3])
                 visited = today - dt.timedelta(days=r.randint(5, 330))
                 rvid += 1
-                db.add(m.Review(id=rvid, restaurant_id=rid, reservation_id=None,
-                                author=f"{r.choice(names)} {chr(65 + r.randrange(26))}.", author_city=x["city"],
-                                rating=rating, body=_review(r, rl, rating, x["menu"]), visited=visited.isoformat()[:7],
-                                created_at=f"{visited.isoformat()}T{r.randint(19, 23):02d}:{r.randint(0, 59):02d}:00",
-                                world_ref="seed:reviews"))
+                db.add(
+                    m.Review(
+                        id=rvid,
+                        restaurant_id=rid,
+                        reservation_id=None,
+                        author=f"{r.choice(names)} {chr(65 + r.randrange(26))}.",
+                        author_city=x["city"],
+                        rating=rating,
+                        body=_review(r, rl, rating, x["menu"]),
+                        visited=visited.isoformat()[:7],
+                        created_at=f"{visited.isoformat()}T{r.randint(19, 23):02d}:{r.randint(0, 59):02d}:00",
+                        world_ref="seed:reviews",
+                    )
+                )
         r = rng(world.seed, "dining/my-reviews")
         first_name, last = ident.name.split()[0], ident.name.split()[-1]
         for res_id, b in enumerate(mine, start=1):
@@ -287,14 +425,25 @@ def seed(world: World, path: Path) -> Path:
             rid = rid_of[(b["restaurant"], b["address"])]
             rating = r.choice([5, 5, 4, 4, 3])
             rvid += 1
-            db.add(m.Review(id=rvid, restaurant_id=rid, reservation_id=res_id, author=f"{first_name} {last[0]}.",
-                            author_city=home, rating=rating, body=_review(r, lang, rating, menus[rid]),
-                            visited=b["day"][:7],
-                            created_at=(b["at"] + dt.timedelta(days=r.randint(1, 4), hours=r.randint(1, 3))).isoformat(),
-                            world_ref=f"seed:review/{b['event']}"))
+            db.add(
+                m.Review(
+                    id=rvid,
+                    restaurant_id=rid,
+                    reservation_id=res_id,
+                    author=f"{first_name} {last[0]}.",
+                    author_city=home,
+                    rating=rating,
+                    body=_review(r, lang, rating, menus[rid]),
+                    visited=b["day"][:7],
+                    created_at=(b["at"] + dt.timedelta(days=r.randint(1, 4), hours=r.randint(1, 3))).isoformat(),
+                    world_ref=f"seed:review/{b['event']}",
+                )
+            )
         for n, (rid, _) in enumerate(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3]):
             first_visit = min(b["booked_at"] for b in mine if rid_of[(b["restaurant"], b["address"])] == rid)
-            db.add(m.Favourite(id=n + 1, user_id=1, restaurant_id=rid, created_at=first_visit, world_ref="seed:favourites"))
+            db.add(
+                m.Favourite(id=n + 1, user_id=1, restaurant_id=rid, created_at=first_visit, world_ref="seed:favourites")
+            )
         for key, value in appkit.meta_rows(world, user_name=ident.name, home_city=home).items():
             db.add(m.Meta(key=key, value=value))
         db.commit()

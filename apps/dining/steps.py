@@ -11,8 +11,11 @@ from builder.tasks.oracle import OracleError, Web
 
 def book(web: Web, slug: str, day: str, time: str, party: int, request: str = "") -> str:
     """Book a TableTime table; the confirmation code."""
-    _, location = web.post_form("dining", "/api/reservations", [("r", slug), ("date", day), ("time", time),
-                                                                ("party", str(party)), ("request", request)])
+    _, location = web.post_form(
+        "dining",
+        "/api/reservations",
+        [("r", slug), ("date", day), ("time", time), ("party", str(party)), ("request", request)],
+    )
     if "done=booked" not in location:
         raise OracleError(f"TableTime did not book {slug}: {location!r}")
     return web.one("dining", "SELECT confirmation FROM reservations WHERE world_ref IS NULL ORDER BY id DESC LIMIT 1")
@@ -20,15 +23,24 @@ def book(web: Web, slug: str, day: str, time: str, party: int, request: str = ""
 
 def booked(slug: str, day: str, time: str, party: int) -> Check:
     """A TableTime reservation the persona made at ``slug`` on ``day`` at ``time`` for ``party``."""
-    return S.sql("dining", """SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id
+    return S.sql(
+        "dining",
+        """SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id
                             WHERE v.world_ref IS NULL AND v.status = 'booked' AND r.slug = ? AND v.day = ?
-                            AND v.time = ? AND v.party_size = ?""", [slug, day, time, party], [[1]])
+                            AND v.time = ? AND v.party_size = ?""",
+        [slug, day, time, party],
+        [[1]],
+    )
 
 
 def only_booking() -> Check:
     """TableTime changed only by one new reservation (and its table holds)."""
-    return S.diff("dining", Change(table="reservations", op="insert", min=1, max=1),
-                Change(table="table_holds", op="delete", min=0), Change(table="table_holds", op="insert", min=0))
+    return S.diff(
+        "dining",
+        Change(table="reservations", op="insert", min=1, max=1),
+        Change(table="table_holds", op="delete", min=0),
+        Change(table="table_holds", op="insert", min=0),
+    )
 
 
 def restaurants_by_visits(world, with_: set[str] | None = None) -> list[dict]:
@@ -39,7 +51,13 @@ def restaurants_by_visits(world, with_: set[str] | None = None) -> list[dict]:
     from builder.world.dining import catalogue
 
     slugs = {(x["name"], x["address"]): x["slug"] for x in catalogue()}
-    seen = Counter((e.data["restaurant"], e.data["address"]) for e in world.of_kind("restaurant_booking")
-                   if e.data.get("provider") == "TableTime" and (with_ is None or with_ & set(e.data.get("companions") or ())))
-    return [{"slug": slugs[k], "name": k[0], "address": k[1], "visits": n}
-            for k, n in sorted(seen.items(), key=lambda kv: (-kv[1], kv[0])) if k in slugs]
+    seen = Counter(
+        (e.data["restaurant"], e.data["address"])
+        for e in world.of_kind("restaurant_booking")
+        if e.data.get("provider") == "TableTime" and (with_ is None or with_ & set(e.data.get("companions") or ()))
+    )
+    return [
+        {"slug": slugs[k], "name": k[0], "address": k[1], "visits": n}
+        for k, n in sorted(seen.items(), key=lambda kv: (-kv[1], kv[0]))
+        if k in slugs
+    ]

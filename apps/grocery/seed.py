@@ -73,10 +73,22 @@ def stores(world: World) -> list[dict]:
     fake = faker(world.seed, "grocery/stores", world.persona.locale)
     out = []
     for i, c in enumerate(grocery.stores(world.persona.locale), start=1):
-        out.append({"key": c["key"], "name": c["name"], "tagline": c["tagline"], "address": _street(fake, home),
-                    "city": home.city if home else "", "opens": c["open"], "closes": c["close"],
-                    "radius": c["radius"], "radius_unit": "mi" if world.persona.locale == "en_US" else "km",
-                    "pickup": int(c["pickup"]), "colour": c["colour"], "position": i})
+        out.append(
+            {
+                "key": c["key"],
+                "name": c["name"],
+                "tagline": c["tagline"],
+                "address": _street(fake, home),
+                "city": home.city if home else "",
+                "opens": c["open"],
+                "closes": c["close"],
+                "radius": c["radius"],
+                "radius_unit": "mi" if world.persona.locale == "en_US" else "km",
+                "pickup": int(c["pickup"]),
+                "colour": c["colour"],
+                "position": i,
+            }
+        )
     return out
 
 
@@ -110,9 +122,16 @@ def windows(world: World, store_rows: list[dict]) -> list[dict]:
                     taken = min(cap, r.choices([0, 1, 2, cap], [5, 3, 2, 1])[0])
                     if s["key"] == usual and kind == "delivery" and k == 1 and h == lo + 8:
                         taken = cap
-                    out.append({"store": s["key"], "kind": kind, "starts_at": start.isoformat(),
-                                "ends_at": (start + dt.timedelta(hours=2)).isoformat(), "capacity": cap,
-                                "taken": taken})
+                    out.append(
+                        {
+                            "store": s["key"],
+                            "kind": kind,
+                            "starts_at": start.isoformat(),
+                            "ends_at": (start + dt.timedelta(hours=2)).isoformat(),
+                            "capacity": cap,
+                            "taken": taken,
+                        }
+                    )
     return out
 
 
@@ -137,15 +156,39 @@ def seed(world: World, path: Path) -> Path:
     engine = dbfile.create(path, m.Base.metadata)
     with OrmSession(engine) as db:
         first = orders[0].at.date() if orders else world.start.date()
-        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email or "",
-                      phone=ident.phone or "", address=home,
-                      member_since=(first - dt.timedelta(days=r_user.randint(20, 300))).isoformat(),
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "grocery"))))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
-                         expires_at=appkit.session_expiry(world)))
+        db.add(
+            m.User(
+                id=1,
+                username=creds["username"],
+                full_name=ident.name,
+                email=ident.email or "",
+                phone=ident.phone or "",
+                address=home,
+                member_since=(first - dt.timedelta(days=r_user.randint(20, 300))).isoformat(),
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "grocery")),
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=world.now.isoformat(),
+                expires_at=appkit.session_expiry(world),
+            )
+        )
         for i, c in enumerate(cards, start=1):
-            db.add(m.Card(id=i, account=c["account"], brand=c["brand"], last4=c["last4"], holder=c["holder"],
-                          expiry=c["expiry"], label=c["label"], is_default=int(i == 1)))
+            db.add(
+                m.Card(
+                    id=i,
+                    account=c["account"],
+                    brand=c["brand"],
+                    last4=c["last4"],
+                    holder=c["holder"],
+                    expiry=c["expiry"],
+                    label=c["label"],
+                    is_default=int(i == 1),
+                )
+            )
         for i, d in enumerate(grocery.departments(), start=1):
             db.add(m.Department(key=d["key"], name=d["name"][lang], position=i))
             for j, a in enumerate(d["aisles"], start=1):
@@ -155,20 +198,43 @@ def seed(world: World, path: Path) -> Path:
         db.flush()
         for prod in grocery.catalogue():
             label, count = _unit(prod, locale)
-            db.add(m.Product(id=prod["id"], department=prod["department"], aisle=prod["aisle"], brand=prod["brand"],
-                             title=grocery.title(prod, locale), size=grocery.size_label(prod, locale),
-                             unit_label=label, unit_count=round(count, 4),
-                             list_price_cents=grocery.list_price(prod, currency), staple=prod["staple"]))
+            db.add(
+                m.Product(
+                    id=prod["id"],
+                    department=prod["department"],
+                    aisle=prod["aisle"],
+                    brand=prod["brand"],
+                    title=grocery.title(prod, locale),
+                    size=grocery.size_label(prod, locale),
+                    unit_label=label,
+                    unit_count=round(count, 4),
+                    list_price_cents=grocery.list_price(prod, currency),
+                    staple=prod["staple"],
+                )
+            )
         db.flush()
         for s in store_rows:
             for prod in grocery.catalogue():
-                db.add(m.Price(store_id=s["position"], product_id=prod["id"],
-                               price_cents=grocery.store_price(prod, s["key"], currency, locale)))
+                db.add(
+                    m.Price(
+                        store_id=s["position"],
+                        product_id=prod["id"],
+                        price_cents=grocery.store_price(prod, s["key"], currency, locale),
+                    )
+                )
         db.flush()
         seat_id = 0
         for i, w in enumerate(windows(world, store_rows), start=1):
-            db.add(m.Window(id=i, store_id=store_id[w["store"]], kind=w["kind"], starts_at=w["starts_at"],
-                            ends_at=w["ends_at"], capacity=w["capacity"]))
+            db.add(
+                m.Window(
+                    id=i,
+                    store_id=store_id[w["store"]],
+                    kind=w["kind"],
+                    starts_at=w["starts_at"],
+                    ends_at=w["ends_at"],
+                    capacity=w["capacity"],
+                )
+            )
             for k in range(w["taken"]):
                 seat_id += 1
                 db.add(m.WindowSeat(id=seat_id, window_id=i, seat=k + 1, order_id=None, world_ref="seed:others"))
@@ -176,28 +242,61 @@ def seed(world: World, path: Path) -> Path:
         item_id = 0
         for i, e in enumerate(orders, start=1):
             d = e.data
-            db.add(m.Order(id=i, order_id=d["order_id"], store_id=store_id[d["store_key"]], status="delivered",
-                           fulfilment="delivery", placed_at=_naive(d["placed_local"]),
-                           window_start=_naive(d["delivery_window_start"]), window_end=_naive(d["delivery_window_end"]),
-                           window_id=None, address=d["delivery_address"], subtotal_cents=d["subtotal_cents"],
-                           delivery_fee_cents=d["delivery_fee_cents"], service_fee_cents=d["service_fee_cents"],
-                           tip_cents=d["tip_cents"], total_cents=d["total_cents"],
-                           card_id=card_id.get(d["account"], 1), instructions="", charge_auth=None, world_ref=e.id))
+            db.add(
+                m.Order(
+                    id=i,
+                    order_id=d["order_id"],
+                    store_id=store_id[d["store_key"]],
+                    status="delivered",
+                    fulfilment="delivery",
+                    placed_at=_naive(d["placed_local"]),
+                    window_start=_naive(d["delivery_window_start"]),
+                    window_end=_naive(d["delivery_window_end"]),
+                    window_id=None,
+                    address=d["delivery_address"],
+                    subtotal_cents=d["subtotal_cents"],
+                    delivery_fee_cents=d["delivery_fee_cents"],
+                    service_fee_cents=d["service_fee_cents"],
+                    tip_cents=d["tip_cents"],
+                    total_cents=d["total_cents"],
+                    card_id=card_id.get(d["account"], 1),
+                    instructions="",
+                    charge_auth=None,
+                    world_ref=e.id,
+                )
+            )
             for pos, x in enumerate(d["items"], start=1):
                 item_id += 1
                 prod = grocery.by_id()[x["sku"]]  # KeyError: the world names a product Basketful does not sell
-                db.add(m.OrderItem(id=item_id, order_id=i, product_id=x["sku"], name=grocery.title(prod, locale),
-                                   size=x["size"],
-                                   qty=x["qty"], price_cents=x["price_cents"], substitution="best_match",
-                                   substitute_id=None, position=pos))
-        db.add(m.ShoppingList(id=1, name=STAPLES_LIST, created_at=f"{first.isoformat()}T08:00:00",
-                              world_ref="seed:staples"))
+                db.add(
+                    m.OrderItem(
+                        id=item_id,
+                        order_id=i,
+                        product_id=x["sku"],
+                        name=grocery.title(prod, locale),
+                        size=x["size"],
+                        qty=x["qty"],
+                        price_cents=x["price_cents"],
+                        substitution="best_match",
+                        substitute_id=None,
+                        position=pos,
+                    )
+                )
+        db.add(
+            m.ShoppingList(
+                id=1, name=STAPLES_LIST, created_at=f"{first.isoformat()}T08:00:00", world_ref="seed:staples"
+            )
+        )
         for sku in staples(world):
             db.add(m.ListItem(list_id=1, product_id=sku, qty=1, added_at=f"{first.isoformat()}T08:00:00"))
         for key, value in appkit.meta_rows(
-                world, city=ident.address.city if ident.address else "", address=home, user_name=ident.name,
-                tipping_percent=str(p.preferences.tipping_percent),
-                usual_store=grocery.usual_store(world.seed, locale)).items():
+            world,
+            city=ident.address.city if ident.address else "",
+            address=home,
+            user_name=ident.name,
+            tipping_percent=str(p.preferences.tipping_percent),
+            usual_store=grocery.usual_store(world.seed, locale),
+        ).items():
             db.add(m.Meta(key=key, value=value))
         db.commit()
     engine.dispose()
@@ -206,6 +305,7 @@ def seed(world: World, path: Path) -> Path:
 
 
 # --- layer hooks ------------------------------------------------------------------------------------
+
 
 def bookmarks(world: World) -> list[dict]:
     """Basketful in the Firefox bookmarks menu (shopping): ``[{"title", "url", "folder"}]``."""
@@ -218,6 +318,12 @@ def visits(world: World) -> list[dict]:
     out = []
     for e in world_orders(world):
         at = dt.datetime.fromisoformat(e.data["placed_local"]).replace(tzinfo=None)
-        out.append({"url": f"http://{DOMAIN}/orders/{e.data['order_id']}", "title": "Order details · Basketful",
-                    "at": at + dt.timedelta(minutes=1), "transition": "link"})
+        out.append(
+            {
+                "url": f"http://{DOMAIN}/orders/{e.data['order_id']}",
+                "title": "Order details · Basketful",
+                "at": at + dt.timedelta(minutes=1),
+                "transition": "link",
+            }
+        )
     return out

@@ -26,22 +26,30 @@ def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Chec
 
 def _only(requirement: str, *changes: Change) -> RubricItem:
     """The state-diff item: only ``changes`` in Basketful's database (sign-in sessions and the cart aside)."""
-    return RubricItem(id="only", weight=15, requirement=requirement,
-                      check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions", "cart_items"]))
+    return RubricItem(
+        id="only",
+        weight=15,
+        requirement=requirement,
+        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions", "cart_items"]),
+    )
 
 
 def _new_order(lines: int | None = None) -> RubricItem:
     """Only one new order (with ``lines`` items, or any) and its seat in a delivery or pickup window."""
-    return _only("Nothing else changed at Basketful: only the one new order",
-                 Change(table="orders", op="insert", min=1, max=1),
-                 Change(table="order_items", op="insert", min=lines or 1, max=lines),
-                 Change(table="window_seats", op="insert", min=1, max=1))
+    return _only(
+        "Nothing else changed at Basketful: only the one new order",
+        Change(table="orders", op="insert", min=1, max=1),
+        Change(table="order_items", op="insert", min=lines or 1, max=lines),
+        Change(table="window_seats", op="insert", min=1, max=1),
+    )
 
 
 def _new_list(name: str, lines: int) -> RubricItem:
-    return _only(f"Nothing else changed at Basketful: only the new list “{name}” and its {lines} items",
-                 Change(table="lists", op="insert", min=1, max=1),
-                 Change(table="list_items", op="insert", min=lines, max=lines))
+    return _only(
+        f"Nothing else changed at Basketful: only the new list “{name}” and its {lines} items",
+        Change(table="lists", op="insert", min=1, max=1),
+        Change(table="list_items", op="insert", min=lines, max=lines),
+    )
 
 
 def _amount(cents: int) -> Check:
@@ -87,62 +95,129 @@ def tasks(world: World) -> list[Task]:
     d = last.data
 
     # 1. The last order: total and store (the bank shows the charge, BASKETFUL*<number>).
-    task("last-order-total", ["grocery", "bank"], kind="lookup", difficulty="easy", time_limit_seconds=240,
-         instruction="How much was my last Basketful grocery order, and which store did it come from?",
-         expected={"order_id": d["order_id"], "total_cents": d["total_cents"], "store": d["store"]},
-         rubric=[RubricItem(id="total", weight=60, requirement=f"States {money(d['total_cents'], cur)}",
-                            check=_amount(d["total_cents"])),
-                 RubricItem(id="store", weight=40, requirement=f"Names {d['store']}",
-                            check=Check(type="answer_text", any_of=[d["store"]]))])
+    task(
+        "last-order-total",
+        ["grocery", "bank"],
+        kind="lookup",
+        difficulty="easy",
+        time_limit_seconds=240,
+        instruction="How much was my last Basketful grocery order, and which store did it come from?",
+        expected={"order_id": d["order_id"], "total_cents": d["total_cents"], "store": d["store"]},
+        rubric=[
+            RubricItem(
+                id="total",
+                weight=60,
+                requirement=f"States {money(d['total_cents'], cur)}",
+                check=_amount(d["total_cents"]),
+            ),
+            RubricItem(
+                id="store",
+                weight=40,
+                requirement=f"Names {d['store']}",
+                check=Check(type="answer_text", any_of=[d["store"]]),
+            ),
+        ],
+    )
 
     # 2. Grocery delivery spend last calendar month (orders placed in it; the bank's BASKETFUL lines).
     first_this = world.now.date().replace(day=1)
     prev = (first_this - dt.timedelta(days=1)).replace(day=1)
     in_month = [e for e in orders if prev <= e.at.date() < first_this]
     m_total = sum(e.data["total_cents"] for e in in_month)
-    task("spend-last-month", ["grocery", "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=420,
-         instruction=f"What did I spend on Basketful grocery orders in {prev:%B %Y}, fees and tips included?",
-         expected={"month": prev.isoformat()[:7], "orders": len(in_month), "total_cents": m_total},
-         rubric=[RubricItem(id="total", weight=80, requirement=f"States {money(m_total, cur)}", check=_amount(m_total)),
-                 RubricItem(id="count", weight=20, requirement=f"Says it was {len(in_month)} orders")])
+    task(
+        "spend-last-month",
+        ["grocery", "bank"],
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=420,
+        instruction=f"What did I spend on Basketful grocery orders in {prev:%B %Y}, fees and tips included?",
+        expected={"month": prev.isoformat()[:7], "orders": len(in_month), "total_cents": m_total},
+        rubric=[
+            RubricItem(id="total", weight=80, requirement=f"States {money(m_total, cur)}", check=_amount(m_total)),
+            RubricItem(id="count", weight=20, requirement=f"Says it was {len(in_month)} orders"),
+        ],
+    )
 
     # 3. The store ordered from most.
     counts = Counter(e.data["store"] for e in orders)
     usual, n_usual = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    task("usual-store", ["grocery"], kind="aggregation", category="preference_inference", difficulty="easy",
-         time_limit_seconds=300,
-         instruction="Which store do I order groceries from most often on Basketful, and how many orders was that?",
-         expected={"store": usual, "orders": n_usual},
-         rubric=[RubricItem(id="store", weight=70, requirement=f"Names {usual}", check=Check(type="answer_text", any_of=[usual])),
-                 RubricItem(id="count", weight=30, requirement=f"Says {n_usual} orders",
-                            check=Check(type="answer_text", any_of=[f"{n_usual} order", f"{n_usual} time"]))])
+    task(
+        "usual-store",
+        ["grocery"],
+        kind="aggregation",
+        category="preference_inference",
+        difficulty="easy",
+        time_limit_seconds=300,
+        instruction="Which store do I order groceries from most often on Basketful, and how many orders was that?",
+        expected={"store": usual, "orders": n_usual},
+        rubric=[
+            RubricItem(
+                id="store", weight=70, requirement=f"Names {usual}", check=Check(type="answer_text", any_of=[usual])
+            ),
+            RubricItem(
+                id="count",
+                weight=30,
+                requirement=f"Says {n_usual} orders",
+                check=Check(type="answer_text", any_of=[f"{n_usual} order", f"{n_usual} time"]),
+            ),
+        ],
+    )
 
     # 4. Tips paid on grocery orders this year.
     year = world.now.year
     tips = sum(e.data["tip_cents"] for e in orders if e.at.year == year)
-    task("tips-this-year", ["grocery"], kind="aggregation", difficulty="medium", time_limit_seconds=420,
-         instruction=f"How much have I tipped Basketful shoppers in {year} so far?",
-         expected={"year": year, "tip_cents": tips},
-         rubric=[RubricItem(id="total", weight=100, requirement=f"States {money(tips, cur)}", check=_amount(tips))])
+    task(
+        "tips-this-year",
+        ["grocery"],
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=420,
+        instruction=f"How much have I tipped Basketful shoppers in {year} so far?",
+        expected={"year": year, "tip_cents": tips},
+        rubric=[RubricItem(id="total", weight=100, requirement=f"States {money(tips, cur)}", check=_amount(tips))],
+    )
 
     # 5. Action: reorder the last basket at the same store (the bank shows the pending charge).
     skus = ",".join(sorted(x["sku"] for x in d["items"]))
     store_pos = next(i for i, s in enumerate(grocery.stores(loc), start=1) if s["key"] == d["store_key"])
-    task("reorder-last-basket", ["grocery", "bank"], kind="action", difficulty="medium", time_limit_seconds=600,
-         instruction="Reorder my last Basketful order: same store, same items and quantities, delivered in any "
-                     "window, with my usual card.",
-         expected={"order_id": d["order_id"], "store": d["store"], "store_id": store_pos, "skus": skus},
-         rubric=[RubricItem(id="order", weight=55, requirement=f"A new {d['store']} order with the same items",
-                            check=_sql("""SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL AND o.store_id = ?
+    task(
+        "reorder-last-basket",
+        ["grocery", "bank"],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=600,
+        instruction="Reorder my last Basketful order: same store, same items and quantities, delivered in any "
+        "window, with my usual card.",
+        expected={"order_id": d["order_id"], "store": d["store"], "store_id": store_pos, "skus": skus},
+        rubric=[
+            RubricItem(
+                id="order",
+                weight=55,
+                requirement=f"A new {d['store']} order with the same items",
+                check=_sql(
+                    """SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL AND o.store_id = ?
                                           AND (SELECT group_concat(x.product_id || ':' || x.qty, ',') FROM
                                                (SELECT product_id, qty FROM order_items WHERE order_id = o.id
                                                 ORDER BY product_id) x) = ?""",
-                                       [store_pos, ",".join(f"{x['sku']}:{x['qty']}" for x in
-                                                            sorted(d["items"], key=lambda x: x["sku"]))], [[1]])),
-                 RubricItem(id="charged", weight=30, requirement="The bank shows the order as a pending card charge",
-                            check=_sql("""SELECT COUNT(*) FROM card_authorizations WHERE app = 'grocery'
-                                          AND kind = 'charge' AND status = 'pending'""", [], [[1]], app="bank")),
-                 _new_order()])
+                    [store_pos, ",".join(f"{x['sku']}:{x['qty']}" for x in sorted(d["items"], key=lambda x: x["sku"]))],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="charged",
+                weight=30,
+                requirement="The bank shows the order as a pending card charge",
+                check=_sql(
+                    """SELECT COUNT(*) FROM card_authorizations WHERE app = 'grocery'
+                                          AND kind = 'charge' AND status = 'pending'""",
+                    [],
+                    [[1]],
+                    app="bank",
+                ),
+            ),
+            _new_order(),
+        ],
+    )
 
     # 6. Action: a pickup order for the first pickup window the day after tomorrow at the usual store.
     usual_key = grocery.usual_store(world.seed, loc)
@@ -154,58 +229,133 @@ def tasks(world: World) -> list[Task]:
     day = world.now.date() + dt.timedelta(days=2)
     start = dt.datetime.combine(day, dt.time(int(store["open"][:2]) + 1, 0))
     picks = [pick(a, n) for a, n in PICKUP_PICKS]
-    task("pickup-order", ["grocery"], kind="action", difficulty="medium", time_limit_seconds=600,
-         instruction=f"Order these from {store['name']} for pickup in the first pickup window on {day:%A, %B %-d}: "
-                     + "; ".join(_label(x, loc) for x in picks) + ". One of each, and if the "
-                     f"{grocery.title(picks[0], loc)} is out, don't substitute it.",
-         expected={"store": store["name"], "store_key": store["key"], "store_id": s_pos,
-                   "window_start": start.isoformat(), "products": [x["id"] for x in picks]},
-         rubric=[RubricItem(id="order", weight=45, requirement=f"A pickup order at {store['name']} for {start:%b %-d %H:%M}",
-                            check=_sql("""SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND store_id = ?
+    task(
+        "pickup-order",
+        ["grocery"],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=600,
+        instruction=f"Order these from {store['name']} for pickup in the first pickup window on {day:%A, %B %-d}: "
+        + "; ".join(_label(x, loc) for x in picks)
+        + ". One of each, and if the "
+        f"{grocery.title(picks[0], loc)} is out, don't substitute it.",
+        expected={
+            "store": store["name"],
+            "store_key": store["key"],
+            "store_id": s_pos,
+            "window_start": start.isoformat(),
+            "products": [x["id"] for x in picks],
+        },
+        rubric=[
+            RubricItem(
+                id="order",
+                weight=45,
+                requirement=f"A pickup order at {store['name']} for {start:%b %-d %H:%M}",
+                check=_sql(
+                    """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND store_id = ?
                                           AND fulfilment = 'pickup' AND window_start = ?""",
-                                       [s_pos, start.isoformat()], [[1]])),
-                 RubricItem(id="items", weight=25, requirement="It holds exactly the three products, one each",
-                            check=_sql("""SELECT group_concat(x.product_id || ':' || x.qty, ',') FROM
+                    [s_pos, start.isoformat()],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="items",
+                weight=25,
+                requirement="It holds exactly the three products, one each",
+                check=_sql(
+                    """SELECT group_concat(x.product_id || ':' || x.qty, ',') FROM
                                           (SELECT i.product_id, i.qty FROM order_items i JOIN orders o ON o.id = i.order_id
                                            WHERE o.world_ref IS NULL AND o.fulfilment = 'pickup' ORDER BY i.product_id) x""",
-                                       [], [[",".join(f"{x}:1" for x in sorted(q["id"] for q in picks))]])),
-                 RubricItem(id="no-sub", weight=15, requirement=f"{grocery.title(picks[0], loc)}: don't substitute",
-                            check=_sql("""SELECT COUNT(*) FROM order_items i JOIN orders o ON o.id = i.order_id
+                    [],
+                    [[",".join(f"{x}:1" for x in sorted(q["id"] for q in picks))]],
+                ),
+            ),
+            RubricItem(
+                id="no-sub",
+                weight=15,
+                requirement=f"{grocery.title(picks[0], loc)}: don't substitute",
+                check=_sql(
+                    """SELECT COUNT(*) FROM order_items i JOIN orders o ON o.id = i.order_id
                                           WHERE o.world_ref IS NULL AND i.product_id = ? AND i.substitution = 'none'""",
-                                       [picks[0]["id"]], [[1]])),
-                 _new_order(len(picks))])
+                    [picks[0]["id"]],
+                    [[1]],
+                ),
+            ),
+            _new_order(len(picks)),
+        ],
+    )
 
     # 7. Action: a camping list.
     camp = [pick(a, n) for a, n in CAMPING]
-    task("camping-list", ["grocery"], kind="action", difficulty="easy", time_limit_seconds=420,
-         instruction="Make a Basketful shopping list called “Camping weekend” with "
-                     + "; ".join(_label(x, loc) for x in camp) + " (two of the first, one of the rest).",
-         expected={"name": "Camping weekend", "products": [x["id"] for x in camp], "qty": [2, 1, 1, 1]},
-         rubric=[RubricItem(id="list", weight=30, requirement="A list “Camping weekend” exists",
-                            check=_sql("SELECT COUNT(*) FROM lists WHERE world_ref IS NULL AND name = ?",
-                                       ["Camping weekend"], [[1]])),
-                 RubricItem(id="items", weight=55, requirement="It holds the four products with those quantities",
-                            check=_sql("""SELECT group_concat(x.product_id || ':' || x.qty, ',') FROM
+    task(
+        "camping-list",
+        ["grocery"],
+        kind="action",
+        difficulty="easy",
+        time_limit_seconds=420,
+        instruction="Make a Basketful shopping list called “Camping weekend” with "
+        + "; ".join(_label(x, loc) for x in camp)
+        + " (two of the first, one of the rest).",
+        expected={"name": "Camping weekend", "products": [x["id"] for x in camp], "qty": [2, 1, 1, 1]},
+        rubric=[
+            RubricItem(
+                id="list",
+                weight=30,
+                requirement="A list “Camping weekend” exists",
+                check=_sql(
+                    "SELECT COUNT(*) FROM lists WHERE world_ref IS NULL AND name = ?", ["Camping weekend"], [[1]]
+                ),
+            ),
+            RubricItem(
+                id="items",
+                weight=55,
+                requirement="It holds the four products with those quantities",
+                check=_sql(
+                    """SELECT group_concat(x.product_id || ':' || x.qty, ',') FROM
                                           (SELECT i.product_id, i.qty FROM list_items i JOIN lists l ON l.id = i.list_id
                                            WHERE l.world_ref IS NULL AND l.name = ? ORDER BY i.product_id) x""",
-                                       ["Camping weekend"],
-                                       [[",".join(f"{x['id']}:{q}" for x, q in sorted(zip(camp, [2, 1, 1, 1]),
-                                                                                      key=lambda t: t[0]["id"]))]])),
-                 _new_list("Camping weekend", len(camp))])
+                    ["Camping weekend"],
+                    [
+                        [
+                            ",".join(
+                                f"{x['id']}:{q}" for x, q in sorted(zip(camp, [2, 1, 1, 1]), key=lambda t: t[0]["id"])
+                            )
+                        ]
+                    ],
+                ),
+            ),
+            _new_list("Camping weekend", len(camp)),
+        ],
+    )
 
     # 8. Action (with mail): the items of the order whose confirmation mail names a delivery window, onto a list.
     first_order = orders[0].data
     skus_first = sorted({x["sku"] for x in first_order["items"]})
-    task("first-order-to-list", ["grocery", "mail"], kind="action", difficulty="hard", time_limit_seconds=600,
-         instruction=f"Find the confirmation email of my Basketful order {first_order['order_id']} and put everything "
-                     "from that order on a new Basketful list called “Favourites” (one of each).",
-         expected={"order_id": first_order["order_id"], "products": skus_first},
-         rubric=[RubricItem(id="list", weight=85, requirement="“Favourites” holds exactly that order's products",
-                            check=_sql("""SELECT group_concat(x.product_id, ',') FROM
+    task(
+        "first-order-to-list",
+        ["grocery", "mail"],
+        kind="action",
+        difficulty="hard",
+        time_limit_seconds=600,
+        instruction=f"Find the confirmation email of my Basketful order {first_order['order_id']} and put everything "
+        "from that order on a new Basketful list called “Favourites” (one of each).",
+        expected={"order_id": first_order["order_id"], "products": skus_first},
+        rubric=[
+            RubricItem(
+                id="list",
+                weight=85,
+                requirement="“Favourites” holds exactly that order's products",
+                check=_sql(
+                    """SELECT group_concat(x.product_id, ',') FROM
                                           (SELECT i.product_id FROM list_items i JOIN lists l ON l.id = i.list_id
                                            WHERE l.world_ref IS NULL AND l.name = ? ORDER BY i.product_id) x""",
-                                       ["Favourites"], [[",".join(skus_first)]])),
-                 _new_list("Favourites", len(skus_first))])
+                    ["Favourites"],
+                    [[",".join(skus_first)]],
+                ),
+            ),
+            _new_list("Favourites", len(skus_first)),
+        ],
+    )
 
     # 9. Action (with the calendar): the staples list delivered in the latest window that clears the calendar.
     from .seed import STAPLES_LIST
@@ -215,25 +365,52 @@ def tasks(world: World) -> list[Task]:
     u_pos = next(i for i, s in enumerate(chains, start=1) if s["key"] == usual_key)
     u_name = next(s["name"] for s in chains if s["key"] == usual_key)
     cal_day = world.now.date() + dt.timedelta(days=3)
-    busy = [(e.data["start"][:19], e.data["end"][:19]) for e in world.of_kind("calendar_event")
-            if not e.data.get("all_day") and e.data["start"][:10] == cal_day.isoformat()]
-    fits = [w for w in seed_windows(world, store_rows(world))
-            if w["store"] == usual_key and w["kind"] == "delivery" and w["starts_at"][:10] == cal_day.isoformat()
-            and w["taken"] < w["capacity"] and not any(w["starts_at"] < b and a < w["ends_at"] for a, b in busy)]
+    busy = [
+        (e.data["start"][:19], e.data["end"][:19])
+        for e in world.of_kind("calendar_event")
+        if not e.data.get("all_day") and e.data["start"][:10] == cal_day.isoformat()
+    ]
+    fits = [
+        w
+        for w in seed_windows(world, store_rows(world))
+        if w["store"] == usual_key
+        and w["kind"] == "delivery"
+        and w["starts_at"][:10] == cal_day.isoformat()
+        and w["taken"] < w["capacity"]
+        and not any(w["starts_at"] < b and a < w["ends_at"] for a, b in busy)
+    ]
     if fits:
         w = fits[-1]
-        task("staples-around-calendar", ["grocery", "calendar"], kind="action", difficulty="hard",
-             time_limit_seconds=720,
-             instruction=f"Have my “{STAPLES_LIST}” list delivered from {u_name} on {cal_day:%A, %B %-d}, in the "
-                         "latest delivery window that doesn't overlap anything in my calendar that day.",
-             expected={"store_id": u_pos, "store_key": usual_key, "day": cal_day.isoformat(),
-                       "window_start": w["starts_at"], "busy": busy},
-             rubric=[RubricItem(id="window", weight=85,
-                                requirement=f"A {u_name} delivery order for the window starting {w['starts_at'][11:16]}",
-                                check=_sql("""SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND store_id = ?
+        task(
+            "staples-around-calendar",
+            ["grocery", "calendar"],
+            kind="action",
+            difficulty="hard",
+            time_limit_seconds=720,
+            instruction=f"Have my “{STAPLES_LIST}” list delivered from {u_name} on {cal_day:%A, %B %-d}, in the "
+            "latest delivery window that doesn't overlap anything in my calendar that day.",
+            expected={
+                "store_id": u_pos,
+                "store_key": usual_key,
+                "day": cal_day.isoformat(),
+                "window_start": w["starts_at"],
+                "busy": busy,
+            },
+            rubric=[
+                RubricItem(
+                    id="window",
+                    weight=85,
+                    requirement=f"A {u_name} delivery order for the window starting {w['starts_at'][11:16]}",
+                    check=_sql(
+                        """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND store_id = ?
                                               AND fulfilment = 'delivery' AND window_start = ?""",
-                                           [u_pos, w["starts_at"]], [[1]])),
-                     _new_order()])
+                        [u_pos, w["starts_at"]],
+                        [[1]],
+                    ),
+                ),
+                _new_order(),
+            ],
+        )
     out.extend(insight_tasks(world))
     return out
 
@@ -262,26 +439,52 @@ def insight_tasks(world: World) -> list[Task]:
     if month:
         extra = sum(e.data["delivery_fee_cents"] + e.data["tip_cents"] for e in month)
         spent = sum(e.data["total_cents"] for e in month)
-        task("cf-pickup", ["grocery", "bank"], kind="aggregation", category="counterfactual", difficulty="medium",
-             time_limit_seconds=480,
-             instruction=f"Had I picked up my Basketful orders {month_phrase(start, today)} myself instead of having them "
-                         "delivered (no delivery fee, no shopper tip, everything else the same), how much would I have "
-                         "paid in total, and how much would I have saved?",
-             expected={"orders": len(month), "total_cents": spent, "saved_cents": extra, "pickup_cents": spent - extra},
-             rubric=[RubricItem(id="pickup", weight=60, requirement=f"States {money(spent - extra, cur)}",
-                                check=A.amount(spent - extra)),
-                     RubricItem(id="saved", weight=40, requirement=f"States {money(extra, cur)} saved", check=A.amount(extra))])
+        task(
+            "cf-pickup",
+            ["grocery", "bank"],
+            kind="aggregation",
+            category="counterfactual",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"Had I picked up my Basketful orders {month_phrase(start, today)} myself instead of having them "
+            "delivered (no delivery fee, no shopper tip, everything else the same), how much would I have "
+            "paid in total, and how much would I have saved?",
+            expected={"orders": len(month), "total_cents": spent, "saved_cents": extra, "pickup_cents": spent - extra},
+            rubric=[
+                RubricItem(
+                    id="pickup",
+                    weight=60,
+                    requirement=f"States {money(spent - extra, cur)}",
+                    check=A.amount(spent - extra),
+                ),
+                RubricItem(
+                    id="saved", weight=40, requirement=f"States {money(extra, cur)} saved", check=A.amount(extra)
+                ),
+            ],
+        )
 
     items = Counter(x["name"] for e in orders for x in {i["name"]: i for i in e.data["items"]}.values())
     top = items.most_common(4)
     if len(top) == 4 and top[0][1] > top[1][1] > top[2][1] > top[3][1]:
         names = [n for n, _ in top[:3]]
-        task("pref-staples", ["grocery"], kind="aggregation", category="preference_inference", difficulty="hard",
-             time_limit_seconds=600,
-             instruction="Which three grocery items end up in my Basketful orders most often? Rank them, most frequent "
-                         "first (count the orders each appears in).",
-             expected={"items": names, "orders": [c for _, c in top[:3]], "of": len(orders)},
-             rubric=[RubricItem(id="top", weight=40, requirement=f"Names {names[0]} first", check=A.text(names[0])),
-                     RubricItem(id="ranking", weight=60, requirement="Ranks " + ", ".join(names),
-                                check=A.names([[n] for n in names], ordered=True))])
+        task(
+            "pref-staples",
+            ["grocery"],
+            kind="aggregation",
+            category="preference_inference",
+            difficulty="hard",
+            time_limit_seconds=600,
+            instruction="Which three grocery items end up in my Basketful orders most often? Rank them, most frequent "
+            "first (count the orders each appears in).",
+            expected={"items": names, "orders": [c for _, c in top[:3]], "of": len(orders)},
+            rubric=[
+                RubricItem(id="top", weight=40, requirement=f"Names {names[0]} first", check=A.text(names[0])),
+                RubricItem(
+                    id="ranking",
+                    weight=60,
+                    requirement="Ranks " + ", ".join(names),
+                    check=A.names([[n] for n in names], ordered=True),
+                ),
+            ],
+        )
     return out

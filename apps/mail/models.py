@@ -64,13 +64,19 @@ class Message(Base):
     body: Mapped[str] = mapped_column(Text)
     snippet: Mapped[str] = mapped_column(String)
     sent_at: Mapped[str] = mapped_column(String, index=True, doc="the Date of the mail, local ISO")
-    deliver_at: Mapped[str] = mapped_column(String, index=True, doc="when it shows in lists, local ISO (= sent_at for seeded mail)")
+    deliver_at: Mapped[str] = mapped_column(
+        String, index=True, doc="when it shows in lists, local ISO (= sent_at for seeded mail)"
+    )
     is_read: Mapped[int] = mapped_column(Integer, default=0)
     is_starred: Mapped[int] = mapped_column(Integer, default=0)
     has_attachments: Mapped[int] = mapped_column(Integer, default=0)
     origin: Mapped[str] = mapped_column(String, default="world")
-    world_ref: Mapped[str | None] = mapped_column(String, doc="id of the world email event; NULL for mail made in the app")
-    ref: Mapped[str | None] = mapped_column(String, doc="the world event the mail is about (a booking, a paycheck, a meeting)")
+    world_ref: Mapped[str | None] = mapped_column(
+        String, doc="id of the world email event; NULL for mail made in the app"
+    )
+    ref: Mapped[str | None] = mapped_column(
+        String, doc="the world event the mail is about (a booking, a paycheck, a meeting)"
+    )
 
 
 class Attachment(Base):
@@ -133,4 +139,3 @@ class Rsvp(Base):
 
 class Meta(appkit.MetaRow, Base):
     """Key/value facts: ``as_of``, ``now``, ``timezone``, ``locale``, ``seed`` (the reply engine's seed)."""
-

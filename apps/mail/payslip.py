@@ -56,33 +56,60 @@ def payslip_pdf(world: World, paycheck: Event) -> bytes:
     amount = ParagraphStyle("a", parent=normal, alignment=2)
     bold_amount = ParagraphStyle("b", parent=amount, fontName=FONT_BOLD)
     out = io.BytesIO()
-    doc = SimpleDocTemplate(out, pagesize=LETTER, leftMargin=0.8 * inch, rightMargin=0.8 * inch,
-                            topMargin=0.7 * inch, bottomMargin=0.7 * inch,
-                            title=f"Pay statement {day.isoformat()}", author=meta_text(employer),
-                            subject=meta_text(f"Pay statement for {p.identity.name}"), creator=meta_text(employer),
-                            initialFontName=FONT)
+    doc = SimpleDocTemplate(
+        out,
+        pagesize=LETTER,
+        leftMargin=0.8 * inch,
+        rightMargin=0.8 * inch,
+        topMargin=0.7 * inch,
+        bottomMargin=0.7 * inch,
+        title=f"Pay statement {day.isoformat()}",
+        author=meta_text(employer),
+        subject=meta_text(f"Pay statement for {p.identity.name}"),
+        creator=meta_text(employer),
+        initialFontName=FONT,
+    )
     story = [
         Paragraph(para_text(employer), title),
         Paragraph(f"Pay statement &middot; pay date {day:%B %-d, %Y}", normal),
         Spacer(1, 10),
-        Paragraph(f"Employee: {para_text(p.identity.name, bold=True)}<br/>"
-                  f"Pay schedule: {para_text(schedule)}<br/>Payment: direct deposit to checking", normal),
+        Paragraph(
+            f"Employee: {para_text(p.identity.name, bold=True)}<br/>"
+            f"Pay schedule: {para_text(schedule)}<br/>Payment: direct deposit to checking",
+            normal,
+        ),
         Spacer(1, 14),
     ]
-    rows = [["", "This period", "Year to date"],
-            ["Gross pay", cell(money(gross, cur), amount), cell(money(ytd_gross, cur), amount)],
-            ["Taxes and deductions", cell(money(-(gross - net), cur), amount),
-             cell(money(-(ytd_gross - ytd_net), cur), amount)],
-            ["Net pay", cell(money(net, cur), bold_amount), cell(money(ytd_net, cur), bold_amount)]]
+    rows = [
+        ["", "This period", "Year to date"],
+        ["Gross pay", cell(money(gross, cur), amount), cell(money(ytd_gross, cur), amount)],
+        [
+            "Taxes and deductions",
+            cell(money(-(gross - net), cur), amount),
+            cell(money(-(ytd_gross - ytd_net), cur), amount),
+        ],
+        ["Net pay", cell(money(net, cur), bold_amount), cell(money(ytd_net, cur), bold_amount)],
+    ]
     table = Table(rows, colWidths=[2.6 * inch, 1.7 * inch, 1.7 * inch])
-    table.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, -1), FONT, 10), ("FONT", (0, 0), (-1, 0), FONT_BOLD, 10),
-        ("FONT", (0, 3), (0, 3), FONT_BOLD, 10), ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
-        ("BACKGROUND", (0, 0), (-1, 0), INK), ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
-        ("LINEABOVE", (0, 3), (-1, 3), 0.8, INK), ("BOX", (0, 0), (-1, -1), 0.5, colors.grey),
-    ]))
-    story += [table, Spacer(1, 16),
-              Paragraph(f"Net pay of {para_text(money(net, cur))} was deposited on {day:%B %-d, %Y}.", normal)]
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 10),
+                ("FONT", (0, 0), (-1, 0), FONT_BOLD, 10),
+                ("FONT", (0, 3), (0, 3), FONT_BOLD, 10),
+                ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
+                ("BACKGROUND", (0, 0), (-1, 0), INK),
+                ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+                ("LINEABOVE", (0, 3), (-1, 3), 0.8, INK),
+                ("BOX", (0, 0), (-1, -1), 0.5, colors.grey),
+            ]
+        )
+    )
+    story += [
+        table,
+        Spacer(1, 16),
+        Paragraph(f"Net pay of {para_text(money(net, cur))} was deposited on {day:%B %-d, %Y}.", normal),
+    ]
 
     def stamp(canvas, _doc):
         canvas.setFont(FONT, 7.5)

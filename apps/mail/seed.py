@@ -40,11 +40,27 @@ _POLICY = email.policy.default.clone(max_line_length=998)
 
 APP_URL = "http://mailbox.test/"
 #: Maildir++ folder of each mail folder under ~/Mail ("" is the inbox itself).
-MAILDIR_FOLDERS = {"inbox": "", "sent": ".Sent", "drafts": ".Drafts", "archive": ".Archive", "spam": ".Spam",
-                   "trash": ".Trash"}
+MAILDIR_FOLDERS = {
+    "inbox": "",
+    "sent": ".Sent",
+    "drafts": ".Drafts",
+    "archive": ".Archive",
+    "spam": ".Spam",
+    "trash": ".Trash",
+}
 #: Label colours, given to labels in name order.
-_LABEL_COLORS = ["#0f766e", "#b45309", "#7c3aed", "#be123c", "#1d4ed8", "#15803d", "#a16207", "#9333ea",
-                 "#0e7490", "#c2410c"]
+_LABEL_COLORS = [
+    "#0f766e",
+    "#b45309",
+    "#7c3aed",
+    "#be123c",
+    "#1d4ed8",
+    "#15803d",
+    "#a16207",
+    "#9333ea",
+    "#0e7490",
+    "#c2410c",
+]
 #: Chance that a message with one of these labels is starred (everything else: ``_STAR_OTHER``).
 _STAR_CHANCE = {"personal": 0.12, "travel": 0.3, "invitations": 0.08, "payroll": 0.05, "reservations": 0.05}
 _STAR_OTHER = 0.004
@@ -134,14 +150,20 @@ def contact_card(world: World, name: str) -> dict:
     if platform_card is not None:
         return platform_card(world, name)
     c = next(c for c in world.persona.contacts if c.name == name)
-    return {"name": c.name, "email": c.email, "relationship": c.relationship,
-            "messaging_style": c.messaging_style or "brief", "shared_activities": list(c.shared_activities or []),
-            "persona": {"name": world.persona.identity.name, "email": world.persona.identity.email}}
+    return {
+        "name": c.name,
+        "email": c.email,
+        "relationship": c.relationship,
+        "messaging_style": c.messaging_style or "brief",
+        "shared_activities": list(c.shared_activities or []),
+        "persona": {"name": world.persona.identity.name, "email": world.persona.identity.email},
+    }
 
 
 def _addr_json(people: list[dict]) -> str:
-    return json.dumps([{"name": x.get("name") or "", "email": x.get("email") or ""} for x in people],
-                      ensure_ascii=False)
+    return json.dumps(
+        [{"name": x.get("name") or "", "email": x.get("email") or ""} for x in people], ensure_ascii=False
+    )
 
 
 def seed(world: World, path: Path) -> Path:
@@ -156,12 +178,25 @@ def seed(world: World, path: Path) -> Path:
     engine = dbfile.create(path, m.Base.metadata)
     mails = world_mails(world)
     with OrmSession(engine) as db:
-        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email,
-                      work_email=p.work.email if p.work and p.work.email else None,
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "mail")),
-                      signature=f"{ident.name.split()[0]}"))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
-                         expires_at=add_months(world.now, 12).isoformat()))
+        db.add(
+            m.User(
+                id=1,
+                username=creds["username"],
+                full_name=ident.name,
+                email=ident.email,
+                work_email=p.work.email if p.work and p.work.email else None,
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "mail")),
+                signature=f"{ident.name.split()[0]}",
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=world.now.isoformat(),
+                expires_at=add_months(world.now, 12).isoformat(),
+            )
+        )
         names = sorted({label for mail in mails for label in mail.data["labels"]})
         label_ids = {name: i for i, name in enumerate(names, start=1)}
         for name, i in label_ids.items():
@@ -170,26 +205,63 @@ def seed(world: World, path: Path) -> Path:
         for n, mail in enumerate(mails, start=1):
             d = mail.data
             at = mail.at.isoformat()
-            db.add(m.Message(
-                id=n, message_id=d["message_id"], thread_id=d["thread_id"], in_reply_to=d["in_reply_to"],
-                references_json=json.dumps(list(d["references"])), folder=d["folder"], prev_folder=None,
-                from_name=d["from"].get("name") or "", from_email=d["from"].get("email") or "",
-                to_json=_addr_json(d["to"]), cc_json=_addr_json(d.get("cc") or []), subject=d["subject"],
-                body=d["body"], snippet=snippet(d["body"]), sent_at=at, deliver_at=at, is_read=int(bool(d["read"])),
-                is_starred=int(mail.starred), has_attachments=int(bool(mail.attachments)), origin="world",
-                world_ref=mail.event_id, ref=d.get("ref")))
+            db.add(
+                m.Message(
+                    id=n,
+                    message_id=d["message_id"],
+                    thread_id=d["thread_id"],
+                    in_reply_to=d["in_reply_to"],
+                    references_json=json.dumps(list(d["references"])),
+                    folder=d["folder"],
+                    prev_folder=None,
+                    from_name=d["from"].get("name") or "",
+                    from_email=d["from"].get("email") or "",
+                    to_json=_addr_json(d["to"]),
+                    cc_json=_addr_json(d.get("cc") or []),
+                    subject=d["subject"],
+                    body=d["body"],
+                    snippet=snippet(d["body"]),
+                    sent_at=at,
+                    deliver_at=at,
+                    is_read=int(bool(d["read"])),
+                    is_starred=int(mail.starred),
+                    has_attachments=int(bool(mail.attachments)),
+                    origin="world",
+                    world_ref=mail.event_id,
+                    ref=d.get("ref"),
+                )
+            )
             for a in mail.attachments:
                 att_id += 1
-                db.add(m.Attachment(id=att_id, message_id=n, filename=a.filename, content_type=a.content_type,
-                                    size=len(a.content), content=a.content))
+                db.add(
+                    m.Attachment(
+                        id=att_id,
+                        message_id=n,
+                        filename=a.filename,
+                        content_type=a.content_type,
+                        size=len(a.content),
+                        content=a.content,
+                    )
+                )
             for label in sorted(set(d["labels"])):
                 db.add(m.MessageLabel(message_id=n, label_id=label_ids[label]))
         for i, c in enumerate((c for c in p.contacts if c.email), start=1):
-            db.add(m.Contact(id=i, name=c.name, email=c.email, relationship=c.relationship,
-                             card_json=json.dumps(contact_card(world, c.name), ensure_ascii=False, sort_keys=True,
-                                                  default=str)))
-        for key, value in [("as_of", p.as_of.isoformat()), ("now", world.now.isoformat()), ("timezone", p.timezone),
-                           ("locale", p.locale.replace("_", "-")), ("seed", str(world.seed))]:
+            db.add(
+                m.Contact(
+                    id=i,
+                    name=c.name,
+                    email=c.email,
+                    relationship=c.relationship,
+                    card_json=json.dumps(contact_card(world, c.name), ensure_ascii=False, sort_keys=True, default=str),
+                )
+            )
+        for key, value in [
+            ("as_of", p.as_of.isoformat()),
+            ("now", world.now.isoformat()),
+            ("timezone", p.timezone),
+            ("locale", p.locale.replace("_", "-")),
+            ("seed", str(world.seed)),
+        ]:
             db.add(m.Meta(key=key, value=value))
         db.commit()
     engine.dispose()
@@ -198,6 +270,7 @@ def seed(world: World, path: Path) -> Path:
 
 
 # --- Maildir ---------------------------------------------------------------------------------------
+
 
 def _address(who: dict) -> Address:
     local, _, domain = (who.get("email") or "unknown@mail.test").partition("@")
@@ -263,6 +336,7 @@ def home_files(world: World, home: Path) -> list[Path]:
 
 # --- Firefox ---------------------------------------------------------------------------------------
 
+
 def bookmarks(world: World) -> list[dict]:
     """The Mailbox on the bookmarks toolbar."""
     return [{"title": "Mailbox", "url": APP_URL, "folder": "toolbar"}]
@@ -285,8 +359,14 @@ def visits(world: World) -> list[dict]:
         if r.random() < 0.85:
             at = dt.datetime.combine(day, dt.time(r.randint(6, 9), r.randint(0, 59), r.randint(0, 59)))
             if at <= world.now:
-                out.append({"url": APP_URL, "title": "Inbox - Mailbox", "at": at,
-                            "transition": "bookmark" if r.random() < 0.6 else "typed"})
+                out.append(
+                    {
+                        "url": APP_URL,
+                        "title": "Inbox - Mailbox",
+                        "at": at,
+                        "transition": "bookmark" if r.random() < 0.6 else "typed",
+                    }
+                )
         day += dt.timedelta(days=1)
     for mail in world_mails(world):
         d = mail.data
@@ -295,7 +375,13 @@ def visits(world: World) -> list[dict]:
         if r.random() < 0.45:
             at = mail.at + dt.timedelta(minutes=r.randint(3, 180))
             if at <= world.now:
-                out.append({"url": f"{APP_URL}t/{d['thread_id']}", "title": f"{d['subject']} - Mailbox", "at": at,
-                            "transition": "link"})
+                out.append(
+                    {
+                        "url": f"{APP_URL}t/{d['thread_id']}",
+                        "title": f"{d['subject']} - Mailbox",
+                        "at": at,
+                        "transition": "link",
+                    }
+                )
     out.sort(key=lambda v: (v["at"], v["url"]))
     return out

@@ -14,9 +14,13 @@ from builder.tasks.oracle import OracleError, Web
 def sent(to_email: str, groups: list[list[str]] = ()) -> Check:
     """A mail the persona sent from Mailbox to ``to_email``, whose subject or body holds one string of each group."""
     more, params = S.needles("coalesce(subject, '') || ' ' || coalesce(body, '')", list(groups))
-    return S.sql("mail", f"""SELECT COUNT(*) > 0 FROM messages WHERE world_ref IS NULL AND origin = 'app'
+    return S.sql(
+        "mail",
+        f"""SELECT COUNT(*) > 0 FROM messages WHERE world_ref IS NULL AND origin = 'app'
                            AND folder = 'sent' AND instr(lower(to_json), lower(?)) > 0{more}""",
-               [to_email, *params], [[1]])
+        [to_email, *params],
+        [[1]],
+    )
 
 
 def send(web: Web, to: str, subject: str, body: str, *, reply_to: int | None = None) -> None:
@@ -32,9 +36,12 @@ def send(web: Web, to: str, subject: str, body: str, *, reply_to: int | None = N
 def add_to_calendar(web: Web, filename_part: str) -> None:
     """Add the newest .ics attachment of a mail the apps sent (name holding ``filename_part``) to Daybook, as the
     mail's "Add to Daybook" button does."""
-    att = web.one("mail", "SELECT a.id FROM attachments a JOIN messages m ON m.id = a.message_id WHERE m.world_ref IS NULL "
-                          "AND a.filename LIKE '%.ics' AND instr(a.filename, ?) > 0 ORDER BY a.id DESC LIMIT 1",
-                  (filename_part,))
+    att = web.one(
+        "mail",
+        "SELECT a.id FROM attachments a JOIN messages m ON m.id = a.message_id WHERE m.world_ref IS NULL "
+        "AND a.filename LIKE '%.ics' AND instr(a.filename, ?) > 0 ORDER BY a.id DESC LIMIT 1",
+        (filename_part,),
+    )
     _, location = web.post_form("mail", "/api/calendar-add", [("attachment", str(att)), ("back", "/")], expect=(303,))
     if "Daybook" not in urllib.parse.unquote_plus(location):
         raise OracleError(f"Mailbox did not add the event to Daybook: {location!r}")

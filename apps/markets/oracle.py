@@ -24,8 +24,12 @@ def _trade(web: Web, ticker: str, side: str, action: str, shares: int) -> int:
     """Buy or sell at the price the market page shows; that price in cents."""
     yes = web.one(APP, "SELECT yes_cents FROM markets WHERE ticker = ?", (ticker,))
     price = yes if side == "yes" else 100 - yes
-    _ok(web, "/api/trades", [("ticker", ticker), ("side", side), ("action", action), ("shares", str(shares)),
-                             ("price_cents", str(price))], "traded=")
+    _ok(
+        web,
+        "/api/trades",
+        [("ticker", ticker), ("side", side), ("action", action), ("shares", str(shares)), ("price_cents", str(price))],
+        "traded=",
+    )
     return price
 
 
@@ -59,7 +63,9 @@ def fund_and_buy(task: Task, web: Web) -> str:
     exp = task.expected
     _transfer(web, "deposit", exp["amount_cents"])
     price = _trade(web, exp["ticker"], "yes", "buy", exp["shares"])
-    return f"Moved {_money(exp['amount_cents'])} in and bought {exp['shares']} YES shares of {exp['ticker']} at {price}¢."
+    return (
+        f"Moved {_money(exp['amount_cents'])} in and bought {exp['shares']} YES shares of {exp['ticker']} at {price}¢."
+    )
 
 
 def watch_local(task: Task, web: Web) -> str:
@@ -67,8 +73,14 @@ def watch_local(task: Task, web: Web) -> str:
     return f"{task.expected['ticker']} is on your watchlist."
 
 
-SOLVERS = {"buy-shares": buy_shares, "sell-position": sell_position, "deposit": deposit,
-           "withdraw-winnings": withdraw_winnings, "fund-and-buy": fund_and_buy, "watch-local": watch_local}
+SOLVERS = {
+    "buy-shares": buy_shares,
+    "sell-position": sell_position,
+    "deposit": deposit,
+    "withdraw-winnings": withdraw_winnings,
+    "fund-and-buy": fund_and_buy,
+    "watch-local": watch_local,
+}
 
 
 def winnings_to_index(task: Task, web: Web) -> str:
@@ -79,11 +91,24 @@ def winnings_to_index(task: Task, web: Web) -> str:
     if "moved=" not in location:
         raise OracleError(f"Hunchline did not pay out: {location!r}")
     for path, fields, marker in (
-            ("/api/transfers", [("direction", "deposit"), ("amount", amount)], "done=deposit"),
-            ("/api/orders", [("symbol", exp["symbol"]), ("side", "buy"), ("type", "market"), ("shares", ""),
-                             ("amount", amount), ("confirm", "yes")], "done=filled")):
+        ("/api/transfers", [("direction", "deposit"), ("amount", amount)], "done=deposit"),
+        (
+            "/api/orders",
+            [
+                ("symbol", exp["symbol"]),
+                ("side", "buy"),
+                ("type", "market"),
+                ("shares", ""),
+                ("amount", amount),
+                ("confirm", "yes"),
+            ],
+            "done=filled",
+        ),
+    ):
         _, location = web.post_form("brokerage", path, fields, expect=(303,))
         if marker not in location:
             raise OracleError(f"Tidewell did not confirm {path}: {location!r}")
     return f"Moved {amount} from Hunchline to checking, into Tidewell, and bought {exp['symbol']} with it."
+
+
 SOLVERS.update({"winnings-to-index": winnings_to_index})

@@ -17,15 +17,25 @@ def pair_tasks(world: World) -> list[Task]:
 
 def _build(world: World, task) -> None:
     cur, year = world.currency, world.now.year
-    tw = sum(e.data["amount_cents"] for e in P.done(world, "brokerage_transfer")
-             if e.data["direction"] == "in" and e.at.year == year)
+    tw = sum(
+        e.data["amount_cents"]
+        for e in P.done(world, "brokerage_transfer")
+        if e.data["direction"] == "in" and e.at.year == year
+    )
     hl = sum(e.data["amount_cents"] for e in P.done(world, "forecast_deposit") if e.at.year == year)
     if tw and hl:
-        task("pair-invested-this-year", ["markets", "brokerage"], kind="aggregation", difficulty="medium",
-             time_limit_seconds=480,
-             instruction="Between Tidewell and Hunchline, how much new money have I put in since January? Break it "
-                         "down by account and give me the total.",
-             expected={"year": year, "tidewell_cents": tw, "hunchline_cents": hl, "total_cents": tw + hl},
-             rubric=[RubricItem(id="total", weight=50, requirement=f"States {money(tw + hl, cur)}", check=A.amount(tw + hl)),
-                     RubricItem(id="tidewell", weight=25, requirement=f"Tidewell {money(tw, cur)}", check=A.amount(tw)),
-                     RubricItem(id="hunchline", weight=25, requirement=f"Hunchline {money(hl, cur)}", check=A.amount(hl))])
+        task(
+            "pair-invested-this-year",
+            ["markets", "brokerage"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction="Between Tidewell and Hunchline, how much new money have I put in since January? Break it "
+            "down by account and give me the total.",
+            expected={"year": year, "tidewell_cents": tw, "hunchline_cents": hl, "total_cents": tw + hl},
+            rubric=[
+                RubricItem(id="total", weight=50, requirement=f"States {money(tw + hl, cur)}", check=A.amount(tw + hl)),
+                RubricItem(id="tidewell", weight=25, requirement=f"Tidewell {money(tw, cur)}", check=A.amount(tw)),
+                RubricItem(id="hunchline", weight=25, requirement=f"Hunchline {money(hl, cur)}", check=A.amount(hl)),
+            ],
+        )

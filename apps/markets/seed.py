@@ -50,7 +50,9 @@ def positions(world: World) -> dict[tuple[str, str], dict]:
         if e.kind != "forecast_trade":
             continue
         d = e.data
-        pos = out.setdefault((d["ticker"], d["side"]), {"shares": 0, "cost_cents": 0, "realized_cents": 0, "settled": 0})
+        pos = out.setdefault(
+            (d["ticker"], d["side"]), {"shares": 0, "cost_cents": 0, "realized_cents": 0, "settled": 0}
+        )
         if d["action"] == "buy":
             pos["shares"] += d["shares"]
             pos["cost_cents"] += d["amount_cents"]
@@ -85,11 +87,23 @@ def visits(world: World) -> list[dict]:
     for e in world.events:
         if e.kind == "forecast_trade":
             q = by[e.data["ticker"]].question
-            out.append({"url": f"{SITE}m/{e.data['ticker']}", "title": f"{q} | Hunchline",
-                        "at": e.at - dt.timedelta(minutes=r.randint(2, 15)), "transition": "link"})
+            out.append(
+                {
+                    "url": f"{SITE}m/{e.data['ticker']}",
+                    "title": f"{q} | Hunchline",
+                    "at": e.at - dt.timedelta(minutes=r.randint(2, 15)),
+                    "transition": "link",
+                }
+            )
         elif e.kind == "forecast_deposit":
-            out.append({"url": f"{SITE}portfolio", "title": "Portfolio | Hunchline",
-                        "at": e.at + dt.timedelta(minutes=r.randint(1, 5)), "transition": "typed"})
+            out.append(
+                {
+                    "url": f"{SITE}portfolio",
+                    "title": "Portfolio | Hunchline",
+                    "at": e.at + dt.timedelta(minutes=r.randint(1, 5)),
+                    "transition": "typed",
+                }
+            )
     return sorted((v for v in out if v["at"] <= world.now), key=lambda v: (v["at"], v["url"]))
 
 
@@ -109,19 +123,43 @@ def seed(world: World, path):
     opened = mine[0].at.isoformat() if mine else now.isoformat()
     vol_r = rng(world.seed, "markets/volume")
     with OrmSession(engine) as db:
-        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email or "",
-                      opened_at=opened,
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP))))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=now.isoformat(),
-                         expires_at=appkit.session_expiry(world)))
+        db.add(
+            m.User(
+                id=1,
+                username=creds["username"],
+                full_name=ident.name,
+                email=ident.email or "",
+                opened_at=opened,
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP)),
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=now.isoformat(),
+                expires_at=appkit.session_expiry(world),
+            )
+        )
         for pos, (key, names) in enumerate(forecasts.grammar()["categories"].items()):
             db.add(m.Category(key=key, name=names[lang], position=pos))
         for mk in ms:
-            db.add(m.Market(ticker=mk.ticker, category=mk.category, question=mk.question, rules=mk.rules,
-                            open_date=mk.open.isoformat(), close_date=mk.close.isoformat(),
-                            resolve_date=mk.resolve.isoformat(), status=mk.status, outcome=mk.outcome,
-                            yes_cents=mk.last_price, volume=vol_r.randint(800, 60000) * len(mk.history) // 10,
-                            local=int(mk.local)))
+            db.add(
+                m.Market(
+                    ticker=mk.ticker,
+                    category=mk.category,
+                    question=mk.question,
+                    rules=mk.rules,
+                    open_date=mk.open.isoformat(),
+                    close_date=mk.close.isoformat(),
+                    resolve_date=mk.resolve.isoformat(),
+                    status=mk.status,
+                    outcome=mk.outcome,
+                    yes_cents=mk.last_price,
+                    volume=vol_r.randint(800, 60000) * len(mk.history) // 10,
+                    local=int(mk.local),
+                )
+            )
             for day, cents in mk.history:
                 db.add(m.Price(ticker=mk.ticker, day=day, yes_cents=cents))
         kinds = {"forecast_deposit": "deposit", "forecast_payout": "payout"}
@@ -129,11 +167,23 @@ def seed(world: World, path):
             d = e.data
             kind = d["action"] if e.kind == "forecast_trade" else kinds[e.kind]
             sign = -1 if kind == "buy" else 1
-            db.add(m.Activity(id=i, user_id=1, at=e.at.isoformat(), kind=kind, reference=d["reference"],
-                              ticker=d.get("ticker"), side=d.get("side"), shares=d.get("shares"),
-                              price_cents=d.get("price_cents", forecasts.SHARE_PAYS_CENTS if kind == "payout" else None),
-                              amount_cents=sign * d["amount_cents"], bank_transaction_id=None, account_last4=None,
-                              world_ref=e.id))
+            db.add(
+                m.Activity(
+                    id=i,
+                    user_id=1,
+                    at=e.at.isoformat(),
+                    kind=kind,
+                    reference=d["reference"],
+                    ticker=d.get("ticker"),
+                    side=d.get("side"),
+                    shares=d.get("shares"),
+                    price_cents=d.get("price_cents", forecasts.SHARE_PAYS_CENTS if kind == "payout" else None),
+                    amount_cents=sign * d["amount_cents"],
+                    bank_transaction_id=None,
+                    account_last4=None,
+                    world_ref=e.id,
+                )
+            )
         for (ticker, side), pos in positions(world).items():
             db.add(m.Position(user_id=1, ticker=ticker, side=side, **pos))
         for e in world.of_kind("forecast_watch"):

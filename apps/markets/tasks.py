@@ -22,13 +22,19 @@ def _sql(app: str, query: str, params: list, expected: list[list]) -> Check:
 
 def _only(requirement: str, *changes: Change) -> RubricItem:
     """The state-diff item: only ``changes`` in Hunchline's database (its sign-in sessions aside)."""
-    return RubricItem(id="only", weight=15, requirement=requirement,
-                      check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]))
+    return RubricItem(
+        id="only",
+        weight=15,
+        requirement=requirement,
+        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]),
+    )
 
 
 # A buy opens a position or adds to the one held.
-BUY_POSITION = (Change(table="positions", op="insert", min=0, max=1),
-                Change(table="positions", op="update", min=0, max=1, columns=["shares", "cost_cents"]))
+BUY_POSITION = (
+    Change(table="positions", op="insert", min=0, max=1),
+    Change(table="positions", op="update", min=0, max=1, columns=["shares", "cost_cents"]),
+)
 
 
 def _amount(cents: int) -> Check:
@@ -64,11 +70,23 @@ def tasks(world: World) -> list[Task]:
         out.append(Task(id=f"{pid}/markets/{slug}", persona=pid, apps_involved=apps, **kw))
 
     # 1. Cash balance (lookup).
-    task("cash-balance", [APP], kind="lookup", difficulty="easy", time_limit_seconds=180,
-         instruction="How much cash do I have sitting in my Hunchline account right now?",
-         expected={"cash_cents": acc["cash_cents"]},
-         rubric=[RubricItem(id="cash", weight=100, requirement=f"States the cash balance {money(acc['cash_cents'], cur)}",
-                            check=_amount(acc["cash_cents"]))])
+    task(
+        "cash-balance",
+        [APP],
+        kind="lookup",
+        difficulty="easy",
+        time_limit_seconds=180,
+        instruction="How much cash do I have sitting in my Hunchline account right now?",
+        expected={"cash_cents": acc["cash_cents"]},
+        rubric=[
+            RubricItem(
+                id="cash",
+                weight=100,
+                requirement=f"States the cash balance {money(acc['cash_cents'], cur)}",
+                check=_amount(acc["cash_cents"]),
+            )
+        ],
+    )
 
     deposits = world.of_kind("forecast_deposit")
     payouts = world.of_kind("forecast_payout")
@@ -76,202 +94,472 @@ def tasks(world: World) -> list[Task]:
         # 2. Deposits this year, across Hunchline and the bank (aggregation).
         this_year = [e for e in deposits if e.at.year == year]
         total = sum(e.data["amount_cents"] for e in this_year)
-        task("deposited-this-year", [APP, "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=420,
-             instruction=f"How much money have I moved from my bank into Hunchline in {year} so far, and in how many "
-                         "transfers?",
-             expected={"total_cents": total, "transfers": len(this_year)},
-             rubric=[RubricItem(id="total", weight=80, requirement=f"States the total {money(total, cur)}",
-                                check=_amount(total)),
-                     RubricItem(id="count", weight=20, requirement=f"Says it was {len(this_year)} transfers")])
+        task(
+            "deposited-this-year",
+            [APP, "bank"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"How much money have I moved from my bank into Hunchline in {year} so far, and in how many "
+            "transfers?",
+            expected={"total_cents": total, "transfers": len(this_year)},
+            rubric=[
+                RubricItem(
+                    id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=_amount(total)
+                ),
+                RubricItem(id="count", weight=20, requirement=f"Says it was {len(this_year)} transfers"),
+            ],
+        )
         # 3. The reference of a bank line (lookup across the bank and Hunchline).
         e = deposits[-1]
-        task("deposit-reference", ["bank", APP], kind="lookup", difficulty="medium", time_limit_seconds=360,
-             instruction=f"My checking account shows a transfer of {money(e.data['amount_cents'], cur)} to Hunchline on "
-                         f"{e.at:%B %-d, %Y}. What reference number does Hunchline show for that deposit?",
-             expected={"reference": e.data["reference"]},
-             rubric=[RubricItem(id="reference", weight=100, requirement=f"States the reference {e.data['reference']}",
-                                check=Check(type="answer_text", any_of=[e.data["reference"]]))])
+        task(
+            "deposit-reference",
+            ["bank", APP],
+            kind="lookup",
+            difficulty="medium",
+            time_limit_seconds=360,
+            instruction=f"My checking account shows a transfer of {money(e.data['amount_cents'], cur)} to Hunchline on "
+            f"{e.at:%B %-d, %Y}. What reference number does Hunchline show for that deposit?",
+            expected={"reference": e.data["reference"]},
+            rubric=[
+                RubricItem(
+                    id="reference",
+                    weight=100,
+                    requirement=f"States the reference {e.data['reference']}",
+                    check=Check(type="answer_text", any_of=[e.data["reference"]]),
+                )
+            ],
+        )
     if payouts:
         # 4. What a resolved market paid (lookup).
         best = max(payouts, key=lambda e: (e.data["amount_cents"], e.at))
         m = by[best.data["ticker"]]
-        task("market-payout", [APP], kind="lookup", difficulty="easy", time_limit_seconds=300,
-             instruction=f"What did I win on the Hunchline market “{m.question}”, and how many shares paid out?",
-             expected={"payout_cents": best.data["amount_cents"], "shares": best.data["shares"], "ticker": m.ticker},
-             rubric=[RubricItem(id="payout", weight=70, requirement=f"States the payout {money(best.data['amount_cents'], cur)}",
-                                check=_amount(best.data["amount_cents"])),
-                     RubricItem(id="shares", weight=30, requirement=f"Says {best.data['shares']} shares paid out")])
+        task(
+            "market-payout",
+            [APP],
+            kind="lookup",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction=f"What did I win on the Hunchline market “{m.question}”, and how many shares paid out?",
+            expected={"payout_cents": best.data["amount_cents"], "shares": best.data["shares"], "ticker": m.ticker},
+            rubric=[
+                RubricItem(
+                    id="payout",
+                    weight=70,
+                    requirement=f"States the payout {money(best.data['amount_cents'], cur)}",
+                    check=_amount(best.data["amount_cents"]),
+                ),
+                RubricItem(id="shares", weight=30, requirement=f"Says {best.data['shares']} shares paid out"),
+            ],
+        )
         # 5. Total won (aggregation).
         won = sum(e.data["amount_cents"] for e in payouts)
-        task("total-payouts", [APP], kind="aggregation", difficulty="medium", time_limit_seconds=420,
-             instruction="Across all the Hunchline markets that have resolved, how much have I been paid out in total?",
-             expected={"payout_cents": won, "markets": len(payouts)},
-             rubric=[RubricItem(id="total", weight=100, requirement=f"States the total {money(won, cur)}",
-                                check=_amount(won))])
+        task(
+            "total-payouts",
+            [APP],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction="Across all the Hunchline markets that have resolved, how much have I been paid out in total?",
+            expected={"payout_cents": won, "markets": len(payouts)},
+            rubric=[
+                RubricItem(
+                    id="total", weight=100, requirement=f"States the total {money(won, cur)}", check=_amount(won)
+                )
+            ],
+        )
 
     # 6. Buy shares of a watched market (action).
     m, side, shares = _buy_target(world)
     if shares:
         side_word = side.upper()
-        task("buy-shares", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
-             instruction=f"On Hunchline, buy {shares} {side_word} shares of the market “{m.question}”.",
-             expected={"ticker": m.ticker, "side": side, "shares": shares},
-             rubric=[RubricItem(id="bought", weight=85,
-                                requirement=f"One new buy of {shares} {side_word} shares of {m.ticker}",
-                                check=_sql(APP, "SELECT COUNT(*), COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS "
-                                                "NULL AND kind = 'buy' AND ticker = ? AND side = ?",
-                                           [m.ticker, side], [[1, shares]])),
-                     _only("Nothing else changed at Hunchline: only that buy and its position",
-                           Change(table="activity", op="insert", min=1, max=1), *BUY_POSITION)])
+        task(
+            "buy-shares",
+            [APP],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"On Hunchline, buy {shares} {side_word} shares of the market “{m.question}”.",
+            expected={"ticker": m.ticker, "side": side, "shares": shares},
+            rubric=[
+                RubricItem(
+                    id="bought",
+                    weight=85,
+                    requirement=f"One new buy of {shares} {side_word} shares of {m.ticker}",
+                    check=_sql(
+                        APP,
+                        "SELECT COUNT(*), COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS "
+                        "NULL AND kind = 'buy' AND ticker = ? AND side = ?",
+                        [m.ticker, side],
+                        [[1, shares]],
+                    ),
+                ),
+                _only(
+                    "Nothing else changed at Hunchline: only that buy and its position",
+                    Change(table="activity", op="insert", min=1, max=1),
+                    *BUY_POSITION,
+                ),
+            ],
+        )
 
     # 7. Deposit from checking (action across Hunchline and the bank).
     amount = 2500 if cur != "EUR" else 3000
-    task("deposit", [APP, "bank"], kind="action", difficulty="easy", time_limit_seconds=300,
-         instruction=f"Move {money(amount, cur)} from my checking account into my Hunchline balance.",
-         expected={"amount_cents": amount},
-         rubric=[RubricItem(id="hunchline", weight=45, requirement=f"Hunchline shows one new deposit of {money(amount, cur)}",
-                            check=_sql(APP, "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = 'deposit' "
-                                            "AND amount_cents = ?", [amount], [[1]])),
-                 RubricItem(id="bank", weight=40, requirement=f"The bank moved {money(amount, cur)} out of checking to Hunchline",
-                            check=_sql("bank", "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = 'out' "
-                                               "AND amount_cents = ?", [APP, amount], [[1]])),
-                 _only("Nothing else changed at Hunchline: only the deposit",
-                       Change(table="activity", op="insert", min=1, max=1))])
+    task(
+        "deposit",
+        [APP, "bank"],
+        kind="action",
+        difficulty="easy",
+        time_limit_seconds=300,
+        instruction=f"Move {money(amount, cur)} from my checking account into my Hunchline balance.",
+        expected={"amount_cents": amount},
+        rubric=[
+            RubricItem(
+                id="hunchline",
+                weight=45,
+                requirement=f"Hunchline shows one new deposit of {money(amount, cur)}",
+                check=_sql(
+                    APP,
+                    "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = 'deposit' AND amount_cents = ?",
+                    [amount],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="bank",
+                weight=40,
+                requirement=f"The bank moved {money(amount, cur)} out of checking to Hunchline",
+                check=_sql(
+                    "bank",
+                    "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = 'out' AND amount_cents = ?",
+                    [APP, amount],
+                    [[1]],
+                ),
+            ),
+            _only(
+                "Nothing else changed at Hunchline: only the deposit",
+                Change(table="activity", op="insert", min=1, max=1),
+            ),
+        ],
+    )
 
     # 8. Withdraw the winnings of the biggest payout (action across apps).
     if payouts and acc["cash_cents"] > 0:
         best = max(payouts, key=lambda e: (e.data["amount_cents"], e.at))
         cash_out = min(best.data["amount_cents"], acc["cash_cents"])
         mk = by[best.data["ticker"]]
-        task("withdraw-winnings", [APP, "bank"], kind="action", difficulty="hard", time_limit_seconds=480,
-             instruction=f"Withdraw to my checking account exactly what I won on “{mk.question}”"
-                         + (" (or my whole cash balance, if that is less)." if cash_out < best.data["amount_cents"] else "."),
-             expected={"amount_cents": cash_out, "ticker": mk.ticker},
-             rubric=[RubricItem(id="hunchline", weight=45, requirement=f"Hunchline shows one withdrawal of {money(cash_out, cur)}",
-                                check=_sql(APP, "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = "
-                                                "'withdrawal' AND amount_cents = ?", [-cash_out], [[1]])),
-                     RubricItem(id="bank", weight=40, requirement=f"Checking received {money(cash_out, cur)} from Hunchline",
-                                check=_sql("bank", "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = "
-                                                   "'in' AND amount_cents = ?", [APP, cash_out], [[1]])),
-                     _only("Nothing else changed at Hunchline: only the withdrawal",
-                           Change(table="activity", op="insert", min=1, max=1))])
+        task(
+            "withdraw-winnings",
+            [APP, "bank"],
+            kind="action",
+            difficulty="hard",
+            time_limit_seconds=480,
+            instruction=f"Withdraw to my checking account exactly what I won on “{mk.question}”"
+            + (" (or my whole cash balance, if that is less)." if cash_out < best.data["amount_cents"] else "."),
+            expected={"amount_cents": cash_out, "ticker": mk.ticker},
+            rubric=[
+                RubricItem(
+                    id="hunchline",
+                    weight=45,
+                    requirement=f"Hunchline shows one withdrawal of {money(cash_out, cur)}",
+                    check=_sql(
+                        APP,
+                        "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = "
+                        "'withdrawal' AND amount_cents = ?",
+                        [-cash_out],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="bank",
+                    weight=40,
+                    requirement=f"Checking received {money(cash_out, cur)} from Hunchline",
+                    check=_sql(
+                        "bank",
+                        "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = "
+                        "'in' AND amount_cents = ?",
+                        [APP, cash_out],
+                        [[1]],
+                    ),
+                ),
+                _only(
+                    "Nothing else changed at Hunchline: only the withdrawal",
+                    Change(table="activity", op="insert", min=1, max=1),
+                ),
+            ],
+        )
 
         # 8b. Long chain: the winnings out of Hunchline, into the broker, invested in the recurring fund.
         from builder.tasks import steps as S
         from builder.world import investing
 
-        buys = sorted((e for e in world.of_kind("brokerage_trade") if e.at <= world.now and e.data.get("recurring")),
-                      key=lambda e: e.at)
+        buys = sorted(
+            (e for e in world.of_kind("brokerage_trade") if e.at <= world.now and e.data.get("recurring")),
+            key=lambda e: e.at,
+        )
         if buys and cash_out >= 500:
             fund = buys[-1].data["symbol"]
             fund_name = investing.security(world, fund)["name"]
-            task("winnings-to-index", [APP, "bank", "brokerage"], kind="action", category="long_horizon",
-                 difficulty="hard", time_limit_seconds=900,
-                 instruction=f"Take what I won on “{mk.question}” out of Hunchline to my checking account"
-                             + (" (or my whole cash balance, if that is less)" if cash_out < best.data["amount_cents"]
-                                else "")
-                             + f", then move that same amount from checking into Tidewell and invest all of it in "
-                               f"{fund_name} ({fund}).",
-                 expected={"amount_cents": cash_out, "ticker": mk.ticker, "symbol": fund},
-                 rubric=[RubricItem(id="withdrawn", weight=20, requirement=f"Hunchline paid out {money(cash_out, cur)}",
-                                    check=_sql(APP, "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = "
-                                                    "'withdrawal' AND amount_cents = ?", [-cash_out], [[1]])),
-                         RubricItem(id="landed", weight=15, requirement=f"Checking received {money(cash_out, cur)}",
-                                    check=_sql("bank", "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND "
-                                                       "direction = 'in' AND amount_cents = ?", [APP, cash_out], [[1]])),
-                         RubricItem(id="deposited", weight=20, requirement=f"Tidewell got a deposit of {money(cash_out, cur)}",
-                                    check=_sql("brokerage", "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND "
-                                                            "direction = 'deposit' AND amount_cents = ?", [cash_out], [[1]])),
-                         RubricItem(id="invested", weight=30, requirement=f"A filled buy of {fund} for about "
-                                                                          f"{money(cash_out, cur)}",
-                                    check=_sql("brokerage", "SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND "
-                                                            "side = 'buy' AND status = 'filled' AND symbol = ? AND "
-                                                            "amount_cents BETWEEN ? AND ?",
-                                               [fund, cash_out * 9 // 10, cash_out], [[1]])),
-                         RubricItem(id="only-hunchline", weight=15,
-                                    requirement="Nothing else changed at Hunchline: only the withdrawal",
-                                    check=S.diff(APP, Change(table="activity", op="insert", min=1, max=1),
-                                                 Change(table="users", op="update", min=0, max=1)))])
+            task(
+                "winnings-to-index",
+                [APP, "bank", "brokerage"],
+                kind="action",
+                category="long_horizon",
+                difficulty="hard",
+                time_limit_seconds=900,
+                instruction=f"Take what I won on “{mk.question}” out of Hunchline to my checking account"
+                + (" (or my whole cash balance, if that is less)" if cash_out < best.data["amount_cents"] else "")
+                + f", then move that same amount from checking into Tidewell and invest all of it in "
+                f"{fund_name} ({fund}).",
+                expected={"amount_cents": cash_out, "ticker": mk.ticker, "symbol": fund},
+                rubric=[
+                    RubricItem(
+                        id="withdrawn",
+                        weight=20,
+                        requirement=f"Hunchline paid out {money(cash_out, cur)}",
+                        check=_sql(
+                            APP,
+                            "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = "
+                            "'withdrawal' AND amount_cents = ?",
+                            [-cash_out],
+                            [[1]],
+                        ),
+                    ),
+                    RubricItem(
+                        id="landed",
+                        weight=15,
+                        requirement=f"Checking received {money(cash_out, cur)}",
+                        check=_sql(
+                            "bank",
+                            "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND "
+                            "direction = 'in' AND amount_cents = ?",
+                            [APP, cash_out],
+                            [[1]],
+                        ),
+                    ),
+                    RubricItem(
+                        id="deposited",
+                        weight=20,
+                        requirement=f"Tidewell got a deposit of {money(cash_out, cur)}",
+                        check=_sql(
+                            "brokerage",
+                            "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND "
+                            "direction = 'deposit' AND amount_cents = ?",
+                            [cash_out],
+                            [[1]],
+                        ),
+                    ),
+                    RubricItem(
+                        id="invested",
+                        weight=30,
+                        requirement=f"A filled buy of {fund} for about {money(cash_out, cur)}",
+                        check=_sql(
+                            "brokerage",
+                            "SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND "
+                            "side = 'buy' AND status = 'filled' AND symbol = ? AND "
+                            "amount_cents BETWEEN ? AND ?",
+                            [fund, cash_out * 9 // 10, cash_out],
+                            [[1]],
+                        ),
+                    ),
+                    RubricItem(
+                        id="only-hunchline",
+                        weight=15,
+                        requirement="Nothing else changed at Hunchline: only the withdrawal",
+                        check=S.diff(
+                            APP,
+                            Change(table="activity", op="insert", min=1, max=1),
+                            Change(table="users", op="update", min=0, max=1),
+                        ),
+                    ),
+                ],
+            )
 
     # 9. Sell a whole open position (action).
     live = [(k, n) for k, n in acc["positions"].items() if by[k[0]].status == "open"]
     if live:
         (ticker, side), n = max(live, key=lambda kv: (kv[1], kv[0]))
         mk = by[ticker]
-        task("sell-position", [APP], kind="action", difficulty="medium", time_limit_seconds=420,
-             instruction=f"Sell all of my {side.upper()} shares in the Hunchline market “{mk.question}”.",
-             expected={"ticker": ticker, "side": side, "shares": n},
-             rubric=[RubricItem(id="sold", weight=45, requirement=f"A new sale of {n} {side.upper()} shares of {ticker}",
-                                check=_sql(APP, "SELECT COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS NULL AND "
-                                                "kind = 'sell' AND ticker = ? AND side = ?", [ticker, side], [[n]])),
-                     RubricItem(id="flat", weight=40, requirement="No shares of that side are left",
-                                check=_sql(APP, "SELECT shares FROM positions WHERE ticker = ? AND side = ? AND shares = 0 "
-                                                "AND EXISTS (SELECT 1 FROM activity WHERE world_ref IS NULL AND kind = 'sell' "
-                                                "AND ticker = ?)", [ticker, side, ticker], [[0]])),
-                     _only("Nothing else changed at Hunchline: only that sale and its position",
-                           Change(table="activity", op="insert", min=1),
-                           Change(table="positions", op="update", min=1, max=1,
-                                  columns=["shares", "cost_cents", "realized_cents"]))])
+        task(
+            "sell-position",
+            [APP],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"Sell all of my {side.upper()} shares in the Hunchline market “{mk.question}”.",
+            expected={"ticker": ticker, "side": side, "shares": n},
+            rubric=[
+                RubricItem(
+                    id="sold",
+                    weight=45,
+                    requirement=f"A new sale of {n} {side.upper()} shares of {ticker}",
+                    check=_sql(
+                        APP,
+                        "SELECT COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS NULL AND "
+                        "kind = 'sell' AND ticker = ? AND side = ?",
+                        [ticker, side],
+                        [[n]],
+                    ),
+                ),
+                RubricItem(
+                    id="flat",
+                    weight=40,
+                    requirement="No shares of that side are left",
+                    check=_sql(
+                        APP,
+                        "SELECT shares FROM positions WHERE ticker = ? AND side = ? AND shares = 0 "
+                        "AND EXISTS (SELECT 1 FROM activity WHERE world_ref IS NULL AND kind = 'sell' "
+                        "AND ticker = ?)",
+                        [ticker, side, ticker],
+                        [[0]],
+                    ),
+                ),
+                _only(
+                    "Nothing else changed at Hunchline: only that sale and its position",
+                    Change(table="activity", op="insert", min=1),
+                    Change(
+                        table="positions", op="update", min=1, max=1, columns=["shares", "cost_cents", "realized_cents"]
+                    ),
+                ),
+            ],
+        )
 
     # 10. Watch the snow (or the local) market (action, with the calendar of one's city).
     local = [x for x in ms if x.status == "open" and x.local and x.ticker not in acc["watchlist"]]
     if local:
         w = local[0]
-        task("watch-local", [APP], kind="action", difficulty="easy", time_limit_seconds=240,
-             instruction=f"Put the Hunchline market “{w.question}” on my watchlist.",
-             expected={"ticker": w.ticker},
-             rubric=[RubricItem(id="watched", weight=85, requirement=f"{w.ticker} is on the watchlist, added by the agent",
-                                check=_sql(APP, "SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL AND ticker = ?",
-                                           [w.ticker], [[1]])),
-                     _only("Nothing else changed at Hunchline: only the new watchlist entry",
-                           Change(table="watchlist", op="insert", min=1, max=1))])
+        task(
+            "watch-local",
+            [APP],
+            kind="action",
+            difficulty="easy",
+            time_limit_seconds=240,
+            instruction=f"Put the Hunchline market “{w.question}” on my watchlist.",
+            expected={"ticker": w.ticker},
+            rubric=[
+                RubricItem(
+                    id="watched",
+                    weight=85,
+                    requirement=f"{w.ticker} is on the watchlist, added by the agent",
+                    check=_sql(
+                        APP, "SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL AND ticker = ?", [w.ticker], [[1]]
+                    ),
+                ),
+                _only(
+                    "Nothing else changed at Hunchline: only the new watchlist entry",
+                    Change(table="watchlist", op="insert", min=1, max=1),
+                ),
+            ],
+        )
 
     # 12. The market's current odds (lookup; every persona).
     odds = sorted((x for x in ms if x.status == "open"), key=lambda x: (x.close, x.ticker))[0]
     pc = odds.last_price
-    task("market-odds", [APP], kind="lookup", difficulty="easy", time_limit_seconds=240,
-         instruction=f"What chance does Hunchline currently give the market “{odds.question}”, and what does one NO "
-                     "share cost?",
-         expected={"ticker": odds.ticker, "yes_cents": pc, "no_cents": 100 - pc},
-         rubric=[RubricItem(id="chance", weight=60, requirement=f"States a {pc}% chance (YES at {pc}¢)",
-                            check=Check(type="answer_text", any_of=[f"{pc}%", f"{pc} %", f"{pc}¢", f"{pc} cents"])),
-                 RubricItem(id="no", weight=40, requirement=f"States that a NO share costs {100 - pc}¢",
-                            check=Check(type="answer_text", any_of=[f"{100 - pc}¢", f"{100 - pc} cents",
-                                                                     f"0.{100 - pc:02d}", f"0,{100 - pc:02d}"]))])
+    task(
+        "market-odds",
+        [APP],
+        kind="lookup",
+        difficulty="easy",
+        time_limit_seconds=240,
+        instruction=f"What chance does Hunchline currently give the market “{odds.question}”, and what does one NO "
+        "share cost?",
+        expected={"ticker": odds.ticker, "yes_cents": pc, "no_cents": 100 - pc},
+        rubric=[
+            RubricItem(
+                id="chance",
+                weight=60,
+                requirement=f"States a {pc}% chance (YES at {pc}¢)",
+                check=Check(type="answer_text", any_of=[f"{pc}%", f"{pc} %", f"{pc}¢", f"{pc} cents"]),
+            ),
+            RubricItem(
+                id="no",
+                weight=40,
+                requirement=f"States that a NO share costs {100 - pc}¢",
+                check=Check(
+                    type="answer_text",
+                    any_of=[f"{100 - pc}¢", f"{100 - pc} cents", f"0.{100 - pc:02d}", f"0,{100 - pc:02d}"],
+                ),
+            ),
+        ],
+    )
 
     # 13. Fund and buy (action across the bank and Hunchline; every persona).
     fund = sorted((x for x in ms if x.status == "open"), key=lambda x: (x.close, x.ticker))[-1]
     fund_shares = 25
     fund_price = fund.last_price
     need = -(-fund_shares * fund_price // 100) * 100  # whole currency units, rounded up
-    task("fund-and-buy", [APP, "bank"], kind="action", difficulty="hard", time_limit_seconds=600,
-         instruction=f"Transfer {money(need, cur)} from my checking account to Hunchline and use it to buy "
-                     f"{fund_shares} YES shares of “{fund.question}”.",
-         expected={"amount_cents": need, "ticker": fund.ticker, "side": "yes", "shares": fund_shares},
-         rubric=[RubricItem(id="bank", weight=40, requirement=f"The bank moved {money(need, cur)} out of checking to Hunchline",
-                            check=_sql("bank", "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = 'out' "
-                                               "AND amount_cents = ?", [APP, need], [[1]])),
-                 RubricItem(id="bought", weight=45, requirement=f"A new buy of {fund_shares} YES shares of {fund.ticker}",
-                            check=_sql(APP, "SELECT COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS NULL AND "
-                                            "kind = 'buy' AND ticker = ? AND side = 'yes'", [fund.ticker], [[fund_shares]])),
-                 _only("Nothing else changed at Hunchline: only the deposit, that buy and its position",
-                       Change(table="activity", op="insert", min=2, max=2), *BUY_POSITION)])
+    task(
+        "fund-and-buy",
+        [APP, "bank"],
+        kind="action",
+        difficulty="hard",
+        time_limit_seconds=600,
+        instruction=f"Transfer {money(need, cur)} from my checking account to Hunchline and use it to buy "
+        f"{fund_shares} YES shares of “{fund.question}”.",
+        expected={"amount_cents": need, "ticker": fund.ticker, "side": "yes", "shares": fund_shares},
+        rubric=[
+            RubricItem(
+                id="bank",
+                weight=40,
+                requirement=f"The bank moved {money(need, cur)} out of checking to Hunchline",
+                check=_sql(
+                    "bank",
+                    "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = 'out' AND amount_cents = ?",
+                    [APP, need],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="bought",
+                weight=45,
+                requirement=f"A new buy of {fund_shares} YES shares of {fund.ticker}",
+                check=_sql(
+                    APP,
+                    "SELECT COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS NULL AND "
+                    "kind = 'buy' AND ticker = ? AND side = 'yes'",
+                    [fund.ticker],
+                    [[fund_shares]],
+                ),
+            ),
+            _only(
+                "Nothing else changed at Hunchline: only the deposit, that buy and its position",
+                Change(table="activity", op="insert", min=2, max=2),
+                *BUY_POSITION,
+            ),
+        ],
+    )
 
     # 11. Net money in vs cash (aggregation across bank and Hunchline).
     if deposits:
         net = acc["deposits_cents"]
-        task("net-deposited", [APP, "bank"], kind="aggregation", difficulty="hard", time_limit_seconds=480,
-             instruction="Adding up every transfer from my checking account to Hunchline since I opened the account, "
-                         "how much have I put in, and is my Hunchline cash now above or below that?",
-             expected={"deposits_cents": net, "cash_cents": acc["cash_cents"],
-                       "direction": "above" if acc["cash_cents"] > net else "below"},
-             rubric=[RubricItem(id="total", weight=70, requirement=f"States the total {money(net, cur)}", check=_amount(net)),
-                     RubricItem(id="direction", weight=30,
-                                requirement=f"Says the cash ({money(acc['cash_cents'], cur)}) is "
-                                            f"{'above' if acc['cash_cents'] > net else 'below'} it")])
+        task(
+            "net-deposited",
+            [APP, "bank"],
+            kind="aggregation",
+            difficulty="hard",
+            time_limit_seconds=480,
+            instruction="Adding up every transfer from my checking account to Hunchline since I opened the account, "
+            "how much have I put in, and is my Hunchline cash now above or below that?",
+            expected={
+                "deposits_cents": net,
+                "cash_cents": acc["cash_cents"],
+                "direction": "above" if acc["cash_cents"] > net else "below",
+            },
+            rubric=[
+                RubricItem(
+                    id="total", weight=70, requirement=f"States the total {money(net, cur)}", check=_amount(net)
+                ),
+                RubricItem(
+                    id="direction",
+                    weight=30,
+                    requirement=f"Says the cash ({money(acc['cash_cents'], cur)}) is "
+                    f"{'above' if acc['cash_cents'] > net else 'below'} it",
+                ),
+            ],
+        )
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
     from .pairs import pair_tasks
+
     out.extend(pair_tasks(world))
     return out
 
@@ -305,16 +593,33 @@ def insight_tasks(world: World) -> list[Task]:
     would, actual, ticker, m, other = max(rows, key=lambda r: (r[0], r[1], r[2]))
     pay, got = would * forecasts.SHARE_PAYS_CENTS, actual * forecasts.SHARE_PAYS_CENTS
     cur = world.currency
-    return [Task(id=f"{p.id}/markets/cf-other-outcome", persona=p.id, apps_involved=["markets"], kind="aggregation",
-                 category="counterfactual", difficulty="medium", time_limit_seconds=480,
-                 instruction=f"The Hunchline market “{m.question}” resolved {m.outcome.upper()}. Had it resolved "
-                             f"{other.upper()} instead, what would my shares in it have paid out, and what did they "
-                             "actually pay?",
-                 expected={"ticker": ticker, "outcome": m.outcome, "other_shares": would, "payout_if_cents": pay,
-                           "payout_cents": got},
-                 rubric=[RubricItem(id="would", weight=60, requirement=f"States {money(pay, cur)}", check=A.amount(pay)),
-                         RubricItem(id="actual", weight=40, requirement=f"States {money(got, cur)} actually paid",
-                                    check=A.amount(got))])]
+    return [
+        Task(
+            id=f"{p.id}/markets/cf-other-outcome",
+            persona=p.id,
+            apps_involved=["markets"],
+            kind="aggregation",
+            category="counterfactual",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"The Hunchline market “{m.question}” resolved {m.outcome.upper()}. Had it resolved "
+            f"{other.upper()} instead, what would my shares in it have paid out, and what did they "
+            "actually pay?",
+            expected={
+                "ticker": ticker,
+                "outcome": m.outcome,
+                "other_shares": would,
+                "payout_if_cents": pay,
+                "payout_cents": got,
+            },
+            rubric=[
+                RubricItem(id="would", weight=60, requirement=f"States {money(pay, cur)}", check=A.amount(pay)),
+                RubricItem(
+                    id="actual", weight=40, requirement=f"States {money(got, cur)} actually paid", check=A.amount(got)
+                ),
+            ],
+        )
+    ]
 
 
 # --- Cross-app answer tasks: what I put into investing this year, what it's worth -----------------------------------
@@ -330,25 +635,47 @@ def crossapp_tasks(world: World) -> list[Task]:
     pid, cur, year = p.id, world.currency, world.now.year
     if not world.of_kind("brokerage_opening") or not world.of_kind("forecast_deposit"):
         return []
-    tw_in = sum(e.data["amount_cents"] for e in world.of_kind("brokerage_transfer") if e.status == "done"
-                and e.data["direction"] == "in" and e.at.year == year)
-    hl_in = sum(e.data["amount_cents"] for e in world.of_kind("forecast_deposit") if e.status == "done"
-                and e.at.year == year)
+    tw_in = sum(
+        e.data["amount_cents"]
+        for e in world.of_kind("brokerage_transfer")
+        if e.status == "done" and e.data["direction"] == "in" and e.at.year == year
+    )
+    hl_in = sum(
+        e.data["amount_cents"] for e in world.of_kind("forecast_deposit") if e.status == "done" and e.at.year == year
+    )
     if not tw_in or not hl_in:
         return []
     tw_now = investing.account_value_cents(world, world.now.date(), investing.replay(world))
     hl_now = forecasts.account(world)["cash_cents"]
-    return [Task(id=f"{pid}/markets/x-invested-this-year", persona=pid, apps_involved=["brokerage", APP],
-                 kind="aggregation", difficulty="medium", time_limit_seconds=900,
-                 instruction="This year, how much have I paid into Tidewell and how much into Hunchline? And what is "
-                             "each of them worth today (Tidewell with its cash, Hunchline's cash)?",
-                 expected={"tidewell_in_cents": tw_in, "hunchline_in_cents": hl_in, "tidewell_now_cents": tw_now,
-                           "hunchline_now_cents": hl_now},
-                 rubric=[RubricItem(id="tw-in", weight=25, requirement=f"Into Tidewell {money(tw_in, cur)}",
-                                    check=A.amount(tw_in)),
-                         RubricItem(id="hl-in", weight=25, requirement=f"Into Hunchline {money(hl_in, cur)}",
-                                    check=A.amount(hl_in)),
-                         RubricItem(id="tw-now", weight=25, requirement=f"Tidewell worth {money(tw_now, cur)}",
-                                    check=A.amount(tw_now)),
-                         RubricItem(id="hl-now", weight=25, requirement=f"Hunchline cash {money(hl_now, cur)}",
-                                    check=A.amount(hl_now))])]
+    return [
+        Task(
+            id=f"{pid}/markets/x-invested-this-year",
+            persona=pid,
+            apps_involved=["brokerage", APP],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=900,
+            instruction="This year, how much have I paid into Tidewell and how much into Hunchline? And what is "
+            "each of them worth today (Tidewell with its cash, Hunchline's cash)?",
+            expected={
+                "tidewell_in_cents": tw_in,
+                "hunchline_in_cents": hl_in,
+                "tidewell_now_cents": tw_now,
+                "hunchline_now_cents": hl_now,
+            },
+            rubric=[
+                RubricItem(
+                    id="tw-in", weight=25, requirement=f"Into Tidewell {money(tw_in, cur)}", check=A.amount(tw_in)
+                ),
+                RubricItem(
+                    id="hl-in", weight=25, requirement=f"Into Hunchline {money(hl_in, cur)}", check=A.amount(hl_in)
+                ),
+                RubricItem(
+                    id="tw-now", weight=25, requirement=f"Tidewell worth {money(tw_now, cur)}", check=A.amount(tw_now)
+                ),
+                RubricItem(
+                    id="hl-now", weight=25, requirement=f"Hunchline cash {money(hl_now, cur)}", check=A.amount(hl_now)
+                ),
+            ],
+        )
+    ]

@@ -74,7 +74,9 @@ class Conversation(Base):
     contact_id: Mapped[int | None] = mapped_column(ForeignKey("contacts.id"), unique=True)
     created_at: Mapped[str] = mapped_column(String)
     thread_id: Mapped[str | None] = mapped_column(String, doc="the world's chat thread id (direct conversations)")
-    world_ref: Mapped[str | None] = mapped_column(String, doc="seed:group/<slug> or the thread; NULL when made in the app")
+    world_ref: Mapped[str | None] = mapped_column(
+        String, doc="seed:group/<slug> or the thread; NULL when made in the app"
+    )
 
 
 class Member(Base):
@@ -117,4 +119,3 @@ class Reaction(Base):
 
 class Meta(appkit.MetaRow, Base):
     """Key/value facts: ``as_of``, ``now``, ``timezone``, ``locale``, ``seed`` (the reply engine's)."""
-

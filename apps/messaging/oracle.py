@@ -27,8 +27,12 @@ def _clock(t: dt.datetime) -> str:
 
 def _direct(web: Web, name: str) -> int:
     """The one-to-one conversation with contact ``name`` (the chat list's row)."""
-    return web.one(APP, "SELECT c.id FROM conversations c JOIN contacts k ON k.id = c.contact_id "
-                        "WHERE k.name = ? AND c.kind <> 'group'", (name,))
+    return web.one(
+        APP,
+        "SELECT c.id FROM conversations c JOIN contacts k ON k.id = c.contact_id "
+        "WHERE k.name = ? AND c.kind <> 'group'",
+        (name,),
+    )
 
 
 def _post(web: Web, path: str, fields: list[tuple[str, str]]) -> str:
@@ -66,8 +70,12 @@ def pay_back(task: Task, web: Web) -> str:
     exp = task.expected
     contact = web.one("bank", "SELECT id FROM contacts WHERE name = ?", (exp["contact"],))
     checking = web.one("bank", "SELECT id FROM accounts WHERE kind = 'checking'")
-    fields = [("contact", str(contact)), ("from", str(checking)), ("amount", f"{exp['amount_cents'] / 100:.2f}"),
-              ("memo", exp.get("memo") or "")]
+    fields = [
+        ("contact", str(contact)),
+        ("from", str(checking)),
+        ("amount", f"{exp['amount_cents'] / 100:.2f}"),
+        ("memo", exp.get("memo") or ""),
+    ]
     _, location = web.post_form("bank", "/api/send", fields, expect=(303,))
     if "done=" not in location:
         raise OracleError(f"Larkspur Bank refused the payment: {location!r}")
@@ -88,26 +96,44 @@ def invite_group(task: Task, web: Web) -> str:
     return f"Told {exp['group']} about {exp['restaurant']} on {at:%A, %B} {at.day} at {_clock(at)}."
 
 
-SOLVERS = {"reply-question": reply_question, "react": react, "create-group": create_group, "pay-back": pay_back,
-           "flight-number": flight_number, "invite-group": invite_group}
+SOLVERS = {
+    "reply-question": reply_question,
+    "react": react,
+    "create-group": create_group,
+    "pay-back": pay_back,
+    "flight-number": flight_number,
+    "invite-group": invite_group,
+}
 
 
 def party_headcount(task: Task, web: Web) -> str:
     """The +1 chain: yes to the guest, the caterer by mail, the pickup in Daybook, nudges, candles from Shopwell."""
     import datetime as dt
 
-
     exp = task.expected
     parley.send(web, exp["asker"], "Of course, bring them along! The more the merrier.")
-    mailbox.send(web, exp["deli_email"], f"Order {exp['order']}: one more guest",
-                f"Hello,\n\ncould you please change my order {exp['order']} to serve {exp['needed']} people instead of "
-                f"{exp['needed'] - 1}? The pickup time stays the same.\n\nThank you!")
+    mailbox.send(
+        web,
+        exp["deli_email"],
+        f"Order {exp['order']}: one more guest",
+        f"Hello,\n\ncould you please change my order {exp['order']} to serve {exp['needed']} people instead of "
+        f"{exp['needed'] - 1}? The pickup time stays the same.\n\nThank you!",
+    )
     at = dt.datetime.fromisoformat(exp["pickup"])
     end = at + dt.timedelta(minutes=30)
-    daybook.create(web, title="Pick up party food", date=f"{at:%Y-%m-%d}", start_time=f"{at:%H:%M}",
-                      end_date=f"{end:%Y-%m-%d}", end_time=f"{end:%H:%M}", description=f"Order {exp['order']}")
+    daybook.create(
+        web,
+        title="Pick up party food",
+        date=f"{at:%Y-%m-%d}",
+        start_time=f"{at:%H:%M}",
+        end_date=f"{end:%Y-%m-%d}",
+        end_time=f"{end:%H:%M}",
+        description=f"Order {exp['order']}",
+    )
     for who in exp["pending"]:
         parley.send(web, who, f"Hey! Can you make it to {exp['party']}? Let me know so I can plan the food.")
     shopwell.order(web, exp["sku"], 1, exp["card_last4"])
     return "Told the guest yes, asked the caterer for one more, added the pickup, nudged and ordered the candles."
+
+
 SOLVERS.update({"party-headcount": party_headcount})

@@ -23,22 +23,44 @@ def _build(world: World, task) -> None:
         fb = nxt["booking"]
         friends = [n for n in fb.data["passengers"] if n != me]
         ref = {fb.id} | {f.id for f in nxt["flights"]}
-        said = [m for m in P.done(world, "chat_message") if m.data.get("ref") in ref and m.data["sender"] != "me"
-                and m.data.get("contact") in friends]
+        said = [
+            m
+            for m in P.done(world, "chat_message")
+            if m.data.get("ref") in ref and m.data["sender"] != "me" and m.data.get("contact") in friends
+        ]
         if said:
             who = said[-1].data["contact"]
             last = nxt["flights"][-1]
             dep = P.ts(nxt["flights"][0].data["dep_local"])
             back = P.ts(last.data["dep_local"])
             pnr = fb.data["pnr"]
-            task("pair-trip-friend-flight", ["messaging", "airline"], kind="lookup", difficulty="medium",
-                 time_limit_seconds=420,
-                 instruction=f"{who.split()[0]} has been texting me about our trip {month_phrase(dep.date(), today)}"
-                             ". What's our booking's confirmation code, and which flight brings us home on what day?",
-                 expected={"friend": who, "pnr": pnr, "return_flight": last.data["flight_number"],
-                           "return_departs": last.data["dep_local"]},
-                 rubric=[RubricItem(id="pnr", weight=40, requirement=f"Gives {pnr}", check=A.text(pnr)),
-                         RubricItem(id="flight", weight=35, requirement=f"Names {last.data['flight_number']}",
-                                    check=A.text(last.data["flight_number"], last.data["flight_number"].replace(" ", ""))),
-                         RubricItem(id="day", weight=25, requirement=f"Leaves {back:%B %d}",
-                                    check=A.text(*A.date_forms(back.date())))])
+            task(
+                "pair-trip-friend-flight",
+                ["messaging", "airline"],
+                kind="lookup",
+                difficulty="medium",
+                time_limit_seconds=420,
+                instruction=f"{who.split()[0]} has been texting me about our trip {month_phrase(dep.date(), today)}"
+                ". What's our booking's confirmation code, and which flight brings us home on what day?",
+                expected={
+                    "friend": who,
+                    "pnr": pnr,
+                    "return_flight": last.data["flight_number"],
+                    "return_departs": last.data["dep_local"],
+                },
+                rubric=[
+                    RubricItem(id="pnr", weight=40, requirement=f"Gives {pnr}", check=A.text(pnr)),
+                    RubricItem(
+                        id="flight",
+                        weight=35,
+                        requirement=f"Names {last.data['flight_number']}",
+                        check=A.text(last.data["flight_number"], last.data["flight_number"].replace(" ", "")),
+                    ),
+                    RubricItem(
+                        id="day",
+                        weight=25,
+                        requirement=f"Leaves {back:%B %d}",
+                        check=A.text(*A.date_forms(back.date())),
+                    ),
+                ],
+            )

@@ -65,6 +65,7 @@ def credentials(world: World) -> dict[str, str]:
 
 # --- phrases ----------------------------------------------------------------------------------------
 
+
 @lru_cache(maxsize=None)
 def phrase_bank(locale: str) -> dict[str, dict[str, list[str]]]:
     """The phrase bank of ``locale`` (``en_US``, ``en_GB``...), falling back to ``en_US``."""
@@ -85,6 +86,7 @@ def say(world: World, intent: str, voice: str, r, **ctx: Any) -> str:
 
 
 # --- contacts and groups ----------------------------------------------------------------------------
+
 
 def chat_contacts(world: World) -> list:
     """The spec's contacts who use chat and have a phone, in spec order."""
@@ -115,8 +117,11 @@ def _title(world: World, kind: str, r=None, **ctx) -> str:
 def dinner_companions(world: World) -> tuple[str, ...] | None:
     """The set of two or more chat contacts met most often at done restaurant bookings (at least twice), sorted."""
     names = {c.name for c in chat_contacts(world)}
-    counts = Counter(tuple(sorted(set(b.data.get("companions") or []) & names))
-                     for b in world.of_kind("restaurant_booking") if b.status == "done")
+    counts = Counter(
+        tuple(sorted(set(b.data.get("companions") or []) & names))
+        for b in world.of_kind("restaurant_booking")
+        if b.status == "done"
+    )
     best = sorted((k for k, n in counts.items() if len(k) >= 2 and n >= 2), key=lambda k: (-counts[k], k))
     return best[0] if best else None
 
@@ -151,8 +156,15 @@ def groups(world: World) -> list[Group]:
     ranked = sorted((a for a, ms in by_activity.items() if len(ms) >= 2), key=lambda a: (-len(by_activity[a]), a))
     if ranked:
         a = ranked[0]
-        add(Group(f"pastime-{a.replace(' ', '-')}", "pastime", _title(world, "pastime", activity=a),
-                  tuple(by_activity[a]), activity=a))
+        add(
+            Group(
+                f"pastime-{a.replace(' ', '-')}",
+                "pastime",
+                _title(world, "pastime", activity=a),
+                tuple(by_activity[a]),
+                activity=a,
+            )
+        )
     for i, t in enumerate(trips(world)):
         people = tuple(n for n in names if n in t.companions)
         if len(people) >= 2:
@@ -161,6 +173,7 @@ def groups(world: World) -> list[Group]:
 
 
 # --- the projection ---------------------------------------------------------------------------------
+
 
 @dataclass
 class Row:
@@ -197,8 +210,11 @@ def project(world: World) -> Projection:
     contacts = chat_contacts(world)
     by_name = {c.name: c for c in contacts}
     proj = Projection(contacts=contacts)
-    msgs = [e for e in world.of_kind("chat_message") if e.status == "done" and e.at <= world.now
-            and e.data.get("contact") in by_name]
+    msgs = [
+        e
+        for e in world.of_kind("chat_message")
+        if e.status == "done" and e.at <= world.now and e.data.get("contact") in by_name
+    ]
     first_at: dict[str, dt.datetime] = {}
     thread: dict[str, str] = {}
     for e in msgs:
@@ -208,26 +224,62 @@ def project(world: World) -> Projection:
     for c in contacts:
         if c.name in first_at:
             conv_of[c.name] = len(proj.conversations) + 1
-            proj.conversations.append({"id": conv_of[c.name], "kind": "direct", "title": None, "contact": c.name,
-                                       "created_at": first_at[c.name], "thread_id": thread[c.name],
-                                       "world_ref": None})
+            proj.conversations.append(
+                {
+                    "id": conv_of[c.name],
+                    "kind": "direct",
+                    "title": None,
+                    "contact": c.name,
+                    "created_at": first_at[c.name],
+                    "thread_id": thread[c.name],
+                    "world_ref": None,
+                }
+            )
     for e in msgs:
         mine = e.data["sender"] == "me"
-        proj.messages.append(Row(conv_of[e.data["contact"]], None if mine else e.data["contact"], e.data["text"], e.at,
-                                 bool(e.data.get("read", True)), e.data.get("ref"), e.id))
+        proj.messages.append(
+            Row(
+                conv_of[e.data["contact"]],
+                None if mine else e.data["contact"],
+                e.data["text"],
+                e.at,
+                bool(e.data.get("read", True)),
+                e.data.get("ref"),
+                e.id,
+            )
+        )
     for g in groups(world):
         rows = _group_history(world, g)
         if not rows:
             continue
         cid = len(proj.conversations) + 1
         created = rows[0][1] - dt.timedelta(minutes=3)
-        proj.conversations.append({"id": cid, "kind": "group", "title": g.title, "contact": None,
-                                   "created_at": created, "thread_id": None, "world_ref": f"seed:group/{g.slug}"})
+        proj.conversations.append(
+            {
+                "id": cid,
+                "kind": "group",
+                "title": g.title,
+                "contact": None,
+                "created_at": created,
+                "thread_id": None,
+                "world_ref": f"seed:group/{g.slug}",
+            }
+        )
         proj.members += [(cid, n) for n in g.members]
         r = rng(world.seed, f"messaging/group/{g.slug}/read")
         for n, (sender, at, body, ref) in enumerate(rows):
-            proj.messages.append(Row(cid, sender, body, at, True if sender is None else _read_flag(world, at, r), ref,
-                                     f"seed:group/{g.slug}/{n}", order=n))
+            proj.messages.append(
+                Row(
+                    cid,
+                    sender,
+                    body,
+                    at,
+                    True if sender is None else _read_flag(world, at, r),
+                    ref,
+                    f"seed:group/{g.slug}/{n}",
+                    order=n,
+                )
+            )
     proj.messages.sort(key=lambda row: (row.at, row.conv, row.order, row.world_ref))
     _tapbacks(world, proj)
     return proj
@@ -287,13 +339,20 @@ def _group_history(world: World, g: Group) -> list[tuple[str | None, dt.datetime
     if g.kind == "family":
         day = world.start.date() + dt.timedelta(days=r.randint(1, 6))
         first_day = day
-        post(_at(day, 19, r.randint(0, 59)), [(None, say(world, "group_created", "me", r))] +
-             [(n, say(world, "family_reply", style[n], r)) for n in g.members])
+        post(
+            _at(day, 19, r.randint(0, 59)),
+            [(None, say(world, "group_created", "me", r))]
+            + [(n, say(world, "family_reply", style[n], r)) for n in g.members],
+        )
         while day <= world.now.date():
             day += dt.timedelta(days=r.randint(6, 14))
             who = r.choice([None, *g.members])
             said = [(who, say(world, "family_checkin", voice(who), r))]
-            said += [(n, say(world, "family_reply", voice(n), r)) for n in [None, *g.members] if n != who and r.random() < 0.7]
+            said += [
+                (n, say(world, "family_reply", voice(n), r))
+                for n in [None, *g.members]
+                if n != who and r.random() < 0.7
+            ]
             post(_at(day, r.randint(17, 21), r.randint(0, 59)), said)
         for n in g.members:
             c = contacts[n]
@@ -314,13 +373,17 @@ def _group_history(world: World, g: Group) -> list[tuple[str | None, dt.datetime
         for i, t in enumerate(trips(world)):
             f = outbound.get(i)
             dep = dt.datetime.fromisoformat(f.data["dep_local"]) if f else None
-            ctx = {"dest": t.destination, "flight": f.data["flight_number"] if f else "",
-                   "time": fmt.time(dep) if dep else ""}
+            ctx = {
+                "dest": t.destination,
+                "flight": f.data["flight_number"] if f else "",
+                "time": fmt.time(dep) if dep else "",
+            }
             eve = _at(t.depart - dt.timedelta(days=1), r.randint(18, 21), r.randint(0, 59))
             wishers = [n for n in g.members if r.random() < 0.8] or [g.members[0]]
             said = [(n, say(world, "trip_send_off", style[n], r, **ctx)) for n in wishers]
-            said.append((None, say(world, "trip_send_off_reply", "me", r, **ctx) if f else
-                         say(world, "pastime_yes", "me", r)))
+            said.append(
+                (None, say(world, "trip_send_off_reply", "me", r, **ctx) if f else say(world, "pastime_yes", "me", r))
+            )
             post(eve, said, ref=f.id if f else None)
     elif g.kind == "dinner":
         members = set(g.members)
@@ -329,16 +392,22 @@ def _group_history(world: World, g: Group) -> list[tuple[str | None, dt.datetime
             # Only meals already eaten: telling the group about an upcoming booking is the agent's task.
             if not members <= set(b.data.get("companions") or []) or when is None or when > world.now:
                 continue
-            ctx = {"restaurant": b.data.get("restaurant", ""), "party": b.data.get("party_size", len(members) + 1),
-                   "day": fmt.weekday(when) if 0 < (when.date() - b.at.date()).days < 7 else fmt.day(when),
-                   "time": fmt.time(when)}
+            ctx = {
+                "restaurant": b.data.get("restaurant", ""),
+                "party": b.data.get("party_size", len(members) + 1),
+                "day": fmt.weekday(when) if 0 < (when.date() - b.at.date()).days < 7 else fmt.day(when),
+                "time": fmt.time(when),
+            }
             said = [(None, say(world, "dinner_booked", "me", r, **ctx))]
             said += [(n, say(world, "dinner_in", style[n], r)) for n in g.members]
             post(b.at + dt.timedelta(minutes=r.randint(3, 25)), said, ref=b.id)
             if r.random() < 0.6:
                 who = r.choice(g.members)
-                post(when + dt.timedelta(hours=2, minutes=r.randint(30, 90)),
-                     [(who, say(world, "dinner_after", style[who], r))], ref=b.id)
+                post(
+                    when + dt.timedelta(hours=2, minutes=r.randint(30, 90)),
+                    [(who, say(world, "dinner_after", style[who], r))],
+                    ref=b.id,
+                )
     elif g.kind == "pastime":
         from builder.world.chat import _PLANS
 
@@ -362,8 +431,13 @@ def _group_history(world: World, g: Group) -> list[tuple[str | None, dt.datetime
         leg = booking.data["itinerary"][0] if booking else None
         if booking and leg:
             dep = dt.datetime.fromisoformat(leg["dep_local"])
-            ctx = {"flight": leg["flight_number"], "airport": leg["from"], "time": fmt.time(dep),
-                   "day": fmt.long_date(dep), "dest": t.destination}
+            ctx = {
+                "flight": leg["flight_number"],
+                "airport": leg["from"],
+                "time": fmt.time(dep),
+                "day": fmt.long_date(dep),
+                "dest": t.destination,
+            }
             said = [(None, say(world, "group_created", "me", r)), (None, say(world, "trip_plan", "me", r, **ctx))]
             said += [(n, say(world, "trip_plan_reply", style[n], r)) for n in g.members]
             post(booking.at + dt.timedelta(minutes=r.randint(5, 40)), said, ref=booking.id)
@@ -373,12 +447,14 @@ def _group_history(world: World, g: Group) -> list[tuple[str | None, dt.datetime
 
 # --- contact cards ----------------------------------------------------------------------------------
 
+
 def contact_card(world: World, name: str) -> dict:
     """The reply engine's card of contact ``name`` (``builder.world.cards.contact_card``), a JSON-able dict."""
     return cards.contact_card(world, name)
 
 
 # --- the database -----------------------------------------------------------------------------------
+
 
 def seed(world: World, path: Path) -> Path:
     """Create ``path`` (must not exist) as Parley's database for ``world`` and return it.
@@ -393,40 +469,92 @@ def seed(world: World, path: Path) -> Path:
     engine = dbfile.create(path, m.Base.metadata)
     contact_id = {c.name: i for i, c in enumerate(proj.contacts, start=1)}
     with OrmSession(engine) as db:
-        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, phone=ident.phone or "",
-                      email=ident.email or "",
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "messaging"))))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
-                         expires_at=add_months(world.now, 12).isoformat()))
+        db.add(
+            m.User(
+                id=1,
+                username=creds["username"],
+                full_name=ident.name,
+                phone=ident.phone or "",
+                email=ident.email or "",
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "messaging")),
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=world.now.isoformat(),
+                expires_at=add_months(world.now, 12).isoformat(),
+            )
+        )
         for c in proj.contacts:
-            db.add(m.Contact(id=contact_id[c.name], name=c.name, phone=c.phone, email=c.email,
-                             relationship=c.relationship, messaging_style=c.messaging_style, closeness=c.closeness,
-                             birthday=c.birthday.isoformat() if c.birthday else None,
-                             city=c.address.city if c.address else None,
-                             shared_activities=json.dumps(list(c.shared_activities or []), ensure_ascii=False),
-                             card_json=json.dumps(contact_card(world, c.name), ensure_ascii=False, sort_keys=True)))
+            db.add(
+                m.Contact(
+                    id=contact_id[c.name],
+                    name=c.name,
+                    phone=c.phone,
+                    email=c.email,
+                    relationship=c.relationship,
+                    messaging_style=c.messaging_style,
+                    closeness=c.closeness,
+                    birthday=c.birthday.isoformat() if c.birthday else None,
+                    city=c.address.city if c.address else None,
+                    shared_activities=json.dumps(list(c.shared_activities or []), ensure_ascii=False),
+                    card_json=json.dumps(contact_card(world, c.name), ensure_ascii=False, sort_keys=True),
+                )
+            )
         db.flush()
         for conv in proj.conversations:
-            db.add(m.Conversation(id=conv["id"], kind=conv["kind"], title=conv["title"],
-                                  contact_id=contact_id[conv["contact"]] if conv["contact"] else None,
-                                  created_at=conv["created_at"].isoformat(), thread_id=conv["thread_id"],
-                                  world_ref=conv["world_ref"] or conv["thread_id"]))
+            db.add(
+                m.Conversation(
+                    id=conv["id"],
+                    kind=conv["kind"],
+                    title=conv["title"],
+                    contact_id=contact_id[conv["contact"]] if conv["contact"] else None,
+                    created_at=conv["created_at"].isoformat(),
+                    thread_id=conv["thread_id"],
+                    world_ref=conv["world_ref"] or conv["thread_id"],
+                )
+            )
         db.flush()
         for cid, name in proj.members:
             db.add(m.Member(conversation_id=cid, contact_id=contact_id[name]))
         db.flush()
         for i, row in enumerate(proj.messages, start=1):
             at = row.at.isoformat()
-            db.add(m.Message(id=i, conversation_id=row.conv, sender_id=contact_id[row.sender] if row.sender else None,
-                             body=row.body, sent_at=at, deliver_at=at,
-                             read_at=at if row.sender and row.read else None, ref=row.ref, world_ref=row.world_ref))
+            db.add(
+                m.Message(
+                    id=i,
+                    conversation_id=row.conv,
+                    sender_id=contact_id[row.sender] if row.sender else None,
+                    body=row.body,
+                    sent_at=at,
+                    deliver_at=at,
+                    read_at=at if row.sender and row.read else None,
+                    ref=row.ref,
+                    world_ref=row.world_ref,
+                )
+            )
         db.flush()
         for k, (mid, who, emoji, at, ref) in enumerate(proj.tapbacks, start=1):
-            db.add(m.Reaction(id=k, message_id=mid, contact_id=contact_id[who] if who else None, emoji=emoji,
-                              created_at=at.isoformat(), world_ref=ref))
-        for key, value in [("as_of", p.as_of.isoformat()), ("now", world.now.isoformat()),
-                           ("timezone", p.timezone), ("locale", p.locale.replace("_", "-")),
-                           ("seed", str(world.seed)), ("user_name", ident.name)]:
+            db.add(
+                m.Reaction(
+                    id=k,
+                    message_id=mid,
+                    contact_id=contact_id[who] if who else None,
+                    emoji=emoji,
+                    created_at=at.isoformat(),
+                    world_ref=ref,
+                )
+            )
+        for key, value in [
+            ("as_of", p.as_of.isoformat()),
+            ("now", world.now.isoformat()),
+            ("timezone", p.timezone),
+            ("locale", p.locale.replace("_", "-")),
+            ("seed", str(world.seed)),
+            ("user_name", ident.name),
+        ]:
             db.add(m.Meta(key=key, value=value))
         db.commit()
     engine.dispose()
@@ -435,6 +563,7 @@ def seed(world: World, path: Path) -> Path:
 
 
 # --- layer hooks ------------------------------------------------------------------------------------
+
 
 def bookmarks(world: World) -> list[dict]:
     """Parley on the Firefox toolbar: ``[{"title", "url", "folder"}]``."""
@@ -463,6 +592,12 @@ def visits(world: World) -> list[dict]:
         at = row.at + dt.timedelta(seconds=r.randint(20, 150))
         if at > world.now:
             continue
-        out.append({"url": f"http://{DOMAIN}/c/{row.conv}", "title": f"{titles[row.conv]} · Parley", "at": at,
-                    "transition": "typed" if not out else "link"})
+        out.append(
+            {
+                "url": f"http://{DOMAIN}/c/{row.conv}",
+                "title": f"{titles[row.conv]} · Parley",
+                "at": at,
+                "transition": "typed" if not out else "link",
+            }
+        )
     return out

@@ -17,37 +17,50 @@ def closest_contact(world):
     people = [c for c in chat_contacts(world) if c.relationship != "colleague"]
     if not people:
         return None
-    return min(enumerate(people), key=lambda ic: (-(ic[1].closeness or 0),
-                                                  ic[1].relationship not in ("partner", "spouse"), ic[0]))[1]
+    return min(
+        enumerate(people),
+        key=lambda ic: (-(ic[1].closeness or 0), ic[1].relationship not in ("partner", "spouse"), ic[0]),
+    )[1]
 
 
 def sent_direct(contact: str, groups: list[list[str]] = ()) -> Check:
     """A text the persona sent in Parley to ``contact`` (one-to-one), holding one string of each group."""
     more, params = S.needles("m.body", list(groups))
-    return S.sql("messaging", f"""SELECT COUNT(*) > 0 FROM messages m JOIN conversations c ON c.id = m.conversation_id
+    return S.sql(
+        "messaging",
+        f"""SELECT COUNT(*) > 0 FROM messages m JOIN conversations c ON c.id = m.conversation_id
                                 WHERE c.kind = 'direct' AND c.contact_id = (SELECT id FROM contacts WHERE name = ?)
-                                AND m.sender_id IS NULL AND m.world_ref IS NULL{more}""", [contact, *params], [[1]])
+                                AND m.sender_id IS NULL AND m.world_ref IS NULL{more}""",
+        [contact, *params],
+        [[1]],
+    )
 
 
 def sent_group(members: list[str], groups: list[list[str]] = ()) -> Check:
     """A Parley group the persona started with exactly ``members``, with a text from the persona in it."""
     more, params = S.needles("m.body", list(groups))
     marks = ", ".join("?" for _ in members)
-    return S.sql("messaging", f"""SELECT COUNT(*) > 0 FROM conversations c WHERE c.kind = 'group' AND c.world_ref IS NULL
+    return S.sql(
+        "messaging",
+        f"""SELECT COUNT(*) > 0 FROM conversations c WHERE c.kind = 'group' AND c.world_ref IS NULL
                                 AND (SELECT COUNT(*) FROM members b WHERE b.conversation_id = c.id) = ?
                                 AND (SELECT COUNT(*) FROM members b JOIN contacts k ON k.id = b.contact_id
                                      WHERE b.conversation_id = c.id AND k.name IN ({marks})) = ?
                                 AND EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id
                                             AND m.sender_id IS NULL AND m.world_ref IS NULL{more})""",
-               [len(members), *members, len(members), *params], [[1]])
+        [len(members), *members, len(members), *params],
+        [[1]],
+    )
 
 
 def only_texts(min_sent: int, max_sent: int | None = None, *, groups: int = 0) -> Check:
     """Parley changed only by the persona's texts (at least ``min_sent`` rows with the replies they draw), reads,
     conversations opened and ``groups`` new groups with their members."""
-    changes = [Change(table="messages", op="insert", min=min_sent, max=max_sent),
-               Change(table="messages", op="update", min=0, columns=["read_at"]),
-               Change(table="conversations", op="insert", min=groups, max=groups + 4)]
+    changes = [
+        Change(table="messages", op="insert", min=min_sent, max=max_sent),
+        Change(table="messages", op="update", min=0, columns=["read_at"]),
+        Change(table="conversations", op="insert", min=groups, max=groups + 4),
+    ]
     if groups:
         changes.append(Change(table="members", op="insert", min=2 * groups))
     return S.diff("messaging", *changes)
@@ -55,8 +68,12 @@ def only_texts(min_sent: int, max_sent: int | None = None, *, groups: int = 0) -
 
 def conversation(web: Web, contact: str) -> int:
     """The one-to-one Parley conversation with ``contact`` (opened as the contact page's button does when none)."""
-    rows = web.query("messaging", "SELECT c.id FROM conversations c JOIN contacts k ON k.id = c.contact_id "
-                                  "WHERE c.kind = 'direct' AND k.name = ? ORDER BY c.id LIMIT 1", (contact,))
+    rows = web.query(
+        "messaging",
+        "SELECT c.id FROM conversations c JOIN contacts k ON k.id = c.contact_id "
+        "WHERE c.kind = 'direct' AND k.name = ? ORDER BY c.id LIMIT 1",
+        (contact,),
+    )
     if rows:
         return rows[0][0]
     cid = web.one("messaging", "SELECT id FROM contacts WHERE name = ?", (contact,))
@@ -69,8 +86,9 @@ def conversation(web: Web, contact: str) -> int:
 def send(web: Web, contact: str, text: str) -> None:
     """Text ``contact`` in Parley."""
     conv = conversation(web, contact)
-    _, location = web.post_form("messaging", "/api/messages", [("conversation", str(conv)), ("body", text)],
-                                expect=(303,))
+    _, location = web.post_form(
+        "messaging", "/api/messages", [("conversation", str(conv)), ("body", text)], expect=(303,)
+    )
     if "error=" in location:
         raise OracleError(f"Parley refused the text to {contact}: {location!r}")
 
@@ -78,8 +96,9 @@ def send(web: Web, contact: str, text: str) -> None:
 def group_send(web: Web, title: str, members: list[str], text: str) -> None:
     """Start a Parley group ``title`` with ``members`` and post ``text`` in it."""
     ids = [str(web.one("messaging", "SELECT id FROM contacts WHERE name = ?", (m,))) for m in members]
-    _, location = web.post_form("messaging", "/api/groups", [("title", title), *[("member", i) for i in ids]],
-                                expect=(303,))
+    _, location = web.post_form(
+        "messaging", "/api/groups", [("title", title), *[("member", i) for i in ids]], expect=(303,)
+    )
     if "/c/" not in location or "error=" in location:
         raise OracleError(f"Parley did not create the group: {location!r}")
     conv = location.split("/c/")[1].split("?")[0].split("#")[0]

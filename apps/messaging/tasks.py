@@ -27,7 +27,9 @@ from .seed import chat_contacts, groups
 
 APP = "messaging"
 #: The direct conversation with the contact named by the bound parameter.
-_DIRECT = "(SELECT id FROM conversations WHERE kind = 'direct' AND contact_id = (SELECT id FROM contacts WHERE name = ?))"
+_DIRECT = (
+    "(SELECT id FROM conversations WHERE kind = 'direct' AND contact_id = (SELECT id FROM contacts WHERE name = ?))"
+)
 #: The (newest) group conversation with the title bound as a parameter.
 _GROUP = "(SELECT id FROM conversations WHERE kind = 'group' AND title = ? ORDER BY id DESC LIMIT 1)"
 
@@ -35,9 +37,12 @@ _GROUP = "(SELECT id FROM conversations WHERE kind = 'group' AND title = ? ORDER
 def _only(what: str, *changes: Change, app: str = APP) -> RubricItem:
     """The state_diff item: exactly ``changes`` in ``app`` (in Parley also messages marked read), nothing else."""
     read = [Change(table="messages", op="update", min=0, columns=["read_at"])] if app == APP else []
-    return RubricItem(id="nothing-else", weight=15,
-                      requirement=f"Nothing else changed in {'Parley' if app == APP else 'the bank'}: only {what}",
-                      check=Check(type="state_diff", app=app, changes=[*read, *changes], ignore=["sessions"]))
+    return RubricItem(
+        id="nothing-else",
+        weight=15,
+        requirement=f"Nothing else changed in {'Parley' if app == APP else 'the bank'}: only {what}",
+        check=Check(type="state_diff", app=app, changes=[*read, *changes], ignore=["sessions"]),
+    )
 
 
 def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
@@ -61,8 +66,10 @@ def _time_forms(t: dt.datetime) -> list[str]:
 
 def _mine_written(conversation: str, extra: str = "") -> str:
     """Count of the persona's app-written messages in ``conversation`` (a subquery), with an extra condition."""
-    return (f"SELECT COUNT(*) > 0 FROM messages WHERE conversation_id = {conversation} AND sender_id IS NULL "
-            f"AND world_ref IS NULL {extra}")
+    return (
+        f"SELECT COUNT(*) > 0 FROM messages WHERE conversation_id = {conversation} AND sender_id IS NULL "
+        f"AND world_ref IS NULL {extra}"
+    )
 
 
 def tasks(world: World) -> list[Task]:
@@ -82,19 +89,38 @@ def tasks(world: World) -> list[Task]:
         out.append(Task(id=f"{pid}/messaging/{slug}", persona=pid, apps_involved=apps, **kw))
 
     # 1. The time of a dinner the persona texted a friend about (the latest booking talked about in chat).
-    talked = [events[e.data["ref"]] for e in msgs if e.data.get("ref") in events
-              and events[e.data["ref"]].kind == "restaurant_booking"]
+    talked = [
+        events[e.data["ref"]]
+        for e in msgs
+        if e.data.get("ref") in events and events[e.data["ref"]].kind == "restaurant_booking"
+    ]
     if talked:
         b = talked[-1]
         friend = next(e.data["contact"] for e in msgs if e.data.get("ref") == b.id)
         when = reservation_time(world, b)
-        task("dinner-time", ["messaging"], kind="lookup", difficulty="easy", time_limit_seconds=240,
-             instruction=f"What time did I tell {friend} our table at {b.data['restaurant']} is booked for?",
-             expected={"contact": friend, "restaurant": b.data["restaurant"], "time": when.strftime("%H:%M"),
-                       "date": when.date().isoformat()},
-             rubric=[RubricItem(id="time", weight=80, requirement=f"States the time {fmt.time(when)}",
-                                check=_text(*_time_forms(when))),
-                     RubricItem(id="day", weight=20, requirement=f"Gives the day, {fmt.long_date(when)}")])
+        task(
+            "dinner-time",
+            ["messaging"],
+            kind="lookup",
+            difficulty="easy",
+            time_limit_seconds=240,
+            instruction=f"What time did I tell {friend} our table at {b.data['restaurant']} is booked for?",
+            expected={
+                "contact": friend,
+                "restaurant": b.data["restaurant"],
+                "time": when.strftime("%H:%M"),
+                "date": when.date().isoformat(),
+            },
+            rubric=[
+                RubricItem(
+                    id="time",
+                    weight=80,
+                    requirement=f"States the time {fmt.time(when)}",
+                    check=_text(*_time_forms(when)),
+                ),
+                RubricItem(id="day", weight=20, requirement=f"Gives the day, {fmt.long_date(when)}"),
+            ],
+        )
 
     # 2. Messages exchanged with the closest contact last month.
     first = world.now.date().replace(day=1)
@@ -103,54 +129,100 @@ def tasks(world: World) -> list[Task]:
     per = Counter(e.data["contact"] for e in msgs if m_start <= e.at.date() <= m_end)
     if per:
         who = sorted(per, key=lambda n: (-per[n], n))[0]
-        mine = sum(1 for e in msgs if e.data["contact"] == who and e.data["sender"] == "me"
-                   and m_start <= e.at.date() <= m_end)
-        task("messages-last-month", ["messaging"], kind="aggregation", difficulty="medium", time_limit_seconds=600,
-             instruction=f"How many text messages did {who} and I exchange in {m_start:%B %Y} (both directions, "
-                         "our one-to-one chat only)?",
-             expected={"contact": who, "messages": per[who], "sent_by_me": mine},
-             rubric=[RubricItem(id="count", weight=100, requirement=f"States {per[who]} messages",
-                                check=_text(str(per[who])))])
+        mine = sum(
+            1 for e in msgs if e.data["contact"] == who and e.data["sender"] == "me" and m_start <= e.at.date() <= m_end
+        )
+        task(
+            "messages-last-month",
+            ["messaging"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=600,
+            instruction=f"How many text messages did {who} and I exchange in {m_start:%B %Y} (both directions, "
+            "our one-to-one chat only)?",
+            expected={"contact": who, "messages": per[who], "sent_by_me": mine},
+            rubric=[
+                RubricItem(
+                    id="count", weight=100, requirement=f"States {per[who]} messages", check=_text(str(per[who]))
+                )
+            ],
+        )
 
     # 3. Reply to the latest question a contact asked.
     questions = [e for e in msgs if e.data["sender"] != "me" and e.data["text"].rstrip().endswith("?")]
     if questions:
         q = questions[-1]
         who = q.data["contact"]
-        task("reply-question", ["messaging"], kind="action", difficulty="easy", time_limit_seconds=300,
-             instruction=f"{who} asked me \u201c{q.data['text']}\u201d in Parley. Reply to {who.split()[0]} with an answer.",
-             expected={"contact": who, "question": q.data["text"], "question_at": q.at.isoformat()},
-             rubric=[
-                 RubricItem(id="sent", weight=55, requirement=f"A new message from me is in the chat with {who}",
-                            check=_sql(_mine_written(_DIRECT, "AND length(trim(body)) > 0"), [who], [[1]])),
-                 _only(f"my one reply (and {who.split()[0]}'s answer to it arriving)",
-                       Change(table="messages", op="insert", min=1, max=2)),
-                 RubricItem(id="answers", weight=30, requirement=f"The message answers the question \u201c{q.data['text']}\u201d"),
-             ])
+        task(
+            "reply-question",
+            ["messaging"],
+            kind="action",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction=f"{who} asked me \u201c{q.data['text']}\u201d in Parley. Reply to {who.split()[0]} with an answer.",
+            expected={"contact": who, "question": q.data["text"], "question_at": q.at.isoformat()},
+            rubric=[
+                RubricItem(
+                    id="sent",
+                    weight=55,
+                    requirement=f"A new message from me is in the chat with {who}",
+                    check=_sql(_mine_written(_DIRECT, "AND length(trim(body)) > 0"), [who], [[1]]),
+                ),
+                _only(
+                    f"my one reply (and {who.split()[0]}'s answer to it arriving)",
+                    Change(table="messages", op="insert", min=1, max=2),
+                ),
+                RubricItem(
+                    id="answers",
+                    weight=30,
+                    requirement=f"The message answers the question \u201c{q.data['text']}\u201d",
+                ),
+            ],
+        )
 
     # 4. React to a particular message (a recent one from the closest contact, unique in its chat).
     closest = sorted(contacts, key=lambda c: (-(c.closeness or 0), c.name))
     for c in closest:
         theirs = [e for e in msgs if e.data["contact"] == c.name and e.data["sender"] != "me"]
         texts = Counter(e.data["text"] for e in msgs if e.data["contact"] == c.name)
-        unique = [e for e in theirs[-40:] if texts[e.data["text"]] == 1 and len(e.data["text"]) >= 12
-                  and not e.data.get("ref")]
+        unique = [
+            e
+            for e in theirs[-40:]
+            if texts[e.data["text"]] == 1 and len(e.data["text"]) >= 12 and not e.data.get("ref")
+        ]
         if unique:
             target = unique[r.randrange(len(unique))]
             emoji = r.choice(["❤️", "😂", "👍"])
-            task("react", ["messaging"], kind="action", difficulty="medium", time_limit_seconds=300,
-                 instruction=f"In Parley, react with {emoji} to {c.name.split()[0]}'s message "
-                             f"\u201c{target.data['text']}\u201d from {fmt.date(target.at)}.",
-                 expected={"contact": c.name, "message": target.data["text"], "emoji": emoji, "world_ref": target.id},
-                 rubric=[
-                     RubricItem(id="reaction", weight=70, requirement=f"A {emoji} tapback from me is on that message",
-                                check=_sql("""SELECT COUNT(*) FROM reactions r JOIN messages m ON m.id = r.message_id
+            task(
+                "react",
+                ["messaging"],
+                kind="action",
+                difficulty="medium",
+                time_limit_seconds=300,
+                instruction=f"In Parley, react with {emoji} to {c.name.split()[0]}'s message "
+                f"\u201c{target.data['text']}\u201d from {fmt.date(target.at)}.",
+                expected={"contact": c.name, "message": target.data["text"], "emoji": emoji, "world_ref": target.id},
+                rubric=[
+                    RubricItem(
+                        id="reaction",
+                        weight=70,
+                        requirement=f"A {emoji} tapback from me is on that message",
+                        check=_sql(
+                            """SELECT COUNT(*) FROM reactions r JOIN messages m ON m.id = r.message_id
                                     WHERE r.world_ref IS NULL AND r.contact_id IS NULL AND r.emoji = ? AND m.world_ref = ?""",
-                                           [emoji, target.id], [[1]])),
-                     RubricItem(id="only", weight=15, requirement="No other tapback was added",
-                                check=_sql("SELECT COUNT(*) FROM reactions WHERE world_ref IS NULL", [], [[1]])),
-                     _only("the one tapback", Change(table="reactions", op="insert", min=1, max=1)),
-                 ])
+                            [emoji, target.id],
+                            [[1]],
+                        ),
+                    ),
+                    RubricItem(
+                        id="only",
+                        weight=15,
+                        requirement="No other tapback was added",
+                        check=_sql("SELECT COUNT(*) FROM reactions WHERE world_ref IS NULL", [], [[1]]),
+                    ),
+                    _only("the one tapback", Change(table="reactions", op="insert", min=1, max=1)),
+                ],
+            )
             break
 
     # 5. Create a group of two contacts who share an activity (not one of the seeded groups).
@@ -164,59 +236,117 @@ def tasks(world: World) -> list[Task]:
         act = options[r.randrange(len(options))]
         a, b = by_activity[act][:2]
         title = f"{act[:1].upper()}{act[1:]} buddies"
-        task("create-group", ["messaging"], kind="action", difficulty="medium", time_limit_seconds=300,
-             instruction=f"Start a Parley group called \u201c{title}\u201d with {a} and {b}.",
-             expected={"title": title, "members": [a, b]},
-             rubric=[
-                 RubricItem(id="group", weight=35, requirement=f"A new group named {title} exists",
-                            check=_sql("SELECT COUNT(*) FROM conversations WHERE kind = 'group' AND world_ref IS NULL "
-                                       "AND title = ?", [title], [[1]])),
-                 RubricItem(id="members", weight=50, requirement=f"Its members are exactly {a} and {b} (and me)",
-                            check=_sql(f"""SELECT COUNT(*), SUM(k.name IN (?, ?)) FROM members b
+        task(
+            "create-group",
+            ["messaging"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=300,
+            instruction=f"Start a Parley group called \u201c{title}\u201d with {a} and {b}.",
+            expected={"title": title, "members": [a, b]},
+            rubric=[
+                RubricItem(
+                    id="group",
+                    weight=35,
+                    requirement=f"A new group named {title} exists",
+                    check=_sql(
+                        "SELECT COUNT(*) FROM conversations WHERE kind = 'group' AND world_ref IS NULL AND title = ?",
+                        [title],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="members",
+                    weight=50,
+                    requirement=f"Its members are exactly {a} and {b} (and me)",
+                    check=_sql(
+                        f"""SELECT COUNT(*), SUM(k.name IN (?, ?)) FROM members b
                                 JOIN contacts k ON k.id = b.contact_id WHERE b.conversation_id = {_GROUP}
                                 AND b.conversation_id IN (SELECT id FROM conversations WHERE world_ref IS NULL)""",
-                                       [a, b, title], [[2, 2]])),
-                 _only("the one new group and its two members",
-                       Change(table="conversations", op="insert", min=1, max=1),
-                       Change(table="members", op="insert", min=2, max=2),
-                       Change(table="messages", op="insert", min=0)),
-             ])
+                        [a, b, title],
+                        [[2, 2]],
+                    ),
+                ),
+                _only(
+                    "the one new group and its two members",
+                    Change(table="conversations", op="insert", min=1, max=1),
+                    Change(table="members", op="insert", min=2, max=2),
+                    Change(table="messages", op="insert", min=0),
+                ),
+            ],
+        )
 
     # 6. Pay back what a friend asked for in chat (the world's open money request), in the bank.
     requests = [e for e in world.of_kind("money_request") if not e.data.get("paid")]
     if requests:
         req = requests[-1]
         who, cents = req.data["contact"], req.data["amount_cents"]
-        task("pay-back", ["messaging", "bank"], kind="action", difficulty="hard", time_limit_seconds=480,
-             instruction=f"{who.split()[0]} asked me in Parley to pay them back. Send {who} what they asked for from "
-                         "my checking account.",
-             expected={"contact": who, "amount_cents": cents, "memo": req.data.get("memo"), "request": req.id},
-             rubric=[
-                 RubricItem(id="payment", weight=70,
-                            requirement=f"A new payment of {money(cents, cur)} to {who} left checking",
-                            check=_sql("""SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL
+        task(
+            "pay-back",
+            ["messaging", "bank"],
+            kind="action",
+            difficulty="hard",
+            time_limit_seconds=480,
+            instruction=f"{who.split()[0]} asked me in Parley to pay them back. Send {who} what they asked for from "
+            "my checking account.",
+            expected={"contact": who, "amount_cents": cents, "memo": req.data.get("memo"), "request": req.id},
+            rubric=[
+                RubricItem(
+                    id="payment",
+                    weight=70,
+                    requirement=f"A new payment of {money(cents, cur)} to {who} left checking",
+                    check=_sql(
+                        """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL
                                 AND account_id = (SELECT id FROM accounts WHERE kind = ?) AND amount_cents = ?
                                 AND (counterparty = ? OR instr(upper(description), upper(?)) > 0)""",
-                                       ["checking", -cents, who, who], [[1]], app="bank")),
-                 RubricItem(id="single", weight=15, requirement="Exactly one payment was made (no duplicates)",
-                            check=_sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]], app="bank")),
-                 _only("the one payment and the checking balance",
-                       Change(table="transactions", op="insert", min=1, max=1),
-                       Change(table="accounts", op="update", min=1, max=1, columns=["balance_cents"]), app="bank"),
-             ])
+                        ["checking", -cents, who, who],
+                        [[1]],
+                        app="bank",
+                    ),
+                ),
+                RubricItem(
+                    id="single",
+                    weight=15,
+                    requirement="Exactly one payment was made (no duplicates)",
+                    check=_sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]], app="bank"),
+                ),
+                _only(
+                    "the one payment and the checking balance",
+                    Change(table="transactions", op="insert", min=1, max=1),
+                    Change(table="accounts", op="update", min=1, max=1, columns=["balance_cents"]),
+                    app="bank",
+                ),
+            ],
+        )
 
     # 6b. What the persona still owes: every open request in chat, none paid in the bank yet.
     if requests:
         total = sum(e.data["amount_cents"] for e in requests)
         owed = sorted({e.data["contact"] for e in requests})
-        task("money-owed", ["messaging", "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=480,
-             instruction="Some friends asked me in Parley to pay them back. Checking my bank for what I have already "
-                         "sent, who am I still waiting to pay, and how much do I owe in total?",
-             expected={"contacts": owed, "total_cents": total, "requests": len(requests)},
-             rubric=[RubricItem(id="total", weight=60, requirement=f"States the total {money(total, cur)}",
-                                check=Check(type="answer_amount", cents=total)),
-                     RubricItem(id="who", weight=40, requirement=f"Names {', '.join(owed)}",
-                                check=_text(*owed) if len(owed) == 1 else None)])
+        task(
+            "money-owed",
+            ["messaging", "bank"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction="Some friends asked me in Parley to pay them back. Checking my bank for what I have already "
+            "sent, who am I still waiting to pay, and how much do I owe in total?",
+            expected={"contacts": owed, "total_cents": total, "requests": len(requests)},
+            rubric=[
+                RubricItem(
+                    id="total",
+                    weight=60,
+                    requirement=f"States the total {money(total, cur)}",
+                    check=Check(type="answer_amount", cents=total),
+                ),
+                RubricItem(
+                    id="who",
+                    weight=40,
+                    requirement=f"Names {', '.join(owed)}",
+                    check=_text(*owed) if len(owed) == 1 else None,
+                ),
+            ],
+        )
 
     # 7. Text a travel companion the flight number of the next trip (the booking is in mail / calendar).
     bookings = {b.data.get("trip"): b for b in world.of_kind("flight_booking")}
@@ -228,28 +358,59 @@ def tasks(world: World) -> list[Task]:
         leg = bookings[i].data["itinerary"][0]
         flight = leg["flight_number"]
         dep = dt.datetime.fromisoformat(leg["dep_local"]).replace(tzinfo=None)
-        task("flight-number", ["messaging", "mail"], kind="action", difficulty="medium", time_limit_seconds=420,
-             instruction=f"Text {mate} my flight number for the {t.destination} trip on {fmt.long_date(t.depart)} "
-                         "(it's in my booking confirmation).",
-             expected={"contact": mate, "flight": flight, "departs": dep.isoformat(), "destination": t.destination},
-             rubric=[RubricItem(id="flight", weight=85,
-                                requirement=f"A new message to {mate} names the flight {flight}",
-                                check=_sql(_mine_written(_DIRECT, "AND instr(replace(upper(body), ' ', ''), ?) > 0"),
-                                           [mate, flight.replace(" ", "").upper()], [[1]])),
-                     _only(f"my one text to {mate} (and {mate.split()[0]}'s answer to it arriving)",
-                           Change(table="messages", op="insert", min=1, max=2))])
+        task(
+            "flight-number",
+            ["messaging", "mail"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"Text {mate} my flight number for the {t.destination} trip on {fmt.long_date(t.depart)} "
+            "(it's in my booking confirmation).",
+            expected={"contact": mate, "flight": flight, "departs": dep.isoformat(), "destination": t.destination},
+            rubric=[
+                RubricItem(
+                    id="flight",
+                    weight=85,
+                    requirement=f"A new message to {mate} names the flight {flight}",
+                    check=_sql(
+                        _mine_written(_DIRECT, "AND instr(replace(upper(body), ' ', ''), ?) > 0"),
+                        [mate, flight.replace(" ", "").upper()],
+                        [[1]],
+                    ),
+                ),
+                _only(
+                    f"my one text to {mate} (and {mate.split()[0]}'s answer to it arriving)",
+                    Change(table="messages", op="insert", min=1, max=2),
+                ),
+            ],
+        )
 
         # 8. Who comes along on that trip and when the flight leaves (mail / calendar + chat).
         companions = [n for n in t.companions if n in names]
         if companions:
-            task("trip-companion", ["messaging", "mail"], kind="lookup", difficulty="medium",
-                 time_limit_seconds=420,
-                 instruction=f"Who is coming with me to {t.destination}, and what time does our outbound flight leave?",
-                 expected={"companions": companions, "departs": dep.isoformat(), "flight": flight},
-                 rubric=[RubricItem(id="who", weight=50, requirement=f"Names {', '.join(companions)}",
-                                    check=_text(companions[0], companions[0].split()[0])),
-                         RubricItem(id="time", weight=50, requirement=f"States the departure {fmt.time(dep)}",
-                                    check=_text(*_time_forms(dep)))])
+            task(
+                "trip-companion",
+                ["messaging", "mail"],
+                kind="lookup",
+                difficulty="medium",
+                time_limit_seconds=420,
+                instruction=f"Who is coming with me to {t.destination}, and what time does our outbound flight leave?",
+                expected={"companions": companions, "departs": dep.isoformat(), "flight": flight},
+                rubric=[
+                    RubricItem(
+                        id="who",
+                        weight=50,
+                        requirement=f"Names {', '.join(companions)}",
+                        check=_text(companions[0], companions[0].split()[0]),
+                    ),
+                    RubricItem(
+                        id="time",
+                        weight=50,
+                        requirement=f"States the departure {fmt.time(dep)}",
+                        check=_text(*_time_forms(dep)),
+                    ),
+                ],
+            )
 
     # 9. Tell a group about an upcoming dinner booking its members are on (the confirmation is in mail).
     upcoming = [b for b in world.of_kind("restaurant_booking") if reservation_time(world, b) > world.now]
@@ -259,40 +420,83 @@ def tasks(world: World) -> list[Task]:
             continue
         when = reservation_time(world, b)
         forms = [f.lower() for f in _time_forms(when)]
-        task("invite-group", ["messaging", "mail"], kind="action", difficulty="hard", time_limit_seconds=480,
-             instruction=f"Let the \u201c{g.title}\u201d group know about my upcoming reservation at "
-                         f"{b.data['restaurant']} (the confirmation is in my mail): send them the day and time.",
-             expected={"group": g.title, "restaurant": b.data["restaurant"], "at": when.isoformat(),
-                       "members": list(g.members)},
-             rubric=[
-                 RubricItem(id="restaurant", weight=40,
-                            requirement=f"A new message from me in {g.title} names {b.data['restaurant']}",
-                            check=_sql(_mine_written(_GROUP, "AND instr(lower(body), lower(?)) > 0"),
-                                       [g.title, b.data["restaurant"]], [[1]])),
-                 RubricItem(id="time", weight=30, requirement=f"It gives the time {fmt.time(when)}",
-                            check=_sql(_mine_written(_GROUP, "AND (" + " OR ".join(
-                                ["instr(lower(body), ?) > 0"] * len(forms)) + ")"), [g.title, *forms], [[1]])),
-                 RubricItem(id="day", weight=15, requirement=f"It gives the day, {fmt.long_date(when)}"),
-                 _only(f"my one message to {g.title} (and the members' answers to it arriving)",
-                       Change(table="messages", op="insert", min=1, max=1 + len(g.members))),
-             ])
+        task(
+            "invite-group",
+            ["messaging", "mail"],
+            kind="action",
+            difficulty="hard",
+            time_limit_seconds=480,
+            instruction=f"Let the \u201c{g.title}\u201d group know about my upcoming reservation at "
+            f"{b.data['restaurant']} (the confirmation is in my mail): send them the day and time.",
+            expected={
+                "group": g.title,
+                "restaurant": b.data["restaurant"],
+                "at": when.isoformat(),
+                "members": list(g.members),
+            },
+            rubric=[
+                RubricItem(
+                    id="restaurant",
+                    weight=40,
+                    requirement=f"A new message from me in {g.title} names {b.data['restaurant']}",
+                    check=_sql(
+                        _mine_written(_GROUP, "AND instr(lower(body), lower(?)) > 0"),
+                        [g.title, b.data["restaurant"]],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="time",
+                    weight=30,
+                    requirement=f"It gives the time {fmt.time(when)}",
+                    check=_sql(
+                        _mine_written(_GROUP, "AND (" + " OR ".join(["instr(lower(body), ?) > 0"] * len(forms)) + ")"),
+                        [g.title, *forms],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(id="day", weight=15, requirement=f"It gives the day, {fmt.long_date(when)}"),
+                _only(
+                    f"my one message to {g.title} (and the members' answers to it arriving)",
+                    Change(table="messages", op="insert", min=1, max=1 + len(g.members)),
+                ),
+            ],
+        )
         break
 
     # 10. How much the persona sent a friend, as they told them in chat (the bank shows the same).
-    paid = [events[e.data["ref"]] for e in msgs if e.data.get("ref") in events
-            and events[e.data["ref"]].kind == "p2p_payment" and events[e.data["ref"]].data["direction"] == "sent"]
+    paid = [
+        events[e.data["ref"]]
+        for e in msgs
+        if e.data.get("ref") in events
+        and events[e.data["ref"]].kind == "p2p_payment"
+        and events[e.data["ref"]].data["direction"] == "sent"
+    ]
     if paid:
         pay = paid[-1]
         who, memo = pay.data["contact"], pay.data.get("memo") or "that"
-        task("p2p-amount", ["messaging", "bank"], kind="lookup", difficulty="easy", time_limit_seconds=300,
-             instruction=f"How much did I send {who} for \u201c{memo}\u201d on {fmt.date(pay.at)}?",
-             expected={"contact": who, "amount_cents": pay.data["amount_cents"], "memo": memo},
-             rubric=[RubricItem(id="amount", weight=100, requirement=f"States {money(pay.data['amount_cents'], cur)}",
-                                check=Check(type="answer_amount", cents=pay.data["amount_cents"]))])
+        task(
+            "p2p-amount",
+            ["messaging", "bank"],
+            kind="lookup",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction=f"How much did I send {who} for \u201c{memo}\u201d on {fmt.date(pay.at)}?",
+            expected={"contact": who, "amount_cents": pay.data["amount_cents"], "memo": memo},
+            rubric=[
+                RubricItem(
+                    id="amount",
+                    weight=100,
+                    requirement=f"States {money(pay.data['amount_cents'], cur)}",
+                    check=Check(type="answer_amount", cents=pay.data["amount_cents"]),
+                )
+            ],
+        )
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
     out += long_tasks(world)
     from .pairs import pair_tasks
+
     out.extend(pair_tasks(world))
     return out
 
@@ -317,59 +521,136 @@ def insight_tasks(world: World) -> list[Task]:
     if it:
         right, said = dt.datetime.fromisoformat(it["organizer_time"]), dt.datetime.fromisoformat(it["relay_time"])
         org, relay = it["organizer"], it["relay"]
-        task("cx-plan-times", ["messaging"], kind="lookup", category="contradiction", difficulty="medium",
-             time_limit_seconds=360,
-             instruction=f"{relay.split()[0]} asked me about the time of our plan {day_phrase(right.date(), today)} "
-                         f"(“{it['plan']}”). {relay.split()[0]} and {org.split()[0]} seem to have "
-                         "different times in mind. Which time is right, and which is the mix-up? Give the right one first.",
-             expected={"plan": it["plan"], "right": it["organizer_time"], "stale": it["relay_time"],
-                       "organizer": org, "truth": "organizer"},
-             planted=[it["id"]],
-             rubric=[RubricItem(id="right", weight=40, requirement=f"Gives {A.clock(right)} (what {org} set)",
-                                check=A.text(*A.time_forms(right))),
-                     RubricItem(id="stale", weight=20, requirement=f"Names {A.clock(said)} as the mix-up",
-                                check=A.text(*A.time_forms(said))),
-                     RubricItem(id="order", weight=40, requirement="Names the right time before the wrong one",
-                                check=A.names([A.time_forms(right), A.time_forms(said)], ordered=True))])
+        task(
+            "cx-plan-times",
+            ["messaging"],
+            kind="lookup",
+            category="contradiction",
+            difficulty="medium",
+            time_limit_seconds=360,
+            instruction=f"{relay.split()[0]} asked me about the time of our plan {day_phrase(right.date(), today)} "
+            f"(“{it['plan']}”). {relay.split()[0]} and {org.split()[0]} seem to have "
+            "different times in mind. Which time is right, and which is the mix-up? Give the right one first.",
+            expected={
+                "plan": it["plan"],
+                "right": it["organizer_time"],
+                "stale": it["relay_time"],
+                "organizer": org,
+                "truth": "organizer",
+            },
+            planted=[it["id"]],
+            rubric=[
+                RubricItem(
+                    id="right",
+                    weight=40,
+                    requirement=f"Gives {A.clock(right)} (what {org} set)",
+                    check=A.text(*A.time_forms(right)),
+                ),
+                RubricItem(
+                    id="stale",
+                    weight=20,
+                    requirement=f"Names {A.clock(said)} as the mix-up",
+                    check=A.text(*A.time_forms(said)),
+                ),
+                RubricItem(
+                    id="order",
+                    weight=40,
+                    requirement="Names the right time before the wrong one",
+                    check=A.names([A.time_forms(right), A.time_forms(said)], ordered=True),
+                ),
+            ],
+        )
 
     it = A.planted(world, "chain/party-headcount")
     own = A.planted(world, "own_event/party")
     if it and own:
         start = dt.datetime.fromisoformat(own["start"])
         change_by = dt.date.fromisoformat(it["change_by"])
-        task("cx-party-headcount", ["messaging", "mail", "calendar"], kind="lookup", category="contradiction",
-             difficulty="hard", time_limit_seconds=600,
-             instruction=f"For “{own['title']}” {day_phrase(start.date(), today)}, which I'm hosting: how many people is the food I "
-                         "ordered for, and how many does it need to be for now, going by what my guests have told me? "
-                         "What's the order number, and until when can I still change it?",
-             expected={"order": it["order"], "ordered_for": it["ordered_for"], "needed": it["needed"],
-                       "change_by": it["change_by"]},
-             planted=[it["id"], own["id"]],
-             rubric=[RubricItem(id="ordered", weight=25, requirement=f"Says the order serves {it['ordered_for']}",
-                                check=A.number(it["ordered_for"])),
-                     RubricItem(id="needed", weight=35, requirement=f"Says it needs to serve {it['needed']}",
-                                check=A.number(it["needed"])),
-                     RubricItem(id="order", weight=20, requirement=f"Gives the order number {it['order']}",
-                                check=A.text(it["order"])),
-                     RubricItem(id="change-by", weight=20, requirement=f"Says changes are possible until {change_by:%B %-d}",
-                                check=A.text(*A.date_forms(change_by)))])
+        task(
+            "cx-party-headcount",
+            ["messaging", "mail", "calendar"],
+            kind="lookup",
+            category="contradiction",
+            difficulty="hard",
+            time_limit_seconds=600,
+            instruction=f"For “{own['title']}” {day_phrase(start.date(), today)}, which I'm hosting: how many people is the food I "
+            "ordered for, and how many does it need to be for now, going by what my guests have told me? "
+            "What's the order number, and until when can I still change it?",
+            expected={
+                "order": it["order"],
+                "ordered_for": it["ordered_for"],
+                "needed": it["needed"],
+                "change_by": it["change_by"],
+            },
+            planted=[it["id"], own["id"]],
+            rubric=[
+                RubricItem(
+                    id="ordered",
+                    weight=25,
+                    requirement=f"Says the order serves {it['ordered_for']}",
+                    check=A.number(it["ordered_for"]),
+                ),
+                RubricItem(
+                    id="needed",
+                    weight=35,
+                    requirement=f"Says it needs to serve {it['needed']}",
+                    check=A.number(it["needed"]),
+                ),
+                RubricItem(
+                    id="order",
+                    weight=20,
+                    requirement=f"Gives the order number {it['order']}",
+                    check=A.text(it["order"]),
+                ),
+                RubricItem(
+                    id="change-by",
+                    weight=20,
+                    requirement=f"Says changes are possible until {change_by:%B %-d}",
+                    check=A.text(*A.date_forms(change_by)),
+                ),
+            ],
+        )
 
     # Who the persona texts most (one-to-one chats, the last 90 days).
     since = world.now - dt.timedelta(days=90)
-    counts = Counter(e.data["contact"] for e in world.of_kind("chat_message")
-                     if e.status == "done" and e.at >= since and e.at <= world.now and e.data.get("contact")
-                     and not e.data.get("group") and e.data.get("app", "chat") == "chat")
+    counts = Counter(
+        e.data["contact"]
+        for e in world.of_kind("chat_message")
+        if e.status == "done"
+        and e.at >= since
+        and e.at <= world.now
+        and e.data.get("contact")
+        and not e.data.get("group")
+        and e.data.get("app", "chat") == "chat"
+    )
     top = counts.most_common(3)
     if len(top) == 3 and top[0][1] > top[1][1] > top[2][1]:
-        task("pref-closest", ["messaging"], kind="aggregation", category="preference_inference", difficulty="medium",
-             time_limit_seconds=480,
-             instruction="Who are the three people I text with most in Parley? Look at our one-to-one chats over the "
-                         "last three months and rank them, most first.",
-             expected={"ranking": [n for n, _ in top], "messages": [c for _, c in top], "since": since.date().isoformat()},
-             rubric=[RubricItem(id="top", weight=40, requirement=f"Names {top[0][0]} first",
-                                check=A.names([A.person(top[0][0])])),
-                     RubricItem(id="ranking", weight=60, requirement="Ranks " + ", ".join(n for n, _ in top),
-                                check=A.names([A.person(n) for n, _ in top], ordered=True))])
+        task(
+            "pref-closest",
+            ["messaging"],
+            kind="aggregation",
+            category="preference_inference",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction="Who are the three people I text with most in Parley? Look at our one-to-one chats over the "
+            "last three months and rank them, most first.",
+            expected={
+                "ranking": [n for n, _ in top],
+                "messages": [c for _, c in top],
+                "since": since.date().isoformat(),
+            },
+            rubric=[
+                RubricItem(
+                    id="top", weight=40, requirement=f"Names {top[0][0]} first", check=A.names([A.person(top[0][0])])
+                ),
+                RubricItem(
+                    id="ranking",
+                    weight=60,
+                    requirement="Ranks " + ", ".join(n for n, _ in top),
+                    check=A.names([A.person(n) for n, _ in top], ordered=True),
+                ),
+            ],
+        )
     return out
 
 
@@ -388,8 +669,11 @@ def long_tasks(world: World) -> list[Task]:
     steps = {s["step"]: s for s in chain["steps"]}
     if not {"food_order", "headcount_change"} <= set(steps):
         return []
-    conf, trigger, party = (by_id[steps["food_order"]["event_id"]], by_id[steps["headcount_change"]["event_id"]],
-                            by_id[chain["event_id"]])
+    conf, trigger, party = (
+        by_id[steps["food_order"]["event_id"]],
+        by_id[steps["headcount_change"]["event_id"]],
+        by_id[chain["event_id"]],
+    )
     deli, deli_email = conf.data["from"]["name"], conf.data["from"]["email"]
     asker = trigger.data["contact"]
     pending = [n for n, v in own["replies"].items() if v == "pending"]
@@ -398,40 +682,88 @@ def long_tasks(world: World) -> list[Task]:
     pickup = party.at - dt.timedelta(hours=2)
     card = cards[0]
     today = world.now.date()
-    nudge = [RubricItem(id=f"nudge-{n}", weight=10 // len(pending) + (10 % len(pending) if n == 0 else 0),
-                        requirement=f"{who} (no answer yet) got a text from me in Parley",
-                        check=parley.sent_direct(who)) for n, who in enumerate(pending)]
-    return [Task(
-        id=f"{p.id}/messaging/party-headcount", persona=p.id, kind="action", category="long_horizon",
-        apps_involved=[APP, "mail", "calendar", "shop", "bank"], difficulty="hard", time_limit_seconds=1500,
-        planted=[chain["id"], own["id"]],
-        instruction=f"A guest asked in Parley to bring someone to my party {day_phrase(party.at.date(), today)}. "
-                    "Make it work: tell them yes in Parley; email the caterer of my party food order to add one "
-                    "more person to it; put picking up the food in my calendar at the pickup time their confirmation "
-                    f"gives; text whoever hasn't answered my invitation yet to ask if they can make it; and order the "
-                    f"{present['title']} from Shopwell for the table, with my {card['label']}.",
-        expected={"asker": asker, "deli": deli, "deli_email": deli_email, "order": chain["order"],
-                  "needed": chain["needed"], "pickup": pickup.isoformat(), "pending": pending,
-                  "sku": present["sku"], "card_last4": card["last4"], "party": party.data["title"]},
-        rubric=[RubricItem(id="yes", weight=15, requirement=f"{asker} got a text from me in Parley",
-                           check=parley.sent_direct(asker)),
-                RubricItem(id="yes-says", weight=5, requirement="It says yes, the +1 is welcome (judge: read it)"),
-                RubricItem(id="caterer", weight=20,
-                           requirement=f"A mail to {deli} ({deli_email}) about order {chain['order']} was sent",
-                           check=mailbox.sent(deli_email, [[chain["order"]]])),
-                RubricItem(id="caterer-asks", weight=5,
-                           requirement=f"It asks to change the order from {chain['ordered_for']} to {chain['needed']} "
-                                       "people (judge: read it)"),
-                RubricItem(id="pickup", weight=15,
-                           requirement=f"Daybook has picking up the food on {pickup:%b %-d} at {pickup:%H:%M}",
-                           check=daybook.created(pickup.strftime("%Y-%m-%dT%H:%M"), [["pick", "collect", "food"]])),
-                *nudge,
-                RubricItem(id="candles", weight=15, requirement=f"A Shopwell order of {present['title']} "
-                                                               f"({present['sku']}) with {card['label']}",
-                           check=shopwell.bought(present["sku"], card["last4"])),
-                RubricItem(id="only-parley", weight=15,
-                           requirement="Nothing else changed in Parley: only my texts (and the replies they got)",
-                           check=parley.only_texts(1 + len(pending)))])] if pending else []
+    nudge = [
+        RubricItem(
+            id=f"nudge-{n}",
+            weight=10 // len(pending) + (10 % len(pending) if n == 0 else 0),
+            requirement=f"{who} (no answer yet) got a text from me in Parley",
+            check=parley.sent_direct(who),
+        )
+        for n, who in enumerate(pending)
+    ]
+    return (
+        [
+            Task(
+                id=f"{p.id}/messaging/party-headcount",
+                persona=p.id,
+                kind="action",
+                category="long_horizon",
+                apps_involved=[APP, "mail", "calendar", "shop", "bank"],
+                difficulty="hard",
+                time_limit_seconds=1500,
+                planted=[chain["id"], own["id"]],
+                instruction=f"A guest asked in Parley to bring someone to my party {day_phrase(party.at.date(), today)}. "
+                "Make it work: tell them yes in Parley; email the caterer of my party food order to add one "
+                "more person to it; put picking up the food in my calendar at the pickup time their confirmation "
+                f"gives; text whoever hasn't answered my invitation yet to ask if they can make it; and order the "
+                f"{present['title']} from Shopwell for the table, with my {card['label']}.",
+                expected={
+                    "asker": asker,
+                    "deli": deli,
+                    "deli_email": deli_email,
+                    "order": chain["order"],
+                    "needed": chain["needed"],
+                    "pickup": pickup.isoformat(),
+                    "pending": pending,
+                    "sku": present["sku"],
+                    "card_last4": card["last4"],
+                    "party": party.data["title"],
+                },
+                rubric=[
+                    RubricItem(
+                        id="yes",
+                        weight=15,
+                        requirement=f"{asker} got a text from me in Parley",
+                        check=parley.sent_direct(asker),
+                    ),
+                    RubricItem(id="yes-says", weight=5, requirement="It says yes, the +1 is welcome (judge: read it)"),
+                    RubricItem(
+                        id="caterer",
+                        weight=20,
+                        requirement=f"A mail to {deli} ({deli_email}) about order {chain['order']} was sent",
+                        check=mailbox.sent(deli_email, [[chain["order"]]]),
+                    ),
+                    RubricItem(
+                        id="caterer-asks",
+                        weight=5,
+                        requirement=f"It asks to change the order from {chain['ordered_for']} to {chain['needed']} "
+                        "people (judge: read it)",
+                    ),
+                    RubricItem(
+                        id="pickup",
+                        weight=15,
+                        requirement=f"Daybook has picking up the food on {pickup:%b %-d} at {pickup:%H:%M}",
+                        check=daybook.created(pickup.strftime("%Y-%m-%dT%H:%M"), [["pick", "collect", "food"]]),
+                    ),
+                    *nudge,
+                    RubricItem(
+                        id="candles",
+                        weight=15,
+                        requirement=f"A Shopwell order of {present['title']} ({present['sku']}) with {card['label']}",
+                        check=shopwell.bought(present["sku"], card["last4"]),
+                    ),
+                    RubricItem(
+                        id="only-parley",
+                        weight=15,
+                        requirement="Nothing else changed in Parley: only my texts (and the replies they got)",
+                        check=parley.only_texts(1 + len(pending)),
+                    ),
+                ],
+            )
+        ]
+        if pending
+        else []
+    )
 
 
 # --- Cross-app answer tasks: catching up on a person across Parley, the bank and mail -----------------------------
@@ -458,29 +790,64 @@ def crossapp_tasks(world: World) -> list[Task]:
     for e in world.of_kind("p2p_payment"):
         if e.status == "done" and e.at <= now:
             pays[e.data["contact"]] = e
-    openings = ["Catch me up on {first}", "When did I last hear from {first}?", "{first} check-in",
-                "Remind me where things stand with {first}", "Quick one about {first}"]
+    openings = [
+        "Catch me up on {first}",
+        "When did I last hear from {first}?",
+        "{first} check-in",
+        "Remind me where things stand with {first}",
+        "Quick one about {first}",
+    ]
     people = [c.name for c in p.contacts if c.name in texts and c.name in mails and c.name in pays][:5]
     for i, name in enumerate(people):
         first = name.split()[0]
         t, m, z = texts[name], mails[name], pays[name]
         way = "I sent" if z.data["direction"] == "sent" else "I received"
-        out.append(Task(
-            id=f"{pid}/messaging/x-catch-up-{i + 1}", persona=pid, apps_involved=["bank", "mail", APP],
-            kind="lookup", difficulty="medium", time_limit_seconds=900,
-            instruction=openings[i % len(openings)].format(first=first)
-                        + f": on what day did {name} last text me on Parley, on what day did their last email come "
-                          "in, and what was the last Zelle payment between us (day, amount, and which way)?",
-            expected={"contact": name, "text_day": t.at.date().isoformat(), "mail_day": m.at.date().isoformat(),
-                      "zelle_day": z.at.date().isoformat(), "zelle_cents": z.data["amount_cents"],
-                      "direction": z.data["direction"]},
-            rubric=[RubricItem(id="text", weight=25, requirement=f"Last text {t.at:%B %-d, %Y}",
-                               check=A.text(*A.date_forms(t.at))),
-                    RubricItem(id="mail", weight=25, requirement=f"Last email {m.at:%B %-d, %Y}",
-                               check=A.text(*A.date_forms(m.at))),
-                    RubricItem(id="zelle-day", weight=20, requirement=f"Last Zelle {z.at:%B %-d, %Y}",
-                               check=A.text(*A.date_forms(z.at))),
-                    RubricItem(id="zelle-amount", weight=20, requirement=f"…of {money(z.data['amount_cents'], cur)}",
-                               check=A.amount(z.data["amount_cents"])),
-                    RubricItem(id="zelle-way", weight=10, requirement=f"…which {way}")]))
+        out.append(
+            Task(
+                id=f"{pid}/messaging/x-catch-up-{i + 1}",
+                persona=pid,
+                apps_involved=["bank", "mail", APP],
+                kind="lookup",
+                difficulty="medium",
+                time_limit_seconds=900,
+                instruction=openings[i % len(openings)].format(first=first)
+                + f": on what day did {name} last text me on Parley, on what day did their last email come "
+                "in, and what was the last Zelle payment between us (day, amount, and which way)?",
+                expected={
+                    "contact": name,
+                    "text_day": t.at.date().isoformat(),
+                    "mail_day": m.at.date().isoformat(),
+                    "zelle_day": z.at.date().isoformat(),
+                    "zelle_cents": z.data["amount_cents"],
+                    "direction": z.data["direction"],
+                },
+                rubric=[
+                    RubricItem(
+                        id="text",
+                        weight=25,
+                        requirement=f"Last text {t.at:%B %-d, %Y}",
+                        check=A.text(*A.date_forms(t.at)),
+                    ),
+                    RubricItem(
+                        id="mail",
+                        weight=25,
+                        requirement=f"Last email {m.at:%B %-d, %Y}",
+                        check=A.text(*A.date_forms(m.at)),
+                    ),
+                    RubricItem(
+                        id="zelle-day",
+                        weight=20,
+                        requirement=f"Last Zelle {z.at:%B %-d, %Y}",
+                        check=A.text(*A.date_forms(z.at)),
+                    ),
+                    RubricItem(
+                        id="zelle-amount",
+                        weight=20,
+                        requirement=f"…of {money(z.data['amount_cents'], cur)}",
+                        check=A.amount(z.data["amount_cents"]),
+                    ),
+                    RubricItem(id="zelle-way", weight=10, requirement=f"…which {way}"),
+                ],
+            )
+        )
     return out

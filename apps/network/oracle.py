@@ -39,18 +39,34 @@ def _message(web: Web, name: str, body: str) -> None:
 
 def resume_title(task: Task, web: Web) -> str:
     exp = task.expected
-    row = web.query(APP, "SELECT id, company, location, start_month, end_month, description FROM experience "
-                         "WHERE world_ref = 'exp-0'")[0]
-    _post(web, "/api/experience", [("action", "update"), ("id", str(row[0])), ("title", exp["correct"]),
-                                   ("company", row[1]), ("location", row[2] or ""), ("start", row[3]),
-                                   ("end", row[4] or ""), ("description", row[5] or "")])
-    return (f"The Guildline profile said {exp['profile_was']}; the résumé's {exp['correct']} is right, so I "
-            "corrected the profile.")
+    row = web.query(
+        APP,
+        "SELECT id, company, location, start_month, end_month, description FROM experience WHERE world_ref = 'exp-0'",
+    )[0]
+    _post(
+        web,
+        "/api/experience",
+        [
+            ("action", "update"),
+            ("id", str(row[0])),
+            ("title", exp["correct"]),
+            ("company", row[1]),
+            ("location", row[2] or ""),
+            ("start", row[3]),
+            ("end", row[4] or ""),
+            ("description", row[5] or ""),
+        ],
+    )
+    return (
+        f"The Guildline profile said {exp['profile_was']}; the résumé's {exp['correct']} is right, so I "
+        "corrected the profile."
+    )
 
 
 def _invitation(web: Web, name: str, action: str) -> None:
-    invitation = web.one(APP, "SELECT i.id FROM invitations i JOIN people p ON p.id = i.person_id WHERE p.name = ?",
-                         (name,))
+    invitation = web.one(
+        APP, "SELECT i.id FROM invitations i JOIN people p ON p.id = i.person_id WHERE p.name = ?", (name,)
+    )
     _post(web, "/api/invitations", [("invitation", str(invitation)), ("action", action)])
 
 
@@ -66,12 +82,18 @@ def withdraw_oldest(task: Task, web: Web) -> str:
 
 def _free_slots(web: Web, monday: dt.date, count: int = 2) -> list[dt.datetime]:
     """The first ``count`` free 30-minute slots in work hours (09:00-17:00, Monday to Friday), one per day."""
-    r = web.get("calendar", "/api/events", params={"from": monday.isoformat(),
-                                                    "to": (monday + dt.timedelta(days=5)).isoformat()})
+    r = web.get(
+        "calendar",
+        "/api/events",
+        params={"from": monday.isoformat(), "to": (monday + dt.timedelta(days=5)).isoformat()},
+    )
     if r.status_code != 200:
         raise OracleError(f"Daybook answered {r.status_code}: {r.text[:300]}")
-    busy = [(dt.datetime.fromisoformat(o["start"]), dt.datetime.fromisoformat(o["end"]))
-            for o in r.json()["occurrences"] if not o.get("allDay") and not o.get("all_day") and "T" in o["start"]]
+    busy = [
+        (dt.datetime.fromisoformat(o["start"]), dt.datetime.fromisoformat(o["end"]))
+        for o in r.json()["occurrences"]
+        if not o.get("allDay") and not o.get("all_day") and "T" in o["start"]
+    ]
     out: list[dt.datetime] = []
     for d in range(5):
         day = monday + dt.timedelta(days=d)
@@ -113,6 +135,12 @@ def thank_organizer(task: Task, web: Web) -> str:
     return f"Thanked {exp['name']} for the {exp['meeting']}."
 
 
-SOLVERS = {"resume-title": resume_title, "accept-meetup": accept_meetup,
-           "recruiter-availability": recruiter_availability, "post-milestone": post_milestone,
-           "save-best-job": save_best_job, "withdraw-oldest": withdraw_oldest, "thank-organizer": thank_organizer}
+SOLVERS = {
+    "resume-title": resume_title,
+    "accept-meetup": accept_meetup,
+    "recruiter-availability": recruiter_availability,
+    "post-milestone": post_milestone,
+    "save-best-job": save_best_job,
+    "withdraw-oldest": withdraw_oldest,
+    "thank-organizer": thank_organizer,
+}

@@ -30,39 +30,84 @@ def _build(world: World, task) -> None:
     senders = {m.data["sender"] for m in P.done(world, "work_chat_message")} - {me}
     both = sorted(senders & set(names))
     if both:
-        task("pair-coworkers-connected", ["network", "workchat"], kind="aggregation", difficulty="medium",
-             time_limit_seconds=480,
-             instruction="Which of the people who post in my work Huddle am I also connected with on Guildline? "
-                         "Name them all.",
-             expected={"people": both},
-             rubric=[RubricItem(id="people", weight=100, requirement="Names " + ", ".join(both),
-                                check=A.names([A.person(n) for n in both]))])
-    upcoming = sorted((e for e in world.of_kind("calendar_event") if e.status == "scheduled" and e.at > world.now
-                       and {a["name"] for a in e.data.get("attendees") or []} - {me}), key=lambda e: (e.at, e.id))
+        task(
+            "pair-coworkers-connected",
+            ["network", "workchat"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction="Which of the people who post in my work Huddle am I also connected with on Guildline? "
+            "Name them all.",
+            expected={"people": both},
+            rubric=[
+                RubricItem(
+                    id="people",
+                    weight=100,
+                    requirement="Names " + ", ".join(both),
+                    check=A.names([A.person(n) for n in both]),
+                )
+            ],
+        )
+    upcoming = sorted(
+        (
+            e
+            for e in world.of_kind("calendar_event")
+            if e.status == "scheduled"
+            and e.at > world.now
+            and {a["name"] for a in e.data.get("attendees") or []} - {me}
+        ),
+        key=lambda e: (e.at, e.id),
+    )
     if upcoming and {a["name"] for a in upcoming[0].data["attendees"]} & set(names):
         ev = upcoming[0]
         who = sorted({a["name"] for a in ev.data["attendees"]} & set(names))
-        task("pair-next-meeting-connections", ["network", "calendar"], kind="lookup", difficulty="medium",
-             time_limit_seconds=420,
-             instruction="Look at the next thing on my calendar that has other people invited. Which of those people "
-                         "am I connected with on Guildline, and what are their current job titles there?",
-             expected={"event": ev.data["title"], "start": ev.data["start"], "people": who,
-                       "titles": [names[n]["title"] for n in who]},
-             rubric=[RubricItem(id="people", weight=60, requirement="Names " + ", ".join(who),
-                                check=A.names([A.person(n) for n in who])),
-                     RubricItem(id="titles", weight=40, requirement="Gives " + ", ".join(names[n]["title"] for n in who),
-                                check=A.names([[names[n]["title"]] for n in who]))])
+        task(
+            "pair-next-meeting-connections",
+            ["network", "calendar"],
+            kind="lookup",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction="Look at the next thing on my calendar that has other people invited. Which of those people "
+            "am I connected with on Guildline, and what are their current job titles there?",
+            expected={
+                "event": ev.data["title"],
+                "start": ev.data["start"],
+                "people": who,
+                "titles": [names[n]["title"] for n in who],
+            },
+            rubric=[
+                RubricItem(
+                    id="people",
+                    weight=60,
+                    requirement="Names " + ", ".join(who),
+                    check=A.names([A.person(n) for n in who]),
+                ),
+                RubricItem(
+                    id="titles",
+                    weight=40,
+                    requirement="Gives " + ", ".join(names[n]["title"] for n in who),
+                    check=A.names([[names[n]["title"]] for n in who]),
+                ),
+            ],
+        )
     chats = [m for m in P.done(world, "chat_message") if m.data.get("contact") in names]
     if chats:
         m = chats[-1]
         c = names[m.data["contact"]]
         on = dt.date.fromisoformat(c["connected_on"])
-        task("pair-last-chat-connection", ["network", "messaging"], kind="lookup", difficulty="medium",
-             time_limit_seconds=420,
-             instruction="Of my Guildline connections, who did I most recently exchange messages with on Parley? And "
-                         "when did the two of us connect on Guildline?",
-             expected={"contact": c["name"], "connected_on": c["connected_on"], "last_message": m.at.isoformat()},
-             rubric=[RubricItem(id="who", weight=55, requirement=f"Names {c['name']}",
-                                check=A.names([A.person(c["name"])])),
-                     RubricItem(id="since", weight=45, requirement=f"Connected {on.isoformat()}",
-                                check=A.text(*A.date_forms(on)))])
+        task(
+            "pair-last-chat-connection",
+            ["network", "messaging"],
+            kind="lookup",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction="Of my Guildline connections, who did I most recently exchange messages with on Parley? And "
+            "when did the two of us connect on Guildline?",
+            expected={"contact": c["name"], "connected_on": c["connected_on"], "last_message": m.at.isoformat()},
+            rubric=[
+                RubricItem(id="who", weight=55, requirement=f"Names {c['name']}", check=A.names([A.person(c["name"])])),
+                RubricItem(
+                    id="since", weight=45, requirement=f"Connected {on.isoformat()}", check=A.text(*A.date_forms(on))
+                ),
+            ],
+        )

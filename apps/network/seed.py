@@ -55,10 +55,18 @@ def recruiter_ids(world: World) -> set[str]:
 def _card(world: World, person: dict) -> dict:
     """The reply engine's card of a Guildline person: formal, not a colleague, the persona's names."""
     p = world.persona
-    return {"name": person["name"], "first_name": person["name"].split()[0], "relationship": "other",
-            "style": "formal", "colleague": person["relation"] == "colleague",
-            "persona": {"name": p.identity.name, "first_name": p.identity.name.split()[0]},
-            "locale": p.locale, "now": world.now.isoformat(), "title": person["title"], "company": person["company"]}
+    return {
+        "name": person["name"],
+        "first_name": person["name"].split()[0],
+        "relationship": "other",
+        "style": "formal",
+        "colleague": person["relation"] == "colleague",
+        "persona": {"name": p.identity.name, "first_name": p.identity.name.split()[0]},
+        "locale": p.locale,
+        "now": world.now.isoformat(),
+        "title": person["title"],
+        "company": person["company"],
+    }
 
 
 def seed(world: World, path: Path) -> Path:
@@ -74,18 +82,43 @@ def seed(world: World, path: Path) -> Path:
     recruiters = recruiter_ids(world)
     engine = dbfile.create(path, m.Base.metadata)
     with OrmSession(engine) as db:
-        db.add(m.User(id=1, username=creds["username"], full_name=p.identity.name, email=p.identity.email or "",
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "network"))))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=now.isoformat(),
-                         expires_at=add_months(now, 12).isoformat()))
+        db.add(
+            m.User(
+                id=1,
+                username=creds["username"],
+                full_name=p.identity.name,
+                email=p.identity.email or "",
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "network")),
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=now.isoformat(),
+                expires_at=add_months(now, 12).isoformat(),
+            )
+        )
         db.add(m.Profile(id=1, headline=prof["headline"], about=prof["about"], location=prof["location"]))
         for i, x in enumerate(prof["experience"], start=1):
-            db.add(m.Experience(id=i, title=x["title"], company=x["company"], location=x["location"],
-                                start_month=x["start"], end_month=x["end"], description=x["description"],
-                                world_ref=x["id"]))
+            db.add(
+                m.Experience(
+                    id=i,
+                    title=x["title"],
+                    company=x["company"],
+                    location=x["location"],
+                    start_month=x["start"],
+                    end_month=x["end"],
+                    description=x["description"],
+                    world_ref=x["id"],
+                )
+            )
         for i, x in enumerate(prof["education"], start=1):
-            db.add(m.Education(id=i, school=x["school"], degree=x["degree"], start_year=x["start_year"],
-                               end_year=x["end_year"]))
+            db.add(
+                m.Education(
+                    id=i, school=x["school"], degree=x["degree"], start_year=x["start_year"], end_year=x["end_year"]
+                )
+            )
         for i, s in enumerate(prof["skills"], start=1):
             db.add(m.Skill(id=i, name=s, position=i, world_ref=f"skill:{s}"))
         person_id: dict[str, int] = {}
@@ -94,43 +127,99 @@ def seed(world: World, path: Path) -> Path:
             person_id[x["id"]] = i
             by_name.setdefault(x["name"], i)
             prev = x.get("previous") or {}
-            db.add(m.Person(id=i, name=x["name"], headline=x["headline"], title=x["title"], company=x["company"],
-                            location=x["location"], relation="recruiter" if x["id"] in recruiters else x["relation"],
-                            connected_on=x["connected_on"], started=x["started"], previous_title=prev.get("title"),
-                            previous_company=prev.get("company"),
-                            mutual_json=json.dumps(x["mutual"], ensure_ascii=False),
-                            card_json=json.dumps(_card(world, x), ensure_ascii=False, sort_keys=True),
-                            world_ref=x["id"]))
+            db.add(
+                m.Person(
+                    id=i,
+                    name=x["name"],
+                    headline=x["headline"],
+                    title=x["title"],
+                    company=x["company"],
+                    location=x["location"],
+                    relation="recruiter" if x["id"] in recruiters else x["relation"],
+                    connected_on=x["connected_on"],
+                    started=x["started"],
+                    previous_title=prev.get("title"),
+                    previous_company=prev.get("company"),
+                    mutual_json=json.dumps(x["mutual"], ensure_ascii=False),
+                    card_json=json.dumps(_card(world, x), ensure_ascii=False, sort_keys=True),
+                    world_ref=x["id"],
+                )
+            )
         db.flush()
         past = lambda kind: [e for e in world.of_kind(kind) if e.at <= now]  # noqa: E731
         for i, e in enumerate(past("network_invitation"), start=1):
-            db.add(m.Invitation(id=i, person_id=person_id[e.data["person"]], direction=e.data["direction"],
-                                note=e.data["note"], sent_at=e.at.isoformat(), status="pending", world_ref=e.id))
+            db.add(
+                m.Invitation(
+                    id=i,
+                    person_id=person_id[e.data["person"]],
+                    direction=e.data["direction"],
+                    note=e.data["note"],
+                    sent_at=e.at.isoformat(),
+                    status="pending",
+                    world_ref=e.id,
+                )
+            )
         reaction_n = comment_n = 0
         posts = sorted(past("network_post"), key=lambda e: (e.at, e.data["post_id"]))
         for i, e in enumerate(posts, start=1):
             d = e.data
-            db.add(m.Post(id=i, author_id=None if d["author"] == "me" else by_name[d["author"]], kind=d["kind"],
-                          body=d["body"], created_at=e.at.isoformat(), world_ref=e.id))
+            db.add(
+                m.Post(
+                    id=i,
+                    author_id=None if d["author"] == "me" else by_name[d["author"]],
+                    kind=d["kind"],
+                    body=d["body"],
+                    created_at=e.at.isoformat(),
+                    world_ref=e.id,
+                )
+            )
             db.flush()
             for x in d["reactions"]:
                 reaction_n += 1
-                db.add(m.Reaction(id=reaction_n, post_id=i, person_id=None if x["name"] == "me" else by_name[x["name"]],
-                                  reaction=x["reaction"], created_at=e.at.isoformat(), world_ref=f"{e.id}/r/{x['name']}"))
+                db.add(
+                    m.Reaction(
+                        id=reaction_n,
+                        post_id=i,
+                        person_id=None if x["name"] == "me" else by_name[x["name"]],
+                        reaction=x["reaction"],
+                        created_at=e.at.isoformat(),
+                        world_ref=f"{e.id}/r/{x['name']}",
+                    )
+                )
             for x in d["comments"]:
                 comment_n += 1
-                db.add(m.Comment(id=comment_n, post_id=i, person_id=by_name[x["name"]], body=x["body"],
-                                 created_at=x["at"], world_ref=f"{e.id}/c/{comment_n}"))
+                db.add(
+                    m.Comment(
+                        id=comment_n,
+                        post_id=i,
+                        person_id=by_name[x["name"]],
+                        body=x["body"],
+                        created_at=x["at"],
+                        world_ref=f"{e.id}/c/{comment_n}",
+                    )
+                )
         jobs = sorted(past("job_posting"), key=lambda e: (e.at, e.data["job_id"]))
         job_id: dict[str, int] = {}
         for i, e in enumerate(jobs, start=1):
             d = e.data
             job_id[d["job_id"]] = i
-            db.add(m.Job(id=i, slug=d["job_id"], title=d["title"], company=d["company"], location=d["location"],
-                         workplace=d["workplace"], salary_min_cents=d["salary_min_cents"],
-                         salary_max_cents=d["salary_max_cents"], currency=d["currency"], summary=d["summary"],
-                         skills_json=json.dumps(d["skills"], ensure_ascii=False), posted_at=e.at.isoformat(),
-                         world_ref=e.id))
+            db.add(
+                m.Job(
+                    id=i,
+                    slug=d["job_id"],
+                    title=d["title"],
+                    company=d["company"],
+                    location=d["location"],
+                    workplace=d["workplace"],
+                    salary_min_cents=d["salary_min_cents"],
+                    salary_max_cents=d["salary_max_cents"],
+                    currency=d["currency"],
+                    summary=d["summary"],
+                    skills_json=json.dumps(d["skills"], ensure_ascii=False),
+                    posted_at=e.at.isoformat(),
+                    world_ref=e.id,
+                )
+            )
         db.flush()
         for e in jobs:
             if e.data["saved_at"]:
@@ -141,8 +230,14 @@ def seed(world: World, path: Path) -> Path:
             t = e.data["thread_id"]
             if t not in thread_of:
                 thread_of[t] = len(thread_of) + 1
-                db.add(m.Thread(id=thread_of[t], person_id=person_id[e.data["recruiter"]],
-                                job_id=job_id.get(e.data["job_id"]), world_ref=t))
+                db.add(
+                    m.Thread(
+                        id=thread_of[t],
+                        person_id=person_id[e.data["recruiter"]],
+                        job_id=job_id.get(e.data["job_id"]),
+                        world_ref=t,
+                    )
+                )
         db.flush()
         last_mine: dict[str, dt.datetime] = {}
         for e in msgs:
@@ -151,10 +246,22 @@ def seed(world: World, path: Path) -> Path:
         for i, e in enumerate(sorted(msgs, key=lambda e: (e.at, e.id)), start=1):
             d = e.data
             mine = d["sender"] == "me"
-            read = None if mine else (e.at.isoformat() if e.at <= last_mine.get(d["thread_id"], e.at - dt.timedelta(1)) else None)
-            db.add(m.Message(id=i, thread_id=thread_of[d["thread_id"]],
-                             sender_id=None if mine else person_id[d["recruiter"]], body=d["text"],
-                             sent_at=e.at.isoformat(), read_at=read, world_ref=e.id))
+            read = (
+                None
+                if mine
+                else (e.at.isoformat() if e.at <= last_mine.get(d["thread_id"], e.at - dt.timedelta(1)) else None)
+            )
+            db.add(
+                m.Message(
+                    id=i,
+                    thread_id=thread_of[d["thread_id"]],
+                    sender_id=None if mine else person_id[d["recruiter"]],
+                    body=d["text"],
+                    sent_at=e.at.isoformat(),
+                    read_at=read,
+                    world_ref=e.id,
+                )
+            )
         for k, v in appkit.meta_rows(world, seed=str(world.seed), user_name=p.identity.name).items():
             db.add(m.Meta(key=k, value=v))
         db.commit()
@@ -164,6 +271,7 @@ def seed(world: World, path: Path) -> Path:
 
 
 # --- the résumé draft -------------------------------------------------------------------------------
+
 
 def _month(ym: str | None, words: dict) -> str:
     """``2024-03`` as the résumé writes it (``Mar 2024``, ``März 2024``); None: ``Present`` / ``heute``."""
@@ -250,6 +358,7 @@ def home_files(world: World, home: Path) -> list[Path]:
 
 
 # --- layer hooks ------------------------------------------------------------------------------------
+
 
 def bookmarks(world: World) -> list[dict]:
     """Guildline on the Firefox toolbar: ``[{"title", "url", "folder"}]``."""

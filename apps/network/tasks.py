@@ -21,9 +21,17 @@ APP = "network"
 
 def _only(what: str, *changes: Change) -> RubricItem:
     """The state_diff item: exactly ``changes`` on Guildline (and messages marked read), nothing else."""
-    return RubricItem(id="nothing-else", weight=15, requirement=f"Nothing else changed on Guildline: only {what}",
-                      check=Check(type="state_diff", app=APP, ignore=["sessions"], changes=[
-                          Change(table="messages", op="update", min=0, columns=["read_at"]), *changes]))
+    return RubricItem(
+        id="nothing-else",
+        weight=15,
+        requirement=f"Nothing else changed on Guildline: only {what}",
+        check=Check(
+            type="state_diff",
+            app=APP,
+            ignore=["sessions"],
+            changes=[Change(table="messages", op="update", min=0, columns=["read_at"]), *changes],
+        ),
+    )
 
 
 def _sql(query: str, params: list, expected: list[list]) -> Check:
@@ -46,8 +54,14 @@ def _organized_meeting(world: World, names: set[str]):
     for e in world.of_kind("calendar_event"):
         d = e.data
         org = (d.get("organizer") or {}).get("name")
-        if (d.get("calendar") == "work" and not d.get("series") and e.at <= world.now
-                and (world.now - e.at).days <= 45 and org in names and org != p.identity.name):
+        if (
+            d.get("calendar") == "work"
+            and not d.get("series")
+            and e.at <= world.now
+            and (world.now - e.at).days <= 45
+            and org in names
+            and org != p.identity.name
+        ):
             found = e
     return found
 
@@ -67,70 +81,145 @@ def tasks(world: World) -> list[Task]:
     # 1. The résumé's one difference: the current title. The résumé (and work.role) is right: fix the profile.
     diff = prof["resume"]["difference"]
     folder, filename = prof["resume"]["folder"], prof["resume"]["filename"]
-    task("resume-title", ["network", "files"], kind="action", difficulty="medium", time_limit_seconds=600,
-         instruction=(f"My résumé draft ({filename} in {folder}) and my Guildline profile disagree about my "
-                      "current job. Work out which one is right and correct the other one on Guildline; "
-                      "tell me what was wrong."),
-         expected={"field": diff["field"], "profile_was": diff["profile"], "correct": diff["resume"],
-                   "company": prof["experience"][0]["company"]},
-         rubric=[
-             RubricItem(id="title-fixed", weight=55,
-                        requirement=f"The current position on Guildline is titled {diff['resume']!r}",
-                        check=_sql("SELECT title, company FROM experience WHERE world_ref = 'exp-0'", [],
-                                   [[diff["resume"], prof["experience"][0]["company"]]])),
-             RubricItem(id="edited", weight=15, requirement="The position was edited in the app (not deleted and re-added)",
-                        check=_sql("SELECT COUNT(*) FROM experience WHERE world_ref = 'exp-0' AND updated_at IS NOT NULL",
-                                   [], [[1]])),
-             RubricItem(id="says", weight=15, requirement=f"The answer says the profile showed {diff['profile']!r}",
-                        check=_text(diff["profile"])),
-             _only("the one position's title", Change(table="experience", op="update", min=1, max=1,
-                                                      columns=["title", "updated_at"])),
-         ])
+    task(
+        "resume-title",
+        ["network", "files"],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=600,
+        instruction=(
+            f"My résumé draft ({filename} in {folder}) and my Guildline profile disagree about my "
+            "current job. Work out which one is right and correct the other one on Guildline; "
+            "tell me what was wrong."
+        ),
+        expected={
+            "field": diff["field"],
+            "profile_was": diff["profile"],
+            "correct": diff["resume"],
+            "company": prof["experience"][0]["company"],
+        },
+        rubric=[
+            RubricItem(
+                id="title-fixed",
+                weight=55,
+                requirement=f"The current position on Guildline is titled {diff['resume']!r}",
+                check=_sql(
+                    "SELECT title, company FROM experience WHERE world_ref = 'exp-0'",
+                    [],
+                    [[diff["resume"], prof["experience"][0]["company"]]],
+                ),
+            ),
+            RubricItem(
+                id="edited",
+                weight=15,
+                requirement="The position was edited in the app (not deleted and re-added)",
+                check=_sql(
+                    "SELECT COUNT(*) FROM experience WHERE world_ref = 'exp-0' AND updated_at IS NOT NULL", [], [[1]]
+                ),
+            ),
+            RubricItem(
+                id="says",
+                weight=15,
+                requirement=f"The answer says the profile showed {diff['profile']!r}",
+                check=_text(diff["profile"]),
+            ),
+            _only(
+                "the one position's title",
+                Change(table="experience", op="update", min=1, max=1, columns=["title", "updated_at"]),
+            ),
+        ],
+    )
 
     # 2. Accept the invitation from the person met at the meetup (the calendar names the attendees).
     meet = prof["meetup"]
     met = next(x for x in prof["people"] if x["name"] == meet["attendee"])
     day = dt.date.fromisoformat(meet["date"])
-    task("accept-meetup", ["network", "calendar"], kind="action", difficulty="medium", time_limit_seconds=600,
-         instruction=(f"Someone I met at the meetup on {day:%A, %B} {day.day} sent me a Guildline invitation. "
-                      "Accept that one and leave the other invitations alone."),
-         expected={"name": met["name"], "meetup": meet["title"], "invitation": meet["invitation_id"]},
-         rubric=[
-             RubricItem(id="accepted", weight=50, requirement=f"The invitation from {met['name']} is accepted",
-                        check=_sql(f"SELECT status FROM invitations WHERE person_id = {_PERSON}", [met["id"]],
-                                   [["accepted"]])),
-             RubricItem(id="connected", weight=20, requirement=f"{met['name']} is now a connection",
-                        check=_sql("SELECT connected_on IS NOT NULL FROM people WHERE world_ref = ?", [met["id"]], [[1]])),
-             RubricItem(id="others", weight=15, requirement="It was accepted and every other invitation is still pending",
-                        check=_sql(f"""SELECT (SELECT status FROM invitations WHERE person_id = {_PERSON}) = 'accepted'
+    task(
+        "accept-meetup",
+        ["network", "calendar"],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=600,
+        instruction=(
+            f"Someone I met at the meetup on {day:%A, %B} {day.day} sent me a Guildline invitation. "
+            "Accept that one and leave the other invitations alone."
+        ),
+        expected={"name": met["name"], "meetup": meet["title"], "invitation": meet["invitation_id"]},
+        rubric=[
+            RubricItem(
+                id="accepted",
+                weight=50,
+                requirement=f"The invitation from {met['name']} is accepted",
+                check=_sql(f"SELECT status FROM invitations WHERE person_id = {_PERSON}", [met["id"]], [["accepted"]]),
+            ),
+            RubricItem(
+                id="connected",
+                weight=20,
+                requirement=f"{met['name']} is now a connection",
+                check=_sql("SELECT connected_on IS NOT NULL FROM people WHERE world_ref = ?", [met["id"]], [[1]]),
+            ),
+            RubricItem(
+                id="others",
+                weight=15,
+                requirement="It was accepted and every other invitation is still pending",
+                check=_sql(
+                    f"""SELECT (SELECT status FROM invitations WHERE person_id = {_PERSON}) = 'accepted'
                                        AND (SELECT COUNT(*) FROM invitations WHERE status != 'pending'
-                                            AND person_id != {_PERSON}) = 0""", [met["id"], met["id"]], [[1]])),
-             _only(f"the one accepted invitation and {met['name']} becoming a connection",
-                   Change(table="invitations", op="update", min=1, max=1, columns=["status", "responded_at"]),
-                   Change(table="people", op="update", min=1, max=1, columns=["connected_on"])),
-         ])
+                                            AND person_id != {_PERSON}) = 0""",
+                    [met["id"], met["id"]],
+                    [[1]],
+                ),
+            ),
+            _only(
+                f"the one accepted invitation and {met['name']} becoming a connection",
+                Change(table="invitations", op="update", min=1, max=1, columns=["status", "responded_at"]),
+                Change(table="people", op="update", min=1, max=1, columns=["connected_on"]),
+            ),
+        ],
+    )
 
     # 3. Reply to the recruiter who asked for availability next week (the calendar knows the free times).
     msgs = [e for e in world.of_kind("recruiter_message") if e.at <= world.now]
     last_thread = msgs[-1].data["thread_id"]
     rec = by_ref[msgs[-1].data["recruiter"]]
     monday = world.now.date() + dt.timedelta(days=7 - world.now.weekday())
-    task("recruiter-availability", ["network", "calendar"], kind="action", difficulty="hard",
-         time_limit_seconds=900,
-         instruction=(f"{rec['name']} asked on Guildline when I could do a 30-minute call next week. Reply with "
-                      "two times that are free in my calendar (work hours)."),
-         expected={"recruiter": rec["name"], "thread": last_thread, "week_of": monday.isoformat()},
-         rubric=[
-             RubricItem(id="replied", weight=40, requirement=f"A new message from me is in the thread with {rec['name']}",
-                        check=_sql(f"""SELECT COUNT(*) > 0 FROM messages WHERE sender_id IS NULL AND world_ref IS NULL
+    task(
+        "recruiter-availability",
+        ["network", "calendar"],
+        kind="action",
+        difficulty="hard",
+        time_limit_seconds=900,
+        instruction=(
+            f"{rec['name']} asked on Guildline when I could do a 30-minute call next week. Reply with "
+            "two times that are free in my calendar (work hours)."
+        ),
+        expected={"recruiter": rec["name"], "thread": last_thread, "week_of": monday.isoformat()},
+        rubric=[
+            RubricItem(
+                id="replied",
+                weight=40,
+                requirement=f"A new message from me is in the thread with {rec['name']}",
+                check=_sql(
+                    f"""SELECT COUNT(*) > 0 FROM messages WHERE sender_id IS NULL AND world_ref IS NULL
                                        AND thread_id = (SELECT id FROM threads WHERE person_id = {_PERSON})""",
-                                   [rec["id"]], [[1]])),
-             RubricItem(id="free-times", weight=45,
-                        requirement=(f"The reply offers two times in the week of {monday.isoformat()} during work hours "
-                                     "that do not overlap an event in the persona's calendar")),
-             _only(f"my one reply to {rec['name']} (and their answer to it arriving)",
-                   Change(table="messages", op="insert", min=1, max=2)),
-         ])
+                    [rec["id"]],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="free-times",
+                weight=45,
+                requirement=(
+                    f"The reply offers two times in the week of {monday.isoformat()} during work hours "
+                    "that do not overlap an event in the persona's calendar"
+                ),
+            ),
+            _only(
+                f"my one reply to {rec['name']} (and their answer to it arriving)",
+                Change(table="messages", op="insert", min=1, max=2),
+            ),
+        ],
+    )
 
     # 4. Post about the latest project milestone of work chat's plan (or the current job).
     from builder.world.career import _projects  # the same plan the world's posts use
@@ -141,13 +230,29 @@ def tasks(world: World) -> list[Task]:
     projects = _projects(_S) if p.work and p.work.employer else []
     running = [pr for pr in projects if pr.end is None] or projects
     project = running[-1].name if running else prof["experience"][0]["company"]
-    task("post-milestone", ["network"], kind="action", difficulty="easy", time_limit_seconds=300,
-         instruction=f"Write a short Guildline post saying our team just hit a milestone on {project}.",
-         expected={"project": project},
-         rubric=[RubricItem(id="posted", weight=85, requirement=f"A new post of mine names {project!r}",
-                            check=_sql("""SELECT COUNT(*) > 0 FROM posts WHERE author_id IS NULL AND world_ref IS NULL
-                                          AND instr(lower(body), lower(?)) > 0""", [project], [[1]])),
-                 _only("my one new post", Change(table="posts", op="insert", min=1, max=1))])
+    task(
+        "post-milestone",
+        ["network"],
+        kind="action",
+        difficulty="easy",
+        time_limit_seconds=300,
+        instruction=f"Write a short Guildline post saying our team just hit a milestone on {project}.",
+        expected={"project": project},
+        rubric=[
+            RubricItem(
+                id="posted",
+                weight=85,
+                requirement=f"A new post of mine names {project!r}",
+                check=_sql(
+                    """SELECT COUNT(*) > 0 FROM posts WHERE author_id IS NULL AND world_ref IS NULL
+                                          AND instr(lower(body), lower(?)) > 0""",
+                    [project],
+                    [[1]],
+                ),
+            ),
+            _only("my one new post", Change(table="posts", op="insert", min=1, max=1)),
+        ],
+    )
 
     # 5. Save the best-paid job of the persona's family in the home city that is not saved yet.
     jobs = [e.data for e in world.of_kind("job_posting") if e.at <= world.now]
@@ -155,77 +260,181 @@ def tasks(world: World) -> list[Task]:
     local = [j for j in jobs if j["location"] == home and not j["saved_at"]]
     best = max(local or [j for j in jobs if not j["saved_at"]], key=lambda j: (j["salary_max_cents"], j["job_id"]))
     where = home if local else "any location"
-    task("save-best-job", ["network"], kind="action", difficulty="medium", time_limit_seconds=480,
-         instruction=(f"On the Guildline job board, save the job in {where} with the highest top of its salary range "
-                      "(one I haven't saved yet)."),
-         expected={"job": best["job_id"], "title": best["title"], "company": best["company"]},
-         rubric=[RubricItem(id="saved", weight=85, requirement=f"{best['title']} at {best['company']} is saved",
-                            check=_sql("""SELECT COUNT(*) FROM saved_jobs WHERE world_ref IS NULL
-                                          AND job_id = (SELECT id FROM jobs WHERE slug = ?)""", [best["job_id"]], [[1]])),
-                 _only("the one saved job", Change(table="saved_jobs", op="insert", min=1, max=1))])
+    task(
+        "save-best-job",
+        ["network"],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=480,
+        instruction=(
+            f"On the Guildline job board, save the job in {where} with the highest top of its salary range "
+            "(one I haven't saved yet)."
+        ),
+        expected={"job": best["job_id"], "title": best["title"], "company": best["company"]},
+        rubric=[
+            RubricItem(
+                id="saved",
+                weight=85,
+                requirement=f"{best['title']} at {best['company']} is saved",
+                check=_sql(
+                    """SELECT COUNT(*) FROM saved_jobs WHERE world_ref IS NULL
+                                          AND job_id = (SELECT id FROM jobs WHERE slug = ?)""",
+                    [best["job_id"]],
+                    [[1]],
+                ),
+            ),
+            _only("the one saved job", Change(table="saved_jobs", op="insert", min=1, max=1)),
+        ],
+    )
 
     # 6. Withdraw the oldest still-pending sent invitation.
-    sent = sorted((e for e in world.of_kind("network_invitation") if e.data["direction"] == "sent" and e.at <= world.now),
-                  key=lambda e: (e.at, e.id))
+    sent = sorted(
+        (e for e in world.of_kind("network_invitation") if e.data["direction"] == "sent" and e.at <= world.now),
+        key=lambda e: (e.at, e.id),
+    )
     if sent:
         old = sent[0].data
-        task("withdraw-oldest", ["network"], kind="action", difficulty="easy", time_limit_seconds=300,
-             instruction="Withdraw the Guildline invitation I sent longest ago that is still unanswered.",
-             expected={"name": old["name"]},
-             rubric=[RubricItem(id="withdrawn", weight=60, requirement=f"The invitation to {old['name']} is withdrawn",
-                                check=_sql(f"SELECT status FROM invitations WHERE person_id = {_PERSON}",
-                                           [old["person"]], [["withdrawn"]])),
-                     RubricItem(id="rest", weight=25, requirement="It was withdrawn and no other invitation changed",
-                                check=_sql(f"""SELECT (SELECT status FROM invitations WHERE person_id = {_PERSON}) = 'withdrawn'
+        task(
+            "withdraw-oldest",
+            ["network"],
+            kind="action",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction="Withdraw the Guildline invitation I sent longest ago that is still unanswered.",
+            expected={"name": old["name"]},
+            rubric=[
+                RubricItem(
+                    id="withdrawn",
+                    weight=60,
+                    requirement=f"The invitation to {old['name']} is withdrawn",
+                    check=_sql(
+                        f"SELECT status FROM invitations WHERE person_id = {_PERSON}", [old["person"]], [["withdrawn"]]
+                    ),
+                ),
+                RubricItem(
+                    id="rest",
+                    weight=25,
+                    requirement="It was withdrawn and no other invitation changed",
+                    check=_sql(
+                        f"""SELECT (SELECT status FROM invitations WHERE person_id = {_PERSON}) = 'withdrawn'
                                                AND (SELECT COUNT(*) FROM invitations WHERE status != 'pending'
                                                     AND person_id != {_PERSON}) = 0""",
-                                           [old["person"], old["person"]], [[1]])),
-                     _only("the one withdrawn invitation", Change(table="invitations", op="update", min=1, max=1,
-                                                                  columns=["status", "responded_at"]))])
+                        [old["person"], old["person"]],
+                        [[1]],
+                    ),
+                ),
+                _only(
+                    "the one withdrawn invitation",
+                    Change(table="invitations", op="update", min=1, max=1, columns=["status", "responded_at"]),
+                ),
+            ],
+        )
 
     # 7. The salary range of the job the first (declined) recruiter wrote about.
     first = msgs[0].data
-    job = next(j for j in jobs if j["job_id"] == first["job_id"]) if any(j["job_id"] == first["job_id"] for j in jobs) else None
+    job = (
+        next(j for j in jobs if j["job_id"] == first["job_id"])
+        if any(j["job_id"] == first["job_id"] for j in jobs)
+        else None
+    )
     if job:
         first_at = msgs[0].at
         cur = job["currency"]
-        task("recruiter-salary", ["network"], kind="lookup", difficulty="easy", time_limit_seconds=300,
-             instruction=(f"A recruiter from {job['company']} messaged me on Guildline in {first_at:%B}. What salary "
-                          "range did they quote?"),
-             expected={"min_cents": job["salary_min_cents"], "max_cents": job["salary_max_cents"],
-                       "min": money(job["salary_min_cents"], cur), "max": money(job["salary_max_cents"], cur)},
-             rubric=[RubricItem(id="min", weight=50, requirement=f"States the bottom, {money(job['salary_min_cents'], cur)}",
-                                check=Check(type="answer_amount", cents=job["salary_min_cents"])),
-                     RubricItem(id="max", weight=50, requirement=f"States the top, {money(job['salary_max_cents'], cur)}",
-                                check=Check(type="answer_amount", cents=job["salary_max_cents"]))])
+        task(
+            "recruiter-salary",
+            ["network"],
+            kind="lookup",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction=(
+                f"A recruiter from {job['company']} messaged me on Guildline in {first_at:%B}. What salary "
+                "range did they quote?"
+            ),
+            expected={
+                "min_cents": job["salary_min_cents"],
+                "max_cents": job["salary_max_cents"],
+                "min": money(job["salary_min_cents"], cur),
+                "max": money(job["salary_max_cents"], cur),
+            },
+            rubric=[
+                RubricItem(
+                    id="min",
+                    weight=50,
+                    requirement=f"States the bottom, {money(job['salary_min_cents'], cur)}",
+                    check=Check(type="answer_amount", cents=job["salary_min_cents"]),
+                ),
+                RubricItem(
+                    id="max",
+                    weight=50,
+                    requirement=f"States the top, {money(job['salary_max_cents'], cur)}",
+                    check=Check(type="answer_amount", cents=job["salary_max_cents"]),
+                ),
+            ],
+        )
 
     # 8. Thank the colleague who organized a recent one-off meeting (the calendar names the organizer).
     e = _organized_meeting(world, set(conn_names))
     if e:
         org = conn_names[e.data["organizer"]["name"]]
-        task("thank-organizer", ["network", "calendar"], kind="action", difficulty="medium", time_limit_seconds=600,
-             instruction=(f"Send a Guildline message to whoever organized my \"{e.data['title']}\" meeting on "
-                          f"{e.at:%B} {e.at.day}, thanking them for it."),
-             expected={"name": org["name"], "meeting": e.data["title"], "date": e.at.date().isoformat()},
-             rubric=[RubricItem(id="sent", weight=65, requirement=f"A message from me to {org['name']} exists",
-                                check=_sql(f"""SELECT COUNT(*) > 0 FROM messages m JOIN threads t ON t.id = m.thread_id
+        task(
+            "thank-organizer",
+            ["network", "calendar"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=600,
+            instruction=(
+                f'Send a Guildline message to whoever organized my "{e.data["title"]}" meeting on '
+                f"{e.at:%B} {e.at.day}, thanking them for it."
+            ),
+            expected={"name": org["name"], "meeting": e.data["title"], "date": e.at.date().isoformat()},
+            rubric=[
+                RubricItem(
+                    id="sent",
+                    weight=65,
+                    requirement=f"A message from me to {org['name']} exists",
+                    check=_sql(
+                        f"""SELECT COUNT(*) > 0 FROM messages m JOIN threads t ON t.id = m.thread_id
                                                WHERE m.sender_id IS NULL AND m.world_ref IS NULL
-                                               AND t.person_id = {_PERSON}""", [org["id"]], [[1]])),
-                     RubricItem(id="thanks", weight=20, requirement="The message thanks them for the meeting"),
-                     _only(f"my one message to {org['name']} (its new conversation, and an answer arriving)",
-                           Change(table="threads", op="insert", min=0, max=1),
-                           Change(table="messages", op="insert", min=1, max=2))])
+                                               AND t.person_id = {_PERSON}""",
+                        [org["id"]],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(id="thanks", weight=20, requirement="The message thanks them for the meeting"),
+                _only(
+                    f"my one message to {org['name']} (its new conversation, and an answer arriving)",
+                    Change(table="threads", op="insert", min=0, max=1),
+                    Change(table="messages", op="insert", min=1, max=2),
+                ),
+            ],
+        )
 
     # 9. How many connections work at the persona's employer (colleagues on Guildline).
     employer = prof["experience"][0]["company"]
     same = sorted(x["name"] for x in prof["connections"] if x["company"] == employer)
-    task("colleague-count", ["network"], kind="aggregation", difficulty="easy", time_limit_seconds=300,
-         instruction=f"How many of my Guildline connections currently work at {employer}? Name them.",
-         expected={"count": len(same), "names": same},
-         rubric=[RubricItem(id="count", weight=40, requirement=f"Says {len(same)}", check=_text(str(len(same)))),
-                 *[RubricItem(id=f"name-{i}", weight=60 // len(same) + (60 % len(same) if i == 0 else 0),
-                              requirement=f"Names {n}", check=_text(n)) for i, n in enumerate(same)]]
-         if same else [RubricItem(id="count", weight=100, requirement="Says none", check=_text("0", "none", "no one"))])
+    task(
+        "colleague-count",
+        ["network"],
+        kind="aggregation",
+        difficulty="easy",
+        time_limit_seconds=300,
+        instruction=f"How many of my Guildline connections currently work at {employer}? Name them.",
+        expected={"count": len(same), "names": same},
+        rubric=[
+            RubricItem(id="count", weight=40, requirement=f"Says {len(same)}", check=_text(str(len(same)))),
+            *[
+                RubricItem(
+                    id=f"name-{i}",
+                    weight=60 // len(same) + (60 % len(same) if i == 0 else 0),
+                    requirement=f"Names {n}",
+                    check=_text(n),
+                )
+                for i, n in enumerate(same)
+            ],
+        ]
+        if same
+        else [RubricItem(id="count", weight=100, requirement="Says none", check=_text("0", "none", "no one"))],
+    )
 
     # 9b. The people the persona texts on Parley who are also Guildline connections (messaging + network).
     from apps.messaging.seed import chat_contacts
@@ -233,14 +442,25 @@ def tasks(world: World) -> list[Task]:
 
     both = sorted(c.name for c in chat_contacts(world) if c.name in conn_names)
     if both:
-        task("parley-and-guildline", ["network", "messaging"], kind="aggregation", difficulty="medium",
-             time_limit_seconds=480,
-             instruction="Which of the people I text on Parley am I also connected with on Guildline, and how many "
-                         "are they?",
-             expected={"names": both},
-             rubric=[RubricItem(id="names", weight=75, requirement=f"Names {', '.join(both)} (in any order)",
-                                check=A.names([A.person(n) for n in both])),
-                     RubricItem(id="count", weight=25, requirement=f"Says {len(both)}", check=A.number(len(both)))])
+        task(
+            "parley-and-guildline",
+            ["network", "messaging"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction="Which of the people I text on Parley am I also connected with on Guildline, and how many "
+            "are they?",
+            expected={"names": both},
+            rubric=[
+                RubricItem(
+                    id="names",
+                    weight=75,
+                    requirement=f"Names {', '.join(both)} (in any order)",
+                    check=A.names([A.person(n) for n in both]),
+                ),
+                RubricItem(id="count", weight=25, requirement=f"Says {len(both)}", check=A.number(len(both))),
+            ],
+        )
 
     # 10. Which recruiter thread is still unanswered (a lookup across the threads).
     threads: dict[str, list] = {}
@@ -249,14 +469,23 @@ def tasks(world: World) -> list[Task]:
     unanswered = [t for t, ms in threads.items() if all(x.data["sender"] != "me" for x in ms)]
     if unanswered:
         r0 = by_ref[threads[unanswered[0]][0].data["recruiter"]]
-        task("unanswered-recruiter", ["network"], kind="lookup", difficulty="easy", time_limit_seconds=300,
-             instruction="Which recruiter on Guildline have I never replied to, and which company are they hiring for?",
-             expected={"name": r0["name"], "company": r0["company"]},
-             rubric=[RubricItem(id="name", weight=50, requirement=f"Names {r0['name']}", check=_text(r0["name"])),
-                     RubricItem(id="company", weight=50, requirement=f"Names {r0['company']}", check=_text(r0["company"]))])
+        task(
+            "unanswered-recruiter",
+            ["network"],
+            kind="lookup",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction="Which recruiter on Guildline have I never replied to, and which company are they hiring for?",
+            expected={"name": r0["name"], "company": r0["company"]},
+            rubric=[
+                RubricItem(id="name", weight=50, requirement=f"Names {r0['name']}", check=_text(r0["name"])),
+                RubricItem(id="company", weight=50, requirement=f"Names {r0['company']}", check=_text(r0["company"])),
+            ],
+        )
     assert recruiter_ids(world)  # every world has recruiter threads (builder.world.career)
     out.extend(insight_tasks(world))
     from .pairs import pair_tasks
+
     out.extend(pair_tasks(world))
     return out
 
@@ -277,14 +506,40 @@ def insight_tasks(world: World) -> list[Task]:
         return []
     pid = world.persona.id
     folder, filename = prof["resume"]["folder"], prof["resume"]["filename"]
-    return [Task(id=f"{pid}/network/cx-resume-title", persona=pid, apps_involved=["network", "files"], kind="lookup",
-                 category="contradiction", difficulty="medium", time_limit_seconds=480,
-                 instruction=f"My résumé draft ({filename} in {folder}) and my Guildline profile give different job titles "
-                             "for my current position. What does each say, and which one is right? Put the right "
-                             "title first.",
-                 expected={"company": prof["experience"][0]["company"], "right": diff["resume"], "stale": diff["profile"],
-                           "truth": "resume"},
-                 rubric=[RubricItem(id="right", weight=30, requirement=f"Gives {diff['resume']!r}", check=A.text(diff["resume"])),
-                         RubricItem(id="stale", weight=30, requirement=f"Gives {diff['profile']!r}", check=A.text(*A.distinct_forms(diff["profile"], diff["resume"]))),
-                         RubricItem(id="order", weight=40, requirement="Names the résumé's title before the profile's",
-                                    check=A.names([[diff["resume"]], A.distinct_forms(diff["profile"], diff["resume"])], ordered=True))])]
+    return [
+        Task(
+            id=f"{pid}/network/cx-resume-title",
+            persona=pid,
+            apps_involved=["network", "files"],
+            kind="lookup",
+            category="contradiction",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"My résumé draft ({filename} in {folder}) and my Guildline profile give different job titles "
+            "for my current position. What does each say, and which one is right? Put the right "
+            "title first.",
+            expected={
+                "company": prof["experience"][0]["company"],
+                "right": diff["resume"],
+                "stale": diff["profile"],
+                "truth": "resume",
+            },
+            rubric=[
+                RubricItem(
+                    id="right", weight=30, requirement=f"Gives {diff['resume']!r}", check=A.text(diff["resume"])
+                ),
+                RubricItem(
+                    id="stale",
+                    weight=30,
+                    requirement=f"Gives {diff['profile']!r}",
+                    check=A.text(*A.distinct_forms(diff["profile"], diff["resume"])),
+                ),
+                RubricItem(
+                    id="order",
+                    weight=40,
+                    requirement="Names the résumé's title before the profile's",
+                    check=A.names([[diff["resume"]], A.distinct_forms(diff["profile"], diff["resume"])], ordered=True),
+                ),
+            ],
+        )
+    ]

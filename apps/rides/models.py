@@ -73,7 +73,9 @@ class SavedPlace(Base):
     icon: Mapped[str] = mapped_column(String, doc="home | work | star")
     position: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[str] = mapped_column(String)
-    world_ref: Mapped[str | None] = mapped_column(String, doc="seed:home, seed:work, seed:frequent/<n>; NULL when added in the app")
+    world_ref: Mapped[str | None] = mapped_column(
+        String, doc="seed:home, seed:work, seed:frequent/<n>; NULL when added in the app"
+    )
 
 
 class Card(Base):

@@ -22,12 +22,21 @@ def _expect(location: str, marker: str) -> None:
 def _schedule(task: Task, web: Web, ride_type: str) -> str:
     exp = task.expected
     card = web.one(APP, "SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1")
-    fields = [("pickup", exp["pickup"]), ("dropoff", exp["dropoff"]), ("ride_type", ride_type), ("when", "later"),
-              ("at", exp["pickup_at"][:16]), ("card", str(card)), ("purpose", "personal")]
+    fields = [
+        ("pickup", exp["pickup"]),
+        ("dropoff", exp["dropoff"]),
+        ("ride_type", ride_type),
+        ("when", "later"),
+        ("at", exp["pickup_at"][:16]),
+        ("card", str(card)),
+        ("purpose", "personal"),
+    ]
     _, location = web.post_form(APP, "/api/rides", fields, expect=(303,))
     _expect(location, "/rides/")
-    return f"Scheduled a ZipRide from {exp['pickup']} to {exp['dropoff']}, pickup at {exp['pickup_at'][11:16]} " \
-           f"on {exp['pickup_at'][:10]}."
+    return (
+        f"Scheduled a ZipRide from {exp['pickup']} to {exp['dropoff']}, pickup at {exp['pickup_at'][11:16]} "
+        f"on {exp['pickup_at'][:10]}."
+    )
 
 
 def airport_ride_next_flight(task: Task, web: Web) -> str:
@@ -60,8 +69,9 @@ def rate_ride(task: Task, web: Web) -> str:
 
 def save_place(task: Task, web: Web) -> str:
     exp = task.expected
-    _, location = web.post_form(APP, "/api/places", [("label", exp["label"]), ("address", exp["address"])],
-                                expect=(303,))
+    _, location = web.post_form(
+        APP, "/api/places", [("label", exp["label"]), ("address", exp["address"])], expect=(303,)
+    )
     _expect(location, "saved=1")
     return f"Saved {exp['address']} as “{exp['label']}”."
 
@@ -82,5 +92,11 @@ def door_to_door(task: Task, web: Web) -> str:
     return f"Scheduled both rides ({out_at[:16]}, {back_at[:16]}), put them in the calendar, texted {exp['contact']}."
 
 
-SOLVERS = {"door-to-door": door_to_door, "airport-ride-next-flight": airport_ride_next_flight, "ride-home-after-return": ride_home_after_return,
-           "tip-last-ride": tip_last_ride, "rate-ride": rate_ride, "save-place": save_place}
+SOLVERS = {
+    "door-to-door": door_to_door,
+    "airport-ride-next-flight": airport_ride_next_flight,
+    "ride-home-after-return": ride_home_after_return,
+    "tip-last-ride": tip_last_ride,
+    "rate-ride": rate_ride,
+    "save-place": save_place,
+}

@@ -22,38 +22,81 @@ def _build(world: World, task) -> None:
     if trip:
         first = trip["flights"][0]
         dep = P.ts(first.data["dep_local"])
-        rides = [e for e in P.done(world, "ride") if e.data.get("trip") == first.data["trip"]
-                 and first.data["from"] in e.data["dropoff"] and P.ts(e.data["dropoff_local"]) <= dep]
+        rides = [
+            e
+            for e in P.done(world, "ride")
+            if e.data.get("trip") == first.data["trip"]
+            and first.data["from"] in e.data["dropoff"]
+            and P.ts(e.data["dropoff_local"]) <= dep
+        ]
         if rides:
             r = rides[-1]
             lead = int((dep - P.ts(r.data["dropoff_local"])).total_seconds() // 60)
-            task("pair-airport-lead", ["rides", "airline"], kind="lookup", difficulty="medium", time_limit_seconds=420,
-                 instruction=f"My ZipRide dropped me at the airport for my {trip['booking'].data['destination']} "
-                             f"trip {day_phrase(dep.date(), today)}. How many minutes before the scheduled departure "
-                             "did I get there, and what was the flight number?",
-                 expected={"flight": first.data["flight_number"], "dropoff": r.data["dropoff_local"],
-                           "departure": first.data["dep_local"], "minutes": lead},
-                 rubric=[RubricItem(id="minutes", weight=60, requirement=f"Says {lead} minutes", check=A.number(lead)),
-                         RubricItem(id="flight", weight=40, requirement=f"Names flight {first.data['flight_number']}",
-                                    check=A.text(first.data["flight_number"],
-                                                 first.data["flight_number"].replace(" ", "")))])
+            task(
+                "pair-airport-lead",
+                ["rides", "airline"],
+                kind="lookup",
+                difficulty="medium",
+                time_limit_seconds=420,
+                instruction=f"My ZipRide dropped me at the airport for my {trip['booking'].data['destination']} "
+                f"trip {day_phrase(dep.date(), today)}. How many minutes before the scheduled departure "
+                "did I get there, and what was the flight number?",
+                expected={
+                    "flight": first.data["flight_number"],
+                    "dropoff": r.data["dropoff_local"],
+                    "departure": first.data["dep_local"],
+                    "minutes": lead,
+                },
+                rubric=[
+                    RubricItem(id="minutes", weight=60, requirement=f"Says {lead} minutes", check=A.number(lead)),
+                    RubricItem(
+                        id="flight",
+                        weight=40,
+                        requirement=f"Names flight {first.data['flight_number']}",
+                        check=A.text(first.data["flight_number"], first.data["flight_number"].replace(" ", "")),
+                    ),
+                ],
+            )
     bookings = {}
     for b in P.done(world, "restaurant_booking"):
         bookings.setdefault((b.data["address"], b.data["reservation_local"][:10]), b)
-    hits = [(r, bookings[(r.data["dropoff"], r.data["dropoff_local"][:10])]) for r in P.done(world, "ride")
-            if (r.data["dropoff"], r.data["dropoff_local"][:10]) in bookings]
+    hits = [
+        (r, bookings[(r.data["dropoff"], r.data["dropoff_local"][:10])])
+        for r in P.done(world, "ride")
+        if (r.data["dropoff"], r.data["dropoff_local"][:10]) in bookings
+    ]
     hits = [(r, b) for r, b in hits if b.data.get("companions")]
     if hits:
         r, b = hits[-1]
         who = b.data["companions"]
         day = P.ts(r.data["dropoff_local"]).date()
-        task("pair-ride-to-dinner", ["rides", "dining"], kind="lookup", difficulty="medium", time_limit_seconds=420,
-             instruction="The last time I took a ZipRide straight to a restaurant I'd booked on TableTime, who was I "
-                         "eating with, and what did that ride cost me in total?",
-             expected={"restaurant": b.data["restaurant"], "day": day.isoformat(), "companions": who,
-                       "ride_total_cents": r.data["total_cents"]},
-             rubric=[RubricItem(id="who", weight=50, requirement="Names " + ", ".join(who),
-                                check=A.names([A.person(n) for n in who])),
-                     RubricItem(id="cost", weight=40, requirement=f"States {money(r.data['total_cents'], cur)}",
-                                check=A.amount(r.data["total_cents"])),
-                     RubricItem(id="where", weight=10, requirement=f"Mentions {b.data['restaurant']}")])
+        task(
+            "pair-ride-to-dinner",
+            ["rides", "dining"],
+            kind="lookup",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction="The last time I took a ZipRide straight to a restaurant I'd booked on TableTime, who was I "
+            "eating with, and what did that ride cost me in total?",
+            expected={
+                "restaurant": b.data["restaurant"],
+                "day": day.isoformat(),
+                "companions": who,
+                "ride_total_cents": r.data["total_cents"],
+            },
+            rubric=[
+                RubricItem(
+                    id="who",
+                    weight=50,
+                    requirement="Names " + ", ".join(who),
+                    check=A.names([A.person(n) for n in who]),
+                ),
+                RubricItem(
+                    id="cost",
+                    weight=40,
+                    requirement=f"States {money(r.data['total_cents'], cur)}",
+                    check=A.amount(r.data["total_cents"]),
+                ),
+                RubricItem(id="where", weight=10, requirement=f"Mentions {b.data['restaurant']}"),
+            ],
+        )

@@ -72,19 +72,26 @@ def fare_parts(tenths: int, minutes: int, percent: int = 100) -> dict[str, int]:
     """Fare breakdown in cents for ``tenths`` of a mile and ``minutes`` at ``percent`` of the Zip price:
     ``{"base_cents", "distance_cents", "time_cents", "booking_fee_cents", "fare_cents"}``; at 100 % the fare
     equals ``geo.fare_cents``. Parts are scaled half up: ``(x * percent + 50) // 100``."""
+
     def scale(x: int) -> int:
         return (x * percent + 50) // 100
+
     base = scale(geo.BASE_CENTS)
     distance = scale((geo.PER_MILE_CENTS * tenths + 5) // 10)
     time = scale(geo.PER_MINUTE_CENTS * minutes)
-    return {"base_cents": base, "distance_cents": distance, "time_cents": time,
-            "booking_fee_cents": geo.BOOKING_FEE_CENTS,
-            "fare_cents": base + distance + time + geo.BOOKING_FEE_CENTS}
+    return {
+        "base_cents": base,
+        "distance_cents": distance,
+        "time_cents": time,
+        "booking_fee_cents": geo.BOOKING_FEE_CENTS,
+        "fare_cents": base + distance + time + geo.BOOKING_FEE_CENTS,
+    }
 
 
 def _ride_city(world: World, e) -> str:
-    if e.data.get("trip") is not None and (code := geo.airport_code(e.data["pickup"]) or geo.airport_code(
-            e.data["dropoff"])):
+    if e.data.get("trip") is not None and (
+        code := geo.airport_code(e.data["pickup"]) or geo.airport_code(e.data["dropoff"])
+    ):
         home_airport = _home_airport(world)
         if code != home_airport:
             return _airport_city(world).get(code, home_city(world))
@@ -127,8 +134,15 @@ def known_places(world: World) -> list[dict]:
         if code:
             kind, name, in_city = "airport", airport_label(code), airports.get(code, in_city)
         lat, lon = geo.point(address, in_city)
-        places[address] = {"name": name, "address": address, "city": geo.city_of(address, in_city) or in_city,
-                           "kind": kind, "lat": lat, "lon": lon, "world_ref": ref}
+        places[address] = {
+            "name": name,
+            "address": address,
+            "city": geo.city_of(address, in_city) or in_city,
+            "kind": kind,
+            "lat": lat,
+            "lon": lon,
+            "world_ref": ref,
+        }
 
     home = format_address(p.identity.address)
     add(home, "Home", "home", city, "seed:home")
@@ -181,9 +195,16 @@ def driver_pool(world: World) -> list[dict]:
         for _ in range(DRIVERS_PER_TYPE):
             make, model = fleet[t["code"]][r.randrange(len(fleet[t["code"]]))]
             colour = fleet["colours"][r.randrange(len(fleet["colours"]))]
-            out.append({"name": f"{fake.first_name()} {fake.last_name()}", "rating_x100": r.randint(472, 499),
-                        "trips": r.randint(300, 9000), "vehicle": f"{colour} {make} {model}",
-                        "plate": plate(r, country, home_city(world)), "ride_type": t["code"]})
+            out.append(
+                {
+                    "name": f"{fake.first_name()} {fake.last_name()}",
+                    "rating_x100": r.randint(472, 499),
+                    "trips": r.randint(300, 9000),
+                    "vehicle": f"{colour} {make} {model}",
+                    "plate": plate(r, country, home_city(world)),
+                    "ride_type": t["code"],
+                }
+            )
     return out
 
 
@@ -207,17 +228,41 @@ def seed(world: World, path: Path) -> Path:
     engine = dbfile.create(path, m.Base.metadata)
     with OrmSession(engine) as db:
         first = rides[0].at.date() if rides else world.start.date()
-        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email or "",
-                      phone=ident.phone or "", rating_x100=r_user.randint(488, 499),
-                      member_since=(first - dt.timedelta(days=r_user.randint(40, 400))).isoformat(),
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "rides"))))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
-                         expires_at=appkit.session_expiry(world)))
+        db.add(
+            m.User(
+                id=1,
+                username=creds["username"],
+                full_name=ident.name,
+                email=ident.email or "",
+                phone=ident.phone or "",
+                rating_x100=r_user.randint(488, 499),
+                member_since=(first - dt.timedelta(days=r_user.randint(40, 400))).isoformat(),
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "rides")),
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=world.now.isoformat(),
+                expires_at=appkit.session_expiry(world),
+            )
+        )
         for i, x in enumerate(places, start=1):
             db.add(m.Place(id=i, **x))
         for i, c in enumerate(cards, start=1):
-            db.add(m.Card(id=i, account=c["account"], brand=c["brand"], last4=c["last4"], holder=c["holder"],
-                          expiry=c["expiry"], label=c["label"], is_default=int(i == 1)))
+            db.add(
+                m.Card(
+                    id=i,
+                    account=c["account"],
+                    brand=c["brand"],
+                    last4=c["last4"],
+                    holder=c["holder"],
+                    expiry=c["expiry"],
+                    label=c["label"],
+                    is_default=int(i == 1),
+                )
+            )
         for i, t in enumerate(ride_types(), start=1):
             db.add(m.RideType(position=i, **t))
         db.flush()
@@ -225,13 +270,30 @@ def seed(world: World, path: Path) -> Path:
         labels = ["Home", "Work"] if len(saved) == 2 else ["Home"]
         icons = ["home", "work"]
         for k, x in enumerate(saved):
-            db.add(m.SavedPlace(id=k + 1, label=labels[k], place_id=place_id[x["address"]], icon=icons[k],
-                                position=k + 1, created_at=first.isoformat() + "T08:00:00",
-                                world_ref=f"seed:{icons[k]}"))
+            db.add(
+                m.SavedPlace(
+                    id=k + 1,
+                    label=labels[k],
+                    place_id=place_id[x["address"]],
+                    icon=icons[k],
+                    position=k + 1,
+                    created_at=first.isoformat() + "T08:00:00",
+                    world_ref=f"seed:{icons[k]}",
+                )
+            )
         for n, x in enumerate(frequent_places(world, places)):
             k = len(saved) + n + 1
-            db.add(m.SavedPlace(id=k, label=_label(world, x), place_id=place_id[x["address"]], icon="star",
-                                position=k, created_at=first.isoformat() + "T08:00:00", world_ref=f"seed:frequent/{n}"))
+            db.add(
+                m.SavedPlace(
+                    id=k,
+                    label=_label(world, x),
+                    place_id=place_id[x["address"]],
+                    icon="star",
+                    position=k,
+                    created_at=first.isoformat() + "T08:00:00",
+                    world_ref=f"seed:frequent/{n}",
+                )
+            )
         driver_id = 0
         for d in driver_pool(world):
             driver_id += 1
@@ -241,13 +303,25 @@ def seed(world: World, path: Path) -> Path:
         for i, e in enumerate(rides, start=1):
             d = e.data
             driver_id += 1
-            db.add(m.Driver(id=driver_id, name=d["driver"], rating_x100=r_rate.randint(470, 499),
-                            trips=r_rate.randint(200, 12000), vehicle=d["vehicle"], plate=d["plate"],
-                            ride_type="zip", city=_ride_city(world, e), pool=0))
+            db.add(
+                m.Driver(
+                    id=driver_id,
+                    name=d["driver"],
+                    rating_x100=r_rate.randint(470, 499),
+                    trips=r_rate.randint(200, 12000),
+                    vehicle=d["vehicle"],
+                    plate=d["plate"],
+                    ride_type="zip",
+                    city=_ride_city(world, e),
+                    pool=0,
+                )
+            )
             tenths = round(d["distance_miles"] * 10)
             parts = fare_parts(tenths, d["duration_minutes"])
             if parts["fare_cents"] != d["fare_cents"]:
-                raise ValueError(f"ride {d['ride_id']}: fare {d['fare_cents']} is not the tariff's {parts['fare_cents']}")
+                raise ValueError(
+                    f"ride {d['ride_id']}: fare {d['fare_cents']} is not the tariff's {parts['fare_cents']}"
+                )
             dropoff = dt.datetime.fromisoformat(d["dropoff_local"])
             rating = rated_at = None
             u = r_rate.random()
@@ -256,20 +330,45 @@ def seed(world: World, path: Path) -> Path:
                 rating = 5 if u < 0.80 else 4 if u < 0.95 else 3
                 rated_at = (dropoff.replace(tzinfo=None) + dt.timedelta(minutes=minutes)).isoformat()
             purpose = d.get("purpose") or ("trip" if d.get("trip") is not None else None)
-            db.add(m.Ride(id=i, ride_id=d["ride_id"], status="completed", ride_type="zip",
-                          pickup_place_id=place_id[d["pickup"]], dropoff_place_id=place_id[d["dropoff"]],
-                          pickup=d["pickup"], dropoff=d["dropoff"], city=_ride_city(world, e),
-                          requested_at=(dt.datetime.fromisoformat(d["pickup_local"])
-                                        - dt.timedelta(minutes=4)).isoformat(),
-                          pickup_at=d["pickup_local"], dropoff_at=d["dropoff_local"],
-                          duration_minutes=d["duration_minutes"], distance_miles=d["distance_miles"],
-                          **parts, tip_cents=d["tip_cents"], total_cents=d["total_cents"], driver_id=driver_id,
-                          card_id=card_id.get(d["account"], 1), trip=d.get("trip"), purpose=purpose,
-                          expensable=int(bool(d.get("expensable"))), rating=rating,
-                          compliments=json.dumps([]) if rating else None, rated_at=rated_at,
-                          cancel_fee_cents=0, refund_cents=0, world_ref=e.id))
-        for key, value in appkit.meta_rows(world, city=city, seed=str(world.seed), user_name=ident.name,
-                                           country=ident.address.country if ident.address else "US").items():
+            db.add(
+                m.Ride(
+                    id=i,
+                    ride_id=d["ride_id"],
+                    status="completed",
+                    ride_type="zip",
+                    pickup_place_id=place_id[d["pickup"]],
+                    dropoff_place_id=place_id[d["dropoff"]],
+                    pickup=d["pickup"],
+                    dropoff=d["dropoff"],
+                    city=_ride_city(world, e),
+                    requested_at=(dt.datetime.fromisoformat(d["pickup_local"]) - dt.timedelta(minutes=4)).isoformat(),
+                    pickup_at=d["pickup_local"],
+                    dropoff_at=d["dropoff_local"],
+                    duration_minutes=d["duration_minutes"],
+                    distance_miles=d["distance_miles"],
+                    **parts,
+                    tip_cents=d["tip_cents"],
+                    total_cents=d["total_cents"],
+                    driver_id=driver_id,
+                    card_id=card_id.get(d["account"], 1),
+                    trip=d.get("trip"),
+                    purpose=purpose,
+                    expensable=int(bool(d.get("expensable"))),
+                    rating=rating,
+                    compliments=json.dumps([]) if rating else None,
+                    rated_at=rated_at,
+                    cancel_fee_cents=0,
+                    refund_cents=0,
+                    world_ref=e.id,
+                )
+            )
+        for key, value in appkit.meta_rows(
+            world,
+            city=city,
+            seed=str(world.seed),
+            user_name=ident.name,
+            country=ident.address.country if ident.address else "US",
+        ).items():
             db.add(m.Meta(key=key, value=value))
         db.commit()
     engine.dispose()
@@ -278,6 +377,7 @@ def seed(world: World, path: Path) -> Path:
 
 
 # --- layer hooks ------------------------------------------------------------------------------------
+
 
 def bookmarks(world: World) -> list[dict]:
     """ZipRide in the Firefox bookmarks menu (travel): ``[{"title", "url", "folder"}]``."""

@@ -12,20 +12,34 @@ from builder.tasks.oracle import OracleError, Web
 def booked(pickup: str, dropoff: str, lo: str, hi: str) -> Check:
     """A scheduled ZipRide from ``pickup`` to ``dropoff`` (a place's address, or ``Home``) picked up between ``lo``
     and ``hi`` (local ISO with offset, as the rides table keeps them)."""
+
     def side(alias: str, value: str) -> str:
         return f"{alias}.kind = 'home'" if value == "Home" else f"{alias}.address = ?"
+
     params = [v for v in (pickup, dropoff) if v != "Home"]
-    return S.sql("rides", f"""SELECT COUNT(*) > 0 FROM rides r JOIN places a ON a.id = r.pickup_place_id
+    return S.sql(
+        "rides",
+        f"""SELECT COUNT(*) > 0 FROM rides r JOIN places a ON a.id = r.pickup_place_id
                             JOIN places b ON b.id = r.dropoff_place_id WHERE r.world_ref IS NULL
-                            AND r.status = 'scheduled' AND {side('a', pickup)} AND {side('b', dropoff)}
-                            AND r.pickup_at BETWEEN ? AND ?""", [*params, lo, hi], [[1]])
+                            AND r.status = 'scheduled' AND {side("a", pickup)} AND {side("b", dropoff)}
+                            AND r.pickup_at BETWEEN ? AND ?""",
+        [*params, lo, hi],
+        [[1]],
+    )
 
 
 def schedule(web: Web, pickup: str, dropoff: str, at: str) -> None:
     """Schedule a Zip ride from ``pickup`` to ``dropoff`` (labels or addresses) at local ``YYYY-MM-DDTHH:MM``."""
     card = web.one("rides", "SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1")
-    fields = [("pickup", pickup), ("dropoff", dropoff), ("ride_type", "zip"), ("when", "later"), ("at", at[:16]),
-              ("card", str(card)), ("purpose", "personal")]
+    fields = [
+        ("pickup", pickup),
+        ("dropoff", dropoff),
+        ("ride_type", "zip"),
+        ("when", "later"),
+        ("at", at[:16]),
+        ("card", str(card)),
+        ("purpose", "personal"),
+    ]
     _, location = web.post_form("rides", "/api/rides", fields, expect=(303,))
     if "/rides/" not in location or "error=" in location:
         raise OracleError(f"ZipRide did not schedule the ride: {location!r}")

@@ -33,8 +33,12 @@ def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Chec
 
 def _only(requirement: str, *changes: Change) -> RubricItem:
     """The state-diff item: only ``changes`` in ZipRide's database (its sign-in sessions aside)."""
-    return RubricItem(id="only", weight=15, requirement=requirement,
-                      check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]))
+    return RubricItem(
+        id="only",
+        weight=15,
+        requirement=requirement,
+        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]),
+    )
 
 
 # A scheduled ride: its row, and the places it names when ZipRide did not know them yet.
@@ -75,121 +79,232 @@ def tasks(world: World) -> list[Task]:
         trip = p.travel.trips[i]
         on_trip = [e for e in rides if e.data.get("trip") == i]
         total = sum(e.data["total_cents"] for e in on_trip)
-        task("trip-rides-cost", ["rides", "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=420,
-             instruction=f"How much did I spend on ZipRide rides for my {trip.destination} trip in {trip.depart:%B %Y}, "
-                         "tips included?",
-             expected={"trip": i, "rides": len(on_trip), "total_cents": total},
-             rubric=[RubricItem(id="total", weight=80, requirement=f"States the total {money(total, cur)}",
-                                check=_amount(total)),
-                     RubricItem(id="count", weight=20, requirement=f"Says it was {len(on_trip)} rides")])
+        task(
+            "trip-rides-cost",
+            ["rides", "bank"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"How much did I spend on ZipRide rides for my {trip.destination} trip in {trip.depart:%B %Y}, "
+            "tips included?",
+            expected={"trip": i, "rides": len(on_trip), "total_cents": total},
+            rubric=[
+                RubricItem(
+                    id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=_amount(total)
+                ),
+                RubricItem(id="count", weight=20, requirement=f"Says it was {len(on_trip)} rides"),
+            ],
+        )
 
     # 2. The usual tip (percent of the fare, the most common among tipped rides).
     percents = Counter(round(e.data["tip_cents"] * 100 / e.data["fare_cents"]) for e in rides if e.data["tip_cents"])
     if percents:
         usual = min(percents.items(), key=lambda x: (-x[1], x[0]))[0]
-        task("usual-tip", ["rides"], kind="aggregation", category="preference_inference", difficulty="easy",
-             time_limit_seconds=300,
-             instruction="What percentage do I usually tip on ZipRide?",
-             expected={"percent": usual},
-             rubric=[RubricItem(id="percent", weight=100, requirement=f"Says about {usual}% of the fare",
-                                check=Check(type="answer_text", any_of=[f"{usual}%", f"{usual} %", f"{usual} percent"]))])
+        task(
+            "usual-tip",
+            ["rides"],
+            kind="aggregation",
+            category="preference_inference",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction="What percentage do I usually tip on ZipRide?",
+            expected={"percent": usual},
+            rubric=[
+                RubricItem(
+                    id="percent",
+                    weight=100,
+                    requirement=f"Says about {usual}% of the fare",
+                    check=Check(type="answer_text", any_of=[f"{usual}%", f"{usual} %", f"{usual} percent"]),
+                )
+            ],
+        )
 
     # 3. Spending in the month of the last ride (with the bank's card lines).
     month = rides[-1].data["pickup_local"][:7]
     in_month = [e for e in rides if e.data["pickup_local"][:7] == month]
     m_total = sum(e.data["total_cents"] for e in in_month)
     m_name = dt.date.fromisoformat(f"{month}-01").strftime("%B %Y")
-    task("month-spend", ["rides", "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=360,
-         instruction=f"What did I spend on ZipRide in {m_name}?",
-         expected={"month": month, "rides": len(in_month), "total_cents": m_total},
-         rubric=[RubricItem(id="total", weight=100, requirement=f"States {money(m_total, cur)}", check=_amount(m_total))])
+    task(
+        "month-spend",
+        ["rides", "bank"],
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=360,
+        instruction=f"What did I spend on ZipRide in {m_name}?",
+        expected={"month": month, "rides": len(in_month), "total_cents": m_total},
+        rubric=[
+            RubricItem(id="total", weight=100, requirement=f"States {money(m_total, cur)}", check=_amount(m_total))
+        ],
+    )
 
     # 4. The driver who took the persona home from the airport after the last trip.
     airport = airport_label(p.travel.home_airport) if p.travel and p.travel.home_airport else None
     back = [e for e in rides if airport and e.data["pickup"] == airport]
     if back:
         e = back[-1]
-        task("driver-from-airport", ["rides"], kind="lookup", difficulty="easy", time_limit_seconds=240,
-             instruction="Who drove me home from the airport after my last trip, and what was the car's plate?",
-             expected={"ride_id": e.data["ride_id"], "driver": e.data["driver"], "plate": e.data["plate"]},
-             rubric=[RubricItem(id="driver", weight=60, requirement=f"Names {e.data['driver']}",
-                                check=Check(type="answer_text", any_of=[e.data["driver"]])),
-                     RubricItem(id="plate", weight=40, requirement=f"Gives the plate {e.data['plate']}",
-                                check=Check(type="answer_text", any_of=[e.data["plate"]]))])
+        task(
+            "driver-from-airport",
+            ["rides"],
+            kind="lookup",
+            difficulty="easy",
+            time_limit_seconds=240,
+            instruction="Who drove me home from the airport after my last trip, and what was the car's plate?",
+            expected={"ride_id": e.data["ride_id"], "driver": e.data["driver"], "plate": e.data["plate"]},
+            rubric=[
+                RubricItem(
+                    id="driver",
+                    weight=60,
+                    requirement=f"Names {e.data['driver']}",
+                    check=Check(type="answer_text", any_of=[e.data["driver"]]),
+                ),
+                RubricItem(
+                    id="plate",
+                    weight=40,
+                    requirement=f"Gives the plate {e.data['plate']}",
+                    check=Check(type="answer_text", any_of=[e.data["plate"]]),
+                ),
+            ],
+        )
 
     # 5. Work rides this year.
     year = world.now.year
     work = [e for e in rides if e.data.get("purpose") == "work" and e.at.year == year]
-    task("work-rides-count", ["rides"], kind="aggregation", difficulty="medium", time_limit_seconds=360,
-         instruction=f"How many ZipRide rides did I take to or from the office in {year}, and what did they cost in total?",
-         expected={"rides": len(work), "total_cents": sum(e.data["total_cents"] for e in work)},
-         rubric=[RubricItem(id="count", weight=50, requirement=f"Says {len(work)} rides",
-                            check=Check(type="answer_text", any_of=[f"{len(work)} ride", f"{len(work)} trip"])),
-                 RubricItem(id="total", weight=50,
-                            requirement=f"States {money(sum(e.data['total_cents'] for e in work), cur)}",
-                            check=_amount(sum(e.data["total_cents"] for e in work)))])
+    task(
+        "work-rides-count",
+        ["rides"],
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=360,
+        instruction=f"How many ZipRide rides did I take to or from the office in {year}, and what did they cost in total?",
+        expected={"rides": len(work), "total_cents": sum(e.data["total_cents"] for e in work)},
+        rubric=[
+            RubricItem(
+                id="count",
+                weight=50,
+                requirement=f"Says {len(work)} rides",
+                check=Check(type="answer_text", any_of=[f"{len(work)} ride", f"{len(work)} trip"]),
+            ),
+            RubricItem(
+                id="total",
+                weight=50,
+                requirement=f"States {money(sum(e.data['total_cents'] for e in work), cur)}",
+                check=_amount(sum(e.data["total_cents"] for e in work)),
+            ),
+        ],
+    )
 
     # 6. Schedule the ride to the airport for the next flight (the departure is in the booking mail).
     horizon = world.now + dt.timedelta(days=SCHEDULE_MAX_DAYS)
-    ahead = [f for f in world.of_kind("flight") if f.status != "done" and airport
-             and f.data["from"] == p.travel.home_airport and world.now + dt.timedelta(hours=4) < f.at < horizon]
+    ahead = [
+        f
+        for f in world.of_kind("flight")
+        if f.status != "done"
+        and airport
+        and f.data["from"] == p.travel.home_airport
+        and world.now + dt.timedelta(hours=4) < f.at < horizon
+    ]
     if ahead:
         f = ahead[0]
         # The departure as the airline now has it: a planted schedule change moves it (its mail says so).
         leg = airline_flights(world).get(f.id, f.data)
         dep = _aware(leg["dep_local"])
         # The world's own lead (travel.py: 2.5 h, 3 h international) read off its ride to the airport for that trip.
-        own = [r for r in world.of_kind("ride") if r.data.get("trip") == f.data["trip"] and r.data["dropoff"] == airport]
-        own_lead = (_aware(f.data["dep_local"]) - _aware(own[0].data["pickup_local"])).total_seconds() / 60 if own else 150
+        own = [
+            r for r in world.of_kind("ride") if r.data.get("trip") == f.data["trip"] and r.data["dropoff"] == airport
+        ]
+        own_lead = (
+            (_aware(f.data["dep_local"]) - _aware(own[0].data["pickup_local"])).total_seconds() / 60 if own else 150
+        )
         lead = 180 if own_lead >= 170 else 150
         pickup = dep - dt.timedelta(minutes=lead)
         lo, hi = pickup - dt.timedelta(minutes=15), pickup + dt.timedelta(minutes=15)
         lead_text = "3 hours" if lead == 180 else "2½ hours"
-        task("airport-ride-next-flight", ["rides", "mail"], kind="action", difficulty="medium",
-             time_limit_seconds=600,
-             instruction=f"Schedule a ZipRide from home to the airport for my next flight so that I'm picked up "
-                         f"{lead_text} before it departs. The flight details are in my email.",
-             expected={"pnr": f.data["pnr"], "flight": leg["flight_number"], "dep_local": dep.isoformat(),
-                       "pickup": "Home", "dropoff": airport, "pickup_at": pickup.isoformat()},
-             rubric=[RubricItem(id="scheduled", weight=85,
-                                requirement=f"A ride Home -> {airport} is scheduled with pickup {pickup:%b %-d %H:%M} "
-                                            "(within 15 minutes)",
-                                check=_sql("""SELECT COUNT(*) FROM rides r JOIN places a ON a.id = r.pickup_place_id
+        task(
+            "airport-ride-next-flight",
+            ["rides", "mail"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=600,
+            instruction=f"Schedule a ZipRide from home to the airport for my next flight so that I'm picked up "
+            f"{lead_text} before it departs. The flight details are in my email.",
+            expected={
+                "pnr": f.data["pnr"],
+                "flight": leg["flight_number"],
+                "dep_local": dep.isoformat(),
+                "pickup": "Home",
+                "dropoff": airport,
+                "pickup_at": pickup.isoformat(),
+            },
+            rubric=[
+                RubricItem(
+                    id="scheduled",
+                    weight=85,
+                    requirement=f"A ride Home -> {airport} is scheduled with pickup {pickup:%b %-d %H:%M} "
+                    "(within 15 minutes)",
+                    check=_sql(
+                        """SELECT COUNT(*) FROM rides r JOIN places a ON a.id = r.pickup_place_id
                                               JOIN places b ON b.id = r.dropoff_place_id
                                               WHERE r.world_ref IS NULL AND r.status = 'scheduled' AND a.kind = 'home'
                                               AND b.address = ? AND r.pickup_at BETWEEN ? AND ?""",
-                                           [airport, lo.isoformat(), hi.isoformat()], [[1]])),
-                     _only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE)])
+                        [airport, lo.isoformat(), hi.isoformat()],
+                        [[1]],
+                    ),
+                ),
+                _only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE),
+            ],
+        )
 
         # 7. And the ride home after the return flight lands.
-        legs = [x for x in world.of_kind("flight") if x.data["pnr"] == f.data["pnr"] and x.data["to"] ==
-                p.travel.home_airport]
+        legs = [
+            x
+            for x in world.of_kind("flight")
+            if x.data["pnr"] == f.data["pnr"] and x.data["to"] == p.travel.home_airport
+        ]
         if legs:
             arr = _aware(legs[-1].data["arr_local"])
             if arr.replace(tzinfo=None) < horizon:
                 lo, hi = arr + dt.timedelta(minutes=15), arr + dt.timedelta(minutes=75)
-                task("ride-home-after-return", ["rides", "mail"], kind="action", difficulty="hard",
-                     time_limit_seconds=600,
-                     instruction="Schedule a ZipRide home from the airport for when my return flight from my next "
-                                 "trip lands: pickup 15 to 75 minutes after its arrival.",
-                     expected={"flight": legs[-1].data["flight_number"], "arr_local": legs[-1].data["arr_local"],
-                               "pickup": airport, "dropoff": "Home", "ride_type": "zip",
-                               "pickup_at": (arr + dt.timedelta(minutes=30)).isoformat()},
-                     rubric=[RubricItem(id="scheduled", weight=85,
-                                        requirement=f"A ride {airport} -> Home is scheduled with pickup between "
-                                                    f"{lo:%b %-d %H:%M} and {hi:%H:%M}",
-                                        check=_sql("""SELECT COUNT(*) FROM rides r
+                task(
+                    "ride-home-after-return",
+                    ["rides", "mail"],
+                    kind="action",
+                    difficulty="hard",
+                    time_limit_seconds=600,
+                    instruction="Schedule a ZipRide home from the airport for when my return flight from my next "
+                    "trip lands: pickup 15 to 75 minutes after its arrival.",
+                    expected={
+                        "flight": legs[-1].data["flight_number"],
+                        "arr_local": legs[-1].data["arr_local"],
+                        "pickup": airport,
+                        "dropoff": "Home",
+                        "ride_type": "zip",
+                        "pickup_at": (arr + dt.timedelta(minutes=30)).isoformat(),
+                    },
+                    rubric=[
+                        RubricItem(
+                            id="scheduled",
+                            weight=85,
+                            requirement=f"A ride {airport} -> Home is scheduled with pickup between "
+                            f"{lo:%b %-d %H:%M} and {hi:%H:%M}",
+                            check=_sql(
+                                """SELECT COUNT(*) FROM rides r
                                                       JOIN places a ON a.id = r.pickup_place_id
                                                       JOIN places b ON b.id = r.dropoff_place_id
                                                       WHERE r.world_ref IS NULL AND r.status = 'scheduled'
                                                       AND a.address = ? AND b.kind = 'home'
                                                       AND r.pickup_at BETWEEN ? AND ?""",
-                                                   [airport, lo.isoformat(), hi.isoformat()], [[1]])),
-                             _only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE)])
+                                [airport, lo.isoformat(), hi.isoformat()],
+                                [[1]],
+                            ),
+                        ),
+                        _only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE),
+                    ],
+                )
 
                 # 7b. The whole trip's rides as one errand across five apps (long horizon): both rides, each pickup
                 # in the calendar, the return flight texted to the closest chat contact, Huddle status while away.
                 from apps.messaging.steps import closest_contact
+
                 who = closest_contact(world)
                 if who and arr.replace(tzinfo=None) < horizon:
                     out.append(_door_to_door(world, f, leg, legs[-1].data, airport, pickup, lead_text, arr, who))
@@ -200,64 +315,140 @@ def tasks(world: World) -> list[Task]:
         tip = (last.data["fare_cents"] * 20 + 50) // 100
         where = last.data["dropoff"] if last.data["dropoff"] != home else last.data["pickup"]
         where_text = "home" if last.data["dropoff"] == home else where.split(",")[0]
-        task("tip-last-ride", ["rides", "bank"], kind="action", difficulty="easy", time_limit_seconds=300,
-             instruction=f"Tip the driver of my last ZipRide ride (to {where_text}) 20% of the fare.",
-             expected={"ride_id": last.data["ride_id"], "tip_cents": tip, "tip_before_cents": last.data["tip_cents"]},
-             rubric=[RubricItem(id="tip", weight=55, requirement=f"A tip of {money(tip, cur)} is added to ride "
-                                                                 f"{last.data['ride_id']}",
-                                check=_sql("""SELECT COUNT(*) FROM rides WHERE ride_id = ? AND tipped_at IS NOT NULL
+        task(
+            "tip-last-ride",
+            ["rides", "bank"],
+            kind="action",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction=f"Tip the driver of my last ZipRide ride (to {where_text}) 20% of the fare.",
+            expected={"ride_id": last.data["ride_id"], "tip_cents": tip, "tip_before_cents": last.data["tip_cents"]},
+            rubric=[
+                RubricItem(
+                    id="tip",
+                    weight=55,
+                    requirement=f"A tip of {money(tip, cur)} is added to ride {last.data['ride_id']}",
+                    check=_sql(
+                        """SELECT COUNT(*) FROM rides WHERE ride_id = ? AND tipped_at IS NOT NULL
                                               AND tip_cents = ?""",
-                                           [last.data["ride_id"], last.data["tip_cents"] + tip], [[1]])),
-                     RubricItem(id="charged", weight=30, requirement="The bank shows the tip as a pending card charge",
-                                check=_sql("""SELECT COUNT(*) FROM card_authorizations WHERE app = 'rides'
+                        [last.data["ride_id"], last.data["tip_cents"] + tip],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="charged",
+                    weight=30,
+                    requirement="The bank shows the tip as a pending card charge",
+                    check=_sql(
+                        """SELECT COUNT(*) FROM card_authorizations WHERE app = 'rides'
                                               AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
-                                           [tip], [[1]], app="bank")),
-                     _only("Nothing else changed at ZipRide: only the tip on that ride",
-                           Change(table="rides", op="update", min=1, max=1,
-                                  columns=["tip_cents", "tip_auth", "tipped_at", "total_cents"]))])
+                        [tip],
+                        [[1]],
+                        app="bank",
+                    ),
+                ),
+                _only(
+                    "Nothing else changed at ZipRide: only the tip on that ride",
+                    Change(
+                        table="rides",
+                        op="update",
+                        min=1,
+                        max=1,
+                        columns=["tip_cents", "tip_auth", "tipped_at", "total_cents"],
+                    ),
+                ),
+            ],
+        )
 
     # 9. Rate the newest unrated ride.
     unrated = [e for e in rides if e.at >= world.now - dt.timedelta(days=UNRATED_DAYS - 1)]
     if unrated:
         e = unrated[-1]
         first = e.data["driver"].split()[0]
-        task("rate-ride", ["rides"], kind="action", difficulty="easy", time_limit_seconds=240,
-             instruction=f"Rate my ZipRide ride with {first} on {e.at:%B %-d} 5 stars, with the compliments "
-                         "“Smooth driving” and “Knew the way”.",
-             expected={"ride_id": e.data["ride_id"], "stars": 5, "compliments": ["Smooth driving", "Knew the way"]},
-             rubric=[RubricItem(id="stars", weight=55, requirement="The ride is rated 5 stars",
-                                check=_sql("SELECT COUNT(*) FROM rides WHERE ride_id = ? AND rating = 5 "
-                                           "AND rated_at IS NOT NULL", [e.data["ride_id"]], [[1]])),
-                     RubricItem(id="compliments", weight=30, requirement="Both compliments are given",
-                                check=_sql("""SELECT COUNT(*) FROM rides WHERE ride_id = ?
+        task(
+            "rate-ride",
+            ["rides"],
+            kind="action",
+            difficulty="easy",
+            time_limit_seconds=240,
+            instruction=f"Rate my ZipRide ride with {first} on {e.at:%B %-d} 5 stars, with the compliments "
+            "“Smooth driving” and “Knew the way”.",
+            expected={"ride_id": e.data["ride_id"], "stars": 5, "compliments": ["Smooth driving", "Knew the way"]},
+            rubric=[
+                RubricItem(
+                    id="stars",
+                    weight=55,
+                    requirement="The ride is rated 5 stars",
+                    check=_sql(
+                        "SELECT COUNT(*) FROM rides WHERE ride_id = ? AND rating = 5 AND rated_at IS NOT NULL",
+                        [e.data["ride_id"]],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="compliments",
+                    weight=30,
+                    requirement="Both compliments are given",
+                    check=_sql(
+                        """SELECT COUNT(*) FROM rides WHERE ride_id = ?
                                               AND instr(compliments, ?) > 0 AND instr(compliments, ?) > 0""",
-                                           [e.data["ride_id"], "Smooth driving", "Knew the way"], [[1]])),
-                     _only("Nothing else changed at ZipRide: only that ride's rating",
-                           Change(table="rides", op="update", min=1, max=1,
-                                  columns=["rating", "compliments", "rated_at"]))])
+                        [e.data["ride_id"], "Smooth driving", "Knew the way"],
+                        [[1]],
+                    ),
+                ),
+                _only(
+                    "Nothing else changed at ZipRide: only that ride's rating",
+                    Change(table="rides", op="update", min=1, max=1, columns=["rating", "compliments", "rated_at"]),
+                ),
+            ],
+        )
 
     # 10. Save a contact's home as a place.
     saved = _saved_addresses(world)
     city = p.identity.address.city if p.identity.address else None
-    people = [c for c in p.contacts if c.address and c.address.city == city and format_address(c.address) != home
-              and format_address(c.address) not in saved]
+    people = [
+        c
+        for c in p.contacts
+        if c.address
+        and c.address.city == city
+        and format_address(c.address) != home
+        and format_address(c.address) not in saved
+    ]
     if people:
         c = people[0]
         label = c.name.split()[0]
         address = format_address(c.address)
-        task("save-place", ["rides"], kind="action", difficulty="easy", time_limit_seconds=240,
-             instruction=f"In ZipRide, save {c.name}'s place ({address}) as a saved place called “{label}”.",
-             expected={"label": label, "address": address},
-             rubric=[RubricItem(id="saved", weight=85, requirement=f"A saved place “{label}” at {address}",
-                                check=_sql("""SELECT COUNT(*) FROM saved_places s JOIN places p ON p.id = s.place_id
+        task(
+            "save-place",
+            ["rides"],
+            kind="action",
+            difficulty="easy",
+            time_limit_seconds=240,
+            instruction=f"In ZipRide, save {c.name}'s place ({address}) as a saved place called “{label}”.",
+            expected={"label": label, "address": address},
+            rubric=[
+                RubricItem(
+                    id="saved",
+                    weight=85,
+                    requirement=f"A saved place “{label}” at {address}",
+                    check=_sql(
+                        """SELECT COUNT(*) FROM saved_places s JOIN places p ON p.id = s.place_id
                                               WHERE s.world_ref IS NULL AND s.label = ? AND p.address = ?""",
-                                           [label, address], [[1]])),
-                     _only(f"Nothing else changed at ZipRide: only the new saved place “{label}”",
-                           Change(table="saved_places", op="insert", min=1, max=1),
-                           Change(table="places", op="insert", min=0, max=1))])
+                        [label, address],
+                        [[1]],
+                    ),
+                ),
+                _only(
+                    f"Nothing else changed at ZipRide: only the new saved place “{label}”",
+                    Change(table="saved_places", op="insert", min=1, max=1),
+                    Change(table="places", op="insert", min=0, max=1),
+                ),
+            ],
+        )
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
     from .pairs import pair_tasks
+
     out.extend(pair_tasks(world))
     return out
 
@@ -265,9 +456,11 @@ def tasks(world: World) -> list[Task]:
 def _saved_addresses(world: World) -> set[str]:
     """Addresses the seed saves (home, work, the frequent places): apps/rides/seed.py."""
     from .seed import frequent_places, known_places
+
     places = known_places(world)
     return {x["address"] for x in places if x["kind"] in ("home", "work")} | {
-        x["address"] for x in frequent_places(world, places)}
+        x["address"] for x in frequent_places(world, places)
+    }
 
 
 # --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
@@ -297,19 +490,39 @@ def insight_tasks(world: World) -> list[Task]:
     if it and step:
         old = dt.datetime.fromisoformat(step["old"])
         new_dep = dt.datetime.fromisoformat(it["new_departure"])
-        task("cx-airport-ride", ["rides", "airline", "mail"], kind="lookup", category="contradiction",
-             difficulty="medium", time_limit_seconds=420,
-             instruction=f"I have a ZipRide to the airport booked for my {it['destination']} flight. Does its pickup day "
-                         "still fit the flight? Tell me the day the flight leaves now first, then the day the ride is "
-                         "booked for.",
-             expected={"ride_pickup": step["old"], "flight_departure": it["new_departure"], "truth": "airline"},
-             planted=[it["id"]],
-             rubric=[RubricItem(id="flight-day", weight=40, requirement=f"Says the flight leaves {new_dep:%B %-d}",
-                                check=A.text(*A.date_forms(new_dep))),
-                     RubricItem(id="ride-day", weight=20, requirement=f"Says the ride is booked for {old:%B %-d}",
-                                check=A.text(*A.date_forms(old))),
-                     RubricItem(id="order", weight=40, requirement="Names the flight's day before the ride's",
-                                check=A.names([A.date_forms(new_dep), A.date_forms(old)], ordered=True))])
+        task(
+            "cx-airport-ride",
+            ["rides", "airline", "mail"],
+            kind="lookup",
+            category="contradiction",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"I have a ZipRide to the airport booked for my {it['destination']} flight. Does its pickup day "
+            "still fit the flight? Tell me the day the flight leaves now first, then the day the ride is "
+            "booked for.",
+            expected={"ride_pickup": step["old"], "flight_departure": it["new_departure"], "truth": "airline"},
+            planted=[it["id"]],
+            rubric=[
+                RubricItem(
+                    id="flight-day",
+                    weight=40,
+                    requirement=f"Says the flight leaves {new_dep:%B %-d}",
+                    check=A.text(*A.date_forms(new_dep)),
+                ),
+                RubricItem(
+                    id="ride-day",
+                    weight=20,
+                    requirement=f"Says the ride is booked for {old:%B %-d}",
+                    check=A.text(*A.date_forms(old)),
+                ),
+                RubricItem(
+                    id="order",
+                    weight=40,
+                    requirement="Names the flight's day before the ride's",
+                    check=A.names([A.date_forms(new_dep), A.date_forms(old)], ordered=True),
+                ),
+            ],
+        )
     if not rides:
         return out
 
@@ -319,16 +532,32 @@ def insight_tasks(world: World) -> list[Task]:
     tenths = round(d["distance_miles"] * 10)
     comfort = fare_parts(tenths, d["duration_minutes"], types["comfort"]["price_percent"])["fare_cents"]
     picked = dt.datetime.fromisoformat(d["pickup_local"]).replace(tzinfo=None)
-    task("cf-comfort", ["rides"], kind="aggregation", category="counterfactual", difficulty="medium",
-         time_limit_seconds=420,
-         instruction=f"My last ZipRide, {day_phrase(picked.date(), today)}, was a regular Zip. Had I booked "
-                     f"{types['comfort']['name']} for the same trip, what would the fare have been (before tip), and how "
-                     "much more is that than what I paid in fare?",
-         expected={"ride_id": d["ride_id"], "fare_cents": d["fare_cents"], "comfort_cents": comfort,
-                   "difference_cents": comfort - d["fare_cents"]},
-         rubric=[RubricItem(id="comfort", weight=60, requirement=f"States {money(comfort, cur)}", check=A.amount(comfort)),
-                 RubricItem(id="more", weight=40, requirement=f"States {money(comfort - d['fare_cents'], cur)} more",
-                            check=A.amount(comfort - d["fare_cents"]))])
+    task(
+        "cf-comfort",
+        ["rides"],
+        kind="aggregation",
+        category="counterfactual",
+        difficulty="medium",
+        time_limit_seconds=420,
+        instruction=f"My last ZipRide, {day_phrase(picked.date(), today)}, was a regular Zip. Had I booked "
+        f"{types['comfort']['name']} for the same trip, what would the fare have been (before tip), and how "
+        "much more is that than what I paid in fare?",
+        expected={
+            "ride_id": d["ride_id"],
+            "fare_cents": d["fare_cents"],
+            "comfort_cents": comfort,
+            "difference_cents": comfort - d["fare_cents"],
+        },
+        rubric=[
+            RubricItem(id="comfort", weight=60, requirement=f"States {money(comfort, cur)}", check=A.amount(comfort)),
+            RubricItem(
+                id="more",
+                weight=40,
+                requirement=f"States {money(comfort - d['fare_cents'], cur)} more",
+                check=A.amount(comfort - d["fare_cents"]),
+            ),
+        ],
+    )
 
     start, end = last_month(today)
     month = [x for x in rides if start <= x.at.date() <= end]
@@ -337,61 +566,132 @@ def insight_tasks(world: World) -> list[Task]:
     if month:
         paid = sum(x.data["tip_cents"] for x in month)
         would = sum(x.data["fare_cents"] * alt // 100 for x in month)
-        task("cf-tip-rate", ["rides", "bank"], kind="aggregation", category="counterfactual", difficulty="medium",
-             time_limit_seconds=480,
-             instruction=f"Had I tipped exactly {alt}% of the fare (rounded down to the cent) on every ZipRide "
-                         f"{month_phrase(start, today)}, how much would I have tipped in total, and how does that compare "
-                         "with the tips I actually gave?",
-             expected={"rides": len(month), "tips_cents": paid, "alt_percent": alt, "alt_tips_cents": would,
-                       "difference_cents": would - paid},
-             rubric=[RubricItem(id="would", weight=50, requirement=f"States {money(would, cur)}", check=A.amount(would)),
-                     RubricItem(id="paid", weight=25, requirement=f"States the {money(paid, cur)} actually tipped",
-                                check=A.amount(paid)),
-                     RubricItem(id="difference", weight=25, requirement=f"States the difference {money(abs(would - paid), cur)}",
-                                check=A.amount(would - paid))])
+        task(
+            "cf-tip-rate",
+            ["rides", "bank"],
+            kind="aggregation",
+            category="counterfactual",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"Had I tipped exactly {alt}% of the fare (rounded down to the cent) on every ZipRide "
+            f"{month_phrase(start, today)}, how much would I have tipped in total, and how does that compare "
+            "with the tips I actually gave?",
+            expected={
+                "rides": len(month),
+                "tips_cents": paid,
+                "alt_percent": alt,
+                "alt_tips_cents": would,
+                "difference_cents": would - paid,
+            },
+            rubric=[
+                RubricItem(id="would", weight=50, requirement=f"States {money(would, cur)}", check=A.amount(would)),
+                RubricItem(
+                    id="paid",
+                    weight=25,
+                    requirement=f"States the {money(paid, cur)} actually tipped",
+                    check=A.amount(paid),
+                ),
+                RubricItem(
+                    id="difference",
+                    weight=25,
+                    requirement=f"States the difference {money(abs(would - paid), cur)}",
+                    check=A.amount(would - paid),
+                ),
+            ],
+        )
 
     trip_ids = sorted({x.data["trip"] for x in rides if x.data.get("trip") is not None})
     if trip_ids:
         on = [x for x in rides if x.data.get("trip") == trip_ids[-1]]
-        xl = sum(fare_parts(round(x.data["distance_miles"] * 10), x.data["duration_minutes"],
-                            types["xl"]["price_percent"])["fare_cents"] for x in on)
+        xl = sum(
+            fare_parts(round(x.data["distance_miles"] * 10), x.data["duration_minutes"], types["xl"]["price_percent"])[
+                "fare_cents"
+            ]
+            for x in on
+        )
         fares = sum(x.data["fare_cents"] for x in on)
         dest = p.travel.trips[trip_ids[-1]].destination
-        task("cf-xl-trip", ["rides"], kind="aggregation", category="counterfactual", difficulty="hard",
-             time_limit_seconds=600,
-             instruction=f"On my {dest} trip I took {len(on)} ZipRide rides. Had I booked {types['xl']['name']} for every "
-                         "one of them, what would the fares have come to in total (before tips), against what I paid "
-                         "in fares?",
-             expected={"trip": trip_ids[-1], "rides": len(on), "fares_cents": fares, "xl_cents": xl},
-             rubric=[RubricItem(id="xl", weight=70, requirement=f"States {money(xl, cur)}", check=A.amount(xl)),
-                     RubricItem(id="fares", weight=30, requirement=f"States {money(fares, cur)} paid", check=A.amount(fares))])
+        task(
+            "cf-xl-trip",
+            ["rides"],
+            kind="aggregation",
+            category="counterfactual",
+            difficulty="hard",
+            time_limit_seconds=600,
+            instruction=f"On my {dest} trip I took {len(on)} ZipRide rides. Had I booked {types['xl']['name']} for every "
+            "one of them, what would the fares have come to in total (before tips), against what I paid "
+            "in fares?",
+            expected={"trip": trip_ids[-1], "rides": len(on), "fares_cents": fares, "xl_cents": xl},
+            rubric=[
+                RubricItem(id="xl", weight=70, requirement=f"States {money(xl, cur)}", check=A.amount(xl)),
+                RubricItem(
+                    id="fares", weight=30, requirement=f"States {money(fares, cur)} paid", check=A.amount(fares)
+                ),
+            ],
+        )
 
     home_addr = format_address(p.identity.address) if p.identity.address else ""
     spots = Counter(x.data["dropoff"] for x in rides if x.data["dropoff"] != home_addr and x.data.get("trip") is None)
     top = spots.most_common(2)
     if top and (len(top) == 1 or top[0][1] > top[1][1]):
         addr, n = top[0]
-        task("pref-destination", ["rides"], kind="aggregation", category="preference_inference", difficulty="medium",
-             time_limit_seconds=480,
-             instruction="Apart from going home, where do I take ZipRide to most often in my own city? Give me the "
-                         "address and how many rides ended there.",
-             expected={"address": addr, "rides": n},
-             rubric=[RubricItem(id="address", weight=70, requirement=f"Gives {addr}", check=A.text(addr.split(",")[0])),
-                     RubricItem(id="count", weight=30, requirement=f"Says {n} rides", check=A.number(n))])
+        task(
+            "pref-destination",
+            ["rides"],
+            kind="aggregation",
+            category="preference_inference",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction="Apart from going home, where do I take ZipRide to most often in my own city? Give me the "
+            "address and how many rides ended there.",
+            expected={"address": addr, "rides": n},
+            rubric=[
+                RubricItem(id="address", weight=70, requirement=f"Gives {addr}", check=A.text(addr.split(",")[0])),
+                RubricItem(id="count", weight=30, requirement=f"Says {n} rides", check=A.number(n)),
+            ],
+        )
 
     # Every world ride is a Zip (apps/rides/seed.py): the usual type is what the history shows.
     kinds = Counter("zip" for _ in rides)
     code, n = kinds.most_common(1)[0]
-    task("pref-ride-type", ["rides"], kind="aggregation", category="preference_inference", difficulty="easy",
-         time_limit_seconds=300,
-         instruction="Which ZipRide ride type do I normally book? Going by my ride history, how many of my rides were "
-                     "that type?",
-         expected={"type": types[code]["name"], "rides": n},
-         rubric=[RubricItem(id="type", weight=70, requirement=f"Says {types[code]['name']}",
-                            check=A.text(*(f.format(types[code]["name"]) for f in (
-                                "“{}”", "\"{}\"", "'{}'", "{} ride", "{} type", "{} (", "regular {}", "standard {}",
-                                "plain {}", "{} rides", "{}.", "{},")))),
-                 RubricItem(id="count", weight=30, requirement=f"Says {n} rides", check=A.number(n))])
+    task(
+        "pref-ride-type",
+        ["rides"],
+        kind="aggregation",
+        category="preference_inference",
+        difficulty="easy",
+        time_limit_seconds=300,
+        instruction="Which ZipRide ride type do I normally book? Going by my ride history, how many of my rides were "
+        "that type?",
+        expected={"type": types[code]["name"], "rides": n},
+        rubric=[
+            RubricItem(
+                id="type",
+                weight=70,
+                requirement=f"Says {types[code]['name']}",
+                check=A.text(
+                    *(
+                        f.format(types[code]["name"])
+                        for f in (
+                            "“{}”",
+                            '"{}"',
+                            "'{}'",
+                            "{} ride",
+                            "{} type",
+                            "{} (",
+                            "regular {}",
+                            "standard {}",
+                            "plain {}",
+                            "{} rides",
+                            "{}.",
+                            "{},",
+                        )
+                    )
+                ),
+            ),
+            RubricItem(id="count", weight=30, requirement=f"Says {n} rides", check=A.number(n)),
+        ],
+    )
     return out
 
 
@@ -420,21 +720,43 @@ def crossapp_tasks(world: World) -> list[Task]:
             continue
         total = sum(x[2] for x in tips)
         when = "so far this year" if year == today.year else f"in {year}"
-        out.append(Task(id=f"{pid}/rides/x-tips-{year}", persona=pid, apps_involved=sorted(x[0] for x in tips),
-                        kind="aggregation", difficulty="hard", time_limit_seconds=1200,
-                        instruction=f"How generous have I been {when}? Add up my tips to ZipRide drivers, DashBite "
-                                    "couriers and Basketful shoppers: each app's tips and the total.",
-                        expected={"year": year, "tips_cents": {k: c for k, _, c in tips}, "total_cents": total},
-                        rubric=[RubricItem(id=k, weight=70 // len(tips) + (70 % len(tips) if i == 0 else 0),
-                                           requirement=f"{label}: {money(c, cur)}", check=A.amount(c))
-                                for i, (k, label, c) in enumerate(tips)]
-                        + [RubricItem(id="total", weight=30, requirement=f"Total {money(total, cur)}",
-                                      check=A.amount(total))]))
+        out.append(
+            Task(
+                id=f"{pid}/rides/x-tips-{year}",
+                persona=pid,
+                apps_involved=sorted(x[0] for x in tips),
+                kind="aggregation",
+                difficulty="hard",
+                time_limit_seconds=1200,
+                instruction=f"How generous have I been {when}? Add up my tips to ZipRide drivers, DashBite "
+                "couriers and Basketful shoppers: each app's tips and the total.",
+                expected={"year": year, "tips_cents": {k: c for k, _, c in tips}, "total_cents": total},
+                rubric=[
+                    RubricItem(
+                        id=k,
+                        weight=70 // len(tips) + (70 % len(tips) if i == 0 else 0),
+                        requirement=f"{label}: {money(c, cur)}",
+                        check=A.amount(c),
+                    )
+                    for i, (k, label, c) in enumerate(tips)
+                ]
+                + [RubricItem(id="total", weight=30, requirement=f"Total {money(total, cur)}", check=A.amount(total))],
+            )
+        )
     return out
 
 
-def _door_to_door(world: World, out_flight, out_leg: dict, back: dict, airport: str, pickup: dt.datetime,
-                  lead_text: str, arr: dt.datetime, who) -> Task:
+def _door_to_door(
+    world: World,
+    out_flight,
+    out_leg: dict,
+    back: dict,
+    airport: str,
+    pickup: dt.datetime,
+    lead_text: str,
+    arr: dt.datetime,
+    who,
+) -> Task:
     """The long task "rides for my next trip": ride to the airport ``lead_text`` before ``out_leg`` departs, ride home
     15-75 minutes after ``back`` lands at ``arr``, both pickups in Daybook, ``who`` texted the return flight and its
     landing time, and (when the persona works) a Huddle status "Travelling" until the day it lands."""
@@ -455,42 +777,91 @@ def _door_to_door(world: World, out_flight, out_leg: dict, back: dict, airport: 
     apps = ["rides", "airline", "calendar", "messaging"] + (["workchat"] if works else [])
     first = who.name.split()[0]
     day_back = arr.date()
-    instruction = (f"Sort out my rides for my trip to {city}: schedule a ZipRide from home so I'm picked up "
-                   f"{lead_text} before my flight there leaves, and one home from the airport 15 to 75 minutes after "
-                   f"my return flight lands; put each pickup in my calendar with \"ZipRide\" in the title; text "
-                   f"{first} the flight number I'm coming back on and when it lands")
-    instruction += ("; and set my Huddle status to \"Travelling\" until the day I'm back." if works else ".")
+    instruction = (
+        f"Sort out my rides for my trip to {city}: schedule a ZipRide from home so I'm picked up "
+        f"{lead_text} before my flight there leaves, and one home from the airport 15 to 75 minutes after "
+        f'my return flight lands; put each pickup in my calendar with "ZipRide" in the title; text '
+        f"{first} the flight number I'm coming back on and when it lands"
+    )
+    instruction += '; and set my Huddle status to "Travelling" until the day I\'m back.' if works else "."
     rubric = [
-        RubricItem(id="ride-out", weight=20, requirement=f"A ride Home -> {airport} with pickup {pickup:%b %-d %H:%M} "
-                                                         "(within 15 minutes)",
-                   check=zipride.booked("Home", airport, out_lo.isoformat(), out_hi.isoformat())),
-        RubricItem(id="ride-back", weight=20, requirement=f"A ride {airport} -> Home with pickup between "
-                                                          f"{home_lo:%b %-d %H:%M} and {home_hi:%H:%M}",
-                   check=zipride.booked(airport, "Home", home_lo.isoformat(), home_hi.isoformat())),
-        RubricItem(id="calendar-out", weight=10, requirement=f"A calendar entry on {pickup:%b %-d} with \"ZipRide\"",
-                   check=daybook.created(pickup.date().isoformat(), [["zipride"]])),
-        RubricItem(id="calendar-back", weight=10, requirement=f"A calendar entry on {day_back:%b %-d} with \"ZipRide\"",
-                   check=daybook.created(day_back.isoformat(), [["zipride"]])),
-        RubricItem(id="text", weight=15 if works else 20,
-                   requirement=f"A text to {who.name} naming {flight} and its landing time {A.clock(arr)}",
-                   check=parley.sent_direct(who.name, [flight_forms, A.time_forms(arr)])),
-        RubricItem(id="only-rides", weight=10 if works else 12,
-                   requirement="Nothing else changed at ZipRide: only the two scheduled rides",
-                   check=Check(type="state_diff", app=APP, ignore=["sessions"],
-                               changes=[Change(table="rides", op="insert", min=2, max=2),
-                                        Change(table="places", op="insert", min=0, max=2)])),
-        RubricItem(id="only-texts", weight=5 if works else 8, requirement="Parley changed only by the texts sent",
-                   check=parley.only_texts(1, 3)),
+        RubricItem(
+            id="ride-out",
+            weight=20,
+            requirement=f"A ride Home -> {airport} with pickup {pickup:%b %-d %H:%M} (within 15 minutes)",
+            check=zipride.booked("Home", airport, out_lo.isoformat(), out_hi.isoformat()),
+        ),
+        RubricItem(
+            id="ride-back",
+            weight=20,
+            requirement=f"A ride {airport} -> Home with pickup between {home_lo:%b %-d %H:%M} and {home_hi:%H:%M}",
+            check=zipride.booked(airport, "Home", home_lo.isoformat(), home_hi.isoformat()),
+        ),
+        RubricItem(
+            id="calendar-out",
+            weight=10,
+            requirement=f'A calendar entry on {pickup:%b %-d} with "ZipRide"',
+            check=daybook.created(pickup.date().isoformat(), [["zipride"]]),
+        ),
+        RubricItem(
+            id="calendar-back",
+            weight=10,
+            requirement=f'A calendar entry on {day_back:%b %-d} with "ZipRide"',
+            check=daybook.created(day_back.isoformat(), [["zipride"]]),
+        ),
+        RubricItem(
+            id="text",
+            weight=15 if works else 20,
+            requirement=f"A text to {who.name} naming {flight} and its landing time {A.clock(arr)}",
+            check=parley.sent_direct(who.name, [flight_forms, A.time_forms(arr)]),
+        ),
+        RubricItem(
+            id="only-rides",
+            weight=10 if works else 12,
+            requirement="Nothing else changed at ZipRide: only the two scheduled rides",
+            check=Check(
+                type="state_diff",
+                app=APP,
+                ignore=["sessions"],
+                changes=[
+                    Change(table="rides", op="insert", min=2, max=2),
+                    Change(table="places", op="insert", min=0, max=2),
+                ],
+            ),
+        ),
+        RubricItem(
+            id="only-texts",
+            weight=5 if works else 8,
+            requirement="Parley changed only by the texts sent",
+            check=parley.only_texts(1, 3),
+        ),
     ]
     if works:
-        rubric.append(RubricItem(id="status", weight=10,
-                                 requirement=f"Huddle status \"Travelling\" until {day_back} "
-                                             f"({day_phrase(day_back, world.now.date())})",
-                                 check=huddle.status_set(["travel"], day_back.isoformat())))
-    return Task(id=f"{p.id}/rides/door-to-door", persona=p.id, kind="action", category="long_horizon",
-                apps_involved=apps, difficulty="hard", time_limit_seconds=1500, instruction=instruction,
-                expected={"airport": airport, "pickup_out": pickup.isoformat(), "pickup_back": (arr + dt.timedelta(
-                    minutes=30)).isoformat(), "flight": flight, "arr_local": arr.isoformat(), "contact": who.name,
-                    "status_until": day_back.isoformat() if works else None},
-                rubric=rubric)
-
+        rubric.append(
+            RubricItem(
+                id="status",
+                weight=10,
+                requirement=f'Huddle status "Travelling" until {day_back} ({day_phrase(day_back, world.now.date())})',
+                check=huddle.status_set(["travel"], day_back.isoformat()),
+            )
+        )
+    return Task(
+        id=f"{p.id}/rides/door-to-door",
+        persona=p.id,
+        kind="action",
+        category="long_horizon",
+        apps_involved=apps,
+        difficulty="hard",
+        time_limit_seconds=1500,
+        instruction=instruction,
+        expected={
+            "airport": airport,
+            "pickup_out": pickup.isoformat(),
+            "pickup_back": (arr + dt.timedelta(minutes=30)).isoformat(),
+            "flight": flight,
+            "arr_local": arr.isoformat(),
+            "contact": who.name,
+            "status_until": day_back.isoformat() if works else None,
+        },
+        rubric=rubric,
+    )

@@ -29,16 +29,24 @@ def _place_order(web: Web, card: int | None = None) -> tuple[str, int]:
     if card is None:
         card = web.one(APP, "SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1")
     _ok(web, "/api/orders", [("address", str(home)), ("card", str(card))], "placed=1")
-    return web.query(APP, "SELECT order_number, total_cents FROM orders WHERE world_ref IS NULL "
-                          "ORDER BY id DESC LIMIT 1")[0]
+    return web.query(
+        APP, "SELECT order_number, total_cents FROM orders WHERE world_ref IS NULL ORDER BY id DESC LIMIT 1"
+    )[0]
 
 
 def return_item(task: Task, web: Web) -> str:
     exp = task.expected
-    item = web.one(APP, "SELECT i.id FROM order_items i JOIN orders o ON o.id = i.order_id "
-                        "WHERE o.order_number = ? AND i.sku = ?", (exp["order"], exp["sku"]))
-    _ok(web, "/api/returns", [("item", str(item)), ("order", exp["order"]), ("reason", "no_longer_needed"),
-                              ("comment", "")], "returned=")
+    item = web.one(
+        APP,
+        "SELECT i.id FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.order_number = ? AND i.sku = ?",
+        (exp["order"], exp["sku"]),
+    )
+    _ok(
+        web,
+        "/api/returns",
+        [("item", str(item)), ("order", exp["order"]), ("reason", "no_longer_needed"), ("comment", "")],
+        "returned=",
+    )
     refund = web.one(APP, "SELECT refund_cents FROM returns WHERE order_item_id = ?", (item,))
     return f"Returned it; {refund / 100:,.2f} comes back to your card."
 
@@ -59,21 +67,38 @@ def reorder_before_trip(task: Task, web: Web) -> str:
 
 def subscribe(task: Task, web: Web) -> str:
     exp = task.expected
-    _ok(web, "/api/subscriptions", [("action", "subscribe"), ("sku", exp["sku"]), ("weeks", str(exp["every_weeks"])),
-                                    ("qty", "1")], "subscribed=")
+    _ok(
+        web,
+        "/api/subscriptions",
+        [("action", "subscribe"), ("sku", exp["sku"]), ("weeks", str(exp["every_weeks"])), ("qty", "1")],
+        "subscribed=",
+    )
     return f"Subscribed, delivered every {exp['every_weeks']} weeks."
 
 
 def review_product(task: Task, web: Web) -> str:
     exp = task.expected
-    _ok(web, "/api/reviews", [("product", exp["product_id"]), ("rating", str(exp["rating"])),
-                              ("headline", "Does the job well"),
-                              ("body", "Used it every day since it arrived; solid and well made.")], "reviewed=1")
+    _ok(
+        web,
+        "/api/reviews",
+        [
+            ("product", exp["product_id"]),
+            ("rating", str(exp["rating"])),
+            ("headline", "Does the job well"),
+            ("body", "Used it every day since it arrived; solid and well made."),
+        ],
+        "reviewed=1",
+    )
     return f"Posted a {exp['rating']}-star review."
 
 
-SOLVERS = {"return-item": return_item, "reorder-item": reorder_item, "reorder-before-trip": reorder_before_trip,
-           "subscribe": subscribe, "review-product": review_product}
+SOLVERS = {
+    "return-item": return_item,
+    "reorder-item": reorder_item,
+    "reorder-before-trip": reorder_before_trip,
+    "subscribe": subscribe,
+    "review-product": review_product,
+}
 
 
 def birthday_while_away(task: Task, web: Web) -> str:
@@ -82,14 +107,23 @@ def birthday_while_away(task: Task, web: Web) -> str:
     exp = task.expected
     shopwell.order(web, exp["sku"], 1, exp["card_last4"])
     first = exp["parent"].split()[0]
-    daybook.create(web, title=f"Call {first}", date=exp["birthday"], start_time="10:00", end_date=exp["birthday"],
-                      end_time="10:30")
+    daybook.create(
+        web, title=f"Call {first}", date=exp["birthday"], start_time="10:00", end_date=exp["birthday"], end_time="10:30"
+    )
     tabletime.book(web, exp["slug"], exp["day"], exp["time"], exp["party"])
-    mailbox.send(web, exp["parent_email"], "Happy birthday soon!",
-                f"I'm away on your birthday, so I'll call you that morning. And let's celebrate when I'm back: dinner "
-                f"at {exp['restaurant']} on {exp['day']} at {exp['time']}, with {exp['sibling'].split()[0]}. Love you!")
-    parley.send(web, exp["sibling"], f"Birthday dinner for {first}: {exp['restaurant']}, {exp['day']} at "
-                                       f"{exp['time']}. I booked for the three of us.")
+    mailbox.send(
+        web,
+        exp["parent_email"],
+        "Happy birthday soon!",
+        f"I'm away on your birthday, so I'll call you that morning. And let's celebrate when I'm back: dinner "
+        f"at {exp['restaurant']} on {exp['day']} at {exp['time']}, with {exp['sibling'].split()[0]}. Love you!",
+    )
+    parley.send(
+        web,
+        exp["sibling"],
+        f"Birthday dinner for {first}: {exp['restaurant']}, {exp['day']} at "
+        f"{exp['time']}. I booked for the three of us.",
+    )
     return f"Ordered the present, added the call, booked {exp['restaurant']} and told both."
 
 

@@ -31,8 +31,20 @@ SITE = "http://shopwell.test/"
 RETURN_DAYS = 30
 REVIEWED_AFTER_DAYS = 45
 HERE = Path(__file__).resolve().parent
-DEPARTMENT_ORDER = ("electronics", "home", "outdoor", "apparel", "beauty", "office", "toys", "books", "garden", "pets",
-                    "food", "household")
+DEPARTMENT_ORDER = (
+    "electronics",
+    "home",
+    "outdoor",
+    "apparel",
+    "beauty",
+    "office",
+    "toys",
+    "books",
+    "garden",
+    "pets",
+    "food",
+    "household",
+)
 
 
 @functools.lru_cache(maxsize=1)
@@ -59,7 +71,7 @@ def signed_in_text(world: World) -> str:
 
 
 def lang(world: World) -> str:
-    """"de" for a German-speaking persona, else "en"."""
+    """ "de" for a German-speaking persona, else "en"."""
     return "de" if world.persona.locale.startswith("de") else "en"
 
 
@@ -73,8 +85,16 @@ def orders(world: World) -> list[dict]:
         if e.status != "done":
             continue
         d = e.data
-        out.append({**d, "event": e.id, "placed_at": e.at.isoformat(), "shipped_at": d["shipped_local"][:19],
-                    "delivered_at": d["delivered_local"][:19], "ship_name": d.get("gift_for") or name})
+        out.append(
+            {
+                **d,
+                "event": e.id,
+                "placed_at": e.at.isoformat(),
+                "shipped_at": d["shipped_local"][:19],
+                "delivered_at": d["delivered_local"][:19],
+                "ship_name": d.get("gift_for") or name,
+            }
+        )
     return out
 
 
@@ -92,7 +112,11 @@ def returnable_until(order: dict) -> dt.date:
 
 def bookmarks(world: World) -> list[dict[str, str]]:
     """A menu bookmark of the persona's Shopwell orders (when the world orders there)."""
-    return [{"title": "Your orders | Shopwell", "url": f"{SITE}orders", "folder": "menu/Shopping"}] if orders(world) else []
+    return (
+        [{"title": "Your orders | Shopwell", "url": f"{SITE}orders", "folder": "menu/Shopping"}]
+        if orders(world)
+        else []
+    )
 
 
 def visits(world: World) -> list[dict]:
@@ -106,14 +130,32 @@ def visits(world: World) -> list[dict]:
     for o in orders(world):
         placed = dt.datetime.fromisoformat(o["placed_at"])
         first = o["items"][0]
-        out.append({"url": f"{SITE}p/{slugs[first['product_id']]}", "title": f"{first['name']} | Shopwell",
-                    "at": placed - dt.timedelta(minutes=r.randint(3, 25)), "transition": "link"})
+        out.append(
+            {
+                "url": f"{SITE}p/{slugs[first['product_id']]}",
+                "title": f"{first['name']} | Shopwell",
+                "at": placed - dt.timedelta(minutes=r.randint(3, 25)),
+                "transition": "link",
+            }
+        )
         title = f"Order {o['order_id']} | Shopwell"
-        out.append({"url": f"{SITE}orders/{o['order_id']}", "title": title,
-                    "at": placed + dt.timedelta(minutes=r.randint(1, 3)), "transition": "link"})
+        out.append(
+            {
+                "url": f"{SITE}orders/{o['order_id']}",
+                "title": title,
+                "at": placed + dt.timedelta(minutes=r.randint(1, 3)),
+                "transition": "link",
+            }
+        )
         shipped = dt.datetime.fromisoformat(o["shipped_at"])
-        out.append({"url": f"{SITE}orders/{o['order_id']}", "title": title,
-                    "at": shipped + dt.timedelta(hours=r.randint(2, 20)), "transition": "typed"})
+        out.append(
+            {
+                "url": f"{SITE}orders/{o['order_id']}",
+                "title": title,
+                "at": shipped + dt.timedelta(hours=r.randint(2, 20)),
+                "transition": "typed",
+            }
+        )
     return sorted((v for v in out if v["at"] <= world.now), key=lambda v: (v["at"], v["url"]))
 
 
@@ -167,25 +209,66 @@ def seed(world: World, path: Path) -> Path:
     world_orders = orders(world)
     skus = retail.by_sku()
     with OrmSession(engine) as db:
-        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email, phone=ident.phone,
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP))))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=now.isoformat(),
-                         expires_at=appkit.session_expiry(world)))
+        db.add(
+            m.User(
+                id=1,
+                username=creds["username"],
+                full_name=ident.name,
+                email=ident.email,
+                phone=ident.phone,
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP)),
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=now.isoformat(),
+                expires_at=appkit.session_expiry(world),
+            )
+        )
         card_ids = {}
         for i, c in enumerate(payment_cards(world), start=1):
             card_ids[c["account"]] = i
-            db.add(m.Card(id=i, user_id=1, account=c["account"], brand=c["brand"], last4=c["last4"], holder=c["holder"],
-                          expiry=c["expiry"], label=c["label"], is_default=int(i == 1)))
+            db.add(
+                m.Card(
+                    id=i,
+                    user_id=1,
+                    account=c["account"],
+                    brand=c["brand"],
+                    last4=c["last4"],
+                    holder=c["holder"],
+                    expiry=c["expiry"],
+                    label=c["label"],
+                    is_default=int(i == 1),
+                )
+            )
         home = format_address(ident.address) if ident.address else ""
         addresses = {(ident.name, home): 1}
-        db.add(m.Address(id=1, user_id=1, label="Zuhause" if language == "de" else "Home", name=ident.name, line=home,
-                         is_default=1))
+        db.add(
+            m.Address(
+                id=1,
+                user_id=1,
+                label="Zuhause" if language == "de" else "Home",
+                name=ident.name,
+                line=home,
+                is_default=1,
+            )
+        )
         for o in world_orders:
             key = (o["ship_name"], o["shipping_address"])
             if key not in addresses:
                 addresses[key] = len(addresses) + 1
-                db.add(m.Address(id=addresses[key], user_id=1, label=o["ship_name"], name=o["ship_name"],
-                                 line=o["shipping_address"], is_default=0))
+                db.add(
+                    m.Address(
+                        id=addresses[key],
+                        user_id=1,
+                        label=o["ship_name"],
+                        name=o["ship_name"],
+                        line=o["shipping_address"],
+                        is_default=0,
+                    )
+                )
         names = departments()
         for pos, key in enumerate(DEPARTMENT_ORDER):
             db.add(m.Department(key=key, name=names[key][1 if language == "de" else 0], position=pos))
@@ -200,23 +283,53 @@ def seed(world: World, path: Path) -> Path:
             specs = [[s[1], s[3]] if language == "de" else [s[0], s[2]] for s in prod["specs"]]
             if prod.get("author"):
                 specs.insert(0, ["Autor" if language == "de" else "Author", prod["author"]])
-            db.add(m.Product(id=prod["id"], slug=prod["slug"], department=prod["department"], line=prod["line"],
-                             brand=prod["brand"], title=retail.title(prod, p.locale), author=prod.get("author"),
-                             description=description(prod, language, text_r), specs=json.dumps(specs, ensure_ascii=False),
-                             rating_x10=prod["rating_x10"], review_count=prod["review_count"], gift=int(prod["gift"]),
-                             subscribe=int(prod["subscribe"]), min_price_cents=min(prices)))
+            db.add(
+                m.Product(
+                    id=prod["id"],
+                    slug=prod["slug"],
+                    department=prod["department"],
+                    line=prod["line"],
+                    brand=prod["brand"],
+                    title=retail.title(prod, p.locale),
+                    author=prod.get("author"),
+                    description=description(prod, language, text_r),
+                    specs=json.dumps(specs, ensure_ascii=False),
+                    rating_x10=prod["rating_x10"],
+                    review_count=prod["review_count"],
+                    gift=int(prod["gift"]),
+                    subscribe=int(prod["subscribe"]),
+                    min_price_cents=min(prices),
+                )
+            )
             for k, v in enumerate(prod["variants"]):
-                db.add(m.Variant(sku=v["sku"], product_id=prod["id"], position=k,
-                                 label=retail.variant_label(prod, k, p.locale), price_cents=prices[k]))
+                db.add(
+                    m.Variant(
+                        sku=v["sku"],
+                        product_id=prod["id"],
+                        position=k,
+                        label=retail.variant_label(prod, k, p.locale),
+                        price_cents=prices[k],
+                    )
+                )
             for _ in range(min(prod["review_count"], 2 + rev_r.randint(0, 3))):
                 stars = _stars(rev_r, prod["rating_x10"])
                 headline, body = review_text(prod, language, stars, rev_r)
                 rid += 1
                 at = now - dt.timedelta(days=rev_r.randint(3, 700), minutes=rev_r.randint(0, 900))
-                db.add(m.Review(id=rid, product_id=prod["id"], user_id=None,
-                                author=f"{rev_r.choice(g['names'])} {rev_r.choice('ABCDEFGHKLMNPRSTW')}.", rating=stars,
-                                headline=headline, body=body, verified=int(rev_r.random() < 0.85),
-                                created_at=at.replace(microsecond=0).isoformat(), world_ref="seed:catalog"))
+                db.add(
+                    m.Review(
+                        id=rid,
+                        product_id=prod["id"],
+                        user_id=None,
+                        author=f"{rev_r.choice(g['names'])} {rev_r.choice('ABCDEFGHKLMNPRSTW')}.",
+                        rating=stars,
+                        headline=headline,
+                        body=body,
+                        verified=int(rev_r.random() < 0.85),
+                        created_at=at.replace(microsecond=0).isoformat(),
+                        world_ref="seed:catalog",
+                    )
+                )
         # The persona's orders, and reviews of some delivered a while ago.
         mine_r = rng(world.seed, "shop/my-reviews")
         first = ident.name.split()[0]
@@ -224,19 +337,44 @@ def seed(world: World, path: Path) -> Path:
         reviewed: set[str] = set()
         item_id = 0
         for oid, o in enumerate(world_orders, start=1):
-            db.add(m.Order(id=oid, order_number=o["order_id"], user_id=1, placed_at=o["placed_at"],
-                           subtotal_cents=o["subtotal_cents"], shipping_cents=o["shipping_cents"],
-                           total_cents=o["total_cents"], ship_name=o["ship_name"], ship_address=o["shipping_address"],
-                           card_id=card_ids.get(o["account"], 1), authorization=None, carrier=o["carrier"],
-                           tracking_number=o["tracking_number"], shipped_at=o["shipped_at"],
-                           delivered_at=o["delivered_at"], gift_for=o.get("gift_for"), world_ref=o["event"]))
+            db.add(
+                m.Order(
+                    id=oid,
+                    order_number=o["order_id"],
+                    user_id=1,
+                    placed_at=o["placed_at"],
+                    subtotal_cents=o["subtotal_cents"],
+                    shipping_cents=o["shipping_cents"],
+                    total_cents=o["total_cents"],
+                    ship_name=o["ship_name"],
+                    ship_address=o["shipping_address"],
+                    card_id=card_ids.get(o["account"], 1),
+                    authorization=None,
+                    carrier=o["carrier"],
+                    tracking_number=o["tracking_number"],
+                    shipped_at=o["shipped_at"],
+                    delivered_at=o["delivered_at"],
+                    gift_for=o.get("gift_for"),
+                    world_ref=o["event"],
+                )
+            )
             delivered = dt.datetime.fromisoformat(o["delivered_at"])
             for it in o["items"]:
                 if it["sku"] not in skus:
                     raise KeyError(f"order {o['order_id']} names {it['sku']}, which Shopwell does not sell")
                 item_id += 1
-                db.add(m.OrderItem(id=item_id, order_id=oid, sku=it["sku"], product_id=it["product_id"], name=it["name"],
-                                   variant=it.get("variant", ""), qty=it["qty"], price_cents=it["price_cents"]))
+                db.add(
+                    m.OrderItem(
+                        id=item_id,
+                        order_id=oid,
+                        sku=it["sku"],
+                        product_id=it["product_id"],
+                        name=it["name"],
+                        variant=it.get("variant", ""),
+                        qty=it["qty"],
+                        price_cents=it["price_cents"],
+                    )
+                )
                 pid = it["product_id"]
                 if (now - delivered).days > REVIEWED_AFTER_DAYS and pid not in reviewed and mine_r.random() < 0.25:
                     reviewed.add(pid)
@@ -244,14 +382,28 @@ def seed(world: World, path: Path) -> Path:
                     headline, body = review_text(by_id[pid], language, stars, mine_r)
                     rid += 1
                     at = delivered + dt.timedelta(days=mine_r.randint(3, 20), hours=mine_r.randint(0, 5))
-                    db.add(m.Review(id=rid, product_id=pid, user_id=1, author=f"{first} {last_initial}.", rating=stars,
-                                    headline=headline, body=body, verified=1, created_at=at.isoformat(),
-                                    world_ref=f"seed:review/{o['event']}"))
+                    db.add(
+                        m.Review(
+                            id=rid,
+                            product_id=pid,
+                            user_id=1,
+                            author=f"{first} {last_initial}.",
+                            rating=stars,
+                            headline=headline,
+                            body=body,
+                            verified=1,
+                            created_at=at.isoformat(),
+                            world_ref=f"seed:review/{o['event']}",
+                        )
+                    )
         # A short wish list of things not bought yet.
         wish_r = rng(world.seed, "shop/wishlist")
         bought = {it["product_id"] for o in world_orders for it in o["items"]}
-        candidates = [x["id"] for x in catalogue if x["id"] not in bought and x["department"] in ("outdoor", "home",
-                                                                                                 "electronics", "books")]
+        candidates = [
+            x["id"]
+            for x in catalogue
+            if x["id"] not in bought and x["department"] in ("outdoor", "home", "electronics", "books")
+        ]
         for k, pid in enumerate(sorted(wish_r.sample(candidates, 4))):
             at = now - dt.timedelta(days=wish_r.randint(5, 120), minutes=wish_r.randint(0, 600))
             db.add(m.WishlistItem(user_id=1, product_id=pid, added_at=at.isoformat(), world_ref=f"seed:wishlist/{k}"))

@@ -11,14 +11,14 @@ from builder.tasks.oracle import OracleError, Web
 
 def order(web: Web, sku: str, qty: int, card_last4: str) -> str:
     """Order ``qty`` of ``sku`` on Shopwell to the home address with the card ending ``card_last4``; the order number."""
-    _, location = web.post_form("shop", "/api/cart", [("action", "add"), ("sku", sku), ("qty", str(qty))],
-                                expect=(303,))
+    _, location = web.post_form(
+        "shop", "/api/cart", [("action", "add"), ("sku", sku), ("qty", str(qty))], expect=(303,)
+    )
     if "error" in S.query_of(location):
         raise OracleError(f"Shopwell did not add {sku}: {location!r}")
     card = web.one("shop", "SELECT id FROM cards WHERE last4 = ?", (card_last4,))
     address = web.one("shop", "SELECT id FROM addresses ORDER BY is_default DESC, id LIMIT 1")
-    _, location = web.post_form("shop", "/api/orders", [("address", str(address)), ("card", str(card))],
-                                expect=(303,))
+    _, location = web.post_form("shop", "/api/orders", [("address", str(address)), ("card", str(card))], expect=(303,))
     if "placed=1" not in location:
         raise OracleError(f"Shopwell did not place the order: {location!r}")
     return web.one("shop", "SELECT order_number FROM orders WHERE world_ref IS NULL ORDER BY id DESC LIMIT 1")
@@ -33,12 +33,21 @@ def gift(slug_part: str) -> dict | None:
         if x.get("gift") and slug_part in x["slug"]:
             v = x["variants"][0]
             label = v["label"].get("en") if isinstance(v["label"], dict) else v["label"]
-            return {"sku": v["sku"], "title": x["title"]["en_US"], "variant": label or "", "price_cents": v["price_usd"]}
+            return {
+                "sku": v["sku"],
+                "title": x["title"]["en_US"],
+                "variant": label or "",
+                "price_cents": v["price_usd"],
+            }
     return None
 
 
 def bought(sku: str, card_last4: str) -> Check:
     """A Shopwell order the persona placed holding ``sku``, paid with the card ending ``card_last4``."""
-    return S.sql("shop", """SELECT COUNT(*) > 0 FROM orders o JOIN order_items i ON i.order_id = o.id
+    return S.sql(
+        "shop",
+        """SELECT COUNT(*) > 0 FROM orders o JOIN order_items i ON i.order_id = o.id
                           JOIN cards c ON c.id = o.card_id WHERE o.world_ref IS NULL AND i.sku = ? AND c.last4 = ?""",
-               [sku, card_last4], [[1]])
+        [sku, card_last4],
+        [[1]],
+    )

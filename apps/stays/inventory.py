@@ -35,13 +35,28 @@ from builder.world.travel import AIRPORTS, CITIES, COUNTRY_CURRENCY, PER_USD
 CATALOG_PATH = Path(__file__).with_name("catalog.yaml")
 HOTELS_PER_CITY = 7
 RENTALS_PER_CITY = 4
-_COUNTRY_CODES = {"United States": "US", "Canada": "CA", "Mexico": "MX", "United Kingdom": "GB", "Portugal": "PT",
-                  "Spain": "ES", "Italy": "IT", "Netherlands": "NL", "Austria": "AT", "Denmark": "DK",
-                  "Germany": "DE", "Japan": "JP"}
+_COUNTRY_CODES = {
+    "United States": "US",
+    "Canada": "CA",
+    "Mexico": "MX",
+    "United Kingdom": "GB",
+    "Portugal": "PT",
+    "Spain": "ES",
+    "Italy": "IT",
+    "Netherlands": "NL",
+    "Austria": "AT",
+    "Denmark": "DK",
+    "Germany": "DE",
+    "Japan": "JP",
+}
 _NUMBER_FIRST = {"United States", "Canada", "United Kingdom"}
 _ADJECTIVES = ["relaxed", "stylish", "friendly", "classic", "modern", "characterful", "calm", "well-kept"]
-_BEDS = {"Queen Room": "1 queen bed", "King Room": "1 king bed", "Two Queen Beds": "2 queen beds",
-         "Junior Suite": "1 king bed + sofa bed"}
+_BEDS = {
+    "Queen Room": "1 queen bed",
+    "King Room": "1 king bed",
+    "Two Queen Beds": "2 queen beds",
+    "Junior Suite": "1 king bed + sofa bed",
+}
 
 
 @functools.cache
@@ -78,8 +93,11 @@ def _address(city: str, region: str | None, country: str, street: str, k: int) -
         return f"{1 + k % 6}-{1 + k // 6 % 12}-{1 + k // 72} {street}, Tokyo, Japan"
     number = 3 + k % 638
     if country in _NUMBER_FIRST:
-        return f"{number} {street}, {city}" + (f", {region}" if region else "") + \
-            ("" if country == "United States" else f", {country}")
+        return (
+            f"{number} {street}, {city}"
+            + (f", {region}" if region else "")
+            + ("" if country == "United States" else f", {country}")
+        )
     return f"{street} {number}, {city}, {country}"
 
 
@@ -104,11 +122,24 @@ def _city_info(name: str) -> dict[str, Any]:
     currency = _currency(country or "")
     districts = cat.get("districts", {}).get(name) or {
         n: {"at": [spec.get("lat", 0.0), spec.get("lon", 0.0)], "streets": list(streets) or [f"{n} Street"]}
-        for n in spec["neighbourhoods"]}
-    return {"name": name, "region": region, "country": country or "", "currency": currency, "zone": zone,
-            "base": local_base(base, currency), "tax_bp": round(spec["tax"] * 100), "city_fee_cents": spec["city_fee"],
-            "season": ",".join(str(m) for m in spec["season"]), "neighbourhoods": list(spec["neighbourhoods"]),
-            "districts": districts, "word": spec["word"], "lat": spec.get("lat", 0.0), "lon": spec.get("lon", 0.0)}
+        for n in spec["neighbourhoods"]
+    }
+    return {
+        "name": name,
+        "region": region,
+        "country": country or "",
+        "currency": currency,
+        "zone": zone,
+        "base": local_base(base, currency),
+        "tax_bp": round(spec["tax"] * 100),
+        "city_fee_cents": spec["city_fee"],
+        "season": ",".join(str(m) for m in spec["season"]),
+        "neighbourhoods": list(spec["neighbourhoods"]),
+        "districts": districts,
+        "word": spec["word"],
+        "lat": spec.get("lat", 0.0),
+        "lon": spec.get("lon", 0.0),
+    }
 
 
 def city_info(name: str) -> dict[str, Any]:
@@ -127,8 +158,9 @@ def chain_names(chain: str | None) -> tuple[str, str]:
 
 
 @functools.cache
-def _properties(seed: int, name: str, chain: str, fixed: tuple[str, ...],
-                near: tuple[float, float] | None = None) -> tuple[dict[str, Any], ...]:
+def _properties(
+    seed: int, name: str, chain: str, fixed: tuple[str, ...], near: tuple[float, float] | None = None
+) -> tuple[dict[str, Any], ...]:
     """The properties of city ``name`` (see :func:`city_properties`), cached."""
     info = _city_info(name)
     cat = catalog()
@@ -178,51 +210,96 @@ def _properties(seed: int, name: str, chain: str, fixed: tuple[str, ...],
                 body = body.replace("The host left", "Reception gave us")
             author, home = r.choice(cat["reviewers"][lang])
             month = f"{r.choice([2024, 2025, 2026])}-{r.randint(1, 12):02d}"
-            rows.append({"author": f"{author} {chr(65 + r.randrange(26))}.", "author_city": home,
-                         "language": lang, "rating": score, "body": body, "stayed": month})
+            rows.append(
+                {
+                    "author": f"{author} {chr(65 + r.randrange(26))}.",
+                    "author_city": home,
+                    "language": lang,
+                    "rating": score,
+                    "body": body,
+                    "stayed": month,
+                }
+            )
         return sorted(rows, key=lambda x: x["stayed"], reverse=True)
 
-    def hotel(pname: str, stars: int, base: int, hood: str, chain_name: str | None,
-              rooms: list[dict[str, Any]]) -> dict[str, Any]:
+    def hotel(
+        pname: str, stars: int, base: int, hood: str, chain_name: str | None, rooms: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         some = cat["amenities"]["hotel_some"]
         amen = cat["amenities"]["hotel_all"] + sorted(r.sample(some, k=min(len(some), 3 + stars)))
         rating = r.randint(70 + 3 * stars, 82 + 3 * stars) if stars < 5 else r.randint(88, 97)
         count = r.randint(60, 2600)
         address, lat, lon = place(hood, pname)
-        desc = (f"A {r.choice(_ADJECTIVES)} {stars}-star hotel in {hood}, {name}, with "
-                f"{amen[len(cat['amenities']['hotel_all'])].lower()} and {amen[-1].lower()}. "
-                f"Rooms sleep up to {max(x['sleeps'] for x in rooms)}; check-in from 3:00 PM, check-out by 11:00 AM.")
-        return {"slug": _slug(pname, name), "kind": "hotel", "name": pname, "chain": chain_name, "neighbourhood": hood,
-                "address": address, "stars": stars, "rating_x10": min(rating, 98), "review_count": count,
-                "description": desc, "amenities": amen, "host_name": None, "host_since": None,
-                "base_rate_cents": base, "cleaning_fee_cents": 0,
-                "policy": "flexible" if r.random() < 0.75 else "moderate", "lat": lat, "lon": lon,
-                "art": r.randint(1, 10**6), "world_ref": None, "rooms": rooms,
-                "reviews": reviews(min(rating, 98), count, "hotel")}
+        desc = (
+            f"A {r.choice(_ADJECTIVES)} {stars}-star hotel in {hood}, {name}, with "
+            f"{amen[len(cat['amenities']['hotel_all'])].lower()} and {amen[-1].lower()}. "
+            f"Rooms sleep up to {max(x['sleeps'] for x in rooms)}; check-in from 3:00 PM, check-out by 11:00 AM."
+        )
+        return {
+            "slug": _slug(pname, name),
+            "kind": "hotel",
+            "name": pname,
+            "chain": chain_name,
+            "neighbourhood": hood,
+            "address": address,
+            "stars": stars,
+            "rating_x10": min(rating, 98),
+            "review_count": count,
+            "description": desc,
+            "amenities": amen,
+            "host_name": None,
+            "host_since": None,
+            "base_rate_cents": base,
+            "cleaning_fee_cents": 0,
+            "policy": "flexible" if r.random() < 0.75 else "moderate",
+            "lat": lat,
+            "lon": lon,
+            "art": r.randint(1, 10**6),
+            "world_ref": None,
+            "rooms": rooms,
+            "reviews": reviews(min(rating, 98), count, "hotel"),
+        }
 
     def hotel_rooms(base_units: int) -> list[dict[str, Any]]:
         types = cat["room_types"]
-        picked = [t for t in types if t["name"] in ("King Room", "Two Queen Beds")] + \
-            [t for t in types if t["name"] not in ("King Room", "Two Queen Beds") and r.random() < 0.6]
-        return [{"name": t["name"], "sleeps": t["sleeps"], "beds": _BEDS[t["name"]],
-                 "factor_pct": round(t["factor"] * 100), "units": max(1, t["units"] * base_units // 10)}
-                for t in sorted(picked, key=lambda t: (t["factor"], t["name"]))]
+        picked = [t for t in types if t["name"] in ("King Room", "Two Queen Beds")] + [
+            t for t in types if t["name"] not in ("King Room", "Two Queen Beds") and r.random() < 0.6
+        ]
+        return [
+            {
+                "name": t["name"],
+                "sleeps": t["sleeps"],
+                "beds": _BEDS[t["name"]],
+                "factor_pct": round(t["factor"] * 100),
+                "units": max(1, t["units"] * base_units // 10),
+            }
+            for t in sorted(picked, key=lambda t: (t["factor"], t["name"]))
+        ]
 
     # The persona's chain (in the first neighbourhood), then any hotel the persona's trips name.
-    chain_rooms = [{"name": "King Room", "sleeps": 2, "beds": _BEDS["King Room"], "factor_pct": 100, "units": 16},
-                   {"name": "Two Queen Beds", "sleeps": 4, "beds": _BEDS["Two Queen Beds"], "factor_pct": 100,
-                    "units": 12},
-                   {"name": "Junior Suite", "sleeps": 3, "beds": _BEDS["Junior Suite"], "factor_pct": 155,
-                    "units": 3}]
-    props.append(hotel(f"{short} {name}", 4, int(info["base"] * r.uniform(0.9, 1.15)) // 100 * 100, hoods[0], chain,
-                       chain_rooms))
+    chain_rooms = [
+        {"name": "King Room", "sleeps": 2, "beds": _BEDS["King Room"], "factor_pct": 100, "units": 16},
+        {"name": "Two Queen Beds", "sleeps": 4, "beds": _BEDS["Two Queen Beds"], "factor_pct": 100, "units": 12},
+        {"name": "Junior Suite", "sleeps": 3, "beds": _BEDS["Junior Suite"], "factor_pct": 155, "units": 3},
+    ]
+    props.append(
+        hotel(f"{short} {name}", 4, int(info["base"] * r.uniform(0.9, 1.15)) // 100 * 100, hoods[0], chain, chain_rooms)
+    )
     for fname in fixed:
         if slugify(fname) in seen:
             continue
         seen.add(slugify(fname))
         hood = next((h for h in hoods if h.lower() in fname.lower()), hoods[r.randrange(len(hoods))])
-        props.append(hotel(fname, 4, int(info["base"] * r.uniform(0.95, 1.2)) // 100 * 100, hood, None,
-                           hotel_rooms(r.randint(6, 14))))
+        props.append(
+            hotel(
+                fname,
+                4,
+                int(info["base"] * r.uniform(0.95, 1.2)) // 100 * 100,
+                hood,
+                None,
+                hotel_rooms(r.randint(6, 14)),
+            )
+        )
     patterns = list(cat["hotel_names"])
     r.shuffle(patterns)
     used: set[str] = set()  # each of the city's word, its name and a neighbourhood names at most one hotel
@@ -262,19 +339,39 @@ def _properties(seed: int, name: str, chain: str, fixed: tuple[str, ...],
         address, lat, lon = place(hood, title)
         base = int(info["base"] * (0.45 + 0.12 * sleeps) * r.uniform(0.85, 1.1)) // 100 * 100
         lo, hi = cat["rates"]["cleaning_fee"]
-        desc = (f"{k['rooms']} for up to {sleeps} guests in {hood}: {bedrooms} bedroom{'s' if bedrooms > 1 else ''}, "
-                f"{amen[3].lower()} and {amen[4].lower()}. {host} has hosted on Bramblestay since {since}.")
+        desc = (
+            f"{k['rooms']} for up to {sleeps} guests in {hood}: {bedrooms} bedroom{'s' if bedrooms > 1 else ''}, "
+            f"{amen[3].lower()} and {amen[4].lower()}. {host} has hosted on Bramblestay since {since}."
+        )
         beds = f"{bedrooms} bedroom{'s' if bedrooms > 1 else ''} · {sleeps} guests"
         # The cleaning fee is drawn in steps of 5.00 of the catalog's range (US cents), in the city's currency.
         fee = local_base(r.randint(lo // 500, hi // 500) * 500, info["currency"])
-        props.append({"slug": _slug(title, name), "kind": "rental", "name": title, "chain": None, "neighbourhood": hood,
-                      "address": address, "stars": None, "rating_x10": rating, "review_count": count,
-                      "description": desc, "amenities": amen, "host_name": host, "host_since": str(since),
-                      "base_rate_cents": base, "cleaning_fee_cents": fee,
-                      "policy": "moderate" if r.random() < 0.5 else "flexible", "lat": lat, "lon": lon,
-                      "art": r.randint(1, 10**6), "world_ref": None,
-                      "rooms": [{"name": k["rooms"], "sleeps": sleeps, "beds": beds, "factor_pct": 100, "units": 1}],
-                      "reviews": reviews(rating, count, "rental")})
+        props.append(
+            {
+                "slug": _slug(title, name),
+                "kind": "rental",
+                "name": title,
+                "chain": None,
+                "neighbourhood": hood,
+                "address": address,
+                "stars": None,
+                "rating_x10": rating,
+                "review_count": count,
+                "description": desc,
+                "amenities": amen,
+                "host_name": host,
+                "host_since": str(since),
+                "base_rate_cents": base,
+                "cleaning_fee_cents": fee,
+                "policy": "moderate" if r.random() < 0.5 else "flexible",
+                "lat": lat,
+                "lon": lon,
+                "art": r.randint(1, 10**6),
+                "world_ref": None,
+                "rooms": [{"name": k["rooms"], "sleeps": sleeps, "beds": beds, "factor_pct": 100, "units": 1}],
+                "reviews": reviews(rating, count, "rental"),
+            }
+        )
     return tuple(props)
 
 
@@ -301,8 +398,10 @@ def city_properties(seed: int, persona, city: str) -> list[dict[str, Any]]:
         trips = (persona.travel.trips or []) if persona.travel else []
         code = next((t.airport for t in trips if canonical_city(t.destination) == name and t.airport in AIRPORTS), None)
         near = (AIRPORTS[code][1], AIRPORTS[code][2]) if code else None
-    return [{**p, "rooms": [dict(x) for x in p["rooms"]]}
-            for p in _properties(seed, name, chain_names(chain)[0], _fixed_hotels(persona, name), near)]
+    return [
+        {**p, "rooms": [dict(x) for x in p["rooms"]]}
+        for p in _properties(seed, name, chain_names(chain)[0], _fixed_hotels(persona, name), near)
+    ]
 
 
 def inventory(world: World) -> list[dict[str, Any]]:

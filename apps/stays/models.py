@@ -163,8 +163,10 @@ class Booking(Base):
     special_request: Mapped[str | None] = mapped_column(Text)
     folio: Mapped[str | None] = mapped_column(String)
     calendar_uid: Mapped[str | None] = mapped_column(
-        String, doc="the iCalendar UID of the stay's calendar entry (the world's, for a world booking); NULL: "
-                    "<confirmation>@bramblestay.test")
+        String,
+        doc="the iCalendar UID of the stay's calendar entry (the world's, for a world booking); NULL: "
+        "<confirmation>@bramblestay.test",
+    )
     world_ref: Mapped[str | None] = mapped_column(String, index=True)
 
 

@@ -57,9 +57,15 @@ def quote(prop: dict, room: dict, city: dict, check_in: dt.date, nights: int, pl
     ``season`` (comma-separated months), ``tax_bp``, ``city_fee_cents`` (the inventory's dicts).
     """
     season = {int(m) for m in str(city["season"]).split(",") if m}
-    per_night = [{"night": (check_in + dt.timedelta(days=n)).isoformat(),
-                  "cents": night_price(prop["base_rate_cents"], room["factor_pct"], season,
-                                       check_in + dt.timedelta(days=n), plan)} for n in range(nights)]
+    per_night = [
+        {
+            "night": (check_in + dt.timedelta(days=n)).isoformat(),
+            "cents": night_price(
+                prop["base_rate_cents"], room["factor_pct"], season, check_in + dt.timedelta(days=n), plan
+            ),
+        }
+        for n in range(nights)
+    ]
     sub = sum(x["cents"] for x in per_night)
     # A currency without minor units (yen) rounds taxes and the service fee to whole units too.
     part = _units if city.get("currency") in WHOLE_UNITS else _round
@@ -68,9 +74,17 @@ def quote(prop: dict, room: dict, city: dict, check_in: dt.date, nights: int, pl
     cleaning = prop["cleaning_fee_cents"] if prop["kind"] == "rental" else 0
     service = part(sub * SERVICE_FEE) if prop["kind"] == "rental" else 0
     fees = city_fee + cleaning + service
-    return {"nights": per_night, "subtotal_cents": sub, "taxes_cents": taxes, "city_fee_cents": city_fee,
-            "cleaning_fee_cents": cleaning, "service_fee_cents": service, "fees_cents": fees,
-            "total_cents": sub + taxes + fees, "nightly_cents": _round(sub / nights) if nights else 0}
+    return {
+        "nights": per_night,
+        "subtotal_cents": sub,
+        "taxes_cents": taxes,
+        "city_fee_cents": city_fee,
+        "cleaning_fee_cents": cleaning,
+        "service_fee_cents": service,
+        "fees_cents": fees,
+        "total_cents": sub + taxes + fees,
+        "nightly_cents": _round(sub / nights) if nights else 0,
+    }
 
 
 def card_cents(local_cents: int, fx_rate: str | Decimal) -> int:

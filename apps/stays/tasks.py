@@ -30,8 +30,12 @@ APP = "stays"
 
 def _only(what: str, *changes: Change) -> RubricItem:
     """The state_diff item: Bramblestay changed by ``changes`` only (its sign-in sessions aside)."""
-    return RubricItem(id="nothing-else", weight=15, requirement=f"Nothing else changed at Bramblestay: only {what}",
-                      check=Check(type="state_diff", app=APP, ignore=["sessions"], changes=list(changes)))
+    return RubricItem(
+        id="nothing-else",
+        weight=15,
+        requirement=f"Nothing else changed at Bramblestay: only {what}",
+        check=Check(type="state_diff", app=APP, ignore=["sessions"], changes=list(changes)),
+    )
 
 
 def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
@@ -44,9 +48,15 @@ def _amount(cents: int) -> Check:
 
 
 def _date_forms(day: dt.date) -> list[str]:
-    return [f"{day:%B} {day.day}", f"{day:%b} {day.day}", f"{day.month}/{day.day}", day.isoformat(),
-            f"{day.day} {day:%B}", f"{day.day}. {['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'][day.month - 1]}",
-            f"{day.day:02d}.{day.month:02d}."]
+    return [
+        f"{day:%B} {day.day}",
+        f"{day:%b} {day.day}",
+        f"{day.month}/{day.day}",
+        day.isoformat(),
+        f"{day.day} {day:%B}",
+        f"{day.day}. {['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'][day.month - 1]}",
+        f"{day.day:02d}.{day.month:02d}.",
+    ]
 
 
 def cheapest_rental(world: World, city: str, check_in: dt.date, nights: int, guests: int) -> dict:
@@ -85,45 +95,106 @@ def tasks(world: World) -> list[Task]:
         # 1. Per-night cost of a past stay, taxes included, as charged (bank).
         lis = next((b for b in past if b["city"] == "Lisbon"), past[-1])
         per_night = round(lis["total_cents"] / lis["nights"])
-        task("stay-cost-per-night", [APP, "bank"], kind="lookup", difficulty="medium", time_limit_seconds=360,
-             instruction=f"What did my hotel in {lis['city']} cost per night, taxes included? Check it against what "
-                         "was actually charged to my card.",
-             expected={"confirmation": lis["confirmation"], "per_night_cents": per_night, "total_cents": lis["total_cents"],
-                       "nights": lis["nights"]},
-             rubric=[RubricItem(id="per-night", weight=60, requirement=f"States about {money(per_night, cur)} per night",
-                                check=_amount(per_night)),
-                     RubricItem(id="total", weight=40, requirement=f"States the charge of {money(lis['total_cents'], cur)}",
-                                check=_amount(lis["total_cents"]))])
+        task(
+            "stay-cost-per-night",
+            [APP, "bank"],
+            kind="lookup",
+            difficulty="medium",
+            time_limit_seconds=360,
+            instruction=f"What did my hotel in {lis['city']} cost per night, taxes included? Check it against what "
+            "was actually charged to my card.",
+            expected={
+                "confirmation": lis["confirmation"],
+                "per_night_cents": per_night,
+                "total_cents": lis["total_cents"],
+                "nights": lis["nights"],
+            },
+            rubric=[
+                RubricItem(
+                    id="per-night",
+                    weight=60,
+                    requirement=f"States about {money(per_night, cur)} per night",
+                    check=_amount(per_night),
+                ),
+                RubricItem(
+                    id="total",
+                    weight=40,
+                    requirement=f"States the charge of {money(lis['total_cents'], cur)}",
+                    check=_amount(lis["total_cents"]),
+                ),
+            ],
+        )
 
         # 2. Hotel spending in the year of as_of, by check-out (bank postings equal the folios).
         year = p.as_of.year
         in_year = [b for b in past if b["checkout"].at.year == year]
         total = sum(b["total_cents"] for b in in_year)
-        task("hotels-this-year", [APP, "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=480,
-             instruction=f"How much have I spent on hotels in {year} so far, and how many stays was that?",
-             expected={"total_cents": total, "stays": len(in_year), "confirmations": [b["confirmation"] for b in in_year]},
-             rubric=[RubricItem(id="total", weight=80, requirement=f"States {money(total, cur)}", check=_amount(total)),
-                     RubricItem(id="count", weight=20, requirement=f"Says {len(in_year)} stays")])
+        task(
+            "hotels-this-year",
+            [APP, "bank"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"How much have I spent on hotels in {year} so far, and how many stays was that?",
+            expected={
+                "total_cents": total,
+                "stays": len(in_year),
+                "confirmations": [b["confirmation"] for b in in_year],
+            },
+            rubric=[
+                RubricItem(id="total", weight=80, requirement=f"States {money(total, cur)}", check=_amount(total)),
+                RubricItem(id="count", weight=20, requirement=f"Says {len(in_year)} stays"),
+            ],
+        )
 
         # 3. Longest past stay.
         longest = max(past, key=lambda b: (b["nights"], b["check_in"]))
-        task("longest-stay", [APP], kind="lookup", difficulty="easy", time_limit_seconds=240,
-             instruction="Which of my past hotel stays was the longest, and how many nights was it?",
-             expected={"hotel": longest["hotel"], "nights": longest["nights"]},
-             rubric=[RubricItem(id="hotel", weight=60, requirement=f"Names {longest['hotel']}",
-                                check=Check(type="answer_text", any_of=[longest["hotel"], longest["city"]])),
-                     RubricItem(id="nights", weight=40, requirement=f"Says {longest['nights']} nights",
-                                check=Check(type="answer_text", any_of=[f"{longest['nights']} nights",
-                                                                        f"{longest['nights']} Nächte"]))])
+        task(
+            "longest-stay",
+            [APP],
+            kind="lookup",
+            difficulty="easy",
+            time_limit_seconds=240,
+            instruction="Which of my past hotel stays was the longest, and how many nights was it?",
+            expected={"hotel": longest["hotel"], "nights": longest["nights"]},
+            rubric=[
+                RubricItem(
+                    id="hotel",
+                    weight=60,
+                    requirement=f"Names {longest['hotel']}",
+                    check=Check(type="answer_text", any_of=[longest["hotel"], longest["city"]]),
+                ),
+                RubricItem(
+                    id="nights",
+                    weight=40,
+                    requirement=f"Says {longest['nights']} nights",
+                    check=Check(
+                        type="answer_text", any_of=[f"{longest['nights']} nights", f"{longest['nights']} Nächte"]
+                    ),
+                ),
+            ],
+        )
 
         # 4. Room and guests of a stay.
         b = past[min(2, len(past) - 1)]
-        task("stay-room", [APP], kind="lookup", difficulty="easy", time_limit_seconds=240,
-             instruction=f"What kind of room did I have at the hotel in {b['city']}, and for how many guests was it booked?",
-             expected={"room": b["room"], "guests": b["guests"]},
-             rubric=[RubricItem(id="room", weight=70, requirement=f"Says {b['room']}",
-                                check=Check(type="answer_text", any_of=[b["room"]])),
-                     RubricItem(id="guests", weight=30, requirement=f"Says {b['guests']} guest(s)")])
+        task(
+            "stay-room",
+            [APP],
+            kind="lookup",
+            difficulty="easy",
+            time_limit_seconds=240,
+            instruction=f"What kind of room did I have at the hotel in {b['city']}, and for how many guests was it booked?",
+            expected={"room": b["room"], "guests": b["guests"]},
+            rubric=[
+                RubricItem(
+                    id="room",
+                    weight=70,
+                    requirement=f"Says {b['room']}",
+                    check=Check(type="answer_text", any_of=[b["room"]]),
+                ),
+                RubricItem(id="guests", weight=30, requirement=f"Says {b['guests']} guest(s)"),
+            ],
+        )
 
         # 4b. A stay abroad: the folio's bill in the hotel's currency, the card's charge and the bank's fee on it.
         fees = {e.data["purchase"]: e.data["amount_cents"] for e in world.of_kind("card_fee")}
@@ -131,40 +202,86 @@ def tasks(world: World) -> list[Task]:
         if abroad:
             fb = abroad[-1]
             local, charge, fee = fb["price"]["total_cents"], fb["total_cents"], fees[fb["checkout"].id]
-            task("stay-abroad-exchange", [APP, "bank", "files"], kind="aggregation", difficulty="hard",
-                 time_limit_seconds=600,
-                 instruction=f"For my stay at {fb['hotel']} in {fb['city']}: what was the bill in {fb['currency']}, "
-                             "what did my card actually get charged for it, and what did the bank add on top as a "
-                             "foreign transaction fee?",
-                 expected={"confirmation": fb["confirmation"], "local_cents": local, "currency": fb["currency"],
-                           "fx_rate": fb["fx_rate"], "charge_cents": charge, "fee_cents": fee},
-                 rubric=[RubricItem(id="local", weight=35,
-                                    requirement=f"States the bill of {money(local, fb['currency'])}",
-                                    check=_amount(local)),
-                         RubricItem(id="charge", weight=40, requirement=f"States the card charge of {money(charge, cur)}",
-                                    check=_amount(charge)),
-                         RubricItem(id="fee", weight=25, requirement=f"States the fee of {money(fee, cur)}",
-                                    check=_amount(fee))])
+            task(
+                "stay-abroad-exchange",
+                [APP, "bank", "files"],
+                kind="aggregation",
+                difficulty="hard",
+                time_limit_seconds=600,
+                instruction=f"For my stay at {fb['hotel']} in {fb['city']}: what was the bill in {fb['currency']}, "
+                "what did my card actually get charged for it, and what did the bank add on top as a "
+                "foreign transaction fee?",
+                expected={
+                    "confirmation": fb["confirmation"],
+                    "local_cents": local,
+                    "currency": fb["currency"],
+                    "fx_rate": fb["fx_rate"],
+                    "charge_cents": charge,
+                    "fee_cents": fee,
+                },
+                rubric=[
+                    RubricItem(
+                        id="local",
+                        weight=35,
+                        requirement=f"States the bill of {money(local, fb['currency'])}",
+                        check=_amount(local),
+                    ),
+                    RubricItem(
+                        id="charge",
+                        weight=40,
+                        requirement=f"States the card charge of {money(charge, cur)}",
+                        check=_amount(charge),
+                    ),
+                    RubricItem(
+                        id="fee", weight=25, requirement=f"States the fee of {money(fee, cur)}", check=_amount(fee)
+                    ),
+                ],
+            )
 
     # 5. Action: review the latest stay not yet reviewed (the seed reviews stays older than 180 days).
     unreviewed = [b for b in past if (world.now - b["checkout"].at).days <= REVIEW_AFTER_DAYS]
     if unreviewed:
         rv = unreviewed[-1]
         praise = "host" if rv.get("kind") == "rental" else "front desk"
-        task("review-stay", [APP], kind="action", difficulty="easy", time_limit_seconds=300,
-             instruction=f"Leave a 4-star review of my stay at {rv['hotel']} in {rv['city']}; mention the friendly {praise}.",
-             expected={"confirmation": rv["confirmation"], "rating": 4},
-             rubric=[RubricItem(id="review", weight=60, requirement="A 4-star review of that stay is posted",
-                                check=_sql("SELECT COUNT(*) FROM reviews r JOIN bookings b ON b.id = r.booking_id "
-                                           "WHERE b.confirmation = ? AND r.world_ref IS NULL AND r.rating = 4",
-                                           [rv["confirmation"]], [[1]])),
-                     RubricItem(id="text", weight=25, requirement=f"The review mentions the {praise}",
-                                check=_sql("SELECT COUNT(*) FROM reviews r JOIN bookings b ON b.id = r.booking_id "
-                                           "WHERE b.confirmation = ? AND r.world_ref IS NULL "
-                                           "AND instr(lower(r.body), ?) > 0", [rv["confirmation"], praise], [[1]])),
-                     _only("the one review and the property's review count",
-                           Change(table="reviews", op="insert", min=1, max=1),
-                           Change(table="properties", op="update", min=0, max=1, columns=["review_count", "rating"]))])
+        task(
+            "review-stay",
+            [APP],
+            kind="action",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction=f"Leave a 4-star review of my stay at {rv['hotel']} in {rv['city']}; mention the friendly {praise}.",
+            expected={"confirmation": rv["confirmation"], "rating": 4},
+            rubric=[
+                RubricItem(
+                    id="review",
+                    weight=60,
+                    requirement="A 4-star review of that stay is posted",
+                    check=_sql(
+                        "SELECT COUNT(*) FROM reviews r JOIN bookings b ON b.id = r.booking_id "
+                        "WHERE b.confirmation = ? AND r.world_ref IS NULL AND r.rating = 4",
+                        [rv["confirmation"]],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="text",
+                    weight=25,
+                    requirement=f"The review mentions the {praise}",
+                    check=_sql(
+                        "SELECT COUNT(*) FROM reviews r JOIN bookings b ON b.id = r.booking_id "
+                        "WHERE b.confirmation = ? AND r.world_ref IS NULL "
+                        "AND instr(lower(r.body), ?) > 0",
+                        [rv["confirmation"], praise],
+                        [[1]],
+                    ),
+                ),
+                _only(
+                    "the one review and the property's review count",
+                    Change(table="reviews", op="insert", min=1, max=1),
+                    Change(table="properties", op="update", min=0, max=1, columns=["review_count", "rating"]),
+                ),
+            ],
+        )
 
     if upcoming:
         up = upcoming[0]
@@ -173,29 +290,62 @@ def tasks(world: World) -> list[Task]:
         city_zone = next(c["zone"] for c in inventory(world) if c["name"] == up["city"])
         deadline = dt.datetime.fromisoformat(cancel_deadline(up["check_in"], city_zone, p.timezone))
         # 6. Confirmation number and free-cancellation deadline (the confirmation mail says it too).
-        task("upcoming-confirmation", [APP, "mail"], kind="lookup", difficulty="easy", time_limit_seconds=240,
-             instruction=f"What's the confirmation number of my upcoming hotel in {up['city']}, and until when can I "
-                         "cancel it for free?",
-             expected={"confirmation": up["confirmation"], "cancel_until": deadline.isoformat()},
-             rubric=[RubricItem(id="confirmation", weight=70, requirement=f"States {up['confirmation']}",
-                                check=Check(type="answer_text", any_of=[up["confirmation"]])),
-                     RubricItem(id="deadline", weight=30, requirement=f"Says free cancellation until {deadline:%B %-d}",
-                                check=Check(type="answer_text", any_of=_date_forms(deadline.date())))])
+        task(
+            "upcoming-confirmation",
+            [APP, "mail"],
+            kind="lookup",
+            difficulty="easy",
+            time_limit_seconds=240,
+            instruction=f"What's the confirmation number of my upcoming hotel in {up['city']}, and until when can I "
+            "cancel it for free?",
+            expected={"confirmation": up["confirmation"], "cancel_until": deadline.isoformat()},
+            rubric=[
+                RubricItem(
+                    id="confirmation",
+                    weight=70,
+                    requirement=f"States {up['confirmation']}",
+                    check=Check(type="answer_text", any_of=[up["confirmation"]]),
+                ),
+                RubricItem(
+                    id="deadline",
+                    weight=30,
+                    requirement=f"Says free cancellation until {deadline:%B %-d}",
+                    check=Check(type="answer_text", any_of=_date_forms(deadline.date())),
+                ),
+            ],
+        )
 
     # 7. Action: cancel it while free cancellation still applies (only offered when it does at the world's now,
     # so doing nothing never passes).
     if upcoming and world.now <= deadline:
-        task("cancel-upcoming", [APP], kind="action", difficulty="medium", time_limit_seconds=300,
-             instruction=f"My {up['city']} plans have changed. Cancel the hotel booking there, but only if free "
-                         "cancellation still applies.",
-             expected={"confirmation": up["confirmation"], "free": True},
-             rubric=[RubricItem(id="cancelled", weight=85, requirement="The booking is cancelled at no cost",
-                                check=_sql("SELECT status, refund_cents, cancel_fee_cents FROM bookings "
-                                           "WHERE confirmation = ? AND cancelled_at IS NOT NULL", [up["confirmation"]],
-                                           [["cancelled", 0, 0]])),
-                     _only("that booking cancelled and its nights released",
-                           Change(table="bookings", op="update", min=1, max=1),
-                           Change(table="booking_nights", op="delete", min=1))])
+        task(
+            "cancel-upcoming",
+            [APP],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=300,
+            instruction=f"My {up['city']} plans have changed. Cancel the hotel booking there, but only if free "
+            "cancellation still applies.",
+            expected={"confirmation": up["confirmation"], "free": True},
+            rubric=[
+                RubricItem(
+                    id="cancelled",
+                    weight=85,
+                    requirement="The booking is cancelled at no cost",
+                    check=_sql(
+                        "SELECT status, refund_cents, cancel_fee_cents FROM bookings "
+                        "WHERE confirmation = ? AND cancelled_at IS NOT NULL",
+                        [up["confirmation"]],
+                        [["cancelled", 0, 0]],
+                    ),
+                ),
+                _only(
+                    "that booking cancelled and its nights released",
+                    Change(table="bookings", op="update", min=1, max=1),
+                    Change(table="booking_nights", op="delete", min=1),
+                ),
+            ],
+        )
 
     # 7b. Action (with the calendar): leave a night earlier, while free changes still apply: the booking's new dates
     # (a booking_changes row, the app's own) and the calendar's stay entry, from the mail's changed .ics.
@@ -204,37 +354,83 @@ def tasks(world: World) -> list[Task]:
 
         early = (dt.date.fromisoformat(up["check_out"]) - dt.timedelta(days=1)).isoformat()
         uid = stay_calendar_uids(world).get(up["confirmation"])
-        rubric = [RubricItem(id="changed", weight=55 if uid else 85,
-                             requirement=f"The {up['city']} booking now runs {up['check_in']} to {early}",
-                             check=_sql("SELECT b.check_in, b.check_out, b.status FROM bookings b JOIN booking_changes c "
-                                        "ON c.booking_id = b.id WHERE b.confirmation = ? AND c.new_check_out = ? "
-                                        "GROUP BY b.id", [up["confirmation"], early],
-                                        [[up["check_in"], early, "confirmed"]]))]
+        rubric = [
+            RubricItem(
+                id="changed",
+                weight=55 if uid else 85,
+                requirement=f"The {up['city']} booking now runs {up['check_in']} to {early}",
+                check=_sql(
+                    "SELECT b.check_in, b.check_out, b.status FROM bookings b JOIN booking_changes c "
+                    "ON c.booking_id = b.id WHERE b.confirmation = ? AND c.new_check_out = ? "
+                    "GROUP BY b.id",
+                    [up["confirmation"], early],
+                    [[up["check_in"], early, "confirmed"]],
+                ),
+            )
+        ]
         if uid:
-            rubric.append(RubricItem(id="calendar", weight=30, requirement=f"Daybook's stay entry ends on {early}",
-                                     check=Check(type="sql", app="calendar",
-                                                 query="SELECT COUNT(*) FROM events WHERE uid = ? AND substr(end_local, 1, 10) = ?",
-                                                 params=[uid, early], expected=[[1]])))
-        rubric.append(_only("the changed booking, its change record and the night given up",
-                            Change(table="bookings", op="update", min=1, max=1),
-                            Change(table="booking_changes", op="insert", min=1, max=1),
-                            Change(table="booking_nights", op="delete", min=1, max=1)))
-        task("leave-a-night-early", [APP, "calendar"] if uid else [APP], kind="action", difficulty="medium",
-             time_limit_seconds=420,
-             instruction=f"I need to leave {up['city']} a day earlier. Change my hotel booking there to check out "
-                         "one day sooner (same check-in) and make sure my calendar shows the new dates.",
-             expected={"confirmation": up["confirmation"], "check_in": up["check_in"], "check_out": early, "uid": uid},
-             rubric=rubric)
+            rubric.append(
+                RubricItem(
+                    id="calendar",
+                    weight=30,
+                    requirement=f"Daybook's stay entry ends on {early}",
+                    check=Check(
+                        type="sql",
+                        app="calendar",
+                        query="SELECT COUNT(*) FROM events WHERE uid = ? AND substr(end_local, 1, 10) = ?",
+                        params=[uid, early],
+                        expected=[[1]],
+                    ),
+                )
+            )
+        rubric.append(
+            _only(
+                "the changed booking, its change record and the night given up",
+                Change(table="bookings", op="update", min=1, max=1),
+                Change(table="booking_changes", op="insert", min=1, max=1),
+                Change(table="booking_nights", op="delete", min=1, max=1),
+            )
+        )
+        task(
+            "leave-a-night-early",
+            [APP, "calendar"] if uid else [APP],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"I need to leave {up['city']} a day earlier. Change my hotel booking there to check out "
+            "one day sooner (same check-in) and make sure my calendar shows the new dates.",
+            expected={"confirmation": up["confirmation"], "check_in": up["check_in"], "check_out": early, "uid": uid},
+            rubric=rubric,
+        )
 
     # 8. Action (with the bank): book the cheapest free-cancellation rental somewhere new, message the host.
     r = rng(world.seed, "stays/tasks")
     visited = {b["city"] for b in stays} | {canonical_city(p.identity.address.city)}
     # A city that prices in the persona's own currency, so the card is charged the listed total.
     cities = [c for c in inventory(world) if c["name"] not in visited]
-    wanted = ("Lisbon", "Barcelona", "Rome", "Amsterdam", "Copenhagen", "Edinburgh", "Tokyo", "Mexico City",
-              "Vienna", "New York", "San Francisco", "Denver", "London", "Berlin", "Boston", "Chicago")
-    choices = [c["name"] for c in cities if c["name"] in wanted and c["currency"] == cur] or \
-        [c["name"] for c in cities if c["currency"] == cur] or [c["name"] for c in cities if c["name"] in wanted]
+    wanted = (
+        "Lisbon",
+        "Barcelona",
+        "Rome",
+        "Amsterdam",
+        "Copenhagen",
+        "Edinburgh",
+        "Tokyo",
+        "Mexico City",
+        "Vienna",
+        "New York",
+        "San Francisco",
+        "Denver",
+        "London",
+        "Berlin",
+        "Boston",
+        "Chicago",
+    )
+    choices = (
+        [c["name"] for c in cities if c["name"] in wanted and c["currency"] == cur]
+        or [c["name"] for c in cities if c["currency"] == cur]
+        or [c["name"] for c in cities if c["name"] in wanted]
+    )
     city = r.choice(sorted(choices))
     check_in = today + dt.timedelta(days=r.randint(40, 70))
     nights = r.randint(3, 5)
@@ -244,37 +440,88 @@ def tasks(world: World) -> list[Task]:
     card = next((c for c in cards if c["account"] == "credit_card"), cards[0])
     card_words = "credit card" if card["account"] == "credit_card" else "debit card"
     message = "Hi! We expect to arrive around 8 pm on the first day."
-    booked = ("FROM bookings b JOIN properties p ON p.id = b.property_id JOIN cities c ON c.id = p.city_id "
-              "WHERE b.world_ref IS NULL AND b.status = 'confirmed' AND p.kind = 'rental' AND c.name = ? "
-              "AND b.check_in = ? AND b.check_out = ? AND b.guests = 2")
-    task("book-rental", [APP, "bank"], kind="action", difficulty="hard", time_limit_seconds=900,
-         instruction=f"Book the cheapest entire place (a rental, not a hotel) with free cancellation in {city} for 2 "
-                     f"guests, checking in {check_in:%A, %B %-d} and out {check_out:%A, %B %-d}. Pay with my "
-                     f"{card_words} and let the host know we'll arrive around 8 pm.",
-         expected={"city": city, "check_in": check_in.isoformat(), "check_out": check_out.isoformat(), "guests": 2,
-                   "slug": best["slug"], "total_cents": best["total_cents"], "card_account": card["account"],
-                   "message": message},
-         rubric=[RubricItem(id="booked", weight=25, requirement=f"A rental in {city} is booked for those dates, 2 guests",
-                            check=_sql(f"SELECT COUNT(*) {booked}", [city, check_in.isoformat(), check_out.isoformat()], [[1]])),
-                 RubricItem(id="cheapest", weight=20, requirement=f"It is the cheapest: {best['name']}",
-                            check=_sql(f"SELECT p.slug {booked}", [city, check_in.isoformat(), check_out.isoformat()],
-                                       [[best["slug"]]])),
-                 RubricItem(id="card", weight=10, requirement=f"Paid with the {card_words}",
-                            check=_sql(f"SELECT COUNT(*) {booked} AND b.card_id = (SELECT id FROM cards WHERE account = ?)",
-                                       [city, check_in.isoformat(), check_out.isoformat(), card["account"]], [[1]])),
-                 RubricItem(id="bank", weight=10, requirement=f"The bank shows the pending charge of {money(best['total_cents'], cur)}",
-                            check=_sql("SELECT COUNT(*) FROM card_authorizations WHERE app = 'stays' AND kind = 'charge' "
-                                       "AND amount_cents = ? AND account_id = (SELECT id FROM accounts WHERE kind = ?)",
-                                       [best["total_cents"], card["account"]], [[1]], app="bank")),
-                 RubricItem(id="message", weight=20, requirement="The host is told about the 8 pm arrival",
-                            check=_sql("SELECT COUNT(*) FROM messages m JOIN threads t ON t.id = m.thread_id JOIN bookings b "
-                                       "ON b.id = t.booking_id WHERE b.world_ref IS NULL AND m.sender = 'guest' AND "
-                                       "(instr(m.body, '8') > 0 OR instr(m.body, '20') > 0)", [], [[1]])),
-                 _only("the one booking, its nights and the message thread with the host",
-                       Change(table="bookings", op="insert", min=1, max=1),
-                       Change(table="booking_nights", op="insert", min=1),
-                       Change(table="threads", op="insert", min=0, max=1),
-                       Change(table="messages", op="insert", min=1, max=3))])
+    booked = (
+        "FROM bookings b JOIN properties p ON p.id = b.property_id JOIN cities c ON c.id = p.city_id "
+        "WHERE b.world_ref IS NULL AND b.status = 'confirmed' AND p.kind = 'rental' AND c.name = ? "
+        "AND b.check_in = ? AND b.check_out = ? AND b.guests = 2"
+    )
+    task(
+        "book-rental",
+        [APP, "bank"],
+        kind="action",
+        difficulty="hard",
+        time_limit_seconds=900,
+        instruction=f"Book the cheapest entire place (a rental, not a hotel) with free cancellation in {city} for 2 "
+        f"guests, checking in {check_in:%A, %B %-d} and out {check_out:%A, %B %-d}. Pay with my "
+        f"{card_words} and let the host know we'll arrive around 8 pm.",
+        expected={
+            "city": city,
+            "check_in": check_in.isoformat(),
+            "check_out": check_out.isoformat(),
+            "guests": 2,
+            "slug": best["slug"],
+            "total_cents": best["total_cents"],
+            "card_account": card["account"],
+            "message": message,
+        },
+        rubric=[
+            RubricItem(
+                id="booked",
+                weight=25,
+                requirement=f"A rental in {city} is booked for those dates, 2 guests",
+                check=_sql(f"SELECT COUNT(*) {booked}", [city, check_in.isoformat(), check_out.isoformat()], [[1]]),
+            ),
+            RubricItem(
+                id="cheapest",
+                weight=20,
+                requirement=f"It is the cheapest: {best['name']}",
+                check=_sql(
+                    f"SELECT p.slug {booked}", [city, check_in.isoformat(), check_out.isoformat()], [[best["slug"]]]
+                ),
+            ),
+            RubricItem(
+                id="card",
+                weight=10,
+                requirement=f"Paid with the {card_words}",
+                check=_sql(
+                    f"SELECT COUNT(*) {booked} AND b.card_id = (SELECT id FROM cards WHERE account = ?)",
+                    [city, check_in.isoformat(), check_out.isoformat(), card["account"]],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="bank",
+                weight=10,
+                requirement=f"The bank shows the pending charge of {money(best['total_cents'], cur)}",
+                check=_sql(
+                    "SELECT COUNT(*) FROM card_authorizations WHERE app = 'stays' AND kind = 'charge' "
+                    "AND amount_cents = ? AND account_id = (SELECT id FROM accounts WHERE kind = ?)",
+                    [best["total_cents"], card["account"]],
+                    [[1]],
+                    app="bank",
+                ),
+            ),
+            RubricItem(
+                id="message",
+                weight=20,
+                requirement="The host is told about the 8 pm arrival",
+                check=_sql(
+                    "SELECT COUNT(*) FROM messages m JOIN threads t ON t.id = m.thread_id JOIN bookings b "
+                    "ON b.id = t.booking_id WHERE b.world_ref IS NULL AND m.sender = 'guest' AND "
+                    "(instr(m.body, '8') > 0 OR instr(m.body, '20') > 0)",
+                    [],
+                    [[1]],
+                ),
+            ),
+            _only(
+                "the one booking, its nights and the message thread with the host",
+                Change(table="bookings", op="insert", min=1, max=1),
+                Change(table="booking_nights", op="insert", min=1),
+                Change(table="threads", op="insert", min=0, max=1),
+                Change(table="messages", op="insert", min=1, max=3),
+            ),
+        ],
+    )
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
     out += long_tasks(world)
@@ -307,19 +554,41 @@ def insight_tasks(world: World) -> list[Task]:
         arr = dt.datetime.fromisoformat(it["new_arrival"])
         old, new = dt.date.fromisoformat(step["old"]), dt.date.fromisoformat(step["new"])
         hotel = step.get("hotel") or ""
-        task("cx-check-in", ["stays", "airline", "mail"], kind="lookup", category="contradiction", difficulty="medium",
-             time_limit_seconds=420,
-             instruction=f"Does my hotel booking in {it['destination']} still line up with my flight there? Tell me the "
-                         "day I actually arrive first, then the check-in day the hotel booking has.",
-             expected={"hotel": hotel, "check_in": step["old"], "arrival": it["new_arrival"], "right": step["new"],
-                       "truth": "airline"},
-             planted=[it["id"]],
-             rubric=[RubricItem(id="arrival", weight=40, requirement=f"Says I arrive {arr:%B %-d}",
-                                check=A.text(*A.date_forms(new))),
-                     RubricItem(id="check-in", weight=20, requirement=f"Says the booking checks in {old:%B %-d}",
-                                check=A.text(*A.date_forms(old))),
-                     RubricItem(id="order", weight=40, requirement="Names the arrival day before the booked check-in",
-                                check=A.names([A.date_forms(new), A.date_forms(old)], ordered=True))])
+        task(
+            "cx-check-in",
+            ["stays", "airline", "mail"],
+            kind="lookup",
+            category="contradiction",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"Does my hotel booking in {it['destination']} still line up with my flight there? Tell me the "
+            "day I actually arrive first, then the check-in day the hotel booking has.",
+            expected={
+                "hotel": hotel,
+                "check_in": step["old"],
+                "arrival": it["new_arrival"],
+                "right": step["new"],
+                "truth": "airline",
+            },
+            planted=[it["id"]],
+            rubric=[
+                RubricItem(
+                    id="arrival", weight=40, requirement=f"Says I arrive {arr:%B %-d}", check=A.text(*A.date_forms(new))
+                ),
+                RubricItem(
+                    id="check-in",
+                    weight=20,
+                    requirement=f"Says the booking checks in {old:%B %-d}",
+                    check=A.text(*A.date_forms(old)),
+                ),
+                RubricItem(
+                    id="order",
+                    weight=40,
+                    requirement="Names the arrival day before the booked check-in",
+                    check=A.names([A.date_forms(new), A.date_forms(old)], ordered=True),
+                ),
+            ],
+        )
 
     bs = bookings(world)
     upcoming = [b for b in bs if dt.date.fromisoformat(b["check_in"]) > world.now.date()]
@@ -329,45 +598,94 @@ def insight_tasks(world: World) -> list[Task]:
         # web/lib/stays.ts cancelTerms: JavaScript's Math.round (half up) of the first night and its tax share.
         first = int(price["subtotal_cents"] / b["nights"] + 0.5)
         fee = first + int(price["taxes_cents"] * first / price["subtotal_cents"] + 0.5)
-        task("cf-late-cancel", ["stays", "mail"], kind="aggregation", category="counterfactual", difficulty="medium",
-             time_limit_seconds=420,
-             instruction=f"Say I had missed the free-cancellation deadline of my upcoming {b['city']} hotel and then "
-                         "cancelled it. What would Bramblestay have charged me for cancelling late, and how much would "
-                         "I have saved against paying the whole stay?",
-             expected={"confirmation": b["confirmation"], "fee_cents": fee, "total_cents": price["total_cents"],
-                       "saved_cents": price["total_cents"] - fee},
-             rubric=[RubricItem(id="fee", weight=60, requirement=f"States the fee {money(fee, cur)} (first night with tax)",
-                                check=A.amount(fee)),
-                     RubricItem(id="saved", weight=40, requirement=f"States {money(price['total_cents'] - fee, cur)} saved",
-                                check=A.amount(price["total_cents"] - fee))])
+        task(
+            "cf-late-cancel",
+            ["stays", "mail"],
+            kind="aggregation",
+            category="counterfactual",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"Say I had missed the free-cancellation deadline of my upcoming {b['city']} hotel and then "
+            "cancelled it. What would Bramblestay have charged me for cancelling late, and how much would "
+            "I have saved against paying the whole stay?",
+            expected={
+                "confirmation": b["confirmation"],
+                "fee_cents": fee,
+                "total_cents": price["total_cents"],
+                "saved_cents": price["total_cents"] - fee,
+            },
+            rubric=[
+                RubricItem(
+                    id="fee",
+                    weight=60,
+                    requirement=f"States the fee {money(fee, cur)} (first night with tax)",
+                    check=A.amount(fee),
+                ),
+                RubricItem(
+                    id="saved",
+                    weight=40,
+                    requirement=f"States {money(price['total_cents'] - fee, cur)} saved",
+                    check=A.amount(price["total_cents"] - fee),
+                ),
+            ],
+        )
 
-    done = [b for b in bs if dt.date.fromisoformat(b["check_out"]) <= world.now.date() and b["nights"] > 1
-            and b.get("price", {}).get("nights")]
+    done = [
+        b
+        for b in bs
+        if dt.date.fromisoformat(b["check_out"]) <= world.now.date()
+        and b["nights"] > 1
+        and b.get("price", {}).get("nights")
+    ]
     if done:
         b = done[-1]
         last = b["price"]["nights"][-1]
-        task("cf-one-night-less", ["stays"], kind="lookup", category="counterfactual", difficulty="medium",
-             time_limit_seconds=420,
-             instruction=f"Had I checked out of my {b['city']} hotel a day earlier, how much less would the room nights "
-                         "have cost (before taxes), and which night would I have skipped?",
-             expected={"confirmation": b["confirmation"], "night": last["night"], "saved_cents": last["cents"]},
-             rubric=[RubricItem(id="saved", weight=70, requirement=f"States {money(last['cents'], cur)}",
-                                check=A.amount(last["cents"])),
-                     RubricItem(id="night", weight=30, requirement=f"Names the night of {last['night']}",
-                                check=A.text(*A.date_forms(last["night"])))])
+        task(
+            "cf-one-night-less",
+            ["stays"],
+            kind="lookup",
+            category="counterfactual",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"Had I checked out of my {b['city']} hotel a day earlier, how much less would the room nights "
+            "have cost (before taxes), and which night would I have skipped?",
+            expected={"confirmation": b["confirmation"], "night": last["night"], "saved_cents": last["cents"]},
+            rubric=[
+                RubricItem(
+                    id="saved",
+                    weight=70,
+                    requirement=f"States {money(last['cents'], cur)}",
+                    check=A.amount(last["cents"]),
+                ),
+                RubricItem(
+                    id="night",
+                    weight=30,
+                    requirement=f"Names the night of {last['night']}",
+                    check=A.text(*A.date_forms(last["night"])),
+                ),
+            ],
+        )
 
     past = [b for b in bs if dt.date.fromisoformat(b["check_out"]) <= world.now.date()]
     rooms = Counter(b["room"] for b in past)
     top = rooms.most_common(2)
     if top and (len(top) == 1 or top[0][1] > top[1][1]):
         room, n = top[0]
-        task("pref-room", ["stays"], kind="aggregation", category="preference_inference", difficulty="easy",
-             time_limit_seconds=300,
-             instruction="What kind of room do I usually book when I stay somewhere through Bramblestay? How many of my "
-                         "past stays had it?",
-             expected={"room": room, "stays": n, "of": len(past)},
-             rubric=[RubricItem(id="room", weight=70, requirement=f"Says {room}", check=A.text(room)),
-                     RubricItem(id="count", weight=30, requirement=f"Says {n} stays", check=A.number(n))])
+        task(
+            "pref-room",
+            ["stays"],
+            kind="aggregation",
+            category="preference_inference",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction="What kind of room do I usually book when I stay somewhere through Bramblestay? How many of my "
+            "past stays had it?",
+            expected={"room": room, "stays": n, "of": len(past)},
+            rubric=[
+                RubricItem(id="room", weight=70, requirement=f"Says {room}", check=A.text(room)),
+                RubricItem(id="count", weight=30, requirement=f"Says {n} stays", check=A.number(n)),
+            ],
+        )
     return out
 
 
@@ -389,12 +707,16 @@ def long_tasks(world: World) -> list[Task]:
     stay = by_id[steps["hotel_check_in"]["event_id"]]
     booking = by_id[steps["booking"]["event_id"]]
     companions = [n for n in booking.data.get("passengers", []) if n != p.identity.name]
-    back = [f.data for f in world.of_kind("flight") if f.data.get("pnr") == item["pnr"]
-            and f.data.get("direction") == "return"]
+    back = [
+        f.data
+        for f in world.of_kind("flight")
+        if f.data.get("pnr") == item["pnr"] and f.data.get("direction") == "return"
+    ]
     if not back:
         return []
     if not companions:  # travelling alone: tell the person the persona is closest to on Parley
         from apps.messaging.steps import closest_contact
+
         closest = closest_contact(world)
         if closest is None:
             return []
@@ -410,39 +732,89 @@ def long_tasks(world: World) -> list[Task]:
     from builder.world.travel import airport_label
 
     pickup = airport_label(airport)
-    return [Task(
-        id=f"{p.id}/stays/trip-arrival-prep", persona=p.id, kind="action", category="long_horizon",
-        apps_involved=[APP, "airline", "rides", "messaging", "workchat", "calendar"], difficulty="hard",
-        time_limit_seconds=1500, planted=[item["id"]],
-        instruction=f"Get me ready for {item['destination']}: my outbound flight was changed, so message the hotel "
-                    f"through Bramblestay that I'll only arrive late on the night I now land (say when I land); "
-                    f"schedule a ZipRide home from the airport for when my return flight lands (pickup 15 to 75 "
-                    f"minutes after it lands); put that ride in my calendar; send {who.split()[0]} the hotel's "
-                    f"name and my confirmation number in Parley; and set my Huddle status to \"Traveling\" until the "
-                    "day I fly back.",
-        expected={"confirmation": conf, "hotel": hotel, "landing": item["new_arrival"], "companion": who,
-                  "pickup": pickup, "ride_at": (lo + (hi - lo) / 2).strftime("%Y-%m-%dT%H:%M"),
-                  "back": arr.date().isoformat()},
-        rubric=[RubricItem(id="hotel-message", weight=20, requirement=f"A message to {hotel} on booking {conf}",
-                           check=_sql("""SELECT COUNT(*) > 0 FROM messages m JOIN threads t ON t.id = m.thread_id
+    return [
+        Task(
+            id=f"{p.id}/stays/trip-arrival-prep",
+            persona=p.id,
+            kind="action",
+            category="long_horizon",
+            apps_involved=[APP, "airline", "rides", "messaging", "workchat", "calendar"],
+            difficulty="hard",
+            time_limit_seconds=1500,
+            planted=[item["id"]],
+            instruction=f"Get me ready for {item['destination']}: my outbound flight was changed, so message the hotel "
+            f"through Bramblestay that I'll only arrive late on the night I now land (say when I land); "
+            f"schedule a ZipRide home from the airport for when my return flight lands (pickup 15 to 75 "
+            f"minutes after it lands); put that ride in my calendar; send {who.split()[0]} the hotel's "
+            f'name and my confirmation number in Parley; and set my Huddle status to "Traveling" until the '
+            "day I fly back.",
+            expected={
+                "confirmation": conf,
+                "hotel": hotel,
+                "landing": item["new_arrival"],
+                "companion": who,
+                "pickup": pickup,
+                "ride_at": (lo + (hi - lo) / 2).strftime("%Y-%m-%dT%H:%M"),
+                "back": arr.date().isoformat(),
+            },
+            rubric=[
+                RubricItem(
+                    id="hotel-message",
+                    weight=20,
+                    requirement=f"A message to {hotel} on booking {conf}",
+                    check=_sql(
+                        """SELECT COUNT(*) > 0 FROM messages m JOIN threads t ON t.id = m.thread_id
                                          JOIN bookings b ON b.id = t.booking_id WHERE b.confirmation = ?
-                                         AND m.sender = 'guest' AND m.world_ref IS NULL""", [conf], [[1]])),
-                RubricItem(id="hotel-says", weight=5, requirement=f"It says I land {landing:%b %-d} at {landing:%H:%M} "
-                                                                 "local time and will check in late (judge: read it)"),
-                RubricItem(id="ride", weight=20, requirement=f"A ZipRide {pickup} -> Home picks me up between "
-                                                            f"{lo:%b %-d %H:%M} and {hi:%H:%M}",
-                           check=zipride.booked(pickup, "Home", lo.astimezone(zone).isoformat(),
-                                               hi.astimezone(zone).isoformat())),
-                RubricItem(id="calendar", weight=10, requirement=f"Daybook has the ride on {arr.date()}",
-                           check=daybook.created(arr.date().isoformat(), [["ride", "zipride", "pickup", "pick-up"]])),
-                RubricItem(id="companion", weight=20, requirement=f"{who} got the hotel and confirmation {conf} in Parley",
-                           check=parley.sent_direct(who, [[conf]])),
-                RubricItem(id="status", weight=15, requirement=f"Huddle status \"Traveling\" until {arr.date()}",
-                           check=huddle.status_set(["travel"], arr.date().isoformat())),
-                RubricItem(id="only-stay", weight=10,
-                           requirement="Nothing else changed at Bramblestay: only my message to the hotel",
-                           check=S.diff("stays", Change(table="messages", op="insert", min=1, max=3),
-                                        Change(table="threads", op="insert", min=0, max=1)))])]
+                                         AND m.sender = 'guest' AND m.world_ref IS NULL""",
+                        [conf],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="hotel-says",
+                    weight=5,
+                    requirement=f"It says I land {landing:%b %-d} at {landing:%H:%M} "
+                    "local time and will check in late (judge: read it)",
+                ),
+                RubricItem(
+                    id="ride",
+                    weight=20,
+                    requirement=f"A ZipRide {pickup} -> Home picks me up between {lo:%b %-d %H:%M} and {hi:%H:%M}",
+                    check=zipride.booked(
+                        pickup, "Home", lo.astimezone(zone).isoformat(), hi.astimezone(zone).isoformat()
+                    ),
+                ),
+                RubricItem(
+                    id="calendar",
+                    weight=10,
+                    requirement=f"Daybook has the ride on {arr.date()}",
+                    check=daybook.created(arr.date().isoformat(), [["ride", "zipride", "pickup", "pick-up"]]),
+                ),
+                RubricItem(
+                    id="companion",
+                    weight=20,
+                    requirement=f"{who} got the hotel and confirmation {conf} in Parley",
+                    check=parley.sent_direct(who, [[conf]]),
+                ),
+                RubricItem(
+                    id="status",
+                    weight=15,
+                    requirement=f'Huddle status "Traveling" until {arr.date()}',
+                    check=huddle.status_set(["travel"], arr.date().isoformat()),
+                ),
+                RubricItem(
+                    id="only-stay",
+                    weight=10,
+                    requirement="Nothing else changed at Bramblestay: only my message to the hotel",
+                    check=S.diff(
+                        "stays",
+                        Change(table="messages", op="insert", min=1, max=3),
+                        Change(table="threads", op="insert", min=0, max=1),
+                    ),
+                ),
+            ],
+        )
+    ]
 
 
 # --- Cross-app answer tasks: the upcoming trip at a glance --------------------------------------------------------
@@ -471,33 +843,80 @@ def crossapp_tasks(world: World) -> list[Task]:
     rides = [e for e in world.of_kind("ride") if e.data.get("trip") == trip and e.status == "scheduled"]
     start = dt.date.fromisoformat(out_leg["dep_local"][:10])
     end = dt.date.fromisoformat(back_leg["arr_local"][:10])
-    occasions = sorted({e.data["title"] for e in world.of_kind("calendar_event") if e.at > now
-                        and start <= e.at.date() <= end and e.data.get("calendar") == "personal"
-                        and e.data.get("source") in ("appointment", "birthday", "life_event", "holiday")})
+    occasions = sorted(
+        {
+            e.data["title"]
+            for e in world.of_kind("calendar_event")
+            if e.at > now
+            and start <= e.at.date() <= end
+            and e.data.get("calendar") == "personal"
+            and e.data.get("source") in ("appointment", "birthday", "life_event", "holiday")
+        }
+    )
     city = stay.data["city"]
     apps = ["airline", APP] + (["rides"] if rides else []) + (["calendar"] if occasions else [])
     if len(apps) < 3:
         return []
-    rubric = [RubricItem(id="out", weight=20, requirement=f"Outbound {out_leg['flight_number']}",
-                         check=A.text(out_leg["flight_number"], out_leg["flight_number"].replace(" ", ""))),
-              RubricItem(id="back", weight=20, requirement=f"Return {back_leg['flight_number']}",
-                         check=A.text(back_leg["flight_number"], back_leg["flight_number"].replace(" ", ""))),
-              RubricItem(id="hotel", weight=15, requirement=f"Hotel {stay.data['hotel']}", check=A.text(stay.data["hotel"])),
-              RubricItem(id="confirmation", weight=15, requirement=f"Confirmation {stay.data['confirmation']}",
-                         check=A.text(stay.data["confirmation"]))]
+    rubric = [
+        RubricItem(
+            id="out",
+            weight=20,
+            requirement=f"Outbound {out_leg['flight_number']}",
+            check=A.text(out_leg["flight_number"], out_leg["flight_number"].replace(" ", "")),
+        ),
+        RubricItem(
+            id="back",
+            weight=20,
+            requirement=f"Return {back_leg['flight_number']}",
+            check=A.text(back_leg["flight_number"], back_leg["flight_number"].replace(" ", "")),
+        ),
+        RubricItem(id="hotel", weight=15, requirement=f"Hotel {stay.data['hotel']}", check=A.text(stay.data["hotel"])),
+        RubricItem(
+            id="confirmation",
+            weight=15,
+            requirement=f"Confirmation {stay.data['confirmation']}",
+            check=A.text(stay.data["confirmation"]),
+        ),
+    ]
     ask = ["the flight numbers out and back (as the airline has them now)", "the hotel and its confirmation number"]
     if rides:
-        rubric.append(RubricItem(id="rides", weight=15 if occasions else 30, requirement=f"{len(rides)} ZipRides booked",
-                                 check=A.number(len(rides))))
+        rubric.append(
+            RubricItem(
+                id="rides",
+                weight=15 if occasions else 30,
+                requirement=f"{len(rides)} ZipRides booked",
+                check=A.number(len(rides)),
+            )
+        )
         ask.append("how many ZipRides I've already booked for it")
     if occasions:
-        rubric.append(RubricItem(id="occasions", weight=15 if rides else 30,
-                                 requirement="During the trip: " + "; ".join(occasions), check=A.names(occasions)))
+        rubric.append(
+            RubricItem(
+                id="occasions",
+                weight=15 if rides else 30,
+                requirement="During the trip: " + "; ".join(occasions),
+                check=A.names(occasions),
+            )
+        )
         ask.append("anything on my personal calendar while I'm away (birthdays, appointments and the like)")
-    return [Task(id=f"{pid}/stays/x-next-trip-glance", persona=pid, apps_involved=sorted(apps), kind="lookup",
-                 difficulty="medium", time_limit_seconds=1200,
-                 instruction=f"Give me my {city} trip at a glance: " + ", ".join(ask[:-1]) + f", and {ask[-1]}.",
-                 expected={"trip": trip, "out": out_leg["flight_number"], "back": back_leg["flight_number"],
-                           "hotel": stay.data["hotel"], "confirmation": stay.data["confirmation"],
-                           "rides": [e.data["ride_id"] for e in rides], "occasions": occasions},
-                 rubric=rubric)]
+    return [
+        Task(
+            id=f"{pid}/stays/x-next-trip-glance",
+            persona=pid,
+            apps_involved=sorted(apps),
+            kind="lookup",
+            difficulty="medium",
+            time_limit_seconds=1200,
+            instruction=f"Give me my {city} trip at a glance: " + ", ".join(ask[:-1]) + f", and {ask[-1]}.",
+            expected={
+                "trip": trip,
+                "out": out_leg["flight_number"],
+                "back": back_leg["flight_number"],
+                "hotel": stay.data["hotel"],
+                "confirmation": stay.data["confirmation"],
+                "rides": [e.data["ride_id"] for e in rides],
+                "occasions": occasions,
+            },
+            rubric=rubric,
+        )
+    ]

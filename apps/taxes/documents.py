@@ -46,30 +46,53 @@ def _doc(target, world: World, title: str, author: str):
     register()
     rl_config.invariant = 1
     fmt = Fmt(world.persona)
-    return SimpleDocTemplate(target, pagesize=LETTER if fmt.us else A4, leftMargin=0.7 * inch, rightMargin=0.7 * inch,
-                             topMargin=0.6 * inch, bottomMargin=0.6 * inch, title=title, author=author,
-                             creator=APP_NAME, initialFontName=FONT)
+    return SimpleDocTemplate(
+        target,
+        pagesize=LETTER if fmt.us else A4,
+        leftMargin=0.7 * inch,
+        rightMargin=0.7 * inch,
+        topMargin=0.6 * inch,
+        bottomMargin=0.6 * inch,
+        title=title,
+        author=author,
+        creator=APP_NAME,
+        initialFontName=FONT,
+    )
 
 
 def _styles():
     s = getSampleStyleSheet()
-    return (ParagraphStyle("t", parent=s["Title"], fontName=FONT_BOLD, fontSize=16, alignment=0, textColor=GREEN),
-            ParagraphStyle("n", parent=s["Normal"], fontName=FONT, fontSize=10, leading=13))
+    return (
+        ParagraphStyle("t", parent=s["Title"], fontName=FONT_BOLD, fontSize=16, alignment=0, textColor=GREEN),
+        ParagraphStyle("n", parent=s["Normal"], fontName=FONT, fontSize=10, leading=13),
+    )
 
 
 def _address(world: World) -> str:
     ident = world.persona.identity
     a = ident.address
-    place = f"{a.city}{', ' + a.region if a.region else ''} {a.postal_code}" if a.country == "US" else \
-        f"{a.postal_code} {a.city}" if a.country == "DE" else f"{a.city} {a.postal_code}"
+    place = (
+        f"{a.city}{', ' + a.region if a.region else ''} {a.postal_code}"
+        if a.country == "US"
+        else f"{a.postal_code} {a.city}"
+        if a.country == "DE"
+        else f"{a.city} {a.postal_code}"
+    )
     return f"{para_text(ident.name)}<br/>{para_text(a.street)}<br/>{para_text(place)}"
 
 
 def _table(rows: list[list], widths) -> Table:
     t = Table(rows, colWidths=widths)
-    t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 10), ("ALIGN", (1, 0), (1, -1), "RIGHT"),
-                           ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
-                           ("BACKGROUND", (0, 0), (0, -1), colors.HexColor("#f1f5ef"))]))
+    t.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 10),
+                ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+                ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
+                ("BACKGROUND", (0, 0), (0, -1), colors.HexColor("#f1f5ef")),
+            ]
+        )
+    )
     return t
 
 
@@ -85,11 +108,21 @@ def form_pdf(world: World, form: dict[str, Any], dest: Path) -> Path:
         if box in form["boxes"]:
             v = form["boxes"][box]
             rows.append([label, v if isinstance(v, str) or box in ("sales", "periods") else fmt.money(v)])
-    story = [Paragraph(para_text(f"{spec['title']} {form['tax_year']}"), title_style), Spacer(1, 6),
-             _table([[spec["payer"], Paragraph(para_text(form["issuer"]), normal)],
-                     [spec["recipient"], Paragraph(_address(world), normal)]], [2.2 * inch, 4.6 * inch]),
-             Spacer(1, 12), _table(rows, [4.4 * inch, 2.4 * inch]), Spacer(1, 12),
-             Paragraph(para_text(f"{fmt.numeric_date(form['issued'])} · {form['issuer']}"), normal)]
+    story = [
+        Paragraph(para_text(f"{spec['title']} {form['tax_year']}"), title_style),
+        Spacer(1, 6),
+        _table(
+            [
+                [spec["payer"], Paragraph(para_text(form["issuer"]), normal)],
+                [spec["recipient"], Paragraph(_address(world), normal)],
+            ],
+            [2.2 * inch, 4.6 * inch],
+        ),
+        Spacer(1, 12),
+        _table(rows, [4.4 * inch, 2.4 * inch]),
+        Spacer(1, 12),
+        Paragraph(para_text(f"{fmt.numeric_date(form['issued'])} · {form['issuer']}"), normal),
+    ]
     doc.build(story)
     return dest
 
@@ -110,10 +143,21 @@ def return_pdf(world: World, filed: dict[str, Any], filed_at: dt.datetime) -> by
     rows += [[w[k], fmt.money(lines[k])] for k in ("total_income", "deduction", "taxable", "tax", "withheld")]
     refund = lines["refund"]
     rows.append([w["refund"] if refund >= 0 else w["owed"], fmt.money(abs(refund))])
-    story = [Paragraph(para_text(f"{w['title']} {filed['tax_year']}"), title_style), Spacer(1, 6),
-             Paragraph(_address(world), normal), Spacer(1, 10), _table(rows, [4.4 * inch, 2.4 * inch]), Spacer(1, 12),
-             Paragraph(para_text(f"{w['filed']} {fmt.numeric_date(filed_at)} · {filed['authority']} · "
-                                 f"{w['confirmation']} {filed['confirmation']}"), normal)]
+    story = [
+        Paragraph(para_text(f"{w['title']} {filed['tax_year']}"), title_style),
+        Spacer(1, 6),
+        Paragraph(_address(world), normal),
+        Spacer(1, 10),
+        _table(rows, [4.4 * inch, 2.4 * inch]),
+        Spacer(1, 12),
+        Paragraph(
+            para_text(
+                f"{w['filed']} {fmt.numeric_date(filed_at)} · {filed['authority']} · "
+                f"{w['confirmation']} {filed['confirmation']}"
+            ),
+            normal,
+        ),
+    ]
     doc.build(story)
     return buf.getvalue()
 

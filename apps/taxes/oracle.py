@@ -39,8 +39,7 @@ def _import_all(web: Web) -> None:
 
 
 def _result(refund_cents: int) -> str:
-    return (f"You get a refund of {_shown(refund_cents)}." if refund_cents >= 0
-            else f"You owe {_shown(refund_cents)}.")
+    return f"You get a refund of {_shown(refund_cents)}." if refund_cents >= 0 else f"You owe {_shown(refund_cents)}."
 
 
 def _meter(web: Web) -> str:
@@ -59,25 +58,42 @@ def import_and_refund(task: Task, web: Web) -> str:
 
 def donations_deduction(task: Task, web: Web) -> str:
     cents = task.expected["donations_cents"]
-    _post(web, "/api/return/save", [("step", "deductions"), ("go", "next"), ("itemize", "standard"),
-                                    ("donations", _plain(cents))])
+    _post(
+        web,
+        "/api/return/save",
+        [("step", "deductions"), ("go", "next"), ("itemize", "standard"), ("donations", _plain(cents))],
+    )
     return f"Entered {_shown(cents)} of charitable donations ({task.expected['gifts']} gifts)."
 
 
 def file_return(task: Task, web: Web) -> str:
     name, street, city, region, postal, occupation = web.query(
-        APP, "SELECT full_name, street, city, region, postal_code, occupation FROM users")[0]
+        APP, "SELECT full_name, street, city, region, postal_code, occupation FROM users"
+    )[0]
     first, *rest = name.split()
-    _post(web, "/api/return/save", [("step", "personal"), ("go", "next"), ("first_name", first),
-                                    ("last_name", rest[-1] if rest else ""), ("street", street), ("city", city),
-                                    ("region", region or ""), ("postal_code", postal), ("occupation", occupation)])
+    _post(
+        web,
+        "/api/return/save",
+        [
+            ("step", "personal"),
+            ("go", "next"),
+            ("first_name", first),
+            ("last_name", rest[-1] if rest else ""),
+            ("street", street),
+            ("city", city),
+            ("region", region or ""),
+            ("postal_code", postal),
+            ("occupation", occupation),
+        ],
+    )
     _import_all(web)
     location = _post(web, "/api/return/file", [("consent", "yes"), ("signature", name)])
     if "done=filed" not in location:
         raise OracleError(f"Ledgerleaf Tax did not file: {location!r}")
     # The filed page shows the confirmation and the result.
-    confirmation, refund = web.query(APP, "SELECT confirmation, refund_cents FROM returns "
-                                          "WHERE world_ref IS NULL AND status = 'filed'")[0]
+    confirmation, refund = web.query(
+        APP, "SELECT confirmation, refund_cents FROM returns WHERE world_ref IS NULL AND status = 'filed'"
+    )[0]
     return f"Filed. The confirmation number is {confirmation}. {_result(refund)}"
 
 
@@ -92,9 +108,16 @@ def file_and_plan(task: Task, web: Web) -> str:
     said = file_return(task, web)
     refund = web.one(APP, "SELECT refund_cents FROM returns WHERE world_ref IS NULL AND status = 'filed'")
     if refund < 0:
-        larkspur.post(web, "/api/transfer", [("from", larkspur.account(web, "savings")),
-                                             ("to", larkspur.account(web, "checking")),
-                                             ("amount", _plain(-refund)), ("memo", "Tax bill")])
+        larkspur.post(
+            web,
+            "/api/transfer",
+            [
+                ("from", larkspur.account(web, "savings")),
+                ("to", larkspur.account(web, "checking")),
+                ("amount", _plain(-refund)),
+                ("memo", "Tax bill"),
+            ],
+        )
         daybook.create(web, title="Pay tax bill", date=exp["due"], all_day="1")
     else:
         daybook.create(web, title="Tax refund", date=exp["due"], all_day="1")
@@ -102,5 +125,9 @@ def file_and_plan(task: Task, web: Web) -> str:
     return said
 
 
-SOLVERS = {"file-and-plan": file_and_plan, "import-and-refund": import_and_refund, "donations-deduction": donations_deduction,
-           "file-return": file_return}
+SOLVERS = {
+    "file-and-plan": file_and_plan,
+    "import-and-refund": import_and_refund,
+    "donations-deduction": donations_deduction,
+    "file-return": file_return,
+}

@@ -7,7 +7,6 @@ world's tax year (:func:`builder.world.tax_year.tax_forms`) ready to import; las
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from pathlib import Path
 
@@ -85,33 +84,86 @@ def seed(world: World, path: Path) -> Path:
     r = rng(world.seed, f"{APP}/profile")
     checking = account_numbers(world)["checking"][0]
     with OrmSession(engine) as db:
-        db.add(m.User(id=1, username=creds["username"], full_name=ident.name, email=ident.email, phone=ident.phone,
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP)),
-                      birth_date=ident.birth_date.isoformat() if ident.birth_date else None, street=addr.street,
-                      city=addr.city, region=addr.region or "", postal_code=addr.postal_code,
-                      occupation=p.work.role or "", tax_id_last4=f"{r.randint(0, 9999):04d}", bank_last4=checking[-4:]))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
-                         expires_at=appkit.session_expiry(world)))
+        db.add(
+            m.User(
+                id=1,
+                username=creds["username"],
+                full_name=ident.name,
+                email=ident.email,
+                phone=ident.phone,
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP)),
+                birth_date=ident.birth_date.isoformat() if ident.birth_date else None,
+                street=addr.street,
+                city=addr.city,
+                region=addr.region or "",
+                postal_code=addr.postal_code,
+                occupation=p.work.role or "",
+                tax_id_last4=f"{r.randint(0, 9999):04d}",
+                bank_last4=checking[-4:],
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=world.now.isoformat(),
+                expires_at=appkit.session_expiry(world),
+            )
+        )
         for i, f in enumerate(ty.tax_forms(world), start=1):
-            db.add(m.IssuedForm(id=i, tax_year=f["tax_year"], form=f["form"], issuer=f["issuer"],
-                                issued_at=f["issued"].isoformat(), boxes=json.dumps(f["boxes"], sort_keys=True),
-                                world_ref=f"seed:form:{f['form']}"))
+            db.add(
+                m.IssuedForm(
+                    id=i,
+                    tax_year=f["tax_year"],
+                    form=f["form"],
+                    issuer=f["issuer"],
+                    issued_at=f["issued"].isoformat(),
+                    boxes=json.dumps(f["boxes"], sort_keys=True),
+                    world_ref=f"seed:form:{f['form']}",
+                )
+            )
         event = _filed_event(world)
         if event is not None:
             d = event.data
             at = event.at.isoformat()
-            db.add(m.Return(id=1, user_id=1, tax_year=d["tax_year"], year_key=d["year_key"], country=d["country"],
-                            status="filed", step="file", confirmation=d["confirmation"], filed_at=at,
-                            tax_cents=d["lines"]["tax"], refund_cents=d["lines"]["refund"], created_at=at,
-                            updated_at=at, world_ref=event.id))
+            db.add(
+                m.Return(
+                    id=1,
+                    user_id=1,
+                    tax_year=d["tax_year"],
+                    year_key=d["year_key"],
+                    country=d["country"],
+                    status="filed",
+                    step="file",
+                    confirmation=d["confirmation"],
+                    filed_at=at,
+                    tax_cents=d["lines"]["tax"],
+                    refund_cents=d["lines"]["refund"],
+                    created_at=at,
+                    updated_at=at,
+                    world_ref=event.id,
+                )
+            )
             for k, v in sorted(d["inputs"].items()):
-                db.add(m.ReturnValue(return_id=1, name=k, value=str(v), source="imported", updated_at=at,
-                                     world_ref=event.id))
-            db.add(m.Document(return_id=1, filename=return_filename(d), content=return_pdf(world, d, event.at),
-                              created_at=at))
-        meta = appkit.meta_rows(world, country=country, tax_year=year.label, year_key=year.key,
-                                year_start=year.start.isoformat(), year_end=year.end.isoformat(),
-                                user_name=ident.name)
+                db.add(
+                    m.ReturnValue(
+                        return_id=1, name=k, value=str(v), source="imported", updated_at=at, world_ref=event.id
+                    )
+                )
+            db.add(
+                m.Document(
+                    return_id=1, filename=return_filename(d), content=return_pdf(world, d, event.at), created_at=at
+                )
+            )
+        meta = appkit.meta_rows(
+            world,
+            country=country,
+            tax_year=year.label,
+            year_key=year.key,
+            year_start=year.start.isoformat(),
+            year_end=year.end.isoformat(),
+            user_name=ident.name,
+        )
         meta["locale"] = p.locale.replace("_", "-")
         for key, value in meta.items():
             db.add(m.Meta(key=key, value=value))

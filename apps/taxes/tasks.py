@@ -16,22 +16,39 @@ from builder.world import tax_year as ty
 APP = "taxes"
 # The app's return for the tax year (label bound as a parameter).
 _RETURN = "(SELECT id FROM returns WHERE tax_year = ? AND world_ref IS NULL)"
-WAGES = {"US": ("w2_1", "W-2", "box 1 wages"), "GB": ("p60_pay", "P60", "pay"),
-         "DE": ("lstb_3", "Lohnsteuerbescheinigung", "Bruttoarbeitslohn")}
-WITHHELD = {"US": ("w2_2", "federal income tax withheld (W-2 box 2)"), "GB": ("p60_tax", "tax deducted under PAYE (P60)"),
-            "DE": ("lstb_4", "einbehaltene Lohnsteuer (Zeile 4)")}
+WAGES = {
+    "US": ("w2_1", "W-2", "box 1 wages"),
+    "GB": ("p60_pay", "P60", "pay"),
+    "DE": ("lstb_3", "Lohnsteuerbescheinigung", "Bruttoarbeitslohn"),
+}
+WITHHELD = {
+    "US": ("w2_2", "federal income tax withheld (W-2 box 2)"),
+    "GB": ("p60_tax", "tax deducted under PAYE (P60)"),
+    "DE": ("lstb_4", "einbehaltene Lohnsteuer (Zeile 4)"),
+}
 DONATION_FIELD = "donations"
 
 
 def _only(what: str, *changes: Change) -> RubricItem:
     """The state_diff item: this year's new return and ``changes``, nothing else in Ledgerleaf Tax (moving
     between interview steps and saving a step again rewrite the return's step and values)."""
-    return RubricItem(id="nothing-else", weight=15, requirement=f"Nothing else changed in Ledgerleaf Tax: only {what}",
-                      check=Check(type="state_diff", app=APP, ignore=["sessions"], changes=[
-                          Change(table="returns", op="insert", min=1, max=1),
-                          Change(table="returns", op="update", min=0, max=1, columns=["step", "updated_at"]),
-                          Change(table="return_values", op="insert", min=1),
-                          Change(table="return_values", op="update", min=0), *changes]))
+    return RubricItem(
+        id="nothing-else",
+        weight=15,
+        requirement=f"Nothing else changed in Ledgerleaf Tax: only {what}",
+        check=Check(
+            type="state_diff",
+            app=APP,
+            ignore=["sessions"],
+            changes=[
+                Change(table="returns", op="insert", min=1, max=1),
+                Change(table="returns", op="update", min=0, max=1, columns=["step", "updated_at"]),
+                Change(table="return_values", op="insert", min=1),
+                Change(table="return_values", op="update", min=0),
+                *changes,
+            ],
+        ),
+    )
 
 
 def _one_line(query: str) -> str:
@@ -44,8 +61,11 @@ def _sql(query: str, params: list, expected: list[list]) -> Check:
 
 def _filed(year: str, refund_cents: int) -> Check:
     """The persona's own return for ``year`` is filed with ``refund_cents`` (negative: owed)."""
-    return _sql("SELECT status, refund_cents FROM returns WHERE tax_year = ? AND world_ref IS NULL",
-                [year], [["filed", refund_cents]])
+    return _sql(
+        "SELECT status, refund_cents FROM returns WHERE tax_year = ? AND world_ref IS NULL",
+        [year],
+        [["filed", refund_cents]],
+    )
 
 
 def _amount(cents: int) -> Check:
@@ -53,8 +73,11 @@ def _amount(cents: int) -> Check:
 
 
 def _value(label: str, name: str, value: str) -> Check:
-    return _sql(f"SELECT COUNT(*) FROM return_values WHERE return_id = {_RETURN} AND name = ? AND value = ?",
-                [label, name, value], [[1]])
+    return _sql(
+        f"SELECT COUNT(*) FROM return_values WHERE return_id = {_RETURN} AND name = ? AND value = ?",
+        [label, name, value],
+        [[1]],
+    )
 
 
 def imported_result(world: World) -> dict[str, int]:
@@ -63,8 +86,22 @@ def imported_result(world: World) -> dict[str, int]:
     p = world.persona
     year = ty.tax_year(p)
     country = ty.regime(p)
-    inc = {k: 0 for k in ("wages", "withheld", "interest", "dividends", "qualified_dividends", "gains",
-                          "long_term_gains", "donations", "state_tax", "social", "itemize")}
+    inc = {
+        k: 0
+        for k in (
+            "wages",
+            "withheld",
+            "interest",
+            "dividends",
+            "qualified_dividends",
+            "gains",
+            "long_term_gains",
+            "donations",
+            "state_tax",
+            "social",
+            "itemize",
+        )
+    }
     for f in ty.tax_forms(world):
         b = f["boxes"]
         if f["form"] == "W-2":
@@ -104,114 +141,231 @@ def tasks(world: World) -> list[Task]:
     withheld = main["boxes"][{"US": "2", "GB": "tax", "DE": "4"}[country]]
 
     # 1. The wages on the employer's form.
-    task("form-wages", [APP], kind="lookup", difficulty="easy", time_limit_seconds=240,
-         instruction=f"What wages did {main['issuer']} report on my {wage_form} for {year.label}?",
-         expected={"wages_cents": wages},
-         rubric=[RubricItem(id="wages", weight=100, requirement=f"States {money(wages, cur)}", check=_amount(wages))])
+    task(
+        "form-wages",
+        [APP],
+        kind="lookup",
+        difficulty="easy",
+        time_limit_seconds=240,
+        instruction=f"What wages did {main['issuer']} report on my {wage_form} for {year.label}?",
+        expected={"wages_cents": wages},
+        rubric=[RubricItem(id="wages", weight=100, requirement=f"States {money(wages, cur)}", check=_amount(wages))],
+    )
 
     # 2. The PDF in Documents holds the same number as the app (files + the app).
-    task("form-pdf-withheld", [APP, "files"], kind="lookup", difficulty="easy", time_limit_seconds=300,
-         instruction=f"Open my {wage_form} for {year.label} in my Documents folder: how much {wwords} does it show?",
-         expected={"withheld_cents": withheld},
-         rubric=[RubricItem(id="withheld", weight=100, requirement=f"States {money(withheld, cur)}",
-                            check=_amount(withheld))])
+    task(
+        "form-pdf-withheld",
+        [APP, "files"],
+        kind="lookup",
+        difficulty="easy",
+        time_limit_seconds=300,
+        instruction=f"Open my {wage_form} for {year.label} in my Documents folder: how much {wwords} does it show?",
+        expected={"withheld_cents": withheld},
+        rubric=[
+            RubricItem(id="withheld", weight=100, requirement=f"States {money(withheld, cur)}", check=_amount(withheld))
+        ],
+    )
 
     # 3. Savings interest: the bank's postings against the form (bank + taxes).
     interest = ty.savings_interest(world.events, year)
     if "savings" in [a.kind for a in p.accounts]:
-        task("savings-interest", [APP, "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=480,
-             instruction=f"How much interest did my savings account earn in tax year {year.label}? Add up the interest "
-                         "the bank paid in that year" + (" and check it against the 1099-INT." if country == "US" else "."),
-             expected={"interest_cents": interest},
-             rubric=[RubricItem(id="interest", weight=100, requirement=f"States {money(interest, cur)}",
-                                check=_amount(interest))])
+        task(
+            "savings-interest",
+            [APP, "bank"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"How much interest did my savings account earn in tax year {year.label}? Add up the interest "
+            "the bank paid in that year" + (" and check it against the 1099-INT." if country == "US" else "."),
+            expected={"interest_cents": interest},
+            rubric=[
+                RubricItem(
+                    id="interest", weight=100, requirement=f"States {money(interest, cur)}", check=_amount(interest)
+                )
+            ],
+        )
 
     # 4. Last year's return: the refund or payment and its bank line.
     filed = ty.filed_return(world)
     if filed and filed["refund_cents"]:
         amount = abs(filed["refund_cents"])
         what = "refund" if filed["refund_cents"] > 0 else "payment"
-        task("last-year-return", [APP, "bank"], kind="lookup", difficulty="medium", time_limit_seconds=420,
-             instruction=f"What was the result of my {filed['tax_year']} tax return (a refund or an amount owed), and "
-                         "did the money show up in my checking account?",
-             expected={"refund_cents": filed["refund_cents"], "kind": what},
-             rubric=[RubricItem(id="amount", weight=70, requirement=f"States the {what} of {money(amount, cur)}",
-                                check=_amount(amount)),
-                     RubricItem(id="bank", weight=30, requirement="Confirms the matching line in the bank account")])
+        task(
+            "last-year-return",
+            [APP, "bank"],
+            kind="lookup",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"What was the result of my {filed['tax_year']} tax return (a refund or an amount owed), and "
+            "did the money show up in my checking account?",
+            expected={"refund_cents": filed["refund_cents"], "kind": what},
+            rubric=[
+                RubricItem(
+                    id="amount",
+                    weight=70,
+                    requirement=f"States the {what} of {money(amount, cur)}",
+                    check=_amount(amount),
+                ),
+                RubricItem(id="bank", weight=30, requirement="Confirms the matching line in the bank account"),
+            ],
+        )
 
     # 5. Import the employer's form and tell the refund (action + answer).
     result = imported_result(world)
     refund = result["refund"]
-    task("import-and-refund", [APP], kind="action", difficulty="medium", time_limit_seconds=600,
-         instruction=f"Start my {year.label} return in Ledgerleaf Tax, import every tax form that was issued to me, "
-                     "and tell me whether I get a refund or owe, and how much.",
-         expected={"wages_cents": wages, "withheld_cents": withheld, "refund_cents": refund},
-         rubric=[RubricItem(id="wages", weight=25, requirement=f"The return holds wages {money(wages, cur)}",
-                            check=_value(year.label, wage_field, str(wages))),
-                 RubricItem(id="withheld", weight=25, requirement=f"The return holds {money(withheld, cur)} withheld",
-                            check=_value(year.label, wf, str(withheld))),
-                 RubricItem(id="refund", weight=35,
-                            requirement=f"States {'a refund' if refund >= 0 else 'an amount owed'} of "
-                                        f"{money(abs(refund), cur)}", check=_amount(abs(refund))),
-                 _only(f"the new {year.label} return with the issued forms imported",
-                       Change(table="form_imports", op="insert", min=1))])
+    task(
+        "import-and-refund",
+        [APP],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=600,
+        instruction=f"Start my {year.label} return in Ledgerleaf Tax, import every tax form that was issued to me, "
+        "and tell me whether I get a refund or owe, and how much.",
+        expected={"wages_cents": wages, "withheld_cents": withheld, "refund_cents": refund},
+        rubric=[
+            RubricItem(
+                id="wages",
+                weight=25,
+                requirement=f"The return holds wages {money(wages, cur)}",
+                check=_value(year.label, wage_field, str(wages)),
+            ),
+            RubricItem(
+                id="withheld",
+                weight=25,
+                requirement=f"The return holds {money(withheld, cur)} withheld",
+                check=_value(year.label, wf, str(withheld)),
+            ),
+            RubricItem(
+                id="refund",
+                weight=35,
+                requirement=f"States {'a refund' if refund >= 0 else 'an amount owed'} of {money(abs(refund), cur)}",
+                check=_amount(abs(refund)),
+            ),
+            _only(
+                f"the new {year.label} return with the issued forms imported",
+                Change(table="form_imports", op="insert", min=1),
+            ),
+        ],
+    )
 
     # 6. Donations from the card statements into the deductions step (bank + taxes, action).
     gifts = sum(d["amount_cents"] for d in ty.donations(world.events, year))
     if gifts:
-        task("donations-deduction", [APP, "bank"], kind="action", difficulty="hard", time_limit_seconds=900,
-             instruction=f"Add up the donations to charities on my cards during tax year {year.label} and enter the "
-                         "total as my charitable donations in my Ledgerleaf Tax return.",
-             expected={"donations_cents": gifts, "gifts": len(ty.donations(world.events, year))},
-             rubric=[RubricItem(id="donations", weight=85, requirement=f"The return holds donations of {money(gifts, cur)}",
-                                check=_value(year.label, DONATION_FIELD, str(gifts))),
-                     _only(f"the new {year.label} return with the deductions step saved")])
+        task(
+            "donations-deduction",
+            [APP, "bank"],
+            kind="action",
+            difficulty="hard",
+            time_limit_seconds=900,
+            instruction=f"Add up the donations to charities on my cards during tax year {year.label} and enter the "
+            "total as my charitable donations in my Ledgerleaf Tax return.",
+            expected={"donations_cents": gifts, "gifts": len(ty.donations(world.events, year))},
+            rubric=[
+                RubricItem(
+                    id="donations",
+                    weight=85,
+                    requirement=f"The return holds donations of {money(gifts, cur)}",
+                    check=_value(year.label, DONATION_FIELD, str(gifts)),
+                ),
+                _only(f"the new {year.label} return with the deductions step saved"),
+            ],
+        )
 
     # 7. File the return (action).
-    task("file-return", [APP], kind="action", difficulty="hard", time_limit_seconds=900,
-         instruction=f"Import my {year.label} tax forms into Ledgerleaf Tax and file the return; tell me the "
-                     "confirmation number.",
-         expected={"refund_cents": refund},
-         rubric=[RubricItem(id="filed", weight=55, requirement="The year's return is filed",
-                            check=_filed(year.label, refund)),
-                 RubricItem(id="confirmation", weight=30, requirement="Tells the confirmation number the app shows"),
-                 _only(f"the new, filed {year.label} return with the issued forms imported",
-                       Change(table="form_imports", op="insert", min=1))])
+    task(
+        "file-return",
+        [APP],
+        kind="action",
+        difficulty="hard",
+        time_limit_seconds=900,
+        instruction=f"Import my {year.label} tax forms into Ledgerleaf Tax and file the return; tell me the "
+        "confirmation number.",
+        expected={"refund_cents": refund},
+        rubric=[
+            RubricItem(
+                id="filed", weight=55, requirement="The year's return is filed", check=_filed(year.label, refund)
+            ),
+            RubricItem(id="confirmation", weight=30, requirement="Tells the confirmation number the app shows"),
+            _only(
+                f"the new, filed {year.label} return with the issued forms imported",
+                Change(table="form_imports", op="insert", min=1),
+            ),
+        ],
+    )
 
     # 8. Dividends at the broker against the 1099-DIV (brokerage + taxes).
     if "1099-DIV" in forms:
         div = forms["1099-DIV"]["boxes"]["1a"]
-        task("dividends", [APP, "brokerage"], kind="aggregation", difficulty="medium", time_limit_seconds=480,
-             instruction=f"How much did I receive in dividends at {forms['1099-DIV']['issuer']} in {year.label}? "
-                         "Does it match the 1099-DIV?",
-             expected={"dividends_cents": div},
-             rubric=[RubricItem(id="dividends", weight=100, requirement=f"States {money(div, cur)}", check=_amount(div))])
+        task(
+            "dividends",
+            [APP, "brokerage"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"How much did I receive in dividends at {forms['1099-DIV']['issuer']} in {year.label}? "
+            "Does it match the 1099-DIV?",
+            expected={"dividends_cents": div},
+            rubric=[
+                RubricItem(id="dividends", weight=100, requirement=f"States {money(div, cur)}", check=_amount(div))
+            ],
+        )
     else:  # the last paycheck's withholding, bank deposit against the form's figures
         gross = main["boxes"][{"US": "1", "GB": "pay", "DE": "3"}[country]]
-        task("paycheck-count", [APP, "bank"], kind="aggregation", difficulty="medium", time_limit_seconds=480,
-             instruction=f"My {wage_form} for {year.label} shows my pay for the year. How much gross pay is that per "
-                         "paycheck, given how often I am paid?",
-             expected={"per_paycheck_cents": gross // len(ty.payroll(p, world.events, year))},
-             rubric=[RubricItem(id="per", weight=100, requirement="States the gross pay per paycheck",
-                                check=_amount(gross // len(ty.payroll(p, world.events, year))))])
+        task(
+            "paycheck-count",
+            [APP, "bank"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"My {wage_form} for {year.label} shows my pay for the year. How much gross pay is that per "
+            "paycheck, given how often I am paid?",
+            expected={"per_paycheck_cents": gross // len(ty.payroll(p, world.events, year))},
+            rubric=[
+                RubricItem(
+                    id="per",
+                    weight=100,
+                    requirement="States the gross pay per paycheck",
+                    check=_amount(gross // len(ty.payroll(p, world.events, year))),
+                )
+            ],
+        )
 
     # 9. Standard vs itemised (US) / the last year's tax (others).
     if country == "US":
         r = ty.rules()["US"]["years"].get(year.key)
         if r:
             std = r["standard_deduction"]
-            task("standard-deduction", [APP], kind="lookup", difficulty="easy", time_limit_seconds=300,
-                 instruction=f"What standard deduction does Ledgerleaf Tax apply to my {year.label} return?",
-                 expected={"standard_cents": std},
-                 rubric=[RubricItem(id="std", weight=100, requirement=f"States {money(std, cur)}", check=_amount(std))])
+            task(
+                "standard-deduction",
+                [APP],
+                kind="lookup",
+                difficulty="easy",
+                time_limit_seconds=300,
+                instruction=f"What standard deduction does Ledgerleaf Tax apply to my {year.label} return?",
+                expected={"standard_cents": std},
+                rubric=[RubricItem(id="std", weight=100, requirement=f"States {money(std, cur)}", check=_amount(std))],
+            )
     if filed:
-        task("last-year-tax", [APP], kind="lookup", difficulty="easy", time_limit_seconds=300,
-             instruction=f"How much tax did my filed {filed['tax_year']} return come to in total?",
-             expected={"tax_cents": filed["lines"]["tax"]},
-             rubric=[RubricItem(id="tax", weight=100, requirement=f"States {money(filed['lines']['tax'], cur)}",
-                                check=_amount(filed["lines"]["tax"]))])
+        task(
+            "last-year-tax",
+            [APP],
+            kind="lookup",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction=f"How much tax did my filed {filed['tax_year']} return come to in total?",
+            expected={"tax_cents": filed["lines"]["tax"]},
+            rubric=[
+                RubricItem(
+                    id="tax",
+                    weight=100,
+                    requirement=f"States {money(filed['lines']['tax'], cur)}",
+                    check=_amount(filed["lines"]["tax"]),
+                )
+            ],
+        )
     out += _file_and_plan(world, year.label, refund)
     from .pairs import pair_tasks
+
     out.extend(pair_tasks(world))
     return out
 
@@ -236,40 +390,79 @@ def _file_and_plan(world: World, year: str, refund: int) -> list[Task]:
     when = day_phrase(due, world.now.date())
     first = who.name.split()[0]
     cents = abs(refund)
-    amount_forms = sorted({f"{cents // 100}.{cents % 100:02d}", f"{cents // 100:,}.{cents % 100:02d}",
-                           f"{cents // 100},{cents % 100:02d}", f"{cents // 100:,}".replace(",", ".") + f",{cents % 100:02d}"})
-    filed = RubricItem(id="filed", weight=35, requirement=f"The {year} return is filed ({'refund' if refund > 0 else 'owed'}"
-                                                        f" {money(cents, cur)})",
-                       check=_filed(year, refund))
-    only = _only(f"the new, filed {year} return with the issued forms imported",
-                 Change(table="form_imports", op="insert", min=1))
+    amount_forms = sorted(
+        {
+            f"{cents // 100}.{cents % 100:02d}",
+            f"{cents // 100:,}.{cents % 100:02d}",
+            f"{cents // 100},{cents % 100:02d}",
+            f"{cents // 100:,}".replace(",", ".") + f",{cents % 100:02d}",
+        }
+    )
+    filed = RubricItem(
+        id="filed",
+        weight=35,
+        requirement=f"The {year} return is filed ({'refund' if refund > 0 else 'owed'} {money(cents, cur)})",
+        check=_filed(year, refund),
+    )
+    only = _only(
+        f"the new, filed {year} return with the issued forms imported", Change(table="form_imports", op="insert", min=1)
+    )
     if refund < 0:
         apps = [APP, "bank", "calendar"]
         branch = [
-            RubricItem(id="moved", weight=25, requirement=f"{money(cents, cur)} moved from savings to checking",
-                       check=Check(type="sql", app="bank", query=_one_line("""SELECT COUNT(*) FROM transactions s
+            RubricItem(
+                id="moved",
+                weight=25,
+                requirement=f"{money(cents, cur)} moved from savings to checking",
+                check=Check(
+                    type="sql",
+                    app="bank",
+                    query=_one_line("""SELECT COUNT(*) FROM transactions s
                            JOIN transactions c ON c.transfer_id = s.transfer_id AND c.id <> s.id
                            WHERE s.world_ref IS NULL AND s.account_id = (SELECT id FROM accounts WHERE kind = 'savings')
                            AND c.account_id = (SELECT id FROM accounts WHERE kind = 'checking')
-                           AND s.amount_cents = ? AND c.amount_cents = ?"""), params=[-cents, cents],
-                                   expected=[[1]])),
-            RubricItem(id="calendar", weight=25, requirement=f"\"Pay tax bill\" in the calendar on {due} ({when})",
-                       check=daybook.created(due.isoformat(), [["tax"]])),
+                           AND s.amount_cents = ? AND c.amount_cents = ?"""),
+                    params=[-cents, cents],
+                    expected=[[1]],
+                ),
+            ),
+            RubricItem(
+                id="calendar",
+                weight=25,
+                requirement=f'"Pay tax bill" in the calendar on {due} ({when})',
+                check=daybook.created(due.isoformat(), [["tax"]]),
+            ),
         ]
     else:
         apps = [APP, "calendar", "messaging"]
         branch = [
-            RubricItem(id="calendar", weight=20, requirement=f"\"Tax refund\" in the calendar on {due} ({when})",
-                       check=daybook.created(due.isoformat(), [["refund"]])),
-            RubricItem(id="text", weight=30, requirement=f"A text to {who.name} with the refund, {money(cents, cur)}",
-                       check=parley.sent_direct(who.name, [amount_forms])),
+            RubricItem(
+                id="calendar",
+                weight=20,
+                requirement=f'"Tax refund" in the calendar on {due} ({when})',
+                check=daybook.created(due.isoformat(), [["refund"]]),
+            ),
+            RubricItem(
+                id="text",
+                weight=30,
+                requirement=f"A text to {who.name} with the refund, {money(cents, cur)}",
+                check=parley.sent_direct(who.name, [amount_forms]),
+            ),
         ]
-    return [Task(
-        id=f"{p.id}/{APP}/file-and-plan", persona=p.id, kind="action", category="long_horizon", apps_involved=apps,
-        difficulty="hard", time_limit_seconds=1500,
-        instruction=f"File my {year} tax return on Ledgerleaf Tax (import my forms first). If I owe tax, move exactly "
-                    f"what I owe from my savings to my checking account and put \"Pay tax bill\" in my calendar "
-                    f"{when}; if I get money back, put \"Tax refund\" in my calendar {when} and text {first} how much "
-                    "is coming back.",
-        expected={"refund_cents": refund, "due": due.isoformat(), "contact": who.name},
-        rubric=[filed, *branch, only])]
+    return [
+        Task(
+            id=f"{p.id}/{APP}/file-and-plan",
+            persona=p.id,
+            kind="action",
+            category="long_horizon",
+            apps_involved=apps,
+            difficulty="hard",
+            time_limit_seconds=1500,
+            instruction=f"File my {year} tax return on Ledgerleaf Tax (import my forms first). If I owe tax, move exactly "
+            f'what I owe from my savings to my checking account and put "Pay tax bill" in my calendar '
+            f'{when}; if I get money back, put "Tax refund" in my calendar {when} and text {first} how much '
+            "is coming back.",
+            expected={"refund_cents": refund, "due": due.isoformat(), "contact": who.name},
+            rubric=[filed, *branch, only],
+        )
+    ]

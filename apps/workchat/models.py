@@ -115,7 +115,9 @@ class Message(Base):
     pinned: Mapped[int] = mapped_column(Integer, default=0)
     pinned_at: Mapped[str | None] = mapped_column(String, doc="when the app pinned it; NULL for seeded pins")
     world_ref: Mapped[str | None] = mapped_column(String, unique=True, doc="world event id; NULL for app-written")
-    event_ref: Mapped[str | None] = mapped_column(String, doc="the world event the message talks about (a meeting, a flight)")
+    event_ref: Mapped[str | None] = mapped_column(
+        String, doc="the world event the message talks about (a meeting, a flight)"
+    )
     reply_to_id: Mapped[int | None] = mapped_column(ForeignKey("messages.id"))
 
 
@@ -150,4 +152,3 @@ class SavedItem(Base):
 class Meta(appkit.MetaRow, Base):
     """Key/value facts: ``as_of``, ``now``, ``timezone``, ``locale``, ``workspace``, ``workspace_domain``,
     ``reply_seed`` (the reply engine's seed)."""
-

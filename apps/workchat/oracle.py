@@ -33,8 +33,15 @@ def _say(web: Web, channel: str, text: str) -> str:
 
 def reply_in_agenda_thread(task: Task, web: Web) -> str:
     exp = task.expected
-    _post(web, "/api/messages", {"channel": exp["channel"], "thread": str(_message(web, exp["root_ref"])),
-                                 "text": f"I'll bring the {exp['phrase']} to the review."})
+    _post(
+        web,
+        "/api/messages",
+        {
+            "channel": exp["channel"],
+            "thread": str(_message(web, exp["root_ref"])),
+            "text": f"I'll bring the {exp['phrase']} to the review.",
+        },
+    )
     return f"Replied in the agenda's thread in #{exp['channel']}."
 
 
@@ -68,6 +75,11 @@ def share_meeting_notes(task: Task, web: Web) -> str:
     return _say(web, exp["channel"], f"Action items from {exp['subject']}:\n{items}")
 
 
-SOLVERS = {"reply-in-agenda-thread": reply_in_agenda_thread, "status-on-vacation": status_on_vacation,
-           "react-tada": react_tada, "miss-meeting": miss_meeting, "post-ooo-trip": post_ooo_trip,
-           "share-meeting-notes": share_meeting_notes}
+SOLVERS = {
+    "reply-in-agenda-thread": reply_in_agenda_thread,
+    "status-on-vacation": status_on_vacation,
+    "react-tada": react_tada,
+    "miss-meeting": miss_meeting,
+    "post-ooo-trip": post_ooo_trip,
+    "share-meeting-notes": share_meeting_notes,
+}

@@ -64,8 +64,12 @@ def members(world: World) -> list[dict[str, str]]:
                 names.append(n)
     out = []
     for n in names:
-        email = sent.get(n) or (p.work.email if n == p.identity.name and p.work else None) or contacts.get(n) \
+        email = (
+            sent.get(n)
+            or (p.work.email if n == p.identity.name and p.work else None)
+            or contacts.get(n)
             or f"{handle(n)}@{domain}"
+        )
         out.append({"name": n, "email": email})
     return out
 
@@ -92,21 +96,55 @@ def seed(world: World, path: Path) -> Path:
             n = person["name"]
             ids[n] = i
             card = json.dumps(contact_card(world, n), sort_keys=True, ensure_ascii=False) if n in contacts else None
-            db.add(m.Person(id=i, name=n, handle=handle(n), email=person["email"],
-                            title=(p.work.role or "") if n == p.identity.name and p.work else "",
-                            is_me=int(n == p.identity.name), colleague=int(n in colleagues), card_json=card))
+            db.add(
+                m.Person(
+                    id=i,
+                    name=n,
+                    handle=handle(n),
+                    email=person["email"],
+                    title=(p.work.role or "") if n == p.identity.name and p.work else "",
+                    is_me=int(n == p.identity.name),
+                    colleague=int(n in colleagues),
+                    card_json=card,
+                )
+            )
         db.flush()
-        db.add(m.User(id=1, person_id=ids[p.identity.name], username=creds["username"],
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "workchat")),
-                      status_emoji="", status_text="", status_expires_at=None, status_set_at=None))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
-                         expires_at=add_months(world.now, 12).isoformat()))
+        db.add(
+            m.User(
+                id=1,
+                person_id=ids[p.identity.name],
+                username=creds["username"],
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "workchat")),
+                status_emoji="",
+                status_text="",
+                status_expires_at=None,
+                status_set_at=None,
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=world.now.isoformat(),
+                expires_at=add_months(world.now, 12).isoformat(),
+            )
+        )
         channel_ids: dict[str, int] = {}
         for pos, ch in enumerate(chans, start=1):
             channel_ids[ch["name"]] = pos
             other = next((n for n in ch["members"] if n != p.identity.name), None) if ch["kind"] == "dm" else None
-            db.add(m.Channel(id=pos, name=ch["name"], kind=ch["kind"], topic=ch["topic"], purpose=ch["purpose"],
-                             created=ch["created"], position=pos, dm_person_id=ids[other] if other else None))
+            db.add(
+                m.Channel(
+                    id=pos,
+                    name=ch["name"],
+                    kind=ch["kind"],
+                    topic=ch["topic"],
+                    purpose=ch["purpose"],
+                    created=ch["created"],
+                    position=pos,
+                    dm_person_id=ids[other] if other else None,
+                )
+            )
         db.flush()
         for ch in chans:
             for n in sorted(set(ch["members"]), key=lambda n: ids[n]):
@@ -116,11 +154,25 @@ def seed(world: World, path: Path) -> Path:
             msg_ids[e.id] = i
             d = e.data
             at = e.at.replace(microsecond=0).isoformat()
-            db.add(m.Message(id=i, channel_id=channel_ids[d["channel"]],
-                             thread_root_id=msg_ids[d["thread_id"]] if d["thread_id"] else None,
-                             sender_id=ids[d["sender"]], text=d["text"], sent_at=at, deliver_at=at,
-                             edited_at=None, deleted=0, is_read=int(bool(d["read"])), pinned=int(bool(d["pinned"])),
-                             pinned_at=None, world_ref=e.id, event_ref=d.get("ref"), reply_to_id=None))
+            db.add(
+                m.Message(
+                    id=i,
+                    channel_id=channel_ids[d["channel"]],
+                    thread_root_id=msg_ids[d["thread_id"]] if d["thread_id"] else None,
+                    sender_id=ids[d["sender"]],
+                    text=d["text"],
+                    sent_at=at,
+                    deliver_at=at,
+                    edited_at=None,
+                    deleted=0,
+                    is_read=int(bool(d["read"])),
+                    pinned=int(bool(d["pinned"])),
+                    pinned_at=None,
+                    world_ref=e.id,
+                    event_ref=d.get("ref"),
+                    reply_to_id=None,
+                )
+            )
         db.flush()
         for i, e in enumerate(events, start=1):
             seen = set()
@@ -132,10 +184,15 @@ def seed(world: World, path: Path) -> Path:
                 for n in r["by"]:
                     if n in ids:
                         db.add(m.Reaction(message_id=i, emoji=r["emoji"], person_id=ids[n], added_at=None))
-        for key, value in [("as_of", p.as_of.isoformat()), ("now", world.now.isoformat()),
-                           ("timezone", p.timezone), ("locale", p.locale.replace("_", "-")),
-                           ("workspace", workspace), ("workspace_domain", ws_domain),
-                           ("reply_seed", token(world.seed, "workchat/replies", length=16))]:
+        for key, value in [
+            ("as_of", p.as_of.isoformat()),
+            ("now", world.now.isoformat()),
+            ("timezone", p.timezone),
+            ("locale", p.locale.replace("_", "-")),
+            ("workspace", workspace),
+            ("workspace_domain", ws_domain),
+            ("reply_seed", token(world.seed, "workchat/replies", length=16)),
+        ]:
             db.add(m.Meta(key=key, value=value))
         db.commit()
     engine.dispose()
@@ -175,7 +232,12 @@ def visits(world: World) -> list[dict]:
         e = first[day]
         ch = chans[e.data["channel"]]
         at = e.at - dt.timedelta(minutes=r.randint(1, 12), seconds=r.randrange(60))
-        out.append({"url": f"{BASE_URL}/c/{ch['name']}",
-                    "title": channel_title(ch["name"], ch["kind"], e.data["workspace"], dm_names),
-                    "at": at.replace(microsecond=0), "transition": "link"})
+        out.append(
+            {
+                "url": f"{BASE_URL}/c/{ch['name']}",
+                "title": channel_title(ch["name"], ch["kind"], e.data["workspace"], dm_names),
+                "at": at.replace(microsecond=0),
+                "transition": "link",
+            }
+        )
     return out

@@ -12,30 +12,41 @@ from builder.tasks.oracle import OracleError, Web
 def posted(channel: str, groups: list[list[str]] = ()) -> Check:
     """A Huddle message the persona posted in ``channel`` holding one string of each group."""
     more, params = S.needles("text", list(groups))
-    return S.sql("workchat", f"""SELECT COUNT(*) > 0 FROM messages WHERE world_ref IS NULL AND deleted = 0
+    return S.sql(
+        "workchat",
+        f"""SELECT COUNT(*) > 0 FROM messages WHERE world_ref IS NULL AND deleted = 0
                                AND sender_id = (SELECT id FROM people WHERE is_me = 1)
                                AND channel_id = (SELECT id FROM channels WHERE name = ?){more}""",
-               [channel, *params], [[1]])
+        [channel, *params],
+        [[1]],
+    )
 
 
 def status_set(text_forms: list[str], until: str) -> Check:
     """The persona's Huddle status says one of ``text_forms`` and clears on ``until`` (a local date)."""
     marks = " OR ".join("instr(lower(status_text), lower(?)) > 0" for _ in text_forms)
-    return S.sql("workchat", f"""SELECT COUNT(*) FROM users WHERE status_set_at IS NOT NULL AND ({marks})
-                               AND substr(status_expires_at, 1, 10) = ?""", [*text_forms, until], [[1]])
+    return S.sql(
+        "workchat",
+        f"""SELECT COUNT(*) FROM users WHERE status_set_at IS NOT NULL AND ({marks})
+                               AND substr(status_expires_at, 1, 10) = ?""",
+        [*text_forms, until],
+        [[1]],
+    )
 
 
 def post(web: Web, channel: str, text: str) -> None:
     """Post ``text`` in Huddle's ``channel``."""
-    _, location = web.post_form("workchat", "/api/messages", [("channel", channel), ("text", text), ("thread", "")],
-                                expect=(303,))
+    _, location = web.post_form(
+        "workchat", "/api/messages", [("channel", channel), ("text", text), ("thread", "")], expect=(303,)
+    )
     if "posted=" not in location:
         raise OracleError(f"Huddle did not post in {channel}: {location!r}")
 
 
 def set_status(web: Web, emoji: str, text: str, until: str) -> None:
     """Set the Huddle status, clearing at the end of ``until`` (a local date)."""
-    _, location = web.post_form("workchat", "/api/status", [("emoji", emoji), ("text", text), ("clear", "date"),
-                                                            ("date", until)], expect=(303,))
+    _, location = web.post_form(
+        "workchat", "/api/status", [("emoji", emoji), ("text", text), ("clear", "date"), ("date", until)], expect=(303,)
+    )
     if "error" in S.query_of(location):
         raise OracleError(f"Huddle did not set the status: {location!r}")

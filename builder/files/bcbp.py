@@ -71,12 +71,31 @@ import datetime as dt
 import re
 import unicodedata
 
-MANDATORY_SIZE = 60          # format, legs, name, e-ticket, then the first leg's 37 repeated characters
-LEG_SIZE = 37                # PNR .. conditional size: the mandatory items repeated per leg
+MANDATORY_SIZE = 60  # format, legs, name, e-ticket, then the first leg's 37 repeated characters
+LEG_SIZE = 37  # PNR .. conditional size: the mandatory items repeated per leg
 
 # Letters NFKD does not decompose into an ASCII base letter.
-_FOLD = {"ß": "SS", "ẞ": "SS", "Æ": "AE", "æ": "AE", "Œ": "OE", "œ": "OE", "Ø": "O", "ø": "O", "Đ": "D", "đ": "D",
-         "Ł": "L", "ł": "L", "Þ": "TH", "þ": "TH", "Ð": "D", "ð": "D", "ı": "I", "Ħ": "H", "ħ": "H"}
+_FOLD = {
+    "ß": "SS",
+    "ẞ": "SS",
+    "Æ": "AE",
+    "æ": "AE",
+    "Œ": "OE",
+    "œ": "OE",
+    "Ø": "O",
+    "ø": "O",
+    "Đ": "D",
+    "đ": "D",
+    "Ł": "L",
+    "ł": "L",
+    "Þ": "TH",
+    "þ": "TH",
+    "Ð": "D",
+    "ð": "D",
+    "ı": "I",
+    "Ħ": "H",
+    "ħ": "H",
+}
 # German umlauts are written out on travel documents (ICAO Doc 9303 transliteration): MÜLLER -> MUELLER.
 _UMLAUTS = {"Ä": "AE", "Ö": "OE", "Ü": "UE", "ä": "AE", "ö": "OE", "ü": "UE"}
 _AIRPORT = re.compile(r"[A-Z]{3}\Z")
@@ -173,10 +192,26 @@ def _check(value: str, pattern: re.Pattern, what: str) -> str:
     return value
 
 
-def encode(*, name: str, pnr: str, origin: str, destination: str, carrier: str, flight: str, date: dt.date,
-           seat: str, sequence: int, compartment: str = "Y", status: str = "1", e_ticket: bool = True,
-           issued: dt.date | None = None, ticket: str | None = None, frequent_flyer: str | None = None,
-           international: bool = False, check_in_source: str = "W") -> str:
+def encode(
+    *,
+    name: str,
+    pnr: str,
+    origin: str,
+    destination: str,
+    carrier: str,
+    flight: str,
+    date: dt.date,
+    seat: str,
+    sequence: int,
+    compartment: str = "Y",
+    status: str = "1",
+    e_ticket: bool = True,
+    issued: dt.date | None = None,
+    ticket: str | None = None,
+    frequent_flyer: str | None = None,
+    international: bool = False,
+    check_in_source: str = "W",
+) -> str:
     """One leg's BCBP string: the 60-character mandatory part and a version-6 conditional part.
 
     ``name``: the passenger as displayed (``Dana Whitfield``) or already ``SURNAME/GIVEN``; folded to
@@ -212,8 +247,7 @@ def encode(*, name: str, pnr: str, origin: str, destination: str, carrier: str, 
     if not isinstance(issued, dt.date):
         raise ValueError(f"date of issue {issued!r} is not a date")  # noqa: TRY004 (one error type per bad field)
 
-    unique = "0" + check_in_source + check_in_source + f"{issued.year % 10}{julian(issued):03d}" + "B" + \
-        f"{carrier:<3}"
+    unique = "0" + check_in_source + check_in_source + f"{issued.year % 10}{julian(issued):03d}" + "B" + f"{carrier:<3}"
     conditional = ">6" + f"{len(unique):02X}" + unique
     if ticket is not None:
         ticket = str(ticket).replace(" ", "").replace("-", "")
@@ -223,18 +257,32 @@ def encode(*, name: str, pnr: str, origin: str, destination: str, carrier: str, 
         if frequent_flyer:
             number = re.sub(r"[^A-Za-z0-9]", "", str(frequent_flyer)).upper()
             if number.startswith(carrier) and len(number) > len(carrier):
-                number = number[len(carrier):]
+                number = number[len(carrier) :]
             if not number or len(number) > 16 or not number.isalnum():
                 raise ValueError(f"frequent flyer number {frequent_flyer!r} cannot be encoded")
             ff_airline, ff_number = f"{carrier:<3}", f"{number:<16}"
-        repeated = ticket[:3] + ticket[3:] + " " + ("1" if international else "0") + f"{carrier:<3}" + \
-            ff_airline + ff_number
+        repeated = (
+            ticket[:3] + ticket[3:] + " " + ("1" if international else "0") + f"{carrier:<3}" + ff_airline + ff_number
+        )
         conditional += f"{len(repeated):02X}" + repeated
     if len(conditional) > 255:
         raise ValueError("conditional part longer than 255 characters")
-    mandatory = ("M1" + f"{surname_given:<20}" + ("E" if e_ticket else " ") + f"{pnr:<7}" + origin + destination +
-                 f"{carrier:<3}" + flight_field(flight) + f"{julian(date):03d}" + compartment + seat_field(seat) +
-                 seq + status + f"{len(conditional):02X}")
+    mandatory = (
+        "M1"
+        + f"{surname_given:<20}"
+        + ("E" if e_ticket else " ")
+        + f"{pnr:<7}"
+        + origin
+        + destination
+        + f"{carrier:<3}"
+        + flight_field(flight)
+        + f"{julian(date):03d}"
+        + compartment
+        + seat_field(seat)
+        + seq
+        + status
+        + f"{len(conditional):02X}"
+    )
     if len(mandatory) != MANDATORY_SIZE:  # every field above has its fixed width
         raise AssertionError(f"mandatory part is {len(mandatory)} characters")
     return mandatory + conditional
@@ -248,7 +296,7 @@ def _hex(text: str, where: str) -> int:
 
 def _leg(text: str, at: int, n: int) -> tuple[dict, int]:
     """Parse the 37 repeated mandatory characters of leg ``n`` at ``at`` and its conditional part."""
-    raw = text[at:at + LEG_SIZE]
+    raw = text[at : at + LEG_SIZE]
     if len(raw) != LEG_SIZE:
         raise ValueError(f"leg {n}: mandatory items end after {len(raw)} of {LEG_SIZE} characters")
     pnr, origin, dest, carrier = raw[0:7], raw[7:10], raw[10:13], raw[13:16]
@@ -274,13 +322,23 @@ def _leg(text: str, at: int, n: int) -> tuple[dict, int]:
         raise ValueError(f"leg {n}: passenger status {status!r} is not a letter or digit")
     size = _hex(raw[35:37], f"leg {n} conditional size")
     start = at + LEG_SIZE
-    conditional = text[start:start + size]
+    conditional = text[start : start + size]
     if len(conditional) != size:
         raise ValueError(f"leg {n}: conditional part is {len(conditional)} characters, the size field says {size}")
-    leg = {"pnr": pnr.rstrip(), "from": origin, "to": dest, "carrier": carrier.rstrip(),
-           "flight": str(int(flight[:4])) + flight[4].strip(), "julian_date": int(day), "compartment": compartment,
-           "seat": seat, "sequence": int(seq if seq.isdigit() else seq[:4]),
-           "status": status, "conditional_size": size, "conditional": conditional}
+    leg = {
+        "pnr": pnr.rstrip(),
+        "from": origin,
+        "to": dest,
+        "carrier": carrier.rstrip(),
+        "flight": str(int(flight[:4])) + flight[4].strip(),
+        "julian_date": int(day),
+        "compartment": compartment,
+        "seat": seat,
+        "sequence": int(seq if seq.isdigit() else seq[:4]),
+        "status": status,
+        "conditional_size": size,
+        "conditional": conditional,
+    }
     return leg, start + size
 
 
@@ -293,34 +351,53 @@ def _unique_items(conditional: str) -> tuple[int | None, dict]:
     if not conditional[1].isdigit():
         raise ValueError(f"version number {conditional[1]!r} is not a digit")
     size = _hex(conditional[2:4], "unique conditional size")
-    unique = conditional[4:4 + size]
+    unique = conditional[4 : 4 + size]
     if len(unique) != size:
         raise ValueError(f"unique conditional items are {len(unique)} characters, their size field says {size}")
-    names = (("passenger_description", 1), ("checkin_source", 1), ("issuance_source", 1), ("issue_date", 4),
-             ("document_type", 1), ("issuer", 3), ("bag_tags", 13), ("bag_tags_2", 13), ("bag_tags_3", 13))
+    names = (
+        ("passenger_description", 1),
+        ("checkin_source", 1),
+        ("issuance_source", 1),
+        ("issue_date", 4),
+        ("document_type", 1),
+        ("issuer", 3),
+        ("bag_tags", 13),
+        ("bag_tags_2", 13),
+        ("bag_tags_3", 13),
+    )
     items, i = {}, 0
     for key, width in names:
         if i >= size:
             break
-        items[key] = unique[i:i + width].rstrip()
+        items[key] = unique[i : i + width].rstrip()
         i += width
-    rest = conditional[4 + size:]
+    rest = conditional[4 + size :]
     if len(rest) >= 2:
         rsize = _hex(rest[:2], "repeated conditional size")
-        repeated = rest[2:2 + rsize]
+        repeated = rest[2 : 2 + rsize]
         if len(repeated) != rsize:
-            raise ValueError(f"repeated conditional items are {len(repeated)} characters, their size field says "
-                             f"{rsize}")
-        fields = (("airline_numeric", 3), ("document_number", 10), ("selectee", 1), ("doc_verification", 1),
-                  ("marketing_carrier", 3), ("ff_airline", 3), ("ff_number", 16), ("id_ad", 1), ("baggage", 3),
-                  ("fast_track", 1))
+            raise ValueError(
+                f"repeated conditional items are {len(repeated)} characters, their size field says {rsize}"
+            )
+        fields = (
+            ("airline_numeric", 3),
+            ("document_number", 10),
+            ("selectee", 1),
+            ("doc_verification", 1),
+            ("marketing_carrier", 3),
+            ("ff_airline", 3),
+            ("ff_number", 16),
+            ("id_ad", 1),
+            ("baggage", 3),
+            ("fast_track", 1),
+        )
         i = 0
         for key, width in fields:
             if i >= rsize:
                 break
-            items[key] = repeated[i:i + width].rstrip()
+            items[key] = repeated[i : i + width].rstrip()
             i += width
-        items["airline_use"] = rest[2 + rsize:]
+        items["airline_use"] = rest[2 + rsize :]
     elif rest:
         raise ValueError(f"conditional part has {rest!r} after its unique items and no size")
     return int(conditional[1]), items
@@ -372,5 +449,14 @@ def parse(text: str) -> dict:
         if len(rest) != 4 + size:
             raise ValueError(f"security data is {len(rest) - 4} characters, its size field says {size}")
         security = rest[4:]
-    return {"format": "M", "legs": legs, "name": name.rstrip(), "e_ticket": text[22] == "E", **segments[0],
-            "version": version, "items": items, "segments": segments, "security": security}
+    return {
+        "format": "M",
+        "legs": legs,
+        "name": name.rstrip(),
+        "e_ticket": text[22] == "E",
+        **segments[0],
+        "version": version,
+        "items": items,
+        "segments": segments,
+        "security": security,
+    }

@@ -105,12 +105,14 @@ def places(world: World, home: Path) -> list[Path]:
     docs = home / "Documents"
     more = []
     if docs.is_dir():
-        more += [d.relative_to(home) for d in docs.iterdir() if d.is_dir() and not d.name.startswith(".")
-                 and holds_files(d)]
+        more += [
+            d.relative_to(home) for d in docs.iterdir() if d.is_dir() and not d.name.startswith(".") and holds_files(d)
+        ]
     work = home / FIRST_PLACES[0]
     if work.is_dir():
-        more += [d.relative_to(home) for d in work.iterdir() if d.is_dir() and not d.name.startswith(".")
-                 and holds_files(d)]
+        more += [
+            d.relative_to(home) for d in work.iterdir() if d.is_dir() and not d.name.startswith(".") and holds_files(d)
+        ]
     out += sorted((p for p in more if p not in out), key=lambda p: p.as_posix())
     return out
 
@@ -129,27 +131,31 @@ def _iso(ts: int) -> str:
 
 def recent_xbel(world: World, docs: list[Document]) -> str:
     """``recently-used.xbel`` listing ``docs`` (see the module rules)."""
-    out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           '<xbel version="1.0"',
-           '      xmlns:bookmark="http://www.freedesktop.org/standards/desktop-bookmarks"',
-           '      xmlns:mime="http://www.freedesktop.org/standards/shared-mime-info"',
-           '>']
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<xbel version="1.0"',
+        '      xmlns:bookmark="http://www.freedesktop.org/standards/desktop-bookmarks"',
+        '      xmlns:mime="http://www.freedesktop.org/standards/shared-mime-info"',
+        ">",
+    ]
     for d in docs:
         stamp = _iso(d.mtime)
         name, exec_ = APPLICATIONS.get(d.mime, LIBREOFFICE)
-        out += [f'  <bookmark href={quoteattr(guest_uri(world, d.rel))} added="{stamp}" modified="{stamp}" '
-                f'visited="{stamp}">',
-                '    <info>',
-                '      <metadata owner="http://freedesktop.org">',
-                f'        <mime:mime-type type={quoteattr(d.mime)}/>',
-                '        <bookmark:applications>',
-                f'          <bookmark:application name={quoteattr(name)} exec={quoteattr(exec_)} '
-                f'modified="{stamp}" count="1"/>',
-                '        </bookmark:applications>',
-                '      </metadata>',
-                '    </info>',
-                '  </bookmark>']
-    out.append('</xbel>')
+        out += [
+            f'  <bookmark href={quoteattr(guest_uri(world, d.rel))} added="{stamp}" modified="{stamp}" '
+            f'visited="{stamp}">',
+            "    <info>",
+            '      <metadata owner="http://freedesktop.org">',
+            f"        <mime:mime-type type={quoteattr(d.mime)}/>",
+            "        <bookmark:applications>",
+            f"          <bookmark:application name={quoteattr(name)} exec={quoteattr(exec_)} "
+            f'modified="{stamp}" count="1"/>',
+            "        </bookmark:applications>",
+            "      </metadata>",
+            "    </info>",
+            "  </bookmark>",
+        ]
+    out.append("</xbel>")
     return "\n".join(out) + "\n"
 
 
@@ -160,24 +166,35 @@ def libreoffice_registry(world: World, docs: list[Document]) -> str:
     """``registrymodifications.xcu``: the PickList of the office files among ``docs`` (newest first) and
     the tip of the day off."""
     office = [d for d in docs if d.filter]
-    items = ['<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="ShowTipOfTheDay" '
-             'oor:op="fuse"><value>false</value></prop></item>',
-             '<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="FirstRun" '
-             'oor:op="fuse"><value>false</value></prop></item>']
+    items = [
+        '<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="ShowTipOfTheDay" '
+        'oor:op="fuse"><value>false</value></prop></item>',
+        '<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="FirstRun" '
+        'oor:op="fuse"><value>false</value></prop></item>',
+    ]
     for n, d in enumerate(office):
         uri = escape(guest_uri(world, d.rel))
-        items.append(f'<item oor:path="{_HISTORY}/OrderList"><node oor:name="{n}" oor:op="replace">'
-                     f'<prop oor:name="HistoryItemRef" oor:op="fuse"><value>{uri}</value></prop></node></item>')
+        items.append(
+            f'<item oor:path="{_HISTORY}/OrderList"><node oor:name="{n}" oor:op="replace">'
+            f'<prop oor:name="HistoryItemRef" oor:op="fuse"><value>{uri}</value></prop></node></item>'
+        )
     for d in office:
         uri = quoteattr(guest_uri(world, d.rel))
-        props = [("Filter", escape(d.filter)), ("Password", ""), ("Pinned", "false"), ("ReadOnly", "false"),
-                 ("Thumbnail", ""), ("Title", escape(d.rel.stem))]
+        props = [
+            ("Filter", escape(d.filter)),
+            ("Password", ""),
+            ("Pinned", "false"),
+            ("ReadOnly", "false"),
+            ("Thumbnail", ""),
+            ("Title", escape(d.rel.stem)),
+        ]
         body = "".join(f'<prop oor:name="{k}" oor:op="fuse"><value>{v}</value></prop>' for k, v in props)
-        items.append(f'<item oor:path="{_HISTORY}/ItemList"><node oor:name={uri} oor:op="replace">{body}'
-                     f'</node></item>')
-    head = ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            '<oor:items xmlns:oor="http://openoffice.org/2001/registry" '
-            'xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n')
+        items.append(f'<item oor:path="{_HISTORY}/ItemList"><node oor:name={uri} oor:op="replace">{body}</node></item>')
+    head = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<oor:items xmlns:oor="http://openoffice.org/2001/registry" '
+        'xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n'
+    )
     return head + "".join(i + "\n" for i in items) + "</oor:items>\n"
 
 
@@ -189,8 +206,9 @@ def write_desktop(world: World, home: Path) -> list[Path]:
     files = {
         home / ".config" / "gtk-3.0" / "bookmarks": bookmarks_text(world, home),
         home / ".local" / "share" / "recently-used.xbel": recent_xbel(world, docs),
-        home / ".config" / "libreoffice" / "4" / "user" / "registrymodifications.xcu":
-            libreoffice_registry(world, docs),
+        home / ".config" / "libreoffice" / "4" / "user" / "registrymodifications.xcu": libreoffice_registry(
+            world, docs
+        ),
     }
     now = _now_ts(world)
     for path, text in files.items():

@@ -43,11 +43,11 @@ class FallbackFontMissing(UserWarning):
 
 @dataclass(frozen=True)
 class Fallback:
-    name: str           # reportlab font name (also the family name); ours, never spec text
-    package: str        # the Debian package that installs it
-    file: str           # under FONT_ROOT
+    name: str  # reportlab font name (also the family name); ours, never spec text
+    package: str  # the Debian package that installs it
+    file: str  # under FONT_ROOT
     bold_file: str | None = None  # a bold face, else bold text uses the regular one
-    subfont: int = 0    # face index in a TrueType collection (.ttc)
+    subfont: int = 0  # face index in a TrueType collection (.ttc)
 
     @property
     def bold_name(self) -> str:
@@ -68,17 +68,36 @@ def _to_unicode_cmap(fontname, subset):
     reportlab 4.5.1 writes ``<%04X>``, so an emoji like U+1F984 becomes the five-digit ``<1F984>``
     and ``pdftotext`` reads U+1F98. For BMP characters the output is the same text as reportlab's.
     """
+
     def dest(v):
         return "%04X" % v if v <= 0xFFFF else chr(v).encode("utf-16-be").hex().upper()
 
-    return "\n".join([
-        "/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap", "/CIDSystemInfo",
-        "<< /Registry (%s)" % fontname, "/Ordering (%s)" % fontname, "/Supplement 0", ">> def",
-        "/CMapName /%s def" % fontname, "/CMapType 2 def", "1 begincodespacerange",
-        "<00> <%02X>" % (len(subset) - 1), "endcodespacerange", "%d beginbfchar" % len(subset),
-    ] + ["<%02X> <%s>" % (i, dest(v)) for i, v in enumerate(subset)] + [
-        "endbfchar", "endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end",
-    ])
+    return "\n".join(
+        [
+            "/CIDInit /ProcSet findresource begin",
+            "12 dict begin",
+            "begincmap",
+            "/CIDSystemInfo",
+            "<< /Registry (%s)" % fontname,
+            "/Ordering (%s)" % fontname,
+            "/Supplement 0",
+            ">> def",
+            "/CMapName /%s def" % fontname,
+            "/CMapType 2 def",
+            "1 begincodespacerange",
+            "<00> <%02X>" % (len(subset) - 1),
+            "endcodespacerange",
+            "%d beginbfchar" % len(subset),
+        ]
+        + ["<%02X> <%s>" % (i, dest(v)) for i, v in enumerate(subset)]
+        + [
+            "endbfchar",
+            "endcmap",
+            "CMapName currentdict /CMap defineresource pop",
+            "end",
+            "end",
+        ]
+    )
 
 
 def _fix_to_unicode() -> None:
@@ -105,10 +124,14 @@ def fallback_faces() -> tuple[Face, ...]:
         files = [fb.file] + ([fb.bold_file] if fb.bold_file else [])
         missing = [FONT_ROOT / f for f in files if not (FONT_ROOT / f).is_file()]
         if missing:
-            warnings.warn(FallbackFontMissing(
-                f"statement PDFs fall back to the font {missing[0]} for characters DejaVu Sans lacks, and it is "
-                f"not installed: those characters print as boxes (apt-get install {fb.package}, or run "
-                f"scripts/setup-deps.sh)"), stacklevel=2)
+            warnings.warn(
+                FallbackFontMissing(
+                    f"statement PDFs fall back to the font {missing[0]} for characters DejaVu Sans lacks, and it is "
+                    f"not installed: those characters print as boxes (apt-get install {fb.package}, or run "
+                    f"scripts/setup-deps.sh)"
+                ),
+                stacklevel=2,
+            )
             continue
         # shapable=False: text arrives in visual order, as for DejaVu.
         regular = TTFont(fb.name, str(FONT_ROOT / fb.file), subfontIndex=fb.subfont, shapable=False)
@@ -116,8 +139,9 @@ def fallback_faces() -> tuple[Face, ...]:
         if fb.bold_file:
             pdfmetrics.registerFont(TTFont(fb.bold_name, str(FONT_ROOT / fb.bold_file), shapable=False))
         # Paragraph's <font name=...> maps the name back to a family: register it as one.
-        pdfmetrics.registerFontFamily(fb.name, normal=fb.name, bold=fb.bold_name, italic=fb.name,
-                                      boldItalic=fb.bold_name)
+        pdfmetrics.registerFontFamily(
+            fb.name, normal=fb.name, bold=fb.bold_name, italic=fb.name, boldItalic=fb.bold_name
+        )
         faces.append(Face(fb.name, fb.bold_name, frozenset(regular.face.charToGlyph)))
     return tuple(faces)
 
@@ -126,9 +150,14 @@ def _extends(ch: str) -> bool:
     """``ch`` belongs to the character before it: a combining mark, joiner, variation selector,
     emoji skin-tone modifier or tag; it stays in that character's font when the font has it."""
     cp = ord(ch)
-    return (unicodedata.category(ch) in ("Mn", "Me", "Mc") or cp in (0x200C, 0x200D)
-            or 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF or 0x1F3FB <= cp <= 0x1F3FF
-            or 0xE0020 <= cp <= 0xE007F)
+    return (
+        unicodedata.category(ch) in ("Mn", "Me", "Mc")
+        or cp in (0x200C, 0x200D)
+        or 0xFE00 <= cp <= 0xFE0F
+        or 0xE0100 <= cp <= 0xE01EF
+        or 0x1F3FB <= cp <= 0x1F3FF
+        or 0xE0020 <= cp <= 0xE007F
+    )
 
 
 def font_runs(text: str, base: frozenset[int], faces: tuple[Face, ...]) -> list[tuple[Face | None, str]]:

@@ -52,8 +52,10 @@ def font_chars() -> frozenset[int]:
     for name, file in _FONT_FILES.items():
         path = FONT_DIR / file
         if not path.is_file():
-            raise FontMissing(f"statement PDFs need the font {path}: install the Debian package {FONT_PACKAGE} "
-                              f"(apt-get install {FONT_PACKAGE}, or run scripts/setup-deps.sh)")
+            raise FontMissing(
+                f"statement PDFs need the font {path}: install the Debian package {FONT_PACKAGE} "
+                f"(apt-get install {FONT_PACKAGE}, or run scripts/setup-deps.sh)"
+            )
         # shapable=False: the text arrives shaped and in visual order (below), whatever is installed.
         font = TTFont(name, str(path), shapable=False)
         pdfmetrics.registerFont(font)
@@ -121,8 +123,7 @@ def visual(text: str) -> str:
     have = font_chars()
     if any(unicodedata.bidirectional(ch) == "AL" for ch in text):
         # A presentation form the font lacks falls back to the plain letter (readable, not joined).
-        text = "".join(ch if ord(ch) in have else unicodedata.normalize("NFKC", ch)
-                       for ch in reshaper().reshape(text))
+        text = "".join(ch if ord(ch) in have else unicodedata.normalize("NFKC", ch) for ch in reshaper().reshape(text))
     levels = _bidi_levels(text)
     clusters: list[list] = []  # [level, chars]
     for ch, level in zip(text, levels):

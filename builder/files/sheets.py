@@ -170,8 +170,15 @@ def write_ods(sheet: Sheet, path: Path, when: dt.datetime) -> Path:
     ``when``, naive local)."""
     from odf import dc, meta, number
     from odf.opendocument import OpenDocumentSpreadsheet
-    from odf.style import (MasterPage, PageLayout, PageLayoutProperties, Style, TableCellProperties,
-                           TableColumnProperties, TextProperties)
+    from odf.style import (
+        MasterPage,
+        PageLayout,
+        PageLayoutProperties,
+        Style,
+        TableCellProperties,
+        TableColumnProperties,
+        TextProperties,
+    )
     from odf.table import Table, TableCell, TableColumn, TableRow
     from odf.text import P
 
@@ -189,17 +196,28 @@ def write_ods(sheet: Sheet, path: Path, when: dt.datetime) -> Path:
     doc.automaticstyles.addElement(cur)
     date = number.DateStyle(name="N-date")
     for part in _DATE_PARTS.get(sheet.locale, ("day", "/", "month", "/", "year")):
-        date.addElement({"day": number.Day(style="long"), "month": number.Month(style="long"),
-                         "year": number.Year(style="long")}.get(part) or number.Text(text=part))
+        date.addElement(
+            {
+                "day": number.Day(style="long"),
+                "month": number.Month(style="long"),
+                "year": number.Year(style="long"),
+            }.get(part)
+            or number.Text(text=part)
+        )
     doc.automaticstyles.addElement(date)
 
     styles = {}
     for name, bold, size, italic, fill, data in (
-            ("text", False, None, False, None, None), ("title", True, "14pt", False, None, None),
-            ("head", True, None, False, "#e8ecf1", None), ("bold", True, None, False, None, None),
-            ("note", False, "9pt", True, None, None), ("money", False, None, False, None, "N-money"),
-            ("money_bold", True, None, False, None, "N-money"), ("date", False, None, False, None, "N-date"),
-            ("int", False, None, False, None, None)):
+        ("text", False, None, False, None, None),
+        ("title", True, "14pt", False, None, None),
+        ("head", True, None, False, "#e8ecf1", None),
+        ("bold", True, None, False, None, None),
+        ("note", False, "9pt", True, None, None),
+        ("money", False, None, False, None, "N-money"),
+        ("money_bold", True, None, False, None, "N-money"),
+        ("date", False, None, False, None, "N-date"),
+        ("int", False, None, False, None, None),
+    ):
         st = Style(name=f"ce-{name}", family="table-cell", **({"datastylename": data} if data else {}))
         props = {}
         if bold:
@@ -218,8 +236,9 @@ def write_ods(sheet: Sheet, path: Path, when: dt.datetime) -> Path:
 
     # Printed (or exported to PDF) landscape on one page.
     layout = PageLayout(name="pm1")
-    layout.addElement(PageLayoutProperties(printorientation="landscape", pagewidth="29.7cm", pageheight="21cm",
-                                           scaletopages="1"))
+    layout.addElement(
+        PageLayoutProperties(printorientation="landscape", pagewidth="29.7cm", pageheight="21cm", scaletopages="1")
+    )
     doc.automaticstyles.addElement(layout)
     doc.masterstyles.addElement(MasterPage(name="Default", pagelayoutname=layout))
     table_style = Style(name="ta1", family="table", masterpagename="Default")

@@ -49,7 +49,7 @@ from builder.world.travel import AIRPORTS, CITIES, _country, airport_zone
 
 UTC = dt.UTC
 WIDEBODY = ("787", "777", "767", "747", "A330", "A340", "A350", "A380", "330", "350", "380")
-BOARDING_MINUTES = {False: 40, True: 50}   # before departure: narrow-body, wide-body
+BOARDING_MINUTES = {False: 40, True: 50}  # before departure: narrow-body, wide-body
 GATE_CLOSES_MINUTES = 15
 
 AIRLINE_NAVY = colors.HexColor("#0b2545")
@@ -63,97 +63,240 @@ RULE = colors.HexColor("#c9d2dc")
 
 WORDS = {
     "en_US": {
-        "boarding_pass": "Boarding pass", "passenger": "Passenger", "flight": "Flight", "date": "Date",
-        "from": "From", "to": "To", "departs": "Departs", "arrives": "Arrives", "boarding": "Boarding",
-        "gate": "Gate", "group": "Group", "seat": "Seat", "sequence": "Seq.", "class": "Class",
-        "pnr": "Confirmation", "ticket": "E-ticket", "ff": "MileagePass", "aircraft": "Aircraft",
-        "operated": "Operated by", "gate_tba": "See screens", "gate_note": "Gate shown on airport screens",
+        "boarding_pass": "Boarding pass",
+        "passenger": "Passenger",
+        "flight": "Flight",
+        "date": "Date",
+        "from": "From",
+        "to": "To",
+        "departs": "Departs",
+        "arrives": "Arrives",
+        "boarding": "Boarding",
+        "gate": "Gate",
+        "group": "Group",
+        "seat": "Seat",
+        "sequence": "Seq.",
+        "class": "Class",
+        "pnr": "Confirmation",
+        "ticket": "E-ticket",
+        "ff": "MileagePass",
+        "aircraft": "Aircraft",
+        "operated": "Operated by",
+        "gate_tba": "See screens",
+        "gate_note": "Gate shown on airport screens",
         "boarding_note": "Boarding begins {minutes} minutes before departure ({body}, {aircraft}). "
-                         "The gate closes {close} minutes before departure.",
-        "wide": "wide-body aircraft", "narrow": "narrow-body aircraft",
+        "The gate closes {close} minutes before departure.",
+        "wide": "wide-body aircraft",
+        "narrow": "narrow-body aircraft",
         "group_note": "Please board with group {group} when it is called.",
         "own_pass": "This boarding pass is for {name} only. Each traveller on booking {pnr} receives their own.",
-        "scan": "Scan at security and at the gate", "keep": "Keep this pass until you reach your destination.",
-        "issued": "Issued", "web_checkin": "web check-in", "stub": "Passenger receipt",
-        "bags": "Carry-on: 1 bag + 1 personal item", "bags_basic": "Carry-on: 1 personal item",
-        "itinerary": "Trip itinerary", "trip_to": "Trip to {city}", "travellers": "Travellers",
-        "flights": "Flights", "hotel": "Hotel", "rides": "Rides booked", "leg": "Leg", "duration": "Duration",
-        "seats": "Seats", "tickets": "Ticket numbers", "fare": "Fare", "total": "Total",
-        "check_in": "Check-in", "check_out": "Check-out", "nights": "Nights", "room": "Room",
-        "conf": "Confirmation", "address": "Address", "pickup": "Pickup", "dropoff": "Drop-off",
-        "estimate": "Fare", "outbound": "Outbound", "return": "Return", "none_rides": "No rides booked.",
+        "scan": "Scan at security and at the gate",
+        "keep": "Keep this pass until you reach your destination.",
+        "issued": "Issued",
+        "web_checkin": "web check-in",
+        "stub": "Passenger receipt",
+        "bags": "Carry-on: 1 bag + 1 personal item",
+        "bags_basic": "Carry-on: 1 personal item",
+        "itinerary": "Trip itinerary",
+        "trip_to": "Trip to {city}",
+        "travellers": "Travellers",
+        "flights": "Flights",
+        "hotel": "Hotel",
+        "rides": "Rides booked",
+        "leg": "Leg",
+        "duration": "Duration",
+        "seats": "Seats",
+        "tickets": "Ticket numbers",
+        "fare": "Fare",
+        "total": "Total",
+        "check_in": "Check-in",
+        "check_out": "Check-out",
+        "nights": "Nights",
+        "room": "Room",
+        "conf": "Confirmation",
+        "address": "Address",
+        "pickup": "Pickup",
+        "dropoff": "Drop-off",
+        "estimate": "Fare",
+        "outbound": "Outbound",
+        "return": "Return",
+        "none_rides": "No rides booked.",
         "prepared": "Prepared {date} from your booking confirmations. Times are local to each airport.",
-        "trip_cost": "Trip cost booked so far", "flights_total": "Flights ({n} travellers)",
-        "hotel_total": "Hotel (incl. taxes)", "rides_total": "Rides",
-        "folio": "Guest folio", "folio_no": "Folio no.", "guest": "Guest", "arrival": "Arrival",
-        "departure": "Departure", "room_no": "Room", "room_type": "Room type", "guests": "Guests",
-        "rate": "Nightly rate", "description": "Description", "charges": "Charges", "credits": "Credits",
-        "room_charge": "Room charge", "room_tax": "Room tax ({pct})", "payment": "Payment",
-        "balance": "Balance due", "member": "Harbor & Pine Rewards", "total_charges": "Total charges",
+        "trip_cost": "Trip cost booked so far",
+        "flights_total": "Flights ({n} travellers)",
+        "hotel_total": "Hotel (incl. taxes)",
+        "rides_total": "Rides",
+        "folio": "Guest folio",
+        "folio_no": "Folio no.",
+        "guest": "Guest",
+        "arrival": "Arrival",
+        "departure": "Departure",
+        "room_no": "Room",
+        "room_type": "Room type",
+        "guests": "Guests",
+        "rate": "Nightly rate",
+        "description": "Description",
+        "charges": "Charges",
+        "credits": "Credits",
+        "room_charge": "Room charge",
+        "room_tax": "Room tax ({pct})",
+        "payment": "Payment",
+        "balance": "Balance due",
+        "member": "Harbor & Pine Rewards",
+        "total_charges": "Total charges",
         "thanks": "Thank you for staying with us, {name}. We hope to welcome you back soon.",
-        "card_note": "Charged to {card} at checkout on {date}.", "page": "Page",
-        "city_fee": "City / tourism fee", "cleaning_fee": "Cleaning fee", "service_fee": "Bramblestay service fee",
-        "receipt": "Stay receipt", "hosted": "Hosted by {host} · booked on Bramblestay",
-        "currency": "Currency", "card_total": "Charged to your card", "fx_rate": "Exchange rate",
+        "card_note": "Charged to {card} at checkout on {date}.",
+        "page": "Page",
+        "city_fee": "City / tourism fee",
+        "cleaning_fee": "Cleaning fee",
+        "service_fee": "Bramblestay service fee",
+        "receipt": "Stay receipt",
+        "hosted": "Hosted by {host} · booked on Bramblestay",
+        "currency": "Currency",
+        "card_total": "Charged to your card",
+        "fx_rate": "Exchange rate",
         "fx_note": "Your card was charged {amount} for {local} at {rate} {home} per {cur}. Your card issuer may add a "
-                   "foreign transaction fee.",
-        "pay_at": "payable at the property", "approx": "about {amount}",
-        "nights_n": "{n} nights", "night_1": "1 night", "min": "min", "h": "h",
+        "foreign transaction fee.",
+        "pay_at": "payable at the property",
+        "approx": "about {amount}",
+        "nights_n": "{n} nights",
+        "night_1": "1 night",
+        "min": "min",
+        "h": "h",
         "connection": "Connection: {flight} to {city} departs {time} ({date}). Your bags are checked through.",
-        "taxes": "taxes", "your_trip": "Your trip",
+        "taxes": "taxes",
+        "your_trip": "Your trip",
     },
 }
-WORDS["en_GB"] = {**WORDS["en_US"], "pnr": "Booking reference", "gate_tba": "See screens",
-                  "trip_cost": "Trip cost booked so far", "rides": "Rides booked"}
+WORDS["en_GB"] = {
+    **WORDS["en_US"],
+    "pnr": "Booking reference",
+    "gate_tba": "See screens",
+    "trip_cost": "Trip cost booked so far",
+    "rides": "Rides booked",
+}
 WORDS["de_DE"] = {
-    "boarding_pass": "Bordkarte", "passenger": "Passagier", "flight": "Flug", "date": "Datum", "from": "Von",
-    "to": "Nach", "departs": "Abflug", "arrives": "Ankunft", "boarding": "Boarding", "gate": "Gate",
-    "group": "Gruppe", "seat": "Sitz", "sequence": "Nr.", "class": "Klasse", "pnr": "Buchungscode",
-    "ticket": "E-Ticket", "ff": "MileagePass", "aircraft": "Flugzeug", "operated": "Durchgeführt von",
-    "gate_tba": "siehe Anzeige", "gate_note": "Das Gate wird am Flughafen angezeigt",
+    "boarding_pass": "Bordkarte",
+    "passenger": "Passagier",
+    "flight": "Flug",
+    "date": "Datum",
+    "from": "Von",
+    "to": "Nach",
+    "departs": "Abflug",
+    "arrives": "Ankunft",
+    "boarding": "Boarding",
+    "gate": "Gate",
+    "group": "Gruppe",
+    "seat": "Sitz",
+    "sequence": "Nr.",
+    "class": "Klasse",
+    "pnr": "Buchungscode",
+    "ticket": "E-Ticket",
+    "ff": "MileagePass",
+    "aircraft": "Flugzeug",
+    "operated": "Durchgeführt von",
+    "gate_tba": "siehe Anzeige",
+    "gate_note": "Das Gate wird am Flughafen angezeigt",
     "boarding_note": "Das Boarding beginnt {minutes} Minuten vor Abflug ({body}, {aircraft}). "
-                     "Das Gate schließt {close} Minuten vor Abflug.",
-    "wide": "Großraumflugzeug", "narrow": "Schmalrumpfflugzeug",
+    "Das Gate schließt {close} Minuten vor Abflug.",
+    "wide": "Großraumflugzeug",
+    "narrow": "Schmalrumpfflugzeug",
     "group_note": "Bitte steigen Sie mit Gruppe {group} ein, sobald sie aufgerufen wird.",
     "own_pass": "Diese Bordkarte gilt nur für {name}. Alle Reisenden der Buchung {pnr} erhalten eine eigene.",
     "scan": "Bei der Sicherheitskontrolle und am Gate scannen",
     "keep": "Bitte bewahren Sie die Bordkarte bis zum Ziel auf.",
-    "issued": "Ausgestellt", "web_checkin": "Online-Check-in", "stub": "Abschnitt für den Passagier",
-    "bags": "Handgepäck: 1 Stück + 1 persönlicher Gegenstand", "bags_basic": "Handgepäck: 1 persönlicher Gegenstand",
-    "itinerary": "Reiseplan", "trip_to": "Reise nach {city}", "travellers": "Reisende", "flights": "Flüge",
-    "hotel": "Hotel", "rides": "Gebuchte Fahrten", "leg": "Strecke", "duration": "Dauer", "seats": "Sitze",
-    "tickets": "Ticketnummern", "fare": "Tarif", "total": "Gesamt", "check_in": "Anreise", "check_out": "Abreise",
-    "nights": "Nächte", "room": "Zimmer", "conf": "Bestätigung", "address": "Adresse", "pickup": "Abholung",
-    "dropoff": "Ziel", "estimate": "Fahrpreis", "outbound": "Hinflug", "return": "Rückflug",
+    "issued": "Ausgestellt",
+    "web_checkin": "Online-Check-in",
+    "stub": "Abschnitt für den Passagier",
+    "bags": "Handgepäck: 1 Stück + 1 persönlicher Gegenstand",
+    "bags_basic": "Handgepäck: 1 persönlicher Gegenstand",
+    "itinerary": "Reiseplan",
+    "trip_to": "Reise nach {city}",
+    "travellers": "Reisende",
+    "flights": "Flüge",
+    "hotel": "Hotel",
+    "rides": "Gebuchte Fahrten",
+    "leg": "Strecke",
+    "duration": "Dauer",
+    "seats": "Sitze",
+    "tickets": "Ticketnummern",
+    "fare": "Tarif",
+    "total": "Gesamt",
+    "check_in": "Anreise",
+    "check_out": "Abreise",
+    "nights": "Nächte",
+    "room": "Zimmer",
+    "conf": "Bestätigung",
+    "address": "Adresse",
+    "pickup": "Abholung",
+    "dropoff": "Ziel",
+    "estimate": "Fahrpreis",
+    "outbound": "Hinflug",
+    "return": "Rückflug",
     "none_rides": "Keine Fahrten gebucht.",
     "prepared": "Erstellt am {date} aus Ihren Buchungsbestätigungen. Alle Zeiten sind Ortszeiten des Flughafens.",
-    "trip_cost": "Bisher gebuchte Reisekosten", "flights_total": "Flüge ({n} Reisende)",
-    "hotel_total": "Hotel (inkl. Steuern)", "rides_total": "Fahrten",
-    "folio": "Hotelrechnung", "folio_no": "Rechnungsnr.", "guest": "Gast", "arrival": "Anreise",
-    "departure": "Abreise", "room_no": "Zimmer", "room_type": "Zimmerkategorie", "guests": "Gäste",
-    "rate": "Preis/Nacht", "description": "Leistung", "charges": "Belastung", "credits": "Gutschrift",
-    "room_charge": "Übernachtung", "room_tax": "Beherbergungssteuer ({pct})", "payment": "Zahlung",
-    "balance": "Offener Betrag", "member": "Harbor & Pine Rewards", "total_charges": "Summe",
+    "trip_cost": "Bisher gebuchte Reisekosten",
+    "flights_total": "Flüge ({n} Reisende)",
+    "hotel_total": "Hotel (inkl. Steuern)",
+    "rides_total": "Fahrten",
+    "folio": "Hotelrechnung",
+    "folio_no": "Rechnungsnr.",
+    "guest": "Gast",
+    "arrival": "Anreise",
+    "departure": "Abreise",
+    "room_no": "Zimmer",
+    "room_type": "Zimmerkategorie",
+    "guests": "Gäste",
+    "rate": "Preis/Nacht",
+    "description": "Leistung",
+    "charges": "Belastung",
+    "credits": "Gutschrift",
+    "room_charge": "Übernachtung",
+    "room_tax": "Beherbergungssteuer ({pct})",
+    "payment": "Zahlung",
+    "balance": "Offener Betrag",
+    "member": "Harbor & Pine Rewards",
+    "total_charges": "Summe",
     "thanks": "Vielen Dank für Ihren Aufenthalt, {name}. Wir freuen uns auf Ihren nächsten Besuch.",
-    "card_note": "Belastet auf {card} bei der Abreise am {date}.", "page": "Seite",
-    "city_fee": "City-Tax / Tourismusabgabe", "cleaning_fee": "Endreinigung", "service_fee": "Bramblestay-Servicegebühr",
-    "receipt": "Aufenthaltsbeleg", "hosted": "Gastgeber: {host} · gebucht über Bramblestay",
-    "currency": "Währung", "card_total": "Belastung Ihrer Karte", "fx_rate": "Umrechnungskurs",
+    "card_note": "Belastet auf {card} bei der Abreise am {date}.",
+    "page": "Seite",
+    "city_fee": "City-Tax / Tourismusabgabe",
+    "cleaning_fee": "Endreinigung",
+    "service_fee": "Bramblestay-Servicegebühr",
+    "receipt": "Aufenthaltsbeleg",
+    "hosted": "Gastgeber: {host} · gebucht über Bramblestay",
+    "currency": "Währung",
+    "card_total": "Belastung Ihrer Karte",
+    "fx_rate": "Umrechnungskurs",
     "fx_note": "Ihre Karte wurde mit {amount} für {local} belastet, Kurs {rate} {home} je {cur}. Ihre Bank kann ein "
-               "Auslandseinsatzentgelt berechnen.",
-    "pay_at": "zahlbar in der Unterkunft", "approx": "ca. {amount}",
-    "nights_n": "{n} Nächte", "night_1": "1 Nacht", "min": "Min.", "h": "Std.",
+    "Auslandseinsatzentgelt berechnen.",
+    "pay_at": "zahlbar in der Unterkunft",
+    "approx": "ca. {amount}",
+    "nights_n": "{n} Nächte",
+    "night_1": "1 Nacht",
+    "min": "Min.",
+    "h": "Std.",
     "connection": "Anschluss: {flight} nach {city} startet um {time} ({date}). Ihr Gepäck wird durchgecheckt.",
-    "taxes": "Steuern", "your_trip": "Ihre Reise",
+    "taxes": "Steuern",
+    "your_trip": "Ihre Reise",
 }
 
 
 # Room types as the world names them, in German.
-ROOMS_DE = {"King Room": "Kingsize-Zimmer", "Two Queen Beds": "Zimmer mit zwei Queensize-Betten",
-            "Queen Room": "Queensize-Zimmer", "Double Room": "Doppelzimmer", "Single Room": "Einzelzimmer",
-            "Suite": "Suite", "Junior Suite": "Junior-Suite", "Entire apartment": "Ganze Wohnung",
-            "Entire loft": "Ganzes Loft", "Entire townhouse": "Ganzes Stadthaus", "Entire studio": "Ganzes Studio",
-            "Private guest suite": "Private Gästesuite"}
+ROOMS_DE = {
+    "King Room": "Kingsize-Zimmer",
+    "Two Queen Beds": "Zimmer mit zwei Queensize-Betten",
+    "Queen Room": "Queensize-Zimmer",
+    "Double Room": "Doppelzimmer",
+    "Single Room": "Einzelzimmer",
+    "Suite": "Suite",
+    "Junior Suite": "Junior-Suite",
+    "Entire apartment": "Ganze Wohnung",
+    "Entire loft": "Ganzes Loft",
+    "Entire townhouse": "Ganzes Stadthaus",
+    "Entire studio": "Ganzes Studio",
+    "Private guest suite": "Private Gästesuite",
+}
 
 
 def room_label(world: World, room: str) -> str:
@@ -166,6 +309,7 @@ def _words(world: World) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------------------------------- world lookups
+
 
 def _utc(iso_z: str) -> dt.datetime:
     return dt.datetime.fromisoformat(iso_z)  # "2026-12-10T23:15:00Z": aware UTC
@@ -189,8 +333,10 @@ def _booking(world: World, pnr: str) -> dict:
 
 def _journey(world: World, flight: dict) -> list[dict]:
     """The legs of the flight's one-way journey (same PNR and direction), in order."""
-    return sorted((f for f in _flights(world) if f["pnr"] == flight["pnr"] and f["direction"] == flight["direction"]),
-                  key=lambda f: f["leg"])
+    return sorted(
+        (f for f in _flights(world) if f["pnr"] == flight["pnr"] and f["direction"] == flight["direction"]),
+        key=lambda f: f["leg"],
+    )
 
 
 def is_widebody(aircraft: str) -> bool:
@@ -244,8 +390,10 @@ def checkin_time(world: World, flight: dict) -> dt.datetime:
     leaves; never after the world's now while the leg is still to depart (then: now)."""
     first = _journey(world, flight)[0]
     opens = _utc(first["dep_utc"]) - dt.timedelta(hours=24)
-    r = rng(world.seed, f"travel_docs/checkin/{first['pnr']}/{first['flight_number']}/{first['from']}/"
-                        f"{first['dep_utc']}/time")
+    r = rng(
+        world.seed,
+        f"travel_docs/checkin/{first['pnr']}/{first['flight_number']}/{first['from']}/{first['dep_utc']}/time",
+    )
     at = min(opens + dt.timedelta(minutes=r.randint(5, 600)), _utc(flight["dep_utc"]) - dt.timedelta(minutes=90))
     now = now_utc(world)
     return min(at, now) if now < _utc(flight["dep_utc"]) else at
@@ -299,15 +447,26 @@ def bcbp_string(world: World, flight: dict, passenger: str | None = None) -> str
     issued = checkin_time(world, flight).astimezone(dep.tzinfo).date()
     own = passenger == world.persona.identity.name
     return bcbp.encode(
-        name=passenger_name(world, passenger), pnr=flight["pnr"], origin=flight["from"], destination=flight["to"], carrier=carrier,
-        flight=number, date=dep.date(), seat=seats[index] if index < len(seats) else flight["seat"],
-        sequence=checkin_sequence(world, flight, passenger), compartment=bcbp.compartment_code(booking["fare_class"]),
-        status="1", issued=issued, ticket=tickets[index] if index < len(tickets) else None,
+        name=passenger_name(world, passenger),
+        pnr=flight["pnr"],
+        origin=flight["from"],
+        destination=flight["to"],
+        carrier=carrier,
+        flight=number,
+        date=dep.date(),
+        seat=seats[index] if index < len(seats) else flight["seat"],
+        sequence=checkin_sequence(world, flight, passenger),
+        compartment=bcbp.compartment_code(booking["fare_class"]),
+        status="1",
+        issued=issued,
+        ticket=tickets[index] if index < len(tickets) else None,
         frequent_flyer=booking.get("loyalty_number") if own else None,
-        international=_country(flight["from"]) != _country(flight["to"]))
+        international=_country(flight["from"]) != _country(flight["to"]),
+    )
 
 
 # ---------------------------------------------------------------------------------------------- drawing helpers
+
 
 def _epoch(when: dt.datetime) -> None:
     """reportlab reads SOURCE_DATE_EPOCH for the document dates: the document's own date."""
@@ -323,20 +482,46 @@ class _Pen:
     def __init__(self, c: pdfcanvas.Canvas):
         self.c = c
 
-    def text(self, x: float, y: float, text: str, size: float = 9, bold: bool = False, color=INK,
-             width: float = 400, align: int = 0, leading: float | None = None, markup: str | None = None) -> float:
+    def text(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        size: float = 9,
+        bold: bool = False,
+        color=INK,
+        width: float = 400,
+        align: int = 0,
+        leading: float | None = None,
+        markup: str | None = None,
+    ) -> float:
         """Draw ``text`` with its first line's top at ``y``; ``align`` 0 left (x = left edge), 1 centre
         (x = centre), 2 right (x = right edge). Returns the height used."""
-        style = ParagraphStyle("p", fontName=FONT_BOLD if bold else FONT, fontSize=size,
-                               leading=leading or size * 1.22, textColor=color, alignment=align)
+        style = ParagraphStyle(
+            "p",
+            fontName=FONT_BOLD if bold else FONT,
+            fontSize=size,
+            leading=leading or size * 1.22,
+            textColor=color,
+            alignment=align,
+        )
         p = Paragraph(markup if markup is not None else para_text(text, bold=bold), style)
         _, h = p.wrap(width, 1000)
         left = x if align == 0 else x - width / 2 if align == 1 else x - width
         p.drawOn(self.c, left, y - h)
         return h
 
-    def label_value(self, x: float, y: float, label: str, value: str, size: float = 11, width: float = 120,
-                    color=INK, label_color=MUTED) -> None:
+    def label_value(
+        self,
+        x: float,
+        y: float,
+        label: str,
+        value: str,
+        size: float = 11,
+        width: float = 120,
+        color=INK,
+        label_color=MUTED,
+    ) -> None:
         self.text(x, y, label.upper(), 6.5, True, label_color, width)
         self.text(x, y - 9, value, size, True, color, width)
 
@@ -385,10 +570,12 @@ def _hotel_logo(c: pdfcanvas.Canvas, x: float, y: float, size: float, fg=HOTEL_G
     for k in (0.13, 0.02):
         w = c.beginPath()
         w.moveTo(x, y + size * k)
-        w.curveTo(x + size * 0.25, y + size * (k + 0.08), x + size * 0.25, y + size * (k - 0.08), x + size * 0.5,
-                  y + size * k)
-        w.curveTo(x + size * 0.75, y + size * (k + 0.08), x + size * 0.75, y + size * (k - 0.08), x + size,
-                  y + size * k)
+        w.curveTo(
+            x + size * 0.25, y + size * (k + 0.08), x + size * 0.25, y + size * (k - 0.08), x + size * 0.5, y + size * k
+        )
+        w.curveTo(
+            x + size * 0.75, y + size * (k + 0.08), x + size * 0.75, y + size * (k - 0.08), x + size, y + size * k
+        )
         c.drawPath(w, stroke=1, fill=0)
     c.restoreState()
 
@@ -412,8 +599,7 @@ def _draw_qr(c: pdfcanvas.Canvas, data: str, x: float, y: float, size: float) ->
                 start = col
                 while col < len(row) and row[col]:
                     col += 1
-                c.rect(x + (start + 4) * cell, y + size - (r + 5) * cell, (col - start) * cell, cell, stroke=0,
-                       fill=1)
+                c.rect(x + (start + 4) * cell, y + size - (r + 5) * cell, (col - start) * cell, cell, stroke=0, fill=1)
             else:
                 col += 1
     c.restoreState()
@@ -429,7 +615,7 @@ def _zone_abbr(iso: str, code: str | None) -> str:
         z = ZoneInfo(airport_zone(code, "UTC"))
         if when.astimezone(z).utcoffset() == when.utcoffset():
             name = when.astimezone(z).tzname()
-            if name and not name[0] in "+-":
+            if name and name[0] not in "+-":
                 return name
     off = when.utcoffset() or dt.timedelta(0)
     mins = int(off.total_seconds()) // 60
@@ -444,7 +630,7 @@ def _city(code: str, world: World | None = None) -> str:
         addr = world.persona.identity.address
         if travel and travel.home_airport == code and addr:
             return addr.city
-        for trip in (travel.trips if travel else []):
+        for trip in travel.trips if travel else []:
             if trip.airport == code:
                 return trip.destination
     name = AIRPORTS.get(code, (f"{code} Airport",))[0]
@@ -459,6 +645,7 @@ def _duration(minutes: int, words: dict) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- boarding passes
+
 
 def boarding_pass_filename(world: World, flight: dict) -> str:
     """``BoardingPass_4MBTN3_MR2448_ORD-LIS.pdf`` (``Bordkarte_...`` for a German persona)."""
@@ -487,8 +674,11 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
     seq = checkin_sequence(world, flight)
     fare = booking["fare_class"]
     tickets = booking.get("ticket_numbers") or [booking.get("ticket_number")]
-    ticket = tickets[list(flight.get("passengers") or [name]).index(name)] if name in (flight.get("passengers") or
-                                                                                          [name]) else tickets[0]
+    ticket = (
+        tickets[list(flight.get("passengers") or [name]).index(name)]
+        if name in (flight.get("passengers") or [name])
+        else tickets[0]
+    )
     page = LETTER if fmt.us else A4
     pw, ph = page
     airline = flight.get("airline") or booking.get("airline") or "Meridian Air"
@@ -524,8 +714,15 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
     c.restoreState()
     _airline_logo(c, margin + 14, top - band + 13, band - 26)
     pen.text(margin + band + 2, top - 13, airline, 17, True, colors.white, 260)
-    pen.text(margin + band + 3, top - 35, f"{w['boarding_pass'].upper()} · {fare.upper()}", 7.5, True,
-             colors.HexColor("#b9c7d8"), 300)
+    pen.text(
+        margin + band + 3,
+        top - 35,
+        f"{w['boarding_pass'].upper()} · {fare.upper()}",
+        7.5,
+        True,
+        colors.HexColor("#b9c7d8"),
+        300,
+    )
     pen.text(margin + width - 14, top - 11, f"{carrier} {number}", 20, True, colors.white, 200, align=2)
     pen.text(margin + width - 14, top - 36, fmt.date(dep), 8.5, False, colors.HexColor("#d6e0ec"), 200, align=2)
 
@@ -545,8 +742,10 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
     # Route.
     y -= 40
     col2 = x0 + 200
-    for x, airport, label in ((x0, flight["from"], flight.get("from_name")),
-                              (col2, flight["to"], flight.get("to_name"))):
+    for x, airport, label in (
+        (x0, flight["from"], flight.get("from_name")),
+        (col2, flight["to"], flight.get("to_name")),
+    ):
         pen.text(x, y, airport, 34, True, AIRLINE_NAVY, 120)
         pen.text(x, y - 40, _city(airport, world), 9, True, INK, 150)
         pen.text(x, y - 51, AIRPORTS.get(airport, (label or "",))[0], 7, False, MUTED, 150)
@@ -562,31 +761,51 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
     y -= 76
     days = (arr.date() - dep.date()).days
     plus = f" +{days}" if days > 0 else ""
-    cols = [(w["departs"], f"{fmt.time(dep)} {_zone_abbr(flight['dep_local'], flight['from'])}"),
-            (w["arrives"], f"{fmt.time(arr)} {_zone_abbr(flight['arr_local'], flight['to'])}{plus}"),
-            (w["boarding"], fmt.time(board))]
+    cols = [
+        (w["departs"], f"{fmt.time(dep)} {_zone_abbr(flight['dep_local'], flight['from'])}"),
+        (w["arrives"], f"{fmt.time(arr)} {_zone_abbr(flight['arr_local'], flight['to'])}{plus}"),
+        (w["boarding"], fmt.time(board)),
+    ]
     for k, (label, value) in enumerate(cols):
         pen.label_value(x0 + k * 120, y, label, value, 10, 118)
 
     # The boxes a gate agent looks at.
     y -= 34
-    boxes = [(w["gate"], gate or w["gate_tba"]), (w["group"], group), (w["seat"], seat),
-             (w["sequence"], f"{seq:03d}")]
+    boxes = [(w["gate"], gate or w["gate_tba"]), (w["group"], group), (w["seat"], seat), (w["sequence"], f"{seq:03d}")]
     bw, bh = (main_w - 36 - 27) / 4, 46
     for k, (label, value) in enumerate(boxes):
         bx = x0 + k * (bw + 9)
         highlight = label == w["seat"]
         c.setFillColor(AIRLINE_NAVY if highlight else AIRLINE_SKY)
         c.roundRect(bx, y - bh, bw, bh, 5, stroke=0, fill=1)
-        pen.text(bx + bw / 2, y - 6, label.upper(), 6.5, True, colors.HexColor("#b9c7d8") if highlight else MUTED,
-                 bw, align=1)
-        pen.text(bx + bw / 2, y - (18 if len(value) <= 5 else 21), value, 17 if len(value) <= 5 else 9, True,
-                 colors.white if highlight else AIRLINE_NAVY, bw, align=1)
+        pen.text(
+            bx + bw / 2,
+            y - 6,
+            label.upper(),
+            6.5,
+            True,
+            colors.HexColor("#b9c7d8") if highlight else MUTED,
+            bw,
+            align=1,
+        )
+        pen.text(
+            bx + bw / 2,
+            y - (18 if len(value) <= 5 else 21),
+            value,
+            17 if len(value) <= 5 else 9,
+            True,
+            colors.white if highlight else AIRLINE_NAVY,
+            bw,
+            align=1,
+        )
 
     # Codes and fare line.
     y -= bh + 14
-    info = [(w["pnr"], flight["pnr"]), (w["ticket"], ticket or "—"),
-            (w["class"], f"{fare} ({bcbp.compartment_code(fare)})")]
+    info = [
+        (w["pnr"], flight["pnr"]),
+        (w["ticket"], ticket or "—"),
+        (w["class"], f"{fare} ({bcbp.compartment_code(fare)})"),
+    ]
     for k, (label, value) in enumerate(info):
         pen.label_value(x0 + k * 120, y, label, value, 9, 125)
 
@@ -596,31 +815,49 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
     qy = top - band - 14 - qr_size
     _draw_qr(c, barcode, qx, qy, qr_size)
     h = pen.text(qx + qr_size / 2, qy - 3, w["scan"], 6.5, False, MUTED, side_w - 16, align=1)
-    pen.text(qx + qr_size / 2, qy - 4 - h,
-             f"{w['issued']} {fmt.numeric_date(issued.astimezone(dep.tzinfo))} · {w['web_checkin']}", 6.5, False,
-             MUTED, side_w - 16, align=1)
+    pen.text(
+        qx + qr_size / 2,
+        qy - 4 - h,
+        f"{w['issued']} {fmt.numeric_date(issued.astimezone(dep.tzinfo))} · {w['web_checkin']}",
+        6.5,
+        False,
+        MUTED,
+        side_w - 16,
+        align=1,
+    )
     sx = margin + main_w + 16
     sr = margin + width - 16
     sy = qy - 38
     pen.text(sx, sy, name, 9, True, INK, side_w - 32)
     sy -= 15
-    for label, value in ((w["flight"], f"{carrier} {number}"), (w["date"], fmt.day(dep)),
-                         (w["from"] + " / " + w["to"], f"{flight['from']} → {flight['to']}"),
-                         (w["boarding"], fmt.time(board)), (w["gate"], gate or w["gate_tba"]),
-                         (w["group"] + " / " + w["seat"], f"{group} / {seat}" if group else seat)):
+    for label, value in (
+        (w["flight"], f"{carrier} {number}"),
+        (w["date"], fmt.day(dep)),
+        (w["from"] + " / " + w["to"], f"{flight['from']} → {flight['to']}"),
+        (w["boarding"], fmt.time(board)),
+        (w["gate"], gate or w["gate_tba"]),
+        (w["group"] + " / " + w["seat"], f"{group} / {seat}" if group else seat),
+    ):
         pen.text(sx, sy, label.upper(), 6.5, True, MUTED, 70)
         pen.text(sr, sy - 1, value, 8.5, True, INK, 120, align=2)
         sy -= 13.5
 
     # Notes under the card, as a home-printed pass has them.
     ny = bottom - 22
-    notes = [w["boarding_note"].format(minutes=BOARDING_MINUTES[wide], body=w["wide"] if wide else w["narrow"],
-                                       aircraft=flight.get("aircraft") or "", close=GATE_CLOSES_MINUTES),
-             w["group_note"].format(group=group) if group else "",
-             (w["bags_basic"] if "basic" in fare.lower() else w["bags"]),
-             "" if gate else w["gate_note"],
-             _connection_note(world, flight, fmt, w),
-             w["own_pass"].format(name=name, pnr=flight["pnr"]), w["keep"]]
+    notes = [
+        w["boarding_note"].format(
+            minutes=BOARDING_MINUTES[wide],
+            body=w["wide"] if wide else w["narrow"],
+            aircraft=flight.get("aircraft") or "",
+            close=GATE_CLOSES_MINUTES,
+        ),
+        w["group_note"].format(group=group) if group else "",
+        (w["bags_basic"] if "basic" in fare.lower() else w["bags"]),
+        "" if gate else w["gate_note"],
+        _connection_note(world, flight, fmt, w),
+        w["own_pass"].format(name=name, pnr=flight["pnr"]),
+        w["keep"],
+    ]
     for note in (n for n in notes if n):
         h = pen.text(margin + 12, ny, note, 8.5, False, INK, width - 24, markup="•&nbsp;&nbsp;" + para_text(note))
         ny -= h + 5
@@ -629,21 +866,30 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
     c.line(margin, ny - 8, margin + width, ny - 8)
     c.setDash()
     _journey_table(c, pen, world, flight, fmt, w, margin, ny - 28, width)
-    pen.text(margin, 0.5 * inch, f"{airline} · {flight['pnr']} · {carrier} {number} · {w['sequence']} {seq:03d}",
-             7, False, MUTED, width)
+    pen.text(
+        margin,
+        0.5 * inch,
+        f"{airline} · {flight['pnr']} · {carrier} {number} · {w['sequence']} {seq:03d}",
+        7,
+        False,
+        MUTED,
+        width,
+    )
     c.showPage()
     c.save()
     return dest
 
 
-def _journey_table(c, pen: _Pen, world: World, flight: dict, fmt: Fmt, w: dict, x: float, y: float,
-                   width: float) -> None:
+def _journey_table(
+    c, pen: _Pen, world: World, flight: dict, fmt: Fmt, w: dict, x: float, y: float, width: float
+) -> None:
     """The whole booking under the pass, as an airline prints it: every leg with its times, seat and status
     (this pass's leg highlighted)."""
     booking = _booking(world, flight["pnr"])
     legs = sorted((f for f in _flights(world) if f["pnr"] == flight["pnr"]), key=lambda f: f["dep_utc"])
-    pen.text(x, y, f"{w['your_trip']} · {w['pnr']} {flight['pnr']} · {booking['fare_class']}", 10, True,
-             AIRLINE_NAVY, width)
+    pen.text(
+        x, y, f"{w['your_trip']} · {w['pnr']} {flight['pnr']} · {booking['fare_class']}", 10, True, AIRLINE_NAVY, width
+    )
     y -= 18
     cols = (0, 70, 185, 305, 425, width - 8)
     heads = (w["flight"], w["from"], w["departs"], w["to"], w["arrives"], w["seat"])
@@ -661,9 +907,13 @@ def _journey_table(c, pen: _Pen, world: World, flight: dict, fmt: Fmt, w: dict, 
         c.setStrokeColor(RULE)
         c.setLineWidth(0.5)
         c.line(x, y - 17, x + width, y - 17)
-        cells = (f["flight_number"], f"{f['from']} {_city(f['from'], world)}",
-                 f"{fmt.day(dep)} {fmt.time(dep)}", f"{f['to']} {_city(f['to'], world)}",
-                 f"{fmt.day(arr)} {fmt.time(arr)}")
+        cells = (
+            f["flight_number"],
+            f"{f['from']} {_city(f['from'], world)}",
+            f"{fmt.day(dep)} {fmt.time(dep)}",
+            f"{f['to']} {_city(f['to'], world)}",
+            f"{fmt.day(arr)} {fmt.time(arr)}",
+        )
         for k, value in enumerate(cells):
             pen.text(x + cols[k] + 6, y - 4, value, 8, this, INK, cols[k + 1] - cols[k] - 8 if k < 4 else 110)
         pen.text(x + cols[5], y - 4, f["seat"], 8, this, INK, 60, align=2)
@@ -677,9 +927,12 @@ def _connection_note(world: World, flight: dict, fmt: Fmt, w: dict) -> str:
         return ""
     nxt = after[0]
     dep = _local(nxt["dep_local"])
-    return w["connection"].format(flight=nxt["flight_number"], city=_city(nxt["to"], world),
-                                  time=f"{fmt.time(dep)} {_zone_abbr(nxt['dep_local'], nxt['from'])}",
-                                  date=fmt.date(dep))
+    return w["connection"].format(
+        flight=nxt["flight_number"],
+        city=_city(nxt["to"], world),
+        time=f"{fmt.time(dep)} {_zone_abbr(nxt['dep_local'], nxt['from'])}",
+        date=fmt.date(dep),
+    )
 
 
 def _plane(c: pdfcanvas.Canvas, x: float, y: float, s: float, color) -> None:
@@ -687,9 +940,26 @@ def _plane(c: pdfcanvas.Canvas, x: float, y: float, s: float, color) -> None:
     c.saveState()
     c.setFillColor(color)
     p = c.beginPath()
-    pts = [(1.0, 0), (0.55, 0.12), (0.1, 0.12), (-0.35, 0.9), (-0.55, 0.9), (-0.3, 0.12), (-0.75, 0.12),
-           (-0.95, 0.4), (-1.1, 0.4), (-1.0, 0), (-1.1, -0.4), (-0.95, -0.4), (-0.75, -0.12), (-0.3, -0.12),
-           (-0.55, -0.9), (-0.35, -0.9), (0.1, -0.12), (0.55, -0.12)]
+    pts = [
+        (1.0, 0),
+        (0.55, 0.12),
+        (0.1, 0.12),
+        (-0.35, 0.9),
+        (-0.55, 0.9),
+        (-0.3, 0.12),
+        (-0.75, 0.12),
+        (-0.95, 0.4),
+        (-1.1, 0.4),
+        (-1.0, 0),
+        (-1.1, -0.4),
+        (-0.95, -0.4),
+        (-0.75, -0.12),
+        (-0.3, -0.12),
+        (-0.55, -0.9),
+        (-0.35, -0.9),
+        (0.1, -0.12),
+        (0.55, -0.12),
+    ]
     p.moveTo(x + pts[0][0] * s, y + pts[0][1] * s)
     for px, py in pts[1:]:
         p.lineTo(x + px * s, y + py * s)
@@ -711,22 +981,25 @@ def boarding_passes(world: World, home: Path) -> list[Path]:
 
 # ---------------------------------------------------------------------------------------------- itineraries
 
+
 def upcoming_trips(world: World) -> list[int]:
     """Trip indexes whose last flight has not landed at the world's now, in departure order."""
     now = now_utc(world)
     trips: dict[int, list[dict]] = {}
     for f in _flights(world):
         trips.setdefault(f["trip"], []).append(f)
-    out = [(min(f["dep_utc"] for f in legs), i) for i, legs in trips.items()
-           if max(_utc(f["arr_utc"]) for f in legs) > now]
+    out = [
+        (min(f["dep_utc"] for f in legs), i) for i, legs in trips.items() if max(_utc(f["arr_utc"]) for f in legs) > now
+    ]
     return [i for _, i in sorted(out)]
 
 
 def itinerary_filename(world: World, booking: dict, first_dep: dt.datetime) -> str:
     """``Itinerary_Austin_2026-12-10_DAFLUK.pdf`` (``Reiseplan_...`` in German)."""
     stem = "Reiseplan" if world.persona.locale == "de_DE" else "Itinerary"
-    return safe_filename(f"{stem}_{booking['destination']}_{first_dep:%Y-%m-%d}_{booking['pnr']}",
-                         fallback=stem) + ".pdf"
+    return (
+        safe_filename(f"{stem}_{booking['destination']}_{first_dep:%Y-%m-%d}_{booking['pnr']}", fallback=stem) + ".pdf"
+    )
 
 
 def write_itinerary(world: World, trip: int, dest: Path) -> Path:
@@ -809,31 +1082,61 @@ def write_itinerary(world: World, trip: int, dest: Path) -> Path:
             pen.text(margin + 10, y - 7, f["flight_number"], 11, True, AIRLINE_NAVY, 70)
             pen.text(margin + 10, y - 22, f.get("aircraft") or "", 7, False, MUTED, 80)
             pen.text(margin + 10, y - 32, _duration(int(f.get("duration_minutes") or 0), w), 7, False, MUTED, 80)
-            pen.text(margin + 95, y - 7, f"{f['from']} {fmt.time(dep)} {_zone_abbr(f['dep_local'], f['from'])}",
-                     10, True, INK, 160)
+            pen.text(
+                margin + 95,
+                y - 7,
+                f"{f['from']} {fmt.time(dep)} {_zone_abbr(f['dep_local'], f['from'])}",
+                10,
+                True,
+                INK,
+                160,
+            )
             pen.text(margin + 95, y - 21, fmt.date(dep), 7.5, False, MUTED, 160)
             pen.text(margin + 95, y - 31, AIRPORTS.get(f["from"], ("",))[0], 7, False, MUTED, 160)
-            pen.text(margin + 265, y - 7, f"{f['to']} {fmt.time(arr)} {_zone_abbr(f['arr_local'], f['to'])}",
-                     10, True, INK, 160)
+            pen.text(
+                margin + 265,
+                y - 7,
+                f"{f['to']} {fmt.time(arr)} {_zone_abbr(f['arr_local'], f['to'])}",
+                10,
+                True,
+                INK,
+                160,
+            )
             pen.text(margin + 265, y - 21, fmt.date(arr), 7.5, False, MUTED, 160)
             pen.text(margin + 265, y - 31, AIRPORTS.get(f["to"], ("",))[0], 7, False, MUTED, 160)
             seats = list(f.get("seats") or [f["seat"]])
             pen.text(margin + width - 10, y - 5, w["seats"].upper(), 6.5, True, MUTED, 130, align=2)
             for k, person in enumerate(f.get("passengers") or booking["passengers"]):
                 if k < len(seats) and k < 3:
-                    pen.text(margin + width - 10, y - 14 - 10 * k, f"{person.split()[0]} {seats[k]}", 8, k == 0,
-                             INK, 130, align=2)
+                    pen.text(
+                        margin + width - 10,
+                        y - 14 - 10 * k,
+                        f"{person.split()[0]} {seats[k]}",
+                        8,
+                        k == 0,
+                        INK,
+                        130,
+                        align=2,
+                    )
             y -= 58
         y -= 4
 
     if hotel:
         heading(f"{w['hotel']} · {hotel['hotel']}")
-        rows = [(w["address"], hotel["address"]), (w["conf"], hotel["confirmation"]),
-                (w["check_in"], fmt.date(dt.date.fromisoformat(hotel["check_in"]))),
-                (w["check_out"], fmt.date(dt.date.fromisoformat(hotel["check_out"]))),
-                (w["room"], (f"{room_label(world, hotel['room'])} · {w['guests']} {hotel['guests']} · "
-                             f"{w['nights_n'].format(n=hotel['nights']) if hotel['nights'] != 1 else w['night_1']}")),
-                (w["total"], _stay_total(fmt, w, hotel))]
+        rows = [
+            (w["address"], hotel["address"]),
+            (w["conf"], hotel["confirmation"]),
+            (w["check_in"], fmt.date(dt.date.fromisoformat(hotel["check_in"]))),
+            (w["check_out"], fmt.date(dt.date.fromisoformat(hotel["check_out"]))),
+            (
+                w["room"],
+                (
+                    f"{room_label(world, hotel['room'])} · {w['guests']} {hotel['guests']} · "
+                    f"{w['nights_n'].format(n=hotel['nights']) if hotel['nights'] != 1 else w['night_1']}"
+                ),
+            ),
+            (w["total"], _stay_total(fmt, w, hotel)),
+        ]
         for label, value in rows:
             need(16)
             pen.text(margin, y, label, 9, True, MUTED, 110)
@@ -888,19 +1191,24 @@ def itineraries(world: World, home: Path) -> list[Path]:
     out = []
     for i in trips:
         booking = next(e.data for e in world.events if e.kind == "flight_booking" and e.data.get("trip") == i)
-        first = min((_local(f["dep_local"]) for f in _flights(world) if f["trip"] == i), key=lambda d: d.astimezone(UTC))
+        first = min(
+            (_local(f["dep_local"]) for f in _flights(world) if f["trip"] == i), key=lambda d: d.astimezone(UTC)
+        )
         out.append(write_itinerary(world, i, folder / itinerary_filename(world, booking, first)))
     return out
 
 
 # ---------------------------------------------------------------------------------------------- folios
 
+
 def _stay_total(fmt: Fmt, w: dict[str, str], hotel: dict) -> str:
     """The itinerary's price of a stay: the total in the hotel's currency (room + taxes and fees), payable at
     the property, and abroad about what the card will be charged."""
     price, cur = hotel["price"], hotel["currency"]
-    text = (f"{money_in(price['total_cents'], cur, fmt.locale)} ({money_in(price['subtotal_cents'], cur, fmt.locale)}"
-            f" + {money_in(price['taxes_cents'] + price['fees_cents'], cur, fmt.locale)} {w['taxes']}), {w['pay_at']}")
+    text = (
+        f"{money_in(price['total_cents'], cur, fmt.locale)} ({money_in(price['subtotal_cents'], cur, fmt.locale)}"
+        f" + {money_in(price['taxes_cents'] + price['fees_cents'], cur, fmt.locale)} {w['taxes']}), {w['pay_at']}"
+    )
     if cur != fmt.currency:
         text += f"; {w['approx'].format(amount=fmt.money(hotel['total_cents']))}"
     return text
@@ -990,12 +1298,20 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     else:
         _monogram(c, margin, ph - 1.0 * inch, 0.5 * inch, "Bramblestay" if rental else checkout["hotel"])
     name_size = 18 if len(checkout["hotel"]) <= 26 else 13 if len(checkout["hotel"]) <= 38 else 11
-    pen.text(margin + 0.65 * inch, ph - 0.5 * inch - (18 - name_size) / 2, checkout["hotel"], name_size, True,
-             HOTEL_GREEN, 300)
+    pen.text(
+        margin + 0.65 * inch,
+        ph - 0.5 * inch - (18 - name_size) / 2,
+        checkout["hotel"],
+        name_size,
+        True,
+        HOTEL_GREEN,
+        300,
+    )
     pen.text(margin + 0.65 * inch, ph - 0.78 * inch, checkout["address"], 8.5, False, MUTED, 300)
     if rental and checkout.get("host"):
-        pen.text(margin + 0.65 * inch, ph - 0.98 * inch, w["hosted"].format(host=checkout["host"]), 8, False, MUTED,
-                 300)
+        pen.text(
+            margin + 0.65 * inch, ph - 0.98 * inch, w["hosted"].format(host=checkout["host"]), 8, False, MUTED, 300
+        )
     pen.text(pw - margin, ph - 0.5 * inch, title.upper(), 14, True, HOTEL_GREEN, 200, align=2)
     pen.text(pw - margin, ph - 0.74 * inch, f"{w['folio_no']} {checkout['folio']}", 9, False, INK, 200, align=2)
     y = ph - 1.35 * inch - 24
@@ -1004,6 +1320,7 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     guest_lines = [ident.name]
     if addr:
         from builder.world.travel import format_address
+
         guest_lines.append(format_address(addr))
     pen.text(margin, y, w["guest"].upper(), 7, True, MUTED, 250)
     gy = y - 11
@@ -1014,12 +1331,18 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
 
     rates = sorted({int(x["cents"]) for x in checkout["price"]["nights"]})
     rate_text = lm(rates[0]) if len(rates) == 1 else f"{lm(rates[0])} – {lm(rates[-1])}"
-    facts = ([] if rental else [(w["room_no"], room_number(world, checkout))]) + [
-             (w["room_type"], room_label(world, checkout["room"])),
-             (w["arrival"], fmt.date(dt.date.fromisoformat(checkout["check_in"]))),
-             (w["departure"], fmt.date(dt.date.fromisoformat(checkout["check_out"]))),
-             (w["guests"], str(checkout["guests"])), (w["rate"], rate_text),
-             (w["conf"], checkout["confirmation"])] + ([(w["currency"], cur)] if foreign else [])
+    facts = (
+        ([] if rental else [(w["room_no"], room_number(world, checkout))])
+        + [
+            (w["room_type"], room_label(world, checkout["room"])),
+            (w["arrival"], fmt.date(dt.date.fromisoformat(checkout["check_in"]))),
+            (w["departure"], fmt.date(dt.date.fromisoformat(checkout["check_out"]))),
+            (w["guests"], str(checkout["guests"])),
+            (w["rate"], rate_text),
+            (w["conf"], checkout["confirmation"]),
+        ]
+        + ([(w["currency"], cur)] if foreign else [])
+    )
     fx = margin + width - 230
     fy = y
     for label, value in facts:
@@ -1041,8 +1364,15 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
 
     def next_page() -> float:
         c.showPage()
-        pen.text(margin, ph - margin, f"{checkout['hotel']} · {w['folio_no']} {checkout['folio']} · {w['page']} "
-                                      f"{c.getPageNumber()}", 8, True, HOTEL_GREEN, width)
+        pen.text(
+            margin,
+            ph - margin,
+            f"{checkout['hotel']} · {w['folio_no']} {checkout['folio']} · {w['page']} {c.getPageNumber()}",
+            8,
+            True,
+            HOTEL_GREEN,
+            width,
+        )
         return ph - margin - 20
 
     y = table_head(y)
@@ -1050,8 +1380,13 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     pct = round(100 * int(price["taxes_cents"]) / max(1, int(price["subtotal_cents"])), 2)
     pct_num = f"{pct:.2f}" if round(pct, 1) != pct else f"{pct:.1f}"
     pct_text = pct_num.replace(".", ",") + " %" if fmt.de else f"{pct_num}%"
-    labels = {"room": w["room_charge"], "tax": w["room_tax"].format(pct=pct_text), "city_fee": w["city_fee"],
-              "cleaning_fee": w["cleaning_fee"], "service_fee": w["service_fee"]}
+    labels = {
+        "room": w["room_charge"],
+        "tax": w["room_tax"].format(pct=pct_text),
+        "city_fee": w["city_fee"],
+        "cleaning_fee": w["cleaning_fee"],
+        "service_fee": w["service_fee"],
+    }
     total = 0
     for k, (day, kind, cents) in enumerate(folio_lines(checkout)):
         if k % 4 < 2:
@@ -1078,8 +1413,10 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     rate_shown = rate.replace(".", ",") if fmt.de else rate
     totals = [(w["total_charges"], lm(total), True), (w["payment"], lm(-total), False), (w["balance"], lm(0), True)]
     if foreign:
-        totals += [(w["fx_rate"], f"1 {cur} = {rate_shown} {home_cur}", False),
-                   (w["card_total"], fmt.money(checkout["total_cents"]), True)]
+        totals += [
+            (w["fx_rate"], f"1 {cur} = {rate_shown} {home_cur}", False),
+            (w["card_total"], fmt.money(checkout["total_cents"]), True),
+        ]
     for label, value, bold in totals:
         pen.text(margin + width - 260, y - 2, label, 9.5, bold, INK, 130)
         pen.text(margin + width, y - 2, value, 9.5, bold, INK, 130, align=2)
@@ -1088,13 +1425,30 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     pen.text(margin, y, w["card_note"].format(card=card_label, date=fmt.date(pay_day)), 8.5, False, MUTED, width)
     y -= 14
     if foreign:
-        y -= pen.text(margin, y, w["fx_note"].format(amount=fmt.money(checkout["total_cents"]), local=lm(total),
-                                                     rate=rate_shown, home=home_cur, cur=cur), 8.5, False, MUTED,
-                      width) + 2
-    pen.text(margin, y, w["thanks"].format(name=ident.name.split()[0] if ident.name else ""), 8.5, False, MUTED,
-             width)
-    pen.text(margin, 0.55 * inch, " · ".join(x for x in (checkout.get("chain"), checkout["hotel"], checkout["address"])
-                                              if x), 7, False, MUTED, width)
+        y -= (
+            pen.text(
+                margin,
+                y,
+                w["fx_note"].format(
+                    amount=fmt.money(checkout["total_cents"]), local=lm(total), rate=rate_shown, home=home_cur, cur=cur
+                ),
+                8.5,
+                False,
+                MUTED,
+                width,
+            )
+            + 2
+        )
+    pen.text(margin, y, w["thanks"].format(name=ident.name.split()[0] if ident.name else ""), 8.5, False, MUTED, width)
+    pen.text(
+        margin,
+        0.55 * inch,
+        " · ".join(x for x in (checkout.get("chain"), checkout["hotel"], checkout["address"]) if x),
+        7,
+        False,
+        MUTED,
+        width,
+    )
     c.showPage()
     c.save()
     return dest

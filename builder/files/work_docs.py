@@ -108,6 +108,7 @@ def _wall(iso: str | None) -> dt.datetime | None:
 
 # ------------------------------------------------------------------------------------------ business trips
 
+
 @dataclass(frozen=True)
 class Charge:
     """One charge of a trip as the report lists it: ``cents`` > 0 a cost in the persona's currency (the
@@ -192,6 +193,7 @@ def trip_charges(world: World, index: int) -> list[Charge]:
             when = _wall(d.get("check_out_local")) or when
             merchant = d.get("hotel") or ""
             from builder.files.travel_docs import room_label
+
             nights = w["nights"].format(n=d.get("nights", ""), room=room_label(world, d.get("room") or ""))
             description = f"{merchant} · {nights}"
         elif e.kind == "ride":
@@ -212,9 +214,21 @@ def trip_charges(world: World, index: int) -> list[Charge]:
             description = merchant
             if d.get("foreign_currency"):
                 foreign = f"{d.get('foreign_amount')} {d['foreign_currency']}"
-        out.append(Charge(event_id=e.id, kind=e.kind, when=when, description=description, merchant=merchant,
-                          category=_category(e.kind, d, posts[0].category), city=city, cents=cents,
-                          account=posts[0].account, foreign=foreign, data=d))
+        out.append(
+            Charge(
+                event_id=e.id,
+                kind=e.kind,
+                when=when,
+                description=description,
+                merchant=merchant,
+                category=_category(e.kind, d, posts[0].category),
+                city=city,
+                cents=cents,
+                account=posts[0].account,
+                foreign=foreign,
+                data=d,
+            )
+        )
     return out
 
 
@@ -250,8 +264,9 @@ def trip_folder(world: World, trip: BusinessTrip) -> Path:
 
 def report_stem(world: World, trip: BusinessTrip) -> str:
     """``Expense_Report_Chicago_2025-09`` (the report's file name without suffix)."""
-    return safe_filename(words(world)["report_file"].format(city=trip.destination, month=f"{trip.depart:%Y-%m}"),
-                         fallback="Expenses")
+    return safe_filename(
+        words(world)["report_file"].format(city=trip.destination, month=f"{trip.depart:%Y-%m}"), fallback="Expenses"
+    )
 
 
 def folio_for(world: World, home: Path, charge: Charge) -> Path | None:
@@ -274,8 +289,9 @@ def _card(world: World, account: str) -> dict | None:
 
 def receipt_name(world: World, charge: Charge) -> str:
     """``Receipt_2025-09-18_0941_Chicago-Coffee-Exchange.pdf`` (de ``Beleg_...``)."""
-    stem = words(world)["receipt_file"].format(date=f"{charge.when:%Y-%m-%d}", time=f"{charge.when:%H%M}",
-                                               merchant=charge.merchant)
+    stem = words(world)["receipt_file"].format(
+        date=f"{charge.when:%Y-%m-%d}", time=f"{charge.when:%H%M}", merchant=charge.merchant
+    )
     return safe_filename(stem, fallback="Receipt") + ".pdf"
 
 
@@ -285,11 +301,16 @@ def _receipt_lines(world: World, charge: Charge, fmt: Fmt, w: dict) -> tuple[str
     if charge.kind == "ride":
         fare, tip = int(d.get("fare_cents", charge.cents)), int(d.get("tip_cents", 0))
         miles = d.get("distance_miles") or 0
-        dist = w["distance"].format(miles=miles, km=f"{float(miles) * 1.609344:.1f}".replace(".", ","),
-                                    minutes=d.get("duration_minutes", ""))
-        lines = [(w["pickup"], _short_place(d.get("pickup"))), (w["dropoff"], _short_place(d.get("dropoff"))),
-                 ("", dist), (w["driver"], f"{d.get('driver', '')} · {d.get('vehicle', '')}"),
-                 (w["ride_fare"], fmt.money(fare))]
+        dist = w["distance"].format(
+            miles=miles, km=f"{float(miles) * 1.609344:.1f}".replace(".", ","), minutes=d.get("duration_minutes", "")
+        )
+        lines = [
+            (w["pickup"], _short_place(d.get("pickup"))),
+            (w["dropoff"], _short_place(d.get("dropoff"))),
+            ("", dist),
+            (w["driver"], f"{d.get('driver', '')} · {d.get('vehicle', '')}"),
+            (w["ride_fare"], fmt.money(fare)),
+        ]
         if tip:
             lines.append((w["ride_tip"], fmt.money(tip)))
         return w["ride_receipt"], lines
@@ -306,14 +327,22 @@ def _receipt_lines(world: World, charge: Charge, fmt: Fmt, w: dict) -> tuple[str
     if charge.kind == "hotel_checkout":
         from builder.files.travel_docs import room_label
 
-        lines = [("", w["nights"].format(n=d.get("nights", ""), room=room_label(world, d.get("room") or ""))),
-                 (f"{d.get('check_in', '')} – {d.get('check_out', '')}", "")]
+        lines = [
+            ("", w["nights"].format(n=d.get("nights", ""), room=room_label(world, d.get("room") or ""))),
+            (f"{d.get('check_in', '')} – {d.get('check_out', '')}", ""),
+        ]
         return w["hotel_receipt"], lines
     lines = [(w["sale"], fmt.money(charge.cents))]
     if charge.foreign:
-        lines = [(w["sale"], charge.foreign),
-                 ("", w["foreign"].format(amount=charge.foreign.split()[0], currency=charge.foreign.split()[-1],
-                                          rate=d.get("fx_rate", "")))]
+        lines = [
+            (w["sale"], charge.foreign),
+            (
+                "",
+                w["foreign"].format(
+                    amount=charge.foreign.split()[0], currency=charge.foreign.split()[-1], rate=d.get("fx_rate", "")
+                ),
+            ),
+        ]
     return w["receipt_title"], lines
 
 
@@ -342,9 +371,21 @@ def write_receipt(world: World, charge: Charge, dest: Path) -> Path:
     place = charge.city or ""
     if charge.kind == "hotel_checkout":
         place = charge.data.get("address") or place
-    texts = [charge.merchant, place, title, w["total_line"], w["card"], w["auth"], w["approved"], w["thanks"],
-             fmt.money(charge.cents), fmt.numeric_date(charge.when), fmt.time(charge.when),
-             card["label"] if card else "", *[x for line in lines for x in line]]
+    texts = [
+        charge.merchant,
+        place,
+        title,
+        w["total_line"],
+        w["card"],
+        w["auth"],
+        w["approved"],
+        w["thanks"],
+        fmt.money(charge.cents),
+        fmt.numeric_date(charge.when),
+        fmt.time(charge.when),
+        card["label"] if card else "",
+        *[x for line in lines for x in line],
+    ]
     # The PDF base fonts (not embedded) when they can set every text, else DejaVu embedded (pdftext).
     base = all(_winansi(t) for t in texts)
     regular, bold_face = ("Helvetica", "Helvetica-Bold") if base else (FONT, FONT_BOLD)
@@ -356,8 +397,14 @@ def write_receipt(world: World, charge: Charge, dest: Path) -> Path:
     c.setCreator(meta_text(charge.merchant))
 
     def text(x, y, s, size=8, bold=False, color=INK, align=0, w_=width - 12 * mm):
-        style = ParagraphStyle("p", fontName=bold_face if bold else regular, fontSize=size, leading=size * 1.25,
-                               textColor=color, alignment=align)
+        style = ParagraphStyle(
+            "p",
+            fontName=bold_face if bold else regular,
+            fontSize=size,
+            leading=size * 1.25,
+            textColor=color,
+            alignment=align,
+        )
         p = Paragraph(xml_escape(s) if base else para_text(s, bold=bold), style)
         _, h = p.wrap(w_, 200)
         left = x if align == 0 else x - w_ / 2 if align == 1 else x - w_
@@ -368,8 +415,10 @@ def write_receipt(world: World, charge: Charge, dest: Path) -> Path:
     y -= text(width / 2, y, charge.merchant, 11, True, align=1) + 1.5 * mm
     if place:
         y -= text(width / 2, y, place, 7.5, color=MUTED, align=1) + 1 * mm
-    y -= text(width / 2, y, f"{fmt.numeric_date(charge.when)} {fmt.time(charge.when)}", 7.5, color=MUTED,
-              align=1) + 3 * mm
+    y -= (
+        text(width / 2, y, f"{fmt.numeric_date(charge.when)} {fmt.time(charge.when)}", 7.5, color=MUTED, align=1)
+        + 3 * mm
+    )
     y -= text(width / 2, y, title.upper(), 8.5, True, align=1) + 2.5 * mm
     c.setStrokeColor(MUTED)
     c.setDash(1, 2)
@@ -402,9 +451,15 @@ def expense_sheet(world: World, trip: BusinessTrip, receipts: dict[str, str], wh
     fmt = Fmt(world.persona)
     w = words(world)
     p = world.persona
-    sheet = Sheet(name=w["report_sheet"], title=w["report_title"].format(city=trip.destination),
-                  author=p.identity.name, currency=fmt.currency, locale=p.locale, timezone=p.timezone or "UTC",
-                  widths=[16, 62, 24, 14, 18, 14, 52])
+    sheet = Sheet(
+        name=w["report_sheet"],
+        title=w["report_title"].format(city=trip.destination),
+        author=p.identity.name,
+        currency=fmt.currency,
+        locale=p.locale,
+        timezone=p.timezone or "UTC",
+        widths=[16, 62, 24, 14, 18, 14, 52],
+    )
     card = _card(world, trip.charges[0].account)
     sheet.add(Cell(w["report_title"].format(city=trip.destination), style="title"))
     sheet.add()
@@ -428,26 +483,45 @@ def expense_sheet(world: World, trip: BusinessTrip, receipts: dict[str, str], wh
     for k in cats:
         summary_rows[k] = sheet.add(None, Cell(w["categories"][k]), None)  # the reference is filled in below
     total = trip.total_cents
-    total_row = sheet.add(None, Cell(w["total"], style="bold"),
-                          Cell(_units(total), f"=SUM(C{summary_rows[cats[0]]}:C{summary_rows[cats[-1]]})",
-                               "money_bold"))
+    total_row = sheet.add(
+        None,
+        Cell(w["total"], style="bold"),
+        Cell(_units(total), f"=SUM(C{summary_rows[cats[0]]}:C{summary_rows[cats[-1]]})", "money_bold"),
+    )
     sheet.add()
-    sheet.add(*(Cell(h, style="head") for h in (w["date"], w["description"], w["category"], w["city"],
-                                                w["original"], w["amount"], w["receipt"])))
+    sheet.add(
+        *(
+            Cell(h, style="head")
+            for h in (w["date"], w["description"], w["category"], w["city"], w["original"], w["amount"], w["receipt"])
+        )
+    )
     for k in cats:
         first = len(sheet.rows) + 1
         for ch in by_cat[k]:
-            sheet.add(Cell(ch.when.date(), style="date"), Cell(ch.description), Cell(w["categories"][k]),
-                      Cell(ch.city or None), Cell(ch.foreign), Cell(_units(ch.cents), style="money"),
-                      Cell(receipts.get(ch.event_id) or w["card_statement"]))
+            sheet.add(
+                Cell(ch.when.date(), style="date"),
+                Cell(ch.description),
+                Cell(w["categories"][k]),
+                Cell(ch.city or None),
+                Cell(ch.foreign),
+                Cell(_units(ch.cents), style="money"),
+                Cell(receipts.get(ch.event_id) or w["card_statement"]),
+            )
         last = len(sheet.rows)
         sub = sum(ch.cents for ch in by_cat[k])
-        row = sheet.add(None, Cell(w["subtotal"].format(category=w["categories"][k]), style="bold"), None, None,
-                        None, Cell(_units(sub), f"=SUM(F{first}:F{last})", "money_bold"))
+        row = sheet.add(
+            None,
+            Cell(w["subtotal"].format(category=w["categories"][k]), style="bold"),
+            None,
+            None,
+            None,
+            Cell(_units(sub), f"=SUM(F{first}:F{last})", "money_bold"),
+        )
         sheet.rows[summary_rows[k] - 1][2] = Cell(_units(sub), f"=F{row}", "money")
     sheet.add()
-    sheet.add(None, Cell(w["total"], style="bold"), None, None, None, Cell(_units(total), f"=C{total_row}",
-                                                                           "money_bold"))
+    sheet.add(
+        None, Cell(w["total"], style="bold"), None, None, None, Cell(_units(total), f"=C{total_row}", "money_bold")
+    )
     return sheet
 
 
@@ -515,7 +589,7 @@ def budget_months(world: World) -> tuple[list[dt.date], list[dt.date]]:
         months.append(m)
         m = _next_month(m)
     shown = months[-BUDGET_MONTHS:]
-    base = months[-2 * BUDGET_MONTHS:-BUDGET_MONTHS] if len(months) > BUDGET_MONTHS else list(shown)
+    base = months[-2 * BUDGET_MONTHS : -BUDGET_MONTHS] if len(months) > BUDGET_MONTHS else list(shown)
     return shown, base
 
 
@@ -569,9 +643,16 @@ def budget_sheet(world: World, when: dt.datetime) -> Sheet | None:
     income, spending = monthly_flows(world)
     title = w["budget_title"].format(first=fmt.month(shown[0]), last=fmt.month(shown[-1]))
     n = len(shown)
-    sheet = Sheet(name=w["budget_sheet"], title=title, author=p.identity.name, currency=fmt.currency,
-                  locale=p.locale, timezone=p.timezone or "UTC", widths=[26] + [18] * n + [22, 14, 18])
-    avg_col, bud_col, diff_col = n + 2, n + 3, n + 4
+    sheet = Sheet(
+        name=w["budget_sheet"],
+        title=title,
+        author=p.identity.name,
+        currency=fmt.currency,
+        locale=p.locale,
+        timezone=p.timezone or "UTC",
+        widths=[26] + [18] * n + [22, 14, 18],
+    )
+    avg_col, bud_col = n + 2, n + 3
     from builder.files.sheets import col
 
     first_c, last_c = col(2), col(n + 1)
@@ -598,8 +679,11 @@ def budget_sheet(world: World, when: dt.datetime) -> Sheet | None:
                 base_avg = sum(table[key].get(m, 0) for m in base) // len(base)
                 bud = budget_amount(base_avg)
                 cells.append(Cell(_units(bud), style="money"))
-                cells.append(Cell((_units(bud) - avg).quantize(Decimal("0.01")),
-                                  f"={col(bud_col)}{r}-{col(avg_col)}{r}", "money"))
+                cells.append(
+                    Cell(
+                        (_units(bud) - avg).quantize(Decimal("0.01")), f"={col(bud_col)}{r}-{col(avg_col)}{r}", "money"
+                    )
+                )
             sheet.add(*cells)
             avgs.append(r)
         end = len(sheet.rows)
@@ -608,38 +692,51 @@ def budget_sheet(world: World, when: dt.datetime) -> Sheet | None:
     def present(table):
         return [k for k in table if any(table[k].get(m, 0) for m in shown + base)]
 
-    inc_keys = sorted(present(income), key=lambda k: (list(w["income_rows"]).index(k)
-                                                      if k in w["income_rows"] else 99, k))
-    sp_keys = sorted(present(spending), key=lambda k: (list(w["spending_rows"]).index(k)
-                                                       if k in w["spending_rows"] else 99, k))
+    inc_keys = sorted(
+        present(income), key=lambda k: (list(w["income_rows"]).index(k) if k in w["income_rows"] else 99, k)
+    )
+    sp_keys = sorted(
+        present(spending), key=lambda k: (list(w["spending_rows"]).index(k) if k in w["spending_rows"] else 99, k)
+    )
     i0, i1, inc_sums = rows("income", income, inc_keys, False)
     inc_total = len(sheet.rows) + 1
     if inc_keys:
         inc_avg = sum((sheet.rows[r - 1][avg_col - 1].value for r in range(i0, i1 + 1)), Decimal(0))
-        sheet.add(Cell(w["total_income"], style="bold"),
-                  *(Cell(_units(s), f"=SUM({col(c + 2)}{i0}:{col(c + 2)}{i1})", "money_bold") for c, s in
-                    enumerate(inc_sums)),
-                  Cell(inc_avg, f"=SUM({col(avg_col)}{i0}:{col(avg_col)}{i1})", "money_bold"))
+        sheet.add(
+            Cell(w["total_income"], style="bold"),
+            *(
+                Cell(_units(s), f"=SUM({col(c + 2)}{i0}:{col(c + 2)}{i1})", "money_bold")
+                for c, s in enumerate(inc_sums)
+            ),
+            Cell(inc_avg, f"=SUM({col(avg_col)}{i0}:{col(avg_col)}{i1})", "money_bold"),
+        )
     else:
         sheet.add(Cell(w["total_income"], style="bold"), *(Cell(_units(0), style="money_bold") for _ in shown))
     sheet.add()
     s0, s1, sp_sums = rows("spending", spending, sp_keys, True)
     sp_total = len(sheet.rows) + 1
     if sp_keys:
-        cells = [Cell(_units(s), f"=SUM({col(c + 2)}{s0}:{col(c + 2)}{s1})", "money_bold")
-                 for c, s in enumerate(sp_sums)]
+        cells = [
+            Cell(_units(s), f"=SUM({col(c + 2)}{s0}:{col(c + 2)}{s1})", "money_bold") for c, s in enumerate(sp_sums)
+        ]
         avg_sum = sum((sheet.rows[r - 1][avg_col - 1].value for r in range(s0, s1 + 1)), Decimal(0))
         bud_sum = sum((sheet.rows[r - 1][bud_col - 1].value for r in range(s0, s1 + 1)), Decimal(0))
-        cells += [Cell(avg_sum, f"=SUM({col(avg_col)}{s0}:{col(avg_col)}{s1})", "money_bold"),
-                  Cell(bud_sum, f"=SUM({col(bud_col)}{s0}:{col(bud_col)}{s1})", "money_bold"),
-                  Cell(bud_sum - avg_sum, f"={col(bud_col)}{sp_total}-{col(avg_col)}{sp_total}", "money_bold")]
+        cells += [
+            Cell(avg_sum, f"=SUM({col(avg_col)}{s0}:{col(avg_col)}{s1})", "money_bold"),
+            Cell(bud_sum, f"=SUM({col(bud_col)}{s0}:{col(bud_col)}{s1})", "money_bold"),
+            Cell(bud_sum - avg_sum, f"={col(bud_col)}{sp_total}-{col(avg_col)}{sp_total}", "money_bold"),
+        ]
         sheet.add(Cell(w["total_spending"], style="bold"), *cells)
     else:
         sheet.add(Cell(w["total_spending"], style="bold"), *(Cell(_units(0), style="money_bold") for _ in shown))
     sheet.add()
-    sheet.add(Cell(w["net"], style="bold"),
-              *(Cell(_units(a - b), f"={col(c + 2)}{inc_total}-{col(c + 2)}{sp_total}", "money_bold")
-                for c, (a, b) in enumerate(zip(inc_sums, sp_sums))))
+    sheet.add(
+        Cell(w["net"], style="bold"),
+        *(
+            Cell(_units(a - b), f"={col(c + 2)}{inc_total}-{col(c + 2)}{sp_total}", "money_bold")
+            for c, (a, b) in enumerate(zip(inc_sums, sp_sums))
+        ),
+    )
     return sheet
 
 

@@ -74,9 +74,7 @@ def visit_source(transition: int) -> int:
 
 def visit_weight(transition: int, source: int = 0, *, redirect_source: bool = False) -> int:
     """Weight of one sampled, non-interesting visit (see module docstring)."""
-    if transition == 3 or source == 2 or (
-        transition == 2 and source not in (1, 3) and not redirect_source
-    ):
+    if transition == 3 or source == 2 or (transition == 2 and source not in (1, 3) and not redirect_source):
         return HIGH_WEIGHT
     if not redirect_source and transition not in (4, 8, 9) and source != 1:
         return MEDIUM_WEIGHT
@@ -118,9 +116,9 @@ def page_frecency(
         return 0
     all_visits = list(visits)
     visit_count = sum(1 for _, t, _ in all_visits if t not in NOT_COUNTED)
-    sampled = sorted(
-        (v for v in all_visits if v[1] not in NOT_SAMPLED), key=lambda v: v[0], reverse=True
-    )[:NUM_SAMPLED_VISITS]
+    sampled = sorted((v for v in all_visits if v[1] not in NOT_SAMPLED), key=lambda v: v[0], reverse=True)[
+        :NUM_SAMPLED_VISITS
+    ]
     samples = [(us // US_PER_DAY, visit_weight(t, s)) for us, t, s in sampled]
     if not samples:
         added = list(bookmarks_added_us)
@@ -130,9 +128,7 @@ def page_frecency(
     return _score_to_frecency(samples, visit_count)
 
 
-def frecency(
-    visits: Iterable[Visit], *, bookmarks_added_us: Iterable[int] = (), url: str = ""
-) -> int:
+def frecency(visits: Iterable[Visit], *, bookmarks_added_us: Iterable[int] = (), url: str = "") -> int:
     """Firefox 153 frecency of a page given its :class:`Visit` records.
 
     Returns the integer stored in moz_places.frecency: a day number since the

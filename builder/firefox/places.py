@@ -127,8 +127,9 @@ def write_places(
         u = normalize_url(v.url)
         pages.setdefault(u, _Page(u)).visits.append(Visit(u, v.title, v.visit_us, v.transition))
     toolbar_norm = [Bookmark(b.title, normalize_url(b.url), b.added_us) for b in toolbar]
-    menu_norm = [(title, [Bookmark(b.title, normalize_url(b.url), b.added_us) for b in marks])
-                 for title, marks in menu if marks]
+    menu_norm = [
+        (title, [Bookmark(b.title, normalize_url(b.url), b.added_us) for b in marks]) for title, marks in menu if marks
+    ]
     for b in toolbar_norm + [b for _, marks in menu_norm for b in marks]:
         pages.setdefault(b.url, _Page(b.url)).bookmarks.append(b)
 
@@ -153,9 +154,7 @@ def write_places(
             )
             frecencies[p.url] = fr
             titled = [v.title for v in vis if v.title]
-            hidden = int(
-                bool(vis) and not p.bookmarks and all(v.transition == 8 for v in vis)
-            )
+            hidden = int(bool(vis) and not p.bookmarks and all(v.transition == 8 for v in vis))
             db.execute(
                 "INSERT INTO moz_places (id, url, title, rev_host, visit_count, hidden, typed,"
                 " frecency, last_visit_date, guid, foreign_count, url_hash, description,"
@@ -194,9 +193,7 @@ def write_places(
             )
 
         # Visits in time order; ids follow.
-        all_visits = sorted(
-            (v for p in ordered for v in p.visits), key=lambda v: (v.visit_us, v.url, v.transition)
-        )
+        all_visits = sorted((v for p in ordered for v in p.visits), key=lambda v: (v.visit_us, v.url, v.transition))
         for vid, v in enumerate(all_visits, start=1):
             db.execute(
                 "INSERT INTO moz_historyvisits (id, from_visit, place_id, visit_date,"
@@ -252,17 +249,36 @@ def write_places(
                 "INSERT INTO moz_bookmarks (id, type, fk, parent, position, title, keyword_id,"
                 " folder_type, dateAdded, lastModified, guid, syncStatus, syncChangeCounter)"
                 " VALUES (?,?,NULL,?,?,?,NULL,NULL,?,?,?,?,?)",
-                (folder_id, TYPE_FOLDER, MENU_ID, fpos, title, marks[0].added_us,
-                 max(b.added_us for b in marks), guid("folder", "menu________", title), SYNC_STATUS_NEW,
-                 1 + len(marks)),
+                (
+                    folder_id,
+                    TYPE_FOLDER,
+                    MENU_ID,
+                    fpos,
+                    title,
+                    marks[0].added_us,
+                    max(b.added_us for b in marks),
+                    guid("folder", "menu________", title),
+                    SYNC_STATUS_NEW,
+                    1 + len(marks),
+                ),
             )
             for pos, b in enumerate(marks):
                 db.execute(
                     "INSERT INTO moz_bookmarks (id, type, fk, parent, position, title, keyword_id,"
                     " folder_type, dateAdded, lastModified, guid, syncStatus, syncChangeCounter)"
                     " VALUES (?,?,?,?,?,?,NULL,NULL,?,?,?,?,1)",
-                    (next_id, TYPE_BOOKMARK, place_id[b.url], folder_id, pos, b.title, b.added_us, b.added_us,
-                     guid("bookmark", title, str(pos), b.url, b.title), SYNC_STATUS_NEW),
+                    (
+                        next_id,
+                        TYPE_BOOKMARK,
+                        place_id[b.url],
+                        folder_id,
+                        pos,
+                        b.title,
+                        b.added_us,
+                        b.added_us,
+                        guid("bookmark", title, str(pos), b.url, b.title),
+                        SYNC_STATUS_NEW,
+                    ),
                 )
                 next_id += 1
 

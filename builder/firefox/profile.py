@@ -75,8 +75,9 @@ def write_profile(
         + [c.created_us for c in cookies]
         + [used for _, _, used in form_history]
     )
-    write_places(dest / "places.sqlite", toolbar=toolbar, visits=visits, now_us=now_us,
-                 created_us=created_us, menu=menu)
+    write_places(
+        dest / "places.sqlite", toolbar=toolbar, visits=visits, now_us=now_us, created_us=created_us, menu=menu
+    )
     write_cookies(dest / "cookies.sqlite", cookies)
     write_formhistory(dest / "formhistory.sqlite", form_history)
 
@@ -123,12 +124,10 @@ def write_profiles_ini(
     install_items = (("Default", profile_name), ("Locked", "1"))
     profiles = _ini(
         [
-            ("Profile0", (("Name", profile_name), ("IsRelative", "1"), ("Path", profile_name),
-                          ("Default", "1"))),
+            ("Profile0", (("Name", profile_name), ("IsRelative", "1"), ("Path", profile_name), ("Default", "1"))),
             ("General", (("StartWithLastProfile", "1"), ("Version", "2"))),
         ]
         + [(f"Install{h}", install_items) for h in hashes]
     )
     (root / "profiles.ini").write_text(profiles, encoding="utf-8")
-    (root / "installs.ini").write_text(_ini([(h, install_items) for h in hashes]),
-                                       encoding="utf-8")
+    (root / "installs.ini").write_text(_ini([(h, install_items) for h in hashes]), encoding="utf-8")

@@ -36,9 +36,7 @@ def write_cookies(path: Path, cookies: Sequence[Cookie]) -> None:
         seen.add(key)
         if not c.host or c.host != c.host.strip().lower():
             raise ValueError(f"cookie host must be a lower-case host name: {c.host!r}")
-        scheme_map = c.scheme_map if c.scheme_map is not None else (
-            SCHEME_HTTPS if c.secure else SCHEME_HTTP
-        )
+        scheme_map = c.scheme_map if c.scheme_map is not None else (SCHEME_HTTPS if c.secure else SCHEME_HTTP)
         rows.append(
             (
                 len(rows) + 1,
@@ -93,8 +91,15 @@ def write_formhistory(path: Path, entries: Iterable[tuple[str, str, int]]) -> No
             db.execute(
                 "INSERT INTO moz_formhistory (id, fieldname, value, timesUsed, firstUsed,"
                 " lastUsed, guid) VALUES (?,?,?,?,?,?,?)",
-                (i, fieldname, value, len(uses), min(uses), max(uses),
-                 guid("formhistory", fieldname, value, length=16)),
+                (
+                    i,
+                    fieldname,
+                    value,
+                    len(uses),
+                    min(uses),
+                    max(uses),
+                    guid("formhistory", fieldname, value, length=16),
+                ),
             )
         db.execute("COMMIT")
     except BaseException:

@@ -64,8 +64,7 @@ def read_guest_json(layer: Path) -> dict:
     if not p.is_file():
         raise BakeError(f"{p} missing: the persona layer must carry guest.json")
     g = json.loads(p.read_text())
-    missing = [k for k in ("username", "full_name", "password", "uid", "timezone", "hostname", "apps")
-               if k not in g]
+    missing = [k for k in ("username", "full_name", "password", "uid", "timezone", "hostname", "apps") if k not in g]
     if missing:
         raise BakeError(f"{p} lacks {missing}")
     for app in g["apps"]:
@@ -128,8 +127,9 @@ def pack_layer(layer: Path, out_tar: Path, clamp_mtime: int) -> int:
     return padded
 
 
-def bake(base: Path, layer: Path, out_qcow2: Path, as_of: str, progress: Callable[[str], None],
-         accel: str | None = None) -> Path:
+def bake(
+    base: Path, layer: Path, out_qcow2: Path, as_of: str, progress: Callable[[str], None], accel: str | None = None
+) -> Path:
     """Bake the persona layer directory ``layer`` into the base qcow2 ``base``.
 
     Writes ``out_qcow2`` (zstd-compressed qcow2, standalone: no backing file) and returns
@@ -169,8 +169,10 @@ def bake(base: Path, layer: Path, out_qcow2: Path, as_of: str, progress: Callabl
         os.replace(tmp, out_qcow2)
         timings["compress_s"] = round(time.monotonic() - t1, 1)
         timings["total_s"] = round(time.monotonic() - t0, 1)
-        progress(f"baked {out_qcow2} ({out_qcow2.stat().st_size} bytes) in {timings['total_s']}s "
-                 f"(packer {timings['packer_s']}s, compress {timings['compress_s']}s)")
+        progress(
+            f"baked {out_qcow2} ({out_qcow2.stat().st_size} bytes) in {timings['total_s']}s "
+            f"(packer {timings['packer_s']}s, compress {timings['compress_s']}s)"
+        )
         bake.last_timings = timings  # type: ignore[attr-defined]
         return out_qcow2
     finally:
@@ -193,12 +195,29 @@ def _run_packer(base: Path, tar: Path, work: Path, rtc: str, accel: str, progres
         outdir = work / f"packer-{accel}"
         serial = work / f"serial-{accel}.log"
         serial.touch()
-        cmd = ["packer", "build", "-machine-readable", "-color=false",
-               "-var", f"base={base}", "-var", f"layer={tar}", "-var", f"output_directory={outdir}",
-               "-var", f"serial_log={serial}", "-var", f"accelerator={accel}",
-               "-var", f"rtc_base={rtc}", "-var", f"timeout={int(BAKE_TIMEOUT)}s",
-               "-var", f"disk_size={_virtual_size_mib(base)}M",
-               str(PACKER_TEMPLATE)]
+        cmd = [
+            "packer",
+            "build",
+            "-machine-readable",
+            "-color=false",
+            "-var",
+            f"base={base}",
+            "-var",
+            f"layer={tar}",
+            "-var",
+            f"output_directory={outdir}",
+            "-var",
+            f"serial_log={serial}",
+            "-var",
+            f"accelerator={accel}",
+            "-var",
+            f"rtc_base={rtc}",
+            "-var",
+            f"timeout={int(BAKE_TIMEOUT)}s",
+            "-var",
+            f"disk_size={_virtual_size_mib(base)}M",
+            str(PACKER_TEMPLATE),
+        ]
         progress(f"packer build ({accel})")
         watcher = _SerialWatch(serial, progress)
         watchdog = accel == "kvm" and not q.accel_forced()

@@ -50,8 +50,20 @@ DISK_LABEL_ID = "0x50455253"
 SOURCE_DATE_EPOCH = 1735689600  # 2025-01-01T00:00:00Z (systemd never sets the clock before its files)
 APP_UID = 901
 #: Locales compiled into the base; a persona's guest.json "locale" picks one (bake).
-LOCALES = ("en_US.UTF-8", "en_GB.UTF-8", "en_AU.UTF-8", "en_CA.UTF-8", "en_IE.UTF-8", "en_NZ.UTF-8",
-           "de_DE.UTF-8", "fr_FR.UTF-8", "es_ES.UTF-8", "it_IT.UTF-8", "nl_NL.UTF-8", "pt_BR.UTF-8")
+LOCALES = (
+    "en_US.UTF-8",
+    "en_GB.UTF-8",
+    "en_AU.UTF-8",
+    "en_CA.UTF-8",
+    "en_IE.UTF-8",
+    "en_NZ.UTF-8",
+    "de_DE.UTF-8",
+    "fr_FR.UTF-8",
+    "es_ES.UTF-8",
+    "it_IT.UTF-8",
+    "nl_NL.UTF-8",
+    "pt_BR.UTF-8",
+)
 BASE_HOSTNAME = "persona-desktop"
 
 
@@ -94,8 +106,14 @@ def base_path(cache_dir: Path, key: str) -> Path:
     return Path(cache_dir) / f"base-{key[:16]}.qcow2"
 
 
-def _run(cmd: list[str], log: Path, progress: Progress | None = None, env: dict | None = None,
-         echo: re.Pattern[str] | None = None, cwd: Path | None = None) -> None:
+def _run(
+    cmd: list[str],
+    log: Path,
+    progress: Progress | None = None,
+    env: dict | None = None,
+    echo: re.Pattern[str] | None = None,
+    cwd: Path | None = None,
+) -> None:
     """Run ``cmd`` with output appended to ``log``; echo matching lines to ``progress``."""
     with open(log, "ab") as lf:
         lf.write(("\n$ " + " ".join(map(str, cmd)) + "\n").encode())
@@ -115,16 +133,24 @@ def _run(cmd: list[str], log: Path, progress: Progress | None = None, env: dict 
 
 
 def _chroot(rootfs: Path, *cmd: str, log: Path) -> None:
-    env = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", DEBIAN_FRONTEND="noninteractive",
-               SYSTEMD_OFFLINE="1", PATH="/usr/sbin:/usr/bin:/sbin:/bin")
+    env = dict(
+        os.environ,
+        LANG="C.UTF-8",
+        LC_ALL="C.UTF-8",
+        DEBIAN_FRONTEND="noninteractive",
+        SYSTEMD_OFFLINE="1",
+        PATH="/usr/sbin:/usr/bin:/sbin:/bin",
+    )
     _run(["chroot", str(rootfs), *cmd], log, env=env)
 
 
 def _mmdebstrap_cmd(packages: list[str], target: str) -> list[str]:
     return [
-        "mmdebstrap", "--variant=minbase", "--mode=root",
+        "mmdebstrap",
+        "--variant=minbase",
+        "--mode=root",
         "--include=" + ",".join(packages),
-        "--aptopt=Acquire::Retries \"3\"",
+        '--aptopt=Acquire::Retries "3"',
         "--dpkgopt=path-exclude=/usr/share/doc/*",
         "--dpkgopt=path-include=/usr/share/doc/*/copyright",
         "--dpkgopt=path-exclude=/usr/share/man/*",
@@ -132,7 +158,8 @@ def _mmdebstrap_cmd(packages: list[str], target: str) -> list[str]:
         "--dpkgopt=path-exclude=/usr/share/locale/*",
         "--dpkgopt=path-include=/usr/share/locale/locale.alias",
         "--dpkgopt=path-include=/usr/share/locale/en*",
-        SUITE, target,
+        SUITE,
+        target,
         f"deb {MIRROR} {SUITE} main",
         f"deb {MIRROR} {SUITE}-updates main",
         f"deb {SECURITY_MIRROR} {SUITE}-security main",
@@ -148,8 +175,9 @@ def rootfs_tarball(cache_dir: Path, packages: list[str], log: Path, progress: Pr
     Raises :class:`BaseImageError` with the log tail on failure.
     """
     # The mirrors' addresses are not part of the key (the suites are).
-    key = hashlib.sha256(json.dumps(_mmdebstrap_cmd(sorted(packages), "-")[:-3]
-                                    + [SUITE, "updates", "security"]).encode()).hexdigest()
+    key = hashlib.sha256(
+        json.dumps(_mmdebstrap_cmd(sorted(packages), "-")[:-3] + [SUITE, "updates", "security"]).encode()
+    ).hexdigest()
     out = Path(cache_dir) / f"rootfs-{key[:16]}.tar"
     if out.exists():
         progress(f"mmdebstrap: cached {out.name}")
@@ -169,11 +197,11 @@ def rootfs_tarball(cache_dir: Path, packages: list[str], log: Path, progress: Pr
 def extract_rootfs(tarball: Path, rootfs: Path, log: Path) -> None:
     """Unpack a rootfs tarball into the new directory ``rootfs`` (owners, modes, xattrs kept)."""
     rootfs.mkdir(parents=True)
-    _run(["tar", "--numeric-owner", "--xattrs", "--xattrs-include=*", "-xpf", str(tarball),
-          "-C", str(rootfs)], log)
+    _run(["tar", "--numeric-owner", "--xattrs", "--xattrs-include=*", "-xpf", str(tarball), "-C", str(rootfs)], log)
 
 
 # ---------------------------------------------------------------- generated guest config
+
 
 def site_unit(site: SiteBuild) -> str:
     """The systemd unit ``persona-site.service``: the one Node process serving every app as ``persona-app``.
@@ -234,9 +262,15 @@ server {{
 
 def hosts_file(apps: Iterable[App], hostname: str = BASE_HOSTNAME) -> str:
     """/etc/hosts: localhost, the machine name, and ``127.0.0.1 <domain>`` per app."""
-    lines = ["127.0.0.1\tlocalhost", f"127.0.1.1\t{hostname}",
-             "::1\t\tlocalhost ip6-localhost ip6-loopback", "ff02::1\t\tip6-allnodes",
-             "ff02::2\t\tip6-allrouters", "", "# Persona Desktop apps (each its own origin)"]
+    lines = [
+        "127.0.0.1\tlocalhost",
+        f"127.0.1.1\t{hostname}",
+        "::1\t\tlocalhost ip6-localhost ip6-loopback",
+        "ff02::1\t\tip6-allnodes",
+        "ff02::2\t\tip6-allrouters",
+        "",
+        "# Persona Desktop apps (each its own origin)",
+    ]
     lines += [f"127.0.0.1\t{a.domain}" for a in sorted(apps, key=lambda a: a.name)]
     return "\n".join(lines) + "\n"
 
@@ -255,14 +289,31 @@ def install_guest_python(rootfs: Path, log: Path, progress: Progress) -> None:
     has no python3 or pip fails (e.g. PyPI unreachable).
     """
     import sys
+
     pythons = sorted(rootfs.glob("usr/lib/python3.[0-9]*"))
     if not pythons:
         raise BaseImageError("the guest tree has no /usr/lib/python3.X: is python3 in packages.txt?")
     target = rootfs / "usr/local/lib" / pythons[-1].name / "dist-packages"
     target.mkdir(parents=True, exist_ok=True)
     progress(f"customize: guest Python packages into /{target.relative_to(rootfs)}")
-    _run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
-          "--no-compile", "--require-hashes", "--target", str(target), "-r", str(PYTHON_PACKAGES_TXT)], log)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--no-compile",
+            "--require-hashes",
+            "--target",
+            str(target),
+            "-r",
+            str(PYTHON_PACKAGES_TXT),
+        ],
+        log,
+    )
     # Byte-compile with the guest's own Python, once: the persona's user cannot write __pycache__ there, so
     # without it every `import pyautogui` would recompile and print pyautogui's SyntaxWarnings into /execute.
     _chroot(rootfs, "python3", "-W", "ignore", "-m", "compileall", "-q", f"/{target.relative_to(rootfs)}", log=log)
@@ -284,9 +335,11 @@ def customize(rootfs: Path, site: SiteBuild, key: str, log: Path, progress: Prog
     if resolv.is_symlink() or resolv.exists():
         resolv.unlink()
     _write(resolv, "nameserver 10.0.2.3\n")
-    _write(rootfs / "etc/fstab",
-           f"# <file system> <mount point> <type> <options> <dump> <pass>\n"
-           f"UUID={ROOT_UUID} / ext4 errors=remount-ro 0 1\n")
+    _write(
+        rootfs / "etc/fstab",
+        f"# <file system> <mount point> <type> <options> <dump> <pass>\n"
+        f"UUID={ROOT_UUID} / ext4 errors=remount-ro 0 1\n",
+    )
     _write(rootfs / "etc/locale.gen", "".join(f"{loc} UTF-8\n" for loc in LOCALES))
     _write(rootfs / "etc/default/locale", "LANG=en_US.UTF-8\n")
     # An empty machine-id: systemd makes one at first boot (the bake writes a derived one).
@@ -298,8 +351,14 @@ def customize(rootfs: Path, site: SiteBuild, key: str, log: Path, progress: Prog
     _chroot(rootfs, "systemctl", "enable", "systemd-networkd.service", log=log)
     _chroot(rootfs, "systemctl", "set-default", "graphical.target", log=log)
     # No background jobs that would change the disk or the clock behind a task's back.
-    for unit in ("apt-daily.timer", "apt-daily-upgrade.timer", "e2scrub_all.timer", "fstrim.timer",
-                 "systemd-timesyncd.service", "e2scrub_reap.service"):
+    for unit in (
+        "apt-daily.timer",
+        "apt-daily-upgrade.timer",
+        "e2scrub_all.timer",
+        "fstrim.timer",
+        "systemd-timesyncd.service",
+        "e2scrub_reap.service",
+    ):
         _chroot(rootfs, "systemctl", "mask", unit, log=log)
     for f in ("etc/nginx/sites-enabled/default",):
         (rootfs / f).unlink(missing_ok=True)
@@ -337,6 +396,7 @@ def customize(rootfs: Path, site: SiteBuild, key: str, log: Path, progress: Prog
 
 # ---------------------------------------------------------------- disk
 
+
 def _mke2fs_cmd(rootfs: Path) -> list[str]:
     """Run the guest's own mke2fs (trixie, clamps times to SOURCE_DATE_EPOCH) through its
     own dynamic loader; fall back to the host's mke2fs."""
@@ -358,17 +418,43 @@ def make_disk(rootfs: Path, raw: Path, log: Path, progress: Progress) -> None:
         f.truncate(DISK_SIZE)
     script = f"label: dos\nlabel-id: {DISK_LABEL_ID}\nunit: sectors\n\nstart=2048, type=83, bootable\n"
     with open(log, "ab") as lf:
-        r = subprocess.run(["sfdisk", "--no-reread", "--no-tell-kernel", str(raw)], input=script.encode(),
-                           stdout=lf, stderr=subprocess.STDOUT)
+        r = subprocess.run(
+            ["sfdisk", "--no-reread", "--no-tell-kernel", str(raw)],
+            input=script.encode(),
+            stdout=lf,
+            stderr=subprocess.STDOUT,
+        )
     if r.returncode != 0:
         raise BaseImageError(f"sfdisk failed, log {log}")
     size_k = (DISK_SIZE - PART_OFFSET) // 1024
-    env = dict(os.environ, SOURCE_DATE_EPOCH=str(SOURCE_DATE_EPOCH),
-               E2FSPROGS_FAKE_TIME=str(SOURCE_DATE_EPOCH), MKE2FS_CONFIG=str(rootfs / "etc/mke2fs.conf"))
+    env = dict(
+        os.environ,
+        SOURCE_DATE_EPOCH=str(SOURCE_DATE_EPOCH),
+        E2FSPROGS_FAKE_TIME=str(SOURCE_DATE_EPOCH),
+        MKE2FS_CONFIG=str(rootfs / "etc/mke2fs.conf"),
+    )
     progress("disk: mke2fs -d (ext4 from the root tree)")
-    _run([*_mke2fs_cmd(rootfs), "-q", "-F", "-t", "ext4", "-L", "persona-root", "-U", ROOT_UUID,
-          "-E", f"offset={PART_OFFSET},hash_seed={ROOT_HASH_SEED},root_owner=0:0",
-          "-d", str(rootfs), str(raw), f"{size_k}k"], log, env=env)
+    _run(
+        [
+            *_mke2fs_cmd(rootfs),
+            "-q",
+            "-F",
+            "-t",
+            "ext4",
+            "-L",
+            "persona-root",
+            "-U",
+            ROOT_UUID,
+            "-E",
+            f"offset={PART_OFFSET},hash_seed={ROOT_HASH_SEED},root_owner=0:0",
+            "-d",
+            str(rootfs),
+            str(raw),
+            f"{size_k}k",
+        ],
+        log,
+        env=env,
+    )
 
 
 def install_grub(rootfs: Path, raw: Path, log: Path, progress: Progress, timeout: float = 600) -> None:
@@ -388,11 +474,30 @@ def install_grub(rootfs: Path, raw: Path, log: Path, progress: Progress, timeout
         serial.unlink(missing_ok=True)
         # One vCPU: nothing here needs two, and a single CPU cannot hit the multi-threaded TCG
         # race in which the kernel trips over its own text patching ("Oops: int3", seen once here).
-        cmd = [q.QEMU, *q.accel_args(accel), "-machine", "pc", "-m", "2048", "-smp", "1",
-               "-display", "none", "-nodefaults", "-no-reboot", "-serial", f"file:{serial}",
-               "-kernel", kernels[-1], "-initrd", initrds[-1],
-               "-append", "root=/dev/vda1 rw init=/usr/local/sbin/persona-grub-install console=ttyS0,115200 panic=-1",
-               "-drive", f"file={raw},format=raw,if=virtio,cache=unsafe"]
+        cmd = [
+            q.QEMU,
+            *q.accel_args(accel),
+            "-machine",
+            "pc",
+            "-m",
+            "2048",
+            "-smp",
+            "1",
+            "-display",
+            "none",
+            "-nodefaults",
+            "-no-reboot",
+            "-serial",
+            f"file:{serial}",
+            "-kernel",
+            kernels[-1],
+            "-initrd",
+            initrds[-1],
+            "-append",
+            "root=/dev/vda1 rw init=/usr/local/sbin/persona-grub-install console=ttyS0,115200 panic=-1",
+            "-drive",
+            f"file={raw},format=raw,if=virtio,cache=unsafe",
+        ]
         progress(f"grub: installing from inside the guest ({accel})")
         with open(log, "ab") as lf:
             lf.write(("\n$ " + " ".join(cmd) + "\n").encode())
@@ -409,8 +514,7 @@ def install_grub(rootfs: Path, raw: Path, log: Path, progress: Progress, timeout
                     accel = "tcg"
                     continue
             try:
-                q.wait_serial(serial, re.compile(r"PERSONA-GRUB: OK"), re.compile(r"PERSONA-GRUB: FAIL"),
-                              p, timeout)
+                q.wait_serial(serial, re.compile(r"PERSONA-GRUB: OK"), re.compile(r"PERSONA-GRUB: FAIL"), p, timeout)
             except q.QemuError as e:
                 raise BaseImageError(f"GRUB install boot failed: {e}") from None
             try:
@@ -433,6 +537,7 @@ def convert(src: Path, dst: Path, log: Path, src_fmt: str = "raw", compress: boo
 
 
 # ---------------------------------------------------------------- entry point
+
 
 def build_base(cache_dir: Path, site: SiteBuild, progress: Callable[[str], None]) -> Path:
     """Return the cached base image ``<cache_dir>/base-<hash16>.qcow2``, building it if missing.
@@ -503,8 +608,7 @@ def _build(cache_dir: Path, site: SiteBuild, key: str, out: Path, progress: Prog
         timings["mmdebstrap_s"] = round(time.monotonic() - t0, 1)
         extract_rootfs(tarball, rootfs, log)
         customize(rootfs, site, key, log, progress)
-        rootfs_bytes = int(subprocess.run(["du", "-sb", str(rootfs)], capture_output=True, text=True)
-                           .stdout.split()[0])
+        rootfs_bytes = int(subprocess.run(["du", "-sb", str(rootfs)], capture_output=True, text=True).stdout.split()[0])
         t1 = time.monotonic()
         make_disk(rootfs, raw, log, progress)
         timings["mke2fs_s"] = round(time.monotonic() - t1, 1)
@@ -517,14 +621,22 @@ def _build(cache_dir: Path, site: SiteBuild, key: str, out: Path, progress: Prog
         convert(raw, tmp, log)
         timings["convert_s"] = round(time.monotonic() - t1, 1)
         timings["total_s"] = round(time.monotonic() - t0, 1)
-        side = {"base_hash": key, "file": out.name, "rootfs_bytes": rootfs_bytes,
-                "qcow2_bytes": tmp.stat().st_size, "timings": timings,
-                "apps": [a.name for a in site.apps], "accounts": system_accounts(rootfs)}
+        side = {
+            "base_hash": key,
+            "file": out.name,
+            "rootfs_bytes": rootfs_bytes,
+            "qcow2_bytes": tmp.stat().st_size,
+            "timings": timings,
+            "apps": [a.name for a in site.apps],
+            "accounts": system_accounts(rootfs),
+        }
         out.with_suffix(".json").write_text(json.dumps(side, indent=2, sort_keys=True) + "\n")
         os.replace(tmp, out)
         ok = True
-        progress(f"base image built: {out} ({tmp.stat().st_size if tmp.exists() else out.stat().st_size} bytes, "
-                 f"{timings['total_s']}s)")
+        progress(
+            f"base image built: {out} ({tmp.stat().st_size if tmp.exists() else out.stat().st_size} bytes, "
+            f"{timings['total_s']}s)"
+        )
         return out
     finally:
         tmp = out.with_name(out.name + ".tmp")

@@ -51,19 +51,23 @@ def parse_ppm(ppm: bytes) -> tuple[int, int, bytes]:
     w, h, maxval = int(m.group(1)), int(m.group(2)), int(m.group(3))
     if maxval != 255:
         raise ValueError("only 8-bit PPM is supported")
-    return w, h, ppm[m.end():m.end() + w * h * 3]
+    return w, h, ppm[m.end() : m.end() + w * h * 3]
 
 
 def ppm_to_png(ppm: bytes) -> bytes:
     """Convert a binary PPM (P6, maxval 255) to PNG bytes (pure Python, zlib)."""
     w, h, pix = parse_ppm(ppm)
-    raw = b"".join(b"\0" + pix[y * w * 3:(y + 1) * w * 3] for y in range(h))
+    raw = b"".join(b"\0" + pix[y * w * 3 : (y + 1) * w * 3] for y in range(h))
 
     def chunk(tag: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
 
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw, 6))
+        + chunk(b"IEND", b"")
+    )
 
 
 class GuestAgent:
@@ -167,8 +171,11 @@ def _die_with_parent() -> None:
 def make_overlay(image: Path, overlay: Path) -> None:
     """Create ``overlay`` (qcow2) backed by ``image`` (qcow2, never written). Raises :class:`BootError`."""
     tmp = overlay.with_name(overlay.name + ".tmp")
-    r = subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(Path(image).resolve()), "-F", "qcow2",
-                        str(tmp)], capture_output=True, text=True)
+    r = subprocess.run(
+        ["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(Path(image).resolve()), "-F", "qcow2", str(tmp)],
+        capture_output=True,
+        text=True,
+    )
     if r.returncode != 0:
         tmp.unlink(missing_ok=True)
         raise BootError(f"qemu-img create overlay failed: {r.stderr.strip()}")
@@ -177,8 +184,9 @@ def make_overlay(image: Path, overlay: Path) -> None:
 
 def internal_snapshots(qcow2: Path) -> list[str]:
     """Tags of the internal snapshots in ``qcow2`` (``qemu-img info --force-share``: readable while QEMU runs)."""
-    r = subprocess.run(["qemu-img", "info", "--force-share", "--output=json", str(qcow2)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        ["qemu-img", "info", "--force-share", "--output=json", str(qcow2)], capture_output=True, text=True
+    )
     if r.returncode != 0:
         raise BootError(f"qemu-img info {qcow2}: {r.stderr.strip()}")
     return [sn["name"] for sn in json.loads(r.stdout).get("snapshots", [])]
@@ -208,11 +216,24 @@ class VM:
     ``accel``, ``serial_log``, ``started_at`` (monotonic seconds).
     """
 
-    def __init__(self, image: Path, as_of: str | None = None, *, memory_mb: int = 4096, cpus: int = 2,
-                 accel: str | None = None, vnc: str | None = None, workdir: Path | None = None,
-                 progress: Progress | None = None, state_dir: Path | None = None, bind: str = "127.0.0.1",
-                 http_port: int = 0, forwards: dict[int, int] | None = None, qmp_port: int | None = None,
-                 loadvm: str | None = None):
+    def __init__(
+        self,
+        image: Path,
+        as_of: str | None = None,
+        *,
+        memory_mb: int = 4096,
+        cpus: int = 2,
+        accel: str | None = None,
+        vnc: str | None = None,
+        workdir: Path | None = None,
+        progress: Progress | None = None,
+        state_dir: Path | None = None,
+        bind: str = "127.0.0.1",
+        http_port: int = 0,
+        forwards: dict[int, int] | None = None,
+        qmp_port: int | None = None,
+        loadvm: str | None = None,
+    ):
         self.image = Path(image).resolve()
         self.as_of = as_of
         self.memory_mb, self.cpus = memory_mb, cpus
@@ -276,20 +297,45 @@ class VM:
         self.serial_log = self.dir / "serial.log"
         for p in (self.qmp_sock, self.qga_sock, self.serial_log):
             p.unlink(missing_ok=True)
-        cmd = [q.QEMU, *q.accel_args(accel), "-machine", "pc", "-smp", str(self.cpus), "-m", str(self.memory_mb),
-               # A throwaway overlay needs no flushes; a kept one must survive a host crash.
-               "-drive", f"file={self.overlay},if=virtio,format=qcow2,discard=unmap,"
-                         f"cache={'writeback' if self.state_dir else 'unsafe'}",
-               "-netdev", "user,id=n0," + ",".join(
-                   [f"hostfwd=tcp:{self.bind}:{self.http_port}-:80"]
-                   + [f"hostfwd=tcp:127.0.0.1:{host}-:{guest}" for guest, host in sorted(self.forwards.items())]),
-               "-device", "virtio-net-pci,netdev=n0",
-               "-usb", "-device", "usb-tablet", "-vga", "std",
-               "-qmp", f"unix:{self.qmp_sock},server=on,wait=off",
-               "-chardev", f"socket,path={self.qga_sock},server=on,wait=off,id=qga0",
-               "-device", "virtio-serial", "-device", "virtserialport,chardev=qga0,name=org.qemu.guest_agent.0",
-               "-serial", f"file:{self.serial_log}",
-               "-display", "none"]
+        cmd = [
+            q.QEMU,
+            *q.accel_args(accel),
+            "-machine",
+            "pc",
+            "-smp",
+            str(self.cpus),
+            "-m",
+            str(self.memory_mb),
+            # A throwaway overlay needs no flushes; a kept one must survive a host crash.
+            "-drive",
+            f"file={self.overlay},if=virtio,format=qcow2,discard=unmap,"
+            f"cache={'writeback' if self.state_dir else 'unsafe'}",
+            "-netdev",
+            "user,id=n0,"
+            + ",".join(
+                [f"hostfwd=tcp:{self.bind}:{self.http_port}-:80"]
+                + [f"hostfwd=tcp:127.0.0.1:{host}-:{guest}" for guest, host in sorted(self.forwards.items())]
+            ),
+            "-device",
+            "virtio-net-pci,netdev=n0",
+            "-usb",
+            "-device",
+            "usb-tablet",
+            "-vga",
+            "std",
+            "-qmp",
+            f"unix:{self.qmp_sock},server=on,wait=off",
+            "-chardev",
+            f"socket,path={self.qga_sock},server=on,wait=off,id=qga0",
+            "-device",
+            "virtio-serial",
+            "-device",
+            "virtserialport,chardev=qga0,name=org.qemu.guest_agent.0",
+            "-serial",
+            f"file:{self.serial_log}",
+            "-display",
+            "none",
+        ]
         if self.vnc:
             cmd += ["-vnc", self.vnc]
         if self.qmp_port:
@@ -303,8 +349,13 @@ class VM:
         self.started_at = time.monotonic()
         # Its own session: a terminal's Ctrl-C reaches only us, and we power the guest off through ACPI.
         # If we die without that (SIGKILL), the kernel kills QEMU too instead of leaving it on our ports.
-        self.proc = subprocess.Popen(cmd, stdout=open(self.qemu_log, "wb"), stderr=subprocess.STDOUT,
-                                     start_new_session=True, preexec_fn=_die_with_parent)
+        self.proc = subprocess.Popen(
+            cmd,
+            stdout=open(self.qemu_log, "wb"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
         from qemu.qmp.legacy import QEMUMonitorProtocol
 
         deadline = time.monotonic() + 30
@@ -397,8 +448,14 @@ class VM:
             raise BootError(f"QEMU exited ({self.proc.returncode if self.proc else None})\n{q.tail(self.serial_log)}")
 
     # ------------------------------------------------------------------ probes
-    def wait_http(self, host_header: str, path: str = "/", cookie: str | None = None,
-                  timeout: float = 900.0, ok_status: tuple[int, ...] = (200,)) -> tuple[int, str]:
+    def wait_http(
+        self,
+        host_header: str,
+        path: str = "/",
+        cookie: str | None = None,
+        timeout: float = 900.0,
+        ok_status: tuple[int, ...] = (200,),
+    ) -> tuple[int, str]:
         """Poll ``http://<host_header><path>`` through the forwarded port until it answers
         with a status in ``ok_status`` (redirects on the same host are followed).
 
@@ -434,8 +491,9 @@ class VM:
             except (OSError, http.client.HTTPException) as e:
                 last = repr(e)
             if time.monotonic() > deadline:
-                raise BootError(f"http://{host_header}{path} not ready after {timeout:.0f}s: {last}\n"
-                                f"{q.tail(self.serial_log)}")
+                raise BootError(
+                    f"http://{host_header}{path} not ready after {timeout:.0f}s: {last}\n{q.tail(self.serial_log)}"
+                )
             time.sleep(3)
 
     def guest_exec(self, argv: list[str], timeout: float = 30.0) -> tuple[int, str]:
@@ -459,8 +517,9 @@ class VM:
                 raise BootError(f"guest agent silent after {timeout:.0f}s")
             time.sleep(2)
 
-    def wait_window(self, pattern: str = r"Firefox", timeout: float = 900.0,
-                    min_size: tuple[int, int] = (400, 300)) -> str:
+    def wait_window(
+        self, pattern: str = r"Firefox", timeout: float = 900.0, min_size: tuple[int, int] = (400, 300)
+    ) -> str:
         """Wait until an X window whose title matches ``pattern`` and whose size is at least
         ``min_size`` (pixels) exists on display :0 (Firefox's 10x10 leader window does not count).
 
@@ -470,16 +529,22 @@ class VM:
         deadline = time.monotonic() + timeout
         self.wait_agent(timeout)
         rx = re.compile(pattern)
-        script = ("for a in /var/run/lightdm/root/:0 /home/*/.Xauthority; do "
-                  "[ -r \"$a\" ] && XAUTHORITY=$a DISPLAY=:0 xwininfo -root -tree 2>/dev/null && exit 0; done; exit 1")
+        script = (
+            "for a in /var/run/lightdm/root/:0 /home/*/.Xauthority; do "
+            '[ -r "$a" ] && XAUTHORITY=$a DISPLAY=:0 xwininfo -root -tree 2>/dev/null && exit 0; done; exit 1'
+        )
         while True:
             self._check_alive()
             try:
                 rc, out = self.guest_exec(["/bin/sh", "-c", script], timeout=30)
                 for line in out.splitlines():
                     m = _WIN.match(line)
-                    if m and rx.search(m.group("title")) and int(m.group("w")) >= min_size[0] \
-                            and int(m.group("h")) >= min_size[1]:
+                    if (
+                        m
+                        and rx.search(m.group("title"))
+                        and int(m.group("w")) >= min_size[0]
+                        and int(m.group("h")) >= min_size[1]
+                    ):
                         return line.strip()
             except (OSError, ValueError, BootError):
                 pass
@@ -493,8 +558,8 @@ class VM:
         ppm = self.dir / "band.ppm"
         self.qmp.cmd("screendump", filename=str(ppm))
         w, h, pix = parse_ppm(ppm.read_bytes())
-        band = pix[min(top, h) * w * 3:min(bottom, h) * w * 3]
-        return len({band[i:i + 3] for i in range(0, len(band), 3)})
+        band = pix[min(top, h) * w * 3 : min(bottom, h) * w * 3]
+        return len({band[i : i + 3] for i in range(0, len(band), 3)})
 
     def screendump(self, png_path: Path) -> Path:
         """Save the screen as PNG (QMP ``screendump``; PPM converted when PNG is unsupported)."""
@@ -539,7 +604,9 @@ def app_probes(world, apps) -> list[AppProbe]:
     for a in apps:
         seed = a.module("seed")
         text = seed.signed_in_text(world) if hasattr(seed, "signed_in_text") else world.persona.identity.name
-        out.append(AppProbe(a.name, a.title, a.domain, a.session_cookie, seed.credentials(world)["session_token"], text))
+        out.append(
+            AppProbe(a.name, a.title, a.domain, a.session_cookie, seed.credentials(world)["session_token"], text)
+        )
     return out
 
 
@@ -551,8 +618,14 @@ def guest_memory_used_mb(vm: "VM") -> float:
 
 
 # QEMU key codes (QMP "qcode") for the characters of an app URL; shifted ones carry "shift".
-_QCODES = {**{c: [c] for c in "abcdefghijklmnopqrstuvwxyz0123456789"}, ".": ["dot"], "/": ["slash"],
-           "-": ["minus"], ":": ["shift", "semicolon"], "_": ["shift", "minus"]}
+_QCODES = {
+    **{c: [c] for c in "abcdefghijklmnopqrstuvwxyz0123456789"},
+    ".": ["dot"],
+    "/": ["slash"],
+    "-": ["minus"],
+    ":": ["shift", "semicolon"],
+    "_": ["shift", "minus"],
+}
 
 
 def open_in_firefox(vm: "VM", url: str) -> None:
@@ -560,6 +633,7 @@ def open_in_firefox(vm: "VM", url: str) -> None:
 
     Raises ``ValueError`` for a character the keyboard map lacks.
     """
+
     def press(*keys: str) -> None:
         vm.qmp.cmd("send-key", keys=[{"type": "qcode", "data": k} for k in keys])
         time.sleep(0.1)  # under TCG a faster typist loses keys
@@ -573,8 +647,16 @@ def open_in_firefox(vm: "VM", url: str) -> None:
     press("ret")
 
 
-def check_booted_image(qcow2: Path, as_of: str, probes: list[AppProbe], screendump_dir: Path, user: str, *,
-                       timeout: float = 1200.0, progress: Progress | None = None) -> dict:
+def check_booted_image(
+    qcow2: Path,
+    as_of: str,
+    probes: list[AppProbe],
+    screendump_dir: Path,
+    user: str,
+    *,
+    timeout: float = 1200.0,
+    progress: Progress | None = None,
+) -> dict:
     """Boot ``qcow2`` and check it end to end; return measured timings and figures.
 
     For every probe, fetches ``http://<domain>/`` through the forwarded port with its session
@@ -598,7 +680,9 @@ def check_booted_image(qcow2: Path, as_of: str, probes: list[AppProbe], screendu
             progress(f"app {probe.name} ({probe.domain}) healthy after {healthy[probe.name]:.0f}s")
             if probe.expected_text not in body:
                 snippet = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))[:800]
-                raise AssertionError(f"{probe.expected_text!r} not in http://{probe.domain}/ (HTTP {status}): {snippet}")
+                raise AssertionError(
+                    f"{probe.expected_text!r} not in http://{probe.domain}/ (HTTP {status}): {snippet}"
+                )
         line = vm.wait_window(timeout=timeout)
         progress(f"window: {line}")
         # Firefox titles its window "<page title> — Mozilla Firefox" once the page has loaded.
@@ -636,6 +720,15 @@ def check_booted_image(qcow2: Path, as_of: str, probes: list[AppProbe], screendu
                 time.sleep(float(os.environ.get("PERSONA_SETTLE_SECONDS", "5")))
             shots[probe.name] = str(vm.screendump(screendump_dir / f"{probe.name}.png"))
             progress(f"screendump {shots[probe.name]}")
-        return {"accel": vm.accel, "healthy_s": healthy, "all_healthy_s": max(healthy.values()),
-                "desktop_s": round(desktop_s, 1), "memory_used_mb": memory, "toolbar": toolbar,
-                "guest_date": guest_date, "window": line, "screendumps": shots, "untitled": untitled}
+        return {
+            "accel": vm.accel,
+            "healthy_s": healthy,
+            "all_healthy_s": max(healthy.values()),
+            "desktop_s": round(desktop_s, 1),
+            "memory_used_mb": memory,
+            "toolbar": toolbar,
+            "guest_date": guest_date,
+            "window": line,
+            "screendumps": shots,
+            "untitled": untitled,
+        }

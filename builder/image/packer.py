@@ -97,5 +97,6 @@ def iter_packer(cmd: list[str], env: dict, cwd: Path, log: Path) -> Iterator[Pac
 
 def packer_env(cache_dir: Path) -> dict:
     """Environment for an offline Packer run (no update checks, cache under ``cache_dir``)."""
-    return dict(os.environ, CHECKPOINT_DISABLE="1", PACKER_CACHE_DIR=str(cache_dir),
-                PACKER_NO_COLOR="1", PACKER_LOG="0")
+    return dict(
+        os.environ, CHECKPOINT_DISABLE="1", PACKER_CACHE_DIR=str(cache_dir), PACKER_NO_COLOR="1", PACKER_LOG="0"
+    )

@@ -10,8 +10,9 @@ from .bake import GUEST_JSON, BakeError, bake
 from .base import REPO_ROOT, base_accounts, ensure_base
 
 
-def build_persona_image(layer: Path, out_qcow2: Path, world: object, cache: Path,
-                        progress: Callable[[str], None], accel: str | None = None) -> Path:
+def build_persona_image(
+    layer: Path, out_qcow2: Path, world: object, cache: Path, progress: Callable[[str], None], accel: str | None = None
+) -> Path:
     """Build ``out_qcow2`` from the persona ``layer`` directory.
 
     Gets the base image from ``cache`` (building the apps and the base on a miss, see
@@ -28,6 +29,8 @@ def build_persona_image(layer: Path, out_qcow2: Path, world: object, cache: Path
     accounts = base_accounts(base)
     if accounts is not None and g["username"] in accounts:
         # The spec refuses the names it knows (RESERVED_USERNAMES); the base image has the last word.
-        raise BakeError(f"username {g['username']!r} is a system account of the base image {base.name}; "
-                        "set identity.username in the persona to another name")
+        raise BakeError(
+            f"username {g['username']!r} is a system account of the base image {base.name}; "
+            "set identity.username in the persona to another name"
+        )
     return bake(base, Path(layer), Path(out_qcow2), as_of, progress, accel=accel)

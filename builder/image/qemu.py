@@ -51,10 +51,28 @@ def kvm_usable(timeout: float = 10.0) -> bool:
         img.write_bytes(_probe_boot_sector())
         try:
             r = subprocess.run(
-                [QEMU, "-accel", "kvm", "-cpu", "host", "-machine", "pc", "-m", "32", "-display", "none",
-                 "-nodefaults", "-serial", "stdio", "-no-reboot",
-                 "-drive", f"file={img},format=raw,if=ide"],
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout,
+                [
+                    QEMU,
+                    "-accel",
+                    "kvm",
+                    "-cpu",
+                    "host",
+                    "-machine",
+                    "pc",
+                    "-m",
+                    "32",
+                    "-display",
+                    "none",
+                    "-nodefaults",
+                    "-serial",
+                    "stdio",
+                    "-no-reboot",
+                    "-drive",
+                    f"file={img},format=raw,if=ide",
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                timeout=timeout,
             )
             out = r.stdout
         except subprocess.TimeoutExpired as e:

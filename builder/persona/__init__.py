@@ -16,13 +16,35 @@ from pydantic import ValidationError
 
 from .complete import complete
 from .model import (
-    EMAIL_PATTERN, LINE_PATTERN, PROSE_PATTERN, SPEC_RULE, Account, Address, Contact, Identity, Persona,
-    RecurringCharge, Trip, Work,
+    EMAIL_PATTERN,
+    LINE_PATTERN,
+    PROSE_PATTERN,
+    SPEC_RULE,
+    Account,
+    Address,
+    Contact,
+    Identity,
+    Persona,
+    RecurringCharge,
+    Trip,
+    Work,
 )
 
 __all__ = [
-    "Account", "Address", "Contact", "Identity", "Persona", "RecurringCharge", "Trip", "Work",
-    "MAX_JSON_DEPTH", "MAX_SPEC_BYTES", "SpecError", "complete", "json_schema", "load",
+    "Account",
+    "Address",
+    "Contact",
+    "Identity",
+    "Persona",
+    "RecurringCharge",
+    "Trip",
+    "Work",
+    "MAX_JSON_DEPTH",
+    "MAX_SPEC_BYTES",
+    "SpecError",
+    "complete",
+    "json_schema",
+    "load",
 ]
 
 
@@ -62,7 +84,7 @@ def _message(err: dict) -> str:
     # pydantic prefixes errors raised in validators; the reader wants the reason only.
     for prefix in ("Value error, ", "Assertion failed, "):
         if msg.startswith(prefix):
-            msg = msg[len(prefix):]
+            msg = msg[len(prefix) :]
     return msg[:1].lower() + msg[1:]
 
 
@@ -125,16 +147,21 @@ def _depth_problem(text: str) -> str | None:
 
 
 def _decode(raw: bytes, path: Path) -> str:
-    for bom, name in ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
-                      (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16")):
+    for bom, name in (
+        (codecs.BOM_UTF32_LE, "UTF-32"),
+        (codecs.BOM_UTF32_BE, "UTF-32"),
+        (codecs.BOM_UTF16_LE, "UTF-16"),
+        (codecs.BOM_UTF16_BE, "UTF-16"),
+    ):
         if raw.startswith(bom):
             raise SpecError([f"{path}: the file is {name}; save it as UTF-8"])
     try:
         return raw.decode("utf-8-sig")  # a UTF-8 byte-order mark is tolerated
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise SpecError([f"{path}:{line}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
-                         "save it as UTF-8"]) from None
+        raise SpecError(
+            [f"{path}:{line}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); save it as UTF-8"]
+        ) from None
 
 
 def _read(path: Path) -> bytes:

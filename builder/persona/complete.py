@@ -15,9 +15,25 @@ from ..dates import add_months
 from ..names import ascii_slug
 from ..rng import faker, rng, token
 from .model import (
-    RESERVED_USERNAMES, name_key,
-    Account, Address, Commute, Contact, Finances, Holding, Identity, Investments, Meeting, Persona, Preferences,
-    RecurringCharge, Routines, Site, Travel, Trip, Work,
+    RESERVED_USERNAMES,
+    name_key,
+    Account,
+    Address,
+    Commute,
+    Contact,
+    Finances,
+    Holding,
+    Identity,
+    Investments,
+    Meeting,
+    Persona,
+    Preferences,
+    RecurringCharge,
+    Routines,
+    Site,
+    Travel,
+    Trip,
+    Work,
 )
 from . import facts
 from .places import CURRENCY, DEFAULT_ZONE, DESTINATIONS, HOME_CITIES, LOCAL_NAMES, Town, town
@@ -25,61 +41,117 @@ from .places import CURRENCY, DEFAULT_ZONE, DESTINATIONS, HOME_CITIES, LOCAL_NAM
 _EMAIL_DOMAIN = {"en_US": "mailbox.test", "en_GB": "post.test", "de_DE": "postfach.test"}
 
 _ACCOUNT_NAMES = {
-    "en_US": {"checking": "Everyday Checking", "savings": "High-Yield Savings", "credit_card": "Rewards Visa",
-              "brokerage": "Brokerage"},
-    "en_GB": {"checking": "Current Account", "savings": "Easy Saver", "credit_card": "Rewards Credit Card",
-              "brokerage": "Stocks and Shares ISA"},
+    "en_US": {
+        "checking": "Everyday Checking",
+        "savings": "High-Yield Savings",
+        "credit_card": "Rewards Visa",
+        "brokerage": "Brokerage",
+    },
+    "en_GB": {
+        "checking": "Current Account",
+        "savings": "Easy Saver",
+        "credit_card": "Rewards Credit Card",
+        "brokerage": "Stocks and Shares ISA",
+    },
     "de_DE": {"checking": "Girokonto", "savings": "Tagesgeld", "credit_card": "Kreditkarte", "brokerage": "Depot"},
 }
 
 # name, amount, payee, day, method, category
 _BILLS = {
-    "en_US": [("Rent", "1650.00", "Maple Row Apartments", 1, "bill_pay", "housing"),
-              ("Electricity", "68.40", "City Power & Light", 18, "autopay", "utilities"),
-              ("Internet", "60.00", "Lumen Fiber", 9, "card", "utilities"),
-              ("Phone plan", "45.00", "Mint Mobile", 14, "card", "utilities"),
-              ("Video streaming", "15.49", "Netflix", 22, "card", "subscriptions"),
-              ("Gym membership", "39.00", "Anytime Fitness", 5, "card", "health"),
-              ("Renters insurance", "15.00", "Lemonade Insurance", 27, "autopay", "insurance")],
-    "en_GB": [("Rent", "1150.00", "Northside Lettings", 1, "bill_pay", "housing"),
-              ("Council Tax", "142.00", "City Council", 1, "autopay", "housing"),
-              ("Energy", "96.00", "Octopus Energy", 12, "autopay", "utilities"),
-              ("Broadband", "32.00", "Hyperoptic", 20, "autopay", "utilities"),
-              ("Mobile", "18.00", "giffgaff", 8, "card", "utilities"),
-              ("Video streaming", "10.99", "Netflix", 15, "card", "subscriptions"),
-              ("Gym membership", "35.00", "PureGym", 3, "autopay", "health"),
-              ("TV Licence", "14.54", "TV Licensing", 1, "autopay", "utilities")],
-    "de_DE": [("Miete", "980.00", "Hausverwaltung Brandt", 1, "bill_pay", "housing"),
-              ("Strom", "72.00", "Stadtwerke", 15, "autopay", "utilities"),
-              ("Internet", "39.99", "Telekom", 5, "autopay", "utilities"),
-              ("Handyvertrag", "19.99", "congstar", 10, "card", "utilities"),
-              ("Rundfunkbeitrag", "18.36", "ARD ZDF Deutschlandradio Beitragsservice", 15, "autopay", "utilities"),
-              ("Fitnessstudio", "29.90", "Urban Sports Club", 1, "autopay", "health"),
-              ("Streaming", "13.99", "Netflix", 20, "card", "subscriptions"),
-              ("Hausratversicherung", "6.90", "HUK24", 1, "autopay", "insurance")],
+    "en_US": [
+        ("Rent", "1650.00", "Maple Row Apartments", 1, "bill_pay", "housing"),
+        ("Electricity", "68.40", "City Power & Light", 18, "autopay", "utilities"),
+        ("Internet", "60.00", "Lumen Fiber", 9, "card", "utilities"),
+        ("Phone plan", "45.00", "Mint Mobile", 14, "card", "utilities"),
+        ("Video streaming", "15.49", "Netflix", 22, "card", "subscriptions"),
+        ("Gym membership", "39.00", "Anytime Fitness", 5, "card", "health"),
+        ("Renters insurance", "15.00", "Lemonade Insurance", 27, "autopay", "insurance"),
+    ],
+    "en_GB": [
+        ("Rent", "1150.00", "Northside Lettings", 1, "bill_pay", "housing"),
+        ("Council Tax", "142.00", "City Council", 1, "autopay", "housing"),
+        ("Energy", "96.00", "Octopus Energy", 12, "autopay", "utilities"),
+        ("Broadband", "32.00", "Hyperoptic", 20, "autopay", "utilities"),
+        ("Mobile", "18.00", "giffgaff", 8, "card", "utilities"),
+        ("Video streaming", "10.99", "Netflix", 15, "card", "subscriptions"),
+        ("Gym membership", "35.00", "PureGym", 3, "autopay", "health"),
+        ("TV Licence", "14.54", "TV Licensing", 1, "autopay", "utilities"),
+    ],
+    "de_DE": [
+        ("Miete", "980.00", "Hausverwaltung Brandt", 1, "bill_pay", "housing"),
+        ("Strom", "72.00", "Stadtwerke", 15, "autopay", "utilities"),
+        ("Internet", "39.99", "Telekom", 5, "autopay", "utilities"),
+        ("Handyvertrag", "19.99", "congstar", 10, "card", "utilities"),
+        ("Rundfunkbeitrag", "18.36", "ARD ZDF Deutschlandradio Beitragsservice", 15, "autopay", "utilities"),
+        ("Fitnessstudio", "29.90", "Urban Sports Club", 1, "autopay", "health"),
+        ("Streaming", "13.99", "Netflix", 20, "card", "subscriptions"),
+        ("Hausratversicherung", "6.90", "HUK24", 1, "autopay", "insurance"),
+    ],
 }
 
 _SITES = {
-    "en_US": [("https://www.nytimes.com/", "The New York Times", 10), ("https://weather.gov/", "National Weather Service", 5),
-              ("https://www.allrecipes.com/", "Allrecipes", 3), ("https://www.reddit.com/", "Reddit", 14),
-              ("https://www.youtube.com/", "YouTube", 12), ("https://en.wikipedia.org/wiki/Main_Page", "Wikipedia", 9),
-              ("https://github.com/", "GitHub", 8), ("https://www.espn.com/", "ESPN", 4)],
-    "en_GB": [("https://www.bbc.co.uk/news", "BBC News", 14), ("https://www.metoffice.gov.uk/", "Met Office", 5),
-              ("https://www.bbcgoodfood.com/", "BBC Good Food", 3), ("https://www.reddit.com/", "Reddit", 10),
-              ("https://www.youtube.com/", "YouTube", 12), ("https://en.wikipedia.org/wiki/Main_Page", "Wikipedia", 9),
-              ("https://www.theguardian.com/uk", "The Guardian", 10), ("https://www.nationalrail.co.uk/", "National Rail", 4)],
-    "de_DE": [("https://www.tagesschau.de/", "tagesschau.de", 14), ("https://www.dwd.de/", "Deutscher Wetterdienst", 5),
-              ("https://www.chefkoch.de/", "Chefkoch", 3), ("https://www.spiegel.de/", "DER SPIEGEL", 10),
-              ("https://www.youtube.com/", "YouTube", 12), ("https://de.wikipedia.org/wiki/Wikipedia:Hauptseite", "Wikipedia", 9),
-              ("https://www.bahn.de/", "Deutsche Bahn", 5), ("https://www.kicker.de/", "kicker", 4)],
+    "en_US": [
+        ("https://www.nytimes.com/", "The New York Times", 10),
+        ("https://weather.gov/", "National Weather Service", 5),
+        ("https://www.allrecipes.com/", "Allrecipes", 3),
+        ("https://www.reddit.com/", "Reddit", 14),
+        ("https://www.youtube.com/", "YouTube", 12),
+        ("https://en.wikipedia.org/wiki/Main_Page", "Wikipedia", 9),
+        ("https://github.com/", "GitHub", 8),
+        ("https://www.espn.com/", "ESPN", 4),
+    ],
+    "en_GB": [
+        ("https://www.bbc.co.uk/news", "BBC News", 14),
+        ("https://www.metoffice.gov.uk/", "Met Office", 5),
+        ("https://www.bbcgoodfood.com/", "BBC Good Food", 3),
+        ("https://www.reddit.com/", "Reddit", 10),
+        ("https://www.youtube.com/", "YouTube", 12),
+        ("https://en.wikipedia.org/wiki/Main_Page", "Wikipedia", 9),
+        ("https://www.theguardian.com/uk", "The Guardian", 10),
+        ("https://www.nationalrail.co.uk/", "National Rail", 4),
+    ],
+    "de_DE": [
+        ("https://www.tagesschau.de/", "tagesschau.de", 14),
+        ("https://www.dwd.de/", "Deutscher Wetterdienst", 5),
+        ("https://www.chefkoch.de/", "Chefkoch", 3),
+        ("https://www.spiegel.de/", "DER SPIEGEL", 10),
+        ("https://www.youtube.com/", "YouTube", 12),
+        ("https://de.wikipedia.org/wiki/Wikipedia:Hauptseite", "Wikipedia", 9),
+        ("https://www.bahn.de/", "Deutsche Bahn", 5),
+        ("https://www.kicker.de/", "kicker", 4),
+    ],
 }
 # Our own app clones: every persona uses them (the bank is the first; others join as apps are added).
 _APP_SITES = [("http://larkspurbank.test/", "Accounts | Larkspur Bank", 3)]
 
-_CUISINES = ["Thai", "Italian", "Mexican", "Japanese", "Indian", "Vietnamese", "Ethiopian", "Greek", "Korean",
-             "Lebanese", "Spanish", "Chinese"]
-_ACTIVITIES = ["climbing", "running", "board games", "hiking", "cooking", "concerts", "trivia night", "cycling",
-               "book club", "film nights", "yoga", "football"]
+_CUISINES = [
+    "Thai",
+    "Italian",
+    "Mexican",
+    "Japanese",
+    "Indian",
+    "Vietnamese",
+    "Ethiopian",
+    "Greek",
+    "Korean",
+    "Lebanese",
+    "Spanish",
+    "Chinese",
+]
+_ACTIVITIES = [
+    "climbing",
+    "running",
+    "board games",
+    "hiking",
+    "cooking",
+    "concerts",
+    "trivia night",
+    "cycling",
+    "book club",
+    "film nights",
+    "yoga",
+    "football",
+]
 _EXERCISE = ["running", "climbing", "yoga", "cycling", "swimming", "weights"]
 
 
@@ -134,8 +206,9 @@ def _home_city(p: Persona):
 
 def _address(seed: int, stream: str, locale: str, city) -> Address:
     """A one-line street address in the home ``city`` (a places.City) with a postcode of that city."""
-    place = town(locale, city.name) or Town(city.name, city.region, city.country,
-                                            {"en_GB": (city.postcode_prefix, 1, 20)}.get(locale, (10000, 99999)))
+    place = town(locale, city.name) or Town(
+        city.name, city.region, city.country, {"en_GB": (city.postcode_prefix, 1, 20)}.get(locale, (10000, 99999))
+    )
     return facts.address(seed, stream, locale, place)
 
 
@@ -149,10 +222,13 @@ def _identity(p: Persona, city) -> Identity:
     seed, loc, ident = p.seed, p.locale, p.identity
     first, last = ident.name.split()[0], ident.name.split()[-1]
     gender = ident.gender or rng(seed, "complete/identity/gender").choice(["female", "male", "nonbinary"])
-    birth = ident.birth_date or (p.as_of - dt.timedelta(days=rng(seed, "complete/identity/birth_date").randint(
-        25 * 365, 45 * 365)))
+    birth = ident.birth_date or (
+        p.as_of - dt.timedelta(days=rng(seed, "complete/identity/birth_date").randint(25 * 365, 45 * 365))
+    )
     return Identity(
-        name=ident.name, birth_date=birth, gender=gender,
+        name=ident.name,
+        birth_date=birth,
+        gender=gender,
         pronouns=ident.pronouns or {"female": "she/her", "male": "he/him", "nonbinary": "they/them"}[gender],
         email=ident.email or f"{_mailbox(first + ' ' + last, seed, 'identity/me')}@{_EMAIL_DOMAIN[loc]}",
         phone=ident.phone or _phone(seed, "complete/identity/phone", loc),
@@ -166,9 +242,21 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
     seed, loc = p.seed, p.locale
     given = list(p.contacts or [])
     if not given:
-        plan = [("parent", 4), ("parent", 4), ("sibling", 5), ("friend", 5), ("friend", 4), ("friend", 4),
-                ("friend", 3), ("friend", 2), ("colleague", 3), ("colleague", 3), ("colleague", 2),
-                ("colleague", 2), ("neighbor", 1)]
+        plan = [
+            ("parent", 4),
+            ("parent", 4),
+            ("sibling", 5),
+            ("friend", 5),
+            ("friend", 4),
+            ("friend", 4),
+            ("friend", 3),
+            ("friend", 2),
+            ("colleague", 3),
+            ("colleague", 3),
+            ("colleague", 2),
+            ("colleague", 2),
+            ("neighbor", 1),
+        ]
         last = identity.name.split()[-1]
         taken = {name_key(identity.name)}
         for i, (rel, closeness) in enumerate(plan):
@@ -186,29 +274,52 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
     age_anchor = identity.birth_date
     for i, c in enumerate(given):
         s = f"complete/contact/{i}"
-        closeness = c.closeness or {"partner": 5, "spouse": 5, "parent": 4, "sibling": 4, "child": 5, "friend": 3,
-                                    "roommate": 4, "colleague": 2, "neighbor": 1}.get(c.relationship, 1)
+        closeness = c.closeness or {
+            "partner": 5,
+            "spouse": 5,
+            "parent": 4,
+            "sibling": 4,
+            "child": 5,
+            "friend": 3,
+            "roommate": 4,
+            "colleague": 2,
+            "neighbor": 1,
+        }.get(c.relationship, 1)
         around = {"parent": add_months(age_anchor, -29 * 12), "child": add_months(age_anchor, 28 * 12)}.get(
-            c.relationship, age_anchor)
+            c.relationship, age_anchor
+        )
         style = c.messaging_style or rng(seed, f"{s}/style").choice(
             {"parent": ["formal", "brief"], "colleague": ["brief", "formal"], "neighbor": ["brief"]}.get(
-                c.relationship, ["chatty", "emoji", "brief"]))
+                c.relationship, ["chatty", "emoji", "brief"]
+            )
+        )
         apps = c.apps or (["mail", "calendar", "chat"] if c.relationship == "colleague" else ["chat", "mail", "bank"])
-        out.append(Contact(
-            name=c.name, relationship=c.relationship, closeness=closeness,
-            email=c.email or f"{_mailbox(c.name, seed, f'contact/c{i}')}@{_EMAIL_DOMAIN[loc]}",
-            phone=c.phone or _phone(seed, f"{s}/phone", loc),
-            # Born before today: a child of a very young persona is at most a few months old.
-            birthday=c.birthday or min(_birthday(seed, f"{s}/birthday", around, 6),
-                                       p.as_of - dt.timedelta(days=90)),
-            # Drawn by facts.contact_facts, in the contact's own city.
-            address=c.address,
-            shared_activities=c.shared_activities if c.shared_activities is not None else
-            rng(seed, f"{s}/activities").sample(facts.bank(loc).get("activities") or _ACTIVITIES, 2),
-            apps=apps, messaging_style=style,
-            # The contact's own life: what the spec gives; facts.contact_facts fills the rest.
-            gender=c.gender, partner=c.partner, children=c.children, pets=c.pets, job=c.job, city=c.city,
-        ))
+        out.append(
+            Contact(
+                name=c.name,
+                relationship=c.relationship,
+                closeness=closeness,
+                email=c.email or f"{_mailbox(c.name, seed, f'contact/c{i}')}@{_EMAIL_DOMAIN[loc]}",
+                phone=c.phone or _phone(seed, f"{s}/phone", loc),
+                # Born before today: a child of a very young persona is at most a few months old.
+                birthday=c.birthday
+                or min(_birthday(seed, f"{s}/birthday", around, 6), p.as_of - dt.timedelta(days=90)),
+                # Drawn by facts.contact_facts, in the contact's own city.
+                address=c.address,
+                shared_activities=c.shared_activities
+                if c.shared_activities is not None
+                else rng(seed, f"{s}/activities").sample(facts.bank(loc).get("activities") or _ACTIVITIES, 2),
+                apps=apps,
+                messaging_style=style,
+                # The contact's own life: what the spec gives; facts.contact_facts fills the rest.
+                gender=c.gender,
+                partner=c.partner,
+                children=c.children,
+                pets=c.pets,
+                job=c.job,
+                city=c.city,
+            )
+        )
     return out
 
 
@@ -246,8 +357,9 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
         last, last2 = fake.last_name(), fake.last_name()
         employer = pattern.format(last=last, last2=last2, full=p.identity.name, company=fake.company())[:100]
     colleagues = w.colleagues or [c.name for c in contacts if c.relationship == "colleague"]
-    email = w.email or (f"{_mailbox(p.identity.name, seed, 'work/me')}@"
-                        f"{_mailbox(employer, seed, 'work/employer', '-', 30)}.test")
+    email = w.email or (
+        f"{_mailbox(p.identity.name, seed, 'work/me')}@{_mailbox(employer, seed, 'work/employer', '-', 30)}.test"
+    )
     domain = email.split("@", 1)[1]
     given = {c.name: c.email for c in (p.contacts or [])}
     for i, c in enumerate(contacts):
@@ -258,33 +370,52 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
         meetings = []
         one_on_one = occ.mail.get("one_on_one", "1:1 with {first}")
         for m in occ.get("series") or []:
-            people = {"all": colleagues, "one": colleagues[:1], "some": colleagues[1:3] or colleagues[:1]}[m.get("with", "all")]
+            people = {"all": colleagues, "one": colleagues[:1], "some": colleagues[1:3] or colleagues[:1]}[
+                m.get("with", "all")
+            ]
             if m.get("with", "all") != "all" and not people:
                 continue
             title = m["title"].replace("{one_on_one}", one_on_one).format(first=people[0].split()[0] if people else "")
-            meetings.append(Meeting(title=title[:120], days=list(m["days"]), time=m["time"],
-                                    duration_minutes=m.get("minutes", 30), every_weeks=m.get("every", 1),
-                                    attendees=list(people)))
+            meetings.append(
+                Meeting(
+                    title=title[:120],
+                    days=list(m["days"]),
+                    time=m["time"],
+                    duration_minutes=m.get("minutes", 30),
+                    every_weeks=m.get("every", 1),
+                    attendees=list(people),
+                )
+            )
     return Work(
         employer=employer,
         role=role,
         salary=w.salary or Decimal(rng(seed, "complete/work/salary").randrange(52_000, 140_000, 500)),
-        pay_schedule=w.pay_schedule, net_ratio=w.net_ratio,
+        pay_schedule=w.pay_schedule,
+        net_ratio=w.net_ratio,
         office_address=w.office_address or _address(seed, "complete/work/office", loc, city),
         email=email,
-        colleagues=colleagues, meetings=meetings, work_apps=w.work_apps, office_days=w.office_days,
+        colleagues=colleagues,
+        meetings=meetings,
+        work_apps=w.work_apps,
+        office_days=w.office_days,
     )
 
 
 # A bill the commute brings: a monthly pass for transit, insurance for a car (name, amount, payee, day,
 # method, category).
 _COMMUTE_BILLS = {
-    "en_US": {"transit": ("Transit pass", "100.00", "{city} Transit", 1, "card", "transport"),
-              "car": ("Car insurance", "126.00", "GEICO", 24, "autopay", "insurance")},
-    "en_GB": {"transit": ("Travel pass", "92.00", "{city} Travelcard", 1, "card", "transport"),
-              "car": ("Car insurance", "54.00", "Admiral", 24, "autopay", "insurance")},
-    "de_DE": {"transit": ("Deutschlandticket", "63.00", "Deutsche Bahn", 1, "autopay", "transport"),
-              "car": ("Kfz-Versicherung", "46.80", "HUK-COBURG", 1, "autopay", "insurance")},
+    "en_US": {
+        "transit": ("Transit pass", "100.00", "{city} Transit", 1, "card", "transport"),
+        "car": ("Car insurance", "126.00", "GEICO", 24, "autopay", "insurance"),
+    },
+    "en_GB": {
+        "transit": ("Travel pass", "92.00", "{city} Travelcard", 1, "card", "transport"),
+        "car": ("Car insurance", "54.00", "Admiral", 24, "autopay", "insurance"),
+    },
+    "de_DE": {
+        "transit": ("Deutschlandticket", "63.00", "Deutsche Bahn", 1, "autopay", "transport"),
+        "car": ("Kfz-Versicherung", "46.80", "HUK-COBURG", 1, "autopay", "insurance"),
+    },
 }
 
 
@@ -297,8 +428,12 @@ def _finances(p: Persona, routines: Routines | None = None, city=None) -> Financ
         accounts = [
             Account(kind="checking", opening_balance=Decimal(r.randrange(1500, 4500))),
             Account(kind="savings", opening_balance=Decimal(r.randrange(4000, 20000, 50)), apr=Decimal("3.50")),
-            Account(kind="credit_card", opening_balance=Decimal(r.randrange(150, 900)),
-                    credit_limit=Decimal(r.randrange(3000, 12000, 500)), apr=Decimal("22.99")),
+            Account(
+                kind="credit_card",
+                opening_balance=Decimal(r.randrange(150, 900)),
+                credit_limit=Decimal(r.randrange(3000, 12000, 500)),
+                apr=Decimal("22.99"),
+            ),
         ]
     names = _ACCOUNT_NAMES[loc]
     accounts = [a if a.name else a.model_copy(update={"name": names[a.kind]}) for a in accounts]
@@ -308,14 +443,24 @@ def _finances(p: Persona, routines: Routines | None = None, city=None) -> Financ
         extra = _COMMUTE_BILLS[loc].get(routines.commute.mode) if routines and routines.commute else None
         if extra:
             rows.append(extra[:2] + (extra[2].format(city=city.name if city else ""),) + extra[3:])
-        bills = [RecurringCharge(name=n, amount=Decimal(a), payee=py, day=d, method=m, category=c)
-                 for n, a, py, d, m, c in rows]
+        bills = [
+            RecurringCharge(name=n, amount=Decimal(a), payee=py, day=d, method=m, category=c)
+            for n, a, py, d, m, c in rows
+        ]
     investments = f.investments
     if investments is None and any(a.kind == "brokerage" for a in accounts):
-        investments = Investments(holdings=[Holding(symbol="VTI", shares=Decimal("12"), cost_basis=Decimal("210.00"))],
-                                  monthly_contribution=Decimal("200.00"), contribution_symbol="VTI")
-    return Finances(currency=f.currency or CURRENCY[loc], accounts=accounts, recurring_charges=bills,
-                    debts=f.debts, investments=investments)
+        investments = Investments(
+            holdings=[Holding(symbol="VTI", shares=Decimal("12"), cost_basis=Decimal("210.00"))],
+            monthly_contribution=Decimal("200.00"),
+            contribution_symbol="VTI",
+        )
+    return Finances(
+        currency=f.currency or CURRENCY[loc],
+        accounts=accounts,
+        recurring_charges=bills,
+        debts=f.debts,
+        investments=investments,
+    )
 
 
 def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
@@ -326,10 +471,18 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
         r = rng(seed, "complete/travel/trips")
         places = [d for d in DESTINATIONS if d[0] != city.name]
         local = LOCAL_NAMES.get(p.locale, {})
-        friends = [c.name for c in contacts if c.relationship in ("friend", "partner", "spouse") and (c.closeness or 0) >= 4]
+        friends = [
+            c.name for c in contacts if c.relationship in ("friend", "partner", "spouse") and (c.closeness or 0) >= 4
+        ]
         airports = {**{d[0]: d[1] for d in DESTINATIONS}, **{c.name: c.airport for c in HOME_CITIES[p.locale]}}
-        family = [(c.city, airports[c.city]) for c in contacts if c.relationship in ("parent", "sibling")
-                  and c.city in airports and c.city != city.name and airports[c.city] != city.airport]
+        family = [
+            (c.city, airports[c.city])
+            for c in contacts
+            if c.relationship in ("parent", "sibling")
+            and c.city in airports
+            and c.city != city.name
+            and airports[c.city] != city.airport
+        ]
         start = p.as_of - dt.timedelta(days=30 * p.history_months)
         trips = []
         segment = (p.as_of - start).days // 4
@@ -338,23 +491,46 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
             dest = places[r.randrange(len(places))]
             if purpose == "family" and family:
                 dest = family[0]  # where the family lives, when it has an airport the world knows
-            trips.append(Trip(destination=local.get(dest[0], dest[0]), airport=dest[1], depart=depart,
-                              **{"return": depart + dt.timedelta(days=r.randint(3, 7))}, purpose=purpose,
-                              companions=friends[:1] if purpose == "leisure" else []))
+            trips.append(
+                Trip(
+                    destination=local.get(dest[0], dest[0]),
+                    airport=dest[1],
+                    depart=depart,
+                    **{"return": depart + dt.timedelta(days=r.randint(3, 7))},
+                    purpose=purpose,
+                    companions=friends[:1] if purpose == "leisure" else [],
+                )
+            )
         depart = p.as_of + dt.timedelta(days=r.randint(18, max(19, min(45, p.horizon_days - 8))))
         dest = places[r.randrange(len(places))]
-        trips.append(Trip(destination=local.get(dest[0], dest[0]), airport=dest[1], depart=depart,
-                          **{"return": depart + dt.timedelta(days=r.randint(3, 6))}, purpose="leisure"))
+        trips.append(
+            Trip(
+                destination=local.get(dest[0], dest[0]),
+                airport=dest[1],
+                depart=depart,
+                **{"return": depart + dt.timedelta(days=r.randint(3, 6))},
+                purpose="leisure",
+            )
+        )
     r = rng(seed, "complete/travel/loyalty")
     airline = t.airline or "Meridian Air"
     loyalty = t.loyalty or [
         {"program": f"{airline} Miles", "number": f"MR{r.randint(10**8, 10**9 - 1)}"},
         {"program": "Harbor & Pine Rewards", "number": f"HP{r.randint(10**7, 10**8 - 1)}"},
     ]
-    seat = t.seat or (p.preferences.seat if p.preferences and p.preferences.seat else
-                      rng(seed, "complete/travel/seat").choice(["window", "aisle"]))
-    return Travel(home_airport=t.home_airport or city.airport, airline=airline,
-                  hotel_chain=t.hotel_chain or "Harbor & Pine Hotels", seat=seat, loyalty=loyalty, trips=trips)
+    seat = t.seat or (
+        p.preferences.seat
+        if p.preferences and p.preferences.seat
+        else rng(seed, "complete/travel/seat").choice(["window", "aisle"])
+    )
+    return Travel(
+        home_airport=t.home_airport or city.airport,
+        airline=airline,
+        hotel_chain=t.hotel_chain or "Harbor & Pine Hotels",
+        seat=seat,
+        loyalty=loyalty,
+        trips=trips,
+    )
 
 
 def _routines(p: Persona, preferences: Preferences) -> Routines:
@@ -364,8 +540,9 @@ def _routines(p: Persona, preferences: Preferences) -> Routines:
     commute = ro.commute or Commute(mode={"en_US": "car", "en_GB": "transit", "de_DE": "bike"}[loc])
     # From the persona's cuisines (a Thai place for a Thai lover), never a fixed dish.
     usual = ro.usual_order or facts.usual_order(p, preferences.cuisines)
-    return ro.model_copy(update={"commute": commute, "usual_order": usual,
-                                 "exercise": ro.exercise or r.choice(_EXERCISE)})
+    return ro.model_copy(
+        update={"commute": commute, "usual_order": usual, "exercise": ro.exercise or r.choice(_EXERCISE)}
+    )
 
 
 def _preferences(p: Persona) -> Preferences:
@@ -382,7 +559,9 @@ def _browsing(p: Persona) -> list[Site]:
     if p.browsing is not None:
         return list(p.browsing)
     sites = [Site(url=u, title=t, per_week=Decimal(n), bookmarked=True) for u, t, n in _APP_SITES]
-    sites += [Site(url=u, title=t, per_week=Decimal(n), bookmarked=i < 4) for i, (u, t, n) in enumerate(_SITES[p.locale])]
+    sites += [
+        Site(url=u, title=t, per_week=Decimal(n), bookmarked=i < 4) for i, (u, t, n) in enumerate(_SITES[p.locale])
+    ]
     return sites
 
 
@@ -396,18 +575,27 @@ def complete(p: Persona) -> Persona:
     work, routines = _work(p, contacts, city), _routines(p, preferences)
     travel = _travel(p, city, contacts)
     if identity.bio is None:
-        identity = identity.model_copy(update={"bio": facts.bio(p, city.name, work, routines, preferences,
-                                                               contacts, travel)})
-    return p.model_copy(update={
-        "id": persona_id(p),
-        "timezone": p.timezone or (city.timezone if not p.identity.address else DEFAULT_ZONE[p.locale]
-                                   if city.name != p.identity.address.city else city.timezone),
-        "identity": identity,
-        "contacts": contacts,
-        "work": work,
-        "finances": _finances(p, routines, city),
-        "travel": travel,
-        "routines": routines,
-        "preferences": preferences,
-        "browsing": _browsing(p),
-    })
+        identity = identity.model_copy(
+            update={"bio": facts.bio(p, city.name, work, routines, preferences, contacts, travel)}
+        )
+    return p.model_copy(
+        update={
+            "id": persona_id(p),
+            "timezone": p.timezone
+            or (
+                city.timezone
+                if not p.identity.address
+                else DEFAULT_ZONE[p.locale]
+                if city.name != p.identity.address.city
+                else city.timezone
+            ),
+            "identity": identity,
+            "contacts": contacts,
+            "work": work,
+            "finances": _finances(p, routines, city),
+            "travel": travel,
+            "routines": routines,
+            "preferences": preferences,
+            "browsing": _browsing(p),
+        }
+    )

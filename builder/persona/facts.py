@@ -111,8 +111,13 @@ def street(r, locale: str) -> str:
 
 def address(seed: int, stream: str, locale: str, place: Town) -> Address:
     """A street address in ``place`` (street from our bank, postcode of the place), every field on one line."""
-    return Address(street=street(rng(seed, stream), locale), city=place.name, region=place.region,
-                   postal_code=postcode(rng(seed, stream + "/postcode"), locale, place), country=place.country)
+    return Address(
+        street=street(rng(seed, stream), locale),
+        city=place.name,
+        region=place.region,
+        postal_code=postcode(rng(seed, stream + "/postcode"), locale, place),
+        country=place.country,
+    )
 
 
 def _age(birthday: dt.date | None, as_of: dt.date) -> int:
@@ -214,8 +219,9 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
             elif rel == "parent":
                 r = rng(seed, f"{s}/partner")
                 if r.random() < 0.8:
-                    partner = _person_name(seed, f"{s}/partner/name", loc, _opposite(gender, r),
-                                           c.name.split()[-1], taken)
+                    partner = _person_name(
+                        seed, f"{s}/partner/name", loc, _opposite(gender, r), c.name.split()[-1], taken
+                    )
             else:
                 r = rng(seed, f"{s}/partner")
                 if r.random() < (0.0 if age < 20 else 0.35 if age < 26 else 0.6):
@@ -225,8 +231,10 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
             if partner is not None:
                 taken.add(name_key(partner))
         # An earlier contact this one lives with (the other parent).
-        linked = next((o for o in out if partner and name_key(o.name) == name_key(partner)
-                       and o.relationship == "parent" == rel), None)
+        linked = next(
+            (o for o in out if partner and name_key(o.name) == name_key(partner) and o.relationship == "parent" == rel),
+            None,
+        )
         # Children: a parent's are the persona and its siblings; a partner's the persona's children.
         children = c.children
         if children is None:
@@ -237,8 +245,13 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
             else:
                 children = [] if rel == "roommate" else _kids(seed, f"{s}/children", loc, age, partner is not None)
         # A couple who live together share their pets.
-        pets = c.pets if c.pets is not None else list(linked.pets or []) if linked is not None else \
-            _pets(seed, f"{s}/pets", loc, rel)
+        pets = (
+            c.pets
+            if c.pets is not None
+            else list(linked.pets or [])
+            if linked is not None
+            else _pets(seed, f"{s}/pets", loc, rel)
+        )
         job = c.job or _job(seed, f"{s}/job", loc, c, age, gender, work_roles and rel == "colleague")
         # City and address: given address > a linked parent's home > the persona's home (spouse, roommate)
         # > drawn in the contact's city.
@@ -255,10 +268,22 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
             place = town(loc, city)
             addr = address(seed, f"{s}/address", loc, place) if place else None
         if addr is not None:
-            addr = addr.model_copy(update={k: one_line(v) for k, v in addr.model_dump().items()
-                                           if isinstance(v, str) and k != "country"})
-        out.append(c.model_copy(update={"gender": gender, "partner": partner, "children": children[:8], "pets": pets[:6], "job": job[:100],
-                                        "city": city, "address": addr}))
+            addr = addr.model_copy(
+                update={k: one_line(v) for k, v in addr.model_dump().items() if isinstance(v, str) and k != "country"}
+            )
+        out.append(
+            c.model_copy(
+                update={
+                    "gender": gender,
+                    "partner": partner,
+                    "children": children[:8],
+                    "pets": pets[:6],
+                    "job": job[:100],
+                    "city": city,
+                    "address": addr,
+                }
+            )
+        )
     return out
 
 
@@ -283,8 +308,12 @@ def bio(p, city: str, work, routines, preferences, contacts: list[Contact], trav
     slots: dict[str, str] = {"city": city}
     if work and work.role and work.employer:
         role = work.role
-        slots.update(role=role, employer=work.employer, role_lc=_lower_role(role),
-                     role_a=("an " if _lower_role(role)[:1] in "aeiou" else "a ") + _lower_role(role))
+        slots.update(
+            role=role,
+            employer=work.employer,
+            role_lc=_lower_role(role),
+            role_a=("an " if _lower_role(role)[:1] in "aeiou" else "a ") + _lower_role(role),
+        )
     if routines.exercise:
         noun = ex["noun"] if ex else routines.exercise
         slots.update(exercise=noun, exercise_cap=noun[:1].upper() + noun[1:])
@@ -323,16 +352,21 @@ def bio(p, city: str, work, routines, preferences, contacts: list[Contact], trav
 
 # --- favourites ---------------------------------------------------------------------------------------------
 
+
 def favourites(p) -> list[str]:
     """A favourite coffee place and shop named from the locale's bank (``Café Maple``, ``Linden Books``...),
     two different street names. Stream ``complete/preferences/favourites``."""
     b = bank(p.locale)
     r = rng(p.seed, "complete/preferences/favourites")
     first, second = r.sample(b["favourites"].get("names") or b["streets"]["names"], 2)
-    return [r.choice(b["favourites"]["coffee"]).format(name=first), r.choice(b["favourites"]["shop"]).format(name=second)]
+    return [
+        r.choice(b["favourites"]["coffee"]).format(name=first),
+        r.choice(b["favourites"]["shop"]).format(name=second),
+    ]
 
 
 # --- usual order -------------------------------------------------------------------------------------------
+
 
 def usual_order(p, cuisines: list[str]) -> UsualOrder:
     """A takeout order from a restaurant of the first cuisine the bank knows (Thai when none): a main, a side,

@@ -63,14 +63,24 @@ def _money_schema(positive: bool) -> dict:
     if positive:
         number = {"type": "number", "exclusiveMinimum": 0, "maximum": 999999999999.99}
         string = {"type": "string", "pattern": r"^(?![0.]*$)[0-9]{1,12}(\.[0-9]{1,2})?$"}
-    return {"anyOf": [number, string], "description": "Money: at most two decimals (a schema cannot state that for "
-                                                       "numbers); strings like \"1234.56\""}
+    return {
+        "anyOf": [number, string],
+        "description": 'Money: at most two decimals (a schema cannot state that for numbers); strings like "1234.56"',
+    }
 
 
-Money = Annotated[Decimal, BeforeValidator(_money_string), Field(max_digits=14, decimal_places=2),
-                  WithJsonSchema(_money_schema(False))]
-PositiveMoney = Annotated[Decimal, BeforeValidator(_money_string), Field(gt=0, max_digits=14, decimal_places=2),
-                          WithJsonSchema(_money_schema(True))]
+Money = Annotated[
+    Decimal,
+    BeforeValidator(_money_string),
+    Field(max_digits=14, decimal_places=2),
+    WithJsonSchema(_money_schema(False)),
+]
+PositiveMoney = Annotated[
+    Decimal,
+    BeforeValidator(_money_string),
+    Field(gt=0, max_digits=14, decimal_places=2),
+    WithJsonSchema(_money_schema(True)),
+]
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{1,62}$")]
 
 
@@ -82,8 +92,11 @@ def Number(*, places: int, ge: float | None = None, gt: float | None = None, le:
     """
     schema: dict = {"type": "number", "maximum": le, "description": f"At most {places} decimals"}
     schema.update({"minimum": ge} if ge is not None else {"exclusiveMinimum": gt})
-    return Annotated[Decimal, Field(ge=ge, gt=gt, le=le, max_digits=places + len(str(int(le))), decimal_places=places),
-                     WithJsonSchema(schema)]
+    return Annotated[
+        Decimal,
+        Field(ge=ge, gt=gt, le=le, max_digits=places + len(str(int(le))), decimal_places=places),
+        WithJsonSchema(schema),
+    ]
 
 
 def _email(value: str) -> str:
@@ -95,16 +108,20 @@ def _email(value: str) -> str:
 
 
 # ASCII addresses only (the guest's mail app and headers): the pattern is in the schema, email_validator decides.
-EMAIL_PATTERN = (r"^[A-Za-z0-9_%+-]+(\.[A-Za-z0-9_%+-]+)*@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
-                  r"[A-Za-z]{2,24}$")
+EMAIL_PATTERN = (
+    r"^[A-Za-z0-9_%+-]+(\.[A-Za-z0-9_%+-]+)*@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
+    r"[A-Za-z]{2,24}$"
+)
 EmailStr = Annotated[str, Field(max_length=120, pattern=EMAIL_PATTERN), AfterValidator(_email)]
 Phone = Annotated[str, Field(pattern=r"^\+?[0-9 ()\-.]{7,20}$")]
 
 # Names of the guest's system users and groups: a persona may not take one (the bake would
 # reset that account's password). The image stage also checks the base image's own /etc/passwd.
 RESERVED_USERNAMES: frozenset[str] = frozenset(
-    word for line in Path(__file__).with_name("reserved_usernames.txt").read_text().splitlines()
-    for word in line.split("#", 1)[0].split())
+    word
+    for line in Path(__file__).with_name("reserved_usernames.txt").read_text().splitlines()
+    for word in line.split("#", 1)[0].split()
+)
 
 # History may reach three years back; keep the whole timeline inside years every library handles.
 AS_OF_MIN, AS_OF_MAX = dt.date(2000, 1, 1), dt.date(2099, 12, 31)
@@ -175,14 +192,19 @@ class SpecModel(BaseModel):
 def _rule_problems(problems: list[tuple[tuple, str]]) -> None:
     """Raise the :data:`SPEC_RULE` error carrying ``problems`` (path below the model, message), if any."""
     if problems:
-        raise PydanticCustomError(SPEC_RULE, "{summary}",
-                                  {"summary": "; ".join(msg for _, msg in problems), "problems": problems})
+        raise PydanticCustomError(
+            SPEC_RULE, "{summary}", {"summary": "; ".join(msg for _, msg in problems), "problems": problems}
+        )
 
 
 Time = Annotated[str, Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$", description="24-hour local time HH:MM")]
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-Iata = Annotated[Literal[tuple(sorted(AIRPORT_ZONES))], Field(
-    description="IATA code of an airport the world knows (builder/persona/places.py lists them with their zones)")]
+Iata = Annotated[
+    Literal[tuple(sorted(AIRPORT_ZONES))],
+    Field(
+        description="IATA code of an airport the world knows (builder/persona/places.py lists them with their zones)"
+    ),
+]
 Name = Line(80, 2)
 Names = _list(Name, 25)
 
@@ -201,16 +223,20 @@ class Identity(SpecModel):
     """Who the persona is. Only ``name`` is required; the rest is completed from Faker."""
 
     name: Name
-    birth_date: dt.date | None = Field(default=None, description=(
-        f"Between {MAX_AGE_YEARS} and {MIN_AGE_YEARS} years before as_of (checked by the builder)"))
+    birth_date: dt.date | None = Field(
+        default=None,
+        description=(f"Between {MAX_AGE_YEARS} and {MIN_AGE_YEARS} years before as_of (checked by the builder)"),
+    )
     gender: Literal["female", "male", "nonbinary"] | None = None
     pronouns: Line(30) | None = None
     email: EmailStr | None = None
     phone: Phone | None = None
     address: Address | None = None
     username: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{1,30}$"), AfterValidator(_username)] | None = Field(
-        default=None, description="Login name on the desktop and in the apps; not a system account's name "
-                                  "(root, daemon, nobody...: builder/persona/reserved_usernames.txt)")
+        default=None,
+        description="Login name on the desktop and in the apps; not a system account's name "
+        "(root, daemon, nobody...: builder/persona/reserved_usernames.txt)",
+    )
     bio: Annotated[str, Field(max_length=2000, pattern=PROSE_PATTERN)] | None = None
 
 
@@ -233,14 +259,16 @@ class Work(SpecModel):
     salary: PositiveMoney | None = Field(default=None, description="Gross annual salary")
     pay_schedule: Literal["biweekly", "semimonthly", "monthly"] = "biweekly"
     net_ratio: Number(gt=0, le=1, places=3) = Field(
-        default=Decimal("0.72"), description="Take-home share of gross pay after tax and deductions")
+        default=Decimal("0.72"), description="Take-home share of gross pay after tax and deductions"
+    )
     office_address: Address | None = None
     email: EmailStr | None = None
     colleagues: Names = Field(default_factory=list, description="Names of contacts who are colleagues")
     meetings: _list(Meeting, 12) | None = None
     work_apps: _list(Line(40), 20) = Field(default_factory=lambda: ["mail", "calendar", "chat"])
     office_days: Annotated[list[Weekday], Field(max_length=7)] = Field(
-        default_factory=lambda: ["mon", "tue", "wed", "thu"])
+        default_factory=lambda: ["mon", "tue", "wed", "thu"]
+    )
 
 
 class Account(SpecModel):
@@ -255,7 +283,8 @@ class Account(SpecModel):
     opening_balance: Money = Decimal("0.00")
     credit_limit: PositiveMoney | None = None
     apr: Number(ge=0, le=100, places=2) | None = Field(
-        default=None, description="Annual percentage rate (savings interest or card APR), percent")
+        default=None, description="Annual percentage rate (savings interest or card APR), percent"
+    )
 
     @model_validator(mode="after")
     def _card_needs_limit(self) -> "Account":
@@ -325,8 +354,11 @@ class Finances(SpecModel):
     @model_validator(mode="after")
     def _accounts(self) -> "Finances":
         kinds = [a.kind for a in self.accounts]
-        problems = [(("accounts", i, "kind"), f"a second {kind} account (at most one of each kind is supported)")
-                    for i, kind in enumerate(kinds) if kind in kinds[:i]]
+        problems = [
+            (("accounts", i, "kind"), f"a second {kind} account (at most one of each kind is supported)")
+            for i, kind in enumerate(kinds)
+            if kind in kinds[:i]
+        ]
         if kinds and "checking" not in kinds:
             problems.append((("accounts",), "a checking account is needed (paychecks and bills run through it)"))
         _rule_problems(problems)
@@ -343,14 +375,19 @@ class Contact(SpecModel):
     closeness: Annotated[int, Field(ge=1, le=5)] | None = None
     email: EmailStr | None = None
     phone: Phone | None = None
-    birthday: dt.date | None = Field(default=None, description="From 1900 on and not after as_of (checked by the builder)")
+    birthday: dt.date | None = Field(
+        default=None, description="From 1900 on and not after as_of (checked by the builder)"
+    )
     address: Address | None = None
     shared_activities: _list(Line(60), 20) | None = None
-    apps: _list(Line(40), 20) | None = Field(default=None, description="Apps this contact appears in (mail, chat, bank...)")
+    apps: _list(Line(40), 20) | None = Field(
+        default=None, description="Apps this contact appears in (mail, chat, bank...)"
+    )
     messaging_style: Literal["brief", "chatty", "formal", "emoji"] | None = None
     # The contact's own life, fixed once (completion fills what is missing) and reused by every module.
     gender: Literal["female", "male", "nonbinary"] | None = Field(
-        default=None, description="Completed from the first name (Faker's name lists) when it tells, else drawn")
+        default=None, description="Completed from the first name (Faker's name lists) when it tells, else drawn"
+    )
     partner: Name | None = Field(default=None, description="The contact's partner's name")
     children: _list(Name, 8) | None = Field(default=None, description="The contact's children's first names")
     pets: _list(Line(60), 6) | None = Field(default=None, description="e.g. 'a dog called Biscuit'")
@@ -372,7 +409,8 @@ class Trip(SpecModel):
     purpose: Literal["leisure", "business", "family"] = "leisure"
     companions: _list(Name, 20) = Field(default_factory=list)
     flight: Annotated[str, Field(pattern=r"^[A-Z0-9]{2}[0-9]{1,4}$")] | None = Field(
-        default=None, description="A fixed outbound flight number (e.g. 'AS1234'); drawn when missing")
+        default=None, description="A fixed outbound flight number (e.g. 'AS1234'); drawn when missing"
+    )
     hotel: Line(100) | None = Field(default=None, description="A fixed hotel name; drawn when missing")
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
@@ -437,7 +475,9 @@ class Routines(SpecModel):
     online_orders_per_month: Annotated[int, Field(ge=0, le=40)] = 6
     wake: Time = "07:00"
     bedtime: Time = "23:00"
-    night_owl: bool = Field(default=False, description="Up and writing after midnight (personal mail and chat at night)")
+    night_owl: bool = Field(
+        default=False, description="Up and writing after midnight (personal mail and chat at night)"
+    )
     screen_hours_per_day: Number(ge=0, le=18, places=2) = Decimal("3")
 
 
@@ -493,12 +533,19 @@ class Persona(SpecModel):
     schema_: str | None = Field(default=None, alias="$schema")
     id: Slug | None = Field(default=None, description="Defaults to the name as a slug")
     seed: Annotated[int, Field(ge=0, le=2**63 - 1)] = 0
-    as_of: Annotated[dt.date, Field(ge=AS_OF_MIN, le=AS_OF_MAX, description="Between 2000-01-01 and 2099-12-31",
-                                    json_schema_extra={"pattern": r"^20[0-9]{2}-[0-9]{2}-[0-9]{2}$"})] = \
-        dt.date(2026, 11, 16)
+    as_of: Annotated[
+        dt.date,
+        Field(
+            ge=AS_OF_MIN,
+            le=AS_OF_MAX,
+            description="Between 2000-01-01 and 2099-12-31",
+            json_schema_extra={"pattern": r"^20[0-9]{2}-[0-9]{2}-[0-9]{2}$"},
+        ),
+    ] = dt.date(2026, 11, 16)
     locale: Literal["en_US", "en_GB", "de_DE"] = "en_US"
     timezone: Annotated[str, Field(max_length=64), AfterValidator(_zone)] | None = Field(
-        default=None, description="IANA zone name (checked against the tz database); defaults by locale")
+        default=None, description="IANA zone name (checked against the tz database); defaults by locale"
+    )
     identity: Identity
     work: Work | None = None
     finances: Finances | None = None
@@ -507,8 +554,10 @@ class Persona(SpecModel):
     routines: Routines | None = None
     preferences: Preferences | None = None
     life_events: _list(LifeEvent, 100) = Field(default_factory=list)
-    browsing: _list(Site, 40) | None = Field(default=None, description=(
-        f"Unique URLs; per_week sums to at most {MAX_VISITS_PER_WEEK} (checked by the builder)"))
+    browsing: _list(Site, 40) | None = Field(
+        default=None,
+        description=(f"Unique URLs; per_week sums to at most {MAX_VISITS_PER_WEEK} (checked by the builder)"),
+    )
     history_months: Annotated[int, Field(ge=1, le=36)] = 18
     horizon_days: Annotated[int, Field(ge=0, le=180)] = 60
 
@@ -549,9 +598,15 @@ class Persona(SpecModel):
                 refer(("life_events", e, "with", j), name)
 
         born = self.identity.birth_date
-        if born and not (add_months(self.as_of, -12 * MAX_AGE_YEARS) <= born <= add_months(self.as_of, -12 * MIN_AGE_YEARS)):
-            problems.append((("identity", "birth_date"),
-                             f"must be {MIN_AGE_YEARS} to {MAX_AGE_YEARS} years before as_of ({self.as_of})"))
+        if born and not (
+            add_months(self.as_of, -12 * MAX_AGE_YEARS) <= born <= add_months(self.as_of, -12 * MIN_AGE_YEARS)
+        ):
+            problems.append(
+                (
+                    ("identity", "birth_date"),
+                    f"must be {MIN_AGE_YEARS} to {MAX_AGE_YEARS} years before as_of ({self.as_of})",
+                )
+            )
 
         urls: dict[str, int] = {}
         for i, site in enumerate(self.browsing or []):

@@ -94,13 +94,25 @@ def run_agent(command: str, task: Task, control_url: str, timeout: float, workdi
     """Run the agent ``command`` (shell) for ``task``; return (how it ended, its final answer text)."""
     answer_file = workdir / "answer.txt"
     answer_file.unlink(missing_ok=True)
-    env = {**os.environ, "PERSONA_TASK_ID": task.id, "PERSONA_INSTRUCTION": task.instruction,
-           "PERSONA_CONTROL_URL": control_url, "PERSONA_ANSWER_FILE": str(answer_file),
-           "PERSONA_TIME_LIMIT": str(int(timeout))}
+    env = {
+        **os.environ,
+        "PERSONA_TASK_ID": task.id,
+        "PERSONA_INSTRUCTION": task.instruction,
+        "PERSONA_CONTROL_URL": control_url,
+        "PERSONA_ANSWER_FILE": str(answer_file),
+        "PERSONA_TIME_LIMIT": str(int(timeout)),
+    }
     t0 = time.monotonic()
     # In the caller's folder, so `--agent 'python my_agent.py'` finds its script.
-    p = subprocess.Popen(["/bin/sh", "-c", command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=None, env=env, start_new_session=True, text=True)
+    p = subprocess.Popen(
+        ["/bin/sh", "-c", command],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=None,
+        env=env,
+        start_new_session=True,
+        text=True,
+    )
     timed_out = False
     try:
         out, _ = p.communicate(task.instruction + "\n", timeout=timeout)
@@ -174,8 +186,15 @@ class Control:
         return r.content
 
 
-def run_episode(task: Task, agent: str, control: Control, *, reset: bool = True, timeout: float | None = None,
-                workdir: Path | None = None) -> dict:
+def run_episode(
+    task: Task,
+    agent: str,
+    control: Control,
+    *,
+    reset: bool = True,
+    timeout: float | None = None,
+    workdir: Path | None = None,
+) -> dict:
     """Reset (when ``reset``), run ``agent``, collect the end state and grade; return the result dict."""
     work = Path(workdir or tempfile.mkdtemp(prefix="persona-episode-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -220,11 +239,23 @@ def run_episode(task: Task, agent: str, control: Control, *, reset: bool = True,
         "instruction": task.instruction,
         "score": score,
         "max_machine_score": task.machine_weight,
-        "items": [{"id": r.item_id, "status": status[r.status], "weight": r.weight, "requirement": req[r.item_id],
-                   "evidence": r.evidence} for r in results],
+        "items": [
+            {
+                "id": r.item_id,
+                "status": status[r.status],
+                "weight": r.weight,
+                "requirement": req[r.item_id],
+                "evidence": r.evidence,
+            }
+            for r in results
+        ],
         "answer": answer,
-        "agent": {"command": run.command, "returncode": run.returncode, "seconds": run.seconds,
-                  "timed_out": run.timed_out},
+        "agent": {
+            "command": run.command,
+            "returncode": run.returncode,
+            "seconds": run.seconds,
+            "timed_out": run.timed_out,
+        },
         "reset_seconds": reset_s,
         # "databases": SHA-256 of each database file in the guest (compare with the manifest's seeded ones);
         # "exported": of the consistent copies graded here (sqlite3 .backup: other bytes, same rows)
@@ -238,9 +269,14 @@ def main(argv: list[str] | None = None) -> None:
 
     ap = argparse.ArgumentParser(prog="run-task", description="Run one task as a benchmark episode and grade it.")
     ap.add_argument("task_id", help="a task id from the bundle (or a unique suffix such as bank/bill-pay)")
-    ap.add_argument("--agent", required=True, help="shell command of the agent (see the module docs for its environment)")
-    ap.add_argument("--control", default=os.environ.get("PERSONA_CONTROL_URL", "http://127.0.0.1:5000"),
-                    help="control API of a running run-image (default http://127.0.0.1:5000)")
+    ap.add_argument(
+        "--agent", required=True, help="shell command of the agent (see the module docs for its environment)"
+    )
+    ap.add_argument(
+        "--control",
+        default=os.environ.get("PERSONA_CONTROL_URL", "http://127.0.0.1:5000"),
+        help="control API of a running run-image (default http://127.0.0.1:5000)",
+    )
     ap.add_argument("--image", help="boot this image (PATH|NAME) instead of using a running run-image")
     ap.add_argument("--tasks", type=Path, help="tasks.jsonl (needed with --control; with --image: the image's bundle)")
     ap.add_argument("--timeout", type=float, help="seconds for the agent (default: the task's time limit)")
@@ -259,12 +295,18 @@ def main(argv: list[str] | None = None) -> None:
         if a.image:
             from ..image.boot import free_port
             from .run import ControlServer, Machine, RunError, resolve_image
+
             try:
                 ref = resolve_image(a.image)
                 tasks_path = tasks_path or ref.qcow2.parent / "tasks" / "tasks.jsonl"
                 task = find_task(load_tasks(tasks_path), a.task_id)
-                machine = Machine(ref, http_port=free_port(), vnc_port=None, qmp_port=None,
-                                  progress=lambda s: print(f"[run-task] {s}", file=sys.stderr, flush=True))
+                machine = Machine(
+                    ref,
+                    http_port=free_port(),
+                    vnc_port=None,
+                    qmp_port=None,
+                    progress=lambda s: print(f"[run-task] {s}", file=sys.stderr, flush=True),
+                )
                 server = ControlServer.start(machine, "127.0.0.1", 0)
                 machine.start()
             except RunError as e:
@@ -292,9 +334,11 @@ def main(argv: list[str] | None = None) -> None:
     tmp.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     os.replace(tmp, out)
     met = sum(1 for i in result["items"] if i["status"] == "met")
-    print(f"{result['task_id']}: score {result['score']}/100 (machine-checkable {result['max_machine_score']}; "
-          f"{met}/{len(result['items'])} items met, agent exit {result['agent']['returncode']}, "
-          f"agent {result['agent']['seconds']}s{' timed out' if result['agent']['timed_out'] else ''}) -> {out}")
+    print(
+        f"{result['task_id']}: score {result['score']}/100 (machine-checkable {result['max_machine_score']}; "
+        f"{met}/{len(result['items'])} items met, agent exit {result['agent']['returncode']}, "
+        f"agent {result['agent']['seconds']}s{' timed out' if result['agent']['timed_out'] else ''}) -> {out}"
+    )
 
 
 if __name__ == "__main__":

@@ -165,8 +165,10 @@ class HfRef:
 def parse_name(ref: str) -> tuple[str, str | None]:
     """``NAME[:TAG]`` -> (name, tag or None). Raises PullError on characters a cache folder can't hold."""
     if "/" in ref and ":" not in ref:
-        raise PullError(f"{ref!r} looks like a path: pull-image takes NAME[:TAG], an http(s)/file URL or hf://... "
-                        "(run-image takes a build folder directly)")
+        raise PullError(
+            f"{ref!r} looks like a path: pull-image takes NAME[:TAG], an http(s)/file URL or hf://... "
+            "(run-image takes a build folder directly)"
+        )
     name, sep, tag = ref.partition(":")
     if not NAME_RE.fullmatch(name):
         raise PullError(f"bad image name {name!r}: use letters, digits, '.', '_' and '-' (NAME[:TAG])")
@@ -183,11 +185,11 @@ def parse_hf(ref: str) -> HfRef:
     """
     if not ref.startswith("hf://"):
         raise PullError(f"not an hf:// reference: {ref!r}")
-    rest = ref[len("hf://"):].strip("/")
+    rest = ref[len("hf://") :].strip("/")
     repo_type = "model"
     for prefix, kind in (("datasets/", "dataset"), ("spaces/", "space"), ("models/", "model")):
         if rest.startswith(prefix):
-            repo_type, rest = kind, rest[len(prefix):]
+            repo_type, rest = kind, rest[len(prefix) :]
             break
     parts = rest.split("/", 2)
     if len(parts) < 3 or not all(parts):
@@ -214,7 +216,9 @@ def _index_url(location: str) -> str:
     if scheme in ("http", "https", "file"):
         return location
     if scheme and len(scheme) > 1:
-        raise PullError(f"index {location!r}: unsupported URL scheme {scheme!r} (use http://, https://, file:// or a path)")
+        raise PullError(
+            f"index {location!r}: unsupported URL scheme {scheme!r} (use http://, https://, file:// or a path)"
+        )
     return Path(location).expanduser().resolve().as_uri()
 
 
@@ -270,7 +274,7 @@ def parse_index(doc, index_url: str) -> list[ImageEntry]:
     Raises PullError naming the first bad field (``index URL: images[3].qcow2.sha256 ...``).
     """
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("images"), list):
-        raise PullError(f"index {index_url}: not a format {FORMAT} index (expected {{\"format\": 1, \"images\": [...]}})")
+        raise PullError(f'index {index_url}: not a format {FORMAT} index (expected {{"format": 1, "images": [...]}})')
     entries, seen = [], set()
     for i, raw in enumerate(doc["images"]):
         where = f"index {index_url}: images[{i}]"
@@ -284,12 +288,18 @@ def parse_index(doc, index_url: str) -> list[ImageEntry]:
         if (persona, tag) in seen:
             raise PullError(f"{where}: {persona}:{tag} listed twice")
         seen.add((persona, tag))
-        entries.append(ImageEntry(
-            persona=persona, tag=tag,
-            qcow2=_remote(index_url, raw.get("qcow2"), f"{where}.qcow2"),
-            manifest=_remote(index_url, raw.get("manifest"), f"{where}.manifest"),
-            tasks=_remote(index_url, raw["tasks"], f"{where}.tasks") if raw.get("tasks") is not None else None,
-            as_of=raw.get("as_of"), created=raw.get("created"), raw=raw))
+        entries.append(
+            ImageEntry(
+                persona=persona,
+                tag=tag,
+                qcow2=_remote(index_url, raw.get("qcow2"), f"{where}.qcow2"),
+                manifest=_remote(index_url, raw.get("manifest"), f"{where}.manifest"),
+                tasks=_remote(index_url, raw["tasks"], f"{where}.tasks") if raw.get("tasks") is not None else None,
+                as_of=raw.get("as_of"),
+                created=raw.get("created"),
+                raw=raw,
+            )
+        )
     return entries
 
 
@@ -428,8 +438,9 @@ def _publish_copy(src: Path, dest: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def publish(build_dir: Path, index_path: Path, base_url: str | None = None, tag: str = DEFAULT_TAG,
-            copy: bool = False) -> dict:
+def publish(
+    build_dir: Path, index_path: Path, base_url: str | None = None, tag: str = DEFAULT_TAG, copy: bool = False
+) -> dict:
     """Write ``build_dir``'s entry into ``index_path``; with ``copy`` also place its files there.
 
     ``base_url`` defaults to ``<persona>/<tag>/`` (relative to the index). ``copy`` needs a relative
@@ -470,8 +481,9 @@ def _new_hash(algorithm: str, size: int | None):
     return h
 
 
-def _hash_file(path: Path, algorithm: str = "sha256", size: int | None = None,
-               on_progress: Callable[[int], None] | None = None) -> str:
+def _hash_file(
+    path: Path, algorithm: str = "sha256", size: int | None = None, on_progress: Callable[[int], None] | None = None
+) -> str:
     h = _new_hash(algorithm, path.stat().st_size if size is None else size)
     done = 0
     with open(path, "rb") as f:
@@ -507,8 +519,12 @@ def _recorded_ok(path: Path, remote: Remote) -> bool:
         st = path.stat()
     except (OSError, ValueError):
         return False
-    return (rec.get("algorithm") == remote.algorithm and rec.get("digest") == remote.digest
-            and rec.get("size") == st.st_size and rec.get("mtime_ns") == st.st_mtime_ns)
+    return (
+        rec.get("algorithm") == remote.algorithm
+        and rec.get("digest") == remote.digest
+        and rec.get("size") == st.st_size
+        and rec.get("mtime_ns") == st.st_mtime_ns
+    )
 
 
 @contextlib.contextmanager
@@ -586,9 +602,16 @@ def _content_range(value: str | None) -> tuple[int | None, int | None]:
     return start, (int(m.group(2)) if m.group(2) != "*" else None)
 
 
-def download(remote: Remote, dest: Path, *, session: requests.Session | None = None, retries: int = 5,
-             backoff: float = 0.5, on_progress: Callable[[int, int | None, str], None] | None = None,
-             timeout: tuple[float, float] = (10, 60)) -> Transfer:
+def download(
+    remote: Remote,
+    dest: Path,
+    *,
+    session: requests.Session | None = None,
+    retries: int = 5,
+    backoff: float = 0.5,
+    on_progress: Callable[[int, int | None, str], None] | None = None,
+    timeout: tuple[float, float] = (10, 60),
+) -> Transfer:
     """Fetch ``remote`` to ``dest`` through ``dest.part``, resuming, verifying, then renaming.
 
     An existing ``<dest>.part`` is re-hashed and continued with ``Range: bytes=N-``. A cut
@@ -643,8 +666,10 @@ def download(remote: Remote, dest: Path, *, session: requests.Session | None = N
                     if status == 206:
                         start, full = _content_range(resp.headers.get("Content-Range"))
                         if start != offset:
-                            raise PullError(f"{remote.url}: asked for bytes from {offset}, "
-                                            f"the server sent {resp.headers.get('Content-Range')!r}")
+                            raise PullError(
+                                f"{remote.url}: asked for bytes from {offset}, "
+                                f"the server sent {resp.headers.get('Content-Range')!r}"
+                            )
                     elif status == 200:
                         if offset:  # the server ignored Range: start the file over
                             out.seek(0)
@@ -672,8 +697,10 @@ def download(remote: Remote, dest: Path, *, session: requests.Session | None = N
                     if full is not None:
                         if remote.size is not None and full != remote.size:
                             part.unlink(missing_ok=True)
-                            raise IntegrityError(f"{dest.name}: size mismatch: expected {remote.size} bytes, "
-                                                 f"the server has {full}; the partial download was deleted")
+                            raise IntegrityError(
+                                f"{dest.name}: size mismatch: expected {remote.size} bytes, "
+                                f"the server has {full}; the partial download was deleted"
+                            )
                         total = full
                     for chunk in resp.iter_content(CHUNK):
                         if total is not None and offset + len(chunk) > total:
@@ -687,8 +714,12 @@ def download(remote: Remote, dest: Path, *, session: requests.Session | None = N
                         total = offset  # no length announced and the body ended cleanly
                     elif offset < total:
                         raise _Transient("the connection closed early")
-                except (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError,
-                        _Transient) as e:
+                except (
+                    requests.ConnectionError,
+                    requests.Timeout,
+                    requests.exceptions.ChunkedEncodingError,
+                    _Transient,
+                ) as e:
                     out.flush()
                     failures = 0 if offset > before else failures
                     failures += 1
@@ -711,12 +742,15 @@ def download(remote: Remote, dest: Path, *, session: requests.Session | None = N
     got = digest.hexdigest()
     if remote.size is not None and offset != remote.size:
         part.unlink(missing_ok=True)
-        raise IntegrityError(f"{dest.name}: size mismatch: expected {remote.size} bytes, got {offset}; "
-                             "the partial download was deleted")
+        raise IntegrityError(
+            f"{dest.name}: size mismatch: expected {remote.size} bytes, got {offset}; the partial download was deleted"
+        )
     if got != remote.digest:
         part.unlink(missing_ok=True)
-        raise IntegrityError(f"{dest.name}: {remote.label} mismatch: expected {remote.digest}, "
-                             f"got {got}; the partial download was deleted")
+        raise IntegrityError(
+            f"{dest.name}: {remote.label} mismatch: expected {remote.digest}, "
+            f"got {got}; the partial download was deleted"
+        )
     os.replace(part, dest)
     _fsync_dir(dest.parent)
     stats.size, stats.seconds = offset, time.monotonic() - t0
@@ -759,9 +793,16 @@ class _Reporter:
                 TimeRemainingColumn,
                 TransferSpeedColumn,
             )
-            self.progress = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(binary_units=True),
-                                     TransferSpeedColumn(), TimeRemainingColumn(),
-                                     console=Console(stderr=True), transient=False)
+
+            self.progress = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                DownloadColumn(binary_units=True),
+                TransferSpeedColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=False,
+            )
 
     def say(self, msg: str) -> None:
         if self.progress:
@@ -781,8 +822,12 @@ class _Reporter:
             if phase != last[0]:  # re-hashing a partial file is not download speed: start the clock anew
                 self.progress.reset(task, total=total, completed=done)
                 last[0] = phase
-            self.progress.update(task, completed=done, total=total,
-                                 description=f"{name} (checking partial)" if phase == "check" else name)
+            self.progress.update(
+                task,
+                completed=done,
+                total=total,
+                description=f"{name} (checking partial)" if phase == "check" else name,
+            )
 
         yield update
 
@@ -800,8 +845,9 @@ def _mib(n: int) -> str:
     return f"{n / (1 << 20):.1f} MiB"
 
 
-def _fetch(remote: Remote, dest: Path, *, session, verify: bool, retries: int, backoff: float,
-           reporter: _Reporter) -> Transfer:
+def _fetch(
+    remote: Remote, dest: Path, *, session, verify: bool, retries: int, backoff: float, reporter: _Reporter
+) -> Transfer:
     """One file into the cache: instant when recorded as verified, else re-hash or download."""
     if dest.exists():
         size = dest.stat().st_size
@@ -841,8 +887,10 @@ class PullResult:
         extra = f", resumed at {_mib(t.resumed_from)}" if t.resumed_from else ""
         extra += f", {t.retries} automatic retries" if t.retries else ""
         extra += ", restarted (the server ignored Range)" if t.restarts else ""
-        return (f"{self.label}: {self.qcow2.name} {_mib(t.size)}, fetched {_mib(t.fetched)} in {t.seconds:.1f} s "
-                f"({rate:.1f} MiB/s){extra}, SHA-256 verified")
+        return (
+            f"{self.label}: {self.qcow2.name} {_mib(t.size)}, fetched {_mib(t.fetched)} in {t.seconds:.1f} s "
+            f"({rate:.1f} MiB/s){extra}, SHA-256 verified"
+        )
 
 
 def _url_file_name(url: str) -> str:
@@ -895,9 +943,18 @@ def _hf_remotes(ref: HfRef, sha256: str | None) -> tuple[list[tuple[str, Remote]
     return out, out[0][1].digest
 
 
-def pull(ref: str, *, index: str | None = None, cache_dir: str | os.PathLike | None = None,
-         sha256: str | None = None, verify: bool = False, retries: int = 5, backoff: float = 0.5,
-         quiet: bool = True, session: requests.Session | None = None) -> PullResult:
+def pull(
+    ref: str,
+    *,
+    index: str | None = None,
+    cache_dir: str | os.PathLike | None = None,
+    sha256: str | None = None,
+    verify: bool = False,
+    retries: int = 5,
+    backoff: float = 0.5,
+    quiet: bool = True,
+    session: requests.Session | None = None,
+) -> PullResult:
     """Pull ``ref`` (``NAME[:TAG]``, an http(s)/file URL with ``sha256``, or ``hf://...``) into the cache.
 
     ``index``: index URL or path for names (default ``$PERSONA_INDEX_URL``). Returns a PullResult;
@@ -947,8 +1004,15 @@ def pull(ref: str, *, index: str | None = None, cache_dir: str | os.PathLike | N
         folder.mkdir(parents=True, exist_ok=True)
         with _locked(folder / ".pull.lock", label, reporter.say), reporter:
             for name, remote in files:
-                transfers[Path(name).name] = _fetch(remote, folder / name, session=session, verify=verify,
-                                                    retries=retries, backoff=backoff, reporter=reporter)
+                transfers[Path(name).name] = _fetch(
+                    remote,
+                    folder / name,
+                    session=session,
+                    verify=verify,
+                    retries=retries,
+                    backoff=backoff,
+                    reporter=reporter,
+                )
             if latest_note:
                 _atomic_write(latest_note[0], (latest_note[1] + "\n").encode())
     except OSError as e:
@@ -1007,17 +1071,27 @@ def _pull_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="pull-image",
         description="Fetch a published persona image into the cache (resumable, SHA-256 verified) and "
-                    "print the path of its qcow2. `pull-image publish --help` writes index entries.",
-        epilog="Cache: $XDG_CACHE_HOME/persona-desktop/images (default ~/.cache/...).")
-    p.add_argument("ref", nargs="?", metavar="NAME[:TAG] | URL | hf://OWNER/REPO/FILE[@REV]",
-                   help="an image name from the index (no tag: 'latest', else the newest), an http(s) URL "
-                        "(with --sha256) or an hf:// file")
+        "print the path of its qcow2. `pull-image publish --help` writes index entries.",
+        epilog="Cache: $XDG_CACHE_HOME/persona-desktop/images (default ~/.cache/...).",
+    )
+    p.add_argument(
+        "ref",
+        nargs="?",
+        metavar="NAME[:TAG] | URL | hf://OWNER/REPO/FILE[@REV]",
+        help="an image name from the index (no tag: 'latest', else the newest), an http(s) URL "
+        "(with --sha256) or an hf:// file",
+    )
     p.add_argument("--index", metavar="URL", help=f"the index (http(s)://, file:// or a path; default ${INDEX_ENV})")
     p.add_argument("--sha256", metavar="HEX", help="expected SHA-256 (required for a plain URL)")
     p.add_argument("--cache-dir", metavar="DIR", help="cache folder instead of $XDG_CACHE_HOME/persona-desktop/images")
     p.add_argument("--verify", action="store_true", help="re-hash a cached image instead of trusting its record")
-    p.add_argument("--retries", type=int, default=5, metavar="N",
-                   help="automatic resumes after failures without progress (default 5)")
+    p.add_argument(
+        "--retries",
+        type=int,
+        default=5,
+        metavar="N",
+        help="automatic resumes after failures without progress (default 5)",
+    )
     p.add_argument("--list", action="store_true", help="list the index's images and exit")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary, only the path")
     return p
@@ -1027,11 +1101,15 @@ def _publish_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="pull-image publish",
         description="Write (or replace) a build's entry in an index file; with --copy also place the "
-                    "build's files beside it, so the index folder can be served as it is.")
+        "build's files beside it, so the index folder can be served as it is.",
+    )
     p.add_argument("build_dir", metavar="BUILD_DIR", help="a build-image output folder (persona.qcow2, manifest.json)")
     p.add_argument("--index", required=True, metavar="PATH", help="the index.json to create or update")
-    p.add_argument("--base-url", metavar="URL",
-                   help="where the files are, relative to the index or absolute (default <persona>/<tag>/)")
+    p.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="where the files are, relative to the index or absolute (default <persona>/<tag>/)",
+    )
     p.add_argument("--tag", default=DEFAULT_TAG, help=f"the tag to publish as (default {DEFAULT_TAG})")
     p.add_argument("--copy", action="store_true", help="hard-link or copy the files to <index dir>/<base-url>")
     return p
@@ -1041,8 +1119,11 @@ def _run(argv: list[str]) -> int:
     if argv and argv[0] == "publish":
         a = _publish_parser().parse_args(argv[1:])
         entry = publish(Path(a.build_dir), Path(a.index), a.base_url, a.tag, a.copy)
-        print(f"pull-image: published {entry['persona']}:{entry['tag']} "
-              f"({_mib(entry['qcow2']['size'])}, sha256 {entry['qcow2']['sha256']}) in {a.index}", file=sys.stderr)
+        print(
+            f"pull-image: published {entry['persona']}:{entry['tag']} "
+            f"({_mib(entry['qcow2']['size'])}, sha256 {entry['qcow2']['sha256']}) in {a.index}",
+            file=sys.stderr,
+        )
         print(Path(a.index))
         return 0
     parser = _pull_parser()
@@ -1059,8 +1140,9 @@ def _run(argv: list[str]) -> int:
         parser.error("name an image (NAME[:TAG], URL --sha256 HEX or hf://...), or pass --list")
     if a.retries < 0:
         parser.error("--retries must be 0 or more")
-    result = pull(a.ref, index=a.index, cache_dir=a.cache_dir, sha256=a.sha256, verify=a.verify,
-                  retries=a.retries, quiet=a.quiet)
+    result = pull(
+        a.ref, index=a.index, cache_dir=a.cache_dir, sha256=a.sha256, verify=a.verify, retries=a.retries, quiet=a.quiet
+    )
     if not a.quiet:
         print(f"pull-image: {result.summary()}", file=sys.stderr)
     print(result.qcow2)
@@ -1075,8 +1157,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"pull-image: error: {e}", file=sys.stderr)
         code = 1
     except KeyboardInterrupt:
-        print("pull-image: interrupted; the partial file is kept, run the same command again to resume",
-              file=sys.stderr)
+        print(
+            "pull-image: interrupted; the partial file is kept, run the same command again to resume", file=sys.stderr
+        )
         code = 130
     sys.exit(code)
 

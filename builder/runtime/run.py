@@ -87,6 +87,7 @@ class NotReady(RunError):
 
 # ---------------------------------------------------------------- the image
 
+
 @dataclass(frozen=True)
 class ImageRef:
     """A persona image to run: ``qcow2`` and, when the build left one beside it, its ``manifest``."""
@@ -223,6 +224,7 @@ def port_free(bind: str, port: int) -> bool:
 
 # ---------------------------------------------------------------- the running machine
 
+
 class Machine:
     """One running persona image with its reset point.
 
@@ -232,10 +234,22 @@ class Machine:
     127.0.0.1, the guest's port 5000). Raises :class:`RunError`.
     """
 
-    def __init__(self, ref: ImageRef, *, state_dir: Path | None = None, bind: str = "127.0.0.1",
-                 http_port: int = 8080, vnc_port: int | None = 5900, qmp_port: int | None = 4444,
-                 memory_mb: int = 4096, cpus: int = 2, accel: str = "auto", fresh: bool = False,
-                 snapshot: bool = True, progress: Progress | None = None):
+    def __init__(
+        self,
+        ref: ImageRef,
+        *,
+        state_dir: Path | None = None,
+        bind: str = "127.0.0.1",
+        http_port: int = 8080,
+        vnc_port: int | None = 5900,
+        qmp_port: int | None = 4444,
+        memory_mb: int = 4096,
+        cpus: int = 2,
+        accel: str = "auto",
+        fresh: bool = False,
+        snapshot: bool = True,
+        progress: Progress | None = None,
+    ):
         self.ref = ref
         self.state_dir = Path(state_dir) if state_dir else default_state_dir(ref, memory_mb, cpus)
         self.bind = bind
@@ -292,12 +306,21 @@ class Machine:
             overlay.unlink(missing_ok=True)
             state_file.unlink(missing_ok=True)
         self.guest_control_port = free_port()
-        self.vm = VM(self.ref.qcow2, self.ref.as_of, memory_mb=self.memory_mb, cpus=self.cpus,
-                     accel=accel if (reuse or self.accel_arg != "auto") else None,
-                     vnc=f"{self.bind}:{self.vnc_port - 5900}" if self.vnc_port else None,
-                     progress=self.progress, state_dir=self.state_dir, bind=self.bind, http_port=self.http_port,
-                     forwards={GUEST_CONTROL_PORT: self.guest_control_port}, qmp_port=self.qmp_port,
-                     loadvm=SNAPSHOT_TAG if reuse else None)
+        self.vm = VM(
+            self.ref.qcow2,
+            self.ref.as_of,
+            memory_mb=self.memory_mb,
+            cpus=self.cpus,
+            accel=accel if (reuse or self.accel_arg != "auto") else None,
+            vnc=f"{self.bind}:{self.vnc_port - 5900}" if self.vnc_port else None,
+            progress=self.progress,
+            state_dir=self.state_dir,
+            bind=self.bind,
+            http_port=self.http_port,
+            forwards={GUEST_CONTROL_PORT: self.guest_control_port},
+            qmp_port=self.qmp_port,
+            loadvm=SNAPSHOT_TAG if reuse else None,
+        )
         try:
             self.vm.start()
         except BootError as e:
@@ -313,21 +336,28 @@ class Machine:
         if not reuse:
             self.progress(f"every app healthy after {self.timings['healthy_s']:.0f}s")
             if self.snapshot:
-                self.progress("waiting for Firefox, the desktop and the apps' start pages before saving the reset "
-                              "point (minutes under TCG)")
+                self.progress(
+                    "waiting for Firefox, the desktop and the apps' start pages before saving the reset "
+                    "point (minutes under TCG)"
+                )
                 self._await_desktop()
                 self._await_warm()
                 self.timings["desktop_s"] = round(time.monotonic() - t0, 1)
                 self._clock_to_as_of()
                 secs = self.vm.savevm(SNAPSHOT_TAG)
                 self.timings["savevm_s"] = round(secs, 1)
-                state_file.write_text(json.dumps({"fingerprint": fp, "snapshot": SNAPSHOT_TAG,
-                                                  "timings": self.timings}, indent=2, sort_keys=True) + "\n")
+                state_file.write_text(
+                    json.dumps(
+                        {"fingerprint": fp, "snapshot": SNAPSHOT_TAG, "timings": self.timings}, indent=2, sort_keys=True
+                    )
+                    + "\n"
+                )
                 self.progress(f"reset point saved in {secs:.1f}s")
         self.ready = True
 
     def _take_lock(self) -> None:
         import fcntl
+
         fd = os.open(self.state_dir / "lock", os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -357,7 +387,9 @@ class Machine:
             if detail.get("warm") is not False:  # True, or None: an image without the service
                 return
             if time.monotonic() > deadline:
-                self.progress(f"the apps' start pages were not loaded after {timeout:.0f}s; saving the reset point anyway")
+                self.progress(
+                    f"the apps' start pages were not loaded after {timeout:.0f}s; saving the reset point anyway"
+                )
                 return
             time.sleep(2)
 
@@ -424,8 +456,9 @@ class Machine:
             if ok:
                 return last
             if time.monotonic() > deadline:
-                raise RunError(f"not healthy after {timeout:.0f}s: {json.dumps(last)}\n"
-                               f"{q.tail(self.state_dir / 'serial.log')}")
+                raise RunError(
+                    f"not healthy after {timeout:.0f}s: {json.dumps(last)}\n{q.tail(self.state_dir / 'serial.log')}"
+                )
             time.sleep(0.25)
 
     # -- end state (read as root through the guest agent: the persona's user cannot read app databases)
@@ -543,9 +576,20 @@ class Machine:
 
 # ---------------------------------------------------------------- the host control server
 
-_HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailers",
-        "transfer-encoding", "upgrade", "host", "content-length",
-        "server", "date"}  # this server sends its own Server and Date
+_HOP = {
+    "connection",
+    "keep-alive",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailers",
+    "transfer-encoding",
+    "upgrade",
+    "host",
+    "content-length",
+    "server",
+    "date",
+}  # this server sends its own Server and Date
 
 
 class ControlHandler(http.server.BaseHTTPRequestHandler):
@@ -578,8 +622,7 @@ class ControlHandler(http.server.BaseHTTPRequestHandler):
                 self._json(503, {"status": state, "reset_point": state == "resetting"})
                 return
             ok, detail = m.health()
-            self._json(200 if ok else 503, {"status": "ok" if ok else "unhealthy", "reset_point": m.snapshot,
-                                            **detail})
+            self._json(200 if ok else 503, {"status": "ok" if ok else "unhealthy", "reset_point": m.snapshot, **detail})
             return
         if path == "/reset" and self.command == "POST":
             self._body()
@@ -603,7 +646,7 @@ class ControlHandler(http.server.BaseHTTPRequestHandler):
                 self._json(500, {"status": "error", "error": str(e)})
             return
         if path.startswith("/state/apps/") and self.command == "GET":
-            name = path[len("/state/apps/"):]
+            name = path[len("/state/apps/") :]
             try:
                 data = m.export_database(name)
             except RunError as e:
@@ -638,8 +681,17 @@ class ControlHandler(http.server.BaseHTTPRequestHandler):
             data = r.read()
         except (OSError, http.client.HTTPException) as e:
             cut = m._reset_lock.locked() or m.reset_count != resets
-            self._json(503 if cut else 502, {"status": "error", "error": (
-                "the request was cut by a reset of the machine" if cut else f"the guest's control API did not answer: {e}")})
+            self._json(
+                503 if cut else 502,
+                {
+                    "status": "error",
+                    "error": (
+                        "the request was cut by a reset of the machine"
+                        if cut
+                        else f"the guest's control API did not answer: {e}"
+                    ),
+                },
+            )
             return
         finally:
             m.close_forward(c)
@@ -680,23 +732,30 @@ class ControlServer(http.server.ThreadingHTTPServer):
 
 # ---------------------------------------------------------------- the command
 
+
 def endpoints_text(m: Machine, control: tuple[str, int]) -> str:
     """What the user needs: addresses and sign-in details, one per line."""
     host = m.bind
-    lines = [f"control API  http://{control[0]}:{control[1]}/   (GET /health, POST /reset, GET /screenshot, POST /execute ...)"]
+    lines = [
+        f"control API  http://{control[0]}:{control[1]}/   (GET /health, POST /reset, GET /screenshot, POST /execute ...)"
+    ]
     if m.vnc_port:
         lines.append(f"VNC          {host}:{m.vnc_port}")
     if m.qmp_port:
         lines.append(f"QMP          {host}:{m.qmp_port}")
-    lines.append(f"apps         http://{host}:{m.http_port}/ with the app's Host header, e.g. "
-                 f"curl -H 'Host: {m.ref.apps[0]['domain'] if m.ref.apps else 'larkspurbank.test'}' "
-                 f"http://{host}:{m.http_port}/")
+    lines.append(
+        f"apps         http://{host}:{m.http_port}/ with the app's Host header, e.g. "
+        f"curl -H 'Host: {m.ref.apps[0]['domain'] if m.ref.apps else 'larkspurbank.test'}' "
+        f"http://{host}:{m.http_port}/"
+    )
     g = (m.ref.manifest or {}).get("guest") or {}
     if g:
         lines.append(f"desktop      user {g.get('username')}  password {g.get('password')}")
     for a in m.ref.apps:
-        lines.append(f"  {a.get('title', a['name']):<16} http://{a['domain']}/  user {a.get('username')}  "
-                     f"password {a.get('password')}  cookie {a.get('session_cookie')}")
+        lines.append(
+            f"  {a.get('title', a['name']):<16} http://{a['domain']}/  user {a.get('username')}  "
+            f"password {a.get('password')}  cookie {a.get('session_cookie')}"
+        )
     return "\n".join(lines)
 
 
@@ -704,19 +763,28 @@ def main(argv: list[str] | None = None) -> None:
     """Console script ``run-image``."""
     import argparse
 
-    ap = argparse.ArgumentParser(prog="run-image", description=(
-        "Boot a persona image (a build folder, a qcow2, or a pulled NAME[:TAG]) through a copy-on-write "
-        "overlay, wait until every app is healthy, save a reset point and serve the control API. "
-        "Ctrl-C or SIGTERM powers the guest off."))
+    ap = argparse.ArgumentParser(
+        prog="run-image",
+        description=(
+            "Boot a persona image (a build folder, a qcow2, or a pulled NAME[:TAG]) through a copy-on-write "
+            "overlay, wait until every app is healthy, save a reset point and serve the control API. "
+            "Ctrl-C or SIGTERM powers the guest off."
+        ),
+    )
     ap.add_argument("image", help="build folder with persona.qcow2 + manifest.json, a .qcow2, or a pulled NAME[:TAG]")
-    ap.add_argument("--bind", default=os.environ.get("BIND", "127.0.0.1"),
-                    help="address for every port (default 127.0.0.1; 0.0.0.0 only inside a container)")
+    ap.add_argument(
+        "--bind",
+        default=os.environ.get("BIND", "127.0.0.1"),
+        help="address for every port (default 127.0.0.1; 0.0.0.0 only inside a container)",
+    )
     ap.add_argument("--control-port", type=int, default=5000, help="control API on the host (default 5000)")
     ap.add_argument("--http-port", type=int, default=8080, help="the guest's port 80 (default 8080)")
     ap.add_argument("--vnc-port", type=int, default=5900, help="VNC (default 5900; 0: none)")
     ap.add_argument("--qmp-port", type=int, default=4444, help="QMP for your tools (default 4444; 0: none)")
-    ap.add_argument("--as-of", help="guest clock start, the persona's local wall time YYYY-MM-DDTHH:MM:SS "
-                                    "(default: the manifest's as_of)")
+    ap.add_argument(
+        "--as-of",
+        help="guest clock start, the persona's local wall time YYYY-MM-DDTHH:MM:SS (default: the manifest's as_of)",
+    )
     ap.add_argument("--memory", default="4G", help="guest memory (default 4G)")
     ap.add_argument("--cpus", type=int, default=2, help="guest CPUs (default 2)")
     ap.add_argument("--accel", default=os.environ.get("PERSONA_ACCEL") or "auto", choices=["auto", "kvm", "tcg"])
@@ -748,9 +816,20 @@ def main(argv: list[str] | None = None) -> None:
                 except ValueError as e:
                     raise RunError(f"--as-of {a.as_of!r}: {e}") from None
                 ref = ImageRef(ref.qcow2, ref.manifest, q.parse_as_of(a.as_of).isoformat())
-            m = Machine(ref, state_dir=a.state_dir, bind=a.bind, http_port=a.http_port, vnc_port=a.vnc_port or None,
-                        qmp_port=a.qmp_port or None, memory_mb=parse_memory(a.memory), cpus=a.cpus, accel=a.accel,
-                        fresh=a.fresh, snapshot=not a.no_snapshot, progress=say)
+            m = Machine(
+                ref,
+                state_dir=a.state_dir,
+                bind=a.bind,
+                http_port=a.http_port,
+                vnc_port=a.vnc_port or None,
+                qmp_port=a.qmp_port or None,
+                memory_mb=parse_memory(a.memory),
+                cpus=a.cpus,
+                accel=a.accel,
+                fresh=a.fresh,
+                snapshot=not a.no_snapshot,
+                progress=say,
+            )
             if a.control_port and not port_free(a.bind, a.control_port):
                 raise RunError(f"port {a.control_port} on {a.bind} is in use: pass --control-port")
             # The control server answers /health (503 "starting") from the first second.
@@ -765,8 +844,10 @@ def main(argv: list[str] | None = None) -> None:
         if m.restored:
             say(f"ready: restored the reset point, every app healthy after {m.timings['healthy_s']:.0f}s")
         else:
-            say(f"ready: booted, every app healthy {m.timings['healthy_s']:.0f}s after start, the desktop settled "
-                f"and the reset point saved {m.timings.get('desktop_s', m.timings['healthy_s']):.0f}s after start")
+            say(
+                f"ready: booted, every app healthy {m.timings['healthy_s']:.0f}s after start, the desktop settled "
+                f"and the reset point saved {m.timings.get('desktop_s', m.timings['healthy_s']):.0f}s after start"
+            )
         print(endpoints_text(m, server.server_address[:2]), flush=True)
         while not stopping.is_set():
             if m.vm is None or m.vm.proc is None or m.vm.proc.poll() is not None:

@@ -67,10 +67,12 @@ def main(argv: list[str] | None = None) -> int:
     except AppError as e:
         print(f"new-app: {e}", file=sys.stderr)
         return 2
-    print(f"created {dest}\n"
-          f"  build and serve it:  PERSONA_APPS={args.name} .venv/bin/python -m builder.site build\n"
-          f"  test it:             PERSONA_APPS={args.name} .venv/bin/python -m pytest tests/test_app_contract.py\n"
-          f"  then edit models.py, seed.py, tasks.py and web/ (see apps/README.md)")
+    print(
+        f"created {dest}\n"
+        f"  build and serve it:  PERSONA_APPS={args.name} .venv/bin/python -m builder.site build\n"
+        f"  test it:             PERSONA_APPS={args.name} .venv/bin/python -m pytest tests/test_app_contract.py\n"
+        f"  then edit models.py, seed.py, tasks.py and web/ (see apps/README.md)"
+    )
     return 0
 
 

@@ -10,8 +10,20 @@ import datetime as dt
 
 from .model import Check
 
-DE_MONTHS = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
-             "November", "Dezember"]
+DE_MONTHS = [
+    "Januar",
+    "Februar",
+    "März",
+    "April",
+    "Mai",
+    "Juni",
+    "Juli",
+    "August",
+    "September",
+    "Oktober",
+    "November",
+    "Dezember",
+]
 
 
 def amount(cents: int) -> Check:
@@ -46,9 +58,17 @@ def date_forms(day: dt.date | dt.datetime | str) -> list[str]:
         day = dt.date.fromisoformat(day[:10])
     if isinstance(day, dt.datetime):
         day = day.date()
-    return [f"{day:%B} {day.day}", f"{day:%b} {day.day}", f"{day.day} {day:%B}", f"{day.day} {day:%b}",
-            f"{day.month}/{day.day}", day.isoformat(), f"{day.day}. {DE_MONTHS[day.month - 1]}",
-            f"{day.day:02d}.{day.month:02d}.", f"{day.day}.{day.month}."]
+    return [
+        f"{day:%B} {day.day}",
+        f"{day:%b} {day.day}",
+        f"{day.day} {day:%B}",
+        f"{day.day} {day:%b}",
+        f"{day.month}/{day.day}",
+        day.isoformat(),
+        f"{day.day}. {DE_MONTHS[day.month - 1]}",
+        f"{day.day:02d}.{day.month:02d}.",
+        f"{day.day}.{day.month}.",
+    ]
 
 
 def time_forms(t: dt.datetime | dt.time | str) -> list[str]:
@@ -58,8 +78,13 @@ def time_forms(t: dt.datetime | dt.time | str) -> list[str]:
         t = dt.datetime.fromisoformat(t)
     h12 = (t.hour - 1) % 12 + 1
     ampm = "AM" if t.hour < 12 else "PM"
-    forms = [f"{h12}:{t.minute:02d} {ampm}", f"{h12}:{t.minute:02d}{ampm.lower()}", f"{t.hour:02d}:{t.minute:02d}",
-             f"{t.hour}:{t.minute:02d} Uhr", f"{t.hour:02d}.{t.minute:02d}"]
+    forms = [
+        f"{h12}:{t.minute:02d} {ampm}",
+        f"{h12}:{t.minute:02d}{ampm.lower()}",
+        f"{t.hour:02d}:{t.minute:02d}",
+        f"{t.hour}:{t.minute:02d} Uhr",
+        f"{t.hour:02d}.{t.minute:02d}",
+    ]
     if t.minute == 0:
         forms += [f"{h12} {ampm}", f"{h12}{ampm.lower()}", f"{h12} {ampm.lower()}", f"{t.hour} Uhr"]
     return forms
@@ -92,6 +117,21 @@ def distinct_forms(value: str, other: str) -> list[str]:
     (``“Product Designer”``, ``says Product Designer``, ``: Product Designer``)."""
     if value.lower() not in other.lower():
         return [value]
-    return [f"“{value}”", f"\"{value}\"", f"'{value}'", f"‘{value}’", f"*{value}*", f": {value}", f"says {value}",
-            f"shows {value}", f"lists {value}", f"still {value}", f"just {value}", f"only {value}", f"as {value}",
-            f"is {value}", f"plain {value}", f"- {value}"]
+    return [
+        f"“{value}”",
+        f'"{value}"',
+        f"'{value}'",
+        f"‘{value}’",
+        f"*{value}*",
+        f": {value}",
+        f"says {value}",
+        f"shows {value}",
+        f"lists {value}",
+        f"still {value}",
+        f"just {value}",
+        f"only {value}",
+        f"as {value}",
+        f"is {value}",
+        f"plain {value}",
+        f"- {value}",
+    ]

@@ -67,7 +67,9 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="grade", description="Score an end state for one task of a bundle.")
     ap.add_argument("task", help="the task id (or its <app>/<slug> end)")
     ap.add_argument("--bundle", type=Path, default=None, help="a build's output folder (default: the only one in out/)")
-    ap.add_argument("--state", type=Path, default=None, help="the end state's root folder (default: the bundle's layer/)")
+    ap.add_argument(
+        "--state", type=Path, default=None, help="the end state's root folder (default: the bundle's layer/)"
+    )
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--answer", default="", help="the agent's final answer")
     g.add_argument("--answer-file", type=Path, default=None, help="a file holding the final answer")
@@ -86,8 +88,10 @@ def main(argv: list[str] | None = None) -> None:
     hits = [t for t in tasks if t.id == args.task or t.id.endswith("/" + args.task.strip("/"))]
     if len(hits) != 1:
         near = [t.id for t in tasks if args.task.split("/")[-1] in t.id][:5]
-        _fail(f"{'no' if not hits else 'more than one'} task {args.task!r} in {bundle}"
-              + (f" (did you mean {', '.join(near)}?)" if near and not hits else ""))
+        _fail(
+            f"{'no' if not hits else 'more than one'} task {args.task!r} in {bundle}"
+            + (f" (did you mean {', '.join(near)}?)" if near and not hits else "")
+        )
     task = hits[0]
     layer = bundle / "layer"
     state = args.state or layer
@@ -104,15 +108,38 @@ def main(argv: list[str] | None = None) -> None:
     apps = [a for a in task.apps_involved if a not in NOT_APPS]
     homes = sorted(p for p in (state / "home").glob("*") if p.is_dir()) if (state / "home").is_dir() else []
     judge = openai_judge(args.judge_url, args.judge_model, os.environ.get("JUDGE_API_KEY")) if args.judge_url else None
-    score, results = grade(task, databases_under(state, apps), answer, initial=databases_under(layer, apps),
-                           home=homes[0] if homes else None, judge=judge)
+    score, results = grade(
+        task,
+        databases_under(state, apps),
+        answer,
+        initial=databases_under(layer, apps),
+        home=homes[0] if homes else None,
+        judge=judge,
+    )
     items = {i.id: i for i in task.rubric}
     if args.json:
-        print(json.dumps({"task_id": task.id, "category": task.category, "score": score,
-                          "max_machine_score": task.machine_weight,
-                          "items": [{"id": r.item_id, "status": REPORTED[r.status], "weight": r.weight,
-                                     "requirement": items[r.item_id].requirement, "evidence": r.evidence}
-                                    for r in results]}, indent=2, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "task_id": task.id,
+                    "category": task.category,
+                    "score": score,
+                    "max_machine_score": task.machine_weight,
+                    "items": [
+                        {
+                            "id": r.item_id,
+                            "status": REPORTED[r.status],
+                            "weight": r.weight,
+                            "requirement": items[r.item_id].requirement,
+                            "evidence": r.evidence,
+                        }
+                        for r in results
+                    ],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
         return
     print(f"{task.id}  ({task.category}, {task.kind})")
     print(f"  {task.instruction}")

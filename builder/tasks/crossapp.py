@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+
 def month_window(world, months_back: int) -> tuple[dt.date, dt.date]:
     """The first and last day of the month ``months_back`` before today's (0: this month up to today)."""
     today = world.now.date()
@@ -55,8 +56,13 @@ def past_trips(world) -> list[Trip]:
         t = b.data["trip"]
         flights = [f for f in world.of_kind("flight") if f.data.get("trip") == t]
         stays = [h for h in world.of_kind("hotel_checkout") if h.data.get("trip") == t]
-        if (b.status != "done" or not flights or len(stays) != 1 or stays[0].status != "done"
-                or any(f.status != "done" for f in flights)):
+        if (
+            b.status != "done"
+            or not flights
+            or len(stays) != 1
+            or stays[0].status != "done"
+            or any(f.status != "done" for f in flights)
+        ):
             continue
         hotel = stays[0]
         charge = -sum(p.amount_cents for p in hotel.postings)
@@ -65,13 +71,34 @@ def past_trips(world) -> list[Trip]:
         if back >= world.now.date() or charge <= 0:
             continue
         rides = [r for r in world.of_kind("ride") if r.data.get("trip") == t and r.status == "done"]
-        meals = [c for c in world.of_kind("card_purchase") if c.data.get("trip") == t and c.status == "done"
-                 and c.data.get("category") == "restaurants"]
+        meals = [
+            c
+            for c in world.of_kind("card_purchase")
+            if c.data.get("trip") == t and c.status == "done" and c.data.get("category") == "restaurants"
+        ]
         fees = [c for c in world.of_kind("card_fee") if c.data.get("trip") == t and c.status == "done"]
-        parcels = [d for d in world.of_kind("retail_delivery") if d.status == "done"
-                   and depart < dt.date.fromisoformat(d.data["delivered_local"][:10]) < back]
-        out.append(Trip(t, b.data["destination"], depart, back, depart.year, b.data["price_cents"], hotel.data["hotel"],
-                        charge, len(rides), sum(r.data["total_cents"] for r in rides), len(meals),
-                        sum(c.data["amount_cents"] for c in meals), len(fees),
-                        sum(c.data["amount_cents"] for c in fees), parcels))
+        parcels = [
+            d
+            for d in world.of_kind("retail_delivery")
+            if d.status == "done" and depart < dt.date.fromisoformat(d.data["delivered_local"][:10]) < back
+        ]
+        out.append(
+            Trip(
+                t,
+                b.data["destination"],
+                depart,
+                back,
+                depart.year,
+                b.data["price_cents"],
+                hotel.data["hotel"],
+                charge,
+                len(rides),
+                sum(r.data["total_cents"] for r in rides),
+                len(meals),
+                sum(c.data["amount_cents"] for c in meals),
+                len(fees),
+                sum(c.data["amount_cents"] for c in fees),
+                parcels,
+            )
+        )
     return out

@@ -52,8 +52,9 @@ def osworld_task(task: Task, snapshot: str, start_url: str | None = None) -> dic
     apps = [a for a in task.apps_involved if a not in NOT_APPS]
     files = sorted({i.check.path for i in task.rubric if i.check.type == "file"})
     diff_apps = sorted({i.check.app for i in task.rubric if i.check.type == "state_diff"})
-    config = ([{"type": "launch", "parameters": {"command": ["firefox-esr", "--new-tab", start_url]}}]
-              if start_url else []) + [{"type": "activate_window", "parameters": {"window_name": "Mozilla Firefox"}}]
+    config = (
+        [{"type": "launch", "parameters": {"command": ["firefox-esr", "--new-tab", start_url]}}] if start_url else []
+    ) + [{"type": "activate_window", "parameters": {"window_name": "Mozilla Firefox"}}]
     return {
         "id": task.id,
         "snapshot": snapshot,
@@ -64,11 +65,20 @@ def osworld_task(task: Task, snapshot: str, start_url: str | None = None) -> dic
         "related_apps": ["firefox"] + apps + (["files"] if files else []),
         "evaluator": {
             "func": "persona_rubric",
-            "result": {"type": "persona_end_state", "apps": sorted({i.check.app for i in task.rubric
-                                                                   if i.check.type in ("sql", "state_diff")}),
-                       "initial_apps": diff_apps, "files": files, "answer": needs_answer(task)},
-            "expected": {"type": "persona_rubric", "task_id": task.id, "category": task.category,
-                         "kind": task.kind, "rubric": [i.model_dump(exclude_none=True) for i in task.rubric]},
+            "result": {
+                "type": "persona_end_state",
+                "apps": sorted({i.check.app for i in task.rubric if i.check.type in ("sql", "state_diff")}),
+                "initial_apps": diff_apps,
+                "files": files,
+                "answer": needs_answer(task),
+            },
+            "expected": {
+                "type": "persona_rubric",
+                "task_id": task.id,
+                "category": task.category,
+                "kind": task.kind,
+                "rubric": [i.model_dump(exclude_none=True) for i in task.rubric],
+            },
         },
         "proxy": False,
         "fixed_ip": False,
@@ -86,10 +96,17 @@ def mypcbench_task(task: Task) -> dict:
         "apps_involved": task.apps_involved,
         "difficulty": task.difficulty,
         "time_limit_seconds": task.time_limit_seconds,
-        "grading": {"rubrics": [{"criterion": i.requirement,
-                                 "type": "programmatic" if i.check.machine else "llm_judge",
-                                 "weight": i.weight / 100,
-                                 "check": i.check.model_dump(exclude_none=True)} for i in task.rubric]},
+        "grading": {
+            "rubrics": [
+                {
+                    "criterion": i.requirement,
+                    "type": "programmatic" if i.check.machine else "llm_judge",
+                    "weight": i.weight / 100,
+                    "check": i.check.model_dump(exclude_none=True),
+                }
+                for i in task.rubric
+            ]
+        },
     }
 
 
@@ -103,8 +120,9 @@ def write_exports(tasks: list[Task], dest: Path, snapshot: str, urls: dict[str, 
         path = dest / "osworld" / f"{_slug_path(task)}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         first = next((urls[a] for a in task.apps_involved if a in urls), None)
-        path.write_text(json.dumps(osworld_task(task, snapshot, first), indent=2, ensure_ascii=False) + "\n",
-                        encoding="utf-8")
+        path.write_text(
+            json.dumps(osworld_task(task, snapshot, first), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
         out.append(path)
     path = dest / "mypcbench.jsonl"
     with path.open("w", encoding="utf-8") as fh:

@@ -26,12 +26,35 @@ from pathlib import Path
 from .model import Check, Task
 
 _AMOUNT = re.compile(r"(?<![\d.])-?\d{1,3}(?:[,\u202f ]\d{3})*(?:\.\d{2})?(?![\d])|(?<![\d.])-?\d+(?:\.\d{2})?(?![\d])")
-_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+]
 
 
 # What a check's statement may do: read columns, SELECT, call functions, recurse in a CTE.
-_ALLOWED = frozenset({sqlite3.SQLITE_READ, sqlite3.SQLITE_SELECT, sqlite3.SQLITE_FUNCTION,
-                      getattr(sqlite3, "SQLITE_RECURSIVE", 33)})
+_ALLOWED = frozenset(
+    {sqlite3.SQLITE_READ, sqlite3.SQLITE_SELECT, sqlite3.SQLITE_FUNCTION, getattr(sqlite3, "SQLITE_RECURSIVE", 33)}
+)
 QUERY_SECONDS = 10.0
 
 
@@ -96,6 +119,7 @@ def numbers_in(text: str) -> set[int]:
 
 # --- state diff ---------------------------------------------------------------------------------
 
+
 def _table_rows(con: sqlite3.Connection, table: str) -> tuple[list[str], dict[tuple, tuple]]:
     """``(columns, {key: row})`` of ``table``: keyed by ``rowid``, or by the primary key of a WITHOUT ROWID table."""
     q = '"' + table.replace('"', '""') + '"'
@@ -111,8 +135,12 @@ def _table_rows(con: sqlite3.Connection, table: str) -> tuple[list[str], dict[tu
 
 
 def _tables(con: sqlite3.Connection) -> list[str]:
-    return [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                      "AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    return [
+        r[0]
+        for r in con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+    ]
 
 
 def state_changes(before: Path, after: Path) -> list[tuple[str, str, tuple, frozenset[str]]]:
@@ -159,15 +187,21 @@ def _state_diff(check: Check, before: Path, after: Path) -> tuple[bool, str]:
         if table in ignore:
             continue
         for n, allowed in enumerate(check.changes):
-            if allowed.table == table and allowed.op == op and (
-                    op != "update" or allowed.columns is None or cols <= set(allowed.columns)):
+            if (
+                allowed.table == table
+                and allowed.op == op
+                and (op != "update" or allowed.columns is None or cols <= set(allowed.columns))
+            ):
                 counts[n] += 1
                 break
         else:
             what = f"{op} {table} {key}" + (f" ({', '.join(sorted(cols))})" if cols else "")
             stray.append(what)
-    short = [f"{c.op} {c.table}: {n} row(s), wanted {c.min}..{c.max if c.max is not None else 'any'}"
-             for c, n in zip(check.changes, counts) if n < c.min or (c.max is not None and n > c.max)]
+    short = [
+        f"{c.op} {c.table}: {n} row(s), wanted {c.min}..{c.max if c.max is not None else 'any'}"
+        for c, n in zip(check.changes, counts)
+        if n < c.min or (c.max is not None and n > c.max)
+    ]
     if stray or short:
         more = f" (+{len(stray) - 5} more)" if len(stray) > 5 else ""
         return False, "; ".join(short + ([f"changes not asked for: {', '.join(stray[:5])}{more}"] if stray else []))
@@ -175,6 +209,7 @@ def _state_diff(check: Check, before: Path, after: Path) -> tuple[bool, str]:
 
 
 # --- files ---------------------------------------------------------------------------------------
+
 
 def _zip_names(path: Path) -> list[str]:
     try:
@@ -195,8 +230,10 @@ def file_kind(path: Path) -> str:
         if "mimetype" in names:
             with zipfile.ZipFile(path) as z:
                 mime = z.read("mimetype").decode("ascii", "replace").strip()
-            return {"application/vnd.oasis.opendocument.spreadsheet": "ods",
-                    "application/vnd.oasis.opendocument.text": "odt"}.get(mime, "other")
+            return {
+                "application/vnd.oasis.opendocument.spreadsheet": "ods",
+                "application/vnd.oasis.opendocument.text": "odt",
+            }.get(mime, "other")
         if any(n.startswith("xl/") for n in names):
             return "xlsx"
         if any(n.startswith("word/") for n in names):
@@ -222,8 +259,9 @@ def file_contents(path: Path, kind: str) -> tuple[str, list[str], bool]:
 
         doc = opendocument.load(str(path))
         parts = [teletype.extractText(p) for p in doc.getElementsByType(odftext.P)]
-        formulas = [c.getAttribute("formula") for c in doc.getElementsByType(table.TableCell)
-                    if c.getAttribute("formula")]
+        formulas = [
+            c.getAttribute("formula") for c in doc.getElementsByType(table.TableCell) if c.getAttribute("formula")
+        ]
         parts += formulas
         chart = any("chart" in (m.get("media-type") or "") for m in _odf_manifest(path))
         return "\n".join(parts), formulas, chart
@@ -261,15 +299,16 @@ def _odf_manifest(path: Path) -> list[dict[str, str]]:
             root = ET.fromstring(z.read("META-INF/manifest.xml"))
         except KeyError:
             return []
-    return [{"path": e.get(f"{ns}full-path") or "", "media-type": e.get(f"{ns}media-type") or ""}
-            for e in root.iter(f"{ns}file-entry")]
+    return [
+        {"path": e.get(f"{ns}full-path") or "", "media-type": e.get(f"{ns}media-type") or ""}
+        for e in root.iter(f"{ns}file-entry")
+    ]
 
 
 def _file(check: Check, home: Path | None) -> tuple[bool, str]:
     if home is None:
         return False, "no home folder to read files from"
-    matches = sorted((p for p in Path(home).glob(check.path) if p.is_file()),
-                     key=lambda p: (p.stat().st_mtime, str(p)))
+    matches = sorted((p for p in Path(home).glob(check.path) if p.is_file()), key=lambda p: (p.stat().st_mtime, str(p)))
     if not matches:
         return False, f"no file matches ~/{check.path}"
     path = matches[-1]
@@ -287,12 +326,16 @@ def _file(check: Check, home: Path | None) -> tuple[bool, str]:
     missing = [s for s in (check.contains or []) if s.lower() not in text.lower()]
     funcs = " ".join(formulas).upper()
     missing_f = [f for f in (check.formulas or []) if re.search(rf"\b{re.escape(f.upper())}\s*\(", funcs) is None]
-    problems = ([f"missing text {missing!r}"] if missing else []) + (
-        [f"no formula using {missing_f!r}"] if missing_f else []) + (["no chart"] if check.chart and not chart else [])
+    problems = (
+        ([f"missing text {missing!r}"] if missing else [])
+        + ([f"no formula using {missing_f!r}"] if missing_f else [])
+        + (["no chart"] if check.chart and not chart else [])
+    )
     return not problems, f"~/{rel} ({kind}): " + ("; ".join(problems) if problems else "holds what it must")
 
 
 # --- answers -------------------------------------------------------------------------------------
+
 
 def _answer_list(check: Check, answer: str) -> tuple[bool, str]:
     low = answer.lower()
@@ -308,8 +351,14 @@ def _answer_list(check: Check, answer: str) -> tuple[bool, str]:
     return True, "every item named" + (" in order" if check.ordered else "")
 
 
-def run_check(check: Check, databases: dict[str, Path], answer: str, *, initial: dict[str, Path] | None = None,
-              home: Path | None = None) -> tuple[bool, str]:
+def run_check(
+    check: Check,
+    databases: dict[str, Path],
+    answer: str,
+    *,
+    initial: dict[str, Path] | None = None,
+    home: Path | None = None,
+) -> tuple[bool, str]:
     """Evaluate one machine check; return (passed, evidence). ``databases`` maps app name -> SQLite path (opened read-only).
 
     A sql check's ``params`` are bound to its ``?`` placeholders; a failing query returns
@@ -366,10 +415,18 @@ def describe_changes(before: Path, after: Path, limit: int = 30) -> list[str]:
         for table, op, key, cols in state_changes(before, after)[:limit]:
             if op in ("insert", "update"):
                 names = [r[1] for r in b.execute(f'PRAGMA table_info("{table.replace(chr(34), chr(34) * 2)}")')]
-                row = b.execute(f'SELECT * FROM "{table.replace(chr(34), chr(34) * 2)}" WHERE rowid = ?',
-                                (key[0],)).fetchone() if len(key) == 1 else None
-                values = {n: (v[:300] if isinstance(v, str) else v) for n, v in zip(names, row or ())
-                          if not isinstance(v, bytes) and (op == "insert" or n in cols)}
+                row = (
+                    b.execute(
+                        f'SELECT * FROM "{table.replace(chr(34), chr(34) * 2)}" WHERE rowid = ?', (key[0],)
+                    ).fetchone()
+                    if len(key) == 1
+                    else None
+                )
+                values = {
+                    n: (v[:300] if isinstance(v, str) else v)
+                    for n, v in zip(names, row or ())
+                    if not isinstance(v, bytes) and (op == "insert" or n in cols)
+                }
                 lines.append(f"{op} {table}: {values}")
             else:
                 lines.append(f"{op} {table} {key}")
@@ -391,8 +448,15 @@ def evidence_for(task: Task, databases: dict[str, Path], answer: str, initial: d
     return "\n\n".join(parts)
 
 
-def grade(task: Task, databases: dict[str, Path], answer: str = "", *, initial: dict[str, Path] | None = None,
-          home: Path | None = None, judge: Judge | None = None) -> tuple[int, list[ItemResult]]:
+def grade(
+    task: Task,
+    databases: dict[str, Path],
+    answer: str = "",
+    *,
+    initial: dict[str, Path] | None = None,
+    home: Path | None = None,
+    judge: Judge | None = None,
+) -> tuple[int, list[ItemResult]]:
     """Return (score 0..100, per-item results) for ``task``.
 
     ``databases``: app name -> the end state's SQLite file; ``initial``: app -> the file at the start

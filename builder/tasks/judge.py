@@ -21,9 +21,11 @@ import requests
 
 from .model import RubricItem, Task
 
-SYSTEM = ("You grade one requirement of a task a computer-use assistant did for a person. Read the task, the "
-          "requirement and the evidence, then answer with one JSON object and nothing else: "
-          '{"met": true or false, "reason": "one sentence"}. Judge only this requirement, strictly on the evidence.')
+SYSTEM = (
+    "You grade one requirement of a task a computer-use assistant did for a person. Read the task, the "
+    "requirement and the evidence, then answer with one JSON object and nothing else: "
+    '{"met": true or false, "reason": "one sentence"}. Judge only this requirement, strictly on the evidence.'
+)
 
 
 def _verdict(text: str) -> tuple[bool, str] | None:
@@ -51,10 +53,15 @@ def openai_judge(base_url: str, model: str, api_key: str | None = None, timeout:
 
     def judge(task: Task, item: RubricItem, evidence: str) -> tuple[bool, str] | None:
         look_at = "; ".join(item.check.evidence or [])
-        user = (f"Task given to the assistant:\n{task.instruction}\n\nRequirement to judge:\n{item.requirement}\n\n"
-                f"Look at: {look_at}\n\nEvidence:\n{evidence}")
-        body = {"model": model, "temperature": 0,
-                "messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]}
+        user = (
+            f"Task given to the assistant:\n{task.instruction}\n\nRequirement to judge:\n{item.requirement}\n\n"
+            f"Look at: {look_at}\n\nEvidence:\n{evidence}"
+        )
+        body = {
+            "model": model,
+            "temperature": 0,
+            "messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}],
+        }
         try:
             r = requests.post(url, json=body, headers=headers, timeout=timeout)
             r.raise_for_status()

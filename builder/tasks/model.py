@@ -84,8 +84,12 @@ def count_placeholders(query: str) -> int:
             if i + 1 < n and query[i + 1].isdigit():
                 raise ValueError("numbered parameters (?NNN) are not supported; use plain ?")
             count += 1
-        elif ch in ":@$" and i + 1 < n and (query[i + 1].isalnum() or query[i + 1] == "_") \
-                and not (i and (query[i - 1].isalnum() or query[i - 1] == "_")):
+        elif (
+            ch in ":@$"
+            and i + 1 < n
+            and (query[i + 1].isalnum() or query[i + 1] == "_")
+            and not (i and (query[i - 1].isalnum() or query[i - 1] == "_"))
+        ):
             raise ValueError(f"named parameters ({ch}name) are not supported; use plain ?")
         i += 1
     return count
@@ -130,8 +134,7 @@ class Check(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    type: Literal["sql", "answer_amount", "answer_text", "answer_number", "answer_list", "state_diff", "file",
-                  "judge"]
+    type: Literal["sql", "answer_amount", "answer_text", "answer_number", "answer_list", "state_diff", "file", "judge"]
     app: str | None = None
     query: str | None = None
     params: list[int | str | float | None] = Field(default_factory=list)
@@ -152,16 +155,30 @@ class Check(BaseModel):
 
     @model_validator(mode="after")
     def _fields_for_type(self) -> Check:
-        need = {"sql": ("app", "query", "expected"), "answer_amount": ("cents",), "answer_text": ("any_of",),
-                "answer_number": ("value",), "answer_list": ("items",), "state_diff": ("app", "changes"),
-                "file": ("path",), "judge": ("evidence",)}
-        allowed = {"sql": {"app", "query", "expected", "params"}, "state_diff": {"app", "changes", "ignore"},
-                   "file": {"path", "kind", "contains", "formulas", "chart"}, "answer_list": {"items", "ordered"}}
+        need = {
+            "sql": ("app", "query", "expected"),
+            "answer_amount": ("cents",),
+            "answer_text": ("any_of",),
+            "answer_number": ("value",),
+            "answer_list": ("items",),
+            "state_diff": ("app", "changes"),
+            "file": ("path",),
+            "judge": ("evidence",),
+        }
+        allowed = {
+            "sql": {"app", "query", "expected", "params"},
+            "state_diff": {"app", "changes", "ignore"},
+            "file": {"path", "kind", "contains", "formulas", "chart"},
+            "answer_list": {"items", "ordered"},
+        }
         missing = [f for f in need[self.type] if getattr(self, f) is None]
         if missing:
             raise ValueError(f"a {self.type} check needs {', '.join(missing)}")
-        extra = [f for f in self.model_fields_set - {"type"} - set(need[self.type]) - allowed.get(self.type, set())
-                 if getattr(self, f) not in (None, [])]
+        extra = [
+            f
+            for f in self.model_fields_set - {"type"} - set(need[self.type]) - allowed.get(self.type, set())
+            if getattr(self, f) not in (None, [])
+        ]
         if extra:
             raise ValueError(f"a {self.type} check takes no {', '.join(sorted(extra))}")
         if self.type == "sql":
@@ -205,8 +222,15 @@ class RubricItem(BaseModel):
 
 # The task categories of a personal assistant's work (shared/ARCHITECTURE.md, "Tasks and rubrics"),
 # and the kind of result each asks for: an answer (lookup or aggregation) or a changed state (action).
-CATEGORIES = ("retrieval", "aggregation", "contradiction", "preference_inference", "counterfactual",
-              "situated_action", "long_horizon")
+CATEGORIES = (
+    "retrieval",
+    "aggregation",
+    "contradiction",
+    "preference_inference",
+    "counterfactual",
+    "situated_action",
+    "long_horizon",
+)
 KINDS = ("lookup", "aggregation", "action")
 ACTION_CATEGORIES = frozenset({"situated_action", "long_horizon"})
 DEFAULT_CATEGORY = {"lookup": "retrieval", "aggregation": "aggregation", "action": "situated_action"}
@@ -228,8 +252,18 @@ class Task(BaseModel):
     id: str
     persona: str
     kind: Literal["lookup", "aggregation", "action"]
-    category: Literal["retrieval", "aggregation", "contradiction", "preference_inference", "counterfactual",
-                      "situated_action", "long_horizon"] | None = None
+    category: (
+        Literal[
+            "retrieval",
+            "aggregation",
+            "contradiction",
+            "preference_inference",
+            "counterfactual",
+            "situated_action",
+            "long_horizon",
+        ]
+        | None
+    ) = None
     instruction: str
     apps_involved: list[str]
     difficulty: Literal["easy", "medium", "hard"]
@@ -245,11 +279,15 @@ class Task(BaseModel):
         if (self.kind == "action") != (self.category in ACTION_CATEGORIES):
             raise ValueError(f"task {self.id}: a {self.kind} task cannot be {self.category}")
         if any(i.check is None for i in self.rubric):
-            evidence = (["the final answer"] if self.kind != "action" else
-                        [f"the end state of {a}" for a in self.apps_involved] + ["the final answer"])
+            evidence = (
+                ["the final answer"]
+                if self.kind != "action"
+                else [f"the end state of {a}" for a in self.apps_involved] + ["the final answer"]
+            )
             judge = Check(type="judge", evidence=evidence)
-            object.__setattr__(self, "rubric", [i if i.check else i.model_copy(update={"check": judge})
-                                                for i in self.rubric])
+            object.__setattr__(
+                self, "rubric", [i if i.check else i.model_copy(update={"check": judge}) for i in self.rubric]
+            )
         total = sum(i.weight for i in self.rubric)
         if total != 100:
             raise ValueError(f"task {self.id}: rubric weights sum to {total}, not 100")

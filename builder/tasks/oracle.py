@@ -63,26 +63,40 @@ class Web:
 
     def get(self, app: str, path: str, params: dict | list | None = None) -> requests.Response:
         """``GET path`` on ``app`` (query ``params``); the response, redirects not followed."""
-        return self.session.get(self._url(path), params=params, headers=self._headers(app),
-                                allow_redirects=False, timeout=self.timeout)
+        return self.session.get(
+            self._url(path), params=params, headers=self._headers(app), allow_redirects=False, timeout=self.timeout
+        )
 
-    def post_form(self, app: str, path: str, fields: list[tuple[str, str]] | dict,
-                  expect: tuple[int, ...] = (200, 201, 204, 302, 303)) -> tuple[int, str]:
+    def post_form(
+        self,
+        app: str,
+        path: str,
+        fields: list[tuple[str, str]] | dict,
+        expect: tuple[int, ...] = (200, 201, 204, 302, 303),
+    ) -> tuple[int, str]:
         """An urlencoded form post as a browser sends it: ``(status, Location or "")``.
 
         Raises :class:`OracleError` when the status is not in ``expect``.
         """
-        r = self.session.post(self._url(path), data=fields, headers=self._headers(app), allow_redirects=False,
-                              timeout=self.timeout)
+        r = self.session.post(
+            self._url(path), data=fields, headers=self._headers(app), allow_redirects=False, timeout=self.timeout
+        )
         if r.status_code not in expect:
             raise OracleError(f"POST {self.domains[app]}{path} -> {r.status_code}: {r.text[:500]}")
         return r.status_code, r.headers.get("Location", "")
 
-    def post_json(self, app: str, path: str, body: object, method: str = "POST",
-                  expect: tuple[int, ...] = (200, 201, 204)) -> requests.Response:
+    def post_json(
+        self, app: str, path: str, body: object, method: str = "POST", expect: tuple[int, ...] = (200, 201, 204)
+    ) -> requests.Response:
         """A JSON request (``fetch`` from a page's script). Raises :class:`OracleError` on an unexpected status."""
-        r = self.session.request(method, self._url(path), json=body, allow_redirects=False, timeout=self.timeout,
-                                 headers=self._headers(app, {"Content-Type": "application/json"}))
+        r = self.session.request(
+            method,
+            self._url(path),
+            json=body,
+            allow_redirects=False,
+            timeout=self.timeout,
+            headers=self._headers(app, {"Content-Type": "application/json"}),
+        )
         if r.status_code not in expect:
             raise OracleError(f"{method} {self.domains[app]}{path} -> {r.status_code}: {r.text[:500]}")
         return r

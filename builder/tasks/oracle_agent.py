@@ -80,8 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     apps = guest["apps"]
     u = urllib.parse.urlsplit(a.http)
     with tempfile.TemporaryDirectory(prefix="oracle-agent-") as td:
-        web = ImageWeb(port=u.port or 80, domains={x["name"]: x["domain"] for x in apps},
-                       cookies={x["name"]: {x["session_cookie"]: x["session_token"]} for x in apps})
+        web = ImageWeb(
+            port=u.port or 80,
+            domains={x["name"]: x["domain"] for x in apps},
+            cookies={x["name"]: {x["session_cookie"]: x["session_token"]} for x in apps},
+        )
         web.base = f"{u.scheme}://{u.netloc}"
         web.control, web.scratch = control, Path(td)
         try:

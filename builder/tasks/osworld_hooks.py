@@ -50,8 +50,11 @@ def fetch_home_files(url: str, patterns: list[str], dest: Path) -> dict[str, int
     """Copy every guest file under the persona's home matching one of ``patterns`` (globs relative to
     ``~``) into ``dest`` (same relative paths), through the control API's ``/execute`` (listing) and
     ``/file`` (download); return ``{relative path: size}``. Raises ``requests.HTTPError`` on a refused listing."""
-    r = requests.post(f"{url}/execute", json={"command": ["sh", "-c", 'echo "$HOME"; find "$HOME" -type f'],
-                                              "shell": False}, timeout=120)
+    r = requests.post(
+        f"{url}/execute",
+        json={"command": ["sh", "-c", 'echo "$HOME"; find "$HOME" -type f'], "shell": False},
+        timeout=120,
+    )
     r.raise_for_status()
     lines = (r.json().get("output") or "").splitlines()
     if not lines:
@@ -59,7 +62,7 @@ def fetch_home_files(url: str, patterns: list[str], dest: Path) -> dict[str, int
     home, paths = lines[0].rstrip("/"), lines[1:]
     got = {}
     for path in sorted(paths):
-        rel = path[len(home) + 1:]
+        rel = path[len(home) + 1 :]
         if not any(fnmatch.fnmatch(rel, pat) for pat in patterns):
             continue
         f = requests.post(f"{url}/file", data={"file_path": path}, timeout=300)
@@ -99,15 +102,33 @@ def persona_end_state(env, config: dict) -> dict:
         else:
             r = requests.post(f"{url}/file", data={"file_path": GUEST_ANSWER}, timeout=60)
             answer = r.content.decode("utf-8", "replace") if r.status_code == 200 else ""
-    return {"databases": {k: str(v) for k, v in dbs.items()}, "initial": {k: str(v) for k, v in initial.items()},
-            "home": str(home), "answer": answer}
+    return {
+        "databases": {k: str(v) for k, v in dbs.items()},
+        "initial": {k: str(v) for k, v in initial.items()},
+        "home": str(home),
+        "answer": answer,
+    }
 
 
 def persona_rubric(result: dict, expected: dict) -> float:
     """The task's score on ``result`` (from :func:`persona_end_state`) as a fraction 0.0..1.0."""
-    task = Task(id=expected["task_id"], persona=expected["task_id"].split("/")[0], kind=expected["kind"],
-                category=expected["category"], instruction="-", apps_involved=["files"], difficulty="medium",
-                time_limit_seconds=1, rubric=expected["rubric"], expected={})
-    score, _ = grade(task, {k: Path(v) for k, v in result["databases"].items()}, result.get("answer", ""),
-                     initial={k: Path(v) for k, v in result.get("initial", {}).items()}, home=Path(result["home"]))
+    task = Task(
+        id=expected["task_id"],
+        persona=expected["task_id"].split("/")[0],
+        kind=expected["kind"],
+        category=expected["category"],
+        instruction="-",
+        apps_involved=["files"],
+        difficulty="medium",
+        time_limit_seconds=1,
+        rubric=expected["rubric"],
+        expected={},
+    )
+    score, _ = grade(
+        task,
+        {k: Path(v) for k, v in result["databases"].items()},
+        result.get("answer", ""),
+        initial={k: Path(v) for k, v in result.get("initial", {}).items()},
+        home=Path(result["home"]),
+    )
     return score / 100

@@ -43,7 +43,6 @@ def query_of(location: str) -> dict[str, list[str]]:
     return urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)
 
 
-
 def street_address(contact) -> str | None:
     """A contact's address as the apps' places hold it, in the country's order (builder.world.travel.format_address:
     "7520 Sunset Drive, Portland, OR 97234", "165 Cromwell Road, Manchester M30 9BY", "Kastanienstraße 128, 22599
@@ -71,4 +70,3 @@ def work_lead(world) -> tuple[str, str] | None:
     p = world.persona
     lead = next((c for c in (p.work.colleagues if p.work else []) if c in emails), None)
     return (lead, emails[lead]) if lead else None
-

@@ -48,8 +48,9 @@ def account_numbers(world: World) -> dict[str, tuple[str, str | None, str | None
     """
     r = rng(world.seed, "bank/accounts")
     country = world.persona.identity.address.country
-    routing = {"GB": lambda: f"{_digits(r, 2)}-{_digits(r, 2)}-{_digits(r, 2)}",
-               "DE": lambda: "7" + _digits(r, 7)}.get(country, lambda: _routing_number(r))()
+    routing = {"GB": lambda: f"{_digits(r, 2)}-{_digits(r, 2)}-{_digits(r, 2)}", "DE": lambda: "7" + _digits(r, 7)}.get(
+        country, lambda: _routing_number(r)
+    )()
     out = {}
     for kind in world.account_kinds():
         if kind == "credit_card":
@@ -93,8 +94,16 @@ def payment_cards(world: World) -> list[dict[str, str]]:
     for kind in order:
         brand = "Visa" if kind == "credit_card" else "Visa Debit"
         last4 = numbers[kind][-4:]
-        out.append({"account": kind, "brand": brand, "last4": last4, "holder": world.persona.identity.name,
-                    "expiry": f"{month:02d}/{year:02d}", "label": f"{brand} •••• {last4}"})
+        out.append(
+            {
+                "account": kind,
+                "brand": brand,
+                "last4": last4,
+                "holder": world.persona.identity.name,
+                "expiry": f"{month:02d}/{year:02d}",
+                "label": f"{brand} •••• {last4}",
+            }
+        )
     return out
 
 

@@ -40,20 +40,46 @@ from .locale import phrase_bank
 
 # Pages of our own app clones, by host: (path, title).
 APP_PAGES: dict[str, list[tuple[str, str]]] = {
-    "larkspurbank.test": [("/", "Accounts | Larkspur Bank"), ("/transfer", "Transfer money | Larkspur Bank"),
-                          ("/statements", "Statements | Larkspur Bank"), ("/pay-bills", "Pay bills | Larkspur Bank"),
-                          ("/send-money", "Send money | Larkspur Bank")],
+    "larkspurbank.test": [
+        ("/", "Accounts | Larkspur Bank"),
+        ("/transfer", "Transfer money | Larkspur Bank"),
+        ("/statements", "Statements | Larkspur Bank"),
+        ("/pay-bills", "Pay bills | Larkspur Bank"),
+        ("/send-money", "Send money | Larkspur Bank"),
+    ],
     # The travel apps: a visit after a booking or a ride opens real pages of the site (first: its home).
-    "meridianair.test": [("/", "My Trips · Meridian Air"), ("/loyalty", "MileagePass · Meridian Air"),
-                         ("/book", "Book a flight · Meridian Air")],
-    "bramblestay.test": [("/", "Bramblestay: hotels and homes"), ("/trips", "Trips | Bramblestay"),
-                         ("/messages", "Messages | Bramblestay")],
-    "zipride.test": [("/", "Request a ride · ZipRide"), ("/activity", "Activity · ZipRide"),
-                     ("/scheduled", "Scheduled rides · ZipRide")],
+    "meridianair.test": [
+        ("/", "My Trips · Meridian Air"),
+        ("/loyalty", "MileagePass · Meridian Air"),
+        ("/book", "Book a flight · Meridian Air"),
+    ],
+    "bramblestay.test": [
+        ("/", "Bramblestay: hotels and homes"),
+        ("/trips", "Trips | Bramblestay"),
+        ("/messages", "Messages | Bramblestay"),
+    ],
+    "zipride.test": [
+        ("/", "Request a ride · ZipRide"),
+        ("/activity", "Activity · ZipRide"),
+        ("/scheduled", "Scheduled rides · ZipRide"),
+    ],
 }
 _FOLDERS = ["Recipes", "Travel", "Read later", "Work"]
-KINDS = ("encyclopedia", "video", "forum", "code", "weather", "recipes", "sports", "rail", "transit", "travel", "news",
-         "classifieds", "generic")
+KINDS = (
+    "encyclopedia",
+    "video",
+    "forum",
+    "code",
+    "weather",
+    "recipes",
+    "sports",
+    "rail",
+    "transit",
+    "travel",
+    "news",
+    "classifieds",
+    "generic",
+)
 # Kind of a site by words of its host or title, first match wins (order of KINDS).
 _KIND_WORDS: dict[str, tuple[str, ...]] = {
     "encyclopedia": ("wikipedia", "wiki", "britannica", "encyclop", "lexikon"),
@@ -61,21 +87,72 @@ _KIND_WORDS: dict[str, tuple[str, ...]] = {
     "forum": ("reddit", "forum", "stackexchange", "stackoverflow", "quora", "community"),
     "code": ("github", "gitlab", "bitbucket", "codeberg", "sourceforge"),
     "weather": ("weather", "metoffice", "dwd.de", "wetter", "forecast", "accuweather", "met office"),
-    "recipes": ("recipe", "allrecipes", "goodfood", "chefkoch", "food", "kitchen", "cook", "epicurious", "rezept",
-                "kochen", "essen"),
+    "recipes": (
+        "recipe",
+        "allrecipes",
+        "goodfood",
+        "chefkoch",
+        "food",
+        "kitchen",
+        "cook",
+        "epicurious",
+        "rezept",
+        "kochen",
+        "essen",
+    ),
     "sports": ("espn", "kicker", "sport", "football", "fussball", "nfl", "nba", "mlb", "skysports", "goal.com"),
     "rail": ("rail", "bahn", "train", "amtrak", "trainline", "tfl", "transit", "sbb.ch", "oebb"),
     # Local transport associations (a bank without this kind falls back to generic pages).
     "transit": ("hvv", "bvg", "mvv", "vbb", "rmv", "kvb"),
-    "travel": ("airline", "airways", "air.", "flight", "hotel", "booking", "travel", "trip",
-               "expedia", "reise"),
-    "news": ("news", "times", "guardian", "tagesschau", "spiegel", "zeit", "washingtonpost", "herald", "tribune", "bbc", "cnn",
-             "reuters", "npr", "telegraph", "independent", "journal", "faz", "sueddeutsche", "welt", "heise",
-             "tagesspiegel", "nachrichten", "apnews", "chronicle", "ndr", "wdr", "mdr", "swr", "br24", "rbb"),
+    "travel": ("airline", "airways", "air.", "flight", "hotel", "booking", "travel", "trip", "expedia", "reise"),
+    "news": (
+        "news",
+        "times",
+        "guardian",
+        "tagesschau",
+        "spiegel",
+        "zeit",
+        "washingtonpost",
+        "herald",
+        "tribune",
+        "bbc",
+        "cnn",
+        "reuters",
+        "npr",
+        "telegraph",
+        "independent",
+        "journal",
+        "faz",
+        "sueddeutsche",
+        "welt",
+        "heise",
+        "tagesspiegel",
+        "nachrichten",
+        "apnews",
+        "chronicle",
+        "ndr",
+        "wdr",
+        "mdr",
+        "swr",
+        "br24",
+        "rbb",
+    ),
     "classifieds": ("kleinanzeigen", "craigslist", "gumtree", "marketplace"),
 }
-_SEASONS = {12: "winter", 1: "winter", 2: "winter", 3: "spring", 4: "spring", 5: "spring", 6: "summer",
-            7: "summer", 8: "summer", 9: "autumn", 10: "autumn", 11: "autumn"}
+_SEASONS = {
+    12: "winter",
+    1: "winter",
+    2: "winter",
+    3: "spring",
+    4: "spring",
+    5: "spring",
+    6: "summer",
+    7: "summer",
+    8: "summer",
+    9: "autumn",
+    10: "autumn",
+    11: "autumn",
+}
 _SLOT = re.compile(r"\{([#\w@-]+)\}")
 
 
@@ -148,8 +225,10 @@ def _page(sim_faker, site_url: str, day: dt.date, site_title: str = "", locale: 
         posts = group["posts"] + b["forum_common"]
         title = _fill(r, b, posts[r.randrange(len(posts))], day)
         title = title[:1].upper() + title[1:]
-        return (f"https://{host}/r/{sub}/comments/{sim_faker.pystr(6, 6).lower()}/{ascii_slug(title)[:70]}/",
-                formats["forum"].format(title=title, sub=sub))
+        return (
+            f"https://{host}/r/{sub}/comments/{sim_faker.pystr(6, 6).lower()}/{ascii_slug(title)[:70]}/",
+            formats["forum"].format(title=title, sub=sub),
+        )
     title = _headline(r, b, kind, day)
     site = site_title if site_title and "://" not in site_title else host.removeprefix("www.")
     return f"https://{host}/{day:%Y/%m/%d}/{ascii_slug(title)[:70]}", formats["page"].format(title=title, site=site)
@@ -169,14 +248,22 @@ def simulate_browsing(sim: Sim) -> None:
 
     for i, site in enumerate(p.browsing):
         if site.bookmarked:
-            sim.event("bookmark", sim.start + dt.timedelta(hours=19, minutes=i),
-                      {"url": site.url, "title": site.title, "folder": "toolbar"}, key=site.url)
+            sim.event(
+                "bookmark",
+                sim.start + dt.timedelta(hours=19, minutes=i),
+                {"url": site.url, "title": site.title, "folder": "toolbar"},
+                key=site.url,
+            )
 
     def session(at: dt.datetime, site_url: str, site_title: str, bookmarked: bool, links: int, key: object) -> None:
         host = urlsplit(site_url).netloc
         home = (site_url, site_title)
-        sim.event("web_visit", at, {"url": home[0], "title": home[1],
-                                    "transition": "bookmark" if bookmarked else "typed", "site": host}, key=(key, 0))
+        sim.event(
+            "web_visit",
+            at,
+            {"url": home[0], "title": home[1], "transition": "bookmark" if bookmarked else "typed", "site": host},
+            key=(key, 0),
+        )
         for n in range(1, links + 1):
             at = at + dt.timedelta(seconds=times.randint(20, 240))
             if at > sim.now:
@@ -189,16 +276,21 @@ def simulate_browsing(sim: Sim) -> None:
             sim.event("web_visit", at, {"url": url, "title": title, "transition": "link", "site": host}, key=(key, n))
             if host not in APP_PAGES and save.random() < 0.004:
                 folder = _FOLDERS[save.randrange(len(_FOLDERS))]
-                sim.event("bookmark", at + dt.timedelta(seconds=5), {"url": url, "title": title,
-                                                                     "folder": f"menu/{folder}"}, key=url)
+                sim.event(
+                    "bookmark",
+                    at + dt.timedelta(seconds=5),
+                    {"url": url, "title": title, "folder": f"menu/{folder}"},
+                    key=url,
+                )
 
     for day in sim.past_days():
         for i, site in enumerate(p.browsing):
             rate = float(site.per_week) / 7
             count = int(rate) + (1 if r.random() < rate - int(rate) else 0)
             for k in range(count):
-                at = dt.datetime.combine(day, dt.time(times.randint(wake, bed), times.randint(0, 59),
-                                                      times.randint(0, 59)))
+                at = dt.datetime.combine(
+                    day, dt.time(times.randint(wake, bed), times.randint(0, 59), times.randint(0, 59))
+                )
                 if at <= sim.now:
                     session(at, site.url, site.title, site.bookmarked, r.randint(0, 4), (site.url, day, k))
 
@@ -219,13 +311,26 @@ def simulate_browsing(sim: Sim) -> None:
 
 # --- search history ----------------------------------------------------------------------------------
 
+
 def search_bank(locale: str) -> dict:
     """The search phrase bank of ``locale`` (en_US when it has none): ``engine``, query lists, ``results``."""
     return phrase_bank("browsing/search", locale)
 
 
-_MONTHS_EN = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-              "november", "december"]
+_MONTHS_EN = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
 
 
 def engine(sim: Sim) -> tuple[str, str, str]:
@@ -291,15 +396,33 @@ def simulate_searches(sim: Sim) -> None:
         if at > sim.now or at < sim.start:
             return
         n += 1
-        sim.event("web_visit", at, {"url": search_url(sim, query), "title": title_fmt.format(query=query),
-                                    "transition": "typed", "site": urlsplit(search_url(sim, query)).netloc,
-                                    "search_query": query}, key=("search", n))
+        sim.event(
+            "web_visit",
+            at,
+            {
+                "url": search_url(sim, query),
+                "title": title_fmt.format(query=query),
+                "transition": "typed",
+                "site": urlsplit(search_url(sim, query)).netloc,
+                "search_query": query,
+            },
+            key=("search", n),
+        )
         if result:
             click = at + dt.timedelta(seconds=r.randint(6, 50))
             if click <= sim.now:
-                sim.event("web_visit", click, {"url": result[0], "title": result[1], "transition": "link",
-                                               "site": urlsplit(result[0]).netloc, "search_result": True},
-                          key=("search", n, "click"))
+                sim.event(
+                    "web_visit",
+                    click,
+                    {
+                        "url": result[0],
+                        "title": result[1],
+                        "transition": "link",
+                        "site": urlsplit(result[0]).netloc,
+                        "search_result": True,
+                    },
+                    key=("search", n, "click"),
+                )
 
     def waking(day: dt.date) -> dt.datetime:
         return dt.datetime.combine(day, dt.time(r.randint(wake, bed), r.randint(0, 59), r.randint(0, 59)))
@@ -324,9 +447,15 @@ def simulate_searches(sim: Sim) -> None:
         dest_slug = ascii_slug(t.destination)
         from .locale import season as season_of
 
-        ctx = dict(dest=t.destination, Dest=t.destination, month=months[t.depart.month - 1], hotel=hotel or "",
-                   season=b["season"][season_of(t.depart, p.identity.address.country if p.identity.address else "US")],
-                   slug=dest_slug, wiki=quote(t.destination.replace(" ", "_")))
+        ctx = dict(
+            dest=t.destination,
+            Dest=t.destination,
+            month=months[t.depart.month - 1],
+            hotel=hotel or "",
+            season=b["season"][season_of(t.depart, p.identity.address.country if p.identity.address else "US")],
+            slug=dest_slug,
+            wiki=quote(t.destination.replace(" ", "_")),
+        )
         # One query names the destination, within what has happened by now; 1-3 more anywhere in the window.
         named = [k for k, q in enumerate(templates) if "{dest}" in q]
         first = named[r.randrange(len(named))]
@@ -360,8 +489,9 @@ def simulate_searches(sim: Sim) -> None:
             continue
         name = e.data.get("restaurant") or ""
         at = e.at - dt.timedelta(minutes=r.randint(3, 40), seconds=r.randint(0, 59))
-        ctx = dict(restaurant=name, Restaurant=name, city=city, City=city,
-                   slug=f"{ascii_slug(name)}-{ascii_slug(city)}")
+        ctx = dict(
+            restaurant=name, Restaurant=name, city=city, City=city, slug=f"{ascii_slug(name)}-{ascii_slug(city)}"
+        )
         q = typed(fill(b["restaurant"][r.randrange(len(b["restaurant"]))], **ctx))
         visit(at, q, result("restaurant", **ctx) if r.random() < 0.5 else None)
 
@@ -377,8 +507,12 @@ def simulate_searches(sim: Sim) -> None:
             bday = birthday_in(c.birthday, year)
             day = bday - dt.timedelta(days=r.randint(4, 12))
             templates = [q for q in b["gift"] if acts or "{activity}" not in q]
-            q = fill(templates[r.randrange(len(templates))], who=who, year=year,
-                     activity=acts[r.randrange(len(acts))] if acts else "")
+            q = fill(
+                templates[r.randrange(len(templates))],
+                who=who,
+                year=year,
+                activity=acts[r.randrange(len(acts))] if acts else "",
+            )
             visit(waking(day), typed(q))
 
     # Recipes of the persona's cuisines, about every ten days; a click on the persona's recipe site.
@@ -390,16 +524,29 @@ def simulate_searches(sim: Sim) -> None:
         dishes = b["dishes"].get(cuisines[r.randrange(len(cuisines))]) or b["dishes"]["default"]
         dish = dishes[r.randrange(len(dishes))]
         templates = b["recipe"]
-        q = typed(fill(templates[r.randrange(len(templates))], dish=dish,
-                       missing=b["missing"][r.randrange(len(b["missing"]))]))
+        q = typed(
+            fill(
+                templates[r.randrange(len(templates))], dish=dish, missing=b["missing"][r.randrange(len(b["missing"]))]
+            )
+        )
         res = None
         if sites and r.random() < 0.7:
             site = sites[r.randrange(len(sites))]
             users = b.get("users") or ["cook"]
-            res = result("recipe", host=urlsplit(site.url).netloc, id=r.randint(100000, 999999), slug=ascii_slug(dish),
-                         Dish=dish[:1].upper() + dish[1:], site=site.title, user=users[r.randrange(len(users))])
-        visit(dt.datetime.combine(day, dt.time(r.choice([11, 12, 16, 17, 18, 19]), r.randint(0, 59),
-                                               r.randint(0, 59))), q, res)
+            res = result(
+                "recipe",
+                host=urlsplit(site.url).netloc,
+                id=r.randint(100000, 999999),
+                slug=ascii_slug(dish),
+                Dish=dish[:1].upper() + dish[1:],
+                site=site.title,
+                user=users[r.randrange(len(users))],
+            )
+        visit(
+            dt.datetime.combine(day, dt.time(r.choice([11, 12, 16, 17, 18, 19]), r.randint(0, 59), r.randint(0, 59))),
+            q,
+            res,
+        )
 
     # Bills: now and then, the payee's site or a question about a bill (spec recurring charges).
     for rc in (p.finances.recurring_charges or []) if p.finances else []:
@@ -407,6 +554,5 @@ def simulate_searches(sim: Sim) -> None:
             if day.day != min(rc.day, 28) or r.random() >= 0.08:
                 continue
             templates = b["bill"]
-            q = fill(templates[r.randrange(len(templates))], payee=rc.payee,
-                     bill=rc.name if de else rc.name.lower())
+            q = fill(templates[r.randrange(len(templates))], payee=rc.payee, bill=rc.name if de else rc.name.lower())
             visit(waking(day - dt.timedelta(days=r.randint(0, 3))), typed(q))

@@ -36,27 +36,73 @@ from .model import Event
 
 MEETING_ANCHOR = dt.date(2024, 1, 1)  # a Monday: week 0 of every ``every_weeks`` cadence
 
-_TIMED_MINUTES = {"dentist": 60, "doctor": 45, "party": 180, "wedding": 360, "concert": 180, "exam": 120,
-                  "moved": 240, "new_job": 480, "birthday": 180, "other": 60}
+_TIMED_MINUTES = {
+    "dentist": 60,
+    "doctor": 45,
+    "party": 180,
+    "wedding": 360,
+    "concert": 180,
+    "exam": 120,
+    "moved": 240,
+    "new_job": 480,
+    "birthday": 180,
+    "other": 60,
+}
 _ROOMS = ["Juniper", "Cedar", "Alder", "Madrona", "Hemlock", "Larch", "Spruce", "Willow"]
 # Calendar titles, places and notes as the persona's language writes them (English for every other locale).
 _WORDS = {
-    "en": {"birthday": "{first}'s birthday", "turns": "{name} turns {age}.", "video": "Video call", "room": "{room} room",
-           "haircut": "Haircut", "dental": "Dental cleaning", "eye": "Eye exam", "trip": "Trip to {dest}",
-           "purpose": {"leisure": "Leisure trip", "business": "Business trip", "family": "Family trip"},
-           "flight": "Flight {number} {origin} → {dest}", "airport": "{code} airport", "confirmation": "Confirmation {code}",
-           "seat": "Seat {seat}", "stay": "Stay at {name}", "table": "Table for {n}", "lunch": "Lunch at {name}",
-           "dinner": "Dinner at {name}", "at": "{what} at {where}",
-           "places": {"dentist": "{last} Family Dental", "doctor": "{last} Medical Group", "haircut": "{first}'s Hair Studio",
-                      "optician": "{last} Eye Care"}},
-    "de": {"birthday": "Geburtstag {first}", "turns": "{name} wird {age}.", "video": "Videocall", "room": "Raum {room}",
-           "haircut": "Friseur", "dental": "Zahnreinigung", "eye": "Sehtest beim Optiker", "trip": "Reise nach {dest}",
-           "purpose": {"leisure": "Urlaub", "business": "Dienstreise", "family": "Familienbesuch"},
-           "flight": "Flug {number} {origin} → {dest}", "airport": "Flughafen {code}", "confirmation": "Buchungscode {code}",
-           "seat": "Sitzplatz {seat}", "stay": "Hotel: {name}", "table": "Tisch für {n}", "lunch": "Mittagessen: {name}",
-           "dinner": "Abendessen: {name}", "at": "{what}: {where}",
-           "places": {"dentist": "Zahnarztpraxis Dr. {last}", "doctor": "Hausarztpraxis Dr. {last}",
-                      "haircut": "Friseursalon {first}", "optician": "Optik {last}"}},
+    "en": {
+        "birthday": "{first}'s birthday",
+        "turns": "{name} turns {age}.",
+        "video": "Video call",
+        "room": "{room} room",
+        "haircut": "Haircut",
+        "dental": "Dental cleaning",
+        "eye": "Eye exam",
+        "trip": "Trip to {dest}",
+        "purpose": {"leisure": "Leisure trip", "business": "Business trip", "family": "Family trip"},
+        "flight": "Flight {number} {origin} → {dest}",
+        "airport": "{code} airport",
+        "confirmation": "Confirmation {code}",
+        "seat": "Seat {seat}",
+        "stay": "Stay at {name}",
+        "table": "Table for {n}",
+        "lunch": "Lunch at {name}",
+        "dinner": "Dinner at {name}",
+        "at": "{what} at {where}",
+        "places": {
+            "dentist": "{last} Family Dental",
+            "doctor": "{last} Medical Group",
+            "haircut": "{first}'s Hair Studio",
+            "optician": "{last} Eye Care",
+        },
+    },
+    "de": {
+        "birthday": "Geburtstag {first}",
+        "turns": "{name} wird {age}.",
+        "video": "Videocall",
+        "room": "Raum {room}",
+        "haircut": "Friseur",
+        "dental": "Zahnreinigung",
+        "eye": "Sehtest beim Optiker",
+        "trip": "Reise nach {dest}",
+        "purpose": {"leisure": "Urlaub", "business": "Dienstreise", "family": "Familienbesuch"},
+        "flight": "Flug {number} {origin} → {dest}",
+        "airport": "Flughafen {code}",
+        "confirmation": "Buchungscode {code}",
+        "seat": "Sitzplatz {seat}",
+        "stay": "Hotel: {name}",
+        "table": "Tisch für {n}",
+        "lunch": "Mittagessen: {name}",
+        "dinner": "Abendessen: {name}",
+        "at": "{what}: {where}",
+        "places": {
+            "dentist": "Zahnarztpraxis Dr. {last}",
+            "doctor": "Hausarztpraxis Dr. {last}",
+            "haircut": "Friseursalon {first}",
+            "optician": "Optik {last}",
+        },
+    },
 }
 
 
@@ -68,12 +114,24 @@ def words(sim: Sim) -> dict:
 def birthday_title(sim: Sim, first_name: str) -> str:
     """The all-day title of a contact's birthday (``Priya's birthday``, ``Geburtstag Priya``)."""
     return words(sim)["birthday"].format(first=first_name)
-_ONE_OFF_MEETINGS = [("Quarterly planning", 90), ("Sprint retro", 45), ("Customer demo", 60),
-                     ("Roadmap review", 60), ("Vendor call", 30), ("All-hands", 60), ("Hiring debrief", 30),
-                     ("Usability test readout", 45), ("Architecture sync", 60), ("Budget check-in", 30)]
+
+
+_ONE_OFF_MEETINGS = [
+    ("Quarterly planning", 90),
+    ("Sprint retro", 45),
+    ("Customer demo", 60),
+    ("Roadmap review", 60),
+    ("Vendor call", 30),
+    ("All-hands", 60),
+    ("Hiring debrief", 30),
+    ("Usability test readout", 45),
+    ("Architecture sync", 60),
+    ("Budget check-in", 30),
+]
 
 
 # --- time helpers shared by mail and chat ---------------------------------------------------------
+
 
 @lru_cache(maxsize=None)
 def _zone(name: str) -> ZoneInfo:
@@ -136,7 +194,7 @@ def _easter(year: int) -> dt.date:
     g = (b - f + 1) // 3
     h = (19 * a + b - d - g + 15) % 30
     i, k = divmod(c, 4)
-    l = (32 + 2 * e + 2 * i - h - k) % 7
+    l = (32 + 2 * e + 2 * i - h - k) % 7  # noqa: E741 (the algorithm's own letters)
     m = (a + 11 * h + 22 * l) // 451
     month, day = divmod(h + l - 7 * m + 114, 31)
     return dt.date(year, month, day + 1)
@@ -154,7 +212,9 @@ def _nth_weekday(year: int, month: int, weekday: int, n: int) -> dt.date:
 
 def _observed(day: dt.date) -> dt.date:
     """US rule: Saturday holidays are observed Friday, Sunday ones Monday."""
-    return day - dt.timedelta(days=1) if day.weekday() == 5 else day + dt.timedelta(days=1) if day.weekday() == 6 else day
+    return (
+        day - dt.timedelta(days=1) if day.weekday() == 5 else day + dt.timedelta(days=1) if day.weekday() == 6 else day
+    )
 
 
 @lru_cache(maxsize=None)
@@ -162,9 +222,14 @@ def public_holidays(locale: str, year: int) -> dict[dt.date, str]:
     """The public holidays (observed dates) modelled for ``locale`` in ``year``: date -> name."""
     easter = _easter(year)
     if locale == "en_GB":
-        days = {dt.date(year, 1, 1): "New Year's Day", easter - dt.timedelta(days=2): "Good Friday",
-                easter + dt.timedelta(days=1): "Easter Monday", _nth_weekday(year, 5, 0, 1): "Early May bank holiday",
-                _nth_weekday(year, 5, 0, -1): "Spring bank holiday", _nth_weekday(year, 8, 0, -1): "Summer bank holiday"}
+        days = {
+            dt.date(year, 1, 1): "New Year's Day",
+            easter - dt.timedelta(days=2): "Good Friday",
+            easter + dt.timedelta(days=1): "Easter Monday",
+            _nth_weekday(year, 5, 0, 1): "Early May bank holiday",
+            _nth_weekday(year, 5, 0, -1): "Spring bank holiday",
+            _nth_weekday(year, 8, 0, -1): "Summer bank holiday",
+        }
         xmas, boxing = dt.date(year, 12, 25), dt.date(year, 12, 26)
         if xmas.weekday() >= 5:
             xmas, boxing = dt.date(year, 12, 27), dt.date(year, 12, 28)
@@ -175,17 +240,28 @@ def public_holidays(locale: str, year: int) -> dict[dt.date, str]:
         days.update({ny: "New Year's Day", xmas: "Christmas Day", boxing: "Boxing Day"})
         return dict(sorted(days.items()))
     if locale == "de_DE":
-        days = {dt.date(year, 1, 1): "Neujahr", easter - dt.timedelta(days=2): "Karfreitag",
-                easter + dt.timedelta(days=1): "Ostermontag", dt.date(year, 5, 1): "Tag der Arbeit",
-                easter + dt.timedelta(days=39): "Christi Himmelfahrt", easter + dt.timedelta(days=50): "Pfingstmontag",
-                dt.date(year, 10, 3): "Tag der Deutschen Einheit", dt.date(year, 12, 25): "1. Weihnachtstag",
-                dt.date(year, 12, 26): "2. Weihnachtstag"}
+        days = {
+            dt.date(year, 1, 1): "Neujahr",
+            easter - dt.timedelta(days=2): "Karfreitag",
+            easter + dt.timedelta(days=1): "Ostermontag",
+            dt.date(year, 5, 1): "Tag der Arbeit",
+            easter + dt.timedelta(days=39): "Christi Himmelfahrt",
+            easter + dt.timedelta(days=50): "Pfingstmontag",
+            dt.date(year, 10, 3): "Tag der Deutschen Einheit",
+            dt.date(year, 12, 25): "1. Weihnachtstag",
+            dt.date(year, 12, 26): "2. Weihnachtstag",
+        }
         return dict(sorted(days.items()))
     thanksgiving = _nth_weekday(year, 11, 3, 4)
-    days = {_observed(dt.date(year, 1, 1)): "New Year's Day", _nth_weekday(year, 5, 0, -1): "Memorial Day",
-            _observed(dt.date(year, 7, 4)): "Independence Day", _nth_weekday(year, 9, 0, 1): "Labor Day",
-            thanksgiving: "Thanksgiving Day", thanksgiving + dt.timedelta(days=1): "Day after Thanksgiving",
-            _observed(dt.date(year, 12, 25)): "Christmas Day"}
+    days = {
+        _observed(dt.date(year, 1, 1)): "New Year's Day",
+        _nth_weekday(year, 5, 0, -1): "Memorial Day",
+        _observed(dt.date(year, 7, 4)): "Independence Day",
+        _nth_weekday(year, 9, 0, 1): "Labor Day",
+        thanksgiving: "Thanksgiving Day",
+        thanksgiving + dt.timedelta(days=1): "Day after Thanksgiving",
+        _observed(dt.date(year, 12, 25)): "Christmas Day",
+    }
     return dict(sorted(days.items()))
 
 
@@ -234,6 +310,7 @@ def work_person(sim: Sim, name: str) -> dict[str, Any]:
     if who["email"] and who["email"].rsplit("@", 1)[-1].lower() == domain.lower():
         return who
     from ..persona.complete import _mailbox  # the same local part as builder.world.work_chat.work_email
+
     return {"name": who["name"], "email": f"{_mailbox(name, sim.seed, f'work_chat/email/{name}')}@{domain}"}
 
 
@@ -254,6 +331,7 @@ def meeting_dates(sim: Sim, meeting, start: dt.date | None = None, end: dt.date 
 
 # --- the module -----------------------------------------------------------------------------------
 
+
 def _work_domain(sim: Sim) -> str:
     email = sim.persona.work.email if sim.persona.work else None
     return email.split("@", 1)[1] if email else "work.test"
@@ -268,13 +346,39 @@ def booking_uid(ref: str, site_url: str | None) -> str:
     return f"{ref}@{host}"
 
 
-def _add(sim: Sim, at: dt.datetime, *, title: str, start: str, end: str, calendar: str = "personal",
-         all_day: bool = False, location: str | None = None, attendees: Iterable[dict] = (),
-         organizer: dict | None = None, source: str, ref: str | None = None, series: str | None = None,
-         description: str = "", key: object = "", uid: str | None = None) -> Event:
-    data = {"calendar": calendar, "title": title, "start": start, "end": end, "all_day": all_day,
-            "location": location or "", "attendees": list(attendees), "organizer": organizer,
-            "source": source, "ref": ref, "series": series, "description": description}
+def _add(
+    sim: Sim,
+    at: dt.datetime,
+    *,
+    title: str,
+    start: str,
+    end: str,
+    calendar: str = "personal",
+    all_day: bool = False,
+    location: str | None = None,
+    attendees: Iterable[dict] = (),
+    organizer: dict | None = None,
+    source: str,
+    ref: str | None = None,
+    series: str | None = None,
+    description: str = "",
+    key: object = "",
+    uid: str | None = None,
+) -> Event:
+    data = {
+        "calendar": calendar,
+        "title": title,
+        "start": start,
+        "end": end,
+        "all_day": all_day,
+        "location": location or "",
+        "attendees": list(attendees),
+        "organizer": organizer,
+        "source": source,
+        "ref": ref,
+        "series": series,
+        "description": description,
+    }
     if uid:
         data["uid"] = uid
     return sim.event("calendar_event", at, data, key=(source, series or "", key))
@@ -328,9 +432,20 @@ def _meetings(sim: Sim) -> None:
         desc = _cadence(sim, m, link)
         for day in meeting_dates(sim, m):
             where = f"{room}, {office.street}" if office and sim.weekday(day) in office_days else words(sim)["video"]
-            _timed(sim, dt.datetime.combine(day, dt.time(hh, mm)), m.duration_minutes, title=m.title,
-                   calendar="work", location=where, attendees=[me, *people], organizer=organizer, source="meeting",
-                   series=series, description=desc, key=day)
+            _timed(
+                sim,
+                dt.datetime.combine(day, dt.time(hh, mm)),
+                m.duration_minutes,
+                title=m.title,
+                calendar="work",
+                location=where,
+                attendees=[me, *people],
+                organizer=organizer,
+                source="meeting",
+                series=series,
+                description=desc,
+                key=day,
+            )
 
 
 def _cadence(sim: Sim, m, link: str) -> str:
@@ -345,7 +460,7 @@ def _cadence(sim: Sim, m, link: str) -> str:
 def _meet_code(sim: Sim, *parts: object) -> str:
     """A video-call room code like ``kqv-mzpt-hwd`` derived from ``parts``."""
     digest = token(sim.seed, "calendar/meet", *parts, length=20)
-    letters = "".join("abcdefghijkmnopqrstuvwxyz"[int(digest[i:i + 2], 16) % 25] for i in range(0, 20, 2))
+    letters = "".join("abcdefghijkmnopqrstuvwxyz"[int(digest[i : i + 2], 16) % 25] for i in range(0, 20, 2))
     return f"{letters[:3]}-{letters[3:7]}-{letters[7:10]}"
 
 
@@ -377,10 +492,24 @@ def _one_off_meetings(sim: Sim) -> None:
         people = [work_person(sim, n) for n in r.sample(colleagues, k)] if k else []
         organizer = me if not people or r.random() < 0.3 else people[0]
         link = f"https://meet.{domain}/{_meet_code(sim, 'one-off', day)}"
-        where = (f"{words(sim)['room'].format(room=_ROOMS[r.randrange(len(_ROOMS))])}, {office.street}"
-                 if office and sim.weekday(day) in p.work.office_days else words(sim)["video"])
-        _timed(sim, start, minutes, title=title, calendar="work", location=where, attendees=[me, *people],
-               organizer=organizer, source="meeting", description=join.format(link=link), key=day)
+        where = (
+            f"{words(sim)['room'].format(room=_ROOMS[r.randrange(len(_ROOMS))])}, {office.street}"
+            if office and sim.weekday(day) in p.work.office_days
+            else words(sim)["video"]
+        )
+        _timed(
+            sim,
+            start,
+            minutes,
+            title=title,
+            calendar="work",
+            location=where,
+            attendees=[me, *people],
+            organizer=organizer,
+            source="meeting",
+            description=join.format(link=link),
+            key=day,
+        )
 
 
 def _birthdays(sim: Sim) -> None:
@@ -391,10 +520,18 @@ def _birthdays(sim: Sim) -> None:
         for year in range(sim.start.year, sim.end.year + 1):
             day = birthday_in(c.birthday, year)
             if sim.start.date() <= day <= sim.end.date():
-                _all_day(sim, day, day, title=birthday_title(sim, c.name.split()[0]), source="birthday",
-                         attendees=[], organizer=None, series=series,
-                         description=words(sim)["turns"].format(name=c.name, age=year - c.birthday.year),
-                         key=(c.name, year))
+                _all_day(
+                    sim,
+                    day,
+                    day,
+                    title=birthday_title(sim, c.name.split()[0]),
+                    source="birthday",
+                    attendees=[],
+                    organizer=None,
+                    series=series,
+                    description=words(sim)["turns"].format(name=c.name, age=year - c.birthday.year),
+                    key=(c.name, year),
+                )
 
 
 def birthday_in(born: dt.date, year: int) -> dt.date:
@@ -421,12 +558,19 @@ def _life_events(sim: Sim) -> None:
         mine = (le.location or "").lower() == "home" or p.identity.name.split()[0] in le.title
         me = {"name": p.identity.name, "email": p.identity.email}
         organizer = me if mine or not people else people[0]
-        location = p.identity.address.street if (le.location or "").lower() == "home" and p.identity.address \
-            else le.location
+        location = (
+            p.identity.address.street if (le.location or "").lower() == "home" and p.identity.address else le.location
+        )
         source = "appointment" if le.kind in ("dentist", "doctor") else "life_event"
-        kw = dict(title=le.title, location=location, attendees=[me, *people] if people else [],
-                  organizer=organizer, source=source, description=f"{le.kind.replace('_', ' ').capitalize()}",
-                  key=("life", i))
+        kw = dict(
+            title=le.title,
+            location=location,
+            attendees=[me, *people] if people else [],
+            organizer=organizer,
+            source=source,
+            description=f"{le.kind.replace('_', ' ').capitalize()}",
+            key=("life", i),
+        )
         if le.time:
             hh, mm = map(int, le.time.split(":"))
             _timed(sim, dt.datetime.combine(le.date, dt.time(hh, mm)), _TIMED_MINUTES[le.kind], **kw)
@@ -439,8 +583,12 @@ def place_names(sim: Sim) -> dict[str, str]:
     p = sim.persona
     fake = sim.faker("calendar/places")
     # Faker draws in the order English did (last, last, first, last) so the English names stay as they were.
-    drawn = {"dentist": {"last": fake.last_name()}, "doctor": {"last": fake.last_name()},
-             "haircut": {"first": fake.first_name()}, "optician": {"last": fake.last_name()}}
+    drawn = {
+        "dentist": {"last": fake.last_name()},
+        "doctor": {"last": fake.last_name()},
+        "haircut": {"first": fake.first_name()},
+        "optician": {"last": fake.last_name()},
+    }
     names = {k: words(sim)["places"][k].format(**v) for k, v in drawn.items()}
     for le in p.life_events:
         if le.kind in ("dentist", "doctor") and le.location:
@@ -467,7 +615,9 @@ def _routine_appointments(sim: Sim) -> None:
         day = free(day, True)
         start = dt.datetime.combine(day, dt.time(11, 0) if day.weekday() >= 5 else dt.time(17, 30))
         if day <= sim.end.date():
-            _timed(sim, start, 45, title=words(sim)["haircut"], location=names["haircut"], source="appointment", key=day)
+            _timed(
+                sim, start, 45, title=words(sim)["haircut"], location=names["haircut"], source="appointment", key=day
+            )
         day += dt.timedelta(days=r.randint(42, 56))
 
     day = sim.start.date() + dt.timedelta(days=r.randint(20, 120))
@@ -475,16 +625,22 @@ def _routine_appointments(sim: Sim) -> None:
         day = free(day, False)
         if day <= sim.end.date() and not any(abs((g - day).days) < 100 for g in given):
             start = dt.datetime.combine(day, dt.time(r.choice([8, 9, 13, 16]), 0))
-            _timed(sim, start, 60, title=words(sim)["dental"], location=names["dentist"], source="appointment",
-                   key=day)
+            _timed(sim, start, 60, title=words(sim)["dental"], location=names["dentist"], source="appointment", key=day)
         day += dt.timedelta(days=r.randint(175, 190))
 
     day = sim.start.date() + dt.timedelta(days=r.randint(60, 300))
     while day <= sim.end.date():
         day = free(day, False)
         if day <= sim.end.date():
-            _timed(sim, dt.datetime.combine(day, dt.time(r.choice([9, 10, 15]), 30)), 45, title=words(sim)["eye"],
-                   location=names["optician"], source="appointment", key=day)
+            _timed(
+                sim,
+                dt.datetime.combine(day, dt.time(r.choice([9, 10, 15]), 30)),
+                45,
+                title=words(sim)["eye"],
+                location=names["optician"],
+                source="appointment",
+                key=day,
+            )
         day += dt.timedelta(days=365)
 
 
@@ -510,10 +666,19 @@ def _travel(sim: Sim) -> None:
                 ref = b.id
                 break
         people = [person(sim, n) for n in t.companions]
-        _all_day(sim, t.depart, t.return_, title=words(sim)["trip"].format(dest=t.destination),
-                 calendar="work" if t.purpose == "business" else "personal", location=t.destination,
-                 attendees=people, source="trip", ref=ref, description=words(sim)["purpose"][t.purpose],
-                 key=("trip", i))
+        _all_day(
+            sim,
+            t.depart,
+            t.return_,
+            title=words(sim)["trip"].format(dest=t.destination),
+            calendar="work" if t.purpose == "business" else "personal",
+            location=t.destination,
+            attendees=people,
+            source="trip",
+            ref=ref,
+            description=words(sim)["purpose"][t.purpose],
+            key=("trip", i),
+        )
     for f in sim.of_kind("flight"):
         d = f.data
         dep, arr = first(d, "dep_local", "departure_local", "depart_local"), first(d, "arr_local", "arrival_local")
@@ -524,16 +689,34 @@ def _travel(sim: Sim) -> None:
             arr = aware(sim, at + dt.timedelta(hours=2))
         origin, dest = first(d, "from", "origin", default=""), first(d, "to", "destination", default="")
         number = first(d, "flight_number", "flight", default="")
-        t = trips(sim)[d["trip"]] if isinstance(d.get("trip"), int) and d["trip"] < len(trips(sim)) \
+        t = (
+            trips(sim)[d["trip"]]
+            if isinstance(d.get("trip"), int) and d["trip"] < len(trips(sim))
             else trip_of(sim, at.date())
+        )
         w = words(sim)
-        desc = "\n".join(x for x in [w["confirmation"].format(code=d["pnr"]) if d.get("pnr") else "",
-                                     w["seat"].format(seat=d["seat"]) if d.get("seat") else ""] if x)
-        _add(sim, at, title=w["flight"].format(number=number, origin=origin, dest=dest).replace("  ", " "),
-             start=dep, end=arr,
-             calendar="work" if t is not None and t.purpose == "business" else "personal",
-             location=w["airport"].format(code=origin) if origin else "", source="flight", ref=f.id, description=desc,
-             key=("flight", f.id), uid=booking_uid(f.id, flight_sites.get(d.get("pnr"))))
+        desc = "\n".join(
+            x
+            for x in [
+                w["confirmation"].format(code=d["pnr"]) if d.get("pnr") else "",
+                w["seat"].format(seat=d["seat"]) if d.get("seat") else "",
+            ]
+            if x
+        )
+        _add(
+            sim,
+            at,
+            title=w["flight"].format(number=number, origin=origin, dest=dest).replace("  ", " "),
+            start=dep,
+            end=arr,
+            calendar="work" if t is not None and t.purpose == "business" else "personal",
+            location=w["airport"].format(code=origin) if origin else "",
+            source="flight",
+            ref=f.id,
+            description=desc,
+            key=("flight", f.id),
+            uid=booking_uid(f.id, flight_sites.get(d.get("pnr"))),
+        )
     for h in sim.of_kind("hotel_stay"):
         d = h.data
         check_in = first(d, "check_in_local", "check_in", "checkin", "start")
@@ -541,8 +724,11 @@ def _travel(sim: Sim) -> None:
         ci, co = parse_when(sim, check_in), parse_when(sim, check_out)
         if ci is None:
             ci = h.at
-        t = trips(sim)[d["trip"]] if isinstance(d.get("trip"), int) and d["trip"] < len(trips(sim)) \
+        t = (
+            trips(sim)[d["trip"]]
+            if isinstance(d.get("trip"), int) and d["trip"] < len(trips(sim))
             else trip_of(sim, ci.date())
+        )
         tz = airport_zone(t.airport if t else first(d, "airport"), home)
         if isinstance(check_in, str) and "T" in check_in and dt.datetime.fromisoformat(check_in).tzinfo:
             start_iso = check_in
@@ -556,18 +742,42 @@ def _travel(sim: Sim) -> None:
         at = parse_when(sim, start_iso)
         name = first(d, "hotel", "hotel_name", "name", default="Hotel")
         conf = first(d, "confirmation", "confirmation_number", "booking_ref")
-        _add(sim, at, title=words(sim)["stay"].format(name=name), start=start_iso, end=end_iso,
-             calendar="work" if t is not None and t.purpose == "business" else "personal",
-             location=first(d, "address", "city", default=name), source="hotel", ref=h.id,
-             description=words(sim)["confirmation"].format(code=conf) if conf else "", key=("hotel", h.id),
-             uid=booking_uid(h.id, hotel_sites.get(conf)))
+        _add(
+            sim,
+            at,
+            title=words(sim)["stay"].format(name=name),
+            start=start_iso,
+            end=end_iso,
+            calendar="work" if t is not None and t.purpose == "business" else "personal",
+            location=first(d, "address", "city", default=name),
+            source="hotel",
+            ref=h.id,
+            description=words(sim)["confirmation"].format(code=conf) if conf else "",
+            key=("hotel", h.id),
+            uid=booking_uid(h.id, hotel_sites.get(conf)),
+        )
 
 
 def reservation_time(sim: Sim, booking: Event) -> dt.datetime:
     """When a ``restaurant_booking`` is for (naive local), from its data, else the event's own time."""
     d = booking.data
-    return parse_when(sim, first(d, "reservation_local", "reservation_at", "reserved_for", "reservation",
-                                 "time_local", "datetime", "when", "start")) or booking.at
+    return (
+        parse_when(
+            sim,
+            first(
+                d,
+                "reservation_local",
+                "reservation_at",
+                "reserved_for",
+                "reservation",
+                "time_local",
+                "datetime",
+                "when",
+                "start",
+            ),
+        )
+        or booking.at
+    )
 
 
 def _restaurants(sim: Sim) -> None:
@@ -581,10 +791,23 @@ def _restaurants(sim: Sim) -> None:
         people = [person(sim, n) for n in names if isinstance(n, str)]
         party = d.get("party_size")
         conf = first(d, "confirmation", "confirmation_number", "booking_ref")
-        desc = "\n".join(x for x in [w["table"].format(n=party) if party else "",
-                                     w["confirmation"].format(code=conf) if conf else ""] if x)
-        _timed(sim, start, 90, title=w[meal].format(name=name), location=first(d, "address", default=name),
-               attendees=people, source="restaurant", ref=b.id, description=desc, key=("restaurant", b.id))
+        desc = "\n".join(
+            x
+            for x in [w["table"].format(n=party) if party else "", w["confirmation"].format(code=conf) if conf else ""]
+            if x
+        )
+        _timed(
+            sim,
+            start,
+            90,
+            title=w[meal].format(name=name),
+            location=first(d, "address", default=name),
+            attendees=people,
+            source="restaurant",
+            ref=b.id,
+            description=desc,
+            key=("restaurant", b.id),
+        )
 
 
 def _exercise(sim: Sim) -> None:
@@ -604,5 +827,13 @@ def _exercise(sim: Sim) -> None:
             if sim.weekday(day) != wd or day in away:
                 continue
             time = dt.time(10, 0) if day.weekday() >= 5 else dt.time(6, 45) if morning else dt.time(18, 30)
-            _timed(sim, dt.datetime.combine(day, time), minutes, title=words(sim)["at"].format(what=label, where=gym) if gym else label,
-                   location=gym or "", source="exercise", series=series, key=day)
+            _timed(
+                sim,
+                dt.datetime.combine(day, time),
+                minutes,
+                title=words(sim)["at"].format(what=label, where=gym) if gym else label,
+                location=gym or "",
+                source="exercise",
+                series=series,
+                key=day,
+            )

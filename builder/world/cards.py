@@ -65,14 +65,25 @@ def contact_card(world: World, name: str) -> dict[str, Any]:
             continue
         d = e.data
         if e.kind == "restaurant_booking" and name in (d.get("companions") or []) and e.status == "scheduled":
-            plans.append({"what": words["party"].format(restaurant=d.get("restaurant"), n=d.get("party_size")),
-                          "start": str(d.get("reservation_local", ""))[:19], "where": d.get("address", "")})
+            plans.append(
+                {
+                    "what": words["party"].format(restaurant=d.get("restaurant"), n=d.get("party_size")),
+                    "start": str(d.get("reservation_local", ""))[:19],
+                    "where": d.get("address", ""),
+                }
+            )
         elif e.kind == "flight_booking" and name in (d.get("passengers") or []):
             legs = d.get("itinerary") or []
             if legs and str(legs[0].get("dep_local", ""))[:19] >= _local(now):
-                plans.append({"what": words["trip"].format(dest=d.get("destination"),
-                                                           flights=", ".join(d.get("flights") or [])),
-                              "start": str(legs[0]["dep_local"])[:19], "where": d.get("destination", "")})
+                plans.append(
+                    {
+                        "what": words["trip"].format(
+                            dest=d.get("destination"), flights=", ".join(d.get("flights") or [])
+                        ),
+                        "start": str(legs[0]["dep_local"])[:19],
+                        "where": d.get("destination", ""),
+                    }
+                )
         elif e.kind == "calendar_event" and e.status == "scheduled" and d.get("start", "")[:19] <= _local(until):
             if any(a.get("name") == name for a in d.get("attendees") or []):
                 meetings.append({"title": d.get("title", ""), "start": d.get("start", "")[:19]})
@@ -81,12 +92,26 @@ def contact_card(world: World, name: str) -> dict[str, Any]:
     def money(amount: int, currency: str) -> str:
         return format_money(amount, currency, p.locale)
 
-    requests = [{"amount_cents": e.data["amount_cents"], "amount": money(e.data["amount_cents"], cur),
-                 "memo": e.data["memo"], "asked": _local(e.at)}
-                for e in world.of_kind("money_request") if e.data["contact"] == name and not e.data.get("paid")]
-    payments = [{"direction": e.data["direction"], "amount": money(e.data["amount_cents"], cur),
-                 "memo": e.data.get("memo", ""), "date": e.at.date().isoformat()}
-                for e in world.of_kind("p2p_payment") if e.data.get("contact") == name and e.status == "done"][-3:]
+    requests = [
+        {
+            "amount_cents": e.data["amount_cents"],
+            "amount": money(e.data["amount_cents"], cur),
+            "memo": e.data["memo"],
+            "asked": _local(e.at),
+        }
+        for e in world.of_kind("money_request")
+        if e.data["contact"] == name and not e.data.get("paid")
+    ]
+    payments = [
+        {
+            "direction": e.data["direction"],
+            "amount": money(e.data["amount_cents"], cur),
+            "memo": e.data.get("memo", ""),
+            "date": e.at.date().isoformat(),
+        }
+        for e in world.of_kind("p2p_payment")
+        if e.data.get("contact") == name and e.status == "done"
+    ][-3:]
     r = rng(world.seed, f"cards/{name}/busy")
     reasons = [f"{a}" for a in (contact.shared_activities or [])] + _BUSY_REASONS[lang]
     busy = []
@@ -95,12 +120,22 @@ def contact_card(world: World, name: str) -> dict[str, Any]:
         if r.random() < 0.3:
             busy.append({"date": day.isoformat(), "reason": reasons[r.randrange(len(reasons))]})
     return {
-        "name": contact.name, "first_name": _first(contact.name), "relationship": contact.relationship,
-        "style": contact.messaging_style or "chatty", "closeness": contact.closeness,
-        "email": contact.email, "phone": contact.phone,
+        "name": contact.name,
+        "first_name": _first(contact.name),
+        "relationship": contact.relationship,
+        "style": contact.messaging_style or "chatty",
+        "closeness": contact.closeness,
+        "email": contact.email,
+        "phone": contact.phone,
         "colleague": contact.name in (p.work.colleagues if p.work else []),
         "persona": {"name": p.identity.name, "first_name": _first(p.identity.name)},
-        "locale": p.locale, "currency": cur, "now": _local(now),
-        "plans": sorted(plans, key=lambda x: (x["start"], x["what"])), "meetings": meetings, "busy": busy,
-        "requests": requests, "payments": payments, "activities": list(contact.shared_activities or []),
+        "locale": p.locale,
+        "currency": cur,
+        "now": _local(now),
+        "plans": sorted(plans, key=lambda x: (x["start"], x["what"])),
+        "meetings": meetings,
+        "busy": busy,
+        "requests": requests,
+        "payments": payments,
+        "activities": list(contact.shared_activities or []),
     }

@@ -115,9 +115,12 @@ def _company(r, b: dict, fam: dict, last: str, last2: str) -> str:
 def _stale_title(role: str, titles: list[str]) -> str:
     """The title the profile still shows: ``role`` without its seniority word, else another title of the family."""
     for s in SENIORITY:
-        if role.startswith(s) and role[len(s):].strip():
-            return role[len(s):].strip()
-    return next((t for t in titles if t != role and not t.startswith(SENIORITY)), titles[0] if titles[0] != role else "Associate")
+        if role.startswith(s) and role[len(s) :].strip():
+            return role[len(s) :].strip()
+    return next(
+        (t for t in titles if t != role and not t.startswith(SENIORITY)),
+        titles[0] if titles[0] != role else "Associate",
+    )
 
 
 def _career_dates(sim: Sim, r) -> tuple[dt.date, dt.date, int]:
@@ -144,7 +147,7 @@ def _profile(sim: Sim, b: dict) -> dict[str, Any]:
     fk = sim.faker("career/profile/names")
     work = p.work
     key, fam = family(b, work.role if work else None)
-    role = (work.role if work and work.role else fam["titles"][0])
+    role = work.role if work and work.role else fam["titles"][0]
     employer = work.employer if work and work.employer else None
     city = _city(sim)
     first, current, grad = _career_dates(sim, r)
@@ -154,9 +157,17 @@ def _profile(sim: Sim, b: dict) -> dict[str, Any]:
     region = p.identity.address.region if p.identity.address else None
     loc = city + (f", {region}" if region and region != city else "")
     if employer:
-        experience.append({"id": "exp-0", "title": stale, "company": employer, "location": loc,
-                           "start": month(current), "end": None,
-                           "description": f"{_cap(r.choice(fam['focus']))}; {r.choice(fam['focus'])}."})
+        experience.append(
+            {
+                "id": "exp-0",
+                "title": stale,
+                "company": employer,
+                "location": loc,
+                "start": month(current),
+                "end": None,
+                "description": f"{_cap(r.choice(fam['focus']))}; {r.choice(fam['focus'])}.",
+            }
+        )
     # Earlier jobs fill the months from the first job to the current one, newest first, 18-48 months each.
     end = current
     juniors = [t for t in titles if not t.startswith(SENIORITY) and t != stale] or titles
@@ -166,21 +177,42 @@ def _profile(sim: Sim, b: dict) -> dict[str, Any]:
         if (end - start).days < 300 or n == 2:
             start = first
         last, last2 = fk.last_name(), fk.last_name()
-        experience.append({"id": f"exp-{len(experience)}", "title": juniors[n % len(juniors)] if n else stale,
-                           "company": _company(r, b, fam, last, last2), "location": loc,
-                           "start": month(start), "end": month(_add_months(end, -1)),
-                           "description": f"{_cap(r.choice(fam['focus']))}."})
+        experience.append(
+            {
+                "id": f"exp-{len(experience)}",
+                "title": juniors[n % len(juniors)] if n else stale,
+                "company": _company(r, b, fam, last, last2),
+                "location": loc,
+                "start": month(start),
+                "end": month(_add_months(end, -1)),
+                "description": f"{_cap(r.choice(fam['focus']))}.",
+            }
+        )
         end = start
         n += 1
     if not employer and not experience:
-        experience.append({"id": "exp-0", "title": stale, "company": _company(r, b, fam, fk.last_name(), fk.last_name()),
-                           "location": loc, "start": month(current), "end": None,
-                           "description": f"{_cap(r.choice(fam['focus']))}."})
+        experience.append(
+            {
+                "id": "exp-0",
+                "title": stale,
+                "company": _company(r, b, fam, fk.last_name(), fk.last_name()),
+                "location": loc,
+                "start": month(current),
+                "end": None,
+                "description": f"{_cap(r.choice(fam['focus']))}.",
+            }
+        )
     edu = b["education"]
     schools = edu.get(_country(sim)) or edu["other"]
     level, fieldname = fam["degree"]
-    education = [{"school": r.choice(schools), "degree": edu["degree"].format(level=edu["levels"][level], field=fieldname),
-                  "start_year": grad - 4, "end_year": grad}]
+    education = [
+        {
+            "school": r.choice(schools),
+            "degree": edu["degree"].format(level=edu["levels"][level], field=fieldname),
+            "start_year": grad - 4,
+            "end_year": grad,
+        }
+    ]
     skills = r.sample(fam["skills"], min(len(fam["skills"]), r.randint(6, 8)))
     shown_employer = employer or experience[0]["company"]
     previous = experience[1]["company"] if len(experience) > 1 else shown_employer
@@ -189,18 +221,37 @@ def _profile(sim: Sim, b: dict) -> dict[str, Any]:
     hobbies = sorted({a for c in p.contacts or [] for a in (c.shared_activities or [])})[:3]
     ab = b["about"]
     years = max(1, as_of_year(sim) - int(experience[-1]["start"][:4]))
-    ctx = {"role": stale, "role_lower": stale.lower(), "employer": shown_employer, "city": city, "years": years, "focus": focus,
-           "joy": r.choice(fam["joy"]), "previous": previous, "lesson": r.choice(fam["lesson"]),
-           "hobbies": ", ".join(hobbies[:-1]) + (f" {b['and']} " if len(hobbies) > 1 else "") + hobbies[-1] if hobbies else ""}
+    ctx = {
+        "role": stale,
+        "role_lower": stale.lower(),
+        "employer": shown_employer,
+        "city": city,
+        "years": years,
+        "focus": focus,
+        "joy": r.choice(fam["joy"]),
+        "previous": previous,
+        "lesson": r.choice(fam["lesson"]),
+        "hobbies": ", ".join(hobbies[:-1]) + (f" {b['and']} " if len(hobbies) > 1 else "") + hobbies[-1]
+        if hobbies
+        else "",
+    }
     parts = [r.choice(ab["open"]), r.choice(ab["middle"])]
     if len(experience) > 1:
         parts.append(r.choice(ab["close"]))
     if hobbies:
         parts.append(r.choice(ab["outside"]))
     about = " ".join(s.format(**ctx) for s in parts)
-    return {"headline": headline, "about": about, "location": loc, "role": role, "family": key,
-            "experience": experience, "education": education, "skills": skills,
-            "difference": {"entry": 0, "field": "title", "profile": stale, "resume": role, "correct": "resume"}}
+    return {
+        "headline": headline,
+        "about": about,
+        "location": loc,
+        "role": role,
+        "family": key,
+        "experience": experience,
+        "education": education,
+        "skills": skills,
+        "difference": {"entry": 0, "field": "title", "profile": stale, "resume": role, "correct": "resume"},
+    }
 
 
 def as_of_year(sim: Sim) -> int:
@@ -208,16 +259,37 @@ def as_of_year(sim: Sim) -> int:
     return sim.persona.as_of.year
 
 
-def _person(r, b: dict, fk, pid: str, name: str, relation: str, title: str, company: str, location: str,
-            started: dt.date, connected: dt.date | None, mutual: list[str]) -> dict[str, Any]:
+def _person(
+    r,
+    b: dict,
+    fk,
+    pid: str,
+    name: str,
+    relation: str,
+    title: str,
+    company: str,
+    location: str,
+    started: dt.date,
+    connected: dt.date | None,
+    mutual: list[str],
+) -> dict[str, Any]:
     fam_key, fam = family(b, title)
     prev = None
     if r.random() < 0.7:
         prev = {"title": r.choice(fam["titles"]), "company": _company(r, b, fam, fk.last_name(), fk.last_name())}
-    return {"id": pid, "name": name, "title": title, "company": company, "location": location,
-            "headline": b["person_headline"].format(title=title, company=company), "relation": relation,
-            "connected_on": connected.isoformat() if connected else None, "mutual": mutual,
-            "started": month(started), "previous": prev}
+    return {
+        "id": pid,
+        "name": name,
+        "title": title,
+        "company": company,
+        "location": location,
+        "headline": b["person_headline"].format(title=title, company=company),
+        "relation": relation,
+        "connected_on": connected.isoformat() if connected else None,
+        "mutual": mutual,
+        "started": month(started),
+        "previous": prev,
+    }
 
 
 def _people(sim: Sim, b: dict, profile: dict) -> tuple[list[dict], list[dict]]:
@@ -246,9 +318,22 @@ def _people(sim: Sim, b: dict, profile: dict) -> tuple[list[dict], list[dict]]:
         title = title[:1].upper() + title[1:]
         company = employer if colleague else _company(r, b, family(b, title)[1], fk.last_name(), fk.last_name())
         started = _add_months(as_of, -r.randint(8, 70))
-        conns.append(_person(r, b, fk, f"p{len(conns) + 1}", c.name, "colleague" if colleague else "contact", title,
-                             company, c.city or city.split(",")[0], started,
-                             when(cur_start if colleague else _add_months(as_of, -60)), []))
+        conns.append(
+            _person(
+                r,
+                b,
+                fk,
+                f"p{len(conns) + 1}",
+                c.name,
+                "colleague" if colleague else "contact",
+                title,
+                company,
+                c.city or city.split(",")[0],
+                started,
+                when(cur_start if colleague else _add_months(as_of, -60)),
+                [],
+            )
+        )
 
     def fresh_name() -> str:
         for _ in range(50):
@@ -266,23 +351,65 @@ def _people(sim: Sim, b: dict, profile: dict) -> tuple[list[dict], list[dict]]:
             title = r.choice(fam["titles"])
             stayed = r.random() < 0.4
             company = exp["company"] if stayed else _company(r, b, fam, fk.last_name(), fk.last_name())
-            conns.append(_person(r, b, fk, f"p{len(conns) + 1}", fresh_name(), "former_colleague", title, company,
-                                 city.split(",")[0], _add_months(as_of, -r.randint(6, 40)), when(start), []))
+            conns.append(
+                _person(
+                    r,
+                    b,
+                    fk,
+                    f"p{len(conns) + 1}",
+                    fresh_name(),
+                    "former_colleague",
+                    title,
+                    company,
+                    city.split(",")[0],
+                    _add_months(as_of, -r.randint(6, 40)),
+                    when(start),
+                    [],
+                )
+            )
     others = [f for f in b["families"] if f != "default"]
     for _ in range(r.randint(5, 8)):
         f = b["families"][r.choice(others)]
-        conns.append(_person(r, b, fk, f"p{len(conns) + 1}", fresh_name(), "industry", r.choice(f["titles"]),
-                             _company(r, b, f, fk.last_name(), fk.last_name()),
-                             r.choice([city.split(",")[0]] + [c.split(",")[0] for c in b["cities"].get(_country(sim), b["cities"]["other"])]),
-                             _add_months(as_of, -r.randint(6, 60)), when(_add_months(as_of, -48)), []))
+        conns.append(
+            _person(
+                r,
+                b,
+                fk,
+                f"p{len(conns) + 1}",
+                fresh_name(),
+                "industry",
+                r.choice(f["titles"]),
+                _company(r, b, f, fk.last_name(), fk.last_name()),
+                r.choice(
+                    [city.split(",")[0]]
+                    + [c.split(",")[0] for c in b["cities"].get(_country(sim), b["cities"]["other"])]
+                ),
+                _add_months(as_of, -r.randint(6, 60)),
+                when(_add_months(as_of, -48)),
+                [],
+            )
+        )
     names = [c["name"] for c in conns]
     people: list[dict] = []
     for i in range(12):
         f = fam if i < 7 else b["families"][r.choice(others)]
         mutual = sorted(r.sample(names, min(len(names), r.randint(1, 4))))
-        people.append(_person(r, b, fk, f"s{i + 1}", fresh_name(), "second", r.choice(f["titles"]),
-                              _company(r, b, f, fk.last_name(), fk.last_name()), city.split(",")[0],
-                              _add_months(as_of, -r.randint(6, 60)), None, mutual))
+        people.append(
+            _person(
+                r,
+                b,
+                fk,
+                f"s{i + 1}",
+                fresh_name(),
+                "second",
+                r.choice(f["titles"]),
+                _company(r, b, f, fk.last_name(), fk.last_name()),
+                city.split(",")[0],
+                _add_months(as_of, -r.randint(6, 60)),
+                None,
+                mutual,
+            )
+        )
     return conns, people
 
 
@@ -309,28 +436,49 @@ def _posts(sim: Sim, b: dict, profile: dict, conns: list[dict]) -> None:
     for pr in _projects(sim):
         if pr.end and start <= pr.end < now.date():
             day = pr.end + dt.timedelta(days=r.randint(1, 5))
-            posts.append((_at(day, r), "me", "milestone", r.choice(b["posts"]["milestone"]).format(
-                project=pr.name, employer=employer, topic=r.choice(fam["topics"])), pr.name))
+            posts.append(
+                (
+                    _at(day, r),
+                    "me",
+                    "milestone",
+                    r.choice(b["posts"]["milestone"]).format(
+                        project=pr.name, employer=employer, topic=r.choice(fam["topics"])
+                    ),
+                    pr.name,
+                )
+            )
     day = start + dt.timedelta(days=r.randint(10, 40))
     while day < now.date():
-        posts.append((_at(day, r), "me", "article", r.choice(b["posts"]["article"]).format(topic=r.choice(fam["topics"])), None))
+        posts.append(
+            (_at(day, r), "me", "article", r.choice(b["posts"]["article"]).format(topic=r.choice(fam["topics"])), None)
+        )
         day += dt.timedelta(days=r.randint(50, 110))
     cur = dt.date.fromisoformat(profile["experience"][0]["start"] + "-01")
     for years in range(1, 40):
         ann = dt.date(cur.year + years, cur.month, 1) + dt.timedelta(days=r.randint(0, 20))
         if start <= ann < now.date():
-            posts.append((_at(ann, r), "me", "anniversary", b["posts"]["anniversary"][0].format(n=years, company=employer), None))
+            posts.append(
+                (_at(ann, r), "me", "anniversary", b["posts"]["anniversary"][0].format(n=years, company=employer), None)
+            )
     for c in conns:
         cfam = family(b, c["title"])[1]
         started = dt.date.fromisoformat(c["started"] + "-01")
         if c["relation"] != "colleague" and start <= started < now.date():
-            posts.append((_at(started + dt.timedelta(days=r.randint(0, 12)), r), c["name"], "job_change",
-                          r.choice(b["posts"]["job_change"]).format(title=c["title"], company=c["company"]), None))
+            posts.append(
+                (
+                    _at(started + dt.timedelta(days=r.randint(0, 12)), r),
+                    c["name"],
+                    "job_change",
+                    r.choice(b["posts"]["job_change"]).format(title=c["title"], company=c["company"]),
+                    None,
+                )
+            )
         day = start + dt.timedelta(days=r.randint(5, 120))
         while day < now.date():
             kind = r.choice(["article", "event", "hiring", "article"])
-            body = r.choice(b["posts"][kind]).format(topic=r.choice(cfam["topics"]), title=r.choice(cfam["titles"]),
-                                                      company=c["company"])
+            body = r.choice(b["posts"][kind]).format(
+                topic=r.choice(cfam["topics"]), title=r.choice(cfam["titles"]), company=c["company"]
+            )
             posts.append((_at(day, r), c["name"], kind, body, None))
             day += dt.timedelta(days=r.randint(60, 160))
     posts = [x for x in posts if x[0] <= now]
@@ -347,9 +495,20 @@ def _posts(sim: Sim, b: dict, profile: dict, conns: list[dict]) -> None:
             if cat <= now:
                 comments.append({"name": x, "body": r.choice(b["comments"]), "at": cat.isoformat()})
         comments.sort(key=lambda c: (c["at"], c["name"]))
-        sim.event("network_post", at, {"post_id": f"post-{n}", "author": author, "kind": kind, "body": body,
-                                       "project": project, "reactions": reactions, "comments": comments},
-                  key=("career", "post", n))
+        sim.event(
+            "network_post",
+            at,
+            {
+                "post_id": f"post-{n}",
+                "author": author,
+                "kind": kind,
+                "body": body,
+                "project": project,
+                "reactions": reactions,
+                "comments": comments,
+            },
+            key=("career", "post", n),
+        )
 
 
 def _meetup_and_invitations(sim: Sim, b: dict, profile: dict, people: list[dict]) -> dict:
@@ -379,22 +538,44 @@ def _meetup_and_invitations(sim: Sim, b: dict, profile: dict, people: list[dict]
     def mail(n: str) -> str:
         return ".".join(n.lower().split()[:2]).encode("ascii", "ignore").decode() + "@mailbox.test"
 
-    ev = sim.event("calendar_event", start, {
-        "calendar": "personal", "title": title, "start": iso(start), "end": iso(end), "all_day": False,
-        "location": mb["location"].format(venue=venue, city=city),
-        "attendees": [{"name": p.identity.name, "email": p.identity.email or ""},
-                      {"name": met["name"], "email": mail(met["name"])}, {"name": other["name"], "email": mail(other["name"])}],
-        "organizer": {"name": other["name"], "email": mail(other["name"])}, "source": "life_event", "ref": None,
-        "series": None, "description": f"{label} talks and drinks."}, key=("career", "meetup"))
+    ev = sim.event(
+        "calendar_event",
+        start,
+        {
+            "calendar": "personal",
+            "title": title,
+            "start": iso(start),
+            "end": iso(end),
+            "all_day": False,
+            "location": mb["location"].format(venue=venue, city=city),
+            "attendees": [
+                {"name": p.identity.name, "email": p.identity.email or ""},
+                {"name": met["name"], "email": mail(met["name"])},
+                {"name": other["name"], "email": mail(other["name"])},
+            ],
+            "organizer": {"name": other["name"], "email": mail(other["name"])},
+            "source": "life_event",
+            "ref": None,
+            "series": None,
+            "description": f"{label} talks and drinks.",
+        },
+        key=("career", "meetup"),
+    )
     incoming = [met, people[2], people[3]]
     sent = [people[4], people[5]]
     out = {"event_id": ev.id, "title": title, "date": day.isoformat(), "attendee": met["name"], "other": other["name"]}
     items = []
     for who in incoming:
-        at = start + dt.timedelta(hours=r.randint(15, 40)) if who is met else \
-            _at(now.date() - dt.timedelta(days=r.randint(1, 20)), r)
-        note = "" if who is met else r.choice(b["invitation_notes"]).format(
-            first=p.identity.name.split()[0], where=r.choice(mb["venues"]))
+        at = (
+            start + dt.timedelta(hours=r.randint(15, 40))
+            if who is met
+            else _at(now.date() - dt.timedelta(days=r.randint(1, 20)), r)
+        )
+        note = (
+            ""
+            if who is met
+            else r.choice(b["invitation_notes"]).format(first=p.identity.name.split()[0], where=r.choice(mb["venues"]))
+        )
         items.append((at, "incoming", who, note))
     for who in sent:
         at = _at(now.date() - dt.timedelta(days=r.randint(2, 25)), r)
@@ -404,8 +585,12 @@ def _meetup_and_invitations(sim: Sim, b: dict, profile: dict, people: list[dict]
         iid = f"inv-{n}"
         if who is met:
             out["invitation_id"] = iid
-        sim.event("network_invitation", at, {"invitation_id": iid, "direction": direction, "person": who["id"],
-                                             "name": who["name"], "note": note}, key=("career", "invitation", n))
+        sim.event(
+            "network_invitation",
+            at,
+            {"invitation_id": iid, "direction": direction, "person": who["id"], "name": who["name"], "note": note},
+            key=("career", "invitation", n),
+        )
     return out
 
 
@@ -424,26 +609,49 @@ def _jobs(sim: Sim, b: dict, profile: dict, currency: str) -> list[dict]:
     fam = family(b, profile["role"])[1]
     others = [f for f in b["families"] if f != "default"]
     home = profile["location"]
-    cities = [home] * 3 + list(b["cities"].get(country, b["cities"]["other"])) + [b["remote"].get(country, b["remote"]["other"])] * 2
+    cities = (
+        [home] * 3
+        + list(b["cities"].get(country, b["cities"]["other"]))
+        + [b["remote"].get(country, b["remote"]["other"])] * 2
+    )
     scale = b["salary_scale"].get(country, b["salary_scale"]["other"])
     jobs = []
     for i in range(30):
         f = fam if i % 3 != 2 else b["families"][r.choice(others)]
         title = r.choice(f["titles"])
         company = _company(r, b, f, fk.last_name(), fk.last_name())
-        bump = 1.25 if title.startswith(("Lead ", "Staff ", "Principal ")) else 1.15 if title.startswith("Senior ") else 1.0
+        bump = (
+            1.25
+            if title.startswith(("Lead ", "Staff ", "Principal "))
+            else 1.15
+            if title.startswith("Senior ")
+            else 1.0
+        )
         low = int(f["salary"] * scale * bump * r.uniform(0.88, 1.08) / 1000) * 1000
         high = int(low * r.uniform(1.18, 1.35) / 1000) * 1000
         loc = r.choice(cities)
         workplace = "Remote" if loc.startswith("Remote") else r.choice(jb["workplaces"][:2])
         day = now.date() - dt.timedelta(days=r.randint(1, 44))
         at = dt.datetime.combine(day, dt.time(r.randint(7, 16), r.randint(0, 59)))
-        summary = r.choice(jb["summary"]).format(company=company, title=title, partner=r.choice(jb["partners"]),
-                                                 focus=r.choice(f["focus"]))
-        jobs.append({"job_id": f"job-{i + 1}", "title": title, "company": company, "location": loc,
-                     "workplace": workplace, "salary_min_cents": low * 100, "salary_max_cents": high * 100,
-                     "currency": currency, "summary": summary, "skills": r.sample(f["skills"], 3), "saved_at": None,
-                     "at": at})
+        summary = r.choice(jb["summary"]).format(
+            company=company, title=title, partner=r.choice(jb["partners"]), focus=r.choice(f["focus"])
+        )
+        jobs.append(
+            {
+                "job_id": f"job-{i + 1}",
+                "title": title,
+                "company": company,
+                "location": loc,
+                "workplace": workplace,
+                "salary_min_cents": low * 100,
+                "salary_max_cents": high * 100,
+                "currency": currency,
+                "summary": summary,
+                "skills": r.sample(f["skills"], 3),
+                "saved_at": None,
+                "at": at,
+            }
+        )
     for j in r.sample(jobs[:20], 3):
         saved = j["at"] + dt.timedelta(hours=r.randint(1, 48))
         j["saved_at"] = min(saved, now - dt.timedelta(minutes=5)).isoformat()
@@ -464,9 +672,11 @@ def _recruiters(sim: Sim, b: dict, profile: dict, people: list[dict], jobs: list
     rb = b["recruiter"]
     first = sim.persona.identity.name.split()[0]
     employer = profile["experience"][0]["company"]
-    plans = [(r.randint(70, 110), ["open", "me_reply:2", "polite_close"]),
-             (r.randint(30, 50), ["open"]),
-             (r.randint(2, 5), ["open", "me_reply:1", "follow_up"])]
+    plans = [
+        (r.randint(70, 110), ["open", "me_reply:2", "polite_close"]),
+        (r.randint(30, 50), ["open"]),
+        (r.randint(2, 5), ["open", "me_reply:1", "follow_up"]),
+    ]
     fam_jobs = [j for j in jobs if family(b, j["title"])[0] == profile["family"]] or jobs
     for t, (days_ago, steps) in enumerate(plans, start=1):
         rec = people[5 + t]
@@ -474,15 +684,27 @@ def _recruiters(sim: Sim, b: dict, profile: dict, people: list[dict], jobs: list
         rec_title = r.choice(rb["titles"])
         rec["title"], rec["company"] = rec_title, job["company"]
         rec["headline"] = b["person_headline"].format(title=rec_title, company=job["company"])
-        salary = f"{_money(job['salary_min_cents'], job['currency'])}-{_money(job['salary_max_cents'], job['currency'])}"
-        ctx = {"first": first, "recruiter": rec["name"], "rfirst": rec["name"].split()[0], "rtitle": rec_title,
-               "company": job["company"], "title": job["title"], "location": job["location"], "salary": salary,
-               "employer": employer}
+        salary = (
+            f"{_money(job['salary_min_cents'], job['currency'])}-{_money(job['salary_max_cents'], job['currency'])}"
+        )
+        ctx = {
+            "first": first,
+            "recruiter": rec["name"],
+            "rfirst": rec["name"].split()[0],
+            "rtitle": rec_title,
+            "company": job["company"],
+            "title": job["title"],
+            "location": job["location"],
+            "salary": salary,
+            "employer": employer,
+        }
         at = now - dt.timedelta(days=days_ago, hours=r.randint(0, 6))
         at = at.replace(hour=r.randint(9, 15), minute=r.randint(0, 59), second=0, microsecond=0)
         # The posting a recruiter writes about was up before the first message.
         if job["at"] >= at:
-            job["at"] = dt.datetime.combine(at.date() - dt.timedelta(days=r.randint(3, 14)), dt.time(r.randint(7, 16), r.randint(0, 59)))
+            job["at"] = dt.datetime.combine(
+                at.date() - dt.timedelta(days=r.randint(3, 14)), dt.time(r.randint(7, 16), r.randint(0, 59))
+            )
             if job["saved_at"] and job["saved_at"] < job["at"].isoformat():
                 job["saved_at"] = (job["at"] + dt.timedelta(hours=2)).isoformat()
         for k, step in enumerate(steps):
@@ -497,9 +719,19 @@ def _recruiters(sim: Sim, b: dict, profile: dict, people: list[dict], jobs: list
                 elif at.hour >= 21:
                     at = (at + dt.timedelta(days=1)).replace(hour=r.randint(8, 11))
             at = min(at, now - dt.timedelta(minutes=30 * (len(steps) - k)))
-            sim.event("recruiter_message", at, {"thread_id": f"thread-{t}", "recruiter": rec["id"], "name": rec["name"],
-                                                "sender": sender, "text": text, "job_id": job["job_id"]},
-                      key=("career", "recruiter", t, k))
+            sim.event(
+                "recruiter_message",
+                at,
+                {
+                    "thread_id": f"thread-{t}",
+                    "recruiter": rec["id"],
+                    "name": rec["name"],
+                    "sender": sender,
+                    "text": text,
+                    "job_id": job["job_id"],
+                },
+                key=("career", "recruiter", t, k),
+            )
 
 
 def simulate_career(sim: Sim) -> None:
@@ -515,10 +747,22 @@ def simulate_career(sim: Sim) -> None:
     meetup = _meetup_and_invitations(sim, b, profile, people)
     _posts(sim, b, profile, conns)
     r = sim.rng("career/resume")
-    written = dt.datetime.combine(sim.now.date() - dt.timedelta(days=r.randint(3, 9)), dt.time(r.randint(19, 22), r.randint(0, 59)))
+    written = dt.datetime.combine(
+        sim.now.date() - dt.timedelta(days=r.randint(3, 9)), dt.time(r.randint(19, 22), r.randint(0, 59))
+    )
     first_last = "_".join(p.identity.name.split()[:1] + p.identity.name.split()[-1:])
     difference = profile.pop("difference")
-    profile.update({"connections": conns, "people": people, "meetup": meetup,
-                    "resume": {"folder": "Documents/Career", "filename": f"{first_last}_Resume.docx",
-                               "written_at": written.isoformat(), "difference": difference}})
+    profile.update(
+        {
+            "connections": conns,
+            "people": people,
+            "meetup": meetup,
+            "resume": {
+                "folder": "Documents/Career",
+                "filename": f"{first_last}_Resume.docx",
+                "written_at": written.isoformat(),
+                "difference": difference,
+            },
+        }
+    )
     sim.event("career_profile", sim.start, profile, key=("career", "profile"))

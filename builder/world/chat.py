@@ -64,7 +64,14 @@ from typing import Any
 from ..persona import Contact
 from ..rng import derived_id
 from .calendar import (
-    away_dates, birthday_in, birthday_title, first, is_holiday, public_holidays, reservation_time, trips,
+    away_dates,
+    birthday_in,
+    birthday_title,
+    first,
+    is_holiday,
+    public_holidays,
+    reservation_time,
+    trips,
 )
 from .context import Sim
 from .locale import phrase_bank, season
@@ -83,6 +90,7 @@ _REGISTER = re.compile(r"\{([^{}|]*)\|([^{}|]*)\}")  # {du form|Sie form}
 
 
 # --- the bank --------------------------------------------------------------------------------------
+
 
 def bank(locale: str) -> dict[str, Any]:
     """The chat bank of ``locale`` (``templates/chat/<locale>.yaml``, else en_US), read-only.
@@ -104,8 +112,9 @@ def _compiled(text: str):
 
 def plans(locale: str = "en_US") -> dict[str, str]:
     """Spec activity -> how the bank of ``locale`` writes doing it together (``climbing`` -> ``go climbing``)."""
-    return {k: v["plan"] for k, v in bank(locale)["activities"].items() if not k.startswith("_")
-            and "{" not in v["plan"]}
+    return {
+        k: v["plan"] for k, v in bank(locale)["activities"].items() if not k.startswith("_") and "{" not in v["plan"]
+    }
 
 
 _PLANS = plans()  # en_US, for modules that word a plan themselves (planted)
@@ -135,6 +144,7 @@ class Voice:
 
         Slots named ``o_*`` (openers) and ``t_*`` (tails) are left empty for a brief speaker. ``{a|b}`` is the
         register: ``a`` (du) unless ``ctx["_sie"]``, then ``b`` (Sie)."""
+
         def one(m: re.Match) -> str:
             key = m.group(1)
             if key in ctx:
@@ -146,20 +156,25 @@ class Voice:
                 return ""
             pick = options[r.randrange(len(options))]
             return self.fill(pick, r, ctx, depth + 1) if depth < 4 and "{" in pick else pick
+
         out = _SLOT.sub(one, text)
         return _REGISTER.sub(lambda m: m.group(2 if ctx.get("_sie") else 1), out)
 
     def variants(self, section: dict, style: str) -> list[str]:
-        order = {"me_formal": ("me_formal", "formal", "me", "default"), "me": ("me", "default"),
-                 "sie": ("sie", "formal", "default"), "me_sie": ("sie", "me_formal", "formal", "default"),
-                 }.get(style, (style, "default"))
+        order = {
+            "me_formal": ("me_formal", "formal", "me", "default"),
+            "me": ("me", "default"),
+            "sie": ("sie", "formal", "default"),
+            "me_sie": ("sie", "me_formal", "formal", "default"),
+        }.get(style, (style, "default"))
         for s in order:
             if section.get(s):
                 return section[s]
         return next(iter(section.values()))
 
-    def say(self, section: dict | list, style: str, r: random.Random, ctx: dict[str, Any],
-            forbid: str | None = None) -> str:
+    def say(
+        self, section: dict | list, style: str, r: random.Random, ctx: dict[str, Any], forbid: str | None = None
+    ) -> str:
         """One line of ``section`` (style -> variants, or a plain list) for a speaker of ``style``.
 
         Tries :data:`FRESH_TRIES` draws for a text of 4+ words not sent before in this world and without
@@ -199,6 +214,7 @@ class Voice:
 
 # --- the chat --------------------------------------------------------------------------------------
 
+
 @dataclass
 class Memory:
     """What one contact's thread remembers across sessions."""
@@ -208,7 +224,9 @@ class Memory:
     asked: dict[str, dt.date] = field(default_factory=dict)  # qa key -> last asked
     told: set = field(default_factory=set)
     last_plan: dt.date = dt.date.min  # the day of the latest plan proposal
-    trips_asked: set[int] = field(default_factory=set)  # trips this contact has asked about  # life news indexes / (kind, index) of paired news this contact has told
+    trips_asked: set[int] = field(
+        default_factory=set
+    )  # trips this contact has asked about  # life news indexes / (kind, index) of paired news this contact has told
 
 
 class Chat:
@@ -280,24 +298,48 @@ class Chat:
 
     def sie(self, c: Contact) -> bool:
         """Whether the persona and ``c`` say Sie (banks with ``registers``: neighbours, formal colleagues)."""
-        return bool(self.b.get("registers")) and (c.relationship == "neighbor" or (
-            c.relationship in ("colleague", "other") and c.messaging_style == "formal"))
+        return bool(self.b.get("registers")) and (
+            c.relationship == "neighbor" or (c.relationship in ("colleague", "other") and c.messaging_style == "formal")
+        )
 
-    def render(self, c: Contact, mine: bool, section: dict | list, r: random.Random, ctx: dict[str, Any],
-               day: dt.date | None = None) -> str:
+    def render(
+        self,
+        c: Contact,
+        mine: bool,
+        section: dict | list,
+        r: random.Random,
+        ctx: dict[str, Any],
+        day: dt.date | None = None,
+    ) -> str:
         """One line by the persona (``mine``) or by ``c``, naming the other person."""
         sie = self.sie(c)
         style = ("me_sie" if sie else self.my_style(c)) if mine else ("sie" if sie else c.messaging_style or "brief")
         full = {"name": self.address(c) if mine else self.my_name_for(c, r), "_day": day, "_sie": sie, **ctx}
         return self.voice.say(section, style, r, full, forbid=None if mine else c.name.split()[0])
 
-    def line(self, c: Contact, mine: bool, intent: str, r: random.Random, ctx: dict[str, Any] | None = None,
-             day: dt.date | None = None) -> tuple[bool, str]:
+    def line(
+        self,
+        c: Contact,
+        mine: bool,
+        intent: str,
+        r: random.Random,
+        ctx: dict[str, Any] | None = None,
+        day: dt.date | None = None,
+    ) -> tuple[bool, str]:
         """``(mine, text)`` for the bank's ``say.<intent>``."""
         return mine, self.render(c, mine, self.b["say"][intent], r, ctx or {}, day)
 
-    def post(self, c: Contact, at: dt.datetime, lines: list[tuple[bool, str]], key: object, r: random.Random,
-             ref: str | None = None, topic: str | None = None, extra: dict[str, Any] | None = None) -> int:
+    def post(
+        self,
+        c: Contact,
+        at: dt.datetime,
+        lines: list[tuple[bool, str]],
+        key: object,
+        r: random.Random,
+        ref: str | None = None,
+        topic: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> int:
         """Send ``lines`` ((mine, text)) from ``at`` on, a few seconds to minutes apart; returns how many were sent.
 
         Stops at ``now`` and (unless the persona is a night owl) at midnight; drops a line whose greeting
@@ -318,8 +360,16 @@ class Chat:
         last_mine = max((k for k, (_, mine, _) in enumerate(stamped) if mine), default=-1)
         for k, (when, mine, text) in enumerate(stamped):
             unread = not mine and k > last_mine and (sim.now - when).total_seconds() <= UNREAD_HOURS * 3600
-            data = {"app": "chat", "thread_id": tid, "contact": c.name, "contact_phone": c.phone,
-                    "sender": "me" if mine else c.name, "text": text, "read": not unread, "ref": ref}
+            data = {
+                "app": "chat",
+                "thread_id": tid,
+                "contact": c.name,
+                "contact_phone": c.phone,
+                "sender": "me" if mine else c.name,
+                "text": text,
+                "read": not unread,
+                "ref": ref,
+            }
             if topic:
                 data["topic"] = topic
             if extra:
@@ -375,8 +425,7 @@ def _session_time(chat: Chat, r: random.Random, day: dt.date, work: bool) -> dt.
 
 
 def _part(hour: int) -> str:
-    return "morning" if 5 <= hour < 11 else "afternoon" if 12 <= hour < 17 else "evening" if 18 <= hour < 23 \
-        else "any"
+    return "morning" if 5 <= hour < 11 else "afternoon" if 12 <= hour < 17 else "evening" if 18 <= hour < 23 else "any"
 
 
 def _trip_on(chat: Chat, day: dt.date):
@@ -430,19 +479,45 @@ def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> 
     if rel == "neighbor":
         weights = {"neighbor": 1}
     elif trip:
-        weights = {"trip_checkin": 0 if trip[0] in mem.trips_asked else 3 if (c.closeness or 1) >= 3 else 1,
-                   "question": 1, "news": 1, "followup": 1 if due else 0}
+        weights = {
+            "trip_checkin": 0 if trip[0] in mem.trips_asked else 3 if (c.closeness or 1) >= 3 else 1,
+            "question": 1,
+            "news": 1,
+            "followup": 1 if due else 0,
+        }
     elif rel == "colleague":
         weights = {"work": 5, "question": 1, "meal": 1 if 11 <= at.hour < 13 else 0}
     elif rel == "parent":
-        weights = {"checkin": 3, "news": 2, "question": 1, "plan": 1, "recommend": 0.5, "followup": 2 if due else 0,
-                   "smalltalk": 1}
+        weights = {
+            "checkin": 3,
+            "news": 2,
+            "question": 1,
+            "plan": 1,
+            "recommend": 0.5,
+            "followup": 2 if due else 0,
+            "smalltalk": 1,
+        }
     elif rel in ("roommate",):
-        weights = {"errand": 3, "plan": 1.5, "question": 1.5, "recommend": 1, "followup": 1.5 if due else 0,
-                   "meal": 1, "news": 0.5}
+        weights = {
+            "errand": 3,
+            "plan": 1.5,
+            "question": 1.5,
+            "recommend": 1,
+            "followup": 1.5 if due else 0,
+            "meal": 1,
+            "news": 0.5,
+        }
     else:
-        weights = {"plan": 3, "news": 2, "question": 2, "recommend": 1.5, "followup": 2 if due else 0,
-                   "smalltalk": 1.5, "meal": 1, "errand": 1.5 if rel in HOUSEHOLD else 0}
+        weights = {
+            "plan": 3,
+            "news": 2,
+            "question": 2,
+            "recommend": 1.5,
+            "followup": 2 if due else 0,
+            "smalltalk": 1.5,
+            "meal": 1,
+            "errand": 1.5 if rel in HOUSEHOLD else 0,
+        }
     if (day - mem.last_plan).days < 6:  # one plan at a time with a contact
         weights.pop("plan", None)
     if chat.sie(c):  # the bank's du-only dialogues are not for Sie contacts
@@ -464,17 +539,32 @@ def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> 
             lines.append(chat.line(c, not opener, "greet_back", r, day=day))
     lines += block
     # One side topic of another kind, never the plan or a recommendation just made.
-    if rel not in ("colleague", "neighbor") and topic != "checkin" and not trip and not chat.sie(c) and len(lines) < 9 \
-            and r.random() < 0.7:
-        side = _pick(r, {k: w for k, w in {"smalltalk": 1, "meal": 1, "news": 0.7,
-                                           "followup": 1 if due and topic not in ("recommend", "followup") else 0}
-                         .items() if k != topic})
+    if (
+        rel not in ("colleague", "neighbor")
+        and topic != "checkin"
+        and not trip
+        and not chat.sie(c)
+        and len(lines) < 9
+        and r.random() < 0.7
+    ):
+        side = _pick(
+            r,
+            {
+                k: w
+                for k, w in {
+                    "smalltalk": 1,
+                    "meal": 1,
+                    "news": 0.7,
+                    "followup": 1 if due and topic not in ("recommend", "followup") else 0,
+                }.items()
+                if k != topic
+            },
+        )
         extra, _ = _topic(chat, c, r, at, side, r.random() < 0.5)
         lines += extra
     closed = r.random() < 0.5 and len(lines) < 12
     if closed:
-        lines.append(chat.line(c, lines[-1][0] if r.random() < 0.5 else not lines[-1][0], f"close_{part}", r,
-                               day=day))
+        lines.append(chat.line(c, lines[-1][0] if r.random() < 0.5 else not lines[-1][0], f"close_{part}", r, day=day))
     if len(lines) < 4 and not closed:
         lines.append(chat.line(c, not lines[-1][0], f"close_{part}", r, day=day))
     while len(lines) < 4:  # a reaction before the goodbye, never after it
@@ -483,11 +573,24 @@ def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> 
     return lines[:12], topic, ref
 
 
-def _topic(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, topic: str, a: bool) -> tuple[list[Step], str | None]:
+def _topic(
+    chat: Chat, c: Contact, r: random.Random, at: dt.datetime, topic: str, a: bool
+) -> tuple[list[Step], str | None]:
     """The block of one topic; ``a`` is True when the persona opens it. Empty when the world offers nothing."""
-    fn = {"plan": _plan, "question": _question, "news": _news, "recommend": _recommend, "followup": _followup,
-          "errand": _errand, "checkin": _checkin, "work": _keyed("work"), "neighbor": _keyed("neighbor"),
-          "smalltalk": _smalltalk, "meal": _meal, "trip_checkin": _trip_checkin}[topic]
+    fn = {
+        "plan": _plan,
+        "question": _question,
+        "news": _news,
+        "recommend": _recommend,
+        "followup": _followup,
+        "errand": _errand,
+        "checkin": _checkin,
+        "work": _keyed("work"),
+        "neighbor": _keyed("neighbor"),
+        "smalltalk": _smalltalk,
+        "meal": _meal,
+        "trip_checkin": _trip_checkin,
+    }[topic]
     return fn(chat, c, r, at, a)
 
 
@@ -513,10 +616,17 @@ def _plan(chat, c, r, at, a):
     chat.planned = day
     w = b["words"]
     chat.memory[c.name].last_plan = at.date()
-    phrase = w["tomorrow"] if offset == 1 else (w["this_weekday"] if offset < 5 else w["on_weekday"]).format(
-        weekday=chat.fmt.weekday(day))
-    ctx = {"plan": info["plan"].format(activity=act) if "{activity}" in info["plan"] else info["plan"],
-           "when": phrase, "time": casual_time(chat, when.hour, when.minute), "weekday": chat.fmt.weekday(day)}
+    phrase = (
+        w["tomorrow"]
+        if offset == 1
+        else (w["this_weekday"] if offset < 5 else w["on_weekday"]).format(weekday=chat.fmt.weekday(day))
+    )
+    ctx = {
+        "plan": info["plan"].format(activity=act) if "{activity}" in info["plan"] else info["plan"],
+        "when": phrase,
+        "time": casual_time(chat, when.hour, when.minute),
+        "weekday": chat.fmt.weekday(day),
+    }
     d = at.date()
     lines = [chat.line(c, a, "plan_propose", r, ctx, d)]
     if r.random() < 0.78:
@@ -539,10 +649,15 @@ def _qa_ctx(chat: Chat, c: Contact, at: dt.datetime, needs: list[str]) -> dict[s
             nxt = next((t for t in trips(chat.sim) if 3 <= (t.depart - at.date()).days <= 45), None)
             if nxt is None:
                 return None
-            ctx.update(dest=nxt.destination, depart=chat.fmt.long_date(nxt.depart), back=chat.fmt.long_date(nxt.return_))
+            ctx.update(
+                dest=nxt.destination, depart=chat.fmt.long_date(nxt.depart), back=chat.fmt.long_date(nxt.return_)
+            )
         elif need == "restaurant_with":
-            past = [b for b in chat.sim.of_kind("restaurant_booking") if c.name in (b.data.get("companions") or [])
-                    and (reservation_time(chat.sim, b) or b.at) < at]
+            past = [
+                b
+                for b in chat.sim.of_kind("restaurant_booking")
+                if c.name in (b.data.get("companions") or []) and (reservation_time(chat.sim, b) or b.at) < at
+            ]
             if not past:
                 return None
             ctx["restaurant"] = past[-1].data.get("restaurant")
@@ -568,8 +683,10 @@ def _question(chat, c, r, at, a):
             continue
         asker = a if entry.get("asker") is None else entry["asker"] == "me"
         mem.asked[k] = d
-        lines = [(asker, chat.render(c, asker, entry["q"], r, ctx, d)),
-                 (not asker, chat.render(c, not asker, entry["a"], r, ctx, d))]
+        lines = [
+            (asker, chat.render(c, asker, entry["q"], r, ctx, d)),
+            (not asker, chat.render(c, not asker, entry["a"], r, ctx, d)),
+        ]
         if entry.get("more") and r.random() < 0.6:
             lines.append((asker, chat.render(c, asker, entry["more"], r, ctx, d)))
             if entry.get("more_a"):
@@ -580,7 +697,9 @@ def _question(chat, c, r, at, a):
     return [], None
 
 
-_PET = re.compile(r"^(?:an?|ein|eine|einen)?\s*(?:[\w-]+\s+)*?([\w-]+)\s+(?:called|named|namens|mit namen)\s+([\w-]+)", re.I)
+_PET = re.compile(
+    r"^(?:an?|ein|eine|einen)?\s*(?:[\w-]+\s+)*?([\w-]+)\s+(?:called|named|namens|mit namen)\s+([\w-]+)", re.I
+)
 _RETIRED = re.compile(r"\b(retired|im ruhestand|rentner\w*|pensioniert\w*)\b", re.I)
 
 
@@ -621,8 +740,12 @@ def _news(chat, c, r, at, a):
         chat.told.add((kind, i, facts_key))
         item = items[i]
         # Paired news: an item brings its own question and answers.
-        entry = {**entry, "tell": [f"{{o_news}}{item['tell']}"], "ask": item.get("ask") or entry["ask"],
-                 "answer": item.get("answer") or entry["answer"]}
+        entry = {
+            **entry,
+            "tell": [f"{{o_news}}{item['tell']}"],
+            "ask": item.get("ask") or entry["ask"],
+            "answer": item.get("answer") or entry["answer"],
+        }
     elif c.relationship == "parent":
         entry, ctx = news["parent_generic"], {}
     else:
@@ -634,8 +757,10 @@ def _news(chat, c, r, at, a):
         i = fresh[r.randrange(len(fresh))]
         mem.told.add(i)
         entry, ctx = {**news["generic"], "tell": [f"{{o_news}}{life[i]['tell']}"], "answer": life[i]["more"]}, {}
-    lines = [(False, chat.render(c, False, entry["tell"], r, ctx, d)),
-             (True, chat.render(c, True, entry["react"], r, ctx, d))]
+    lines = [
+        (False, chat.render(c, False, entry["tell"], r, ctx, d)),
+        (True, chat.render(c, True, entry["react"], r, ctx, d)),
+    ]
     if r.random() < 0.7:
         lines.append((True, chat.render(c, True, entry["ask"], r, ctx, d)))
         lines.append((False, chat.render(c, False, entry["answer"], r, ctx, d)))
@@ -690,8 +815,10 @@ def _followup(chat, c, r, at, a):
     sec = chat.b["recommend"][item["kind"]]
     ctx = {"title": item["title"]}
     done = r.random() < 0.6
-    lines = [(asker, chat.render(c, asker, sec["check"], r, ctx, d)),
-             (not asker, chat.render(c, not asker, sec["did" if done else "not_yet"], r, ctx, d))]
+    lines = [
+        (asker, chat.render(c, asker, sec["check"], r, ctx, d)),
+        (not asker, chat.render(c, not asker, sec["did" if done else "not_yet"], r, ctx, d)),
+    ]
     if r.random() < 0.6:
         lines.append((asker, chat.render(c, asker, sec["glad" if done else "no_rush"], r, ctx, d)))
     return lines, None
@@ -719,15 +846,19 @@ def _checkin(chat, c, r, at, a):
     ctx = {"other": others[0].name.split()[0]} if others else {}
     parent_news = sec["parent_news_other"] if others and r.random() < 0.4 else sec["parent_news"]
     if a:
-        lines = [(True, chat.render(c, True, sec["me_ask"], r, ctx, d)),
-                 (False, chat.render(c, False, parent_news, r, ctx, d)),
-                 (False, chat.render(c, False, sec["parent_ask"], r, ctx, d)),
-                 (True, chat.render(c, True, sec["me_answer"], r, ctx, d))]
+        lines = [
+            (True, chat.render(c, True, sec["me_ask"], r, ctx, d)),
+            (False, chat.render(c, False, parent_news, r, ctx, d)),
+            (False, chat.render(c, False, sec["parent_ask"], r, ctx, d)),
+            (True, chat.render(c, True, sec["me_answer"], r, ctx, d)),
+        ]
     else:
-        lines = [(False, chat.render(c, False, sec["parent_ask"], r, ctx, d)),
-                 (True, chat.render(c, True, sec["me_answer"], r, ctx, d)),
-                 (True, chat.render(c, True, sec["me_ask_back"], r, ctx, d)),
-                 (False, chat.render(c, False, parent_news, r, ctx, d))]
+        lines = [
+            (False, chat.render(c, False, sec["parent_ask"], r, ctx, d)),
+            (True, chat.render(c, True, sec["me_answer"], r, ctx, d)),
+            (True, chat.render(c, True, sec["me_ask_back"], r, ctx, d)),
+            (False, chat.render(c, False, parent_news, r, ctx, d)),
+        ]
     if r.random() < 0.5:
         lines.append((False, chat.render(c, False, sec["parent_close"], r, ctx, d)))
         if r.random() < 0.6:
@@ -745,12 +876,16 @@ def _keyed(section: str):
         e = entries[k]
         d = at.date()
         asker = a
-        lines = [(asker, chat.render(c, asker, e["q"], r, {}, d)), (not asker, chat.render(c, not asker, e["a"], r, {}, d))]
+        lines = [
+            (asker, chat.render(c, asker, e["q"], r, {}, d)),
+            (not asker, chat.render(c, not asker, e["a"], r, {}, d)),
+        ]
         if e.get("more") and r.random() < 0.6:
             lines.append((asker, chat.render(c, asker, e["more"], r, {}, d)))
         elif r.random() < 0.6:
             lines.append(chat.line(c, asker, "thanks_short" if r.random() < 0.5 else "react", r, {}, d))
         return lines, None
+
     return run
 
 
@@ -788,14 +923,18 @@ def _trip_checkin(chat, c, r, at, a):
     d = at.date()
     sec = chat.b["trip_checkin"]
     ctx = {"dest": t.destination}
-    lines = [(False, chat.render(c, False, sec["ask"], r, ctx, d)), (True, chat.render(c, True, sec["report"], r, ctx, d)),
-             (False, chat.render(c, False, sec["react"], r, ctx, d))]
+    lines = [
+        (False, chat.render(c, False, sec["ask"], r, ctx, d)),
+        (True, chat.render(c, True, sec["report"], r, ctx, d)),
+        (False, chat.render(c, False, sec["react"], r, ctx, d)),
+    ]
     if r.random() < 0.4:
         lines.append((True, chat.render(c, True, sec["back"], r, {**ctx, "weekday": chat.fmt.weekday(t.return_)}, d)))
     return lines, None
 
 
 # --- trips: companions travelling together ---------------------------------------------------------
+
 
 def _together(chat: Chat) -> None:
     sim = chat.sim
@@ -827,9 +966,15 @@ def _together(chat: Chat) -> None:
                         continue
                     e = sec[key]
                     a = r.random() < 0.5
-                    ctx = {"dest": t.destination, "time": casual_time(chat, min(hour + 1, 22), r.choice([0, 15, 30])),
-                           "hotel": t.hotel or hotels.get(i) or chat.b["words"]["the_hotel"]}
-                    lines = [(a, chat.render(c, a, e["q"], r, ctx, day)), (not a, chat.render(c, not a, e["a"], r, ctx, day))]
+                    ctx = {
+                        "dest": t.destination,
+                        "time": casual_time(chat, min(hour + 1, 22), r.choice([0, 15, 30])),
+                        "hotel": t.hotel or hotels.get(i) or chat.b["words"]["the_hotel"],
+                    }
+                    lines = [
+                        (a, chat.render(c, a, e["q"], r, ctx, day)),
+                        (not a, chat.render(c, not a, e["a"], r, ctx, day)),
+                    ]
                     if e.get("more") and r.random() < 0.7:
                         lines.append((a, chat.render(c, a, e["more"], r, ctx, day)))
                     if r.random() < 0.5:
@@ -839,6 +984,7 @@ def _together(chat: Chat) -> None:
 
 
 # --- holidays --------------------------------------------------------------------------------------
+
 
 def _holiday_days(chat: Chat) -> list[tuple[dt.date, str, str]]:
     """(day, key, name) of the holidays chat talks about: Christmas Eve and Day, New Year's Eve and Day, Thanksgiving
@@ -881,8 +1027,10 @@ def _holidays(chat: Chat) -> None:
                 at = dt.datetime.combine(before, dt.time(r.randint(18, 21), r.randint(0, 59)))
                 if sim.start <= at <= sim.now:
                     a = r.random() < 0.5
-                    lines = [(a, chat.render(c, a, entry["pre"], r, ctx, before)),
-                             (not a, chat.render(c, not a, entry["pre_reply"], r, ctx, before))]
+                    lines = [
+                        (a, chat.render(c, a, entry["pre"], r, ctx, before)),
+                        (not a, chat.render(c, not a, entry["pre_reply"], r, ctx, before)),
+                    ]
                     if r.random() < 0.5:
                         lines.append(chat.line(c, a, "react", r, {}, before))
                     chat.post(c, at, lines, ("holiday-pre", day), r, topic="holiday")
@@ -891,11 +1039,15 @@ def _holidays(chat: Chat) -> None:
                 at = dt.datetime.combine(day, dt.time(hour, r.randint(0, 59)))
                 if sim.start <= at <= sim.now:
                     a = r.random() < 0.5
-                    lines = [(a, chat.render(c, a, entry["wish"], r, ctx, day)),
-                             (not a, chat.render(c, not a, entry["reply"], r, ctx, day))]
+                    lines = [
+                        (a, chat.render(c, a, entry["wish"], r, ctx, day)),
+                        (not a, chat.render(c, not a, entry["reply"], r, ctx, day)),
+                    ]
                     if entry.get("ask") and r.random() < 0.6:
-                        lines += [(not a, chat.render(c, not a, entry["ask"], r, ctx, day)),
-                                  (a, chat.render(c, a, entry["answer"], r, ctx, day))]
+                        lines += [
+                            (not a, chat.render(c, not a, entry["ask"], r, ctx, day)),
+                            (a, chat.render(c, a, entry["answer"], r, ctx, day)),
+                        ]
                     if entry.get("more") and r.random() < 0.8:
                         lines.append((a, chat.render(c, a, entry["more"], r, ctx, day)))
                     if r.random() < 0.5:
@@ -904,6 +1056,7 @@ def _holidays(chat: Chat) -> None:
 
 
 # --- sessions tied to the world --------------------------------------------------------------------
+
 
 def _waking(at: dt.datetime, r: random.Random) -> dt.datetime:
     """``at`` moved to the same day's morning when it falls at night (people text when awake)."""
@@ -922,8 +1075,10 @@ def _p2p(chat: Chat) -> None:
         d = e.at.date()
         ctx = {"amount": chat.fmt.money(e.data["amount_cents"]), "memo": e.data.get("memo") or chat.b["words"]["that"]}
         if e.data.get("direction") == "received":
-            lines = [(False, chat.render(c, False, chat.b["say"]["p2p_sent"], r, ctx, d)),
-                     chat.line(c, True, "p2p_thanks", r, ctx, d)]
+            lines = [
+                (False, chat.render(c, False, chat.b["say"]["p2p_sent"], r, ctx, d)),
+                chat.line(c, True, "p2p_thanks", r, ctx, d),
+            ]
         else:
             lines = [chat.line(c, True, "p2p_sent", r, ctx, d), chat.line(c, False, "p2p_thanks", r, ctx, d)]
         if r.random() < 0.6:
@@ -951,13 +1106,18 @@ def _trips(chat: Chat) -> None:
         dep = dt.datetime.fromisoformat(dep_iso) if dep_iso else None
         for c in people:
             r = sim.rng(f"chat/trip/{i}/{c.name}")
-            ctx = {"dest": t.destination,
-                   "flight": first_leg.data.get("flight_number", "") if first_leg else chat.b["words"]["our_flight"],
-                   "airport": first_leg.data.get("from", "") if first_leg else "",
-                   "time": chat.fmt.time(dep) if dep else chat.b["words"]["the_morning"],
-                   "day": chat.fmt.long_date(dep) if dep else chat.fmt.long_date(t.depart)}
-            when = booking.at + dt.timedelta(minutes=r.randint(2, 40)) if booking else \
-                dt.datetime.combine(t.depart - dt.timedelta(days=30), dt.time(20, r.randint(0, 59)))
+            ctx = {
+                "dest": t.destination,
+                "flight": first_leg.data.get("flight_number", "") if first_leg else chat.b["words"]["our_flight"],
+                "airport": first_leg.data.get("from", "") if first_leg else "",
+                "time": chat.fmt.time(dep) if dep else chat.b["words"]["the_morning"],
+                "day": chat.fmt.long_date(dep) if dep else chat.fmt.long_date(t.depart),
+            }
+            when = (
+                booking.at + dt.timedelta(minutes=r.randint(2, 40))
+                if booking
+                else dt.datetime.combine(t.depart - dt.timedelta(days=30), dt.time(20, r.randint(0, 59)))
+            )
             when = _waking(when, r)
             d = when.date()
             if sim.start <= when <= sim.now:
@@ -968,14 +1128,18 @@ def _trips(chat: Chat) -> None:
             eve = dt.datetime.combine(t.depart - dt.timedelta(days=1), dt.time(r.randint(19, 21), r.randint(0, 59)))
             if sim.start <= eve <= sim.now:
                 mine = r.random() < 0.5
-                lines = [chat.line(c, mine, "trip_eve", r, ctx, eve.date()),
-                         chat.line(c, not mine, "trip_eve_reply", r, ctx, eve.date())]
+                lines = [
+                    chat.line(c, mine, "trip_eve", r, ctx, eve.date()),
+                    chat.line(c, not mine, "trip_eve_reply", r, ctx, eve.date()),
+                ]
                 chat.post(c, eve, lines, ("trip-eve", i), r, ref=first_leg.id if first_leg else None, topic="trip")
             back = dt.datetime.combine(t.return_ + dt.timedelta(days=1), dt.time(r.randint(18, 21), r.randint(0, 59)))
             if sim.start <= back <= sim.now:
                 mine = r.random() < 0.5
-                lines = [chat.line(c, mine, "trip_back", r, ctx, back.date()),
-                         chat.line(c, not mine, "trip_back_reply", r, ctx, back.date())]
+                lines = [
+                    chat.line(c, mine, "trip_back", r, ctx, back.date()),
+                    chat.line(c, not mine, "trip_back_reply", r, ctx, back.date()),
+                ]
                 chat.post(c, back, lines, ("trip-back", i), r, ref=booking.id if booking else None, topic="trip")
 
 
@@ -989,16 +1153,23 @@ def _restaurants(chat: Chat) -> None:
         for c in [chat.by_name[n] for n in names if n in chat.by_name]:
             r = sim.rng(f"chat/dinner/{b.id}/{c.name}")
             sent = _waking(b.at + dt.timedelta(minutes=r.randint(1, 30)), r)
-            ctx = {"restaurant": first(b.data, "restaurant", default=chat.b["words"]["the_restaurant"]),
-                   "day": chat.fmt.weekday(when) if 0 < (when.date() - sent.date()).days < 7 else
-                   (chat.b["words"]["today"] if when.date() == sent.date() else chat.fmt.day(when)),
-                   "time": chat.fmt.time(when), "party": b.data.get("party_size", len(names) + 1)}
+            ctx = {
+                "restaurant": first(b.data, "restaurant", default=chat.b["words"]["the_restaurant"]),
+                "day": chat.fmt.weekday(when)
+                if 0 < (when.date() - sent.date()).days < 7
+                else (chat.b["words"]["today"] if when.date() == sent.date() else chat.fmt.day(when)),
+                "time": chat.fmt.time(when),
+                "party": b.data.get("party_size", len(names) + 1),
+            }
             d = sent.date()
             lines = [chat.line(c, True, "dinner_booked", r, ctx, d), chat.line(c, False, "dinner_reply", r, ctx, d)]
             pairs = [q for q in chat.b["dinner_qa"] if not q.get("solo") or (len(names) == 1 and ctx["party"] <= 2)]
             if r.random() < 0.75 and pairs:
                 qa = pairs[r.randrange(len(pairs))]
-                lines += [(False, chat.render(c, False, qa["q"], r, ctx, d)), (True, chat.render(c, True, qa["a"], r, ctx, d))]
+                lines += [
+                    (False, chat.render(c, False, qa["q"], r, ctx, d)),
+                    (True, chat.render(c, True, qa["a"], r, ctx, d)),
+                ]
             if r.random() < 0.6:
                 lines.append(chat.line(c, True, "see_you_then", r, ctx, d))
             chat.post(c, sent, lines, ("dinner", b.id), r, ref=b.id, topic="dinner")
@@ -1020,25 +1191,36 @@ def _life_events(chat: Chat) -> None:
         if not people:
             continue
         mine = (le.location or "").lower() == "home" or chat.me_first in le.title
-        ref = _calendar_ref(chat, "appointment" if le.kind in ("dentist", "doctor") else "life_event", le.title, le.date)
+        ref = _calendar_ref(
+            chat, "appointment" if le.kind in ("dentist", "doctor") else "life_event", le.title, le.date
+        )
         when = dt.datetime.combine(le.date, dt.time(*map(int, le.time.split(":")))) if le.time else None
         for k, c in enumerate(people):
             r = sim.rng(f"chat/life/{i}/{c.name}")
-            ctx = {"title": le.title, "day": chat.fmt.long_date(le.date),
-                   "time": chat.fmt.time(when) if when else chat.b["words"]["evening_time"]}
-            invite = dt.datetime.combine(le.date - dt.timedelta(days=r.randint(7, 16)),
-                                         dt.time(r.randint(10, 21), r.randint(0, 59)))
+            ctx = {
+                "title": le.title,
+                "day": chat.fmt.long_date(le.date),
+                "time": chat.fmt.time(when) if when else chat.b["words"]["evening_time"],
+            }
+            invite = dt.datetime.combine(
+                le.date - dt.timedelta(days=r.randint(7, 16)), dt.time(r.randint(10, 21), r.randint(0, 59))
+            )
             if (mine or k == 0) and sim.start <= invite <= sim.now:
                 d = invite.date()
-                lines = [chat.line(c, mine, "party_invite", r, ctx, d), chat.line(c, not mine, "party_accept", r, ctx, d)]
+                lines = [
+                    chat.line(c, mine, "party_invite", r, ctx, d),
+                    chat.line(c, not mine, "party_accept", r, ctx, d),
+                ]
                 if r.random() < 0.5:
                     lines.append(chat.line(c, mine, "react", r, ctx, d))
                 chat.post(c, invite, lines, ("life-invite", i), r, ref=ref, topic="life_event")
             day_of = dt.datetime.combine(le.date, dt.time(r.randint(12, 16), r.randint(0, 59)))
             if sim.start <= day_of <= sim.now and r.random() < 0.8:
                 who = r.random() < 0.5
-                lines = [chat.line(c, who, "party_day", r, ctx, le.date),
-                         chat.line(c, not who, "party_day_reply", r, ctx, le.date)]
+                lines = [
+                    chat.line(c, who, "party_day", r, ctx, le.date),
+                    chat.line(c, not who, "party_day_reply", r, ctx, le.date),
+                ]
                 chat.post(c, day_of, lines, ("life-day", i), r, ref=ref, topic="life_event")
 
 
@@ -1057,8 +1239,15 @@ def _birthdays(chat: Chat) -> None:
             lines = [chat.line(c, True, "bday_wish", r, ctx, day), chat.line(c, False, "bday_thanks", r, ctx, day)]
             if r.random() < 0.6:
                 lines.append(chat.line(c, True, "react", r, {}, day))
-            chat.post(c, at, lines, ("bday", year), r, topic="birthday",
-                      ref=_calendar_ref(chat, "birthday", birthday_title(chat.sim, c.name.split()[0]), day))
+            chat.post(
+                c,
+                at,
+                lines,
+                ("bday", year),
+                r,
+                topic="birthday",
+                ref=_calendar_ref(chat, "birthday", birthday_title(chat.sim, c.name.split()[0]), day),
+            )
     born = p.identity.birth_date
     if not born:
         return
@@ -1072,7 +1261,10 @@ def _birthdays(chat: Chat) -> None:
             if not sim.start <= at <= sim.now:
                 continue
             ctx = {"age": year - born.year}
-            lines = [chat.line(c, False, "bday_to_me", r, ctx, day), chat.line(c, True, "bday_to_me_thanks", r, ctx, day)]
+            lines = [
+                chat.line(c, False, "bday_to_me", r, ctx, day),
+                chat.line(c, True, "bday_to_me_thanks", r, ctx, day),
+            ]
             if r.random() < 0.5:
                 lines.append(chat.line(c, False, "react", r, {}, day))
             chat.post(c, at, lines, ("bday-me", year), r, topic="birthday")
@@ -1083,11 +1275,13 @@ def _morning(chat: Chat) -> None:
     sim = chat.sim
     r = sim.rng("chat/morning")
     day = sim.now.date()
-    close = sorted((c for c in chat.contacts if c.relationship != "colleague" and (c.closeness or 1) >= 4),
-                   key=lambda c: (-(c.closeness or 1), c.name))
+    close = sorted(
+        (c for c in chat.contacts if c.relationship != "colleague" and (c.closeness or 1) >= 4),
+        key=lambda c: (-(c.closeness or 1), c.name),
+    )
     if not close:
         return
-    for c in close[:2 if r.random() < 0.6 else 1]:
+    for c in close[: 2 if r.random() < 0.6 else 1]:
         at = sim.now - dt.timedelta(minutes=r.randint(20, 110), seconds=r.randint(0, 59))
         if at.hour < 7 and not chat.night_owl:
             continue

@@ -81,8 +81,15 @@ class Sim:
                 return c
         raise KeyError(f"no contact named {name!r}")
 
-    def event(self, kind: str, at: dt.datetime, data: dict[str, Any], charges: list[Charge] = (),
-              key: object = "", id: str | None = None) -> Event:
+    def event(
+        self,
+        kind: str,
+        at: dt.datetime,
+        data: dict[str, Any],
+        charges: list[Charge] = (),
+        key: object = "",
+        id: str | None = None,
+    ) -> Event:
         """Append and return an event; its id is uuid5 of (kind, at, key) unless given. ``status`` follows ``now``.
 
         Raises ``ValueError`` if the same id was already used (two events must differ in kind, time or key).
@@ -91,8 +98,21 @@ class Sim:
         if eid in self._ids:
             raise ValueError(f"duplicate event id for {kind} at {at} key {key!r}")
         self._ids.add(eid)
-        postings = tuple(Posting(c.account, at, c.amount_cents, c.description, c.counterparty, c.category, c.kind,
-                                 eid, c.transfer_id, c.memo) for c in charges)
+        postings = tuple(
+            Posting(
+                c.account,
+                at,
+                c.amount_cents,
+                c.description,
+                c.counterparty,
+                c.category,
+                c.kind,
+                eid,
+                c.transfer_id,
+                c.memo,
+            )
+            for c in charges
+        )
         event = Event(eid, kind, at, data, "done" if at <= self.now else "scheduled", postings)
         self.events.append(event)
         return event

@@ -53,11 +53,13 @@ POPULAR = {
     "Manchester": ["Indian", "Chinese", "British", "Italian", "Japanese", "Lebanese", "Turkish", "Spanish"],
     "Hamburg": ["Turkish", "Vietnamese", "Italian", "German", "Greek", "Japanese", "Indian", "Thai"],
 }
-_GENERIC_HOODS = {"Downtown": ["Main Street", "Market Street", "Park Avenue"],
-                  "Old Town": ["Church Street", "Mill Road", "High Street"],
-                  "Riverside": ["River Road", "Bridge Street", "Water Street"],
-                  "Northside": ["North Avenue", "Elm Street", "Maple Avenue"],
-                  "Eastgate": ["East Street", "Station Road", "Oak Lane"]}
+_GENERIC_HOODS = {
+    "Downtown": ["Main Street", "Market Street", "Park Avenue"],
+    "Old Town": ["Church Street", "Mill Road", "High Street"],
+    "Riverside": ["River Road", "Bridge Street", "Water Street"],
+    "Northside": ["North Avenue", "Elm Street", "Maple Avenue"],
+    "Eastgate": ["East Street", "Station Road", "Oak Lane"],
+}
 
 
 @functools.cache
@@ -105,9 +107,18 @@ def _options(keys: list[str], spec: dict) -> list[dict]:
     out = []
     for key in keys:
         o = options()[key]
-        out.append({"key": key, "label": dict(o["label"]), "pick": o["pick"], "max": o.get("max", 1),
-                    "choices": [{"id": c[0], "label": {"en": c[1], "de": c[2]}, "price_cents": option_price(c[3], spec)}
-                                for c in o["choices"]]})
+        out.append(
+            {
+                "key": key,
+                "label": dict(o["label"]),
+                "pick": o["pick"],
+                "max": o.get("max", 1),
+                "choices": [
+                    {"id": c[0], "label": {"en": c[1], "de": c[2]}, "price_cents": option_price(c[3], spec)}
+                    for c in o["choices"]
+                ],
+            }
+        )
     return out
 
 
@@ -127,9 +138,17 @@ def city_spec(city: str, country: str = "US", region: str = "", currency: str = 
     if city in cities():
         return cities()[city]
     factor = {"GBP": 0.72, "EUR": 0.85}.get(currency, 1.0)
-    return {"country": country, "region": region, "currency": currency, "price_factor": factor,
-            "delivery_fees": [0, 99, 199, 299], "minimums": [1000, 1200], "small_order_fee": 200,
-            "postcodes": ["00001"], "neighbourhoods": _GENERIC_HOODS}
+    return {
+        "country": country,
+        "region": region,
+        "currency": currency,
+        "price_factor": factor,
+        "delivery_fees": [0, 99, 199, 299],
+        "minimums": [1000, 1200],
+        "small_order_fee": 200,
+        "postcodes": ["00001"],
+        "neighbourhoods": _GENERIC_HOODS,
+    }
 
 
 def _restaurant(r, spec: dict, city: str, cuisine: str, name: str, hood: str) -> dict:
@@ -144,23 +163,43 @@ def _restaurant(r, spec: dict, city: str, cuisine: str, name: str, hood: str) ->
     jitter = r.uniform(0.92, 1.12)
     menu = []
     for k, d in enumerate(keep):
-        menu.append({"id": f"{rid}-{k + 1}", "section": d[3], "name": {"en": d[0], "de": d[1]},
-                     "price_cents": menu_price(round(d[2] * jitter), spec), "popular": False,
-                     "options": _options(d[4], spec)})
+        menu.append(
+            {
+                "id": f"{rid}-{k + 1}",
+                "section": d[3],
+                "name": {"en": d[0], "de": d[1]},
+                "price_cents": menu_price(round(d[2] * jitter), spec),
+                "popular": False,
+                "options": _options(d[4], spec),
+            }
+        )
     mains = [x for x in menu if x["section"] == "mains"]
     for x in r.sample(mains, min(2, len(mains))):
         x["popular"] = True
     avg = sum(x["price_cents"] for x in mains) / max(1, len(mains)) / spec["price_factor"]
     lo = r.choice([10, 12, 15, 15, 20])
-    opens, closes = r.choice([("11:00", "22:00"), ("11:00", "22:00"), ("11:30", "21:30"), ("16:00", "23:00"),
-                              ("12:00", "23:30")])
-    return {"id": rid, "name": name, "cuisine": cuisine, "city": city, "neighbourhood": hood,
-            "address": _address(r, spec, city, hood),
-            "delivery_fee_cents": r.choice(spec["delivery_fees"]), "minimum_cents": r.choice(spec["minimums"]),
-            "small_order_fee_cents": spec["small_order_fee"], "prep_minutes": [lo, lo + r.choice([5, 10])],
-            "rating_x10": r.choice([42, 43, 44, 45, 45, 46, 46, 47, 47, 48, 49]),
-            "rating_count": r.randint(60, 4200), "price_level": 1 if avg < 1300 else 3 if avg > 1900 else 2,
-            "opens": opens, "closes": closes, "usual": False, "menu": menu}
+    opens, closes = r.choice(
+        [("11:00", "22:00"), ("11:00", "22:00"), ("11:30", "21:30"), ("16:00", "23:00"), ("12:00", "23:30")]
+    )
+    return {
+        "id": rid,
+        "name": name,
+        "cuisine": cuisine,
+        "city": city,
+        "neighbourhood": hood,
+        "address": _address(r, spec, city, hood),
+        "delivery_fee_cents": r.choice(spec["delivery_fees"]),
+        "minimum_cents": r.choice(spec["minimums"]),
+        "small_order_fee_cents": spec["small_order_fee"],
+        "prep_minutes": [lo, lo + r.choice([5, 10])],
+        "rating_x10": r.choice([42, 43, 44, 45, 45, 46, 46, 47, 47, 48, 49]),
+        "rating_count": r.randint(60, 4200),
+        "price_level": 1 if avg < 1300 else 3 if avg > 1900 else 2,
+        "opens": opens,
+        "closes": closes,
+        "usual": False,
+        "menu": menu,
+    }
 
 
 def generate_city(city: str, spec: dict | None = None) -> list[dict]:
@@ -203,8 +242,23 @@ def _guess_cuisine(name: str, items: list[str], preferred: list[str]) -> str:
 
 def _section(item: str) -> str:
     low = item.lower()
-    if any(w in low for w in ("tea", "coffee", "soda", "juice", "lemonade", "limonade", "water", "drink", "lassi",
-                              "beer", "kaffee", "tee")):
+    if any(
+        w in low
+        for w in (
+            "tea",
+            "coffee",
+            "soda",
+            "juice",
+            "lemonade",
+            "limonade",
+            "water",
+            "drink",
+            "lassi",
+            "beer",
+            "kaffee",
+            "tee",
+        )
+    ):
         return "drinks"
     if any(w in low for w in ("roll", "soup", "suppe", "salad", "salat", "gyoza", "fattoush", "samosa", "dumpling")):
         return "starters"
@@ -240,8 +294,14 @@ def with_usual(restaurants: list[dict], persona, spec: dict) -> list[dict]:
     for it in items:
         dish = next((d for d in place["menu"] if it["name"] in (d["name"]["en"], d["name"]["de"])), None)
         if dish is None:
-            dish = {"id": "", "section": _section(it["name"]), "name": {"en": it["name"], "de": it["name"]},
-                    "price_cents": it["price_cents"], "popular": True, "options": []}
+            dish = {
+                "id": "",
+                "section": _section(it["name"]),
+                "name": {"en": it["name"], "de": it["name"]},
+                "price_cents": it["price_cents"],
+                "popular": True,
+                "options": [],
+            }
             place["menu"].append(dish)
         dish["name"] = {"en": it["name"], "de": it["name"]}
         dish["price_cents"], dish["options"], dish["popular"] = it["price_cents"], [], True
@@ -279,10 +339,13 @@ def dish_name(dish: dict, locale: str) -> str:
 def fees(restaurant: dict, subtotal_cents: int) -> dict:
     """DashBite's fees of an order of ``subtotal_cents`` at ``restaurant``: ``{"delivery_fee_cents",
     "service_fee_cents" (10 % half up), "small_order_fee_cents" (below the restaurant's minimum)}``."""
-    return {"delivery_fee_cents": restaurant["delivery_fee_cents"],
-            "service_fee_cents": (subtotal_cents * SERVICE_PERCENT + 50) // 100,
-            "small_order_fee_cents": restaurant["small_order_fee_cents"]
-            if subtotal_cents < restaurant["minimum_cents"] else 0}
+    return {
+        "delivery_fee_cents": restaurant["delivery_fee_cents"],
+        "service_fee_cents": (subtotal_cents * SERVICE_PERCENT + 50) // 100,
+        "small_order_fee_cents": restaurant["small_order_fee_cents"]
+        if subtotal_cents < restaurant["minimum_cents"]
+        else 0,
+    }
 
 
 def favourites(sim, restaurants: list[dict]) -> list[dict]:
@@ -311,8 +374,14 @@ def _item(r, dish: dict, locale: str) -> dict:
             labels.append(c["label"]["de"] if de else c["label"]["en"])
             ids.append(f"{o['key']}:{c['id']}")
             price += c["price_cents"]
-    return {"dish_id": dish["id"], "name": dish_name(dish, locale), "qty": 2 if r.random() < 0.12 else 1,
-            "options": labels, "option_ids": ids, "price_cents": price}
+    return {
+        "dish_id": dish["id"],
+        "name": dish_name(dish, locale),
+        "qty": 2 if r.random() < 0.12 else 1,
+        "options": labels,
+        "option_ids": ids,
+        "price_cents": price,
+    }
 
 
 def draw_items(r, restaurant: dict, locale: str) -> list[dict]:

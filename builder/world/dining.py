@@ -21,12 +21,27 @@ from builder import yamlfile
 CATALOGUE = Path(__file__).resolve().parents[2] / "apps" / "dining" / "catalog" / "restaurants.yaml"
 
 REQUESTS = {
-    "en": ["Window table if possible, please.", "It's a birthday dinner.", "One of us is vegetarian.",
-           "Quiet table, please; we'd like to talk.", "Celebrating an anniversary.", "Booth if you have one.",
-           "We may be ten minutes late.", "Gluten-free options for one guest, please.", "Outside table if it's dry."],
-    "de": ["Wenn möglich einen Tisch am Fenster, bitte.", "Wir feiern einen Geburtstag.", "Eine Person isst vegetarisch.",
-           "Bitte einen ruhigen Tisch.", "Wir feiern unseren Jahrestag.", "Wir kommen eventuell zehn Minuten später.",
-           "Bitte glutenfreie Gerichte für eine Person.", "Gern draußen, falls es trocken ist."],
+    "en": [
+        "Window table if possible, please.",
+        "It's a birthday dinner.",
+        "One of us is vegetarian.",
+        "Quiet table, please; we'd like to talk.",
+        "Celebrating an anniversary.",
+        "Booth if you have one.",
+        "We may be ten minutes late.",
+        "Gluten-free options for one guest, please.",
+        "Outside table if it's dry.",
+    ],
+    "de": [
+        "Wenn möglich einen Tisch am Fenster, bitte.",
+        "Wir feiern einen Geburtstag.",
+        "Eine Person isst vegetarisch.",
+        "Bitte einen ruhigen Tisch.",
+        "Wir feiern unseren Jahrestag.",
+        "Wir kommen eventuell zehn Minuten später.",
+        "Bitte glutenfreie Gerichte für eine Person.",
+        "Gern draußen, falls es trocken ist.",
+    ],
 }
 
 

@@ -72,8 +72,17 @@ MERCHANT_KINDS: dict[str, tuple[int, int]] = {
     "entertainment": (1100, 4800),
 }
 # How many merchants of each bank category a persona's city has.
-_MERCHANT_COUNTS = {"groceries": 4, "coffee": 4, "restaurants": 6, "health": 3, "shopping": 5, "entertainment": 3,
-                    "bike": 1, "fuel": 2, "parking": 1}
+_MERCHANT_COUNTS = {
+    "groceries": 4,
+    "coffee": 4,
+    "restaurants": 6,
+    "health": 3,
+    "shopping": 5,
+    "entertainment": 3,
+    "bike": 1,
+    "fuel": 2,
+    "parking": 1,
+}
 _BANK_CATEGORY = {"bike": "shopping", "fuel": "transport", "parking": "transport"}
 # What one adult's groceries cost a month, by currency (cents), and a transit monthly pass.
 GROCERY_PER_ADULT = {"USD": 42_000, "GBP": 26_000, "EUR": 28_000}
@@ -90,8 +99,13 @@ def bank() -> dict:
 def fill(pattern: str, r, words: dict, surname, city: str) -> str:
     """A name from ``pattern``: ``{surname}`` from ``surname()``, ``{area}``/``{thing}``/``{thing2}`` from ``words``."""
     things = r.sample(words["thing"], 2)
-    return pattern.format(surname=surname() if "{surname}" in pattern else "", area=r.choice(words["area"]),
-                          thing=things[0], thing2=things[1], city=city)
+    return pattern.format(
+        surname=surname() if "{surname}" in pattern else "",
+        area=r.choice(words["area"]),
+        thing=things[0],
+        thing2=things[1],
+        city=city,
+    )
 
 
 P2P_MEMOS = {
@@ -109,47 +123,92 @@ P2P_MEMOS = {
 # The same memos as people in Britain and Germany type them.
 P2P_MEMOS_LOCALE = {
     "en_GB": {
-        "partner": ["food shop", "bills split", "date night"], "spouse": ["food shop", "bills split", "date night"],
+        "partner": ["food shop", "bills split", "date night"],
+        "spouse": ["food shop", "bills split", "date night"],
         "parent": ["flowers", "train tickets home", "phone bill"],
-        "sibling": ["gig tickets", "takeaway", "mum's present split"], "child": ["pocket money", "school trip"],
+        "sibling": ["gig tickets", "takeaway", "mum's present split"],
+        "child": ["pocket money", "school trip"],
         "friend": ["dinner split", "gig tickets", "brunch", "day out", "cottage weekend", "pub quiz round"],
         "colleague": ["team lunch", "leaving do", "coffee run"],
         "roommate": ["bills split", "household bits", "broadband share"],
-        "neighbour": ["parcel thanks"], "neighbor": ["parcel thanks", "street party"], "other": ["cheers!"]},
+        "neighbour": ["parcel thanks"],
+        "neighbor": ["parcel thanks", "street party"],
+        "other": ["cheers!"],
+    },
     "de_DE": {
-        "partner": ["Einkauf", "Nebenkosten", "Essen gehen"], "spouse": ["Einkauf", "Nebenkosten", "Essen gehen"],
+        "partner": ["Einkauf", "Nebenkosten", "Essen gehen"],
+        "spouse": ["Einkauf", "Nebenkosten", "Essen gehen"],
         "parent": ["Blumen", "Bahntickets", "Handyrechnung"],
-        "sibling": ["Konzertkarten", "Pizzaabend", "Geschenk für Mama"], "child": ["Taschengeld", "Klassenfahrt"],
+        "sibling": ["Konzertkarten", "Pizzaabend", "Geschenk für Mama"],
+        "child": ["Taschengeld", "Klassenfahrt"],
         "friend": ["Abendessen", "Konzertkarten", "Brunch", "Tagesausflug", "Hüttenwochenende", "Kinoabend"],
         "colleague": ["Teamessen", "Abschiedsgeschenk", "Kaffee"],
         "roommate": ["Nebenkosten", "Haushaltskram", "Internet"],
-        "neighbor": ["Danke fürs Paket", "Straßenfest"], "other": ["Danke!"]},
+        "neighbor": ["Danke fürs Paket", "Straßenfest"],
+        "other": ["Danke!"],
+    },
 }
 
 
 # Ledger wording by locale: what each kind of line says on a statement in that country.
 LABELS = {
-    "en_US": {"pay": "PAYROLL DEPOSIT {}", "bill_pay": "BILL PAY {}", "autopay": "AUTOPAY {}", "debit": "DEBIT CARD {}",
-              "p2p_to": "ZELLE TO {}", "p2p_from": "ZELLE FROM {}", "to_savings": "TRANSFER TO SAVINGS",
-              "from_checking": "TRANSFER FROM CHECKING", "card_payment": "PAYMENT TO {}",
-              "card_thanks": "PAYMENT THANK YOU", "interest": "INTEREST PAID",
-              "card_interest": "INTEREST CHARGE ON PURCHASES", "from_savings": "TRANSFER TO CHECKING",
-              "to_checking": "TRANSFER FROM SAVINGS", "fx_fee": "FOREIGN TRANSACTION FEE",
-              "ext_to": "ACH TRANSFER TO {}", "ext_from": "ACH DEPOSIT FROM {}"},
-    "en_GB": {"pay": "SALARY {}", "bill_pay": "STANDING ORDER {}", "autopay": "DIRECT DEBIT {}", "debit": "CARD PAYMENT {}",
-              "p2p_to": "FASTER PAYMENT TO {}", "p2p_from": "FASTER PAYMENT FROM {}", "to_savings": "TRANSFER TO SAVER",
-              "from_checking": "TRANSFER FROM CURRENT ACCOUNT", "card_payment": "PAYMENT TO {}",
-              "card_thanks": "PAYMENT RECEIVED - THANK YOU", "interest": "GROSS INTEREST",
-              "card_interest": "INTEREST CHARGED", "from_savings": "TRANSFER TO CURRENT ACCOUNT",
-              "to_checking": "TRANSFER FROM SAVER", "fx_fee": "NON-STERLING TRANSACTION FEE",
-              "ext_to": "BANK TRANSFER TO {}", "ext_from": "BANK TRANSFER FROM {}"},
-    "de_DE": {"pay": "GEHALT {}", "bill_pay": "DAUERAUFTRAG {}", "autopay": "LASTSCHRIFT {}", "debit": "KARTENZAHLUNG {}",
-              "p2p_to": "ÜBERWEISUNG AN {}", "p2p_from": "GUTSCHRIFT VON {}", "to_savings": "UMBUCHUNG AUF TAGESGELD",
-              "from_checking": "UMBUCHUNG VOM GIROKONTO", "card_payment": "KREDITKARTENABRECHNUNG {}",
-              "card_thanks": "AUSGLEICH KREDITKARTE", "interest": "ZINSGUTSCHRIFT",
-              "card_interest": "SOLLZINSEN KREDITKARTE", "from_savings": "UMBUCHUNG AUF GIROKONTO",
-              "to_checking": "UMBUCHUNG VOM TAGESGELD", "fx_fee": "AUSLANDSEINSATZENTGELT",
-              "ext_to": "ÜBERWEISUNG AN {}", "ext_from": "GUTSCHRIFT VON {}"},
+    "en_US": {
+        "pay": "PAYROLL DEPOSIT {}",
+        "bill_pay": "BILL PAY {}",
+        "autopay": "AUTOPAY {}",
+        "debit": "DEBIT CARD {}",
+        "p2p_to": "ZELLE TO {}",
+        "p2p_from": "ZELLE FROM {}",
+        "to_savings": "TRANSFER TO SAVINGS",
+        "from_checking": "TRANSFER FROM CHECKING",
+        "card_payment": "PAYMENT TO {}",
+        "card_thanks": "PAYMENT THANK YOU",
+        "interest": "INTEREST PAID",
+        "card_interest": "INTEREST CHARGE ON PURCHASES",
+        "from_savings": "TRANSFER TO CHECKING",
+        "to_checking": "TRANSFER FROM SAVINGS",
+        "fx_fee": "FOREIGN TRANSACTION FEE",
+        "ext_to": "ACH TRANSFER TO {}",
+        "ext_from": "ACH DEPOSIT FROM {}",
+    },
+    "en_GB": {
+        "pay": "SALARY {}",
+        "bill_pay": "STANDING ORDER {}",
+        "autopay": "DIRECT DEBIT {}",
+        "debit": "CARD PAYMENT {}",
+        "p2p_to": "FASTER PAYMENT TO {}",
+        "p2p_from": "FASTER PAYMENT FROM {}",
+        "to_savings": "TRANSFER TO SAVER",
+        "from_checking": "TRANSFER FROM CURRENT ACCOUNT",
+        "card_payment": "PAYMENT TO {}",
+        "card_thanks": "PAYMENT RECEIVED - THANK YOU",
+        "interest": "GROSS INTEREST",
+        "card_interest": "INTEREST CHARGED",
+        "from_savings": "TRANSFER TO CURRENT ACCOUNT",
+        "to_checking": "TRANSFER FROM SAVER",
+        "fx_fee": "NON-STERLING TRANSACTION FEE",
+        "ext_to": "BANK TRANSFER TO {}",
+        "ext_from": "BANK TRANSFER FROM {}",
+    },
+    "de_DE": {
+        "pay": "GEHALT {}",
+        "bill_pay": "DAUERAUFTRAG {}",
+        "autopay": "LASTSCHRIFT {}",
+        "debit": "KARTENZAHLUNG {}",
+        "p2p_to": "ÜBERWEISUNG AN {}",
+        "p2p_from": "GUTSCHRIFT VON {}",
+        "to_savings": "UMBUCHUNG AUF TAGESGELD",
+        "from_checking": "UMBUCHUNG VOM GIROKONTO",
+        "card_payment": "KREDITKARTENABRECHNUNG {}",
+        "card_thanks": "AUSGLEICH KREDITKARTE",
+        "interest": "ZINSGUTSCHRIFT",
+        "card_interest": "SOLLZINSEN KREDITKARTE",
+        "from_savings": "UMBUCHUNG AUF GIROKONTO",
+        "to_checking": "UMBUCHUNG VOM TAGESGELD",
+        "fx_fee": "AUSLANDSEINSATZENTGELT",
+        "ext_to": "ÜBERWEISUNG AN {}",
+        "ext_from": "GUTSCHRIFT VON {}",
+    },
 }
 
 
@@ -191,12 +250,28 @@ def month_end(day: dt.date) -> dt.date:
 
 def _favourite_category(name: str) -> str:
     low = name.lower()
-    for words, category in ((("coffee", "café", "cafe", "roast", "espresso", "kaffee"), "coffee"),
-                            (("market", "grocer", "foods", "co-op", "bakery", "bäckerei", "deli"), "groceries"),
-                            (("kitchen", "pizza", "grill", "diner", "tavern", "pub", "restaurant", "bistro",
-                              "noodle", "taqueria", "gasthaus"), "restaurants"),
-                            (("pharmacy", "apotheke", "chemist"), "health"),
-                            (("cinema", "kino", "theatre", "theater", "music hall", "bowl"), "entertainment")):
+    for words, category in (
+        (("coffee", "café", "cafe", "roast", "espresso", "kaffee"), "coffee"),
+        (("market", "grocer", "foods", "co-op", "bakery", "bäckerei", "deli"), "groceries"),
+        (
+            (
+                "kitchen",
+                "pizza",
+                "grill",
+                "diner",
+                "tavern",
+                "pub",
+                "restaurant",
+                "bistro",
+                "noodle",
+                "taqueria",
+                "gasthaus",
+            ),
+            "restaurants",
+        ),
+        (("pharmacy", "apotheke", "chemist"), "health"),
+        (("cinema", "kino", "theatre", "theater", "music hall", "bowl"), "entertainment"),
+    ):
         if any(w in low for w in words):
             return category
     return "shopping"
@@ -233,8 +308,14 @@ def make_merchants(p: Persona) -> list[Merchant]:
     out, seen = [], set()
     for category, name in _home_names(p.seed, city, p.locale):
         seen.add(name)
-        out.append(Merchant(derived_id(p.seed, "merchant", name), name,
-                            "transport" if category == "transit" else _BANK_CATEGORY.get(category, category), city))
+        out.append(
+            Merchant(
+                derived_id(p.seed, "merchant", name),
+                name,
+                "transport" if category == "transit" else _BANK_CATEGORY.get(category, category),
+                city,
+            )
+        )
     for name in p.preferences.favourite_merchants:
         if name not in seen:
             seen.add(name)
@@ -255,8 +336,13 @@ def household_size(p: Persona) -> int:
     home = p.identity.address
     n = 1
     for c in p.contacts:
-        if c.relationship in ("partner", "spouse") and (c.address is None or home is None
-                                                       or c.address.street == home.street) or c.relationship == "child" and c.birthday and (p.as_of - c.birthday).days < 18 * 365:
+        if (
+            c.relationship in ("partner", "spouse")
+            and (c.address is None or home is None or c.address.street == home.street)
+            or c.relationship == "child"
+            and c.birthday
+            and (p.as_of - c.birthday).days < 18 * 365
+        ):
             n += 1
     return n
 
@@ -293,6 +379,7 @@ class Budget:
 def _trip_cost(p: Persona, trip) -> int:
     """A rough cost of one trip in cents (fares, hotel, a visitor's days, rides), for the budget."""
     from .travel import AIRPORTS, distance_km
+
     home = p.travel.home_airport
     km = distance_km(home, trip.airport) if home in AIRPORTS and trip.airport in AIRPORTS else 2000
     people = 1 + len(trip.companions)
@@ -321,8 +408,12 @@ def _compute_budget(p: Persona) -> Budget:
     groceries = GROCERY_PER_ADULT.get(p.finances.currency, 40_000) * household_size(p)
     usual = cents(ro.usual_order.total) if ro.usual_order else 5000
     # The spec's routines at their average ticket (orders.py and travel.py draw around these).
-    orders = int(ro.food_delivery_per_month * (usual + 5000) / 2 + ro.dining_out_per_month * 5500
-                 + ro.online_orders_per_month * 6000 + ro.rides_per_month * 2600)
+    orders = int(
+        ro.food_delivery_per_month * (usual + 5000) / 2
+        + ro.dining_out_per_month * 5500
+        + ro.online_orders_per_month * 6000
+        + ro.rides_per_month * 2600
+    )
     planned = int(orders + ro.coffee_per_week * 52 / 12 * 600 + 30.44 * 0.1 * 1900)
     if ro.grocery_delivery:
         planned += groceries * 15 // 100  # delivery fees and tips on top of the food
@@ -368,7 +459,7 @@ def pay_dates(p: Persona, start: dt.date, end: dt.date) -> list[dt.date]:
     month = start.replace(day=1)
     while month <= end:
         last = calendar.monthrange(month.year, month.month)[1]
-        for day in ([15, last] if schedule == "semimonthly" else [last]):
+        for day in [15, last] if schedule == "semimonthly" else [last]:
             d = prev_business_day(month.replace(day=day))
             if start <= d <= end:
                 days.append(d)
@@ -391,10 +482,12 @@ def simulate_income_and_bills(sim: Sim) -> None:
     gross = cents(work.salary / periods)
     kinds = [a.kind for a in p.accounts]
     for day in pay_dates(p, sim.start.date(), sim.end.date()):
-        sim.event("paycheck", dt.datetime.combine(day, dt.time(6, 0)),
-                  {"employer": work.employer, "gross_cents": gross, "net_cents": net, "recurring": True},
-                  [Charge("checking", net, label(sim, "pay", work.employer), work.employer, "income",
-                          "paycheck")])
+        sim.event(
+            "paycheck",
+            dt.datetime.combine(day, dt.time(6, 0)),
+            {"employer": work.employer, "gross_cents": gross, "net_cents": net, "recurring": True},
+            [Charge("checking", net, label(sim, "pay", work.employer), work.employer, "income", "paycheck")],
+        )
     for i, charge in enumerate(p.recurring_charges):
         amount = cents(charge.amount)
         month = sim.start.date().replace(day=1)
@@ -404,28 +497,79 @@ def simulate_income_and_bills(sim: Sim) -> None:
             if not sim.start.date() <= due <= sim.end.date():
                 continue
             at = dt.datetime.combine(due, dt.time(7, 0)) + dt.timedelta(minutes=7 * i)
-            data = {"name": charge.name, "payee": charge.payee, "amount_cents": amount, "method": charge.method,
-                    "category": charge.category, "recurring": True}
+            data = {
+                "name": charge.name,
+                "payee": charge.payee,
+                "amount_cents": amount,
+                "method": charge.method,
+                "category": charge.category,
+                "recurring": True,
+            }
             if charge.method == "card" and "credit_card" in kinds:
-                sim.event("card_purchase", at, {**data, "merchant": charge.payee, "account": "credit_card"},
-                          [Charge("credit_card", -amount, charge.payee.upper(), charge.payee, charge.category)], i)
+                sim.event(
+                    "card_purchase",
+                    at,
+                    {**data, "merchant": charge.payee, "account": "credit_card"},
+                    [Charge("credit_card", -amount, charge.payee.upper(), charge.payee, charge.category)],
+                    i,
+                )
             elif charge.method == "bill_pay":
-                sim.event("bill_payment", at, data, [Charge("checking", -amount, label(sim, "bill_pay", charge.payee),
-                                                            charge.payee, charge.category, "bill_payment")], i)
+                sim.event(
+                    "bill_payment",
+                    at,
+                    data,
+                    [
+                        Charge(
+                            "checking",
+                            -amount,
+                            label(sim, "bill_pay", charge.payee),
+                            charge.payee,
+                            charge.category,
+                            "bill_payment",
+                        )
+                    ],
+                    i,
+                )
             else:
-                sim.event("autopay", at, data, [Charge("checking", -amount, label(sim, "autopay", charge.payee),
-                                                       charge.payee, charge.category, "autopay")], i)
+                sim.event(
+                    "autopay",
+                    at,
+                    data,
+                    [
+                        Charge(
+                            "checking",
+                            -amount,
+                            label(sim, "autopay", charge.payee),
+                            charge.payee,
+                            charge.category,
+                            "autopay",
+                        )
+                    ],
+                    i,
+                )
 
 
-def purchase(sim: Sim, at: dt.datetime, merchant: Merchant, amount: int, key: object, account: str | None = None,
-             **extra) -> None:
+def purchase(
+    sim: Sim, at: dt.datetime, merchant: Merchant, amount: int, key: object, account: str | None = None, **extra
+) -> None:
     """Record an in-person card purchase at ``merchant`` (credit card unless ``account`` says otherwise)."""
     account = account or sim.card()
     text = merchant.name.upper() if account == "credit_card" else label(sim, "debit", merchant.name)
-    sim.event("card_purchase", at, {"merchant": merchant.name, "merchant_id": merchant.id,
-                                    "category": merchant.category, "amount_cents": amount, "account": account,
-                                    "city": merchant.city, **extra},
-              [Charge(account, -amount, text, merchant.name, merchant.category)], key)
+    sim.event(
+        "card_purchase",
+        at,
+        {
+            "merchant": merchant.name,
+            "merchant_id": merchant.id,
+            "category": merchant.category,
+            "amount_cents": amount,
+            "account": account,
+            "city": merchant.city,
+            **extra,
+        },
+        [Charge(account, -amount, text, merchant.name, merchant.category)],
+        key,
+    )
 
 
 def simulate_everyday_spending(sim: Sim) -> None:
@@ -441,8 +585,10 @@ def simulate_everyday_spending(sim: Sim) -> None:
     cur = p.finances.currency
     b = budget(sim)
     kinds = {m.id: home_kind(p, m) for m in sim.merchants}
-    by = {c: [m for m in sim.merchants if kinds[m.id] == c and m.name not in p.preferences.favourite_merchants]
-          for c in (*MERCHANT_KINDS, "fuel", "parking", "bike", "transit")}
+    by = {
+        c: [m for m in sim.merchants if kinds[m.id] == c and m.name not in p.preferences.favourite_merchants]
+        for c in (*MERCHANT_KINDS, "fuel", "parking", "bike", "transit")
+    }
     fav = [m for m in sim.merchants if m.name in p.preferences.favourite_merchants]
     gone = away_days(p)
     mode = ro.commute.mode if ro.commute else "transit"
@@ -476,8 +622,9 @@ def simulate_everyday_spending(sim: Sim) -> None:
             elif wd in office:
                 plan.append(("transit", dt.time(dh, dm), 2 * TRANSIT_FARE.get(cur, 250)))
             if draws[2] < 0.08 and wd in ("sat", "sun") and len(office) < 3:
-                plan.append(("transit", dt.time(times.randint(11, 19), times.randint(0, 59)),
-                             2 * TRANSIT_FARE.get(cur, 250)))
+                plan.append(
+                    ("transit", dt.time(times.randint(11, 19), times.randint(0, 59)), 2 * TRANSIT_FARE.get(cur, 250))
+                )
         elif mode == "car":
             if day >= next_fuel:
                 plan.append(("fuel", dt.time(times.randint(7, 19), times.randint(0, 59)), None))
@@ -497,11 +644,15 @@ def simulate_everyday_spending(sim: Sim) -> None:
             if isinstance(category, Merchant):
                 merchant, category = category, category.category
             else:
-                choices = by.get("transit" if category.startswith("transit") else category) or by.get(
-                    _BANK_CATEGORY.get(category, category)) or by["shopping"]
+                choices = (
+                    by.get("transit" if category.startswith("transit") else category)
+                    or by.get(_BANK_CATEGORY.get(category, category))
+                    or by["shopping"]
+                )
                 merchant = choices[r.randrange(len(choices))]
             lo, hi = {"fuel": (3200, 6800), "parking": (600, 2400), "bike": (1500, 9500)}.get(
-                category, MERCHANT_KINDS.get(merchant.category, (1000, 5000)))
+                category, MERCHANT_KINDS.get(merchant.category, (1000, 5000))
+            )
             if amount is None:
                 amount = r.randint(lo, hi)
             # Small coffee buys go on the debit card half the time; everything else on the credit card.
@@ -531,15 +682,36 @@ def simulate_p2p(sim: Sim) -> None:
     gone = away_days(p)
     people = [c for c in p.contacts if c.relationship not in ("colleague", "neighbor") or r.random() < 0.5]
     gift_memo = {"en_US": "birthday gift", "en_GB": "birthday present", "de_DE": "Geburtstagsgeschenk"}.get(
-        p.locale, "birthday gift")
+        p.locale, "birthday gift"
+    )
 
     def pay(at: dt.datetime, contact, amount: int, memo: str, incoming: bool, key=()) -> None:
         direction = "received" if incoming else "sent"
-        sim.event("p2p_payment", at, {"direction": direction, "contact": contact.name, "contact_email": contact.email,
-                                      "contact_phone": contact.phone, "amount_cents": amount, "memo": memo},
-                  [Charge("checking", amount if incoming else -amount,
-                          label(sim, "p2p_from" if incoming else "p2p_to", contact.name), contact.name, "p2p",
-                          f"p2p_{direction}", None, memo)], key)
+        sim.event(
+            "p2p_payment",
+            at,
+            {
+                "direction": direction,
+                "contact": contact.name,
+                "contact_email": contact.email,
+                "contact_phone": contact.phone,
+                "amount_cents": amount,
+                "memo": memo,
+            },
+            [
+                Charge(
+                    "checking",
+                    amount if incoming else -amount,
+                    label(sim, "p2p_from" if incoming else "p2p_to", contact.name),
+                    contact.name,
+                    "p2p",
+                    f"p2p_{direction}",
+                    None,
+                    memo,
+                )
+            ],
+            key,
+        )
 
     if people:
         weights = [c.closeness or 1 for c in people]
@@ -583,8 +755,9 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
     p = sim.persona
     kinds = [a.kind for a in p.accounts]
     specs = {a.kind: a for a in p.accounts}
-    bal = {a.kind: (-cents(a.opening_balance) if a.kind == "credit_card" else cents(a.opening_balance))
-           for a in p.accounts}
+    bal = {
+        a.kind: (-cents(a.opening_balance) if a.kind == "credit_card" else cents(a.opening_balance)) for a in p.accounts
+    }
     sav_apr = (specs["savings"].apr if "savings" in specs else None) or Decimal(0)
     card = specs.get("credit_card")
     limit = cents(card.credit_limit) if card and card.credit_limit else 0
@@ -594,18 +767,19 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
     reserve = CUSHION_CENTS + sum(cents(c.amount) for c in p.recurring_charges if c.method != "card")
 
     # Existing ledger lines in time order: (at, seq, account, cents).
-    lines = sorted((e.at, n, pst.account, pst.amount_cents)
-                   for n, e in enumerate(sim.events) for pst in e.postings)
+    lines = sorted((e.at, n, pst.account, pst.amount_cents) for n, e in enumerate(sim.events) for pst in e.postings)
 
     # Settlement actions in time order: (at, order, what, month).
     actions = []
     month = sim.start.date().replace(day=1)
     while month <= sim.end.date():
         actions.append((dt.datetime.combine(month, dt.time(0, 1)), 0, "card_interest", month))
-        actions.append((dt.datetime.combine(next_business_day(month.replace(day=20)), dt.time(8, 0)), 1, "card_pay",
-                        month))
-        actions.append((dt.datetime.combine(next_business_day(month.replace(day=3)), dt.time(8, 30)), 2, "savings",
-                        month))
+        actions.append(
+            (dt.datetime.combine(next_business_day(month.replace(day=20)), dt.time(8, 0)), 1, "card_pay", month)
+        )
+        actions.append(
+            (dt.datetime.combine(next_business_day(month.replace(day=3)), dt.time(8, 30)), 2, "savings", month)
+        )
         actions.append((dt.datetime.combine(month_end(month), dt.time(23, 0)), 3, "savings_interest", month))
         actions.append((dt.datetime.combine(month_end(month), dt.time(23, 59, 59)), 4, "statement", month))
         month = add_months(month, 1)
@@ -631,11 +805,18 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
             return
         amount = min(_round_up(need), bal["savings"])
         tid = derived_id(sim.seed, "transfer", "from_savings", at.isoformat())
-        record(sim.event("transfer", at - dt.timedelta(minutes=1),
-                         {"from": "savings", "to": "checking", "amount_cents": amount, "recurring": False},
-                         [Charge("savings", -amount, label(sim, "from_savings"), None, "transfer", "transfer", tid),
-                          Charge("checking", amount, label(sim, "to_checking"), None, "transfer", "transfer", tid)],
-                         ("from_savings",)))
+        record(
+            sim.event(
+                "transfer",
+                at - dt.timedelta(minutes=1),
+                {"from": "savings", "to": "checking", "amount_cents": amount, "recurring": False},
+                [
+                    Charge("savings", -amount, label(sim, "from_savings"), None, "transfer", "transfer", tid),
+                    Charge("checking", amount, label(sim, "to_checking"), None, "transfer", "transfer", tid),
+                ],
+                ("from_savings",),
+            )
+        )
 
     def pay_card(at: dt.datetime, want: int, owed: int, paydown: bool) -> None:
         spare = bal["checking"] - reserve
@@ -652,11 +833,26 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
             data["statement_balance_cents"] = owed
         if paydown:
             data["paydown"] = True
-        record(sim.event("card_payment", at, data,
-                         [Charge("checking", -amount, label(sim, "card_payment", card_name), None, "transfer",
-                                 "card_payment", tid),
-                          Charge("credit_card", amount, label(sim, "card_thanks"), None, "transfer", "card_payment",
-                                 tid)], ("paydown",) if paydown else ""))
+        record(
+            sim.event(
+                "card_payment",
+                at,
+                data,
+                [
+                    Charge(
+                        "checking",
+                        -amount,
+                        label(sim, "card_payment", card_name),
+                        None,
+                        "transfer",
+                        "card_payment",
+                        tid,
+                    ),
+                    Charge("credit_card", amount, label(sim, "card_thanks"), None, "transfer", "card_payment", tid),
+                ],
+                ("paydown",) if paydown else "",
+            )
+        )
 
     def act(at: dt.datetime, what: str, month: dt.date) -> None:
         close_days(at.date())
@@ -670,10 +866,24 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
             if "credit_card" in kinds and state.get("carried") and card_apr and at <= sim.now:
                 interest = cents(Decimal(state["cycle_daily"]) / 100 * card_apr / 100 / 365)
                 if interest > 0:
-                    record(sim.event("interest", at, {"account": "credit_card", "amount_cents": interest,
-                                                      "apr": str(card_apr), "cycle": state["cycle"]},
-                                     [Charge("credit_card", -interest, label(sim, "card_interest"), None, "interest",
-                                             "interest")], "card"))
+                    record(
+                        sim.event(
+                            "interest",
+                            at,
+                            {
+                                "account": "credit_card",
+                                "amount_cents": interest,
+                                "apr": str(card_apr),
+                                "cycle": state["cycle"],
+                            },
+                            [
+                                Charge(
+                                    "credit_card", -interest, label(sim, "card_interest"), None, "interest", "interest"
+                                )
+                            ],
+                            "card",
+                        )
+                    )
             state["carried"] = False
             return
         if what == "card_pay":
@@ -686,36 +896,65 @@ def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
                 state["carried"] = state["owed"] - state["paid"] > 0
             return
         if what == "savings":
-            if "savings" in kinds and target and at <= sim.now and \
-                    bal["checking"] - target >= reserve + max(0, -bal.get("credit_card", 0)):
+            if (
+                "savings" in kinds
+                and target
+                and at <= sim.now
+                and bal["checking"] - target >= reserve + max(0, -bal.get("credit_card", 0))
+            ):
                 day3 = at.date()
                 tid = derived_id(sim.seed, "transfer", day3.isoformat())
-                record(sim.event("transfer", at, {"from": "checking", "to": "savings", "amount_cents": target,
-                                                  "recurring": True},
-                                 [Charge("checking", -target, label(sim, "to_savings"), None, "transfer", "transfer",
-                                         tid),
-                                  Charge("savings", target, label(sim, "from_checking"), None, "transfer",
-                                         "transfer", tid)]))
+                record(
+                    sim.event(
+                        "transfer",
+                        at,
+                        {"from": "checking", "to": "savings", "amount_cents": target, "recurring": True},
+                        [
+                            Charge("checking", -target, label(sim, "to_savings"), None, "transfer", "transfer", tid),
+                            Charge("savings", target, label(sim, "from_checking"), None, "transfer", "transfer", tid),
+                        ],
+                    )
+                )
             # What checking holds beyond the reserve, the card and half a month's pay goes back to savings.
             if "savings" in kinds and at <= sim.now:
-                excess = (bal["checking"] - reserve - max(0, -bal.get("credit_card", 0)) - budget(sim).net // 2)
+                excess = bal["checking"] - reserve - max(0, -bal.get("credit_card", 0)) - budget(sim).net // 2
                 excess = excess // 5000 * 5000
                 if excess >= 50000:
                     tid = derived_id(sim.seed, "transfer", "sweep", at.isoformat())
-                    record(sim.event("transfer", at + dt.timedelta(minutes=2),
-                                     {"from": "checking", "to": "savings", "amount_cents": excess, "recurring": False,
-                                      "sweep": True},
-                                     [Charge("checking", -excess, label(sim, "to_savings"), None, "transfer",
-                                             "transfer", tid),
-                                      Charge("savings", excess, label(sim, "from_checking"), None, "transfer",
-                                             "transfer", tid)], "sweep"))
+                    record(
+                        sim.event(
+                            "transfer",
+                            at + dt.timedelta(minutes=2),
+                            {
+                                "from": "checking",
+                                "to": "savings",
+                                "amount_cents": excess,
+                                "recurring": False,
+                                "sweep": True,
+                            },
+                            [
+                                Charge(
+                                    "checking", -excess, label(sim, "to_savings"), None, "transfer", "transfer", tid
+                                ),
+                                Charge(
+                                    "savings", excess, label(sim, "from_checking"), None, "transfer", "transfer", tid
+                                ),
+                            ],
+                            "sweep",
+                        )
+                    )
             return
         if what == "savings_interest" and "savings" in kinds and sav_apr and at < sim.now:
             interest = cents(Decimal(bal["savings"]) / 100 * sav_apr / 100 / 12)
             if interest > 0:
-                record(sim.event("interest", at, {"account": "savings", "amount_cents": interest},
-                                 [Charge("savings", interest, label(sim, "interest"), None, "interest",
-                                         "interest")]))
+                record(
+                    sim.event(
+                        "interest",
+                        at,
+                        {"account": "savings", "amount_cents": interest},
+                        [Charge("savings", interest, label(sim, "interest"), None, "interest", "interest")],
+                    )
+                )
 
     k = 0
     for at, _, account, amount in lines:

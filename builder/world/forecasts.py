@@ -145,7 +145,9 @@ def _markets(seed: int, locale: str, city: str, start: dt.date, today: dt.date) 
         lo, hi = t["days"]
         length = r.randint(lo, hi)
         if status == "resolved":
-            close = start + dt.timedelta(days=r.randint(length // 2 + 5, max(length // 2 + 6, (today - start).days - 4)))
+            close = start + dt.timedelta(
+                days=r.randint(length // 2 + 5, max(length // 2 + 6, (today - start).days - 4))
+            )
             resolve = close + dt.timedelta(days=r.randint(0, 2))
             if resolve >= today:
                 resolve = today - dt.timedelta(days=1)
@@ -168,8 +170,13 @@ def _markets(seed: int, locale: str, city: str, start: dt.date, today: dt.date) 
                 slots["n_de"] = slots["n"].replace(".", ",")
         league = g["leagues"][t["league"]] if "league" in t else r.choice(g["leagues"])
         a, b = r.sample(league["teams"], 2)
-        slots.update(team=a, team2=b, league=league["de"] if lang == "de" else league["name"],
-                     the_team=league["article"] + a, the_team2=league["article"] + b)
+        slots.update(
+            team=a,
+            team2=b,
+            league=league["de"] if lang == "de" else league["name"],
+            the_team=league["article"] + a,
+            the_team2=league["article"] + b,
+        )
         comp = r.choice(g["companies"])
         slots.update(company=comp["company"], product=comp["product"], product_de=comp["de"])
         aw = r.choice(g["awards"])
@@ -192,9 +199,22 @@ def _markets(seed: int, locale: str, city: str, start: dt.date, today: dt.date) 
         converge = hidden if status != "open" else None
         prices = _walk(pr, t["lean"], days, converge, (close - opened).days + 1)
         history = tuple(((opened + dt.timedelta(days=k)).isoformat(), prices[k]) for k in range(days))
-        out.append(Market(ticker=ticker, template=t["key"], category=t["category"], question=question,
-                          rules=_fill(t[f"rules_{lang}"], slots), open=opened, close=close, resolve=resolve,
-                          status=status, outcome=outcome, history=history, local=bool(t.get("local"))))
+        out.append(
+            Market(
+                ticker=ticker,
+                template=t["key"],
+                category=t["category"],
+                question=question,
+                rules=_fill(t[f"rules_{lang}"], slots),
+                open=opened,
+                close=close,
+                resolve=resolve,
+                status=status,
+                outcome=outcome,
+                history=history,
+                local=bool(t.get("local")),
+            )
+        )
     return tuple(sorted(out, key=lambda m: (m.close, m.ticker)))
 
 
@@ -202,8 +222,11 @@ def markets(persona, start: dt.datetime | dt.date, now: dt.datetime | dt.date) -
     """Every Hunchline market of the persona's world, by close date then ticker (see the module docstring).
 
     ``start``/``now``: the world's history start and now (a ``World``'s or ``Sim``'s)."""
-    city = persona.identity.address.city if persona.identity and persona.identity.address else (
-        "der Stadt" if persona.locale.startswith("de") else "the city")
+    city = (
+        persona.identity.address.city
+        if persona.identity and persona.identity.address
+        else ("der Stadt" if persona.locale.startswith("de") else "the city")
+    )
     as_date = lambda d: d.date() if isinstance(d, dt.datetime) else d  # noqa: E731
     return _markets(persona.seed, persona.locale, city, as_date(start), as_date(now))
 
@@ -265,9 +288,19 @@ def simulate_forecasts(sim: Sim) -> None:
             n_pay += 1
             amount = shares * SHARE_PAYS_CENTS
             cash += amount
-            sim.event("forecast_payout", dt.datetime.combine(day, dt.time(6, 0, n_pay % 60)),
-                      {"reference": f"HL-PAY-{n_pay:04d}", "ticker": m.ticker, "side": m.outcome, "shares": shares,
-                       "amount_cents": amount, "cash_after_cents": cash}, key=("forecasts", "payout", m.ticker))
+            sim.event(
+                "forecast_payout",
+                dt.datetime.combine(day, dt.time(6, 0, n_pay % 60)),
+                {
+                    "reference": f"HL-PAY-{n_pay:04d}",
+                    "ticker": m.ticker,
+                    "side": m.outcome,
+                    "shares": shares,
+                    "amount_cents": amount,
+                    "cash_after_cents": cash,
+                },
+                key=("forecasts", "payout", m.ticker),
+            )
 
     day = first
     while day <= last_day:
@@ -277,10 +310,23 @@ def simulate_forecasts(sim: Sim) -> None:
             n_dep += 1
             cash += amount
             ref = f"HL-DEP-{n_dep:04d}"
-            sim.event("forecast_deposit", _at(ar, day, 7, 10),
-                      {"reference": ref, "amount_cents": amount, "cash_after_cents": cash},
-                      [Charge("checking", -amount, label(sim, "ext_to", BRAND), BRAND, "transfer", "external_transfer",
-                              memo=f"{BRAND} deposit {ref}")], key=("forecasts", "deposit", ref))
+            sim.event(
+                "forecast_deposit",
+                _at(ar, day, 7, 10),
+                {"reference": ref, "amount_cents": amount, "cash_after_cents": cash},
+                [
+                    Charge(
+                        "checking",
+                        -amount,
+                        label(sim, "ext_to", BRAND),
+                        BRAND,
+                        "transfer",
+                        "external_transfer",
+                        memo=f"{BRAND} deposit {ref}",
+                    )
+                ],
+                key=("forecasts", "deposit", ref),
+            )
         if day in trade_days:
             live = [m for m in all_markets if m.open <= day < m.close]
             at = _at(tr, day, 12, 21)
@@ -312,14 +358,27 @@ def simulate_forecasts(sim: Sim) -> None:
                 held[(m.ticker, side)] = held.get((m.ticker, side), 0) + (shares if action == "buy" else -shares)
                 n_trade += 1
                 ref = f"HL-TRD-{n_trade:04d}"
-                sim.event("forecast_trade", at,
-                          {"reference": ref, "ticker": m.ticker, "side": side, "action": action, "shares": shares,
-                           "price_cents": price, "amount_cents": amount, "cash_after_cents": cash},
-                          key=("forecasts", "trade", ref))
+                sim.event(
+                    "forecast_trade",
+                    at,
+                    {
+                        "reference": ref,
+                        "ticker": m.ticker,
+                        "side": side,
+                        "action": action,
+                        "shares": shares,
+                        "price_cents": price,
+                        "amount_cents": amount,
+                        "cash_after_cents": cash,
+                    },
+                    key=("forecasts", "trade", ref),
+                )
         day += dt.timedelta(days=1)
     # The watchlist: open markets the persona holds none of, added on past days.
     wr = sim.rng("forecasts/watch")
-    candidates = [m for m in all_markets if m.status == "open" and not any(held.get((m.ticker, s)) for s in ("yes", "no"))]
+    candidates = [
+        m for m in all_markets if m.status == "open" and not any(held.get((m.ticker, s)) for s in ("yes", "no"))
+    ]
     for m in sorted(wr.sample(candidates, min(4, len(candidates))), key=lambda m: m.ticker):
         added = max(m.open, first)
         at = _at(wr, added + dt.timedelta(days=wr.randint(0, max(0, (last_day - added).days))), 8, 22)

@@ -46,35 +46,84 @@ PULL_IN_MINUTES, CITY_MILES, CITY_MPH, OPEN_MPH = 2, 5, 15, 30
 # where contacts live.
 CENTRES: dict[str, tuple[float, float]] = {
     # Home cities (en_US, en_GB, de_DE)
-    "Portland": (45.5152, -122.6784), "Seattle": (47.6062, -122.3321), "Denver": (39.7392, -104.9903),
-    "Chicago": (41.8781, -87.6298), "Austin": (30.2672, -97.7431), "Boston": (42.3601, -71.0589),
-    "Philadelphia": (39.9526, -75.1652), "Manchester": (53.4808, -2.2426), "Bristol": (51.4545, -2.5879),
-    "Edinburgh": (55.9533, -3.1883), "Leeds": (53.8008, -1.5491), "Hamburg": (53.5511, 9.9937),
-    "Köln": (50.9375, 6.9603), "Leipzig": (51.3397, 12.3731), "München": (48.1351, 11.5820),
+    "Portland": (45.5152, -122.6784),
+    "Seattle": (47.6062, -122.3321),
+    "Denver": (39.7392, -104.9903),
+    "Chicago": (41.8781, -87.6298),
+    "Austin": (30.2672, -97.7431),
+    "Boston": (42.3601, -71.0589),
+    "Philadelphia": (39.9526, -75.1652),
+    "Manchester": (53.4808, -2.2426),
+    "Bristol": (51.4545, -2.5879),
+    "Edinburgh": (55.9533, -3.1883),
+    "Leeds": (53.8008, -1.5491),
+    "Hamburg": (53.5511, 9.9937),
+    "Köln": (50.9375, 6.9603),
+    "Leipzig": (51.3397, 12.3731),
+    "München": (48.1351, 11.5820),
     # Trip destinations
-    "New York": (40.7580, -73.9855), "San Francisco": (37.7879, -122.4075), "Honolulu": (21.2906, -157.8410),
-    "Mexico City": (19.4326, -99.1332), "Toronto": (43.6532, -79.3832), "London": (51.5074, -0.1278),
-    "Lisbon": (38.7223, -9.1393), "Barcelona": (41.3874, 2.1686), "Rome": (41.9028, 12.4964),
-    "Amsterdam": (52.3676, 4.9041), "Vienna": (48.2082, 16.3738), "Copenhagen": (55.6761, 12.5683),
-    "Berlin": (52.5200, 13.4050), "Tokyo": (35.6812, 139.7671),
+    "New York": (40.7580, -73.9855),
+    "San Francisco": (37.7879, -122.4075),
+    "Honolulu": (21.2906, -157.8410),
+    "Mexico City": (19.4326, -99.1332),
+    "Toronto": (43.6532, -79.3832),
+    "London": (51.5074, -0.1278),
+    "Lisbon": (38.7223, -9.1393),
+    "Barcelona": (41.3874, 2.1686),
+    "Rome": (41.9028, 12.4964),
+    "Amsterdam": (52.3676, 4.9041),
+    "Vienna": (48.2082, 16.3738),
+    "Copenhagen": (55.6761, 12.5683),
+    "Berlin": (52.5200, 13.4050),
+    "Tokyo": (35.6812, 139.7671),
     # Towns where contacts live
-    "Eugene": (44.0521, -123.0868), "Spokane": (47.6588, -117.4260), "Sacramento": (38.5816, -121.4944),
-    "Boise": (43.6150, -116.2023), "Columbus": (39.9612, -82.9988), "Madison": (43.0731, -89.4012),
-    "Tucson": (32.2226, -110.9747), "Albany": (42.6526, -73.7562), "Richmond": (37.5407, -77.4360),
-    "Ann Arbor": (42.2808, -83.7430), "York": (53.9600, -1.0873), "Sheffield": (53.3811, -1.4701),
-    "Norwich": (52.6309, 1.2974), "Cardiff": (51.4816, -3.1791), "Nottingham": (52.9548, -1.1581),
-    "Brighton": (50.8225, -0.1372), "Newcastle upon Tyne": (54.9783, -1.6178), "Exeter": (50.7184, -3.5339),
-    "Glasgow": (55.8642, -4.2518), "Chester": (53.1934, -2.8931), "Lüneburg": (53.2464, 10.4115),
-    "Kiel": (54.3233, 10.1228), "Bremen": (53.0793, 8.8017), "Hannover": (52.3759, 9.7320),
-    "Münster": (51.9607, 7.6261), "Freiburg im Breisgau": (47.9990, 7.8421), "Dresden": (51.0504, 13.7373),
-    "Nürnberg": (49.4521, 11.0767), "Rostock": (54.0924, 12.0991), "Kassel": (51.3127, 9.4797),
+    "Eugene": (44.0521, -123.0868),
+    "Spokane": (47.6588, -117.4260),
+    "Sacramento": (38.5816, -121.4944),
+    "Boise": (43.6150, -116.2023),
+    "Columbus": (39.9612, -82.9988),
+    "Madison": (43.0731, -89.4012),
+    "Tucson": (32.2226, -110.9747),
+    "Albany": (42.6526, -73.7562),
+    "Richmond": (37.5407, -77.4360),
+    "Ann Arbor": (42.2808, -83.7430),
+    "York": (53.9600, -1.0873),
+    "Sheffield": (53.3811, -1.4701),
+    "Norwich": (52.6309, 1.2974),
+    "Cardiff": (51.4816, -3.1791),
+    "Nottingham": (52.9548, -1.1581),
+    "Brighton": (50.8225, -0.1372),
+    "Newcastle upon Tyne": (54.9783, -1.6178),
+    "Exeter": (50.7184, -3.5339),
+    "Glasgow": (55.8642, -4.2518),
+    "Chester": (53.1934, -2.8931),
+    "Lüneburg": (53.2464, 10.4115),
+    "Kiel": (54.3233, 10.1228),
+    "Bremen": (53.0793, 8.8017),
+    "Hannover": (52.3759, 9.7320),
+    "Münster": (51.9607, 7.6261),
+    "Freiburg im Breisgau": (47.9990, 7.8421),
+    "Dresden": (51.0504, 13.7373),
+    "Nürnberg": (49.4521, 11.0767),
+    "Rostock": (54.0924, 12.0991),
+    "Kassel": (51.3127, 9.4797),
     "Osnabrück": (52.2799, 8.0472),
 }
 # Other spellings of the same cities (a persona's spec may name a destination in its own language).
 ALIASES: dict[str, str] = {
-    "Lissabon": "Lisbon", "Lisboa": "Lisbon", "Wien": "Vienna", "Kopenhagen": "Copenhagen", "København": "Copenhagen",
-    "Rom": "Rome", "Roma": "Rome", "Munich": "München", "Cologne": "Köln", "Tokio": "Tokyo",
-    "Mexiko-Stadt": "Mexico City", "Ciudad de México": "Mexico City", "New York City": "New York",
+    "Lissabon": "Lisbon",
+    "Lisboa": "Lisbon",
+    "Wien": "Vienna",
+    "Kopenhagen": "Copenhagen",
+    "København": "Copenhagen",
+    "Rom": "Rome",
+    "Roma": "Rome",
+    "Munich": "München",
+    "Cologne": "Köln",
+    "Tokio": "Tokyo",
+    "Mexiko-Stadt": "Mexico City",
+    "Ciudad de México": "Mexico City",
+    "New York City": "New York",
 }
 _CITY_NAMES = frozenset([*CENTRES, *ALIASES])
 
@@ -83,6 +132,7 @@ def airport_code(text: str) -> str | None:
     """The IATA code if ``text`` is an airport label (``"PDX Portland International Airport"``) or a bare
     code of ``travel.AIRPORTS``, else None."""
     from .travel import AIRPORTS
+
     code = text.strip()[:3]
     if code in AIRPORTS and (text.strip() == code or text.strip() == f"{code} {AIRPORTS[code][0]}"):
         return code
@@ -99,8 +149,15 @@ def city_of(address: str, default: str | None = None) -> str | None:
         # The texts a city can be: the whole part, or its words up to or from a space. Looking those up
         # (instead of trying every city on every part) matters: stays' listing placement calls this ~70k times.
         words = part.split(" ")
-        found = [c for c in {part, *(" ".join(words[:k]) for k in range(1, len(words))),
-                             *(" ".join(words[k:]) for k in range(1, len(words)))} if c in _CITY_NAMES]
+        found = [
+            c
+            for c in {
+                part,
+                *(" ".join(words[:k]) for k in range(1, len(words))),
+                *(" ".join(words[k:]) for k in range(1, len(words))),
+            }
+            if c in _CITY_NAMES
+        ]
         if found:
             city = min(found, key=lambda c: (-len(c), c))
             return ALIASES.get(city, city)
@@ -114,6 +171,7 @@ def point(address: str, city: str | None = None, near: tuple[float, float] | Non
     docstring); ``city`` is the fallback when the text names no known city, ``near`` (a point, e.g. the
     city's airport) the centre used when neither does. Raises ``ValueError`` when there is no centre at all."""
     from .travel import AIRPORTS
+
     code = airport_code(address)
     if code:
         return AIRPORTS[code][1], AIRPORTS[code][2]
@@ -171,5 +229,10 @@ def estimate(pickup: str, dropoff: str, city: str | None = None) -> dict:
     a, b = point(pickup, city, near), point(dropoff, city, near)
     tenths = road_tenths(a, b)
     minutes = ride_minutes(tenths)
-    return {"distance_miles": tenths / 10, "duration_minutes": minutes, "fare_cents": fare_cents(tenths, minutes),
-            "pickup_point": a, "dropoff_point": b}
+    return {
+        "distance_miles": tenths / 10,
+        "duration_minutes": minutes,
+        "fare_cents": fare_cents(tenths, minutes),
+        "pickup_point": a,
+        "dropoff_point": b,
+    }

@@ -125,19 +125,30 @@ def unit_price(product: dict, price_cents: int, locale: str) -> tuple[float, str
         return price_cents / amount, unit
     amount, unit = product["measure"]["metric"]
     if unit == "g":
-        return (price_cents / amount * 1000, "kg") if locale.startswith("de") or amount >= 1000 else \
-            (price_cents / amount * 100, "100 g")
+        return (
+            (price_cents / amount * 1000, "kg")
+            if locale.startswith("de") or amount >= 1000
+            else (price_cents / amount * 100, "100 g")
+        )
     if unit == "ml":
-        return (price_cents / amount * 1000, "l") if locale.startswith("de") or amount >= 1000 else \
-            (price_cents / amount * 100, "100 ml")
+        return (
+            (price_cents / amount * 1000, "l")
+            if locale.startswith("de") or amount >= 1000
+            else (price_cents / amount * 100, "100 ml")
+        )
     return price_cents / amount, "ct"
 
 
 def item(product: dict, store_key: str, locale: str, currency: str, qty: int = 1) -> dict:
     """The order item of ``product`` bought at ``store_key`` (the module docstring's shape)."""
-    return {"sku": product["id"], "name": receipt_name(product, locale), "brand": product["brand"],
-            "size": size_label(product, locale), "qty": qty,
-            "price_cents": store_price(product, store_key, currency, locale)}
+    return {
+        "sku": product["id"],
+        "name": receipt_name(product, locale),
+        "brand": product["brand"],
+        "size": size_label(product, locale),
+        "qty": qty,
+        "price_cents": store_price(product, store_key, currency, locale),
+    }
 
 
 def usual_store(seed: int, locale: str) -> str:
@@ -164,5 +175,8 @@ def treat(r) -> dict | None:
 def fees(subtotal_cents: int, tipping_percent: int, pickup: bool = False) -> dict[str, int]:
     """``{"delivery_fee_cents", "service_fee_cents", "tip_cents"}`` of a basket (module docstring rules)."""
     delivery = 0 if pickup or subtotal_cents >= FREE_DELIVERY_FROM_CENTS else DELIVERY_FEE_CENTS
-    return {"delivery_fee_cents": delivery, "service_fee_cents": (subtotal_cents * SERVICE_PERCENT + 50) // 100,
-            "tip_cents": 0 if pickup else subtotal_cents * min(tipping_percent, TIP_CAP_PERCENT) // 100}
+    return {
+        "delivery_fee_cents": delivery,
+        "service_fee_cents": (subtotal_cents * SERVICE_PERCENT + 50) // 100,
+        "tip_cents": 0 if pickup else subtotal_cents * min(tipping_percent, TIP_CAP_PERCENT) // 100,
+    }

@@ -57,8 +57,14 @@ from .context import Charge, Sim
 BROKER = "Tidewell"
 COUNTERPARTY = "Tidewell Securities"
 CATALOG = Path(__file__).resolve().parents[2] / "apps" / "brokerage" / "catalog" / "securities.yaml"
-KINDS = ("brokerage_opening", "brokerage_transfer", "brokerage_trade", "brokerage_dividend", "brokerage_split",
-         "brokerage_watch")
+KINDS = (
+    "brokerage_opening",
+    "brokerage_transfer",
+    "brokerage_trade",
+    "brokerage_dividend",
+    "brokerage_split",
+    "brokerage_watch",
+)
 ACCOUNT_NAMES = {"en_US": "Individual brokerage", "en_GB": "Stocks and Shares ISA", "de_DE": "Depot"}
 Q4 = Decimal("0.0001")
 
@@ -107,8 +113,18 @@ def _universe(currency: str, extra: tuple[tuple[str, str], ...]) -> tuple[dict[s
         if symbol in by_symbol:
             out.append({**by_symbol[symbol], "currency": currency})
         else:
-            out.append({"symbol": symbol, "name": f"{symbol} Index Fund", "class": "index_etf", "sector": "Broad market",
-                        "currency": currency, "price": round(float(basis) * 1.1, 2), "yield": 1.5, "pay": [3, 6, 9, 12]})
+            out.append(
+                {
+                    "symbol": symbol,
+                    "name": f"{symbol} Index Fund",
+                    "class": "index_etf",
+                    "sector": "Broad market",
+                    "currency": currency,
+                    "price": round(float(basis) * 1.1, 2),
+                    "yield": 1.5,
+                    "pay": [3, 6, 9, 12],
+                }
+            )
     return tuple(out)
 
 
@@ -154,8 +170,18 @@ def price_history(world_or_sim, symbol: str) -> list[tuple[dt.date, int]]:
     classes = catalogue()["classes"]
     c = classes[sec["class"]]
     sp = split_of(sec, world_or_sim.start.date())
-    return list(_walk(world_or_sim.seed, symbol, float(sec["price"]), float(c["drift"]), float(c["vol"]),
-                      sp, _days(world_or_sim), p.locale))
+    return list(
+        _walk(
+            world_or_sim.seed,
+            symbol,
+            float(sec["price"]),
+            float(c["drift"]),
+            float(c["vol"]),
+            sp,
+            _days(world_or_sim),
+            p.locale,
+        )
+    )
 
 
 @functools.lru_cache(maxsize=512)
@@ -215,7 +241,9 @@ def plan(sim) -> Plan | None:
     number = "".join(str(r.randint(0, 9)) for _ in range(8))
     cash = r.randint(150, 1200) * 100
     if inv is not None:
-        holdings = tuple((h.symbol, Decimal(h.shares).quantize(Q4), int(Decimal(h.cost_basis) * 100)) for h in inv.holdings)
+        holdings = tuple(
+            (h.symbol, Decimal(h.shares).quantize(Q4), int(Decimal(h.cost_basis) * 100)) for h in inv.holdings
+        )
         return Plan(holdings, cash, int(Decimal(inv.monthly_contribution) * 100), inv.contribution_symbol, number)
     if not p.work or not p.work.salary:
         return None
@@ -239,8 +267,9 @@ def plan(sim) -> Plan | None:
     for sec, share in picks:
         start = price_history(sim, sec["symbol"])[0][1]
         paid = int(start * r.uniform(0.72, 0.97))
-        shares = (Decimal(str(size * share * 100)) / start).quantize(Decimal("0.001") if sec["class"] == "stock" else Q4,
-                                                                      ROUND_DOWN)
+        shares = (Decimal(str(size * share * 100)) / start).quantize(
+            Decimal("0.001") if sec["class"] == "stock" else Q4, ROUND_DOWN
+        )
         holdings.append((sec["symbol"], shares.quantize(Q4), paid))
     monthly = max(50, int(salary * 0.04 / 12 / 25) * 25) * 100
     return Plan(tuple(holdings), cash, monthly, core["symbol"], number)
@@ -336,18 +365,44 @@ def simulate_investing(sim: Sim) -> None:
     holdings = []
     for symbol, shares, per_share in pl.holdings:
         holdings.append({"symbol": symbol, "shares": str(shares), "cost_basis_cents": amount_of(shares, per_share)})
-    ev("brokerage_opening", sim.start, {"account_number": pl.account_number, "account_last4": pl.account_number[-4:],
-                                        "account_name": ACCOUNT_NAMES.get(locale, ACCOUNT_NAMES["en_US"]),
-                                        "cash_cents": pl.cash_cents, "holdings": holdings})
+    ev(
+        "brokerage_opening",
+        sim.start,
+        {
+            "account_number": pl.account_number,
+            "account_last4": pl.account_number[-4:],
+            "account_name": ACCOUNT_NAMES.get(locale, ACCOUNT_NAMES["en_US"]),
+            "cash_cents": pl.cash_cents,
+            "holdings": holdings,
+        },
+    )
 
     def transfer(at: dt.datetime, direction: str, amount: int, recurring: bool, purpose: str) -> None:
         seq["transfer"] += 1
         ref = f"TW-{at:%Y%m%d}-{seq['transfer']:03d}"
         sign = -1 if direction == "in" else 1
-        charge = Charge("checking", sign * amount, _description(sim, direction), COUNTERPARTY, "transfer",
-                        "external_transfer", memo=f"{BROKER} ****{pl.account_number[-4:]} {ref}")
-        ev("brokerage_transfer", at, {"direction": direction, "amount_cents": amount, "reference": ref,
-                                      "recurring": recurring, "purpose": purpose}, [charge], key=(ref,))
+        charge = Charge(
+            "checking",
+            sign * amount,
+            _description(sim, direction),
+            COUNTERPARTY,
+            "transfer",
+            "external_transfer",
+            memo=f"{BROKER} ****{pl.account_number[-4:]} {ref}",
+        )
+        ev(
+            "brokerage_transfer",
+            at,
+            {
+                "direction": direction,
+                "amount_cents": amount,
+                "reference": ref,
+                "recurring": recurring,
+                "purpose": purpose,
+            },
+            [charge],
+            key=(ref,),
+        )
 
     def trade(at: dt.datetime, symbol: str, side: str, shares: Decimal, recurring: bool) -> None:
         price = close_on(sim, symbol, at.date())
@@ -355,13 +410,27 @@ def simulate_investing(sim: Sim) -> None:
         basis = amount if side == "buy" else book.sell_cost(symbol, shares)
         seq["order"] += 1
         oid = f"{at:%y%m%d}{seq['order']:04d}"
-        ev("brokerage_trade", at, {"order_id": oid, "symbol": symbol, "side": side, "shares": str(shares),
-                                   "price_cents": price, "amount_cents": amount, "recurring": recurring,
-                                   "cost_basis_cents": basis, "realised_gain_cents": amount - basis if side == "sell" else 0,
-                                   "tax_year": at.year}, key=(oid,))
+        ev(
+            "brokerage_trade",
+            at,
+            {
+                "order_id": oid,
+                "symbol": symbol,
+                "side": side,
+                "shares": str(shares),
+                "price_cents": price,
+                "amount_cents": amount,
+                "recurring": recurring,
+                "cost_basis_cents": basis,
+                "realised_gain_cents": amount - basis if side == "sell" else 0,
+                "tax_year": at.year,
+            },
+            key=(oid,),
+        )
 
     # Calendar of things that happen on trading days: dividends (15th), contributions (5th), splits.
     secs = {s["symbol"]: s for s in universe(sim)}
+
     def trading_on_or_after(day: dt.date) -> dt.date | None:
         for d in days:
             if d >= day:
@@ -389,7 +458,9 @@ def simulate_investing(sim: Sim) -> None:
             d = trading_on_or_after(sp[0])
             if d:
                 agenda.append((d, 1, "split", s["symbol"]))
-    agenda = [a for a in sorted(agenda, key=lambda a: (a[0], a[1], str(a[3]))) if sim.start.date() < a[0] <= sim.end.date()]
+    agenda = [
+        a for a in sorted(agenda, key=lambda a: (a[0], a[1], str(a[3]))) if sim.start.date() < a[0] <= sim.end.date()
+    ]
 
     r = sim.rng("investing/trades")
     for day, _, what, arg in agenda:
@@ -402,17 +473,29 @@ def simulate_investing(sim: Sim) -> None:
             per = (Decimal(price) / 100 * Decimal(str(s["yield"])) / 100 / len(s["pay"])).quantize(Q4, ROUND_HALF_UP)
             amount = int((n * per * 100).quantize(Decimal(1), ROUND_HALF_UP))
             if amount > 0:
-                ev("brokerage_dividend", dt.datetime.combine(day, dt.time(6, 0)),
-                   {"symbol": arg, "shares": str(n), "per_share": str(per), "amount_cents": amount, "tax_year": day.year},
-                   key=(arg,))
+                ev(
+                    "brokerage_dividend",
+                    dt.datetime.combine(day, dt.time(6, 0)),
+                    {
+                        "symbol": arg,
+                        "shares": str(n),
+                        "per_share": str(per),
+                        "amount_cents": amount,
+                        "tax_year": day.year,
+                    },
+                    key=(arg,),
+                )
         elif what == "split":
             n = book.shares.get(arg)
             if not n:
                 continue
             ratio = int(secs[arg]["split"]["ratio"])
-            ev("brokerage_split", dt.datetime.combine(day, dt.time(5, 0)),
-               {"symbol": arg, "ratio": ratio, "shares_before": str(n), "shares_after": str((n * ratio).quantize(Q4))},
-               key=(arg,))
+            ev(
+                "brokerage_split",
+                dt.datetime.combine(day, dt.time(5, 0)),
+                {"symbol": arg, "ratio": ratio, "shares_before": str(n), "shares_after": str((n * ratio).quantize(Q4))},
+                key=(arg,),
+            )
         elif what == "contribution":
             at = dt.datetime.combine(day, dt.time(7, r.randint(0, 30)))
             transfer(at, "in", pl.monthly_cents, True, "recurring investment")

@@ -16,18 +16,62 @@ from builder import yamlfile
 
 from ..money import money
 
-_MONTHS = {"en": ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
-           "de": ["Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."]}
-_MONTHS_LONG = {"en": ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-                       "October", "November", "December"],
-                "de": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
-                       "November", "Dezember"]}
-_DAYS = {"en": ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
-         "de": ["Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa.", "So."]}
-_DAYS_LONG = {"en": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
-              "de": ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"]}
-_NORTH = ["winter", "winter", "spring", "spring", "spring", "summer", "summer", "summer", "autumn", "autumn", "autumn",
-          "winter"]
+_MONTHS = {
+    "en": ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
+    "de": ["Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."],
+}
+_MONTHS_LONG = {
+    "en": [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ],
+    "de": [
+        "Januar",
+        "Februar",
+        "März",
+        "April",
+        "Mai",
+        "Juni",
+        "Juli",
+        "August",
+        "September",
+        "Oktober",
+        "November",
+        "Dezember",
+    ],
+}
+_DAYS = {
+    "en": ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
+    "de": ["Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa.", "So."],
+}
+_DAYS_LONG = {
+    "en": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+    "de": ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"],
+}
+_NORTH = [
+    "winter",
+    "winter",
+    "spring",
+    "spring",
+    "spring",
+    "summer",
+    "summer",
+    "summer",
+    "autumn",
+    "autumn",
+    "autumn",
+    "winter",
+]
 _FLIP = {"winter": "summer", "summer": "winter", "spring": "autumn", "autumn": "spring"}
 SOUTHERN_COUNTRIES = frozenset({"AU", "NZ", "ZA", "AR", "CL", "UY", "BR"})
 
@@ -60,6 +104,7 @@ class Fmt:
         self.de = persona.locale == "de_DE"
         self.lang = "de" if self.de else "en"
         from zoneinfo import ZoneInfo
+
         self.tz = ZoneInfo(persona.timezone or "UTC")
         address = persona.identity.address if persona.identity else None
         self.country = address.country if address else "US"
@@ -183,6 +228,7 @@ def phrase_bank(area: str, locale: str) -> dict[str, Any]:
         return data
     merged = dict(phrase_bank(area, base))
     for key, value in data.items():
-        merged[key] = {**merged[key], **value} if isinstance(value, dict) and isinstance(merged.get(key), dict) \
-            else value
+        merged[key] = (
+            {**merged[key], **value} if isinstance(value, dict) and isinstance(merged.get(key), dict) else value
+        )
     return merged

@@ -61,19 +61,26 @@ TEMPLATES = Path(__file__).with_name("templates")
 BANK = {"name": "Larkspur Bank", "email": "noreply@larkspurbank.test"}
 
 
-
 # --- formatting and rendering (shared with chat) --------------------------------------------------
+
 
 def zone_of(persona):
     from zoneinfo import ZoneInfo
+
     return ZoneInfo(persona.timezone or "UTC")
 
 
 @cache
 def template_env() -> jinja2.Environment:
     """The jinja2 environment over ``templates/`` (strict undefined, no autoescape; compiled once)."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
-                             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, autoescape=False)
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+        autoescape=False,
+    )
     env.filters.pop("random", None)  # jinja's own random draws from the global generator: use r.choice
     env.filters["random_pick"] = lambda seq, r: list(seq)[r.randrange(len(list(seq)))]
     env.filters["fromiso"] = dt.datetime.fromisoformat
@@ -98,7 +105,7 @@ def render(name: str, **ctx: Any) -> tuple[str, str]:
         raise ValueError(f"template mail/{name}.j2 must start with a Subject: line")
     body = re.sub(r"[ \t]+\n", "\n", body)
     body = re.sub(r"\n{3,}", "\n\n", body.strip("\n")) + "\n"
-    return head[len("Subject:"):].strip(), body
+    return head[len("Subject:") :].strip(), body
 
 
 def domain_of(address: str | None) -> str:
@@ -109,6 +116,7 @@ def domain_of(address: str | None) -> str:
 def slug(text: str) -> str:
     """Lower-case ASCII letters and digits of ``text`` (for made-up sender domains)."""
     import unicodedata
+
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
     return re.sub(r"[^a-z0-9]+", "", plain) or "shop"
 
@@ -130,6 +138,7 @@ def contact_dict(c: Contact) -> dict[str, Any]:
 @cache
 def _given_names(locale: str) -> tuple[frozenset, frozenset]:
     import importlib
+
     female, male = set(), set()
     for loc in dict.fromkeys(["en_US", locale]):
         try:
@@ -151,9 +160,15 @@ def parent_name(c: Contact, locale: str) -> str:
 
 def person_ctx(box: Mailbox, c: Contact) -> dict[str, Any]:
     """Template variables about a contact and the persona."""
-    return {"c": c, "them_first": c.name.split()[0], "me_first": box.first, "style": c.messaging_style or "brief",
-            "rel": c.relationship, "activities": list(c.shared_activities or []),
-            "parent_name": parent_name(c, box.p.locale) if c.relationship == "parent" else c.name.split()[0]}
+    return {
+        "c": c,
+        "them_first": c.name.split()[0],
+        "me_first": box.first,
+        "style": c.messaging_style or "brief",
+        "rel": c.relationship,
+        "activities": list(c.shared_activities or []),
+        "parent_name": parent_name(c, box.p.locale) if c.relationship == "parent" else c.name.split()[0],
+    }
 
 
 def has_app(c: Contact, app: str) -> bool:
@@ -183,8 +198,7 @@ class Mailbox:
         self.p = p
         self.fmt = Fmt(p)
         self.me = {"name": p.identity.name, "email": p.identity.email}
-        self.me_work = {"name": p.identity.name,
-                        "email": p.work.email if p.work and p.work.email else p.identity.email}
+        self.me_work = {"name": p.identity.name, "email": p.work.email if p.work and p.work.email else p.identity.email}
         self.first = p.identity.name.split()[0]
         # How a business addresses the persona: "Frau Petersen" / "Ms Whitfield" (a German business says Sie).
         self.formal = ("Herr " if p.identity.gender == "male" else "Frau ") + p.identity.name.split()[-1]
@@ -200,8 +214,9 @@ class Mailbox:
         self.ids.add(mid)
         return mid
 
-    def state(self, r: random.Random, at: dt.datetime, outgoing: bool, read_p: float = 0.97,
-              archive_p: float = 0.25) -> tuple[str, bool]:
+    def state(
+        self, r: random.Random, at: dt.datetime, outgoing: bool, read_p: float = 0.97, archive_p: float = 0.25
+    ) -> tuple[str, bool]:
         """(folder, read) of a message: old mail is mostly read and partly archived, recent mail less so."""
         if outgoing:
             return "sent", True
@@ -210,10 +225,22 @@ class Mailbox:
         folder = "archive" if age > 30 and read and r.random() < archive_p else "inbox"
         return folder, read
 
-    def thread(self, key: object, subject: str, messages: list[dict[str, Any]], *, labels: list[str],
-               ref: str | None = None, r: random.Random, read_p: float = 0.97, archive_p: float = 0.25,
-               reply_prefix: bool = True, series: str | None = None, extra: dict[str, Any] | None = None,
-               read: bool | None = None) -> list[Event]:
+    def thread(
+        self,
+        key: object,
+        subject: str,
+        messages: list[dict[str, Any]],
+        *,
+        labels: list[str],
+        ref: str | None = None,
+        r: random.Random,
+        read_p: float = 0.97,
+        archive_p: float = 0.25,
+        reply_prefix: bool = True,
+        series: str | None = None,
+        extra: dict[str, Any] | None = None,
+        read: bool | None = None,
+    ) -> list[Event]:
         """Post ``messages`` (dicts with at, sender, to, [cc], body, [attachments], [subject]) as one thread.
 
         ``series`` names the automated series the mail belongs to (``statement``, ``checkin``, ``marketing``...;
@@ -236,12 +263,22 @@ class Mailbox:
                 is_read = read
                 folder = folder if read else "inbox"
             subj = m.get("subject") or (subject if n == 0 or not reply_prefix else f"{self.re} {subject}")
-            data = {"message_id": mid, "thread_id": tid, "in_reply_to": refs[-1] if refs else None,
-                    "references": list(refs), "folder": folder, "from": _mailbox(sender),
-                    "to": [_mailbox(x) for x in m["to"]], "cc": [_mailbox(x) for x in m.get("cc", [])],
-                    "subject": header_text(subj),
-                    "body": m["body"], "attachments": list(m.get("attachments", [])), "read": is_read,
-                    "labels": list(labels), "ref": m.get("ref", ref)}
+            data = {
+                "message_id": mid,
+                "thread_id": tid,
+                "in_reply_to": refs[-1] if refs else None,
+                "references": list(refs),
+                "folder": folder,
+                "from": _mailbox(sender),
+                "to": [_mailbox(x) for x in m["to"]],
+                "cc": [_mailbox(x) for x in m.get("cc", [])],
+                "subject": header_text(subj),
+                "body": m["body"],
+                "attachments": list(m.get("attachments", [])),
+                "read": is_read,
+                "labels": list(labels),
+                "ref": m.get("ref", ref),
+            }
             if series:
                 data["series"] = series
             if extra:
@@ -250,28 +287,53 @@ class Mailbox:
             refs.append(mid)
         return out
 
-    def single(self, key: object, at: dt.datetime, sender: dict, subject: str, body: str, *, labels: list[str],
-               ref: str | None = None, r: random.Random, to: list[dict] | None = None, attachments=(),
-               read_p: float = 0.97, archive_p: float = 0.25, series: str | None = None,
-               extra: dict[str, Any] | None = None, read: bool | None = None) -> Event | None:
+    def single(
+        self,
+        key: object,
+        at: dt.datetime,
+        sender: dict,
+        subject: str,
+        body: str,
+        *,
+        labels: list[str],
+        ref: str | None = None,
+        r: random.Random,
+        to: list[dict] | None = None,
+        attachments=(),
+        read_p: float = 0.97,
+        archive_p: float = 0.25,
+        series: str | None = None,
+        extra: dict[str, Any] | None = None,
+        read: bool | None = None,
+    ) -> Event | None:
         """Post one message (to the persona's personal address unless ``to`` says otherwise); ``series``,
         ``extra`` and ``read`` as in :meth:`thread`."""
         at = min(at, self.sim.now)
-        ev = self.thread(key, subject, [{"at": at, "sender": sender, "to": to or [self.me], "body": body,
-                                         "attachments": list(attachments)}],
-                         labels=labels, ref=ref, r=r, read_p=read_p, archive_p=archive_p, series=series,
-                         extra=extra, read=read)
+        ev = self.thread(
+            key,
+            subject,
+            [{"at": at, "sender": sender, "to": to or [self.me], "body": body, "attachments": list(attachments)}],
+            labels=labels,
+            ref=ref,
+            r=r,
+            read_p=read_p,
+            archive_p=archive_p,
+            series=series,
+            extra=extra,
+            read=read,
+        )
         return ev[0] if ev else None
 
     def quote(self, sender: dict, at: dt.datetime, body: str, lines: int = 6) -> str:
         """The quoted tail of a reply: ``On <date>, <name> wrote:`` and the first lines with ``> ``."""
         kept = [ln for ln in body.strip().splitlines()][:lines]
         if self.de:
-            head = f"Am {self.fmt.numeric_date(at)} um {self.fmt.time(at)} schrieb {sender['name']} <{sender['email']}>:\n"
+            head = (
+                f"Am {self.fmt.numeric_date(at)} um {self.fmt.time(at)} schrieb {sender['name']} <{sender['email']}>:\n"
+            )
         else:
             head = f"On {self.fmt.date(at)} at {self.fmt.time(at)}, {sender['name']} <{sender['email']}> wrote:\n"
-        return head + \
-            "\n".join(f"> {ln}" if ln else ">" for ln in kept)
+        return head + "\n".join(f"> {ln}" if ln else ">" for ln in kept)
 
 
 def simulate_mail(sim: Sim) -> None:
@@ -298,6 +360,7 @@ def simulate_mail(sim: Sim) -> None:
 
 # --- businesses ------------------------------------------------------------------------------------
 
+
 def _after(box: Mailbox, e: Event, r: random.Random, lo: int = 20, hi: int = 240) -> dt.datetime:
     return min(e.at + dt.timedelta(seconds=r.randint(lo, hi)), box.sim.now)
 
@@ -311,8 +374,14 @@ def _items(d: dict[str, Any]) -> list[dict[str, Any]]:
         elif isinstance(it, dict):
             qty = first(it, "qty", "quantity", default=1)
             cents = first(it, "total_cents", "line_cents", "price_cents", "unit_cents", "amount_cents")
-            if cents is not None and "total_cents" not in it and "line_cents" not in it and qty and qty != 1 \
-                    and ("unit_cents" in it or "price_cents" in it):
+            if (
+                cents is not None
+                and "total_cents" not in it
+                and "line_cents" not in it
+                and qty
+                and qty != 1
+                and ("unit_cents" in it or "price_cents" in it)
+            ):
                 cents = cents * qty
             out.append({"name": first(it, "name", "title", "item", default="Item"), "qty": qty, "cents": cents})
     return out
@@ -337,8 +406,17 @@ def _sender(d: dict[str, Any], name_keys: tuple[str, ...], fallback: str, local:
     return {"name": name, "email": f"{local}@{site_domain(d.get('site_url'), name)}"}
 
 
-CONFIRMED_KINDS = ("flight_booking", "hotel_booking", "hotel_checkout", "restaurant_booking", "food_order",
-                   "grocery_order", "retail_order", "ride", "retail_delivery")
+CONFIRMED_KINDS = (
+    "flight_booking",
+    "hotel_booking",
+    "hotel_checkout",
+    "restaurant_booking",
+    "food_order",
+    "grocery_order",
+    "retail_order",
+    "ride",
+    "retail_delivery",
+)
 
 
 def _confirmations(box: Mailbox) -> None:
@@ -350,18 +428,29 @@ def _confirmations(box: Mailbox) -> None:
         d = e.data
         r = sim.rng(f"mail/confirm/{e.id}")
         total = _total(d)
-        base = {**ctx, "d": d, "r": r, "total": fmt.money(total) if total is not None else None,
-                "items": _items(d)}
+        base = {**ctx, "d": d, "r": r, "total": fmt.money(total) if total is not None else None, "items": _items(d)}
         if e.kind == "retail_order":
             # Shipping notice when the parcel leaves (may be before now while the delivery is still ahead).
             shipped = parse_when(sim, first(d, "shipped_local", "shipped_at"))
             shop = first(d, "provider", "merchant", "site_title", default="Shop")
             sender = {"name": shop, "email": f"shipping@{site_domain(d.get('site_url'), shop)}"}
             if shipped is not None and e.at <= shipped <= sim.now:
-                subject, body = render("retail_shipped", **base, shop=shop, order=d,
-                                       eta=parse_when(sim, d.get("delivered_local")))
-                box.single(("shipped", e.id), shipped + dt.timedelta(seconds=r.randint(30, 900)), sender, subject,
-                           body, labels=["receipts"], ref=e.id, r=r, read_p=0.8, archive_p=0.4, series="shipping")
+                subject, body = render(
+                    "retail_shipped", **base, shop=shop, order=d, eta=parse_when(sim, d.get("delivered_local"))
+                )
+                box.single(
+                    ("shipped", e.id),
+                    shipped + dt.timedelta(seconds=r.randint(30, 900)),
+                    sender,
+                    subject,
+                    body,
+                    labels=["receipts"],
+                    ref=e.id,
+                    r=r,
+                    read_p=0.8,
+                    archive_p=0.4,
+                    series="shipping",
+                )
         if e.at > sim.now:
             continue
         if e.kind == "flight_booking":
@@ -370,62 +459,152 @@ def _confirmations(box: Mailbox) -> None:
             subject, body = render("flight_booking", **base, flights=flights, airline=sender["name"])
             at = _after(box, e, r)
             legs = {f.id for f in sim.of_kind("flight") if f.data.get("pnr") and f.data.get("pnr") == d.get("pnr")}
-            box.single(("confirm", e.id), at, sender, subject, body, labels=["travel"], ref=e.id, r=r,
-                       series="booking_confirmation",
-                       attachments=_booking_ics(box, "flight", legs, at, f"{d.get('pnr') or 'itinerary'}.ics"))
+            box.single(
+                ("confirm", e.id),
+                at,
+                sender,
+                subject,
+                body,
+                labels=["travel"],
+                ref=e.id,
+                r=r,
+                series="booking_confirmation",
+                attachments=_booking_ics(box, "flight", legs, at, f"{d.get('pnr') or 'itinerary'}.ics"),
+            )
         elif e.kind in ("hotel_booking", "hotel_checkout"):
             # The booking is confirmed by the site it was made on; the folio comes from the hotel's front desk.
             booked = e.kind == "hotel_booking"
-            sender = _sender({**d, "site_url": hotel_sites.get(d.get("confirmation")) if booked else None},
-                             ("site_title",) if booked else ("chain", "provider", "hotel"),
-                             sim.persona.travel.hotel_chain or "Hotel", "reservations" if booked else "frontdesk")
-            subject, body = render(e.kind, **base, chain=d.get("chain") or sender["name"], site=sender["name"],
-                                   check_in=parse_when(sim, first(d, "check_in", "checkin")),
-                                   check_out=parse_when(sim, first(d, "check_out", "checkout")))
+            sender = _sender(
+                {**d, "site_url": hotel_sites.get(d.get("confirmation")) if booked else None},
+                ("site_title",) if booked else ("chain", "provider", "hotel"),
+                sim.persona.travel.hotel_chain or "Hotel",
+                "reservations" if booked else "frontdesk",
+            )
+            subject, body = render(
+                e.kind,
+                **base,
+                chain=d.get("chain") or sender["name"],
+                site=sender["name"],
+                check_in=parse_when(sim, first(d, "check_in", "checkin")),
+                check_out=parse_when(sim, first(d, "check_out", "checkout")),
+            )
             at = _after(box, e, r, 60, 1800)
-            stays = {h.id for h in sim.of_kind("hotel_stay") if booked and h.data.get("confirmation") == d.get("confirmation")}
-            box.single((e.kind, e.id), at, sender, subject, body, labels=["travel"],
-                       ref=e.id, r=r, series="booking_confirmation" if e.kind == "hotel_booking" else "hotel_folio",
-                       attachments=_booking_ics(box, "hotel", stays, at, f"reservation-{d.get('confirmation')}.ics")
-                       if booked else ())
+            stays = {
+                h.id
+                for h in sim.of_kind("hotel_stay")
+                if booked and h.data.get("confirmation") == d.get("confirmation")
+            }
+            box.single(
+                (e.kind, e.id),
+                at,
+                sender,
+                subject,
+                body,
+                labels=["travel"],
+                ref=e.id,
+                r=r,
+                series="booking_confirmation" if e.kind == "hotel_booking" else "hotel_folio",
+                attachments=_booking_ics(box, "hotel", stays, at, f"reservation-{d.get('confirmation')}.ics")
+                if booked
+                else (),
+            )
         elif e.kind == "restaurant_booking":
             sender = _sender(d, ("provider", "restaurant"), "Reservations", "reservations")
-            subject, body = render("restaurant_booking", **base, provider=sender["name"],
-                                   restaurant=first(d, "restaurant", "merchant", default="the restaurant"),
-                                   when=reservation_time(sim, e))
-            box.single(("confirm", e.id), _after(box, e, r), sender, subject, body, labels=["reservations"],
-                       ref=e.id, r=r, series="reservation")
+            subject, body = render(
+                "restaurant_booking",
+                **base,
+                provider=sender["name"],
+                restaurant=first(d, "restaurant", "merchant", default="the restaurant"),
+                when=reservation_time(sim, e),
+            )
+            box.single(
+                ("confirm", e.id),
+                _after(box, e, r),
+                sender,
+                subject,
+                body,
+                labels=["reservations"],
+                ref=e.id,
+                r=r,
+                series="reservation",
+            )
         elif e.kind in ("food_order", "grocery_order", "retail_order"):
             sender = _sender(d, ("provider", "merchant", "site_title"), "Shop", "orders")
-            subject, body = render(e.kind, **base, shop=sender["name"],
-                                   placed=e.at, window=(parse_when(sim, d.get("delivery_window_start")),
-                                                         parse_when(sim, d.get("delivery_window_end"))))
-            box.single(("confirm", e.id), _after(box, e, r), sender, subject, body, labels=["receipts"],
-                       ref=e.id, r=r, read_p=0.9, archive_p=0.4, series="order_confirmation")
+            subject, body = render(
+                e.kind,
+                **base,
+                shop=sender["name"],
+                placed=e.at,
+                window=(parse_when(sim, d.get("delivery_window_start")), parse_when(sim, d.get("delivery_window_end"))),
+            )
+            box.single(
+                ("confirm", e.id),
+                _after(box, e, r),
+                sender,
+                subject,
+                body,
+                labels=["receipts"],
+                ref=e.id,
+                r=r,
+                read_p=0.9,
+                archive_p=0.4,
+                series="order_confirmation",
+            )
         elif e.kind == "retail_delivery":
             order = orders.get(d.get("order_id"))
             od = order.data if order else {}
             shop = first(d, "provider", default=first(od, "provider", default="Shop"))
             sender = {"name": shop, "email": f"shipping@{site_domain(od.get('site_url'), shop)}"}
-            subject, body = render("retail_delivery", **{**base, "items": _items(od) or _items(d)}, shop=shop,
-                                   order=od)
-            box.single(("delivered", e.id), _after(box, e, r, 30, 600), sender, subject, body, labels=["receipts"],
-                       ref=e.id, r=r, read_p=0.8, archive_p=0.4, series="shipping")
+            subject, body = render("retail_delivery", **{**base, "items": _items(od) or _items(d)}, shop=shop, order=od)
+            box.single(
+                ("delivered", e.id),
+                _after(box, e, r, 30, 600),
+                sender,
+                subject,
+                body,
+                labels=["receipts"],
+                ref=e.id,
+                r=r,
+                read_p=0.8,
+                archive_p=0.4,
+                series="shipping",
+            )
         elif e.kind == "ride":
             sender = _sender(d, ("provider",), "Ride", "receipts")
-            subject, body = render("ride", **base, provider=sender["name"],
-                                   pickup=parse_when(sim, d.get("pickup_local")) or e.at,
-                                   dropoff=parse_when(sim, d.get("dropoff_local")))
+            subject, body = render(
+                "ride",
+                **base,
+                provider=sender["name"],
+                pickup=parse_when(sim, d.get("pickup_local")) or e.at,
+                dropoff=parse_when(sim, d.get("dropoff_local")),
+            )
             after = parse_when(sim, d.get("dropoff_local")) or e.at
             at = min(max(after, e.at) + dt.timedelta(seconds=r.randint(60, 900)), sim.now)
-            box.single(("receipt", e.id), at, sender, subject, body, labels=["receipts"], ref=e.id, r=r,
-                       read_p=0.7, archive_p=0.5, series="receipt")
+            box.single(
+                ("receipt", e.id),
+                at,
+                sender,
+                subject,
+                body,
+                labels=["receipts"],
+                ref=e.id,
+                r=r,
+                read_p=0.7,
+                archive_p=0.5,
+                series="receipt",
+            )
 
 
 def _ics_text(value: str) -> str:
     """An iCalendar TEXT value (RFC 5545 3.3.11): backslash, semicolon, comma and newline escaped."""
-    return (str(value).replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-            .replace("\r\n", "\n").replace("\n", "\\n"))
+    return (
+        str(value)
+        .replace("\\", "\\\\")
+        .replace(";", "\\;")
+        .replace(",", "\\,")
+        .replace("\r\n", "\n")
+        .replace("\n", "\\n")
+    )
 
 
 def _fold(line: str, limit: int = 75) -> str:
@@ -449,8 +628,11 @@ def _booking_ics(box: Mailbox, source: str, refs: set[str], sent: dt.datetime, f
     """The ``.ics`` a booking confirmation carries (METHOD:PUBLISH, times in UTC): the calendar's own entries
     for the booked flight legs or stay (``source`` flight|hotel, ``ref`` in ``refs``), with their UIDs, so
     adding the file to the calendar finds what is already there. ``[]`` when the calendar has none."""
-    events = [c.data for c in box.sim.of_kind("calendar_event")
-              if c.data.get("source") == source and c.data.get("ref") in refs and c.data.get("uid")]
+    events = [
+        c.data
+        for c in box.sim.of_kind("calendar_event")
+        if c.data.get("source") == source and c.data.get("ref") in refs and c.data.get("uid")
+    ]
     return publish_ics(box.sim, events, sent, filename)
 
 
@@ -463,15 +645,34 @@ def publish_ics(sim: Sim, events: list[dict], sent: dt.datetime, filename: str) 
     UID take the new times); ``sent`` is the mail's naive local time (the DTSTAMP)."""
     if not events:
         return []
-    content = template_env().get_template("mail/booking.ics.j2").render(
-        stamp=_utc_stamp(sent.replace(tzinfo=zone(sim)).isoformat()),
-        events=[{"uid": c["uid"], "start": _utc_stamp(c["start"]), "end": _utc_stamp(c["end"]), "title": c["title"],
-                 "location": c.get("location") or "", "description": c.get("description") or "",
-                 "sequence": c.get("sequence")}
-                for c in sorted(events, key=lambda c: (c["start"], c["uid"]))])
+    content = (
+        template_env()
+        .get_template("mail/booking.ics.j2")
+        .render(
+            stamp=_utc_stamp(sent.replace(tzinfo=zone(sim)).isoformat()),
+            events=[
+                {
+                    "uid": c["uid"],
+                    "start": _utc_stamp(c["start"]),
+                    "end": _utc_stamp(c["end"]),
+                    "title": c["title"],
+                    "location": c.get("location") or "",
+                    "description": c.get("description") or "",
+                    "sequence": c.get("sequence"),
+                }
+                for c in sorted(events, key=lambda c: (c["start"], c["uid"]))
+            ],
+        )
+    )
     content = "".join(_fold(line) + "\r\n" for line in content.replace("\r\n", "\n").split("\n") if line)
-    return [{"filename": filename, "content_type": "text/calendar; method=PUBLISH", "size": len(content.encode()),
-             "content": content}]
+    return [
+        {
+            "filename": filename,
+            "content_type": "text/calendar; method=PUBLISH",
+            "size": len(content.encode()),
+            "content": content,
+        }
+    ]
 
 
 def _checkins(box: Mailbox) -> None:
@@ -493,10 +694,22 @@ def _checkins(box: Mailbox) -> None:
         at = min(at, sim.now)
         airline = first(bd, "airline", default=first(d, "airline", default=sim.persona.travel.airline or "Airline"))
         sender = {"name": airline, "email": f"checkin@{site_domain(bd.get('site_url'), airline)}"}
-        subject, body = render("flight_checkin", fmt=box.fmt, me=box.me, first=box.first, d={**bd, **d}, f=d,
-                               airline=airline, r=r)
-        box.single(("checkin", leg.id), at, sender, subject, body, labels=["travel"], ref=booking.id if booking
-                   else leg.id, r=r, series="checkin", extra={"flight_id": leg.id}, read_p=0.9)
+        subject, body = render(
+            "flight_checkin", fmt=box.fmt, me=box.me, first=box.first, d={**bd, **d}, f=d, airline=airline, r=r
+        )
+        box.single(
+            ("checkin", leg.id),
+            at,
+            sender,
+            subject,
+            body,
+            labels=["travel"],
+            ref=booking.id if booking else leg.id,
+            r=r,
+            series="checkin",
+            extra={"flight_id": leg.id},
+            read_p=0.9,
+        )
 
 
 def _statements(box: Mailbox) -> None:
@@ -512,10 +725,28 @@ def _statements(box: Mailbox) -> None:
         for k, acct in enumerate(p.accounts):
             if acct.kind == "brokerage":
                 continue
-            subject, body = render("statement", fmt=box.fmt, me=box.me, first=box.first, account=acct,
-                                   start=period_start, end=nxt - dt.timedelta(days=1), r=r)
-            box.single(("statement", acct.kind, month), at + dt.timedelta(minutes=k), BANK, subject, body,
-                       labels=["bank"], r=r, read_p=0.85, archive_p=0.5, series="statement")
+            subject, body = render(
+                "statement",
+                fmt=box.fmt,
+                me=box.me,
+                first=box.first,
+                account=acct,
+                start=period_start,
+                end=nxt - dt.timedelta(days=1),
+                r=r,
+            )
+            box.single(
+                ("statement", acct.kind, month),
+                at + dt.timedelta(minutes=k),
+                BANK,
+                subject,
+                body,
+                labels=["bank"],
+                r=r,
+                read_p=0.85,
+                archive_p=0.5,
+                series="statement",
+            )
         month = nxt
 
 
@@ -529,24 +760,63 @@ def _payroll(box: Mailbox) -> None:
         at = e.at + dt.timedelta(minutes=r.randint(15, 90))
         if at > sim.now:
             continue
-        subject, body = render("payslip", fmt=box.fmt, me=box.me_work, first=box.first, d=e.data, day=e.at.date(),
-                               employer=p.work.employer, r=r)
-        att = [{"filename": f"payslip-{e.at.date().isoformat()}.pdf", "content_type": "application/pdf",
-                "size": r.randint(38_000, 56_000)}]
-        box.single(("payslip", e.id), at, sender, subject, body, labels=["work", "payroll"], ref=e.id, r=r,
-                   to=[box.me_work], attachments=att, read_p=0.8, archive_p=0.6, series="payslip")
+        subject, body = render(
+            "payslip",
+            fmt=box.fmt,
+            me=box.me_work,
+            first=box.first,
+            d=e.data,
+            day=e.at.date(),
+            employer=p.work.employer,
+            r=r,
+        )
+        att = [
+            {
+                "filename": f"payslip-{e.at.date().isoformat()}.pdf",
+                "content_type": "application/pdf",
+                "size": r.randint(38_000, 56_000),
+            }
+        ]
+        box.single(
+            ("payslip", e.id),
+            at,
+            sender,
+            subject,
+            body,
+            labels=["work", "payroll"],
+            ref=e.id,
+            r=r,
+            to=[box.me_work],
+            attachments=att,
+            read_p=0.8,
+            archive_p=0.6,
+            series="payslip",
+        )
 
 
 # --- work ------------------------------------------------------------------------------------------
+
 
 def ics(sim: Sim, event: Event, sent: dt.datetime, method: str = "REQUEST", rrule: str | None = None) -> str:
     """An iCalendar (RFC 5545) invitation for a ``calendar_event`` (CRLF line ends, fixed DTSTAMP)."""
     d = event.data
     uid = f"{d['series'] or event.id}@{domain_of((d['organizer'] or {}).get('email'))}"
-    return template_env().get_template("mail/invite.ics.j2").render(
-        d=d, uid=uid, method=method, rrule=rrule, tzid=sim.persona.timezone or "UTC",
-        start=dt.datetime.fromisoformat(d["start"]), end=dt.datetime.fromisoformat(d["end"]),
-        stamp=sent.replace(tzinfo=zone(sim)).astimezone(dt.UTC)).replace("\r\n", "\n").replace("\n", "\r\n")
+    return (
+        template_env()
+        .get_template("mail/invite.ics.j2")
+        .render(
+            d=d,
+            uid=uid,
+            method=method,
+            rrule=rrule,
+            tzid=sim.persona.timezone or "UTC",
+            start=dt.datetime.fromisoformat(d["start"]),
+            end=dt.datetime.fromisoformat(d["end"]),
+            stamp=sent.replace(tzinfo=zone(sim)).astimezone(dt.UTC),
+        )
+        .replace("\r\n", "\n")
+        .replace("\n", "\r\n")
+    )
 
 
 def _invitations(box: Mailbox) -> None:
@@ -579,16 +849,39 @@ def _invitations(box: Mailbox) -> None:
         if at > sim.now or at < sim.start:
             continue
         content = ics(sim, e, at, rrule=rrule)
-        att = [{"filename": "invite.ics", "content_type": "text/calendar; method=REQUEST", "size": len(content.encode()),
-                "content": content}]
+        att = [
+            {
+                "filename": "invite.ics",
+                "content_type": "text/calendar; method=REQUEST",
+                "size": len(content.encode()),
+                "content": content,
+            }
+        ]
         outgoing = org["email"] in (box.me["email"], box.me_work["email"])
         to = [a for a in d["attendees"] if a.get("email") and a["email"] != org["email"]]
         if not outgoing:
             to = [box.me_work if d["calendar"] == "work" else box.me]
-        subject, body = render("invitation", fmt=box.fmt, r=r, d=d, e=e, kind=kind, org=org, rrule=rrule,
-                               start=e.at, end=parse_when(sim, d["end"]), first=box.first)
-        box.thread(("invite", e.id), subject, [{"at": at, "sender": org, "to": to, "body": body, "attachments": att}],
-                   labels=["invitations"] + (["work"] if d["calendar"] == "work" else []), ref=e.id, r=r)
+        subject, body = render(
+            "invitation",
+            fmt=box.fmt,
+            r=r,
+            d=d,
+            e=e,
+            kind=kind,
+            org=org,
+            rrule=rrule,
+            start=e.at,
+            end=parse_when(sim, d["end"]),
+            first=box.first,
+        )
+        box.thread(
+            ("invite", e.id),
+            subject,
+            [{"at": at, "sender": org, "to": to, "body": body, "attachments": att}],
+            labels=["invitations"] + (["work"] if d["calendar"] == "work" else []),
+            ref=e.id,
+            r=r,
+        )
 
 
 # --- personal --------------------------------------------------------------------------------------
@@ -596,8 +889,17 @@ def _invitations(box: Mailbox) -> None:
 # life, a question and its answer) composed from the phrase banks in templates/mail/personal/<locale>.yaml.
 # Each message is built sentence by sentence; a sender never writes a sentence twice in one thread.
 
-_LETTERS_PER_MONTH = {"parent": 0.9, "sibling": 0.6, "partner": 0.2, "spouse": 0.2, "child": 0.6, "friend": 0.25,
-                      "roommate": 0.15, "neighbor": 0.08, "other": 0.1}
+_LETTERS_PER_MONTH = {
+    "parent": 0.9,
+    "sibling": 0.6,
+    "partner": 0.2,
+    "spouse": 0.2,
+    "child": 0.6,
+    "friend": 0.25,
+    "roommate": 0.15,
+    "neighbor": 0.08,
+    "other": 0.1,
+}
 _FAMILY = ("parent", "sibling", "child", "partner", "spouse")
 _SLOT = re.compile(r"\{(\w+)\}")
 
@@ -627,8 +929,24 @@ def _pet(c: Contact) -> tuple[str | None, str | None]:
     m = re.search(r"(?:called|named|namens|heißt)\s+(\w+)", text)
     caps = [w for w in re.findall(r"\w+", text) if w[:1].isupper()]
     name = m.group(1) if m else (caps[-1] if caps else None)
-    kinds = [w for w in re.findall(r"\w+", text.lower()) if w in ("dog", "cat", "rabbit", "parrot", "hamster", "tortoise",
-                                                                  "hund", "katze", "kater", "kaninchen", "wellensittich")]
+    kinds = [
+        w
+        for w in re.findall(r"\w+", text.lower())
+        if w
+        in (
+            "dog",
+            "cat",
+            "rabbit",
+            "parrot",
+            "hamster",
+            "tortoise",
+            "hund",
+            "katze",
+            "kater",
+            "kaninchen",
+            "wellensittich",
+        )
+    ]
     return name, (kinds[0] if kinds else None)
 
 
@@ -646,13 +964,21 @@ class _Composer:
             return None
         return _SLOT.sub(lambda m: str(slots[m.group(1)]), text)
 
-    def pick(self, options: list[str] | None, who: str | None = None, extra: dict[str, Any] | None = None,
-             index: int | None = None) -> str | None:
+    def pick(
+        self,
+        options: list[str] | None,
+        who: str | None = None,
+        extra: dict[str, Any] | None = None,
+        index: int | None = None,
+    ) -> str | None:
         """One alternative with all its slots filled that ``who`` has not written in this thread (None if none);
         ``index`` takes that alternative (the answer paired with a question). ``self.last`` is the index taken."""
         used = self.used.setdefault(who, set()) if who else set()
-        cands = [(k, t) for k, t in ((k, self.fill(o, extra)) for k, o in enumerate(options or []))
-                 if t is not None and t.casefold() not in used and (index is None or k == index)]
+        cands = [
+            (k, t)
+            for k, t in ((k, self.fill(o, extra)) for k, o in enumerate(options or []))
+            if t is not None and t.casefold() not in used and (index is None or k == index)
+        ]
         if not cands:
             return None
         self.last, out = cands[self.r.randrange(len(cands))]
@@ -664,7 +990,7 @@ class _Composer:
 
 def _part(bank: dict[str, Any], sie: bool, *keys: str) -> Any:
     """``bank[keys...]``, from the ``sie`` overrides first when the contact is addressed with Sie."""
-    for src in ((bank.get("sie") or {}, bank) if sie else (bank,)):
+    for src in (bank.get("sie") or {}, bank) if sie else (bank,):
         node: Any = src
         for k in keys:
             node = node.get(k) if isinstance(node, dict) else None
@@ -697,8 +1023,15 @@ def _holiday_near(box: Mailbox, day: dt.date) -> tuple[str | None, dt.date | Non
     from .calendar import public_holidays
 
     for d, name in sorted(public_holidays(box.p.locale, day.year).items()):
-        key = ("christmas" if "Christmas" in name or "Weihnacht" in name else "thanksgiving" if "Thanksgiving" in name
-               else "easter" if name in ("Easter Monday", "Ostermontag") else None)
+        key = (
+            "christmas"
+            if "Christmas" in name or "Weihnacht" in name
+            else "thanksgiving"
+            if "Thanksgiving" in name
+            else "easter"
+            if name in ("Easter Monday", "Ostermontag")
+            else None
+        )
         if key and 5 <= (d - day).days <= 30:
             return key, d
     return None, None
@@ -722,36 +1055,58 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
     # A parent's children are the persona and its siblings: only other people's children are news.
     known = {box.first} | {o.name.split()[0] for o in p.contacts}
     kids = [k for k in (c.children or []) if k.split()[0] not in known] if c.relationship != "parent" else []
-    other = next((o for o in p.contacts if c.relationship == "parent" and c.partner and o.name == c.partner
-                  and o.relationship == "parent"), None)
+    other = next(
+        (
+            o
+            for o in p.contacts
+            if c.relationship == "parent" and c.partner and o.name == c.partner and o.relationship == "parent"
+        ),
+        None,
+    )
     # A parent's partner who is the persona's other parent is "Dad"/"Mum" in mail, and not news of its own.
     partner = None if other or c.partner == p.identity.name else (c.partner.split()[0] if c.partner else None)
     retired = bool(c.job) and any(w in c.job.lower() for w in ("retired", "ruhestand", "rente"))
     job = None if retired or not c.job else c.job
-    out.update({
-        # "them" is the contact as the persona says it: Mom/Mum/Mama for a parent, else the first name.
-        "me": box.first, "them": parent_name(c, p.locale) if c.relationship == "parent" else c.name.split()[0],
-        "nick": parent_name(c, p.locale) if c.relationship == "parent" else c.name.split()[0],
-        "dest": upcoming.destination if upcoming else None, "depart": fmt.long_date(upcoming.depart) if upcoming else None,
-        "ret": fmt.long_date(upcoming.return_) if upcoming else None,
-        "month": fmt.month(upcoming.depart if upcoming else day).split()[0],
-        "event": events[0].title if events else None, "event_date": fmt.long_date(events[0].date) if events else None,
-        "event_day": fmt.day(events[0].date) if events else None,
-        "pet": pet, "pet_kind": pet_kind, "child": kids[0] if kids else None, "job": job, "partner": partner,
-        "job_a": (("an " if job[:1].lower() in "aeiou" else "a ") + job) if job else None,
-        "their_place": c.city or (c.address.city if c.address else None),
-        "sat": fmt.long_date(sat), "sat2": fmt.long_date(sat2), "sat_day": fmt.day(sat), "sat_nth": fmt.day(sat),
-        "act": acts[r.randrange(len(acts))] if acts else None,
-        "holiday": (bank.get("holidays") or {}).get(hol) if hol else None,
-        "hol_eve": fmt.day(hol_day - dt.timedelta(days=1)) if hol_day else None,
-        "rec_kind": rec_kind, "rec_kind_cap": rec_kind[:1].upper() + rec_kind[1:] if rec_kind else None,
-        "rec": r.choice(bank["rec"][rec_kind]) if rec_kind else None,
-        "season": fmt.season(day), "season_de": {"winter": "Winter", "spring": "Frühlings", "summer": "Sommer",
-                                                 "autumn": "Herbst"}[fmt.season(day)],
-        "weekday": fmt.weekday(day), "year": day.year,
-        "liebe": "Lieber" if g == "m" else "Liebe", "sie_name": (("Herr " if g == "m" else "Frau ") + c.name.split()[-1])
-        if g else c.name,
-    })
+    out.update(
+        {
+            # "them" is the contact as the persona says it: Mom/Mum/Mama for a parent, else the first name.
+            "me": box.first,
+            "them": parent_name(c, p.locale) if c.relationship == "parent" else c.name.split()[0],
+            "nick": parent_name(c, p.locale) if c.relationship == "parent" else c.name.split()[0],
+            "dest": upcoming.destination if upcoming else None,
+            "depart": fmt.long_date(upcoming.depart) if upcoming else None,
+            "ret": fmt.long_date(upcoming.return_) if upcoming else None,
+            "month": fmt.month(upcoming.depart if upcoming else day).split()[0],
+            "event": events[0].title if events else None,
+            "event_date": fmt.long_date(events[0].date) if events else None,
+            "event_day": fmt.day(events[0].date) if events else None,
+            "pet": pet,
+            "pet_kind": pet_kind,
+            "child": kids[0] if kids else None,
+            "job": job,
+            "partner": partner,
+            "job_a": (("an " if job[:1].lower() in "aeiou" else "a ") + job) if job else None,
+            "their_place": c.city or (c.address.city if c.address else None),
+            "sat": fmt.long_date(sat),
+            "sat2": fmt.long_date(sat2),
+            "sat_day": fmt.day(sat),
+            "sat_nth": fmt.day(sat),
+            "act": acts[r.randrange(len(acts))] if acts else None,
+            "holiday": (bank.get("holidays") or {}).get(hol) if hol else None,
+            "hol_eve": fmt.day(hol_day - dt.timedelta(days=1)) if hol_day else None,
+            "rec_kind": rec_kind,
+            "rec_kind_cap": rec_kind[:1].upper() + rec_kind[1:] if rec_kind else None,
+            "rec": r.choice(bank["rec"][rec_kind]) if rec_kind else None,
+            "season": fmt.season(day),
+            "season_de": {"winter": "Winter", "spring": "Frühlings", "summer": "Sommer", "autumn": "Herbst"}[
+                fmt.season(day)
+            ],
+            "weekday": fmt.weekday(day),
+            "year": day.year,
+            "liebe": "Lieber" if g == "m" else "Liebe",
+            "sie_name": (("Herr " if g == "m" else "Frau ") + c.name.split()[-1]) if g else c.name,
+        }
+    )
     out["act_cap"] = out["act"][:1].upper() + out["act"][1:] if out["act"] else None
     # A parent mentions the persona's other parent only when that parent is a contact named as their partner.
     out["other_parent"] = parent_name(other, p.locale) if other else None
@@ -774,8 +1129,12 @@ def _topic_choices(slots: dict[str, Any], c: Contact, sie: bool, bank: dict[str,
         out.append(("trip_back", 3.0))
     if slots["event"]:
         out.append(("event", 1.5))
-    for topic, key, weight in (("pet", "pet", 1.2), ("kids", "child", 1.2), ("job", "job", 0.6),
-                               ("partner", "partner", 0.6)):
+    for topic, key, weight in (
+        ("pet", "pet", 1.2),
+        ("kids", "child", 1.2),
+        ("job", "job", 0.6),
+        ("partner", "partner", 0.6),
+    ):
         if slots[key]:
             out.append((topic, weight))
     if slots["holiday"] and family:
@@ -812,16 +1171,29 @@ def _addressee(box: Mailbox, comp: _Composer, mine: bool, sie: bool) -> dict[str
     ``sie_name`` and ``liebe`` ("Liebe"/"Lieber" by the reader's gender). The persona writes to the contact
     (``mine``) or the contact to the persona: the slots are always the reader's, never the writer's."""
     if mine:
-        return {"name": comp.slots["sie_name"] if sie else comp.slots["nick"], "sie_name": comp.slots["sie_name"],
-                "liebe": comp.slots.get("liebe", "Liebe")}
+        return {
+            "name": comp.slots["sie_name"] if sie else comp.slots["nick"],
+            "sie_name": comp.slots["sie_name"],
+            "liebe": comp.slots.get("liebe", "Liebe"),
+        }
     ident = box.p.identity
     male = ident.gender == "male"
     sie_name = ("Herr " if male else "Frau ") + ident.name.split()[-1]
     return {"name": sie_name if sie else box.first, "sie_name": sie_name, "liebe": "Lieber" if male else "Liebe"}
 
 
-def _letter(box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt.datetime, lines: list[str | None],
-            first_msg: bool, sie: bool, late: bool = False) -> str:
+def _letter(
+    box: Mailbox,
+    comp: _Composer,
+    c: Contact,
+    *,
+    mine: bool,
+    at: dt.datetime,
+    lines: list[str | None],
+    first_msg: bool,
+    sie: bool,
+    late: bool = False,
+) -> str:
     """One personal mail: a greeting fitting the hour, the lines, a sign-off in the sender's voice."""
     bank = comp.bank
     family = c.relationship in _FAMILY
@@ -839,8 +1211,15 @@ def _letter(box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt.dat
         heads = [h for h in heads if not re.search(r"slow reply|späte Antwort", h)]
     head = comp.pick(heads, who)
     body = [x for x in [head, *lines] if x]
-    key = "mine_family" if mine and family else "mine" if mine else \
-        "formal_family" if style == "formal" and family else style
+    key = (
+        "mine_family"
+        if mine and family
+        else "mine"
+        if mine
+        else "formal_family"
+        if style == "formal" and family
+        else style
+    )
     sign = comp.pick(_part(bank, sie, "signoff", key), None) or ""
     me_name = box.first if mine else (parent_name(c, box.p.locale) if c.relationship == "parent" else c.name.split()[0])
     if sie:  # a letter in the Sie form is signed with the full name
@@ -880,8 +1259,11 @@ def _plan_thread(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> tu
     if style == "brief":
         length = min(length, 3)
     subject = unique_subject(box, comp, t.get("subjects"), slots["them"])
-    seq = (["tell", "react+followq", "followa", "close"] if opener_is_owner and t.get("tell")
-           else ["ask", "answer", "react+followq", "followa+close"])
+    seq = (
+        ["tell", "react+followq", "followa", "close"]
+        if opener_is_owner and t.get("tell")
+        else ["ask", "answer", "react+followq", "followa+close"]
+    )
     seasonkey = slots["season"] if slots["season"] != "fall" else "autumn"
     msgs = []
     asked: int | None = None
@@ -920,8 +1302,10 @@ def _photos(r: random.Random, dest: str | None, span: tuple[dt.date, dt.date]) -
     base = slug(dest or "trip")
     first_day, last_day = span
     days = sorted(first_day + dt.timedelta(days=r.randint(0, max(0, (last_day - first_day).days))) for _ in range(n))
-    return [{"filename": f"IMG_{taken:%Y%m%d}_{base}_{k + 1:02d}.jpg", "content_type": "image/jpeg"}
-            for k, taken in enumerate(days)]
+    return [
+        {"filename": f"IMG_{taken:%Y%m%d}_{base}_{k + 1:02d}.jpg", "content_type": "image/jpeg"}
+        for k, taken in enumerate(days)
+    ]
 
 
 def _personal(box: Mailbox) -> None:
@@ -951,21 +1335,30 @@ def _personal(box: Mailbox) -> None:
                 if n:
                     at = _waking(at, r, night_owl and mine)
                 late = bool(msgs) and at - msgs[-1]["at"] > dt.timedelta(hours=20)
-                body = _letter(box, comp, c, mine=mine, at=at, lines=step["lines"], first_msg=step["first"], sie=sie,
-                               late=late)
+                body = _letter(
+                    box, comp, c, mine=mine, at=at, lines=step["lines"], first_msg=step["first"], sie=sie, late=late
+                )
                 if msgs:
                     body = body + "\n" + box.quote(msgs[-1]["sender"], msgs[-1]["at"], msgs[-1]["body"], 10)
                 # Photos are named by the days they were taken (the trip's), not the day they are mailed.
                 span = comp.slots.get("_trip_back_days") or (day, day)
                 att = _photos(r, comp.slots["dest"], span) if step["photos"] else []
-                msgs.append({"at": at, "sender": box.me if mine else them, "to": [them] if mine else [box.me],
-                             "body": body, "attachments": att})
+                msgs.append(
+                    {
+                        "at": at,
+                        "sender": box.me if mine else them,
+                        "to": [them] if mine else [box.me],
+                        "body": body,
+                        "attachments": att,
+                    }
+                )
                 at += dt.timedelta(minutes=r.randint(40, 60 * 30))
             box.thread(("personal", c.name, day), subject, msgs, labels=["personal"], r=r, archive_p=0.15)
 
 
-def _short_mail(box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt.datetime, lines: list[str | None],
-                sie: bool) -> str:
+def _short_mail(
+    box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt.datetime, lines: list[str | None], sie: bool
+) -> str:
     bank = comp.bank
     family = c.relationship in _FAMILY
     style = c.messaging_style or "brief"
@@ -973,8 +1366,17 @@ def _short_mail(box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt
     name = to["name"]
     gstyle = ("formal" if sie else "chatty") if mine else style
     greet = comp.pick(_part(bank, sie, "greet", gstyle, _daypart(at.hour)), "me" if mine else c.name, to) or name + ","
-    key = "mine_family" if mine and family else "mine" if mine else \
-        "formal_family" if style == "formal" and family else style if style != "brief" else "chatty"
+    key = (
+        "mine_family"
+        if mine and family
+        else "mine"
+        if mine
+        else "formal_family"
+        if style == "formal" and family
+        else style
+        if style != "brief"
+        else "chatty"
+    )
     sign = comp.pick(_part(bank, sie, "signoff", key), None) or ""
     me_name = box.first if mine else comp.slots["nick"]
     if sie:  # a letter in the Sie form is signed with the full name
@@ -983,9 +1385,20 @@ def _short_mail(box: Mailbox, comp: _Composer, c: Contact, *, mine: bool, at: dt
     return f"{greet}\n\n{text}\n\n" + (f"{sign}\n{me_name}" if sign else me_name) + "\n"
 
 
-def _greeting_thread(box: Mailbox, key: object, c: Contact, *, mine_first: bool, at: dt.datetime, subjects: list[str],
-                     first_lines: list[list[str]], reply_lines: list[list[str]], r: random.Random,
-                     extra_slots: dict[str, Any], to_work: bool = False) -> None:
+def _greeting_thread(
+    box: Mailbox,
+    key: object,
+    c: Contact,
+    *,
+    mine_first: bool,
+    at: dt.datetime,
+    subjects: list[str],
+    first_lines: list[list[str]],
+    reply_lines: list[list[str]],
+    r: random.Random,
+    extra_slots: dict[str, Any],
+    to_work: bool = False,
+) -> None:
     """A two-message greeting exchange (birthday, holiday) with ``c``: a wish and a thank-you that answers it."""
     p = box.p
     bank = phrase_bank(p.locale)
@@ -996,15 +1409,24 @@ def _greeting_thread(box: Mailbox, key: object, c: Contact, *, mine_first: bool,
     them = contact_dict(c)
     subject = unique_subject(box, comp, subjects, slots["them"])
     s1, s2 = ("me", c.name) if mine_first else (c.name, "me")
-    body1 = _short_mail(box, comp, c, mine=mine_first, at=at, sie=sie,
-                        lines=[comp.pick(opts, s1) for opts in first_lines])
+    body1 = _short_mail(
+        box, comp, c, mine=mine_first, at=at, sie=sie, lines=[comp.pick(opts, s1) for opts in first_lines]
+    )
     at2 = _waking(at + dt.timedelta(minutes=r.randint(30, 400)), r, False)
-    body2 = _short_mail(box, comp, c, mine=not mine_first, at=at2, sie=sie,
-                        lines=[comp.pick(opts, s2) for opts in reply_lines])
+    body2 = _short_mail(
+        box, comp, c, mine=not mine_first, at=at2, sie=sie, lines=[comp.pick(opts, s2) for opts in reply_lines]
+    )
     a, b = (me, them) if mine_first else (them, me)
-    box.thread(key, subject, [{"at": at, "sender": a, "to": [b], "body": body1},
-                              {"at": at2, "sender": b, "to": [a], "body": body2 + "\n" + box.quote(a, at, body1)}],
-               labels=["personal"], r=r)
+    box.thread(
+        key,
+        subject,
+        [
+            {"at": at, "sender": a, "to": [b], "body": body1},
+            {"at": at2, "sender": b, "to": [a], "body": body2 + "\n" + box.quote(a, at, body1)},
+        ],
+        labels=["personal"],
+        r=r,
+    )
 
 
 def _age_slots(age: int) -> dict[str, Any]:
@@ -1030,13 +1452,28 @@ def _birthdays(box: Mailbox) -> None:
                     continue
                 at = dt.datetime.combine(day, dt.time(r.randint(7, 12), r.randint(0, 59)))
                 b = _part(phrase_bank(p.locale), uses_sie(c, p.locale), "birthday")
-                wish = b["from_parent"] if c.relationship == "parent" else b["from_colleague"] \
-                    if c.relationship == "colleague" else b["from_friend"]
+                wish = (
+                    b["from_parent"]
+                    if c.relationship == "parent"
+                    else b["from_colleague"]
+                    if c.relationship == "colleague"
+                    else b["from_friend"]
+                )
                 # The wish first, then one or two of the other lines.
                 lines = [[wish[0]], wish[1:]] + ([wish[1:]] if c.relationship == "parent" else [])
-                _greeting_thread(box, ("bday-me", year, c.name), c, mine_first=False, at=at, r=r,
-                                 subjects=b["subjects_from"], first_lines=lines, reply_lines=[b["thanks"]],
-                                 extra_slots=_age_slots(year - born.year), to_work=c.relationship == "colleague")
+                _greeting_thread(
+                    box,
+                    ("bday-me", year, c.name),
+                    c,
+                    mine_first=False,
+                    at=at,
+                    r=r,
+                    subjects=b["subjects_from"],
+                    first_lines=lines,
+                    reply_lines=[b["thanks"]],
+                    extra_slots=_age_slots(year - born.year),
+                    to_work=c.relationship == "colleague",
+                )
     # Greetings from the persona to contacts who read mail more than chat (parents, colleagues).
     for c in p.contacts:
         if not c.birthday or not has_app(c, "mail") or not c.email:
@@ -1050,9 +1487,19 @@ def _birthdays(box: Mailbox) -> None:
             r = sim.rng(f"mail/birthday/{c.name}/{year}")
             at = dt.datetime.combine(day, dt.time(r.randint(7, 10), r.randint(0, 59)))
             b = _part(phrase_bank(p.locale), uses_sie(c, p.locale), "birthday")
-            _greeting_thread(box, ("bday", c.name, year), c, mine_first=True, at=at, r=r, subjects=b["subjects_to"],
-                             first_lines=[b["to"], b["to"]], reply_lines=[b["to_reply"]],
-                             extra_slots=_age_slots(year - c.birthday.year), to_work=c.relationship == "colleague")
+            _greeting_thread(
+                box,
+                ("bday", c.name, year),
+                c,
+                mine_first=True,
+                at=at,
+                r=r,
+                subjects=b["subjects_to"],
+                first_lines=[b["to"], b["to"]],
+                reply_lines=[b["to_reply"]],
+                extra_slots=_age_slots(year - c.birthday.year),
+                to_work=c.relationship == "colleague",
+            )
 
 
 def _holiday_greetings(box: Mailbox) -> None:
@@ -1062,8 +1509,10 @@ def _holiday_greetings(box: Mailbox) -> None:
     sim, p = box.sim, box.p
     greetings = phrase_bank(p.locale).get("holiday_greeting") or {}
     for year in range(sim.start.year, sim.now.year + 1):
-        days: list[tuple[str, dt.date]] = [("christmas", dt.date(year, 12, 24 if p.locale == "de_DE" else 25)),
-                                           ("new_year", dt.date(year, 1, 1))]
+        days: list[tuple[str, dt.date]] = [
+            ("christmas", dt.date(year, 12, 24 if p.locale == "de_DE" else 25)),
+            ("new_year", dt.date(year, 1, 1)),
+        ]
         days += [("thanksgiving", d) for d, n in public_holidays(p.locale, year).items() if n == "Thanksgiving Day"]
         for key, day in days:
             if key not in greetings or not sim.start.date() <= day <= sim.now.date():
@@ -1076,12 +1525,22 @@ def _holiday_greetings(box: Mailbox) -> None:
                 if r.random() > (0.85 if c.relationship in _FAMILY else 0.2 * (c.closeness or 1) / 5):
                     continue
                 at = dt.datetime.combine(day, dt.time(r.randint(8, 18), r.randint(0, 59)))
-                _greeting_thread(box, ("holiday", key, year, c.name), c, mine_first=False, at=at, r=r,
-                                 subjects=g["subjects"], first_lines=[g["from"]], reply_lines=[g["reply"]],
-                                 extra_slots={"year": year})
+                _greeting_thread(
+                    box,
+                    ("holiday", key, year, c.name),
+                    c,
+                    mine_first=False,
+                    at=at,
+                    r=r,
+                    subjects=g["subjects"],
+                    first_lines=[g["from"]],
+                    reply_lines=[g["reply"]],
+                    extra_slots={"year": year},
+                )
 
 
 # --- the rest of a real mailbox: marketing, bills, reminders, sign-in codes -----------------------
+
 
 @cache
 def automated_bank(locale: str) -> dict[str, Any]:
@@ -1105,8 +1564,15 @@ def _vocab(box: Mailbox) -> dict[str, str]:
     return v
 
 
-_ORDER_CATEGORY = {"food_order": "food", "grocery_order": "groceries", "retail_order": "retail", "ride": "transport",
-                   "restaurant_booking": "restaurants", "flight_booking": "airline", "hotel_booking": "hotel"}
+_ORDER_CATEGORY = {
+    "food_order": "food",
+    "grocery_order": "groceries",
+    "retail_order": "retail",
+    "ride": "transport",
+    "restaurant_booking": "restaurants",
+    "flight_booking": "airline",
+    "hotel_booking": "hotel",
+}
 
 
 def _shops(box: Mailbox) -> list[dict[str, Any]]:
@@ -1118,12 +1584,23 @@ def _shops(box: Mailbox) -> list[dict[str, Any]]:
         if e.at > sim.now:
             continue
         d = e.data
-        name = first(d, "airline", "chain", "provider", "merchant", "site_title") if e.kind in (
-            "flight_booking", "hotel_booking") else first(d, "provider", "merchant", "site_title")
+        name = (
+            first(d, "airline", "chain", "provider", "merchant", "site_title")
+            if e.kind in ("flight_booking", "hotel_booking")
+            else first(d, "provider", "merchant", "site_title")
+        )
         if not name:
             continue
-        shop = found.setdefault(name, {"name": name, "category": _ORDER_CATEGORY[e.kind], "n": 0,
-                                       "domain": site_domain(d.get("site_url"), name), "cities": set()})
+        shop = found.setdefault(
+            name,
+            {
+                "name": name,
+                "category": _ORDER_CATEGORY[e.kind],
+                "n": 0,
+                "domain": site_domain(d.get("site_url"), name),
+                "cities": set(),
+            },
+        )
         shop["n"] += 1
         if d.get("destination"):
             shop["cities"].add(d["destination"])
@@ -1136,8 +1613,13 @@ def _shops(box: Mailbox) -> list[dict[str, Any]]:
             counts[name] = counts.get(name, 0) + 1
     for name, n in counts.items():
         if n >= 6 and name not in found and category.get(name) not in (None, "transport"):
-            found[name] = {"name": name, "category": category[name], "n": n, "domain": site_domain(None, name),
-                           "cities": set()}
+            found[name] = {
+                "name": name,
+                "category": category[name],
+                "n": n,
+                "domain": site_domain(None, name),
+                "cities": set(),
+            }
     return [found[k] for k in sorted(found)]
 
 
@@ -1175,25 +1657,63 @@ def _marketing(box: Mailbox) -> None:
                 continue
             at = dt.datetime.combine(day, dt.time(hour, r.randint(0, 59)))
             occ = _occasion(day, fmt)
-            slots = {**vocab, "pct": r.choice([10, 15, 20, 25, 30, 40, 50]), "weekday": fmt.weekday(day),
-                     "min": fmt.money(r.choice([1500, 2000, 2500, 3000])), "city": r.choice(cities),
-                     "first": box.first, "code": f"{slug(shop['name'])[:4].upper()}{r.randint(10, 99)}",
-                     "ends": fmt.long_date(day + dt.timedelta(days=r.randint(2, 9))), "url": url,
-                     "sender": shop["name"], "email": box.me["email"]}
+            slots = {
+                **vocab,
+                "pct": r.choice([10, 15, 20, 25, 30, 40, 50]),
+                "weekday": fmt.weekday(day),
+                "min": fmt.money(r.choice([1500, 2000, 2500, 3000])),
+                "city": r.choice(cities),
+                "first": box.first,
+                "code": f"{slug(shop['name'])[:4].upper()}{r.randint(10, 99)}",
+                "ends": fmt.long_date(day + dt.timedelta(days=r.randint(2, 9))),
+                "url": url,
+                "sender": shop["name"],
+                "email": box.me["email"],
+            }
             slots["thing"] = _fill(r.choice(things), slots)
             service = shop["category"] in ("restaurants", "transport", "airline", "hotel", "health", "entertainment")
             offer = _fill(r.choice(bank["offers_services" if service else "offers"]), slots)
             offer = offer[:1].upper() + offer[1:]
             occasions = bank["occasions"].get(occ) or []
-            subject = f"{_fill(r.choice(occasions), slots)}: {offer}" if occasions and ":" not in offer and \
-                r.random() < 0.5 else offer
+            subject = (
+                f"{_fill(r.choice(occasions), slots)}: {offer}"
+                if occasions and ":" not in offer and r.random() < 0.5
+                else offer
+            )
             lines = r.sample(bank["body_lines"], 2)
-            body = "\n\n".join([_fill(r.choice(bank["body_open"]), slots), offer + ".",
-                                " ".join(_fill(x, slots) for x in lines), _fill(r.choice(bank["cta_book" if shop["category"] in ("restaurants", "airline", "hotel", "health")
-                                                     else "cta"]), slots),
-                                "--\n" + _fill(bank["footer"], slots)]) + "\n"
-            box.single(("marketing", shop["name"], day), at, sender, subject, body, labels=["promotions"], r=r,
-                       read_p=0.3, archive_p=0.05, series="marketing")
+            body = (
+                "\n\n".join(
+                    [
+                        _fill(r.choice(bank["body_open"]), slots),
+                        offer + ".",
+                        " ".join(_fill(x, slots) for x in lines),
+                        _fill(
+                            r.choice(
+                                bank[
+                                    "cta_book"
+                                    if shop["category"] in ("restaurants", "airline", "hotel", "health")
+                                    else "cta"
+                                ]
+                            ),
+                            slots,
+                        ),
+                        "--\n" + _fill(bank["footer"], slots),
+                    ]
+                )
+                + "\n"
+            )
+            box.single(
+                ("marketing", shop["name"], day),
+                at,
+                sender,
+                subject,
+                body,
+                labels=["promotions"],
+                r=r,
+                read_p=0.3,
+                archive_p=0.05,
+                series="marketing",
+            )
 
 
 def _bills(box: Mailbox) -> None:
@@ -1213,24 +1733,53 @@ def _bills(box: Mailbox) -> None:
         due = e.at.date()
         domain = site_domain(None, payee)
         sender = {"name": payee, "email": f"billing@{domain}"}
-        slots = {"first": box.first, "formal": box.formal, "sender": payee, "name": d.get("name") or payee,
-                 "name_lc": (d.get("name") or payee) if box.de else (d.get("name") or payee).lower(),
-                 "month": fmt.month(due), "amount": fmt.money(d["amount_cents"]), "due": fmt.day(due),
-                 "due_long": fmt.long_date(due), "url": f"http://{domain}", "days": 3}
+        slots = {
+            "first": box.first,
+            "formal": box.formal,
+            "sender": payee,
+            "name": d.get("name") or payee,
+            "name_lc": (d.get("name") or payee) if box.de else (d.get("name") or payee).lower(),
+            "month": fmt.month(due),
+            "amount": fmt.money(d["amount_cents"]),
+            "due": fmt.day(due),
+            "due_long": fmt.long_date(due),
+            "url": f"http://{domain}",
+            "days": 3,
+        }
         method = d.get("method") or ("card" if e.kind == "card_purchase" else "bill_pay")
         slots["how"] = bank["bill"].get(f"how_{method}", bank["bill"]["how_card"])
         at = dt.datetime.combine(due - dt.timedelta(days=r.randint(7, 12)), dt.time(r.randint(6, 10), r.randint(0, 59)))
         if sim.start <= at <= sim.now:
-            box.single(("bill", e.id), at, sender, _fill(r.choice(bank["bill"]["subjects"]), slots),
-                       _fill(bank["bill"]["body"], slots), labels=["bills"], ref=e.id, r=r, read_p=0.85,
-                       archive_p=0.5, series="bill")
+            box.single(
+                ("bill", e.id),
+                at,
+                sender,
+                _fill(r.choice(bank["bill"]["subjects"]), slots),
+                _fill(bank["bill"]["body"], slots),
+                labels=["bills"],
+                ref=e.id,
+                r=r,
+                read_p=0.85,
+                archive_p=0.5,
+                series="bill",
+            )
         if method == "bill_pay":
             at = dt.datetime.combine(due - dt.timedelta(days=3), dt.time(r.randint(7, 11), r.randint(0, 59)))
             rem = bank["payment_reminder"]
             if sim.start <= at <= sim.now:
-                box.single(("reminder", e.id), at, {"name": payee, "email": f"reminders@{domain}"},
-                           _fill(r.choice(rem["subjects"]), slots), _fill(rem["body"], slots), labels=["bills"],
-                           ref=e.id, r=r, read_p=0.8, archive_p=0.5, series="payment_reminder")
+                box.single(
+                    ("reminder", e.id),
+                    at,
+                    {"name": payee, "email": f"reminders@{domain}"},
+                    _fill(r.choice(rem["subjects"]), slots),
+                    _fill(rem["body"], slots),
+                    labels=["bills"],
+                    ref=e.id,
+                    r=r,
+                    read_p=0.8,
+                    archive_p=0.5,
+                    series="payment_reminder",
+                )
 
 
 def _signin_codes(box: Mailbox) -> None:
@@ -1239,10 +1788,16 @@ def _signin_codes(box: Mailbox) -> None:
     sim, fmt = box.sim, box.fmt
     bank = automated_bank(box.p.locale)["signin_code"]
     r = sim.rng("mail/signin")
-    services = [{"name": BANK["name"], "email": "security@larkspurbank.test"}] + [{"name": s["name"], "email": f"no-reply@{s['domain']}"} for s in _shops(box)
-                               if s["category"] in ("retail", "food", "groceries", "airline", "transport")]
-    services += [{"name": site.title, "email": f"no-reply@{urlsplit(site.url).netloc.removeprefix('www.')}"}
-                 for site in box.p.browsing or [] if not urlsplit(site.url).netloc.endswith(".test")][:4]
+    services = [{"name": BANK["name"], "email": "security@larkspurbank.test"}] + [
+        {"name": s["name"], "email": f"no-reply@{s['domain']}"}
+        for s in _shops(box)
+        if s["category"] in ("retail", "food", "groceries", "airline", "transport")
+    ]
+    services += [
+        {"name": site.title, "email": f"no-reply@{urlsplit(site.url).netloc.removeprefix('www.')}"}
+        for site in box.p.browsing or []
+        if not urlsplit(site.url).netloc.endswith(".test")
+    ][:4]
     times: list[dt.datetime] = []
     for day in sim.past_days():
         if r.random() < 3 / 30.4:
@@ -1252,13 +1807,28 @@ def _signin_codes(box: Mailbox) -> None:
         if at > sim.now:
             continue
         svc = services[r.randrange(len(services))]
-        slots = {"first": box.first, "formal": box.formal, "sender": svc["name"], "code": f"{r.randint(0, 999_999):06d}",
-                 "time": fmt.time(at)}
+        slots = {
+            "first": box.first,
+            "formal": box.formal,
+            "sender": svc["name"],
+            "code": f"{r.randint(0, 999_999):06d}",
+            "time": fmt.time(at),
+        }
         slots["device"] = _fill(r.choice(bank["devices"]), slots)
         last = k == len(times) - 1
-        box.single(("signin", k, at), at, svc, _fill(r.choice(bank["subjects"]), slots), _fill(bank["body"], slots),
-                   labels=["security"], r=r, series="signin_code", read=False if last else None, read_p=0.9,
-                   archive_p=0.0)
+        box.single(
+            ("signin", k, at),
+            at,
+            svc,
+            _fill(r.choice(bank["subjects"]), slots),
+            _fill(bank["body"], slots),
+            labels=["security"],
+            r=r,
+            series="signin_code",
+            read=False if last else None,
+            read_p=0.9,
+            archive_p=0.0,
+        )
 
 
 def _calendar_reminders(box: Mailbox) -> None:
@@ -1269,7 +1839,11 @@ def _calendar_reminders(box: Mailbox) -> None:
     sender = {"name": "Daybook", "email": "reminders@daybook.test"}
     for e in sim.of_kind("calendar_event"):
         d = e.data
-        if d["calendar"] != "personal" or d["source"] not in ("appointment", "restaurant", "life_event") or d["all_day"]:
+        if (
+            d["calendar"] != "personal"
+            or d["source"] not in ("appointment", "restaurant", "life_event")
+            or d["all_day"]
+        ):
             continue
         at = e.at - dt.timedelta(days=1)
         if at.hour < 7:
@@ -1278,15 +1852,33 @@ def _calendar_reminders(box: Mailbox) -> None:
             continue
         r = sim.rng(f"mail/daybook/{e.id}")
         end = parse_when(sim, d["end"])
-        slots = {"title": d["title"], "time": fmt.time(e.at), "day": fmt.day(e.at), "iso": e.at.date().isoformat(),
-                 "when": f"{fmt.date(e.at)}, {fmt.time(e.at)}" + (f" - {fmt.time(end)}" if end else ""),
-                 "where": d.get("location") or "", "calendar": d["calendar"] if not box.de else "Privat"}
-        box.single(("daybook", e.id), at, sender, _fill(r.choice(bank["subjects"]), slots), _fill(bank["body"], slots),
-                   labels=["reminders"], ref=e.id, r=r, read_p=0.75, archive_p=0.3, series="calendar_reminder",
-                   read=False if e.at > sim.now else None)
+        slots = {
+            "title": d["title"],
+            "time": fmt.time(e.at),
+            "day": fmt.day(e.at),
+            "iso": e.at.date().isoformat(),
+            "when": f"{fmt.date(e.at)}, {fmt.time(e.at)}" + (f" - {fmt.time(end)}" if end else ""),
+            "where": d.get("location") or "",
+            "calendar": d["calendar"] if not box.de else "Privat",
+        }
+        box.single(
+            ("daybook", e.id),
+            at,
+            sender,
+            _fill(r.choice(bank["subjects"]), slots),
+            _fill(bank["body"], slots),
+            labels=["reminders"],
+            ref=e.id,
+            r=r,
+            read_p=0.75,
+            archive_p=0.3,
+            series="calendar_reminder",
+            read=False if e.at > sim.now else None,
+        )
 
 
 # --- newsletters -----------------------------------------------------------------------------------
+
 
 @cache
 def headlines(locale: str) -> dict[str, Any]:
@@ -1298,8 +1890,12 @@ def headlines(locale: str) -> dict[str, Any]:
 
 
 # Highs and lows (degrees C) a weather newsletter quotes, by season.
-_TEMPS = {"winter": ((-2, 8), (-9, 2)), "spring": ((9, 19), (1, 8)), "summer": ((20, 32), (11, 18)),
-          "autumn": ((8, 18), (2, 10))}
+_TEMPS = {
+    "winter": ((-2, 8), (-9, 2)),
+    "spring": ((9, 19), (1, 8)),
+    "summer": ((20, 32), (11, 18)),
+    "autumn": ((8, 18), (2, 10)),
+}
 
 
 def slug_path(text: str) -> str:
@@ -1312,10 +1908,22 @@ def slug_path(text: str) -> str:
 
 
 def _site_kind(host: str) -> str:
-    for key, kind in (("weather", "weather"), ("metoffice", "weather"), ("dwd", "weather"), ("recipe", "recipes"),
-                      ("goodfood", "recipes"), ("chefkoch", "recipes"), ("reddit", "community"),
-                      ("youtube", "video"), ("wikipedia", "wiki"), ("github", "code"), ("espn", "sports"),
-                      ("kicker", "sports"), ("rail", "rail"), ("bahn", "rail")):
+    for key, kind in (
+        ("weather", "weather"),
+        ("metoffice", "weather"),
+        ("dwd", "weather"),
+        ("recipe", "recipes"),
+        ("goodfood", "recipes"),
+        ("chefkoch", "recipes"),
+        ("reddit", "community"),
+        ("youtube", "video"),
+        ("wikipedia", "wiki"),
+        ("github", "code"),
+        ("espn", "sports"),
+        ("kicker", "sports"),
+        ("rail", "rail"),
+        ("bahn", "rail"),
+    ):
         if key in host:
             return kind
     return "news"
@@ -1347,10 +1955,31 @@ def _newsletters(box: Mailbox) -> None:
                 high, low = r.randint(*hi_lo), r.randint(*lo_lo)
                 if box.fmt.us:
                     high, low = round(high * 9 / 5 + 32), round(low * 9 / 5 + 32)
-                subject, body = render("newsletter", fmt=box.fmt, site=site, kind=kind, day=day, issue=issue,
-                                       city=p.identity.address.city if p.identity.address else "", base=base,
-                                       me=box.me, stories=stories, high=high, low=low)
-                box.single(("newsletter", host, day), at, sender, subject, body, labels=["newsletters"], r=r,
-                           read_p=0.35, archive_p=0.1, series="newsletter")
+                subject, body = render(
+                    "newsletter",
+                    fmt=box.fmt,
+                    site=site,
+                    kind=kind,
+                    day=day,
+                    issue=issue,
+                    city=p.identity.address.city if p.identity.address else "",
+                    base=base,
+                    me=box.me,
+                    stories=stories,
+                    high=high,
+                    low=low,
+                )
+                box.single(
+                    ("newsletter", host, day),
+                    at,
+                    sender,
+                    subject,
+                    body,
+                    labels=["newsletters"],
+                    r=r,
+                    read_p=0.35,
+                    archive_p=0.1,
+                    series="newsletter",
+                )
                 issue += 1
             day += dt.timedelta(days=7)

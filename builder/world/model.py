@@ -56,10 +56,18 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         """Return the JSON Lines record of this event (postings included, times ISO 8601 local)."""
         return {
-            "id": self.id, "kind": self.kind, "at": self.at.isoformat(), "status": self.status, **self.data,
+            "id": self.id,
+            "kind": self.kind,
+            "at": self.at.isoformat(),
+            "status": self.status,
+            **self.data,
             "postings": [
-                {"account": p.account, "amount_cents": p.amount_cents, "description": p.description,
-                 **({"transfer_id": p.transfer_id} if p.transfer_id else {})}
+                {
+                    "account": p.account,
+                    "amount_cents": p.amount_cents,
+                    "description": p.description,
+                    **({"transfer_id": p.transfer_id} if p.transfer_id else {}),
+                }
                 for p in self.postings
             ],
         }
@@ -89,8 +97,9 @@ class World:
 
     def postings(self, account: str | None = None) -> list[Posting]:
         """Return posted (not scheduled) ledger lines, of one account kind if given, in timeline order."""
-        return [p for e in self.events if e.status == "done" for p in e.postings
-                if account is None or p.account == account]
+        return [
+            p for e in self.events if e.status == "done" for p in e.postings if account is None or p.account == account
+        ]
 
     def opening_balance_cents(self, account: str) -> int:
         """Balance of ``account`` at ``start`` in the ledger's sign (a card owing $5 is -500)."""

@@ -62,135 +62,303 @@ MONTH_DAYS = 30.4375
 
 # cuisine: (restaurant names, dishes (name, price cents))
 CUISINES: dict[str, tuple[tuple[str, ...], tuple[tuple[str, int], ...]]] = {
-    "Thai": (("Siam Orchid", "Lemongrass Thai Kitchen", "Bangkok Street Eats"),
-             (("Pad thai with chicken", 1595), ("Green curry with tofu", 1650), ("Pad kee mao", 1595),
-              ("Massaman curry", 1750), ("Tom yum soup", 895), ("Fresh rolls", 750), ("Sticky rice with mango", 850),
-              ("Thai iced tea", 495), ("Larb gai", 1450))),
-    "Ethiopian": (("Blue Nile Kitchen", "Lalibela Cafe", "Addis Table"),
-                  (("Doro wat", 1895), ("Veggie combo for one", 1750), ("Misir wat", 1495), ("Tibs", 1850),
-                   ("Shiro", 1395), ("Extra injera", 300), ("Sambusa (2)", 650), ("Ethiopian coffee", 450))),
-    "Italian": (("Nonna Rosa Trattoria", "Osteria del Ponte", "Via Carota Pasta Bar"),
-                (("Spaghetti carbonara", 1895), ("Margherita pizza", 1650), ("Lasagna bolognese", 2050),
-                 ("Mushroom risotto", 1950), ("Caesar salad", 1150), ("Garlic bread", 650), ("Tiramisu", 850),
-                 ("Penne arrabbiata", 1650), ("San Pellegrino", 350))),
-    "Mexican": (("La Palma Taqueria", "El Camino Cocina", "Casa Azul"),
-                (("Carnitas burrito", 1395), ("Tacos al pastor (3)", 1295), ("Chicken enchiladas", 1550),
-                 ("Chips and guacamole", 795), ("Veggie quesadilla", 1195), ("Horchata", 450),
-                 ("Elote", 595), ("Carne asada bowl", 1495))),
-    "Japanese": (("Sakura Sushi Bar", "Kaze Ramen", "Hinode Izakaya"),
-                 (("Tonkotsu ramen", 1650), ("Salmon nigiri (2)", 795), ("Spicy tuna roll", 995),
-                  ("Chicken katsu curry", 1595), ("Gyoza (6)", 795), ("Edamame", 550), ("Miso soup", 395),
-                  ("Veggie udon", 1450))),
-    "Indian": (("Saffron Spice", "Tandoor House", "Masala Junction"),
-               (("Chicken tikka masala", 1795), ("Palak paneer", 1595), ("Chana masala", 1395),
-                ("Lamb rogan josh", 1995), ("Garlic naan", 450), ("Vegetable samosas (2)", 695),
-                ("Basmati rice", 395), ("Mango lassi", 550))),
-    "Vietnamese": (("Pho Saigon House", "Little Hanoi", "Lotus Banh Mi"),
-                   (("Pho tai", 1495), ("Bun cha", 1550), ("Banh mi thit nuong", 1095), ("Spring rolls (2)", 795),
-                    ("Com tam", 1595), ("Vietnamese iced coffee", 550), ("Lemongrass tofu", 1395))),
-    "Greek": (("Olive & Fig Taverna", "Santorini Grill", "Yia Yia's Kitchen"),
-              (("Chicken souvlaki plate", 1795), ("Lamb gyro", 1395), ("Spanakopita", 1095),
-               ("Greek salad", 1195), ("Falafel wrap", 1195), ("Hummus and pita", 850), ("Baklava", 595))),
-    "Korean": (("Seoul Kitchen", "Hanok BBQ", "Gochu House"),
-               (("Bibimbap", 1595), ("Bulgogi plate", 1895), ("Kimchi jjigae", 1495), ("Korean fried chicken", 1795),
-                ("Japchae", 1395), ("Tteokbokki", 1195), ("Mandu (6)", 895))),
-    "Lebanese": (("Cedar Grill", "Beirut Bites", "Byblos Kitchen"),
-                 (("Chicken shawarma plate", 1695), ("Falafel plate", 1395), ("Mixed grill", 2295),
-                  ("Fattoush", 1095), ("Hummus", 750), ("Baba ghanoush", 795), ("Lentil soup", 695))),
-    "Spanish": (("Casa Tapas", "La Rambla Bar", "El Mercado"),
-                (("Patatas bravas", 850), ("Gambas al ajillo", 1450), ("Paella valenciana", 2895),
-                 ("Tortilla espanola", 950), ("Croquetas (4)", 950), ("Pan con tomate", 650), ("Churros", 750))),
-    "Chinese": (("Golden Dragon", "Sichuan House", "Jade Garden"),
-                (("Kung pao chicken", 1550), ("Mapo tofu", 1450), ("Beef chow fun", 1595), ("Dan dan noodles", 1350),
-                 ("Pork dumplings (8)", 1095), ("Scallion pancake", 795), ("Hot and sour soup", 695),
-                 ("Vegetable fried rice", 1195))),
+    "Thai": (
+        ("Siam Orchid", "Lemongrass Thai Kitchen", "Bangkok Street Eats"),
+        (
+            ("Pad thai with chicken", 1595),
+            ("Green curry with tofu", 1650),
+            ("Pad kee mao", 1595),
+            ("Massaman curry", 1750),
+            ("Tom yum soup", 895),
+            ("Fresh rolls", 750),
+            ("Sticky rice with mango", 850),
+            ("Thai iced tea", 495),
+            ("Larb gai", 1450),
+        ),
+    ),
+    "Ethiopian": (
+        ("Blue Nile Kitchen", "Lalibela Cafe", "Addis Table"),
+        (
+            ("Doro wat", 1895),
+            ("Veggie combo for one", 1750),
+            ("Misir wat", 1495),
+            ("Tibs", 1850),
+            ("Shiro", 1395),
+            ("Extra injera", 300),
+            ("Sambusa (2)", 650),
+            ("Ethiopian coffee", 450),
+        ),
+    ),
+    "Italian": (
+        ("Nonna Rosa Trattoria", "Osteria del Ponte", "Via Carota Pasta Bar"),
+        (
+            ("Spaghetti carbonara", 1895),
+            ("Margherita pizza", 1650),
+            ("Lasagna bolognese", 2050),
+            ("Mushroom risotto", 1950),
+            ("Caesar salad", 1150),
+            ("Garlic bread", 650),
+            ("Tiramisu", 850),
+            ("Penne arrabbiata", 1650),
+            ("San Pellegrino", 350),
+        ),
+    ),
+    "Mexican": (
+        ("La Palma Taqueria", "El Camino Cocina", "Casa Azul"),
+        (
+            ("Carnitas burrito", 1395),
+            ("Tacos al pastor (3)", 1295),
+            ("Chicken enchiladas", 1550),
+            ("Chips and guacamole", 795),
+            ("Veggie quesadilla", 1195),
+            ("Horchata", 450),
+            ("Elote", 595),
+            ("Carne asada bowl", 1495),
+        ),
+    ),
+    "Japanese": (
+        ("Sakura Sushi Bar", "Kaze Ramen", "Hinode Izakaya"),
+        (
+            ("Tonkotsu ramen", 1650),
+            ("Salmon nigiri (2)", 795),
+            ("Spicy tuna roll", 995),
+            ("Chicken katsu curry", 1595),
+            ("Gyoza (6)", 795),
+            ("Edamame", 550),
+            ("Miso soup", 395),
+            ("Veggie udon", 1450),
+        ),
+    ),
+    "Indian": (
+        ("Saffron Spice", "Tandoor House", "Masala Junction"),
+        (
+            ("Chicken tikka masala", 1795),
+            ("Palak paneer", 1595),
+            ("Chana masala", 1395),
+            ("Lamb rogan josh", 1995),
+            ("Garlic naan", 450),
+            ("Vegetable samosas (2)", 695),
+            ("Basmati rice", 395),
+            ("Mango lassi", 550),
+        ),
+    ),
+    "Vietnamese": (
+        ("Pho Saigon House", "Little Hanoi", "Lotus Banh Mi"),
+        (
+            ("Pho tai", 1495),
+            ("Bun cha", 1550),
+            ("Banh mi thit nuong", 1095),
+            ("Spring rolls (2)", 795),
+            ("Com tam", 1595),
+            ("Vietnamese iced coffee", 550),
+            ("Lemongrass tofu", 1395),
+        ),
+    ),
+    "Greek": (
+        ("Olive & Fig Taverna", "Santorini Grill", "Yia Yia's Kitchen"),
+        (
+            ("Chicken souvlaki plate", 1795),
+            ("Lamb gyro", 1395),
+            ("Spanakopita", 1095),
+            ("Greek salad", 1195),
+            ("Falafel wrap", 1195),
+            ("Hummus and pita", 850),
+            ("Baklava", 595),
+        ),
+    ),
+    "Korean": (
+        ("Seoul Kitchen", "Hanok BBQ", "Gochu House"),
+        (
+            ("Bibimbap", 1595),
+            ("Bulgogi plate", 1895),
+            ("Kimchi jjigae", 1495),
+            ("Korean fried chicken", 1795),
+            ("Japchae", 1395),
+            ("Tteokbokki", 1195),
+            ("Mandu (6)", 895),
+        ),
+    ),
+    "Lebanese": (
+        ("Cedar Grill", "Beirut Bites", "Byblos Kitchen"),
+        (
+            ("Chicken shawarma plate", 1695),
+            ("Falafel plate", 1395),
+            ("Mixed grill", 2295),
+            ("Fattoush", 1095),
+            ("Hummus", 750),
+            ("Baba ghanoush", 795),
+            ("Lentil soup", 695),
+        ),
+    ),
+    "Spanish": (
+        ("Casa Tapas", "La Rambla Bar", "El Mercado"),
+        (
+            ("Patatas bravas", 850),
+            ("Gambas al ajillo", 1450),
+            ("Paella valenciana", 2895),
+            ("Tortilla espanola", 950),
+            ("Croquetas (4)", 950),
+            ("Pan con tomate", 650),
+            ("Churros", 750),
+        ),
+    ),
+    "Chinese": (
+        ("Golden Dragon", "Sichuan House", "Jade Garden"),
+        (
+            ("Kung pao chicken", 1550),
+            ("Mapo tofu", 1450),
+            ("Beef chow fun", 1595),
+            ("Dan dan noodles", 1350),
+            ("Pork dumplings (8)", 1095),
+            ("Scallion pancake", 795),
+            ("Hot and sour soup", 695),
+            ("Vegetable fried rice", 1195),
+        ),
+    ),
 }
-CUISINES.update({
-    "Turkish": (("Anatolia Grill", "Istanbul Ocakbaşı", "Lale Meze Bar"),
-                (("Adana kebab", 1650), ("Lahmacun (2)", 1100), ("Köfte plate", 1550), ("Iskender kebab", 1795),
-                 ("Lentil soup", 695), ("Meze platter", 1395), ("Baklava", 650), ("Ayran", 350))),
-    "German": (("Zur Alten Mühle", "Brauhaus am Markt", "Gasthof Linde"),
-               (("Schnitzel with potato salad", 1895), ("Currywurst and fries", 1095), ("Käsespätzle", 1450),
-                ("Rinderroulade", 2150), ("Flammkuchen", 1295), ("Apfelstrudel", 695), ("Apfelschorle", 395))),
-    "British": (("The Kings Head Kitchen", "Rose & Crown", "The Corner Chippy"),
-                (("Fish and chips", 1495), ("Steak and ale pie", 1550), ("Bangers and mash", 1350),
-                 ("Mushy peas", 350), ("Sticky toffee pudding", 695), ("Chips", 395), ("Scotch egg", 595))),
-    "French": (("Le Petit Zinc", "Bistro Margaux", "Chez Lucien"),
-               (("Steak frites", 2450), ("Croque monsieur", 1350), ("Moules marinières", 1950),
-                ("French onion soup", 950), ("Salade niçoise", 1450), ("Crème brûlée", 795), ("Baguette", 395))),
-    "American": (("Liberty Diner", "Smokehouse 41", "Blue Plate Grill"),
-                 (("Cheeseburger and fries", 1595), ("Pulled pork sandwich", 1495), ("Buffalo wings (10)", 1395),
-                  ("Mac and cheese", 1195), ("Cobb salad", 1395), ("Brownie", 495), ("Iced tea", 350))),
-})
-_GENERIC = (("Corner Bistro", "Main Street Kitchen", "The Daily Plate"),
-            (("Cheeseburger and fries", 1595), ("Grilled chicken sandwich", 1450), ("Cobb salad", 1395),
-             ("Mac and cheese", 1195), ("Tomato soup", 795), ("Chocolate chip cookie", 350), ("Lemonade", 395)))
+CUISINES.update(
+    {
+        "Turkish": (
+            ("Anatolia Grill", "Istanbul Ocakbaşı", "Lale Meze Bar"),
+            (
+                ("Adana kebab", 1650),
+                ("Lahmacun (2)", 1100),
+                ("Köfte plate", 1550),
+                ("Iskender kebab", 1795),
+                ("Lentil soup", 695),
+                ("Meze platter", 1395),
+                ("Baklava", 650),
+                ("Ayran", 350),
+            ),
+        ),
+        "German": (
+            ("Zur Alten Mühle", "Brauhaus am Markt", "Gasthof Linde"),
+            (
+                ("Schnitzel with potato salad", 1895),
+                ("Currywurst and fries", 1095),
+                ("Käsespätzle", 1450),
+                ("Rinderroulade", 2150),
+                ("Flammkuchen", 1295),
+                ("Apfelstrudel", 695),
+                ("Apfelschorle", 395),
+            ),
+        ),
+        "British": (
+            ("The Kings Head Kitchen", "Rose & Crown", "The Corner Chippy"),
+            (
+                ("Fish and chips", 1495),
+                ("Steak and ale pie", 1550),
+                ("Bangers and mash", 1350),
+                ("Mushy peas", 350),
+                ("Sticky toffee pudding", 695),
+                ("Chips", 395),
+                ("Scotch egg", 595),
+            ),
+        ),
+        "French": (
+            ("Le Petit Zinc", "Bistro Margaux", "Chez Lucien"),
+            (
+                ("Steak frites", 2450),
+                ("Croque monsieur", 1350),
+                ("Moules marinières", 1950),
+                ("French onion soup", 950),
+                ("Salade niçoise", 1450),
+                ("Crème brûlée", 795),
+                ("Baguette", 395),
+            ),
+        ),
+        "American": (
+            ("Liberty Diner", "Smokehouse 41", "Blue Plate Grill"),
+            (
+                ("Cheeseburger and fries", 1595),
+                ("Pulled pork sandwich", 1495),
+                ("Buffalo wings (10)", 1395),
+                ("Mac and cheese", 1195),
+                ("Cobb salad", 1395),
+                ("Brownie", 495),
+                ("Iced tea", 350),
+            ),
+        ),
+    }
+)
+_GENERIC = (
+    ("Corner Bistro", "Main Street Kitchen", "The Daily Plate"),
+    (
+        ("Cheeseburger and fries", 1595),
+        ("Grilled chicken sandwich", 1450),
+        ("Cobb salad", 1395),
+        ("Mac and cheese", 1195),
+        ("Tomato soup", 795),
+        ("Chocolate chip cookie", 350),
+        ("Lemonade", 395),
+    ),
+)
 
 # German menu names of the CUISINES dishes (the rest read the same in German), for a de_DE persona.
 GERMAN_DISHES: dict[str, str] = {
-    'Pad thai with chicken': 'Pad Thai mit Hähnchen',
-    'Green curry with tofu': 'Grünes Curry mit Tofu',
-    'Tom yum soup': 'Tom-Yum-Suppe',
-    'Fresh rolls': 'Sommerrollen',
-    'Sticky rice with mango': 'Klebreis mit Mango',
-    'Thai iced tea': 'Thai-Eistee',
-    'Veggie combo for one': 'Vegetarische Platte für eine Person',
-    'Extra injera': 'Extra Injera',
-    'Ethiopian coffee': 'Äthiopischer Kaffee',
-    'Mushroom risotto': 'Pilzrisotto',
-    'Garlic bread': 'Knoblauchbrot',
-    'Lasagna bolognese': 'Lasagne Bolognese',
-    'Margherita pizza': 'Pizza Margherita',
-    'Caesar salad': 'Caesar Salad',
-    'Chicken enchiladas': 'Enchiladas mit Hähnchen',
-    'Chips and guacamole': 'Nachos mit Guacamole',
-    'Veggie quesadilla': 'Gemüse-Quesadilla',
-    'Salmon nigiri (2)': 'Lachs-Nigiri (2)',
-    'Spicy tuna roll': 'Spicy Tuna Roll',
-    'Chicken katsu curry': 'Chicken-Katsu-Curry',
-    'Miso soup': 'Misosuppe',
-    'Veggie udon': 'Gemüse-Udon',
-    'Garlic naan': 'Knoblauch-Naan',
-    'Vegetable samosas (2)': 'Gemüse-Samosas (2)',
-    'Basmati rice': 'Basmatireis',
-    'Lamb rogan josh': 'Lamm Rogan Josh',
-    'Spring rolls (2)': 'Frühlingsrollen (2)',
-    'Vietnamese iced coffee': 'Vietnamesischer Eiskaffee',
-    'Lemongrass tofu': 'Tofu mit Zitronengras',
-    'Chicken souvlaki plate': 'Souvlaki-Teller mit Hähnchen',
-    'Greek salad': 'Bauernsalat',
-    'Falafel wrap': 'Falafel-Wrap',
-    'Hummus and pita': 'Hummus mit Pita',
-    'Bulgogi plate': 'Bulgogi-Teller',
-    'Korean fried chicken': 'Koreanisches Brathähnchen',
-    'Chicken shawarma plate': 'Schawarma-Teller mit Hähnchen',
-    'Falafel plate': 'Falafel-Teller',
-    'Mixed grill': 'Grillteller',
-    'Lentil soup': 'Linsensuppe',
-    'Kung pao chicken': 'Kung-Pao-Hähnchen',
-    'Beef chow fun': 'Gebratene Reisnudeln mit Rind',
-    'Dan dan noodles': 'Dan-Dan-Nudeln',
-    'Pork dumplings (8)': 'Teigtaschen mit Schwein (8)',
-    'Scallion pancake': 'Frühlingszwiebel-Pfannkuchen',
-    'Hot and sour soup': 'Sauer-scharf-Suppe',
-    'Vegetable fried rice': 'Gebratener Reis mit Gemüse',
-    'Köfte plate': 'Köfte-Teller',
-    'Adana kebab': 'Adana Kebap',
-    'Iskender kebab': 'Iskender Kebap',
-    'Meze platter': 'Meze-Platte',
-    'Schnitzel with potato salad': 'Schnitzel mit Kartoffelsalat',
-    'Currywurst and fries': 'Currywurst mit Pommes',
-    'Fish and chips': 'Fish and Chips',
-    'French onion soup': 'Französische Zwiebelsuppe',
-    'Cheeseburger and fries': 'Cheeseburger mit Pommes',
-    'Pulled pork sandwich': 'Pulled-Pork-Sandwich',
-    'Buffalo wings (10)': 'Chicken Wings (10)',
-    'Mac and cheese': 'Mac and Cheese',
-    'Iced tea': 'Eistee',
-    'Grilled chicken sandwich': 'Sandwich mit gegrilltem Hähnchen',
-    'Tomato soup': 'Tomatensuppe',
-    'Chocolate chip cookie': 'Schoko-Cookie',
-    'Lemonade': 'Limonade',
+    "Pad thai with chicken": "Pad Thai mit Hähnchen",
+    "Green curry with tofu": "Grünes Curry mit Tofu",
+    "Tom yum soup": "Tom-Yum-Suppe",
+    "Fresh rolls": "Sommerrollen",
+    "Sticky rice with mango": "Klebreis mit Mango",
+    "Thai iced tea": "Thai-Eistee",
+    "Veggie combo for one": "Vegetarische Platte für eine Person",
+    "Extra injera": "Extra Injera",
+    "Ethiopian coffee": "Äthiopischer Kaffee",
+    "Mushroom risotto": "Pilzrisotto",
+    "Garlic bread": "Knoblauchbrot",
+    "Lasagna bolognese": "Lasagne Bolognese",
+    "Margherita pizza": "Pizza Margherita",
+    "Caesar salad": "Caesar Salad",
+    "Chicken enchiladas": "Enchiladas mit Hähnchen",
+    "Chips and guacamole": "Nachos mit Guacamole",
+    "Veggie quesadilla": "Gemüse-Quesadilla",
+    "Salmon nigiri (2)": "Lachs-Nigiri (2)",
+    "Spicy tuna roll": "Spicy Tuna Roll",
+    "Chicken katsu curry": "Chicken-Katsu-Curry",
+    "Miso soup": "Misosuppe",
+    "Veggie udon": "Gemüse-Udon",
+    "Garlic naan": "Knoblauch-Naan",
+    "Vegetable samosas (2)": "Gemüse-Samosas (2)",
+    "Basmati rice": "Basmatireis",
+    "Lamb rogan josh": "Lamm Rogan Josh",
+    "Spring rolls (2)": "Frühlingsrollen (2)",
+    "Vietnamese iced coffee": "Vietnamesischer Eiskaffee",
+    "Lemongrass tofu": "Tofu mit Zitronengras",
+    "Chicken souvlaki plate": "Souvlaki-Teller mit Hähnchen",
+    "Greek salad": "Bauernsalat",
+    "Falafel wrap": "Falafel-Wrap",
+    "Hummus and pita": "Hummus mit Pita",
+    "Bulgogi plate": "Bulgogi-Teller",
+    "Korean fried chicken": "Koreanisches Brathähnchen",
+    "Chicken shawarma plate": "Schawarma-Teller mit Hähnchen",
+    "Falafel plate": "Falafel-Teller",
+    "Mixed grill": "Grillteller",
+    "Lentil soup": "Linsensuppe",
+    "Kung pao chicken": "Kung-Pao-Hähnchen",
+    "Beef chow fun": "Gebratene Reisnudeln mit Rind",
+    "Dan dan noodles": "Dan-Dan-Nudeln",
+    "Pork dumplings (8)": "Teigtaschen mit Schwein (8)",
+    "Scallion pancake": "Frühlingszwiebel-Pfannkuchen",
+    "Hot and sour soup": "Sauer-scharf-Suppe",
+    "Vegetable fried rice": "Gebratener Reis mit Gemüse",
+    "Köfte plate": "Köfte-Teller",
+    "Adana kebab": "Adana Kebap",
+    "Iskender kebab": "Iskender Kebap",
+    "Meze platter": "Meze-Platte",
+    "Schnitzel with potato salad": "Schnitzel mit Kartoffelsalat",
+    "Currywurst and fries": "Currywurst mit Pommes",
+    "Fish and chips": "Fish and Chips",
+    "French onion soup": "Französische Zwiebelsuppe",
+    "Cheeseburger and fries": "Cheeseburger mit Pommes",
+    "Pulled pork sandwich": "Pulled-Pork-Sandwich",
+    "Buffalo wings (10)": "Chicken Wings (10)",
+    "Mac and cheese": "Mac and Cheese",
+    "Iced tea": "Eistee",
+    "Grilled chicken sandwich": "Sandwich mit gegrilltem Hähnchen",
+    "Tomato soup": "Tomatensuppe",
+    "Chocolate chip cookie": "Schoko-Cookie",
+    "Lemonade": "Limonade",
 }
 _GENERIC_BY_LOCALE = {
     "en_GB": (("The Corner Kitchen", "High Street Canteen", "The Daily Plate"), _GENERIC[1]),
@@ -199,111 +367,180 @@ _GENERIC_BY_LOCALE = {
 
 # (US name, metric name, price cents)
 GROCERIES: list[tuple[str, str, int]] = [
-    ("Bananas (bunch)", "Bananas (bunch)", 189), ("Organic baby spinach 5 oz", "Organic baby spinach 150 g", 449),
-    ("Hass avocados (4)", "Hass avocados (4)", 599), ("Gala apples 3 lb", "Gala apples 1.5 kg", 549),
-    ("Yellow onions 3 lb", "Brown onions 1.5 kg", 399), ("Garlic (3 heads)", "Garlic (3 bulbs)", 249),
-    ("Roma tomatoes 1 lb", "Plum tomatoes 500 g", 229), ("Broccoli crowns", "Broccoli", 299),
-    ("Carrots 2 lb", "Carrots 1 kg", 249), ("Lemons (4)", "Lemons (4)", 316), ("Limes (5)", "Limes (5)", 250),
-    ("Russet potatoes 5 lb", "Potatoes 2.5 kg", 549), ("Sweet potatoes 2 lb", "Sweet potatoes 1 kg", 398),
-    ("Cilantro bunch", "Coriander bunch", 129), ("Blueberries 1 pint", "Blueberries 300 g", 499),
-    ("Strawberries 1 lb", "Strawberries 400 g", 449), ("Oat milk 64 oz", "Oat drink 1 l", 479),
-    ("Whole milk 1 gal", "Whole milk 2 l", 469), ("Greek yogurt 32 oz", "Greek yoghurt 1 kg", 649),
-    ("Large eggs (dozen)", "Free-range eggs (12)", 429), ("Unsalted butter 1 lb", "Unsalted butter 250 g", 549),
-    ("Sharp cheddar 8 oz", "Mature cheddar 250 g", 449), ("Parmesan wedge", "Parmesan wedge", 799),
-    ("Firm tofu 14 oz", "Firm tofu 400 g", 249), ("Chicken thighs 2 lb", "Chicken thighs 1 kg", 899),
-    ("Ground turkey 1 lb", "Turkey mince 500 g", 649), ("Salmon fillet 1 lb", "Salmon fillets 500 g", 1299),
-    ("Sourdough loaf", "Sourdough loaf", 599), ("Whole wheat bread", "Wholemeal bread", 449),
-    ("Flour tortillas (10)", "Flour tortillas (8)", 379), ("Jasmine rice 2 lb", "Jasmine rice 1 kg", 449),
-    ("Spaghetti 1 lb", "Spaghetti 500 g", 199), ("Rolled oats 42 oz", "Porridge oats 1 kg", 579),
-    ("Black beans 15 oz", "Black beans 400 g", 139), ("Chickpeas 15 oz", "Chickpeas 400 g", 139),
-    ("Crushed tomatoes 28 oz", "Chopped tomatoes 400 g", 299), ("Peanut butter 16 oz", "Peanut butter 340 g", 399),
+    ("Bananas (bunch)", "Bananas (bunch)", 189),
+    ("Organic baby spinach 5 oz", "Organic baby spinach 150 g", 449),
+    ("Hass avocados (4)", "Hass avocados (4)", 599),
+    ("Gala apples 3 lb", "Gala apples 1.5 kg", 549),
+    ("Yellow onions 3 lb", "Brown onions 1.5 kg", 399),
+    ("Garlic (3 heads)", "Garlic (3 bulbs)", 249),
+    ("Roma tomatoes 1 lb", "Plum tomatoes 500 g", 229),
+    ("Broccoli crowns", "Broccoli", 299),
+    ("Carrots 2 lb", "Carrots 1 kg", 249),
+    ("Lemons (4)", "Lemons (4)", 316),
+    ("Limes (5)", "Limes (5)", 250),
+    ("Russet potatoes 5 lb", "Potatoes 2.5 kg", 549),
+    ("Sweet potatoes 2 lb", "Sweet potatoes 1 kg", 398),
+    ("Cilantro bunch", "Coriander bunch", 129),
+    ("Blueberries 1 pint", "Blueberries 300 g", 499),
+    ("Strawberries 1 lb", "Strawberries 400 g", 449),
+    ("Oat milk 64 oz", "Oat drink 1 l", 479),
+    ("Whole milk 1 gal", "Whole milk 2 l", 469),
+    ("Greek yogurt 32 oz", "Greek yoghurt 1 kg", 649),
+    ("Large eggs (dozen)", "Free-range eggs (12)", 429),
+    ("Unsalted butter 1 lb", "Unsalted butter 250 g", 549),
+    ("Sharp cheddar 8 oz", "Mature cheddar 250 g", 449),
+    ("Parmesan wedge", "Parmesan wedge", 799),
+    ("Firm tofu 14 oz", "Firm tofu 400 g", 249),
+    ("Chicken thighs 2 lb", "Chicken thighs 1 kg", 899),
+    ("Ground turkey 1 lb", "Turkey mince 500 g", 649),
+    ("Salmon fillet 1 lb", "Salmon fillets 500 g", 1299),
+    ("Sourdough loaf", "Sourdough loaf", 599),
+    ("Whole wheat bread", "Wholemeal bread", 449),
+    ("Flour tortillas (10)", "Flour tortillas (8)", 379),
+    ("Jasmine rice 2 lb", "Jasmine rice 1 kg", 449),
+    ("Spaghetti 1 lb", "Spaghetti 500 g", 199),
+    ("Rolled oats 42 oz", "Porridge oats 1 kg", 579),
+    ("Black beans 15 oz", "Black beans 400 g", 139),
+    ("Chickpeas 15 oz", "Chickpeas 400 g", 139),
+    ("Crushed tomatoes 28 oz", "Chopped tomatoes 400 g", 299),
+    ("Peanut butter 16 oz", "Peanut butter 340 g", 399),
     ("Extra virgin olive oil 500 ml", "Extra virgin olive oil 500 ml", 999),
     ("Ground coffee 12 oz", "Ground coffee 227 g", 1099),
-    ("Green tea (20 bags)", "Green tea (20 bags)", 449), ("Sparkling water 8-pack", "Sparkling water 6 x 1 l", 599),
-    ("Orange juice 52 oz", "Orange juice 1.5 l", 549), ("Tortilla chips", "Tortilla chips", 449),
-    ("Hummus 10 oz", "Houmous 300 g", 449), ("Dark chocolate bar", "Dark chocolate bar", 349),
-    ("Frozen peas 16 oz", "Frozen peas 1 kg", 229), ("Frozen pizza", "Frozen pizza", 799),
-    ("Vanilla ice cream 1.5 qt", "Vanilla ice cream 1 l", 599), ("Granola 12 oz", "Granola 500 g", 549),
-    ("Honey 12 oz", "Honey 340 g", 699), ("Soy sauce", "Soy sauce", 349),
+    ("Green tea (20 bags)", "Green tea (20 bags)", 449),
+    ("Sparkling water 8-pack", "Sparkling water 6 x 1 l", 599),
+    ("Orange juice 52 oz", "Orange juice 1.5 l", 549),
+    ("Tortilla chips", "Tortilla chips", 449),
+    ("Hummus 10 oz", "Houmous 300 g", 449),
+    ("Dark chocolate bar", "Dark chocolate bar", 349),
+    ("Frozen peas 16 oz", "Frozen peas 1 kg", 229),
+    ("Frozen pizza", "Frozen pizza", 799),
+    ("Vanilla ice cream 1.5 qt", "Vanilla ice cream 1 l", 599),
+    ("Granola 12 oz", "Granola 500 g", 549),
+    ("Honey 12 oz", "Honey 340 g", 699),
+    ("Soy sauce", "Soy sauce", 349),
     ("Paper towels (6 rolls)", "Kitchen roll (4 rolls)", 1299),
-    ("Dish soap", "Washing-up liquid", 399), ("Laundry detergent", "Laundry detergent", 1399),
-    ("Toilet paper (12 rolls)", "Toilet roll (12 rolls)", 1499), ("Trash bags (40)", "Bin bags (40)", 1099),
+    ("Dish soap", "Washing-up liquid", 399),
+    ("Laundry detergent", "Laundry detergent", 1399),
+    ("Toilet paper (12 rolls)", "Toilet roll (12 rolls)", 1499),
+    ("Trash bags (40)", "Bin bags (40)", 1099),
 ]
 # German shelf names of the GROCERIES items (by their metric name).
 GERMAN_GROCERIES: dict[str, str] = {
-    'Bananas (bunch)': 'Bananen (Bund)',
-    'Organic baby spinach 150 g': 'Bio-Babyspinat 150 g',
-    'Hass avocados (4)': 'Avocados (4 Stück)',
-    'Gala apples 1.5 kg': 'Äpfel Gala 1,5 kg',
-    'Brown onions 1.5 kg': 'Zwiebeln 1,5 kg',
-    'Garlic (3 bulbs)': 'Knoblauch (3 Knollen)',
-    'Plum tomatoes 500 g': 'Strauchtomaten 500 g',
-    'Broccoli': 'Brokkoli',
-    'Carrots 1 kg': 'Möhren 1 kg',
-    'Lemons (4)': 'Zitronen (4 Stück)',
-    'Limes (5)': 'Limetten (5 Stück)',
-    'Potatoes 2.5 kg': 'Kartoffeln festkochend 2,5 kg',
-    'Sweet potatoes 1 kg': 'Süßkartoffeln 1 kg',
-    'Coriander bunch': 'Koriander (Bund)',
-    'Blueberries 300 g': 'Heidelbeeren 300 g',
-    'Strawberries 400 g': 'Erdbeeren 400 g',
-    'Oat drink 1 l': 'Haferdrink 1 l',
-    'Whole milk 2 l': 'Vollmilch 3,5 % 2 l',
-    'Greek yoghurt 1 kg': 'Griechischer Joghurt 1 kg',
-    'Free-range eggs (12)': 'Freilandeier (10 Stück)',
-    'Unsalted butter 250 g': 'Süßrahmbutter 250 g',
-    'Mature cheddar 250 g': 'Bergkäse 250 g',
-    'Parmesan wedge': 'Parmigiano Reggiano Stück',
-    'Firm tofu 400 g': 'Tofu natur 400 g',
-    'Chicken thighs 1 kg': 'Hähnchenschenkel 1 kg',
-    'Turkey mince 500 g': 'Putenhack 500 g',
-    'Salmon fillets 500 g': 'Lachsfilet 500 g',
-    'Sourdough loaf': 'Sauerteigbrot',
-    'Wholemeal bread': 'Vollkornbrot',
-    'Flour tortillas (8)': 'Weizentortillas (8 Stück)',
-    'Jasmine rice 1 kg': 'Jasminreis 1 kg',
-    'Spaghetti 500 g': 'Spaghetti 500 g',
-    'Porridge oats 1 kg': 'Haferflocken 1 kg',
-    'Black beans 400 g': 'Schwarze Bohnen 400 g',
-    'Chickpeas 400 g': 'Kichererbsen 400 g',
-    'Chopped tomatoes 400 g': 'Gehackte Tomaten 400 g',
-    'Peanut butter 340 g': 'Erdnussbutter 340 g',
-    'Extra virgin olive oil 500 ml': 'Natives Olivenöl extra 500 ml',
-    'Ground coffee 227 g': 'Röstkaffee gemahlen 500 g',
-    'Green tea (20 bags)': 'Grüner Tee (20 Beutel)',
-    'Sparkling water 6 x 1 l': 'Mineralwasser spritzig 6 x 1 l',
-    'Orange juice 1.5 l': 'Orangensaft 1,5 l',
-    'Tortilla chips': 'Tortilla-Chips',
-    'Houmous 300 g': 'Hummus 300 g',
-    'Dark chocolate bar': 'Zartbitterschokolade 100 g',
-    'Frozen peas 1 kg': 'Erbsen tiefgekühlt 1 kg',
-    'Frozen pizza': 'Tiefkühlpizza',
-    'Vanilla ice cream 1 l': 'Vanilleeis 1 l',
-    'Granola 500 g': 'Knuspermüsli 500 g',
-    'Honey 340 g': 'Blütenhonig 500 g',
-    'Soy sauce': 'Sojasauce',
-    'Kitchen roll (4 rolls)': 'Küchenrolle (4 Rollen)',
-    'Washing-up liquid': 'Spülmittel',
-    'Laundry detergent': 'Waschmittel',
-    'Toilet roll (12 rolls)': 'Toilettenpapier (10 Rollen)',
-    'Bin bags (40)': 'Müllbeutel (40 Stück)',
+    "Bananas (bunch)": "Bananen (Bund)",
+    "Organic baby spinach 150 g": "Bio-Babyspinat 150 g",
+    "Hass avocados (4)": "Avocados (4 Stück)",
+    "Gala apples 1.5 kg": "Äpfel Gala 1,5 kg",
+    "Brown onions 1.5 kg": "Zwiebeln 1,5 kg",
+    "Garlic (3 bulbs)": "Knoblauch (3 Knollen)",
+    "Plum tomatoes 500 g": "Strauchtomaten 500 g",
+    "Broccoli": "Brokkoli",
+    "Carrots 1 kg": "Möhren 1 kg",
+    "Lemons (4)": "Zitronen (4 Stück)",
+    "Limes (5)": "Limetten (5 Stück)",
+    "Potatoes 2.5 kg": "Kartoffeln festkochend 2,5 kg",
+    "Sweet potatoes 1 kg": "Süßkartoffeln 1 kg",
+    "Coriander bunch": "Koriander (Bund)",
+    "Blueberries 300 g": "Heidelbeeren 300 g",
+    "Strawberries 400 g": "Erdbeeren 400 g",
+    "Oat drink 1 l": "Haferdrink 1 l",
+    "Whole milk 2 l": "Vollmilch 3,5 % 2 l",
+    "Greek yoghurt 1 kg": "Griechischer Joghurt 1 kg",
+    "Free-range eggs (12)": "Freilandeier (10 Stück)",
+    "Unsalted butter 250 g": "Süßrahmbutter 250 g",
+    "Mature cheddar 250 g": "Bergkäse 250 g",
+    "Parmesan wedge": "Parmigiano Reggiano Stück",
+    "Firm tofu 400 g": "Tofu natur 400 g",
+    "Chicken thighs 1 kg": "Hähnchenschenkel 1 kg",
+    "Turkey mince 500 g": "Putenhack 500 g",
+    "Salmon fillets 500 g": "Lachsfilet 500 g",
+    "Sourdough loaf": "Sauerteigbrot",
+    "Wholemeal bread": "Vollkornbrot",
+    "Flour tortillas (8)": "Weizentortillas (8 Stück)",
+    "Jasmine rice 1 kg": "Jasminreis 1 kg",
+    "Spaghetti 500 g": "Spaghetti 500 g",
+    "Porridge oats 1 kg": "Haferflocken 1 kg",
+    "Black beans 400 g": "Schwarze Bohnen 400 g",
+    "Chickpeas 400 g": "Kichererbsen 400 g",
+    "Chopped tomatoes 400 g": "Gehackte Tomaten 400 g",
+    "Peanut butter 340 g": "Erdnussbutter 340 g",
+    "Extra virgin olive oil 500 ml": "Natives Olivenöl extra 500 ml",
+    "Ground coffee 227 g": "Röstkaffee gemahlen 500 g",
+    "Green tea (20 bags)": "Grüner Tee (20 Beutel)",
+    "Sparkling water 6 x 1 l": "Mineralwasser spritzig 6 x 1 l",
+    "Orange juice 1.5 l": "Orangensaft 1,5 l",
+    "Tortilla chips": "Tortilla-Chips",
+    "Houmous 300 g": "Hummus 300 g",
+    "Dark chocolate bar": "Zartbitterschokolade 100 g",
+    "Frozen peas 1 kg": "Erbsen tiefgekühlt 1 kg",
+    "Frozen pizza": "Tiefkühlpizza",
+    "Vanilla ice cream 1 l": "Vanilleeis 1 l",
+    "Granola 500 g": "Knuspermüsli 500 g",
+    "Honey 340 g": "Blütenhonig 500 g",
+    "Soy sauce": "Sojasauce",
+    "Kitchen roll (4 rolls)": "Küchenrolle (4 Rollen)",
+    "Washing-up liquid": "Spülmittel",
+    "Laundry detergent": "Waschmittel",
+    "Toilet roll (12 rolls)": "Toilettenpapier (10 Rollen)",
+    "Bin bags (40)": "Müllbeutel (40 Stück)",
 }
 # How many days one unit of a GROCERIES item lasts one person (by US name); a household divides it.
 LASTS_DAYS: dict[str, int] = {
-    "Bananas (bunch)": 6, "Organic baby spinach 5 oz": 6, "Hass avocados (4)": 8, "Gala apples 3 lb": 10,
-    "Yellow onions 3 lb": 21, "Garlic (3 heads)": 30, "Roma tomatoes 1 lb": 7, "Broccoli crowns": 7,
-    "Carrots 2 lb": 14, "Lemons (4)": 14, "Limes (5)": 14, "Russet potatoes 5 lb": 21, "Sweet potatoes 2 lb": 14,
-    "Cilantro bunch": 7, "Blueberries 1 pint": 6, "Strawberries 1 lb": 6, "Oat milk 64 oz": 8, "Whole milk 1 gal": 8,
-    "Greek yogurt 32 oz": 9, "Large eggs (dozen)": 14, "Unsalted butter 1 lb": 30, "Sharp cheddar 8 oz": 14,
-    "Parmesan wedge": 35, "Firm tofu 14 oz": 10, "Chicken thighs 2 lb": 10, "Ground turkey 1 lb": 10,
-    "Salmon fillet 1 lb": 14, "Sourdough loaf": 6, "Whole wheat bread": 7, "Flour tortillas (10)": 14,
-    "Jasmine rice 2 lb": 30, "Spaghetti 1 lb": 21, "Rolled oats 42 oz": 40, "Black beans 15 oz": 14,
-    "Chickpeas 15 oz": 14, "Crushed tomatoes 28 oz": 14, "Peanut butter 16 oz": 30,
-    "Extra virgin olive oil 500 ml": 75, "Ground coffee 12 oz": 16, "Green tea (20 bags)": 21,
-    "Sparkling water 8-pack": 7, "Orange juice 52 oz": 8, "Tortilla chips": 10, "Hummus 10 oz": 7,
-    "Dark chocolate bar": 10, "Frozen peas 16 oz": 30, "Frozen pizza": 14, "Vanilla ice cream 1.5 qt": 21,
-    "Granola 12 oz": 14, "Honey 12 oz": 90, "Soy sauce": 120, "Paper towels (6 rolls)": 45, "Dish soap": 45,
-    "Laundry detergent": 60, "Toilet paper (12 rolls)": 42, "Trash bags (40)": 80,
+    "Bananas (bunch)": 6,
+    "Organic baby spinach 5 oz": 6,
+    "Hass avocados (4)": 8,
+    "Gala apples 3 lb": 10,
+    "Yellow onions 3 lb": 21,
+    "Garlic (3 heads)": 30,
+    "Roma tomatoes 1 lb": 7,
+    "Broccoli crowns": 7,
+    "Carrots 2 lb": 14,
+    "Lemons (4)": 14,
+    "Limes (5)": 14,
+    "Russet potatoes 5 lb": 21,
+    "Sweet potatoes 2 lb": 14,
+    "Cilantro bunch": 7,
+    "Blueberries 1 pint": 6,
+    "Strawberries 1 lb": 6,
+    "Oat milk 64 oz": 8,
+    "Whole milk 1 gal": 8,
+    "Greek yogurt 32 oz": 9,
+    "Large eggs (dozen)": 14,
+    "Unsalted butter 1 lb": 30,
+    "Sharp cheddar 8 oz": 14,
+    "Parmesan wedge": 35,
+    "Firm tofu 14 oz": 10,
+    "Chicken thighs 2 lb": 10,
+    "Ground turkey 1 lb": 10,
+    "Salmon fillet 1 lb": 14,
+    "Sourdough loaf": 6,
+    "Whole wheat bread": 7,
+    "Flour tortillas (10)": 14,
+    "Jasmine rice 2 lb": 30,
+    "Spaghetti 1 lb": 21,
+    "Rolled oats 42 oz": 40,
+    "Black beans 15 oz": 14,
+    "Chickpeas 15 oz": 14,
+    "Crushed tomatoes 28 oz": 14,
+    "Peanut butter 16 oz": 30,
+    "Extra virgin olive oil 500 ml": 75,
+    "Ground coffee 12 oz": 16,
+    "Green tea (20 bags)": 21,
+    "Sparkling water 8-pack": 7,
+    "Orange juice 52 oz": 8,
+    "Tortilla chips": 10,
+    "Hummus 10 oz": 7,
+    "Dark chocolate bar": 10,
+    "Frozen peas 16 oz": 30,
+    "Frozen pizza": 14,
+    "Vanilla ice cream 1.5 qt": 21,
+    "Granola 12 oz": 14,
+    "Honey 12 oz": 90,
+    "Soy sauce": 120,
+    "Paper towels (6 rolls)": 45,
+    "Dish soap": 45,
+    "Laundry detergent": 60,
+    "Toilet paper (12 rolls)": 42,
+    "Trash bags (40)": 80,
 }
 # Grocery prices are US list prices; a pound or euro buys about this much more (so £1.59 bananas do not appear).
 PRICE_FACTOR = {"USD": 1.0, "GBP": 0.78, "EUR": 0.85}
@@ -323,14 +560,14 @@ class Pantry:
     def __init__(self, r, household: int, locale: str, currency: str, start: dt.date):
         self.r, self.household, self.locale, self.currency = r, max(1, household), locale, currency
         picks = r.sample(range(len(GROCERIES)), 26)
-        self.staples = sorted(picks[:16 + 2 * min(self.household, 4)])
-        self.extras = sorted(picks[16 + 2 * min(self.household, 4):])
+        self.staples = sorted(picks[: 16 + 2 * min(self.household, 4)])
+        self.extras = sorted(picks[16 + 2 * min(self.household, 4) :])
         # Start part-way through each staple's life, so the first shops are not one huge basket.
         self.due = {i: start + dt.timedelta(days=r.randint(0, self.lasts(i))) for i in self.staples}
 
     def lasts(self, i: int) -> int:
         base = LASTS_DAYS.get(GROCERIES[i][0], 14)
-        return max(3, round(base / (self.household ** 0.8)))
+        return max(3, round(base / (self.household**0.8)))
 
     def shop(self, day: dt.date, until_next: int, store: str = "harvest") -> list[dict]:
         """The basket for a shop on ``day`` at Basketful store ``store`` when the next is ``until_next`` days
@@ -555,8 +792,17 @@ def simulate_orders(sim: Sim) -> None:
             items, subtotal, fee, service, tip, total = usual
             place, is_usual = usual_place, True
             dish = {dashbite.dish_name(d, p.locale): d["id"] for d in place["menu"]}
-            items = [{"dish_id": dish[x["name"]], "name": x["name"], "qty": x["qty"], "options": [],
-                      "option_ids": [], "price_cents": x["price_cents"]} for x in items]
+            items = [
+                {
+                    "dish_id": dish[x["name"]],
+                    "name": x["name"],
+                    "qty": x["qty"],
+                    "options": [],
+                    "option_ids": [],
+                    "price_cents": x["price_cents"],
+                }
+                for x in items
+            ]
         else:
             place = places[r.randrange(len(places))]
             items = dashbite.draw_items(basket, place, p.locale)
@@ -569,27 +815,57 @@ def simulate_orders(sim: Sim) -> None:
         restaurant, cuisine = place["name"], place["cuisine"]
         order_id = _new_id(r, "DB-", 8, ids)
         delivered = placed + dt.timedelta(minutes=r.randint(28, 55))
-        data = {"order_id": order_id, "provider": DASHBITE[0], "restaurant": restaurant, "cuisine": cuisine,
-                "restaurant_id": place["id"], "restaurant_address": place["address"],
-                "usual": is_usual, "items": items, "subtotal_cents": subtotal, "delivery_fee_cents": fee,
-                "service_fee_cents": service, "fees_cents": fee + service, "tip_cents": tip,
-                "total_cents": total, "delivery_address": home_line,
-                "placed_local": iso(from_local(sim, placed), zone_name),
-                "delivered_local": iso(from_local(sim, delivered), zone_name), "account": account,
-                "site_url": DASHBITE[1], "site_title": DASHBITE[0]}
-        sim.event("food_order", placed, data,
-                  [Charge(account, -total, card_description(sim, account, f"DASHBITE*{restaurant}"), DASHBITE[0],
-                          "restaurants")], ("food", n))
+        data = {
+            "order_id": order_id,
+            "provider": DASHBITE[0],
+            "restaurant": restaurant,
+            "cuisine": cuisine,
+            "restaurant_id": place["id"],
+            "restaurant_address": place["address"],
+            "usual": is_usual,
+            "items": items,
+            "subtotal_cents": subtotal,
+            "delivery_fee_cents": fee,
+            "service_fee_cents": service,
+            "fees_cents": fee + service,
+            "tip_cents": tip,
+            "total_cents": total,
+            "delivery_address": home_line,
+            "placed_local": iso(from_local(sim, placed), zone_name),
+            "delivered_local": iso(from_local(sim, delivered), zone_name),
+            "account": account,
+            "site_url": DASHBITE[1],
+            "site_title": DASHBITE[0],
+        }
+        sim.event(
+            "food_order",
+            placed,
+            data,
+            [
+                Charge(
+                    account,
+                    -total,
+                    card_description(sim, account, f"DASHBITE*{restaurant}"),
+                    DASHBITE[0],
+                    "restaurants",
+                )
+            ],
+            ("food", n),
+        )
 
     # Grocery delivery: only when the spec says the persona has groceries delivered (else finance.py's in-store shops).
     r = sim.rng("orders/grocery")
     total_count = _count(sim, ro.grocery_orders_per_month) if ro.grocery_delivery else 0
-    pantry = Pantry(sim.rng("orders/grocery/pantry"), household_size(p), p.locale, p.finances.currency,
-                    sim.start.date())
+    pantry = Pantry(
+        sim.rng("orders/grocery/pantry"), household_size(p), p.locale, p.finances.currency, sim.start.date()
+    )
     if total_count:
         weekly = [d for d in home_days if sim.weekday(d) == ro.groceries_day]
-        mains = weekly if total_count >= len(weekly) else [weekly[int((k + 0.5) * len(weekly) / total_count)]
-                                                           for k in range(total_count)]
+        mains = (
+            weekly
+            if total_count >= len(weekly)
+            else [weekly[int((k + 0.5) * len(weekly) / total_count)] for k in range(total_count)]
+        )
         taken = {d + dt.timedelta(days=k) for d in mains for k in (-1, 0, 1)}
         extra = spread(r, total_count - len(mains), [d for d in home_days if d not in taken])
         grocery_days = sorted(mains + extra)
@@ -617,18 +893,42 @@ def simulate_orders(sim: Sim) -> None:
         total = subtotal + delivery + service + tip
         order_id = _new_id(r, "BF", 9, ids)
         start = dt.datetime.combine(day, dt.time(window, 0))
-        data = {"order_id": order_id, "provider": BASKETFUL[0], "store_key": store, "store": chains[store],
-                "items": items,
-                "item_count": sum(x["qty"] for x in items),
-                "subtotal_cents": subtotal, "delivery_fee_cents": delivery, "service_fee_cents": service,
-                "fees_cents": delivery + service, "tip_cents": tip, "total_cents": total,
-                "delivery_address": home_line, "placed_local": iso(from_local(sim, placed), zone_name),
-                "delivery_window_start": iso(from_local(sim, start), zone_name),
-                "delivery_window_end": iso(from_local(sim, start + dt.timedelta(hours=2)), zone_name),
-                "account": account, "site_url": BASKETFUL[1], "site_title": BASKETFUL[0]}
-        sim.event("grocery_order", placed, data,
-                  [Charge(account, -total, card_description(sim, account, f"BASKETFUL*{order_id[2:]}"),
-                          BASKETFUL[0], "groceries")], ("grocery", n))
+        data = {
+            "order_id": order_id,
+            "provider": BASKETFUL[0],
+            "store_key": store,
+            "store": chains[store],
+            "items": items,
+            "item_count": sum(x["qty"] for x in items),
+            "subtotal_cents": subtotal,
+            "delivery_fee_cents": delivery,
+            "service_fee_cents": service,
+            "fees_cents": delivery + service,
+            "tip_cents": tip,
+            "total_cents": total,
+            "delivery_address": home_line,
+            "placed_local": iso(from_local(sim, placed), zone_name),
+            "delivery_window_start": iso(from_local(sim, start), zone_name),
+            "delivery_window_end": iso(from_local(sim, start + dt.timedelta(hours=2)), zone_name),
+            "account": account,
+            "site_url": BASKETFUL[1],
+            "site_title": BASKETFUL[0],
+        }
+        sim.event(
+            "grocery_order",
+            placed,
+            data,
+            [
+                Charge(
+                    account,
+                    -total,
+                    card_description(sim, account, f"BASKETFUL*{order_id[2:]}"),
+                    BASKETFUL[0],
+                    "groceries",
+                )
+            ],
+            ("grocery", n),
+        )
 
     # Online shopping.
     r = sim.rng("orders/retail")
@@ -642,7 +942,9 @@ def simulate_orders(sim: Sim) -> None:
         placed = _at(day, r, (8, 0), (22, 45))
         items = []
         for _ in range(r.choices([1, 2, 3], [6, 3, 1])[0]):
-            it = retail.draw_item(picks, brands, p.locale, p.finances.currency)  # Shopwell's catalogue (world/retail.py)
+            it = retail.draw_item(
+                picks, brands, p.locale, p.finances.currency
+            )  # Shopwell's catalogue (world/retail.py)
             if any(x["product_id"] == it["product_id"] for x in items):
                 continue
             items.append(it)
@@ -665,25 +967,61 @@ def simulate_orders(sim: Sim) -> None:
             order_id = f"SW-{_digits(r, 3)}-{_digits(r, 7)}"
         ids.add(order_id)
         tracking = _tracking(r, carrier)
-        data = {"order_id": order_id, "provider": SHOPWELL[0], "items": items, "subtotal_cents": subtotal,
-                "shipping_cents": shipping, "total_cents": total, "shipping_address": home_line,
-                "placed_local": iso(from_local(sim, placed), zone_name),
-                "shipped_local": iso(from_local(sim, shipped), zone_name),
-                "delivered_local": iso(from_local(sim, delivered), zone_name),
-                "carrier": carrier, "tracking_number": tracking, "account": account,
-                "site_url": SHOPWELL[1], "site_title": SHOPWELL[0]}
-        sim.event("retail_order", placed, data,
-                  [Charge(account, -total, card_description(sim, account, f"SHOPWELL*{order_id[3:6]}{order_id[7:11]}"),
-                          SHOPWELL[0], "shopping")], ("retail", n))
-        sim.event("retail_delivery", delivered, {"order_id": order_id, "provider": SHOPWELL[0], "carrier": carrier,
-                                                 "tracking_number": tracking, "items": [x["name"] for x in items],
-                                                 "shipping_address": home_line,
-                                                 "delivered_local": data["delivered_local"]}, key=("retail", n))
+        data = {
+            "order_id": order_id,
+            "provider": SHOPWELL[0],
+            "items": items,
+            "subtotal_cents": subtotal,
+            "shipping_cents": shipping,
+            "total_cents": total,
+            "shipping_address": home_line,
+            "placed_local": iso(from_local(sim, placed), zone_name),
+            "shipped_local": iso(from_local(sim, shipped), zone_name),
+            "delivered_local": iso(from_local(sim, delivered), zone_name),
+            "carrier": carrier,
+            "tracking_number": tracking,
+            "account": account,
+            "site_url": SHOPWELL[1],
+            "site_title": SHOPWELL[0],
+        }
+        sim.event(
+            "retail_order",
+            placed,
+            data,
+            [
+                Charge(
+                    account,
+                    -total,
+                    card_description(sim, account, f"SHOPWELL*{order_id[3:6]}{order_id[7:11]}"),
+                    SHOPWELL[0],
+                    "shopping",
+                )
+            ],
+            ("retail", n),
+        )
+        sim.event(
+            "retail_delivery",
+            delivered,
+            {
+                "order_id": order_id,
+                "provider": SHOPWELL[0],
+                "carrier": carrier,
+                "tracking_number": tracking,
+                "items": [x["name"] for x in items],
+                "shipping_address": home_line,
+                "delivered_local": data["delivered_local"],
+            },
+            key=("retail", n),
+        )
 
     # Birthday presents: a Shopwell order sent to a close person's address, arriving before the birthday.
     for c in p.contacts:
-        if not (c.birthday and c.address and c.relationship in ("parent", "partner", "spouse", "sibling", "child")
-                and (c.closeness or 3) >= 4):
+        if not (
+            c.birthday
+            and c.address
+            and c.relationship in ("parent", "partner", "spouse", "sibling", "child")
+            and (c.closeness or 3) >= 4
+        ):
             continue
         for year in range(sim.start.year, sim.now.year + 1):
             g = sim.rng(f"orders/gifts/{c.name}/{year}")
@@ -708,23 +1046,54 @@ def simulate_orders(sim: Sim) -> None:
             tracking = _tracking(g, carrier)
             items = [gift]
             to = format_address(c.address)
-            data = {"order_id": order_id, "provider": SHOPWELL[0], "items": items, "subtotal_cents": price,
-                    "shipping_cents": 0, "total_cents": price, "shipping_address": to,
-                    "placed_local": iso(from_local(sim, placed), zone_name),
-                    "shipped_local": iso(from_local(sim, shipped), zone_name),
-                    "delivered_local": iso(from_local(sim, delivered), zone_name),
-                    "carrier": carrier, "tracking_number": tracking, "account": account,
-                    "site_url": SHOPWELL[1], "site_title": SHOPWELL[0], "gift_for": c.name,
-                    "gift_birthday": birthday.isoformat()}
-            sim.event("retail_order", placed, data,
-                      [Charge(account, -price, card_description(sim, account,
-                                                                f"SHOPWELL*{order_id[3:6]}{order_id[7:11]}"),
-                              SHOPWELL[0], "shopping")], ("gift", c.name, year))
-            sim.event("retail_delivery", delivered, {"order_id": order_id, "provider": SHOPWELL[0], "carrier": carrier,
-                                                     "tracking_number": tracking, "items": [name],
-                                                     "shipping_address": to,
-                                                     "delivered_local": data["delivered_local"]},
-                      key=("gift", c.name, year))
+            data = {
+                "order_id": order_id,
+                "provider": SHOPWELL[0],
+                "items": items,
+                "subtotal_cents": price,
+                "shipping_cents": 0,
+                "total_cents": price,
+                "shipping_address": to,
+                "placed_local": iso(from_local(sim, placed), zone_name),
+                "shipped_local": iso(from_local(sim, shipped), zone_name),
+                "delivered_local": iso(from_local(sim, delivered), zone_name),
+                "carrier": carrier,
+                "tracking_number": tracking,
+                "account": account,
+                "site_url": SHOPWELL[1],
+                "site_title": SHOPWELL[0],
+                "gift_for": c.name,
+                "gift_birthday": birthday.isoformat(),
+            }
+            sim.event(
+                "retail_order",
+                placed,
+                data,
+                [
+                    Charge(
+                        account,
+                        -price,
+                        card_description(sim, account, f"SHOPWELL*{order_id[3:6]}{order_id[7:11]}"),
+                        SHOPWELL[0],
+                        "shopping",
+                    )
+                ],
+                ("gift", c.name, year),
+            )
+            sim.event(
+                "retail_delivery",
+                delivered,
+                {
+                    "order_id": order_id,
+                    "provider": SHOPWELL[0],
+                    "carrier": carrier,
+                    "tracking_number": tracking,
+                    "items": [name],
+                    "shipping_address": to,
+                    "delivered_local": data["delivered_local"],
+                },
+                key=("gift", c.name, year),
+            )
 
     # Restaurant bookings and the meals.
     r = sim.rng("orders/dining")
@@ -744,19 +1113,28 @@ def simulate_orders(sim: Sim) -> None:
         extra = sum(m.category == "restaurants" and all(m is not x[0] for x in places) for m in sim.merchants)
         for x in dining.other_restaurants(sim, listed, extra):
             if x["name"] not in merchants:
-                merchants[x["name"]] = Merchant(derived_id(sim.seed, "merchant", x["name"]), x["name"], "restaurants",
-                                                home.city)
+                merchants[x["name"]] = Merchant(
+                    derived_id(sim.seed, "merchant", x["name"]), x["name"], "restaurants", home.city
+                )
                 sim.merchants.append(merchants[x["name"]])
             places.append((merchants[x["name"]], None, x["address"]))
     else:
         for m in sim.merchants:
             if m.category == "restaurants" and all(m is not x[0] for x in places):
                 places.append((m, None, _street(fake, home)))
-    friends = [c for c in p.contacts if c.relationship in ("partner", "spouse", "friend", "sibling", "roommate")
-               and (c.closeness or 0) >= 3]
-    upcoming_days = [d for d in sim.days(sim.now.date() + dt.timedelta(days=2), sim.now.date() + dt.timedelta(days=12))
-                     if d not in gone]
-    dinner_days = spread(r, _count(sim, ro.dining_out_per_month * squeeze), [d for d in home_days if d > sim.start.date()])
+    friends = [
+        c
+        for c in p.contacts
+        if c.relationship in ("partner", "spouse", "friend", "sibling", "roommate") and (c.closeness or 0) >= 3
+    ]
+    upcoming_days = [
+        d
+        for d in sim.days(sim.now.date() + dt.timedelta(days=2), sim.now.date() + dt.timedelta(days=12))
+        if d not in gone
+    ]
+    dinner_days = spread(
+        r, _count(sim, ro.dining_out_per_month * squeeze), [d for d in home_days if d > sim.start.date()]
+    )
     if upcoming_days and ro.dining_out_per_month:
         dinner_days += sorted(r.sample(upcoming_days, min(len(upcoming_days), 1 + (r.random() < 0.6))))
     dinners: dict[dt.date, tuple[str, dt.datetime]] = {}
@@ -774,20 +1152,43 @@ def simulate_orders(sim: Sim) -> None:
             booked = sim.now - dt.timedelta(hours=r.randint(12, 60))
         booked = awake(sim, r, booked, reserved - dt.timedelta(hours=12))
         booking_id = _new_id(r, "TT", 8, ids)
-        sim.event("restaurant_booking", booked, {
-            "booking_id": booking_id, "provider": TABLETIME[0], "restaurant": merchant.name, "merchant_id": merchant.id,
-            "cuisine": cuisine, "address": address, "party_size": party, "companions": companions,
-            "reservation_local": iso(from_local(sim, reserved), zone_name),
-            "booked_local": iso(from_local(sim, booked), zone_name),
-            "special_request": dining.special_request(sim, n),
-            "site_url": TABLETIME[1], "site_title": TABLETIME[0]}, key=("dining", n))
+        sim.event(
+            "restaurant_booking",
+            booked,
+            {
+                "booking_id": booking_id,
+                "provider": TABLETIME[0],
+                "restaurant": merchant.name,
+                "merchant_id": merchant.id,
+                "cuisine": cuisine,
+                "address": address,
+                "party_size": party,
+                "companions": companions,
+                "reservation_local": iso(from_local(sim, reserved), zone_name),
+                "booked_local": iso(from_local(sim, booked), zone_name),
+                "special_request": dining.special_request(sim, n),
+                "site_url": TABLETIME[1],
+                "site_title": TABLETIME[0],
+            },
+            key=("dining", n),
+        )
         per_head = r.randrange(2200, 5200, 50)
         pays_all = party > 1 and r.random() < 0.35
         subtotal = per_head * (party if pays_all else 1)
         tip = subtotal * tp // 100
         paid = reserved + dt.timedelta(minutes=r.randint(70, 110))
-        purchase(sim, paid, merchant, subtotal + tip, ("dining", n), restaurant_booking=booking_id,
-                 party_size=party, paid_for="table" if pays_all else "self", subtotal_cents=subtotal, tip_cents=tip)
+        purchase(
+            sim,
+            paid,
+            merchant,
+            subtotal + tip,
+            ("dining", n),
+            restaurant_booking=booking_id,
+            party_size=party,
+            paid_for="table" if pays_all else "self",
+            subtotal_cents=subtotal,
+            tip_cents=tip,
+        )
         dinners[day] = (address, reserved)
 
     # Local rides.
@@ -823,6 +1224,7 @@ def simulate_orders(sim: Sim) -> None:
             # A ride goes across town, never to a contact in another city: such a visit goes to a contact of
             # the home city instead (else to a place), chosen by index so that no draw of ``r`` shifts.
             from . import geo
+
             home_city = p.identity.address.city if p.identity.address else None
             local = [pc for pc in people if geo.city_of(pc[1], home_city) == geo.city_of(home_line, home_city)]
             if geo.city_of(address, home_city) != geo.city_of(home_line, home_city):
@@ -830,8 +1232,19 @@ def simulate_orders(sim: Sim) -> None:
                 contact, address = local[k] if local else (None, places[k][2])
                 why = "visit" if local else "dinner"
                 a, b = (home_line, address) if a == home_line else (address, home_line)
-        ride(sim, r, fake, from_local(sim, at), r.randint(9, 26), a, b, zone_name, ("local", n), None,
-             {"purpose": why, "contact": contact})
+        ride(
+            sim,
+            r,
+            fake,
+            from_local(sim, at),
+            r.randint(9, 26),
+            a,
+            b,
+            zone_name,
+            ("local", n),
+            None,
+            {"purpose": why, "contact": contact},
+        )
 
     # A rideshare commuter rides to and from the office on most office days (stream orders/rides/commute).
     commute = ro.commute
@@ -845,8 +1258,30 @@ def simulate_orders(sim: Sim) -> None:
             minutes = max(8, commute.minutes + r.randint(-4, 6))
             leave = dt.datetime.combine(day, dt.time(dh, dm)) + dt.timedelta(minutes=late)
             if go < 0.75 and leave <= sim.now:
-                ride(sim, r, fake, from_local(sim, leave), minutes, home_line, office, zone_name, ("commute", n, 0),
-                     None, {"purpose": "work", "contact": None})
+                ride(
+                    sim,
+                    r,
+                    fake,
+                    from_local(sim, leave),
+                    minutes,
+                    home_line,
+                    office,
+                    zone_name,
+                    ("commute", n, 0),
+                    None,
+                    {"purpose": "work", "contact": None},
+                )
             if back < 0.6 and home_at <= sim.now:
-                ride(sim, r, fake, from_local(sim, home_at), minutes, office, home_line, zone_name, ("commute", n, 1),
-                     None, {"purpose": "work", "contact": None})
+                ride(
+                    sim,
+                    r,
+                    fake,
+                    from_local(sim, home_at),
+                    minutes,
+                    office,
+                    home_line,
+                    zone_name,
+                    ("commute", n, 1),
+                    None,
+                    {"purpose": "work", "contact": None},
+                )

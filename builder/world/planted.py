@@ -58,9 +58,17 @@ from .locale import Fmt, phrase_bank
 from .model import Event
 
 UNREAD_DAYS = 3
-APPS = {"email": "mail", "chat_message": "messaging", "work_chat_message": "workchat", "calendar_event": "calendar",
-        "money_request": "bank", "p2p_payment": "bank", "autopay": "bank", "bill_payment": "bank",
-        "card_purchase": "bank"}
+APPS = {
+    "email": "mail",
+    "chat_message": "messaging",
+    "work_chat_message": "workchat",
+    "calendar_event": "calendar",
+    "money_request": "bank",
+    "p2p_payment": "bank",
+    "autopay": "bank",
+    "bill_payment": "bank",
+    "card_purchase": "bank",
+}
 _FRIENDLY = ("friend", "sibling", "partner", "spouse", "roommate", "child", "parent")
 
 
@@ -102,8 +110,10 @@ class Planter:
         title = {"female": "Frau", "male": "Herr"}.get(self.p.identity.gender or "")
         self.sie = f"{title} {self.p.identity.name.split()[-1]}" if title else self.p.identity.name
         self.me = {"name": self.p.identity.name, "email": self.p.identity.email}
-        self.me_work = {"name": self.p.identity.name,
-                        "email": self.p.work.email if self.p.work and self.p.work.email else self.p.identity.email}
+        self.me_work = {
+            "name": self.p.identity.name,
+            "email": self.p.work.email if self.p.work and self.p.work.email else self.p.identity.email,
+        }
         self.chat_people = [c for c in self.p.contacts if "chat" in (c.apps or []) and c.phone]
         self.friends = [c for c in self.chat_people if c.relationship in _FRIENDLY]
         self.friends.sort(key=lambda c: (-(c.closeness or 1), self.p.contacts.index(c)))
@@ -112,15 +122,23 @@ class Planter:
 
     # --- recording ------------------------------------------------------------------------------
 
-    def add(self, kind: str, sub: str, summary: str, shows_in: list[Event], truth: str | None = None,
-            **facts: Any) -> dict[str, Any]:
+    def add(
+        self, kind: str, sub: str, summary: str, shows_in: list[Event], truth: str | None = None, **facts: Any
+    ) -> dict[str, Any]:
         """Record one item of ``kind`` and sub-kind ``sub`` (its ``what``); its id is ``<kind>/<sub>`` (``-2``,
         ``-3``... when repeated). ``facts`` become top-level keys of the record."""
         what = sub
         base = f"{kind}/{what.replace('_', '-')}"
         n = sum(1 for i in self.items if i["id"] == base or i["id"].startswith(base + "-"))
-        item = {"id": base if n == 0 else f"{base}-{n + 1}", "kind": kind, "what": what, "summary": summary,
-                "truth": truth, "shows_in": [where(e) for e in shows_in], **facts}
+        item = {
+            "id": base if n == 0 else f"{base}-{n + 1}",
+            "kind": kind,
+            "what": what,
+            "summary": summary,
+            "truth": truth,
+            "shows_in": [where(e) for e in shows_in],
+            **facts,
+        }
         self.items.append(item)
         return item
 
@@ -130,9 +148,22 @@ class Planter:
 
     # --- writing events ---------------------------------------------------------------------------
 
-    def mail(self, key: object, at: dt.datetime, sender: dict, to: list[dict], subject: str, body: str, *,
-             read: bool, labels: list[str], ref: str | None = None, series: str | None = None,
-             attachments: list[dict] = (), in_reply_to: Event | None = None) -> Event:
+    def mail(
+        self,
+        key: object,
+        at: dt.datetime,
+        sender: dict,
+        to: list[dict],
+        subject: str,
+        body: str,
+        *,
+        read: bool,
+        labels: list[str],
+        ref: str | None = None,
+        series: str | None = None,
+        attachments: list[dict] = (),
+        in_reply_to: Event | None = None,
+    ) -> Event:
         """One ``email`` event with the data keys of :class:`builder.world.mail.Mailbox` (``at`` <= now)."""
         sim = self.sim
         assert at <= sim.now, (key, at)
@@ -144,24 +175,55 @@ class Planter:
             refs = [*in_reply_to.data["references"], in_reply_to.data["message_id"]]
         else:
             tid, refs = token(sim.seed, "planted/thread", key, length=20), []
-        data = {"message_id": mid, "thread_id": tid, "in_reply_to": refs[-1] if refs else None,
-                "references": refs, "folder": "sent" if outgoing else "inbox", "from": dict(sender),
-                "to": [dict(x) for x in to], "cc": [], "subject": " ".join(subject.split()), "body": body.rstrip() + "\n",
-                "attachments": list(attachments), "read": True if outgoing else read, "labels": list(labels),
-                "ref": ref}
+        data = {
+            "message_id": mid,
+            "thread_id": tid,
+            "in_reply_to": refs[-1] if refs else None,
+            "references": refs,
+            "folder": "sent" if outgoing else "inbox",
+            "from": dict(sender),
+            "to": [dict(x) for x in to],
+            "cc": [],
+            "subject": " ".join(subject.split()),
+            "body": body.rstrip() + "\n",
+            "attachments": list(attachments),
+            "read": True if outgoing else read,
+            "labels": list(labels),
+            "ref": ref,
+        }
         if series:
             data["series"] = series
         return sim.event("email", at, data, key=("planted", mid))
 
-    def chat(self, c: Contact, at: dt.datetime, mine: bool, text: str, key: object, *, read: bool = True,
-             ref: str | None = None) -> Event:
+    def chat(
+        self,
+        c: Contact,
+        at: dt.datetime,
+        mine: bool,
+        text: str,
+        key: object,
+        *,
+        read: bool = True,
+        ref: str | None = None,
+    ) -> Event:
         """One ``chat_message`` in ``c``'s thread (keys of :class:`builder.world.chat.Chat`), at or before now."""
         assert at <= self.sim.now, (key, at)
         tid = derived_id(self.sim.seed, "chat/thread", c.name)
-        return self.sim.event("chat_message", at, {
-            "app": "chat", "thread_id": tid, "contact": c.name, "contact_phone": c.phone,
-            "sender": "me" if mine else c.name, "text": text, "read": True if mine else read, "ref": ref},
-            key=("planted", tid, key))
+        return self.sim.event(
+            "chat_message",
+            at,
+            {
+                "app": "chat",
+                "thread_id": tid,
+                "contact": c.name,
+                "contact_phone": c.phone,
+                "sender": "me" if mine else c.name,
+                "text": text,
+                "read": True if mine else read,
+                "ref": ref,
+            },
+            key=("planted", tid, key),
+        )
 
     def say(self, r: random.Random, entry: str, **ctx: Any) -> str:
         """A text of bank ``entry`` (see :func:`compose`); ``{sie}``, ``{full}`` and ``{Item}`` are always there."""
@@ -187,8 +249,13 @@ class Planter:
     def free_friend(self, *exclude: str, bank_app: bool = False, peers: bool = False) -> Contact | None:
         """The closest friend in chat not given a role yet (else the closest), or None; ``peers``: no parents or
         children (friends, siblings, partners, roommates)."""
-        people = [c for c in self.friends if c.name not in exclude and (not bank_app or "bank" in (c.apps or []))
-                  and (not peers or c.relationship not in ("parent", "child"))]
+        people = [
+            c
+            for c in self.friends
+            if c.name not in exclude
+            and (not bank_app or "bank" in (c.apps or []))
+            and (not peers or c.relationship not in ("parent", "child"))
+        ]
         fresh = [c for c in people if c.name not in self.used]
         c = (fresh or people or [None])[0]
         if c is not None:
@@ -219,14 +286,20 @@ def simulate_planted(sim: Sim) -> None:
 
 # --- contradictions ------------------------------------------------------------------------------
 
+
 def _meeting_moved(pl: Planter) -> None:
     sim = pl.sim
     r = sim.rng("planted/meeting")
     me = {pl.me["email"], pl.me_work["email"]}
-    soon = [e for e in sim.of_kind("calendar_event")
-            if e.status == "scheduled" and e.data["calendar"] == "work" and e.data["source"] == "meeting"
-            and (e.data.get("organizer") or {}).get("email") not in me | {None}
-            and sim.now + dt.timedelta(days=1) <= e.at <= sim.now + dt.timedelta(days=10)]
+    soon = [
+        e
+        for e in sim.of_kind("calendar_event")
+        if e.status == "scheduled"
+        and e.data["calendar"] == "work"
+        and e.data["source"] == "meeting"
+        and (e.data.get("organizer") or {}).get("email") not in me | {None}
+        and sim.now + dt.timedelta(days=1) <= e.at <= sim.now + dt.timedelta(days=10)
+    ]
     if not soon:
         pl.skip("meeting_moved", "no upcoming work meeting organized by a colleague in the next 10 days")
         return
@@ -246,28 +319,61 @@ def _meeting_moved(pl: Planter) -> None:
     if sent.date() == sim.now.date():
         sent = dt.datetime.combine(sim.now.date() - dt.timedelta(days=1), dt.time(r.randint(14, 17), r.randint(0, 59)))
     f = pl.fmt
-    ctx = dict(first=pl.first, title=target.data["title"], old=f"{f.weekday(old)} {f.time(old)}",
-               new=f"{f.long_date(new)}, {f.time(new)}", new_day=f.weekday(new), reason=pl.pick(r, "meeting_reasons"),
-               sign=pl.pick(r, "sign_off"), sender=org["name"].split()[0])
-    mail = pl.mail(("meeting", target.id), sent, org, [pl.me_work], pl.say(r, "meeting_subject", **ctx),
-                   pl.say(r, "meeting_body", **ctx), read=False, labels=["work"], ref=target.id)
-    pl.add("contradiction", "meeting_moved",
-           f"{org['name']} moved '{target.data['title']}' by mail to {_iso(new)}; the calendar still shows {_iso(old)}.",
-           [mail, target], truth="mail", title=target.data["title"], organizer=org["name"],
-           calendar_start=_iso(old), mail_start=_iso(new), minutes=minutes)
+    ctx = dict(
+        first=pl.first,
+        title=target.data["title"],
+        old=f"{f.weekday(old)} {f.time(old)}",
+        new=f"{f.long_date(new)}, {f.time(new)}",
+        new_day=f.weekday(new),
+        reason=pl.pick(r, "meeting_reasons"),
+        sign=pl.pick(r, "sign_off"),
+        sender=org["name"].split()[0],
+    )
+    mail = pl.mail(
+        ("meeting", target.id),
+        sent,
+        org,
+        [pl.me_work],
+        pl.say(r, "meeting_subject", **ctx),
+        pl.say(r, "meeting_body", **ctx),
+        read=False,
+        labels=["work"],
+        ref=target.id,
+    )
+    pl.add(
+        "contradiction",
+        "meeting_moved",
+        f"{org['name']} moved '{target.data['title']}' by mail to {_iso(new)}; the calendar still shows {_iso(old)}.",
+        [mail, target],
+        truth="mail",
+        title=target.data["title"],
+        organizer=org["name"],
+        calendar_start=_iso(old),
+        mail_start=_iso(new),
+        minutes=minutes,
+    )
 
 
 def _received_from(sim: Sim, name: str, since: dt.datetime) -> list[Event]:
-    return [e for e in sim.of_kind("p2p_payment") if e.data.get("contact") == name
-            and e.data.get("direction") == "received" and e.at >= since]
+    return [
+        e
+        for e in sim.of_kind("p2p_payment")
+        if e.data.get("contact") == name and e.data.get("direction") == "received" and e.at >= since
+    ]
 
 
 def _paid_back_claim(pl: Planter) -> None:
     sim = pl.sim
     r = sim.rng("planted/claim")
     # What the friend owes: a shared meal the persona paid for (the card shows the whole table).
-    meals = [e for e in sim.of_kind("card_purchase") if e.status == "done" and e.data.get("paid_for") == "table"
-             and e.at >= sim.now - dt.timedelta(days=40) and e.data.get("restaurant_booking")]
+    meals = [
+        e
+        for e in sim.of_kind("card_purchase")
+        if e.status == "done"
+        and e.data.get("paid_for") == "table"
+        and e.at >= sim.now - dt.timedelta(days=40)
+        and e.data.get("restaurant_booking")
+    ]
     bookings = {e.data.get("booking_id"): e for e in sim.of_kind("restaurant_booking")}
     claim_at = pl.before_now(r, 1, 3, 10, 21)
     friend, what, amount, ref = None, None, None, None
@@ -276,20 +382,31 @@ def _paid_back_claim(pl: Planter) -> None:
         if b is None:
             continue
         names = [n for n in b.data.get("companions") or [] if any(c.name == n for c in pl.friends)]
-        names = [n for n in names if "bank" in (sim.contact(n).apps or [])
-                 and not _received_from(sim, n, claim_at - dt.timedelta(days=3))]
+        names = [
+            n
+            for n in names
+            if "bank" in (sim.contact(n).apps or []) and not _received_from(sim, n, claim_at - dt.timedelta(days=3))
+        ]
         if names:
             friend = sim.contact(names[0])
             party = max(2, int(meal.data.get("party_size") or 2))
             amount = meal.data["amount_cents"] // party
             meal_at = reservation_time(sim, b)
-            what = ({"de_DE": "das Essen bei {r}"}.get(pl.p.locale) or
-                    ("dinner at {r}" if meal_at.hour >= 16 else "lunch at {r}")).format(r=b.data["restaurant"])
+            what = (
+                {"de_DE": "das Essen bei {r}"}.get(pl.p.locale)
+                or ("dinner at {r}" if meal_at.hour >= 16 else "lunch at {r}")
+            ).format(r=b.data["restaurant"])
             ref = meal.id
             break
     if friend is None:
-        friend = next((c for c in pl.friends if "bank" in (c.apps or [])
-                       and not _received_from(sim, c.name, claim_at - dt.timedelta(days=3))), None)
+        friend = next(
+            (
+                c
+                for c in pl.friends
+                if "bank" in (c.apps or []) and not _received_from(sim, c.name, claim_at - dt.timedelta(days=3))
+            ),
+            None,
+        )
         if friend is None:
             pl.skip("paid_back_claim", "no friend who uses the bank")
             return
@@ -300,9 +417,17 @@ def _paid_back_claim(pl: Planter) -> None:
     text = pl.say(r, "claim", amount=amount_text, what=what)
     e1 = pl.chat(friend, claim_at, False, text, "claim", read=True, ref=ref)
     e2 = pl.chat(friend, claim_at + dt.timedelta(minutes=r.randint(2, 40)), True, pl.say(r, "claim_ack"), "claim-ack")
-    pl.add("contradiction", "paid_back_claim",
-           f"{friend.name} says in chat they sent {amount_text} for {what}; no payment from them reached the bank.",
-           [e1, e2], truth="bank", contact=friend.name, amount_cents=amount, claimed_at=_iso(claim_at), owed_for=what)
+    pl.add(
+        "contradiction",
+        "paid_back_claim",
+        f"{friend.name} says in chat they sent {amount_text} for {what}; no payment from them reached the bank.",
+        [e1, e2],
+        truth="bank",
+        contact=friend.name,
+        amount_cents=amount,
+        claimed_at=_iso(claim_at),
+        owed_for=what,
+    )
 
 
 def _plan_phrase(pl: Planter, activity: str) -> str:
@@ -340,8 +465,26 @@ def _plan_times(pl: Planter) -> None:
     day = _next_weekend_day(sim, r)
     low = activity.lower()
     # Evenings for concerts, quizzes, films, games and cooking; daytime for the rest.
-    evening = any(w in low for w in ("concert", "konzert", "quiz", "trivia", "film", "movie", "kino", "game", "spiel",
-                                     "cook", "koch", "book", "buch", "dinner", "essen"))
+    evening = any(
+        w in low
+        for w in (
+            "concert",
+            "konzert",
+            "quiz",
+            "trivia",
+            "film",
+            "movie",
+            "kino",
+            "game",
+            "spiel",
+            "cook",
+            "koch",
+            "book",
+            "buch",
+            "dinner",
+            "essen",
+        )
+    )
     hour = r.choice([18, 19, 20]) if evening else r.choice([10, 11, 14, 15])
     t1 = dt.datetime.combine(day, dt.time(hour, 0))
     t2 = t1 + dt.timedelta(minutes=r.choice([30, 60, -30]))
@@ -349,18 +492,35 @@ def _plan_times(pl: Planter) -> None:
     # Cooking, games, films and books happen at home; the rest at a meeting point.
     at_home = any(w in activity.lower() for w in ("cook", "koch", "game", "spiel", "film", "movie", "book", "buch"))
     place = {"de_DE": "bei mir" if at_home else "am Treffpunkt", "en_GB": "mine" if at_home else "the usual spot"}.get(
-        pl.p.locale, "my place" if at_home else "the usual place")
+        pl.p.locale, "my place" if at_home else "the usual place"
+    )
     ask_at = pl.before_now(r, 3, 5, 11, 20)
-    e1 = pl.chat(a, ask_at, False, pl.say(r, "plan_ask", plan=plan, day=f.weekday(day), where=place, time=f.time(t1)),
-                 "plan-ask")
+    e1 = pl.chat(
+        a, ask_at, False, pl.say(r, "plan_ask", plan=plan, day=f.weekday(day), where=place, time=f.time(t1)), "plan-ask"
+    )
     e2 = pl.chat(a, ask_at + dt.timedelta(minutes=r.randint(3, 50)), True, pl.say(r, "plan_yes"), "plan-yes")
     relay_at = pl.before_now(r, 0, 1, 10, 20)
-    e3 = pl.chat(b, relay_at, False, pl.say(r, "plan_relay", name=pl.first_of(a), plan=plan, day=f.weekday(day),
-                                            time=f.time(t2)), "plan-relay", read=False)
-    pl.add("contradiction", "plan_times",
-           f"{a.name} set {plan} for {_iso(t1)}; {b.name} says {a.name.split()[0]} said {f.time(t2)}.",
-           [e1, e2, e3], truth="organizer", plan=plan, day=day.isoformat(), organizer=a.name,
-           organizer_time=_iso(t1), relay=b.name, relay_time=_iso(t2))
+    e3 = pl.chat(
+        b,
+        relay_at,
+        False,
+        pl.say(r, "plan_relay", name=pl.first_of(a), plan=plan, day=f.weekday(day), time=f.time(t2)),
+        "plan-relay",
+        read=False,
+    )
+    pl.add(
+        "contradiction",
+        "plan_times",
+        f"{a.name} set {plan} for {_iso(t1)}; {b.name} says {a.name.split()[0]} said {f.time(t2)}.",
+        [e1, e2, e3],
+        truth="organizer",
+        plan=plan,
+        day=day.isoformat(),
+        organizer=a.name,
+        organizer_time=_iso(t1),
+        relay=b.name,
+        relay_time=_iso(t2),
+    )
 
 
 def _restaurant_time(pl: Planter) -> None:
@@ -370,8 +530,9 @@ def _restaurant_time(pl: Planter) -> None:
         when = reservation_time(sim, booking)
         if when <= sim.now + dt.timedelta(hours=6) or booking.at > sim.now:
             continue
-        friends = [sim.contact(n) for n in booking.data.get("companions") or []
-                   if any(c.name == n for c in pl.chat_people)]
+        friends = [
+            sim.contact(n) for n in booking.data.get("companions") or [] if any(c.name == n for c in pl.chat_people)
+        ]
         if not friends:
             continue
         c = friends[0]
@@ -379,14 +540,23 @@ def _restaurant_time(pl: Planter) -> None:
         at = max(booking.at + dt.timedelta(minutes=5), pl.before_now(r, 0, 2, 10, 21))
         if at > sim.now:
             continue
-        text = pl.say(r, "resto_friend", restaurant=booking.data["restaurant"], day=pl.fmt.weekday(when),
-                      time=pl.fmt.time(wrong))
+        text = pl.say(
+            r, "resto_friend", restaurant=booking.data["restaurant"], day=pl.fmt.weekday(when), time=pl.fmt.time(wrong)
+        )
         e = pl.chat(c, at, False, text, ("resto", booking.id), read=False, ref=booking.id)
         shows = [e, booking] + [x for x in sim.of_kind("email", "calendar_event") if x.data.get("ref") == booking.id]
-        pl.add("contradiction", "restaurant_time",
-               f"The booking at {booking.data['restaurant']} is for {_iso(when)}; {c.name} says {pl.fmt.time(wrong)}.",
-               shows, truth="booking", restaurant=booking.data["restaurant"], booking_id=booking.data.get("booking_id"),
-               booked_time=_iso(when), friend=c.name, friend_time=_iso(wrong))
+        pl.add(
+            "contradiction",
+            "restaurant_time",
+            f"The booking at {booking.data['restaurant']} is for {_iso(when)}; {c.name} says {pl.fmt.time(wrong)}.",
+            shows,
+            truth="booking",
+            restaurant=booking.data["restaurant"],
+            booking_id=booking.data.get("booking_id"),
+            booked_time=_iso(when),
+            friend=c.name,
+            friend_time=_iso(wrong),
+        )
         return
     pl.skip("restaurant_time", "no upcoming restaurant booking with a companion in chat")
 
@@ -394,30 +564,59 @@ def _restaurant_time(pl: Planter) -> None:
 def _bill_amount(pl: Planter) -> None:
     sim = pl.sim
     r = sim.rng("planted/bill")
-    upcoming = sorted((e for e in sim.of_kind("autopay") if e.status == "scheduled"
-                       and e.at <= sim.now + dt.timedelta(days=25)), key=lambda e: (e.at, e.id))
+    upcoming = sorted(
+        (e for e in sim.of_kind("autopay") if e.status == "scheduled" and e.at <= sim.now + dt.timedelta(days=25)),
+        key=lambda e: (e.at, e.id),
+    )
     if not upcoming:
         pl.skip("bill_amount", "no autopay scheduled in the next 25 days")
         return
     # An energy bill varies month to month; else any utility, else the first autopay.
     energy = ("electric", "energy", "power", "strom", "gas", "water", "wasser")
-    pay = next((e for e in upcoming if any(w in f"{e.data['name']} {e.data['payee']}".lower() for w in energy)),
-               None) or next((e for e in upcoming if e.data.get("category") == "utilities"), upcoming[0])
+    pay = next(
+        (e for e in upcoming if any(w in f"{e.data['name']} {e.data['payee']}".lower() for w in energy)), None
+    ) or next((e for e in upcoming if e.data.get("category") == "utilities"), upcoming[0])
     usual = pay.data["amount_cents"]
     bill = usual + max(100, usual * r.randint(12, 35) // 100)
     bill -= bill % 10
     sent = pl.before_now(r, 2, 6, 7, 11)
     payee = pay.data["payee"]
     from .mail import site_domain
+
     sender = {"name": payee, "email": f"billing@{site_domain(None, payee)}"}
     f = pl.fmt
-    ctx = dict(first=pl.first, full=pl.p.identity.name, month=f.month(sent).split()[0], bill=pay.data["name"].lower()
-               if not pl.de else pay.data["name"], payee=payee, amount=f.money(bill), due=f.date(pay.at))
-    mail = pl.mail(("bill", pay.id), sent, sender, [pl.me], pl.say(r, "bill_subject", **ctx),
-                   pl.say(r, "bill_body", **ctx), read=True, labels=["bills"], ref=pay.id, series="bill")
-    pl.add("contradiction", "bill_amount",
-           f"{payee} bills {f.money(bill)}; the bank's autopay scheduled for {pay.at.date()} takes {f.money(usual)}.",
-           [mail, pay], truth="mail", payee=payee, bill_cents=bill, autopay_cents=usual, autopay_at=_iso(pay.at))
+    ctx = dict(
+        first=pl.first,
+        full=pl.p.identity.name,
+        month=f.month(sent).split()[0],
+        bill=pay.data["name"].lower() if not pl.de else pay.data["name"],
+        payee=payee,
+        amount=f.money(bill),
+        due=f.date(pay.at),
+    )
+    mail = pl.mail(
+        ("bill", pay.id),
+        sent,
+        sender,
+        [pl.me],
+        pl.say(r, "bill_subject", **ctx),
+        pl.say(r, "bill_body", **ctx),
+        read=True,
+        labels=["bills"],
+        ref=pay.id,
+        series="bill",
+    )
+    pl.add(
+        "contradiction",
+        "bill_amount",
+        f"{payee} bills {f.money(bill)}; the bank's autopay scheduled for {pay.at.date()} takes {f.money(usual)}.",
+        [mail, pay],
+        truth="mail",
+        payee=payee,
+        bill_cents=bill,
+        autopay_cents=usual,
+        autopay_at=_iso(pay.at),
+    )
 
 
 def _delivery_date(pl: Planter) -> None:
@@ -429,31 +628,59 @@ def _delivery_date(pl: Planter) -> None:
         if d.status != "scheduled" or d.at > sim.now + dt.timedelta(days=10):
             continue
         order = orders.get(d.data.get("order_id"))
-        shipped = [m for m in sim.of_kind("email") if order is not None and m.data.get("ref") == order.id
-                   and m.data.get("series") == "shipping"]
+        shipped = [
+            m
+            for m in sim.of_kind("email")
+            if order is not None and m.data.get("ref") == order.id and m.data.get("series") == "shipping"
+        ]
         if not shipped or shipped[-1].at >= sim.now - dt.timedelta(hours=1):
             continue
         carrier = d.data.get("carrier") or "Carrier"
         says = d.at.date() + dt.timedelta(days=r.choice([1, 2, 3]))
-        at = min(shipped[-1].at + dt.timedelta(hours=r.randint(6, 30)), sim.now - dt.timedelta(minutes=r.randint(15, 90)))
+        at = min(
+            shipped[-1].at + dt.timedelta(hours=r.randint(6, 30)), sim.now - dt.timedelta(minutes=r.randint(15, 90))
+        )
         if at.hour < 7:
             at = at.replace(hour=r.randint(7, 9))
         at = min(at, sim.now - dt.timedelta(minutes=5))
         f = pl.fmt
-        ctx = dict(first=pl.first, carrier=carrier, tracking=d.data.get("tracking_number") or "", day=f.long_date(says),
-                   shop=d.data.get("provider") or "")
-        mail = pl.mail(("delivery", d.id), at, {"name": carrier, "email": f"tracking@{_slug(carrier)}.test"}, [pl.me],
-                       pl.say(r, "delivery_subject", **ctx), pl.say(r, "delivery_body", **ctx), read=False,
-                       labels=["receipts"], ref=d.id, series="tracking")
-        pl.add("contradiction", "delivery_date",
-               f"{carrier} now expects parcel {ctx['tracking']} on {says}; the {ctx['shop']} order arrives {d.at.date()}.",
-               [mail, shipped[-1], d], truth="shop", order_id=d.data.get("order_id"), carrier=carrier,
-               tracking_number=ctx["tracking"], shop_day=d.at.date().isoformat(), carrier_day=says.isoformat())
+        ctx = dict(
+            first=pl.first,
+            carrier=carrier,
+            tracking=d.data.get("tracking_number") or "",
+            day=f.long_date(says),
+            shop=d.data.get("provider") or "",
+        )
+        mail = pl.mail(
+            ("delivery", d.id),
+            at,
+            {"name": carrier, "email": f"tracking@{_slug(carrier)}.test"},
+            [pl.me],
+            pl.say(r, "delivery_subject", **ctx),
+            pl.say(r, "delivery_body", **ctx),
+            read=False,
+            labels=["receipts"],
+            ref=d.id,
+            series="tracking",
+        )
+        pl.add(
+            "contradiction",
+            "delivery_date",
+            f"{carrier} now expects parcel {ctx['tracking']} on {says}; the {ctx['shop']} order arrives {d.at.date()}.",
+            [mail, shipped[-1], d],
+            truth="shop",
+            order_id=d.data.get("order_id"),
+            carrier=carrier,
+            tracking_number=ctx["tracking"],
+            shop_day=d.at.date().isoformat(),
+            carrier_day=says.isoformat(),
+        )
         return
     pl.skip("delivery_date", "no parcel on its way with a shipping mail")
 
 
 # --- pending obligations --------------------------------------------------------------------------
+
 
 def _pay_back(pl: Planter) -> None:
     sim = pl.sim
@@ -461,9 +688,18 @@ def _pay_back(pl: Planter) -> None:
         if req.data.get("paid"):
             continue
         shows = [req] + [e for e in sim.of_kind("chat_message") if e.data.get("ref") == req.id]
-        pl.add("pending", "pay_back", f"{req.data['contact']} asked to be paid back {pl.fmt.money(req.data['amount_cents'])}"
-               f" for {req.data['memo']}.", shows, truth=None, contact=req.data["contact"],
-               amount_cents=req.data["amount_cents"], memo=req.data["memo"], request_id=req.id)
+        pl.add(
+            "pending",
+            "pay_back",
+            f"{req.data['contact']} asked to be paid back {pl.fmt.money(req.data['amount_cents'])}"
+            f" for {req.data['memo']}.",
+            shows,
+            truth=None,
+            contact=req.data["contact"],
+            amount_cents=req.data["amount_cents"],
+            memo=req.data["memo"],
+            request_id=req.id,
+        )
 
 
 def _rsvp(pl: Planter) -> None:
@@ -472,8 +708,11 @@ def _rsvp(pl: Planter) -> None:
     r = sim.rng("planted/rsvp")
     from .mail import ics
 
-    hosts = [c for c in pl.p.contacts if c.email and c.relationship == "friend"] or \
-        [c for c in pl.friends if c.email and c.relationship != "parent"] or [c for c in pl.friends if c.email]
+    hosts = (
+        [c for c in pl.p.contacts if c.email and c.relationship == "friend"]
+        or [c for c in pl.friends if c.email and c.relationship != "parent"]
+        or [c for c in pl.friends if c.email]
+    )
     host = next((c for c in hosts if c.name not in pl.used), None) or (hosts or [None])[0]
     if host is None:
         pl.skip("rsvp", "no friend with a mail address")
@@ -484,20 +723,62 @@ def _rsvp(pl: Planter) -> None:
     title = pl.pick(r, "rsvp_titles").format(first=pl.first_of(host))
     place = (host.address.street if host.address else None) or {"de_DE": "bei mir"}.get(pl.p.locale, "my place")
     org = {"name": host.name, "email": host.email}
-    cal = _timed(sim, start, 180, title=title, location=place, attendees=[org, pl.me], organizer=org,
-                 source="life_event", description="", key=("planted", "rsvp"))
+    cal = _timed(
+        sim,
+        start,
+        180,
+        title=title,
+        location=place,
+        attendees=[org, pl.me],
+        organizer=org,
+        source="life_event",
+        description="",
+        key=("planted", "rsvp"),
+    )
     sent = pl.before_now(r, 2, 5, 10, 20)
     due = day - dt.timedelta(days=r.randint(3, 6))
     f = pl.fmt
-    ctx = dict(first=pl.first, title=title, day=f.long_date(day), time=f.time(start), where=place, due=f.long_date(due),
-               sender=pl.first_of(host))
+    ctx = dict(
+        first=pl.first,
+        title=title,
+        day=f.long_date(day),
+        time=f.time(start),
+        where=place,
+        due=f.long_date(due),
+        sender=pl.first_of(host),
+    )
     content = ics(sim, cal, sent)
-    att = [{"filename": "invite.ics", "content_type": "text/calendar; method=REQUEST",
-            "size": len(content.encode()), "content": content}]
-    mail = pl.mail(("rsvp", cal.id), sent, org, [pl.me], pl.say(r, "rsvp_subject", **ctx), pl.say(r, "rsvp_body", **ctx),
-                   read=True, labels=["invitations"], ref=cal.id, attachments=att)
-    pl.add("pending", "rsvp", f"{host.name} invited the persona to '{title}' on {day}; the answer is due {due}.",
-           [mail, cal], truth=None, title=title, start=_iso(start), rsvp_by=due.isoformat(), organizer=host.name)
+    att = [
+        {
+            "filename": "invite.ics",
+            "content_type": "text/calendar; method=REQUEST",
+            "size": len(content.encode()),
+            "content": content,
+        }
+    ]
+    mail = pl.mail(
+        ("rsvp", cal.id),
+        sent,
+        org,
+        [pl.me],
+        pl.say(r, "rsvp_subject", **ctx),
+        pl.say(r, "rsvp_body", **ctx),
+        read=True,
+        labels=["invitations"],
+        ref=cal.id,
+        attachments=att,
+    )
+    pl.add(
+        "pending",
+        "rsvp",
+        f"{host.name} invited the persona to '{title}' on {day}; the answer is due {due}.",
+        [mail, cal],
+        truth=None,
+        title=title,
+        start=_iso(start),
+        rsvp_by=due.isoformat(),
+        organizer=host.name,
+    )
 
 
 def _send_document(pl: Planter) -> None:
@@ -517,19 +798,46 @@ def _send_document(pl: Planter) -> None:
         portal, to, entry, labels = f"https://hr.{work_domain}/documents", [pl.me_work], "form_body", ["work"]
     else:
         form = pl.pick(r, "landlord_forms")
-        sender = {"name": {"de_DE": "Hausverwaltung"}.get(p.locale, "Property management"),
-                  "email": "office@property-management.test"}
+        sender = {
+            "name": {"de_DE": "Hausverwaltung"}.get(p.locale, "Property management"),
+            "email": "office@property-management.test",
+        }
         portal, to, labels = "https://portal.property-management.test", [pl.me], ["home"]
         entry = "form_body_sie" if "form_body_sie" in pl.b else "form_body"
-    ctx = dict(first=pl.first, full=p.identity.name, form=form, due=f.long_date(due), portal=portal,
-               sign=pl.pick(r, "sign_off"), sender=sender["name"])
-    mail = pl.mail(("document", form), sent, sender, to, pl.say(r, "form_subject", **ctx), pl.say(r, entry, **ctx),
-                   read=True, labels=labels)
-    pl.add("pending", "send_document", f"{sender['name']} asks for the signed {form} by {due}.", [mail], truth=None,
-           form=form, due=due.isoformat(), sender=sender["name"], sender_email=sender["email"])
+    ctx = dict(
+        first=pl.first,
+        full=p.identity.name,
+        form=form,
+        due=f.long_date(due),
+        portal=portal,
+        sign=pl.pick(r, "sign_off"),
+        sender=sender["name"],
+    )
+    mail = pl.mail(
+        ("document", form),
+        sent,
+        sender,
+        to,
+        pl.say(r, "form_subject", **ctx),
+        pl.say(r, entry, **ctx),
+        read=True,
+        labels=labels,
+    )
+    pl.add(
+        "pending",
+        "send_document",
+        f"{sender['name']} asks for the signed {form} by {due}.",
+        [mail],
+        truth=None,
+        form=form,
+        due=due.isoformat(),
+        sender=sender["name"],
+        sender_email=sender["email"],
+    )
 
 
 # --- dependency chains ----------------------------------------------------------------------------
+
 
 def _flight_change(pl: Planter) -> None:
     """The next trip's outbound flight is cancelled and rebooked a day later; the ride, the hotel's first night
@@ -537,12 +845,24 @@ def _flight_change(pl: Planter) -> None:
     arrival."""
     sim = pl.sim
     r = sim.rng("planted/flight")
-    flights = sorted((e for e in sim.of_kind("flight") if e.status == "scheduled" and e.data.get("leg") == 1
-                      and e.data.get("direction") == "outbound"), key=lambda e: e.at)
+    flights = sorted(
+        (
+            e
+            for e in sim.of_kind("flight")
+            if e.status == "scheduled" and e.data.get("leg") == 1 and e.data.get("direction") == "outbound"
+        ),
+        key=lambda e: e.at,
+    )
     booking = None
     for fl in flights:
-        booking = next((b for b in sim.of_kind("flight_booking") if b.data.get("pnr") == fl.data.get("pnr")
-                        and b.at < sim.now - dt.timedelta(days=2)), None)
+        booking = next(
+            (
+                b
+                for b in sim.of_kind("flight_booking")
+                if b.data.get("pnr") == fl.data.get("pnr") and b.at < sim.now - dt.timedelta(days=2)
+            ),
+            None,
+        )
         if booking:
             break
     if not booking:
@@ -550,8 +870,14 @@ def _flight_change(pl: Planter) -> None:
         return
     d = fl.data
     idx = d.get("trip")
-    legs = sorted((e for e in sim.of_kind("flight") if e.data.get("pnr") == d.get("pnr")
-                   and e.data.get("direction") == "outbound"), key=lambda e: e.at)
+    legs = sorted(
+        (
+            e
+            for e in sim.of_kind("flight")
+            if e.data.get("pnr") == d.get("pnr") and e.data.get("direction") == "outbound"
+        ),
+        key=lambda e: e.at,
+    )
     last_leg = legs[-1].data if legs else d
     trip = trips(sim)[idx] if isinstance(idx, int) else None
     # The whole outbound journey moves a day: the first leg's departure, the last leg's arrival.
@@ -562,37 +888,76 @@ def _flight_change(pl: Planter) -> None:
     f = pl.fmt
     sent = max(booking.at + dt.timedelta(days=1), pl.before_now(r, 1, 4, 8, 20))
     airline = {"name": d.get("airline") or "Airline", "email": f"notifications@{_slug(d.get('airline') or 'air')}.test"}
-    ctx = dict(name=pl.p.identity.name, flight=d["flight_number"], old_day=f.long_date(old_dep), new_flight=new_number,
-               new_dep=f"{f.long_date(new_dep)} {f.time(new_dep)}", new_arr=f"{f.long_date(new_arr)} {f.time(new_arr)}",
-               pnr=d.get("pnr"), airline=airline["name"],
-               **{"from": d.get("from_name") or d.get("from"), "to": last_leg.get("to_name") or last_leg.get("to")})
-    change = pl.mail(("flight", fl.id), sent, airline, [pl.me], pl.say(r, "flight_subject", **ctx),
-                     pl.say(r, "flight_body", **ctx), read=False, labels=["travel"], ref=fl.id,
-                     series="schedule_change",
-                     attachments=_revised_itinerary(sim, legs, fl.id, d["flight_number"], new_number, sent,
-                                                    f"{d.get('pnr') or 'itinerary'}-changed.ics"))
+    ctx = dict(
+        name=pl.p.identity.name,
+        flight=d["flight_number"],
+        old_day=f.long_date(old_dep),
+        new_flight=new_number,
+        new_dep=f"{f.long_date(new_dep)} {f.time(new_dep)}",
+        new_arr=f"{f.long_date(new_arr)} {f.time(new_arr)}",
+        pnr=d.get("pnr"),
+        airline=airline["name"],
+        **{"from": d.get("from_name") or d.get("from"), "to": last_leg.get("to_name") or last_leg.get("to")},
+    )
+    change = pl.mail(
+        ("flight", fl.id),
+        sent,
+        airline,
+        [pl.me],
+        pl.say(r, "flight_subject", **ctx),
+        pl.say(r, "flight_body", **ctx),
+        read=False,
+        labels=["travel"],
+        ref=fl.id,
+        series="schedule_change",
+        attachments=_revised_itinerary(
+            sim, legs, fl.id, d["flight_number"], new_number, sent, f"{d.get('pnr') or 'itinerary'}-changed.ics"
+        ),
+    )
     steps: list[dict[str, Any]] = [
         {"step": "booking", "event_id": booking.id, "old": d["dep_local"], "new": None},
-        {"step": "airline_change", "event_id": change.id, "old": d["dep_local"], "new": new_dep.isoformat(),
-         "new_flight": new_number},
+        {
+            "step": "airline_change",
+            "event_id": change.id,
+            "old": d["dep_local"],
+            "new": new_dep.isoformat(),
+            "new_flight": new_number,
+        },
     ]
     shows = [booking, change, fl]
     cal = next((e for e in sim.of_kind("calendar_event") if e.data.get("ref") == fl.id), None)
     if cal:
-        steps.append({"step": "calendar_flight", "event_id": cal.id, "old": cal.data["start"], "new": new_dep.isoformat()})
+        steps.append(
+            {"step": "calendar_flight", "event_id": cal.id, "old": cal.data["start"], "new": new_dep.isoformat()}
+        )
         shows.append(cal)
-    ride = next((e for e in sim.of_kind("ride") if e.status == "scheduled" and e.data.get("trip") == idx
-                 and e.at <= fl.at), None)
+    ride = next(
+        (e for e in sim.of_kind("ride") if e.status == "scheduled" and e.data.get("trip") == idx and e.at <= fl.at),
+        None,
+    )
     if ride:
-        steps.append({"step": "airport_ride", "event_id": ride.id, "old": ride.data.get("pickup_local"),
-                      "new": (dt.datetime.fromisoformat(ride.data["pickup_local"]) + dt.timedelta(days=1)).isoformat()})
+        steps.append(
+            {
+                "step": "airport_ride",
+                "event_id": ride.id,
+                "old": ride.data.get("pickup_local"),
+                "new": (dt.datetime.fromisoformat(ride.data["pickup_local"]) + dt.timedelta(days=1)).isoformat(),
+            }
+        )
         shows.append(ride)
     stay = next((e for e in sim.of_kind("hotel_stay") if e.data.get("trip") == idx), None)
     if stay:
         ci = dt.date.fromisoformat(stay.data["check_in"])
-        steps.append({"step": "hotel_check_in", "event_id": stay.id, "old": ci.isoformat(),
-                      "new": (ci + dt.timedelta(days=1)).isoformat(), "hotel": stay.data.get("hotel"),
-                      "confirmation": stay.data.get("confirmation")})
+        steps.append(
+            {
+                "step": "hotel_check_in",
+                "event_id": stay.id,
+                "old": ci.isoformat(),
+                "new": (ci + dt.timedelta(days=1)).isoformat(),
+                "hotel": stay.data.get("hotel"),
+                "confirmation": stay.data.get("confirmation"),
+            }
+        )
         shows.append(stay)
     # A dinner booked at the destination for the first evening, which the new arrival misses.
     dinner_day = old_arr.date() if old_arr.hour < 17 else old_arr.date() + dt.timedelta(days=1)
@@ -603,26 +968,63 @@ def _flight_change(pl: Planter) -> None:
         booked = booking.at + dt.timedelta(days=r.randint(1, 2))
         booked = min(booked.replace(hour=r.randint(9, 20), minute=r.randint(0, 59)), sent - dt.timedelta(hours=1))
         party = 1 + len(trip.companions if trip else [])
-        dctx = dict(first=pl.first, full=pl.p.identity.name, restaurant=name, city=city, day=f.long_date(dinner),
-                    time=f.time(dinner), party=party)
-        conf = pl.mail(("dinner", fl.id), booked, {"name": name, "email": f"reservations@{_slug(name)}.test"}, [pl.me],
-                       pl.say(r, "dinner_subject", **dctx), pl.say(r, "dinner_body", **dctx), read=True,
-                       labels=["travel"], series="reservation")
-        steps.append({"step": "dinner_reservation", "event_id": conf.id, "old": _iso(dinner), "new": None,
-                      "restaurant": name, "city": city})
+        dctx = dict(
+            first=pl.first,
+            full=pl.p.identity.name,
+            restaurant=name,
+            city=city,
+            day=f.long_date(dinner),
+            time=f.time(dinner),
+            party=party,
+        )
+        conf = pl.mail(
+            ("dinner", fl.id),
+            booked,
+            {"name": name, "email": f"reservations@{_slug(name)}.test"},
+            [pl.me],
+            pl.say(r, "dinner_subject", **dctx),
+            pl.say(r, "dinner_body", **dctx),
+            read=True,
+            labels=["travel"],
+            series="reservation",
+        )
+        steps.append(
+            {
+                "step": "dinner_reservation",
+                "event_id": conf.id,
+                "old": _iso(dinner),
+                "new": None,
+                "restaurant": name,
+                "city": city,
+            }
+        )
         shows.append(conf)
-    pl.add("chain", "flight_change",
-           f"Flight {d['flight_number']} on {old_dep.date()} was cancelled and rebooked as {new_number} a day later;"
-           f" the ride, the hotel's first night and the calendar still hold the old day"
-           + ("; the dinner booked for the first evening there starts before the new arrival."
-              if any(st["step"] == "dinner_reservation" for st in steps) else "."),
-           shows, truth="mail", trip=idx, destination=trip.destination if trip else d.get("to"), pnr=d.get("pnr"),
-           old_departure=d["dep_local"], new_departure=new_dep.isoformat(), new_arrival=new_arr.isoformat(),
-           flight_id=fl.id, steps=steps)
+    pl.add(
+        "chain",
+        "flight_change",
+        f"Flight {d['flight_number']} on {old_dep.date()} was cancelled and rebooked as {new_number} a day later;"
+        f" the ride, the hotel's first night and the calendar still hold the old day"
+        + (
+            "; the dinner booked for the first evening there starts before the new arrival."
+            if any(st["step"] == "dinner_reservation" for st in steps)
+            else "."
+        ),
+        shows,
+        truth="mail",
+        trip=idx,
+        destination=trip.destination if trip else d.get("to"),
+        pnr=d.get("pnr"),
+        old_departure=d["dep_local"],
+        new_departure=new_dep.isoformat(),
+        new_arrival=new_arr.isoformat(),
+        flight_id=fl.id,
+        steps=steps,
+    )
 
 
-def _revised_itinerary(sim: Sim, legs: list[Event], first_id: str, old_number: str, new_number: str,
-                       sent: dt.datetime, filename: str) -> list[dict]:
+def _revised_itinerary(
+    sim: Sim, legs: list[Event], first_id: str, old_number: str, new_number: str, sent: dt.datetime, filename: str
+) -> list[dict]:
     """The changed itinerary the schedule-change mail carries: the calendar's entries of the moved legs a day
     later, the first under its new number, at SEQUENCE 1, so "Add to calendar" takes the new times."""
     from .mail import publish_ics
@@ -633,8 +1035,9 @@ def _revised_itinerary(sim: Sim, legs: list[Event], first_id: str, old_number: s
         d = c.data
         if d.get("source") == "flight" and d.get("ref") in ids and d.get("uid"):
             title = d["title"].replace(old_number, new_number) if d["ref"] == first_id else d["title"]
-            out.append({**d, "title": title, "start": _shift_iso(d["start"], 1), "end": _shift_iso(d["end"], 1),
-                        "sequence": 1})
+            out.append(
+                {**d, "title": title, "start": _shift_iso(d["start"], 1), "end": _shift_iso(d["end"], 1), "sequence": 1}
+            )
     return publish_ics(sim, out, sent, filename)
 
 
@@ -646,6 +1049,7 @@ def _slug(text: str) -> str:
 
 # --- the persona's own event ----------------------------------------------------------------------
 
+
 def _own_event(pl: Planter) -> None:
     """The persona's own upcoming party (the spec's, else planted), with invitations and replies before now;
     a food order for the headcount makes the second chain (a +1 outgrows it)."""
@@ -653,12 +1057,26 @@ def _own_event(pl: Planter) -> None:
     p = pl.p
     r = sim.rng("planted/own")
     f = pl.fmt
-    spec = next((le for le in p.life_events if le.kind == "party" and le.date > sim.now.date()
-                 and ((le.location or "").lower() == "home" or pl.first in le.title)), None)
+    spec = next(
+        (
+            le
+            for le in p.life_events
+            if le.kind == "party"
+            and le.date > sim.now.date()
+            and ((le.location or "").lower() == "home" or pl.first in le.title)
+        ),
+        None,
+    )
     cal = None
     if spec:
-        cal = next((e for e in sim.of_kind("calendar_event") if e.data["source"] == "life_event"
-                    and e.data["title"] == spec.title and e.at.date() == spec.date), None)
+        cal = next(
+            (
+                e
+                for e in sim.of_kind("calendar_event")
+                if e.data["source"] == "life_event" and e.data["title"] == spec.title and e.at.date() == spec.date
+            ),
+            None,
+        )
     if cal is None:
         spec = None
         day = _next_weekend_day(sim, r, 10)
@@ -669,8 +1087,18 @@ def _own_event(pl: Planter) -> None:
         guests = [c for c in p.contacts if c.relationship in ("friend", "sibling", "partner", "roommate")][:5]
         people = [{"name": c.name, "email": c.email} for c in guests]
         location = p.identity.address.street if p.identity.address else ""
-        cal = _timed(sim, start, 240, title=title, location=location, attendees=[pl.me, *people], organizer=pl.me,
-                     source="life_event", description="Party", key=("planted", "own"))
+        cal = _timed(
+            sim,
+            start,
+            240,
+            title=title,
+            location=location,
+            attendees=[pl.me, *people],
+            organizer=pl.me,
+            source="life_event",
+            description="Party",
+            key=("planted", "own"),
+        )
         names = [c.name for c in guests]
     else:
         names = list(spec.with_)
@@ -692,7 +1120,7 @@ def _own_event(pl: Planter) -> None:
     answers = ["yes", "no", "maybe", "pending"]
     r.shuffle(answers)
     answers += [r.choice(["yes", "yes", "maybe", "pending"]) for _ in range(max(0, len(guests) - 4))]
-    if guests and "yes" not in answers[:len(guests)] and "yes" not in replies.values():
+    if guests and "yes" not in answers[: len(guests)] and "yes" not in replies.values():
         answers[answers.index("yes")], answers[0] = answers[0], "yes"
     for i, c in enumerate(guests):
         at = invited_at + dt.timedelta(minutes=3 * i)
@@ -716,25 +1144,59 @@ def _own_event(pl: Planter) -> None:
     by_mail = [c for c in (sim.contact(n) for n in names) if c not in pl.chat_people and c.email]
     if by_mail:
         content = ics(sim, cal, invited_at)
-        att = [{"filename": "invite.ics", "content_type": "text/calendar; method=REQUEST",
-                "size": len(content.encode()), "content": content}]
+        att = [
+            {
+                "filename": "invite.ics",
+                "content_type": "text/calendar; method=REQUEST",
+                "size": len(content.encode()),
+                "content": content,
+            }
+        ]
         due = start.date() - dt.timedelta(days=5)
-        ctx = dict(first=", ".join(c.name.split()[0] for c in by_mail), title=title, day=f.long_date(start),
-                   time=f.time(start), where=cal.data["location"] or pl.b["vocab"]["home"], due=f.long_date(due),
-                   sender=pl.first)
-        shows.append(pl.mail(("own", cal.id), invited_at, pl.me, [{"name": c.name, "email": c.email} for c in by_mail],
-                             pl.say(r, "rsvp_subject", **ctx), pl.say(r, "rsvp_body", **ctx), read=True,
-                             labels=["invitations"], ref=cal.id, attachments=att))
+        ctx = dict(
+            first=", ".join(c.name.split()[0] for c in by_mail),
+            title=title,
+            day=f.long_date(start),
+            time=f.time(start),
+            where=cal.data["location"] or pl.b["vocab"]["home"],
+            due=f.long_date(due),
+            sender=pl.first,
+        )
+        shows.append(
+            pl.mail(
+                ("own", cal.id),
+                invited_at,
+                pl.me,
+                [{"name": c.name, "email": c.email} for c in by_mail],
+                pl.say(r, "rsvp_subject", **ctx),
+                pl.say(r, "rsvp_body", **ctx),
+                read=True,
+                labels=["invitations"],
+                ref=cal.id,
+                attachments=att,
+            )
+        )
         for c in by_mail:
             replies[c.name] = "pending"
-    item = pl.add("own_event", "party", f"The persona hosts '{title}' on {start.date()}; invitations went out"
-                  f" {invited_at.date()}.", shows, truth=None, title=title, start=_iso(start), event_id=cal.id,
-                  invited_at=_iso(invited_at), replies=replies, spec=spec is not None)
+    item = pl.add(
+        "own_event",
+        "party",
+        f"The persona hosts '{title}' on {start.date()}; invitations went out {invited_at.date()}.",
+        shows,
+        truth=None,
+        title=title,
+        start=_iso(start),
+        event_id=cal.id,
+        invited_at=_iso(invited_at),
+        replies=replies,
+        spec=spec is not None,
+    )
     _party_headcount(pl, cal, item, answered, r)
 
 
-def _party_headcount(pl: Planter, cal: Event, own: dict[str, Any], answered: dict[str, dt.datetime],
-                     r: random.Random) -> None:
+def _party_headcount(
+    pl: Planter, cal: Event, own: dict[str, Any], answered: dict[str, dt.datetime], r: random.Random
+) -> None:
     """Chain: the food ordered for the guests who said yes; then one of them asks to bring someone."""
     sim = pl.sim
     f = pl.fmt
@@ -744,11 +1206,14 @@ def _party_headcount(pl: Planter, cal: Event, own: dict[str, Any], answered: dic
         pl.skip("party_headcount", "no guest in chat said yes")
         return
     last = max(answered.values())
-    trigger_at = min(max(last + dt.timedelta(hours=r.randint(3, 20)), sim.now - dt.timedelta(hours=30)),
-                     sim.now - dt.timedelta(minutes=20))
+    trigger_at = min(
+        max(last + dt.timedelta(hours=r.randint(3, 20)), sim.now - dt.timedelta(hours=30)),
+        sim.now - dt.timedelta(minutes=20),
+    )
     if trigger_at.hour < 9:
-        trigger_at = min(trigger_at.replace(hour=r.randint(9, 12), minute=r.randint(0, 59)),
-                         sim.now - dt.timedelta(minutes=20))
+        trigger_at = min(
+            trigger_at.replace(hour=r.randint(9, 12), minute=r.randint(0, 59)), sim.now - dt.timedelta(minutes=20)
+        )
     placed = (last + (trigger_at - last) / 2).replace(microsecond=0)
     if not 8 <= placed.hour < 22:  # orders are placed at waking hours, between the last answer and the +1
         placed = placed.replace(hour=r.randint(10, 19), minute=r.randint(0, 59), second=0)
@@ -756,9 +1221,15 @@ def _party_headcount(pl: Planter, cal: Event, own: dict[str, Any], answered: dic
             placed = last + dt.timedelta(minutes=r.randint(10, 25))
     c = sim.contact(yes[0])
     partner = c.partner.split()[0] if c.partner else {"de_DE": "eine Freundin"}.get(pl.p.locale, "a friend")
-    trigger = pl.chat(c, trigger_at, False, pl.say(r, "party_plus", partner=partner, day=f.weekday(cal.at)),
-                      ("own", "plus"), read=False,
-                      ref=cal.id)
+    trigger = pl.chat(
+        c,
+        trigger_at,
+        False,
+        pl.say(r, "party_plus", partner=partner, day=f.weekday(cal.at)),
+        ("own", "plus"),
+        read=False,
+        ref=cal.id,
+    )
     own["shows_in"].append(where(trigger))
     ordered_for = 1 + len([v for v in replies.values() if v in ("yes", "maybe")])  # the host counts the maybes
     needed = ordered_for + 1
@@ -768,23 +1239,60 @@ def _party_headcount(pl: Planter, cal: Event, own: dict[str, Any], answered: dic
     pickup_day = cal.at.date()
     cutoff = pickup_day - dt.timedelta(days=2)
     price = ordered_for * r.randint(900, 1600)
-    ctx = dict(first=pl.first, full=pl.p.identity.name, item=item, n=ordered_for, day=f.long_date(pickup_day),
-               pickup=f.time(cal.at - dt.timedelta(hours=2)), amount=f.money(price), cutoff=f.long_date(cutoff),
-               order=order, shop=shop)
-    conf = pl.mail(("party-order", cal.id), placed, {"name": shop, "email": f"orders@{_slug(shop)}.test"}, [pl.me],
-                   pl.say(r, "party_order_subject", **ctx), pl.say(r, "party_order_body", **ctx), read=True,
-                   labels=["orders"], series="order")
+    ctx = dict(
+        first=pl.first,
+        full=pl.p.identity.name,
+        item=item,
+        n=ordered_for,
+        day=f.long_date(pickup_day),
+        pickup=f.time(cal.at - dt.timedelta(hours=2)),
+        amount=f.money(price),
+        cutoff=f.long_date(cutoff),
+        order=order,
+        shop=shop,
+    )
+    conf = pl.mail(
+        ("party-order", cal.id),
+        placed,
+        {"name": shop, "email": f"orders@{_slug(shop)}.test"},
+        [pl.me],
+        pl.say(r, "party_order_subject", **ctx),
+        pl.say(r, "party_order_body", **ctx),
+        read=True,
+        labels=["orders"],
+        series="order",
+    )
     why = f"{c.name} asks to bring {partner}"
-    steps = [{"step": "invitations", "event_id": cal.id, "old": None, "new": None},
-             {"step": "food_order", "event_id": conf.id, "old": ordered_for, "new": None, "order": order,
-              "change_by": cutoff.isoformat()},
-             {"step": "headcount_change", "event_id": trigger.id, "old": ordered_for, "new": needed, "why": why}]
-    pl.add("chain", "party_headcount", f"The food order {order} serves {ordered_for}; {why}, so it needs {needed}"
-           f" (changes until {cutoff}).", [cal, conf, trigger], truth=None, event_id=cal.id, order=order,
-           ordered_for=ordered_for, needed=needed, change_by=cutoff.isoformat(), price_cents=price, steps=steps)
+    steps = [
+        {"step": "invitations", "event_id": cal.id, "old": None, "new": None},
+        {
+            "step": "food_order",
+            "event_id": conf.id,
+            "old": ordered_for,
+            "new": None,
+            "order": order,
+            "change_by": cutoff.isoformat(),
+        },
+        {"step": "headcount_change", "event_id": trigger.id, "old": ordered_for, "new": needed, "why": why},
+    ]
+    pl.add(
+        "chain",
+        "party_headcount",
+        f"The food order {order} serves {ordered_for}; {why}, so it needs {needed} (changes until {cutoff}).",
+        [cal, conf, trigger],
+        truth=None,
+        event_id=cal.id,
+        order=order,
+        ordered_for=ordered_for,
+        needed=needed,
+        change_by=cutoff.isoformat(),
+        price_cents=price,
+        steps=steps,
+    )
 
 
 # --- unread --------------------------------------------------------------------------------------
+
 
 def _unread(pl: Planter) -> None:
     sim = pl.sim
@@ -801,11 +1309,19 @@ def _unread(pl: Planter) -> None:
             who = e.data["from"].get("name") or e.data["from"].get("email")
         else:
             continue
-        pl.add("unread", APPS[e.kind], f"Unread {APPS[e.kind]} message from {who} at {_iso(e.at)}.", [e],
-               app=APPS[e.kind], sender=who, at=_iso(e.at))
+        pl.add(
+            "unread",
+            APPS[e.kind],
+            f"Unread {APPS[e.kind]} message from {who} at {_iso(e.at)}.",
+            [e],
+            app=APPS[e.kind],
+            sender=who,
+            at=_iso(e.at),
+        )
 
 
 # --- what the apps that hold the truth show ---------------------------------------------------------
+
 
 def _shift_iso(value: str, days: int) -> str:
     """An ISO 8601 instant (offset or ``Z``) moved by ``days``, in the same form."""
@@ -823,14 +1339,26 @@ def airline_flights(world) -> dict[str, dict[str, Any]]:
     if not item:
         return {}
     out = {}
-    legs = sorted((f for f in world.of_kind("flight") if f.data.get("pnr") == item.get("pnr")
-                   and f.data.get("direction") == "outbound"), key=lambda f: f.data["dep_utc"])
+    legs = sorted(
+        (
+            f
+            for f in world.of_kind("flight")
+            if f.data.get("pnr") == item.get("pnr") and f.data.get("direction") == "outbound"
+        ),
+        key=lambda f: f.data["dep_utc"],
+    )
     new_number = next((s.get("new_flight") for s in item.get("steps", []) if s.get("step") == "airline_change"), None)
     for f in legs:
         d = f.data
-        out[f.id] = {**d, "dep_local": _shift_iso(d["dep_local"], 1), "arr_local": _shift_iso(d["arr_local"], 1),
-                     "dep_utc": _shift_iso(d["dep_utc"], 1), "arr_utc": _shift_iso(d["arr_utc"], 1),
-                     "flight_number": new_number if f.id == item.get("flight_id") and new_number else d["flight_number"],
-                     "original_flight_number": d["flight_number"], "original_dep_local": d["dep_local"],
-                     "status": "rebooked"}
+        out[f.id] = {
+            **d,
+            "dep_local": _shift_iso(d["dep_local"], 1),
+            "arr_local": _shift_iso(d["arr_local"], 1),
+            "dep_utc": _shift_iso(d["dep_utc"], 1),
+            "arr_utc": _shift_iso(d["arr_utc"], 1),
+            "flight_number": new_number if f.id == item.get("flight_id") and new_number else d["flight_number"],
+            "original_flight_number": d["flight_number"],
+            "original_dep_local": d["dep_local"],
+            "status": "rebooked",
+        }
     return out

@@ -121,8 +121,17 @@ def _sprints(sim: Sim, r: random.Random, planning: list[Event]) -> list[Sprint]:
         closes = opens[i + 1] if i + 1 < len(starts) else opens[i] + dt.timedelta(days=SPRINT_DAYS)
         if closes.date() <= first:
             continue
-        out.append(Sprint(offset + len(out) + 1, day, closes.date() - dt.timedelta(days=1), e.id if e else None,
-                          opens[i], _end_of(sim, e) if e else opens[i] + dt.timedelta(hours=1), closes))
+        out.append(
+            Sprint(
+                offset + len(out) + 1,
+                day,
+                closes.date() - dt.timedelta(days=1),
+                e.id if e else None,
+                opens[i],
+                _end_of(sim, e) if e else opens[i] + dt.timedelta(hours=1),
+                closes,
+            )
+        )
         if opens[i] > sim.now:  # the next sprint is the last one
             break
     return out
@@ -188,8 +197,13 @@ class _Board:
     def fill(self, r: random.Random, text: str, project: str) -> str:
         a, a2 = r.sample(self.arts, 2)
         mates = [n for n in self.people if n != self.me] or self.people
-        return text.format(artifact=a, artifact2=a2, project=project, person=self.firsts[mates[r.randrange(len(mates))]],
-                           n=r.randint(3, 12))
+        return text.format(
+            artifact=a,
+            artifact2=a2,
+            project=project,
+            person=self.firsts[mates[r.randrange(len(mates))]],
+            n=r.randint(3, 12),
+        )
 
     def ticket_words(self, r: random.Random, kind: str, project: str) -> tuple[str, str]:
         title = ""
@@ -200,7 +214,10 @@ class _Board:
         self.titles.add(title)
         title = title[0].upper() + title[1:]
         why = self.fill(r, r.choice(self.fam["why"]), project)
-        done = [self.fill(r, t, project) for t in r.sample(self.fam["done_when"], min(len(self.fam["done_when"]), r.randint(2, 3)))]
+        done = [
+            self.fill(r, t, project)
+            for t in r.sample(self.fam["done_when"], min(len(self.fam["done_when"]), r.randint(2, 3)))
+        ]
         return title, why + "\n\n" + "\n".join(f"- {d[0].upper()}{d[1:]}" for d in done)
 
     def number_near(self, n: int) -> int:
@@ -225,11 +242,22 @@ def simulate_projects(sim: Sim) -> None:
     for s in bd.sprints:
         active = [p for p in ws.projects if p.active(s.start)] or ws.projects[-1:]
         goal = bd.fill(goals, goals.choice(bd.g["sprint_goals"]), active[goals.randrange(len(active))].name)
-        sim.event("sprint", s.opens, {
-            "team": ws.team["title"], "number": s.number, "name": bd.g["sprint_name"].format(n=s.number),
-            "start": s.start.isoformat(), "end": s.end.isoformat(), "opens": s.opens.isoformat(),
-            "closes": s.closes.isoformat(), "goal": goal, "planning": s.planning},
-            key=("projects", "sprint", s.number))
+        sim.event(
+            "sprint",
+            s.opens,
+            {
+                "team": ws.team["title"],
+                "number": s.number,
+                "name": bd.g["sprint_name"].format(n=s.number),
+                "start": s.start.isoformat(),
+                "end": s.end.isoformat(),
+                "opens": s.opens.isoformat(),
+                "closes": s.closes.isoformat(),
+                "goal": goal,
+                "planning": s.planning,
+            },
+            key=("projects", "sprint", s.number),
+        )
 
     # Tickets the work chat mentions: key -> (number, first mention, all mentions)
     mentioned: dict[int, list[Event]] = {}
@@ -258,9 +286,18 @@ def simulate_projects(sim: Sim) -> None:
                     day -= dt.timedelta(days=1)
                 created = bd.at(r, day)
         sender = first.data["sender"]
-        plans.append({"number": n, "project": project, "sprint": s, "created": created, "meeting": None,
-                      "assignee": sender if sender in bd.people else None, "chat": [e.id for e in mentioned[n]],
-                      "start_before": first.at})
+        plans.append(
+            {
+                "number": n,
+                "project": project,
+                "sprint": s,
+                "created": created,
+                "meeting": None,
+                "assignee": sender if sender in bd.people else None,
+                "chat": [e.id for e in mentioned[n]],
+                "start_before": first.at,
+            }
+        )
     # Tickets decided at sprint planning (created right after the meeting).
     rp = sim.rng("projects/planning")
     top = max(mentioned, default=100)
@@ -271,9 +308,19 @@ def simulate_projects(sim: Sim) -> None:
         for _ in range(rp.randint(4, 6) if current else rp.choice([0, 1, 1, 2])):
             active = [p for p in ws.projects if p.active(s.start)] or ws.projects[-1:]
             near = max([n for n in mentioned if mentioned[n][0].at <= s.opens], default=top - 200)
-            plans.append({"number": bd.number_near(near + rp.randint(1, 8)), "project": active[rp.randrange(len(active))],
-                          "sprint": s, "created": s.planning_end + dt.timedelta(minutes=rp.randint(3, 25)),
-                          "meeting": s.planning, "assignee": None, "chat": [], "start_before": None, "scope": True})
+            plans.append(
+                {
+                    "number": bd.number_near(near + rp.randint(1, 8)),
+                    "project": active[rp.randrange(len(active))],
+                    "sprint": s,
+                    "created": s.planning_end + dt.timedelta(minutes=rp.randint(3, 25)),
+                    "meeting": s.planning,
+                    "assignee": None,
+                    "chat": [],
+                    "start_before": None,
+                    "scope": True,
+                }
+            )
     # The backlog and the next sprint's scope of projects still running.
     rb = sim.rng("projects/backlog")
     nxt = bd.sprints[-1] if bd.sprints[-1].opens > sim.now else None
@@ -287,9 +334,19 @@ def simulate_projects(sim: Sim) -> None:
             if created > sim.now:
                 created = sim.now - dt.timedelta(hours=rb.randint(1, 20))
             count += 1
-            plans.append({"number": bd.number_near(top + count * 2 + rb.randint(0, 1)), "project": p,
-                          "sprint": nxt if to_next else None, "created": created, "meeting": None, "assignee": None,
-                          "chat": [], "start_before": None, "backlog": True})
+            plans.append(
+                {
+                    "number": bd.number_near(top + count * 2 + rb.randint(0, 1)),
+                    "project": p,
+                    "sprint": nxt if to_next else None,
+                    "created": created,
+                    "meeting": None,
+                    "assignee": None,
+                    "chat": [],
+                    "start_before": None,
+                    "backlog": True,
+                }
+            )
     for plan in sorted(plans, key=lambda x: (x["created"], x["number"])):
         _ticket(bd, r, rc, plan)
 
@@ -301,7 +358,9 @@ def _ticket(bd: _Board, r: random.Random, rc: random.Random, plan: dict[str, Any
     kind = r.choices(list(kinds), weights=list(kinds.values()))[0]
     title, description = bd.ticket_words(r, kind, plan["project"].name)
     pw = bd.g["priorities"]
-    priority = r.choices(PRIORITIES, weights=[pw[p] * (2 if kind == "bug" and p in ("urgent", "high") else 1) for p in PRIORITIES])[0]
+    priority = r.choices(
+        PRIORITIES, weights=[pw[p] * (2 if kind == "bug" and p in ("urgent", "high") else 1) for p in PRIORITIES]
+    )[0]
     labels = sorted(r.sample(bd.fam["labels"], r.choice([1, 1, 2])))
     points = r.choices(POINTS, weights=POINT_WEIGHTS)[0]
     reporter = bd.people[r.randrange(len(bd.people))]
@@ -313,8 +372,9 @@ def _ticket(bd: _Board, r: random.Random, rc: random.Random, plan: dict[str, Any
     steps: list[tuple[dt.datetime, str, dict]] = []
     status = "backlog"
     if s is not None and not plan.get("backlog"):
-        commit = max(created + dt.timedelta(minutes=r.randint(2, 30)),
-                     s.planning_end + dt.timedelta(minutes=r.randint(2, 40)))
+        commit = max(
+            created + dt.timedelta(minutes=r.randint(2, 30)), s.planning_end + dt.timedelta(minutes=r.randint(2, 40))
+        )
         if commit.hour + commit.minute / 60 >= DAY_END:
             commit = bd.at(r, bd.next_workday(commit.date()), DAY_START, DAY_START + 1)
         by_meeting = s.planning if commit <= s.planning_end + dt.timedelta(minutes=45) else None
@@ -338,7 +398,9 @@ def _ticket(bd: _Board, r: random.Random, rc: random.Random, plan: dict[str, Any
         t = bd.later(r, t, 2 if slow else 1, 6 if slow else max(2, points))
         steps.append((t, "in_review", {"by": assignee, "meeting": None}))
         t = bd.later(r, t, 0, 3)
-        steps.append((t, "done", {"by": reporter if reporter != assignee and r.random() < 0.5 else assignee, "meeting": None}))
+        steps.append(
+            (t, "done", {"by": reporter if reporter != assignee and r.random() < 0.5 else assignee, "meeting": None})
+        )
     elif s is not None:
         steps = []
     # Emit: creation, transitions in order; a sprint carry-over when the sprint ends before done.
@@ -347,31 +409,66 @@ def _ticket(bd: _Board, r: random.Random, rc: random.Random, plan: dict[str, Any
         picks = bd.fam["subtasks"][:]
         k = min(len(picks), r.randint(2, 4))
         start = r.randrange(0, len(picks) - k + 1)
-        subtasks = [bd.fill(r, t, plan["project"].name) for t in picks[start:start + k]]
+        subtasks = [bd.fill(r, t, plan["project"].name) for t in picks[start : start + k]]
     shown = [st for st in steps if st[0] <= sim.now]
     final = shown[-1][1] if shown else status
-    done_subs = len(subtasks) if final == "done" else (len(subtasks) // 2 if final in ("in_progress", "in_review") else 0)
+    done_subs = (
+        len(subtasks) if final == "done" else (len(subtasks) // 2 if final in ("in_progress", "in_review") else 0)
+    )
     sprint_no = s.number if s else None
-    sim.event("ticket_created", created, {
-        "key": key, "number": plan["number"], "project": plan["project"].name, "project_slug": plan["project"].slug,
-        "type": kind, "title": title, "description": description, "priority": priority, "labels": labels,
-        "points": points, "due": due, "reporter": reporter, "assignee": assignee,
-        "subtasks": [{"title": t, "done": i < done_subs} for i, t in enumerate(subtasks)], "sprint": sprint_no,
-        "meeting": plan["meeting"], "chat": plan["chat"]}, key=("projects", "created", key))
+    sim.event(
+        "ticket_created",
+        created,
+        {
+            "key": key,
+            "number": plan["number"],
+            "project": plan["project"].name,
+            "project_slug": plan["project"].slug,
+            "type": kind,
+            "title": title,
+            "description": description,
+            "priority": priority,
+            "labels": labels,
+            "points": points,
+            "due": due,
+            "reporter": reporter,
+            "assignee": assignee,
+            "subtasks": [{"title": t, "done": i < done_subs} for i, t in enumerate(subtasks)],
+            "sprint": sprint_no,
+            "meeting": plan["meeting"],
+            "chat": plan["chat"],
+        },
+        key=("projects", "created", key),
+    )
     prev, cur_sprint = status, s
     for i, (t, to, d) in enumerate(shown):
         while cur_sprint is not None and t >= cur_sprint.closes:
             nxt = bd.after(cur_sprint)
             if nxt is None or nxt.opens > sim.now:
                 break
-            at = max(nxt.opens + dt.timedelta(minutes=1), min(t - dt.timedelta(minutes=1),
-                                                                nxt.planning_end + dt.timedelta(minutes=r.randint(1, 20))))
-            sim.event("ticket_sprint", at, {"key": key, "from_sprint": cur_sprint.number, "to_sprint": nxt.number,
-                                            "by": me if r.random() < 0.4 else reporter, "meeting": nxt.planning},
-                      key=("projects", "sprint_move", key, nxt.number))
+            at = max(
+                nxt.opens + dt.timedelta(minutes=1),
+                min(t - dt.timedelta(minutes=1), nxt.planning_end + dt.timedelta(minutes=r.randint(1, 20))),
+            )
+            sim.event(
+                "ticket_sprint",
+                at,
+                {
+                    "key": key,
+                    "from_sprint": cur_sprint.number,
+                    "to_sprint": nxt.number,
+                    "by": me if r.random() < 0.4 else reporter,
+                    "meeting": nxt.planning,
+                },
+                key=("projects", "sprint_move", key, nxt.number),
+            )
             cur_sprint = nxt
-        sim.event("ticket_transition", t, {"key": key, "from": prev, "to": to, "by": d["by"], "meeting": d["meeting"]},
-                  key=("projects", "transition", key, i))
+        sim.event(
+            "ticket_transition",
+            t,
+            {"key": key, "from": prev, "to": to, "by": d["by"], "meeting": d["meeting"]},
+            key=("projects", "transition", key, i),
+        )
         prev = to
     # Comments: between creation and done (or now), by the team.
     end = shown[-1][0] if shown and final == "done" else sim.now
@@ -391,11 +488,13 @@ def _ticket(bd: _Board, r: random.Random, rc: random.Random, plan: dict[str, Any
             continue
         said.add(text)
         author = pool[rc.randrange(len(pool))] if rc.random() < 0.75 else assignee
-        sim.event("ticket_comment", at, {"key": key, "author": author, "text": text},
-                  key=("projects", "comment", key, j))
+        sim.event(
+            "ticket_comment", at, {"key": key, "author": author, "text": text}, key=("projects", "comment", key, j)
+        )
 
 
 # --- the board as of now -------------------------------------------------------------------------
+
 
 def board(world: World) -> dict[str, Any]:
     """Replay the world's board events into its state as of ``now``.
@@ -409,8 +508,10 @@ def board(world: World) -> dict[str, Any]:
     """
     events = [e for e in world.events if e.kind in KINDS and e.at <= world.now or e.kind == "sprint"]
     ws = _plan(_sim(world))
-    projects = [{"name": p.name, "slug": p.slug, "start": p.start.isoformat(),
-                 "end": p.end.isoformat() if p.end else None} for p in (ws.projects if ws else [])]
+    projects = [
+        {"name": p.name, "slug": p.slug, "start": p.start.isoformat(), "end": p.end.isoformat() if p.end else None}
+        for p in (ws.projects if ws else [])
+    ]
     now = world.now.isoformat()
     sprints = []
     for e in events:
@@ -422,28 +523,74 @@ def board(world: World) -> dict[str, Any]:
     for e in events:
         d, at = e.data, e.at.replace(microsecond=0).isoformat()
         if e.kind == "ticket_created":
-            t = dict(d, id=e.id, created_at=at, updated_at=at, status="backlog", history=[], comments=[],
-                     labels=list(d["labels"]), subtasks=[dict(s) for s in d["subtasks"]], chat=list(d["chat"]))
-            t["history"].append({"at": at, "field": "created", "old": None, "new": d["title"], "by": d["reporter"],
-                                 "meeting": d["meeting"], "ref": e.id})
+            t = dict(
+                d,
+                id=e.id,
+                created_at=at,
+                updated_at=at,
+                status="backlog",
+                history=[],
+                comments=[],
+                labels=list(d["labels"]),
+                subtasks=[dict(s) for s in d["subtasks"]],
+                chat=list(d["chat"]),
+            )
+            t["history"].append(
+                {
+                    "at": at,
+                    "field": "created",
+                    "old": None,
+                    "new": d["title"],
+                    "by": d["reporter"],
+                    "meeting": d["meeting"],
+                    "ref": e.id,
+                }
+            )
             tickets[d["key"]] = t
         elif e.kind == "ticket_transition":
             t = tickets[d["key"]]
             t["status"], t["updated_at"] = d["to"], at
-            t["history"].append({"at": at, "field": "status", "old": d["from"], "new": d["to"], "by": d["by"],
-                                 "meeting": d["meeting"], "ref": e.id})
+            t["history"].append(
+                {
+                    "at": at,
+                    "field": "status",
+                    "old": d["from"],
+                    "new": d["to"],
+                    "by": d["by"],
+                    "meeting": d["meeting"],
+                    "ref": e.id,
+                }
+            )
         elif e.kind == "ticket_sprint":
             t = tickets[d["key"]]
             t["sprint"], t["updated_at"] = d["to_sprint"], at
-            t["history"].append({"at": at, "field": "sprint", "old": str(d["from_sprint"]), "new": str(d["to_sprint"]),
-                                 "by": d["by"], "meeting": d["meeting"], "ref": e.id})
+            t["history"].append(
+                {
+                    "at": at,
+                    "field": "sprint",
+                    "old": str(d["from_sprint"]),
+                    "new": str(d["to_sprint"]),
+                    "by": d["by"],
+                    "meeting": d["meeting"],
+                    "ref": e.id,
+                }
+            )
         elif e.kind == "ticket_comment":
             tickets[d["key"]]["comments"].append({"at": at, "author": d["author"], "text": d["text"], "ref": e.id})
-    people = [{"name": m.name, "email": m.email, "is_me": m.name == ws.me.name}
-              for m in [ws.me, *ws.team_people]] if ws else []
-    return {"prefix": _prefix(ws) if ws else "", "team": ws.team["title"] if ws else "",
-            "workspace": ws.name if ws else "", "people": people, "projects": projects,
-            "sprints": sprints, "tickets": list(tickets.values())}
+    people = (
+        [{"name": m.name, "email": m.email, "is_me": m.name == ws.me.name} for m in [ws.me, *ws.team_people]]
+        if ws
+        else []
+    )
+    return {
+        "prefix": _prefix(ws) if ws else "",
+        "team": ws.team["title"] if ws else "",
+        "workspace": ws.name if ws else "",
+        "people": people,
+        "projects": projects,
+        "sprints": sprints,
+        "tickets": list(tickets.values()),
+    }
 
 
 def _prefix(ws: Workspace) -> str:

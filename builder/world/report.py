@@ -47,15 +47,31 @@ _PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg)\s*:\s*)+", re.IGNORECASE)
 # Greeting -> the local hours [lo, hi) it fits (a greeting may also close a message: "good night"); hours past
 # 24 are the small hours of the next day (a night owl's "good night" at 01:00).
 GREETINGS: dict[str, tuple[int, int]] = {
-    "good morning": (4, 12), "morning!": (4, 12), "guten morgen": (4, 12), "moin": (4, 24),
+    "good morning": (4, 12),
+    "morning!": (4, 12),
+    "guten morgen": (4, 12),
+    "moin": (4, 24),
     "good afternoon": (12, 18),  # "Guten Tag" is not counted: written German uses it at any hour
-    "good evening": (17, 24), "guten abend": (17, 24),
-    "good night": (19, 27), "gute nacht": (19, 27), "night night": (19, 27),
-    "sleep well": (20, 27), "sleep tight": (20, 27), "schlaf gut": (20, 27), "schlaf schön": (20, 27),
+    "good evening": (17, 24),
+    "guten abend": (17, 24),
+    "good night": (19, 27),
+    "gute nacht": (19, 27),
+    "night night": (19, 27),
+    "sleep well": (20, 27),
+    "sleep tight": (20, 27),
+    "schlaf gut": (20, 27),
+    "schlaf schön": (20, 27),
 }
 _GREETING_RE = re.compile(r"(?<![\w])(" + "|".join(re.escape(g) for g in GREETINGS) + r")(?![\w])", re.IGNORECASE)
-BOOKING_KINDS = ("restaurant_booking", "food_order", "grocery_order", "retail_order", "flight_booking",
-                 "hotel_booking", "ride")
+BOOKING_KINDS = (
+    "restaurant_booking",
+    "food_order",
+    "grocery_order",
+    "retail_order",
+    "flight_booking",
+    "hotel_booking",
+    "ride",
+)
 
 
 @lru_cache(maxsize=1)
@@ -72,8 +88,10 @@ def words(text: str) -> list[str]:
 
 
 # Words a real headline nearly always has one of and a Faker word salad rarely does.
-_FUNCTION_WORDS = frozenset("the a an of to in for and on with how what why when where best your my is are at by "
-                            "from new vs you i we this that it not or".split())
+_FUNCTION_WORDS = frozenset(
+    "the a an of to in for and on with how what why when where best your my is are at by "
+    "from new vs you i we this that it not or".split()
+)
 
 
 def is_faker_title(title: str) -> bool:
@@ -104,8 +122,11 @@ def _own_lines(body: str) -> list[str]:
     out = []
     for line in body.splitlines():
         s = line.strip()
-        if s.startswith(">") or (s.startswith("On ") and s.endswith("wrote:")) or \
-                (s.startswith("Am ") and "schrieb" in s and s.endswith(":")):
+        if (
+            s.startswith(">")
+            or (s.startswith("On ") and s.endswith("wrote:"))
+            or (s.startswith("Am ") and "schrieb" in s and s.endswith(":"))
+        ):
             continue
         out.append(s)
     return out
@@ -162,8 +183,13 @@ def _card_days(world: World) -> tuple[int, int]:
             over += 1
         month_end_balance[(day.year, day.month)] = balance
         day += dt.timedelta(days=1)
-    interest_months = {(e.at.year, e.at.month) for e in world.events if e.status == "done"
-                       for p in e.postings if p.account == "credit_card" and p.kind == "interest"}
+    interest_months = {
+        (e.at.year, e.at.month)
+        for e in world.events
+        if e.status == "done"
+        for p in e.postings
+        if p.account == "credit_card" and p.kind == "interest"
+    }
     # A balance carried: still owed after the month's card payment (owed before it minus what was paid).
     payments: dict[tuple[int, int], int] = defaultdict(int)
     for e in world.of_kind("card_payment"):
@@ -174,9 +200,12 @@ def _card_days(world: World) -> tuple[int, int]:
         if e.status != "done":
             continue
         owed = e.data.get("statement_owed_cents", 0)
-        nxt = ((e.at.year, e.at.month + 1) if e.at.month < 12 else (e.at.year + 1, 1))
-        if owed - e.data["amount_cents"] > 0 and nxt not in interest_months and \
-                dt.date(*nxt, 1) <= world.now.date().replace(day=1):
+        nxt = (e.at.year, e.at.month + 1) if e.at.month < 12 else (e.at.year + 1, 1)
+        if (
+            owed - e.data["amount_cents"] > 0
+            and nxt not in interest_months
+            and dt.date(*nxt, 1) <= world.now.date().replace(day=1)
+        ):
             carried_without += 1
     return over, carried_without
 
@@ -241,10 +270,14 @@ def measure(world: World) -> dict[str, Any]:
     me = {p.identity.email, p.work.email if p.work else None}
     contacts = {c.email for c in p.contacts if c.email} | me
     out["night_personal_mail"] = sum(
-        1 for e in mail if not e.data.get("series") and e.data["from"]["email"] in contacts and e.at.hour < 6)
+        1 for e in mail if not e.data.get("series") and e.data["from"]["email"] in contacts and e.at.hour < 6
+    )
     # Airport rides (``trip`` set) follow their flight's hour: a 04:00 ride to a 06:00 departure is no night booking.
-    out["night_bookings"] = sum(1 for e in done if e.kind in BOOKING_KINDS and _local_hour(e) < 6
-                                and not (e.kind == "ride" and e.data.get("trip") is not None))
+    out["night_bookings"] = sum(
+        1
+        for e in done
+        if e.kind in BOOKING_KINDS and _local_hour(e) < 6 and not (e.kind == "ride" and e.data.get("trip") is not None)
+    )
 
     interiors = _trip_interiors(world)
     home = p.identity.address.city if p.identity.address else None
@@ -300,8 +333,10 @@ def samples(world: World, chats: int = 20, threads: int = 10, seed: int = 0) -> 
     sessions = chat_sessions(world)
     for s in sorted(r.sample(sessions, min(chats, len(sessions))), key=lambda s: s[0].at):
         out.append(f"--- chat with {s[0].data['contact']}, {s[0].at:%a %Y-%m-%d %H:%M}")
-        out += [f"  {e.at:%H:%M} {'me' if e.data['sender'] == 'me' else e.data['sender'].split()[0]}: "
-                f"{e.data['text']}" for e in s]
+        out += [
+            f"  {e.at:%H:%M} {'me' if e.data['sender'] == 'me' else e.data['sender'].split()[0]}: {e.data['text']}"
+            for e in s
+        ]
     by_thread: dict[str, list] = defaultdict(list)
     for e in world.events:
         if e.kind == "email" and e.status == "done":
@@ -311,8 +346,10 @@ def samples(world: World, chats: int = 20, threads: int = 10, seed: int = 0) -> 
         ms = by_thread[tid]
         out.append(f"=== mail thread: {ms[0].data['subject']}")
         for e in ms:
-            out.append(f"  [{e.at:%a %Y-%m-%d %H:%M}] {e.data['from']['name']} -> "
-                       f"{', '.join(x['name'] for x in e.data['to'])}: {e.data['subject']}")
+            out.append(
+                f"  [{e.at:%a %Y-%m-%d %H:%M}] {e.data['from']['name']} -> "
+                f"{', '.join(x['name'] for x in e.data['to'])}: {e.data['subject']}"
+            )
             out += [f"    {line}" for line in _own_lines(e.data["body"]) if line]
     return "\n".join(out)
 
@@ -335,8 +372,9 @@ def main(argv: list[str] | None = None) -> None:
         path = Path(args[0]) if args else Path("personas/dana-whitfield.json")
         print(samples(simulate(complete(load(path)))))
         return
-    paths = [Path(a) for a in args] or sorted(p for p in Path("personas").glob("*.json")
-                                               if p.name != "persona.schema.json")
+    paths = [Path(a) for a in args] or sorted(
+        p for p in Path("personas").glob("*.json") if p.name != "persona.schema.json"
+    )
     rows = {}
     for path in paths:
         rows[path.stem] = measure(simulate(complete(load(path))))
@@ -348,8 +386,13 @@ def main(argv: list[str] | None = None) -> None:
         cells = []
         for m in rows.values():
             v = m[key]
-            cells.append(f"{v:.1%}" if isinstance(v, float) else
-                         (", ".join(f"{k} {n}" for k, n in v.items()) or "-") if isinstance(v, dict) else str(v))
+            cells.append(
+                f"{v:.1%}"
+                if isinstance(v, float)
+                else (", ".join(f"{k} {n}" for k, n in v.items()) or "-")
+                if isinstance(v, dict)
+                else str(v)
+            )
         table.add_row(key, *cells)
     # Wide enough for every persona's full name, whatever the terminal (or a pipe) says.
     Console(width=max(100, 36 + 20 * len(rows))).print(table)

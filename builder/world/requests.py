@@ -69,18 +69,33 @@ def simulate_money_requests(sim: Sim) -> None:
         share = r.randint(_PER_PERSON[0] * 100, _PER_PERSON[1] * 100)
         share -= share % 5
         memo = _compiled(phrase_bank("requests", p.locale)["memo"]["dinner" if meal.hour >= 17 else "lunch"]).render(
-            restaurant=booking.data["restaurant"])
+            restaurant=booking.data["restaurant"]
+        )
         asked = _waking(meal + dt.timedelta(hours=r.randint(1, 20), minutes=r.randint(0, 59)), r)
         if asked > sim.now - dt.timedelta(hours=1):
             continue
-        req = sim.event("money_request", asked, {
-            "contact": asker.name, "contact_email": asker.email, "contact_phone": asker.phone,
-            "amount_cents": share, "memo": memo, "party_size": party, "ref": booking.id, "paid": False,
-            "via": "chat"}, key=booking.id)
+        req = sim.event(
+            "money_request",
+            asked,
+            {
+                "contact": asker.name,
+                "contact_email": asker.email,
+                "contact_phone": asker.phone,
+                "amount_cents": share,
+                "memo": memo,
+                "party_size": party,
+                "ref": booking.id,
+                "paid": False,
+                "via": "chat",
+            },
+            key=booking.id,
+        )
         amount = fmt.money(share)
-        lines = [(False, _say(p.locale, "ask", asker.messaging_style or "chatty", r, amount=amount, memo=memo)),
-                 # A bank without a formal voice for the persona (English) falls back to its plain one.
-                 (True, _say(p.locale, "ack", "me_formal" if asker.messaging_style == "formal" else "me", r))]
+        lines = [
+            (False, _say(p.locale, "ask", asker.messaging_style or "chatty", r, amount=amount, memo=memo)),
+            # A bank without a formal voice for the persona (English) falls back to its plain one.
+            (True, _say(p.locale, "ack", "me_formal" if asker.messaging_style == "formal" else "me", r)),
+        ]
         chat.post(asker, asked, lines, ("request", req.id), r, ref=req.id)
         made += 1
         if made == MAX_OPEN:

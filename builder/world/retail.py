@@ -24,8 +24,20 @@ CATALOG = Path(__file__).resolve().parents[2] / "apps" / "shop" / "catalog" / "p
 # A pound or a euro buys a little more than a dollar on a shelf (a $49.99 item is £42.99 or 47,99 €).
 PRICE_FACTOR = {"USD": 1.0, "GBP": 0.86, "EUR": 0.96}
 # How often the persona buys from each department (relative weights) in everyday orders.
-DEPARTMENT_WEIGHTS = {"electronics": 3, "home": 3, "outdoor": 2, "apparel": 2, "beauty": 2, "office": 2, "toys": 1,
-                      "books": 2, "garden": 1, "pets": 0.3, "food": 1, "household": 2}
+DEPARTMENT_WEIGHTS = {
+    "electronics": 3,
+    "home": 3,
+    "outdoor": 2,
+    "apparel": 2,
+    "beauty": 2,
+    "office": 2,
+    "toys": 1,
+    "books": 2,
+    "garden": 1,
+    "pets": 0.3,
+    "food": 1,
+    "household": 2,
+}
 # Departments where the persona's favourite brands sell.
 BRAND_DEPARTMENTS = ("outdoor", "apparel")
 SHIPPING_CENTS = 599
@@ -72,9 +84,16 @@ def variant_label(product: dict, index: int, locale: str) -> str:
 def item(product: dict, index: int, locale: str, currency: str, qty: int = 1) -> dict:
     """The order item of variant ``index`` of ``product`` (the module docstring's shape)."""
     v = product["variants"][index]
-    return {"sku": v["sku"], "product_id": product["id"], "name": title(product, locale),
-            "variant": variant_label(product, index, locale), "brand": product["brand"],
-            "category": product["department"], "qty": qty, "price_cents": local_price(v["price_usd"], currency)}
+    return {
+        "sku": v["sku"],
+        "product_id": product["id"],
+        "name": title(product, locale),
+        "variant": variant_label(product, index, locale),
+        "brand": product["brand"],
+        "category": product["department"],
+        "qty": qty,
+        "price_cents": local_price(v["price_usd"], currency),
+    }
 
 
 def _pick(r, products: list[dict], locale: str, currency: str) -> dict:
@@ -97,5 +116,7 @@ def draw_item(r, brands: list[str], locale: str, currency: str) -> dict:
 
 def draw_gift(r, locale: str, currency: str) -> dict:
     """A birthday present (a product of a ``gift`` line between 20 and 90 in the persona's currency), from ``r``."""
-    gifts = [p for p in catalogue() if p["gift"] and 2000 <= local_price(p["variants"][0]["price_usd"], currency) <= 9000]
+    gifts = [
+        p for p in catalogue() if p["gift"] and 2000 <= local_price(p["variants"][0]["price_usd"], currency) <= 9000
+    ]
     return _pick(r, gifts, locale, currency)

@@ -15,8 +15,23 @@ import datetime as dt
 
 from ..dates import add_months
 from ..persona import Persona
-from . import (browsing, calendar, career, chat, finance, forecasts, investing, mail, orders, planted, projects, requests,
-               tax_year, travel, work_chat)
+from . import (
+    browsing,
+    calendar,
+    career,
+    chat,
+    finance,
+    forecasts,
+    investing,
+    mail,
+    orders,
+    planted,
+    projects,
+    requests,
+    tax_year,
+    travel,
+    work_chat,
+)
 from .context import Sim
 from .model import World
 
@@ -67,6 +82,13 @@ def simulate(p: Persona, *, without: tuple[str, ...] = ()) -> World:
             run(sim)
     finance.settle(sim)
 
-    return World(persona=p, start=start, now=now, end=end, currency=p.finances.currency, merchants=sim.merchants,
-                 events=sorted(sim.events, key=lambda e: (e.at, e.id)), planted=list(sim.planted))
-
+    return World(
+        persona=p,
+        start=start,
+        now=now,
+        end=end,
+        currency=p.finances.currency,
+        merchants=sim.merchants,
+        events=sorted(sim.events, key=lambda e: (e.at, e.id)),
+        planted=list(sim.planted),
+    )

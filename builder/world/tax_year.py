@@ -135,8 +135,9 @@ def payroll_split(persona, gross_cents: int, net_cents: int) -> dict[str, int]:
         return {"social_security": ss, "medicare": med, "state": state, "federal": rest - state}
     if country == "GB":
         low, high = pay["ni_primary_threshold"] / periods, pay["ni_upper_limit"] / periods
-        ni = _half_up(max(0, min(gross_cents, high) - low) * pay["ni_rate"]
-                      + max(0, gross_cents - high) * pay["ni_upper_rate"])
+        ni = _half_up(
+            max(0, min(gross_cents, high) - low) * pay["ni_rate"] + max(0, gross_cents - high) * pay["ni_upper_rate"]
+        )
         ni = min(ni, taken)
         return {"ni": ni, "paye": taken - ni}
     parts = {k: _half_up(gross_cents * pay[f"{k}_rate"]) for k in ("kv", "pv", "rv", "av")}
@@ -252,28 +253,39 @@ def investment_income(events, year: TaxYear) -> dict[str, int]:
     qualified = sum(e.data["amount_cents"] for e in divs if security_class(e.data["symbol"]) not in NOT_QUALIFIED)
     sells = [e for e in events if e.kind == "brokerage_trade" and e.data.get("side") == "sell" and year.holds(e.at)]
     terms = sales_by_term(events) if sells else {}
-    return {"dividends_cents": div, "qualified_dividends_cents": qualified,
-            "proceeds_cents": sum(e.data["amount_cents"] for e in sells),
-            "cost_basis_cents": sum(e.data.get("cost_basis_cents", 0) for e in sells),
-            "gains_cents": sum(e.data.get("realised_gain_cents", 0) for e in sells),
-            "short_term_cents": sum(terms[e.id][0] for e in sells), "long_term_cents": sum(terms[e.id][1] for e in sells),
-            "sales": len(sells)}
+    return {
+        "dividends_cents": div,
+        "qualified_dividends_cents": qualified,
+        "proceeds_cents": sum(e.data["amount_cents"] for e in sells),
+        "cost_basis_cents": sum(e.data.get("cost_basis_cents", 0) for e in sells),
+        "gains_cents": sum(e.data.get("realised_gain_cents", 0) for e in sells),
+        "short_term_cents": sum(terms[e.id][0] for e in sells),
+        "long_term_cents": sum(terms[e.id][1] for e in sells),
+        "sales": len(sells),
+    }
 
 
 def savings_interest(events, year: TaxYear) -> int:
     """Interest the savings account earned in the year (the bank's ``interest`` postings), cents."""
-    return sum(e.data["amount_cents"] for e in events
-               if e.kind == "interest" and e.data.get("account") == "savings" and year.holds(e.at))
+    return sum(
+        e.data["amount_cents"]
+        for e in events
+        if e.kind == "interest" and e.data.get("account") == "savings" and year.holds(e.at)
+    )
 
 
 def donations(events, year: TaxYear) -> list[dict[str, Any]]:
     """The year's gifts: ``[{"charity", "amount_cents", "day"}]`` in date order."""
-    return [{"charity": e.data["charity"], "amount_cents": e.data["amount_cents"], "day": e.at.date().isoformat()}
-            for e in sorted(events, key=lambda e: e.at) if e.kind == "donation" and year.holds(e.at)]
+    return [
+        {"charity": e.data["charity"], "amount_cents": e.data["amount_cents"], "day": e.at.date().isoformat()}
+        for e in sorted(events, key=lambda e: e.at)
+        if e.kind == "donation" and year.holds(e.at)
+    ]
 
 
 # ---------------------------------------------------------------------------------------------------------------
 # The return (mirrored in apps/taxes/web/lib/taxcalc.ts; tests/test_world_tax_year.py runs both on the same input)
+
 
 def _brackets(amount: int, brackets: list) -> int:
     tax, low = 0.0, 0
@@ -293,8 +305,9 @@ def _percent(cents: int, pct: int) -> int:
     return math.floor(cents * pct / 100 + 0.5)
 
 
-def us_tax(year_key: str, taxable: int, qualified_dividends: int, long_term: int, net_gain: int,
-           status: str | None = None) -> int:
+def us_tax(
+    year_key: str, taxable: int, qualified_dividends: int, long_term: int, net_gain: int, status: str | None = None
+) -> int:
     """The federal income tax on ``taxable`` (cents) by the Qualified Dividends and Capital Gain Tax Worksheet of
     the Form 1040 instructions (line 16), for ``status`` (default the rules' ``filing_status``).
 
@@ -364,18 +377,32 @@ def compute_return(country: str, year_key: str, inc: dict[str, int]) -> dict[str
         taxable_ns = max(0, non_savings - pa)
         bands = [[r["basic_band"], r["rates"][0]], [r["higher_limit"] - pa, r["rates"][1]], [None, r["rates"][2]]]
         tax_ns = _brackets(taxable_ns, bands)
-        level = 0 if non_savings + g("interest") <= band_tops[0] else 1 if non_savings + g("interest") <= band_tops[1] else 2
+        level = (
+            0
+            if non_savings + g("interest") <= band_tops[0]
+            else 1
+            if non_savings + g("interest") <= band_tops[1]
+            else 2
+        )
         psa = r["savings_allowance"][level]
         savings_taxed = max(0, g("interest") - psa)
         rate_s = r["rates"][0 if non_savings <= band_tops[0] else 1 if non_savings <= band_tops[1] else 2]
         level_d = 0 if adjusted <= band_tops[0] else 1 if adjusted <= band_tops[1] else 2
         div_taxed = max(0, g("dividends") - r["dividend_allowance"])
         cgt_taxed = max(0, g("gains") - r["cgt_exempt"])
-        tax = tax_ns + math.floor(savings_taxed * rate_s + 0.5) + math.floor(div_taxed * r["dividend_rates"][level_d] + 0.5) \
+        tax = (
+            tax_ns
+            + math.floor(savings_taxed * rate_s + 0.5)
+            + math.floor(div_taxed * r["dividend_rates"][level_d] + 0.5)
             + math.floor(cgt_taxed * r["cgt_rates"][0 if level_d == 0 else 1] + 0.5)
+        )
         total = adjusted + max(0, g("gains"))
-        deduction = pa + min(psa, g("interest")) + min(r["dividend_allowance"], g("dividends")) + \
-            min(r["cgt_exempt"], max(0, g("gains")))
+        deduction = (
+            pa
+            + min(psa, g("interest"))
+            + min(r["dividend_allowance"], g("dividends"))
+            + min(r["cgt_exempt"], max(0, g("gains")))
+        )
         taxable = max(0, total - deduction)
     else:
         wk = r["werbungskosten_pauschbetrag"]
@@ -399,8 +426,14 @@ def compute_return(country: str, year_key: str, inc: dict[str, int]) -> dict[str
         free = r["soli_freigrenze"]
         soli = 0 if est <= free else min(math.floor(est * 0.055 + 0.5), math.floor((est - free) * 0.119 + 0.5))
         tax = est + soli
-    return {"total_income": total, "deduction": deduction, "taxable": taxable, "tax": tax, "withheld": withheld,
-            "refund": withheld - tax}
+    return {
+        "total_income": total,
+        "deduction": deduction,
+        "taxable": taxable,
+        "tax": tax,
+        "withheld": withheld,
+        "refund": withheld - tax,
+    }
 
 
 def return_inputs(persona, events, year: TaxYear, *, interest: int | None = None) -> dict[str, int]:
@@ -422,10 +455,19 @@ def return_inputs(persona, events, year: TaxYear, *, interest: int | None = None
         social = sum(_sum(checks, k) for k in ("kv", "pv", "rv", "av"))
         inv = {"dividends_cents": 0, "gains_cents": 0}  # Abgeltungsteuer at source
         interest = 0
-    inc = {"wages": wages, "withheld": withheld, "interest": interest, "dividends": inv["dividends_cents"],
-           "qualified_dividends": inv.get("qualified_dividends_cents", 0), "gains": inv["gains_cents"],
-           "long_term_gains": inv.get("long_term_cents", 0), "donations": gifts, "state_tax": state, "social": social,
-           "itemize": 0}
+    inc = {
+        "wages": wages,
+        "withheld": withheld,
+        "interest": interest,
+        "dividends": inv["dividends_cents"],
+        "qualified_dividends": inv.get("qualified_dividends_cents", 0),
+        "gains": inv["gains_cents"],
+        "long_term_gains": inv.get("long_term_cents", 0),
+        "donations": gifts,
+        "state_tax": state,
+        "social": social,
+        "itemize": 0,
+    }
     if country == "US" and year.key in rules()["US"]["years"]:
         r = rules()["US"]["years"][year.key]
         inc["itemize"] = int(gifts + min(state, r["salt_cap"]) > r["standard_deduction"])
@@ -435,8 +477,14 @@ def return_inputs(persona, events, year: TaxYear, *, interest: int | None = None
 # ---------------------------------------------------------------------------------------------------------------
 # Forms
 
-ISSUE_DAYS = {"W-2": (1, 30), "1099-INT": (2, 14), "1099-DIV": (2, 14), "1099-B": (2, 14), "P60": (5, 29),
-              "Lohnsteuerbescheinigung": (2, 27)}
+ISSUE_DAYS = {
+    "W-2": (1, 30),
+    "1099-INT": (2, 14),
+    "1099-DIV": (2, 14),
+    "1099-B": (2, 14),
+    "P60": (5, 29),
+    "Lohnsteuerbescheinigung": (2, 27),
+}
 
 
 def _bank_name() -> str:
@@ -463,29 +511,75 @@ def _forms_of(persona, events, year: TaxYear, interest: int | None) -> list[dict
     wages = sum(c.gross_cents for c in checks)
     if country == "US":
         if checks:
-            forms.append({"form": "W-2", "issuer": employer, "boxes": {
-                "1": wages, "2": _sum(checks, "federal"), "3": wages, "4": _sum(checks, "social_security"),
-                "5": wages, "6": _sum(checks, "medicare"), "15": persona.identity.address.region or "",
-                "16": wages, "17": _sum(checks, "state")}})
+            forms.append(
+                {
+                    "form": "W-2",
+                    "issuer": employer,
+                    "boxes": {
+                        "1": wages,
+                        "2": _sum(checks, "federal"),
+                        "3": wages,
+                        "4": _sum(checks, "social_security"),
+                        "5": wages,
+                        "6": _sum(checks, "medicare"),
+                        "15": persona.identity.address.region or "",
+                        "16": wages,
+                        "17": _sum(checks, "state"),
+                    },
+                }
+            )
         if "savings" in [a.kind for a in persona.accounts] and (interest is None or interest > 0):
             forms.append({"form": "1099-INT", "issuer": _bank_name(), "boxes": {"1": interest}})
         inv = investment_income(events, year)
         if inv["dividends_cents"]:
-            forms.append({"form": "1099-DIV", "issuer": _broker_name(),
-                          "boxes": {"1a": inv["dividends_cents"], "1b": inv["qualified_dividends_cents"]}})
+            forms.append(
+                {
+                    "form": "1099-DIV",
+                    "issuer": _broker_name(),
+                    "boxes": {"1a": inv["dividends_cents"], "1b": inv["qualified_dividends_cents"]},
+                }
+            )
         if inv["sales"]:
-            forms.append({"form": "1099-B", "issuer": _broker_name(),
-                          "boxes": {"1d": inv["proceeds_cents"], "1e": inv["cost_basis_cents"], "gain": inv["gains_cents"],
-                                    "gain_st": inv["short_term_cents"], "gain_lt": inv["long_term_cents"],
-                                    "sales": inv["sales"]}})
+            forms.append(
+                {
+                    "form": "1099-B",
+                    "issuer": _broker_name(),
+                    "boxes": {
+                        "1d": inv["proceeds_cents"],
+                        "1e": inv["cost_basis_cents"],
+                        "gain": inv["gains_cents"],
+                        "gain_st": inv["short_term_cents"],
+                        "gain_lt": inv["long_term_cents"],
+                        "sales": inv["sales"],
+                    },
+                }
+            )
     elif country == "GB":
         if checks:
-            forms.append({"form": "P60", "issuer": employer, "boxes": {
-                "pay": wages, "tax": _sum(checks, "paye"), "ni": _sum(checks, "ni")}})
+            forms.append(
+                {
+                    "form": "P60",
+                    "issuer": employer,
+                    "boxes": {"pay": wages, "tax": _sum(checks, "paye"), "ni": _sum(checks, "ni")},
+                }
+            )
     elif checks:
-        forms.append({"form": "Lohnsteuerbescheinigung", "issuer": employer, "boxes": {
-            "3": wages, "4": _sum(checks, "lohnsteuer"), "5": _sum(checks, "soli"), "23a": _sum(checks, "rv"),
-            "25": _sum(checks, "kv"), "26": _sum(checks, "pv"), "27": _sum(checks, "av"), "periods": len(checks)}})
+        forms.append(
+            {
+                "form": "Lohnsteuerbescheinigung",
+                "issuer": employer,
+                "boxes": {
+                    "3": wages,
+                    "4": _sum(checks, "lohnsteuer"),
+                    "5": _sum(checks, "soli"),
+                    "23a": _sum(checks, "rv"),
+                    "25": _sum(checks, "kv"),
+                    "26": _sum(checks, "pv"),
+                    "27": _sum(checks, "av"),
+                    "periods": len(checks),
+                },
+            }
+        )
     for f in forms:
         f["tax_year"] = year.label
         f["issued"] = form_issued(f["form"], year)
@@ -510,6 +604,7 @@ def filed_return(world) -> dict[str, Any] | None:
 
 # ---------------------------------------------------------------------------------------------------------------
 
+
 def _donate(sim: Sim) -> None:
     p = sim.persona
     names = charities().get(p.locale) or charities()["en_US"]
@@ -522,16 +617,29 @@ def _donate(sim: Sim) -> None:
         left = yearly
         for i in range(count):
             c = names[favourite[i % len(favourite)] if r.random() < 0.7 else r.randrange(len(names))]
-            day = dt.date(year, 12, r.randint(1, 28)) if i == count - 1 else dt.date(year, r.randint(1, 11), r.randint(1, 28))
+            day = (
+                dt.date(year, 12, r.randint(1, 28))
+                if i == count - 1
+                else dt.date(year, r.randint(1, 11), r.randint(1, 28))
+            )
             at = dt.datetime.combine(day, dt.time(r.randint(8, 21), r.choice((0, 15, 30, 45))))
             amount = min(r.choice((2500, 3000, 5000, 5000, 7500, 10000, 15000, 25000)), left // 500 * 500)
             if amount < 1000 or not sim.start <= at <= sim.now:
                 continue
             left -= amount
-            sim.event("donation", at, {"charity": c["name"], "charity_kind": c["kind"], "amount_cents": amount,
-                                       "account": card, "tax_year": year},
-                      [Charge(card, -amount, c["name"].upper()[:40], c["name"], "charity")],
-                      key=("tax_year", "donation", year, i))
+            sim.event(
+                "donation",
+                at,
+                {
+                    "charity": c["name"],
+                    "charity_kind": c["kind"],
+                    "amount_cents": amount,
+                    "account": card,
+                    "tax_year": year,
+                },
+                [Charge(card, -amount, c["name"].upper()[:40], c["name"], "charity")],
+                key=("tax_year", "donation", year, i),
+            )
 
 
 def simulate_tax_year(sim: Sim) -> None:
@@ -543,8 +651,12 @@ def simulate_tax_year(sim: Sim) -> None:
     year = tax_year(p)
     for f in _forms_of(p, sim.events, year, interest=None):
         if sim.start <= f["issued"] <= sim.now:
-            sim.event("tax_form", f["issued"], {"form": f["form"], "issuer": f["issuer"], "tax_year": year.label},
-                      key=("tax_year", "form", f["form"]))
+            sim.event(
+                "tax_form",
+                f["issued"],
+                {"form": f["form"], "issuer": f["issuer"], "tax_year": year.label},
+                key=("tax_year", "form", f["form"]),
+            )
     prev = tax_year(p, back=1)
     country = regime(p)
     if prev.key not in rules()[country]["years"] or not payroll(p, sim.events, prev):
@@ -562,8 +674,17 @@ def simulate_tax_year(sim: Sim) -> None:
     lines = compute_return(country, prev.key, inc)
     confirmation = derived_id(sim.seed, "tax_year/return", prev.key).replace("-", "")[:12].upper()
     refund = lines["refund"]
-    data = {"tax_year": prev.label, "year_key": prev.key, "country": country, "authority": rs["authority"],
-            "confirmation": confirmation, "note": w["note"], "inputs": inc, "lines": lines, "refund_cents": refund}
+    data = {
+        "tax_year": prev.label,
+        "year_key": prev.key,
+        "country": country,
+        "authority": rs["authority"],
+        "confirmation": confirmation,
+        "note": w["note"],
+        "inputs": inc,
+        "lines": lines,
+        "refund_cents": refund,
+    }
     if not sim.start <= at <= sim.now:
         return
     sim.event("tax_return_filed", at, data, key=("tax_year", "return"))
@@ -578,9 +699,22 @@ def simulate_tax_year(sim: Sim) -> None:
     if refund > 0:
         kind, when, desc, cat_kind = "tax_refund", later, rs["refund_description"], "deposit"
     else:
-        kind, when, desc, cat_kind = "tax_payment", later if country == "DE" else at + dt.timedelta(minutes=3), \
-            rs["payment_description"], "bill_payment"
+        kind, when, desc, cat_kind = (
+            "tax_payment",
+            later if country == "DE" else at + dt.timedelta(minutes=3),
+            rs["payment_description"],
+            "bill_payment",
+        )
     if when <= sim.now:
-        sim.event(kind, when, {"tax_year": prev.label, "amount_cents": abs(refund), "authority": rs["authority"],
-                               "confirmation": confirmation},
-                  [Charge("checking", refund, desc, rs["authority"], "taxes", cat_kind)], key=("tax_year", kind))
+        sim.event(
+            kind,
+            when,
+            {
+                "tax_year": prev.label,
+                "amount_cents": abs(refund),
+                "authority": rs["authority"],
+                "confirmation": confirmation,
+            },
+            [Charge("checking", refund, desc, rs["authority"], "taxes", cat_kind)],
+            key=("tax_year", kind),
+        )

@@ -160,9 +160,20 @@ CITIES: dict[str, tuple[str | None, str, int, tuple[str, ...]]] = {
     "Leipzig": (None, "Germany", 12900, ("Grimmaische Straße", "Petersstraße", "Brühl")),
     "Tokyo": (None, "Japan", 21900, ("Nihonbashi, Chuo City", "Ginza, Chuo City", "Shibuya, Shibuya City")),
 }
-_VEHICLES = [("Toyota", "Prius"), ("Toyota", "Camry"), ("Honda", "Accord"), ("Hyundai", "Ioniq 5"),
-             ("Kia", "Niro"), ("Tesla", "Model 3"), ("Nissan", "Leaf"), ("Ford", "Escape"), ("Subaru", "Outback"),
-             ("Chevrolet", "Bolt"), ("Volkswagen", "ID.4"), ("Honda", "CR-V")]
+_VEHICLES = [
+    ("Toyota", "Prius"),
+    ("Toyota", "Camry"),
+    ("Honda", "Accord"),
+    ("Hyundai", "Ioniq 5"),
+    ("Kia", "Niro"),
+    ("Tesla", "Model 3"),
+    ("Nissan", "Leaf"),
+    ("Ford", "Escape"),
+    ("Subaru", "Outback"),
+    ("Chevrolet", "Bolt"),
+    ("Volkswagen", "ID.4"),
+    ("Honda", "CR-V"),
+]
 _COLOURS = ["Silver", "White", "Black", "Grey", "Blue", "Red"]
 _PNR_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no I, O, 0, 1
 _UTC = dt.UTC
@@ -204,6 +215,7 @@ def card_description(sim: Sim, account: str, text: str) -> str:
     if account == "credit_card":
         return text.upper()
     from . import finance
+
     if hasattr(finance, "label"):
         try:
             return finance.label(sim, "debit", text)
@@ -212,9 +224,21 @@ def card_description(sim: Sim, account: str, text: str) -> str:
     return f"DEBIT CARD {text.upper()}"
 
 
-def ride(sim: Sim, r, fake, pickup_instant: dt.datetime, minutes: int, pickup: str, dropoff: str, zone_name: str,
-         key: object, trip: int | None, extra: dict | None = None, country: str | None = None,
-         city: str | None = None) -> None:
+def ride(
+    sim: Sim,
+    r,
+    fake,
+    pickup_instant: dt.datetime,
+    minutes: int,
+    pickup: str,
+    dropoff: str,
+    zone_name: str,
+    key: object,
+    trip: int | None,
+    extra: dict | None = None,
+    country: str | None = None,
+    city: str | None = None,
+) -> None:
     """Record one ZipRide ride (fare by distance and time, tip by preference) charged to ``sim.card()``.
 
     Distance, duration and fare are :func:`geo.estimate` of ``pickup`` -> ``dropoff`` in ``city`` (road distance
@@ -224,6 +248,7 @@ def ride(sim: Sim, r, fake, pickup_instant: dt.datetime, minutes: int, pickup: s
     ``country``/``city`` (ISO code, city name) say where the car is registered (default: the persona's home).
     """
     from . import geo
+
     r.uniform(0.38, 0.72)  # the old distance draw, kept so that later draws do not shift
     route = geo.estimate(pickup, dropoff, city or _home_city(sim))
     miles, minutes, fare = route["distance_miles"], route["duration_minutes"], route["fare_cents"]
@@ -235,30 +260,69 @@ def ride(sim: Sim, r, fake, pickup_instant: dt.datetime, minutes: int, pickup: s
     make, model = _VEHICLES[r.randrange(len(_VEHICLES))]
     dropoff_instant = pickup_instant + dt.timedelta(minutes=minutes)
     ride_id = f"ZR{r.randint(10**9, 10**10 - 1)}"
-    data = {"ride_id": ride_id, "provider": ZIPRIDE[0], "trip": trip, "pickup": pickup, "dropoff": dropoff,
-            "pickup_local": iso(pickup_instant, zone_name), "dropoff_local": iso(dropoff_instant, zone_name),
-            "duration_minutes": minutes, "distance_miles": miles, "fare_cents": fare, "tip_cents": tip,
-            "total_cents": total, "driver": f"{fake.first_name()} {fake.last_name()}",
-            "vehicle": f"{_COLOURS[r.randrange(len(_COLOURS))]} {make} {model}",
-            "plate": plate(r, country or _home_country(sim), city or _home_city(sim)),
-            "account": account, "site_url": ZIPRIDE[1], "site_title": ZIPRIDE[0], **(extra or {})}
-    sim.event("ride", to_local(sim, pickup_instant), data,
-              [Charge(account, -total, card_description(sim, account, "ZIPRIDE TRIP"), ZIPRIDE[0], "transport")],
-              key)
+    data = {
+        "ride_id": ride_id,
+        "provider": ZIPRIDE[0],
+        "trip": trip,
+        "pickup": pickup,
+        "dropoff": dropoff,
+        "pickup_local": iso(pickup_instant, zone_name),
+        "dropoff_local": iso(dropoff_instant, zone_name),
+        "duration_minutes": minutes,
+        "distance_miles": miles,
+        "fare_cents": fare,
+        "tip_cents": tip,
+        "total_cents": total,
+        "driver": f"{fake.first_name()} {fake.last_name()}",
+        "vehicle": f"{_COLOURS[r.randrange(len(_COLOURS))]} {make} {model}",
+        "plate": plate(r, country or _home_country(sim), city or _home_city(sim)),
+        "account": account,
+        "site_url": ZIPRIDE[1],
+        "site_title": ZIPRIDE[0],
+        **(extra or {}),
+    }
+    sim.event(
+        "ride",
+        to_local(sim, pickup_instant),
+        data,
+        [Charge(account, -total, card_description(sim, account, "ZIPRIDE TRIP"), ZIPRIDE[0], "transport")],
+        key,
+    )
 
 
 _LETTERS = "ABCDEFGHJKLMNPRSTUVWXYZ"
 # German district codes (Unterscheidungszeichen) of the cities the world knows.
 DE_CODES = {"Hamburg": "HH", "München": "M", "Köln": "K", "Leipzig": "L", "Berlin": "B", "Frankfurt": "F"}
-_US_PLATES = {"OR": "{L3}{D3}", "WA": "{L3}{D4}", "CO": "{L3}-{D3}", "IL": "{L2} {D5}", "TX": "{L3}-{D4}",
-              "MA": "{D1}{L3}{D2}", "PA": "{L3}-{D4}", "CA": "{D1}{L3}{D3}", "NY": "{L3}-{D4}", "HI": "{L3} {D3}"}
-_CITY_STATES = {"Portland": "OR", "Seattle": "WA", "Denver": "CO", "Chicago": "IL", "Austin": "TX", "Boston": "MA",
-                "Philadelphia": "PA", "San Francisco": "CA", "New York": "NY", "Honolulu": "HI"}
+_US_PLATES = {
+    "OR": "{L3}{D3}",
+    "WA": "{L3}{D4}",
+    "CO": "{L3}-{D3}",
+    "IL": "{L2} {D5}",
+    "TX": "{L3}-{D4}",
+    "MA": "{D1}{L3}{D2}",
+    "PA": "{L3}-{D4}",
+    "CA": "{D1}{L3}{D3}",
+    "NY": "{L3}-{D4}",
+    "HI": "{L3} {D3}",
+}
+_CITY_STATES = {
+    "Portland": "OR",
+    "Seattle": "WA",
+    "Denver": "CO",
+    "Chicago": "IL",
+    "Austin": "TX",
+    "Boston": "MA",
+    "Philadelphia": "PA",
+    "San Francisco": "CA",
+    "New York": "NY",
+    "Honolulu": "HI",
+}
 
 
 def plate(r, country: str, city: str = "") -> str:
     """A registration plate valid in form for ``country`` (ISO code): US state style, UK ``AB12 CDE``,
     German ``HH-AB 1234`` (district code of ``city``), and the usual formats of a few European countries."""
+
     def letters(n: int) -> str:
         return "".join(r.choice(_LETTERS) for _ in range(n))
 
@@ -285,9 +349,15 @@ def plate(r, country: str, city: str = "") -> str:
         return f"{r.choice(['品川', '練馬', '足立', '世田谷'])} {digits(3)} {r.choice('あいうえかきくけこさすせそたちつてとなにぬねのはひふほまみむめもやゆよらりるれろわ')} {digits(2)}-{digits(2)}"
     pattern = _US_PLATES.get(_CITY_STATES.get(city, ""), "{L3}{D3}") if country == "US" else "{L3}{D3}"
     out = pattern
-    for token, fn in (("{L3}", lambda: letters(3)), ("{L2}", lambda: letters(2)), ("{D5}", lambda: digits(5)),
-                      ("{D4}", lambda: digits(4)), ("{D3}", lambda: digits(3)), ("{D2}", lambda: digits(2)),
-                      ("{D1}", lambda: digits(1))):
+    for token, fn in (
+        ("{L3}", lambda: letters(3)),
+        ("{L2}", lambda: letters(2)),
+        ("{D5}", lambda: digits(5)),
+        ("{D4}", lambda: digits(4)),
+        ("{D3}", lambda: digits(3)),
+        ("{D2}", lambda: digits(2)),
+        ("{D1}", lambda: digits(1)),
+    ):
         while token in out:
             out = out.replace(token, fn(), 1)
     return out
@@ -334,8 +404,11 @@ def _legs(origin: str, dest: str) -> list[str]:
     if origin not in AIRPORTS or dest not in AIRPORTS or distance_km(origin, dest) <= 6000:
         return [origin, dest]
     direct = distance_km(origin, dest)
-    best = sorted((distance_km(origin, h) + distance_km(h, dest), h) for h in AIRLINE_HUBS
-                  if h not in (origin, dest) and distance_km(origin, h) >= 600 and distance_km(h, dest) >= 600)
+    best = sorted(
+        (distance_km(origin, h) + distance_km(h, dest), h)
+        for h in AIRLINE_HUBS
+        if h not in (origin, dest) and distance_km(origin, h) >= 600 and distance_km(h, dest) >= 600
+    )
     if best and best[0][0] <= 1.2 * direct:
         return [origin, best[0][1], dest]
     return [origin, dest]
@@ -433,14 +506,37 @@ def _stay(sim: Sim, i: int, trip, party: int, check_in: dt.date, nights: int, bu
     rate = hotel_fx_rate(sim, i, currency)
     total = card_cents(price["total_cents"], rate)
     nightly = card_cents(price["nightly_cents"], rate)
-    return {"property": prop["slug"], "kind": prop["kind"], "hotel": prop["name"], "chain": prop["chain"],
-            "neighbourhood": prop["neighbourhood"], "host": prop["host_name"], "address": prop["address"],
-            "lat": prop["lat"], "lon": prop["lon"], "room": room["name"], "currency": currency, "fx_rate": str(rate),
-            "price": price, "total_cents": total, "rate_cents": nightly, "tax_cents": total - nightly * nights}
+    return {
+        "property": prop["slug"],
+        "kind": prop["kind"],
+        "hotel": prop["name"],
+        "chain": prop["chain"],
+        "neighbourhood": prop["neighbourhood"],
+        "host": prop["host_name"],
+        "address": prop["address"],
+        "lat": prop["lat"],
+        "lon": prop["lon"],
+        "room": room["name"],
+        "currency": currency,
+        "fx_rate": str(rate),
+        "price": price,
+        "total_cents": total,
+        "rate_cents": nightly,
+        "tax_cents": total - nightly * nights,
+    }
 
 
-def _checkout(sim: Sim, i: int, hotel_data: dict, pick: dict, account: str, expensable: bool, at: dt.datetime,
-              at_local: str, confirmation: str) -> None:
+def _checkout(
+    sim: Sim,
+    i: int,
+    hotel_data: dict,
+    pick: dict,
+    account: str,
+    expensable: bool,
+    at: dt.datetime,
+    at_local: str,
+    confirmation: str,
+) -> None:
     """The ``hotel_checkout`` event (the card is charged the stay's total in its own currency; abroad the memo
     gives the hotel's amount and the rate, and a ``card_fee`` adds the card's foreign transaction fee)."""
     from .finance import label
@@ -452,25 +548,37 @@ def _checkout(sim: Sim, i: int, hotel_data: dict, pick: dict, account: str, expe
     merchant = pick["chain"] or (STAYS_SITE[0] if rental else pick["hotel"])
     text = f"{STAYS_SITE[0]} {confirmation}" if rental else pick["hotel"]
     text = card_description(sim, account, text) + (f" {_country_code(hotel_data['city'])}" if foreign else "")
-    ev = sim.event("hotel_checkout", at,
-                   {**hotel_data, "check_out_local": at_local, "folio": f"F{confirmation[-6:]}",
-                    "account": account, "expensable": expensable,
-                    **({"provider": STAYS_SITE[0]} if rental else {})},  # a rental's receipt comes from the site
-                   [Charge(account, -total, text, merchant, "travel", "card_purchase", None, memo)],
-                   key=(i, confirmation))
+    ev = sim.event(
+        "hotel_checkout",
+        at,
+        {
+            **hotel_data,
+            "check_out_local": at_local,
+            "folio": f"F{confirmation[-6:]}",
+            "account": account,
+            "expensable": expensable,
+            **({"provider": STAYS_SITE[0]} if rental else {}),
+        },  # a rental's receipt comes from the site
+        [Charge(account, -total, text, merchant, "travel", "card_purchase", None, memo)],
+        key=(i, confirmation),
+    )
     if foreign:
         pct = FOREIGN_FEE_PERCENT.get(sim.persona.locale, Decimal(3)) if account == "credit_card" else Decimal(2)
         fee = int((Decimal(total) * pct / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
         if fee > 0:
-            sim.event("card_fee", at, {"purchase": ev.id, "amount_cents": fee, "account": account,
-                                       "percent": str(pct), "trip": i},
-                      [Charge(account, -fee, label(sim, "fx_fee"), None, "fees", "fee", None,
-                              f"{pick['hotel']} {memo}")], (i, "hotel_fee"))
+            sim.event(
+                "card_fee",
+                at,
+                {"purchase": ev.id, "amount_cents": fee, "account": account, "percent": str(pct), "trip": i},
+                [Charge(account, -fee, label(sim, "fx_fee"), None, "fees", "fee", None, f"{pick['hotel']} {memo}")],
+                (i, "hotel_fee"),
+            )
 
 
 def _country_code(city: str) -> str:
     """ISO code of a destination city's country (``"PT"`` for Lisbon), from the stays catalog's country names."""
     from apps.stays.inventory import _COUNTRY_CODES, city_info
+
     return _COUNTRY_CODES.get(city_info(city)["country"], "")
 
 
@@ -504,41 +612,88 @@ def _country(airport: str) -> str:
     return "US" if AIRPORTS.get(airport, ("", 0, 0, "America/"))[3].startswith(("America/", "Pacific/")) else "XX"
 
 
-def _night_rides(sim: Sim, direction: str, legs: list[str], day: dt.date, slot: tuple[int, int], dep_zone: str,
-                 international: bool) -> int:
+def _night_rides(
+    sim: Sim, direction: str, legs: list[str], day: dt.date, slot: tuple[int, int], dep_zone: str, international: bool
+) -> int:
     """How many of a journey's rides could start between 00:00 and 05:59 at home if it left at ``slot``."""
     dep = dt.datetime.combine(day, dt.time(*slot), zone(airport_zone(legs[0], dep_zone))).astimezone(_UTC)
-    minutes = sum(block_minutes(a, b) if a in AIRPORTS and b in AIRPORTS else 180
-                  for a, b in itertools.pairwise(legs))
+    minutes = sum(block_minutes(a, b) if a in AIRPORTS and b in AIRPORTS else 180 for a, b in itertools.pairwise(legs))
     arr = dep + dt.timedelta(minutes=minutes + 110 * (len(legs) - 2))
     wiggle = 40 * (len(legs) - 2)
     if direction == "outbound":
         lead = 180 if international else 150
-        ends = [dep - dt.timedelta(minutes=lead + 10), dep - dt.timedelta(minutes=lead - 10),
-                arr + dt.timedelta(minutes=25 - wiggle), arr + dt.timedelta(minutes=70 + 25 * international + wiggle)]
+        ends = [
+            dep - dt.timedelta(minutes=lead + 10),
+            dep - dt.timedelta(minutes=lead - 10),
+            arr + dt.timedelta(minutes=25 - wiggle),
+            arr + dt.timedelta(minutes=70 + 25 * international + wiggle),
+        ]
     else:
         lead = 170 if international else 120
-        ends = [dep - dt.timedelta(minutes=lead + 65), dep - dt.timedelta(minutes=lead + 22),
-                arr + dt.timedelta(minutes=25 - wiggle), arr + dt.timedelta(minutes=50 + 20 * international + wiggle)]
+        ends = [
+            dep - dt.timedelta(minutes=lead + 65),
+            dep - dt.timedelta(minutes=lead + 22),
+            arr + dt.timedelta(minutes=25 - wiggle),
+            arr + dt.timedelta(minutes=50 + 20 * international + wiggle),
+        ]
     return sum(to_local(sim, x).hour < 6 for x in ends)
 
 
-_FAKER_LOCALE = {"US": "en_US", "GB": "en_GB", "PT": "pt_PT", "ES": "es_ES", "IT": "it_IT", "NL": "nl_NL",
-                 "AT": "de_AT", "DK": "da_DK", "DE": "de_DE", "MX": "es_MX", "CA": "en_CA", "JP": "en_US"}
+_FAKER_LOCALE = {
+    "US": "en_US",
+    "GB": "en_GB",
+    "PT": "pt_PT",
+    "ES": "es_ES",
+    "IT": "it_IT",
+    "NL": "nl_NL",
+    "AT": "de_AT",
+    "DK": "da_DK",
+    "DE": "de_DE",
+    "MX": "es_MX",
+    "CA": "en_CA",
+    "JP": "en_US",
+}
 
 # Currency of each destination country, and units per US dollar (a fixed reference table; a trip's days jitter it).
-COUNTRY_CURRENCY = {"US": "USD", "CA": "CAD", "MX": "MXN", "GB": "GBP", "PT": "EUR", "ES": "EUR", "IT": "EUR",
-                    "NL": "EUR", "AT": "EUR", "DE": "EUR", "FR": "EUR", "IE": "EUR", "DK": "DKK", "JP": "JPY",
-                    "CH": "CHF"}
-PER_USD = {"USD": Decimal(1), "EUR": Decimal("0.92"), "GBP": Decimal("0.79"), "CAD": Decimal("1.37"),
-           "MXN": Decimal("18.2"), "DKK": Decimal("6.87"), "JPY": Decimal(151), "CHF": Decimal("0.88")}
+COUNTRY_CURRENCY = {
+    "US": "USD",
+    "CA": "CAD",
+    "MX": "MXN",
+    "GB": "GBP",
+    "PT": "EUR",
+    "ES": "EUR",
+    "IT": "EUR",
+    "NL": "EUR",
+    "AT": "EUR",
+    "DE": "EUR",
+    "FR": "EUR",
+    "IE": "EUR",
+    "DK": "DKK",
+    "JP": "JPY",
+    "CH": "CHF",
+}
+PER_USD = {
+    "USD": Decimal(1),
+    "EUR": Decimal("0.92"),
+    "GBP": Decimal("0.79"),
+    "CAD": Decimal("1.37"),
+    "MXN": Decimal("18.2"),
+    "DKK": Decimal("6.87"),
+    "JPY": Decimal(151),
+    "CHF": Decimal("0.88"),
+}
 MINOR_DIGITS = {"JPY": 0}
 # The card's foreign transaction fee by the issuing bank's country (percent of the converted amount).
 FOREIGN_FEE_PERCENT = {"en_US": Decimal(3), "en_GB": Decimal("2.99"), "de_DE": Decimal("1.75")}
 # What a visitor's day costs, in US dollars: (category, bank key, local hours, chance on a full day, min, max).
-_ABROAD = [("coffee", "coffee", (8, 0), (10, 30), 0.8, 4, 9), ("restaurants", "restaurants", (12, 0), (14, 30), 0.85, 12, 32),
-           ("entertainment", "museums", (10, 0), (16, 30), 0.5, 14, 32), ("transport", "transit", (9, 0), (18, 0), 0.7, 3, 9),
-           ("shopping", "shops", (11, 0), (18, 30), 0.3, 8, 60), ("restaurants", "restaurants", (18, 30), (21, 30), 0.9, 25, 70)]
+_ABROAD = [
+    ("coffee", "coffee", (8, 0), (10, 30), 0.8, 4, 9),
+    ("restaurants", "restaurants", (12, 0), (14, 30), 0.85, 12, 32),
+    ("entertainment", "museums", (10, 0), (16, 30), 0.5, 14, 32),
+    ("transport", "transit", (9, 0), (18, 0), 0.7, 3, 9),
+    ("shopping", "shops", (11, 0), (18, 30), 0.3, 8, 60),
+    ("restaurants", "restaurants", (18, 30), (21, 30), 0.9, 25, 70),
+]
 _DEST_FAKER = {"JP": "ja_JP"}
 
 
@@ -550,8 +705,17 @@ def foreign_amount(minor: int, currency: str) -> str:
     return f"{minor // 100:,}.{minor % 100:02d}"
 
 
-def _spend_abroad(sim: Sim, i: int, trip, country: str, dest_zone: str, after: dt.datetime, before: dt.datetime,
-                  people: int, expensable: bool) -> None:
+def _spend_abroad(
+    sim: Sim,
+    i: int,
+    trip,
+    country: str,
+    dest_zone: str,
+    after: dt.datetime,
+    before: dt.datetime,
+    people: int,
+    expensable: bool,
+) -> None:
     """Card purchases at the destination between ``after`` and ``before`` (aware instants), up to ``now``:
     cafés, meals, sights, transit and shops, in the destination's currency converted on the card."""
     from ..rng import derived_id
@@ -562,8 +726,9 @@ def _spend_abroad(sim: Sim, i: int, trip, country: str, dest_zone: str, after: d
     cur = COUNTRY_CURRENCY.get(country, home_cur)
     r = sim.rng(f"travel/trip/{i}/abroad")
     names_r = sim.rng(f"travel/trip/{i}/abroad/names")
-    fake = make_faker(sim.seed, f"world/travel/trip/{i}/merchants", _DEST_FAKER.get(country) or
-                      _FAKER_LOCALE.get(country, p.locale))
+    fake = make_faker(
+        sim.seed, f"world/travel/trip/{i}/merchants", _DEST_FAKER.get(country) or _FAKER_LOCALE.get(country, p.locale)
+    )
     surname = fake.last_romanized_name if country == "JP" else fake.last_name
     dest = bank()["destination"]
     patterns = {**dest["default"], **dest.get(country, {})}
@@ -581,8 +746,11 @@ def _spend_abroad(sim: Sim, i: int, trip, country: str, dest_zone: str, after: d
     n = 0
     while day <= last:
         # One rate per day: the reference rate moved by up to 1.5 %.
-        rate = (PER_USD[home_cur] / PER_USD[cur] * Decimal(str(1 + r.uniform(-0.015, 0.015)))) \
-            if cur != home_cur and cur in PER_USD and home_cur in PER_USD else Decimal(1)
+        rate = (
+            (PER_USD[home_cur] / PER_USD[cur] * Decimal(str(1 + r.uniform(-0.015, 0.015))))
+            if cur != home_cur and cur in PER_USD and home_cur in PER_USD
+            else Decimal(1)
+        )
         rate = rate.quantize(Decimal("0.000001"))
         for category, key, lo, hi, chance, usd_lo, usd_hi in _ABROAD:
             go = r.random()
@@ -599,15 +767,24 @@ def _spend_abroad(sim: Sim, i: int, trip, country: str, dest_zone: str, after: d
             party = people if category in ("restaurants", "entertainment") and people > 1 else 1
             local = usd * PER_USD.get(cur, Decimal(1)) * party
             digits = MINOR_DIGITS.get(cur, 2)
-            minor = int((local * (10 ** digits)).quantize(Decimal(1)))
+            minor = int((local * (10**digits)).quantize(Decimal(1)))
             minor = max(1, minor // (10 if digits == 0 else 5) * (10 if digits == 0 else 5))
-            home = int((Decimal(minor) / (10 ** digits) * rate * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+            home = int((Decimal(minor) / (10**digits) * rate * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
             pool = pools[key]
             name = pool[pick % len(pool)]
             merchant_id = derived_id(sim.seed, "merchant", trip.destination, name)
-            data = {"merchant": name, "merchant_id": merchant_id, "category": category, "amount_cents": home,
-                    "account": account, "city": trip.destination, "country": country, "trip": i,
-                    "local_time": iso(at, dest_zone), "expensable": expensable}
+            data = {
+                "merchant": name,
+                "merchant_id": merchant_id,
+                "category": category,
+                "amount_cents": home,
+                "account": account,
+                "city": trip.destination,
+                "country": country,
+                "trip": i,
+                "local_time": iso(at, dest_zone),
+                "expensable": expensable,
+            }
             text = (name if trip.destination.lower() in name.lower() else f"{name} {trip.destination}").upper()
             memo = None
             if cur != home_cur:
@@ -616,22 +793,38 @@ def _spend_abroad(sim: Sim, i: int, trip, country: str, dest_zone: str, after: d
                 text = f"{text} {country}"
             if account == "checking":
                 text = label(sim, "debit", text)
-            ev = sim.event("card_purchase", at_local, data,
-                           [Charge(account, -home, text, name, category, "card_purchase", None, memo)], (i, "abroad", n))
+            ev = sim.event(
+                "card_purchase",
+                at_local,
+                data,
+                [Charge(account, -home, text, name, category, "card_purchase", None, memo)],
+                (i, "abroad", n),
+            )
             if cur != home_cur and fee_pct:
                 fee = int((Decimal(home) * fee_pct / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
                 if fee > 0:
-                    sim.event("card_fee", at_local, {"purchase": ev.id, "amount_cents": fee, "account": account,
-                                                     "percent": str(fee_pct), "trip": i},
-                              [Charge(account, -fee, label(sim, "fx_fee"), None, "fees", "fee", None,
-                                      f"{name} {memo}")], (i, "fee", n))
+                    sim.event(
+                        "card_fee",
+                        at_local,
+                        {
+                            "purchase": ev.id,
+                            "amount_cents": fee,
+                            "account": account,
+                            "percent": str(fee_pct),
+                            "trip": i,
+                        },
+                        [Charge(account, -fee, label(sim, "fx_fee"), None, "fees", "fee", None, f"{name} {memo}")],
+                        (i, "fee", n),
+                    )
             n += 1
         day += dt.timedelta(days=1)
 
 
-_PAYBACK_MEMO = {"en_US": {"flights": "flights to {}", "hotel": "hotel in {}"},
-                 "en_GB": {"flights": "flights to {}", "hotel": "hotel in {}"},
-                 "de_DE": {"flights": "Flüge nach {}", "hotel": "Hotel in {}"}}
+_PAYBACK_MEMO = {
+    "en_US": {"flights": "flights to {}", "hotel": "hotel in {}"},
+    "en_GB": {"flights": "flights to {}", "hotel": "hotel in {}"},
+    "de_DE": {"flights": "Flüge nach {}", "hotel": "Hotel in {}"},
+}
 
 
 def _paid_back(sim: Sim, i: int, trip, what: str, amount: int, after: dt.datetime) -> None:
@@ -653,11 +846,21 @@ def _paid_back(sim: Sim, i: int, trip, what: str, amount: int, after: dt.datetim
             continue
         if c.relationship == "spouse" or late or when > sim.now or amount <= 0:
             continue
-        sim.event("p2p_payment", when, {"direction": "received", "contact": c.name, "contact_email": c.email,
-                                        "contact_phone": c.phone, "amount_cents": amount, "memo": memo,
-                                        "trip": i},
-                  [Charge("checking", amount, label(sim, "p2p_from", c.name), c.name, "p2p", "p2p_received",
-                          None, memo)], ("payback", i, what, name))
+        sim.event(
+            "p2p_payment",
+            when,
+            {
+                "direction": "received",
+                "contact": c.name,
+                "contact_email": c.email,
+                "contact_phone": c.phone,
+                "amount_cents": amount,
+                "memo": memo,
+                "trip": i,
+            },
+            [Charge("checking", amount, label(sim, "p2p_from", c.name), c.name, "p2p", "p2p_received", None, memo)],
+            ("payback", i, what, name),
+        )
 
 
 def simulate_travel(sim: Sim) -> None:
@@ -689,15 +892,22 @@ def simulate_travel(sim: Sim) -> None:
 
         # Flights: outbound on depart, return on return_.
         flights = []
-        for direction, legs, day in (("outbound", _legs(home, trip.airport), trip.depart),
-                                     ("return", _legs(trip.airport, home), trip.return_)):
+        for direction, legs, day in (
+            ("outbound", _legs(home, trip.airport), trip.depart),
+            ("return", _legs(trip.airport, home), trip.return_),
+        ):
             numbers, slots = _route(sim, legs[0], legs[1])
             drawn = r.randrange(len(slots))
             dep_zone = home_zone if direction == "outbound" else dest_zone
             # Long journeys leave in the morning; any journey takes the first slot whose rides fall in waking hours.
             order = list(range(len(slots))) if len(legs) > 2 else [drawn] + [j for j in range(len(slots)) if j != drawn]
-            k = min(order, key=lambda j: (_night_rides(sim, direction, legs, day, slots[j], dep_zone, international),
-                                          order.index(j)))
+            k = min(
+                order,
+                key=lambda j: (
+                    _night_rides(sim, direction, legs, day, slots[j], dep_zone, international),
+                    order.index(j),
+                ),
+            )
             hour, minute = slots[k]
             dep = dt.datetime.combine(day, dt.time(hour, minute), zone(airport_zone(legs[0], dep_zone)))
             dep = dep.astimezone(_UTC)
@@ -708,9 +918,19 @@ def simulate_travel(sim: Sim) -> None:
                 else:
                     number = numbers[k]
                 minutes = block_minutes(a, b) if a in AIRPORTS and b in AIRPORTS else 180
-                flights.append({"direction": direction, "leg": n + 1, "from": a, "to": b, "dep": dep,
-                                "arr": dep + dt.timedelta(minutes=minutes), "minutes": minutes,
-                                "number": f"{code} {number}", "widebody": minutes >= 330})
+                flights.append(
+                    {
+                        "direction": direction,
+                        "leg": n + 1,
+                        "from": a,
+                        "to": b,
+                        "dep": dep,
+                        "arr": dep + dt.timedelta(minutes=minutes),
+                        "minutes": minutes,
+                        "number": f"{code} {number}",
+                        "widebody": minutes >= 330,
+                    }
+                )
         outbound = [f for f in flights if f["direction"] == "outbound"]
         inbound = [f for f in flights if f["direction"] == "return"]
 
@@ -726,28 +946,57 @@ def simulate_travel(sim: Sim) -> None:
             pnr = "".join(r.choice(_PNR_ALPHABET) for _ in range(6))
         pnrs.add(pnr)
         tickets = [f"{prefix}{r.randint(10**9, 10**10 - 1)}" for _ in passengers]
-        roundtrip_km = sum(distance_km(f["from"], f["to"]) if f["from"] in AIRPORTS and f["to"] in AIRPORTS
-                           else 2000 for f in flights)
+        roundtrip_km = sum(
+            distance_km(f["from"], f["to"]) if f["from"] in AIRPORTS and f["to"] in AIRPORTS else 2000 for f in flights
+        )
         fare_class = "Economy Flex" if expensable else ("Basic Economy" if r.random() < 0.25 else "Economy")
-        fare = (9000 + 7 * roundtrip_km) * r.uniform(0.85, 1.25) * {"Economy Flex": 1.3, "Basic Economy": 0.85}.get(
-            fare_class, 1.0)
+        fare = (
+            (9000 + 7 * roundtrip_km)
+            * r.uniform(0.85, 1.25)
+            * {"Economy Flex": 1.3, "Basic Economy": 0.85}.get(fare_class, 1.0)
+        )
         fare = int(fare) // 100 * 100 + r.randint(0, 99)
         price = fare * len(passengers)
         account = sim.card()
         seats = {f["number"] + f["from"]: _seats(r, seat_pref, len(passengers), f["widebody"]) for f in flights}
-        sim.event("flight_booking", booked, {
-            "trip": i, "pnr": pnr, "airline": airline, "airline_code": code, "passengers": passengers,
-            "purpose": trip.purpose, "destination": trip.destination, "fare_class": fare_class,
-            "fare_per_passenger_cents": fare, "price_cents": price, "total_cents": price,
-            "flights": [f["number"] for f in flights],
-            "itinerary": [{"flight_number": f["number"], "from": f["from"], "to": f["to"],
-                           "dep_local": iso(f["dep"], airport_zone(f["from"], p.timezone)),
-                           "arr_local": iso(f["arr"], airport_zone(f["to"], p.timezone))} for f in flights],
-            "ticket_number": tickets[0], "ticket_numbers": tickets, "seat_preference": seat_pref,
-            "loyalty_number": miles_no, "account": account, "expensable": expensable,
-            "site_url": airline_site, "site_title": airline},
+        sim.event(
+            "flight_booking",
+            booked,
+            {
+                "trip": i,
+                "pnr": pnr,
+                "airline": airline,
+                "airline_code": code,
+                "passengers": passengers,
+                "purpose": trip.purpose,
+                "destination": trip.destination,
+                "fare_class": fare_class,
+                "fare_per_passenger_cents": fare,
+                "price_cents": price,
+                "total_cents": price,
+                "flights": [f["number"] for f in flights],
+                "itinerary": [
+                    {
+                        "flight_number": f["number"],
+                        "from": f["from"],
+                        "to": f["to"],
+                        "dep_local": iso(f["dep"], airport_zone(f["from"], p.timezone)),
+                        "arr_local": iso(f["arr"], airport_zone(f["to"], p.timezone)),
+                    }
+                    for f in flights
+                ],
+                "ticket_number": tickets[0],
+                "ticket_numbers": tickets,
+                "seat_preference": seat_pref,
+                "loyalty_number": miles_no,
+                "account": account,
+                "expensable": expensable,
+                "site_url": airline_site,
+                "site_title": airline,
+            },
             [Charge(account, -price, card_description(sim, account, f"{airline} {tickets[0]}"), airline, "travel")],
-            (i, pnr))
+            (i, pnr),
+        )
         _paid_back(sim, i, trip, "flights", fare, booked)
 
         for f in flights:
@@ -756,27 +1005,72 @@ def simulate_travel(sim: Sim) -> None:
             gate = None
             if dep_local <= sim.now:
                 gate = f"{'ABCDE'[r.randrange(5)]}{r.randint(1, 28)}"
-            sim.event("flight", dep_local, {
-                "trip": i, "pnr": pnr, "airline": airline, "flight_number": f["number"], "direction": f["direction"],
-                "leg": f["leg"], "from": f["from"], "to": f["to"], "from_name": airport_label(f["from"]),
-                "to_name": airport_label(f["to"]), "dep_local": iso(f["dep"], airport_zone(f["from"], p.timezone)),
-                "arr_local": iso(f["arr"], airport_zone(f["to"], p.timezone)),
-                "dep_utc": f["dep"].strftime("%Y-%m-%dT%H:%M:%SZ"), "arr_utc": f["arr"].strftime("%Y-%m-%dT%H:%M:%SZ"),
-                "duration_minutes": f["minutes"],
-                "aircraft": ("Boeing 787-9" if f["widebody"] else "Airbus A321neo" if f["minutes"] >= 180
-                             else "Boeing 737-800"),
-                "seat": seat_list[0], "seats": seat_list, "passengers": passengers,
-                "boarding_group": 2 if miles_no else r.randint(3, 6), "gate": gate}, key=(i, f["direction"], f["leg"]))
+            sim.event(
+                "flight",
+                dep_local,
+                {
+                    "trip": i,
+                    "pnr": pnr,
+                    "airline": airline,
+                    "flight_number": f["number"],
+                    "direction": f["direction"],
+                    "leg": f["leg"],
+                    "from": f["from"],
+                    "to": f["to"],
+                    "from_name": airport_label(f["from"]),
+                    "to_name": airport_label(f["to"]),
+                    "dep_local": iso(f["dep"], airport_zone(f["from"], p.timezone)),
+                    "arr_local": iso(f["arr"], airport_zone(f["to"], p.timezone)),
+                    "dep_utc": f["dep"].strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    "arr_utc": f["arr"].strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    "duration_minutes": f["minutes"],
+                    "aircraft": (
+                        "Boeing 787-9"
+                        if f["widebody"]
+                        else "Airbus A321neo"
+                        if f["minutes"] >= 180
+                        else "Boeing 737-800"
+                    ),
+                    "seat": seat_list[0],
+                    "seats": seat_list,
+                    "passengers": passengers,
+                    "boarding_group": 2 if miles_no else r.randint(3, 6),
+                    "gate": gate,
+                },
+                key=(i, f["direction"], f["leg"]),
+            )
 
         # Rides to and from the home airport.
         first_dep, last_arr = outbound[0]["dep"], inbound[-1]["arr"]
         lead = 180 if international else 150
         pickup = first_dep - dt.timedelta(minutes=lead + 5 * r.randint(-2, 2))
-        ride(sim, r, fake, pickup, r.randint(24, 38), home_address, airport_label(home), home_zone, (i, "to_airport"),
-             i, {"expensable": expensable})
+        ride(
+            sim,
+            r,
+            fake,
+            pickup,
+            r.randint(24, 38),
+            home_address,
+            airport_label(home),
+            home_zone,
+            (i, "to_airport"),
+            i,
+            {"expensable": expensable},
+        )
         back = last_arr + dt.timedelta(minutes=r.randint(25, 50) + (20 if international else 0))
-        ride(sim, r, fake, back, r.randint(24, 38), airport_label(home), home_address, home_zone, (i, "home"),
-             i, {"expensable": expensable})
+        ride(
+            sim,
+            r,
+            fake,
+            back,
+            r.randint(24, 38),
+            airport_label(home),
+            home_address,
+            home_zone,
+            (i, "home"),
+            i,
+            {"expensable": expensable},
+        )
 
         # Hotel.
         arrival = outbound[-1]["arr"]
@@ -788,36 +1082,97 @@ def simulate_travel(sim: Sim) -> None:
         hotel, address = stay_pick["hotel"], stay_pick["address"]
         to_hotel = arrival + dt.timedelta(minutes=r.randint(25, 45) + (25 if international else 0))
         ride_minutes = r.randint(22, 45)
-        ride(sim, r, local_fake, to_hotel, ride_minutes, airport_label(trip.airport), f"{hotel}, {address}", dest_zone,
-             (i, "to_hotel"), i, {"expensable": expensable}, dest_country, trip.destination)
+        ride(
+            sim,
+            r,
+            local_fake,
+            to_hotel,
+            ride_minutes,
+            airport_label(trip.airport),
+            f"{hotel}, {address}",
+            dest_zone,
+            (i, "to_hotel"),
+            i,
+            {"expensable": expensable},
+            dest_country,
+            trip.destination,
+        )
         out_minutes = r.randint(22, 45)  # sets the pickup; the ride's own duration comes from geo (see ride)
-        leave = inbound[0]["dep"] - dt.timedelta(minutes=(170 if international else 120) + out_minutes
-                                                  + 5 * r.randint(0, 4))
-        ride(sim, r, local_fake, leave, out_minutes, f"{hotel}, {address}", airport_label(trip.airport), dest_zone,
-             (i, "from_hotel"), i, {"expensable": expensable}, dest_country, trip.destination)
+        leave = inbound[0]["dep"] - dt.timedelta(
+            minutes=(170 if international else 120) + out_minutes + 5 * r.randint(0, 4)
+        )
+        ride(
+            sim,
+            r,
+            local_fake,
+            leave,
+            out_minutes,
+            f"{hotel}, {address}",
+            airport_label(trip.airport),
+            dest_zone,
+            (i, "from_hotel"),
+            i,
+            {"expensable": expensable},
+            dest_country,
+            trip.destination,
+        )
 
         r.uniform(0.9, 1.15)  # the old nightly-rate draw, kept so that later draws do not shift
         total = stay_pick["total_cents"]
         confirmation = f"{r.randint(10**7, 10**8 - 1)}"
-        hotel_data = {"trip": i, "hotel": hotel, "chain": stay_pick["chain"], "city": trip.destination,
-                      "address": address, "confirmation": confirmation, "check_in": check_in.isoformat(),
-                      "check_out": trip.return_.isoformat(), "nights": nights, "room": stay_pick["room"],
-                      "guests": len(passengers), "rate_cents": stay_pick["rate_cents"],
-                      "tax_cents": stay_pick["tax_cents"], "total_cents": total,
-                      "loyalty_number": hotel_no if stay_pick["chain"] == chain else None,
-                      **{k: stay_pick[k] for k in ("property", "kind", "neighbourhood", "host", "lat", "lon",
-                                                   "currency", "fx_rate", "price")}}
-        sim.event("hotel_booking", booked + dt.timedelta(minutes=r.randint(8, 40)),
-                  {**hotel_data, "site_url": STAYS_SITE[1], "site_title": STAYS_SITE[0]}, key=(i, confirmation))
-        stay = max(dt.datetime.combine(check_in, dt.time(15, 0), zone(dest_zone)).astimezone(_UTC),
-                   to_hotel + dt.timedelta(minutes=ride_minutes + 5))
-        sim.event("hotel_stay", to_local(sim, stay), {**hotel_data, "check_in_local": iso(stay, dest_zone)},
-                  key=(i, confirmation))
-        _spend_abroad(sim, i, trip, dest_country, dest_zone, stay + dt.timedelta(minutes=30),
-                      leave - dt.timedelta(minutes=30), len(passengers), expensable)
-        out = min(dt.datetime.combine(trip.return_, dt.time(11, 0), zone(dest_zone)).astimezone(_UTC),
-                  leave - dt.timedelta(minutes=10))
-        _checkout(sim, i, hotel_data, stay_pick, account, expensable, to_local(sim, out),
-                  iso(out, dest_zone), confirmation)
+        hotel_data = {
+            "trip": i,
+            "hotel": hotel,
+            "chain": stay_pick["chain"],
+            "city": trip.destination,
+            "address": address,
+            "confirmation": confirmation,
+            "check_in": check_in.isoformat(),
+            "check_out": trip.return_.isoformat(),
+            "nights": nights,
+            "room": stay_pick["room"],
+            "guests": len(passengers),
+            "rate_cents": stay_pick["rate_cents"],
+            "tax_cents": stay_pick["tax_cents"],
+            "total_cents": total,
+            "loyalty_number": hotel_no if stay_pick["chain"] == chain else None,
+            **{
+                k: stay_pick[k]
+                for k in ("property", "kind", "neighbourhood", "host", "lat", "lon", "currency", "fx_rate", "price")
+            },
+        }
+        sim.event(
+            "hotel_booking",
+            booked + dt.timedelta(minutes=r.randint(8, 40)),
+            {**hotel_data, "site_url": STAYS_SITE[1], "site_title": STAYS_SITE[0]},
+            key=(i, confirmation),
+        )
+        stay = max(
+            dt.datetime.combine(check_in, dt.time(15, 0), zone(dest_zone)).astimezone(_UTC),
+            to_hotel + dt.timedelta(minutes=ride_minutes + 5),
+        )
+        sim.event(
+            "hotel_stay",
+            to_local(sim, stay),
+            {**hotel_data, "check_in_local": iso(stay, dest_zone)},
+            key=(i, confirmation),
+        )
+        _spend_abroad(
+            sim,
+            i,
+            trip,
+            dest_country,
+            dest_zone,
+            stay + dt.timedelta(minutes=30),
+            leave - dt.timedelta(minutes=30),
+            len(passengers),
+            expensable,
+        )
+        out = min(
+            dt.datetime.combine(trip.return_, dt.time(11, 0), zone(dest_zone)).astimezone(_UTC),
+            leave - dt.timedelta(minutes=10),
+        )
+        _checkout(
+            sim, i, hotel_data, stay_pick, account, expensable, to_local(sim, out), iso(out, dest_zone), confirmation
+        )
         _paid_back(sim, i, trip, "hotel", total // len(passengers), to_local(sim, out))
-

@@ -92,13 +92,26 @@ DAY_START, DAY_END = 8.5, 18.5  # working hours, local (hours as floats)
 RATES = {"team": 1.0, "project": 0.8, "dm": 0.85, "random": 0.35, "general": 0.08}
 # How often the persona starts an everyday conversation in a channel class (when at work).
 ME_FIRST = {"team": 0.35, "project": 0.35, "dm": 0.5, "random": 0.2, "general": 0.05}
-_SEASONS = {12: "winter", 1: "winter", 2: "winter", 3: "spring", 4: "spring", 5: "spring", 6: "summer",
-            7: "summer", 8: "summer", 9: "autumn", 10: "autumn", 11: "autumn"}
+_SEASONS = {
+    12: "winter",
+    1: "winter",
+    2: "winter",
+    3: "spring",
+    4: "spring",
+    5: "spring",
+    6: "summer",
+    7: "summer",
+    8: "summer",
+    9: "autumn",
+    10: "autumn",
+    11: "autumn",
+}
 _SLOT = re.compile(r"\{([@#\w-]+)\}")
 _WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)  # words as builder.world.report counts them
 
 
 # --- the phrase bank -------------------------------------------------------------------------------
+
 
 def bank(locale: str) -> dict[str, Any]:
     """The phrase bank of ``locale`` (``templates/work_chat/<locale>.yaml``, else en_US).
@@ -110,6 +123,7 @@ def bank(locale: str) -> dict[str, Any]:
 
 
 # --- the workspace: people, projects, channels (a pure function of the persona) -------------------
+
 
 @dataclass(frozen=True)
 class Member:
@@ -258,16 +272,26 @@ def _plan(sim: Sim) -> Workspace | None:
             continue
         try:
             c = sim.contact(name)
-            colleagues.append(Member(c.name, work_email(sim, c.name, c.email), c.messaging_style or "brief", True,
-                                     closeness=c.closeness or 2))
+            colleagues.append(
+                Member(
+                    c.name,
+                    work_email(sim, c.name, c.email),
+                    c.messaging_style or "brief",
+                    True,
+                    closeness=c.closeness or 2,
+                )
+            )
         except KeyError:
             colleagues.append(Member(name, work_email(sim, name, None), "brief", True))
     styles = sim.rng("work_chat/coworkers/style")
     kinds = ["brief", "chatty", "formal", "emoji"]
-    office = [Member(n, work_email(sim, n, None), kinds[styles.randrange(4)], office=True)
-              for n in _generated(sim, 2, taken, "coworkers")]
-    team_people = colleagues or [Member(n, work_email(sim, n, None), kinds[styles.randrange(4)])
-                                 for n in _generated(sim, 4, taken, "teammates")]
+    office = [
+        Member(n, work_email(sim, n, None), kinds[styles.randrange(4)], office=True)
+        for n in _generated(sim, 2, taken, "coworkers")
+    ]
+    team_people = colleagues or [
+        Member(n, work_email(sim, n, None), kinds[styles.randrange(4)]) for n in _generated(sim, 4, taken, "teammates")
+    ]
     team = _team(b, w.role or "", p.locale)
     r = sim.rng("work_chat/workspace")
     joined = sim.start.date() - dt.timedelta(days=r.randint(60, 900))
@@ -280,23 +304,61 @@ def _plan(sim: Sim) -> Workspace | None:
     everyone = ws.people
 
     def add(name: str, kind: str, topic: str, purpose: str, members: list[Member], created: dt.date) -> None:
-        ws.channels.append({"name": name, "kind": kind, "topic": topic, "purpose": purpose,
-                            "members": [m.name for m in members], "created": created.isoformat()})
+        ws.channels.append(
+            {
+                "name": name,
+                "kind": kind,
+                "topic": topic,
+                "purpose": purpose,
+                "members": [m.name for m in members],
+                "created": created.isoformat(),
+            }
+        )
         ws.members[name] = members
 
-    add("general", "channel", meta["general"]["topic"].format(**fill), meta["general"]["purpose"].format(**fill),
-        everyone, founded)
-    add("random", "channel", meta["random"]["topic"].format(**fill), meta["random"]["purpose"].format(**fill),
-        everyone, founded)
-    add(ws.team_channel(), "channel", meta["team"]["topic"].format(**fill), meta["team"]["purpose"].format(**fill),
-        [me, *team_people], min(team_created, joined))
+    add(
+        "general",
+        "channel",
+        meta["general"]["topic"].format(**fill),
+        meta["general"]["purpose"].format(**fill),
+        everyone,
+        founded,
+    )
+    add(
+        "random",
+        "channel",
+        meta["random"]["topic"].format(**fill),
+        meta["random"]["purpose"].format(**fill),
+        everyone,
+        founded,
+    )
+    add(
+        ws.team_channel(),
+        "channel",
+        meta["team"]["topic"].format(**fill),
+        meta["team"]["purpose"].format(**fill),
+        [me, *team_people],
+        min(team_created, joined),
+    )
     for pr in projects:
         f = {**fill, "project": pr.name}
-        add(f"proj-{pr.slug}", "channel", meta["project"]["topic"].format(**f), meta["project"]["purpose"].format(**f),
-            [me, *team_people], pr.start)
+        add(
+            f"proj-{pr.slug}",
+            "channel",
+            meta["project"]["topic"].format(**f),
+            meta["project"]["purpose"].format(**f),
+            [me, *team_people],
+            pr.start,
+        )
     for c in sorted(colleagues, key=lambda m: m.name):
-        add(ws.dm(c), "dm", meta["dm"]["topic"], meta["dm"]["purpose"], [me, c],
-            joined + dt.timedelta(days=r.randint(0, 30)))
+        add(
+            ws.dm(c),
+            "dm",
+            meta["dm"]["topic"],
+            meta["dm"]["purpose"],
+            [me, c],
+            joined + dt.timedelta(days=r.randint(0, 30)),
+        )
     return ws
 
 
@@ -323,6 +385,7 @@ def channels(world_or_persona: World | Persona) -> list[dict[str, Any]]:
 
 
 # --- writing messages -----------------------------------------------------------------------------
+
 
 @dataclass
 class Message:
@@ -401,15 +464,23 @@ class Writer:
         link = b["review_links"].get(team) or b["review_links"]["default"]
         n = 40 + age * 2 // 3 + r.randint(0, 25)
         key = (channel, at.isoformat(), len(self.messages))
-        ctx = {"hi": r.choice(b["greetings"]["morning" if at.hour < 12 else "afternoon" if at.hour < 17 else "evening"]),
-               "artifact": art, "artifact2": art2, "project": project.name, "channel": channel,
-               "ticket": f"{b.get('ticket') or (ascii_slug(team)[:3] or 'ops').upper()}-{100 + age + r.randint(0, 60)}",
-               "pr": link.format(domain=self.mail_domain, team=team, n=n, tok=token(self.sim.seed, "work_chat/link", *key,
-                                                                                     length=10)),
-               "doc": f"https://docs.{self.mail_domain}/d/{token(self.sim.seed, 'work_chat/doc', *key, length=10)}",
-               "time": self.clock(later), "day": b["weekdays"][ahead.weekday()], "team": ws.team["title"],
-               "employer": ws.name,
-               "lunch_spot": self.spots[r.randrange(len(self.spots))] if self.spots else "{lunch_place}"}
+        ctx = {
+            "hi": r.choice(b["greetings"]["morning" if at.hour < 12 else "afternoon" if at.hour < 17 else "evening"]),
+            "artifact": art,
+            "artifact2": art2,
+            "project": project.name,
+            "channel": channel,
+            "ticket": f"{b.get('ticket') or (ascii_slug(team)[:3] or 'ops').upper()}-{100 + age + r.randint(0, 60)}",
+            "pr": link.format(
+                domain=self.mail_domain, team=team, n=n, tok=token(self.sim.seed, "work_chat/link", *key, length=10)
+            ),
+            "doc": f"https://docs.{self.mail_domain}/d/{token(self.sim.seed, 'work_chat/doc', *key, length=10)}",
+            "time": self.clock(later),
+            "day": b["weekdays"][ahead.weekday()],
+            "team": ws.team["title"],
+            "employer": ws.name,
+            "lunch_spot": self.spots[r.randrange(len(self.spots))] if self.spots else "{lunch_place}",
+        }
         if channel == "general":
             ctx["newcomer"] = f"{self.newcomers.first_name()} {self.newcomers.last_name()}"
         for role, m in roles.items():
@@ -458,16 +529,27 @@ class Writer:
         return None
 
     def react(self, msg: Message, cls: str, r: random.Random, by: list[Member] | None = None) -> None:
-        pool = [m for m in (by or self.ws.members[msg.channel]) if m.name != msg.sender.name
-                and (m.style != "me" or self.present(msg.at.date()))]
+        pool = [
+            m
+            for m in (by or self.ws.members[msg.channel])
+            if m.name != msg.sender.name and (m.style != "me" or self.present(msg.at.date()))
+        ]
         if not pool:
             return
         emoji = self.b["reactions"][cls][r.randrange(len(self.b["reactions"][cls]))]
         names = r.sample(pool, r.randint(1, min(3, len(pool))))
         msg.reactions.setdefault(emoji, set()).update(m.name for m in names)
 
-    def run(self, name: str, channel: str, at: dt.datetime, roles: dict[str, Member | None], r: random.Random,
-            ref: str | None = None, extra: dict | None = None) -> list[Message]:
+    def run(
+        self,
+        name: str,
+        channel: str,
+        at: dt.datetime,
+        roles: dict[str, Member | None],
+        r: random.Random,
+        ref: str | None = None,
+        extra: dict | None = None,
+    ) -> list[Message]:
         """Play script ``name`` in ``channel`` from ``at``; stops at the end of working hours or at ``now``."""
         sim, script = self.sim, self.b["scripts"][name]
         if at > sim.now or at < sim.start:
@@ -485,7 +567,7 @@ class Writer:
         out: list[Message] = []
         t = at
         for step in script["steps"]:
-            (key, intent), = step.items()
+            ((key, intent),) = step.items()
             role, optional = key.rstrip("?"), key.endswith("?")
             if optional and r.random() >= 0.55:
                 continue
@@ -505,14 +587,26 @@ class Writer:
                 self.react(out[-1], "positive", r, by=[sender])  # a spent reply becomes a reaction
                 continue
             if out:
-                gap = r.randint(1200, 7200) if intent in self.slow else \
-                    r.randint(20, 240) if r.random() < 0.8 else r.randint(300, 2700)
+                gap = (
+                    r.randint(1200, 7200)
+                    if intent in self.slow
+                    else r.randint(20, 240)
+                    if r.random() < 0.8
+                    else r.randint(300, 2700)
+                )
                 t = t + dt.timedelta(seconds=gap + len(text) // 4)
             if t > limit:
                 break
-            msg = Message(derived_id(sim.seed, "work_chat/message", channel, t.isoformat(), len(self.messages)), t,
-                          channel, out[0].id if out and threaded else None, sender, text, ref,
-                          bool(script.get("pin")) and not out)
+            msg = Message(
+                derived_id(sim.seed, "work_chat/message", channel, t.isoformat(), len(self.messages)),
+                t,
+                channel,
+                out[0].id if out and threaded else None,
+                sender,
+                text,
+                ref,
+                bool(script.get("pin")) and not out,
+            )
             self.messages.append(msg)
             out.append(msg)
         return out
@@ -529,8 +623,9 @@ class Writer:
             by_channel.setdefault(m.channel, []).append(m)
         for ch in by_channel.values():
             pinned.update(m.id for m in [m for m in ch if m.pin][-PINS_PER_CHANNEL:])
-        mine_last = {ch: max((m.at for m in lst if m.sender.style == "me"), default=sim.start)
-                     for ch, lst in by_channel.items()}
+        mine_last = {
+            ch: max((m.at for m in lst if m.sender.style == "me"), default=sim.start) for ch, lst in by_channel.items()
+        }
         names = sorted((m.name for m in ws.people), key=len, reverse=True)
         kinds = {c["name"]: c["kind"] for c in ws.channels}
         for m in msgs:
@@ -539,17 +634,35 @@ class Writer:
                 i = m.text.find(f"@{n}")
                 if i >= 0 and not any(j <= i < j + len(k) + 1 for j, k in found.items()):
                     found[i] = n
-            read = m.sender.style == "me" or m.at <= mine_last[m.channel] or \
-                (sim.now - m.at).total_seconds() > UNREAD_HOURS * 3600
-            sim.event("work_chat_message", m.at, {
-                "workspace": ws.name, "workspace_domain": ws.domain, "channel": m.channel,
-                "channel_kind": kinds[m.channel], "thread_id": m.thread, "sender": m.sender.name,
-                "sender_email": m.sender.email, "text": m.text, "mentions": [found[i] for i in sorted(found)],
-                "reactions": [{"emoji": e, "by": sorted(by)} for e, by in sorted(m.reactions.items())],
-                "pinned": m.id in pinned, "read": read, "ref": m.ref}, id=m.id)
+            read = (
+                m.sender.style == "me"
+                or m.at <= mine_last[m.channel]
+                or (sim.now - m.at).total_seconds() > UNREAD_HOURS * 3600
+            )
+            sim.event(
+                "work_chat_message",
+                m.at,
+                {
+                    "workspace": ws.name,
+                    "workspace_domain": ws.domain,
+                    "channel": m.channel,
+                    "channel_kind": kinds[m.channel],
+                    "thread_id": m.thread,
+                    "sender": m.sender.name,
+                    "sender_email": m.sender.email,
+                    "text": m.text,
+                    "mentions": [found[i] for i in sorted(found)],
+                    "reactions": [{"emoji": e, "by": sorted(by)} for e, by in sorted(m.reactions.items())],
+                    "pinned": m.id in pinned,
+                    "read": read,
+                    "ref": m.ref,
+                },
+                id=m.id,
+            )
 
 
 # --- the module -----------------------------------------------------------------------------------
+
 
 def simulate_work_chat(sim: Sim) -> None:
     """Append ``work_chat_message`` events (see module rules); nothing for a persona without an employer."""
@@ -572,8 +685,15 @@ def _others(pool: list[Member], *not_: Member | None) -> list[Member]:
     return [m for m in pool if m.name not in skip]
 
 
-def _cast(w: Writer, r: random.Random, channel: str, day: dt.date, first: Member | None = None,
-          me_first: float = 0.35, office: bool = False) -> dict[str, Member | None]:
+def _cast(
+    w: Writer,
+    r: random.Random,
+    channel: str,
+    day: dt.date,
+    first: Member | None = None,
+    me_first: float = 0.35,
+    office: bool = False,
+) -> dict[str, Member | None]:
     """Roles a, b, c among ``channel``'s members (the persona only when at work that day)."""
     here = w.present(day)
     pool = [m for m in w.ws.members[channel] if m.style != "me" or here]
@@ -599,8 +719,9 @@ def _cast(w: Writer, r: random.Random, channel: str, day: dt.date, first: Member
 
 def _eligible(w: Writer, cls: str, day: dt.date) -> list[tuple[str, dict]]:
     wd = WEEKDAYS[day.weekday()]
-    return [(n, s) for n, s in w.b["scripts"].items()
-            if cls in s.get("in", ()) and (not s.get("days") or wd in s["days"])]
+    return [
+        (n, s) for n, s in w.b["scripts"].items() if cls in s.get("in", ()) and (not s.get("days") or wd in s["days"])
+    ]
 
 
 def _everyday(w: Writer) -> None:
@@ -652,15 +773,19 @@ def _meeting(w: Writer, r: random.Random, e: Event, by_name: dict[str, Member]) 
     """Messages around one past meeting: 1:1 prep and follow-up in the DM; lateness, async updates,
     pushes, agendas and notes in the team (or, for a one-off, a project) channel."""
     sim, ws, d = w.sim, w.ws, e.data
-    people = [by_name[a["name"]] for a in d.get("attendees", []) if a.get("name") in by_name
-              and a["name"] != ws.me.name]
+    people = [
+        by_name[a["name"]] for a in d.get("attendees", []) if a.get("name") in by_name and a["name"] != ws.me.name
+    ]
     if not people:
         return
     start, day = e.at, e.at.date()
     end = parse_when(sim, d.get("end")) or start + dt.timedelta(minutes=30)
     minutes = (end - start).total_seconds() / 60
-    extra = {"meeting": d["title"], "meeting_time": w.clock(start),
-             "new_time": w.clock(start + dt.timedelta(minutes=30))}
+    extra = {
+        "meeting": d["title"],
+        "meeting_time": w.clock(start),
+        "new_time": w.clock(start + dt.timedelta(minutes=30)),
+    }
     org = by_name.get((d.get("organizer") or {}).get("name"))
     h0 = start.hour + start.minute / 60
 
@@ -751,8 +876,12 @@ def _trips(w: Writer) -> None:
         last = w.next_workday(t.depart, -1)
         while last in w.away:
             last = w.next_workday(last, -1)
-        extra = {"dest": t.destination, "start_day": w.date(t.depart), "end_day": w.date(t.return_),
-                 "back_day": w.date(back)}
+        extra = {
+            "dest": t.destination,
+            "start_day": w.date(t.depart),
+            "end_day": w.date(t.return_),
+            "back_day": w.date(back),
+        }
         c = mates[r.randrange(len(mates))] if mates else None
         b = _others(mates, c)
         b = b[r.randrange(len(b))] if b else None
@@ -760,8 +889,15 @@ def _trips(w: Writer) -> None:
             day = last - dt.timedelta(days=r.randint(7, 21))
             while not w.present(day):
                 day = w.next_workday(day, -1)
-            w.run(f"ooo_early_{kind}", ws.dm(confidant), w.at(r, day, 10, 16), {"a": ws.me, "b": confidant}, r,
-                  out_ref, extra)
+            w.run(
+                f"ooo_early_{kind}",
+                ws.dm(confidant),
+                w.at(r, day, 10, 16),
+                {"a": ws.me, "b": confidant},
+                r,
+                out_ref,
+                extra,
+            )
         w.run(f"ooo_{kind}", team, w.at(r, last, 14, 17.5), {"a": ws.me, "b": b or c, "c": c}, r, out_ref, extra)
         if w.workday(t.return_) and w.next_workday(t.return_) == back:
             w.run("back_tomorrow", team, w.at(r, t.return_, 12, 17), {"a": ws.me, "b": b, "c": c}, r, back_ref, extra)

@@ -33,8 +33,28 @@ from ..rng import token
 from .calendar import away_dates, is_holiday, parse_when, work_person
 from .mail import Mailbox, domain_of, has_app, render
 
-_CODENAMES = ["Atlas", "Beacon", "Cedar", "Driftwood", "Ember", "Falcon", "Granite", "Heron", "Ironwood", "Juniper",
-              "Kestrel", "Lumen", "Marlin", "Nimbus", "Osprey", "Pinnacle", "Quill", "Raven", "Sable", "Tamarack"]
+_CODENAMES = [
+    "Atlas",
+    "Beacon",
+    "Cedar",
+    "Driftwood",
+    "Ember",
+    "Falcon",
+    "Granite",
+    "Heron",
+    "Ironwood",
+    "Juniper",
+    "Kestrel",
+    "Lumen",
+    "Marlin",
+    "Nimbus",
+    "Osprey",
+    "Pinnacle",
+    "Quill",
+    "Raven",
+    "Sable",
+    "Tamarack",
+]
 _SLOT = re.compile(r"\{(\w+)\}")
 _GENERIC = {"update": 3, "review": 3, "question": 3, "schedule": 1.5, "status": 1.5}
 _OWN_KIND_WEIGHT = 3.0
@@ -57,10 +77,12 @@ def _projects(box: Mailbox, occ: Occupation) -> list[tuple[dt.date, dt.date, str
     day = sim.start.date() - dt.timedelta(days=60)
     i = 0
     while day <= sim.now.date():
-        name = patterns[r.randrange(len(patterns))].format(codename=names[i % len(names)],
-                                                           quarter=(day.month - 1) // 3 + 1)
-        out.append((day, day + dt.timedelta(days=r.randint(120, 180)), name,
-                    r.sample(artifacts, min(4, len(artifacts)))))
+        name = patterns[r.randrange(len(patterns))].format(
+            codename=names[i % len(names)], quarter=(day.month - 1) // 3 + 1
+        )
+        out.append(
+            (day, day + dt.timedelta(days=r.randint(120, 180)), name, r.sample(artifacts, min(4, len(artifacts))))
+        )
         day += dt.timedelta(days=r.randint(60, 80))
         i += 1
     return out
@@ -79,6 +101,7 @@ def _next_work_time(box: Mailbox, at: dt.datetime, r: random.Random, lo: int, hi
 
 def fill(text: str, slots: dict[str, Any], r: random.Random, depth: int = 0) -> str:
     """``text`` with each ``{name}`` replaced by ``slots[name]`` (a list: one drawn item); unknown slots stay."""
+
     def one(m: re.Match) -> str:
         v = slots.get(m.group(1))
         if v is None:
@@ -87,6 +110,7 @@ def fill(text: str, slots: dict[str, Any], r: random.Random, depth: int = 0) -> 
             v = v[r.randrange(len(v))] if v else ""
         v = str(v)
         return fill(v, slots, r, depth + 1) if depth < 3 and "{" in v else v
+
     return _SLOT.sub(one, text)
 
 
@@ -94,8 +118,14 @@ def _part_of_day(hour: int) -> str:
     return "morning" if hour < 12 else "afternoon" if hour < 17 else "evening"
 
 
-def greeting(occ: Occupation, hour: int, name: str, r: random.Random, quoted_at: int | None = None,
-             formal_full: str | None = None) -> str:
+def greeting(
+    occ: Occupation,
+    hour: int,
+    name: str,
+    r: random.Random,
+    quoted_at: int | None = None,
+    formal_full: str | None = None,
+) -> str:
     """A salutation for ``name`` that fits the sender's local ``hour`` (morning ones only before noon).
 
     ``quoted_at``: the hour of the reply that will quote this message; a time-of-day greeting is used only
@@ -169,8 +199,11 @@ def _external(box: Mailbox, r: random.Random, slots: dict) -> dict[str, str]:
     fake = box.sim.faker(f"mail/work/external/{r.randrange(10**9)}")
     name = f"{fake.first_name()} {fake.last_name()}"
     org = slots.get("client")
-    domain = f"{ascii_slug(org)[:30] or 'mail'}.test" if org else {"en_GB": "post.test", "de_DE": "postfach.test"}.get(
-        box.p.locale, "mailbox.test")
+    domain = (
+        f"{ascii_slug(org)[:30] or 'mail'}.test"
+        if org
+        else {"en_GB": "post.test", "de_DE": "postfach.test"}.get(box.p.locale, "mailbox.test")
+    )
     return {"name": name, "email": f"{ascii_slug(name, '.')}@{domain}"}
 
 
@@ -189,7 +222,9 @@ def work_threads(box: Mailbox) -> None:
     weights = [_GENERIC.get(k, kinds[k].get("weight", _OWN_KIND_WEIGHT)) for k in names]
     if occ.freelance:  # a freelancer's mail is mostly clients and galleries
         weights = [w * (2.0 if k not in _GENERIC else 0.6) for k, w in zip(names, weights)]
-    vocab = {k: occ.get(k) for k in ("done", "done_item", "next_item", "risk", "ask", "answer", "question", "focus", "note")}
+    vocab = {
+        k: occ.get(k) for k in ("done", "done_item", "next_item", "risk", "ask", "answer", "question", "focus", "note")
+    }
     n = 0
     for day in sim.past_days():
         if day.weekday() >= 5 or is_holiday(sim, day) or day in away:
@@ -204,13 +239,20 @@ def work_threads(box: Mailbox) -> None:
             deadline = day + dt.timedelta(days=r.randint(2, 12))
             while deadline.weekday() >= 5 or is_holiday(sim, deadline):  # a deadline falls on a workday
                 deadline += dt.timedelta(days=1)
-            slots: dict[str, Any] = {**{k: v for k, v in vocab.items() if v}, **{k: v[r.randrange(len(v))] if isinstance(v, list) else v
-                                        for k, v in (kind.get("slots") or {}).items()},  # one client per thread
-                                     "artifact": art, "artifact2": art2, "project": project,
-                                     "_en": box.p.locale.startswith("en"),
-                                     "deadline": box.fmt.weekday(deadline), "n": str(r.randint(2, 9)),
-                                     "doc": f"https://docs.{domain_of(box.me_work['email'])}/d/"
-                                            f"{token(sim.seed, 'doc', n, length=10)}"}
+            slots: dict[str, Any] = {
+                **{k: v for k, v in vocab.items() if v},
+                **{
+                    k: v[r.randrange(len(v))] if isinstance(v, list) else v
+                    for k, v in (kind.get("slots") or {}).items()
+                },  # one client per thread
+                "artifact": art,
+                "artifact2": art2,
+                "project": project,
+                "_en": box.p.locale.startswith("en"),
+                "deadline": box.fmt.weekday(deadline),
+                "n": str(r.randint(2, 9)),
+                "doc": f"https://docs.{domain_of(box.me_work['email'])}/d/{token(sim.seed, 'doc', n, length=10)}",
+            }
             at = dt.datetime.combine(day, dt.time(r.randint(8, 15), r.randint(0, 59), r.randint(0, 59)))
             slots["clock"] = box.fmt.time(at - dt.timedelta(hours=r.randint(4, 7)))
             c = colleagues[r.randrange(len(colleagues))]
@@ -221,8 +263,11 @@ def work_threads(box: Mailbox) -> None:
                 them = work_person(sim, c.name)
                 me_first = name in ("question", "status") or (name not in _GENERIC and r.random() < 0.5)
                 others = [o for o in colleagues if o.name != c.name]
-                cc = [work_person(sim, o.name) for o in r.sample(others, r.randint(0, min(2, len(others))))] \
-                    if name in ("update", "status") else []
+                cc = (
+                    [work_person(sim, o.name) for o in r.sample(others, r.randint(0, min(2, len(others))))]
+                    if name in ("update", "status")
+                    else []
+                )
             subject = _subject(box, kind["subjects"], slots, r, day)
             steps = kind["steps"]
             length = min(len(steps), r.choices([2, 3, 4], [4, 4, 2])[0])
@@ -245,9 +290,11 @@ def work_threads(box: Mailbox) -> None:
                 other = them if mine else box.me_work
                 formal = bool(kind.get("from_client"))
                 bye = signoffs_formal if formal else signoffs
-                body = (f"{greeting(occ, at.hour, other_first, r, quoted, other['name'] if formal else None)}"
-                        f"\n\n{core}\n\n{bye[r.randrange(len(bye))]}\n"
-                        f"{sender['name'] if formal else sender['name'].split()[0]}")
+                body = (
+                    f"{greeting(occ, at.hour, other_first, r, quoted, other['name'] if formal else None)}"
+                    f"\n\n{core}\n\n{bye[r.randrange(len(bye))]}\n"
+                    f"{sender['name'] if formal else sender['name'].split()[0]}"
+                )
                 _, body = render("work", subject=subject, body=body)
                 if msgs:
                     body = body + "\n" + box.quote(msgs[-1]["sender"], msgs[-1]["at"], msgs[-1]["body"])
@@ -281,20 +328,40 @@ def meeting_notes(box: Mailbox) -> None:
         who = [a["name"].split()[0] for a in d["attendees"]]
         topics = r.sample(discussed, min(2, len(discussed)))
         todo = r.sample(actions, min(2, len(actions)))
-        hi = notes["hi"] if len(people) > 1 else notes.get("hi_one", notes["hi"]).format(
-            first=people[0]["name"].split()[0])
-        lines = [hi, "", fill(r.choice(notes["open"]), slots, r), "",
-                 f"{notes['attendees']}: " + ", ".join(a["name"] for a in d["attendees"]), "",
-                 f"{notes['discussed']}:", *[f"- {t}" for t in topics], "",
-                 f"{notes['actions']}:", *[f"- {who[r.randrange(len(who))]}: {t}" for t in todo], "",
-                 r.choice(notes["close"]), "", org["name"].split()[0]]
+        hi = (
+            notes["hi"]
+            if len(people) > 1
+            else notes.get("hi_one", notes["hi"]).format(first=people[0]["name"].split()[0])
+        )
+        lines = [
+            hi,
+            "",
+            fill(r.choice(notes["open"]), slots, r),
+            "",
+            f"{notes['attendees']}: " + ", ".join(a["name"] for a in d["attendees"]),
+            "",
+            f"{notes['discussed']}:",
+            *[f"- {t}" for t in topics],
+            "",
+            f"{notes['actions']}:",
+            *[f"- {who[r.randrange(len(who))]}: {t}" for t in todo],
+            "",
+            r.choice(notes["close"]),
+            "",
+            org["name"].split()[0],
+        ]
         _, body = render("meeting_notes", subject=subject, body="\n".join(lines))
         msgs = [{"at": at, "sender": org, "to": people, "body": body}]
         if r.random() < 0.35:
             replier = box.me_work if org["email"] != box.me_work["email"] else people[r.randrange(len(people))]
             reply = f"{r.choice(notes['reply_open'])} {r.choice(notes['reply_core'])}\n\n{replier['name'].split()[0]}"
             _, reply = render("meeting_notes_reply", body=reply)
-            msgs.append({"at": _next_work_time(box, at, r, 5, 120), "sender": replier,
-                         "to": [org] + [x for x in people if x["email"] != replier["email"]],
-                         "body": reply + "\n" + box.quote(org, at, body)})
+            msgs.append(
+                {
+                    "at": _next_work_time(box, at, r, 5, 120),
+                    "sender": replier,
+                    "to": [org] + [x for x in people if x["email"] != replier["email"]],
+                    "body": reply + "\n" + box.quote(org, at, body),
+                }
+            )
         box.thread(("notes", e.id), subject, msgs, labels=["work"], ref=e.id, r=r, archive_p=0.4)

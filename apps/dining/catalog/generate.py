@@ -25,8 +25,25 @@ from builder.rng import rng
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "restaurants.yaml"
-MAIN = ["Thai", "Ethiopian", "Italian", "Mexican", "Japanese", "Indian", "Vietnamese", "Greek", "Korean", "Lebanese",
-        "Spanish", "Chinese", "Turkish", "German", "British", "French", "American"]
+MAIN = [
+    "Thai",
+    "Ethiopian",
+    "Italian",
+    "Mexican",
+    "Japanese",
+    "Indian",
+    "Vietnamese",
+    "Greek",
+    "Korean",
+    "Lebanese",
+    "Spanish",
+    "Chinese",
+    "Turkish",
+    "German",
+    "British",
+    "French",
+    "American",
+]
 FX = {"USD": 1.0, "CAD": 1.36, "MXN": 17.5, "GBP": 1.0, "EUR": 1.0, "DKK": 6.9, "JPY": 150.0}
 DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 MOTIFS = ["bowl", "plate", "glass", "lantern", "window", "table"]
@@ -92,10 +109,17 @@ def _hours(r, home: bool) -> dict:
     hours = {"dinner": {"days": list(dinner_days), "open": open_, "close": close}}
     if home:
         weekdays = r.random() < 0.45
-        hours["lunch"] = {"days": DAYS if weekdays else ["sat", "sun"], "open": "10:30",
-                          "close": r.choice(["14:30", "15:00"])}
+        hours["lunch"] = {
+            "days": DAYS if weekdays else ["sat", "sun"],
+            "open": "10:30",
+            "close": r.choice(["14:30", "15:00"]),
+        }
     elif r.random() < 0.6:
-        hours["lunch"] = {"days": list(dinner_days), "open": r.choice(["11:30", "12:00"]), "close": r.choice(["14:30", "15:00"])}
+        hours["lunch"] = {
+            "days": list(dinner_days),
+            "open": r.choice(["11:30", "12:00"]),
+            "close": r.choice(["14:30", "15:00"]),
+        }
     return hours
 
 
@@ -133,8 +157,13 @@ def generate() -> list[dict]:
                 course, dish_name, base = dish[0], dish[1], dish[2]
                 if c["lang"] == "de" and len(dish) > 3:
                     dish_name = dish[3]
-                menu.append({"course": course, "name": dish_name,
-                             "price_cents": local_price(base * scale * r.uniform(0.94, 1.08), c["currency"])})
+                menu.append(
+                    {
+                        "course": course,
+                        "name": dish_name,
+                        "price_cents": local_price(base * scale * r.uniform(0.94, 1.08), c["currency"]),
+                    }
+                )
             while True:
                 phone = f"{c['phone']} {r.randint(200, 989)} {r.randint(1000, 9999)}"
                 if phone not in phones:
@@ -144,23 +173,51 @@ def generate() -> list[dict]:
             if r.random() < 0.4:
                 tables[8] = 1
             rating = r.choice([41, 42, 43, 44, 44, 45, 45, 46, 46, 47, 47, 48, 49])
-            out.append({
-                "slug": f"{slugify(name)}-{slugify(city)}", "name": name, "cuisine": cuisine, "city": city,
-                "country": c["country"], "region": c["region"], "zone": c["zone"], "neighbourhood": hood,
-                "street": line, "postcode": postcode, "address": _address(city, c, line, postcode), "phone": phone,
-                "currency": c["currency"], "lang": c["lang"], "band": band,
-                "blurb": f"{r.choice(spec['blurb'])} in {hood}.", "hours": _hours(r, home), "tables": tables,
-                "menu": menu, "rating_x10": rating, "review_count": r.randint(40, 1900),
-                "late_cancel_cents": local_price(FEE_USD * c["factor"], c["currency"]) if band >= 3 else 0,
-                "art": {"palette": r.randrange(8), "motif": r.choice(MOTIFS)},
-                "home": home,
-            })
+            out.append(
+                {
+                    "slug": f"{slugify(name)}-{slugify(city)}",
+                    "name": name,
+                    "cuisine": cuisine,
+                    "city": city,
+                    "country": c["country"],
+                    "region": c["region"],
+                    "zone": c["zone"],
+                    "neighbourhood": hood,
+                    "street": line,
+                    "postcode": postcode,
+                    "address": _address(city, c, line, postcode),
+                    "phone": phone,
+                    "currency": c["currency"],
+                    "lang": c["lang"],
+                    "band": band,
+                    "blurb": f"{r.choice(spec['blurb'])} in {hood}.",
+                    "hours": _hours(r, home),
+                    "tables": tables,
+                    "menu": menu,
+                    "rating_x10": rating,
+                    "review_count": r.randint(40, 1900),
+                    "late_cancel_cents": local_price(FEE_USD * c["factor"], c["currency"]) if band >= 3 else 0,
+                    "art": {"palette": r.randrange(8), "motif": r.choice(MOTIFS)},
+                    "home": home,
+                }
+            )
     out.sort(key=lambda x: (x["city"], x["slug"]))
     return out
 
 
-def world_restaurant(name: str, cuisine: str | None, address: str, *, city: str, country: str, region: str,
-                     zone: str, currency: str, lang: str, phone_prefix: str) -> dict:
+def world_restaurant(
+    name: str,
+    cuisine: str | None,
+    address: str,
+    *,
+    city: str,
+    country: str,
+    region: str,
+    zone: str,
+    currency: str,
+    lang: str,
+    phone_prefix: str,
+) -> dict:
     """A restaurant the catalogue lacks but the world booked (a home city or a cuisine TableTime does not list):
     the same fields as :func:`generate`'s rows, at the world's ``address`` in ``city``, with the menu of
     ``cuisine`` (``cuisines.yaml``; a cuisine it lacks takes the one whose names hold ``name``, else American)
@@ -176,18 +233,40 @@ def world_restaurant(name: str, cuisine: str | None, address: str, *, city: str,
     menu = []
     for dish in spec["menu"]:
         dish_name = dish[3] if lang == "de" and len(dish) > 3 else dish[1]
-        menu.append({"course": dish[0], "name": dish_name,
-                     "price_cents": local_price(dish[2] * r.uniform(0.94, 1.08), currency)})
+        menu.append(
+            {
+                "course": dish[0],
+                "name": dish_name,
+                "price_cents": local_price(dish[2] * r.uniform(0.94, 1.08), currency),
+            }
+        )
     street = address.split(",")[0].strip()
     tables = {2: r.randint(4, 8), 4: r.randint(3, 6), 6: 1, 8: 1}
     return {
-        "slug": f"{slugify(name)}-{slugify(street)}-{slugify(city)}", "name": name, "cuisine": key, "city": city,
-        "country": country, "region": region, "zone": zone, "neighbourhood": city, "street": street, "postcode": "",
-        "address": address, "phone": f"{phone_prefix} {r.randint(200, 989)} {r.randint(1000, 9999)}".strip(),
-        "currency": currency, "lang": lang, "band": band, "blurb": f"{r.choice(spec['blurb'])} in {city}.",
-        "hours": _hours(r, True), "tables": tables, "menu": menu,
-        "rating_x10": r.choice([41, 42, 43, 44, 45, 46, 47, 48]), "review_count": r.randint(40, 900),
-        "late_cancel_cents": 0, "art": {"palette": r.randrange(8), "motif": r.choice(MOTIFS)}, "home": True,
+        "slug": f"{slugify(name)}-{slugify(street)}-{slugify(city)}",
+        "name": name,
+        "cuisine": key,
+        "city": city,
+        "country": country,
+        "region": region,
+        "zone": zone,
+        "neighbourhood": city,
+        "street": street,
+        "postcode": "",
+        "address": address,
+        "phone": f"{phone_prefix} {r.randint(200, 989)} {r.randint(1000, 9999)}".strip(),
+        "currency": currency,
+        "lang": lang,
+        "band": band,
+        "blurb": f"{r.choice(spec['blurb'])} in {city}.",
+        "hours": _hours(r, True),
+        "tables": tables,
+        "menu": menu,
+        "rating_x10": r.choice([41, 42, 43, 44, 45, 46, 47, 48]),
+        "review_count": r.randint(40, 900),
+        "late_cancel_cents": 0,
+        "art": {"palette": r.randrange(8), "motif": r.choice(MOTIFS)},
+        "home": True,
     }
 
 

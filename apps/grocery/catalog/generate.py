@@ -26,9 +26,20 @@ from builder import yamlfile
 HERE = Path(__file__).resolve().parent
 _SIZE = re.compile(r"^(?:(\d+) x )?(half |\d+(?:\.\d+)?\s)?(fl oz|oz|lb|ct|ea|pint|qt|gal|g|kg|ml|l)$")
 # base units: US weight oz, US volume fl oz, metric weight g, metric volume ml, count ct
-_BASE = {"oz": (1, "oz"), "lb": (16, "oz"), "fl oz": (1, "fl oz"), "pint": (16, "fl oz"), "qt": (32, "fl oz"),
-         "gal": (128, "fl oz"), "ct": (1, "ct"), "ea": (1, "ct"), "g": (1, "g"), "kg": (1000, "g"),
-         "ml": (1, "ml"), "l": (1000, "ml")}
+_BASE = {
+    "oz": (1, "oz"),
+    "lb": (16, "oz"),
+    "fl oz": (1, "fl oz"),
+    "pint": (16, "fl oz"),
+    "qt": (32, "fl oz"),
+    "gal": (128, "fl oz"),
+    "ct": (1, "ct"),
+    "ea": (1, "ct"),
+    "g": (1, "g"),
+    "kg": (1000, "g"),
+    "ml": (1, "ml"),
+    "l": (1000, "ml"),
+}
 
 
 def measure(size: str) -> tuple[float, str]:
@@ -76,21 +87,35 @@ def expand(grammar: dict) -> list[dict]:
                             is_staple = staple if (i, b, s) == (0, 0, 0) and staple else None
                             wobble = 0.92 + (zlib.crc32(us.encode()) % 17) / 100
                             usd = int(price) if is_staple else shelf(int(price) * tiers.get(brand, 100) / 100 * wobble)
-                            out[pid] = {"id": pid, "department": dept["key"], "aisle": aisle["key"], "brand": brand,
-                                        "title": {"en_US": us, "en_GB": gb, "de_DE": de},
-                                        "size": {"us": us_size, "metric": metric_size},
-                                        "measure": {"us": list(measure(us_size)), "metric": list(measure(metric_size))},
-                                        "price_usd": usd, "staple": is_staple}
+                            out[pid] = {
+                                "id": pid,
+                                "department": dept["key"],
+                                "aisle": aisle["key"],
+                                "brand": brand,
+                                "title": {"en_US": us, "en_GB": gb, "de_DE": de},
+                                "size": {"us": us_size, "metric": metric_size},
+                                "measure": {"us": list(measure(us_size)), "metric": list(measure(metric_size))},
+                                "price_usd": usd,
+                                "staple": is_staple,
+                            }
     return [out[k] for k in sorted(out)]
 
 
 def departments(grammar: dict) -> list[dict]:
     """``[{"key", "name": {locale: name}, "aisles": [{"key", "name": {...}}]}]`` in the grammar's order."""
+
     def loc(text: str) -> dict[str, str]:
         us, gb, de = _names(text)
         return {"en_US": us, "en_GB": gb, "de_DE": de}
-    return [{"key": d["key"], "name": loc(d["name"]),
-             "aisles": [{"key": a["key"], "name": loc(a["name"])} for a in d["aisles"]]} for d in grammar["departments"]]
+
+    return [
+        {
+            "key": d["key"],
+            "name": loc(d["name"]),
+            "aisles": [{"key": a["key"], "name": loc(a["name"])} for a in d["aisles"]],
+        }
+        for d in grammar["departments"]
+    ]
 
 
 def main() -> None:
@@ -98,8 +123,9 @@ def main() -> None:
     grammar = yamlfile.safe_load((HERE / "lines.yaml").read_text(encoding="utf-8"))
     products = expand(grammar)
     (HERE / "products.json").write_text(json.dumps(products, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
-    (HERE / "departments.json").write_text(json.dumps(departments(grammar), ensure_ascii=False, indent=1) + "\n",
-                                           encoding="utf-8")
+    (HERE / "departments.json").write_text(
+        json.dumps(departments(grammar), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
     print(len(products), "products,", sum(1 for p in products if p["staple"]), "staples")
 
 

@@ -53,7 +53,11 @@ def _variants(line: dict, colours: dict, base: int) -> list[tuple[tuple[str, str
             n = int(o)
             first = int(opts[0])
             factor = (n / first) * (1 - 0.07 * (i)) if first else 1
-            label = ((f"Pack of {n}", f"{n}er-Pack") if n > 1 else ("Single", "Einzeln")) if first < 10 else (f"{n} count", f"{n} Stück")
+            label = (
+                ((f"Pack of {n}", f"{n}er-Pack") if n > 1 else ("Single", "Einzeln"))
+                if first < 10
+                else (f"{n} count", f"{n} Stück")
+            )
             out.append((label, _price(base * factor)))
         elif axis == "capacity":
             out.append(((o, o.replace(" mAh", " mAh")), _price(base * (1 + 0.4 * i))))
@@ -112,12 +116,28 @@ def build() -> list[dict]:
             en, de = _split(r.choice(values))
             specs.append([key_en, key_de, en, de])
         reviews = int(10 ** r.uniform(0.6, 3.4))
-        rating = r.choice([38, 41, 42, 43, 44, 45, 45, 46, 46, 47, 47, 48, 49]) if reviews > 5 else r.choice([40, 45, 50])
-        out.append({"id": pid, "slug": _slug(title[0]), "department": dept["key"], "line": line["key"], "brand": brand,
-                    "model": model, "title": {"en_US": title[0], "en_GB": title[1], "de_DE": title[2]},
-                    "variants": variants, "specs": specs, "use": [list(_split(u)) for u in line.get("use") or []],
-                    "rating_x10": rating, "review_count": reviews, "gift": bool(line.get("gift")),
-                    "subscribe": bool(line.get("subscribe") or dept.get("subscribe")), **extra})
+        rating = (
+            r.choice([38, 41, 42, 43, 44, 45, 45, 46, 46, 47, 47, 48, 49]) if reviews > 5 else r.choice([40, 45, 50])
+        )
+        out.append(
+            {
+                "id": pid,
+                "slug": _slug(title[0]),
+                "department": dept["key"],
+                "line": line["key"],
+                "brand": brand,
+                "model": model,
+                "title": {"en_US": title[0], "en_GB": title[1], "de_DE": title[2]},
+                "variants": variants,
+                "specs": specs,
+                "use": [list(_split(u)) for u in line.get("use") or []],
+                "rating_x10": rating,
+                "review_count": reviews,
+                "gift": bool(line.get("gift")),
+                "subscribe": bool(line.get("subscribe") or dept.get("subscribe")),
+                **extra,
+            }
+        )
 
     for dept in grammar["departments"]:
         if dept.get("books"):
@@ -125,8 +145,15 @@ def build() -> list[dict]:
                 for b in books[line["key"]]:
                     publisher = dept["brands"][r.randrange(len(dept["brands"]))]["name"]
                     base = _price(line["price"] * r.uniform(0.8, 1.35))
-                    add(dept, line, publisher, "", (b["title"], b["title"], b.get("de", b["title"])), base,
-                        {"author": b["author"]})
+                    add(
+                        dept,
+                        line,
+                        publisher,
+                        "",
+                        (b["title"], b["title"], b.get("de", b["title"])),
+                        base,
+                        {"author": b["author"]},
+                    )
             continue
         for line in dept["lines"]:
             for brand in dept["brands"]:
@@ -134,12 +161,19 @@ def build() -> list[dict]:
                     continue
                 models = brand["models"][:]
                 r.shuffle(models)
-                for k, model in enumerate(models[:2 if r.random() < 0.65 else 1]):
+                for k, model in enumerate(models[: 2 if r.random() < 0.65 else 1]):
                     en, gb, de = line["en"], line.get("gb", line["en"]), line["de"]
                     base = _price(line["price"] * brand["tier"] / 100 * MODEL_FACTOR[k] * r.uniform(0.92, 1.08))
                     name = brand["name"]
-                    add(dept, line, name, model, (f"{name} {model} {en}", f"{name} {model} {gb}", f"{name} {model} {de}"),
-                        base, {})
+                    add(
+                        dept,
+                        line,
+                        name,
+                        model,
+                        (f"{name} {model} {en}", f"{name} {model} {gb}", f"{name} {model} {de}"),
+                        base,
+                        {},
+                    )
     slugs: dict[str, int] = {}
     for p in out:  # a slug names one product
         n = slugs.get(p["slug"], 0)
@@ -152,8 +186,10 @@ def build() -> list[dict]:
 def main() -> None:
     """Write products.json next to this file and print the counts."""
     products = build()
-    (HERE / "products.json").write_text(json.dumps(products, ensure_ascii=False, indent=None, sort_keys=True)
-                                        .replace("}, {\"brand\"", "},\n{\"brand\"") + "\n")
+    (HERE / "products.json").write_text(
+        json.dumps(products, ensure_ascii=False, indent=None, sort_keys=True).replace('}, {"brand"', '},\n{"brand"')
+        + "\n"
+    )
     variants = sum(len(p["variants"]) for p in products)
     print(f"{len(products)} products, {variants} variants, {len({p['department'] for p in products})} departments")
 

@@ -28,10 +28,23 @@ def seed(world: World, path: Path) -> Path:
     creds = credentials(world)
     engine = dbfile.create(path, m.Base.metadata)
     with OrmSession(engine) as db:
-        db.add(m.User(id=1, username=creds["username"], full_name=p.identity.name, email=p.identity.email,
-                      password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP))))
-        db.add(m.Session(token=creds["session_token"], user_id=1, created_at=world.now.isoformat(),
-                         expires_at=appkit.session_expiry(world)))
+        db.add(
+            m.User(
+                id=1,
+                username=creds["username"],
+                full_name=p.identity.name,
+                email=p.identity.email,
+                password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP)),
+            )
+        )
+        db.add(
+            m.Session(
+                token=creds["session_token"],
+                user_id=1,
+                created_at=world.now.isoformat(),
+                expires_at=appkit.session_expiry(world),
+            )
+        )
         for key, value in appkit.meta_rows(world).items():
             db.add(m.Meta(key=key, value=value))
         db.commit()

@@ -16,10 +16,29 @@ def tasks(world: World) -> list[Task]:
     """The __TITLE__ tasks of ``world`` in a fixed order (the scaffold's one example action)."""
     pid = world.persona.id
     title = "Groceries for the weekend"
-    return [Task(
-        id=f"{pid}-{APP}-add-note", persona=pid, kind="action",
-        instruction=f'In __TITLE__, add a note titled "{title}".', apps_involved=[APP], difficulty="easy",
-        time_limit_seconds=300, expected={"title": title},
-        rubric=[RubricItem(id="note-added", requirement=f'A note titled "{title}" exists that the agent added', weight=100,
-                           check=Check(type="sql", app=APP, params=[title], expected=[[1]],
-                                       query="SELECT COUNT(*) FROM notes WHERE world_ref IS NULL AND title = ?"))])]
+    return [
+        Task(
+            id=f"{pid}-{APP}-add-note",
+            persona=pid,
+            kind="action",
+            instruction=f'In __TITLE__, add a note titled "{title}".',
+            apps_involved=[APP],
+            difficulty="easy",
+            time_limit_seconds=300,
+            expected={"title": title},
+            rubric=[
+                RubricItem(
+                    id="note-added",
+                    requirement=f'A note titled "{title}" exists that the agent added',
+                    weight=100,
+                    check=Check(
+                        type="sql",
+                        app=APP,
+                        params=[title],
+                        expected=[[1]],
+                        query="SELECT COUNT(*) FROM notes WHERE world_ref IS NULL AND title = ?",
+                    ),
+                )
+            ],
+        )
+    ]

@@ -63,15 +63,21 @@ def esc_text(s: str) -> str:
 
 
 def esc_attr(s: str) -> str:
-    return (esc_text(s).replace('"', "&quot;").replace("\n", "&#10;").replace("\r", "&#13;")
-            .replace("\t", "&#9;"))
+    return esc_text(s).replace('"', "&quot;").replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
 
 
 class Limits:
     """The walk's bounds; ``hit`` names the first one reached (or None)."""
 
-    def __init__(self, max_depth: int, max_width: int, max_nodes: int, max_text: int, deadline_s: float,
-                 max_chars: int = 32_000_000):
+    def __init__(
+        self,
+        max_depth: int,
+        max_width: int,
+        max_nodes: int,
+        max_text: int,
+        deadline_s: float,
+        max_chars: int = 32_000_000,
+    ):
         self.max_depth, self.max_width, self.max_nodes, self.max_text = max_depth, max_width, max_nodes, max_text
         self.max_chars = max_chars
         self.end = time.monotonic() + deadline_s
@@ -145,8 +151,12 @@ def node_attributes(pyatspi, node, max_text: int) -> tuple[dict[str, str], str]:
             pass
     try:
         v = node.queryValue()
-        for k, get in (("value", lambda: v.currentValue), ("min", lambda: v.minimumValue),
-                       ("max", lambda: v.maximumValue), ("step", lambda: v.minimumIncrement)):
+        for k, get in (
+            ("value", lambda: v.currentValue),
+            ("min", lambda: v.minimumValue),
+            ("max", lambda: v.maximumValue),
+            ("step", lambda: v.minimumIncrement),
+        ):
             try:
                 a["val:" + k] = str(get())
             except Exception:
@@ -215,9 +225,11 @@ def children(node, count: int, lim: Limits):
 
 def load_pyatspi(call_timeout_ms: int = 3000):
     """pyatspi with a short per-call D-Bus timeout (a hung app then costs seconds, not minutes)."""
-    import pyatspi  # noqa: WPS433 (lazy: the server must start without it)
+    import pyatspi  # lazy: the server must start without it
+
     try:
         from gi.repository import Atspi
+
         Atspi.set_timeout(call_timeout_ms, 15000)
     except Exception:
         pass

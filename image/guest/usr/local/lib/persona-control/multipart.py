@@ -106,7 +106,7 @@ class MultipartReader:
             i = self._buf.find(self._delim)
             if i >= 0:
                 data = bytes(self._buf[:i])
-                del self._buf[:i + len(self._delim)]
+                del self._buf[: i + len(self._delim)]
                 self._after_delimiter()
                 return data, True
             if len(self._buf) > keep + CHUNK // 2:
@@ -138,7 +138,7 @@ class MultipartReader:
             i = self._buf.find(b"\r\n\r\n")
             if i >= 0:
                 raw = bytes(self._buf[:i])
-                del self._buf[:i + 4]
+                del self._buf[: i + 4]
                 break
             if len(self._buf) > MAX_HEADER_BYTES:
                 raise MultipartError("part headers too long")
@@ -159,7 +159,7 @@ class MultipartReader:
             while True:
                 i = self._buf.find(self._first)
                 if i >= 0:
-                    del self._buf[:i + len(self._first)]
+                    del self._buf[: i + len(self._first)]
                     break
                 if len(self._buf) > MAX_HEADER_BYTES:
                     raise MultipartError("no multipart boundary at the start of the body")

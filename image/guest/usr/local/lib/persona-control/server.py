@@ -147,6 +147,7 @@ class ApiError(Exception):
 
 # ---------------------------------------------------------------- addresses
 
+
 def default_route_interface(route_table: str = "/proc/net/route") -> str | None:
     """Name of the interface holding the IPv4 default route (up), or None."""
     try:
@@ -190,6 +191,7 @@ def guest_address(wait_s: float) -> str:
 
 
 # ---------------------------------------------------------------- commands
+
 
 def child_env() -> dict[str, str]:
     """The environment commands get: the server's (the persona's session) with DISPLAY and HOME set."""
@@ -267,12 +269,18 @@ class _Drain(threading.Thread):
 def run_command(argv, shell: bool, timeout: float) -> tuple[int, dict]:
     """Run one command to completion: (HTTP status, OSWorld's execute answer)."""
     try:
-        proc = subprocess.Popen(argv, shell=shell, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=child_env(), cwd=str(Path.home()),
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            argv,
+            shell=shell,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=child_env(),
+            cwd=str(Path.home()),
+            start_new_session=True,
+        )
     except FileNotFoundError as e:
-        return 200, {"status": "success", "output": "", "error": f"{e.strerror}: {e.filename}",
-                     "returncode": 127}
+        return 200, {"status": "success", "output": "", "error": f"{e.strerror}: {e.filename}", "returncode": 127}
     except OSError as e:
         return 200, {"status": "success", "output": "", "error": str(e), "returncode": 126}
     out, err = _Drain(proc.stdout), _Drain(proc.stderr)
@@ -286,8 +294,13 @@ def run_command(argv, shell: bool, timeout: float) -> tuple[int, dict]:
         proc.wait()
         out.join(2)
         err.join(2)
-        return 500, {"status": "error", "message": f"command timed out after {timeout:g} s (killed)",
-                     "output": out.text(), "error": err.text(), "returncode": -9}
+        return 500, {
+            "status": "error",
+            "message": f"command timed out after {timeout:g} s (killed)",
+            "output": out.text(),
+            "error": err.text(),
+            "returncode": -9,
+        }
     # A background child (cmd &) may hold the pipes open: don't wait for it long.
     out.join(2)
     err.join(2)
@@ -297,9 +310,16 @@ def run_command(argv, shell: bool, timeout: float) -> tuple[int, dict]:
 def launch(argv, shell: bool) -> subprocess.Popen:
     """Start a command detached (own session, no pipes); a thread reaps it. Raises ApiError."""
     try:
-        proc = subprocess.Popen(argv, shell=shell, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, env=child_env(), cwd=str(Path.home()),
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            argv,
+            shell=shell,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=child_env(),
+            cwd=str(Path.home()),
+            start_new_session=True,
+        )
     except FileNotFoundError as e:
         raise ApiError(404, f"not found: {e.filename}") from None
     except OSError as e:
@@ -309,6 +329,7 @@ def launch(argv, shell: bool) -> subprocess.Popen:
 
 
 # ---------------------------------------------------------------- X display
+
 
 def _xlib():
     try:
@@ -349,6 +370,7 @@ def cursor_position() -> tuple[int, int]:
 def _cursor_image(d):
     """(RGBA PIL image, left, top) of the pointer from XFixes, or None."""
     from PIL import Image
+
     try:
         d.xfixes_query_version()
         c = d.xfixes_get_cursor_image(d.screen().root)
@@ -486,6 +508,7 @@ def close_window(wid: int) -> None:
     """Ask a window to close (WM_DELETE_WINDOW, what a window manager's close button sends)."""
     X, _ = _xlib()
     from Xlib.protocol import event
+
     d = _open_display()
     try:
         w = d.create_resource_object("window", wid)
@@ -500,8 +523,9 @@ def activate_window(wid: int) -> None:
     """Raise and focus a window with xdotool (best effort: a bare X server has no EWMH)."""
     for args in (["windowactivate", str(wid)], ["windowfocus", str(wid)]):
         try:
-            r = subprocess.run(["xdotool", *args], env=child_env(), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, timeout=10)
+            r = subprocess.run(
+                ["xdotool", *args], env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10
+            )
             if r.returncode == 0:
                 return
         except (OSError, subprocess.TimeoutExpired):
@@ -510,6 +534,7 @@ def activate_window(wid: int) -> None:
 
 # ---------------------------------------------------------------- accessibility
 
+
 def atspi_child(mode: str, params: dict[str, float]) -> bytes:
     """Run ``atspi_tree.py`` in a fresh process; its stdout. Raises ApiError(500) with its reason."""
     deadline = float(params.get("deadline", A11Y["deadline"][0]))
@@ -517,8 +542,14 @@ def atspi_child(mode: str, params: dict[str, float]) -> bytes:
     if mode == "tree":
         argv += ["--max-nodes", str(int(params.get("max_nodes", A11Y["max_nodes"][0])))]
     try:
-        r = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           env=child_env(), timeout=deadline + 15)
+        r = subprocess.run(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=child_env(),
+            timeout=deadline + 15,
+        )
     except subprocess.TimeoutExpired:
         raise ApiError(500, f"the accessibility tree took longer than {deadline + 15:g} s") from None
     if r.returncode != 0:
@@ -529,14 +560,19 @@ def atspi_child(mode: str, params: dict[str, float]) -> bytes:
 
 # ---------------------------------------------------------------- health
 
+
 def check_apps(guest_json: str, nginx: str) -> tuple[int, dict]:
     """(HTTP status, body) of ``GET /health``: every app of guest.json through nginx with its Host."""
     try:
         apps = json.loads(Path(guest_json).read_text()).get("apps") or []
         apps = [(str(a["name"]), str(a["domain"])) for a in apps]
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-        return 503, {"status": "unhealthy", "apps": {}, "failing": {},
-                     "error": f"cannot read the app list {guest_json}: {e}"}
+        return 503, {
+            "status": "unhealthy",
+            "apps": {},
+            "failing": {},
+            "error": f"cannot read the app list {guest_json}: {e}",
+        }
     host, _, port = nginx.rpartition(":")
     if not host:
         host, port = nginx, "80"
@@ -569,6 +605,7 @@ def check_apps(guest_json: str, nginx: str) -> tuple[int, dict]:
 
 
 # ---------------------------------------------------------------- files
+
 
 def user_path(value, field: str) -> Path:
     """An absolute path from a request field (``~`` and ``$VARS`` expanded); raises ApiError(400)."""
@@ -653,6 +690,7 @@ UMASK = _read_umask()
 
 
 # ---------------------------------------------------------------- HTTP
+
 
 class Handler(BaseHTTPRequestHandler):
     """One request; routes are in ``ROUTES`` (path → {method: handler name})."""
@@ -869,8 +907,7 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- endpoints
     def ep_screenshot(self):
-        self._send(200, screenshot_png(), "image/png",
-                   {"Content-Disposition": 'inline; filename="screenshot.png"'})
+        self._send(200, screenshot_png(), "image/png", {"Content-Disposition": 'inline; filename="screenshot.png"'})
 
     def ep_execute(self):
         data = self._json_body()
@@ -902,10 +939,16 @@ class Handler(BaseHTTPRequestHandler):
             cmd = verification.get("command_success")
             if ok and cmd:
                 try:
-                    r = subprocess.run(cmd if isinstance(cmd, str) else shlex.join(map(str, cmd)), shell=True,
-                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                       stderr=subprocess.DEVNULL, env=child_env(), cwd=str(Path.home()),
-                                       timeout=5)
+                    r = subprocess.run(
+                        cmd if isinstance(cmd, str) else shlex.join(map(str, cmd)),
+                        shell=True,
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                        env=child_env(),
+                        cwd=str(Path.home()),
+                        timeout=5,
+                    )
                     ok = r.returncode == 0
                 except (OSError, subprocess.TimeoutExpired):
                     ok = False
@@ -913,8 +956,10 @@ class Handler(BaseHTTPRequestHandler):
             if ok:
                 return self._json(200, {**body, "verification": "passed", "wait_time": round(waited, 3)})
             if waited >= wait:
-                return self._json(500, {**body, "status": "verification_failed", "verification": "failed",
-                                        "wait_time": round(waited, 3)})
+                return self._json(
+                    500,
+                    {**body, "status": "verification_failed", "verification": "failed", "wait_time": round(waited, 3)},
+                )
             time.sleep(every)
 
     def _limits(self) -> dict[str, float]:
@@ -969,8 +1014,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send_response(200)
             self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(st.st_size))
-            self.send_header("Content-Disposition",
-                             f"attachment; filename*=UTF-8''{urllib.parse.quote(path.name)}")
+            self.send_header("Content-Disposition", f"attachment; filename*=UTF-8''{urllib.parse.quote(path.name)}")
             self.end_headers()
             left = st.st_size
             while left > 0:
@@ -1139,9 +1183,17 @@ class Handler(BaseHTTPRequestHandler):
         status, r = run_command([sys.executable, "-c", code], False, _timeout(data.get("timeout"), 30.0, 3600.0))
         ok = status == 200 and r["returncode"] == 0
         err = r["error"] or ("" if ok else r.get("message") or f"Process exited with code {r['returncode']}")
-        self._json(200 if status == 200 else 500, {
-            "status": "success" if ok else "error", "message": "\n".join(x for x in (r["output"], err) if x),
-            "need_more": False, "output": r["output"], "error": err, "return_code": r["returncode"]})
+        self._json(
+            200 if status == 200 else 500,
+            {
+                "status": "success" if ok else "error",
+                "message": "\n".join(x for x in (r["output"], err) if x),
+                "need_more": False,
+                "output": r["output"],
+                "error": err,
+                "return_code": r["returncode"],
+            },
+        )
 
     def ep_run_bash_script(self):
         data = self._json_body()
@@ -1155,11 +1207,18 @@ class Handler(BaseHTTPRequestHandler):
                 raise ApiError(400, f"Working directory does not exist: {cwd}")
         timeout = _timeout(data.get("timeout"), 100.0, 3600.0)
         # stderr into stdout, as OSWorld's endpoint does
-        status, r = run_command(["/bin/bash", "-c", f"cd {shlex.quote(str(cwd or Path.home()))} && {{\n{script}\n}} 2>&1"],
-                                False, timeout)
-        self._json(200 if status == 200 else 500, {
-            "status": "success" if status == 200 and r["returncode"] == 0 else "error",
-            "output": r["output"] or r.get("message", ""), "error": "", "returncode": r["returncode"]})
+        status, r = run_command(
+            ["/bin/bash", "-c", f"cd {shlex.quote(str(cwd or Path.home()))} && {{\n{script}\n}} 2>&1"], False, timeout
+        )
+        self._json(
+            200 if status == 200 else 500,
+            {
+                "status": "success" if status == 200 and r["returncode"] == 0 else "error",
+                "output": r["output"] or r.get("message", ""),
+                "error": "",
+                "returncode": r["returncode"],
+            },
+        )
 
     def ep_health(self):
         status, body = check_apps(self.server.guest_json, self.server.nginx)
@@ -1174,8 +1233,9 @@ class ControlServer(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 64
 
-    def __init__(self, addr: tuple[str, int], guest_json: str, nginx: str, opener: str = "xdg-open",
-                 warm_json: str = WARM_JSON):
+    def __init__(
+        self, addr: tuple[str, int], guest_json: str, nginx: str, opener: str = "xdg-open", warm_json: str = WARM_JSON
+    ):
         self.guest_json = guest_json
         self.warm_json = warm_json
         self.nginx = nginx
@@ -1186,18 +1246,31 @@ class ControlServer(ThreadingHTTPServer):
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, find the address, serve until SIGTERM/SIGINT. Returns the exit code."""
     ap = argparse.ArgumentParser(description="Persona Desktop guest control API (OSWorld-compatible).")
-    ap.add_argument("--bind", default=os.environ.get("PERSONA_CONTROL_BIND"),
-                    help="address to listen on (default: the default-route interface's IPv4 address)")
+    ap.add_argument(
+        "--bind",
+        default=os.environ.get("PERSONA_CONTROL_BIND"),
+        help="address to listen on (default: the default-route interface's IPv4 address)",
+    )
     ap.add_argument("--port", type=int, default=int(os.environ.get("PERSONA_CONTROL_PORT", DEFAULT_PORT)))
     ap.add_argument("--guest-json", default=os.environ.get("PERSONA_GUEST_JSON", GUEST_JSON))
-    ap.add_argument("--nginx", default=os.environ.get("PERSONA_CONTROL_NGINX", NGINX),
-                    help="HOST:PORT the app health checks go to (the guest's nginx)")
-    ap.add_argument("--warm-json", default=os.environ.get("PERSONA_WARM_JSON", WARM_JSON),
-                    help="the file persona-warm.service writes once every app's start page is loaded")
-    ap.add_argument("--opener", default=os.environ.get("PERSONA_CONTROL_OPENER", "xdg-open"),
-                    help="program /setup/open_file opens files with")
-    ap.add_argument("--wait-address", type=float, default=300.0,
-                    help="seconds to wait for the guest network address at start")
+    ap.add_argument(
+        "--nginx",
+        default=os.environ.get("PERSONA_CONTROL_NGINX", NGINX),
+        help="HOST:PORT the app health checks go to (the guest's nginx)",
+    )
+    ap.add_argument(
+        "--warm-json",
+        default=os.environ.get("PERSONA_WARM_JSON", WARM_JSON),
+        help="the file persona-warm.service writes once every app's start page is loaded",
+    )
+    ap.add_argument(
+        "--opener",
+        default=os.environ.get("PERSONA_CONTROL_OPENER", "xdg-open"),
+        help="program /setup/open_file opens files with",
+    )
+    ap.add_argument(
+        "--wait-address", type=float, default=300.0, help="seconds to wait for the guest network address at start"
+    )
     a = ap.parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(message)s")
     try:
@@ -1218,8 +1291,14 @@ def main(argv: list[str] | None = None) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
-    log.info("listening on http://%s:%d (DISPLAY=%s, apps from %s via %s)", bind, a.port,
-             os.environ.get("DISPLAY", ":0"), a.guest_json, a.nginx)
+    log.info(
+        "listening on http://%s:%d (DISPLAY=%s, apps from %s via %s)",
+        bind,
+        a.port,
+        os.environ.get("DISPLAY", ":0"),
+        a.guest_json,
+        a.nginx,
+    )
     try:
         srv.serve_forever(poll_interval=0.5)
     except KeyboardInterrupt:

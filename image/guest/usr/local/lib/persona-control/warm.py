@@ -103,18 +103,27 @@ def main() -> int:
     ap = argparse.ArgumentParser(description="Load every app's start page once after boot.")
     ap.add_argument("--guest-json", default="/etc/persona-desktop/guest.json")
     ap.add_argument("--nginx", default="127.0.0.1:80")
-    ap.add_argument("--out", default=os.path.join(os.environ.get("RUNTIME_DIRECTORY", "/run/persona-warm"), "warm.json"))
+    ap.add_argument(
+        "--out", default=os.path.join(os.environ.get("RUNTIME_DIRECTORY", "/run/persona-warm"), "warm.json")
+    )
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for the apps, and per page")
-    ap.add_argument("--after-control", type=int, default=DEFAULT_PORT, metavar="PORT",
-                    help="first wait for the control API's health on this port (0: do not wait)")
+    ap.add_argument(
+        "--after-control",
+        type=int,
+        default=DEFAULT_PORT,
+        metavar="PORT",
+        help="first wait for the control API's health on this port (0: do not wait)",
+    )
     a = ap.parse_args()
     apps = json.loads(Path(a.guest_json).read_text()).get("apps") or []
     t0 = time.monotonic()
     deadline = t0 + a.timeout
     done: dict[str, dict] = {}
     if a.after_control and not wait_control(a.after_control, deadline):
-        print(f"the control API did not listen on port {a.after_control} within {a.timeout:.0f}s; warming anyway",
-              file=sys.stderr)
+        print(
+            f"the control API did not listen on port {a.after_control} within {a.timeout:.0f}s; warming anyway",
+            file=sys.stderr,
+        )
     for app in apps:
         if not wait_healthy(a.nginx, app["domain"], deadline):
             print(f"{app['name']}: not healthy after {a.timeout:.0f}s; not warmed", file=sys.stderr)
