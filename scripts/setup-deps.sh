@@ -18,7 +18,7 @@ PACKAGES=(
   # Docker wrapper's noVNC (also handy on the host)
   novnc
   websockify
-  # the Docker wrapper built and run in tests: Podman with runc, no Docker engine (tests/test_podman.py)
+  # the Docker wrapper built and run in tests: Podman with runc, no Docker engine (tests/runtime/test_podman.py)
   podman
   runc
   # Python
@@ -34,7 +34,7 @@ PACKAGES=(
   nginx             # loopback HTTP server with Range for the pull-image tests (not started as a service)
   poppler-utils     # pdftotext/pdftoppm: statement PDFs in tests
   zbar-tools        # zbarimg: an independent decoder reads the boarding passes' BCBP QR codes in tests
-  # headless LibreOffice opens every document the layer writes (tests/test_work_docs.py and the apps' tests):
+  # headless LibreOffice opens every document the layer writes (tests/files/test_work_docs.py and the apps' tests):
   libreoffice-calc   # the home's spreadsheets (expense reports, budget) to PDF and CSV
   libreoffice-writer # the home's .odt/.docx (project briefs, meeting notes, the résumé)
   fonts-dejavu-core # DejaVu Sans (+Bold): the Unicode font embedded in statement PDFs
@@ -44,7 +44,7 @@ PACKAGES=(
   fonts-tlwg-garuda-ttf # Garuda (+Bold): Thai (0.4 MB)
   fonts-symbola         # Symbola: monochrome emoji and symbols (3 MB)
   build-essential   # node-gyp compiles better-sqlite3 (no prebuilt binary is reachable)
-  # guest control API test (tests/test_control_api.py): a real X server, bus, AT-SPI and GTK window
+  # guest control API test (tests/runtime/test_control_api.py): a real X server, bus, AT-SPI and GTK window
   xvfb
   xdotool
   dbus-daemon

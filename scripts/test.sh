@@ -7,7 +7,7 @@
 # Chromium busy on one core); the image tests (and a test that adds an app to apps/) run after them,
 # alone, since a TCG guest wants both cores.
 # PERSONA_SKIP_SLOW=1 leaves out the image build and boot. Arguments go to one plain pytest run instead
-# (scripts/test.sh tests/test_world.py -k budget).
+# (scripts/test.sh tests/world/test_invariants.py -k budget).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=.venv/bin/python

@@ -9,7 +9,7 @@
 - ``guid``: deterministic 12-character Places GUIDs (the alphabet and length
   ``IsValidGUID`` in toolkit/components/places/Helpers.cpp accepts).
 
-Golden values from the real Firefox 153 are pinned in tests/test_firefox_profile.py.
+Golden values from the real Firefox 153 are pinned in tests/firefox/test_profile.py.
 """
 
 from __future__ import annotations

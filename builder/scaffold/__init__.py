@@ -2,7 +2,7 @@
 
 The new app builds, is served on its own host, signs the persona in by its seeded cookie, has a
 sign-in page, one persisted workflow (notes) and its own e2e test (run by
-tests/test_app_contract.py). Nothing outside ``apps/<name>/`` is written.
+tests/apps/test_contract.py). Nothing outside ``apps/<name>/`` is written.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"created {dest}\n"
         f"  build and serve it:  PERSONA_APPS={args.name} .venv/bin/python -m builder.site build\n"
-        f"  test it:             PERSONA_APPS={args.name} .venv/bin/python -m pytest tests/test_app_contract.py\n"
+        f"  test it:             PERSONA_APPS={args.name} .venv/bin/python -m pytest tests/apps/test_contract.py\n"
         f"  then edit models.py, seed.py, tasks.py and web/ (see apps/README.md)"
     )
     return 0

@@ -8,7 +8,7 @@ none). A task belongs to the app named in its id (``<persona>/<app>/<slug>``); i
 any app the task involves and may write files under ``web.home``.
 
 Oracles may *look things up* read-only (:meth:`Web.query`: what a page shows, such as the id behind
-a button), but every change goes through HTTP. The oracle run (``tests/test_oracles.py``) performs
+a button), but every change goes through HTTP. The oracle run (``tests/tasks/test_oracles.py``) performs
 each action task from a fresh copy of the seeded databases against the production build of the apps
 and requires the task's machine checks to score in full, and zero before the oracle ran.
 """

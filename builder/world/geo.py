@@ -24,7 +24,7 @@ Ride time (:func:`ride_minutes`) is an assumed speed model, not a measurement: 2
 out, the first 5 road miles at 15 mph (city streets), every mile beyond at 30 mph (arterials and highways).
 Fare (:func:`fare_cents`) is ZipRide's tariff: $2.75 base + $1.35 per mile + $0.32 per minute + $2.45
 booking fee, in whole cents, rounded half up. The app (``apps/rides/web/lib/geo.ts``) computes the same
-functions in TypeScript; ``tests/test_rides_web.py`` checks both on the same places.
+functions in TypeScript; ``tests/apps/rides/test_web.py`` checks both on the same places.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ from .model import World
 
 # Modules that came after the first twelve apps' world, run after it in this order. Each draws only from its own
 # named streams and adds events of its own keys, so the events before it stay identical; the money it moves
-# through the bank only changes what finance.settle computes from the ledger (tests/test_world_modules.py).
+# through the bank only changes what finance.settle computes from the ledger (tests/world/test_modules.py).
 LATER_MODULES = (
     ("investing", investing.simulate_investing),
     ("forecasts", forecasts.simulate_forecasts),

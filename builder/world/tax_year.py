@@ -284,7 +284,7 @@ def donations(events, year: TaxYear) -> list[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The return (mirrored in apps/taxes/web/lib/taxcalc.ts; tests/test_world_tax_year.py runs both on the same input)
+# The return (mirrored in apps/taxes/web/lib/taxcalc.ts; tests/world/test_tax_year.py runs both on the same input)
 
 
 def _brackets(amount: int, brackets: list) -> int:

@@ -1,6 +1,6 @@
 """Build ``restaurants.yaml`` (TableTime's restaurant catalogue) from ``cuisines.yaml`` and ``cities.yaml``.
 
-Run ``python -m apps.dining.catalog.generate`` after editing the lists; tests/test_dining_web.py checks that
+Run ``python -m apps.dining.catalog.generate`` after editing the lists; tests/apps/dining/test_web.py checks that
 the committed file is what this script writes. Every draw comes from ``builder.rng.rng(0, "dining/catalog/<city>")``:
 the catalogue is the same for every persona (a restaurant does not move with the person who eats there).
 

@@ -1,6 +1,6 @@
 // Meridian Air end to end, in headless Chromium against the production server.
 //
-// APP_FACTS (tests/test_airline_web.py) holds what the WORLD predicts: the next trip's PNR, flight,
+// APP_FACTS (tests/apps/airline/test_web.py) holds what the WORLD predicts: the next trip's PNR, flight,
 // departure text, seats and tickets; the past trips; the loyalty number; the search to book. The
 // server's clock starts 23 h before the next departure, so online check-in is open for it and
 // closed for the return. One browser session: reads first, then seat change, check-in, boarding

@@ -1,5 +1,5 @@
 // Screenshots of a trip's change and cancellation mails in Mailbox. Not a test file (run_e2e runs *.test.mjs):
-// tests/test_airline_web.py runs it after it changed and cancelled the trip over HTTP, with the e2e's
+// tests/apps/airline/test_web.py runs it after it changed and cancelled the trip over HTTP, with the e2e's
 // environment (APP_FACTS, SITE_PORT, CHROMIUM_PATH, APP_ARTIFACTS) and the PNR as its argument.
 import { facts as readFacts, launch, screenshot } from "@persona/platform/testing";
 

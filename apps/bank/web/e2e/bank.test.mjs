@@ -1,7 +1,7 @@
 // Larkspur Bank end to end, in headless Chromium against the production server.
 //
 // APP_FACTS names a JSON file of expected values computed from the persona's world by
-// tests/test_bank_web.py (credentials, closing balances, filter counts, statement totals,
+// tests/apps/bank/test_web.py (credentials, closing balances, filter counts, statement totals,
 // balances after each action), plus base_url. The tests run in order: reads first, then
 // the money movements, each checked against the world's numbers.
 import assert from "node:assert/strict";

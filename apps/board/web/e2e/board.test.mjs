@@ -1,9 +1,9 @@
 // Cairn end to end, in headless Chromium against the production server (clock at the world's now).
 //
-// APP_FACTS (tests/test_board_web.py) holds values computed from the persona's WORLD (builder.world.projects.board):
+// APP_FACTS (tests/apps/board/test_web.py) holds values computed from the persona's WORLD (builder.world.projects.board):
 // the current sprint and its tickets by status, one ticket to drag, one to comment on and edit, a search word.
 // Reads first, then a real drag between columns, the no-script Move form, a comment, an edit, a new ticket and
-// bad input. tests/test_board_web.py then checks the rows the app left.
+// bad input. tests/apps/board/test_web.py then checks the rows the app left.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { appFetch, facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";

@@ -1,10 +1,10 @@
 // Tidewell end to end, in headless Chromium against the production server (clock at the world's now).
 //
-// APP_FACTS (tests/test_brokerage_web.py) holds values computed from the persona's WORLD (builder/world/investing.py):
+// APP_FACTS (tests/apps/brokerage/test_web.py) holds values computed from the persona's WORLD (builder/world/investing.py):
 // the account value at the as-of closes (holdings x price + cash, to the cent), each holding's shares and value, the
 // cash, the number of orders, a market buy (symbol, shares, its amount at the as-of close), a limit buy below the
 // market, a deposit from the bank. Reads first, then the buy, the limit order and its cancelling, the transfer and
-// bad input. tests/test_brokerage_web.py then checks both databases.
+// bad input. tests/apps/brokerage/test_web.py then checks both databases.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { appFetch, facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";

@@ -1,6 +1,6 @@
 // Daybook end to end, in headless Chromium against the production server.
 //
-// APP_FACTS (tests/test_calendar_web.py) holds values computed from the persona's world: next week's
+// APP_FACTS (tests/apps/calendar/test_web.py) holds values computed from the persona's world: next week's
 // events, the month's chip count, a recurring meeting's dates, an invitation, a flight. Reads first,
 // then the writes; .ics exports are saved to facts.out_dir for the pytest side to parse.
 import assert from "node:assert/strict";

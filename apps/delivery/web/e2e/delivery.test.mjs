@@ -1,10 +1,10 @@
 // DashBite end to end, in headless Chromium against the production server (clock at the world's day, 18:30).
 //
-// APP_FACTS (tests/test_delivery_web.py) holds values computed from the persona's WORLD and DashBite's
+// APP_FACTS (tests/apps/delivery/test_web.py) holds values computed from the persona's WORLD and DashBite's
 // catalogue (builder/world/delivery.py): the history's count and total, a month's count, the last order to
 // the cent, a cart's prices with options, promo outcomes, the usual order's reorder total. The tests run in
 // order: sign-in, reads, search, the cart and checkout (promo refusals, SAVE5, tip 15 %, place), the bank's
-// pending line, reorder the usual in one click, rate, bad input. tests/test_delivery_web.py then reads what
+// pending line, reorder the usual in one click, rate, bad input. tests/apps/delivery/test_web.py then reads what
 // the app and the bank wrote.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";

@@ -1,9 +1,9 @@
 // TableTime end to end, in headless Chromium against the production server (clock at the world's now).
 //
-// APP_FACTS (tests/test_dining_web.py) holds values computed from the persona's WORLD: the restaurant bookings
+// APP_FACTS (tests/apps/dining/test_web.py) holds values computed from the persona's WORLD: the restaurant bookings
 // (confirmation, day, time, party, companions, special request) split at the world's now, the restaurants booked
 // most (the saved ones), a city's catalogue counts and restaurants to book. Reads first, then the race for the last
-// table, a booking with a late-cancel fee, a change, a review, favourites and bad input. tests/test_dining_web.py
+// table, a booking with a late-cancel fee, a change, a review, favourites and bad input. tests/apps/dining/test_web.py
 // then checks what the app left: its rows, the bank's pending fee and the confirmation mail.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";

@@ -1,11 +1,11 @@
 // Basketful end to end, in headless Chromium against the production server (clock frozen at the world's now).
 //
-// APP_FACTS (tests/test_grocery_web.py) holds values computed from the persona's WORLD and from
+// APP_FACTS (tests/apps/grocery/test_web.py) holds values computed from the persona's WORLD and from
 // builder/world/grocery.py: the order history (count, the last order's id, store, total, items), a product's
 // price at each store, a three-product basket's subtotal at every store (the price comparison), the checkout's
 // total with the persona's tip, the delivery window with one seat left and a full one. The tests run in order:
 // sign-in, reads, shelves and search, cart and comparison, bad input, checkout (the seat), the second booking of
-// the now-full window refused, reorder, lists. tests/test_grocery_web.py then reads the bank's pending line and
+// the now-full window refused, reorder, lists. tests/apps/grocery/test_web.py then reads the bank's pending line and
 // the confirmation mail.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";

@@ -1,6 +1,6 @@
 // Mailbox end to end, in headless Chromium against the production server.
 //
-// APP_FACTS (from tests/test_mail_web.py) holds values computed from the persona's WORLD: inbox
+// APP_FACTS (from tests/apps/mail/test_web.py) holds values computed from the persona's WORLD: inbox
 // and unread counts, a thread's messages in order, a sender's mail count, the number of mails
 // with attachments, the invitation to answer, a contact to write to. Reads come first, then the
 // writes (send, reply, draft, refused forms, RSVP), each checked in the pages the app shows.

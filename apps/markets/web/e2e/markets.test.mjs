@@ -1,10 +1,10 @@
 // Hunchline end to end, in headless Chromium against the production server (clock at the world's now).
 //
-// APP_FACTS (tests/test_markets_web.py) holds values computed from the persona's WORLD: the cash balance, the
+// APP_FACTS (tests/apps/markets/test_web.py) holds values computed from the persona's WORLD: the cash balance, the
 // open markets, categories, open positions (shares, cost, value and P&L at the latest prices), the watchlist, a
 // search by the home city, a market to buy (side, price, shares, total), an order over the balance, a closed
 // market, the biggest payout. Reads first, then a buy through the confirmation step, refusals, a deposit from the
-// bank. tests/test_markets_web.py then checks both databases.
+// bank. tests/apps/markets/test_web.py then checks both databases.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { appFetch, facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";

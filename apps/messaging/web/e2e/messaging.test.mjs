@@ -1,6 +1,6 @@
 // Parley end to end, in headless Chromium against the production server.
 //
-// APP_FACTS (tests/test_messaging_web.py) holds values computed from the persona's WORLD: the
+// APP_FACTS (tests/apps/messaging/test_web.py) holds values computed from the persona's WORLD: the
 // one-to-one conversations in order of their last message with their unread counts, a chosen
 // conversation's last message, message count, contact facts and read receipt, a search count,
 // the groups the world implies and their members, and what to send. The tests run in order:

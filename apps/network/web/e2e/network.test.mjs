@@ -1,6 +1,6 @@
 // Guildline end to end, in headless Chromium against the production server.
 //
-// APP_FACTS (tests/test_network_web.py) holds values computed from the persona's WORLD: the profile
+// APP_FACTS (tests/apps/network/test_web.py) holds values computed from the persona's WORLD: the profile
 // (headline, about, location, experience, skills), the connection count, the pending invitations,
 // the meetup's inviter to accept, a job search and its count, the recruiter thread, what to post and
 // the bad inputs. Reads first, then writes (accept, post, react, comment, save, message), then refusals.

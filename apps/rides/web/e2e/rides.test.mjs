@@ -1,10 +1,10 @@
 // ZipRide end to end, in headless Chromium against the production server (clock frozen at the world's now).
 //
-// APP_FACTS (tests/test_rides_web.py) holds values computed from the persona's WORLD and from
+// APP_FACTS (tests/apps/rides/test_web.py) holds values computed from the persona's WORLD and from
 // builder/world/geo.py: the history's count and total, a month's count, a chosen ride's receipt, the
 // estimate of a scheduled ride per ride type, the estimates of several place pairs, the last ride's fare.
 // The tests run in order: reads, estimates, then writes (schedule + free cancel, late cancel with the fee,
-// request now, rate and tip), then bad input and saved places. tests/test_rides_web.py then reads what the
+// request now, rate and tip), then bad input and saved places. tests/apps/rides/test_web.py then reads what the
 // app and the bank wrote.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";

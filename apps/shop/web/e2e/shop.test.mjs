@@ -1,11 +1,11 @@
 // Shopwell end to end, in headless Chromium against the production server (clock at the world's now).
 //
-// APP_FACTS (tests/test_shop_web.py) holds values computed from the persona's WORLD and the catalogue: the
+// APP_FACTS (tests/apps/shop/test_web.py) holds values computed from the persona's WORLD and the catalogue: the
 // retail orders (number, total, tracking state at the world's now, ship-to, carrier, tracking number), a brand's
 // search counts, a product to buy (two of its second variant: subtotal, shipping rule, total), an order line
 // inside the 30-day return window and one outside it, a Subscribe & Save item, the card on file. The tests run
 // in order: reads first, then a purchase, a return inside the window (refund) and one outside (refused),
-// reorder, wish list, subscription, a review, bad input. tests/test_shop_web.py then checks the bank and mail.
+// reorder, wish list, subscription, a review, bad input. tests/apps/shop/test_web.py then checks the bank and mail.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { appFetch, facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";

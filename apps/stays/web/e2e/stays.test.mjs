@@ -1,11 +1,11 @@
 // Bramblestay end to end, in headless Chromium against the production server (clock at the world's now).
 //
-// APP_FACTS (tests/test_stays_web.py) holds values computed from the persona's WORLD: the hotel bookings
+// APP_FACTS (tests/apps/stays/test_web.py) holds values computed from the persona's WORLD: the hotel bookings
 // (confirmation, dates, total = the hotel's check-out charge) split into upcoming and past at the world's
 // today, the stays already reviewed, a city's inventory counts, and two stays to book whose totals the test
 // computed from the documented price function. The tests run in order: reads first, then bookings, a
 // cancellation inside the free window (refund) and one outside it (no refund), host messages, a review,
-// bad input. tests/test_stays_web.py then checks the bank's pending lines.
+// bad input. tests/apps/stays/test_web.py then checks the bank's pending lines.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { appFetch, facts as readFacts, launch, openSignedIn, screenshot } from "@persona/platform/testing";

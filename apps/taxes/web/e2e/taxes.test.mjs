@@ -1,9 +1,9 @@
 // Ledgerleaf Tax end to end, in headless Chromium against the production server (clock at the world's now).
 //
-// APP_FACTS (tests/test_taxes_web.py) holds values computed from the persona's WORLD: the employer's form's wages
+// APP_FACTS (tests/apps/taxes/test_web.py) holds values computed from the persona's WORLD: the employer's form's wages
 // and withholding (the paychecks' sums), the issued forms, the refund importing them gives, last year's return.
 // Start a return, import the forms, refuse a bad amount, save and sign out, sign back in where it was left, review
-// and file. tests/test_taxes_web.py then reads what the app left behind.
+// and file. tests/apps/taxes/test_web.py then reads what the app left behind.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { appFetch, facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";

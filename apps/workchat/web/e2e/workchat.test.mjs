@@ -1,6 +1,6 @@
 // Huddle end to end, in headless Chromium against the production server.
 //
-// APP_FACTS (tests/test_workchat_web.py) holds values computed from the persona's world: the
+// APP_FACTS (tests/apps/workchat/test_web.py) holds values computed from the persona's world: the
 // channel list with unread/mention badges from the world's read flags, #general's message count
 // and last message, a thread's replies, a DM's last message, search counts. The tests run in
 // order: reads first, then the workflows (post, thread reply, reactions, save, pin, edit, delete,

@@ -1,5 +1,5 @@
 // __TITLE__ end to end in Chromium: signed in by the seeded cookie, sign-in page, a note added.
-// Run by tests/test_app_contract.py (APP_FACTS: base_url, cookie, credentials, full_name).
+// Run by tests/apps/test_contract.py (APP_FACTS: base_url, cookie, credentials, full_name).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";

@@ -1,0 +1,90 @@
+"""The whole pipeline, as a user runs it: `build-image` the default persona from scratch (base image
+included, unless already cached), boot the qcow2 under QEMU (KVM if usable, TCG otherwise), fetch the
+bank through the forwarded port with the persona's session cookie, and save a QMP screendump of the
+desktop under out/.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from builder.apps import discover
+from builder.image.boot import app_probes, check_booted_image
+
+from tests.conftest import DEFAULT_PERSONA, REPO
+
+OUT = Path(os.environ.get("PERSONA_TEST_OUT", REPO / "out"))
+
+
+@pytest.fixture(scope="module")
+def built():
+    res = subprocess.run(
+        [sys.executable, "-m", "builder.cli", str(DEFAULT_PERSONA), "--out", str(OUT)],
+        cwd=REPO,
+        stdout=None,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert res.returncode == 0, res.stderr[-4000:]
+    return OUT / "dana-whitfield"
+
+
+@pytest.mark.slow
+def test_build_image_writes_a_verified_bundle(built):
+    manifest = json.loads((built / "manifest.json").read_text())
+    qcow2 = next(a for a in manifest["artifacts"] if a["path"] == "persona.qcow2")
+    assert qcow2["size"] == (built / "persona.qcow2").stat().st_size
+    head = (built / "persona.qcow2").read_bytes()[:4]
+    assert head == b"QFI\xfb"  # qcow2 magic
+    sums = dict(reversed(line.split("  ", 1)) for line in (built / "SHA256SUMS").read_text().splitlines())
+    digest = hashlib.sha256()
+    with (built / "persona.qcow2").open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 22), b""):
+            digest.update(block)
+    assert sums["persona.qcow2"] == digest.hexdigest() == qcow2["sha256"]
+    assert [p.name for p in OUT.glob(".dana-whitfield.*")] == [".dana-whitfield.lock"], "staging folders left behind"
+
+
+@pytest.mark.slow
+def test_reserved_usernames_cover_the_base_images_accounts(built):
+    """Every user and group of the base image is a name the persona spec refuses (kept in sync by this test)."""
+    from builder.image.base import base_accounts
+    from builder.persona.model import RESERVED_USERNAMES
+
+    cache = Path(os.environ.get("PERSONA_CACHE", REPO / ".cache"))
+    sidecars = [q for q in cache.glob("base-*.qcow2") if base_accounts(q) is not None]
+    assert sidecars, f"no base image with recorded accounts in {cache}"
+    for qcow2 in sidecars:
+        accounts = base_accounts(qcow2)
+        assert "root" in accounts and "nobody" in accounts
+        assert sorted(set(accounts) - RESERVED_USERNAMES) == [], "add to builder/persona/reserved_usernames.txt"
+
+
+@pytest.mark.slow
+def test_image_boots_with_every_app_signed_in(built, world):
+    apps = discover()
+    shots = OUT / "dana-whitfield-screens"
+    result = check_booted_image(
+        built / "persona.qcow2",
+        world.now.isoformat(),
+        app_probes(world, apps),
+        shots,
+        world.persona.identity.username,
+        progress=print,
+    )
+    print(json.dumps(result, indent=2))
+    assert result["guest_date"].startswith("2026-11-16")
+    assert sorted(result["healthy_s"]) == sorted(a.name for a in apps)
+    assert result["untitled"] == [], "Firefox's title never named these apps"
+    for app in apps:
+        data = Path(result["screendumps"][app.name]).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, app.name
+    assert "Larkspur Bank" in result["window"]
+    assert result["toolbar"], "the bookmarks toolbar was never drawn"

@@ -1,0 +1,287 @@
+"""Completion that fits the person (issue 8, items 3, 7, 8) and the German persona.
+
+Bounds hold on every shipped persona; the German one is checked by name as well.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+
+from builder.persona import complete, load
+from builder.persona.facts import bank as facts_bank, orders
+from builder.persona.model import Contact, Persona
+from builder.persona.places import GB_INWARD_LETTERS, TOWNS, town
+from builder.world import simulate
+from builder.world.report import is_faker_title
+
+from tests.conftest import PERSONAS, REPO
+
+GERMAN = REPO / "personas" / "jana-petersen.json"
+# Words of the English bio templates that a German bio never has.
+_ENGLISH = re.compile(r"\b(at|Into|Based|based|Living|Weekends|Working|food|Always)\b")
+FACTS = ("partner", "children", "pets", "job", "city")
+POSTCODE = {
+    "US": re.compile(r"^[0-9]{5}$"),
+    "DE": re.compile(r"^[0-9]{5}$"),
+    "GB": re.compile(r"^[A-Z]{1,2}[0-9]{1,2} [0-9][A-Z]{2}$"),
+}
+
+
+@pytest.fixture(scope="module", params=PERSONAS)
+def completed(request) -> Persona:
+    return complete(load(REPO / "personas" / f"{request.param}.json"))
+
+
+def _addresses(p: Persona):
+    yield "identity", p.identity.address
+    yield "office", p.work.office_address
+    for c in p.contacts:
+        if c.address:
+            yield c.name, c.address
+
+
+def test_german_persona_validates_completes_and_simulates():
+    spec = load(GERMAN)
+    assert spec.locale == "de_DE" and spec.finances.currency == "EUR"
+    p = complete(spec)
+    assert p.travel.home_airport == "HAM" and p.identity.address.country == "DE"
+    assert p.identity.phone.startswith("+49")
+    assert {c.name for c in p.contacts} >= set(p.work.colleagues)
+    # German bills and German sites.
+    payees = {r.name for r in p.recurring_charges}
+    assert {"Miete", "Strom", "Rundfunkbeitrag", "Deutschlandticket"} <= payees
+    assert any("tagesschau.de" in s.url for s in p.browsing) and any("chefkoch.de" in s.url for s in p.browsing)
+    # German bio, German usual order, German activities.
+    assert not _ENGLISH.search(p.identity.bio), p.identity.bio
+    world = simulate(p)
+    assert world.of_kind("paycheck") and world.of_kind("email") and world.of_kind("flight")
+    assert all(e.data["employer"] == p.work.employer for e in world.of_kind("paycheck"))
+
+
+def test_contact_facts_filled_and_fit_the_relationship(completed):
+    p = completed
+    me = p.identity.name
+    by_name = {c.name: c for c in p.contacts}
+    for c in p.contacts:
+        assert c.children is not None and c.pets is not None and c.job and c.city, c
+        assert c.partner != c.name
+        if c.relationship in ("partner", "spouse"):
+            assert c.partner == me
+        if c.relationship == "parent":
+            assert me.split()[0] in c.children
+        if c.partner in by_name and c.relationship == "parent" and by_name[c.partner].relationship == "parent":
+            other = by_name[c.partner]
+            assert other.partner == c.name, "parents are each other's partner"
+            assert other.city == c.city and other.address == c.address, "and live together"
+            assert other.pets == c.pets, "with the same pets"
+        if c.address:
+            assert c.address.city == c.city
+    parents = [c for c in p.contacts if c.relationship == "parent"]
+    if len(parents) >= 2:
+        assert parents[0].partner == parents[1].name
+
+
+def test_contact_facts_keep_what_the_spec_gives():
+    p = complete(load(GERMAN))
+    birgit = next(c for c in p.contacts if c.name == "Birgit Petersen")
+    assert (birgit.job, birgit.city, birgit.partner) == ("Grundschullehrerin", "Lüneburg", "Uwe Petersen")
+    assert birgit.address.city == "Lüneburg" and birgit.address.region == "Niedersachsen"
+    malte = next(c for c in p.contacts if c.name == "Malte Petersen")
+    assert malte.children == ["Ida", "Ole"] and malte.city == "Kiel"
+
+
+def test_contact_facts_stable_and_independent():
+    spec = load(REPO / "personas" / "jordan-lee.json")
+    a, b = complete(spec), complete(spec)
+    assert [c.model_dump() for c in a.contacts] == [c.model_dump() for c in b.contacts]
+    # Adding a friend at the end changes no one else's facts.
+    given = list(a.contacts)
+    bigger = spec.model_copy(
+        update={"contacts": [Contact(name=c.name, relationship=c.relationship, closeness=c.closeness) for c in given]}
+    )
+    base = complete(bigger)
+    more = complete(
+        bigger.model_copy(
+            update={
+                "contacts": list(bigger.contacts) + [Contact(name="Quinn Ashby", relationship="friend", closeness=4)]
+            }
+        )
+    )
+    for x, y in zip(base.contacts, more.contacts):
+        assert [getattr(x, f) for f in FACTS] == [getattr(y, f) for f in FACTS], x.name
+        assert x.address == y.address
+    assert more.contacts[-1].job and more.contacts[-1].city
+
+
+def test_no_line_break_in_any_completed_address_and_valid_postcodes(completed):
+    p = completed
+    for who, a in _addresses(p):
+        for field in ("street", "city", "region", "postal_code"):
+            value = getattr(a, field) or ""
+            assert "\n" not in value and "\r" not in value and value == value.strip(), (who, field, value)
+        assert POSTCODE[a.country].match(a.postal_code), (who, a)
+        place = town(p.locale, a.city)
+        if place is not None and who != "identity" and a.country != "GB":
+            ranges = place.postcodes if isinstance(place.postcodes[0], tuple) else (place.postcodes,)
+            assert any(lo <= int(a.postal_code) <= hi for lo, hi in ranges), (who, a)
+        if a.country == "GB" and who != "identity":
+            assert a.postal_code[-2] in GB_INWARD_LETTERS and a.postal_code[-1] in GB_INWARD_LETTERS
+        if place is not None:
+            assert a.region == place.region, (who, a)
+
+
+def test_towns_cover_every_home_city():
+    from builder.persona.places import HOME_CITIES
+
+    for loc, cities in HOME_CITIES.items():
+        for c in cities:
+            assert town(loc, c.name) is not None, c.name
+        assert len(TOWNS[loc]) > len(cities)
+
+
+def test_colleagues_on_the_employer_domain_friends_on_personal_ones(completed):
+    p = completed
+    domain = p.work.email.split("@")[1]
+    spec = load(REPO / "personas" / f"{p.id}.json")
+    given = {c.name: c.email for c in (spec.contacts or [])}
+    for c in p.contacts:
+        if c.relationship == "colleague" and not given.get(c.name):
+            assert c.email.endswith("@" + domain), c
+        if c.relationship in ("parent", "sibling", "friend", "partner", "spouse", "child") and c.email:
+            assert not c.email.endswith("@" + domain), c
+
+
+_LOREM_HINTS = re.compile(r"\b(lorem|ipsum|dolor|amet)\b", re.IGNORECASE)
+
+
+def test_bios_read_like_profile_lines(completed):
+    bio = completed.identity.bio
+    assert ".." not in bio
+    assert bio and "\n" not in bio and not _LOREM_HINTS.search(bio)
+    for sentence in re.split(r"(?<=[.!?])\s+", bio):
+        assert not is_faker_title(sentence), sentence
+    if completed.work.employer:
+        assert (
+            completed.work.employer in bio
+            or completed.identity.bio == load(REPO / "personas" / f"{completed.id}.json").identity.bio
+        )
+
+
+def test_bios_vary_across_seeds_and_speak_the_locale():
+    spec = load(REPO / "personas" / "jordan-lee.json")
+    bios = {complete(spec.model_copy(update={"seed": s})).identity.bio for s in range(12)}
+    assert len(bios) == 12
+    de = complete(spec.model_copy(update={"locale": "de_DE", "seed": 5}))
+    assert not _ENGLISH.search(de.identity.bio), de.identity.bio
+    assert de.identity.address.country == "DE" and re.fullmatch(r"[0-9]{5}", de.identity.address.postal_code)
+    assert all(a[0].isupper() for c in de.contacts for a in c.shared_activities), "German activities"
+
+
+def test_usual_order_fits_the_cuisines():
+    spec = load(REPO / "personas" / "jordan-lee.json")
+    table = orders()
+    for seed in range(8):
+        p = complete(spec.model_copy(update={"seed": seed}))
+        first = next(c for c in p.preferences.cuisines if c in table)
+        uo = p.routines.usual_order
+        assert uo.restaurant in table[first]["names"], (p.preferences.cuisines, uo)
+        assert uo.items[0] in table[first]["en"]["mains"]
+        assert Decimal("10") < uo.total < Decimal("60")
+    de = complete(spec.model_copy(update={"locale": "de_DE", "seed": 3}))
+    first = next(c for c in de.preferences.cuisines if c in table)
+    assert de.routines.usual_order.items[0] in table[first]["de"]["mains"]
+
+
+def test_spec_usual_order_is_kept():
+    p = complete(load(REPO / "personas" / "dana-whitfield.json"))
+    assert p.routines.usual_order.restaurant == "Thai Peacock"
+
+
+def _revalidates(p: Persona) -> Persona:
+    return Persona.model_validate(p.model_dump(mode="json", by_alias=True))
+
+
+def test_completed_personas_validate_against_the_schema(completed):
+    again = _revalidates(completed)
+    assert again.contacts == completed.contacts
+
+
+def test_completion_of_odd_contact_lists():
+    """Many siblings, a one-word name, a city the tables lack, three parents, a spouse, a roommate, a child."""
+    base = load(REPO / "personas" / "jordan-lee.json")
+    contacts = [Contact(name=f"Sib{i} Lee", relationship="sibling", closeness=4) for i in range(10)]
+    contacts += [
+        Contact(name="Cher", relationship="friend", closeness=5),
+        Contact(name="Ada Far", relationship="friend", closeness=5, city="Reykjavik"),
+        Contact(name="Pa Lee", relationship="parent"),
+        Contact(name="Ma Lee", relationship="parent"),
+        Contact(name="Step Lee", relationship="parent", closeness=4),
+        Contact(name="Sam Wed", relationship="spouse"),
+        Contact(name="Roo Mate", relationship="roommate"),
+        Contact(name="Kid Lee", relationship="child", birthday=base.as_of.replace(year=base.as_of.year - 9)),
+    ]
+    for loc in ("en_US", "en_GB", "de_DE"):
+        p = _revalidates(complete(base.model_copy(update={"contacts": contacts, "locale": loc})))
+        by = {c.name: c for c in p.contacts}
+        assert by["Pa Lee"].partner == "Ma Lee" and by["Ma Lee"].partner == "Pa Lee"
+        assert by["Step Lee"].partner != "Pa Lee"
+        assert len(by["Pa Lee"].children) == 8
+        assert by["Ada Far"].city == "Reykjavik" and by["Ada Far"].address is None
+        assert by["Sam Wed"].partner == p.identity.name and by["Sam Wed"].address == p.identity.address
+        assert by["Roo Mate"].address == p.identity.address and by["Roo Mate"].children == []
+        assert by["Sam Wed"].children == ["Kid"]
+        assert by["Kid Lee"].job == facts_bank(loc)["at_school"] and by["Kid Lee"].partner is None
+
+
+def test_contact_gender_filled_and_agrees_with_the_name(completed):
+    from builder.world.mail import gender_of as mail_gender
+
+    for c in completed.contacts:
+        assert c.gender in ("female", "male", "nonbinary")
+        told = mail_gender(c.name, completed.locale)
+        if told:
+            assert c.gender[0] == told, c.name
+
+
+def test_nonbinary_contact_completes():
+    base = load(REPO / "personas" / "jordan-lee.json")
+    p = complete(
+        base.model_copy(
+            update={
+                "locale": "de_DE",
+                "contacts": [
+                    Contact(name="Robin Sommer", relationship="parent", gender="nonbinary"),
+                    Contact(
+                        name="Kim Sommer",
+                        relationship="sibling",
+                        gender="nonbinary",
+                        birthday=base.as_of.replace(year=1980),
+                    ),
+                ],
+            }
+        )
+    )
+    assert [c.gender for c in p.contacts] == ["nonbinary", "nonbinary"]
+    assert all(c.job for c in p.contacts)
+
+
+def test_completed_family_trip_goes_where_the_family_lives():
+    spec = load(REPO / "personas" / "jordan-lee.json")
+    p = complete(spec.model_copy(update={"seed": 2}))
+    sibling = next(c for c in p.contacts if c.relationship == "sibling")
+    (family,) = [t for t in p.travel.trips if t.purpose == "family"]
+    assert sibling.city != p.identity.address.city and family.destination == sibling.city
+
+
+def test_completed_favourites_are_merchants_the_world_visits():
+    from collections import Counter
+
+    spec = load(REPO / "personas" / "jordan-lee.json")
+    for loc in ("en_US", "de_DE"):
+        p = complete(spec.model_copy(update={"locale": loc}))
+        assert len(p.preferences.favourite_merchants) == 2
+        bought = Counter(e.data["merchant"] for e in simulate(p).of_kind("card_purchase"))
+        assert all(bought[name] > 0 for name in p.preferences.favourite_merchants), p.preferences.favourite_merchants

@@ -1,0 +1,337 @@
+"""`run-image` as a benchmark user runs it: boot the built default persona with one command, drive it
+through the control API like an OSWorld episode, change three apps through their pages, reset, check
+every database is back to its seeded bytes, run do-nothing agents and the scripted oracle agent through
+`run-task`, stop it cleanly, and start it again from the saved reset point.
+
+Needs the image `tests/image/test_boot.py` builds (out/dana-whitfield/, or $PERSONA_TEST_OUT); boots
+under TCG here (minutes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import requests
+
+from builder.apps import discover
+from builder.image.boot import app_probes, free_port
+from builder.runtime.run import resolve_image
+
+from tests.conftest import REPO
+
+OUT = Path(os.environ.get("PERSONA_TEST_OUT", REPO / "out"))
+BUILD = OUT / "dana-whitfield"
+SHOTS = OUT / "dana-whitfield-screens"
+
+pytestmark = pytest.mark.slow
+
+
+def seeded_hashes(build: Path) -> dict[str, str]:
+    """Each app database's SHA-256 as the build seeded it (manifest artifacts)."""
+    return resolve_image(str(build)).seeded_hashes()
+
+
+class RunImage:
+    """A `run-image` process on free ports with its own state folder."""
+
+    def __init__(self, build: Path, state_dir: Path):
+        self.ports = {k: free_port() for k in ("control", "http", "qmp")}
+        self.ports["vnc"] = 5900 + 40 + os.getpid() % 50
+        self.url = f"http://127.0.0.1:{self.ports['control']}"
+        self.log = state_dir.parent / f"run-image-{time.monotonic_ns()}.log"
+        cmd = [
+            sys.executable,
+            "-m",
+            "builder.runtime.run",
+            str(build),
+            "--state-dir",
+            str(state_dir),
+            "--control-port",
+            str(self.ports["control"]),
+            "--http-port",
+            str(self.ports["http"]),
+            "--qmp-port",
+            str(self.ports["qmp"]),
+            "--vnc-port",
+            str(self.ports["vnc"]),
+        ]
+        self.t0 = time.monotonic()
+        self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=open(self.log, "wb"), text=True)
+
+    def wait_ready(self, timeout: float) -> float:
+        deadline = time.monotonic() + timeout
+        while True:
+            assert self.proc.poll() is None, f"run-image exited {self.proc.returncode}: {self.log.read_text()[-3000:]}"
+            try:
+                if requests.get(self.url + "/health", timeout=30).status_code == 200:
+                    return time.monotonic() - self.t0
+            except requests.RequestException:
+                pass
+            assert time.monotonic() < deadline, f"not healthy after {timeout}s: {self.log.read_text()[-3000:]}"
+            time.sleep(2)
+
+    def stop(self) -> tuple[int, float, str]:
+        t0 = time.monotonic()
+        self.proc.send_signal(signal.SIGTERM)
+        rc = self.proc.wait(timeout=300)
+        return rc, time.monotonic() - t0, self.log.read_text()
+
+
+def app_request(http_port: int, domain: str, cookie: str, method: str, path: str, data: dict | None = None):
+    """A signed-in request to an app through the guest's nginx, as the persona's browser sends it."""
+    return requests.request(
+        method,
+        f"http://127.0.0.1:{http_port}{path}",
+        data=data,
+        allow_redirects=False,
+        headers={"Host": domain, "Cookie": cookie},
+        timeout=60,
+    )
+
+
+def find_named(xml_text: str, name: str) -> tuple[int, int]:
+    """Centre (x, y) on screen of the first accessible object called ``name`` that has a position."""
+    root = ET.fromstring(xml_text)
+    cp = "{https://accessibility.ubuntu.example.org/ns/component}"
+    for el in root.iter():
+        if el.get("name") == name and el.get(cp + "screencoord") and el.get(cp + "size"):
+            x, y = map(int, re.findall(r"-?\d+", el.get(cp + "screencoord")))
+            w, h = map(int, re.findall(r"-?\d+", el.get(cp + "size")))
+            if w > 0 and h > 0 and x >= 0 and y >= 0:
+                return x + w // 2, y + h // 2
+    raise AssertionError(f"no accessible object named {name!r} with a position")
+
+
+def execute(url: str, command, shell: bool = False) -> dict:
+    r = requests.post(url + "/execute", json={"command": command, "shell": shell}, timeout=120)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def window_title(url: str) -> str:
+    return execute(url, ["xdotool", "getactivewindow", "getwindowname"])["output"].strip()
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory, world):
+    if not (BUILD / "persona.qcow2").is_file():
+        pytest.skip(f"no built image at {BUILD} (tests/image/test_boot.py builds it)")
+    state = tmp_path_factory.mktemp("run") / "state"
+    run = RunImage(BUILD, state)
+    healthy = run.wait_ready(1800)
+    print(f"run-image cold boot: ready (every app healthy + reset point saved) after {healthy:.0f}s")
+    yield run, state, world
+    if run.proc.poll() is None:
+        run.stop()
+
+
+def test_osworld_style_episode(running):
+    run, _, world = running
+    url = run.url
+    assert requests.get(url + "/platform", timeout=30).text.strip() == "Linux"
+    size = requests.get(url + "/screen_size", timeout=30).json()
+    assert (size["width"], size["height"]) == (1280, 800)
+    before = requests.get(url + "/screenshot", timeout=60)
+    assert before.status_code == 200 and before.content[:8] == b"\x89PNG\r\n\x1a\n"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (SHOTS / "control-api-before.png").write_bytes(before.content)
+    assert "Larkspur Bank" in window_title(url)
+
+    tree = requests.get(url + "/accessibility", timeout=120)
+    assert tree.status_code == 200
+    x, y = find_named(tree.json()["AT"], "Transfer")
+    # What an OSWorld agent sends: pyautogui through /execute.
+    res = execute(url, ["python", "-c", f"import pyautogui; pyautogui.FAILSAFE = False; pyautogui.click({x}, {y})"])
+    assert res["returncode"] == 0, res
+    deadline = time.monotonic() + 120
+    while "Transfer" not in (title := window_title(url)) and time.monotonic() < deadline:
+        time.sleep(2)
+    assert "Transfer" in title, title
+    time.sleep(3)
+    after = requests.get(url + "/screenshot", timeout=60).content
+    (SHOTS / "control-api-after-click.png").write_bytes(after)
+    assert after != before.content
+    pos = requests.get(url + "/cursor_position", timeout=30).json()
+    assert list(pos) == [x, y]
+
+    user = world.persona.identity.username
+    listing = execute(url, f"ls /home/{user}/Documents", shell=True)["output"].split()
+    pdf = next(n for n in listing if n.endswith(".pdf"))
+    got = requests.post(url + "/file", data={"file_path": f"/home/{user}/Documents/{pdf}"}, timeout=60)
+    assert got.status_code == 200 and got.content[:5] == b"%PDF-"
+    # An OSWorld task setup: open the statement with the desktop's PDF handler (Firefox).
+    opened = requests.post(
+        url + "/setup/open_file", json={"path": f"/home/{user}/Documents/{pdf}", "timeout": 240}, timeout=300
+    )
+    assert opened.status_code == 200, opened.text
+    assert pdf[:20] in window_title(url)
+
+
+def test_reset_restores_seeded_state(running):
+    run, _, world = running
+    url, http_port = run.url, run.ports["http"]
+    seeded = seeded_hashes(BUILD)
+    assert requests.get(url + "/state", timeout=60).json()["databases"] == seeded
+    probes = {p.name: p for p in app_probes(world, discover())}
+    bank, msg, work = probes["bank"], probes["messaging"], probes["workchat"]
+    cookie = {n: f"{p.cookie_name}={p.cookie_value}" for n, p in probes.items()}
+
+    import sqlite3
+
+    layer_apps = BUILD / "layer/var/lib/persona-desktop/apps"
+    with sqlite3.connect(f"file:{layer_apps / 'bank/bank.sqlite'}?mode=ro", uri=True) as con:
+        ids = dict(con.execute("SELECT kind, id FROM accounts WHERE kind IN ('checking', 'savings')").fetchall())
+    with sqlite3.connect(f"file:{layer_apps / 'messaging/messaging.sqlite'}?mode=ro", uri=True) as con:
+        conv = con.execute("SELECT id FROM conversations ORDER BY id LIMIT 1").fetchone()[0]
+    note = "Reset check: this line must disappear"
+
+    def change_three_apps() -> None:
+        r = app_request(
+            http_port,
+            bank.domain,
+            cookie["bank"],
+            "POST",
+            "/api/transfer",
+            {"from": ids["checking"], "to": ids["savings"], "amount": "12.34", "memo": note},
+        )
+        assert r.status_code == 303 and "error" not in r.headers["Location"], r.headers.get("Location")
+        r = app_request(
+            http_port, msg.domain, cookie["messaging"], "POST", "/api/messages", {"conversation": conv, "body": note}
+        )
+        assert r.status_code == 303 and "error" not in r.headers["Location"], r.headers.get("Location")
+        r = app_request(
+            http_port,
+            work.domain,
+            cookie["workchat"],
+            "POST",
+            "/api/status",
+            {"emoji": ":palm_tree:", "text": note, "clear": "never", "date": ""},
+        )
+        assert r.status_code == 303 and "error" not in r.headers["Location"], r.headers.get("Location")
+
+    def pages_show_note() -> dict[str, bool]:
+        return {
+            # the signed-in page shows the seeded checking balance until the transfer moves money
+            "bank": bank.expected_text not in app_request(http_port, bank.domain, cookie["bank"], "GET", "/").text,
+            "messaging": note in app_request(http_port, msg.domain, cookie["messaging"], "GET", f"/c/{conv}").text,
+            "workchat": note in app_request(http_port, work.domain, cookie["workchat"], "GET", "/status").text,
+        }
+
+    times = []
+    for round_ in range(5):
+        change_three_apps()
+        changed = requests.get(url + "/state", timeout=60).json()["databases"]
+        assert {n for n in seeded if changed[n] != seeded[n]} == {"bank", "messaging", "workchat"}
+        assert all(pages_show_note().values()), pages_show_note()
+        r = requests.post(url + "/reset", timeout=300)
+        assert r.status_code == 200, r.text
+        times.append(r.json()["seconds"])
+        assert requests.get(url + "/health", timeout=60).status_code == 200
+        assert requests.get(url + "/state", timeout=60).json()["databases"] == seeded, f"round {round_}"
+        assert not any(pages_show_note().values()), pages_show_note()
+    date = execute(url, ["date", "+%Y-%m-%dT%H:%M"])["output"].strip()
+    assert date == "2026-11-16T09:00", date  # every reset sets the clock back to as_of
+    guest_json = execute(url, ["cat", "/etc/persona-desktop/guest.json"])["output"]
+    assert json.loads(guest_json)["username"] and "password" not in guest_json  # nothing to sudo with
+    print(f"reset to healthy: median {statistics.median(times):.1f}s of {times}")
+
+
+def test_do_nothing_agent_scores_zero_on_bank_actions(running, tmp_path):
+    run, _, _ = running
+    tasks = [json.loads(ln) for ln in (BUILD / "tasks/tasks.jsonl").read_text().splitlines() if ln.strip()]
+    actions = [t["id"] for t in tasks if t["kind"] == "action" and t["apps_involved"] == ["bank"]]
+    assert len(actions) >= 3
+    for tid in actions:
+        out = tmp_path / (tid.replace("/", "__") + ".json")
+        res = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "builder.runtime.episode",
+                tid,
+                "--agent",
+                "true",
+                "--control",
+                run.url,
+                "--tasks",
+                str(BUILD / "tasks/tasks.jsonl"),
+                "--out",
+                str(out),
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        assert res.returncode == 0, res.stderr
+        result = json.loads(out.read_text())
+        assert result["score"] == 0, (tid, result["items"])
+        assert result["reset_seconds"] is not None
+        assert set(result["end_state"]["databases"]) == {"bank"}
+        print(f"{tid}: do-nothing score {result['score']} (reset {result['reset_seconds']}s)")
+
+
+def test_scripted_agent_solves_a_five_app_task_in_the_image(running, tmp_path):
+    """run-task with the scripted oracle agent (builder.tasks.oracle_agent): the task's reference solution done
+    through the guest's own web servers, the end state fetched through the control API, graded 100."""
+    run, _, _ = running
+    tid = "dana-whitfield/rides/door-to-door"
+    out = tmp_path / "door-to-door.json"
+    agent = (
+        f"{sys.executable} -m builder.tasks.oracle_agent --bundle {BUILD} --http http://127.0.0.1:{run.ports['http']}"
+    )
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "builder.runtime.episode",
+            tid,
+            "--agent",
+            agent,
+            "--control",
+            run.url,
+            "--tasks",
+            str(BUILD / "tasks/tasks.jsonl"),
+            "--out",
+            str(out),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=1500,
+    )
+    assert res.returncode == 0, res.stdout + res.stderr
+    result = json.loads(out.read_text())
+    assert result["agent"]["returncode"] == 0, result["agent"]
+    assert result["score"] == 100, [(i["id"], i["status"], i["evidence"][:200]) for i in result["items"]]
+    assert set(result["end_state"]["databases"]) == {"rides", "calendar", "messaging", "workchat"}  # what it checks
+    print(
+        f"{tid}: oracle agent score {result['score']} in {result['agent']['seconds']:.0f}s "
+        f"(reset {result['reset_seconds']}s)"
+    )
+
+
+def test_stop_is_clean_and_restart_restores_the_reset_point(running):
+    run, state, _ = running
+    rc, secs, log = run.stop()
+    assert rc == 0 and "powered off cleanly" in log, log[-2000:]
+    print(f"run-image stop: guest powered off in {secs:.0f}s")
+    again = RunImage(BUILD, state)
+    try:
+        ready = again.wait_ready(600)
+        assert "restored the saved reset point" in again.log.read_text()
+        assert requests.get(again.url + "/state", timeout=60).json()["databases"] == seeded_hashes(BUILD)
+        print(f"run-image restart from the saved reset point: ready after {ready:.1f}s")
+    finally:
+        rc, _, log = again.stop()
+    assert rc == 0, log[-2000:]

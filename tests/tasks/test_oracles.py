@@ -1,0 +1,105 @@
+"""The oracle run: every action task of the default persona, from a fresh copy of the seeded databases,
+scores 0 when nothing is done and its full machine weight after its reference solution
+(``apps/<app>/oracle.py``) acted through the production build of the apps.
+
+One test per app (its action tasks in order), so pytest-xdist spreads the apps over its workers. The other
+shipped personas' long-horizon tasks (the chains most likely to name something only one persona's world has) run
+the same way, one test per persona, on that persona's own layer.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from builder.apps import discover
+from builder.tasks.grade import grade
+from builder.tasks.model import NOT_APPS
+from builder.tasks.oracle import OracleError, Web, solve, task_app
+
+from tests.app_e2e import Served, app, layer
+from tests.conftest import DEFAULT_PERSONA, PERSONAS, _world
+
+APPS = [a.name for a in discover()]
+
+
+def web_for(world, served: Served, home: Path) -> Web:
+    """A browser signed in to every served app as the persona (the sessions the layer's Firefox holds)."""
+    apps = discover()
+    cookies = {a.name: {a.session_cookie: a.module("seed").credentials(world)["session_token"]} for a in apps}
+    return Web(
+        port=served.port,
+        domains={a.name: a.domain for a in apps},
+        cookies=cookies,
+        databases={a.name: served.database(a.name) for a in apps},
+        home=home,
+    )
+
+
+def run_oracle(task, world, layer: Path, tmp: Path) -> tuple[int, int, list]:
+    """(score before, score after, items after) of ``task`` done by its oracle on fresh copies of ``layer``."""
+    apps = [a for a in task.apps_involved if a not in NOT_APPS]
+    initial = {a: layer / "var/lib/persona-desktop/apps" / app(a).name / app(a).database for a in apps}
+    user = next((layer / "home").iterdir())
+    home = tmp / "home"
+    shutil.copytree(user, home, symlinks=True)
+    with Served(layer, tmp, now=world.now.isoformat()) as served:
+        dbs = {a: served.database(a) for a in apps}
+        before, _ = grade(task, dbs, "", initial=initial, home=home)
+        answer = solve(task, web_for(world, served, home))
+        after, items = grade(task, dbs, answer, initial=initial, home=home)
+    return before, after, items
+
+
+@pytest.mark.parametrize("name", APPS)
+def test_oracles_score_full_and_nothing_scores_zero(name, world, default_layer, tmp_path):
+    actions = [t for t in app(name).module("tasks").tasks(world) if t.kind == "action"]
+    if not actions:
+        pytest.skip(f"{name} has no action tasks for this persona")
+    failures = []
+    for t in actions:
+        slug = t.id.rsplit("/", 1)[-1]
+        assert task_app(t) == name, t.id
+        (tmp_path / slug).mkdir()
+        before, after, items = run_oracle(t, world, default_layer, tmp_path / slug)
+        if before != 0 or after != t.machine_weight:
+            failures.append(
+                (
+                    t.id,
+                    before,
+                    after,
+                    t.machine_weight,
+                    [(i.item_id, i.status, i.evidence[:300]) for i in items if i.status != "met"],
+                )
+            )
+    assert not failures, "\n".join(map(repr, failures))
+
+
+@pytest.mark.parametrize("stem", [p for p in PERSONAS if p != DEFAULT_PERSONA.stem])
+def test_long_horizon_oracles_of_the_other_personas(stem, tmp_path_factory, tmp_path):
+    _, world = _world(stem)
+    tasks = [t for a in discover() for t in a.module("tasks").tasks(world) if t.category == "long_horizon"]
+    assert len(tasks) >= 15, (stem, len(tasks))
+    lay = layer(world, tmp_path_factory.mktemp(f"layer-{stem}"))
+    failures = []
+    for t in tasks:
+        slug = t.id.split("/", 1)[1].replace("/", "__")
+        (tmp_path / slug).mkdir()
+        try:
+            before, after, items = run_oracle(t, world, lay, tmp_path / slug)
+        except OracleError as e:  # every task's outcome in one run, not just the first refusal
+            failures.append((t.id, "oracle refused", str(e)[:500]))
+            continue
+        if before != 0 or after != t.machine_weight:
+            failures.append(
+                (
+                    t.id,
+                    before,
+                    after,
+                    t.machine_weight,
+                    [(i.item_id, i.status, i.evidence[:300]) for i in items if i.status != "met"],
+                )
+            )
+    assert not failures, "\n".join(map(repr, failures))
