@@ -18,11 +18,10 @@ const ARTIFACTS = process.env.APP_ARTIFACTS;
 const A = facts.accounts;
 
 let browser;
-let ctx; // signed in by the seeded session cookie, as the persona's Firefox is
-let page;
+let page; // signed in by the seeded session cookie, as the persona's Firefox is
 
 before(async () => {
-  ({ browser, ctx, page } = await openSignedIn("lb_session", facts.session_token, { timeout: 15_000 }));
+  ({ browser, page } = await openSignedIn("lb_session", facts.session_token, { timeout: 15_000 }));
 });
 
 after(async () => {

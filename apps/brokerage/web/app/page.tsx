@@ -3,7 +3,7 @@ import { Delta, Notice, Shell } from "@/brokerage/components/Shell";
 import { requireUser } from "@/brokerage/lib/auth";
 import { account, lastCloses, portfolio, security, sharesText, watchlist } from "@/brokerage/lib/broker";
 import { brokerContext } from "@/brokerage/lib/context";
-import { one, type SearchParams } from "@/brokerage/lib/params";
+import type { SearchParams } from "@/brokerage/lib/params";
 import { errorMessage } from "@persona/platform/http";
 
 export const metadata = { title: { absolute: "Portfolio | Tidewell" } };

@@ -14,11 +14,10 @@ const facts = readFacts();
 const BASE = facts.base_url;
 const HOST = new URL(BASE).hostname;
 let browser;
-let ctx;
 let page;
 
 before(async () => {
-  ({ browser, ctx, page } = await openSignedIn("db_session", facts.session_token, { timeout: 20_000 }));
+  ({ browser, page } = await openSignedIn("db_session", facts.session_token, { timeout: 20_000 }));
 });
 
 after(async () => {

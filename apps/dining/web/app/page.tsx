@@ -5,7 +5,7 @@ import { Alert, Shell, signedIn } from "@/dining/components/Shell";
 import { Stars } from "@/dining/components/Brand";
 import { diningContext } from "@/dining/lib/context";
 import { searchDefaults } from "@/dining/lib/defaults";
-import { one, type SearchParams } from "@/dining/lib/params";
+import type { SearchParams } from "@/dining/lib/params";
 import { bandText, cuisinesIn, favourites, isUpcoming, reservationsOf, search } from "@/dining/lib/tabletime";
 import { errorMessage } from "@persona/platform/http";
 

@@ -7,7 +7,7 @@
 // then checks what the app left: its rows, the bank's pending fee and the confirmation mail.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { appFetch, facts as readFacts, launch, openSignedIn, screenshot } from "@persona/platform/testing";
+import { appFetch, facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";
 
 const facts = readFacts();
 const BASE = facts.base_url;
@@ -35,7 +35,7 @@ async function post(path, fields, { withCookie = true } = {}) {
   return { status: res.status, location, error: new URL(location || "/", BASE).searchParams.get("error") ?? "" };
 }
 
-const rows = (tab) =>
+const rows = () =>
   page.locator('[data-testid="reservation"]').evaluateAll((els) =>
     els.map((e) => ({ confirmation: e.dataset.confirmation, day: e.dataset.day, time: e.dataset.time, party: Number(e.dataset.party), status: e.dataset.status })),
   );

@@ -12,11 +12,10 @@ const facts = loadFacts();
 const BASE = facts.base_url;
 
 let browser;
-let ctx;
 let page;
 
 before(async () => {
-  ({ browser, ctx, page } = await openSignedIn("mb_session", facts.session_token, { timeout: 20_000 }));
+  ({ browser, page } = await openSignedIn("mb_session", facts.session_token, { timeout: 20_000 }));
 });
 
 after(async () => {

@@ -13,11 +13,10 @@ const facts = readFacts();
 const BASE = facts.base_url;
 
 let browser;
-let ctx;
 let page;
 
 before(async () => {
-  ({ browser, ctx, page } = await openSignedIn("pl_session", facts.session_token, { timeout: 15_000 }));
+  ({ browser, page } = await openSignedIn("pl_session", facts.session_token, { timeout: 15_000 }));
 });
 
 after(async () => {

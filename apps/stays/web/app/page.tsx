@@ -4,7 +4,7 @@ import { coverKind, Photo } from "@/stays/components/Photo";
 import { SearchForm } from "@/stays/components/SearchForm";
 import { requireUser } from "@/stays/lib/auth";
 import { stayContext } from "@/stays/lib/context";
-import { one, type SearchParams } from "@/stays/lib/params";
+import type { SearchParams } from "@/stays/lib/params";
 import { plusDays } from "@/stays/lib/rates";
 import { cities, trips, tripState } from "@/stays/lib/stays";
 import { errorMessage } from "@persona/platform/http";

@@ -4,7 +4,7 @@ import { Notice, Shell } from "@/board/components/Shell";
 import { requireUser } from "@/board/lib/auth";
 import { POINTS, PRIORITIES, PRIORITY_LABEL, TYPES, TYPE_LABEL, people, projects, sprints } from "@/board/lib/board";
 import { boardContext } from "@/board/lib/context";
-import { one, type SearchParams } from "@/board/lib/params";
+import type { SearchParams } from "@/board/lib/params";
 
 export const metadata = { title: "New ticket" };
 

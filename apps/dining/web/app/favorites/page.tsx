@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Stars } from "@/dining/components/Brand";
 import { Photo } from "@/dining/components/Photo";
 import { Alert, Shell, signedIn } from "@/dining/components/Shell";
-import { one, type SearchParams } from "@/dining/lib/params";
+import type { SearchParams } from "@/dining/lib/params";
 import { bandText, favourites } from "@/dining/lib/tabletime";
 import { errorMessage } from "@persona/platform/http";
 

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { cents, Notice, Shell } from "@/markets/components/Shell";
 import { stateOf, watchlist } from "@/markets/lib/markets";
 import { shell } from "@/markets/lib/page";
-import { one, type SearchParams } from "@/markets/lib/params";
+import type { SearchParams } from "@/markets/lib/params";
 import { errorMessage } from "@persona/platform/http";
 import { idempotencyToken } from "@persona/platform/once";
 

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Footer, Header } from "@/shop/components/Brand";
 import { Picture, Stars } from "@/shop/components/Product";
 import { shell } from "@/shop/lib/page";
-import { one, type SearchParams } from "@/shop/lib/params";
+import type { SearchParams } from "@/shop/lib/params";
 import { variantsOf, wishlistOf } from "@/shop/lib/shop";
 import { errorMessage } from "@persona/platform/http";
 

@@ -3,7 +3,6 @@ import { Frame } from "@/network/components/Frame";
 import { Flash } from "@/network/components/Nav";
 import { Threads } from "@/network/components/Threads";
 import { networkContext } from "@/network/lib/context";
-import { one } from "@/network/lib/format";
 import { listThreads } from "@/network/lib/network";
 
 export const metadata = { title: "Messaging" };

@@ -8,7 +8,7 @@ import { PostCard } from "@/network/components/PostCard";
 import { ProfileTop } from "@/network/components/ProfileView";
 import { requireUser } from "@/network/lib/auth";
 import { networkContext } from "@/network/lib/context";
-import { monthLabel, one } from "@/network/lib/format";
+import { monthLabel } from "@/network/lib/format";
 import { feed, getPerson } from "@/network/lib/network";
 
 export default async function PersonPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {

@@ -7,7 +7,6 @@ import { Flash } from "@/network/components/Nav";
 import { Threads } from "@/network/components/Threads";
 import { requireUser } from "@/network/lib/auth";
 import { networkContext } from "@/network/lib/context";
-import { one } from "@/network/lib/format";
 import { LIMITS, getThread, listThreads, markThreadRead, threadMessages } from "@/network/lib/network";
 
 export default async function ThreadPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {

@@ -4,7 +4,7 @@ import { backTo, formPost, idValue } from "@/workchat/lib/http";
 
 export const dynamic = "force-dynamic";
 
-const ACTIONS = ["edit", "delete", "react", "save", "pin"] as const;
+type Action = "edit" | "delete" | "react" | "save" | "pin";
 
 /**
  * One message's actions, posted from its hover menu: `edit` (`text`), `delete`, `react` (`emoji`,
@@ -14,7 +14,7 @@ export async function POST(req: NextRequest, { params }: { params: Promise<{ id:
   const { id: raw, action } = await params;
   const id = idValue(raw);
   const handler = formPost(["text", "emoji"], (user, v) => {
-    switch (action as (typeof ACTIONS)[number]) {
+    switch (action as Action) {
       case "edit":
         editMessage(user, id, v.text);
         return backTo(v.back, { edit: "" }, `#m${id}`);

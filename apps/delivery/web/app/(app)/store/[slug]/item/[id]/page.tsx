@@ -6,7 +6,7 @@ import { Header } from "@/delivery/components/Header";
 import { cartRestaurant, MAX_NOTE, MAX_QTY, menuItem, restaurantBySlug } from "@/delivery/lib/dash";
 import { money } from "@/delivery/lib/format";
 import { idValue } from "@/delivery/lib/http";
-import { chrome, one, type SearchParams } from "@/delivery/lib/page";
+import { chrome, type SearchParams } from "@/delivery/lib/page";
 
 export default async function ItemPage({ params, searchParams }: { params: Promise<{ slug: string; id: string }>; searchParams: SearchParams }) {
   const { slug, id } = await params;
