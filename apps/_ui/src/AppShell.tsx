@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ReactNode } from "react";
+import type { HTMLAttributes, ReactNode } from "react";
 import { Nav, type NavItem } from "./Nav";
 
 export interface AppShellProps {
@@ -94,10 +94,21 @@ export function Card({
   );
 }
 
-/** A message box: info, success, warning or error. */
-export function Alert({ tone = "info", title, children }: { tone?: "info" | "success" | "warning" | "error"; title?: ReactNode; children?: ReactNode }) {
+/**
+ * A message box: info, success, warning or error (`role="alert"` for an error, `"status"` otherwise).
+ *
+ * The kit's look comes from `pui-alert pui-alert-<tone>` (styles.css). An app with its own look passes its class
+ * (`className="sw-alert"`) and styles that instead; other attributes (`data-testid`, `id`) go on the box.
+ */
+export function Alert({
+  tone = "info",
+  title,
+  children,
+  className,
+  ...rest
+}: { tone?: "info" | "success" | "warning" | "error"; title?: ReactNode; children?: ReactNode } & Omit<HTMLAttributes<HTMLDivElement>, "title" | "role">) {
   return (
-    <div className={`pui-alert pui-alert-${tone}`} role={tone === "error" ? "alert" : "status"}>
+    <div {...rest} className={`pui-alert pui-alert-${tone}${className ? ` ${className}` : ""}`} role={tone === "error" ? "alert" : "status"}>
       {title ? <strong className="pui-alert-title">{title}</strong> : null}
       {children ? <div>{children}</div> : null}
     </div>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { Alert as Banner } from "@persona/ui";
 import type { ReactNode } from "react";
 import { currentUser, type User } from "@/taxes/lib/auth";
 import type { TaxContext } from "@/taxes/lib/context";
@@ -56,15 +57,20 @@ export function Shell({ ctx, user, children, step }: { ctx: TaxContext; user: Us
   );
 }
 
+/** The page's error and notice, in the kit's message box with Ledgerleaf's look (`ll-alert`, `ll-note`). */
 export function Alert({ error, notice }: { error?: string; notice?: string }) {
   return (
     <>
       {error ? (
-        <p className="ll-alert" role="alert">
+        <Banner tone="error" className="ll-alert">
           {error}
-        </p>
+        </Banner>
       ) : null}
-      {notice ? <p className="ll-note">{notice}</p> : null}
+      {notice ? (
+        <Banner tone="success" className="ll-note">
+          {notice}
+        </Banner>
+      ) : null}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Alert } from "@persona/ui";
 import { Footer, Header } from "@/shop/components/Brand";
 import { shell } from "@/shop/lib/page";
 import { one, type SearchParams } from "@/shop/lib/params";
@@ -17,8 +18,8 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page" style={{ maxWidth: 980 }}>
         <h1>{t("Your account", "Mein Konto")}</h1>
-        {errorMessage(sp) ? <p className="sw-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
-        {one(sp.saved) ? <p className="sw-note" data-testid="saved">{t("Address saved.", "Adresse gespeichert.")}</p> : null}
+        {errorMessage(sp) ? <Alert tone="error" className="sw-alert" data-testid="error">{errorMessage(sp)}</Alert> : null}
+        {one(sp.saved) ? <Alert tone="success" className="sw-note" data-testid="saved">{t("Address saved.", "Adresse gespeichert.")}</Alert> : null}
         <div className="sw-tiles" style={{ marginBottom: 14 }}>
           <Link href="/orders" className="sw-tile">{t("Your orders", "Ihre Bestellungen")}</Link>
           <Link href="/wishlist" className="sw-tile">{t("Wish list", "Wunschzettel")}</Link>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Alert } from "@persona/ui";
 import { Footer, Header } from "@/shop/components/Brand";
 import { Picture } from "@/shop/components/Product";
 import { shell } from "@/shop/lib/page";
@@ -19,9 +20,9 @@ export default async function CartPage({ searchParams }: { searchParams: SearchP
     <>
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page">
-        {errorMessage(sp) ? <p className="sw-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
-        {one(sp.added) ? <p className="sw-note" data-testid="added">{t("Added to your cart.", "In den Warenkorb gelegt.")}</p> : null}
-        {one(sp.reordered) ? <p className="sw-note" data-testid="reordered">{t("The items of that order are in your cart again.", "Die Artikel dieser Bestellung liegen wieder im Warenkorb.")}</p> : null}
+        {errorMessage(sp) ? <Alert tone="error" className="sw-alert" data-testid="error">{errorMessage(sp)}</Alert> : null}
+        {one(sp.added) ? <Alert tone="success" className="sw-note" data-testid="added">{t("Added to your cart.", "In den Warenkorb gelegt.")}</Alert> : null}
+        {one(sp.reordered) ? <Alert tone="success" className="sw-note" data-testid="reordered">{t("The items of that order are in your cart again.", "Die Artikel dieser Bestellung liegen wieder im Warenkorb.")}</Alert> : null}
         <div className="sw-two-col">
           <section className="sw-panel">
             <h1>{t("Shopping cart", "Einkaufswagen")}</h1>

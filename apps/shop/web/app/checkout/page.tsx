@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { Alert } from "@persona/ui";
 import { Footer, Header } from "@/shop/components/Brand";
 import { shell } from "@/shop/lib/page";
 import { one, type SearchParams } from "@/shop/lib/params";
@@ -27,7 +28,7 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page">
         <h1>{t("Checkout", "Kasse")}</h1>
-        {errorMessage(sp) ? <p className="sw-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
+        {errorMessage(sp) ? <Alert tone="error" className="sw-alert" data-testid="error">{errorMessage(sp)}</Alert> : null}
         <form action="/api/orders" method="post" className="sw-two-col" data-testid="checkout-form">
           <input type="hidden" name="_idem" value={idempotencyToken()} />
           <div>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Alert } from "@persona/ui";
 import { Footer, Header } from "@/shop/components/Brand";
 import { statusText } from "@/shop/components/OrderBits";
 import { shell } from "@/shop/lib/page";
@@ -27,7 +28,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page" style={{ maxWidth: 980 }}>
         <h1>{t("Your orders", "Ihre Bestellungen")}</h1>
-        {errorMessage(sp) ? <p className="sw-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
+        {errorMessage(sp) ? <Alert tone="error" className="sw-alert" data-testid="error">{errorMessage(sp)}</Alert> : null}
         <nav className="sw-tabs" aria-label={t("Years", "Jahre")}>
           <Link href="/orders" className={!year ? "is-active" : ""}>{t("All orders", "Alle Bestellungen")}</Link>
           {years.map((y) => <Link key={y} href={`/orders?year=${y}`} className={y === year ? "is-active" : ""} data-testid="year-tab">{y}</Link>)}

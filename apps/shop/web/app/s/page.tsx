@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Alert } from "@persona/ui";
 import { Footer, Header } from "@/shop/components/Brand";
 import { ProductCard, Stars } from "@/shop/components/Product";
 import { shell } from "@/shop/lib/page";
@@ -55,7 +56,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Searc
             ))}
           </aside>
           <section>
-            {res.error ? <p className="sw-alert" role="alert" data-testid="search-error">{res.error}</p> : null}
+            {res.error ? <Alert tone="error" className="sw-alert" data-testid="search-error">{res.error}</Alert> : null}
             <div className="sw-results-bar">
               <div>
                 <h1 style={{ margin: 0, fontSize: 18 }}>{heading}</h1>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Alert } from "@persona/ui";
 import { Footer, Header } from "@/shop/components/Brand";
 import { shell } from "@/shop/lib/page";
 import { one, type SearchParams } from "@/shop/lib/params";
@@ -19,9 +20,9 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page" style={{ maxWidth: 980 }}>
         <h1>{t("Subscribe & Save", "Spar-Abo")}</h1>
-        {errorMessage(sp) ? <p className="sw-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
-        {one(sp.subscribed) ? <p className="sw-note" data-testid="subscribed">{t("You're subscribed. We'll charge your card when each delivery ships.", "Abo eingerichtet. Ihre Karte wird beim Versand jeder Lieferung belastet.")}</p> : null}
-        {one(sp.cancelled) ? <p className="sw-note">{t("Subscription cancelled.", "Abo gekündigt.")}</p> : null}
+        {errorMessage(sp) ? <Alert tone="error" className="sw-alert" data-testid="error">{errorMessage(sp)}</Alert> : null}
+        {one(sp.subscribed) ? <Alert tone="success" className="sw-note" data-testid="subscribed">{t("You're subscribed. We'll charge your card when each delivery ships.", "Abo eingerichtet. Ihre Karte wird beim Versand jeder Lieferung belastet.")}</Alert> : null}
+        {one(sp.cancelled) ? <Alert tone="success" className="sw-note">{t("Subscription cancelled.", "Abo gekündigt.")}</Alert> : null}
         <div className="sw-panel">
           {subs.length === 0 ? <p className="sw-empty">{t("No subscriptions yet. Household essentials and coffee can be delivered on a schedule at 5 % off.", "Noch keine Abos. Haushaltsartikel und Kaffee gibt es im Abo 5 % günstiger.")}</p> : null}
           {subs.map((s) => (

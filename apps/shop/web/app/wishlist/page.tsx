@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Alert } from "@persona/ui";
 import { Footer, Header } from "@/shop/components/Brand";
 import { Picture, Stars } from "@/shop/components/Product";
 import { shell } from "@/shop/lib/page";
@@ -18,7 +19,7 @@ export default async function WishlistPage({ searchParams }: { searchParams: Sea
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page" style={{ maxWidth: 980 }}>
         <h1>{t("Your wish list", "Ihr Wunschzettel")}</h1>
-        {errorMessage(sp) ? <p className="sw-alert" role="alert">{errorMessage(sp)}</p> : null}
+        {errorMessage(sp) ? <Alert tone="error" className="sw-alert">{errorMessage(sp)}</Alert> : null}
         <div className="sw-panel">
           {list.length === 0 ? <p className="sw-empty">{t("Nothing here yet. Add products from their page.", "Noch leer. Fügen Sie Produkte auf ihrer Seite hinzu.")}</p> : null}
           {list.map((p) => {

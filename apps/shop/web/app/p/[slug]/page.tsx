@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { Alert } from "@persona/ui";
 import { Footer, Header } from "@/shop/components/Brand";
 import { Picture, ProductCard, Stars } from "@/shop/components/Product";
 import { db } from "@/shop/lib/db";
@@ -33,8 +34,8 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page">
         <p className="sw-small"><Link href={`/s?dept=${p.department}`}>{departmentName(p.department)}</Link> › <Link href={`/s?dept=${p.department}&brand=${encodeURIComponent(p.brand)}`}>{p.brand}</Link></p>
-        {errorMessage(sp) ? <p className="sw-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
-        {one(sp.reviewed) ? <p className="sw-note">{t("Thanks! Your review is posted.", "Danke! Ihre Bewertung ist veröffentlicht.")}</p> : null}
+        {errorMessage(sp) ? <Alert tone="error" className="sw-alert" data-testid="error">{errorMessage(sp)}</Alert> : null}
+        {one(sp.reviewed) ? <Alert tone="success" className="sw-note">{t("Thanks! Your review is posted.", "Danke! Ihre Bewertung ist veröffentlicht.")}</Alert> : null}
         <div className="sw-product" data-testid="product" data-id={p.id} data-sku={v.sku} data-price={v.price_cents}>
           <div className="sw-panel" style={{ display: "flex", justifyContent: "center" }}><Picture p={p} size={340} /></div>
           <div>
