@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { Alert } from "@persona/ui";
 import type { BrokerContext } from "@/brokerage/lib/context";
 
 /** The Tidewell mark: a wave over a rising line. */
@@ -73,14 +74,14 @@ export function Notice({ error, done }: { error?: string; done?: string }) {
   return (
     <>
       {error ? (
-        <p className="tw-alert" role="alert" data-testid="error">
+        <Alert tone="error" className="tw-alert" data-testid="error">
           {error}
-        </p>
+        </Alert>
       ) : null}
       {done ? (
-        <p className="tw-ok" role="status" data-testid="done">
+        <Alert tone="success" className="tw-ok" data-testid="done">
           {done}
-        </p>
+        </Alert>
       ) : null}
     </>
   );

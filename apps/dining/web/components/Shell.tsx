@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { redirect } from "next/navigation";
+import { Alert as Banner } from "@persona/ui";
 import { currentUser, type User } from "@/dining/lib/auth";
 import { Header } from "./Brand";
 
@@ -27,14 +28,14 @@ export function Alert({ error, notice }: { error?: string; notice?: string }) {
   return (
     <>
       {error ? (
-        <p className="tt-alert" role="alert" data-testid="error">
+        <Banner tone="error" className="tt-alert" data-testid="error">
           {error}
-        </p>
+        </Banner>
       ) : null}
       {notice ? (
-        <p className="tt-note" role="status" data-testid="notice">
+        <Banner tone="success" className="tt-note" data-testid="notice">
           {notice}
-        </p>
+        </Banner>
       ) : null}
     </>
   );

@@ -1,16 +1,18 @@
+import { Alert } from "@persona/ui";
+
 /** The notice or error a form post came back with (`?notice=` / `?error=`). */
 export function Notice({ notice, error }: { notice?: string; error?: string }) {
   if (error)
     return (
-      <div className="mb-toast mb-toast-error" role="alert" data-testid="error">
+      <Alert tone="error" className="mb-toast mb-toast-error" data-testid="error">
         {error}
-      </div>
+      </Alert>
     );
   if (notice)
     return (
-      <div className="mb-toast" role="status" data-testid="notice">
+      <Alert tone="info" className="mb-toast" data-testid="notice">
         {notice}
-      </div>
+      </Alert>
     );
   return null;
 }

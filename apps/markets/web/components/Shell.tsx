@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { Alert } from "@persona/ui";
 import type { User } from "@/markets/lib/auth";
 import type { HunchContext } from "@/markets/lib/context";
 import { balance } from "@/markets/lib/markets";
@@ -67,14 +68,14 @@ export function Notice({ error, ok }: { error?: string; ok?: string }) {
   return (
     <>
       {error ? (
-        <p className="hl-alert" role="alert" data-testid="error">
+        <Alert tone="error" className="hl-alert" data-testid="error">
           {error}
-        </p>
+        </Alert>
       ) : null}
       {ok ? (
-        <p className="hl-note" role="status" data-testid="ok">
+        <Alert tone="success" className="hl-note" data-testid="ok">
           {ok}
-        </p>
+        </Alert>
       ) : null}
     </>
   );
