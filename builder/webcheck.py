@@ -11,7 +11,7 @@ assembly's module names:
 Its compiler options are the site's own (it extends ``apps/_site/tsconfig.json``), so the type check is the
 one ``next build`` makes, minus Next's generated route types. eslint (``apps/eslint.config.mjs``) reads the
 same file from ``$PERSONA_TSCONFIG`` for its typed rules. Both tools come from ``apps/node_modules``, installed
-with ``npm ci`` when it does not match the lock file (:func:`builder.site.npm_install`).
+with ``npm ci`` when it does not match the lock file (:func:`install`).
 
 ``python -m builder.webcheck [--tsc | --eslint]`` runs them (default: both) and prints what they find;
 ``$PERSONA_APPS`` narrows the apps as everywhere.
@@ -19,6 +19,7 @@ with ``npm ci`` when it does not match the lock file (:func:`builder.site.npm_in
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
@@ -112,6 +113,19 @@ def lint_roots(apps: list[App], apps_dir: Path = APPS_DIR) -> list[str]:
     return webs + ["_platform", "_ui", "_site"]
 
 
+def install(apps_dir: Path = APPS_DIR, log_dir: Path | None = None) -> None:
+    """``npm ci`` in ``apps_dir`` unless its node_modules matches the lock file (:func:`builder.site.npm_install`).
+
+    Holds an exclusive ``flock`` on ``package-lock.json`` meanwhile, so test workers that start together install
+    once (the others wait, then find it up to date). ``log_dir`` gets ``npm-install.log`` (default: a temporary
+    folder). Raises :class:`builder.apps.AppError` if npm fails.
+    """
+    apps_dir = Path(apps_dir)
+    with open(apps_dir / "package-lock.json", "rb") as lock, tempfile.TemporaryDirectory(prefix="npm-") as tmp:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        npm_install(apps_dir, Path(log_dir or tmp), lambda _m: None)
+
+
 def _tool(apps_dir: Path, name: str) -> str:
     return str(Path(apps_dir) / "node_modules" / ".bin" / name)
 
@@ -150,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     both = not (args.tsc or args.eslint)
     apps = discover()
     with tempfile.TemporaryDirectory(prefix="webcheck-") as tmp:
-        npm_install(APPS_DIR, Path(tmp), lambda m: print(m, file=sys.stderr))
+        install(APPS_DIR, Path(tmp))
         tsconfig = write_tsconfig(Path(tmp), apps)
         findings = []
         if both or args.tsc:

@@ -13,15 +13,14 @@ import subprocess
 import pytest
 
 from builder.apps import APPS_DIR, discover
-from builder.site import npm_install
-from builder.webcheck import run_eslint, run_tsc, write_tsconfig
+from builder.webcheck import install, run_eslint, run_tsc, write_tsconfig
 
 
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory):
     """(apps, tsconfig path) with apps/node_modules installed."""
     work = tmp_path_factory.mktemp("webcheck")
-    npm_install(APPS_DIR, work, lambda _m: None)
+    install(APPS_DIR, work)
     apps = discover()
     return apps, write_tsconfig(work, apps)
 
