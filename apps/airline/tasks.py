@@ -12,6 +12,7 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from builder.money import money
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.accounts import payment_cards
@@ -21,11 +22,8 @@ from builder.world.travel import airport_label, distance_km
 from .seed import FAMILY_BY_NAME, NETWORK, schedule_pairs, segment_miles, world_route
 
 APP = "airline"
+KIT = kit.Kit(APP)
 CITY = NETWORK["cities"]
-
-
-def _sql(app: str, query: str, params: list, expected: list[list]) -> Check:
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
 
 
 def _diff(*changes: Change) -> Check:
@@ -76,7 +74,6 @@ def tasks(world: World) -> list[Task]:
     """The airline's tasks of ``world`` (at least 8 when the persona flies: lookups, aggregations, 3 actions), in a
     fixed order; none for a persona without flights."""
     p = world.persona
-    pid = p.id
     cur = world.currency
     # Legs as the airline holds them (a rebooked leg under its new number and day).
     moved = airline_flights(world)
@@ -92,8 +89,7 @@ def tasks(world: World) -> list[Task]:
     flown = [f for f in flights if _utc(f.data["dep_utc"]) <= now]
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/airline/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     # 1. Next flight: number, local departure time, confirmation code.
     if upcoming:
@@ -260,7 +256,7 @@ def tasks(world: World) -> list[Task]:
         companions = [n for n in nf["passengers"][1:]]
         aisles = aisle_letters(nf["aircraft"])
         marks = ",".join("?" for _ in aisles)
-        seat_check = _sql(
+        seat_check = kit.sql(
             APP,
             f"""SELECT COUNT(*) FROM seats t JOIN passengers x ON x.id = t.passenger_id
                                   WHERE t.world_ref = ? AND x.position = 0 AND t.changed_at IS NOT NULL
@@ -308,7 +304,7 @@ def tasks(world: World) -> list[Task]:
                         id="text",
                         weight=40,
                         requirement=f"A new text to {who} in Parley",
-                        check=_sql(
+                        check=kit.sql(
                             "messaging",
                             """SELECT COUNT(*) > 0 FROM messages m
                                                JOIN conversations c ON c.id = m.conversation_id JOIN contacts k ON k.id = c.contact_id
@@ -353,7 +349,7 @@ def tasks(world: World) -> list[Task]:
                 id="cancelled",
                 weight=55,
                 requirement=f"Trip {nf['pnr']} is cancelled",
-                check=_sql(
+                check=kit.sql(
                     APP,
                     "SELECT status FROM bookings WHERE pnr = ? AND cancelled_at IS NOT NULL",
                     [nf["pnr"]],
@@ -437,7 +433,7 @@ def tasks(world: World) -> list[Task]:
                     id="booking",
                     weight=45,
                     requirement=f"A new Economy booking on MR {number} {home}-{dest} on {day}",
-                    check=_sql(
+                    check=kit.sql(
                         APP,
                         """SELECT COUNT(*) FROM bookings b JOIN segments s ON s.booking_id = b.id
                                            WHERE b.world_ref IS NULL AND b.status != 'cancelled' AND b.fare_family = 'MAIN'
@@ -451,7 +447,7 @@ def tasks(world: World) -> list[Task]:
                     id="charged",
                     weight=40,
                     requirement="The card shows the airline's pending charge in the bank",
-                    check=_sql(
+                    check=kit.sql(
                         "bank",
                         "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge'",
                         [APP],
@@ -524,7 +520,7 @@ def flight_change_task(world: World) -> Task | None:
             id="calendar-new",
             weight=10,
             requirement=f"Daybook has the flight at its new departure, {new_dep:%b %-d %H:%M}",
-            check=_sql(
+            check=kit.sql(
                 "calendar",
                 f"SELECT COUNT(*) > 0 FROM events WHERE start_utc = ? AND {flight_match}",
                 [new_utc, flight.id, old_number, new_number],
@@ -535,7 +531,7 @@ def flight_change_task(world: World) -> Task | None:
             id="calendar-old",
             weight=5,
             requirement=f"…and no longer at the old one, {old_dep:%b %-d %H:%M}",
-            check=_sql(
+            check=kit.sql(
                 "calendar",
                 f"SELECT COUNT(*) FROM events WHERE start_utc = ? AND {flight_match}",
                 [old_utc, flight.id, old_number, new_number],
@@ -547,7 +543,7 @@ def flight_change_task(world: World) -> Task | None:
             weight=15,
             requirement=f"A ZipRide Home -> {airport} is scheduled with pickup between {lo:%b %-d %H:%M} and "
             f"{hi:%H:%M}",
-            check=_sql(
+            check=kit.sql(
                 "rides",
                 """SELECT COUNT(*) > 0 FROM rides r JOIN places a ON a.id = r.pickup_place_id
                                          JOIN places b ON b.id = r.dropoff_place_id
@@ -561,7 +557,7 @@ def flight_change_task(world: World) -> Task | None:
             id="hotel-new",
             weight=15,
             requirement=f"A Bramblestay stay at {hotel} from {check_in} to {check_out} is booked",
-            check=_sql(
+            check=kit.sql(
                 "stays",
                 """SELECT COUNT(*) > 0 FROM bookings b JOIN properties p ON p.id = b.property_id
                                          WHERE p.name = ? AND b.status != 'cancelled' AND b.check_in = ?
@@ -574,7 +570,7 @@ def flight_change_task(world: World) -> Task | None:
             id="hotel-old",
             weight=5,
             requirement=f"…and none there still starts on {stay.data['check_in']}",
-            check=_sql(
+            check=kit.sql(
                 "stays",
                 """SELECT COUNT(*) FROM bookings b JOIN properties p ON p.id = b.property_id
                                          WHERE p.name = ? AND b.status != 'cancelled' AND b.check_in = ?""",
@@ -586,7 +582,7 @@ def flight_change_task(world: World) -> Task | None:
             id="dinner-mail",
             weight=15,
             requirement=f"A mail to {restaurant} ({restaurant_email}) was sent",
-            check=_sql(
+            check=kit.sql(
                 "mail",
                 """SELECT COUNT(*) > 0 FROM messages WHERE world_ref IS NULL AND origin = 'app'
                                         AND folder = 'sent' AND instr(lower(to_json), lower(?)) > 0""",
@@ -610,7 +606,7 @@ def flight_change_task(world: World) -> Task | None:
                 id="companion",
                 weight=15,
                 requirement=f"{who} got a message in Parley",
-                check=_sql(
+                check=kit.sql(
                     "messaging",
                     """SELECT COUNT(*) > 0 FROM messages WHERE sender_id IS NULL
                                                  AND world_ref IS NULL AND conversation_id IN (SELECT id FROM
@@ -723,12 +719,11 @@ def insight_tasks(world: World) -> list[Task]:
     from builder.tasks.phrasing import day_phrase
 
     p = world.persona
-    pid, cur, today = p.id, world.currency, world.now.date()
+    _pid, cur, today = p.id, world.currency, world.now.date()
     out: list[Task] = []
     by_id = {e.id: e for e in world.events}
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/airline/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     it = A.planted(world, "chain/flight-change")
     steps = {s["step"]: s for s in (it or {}).get("steps", [])}

@@ -14,40 +14,24 @@ from collections import defaultdict
 
 from builder.money import money
 from builder.rng import rng
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.phrasing import last_month
 from builder.world import World, statements
 
 APP = "bank"
+KIT = kit.Kit(APP, nothing_else="Nothing else changed in the bank: only {}")
 # The id of the user's account of one kind; the kind is bound as a parameter.
 _ACCOUNT = "(SELECT id FROM accounts WHERE kind = ?)"
 
 
-def _sql(query: str, params: list, expected: list[list]) -> Check:
-    """A sql check: fixed ``query`` text with ``?`` placeholders, every world or spec value in ``params``."""
-    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _only(lines: int, balances: int, what: str) -> RubricItem:
+def _posted(lines: int, balances: int, what: str) -> RubricItem:
     """The state_diff item: ``lines`` new transactions and ``balances`` account balances changed, nothing else."""
-    return RubricItem(
-        id="nothing-else",
-        weight=15,
-        requirement=f"Nothing else changed in the bank: only {what}",
-        check=Check(
-            type="state_diff",
-            app=APP,
-            ignore=["sessions"],
-            changes=[
-                Change(table="transactions", op="insert", min=lines, max=lines),
-                Change(table="accounts", op="update", min=balances, max=balances, columns=["balance_cents"]),
-            ],
-        ),
+    return KIT.only(
+        what,
+        Change(table="transactions", op="insert", min=lines, max=lines),
+        Change(table="accounts", op="update", min=balances, max=balances, columns=["balance_cents"]),
     )
-
-
-def _amount(cents: int) -> Check:
-    return Check(type="answer_amount", cents=cents)
 
 
 def _date_forms(day: dt.date) -> list[str]:
@@ -79,12 +63,10 @@ def tasks(world: World) -> list[Task]:
     """Return the bank tasks of ``world`` (at least 8: lookups, aggregations and actions), in a fixed order."""
     p = world.persona
     cur = world.currency
-    pid = p.id
     accounts = {a.kind: a for a in p.accounts}
     out: list[Task] = []
 
-    def task(slug: str, **kw) -> None:
-        out.append(Task(id=f"{pid}/bank/{slug}", persona=pid, apps_involved=["bank"], **kw))
+    task = KIT.adder(world, out)
 
     # 1. Current checking balance.
     checking = world.closing_balance_cents("checking")
@@ -100,7 +82,7 @@ def tasks(world: World) -> list[Task]:
                 id="amount",
                 weight=100,
                 requirement=f"States the balance {money(checking, cur)}",
-                check=_amount(checking),
+                check=kit.amount(checking),
             )
         ],
     )
@@ -125,7 +107,7 @@ def tasks(world: World) -> list[Task]:
                 id="amount",
                 weight=50,
                 requirement=f"States the amount {money(pay.data['net_cents'], cur)}",
-                check=_amount(pay.data["net_cents"]),
+                check=kit.amount(pay.data["net_cents"]),
             ),
         ],
     )
@@ -150,7 +132,7 @@ def tasks(world: World) -> list[Task]:
                 id="total",
                 weight=80,
                 requirement=f"States the total {money(coffee_total, cur)}",
-                check=_amount(coffee_total),
+                check=kit.amount(coffee_total),
             ),
             RubricItem(id="count", weight=20, requirement=f"Says it was {len(coffee)} purchases"),
         ],
@@ -176,13 +158,13 @@ def tasks(world: World) -> list[Task]:
                     id="charges",
                     weight=50,
                     requirement=f"States new charges of {money(st.debits_cents, cur)}",
-                    check=_amount(st.debits_cents),
+                    check=kit.amount(st.debits_cents),
                 ),
                 RubricItem(
                     id="payments",
                     weight=50,
                     requirement=f"States payments of {money(st.credits_cents, cur)}",
-                    check=_amount(st.credits_cents),
+                    check=kit.amount(st.credits_cents),
                 ),
             ],
         )
@@ -204,7 +186,7 @@ def tasks(world: World) -> list[Task]:
             expected={"contact": name, "total_cents": total, "payments": len(sent[name])},
             rubric=[
                 RubricItem(
-                    id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=_amount(total)
+                    id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=kit.amount(total)
                 ),
                 RubricItem(id="count", weight=20, requirement=f"Says it was {len(sent[name])} payments"),
             ],
@@ -233,7 +215,9 @@ def tasks(world: World) -> list[Task]:
                     requirement=f"Names the merchant {merchant}",
                     check=Check(type="answer_text", any_of=[merchant]),
                 ),
-                RubricItem(id="amount", weight=40, requirement=f"States {money(amount, cur)}", check=_amount(amount)),
+                RubricItem(
+                    id="amount", weight=40, requirement=f"States {money(amount, cur)}", check=kit.amount(amount)
+                ),
                 RubricItem(
                     id="date",
                     weight=10,
@@ -264,13 +248,13 @@ def tasks(world: World) -> list[Task]:
                     id="debit",
                     weight=35,
                     requirement=f"Checking shows a new {money(amount, cur)} transfer out",
-                    check=_sql(*_app_row("checking", -amount), [[1]]),
+                    check=KIT.sql(*_app_row("checking", -amount), [[1]]),
                 ),
                 RubricItem(
                     id="credit",
                     weight=35,
                     requirement=f"Savings shows the same {money(amount, cur)} arriving",
-                    check=_sql(
+                    check=KIT.sql(
                         f"""SELECT COUNT(*) FROM transactions c JOIN transactions s
                                 ON c.transfer_id = s.transfer_id AND c.id <> s.id
                                 WHERE c.world_ref IS NULL AND c.account_id = {_ACCOUNT}
@@ -285,13 +269,13 @@ def tasks(world: World) -> list[Task]:
                     weight=15,
                     requirement=f"Balances end at {money(checking - amount, cur)} checking and "
                     f"{money(savings + amount, cur)} savings (no other movement)",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT kind, balance_cents FROM accounts WHERE kind IN (?, ?) ORDER BY kind",
                         ["checking", "savings"],
                         [["checking", checking - amount], ["savings", savings + amount]],
                     ),
                 ),
-                _only(2, 2, "the two lines of the one transfer and the two balances it moves"),
+                _posted(2, 2, "the two lines of the one transfer and the two balances it moves"),
             ],
         )
 
@@ -313,15 +297,15 @@ def tasks(world: World) -> list[Task]:
                     id="payment",
                     weight=60,
                     requirement=f"A new bill payment of {money(cents, cur)} to {bill.payee} left checking",
-                    check=_sql(*_app_row("checking", -cents, bill.payee), [[1]]),
+                    check=KIT.sql(*_app_row("checking", -cents, bill.payee), [[1]]),
                 ),
                 RubricItem(
                     id="single",
                     weight=25,
                     requirement="Exactly one new payment was made (no duplicates)",
-                    check=_sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]]),
+                    check=KIT.sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]]),
                 ),
-                _only(1, 1, "the one new bill payment and the checking balance"),
+                _posted(1, 1, "the one new bill payment and the checking balance"),
             ],
         )
 
@@ -342,20 +326,20 @@ def tasks(world: World) -> list[Task]:
                     id="payment",
                     weight=65,
                     requirement=f"A new payment of {money(cents, cur)} to {friend.name} left checking",
-                    check=_sql(*_app_row("checking", -cents, friend.name), [[1]]),
+                    check=KIT.sql(*_app_row("checking", -cents, friend.name), [[1]]),
                 ),
                 RubricItem(
                     id="memo",
                     weight=20,
                     requirement=f"The payment's memo mentions '{memo}'",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND "
                         "amount_cents = ? AND instr(lower(memo), ?) > 0",
                         [-cents, memo.split()[0].lower()],
                         [[1]],
                     ),
                 ),
-                _only(1, 1, "the one new payment and the checking balance"),
+                _posted(1, 1, "the one new payment and the checking balance"),
             ],
         )
 
@@ -374,15 +358,15 @@ def tasks(world: World) -> list[Task]:
                     id="payment",
                     weight=50,
                     requirement=f"{money(owed, cur)} left checking to the card",
-                    check=_sql(*_app_row("checking", -owed), [[1]]),
+                    check=KIT.sql(*_app_row("checking", -owed), [[1]]),
                 ),
                 RubricItem(
                     id="zero",
                     weight=35,
                     requirement="The card's balance is $0.00 afterwards",
-                    check=_sql("SELECT balance_cents FROM accounts WHERE kind = ?", ["credit_card"], [[0]]),
+                    check=KIT.sql("SELECT balance_cents FROM accounts WHERE kind = ?", ["credit_card"], [[0]]),
                 ),
-                _only(2, 2, "the two lines of the card payment and the two balances it moves"),
+                _posted(2, 2, "the two lines of the card payment and the two balances it moves"),
             ],
         )
     out.extend(insight_tasks(world))
@@ -403,11 +387,10 @@ def insight_tasks(world: World) -> list[Task]:
     from builder.tasks.phrasing import day_phrase
 
     p = world.persona
-    pid, cur, today = p.id, world.currency, world.now.date()
+    _pid, cur, today = p.id, world.currency, world.now.date()
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/bank/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     checking = world.closing_balance_cents("checking") if "checking" in world.account_kinds() else None
     it = A.planted(world, "contradiction/paid-back-claim")
@@ -672,7 +655,7 @@ def crossapp_tasks(world: World) -> list[Task]:
     from builder.tasks.phrasing import month_phrase
 
     p = world.persona
-    pid, cur, today = p.id, world.currency, world.now.date()
+    _pid, cur, today = p.id, world.currency, world.now.date()
     out: list[Task] = []
     spell = {
         "shop": ["Shopwell"],
@@ -691,8 +674,7 @@ def crossapp_tasks(world: World) -> list[Task]:
         apps = sorted({s.app for s in spends})
         return sorted(set(apps) | {"bank"}) if "dining" in apps else apps
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/bank/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     listing = "Shopwell, DashBite, Basketful, ZipRide and the restaurant meals I booked on TableTime"
     variants = ["totals", "rank", "extras", "counts", "all-in", "per-app", "rank", "counts"]

@@ -11,6 +11,7 @@ import datetime as dt
 
 from apps.mail import steps as mailbox
 from apps.workchat import steps as huddle
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.locale import Fmt
@@ -19,6 +20,7 @@ from builder.world.projects import board
 from .documents import meeting_notes
 
 APP = "board"
+KIT = kit.Kit(APP, nothing_else="Nothing else changed on the board: only {}")
 COMMENT = "Specs and the latest notes are linked in the description now."
 NEW_TITLE = "Collect open questions before the next review"
 STATUS_WORDS = {
@@ -30,27 +32,13 @@ STATUS_WORDS = {
 }
 
 
-def _only(what: str, *changes: Change) -> RubricItem:
-    """The state_diff item: exactly ``changes`` on the board, nothing else."""
-    return RubricItem(
-        id="nothing-else",
-        weight=15,
-        requirement=f"Nothing else changed on the board: only {what}",
-        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]),
-    )
-
-
-def _sql(query: str, params: list, expected: list[list]) -> Check:
-    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
 def _text(*options: str) -> Check:
     return Check(type="answer_text", any_of=[o for o in dict.fromkeys(options) if o])
 
 
 def _changed(key: str, field: str) -> Check:
     """At least one activity row the app wrote for ``field`` of ticket ``key``."""
-    return _sql(
+    return KIT.sql(
         "SELECT count(*) > 0 FROM activity a JOIN tickets t ON t.id = a.ticket_id "
         "WHERE t.key = ? AND a.field = ? AND a.world_ref IS NULL",
         [key, field],
@@ -108,14 +96,12 @@ def tasks(world: World) -> list[Task]:
     if not tg or not tg["current"]:
         return []
     p = world.persona
-    pid = p.id
     fmt = Fmt(p)
     me = p.identity.name
     out: list[Task] = []
     tickets = tg["tickets"]
 
-    def task(name: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/{APP}/{name}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     # 1. What the last sprint planning decided about a ticket (meeting notes + board).
     n = tg["planning"]
@@ -160,7 +146,7 @@ def tasks(world: World) -> list[Task]:
                     id="assigned",
                     weight=70,
                     requirement=f"{t['key']} is assigned to {me}",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT p.is_me FROM tickets t JOIN people p ON p.id = t.assignee_id WHERE t.key = ?",
                         [t["key"]],
                         [[1]],
@@ -172,7 +158,7 @@ def tasks(world: World) -> list[Task]:
                     requirement="The change shows in the ticket's activity",
                     check=_changed(t["key"], "assignee"),
                 ),
-                _only(
+                KIT.only(
                     f"{t['key']}'s assignee and its one activity entry",
                     Change(table="tickets", op="update", min=1, max=1, columns=["assignee_id", "updated_at"]),
                     Change(table="activity", op="insert", min=1, max=1),
@@ -196,7 +182,7 @@ def tasks(world: World) -> list[Task]:
                     id="status",
                     weight=70,
                     requirement=f"{t['key']} is In review",
-                    check=_sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_review"]]),
+                    check=KIT.sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_review"]]),
                 ),
                 RubricItem(
                     id="recorded",
@@ -204,7 +190,7 @@ def tasks(world: World) -> list[Task]:
                     requirement="The move shows in the ticket's activity",
                     check=_changed(t["key"], "status"),
                 ),
-                _only(
+                KIT.only(
                     f"{t['key']}'s status (and its place in the column) and its one activity entry",
                     Change(table="tickets", op="update", min=1, max=1, columns=["status", "rank", "updated_at"]),
                     Change(table="activity", op="insert", min=1, max=1),
@@ -228,14 +214,14 @@ def tasks(world: World) -> list[Task]:
                     id="comment",
                     weight=85,
                     requirement=f'{t["key"]} has the comment "{COMMENT}"',
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT count(*) FROM comments c JOIN tickets t ON t.id = c.ticket_id "
                         "WHERE t.key = ? AND c.world_ref IS NULL AND trim(c.body) = ?",
                         [t["key"], COMMENT],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "the one comment (the ticket's last-updated time and activity entry with it)",
                     Change(table="comments", op="insert", min=1, max=1),
                     Change(table="tickets", op="update", min=0, max=1, columns=["updated_at"]),
@@ -269,7 +255,7 @@ def tasks(world: World) -> list[Task]:
                     id="exists",
                     weight=35,
                     requirement=f'A new ticket titled "{NEW_TITLE}" exists',
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT count(*) FROM tickets WHERE world_ref IS NULL AND trim(title) = ?", [NEW_TITLE], [[1]]
                     ),
                 ),
@@ -277,7 +263,7 @@ def tasks(world: World) -> list[Task]:
                     id="fields",
                     weight=50,
                     requirement=f"It is in {pr['name']}, {cur['name']}, high priority, assigned to {mate['name']}",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT count(*) FROM tickets t JOIN projects p ON p.id = t.project_id "
                         "JOIN people a ON a.id = t.assignee_id WHERE t.world_ref IS NULL "
                         "AND trim(t.title) = ? AND p.name = ? AND t.sprint_id = ? AND t.priority = 'high' "
@@ -286,7 +272,7 @@ def tasks(world: World) -> list[Task]:
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "the one new ticket and its activity entry",
                     Change(table="tickets", op="insert", min=1, max=1),
                     Change(table="activity", op="insert", min=1, max=1),
@@ -439,7 +425,7 @@ def _backlog_pickup(world: World) -> list[Task]:
                     id="moved",
                     weight=30,
                     requirement=f'{t["key"]} ("{t["title"]}", {t["priority"]}) is In progress',
-                    check=_sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_progress"]]),
+                    check=KIT.sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_progress"]]),
                 ),
                 RubricItem(
                     id="calendar",
@@ -536,7 +522,7 @@ def _travel_handover(world: World) -> list[Task]:
                     id="reassigned",
                     weight=25,
                     requirement=f"{', '.join(keys)} are assigned to {taker}",
-                    check=_sql(
+                    check=KIT.sql(
                         f"""SELECT COUNT(*) FROM tickets t JOIN people p ON p.id = t.assignee_id
                                           WHERE t.key IN ({marks}) AND p.name = ?""",
                         [*keys, taker],

@@ -10,36 +10,20 @@ from __future__ import annotations
 
 from builder.money import money
 from builder.rng import rng
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World, investing
 
 from .seed import e4
 
 APP = "brokerage"
+KIT = kit.Kit(APP)
 BANK = "bank"
-
-
-def _sql(app: str, query: str, params: list, expected: list[list]) -> Check:
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _only(requirement: str, *changes: Change) -> RubricItem:
-    """The state-diff item: only ``changes`` in Tidewell's database (its sign-in sessions aside)."""
-    return RubricItem(
-        id="only",
-        weight=15,
-        requirement=requirement,
-        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]),
-    )
-
-
-def _amount(cents: int) -> Check:
-    return Check(type="answer_amount", cents=cents)
 
 
 def _bank_line(amount_cents: int) -> Check:
     """One app-made bank line of ``amount_cents`` (signed, checking's view) with Tidewell."""
-    return _sql(
+    return kit.sql(
         BANK,
         """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND kind = 'external_transfer'
                          AND counterparty = ? AND amount_cents = ?""",
@@ -50,19 +34,16 @@ def _bank_line(amount_cents: int) -> Check:
 
 def tasks(world: World) -> list[Task]:
     """The Tidewell tasks of ``world`` in a fixed order (none when the persona has no Tidewell history)."""
-    p = world.persona
     if not world.of_kind("brokerage_opening"):
         return []
     cur = world.currency
-    pid = p.id
     today = world.now.date()
     book = investing.replay(world)
     done = [e for e in world.events if e.kind in investing.KINDS and e.status == "done"]
     out: list[Task] = []
     m = lambda c: money(c, cur)  # noqa: E731
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/{APP}/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     # 1. What the account is worth now.
     value = investing.account_value_cents(world, today, book)
@@ -75,7 +56,9 @@ def tasks(world: World) -> list[Task]:
         instruction="What is my Tidewell account worth right now, cash included?",
         expected={"value_cents": value},
         rubric=[
-            RubricItem(id="value", weight=100, requirement=f"States the account value {m(value)}", check=_amount(value))
+            RubricItem(
+                id="value", weight=100, requirement=f"States the account value {m(value)}", check=kit.amount(value)
+            )
         ],
     )
 
@@ -92,7 +75,7 @@ def tasks(world: World) -> list[Task]:
         instruction=f"How much has my monthly automatic investment into Tidewell taken out of my checking account so far in {year}?",
         expected={"total_cents": total, "transfers": len(recurring)},
         rubric=[
-            RubricItem(id="total", weight=80, requirement=f"States {m(total)} in total", check=_amount(total)),
+            RubricItem(id="total", weight=80, requirement=f"States {m(total)} in total", check=kit.amount(total)),
             RubricItem(
                 id="count",
                 weight=20,
@@ -107,7 +90,9 @@ def tasks(world: World) -> list[Task]:
     div_total = sum(e.data["amount_cents"] for e in divs)
     top = max(divs, key=lambda e: (e.data["amount_cents"], e.at)) if divs else None
     rubric = [
-        RubricItem(id="total", weight=70, requirement=f"States {m(div_total)} of dividends", check=_amount(div_total))
+        RubricItem(
+            id="total", weight=70, requirement=f"States {m(div_total)} of dividends", check=kit.amount(div_total)
+        )
     ]
     rubric.append(
         RubricItem(
@@ -147,7 +132,7 @@ def tasks(world: World) -> list[Task]:
                 id="amount",
                 weight=50,
                 requirement=f"States {m(last_in.data['amount_cents'])}",
-                check=_amount(last_in.data["amount_cents"]),
+                check=kit.amount(last_in.data["amount_cents"]),
             ),
             RubricItem(
                 id="date",
@@ -190,7 +175,7 @@ def tasks(world: World) -> list[Task]:
                 id="deposit",
                 weight=25,
                 requirement=f"A {m(amount)} deposit from the bank is in Tidewell",
-                check=_sql(
+                check=kit.sql(
                     APP,
                     "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND direction = 'deposit' AND amount_cents = ?",
                     [amount],
@@ -207,7 +192,7 @@ def tasks(world: World) -> list[Task]:
                 id="buy",
                 weight=35,
                 requirement=f"A filled buy of {fund} for between {m(amount - price)} and {m(amount)}",
-                check=_sql(
+                check=kit.sql(
                     APP,
                     """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'buy' AND status = 'filled'
                                                AND symbol = ? AND amount_cents BETWEEN ? AND ?""",
@@ -215,7 +200,7 @@ def tasks(world: World) -> list[Task]:
                     [[1]],
                 ),
             ),
-            _only(
+            KIT.only(
                 f"Nothing else changed at Tidewell: only the deposit and the {fund} buy (its cash lines and holding)",
                 Change(table="transfers", op="insert", min=1, max=1),
                 Change(table="orders", op="insert", min=1, max=1),
@@ -244,7 +229,7 @@ def tasks(world: World) -> list[Task]:
                     id="withdrawal",
                     weight=45,
                     requirement=f"A withdrawal of {m(withdraw)} in Tidewell",
-                    check=_sql(
+                    check=kit.sql(
                         APP,
                         "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND direction = 'withdrawal' AND amount_cents = ?",
                         [withdraw],
@@ -257,7 +242,7 @@ def tasks(world: World) -> list[Task]:
                     requirement=f"Checking shows {m(withdraw)} from Tidewell",
                     check=_bank_line(withdraw),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at Tidewell: only the withdrawal",
                     Change(table="transfers", op="insert", min=1, max=1),
                     Change(table="cash_ledger", op="insert", min=1, max=1),
@@ -284,7 +269,7 @@ def tasks(world: World) -> list[Task]:
                 id="open",
                 weight=55,
                 requirement=f"An open limit buy of {qty} {target} with a limit between {m(lo)} and {m(hi)}",
-                check=_sql(
+                check=kit.sql(
                     APP,
                     """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'buy' AND order_type = 'limit'
                                                AND status = 'open' AND symbol = ? AND shares_e4 = ? AND limit_cents BETWEEN ? AND ?""",
@@ -296,7 +281,7 @@ def tasks(world: World) -> list[Task]:
                 id="not-filled",
                 weight=30,
                 requirement=f"No {target} bought at market by the agent",
-                check=_sql(
+                check=kit.sql(
                     APP,
                     """SELECT COUNT(*) = 0 AND (SELECT COUNT(*) FROM orders WHERE world_ref IS NULL) > 0 FROM orders
                                                WHERE world_ref IS NULL AND side = 'buy' AND status = 'filled' AND symbol = ?""",
@@ -304,7 +289,7 @@ def tasks(world: World) -> list[Task]:
                     [[1]],
                 ),
             ),
-            _only(
+            KIT.only(
                 "Nothing else changed at Tidewell: only the open limit order",
                 Change(table="orders", op="insert", min=1, max=1),
             ),
@@ -329,7 +314,7 @@ def tasks(world: World) -> list[Task]:
                 id="sold",
                 weight=45,
                 requirement=f"A filled sell of all {book.shares[loser].normalize()} {loser}",
-                check=_sql(
+                check=kit.sql(
                     APP,
                     """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'sell' AND status = 'filled'
                                                AND symbol = ? AND shares_e4 = ?""",
@@ -341,9 +326,9 @@ def tasks(world: World) -> list[Task]:
                 id="gone",
                 weight=40,
                 requirement=f"No {loser} left in the holdings",
-                check=_sql(APP, """SELECT COUNT(*) FROM holdings WHERE symbol = ?""", [loser], [[0]]),
+                check=kit.sql(APP, """SELECT COUNT(*) FROM holdings WHERE symbol = ?""", [loser], [[0]]),
             ),
-            _only(
+            KIT.only(
                 f"Nothing else changed at Tidewell: only the {loser} sale",
                 Change(table="orders", op="insert", min=1, max=1),
                 Change(table="cash_ledger", op="insert", min=1, max=1),
@@ -375,7 +360,7 @@ def tasks(world: World) -> list[Task]:
                         id="added",
                         weight=45,
                         requirement=f"{add} is on the watchlist",
-                        check=_sql(
+                        check=kit.sql(
                             APP, "SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL AND symbol = ?", [add], [[1]]
                         ),
                     ),
@@ -383,7 +368,7 @@ def tasks(world: World) -> list[Task]:
                         id="removed",
                         weight=40,
                         requirement=f"{drop} is no longer on the watchlist",
-                        check=_sql(
+                        check=kit.sql(
                             APP,
                             """SELECT COUNT(*) = 0 AND (SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL) > 0
                                                        FROM watchlist WHERE symbol = ?""",
@@ -391,7 +376,7 @@ def tasks(world: World) -> list[Task]:
                             [[1]],
                         ),
                     ),
-                    _only(
+                    KIT.only(
                         "Nothing else changed at Tidewell: only the two watchlist entries",
                         Change(table="watchlist", op="insert", min=1, max=1),
                         Change(table="watchlist", op="delete", min=1, max=1),

@@ -15,6 +15,7 @@ from apps.calendar import steps as daybook
 from apps.dining import steps as tabletime
 from apps.messaging import steps as parley
 from apps.shop import steps as shopwell
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 
@@ -22,10 +23,7 @@ from .seed import invitation_ids, is_invitation, uid_of
 from .worldview import conflicts, occurrences, overlapping, time_label, week_start
 
 APP = "calendar"
-
-
-def _sql(query: str, params: list, expected: list[list]) -> Check:
-    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
+KIT = kit.Kit(APP, nothing_else="Nothing else changed in the calendar: only {}")
 
 
 def _text(*options: str) -> Check:
@@ -42,18 +40,8 @@ def _date_forms(day: dt.date) -> list[str]:
     ]
 
 
-def _only(what: str, *changes: Change) -> RubricItem:
-    """The state_diff item: exactly ``changes`` in Daybook, nothing else."""
-    return RubricItem(
-        id="nothing-else",
-        weight=15,
-        requirement=f"Nothing else changed in the calendar: only {what}",
-        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]),
-    )
-
-
 def _new_event(what: str) -> RubricItem:
-    return _only(
+    return KIT.only(
         what, Change(table="events", op="insert", min=1, max=1), Change(table="reminders", op="insert", min=0, max=1)
     )
 
@@ -61,13 +49,11 @@ def _new_event(what: str) -> RubricItem:
 def tasks(world: World) -> list[Task]:
     """Return the calendar tasks of ``world`` (at least 8; lookups, aggregations, actions), in a fixed order."""
     p = world.persona
-    pid = p.id
     now = world.now
     occs = occurrences(world)
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/calendar/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     this_week = week_start(world, now.date())
     next_week = this_week + dt.timedelta(days=7)
@@ -195,7 +181,7 @@ def tasks(world: World) -> list[Task]:
                     id="moved",
                     weight=60,
                     requirement=f"That occurrence now runs {new_start:%H:%M}-{new_end:%H:%M} on {o.start.date()}",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT start_local, end_local, cancelled FROM overrides
                                               WHERE event_id = ? AND recurrence_id = ? AND edited_at IS NOT NULL""",
                         [o.series, o.start.strftime(fmt)],
@@ -206,14 +192,14 @@ def tasks(world: World) -> list[Task]:
                     id="series-kept",
                     weight=25,
                     requirement="The series itself and its other occurrences are unchanged",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT (SELECT COUNT(*) FROM overrides WHERE edited_at IS NOT NULL),
                                               (SELECT COUNT(*) FROM events WHERE id = ? AND edited_at IS NULL)""",
                         [o.series],
                         [[1, 1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "the one occurrence's override (and the series' revision number)",
                     Change(table="overrides", op="insert", min=1, max=1),
                     Change(table="events", op="update", min=0, max=1, columns=["sequence"]),
@@ -253,7 +239,7 @@ def tasks(world: World) -> list[Task]:
                     id="rsvp",
                     weight=50,
                     requirement="My RSVP on the event is DECLINED",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT partstat FROM attendees WHERE event_id = ? AND is_self = 1
                                               AND responded_at IS NOT NULL""",
                         [o.id],
@@ -264,14 +250,14 @@ def tasks(world: World) -> list[Task]:
                     id="reply",
                     weight=35,
                     requirement=f"A reply 'Declined: {o.title}' went to {org['email']} through mail",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM rsvp_replies WHERE event_id = ? AND partstat = ?
                                               AND mail_status = ?""",
                         [o.id, "DECLINED", "sent"],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "my answer on that one invitation and its one reply",
                     Change(table="attendees", op="update", min=1, max=1, columns=["partstat", "responded_at"]),
                     Change(table="rsvp_replies", op="insert", min=1, max=1),
@@ -304,7 +290,7 @@ def tasks(world: World) -> list[Task]:
                     id="event",
                     weight=70,
                     requirement=f"A new all-day event on {day.isoformat()}",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND all_day = 1
                                               AND start_local = ? AND end_local = ?""",
                         [day.isoformat(), (day + dt.timedelta(days=1)).isoformat()],
@@ -315,7 +301,7 @@ def tasks(world: World) -> list[Task]:
                     id="title",
                     weight=15,
                     requirement="Its title mentions the delivery, on the personal calendar",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
                                               AND instr(lower(title), ?) > 0""",
                         ["personal", "deliver"],
@@ -352,7 +338,7 @@ def tasks(world: World) -> list[Task]:
                         id="span",
                         weight=70,
                         requirement=f"A new work event from {f.data['start']} to {f.data['end']}",
-                        check=_sql(
+                        check=KIT.sql(
                             """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
                                                   AND start_utc = ? AND end_utc = ?""",
                             ["work", s_utc, e_utc],
@@ -363,7 +349,7 @@ def tasks(world: World) -> list[Task]:
                         id="title",
                         weight=15,
                         requirement="Titled 'Out of office - travel'",
-                        check=_sql(
+                        check=KIT.sql(
                             """SELECT COUNT(*) FROM events WHERE world_ref IS NULL
                                                   AND instr(lower(title), ?) > 0""",
                             ["out of office"],
@@ -421,7 +407,7 @@ def tasks(world: World) -> list[Task]:
                 id="series",
                 weight=60,
                 requirement=f"A new weekly series on Tuesdays from {tue.isoformat()} 17:00",
-                check=_sql(
+                check=KIT.sql(
                     """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND start_local = ?
                                           AND end_local = ? AND instr(rrule, ?) > 0 AND instr(rrule, ?) > 0""",
                     [f"{tue.isoformat()}T17:00:00", f"{tue.isoformat()}T17:30:00", "FREQ=WEEKLY", "TU"],
@@ -432,7 +418,7 @@ def tasks(world: World) -> list[Task]:
                 id="title",
                 weight=25,
                 requirement="Titled 'Piano lesson' on the personal calendar",
-                check=_sql(
+                check=KIT.sql(
                     """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
                                           AND lower(title) = ?""",
                     ["personal", "piano lesson"],
@@ -461,21 +447,10 @@ def insight_tasks(world: World) -> list[Task]:
     from builder.tasks import answers as A
     from builder.tasks.phrasing import day_phrase
 
-    pid = world.persona.id
     today = world.now.date()
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(
-            Task(
-                id=f"{pid}/calendar/{slug}",
-                persona=pid,
-                apps_involved=apps,
-                kind="lookup",
-                category="contradiction",
-                **kw,
-            )
-        )
+    task = KIT.adder(world, out, kind="lookup", category="contradiction")
 
     def right_then_stale(right: list[str], stale: list[str], what: str, w: tuple[int, int, int] = (40, 20, 40)):
         return [

@@ -13,33 +13,21 @@ import datetime as dt
 from collections import Counter
 
 from builder.money import money
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.phrasing import last_month
 from builder.world import World, delivery
 
 APP = "delivery"
+KIT = kit.Kit(APP, ignore=("sessions", "cart_items"))
 #: Orders delivered less than this many days before now are unrated in the seed (apps/delivery/seed.py).
 UNRATED_DAYS = 7
 #: Minutes either side of a scheduled time that a check accepts.
 SLACK_MINUTES = 15
 
 
-def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _only(requirement: str, *changes: Change) -> RubricItem:
-    """The state-diff item: only ``changes`` in DashBite's database (sign-in sessions and the cart aside)."""
-    return RubricItem(
-        id="only",
-        weight=15,
-        requirement=requirement,
-        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions", "cart_items"]),
-    )
-
-
 def _new_order(lines: int) -> RubricItem:
-    return _only(
+    return KIT.only(
         "Nothing else changed at DashBite: only the one new order",
         Change(table="orders", op="insert", min=1, max=1),
         Change(table="order_items", op="insert", min=lines, max=lines),
@@ -48,7 +36,7 @@ def _new_order(lines: int) -> RubricItem:
 
 def _scheduled(place: dict, slot: dt.datetime, items: list[dict], q: dict) -> Check:
     """A new order from ``place`` scheduled for ``slot`` (within the slack) with ``items``' lines and ``q``'s subtotal."""
-    return _sql(
+    return KIT.sql(
         """SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
                    AND o.restaurant_name = ? AND o.scheduled_for BETWEEN ? AND ?
                    AND (SELECT COUNT(*) FROM order_items i WHERE i.order_id = o.id) = ?
@@ -60,17 +48,13 @@ def _scheduled(place: dict, slot: dt.datetime, items: list[dict], q: dict) -> Ch
 
 def _charge_pending(q: dict) -> Check:
     """The bank holds ``q``'s total as a pending DashBite card charge."""
-    return _sql(
+    return KIT.sql(
         """SELECT COUNT(*) FROM card_authorizations WHERE app = 'delivery'
                    AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
         [q["total_cents"]],
         [[1]],
         app="bank",
     )
-
-
-def _amount(cents: int) -> Check:
-    return Check(type="answer_amount", cents=cents)
 
 
 def _done(world: World) -> list:
@@ -112,15 +96,13 @@ def tasks(world: World) -> list[Task]:
     in a fixed order."""
     p = world.persona
     cur = world.currency
-    pid = p.id
     orders = _done(world)
     out: list[Task] = []
     tp = p.preferences.tipping_percent
     cat = delivery.home_catalogue(p)
     by_name = {x["name"]: x for x in cat}
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/delivery/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     if not orders:
         return out
@@ -165,7 +147,7 @@ def tasks(world: World) -> list[Task]:
         instruction=f"How much did I spend on DashBite food delivery in {m_name}, and how many orders was that?",
         expected={"month": last_month, "orders": len(in_month), "total_cents": m_total},
         rubric=[
-            RubricItem(id="total", weight=80, requirement=f"States {money(m_total, cur)}", check=_amount(m_total)),
+            RubricItem(id="total", weight=80, requirement=f"States {money(m_total, cur)}", check=kit.amount(m_total)),
             RubricItem(
                 id="count",
                 weight=20,
@@ -206,7 +188,7 @@ def tasks(world: World) -> list[Task]:
                     id="total",
                     weight=40,
                     requirement=f"States {money(u['total_cents'], cur)}",
-                    check=_amount(u["total_cents"]),
+                    check=kit.amount(u["total_cents"]),
                 ),
             ],
         )
@@ -239,7 +221,7 @@ def tasks(world: World) -> list[Task]:
                 id="total",
                 weight=50,
                 requirement=f"States {money(big.data['total_cents'], cur)}",
-                check=_amount(big.data["total_cents"]),
+                check=kit.amount(big.data["total_cents"]),
             ),
         ],
     )
@@ -352,7 +334,7 @@ def tasks(world: World) -> list[Task]:
                     requirement=f"A new order from {d['restaurant']} for {slot:%H:%M} today with the "
                     f"{len(items)} dishes of {d['order_id']} and a subtotal of "
                     f"{money(d['subtotal_cents'], cur)}",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
                                               AND o.restaurant_name = ? AND o.scheduled_for BETWEEN ? AND ?
                                               AND o.subtotal_cents = ?
@@ -409,7 +391,7 @@ def tasks(world: World) -> list[Task]:
                     id="ordered",
                     weight=45,
                     requirement=f"A new order of {qty} × {name} from {r['name']} for 12:30 tomorrow",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.id
                                               WHERE o.world_ref IS NULL AND o.restaurant_name = ?
                                               AND o.scheduled_for BETWEEN ? AND ? AND i.name = ? AND i.qty = ?""",
@@ -421,7 +403,7 @@ def tasks(world: World) -> list[Task]:
                     id="promo",
                     weight=40,
                     requirement="It uses SAVE5 (the best code that applies)",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND promo_code = ?
                                               AND discount_cents = ?""",
                         ["SAVE5", q["discount_cents"]],
@@ -450,7 +432,7 @@ def tasks(world: World) -> list[Task]:
                     id="stars",
                     weight=55,
                     requirement="The order is rated 5 stars",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM orders WHERE order_id = ? AND rating = 5 AND rated_in_app = 1",
                         [e.data["order_id"]],
                         [[1]],
@@ -460,14 +442,14 @@ def tasks(world: World) -> list[Task]:
                     id="comment",
                     weight=30,
                     requirement="With the comment",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM orders WHERE order_id = ? AND rated_in_app = 1 "
                         "AND instr(rating_comment, ?) > 0",
                         [e.data["order_id"], "Arrived hot"],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at DashBite: only that order's rating",
                     Change(
                         table="orders",
@@ -494,14 +476,13 @@ def insight_tasks(world: World) -> list[Task]:
     from builder.tasks.phrasing import month_phrase
 
     p = world.persona
-    pid, cur, today = p.id, world.currency, world.now.date()
+    _pid, cur, today = p.id, world.currency, world.now.date()
     orders = _done(world)
     out: list[Task] = []
     if not orders:
         return out
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/delivery/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     start, _ = last_month(today)
     month = [e for e in orders if start.isoformat()[:7] == e.data["placed_local"][:7]]

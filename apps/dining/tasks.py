@@ -17,6 +17,7 @@ from apps.messaging import steps as parley
 from apps.rides import steps as zipride
 from builder.money import money
 from builder.tasks import answers
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.dining import catalogue
@@ -24,6 +25,7 @@ from builder.world.dining import catalogue
 from .seed import OCCUPANCY_DAYS, reservations
 
 APP = "dining"
+KIT = kit.Kit(APP)
 _DE_MONTHS = [
     "Januar",
     "Februar",
@@ -38,21 +40,6 @@ _DE_MONTHS = [
     "November",
     "Dezember",
 ]
-
-
-def _sql(query: str, params: list, expected: list[list]) -> Check:
-    """A sql check on TableTime's database: fixed ``query`` text, every world value in ``params``."""
-    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _only(requirement: str, *changes: Change, app: str = APP) -> RubricItem:
-    """The state-diff item: only ``changes`` in ``app``'s database (its sign-in sessions aside)."""
-    return RubricItem(
-        id="only",
-        weight=15,
-        requirement=requirement,
-        check=Check(type="state_diff", app=app, changes=list(changes), ignore=["sessions"]),
-    )
 
 
 # A table's 15-minute holds come and go with the reservations on it.
@@ -86,7 +73,6 @@ def tasks(world: World) -> list[Task]:
     """Return the TableTime tasks of ``world`` (twelve when it has past and upcoming bookings with companions; fewer
     for a persona who never dines out), in a fixed order."""
     p = world.persona
-    pid = p.id
     cur = world.currency
     loc = p.locale
     out: list[Task] = []
@@ -99,8 +85,7 @@ def tasks(world: World) -> list[Task]:
     def slug(b: dict) -> str:
         return slugs[(b["restaurant"], b["address"])]
 
-    def task(name: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/{APP}/{name}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     if not past:
         return out
@@ -259,7 +244,7 @@ def tasks(world: World) -> list[Task]:
                     id="cancelled",
                     weight=55,
                     requirement=f"Reservation {c['confirmation']} is cancelled",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT status FROM reservations WHERE confirmation = ? AND world_ref IS NOT NULL",
                         [c["confirmation"]],
                         [["cancelled"]],
@@ -269,14 +254,14 @@ def tasks(world: World) -> list[Task]:
                     id="released",
                     weight=30,
                     requirement="Its table is released",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM table_holds h JOIN reservations v ON v.id = h.reservation_id "
                         "WHERE v.confirmation = ?",
                         [c["confirmation"]],
                         [[0]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at TableTime: only that reservation cancelled",
                     Change(table="reservations", op="update", min=1, max=1, columns=["status", "cancelled_at"]),
                     Change(table="table_holds", op="delete", min=0),
@@ -302,14 +287,14 @@ def tasks(world: World) -> list[Task]:
                     id="party",
                     weight=85,
                     requirement=f"The same reservation is now for {party} at {b['time']}",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT party_size, day, time, status FROM reservations WHERE confirmation = ? "
                         "AND modified_at IS NOT NULL",
                         [b["confirmation"]],
                         [[party, b["day"], b["time"], "booked"]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at TableTime: only the party size of that reservation",
                     Change(table="reservations", op="update", min=1, max=1, columns=["party_size", "modified_at"]),
                     *HOLDS,
@@ -333,7 +318,7 @@ def tasks(world: World) -> list[Task]:
                 id="booked",
                 weight=85,
                 requirement=f"A reservation for 2 at {name}, {day} 19:30",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
                     "WHERE v.world_ref IS NULL AND v.status = 'booked' AND r.slug = ? AND v.day = ? "
                     "AND v.time = ? AND v.party_size = ?",
@@ -341,7 +326,7 @@ def tasks(world: World) -> list[Task]:
                     [[1]],
                 ),
             ),
-            _only(
+            KIT.only(
                 "Nothing else changed at TableTime: only the new reservation",
                 Change(table="reservations", op="insert", min=1, max=1),
                 *HOLDS,
@@ -375,7 +360,7 @@ def tasks(world: World) -> list[Task]:
                     id="booked",
                     weight=55,
                     requirement=f"A reservation at {b['restaurant']} on {day2} 19:00",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
                         "WHERE v.world_ref IS NULL AND v.status = 'booked' AND r.slug = ? AND v.day = ? "
                         "AND v.time = ?",
@@ -387,14 +372,14 @@ def tasks(world: World) -> list[Task]:
                     id="party",
                     weight=30,
                     requirement=f"For {party} people",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT v.party_size FROM reservations v JOIN restaurants r ON r.id = "
                         "v.restaurant_id WHERE v.world_ref IS NULL AND r.slug = ? AND v.day = ?",
                         [slug(b), day2.isoformat()],
                         [[party]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at TableTime: only the new reservation",
                     Change(table="reservations", op="insert", min=1, max=1),
                     *HOLDS,
@@ -417,14 +402,14 @@ def tasks(world: World) -> list[Task]:
                 id="review",
                 weight=85,
                 requirement="A 5-star review of that visit",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT w.rating FROM reviews w JOIN reservations v ON v.id = w.reservation_id "
                     "WHERE v.confirmation = ? AND w.world_ref IS NULL",
                     [last["confirmation"]],
                     [[5]],
                 ),
             ),
-            _only(
+            KIT.only(
                 "Nothing else changed at TableTime: only the new review",
                 Change(table="reviews", op="insert", min=1, max=1),
             ),
@@ -456,14 +441,14 @@ def tasks(world: World) -> list[Task]:
                     id="saved",
                     weight=85,
                     requirement=f"{rn} ({money(cents, cur)}) is saved",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM favourites f JOIN restaurants r ON r.id = f.restaurant_id "
                         "WHERE r.slug = ? AND f.world_ref IS NULL",
                         [slugs[(rn, ra)]],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     f"Nothing else changed at TableTime: only {rn} saved to the favourites",
                     Change(table="favourites", op="insert", min=1, max=1),
                 ),
@@ -528,10 +513,10 @@ def tasks(world: World) -> list[Task]:
                 for i, (n, w) in enumerate(zip(who, weights))
             ]
             + [
-                _only(
+                kit.only(
+                    "messaging",
                     "Nothing else changed in Parley: only the texts asking for the shares (and the friends' replies)",
                     Change(table="messages", op="insert", min=len(who), max=2 * len(who)),
-                    app="messaging",
                 )
             ],
         )
@@ -549,7 +534,6 @@ def insight_tasks(world: World) -> list[Task]:
     None without bookings."""
     from builder.tasks import answers as A
 
-    pid = world.persona.id
     past = [
         e
         for e in world.of_kind("restaurant_booking")
@@ -558,8 +542,7 @@ def insight_tasks(world: World) -> list[Task]:
     ]
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/dining/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     it = A.planted(world, "contradiction/restaurant-time")
     if it:

@@ -20,15 +20,12 @@ from apps.shop import steps as shopwell
 from apps.workchat import steps as huddle
 from builder.money import money
 from builder.tasks import answers
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.phrasing import last_month
 from builder.world import World
 
 APP = "mail"
-
-
-def _sql(query: str, params: list, expected: list[list]) -> Check:
-    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
 
 
 def _text(*options: str) -> Check:
@@ -47,16 +44,7 @@ def _date_forms(day: dt.date) -> list[str]:
 
 #: Reading mail marks it read: allowed in every action's state diff, whatever else the task changes.
 _READ = Change(table="messages", op="update", min=0, columns=["is_read"])
-
-
-def _only(what: str, *changes: Change) -> RubricItem:
-    """The state_diff item: ``changes`` (and messages marked read) in the mailbox, nothing else."""
-    return RubricItem(
-        id="nothing-else",
-        weight=15,
-        requirement=f"Nothing else changed in the mailbox: only {what}",
-        check=Check(type="state_diff", app=APP, changes=[_READ, *changes], ignore=["sessions"]),
-    )
+KIT = kit.Kit(APP, nothing_else="Nothing else changed in the mailbox: only {}", allowed=(_READ,))
 
 
 #: A sent mail the user wrote in the app, answering message ``?`` and addressed to ``?``.
@@ -67,15 +55,13 @@ _SENT_REPLY = """SELECT COUNT(*) FROM messages WHERE world_ref IS NULL AND origi
 def tasks(world: World) -> list[Task]:
     """Return the mail tasks of ``world`` (lookups, aggregations across mail and bank, and actions), in a fixed order."""
     p = world.persona
-    pid = p.id
     cur = world.currency
     mails = [e for e in world.of_kind("email") if e.status == "done"]
     own = {p.identity.email.lower(), (p.work.email or "").lower() if p.work else ""}
     contacts = {c.email.lower(): c for c in p.contacts if c.email}
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/mail/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     # 1. The PNR and fare of the latest flight booking (mail + bank).
     flights = [e for e in world.of_kind("flight_booking") if e.status == "done" and e.data.get("pnr")]
@@ -208,13 +194,13 @@ def tasks(world: World) -> list[Task]:
                     id="reply",
                     weight=60,
                     requirement=f'A reply to {c.name}\'s mail "{last.data["subject"]}" was sent',
-                    check=_sql(_SENT_REPLY, [last.data["message_id"], c.email], [[1]]),
+                    check=KIT.sql(_SENT_REPLY, [last.data["message_id"], c.email], [[1]]),
                 ),
                 RubricItem(
                     id="says",
                     weight=25,
                     requirement="The reply mentions calling this weekend",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM messages WHERE world_ref IS NULL AND origin = 'app'
                                               AND in_reply_to = ? AND instr(lower(body), 'call') > 0
                                               AND instr(lower(body), 'weekend') > 0""",
@@ -222,7 +208,7 @@ def tasks(world: World) -> list[Task]:
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "the one reply sent (and the contact's answer to it arriving)",
                     Change(table="messages", op="insert", min=1, max=2),
                 ),
@@ -250,20 +236,20 @@ def tasks(world: World) -> list[Task]:
                     id="forwarded",
                     weight=70,
                     requirement=f"The statement mail was forwarded to {helper.email}",
-                    check=_sql(_SENT_REPLY, [st.data["message_id"], helper.email], [[1]]),
+                    check=KIT.sql(_SENT_REPLY, [st.data["message_id"], helper.email], [[1]]),
                 ),
                 RubricItem(
                     id="subject",
                     weight=15,
                     requirement="The forward keeps the original subject",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM messages WHERE world_ref IS NULL AND origin = 'app'
                                               AND in_reply_to = ? AND instr(subject, ?) > 0""",
                         [st.data["message_id"], st.data["subject"]],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "the one forward sent (with any attachment it carries, and an answer to it arriving)",
                     Change(table="messages", op="insert", min=1, max=2),
                     Change(table="attachments", op="insert", min=0),
@@ -292,7 +278,7 @@ def tasks(world: World) -> list[Task]:
                     id="inbox-empty",
                     weight=50,
                     requirement=f"No mail from {sender} is left in the Inbox",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM messages WHERE from_email = ? AND folder = 'inbox'", [sender], [[0]]
                     ),
                 ),
@@ -300,11 +286,11 @@ def tasks(world: World) -> list[Task]:
                     id="archived",
                     weight=35,
                     requirement=f"All {total} of its mails are in Archive (none in Trash)",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM messages WHERE from_email = ? AND folder = 'archive'", [sender], [[total]]
                     ),
                 ),
-                _only(
+                KIT.only(
                     f"the {news[sender]} newsletters moved from the Inbox to Archive",
                     Change(
                         table="messages", op="update", min=news[sender], max=news[sender], columns=["folder", "is_read"]
@@ -340,15 +326,15 @@ def tasks(world: World) -> list[Task]:
                     id="rsvp",
                     weight=50,
                     requirement=f"The invitation {uid} is answered Yes (ACCEPTED)",
-                    check=_sql("SELECT COUNT(*) FROM rsvps WHERE uid = ? AND partstat = 'ACCEPTED'", [uid], [[1]]),
+                    check=KIT.sql("SELECT COUNT(*) FROM rsvps WHERE uid = ? AND partstat = 'ACCEPTED'", [uid], [[1]]),
                 ),
                 RubricItem(
                     id="reply-mail",
                     weight=35,
                     requirement=f"An acceptance was mailed to {org['email']}",
-                    check=_sql(_SENT_REPLY, [inv.data["message_id"], org["email"]], [[1]]),
+                    check=KIT.sql(_SENT_REPLY, [inv.data["message_id"], org["email"]], [[1]]),
                 ),
-                _only(
+                KIT.only(
                     "the one answer recorded and its reply mail with the reply invitation attached",
                     Change(table="rsvps", op="insert", min=1, max=1),
                     Change(table="messages", op="insert", min=1, max=1),
@@ -588,7 +574,9 @@ def long_tasks(world: World) -> list[Task]:
                         weight=20,
                         requirement=f"The invitation to {rsvp['title']} is accepted "
                         "in Mailbox (the answer mailed to the organizer)",
-                        check=_sql("SELECT COUNT(*) FROM rsvps WHERE uid = ? AND partstat = 'ACCEPTED'", [uid], [[1]]),
+                        check=KIT.sql(
+                            "SELECT COUNT(*) FROM rsvps WHERE uid = ? AND partstat = 'ACCEPTED'", [uid], [[1]]
+                        ),
                     ),
                     RubricItem(
                         id="calendar",
@@ -841,7 +829,9 @@ def long_tasks(world: World) -> list[Task]:
                         id="accepted",
                         weight=10,
                         requirement=f"{rsvp['title']} accepted in Mailbox",
-                        check=_sql("SELECT COUNT(*) FROM rsvps WHERE uid = ? AND partstat = 'ACCEPTED'", [uid], [[1]]),
+                        check=KIT.sql(
+                            "SELECT COUNT(*) FROM rsvps WHERE uid = ? AND partstat = 'ACCEPTED'", [uid], [[1]]
+                        ),
                     ),
                     RubricItem(
                         id="answered",

@@ -18,6 +18,7 @@ from apps.shop import steps as shopwell
 from builder.money import money
 from builder.rng import rng
 from builder.tasks import answers
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.calendar import reservation_time, trips
@@ -26,28 +27,19 @@ from builder.world.mail import Fmt
 from .seed import chat_contacts, groups
 
 APP = "messaging"
+KIT = kit.Kit(
+    APP,
+    nothing_else="Nothing else changed in Parley: only {}",
+    allowed=(Change(table="messages", op="update", min=0, columns=["read_at"]),),
+)
+#: The bank's checks of a task in Parley that pays someone.
+BANK = kit.Kit("bank", nothing_else="Nothing else changed in the bank: only {}")
 #: The direct conversation with the contact named by the bound parameter.
 _DIRECT = (
     "(SELECT id FROM conversations WHERE kind = 'direct' AND contact_id = (SELECT id FROM contacts WHERE name = ?))"
 )
 #: The (newest) group conversation with the title bound as a parameter.
 _GROUP = "(SELECT id FROM conversations WHERE kind = 'group' AND title = ? ORDER BY id DESC LIMIT 1)"
-
-
-def _only(what: str, *changes: Change, app: str = APP) -> RubricItem:
-    """The state_diff item: exactly ``changes`` in ``app`` (in Parley also messages marked read), nothing else."""
-    read = [Change(table="messages", op="update", min=0, columns=["read_at"])] if app == APP else []
-    return RubricItem(
-        id="nothing-else",
-        weight=15,
-        requirement=f"Nothing else changed in {'Parley' if app == APP else 'the bank'}: only {what}",
-        check=Check(type="state_diff", app=app, changes=[*read, *changes], ignore=["sessions"]),
-    )
-
-
-def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
-    """A sql check: fixed ``query`` text with ``?`` placeholders, every world or spec value in ``params``."""
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
 
 
 def _text(*forms: str) -> Check:
@@ -75,7 +67,6 @@ def _mine_written(conversation: str, extra: str = "") -> str:
 def tasks(world: World) -> list[Task]:
     """Return Parley's tasks of ``world`` (lookups, aggregations, actions; several span two apps), in a fixed order."""
     p = world.persona
-    pid = p.id
     fmt = Fmt(p)
     cur = world.currency
     contacts = chat_contacts(world)
@@ -85,8 +76,7 @@ def tasks(world: World) -> list[Task]:
     r = rng(world.seed, "tasks/messaging")
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/messaging/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     # 1. The time of a dinner the persona texted a friend about (the latest booking talked about in chat).
     talked = [
@@ -166,9 +156,9 @@ def tasks(world: World) -> list[Task]:
                     id="sent",
                     weight=55,
                     requirement=f"A new message from me is in the chat with {who}",
-                    check=_sql(_mine_written(_DIRECT, "AND length(trim(body)) > 0"), [who], [[1]]),
+                    check=KIT.sql(_mine_written(_DIRECT, "AND length(trim(body)) > 0"), [who], [[1]]),
                 ),
-                _only(
+                KIT.only(
                     f"my one reply (and {who.split()[0]}'s answer to it arriving)",
                     Change(table="messages", op="insert", min=1, max=2),
                 ),
@@ -207,7 +197,7 @@ def tasks(world: World) -> list[Task]:
                         id="reaction",
                         weight=70,
                         requirement=f"A {emoji} tapback from me is on that message",
-                        check=_sql(
+                        check=KIT.sql(
                             """SELECT COUNT(*) FROM reactions r JOIN messages m ON m.id = r.message_id
                                     WHERE r.world_ref IS NULL AND r.contact_id IS NULL AND r.emoji = ? AND m.world_ref = ?""",
                             [emoji, target.id],
@@ -218,9 +208,9 @@ def tasks(world: World) -> list[Task]:
                         id="only",
                         weight=15,
                         requirement="No other tapback was added",
-                        check=_sql("SELECT COUNT(*) FROM reactions WHERE world_ref IS NULL", [], [[1]]),
+                        check=KIT.sql("SELECT COUNT(*) FROM reactions WHERE world_ref IS NULL", [], [[1]]),
                     ),
-                    _only("the one tapback", Change(table="reactions", op="insert", min=1, max=1)),
+                    KIT.only("the one tapback", Change(table="reactions", op="insert", min=1, max=1)),
                 ],
             )
             break
@@ -249,7 +239,7 @@ def tasks(world: World) -> list[Task]:
                     id="group",
                     weight=35,
                     requirement=f"A new group named {title} exists",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM conversations WHERE kind = 'group' AND world_ref IS NULL AND title = ?",
                         [title],
                         [[1]],
@@ -259,7 +249,7 @@ def tasks(world: World) -> list[Task]:
                     id="members",
                     weight=50,
                     requirement=f"Its members are exactly {a} and {b} (and me)",
-                    check=_sql(
+                    check=KIT.sql(
                         f"""SELECT COUNT(*), SUM(k.name IN (?, ?)) FROM members b
                                 JOIN contacts k ON k.id = b.contact_id WHERE b.conversation_id = {_GROUP}
                                 AND b.conversation_id IN (SELECT id FROM conversations WHERE world_ref IS NULL)""",
@@ -267,7 +257,7 @@ def tasks(world: World) -> list[Task]:
                         [[2, 2]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "the one new group and its two members",
                     Change(table="conversations", op="insert", min=1, max=1),
                     Change(table="members", op="insert", min=2, max=2),
@@ -295,7 +285,7 @@ def tasks(world: World) -> list[Task]:
                     id="payment",
                     weight=70,
                     requirement=f"A new payment of {money(cents, cur)} to {who} left checking",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL
                                 AND account_id = (SELECT id FROM accounts WHERE kind = ?) AND amount_cents = ?
                                 AND (counterparty = ? OR instr(upper(description), upper(?)) > 0)""",
@@ -308,13 +298,12 @@ def tasks(world: World) -> list[Task]:
                     id="single",
                     weight=15,
                     requirement="Exactly one payment was made (no duplicates)",
-                    check=_sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]], app="bank"),
+                    check=KIT.sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]], app="bank"),
                 ),
-                _only(
+                BANK.only(
                     "the one payment and the checking balance",
                     Change(table="transactions", op="insert", min=1, max=1),
                     Change(table="accounts", op="update", min=1, max=1, columns=["balance_cents"]),
-                    app="bank",
                 ),
             ],
         )
@@ -372,13 +361,13 @@ def tasks(world: World) -> list[Task]:
                     id="flight",
                     weight=85,
                     requirement=f"A new message to {mate} names the flight {flight}",
-                    check=_sql(
+                    check=KIT.sql(
                         _mine_written(_DIRECT, "AND instr(replace(upper(body), ' ', ''), ?) > 0"),
                         [mate, flight.replace(" ", "").upper()],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     f"my one text to {mate} (and {mate.split()[0]}'s answer to it arriving)",
                     Change(table="messages", op="insert", min=1, max=2),
                 ),
@@ -439,7 +428,7 @@ def tasks(world: World) -> list[Task]:
                     id="restaurant",
                     weight=40,
                     requirement=f"A new message from me in {g.title} names {b.data['restaurant']}",
-                    check=_sql(
+                    check=KIT.sql(
                         _mine_written(_GROUP, "AND instr(lower(body), lower(?)) > 0"),
                         [g.title, b.data["restaurant"]],
                         [[1]],
@@ -449,14 +438,14 @@ def tasks(world: World) -> list[Task]:
                     id="time",
                     weight=30,
                     requirement=f"It gives the time {fmt.time(when)}",
-                    check=_sql(
+                    check=KIT.sql(
                         _mine_written(_GROUP, "AND (" + " OR ".join(["instr(lower(body), ?) > 0"] * len(forms)) + ")"),
                         [g.title, *forms],
                         [[1]],
                     ),
                 ),
                 RubricItem(id="day", weight=15, requirement=f"It gives the day, {fmt.long_date(when)}"),
-                _only(
+                KIT.only(
                     f"my one message to {g.title} (and the members' answers to it arriving)",
                     Change(table="messages", op="insert", min=1, max=1 + len(g.members)),
                 ),
@@ -511,11 +500,10 @@ def insight_tasks(world: World) -> list[Task]:
     from builder.tasks.phrasing import day_phrase
 
     p = world.persona
-    pid, today = p.id, world.now.date()
+    _pid, today = p.id, world.now.date()
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/messaging/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     it = A.planted(world, "contradiction/plan-times")
     if it:

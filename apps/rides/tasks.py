@@ -13,6 +13,7 @@ import datetime as dt
 from collections import Counter
 
 from builder.money import money
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.phrasing import last_month
 from builder.world import World
@@ -20,6 +21,7 @@ from builder.world.planted import airline_flights
 from builder.world.travel import airport_label, format_address
 
 APP = "rides"
+KIT = kit.Kit(APP)
 #: Rides ended less than this many days before now are unrated in the seed (apps/rides/seed.py).
 UNRATED_DAYS = 14
 #: The app lets a rider rate and tip a ride this many days after it (web/lib/rides.ts FEEDBACK_DAYS).
@@ -27,26 +29,8 @@ FEEDBACK_DAYS = 30
 SCHEDULE_MAX_DAYS = 30
 
 
-def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _only(requirement: str, *changes: Change) -> RubricItem:
-    """The state-diff item: only ``changes`` in ZipRide's database (its sign-in sessions aside)."""
-    return RubricItem(
-        id="only",
-        weight=15,
-        requirement=requirement,
-        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]),
-    )
-
-
 # A scheduled ride: its row, and the places it names when ZipRide did not know them yet.
 NEW_RIDE = (Change(table="rides", op="insert", min=1, max=1), Change(table="places", op="insert", min=0, max=2))
-
-
-def _amount(cents: int) -> Check:
-    return Check(type="answer_amount", cents=cents)
 
 
 def _done(world: World) -> list:
@@ -61,13 +45,11 @@ def tasks(world: World) -> list[Task]:
     """Return ZipRide's tasks for ``world`` (lookups, aggregations, actions; several with the bank and mail), in a fixed order."""
     p = world.persona
     cur = world.currency
-    pid = p.id
     rides = _done(world)
     out: list[Task] = []
     home = format_address(p.identity.address) if p.identity.address else ""
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/rides/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     if not rides:
         return out
@@ -90,7 +72,7 @@ def tasks(world: World) -> list[Task]:
             expected={"trip": i, "rides": len(on_trip), "total_cents": total},
             rubric=[
                 RubricItem(
-                    id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=_amount(total)
+                    id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=kit.amount(total)
                 ),
                 RubricItem(id="count", weight=20, requirement=f"Says it was {len(on_trip)} rides"),
             ],
@@ -133,7 +115,7 @@ def tasks(world: World) -> list[Task]:
         instruction=f"What did I spend on ZipRide in {m_name}?",
         expected={"month": month, "rides": len(in_month), "total_cents": m_total},
         rubric=[
-            RubricItem(id="total", weight=100, requirement=f"States {money(m_total, cur)}", check=_amount(m_total))
+            RubricItem(id="total", weight=100, requirement=f"States {money(m_total, cur)}", check=kit.amount(m_total))
         ],
     )
 
@@ -188,7 +170,7 @@ def tasks(world: World) -> list[Task]:
                 id="total",
                 weight=50,
                 requirement=f"States {money(sum(e.data['total_cents'] for e in work), cur)}",
-                check=_amount(sum(e.data["total_cents"] for e in work)),
+                check=kit.amount(sum(e.data["total_cents"] for e in work)),
             ),
         ],
     )
@@ -241,7 +223,7 @@ def tasks(world: World) -> list[Task]:
                     weight=85,
                     requirement=f"A ride Home -> {airport} is scheduled with pickup {pickup:%b %-d %H:%M} "
                     "(within 15 minutes)",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM rides r JOIN places a ON a.id = r.pickup_place_id
                                               JOIN places b ON b.id = r.dropoff_place_id
                                               WHERE r.world_ref IS NULL AND r.status = 'scheduled' AND a.kind = 'home'
@@ -250,7 +232,7 @@ def tasks(world: World) -> list[Task]:
                         [[1]],
                     ),
                 ),
-                _only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE),
+                KIT.only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE),
             ],
         )
 
@@ -286,7 +268,7 @@ def tasks(world: World) -> list[Task]:
                             weight=85,
                             requirement=f"A ride {airport} -> Home is scheduled with pickup between "
                             f"{lo:%b %-d %H:%M} and {hi:%H:%M}",
-                            check=_sql(
+                            check=KIT.sql(
                                 """SELECT COUNT(*) FROM rides r
                                                       JOIN places a ON a.id = r.pickup_place_id
                                                       JOIN places b ON b.id = r.dropoff_place_id
@@ -297,7 +279,7 @@ def tasks(world: World) -> list[Task]:
                                 [[1]],
                             ),
                         ),
-                        _only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE),
+                        KIT.only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE),
                     ],
                 )
 
@@ -328,7 +310,7 @@ def tasks(world: World) -> list[Task]:
                     id="tip",
                     weight=55,
                     requirement=f"A tip of {money(tip, cur)} is added to ride {last.data['ride_id']}",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM rides WHERE ride_id = ? AND tipped_at IS NOT NULL
                                               AND tip_cents = ?""",
                         [last.data["ride_id"], last.data["tip_cents"] + tip],
@@ -339,7 +321,7 @@ def tasks(world: World) -> list[Task]:
                     id="charged",
                     weight=30,
                     requirement="The bank shows the tip as a pending card charge",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM card_authorizations WHERE app = 'rides'
                                               AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
                         [tip],
@@ -347,7 +329,7 @@ def tasks(world: World) -> list[Task]:
                         app="bank",
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at ZipRide: only the tip on that ride",
                     Change(
                         table="rides",
@@ -379,7 +361,7 @@ def tasks(world: World) -> list[Task]:
                     id="stars",
                     weight=55,
                     requirement="The ride is rated 5 stars",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM rides WHERE ride_id = ? AND rating = 5 AND rated_at IS NOT NULL",
                         [e.data["ride_id"]],
                         [[1]],
@@ -389,14 +371,14 @@ def tasks(world: World) -> list[Task]:
                     id="compliments",
                     weight=30,
                     requirement="Both compliments are given",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM rides WHERE ride_id = ?
                                               AND instr(compliments, ?) > 0 AND instr(compliments, ?) > 0""",
                         [e.data["ride_id"], "Smooth driving", "Knew the way"],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at ZipRide: only that ride's rating",
                     Change(table="rides", op="update", min=1, max=1, columns=["rating", "compliments", "rated_at"]),
                 ),
@@ -431,14 +413,14 @@ def tasks(world: World) -> list[Task]:
                     id="saved",
                     weight=85,
                     requirement=f"A saved place “{label}” at {address}",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM saved_places s JOIN places p ON p.id = s.place_id
                                               WHERE s.world_ref IS NULL AND s.label = ? AND p.address = ?""",
                         [label, address],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     f"Nothing else changed at ZipRide: only the new saved place “{label}”",
                     Change(table="saved_places", op="insert", min=1, max=1),
                     Change(table="places", op="insert", min=0, max=1),
@@ -478,12 +460,11 @@ def insight_tasks(world: World) -> list[Task]:
     from .seed import fare_parts, ride_types
 
     p = world.persona
-    pid, cur, today = p.id, world.currency, world.now.date()
+    _pid, cur, today = p.id, world.currency, world.now.date()
     rides = _done(world)
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/rides/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     it = A.planted(world, "chain/flight-change")
     step = next((s for s in (it or {}).get("steps", []) if s["step"] == "airport_ride"), None)

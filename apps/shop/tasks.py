@@ -18,6 +18,7 @@ from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
 from apps.shop import steps as shopwell
 from builder.money import money
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World, retail
 from builder.world.accounts import payment_cards
@@ -25,6 +26,7 @@ from builder.world.accounts import payment_cards
 from .seed import REVIEWED_AFTER_DAYS, orders, returnable_until, tracking_state
 
 APP = "shop"
+KIT = kit.Kit(APP, ignore=("sessions", "cart_items"))
 MONTHS_EN = [
     "January",
     "February",
@@ -41,31 +43,12 @@ MONTHS_EN = [
 ]
 
 
-def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
-    """A sql check: fixed ``query`` text with ``?`` placeholders, every world value in ``params``."""
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _only(requirement: str, *changes: Change) -> RubricItem:
-    """The state-diff item: only ``changes`` in Shopwell's database (sign-in sessions and the cart aside)."""
-    return RubricItem(
-        id="only",
-        weight=15,
-        requirement=requirement,
-        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions", "cart_items"]),
-    )
-
-
 def _new_order(lines: int, most: int) -> RubricItem:
-    return _only(
+    return KIT.only(
         "Nothing else changed at Shopwell: only the one new order",
         Change(table="orders", op="insert", min=1, max=1),
         Change(table="order_items", op="insert", min=lines, max=most),
     )
-
-
-def _amount(cents: int) -> Check:
-    return Check(type="answer_amount", cents=cents)
 
 
 def _text(*options: str) -> Check:
@@ -91,8 +74,7 @@ def tasks(world: World) -> list[Task]:
     card = payment_cards(world)[0]
     by_id = {x["id"]: x for x in retail.catalogue()}
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{p.id}/shop/{slug}", persona=p.id, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     # 1. Shopwell spending in the last full month (the card statement shows the same charges).
     first_of_month = today.replace(day=1)
@@ -111,7 +93,7 @@ def tasks(world: World) -> list[Task]:
         "my card statement.",
         expected={"month": month, "total_cents": total, "orders": [o["order_id"] for o in in_month]},
         rubric=[
-            RubricItem(id="total", weight=75, requirement=f"States {money(total, cur)}", check=_amount(total)),
+            RubricItem(id="total", weight=75, requirement=f"States {money(total, cur)}", check=kit.amount(total)),
             RubricItem(id="count", weight=25, requirement=f"Says {len(in_month)} orders"),
         ],
     )
@@ -161,7 +143,7 @@ def tasks(world: World) -> list[Task]:
                 id="price",
                 weight=100,
                 requirement=f"States {money(it['price_cents'], cur)}",
-                check=_amount(it["price_cents"]),
+                check=kit.amount(it["price_cents"]),
             )
         ],
     )
@@ -215,7 +197,7 @@ def tasks(world: World) -> list[Task]:
                     id="returned",
                     weight=35,
                     requirement="The item is returned in Shopwell",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM returns r JOIN order_items i ON i.id = r.order_item_id "
                         "JOIN orders o ON o.id = i.order_id WHERE o.order_number = ? AND i.sku = ?",
                         [o["order_id"], it["sku"]],
@@ -226,7 +208,7 @@ def tasks(world: World) -> list[Task]:
                     id="refund",
                     weight=30,
                     requirement=f"The bank shows a refund of {money(refund, cur)}",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'refund' "
                         "AND amount_cents = ?",
                         [APP, refund],
@@ -234,8 +216,10 @@ def tasks(world: World) -> list[Task]:
                         app="bank",
                     ),
                 ),
-                RubricItem(id="amount", weight=20, requirement=f"States {money(refund, cur)}", check=_amount(refund)),
-                _only(
+                RubricItem(
+                    id="amount", weight=20, requirement=f"States {money(refund, cur)}", check=kit.amount(refund)
+                ),
+                KIT.only(
                     "Nothing else changed at Shopwell: only the new return",
                     Change(table="returns", op="insert", min=1, max=1),
                 ),
@@ -264,7 +248,7 @@ def tasks(world: World) -> list[Task]:
                 id="order",
                 weight=35,
                 requirement="A new order of two of that item is placed with that card",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.id "
                     "JOIN cards c ON c.id = o.card_id WHERE o.world_ref IS NULL AND i.sku = ? "
                     "AND i.qty = 2 AND c.last4 = ?",
@@ -276,14 +260,14 @@ def tasks(world: World) -> list[Task]:
                 id="charge",
                 weight=30,
                 requirement=f"The bank shows a pending charge of {money(total2, cur)}",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge' AND amount_cents = ?",
                     [APP, total2],
                     [[1]],
                     app="bank",
                 ),
             ),
-            RubricItem(id="total", weight=20, requirement=f"States {money(total2, cur)}", check=_amount(total2)),
+            RubricItem(id="total", weight=20, requirement=f"States {money(total2, cur)}", check=kit.amount(total2)),
             _new_order(1, 1),
         ],
     )
@@ -311,13 +295,13 @@ def tasks(world: World) -> list[Task]:
                 id="subscription",
                 weight=85,
                 requirement="An active 4-weekly subscription of that item",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT COUNT(*) FROM subscriptions WHERE sku = ? AND every_weeks = 4 AND status = 'active'",
                     [sku],
                     [[1]],
                 ),
             ),
-            _only(
+            KIT.only(
                 "Nothing else changed at Shopwell: only the new subscription",
                 Change(table="subscriptions", op="insert", min=1, max=1),
             ),
@@ -348,7 +332,7 @@ def tasks(world: World) -> list[Task]:
                     id="review",
                     weight=65,
                     requirement="A 4-star review of that product by me",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM reviews WHERE product_id = ? AND user_id = 1 "
                         "AND world_ref IS NULL AND rating = 4",
                         [it["product_id"]],
@@ -356,7 +340,7 @@ def tasks(world: World) -> list[Task]:
                     ),
                 ),
                 RubricItem(id="text", weight=20, requirement="The review has a headline and a few words of text"),
-                _only(
+                KIT.only(
                     "Nothing else changed at Shopwell: only the new review",
                     Change(table="reviews", op="insert", min=1, max=1),
                 ),
@@ -385,7 +369,7 @@ def tasks(world: World) -> list[Task]:
                     id="items",
                     weight=65,
                     requirement=f"A new order holds every item of {o['order_id']}",
-                    check=_sql(
+                    check=KIT.sql(
                         f"SELECT COUNT(DISTINCT i.sku) FROM order_items i JOIN orders o ON "
                         f"o.id = i.order_id WHERE o.world_ref IS NULL AND i.sku IN ({marks})",
                         skus,
@@ -396,7 +380,7 @@ def tasks(world: World) -> list[Task]:
                     id="charge",
                     weight=20,
                     requirement="The bank shows the new order's pending charge",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge'",
                         [APP],
                         [[1]],
@@ -456,11 +440,10 @@ def insight_tasks(world: World) -> list[Task]:
     from builder.tasks import answers as A
 
     p = world.persona
-    pid, cur = p.id, world.currency
+    _pid, cur = p.id, world.currency
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/shop/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     it = A.planted(world, "contradiction/delivery-date")
     if it:

@@ -17,6 +17,7 @@ from apps.workchat import steps as huddle
 from builder.money import money
 from builder.rng import rng
 from builder.tasks import answers
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.accounts import payment_cards
@@ -26,25 +27,7 @@ from .rates import quote
 from .seed import REVIEW_AFTER_DAYS, bookings
 
 APP = "stays"
-
-
-def _only(what: str, *changes: Change) -> RubricItem:
-    """The state_diff item: Bramblestay changed by ``changes`` only (its sign-in sessions aside)."""
-    return RubricItem(
-        id="nothing-else",
-        weight=15,
-        requirement=f"Nothing else changed at Bramblestay: only {what}",
-        check=Check(type="state_diff", app=APP, ignore=["sessions"], changes=list(changes)),
-    )
-
-
-def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
-    """A sql check: fixed ``query`` text with ``?`` placeholders, every world value in ``params``."""
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _amount(cents: int) -> Check:
-    return Check(type="answer_amount", cents=cents)
+KIT = kit.Kit(APP, nothing_else="Nothing else changed at Bramblestay: only {}")
 
 
 def _date_forms(day: dt.date) -> list[str]:
@@ -81,15 +64,13 @@ def tasks(world: World) -> list[Task]:
     fewer for a persona who never travels), in a fixed order."""
     p = world.persona
     cur = world.currency
-    pid = p.id
     today = world.now.date()
     out: list[Task] = []
     stays = bookings(world)
     past = [b for b in stays if b["checkout"] is not None]
     upcoming = [b for b in stays if dt.date.fromisoformat(b["check_in"]) > today]
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/stays/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     if past:
         # 1. Per-night cost of a past stay, taxes included, as charged (bank).
@@ -114,13 +95,13 @@ def tasks(world: World) -> list[Task]:
                     id="per-night",
                     weight=60,
                     requirement=f"States about {money(per_night, cur)} per night",
-                    check=_amount(per_night),
+                    check=kit.amount(per_night),
                 ),
                 RubricItem(
                     id="total",
                     weight=40,
                     requirement=f"States the charge of {money(lis['total_cents'], cur)}",
-                    check=_amount(lis["total_cents"]),
+                    check=kit.amount(lis["total_cents"]),
                 ),
             ],
         )
@@ -142,7 +123,7 @@ def tasks(world: World) -> list[Task]:
                 "confirmations": [b["confirmation"] for b in in_year],
             },
             rubric=[
-                RubricItem(id="total", weight=80, requirement=f"States {money(total, cur)}", check=_amount(total)),
+                RubricItem(id="total", weight=80, requirement=f"States {money(total, cur)}", check=kit.amount(total)),
                 RubricItem(id="count", weight=20, requirement=f"Says {len(in_year)} stays"),
             ],
         )
@@ -224,16 +205,16 @@ def tasks(world: World) -> list[Task]:
                         id="local",
                         weight=35,
                         requirement=f"States the bill of {money(local, fb['currency'])}",
-                        check=_amount(local),
+                        check=kit.amount(local),
                     ),
                     RubricItem(
                         id="charge",
                         weight=40,
                         requirement=f"States the card charge of {money(charge, cur)}",
-                        check=_amount(charge),
+                        check=kit.amount(charge),
                     ),
                     RubricItem(
-                        id="fee", weight=25, requirement=f"States the fee of {money(fee, cur)}", check=_amount(fee)
+                        id="fee", weight=25, requirement=f"States the fee of {money(fee, cur)}", check=kit.amount(fee)
                     ),
                 ],
             )
@@ -256,7 +237,7 @@ def tasks(world: World) -> list[Task]:
                     id="review",
                     weight=60,
                     requirement="A 4-star review of that stay is posted",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM reviews r JOIN bookings b ON b.id = r.booking_id "
                         "WHERE b.confirmation = ? AND r.world_ref IS NULL AND r.rating = 4",
                         [rv["confirmation"]],
@@ -267,7 +248,7 @@ def tasks(world: World) -> list[Task]:
                     id="text",
                     weight=25,
                     requirement=f"The review mentions the {praise}",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM reviews r JOIN bookings b ON b.id = r.booking_id "
                         "WHERE b.confirmation = ? AND r.world_ref IS NULL "
                         "AND instr(lower(r.body), ?) > 0",
@@ -275,7 +256,7 @@ def tasks(world: World) -> list[Task]:
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "the one review and the property's review count",
                     Change(table="reviews", op="insert", min=1, max=1),
                     Change(table="properties", op="update", min=0, max=1, columns=["review_count", "rating"]),
@@ -332,14 +313,14 @@ def tasks(world: World) -> list[Task]:
                     id="cancelled",
                     weight=85,
                     requirement="The booking is cancelled at no cost",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT status, refund_cents, cancel_fee_cents FROM bookings "
                         "WHERE confirmation = ? AND cancelled_at IS NOT NULL",
                         [up["confirmation"]],
                         [["cancelled", 0, 0]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "that booking cancelled and its nights released",
                     Change(table="bookings", op="update", min=1, max=1),
                     Change(table="booking_nights", op="delete", min=1),
@@ -359,7 +340,7 @@ def tasks(world: World) -> list[Task]:
                 id="changed",
                 weight=55 if uid else 85,
                 requirement=f"The {up['city']} booking now runs {up['check_in']} to {early}",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT b.check_in, b.check_out, b.status FROM bookings b JOIN booking_changes c "
                     "ON c.booking_id = b.id WHERE b.confirmation = ? AND c.new_check_out = ? "
                     "GROUP BY b.id",
@@ -384,7 +365,7 @@ def tasks(world: World) -> list[Task]:
                 )
             )
         rubric.append(
-            _only(
+            KIT.only(
                 "the changed booking, its change record and the night given up",
                 Change(table="bookings", op="update", min=1, max=1),
                 Change(table="booking_changes", op="insert", min=1, max=1),
@@ -469,13 +450,13 @@ def tasks(world: World) -> list[Task]:
                 id="booked",
                 weight=25,
                 requirement=f"A rental in {city} is booked for those dates, 2 guests",
-                check=_sql(f"SELECT COUNT(*) {booked}", [city, check_in.isoformat(), check_out.isoformat()], [[1]]),
+                check=KIT.sql(f"SELECT COUNT(*) {booked}", [city, check_in.isoformat(), check_out.isoformat()], [[1]]),
             ),
             RubricItem(
                 id="cheapest",
                 weight=20,
                 requirement=f"It is the cheapest: {best['name']}",
-                check=_sql(
+                check=KIT.sql(
                     f"SELECT p.slug {booked}", [city, check_in.isoformat(), check_out.isoformat()], [[best["slug"]]]
                 ),
             ),
@@ -483,7 +464,7 @@ def tasks(world: World) -> list[Task]:
                 id="card",
                 weight=10,
                 requirement=f"Paid with the {card_words}",
-                check=_sql(
+                check=KIT.sql(
                     f"SELECT COUNT(*) {booked} AND b.card_id = (SELECT id FROM cards WHERE account = ?)",
                     [city, check_in.isoformat(), check_out.isoformat(), card["account"]],
                     [[1]],
@@ -493,7 +474,7 @@ def tasks(world: World) -> list[Task]:
                 id="bank",
                 weight=10,
                 requirement=f"The bank shows the pending charge of {money(best['total_cents'], cur)}",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT COUNT(*) FROM card_authorizations WHERE app = 'stays' AND kind = 'charge' "
                     "AND amount_cents = ? AND account_id = (SELECT id FROM accounts WHERE kind = ?)",
                     [best["total_cents"], card["account"]],
@@ -505,7 +486,7 @@ def tasks(world: World) -> list[Task]:
                 id="message",
                 weight=20,
                 requirement="The host is told about the 8 pm arrival",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT COUNT(*) FROM messages m JOIN threads t ON t.id = m.thread_id JOIN bookings b "
                     "ON b.id = t.booking_id WHERE b.world_ref IS NULL AND m.sender = 'guest' AND "
                     "(instr(m.body, '8') > 0 OR instr(m.body, '20') > 0)",
@@ -513,7 +494,7 @@ def tasks(world: World) -> list[Task]:
                     [[1]],
                 ),
             ),
-            _only(
+            KIT.only(
                 "the one booking, its nights and the message thread with the host",
                 Change(table="bookings", op="insert", min=1, max=1),
                 Change(table="booking_nights", op="insert", min=1),
@@ -542,11 +523,10 @@ def insight_tasks(world: World) -> list[Task]:
     from .seed import bookings
 
     p = world.persona
-    pid, cur = p.id, world.currency
+    _pid, cur = p.id, world.currency
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/stays/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     it = A.planted(world, "chain/flight-change")
     step = next((s for s in (it or {}).get("steps", []) if s["step"] == "hotel_check_in"), None)
@@ -762,7 +742,7 @@ def long_tasks(world: World) -> list[Task]:
                     id="hotel-message",
                     weight=20,
                     requirement=f"A message to {hotel} on booking {conf}",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) > 0 FROM messages m JOIN threads t ON t.id = m.thread_id
                                          JOIN bookings b ON b.id = t.booking_id WHERE b.confirmation = ?
                                          AND m.sender = 'guest' AND m.world_ref IS NULL""",

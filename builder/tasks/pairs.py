@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from builder.world import World
 
+from .kit import adder
 from .model import Task
 
 
@@ -64,10 +65,5 @@ def collect(world: World, app: str, build: Callable[[World, Callable[..., None]]
     """The tasks ``build(world, task)`` makes for ``app``; ``task(slug, apps, **fields)`` adds one
     (id ``<persona>/<app>/<slug>``)."""
     out: list[Task] = []
-    pid = world.persona.id
-
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/{app}/{slug}", persona=pid, apps_involved=apps, **kw))
-
-    build(world, task)
+    build(world, adder(world, app, out))
     return out
