@@ -473,9 +473,6 @@ def tasks(world: World) -> list[Task]:
         out.append(chain)
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
 
 

@@ -353,9 +353,6 @@ def tasks(world: World) -> list[Task]:
             ],
         )
     out += long_tasks(world)
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
 
 

@@ -32,6 +32,15 @@ def _bank_line(amount_cents: int) -> Check:
     )
 
 
+def in_use(world: World) -> bool:
+    """Whether the persona has a Tidewell account they fund and hold shares in: otherwise Tidewell's tasks are the
+    lookups only, and the scenarios homed there have none."""
+    if not world.of_kind("brokerage_opening"):
+        return False
+    ins = [e for e in world.of_kind("brokerage_transfer") if e.status == "done" and e.data["direction"] == "in"]
+    return bool(ins) and bool(investing.replay(world).shares)
+
+
 def tasks(world: World) -> list[Task]:
     """The Tidewell tasks of ``world`` in a fixed order (none when the persona has no Tidewell history)."""
     if not world.of_kind("brokerage_opening"):
@@ -115,7 +124,7 @@ def tasks(world: World) -> list[Task]:
 
     # 4. The last transfer to Tidewell as the bank shows it (bank + broker).
     ins = [e for e in done if e.kind == "brokerage_transfer" and e.data["direction"] == "in"]
-    if not ins or not book.shares:
+    if not in_use(world):
         return out  # an account the persona never funds or holds nothing in: the lookups only
     last_in = ins[-1]
     day = last_in.at.date()
@@ -385,9 +394,6 @@ def tasks(world: World) -> list[Task]:
             )
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
 
 

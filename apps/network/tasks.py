@@ -470,9 +470,6 @@ def tasks(world: World) -> list[Task]:
         )
     assert recruiter_ids(world)  # every world has recruiter threads (builder.world.career)
     out.extend(insight_tasks(world))
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
 
 

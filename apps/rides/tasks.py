@@ -41,6 +41,11 @@ def _aware(iso: str) -> dt.datetime:
     return dt.datetime.fromisoformat(iso)
 
 
+def in_use(world: World) -> bool:
+    """Whether the persona has taken a ride: without one ZipRide has no tasks, nor do the scenarios homed there."""
+    return bool(_done(world))
+
+
 def tasks(world: World) -> list[Task]:
     """Return ZipRide's tasks for ``world`` (lookups, aggregations, actions; several with the bank and mail), in a fixed order."""
     p = world.persona
@@ -51,7 +56,7 @@ def tasks(world: World) -> list[Task]:
 
     task = KIT.adder(world, out)
 
-    if not rides:
+    if not in_use(world):
         return out
 
     # 1. Rides on the last trip (with the bank: the card lines say ZIPRIDE TRIP).
@@ -429,9 +434,6 @@ def tasks(world: World) -> list[Task]:
         )
     out.extend(insight_tasks(world))
     out.extend(crossapp_tasks(world))
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
 
 

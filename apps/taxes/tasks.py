@@ -97,6 +97,12 @@ def imported_result(world: World) -> dict[str, int]:
     return ty.compute_return(country, year.key, inc)
 
 
+def in_use(world: World) -> bool:
+    """Whether the persona has pay (the wage form of their country): without it Ledgerleaf Tax has no tasks, nor do
+    the scenarios homed there."""
+    return WAGES[ty.regime(world.persona)][1] in {f["form"] for f in ty.tax_forms(world)}
+
+
 def tasks(world: World) -> list[Task]:
     """Return the Ledgerleaf Tax tasks of ``world`` (at least 8 when the persona has pay), in a fixed order."""
     p = world.persona
@@ -109,9 +115,9 @@ def tasks(world: World) -> list[Task]:
     task = KIT.adder(world, out)
 
     wage_field, wage_form, _ = WAGES[country]
-    main = forms.get(wage_form)
-    if main is None:  # no pay: nothing a tax task could ask
+    if not in_use(world):  # no pay: nothing a tax task could ask
         return out
+    main = forms[wage_form]
     wages = main["boxes"][{"US": "1", "GB": "pay", "DE": "3"}[country]]
     wf, wwords = WITHHELD[country]
     withheld = main["boxes"][{"US": "2", "GB": "tax", "DE": "4"}[country]]
@@ -344,9 +350,6 @@ def tasks(world: World) -> list[Task]:
             ],
         )
     out += _file_and_plan(world, year.label, refund)
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
 
 

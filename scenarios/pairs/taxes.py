@@ -6,8 +6,12 @@ from __future__ import annotations
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
+from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
+
+from apps.taxes.tasks import in_use
+from scenarios import PAIRS
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -80,3 +84,6 @@ def _build(world: World, task) -> None:
                     ),
                 ],
             )
+
+
+SCENARIOS = [Scenario(home="taxes", apps=("taxes",), tasks=pair_tasks, rank=PAIRS, when=in_use)]
