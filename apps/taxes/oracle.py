@@ -97,36 +97,7 @@ def file_return(task: Task, web: Web) -> str:
     return f"Filed. The confirmation number is {confirmation}. {_result(refund)}"
 
 
-def file_and_plan(task: Task, web: Web) -> str:
-    """File, then the branch the result asks for: savings to checking and the payment in Daybook, or the refund in
-    Daybook and a text."""
-    from apps.bank import steps as larkspur
-    from apps.calendar import steps as daybook
-    from apps.messaging import steps as parley
-
-    exp = task.expected
-    said = file_return(task, web)
-    refund = web.one(APP, "SELECT refund_cents FROM returns WHERE world_ref IS NULL AND status = 'filed'")
-    if refund < 0:
-        larkspur.post(
-            web,
-            "/api/transfer",
-            [
-                ("from", larkspur.account(web, "savings")),
-                ("to", larkspur.account(web, "checking")),
-                ("amount", _plain(-refund)),
-                ("memo", "Tax bill"),
-            ],
-        )
-        daybook.create(web, title="Pay tax bill", date=exp["due"], all_day="1")
-    else:
-        daybook.create(web, title="Tax refund", date=exp["due"], all_day="1")
-        parley.send(web, exp["contact"], f"Filed my taxes: {_shown(refund)} is coming back!")
-    return said
-
-
 SOLVERS = {
-    "file-and-plan": file_and_plan,
     "import-and-refund": import_and_refund,
     "donations-deduction": donations_deduction,
     "file-return": file_return,

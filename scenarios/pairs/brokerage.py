@@ -3,14 +3,13 @@ exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rul
 
 from __future__ import annotations
 
+from apps.brokerage.tasks import in_use
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
-
-from apps.brokerage.tasks import in_use
 from scenarios import PAIRS
 
 

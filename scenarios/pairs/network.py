@@ -10,7 +10,6 @@ from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
-
 from scenarios import PAIRS
 
 

@@ -3,6 +3,7 @@ exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rul
 
 from __future__ import annotations
 
+from apps.rides.tasks import in_use
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
@@ -10,8 +11,6 @@ from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.phrasing import day_phrase
 from builder.world import World
-
-from apps.rides.tasks import in_use
 from scenarios import PAIRS
 
 

@@ -9,7 +9,6 @@ from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.phrasing import day_phrase
 from builder.world import World
-
 from scenarios import PAIRS
 
 
