@@ -12,6 +12,7 @@ import datetime as dt
 
 from builder.money import money
 from builder.tasks import kit
+from builder.tasks import steps as S
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 
@@ -423,10 +424,9 @@ def tasks(world: World) -> list[Task]:
     )
 
     # 9b. The people the persona texts on Parley who are also Guildline connections (messaging + network).
-    from apps.messaging.seed import chat_contacts
     from builder.tasks import answers as A
 
-    both = sorted(c.name for c in chat_contacts(world) if c.name in conn_names)
+    both = sorted(c.name for c in S.chat_contacts(world) if c.name in conn_names)
     if both:
         task(
             "parley-and-guildline",

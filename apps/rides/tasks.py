@@ -10,6 +10,7 @@ every world value travels in ``params``.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from collections import Counter
 
 from builder.money import money
@@ -44,6 +45,63 @@ def _aware(iso: str) -> dt.datetime:
 def in_use(world: World) -> bool:
     """Whether the persona has taken a ride: without one ZipRide has no tasks, nor do the scenarios homed there."""
     return bool(_done(world))
+
+
+@dataclass(frozen=True)
+class AirportTrip:
+    """The next flight from the home airport within the scheduling window, as ZipRide's airport rides see it: the
+    outbound ``flight`` (a world event) and its ``leg`` as the airline now has it (a planted schedule change moves
+    it), its local departure ``dep``, the ``pickup`` ``lead_text`` before it (the world's own lead, 2½ or 3 hours),
+    the ``airport``'s place label, the return leg ``back`` into the home airport and its local arrival ``arr`` (None
+    without one), and the window's end ``horizon`` (naive local)."""
+
+    flight: object
+    leg: dict
+    dep: dt.datetime
+    pickup: dt.datetime
+    lead_text: str
+    airport: str
+    back: dict | None
+    arr: dt.datetime | None
+    horizon: dt.datetime
+
+
+def airport_trip(world: World) -> AirportTrip | None:
+    """The :class:`AirportTrip` of ``world``, or None without a flight from home in the next 30 days."""
+    p = world.persona
+    airport = airport_label(p.travel.home_airport) if p.travel and p.travel.home_airport else None
+    horizon = world.now + dt.timedelta(days=SCHEDULE_MAX_DAYS)
+    ahead = [
+        f
+        for f in world.of_kind("flight")
+        if f.status != "done"
+        and airport
+        and f.data["from"] == p.travel.home_airport
+        and world.now + dt.timedelta(hours=4) < f.at < horizon
+    ]
+    if not ahead:
+        return None
+    f = ahead[0]
+    leg = airline_flights(world).get(f.id, f.data)
+    dep = _aware(leg["dep_local"])
+    # The world's own lead (travel.py: 2.5 h, 3 h international) read off its ride to the airport for that trip.
+    own = [r for r in world.of_kind("ride") if r.data.get("trip") == f.data["trip"] and r.data["dropoff"] == airport]
+    own_lead = (_aware(f.data["dep_local"]) - _aware(own[0].data["pickup_local"])).total_seconds() / 60 if own else 150
+    lead = 180 if own_lead >= 170 else 150
+    legs = [
+        x for x in world.of_kind("flight") if x.data["pnr"] == f.data["pnr"] and x.data["to"] == p.travel.home_airport
+    ]
+    return AirportTrip(
+        flight=f,
+        leg=leg,
+        dep=dep,
+        pickup=dep - dt.timedelta(minutes=lead),
+        lead_text="3 hours" if lead == 180 else "2½ hours",
+        airport=airport,
+        back=legs[-1].data if legs else None,
+        arr=_aware(legs[-1].data["arr_local"]) if legs else None,
+        horizon=horizon,
+    )
 
 
 def tasks(world: World) -> list[Task]:
@@ -181,31 +239,17 @@ def tasks(world: World) -> list[Task]:
     )
 
     # 6. Schedule the ride to the airport for the next flight (the departure is in the booking mail).
-    horizon = world.now + dt.timedelta(days=SCHEDULE_MAX_DAYS)
-    ahead = [
-        f
-        for f in world.of_kind("flight")
-        if f.status != "done"
-        and airport
-        and f.data["from"] == p.travel.home_airport
-        and world.now + dt.timedelta(hours=4) < f.at < horizon
-    ]
-    if ahead:
-        f = ahead[0]
-        # The departure as the airline now has it: a planted schedule change moves it (its mail says so).
-        leg = airline_flights(world).get(f.id, f.data)
-        dep = _aware(leg["dep_local"])
-        # The world's own lead (travel.py: 2.5 h, 3 h international) read off its ride to the airport for that trip.
-        own = [
-            r for r in world.of_kind("ride") if r.data.get("trip") == f.data["trip"] and r.data["dropoff"] == airport
-        ]
-        own_lead = (
-            (_aware(f.data["dep_local"]) - _aware(own[0].data["pickup_local"])).total_seconds() / 60 if own else 150
+    trip = airport_trip(world)
+    if trip:
+        f, leg, dep, pickup, lead_text, horizon = (
+            trip.flight,
+            trip.leg,
+            trip.dep,
+            trip.pickup,
+            trip.lead_text,
+            trip.horizon,
         )
-        lead = 180 if own_lead >= 170 else 150
-        pickup = dep - dt.timedelta(minutes=lead)
         lo, hi = pickup - dt.timedelta(minutes=15), pickup + dt.timedelta(minutes=15)
-        lead_text = "3 hours" if lead == 180 else "2½ hours"
         task(
             "airport-ride-next-flight",
             ["rides", "mail"],
@@ -242,13 +286,8 @@ def tasks(world: World) -> list[Task]:
         )
 
         # 7. And the ride home after the return flight lands.
-        legs = [
-            x
-            for x in world.of_kind("flight")
-            if x.data["pnr"] == f.data["pnr"] and x.data["to"] == p.travel.home_airport
-        ]
-        if legs:
-            arr = _aware(legs[-1].data["arr_local"])
+        if trip.back is not None:
+            back, arr = trip.back, trip.arr
             if arr.replace(tzinfo=None) < horizon:
                 lo, hi = arr + dt.timedelta(minutes=15), arr + dt.timedelta(minutes=75)
                 task(
@@ -260,8 +299,8 @@ def tasks(world: World) -> list[Task]:
                     instruction="Schedule a ZipRide home from the airport for when my return flight from my next "
                     "trip lands: pickup 15 to 75 minutes after its arrival.",
                     expected={
-                        "flight": legs[-1].data["flight_number"],
-                        "arr_local": legs[-1].data["arr_local"],
+                        "flight": back["flight_number"],
+                        "arr_local": back["arr_local"],
                         "pickup": airport,
                         "dropoff": "Home",
                         "ride_type": "zip",
@@ -287,14 +326,7 @@ def tasks(world: World) -> list[Task]:
                         KIT.only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE),
                     ],
                 )
-
-                # 7b. The whole trip's rides as one errand across five apps (long horizon): both rides, each pickup
-                # in the calendar, the return flight texted to the closest chat contact, Huddle status while away.
-                from apps.messaging.steps import closest_contact
-
-                who = closest_contact(world)
-                if who and arr.replace(tzinfo=None) < horizon:
-                    out.append(_door_to_door(world, f, leg, legs[-1].data, airport, pickup, lead_text, arr, who))
+                # 7b. The whole trip's rides as one errand across five apps: scenarios/errands/rides.py.
 
     # 8. Tip the last ride 20 % (a new card charge the bank shows).
     last = rides[-1]
@@ -727,124 +759,3 @@ def crossapp_tasks(world: World) -> list[Task]:
             )
         )
     return out
-
-
-def _door_to_door(
-    world: World,
-    out_flight,
-    out_leg: dict,
-    back: dict,
-    airport: str,
-    pickup: dt.datetime,
-    lead_text: str,
-    arr: dt.datetime,
-    who,
-) -> Task:
-    """The long task "rides for my next trip": ride to the airport ``lead_text`` before ``out_leg`` departs, ride home
-    15-75 minutes after ``back`` lands at ``arr``, both pickups in Daybook, ``who`` texted the return flight and its
-    landing time, and (when the persona works) a Huddle status "Travelling" until the day it lands."""
-    from apps.calendar import steps as daybook
-    from apps.messaging import steps as parley
-    from apps.rides import steps as zipride
-    from apps.workchat import steps as huddle
-    from builder.tasks import answers as A
-    from builder.tasks.phrasing import day_phrase
-
-    p = world.persona
-    city = p.travel.trips[out_flight.data["trip"]].destination
-    home_lo, home_hi = arr + dt.timedelta(minutes=15), arr + dt.timedelta(minutes=75)
-    out_lo, out_hi = pickup - dt.timedelta(minutes=15), pickup + dt.timedelta(minutes=15)
-    flight = back["flight_number"]
-    flight_forms = sorted({flight, flight.replace(" ", "")})
-    works = p.work is not None
-    apps = ["rides", "airline", "calendar", "messaging"] + (["workchat"] if works else [])
-    first = who.name.split()[0]
-    day_back = arr.date()
-    instruction = (
-        f"Sort out my rides for my trip to {city}: schedule a ZipRide from home so I'm picked up "
-        f"{lead_text} before my flight there leaves, and one home from the airport 15 to 75 minutes after "
-        f'my return flight lands; put each pickup in my calendar with "ZipRide" in the title; text '
-        f"{first} the flight number I'm coming back on and when it lands"
-    )
-    instruction += '; and set my Huddle status to "Travelling" until the day I\'m back.' if works else "."
-    rubric = [
-        RubricItem(
-            id="ride-out",
-            weight=20,
-            requirement=f"A ride Home -> {airport} with pickup {pickup:%b %-d %H:%M} (within 15 minutes)",
-            check=zipride.booked("Home", airport, out_lo.isoformat(), out_hi.isoformat()),
-        ),
-        RubricItem(
-            id="ride-back",
-            weight=20,
-            requirement=f"A ride {airport} -> Home with pickup between {home_lo:%b %-d %H:%M} and {home_hi:%H:%M}",
-            check=zipride.booked(airport, "Home", home_lo.isoformat(), home_hi.isoformat()),
-        ),
-        RubricItem(
-            id="calendar-out",
-            weight=10,
-            requirement=f'A calendar entry on {pickup:%b %-d} with "ZipRide"',
-            check=daybook.created(pickup.date().isoformat(), [["zipride"]]),
-        ),
-        RubricItem(
-            id="calendar-back",
-            weight=10,
-            requirement=f'A calendar entry on {day_back:%b %-d} with "ZipRide"',
-            check=daybook.created(day_back.isoformat(), [["zipride"]]),
-        ),
-        RubricItem(
-            id="text",
-            weight=15 if works else 20,
-            requirement=f"A text to {who.name} naming {flight} and its landing time {A.clock(arr)}",
-            check=parley.sent_direct(who.name, [flight_forms, A.time_forms(arr)]),
-        ),
-        RubricItem(
-            id="only-rides",
-            weight=10 if works else 12,
-            requirement="Nothing else changed at ZipRide: only the two scheduled rides",
-            check=Check(
-                type="state_diff",
-                app=APP,
-                ignore=["sessions"],
-                changes=[
-                    Change(table="rides", op="insert", min=2, max=2),
-                    Change(table="places", op="insert", min=0, max=2),
-                ],
-            ),
-        ),
-        RubricItem(
-            id="only-texts",
-            weight=5 if works else 8,
-            requirement="Parley changed only by the texts sent",
-            check=parley.only_texts(1, 3),
-        ),
-    ]
-    if works:
-        rubric.append(
-            RubricItem(
-                id="status",
-                weight=10,
-                requirement=f'Huddle status "Travelling" until {day_back} ({day_phrase(day_back, world.now.date())})',
-                check=huddle.status_set(["travel"], day_back.isoformat()),
-            )
-        )
-    return Task(
-        id=f"{p.id}/rides/door-to-door",
-        persona=p.id,
-        kind="action",
-        category="long_horizon",
-        apps_involved=apps,
-        difficulty="hard",
-        time_limit_seconds=1500,
-        instruction=instruction,
-        expected={
-            "airport": airport,
-            "pickup_out": pickup.isoformat(),
-            "pickup_back": (arr + dt.timedelta(minutes=30)).isoformat(),
-            "flight": flight,
-            "arr_local": arr.isoformat(),
-            "contact": who.name,
-            "status_until": day_back.isoformat() if works else None,
-        },
-        rubric=rubric,
-    )

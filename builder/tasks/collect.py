@@ -32,7 +32,8 @@ class Scenario:
     ``apps``: the apps every task of it involves (app folder names, ``home`` among them); it is built only when all
     are in the build, and each task is still kept only when all its ``apps_involved`` are. ``tasks(world)``: its
     tasks, in order (empty when the world lacks their material). ``solvers``: task slug -> reference solution.
-    ``after``: the slug of the home app's own task these tasks follow (their place in the bundle); ``None``: they
+    ``after``: the slug of the home app's own task these tasks follow (their place in the bundle), or several, the
+    first one the home app has for this world winning (for an anchor task the world may lack); ``None``: they
     come after all the home app's own tasks, ordered by ``rank`` (lower first). ``when(world)``: whether it has
     tasks at all (the home app's own gate, such as "the persona has taken a ride"); ``None``: always."""
 
@@ -40,7 +41,7 @@ class Scenario:
     apps: tuple[str, ...]
     tasks: Callable[[World], list[Task]]
     solvers: Mapping[str, Callable] = field(default_factory=dict)
-    after: str | None = None
+    after: str | tuple[str, ...] | None = None
     rank: int = 0
     when: Callable[[World], bool] | None = None
 
@@ -83,12 +84,13 @@ def home_tasks(world: World, app: str, own: list[Task], built: Iterable[str] | N
         if s.after is None:
             tail.append((s.rank, i, made))
         elif made:
-            at = [k for k, t in enumerate(out) if _slug(t) == s.after]
-            if not at:
-                raise ValueError(f"{name}: {app} has no task {s.after!r} for its tasks to follow")
-            k = at[0] + 1 + placed.get(s.after, 0)
+            slugs = [_slug(t) for t in out]
+            anchor = next((a for a in ((s.after,) if isinstance(s.after, str) else s.after) if a in slugs), None)
+            if anchor is None:
+                raise ValueError(f"{name}: {app} has none of the tasks {s.after!r} for its tasks to follow")
+            k = slugs.index(anchor) + 1 + placed.get(anchor, 0)
             out[k:k] = made
-            placed[s.after] = placed.get(s.after, 0) + len(made)
+            placed[anchor] = placed.get(anchor, 0) + len(made)
     for _, _, made in sorted(tail, key=lambda x: x[:2]):
         out += made
     return out

@@ -55,6 +55,24 @@ def street_address(contact) -> str | None:
     return format_address(a)
 
 
+def chat_contacts(world) -> list:
+    """The spec's contacts who chat (``"chat"`` among their apps) and have a phone, in spec order: the people a chat
+    app shows."""
+    return [c for c in world.persona.contacts if "chat" in (c.apps or []) and c.phone]
+
+
+def closest_contact(world):
+    """The chat contact the persona is closest to, to tell news (closeness, then a partner or spouse first, then
+    spec order; colleagues aside): a spec ``Contact``, or None when the persona chats with nobody."""
+    people = [c for c in chat_contacts(world) if c.relationship != "colleague"]
+    if not people:
+        return None
+    return min(
+        enumerate(people),
+        key=lambda ic: (-(ic[1].closeness or 0), ic[1].relationship not in ("partner", "spouse"), ic[0]),
+    )[1]
+
+
 def team_channel(world) -> str | None:
     """The persona's team channel in work chat (``team-design``, ``team-data``...), or None."""
     from builder.world.work_chat import channels

@@ -9,7 +9,7 @@ task's by ``tests/tasks/test_oracles.py`` (doing nothing scores 0, the solution 
 
 from __future__ import annotations
 
-from apps.airline.tasks import flight_change_task
+from scenarios.errands.airline import flight_change_task
 
 
 def test_the_chain_is_a_long_horizon_task_over_five_apps_or_more(world):
