@@ -57,22 +57,7 @@ def rate_last_order(task: Task, web: Web) -> str:
     return f"Rated order {exp['order_id']} {exp['stars']} stars."
 
 
-def sick_day(task: Task, web: Web) -> str:
-    """The Huddle status and post, the mail to the lead, the work calendar, then the usual dinner."""
-    from apps.calendar import steps as daybook
-    from apps.mail import steps as mailbox
-    from apps.workchat import steps as huddle
-
-    exp = task.expected
-    huddle.set_status(web, ":face_with_thermometer:", "Out sick", exp["today"])
-    huddle.post(web, exp["channel"], "I'm off sick today, back as soon as I can.")
-    mailbox.send(web, exp["lead_email"], "Out sick today", f"Hi {exp['lead'].split()[0]},\n\nI'm off sick today.\n")
-    daybook.create(web, title="Out sick", date=exp["today"], all_day="1", calendar="work")
-    return _order(task, web)
-
-
 SOLVERS = {
-    "sick-day": sick_day,
     "schedule-usual-dinner": _order,
     "reorder-from-mail": _order,
     "promo-lunch": _order,

@@ -91,6 +91,31 @@ def _open_for(r: dict, slot: dt.datetime) -> bool:
     return r["opens"] <= kitchen.strftime("%H:%M") and slot.strftime("%H:%M") < r["closes"]
 
 
+def usual_dinner(world: World) -> tuple[dict, dt.datetime, list[dict], dict] | None:
+    """The persona's usual order, to arrive at 7 pm today: ``(restaurant, slot, items, quote)`` (the restaurant of the
+    home catalogue, the naive local slot, the items as the cart posts them, :func:`quote` with the usual tip), or
+    None without a usual order or when its restaurant is closed then."""
+    usual = [e for e in _done(world) if e.data["usual"]]
+    place = next((x for x in delivery.home_catalogue(world.persona) if x["usual"]), None)
+    if not usual or not place:
+        return None
+    slot = dt.datetime.combine(world.now.date(), dt.time(19, 0))
+    if not _open_for(place, slot):
+        return None
+    items = [
+        {"dish_id": x["dish_id"], "qty": x["qty"], "option_ids": x.get("option_ids", [])}
+        for x in usual[-1].data["items"]
+    ]
+    tp = world.persona.preferences.tipping_percent
+    return place, slot, items, quote(place, sum(x["qty"] * x["price_cents"] for x in usual[-1].data["items"]), tp)
+
+
+def in_use(world: World) -> bool:
+    """Whether the persona has ordered on DashBite: without an order it has no tasks, nor do the scenarios homed
+    there."""
+    return bool(_done(world))
+
+
 def tasks(world: World) -> list[Task]:
     """Return DashBite's tasks for ``world`` (lookups, aggregations, actions; several with the bank and mail),
     in a fixed order."""
@@ -104,7 +129,7 @@ def tasks(world: World) -> list[Task]:
 
     task = KIT.adder(world, out)
 
-    if not orders:
+    if not in_use(world):
         return out
     today = world.now.date()
 
@@ -258,49 +283,43 @@ def tasks(world: World) -> list[Task]:
             )
 
     # 6. Schedule the usual order for 7 pm tonight, with the usual tip (the bank shows the charge).
-    place = next((x for x in cat if x["usual"]), None)
-    if usual and place:
-        slot = dt.datetime.combine(today, dt.time(19, 0))
-        if _open_for(place, slot):
-            items = [
-                {"dish_id": x["dish_id"], "qty": x["qty"], "option_ids": x.get("option_ids", [])}
-                for x in usual[-1].data["items"]
-            ]
-            q = quote(place, sum(x["qty"] * x["price_cents"] for x in usual[-1].data["items"]), tp)
-            task(
-                "schedule-usual-dinner",
-                ["delivery", "bank"],
-                kind="action",
-                difficulty="medium",
-                time_limit_seconds=420,
-                instruction=f"Order my usual from {place['name']} on DashBite, scheduled to arrive at 7 pm tonight, "
-                "to my home, with my usual tip.",
-                expected={
-                    "restaurant": place["name"],
-                    "items": items,
-                    "when": "later",
-                    "at": slot.strftime("%Y-%m-%dT%H:%M"),
-                    "tip": tp,
-                    **q,
-                },
-                rubric=[
-                    RubricItem(
-                        id="scheduled",
-                        weight=45,
-                        requirement=f"A new order from {place['name']} scheduled for {slot:%H:%M} today "
-                        f"(within {SLACK_MINUTES} minutes) with the usual dishes",
-                        check=_scheduled(place, slot, items, q),
-                    ),
-                    RubricItem(
-                        id="charged",
-                        weight=40,
-                        requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
-                        check=_charge_pending(q),
-                    ),
-                    _new_order(len(items)),
-                ],
-            )
-            out.extend(_sick_day(world, place, slot, items, q, tp))
+    plan = usual_dinner(world)
+    if plan:
+        place, slot, items, q = plan
+        task(
+            "schedule-usual-dinner",
+            ["delivery", "bank"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"Order my usual from {place['name']} on DashBite, scheduled to arrive at 7 pm tonight, "
+            "to my home, with my usual tip.",
+            expected={
+                "restaurant": place["name"],
+                "items": items,
+                "when": "later",
+                "at": slot.strftime("%Y-%m-%dT%H:%M"),
+                "tip": tp,
+                **q,
+            },
+            rubric=[
+                RubricItem(
+                    id="scheduled",
+                    weight=45,
+                    requirement=f"A new order from {place['name']} scheduled for {slot:%H:%M} today "
+                    f"(within {SLACK_MINUTES} minutes) with the usual dishes",
+                    check=_scheduled(place, slot, items, q),
+                ),
+                RubricItem(
+                    id="charged",
+                    weight=40,
+                    requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
+                    check=_charge_pending(q),
+                ),
+                _new_order(len(items)),
+            ],
+        )
+        # 6b. The sick day (the usual order, work chat and the calendar): scenarios/errands/delivery.py.
 
     # 7. Reorder the last non-usual order, found by its confirmation mail's date, for 7:30 pm tonight.
     other = [e for e in orders if not e.data["usual"] and e.data["restaurant"] in by_name]
@@ -717,86 +736,3 @@ def crossapp_tasks(world: World) -> list[Task]:
             )
         )
     return out
-
-
-def _sick_day(world: World, place: dict, slot: dt.datetime, items: list[dict], q: dict, tp: int) -> list[Task]:
-    """Off sick today (five apps, long horizon): the Huddle status and a post in the team channel, a mail to the lead,
-    the day blocked in the work calendar, and the usual DashBite dinner at 7 pm with the usual tip."""
-    from apps.calendar import steps as daybook
-    from apps.mail import steps as mailbox
-    from apps.workchat import steps as huddle
-    from builder.tasks import steps as S
-
-    p = world.persona
-    cur = world.currency
-    lead_of, team = S.work_lead(world), S.team_channel(world)
-    if lead_of is None or team is None:
-        return []
-    lead, lead_email = lead_of
-    today = world.now.date().isoformat()
-    sick = ["sick", "unwell"]  # not "ill": it is inside "will"
-    return [
-        Task(
-            id=f"{p.id}/delivery/sick-day",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=["delivery", "bank", "workchat", "mail", "calendar"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f'I\'m off sick today. Set my Huddle status to "Out sick" for today, tell #{team} on Huddle, '
-            f'email {lead.split()[0]} that I\'m off sick, block today in my work calendar as an all-day "Out sick", '
-            f"and get my usual from {place['name']} delivered on DashBite at 7 pm tonight, with my usual tip.",
-            expected={
-                "restaurant": place["name"],
-                "items": items,
-                "when": "later",
-                "at": slot.strftime("%Y-%m-%dT%H:%M"),
-                "tip": tp,
-                **q,
-                "channel": team,
-                "lead": lead,
-                "lead_email": lead_email,
-                "today": today,
-            },
-            rubric=[
-                RubricItem(
-                    id="status",
-                    weight=10,
-                    requirement=f'Huddle status "Out sick" clearing today ({today})',
-                    check=huddle.status_set(sick, today),
-                ),
-                RubricItem(
-                    id="post",
-                    weight=10,
-                    requirement=f"A post in #{team} says I'm sick",
-                    check=huddle.posted(team, [sick]),
-                ),
-                RubricItem(
-                    id="mail",
-                    weight=10,
-                    requirement=f"A mail to {lead} ({lead_email}) says I'm sick",
-                    check=mailbox.sent(lead_email, [sick]),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=15,
-                    requirement='An all-day "Out sick" in the work calendar today',
-                    check=daybook.created(today, [sick], calendar="work"),
-                ),
-                RubricItem(
-                    id="ordered",
-                    weight=25,
-                    requirement=f"A new order from {place['name']} for {slot:%H:%M} today with the usual dishes",
-                    check=_scheduled(place, slot, items, q),
-                ),
-                RubricItem(
-                    id="charged",
-                    weight=15,
-                    requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
-                    check=_charge_pending(q),
-                ),
-                _new_order(len(items)),
-            ],
-        )
-    ]
