@@ -71,6 +71,12 @@ def _trip_of(world: World, city: str) -> int | None:
     return None
 
 
+def in_use(world: World) -> bool:
+    """Whether the persona travels and flies: without flights Meridian Air has no tasks, nor do the scenarios homed
+    there."""
+    return bool(world.of_kind("flight")) and bool(world.persona.travel)
+
+
 def tasks(world: World) -> list[Task]:
     """The airline's tasks of ``world`` (at least 8 when the persona flies: lookups, aggregations, 3 actions), in a
     fixed order; none for a persona without flights."""
@@ -83,7 +89,7 @@ def tasks(world: World) -> list[Task]:
         key=lambda f: (f.data["dep_utc"], f.data["leg"]),
     )
     bookings = world.of_kind("flight_booking")
-    if not flights or not p.travel:
+    if not in_use(world):
         return []
     now = world.now.replace(tzinfo=ZoneInfo(p.timezone)).astimezone(dt.UTC)
     upcoming = [f for f in flights if _utc(f.data["dep_utc"]) > now]

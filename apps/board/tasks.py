@@ -88,10 +88,17 @@ def targets(world: World) -> dict:
     return out
 
 
+def in_use(world: World) -> bool:
+    """Whether the persona has a board with a current sprint: without one Cairn has no tasks, nor do the scenarios
+    homed there."""
+    tg = targets(world)
+    return bool(tg and tg["current"])
+
+
 def tasks(world: World) -> list[Task]:
     """The Cairn tasks of ``world`` in a fixed order (eight for a persona with a board and meeting notes)."""
     tg = targets(world)
-    if not tg or not tg["current"]:
+    if not in_use(world):
         return []
     p = world.persona
     fmt = Fmt(p)

@@ -65,6 +65,12 @@ def _messages(world: World) -> list:
     return world.of_kind("work_chat_message")
 
 
+def in_use(world: World) -> bool:
+    """Whether the persona has work-chat channels: without them Huddle has no tasks, nor do the scenarios homed
+    there."""
+    return bool(channels(world))
+
+
 def tasks(world: World) -> list[Task]:
     """Return Huddle's tasks for ``world`` in a fixed order (``[]`` without a workspace).
 
@@ -73,7 +79,7 @@ def tasks(world: World) -> list[Task]:
     """
     p = world.persona
     chans = channels(world)
-    if not chans:
+    if not in_use(world):
         return []
     me = p.identity.name
     msgs = _messages(world)

@@ -7,7 +7,7 @@ import datetime as dt
 import urllib.parse
 
 from apps.airline.oracle import _expect
-from apps.airline.tasks import APP
+from apps.airline.tasks import APP, in_use
 from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
 from apps.rides import steps as zipride
@@ -325,5 +325,6 @@ SCENARIOS = [
         tasks=flight_change_tasks,
         solvers={"flight-change-fallout": flight_change_fallout},
         after=AFTER,
+        when=in_use,
     )
 ]

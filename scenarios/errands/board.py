@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from apps.board.oracle import _post
-from apps.board.tasks import APP, KIT, PRIORITY_RANK
+from apps.board.tasks import APP, KIT, PRIORITY_RANK, in_use
 from apps.calendar import steps as daybook
 from apps.mail import steps as mailbox
 from apps.workchat import steps as huddle
@@ -283,5 +283,6 @@ SCENARIOS = [
         tasks=long_tasks,
         solvers={"travel-handover": travel_handover, "backlog-pickup": backlog_pickup},
         rank=ERRANDS,
+        when=in_use,
     )
 ]

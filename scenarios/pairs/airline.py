@@ -3,6 +3,7 @@ exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rul
 
 from __future__ import annotations
 
+from apps.airline.tasks import in_use
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
@@ -55,4 +56,4 @@ def _build(world: World, task) -> None:
         )
 
 
-SCENARIOS = [Scenario(home="airline", apps=("airline",), tasks=pair_tasks, rank=PAIRS)]
+SCENARIOS = [Scenario(home="airline", apps=("airline",), tasks=pair_tasks, rank=PAIRS, when=in_use)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from apps.board.tasks import in_use
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
@@ -127,4 +128,4 @@ def _build(world: World, task) -> None:
             )
 
 
-SCENARIOS = [Scenario(home="board", apps=("board",), tasks=pair_tasks, rank=PAIRS)]
+SCENARIOS = [Scenario(home="board", apps=("board",), tasks=pair_tasks, rank=PAIRS, when=in_use)]

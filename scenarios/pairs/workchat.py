@@ -3,6 +3,7 @@ exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rul
 
 from __future__ import annotations
 
+from apps.workchat.tasks import in_use
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
@@ -124,4 +125,4 @@ def _build(world: World, task) -> None:
         )
 
 
-SCENARIOS = [Scenario(home="workchat", apps=("workchat",), tasks=pair_tasks, rank=PAIRS)]
+SCENARIOS = [Scenario(home="workchat", apps=("workchat",), tasks=pair_tasks, rank=PAIRS, when=in_use)]
