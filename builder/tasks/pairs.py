@@ -1,7 +1,7 @@
-"""The shared rules and world look-ups of the two-app answer tasks (``apps/<app>/pairs.py``, ids
+"""The shared rules and world look-ups of the two-app answer tasks (``scenarios/pairs/<app>.py``, ids
 ``<persona>/<app>/pair-...``): one question each whose answer needs exactly the two apps it names.
 
-An app's ``pairs.py`` has ``pair_tasks(world)``, called from its ``tasks()``, which hands its builder to
+Each of those modules has ``pair_tasks(world)`` (its scenario's task builder), which hands its builder to
 :func:`collect`. Every expected value comes from the world's events, the same records the apps' seeds write; a task
 whose material the world lacks is not generated. Pure and deterministic: no randomness, no wall clock.
 """

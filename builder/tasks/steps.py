@@ -1,6 +1,7 @@
 """The shared pieces of the steps long tasks chain across apps. Each app's own steps (a machine check of what the
-persona did there, and the action that does it through the app's routes, for the reference solutions in
-``apps/<app>/oracle.py``) live in ``apps/<app>/steps.py``; this module holds what they all use.
+persona did there, and the action that does it through the app's routes, for the reference solutions of the
+cross-app scenarios in ``scenarios/``) live in ``apps/<app>/steps.py``, the app's whole testing interface (it
+imports no other app); this module holds what they all use, and the world look-ups several scenarios share.
 
 Checks read only rows an app wrote during the episode: every seeded row carries ``world_ref`` (or another seed
 marker), rows the apps write do not, so doing nothing fails every check. World values travel in ``params``.
