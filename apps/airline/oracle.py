@@ -9,12 +9,9 @@ import urllib.parse
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
+from .steps import expect_confirmed
+
 APP = "airline"
-
-
-def _expect(location: str, marker: str) -> None:
-    if marker not in location:
-        raise OracleError(f"Meridian Air did not confirm ({marker!r} not in {location!r})")
 
 
 def _testid_text(page: str, testid: str) -> str:
@@ -41,7 +38,7 @@ def aisle_seat(task: Task, web: Web) -> str:
         [("pnr", exp["pnr"]), ("segment", str(seg)), ("passenger", str(pax)), ("seat", seat)],
         expect=(303,),
     )
-    _expect(location, "saved=")
+    expect_confirmed(location, "saved=")
     if exp.get("contact"):  # text the travel companion in Parley
         conv = web.one(
             "messaging",
@@ -61,7 +58,7 @@ def aisle_seat(task: Task, web: Web) -> str:
 def cancel_next_trip(task: Task, web: Web) -> str:
     pnr = task.expected["pnr"]
     _, location = web.post_form(APP, "/api/cancel", [("pnr", pnr), ("confirm", "yes")], expect=(303,))
-    _expect(location, "cancelled=")
+    expect_confirmed(location, "cancelled=")
     url = urllib.parse.urlsplit(location)
     said = _testid_text(web.get(APP, f"{url.path}?{url.query}").text, "cancelled")
     if "no value" in said:
@@ -84,7 +81,7 @@ def book_flight(task: Task, web: Web) -> str:
         ],
         expect=(303,),
     )
-    _expect(location, "booked=1")
+    expect_confirmed(location, "booked=1")
     pnr, total = web.query(
         APP, "SELECT pnr, total_cents FROM bookings WHERE world_ref IS NULL ORDER BY id DESC LIMIT 1"
     )[0]

@@ -8,16 +8,11 @@ The ticket page's forms post to ``/api/tickets/<key>`` (edit: only the posted fi
 from __future__ import annotations
 
 from builder.tasks.model import Task
-from builder.tasks.oracle import OracleError, Web
+from builder.tasks.oracle import Web
+
+from .steps import post
 
 APP = "board"
-
-
-def _post(web: Web, path: str, fields: list[tuple[str, str]]) -> str:
-    _, location = web.post_form(APP, path, fields, expect=(303,))
-    if "error=" in location:
-        raise OracleError(f"the board refused {path}: {location!r}")
-    return location
 
 
 def _person(web: Web, name: str) -> str:
@@ -26,26 +21,26 @@ def _person(web: Web, name: str) -> str:
 
 def assign_mentioned(task: Task, web: Web) -> str:
     exp = task.expected
-    _post(web, f"/api/tickets/{exp['key']}", [("assignee", _person(web, exp["assignee"]))])
+    post(web, f"/api/tickets/{exp['key']}", [("assignee", _person(web, exp["assignee"]))])
     return f"Assigned {exp['key']} to you."
 
 
 def move_to_review(task: Task, web: Web) -> str:
     exp = task.expected
-    _post(web, f"/api/tickets/{exp['key']}/status", [("status", "in_review")])
+    post(web, f"/api/tickets/{exp['key']}/status", [("status", "in_review")])
     return f"Moved {exp['key']} to In review."
 
 
 def comment(task: Task, web: Web) -> str:
     exp = task.expected
-    _post(web, f"/api/tickets/{exp['key']}/comments", [("body", exp["body"])])
+    post(web, f"/api/tickets/{exp['key']}/comments", [("body", exp["body"])])
     return f"Commented on {exp['key']}."
 
 
 def create_ticket(task: Task, web: Web) -> str:
     exp = task.expected
     project = web.one(APP, "SELECT id FROM projects WHERE name = ?", (exp["project"],))
-    location = _post(
+    location = post(
         web,
         "/api/tickets",
         [

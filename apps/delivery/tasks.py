@@ -18,43 +18,12 @@ from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.phrasing import last_month
 from builder.world import World, delivery
 
+from .steps import KIT, SLACK_MINUTES, window, scheduled, charge_pending, new_order
+
 APP = "delivery"
-KIT = kit.Kit(APP, ignore=("sessions", "cart_items"))
 #: Orders delivered less than this many days before now are unrated in the seed (apps/delivery/seed.py).
 UNRATED_DAYS = 7
 #: Minutes either side of a scheduled time that a check accepts.
-SLACK_MINUTES = 15
-
-
-def _new_order(lines: int) -> RubricItem:
-    return KIT.only(
-        "Nothing else changed at DashBite: only the one new order",
-        Change(table="orders", op="insert", min=1, max=1),
-        Change(table="order_items", op="insert", min=lines, max=lines),
-    )
-
-
-def _scheduled(place: dict, slot: dt.datetime, items: list[dict], q: dict) -> Check:
-    """A new order from ``place`` scheduled for ``slot`` (within the slack) with ``items``' lines and ``q``'s subtotal."""
-    return KIT.sql(
-        """SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
-                   AND o.restaurant_name = ? AND o.scheduled_for BETWEEN ? AND ?
-                   AND (SELECT COUNT(*) FROM order_items i WHERE i.order_id = o.id) = ?
-                   AND o.subtotal_cents = ?""",
-        [place["name"], *_window(slot), len(items), q["subtotal_cents"]],
-        [[1]],
-    )
-
-
-def _charge_pending(q: dict) -> Check:
-    """The bank holds ``q``'s total as a pending DashBite card charge."""
-    return KIT.sql(
-        """SELECT COUNT(*) FROM card_authorizations WHERE app = 'delivery'
-                   AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
-        [q["total_cents"]],
-        [[1]],
-        app="bank",
-    )
 
 
 def _done(world: World) -> list:
@@ -79,11 +48,6 @@ def quote(restaurant: dict, subtotal: int, tip_percent: int, discount: int = 0) 
         + f["small_order_fee_cents"]
         + tip,
     }
-
-
-def _window(at: dt.datetime) -> list[str]:
-    lo, hi = at - dt.timedelta(minutes=SLACK_MINUTES), at + dt.timedelta(minutes=SLACK_MINUTES)
-    return [lo.isoformat(), hi.isoformat()]
 
 
 def _open_for(r: dict, slot: dt.datetime) -> bool:
@@ -308,15 +272,15 @@ def tasks(world: World) -> list[Task]:
                     weight=45,
                     requirement=f"A new order from {place['name']} scheduled for {slot:%H:%M} today "
                     f"(within {SLACK_MINUTES} minutes) with the usual dishes",
-                    check=_scheduled(place, slot, items, q),
+                    check=scheduled(place, slot, items, q),
                 ),
                 RubricItem(
                     id="charged",
                     weight=40,
                     requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
-                    check=_charge_pending(q),
+                    check=charge_pending(q),
                 ),
-                _new_order(len(items)),
+                new_order(len(items)),
             ],
         )
         # 6b. The sick day (the usual order, work chat and the calendar): scenarios/errands/delivery.py.
@@ -358,11 +322,11 @@ def tasks(world: World) -> list[Task]:
                                               AND o.restaurant_name = ? AND o.scheduled_for BETWEEN ? AND ?
                                               AND o.subtotal_cents = ?
                                               AND (SELECT COUNT(*) FROM order_items i WHERE i.order_id = o.id) = ?""",
-                        [d["restaurant"], *_window(slot), d["subtotal_cents"], len(items)],
+                        [d["restaurant"], *window(slot), d["subtotal_cents"], len(items)],
                         [[1]],
                     ),
                 ),
-                _new_order(len(items)),
+                new_order(len(items)),
             ],
         )
 
@@ -414,7 +378,7 @@ def tasks(world: World) -> list[Task]:
                         """SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.id
                                               WHERE o.world_ref IS NULL AND o.restaurant_name = ?
                                               AND o.scheduled_for BETWEEN ? AND ? AND i.name = ? AND i.qty = ?""",
-                        [r["name"], *_window(slot), name, qty],
+                        [r["name"], *window(slot), name, qty],
                         [[1]],
                     ),
                 ),
@@ -429,7 +393,7 @@ def tasks(world: World) -> list[Task]:
                         [[1]],
                     ),
                 ),
-                _new_order(1),
+                new_order(1),
             ],
         )
 

@@ -7,36 +7,23 @@ to ``/api/rsvp``. Each answers 303 with ``notice=`` when done, ``error=`` when r
 
 from __future__ import annotations
 
-import urllib.parse
 
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
+from .steps import confirmed, message_of
+
 APP = "mail"
-
-
-def _done(location: str, what: str) -> None:
-    query = urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)
-    if "error" in query or "notice" not in query:
-        raise OracleError(f"Mailbox did not {what}: {location!r}")
-
-
-def _message(web: Web, message_id: str) -> tuple[int, str]:
-    """(row id, subject) of the mail with header Message-ID ``message_id``: the one a person opened."""
-    rows = web.query(APP, "SELECT id, subject FROM messages WHERE message_id = ?", (message_id,))
-    if len(rows) != 1:
-        raise OracleError(f"no single mail {message_id!r}: {rows!r}")
-    return rows[0]
 
 
 def _compose(web: Web, fields: list[tuple[str, str]], what: str) -> None:
     _, location = web.post_form(APP, "/api/compose", [("action", "send"), ("cc", ""), *fields], expect=(303,))
-    _done(location, what)
+    confirmed(location, what)
 
 
 def reply_latest(task: Task, web: Web) -> str:
     exp = task.expected
-    parent, subject = _message(web, exp["in_reply_to"])
+    parent, subject = message_of(web, exp["in_reply_to"])
     re = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     _compose(
         web,
@@ -54,7 +41,7 @@ def reply_latest(task: Task, web: Web) -> str:
 
 def forward_statement(task: Task, web: Web) -> str:
     exp = task.expected
-    parent, subject = _message(web, exp["in_reply_to"])
+    parent, subject = message_of(web, exp["in_reply_to"])
     _compose(
         web,
         [
@@ -82,7 +69,7 @@ def archive_newsletters(task: Task, web: Web) -> str:
     _, location = web.post_form(
         APP, "/api/messages", [("op", "archive"), ("back", "/"), *[("id", str(i)) for i in ids]], expect=(303,)
     )
-    _done(location, "archive the newsletters")
+    confirmed(location, "archive the newsletters")
     return f"Archived {len(ids)} newsletters from {exp['sender']}."
 
 
@@ -98,7 +85,7 @@ def accept_invitation(task: Task, web: Web) -> str:
     _, location = web.post_form(
         APP, "/api/rsvp", [("message", str(message)), ("answer", "yes"), ("back", "/")], expect=(303,)
     )
-    _done(location, "send the answer")
+    confirmed(location, "send the answer")
     return f"Accepted the invitation; the answer went to {exp['organizer']}."
 
 

@@ -14,6 +14,9 @@ from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world import tax_year as ty
 
+from .steps import return_filed
+
+
 APP = "taxes"
 # Moving between interview steps and saving a step again rewrite the return's step and values.
 KIT = kit.Kit(
@@ -39,15 +42,6 @@ WITHHELD = {
     "DE": ("lstb_4", "einbehaltene Lohnsteuer (Zeile 4)"),
 }
 DONATION_FIELD = "donations"
-
-
-def _filed(year: str, refund_cents: int) -> Check:
-    """The persona's own return for ``year`` is filed with ``refund_cents`` (negative: owed)."""
-    return KIT.sql(
-        "SELECT status, refund_cents FROM returns WHERE tax_year = ? AND world_ref IS NULL",
-        [year],
-        [["filed", refund_cents]],
-    )
 
 
 def _value(label: str, name: str, value: str) -> Check:
@@ -267,7 +261,7 @@ def tasks(world: World) -> list[Task]:
         expected={"refund_cents": refund},
         rubric=[
             RubricItem(
-                id="filed", weight=55, requirement="The year's return is filed", check=_filed(year.label, refund)
+                id="filed", weight=55, requirement="The year's return is filed", check=return_filed(year.label, refund)
             ),
             RubricItem(id="confirmation", weight=30, requirement="Tells the confirmation number the app shows"),
             KIT.only(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import urllib.parse
 
-from apps.airline.oracle import _expect
+from apps.airline.steps import expect_confirmed
 from apps.airline.tasks import APP, in_use
 from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
@@ -248,7 +248,7 @@ def flight_change_fallout(task: Task, web: Web) -> str:
         [("date", new.date().isoformat()), ("time", new.strftime("%H:%M"))],
         expect=(303,),
     )
-    _expect(location, "notice=moved")
+    expect_confirmed(location, "notice=moved")
     # ZipRide: the ride to the airport, in the middle of the window.
     lo, hi = (dt.datetime.fromisoformat(x) for x in exp["pickup_window"])
     zipride.schedule(web, exp["pickup"], exp["dropoff"], (lo + (hi - lo) / 2).strftime("%Y-%m-%dT%H:%M"))
@@ -265,7 +265,7 @@ def flight_change_fallout(task: Task, web: Web) -> str:
         ],
         expect=(303,),
     )
-    _expect(location, "changed=1")
+    expect_confirmed(location, "changed=1")
     att = web.one(
         "mail",
         "SELECT a.id FROM attachments a JOIN messages m ON m.id = a.message_id WHERE a.filename = ? "

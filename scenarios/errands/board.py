@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from apps.board.oracle import _post
+from apps.board.steps import post
 from apps.board.tasks import APP, KIT, PRIORITY_RANK, in_use
 from apps.calendar import steps as daybook
 from apps.mail import steps as mailbox
@@ -261,7 +261,7 @@ def travel_handover(task: Task, web: Web) -> str:
 def backlog_pickup(task: Task, web: Web) -> str:
     """In progress on the board, the work-calendar block, the Huddle post, the mail to the lead."""
     exp = task.expected
-    _post(web, f"/api/tickets/{exp['key']}/status", [("status", "in_progress")])
+    post(web, f"/api/tickets/{exp['key']}/status", [("status", "in_progress")])
     daybook.create(
         web,
         title=f"{exp['key']}: {exp['title']}",

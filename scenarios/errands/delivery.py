@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from apps.delivery.oracle import _order
-from apps.delivery.tasks import _charge_pending, _new_order, _scheduled, in_use, usual_dinner
+from apps.delivery.steps import charge_pending, new_order, order, scheduled
+from apps.delivery.tasks import in_use, usual_dinner
 from builder.money import money
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
@@ -83,15 +83,15 @@ def _sick_day(world: World, place: dict, slot: dt.datetime, items: list[dict], q
                     id="ordered",
                     weight=25,
                     requirement=f"A new order from {place['name']} for {slot:%H:%M} today with the usual dishes",
-                    check=_scheduled(place, slot, items, q),
+                    check=scheduled(place, slot, items, q),
                 ),
                 RubricItem(
                     id="charged",
                     weight=15,
                     requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
-                    check=_charge_pending(q),
+                    check=charge_pending(q),
                 ),
-                _new_order(len(items)),
+                new_order(len(items)),
             ],
         )
     ]
@@ -108,7 +108,7 @@ def sick_day(task: Task, web: Web) -> str:
     huddle.post(web, exp["channel"], "I'm off sick today, back as soon as I can.")
     mailbox.send(web, exp["lead_email"], "Out sick today", f"Hi {exp['lead'].split()[0]},\n\nI'm off sick today.\n")
     daybook.create(web, title="Out sick", date=exp["today"], all_day="1", calendar="work")
-    return _order(task, web)
+    return order(task, web)
 
 
 def sick_day_tasks(world: World) -> list[Task]:

@@ -9,7 +9,7 @@ import datetime as dt
 from apps.bank import steps as larkspur
 from apps.calendar import steps as daybook
 from apps.mail import steps as mailbox
-from apps.mail.oracle import _done, _message
+from apps.mail.steps import confirmed, message_of
 from apps.mail.tasks import APP, KIT
 from apps.messaging import steps as parley
 from apps.rides import steps as zipride
@@ -554,7 +554,7 @@ def _accept(web: Web, uid: str) -> None:
     _, location = web.post_form(
         APP, "/api/rsvp", [("message", str(message)), ("answer", "yes"), ("back", "/")], expect=(303,)
     )
-    _done(location, "send the answer")
+    confirmed(location, "send the answer")
 
 
 def housewarming_plan(task: Task, web: Web) -> str:
@@ -569,7 +569,7 @@ def housewarming_plan(task: Task, web: Web) -> str:
 
 def thanksgiving_plan(task: Task, web: Web) -> str:
     exp = task.expected
-    parent, subject = _message(web, exp["letter"])
+    parent, subject = message_of(web, exp["letter"])
     mailbox.send(
         web,
         f"{exp['parent']} <{exp['parent_email']}>",
@@ -677,7 +677,7 @@ def review_request_plan(task: Task, web: Web) -> str:
         end_time="11:00",
         calendar="work",
     )
-    parent, subject = _message(web, exp["message_id"])
+    parent, subject = message_of(web, exp["message_id"])
     mailbox.send(
         web,
         f"{exp['from']} <{exp['email']}>",

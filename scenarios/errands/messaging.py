@@ -8,10 +8,10 @@ import datetime as dt
 from apps.calendar import steps as daybook
 from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
-from apps.messaging.seed import chat_contacts
 from apps.messaging.tasks import APP
 from apps.shop import steps as shopwell
 from builder.tasks import answers
+from builder.tasks import steps as S
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.oracle import Web
@@ -42,7 +42,7 @@ def long_tasks(world: World) -> list[Task]:
     deli, deli_email = conf.data["from"]["name"], conf.data["from"]["email"]
     asker = trigger.data["contact"]
     pending = [n for n, v in own["replies"].items() if v == "pending"]
-    chatting = {c.name for c in chat_contacts(world)}
+    chatting = {c.name for c in S.chat_contacts(world)}
     pending = [n for n in pending if n in chatting]
     pickup = party.at - dt.timedelta(hours=2)
     card = cards[0]

@@ -3,8 +3,8 @@ and chat; with its reference solution."""
 
 from __future__ import annotations
 
-from apps.taxes.oracle import _plain, _shown, file_return
-from apps.taxes.tasks import APP, KIT, _filed, imported_result, in_use
+from apps.taxes import steps as ledgerleaf
+from apps.taxes.tasks import APP, KIT, imported_result, in_use
 from builder.money import money
 from builder.tasks import kit
 from builder.tasks.collect import Scenario
@@ -47,7 +47,7 @@ def _file_and_plan(world: World, year: str, refund: int) -> list[Task]:
         id="filed",
         weight=35,
         requirement=f"The {year} return is filed ({'refund' if refund > 0 else 'owed'} {money(cents, cur)})",
-        check=_filed(year, refund),
+        check=ledgerleaf.return_filed(year, refund),
     )
     only = KIT.only(
         f"the new, filed {year} return with the issued forms imported", Change(table="form_imports", op="insert", min=1)
@@ -120,7 +120,7 @@ def file_and_plan(task: Task, web: Web) -> str:
     from apps.messaging import steps as parley
 
     exp = task.expected
-    said = file_return(task, web)
+    said = ledgerleaf.file_return(task, web)
     refund = web.one(APP, "SELECT refund_cents FROM returns WHERE world_ref IS NULL AND status = 'filed'")
     if refund < 0:
         larkspur.post(
@@ -129,14 +129,14 @@ def file_and_plan(task: Task, web: Web) -> str:
             [
                 ("from", larkspur.account(web, "savings")),
                 ("to", larkspur.account(web, "checking")),
-                ("amount", _plain(-refund)),
+                ("amount", ledgerleaf.plain_amount(-refund)),
                 ("memo", "Tax bill"),
             ],
         )
         daybook.create(web, title="Pay tax bill", date=exp["due"], all_day="1")
     else:
         daybook.create(web, title="Tax refund", date=exp["due"], all_day="1")
-        parley.send(web, exp["contact"], f"Filed my taxes: {_shown(refund)} is coming back!")
+        parley.send(web, exp["contact"], f"Filed my taxes: {ledgerleaf.shown_amount(refund)} is coming back!")
     return said
 
 
