@@ -72,7 +72,8 @@ def home_tasks(world: World, app: str, own: list[Task], built: Iterable[str] | N
     """The tasks whose ids name ``app``: its ``own`` tasks (its ``tasks.py``'s) with the scenarios homed there
     placed among them, leaving out scenarios that need an app outside ``built`` (``None``: every app).
 
-    Raises ``ValueError`` when a scenario's anchor task is missing though the scenario has tasks."""
+    Raises ``ValueError`` when a scenario's anchor task is missing though the scenario has tasks, or a scenario's
+    task names another app in its id or lacks one of the scenario's ``apps``."""
     built = None if built is None else set(built)
     out = list(own)
     placed: dict[str, int] = {}  # anchor slug -> scenario tasks already placed after it (kept in discovery order)
