@@ -11,8 +11,8 @@ from importlib import metadata
 from pathlib import Path
 
 from .apps import App
+from .tasks import collect
 from .tasks.export import write_exports
-from .tasks.model import NOT_APPS
 from .world import World
 
 REPO = Path(__file__).resolve().parent.parent
@@ -56,17 +56,15 @@ def _tool_version(argv: list[str]) -> str | None:
 
 
 def write_tasks(world: World, apps: list[App], dest: Path) -> Path:
-    """Write every app's tasks for ``world`` to ``dest/tasks/tasks.jsonl`` (app order, then task order),
+    """Write every app's tasks for ``world`` to ``dest/tasks/tasks.jsonl`` (app order, then task order, the
+    cross-app scenarios among them: :func:`builder.tasks.collect.tasks`),
     and the same tasks as OSWorld task JSON and MyPCBench records (:mod:`builder.tasks.export`).
 
     A task that involves an app this build leaves out (``PERSONA_APPS``, an app still to come) is left out:
     it could not be done, or graded, in the image."""
     path = dest / "tasks" / "tasks.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
-    built = {app.name for app in apps}
-    kept = [
-        task for app in apps for task in app.module("tasks").tasks(world) if set(task.apps_involved) - NOT_APPS <= built
-    ]
+    kept = collect.tasks(world, apps)
     with path.open("w", encoding="utf-8") as fh:
         for task in kept:
             fh.write(task.model_dump_json(exclude_none=True) + "\n")

@@ -12,20 +12,19 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from builder.money import money
+from builder.tasks import kit
+from builder.tasks import steps as S
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.accounts import payment_cards
 from builder.world.planted import airline_flights
-from builder.world.travel import airport_label, distance_km
+from builder.world.travel import distance_km
 
 from .seed import FAMILY_BY_NAME, NETWORK, schedule_pairs, segment_miles, world_route
 
 APP = "airline"
+KIT = kit.Kit(APP)
 CITY = NETWORK["cities"]
-
-
-def _sql(app: str, query: str, params: list, expected: list[list]) -> Check:
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
 
 
 def _diff(*changes: Change) -> Check:
@@ -72,11 +71,16 @@ def _trip_of(world: World, city: str) -> int | None:
     return None
 
 
+def in_use(world: World) -> bool:
+    """Whether the persona travels and flies: without flights Meridian Air has no tasks, nor do the scenarios homed
+    there."""
+    return bool(world.of_kind("flight")) and bool(world.persona.travel)
+
+
 def tasks(world: World) -> list[Task]:
     """The airline's tasks of ``world`` (at least 8 when the persona flies: lookups, aggregations, 3 actions), in a
     fixed order; none for a persona without flights."""
     p = world.persona
-    pid = p.id
     cur = world.currency
     # Legs as the airline holds them (a rebooked leg under its new number and day).
     moved = airline_flights(world)
@@ -85,15 +89,14 @@ def tasks(world: World) -> list[Task]:
         key=lambda f: (f.data["dep_utc"], f.data["leg"]),
     )
     bookings = world.of_kind("flight_booking")
-    if not flights or not p.travel:
+    if not in_use(world):
         return []
     now = world.now.replace(tzinfo=ZoneInfo(p.timezone)).astimezone(dt.UTC)
     upcoming = [f for f in flights if _utc(f.data["dep_utc"]) > now]
     flown = [f for f in flights if _utc(f.data["dep_utc"]) <= now]
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/airline/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     # 1. Next flight: number, local departure time, confirmation code.
     if upcoming:
@@ -260,7 +263,7 @@ def tasks(world: World) -> list[Task]:
         companions = [n for n in nf["passengers"][1:]]
         aisles = aisle_letters(nf["aircraft"])
         marks = ",".join("?" for _ in aisles)
-        seat_check = _sql(
+        seat_check = kit.sql(
             APP,
             f"""SELECT COUNT(*) FROM seats t JOIN passengers x ON x.id = t.passenger_id
                                   WHERE t.world_ref = ? AND x.position = 0 AND t.changed_at IS NOT NULL
@@ -276,9 +279,7 @@ def tasks(world: World) -> list[Task]:
             check=_diff(Change(table="seats", op="update", min=1, max=1, columns=["seat", "changed_at"])),
         )
         # Tell the companion, or (travelling alone) the person the persona is closest to on Parley.
-        from apps.messaging.steps import closest_contact
-
-        closest = closest_contact(world)
+        closest = S.closest_contact(world)
         if companions or closest:
             who = companions[0] if companions else closest.name
             task(
@@ -308,7 +309,7 @@ def tasks(world: World) -> list[Task]:
                         id="text",
                         weight=40,
                         requirement=f"A new text to {who} in Parley",
-                        check=_sql(
+                        check=kit.sql(
                             "messaging",
                             """SELECT COUNT(*) > 0 FROM messages m
                                                JOIN conversations c ON c.id = m.conversation_id JOIN contacts k ON k.id = c.contact_id
@@ -353,7 +354,7 @@ def tasks(world: World) -> list[Task]:
                 id="cancelled",
                 weight=55,
                 requirement=f"Trip {nf['pnr']} is cancelled",
-                check=_sql(
+                check=kit.sql(
                     APP,
                     "SELECT status FROM bookings WHERE pnr = ? AND cancelled_at IS NOT NULL",
                     [nf["pnr"]],
@@ -437,7 +438,7 @@ def tasks(world: World) -> list[Task]:
                     id="booking",
                     weight=45,
                     requirement=f"A new Economy booking on MR {number} {home}-{dest} on {day}",
-                    check=_sql(
+                    check=kit.sql(
                         APP,
                         """SELECT COUNT(*) FROM bookings b JOIN segments s ON s.booking_id = b.id
                                            WHERE b.world_ref IS NULL AND b.status != 'cancelled' AND b.fare_family = 'MAIN'
@@ -451,7 +452,7 @@ def tasks(world: World) -> list[Task]:
                     id="charged",
                     weight=40,
                     requirement="The card shows the airline's pending charge in the bank",
-                    check=_sql(
+                    check=kit.sql(
                         "bank",
                         "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge'",
                         [APP],
@@ -472,232 +473,8 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    chain = flight_change_task(world)
-    if chain:
-        out.append(chain)
     out.extend(insight_tasks(world))
-    out.extend(crossapp_tasks(world))
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
-
-
-def flight_change_task(world: World) -> Task | None:
-    """The long chain the airline's schedule change breaks (``chain/flight-change`` of the world's planted items):
-    move the flight in Daybook, book the airport ride for the new departure in ZipRide, start the Bramblestay
-    stay the night the persona now arrives, ask the restaurant of the first evening's dinner (by mail) to move it a
-    day, and tell the travel companion in Parley. None when the world planted no such change (or lacks a step).
-
-    Checks are on outcomes, not on the route taken: a stay changed in place or cancelled and booked again both
-    pass; rows the apps write are told apart from seeded ones, so doing nothing scores 0."""
-    p = world.persona
-    item = next((x for x in world.planted if x.get("id") == "chain/flight-change"), None)
-    if not item or not p.travel or not p.travel.home_airport:
-        return None
-    steps = {s["step"]: s for s in item["steps"]}
-    if not {"airline_change", "calendar_flight", "hotel_check_in", "dinner_reservation"} <= set(steps):
-        return None
-    by_id = {e.id: e for e in world.events}
-    flight = by_id[item["flight_id"]]
-    stay = by_id[steps["hotel_check_in"]["event_id"]]
-    dinner_mail = by_id[steps["dinner_reservation"]["event_id"]]
-    booking = by_id[steps["booking"]["event_id"]]
-    companions = [n for n in booking.data.get("passengers", []) if n != p.identity.name]
-    old_number, new_number = flight.data["flight_number"], steps["airline_change"]["new_flight"]
-    old_dep, new_dep = (
-        dt.datetime.fromisoformat(item["old_departure"]),
-        dt.datetime.fromisoformat(item["new_departure"]),
-    )
-    z = "%Y-%m-%dT%H:%M:%SZ"
-    old_utc, new_utc = old_dep.astimezone(dt.UTC).strftime(z), new_dep.astimezone(dt.UTC).strftime(z)
-    airport = airport_label(p.travel.home_airport)
-    lo, hi = new_dep - dt.timedelta(minutes=180), new_dep - dt.timedelta(minutes=150)
-    dinner_at = dt.datetime.fromisoformat(steps["dinner_reservation"]["old"])
-    restaurant, restaurant_email = dinner_mail.data["from"]["name"], dinner_mail.data["from"]["email"]
-    hotel = stay.data["hotel"]
-    check_in, check_out = steps["hotel_check_in"]["new"], stay.data["check_out"]
-    dest = item["destination"]
-    flight_match = "(ref = ? OR instr(title, ?) > 0 OR instr(title, ?) > 0)"
-    rubric = [
-        RubricItem(
-            id="calendar-new",
-            weight=10,
-            requirement=f"Daybook has the flight at its new departure, {new_dep:%b %-d %H:%M}",
-            check=_sql(
-                "calendar",
-                f"SELECT COUNT(*) > 0 FROM events WHERE start_utc = ? AND {flight_match}",
-                [new_utc, flight.id, old_number, new_number],
-                [[1]],
-            ),
-        ),
-        RubricItem(
-            id="calendar-old",
-            weight=5,
-            requirement=f"…and no longer at the old one, {old_dep:%b %-d %H:%M}",
-            check=_sql(
-                "calendar",
-                f"SELECT COUNT(*) FROM events WHERE start_utc = ? AND {flight_match}",
-                [old_utc, flight.id, old_number, new_number],
-                [[0]],
-            ),
-        ),
-        RubricItem(
-            id="ride",
-            weight=15,
-            requirement=f"A ZipRide Home -> {airport} is scheduled with pickup between {lo:%b %-d %H:%M} and "
-            f"{hi:%H:%M}",
-            check=_sql(
-                "rides",
-                """SELECT COUNT(*) > 0 FROM rides r JOIN places a ON a.id = r.pickup_place_id
-                                         JOIN places b ON b.id = r.dropoff_place_id
-                                         WHERE r.world_ref IS NULL AND r.status = 'scheduled' AND a.kind = 'home'
-                                         AND b.address = ? AND r.pickup_at BETWEEN ? AND ?""",
-                [airport, lo.isoformat(), hi.isoformat()],
-                [[1]],
-            ),
-        ),
-        RubricItem(
-            id="hotel-new",
-            weight=15,
-            requirement=f"A Bramblestay stay at {hotel} from {check_in} to {check_out} is booked",
-            check=_sql(
-                "stays",
-                """SELECT COUNT(*) > 0 FROM bookings b JOIN properties p ON p.id = b.property_id
-                                         WHERE p.name = ? AND b.status != 'cancelled' AND b.check_in = ?
-                                         AND b.check_out = ?""",
-                [hotel, check_in, check_out],
-                [[1]],
-            ),
-        ),
-        RubricItem(
-            id="hotel-old",
-            weight=5,
-            requirement=f"…and none there still starts on {stay.data['check_in']}",
-            check=_sql(
-                "stays",
-                """SELECT COUNT(*) FROM bookings b JOIN properties p ON p.id = b.property_id
-                                         WHERE p.name = ? AND b.status != 'cancelled' AND b.check_in = ?""",
-                [hotel, stay.data["check_in"]],
-                [[0]],
-            ),
-        ),
-        RubricItem(
-            id="dinner-mail",
-            weight=15,
-            requirement=f"A mail to {restaurant} ({restaurant_email}) was sent",
-            check=_sql(
-                "mail",
-                """SELECT COUNT(*) > 0 FROM messages WHERE world_ref IS NULL AND origin = 'app'
-                                        AND folder = 'sent' AND instr(lower(to_json), lower(?)) > 0""",
-                [restaurant_email],
-                [[1]],
-            ),
-        ),
-        RubricItem(
-            id="dinner-asks",
-            weight=5,
-            requirement=f"The mail asks to move the {dinner_at:%b %-d %H:%M} table to the same time the next "
-            "evening (judge: read the sent mail)",
-        ),
-    ]
-    apps = [APP, "calendar", "rides", "stays", "mail"]
-    if companions:
-        who = companions[0]
-        apps.append("messaging")
-        rubric += [
-            RubricItem(
-                id="companion",
-                weight=15,
-                requirement=f"{who} got a message in Parley",
-                check=_sql(
-                    "messaging",
-                    """SELECT COUNT(*) > 0 FROM messages WHERE sender_id IS NULL
-                                                 AND world_ref IS NULL AND conversation_id IN (SELECT id FROM
-                                                 conversations WHERE kind = 'direct' AND contact_id =
-                                                 (SELECT id FROM contacts WHERE name = ?))""",
-                    [who],
-                    [[1]],
-                ),
-            ),
-            RubricItem(
-                id="companion-says",
-                weight=5,
-                requirement=f"The message gives the new flight ({new_number}, {new_dep:%b %-d %H:%M}) "
-                "(judge: read the message)",
-            ),
-        ]
-    else:  # the weights of the companion's items go to the two machine checks a solo traveller keeps
-        rubric[2] = rubric[2].model_copy(update={"weight": 25})
-        rubric[5] = rubric[5].model_copy(update={"weight": 20})
-        rubric[6] = rubric[6].model_copy(update={"weight": 10})
-    rubric.append(
-        RubricItem(
-            id="only-hotel",
-            weight=10,
-            requirement="Nothing else changed at Bramblestay: only that stay moved (or cancelled and booked again)",
-            check=Check(
-                type="state_diff",
-                app="stays",
-                ignore=["sessions"],
-                changes=[
-                    Change(table="bookings", op="update", min=1, max=1),
-                    Change(table="bookings", op="insert", min=0, max=1),
-                    Change(table="booking_nights", op="update", min=0),
-                    Change(table="booking_nights", op="delete", min=0),
-                    Change(table="booking_nights", op="insert", min=0),
-                    Change(table="booking_changes", op="insert", min=0, max=1),
-                    Change(table="threads", op="insert", min=0, max=1),
-                    Change(table="messages", op="insert", min=0),
-                ],
-            ),
-        )
-    )
-    todo = [
-        "move the flight in my calendar",
-        "book a ZipRide from home to the airport with pickup 2½ to 3 hours before the new departure",
-        "change the hotel so the stay starts the night I now arrive (same check-out)",
-        (
-            "email the restaurant of the dinner booked for my first evening there to move it to the same time the "
-            "next evening"
-        ),
-    ]
-    if companions:
-        todo.append(f"let {companions[0]} know about the new flight in Parley")
-    return Task(
-        id=f"{p.id}/airline/flight-change-fallout",
-        persona=p.id,
-        apps_involved=apps,
-        kind="action",
-        category="long_horizon",
-        planted=[item["id"]],
-        difficulty="hard",
-        time_limit_seconds=1800,
-        instruction=f"Meridian Air changed my flight to {dest}. Sort out everything the change breaks: "
-        + "; ".join(todo[:-1])
-        + f"; and {todo[-1]}.",
-        expected={
-            "pnr": item["pnr"],
-            "old_flight": old_number,
-            "new_flight": new_number,
-            "old_departure": item["old_departure"],
-            "new_departure": item["new_departure"],
-            "calendar_event": steps["calendar_flight"]["event_id"],
-            "pickup": "Home",
-            "dropoff": airport,
-            "pickup_window": [lo.isoformat(), hi.isoformat()],
-            "hotel": hotel,
-            "confirmation": steps["hotel_check_in"]["confirmation"],
-            "stay_event": stay.id,
-            "check_in": check_in,
-            "check_out": check_out,
-            "restaurant": restaurant,
-            "restaurant_email": restaurant_email,
-            "dinner": steps["dinner_reservation"]["old"],
-            "companion": companions[0] if companions else None,
-        },
-        rubric=rubric,
-    )
 
 
 # --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
@@ -723,12 +500,11 @@ def insight_tasks(world: World) -> list[Task]:
     from builder.tasks.phrasing import day_phrase
 
     p = world.persona
-    pid, cur, today = p.id, world.currency, world.now.date()
+    _pid, cur, today = p.id, world.currency, world.now.date()
     out: list[Task] = []
     by_id = {e.id: e for e in world.events}
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/airline/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     it = A.planted(world, "chain/flight-change")
     steps = {s["step"]: s for s in (it or {}).get("steps", [])}
@@ -948,75 +724,3 @@ def insight_tasks(world: World) -> list[Task]:
 
 
 # --- Cross-app answer tasks: what each past trip cost, all in ---------------------------------------------------
-
-
-def crossapp_tasks(world: World) -> list[Task]:
-    """A recap of every past trip across Meridian Air (the flights), Bramblestay (the hotel), ZipRide (the rides there),
-    the bank (the hotel's and the meals' card charges, foreign transaction fees) and Shopwell (parcels delivered at
-    home while away). A trip without a hotel charge gives no task."""
-    from builder.tasks import answers as A
-    from builder.tasks.crossapp import past_trips
-
-    p = world.persona
-    pid, cur = p.id, world.currency
-    out: list[Task] = []
-    openings = [
-        "Give me the full damage for my {city} trip",
-        "Do a cost recap of my {city} trip",
-        "I'm doing my travel expenses for my {city} trip",
-        "Put together what my {city} trip cost me",
-    ]
-    for i, t in enumerate(past_trips(world)):
-        parts = [
-            ("flights", "the flights (the whole booking)", t.flights_cents, "airline"),
-            ("hotel", f"the hotel ({t.hotel}) as charged to my card", t.hotel_cents, "stays"),
-        ]
-        if t.rides:
-            parts.append(("rides", "the ZipRides there", t.rides_cents, "rides"))
-        if t.meals:
-            parts.append(("meals", f"what I spent at restaurants in {t.city} on my card", t.meals_cents, "bank"))
-        if t.fees:
-            parts.append(("fees", "the foreign transaction fees", t.fees_cents, "bank"))
-        total = sum(x[2] for x in parts)
-        apps = sorted({x[3] for x in parts} | {"bank"} | ({"shop"} if t.parcels else set()))
-        when = f"in {t.depart:%B %Y}"
-        ask = ", ".join(x[1] for x in parts[:-1]) + f" and {parts[-1][1]}"
-        instruction = openings[i % len(openings)].format(city=t.city) + f" {when}: {ask}, each, and the total. "
-        weight_parts = 60 if t.parcels else 75
-        ws = [weight_parts // len(parts)] * len(parts)
-        ws[0] += weight_parts - sum(ws)
-        rubric = [
-            RubricItem(
-                id=k, weight=w, requirement=f"{label[0].upper() + label[1:]}: {money(c, cur)}", check=A.amount(c)
-            )
-            for (k, label, c, _), w in zip(parts, ws)
-        ]
-        rubric.append(
-            RubricItem(id="total", weight=25, requirement=f"Total {money(total, cur)}", check=A.amount(total))
-        )
-        expected = {"trip": t.trip, "city": t.city, "parts_cents": {x[0]: x[2] for x in parts}, "total_cents": total}
-        if t.parcels:
-            instruction += "Also, how many Shopwell parcels were delivered at home while I was away?"
-            rubric.append(
-                RubricItem(
-                    id="parcels",
-                    weight=15,
-                    requirement=f"{len(t.parcels)} Shopwell parcels arrived",
-                    check=A.number(len(t.parcels)),
-                )
-            )
-            expected["parcels"] = [d.data["order_id"] for d in t.parcels]
-        out.append(
-            Task(
-                id=f"{pid}/airline/x-trip-recap-{t.trip}",
-                persona=pid,
-                apps_involved=apps,
-                kind="aggregation",
-                difficulty="hard",
-                time_limit_seconds=1500,
-                instruction=instruction.strip(),
-                expected=expected,
-                rubric=rubric,
-            )
-        )
-    return out

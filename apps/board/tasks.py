@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from apps.mail import steps as mailbox
-from apps.workchat import steps as huddle
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.locale import Fmt
@@ -19,6 +18,7 @@ from builder.world.projects import board
 from .documents import meeting_notes
 
 APP = "board"
+KIT = kit.Kit(APP, nothing_else="Nothing else changed on the board: only {}")
 COMMENT = "Specs and the latest notes are linked in the description now."
 NEW_TITLE = "Collect open questions before the next review"
 STATUS_WORDS = {
@@ -30,27 +30,13 @@ STATUS_WORDS = {
 }
 
 
-def _only(what: str, *changes: Change) -> RubricItem:
-    """The state_diff item: exactly ``changes`` on the board, nothing else."""
-    return RubricItem(
-        id="nothing-else",
-        weight=15,
-        requirement=f"Nothing else changed on the board: only {what}",
-        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]),
-    )
-
-
-def _sql(query: str, params: list, expected: list[list]) -> Check:
-    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
 def _text(*options: str) -> Check:
     return Check(type="answer_text", any_of=[o for o in dict.fromkeys(options) if o])
 
 
 def _changed(key: str, field: str) -> Check:
     """At least one activity row the app wrote for ``field`` of ticket ``key``."""
-    return _sql(
+    return KIT.sql(
         "SELECT count(*) > 0 FROM activity a JOIN tickets t ON t.id = a.ticket_id "
         "WHERE t.key = ? AND a.field = ? AND a.world_ref IS NULL",
         [key, field],
@@ -102,20 +88,25 @@ def targets(world: World) -> dict:
     return out
 
 
+def in_use(world: World) -> bool:
+    """Whether the persona has a board with a current sprint: without one Cairn has no tasks, nor do the scenarios
+    homed there."""
+    tg = targets(world)
+    return bool(tg and tg["current"])
+
+
 def tasks(world: World) -> list[Task]:
     """The Cairn tasks of ``world`` in a fixed order (eight for a persona with a board and meeting notes)."""
     tg = targets(world)
-    if not tg or not tg["current"]:
+    if not in_use(world):
         return []
     p = world.persona
-    pid = p.id
     fmt = Fmt(p)
     me = p.identity.name
     out: list[Task] = []
     tickets = tg["tickets"]
 
-    def task(name: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/{APP}/{name}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     # 1. What the last sprint planning decided about a ticket (meeting notes + board).
     n = tg["planning"]
@@ -160,7 +151,7 @@ def tasks(world: World) -> list[Task]:
                     id="assigned",
                     weight=70,
                     requirement=f"{t['key']} is assigned to {me}",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT p.is_me FROM tickets t JOIN people p ON p.id = t.assignee_id WHERE t.key = ?",
                         [t["key"]],
                         [[1]],
@@ -172,7 +163,7 @@ def tasks(world: World) -> list[Task]:
                     requirement="The change shows in the ticket's activity",
                     check=_changed(t["key"], "assignee"),
                 ),
-                _only(
+                KIT.only(
                     f"{t['key']}'s assignee and its one activity entry",
                     Change(table="tickets", op="update", min=1, max=1, columns=["assignee_id", "updated_at"]),
                     Change(table="activity", op="insert", min=1, max=1),
@@ -196,7 +187,7 @@ def tasks(world: World) -> list[Task]:
                     id="status",
                     weight=70,
                     requirement=f"{t['key']} is In review",
-                    check=_sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_review"]]),
+                    check=KIT.sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_review"]]),
                 ),
                 RubricItem(
                     id="recorded",
@@ -204,7 +195,7 @@ def tasks(world: World) -> list[Task]:
                     requirement="The move shows in the ticket's activity",
                     check=_changed(t["key"], "status"),
                 ),
-                _only(
+                KIT.only(
                     f"{t['key']}'s status (and its place in the column) and its one activity entry",
                     Change(table="tickets", op="update", min=1, max=1, columns=["status", "rank", "updated_at"]),
                     Change(table="activity", op="insert", min=1, max=1),
@@ -228,14 +219,14 @@ def tasks(world: World) -> list[Task]:
                     id="comment",
                     weight=85,
                     requirement=f'{t["key"]} has the comment "{COMMENT}"',
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT count(*) FROM comments c JOIN tickets t ON t.id = c.ticket_id "
                         "WHERE t.key = ? AND c.world_ref IS NULL AND trim(c.body) = ?",
                         [t["key"], COMMENT],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "the one comment (the ticket's last-updated time and activity entry with it)",
                     Change(table="comments", op="insert", min=1, max=1),
                     Change(table="tickets", op="update", min=0, max=1, columns=["updated_at"]),
@@ -269,7 +260,7 @@ def tasks(world: World) -> list[Task]:
                     id="exists",
                     weight=35,
                     requirement=f'A new ticket titled "{NEW_TITLE}" exists',
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT count(*) FROM tickets WHERE world_ref IS NULL AND trim(title) = ?", [NEW_TITLE], [[1]]
                     ),
                 ),
@@ -277,7 +268,7 @@ def tasks(world: World) -> list[Task]:
                     id="fields",
                     weight=50,
                     requirement=f"It is in {pr['name']}, {cur['name']}, high priority, assigned to {mate['name']}",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT count(*) FROM tickets t JOIN projects p ON p.id = t.project_id "
                         "JOIN people a ON a.id = t.assignee_id WHERE t.world_ref IS NULL "
                         "AND trim(t.title) = ? AND p.name = ? AND t.sprint_id = ? AND t.priority = 'high' "
@@ -286,7 +277,7 @@ def tasks(world: World) -> list[Task]:
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "the one new ticket and its activity entry",
                     Change(table="tickets", op="insert", min=1, max=1),
                     Change(table="activity", op="insert", min=1, max=1),
@@ -366,228 +357,7 @@ def tasks(world: World) -> list[Task]:
                 RubricItem(id="assignee", weight=50, requirement=f"Names {t['assignee']}", check=_text(t["assignee"])),
             ],
         )
-    out += long_tasks(world)
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
 
 
-def long_tasks(world: World) -> list[Task]:
-    """The board's long-horizon chains: hand over the open tickets before the next trip; start on the top backlog
-    ticket and tell the team."""
-    return _travel_handover(world) + _backlog_pickup(world)
-
-
 PRIORITY_RANK = {"urgent": 0, "high": 1, "medium": 2, "low": 3}
-
-
-def _backlog_pickup(world: World) -> list[Task]:
-    """Start on the persona's highest-priority backlog ticket: In progress on the board, a work-calendar block the
-    next working day, a post in the team's Huddle channel, a mail to the lead (four apps)."""
-    from apps.calendar import steps as daybook
-    from builder.tasks import steps as S
-    from builder.tasks.phrasing import day_phrase
-
-    p = world.persona
-    b = board(world)
-    me = p.identity.name
-    backlog = sorted(
-        (t for t in b["tickets"] if t["assignee"] == me and t["status"] == "backlog"),
-        key=lambda t: (PRIORITY_RANK.get(t["priority"], 9), t["key"]),
-    )
-    lead_of, team = S.work_lead(world), S.team_channel(world)
-    if not backlog or lead_of is None or team is None:
-        return []
-    lead, lead_email = lead_of
-    t = backlog[0]
-    # "The most urgent" only when one ticket has the highest priority; else the ticket is named.
-    tied = [x for x in backlog if PRIORITY_RANK.get(x["priority"], 9) == PRIORITY_RANK.get(t["priority"], 9)]
-    which = (
-        "the most urgent ticket in my backlog on the board"
-        if len(tied) == 1
-        else f'{t["key"]} ("{t["title"]}") from my backlog on the board'
-    )
-    today = world.now.date()
-    day = today + dt.timedelta(days=1)
-    while day.weekday() >= 5:
-        day += dt.timedelta(days=1)
-    when = day_phrase(day, today)
-    return [
-        Task(
-            id=f"{p.id}/board/backlog-pickup",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "calendar", "workchat", "mail"],
-            difficulty="hard",
-            time_limit_seconds=1200,
-            instruction=f"I want to start on {which}. Move it to In progress; "
-            f"block 2 to 4 pm {when} in my work calendar for it, with its key in the title; post in "
-            f"#{team} on Huddle that I'm picking it up (give the key); and email {lead.split()[0]} the same.",
-            expected={
-                "key": t["key"],
-                "title": t["title"],
-                "priority": t["priority"],
-                "day": day.isoformat(),
-                "channel": team,
-                "lead": lead,
-                "lead_email": lead_email,
-            },
-            rubric=[
-                RubricItem(
-                    id="moved",
-                    weight=30,
-                    requirement=f'{t["key"]} ("{t["title"]}", {t["priority"]}) is In progress',
-                    check=_sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_progress"]]),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=20,
-                    requirement=f"A work-calendar entry {day} ({when}) at 14:00 naming {t['key']}",
-                    check=daybook.created(f"{day.isoformat()}T14", [[t["key"]]], calendar="work"),
-                ),
-                RubricItem(
-                    id="post",
-                    weight=20,
-                    requirement=f"A post in #{team} names {t['key']}",
-                    check=huddle.posted(team, [[t["key"]]]),
-                ),
-                RubricItem(
-                    id="mail",
-                    weight=15,
-                    requirement=f"A mail to {lead} ({lead_email}) names {t['key']}",
-                    check=mailbox.sent(lead_email, [[t["key"]]]),
-                ),
-                RubricItem(
-                    id="only-board",
-                    weight=15,
-                    requirement=f"Nothing else changed on the board: only {t['key']}'s status",
-                    check=S.diff(
-                        "board",
-                        Change(table="tickets", op="update", min=1, max=1),
-                        Change(table="activity", op="insert", min=1),
-                        Change(table="comments", op="insert", min=0),
-                    ),
-                ),
-            ],
-        )
-    ]
-
-
-def _travel_handover(world: World) -> list[Task]:
-    """The board's long-horizon chain: hand over the persona's open tickets before the next trip."""
-    from builder.tasks import steps as S
-    from builder.tasks.model import Change
-    from builder.tasks.phrasing import day_phrase
-    from builder.world.planted import airline_flights
-
-    p = world.persona
-    b = board(world)
-    me = p.identity.name
-    mine = [t for t in b["tickets"] if t["assignee"] == me and t["status"] != "done"]
-    colleagues = [c for c in (p.work.colleagues if p.work else []) if c in {x["name"] for x in b["people"]}]
-    contacts = {c.name: c for c in p.contacts}
-    if not mine or len(colleagues) < 2 or not contacts.get(colleagues[0]) or not contacts[colleagues[0]].email:
-        return []
-    moved = airline_flights(world)
-    legs = sorted(({**f.data, **moved.get(f.id, {})} for f in world.of_kind("flight")), key=lambda d: d["dep_utc"])
-    now = world.now.isoformat()
-    upcoming = [d for d in legs if d["dep_local"][:19] > now]
-    if not upcoming:
-        return []
-    trip = upcoming[0]["trip"]
-    leave = dt.date.fromisoformat(min(d["dep_local"] for d in upcoming if d["trip"] == trip)[:10])
-    back = dt.date.fromisoformat(max(d["arr_local"] for d in upcoming if d["trip"] == trip)[:10])
-    lead, taker = colleagues[0], colleagues[1]
-    lead_email = contacts[lead].email
-    keys = [t["key"] for t in mine]
-    marks = ",".join("?" for _ in keys)
-    today = world.now.date()
-    team = S.team_channel(world)
-    if team is None:
-        return []
-    return [
-        Task(
-            id=f"{p.id}/board/travel-handover",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "airline", "workchat", "calendar", "mail"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f"Before my next trip (check my flights for the days), hand my work over: reassign every open "
-            f"ticket of mine on the board to {taker}; post in #{team} on Huddle which tickets "
-            f"{taker.split()[0]} is taking over (by key) and the days I'm away; set my Huddle status to "
-            f'"Out of office" until the day I fly back; block those days (from the day I leave to the day I '
-            f'fly back) in my work calendar as an all-day "Out of office"; and email {lead.split()[0]} the '
-            "same handover.",
-            expected={
-                "keys": keys,
-                "taker": taker,
-                "channel": team,
-                "lead": lead,
-                "lead_email": lead_email,
-                "leave": leave.isoformat(),
-                "back": back.isoformat(),
-            },
-            rubric=[
-                RubricItem(
-                    id="reassigned",
-                    weight=25,
-                    requirement=f"{', '.join(keys)} are assigned to {taker}",
-                    check=_sql(
-                        f"""SELECT COUNT(*) FROM tickets t JOIN people p ON p.id = t.assignee_id
-                                          WHERE t.key IN ({marks}) AND p.name = ?""",
-                        [*keys, taker],
-                        [[len(keys)]],
-                    ),
-                ),
-                RubricItem(
-                    id="post",
-                    weight=15,
-                    requirement=f"A post in #{team} names {', '.join(keys)}",
-                    check=huddle.posted(team, [[k] for k in keys]),
-                ),
-                RubricItem(
-                    id="status",
-                    weight=15,
-                    requirement=f'Huddle status "Out of office" until {back}',
-                    check=huddle.status_set(["out of office", "ooo"], back.isoformat()),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=15,
-                    requirement=f'An all-day "Out of office" on the work calendar '
-                    f"from {leave} ({day_phrase(leave, today)}) to {back}",
-                    check=S.sql(
-                        "calendar",
-                        """SELECT COUNT(*) > 0 FROM events WHERE world_ref IS NULL
-                                                      AND calendar_id = 'work' AND all_day = 1
-                                                      AND substr(start_local, 1, 10) = ? AND substr(end_local, 1, 10) >= ?
-                                                      AND (instr(lower(title), 'out of office') > 0
-                                                           OR instr(lower(title), 'ooo') > 0)""",
-                        [leave.isoformat(), back.isoformat()],
-                        [[1]],
-                    ),
-                ),
-                RubricItem(
-                    id="mail",
-                    weight=15,
-                    requirement=f"A mail to {lead} ({lead_email}) names {', '.join(keys)}",
-                    check=mailbox.sent(lead_email, [[k] for k in keys]),
-                ),
-                RubricItem(
-                    id="only-board",
-                    weight=15,
-                    requirement="Nothing else changed on the board: only those tickets reassigned",
-                    check=S.diff(
-                        "board",
-                        Change(table="tickets", op="update", min=len(keys), max=len(keys)),
-                        Change(table="activity", op="insert", min=len(keys)),
-                        Change(table="comments", op="insert", min=0),
-                    ),
-                ),
-            ],
-        )
-    ]

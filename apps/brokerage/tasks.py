@@ -10,36 +10,20 @@ from __future__ import annotations
 
 from builder.money import money
 from builder.rng import rng
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World, investing
 
 from .seed import e4
 
 APP = "brokerage"
+KIT = kit.Kit(APP)
 BANK = "bank"
-
-
-def _sql(app: str, query: str, params: list, expected: list[list]) -> Check:
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _only(requirement: str, *changes: Change) -> RubricItem:
-    """The state-diff item: only ``changes`` in Tidewell's database (its sign-in sessions aside)."""
-    return RubricItem(
-        id="only",
-        weight=15,
-        requirement=requirement,
-        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]),
-    )
-
-
-def _amount(cents: int) -> Check:
-    return Check(type="answer_amount", cents=cents)
 
 
 def _bank_line(amount_cents: int) -> Check:
     """One app-made bank line of ``amount_cents`` (signed, checking's view) with Tidewell."""
-    return _sql(
+    return kit.sql(
         BANK,
         """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND kind = 'external_transfer'
                          AND counterparty = ? AND amount_cents = ?""",
@@ -48,21 +32,27 @@ def _bank_line(amount_cents: int) -> Check:
     )
 
 
+def in_use(world: World) -> bool:
+    """Whether the persona has a Tidewell account they fund and hold shares in: otherwise Tidewell's tasks are the
+    lookups only, and the scenarios homed there have none."""
+    if not world.of_kind("brokerage_opening"):
+        return False
+    ins = [e for e in world.of_kind("brokerage_transfer") if e.status == "done" and e.data["direction"] == "in"]
+    return bool(ins) and bool(investing.replay(world).shares)
+
+
 def tasks(world: World) -> list[Task]:
     """The Tidewell tasks of ``world`` in a fixed order (none when the persona has no Tidewell history)."""
-    p = world.persona
     if not world.of_kind("brokerage_opening"):
         return []
     cur = world.currency
-    pid = p.id
     today = world.now.date()
     book = investing.replay(world)
     done = [e for e in world.events if e.kind in investing.KINDS and e.status == "done"]
     out: list[Task] = []
     m = lambda c: money(c, cur)  # noqa: E731
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/{APP}/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     # 1. What the account is worth now.
     value = investing.account_value_cents(world, today, book)
@@ -75,7 +65,9 @@ def tasks(world: World) -> list[Task]:
         instruction="What is my Tidewell account worth right now, cash included?",
         expected={"value_cents": value},
         rubric=[
-            RubricItem(id="value", weight=100, requirement=f"States the account value {m(value)}", check=_amount(value))
+            RubricItem(
+                id="value", weight=100, requirement=f"States the account value {m(value)}", check=kit.amount(value)
+            )
         ],
     )
 
@@ -92,7 +84,7 @@ def tasks(world: World) -> list[Task]:
         instruction=f"How much has my monthly automatic investment into Tidewell taken out of my checking account so far in {year}?",
         expected={"total_cents": total, "transfers": len(recurring)},
         rubric=[
-            RubricItem(id="total", weight=80, requirement=f"States {m(total)} in total", check=_amount(total)),
+            RubricItem(id="total", weight=80, requirement=f"States {m(total)} in total", check=kit.amount(total)),
             RubricItem(
                 id="count",
                 weight=20,
@@ -107,7 +99,9 @@ def tasks(world: World) -> list[Task]:
     div_total = sum(e.data["amount_cents"] for e in divs)
     top = max(divs, key=lambda e: (e.data["amount_cents"], e.at)) if divs else None
     rubric = [
-        RubricItem(id="total", weight=70, requirement=f"States {m(div_total)} of dividends", check=_amount(div_total))
+        RubricItem(
+            id="total", weight=70, requirement=f"States {m(div_total)} of dividends", check=kit.amount(div_total)
+        )
     ]
     rubric.append(
         RubricItem(
@@ -130,7 +124,7 @@ def tasks(world: World) -> list[Task]:
 
     # 4. The last transfer to Tidewell as the bank shows it (bank + broker).
     ins = [e for e in done if e.kind == "brokerage_transfer" and e.data["direction"] == "in"]
-    if not ins or not book.shares:
+    if not in_use(world):
         return out  # an account the persona never funds or holds nothing in: the lookups only
     last_in = ins[-1]
     day = last_in.at.date()
@@ -147,7 +141,7 @@ def tasks(world: World) -> list[Task]:
                 id="amount",
                 weight=50,
                 requirement=f"States {m(last_in.data['amount_cents'])}",
-                check=_amount(last_in.data["amount_cents"]),
+                check=kit.amount(last_in.data["amount_cents"]),
             ),
             RubricItem(
                 id="date",
@@ -190,7 +184,7 @@ def tasks(world: World) -> list[Task]:
                 id="deposit",
                 weight=25,
                 requirement=f"A {m(amount)} deposit from the bank is in Tidewell",
-                check=_sql(
+                check=kit.sql(
                     APP,
                     "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND direction = 'deposit' AND amount_cents = ?",
                     [amount],
@@ -207,7 +201,7 @@ def tasks(world: World) -> list[Task]:
                 id="buy",
                 weight=35,
                 requirement=f"A filled buy of {fund} for between {m(amount - price)} and {m(amount)}",
-                check=_sql(
+                check=kit.sql(
                     APP,
                     """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'buy' AND status = 'filled'
                                                AND symbol = ? AND amount_cents BETWEEN ? AND ?""",
@@ -215,7 +209,7 @@ def tasks(world: World) -> list[Task]:
                     [[1]],
                 ),
             ),
-            _only(
+            KIT.only(
                 f"Nothing else changed at Tidewell: only the deposit and the {fund} buy (its cash lines and holding)",
                 Change(table="transfers", op="insert", min=1, max=1),
                 Change(table="orders", op="insert", min=1, max=1),
@@ -244,7 +238,7 @@ def tasks(world: World) -> list[Task]:
                     id="withdrawal",
                     weight=45,
                     requirement=f"A withdrawal of {m(withdraw)} in Tidewell",
-                    check=_sql(
+                    check=kit.sql(
                         APP,
                         "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND direction = 'withdrawal' AND amount_cents = ?",
                         [withdraw],
@@ -257,7 +251,7 @@ def tasks(world: World) -> list[Task]:
                     requirement=f"Checking shows {m(withdraw)} from Tidewell",
                     check=_bank_line(withdraw),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at Tidewell: only the withdrawal",
                     Change(table="transfers", op="insert", min=1, max=1),
                     Change(table="cash_ledger", op="insert", min=1, max=1),
@@ -284,7 +278,7 @@ def tasks(world: World) -> list[Task]:
                 id="open",
                 weight=55,
                 requirement=f"An open limit buy of {qty} {target} with a limit between {m(lo)} and {m(hi)}",
-                check=_sql(
+                check=kit.sql(
                     APP,
                     """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'buy' AND order_type = 'limit'
                                                AND status = 'open' AND symbol = ? AND shares_e4 = ? AND limit_cents BETWEEN ? AND ?""",
@@ -296,7 +290,7 @@ def tasks(world: World) -> list[Task]:
                 id="not-filled",
                 weight=30,
                 requirement=f"No {target} bought at market by the agent",
-                check=_sql(
+                check=kit.sql(
                     APP,
                     """SELECT COUNT(*) = 0 AND (SELECT COUNT(*) FROM orders WHERE world_ref IS NULL) > 0 FROM orders
                                                WHERE world_ref IS NULL AND side = 'buy' AND status = 'filled' AND symbol = ?""",
@@ -304,7 +298,7 @@ def tasks(world: World) -> list[Task]:
                     [[1]],
                 ),
             ),
-            _only(
+            KIT.only(
                 "Nothing else changed at Tidewell: only the open limit order",
                 Change(table="orders", op="insert", min=1, max=1),
             ),
@@ -329,7 +323,7 @@ def tasks(world: World) -> list[Task]:
                 id="sold",
                 weight=45,
                 requirement=f"A filled sell of all {book.shares[loser].normalize()} {loser}",
-                check=_sql(
+                check=kit.sql(
                     APP,
                     """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'sell' AND status = 'filled'
                                                AND symbol = ? AND shares_e4 = ?""",
@@ -341,9 +335,9 @@ def tasks(world: World) -> list[Task]:
                 id="gone",
                 weight=40,
                 requirement=f"No {loser} left in the holdings",
-                check=_sql(APP, """SELECT COUNT(*) FROM holdings WHERE symbol = ?""", [loser], [[0]]),
+                check=kit.sql(APP, """SELECT COUNT(*) FROM holdings WHERE symbol = ?""", [loser], [[0]]),
             ),
-            _only(
+            KIT.only(
                 f"Nothing else changed at Tidewell: only the {loser} sale",
                 Change(table="orders", op="insert", min=1, max=1),
                 Change(table="cash_ledger", op="insert", min=1, max=1),
@@ -375,7 +369,7 @@ def tasks(world: World) -> list[Task]:
                         id="added",
                         weight=45,
                         requirement=f"{add} is on the watchlist",
-                        check=_sql(
+                        check=kit.sql(
                             APP, "SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL AND symbol = ?", [add], [[1]]
                         ),
                     ),
@@ -383,7 +377,7 @@ def tasks(world: World) -> list[Task]:
                         id="removed",
                         weight=40,
                         requirement=f"{drop} is no longer on the watchlist",
-                        check=_sql(
+                        check=kit.sql(
                             APP,
                             """SELECT COUNT(*) = 0 AND (SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL) > 0
                                                        FROM watchlist WHERE symbol = ?""",
@@ -391,7 +385,7 @@ def tasks(world: World) -> list[Task]:
                             [[1]],
                         ),
                     ),
-                    _only(
+                    KIT.only(
                         "Nothing else changed at Tidewell: only the two watchlist entries",
                         Change(table="watchlist", op="insert", min=1, max=1),
                         Change(table="watchlist", op="delete", min=1, max=1),
@@ -399,10 +393,6 @@ def tasks(world: World) -> list[Task]:
                 ],
             )
     out.extend(insight_tasks(world))
-    out.extend(crossapp_tasks(world))
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
 
 
@@ -534,48 +524,3 @@ def insight_tasks(world: World) -> list[Task]:
 
 
 # --- Cross-app answer tasks: everything I have -------------------------------------------------------------------
-
-
-def crossapp_tasks(world: World) -> list[Task]:
-    """Net worth across the bank (checking, savings, the card's balance owed), Tidewell (the account's value, cash
-    included) and Hunchline (cash), when the persona has a Tidewell account."""
-    from builder.tasks import answers as A
-
-    p = world.persona
-    if not world.of_kind("brokerage_opening"):
-        return []
-    pid, cur = p.id, world.currency
-    kinds = world.account_kinds()
-    parts = [(k, next(a.name for a in p.accounts if a.kind == k), world.closing_balance_cents(k)) for k in kinds]
-    tidewell = investing.account_value_cents(world, world.now.date(), investing.replay(world))
-    apps = ["bank", APP]
-    extra = [("tidewell", "Tidewell account", tidewell)]
-    if world.of_kind("forecast_deposit"):
-        from builder.world import forecasts
-
-        extra.append(("hunchline", "Hunchline cash", forecasts.account(world)["cash_cents"]))
-        apps.append("markets")
-    net = sum(c for _, _, c in parts) + sum(c for _, _, c in extra)
-    items = parts + extra
-    ws = [80 // len(items)] * len(items)
-    ws[0] += 80 - sum(ws)
-    return [
-        Task(
-            id=f"{pid}/{APP}/x-net-worth",
-            persona=pid,
-            apps_involved=sorted(apps),
-            kind="aggregation",
-            difficulty="hard",
-            time_limit_seconds=1200,
-            instruction="What am I worth right now, all told? List the balance of each of my bank accounts (count "
-            "what I owe on the card as negative), my Tidewell account including its cash"
-            + (", my Hunchline cash" if len(extra) > 1 else "")
-            + ", and the net total.",
-            expected={"parts_cents": {k: c for k, _, c in items}, "net_cents": net},
-            rubric=[
-                RubricItem(id=k, weight=w, requirement=f"{name}: {money(c, cur)}", check=A.amount(c))
-                for (k, name, c), w in zip(items, ws)
-            ]
-            + [RubricItem(id="net", weight=20, requirement=f"Net total {money(net, cur)}", check=A.amount(net))],
-        )
-    ]

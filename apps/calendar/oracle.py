@@ -10,10 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import urllib.parse
 
-from apps.dining import steps as tabletime
-from apps.mail import steps as mailbox
-from apps.messaging import steps as parley
-from apps.shop import steps as shopwell
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
@@ -140,24 +136,3 @@ SOLVERS = {
     "block-flight": block_flight,
     "weekly-lesson": weekly_lesson,
 }
-
-
-def birthday_dinner(task: Task, web: Web) -> str:
-    """The present from Shopwell, the table at TableTime, into Daybook from its mail, the surprise group in Parley."""
-
-    exp = task.expected
-    shopwell.order(web, exp["sku"], 1, exp["card_last4"])
-    conf = tabletime.book(web, exp["slug"], exp["day"], exp["time"], exp["party"])
-    mailbox.add_to_calendar(web, conf)
-    parley.group_send(
-        web,
-        exp["title"],
-        exp["crew"],
-        f"Surprise dinner for {exp['friend'].split()[0]}: "
-        f"{exp['restaurant']}, {exp['day']} at {exp['time']}. "
-        "Don't tell!",
-    )
-    return f"Ordered the present, booked {exp['restaurant']} ({conf}), added it to the calendar and told the others."
-
-
-SOLVERS.update({"birthday-dinner": birthday_dinner})

@@ -10,11 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from apps.bank import steps as larkspur
-from apps.calendar import steps as daybook
-from apps.dining import steps as tabletime
-from apps.messaging import steps as parley
-from apps.shop import steps as shopwell
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 
@@ -22,10 +18,7 @@ from .seed import invitation_ids, is_invitation, uid_of
 from .worldview import conflicts, occurrences, overlapping, time_label, week_start
 
 APP = "calendar"
-
-
-def _sql(query: str, params: list, expected: list[list]) -> Check:
-    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
+KIT = kit.Kit(APP, nothing_else="Nothing else changed in the calendar: only {}")
 
 
 def _text(*options: str) -> Check:
@@ -42,18 +35,8 @@ def _date_forms(day: dt.date) -> list[str]:
     ]
 
 
-def _only(what: str, *changes: Change) -> RubricItem:
-    """The state_diff item: exactly ``changes`` in Daybook, nothing else."""
-    return RubricItem(
-        id="nothing-else",
-        weight=15,
-        requirement=f"Nothing else changed in the calendar: only {what}",
-        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]),
-    )
-
-
 def _new_event(what: str) -> RubricItem:
-    return _only(
+    return KIT.only(
         what, Change(table="events", op="insert", min=1, max=1), Change(table="reminders", op="insert", min=0, max=1)
     )
 
@@ -61,13 +44,11 @@ def _new_event(what: str) -> RubricItem:
 def tasks(world: World) -> list[Task]:
     """Return the calendar tasks of ``world`` (at least 8; lookups, aggregations, actions), in a fixed order."""
     p = world.persona
-    pid = p.id
     now = world.now
     occs = occurrences(world)
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/calendar/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     this_week = week_start(world, now.date())
     next_week = this_week + dt.timedelta(days=7)
@@ -195,7 +176,7 @@ def tasks(world: World) -> list[Task]:
                     id="moved",
                     weight=60,
                     requirement=f"That occurrence now runs {new_start:%H:%M}-{new_end:%H:%M} on {o.start.date()}",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT start_local, end_local, cancelled FROM overrides
                                               WHERE event_id = ? AND recurrence_id = ? AND edited_at IS NOT NULL""",
                         [o.series, o.start.strftime(fmt)],
@@ -206,14 +187,14 @@ def tasks(world: World) -> list[Task]:
                     id="series-kept",
                     weight=25,
                     requirement="The series itself and its other occurrences are unchanged",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT (SELECT COUNT(*) FROM overrides WHERE edited_at IS NOT NULL),
                                               (SELECT COUNT(*) FROM events WHERE id = ? AND edited_at IS NULL)""",
                         [o.series],
                         [[1, 1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "the one occurrence's override (and the series' revision number)",
                     Change(table="overrides", op="insert", min=1, max=1),
                     Change(table="events", op="update", min=0, max=1, columns=["sequence"]),
@@ -253,7 +234,7 @@ def tasks(world: World) -> list[Task]:
                     id="rsvp",
                     weight=50,
                     requirement="My RSVP on the event is DECLINED",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT partstat FROM attendees WHERE event_id = ? AND is_self = 1
                                               AND responded_at IS NOT NULL""",
                         [o.id],
@@ -264,14 +245,14 @@ def tasks(world: World) -> list[Task]:
                     id="reply",
                     weight=35,
                     requirement=f"A reply 'Declined: {o.title}' went to {org['email']} through mail",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM rsvp_replies WHERE event_id = ? AND partstat = ?
                                               AND mail_status = ?""",
                         [o.id, "DECLINED", "sent"],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "my answer on that one invitation and its one reply",
                     Change(table="attendees", op="update", min=1, max=1, columns=["partstat", "responded_at"]),
                     Change(table="rsvp_replies", op="insert", min=1, max=1),
@@ -304,7 +285,7 @@ def tasks(world: World) -> list[Task]:
                     id="event",
                     weight=70,
                     requirement=f"A new all-day event on {day.isoformat()}",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND all_day = 1
                                               AND start_local = ? AND end_local = ?""",
                         [day.isoformat(), (day + dt.timedelta(days=1)).isoformat()],
@@ -315,7 +296,7 @@ def tasks(world: World) -> list[Task]:
                     id="title",
                     weight=15,
                     requirement="Its title mentions the delivery, on the personal calendar",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
                                               AND instr(lower(title), ?) > 0""",
                         ["personal", "deliver"],
@@ -352,7 +333,7 @@ def tasks(world: World) -> list[Task]:
                         id="span",
                         weight=70,
                         requirement=f"A new work event from {f.data['start']} to {f.data['end']}",
-                        check=_sql(
+                        check=KIT.sql(
                             """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
                                                   AND start_utc = ? AND end_utc = ?""",
                             ["work", s_utc, e_utc],
@@ -363,7 +344,7 @@ def tasks(world: World) -> list[Task]:
                         id="title",
                         weight=15,
                         requirement="Titled 'Out of office - travel'",
-                        check=_sql(
+                        check=KIT.sql(
                             """SELECT COUNT(*) FROM events WHERE world_ref IS NULL
                                                   AND instr(lower(title), ?) > 0""",
                             ["out of office"],
@@ -421,7 +402,7 @@ def tasks(world: World) -> list[Task]:
                 id="series",
                 weight=60,
                 requirement=f"A new weekly series on Tuesdays from {tue.isoformat()} 17:00",
-                check=_sql(
+                check=KIT.sql(
                     """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND start_local = ?
                                           AND end_local = ? AND instr(rrule, ?) > 0 AND instr(rrule, ?) > 0""",
                     [f"{tue.isoformat()}T17:00:00", f"{tue.isoformat()}T17:30:00", "FREQ=WEEKLY", "TU"],
@@ -432,7 +413,7 @@ def tasks(world: World) -> list[Task]:
                 id="title",
                 weight=25,
                 requirement="Titled 'Piano lesson' on the personal calendar",
-                check=_sql(
+                check=KIT.sql(
                     """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
                                           AND lower(title) = ?""",
                     ["personal", "piano lesson"],
@@ -443,8 +424,6 @@ def tasks(world: World) -> list[Task]:
         ],
     )
     out.extend(insight_tasks(world))
-    out.extend(crossapp_tasks(world))
-    out += long_tasks(world)
     return out
 
 
@@ -461,21 +440,10 @@ def insight_tasks(world: World) -> list[Task]:
     from builder.tasks import answers as A
     from builder.tasks.phrasing import day_phrase
 
-    pid = world.persona.id
     today = world.now.date()
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(
-            Task(
-                id=f"{pid}/calendar/{slug}",
-                persona=pid,
-                apps_involved=apps,
-                kind="lookup",
-                category="contradiction",
-                **kw,
-            )
-        )
+    task = KIT.adder(world, out, kind="lookup", category="contradiction")
 
     def right_then_stale(right: list[str], stale: list[str], what: str, w: tuple[int, int, int] = (40, 20, 40)):
         return [
@@ -559,260 +527,7 @@ def insight_tasks(world: World) -> list[Task]:
     return out
 
 
-def long_tasks(world: World) -> list[Task]:
-    """Daybook's long-horizon chain: a friend's birthday coming up (present, dinner, calendar, the others)."""
-    from collections import Counter
-
-    from builder.tasks.phrasing import day_phrase
-    from builder.world.accounts import payment_cards
-
-    p = world.persona
-    contacts = {c.name.split()[0]: c for c in p.contacts}
-    chatting = {c.name for c in p.contacts if "chat" in (c.apps or []) and c.phone}
-    horizon = world.now + dt.timedelta(days=21)
-
-    def whose(title: str):
-        """The contact a birthday entry is for ("Jonah's birthday", "Geburtstag Uwe"), or None."""
-        words = set(title.replace("'s", " ").split())
-        return next((c for first, c in contacts.items() if first in words), None)
-
-    bday = next(
-        (
-            e
-            for e in sorted(world.of_kind("calendar_event"), key=lambda e: e.at)
-            if e.data.get("source") == "birthday"
-            and world.now < e.at <= horizon
-            and (c := whose(e.data["title"])) is not None
-            and c.relationship in ("friend", "roommate")
-            and c.name in chatting
-        ),
-        None,
-    )
-    cards = payment_cards(world)
-    present = shopwell.gift("board-game")
-    if not bday or not cards or not present:
-        return []
-    who = whose(bday.data["title"])
-    friends = Counter(
-        n
-        for e in world.of_kind("restaurant_booking")
-        if e.at <= world.now
-        for n in e.data.get("companions") or ()
-        if n != who.name and n in chatting
-    )
-    others = sorted(friends, key=lambda n: (-friends[n], n))[:2]
-    places = tabletime.restaurants_by_visits(world)
-    if len(others) < 2 or not places:
-        return []
-    place, day, time, card = places[0], bday.at.date(), "19:30", cards[0]
-    party = 2 + len(others)
-    first = who.name.split()[0]
-    title = f"{first}'s birthday"
-    return [
-        Task(
-            id=f"{p.id}/calendar/birthday-dinner",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "shop", "bank", "dining", "mail", "messaging"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f"{first}'s birthday is {day_phrase(day, world.now.date())}. Order the {present['title']} "
-            f"({present['variant']}) from Shopwell as a present, to my home, with my {card['label']}; book a "
-            f"table at the restaurant I've booked most on TableTime for {party} that evening at 7:30 pm "
-            f"({first}, me, {others[0]} and {others[1]}); add it to my calendar from the confirmation email; "
-            f'and start a Parley group called "{title}" with {others[0].split()[0]} and '
-            f"{others[1].split()[0]} (not {first}, it's a surprise) telling them where and when.",
-            expected={
-                "sku": present["sku"],
-                "card_last4": card["last4"],
-                "slug": place["slug"],
-                "restaurant": place["name"],
-                "day": day.isoformat(),
-                "time": time,
-                "party": party,
-                "crew": others,
-                "title": title,
-                "friend": who.name,
-            },
-            rubric=[
-                RubricItem(
-                    id="present",
-                    weight=15,
-                    requirement=f"A Shopwell order of {present['title']} ({present['sku']}) with {card['label']}",
-                    check=shopwell.bought(present["sku"], card["last4"]),
-                ),
-                RubricItem(
-                    id="charged",
-                    weight=5,
-                    requirement="The order's charge reached the card",
-                    check=larkspur.card_charged("shop"),
-                ),
-                RubricItem(
-                    id="booked",
-                    weight=25,
-                    requirement=f"{place['name']} booked for {party} on {day} at {time}",
-                    check=tabletime.booked(place["slug"], day.isoformat(), time, party),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=15,
-                    requirement=f"Daybook has the dinner at {place['name']} on {day}",
-                    check=daybook.created(f"{day}T{time}", [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="group",
-                    weight=20,
-                    requirement=f"A Parley group with {others[0]} and {others[1]} (only) names {place['name']}",
-                    check=parley.sent_group(others, [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="group-says",
-                    weight=5,
-                    requirement=f"It gives the time and keeps it a surprise from {first} (judge: read it)",
-                ),
-                RubricItem(
-                    id="only-calendar",
-                    weight=15,
-                    requirement="Nothing else changed in Daybook: only the dinner added",
-                    check=Check(
-                        type="state_diff",
-                        app=APP,
-                        ignore=["sessions"],
-                        changes=[
-                            Change(table="events", op="insert", min=1, max=1),
-                            Change(table="reminders", op="insert", min=0, max=1),
-                            Change(table="attendees", op="insert", min=0),
-                        ],
-                    ),
-                ),
-            ],
-        )
-    ]
-
-
 # --- Cross-app answer tasks: a year in numbers, the fortnight ahead ---------------------------------------------
-
-
-def crossapp_tasks(world: World) -> list[Task]:
-    """A year in numbers across seven apps (flights flown, hotel nights, rides, meals out, DashBite, Basketful and
-    Shopwell orders) and the next two weeks across Daybook, TableTime, Shopwell and ZipRide. Missing material gives
-    no task."""
-    from builder.tasks import answers as A
-
-    p = world.persona
-    pid, today = p.id, world.now.date()
-    out: list[Task] = []
-    labels = {
-        "calendar": ("appointments (doctor, dentist and the like) on my calendar", "appointments"),
-        "airline": ("flights flown on Meridian Air", "flights"),
-        "stays": ("hotel nights booked on Bramblestay", "nights"),
-        "rides": ("ZipRide rides", "rides"),
-        "dining": ("restaurant meals booked on TableTime", "meals out"),
-        "delivery": ("DashBite orders", "DashBite orders"),
-        "grocery": ("Basketful grocery orders", "Basketful orders"),
-        "shop": ("Shopwell orders", "Shopwell orders"),
-    }
-    for year in (today.year, today.year - 1):
-        counts = {k: v for k, v in year_counts(world, year).items() if v}
-        if len(counts) < 3:
-            continue
-        when = "this year so far" if year == today.year else f"in {year}"
-        ws = [100 // len(counts)] * len(counts)
-        ws[0] += 100 - sum(ws)
-        ask = ", ".join(labels[k][0] for k in counts)
-        opening = "My year in numbers, please" if year == today.year else f"Looking back at {year}"
-        out.append(
-            Task(
-                id=f"{pid}/calendar/x-year-in-numbers-{year}",
-                persona=pid,
-                apps_involved=sorted(counts),
-                kind="aggregation",
-                difficulty="hard",
-                time_limit_seconds=1500,
-                instruction=f"{opening}: how many {ask} did I have {when}? One number each.",
-                expected={"year": year, "counts": counts},
-                rubric=[
-                    RubricItem(id=k, weight=w, requirement=f"{v} {labels[k][1]}", check=A.number(v))
-                    for (k, v), w in zip(counts.items(), ws)
-                ],
-            )
-        )
-
-    # The next two weeks: personal appointments and occasions (calendar), tables booked (TableTime), parcels due
-    # (Shopwell), rides booked (ZipRide).
-    end = world.now + dt.timedelta(days=14)
-    soon = [e for e in world.events if world.now < e.at <= end]
-    appts = sorted(
-        {
-            e.data["title"]
-            for e in soon
-            if e.kind == "calendar_event"
-            and e.data.get("calendar") == "personal"
-            and e.data.get("source") in ("appointment", "life_event", "birthday")
-        }
-    )
-    tables = [
-        e
-        for e in world.of_kind("restaurant_booking")
-        if world.now < dt.datetime.fromisoformat(e.data["reservation_local"]).replace(tzinfo=None) <= end
-    ]
-    parcels = [e for e in soon if e.kind == "retail_delivery"]
-    rides = [e for e in soon if e.kind == "ride"]
-    groups = [x for x in (appts, tables, parcels, rides) if x]
-    if appts and len(groups) >= 2:
-        apps = (
-            ["calendar"] + (["dining"] if tables else []) + (["shop"] if parcels else []) + (["rides"] if rides else [])
-        )
-        items: list = [[t] for t in appts] + [[e.data["restaurant"]] for e in tables]
-        rubric = [
-            RubricItem(
-                id="named",
-                weight=60 if parcels or rides else 100,
-                requirement="Names " + "; ".join(x[0] for x in items),
-                check=A.names(items),
-            )
-        ]
-        ask = ["my appointments, birthdays and other occasions in the calendar (not the gym or meetings)"]
-        expected = {"calendar": appts, "tables": [e.data["restaurant"] for e in tables]}
-        if tables:
-            ask.append("the restaurant tables I've booked")
-        if parcels:
-            ask.append("how many Shopwell parcels are due")
-            rubric.append(
-                RubricItem(
-                    id="parcels",
-                    weight=40 if not rides else 20,
-                    requirement=f"{len(parcels)} parcels due",
-                    check=A.number(len(parcels)),
-                )
-            )
-            expected["parcels"] = [e.data["order_id"] for e in parcels]
-        if rides:
-            ask.append("how many ZipRides I have booked")
-            rubric.append(
-                RubricItem(
-                    id="rides",
-                    weight=40 if not parcels else 20,
-                    requirement=f"{len(rides)} rides booked",
-                    check=A.number(len(rides)),
-                )
-            )
-            expected["rides"] = [e.data["ride_id"] for e in rides]
-        out.append(
-            Task(
-                id=f"{pid}/calendar/x-next-two-weeks",
-                persona=pid,
-                apps_involved=apps,
-                kind="aggregation",
-                difficulty="medium",
-                time_limit_seconds=900,
-                instruction="Brief me on the next two weeks: " + ", ".join(ask[:-1]) + f" and {ask[-1]}.",
-                expected=expected,
-                rubric=rubric,
-            )
-        )
-    return out
 
 
 def year_counts(world, year: int) -> dict[str, int]:

@@ -13,64 +13,17 @@ import datetime as dt
 from collections import Counter
 
 from builder.money import money
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.phrasing import last_month
 from builder.world import World, delivery
+
+from .steps import KIT, SLACK_MINUTES, window, scheduled, charge_pending, new_order
 
 APP = "delivery"
 #: Orders delivered less than this many days before now are unrated in the seed (apps/delivery/seed.py).
 UNRATED_DAYS = 7
 #: Minutes either side of a scheduled time that a check accepts.
-SLACK_MINUTES = 15
-
-
-def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _only(requirement: str, *changes: Change) -> RubricItem:
-    """The state-diff item: only ``changes`` in DashBite's database (sign-in sessions and the cart aside)."""
-    return RubricItem(
-        id="only",
-        weight=15,
-        requirement=requirement,
-        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions", "cart_items"]),
-    )
-
-
-def _new_order(lines: int) -> RubricItem:
-    return _only(
-        "Nothing else changed at DashBite: only the one new order",
-        Change(table="orders", op="insert", min=1, max=1),
-        Change(table="order_items", op="insert", min=lines, max=lines),
-    )
-
-
-def _scheduled(place: dict, slot: dt.datetime, items: list[dict], q: dict) -> Check:
-    """A new order from ``place`` scheduled for ``slot`` (within the slack) with ``items``' lines and ``q``'s subtotal."""
-    return _sql(
-        """SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
-                   AND o.restaurant_name = ? AND o.scheduled_for BETWEEN ? AND ?
-                   AND (SELECT COUNT(*) FROM order_items i WHERE i.order_id = o.id) = ?
-                   AND o.subtotal_cents = ?""",
-        [place["name"], *_window(slot), len(items), q["subtotal_cents"]],
-        [[1]],
-    )
-
-
-def _charge_pending(q: dict) -> Check:
-    """The bank holds ``q``'s total as a pending DashBite card charge."""
-    return _sql(
-        """SELECT COUNT(*) FROM card_authorizations WHERE app = 'delivery'
-                   AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
-        [q["total_cents"]],
-        [[1]],
-        app="bank",
-    )
-
-
-def _amount(cents: int) -> Check:
-    return Check(type="answer_amount", cents=cents)
 
 
 def _done(world: World) -> list:
@@ -97,14 +50,34 @@ def quote(restaurant: dict, subtotal: int, tip_percent: int, discount: int = 0) 
     }
 
 
-def _window(at: dt.datetime) -> list[str]:
-    lo, hi = at - dt.timedelta(minutes=SLACK_MINUTES), at + dt.timedelta(minutes=SLACK_MINUTES)
-    return [lo.isoformat(), hi.isoformat()]
-
-
 def _open_for(r: dict, slot: dt.datetime) -> bool:
     kitchen = slot - dt.timedelta(minutes=r["prep_minutes"][1] + 15)
     return r["opens"] <= kitchen.strftime("%H:%M") and slot.strftime("%H:%M") < r["closes"]
+
+
+def usual_dinner(world: World) -> tuple[dict, dt.datetime, list[dict], dict] | None:
+    """The persona's usual order, to arrive at 7 pm today: ``(restaurant, slot, items, quote)`` (the restaurant of the
+    home catalogue, the naive local slot, the items as the cart posts them, :func:`quote` with the usual tip), or
+    None without a usual order or when its restaurant is closed then."""
+    usual = [e for e in _done(world) if e.data["usual"]]
+    place = next((x for x in delivery.home_catalogue(world.persona) if x["usual"]), None)
+    if not usual or not place:
+        return None
+    slot = dt.datetime.combine(world.now.date(), dt.time(19, 0))
+    if not _open_for(place, slot):
+        return None
+    items = [
+        {"dish_id": x["dish_id"], "qty": x["qty"], "option_ids": x.get("option_ids", [])}
+        for x in usual[-1].data["items"]
+    ]
+    tp = world.persona.preferences.tipping_percent
+    return place, slot, items, quote(place, sum(x["qty"] * x["price_cents"] for x in usual[-1].data["items"]), tp)
+
+
+def in_use(world: World) -> bool:
+    """Whether the persona has ordered on DashBite: without an order it has no tasks, nor do the scenarios homed
+    there."""
+    return bool(_done(world))
 
 
 def tasks(world: World) -> list[Task]:
@@ -112,17 +85,15 @@ def tasks(world: World) -> list[Task]:
     in a fixed order."""
     p = world.persona
     cur = world.currency
-    pid = p.id
     orders = _done(world)
     out: list[Task] = []
     tp = p.preferences.tipping_percent
     cat = delivery.home_catalogue(p)
     by_name = {x["name"]: x for x in cat}
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/delivery/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
-    if not orders:
+    if not in_use(world):
         return out
     today = world.now.date()
 
@@ -165,7 +136,7 @@ def tasks(world: World) -> list[Task]:
         instruction=f"How much did I spend on DashBite food delivery in {m_name}, and how many orders was that?",
         expected={"month": last_month, "orders": len(in_month), "total_cents": m_total},
         rubric=[
-            RubricItem(id="total", weight=80, requirement=f"States {money(m_total, cur)}", check=_amount(m_total)),
+            RubricItem(id="total", weight=80, requirement=f"States {money(m_total, cur)}", check=kit.amount(m_total)),
             RubricItem(
                 id="count",
                 weight=20,
@@ -206,7 +177,7 @@ def tasks(world: World) -> list[Task]:
                     id="total",
                     weight=40,
                     requirement=f"States {money(u['total_cents'], cur)}",
-                    check=_amount(u["total_cents"]),
+                    check=kit.amount(u["total_cents"]),
                 ),
             ],
         )
@@ -239,7 +210,7 @@ def tasks(world: World) -> list[Task]:
                 id="total",
                 weight=50,
                 requirement=f"States {money(big.data['total_cents'], cur)}",
-                check=_amount(big.data["total_cents"]),
+                check=kit.amount(big.data["total_cents"]),
             ),
         ],
     )
@@ -276,49 +247,43 @@ def tasks(world: World) -> list[Task]:
             )
 
     # 6. Schedule the usual order for 7 pm tonight, with the usual tip (the bank shows the charge).
-    place = next((x for x in cat if x["usual"]), None)
-    if usual and place:
-        slot = dt.datetime.combine(today, dt.time(19, 0))
-        if _open_for(place, slot):
-            items = [
-                {"dish_id": x["dish_id"], "qty": x["qty"], "option_ids": x.get("option_ids", [])}
-                for x in usual[-1].data["items"]
-            ]
-            q = quote(place, sum(x["qty"] * x["price_cents"] for x in usual[-1].data["items"]), tp)
-            task(
-                "schedule-usual-dinner",
-                ["delivery", "bank"],
-                kind="action",
-                difficulty="medium",
-                time_limit_seconds=420,
-                instruction=f"Order my usual from {place['name']} on DashBite, scheduled to arrive at 7 pm tonight, "
-                "to my home, with my usual tip.",
-                expected={
-                    "restaurant": place["name"],
-                    "items": items,
-                    "when": "later",
-                    "at": slot.strftime("%Y-%m-%dT%H:%M"),
-                    "tip": tp,
-                    **q,
-                },
-                rubric=[
-                    RubricItem(
-                        id="scheduled",
-                        weight=45,
-                        requirement=f"A new order from {place['name']} scheduled for {slot:%H:%M} today "
-                        f"(within {SLACK_MINUTES} minutes) with the usual dishes",
-                        check=_scheduled(place, slot, items, q),
-                    ),
-                    RubricItem(
-                        id="charged",
-                        weight=40,
-                        requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
-                        check=_charge_pending(q),
-                    ),
-                    _new_order(len(items)),
-                ],
-            )
-            out.extend(_sick_day(world, place, slot, items, q, tp))
+    plan = usual_dinner(world)
+    if plan:
+        place, slot, items, q = plan
+        task(
+            "schedule-usual-dinner",
+            ["delivery", "bank"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"Order my usual from {place['name']} on DashBite, scheduled to arrive at 7 pm tonight, "
+            "to my home, with my usual tip.",
+            expected={
+                "restaurant": place["name"],
+                "items": items,
+                "when": "later",
+                "at": slot.strftime("%Y-%m-%dT%H:%M"),
+                "tip": tp,
+                **q,
+            },
+            rubric=[
+                RubricItem(
+                    id="scheduled",
+                    weight=45,
+                    requirement=f"A new order from {place['name']} scheduled for {slot:%H:%M} today "
+                    f"(within {SLACK_MINUTES} minutes) with the usual dishes",
+                    check=scheduled(place, slot, items, q),
+                ),
+                RubricItem(
+                    id="charged",
+                    weight=40,
+                    requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
+                    check=charge_pending(q),
+                ),
+                new_order(len(items)),
+            ],
+        )
+        # 6b. The sick day (the usual order, work chat and the calendar): scenarios/errands/delivery.py.
 
     # 7. Reorder the last non-usual order, found by its confirmation mail's date, for 7:30 pm tonight.
     other = [e for e in orders if not e.data["usual"] and e.data["restaurant"] in by_name]
@@ -352,16 +317,16 @@ def tasks(world: World) -> list[Task]:
                     requirement=f"A new order from {d['restaurant']} for {slot:%H:%M} today with the "
                     f"{len(items)} dishes of {d['order_id']} and a subtotal of "
                     f"{money(d['subtotal_cents'], cur)}",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
                                               AND o.restaurant_name = ? AND o.scheduled_for BETWEEN ? AND ?
                                               AND o.subtotal_cents = ?
                                               AND (SELECT COUNT(*) FROM order_items i WHERE i.order_id = o.id) = ?""",
-                        [d["restaurant"], *_window(slot), d["subtotal_cents"], len(items)],
+                        [d["restaurant"], *window(slot), d["subtotal_cents"], len(items)],
                         [[1]],
                     ),
                 ),
-                _new_order(len(items)),
+                new_order(len(items)),
             ],
         )
 
@@ -409,11 +374,11 @@ def tasks(world: World) -> list[Task]:
                     id="ordered",
                     weight=45,
                     requirement=f"A new order of {qty} × {name} from {r['name']} for 12:30 tomorrow",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.id
                                               WHERE o.world_ref IS NULL AND o.restaurant_name = ?
                                               AND o.scheduled_for BETWEEN ? AND ? AND i.name = ? AND i.qty = ?""",
-                        [r["name"], *_window(slot), name, qty],
+                        [r["name"], *window(slot), name, qty],
                         [[1]],
                     ),
                 ),
@@ -421,14 +386,14 @@ def tasks(world: World) -> list[Task]:
                     id="promo",
                     weight=40,
                     requirement="It uses SAVE5 (the best code that applies)",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND promo_code = ?
                                               AND discount_cents = ?""",
                         ["SAVE5", q["discount_cents"]],
                         [[1]],
                     ),
                 ),
-                _new_order(1),
+                new_order(1),
             ],
         )
 
@@ -450,7 +415,7 @@ def tasks(world: World) -> list[Task]:
                     id="stars",
                     weight=55,
                     requirement="The order is rated 5 stars",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM orders WHERE order_id = ? AND rating = 5 AND rated_in_app = 1",
                         [e.data["order_id"]],
                         [[1]],
@@ -460,14 +425,14 @@ def tasks(world: World) -> list[Task]:
                     id="comment",
                     weight=30,
                     requirement="With the comment",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM orders WHERE order_id = ? AND rated_in_app = 1 "
                         "AND instr(rating_comment, ?) > 0",
                         [e.data["order_id"], "Arrived hot"],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at DashBite: only that order's rating",
                     Change(
                         table="orders",
@@ -480,7 +445,6 @@ def tasks(world: World) -> list[Task]:
             ],
         )
     out.extend(insight_tasks(world))
-    out.extend(crossapp_tasks(world))
     return out
 
 
@@ -494,14 +458,13 @@ def insight_tasks(world: World) -> list[Task]:
     from builder.tasks.phrasing import month_phrase
 
     p = world.persona
-    pid, cur, today = p.id, world.currency, world.now.date()
+    _pid, cur, today = p.id, world.currency, world.now.date()
     orders = _done(world)
     out: list[Task] = []
     if not orders:
         return out
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/delivery/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     start, _ = last_month(today)
     month = [e for e in orders if start.isoformat()[:7] == e.data["placed_local"][:7]]
@@ -626,196 +589,3 @@ def insight_tasks(world: World) -> list[Task]:
 
 
 # --- Cross-app answer tasks: food spending, what came to the door ----------------------------------------------
-
-
-def crossapp_tasks(world: World) -> list[Task]:
-    """A month's food spending across DashBite, Basketful, TableTime meals and coffee (card) for the last two months,
-    and last week's doorstep deliveries across DashBite, Basketful and Shopwell. Missing material gives no task."""
-    from builder.tasks import answers as A
-    from apps.bank.spending import service_spend
-    from builder.tasks.crossapp import month_window
-    from builder.tasks.phrasing import month_phrase
-
-    p = world.persona
-    pid, cur, today = p.id, world.currency, world.now.date()
-    out: list[Task] = []
-    asks = [
-        (
-            "How much did I spend on food {when}? Split it into DashBite takeout, Basketful groceries, meals out "
-            "that I booked on TableTime (what my card was charged), and coffee shops on my cards, then the total."
-        ),
-        (
-            "Food budget check: what went {when} on DashBite, on Basketful, on restaurant meals booked through "
-            "TableTime (card charges) and on coffee? Each figure and the sum, please."
-        ),
-        (
-            "Split my food spending {when} four ways: DashBite, Basketful, TableTime restaurant meals (as charged to "
-            "my card) and coffee on my cards. What was each, and what did it add up to?"
-        ),
-    ]
-    for back in (1, 2, 3):
-        start, end = month_window(world, back)
-        spends = {s.app: s for s in service_spend(world, start, end) if s.app in ("delivery", "grocery", "dining")}
-        coffee = sum(
-            e.data["amount_cents"]
-            for e in world.of_kind("card_purchase")
-            if e.status == "done" and e.data.get("category") == "coffee" and start <= e.at.date() <= end
-        )
-        if len(spends) < 3 or not coffee:
-            continue
-        parts = [
-            ("delivery", "DashBite", spends["delivery"].total_cents),
-            ("grocery", "Basketful", spends["grocery"].total_cents),
-            ("dining", "TableTime meals", spends["dining"].total_cents),
-            ("coffee", "Coffee", coffee),
-        ]
-        total = sum(x[2] for x in parts)
-        when = month_phrase(start, today)
-        out.append(
-            Task(
-                id=f"{pid}/delivery/x-food-month-{start:%Y-%m}",
-                persona=pid,
-                apps_involved=["bank", "delivery", "dining", "grocery"],
-                kind="aggregation",
-                difficulty="hard",
-                time_limit_seconds=1200,
-                instruction=asks[back - 1].format(when=when),
-                expected={"month": f"{start:%Y-%m}", "parts_cents": {k: c for k, _, c in parts}, "total_cents": total},
-                rubric=[
-                    RubricItem(id=k, weight=18, requirement=f"{label}: {money(c, cur)}", check=A.amount(c))
-                    for k, label, c in parts
-                ]
-                + [RubricItem(id="total", weight=28, requirement=f"Total {money(total, cur)}", check=A.amount(total))],
-            )
-        )
-
-    # Last week (Monday to Sunday): what came to the door.
-    monday = today - dt.timedelta(days=today.weekday() + 7)
-    sunday = monday + dt.timedelta(days=6)
-
-    def day_of(iso: str | None) -> dt.date | None:
-        return dt.date.fromisoformat(iso[:10]) if iso else None
-
-    food = [
-        e
-        for e in world.of_kind("food_order")
-        if e.status == "done" and monday <= (day_of(e.data.get("delivered_local")) or e.at.date()) <= sunday
-    ]
-    groc = [
-        e
-        for e in world.of_kind("grocery_order")
-        if e.status == "done" and monday <= day_of(e.data["delivery_window_start"]) <= sunday
-    ]
-    parcels = [
-        e
-        for e in world.of_kind("retail_delivery")
-        if e.status == "done" and monday <= day_of(e.data["delivered_local"]) <= sunday
-    ]
-    got = [(k, n) for k, n in (("delivery", len(food)), ("grocery", len(groc)), ("shop", len(parcels))) if n]
-    if len(got) >= 2 and food:
-        label = {"delivery": "DashBite orders", "grocery": "Basketful grocery deliveries", "shop": "Shopwell parcels"}
-        total = sum(n for _, n in got)
-        ws = [25] * len(got)
-        out.append(
-            Task(
-                id=f"{pid}/delivery/x-doorstep-last-week",
-                persona=pid,
-                apps_involved=sorted(k for k, _ in got),
-                kind="aggregation",
-                difficulty="medium",
-                time_limit_seconds=900,
-                instruction=f"How many deliveries came to my door last week ({monday:%A, %B %-d} to "
-                f"{sunday:%A, %B %-d})? Count the DashBite orders, Basketful grocery deliveries and "
-                "Shopwell parcels separately, then all together.",
-                expected={"week": monday.isoformat(), "counts": dict(got), "total": total},
-                rubric=[
-                    RubricItem(id=k, weight=w, requirement=f"{n} {label[k]}", check=A.number(n))
-                    for (k, n), w in zip(got, ws)
-                ]
-                + [RubricItem(id="total", weight=100 - sum(ws), requirement=f"{total} in all", check=A.number(total))],
-            )
-        )
-    return out
-
-
-def _sick_day(world: World, place: dict, slot: dt.datetime, items: list[dict], q: dict, tp: int) -> list[Task]:
-    """Off sick today (five apps, long horizon): the Huddle status and a post in the team channel, a mail to the lead,
-    the day blocked in the work calendar, and the usual DashBite dinner at 7 pm with the usual tip."""
-    from apps.calendar import steps as daybook
-    from apps.mail import steps as mailbox
-    from apps.workchat import steps as huddle
-    from builder.tasks import steps as S
-
-    p = world.persona
-    cur = world.currency
-    lead_of, team = S.work_lead(world), S.team_channel(world)
-    if lead_of is None or team is None:
-        return []
-    lead, lead_email = lead_of
-    today = world.now.date().isoformat()
-    sick = ["sick", "unwell"]  # not "ill": it is inside "will"
-    return [
-        Task(
-            id=f"{p.id}/delivery/sick-day",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=["delivery", "bank", "workchat", "mail", "calendar"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f'I\'m off sick today. Set my Huddle status to "Out sick" for today, tell #{team} on Huddle, '
-            f'email {lead.split()[0]} that I\'m off sick, block today in my work calendar as an all-day "Out sick", '
-            f"and get my usual from {place['name']} delivered on DashBite at 7 pm tonight, with my usual tip.",
-            expected={
-                "restaurant": place["name"],
-                "items": items,
-                "when": "later",
-                "at": slot.strftime("%Y-%m-%dT%H:%M"),
-                "tip": tp,
-                **q,
-                "channel": team,
-                "lead": lead,
-                "lead_email": lead_email,
-                "today": today,
-            },
-            rubric=[
-                RubricItem(
-                    id="status",
-                    weight=10,
-                    requirement=f'Huddle status "Out sick" clearing today ({today})',
-                    check=huddle.status_set(sick, today),
-                ),
-                RubricItem(
-                    id="post",
-                    weight=10,
-                    requirement=f"A post in #{team} says I'm sick",
-                    check=huddle.posted(team, [sick]),
-                ),
-                RubricItem(
-                    id="mail",
-                    weight=10,
-                    requirement=f"A mail to {lead} ({lead_email}) says I'm sick",
-                    check=mailbox.sent(lead_email, [sick]),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=15,
-                    requirement='An all-day "Out sick" in the work calendar today',
-                    check=daybook.created(today, [sick], calendar="work"),
-                ),
-                RubricItem(
-                    id="ordered",
-                    weight=25,
-                    requirement=f"A new order from {place['name']} for {slot:%H:%M} today with the usual dishes",
-                    check=_scheduled(place, slot, items, q),
-                ),
-                RubricItem(
-                    id="charged",
-                    weight=15,
-                    requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
-                    check=_charge_pending(q),
-                ),
-                _new_order(len(items)),
-            ],
-        )
-    ]

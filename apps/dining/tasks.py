@@ -11,12 +11,8 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter, defaultdict
 
-from apps.calendar import steps as daybook
-from apps.dining import steps as tabletime
-from apps.messaging import steps as parley
-from apps.rides import steps as zipride
 from builder.money import money
-from builder.tasks import answers
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.dining import catalogue
@@ -24,6 +20,7 @@ from builder.world.dining import catalogue
 from .seed import OCCUPANCY_DAYS, reservations
 
 APP = "dining"
+KIT = kit.Kit(APP)
 _DE_MONTHS = [
     "Januar",
     "Februar",
@@ -38,21 +35,6 @@ _DE_MONTHS = [
     "November",
     "Dezember",
 ]
-
-
-def _sql(query: str, params: list, expected: list[list]) -> Check:
-    """A sql check on TableTime's database: fixed ``query`` text, every world value in ``params``."""
-    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _only(requirement: str, *changes: Change, app: str = APP) -> RubricItem:
-    """The state-diff item: only ``changes`` in ``app``'s database (its sign-in sessions aside)."""
-    return RubricItem(
-        id="only",
-        weight=15,
-        requirement=requirement,
-        check=Check(type="state_diff", app=app, changes=list(changes), ignore=["sessions"]),
-    )
 
 
 # A table's 15-minute holds come and go with the reservations on it.
@@ -82,11 +64,16 @@ def _date_forms(day: dt.date) -> list[str]:
     ]
 
 
+def in_use(world: World) -> bool:
+    """Whether the persona has dined out through TableTime (a completed reservation): without one its tasks are few
+    and the scenarios homed there have none."""
+    return any(b["status"] == "completed" for b in reservations(world))
+
+
 def tasks(world: World) -> list[Task]:
     """Return the TableTime tasks of ``world`` (twelve when it has past and upcoming bookings with companions; fewer
     for a persona who never dines out), in a fixed order."""
     p = world.persona
-    pid = p.id
     cur = world.currency
     loc = p.locale
     out: list[Task] = []
@@ -99,10 +86,9 @@ def tasks(world: World) -> list[Task]:
     def slug(b: dict) -> str:
         return slugs[(b["restaurant"], b["address"])]
 
-    def task(name: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/{APP}/{name}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
-    if not past:
+    if not in_use(world):
         return out
     booked = Counter((b["restaurant"], b["address"]) for b in mine)
     favourites = {slugs[k] for k, _ in sorted(booked.items(), key=lambda kv: (-kv[1], order[kv[0]]))[:3]}  # the seed's
@@ -259,7 +245,7 @@ def tasks(world: World) -> list[Task]:
                     id="cancelled",
                     weight=55,
                     requirement=f"Reservation {c['confirmation']} is cancelled",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT status FROM reservations WHERE confirmation = ? AND world_ref IS NOT NULL",
                         [c["confirmation"]],
                         [["cancelled"]],
@@ -269,14 +255,14 @@ def tasks(world: World) -> list[Task]:
                     id="released",
                     weight=30,
                     requirement="Its table is released",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM table_holds h JOIN reservations v ON v.id = h.reservation_id "
                         "WHERE v.confirmation = ?",
                         [c["confirmation"]],
                         [[0]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at TableTime: only that reservation cancelled",
                     Change(table="reservations", op="update", min=1, max=1, columns=["status", "cancelled_at"]),
                     Change(table="table_holds", op="delete", min=0),
@@ -302,14 +288,14 @@ def tasks(world: World) -> list[Task]:
                     id="party",
                     weight=85,
                     requirement=f"The same reservation is now for {party} at {b['time']}",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT party_size, day, time, status FROM reservations WHERE confirmation = ? "
                         "AND modified_at IS NOT NULL",
                         [b["confirmation"]],
                         [[party, b["day"], b["time"], "booked"]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at TableTime: only the party size of that reservation",
                     Change(table="reservations", op="update", min=1, max=1, columns=["party_size", "modified_at"]),
                     *HOLDS,
@@ -333,7 +319,7 @@ def tasks(world: World) -> list[Task]:
                 id="booked",
                 weight=85,
                 requirement=f"A reservation for 2 at {name}, {day} 19:30",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
                     "WHERE v.world_ref IS NULL AND v.status = 'booked' AND r.slug = ? AND v.day = ? "
                     "AND v.time = ? AND v.party_size = ?",
@@ -341,7 +327,7 @@ def tasks(world: World) -> list[Task]:
                     [[1]],
                 ),
             ),
-            _only(
+            KIT.only(
                 "Nothing else changed at TableTime: only the new reservation",
                 Change(table="reservations", op="insert", min=1, max=1),
                 *HOLDS,
@@ -375,7 +361,7 @@ def tasks(world: World) -> list[Task]:
                     id="booked",
                     weight=55,
                     requirement=f"A reservation at {b['restaurant']} on {day2} 19:00",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
                         "WHERE v.world_ref IS NULL AND v.status = 'booked' AND r.slug = ? AND v.day = ? "
                         "AND v.time = ?",
@@ -387,14 +373,14 @@ def tasks(world: World) -> list[Task]:
                     id="party",
                     weight=30,
                     requirement=f"For {party} people",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT v.party_size FROM reservations v JOIN restaurants r ON r.id = "
                         "v.restaurant_id WHERE v.world_ref IS NULL AND r.slug = ? AND v.day = ?",
                         [slug(b), day2.isoformat()],
                         [[party]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at TableTime: only the new reservation",
                     Change(table="reservations", op="insert", min=1, max=1),
                     *HOLDS,
@@ -417,14 +403,14 @@ def tasks(world: World) -> list[Task]:
                 id="review",
                 weight=85,
                 requirement="A 5-star review of that visit",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT w.rating FROM reviews w JOIN reservations v ON v.id = w.reservation_id "
                     "WHERE v.confirmation = ? AND w.world_ref IS NULL",
                     [last["confirmation"]],
                     [[5]],
                 ),
             ),
-            _only(
+            KIT.only(
                 "Nothing else changed at TableTime: only the new review",
                 Change(table="reviews", op="insert", min=1, max=1),
             ),
@@ -456,14 +442,14 @@ def tasks(world: World) -> list[Task]:
                     id="saved",
                     weight=85,
                     requirement=f"{rn} ({money(cents, cur)}) is saved",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM favourites f JOIN restaurants r ON r.id = f.restaurant_id "
                         "WHERE r.slug = ? AND f.world_ref IS NULL",
                         [slugs[(rn, ra)]],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     f"Nothing else changed at TableTime: only {rn} saved to the favourites",
                     Change(table="favourites", op="insert", min=1, max=1),
                 ),
@@ -528,16 +514,15 @@ def tasks(world: World) -> list[Task]:
                 for i, (n, w) in enumerate(zip(who, weights))
             ]
             + [
-                _only(
+                kit.only(
+                    "messaging",
                     "Nothing else changed in Parley: only the texts asking for the shares (and the friends' replies)",
                     Change(table="messages", op="insert", min=len(who), max=2 * len(who)),
-                    app="messaging",
                 )
             ],
         )
 
     out.extend(insight_tasks(world))
-    out += long_tasks(world) + time_mixup_task(world) + team_dinner_task(world) + trip_dinner_task(world)
     return out
 
 
@@ -549,7 +534,6 @@ def insight_tasks(world: World) -> list[Task]:
     None without bookings."""
     from builder.tasks import answers as A
 
-    pid = world.persona.id
     past = [
         e
         for e in world.of_kind("restaurant_booking")
@@ -558,8 +542,7 @@ def insight_tasks(world: World) -> list[Task]:
     ]
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/dining/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     it = A.planted(world, "contradiction/restaurant-time")
     if it:
@@ -636,394 +619,3 @@ def insight_tasks(world: World) -> list[Task]:
             ],
         )
     return out
-
-
-def long_tasks(world: World) -> list[Task]:
-    """TableTime's long-horizon chain: dinner with the friends the persona eats out with most."""
-    from zoneinfo import ZoneInfo
-
-    from builder.tasks.phrasing import day_phrase
-
-    p = world.persona
-    friends = Counter(
-        n for e in world.of_kind("restaurant_booking") if e.at <= world.now for n in e.data.get("companions") or ()
-    )
-    chatting = {c.name for c in p.contacts if "chat" in (c.apps or []) and c.phone}
-    crew = sorted((n for n in friends if n in chatting), key=lambda n: (-friends[n], n))[:2]
-    if len(crew) < 2:
-        return []
-    places = tabletime.restaurants_by_visits(world, set(crew))
-    if not places:
-        return []
-    place = places[0]
-    day = world.now.date() + dt.timedelta(days=14)
-    while day.weekday() != 4:  # a Friday, at least two weeks out
-        day += dt.timedelta(days=1)
-    time = "19:00"
-    at = dt.datetime.combine(day, dt.time(19, 0))
-    zone = ZoneInfo(p.timezone)
-    lo, hi = (at - dt.timedelta(minutes=45)).replace(tzinfo=zone), (at - dt.timedelta(minutes=15)).replace(tzinfo=zone)
-    party = 1 + len(crew)
-    firsts = " and ".join(n.split()[0] for n in crew)
-    title = "Dinner crew"
-    return [
-        Task(
-            id=f"{p.id}/{APP}/friends-dinner",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "mail", "calendar", "messaging", "rides"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f"Plan a dinner with the two friends I eat out with most, at the restaurant we've booked together "
-            f"most: book a table for the three of us {day_phrase(day, world.now.date())} at 7 pm on TableTime; "
-            f'add it to my calendar from the confirmation email; start a Parley group called "{title}" with '
-            "them and post where and when; and schedule a ZipRide from home to the restaurant that picks me "
-            "up 15 to 45 minutes before.",
-            expected={
-                "slug": place["slug"],
-                "restaurant": place["name"],
-                "address": place["address"],
-                "day": day.isoformat(),
-                "time": time,
-                "party": party,
-                "crew": crew,
-                "title": title,
-                "ride_at": (at - dt.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M"),
-            },
-            rubric=[
-                RubricItem(
-                    id="booked",
-                    weight=25,
-                    requirement=f"{place['name']} booked for {party} on {day} at {time}",
-                    check=tabletime.booked(place["slug"], day.isoformat(), time, party),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=15,
-                    requirement=f"Daybook has the dinner at {place['name']} on {day} at {time}",
-                    check=daybook.created(f"{day}T{time}", [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="group",
-                    weight=20,
-                    requirement=f"A Parley group with {firsts} names {place['name']}",
-                    check=parley.sent_group(crew, [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="group-says", weight=5, requirement="The group message gives the day and time (judge: read it)"
-                ),
-                RubricItem(
-                    id="ride",
-                    weight=20,
-                    requirement=f"A ZipRide Home -> {place['name']} picks me up between "
-                    f"{lo:%H:%M} and {hi:%H:%M} on {day}",
-                    check=zipride.booked("Home", place["address"], lo.isoformat(), hi.isoformat()),
-                ),
-                RubricItem(
-                    id="only",
-                    weight=15,
-                    requirement="Nothing else changed at TableTime: only the new reservation",
-                    check=tabletime.only_booking(),
-                ),
-            ],
-        )
-    ]
-
-
-def team_dinner_task(world: World) -> list[Task]:
-    """A team dinner (five apps): book the persona's most-booked restaurant for them and their colleagues on a Friday
-    three weeks out, the work calendar, the team's Huddle channel, a mail to the lead, a ZipRide home afterwards."""
-    from zoneinfo import ZoneInfo
-
-    from apps.mail import steps as mailbox
-    from apps.workchat import steps as huddle
-    from builder.tasks import steps as S
-    from builder.tasks.phrasing import day_phrase
-
-    p = world.persona
-    colleagues = list(p.work.colleagues) if p.work else []
-    lead_of, team = S.work_lead(world), S.team_channel(world)
-    places = tabletime.restaurants_by_visits(world)
-    if not colleagues or lead_of is None or team is None or not places:
-        return []
-    lead, lead_email = lead_of
-    crew = colleagues[:4]
-    place = places[0]
-    day = world.now.date() + dt.timedelta(days=21)
-    while day.weekday() != 4:  # a Friday three weeks out or later (ZipRide schedules up to 30 days ahead)
-        day += dt.timedelta(days=1)
-    time, party = "19:30", 1 + len(crew)
-    zone = ZoneInfo(p.timezone)
-    home_at = dt.datetime.combine(day, dt.time(22, 30)).replace(tzinfo=zone)
-    lo, hi = home_at - dt.timedelta(minutes=15), home_at + dt.timedelta(minutes=15)
-    names = (
-        ", ".join(n.split()[0] for n in crew[:-1]) + f" and {crew[-1].split()[0]}"
-        if len(crew) > 1
-        else crew[0].split()[0]
-    )
-    return [
-        Task(
-            id=f"{p.id}/{APP}/team-dinner",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "calendar", "workchat", "mail", "rides"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f"Organise a team dinner with {names}: book a table for the {party} of us at {place['name']} "
-            f"{day_phrase(day, world.now.date())} at 7:30 pm on TableTime; put it in my work calendar; post "
-            f"the restaurant and time in #{team} on Huddle; email {lead.split()[0]} the same; and schedule a "
-            "ZipRide home from the restaurant for 10:30 pm that night.",
-            expected={
-                "slug": place["slug"],
-                "restaurant": place["name"],
-                "address": place["address"],
-                "day": day.isoformat(),
-                "time": time,
-                "party": party,
-                "crew": crew,
-                "channel": team,
-                "lead": lead,
-                "lead_email": lead_email,
-                "ride_at": home_at.strftime("%Y-%m-%dT%H:%M"),
-            },
-            rubric=[
-                RubricItem(
-                    id="booked",
-                    weight=25,
-                    requirement=f"{place['name']} booked for {party} on {day} at {time}",
-                    check=tabletime.booked(place["slug"], day.isoformat(), time, party),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=15,
-                    requirement=f"The work calendar has the dinner on {day} at {time}",
-                    check=daybook.created(f"{day}T{time}", [], calendar="work"),
-                ),
-                RubricItem(
-                    id="post",
-                    weight=15,
-                    requirement=f"A post in #{team} names {place['name']} and 7:30",
-                    check=huddle.posted(team, [[place["name"]], ["7:30", "19:30"]]),
-                ),
-                RubricItem(
-                    id="mail",
-                    weight=10,
-                    requirement=f"A mail to {lead} ({lead_email}) names {place['name']}",
-                    check=mailbox.sent(lead_email, [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="ride",
-                    weight=20,
-                    requirement=f"A ZipRide {place['name']} -> Home picks me up between "
-                    f"{lo:%H:%M} and {hi:%H:%M} on {day}",
-                    check=zipride.booked(place["address"], "Home", lo.isoformat(), hi.isoformat()),
-                ),
-                RubricItem(
-                    id="only",
-                    weight=15,
-                    requirement="Nothing else changed at TableTime: only the new reservation",
-                    check=tabletime.only_booking(),
-                ),
-            ],
-        )
-    ]
-
-
-def trip_dinner_task(world: World) -> list[Task]:
-    """Dinner on the next trip (five apps): the best-rated TableTime restaurant in the destination, the evening after
-    the outbound flight lands (as the airline has it now), for the persona and their companions; the calendar; a
-    text to the companion (or the closest contact) with the place, the time and the trip's hotel."""
-    from apps.airline.tasks import CITY
-    from apps.messaging.steps import closest_contact
-    from builder.tasks.phrasing import day_phrase
-    from builder.world.planted import airline_flights
-
-    p = world.persona
-    moved = airline_flights(world)
-    legs = sorted(
-        ({**f.data, **moved.get(f.id, {})} for f in world.of_kind("flight") if f.status == "scheduled"),
-        key=lambda d: d["dep_utc"],
-    )
-    if not legs:
-        return []
-    trip = legs[0]["trip"]
-    outbound = [d for d in legs if d["trip"] == trip and d["direction"] == "outbound"]
-    hotel = next((e.data for e in world.of_kind("hotel_booking") if e.data.get("trip") == trip), None)
-    if not outbound or hotel is None:
-        return []
-    city = CITY.get(outbound[-1]["to"])
-    places = sorted(
-        (x for x in catalogue() if x["city"] == city), key=lambda x: (-x["rating_x10"], -x["review_count"], x["name"])
-    )
-    if not places or (
-        len(places) > 1
-        and (places[0]["rating_x10"], places[0]["review_count"]) == (places[1]["rating_x10"], places[1]["review_count"])
-    ):
-        return []
-    place = places[0]
-    companions = [n for n in outbound[0].get("passengers", [])[1:]]
-    closest = closest_contact(world)
-    who = companions[0] if companions else (closest.name if closest else None)
-    if who is None:
-        return []
-    day = dt.date.fromisoformat(outbound[-1]["arr_local"][:10]) + dt.timedelta(days=1)
-    time, party = "19:30", 1 + len(companions)
-    us = "me" if not companions else ("the two of us" if party == 2 else f"the {party} of us")
-    return [
-        Task(
-            id=f"{p.id}/{APP}/trip-dinner",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "airline", "stays", "calendar", "messaging"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f"On my trip to {city}, book a table for {us} at the best-rated restaurant TableTime lists in "
-            f"{city}, at 7:30 pm on the evening after my flight there lands; put the dinner in my calendar "
-            f"with the restaurant's name in the title; and text {who.split()[0]} the restaurant, the time "
-            "and the name of the hotel we're staying at."
-            if companions
-            else f"On my trip to {city}, book a table for one at the best-rated restaurant TableTime lists in "
-            f"{city}, at 7:30 pm on the evening after my flight there lands; put the dinner in my calendar "
-            f"with the restaurant's name in the title; and text {who.split()[0]} the restaurant, the time "
-            "and the name of the hotel I'm staying at.",
-            expected={
-                "slug": place["slug"],
-                "restaurant": place["name"],
-                "city": city,
-                "day": day.isoformat(),
-                "day_phrase": day_phrase(day, world.now.date()),
-                "time": time,
-                "party": party,
-                "contact": who,
-                "hotel": hotel["hotel"],
-            },
-            rubric=[
-                RubricItem(
-                    id="booked",
-                    weight=30,
-                    requirement=f"{place['name']} ({city}, rated "
-                    f"{place['rating_x10'] / 10:.1f}) booked for {party} on "
-                    f"{day} at {time}",
-                    check=tabletime.booked(place["slug"], day.isoformat(), time, party),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=15,
-                    requirement=f"A calendar entry on {day} naming {place['name']}",
-                    check=daybook.created(day.isoformat(), [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="text-place",
-                    weight=15,
-                    requirement=f"A text to {who} names {place['name']} and 7:30",
-                    check=parley.sent_direct(who, [[place["name"]], ["7:30", "19:30", "19.30"]]),
-                ),
-                RubricItem(
-                    id="text-hotel",
-                    weight=15,
-                    requirement=f"A text to {who} names the hotel, {hotel['hotel']}",
-                    check=parley.sent_direct(who, [[hotel["hotel"]]]),
-                ),
-                RubricItem(
-                    id="only-texts",
-                    weight=10,
-                    requirement="Parley changed only by the texts sent",
-                    check=parley.only_texts(1, 4),
-                ),
-                RubricItem(
-                    id="only",
-                    weight=15,
-                    requirement="Nothing else changed at TableTime: only the new reservation",
-                    check=tabletime.only_booking(),
-                ),
-            ],
-        )
-    ]
-
-
-def time_mixup_task(world: World) -> list[Task]:
-    """A friend has the wrong time for a booked dinner (``contradiction/restaurant-time``): check the booking, set the
-    friend straight, get there on time, and put a reminder in the calendar."""
-    from zoneinfo import ZoneInfo
-
-    from builder.tasks.phrasing import day_phrase
-
-    p = world.persona
-    item = answers.planted(world, "contradiction/restaurant-time")
-    if not item:
-        return []
-    # By name and address: chains and namesakes exist in several cities (Bar Pintxo: Manchester and Barcelona).
-    booking = next(
-        (e for e in world.of_kind("restaurant_booking") if e.data.get("booking_id") == item["booking_id"]), None
-    )
-    place = next(
-        (
-            x
-            for x in catalogue()
-            if x["name"] == item["restaurant"] and (booking is None or x["address"] == booking.data["address"])
-        ),
-        None,
-    )
-    if not place:
-        return []
-    at = dt.datetime.fromisoformat(item["booked_time"])
-    zone = ZoneInfo(p.timezone)
-    lo, hi = (at - dt.timedelta(minutes=40)).replace(tzinfo=zone), (at - dt.timedelta(minutes=20)).replace(tzinfo=zone)
-    wrong = dt.datetime.fromisoformat(item["friend_time"])
-    friend = item["friend"]
-    h12 = f"{(at.hour - 1) % 12 + 1}:{at.minute:02d}"
-    rem = at - dt.timedelta(hours=1)
-    return [
-        Task(
-            id=f"{p.id}/{APP}/dinner-time-mixup",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "messaging", "rides", "calendar"],
-            difficulty="medium",
-            time_limit_seconds=900,
-            planted=[item["id"]],
-            instruction=f"{friend.split()[0]} and I have different times for our dinner at {item['restaurant']} "
-            f"{day_phrase(at.date(), world.now.date())}. Check the reservation on TableTime and text "
-            f"{friend.split()[0]} the right time in Parley; schedule a ZipRide from home there that picks me up "
-            '20 to 40 minutes before the table; and put a "Leave for dinner" reminder in my calendar an hour '
-            "before the table.",
-            expected={
-                "restaurant": item["restaurant"],
-                "address": place["address"],
-                "time": at.isoformat(),
-                "friend": friend,
-                "ride_at": (at - dt.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M"),
-                "reminder": rem.isoformat(),
-            },
-            rubric=[
-                RubricItem(
-                    id="told",
-                    weight=30,
-                    requirement=f"{friend} got a text with the booked time {at:%H:%M} (not {wrong:%H:%M})",
-                    check=parley.sent_direct(friend, [[f"{at:%H:%M}", h12, f"{at.hour}:{at.minute:02d}"]]),
-                ),
-                RubricItem(
-                    id="ride",
-                    weight=30,
-                    requirement=f"A ZipRide Home -> {item['restaurant']} picks me up between {lo:%H:%M} and {hi:%H:%M}",
-                    check=zipride.booked("Home", place["address"], lo.isoformat(), hi.isoformat()),
-                ),
-                RubricItem(
-                    id="reminder",
-                    weight=20,
-                    requirement=f'Daybook has "Leave for dinner" at {rem:%H:%M}',
-                    check=daybook.created(rem.strftime("%Y-%m-%dT%H:%M"), [["leave"]]),
-                ),
-                RubricItem(
-                    id="only",
-                    weight=20,
-                    requirement="Nothing else changed in Parley: only my text (and the reply it got)",
-                    check=parley.only_texts(1),
-                ),
-            ],
-        )
-    ]

@@ -13,30 +13,18 @@ import datetime as dt
 from collections import Counter
 
 from builder.money import money
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.phrasing import last_month
 from builder.world import World, grocery
 
 APP = "grocery"
-
-
-def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _only(requirement: str, *changes: Change) -> RubricItem:
-    """The state-diff item: only ``changes`` in Basketful's database (sign-in sessions and the cart aside)."""
-    return RubricItem(
-        id="only",
-        weight=15,
-        requirement=requirement,
-        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions", "cart_items"]),
-    )
+KIT = kit.Kit(APP, ignore=("sessions", "cart_items"))
 
 
 def _new_order(lines: int | None = None) -> RubricItem:
     """Only one new order (with ``lines`` items, or any) and its seat in a delivery or pickup window."""
-    return _only(
+    return KIT.only(
         "Nothing else changed at Basketful: only the one new order",
         Change(table="orders", op="insert", min=1, max=1),
         Change(table="order_items", op="insert", min=lines or 1, max=lines),
@@ -45,15 +33,11 @@ def _new_order(lines: int | None = None) -> RubricItem:
 
 
 def _new_list(name: str, lines: int) -> RubricItem:
-    return _only(
+    return KIT.only(
         f"Nothing else changed at Basketful: only the new list “{name}” and its {lines} items",
         Change(table="lists", op="insert", min=1, max=1),
         Change(table="list_items", op="insert", min=lines, max=lines),
     )
-
-
-def _amount(cents: int) -> Check:
-    return Check(type="answer_amount", cents=cents)
 
 
 def _orders(world: World) -> list:
@@ -82,12 +66,10 @@ def tasks(world: World) -> list[Task]:
     p = world.persona
     cur = world.currency
     loc = p.locale
-    pid = p.id
     orders = _orders(world)
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/grocery/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     if not orders:
         return out
@@ -108,7 +90,7 @@ def tasks(world: World) -> list[Task]:
                 id="total",
                 weight=60,
                 requirement=f"States {money(d['total_cents'], cur)}",
-                check=_amount(d["total_cents"]),
+                check=kit.amount(d["total_cents"]),
             ),
             RubricItem(
                 id="store",
@@ -133,7 +115,7 @@ def tasks(world: World) -> list[Task]:
         instruction=f"What did I spend on Basketful grocery orders in {prev:%B %Y}, fees and tips included?",
         expected={"month": prev.isoformat()[:7], "orders": len(in_month), "total_cents": m_total},
         rubric=[
-            RubricItem(id="total", weight=80, requirement=f"States {money(m_total, cur)}", check=_amount(m_total)),
+            RubricItem(id="total", weight=80, requirement=f"States {money(m_total, cur)}", check=kit.amount(m_total)),
             RubricItem(id="count", weight=20, requirement=f"Says it was {len(in_month)} orders"),
         ],
     )
@@ -174,7 +156,7 @@ def tasks(world: World) -> list[Task]:
         time_limit_seconds=420,
         instruction=f"How much have I tipped Basketful shoppers in {year} so far?",
         expected={"year": year, "tip_cents": tips},
-        rubric=[RubricItem(id="total", weight=100, requirement=f"States {money(tips, cur)}", check=_amount(tips))],
+        rubric=[RubricItem(id="total", weight=100, requirement=f"States {money(tips, cur)}", check=kit.amount(tips))],
     )
 
     # 5. Action: reorder the last basket at the same store (the bank shows the pending charge).
@@ -194,7 +176,7 @@ def tasks(world: World) -> list[Task]:
                 id="order",
                 weight=55,
                 requirement=f"A new {d['store']} order with the same items",
-                check=_sql(
+                check=KIT.sql(
                     """SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL AND o.store_id = ?
                                           AND (SELECT group_concat(x.product_id || ':' || x.qty, ',') FROM
                                                (SELECT product_id, qty FROM order_items WHERE order_id = o.id
@@ -207,7 +189,7 @@ def tasks(world: World) -> list[Task]:
                 id="charged",
                 weight=30,
                 requirement="The bank shows the order as a pending card charge",
-                check=_sql(
+                check=KIT.sql(
                     """SELECT COUNT(*) FROM card_authorizations WHERE app = 'grocery'
                                           AND kind = 'charge' AND status = 'pending'""",
                     [],
@@ -251,7 +233,7 @@ def tasks(world: World) -> list[Task]:
                 id="order",
                 weight=45,
                 requirement=f"A pickup order at {store['name']} for {start:%b %-d %H:%M}",
-                check=_sql(
+                check=KIT.sql(
                     """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND store_id = ?
                                           AND fulfilment = 'pickup' AND window_start = ?""",
                     [s_pos, start.isoformat()],
@@ -262,7 +244,7 @@ def tasks(world: World) -> list[Task]:
                 id="items",
                 weight=25,
                 requirement="It holds exactly the three products, one each",
-                check=_sql(
+                check=KIT.sql(
                     """SELECT group_concat(x.product_id || ':' || x.qty, ',') FROM
                                           (SELECT i.product_id, i.qty FROM order_items i JOIN orders o ON o.id = i.order_id
                                            WHERE o.world_ref IS NULL AND o.fulfilment = 'pickup' ORDER BY i.product_id) x""",
@@ -274,7 +256,7 @@ def tasks(world: World) -> list[Task]:
                 id="no-sub",
                 weight=15,
                 requirement=f"{grocery.title(picks[0], loc)}: don't substitute",
-                check=_sql(
+                check=KIT.sql(
                     """SELECT COUNT(*) FROM order_items i JOIN orders o ON o.id = i.order_id
                                           WHERE o.world_ref IS NULL AND i.product_id = ? AND i.substitution = 'none'""",
                     [picks[0]["id"]],
@@ -302,7 +284,7 @@ def tasks(world: World) -> list[Task]:
                 id="list",
                 weight=30,
                 requirement="A list “Camping weekend” exists",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT COUNT(*) FROM lists WHERE world_ref IS NULL AND name = ?", ["Camping weekend"], [[1]]
                 ),
             ),
@@ -310,7 +292,7 @@ def tasks(world: World) -> list[Task]:
                 id="items",
                 weight=55,
                 requirement="It holds the four products with those quantities",
-                check=_sql(
+                check=KIT.sql(
                     """SELECT group_concat(x.product_id || ':' || x.qty, ',') FROM
                                           (SELECT i.product_id, i.qty FROM list_items i JOIN lists l ON l.id = i.list_id
                                            WHERE l.world_ref IS NULL AND l.name = ? ORDER BY i.product_id) x""",
@@ -345,7 +327,7 @@ def tasks(world: World) -> list[Task]:
                 id="list",
                 weight=85,
                 requirement="“Favourites” holds exactly that order's products",
-                check=_sql(
+                check=KIT.sql(
                     """SELECT group_concat(x.product_id, ',') FROM
                                           (SELECT i.product_id FROM list_items i JOIN lists l ON l.id = i.list_id
                                            WHERE l.world_ref IS NULL AND l.name = ? ORDER BY i.product_id) x""",
@@ -401,7 +383,7 @@ def tasks(world: World) -> list[Task]:
                     id="window",
                     weight=85,
                     requirement=f"A {u_name} delivery order for the window starting {w['starts_at'][11:16]}",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND store_id = ?
                                               AND fulfilment = 'delivery' AND window_start = ?""",
                         [u_pos, w["starts_at"]],
@@ -425,14 +407,13 @@ def insight_tasks(world: World) -> list[Task]:
     from builder.tasks.phrasing import month_phrase
 
     p = world.persona
-    pid, cur, today = p.id, world.currency, world.now.date()
+    _pid, cur, today = p.id, world.currency, world.now.date()
     orders = _orders(world)
     out: list[Task] = []
     if not orders:
         return out
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/grocery/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     start, _ = last_month(today)
     month = [e for e in orders if e.data["placed_local"][:7] == start.isoformat()[:7]]

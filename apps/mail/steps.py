@@ -10,6 +10,8 @@ from builder.tasks import steps as S
 from builder.tasks.model import Check
 from builder.tasks.oracle import OracleError, Web
 
+APP = "mail"
+
 
 def sent(to_email: str, groups: list[list[str]] = ()) -> Check:
     """A mail the persona sent from Mailbox to ``to_email``, whose subject or body holds one string of each group."""
@@ -45,3 +47,19 @@ def add_to_calendar(web: Web, filename_part: str) -> None:
     _, location = web.post_form("mail", "/api/calendar-add", [("attachment", str(att)), ("back", "/")], expect=(303,))
     if "Daybook" not in urllib.parse.unquote_plus(location):
         raise OracleError(f"Mailbox did not add the event to Daybook: {location!r}")
+
+
+def confirmed(location: str, what: str) -> None:
+    """Raise :class:`OracleError` unless the mailbox's redirect ``location`` carries a notice and no error (``what``:
+    the step, for the message)."""
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)
+    if "error" in query or "notice" not in query:
+        raise OracleError(f"Mailbox did not {what}: {location!r}")
+
+
+def message_of(web: Web, message_id: str) -> tuple[int, str]:
+    """(row id, subject) of the mail with header Message-ID ``message_id``: the one a person opened."""
+    rows = web.query(APP, "SELECT id, subject FROM messages WHERE message_id = ?", (message_id,))
+    if len(rows) != 1:
+        raise OracleError(f"no single mail {message_id!r}: {rows!r}")
+    return rows[0]

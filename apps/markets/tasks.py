@@ -10,24 +10,12 @@ exist only for a persona with an account in the world (builder.world.forecasts.h
 from __future__ import annotations
 
 from builder.money import money
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World, forecasts
 
 APP = "markets"
-
-
-def _sql(app: str, query: str, params: list, expected: list[list]) -> Check:
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _only(requirement: str, *changes: Change) -> RubricItem:
-    """The state-diff item: only ``changes`` in Hunchline's database (its sign-in sessions aside)."""
-    return RubricItem(
-        id="only",
-        weight=15,
-        requirement=requirement,
-        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]),
-    )
+KIT = kit.Kit(APP)
 
 
 # A buy opens a position or adds to the one held.
@@ -35,10 +23,6 @@ BUY_POSITION = (
     Change(table="positions", op="insert", min=0, max=1),
     Change(table="positions", op="update", min=0, max=1, columns=["shares", "cost_cents"]),
 )
-
-
-def _amount(cents: int) -> Check:
-    return Check(type="answer_amount", cents=cents)
 
 
 def _buy_target(world: World) -> tuple[forecasts.Market, str, int]:
@@ -59,15 +43,13 @@ def tasks(world: World) -> list[Task]:
     """Return the Hunchline tasks of ``world`` (at least 8 for a persona with an account), in a fixed order."""
     p = world.persona
     cur = world.currency
-    pid = p.id
     out: list[Task] = []
     ms = forecasts.markets(p, world.start, world.now)
     by = {m.ticker: m for m in ms}
     acc = forecasts.account(world)
     year = world.now.year
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/markets/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     # 1. Cash balance (lookup).
     task(
@@ -83,7 +65,7 @@ def tasks(world: World) -> list[Task]:
                 id="cash",
                 weight=100,
                 requirement=f"States the cash balance {money(acc['cash_cents'], cur)}",
-                check=_amount(acc["cash_cents"]),
+                check=kit.amount(acc["cash_cents"]),
             )
         ],
     )
@@ -105,7 +87,7 @@ def tasks(world: World) -> list[Task]:
             expected={"total_cents": total, "transfers": len(this_year)},
             rubric=[
                 RubricItem(
-                    id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=_amount(total)
+                    id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=kit.amount(total)
                 ),
                 RubricItem(id="count", weight=20, requirement=f"Says it was {len(this_year)} transfers"),
             ],
@@ -147,7 +129,7 @@ def tasks(world: World) -> list[Task]:
                     id="payout",
                     weight=70,
                     requirement=f"States the payout {money(best.data['amount_cents'], cur)}",
-                    check=_amount(best.data["amount_cents"]),
+                    check=kit.amount(best.data["amount_cents"]),
                 ),
                 RubricItem(id="shares", weight=30, requirement=f"Says {best.data['shares']} shares paid out"),
             ],
@@ -164,7 +146,7 @@ def tasks(world: World) -> list[Task]:
             expected={"payout_cents": won, "markets": len(payouts)},
             rubric=[
                 RubricItem(
-                    id="total", weight=100, requirement=f"States the total {money(won, cur)}", check=_amount(won)
+                    id="total", weight=100, requirement=f"States the total {money(won, cur)}", check=kit.amount(won)
                 )
             ],
         )
@@ -186,7 +168,7 @@ def tasks(world: World) -> list[Task]:
                     id="bought",
                     weight=85,
                     requirement=f"One new buy of {shares} {side_word} shares of {m.ticker}",
-                    check=_sql(
+                    check=kit.sql(
                         APP,
                         "SELECT COUNT(*), COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS "
                         "NULL AND kind = 'buy' AND ticker = ? AND side = ?",
@@ -194,7 +176,7 @@ def tasks(world: World) -> list[Task]:
                         [[1, shares]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at Hunchline: only that buy and its position",
                     Change(table="activity", op="insert", min=1, max=1),
                     *BUY_POSITION,
@@ -217,7 +199,7 @@ def tasks(world: World) -> list[Task]:
                 id="hunchline",
                 weight=45,
                 requirement=f"Hunchline shows one new deposit of {money(amount, cur)}",
-                check=_sql(
+                check=kit.sql(
                     APP,
                     "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = 'deposit' AND amount_cents = ?",
                     [amount],
@@ -228,14 +210,14 @@ def tasks(world: World) -> list[Task]:
                 id="bank",
                 weight=40,
                 requirement=f"The bank moved {money(amount, cur)} out of checking to Hunchline",
-                check=_sql(
+                check=kit.sql(
                     "bank",
                     "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = 'out' AND amount_cents = ?",
                     [APP, amount],
                     [[1]],
                 ),
             ),
-            _only(
+            KIT.only(
                 "Nothing else changed at Hunchline: only the deposit",
                 Change(table="activity", op="insert", min=1, max=1),
             ),
@@ -261,7 +243,7 @@ def tasks(world: World) -> list[Task]:
                     id="hunchline",
                     weight=45,
                     requirement=f"Hunchline shows one withdrawal of {money(cash_out, cur)}",
-                    check=_sql(
+                    check=kit.sql(
                         APP,
                         "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = "
                         "'withdrawal' AND amount_cents = ?",
@@ -273,7 +255,7 @@ def tasks(world: World) -> list[Task]:
                     id="bank",
                     weight=40,
                     requirement=f"Checking received {money(cash_out, cur)} from Hunchline",
-                    check=_sql(
+                    check=kit.sql(
                         "bank",
                         "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = "
                         "'in' AND amount_cents = ?",
@@ -281,7 +263,7 @@ def tasks(world: World) -> list[Task]:
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at Hunchline: only the withdrawal",
                     Change(table="activity", op="insert", min=1, max=1),
                 ),
@@ -316,7 +298,7 @@ def tasks(world: World) -> list[Task]:
                         id="withdrawn",
                         weight=20,
                         requirement=f"Hunchline paid out {money(cash_out, cur)}",
-                        check=_sql(
+                        check=kit.sql(
                             APP,
                             "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = "
                             "'withdrawal' AND amount_cents = ?",
@@ -328,7 +310,7 @@ def tasks(world: World) -> list[Task]:
                         id="landed",
                         weight=15,
                         requirement=f"Checking received {money(cash_out, cur)}",
-                        check=_sql(
+                        check=kit.sql(
                             "bank",
                             "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND "
                             "direction = 'in' AND amount_cents = ?",
@@ -340,7 +322,7 @@ def tasks(world: World) -> list[Task]:
                         id="deposited",
                         weight=20,
                         requirement=f"Tidewell got a deposit of {money(cash_out, cur)}",
-                        check=_sql(
+                        check=kit.sql(
                             "brokerage",
                             "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND "
                             "direction = 'deposit' AND amount_cents = ?",
@@ -352,7 +334,7 @@ def tasks(world: World) -> list[Task]:
                         id="invested",
                         weight=30,
                         requirement=f"A filled buy of {fund} for about {money(cash_out, cur)}",
-                        check=_sql(
+                        check=kit.sql(
                             "brokerage",
                             "SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND "
                             "side = 'buy' AND status = 'filled' AND symbol = ? AND "
@@ -392,7 +374,7 @@ def tasks(world: World) -> list[Task]:
                     id="sold",
                     weight=45,
                     requirement=f"A new sale of {n} {side.upper()} shares of {ticker}",
-                    check=_sql(
+                    check=kit.sql(
                         APP,
                         "SELECT COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS NULL AND "
                         "kind = 'sell' AND ticker = ? AND side = ?",
@@ -404,7 +386,7 @@ def tasks(world: World) -> list[Task]:
                     id="flat",
                     weight=40,
                     requirement="No shares of that side are left",
-                    check=_sql(
+                    check=kit.sql(
                         APP,
                         "SELECT shares FROM positions WHERE ticker = ? AND side = ? AND shares = 0 "
                         "AND EXISTS (SELECT 1 FROM activity WHERE world_ref IS NULL AND kind = 'sell' "
@@ -413,7 +395,7 @@ def tasks(world: World) -> list[Task]:
                         [[0]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at Hunchline: only that sale and its position",
                     Change(table="activity", op="insert", min=1),
                     Change(
@@ -440,11 +422,11 @@ def tasks(world: World) -> list[Task]:
                     id="watched",
                     weight=85,
                     requirement=f"{w.ticker} is on the watchlist, added by the agent",
-                    check=_sql(
+                    check=kit.sql(
                         APP, "SELECT COUNT(*) FROM watchlist WHERE world_ref IS NULL AND ticker = ?", [w.ticker], [[1]]
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at Hunchline: only the new watchlist entry",
                     Change(table="watchlist", op="insert", min=1, max=1),
                 ),
@@ -501,7 +483,7 @@ def tasks(world: World) -> list[Task]:
                 id="bank",
                 weight=40,
                 requirement=f"The bank moved {money(need, cur)} out of checking to Hunchline",
-                check=_sql(
+                check=kit.sql(
                     "bank",
                     "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = 'out' AND amount_cents = ?",
                     [APP, need],
@@ -512,7 +494,7 @@ def tasks(world: World) -> list[Task]:
                 id="bought",
                 weight=45,
                 requirement=f"A new buy of {fund_shares} YES shares of {fund.ticker}",
-                check=_sql(
+                check=kit.sql(
                     APP,
                     "SELECT COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS NULL AND "
                     "kind = 'buy' AND ticker = ? AND side = 'yes'",
@@ -520,7 +502,7 @@ def tasks(world: World) -> list[Task]:
                     [[fund_shares]],
                 ),
             ),
-            _only(
+            KIT.only(
                 "Nothing else changed at Hunchline: only the deposit, that buy and its position",
                 Change(table="activity", op="insert", min=2, max=2),
                 *BUY_POSITION,
@@ -546,7 +528,7 @@ def tasks(world: World) -> list[Task]:
             },
             rubric=[
                 RubricItem(
-                    id="total", weight=70, requirement=f"States the total {money(net, cur)}", check=_amount(net)
+                    id="total", weight=70, requirement=f"States the total {money(net, cur)}", check=kit.amount(net)
                 ),
                 RubricItem(
                     id="direction",
@@ -557,10 +539,6 @@ def tasks(world: World) -> list[Task]:
             ],
         )
     out.extend(insight_tasks(world))
-    out.extend(crossapp_tasks(world))
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
 
 
@@ -623,59 +601,3 @@ def insight_tasks(world: World) -> list[Task]:
 
 
 # --- Cross-app answer tasks: what I put into investing this year, what it's worth -----------------------------------
-
-
-def crossapp_tasks(world: World) -> list[Task]:
-    """This year's money into Tidewell and into Hunchline, and what each account holds now (Tidewell's value with
-    cash, Hunchline's cash), for a persona with both accounts."""
-    from builder.tasks import answers as A
-    from builder.world import investing
-
-    p = world.persona
-    pid, cur, year = p.id, world.currency, world.now.year
-    if not world.of_kind("brokerage_opening") or not world.of_kind("forecast_deposit"):
-        return []
-    tw_in = sum(
-        e.data["amount_cents"]
-        for e in world.of_kind("brokerage_transfer")
-        if e.status == "done" and e.data["direction"] == "in" and e.at.year == year
-    )
-    hl_in = sum(
-        e.data["amount_cents"] for e in world.of_kind("forecast_deposit") if e.status == "done" and e.at.year == year
-    )
-    if not tw_in or not hl_in:
-        return []
-    tw_now = investing.account_value_cents(world, world.now.date(), investing.replay(world))
-    hl_now = forecasts.account(world)["cash_cents"]
-    return [
-        Task(
-            id=f"{pid}/markets/x-invested-this-year",
-            persona=pid,
-            apps_involved=["brokerage", APP],
-            kind="aggregation",
-            difficulty="medium",
-            time_limit_seconds=900,
-            instruction="This year, how much have I paid into Tidewell and how much into Hunchline? And what is "
-            "each of them worth today (Tidewell with its cash, Hunchline's cash)?",
-            expected={
-                "tidewell_in_cents": tw_in,
-                "hunchline_in_cents": hl_in,
-                "tidewell_now_cents": tw_now,
-                "hunchline_now_cents": hl_now,
-            },
-            rubric=[
-                RubricItem(
-                    id="tw-in", weight=25, requirement=f"Into Tidewell {money(tw_in, cur)}", check=A.amount(tw_in)
-                ),
-                RubricItem(
-                    id="hl-in", weight=25, requirement=f"Into Hunchline {money(hl_in, cur)}", check=A.amount(hl_in)
-                ),
-                RubricItem(
-                    id="tw-now", weight=25, requirement=f"Tidewell worth {money(tw_now, cur)}", check=A.amount(tw_now)
-                ),
-                RubricItem(
-                    id="hl-now", weight=25, requirement=f"Hunchline cash {money(hl_now, cur)}", check=A.amount(hl_now)
-                ),
-            ],
-        )
-    ]

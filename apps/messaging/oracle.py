@@ -11,10 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import urllib.parse
 
-from apps.calendar import steps as daybook
-from apps.mail import steps as mailbox
-from apps.messaging import steps as parley
-from apps.shop import steps as shopwell
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
@@ -104,36 +100,3 @@ SOLVERS = {
     "flight-number": flight_number,
     "invite-group": invite_group,
 }
-
-
-def party_headcount(task: Task, web: Web) -> str:
-    """The +1 chain: yes to the guest, the caterer by mail, the pickup in Daybook, nudges, candles from Shopwell."""
-    import datetime as dt
-
-    exp = task.expected
-    parley.send(web, exp["asker"], "Of course, bring them along! The more the merrier.")
-    mailbox.send(
-        web,
-        exp["deli_email"],
-        f"Order {exp['order']}: one more guest",
-        f"Hello,\n\ncould you please change my order {exp['order']} to serve {exp['needed']} people instead of "
-        f"{exp['needed'] - 1}? The pickup time stays the same.\n\nThank you!",
-    )
-    at = dt.datetime.fromisoformat(exp["pickup"])
-    end = at + dt.timedelta(minutes=30)
-    daybook.create(
-        web,
-        title="Pick up party food",
-        date=f"{at:%Y-%m-%d}",
-        start_time=f"{at:%H:%M}",
-        end_date=f"{end:%Y-%m-%d}",
-        end_time=f"{end:%H:%M}",
-        description=f"Order {exp['order']}",
-    )
-    for who in exp["pending"]:
-        parley.send(web, who, f"Hey! Can you make it to {exp['party']}? Let me know so I can plan the food.")
-    shopwell.order(web, exp["sku"], 1, exp["card_last4"])
-    return "Told the guest yes, asked the caterer for one more, added the pickup, nudged and ordered the candles."
-
-
-SOLVERS.update({"party-headcount": party_headcount})

@@ -10,17 +10,9 @@ from builder.tasks.oracle import OracleError, Web
 
 
 def closest_contact(world):
-    """The Parley contact the persona is closest to, to tell news (closeness, then a partner or spouse first, then
-    spec order; colleagues aside): a spec ``Contact``, or None when the persona has nobody on Parley."""
-    from .seed import chat_contacts
-
-    people = [c for c in chat_contacts(world) if c.relationship != "colleague"]
-    if not people:
-        return None
-    return min(
-        enumerate(people),
-        key=lambda ic: (-(ic[1].closeness or 0), ic[1].relationship not in ("partner", "spouse"), ic[0]),
-    )[1]
+    """The Parley contact the persona is closest to, to tell news (:func:`builder.tasks.steps.closest_contact`: Parley
+    shows the spec's chat contacts)."""
+    return S.closest_contact(world)
 
 
 def sent_direct(contact: str, groups: list[list[str]] = ()) -> Check:

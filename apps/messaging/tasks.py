@@ -11,13 +11,9 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 
-from apps.calendar import steps as daybook
-from apps.mail import steps as mailbox
-from apps.messaging import steps as parley
-from apps.shop import steps as shopwell
 from builder.money import money
 from builder.rng import rng
-from builder.tasks import answers
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.calendar import reservation_time, trips
@@ -26,28 +22,19 @@ from builder.world.mail import Fmt
 from .seed import chat_contacts, groups
 
 APP = "messaging"
+KIT = kit.Kit(
+    APP,
+    nothing_else="Nothing else changed in Parley: only {}",
+    allowed=(Change(table="messages", op="update", min=0, columns=["read_at"]),),
+)
+#: The bank's checks of a task in Parley that pays someone.
+BANK = kit.Kit("bank", nothing_else="Nothing else changed in the bank: only {}")
 #: The direct conversation with the contact named by the bound parameter.
 _DIRECT = (
     "(SELECT id FROM conversations WHERE kind = 'direct' AND contact_id = (SELECT id FROM contacts WHERE name = ?))"
 )
 #: The (newest) group conversation with the title bound as a parameter.
 _GROUP = "(SELECT id FROM conversations WHERE kind = 'group' AND title = ? ORDER BY id DESC LIMIT 1)"
-
-
-def _only(what: str, *changes: Change, app: str = APP) -> RubricItem:
-    """The state_diff item: exactly ``changes`` in ``app`` (in Parley also messages marked read), nothing else."""
-    read = [Change(table="messages", op="update", min=0, columns=["read_at"])] if app == APP else []
-    return RubricItem(
-        id="nothing-else",
-        weight=15,
-        requirement=f"Nothing else changed in {'Parley' if app == APP else 'the bank'}: only {what}",
-        check=Check(type="state_diff", app=app, changes=[*read, *changes], ignore=["sessions"]),
-    )
-
-
-def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
-    """A sql check: fixed ``query`` text with ``?`` placeholders, every world or spec value in ``params``."""
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
 
 
 def _text(*forms: str) -> Check:
@@ -75,7 +62,6 @@ def _mine_written(conversation: str, extra: str = "") -> str:
 def tasks(world: World) -> list[Task]:
     """Return Parley's tasks of ``world`` (lookups, aggregations, actions; several span two apps), in a fixed order."""
     p = world.persona
-    pid = p.id
     fmt = Fmt(p)
     cur = world.currency
     contacts = chat_contacts(world)
@@ -85,8 +71,7 @@ def tasks(world: World) -> list[Task]:
     r = rng(world.seed, "tasks/messaging")
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/messaging/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     # 1. The time of a dinner the persona texted a friend about (the latest booking talked about in chat).
     talked = [
@@ -166,9 +151,9 @@ def tasks(world: World) -> list[Task]:
                     id="sent",
                     weight=55,
                     requirement=f"A new message from me is in the chat with {who}",
-                    check=_sql(_mine_written(_DIRECT, "AND length(trim(body)) > 0"), [who], [[1]]),
+                    check=KIT.sql(_mine_written(_DIRECT, "AND length(trim(body)) > 0"), [who], [[1]]),
                 ),
-                _only(
+                KIT.only(
                     f"my one reply (and {who.split()[0]}'s answer to it arriving)",
                     Change(table="messages", op="insert", min=1, max=2),
                 ),
@@ -207,7 +192,7 @@ def tasks(world: World) -> list[Task]:
                         id="reaction",
                         weight=70,
                         requirement=f"A {emoji} tapback from me is on that message",
-                        check=_sql(
+                        check=KIT.sql(
                             """SELECT COUNT(*) FROM reactions r JOIN messages m ON m.id = r.message_id
                                     WHERE r.world_ref IS NULL AND r.contact_id IS NULL AND r.emoji = ? AND m.world_ref = ?""",
                             [emoji, target.id],
@@ -218,9 +203,9 @@ def tasks(world: World) -> list[Task]:
                         id="only",
                         weight=15,
                         requirement="No other tapback was added",
-                        check=_sql("SELECT COUNT(*) FROM reactions WHERE world_ref IS NULL", [], [[1]]),
+                        check=KIT.sql("SELECT COUNT(*) FROM reactions WHERE world_ref IS NULL", [], [[1]]),
                     ),
-                    _only("the one tapback", Change(table="reactions", op="insert", min=1, max=1)),
+                    KIT.only("the one tapback", Change(table="reactions", op="insert", min=1, max=1)),
                 ],
             )
             break
@@ -249,7 +234,7 @@ def tasks(world: World) -> list[Task]:
                     id="group",
                     weight=35,
                     requirement=f"A new group named {title} exists",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM conversations WHERE kind = 'group' AND world_ref IS NULL AND title = ?",
                         [title],
                         [[1]],
@@ -259,7 +244,7 @@ def tasks(world: World) -> list[Task]:
                     id="members",
                     weight=50,
                     requirement=f"Its members are exactly {a} and {b} (and me)",
-                    check=_sql(
+                    check=KIT.sql(
                         f"""SELECT COUNT(*), SUM(k.name IN (?, ?)) FROM members b
                                 JOIN contacts k ON k.id = b.contact_id WHERE b.conversation_id = {_GROUP}
                                 AND b.conversation_id IN (SELECT id FROM conversations WHERE world_ref IS NULL)""",
@@ -267,7 +252,7 @@ def tasks(world: World) -> list[Task]:
                         [[2, 2]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "the one new group and its two members",
                     Change(table="conversations", op="insert", min=1, max=1),
                     Change(table="members", op="insert", min=2, max=2),
@@ -295,7 +280,7 @@ def tasks(world: World) -> list[Task]:
                     id="payment",
                     weight=70,
                     requirement=f"A new payment of {money(cents, cur)} to {who} left checking",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL
                                 AND account_id = (SELECT id FROM accounts WHERE kind = ?) AND amount_cents = ?
                                 AND (counterparty = ? OR instr(upper(description), upper(?)) > 0)""",
@@ -308,13 +293,12 @@ def tasks(world: World) -> list[Task]:
                     id="single",
                     weight=15,
                     requirement="Exactly one payment was made (no duplicates)",
-                    check=_sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]], app="bank"),
+                    check=KIT.sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]], app="bank"),
                 ),
-                _only(
+                BANK.only(
                     "the one payment and the checking balance",
                     Change(table="transactions", op="insert", min=1, max=1),
                     Change(table="accounts", op="update", min=1, max=1, columns=["balance_cents"]),
-                    app="bank",
                 ),
             ],
         )
@@ -372,13 +356,13 @@ def tasks(world: World) -> list[Task]:
                     id="flight",
                     weight=85,
                     requirement=f"A new message to {mate} names the flight {flight}",
-                    check=_sql(
+                    check=KIT.sql(
                         _mine_written(_DIRECT, "AND instr(replace(upper(body), ' ', ''), ?) > 0"),
                         [mate, flight.replace(" ", "").upper()],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     f"my one text to {mate} (and {mate.split()[0]}'s answer to it arriving)",
                     Change(table="messages", op="insert", min=1, max=2),
                 ),
@@ -439,7 +423,7 @@ def tasks(world: World) -> list[Task]:
                     id="restaurant",
                     weight=40,
                     requirement=f"A new message from me in {g.title} names {b.data['restaurant']}",
-                    check=_sql(
+                    check=KIT.sql(
                         _mine_written(_GROUP, "AND instr(lower(body), lower(?)) > 0"),
                         [g.title, b.data["restaurant"]],
                         [[1]],
@@ -449,14 +433,14 @@ def tasks(world: World) -> list[Task]:
                     id="time",
                     weight=30,
                     requirement=f"It gives the time {fmt.time(when)}",
-                    check=_sql(
+                    check=KIT.sql(
                         _mine_written(_GROUP, "AND (" + " OR ".join(["instr(lower(body), ?) > 0"] * len(forms)) + ")"),
                         [g.title, *forms],
                         [[1]],
                     ),
                 ),
                 RubricItem(id="day", weight=15, requirement=f"It gives the day, {fmt.long_date(when)}"),
-                _only(
+                KIT.only(
                     f"my one message to {g.title} (and the members' answers to it arriving)",
                     Change(table="messages", op="insert", min=1, max=1 + len(g.members)),
                 ),
@@ -493,11 +477,6 @@ def tasks(world: World) -> list[Task]:
             ],
         )
     out.extend(insight_tasks(world))
-    out.extend(crossapp_tasks(world))
-    out += long_tasks(world)
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
 
 
@@ -511,11 +490,10 @@ def insight_tasks(world: World) -> list[Task]:
     from builder.tasks.phrasing import day_phrase
 
     p = world.persona
-    pid, today = p.id, world.now.date()
+    _pid, today = p.id, world.now.date()
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/messaging/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     it = A.planted(world, "contradiction/plan-times")
     if it:
@@ -654,200 +632,4 @@ def insight_tasks(world: World) -> list[Task]:
     return out
 
 
-def long_tasks(world: World) -> list[Task]:
-    """Parley's long-horizon chain: a guest's +1 to the persona's own party (``chain/party-headcount``)."""
-    from builder.tasks.phrasing import day_phrase
-    from builder.world.accounts import payment_cards
-
-    p = world.persona
-    chain, own = answers.planted(world, "chain/party-headcount"), answers.planted(world, "own_event/party")
-    cards = payment_cards(world)
-    present = shopwell.gift("candle")
-    if not chain or not own or not cards or not present:
-        return []
-    by_id = {e.id: e for e in world.events}
-    steps = {s["step"]: s for s in chain["steps"]}
-    if not {"food_order", "headcount_change"} <= set(steps):
-        return []
-    conf, trigger, party = (
-        by_id[steps["food_order"]["event_id"]],
-        by_id[steps["headcount_change"]["event_id"]],
-        by_id[chain["event_id"]],
-    )
-    deli, deli_email = conf.data["from"]["name"], conf.data["from"]["email"]
-    asker = trigger.data["contact"]
-    pending = [n for n, v in own["replies"].items() if v == "pending"]
-    chatting = {c.name for c in chat_contacts(world)}
-    pending = [n for n in pending if n in chatting]
-    pickup = party.at - dt.timedelta(hours=2)
-    card = cards[0]
-    today = world.now.date()
-    nudge = [
-        RubricItem(
-            id=f"nudge-{n}",
-            weight=10 // len(pending) + (10 % len(pending) if n == 0 else 0),
-            requirement=f"{who} (no answer yet) got a text from me in Parley",
-            check=parley.sent_direct(who),
-        )
-        for n, who in enumerate(pending)
-    ]
-    return (
-        [
-            Task(
-                id=f"{p.id}/messaging/party-headcount",
-                persona=p.id,
-                kind="action",
-                category="long_horizon",
-                apps_involved=[APP, "mail", "calendar", "shop", "bank"],
-                difficulty="hard",
-                time_limit_seconds=1500,
-                planted=[chain["id"], own["id"]],
-                instruction=f"A guest asked in Parley to bring someone to my party {day_phrase(party.at.date(), today)}. "
-                "Make it work: tell them yes in Parley; email the caterer of my party food order to add one "
-                "more person to it; put picking up the food in my calendar at the pickup time their confirmation "
-                f"gives; text whoever hasn't answered my invitation yet to ask if they can make it; and order the "
-                f"{present['title']} from Shopwell for the table, with my {card['label']}.",
-                expected={
-                    "asker": asker,
-                    "deli": deli,
-                    "deli_email": deli_email,
-                    "order": chain["order"],
-                    "needed": chain["needed"],
-                    "pickup": pickup.isoformat(),
-                    "pending": pending,
-                    "sku": present["sku"],
-                    "card_last4": card["last4"],
-                    "party": party.data["title"],
-                },
-                rubric=[
-                    RubricItem(
-                        id="yes",
-                        weight=15,
-                        requirement=f"{asker} got a text from me in Parley",
-                        check=parley.sent_direct(asker),
-                    ),
-                    RubricItem(id="yes-says", weight=5, requirement="It says yes, the +1 is welcome (judge: read it)"),
-                    RubricItem(
-                        id="caterer",
-                        weight=20,
-                        requirement=f"A mail to {deli} ({deli_email}) about order {chain['order']} was sent",
-                        check=mailbox.sent(deli_email, [[chain["order"]]]),
-                    ),
-                    RubricItem(
-                        id="caterer-asks",
-                        weight=5,
-                        requirement=f"It asks to change the order from {chain['ordered_for']} to {chain['needed']} "
-                        "people (judge: read it)",
-                    ),
-                    RubricItem(
-                        id="pickup",
-                        weight=15,
-                        requirement=f"Daybook has picking up the food on {pickup:%b %-d} at {pickup:%H:%M}",
-                        check=daybook.created(pickup.strftime("%Y-%m-%dT%H:%M"), [["pick", "collect", "food"]]),
-                    ),
-                    *nudge,
-                    RubricItem(
-                        id="candles",
-                        weight=15,
-                        requirement=f"A Shopwell order of {present['title']} ({present['sku']}) with {card['label']}",
-                        check=shopwell.bought(present["sku"], card["last4"]),
-                    ),
-                    RubricItem(
-                        id="only-parley",
-                        weight=15,
-                        requirement="Nothing else changed in Parley: only my texts (and the replies they got)",
-                        check=parley.only_texts(1 + len(pending)),
-                    ),
-                ],
-            )
-        ]
-        if pending
-        else []
-    )
-
-
 # --- Cross-app answer tasks: catching up on a person across Parley, the bank and mail -----------------------------
-
-
-def crossapp_tasks(world: World) -> list[Task]:
-    """For up to five contacts who text, email and exchange money with the persona: the day of their last text in
-    Parley, of their last email, and the last Zelle payment between us (day, amount). Contacts lacking one of the
-    three give no task."""
-    from builder.tasks import answers as A
-
-    p = world.persona
-    pid, cur, now = p.id, world.currency, world.now
-    out: list[Task] = []
-    texts: dict[str, object] = {}
-    for e in world.of_kind("chat_message"):
-        if e.status == "done" and e.at <= now and e.data["sender"] == e.data["contact"]:
-            texts[e.data["contact"]] = e
-    mails: dict[str, object] = {}
-    for e in world.of_kind("email"):
-        if e.status == "done" and e.at <= now and e.data.get("folder") != "sent":
-            mails[e.data["from"]["name"]] = e
-    pays: dict[str, object] = {}
-    for e in world.of_kind("p2p_payment"):
-        if e.status == "done" and e.at <= now:
-            pays[e.data["contact"]] = e
-    openings = [
-        "Catch me up on {first}",
-        "When did I last hear from {first}?",
-        "{first} check-in",
-        "Remind me where things stand with {first}",
-        "Quick one about {first}",
-    ]
-    people = [c.name for c in p.contacts if c.name in texts and c.name in mails and c.name in pays][:5]
-    for i, name in enumerate(people):
-        first = name.split()[0]
-        t, m, z = texts[name], mails[name], pays[name]
-        way = "I sent" if z.data["direction"] == "sent" else "I received"
-        out.append(
-            Task(
-                id=f"{pid}/messaging/x-catch-up-{i + 1}",
-                persona=pid,
-                apps_involved=["bank", "mail", APP],
-                kind="lookup",
-                difficulty="medium",
-                time_limit_seconds=900,
-                instruction=openings[i % len(openings)].format(first=first)
-                + f": on what day did {name} last text me on Parley, on what day did their last email come "
-                "in, and what was the last Zelle payment between us (day, amount, and which way)?",
-                expected={
-                    "contact": name,
-                    "text_day": t.at.date().isoformat(),
-                    "mail_day": m.at.date().isoformat(),
-                    "zelle_day": z.at.date().isoformat(),
-                    "zelle_cents": z.data["amount_cents"],
-                    "direction": z.data["direction"],
-                },
-                rubric=[
-                    RubricItem(
-                        id="text",
-                        weight=25,
-                        requirement=f"Last text {t.at:%B %-d, %Y}",
-                        check=A.text(*A.date_forms(t.at)),
-                    ),
-                    RubricItem(
-                        id="mail",
-                        weight=25,
-                        requirement=f"Last email {m.at:%B %-d, %Y}",
-                        check=A.text(*A.date_forms(m.at)),
-                    ),
-                    RubricItem(
-                        id="zelle-day",
-                        weight=20,
-                        requirement=f"Last Zelle {z.at:%B %-d, %Y}",
-                        check=A.text(*A.date_forms(z.at)),
-                    ),
-                    RubricItem(
-                        id="zelle-amount",
-                        weight=20,
-                        requirement=f"…of {money(z.data['amount_cents'], cur)}",
-                        check=A.amount(z.data["amount_cents"]),
-                    ),
-                    RubricItem(id="zelle-way", weight=10, requirement=f"…which {way}"),
-                ],
-            )
-        )
-    return out

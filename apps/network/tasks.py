@@ -11,32 +11,19 @@ from __future__ import annotations
 import datetime as dt
 
 from builder.money import money
+from builder.tasks import kit
+from builder.tasks import steps as S
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 
 from .seed import profile, recruiter_ids
 
 APP = "network"
-
-
-def _only(what: str, *changes: Change) -> RubricItem:
-    """The state_diff item: exactly ``changes`` on Guildline (and messages marked read), nothing else."""
-    return RubricItem(
-        id="nothing-else",
-        weight=15,
-        requirement=f"Nothing else changed on Guildline: only {what}",
-        check=Check(
-            type="state_diff",
-            app=APP,
-            ignore=["sessions"],
-            changes=[Change(table="messages", op="update", min=0, columns=["read_at"]), *changes],
-        ),
-    )
-
-
-def _sql(query: str, params: list, expected: list[list]) -> Check:
-    """A sql check on Guildline's database: fixed ``query`` text, every world value in ``params``."""
-    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
+KIT = kit.Kit(
+    APP,
+    nothing_else="Nothing else changed on Guildline: only {}",
+    allowed=(Change(table="messages", op="update", min=0, columns=["read_at"]),),
+)
 
 
 def _text(*forms: str) -> Check:
@@ -69,14 +56,12 @@ def _organized_meeting(world: World, names: set[str]):
 def tasks(world: World) -> list[Task]:
     """Return Guildline's tasks of ``world`` (lookups and actions; several span two apps), in a fixed order."""
     p = world.persona
-    pid = p.id
     prof = profile(world)
     out: list[Task] = []
     by_ref = {x["id"]: x for x in prof["connections"] + prof["people"]}
     conn_names = {x["name"]: x for x in prof["connections"]}
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/network/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     # 1. The résumé's one difference: the current title. The résumé (and work.role) is right: fix the profile.
     diff = prof["resume"]["difference"]
@@ -103,7 +88,7 @@ def tasks(world: World) -> list[Task]:
                 id="title-fixed",
                 weight=55,
                 requirement=f"The current position on Guildline is titled {diff['resume']!r}",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT title, company FROM experience WHERE world_ref = 'exp-0'",
                     [],
                     [[diff["resume"], prof["experience"][0]["company"]]],
@@ -113,7 +98,7 @@ def tasks(world: World) -> list[Task]:
                 id="edited",
                 weight=15,
                 requirement="The position was edited in the app (not deleted and re-added)",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT COUNT(*) FROM experience WHERE world_ref = 'exp-0' AND updated_at IS NOT NULL", [], [[1]]
                 ),
             ),
@@ -123,7 +108,7 @@ def tasks(world: World) -> list[Task]:
                 requirement=f"The answer says the profile showed {diff['profile']!r}",
                 check=_text(diff["profile"]),
             ),
-            _only(
+            KIT.only(
                 "the one position's title",
                 Change(table="experience", op="update", min=1, max=1, columns=["title", "updated_at"]),
             ),
@@ -150,19 +135,21 @@ def tasks(world: World) -> list[Task]:
                 id="accepted",
                 weight=50,
                 requirement=f"The invitation from {met['name']} is accepted",
-                check=_sql(f"SELECT status FROM invitations WHERE person_id = {_PERSON}", [met["id"]], [["accepted"]]),
+                check=KIT.sql(
+                    f"SELECT status FROM invitations WHERE person_id = {_PERSON}", [met["id"]], [["accepted"]]
+                ),
             ),
             RubricItem(
                 id="connected",
                 weight=20,
                 requirement=f"{met['name']} is now a connection",
-                check=_sql("SELECT connected_on IS NOT NULL FROM people WHERE world_ref = ?", [met["id"]], [[1]]),
+                check=KIT.sql("SELECT connected_on IS NOT NULL FROM people WHERE world_ref = ?", [met["id"]], [[1]]),
             ),
             RubricItem(
                 id="others",
                 weight=15,
                 requirement="It was accepted and every other invitation is still pending",
-                check=_sql(
+                check=KIT.sql(
                     f"""SELECT (SELECT status FROM invitations WHERE person_id = {_PERSON}) = 'accepted'
                                        AND (SELECT COUNT(*) FROM invitations WHERE status != 'pending'
                                             AND person_id != {_PERSON}) = 0""",
@@ -170,7 +157,7 @@ def tasks(world: World) -> list[Task]:
                     [[1]],
                 ),
             ),
-            _only(
+            KIT.only(
                 f"the one accepted invitation and {met['name']} becoming a connection",
                 Change(table="invitations", op="update", min=1, max=1, columns=["status", "responded_at"]),
                 Change(table="people", op="update", min=1, max=1, columns=["connected_on"]),
@@ -199,7 +186,7 @@ def tasks(world: World) -> list[Task]:
                 id="replied",
                 weight=40,
                 requirement=f"A new message from me is in the thread with {rec['name']}",
-                check=_sql(
+                check=KIT.sql(
                     f"""SELECT COUNT(*) > 0 FROM messages WHERE sender_id IS NULL AND world_ref IS NULL
                                        AND thread_id = (SELECT id FROM threads WHERE person_id = {_PERSON})""",
                     [rec["id"]],
@@ -214,7 +201,7 @@ def tasks(world: World) -> list[Task]:
                     "that do not overlap an event in the persona's calendar"
                 ),
             ),
-            _only(
+            KIT.only(
                 f"my one reply to {rec['name']} (and their answer to it arriving)",
                 Change(table="messages", op="insert", min=1, max=2),
             ),
@@ -243,14 +230,14 @@ def tasks(world: World) -> list[Task]:
                 id="posted",
                 weight=85,
                 requirement=f"A new post of mine names {project!r}",
-                check=_sql(
+                check=KIT.sql(
                     """SELECT COUNT(*) > 0 FROM posts WHERE author_id IS NULL AND world_ref IS NULL
                                           AND instr(lower(body), lower(?)) > 0""",
                     [project],
                     [[1]],
                 ),
             ),
-            _only("my one new post", Change(table="posts", op="insert", min=1, max=1)),
+            KIT.only("my one new post", Change(table="posts", op="insert", min=1, max=1)),
         ],
     )
 
@@ -276,14 +263,14 @@ def tasks(world: World) -> list[Task]:
                 id="saved",
                 weight=85,
                 requirement=f"{best['title']} at {best['company']} is saved",
-                check=_sql(
+                check=KIT.sql(
                     """SELECT COUNT(*) FROM saved_jobs WHERE world_ref IS NULL
                                           AND job_id = (SELECT id FROM jobs WHERE slug = ?)""",
                     [best["job_id"]],
                     [[1]],
                 ),
             ),
-            _only("the one saved job", Change(table="saved_jobs", op="insert", min=1, max=1)),
+            KIT.only("the one saved job", Change(table="saved_jobs", op="insert", min=1, max=1)),
         ],
     )
 
@@ -307,7 +294,7 @@ def tasks(world: World) -> list[Task]:
                     id="withdrawn",
                     weight=60,
                     requirement=f"The invitation to {old['name']} is withdrawn",
-                    check=_sql(
+                    check=KIT.sql(
                         f"SELECT status FROM invitations WHERE person_id = {_PERSON}", [old["person"]], [["withdrawn"]]
                     ),
                 ),
@@ -315,7 +302,7 @@ def tasks(world: World) -> list[Task]:
                     id="rest",
                     weight=25,
                     requirement="It was withdrawn and no other invitation changed",
-                    check=_sql(
+                    check=KIT.sql(
                         f"""SELECT (SELECT status FROM invitations WHERE person_id = {_PERSON}) = 'withdrawn'
                                                AND (SELECT COUNT(*) FROM invitations WHERE status != 'pending'
                                                     AND person_id != {_PERSON}) = 0""",
@@ -323,7 +310,7 @@ def tasks(world: World) -> list[Task]:
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "the one withdrawn invitation",
                     Change(table="invitations", op="update", min=1, max=1, columns=["status", "responded_at"]),
                 ),
@@ -392,7 +379,7 @@ def tasks(world: World) -> list[Task]:
                     id="sent",
                     weight=65,
                     requirement=f"A message from me to {org['name']} exists",
-                    check=_sql(
+                    check=KIT.sql(
                         f"""SELECT COUNT(*) > 0 FROM messages m JOIN threads t ON t.id = m.thread_id
                                                WHERE m.sender_id IS NULL AND m.world_ref IS NULL
                                                AND t.person_id = {_PERSON}""",
@@ -401,7 +388,7 @@ def tasks(world: World) -> list[Task]:
                     ),
                 ),
                 RubricItem(id="thanks", weight=20, requirement="The message thanks them for the meeting"),
-                _only(
+                KIT.only(
                     f"my one message to {org['name']} (its new conversation, and an answer arriving)",
                     Change(table="threads", op="insert", min=0, max=1),
                     Change(table="messages", op="insert", min=1, max=2),
@@ -437,10 +424,9 @@ def tasks(world: World) -> list[Task]:
     )
 
     # 9b. The people the persona texts on Parley who are also Guildline connections (messaging + network).
-    from apps.messaging.seed import chat_contacts
     from builder.tasks import answers as A
 
-    both = sorted(c.name for c in chat_contacts(world) if c.name in conn_names)
+    both = sorted(c.name for c in S.chat_contacts(world) if c.name in conn_names)
     if both:
         task(
             "parley-and-guildline",
@@ -484,9 +470,6 @@ def tasks(world: World) -> list[Task]:
         )
     assert recruiter_ids(world)  # every world has recruiter threads (builder.world.career)
     out.extend(insight_tasks(world))
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
 
 

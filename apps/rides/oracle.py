@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import datetime as dt
 
-from apps.calendar import steps as daybook
-from apps.messaging import steps as parley
-from apps.rides import steps as zipride
-from apps.workchat import steps as huddle
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
@@ -76,24 +71,7 @@ def save_place(task: Task, web: Web) -> str:
     return f"Saved {exp['address']} as “{exp['label']}”."
 
 
-def door_to_door(task: Task, web: Web) -> str:
-    """Both rides of the next trip, each pickup in Daybook, the return flight texted, the Huddle status set."""
-    exp = task.expected
-    out_at, back_at = exp["pickup_out"], exp["pickup_back"]
-    zipride.schedule(web, "Home", exp["airport"], out_at)
-    zipride.schedule(web, exp["airport"], "Home", back_at)
-    for title, at in (("ZipRide to the airport", out_at), ("ZipRide home from the airport", back_at)):
-        end = (dt.datetime.fromisoformat(at[:16]) + dt.timedelta(minutes=45)).strftime("%H:%M")
-        daybook.create(web, title=title, date=at[:10], start_time=at[11:16], end_date=at[:10], end_time=end)
-    lands = exp["arr_local"][11:16]
-    parley.send(web, exp["contact"], f"I'm flying back on {exp['flight']}, landing at {lands}.")
-    if exp.get("status_until"):
-        huddle.set_status(web, ":airplane:", "Travelling", exp["status_until"])
-    return f"Scheduled both rides ({out_at[:16]}, {back_at[:16]}), put them in the calendar, texted {exp['contact']}."
-
-
 SOLVERS = {
-    "door-to-door": door_to_door,
     "airport-ride-next-flight": airport_ride_next_flight,
     "ride-home-after-return": ride_home_after_return,
     "tip-last-ride": tip_last_ride,

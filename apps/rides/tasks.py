@@ -10,9 +10,11 @@ every world value travels in ``params``.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from collections import Counter
 
 from builder.money import money
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.phrasing import last_month
 from builder.world import World
@@ -20,6 +22,7 @@ from builder.world.planted import airline_flights
 from builder.world.travel import airport_label, format_address
 
 APP = "rides"
+KIT = kit.Kit(APP)
 #: Rides ended less than this many days before now are unrated in the seed (apps/rides/seed.py).
 UNRATED_DAYS = 14
 #: The app lets a rider rate and tip a ride this many days after it (web/lib/rides.ts FEEDBACK_DAYS).
@@ -27,26 +30,8 @@ FEEDBACK_DAYS = 30
 SCHEDULE_MAX_DAYS = 30
 
 
-def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _only(requirement: str, *changes: Change) -> RubricItem:
-    """The state-diff item: only ``changes`` in ZipRide's database (its sign-in sessions aside)."""
-    return RubricItem(
-        id="only",
-        weight=15,
-        requirement=requirement,
-        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions"]),
-    )
-
-
 # A scheduled ride: its row, and the places it names when ZipRide did not know them yet.
 NEW_RIDE = (Change(table="rides", op="insert", min=1, max=1), Change(table="places", op="insert", min=0, max=2))
-
-
-def _amount(cents: int) -> Check:
-    return Check(type="answer_amount", cents=cents)
 
 
 def _done(world: World) -> list:
@@ -57,19 +42,79 @@ def _aware(iso: str) -> dt.datetime:
     return dt.datetime.fromisoformat(iso)
 
 
+def in_use(world: World) -> bool:
+    """Whether the persona has taken a ride: without one ZipRide has no tasks, nor do the scenarios homed there."""
+    return bool(_done(world))
+
+
+@dataclass(frozen=True)
+class AirportTrip:
+    """The next flight from the home airport within the scheduling window, as ZipRide's airport rides see it: the
+    outbound ``flight`` (a world event) and its ``leg`` as the airline now has it (a planted schedule change moves
+    it), its local departure ``dep``, the ``pickup`` ``lead_text`` before it (the world's own lead, 2½ or 3 hours),
+    the ``airport``'s place label, the return leg ``back`` into the home airport and its local arrival ``arr`` (None
+    without one), and the window's end ``horizon`` (naive local)."""
+
+    flight: object
+    leg: dict
+    dep: dt.datetime
+    pickup: dt.datetime
+    lead_text: str
+    airport: str
+    back: dict | None
+    arr: dt.datetime | None
+    horizon: dt.datetime
+
+
+def airport_trip(world: World) -> AirportTrip | None:
+    """The :class:`AirportTrip` of ``world``, or None without a flight from home in the next 30 days."""
+    p = world.persona
+    airport = airport_label(p.travel.home_airport) if p.travel and p.travel.home_airport else None
+    horizon = world.now + dt.timedelta(days=SCHEDULE_MAX_DAYS)
+    ahead = [
+        f
+        for f in world.of_kind("flight")
+        if f.status != "done"
+        and airport
+        and f.data["from"] == p.travel.home_airport
+        and world.now + dt.timedelta(hours=4) < f.at < horizon
+    ]
+    if not ahead:
+        return None
+    f = ahead[0]
+    leg = airline_flights(world).get(f.id, f.data)
+    dep = _aware(leg["dep_local"])
+    # The world's own lead (travel.py: 2.5 h, 3 h international) read off its ride to the airport for that trip.
+    own = [r for r in world.of_kind("ride") if r.data.get("trip") == f.data["trip"] and r.data["dropoff"] == airport]
+    own_lead = (_aware(f.data["dep_local"]) - _aware(own[0].data["pickup_local"])).total_seconds() / 60 if own else 150
+    lead = 180 if own_lead >= 170 else 150
+    legs = [
+        x for x in world.of_kind("flight") if x.data["pnr"] == f.data["pnr"] and x.data["to"] == p.travel.home_airport
+    ]
+    return AirportTrip(
+        flight=f,
+        leg=leg,
+        dep=dep,
+        pickup=dep - dt.timedelta(minutes=lead),
+        lead_text="3 hours" if lead == 180 else "2½ hours",
+        airport=airport,
+        back=legs[-1].data if legs else None,
+        arr=_aware(legs[-1].data["arr_local"]) if legs else None,
+        horizon=horizon,
+    )
+
+
 def tasks(world: World) -> list[Task]:
     """Return ZipRide's tasks for ``world`` (lookups, aggregations, actions; several with the bank and mail), in a fixed order."""
     p = world.persona
     cur = world.currency
-    pid = p.id
     rides = _done(world)
     out: list[Task] = []
     home = format_address(p.identity.address) if p.identity.address else ""
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/rides/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
-    if not rides:
+    if not in_use(world):
         return out
 
     # 1. Rides on the last trip (with the bank: the card lines say ZIPRIDE TRIP).
@@ -90,7 +135,7 @@ def tasks(world: World) -> list[Task]:
             expected={"trip": i, "rides": len(on_trip), "total_cents": total},
             rubric=[
                 RubricItem(
-                    id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=_amount(total)
+                    id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=kit.amount(total)
                 ),
                 RubricItem(id="count", weight=20, requirement=f"Says it was {len(on_trip)} rides"),
             ],
@@ -133,7 +178,7 @@ def tasks(world: World) -> list[Task]:
         instruction=f"What did I spend on ZipRide in {m_name}?",
         expected={"month": month, "rides": len(in_month), "total_cents": m_total},
         rubric=[
-            RubricItem(id="total", weight=100, requirement=f"States {money(m_total, cur)}", check=_amount(m_total))
+            RubricItem(id="total", weight=100, requirement=f"States {money(m_total, cur)}", check=kit.amount(m_total))
         ],
     )
 
@@ -188,37 +233,23 @@ def tasks(world: World) -> list[Task]:
                 id="total",
                 weight=50,
                 requirement=f"States {money(sum(e.data['total_cents'] for e in work), cur)}",
-                check=_amount(sum(e.data["total_cents"] for e in work)),
+                check=kit.amount(sum(e.data["total_cents"] for e in work)),
             ),
         ],
     )
 
     # 6. Schedule the ride to the airport for the next flight (the departure is in the booking mail).
-    horizon = world.now + dt.timedelta(days=SCHEDULE_MAX_DAYS)
-    ahead = [
-        f
-        for f in world.of_kind("flight")
-        if f.status != "done"
-        and airport
-        and f.data["from"] == p.travel.home_airport
-        and world.now + dt.timedelta(hours=4) < f.at < horizon
-    ]
-    if ahead:
-        f = ahead[0]
-        # The departure as the airline now has it: a planted schedule change moves it (its mail says so).
-        leg = airline_flights(world).get(f.id, f.data)
-        dep = _aware(leg["dep_local"])
-        # The world's own lead (travel.py: 2.5 h, 3 h international) read off its ride to the airport for that trip.
-        own = [
-            r for r in world.of_kind("ride") if r.data.get("trip") == f.data["trip"] and r.data["dropoff"] == airport
-        ]
-        own_lead = (
-            (_aware(f.data["dep_local"]) - _aware(own[0].data["pickup_local"])).total_seconds() / 60 if own else 150
+    trip = airport_trip(world)
+    if trip:
+        f, leg, dep, pickup, lead_text, horizon = (
+            trip.flight,
+            trip.leg,
+            trip.dep,
+            trip.pickup,
+            trip.lead_text,
+            trip.horizon,
         )
-        lead = 180 if own_lead >= 170 else 150
-        pickup = dep - dt.timedelta(minutes=lead)
         lo, hi = pickup - dt.timedelta(minutes=15), pickup + dt.timedelta(minutes=15)
-        lead_text = "3 hours" if lead == 180 else "2½ hours"
         task(
             "airport-ride-next-flight",
             ["rides", "mail"],
@@ -241,7 +272,7 @@ def tasks(world: World) -> list[Task]:
                     weight=85,
                     requirement=f"A ride Home -> {airport} is scheduled with pickup {pickup:%b %-d %H:%M} "
                     "(within 15 minutes)",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM rides r JOIN places a ON a.id = r.pickup_place_id
                                               JOIN places b ON b.id = r.dropoff_place_id
                                               WHERE r.world_ref IS NULL AND r.status = 'scheduled' AND a.kind = 'home'
@@ -250,18 +281,13 @@ def tasks(world: World) -> list[Task]:
                         [[1]],
                     ),
                 ),
-                _only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE),
+                KIT.only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE),
             ],
         )
 
         # 7. And the ride home after the return flight lands.
-        legs = [
-            x
-            for x in world.of_kind("flight")
-            if x.data["pnr"] == f.data["pnr"] and x.data["to"] == p.travel.home_airport
-        ]
-        if legs:
-            arr = _aware(legs[-1].data["arr_local"])
+        if trip.back is not None:
+            back, arr = trip.back, trip.arr
             if arr.replace(tzinfo=None) < horizon:
                 lo, hi = arr + dt.timedelta(minutes=15), arr + dt.timedelta(minutes=75)
                 task(
@@ -273,8 +299,8 @@ def tasks(world: World) -> list[Task]:
                     instruction="Schedule a ZipRide home from the airport for when my return flight from my next "
                     "trip lands: pickup 15 to 75 minutes after its arrival.",
                     expected={
-                        "flight": legs[-1].data["flight_number"],
-                        "arr_local": legs[-1].data["arr_local"],
+                        "flight": back["flight_number"],
+                        "arr_local": back["arr_local"],
                         "pickup": airport,
                         "dropoff": "Home",
                         "ride_type": "zip",
@@ -286,7 +312,7 @@ def tasks(world: World) -> list[Task]:
                             weight=85,
                             requirement=f"A ride {airport} -> Home is scheduled with pickup between "
                             f"{lo:%b %-d %H:%M} and {hi:%H:%M}",
-                            check=_sql(
+                            check=KIT.sql(
                                 """SELECT COUNT(*) FROM rides r
                                                       JOIN places a ON a.id = r.pickup_place_id
                                                       JOIN places b ON b.id = r.dropoff_place_id
@@ -297,17 +323,10 @@ def tasks(world: World) -> list[Task]:
                                 [[1]],
                             ),
                         ),
-                        _only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE),
+                        KIT.only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE),
                     ],
                 )
-
-                # 7b. The whole trip's rides as one errand across five apps (long horizon): both rides, each pickup
-                # in the calendar, the return flight texted to the closest chat contact, Huddle status while away.
-                from apps.messaging.steps import closest_contact
-
-                who = closest_contact(world)
-                if who and arr.replace(tzinfo=None) < horizon:
-                    out.append(_door_to_door(world, f, leg, legs[-1].data, airport, pickup, lead_text, arr, who))
+                # 7b. The whole trip's rides as one errand across five apps: scenarios/errands/rides.py.
 
     # 8. Tip the last ride 20 % (a new card charge the bank shows).
     last = rides[-1]
@@ -328,7 +347,7 @@ def tasks(world: World) -> list[Task]:
                     id="tip",
                     weight=55,
                     requirement=f"A tip of {money(tip, cur)} is added to ride {last.data['ride_id']}",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM rides WHERE ride_id = ? AND tipped_at IS NOT NULL
                                               AND tip_cents = ?""",
                         [last.data["ride_id"], last.data["tip_cents"] + tip],
@@ -339,7 +358,7 @@ def tasks(world: World) -> list[Task]:
                     id="charged",
                     weight=30,
                     requirement="The bank shows the tip as a pending card charge",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM card_authorizations WHERE app = 'rides'
                                               AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
                         [tip],
@@ -347,7 +366,7 @@ def tasks(world: World) -> list[Task]:
                         app="bank",
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at ZipRide: only the tip on that ride",
                     Change(
                         table="rides",
@@ -379,7 +398,7 @@ def tasks(world: World) -> list[Task]:
                     id="stars",
                     weight=55,
                     requirement="The ride is rated 5 stars",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM rides WHERE ride_id = ? AND rating = 5 AND rated_at IS NOT NULL",
                         [e.data["ride_id"]],
                         [[1]],
@@ -389,14 +408,14 @@ def tasks(world: World) -> list[Task]:
                     id="compliments",
                     weight=30,
                     requirement="Both compliments are given",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM rides WHERE ride_id = ?
                                               AND instr(compliments, ?) > 0 AND instr(compliments, ?) > 0""",
                         [e.data["ride_id"], "Smooth driving", "Knew the way"],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "Nothing else changed at ZipRide: only that ride's rating",
                     Change(table="rides", op="update", min=1, max=1, columns=["rating", "compliments", "rated_at"]),
                 ),
@@ -431,14 +450,14 @@ def tasks(world: World) -> list[Task]:
                     id="saved",
                     weight=85,
                     requirement=f"A saved place “{label}” at {address}",
-                    check=_sql(
+                    check=KIT.sql(
                         """SELECT COUNT(*) FROM saved_places s JOIN places p ON p.id = s.place_id
                                               WHERE s.world_ref IS NULL AND s.label = ? AND p.address = ?""",
                         [label, address],
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     f"Nothing else changed at ZipRide: only the new saved place “{label}”",
                     Change(table="saved_places", op="insert", min=1, max=1),
                     Change(table="places", op="insert", min=0, max=1),
@@ -446,10 +465,6 @@ def tasks(world: World) -> list[Task]:
             ],
         )
     out.extend(insight_tasks(world))
-    out.extend(crossapp_tasks(world))
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
 
 
@@ -478,12 +493,11 @@ def insight_tasks(world: World) -> list[Task]:
     from .seed import fare_parts, ride_types
 
     p = world.persona
-    pid, cur, today = p.id, world.currency, world.now.date()
+    _pid, cur, today = p.id, world.currency, world.now.date()
     rides = _done(world)
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/rides/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     it = A.planted(world, "chain/flight-change")
     step = next((s for s in (it or {}).get("steps", []) if s["step"] == "airport_ride"), None)
@@ -696,172 +710,3 @@ def insight_tasks(world: World) -> list[Task]:
 
 
 # --- Cross-app answer tasks: tips across the apps ---------------------------------------------------------------
-
-
-def crossapp_tasks(world: World) -> list[Task]:
-    """What the persona tipped on ZipRide, DashBite and Basketful in a year (this year and last), each and together."""
-    from builder.tasks import answers as A
-    from apps.bank.spending import service_spend
-
-    p = world.persona
-    pid, cur, today = p.id, world.currency, world.now.date()
-    out: list[Task] = []
-    for year in (today.year, today.year - 1):
-        start, end = dt.date(year, 1, 1), min(dt.date(year, 12, 31), today)
-        tips = []
-        for s in service_spend(world, start, end):
-            if s.app == "rides":
-                tips.append(("rides", "ZipRide drivers", s.extra_cents))
-            elif s.app in ("delivery", "grocery"):
-                t = sum(e.data["tip_cents"] for e in s.events)
-                tips.append((s.app, "DashBite couriers" if s.app == "delivery" else "Basketful shoppers", t))
-        tips = [x for x in tips if x[2]]
-        if len(tips) < 2 or "rides" not in {x[0] for x in tips}:
-            continue
-        total = sum(x[2] for x in tips)
-        when = "so far this year" if year == today.year else f"in {year}"
-        out.append(
-            Task(
-                id=f"{pid}/rides/x-tips-{year}",
-                persona=pid,
-                apps_involved=sorted(x[0] for x in tips),
-                kind="aggregation",
-                difficulty="hard",
-                time_limit_seconds=1200,
-                instruction=f"How generous have I been {when}? Add up my tips to ZipRide drivers, DashBite "
-                "couriers and Basketful shoppers: each app's tips and the total.",
-                expected={"year": year, "tips_cents": {k: c for k, _, c in tips}, "total_cents": total},
-                rubric=[
-                    RubricItem(
-                        id=k,
-                        weight=70 // len(tips) + (70 % len(tips) if i == 0 else 0),
-                        requirement=f"{label}: {money(c, cur)}",
-                        check=A.amount(c),
-                    )
-                    for i, (k, label, c) in enumerate(tips)
-                ]
-                + [RubricItem(id="total", weight=30, requirement=f"Total {money(total, cur)}", check=A.amount(total))],
-            )
-        )
-    return out
-
-
-def _door_to_door(
-    world: World,
-    out_flight,
-    out_leg: dict,
-    back: dict,
-    airport: str,
-    pickup: dt.datetime,
-    lead_text: str,
-    arr: dt.datetime,
-    who,
-) -> Task:
-    """The long task "rides for my next trip": ride to the airport ``lead_text`` before ``out_leg`` departs, ride home
-    15-75 minutes after ``back`` lands at ``arr``, both pickups in Daybook, ``who`` texted the return flight and its
-    landing time, and (when the persona works) a Huddle status "Travelling" until the day it lands."""
-    from apps.calendar import steps as daybook
-    from apps.messaging import steps as parley
-    from apps.rides import steps as zipride
-    from apps.workchat import steps as huddle
-    from builder.tasks import answers as A
-    from builder.tasks.phrasing import day_phrase
-
-    p = world.persona
-    city = p.travel.trips[out_flight.data["trip"]].destination
-    home_lo, home_hi = arr + dt.timedelta(minutes=15), arr + dt.timedelta(minutes=75)
-    out_lo, out_hi = pickup - dt.timedelta(minutes=15), pickup + dt.timedelta(minutes=15)
-    flight = back["flight_number"]
-    flight_forms = sorted({flight, flight.replace(" ", "")})
-    works = p.work is not None
-    apps = ["rides", "airline", "calendar", "messaging"] + (["workchat"] if works else [])
-    first = who.name.split()[0]
-    day_back = arr.date()
-    instruction = (
-        f"Sort out my rides for my trip to {city}: schedule a ZipRide from home so I'm picked up "
-        f"{lead_text} before my flight there leaves, and one home from the airport 15 to 75 minutes after "
-        f'my return flight lands; put each pickup in my calendar with "ZipRide" in the title; text '
-        f"{first} the flight number I'm coming back on and when it lands"
-    )
-    instruction += '; and set my Huddle status to "Travelling" until the day I\'m back.' if works else "."
-    rubric = [
-        RubricItem(
-            id="ride-out",
-            weight=20,
-            requirement=f"A ride Home -> {airport} with pickup {pickup:%b %-d %H:%M} (within 15 minutes)",
-            check=zipride.booked("Home", airport, out_lo.isoformat(), out_hi.isoformat()),
-        ),
-        RubricItem(
-            id="ride-back",
-            weight=20,
-            requirement=f"A ride {airport} -> Home with pickup between {home_lo:%b %-d %H:%M} and {home_hi:%H:%M}",
-            check=zipride.booked(airport, "Home", home_lo.isoformat(), home_hi.isoformat()),
-        ),
-        RubricItem(
-            id="calendar-out",
-            weight=10,
-            requirement=f'A calendar entry on {pickup:%b %-d} with "ZipRide"',
-            check=daybook.created(pickup.date().isoformat(), [["zipride"]]),
-        ),
-        RubricItem(
-            id="calendar-back",
-            weight=10,
-            requirement=f'A calendar entry on {day_back:%b %-d} with "ZipRide"',
-            check=daybook.created(day_back.isoformat(), [["zipride"]]),
-        ),
-        RubricItem(
-            id="text",
-            weight=15 if works else 20,
-            requirement=f"A text to {who.name} naming {flight} and its landing time {A.clock(arr)}",
-            check=parley.sent_direct(who.name, [flight_forms, A.time_forms(arr)]),
-        ),
-        RubricItem(
-            id="only-rides",
-            weight=10 if works else 12,
-            requirement="Nothing else changed at ZipRide: only the two scheduled rides",
-            check=Check(
-                type="state_diff",
-                app=APP,
-                ignore=["sessions"],
-                changes=[
-                    Change(table="rides", op="insert", min=2, max=2),
-                    Change(table="places", op="insert", min=0, max=2),
-                ],
-            ),
-        ),
-        RubricItem(
-            id="only-texts",
-            weight=5 if works else 8,
-            requirement="Parley changed only by the texts sent",
-            check=parley.only_texts(1, 3),
-        ),
-    ]
-    if works:
-        rubric.append(
-            RubricItem(
-                id="status",
-                weight=10,
-                requirement=f'Huddle status "Travelling" until {day_back} ({day_phrase(day_back, world.now.date())})',
-                check=huddle.status_set(["travel"], day_back.isoformat()),
-            )
-        )
-    return Task(
-        id=f"{p.id}/rides/door-to-door",
-        persona=p.id,
-        kind="action",
-        category="long_horizon",
-        apps_involved=apps,
-        difficulty="hard",
-        time_limit_seconds=1500,
-        instruction=instruction,
-        expected={
-            "airport": airport,
-            "pickup_out": pickup.isoformat(),
-            "pickup_back": (arr + dt.timedelta(minutes=30)).isoformat(),
-            "flight": flight,
-            "arr_local": arr.isoformat(),
-            "contact": who.name,
-            "status_until": day_back.isoformat() if works else None,
-        },
-        rubric=rubric,
-    )

@@ -4,11 +4,6 @@ from __future__ import annotations
 
 import urllib.parse
 
-from apps.calendar import steps as daybook
-from apps.dining import steps as tabletime
-from apps.mail import steps as mailbox
-from apps.messaging import steps as parley
-from apps.shop import steps as shopwell
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
@@ -99,32 +94,3 @@ SOLVERS = {
     "subscribe": subscribe,
     "review-product": review_product,
 }
-
-
-def birthday_while_away(task: Task, web: Web) -> str:
-    """The present, the call in Daybook, the family dinner at TableTime, the mail to the parent, the sibling."""
-
-    exp = task.expected
-    shopwell.order(web, exp["sku"], 1, exp["card_last4"])
-    first = exp["parent"].split()[0]
-    daybook.create(
-        web, title=f"Call {first}", date=exp["birthday"], start_time="10:00", end_date=exp["birthday"], end_time="10:30"
-    )
-    tabletime.book(web, exp["slug"], exp["day"], exp["time"], exp["party"])
-    mailbox.send(
-        web,
-        exp["parent_email"],
-        "Happy birthday soon!",
-        f"I'm away on your birthday, so I'll call you that morning. And let's celebrate when I'm back: dinner "
-        f"at {exp['restaurant']} on {exp['day']} at {exp['time']}, with {exp['sibling'].split()[0]}. Love you!",
-    )
-    parley.send(
-        web,
-        exp["sibling"],
-        f"Birthday dinner for {first}: {exp['restaurant']}, {exp['day']} at "
-        f"{exp['time']}. I booked for the three of us.",
-    )
-    return f"Ordered the present, added the call, booked {exp['restaurant']} and told both."
-
-
-SOLVERS.update({"birthday-while-away": birthday_while_away})

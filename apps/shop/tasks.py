@@ -12,12 +12,8 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 
-from apps.calendar import steps as daybook
-from apps.dining import steps as tabletime
-from apps.mail import steps as mailbox
-from apps.messaging import steps as parley
-from apps.shop import steps as shopwell
 from builder.money import money
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World, retail
 from builder.world.accounts import payment_cards
@@ -25,6 +21,7 @@ from builder.world.accounts import payment_cards
 from .seed import REVIEWED_AFTER_DAYS, orders, returnable_until, tracking_state
 
 APP = "shop"
+KIT = kit.Kit(APP, ignore=("sessions", "cart_items"))
 MONTHS_EN = [
     "January",
     "February",
@@ -41,31 +38,12 @@ MONTHS_EN = [
 ]
 
 
-def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
-    """A sql check: fixed ``query`` text with ``?`` placeholders, every world value in ``params``."""
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _only(requirement: str, *changes: Change) -> RubricItem:
-    """The state-diff item: only ``changes`` in Shopwell's database (sign-in sessions and the cart aside)."""
-    return RubricItem(
-        id="only",
-        weight=15,
-        requirement=requirement,
-        check=Check(type="state_diff", app=APP, changes=list(changes), ignore=["sessions", "cart_items"]),
-    )
-
-
 def _new_order(lines: int, most: int) -> RubricItem:
-    return _only(
+    return KIT.only(
         "Nothing else changed at Shopwell: only the one new order",
         Change(table="orders", op="insert", min=1, max=1),
         Change(table="order_items", op="insert", min=lines, max=most),
     )
-
-
-def _amount(cents: int) -> Check:
-    return Check(type="answer_amount", cents=cents)
 
 
 def _text(*options: str) -> Check:
@@ -74,6 +52,12 @@ def _text(*options: str) -> Check:
 
 def _day(d: dt.date) -> str:
     return f"{MONTHS_EN[d.month - 1]} {d.day}, {d.year}"
+
+
+def in_use(world: World) -> bool:
+    """Whether the persona has ordered from Shopwell: without an order it has no tasks, nor do the scenarios homed
+    there."""
+    return bool(orders(world))
 
 
 def tasks(world: World) -> list[Task]:
@@ -85,14 +69,13 @@ def tasks(world: World) -> list[Task]:
     today = now.date()
     out: list[Task] = []
     all_orders = orders(world)
-    if not all_orders:
+    if not in_use(world):
         return out
     delivered = [o for o in all_orders if tracking_state(o, now) == "delivered"]
     card = payment_cards(world)[0]
     by_id = {x["id"]: x for x in retail.catalogue()}
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{p.id}/shop/{slug}", persona=p.id, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     # 1. Shopwell spending in the last full month (the card statement shows the same charges).
     first_of_month = today.replace(day=1)
@@ -111,7 +94,7 @@ def tasks(world: World) -> list[Task]:
         "my card statement.",
         expected={"month": month, "total_cents": total, "orders": [o["order_id"] for o in in_month]},
         rubric=[
-            RubricItem(id="total", weight=75, requirement=f"States {money(total, cur)}", check=_amount(total)),
+            RubricItem(id="total", weight=75, requirement=f"States {money(total, cur)}", check=kit.amount(total)),
             RubricItem(id="count", weight=25, requirement=f"Says {len(in_month)} orders"),
         ],
     )
@@ -161,7 +144,7 @@ def tasks(world: World) -> list[Task]:
                 id="price",
                 weight=100,
                 requirement=f"States {money(it['price_cents'], cur)}",
-                check=_amount(it["price_cents"]),
+                check=kit.amount(it["price_cents"]),
             )
         ],
     )
@@ -215,7 +198,7 @@ def tasks(world: World) -> list[Task]:
                     id="returned",
                     weight=35,
                     requirement="The item is returned in Shopwell",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM returns r JOIN order_items i ON i.id = r.order_item_id "
                         "JOIN orders o ON o.id = i.order_id WHERE o.order_number = ? AND i.sku = ?",
                         [o["order_id"], it["sku"]],
@@ -226,7 +209,7 @@ def tasks(world: World) -> list[Task]:
                     id="refund",
                     weight=30,
                     requirement=f"The bank shows a refund of {money(refund, cur)}",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'refund' "
                         "AND amount_cents = ?",
                         [APP, refund],
@@ -234,8 +217,10 @@ def tasks(world: World) -> list[Task]:
                         app="bank",
                     ),
                 ),
-                RubricItem(id="amount", weight=20, requirement=f"States {money(refund, cur)}", check=_amount(refund)),
-                _only(
+                RubricItem(
+                    id="amount", weight=20, requirement=f"States {money(refund, cur)}", check=kit.amount(refund)
+                ),
+                KIT.only(
                     "Nothing else changed at Shopwell: only the new return",
                     Change(table="returns", op="insert", min=1, max=1),
                 ),
@@ -264,7 +249,7 @@ def tasks(world: World) -> list[Task]:
                 id="order",
                 weight=35,
                 requirement="A new order of two of that item is placed with that card",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.id "
                     "JOIN cards c ON c.id = o.card_id WHERE o.world_ref IS NULL AND i.sku = ? "
                     "AND i.qty = 2 AND c.last4 = ?",
@@ -276,14 +261,14 @@ def tasks(world: World) -> list[Task]:
                 id="charge",
                 weight=30,
                 requirement=f"The bank shows a pending charge of {money(total2, cur)}",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge' AND amount_cents = ?",
                     [APP, total2],
                     [[1]],
                     app="bank",
                 ),
             ),
-            RubricItem(id="total", weight=20, requirement=f"States {money(total2, cur)}", check=_amount(total2)),
+            RubricItem(id="total", weight=20, requirement=f"States {money(total2, cur)}", check=kit.amount(total2)),
             _new_order(1, 1),
         ],
     )
@@ -311,13 +296,13 @@ def tasks(world: World) -> list[Task]:
                 id="subscription",
                 weight=85,
                 requirement="An active 4-weekly subscription of that item",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT COUNT(*) FROM subscriptions WHERE sku = ? AND every_weeks = 4 AND status = 'active'",
                     [sku],
                     [[1]],
                 ),
             ),
-            _only(
+            KIT.only(
                 "Nothing else changed at Shopwell: only the new subscription",
                 Change(table="subscriptions", op="insert", min=1, max=1),
             ),
@@ -348,7 +333,7 @@ def tasks(world: World) -> list[Task]:
                     id="review",
                     weight=65,
                     requirement="A 4-star review of that product by me",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM reviews WHERE product_id = ? AND user_id = 1 "
                         "AND world_ref IS NULL AND rating = 4",
                         [it["product_id"]],
@@ -356,7 +341,7 @@ def tasks(world: World) -> list[Task]:
                     ),
                 ),
                 RubricItem(id="text", weight=20, requirement="The review has a headline and a few words of text"),
-                _only(
+                KIT.only(
                     "Nothing else changed at Shopwell: only the new review",
                     Change(table="reviews", op="insert", min=1, max=1),
                 ),
@@ -385,7 +370,7 @@ def tasks(world: World) -> list[Task]:
                     id="items",
                     weight=65,
                     requirement=f"A new order holds every item of {o['order_id']}",
-                    check=_sql(
+                    check=KIT.sql(
                         f"SELECT COUNT(DISTINCT i.sku) FROM order_items i JOIN orders o ON "
                         f"o.id = i.order_id WHERE o.world_ref IS NULL AND i.sku IN ({marks})",
                         skus,
@@ -396,7 +381,7 @@ def tasks(world: World) -> list[Task]:
                     id="charge",
                     weight=20,
                     requirement="The bank shows the new order's pending charge",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge'",
                         [APP],
                         [[1]],
@@ -442,8 +427,6 @@ def tasks(world: World) -> list[Task]:
             ],
         )
     out.extend(insight_tasks(world))
-    out.extend(crossapp_tasks(world))
-    out += long_tasks(world)
     return out
 
 
@@ -456,11 +439,10 @@ def insight_tasks(world: World) -> list[Task]:
     from builder.tasks import answers as A
 
     p = world.persona
-    pid, cur = p.id, world.currency
+    _pid, cur = p.id, world.currency
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/shop/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     it = A.planted(world, "contradiction/delivery-date")
     if it:
@@ -548,190 +530,4 @@ def insight_tasks(world: World) -> list[Task]:
     return out
 
 
-def long_tasks(world: World) -> list[Task]:
-    """Shopwell's long-horizon chain: the parent's birthday falls while the persona is away on the next trip."""
-    from builder.tasks import steps as S
-    from builder.tasks.model import Change as _Change
-    from builder.tasks.phrasing import day_phrase
-    from builder.world.planted import airline_flights
-
-    p = world.persona
-    parent = next((c for c in p.contacts if c.relationship == "parent" and c.email), None)
-    sibling = next((c for c in p.contacts if c.relationship == "sibling"), None)
-    cards = payment_cards(world)
-    present = shopwell.gift("cashmere-scarf")
-    if not parent or not sibling or not cards or not present:
-        return []
-    moved = airline_flights(world)
-    legs = [{**f.data, **moved.get(f.id, {})} for f in world.of_kind("flight")]
-    now = world.now.isoformat()
-    trips: dict[int, list[dict]] = {}
-    for d in legs:
-        trips.setdefault(d["trip"], []).append(d)
-    first = parent.name.split()[0]
-    bday = next(
-        (
-            e
-            for e in world.of_kind("calendar_event")
-            if e.data.get("source") == "birthday" and e.data["title"].startswith(f"{first}'s") and e.at > world.now
-        ),
-        None,
-    )
-    if not bday:
-        return []
-    away = next(
-        (
-            t
-            for t in trips.values()
-            if min(d["dep_local"] for d in t)[:19] > now
-            and min(d["dep_local"] for d in t)[:10] <= bday.at.date().isoformat() <= max(d["arr_local"] for d in t)[:10]
-        ),
-        None,
-    )
-    places = tabletime.restaurants_by_visits(world, {sibling.name}) or tabletime.restaurants_by_visits(world)
-    if not away or not places:
-        return []
-    back = dt.date.fromisoformat(max(d["arr_local"] for d in away)[:10])
-    dinner = back + dt.timedelta(days=2)
-    place, time, card, day = places[0], "19:00", cards[0], bday.at.date()
-    dest = next(d["to"] for d in sorted(away, key=lambda d: d["dep_utc"]) if d.get("direction") == "outbound")
-    from builder.world.travel import airport_label
-
-    return [
-        Task(
-            id=f"{p.id}/{APP}/birthday-while-away",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "bank", "airline", "calendar", "dining", "mail", "messaging"],
-            difficulty="hard",
-            time_limit_seconds=1800,
-            instruction=f"{first}'s birthday is {day_phrase(day, world.now.date())}, while I'm away. Order the "
-            f"{present['title']} ({present['variant']}) from Shopwell for {first}, to my home, with my "
-            f'{card["label"]}; put "Call {first}" in my calendar at 10 am on the birthday; book a table for '
-            f"three ({first}, {sibling.name.split()[0]} and me) at the restaurant {sibling.name.split()[0]} and "
-            f"I have booked together most, at 7 pm on the second day after I fly back; email {first} that I'll "
-            f"call on the day and invite them to that dinner; and text {sibling.name.split()[0]} in Parley "
-            "where and when the dinner is.",
-            expected={
-                "sku": present["sku"],
-                "card_last4": card["last4"],
-                "birthday": day.isoformat(),
-                "parent": parent.name,
-                "parent_email": parent.email,
-                "sibling": sibling.name,
-                "slug": place["slug"],
-                "restaurant": place["name"],
-                "day": dinner.isoformat(),
-                "time": time,
-                "party": 3,
-                "away_to": airport_label(dest),
-                "back": back.isoformat(),
-            },
-            rubric=[
-                RubricItem(
-                    id="present",
-                    weight=15,
-                    requirement=f"A Shopwell order of {present['title']} ({present['sku']}) with {card['label']}",
-                    check=shopwell.bought(present["sku"], card["last4"]),
-                ),
-                RubricItem(
-                    id="call",
-                    weight=15,
-                    requirement=f'Daybook has "Call {first}" on {day} at 10:00',
-                    check=daybook.created(f"{day}T10:00", [["call"]]),
-                ),
-                RubricItem(
-                    id="booked",
-                    weight=20,
-                    requirement=f"{place['name']} booked for 3 on {dinner} at {time} (I fly back {back})",
-                    check=tabletime.booked(place["slug"], dinner.isoformat(), time, 3),
-                ),
-                RubricItem(
-                    id="mail",
-                    weight=15,
-                    requirement=f"A mail to {parent.name} ({parent.email}) names {place['name']}",
-                    check=mailbox.sent(parent.email, [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="sibling",
-                    weight=15,
-                    requirement=f"{sibling.name} got a text naming {place['name']}",
-                    check=parley.sent_direct(sibling.name, [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="says",
-                    weight=5,
-                    requirement="The mail says I'll call on the birthday and invites to the "
-                    "dinner with its day and time (judge: read it)",
-                ),
-                RubricItem(
-                    id="only-shop",
-                    weight=15,
-                    requirement="Nothing else changed at Shopwell: only the one order",
-                    check=S.diff(
-                        "shop",
-                        _Change(table="orders", op="insert", min=1, max=1),
-                        _Change(table="order_items", op="insert", min=1, max=1),
-                        _Change(table="cart_items", op="insert", min=0),
-                        _Change(table="cart_items", op="delete", min=0),
-                    ),
-                ),
-            ],
-        )
-    ]
-
-
 # --- Cross-app answer tasks: fees and shipping across the apps ----------------------------------------------------
-
-
-def crossapp_tasks(world: World) -> list[Task]:
-    """A year's Shopwell shipping and DashBite and Basketful delivery and service fees (tips aside), each and the sum,
-    for this year and last."""
-    from builder.tasks import answers as A
-    from apps.bank.spending import service_spend
-
-    p = world.persona
-    pid, cur, today = p.id, world.currency, world.now.date()
-    out: list[Task] = []
-    for year in (today.year, today.year - 1):
-        spends = service_spend(world, dt.date(year, 1, 1), min(dt.date(year, 12, 31), today))
-        parts = []
-        for s in spends:
-            if s.app == "shop":
-                parts.append(("shop", "Shopwell shipping", s.extra_cents))
-            elif s.app in ("delivery", "grocery"):
-                parts.append((s.app, f"{s.brand} fees", sum(e.data["fees_cents"] for e in s.events)))
-        parts = [x for x in parts if x[2]]
-        if len(parts) < 2 or "shop" not in {x[0] for x in parts}:
-            continue
-        total = sum(x[2] for x in parts)
-        when = "This year so far" if year == today.year else f"Over {year}"
-        slug = "x-fees-this-year" if year == today.year else f"x-fees-{year}"
-        opening = (
-            "Am I paying too much just to get things delivered? " if year == today.year else "Delivery costs check: "
-        )
-        out.append(
-            Task(
-                id=f"{pid}/shop/{slug}",
-                persona=pid,
-                apps_involved=sorted(x[0] for x in parts),
-                kind="aggregation",
-                difficulty="hard",
-                time_limit_seconds=1200,
-                instruction=f"{opening}{when}, add up the shipping I paid on Shopwell and the delivery and "
-                "service fees on DashBite and Basketful (not the tips): each, and the total.",
-                expected={"year": year, "fees_cents": {k: c for k, _, c in parts}, "total_cents": total},
-                rubric=[
-                    RubricItem(
-                        id=k,
-                        weight=70 // len(parts) + (70 % len(parts) if i == 0 else 0),
-                        requirement=f"{label}: {money(c, cur)}",
-                        check=A.amount(c),
-                    )
-                    for i, (k, label, c) in enumerate(parts)
-                ]
-                + [RubricItem(id="total", weight=30, requirement=f"Total {money(total, cur)}", check=A.amount(total))],
-            )
-        )
-    return out

@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import urllib.parse
 
-from apps.calendar import steps as daybook
-from apps.messaging import steps as parley
-from apps.rides import steps as zipride
-from apps.workchat import steps as huddle
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
@@ -92,43 +88,3 @@ SOLVERS = {
     "review-stay": review_stay,
     "book-rental": book_rental,
 }
-
-
-def trip_arrival_prep(task: Task, web: Web) -> str:
-    """Late arrival to the hotel, the ride home, the ride in Daybook, the companion in Parley, the Huddle status."""
-    import datetime as dt
-
-    exp = task.expected
-    land = dt.datetime.fromisoformat(exp["landing"])
-    web.post_form(
-        APP,
-        "/api/messages",
-        [
-            ("confirmation", exp["confirmation"]),
-            (
-                "body",
-                (
-                    f"Hello! My flight was changed: I land on {land:%B %-d} at "
-                    f"{land:%H:%M}, so I'll check in late that night."
-                ),
-            ),
-        ],
-        expect=(303,),
-    )
-    zipride.schedule(web, exp["pickup"], "Home", exp["ride_at"])
-    at = dt.datetime.fromisoformat(exp["ride_at"])
-    end = at + dt.timedelta(minutes=45)
-    daybook.create(
-        web,
-        title="ZipRide home from the airport",
-        date=f"{at:%Y-%m-%d}",
-        start_time=f"{at:%H:%M}",
-        end_date=f"{end:%Y-%m-%d}",
-        end_time=f"{end:%H:%M}",
-    )
-    parley.send(web, exp["companion"], f"Hotel: {exp['hotel']}, confirmation {exp['confirmation']}.")
-    huddle.set_status(web, ":airplane:", "Traveling", exp["back"])
-    return "Messaged the hotel, booked the ride home and put it in the calendar, told my companion, set my status."
-
-
-SOLVERS.update({"trip-arrival-prep": trip_arrival_prep})

@@ -10,13 +10,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from apps.calendar import steps as daybook
-from apps.messaging import steps as parley
-from apps.rides import steps as zipride
-from apps.workchat import steps as huddle
 from builder.money import money
 from builder.rng import rng
-from builder.tasks import answers
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.accounts import payment_cards
@@ -26,25 +22,7 @@ from .rates import quote
 from .seed import REVIEW_AFTER_DAYS, bookings
 
 APP = "stays"
-
-
-def _only(what: str, *changes: Change) -> RubricItem:
-    """The state_diff item: Bramblestay changed by ``changes`` only (its sign-in sessions aside)."""
-    return RubricItem(
-        id="nothing-else",
-        weight=15,
-        requirement=f"Nothing else changed at Bramblestay: only {what}",
-        check=Check(type="state_diff", app=APP, ignore=["sessions"], changes=list(changes)),
-    )
-
-
-def _sql(query: str, params: list, expected: list[list], app: str = APP) -> Check:
-    """A sql check: fixed ``query`` text with ``?`` placeholders, every world value in ``params``."""
-    return Check(type="sql", app=app, query=" ".join(query.split()), params=list(params), expected=expected)
-
-
-def _amount(cents: int) -> Check:
-    return Check(type="answer_amount", cents=cents)
+KIT = kit.Kit(APP, nothing_else="Nothing else changed at Bramblestay: only {}")
 
 
 def _date_forms(day: dt.date) -> list[str]:
@@ -81,15 +59,13 @@ def tasks(world: World) -> list[Task]:
     fewer for a persona who never travels), in a fixed order."""
     p = world.persona
     cur = world.currency
-    pid = p.id
     today = world.now.date()
     out: list[Task] = []
     stays = bookings(world)
     past = [b for b in stays if b["checkout"] is not None]
     upcoming = [b for b in stays if dt.date.fromisoformat(b["check_in"]) > today]
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/stays/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     if past:
         # 1. Per-night cost of a past stay, taxes included, as charged (bank).
@@ -114,13 +90,13 @@ def tasks(world: World) -> list[Task]:
                     id="per-night",
                     weight=60,
                     requirement=f"States about {money(per_night, cur)} per night",
-                    check=_amount(per_night),
+                    check=kit.amount(per_night),
                 ),
                 RubricItem(
                     id="total",
                     weight=40,
                     requirement=f"States the charge of {money(lis['total_cents'], cur)}",
-                    check=_amount(lis["total_cents"]),
+                    check=kit.amount(lis["total_cents"]),
                 ),
             ],
         )
@@ -142,7 +118,7 @@ def tasks(world: World) -> list[Task]:
                 "confirmations": [b["confirmation"] for b in in_year],
             },
             rubric=[
-                RubricItem(id="total", weight=80, requirement=f"States {money(total, cur)}", check=_amount(total)),
+                RubricItem(id="total", weight=80, requirement=f"States {money(total, cur)}", check=kit.amount(total)),
                 RubricItem(id="count", weight=20, requirement=f"Says {len(in_year)} stays"),
             ],
         )
@@ -224,16 +200,16 @@ def tasks(world: World) -> list[Task]:
                         id="local",
                         weight=35,
                         requirement=f"States the bill of {money(local, fb['currency'])}",
-                        check=_amount(local),
+                        check=kit.amount(local),
                     ),
                     RubricItem(
                         id="charge",
                         weight=40,
                         requirement=f"States the card charge of {money(charge, cur)}",
-                        check=_amount(charge),
+                        check=kit.amount(charge),
                     ),
                     RubricItem(
-                        id="fee", weight=25, requirement=f"States the fee of {money(fee, cur)}", check=_amount(fee)
+                        id="fee", weight=25, requirement=f"States the fee of {money(fee, cur)}", check=kit.amount(fee)
                     ),
                 ],
             )
@@ -256,7 +232,7 @@ def tasks(world: World) -> list[Task]:
                     id="review",
                     weight=60,
                     requirement="A 4-star review of that stay is posted",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM reviews r JOIN bookings b ON b.id = r.booking_id "
                         "WHERE b.confirmation = ? AND r.world_ref IS NULL AND r.rating = 4",
                         [rv["confirmation"]],
@@ -267,7 +243,7 @@ def tasks(world: World) -> list[Task]:
                     id="text",
                     weight=25,
                     requirement=f"The review mentions the {praise}",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT COUNT(*) FROM reviews r JOIN bookings b ON b.id = r.booking_id "
                         "WHERE b.confirmation = ? AND r.world_ref IS NULL "
                         "AND instr(lower(r.body), ?) > 0",
@@ -275,7 +251,7 @@ def tasks(world: World) -> list[Task]:
                         [[1]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "the one review and the property's review count",
                     Change(table="reviews", op="insert", min=1, max=1),
                     Change(table="properties", op="update", min=0, max=1, columns=["review_count", "rating"]),
@@ -332,14 +308,14 @@ def tasks(world: World) -> list[Task]:
                     id="cancelled",
                     weight=85,
                     requirement="The booking is cancelled at no cost",
-                    check=_sql(
+                    check=KIT.sql(
                         "SELECT status, refund_cents, cancel_fee_cents FROM bookings "
                         "WHERE confirmation = ? AND cancelled_at IS NOT NULL",
                         [up["confirmation"]],
                         [["cancelled", 0, 0]],
                     ),
                 ),
-                _only(
+                KIT.only(
                     "that booking cancelled and its nights released",
                     Change(table="bookings", op="update", min=1, max=1),
                     Change(table="booking_nights", op="delete", min=1),
@@ -359,7 +335,7 @@ def tasks(world: World) -> list[Task]:
                 id="changed",
                 weight=55 if uid else 85,
                 requirement=f"The {up['city']} booking now runs {up['check_in']} to {early}",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT b.check_in, b.check_out, b.status FROM bookings b JOIN booking_changes c "
                     "ON c.booking_id = b.id WHERE b.confirmation = ? AND c.new_check_out = ? "
                     "GROUP BY b.id",
@@ -384,7 +360,7 @@ def tasks(world: World) -> list[Task]:
                 )
             )
         rubric.append(
-            _only(
+            KIT.only(
                 "the changed booking, its change record and the night given up",
                 Change(table="bookings", op="update", min=1, max=1),
                 Change(table="booking_changes", op="insert", min=1, max=1),
@@ -469,13 +445,13 @@ def tasks(world: World) -> list[Task]:
                 id="booked",
                 weight=25,
                 requirement=f"A rental in {city} is booked for those dates, 2 guests",
-                check=_sql(f"SELECT COUNT(*) {booked}", [city, check_in.isoformat(), check_out.isoformat()], [[1]]),
+                check=KIT.sql(f"SELECT COUNT(*) {booked}", [city, check_in.isoformat(), check_out.isoformat()], [[1]]),
             ),
             RubricItem(
                 id="cheapest",
                 weight=20,
                 requirement=f"It is the cheapest: {best['name']}",
-                check=_sql(
+                check=KIT.sql(
                     f"SELECT p.slug {booked}", [city, check_in.isoformat(), check_out.isoformat()], [[best["slug"]]]
                 ),
             ),
@@ -483,7 +459,7 @@ def tasks(world: World) -> list[Task]:
                 id="card",
                 weight=10,
                 requirement=f"Paid with the {card_words}",
-                check=_sql(
+                check=KIT.sql(
                     f"SELECT COUNT(*) {booked} AND b.card_id = (SELECT id FROM cards WHERE account = ?)",
                     [city, check_in.isoformat(), check_out.isoformat(), card["account"]],
                     [[1]],
@@ -493,7 +469,7 @@ def tasks(world: World) -> list[Task]:
                 id="bank",
                 weight=10,
                 requirement=f"The bank shows the pending charge of {money(best['total_cents'], cur)}",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT COUNT(*) FROM card_authorizations WHERE app = 'stays' AND kind = 'charge' "
                     "AND amount_cents = ? AND account_id = (SELECT id FROM accounts WHERE kind = ?)",
                     [best["total_cents"], card["account"]],
@@ -505,7 +481,7 @@ def tasks(world: World) -> list[Task]:
                 id="message",
                 weight=20,
                 requirement="The host is told about the 8 pm arrival",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT COUNT(*) FROM messages m JOIN threads t ON t.id = m.thread_id JOIN bookings b "
                     "ON b.id = t.booking_id WHERE b.world_ref IS NULL AND m.sender = 'guest' AND "
                     "(instr(m.body, '8') > 0 OR instr(m.body, '20') > 0)",
@@ -513,7 +489,7 @@ def tasks(world: World) -> list[Task]:
                     [[1]],
                 ),
             ),
-            _only(
+            KIT.only(
                 "the one booking, its nights and the message thread with the host",
                 Change(table="bookings", op="insert", min=1, max=1),
                 Change(table="booking_nights", op="insert", min=1),
@@ -523,8 +499,6 @@ def tasks(world: World) -> list[Task]:
         ],
     )
     out.extend(insight_tasks(world))
-    out.extend(crossapp_tasks(world))
-    out += long_tasks(world)
     return out
 
 
@@ -542,11 +516,10 @@ def insight_tasks(world: World) -> list[Task]:
     from .seed import bookings
 
     p = world.persona
-    pid, cur = p.id, world.currency
+    _pid, cur = p.id, world.currency
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/stays/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     it = A.planted(world, "chain/flight-change")
     step = next((s for s in (it or {}).get("steps", []) if s["step"] == "hotel_check_in"), None)
@@ -689,234 +662,4 @@ def insight_tasks(world: World) -> list[Task]:
     return out
 
 
-def long_tasks(world: World) -> list[Task]:
-    """Bramblestay's long-horizon chain: getting ready for the trip whose flight the airline moved."""
-    from zoneinfo import ZoneInfo
-
-    from builder.tasks import steps as S
-    from builder.tasks.model import Change
-
-    p = world.persona
-    item = answers.planted(world, "chain/flight-change")
-    if not item:
-        return []
-    steps = {s["step"]: s for s in item["steps"]}
-    by_id = {e.id: e for e in world.events}
-    if "hotel_check_in" not in steps or "booking" not in steps:
-        return []
-    stay = by_id[steps["hotel_check_in"]["event_id"]]
-    booking = by_id[steps["booking"]["event_id"]]
-    companions = [n for n in booking.data.get("passengers", []) if n != p.identity.name]
-    back = [
-        f.data
-        for f in world.of_kind("flight")
-        if f.data.get("pnr") == item["pnr"] and f.data.get("direction") == "return"
-    ]
-    if not back:
-        return []
-    if not companions:  # travelling alone: tell the person the persona is closest to on Parley
-        from apps.messaging.steps import closest_contact
-
-        closest = closest_contact(world)
-        if closest is None:
-            return []
-        companions = [closest.name]
-    home_leg = max(back, key=lambda d: d["arr_utc"])
-    arr = dt.datetime.fromisoformat(home_leg["arr_local"])
-    zone = ZoneInfo(p.timezone)
-    lo, hi = arr + dt.timedelta(minutes=15), arr + dt.timedelta(minutes=75)
-    landing = dt.datetime.fromisoformat(item["new_arrival"])
-    conf, hotel = steps["hotel_check_in"]["confirmation"], stay.data["hotel"]
-    who = companions[0]
-    airport = home_leg["to"]
-    from builder.world.travel import airport_label
-
-    pickup = airport_label(airport)
-    return [
-        Task(
-            id=f"{p.id}/stays/trip-arrival-prep",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "airline", "rides", "messaging", "workchat", "calendar"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            planted=[item["id"]],
-            instruction=f"Get me ready for {item['destination']}: my outbound flight was changed, so message the hotel "
-            f"through Bramblestay that I'll only arrive late on the night I now land (say when I land); "
-            f"schedule a ZipRide home from the airport for when my return flight lands (pickup 15 to 75 "
-            f"minutes after it lands); put that ride in my calendar; send {who.split()[0]} the hotel's "
-            f'name and my confirmation number in Parley; and set my Huddle status to "Traveling" until the '
-            "day I fly back.",
-            expected={
-                "confirmation": conf,
-                "hotel": hotel,
-                "landing": item["new_arrival"],
-                "companion": who,
-                "pickup": pickup,
-                "ride_at": (lo + (hi - lo) / 2).strftime("%Y-%m-%dT%H:%M"),
-                "back": arr.date().isoformat(),
-            },
-            rubric=[
-                RubricItem(
-                    id="hotel-message",
-                    weight=20,
-                    requirement=f"A message to {hotel} on booking {conf}",
-                    check=_sql(
-                        """SELECT COUNT(*) > 0 FROM messages m JOIN threads t ON t.id = m.thread_id
-                                         JOIN bookings b ON b.id = t.booking_id WHERE b.confirmation = ?
-                                         AND m.sender = 'guest' AND m.world_ref IS NULL""",
-                        [conf],
-                        [[1]],
-                    ),
-                ),
-                RubricItem(
-                    id="hotel-says",
-                    weight=5,
-                    requirement=f"It says I land {landing:%b %-d} at {landing:%H:%M} "
-                    "local time and will check in late (judge: read it)",
-                ),
-                RubricItem(
-                    id="ride",
-                    weight=20,
-                    requirement=f"A ZipRide {pickup} -> Home picks me up between {lo:%b %-d %H:%M} and {hi:%H:%M}",
-                    check=zipride.booked(
-                        pickup, "Home", lo.astimezone(zone).isoformat(), hi.astimezone(zone).isoformat()
-                    ),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=10,
-                    requirement=f"Daybook has the ride on {arr.date()}",
-                    check=daybook.created(arr.date().isoformat(), [["ride", "zipride", "pickup", "pick-up"]]),
-                ),
-                RubricItem(
-                    id="companion",
-                    weight=20,
-                    requirement=f"{who} got the hotel and confirmation {conf} in Parley",
-                    check=parley.sent_direct(who, [[conf]]),
-                ),
-                RubricItem(
-                    id="status",
-                    weight=15,
-                    requirement=f'Huddle status "Traveling" until {arr.date()}',
-                    check=huddle.status_set(["travel"], arr.date().isoformat()),
-                ),
-                RubricItem(
-                    id="only-stay",
-                    weight=10,
-                    requirement="Nothing else changed at Bramblestay: only my message to the hotel",
-                    check=S.diff(
-                        "stays",
-                        Change(table="messages", op="insert", min=1, max=3),
-                        Change(table="threads", op="insert", min=0, max=1),
-                    ),
-                ),
-            ],
-        )
-    ]
-
-
 # --- Cross-app answer tasks: the upcoming trip at a glance --------------------------------------------------------
-
-
-def crossapp_tasks(world: World) -> list[Task]:
-    """The next trip across Meridian Air (outbound and return flight numbers as the airline has them now),
-    Bramblestay (hotel and confirmation), ZipRide (rides booked for it) and the calendar (occasions during it)."""
-    from builder.tasks import answers as A
-    from builder.world.planted import airline_flights
-
-    p = world.persona
-    pid, now = p.id, world.now
-    moved = airline_flights(world)
-    legs = [dict(moved.get(f.id, f.data)) for f in world.of_kind("flight") if f.status == "scheduled"]
-    if not legs:
-        return []
-    legs.sort(key=lambda d: d["dep_utc"])
-    trip = legs[0]["trip"]
-    legs = [d for d in legs if d["trip"] == trip]
-    out_leg = next((d for d in legs if d["direction"] == "outbound"), None)
-    back_leg = next((d for d in reversed(legs) if d["direction"] != "outbound"), None)
-    stay = next((e for e in world.of_kind("hotel_booking") if e.data.get("trip") == trip), None)
-    if not out_leg or not back_leg or not stay:
-        return []
-    rides = [e for e in world.of_kind("ride") if e.data.get("trip") == trip and e.status == "scheduled"]
-    start = dt.date.fromisoformat(out_leg["dep_local"][:10])
-    end = dt.date.fromisoformat(back_leg["arr_local"][:10])
-    occasions = sorted(
-        {
-            e.data["title"]
-            for e in world.of_kind("calendar_event")
-            if e.at > now
-            and start <= e.at.date() <= end
-            and e.data.get("calendar") == "personal"
-            and e.data.get("source") in ("appointment", "birthday", "life_event", "holiday")
-        }
-    )
-    city = stay.data["city"]
-    apps = ["airline", APP] + (["rides"] if rides else []) + (["calendar"] if occasions else [])
-    if len(apps) < 3:
-        return []
-    rubric = [
-        RubricItem(
-            id="out",
-            weight=20,
-            requirement=f"Outbound {out_leg['flight_number']}",
-            check=A.text(out_leg["flight_number"], out_leg["flight_number"].replace(" ", "")),
-        ),
-        RubricItem(
-            id="back",
-            weight=20,
-            requirement=f"Return {back_leg['flight_number']}",
-            check=A.text(back_leg["flight_number"], back_leg["flight_number"].replace(" ", "")),
-        ),
-        RubricItem(id="hotel", weight=15, requirement=f"Hotel {stay.data['hotel']}", check=A.text(stay.data["hotel"])),
-        RubricItem(
-            id="confirmation",
-            weight=15,
-            requirement=f"Confirmation {stay.data['confirmation']}",
-            check=A.text(stay.data["confirmation"]),
-        ),
-    ]
-    ask = ["the flight numbers out and back (as the airline has them now)", "the hotel and its confirmation number"]
-    if rides:
-        rubric.append(
-            RubricItem(
-                id="rides",
-                weight=15 if occasions else 30,
-                requirement=f"{len(rides)} ZipRides booked",
-                check=A.number(len(rides)),
-            )
-        )
-        ask.append("how many ZipRides I've already booked for it")
-    if occasions:
-        rubric.append(
-            RubricItem(
-                id="occasions",
-                weight=15 if rides else 30,
-                requirement="During the trip: " + "; ".join(occasions),
-                check=A.names(occasions),
-            )
-        )
-        ask.append("anything on my personal calendar while I'm away (birthdays, appointments and the like)")
-    return [
-        Task(
-            id=f"{pid}/stays/x-next-trip-glance",
-            persona=pid,
-            apps_involved=sorted(apps),
-            kind="lookup",
-            difficulty="medium",
-            time_limit_seconds=1200,
-            instruction=f"Give me my {city} trip at a glance: " + ", ".join(ask[:-1]) + f", and {ask[-1]}.",
-            expected={
-                "trip": trip,
-                "out": out_leg["flight_number"],
-                "back": back_leg["flight_number"],
-                "hotel": stay.data["hotel"],
-                "confirmation": stay.data["confirmation"],
-                "rides": [e.data["ride_id"] for e in rides],
-                "occasions": occasions,
-            },
-            rubric=rubric,
-        )
-    ]

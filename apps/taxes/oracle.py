@@ -10,36 +10,13 @@ from __future__ import annotations
 
 import html
 import re
-import urllib.parse
 
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
+from .steps import post, plain_amount, shown_amount, import_all, file_return
+
 APP = "taxes"
-
-
-def _post(web: Web, path: str, fields: list[tuple[str, str]]) -> str:
-    _, location = web.post_form(APP, path, fields, expect=(303,))
-    if "error" in urllib.parse.parse_qs(urllib.parse.urlsplit(location).query):
-        raise OracleError(f"Ledgerleaf Tax refused {path}: {urllib.parse.unquote_plus(location)!r}")
-    return location
-
-
-def _plain(cents: int) -> str:
-    return f"{'-' if cents < 0 else ''}{abs(cents) // 100}.{abs(cents) % 100:02d}"
-
-
-def _shown(cents: int) -> str:
-    return f"{abs(cents) // 100:,}.{abs(cents) % 100:02d}"
-
-
-def _import_all(web: Web) -> None:
-    for (form,) in web.query(APP, "SELECT id FROM issued_forms ORDER BY id"):
-        _post(web, "/api/return/import", [("form", str(form))])
-
-
-def _result(refund_cents: int) -> str:
-    return f"You get a refund of {_shown(refund_cents)}." if refund_cents >= 0 else f"You owe {_shown(refund_cents)}."
 
 
 def _meter(web: Web) -> str:
@@ -52,81 +29,21 @@ def _meter(web: Web) -> str:
 
 
 def import_and_refund(task: Task, web: Web) -> str:
-    _import_all(web)
+    import_all(web)
     return f"Imported every issued form. The return shows: {_meter(web)}."
 
 
 def donations_deduction(task: Task, web: Web) -> str:
     cents = task.expected["donations_cents"]
-    _post(
+    post(
         web,
         "/api/return/save",
-        [("step", "deductions"), ("go", "next"), ("itemize", "standard"), ("donations", _plain(cents))],
+        [("step", "deductions"), ("go", "next"), ("itemize", "standard"), ("donations", plain_amount(cents))],
     )
-    return f"Entered {_shown(cents)} of charitable donations ({task.expected['gifts']} gifts)."
-
-
-def file_return(task: Task, web: Web) -> str:
-    name, street, city, region, postal, occupation = web.query(
-        APP, "SELECT full_name, street, city, region, postal_code, occupation FROM users"
-    )[0]
-    first, *rest = name.split()
-    _post(
-        web,
-        "/api/return/save",
-        [
-            ("step", "personal"),
-            ("go", "next"),
-            ("first_name", first),
-            ("last_name", rest[-1] if rest else ""),
-            ("street", street),
-            ("city", city),
-            ("region", region or ""),
-            ("postal_code", postal),
-            ("occupation", occupation),
-        ],
-    )
-    _import_all(web)
-    location = _post(web, "/api/return/file", [("consent", "yes"), ("signature", name)])
-    if "done=filed" not in location:
-        raise OracleError(f"Ledgerleaf Tax did not file: {location!r}")
-    # The filed page shows the confirmation and the result.
-    confirmation, refund = web.query(
-        APP, "SELECT confirmation, refund_cents FROM returns WHERE world_ref IS NULL AND status = 'filed'"
-    )[0]
-    return f"Filed. The confirmation number is {confirmation}. {_result(refund)}"
-
-
-def file_and_plan(task: Task, web: Web) -> str:
-    """File, then the branch the result asks for: savings to checking and the payment in Daybook, or the refund in
-    Daybook and a text."""
-    from apps.bank import steps as larkspur
-    from apps.calendar import steps as daybook
-    from apps.messaging import steps as parley
-
-    exp = task.expected
-    said = file_return(task, web)
-    refund = web.one(APP, "SELECT refund_cents FROM returns WHERE world_ref IS NULL AND status = 'filed'")
-    if refund < 0:
-        larkspur.post(
-            web,
-            "/api/transfer",
-            [
-                ("from", larkspur.account(web, "savings")),
-                ("to", larkspur.account(web, "checking")),
-                ("amount", _plain(-refund)),
-                ("memo", "Tax bill"),
-            ],
-        )
-        daybook.create(web, title="Pay tax bill", date=exp["due"], all_day="1")
-    else:
-        daybook.create(web, title="Tax refund", date=exp["due"], all_day="1")
-        parley.send(web, exp["contact"], f"Filed my taxes: {_shown(refund)} is coming back!")
-    return said
+    return f"Entered {shown_amount(cents)} of charitable donations ({task.expected['gifts']} gifts)."
 
 
 SOLVERS = {
-    "file-and-plan": file_and_plan,
     "import-and-refund": import_and_refund,
     "donations-deduction": donations_deduction,
     "file-return": file_return,

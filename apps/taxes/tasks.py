@@ -9,11 +9,26 @@ in ``params``.
 from __future__ import annotations
 
 from builder.money import money
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world import tax_year as ty
 
+from .steps import return_filed
+
+
 APP = "taxes"
+# Moving between interview steps and saving a step again rewrite the return's step and values.
+KIT = kit.Kit(
+    APP,
+    nothing_else="Nothing else changed in Ledgerleaf Tax: only {}",
+    allowed=(
+        Change(table="returns", op="insert", min=1, max=1),
+        Change(table="returns", op="update", min=0, max=1, columns=["step", "updated_at"]),
+        Change(table="return_values", op="insert", min=1),
+        Change(table="return_values", op="update", min=0),
+    ),
+)
 # The app's return for the tax year (label bound as a parameter).
 _RETURN = "(SELECT id FROM returns WHERE tax_year = ? AND world_ref IS NULL)"
 WAGES = {
@@ -29,51 +44,8 @@ WITHHELD = {
 DONATION_FIELD = "donations"
 
 
-def _only(what: str, *changes: Change) -> RubricItem:
-    """The state_diff item: this year's new return and ``changes``, nothing else in Ledgerleaf Tax (moving
-    between interview steps and saving a step again rewrite the return's step and values)."""
-    return RubricItem(
-        id="nothing-else",
-        weight=15,
-        requirement=f"Nothing else changed in Ledgerleaf Tax: only {what}",
-        check=Check(
-            type="state_diff",
-            app=APP,
-            ignore=["sessions"],
-            changes=[
-                Change(table="returns", op="insert", min=1, max=1),
-                Change(table="returns", op="update", min=0, max=1, columns=["step", "updated_at"]),
-                Change(table="return_values", op="insert", min=1),
-                Change(table="return_values", op="update", min=0),
-                *changes,
-            ],
-        ),
-    )
-
-
-def _one_line(query: str) -> str:
-    return " ".join(query.split())
-
-
-def _sql(query: str, params: list, expected: list[list]) -> Check:
-    return Check(type="sql", app=APP, query=_one_line(query), params=list(params), expected=expected)
-
-
-def _filed(year: str, refund_cents: int) -> Check:
-    """The persona's own return for ``year`` is filed with ``refund_cents`` (negative: owed)."""
-    return _sql(
-        "SELECT status, refund_cents FROM returns WHERE tax_year = ? AND world_ref IS NULL",
-        [year],
-        [["filed", refund_cents]],
-    )
-
-
-def _amount(cents: int) -> Check:
-    return Check(type="answer_amount", cents=cents)
-
-
 def _value(label: str, name: str, value: str) -> Check:
-    return _sql(
+    return KIT.sql(
         f"SELECT COUNT(*) FROM return_values WHERE return_id = {_RETURN} AND name = ? AND value = ?",
         [label, name, value],
         [[1]],
@@ -119,23 +91,27 @@ def imported_result(world: World) -> dict[str, int]:
     return ty.compute_return(country, year.key, inc)
 
 
+def in_use(world: World) -> bool:
+    """Whether the persona has pay (the wage form of their country): without it Ledgerleaf Tax has no tasks, nor do
+    the scenarios homed there."""
+    return WAGES[ty.regime(world.persona)][1] in {f["form"] for f in ty.tax_forms(world)}
+
+
 def tasks(world: World) -> list[Task]:
     """Return the Ledgerleaf Tax tasks of ``world`` (at least 8 when the persona has pay), in a fixed order."""
     p = world.persona
-    pid = p.id
     cur = world.currency
     country = ty.regime(p)
     year = ty.tax_year(p)
     forms = {f["form"]: f for f in ty.tax_forms(world)}
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/taxes/{slug}", persona=pid, apps_involved=apps, **kw))
+    task = KIT.adder(world, out)
 
     wage_field, wage_form, _ = WAGES[country]
-    main = forms.get(wage_form)
-    if main is None:  # no pay: nothing a tax task could ask
+    if not in_use(world):  # no pay: nothing a tax task could ask
         return out
+    main = forms[wage_form]
     wages = main["boxes"][{"US": "1", "GB": "pay", "DE": "3"}[country]]
     wf, wwords = WITHHELD[country]
     withheld = main["boxes"][{"US": "2", "GB": "tax", "DE": "4"}[country]]
@@ -149,7 +125,7 @@ def tasks(world: World) -> list[Task]:
         time_limit_seconds=240,
         instruction=f"What wages did {main['issuer']} report on my {wage_form} for {year.label}?",
         expected={"wages_cents": wages},
-        rubric=[RubricItem(id="wages", weight=100, requirement=f"States {money(wages, cur)}", check=_amount(wages))],
+        rubric=[RubricItem(id="wages", weight=100, requirement=f"States {money(wages, cur)}", check=kit.amount(wages))],
     )
 
     # 2. The PDF in Documents holds the same number as the app (files + the app).
@@ -162,7 +138,9 @@ def tasks(world: World) -> list[Task]:
         instruction=f"Open my {wage_form} for {year.label} in my Documents folder: how much {wwords} does it show?",
         expected={"withheld_cents": withheld},
         rubric=[
-            RubricItem(id="withheld", weight=100, requirement=f"States {money(withheld, cur)}", check=_amount(withheld))
+            RubricItem(
+                id="withheld", weight=100, requirement=f"States {money(withheld, cur)}", check=kit.amount(withheld)
+            )
         ],
     )
 
@@ -180,7 +158,7 @@ def tasks(world: World) -> list[Task]:
             expected={"interest_cents": interest},
             rubric=[
                 RubricItem(
-                    id="interest", weight=100, requirement=f"States {money(interest, cur)}", check=_amount(interest)
+                    id="interest", weight=100, requirement=f"States {money(interest, cur)}", check=kit.amount(interest)
                 )
             ],
         )
@@ -204,7 +182,7 @@ def tasks(world: World) -> list[Task]:
                     id="amount",
                     weight=70,
                     requirement=f"States the {what} of {money(amount, cur)}",
-                    check=_amount(amount),
+                    check=kit.amount(amount),
                 ),
                 RubricItem(id="bank", weight=30, requirement="Confirms the matching line in the bank account"),
             ],
@@ -239,9 +217,9 @@ def tasks(world: World) -> list[Task]:
                 id="refund",
                 weight=35,
                 requirement=f"States {'a refund' if refund >= 0 else 'an amount owed'} of {money(abs(refund), cur)}",
-                check=_amount(abs(refund)),
+                check=kit.amount(abs(refund)),
             ),
-            _only(
+            KIT.only(
                 f"the new {year.label} return with the issued forms imported",
                 Change(table="form_imports", op="insert", min=1),
             ),
@@ -267,7 +245,7 @@ def tasks(world: World) -> list[Task]:
                     requirement=f"The return holds donations of {money(gifts, cur)}",
                     check=_value(year.label, DONATION_FIELD, str(gifts)),
                 ),
-                _only(f"the new {year.label} return with the deductions step saved"),
+                KIT.only(f"the new {year.label} return with the deductions step saved"),
             ],
         )
 
@@ -283,10 +261,10 @@ def tasks(world: World) -> list[Task]:
         expected={"refund_cents": refund},
         rubric=[
             RubricItem(
-                id="filed", weight=55, requirement="The year's return is filed", check=_filed(year.label, refund)
+                id="filed", weight=55, requirement="The year's return is filed", check=return_filed(year.label, refund)
             ),
             RubricItem(id="confirmation", weight=30, requirement="Tells the confirmation number the app shows"),
-            _only(
+            KIT.only(
                 f"the new, filed {year.label} return with the issued forms imported",
                 Change(table="form_imports", op="insert", min=1),
             ),
@@ -306,7 +284,7 @@ def tasks(world: World) -> list[Task]:
             "Does it match the 1099-DIV?",
             expected={"dividends_cents": div},
             rubric=[
-                RubricItem(id="dividends", weight=100, requirement=f"States {money(div, cur)}", check=_amount(div))
+                RubricItem(id="dividends", weight=100, requirement=f"States {money(div, cur)}", check=kit.amount(div))
             ],
         )
     else:  # the last paycheck's withholding, bank deposit against the form's figures
@@ -325,7 +303,7 @@ def tasks(world: World) -> list[Task]:
                     id="per",
                     weight=100,
                     requirement="States the gross pay per paycheck",
-                    check=_amount(gross // len(ty.payroll(p, world.events, year))),
+                    check=kit.amount(gross // len(ty.payroll(p, world.events, year))),
                 )
             ],
         )
@@ -343,7 +321,9 @@ def tasks(world: World) -> list[Task]:
                 time_limit_seconds=300,
                 instruction=f"What standard deduction does Ledgerleaf Tax apply to my {year.label} return?",
                 expected={"standard_cents": std},
-                rubric=[RubricItem(id="std", weight=100, requirement=f"States {money(std, cur)}", check=_amount(std))],
+                rubric=[
+                    RubricItem(id="std", weight=100, requirement=f"States {money(std, cur)}", check=kit.amount(std))
+                ],
             )
     if filed:
         task(
@@ -359,110 +339,8 @@ def tasks(world: World) -> list[Task]:
                     id="tax",
                     weight=100,
                     requirement=f"States {money(filed['lines']['tax'], cur)}",
-                    check=_amount(filed["lines"]["tax"]),
+                    check=kit.amount(filed["lines"]["tax"]),
                 )
             ],
         )
-    out += _file_and_plan(world, year.label, refund)
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
-
-
-def _file_and_plan(world: World, year: str, refund: int) -> list[Task]:
-    """File the return, then act on its result (long horizon, a branch the agent must pick): owing, move the amount
-    from savings to checking and put the payment in the calendar; a refund, put it in the calendar and text the
-    closest contact how much comes back. The checks are those of the branch the world's return takes."""
-    import datetime as dt
-
-    from apps.calendar import steps as daybook
-    from apps.messaging import steps as parley
-    from apps.messaging.steps import closest_contact
-    from builder.tasks.phrasing import day_phrase
-
-    p = world.persona
-    cur = world.currency
-    who = closest_contact(world)
-    if refund == 0 or who is None or "savings" not in {a.kind for a in p.accounts}:
-        return []
-    due = world.now.date() + dt.timedelta(days=30)
-    when = day_phrase(due, world.now.date())
-    first = who.name.split()[0]
-    cents = abs(refund)
-    amount_forms = sorted(
-        {
-            f"{cents // 100}.{cents % 100:02d}",
-            f"{cents // 100:,}.{cents % 100:02d}",
-            f"{cents // 100},{cents % 100:02d}",
-            f"{cents // 100:,}".replace(",", ".") + f",{cents % 100:02d}",
-        }
-    )
-    filed = RubricItem(
-        id="filed",
-        weight=35,
-        requirement=f"The {year} return is filed ({'refund' if refund > 0 else 'owed'} {money(cents, cur)})",
-        check=_filed(year, refund),
-    )
-    only = _only(
-        f"the new, filed {year} return with the issued forms imported", Change(table="form_imports", op="insert", min=1)
-    )
-    if refund < 0:
-        apps = [APP, "bank", "calendar"]
-        branch = [
-            RubricItem(
-                id="moved",
-                weight=25,
-                requirement=f"{money(cents, cur)} moved from savings to checking",
-                check=Check(
-                    type="sql",
-                    app="bank",
-                    query=_one_line("""SELECT COUNT(*) FROM transactions s
-                           JOIN transactions c ON c.transfer_id = s.transfer_id AND c.id <> s.id
-                           WHERE s.world_ref IS NULL AND s.account_id = (SELECT id FROM accounts WHERE kind = 'savings')
-                           AND c.account_id = (SELECT id FROM accounts WHERE kind = 'checking')
-                           AND s.amount_cents = ? AND c.amount_cents = ?"""),
-                    params=[-cents, cents],
-                    expected=[[1]],
-                ),
-            ),
-            RubricItem(
-                id="calendar",
-                weight=25,
-                requirement=f'"Pay tax bill" in the calendar on {due} ({when})',
-                check=daybook.created(due.isoformat(), [["tax"]]),
-            ),
-        ]
-    else:
-        apps = [APP, "calendar", "messaging"]
-        branch = [
-            RubricItem(
-                id="calendar",
-                weight=20,
-                requirement=f'"Tax refund" in the calendar on {due} ({when})',
-                check=daybook.created(due.isoformat(), [["refund"]]),
-            ),
-            RubricItem(
-                id="text",
-                weight=30,
-                requirement=f"A text to {who.name} with the refund, {money(cents, cur)}",
-                check=parley.sent_direct(who.name, [amount_forms]),
-            ),
-        ]
-    return [
-        Task(
-            id=f"{p.id}/{APP}/file-and-plan",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=apps,
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f"File my {year} tax return on Ledgerleaf Tax (import my forms first). If I owe tax, move exactly "
-            f'what I owe from my savings to my checking account and put "Pay tax bill" in my calendar '
-            f'{when}; if I get money back, put "Tax refund" in my calendar {when} and text {first} how much '
-            "is coming back.",
-            expected={"refund_cents": refund, "due": due.isoformat(), "contact": who.name},
-            rubric=[filed, *branch, only],
-        )
-    ]

@@ -12,39 +12,25 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.work_chat import channels
 
 APP = "workchat"
+KIT = kit.Kit(
+    APP,
+    nothing_else="Nothing else changed in Huddle: only {}",
+    allowed=(Change(table="messages", op="update", min=0, columns=["is_read"]),),
+)
 _ME = "(SELECT id FROM people WHERE is_me = 1)"
 _CHANNEL = "(SELECT id FROM channels WHERE name = ?)"
 _ROOT = "(SELECT id FROM messages WHERE world_ref = ?)"
 _TICKET = re.compile(r"\b[A-Z]{2,5}-\d{2,5}\b")
 
 
-def _only(what: str, *changes: Change) -> RubricItem:
-    """The state_diff item: exactly ``changes`` in Huddle (and messages marked read), nothing else."""
-    return RubricItem(
-        id="nothing-else",
-        weight=15,
-        requirement=f"Nothing else changed in Huddle: only {what}",
-        check=Check(
-            type="state_diff",
-            app=APP,
-            ignore=["sessions"],
-            changes=[Change(table="messages", op="update", min=0, columns=["is_read"]), *changes],
-        ),
-    )
-
-
 def _one_post(what: str) -> RubricItem:
-    return _only(what, Change(table="messages", op="insert", min=1, max=1))
-
-
-def _sql(query: str, params: list, expected: list[list]) -> Check:
-    """A sql check on Huddle's database: fixed ``query`` text, every world value in ``params``."""
-    return Check(type="sql", app=APP, query=" ".join(query.split()), params=list(params), expected=expected)
+    return KIT.only(what, Change(table="messages", op="insert", min=1, max=1))
 
 
 def _text(*any_of: str) -> Check:
@@ -72,11 +58,17 @@ def _mine_in(channel: str, phrase: str, thread_ref: str | None = None) -> Check:
     if thread_ref:
         query += f" AND thread_root_id = {_ROOT}"
         params.append(thread_ref)
-    return _sql(query, params, [[1]])
+    return KIT.sql(query, params, [[1]])
 
 
 def _messages(world: World) -> list:
     return world.of_kind("work_chat_message")
+
+
+def in_use(world: World) -> bool:
+    """Whether the persona has work-chat channels: without them Huddle has no tasks, nor do the scenarios homed
+    there."""
+    return bool(channels(world))
 
 
 def tasks(world: World) -> list[Task]:
@@ -87,9 +79,8 @@ def tasks(world: World) -> list[Task]:
     """
     p = world.persona
     chans = channels(world)
-    if not chans:
+    if not in_use(world):
         return []
-    pid = p.id
     me = p.identity.name
     msgs = _messages(world)
     team = next(c["name"] for c in chans if c["name"].startswith("team-"))
@@ -97,8 +88,7 @@ def tasks(world: World) -> list[Task]:
     dms = [c for c in chans if c["kind"] == "dm"]
     out: list[Task] = []
 
-    def task(slug: str, apps: list[str] | None = None, **kw) -> None:
-        out.append(Task(id=f"{pid}/workchat/{slug}", persona=pid, apps_involved=apps or [APP], **kw))
+    task = KIT.adder(world, out)
 
     # 1. Retrieval: the ticket a colleague last raised in a project channel.
     raised = [
@@ -231,7 +221,7 @@ def tasks(world: World) -> list[Task]:
                     id="not-top-level",
                     weight=15,
                     requirement="The reply went to the thread only, not also to the channel itself",
-                    check=_sql(
+                    check=KIT.sql(
                         f"SELECT (SELECT COUNT(*) FROM messages WHERE world_ref IS NULL "
                         f"AND sender_id = {_ME} AND thread_root_id = {_ROOT}) >= 1 "
                         f"AND (SELECT COUNT(*) FROM messages WHERE world_ref IS NULL "
@@ -264,25 +254,25 @@ def tasks(world: World) -> list[Task]:
                 id="text",
                 weight=45,
                 requirement="The status text is \u201cOn vacation\u201d",
-                check=_sql("SELECT status_text FROM users WHERE status_set_at IS NOT NULL", [], [["On vacation"]]),
+                check=KIT.sql("SELECT status_text FROM users WHERE status_set_at IS NOT NULL", [], [["On vacation"]]),
             ),
             RubricItem(
                 id="emoji",
                 weight=15,
                 requirement="The status emoji is the palm tree",
-                check=_sql("SELECT status_emoji FROM users WHERE status_set_at IS NOT NULL", [], [[":palm_tree:"]]),
+                check=KIT.sql("SELECT status_emoji FROM users WHERE status_set_at IS NOT NULL", [], [[":palm_tree:"]]),
             ),
             RubricItem(
                 id="until",
                 weight=25,
                 requirement=f"It clears on {until:%B %-d, %Y}",
-                check=_sql(
+                check=KIT.sql(
                     "SELECT substr(status_expires_at, 1, 10) FROM users WHERE status_set_at IS NOT NULL",
                     [],
                     [[until.isoformat()]],
                 ),
             ),
-            _only(
+            KIT.only(
                 "my status",
                 Change(
                     table="users",
@@ -320,7 +310,7 @@ def tasks(world: World) -> list[Task]:
                     id="reaction",
                     weight=70,
                     requirement="The persona's :tada: reaction is on that message",
-                    check=_sql(
+                    check=KIT.sql(
                         f"SELECT COUNT(*) FROM reactions WHERE added_at IS NOT NULL AND emoji = ? "
                         f"AND person_id = {_ME} AND message_id = {_ROOT}",
                         [":tada:", e.id],
@@ -331,9 +321,9 @@ def tasks(world: World) -> list[Task]:
                     id="only",
                     weight=15,
                     requirement="No other reaction was added anywhere",
-                    check=_sql("SELECT COUNT(*) FROM reactions WHERE added_at IS NOT NULL", [], [[1]]),
+                    check=KIT.sql("SELECT COUNT(*) FROM reactions WHERE added_at IS NOT NULL", [], [[1]]),
                 ),
-                _only("the one reaction", Change(table="reactions", op="insert", min=1, max=1)),
+                KIT.only("the one reaction", Change(table="reactions", op="insert", min=1, max=1)),
             ],
         )
 
@@ -395,7 +385,7 @@ def tasks(world: World) -> list[Task]:
                     id="ooo",
                     weight=85,
                     requirement=f"A new message of mine in #{team} gives {dep:%B %-d} and {ret:%B %-d}",
-                    check=_sql(
+                    check=KIT.sql(
                         f"SELECT COUNT(*) >= 1 FROM messages WHERE world_ref IS NULL AND deleted = 0 "
                         f"AND sender_id = {_ME} AND channel_id = {_CHANNEL} "
                         f"AND instr(lower(text), lower(?)) > 0 AND instr(text, ?) > 0 "
@@ -492,9 +482,6 @@ def tasks(world: World) -> list[Task]:
                 ],
             )
     out.extend(insight_tasks(world))
-    from .pairs import pair_tasks
-
-    out.extend(pair_tasks(world))
     return out
 
 

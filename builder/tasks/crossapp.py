@@ -1,5 +1,5 @@
 """World look-ups shared by the cross-app answer tasks (a calendar month's window, a past trip's costs): what the
-apps show of the world, in one place, so the apps' ``tasks.py`` compute the same sums the same way. (What each
+apps show of the world, in one place, so the apps' ``tasks.py`` and the scenarios compute the same sums the same way. (What each
 ordering app charged is the bank's: ``apps/bank/spending.py``.)
 
 Every helper is pure: it reads the world (events, postings, the frozen now) and nothing else; no randomness.

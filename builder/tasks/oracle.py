@@ -1,11 +1,13 @@
 """Reference solutions ("oracles") of action tasks, performed through the apps' own HTTP routes.
 
-Every app that ships action tasks has ``apps/<app>/oracle.py`` with a ``SOLVERS`` dict: task slug
-(the last part of the task id) -> ``solve(task, web) -> str``, which does what the task asks the way a
+Every app that ships action tasks has ``apps/<app>/oracle.py`` with a ``SOLVERS`` dict, and every cross-app
+scenario (``scenarios/``) its ``solvers`` beside its tasks: task slug (the last part of the task id) ->
+``solve(task, web) -> str``, which does what the task asks the way a
 person's browser would (the forms and API routes the app's pages call, with the persona's session
 cookie of each app) and returns the final answer the person would give ("" when the task asks for
-none). A task belongs to the app named in its id (``<persona>/<app>/<slug>``); its solver may act in
-any app the task involves and may write files under ``web.home``.
+none). A task belongs to the app named in its id (``<persona>/<app>/<slug>``); a scenario homed there solves it,
+else that app's ``oracle.py``. A solver may act in any app the task involves and may write files under
+``web.home``.
 
 Oracles may *look things up* read-only (:meth:`Web.query`: what a page shows, such as the id behind
 a button), but every change goes through HTTP. The oracle run (``tests/tasks/test_oracles.py``) performs
@@ -23,6 +25,7 @@ from pathlib import Path
 
 import requests
 
+from . import collect
 from .model import Task
 
 
@@ -131,12 +134,15 @@ def task_app(task: Task) -> str:
 def solver(task: Task) -> Solver:
     """The reference solution of ``task``. Raises :class:`NoOracle` when its app has none for it."""
     app, slug = task_app(task), task.id.rsplit("/", 1)[-1]
+    scenario = collect.solvers(app).get(slug)
+    if scenario is not None:
+        return scenario
     try:
         module = importlib.import_module(f"apps.{app}.oracle")
     except ModuleNotFoundError as e:
         if e.name != f"apps.{app}.oracle":
             raise
-        raise NoOracle(f"{task.id}: apps/{app}/oracle.py does not exist") from None
+        raise NoOracle(f"{task.id}: no scenario solves it and apps/{app}/oracle.py does not exist") from None
     solvers: dict[str, Solver] = getattr(module, "SOLVERS", {})
     if slug not in solvers:
         raise NoOracle(f"{task.id}: no solver {slug!r} in apps/{app}/oracle.py SOLVERS")

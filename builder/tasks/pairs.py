@@ -1,7 +1,7 @@
-"""The shared rules and world look-ups of the two-app answer tasks (``apps/<app>/pairs.py``, ids
+"""The shared rules and world look-ups of the two-app answer tasks (``scenarios/pairs/<app>.py``, ids
 ``<persona>/<app>/pair-...``): one question each whose answer needs exactly the two apps it names.
 
-An app's ``pairs.py`` has ``pair_tasks(world)``, called from its ``tasks()``, which hands its builder to
+Each of those modules has ``pair_tasks(world)`` (its scenario's task builder), which hands its builder to
 :func:`collect`. Every expected value comes from the world's events, the same records the apps' seeds write; a task
 whose material the world lacks is not generated. Pure and deterministic: no randomness, no wall clock.
 """
@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from builder.world import World
 
+from .kit import adder
 from .model import Task
 
 
@@ -64,10 +65,5 @@ def collect(world: World, app: str, build: Callable[[World, Callable[..., None]]
     """The tasks ``build(world, task)`` makes for ``app``; ``task(slug, apps, **fields)`` adds one
     (id ``<persona>/<app>/<slug>``)."""
     out: list[Task] = []
-    pid = world.persona.id
-
-    def task(slug: str, apps: list[str], **kw) -> None:
-        out.append(Task(id=f"{pid}/{app}/{slug}", persona=pid, apps_involved=apps, **kw))
-
-    build(world, task)
+    build(world, adder(world, app, out))
     return out

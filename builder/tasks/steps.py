@@ -1,6 +1,7 @@
 """The shared pieces of the steps long tasks chain across apps. Each app's own steps (a machine check of what the
-persona did there, and the action that does it through the app's routes, for the reference solutions in
-``apps/<app>/oracle.py``) live in ``apps/<app>/steps.py``; this module holds what they all use.
+persona did there, and the action that does it through the app's routes, for the reference solutions of the
+cross-app scenarios in ``scenarios/``) live in ``apps/<app>/steps.py``, the app's whole testing interface (it
+imports no other app); this module holds what they all use, and the world look-ups several scenarios share.
 
 Checks read only rows an app wrote during the episode: every seeded row carries ``world_ref`` (or another seed
 marker), rows the apps write do not, so doing nothing fails every check. World values travel in ``params``.
@@ -53,6 +54,24 @@ def street_address(contact) -> str | None:
     if not a or not a.street:
         return None
     return format_address(a)
+
+
+def chat_contacts(world) -> list:
+    """The spec's contacts who chat (``"chat"`` among their apps) and have a phone, in spec order: the people a chat
+    app shows."""
+    return [c for c in world.persona.contacts if "chat" in (c.apps or []) and c.phone]
+
+
+def closest_contact(world):
+    """The chat contact the persona is closest to, to tell news (closeness, then a partner or spouse first, then
+    spec order; colleagues aside): a spec ``Contact``, or None when the persona chats with nobody."""
+    people = [c for c in chat_contacts(world) if c.relationship != "colleague"]
+    if not people:
+        return None
+    return min(
+        enumerate(people),
+        key=lambda ic: (-(ic[1].closeness or 0), ic[1].relationship not in ("partner", "spouse"), ic[0]),
+    )[1]
 
 
 def team_channel(world) -> str | None:

@@ -25,6 +25,7 @@ from builder.tasks.model import NOT_APPS
 
 from tests.app_e2e import Served, run_e2e
 from tests.conftest import REPO
+from builder.tasks.collect import app_tasks
 
 APPS = discover()
 IDS = [a.name for a in APPS]
@@ -63,7 +64,7 @@ def test_seed_is_deterministic_with_meta(app, world, tmp_path):
 
 @pytest.mark.parametrize("app", APPS, ids=IDS)
 def test_tasks_validate_and_doing_nothing_scores_zero(app, world, default_layer):
-    tasks = app.module("tasks").tasks(world)
+    tasks = app_tasks(world, app.name)
     assert tasks, f"{app.name} has no tasks"
     names = {a.name for a in discover(selected=False)}  # every app folder, whatever PERSONA_APPS selects
     dbs = {a.name: default_layer / a.guest_database.lstrip("/") for a in APPS}
@@ -79,7 +80,7 @@ def test_tasks_validate_and_doing_nothing_scores_zero(app, world, default_layer)
         assert len(tasks) >= 8, f"{app.name}: {len(tasks)} tasks"
         assert sum(t.kind == "action" for t in tasks) >= 3
         # Tasks across apps count for every app they involve, whichever tasks.py defines them.
-        every = [t for a in APPS for t in a.module("tasks").tasks(world)]
+        every = [t for a in APPS for t in app_tasks(world, a.name)]
         across = [t.id for t in every if app.name in t.apps_involved and len(set(t.apps_involved)) >= 2]
         assert len(across) >= 4, f"{app.name}: tasks across apps {across}"
 

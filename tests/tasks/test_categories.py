@@ -16,6 +16,7 @@ from collections import Counter
 import pytest
 
 from builder.apps import discover
+from builder.tasks.collect import app_tasks
 from builder.tasks.grade import grade
 
 CATEGORIES = ("contradiction", "counterfactual", "preference_inference")
@@ -25,10 +26,10 @@ def _all_tasks(world) -> list:
     out = []
     for app in discover():
         try:
-            mod = importlib.import_module(f"apps.{app.name}.tasks")
+            importlib.import_module(f"apps.{app.name}.tasks")
         except ModuleNotFoundError:
             continue
-        out += mod.tasks(world)
+        out += app_tasks(world, app.name)
     return out
 
 

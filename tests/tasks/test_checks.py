@@ -15,13 +15,15 @@ from pathlib import Path
 import pytest
 
 from apps.bank.seed import seed
-from apps.bank.tasks import tasks
+from builder.tasks.collect import tasks_of
 from builder.persona import complete, load
 from builder.tasks.grade import grade, run_check
 from builder.tasks.model import Check, RubricItem, Task, count_placeholders
 from builder.world import simulate
 
 from tests.conftest import DEFAULT_PERSONA
+
+tasks = tasks_of("bank")
 
 TRICKY_CONTACTS = [
     "Siobhan O'Brien",

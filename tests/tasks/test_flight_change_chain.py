@@ -1,15 +1,15 @@
-"""The long chain the planted schedule change breaks, across six apps (``apps/airline/tasks.py:
+"""The long chain the planted schedule change breaks, across six apps (``scenarios/errands/airline.py:
 flight_change_task``): move the flight in Daybook, book the airport ride in ZipRide for the new departure, start
 the Bramblestay stay the night the persona now arrives, mail the restaurant of the first evening's dinner, and tell
 the travel companion in Parley.
 
-Its reference solution is ``apps/airline/oracle.py`` (``flight-change-fallout``), run with every other action
+Its reference solution sits beside it (``flight-change-fallout``), run with every other action
 task's by ``tests/tasks/test_oracles.py`` (doing nothing scores 0, the solution the full machine weight).
 """
 
 from __future__ import annotations
 
-from apps.airline.tasks import flight_change_task
+from scenarios.errands.airline import flight_change_task
 
 
 def test_the_chain_is_a_long_horizon_task_over_five_apps_or_more(world):

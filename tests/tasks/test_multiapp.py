@@ -1,4 +1,4 @@
-"""The cross-app answer tasks (``crossapp_tasks`` of the apps' tasks.py, ids ``<persona>/<app>/x-...``).
+"""The cross-app answer tasks (``scenarios/recaps/<app>.py``, ids ``<persona>/<app>/x-...``).
 
 For every shipped persona: each is an answer task over two or more apps that scores its full machine weight with an
 answer written from its checks' expected values and 0 for an empty answer. For the default persona: enough of them,

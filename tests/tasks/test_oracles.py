@@ -21,6 +21,7 @@ from builder.tasks.oracle import OracleError, Web, solve, task_app
 
 from tests.app_e2e import Served, app, layer
 from tests.conftest import DEFAULT_PERSONA, PERSONAS, _world
+from builder.tasks.collect import app_tasks
 
 APPS = [a.name for a in discover()]
 
@@ -55,7 +56,7 @@ def run_oracle(task, world, layer: Path, tmp: Path) -> tuple[int, int, list]:
 
 @pytest.mark.parametrize("name", APPS)
 def test_oracles_score_full_and_nothing_scores_zero(name, world, default_layer, tmp_path):
-    actions = [t for t in app(name).module("tasks").tasks(world) if t.kind == "action"]
+    actions = [t for t in app_tasks(world, name) if t.kind == "action"]
     if not actions:
         pytest.skip(f"{name} has no action tasks for this persona")
     failures = []
@@ -80,7 +81,7 @@ def test_oracles_score_full_and_nothing_scores_zero(name, world, default_layer, 
 @pytest.mark.parametrize("stem", [p for p in PERSONAS if p != DEFAULT_PERSONA.stem])
 def test_long_horizon_oracles_of_the_other_personas(stem, tmp_path_factory, tmp_path):
     _, world = _world(stem)
-    tasks = [t for a in discover() for t in a.module("tasks").tasks(world) if t.category == "long_horizon"]
+    tasks = [t for a in discover() for t in app_tasks(world, a.name) if t.category == "long_horizon"]
     assert len(tasks) >= 15, (stem, len(tasks))
     lay = layer(world, tmp_path_factory.mktemp(f"layer-{stem}"))
     failures = []

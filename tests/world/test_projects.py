@@ -139,7 +139,9 @@ def test_empty_board_builds(persona, tmp_path):
     import sqlite3
 
     from apps.board.seed import seed
-    from apps.board.tasks import tasks
+    from builder.tasks.collect import tasks_of
+
+    tasks = tasks_of("board")
 
     world = simulate(persona, without=("projects",))
     b = board(world)

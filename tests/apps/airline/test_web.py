@@ -119,7 +119,10 @@ def serve_now(world) -> str:
 def world_facts(world) -> dict:
     """Every value the browser test expects, from the world (and the seed's derived credentials and rules)."""
     from apps.airline.seed import FAMILY_BY_NAME, credentials, segment_miles
-    from apps.airline.tasks import aisle_letters, tasks
+    from apps.airline.tasks import aisle_letters
+    from builder.tasks.collect import tasks_of
+
+    tasks = tasks_of("airline")
     from builder.files.travel_docs import passenger_name
 
     nf = next_flight(world)
@@ -613,7 +616,9 @@ def test_seed_is_byte_identical_and_agrees_with_the_world(world, tmp_path):
 
 def test_tasks_contract(world):
     """≥ 8 tasks, ≥ 3 actions, ≥ 4 spanning two apps (tests/tasks/test_oracles.py runs the actions' reference solutions)."""
-    from apps.airline.tasks import tasks
+    from builder.tasks.collect import tasks_of
+
+    tasks = tasks_of("airline")
 
     ts = tasks(world)
     actions = [t for t in ts if t.kind == "action"]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from apps.bank.seed import seed
-from apps.bank.tasks import tasks
 from builder.money import money
+from builder.tasks.collect import app_tasks, tasks_of
 from builder.tasks.grade import amounts_in, grade
+
+tasks = tasks_of("bank")
 
 
 def test_at_least_eight_tasks_with_rubrics(world):
@@ -66,6 +68,6 @@ def test_bundle_leaves_out_tasks_of_apps_not_built(world, tmp_path):
     lines = write_tasks(world, chosen, tmp_path).read_text().splitlines()
     got = [json.loads(x) for x in lines]
     assert got and all(set(t["apps_involved"]) - NOT_APPS <= {"bank", "airline"} for t in got)
-    airline_alone = [t for t in every["airline"].module("tasks").tasks(world) if set(t.apps_involved) <= {"airline"}]
+    airline_alone = [t for t in app_tasks(world, "airline") if set(t.apps_involved) <= {"airline"}]
     assert {t.id for t in airline_alone} <= {t["id"] for t in got}
-    assert len(got) < sum(len(a.module("tasks").tasks(world)) for a in chosen), "a cross-app task was left out"
+    assert len(got) < sum(len(app_tasks(world, a.name)) for a in chosen), "a cross-app task was left out"

@@ -110,7 +110,9 @@ def test_board_seed_matches_world_and_is_byte_identical(world, tmp_path):
 
 def test_board_every_persona_seeds(any_world, tmp_path):
     from apps.board.seed import seed
-    from apps.board.tasks import tasks
+    from builder.tasks.collect import tasks_of
+
+    tasks = tasks_of("board")
 
     persona, world = any_world
     con = sqlite3.connect(seed(world, tmp_path / "board.sqlite"))
@@ -174,7 +176,9 @@ def _check_state(served: Served, facts: dict) -> None:
 def test_tasks_contract(world, default_layer):
     """>= 8 tasks, >= 3 actions, >= 4 spanning two apps; doing nothing scores 0 on every action (the reference
     solutions, apps/board/oracle.py, score in full in tests/tasks/test_oracles.py)."""
-    from apps.board.tasks import tasks
+    from builder.tasks.collect import tasks_of
+
+    tasks = tasks_of("board")
 
     ts = {t.id.split("/")[-1]: t for t in tasks(world)}
     actions = [t for t in ts.values() if t.kind == "action"]

@@ -127,7 +127,9 @@ def test_seeded_cash_and_holdings_equal_the_world(world, default_layer):
 
 def test_tasks_contract(world):
     """>= 8 tasks, >= 3 actions, >= 4 spanning two apps (tests/tasks/test_oracles.py runs the actions' reference solutions)."""
-    from apps.brokerage.tasks import tasks
+    from builder.tasks.collect import tasks_of
+
+    tasks = tasks_of("brokerage")
 
     ts = tasks(world)
     actions = [t for t in ts if t.kind == "action"]

@@ -128,7 +128,9 @@ def test_app_booking_mails_add_to_daybook(world, default_layer, tmp_path):
     """A flight booked on Meridian Air and a stay booked on Bramblestay mail their own ``.ics``
     (@persona/platform/ics); "Add to Daybook" adds each to the calendar with its UID and times, once."""
     from apps.airline.seed import credentials as air_credentials
-    from apps.airline.tasks import tasks as air_tasks
+    from builder.tasks.collect import tasks_of
+
+    air_tasks = tasks_of("airline")
     from apps.mail.seed import credentials
     from apps.stays.inventory import inventory
     from apps.stays.seed import credentials as stays_credentials

@@ -19,10 +19,12 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from apps.calendar import seed as cal_seed
-from apps.calendar.tasks import tasks as cal_tasks
+from builder.tasks.collect import tasks_of
 from apps.calendar.worldview import occurrences, overlapping, time_label, week_start
 
 from tests.app_e2e import Served, run_e2e
+
+cal_tasks = tasks_of("calendar")
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -356,7 +356,9 @@ def _post(served: Served, path: str, fields: list[tuple[str, str]], cookie: str)
 
 def test_tasks_contract(world):
     """≥ 8 tasks, ≥ 3 actions, ≥ 4 spanning two apps (tests/tasks/test_oracles.py runs the actions' reference solutions)."""
-    from apps.delivery.tasks import tasks
+    from builder.tasks.collect import tasks_of
+
+    tasks = tasks_of("delivery")
 
     ts = tasks(world)
     actions = [t for t in ts if t.kind == "action"]

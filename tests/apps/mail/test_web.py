@@ -20,11 +20,13 @@ from pathlib import Path
 import pytest
 
 from apps.mail.seed import MAILDIR_FOLDERS, credentials, home_files, seed, world_mails
-from apps.mail.tasks import tasks
+from builder.tasks.collect import tasks_of
 from builder.apps import discover
 from builder.tasks.grade import grade
 
 from tests.app_e2e import Served, run_e2e
+
+tasks = tasks_of("mail")
 
 HTML_SUBJECT = "<script>window.__pwned=1</script><b>Plans</b> & \"quotes\" 'too'"
 

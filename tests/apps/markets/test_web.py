@@ -156,7 +156,9 @@ def _check_state(served: Served, facts: dict) -> None:
 
 def test_tasks_contract(world):
     """>= 8 tasks, >= 3 actions, >= 4 spanning two apps (tests/tasks/test_oracles.py runs the actions' reference solutions)."""
-    from apps.markets.tasks import tasks
+    from builder.tasks.collect import tasks_of
+
+    tasks = tasks_of("markets")
 
     ts = tasks(world)
     actions = [t for t in ts if t.kind == "action"]

@@ -177,7 +177,9 @@ def test_bad_input_is_refused_and_nothing_saved(world, default_layer, tmp_path):
 def test_tasks_contract(world, default_layer):
     """>= 8 tasks, >= 3 actions, >= 4 spanning two apps; doing nothing scores 0 on every action (the reference
     solutions, apps/taxes/oracle.py, score in full in tests/tasks/test_oracles.py)."""
-    from apps.taxes.tasks import tasks
+    from builder.tasks.collect import tasks_of
+
+    tasks = tasks_of("taxes")
 
     ts = {t.id.split("/")[-1]: t for t in tasks(world)}
     actions = [t for t in ts.values() if t.kind == "action"]

@@ -213,7 +213,9 @@ def test_hooks(world):
 
 def test_tasks_shape(world, tmp_path):
     from apps.workchat.seed import seed
-    from apps.workchat.tasks import tasks
+    from builder.tasks.collect import tasks_of
+
+    tasks = tasks_of("workchat")
 
     ts = tasks(world)
     assert len(ts) >= 8

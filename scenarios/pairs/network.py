@@ -7,8 +7,10 @@ import datetime as dt
 
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
+from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
+from scenarios import PAIRS
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -111,3 +113,6 @@ def _build(world: World, task) -> None:
                 ),
             ],
         )
+
+
+SCENARIOS = [Scenario(home="network", apps=("network",), tasks=pair_tasks, rank=PAIRS)]

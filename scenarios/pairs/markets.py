@@ -6,8 +6,10 @@ from __future__ import annotations
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
+from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
+from scenarios import PAIRS
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -39,3 +41,6 @@ def _build(world: World, task) -> None:
                 RubricItem(id="hunchline", weight=25, requirement=f"Hunchline {money(hl, cur)}", check=A.amount(hl)),
             ],
         )
+
+
+SCENARIOS = [Scenario(home="markets", apps=("markets",), tasks=pair_tasks, rank=PAIRS)]

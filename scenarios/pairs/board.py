@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 
+from apps.board.tasks import in_use
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
+from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
+from scenarios import PAIRS
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -123,3 +126,6 @@ def _build(world: World, task) -> None:
                     )
                 ],
             )
+
+
+SCENARIOS = [Scenario(home="board", apps=("board",), tasks=pair_tasks, rank=PAIRS, when=in_use)]

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
+from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.phrasing import month_phrase
 from builder.world import World
+from scenarios import PAIRS
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -64,3 +66,6 @@ def _build(world: World, task) -> None:
                     ),
                 ],
             )
+
+
+SCENARIOS = [Scenario(home="messaging", apps=("messaging",), tasks=pair_tasks, rank=PAIRS)]

@@ -3,12 +3,15 @@ exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rul
 
 from __future__ import annotations
 
+from apps.rides.tasks import in_use
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
+from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.phrasing import day_phrase
 from builder.world import World
+from scenarios import PAIRS
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -100,3 +103,6 @@ def _build(world: World, task) -> None:
                 RubricItem(id="where", weight=10, requirement=f"Mentions {b.data['restaurant']}"),
             ],
         )
+
+
+SCENARIOS = [Scenario(home="rides", apps=("rides",), tasks=pair_tasks, rank=PAIRS, when=in_use)]

@@ -3,11 +3,14 @@ exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rul
 
 from __future__ import annotations
 
+from apps.workchat.tasks import in_use
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
+from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.phrasing import day_phrase
 from builder.world import World
+from scenarios import PAIRS
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -120,3 +123,6 @@ def _build(world: World, task) -> None:
                 ),
             ],
         )
+
+
+SCENARIOS = [Scenario(home="workchat", apps=("workchat",), tasks=pair_tasks, rank=PAIRS, when=in_use)]

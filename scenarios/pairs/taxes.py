@@ -3,11 +3,14 @@ exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rul
 
 from __future__ import annotations
 
+from apps.taxes.tasks import in_use
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
+from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
+from scenarios import PAIRS
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -80,3 +83,6 @@ def _build(world: World, task) -> None:
                     ),
                 ],
             )
+
+
+SCENARIOS = [Scenario(home="taxes", apps=("taxes",), tasks=pair_tasks, rank=PAIRS, when=in_use)]

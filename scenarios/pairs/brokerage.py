@@ -3,11 +3,14 @@ exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rul
 
 from __future__ import annotations
 
+from apps.brokerage.tasks import in_use
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
+from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
+from scenarios import PAIRS
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -54,3 +57,6 @@ def _build(world: World, task) -> None:
                 RubricItem(id="verdict", weight=10, requirement=f"Says the {more} paid more"),
             ],
         )
+
+
+SCENARIOS = [Scenario(home="brokerage", apps=("brokerage",), tasks=pair_tasks, rank=PAIRS, when=in_use)]

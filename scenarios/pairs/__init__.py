@@ -1,0 +1,1 @@
+"""Two-app answer tasks, one module per app their ids name (see :mod:`builder.tasks.pairs`)."""

@@ -1,0 +1,1 @@
+"""Answers summed over several apps, one module per app their ids name."""

@@ -1,0 +1,85 @@
+"""Meridian Air's answers summed over several apps (ids ``<persona>/airline/x-...``)."""
+
+from __future__ import annotations
+
+from apps.airline.tasks import in_use
+from builder.money import money
+from builder.tasks.collect import Scenario
+from builder.tasks.model import RubricItem, Task
+from builder.world import World
+from scenarios import RECAPS
+
+
+def crossapp_tasks(world: World) -> list[Task]:
+    """A recap of every past trip across Meridian Air (the flights), Bramblestay (the hotel), ZipRide (the rides there),
+    the bank (the hotel's and the meals' card charges, foreign transaction fees) and Shopwell (parcels delivered at
+    home while away). A trip without a hotel charge gives no task."""
+    from builder.tasks import answers as A
+    from builder.tasks.crossapp import past_trips
+
+    p = world.persona
+    pid, cur = p.id, world.currency
+    out: list[Task] = []
+    openings = [
+        "Give me the full damage for my {city} trip",
+        "Do a cost recap of my {city} trip",
+        "I'm doing my travel expenses for my {city} trip",
+        "Put together what my {city} trip cost me",
+    ]
+    for i, t in enumerate(past_trips(world)):
+        parts = [
+            ("flights", "the flights (the whole booking)", t.flights_cents, "airline"),
+            ("hotel", f"the hotel ({t.hotel}) as charged to my card", t.hotel_cents, "stays"),
+        ]
+        if t.rides:
+            parts.append(("rides", "the ZipRides there", t.rides_cents, "rides"))
+        if t.meals:
+            parts.append(("meals", f"what I spent at restaurants in {t.city} on my card", t.meals_cents, "bank"))
+        if t.fees:
+            parts.append(("fees", "the foreign transaction fees", t.fees_cents, "bank"))
+        total = sum(x[2] for x in parts)
+        apps = sorted({x[3] for x in parts} | {"bank"} | ({"shop"} if t.parcels else set()))
+        when = f"in {t.depart:%B %Y}"
+        ask = ", ".join(x[1] for x in parts[:-1]) + f" and {parts[-1][1]}"
+        instruction = openings[i % len(openings)].format(city=t.city) + f" {when}: {ask}, each, and the total. "
+        weight_parts = 60 if t.parcels else 75
+        ws = [weight_parts // len(parts)] * len(parts)
+        ws[0] += weight_parts - sum(ws)
+        rubric = [
+            RubricItem(
+                id=k, weight=w, requirement=f"{label[0].upper() + label[1:]}: {money(c, cur)}", check=A.amount(c)
+            )
+            for (k, label, c, _), w in zip(parts, ws)
+        ]
+        rubric.append(
+            RubricItem(id="total", weight=25, requirement=f"Total {money(total, cur)}", check=A.amount(total))
+        )
+        expected = {"trip": t.trip, "city": t.city, "parts_cents": {x[0]: x[2] for x in parts}, "total_cents": total}
+        if t.parcels:
+            instruction += "Also, how many Shopwell parcels were delivered at home while I was away?"
+            rubric.append(
+                RubricItem(
+                    id="parcels",
+                    weight=15,
+                    requirement=f"{len(t.parcels)} Shopwell parcels arrived",
+                    check=A.number(len(t.parcels)),
+                )
+            )
+            expected["parcels"] = [d.data["order_id"] for d in t.parcels]
+        out.append(
+            Task(
+                id=f"{pid}/airline/x-trip-recap-{t.trip}",
+                persona=pid,
+                apps_involved=apps,
+                kind="aggregation",
+                difficulty="hard",
+                time_limit_seconds=1500,
+                instruction=instruction.strip(),
+                expected=expected,
+                rubric=rubric,
+            )
+        )
+    return out
+
+
+SCENARIOS = [Scenario(home="airline", apps=("airline",), tasks=crossapp_tasks, rank=RECAPS, when=in_use)]

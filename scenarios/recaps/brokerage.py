@@ -1,0 +1,58 @@
+"""Tidewell's answers summed over several apps (ids ``<persona>/brokerage/x-...``)."""
+
+from __future__ import annotations
+
+from apps.brokerage.tasks import APP, in_use
+from builder.money import money
+from builder.tasks.collect import Scenario
+from builder.tasks.model import RubricItem, Task
+from builder.world import World, investing
+from scenarios import RECAPS
+
+
+def crossapp_tasks(world: World) -> list[Task]:
+    """Net worth across the bank (checking, savings, the card's balance owed), Tidewell (the account's value, cash
+    included) and Hunchline (cash), when the persona has a Tidewell account."""
+    from builder.tasks import answers as A
+
+    p = world.persona
+    if not world.of_kind("brokerage_opening"):
+        return []
+    pid, cur = p.id, world.currency
+    kinds = world.account_kinds()
+    parts = [(k, next(a.name for a in p.accounts if a.kind == k), world.closing_balance_cents(k)) for k in kinds]
+    tidewell = investing.account_value_cents(world, world.now.date(), investing.replay(world))
+    apps = ["bank", APP]
+    extra = [("tidewell", "Tidewell account", tidewell)]
+    if world.of_kind("forecast_deposit"):
+        from builder.world import forecasts
+
+        extra.append(("hunchline", "Hunchline cash", forecasts.account(world)["cash_cents"]))
+        apps.append("markets")
+    net = sum(c for _, _, c in parts) + sum(c for _, _, c in extra)
+    items = parts + extra
+    ws = [80 // len(items)] * len(items)
+    ws[0] += 80 - sum(ws)
+    return [
+        Task(
+            id=f"{pid}/{APP}/x-net-worth",
+            persona=pid,
+            apps_involved=sorted(apps),
+            kind="aggregation",
+            difficulty="hard",
+            time_limit_seconds=1200,
+            instruction="What am I worth right now, all told? List the balance of each of my bank accounts (count "
+            "what I owe on the card as negative), my Tidewell account including its cash"
+            + (", my Hunchline cash" if len(extra) > 1 else "")
+            + ", and the net total.",
+            expected={"parts_cents": {k: c for k, _, c in items}, "net_cents": net},
+            rubric=[
+                RubricItem(id=k, weight=w, requirement=f"{name}: {money(c, cur)}", check=A.amount(c))
+                for (k, name, c), w in zip(items, ws)
+            ]
+            + [RubricItem(id="net", weight=20, requirement=f"Net total {money(net, cur)}", check=A.amount(net))],
+        )
+    ]
+
+
+SCENARIOS = [Scenario(home="brokerage", apps=("brokerage",), tasks=crossapp_tasks, rank=RECAPS, when=in_use)]

@@ -1,0 +1,69 @@
+"""Hunchline's answers summed over several apps (ids ``<persona>/markets/x-...``)."""
+
+from __future__ import annotations
+
+from apps.markets.tasks import APP
+from builder.money import money
+from builder.tasks.collect import Scenario
+from builder.tasks.model import RubricItem, Task
+from builder.world import World, forecasts
+from scenarios import RECAPS
+
+
+def crossapp_tasks(world: World) -> list[Task]:
+    """This year's money into Tidewell and into Hunchline, and what each account holds now (Tidewell's value with
+    cash, Hunchline's cash), for a persona with both accounts."""
+    from builder.tasks import answers as A
+    from builder.world import investing
+
+    p = world.persona
+    pid, cur, year = p.id, world.currency, world.now.year
+    if not world.of_kind("brokerage_opening") or not world.of_kind("forecast_deposit"):
+        return []
+    tw_in = sum(
+        e.data["amount_cents"]
+        for e in world.of_kind("brokerage_transfer")
+        if e.status == "done" and e.data["direction"] == "in" and e.at.year == year
+    )
+    hl_in = sum(
+        e.data["amount_cents"] for e in world.of_kind("forecast_deposit") if e.status == "done" and e.at.year == year
+    )
+    if not tw_in or not hl_in:
+        return []
+    tw_now = investing.account_value_cents(world, world.now.date(), investing.replay(world))
+    hl_now = forecasts.account(world)["cash_cents"]
+    return [
+        Task(
+            id=f"{pid}/markets/x-invested-this-year",
+            persona=pid,
+            apps_involved=["brokerage", APP],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=900,
+            instruction="This year, how much have I paid into Tidewell and how much into Hunchline? And what is "
+            "each of them worth today (Tidewell with its cash, Hunchline's cash)?",
+            expected={
+                "tidewell_in_cents": tw_in,
+                "hunchline_in_cents": hl_in,
+                "tidewell_now_cents": tw_now,
+                "hunchline_now_cents": hl_now,
+            },
+            rubric=[
+                RubricItem(
+                    id="tw-in", weight=25, requirement=f"Into Tidewell {money(tw_in, cur)}", check=A.amount(tw_in)
+                ),
+                RubricItem(
+                    id="hl-in", weight=25, requirement=f"Into Hunchline {money(hl_in, cur)}", check=A.amount(hl_in)
+                ),
+                RubricItem(
+                    id="tw-now", weight=25, requirement=f"Tidewell worth {money(tw_now, cur)}", check=A.amount(tw_now)
+                ),
+                RubricItem(
+                    id="hl-now", weight=25, requirement=f"Hunchline cash {money(hl_now, cur)}", check=A.amount(hl_now)
+                ),
+            ],
+        )
+    ]
+
+
+SCENARIOS = [Scenario(home="markets", apps=("markets",), tasks=crossapp_tasks, rank=RECAPS)]
