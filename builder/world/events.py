@@ -426,11 +426,14 @@ class Transfer(EventData):
 
 
 class Interest(EventData):
-    """Interest posted on ``account``: earned on savings, charged on an unpaid card balance."""
+    """Interest posted on ``account``: earned on savings, or charged on a card statement not paid in full, which
+    carries the card's ``apr`` (percent, decimal) and the statement ``cycle`` (``YYYY-MM``) it accrued on."""
 
     KIND: ClassVar[str] = "interest"
     account: AccountKind
     amount_cents: Cents
+    apr: DecimalStr | MISSING = MISSING
+    cycle: str | MISSING = MISSING
 
 
 class P2pPayment(EventData):
@@ -526,6 +529,17 @@ class BrokerageTransfer(EventData):
     reference: str
     recurring: bool
     purpose: str
+
+
+class BrokerageSplit(EventData):
+    """A stock split of ``symbol`` by ``ratio`` (shares after per share before): the holding's shares before and
+    after (decimal strings)."""
+
+    KIND: ClassVar[str] = "brokerage_split"
+    symbol: str
+    ratio: int
+    shares_before: DecimalStr
+    shares_after: DecimalStr
 
 
 class BrokerageWatch(EventData):
