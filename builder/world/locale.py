@@ -179,6 +179,20 @@ def money_in(cents: int, currency: str, locale: str) -> str:
     return _write_money(conventions(locale)["money_in"], int(cents), currency, 0 if currency == "JPY" else 2)
 
 
+def language(locale: str) -> str:
+    """The locale's language (``en``, ``de``): the key of bilingual catalogue entries."""
+    return conventions(locale)["language"]
+
+
+def week_start(day: dt.date, locale: str) -> dt.date:
+    """The first day of ``day``'s week where ``locale`` starts weeks (``week_start``: Sunday in en_US, else Monday)."""
+    first = _WEEKDAYS.index(conventions(locale)["week_start"])
+    return day - dt.timedelta(days=(day.weekday() - first) % 7)
+
+
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+
 @cache
 def conventions(locale: str) -> dict[str, Any]:
     """How ``locale`` writes dates, times and money: ``templates/locale/<locale>.yaml`` (see :func:`phrase_bank`)."""

@@ -13,7 +13,7 @@ from builder.files import sheets, travel_docs
 from builder.persona import facts
 from builder.persona.model import Persona
 from builder.world.calendar import public_holidays
-from builder.world.locale import conventions, format_date, format_money, money_in, phrase_bank
+from builder.world.locale import conventions, format_date, format_money, language, money_in, phrase_bank, week_start
 
 LOCALES = typing.get_args(Persona.model_fields["locale"].annotation)
 FRIDAY = dt.datetime(2026, 9, 4, 7, 5)
@@ -84,3 +84,12 @@ def test_public_holidays_from_the_banks():
     de = public_holidays("de_DE", 2026)
     assert de[dt.date(2026, 5, 25)] == "Pfingstmontag" and de[dt.date(2026, 10, 3)] == "Tag der Deutschen Einheit"
     assert len(de) == 9
+
+
+def test_week_start_language_and_units():
+    friday = FRIDAY.date()
+    assert week_start(friday, "en_US") == dt.date(2026, 8, 30)  # Sunday
+    assert week_start(friday, "en_GB") == week_start(friday, "de_DE") == dt.date(2026, 8, 31)  # Monday
+    assert week_start(dt.date(2026, 8, 30), "en_US") == dt.date(2026, 8, 30)
+    assert [language(loc) for loc in ("en_US", "en_GB", "de_DE")] == ["en", "en", "de"]
+    assert [conventions(loc)["distance_unit"] for loc in ("en_US", "en_GB", "de_DE")] == ["mi", "km", "km"]
