@@ -5,8 +5,9 @@ Every event the world emits is checked against its kind's model where it is crea
 raises :class:`EventDataError` naming the kind and the key. The check only reads: ``data`` stays the dict the module
 built, so ``world/events.jsonl`` keeps its bytes and key order.
 
-Readers take typed events from a world with ``world.events_of(CardPurchase)`` (:class:`TypedEvent`: ``.at``, ``.id``,
-``.status``, ``.postings`` of the event and ``.data``, the kind's model).
+Readers take typed events from a world with ``world.events_of(CardPurchase)`` (:class:`~builder.world.model.TypedEvent`:
+``.at``, ``.id``, ``.status``, ``.postings`` of the event and ``.data``, the kind's model). This module imports no
+other world module (the world's modules and the projections import it).
 
 Conventions of every kind (the field types below name them):
 
@@ -28,19 +29,14 @@ A data field named ``kind`` (``hotel_*``, ``network_post``) overwrites the envel
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.experimental.missing_sentinel import MISSING
 from pydantic.json_schema import models_json_schema
-
-if TYPE_CHECKING:
-    from .model import Event, Posting
 
 SCHEMA_PATH = Path(__file__).with_name("events.schema.json")
 
@@ -1219,43 +1215,13 @@ def _problems(exc: ValidationError) -> str:
 D = TypeVar("D", bound=EventData)
 
 
-@dataclass(frozen=True)
-class TypedEvent(Generic[D]):
-    """One event with its data as the kind's model: ``.data`` typed, the envelope from ``.event``."""
-
-    event: Event
-    data: D
-
-    @property
-    def id(self) -> str:
-        """The event's id (uuid5)."""
-        return self.event.id
-
-    @property
-    def at(self) -> dt.datetime:
-        """The event's naive local time in the persona's zone."""
-        return self.event.at
-
-    @property
-    def status(self) -> str:
-        """``done`` up to the world's now, ``scheduled`` after."""
-        return self.event.status
-
-    @property
-    def postings(self) -> tuple[Posting, ...]:
-        """The event's ledger lines."""
-        return self.event.postings
-
-
-def typed(event: Event, cls: type[D]) -> TypedEvent[D]:
-    """``event`` with its data parsed as ``cls``. Raises :class:`EventDataError` if the kinds differ or the data does
-    not match."""
-    if event.kind != cls.KIND:
-        raise EventDataError(f"event {event.id} is a {event.kind}, not a {cls.KIND}")
+def parse(cls: type[D], data: dict[str, Any]) -> D:
+    """``data`` of an event of ``cls.KIND`` as an instance of ``cls``. Raises :class:`EventDataError` (naming the kind
+    and keys) if it does not match."""
     try:
-        return TypedEvent(event, cls.model_validate(event.data))
+        return cls.model_validate(data)
     except ValidationError as exc:
-        raise EventDataError(f"{event.kind} event data: {_problems(exc)}") from None
+        raise EventDataError(f"{cls.KIND} event data: {_problems(exc)}") from None
 
 
 _ENVELOPE = {

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any, Iterator, TypeVar
+from typing import Any, Generic, Iterator, TypeVar
 
 from ..persona import Persona
-from .events import EventData, TypedEvent, typed
+from .events import EventData, EventDataError, parse
 
 D = TypeVar("D", bound=EventData)
 
@@ -74,6 +74,43 @@ class Event:
                 for p in self.postings
             ],
         }
+
+
+@dataclass(frozen=True)
+class TypedEvent(Generic[D]):
+    """One event with its data as the kind's model (:mod:`builder.world.events`): ``.data`` typed, the envelope
+    from ``.event`` (and ``.id``, ``.at``, ``.status``, ``.postings``)."""
+
+    event: Event
+    data: D
+
+    @property
+    def id(self) -> str:
+        """The event's id (uuid5)."""
+        return self.event.id
+
+    @property
+    def at(self) -> dt.datetime:
+        """The event's naive local time in the persona's zone."""
+        return self.event.at
+
+    @property
+    def status(self) -> str:
+        """``done`` up to the world's now, ``scheduled`` after."""
+        return self.event.status
+
+    @property
+    def postings(self) -> tuple[Posting, ...]:
+        """The event's ledger lines."""
+        return self.event.postings
+
+
+def typed(event: Event, cls: type[D]) -> TypedEvent[D]:
+    """``event`` with its data parsed as ``cls``. Raises :class:`~builder.world.events.EventDataError` if the kinds
+    differ or the data does not match."""
+    if event.kind != cls.KIND:
+        raise EventDataError(f"event {event.id} is a {event.kind}, not a {cls.KIND}")
+    return TypedEvent(event, parse(cls, event.data))
 
 
 @dataclass
