@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session as OrmSession
 from builder import appkit, dbfile
 from builder.rng import token
 from builder.world import World, investing
+from builder.world.locale import language
 
 from . import models as m
 
@@ -54,7 +55,7 @@ def signed_in_text(world: World) -> str:
 
 def lang(world: World) -> str:
     """ "de" for a German-speaking persona, else "en"."""
-    return "de" if world.persona.locale.startswith("de") else "en"
+    return language(world.persona.locale)
 
 
 def e4(shares: str | Decimal) -> int:

@@ -29,6 +29,8 @@ from builder.dates import add_months
 from builder.rng import rng
 from builder.world import World
 from builder.world.calendar import airport_zone
+from builder.world.locale import conventions
+from builder.world.locale import week_start as locale_week_start
 
 from . import models as m
 from .series import Occurrence, derive
@@ -426,7 +428,7 @@ def seed(world: World, path: Path) -> Path:
             ("now", world.now.isoformat()),
             ("timezone", home),
             ("locale", p.locale.replace("_", "-")),
-            ("week_start", "sunday" if p.locale in ("en_US",) else "monday"),
+            ("week_start", conventions(p.locale)["week_start"]),
             ("history_start", world.start.isoformat()),
             ("horizon_end", world.end.isoformat()),
         ]:
@@ -444,9 +446,7 @@ def bookmarks(world: World) -> list[dict]:
 
 def week_start(world: World, day: dt.date) -> dt.date:
     """The first day of ``day``'s week in the persona's locale (Sunday for en_US, else Monday)."""
-    if world.persona.locale == "en_US":
-        return day - dt.timedelta(days=(day.weekday() + 1) % 7)
-    return day - dt.timedelta(days=day.weekday())
+    return locale_week_start(day, world.persona.locale)
 
 
 def visits(world: World) -> list[dict]:

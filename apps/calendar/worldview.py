@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from builder.world import World
+from builder.world.locale import format_date
+from builder.world.locale import week_start as locale_week_start
 
 
 @dataclass(frozen=True)
@@ -63,9 +65,7 @@ def occurrences(world: World) -> list[Occ]:
 
 def week_start(world: World, day: dt.date) -> dt.date:
     """First day of ``day``'s week: Sunday for en_US, Monday otherwise."""
-    if world.persona.locale == "en_US":
-        return day - dt.timedelta(days=(day.weekday() + 1) % 7)
-    return day - dt.timedelta(days=day.weekday())
+    return locale_week_start(day, world.persona.locale)
 
 
 def overlapping(world: World, first: dt.date, last: dt.date) -> list[Occ]:
@@ -87,6 +87,4 @@ def conflicts(occs: list[Occ]) -> list[tuple[Occ, Occ]]:
 
 def time_label(world: World, t: dt.datetime) -> str:
     """The app's time label: ``9:30 AM`` (en_US) or ``09:30``."""
-    if world.persona.locale == "en_US":
-        return f"{t.hour % 12 or 12}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
-    return f"{t:%H:%M}"
+    return format_date(t, "time", world.persona.locale)

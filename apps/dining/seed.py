@@ -26,6 +26,7 @@ from builder.rng import rng
 from builder.world import World
 from builder.world.accounts import payment_cards
 from builder.world.dining import catalogue
+from builder.world.locale import language
 
 from . import models as m
 from .catalog.generate import world_restaurant
@@ -129,7 +130,7 @@ def _world_only(world: World, mine: list[dict]) -> list[dict]:
                 region=(home.region or "") if home else "",
                 zone=p.timezone,
                 currency=world.currency,
-                lang="de" if p.locale.startswith("de") else "en",
+                lang=language(p.locale),
                 phone_prefix=prefix,
             )
         )
@@ -210,7 +211,7 @@ def seed(world: World, path: Path) -> Path:
     engine = dbfile.create(path, m.Base.metadata)
     creds = credentials(world)
     now = world.now
-    lang = "de" if p.locale.startswith("de") else "en"
+    lang = language(p.locale)
     mine = reservations(world)
     cat = list(catalogue()) + _world_only(world, mine)
     with OrmSession(engine) as db:

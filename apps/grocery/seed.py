@@ -30,6 +30,7 @@ from builder import appkit, dbfile
 from builder.rng import faker, rng
 from builder.world import World, grocery
 from builder.world.accounts import payment_cards
+from builder.world.locale import conventions
 from builder.world.orders import _street
 from builder.world.travel import format_address
 
@@ -83,7 +84,7 @@ def stores(world: World) -> list[dict]:
                 "opens": c["open"],
                 "closes": c["close"],
                 "radius": c["radius"],
-                "radius_unit": "mi" if world.persona.locale == "en_US" else "km",
+                "radius_unit": conventions(world.persona.locale)["distance_unit"],
                 "pickup": int(c["pickup"]),
                 "colour": c["colour"],
                 "position": i,

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session as OrmSession
 from builder import appkit, dbfile
 from builder.rng import rng
 from builder.world import World, forecasts
+from builder.world.locale import language
 
 from . import models as m
 
@@ -114,7 +115,7 @@ def seed(world: World, path):
     """
     p = world.persona
     ident = p.identity
-    lang = "de" if p.locale.startswith("de") else "en"
+    lang = language(p.locale)
     engine = dbfile.create(path, m.Base.metadata)
     creds = credentials(world)
     now = world.now

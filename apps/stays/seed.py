@@ -24,6 +24,7 @@ from builder import appkit, dbfile
 from builder.rng import rng
 from builder.world import World
 from builder.world.accounts import payment_cards
+from builder.world.locale import language
 from builder.world.travel import reference_rate
 
 from . import models as m
@@ -157,7 +158,7 @@ def seed(world: World, path: Path) -> Path:
     engine = dbfile.create(path, m.Base.metadata)
     creds = credentials(world)
     now = world.now
-    lang = "de" if p.locale.startswith("de") else "en"
+    lang = language(p.locale)
     world_bookings = bookings(world)
     calendar_uids = stay_calendar_uids(world)
     with OrmSession(engine) as db:

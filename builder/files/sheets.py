@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
+from builder.world.locale import conventions, format_date, format_money
+
 FONT_FACE = "Liberation Sans"
 SYMBOLS = {"USD": "$", "GBP": "£", "EUR": "€", "JPY": "¥", "CHF": "CHF", "CAD": "$", "AUD": "$"}
 
@@ -80,10 +82,7 @@ def col(n: int) -> str:
 def money_code(currency: str, locale: str) -> str:
     """The Excel number format of money in ``currency`` as ``locale`` writes it (``"$"#,##0.00``;
     German ``#,##0.00 "€"``: the application shows its own separators)."""
-    sym = SYMBOLS.get(currency, currency)
-    if locale == "de_DE":
-        return f'#,##0.00 "{sym}";-#,##0.00 "{sym}"'
-    return f'"{sym}"#,##0.00;-"{sym}"#,##0.00'
+    return conventions(locale)["spreadsheet"]["money_code"].format(symbol=SYMBOLS.get(currency, currency))
 
 
 def ods_formula(formula: str) -> str:
@@ -186,10 +185,10 @@ def write_ods(sheet: Sheet, path: Path, when: dt.datetime) -> Path:
     lang, _, country = sheet.locale.partition("_")
     sym = SYMBOLS.get(sheet.currency, sheet.currency)
     cur = number.CurrencyStyle(name="N-money", language=lang, country=country or lang.upper())
-    if sheet.locale == "de_DE":
+    if conventions(sheet.locale)["spreadsheet"]["symbol_after"]:
         cur.addElement(number.Number(decimalplaces="2", minintegerdigits="1", grouping="true"))
         cur.addElement(number.Text(text=" "))
-        cur.addElement(number.CurrencySymbol(language=lang, country=country, text=sym))
+        cur.addElement(number.CurrencySymbol(language=lang, country=country or lang.upper(), text=sym))
     else:
         cur.addElement(number.CurrencySymbol(language=lang, country=country or lang.upper(), text=sym))
         cur.addElement(number.Number(decimalplaces="2", minintegerdigits="1", grouping="true"))
@@ -269,18 +268,13 @@ def write_ods(sheet: Sheet, path: Path, when: dt.datetime) -> Path:
 
 def shown(cell: Cell, sheet: Sheet) -> str:
     """The text a cell shows (an ODS cell's paragraph): money and dates in the sheet's locale."""
-    from builder.world.locale import format_money
-
     v = cell.value
     if v is None:
         return ""
     if cell.style in ("money", "money_bold"):
         return format_money(int((Decimal(v) * 100).to_integral_value()), sheet.currency, sheet.locale)
     if isinstance(v, dt.date):
-        if sheet.locale == "en_US":
-            return f"{v.month:02d}/{v.day:02d}/{v.year}"
-        sep = "." if sheet.locale == "de_DE" else "/"
-        return f"{v.day:02d}{sep}{v.month:02d}{sep}{v.year}"
+        return format_date(v, "numeric_date", sheet.locale)
     return str(v)
 
 

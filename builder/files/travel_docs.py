@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from functools import cache
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -38,12 +39,14 @@ from reportlab.lib.units import inch
 from reportlab.pdfgen import canvas as pdfcanvas
 from reportlab.platypus import Paragraph
 
+from builder import yamlfile
 from builder.files import bcbp
 from builder.files.pdftext import FONT, FONT_BOLD, meta_text, para_text, register
 from builder.names import safe_filename
 from builder.rng import rng
 from builder.world import World
 from builder.world.accounts import payment_cards
+from builder.world.events import Flight, FlightBooking
 from builder.world.locale import Fmt, money_in  # noqa: F401 (money_in: the folio's local money)
 from builder.world.travel import AIRPORTS, CITIES, _country, airport_zone
 
@@ -61,251 +64,23 @@ INK = colors.HexColor("#1d232b")
 MUTED = colors.HexColor("#5d6875")
 RULE = colors.HexColor("#c9d2dc")
 
-WORDS = {
-    "en_US": {
-        "boarding_pass": "Boarding pass",
-        "passenger": "Passenger",
-        "flight": "Flight",
-        "date": "Date",
-        "from": "From",
-        "to": "To",
-        "departs": "Departs",
-        "arrives": "Arrives",
-        "boarding": "Boarding",
-        "gate": "Gate",
-        "group": "Group",
-        "seat": "Seat",
-        "sequence": "Seq.",
-        "class": "Class",
-        "pnr": "Confirmation",
-        "ticket": "E-ticket",
-        "ff": "MileagePass",
-        "aircraft": "Aircraft",
-        "operated": "Operated by",
-        "gate_tba": "See screens",
-        "gate_note": "Gate shown on airport screens",
-        "boarding_note": "Boarding begins {minutes} minutes before departure ({body}, {aircraft}). "
-        "The gate closes {close} minutes before departure.",
-        "wide": "wide-body aircraft",
-        "narrow": "narrow-body aircraft",
-        "group_note": "Please board with group {group} when it is called.",
-        "own_pass": "This boarding pass is for {name} only. Each traveller on booking {pnr} receives their own.",
-        "scan": "Scan at security and at the gate",
-        "keep": "Keep this pass until you reach your destination.",
-        "issued": "Issued",
-        "web_checkin": "web check-in",
-        "stub": "Passenger receipt",
-        "bags": "Carry-on: 1 bag + 1 personal item",
-        "bags_basic": "Carry-on: 1 personal item",
-        "itinerary": "Trip itinerary",
-        "trip_to": "Trip to {city}",
-        "travellers": "Travellers",
-        "flights": "Flights",
-        "hotel": "Hotel",
-        "rides": "Rides booked",
-        "leg": "Leg",
-        "duration": "Duration",
-        "seats": "Seats",
-        "tickets": "Ticket numbers",
-        "fare": "Fare",
-        "total": "Total",
-        "check_in": "Check-in",
-        "check_out": "Check-out",
-        "nights": "Nights",
-        "room": "Room",
-        "conf": "Confirmation",
-        "address": "Address",
-        "pickup": "Pickup",
-        "dropoff": "Drop-off",
-        "estimate": "Fare",
-        "outbound": "Outbound",
-        "return": "Return",
-        "none_rides": "No rides booked.",
-        "prepared": "Prepared {date} from your booking confirmations. Times are local to each airport.",
-        "trip_cost": "Trip cost booked so far",
-        "flights_total": "Flights ({n} travellers)",
-        "hotel_total": "Hotel (incl. taxes)",
-        "rides_total": "Rides",
-        "folio": "Guest folio",
-        "folio_no": "Folio no.",
-        "guest": "Guest",
-        "arrival": "Arrival",
-        "departure": "Departure",
-        "room_no": "Room",
-        "room_type": "Room type",
-        "guests": "Guests",
-        "rate": "Nightly rate",
-        "description": "Description",
-        "charges": "Charges",
-        "credits": "Credits",
-        "room_charge": "Room charge",
-        "room_tax": "Room tax ({pct})",
-        "payment": "Payment",
-        "balance": "Balance due",
-        "member": "Harbor & Pine Rewards",
-        "total_charges": "Total charges",
-        "thanks": "Thank you for staying with us, {name}. We hope to welcome you back soon.",
-        "card_note": "Charged to {card} at checkout on {date}.",
-        "page": "Page",
-        "city_fee": "City / tourism fee",
-        "cleaning_fee": "Cleaning fee",
-        "service_fee": "Bramblestay service fee",
-        "receipt": "Stay receipt",
-        "hosted": "Hosted by {host} · booked on Bramblestay",
-        "currency": "Currency",
-        "card_total": "Charged to your card",
-        "fx_rate": "Exchange rate",
-        "fx_note": "Your card was charged {amount} for {local} at {rate} {home} per {cur}. Your card issuer may add a "
-        "foreign transaction fee.",
-        "pay_at": "payable at the property",
-        "approx": "about {amount}",
-        "nights_n": "{n} nights",
-        "night_1": "1 night",
-        "min": "min",
-        "h": "h",
-        "connection": "Connection: {flight} to {city} departs {time} ({date}). Your bags are checked through.",
-        "taxes": "taxes",
-        "your_trip": "Your trip",
-    },
-}
-WORDS["en_GB"] = {
-    **WORDS["en_US"],
-    "pnr": "Booking reference",
-    "gate_tba": "See screens",
-    "trip_cost": "Trip cost booked so far",
-    "rides": "Rides booked",
-}
-WORDS["de_DE"] = {
-    "boarding_pass": "Bordkarte",
-    "passenger": "Passagier",
-    "flight": "Flug",
-    "date": "Datum",
-    "from": "Von",
-    "to": "Nach",
-    "departs": "Abflug",
-    "arrives": "Ankunft",
-    "boarding": "Boarding",
-    "gate": "Gate",
-    "group": "Gruppe",
-    "seat": "Sitz",
-    "sequence": "Nr.",
-    "class": "Klasse",
-    "pnr": "Buchungscode",
-    "ticket": "E-Ticket",
-    "ff": "MileagePass",
-    "aircraft": "Flugzeug",
-    "operated": "Durchgeführt von",
-    "gate_tba": "siehe Anzeige",
-    "gate_note": "Das Gate wird am Flughafen angezeigt",
-    "boarding_note": "Das Boarding beginnt {minutes} Minuten vor Abflug ({body}, {aircraft}). "
-    "Das Gate schließt {close} Minuten vor Abflug.",
-    "wide": "Großraumflugzeug",
-    "narrow": "Schmalrumpfflugzeug",
-    "group_note": "Bitte steigen Sie mit Gruppe {group} ein, sobald sie aufgerufen wird.",
-    "own_pass": "Diese Bordkarte gilt nur für {name}. Alle Reisenden der Buchung {pnr} erhalten eine eigene.",
-    "scan": "Bei der Sicherheitskontrolle und am Gate scannen",
-    "keep": "Bitte bewahren Sie die Bordkarte bis zum Ziel auf.",
-    "issued": "Ausgestellt",
-    "web_checkin": "Online-Check-in",
-    "stub": "Abschnitt für den Passagier",
-    "bags": "Handgepäck: 1 Stück + 1 persönlicher Gegenstand",
-    "bags_basic": "Handgepäck: 1 persönlicher Gegenstand",
-    "itinerary": "Reiseplan",
-    "trip_to": "Reise nach {city}",
-    "travellers": "Reisende",
-    "flights": "Flüge",
-    "hotel": "Hotel",
-    "rides": "Gebuchte Fahrten",
-    "leg": "Strecke",
-    "duration": "Dauer",
-    "seats": "Sitze",
-    "tickets": "Ticketnummern",
-    "fare": "Tarif",
-    "total": "Gesamt",
-    "check_in": "Anreise",
-    "check_out": "Abreise",
-    "nights": "Nächte",
-    "room": "Zimmer",
-    "conf": "Bestätigung",
-    "address": "Adresse",
-    "pickup": "Abholung",
-    "dropoff": "Ziel",
-    "estimate": "Fahrpreis",
-    "outbound": "Hinflug",
-    "return": "Rückflug",
-    "none_rides": "Keine Fahrten gebucht.",
-    "prepared": "Erstellt am {date} aus Ihren Buchungsbestätigungen. Alle Zeiten sind Ortszeiten des Flughafens.",
-    "trip_cost": "Bisher gebuchte Reisekosten",
-    "flights_total": "Flüge ({n} Reisende)",
-    "hotel_total": "Hotel (inkl. Steuern)",
-    "rides_total": "Fahrten",
-    "folio": "Hotelrechnung",
-    "folio_no": "Rechnungsnr.",
-    "guest": "Gast",
-    "arrival": "Anreise",
-    "departure": "Abreise",
-    "room_no": "Zimmer",
-    "room_type": "Zimmerkategorie",
-    "guests": "Gäste",
-    "rate": "Preis/Nacht",
-    "description": "Leistung",
-    "charges": "Belastung",
-    "credits": "Gutschrift",
-    "room_charge": "Übernachtung",
-    "room_tax": "Beherbergungssteuer ({pct})",
-    "payment": "Zahlung",
-    "balance": "Offener Betrag",
-    "member": "Harbor & Pine Rewards",
-    "total_charges": "Summe",
-    "thanks": "Vielen Dank für Ihren Aufenthalt, {name}. Wir freuen uns auf Ihren nächsten Besuch.",
-    "card_note": "Belastet auf {card} bei der Abreise am {date}.",
-    "page": "Seite",
-    "city_fee": "City-Tax / Tourismusabgabe",
-    "cleaning_fee": "Endreinigung",
-    "service_fee": "Bramblestay-Servicegebühr",
-    "receipt": "Aufenthaltsbeleg",
-    "hosted": "Gastgeber: {host} · gebucht über Bramblestay",
-    "currency": "Währung",
-    "card_total": "Belastung Ihrer Karte",
-    "fx_rate": "Umrechnungskurs",
-    "fx_note": "Ihre Karte wurde mit {amount} für {local} belastet, Kurs {rate} {home} je {cur}. Ihre Bank kann ein "
-    "Auslandseinsatzentgelt berechnen.",
-    "pay_at": "zahlbar in der Unterkunft",
-    "approx": "ca. {amount}",
-    "nights_n": "{n} Nächte",
-    "night_1": "1 Nacht",
-    "min": "Min.",
-    "h": "Std.",
-    "connection": "Anschluss: {flight} nach {city} startet um {time} ({date}). Ihr Gepäck wird durchgecheckt.",
-    "taxes": "Steuern",
-    "your_trip": "Ihre Reise",
-}
-
-
-# Room types as the world names them, in German.
-ROOMS_DE = {
-    "King Room": "Kingsize-Zimmer",
-    "Two Queen Beds": "Zimmer mit zwei Queensize-Betten",
-    "Queen Room": "Queensize-Zimmer",
-    "Double Room": "Doppelzimmer",
-    "Single Room": "Einzelzimmer",
-    "Suite": "Suite",
-    "Junior Suite": "Junior-Suite",
-    "Entire apartment": "Ganze Wohnung",
-    "Entire loft": "Ganzes Loft",
-    "Entire townhouse": "Ganzes Stadthaus",
-    "Entire studio": "Ganzes Studio",
-    "Private guest suite": "Private Gästesuite",
-}
+WORDS_FILE = Path(__file__).with_name("travel_docs.yaml")
 
 
 def room_label(world: World, room: str) -> str:
     """A room type (``King Room``) as the persona's locale names it (German: ``Kingsize-Zimmer``)."""
-    return ROOMS_DE.get(room, room) if world.persona.locale == "de_DE" else room
+    return _words(world).get("rooms", {}).get(room, room)
 
 
-def _words(world: World) -> dict[str, str]:
-    return WORDS.get(world.persona.locale, WORDS["en_GB"])
+@cache
+def _all_words() -> dict[str, dict]:
+    return yamlfile.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
+
+
+def _words(world: World) -> dict:
+    """The travel documents' words in the persona's locale (``travel_docs.yaml``; other locales read like en_GB)."""
+    table = _all_words()
+    return table.get(world.persona.locale, table["en_GB"])
 
 
 # ---------------------------------------------------------------------------------------------- world lookups
@@ -650,7 +425,7 @@ def _duration(minutes: int, words: dict) -> str:
 def boarding_pass_filename(world: World, flight: dict) -> str:
     """``BoardingPass_4MBTN3_MR2448_ORD-LIS.pdf`` (``Bordkarte_...`` for a German persona)."""
     carrier, number = _carrier_number(flight["flight_number"])
-    stem = "Bordkarte" if world.persona.locale == "de_DE" else "BoardingPass"
+    stem = _words(world)["boarding_pass_file"]
     return safe_filename(f"{stem}_{flight['pnr']}_{carrier}{number}_{flight['from']}-{flight['to']}") + ".pdf"
 
 
@@ -985,21 +760,17 @@ def boarding_passes(world: World, home: Path) -> list[Path]:
 def upcoming_trips(world: World) -> list[int]:
     """Trip indexes whose last flight has not landed at the world's now, in departure order."""
     now = now_utc(world)
-    trips: dict[int, list[dict]] = {}
-    for f in _flights(world):
-        trips.setdefault(f["trip"], []).append(f)
-    out = [
-        (min(f["dep_utc"] for f in legs), i) for i, legs in trips.items() if max(_utc(f["arr_utc"]) for f in legs) > now
-    ]
+    trips: dict[int, list[Flight]] = {}
+    for f in world.events_of(Flight):
+        trips.setdefault(f.data.trip, []).append(f.data)
+    out = [(min(f.dep_utc for f in legs), i) for i, legs in trips.items() if max(_utc(f.arr_utc) for f in legs) > now]
     return [i for _, i in sorted(out)]
 
 
-def itinerary_filename(world: World, booking: dict, first_dep: dt.datetime) -> str:
+def itinerary_filename(world: World, booking: FlightBooking, first_dep: dt.datetime) -> str:
     """``Itinerary_Austin_2026-12-10_DAFLUK.pdf`` (``Reiseplan_...`` in German)."""
-    stem = "Reiseplan" if world.persona.locale == "de_DE" else "Itinerary"
-    return (
-        safe_filename(f"{stem}_{booking['destination']}_{first_dep:%Y-%m-%d}_{booking['pnr']}", fallback=stem) + ".pdf"
-    )
+    stem = _words(world)["itinerary_file"]
+    return safe_filename(f"{stem}_{booking.destination}_{first_dep:%Y-%m-%d}_{booking.pnr}", fallback=stem) + ".pdf"
 
 
 def write_itinerary(world: World, trip: int, dest: Path) -> Path:
@@ -1190,9 +961,10 @@ def itineraries(world: World, home: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for i in trips:
-        booking = next(e.data for e in world.events if e.kind == "flight_booking" and e.data.get("trip") == i)
+        booking = next(b.data for b in world.events_of(FlightBooking) if b.data.trip == i)
         first = min(
-            (_local(f["dep_local"]) for f in _flights(world) if f["trip"] == i), key=lambda d: d.astimezone(UTC)
+            (_local(f.data.dep_local) for f in world.events_of(Flight) if f.data.trip == i),
+            key=lambda d: d.astimezone(UTC),
         )
         out.append(write_itinerary(world, i, folder / itinerary_filename(world, booking, first)))
     return out
@@ -1217,11 +989,7 @@ def _stay_total(fmt: Fmt, w: dict[str, str], hotel: dict) -> str:
 def folio_filename(world: World, checkout: dict) -> str:
     """``Folio_F847388_Harbor-Pine-Lisbon.pdf`` (``Hotelrechnung_...`` in German; a rental's receipt
     ``Receipt_...`` / ``Aufenthaltsbeleg_...``)."""
-    de = world.persona.locale == "de_DE"
-    if checkout.get("kind") == "rental":
-        stem = "Aufenthaltsbeleg" if de else "Receipt"
-    else:
-        stem = "Hotelrechnung" if de else "Folio"
+    stem = _words(world)["rental_receipt_file" if checkout.get("kind") == "rental" else "folio_file"]
     return safe_filename(f"{stem}_{checkout['folio']}_{checkout['hotel']}", fallback=stem) + ".pdf"
 
 

@@ -187,12 +187,10 @@ def username(p: Persona) -> str:
 
 
 def _phone(seed: int, stream: str, locale: str) -> str:
+    """A fictional phone number as the locale's bank writes one (``phone``: a format and the ranges it draws)."""
     r = rng(seed, stream)
-    if locale == "en_US":
-        return f"+1 {r.randint(201, 989)}-555-{r.randint(100, 199):04d}"  # 555-01xx: reserved fictional numbers
-    if locale == "en_GB":
-        return f"+44 7700 900{r.randint(0, 999):03d}"  # Ofcom's drama range
-    return f"+49 176 {r.randint(1000000, 9999999)}"
+    spec = facts.bank(locale)["phone"]
+    return spec["format"].format(*(r.randint(lo, hi) for lo, hi in spec["ranges"]))
 
 
 def _home_city(p: Persona):

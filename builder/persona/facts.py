@@ -105,7 +105,7 @@ def street(r, locale: str) -> str:
     line = st["format"].format(number=number, name=r.choice(st["names"]), kind=r.choice(st["kinds"]))
     if r.random() < st.get("unit_share", 0):
         unit = r.choice(st["units"]).format(n=r.randint(1, 24))
-        line = f"{unit}, {line}" if locale == "en_GB" else f"{line}, {unit}"
+        line = st["unit_line"].format(unit=unit, line=line)
     return line
 
 
@@ -322,7 +322,7 @@ def bio(p, city: str, work, routines, preferences, contacts: list[Contact], trav
     cuisine = (preferences.cuisines or [None])[0]
     if cuisine:
         words = b.get("cuisine_words") or {}
-        if p.locale.startswith("en"):
+        if not words:  # a bank without words for cuisines names them as the spec does
             slots["cuisine"] = cuisine
         elif cuisine in words:
             slots["cuisine"] = words[cuisine]
@@ -376,14 +376,14 @@ def usual_order(p, cuisines: list[str]) -> UsualOrder:
     r = rng(p.seed, "complete/routines/usual_order")
     cuisine = next((c for c in cuisines if c in table), "Thai")
     entry = table[cuisine]
-    menu = entry["de" if p.locale == "de_DE" else "en"]
+    menu = entry[b["menu_language"]]
     items = [r.choice(menu["mains"]), r.choice(menu["sides"])]
     lo_hi = b["price"]
     prices = [r.uniform(*lo_hi["main"]), r.uniform(*lo_hi["side"])]
     if menu.get("extras") and r.random() < 0.6:
         items.append(r.choice(menu["extras"]))
         prices.append(r.uniform(*lo_hi["extra"]))
-    # Menu prices end in .x0 or .x5 (.x9 / .x0 in Germany), the fee is the locale's.
-    step = Decimal("0.10") if p.locale == "de_DE" else Decimal("0.25")
+    # Menu prices end in .x0 or .x5 (.x9 / .x0 in Germany: the bank's price_step), the fee is the locale's.
+    step = Decimal(b["price_step"])
     total = sum((Decimal(str(round(x / float(step)))) * step for x in prices), Decimal(b["delivery_fee"]))
     return UsualOrder(restaurant=r.choice(entry["names"]), items=items, total=total.quantize(Decimal("0.01")))

@@ -381,7 +381,6 @@ def simulate_searches(sim: Sim) -> None:
     wake = int(p.routines.wake[:2])
     bed = int(p.routines.bedtime[:2])
     bed = bed if bed > wake else 23
-    de = p.locale == "de_DE"
     months = b.get("months") or _MONTHS_EN
     n = 0
 
@@ -554,5 +553,9 @@ def simulate_searches(sim: Sim) -> None:
             if day.day != min(rc.day, 28) or r.random() >= 0.08:
                 continue
             templates = b["bill"]
-            q = fill(templates[r.randrange(len(templates))], payee=rc.payee, bill=rc.name if de else rc.name.lower())
+            q = fill(
+                templates[r.randrange(len(templates))],
+                payee=rc.payee,
+                bill=rc.name.lower() if b["bill_lowercase"] else rc.name,
+            )
             visit(waking(day - dt.timedelta(days=r.randint(0, 3))), typed(q))

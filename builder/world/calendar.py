@@ -32,6 +32,7 @@ from ..persona.occupations import of_persona
 from ..persona.places import AIRPORT_ZONES
 from ..rng import derived_id, token
 from .context import Sim
+from .locale import phrase_bank
 from .model import Event
 
 MEETING_ANCHOR = dt.date(2024, 1, 1)  # a Monday: week 0 of every ``every_weeks`` cadence
@@ -49,66 +50,12 @@ _TIMED_MINUTES = {
     "other": 60,
 }
 _ROOMS = ["Juniper", "Cedar", "Alder", "Madrona", "Hemlock", "Larch", "Spruce", "Willow"]
+
+
 # Calendar titles, places and notes as the persona's language writes them (English for every other locale).
-_WORDS = {
-    "en": {
-        "birthday": "{first}'s birthday",
-        "turns": "{name} turns {age}.",
-        "video": "Video call",
-        "room": "{room} room",
-        "haircut": "Haircut",
-        "dental": "Dental cleaning",
-        "eye": "Eye exam",
-        "trip": "Trip to {dest}",
-        "purpose": {"leisure": "Leisure trip", "business": "Business trip", "family": "Family trip"},
-        "flight": "Flight {number} {origin} → {dest}",
-        "airport": "{code} airport",
-        "confirmation": "Confirmation {code}",
-        "seat": "Seat {seat}",
-        "stay": "Stay at {name}",
-        "table": "Table for {n}",
-        "lunch": "Lunch at {name}",
-        "dinner": "Dinner at {name}",
-        "at": "{what} at {where}",
-        "places": {
-            "dentist": "{last} Family Dental",
-            "doctor": "{last} Medical Group",
-            "haircut": "{first}'s Hair Studio",
-            "optician": "{last} Eye Care",
-        },
-    },
-    "de": {
-        "birthday": "Geburtstag {first}",
-        "turns": "{name} wird {age}.",
-        "video": "Videocall",
-        "room": "Raum {room}",
-        "haircut": "Friseur",
-        "dental": "Zahnreinigung",
-        "eye": "Sehtest beim Optiker",
-        "trip": "Reise nach {dest}",
-        "purpose": {"leisure": "Urlaub", "business": "Dienstreise", "family": "Familienbesuch"},
-        "flight": "Flug {number} {origin} → {dest}",
-        "airport": "Flughafen {code}",
-        "confirmation": "Buchungscode {code}",
-        "seat": "Sitzplatz {seat}",
-        "stay": "Hotel: {name}",
-        "table": "Tisch für {n}",
-        "lunch": "Mittagessen: {name}",
-        "dinner": "Abendessen: {name}",
-        "at": "{what}: {where}",
-        "places": {
-            "dentist": "Zahnarztpraxis Dr. {last}",
-            "doctor": "Hausarztpraxis Dr. {last}",
-            "haircut": "Friseursalon {first}",
-            "optician": "Optik {last}",
-        },
-    },
-}
-
-
 def words(sim: Sim) -> dict:
-    """The calendar's words in the persona's language (``_WORDS``)."""
-    return _WORDS["de" if sim.persona.locale.startswith("de") else "en"]
+    """The calendar's words in the persona's language (``templates/calendar/<locale>.yaml`` ``words``)."""
+    return phrase_bank("calendar", sim.persona.locale)["words"]
 
 
 def birthday_title(sim: Sim, first_name: str) -> str:
@@ -217,51 +164,35 @@ def _observed(day: dt.date) -> dt.date:
     )
 
 
+def _holiday_date(rule: dict[str, Any], year: int, easter: dt.date) -> dt.date:
+    """The observed date in ``year`` of one holiday rule of a calendar bank (its fields: the bank's header)."""
+    if "easter" in rule:
+        day = easter + dt.timedelta(days=rule["easter"])
+    elif "nth" in rule:
+        day = _nth_weekday(year, rule["month"], rule["weekday"], rule["nth"])
+    else:
+        day = dt.date(year, rule["month"], rule["day"])
+    day += dt.timedelta(days=rule.get("offset", 0))
+    observed = rule.get("observed")
+    if observed == "nearest_weekday":
+        return _observed(day)
+    if observed == "next_weekday":
+        return day + dt.timedelta(days=(7 - day.weekday()) % 7 if day.weekday() >= 5 else 0)
+    if isinstance(observed, dict):
+        dates = [dt.date(year, *map(int, md.split("-"))) for md in observed["when_weekend"]]
+        if any(d.weekday() >= 5 for d in dates):
+            return dt.date(year, *map(int, observed["to"].split("-")))
+    return day
+
+
 @lru_cache(maxsize=None)
 def public_holidays(locale: str, year: int) -> dict[dt.date, str]:
-    """The public holidays (observed dates) modelled for ``locale`` in ``year``: date -> name."""
+    """The public holidays (observed dates) modelled for ``locale`` in ``year``: date -> name, from the
+    ``holidays`` rules of ``templates/calendar/<locale>.yaml`` (en_US's for a locale without a bank)."""
     easter = _easter(year)
-    if locale == "en_GB":
-        days = {
-            dt.date(year, 1, 1): "New Year's Day",
-            easter - dt.timedelta(days=2): "Good Friday",
-            easter + dt.timedelta(days=1): "Easter Monday",
-            _nth_weekday(year, 5, 0, 1): "Early May bank holiday",
-            _nth_weekday(year, 5, 0, -1): "Spring bank holiday",
-            _nth_weekday(year, 8, 0, -1): "Summer bank holiday",
-        }
-        xmas, boxing = dt.date(year, 12, 25), dt.date(year, 12, 26)
-        if xmas.weekday() >= 5:
-            xmas, boxing = dt.date(year, 12, 27), dt.date(year, 12, 28)
-        elif boxing.weekday() >= 5:
-            boxing = dt.date(year, 12, 28)
-        ny = min(d for d in [dt.date(year, 1, 1), dt.date(year, 1, 2), dt.date(year, 1, 3)] if d.weekday() < 5)
-        days.pop(dt.date(year, 1, 1))
-        days.update({ny: "New Year's Day", xmas: "Christmas Day", boxing: "Boxing Day"})
-        return dict(sorted(days.items()))
-    if locale == "de_DE":
-        days = {
-            dt.date(year, 1, 1): "Neujahr",
-            easter - dt.timedelta(days=2): "Karfreitag",
-            easter + dt.timedelta(days=1): "Ostermontag",
-            dt.date(year, 5, 1): "Tag der Arbeit",
-            easter + dt.timedelta(days=39): "Christi Himmelfahrt",
-            easter + dt.timedelta(days=50): "Pfingstmontag",
-            dt.date(year, 10, 3): "Tag der Deutschen Einheit",
-            dt.date(year, 12, 25): "1. Weihnachtstag",
-            dt.date(year, 12, 26): "2. Weihnachtstag",
-        }
-        return dict(sorted(days.items()))
-    thanksgiving = _nth_weekday(year, 11, 3, 4)
-    days = {
-        _observed(dt.date(year, 1, 1)): "New Year's Day",
-        _nth_weekday(year, 5, 0, -1): "Memorial Day",
-        _observed(dt.date(year, 7, 4)): "Independence Day",
-        _nth_weekday(year, 9, 0, 1): "Labor Day",
-        thanksgiving: "Thanksgiving Day",
-        thanksgiving + dt.timedelta(days=1): "Day after Thanksgiving",
-        _observed(dt.date(year, 12, 25)): "Christmas Day",
-    }
+    days: dict[dt.date, str] = {}
+    for rule in phrase_bank("calendar", locale)["holidays"]:
+        days[_holiday_date(rule, year, easter)] = rule["name"]
     return dict(sorted(days.items()))
 
 

@@ -14,20 +14,11 @@ import datetime as dt
 from typing import Any
 
 from ..rng import rng
-from .locale import format_money
+from .locale import format_money, phrase_bank
 from .model import World
 
 #: How far ahead a card's plans and busy evenings reach.
 HORIZON_DAYS = 21
-# What keeps a contact busy, and how a plan reads, in the persona's language (the reply engine quotes them).
-_BUSY_REASONS = {
-    "en": ["dinner with friends", "a work thing", "a family dinner", "an early night", "errands"],
-    "de": ["ein Essen mit Freunden", "was Berufliches", "ein Familienessen", "einen ruhigen Abend", "Erledigungen"],
-}
-_PLAN_WORDS = {
-    "en": {"party": "{restaurant}, party of {n}", "trip": "trip to {dest} ({flights})"},
-    "de": {"party": "{restaurant}, {n} Personen", "trip": "Reise nach {dest} ({flights})"},
-}
 
 
 def _first(name: str) -> str:
@@ -57,8 +48,8 @@ def contact_card(world: World, name: str) -> dict[str, Any]:
         raise KeyError(name)
     now, until = world.now, world.now + dt.timedelta(days=HORIZON_DAYS)
     cur = world.currency
-    lang = "de" if p.locale.startswith("de") else "en"
-    words = _PLAN_WORDS[lang]
+    bank = phrase_bank("cards", p.locale)
+    words = bank["plan"]
     plans, meetings = [], []
     for e in world.events:
         if not now <= e.at <= until and e.kind != "calendar_event":
@@ -113,7 +104,7 @@ def contact_card(world: World, name: str) -> dict[str, Any]:
         if e.data.get("contact") == name and e.status == "done"
     ][-3:]
     r = rng(world.seed, f"cards/{name}/busy")
-    reasons = [f"{a}" for a in (contact.shared_activities or [])] + _BUSY_REASONS[lang]
+    reasons = [f"{a}" for a in (contact.shared_activities or [])] + bank["busy_reasons"]
     busy = []
     for i in range(1, HORIZON_DAYS + 1):
         day = now.date() + dt.timedelta(days=i)

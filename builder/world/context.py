@@ -14,6 +14,7 @@ from typing import Any, Iterator
 
 from ..persona import Contact, Persona
 from ..rng import derived_id, faker, rng
+from .events import check
 from .model import Event, Merchant, Posting
 
 WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -92,8 +93,12 @@ class Sim:
     ) -> Event:
         """Append and return an event; its id is uuid5 of (kind, at, key) unless given. ``status`` follows ``now``.
 
-        Raises ``ValueError`` if the same id was already used (two events must differ in kind, time or key).
+        ``data`` is checked against the kind's model in :mod:`builder.world.events` (and kept as given).
+        Raises ``ValueError`` if the same id was already used (two events must differ in kind, time or key),
+        :class:`~builder.world.events.EventDataError` (a ``ValueError``) for an unknown kind or data that does not
+        match its kind (the message names the kind and key).
         """
+        check(kind, data)
         eid = id or derived_id(self.seed, "event", kind, at.isoformat(), key)
         if eid in self._ids:
             raise ValueError(f"duplicate event id for {kind} at {at} key {key!r}")

@@ -41,7 +41,7 @@ from builder import yamlfile
 from ..rng import rng
 from .context import Charge, Sim
 from .finance import label
-from .locale import _MONTHS_LONG
+from .locale import conventions, format_date
 
 BRAND = "Hunchline"
 GRAMMAR = Path(__file__).resolve().parents[2] / "apps" / "markets" / "data" / "questions.yaml"
@@ -93,12 +93,8 @@ class Market:
 
 
 def long_date(day: dt.date, locale: str) -> str:
-    """``December 31, 2026`` (en_US) / ``31 December 2026`` (en_GB, others) / ``31. Dezember 2026`` (de_DE)."""
-    de = locale.startswith("de")
-    month = _MONTHS_LONG["de" if de else "en"][day.month - 1]
-    if locale == "en_US":
-        return f"{month} {day.day}, {day.year}"
-    return f"{day.day}. {month} {day.year}" if de else f"{day.day} {month} {day.year}"
+    """``December 31, 2026`` (en_US) / ``31 December 2026`` (en_GB) / ``31. Dezember 2026`` (de_DE)."""
+    return format_date(day, "full_date", locale)
 
 
 def _sigmoid(x: float) -> float:
@@ -131,7 +127,7 @@ def _fill(text: str, slots: dict[str, str]) -> str:
 @functools.lru_cache(maxsize=8)
 def _markets(seed: int, locale: str, city: str, start: dt.date, today: dt.date) -> tuple[Market, ...]:
     g = grammar()
-    lang = "de" if locale.startswith("de") else "en"
+    lang = conventions(locale)["language"]
     r = rng(seed, "world/forecasts/markets")
     templates = g["templates"]
     agency = g["agencies"].get(locale, g["agencies"]["default"])

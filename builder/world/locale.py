@@ -16,48 +16,6 @@ from builder import yamlfile
 
 from ..money import money
 
-_MONTHS = {
-    "en": ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
-    "de": ["Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."],
-}
-_MONTHS_LONG = {
-    "en": [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ],
-    "de": [
-        "Januar",
-        "Februar",
-        "März",
-        "April",
-        "Mai",
-        "Juni",
-        "Juli",
-        "August",
-        "September",
-        "Oktober",
-        "November",
-        "Dezember",
-    ],
-}
-_DAYS = {
-    "en": ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
-    "de": ["Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa.", "So."],
-}
-_DAYS_LONG = {
-    "en": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
-    "de": ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"],
-}
 _NORTH = [
     "winter",
     "winter",
@@ -84,14 +42,45 @@ def season(day: dt.date, country: str | None = "US") -> str:
 
 
 def format_money(cents: int, currency: str, locale: str) -> str:
-    """``$1,234.56`` / ``£1,234.56``; in ``de_DE`` ``1.234,56 €`` (DIN 5008 order: amount, space, symbol)."""
-    if locale == "de_DE":
-        sign = "-" if cents < 0 else ""
-        cents = abs(int(cents))
-        whole = f"{cents // 100:,}".replace(",", ".")
-        symbol = {"EUR": "€", "USD": "$", "GBP": "£"}.get(currency, currency)
-        return f"{sign}{whole},{cents % 100:02d} {symbol}"
-    return money(int(cents), currency)
+    """``$1,234.56`` / ``£1,234.56``; in ``de_DE`` ``1.234,56 €`` (DIN 5008 order: amount, space, symbol): the
+    locale's ``money`` conventions (``templates/locale/<locale>.yaml``), else :func:`builder.money.money`."""
+    spec = conventions(locale).get("money")
+    if spec is None:
+        return money(int(cents), currency)
+    return _write_money(spec, int(cents), currency, 2)
+
+
+def _write_money(spec: dict[str, Any], cents: int, currency: str, places: int) -> str:
+    """``cents`` of ``currency`` by a locale's money ``spec`` (group and decimal marks, symbols, the pattern with a
+    symbol and the one with the ISO code), with ``places`` (0 or 2) minor digits."""
+    sign = "-" if cents < 0 else ""
+    cents = abs(cents)
+    whole = cents // 100 if places else (cents + 50) // 100
+    number = f"{whole:,}".replace(",", spec["group"]) + (f"{spec['decimal']}{cents % 100:02d}" if places else "")
+    symbol = spec["symbols"].get(currency)
+    pattern = spec["pattern"] if symbol else spec["code_pattern"]
+    return pattern.format(sign=sign, number=number, symbol=symbol, code=currency)
+
+
+def format_date(d: dt.date | dt.datetime | dt.time, pattern: str, locale: str) -> str:
+    """``d`` written by the locale's ``formats.<pattern>`` (``date``, ``numeric_date``, ``long_date``, ``full_date``,
+    ``day``, ``month``, ``time``; see ``templates/locale/en_US.yaml``). A ``dt.time`` has no date fields."""
+    w = conventions(locale)
+    dated = isinstance(d, dt.date)
+    hour = getattr(d, "hour", 0)
+    return w["formats"][pattern].format(
+        weekday=w["days"][d.weekday()] if dated else "",
+        weekday_long=w["days_long"][d.weekday()] if dated else "",
+        month=w["months"][d.month - 1] if dated else "",
+        month_long=w["months_long"][d.month - 1] if dated else "",
+        month_num=d.month if dated else 0,
+        day=d.day if dated else 0,
+        year=d.year if dated else 0,
+        hour=hour,
+        hour12=(hour - 1) % 12 + 1,
+        minute=getattr(d, "minute", 0),
+        ampm="AM" if hour < 12 else "PM",
+    )
 
 
 class Fmt:
@@ -102,7 +91,8 @@ class Fmt:
         self.currency = persona.finances.currency if persona.finances else "USD"
         self.us = persona.locale == "en_US"
         self.de = persona.locale == "de_DE"
-        self.lang = "de" if self.de else "en"
+        self.words = conventions(persona.locale)
+        self.lang = self.words["language"]
         from zoneinfo import ZoneInfo
 
         self.tz = ZoneInfo(persona.timezone or "UTC")
@@ -117,52 +107,40 @@ class Fmt:
         """``cents`` of another ``currency`` as this locale writes it (:func:`money_in`): a bill abroad."""
         return money_in(cents, currency, self.locale)
 
+    def _write(self, pattern: str, d: dt.date | dt.datetime | dt.time) -> str:
+        return format_date(d, pattern, self.locale)
+
     def date(self, d: dt.date | dt.datetime) -> str:
         """``Fri, Sep 4, 2026`` (US) / ``Fri 4 Sep 2026`` (GB) / ``Fr., 4. Sept. 2026`` (DE)."""
-        days, months = _DAYS[self.lang], _MONTHS[self.lang]
-        if self.us:
-            return f"{days[d.weekday()]}, {months[d.month - 1]} {d.day}, {d.year}"
-        if self.de:
-            return f"{days[d.weekday()]}, {d.day}. {months[d.month - 1]} {d.year}"
-        return f"{days[d.weekday()]} {d.day} {months[d.month - 1]} {d.year}"
+        return self._write("date", d)
 
     def numeric_date(self, d: dt.date | dt.datetime) -> str:
         """``09/04/2026`` (US) / ``04/09/2026`` (GB) / ``04.09.2026`` (DE)."""
-        if self.us:
-            return f"{d.month:02d}/{d.day:02d}/{d.year}"
-        if self.de:
-            return f"{d.day:02d}.{d.month:02d}.{d.year}"
-        return f"{d.day:02d}/{d.month:02d}/{d.year}"
+        return self._write("numeric_date", d)
 
     def long_date(self, d: dt.date | dt.datetime) -> str:
         """``Friday, September 4`` / ``Friday 4 September`` / ``Freitag, 4. September``."""
-        days, months = _DAYS_LONG[self.lang], _MONTHS_LONG[self.lang]
-        if self.us:
-            return f"{days[d.weekday()]}, {months[d.month - 1]} {d.day}"
-        if self.de:
-            return f"{days[d.weekday()]}, {d.day}. {months[d.month - 1]}"
-        return f"{days[d.weekday()]} {d.day} {months[d.month - 1]}"
+        return self._write("long_date", d)
+
+    def full_date(self, d: dt.date | dt.datetime) -> str:
+        """``September 4, 2026`` / ``4 September 2026`` / ``4. September 2026``."""
+        return self._write("full_date", d)
 
     def day(self, d: dt.date | dt.datetime) -> str:
         """``Sep 4`` / ``4 Sep`` / ``4. Sept.``."""
-        months = _MONTHS[self.lang]
-        if self.us:
-            return f"{months[d.month - 1]} {d.day}"
-        return f"{d.day}. {months[d.month - 1]}" if self.de else f"{d.day} {months[d.month - 1]}"
+        return self._write("day", d)
 
     def weekday(self, d: dt.date | dt.datetime) -> str:
         """``Friday`` / ``Freitag``."""
-        return _DAYS_LONG[self.lang][d.weekday()]
+        return self.words["days_long"][d.weekday()]
 
     def month(self, d: dt.date | dt.datetime) -> str:
         """``September 2026``."""
-        return f"{_MONTHS_LONG[self.lang][d.month - 1]} {d.year}"
+        return self._write("month", d)
 
     def time(self, t: dt.datetime | dt.time) -> str:
         """``7:05 AM`` (US) / ``07:05`` (GB) / ``07:05 Uhr`` is left to the sentence: ``07:05`` (DE)."""
-        if self.us:
-            return f"{(t.hour - 1) % 12 + 1}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
-        return f"{t.hour:02d}:{t.minute:02d}"
+        return self._write("time", t)
 
     def season(self, d: dt.date | dt.datetime) -> str:
         """The season of ``d`` where the persona lives (see :func:`season`)."""
@@ -194,22 +172,31 @@ class Fmt:
 TEMPLATES = Path(__file__).with_name("templates")
 
 
-_LOCAL_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CAD": "CA$", "MXN": "MX$"}
-
-
 def money_in(cents: int, currency: str, locale: str) -> str:
     """``cents`` (hundredths of a unit) of ``currency`` as the persona's locale writes money: ``€1,205.90``,
-    ``¥91,576`` (no minor units), ``DKK 9,545.00``; in German ``1.205,90 €``, ``9.545,00 DKK``."""
-    sign = "-" if cents < 0 else ""
-    cents = abs(int(cents))
-    whole = cents // 100 if currency != "JPY" else (cents + 50) // 100
-    frac = "" if currency == "JPY" else f"{cents % 100:02d}"
-    symbol = _LOCAL_SYMBOLS.get(currency)
-    if locale == "de_DE":
-        number = f"{whole:,}".replace(",", ".") + (f",{frac}" if frac else "")
-        return f"{sign}{number} {symbol if currency in ('USD', 'EUR', 'GBP', 'JPY') else currency}"
-    number = f"{whole:,}" + (f".{frac}" if frac else "")
-    return f"{sign}{symbol}{number}" if symbol else f"{sign}{currency} {number}"
+    ``¥91,576`` (no minor units), ``DKK 9,545.00``; in German ``1.205,90 €``, ``9.545,00 DKK`` (the locale's
+    ``money_in`` conventions)."""
+    return _write_money(conventions(locale)["money_in"], int(cents), currency, 0 if currency == "JPY" else 2)
+
+
+def language(locale: str) -> str:
+    """The locale's language (``en``, ``de``): the key of bilingual catalogue entries."""
+    return conventions(locale)["language"]
+
+
+def week_start(day: dt.date, locale: str) -> dt.date:
+    """The first day of ``day``'s week where ``locale`` starts weeks (``week_start``: Sunday in en_US, else Monday)."""
+    first = _WEEKDAYS.index(conventions(locale)["week_start"])
+    return day - dt.timedelta(days=(day.weekday() - first) % 7)
+
+
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+
+@cache
+def conventions(locale: str) -> dict[str, Any]:
+    """How ``locale`` writes dates, times and money: ``templates/locale/<locale>.yaml`` (see :func:`phrase_bank`)."""
+    return phrase_bank("locale", locale)
 
 
 @cache

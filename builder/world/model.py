@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Iterator, TypeVar
 
 from ..persona import Persona
+from .events import EventData, EventDataError, parse
+
+D = TypeVar("D", bound=EventData)
 
 
 @dataclass(frozen=True)
@@ -41,10 +44,10 @@ class Posting:
 
 @dataclass(frozen=True)
 class Event:
-    """A timeline event. ``kind`` names its type (``paycheck``, ``card_purchase``, ``bill_payment``,
-    ``autopay``, ``transfer``, ``p2p_payment``, ``card_payment``, ``interest``, ``web_visit``,
-    ``bookmark``); ``status`` is ``done`` up to the world's now and ``scheduled`` after it;
-    ``data`` holds the kind's fields (JSON-serialisable, insertion-ordered)."""
+    """A timeline event. ``kind`` names its type (``paycheck``, ``card_purchase``, ``email``...: one model per kind
+    in :mod:`builder.world.events`, which lists them all and says what each records); ``status`` is ``done`` up to the
+    world's now and ``scheduled`` after it; ``data`` holds the kind's fields (JSON-serialisable, insertion-ordered,
+    checked against the kind's model when the event is made; typed access: :meth:`World.events_of`)."""
 
     id: str
     kind: str
@@ -71,6 +74,43 @@ class Event:
                 for p in self.postings
             ],
         }
+
+
+@dataclass(frozen=True)
+class TypedEvent(Generic[D]):
+    """One event with its data as the kind's model (:mod:`builder.world.events`): ``.data`` typed, the envelope
+    from ``.event`` (and ``.id``, ``.at``, ``.status``, ``.postings``)."""
+
+    event: Event
+    data: D
+
+    @property
+    def id(self) -> str:
+        """The event's id (uuid5)."""
+        return self.event.id
+
+    @property
+    def at(self) -> dt.datetime:
+        """The event's naive local time in the persona's zone."""
+        return self.event.at
+
+    @property
+    def status(self) -> str:
+        """``done`` up to the world's now, ``scheduled`` after."""
+        return self.event.status
+
+    @property
+    def postings(self) -> tuple[Posting, ...]:
+        """The event's ledger lines."""
+        return self.event.postings
+
+
+def typed(event: Event, cls: type[D]) -> TypedEvent[D]:
+    """``event`` with its data parsed as ``cls``. Raises :class:`~builder.world.events.EventDataError` if the kinds
+    differ or the data does not match."""
+    if event.kind != cls.KIND:
+        raise EventDataError(f"event {event.id} is a {event.kind}, not a {cls.KIND}")
+    return TypedEvent(event, parse(cls, event.data))
 
 
 @dataclass
@@ -126,3 +166,10 @@ class World:
                 index.setdefault(e.kind, []).append(e)
             self._kind_index, self._kind_index_key = index, key
         return list(self._kind_index.get(kind, ()))
+
+    def events_of(self, cls: type[D]) -> Iterator[TypedEvent[D]]:
+        """Events of the kind of ``cls`` (a model of :mod:`builder.world.events`, e.g. ``CardPurchase``) in timeline
+        order, each with its data parsed as ``cls`` (``.data.merchant``, ``.at``). Raises
+        :class:`~builder.world.events.EventDataError` if an event's data does not match (it was checked when made)."""
+        for e in self.of_kind(cls.KIND):
+            yield typed(e, cls)
