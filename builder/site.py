@@ -9,6 +9,8 @@ one project (``apps/_site``) serves them all instead. Assembly mounts each app i
     app.yaml domains          -> apps/_site/src/generated/hosts.json      Host -> app, read by the middleware
     app.yaml databases        -> apps/_site/src/generated/databases.json  app -> database file name
     app.yaml provides         -> apps/_site/src/generated/services.json   service -> {app, domain}
+    builder/reference/<file>  -> apps/_site/src/generated/reference/<file> the reference data the web side reads
+                                 (:data:`builder.reference.WEB_FILES`), imported as "@reference/<file>"
 
 Builds run on a copy of ``apps/`` under a work directory, so a developer's tree never gets
 ``.next`` or generated routes, and are cached there by :func:`builder.image.base`'s source key:
@@ -34,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from . import reference
 from .apps import APPS_DIR, REPO, App, AppError, discover
 
 Progress = Callable[[str], None]
@@ -95,12 +98,13 @@ def hash_tree(root: Path, h: "hashlib._Hash", skip: set[str] = frozenset(), labe
             h.update(b"\0")
 
 
-def source_key(apps: list[App], apps_dir: Path = APPS_DIR) -> str:
+def source_key(apps: list[App], apps_dir: Path = APPS_DIR, reference_dir: Path = reference.DIR) -> str:
     """SHA-256 hex over what the site build is made from.
 
     Covers the workspace manifest and lock file, the shared ``apps/_*`` packages (the site
-    project among them) and each served app's ``app.yaml`` and ``web/``, skipping build
-    products. The Python side of an app (models, seed, tasks) does not shape the build.
+    project among them), each served app's ``app.yaml`` and ``web/``, skipping build
+    products, and the reference files the web side imports (:data:`builder.reference.WEB_FILES`
+    under ``reference_dir``). The Python side of an app (models, seed, tasks) does not shape the build.
     """
     apps_dir = Path(apps_dir)
     h = hashlib.sha256()
@@ -119,14 +123,18 @@ def source_key(apps: list[App], apps_dir: Path = APPS_DIR) -> str:
     for app in sorted(apps, key=lambda a: a.name):
         h.update(f"app {app.name}\0".encode() + (app.dir / "app.yaml").read_bytes() + b"\0")
         hash_tree(app.dir / "web", h, _SOURCE_SKIP | {"e2e", "scripts"}, label=f"{app.name}/web/")
+    for rel in reference.WEB_FILES:
+        p = Path(reference_dir) / rel
+        h.update(f"reference {rel}\0".encode() + (p.read_bytes() if p.exists() else b"<missing>") + b"\0")
     return h.hexdigest()
 
 
-def assemble(apps_dir: Path, apps: list[App]) -> Path:
-    """Mount ``apps`` into the site project under ``apps_dir/_site`` (see the module docstring).
+def assemble(apps_dir: Path, apps: list[App], reference_dir: Path = reference.DIR) -> Path:
+    """Mount ``apps`` into the site project under ``apps_dir/_site`` (see the module docstring), with the
+    reference files the web side imports copied from ``reference_dir`` into ``src/generated/reference/``.
 
     Replaces what an earlier assembly wrote. Returns the site folder. Raises :class:`AppError`
-    when an app has no ``web/app/layout.tsx`` (each app is its own root layout).
+    when an app has no ``web/app/layout.tsx`` (each app is its own root layout) or a reference file is missing.
     """
     site = Path(apps_dir) / "_site"
     gen = site / "src"
@@ -158,6 +166,12 @@ def assemble(apps_dir: Path, apps: list[App]) -> Path:
     (gen / "generated" / "databases.json").write_text(json.dumps(dbs, indent=2) + "\n")
     services = {s: {"app": a.name, "domain": a.domain} for a in sorted(apps, key=lambda a: a.name) for s in a.provides}
     (gen / "generated" / "services.json").write_text(json.dumps(dict(sorted(services.items())), indent=2) + "\n")
+    for rel in reference.WEB_FILES:
+        src = Path(reference_dir) / rel
+        if not src.is_file():
+            raise AppError(f"{src} missing: the web side imports it as @reference/{rel}")
+        (gen / "generated" / "reference" / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, gen / "generated" / "reference" / rel)
     return site
 
 

@@ -47,7 +47,7 @@ class Meta(appkit.MetaRow, Base):
 
 
 class Airport(Base):
-    """An airport of the network (builder.world.travel.AIRPORTS): code, name, city, coordinates, IANA zone."""
+    """An airport of the network (builder.reference.places.AIRPORTS): code, name, city, coordinates, IANA zone."""
 
     __tablename__ = "airports"
     code: Mapped[str] = mapped_column(String, primary_key=True)

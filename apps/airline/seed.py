@@ -32,7 +32,8 @@ from builder.rng import rng
 from builder.world import World
 from builder.world.planted import airline_flights
 from builder.world.accounts import payment_cards
-from builder.world.travel import AIRLINES, AIRPORTS, block_minutes, distance_km
+from builder.reference.places import AIRPORTS
+from builder.world.travel import AIRLINES, block_minutes, distance_km
 
 from . import models as m
 

@@ -48,7 +48,7 @@ class Account(Base):
 
 
 class Security(Base):
-    """A listed security (apps/brokerage/catalog/securities.yaml, the persona's currency). ``yield_bp`` the annual
+    """A listed security (builder/reference/securities/securities.yaml, the persona's currency). ``yield_bp`` the annual
     dividend yield in basis points; ``pay_months`` comma-separated month numbers; ``split_*`` a split in the
     history (None when none)."""
 

@@ -63,7 +63,7 @@ class Card(Base):
 
 
 class Restaurant(Base):
-    """A restaurant of the catalogue (``apps/dining/catalog/restaurants.yaml``)."""
+    """A restaurant of the catalogue (``builder/reference/dining/restaurants.yaml``)."""
 
     __tablename__ = "restaurants"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -1,6 +1,6 @@
 """World -> rows of the TableTime database (``dining.sqlite``).
 
-Restaurants are the catalogue's (``apps/dining/catalog/restaurants.yaml``, the same file the world's bookings
+Restaurants are the catalogue's (``builder/reference/dining/restaurants.yaml``, the same file the world's bookings
 draw from: builder/world/dining.py). The persona's reservations are the world's ``restaurant_booking`` events
 (confirmation = ``booking_id``, party, companions, special request, the restaurant's wall-clock day and time):
 ``completed`` when the reservation time is before the world's now, else ``booked``. Each holds the smallest table
@@ -29,7 +29,7 @@ from builder.world.dining import catalogue
 from builder.world.locale import language
 
 from . import models as m
-from .catalog.generate import world_restaurant
+from builder.reference.dining.generate import world_restaurant
 
 APP = "dining"
 SITE = "http://tabletime.test/"
@@ -106,7 +106,7 @@ def reservations(world: World) -> list[dict]:
 
 def _world_only(world: World, mine: list[dict]) -> list[dict]:
     """Restaurants the world booked that the catalogue does not list (a home city or cuisine TableTime lacks),
-    made by ``catalog.generate.world_restaurant`` at the booking's address, in booking order."""
+    made by ``builder.reference.dining.generate.world_restaurant`` at the booking's address, in booking order."""
     listed = {(x["name"], x["address"]) for x in catalogue()}
     p = world.persona
     home = p.identity.address

@@ -78,7 +78,7 @@ class Aisle(Base):
 
 
 class Product(Base):
-    """A catalogue product (``apps/grocery/catalog/products.json``) in the persona's language and units.
+    """A catalogue product (``builder/reference/grocery/products.json``) in the persona's language and units.
 
     ``unit_count`` is how many ``unit_label`` units the package holds, so the unit price is
     ``price_cents / unit_count`` (per oz, per kg, per 100 g, per l, per ct; see builder.world.grocery.unit_price).

@@ -2,9 +2,9 @@
 
 What the seed writes, and the rules it keeps (tests and tasks depend on them):
 
-* **Catalogue**: every product of ``apps/grocery/catalog/products.json`` (:mod:`builder.world.grocery`) in the
+* **Catalogue**: every product of ``builder/reference/grocery/products.json`` (:mod:`builder.reference.grocery`) in the
   persona's language and units, its departments and aisles; **stores**: the four chains of the persona's locale
-  (``catalog/stores.yaml``), each a branch in the home city at an address from stream ``grocery/stores``; every
+  (``builder/reference/grocery/stores.yaml``), each a branch in the home city at an address from stream ``grocery/stores``; every
   store prices every product by :func:`builder.world.grocery.store_price`.
 * **Orders**: every world ``grocery_order`` verbatim (order id, store, items with sku, size, qty and price, the
   name as the shelf says it (the world's receipt name is that title and the size), subtotal, fees, tip, total,

@@ -39,7 +39,7 @@ class Session(appkit.SessionRow, Base):
 
 
 class Category(Base):
-    """A market category (``key`` as in apps/markets/data/questions.yaml, ``name`` in the persona's language)."""
+    """A market category (``key`` as in builder/reference/forecasts/questions.yaml, ``name`` in the persona's language)."""
 
     __tablename__ = "categories"
     key: Mapped[str] = mapped_column(String, primary_key=True)

@@ -1,7 +1,7 @@
 """World -> rows of the Hunchline database (``markets.sqlite``).
 
 The markets and their daily price histories are :func:`builder.world.forecasts.markets` (the grammar in
-``data/questions.yaml``); the account is the world's ``forecast_deposit`` / ``forecast_trade`` /
+``builder/reference/forecasts/questions.yaml``); the account is the world's ``forecast_deposit`` / ``forecast_trade`` /
 ``forecast_payout`` / ``forecast_watch`` events, replayed in time order into ``activity`` (one line per event, the
 cash effect signed) and ``positions`` (average cost; a resolved market settles its positions: the winning side's
 payout, the losing side's cost, into ``realized_cents``). A persona without an account in the world gets a fresh

@@ -48,7 +48,7 @@ class Session(appkit.SessionRow, Base):
 class Place(Base):
     """A place ZipRide knows: ``kind`` ``airport``/``home``/``work``/``contact``/``hotel``/``venue``.
 
-    ``lat``/``lon`` come from ``builder.world.geo.point`` (degrees). A typed address is accepted only
+    ``lat``/``lon`` come from ``builder.reference.geo.point`` (degrees). A typed address is accepted only
     when it matches a place's ``address`` (case and spacing ignored) or ``name``.
     """
 
@@ -125,7 +125,7 @@ class Ride(Base):
 
     Fare parts (cents): ``base_cents`` + ``distance_cents`` + ``time_cents`` (each scaled by the ride type)
     + ``booking_fee_cents`` = ``fare_cents``; ``total_cents`` = fare + ``tip_cents``. For world rides the
-    parts are the world's tariff (builder/world/geo.py) and ``fare_cents`` the world's. ``charge_auth`` /
+    parts are the world's tariff (builder/reference/geo.py) and ``fare_cents`` the world's. ``charge_auth`` /
     ``tip_auth`` / ``refund_auth`` are the bank's authorisation codes of charges the app made;
     ``cancel_fee_cents`` what a late cancel kept, ``refund_cents`` what it gave back.
     """

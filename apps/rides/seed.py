@@ -5,7 +5,7 @@ What the seed writes, and the rules it keeps (tests and tasks depend on them):
 * **Rides**: every world ``ride`` event up to the world's now (``status == "done"``) is a ``completed``
   ride, verbatim (ride id, pickup/dropoff text and local times, duration, distance, fare, tip, total,
   driver, vehicle, plate, card), ``world_ref`` = the event id. The fare parts follow the world's tariff
-  (``builder.world.geo``): base 275, distance ``(135 x tenths + 5) // 10``, time ``32 x minutes``, booking
+  (``builder.reference.geo``): base 275, distance ``(135 x tenths + 5) // 10``, time ``32 x minutes``, booking
   fee 245; they sum to the world's fare. ``purpose`` is the world's, ``trip`` for airport and hotel rides.
   Rides the world has ahead (an upcoming trip's airport rides) are not in the app: the rider has not
   requested them yet.
@@ -14,7 +14,7 @@ What the seed writes, and the rules it keeps (tests and tasks depend on them):
   Newer rides are unrated (the app's "Rate your ride").
 * **Places** (:func:`known_places`): every address the rides name, the persona's home and work, contacts'
   homes in the home city, restaurants booked in the home city, the hotels of trips, and the airports the
-  trips use; each with the point of ``builder.world.geo.point``.
+  trips use; each with the point of ``builder.reference.geo.point``.
 * **Saved places**: Home and Work from the spec, then up to three places other than home and work the
   persona rode to (or from) at least three times, most rides first (ties by address).
 * **Cards on file**: ``builder.world.accounts.payment_cards``; the first is the default; each ride's card is
@@ -35,9 +35,11 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile, yamlfile
 from builder.rng import faker, rng
-from builder.world import World, geo
+from builder.reference import geo
+from builder.reference.places import AIRPORTS
+from builder.world import World
 from builder.world.accounts import payment_cards
-from builder.world.travel import AIRPORTS, airport_label, format_address, plate
+from builder.world.travel import airport_label, format_address, plate
 
 from . import models as m
 

@@ -65,7 +65,7 @@ class Address(Base):
 
 
 class Department(Base):
-    """A catalogue department (``key`` as in apps/shop/catalog/lines.yaml, ``name`` in the persona's language)."""
+    """A catalogue department (``key`` as in builder/reference/retail/lines.yaml, ``name`` in the persona's language)."""
 
     __tablename__ = "departments"
     key: Mapped[str] = mapped_column(String, primary_key=True)
@@ -74,7 +74,7 @@ class Department(Base):
 
 
 class Product(Base):
-    """A catalogue product (apps/shop/catalog/products.json). ``specs``: JSON list of [key, value];
+    """A catalogue product (builder/reference/retail/products.json). ``specs``: JSON list of [key, value];
     ``rating_x10`` average stars times ten (46 = 4.6); ``review_count`` all ratings (the shown reviews are a
     sample); ``subscribe`` 1 when Subscribe & Save is offered (5 % off)."""
 

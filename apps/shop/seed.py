@@ -1,6 +1,6 @@
 """World -> rows of the Shopwell database (``shop.sqlite``).
 
-The catalogue is ``apps/shop/catalog/products.json`` (:mod:`builder.world.retail`), stored in the persona's
+The catalogue is ``builder/reference/retail/products.json`` (:mod:`builder.reference.retail`), stored in the persona's
 language and currency; the shoppers' reviews and the product descriptions are drawn from the grammar of
 ``catalog/text.yaml`` (streams ``shop/reviews`` and ``shop/text``). The persona's orders are the world's
 ``retail_order`` events (items, quantities, prices, ship-to, carrier, tracking number, shipped and delivered
@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile, yamlfile
 from builder.rng import rng
+from builder.reference import retail as reference_retail
 from builder.world import World, retail
 from builder.world.accounts import payment_cards
 from builder.world.travel import format_address
@@ -55,8 +56,8 @@ def text_grammar() -> dict:
 
 @functools.lru_cache(maxsize=1)
 def departments() -> dict[str, tuple[str, str]]:
-    """Department key -> (English name, German name), from catalog/lines.yaml."""
-    g = yamlfile.safe_load((HERE / "catalog" / "lines.yaml").read_text(encoding="utf-8"))
+    """Department key -> (English name, German name), from the catalogue grammar (:func:`builder.reference.retail.grammar`)."""
+    g = reference_retail.grammar()
     return {d["key"]: (d["en"], d["de"]) for d in g["departments"]}
 
 

@@ -1,9 +1,9 @@
 """World -> rows of the Bramblestay database (``stays.sqlite``).
 
-The inventory (cities, properties, room types, seeded guest reviews) comes from :mod:`apps.stays.inventory`;
+The inventory (cities, properties, room types, seeded guest reviews) comes from :mod:`builder.reference.lodging.inventory`;
 the persona's bookings are the world's ``hotel_booking`` events (made on this site, paid at the
 property at check-out, as the world's ``hotel_checkout`` posting is). The world drew each stay from this
-inventory (``data["property"]`` is the listing's slug) and priced it with :func:`apps.stays.rates.quote`, so a
+inventory (``data["property"]`` is the listing's slug) and priced it with :func:`builder.reference.lodging.rates.quote`, so a
 booking's nightly, subtotal, taxes, fees and total are the world's ``data["price"]``, in the city's own
 currency (``cities.country``'s currency: EUR in Lisbon); the card's charge in its own currency is the
 world's ``total_cents``. Each holds one room of its type per night. Free cancellation ends 48 hours before check-in
@@ -28,7 +28,9 @@ from builder.world.locale import language
 from builder.world.travel import reference_rate
 
 from . import models as m
-from .inventory import canonical_city, catalog, inventory
+from builder.reference.lodging.inventory import canonical_city, catalog
+
+from .inventory import inventory
 
 APP = "stays"
 SITE = "http://bramblestay.test/"

@@ -17,8 +17,10 @@ from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.accounts import payment_cards
 
-from .inventory import canonical_city, inventory
-from .rates import quote
+from builder.reference.lodging.inventory import canonical_city
+from builder.reference.lodging.rates import quote
+
+from .inventory import inventory
 from .seed import REVIEW_AFTER_DAYS, bookings
 
 APP = "stays"

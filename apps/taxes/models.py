@@ -72,7 +72,7 @@ class Return(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     tax_year: Mapped[str] = mapped_column(String, doc="label: 2025 or 2025-26")
-    year_key: Mapped[str] = mapped_column(String, doc="the rules' year in web/lib/rules.json")
+    year_key: Mapped[str] = mapped_column(String, doc="the rules' year in builder/reference/tax/rules.json")
     country: Mapped[str] = mapped_column(String)
     status: Mapped[str] = mapped_column(String, doc="draft | filed")
     step: Mapped[str] = mapped_column(String, doc="personal | income | deductions | review | file")

@@ -48,7 +48,8 @@ from builder.world import World
 from builder.world.accounts import payment_cards
 from builder.world.events import Flight, FlightBooking
 from builder.world.locale import Fmt, money_in  # noqa: F401 (money_in: the folio's local money)
-from builder.world.travel import AIRPORTS, CITIES, _country, airport_zone
+from builder.reference.places import AIRPORTS, CITIES
+from builder.world.travel import _country, airport_zone
 
 UTC = dt.UTC
 WIDEBODY = ("787", "777", "767", "747", "A330", "A340", "A350", "A380", "330", "350", "380")

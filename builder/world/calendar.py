@@ -94,10 +94,8 @@ def airport_zone(code: str | None, default: ZoneInfo | None) -> ZoneInfo | None:
     """The IANA zone of airport ``code`` (``default`` if unknown)."""
     name = AIRPORT_ZONES.get(code or "")
     if not name:
-        try:
-            from .travel import AIRPORTS
-        except ImportError:  # the travel module is optional
-            AIRPORTS = {}
+        from ..reference.places import AIRPORTS
+
         name = AIRPORTS.get(code or "", (None, 0, 0, None))[3]
     return _zone(name) if name else default
 

@@ -1,8 +1,8 @@
 """DashBite's restaurants as the world sees them: what the persona's ``food_order`` events order.
 
-The catalogue lives in ``apps/delivery/catalog/``: ``cuisines.yaml`` (naming grammar and dishes per cuisine),
+The catalogue lives in ``builder/reference/delivery/``: ``cuisines.yaml`` (naming grammar and dishes per cuisine),
 ``options.yaml`` (item options), ``cities.yaml`` (neighbourhoods, streets, price level, fees); it is expanded
-by :func:`generate_city` into ``restaurants.json`` (``python -m apps.delivery.catalog.generate``), which holds
+by :func:`generate_city` into ``restaurants.json`` (``python -m builder.reference.delivery.generate``), which holds
 every shipped persona's home city with the persona's usual restaurant and items. The app's seed stores the
 same restaurants (:func:`home_catalogue`), so every item of a world order is a dish DashBite lists, at its
 price, with options it offers.
@@ -31,17 +31,13 @@ streams ``delivery/catalog/<city>`` (the catalogue, seed 0) and ``delivery/favou
 
 from __future__ import annotations
 
-import functools
-import json
 import re
 import unicodedata
-from pathlib import Path
 
-from builder import yamlfile
 
+from ..reference import delivery as reference_delivery
 from ..rng import rng
 
-CATALOG_DIR = Path(__file__).resolve().parents[2] / "apps" / "delivery" / "catalog"
 SECTIONS = ("starters", "mains", "sides", "desserts", "drinks")
 SERVICE_PERCENT = 10
 #: The usual restaurant's delivery fee (the world's ``_usual`` split of the spec's total).
@@ -62,24 +58,19 @@ _GENERIC_HOODS = {
 }
 
 
-@functools.cache
-def _yaml(name: str):
-    return yamlfile.safe_load((CATALOG_DIR / name).read_text(encoding="utf-8"))
-
-
 def cuisines() -> dict:
     """``cuisines.yaml``: cuisine -> {"de", "words", "kinds", "forms", "dishes"}."""
-    return _yaml("cuisines.yaml")
+    return reference_delivery.cuisines()
 
 
 def options() -> dict:
     """``options.yaml``: option key -> {"label", "pick", "max"?, "choices": [[id, en, de, usd_cents]]}."""
-    return _yaml("options.yaml")
+    return reference_delivery.options()
 
 
 def cities() -> dict:
     """``cities.yaml``: city -> {"country", "region", "currency", "price_factor", "delivery_fees", ...}."""
-    return _yaml("cities.yaml")
+    return reference_delivery.cities()
 
 
 def slug(text: str) -> str:
@@ -311,15 +302,9 @@ def with_usual(restaurants: list[dict], persona, spec: dict) -> list[dict]:
     return out
 
 
-@functools.cache
-def _file() -> dict:
-    path = CATALOG_DIR / "restaurants.json"
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-
-
 def city_restaurants(city: str, spec: dict | None = None) -> list[dict]:
     """The restaurants of ``city`` as ``restaurants.json`` holds them (generated when the file lacks the city)."""
-    listed = _file().get(city)
+    listed = reference_delivery.restaurants().get(city)
     return listed if listed is not None else generate_city(city, spec)
 
 

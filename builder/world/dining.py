@@ -1,11 +1,11 @@
-"""TableTime's restaurants in the world: the catalogue (``apps/dining/catalog/restaurants.yaml``) the world's
+"""TableTime's restaurants in the world: the catalogue (``builder/reference/dining/restaurants.yaml``) the world's
 restaurant bookings and dinners draw from, so every booking names a restaurant TableTime lists, at its address.
 
-* :func:`catalogue` — every restaurant (dicts, see ``apps/dining/catalog/generate.py`` for the fields).
+* :func:`catalogue` — every restaurant (dicts, see ``builder/reference/dining/generate.py`` for the fields).
 * :func:`home_restaurants` — the persona's cuisine restaurants in the home city, two per cuisine (stream
   ``dining/restaurants``); ``None`` when the home city is not in the catalogue, and no restaurants for a
   cuisine it lacks (the caller names its own; TableTime's seed then lists those too, see
-  ``apps/dining/catalog/generate.py`` ``world_restaurant``).
+  ``builder/reference/dining/generate.py`` ``world_restaurant``).
 * :func:`special_request` — the note a booking carries, or ``None`` (stream ``dining/requests``).
 
 All draws come from these named streams, so other modules' draws never shift.
@@ -14,11 +14,9 @@ All draws come from these named streams, so other modules' draws never shift.
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
-from builder import yamlfile
+from ..reference import dining as reference_dining
 
-CATALOGUE = Path(__file__).resolve().parents[2] / "apps" / "dining" / "catalog" / "restaurants.yaml"
 
 REQUESTS = {
     "en": [
@@ -48,8 +46,7 @@ REQUESTS = {
 @functools.cache
 def catalogue() -> tuple[dict, ...]:
     """Every TableTime restaurant, sorted by (city, slug). Raises ``FileNotFoundError`` if the file is missing."""
-    rows = yamlfile.safe_load(CATALOGUE.read_text(encoding="utf-8"))
-    return tuple(rows)
+    return reference_dining.restaurants()
 
 
 def in_city(city: str | None) -> list[dict]:

@@ -1,7 +1,7 @@
 """Forecasts: the persona's account at Hunchline, the prediction market (apps/markets).
 
 **Markets** (:func:`markets`) are public yes/no questions drawn from the grammar
-``apps/markets/data/questions.yaml`` (weather and goings-on in the persona's own city, invented sports leagues,
+``builder/reference/forecasts/questions.yaml`` (weather and goings-on in the persona's own city, invented sports leagues,
 economy releases, awards, tech launches), in the persona's language. They are a pure function of the seed, the
 locale, the home city, the history start and the world's now (stream ``forecasts/markets``; one stream
 ``forecasts/prices/<ticker>`` per market's price walk), so the app's seed rebuilds the same list. Each market has a
@@ -34,25 +34,23 @@ import datetime as dt
 import functools
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
-from builder import yamlfile
 
+from ..reference import forecasts as reference_forecasts
 from ..rng import rng
 from .context import Charge, Sim
 from .finance import label
 from .locale import conventions, format_date
 
 BRAND = "Hunchline"
-GRAMMAR = Path(__file__).resolve().parents[2] / "apps" / "markets" / "data" / "questions.yaml"
 MARKET_COUNT = 36
 SHARE_PAYS_CENTS = 100
 
 
 @functools.lru_cache(maxsize=1)
 def grammar() -> dict:
-    """The market grammar (apps/markets/data/questions.yaml)."""
-    return yamlfile.safe_load(GRAMMAR.read_text(encoding="utf-8"))
+    """The market grammar (:func:`builder.reference.forecasts.grammar`)."""
+    return reference_forecasts.grammar()
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Basketful's catalogue and stores as the world sees them: what the persona's ``grocery_order`` events buy.
 
-The catalogue is ``apps/grocery/catalog/products.json`` (expanded from ``lines.yaml`` by
-``apps/grocery/catalog/generate.py``), the stores ``apps/grocery/catalog/stores.yaml`` (four chains per locale).
+The catalogue is ``builder/reference/grocery/products.json`` (expanded from ``lines.yaml`` by
+``builder/reference/grocery/generate.py``), the stores ``builder/reference/grocery/stores.yaml`` (four chains per locale).
 Every store stocks every product at its own price (:func:`store_price`); the app's seed stores the same prices,
 so every item of a world order is a product the order's store sells, at that store's price.
 
@@ -23,13 +23,10 @@ Fees (the app charges the same): delivery 3.99 under 35.00, free from 35.00; ser
 from __future__ import annotations
 
 import functools
-import json
 import zlib
-from pathlib import Path
 
-from builder import yamlfile
+from ..reference import grocery as reference_grocery
 
-CATALOG = Path(__file__).resolve().parents[2] / "apps" / "grocery" / "catalog"
 # A pound or euro buys a little more on a grocery shelf (as builder.world.orders.PRICE_FACTOR).
 PRICE_FACTOR = {"USD": 1.0, "GBP": 0.78, "EUR": 0.85}
 DELIVERY_FEE_CENTS = 399
@@ -42,9 +39,9 @@ USUAL_STORE_SHARE = 0.75
 
 @functools.lru_cache(maxsize=1)
 def catalogue() -> tuple[dict, ...]:
-    """Every Basketful product (shape of ``apps/grocery/catalog/generate.py``), sorted by id. Raises
-    ``FileNotFoundError`` if products.json is missing (run ``python -m apps.grocery.catalog.generate``)."""
-    return tuple(json.loads((CATALOG / "products.json").read_text(encoding="utf-8")))
+    """Every grocery product (:func:`builder.reference.grocery.products`), sorted by id. Raises
+    ``FileNotFoundError`` if products.json is missing (run ``python -m builder.reference.grocery.generate``)."""
+    return reference_grocery.products()
 
 
 @functools.lru_cache(maxsize=1)
@@ -61,15 +58,15 @@ def by_staple() -> dict[str, dict]:
 
 @functools.lru_cache(maxsize=1)
 def departments() -> tuple[dict, ...]:
-    """``apps/grocery/catalog/departments.json``: ``[{"key", "name": {locale: str}, "aisles": [{"key", "name"}]}]``."""
-    return tuple(json.loads((CATALOG / "departments.json").read_text(encoding="utf-8")))
+    """``departments.json`` of the reference: ``[{"key", "name": {locale: str}, "aisles": [{"key", "name"}]}]``."""
+    return reference_grocery.departments()
 
 
 @functools.lru_cache(maxsize=4)
 def stores(locale: str) -> tuple[dict, ...]:
     """The chains of ``locale`` (en_US, en_GB, de_DE; others read en_US) from stores.yaml: ``[{"key", "name",
     "tagline", "factor", "spread", "open", "close", "radius", "pickup", "colour"}]``."""
-    data = yamlfile.safe_load((CATALOG / "stores.yaml").read_text(encoding="utf-8"))
+    data = reference_grocery.stores()
     return tuple(data.get(locale) or data["en_US"])
 
 

@@ -2,7 +2,7 @@
 
 What it makes
 -------------
-- **Securities**: ``apps/brokerage/catalog/securities.yaml`` (invented funds and companies, each with an asset
+- **Securities**: ``builder/reference/securities/securities.yaml`` (invented funds and companies, each with an asset
   class, sector, currency, start price, dividend yield and pay months, and for a few a split). The persona trades
   only those quoted in its own currency (USD, GBP for an ISA, EUR for a Depot); a symbol the spec holds that the
   catalogue lacks becomes an index fund of that name priced from the spec's cost basis.
@@ -46,17 +46,15 @@ import functools
 import math
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
-from pathlib import Path
 from typing import Any
 
-from builder import yamlfile
 
 from ..dates import add_months
+from ..reference import securities as reference_securities
 from .context import Charge, Sim
 
 BROKER = "Tidewell"
 COUNTERPARTY = "Tidewell Securities"
-CATALOG = Path(__file__).resolve().parents[2] / "apps" / "brokerage" / "catalog" / "securities.yaml"
 KINDS = (
     "brokerage_opening",
     "brokerage_transfer",
@@ -72,7 +70,7 @@ Q4 = Decimal("0.0001")
 @functools.lru_cache(maxsize=1)
 def catalogue() -> dict[str, Any]:
     """securities.yaml: ``{"classes": {class: {drift, vol, en, de}}, "securities": [...]}`` (dates as ``date``)."""
-    return yamlfile.safe_load(CATALOG.read_text(encoding="utf-8"))
+    return reference_securities.catalogue()
 
 
 def _persona(world_or_sim):

@@ -9,7 +9,7 @@ Rules (tasks, apps and tests depend on them):
   phase, then nudged by up to two days; so the counts are exact and the dates irregular.
 * ``food_order`` (DashBite), evenings (some weekend lunches): about half are the persona's
   ``usual_order`` (same restaurant, items, prices and total every time); the rest come from two
-  DashBite restaurants of each persona cuisine (``world/delivery.py``, ``apps/delivery/catalog``; streams
+  DashBite restaurants of each persona cuisine (``world/delivery.py``, ``builder/reference/delivery``; streams
   ``delivery/favourites`` and ``delivery/orders/items``): catalogue dishes with their options at the menu's
   prices, the basket at least the restaurant's minimum. Fees = the restaurant's delivery fee + 10 % service
   fee (half up); tip = ``tipping_percent`` of the subtotal (floored); charged at placement.
@@ -27,7 +27,7 @@ Rules (tasks, apps and tests depend on them):
 * ``restaurant_booking`` (TableTime): booked 1-10 days ahead; the meal is a ``card_purchase`` at a
   city restaurant merchant at the end of the meal (category ``restaurants``, data carries the
   ``restaurant_booking`` id). One or two bookings are upcoming (their meal is scheduled).
-  The restaurants come from TableTime's catalogue (``world/dining.py``, ``apps/dining/catalog``) when it lists
+  The restaurants come from TableTime's catalogue (``world/dining.py``, ``builder/reference/dining``) when it lists
   the home city: the cuisine restaurants and a few more, each at its catalogue address; a booking may carry a
   ``special_request``. They are added to ``sim.merchants`` (category ``restaurants``, the persona's city).
 * ``ride`` (ZipRide, ``trip`` None): between home, the office, restaurants and close people's homes;
@@ -777,7 +777,7 @@ def simulate_orders(sim: Sim) -> None:
     ids: set[str] = set()
     squeeze = budget(sim).squeeze  # 1.0 unless the spec's pay cannot carry its routines
 
-    # Food delivery: DashBite's restaurants and dishes (world/delivery.py, apps/delivery/catalog).
+    # Food delivery: DashBite's restaurants and dishes (world/delivery.py, builder/reference/delivery).
     r = sim.rng("orders/food")
     dash = dashbite.home_catalogue(p)
     places = dashbite.favourites(sim, dash)
@@ -1223,7 +1223,7 @@ def simulate_orders(sim: Sim) -> None:
         if contact is not None:
             # A ride goes across town, never to a contact in another city: such a visit goes to a contact of
             # the home city instead (else to a place), chosen by index so that no draw of ``r`` shifts.
-            from . import geo
+            from ..reference import geo
 
             home_city = p.identity.address.city if p.identity.address else None
             local = [pc for pc in people if geo.city_of(pc[1], home_city) == geo.city_of(home_line, home_city)]

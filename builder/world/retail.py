@@ -1,7 +1,7 @@
 """Shopwell's catalogue as the world sees it: what the persona's ``retail_order`` events buy.
 
-The catalogue is ``apps/shop/catalog/products.json`` (expanded from the grammar in ``lines.yaml`` and
-``books.yaml`` by ``apps/shop/catalog/generate.py``); the shop's seed stores the same products, so every
+The catalogue is ``builder/reference/retail/products.json`` (expanded from the grammar in ``lines.yaml`` and
+``books.yaml`` by ``builder/reference/retail/generate.py``); the shop's seed stores the same products, so every
 item of a world order is a product variant Shopwell sells, with the same name, variant and price.
 
 An order item (the ``items`` of a ``retail_order``)::
@@ -17,10 +17,9 @@ Prices: the catalogue holds US list prices; :func:`local_price` turns them into 
 from __future__ import annotations
 
 import functools
-import json
-from pathlib import Path
 
-CATALOG = Path(__file__).resolve().parents[2] / "apps" / "shop" / "catalog" / "products.json"
+from ..reference import retail as reference_retail
+
 # A pound or a euro buys a little more than a dollar on a shelf (a $49.99 item is £42.99 or 47,99 €).
 PRICE_FACTOR = {"USD": 1.0, "GBP": 0.86, "EUR": 0.96}
 # How often the persona buys from each department (relative weights) in everyday orders.
@@ -46,9 +45,9 @@ FREE_SHIPPING_FROM_CENTS = 3500
 
 @functools.lru_cache(maxsize=1)
 def catalogue() -> tuple[dict, ...]:
-    """Every Shopwell product (the shape of ``apps/shop/catalog/generate.py``), sorted by id. Raises
-    ``FileNotFoundError`` if products.json is missing (run ``python -m apps.shop.catalog.generate``)."""
-    return tuple(json.loads(CATALOG.read_text(encoding="utf-8")))
+    """Every product of the shop (:func:`builder.reference.retail.products`), sorted by id. Raises
+    ``FileNotFoundError`` if products.json is missing (run ``python -m builder.reference.retail.generate``)."""
+    return reference_retail.products()
 
 
 @functools.lru_cache(maxsize=1)

@@ -13,7 +13,7 @@ What it makes
   security 6.2 %, Medicare 1.45 %, the state's share of the rest, federal the remainder; UK: employee NI 8 %
   between the primary threshold and the upper earnings limit, 2 % above it, PAYE the remainder; DE: KV/PV/RV/AV employee shares, Lohnsteuer and Soli the
   remainder), so ``gross - withholding == net`` exactly for every paycheck, and a form's boxes are sums of them.
-- **Donations**: 3-6 gifts a year to invented charities (``apps/taxes/data/charities.yaml``) on the persona's
+- **Donations**: 3-6 gifts a year to invented charities (``builder/reference/tax/charities.yaml``) on the persona's
   card, together at most 1 % of a year's net pay (the spending budget of builder/world/finance.py leaves no room
   for more), inside the history and before ``now``: events ``donation`` (key ``("tax_year", "donation", year, i)``,
   stream ``tax_year/donations``) with ``charity``, ``amount_cents``, ``tax_year`` (calendar year) and a ``Charge``
@@ -36,31 +36,26 @@ What it makes
   its day falls before the history or after ``now``. Last year's return counts wages, brokerage income and
   donations (the world's savings interest is only known after settlement; see ``simplifications``).
 
-The rules (brackets, allowances, the Grundfreibetrag and tariff) are data in ``apps/taxes/web/lib/rules.json``
+The rules (brackets, allowances, the Grundfreibetrag and tariff) are data in ``builder/reference/tax/rules.json``
 with their sources; the web app computes with the same file (``lib/taxcalc.ts``), so both agree to the cent.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from builder import yamlfile
 
 from ..dates import add_months
+from ..reference import tax as reference_tax
 from ..rng import derived_id
 from .context import Charge, Sim
 from .finance import budget
 
-TAXES_DIR = Path(__file__).resolve().parents[2] / "apps" / "taxes"
-RULES_FILE = TAXES_DIR / "web" / "lib" / "rules.json"
-CHARITIES_FILE = TAXES_DIR / "data" / "charities.yaml"
 REGIME = {"en_US": "US", "en_GB": "GB", "de_DE": "DE"}
 PERIODS = {"biweekly": 26, "semimonthly": 24, "monthly": 12}
 
@@ -68,13 +63,13 @@ PERIODS = {"biweekly": 26, "semimonthly": 24, "monthly": 12}
 @lru_cache(maxsize=1)
 def rules() -> dict[str, Any]:
     """The rule sets of ``rules.json``: ``{country: {"years": {year: {...}}, ...}}``."""
-    return json.loads(RULES_FILE.read_text(encoding="utf-8"))
+    return reference_tax.rules()
 
 
 @lru_cache(maxsize=1)
 def charities() -> dict[str, list[dict[str, str]]]:
     """Invented charities per locale: ``{locale: [{"name", "kind"}]}``."""
-    return yamlfile.safe_load(CHARITIES_FILE.read_text(encoding="utf-8"))
+    return reference_tax.charities()
 
 
 def regime(persona) -> str:

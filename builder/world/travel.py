@@ -15,7 +15,7 @@ Rules (tasks, apps and tests depend on them):
   return on ``return``; a connection leaves 75-150 min after the first leg lands.
 * Every instant is computed in UTC; an event's ``at`` is that instant in the persona's zone (naive),
   and data carries aware ISO 8601 strings in the zone of the place (``*_local``).
-* Hotel: a Bramblestay listing of the destination (``apps.stays.inventory.city_properties``: hotels of
+* Hotel: a Bramblestay listing of the destination (``builder.reference.lodging.inventory.city_properties``: hotels of
   several brands and independents, rentals), drawn from stream ``travel/trip/<i>/stay`` among the listings
   with free cancellation that sleep the party: the hotel named by the trip (``Trip.hotel``) if any; on a
   business trip the persona's chain when it has one (``travel.hotel_chain`` or a loyalty programme of it;
@@ -27,7 +27,7 @@ Rules (tasks, apps and tests depend on them):
   checkout on the return date; ``hotel_stay`` at max(15:00, arrival at the hotel), ``hotel_checkout`` at
   11:00 or before the ride to the airport, whichever is earlier. No hotel if the persona lands on the
   return date.
-* Hotel price: ``apps.stays.rates.quote`` of the listing, room and dates (flexible rate) in the hotel's own
+* Hotel price: ``builder.reference.lodging.rates.quote`` of the listing, room and dates (flexible rate) in the hotel's own
   currency (``data["price"]``, ``data["currency"]``): the same function Bramblestay prices with, so the
   booking, the folio and the world agree to the cent. The card is charged the total at checkout in its own
   currency, at ``data["fx_rate"]`` (:func:`hotel_fx_rate`; 1 at home), rounded half up; abroad the posting's
@@ -64,6 +64,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from zoneinfo import ZoneInfo
 
 from ..persona.places import AIRPORT_ZONES, DESTINATIONS, HOME_CITIES
+from ..reference.places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, MINOR_DIGITS, PER_USD  # noqa: F401 (re-exported)
 from ..rng import faker as make_faker
 from .context import Charge, Sim
 
@@ -74,92 +75,6 @@ STAYS_SITE = ("Bramblestay", "http://bramblestay.test/")
 ZIPRIDE = ("ZipRide", "http://zipride.test/")
 AIRLINE_HUBS = ["JFK", "ORD", "DEN", "SFO", "SEA", "LHR", "AMS"]
 
-# code: (name, latitude, longitude, IANA zone). Public reference data (rounded coordinates).
-AIRPORTS: dict[str, tuple[str, float, float, str]] = {
-    "PDX": ("Portland International Airport", 45.589, -122.597, "America/Los_Angeles"),
-    "SEA": ("Seattle-Tacoma International Airport", 47.450, -122.309, "America/Los_Angeles"),
-    "SFO": ("San Francisco International Airport", 37.619, -122.375, "America/Los_Angeles"),
-    "LAX": ("Los Angeles International Airport", 33.942, -118.408, "America/Los_Angeles"),
-    "SAN": ("San Diego International Airport", 32.734, -117.190, "America/Los_Angeles"),
-    "LAS": ("Harry Reid International Airport", 36.084, -115.154, "America/Los_Angeles"),
-    "PHX": ("Phoenix Sky Harbor International Airport", 33.435, -112.008, "America/Phoenix"),
-    "DEN": ("Denver International Airport", 39.856, -104.674, "America/Denver"),
-    "SLC": ("Salt Lake City International Airport", 40.790, -111.979, "America/Denver"),
-    "ORD": ("O'Hare International Airport", 41.978, -87.905, "America/Chicago"),
-    "AUS": ("Austin-Bergstrom International Airport", 30.197, -97.666, "America/Chicago"),
-    "DFW": ("Dallas/Fort Worth International Airport", 32.897, -97.038, "America/Chicago"),
-    "MSP": ("Minneapolis-Saint Paul International Airport", 44.885, -93.222, "America/Chicago"),
-    "MSY": ("Louis Armstrong New Orleans International Airport", 29.993, -90.258, "America/Chicago"),
-    "BOS": ("Boston Logan International Airport", 42.366, -71.010, "America/New_York"),
-    "JFK": ("John F. Kennedy International Airport", 40.641, -73.778, "America/New_York"),
-    "PHL": ("Philadelphia International Airport", 39.874, -75.243, "America/New_York"),
-    "IAD": ("Washington Dulles International Airport", 38.953, -77.456, "America/New_York"),
-    "ATL": ("Hartsfield-Jackson Atlanta International Airport", 33.640, -84.427, "America/New_York"),
-    "MIA": ("Miami International Airport", 25.796, -80.287, "America/New_York"),
-    "DTW": ("Detroit Metropolitan Airport", 42.216, -83.355, "America/Detroit"),
-    "HNL": ("Daniel K. Inouye International Airport", 21.319, -157.922, "Pacific/Honolulu"),
-    "ANC": ("Ted Stevens Anchorage International Airport", 61.174, -149.996, "America/Anchorage"),
-    "YYZ": ("Toronto Pearson International Airport", 43.677, -79.625, "America/Toronto"),
-    "YVR": ("Vancouver International Airport", 49.195, -123.184, "America/Vancouver"),
-    "MEX": ("Mexico City International Airport", 19.436, -99.072, "America/Mexico_City"),
-    "LHR": ("London Heathrow Airport", 51.470, -0.454, "Europe/London"),
-    "MAN": ("Manchester Airport", 53.354, -2.275, "Europe/London"),
-    "BRS": ("Bristol Airport", 51.383, -2.719, "Europe/London"),
-    "EDI": ("Edinburgh Airport", 55.950, -3.372, "Europe/London"),
-    "LBA": ("Leeds Bradford Airport", 53.866, -1.661, "Europe/London"),
-    "DUB": ("Dublin Airport", 53.421, -6.270, "Europe/Dublin"),
-    "CDG": ("Paris Charles de Gaulle Airport", 49.010, 2.548, "Europe/Paris"),
-    "AMS": ("Amsterdam Airport Schiphol", 52.310, 4.768, "Europe/Amsterdam"),
-    "FRA": ("Frankfurt Airport", 50.038, 8.562, "Europe/Berlin"),
-    "HAM": ("Hamburg Airport", 53.630, 9.988, "Europe/Berlin"),
-    "CGN": ("Cologne Bonn Airport", 50.866, 7.143, "Europe/Berlin"),
-    "LEJ": ("Leipzig/Halle Airport", 51.424, 12.236, "Europe/Berlin"),
-    "MUC": ("Munich Airport", 48.354, 11.786, "Europe/Berlin"),
-    "BER": ("Berlin Brandenburg Airport", 52.366, 13.503, "Europe/Berlin"),
-    "ZRH": ("Zurich Airport", 47.458, 8.555, "Europe/Zurich"),
-    "VIE": ("Vienna International Airport", 48.110, 16.570, "Europe/Vienna"),
-    "CPH": ("Copenhagen Airport", 55.618, 12.656, "Europe/Copenhagen"),
-    "LIS": ("Lisbon Humberto Delgado Airport", 38.774, -9.134, "Europe/Lisbon"),
-    "MAD": ("Adolfo Suarez Madrid-Barajas Airport", 40.494, -3.567, "Europe/Madrid"),
-    "BCN": ("Barcelona-El Prat Airport", 41.297, 2.083, "Europe/Madrid"),
-    "FCO": ("Rome Fiumicino Airport", 41.800, 12.239, "Europe/Rome"),
-    "ATH": ("Athens International Airport", 37.936, 23.947, "Europe/Athens"),
-    "HND": ("Tokyo Haneda Airport", 35.549, 139.780, "Asia/Tokyo"),
-}
-
-# city: (region or None, country name, nightly base rate in US cents (the stays inventory converts it to the
-# city's currency at PER_USD), streets near the centre (the inventory's fallback where its catalog has no districts))
-CITIES: dict[str, tuple[str | None, str, int, tuple[str, ...]]] = {
-    "New York": ("NY", "United States", 32900, ("W 44th St", "Lexington Ave", "Broadway")),
-    "San Francisco": ("CA", "United States", 27900, ("Market St", "Sutter St", "Mission St")),
-    "Chicago": ("IL", "United States", 22900, ("N Michigan Ave", "W Wacker Dr", "S Wabash Ave")),
-    "Austin": ("TX", "United States", 21900, ("Congress Ave", "E 6th St", "Red River St")),
-    "Denver": ("CO", "United States", 19900, ("17th St", "Larimer St", "Wynkoop St")),
-    "Honolulu": ("HI", "United States", 30900, ("Kalakaua Ave", "Kuhio Ave", "Ala Moana Blvd")),
-    "Boston": ("MA", "United States", 26900, ("Boylston St", "Tremont St", "Atlantic Ave")),
-    "Seattle": ("WA", "United States", 23900, ("Pike St", "4th Ave", "Western Ave")),
-    "Portland": ("OR", "United States", 18900, ("SW Broadway", "NW Couch St", "SW Morrison St")),
-    "Philadelphia": ("PA", "United States", 19900, ("Chestnut St", "Walnut St", "Market St")),
-    "Mexico City": (None, "Mexico", 14900, ("Paseo de la Reforma", "Calle de Madero", "Avenida Alvaro Obregon")),
-    "Toronto": ("ON", "Canada", 20900, ("King St W", "Queen St W", "Front St W")),
-    "London": (None, "United Kingdom", 25900, ("Southampton Row", "Strand", "Great Portland Street")),
-    "Edinburgh": (None, "United Kingdom", 18900, ("Princes Street", "George Street", "Leith Walk")),
-    "Manchester": (None, "United Kingdom", 15900, ("Deansgate", "Portland Street", "Oxford Road")),
-    "Bristol": (None, "United Kingdom", 14900, ("Queen Square", "Victoria Street", "Park Street")),
-    "Leeds": (None, "United Kingdom", 13900, ("Wellington Street", "Briggate", "The Headrow")),
-    "Lisbon": (None, "Portugal", 16900, ("Rua Augusta", "Avenida da Liberdade", "Rua do Alecrim")),
-    "Barcelona": (None, "Spain", 19900, ("Carrer de Pau Claris", "Passeig de Gracia", "Carrer de Balmes")),
-    "Rome": (None, "Italy", 20900, ("Via del Corso", "Via Nazionale", "Via Vittorio Veneto")),
-    "Amsterdam": (None, "Netherlands", 23900, ("Damrak", "Prinsengracht", "Rokin")),
-    "Vienna": (None, "Austria", 17900, ("Kärntner Straße", "Mariahilfer Straße", "Operngasse")),
-    "Copenhagen": (None, "Denmark", 22900, ("Vesterbrogade", "Bredgade", "Store Kongensgade")),
-    "Berlin": (None, "Germany", 16900, ("Friedrichstraße", "Invalidenstraße", "Kurfürstendamm")),
-    "Hamburg": (None, "Germany", 15900, ("Jungfernstieg", "Steindamm", "Große Elbstraße")),
-    "München": (None, "Germany", 18900, ("Sonnenstraße", "Maximilianstraße", "Bayerstraße")),
-    "Köln": (None, "Germany", 14900, ("Hohe Straße", "Domkloster", "Komödienstraße")),
-    "Leipzig": (None, "Germany", 12900, ("Grimmaische Straße", "Petersstraße", "Brühl")),
-    "Tokyo": (None, "Japan", 21900, ("Nihonbashi, Chuo City", "Ginza, Chuo City", "Shibuya, Shibuya City")),
-}
 _VEHICLES = [
     ("Toyota", "Prius"),
     ("Toyota", "Camry"),
@@ -247,7 +162,7 @@ def ride(
     draw and this function's old distance draw are kept so that no later draw of ``r`` shifts.
     ``country``/``city`` (ISO code, city name) say where the car is registered (default: the persona's home).
     """
-    from . import geo
+    from ..reference import geo
 
     r.uniform(0.38, 0.72)  # the old distance draw, kept so that later draws do not shift
     route = geo.estimate(pickup, dropoff, city or _home_city(sim))
@@ -461,13 +376,13 @@ def minor_units(cents: int, currency: str) -> int:
 
 
 def _stay(sim: Sim, i: int, trip, party: int, check_in: dt.date, nights: int, business: bool) -> dict:
-    """Where trip ``i`` stays: a Bramblestay property of the destination (``apps.stays.inventory``) and its
-    price (``apps.stays.rates.quote``, flexible rate, in the hotel's currency), drawn from stream
+    """Where trip ``i`` stays: a Bramblestay property of the destination (``builder.reference.lodging.inventory``) and its
+    price (``builder.reference.lodging.rates.quote``, flexible rate, in the hotel's currency), drawn from stream
     ``travel/trip/<i>/stay`` (see the module rules). Returns ``{"property", "kind", "hotel", "chain",
     "neighbourhood", "host", "address", "lat", "lon", "room", "currency", "fx_rate" (str), "price" (the
     quote), "total_cents", "rate_cents", "tax_cents"}``; the last three in the card's currency."""
-    from apps.stays.inventory import chain_names, city_info, city_properties
-    from apps.stays.rates import card_cents, quote
+    from ..reference.lodging.inventory import chain_names, city_info, city_properties
+    from ..reference.lodging.rates import card_cents, quote
 
     p = sim.persona
     r = sim.rng(f"travel/trip/{i}/stay")
@@ -577,9 +492,9 @@ def _checkout(
 
 def _country_code(city: str) -> str:
     """ISO code of a destination city's country (``"PT"`` for Lisbon), from the stays catalog's country names."""
-    from apps.stays.inventory import _COUNTRY_CODES, city_info
+    from ..reference.lodging.inventory import city_info
 
-    return _COUNTRY_CODES.get(city_info(city)["country"], "")
+    return COUNTRY_CODES.get(city_info(city)["country"], "")
 
 
 def _loyalty(sim: Sim, name: str) -> str | None:
@@ -654,35 +569,6 @@ _FAKER_LOCALE = {
     "JP": "en_US",
 }
 
-# Currency of each destination country, and units per US dollar (a fixed reference table; a trip's days jitter it).
-COUNTRY_CURRENCY = {
-    "US": "USD",
-    "CA": "CAD",
-    "MX": "MXN",
-    "GB": "GBP",
-    "PT": "EUR",
-    "ES": "EUR",
-    "IT": "EUR",
-    "NL": "EUR",
-    "AT": "EUR",
-    "DE": "EUR",
-    "FR": "EUR",
-    "IE": "EUR",
-    "DK": "DKK",
-    "JP": "JPY",
-    "CH": "CHF",
-}
-PER_USD = {
-    "USD": Decimal(1),
-    "EUR": Decimal("0.92"),
-    "GBP": Decimal("0.79"),
-    "CAD": Decimal("1.37"),
-    "MXN": Decimal("18.2"),
-    "DKK": Decimal("6.87"),
-    "JPY": Decimal(151),
-    "CHF": Decimal("0.88"),
-}
-MINOR_DIGITS = {"JPY": 0}
 # The card's foreign transaction fee by the issuing bank's country (percent of the converted amount).
 FOREIGN_FEE_PERCENT = {"en_US": Decimal(3), "en_GB": Decimal("2.99"), "de_DE": Decimal("1.75")}
 # What a visitor's day costs, in US dollars: (category, bank key, local hours, chance on a full day, min, max).

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from apps.stays.rates import card_cents
+from builder.reference.lodging.rates import card_cents
 from builder.files import bcbp, travel_docs
 from builder.world.accounts import payment_cards
 from builder.world.locale import Fmt

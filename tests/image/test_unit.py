@@ -178,6 +178,11 @@ def test_discover_apps_reads_app_yaml(tmp_path):
     k2 = source_key(metas, root / "apps")
     (root / "apps/bank/web/app/page.tsx").write_text("x")
     assert source_key(metas, root / "apps") != k2
+    (root / "reference/tax").mkdir(parents=True)
+    (root / "reference/tax/rules.json").write_text("{}")
+    k3 = source_key(metas, root / "apps", root / "reference")
+    (root / "reference/tax/rules.json").write_text('{"US": {}}')
+    assert source_key(metas, root / "apps", root / "reference") != k3, "a reference file the web reads is a source"
     _web(root, "mail", "larkspurbank.test")
     with pytest.raises(AppError, match="domain"):
         discover(root / "apps")
@@ -217,6 +222,9 @@ def test_assemble_mounts_each_app_in_its_segment(tmp_path):
         "bank": "bank.sqlite",
         "mail": "mail.sqlite",
     }
+    assert (site / "src/generated/reference/tax/rules.json").read_bytes() == (
+        REPO / "builder/reference/tax/rules.json"
+    ).read_bytes()
     # A second assembly replaces the first (an app removed is gone).
     site = assemble(root / "apps", discover(root / "apps")[:1])
     assert not (site / "src/app/mail").exists()

@@ -1,7 +1,7 @@
 """One hotel price everywhere: the world's stays are Bramblestay listings priced with Bramblestay's own function.
 
 For every shipped persona and every world hotel stay: the listing exists in the inventory with the same name,
-address and point; the world's price (``data["price"]``, the hotel's currency) is ``apps.stays.rates.quote`` of
+address and point; the world's price (``data["price"]``, the hotel's currency) is ``builder.reference.lodging.rates.quote`` of
 that listing, room and dates, and what the TypeScript ``web/lib/rates.ts`` computes; the folio's lines sum to
 it; the Bramblestay booking holds it; the bank posting is it converted at the documented rate. Plus: listings
 that carry a neighbourhood lie on its streets, near its centre; the world's stays are not all one chain.
@@ -19,11 +19,13 @@ from decimal import Decimal
 import pytest
 
 from apps.stays import seed as stays_seed
-from apps.stays.inventory import catalog, city_info, city_properties, inventory
-from apps.stays.rates import card_cents, quote
+from apps.stays.inventory import inventory
+from builder.reference.lodging.inventory import catalog, city_info, city_properties
+from builder.reference.lodging.rates import card_cents, quote
 from builder.files import travel_docs
-from builder.world import geo
-from builder.world.travel import PER_USD, reference_rate
+from builder.reference import geo
+from builder.reference.places import PER_USD
+from builder.world.travel import reference_rate
 
 from tests.conftest import PERSONAS, REPO, _world
 

@@ -44,7 +44,7 @@ def _clock_zone(iso: str) -> str:
 
 def _with_zone(iso: str, airport: str) -> str:
     """``3:55 PM PST``: the wall clock with the airport zone's abbreviation at that instant."""
-    from builder.world.travel import AIRPORTS
+    from builder.reference.places import AIRPORTS
 
     t = dt.datetime.fromisoformat(iso).astimezone(ZoneInfo(AIRPORTS[airport][3]))
     return f"{_clock_zone(iso)} {t.tzname()}"

@@ -1,7 +1,7 @@
 """TableTime (apps/dining) end to end: the production site on copies of the seeded databases.
 
 Expected values come from the *world* (its ``restaurant_booking`` events and the meals' card purchases) and from
-the catalogue the world draws from (``apps/dining/catalog/restaurants.yaml``), never from the app's database. The
+the catalogue the world draws from (``builder/reference/dining/restaurants.yaml``), never from the app's database. The
 site is served with its clock at the world's now so "upcoming", the 24-hour fee window and today's tables are
 judged against the frozen clock. After the browser run the test reads what the app left behind: its reservations
 and holds, the bank's pending late-cancellation charge and the confirmation mail with its .ics.
@@ -180,7 +180,7 @@ def test_catalogue_file_is_what_the_generator_writes():
     """restaurants.yaml is generate.py's output of cuisines.yaml + cities.yaml (no hand edits)."""
     import yaml
 
-    from apps.dining.catalog.generate import OUT, generate
+    from builder.reference.dining.generate import OUT, generate
 
     assert yaml.safe_load(OUT.read_text(encoding="utf-8")) == generate()
 

@@ -1,6 +1,6 @@
 """ZipRide (rides) end to end: the production site on copies of the seeded databases.
 
-Expected values come from the *world* (its ``ride`` events) and from ``builder.world.geo`` (the road
+Expected values come from the *world* (its ``ride`` events) and from ``builder.reference.geo`` (the road
 distance, duration and fare of two places), never from the database: the history's count and total, a
 month's rides, a chosen ride's receipt; a scheduled ride's estimate per ride type, the fare estimate of
 several place pairs (the TypeScript estimate equals the Python function); requesting charges the card (the
@@ -20,7 +20,7 @@ import urllib.parse
 import urllib.request
 
 from builder.money import money
-from builder.world import geo
+from builder.reference import geo
 from builder.world.accounts import payment_cards
 from builder.world.travel import airport_label, format_address
 
@@ -48,7 +48,7 @@ def _estimate(a: str, b: str, city: str, percent: int = 100) -> dict:
 
 
 def world_facts(world) -> dict:
-    """Every value the browser tests expect, from the world and builder.world.geo."""
+    """Every value the browser tests expect, from the world and builder.reference.geo."""
     from apps.rides.seed import credentials, ride_types
 
     p = world.persona
@@ -130,7 +130,7 @@ def _mail_token(world) -> str:
 
 def test_geo_points_are_deterministic_and_inside_the_city(world):
     """Airports exact; every other address of a ride within the radius of its city's centre; same text, same point."""
-    from builder.world.travel import AIRPORTS
+    from builder.reference.places import AIRPORTS
 
     home_city = world.persona.identity.address.city
     for e in _done(world):

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from apps.stays.rates import card_cents, quote
+from builder.reference.lodging.rates import card_cents, quote
 from builder.money import money
 from builder.world.travel import reference_rate
 
@@ -30,7 +30,8 @@ HOST = "bramblestay.test"
 
 def world_facts(world) -> dict:
     """Every value the browser tests expect, from the world and the inventory."""
-    from apps.stays.inventory import canonical_city, inventory
+    from apps.stays.inventory import inventory
+    from builder.reference.lodging.inventory import canonical_city
     from apps.stays.seed import credentials
 
     cur = world.currency

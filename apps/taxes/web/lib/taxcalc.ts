@@ -1,12 +1,12 @@
 /**
- * The simplified tax computation of Ledgerleaf Tax, from the rules in rules.json (sources named there).
+ * The simplified tax computation of Ledgerleaf Tax, from the rules in builder/reference/tax/rules.json (sources named there).
  *
  * This is the same algorithm as builder/world/tax_year.py `compute_return` (tests/apps/taxes/test_web.py checks that
  * the app's refund equals the world's for the imported forms): integer cents in, integer cents out; a bracket sum
  * is rounded half up once (a worksheet's 15 % and 20 % lines once each); the US tax is the Qualified Dividends and
  * Capital Gain Tax Worksheet's (`usTax`); the German tariff (§ 32a EStG) works in whole euros and rounds down.
  */
-import rulesJson from "./rules.json";
+import rulesJson from "@reference/tax/rules.json";
 
 export type Country = "US" | "GB" | "DE";
 

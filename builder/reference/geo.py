@@ -14,7 +14,7 @@ detour (circuity) factor:
 Points (``(latitude, longitude)`` in degrees, WGS 84):
 
 * An airport's label (``travel.airport_label``: ``"PDX Portland International Airport"``) or bare IATA code is
-  the airport's own coordinates from ``travel.AIRPORTS``.
+  the airport's own coordinates from ``places.AIRPORTS``.
 * Any other address is a point inside its city: the city is the last comma-separated part of the text that
   names a city of :data:`CENTRES` (else the caller's ``city``), and the point lies within :data:`RADIUS_KM`
   of that city's centre at a bearing and distance read from the SHA-256 of the address text (uniform over
@@ -32,6 +32,8 @@ from __future__ import annotations
 import hashlib
 import math
 
+from .places import AIRPORTS
+
 CIRCUITY = 1.3
 RADIUS_KM = 7.0
 EARTH_RADIUS_KM = 6371.0
@@ -42,7 +44,7 @@ BASE_CENTS, PER_MILE_CENTS, PER_MINUTE_CENTS, BOOKING_FEE_CENTS = 275, 135, 32, 
 PULL_IN_MINUTES, CITY_MILES, CITY_MPH, OPEN_MPH = 2, 5, 15, 30
 
 # City centres (city hall or main square, rounded public coordinates): the home cities of
-# builder/persona/places.py HOME_CITIES, the trip destinations of travel.CITIES, and the towns of places.TOWNS
+# builder/persona/places.py HOME_CITIES, the trip destinations of places.CITIES, and the towns of places.TOWNS
 # where contacts live.
 CENTRES: dict[str, tuple[float, float]] = {
     # Home cities (en_US, en_GB, de_DE)
@@ -130,8 +132,7 @@ _CITY_NAMES = frozenset([*CENTRES, *ALIASES])
 
 def airport_code(text: str) -> str | None:
     """The IATA code if ``text`` is an airport label (``"PDX Portland International Airport"``) or a bare
-    code of ``travel.AIRPORTS``, else None."""
-    from .travel import AIRPORTS
+    code of ``places.AIRPORTS``, else None."""
 
     code = text.strip()[:3]
     if code in AIRPORTS and (text.strip() == code or text.strip() == f"{code} {AIRPORTS[code][0]}"):
@@ -170,7 +171,6 @@ def point(address: str, city: str | None = None, near: tuple[float, float] | Non
     Airports exact; any other address within :data:`RADIUS_KM` of its city's centre (see the module
     docstring); ``city`` is the fallback when the text names no known city, ``near`` (a point, e.g. the
     city's airport) the centre used when neither does. Raises ``ValueError`` when there is no centre at all."""
-    from .travel import AIRPORTS
 
     code = airport_code(address)
     if code:

@@ -1,6 +1,6 @@
 """Expand Shopwell's catalogue grammar (``lines.yaml``, ``books.yaml``) into ``products.json``.
 
-Run ``python -m apps.shop.catalog.generate`` after editing the grammar; the output is committed and read by
+Run ``python -m builder.reference.retail.generate`` after editing the grammar; the output is committed and read by
 ``builder.world.retail`` (the world's orders) and ``apps/shop/seed.py`` (the shop's rows). Deterministic: every
 draw comes from the stream ``shop/catalog`` of a fixed seed, so the file only changes when the grammar does.
 

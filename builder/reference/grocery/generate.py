@@ -1,6 +1,6 @@
 """Expand Basketful's catalogue grammar (``lines.yaml``) into ``products.json``.
 
-Run ``python -m apps.grocery.catalog.generate`` after editing ``lines.yaml``; the output is sorted and
+Run ``python -m builder.reference.grocery.generate`` after editing ``lines.yaml``; the output is sorted and
 byte-stable. A product (one per item x brand x size of a line)::
 
     {"id": "BK12345678", "department": "dairy", "aisle": "milk", "brand": "Sunny Acres" | "",

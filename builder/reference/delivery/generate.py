@@ -1,6 +1,6 @@
 """Expand DashBite's grammar (cuisines.yaml, options.yaml, cities.yaml) into ``restaurants.json``.
 
-Run ``python -m apps.delivery.catalog.generate``: every city of ``cities.yaml`` (``builder.world.delivery.
+Run ``python -m builder.reference.delivery.generate``: every city of ``cities.yaml`` (``builder.world.delivery.
 generate_city``), with each shipped persona's usual restaurant and items (``personas/*.json``,
 ``builder.world.delivery.with_usual``) in its home city. The output depends only on these files.
 """
