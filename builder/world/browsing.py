@@ -35,33 +35,35 @@ from urllib.parse import quote, quote_plus, urlsplit
 
 
 from ..names import ascii_slug
+from ..reference.services import service
 from .context import Sim
 from .locale import phrase_bank
 
+_BANK, _AIRLINE, _STAYS, _RIDES = service("bank"), service("airline"), service("lodging"), service("rides")
 # Pages of our own app clones, by host: (path, title).
 APP_PAGES: dict[str, list[tuple[str, str]]] = {
-    "larkspurbank.test": [
-        ("/", "Accounts | Larkspur Bank"),
-        ("/transfer", "Transfer money | Larkspur Bank"),
-        ("/statements", "Statements | Larkspur Bank"),
-        ("/pay-bills", "Pay bills | Larkspur Bank"),
-        ("/send-money", "Send money | Larkspur Bank"),
+    _BANK.domain: [
+        ("/", f"Accounts | {_BANK.title}"),
+        ("/transfer", f"Transfer money | {_BANK.title}"),
+        ("/statements", f"Statements | {_BANK.title}"),
+        ("/pay-bills", f"Pay bills | {_BANK.title}"),
+        ("/send-money", f"Send money | {_BANK.title}"),
     ],
     # The travel apps: a visit after a booking or a ride opens real pages of the site (first: its home).
-    "meridianair.test": [
-        ("/", "My Trips · Meridian Air"),
-        ("/loyalty", "MileagePass · Meridian Air"),
-        ("/book", "Book a flight · Meridian Air"),
+    _AIRLINE.domain: [
+        ("/", f"My Trips · {_AIRLINE.title}"),
+        ("/loyalty", f"MileagePass · {_AIRLINE.title}"),
+        ("/book", f"Book a flight · {_AIRLINE.title}"),
     ],
-    "bramblestay.test": [
-        ("/", "Bramblestay: hotels and homes"),
-        ("/trips", "Trips | Bramblestay"),
-        ("/messages", "Messages | Bramblestay"),
+    _STAYS.domain: [
+        ("/", f"{_STAYS.title}: hotels and homes"),
+        ("/trips", f"Trips | {_STAYS.title}"),
+        ("/messages", f"Messages | {_STAYS.title}"),
     ],
-    "zipride.test": [
-        ("/", "Request a ride · ZipRide"),
-        ("/activity", "Activity · ZipRide"),
-        ("/scheduled", "Scheduled rides · ZipRide"),
+    _RIDES.domain: [
+        ("/", f"Request a ride · {_RIDES.title}"),
+        ("/activity", f"Activity · {_RIDES.title}"),
+        ("/scheduled", f"Scheduled rides · {_RIDES.title}"),
     ],
 }
 _FOLDERS = ["Recipes", "Travel", "Read later", "Work"]
@@ -295,7 +297,7 @@ def simulate_browsing(sim: Sim) -> None:
                     session(at, site.url, site.title, site.bookmarked, r.randint(0, 4), (site.url, day, k))
 
     # Visits that follow events of other modules.
-    by_kind = {"paycheck": ("http://larkspurbank.test/", "Accounts | Larkspur Bank")}
+    by_kind = {"paycheck": (_BANK.url, f"Accounts | {_BANK.title}")}
     for e in list(sim.events):
         if e.status != "done":
             continue

@@ -46,6 +46,7 @@ from typing import Any
 from builder import yamlfile
 from builder.persona import occupations
 
+from ..reference.services import service
 from .context import Sim
 
 DATA = Path(__file__).with_name("templates") / "career"
@@ -536,7 +537,9 @@ def _meetup_and_invitations(sim: Sim, b: dict, profile: dict, people: list[dict]
         return t.replace(tzinfo=tz).isoformat()
 
     def mail(n: str) -> str:
-        return ".".join(n.lower().split()[:2]).encode("ascii", "ignore").decode() + "@mailbox.test"
+        return (
+            ".".join(n.lower().split()[:2]).encode("ascii", "ignore").decode() + "@" + service("mail-delivery").domain
+        )
 
     ev = sim.event(
         "calendar_event",

@@ -54,6 +54,7 @@ from builder import yamlfile
 
 from ..dates import add_months
 from ..persona import Persona
+from ..reference.services import service
 from ..rng import derived_id
 from .context import Charge, Sim
 from .model import Merchant
@@ -751,8 +752,10 @@ def _round_up(amount: int, step: int = 5000) -> int:
     return -(-amount // step) * step
 
 
-def settle(sim: Sim, card_name: str = "LARKSPUR VISA") -> None:
-    """Card payments and pay-downs, card interest, savings transfers and savings interest (see module rules)."""
+def settle(sim: Sim, card_name: str | None = None) -> None:
+    """Card payments and pay-downs, card interest, savings transfers and savings interest (see module rules).
+    ``card_name`` names the credit card in payment lines (default: the bank's first word, ``"LARKSPUR VISA"``)."""
+    card_name = card_name or f"{service('bank').title.split()[0].upper()} VISA"
     p = sim.persona
     kinds = [a.kind for a in p.accounts]
     specs = {a.kind: a for a in p.accounts}

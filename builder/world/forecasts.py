@@ -37,12 +37,13 @@ from dataclasses import dataclass
 
 
 from ..reference import forecasts as reference_forecasts
+from ..reference.services import service
 from ..rng import rng
 from .context import Charge, Sim
 from .finance import label
 from .locale import conventions, format_date
 
-BRAND = "Hunchline"
+BRAND = service("prediction-market").title
 MARKET_COUNT = 36
 SHARE_PAYS_CENTS = 100
 

@@ -51,10 +51,11 @@ from typing import Any
 
 from ..dates import add_months
 from ..reference import securities as reference_securities
+from ..reference.services import service
 from .context import Charge, Sim
 
-BROKER = "Tidewell"
-COUNTERPARTY = "Tidewell Securities"
+BROKER = service("brokerage").title
+COUNTERPARTY = f"{BROKER} Securities"
 KINDS = (
     "brokerage_opening",
     "brokerage_transfer",
@@ -131,7 +132,7 @@ def security(world_or_sim, symbol: str) -> dict[str, Any]:
     for s in universe(world_or_sim):
         if s["symbol"] == symbol:
             return s
-    raise KeyError(f"{symbol} is not a security Tidewell lists in {currency_of(_persona(world_or_sim))}")
+    raise KeyError(f"{symbol} is not a security {BROKER} lists in {currency_of(_persona(world_or_sim))}")
 
 
 @functools.lru_cache(maxsize=64)

@@ -50,6 +50,7 @@ from urllib.parse import urlsplit
 import jinja2
 
 from ..persona import Contact
+from ..reference.services import service
 from ..rng import token
 from .calendar import birthday_in, first, parse_when, reservation_time, trips, zone
 from .context import Sim
@@ -58,7 +59,7 @@ from .locale import phrase_bank as locale_bank
 from .model import Event
 
 TEMPLATES = Path(__file__).with_name("templates")
-BANK = {"name": "Larkspur Bank", "email": "noreply@larkspurbank.test"}
+BANK = {"name": service("bank").title, "email": f"noreply@{service('bank').domain}"}
 
 
 # --- formatting and rendering (shared with chat) --------------------------------------------------
@@ -1788,7 +1789,7 @@ def _signin_codes(box: Mailbox) -> None:
     sim, fmt = box.sim, box.fmt
     bank = automated_bank(box.p.locale)["signin_code"]
     r = sim.rng("mail/signin")
-    services = [{"name": BANK["name"], "email": "security@larkspurbank.test"}] + [
+    services = [{"name": BANK["name"], "email": f"security@{service('bank').domain}"}] + [
         {"name": s["name"], "email": f"no-reply@{s['domain']}"}
         for s in _shops(box)
         if s["category"] in ("retail", "food", "groceries", "airline", "transport")
@@ -1836,7 +1837,7 @@ def _calendar_reminders(box: Mailbox) -> None:
     party (series ``calendar_reminder``); those of the coming day are unread."""
     sim, fmt = box.sim, box.fmt
     bank = automated_bank(box.p.locale)["calendar_reminder"]
-    sender = {"name": "Daybook", "email": "reminders@daybook.test"}
+    sender = {"name": service("calendar").title, "email": f"reminders@{service('calendar').domain}"}
     for e in sim.of_kind("calendar_event"):
         d = e.data
         if (

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from ..reference.services import service
 from ..rng import derived_id
 from . import dining, grocery, retail
 from . import delivery as dashbite
@@ -54,10 +55,10 @@ from .finance import budget, cents, household_size, purchase
 from .model import Merchant
 from .travel import card_description, format_address, from_local, iso, ride
 
-DASHBITE = ("DashBite", "http://dashbite.test/")
-BASKETFUL = ("Basketful", "http://basketful.test/")
-SHOPWELL = ("Shopwell", "http://shopwell.test/")
-TABLETIME = ("TableTime", "http://tabletime.test/")
+DASHBITE = (service("food-delivery").title, service("food-delivery").url)
+BASKETFUL = (service("grocery-delivery").title, service("grocery-delivery").url)
+SHOPWELL = (service("retail").title, service("retail").url)
+TABLETIME = (service("restaurant-reservations").title, service("restaurant-reservations").url)
 MONTH_DAYS = 30.4375
 
 # cuisine: (restaurant names, dishes (name, price cents))
@@ -845,7 +846,7 @@ def simulate_orders(sim: Sim) -> None:
                 Charge(
                     account,
                     -total,
-                    card_description(sim, account, f"DASHBITE*{restaurant}"),
+                    card_description(sim, account, f"{DASHBITE[0].upper()}*{restaurant}"),
                     DASHBITE[0],
                     "restaurants",
                 )
@@ -922,7 +923,7 @@ def simulate_orders(sim: Sim) -> None:
                 Charge(
                     account,
                     -total,
-                    card_description(sim, account, f"BASKETFUL*{order_id[2:]}"),
+                    card_description(sim, account, f"{BASKETFUL[0].upper()}*{order_id[2:]}"),
                     BASKETFUL[0],
                     "groceries",
                 )
@@ -992,7 +993,7 @@ def simulate_orders(sim: Sim) -> None:
                 Charge(
                     account,
                     -total,
-                    card_description(sim, account, f"SHOPWELL*{order_id[3:6]}{order_id[7:11]}"),
+                    card_description(sim, account, f"{SHOPWELL[0].upper()}*{order_id[3:6]}{order_id[7:11]}"),
                     SHOPWELL[0],
                     "shopping",
                 )
@@ -1073,7 +1074,7 @@ def simulate_orders(sim: Sim) -> None:
                     Charge(
                         account,
                         -price,
-                        card_description(sim, account, f"SHOPWELL*{order_id[3:6]}{order_id[7:11]}"),
+                        card_description(sim, account, f"{SHOPWELL[0].upper()}*{order_id[3:6]}{order_id[7:11]}"),
                         SHOPWELL[0],
                         "shopping",
                     )

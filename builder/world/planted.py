@@ -51,6 +51,7 @@ from typing import Any
 
 
 from ..persona import Contact
+from ..reference.services import app_of
 from ..rng import derived_id, token
 from .calendar import _timed, aware, birthday_in, parse_when, reservation_time, trips  # noqa: F401
 from .context import Sim
@@ -58,16 +59,20 @@ from .locale import Fmt, phrase_bank
 from .model import Event
 
 UNREAD_DAYS = 3
+# Event kind -> the app (by the role it provides) whose screen shows the event.
 APPS = {
-    "email": "mail",
-    "chat_message": "messaging",
-    "work_chat_message": "workchat",
-    "calendar_event": "calendar",
-    "money_request": "bank",
-    "p2p_payment": "bank",
-    "autopay": "bank",
-    "bill_payment": "bank",
-    "card_purchase": "bank",
+    kind: app_of(role)
+    for kind, role in {
+        "email": "mail-delivery",
+        "chat_message": "messaging",
+        "work_chat_message": "work-chat",
+        "calendar_event": "calendar",
+        "money_request": "bank",
+        "p2p_payment": "bank",
+        "autopay": "bank",
+        "bill_payment": "bank",
+        "card_purchase": "bank",
+    }.items()
 }
 _FRIENDLY = ("friend", "sibling", "partner", "spouse", "roommate", "child", "parent")
 

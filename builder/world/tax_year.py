@@ -52,6 +52,7 @@ from typing import Any
 
 from ..dates import add_months
 from ..reference import tax as reference_tax
+from ..reference.services import service
 from ..rng import derived_id
 from .context import Charge, Sim
 from .finance import budget
@@ -483,7 +484,7 @@ ISSUE_DAYS = {
 
 
 def _bank_name() -> str:
-    return "Larkspur Bank"
+    return service("bank").title
 
 
 def _broker_name() -> str:

@@ -64,15 +64,16 @@ from decimal import ROUND_HALF_UP, Decimal
 from zoneinfo import ZoneInfo
 
 from ..persona.places import AIRPORT_ZONES, DESTINATIONS, HOME_CITIES
+from ..reference.services import service
 from ..reference.places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, MINOR_DIGITS, PER_USD  # noqa: F401 (re-exported)
 from ..rng import faker as make_faker
 from .context import Charge, Sim
 
-# Brands of the app clones (reserved .test domains).
-AIRLINES = {"Meridian Air": ("MR", "047", "http://meridianair.test/")}
-# Every hotel (the persona's chain) is booked on the stays app (apps/stays).
-STAYS_SITE = ("Bramblestay", "http://bramblestay.test/")
-ZIPRIDE = ("ZipRide", "http://zipride.test/")
+# The apps trips are booked on, by role (brand, home URL): the airline (IATA code, ticket prefix), the stays app
+# every hotel (the persona's chain) is booked on, and the ride app.
+AIRLINES = {service("airline").title: ("MR", "047", service("airline").url)}
+STAYS_SITE = (service("lodging").title, service("lodging").url)
+ZIPRIDE = (service("rides").title, service("rides").url)
 AIRLINE_HUBS = ["JFK", "ORD", "DEN", "SFO", "SEA", "LHR", "AMS"]
 
 _VEHICLES = [
@@ -200,7 +201,11 @@ def ride(
         "ride",
         to_local(sim, pickup_instant),
         data,
-        [Charge(account, -total, card_description(sim, account, "ZIPRIDE TRIP"), ZIPRIDE[0], "transport")],
+        [
+            Charge(
+                account, -total, card_description(sim, account, f"{ZIPRIDE[0].upper()} TRIP"), ZIPRIDE[0], "transport"
+            )
+        ],
         key,
     )
 
@@ -507,7 +512,7 @@ def _loyalty(sim: Sim, name: str) -> str | None:
 
 def _airline(sim: Sim) -> tuple[str, str, str, str]:
     """(name, IATA-style code, ticket prefix, site) of the persona's airline."""
-    name = sim.persona.travel.airline or "Meridian Air"
+    name = sim.persona.travel.airline or service("airline").title
     if name in AIRLINES:
         return (name, *AIRLINES[name])
     words = [w for w in name.replace("-", " ").split() if w[:1].isalpha()]

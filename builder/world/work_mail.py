@@ -29,6 +29,7 @@ from typing import Any
 from ..names import ascii_slug
 from ..persona import Contact
 from ..persona.occupations import Occupation, of_persona
+from ..reference.services import service
 from ..rng import token
 from .calendar import away_dates, is_holiday, parse_when, work_person
 from .mail import Mailbox, domain_of, has_app, render
@@ -202,7 +203,7 @@ def _external(box: Mailbox, r: random.Random, slots: dict) -> dict[str, str]:
     domain = (
         f"{ascii_slug(org)[:30] or 'mail'}.test"
         if org
-        else {"en_GB": "post.test", "de_DE": "postfach.test"}.get(box.p.locale, "mailbox.test")
+        else {"en_GB": "post.test", "de_DE": "postfach.test"}.get(box.p.locale, service("mail-delivery").domain)
     )
     return {"name": name, "email": f"{ascii_slug(name, '.')}@{domain}"}
 
