@@ -49,9 +49,12 @@ from builder.world.accounts import payment_cards
 from builder.world.events import Flight, FlightBooking
 from builder.world.locale import Fmt, money_in  # noqa: F401 (money_in: the folio's local money)
 from builder.reference.places import AIRPORTS, CITIES
+from builder.reference.services import service
 from builder.world.travel import _country, airport_zone
 
 UTC = dt.UTC
+#: The stays app's brand, which a rental's receipt is issued by.
+STAYS = service("lodging").title
 WIDEBODY = ("787", "777", "767", "747", "A330", "A340", "A350", "A380", "330", "350", "380")
 BOARDING_MINUTES = {False: 40, True: 50}  # before departure: narrow-body, wide-body
 GATE_CLOSES_MINUTES = 15
@@ -457,7 +460,7 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
     )
     page = LETTER if fmt.us else A4
     pw, ph = page
-    airline = flight.get("airline") or booking.get("airline") or "Meridian Air"
+    airline = flight.get("airline") or booking.get("airline") or service("airline").title
     c = pdfcanvas.Canvas(str(dest), pagesize=page, invariant=1, initialFontName=FONT)
     c.setTitle(meta_text(f"{w['boarding_pass']} {flight['flight_number']} {flight['from']}-{flight['to']} {name}"))
     c.setAuthor(meta_text(airline))
@@ -1044,7 +1047,7 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     c = pdfcanvas.Canvas(str(dest), pagesize=page, invariant=1, initialFontName=FONT)
     rental = checkout.get("kind") == "rental"
     title = w["receipt"] if rental else w["folio"]
-    issuer = checkout.get("chain") or ("Bramblestay" if rental else checkout["hotel"])
+    issuer = checkout.get("chain") or (STAYS if rental else checkout["hotel"])
     cur = checkout["currency"]
     home_cur = fmt.currency
     foreign = cur != home_cur
@@ -1065,7 +1068,7 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     if (checkout.get("chain") or "").startswith("Harbor & Pine"):
         _hotel_logo(c, margin, ph - 1.0 * inch, 0.5 * inch)
     else:
-        _monogram(c, margin, ph - 1.0 * inch, 0.5 * inch, "Bramblestay" if rental else checkout["hotel"])
+        _monogram(c, margin, ph - 1.0 * inch, 0.5 * inch, STAYS if rental else checkout["hotel"])
     name_size = 18 if len(checkout["hotel"]) <= 26 else 13 if len(checkout["hotel"]) <= 38 else 11
     pen.text(
         margin + 0.65 * inch,
@@ -1079,7 +1082,13 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     pen.text(margin + 0.65 * inch, ph - 0.78 * inch, checkout["address"], 8.5, False, MUTED, 300)
     if rental and checkout.get("host"):
         pen.text(
-            margin + 0.65 * inch, ph - 0.98 * inch, w["hosted"].format(host=checkout["host"]), 8, False, MUTED, 300
+            margin + 0.65 * inch,
+            ph - 0.98 * inch,
+            w["hosted"].format(host=checkout["host"], stays=STAYS),
+            8,
+            False,
+            MUTED,
+            300,
         )
     pen.text(pw - margin, ph - 0.5 * inch, title.upper(), 14, True, HOTEL_GREEN, 200, align=2)
     pen.text(pw - margin, ph - 0.74 * inch, f"{w['folio_no']} {checkout['folio']}", 9, False, INK, 200, align=2)
@@ -1154,7 +1163,7 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
         "tax": w["room_tax"].format(pct=pct_text),
         "city_fee": w["city_fee"],
         "cleaning_fee": w["cleaning_fee"],
-        "service_fee": w["service_fee"],
+        "service_fee": w["service_fee"].format(stays=STAYS),
     }
     total = 0
     for k, (day, kind, cents) in enumerate(folio_lines(checkout)):
