@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .dates import add_months
@@ -81,3 +81,53 @@ class MetaRow:
     __tablename__ = "meta"
     key: Mapped[str] = mapped_column(String, primary_key=True)
     value: Mapped[str] = mapped_column(String)
+
+
+#: ``sort_order`` of the shared columns below: before the app's own (SQLAlchemy puts a mixin's columns after the
+#: subclass's otherwise), so ``CREATE TABLE`` lists them first, in the order written here.
+_SHARED_FIRST = -1
+
+
+class UserRow:
+    """The first columns of the ``users`` table (a declarative mixin: ``class User(UserRow, Base)``, then the app's
+    own columns): ``id``, ``username`` (unique; the persona's, see :func:`credentials`), ``password_hash``
+    (:func:`password_hash`), ``full_name``. ``@persona/platform/auth`` signs in against exactly these."""
+
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, sort_order=_SHARED_FIRST)
+    username: Mapped[str] = mapped_column(String, unique=True, sort_order=_SHARED_FIRST)
+    password_hash: Mapped[str] = mapped_column(String, sort_order=_SHARED_FIRST)
+    full_name: Mapped[str] = mapped_column(String, sort_order=_SHARED_FIRST)
+
+
+class CardRow:
+    """The ``cards`` table of an app that keeps the persona's payment cards on file (``class Card(CardRow, Base)``):
+    one row per card of ``builder.world.accounts.payment_cards``. ``account`` is the bank account kind
+    (``credit_card`` | ``checking``), ``brand`` the network (``Visa``), ``last4`` the masked number's last four
+    digits (what ``@persona/platform/payments`` charges), ``holder`` the name on the card, ``expiry`` ``MM/YY``,
+    ``label`` what the app shows, ``is_default`` 1 for the card checkout picks first."""
+
+    __tablename__ = "cards"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, sort_order=_SHARED_FIRST)
+    account: Mapped[str] = mapped_column(String, doc="credit_card | checking", sort_order=_SHARED_FIRST)
+    brand: Mapped[str] = mapped_column(String, sort_order=_SHARED_FIRST)
+    last4: Mapped[str] = mapped_column(String, sort_order=_SHARED_FIRST)
+    holder: Mapped[str] = mapped_column(String, sort_order=_SHARED_FIRST)
+    expiry: Mapped[str] = mapped_column(String, doc="MM/YY", sort_order=_SHARED_FIRST)
+    label: Mapped[str] = mapped_column(String, sort_order=_SHARED_FIRST)
+    is_default: Mapped[int] = mapped_column(Integer, default=0, sort_order=_SHARED_FIRST)
+
+
+class UserCardRow:
+    """:class:`CardRow` with ``user_id`` (the owning user) after ``id``, for apps whose cards belong to a user row."""
+
+    __tablename__ = "cards"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, sort_order=_SHARED_FIRST)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), sort_order=_SHARED_FIRST)
+    account: Mapped[str] = mapped_column(String, doc="credit_card | checking", sort_order=_SHARED_FIRST)
+    brand: Mapped[str] = mapped_column(String, sort_order=_SHARED_FIRST)
+    last4: Mapped[str] = mapped_column(String, sort_order=_SHARED_FIRST)
+    holder: Mapped[str] = mapped_column(String, sort_order=_SHARED_FIRST)
+    expiry: Mapped[str] = mapped_column(String, doc="MM/YY", sort_order=_SHARED_FIRST)
+    label: Mapped[str] = mapped_column(String, sort_order=_SHARED_FIRST)
+    is_default: Mapped[int] = mapped_column(Integer, default=0, sort_order=_SHARED_FIRST)

@@ -21,14 +21,9 @@ class Base(DeclarativeBase):
     """Declarative base of the airline schema."""
 
 
-class User(Base):
+class User(appkit.UserRow, Base):
     """The MileagePass member who signs in: ``username`` is the loyalty number (``MR482950826``)."""
 
-    __tablename__ = "users"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    username: Mapped[str] = mapped_column(String, unique=True)
-    password_hash: Mapped[str] = mapped_column(String)
-    full_name: Mapped[str] = mapped_column(String)
     given_name: Mapped[str] = mapped_column(String)
     surname: Mapped[str] = mapped_column(String)
     email: Mapped[str] = mapped_column(String)
@@ -107,19 +102,8 @@ class Route(Base):
     __table_args__ = (UniqueConstraint("origin", "destination"),)
 
 
-class Card(Base):
+class Card(appkit.UserCardRow, Base):
     """A payment card on file (builder.world.accounts.payment_cards)."""
-
-    __tablename__ = "cards"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    account: Mapped[str] = mapped_column(String, doc="credit_card | checking")
-    brand: Mapped[str] = mapped_column(String)
-    last4: Mapped[str] = mapped_column(String)
-    holder: Mapped[str] = mapped_column(String)
-    expiry: Mapped[str] = mapped_column(String, doc="MM/YY")
-    label: Mapped[str] = mapped_column(String)
-    is_default: Mapped[int] = mapped_column(Integer)
 
 
 class Loyalty(Base):

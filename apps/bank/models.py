@@ -21,14 +21,9 @@ class Base(DeclarativeBase):
     """Declarative base of the bank schema."""
 
 
-class User(Base):
+class User(appkit.UserRow, Base):
     """A customer who can sign in. ``password_hash`` is ``scrypt$<salt hex>$<hash hex>`` (N=16384, r=8, p=1, 64 bytes)."""
 
-    __tablename__ = "users"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    username: Mapped[str] = mapped_column(String, unique=True)
-    password_hash: Mapped[str] = mapped_column(String)
-    full_name: Mapped[str] = mapped_column(String)
     email: Mapped[str] = mapped_column(String)
     phone: Mapped[str] = mapped_column(String)
     address: Mapped[str] = mapped_column(String)

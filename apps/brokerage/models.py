@@ -21,14 +21,9 @@ class Base(DeclarativeBase):
     """Declarative base of the Tidewell schema."""
 
 
-class User(Base):
+class User(appkit.UserRow, Base):
     """The persona, who signs in. ``password_hash`` is ``scrypt$<salt hex>$<hash hex>``."""
 
-    __tablename__ = "users"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    username: Mapped[str] = mapped_column(String, unique=True)
-    password_hash: Mapped[str] = mapped_column(String)
-    full_name: Mapped[str] = mapped_column(String)
     email: Mapped[str] = mapped_column(String)
 
 

@@ -32,14 +32,9 @@ class Base(DeclarativeBase):
     """Declarative base of the calendar schema."""
 
 
-class User(Base):
+class User(appkit.UserRow, Base):
     """The calendar's owner. ``password_hash`` is ``scrypt$<salt hex>$<hash hex>`` (N=16384, r=8, p=1)."""
 
-    __tablename__ = "users"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    username: Mapped[str] = mapped_column(String, unique=True)
-    password_hash: Mapped[str] = mapped_column(String)
-    full_name: Mapped[str] = mapped_column(String)
     email: Mapped[str] = mapped_column(String, doc="personal address")
     work_email: Mapped[str | None] = mapped_column(String, doc="work address (invitations to work meetings)")
 

@@ -26,15 +26,10 @@ class Meta(appkit.MetaRow, Base):
     """``as_of``, ``now``, ``timezone``, ``locale``, ``currency``, ``city``, ``user_name``, ``seed``."""
 
 
-class User(Base):
+class User(appkit.UserRow, Base):
     """The customer, who signs in. ``password_hash`` is ``scrypt$<salt hex>$<hash hex>``; ``tip_percent`` the
     default tip of the checkout (the persona's ``tipping_percent``)."""
 
-    __tablename__ = "users"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    username: Mapped[str] = mapped_column(String, unique=True)
-    password_hash: Mapped[str] = mapped_column(String)
-    full_name: Mapped[str] = mapped_column(String)
     email: Mapped[str] = mapped_column(String)
     phone: Mapped[str] = mapped_column(String)
     tip_percent: Mapped[int] = mapped_column(Integer)
@@ -45,18 +40,8 @@ class Session(appkit.SessionRow, Base):
     """A signed-in browser session; the cookie ``db_session`` carries ``token``."""
 
 
-class Card(Base):
+class Card(appkit.CardRow, Base):
     """A card on file (``builder.world.accounts.payment_cards``): ``account`` is the bank account kind it draws on."""
-
-    __tablename__ = "cards"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    account: Mapped[str] = mapped_column(String)
-    brand: Mapped[str] = mapped_column(String)
-    last4: Mapped[str] = mapped_column(String)
-    holder: Mapped[str] = mapped_column(String)
-    expiry: Mapped[str] = mapped_column(String)
-    label: Mapped[str] = mapped_column(String)
-    is_default: Mapped[int] = mapped_column(Integer)
 
 
 class Address(Base):

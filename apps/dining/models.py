@@ -25,14 +25,9 @@ class Base(DeclarativeBase):
     """Declarative base of the TableTime schema."""
 
 
-class User(Base):
+class User(appkit.UserRow, Base):
     """The persona, who signs in. ``password_hash`` is ``scrypt$<salt hex>$<hash hex>``."""
 
-    __tablename__ = "users"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    username: Mapped[str] = mapped_column(String, unique=True)
-    password_hash: Mapped[str] = mapped_column(String)
-    full_name: Mapped[str] = mapped_column(String)
     email: Mapped[str] = mapped_column(String)
     phone: Mapped[str] = mapped_column(String)
     home_city: Mapped[str] = mapped_column(String)
@@ -47,19 +42,8 @@ class Meta(appkit.MetaRow, Base):
     """``as_of``, ``now``, ``timezone``, ``locale``, ``currency``, ``user_name``."""
 
 
-class Card(Base):
+class Card(appkit.UserCardRow, Base):
     """A payment card on file (``builder.world.accounts.payment_cards``) that holds reservations with a late-cancel fee."""
-
-    __tablename__ = "cards"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    account: Mapped[str] = mapped_column(String)
-    brand: Mapped[str] = mapped_column(String)
-    last4: Mapped[str] = mapped_column(String)
-    holder: Mapped[str] = mapped_column(String)
-    expiry: Mapped[str] = mapped_column(String, doc="MM/YY")
-    label: Mapped[str] = mapped_column(String)
-    is_default: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class Restaurant(Base):

@@ -26,14 +26,9 @@ class Meta(appkit.MetaRow, Base):
     ``tipping_percent``, ``usual_store``."""
 
 
-class User(Base):
+class User(appkit.UserRow, Base):
     """The shopper, who signs in. ``password_hash`` is ``scrypt$<salt hex>$<hash hex>``."""
 
-    __tablename__ = "users"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    username: Mapped[str] = mapped_column(String, unique=True)
-    password_hash: Mapped[str] = mapped_column(String)
-    full_name: Mapped[str] = mapped_column(String)
     email: Mapped[str] = mapped_column(String)
     phone: Mapped[str] = mapped_column(String)
     address: Mapped[str] = mapped_column(String, doc="the delivery address (the persona's home line)")
@@ -44,18 +39,8 @@ class Session(appkit.SessionRow, Base):
     """A signed-in browser session; the cookie ``bf_session`` carries ``token``."""
 
 
-class Card(Base):
+class Card(appkit.CardRow, Base):
     """A card on file (``builder.world.accounts.payment_cards``); the first is the default."""
-
-    __tablename__ = "cards"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    account: Mapped[str] = mapped_column(String)
-    brand: Mapped[str] = mapped_column(String)
-    last4: Mapped[str] = mapped_column(String)
-    holder: Mapped[str] = mapped_column(String)
-    expiry: Mapped[str] = mapped_column(String)
-    label: Mapped[str] = mapped_column(String)
-    is_default: Mapped[int] = mapped_column(Integer)
 
 
 class Department(Base):

@@ -22,14 +22,9 @@ class Base(DeclarativeBase):
     """Declarative base of the mail schema."""
 
 
-class User(Base):
+class User(appkit.UserRow, Base):
     """The mailbox owner. ``password_hash`` is ``scrypt$<salt hex>$<hash hex>``; ``signature`` is appended to new mail."""
 
-    __tablename__ = "users"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    username: Mapped[str] = mapped_column(String, unique=True)
-    password_hash: Mapped[str] = mapped_column(String)
-    full_name: Mapped[str] = mapped_column(String)
     email: Mapped[str] = mapped_column(String, doc="the personal address (@mailbox.test)")
     work_email: Mapped[str | None] = mapped_column(String, doc="the work address, when the persona has one")
     signature: Mapped[str] = mapped_column(Text, default="")

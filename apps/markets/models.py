@@ -22,14 +22,9 @@ class Base(DeclarativeBase):
     """Declarative base of the Hunchline schema."""
 
 
-class User(Base):
+class User(appkit.UserRow, Base):
     """The persona, who signs in. ``password_hash`` is ``scrypt$<salt hex>$<hash hex>``."""
 
-    __tablename__ = "users"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    username: Mapped[str] = mapped_column(String, unique=True)
-    password_hash: Mapped[str] = mapped_column(String)
-    full_name: Mapped[str] = mapped_column(String)
     email: Mapped[str] = mapped_column(String)
     opened_at: Mapped[str] = mapped_column(String, doc="when the account was opened (local ISO)")
 

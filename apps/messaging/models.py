@@ -27,14 +27,9 @@ class Base(DeclarativeBase):
     """Declarative base of the Parley schema."""
 
 
-class User(Base):
+class User(appkit.UserRow, Base):
     """The persona, who signs in. ``password_hash`` is ``scrypt$<salt hex>$<hash hex>`` (N=16384, r=8, p=1)."""
 
-    __tablename__ = "users"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    username: Mapped[str] = mapped_column(String, unique=True)
-    password_hash: Mapped[str] = mapped_column(String)
-    full_name: Mapped[str] = mapped_column(String)
     phone: Mapped[str] = mapped_column(String)
     email: Mapped[str] = mapped_column(String)
 

@@ -27,14 +27,9 @@ class Meta(appkit.MetaRow, Base):
     """``as_of``, ``now``, ``timezone``, ``locale``, ``currency``, ``city``, ``seed``, ``user_name``."""
 
 
-class User(Base):
+class User(appkit.UserRow, Base):
     """The rider, who signs in. ``password_hash`` is ``scrypt$<salt hex>$<hash hex>``; ``rating`` the rider rating (x100)."""
 
-    __tablename__ = "users"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    username: Mapped[str] = mapped_column(String, unique=True)
-    password_hash: Mapped[str] = mapped_column(String)
-    full_name: Mapped[str] = mapped_column(String)
     email: Mapped[str] = mapped_column(String)
     phone: Mapped[str] = mapped_column(String)
     rating_x100: Mapped[int] = mapped_column(Integer)
@@ -78,18 +73,8 @@ class SavedPlace(Base):
     )
 
 
-class Card(Base):
+class Card(appkit.CardRow, Base):
     """A card on file (``builder.world.accounts.payment_cards``): ``account`` is the bank account kind it draws on."""
-
-    __tablename__ = "cards"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    account: Mapped[str] = mapped_column(String)
-    brand: Mapped[str] = mapped_column(String)
-    last4: Mapped[str] = mapped_column(String)
-    holder: Mapped[str] = mapped_column(String)
-    expiry: Mapped[str] = mapped_column(String)
-    label: Mapped[str] = mapped_column(String)
-    is_default: Mapped[int] = mapped_column(Integer)
 
 
 class RideType(Base):

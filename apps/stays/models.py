@@ -26,14 +26,9 @@ class Base(DeclarativeBase):
     """Declarative base of the Bramblestay schema."""
 
 
-class User(Base):
+class User(appkit.UserRow, Base):
     """The persona, who signs in. ``password_hash`` is ``scrypt$<salt hex>$<hash hex>``."""
 
-    __tablename__ = "users"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    username: Mapped[str] = mapped_column(String, unique=True)
-    password_hash: Mapped[str] = mapped_column(String)
-    full_name: Mapped[str] = mapped_column(String)
     email: Mapped[str] = mapped_column(String)
     phone: Mapped[str] = mapped_column(String)
     loyalty_number: Mapped[str | None] = mapped_column(String, doc="the chain's rewards number the world uses")
@@ -43,19 +38,8 @@ class Session(appkit.SessionRow, Base):
     """A signed-in browser session; the cookie ``bs_session`` carries ``token``."""
 
 
-class Card(Base):
+class Card(appkit.UserCardRow, Base):
     """A payment card on file (``builder.world.accounts.payment_cards``); ``account`` is the bank account kind."""
-
-    __tablename__ = "cards"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    account: Mapped[str] = mapped_column(String)
-    brand: Mapped[str] = mapped_column(String)
-    last4: Mapped[str] = mapped_column(String)
-    holder: Mapped[str] = mapped_column(String)
-    expiry: Mapped[str] = mapped_column(String, doc="MM/YY")
-    label: Mapped[str] = mapped_column(String)
-    is_default: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class City(Base):

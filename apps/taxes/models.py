@@ -23,14 +23,9 @@ class Base(DeclarativeBase):
     """Declarative base of the Ledgerleaf Tax schema."""
 
 
-class User(Base):
+class User(appkit.UserRow, Base):
     """The persona (profile the personal-info step is prefilled from). ``password_hash``: ``scrypt$<salt>$<hash>``."""
 
-    __tablename__ = "users"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    username: Mapped[str] = mapped_column(String, unique=True)
-    password_hash: Mapped[str] = mapped_column(String)
-    full_name: Mapped[str] = mapped_column(String)
     email: Mapped[str] = mapped_column(String)
     phone: Mapped[str] = mapped_column(String)
     birth_date: Mapped[str | None] = mapped_column(String)
