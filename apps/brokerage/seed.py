@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile
 from builder.rng import token
+from builder.reference import securities as reference_securities
 from builder.world import World, investing
 from builder.world.locale import language
 
@@ -101,7 +102,7 @@ def seed(world: World, path: Path) -> Path:
     creds = credentials(world)
     now = world.now
     today = now.date()
-    classes = investing.catalogue()["classes"]
+    classes = reference_securities.catalogue()["classes"]
     engine = dbfile.create(path, m.Base.metadata)
     op = opening(world)
     number = account_number(world)

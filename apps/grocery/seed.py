@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile
 from builder.rng import faker, rng
+from builder.reference import grocery as reference_grocery
 from builder.world import World, grocery
 from builder.world.accounts import payment_cards
 from builder.world.locale import conventions
@@ -190,14 +191,14 @@ def seed(world: World, path: Path) -> Path:
                     is_default=int(i == 1),
                 )
             )
-        for i, d in enumerate(grocery.departments(), start=1):
+        for i, d in enumerate(reference_grocery.departments(), start=1):
             db.add(m.Department(key=d["key"], name=d["name"][lang], position=i))
             for j, a in enumerate(d["aisles"], start=1):
                 db.add(m.Aisle(key=a["key"], department=d["key"], name=a["name"][lang], position=i * 100 + j))
         for s in store_rows:
             db.add(m.Store(id=s["position"], **s))
         db.flush()
-        for prod in grocery.catalogue():
+        for prod in reference_grocery.products():
             label, count = _unit(prod, locale)
             db.add(
                 m.Product(
@@ -215,7 +216,7 @@ def seed(world: World, path: Path) -> Path:
             )
         db.flush()
         for s in store_rows:
-            for prod in grocery.catalogue():
+            for prod in reference_grocery.products():
                 db.add(
                     m.Price(
                         store_id=s["position"],

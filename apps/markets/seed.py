@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile
 from builder.rng import rng
+from builder.reference import forecasts as reference_forecasts
 from builder.world import World, forecasts
 from builder.world.locale import language
 
@@ -142,7 +143,7 @@ def seed(world: World, path):
                 expires_at=appkit.session_expiry(world),
             )
         )
-        for pos, (key, names) in enumerate(forecasts.grammar()["categories"].items()):
+        for pos, (key, names) in enumerate(reference_forecasts.grammar()["categories"].items()):
             db.add(m.Category(key=key, name=names[lang], position=pos))
         for mk in ms:
             db.add(

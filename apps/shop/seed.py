@@ -126,7 +126,7 @@ def visits(world: World) -> list[dict]:
     (tracking). ``{"url", "title", "at": naive local, "transition"}``, at or before ``world.now``, sorted; draws from
     stream ``shop/visits``."""
     r = rng(world.seed, "shop/visits")
-    slugs = {p["id"]: p["slug"] for p in retail.catalogue()}
+    slugs = {p["id"]: p["slug"] for p in reference_retail.products()}
     out = []
     for o in orders(world):
         placed = dt.datetime.fromisoformat(o["placed_at"])
@@ -277,7 +277,7 @@ def seed(world: World, path: Path) -> Path:
         rev_r = rng(world.seed, "shop/reviews")
         g = text_grammar()["reviews"][language]
         rid = 0
-        catalogue = retail.catalogue()
+        catalogue = reference_retail.products()
         by_id = {x["id"]: x for x in catalogue}
         for prod in catalogue:
             prices = [retail.local_price(v["price_usd"], cur) for v in prod["variants"]]
