@@ -65,7 +65,9 @@ from zoneinfo import ZoneInfo
 
 from ..persona.places import AIRPORT_ZONES, DESTINATIONS, HOME_CITIES
 from ..reference.services import service
-from ..reference.places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, MINOR_DIGITS, PER_USD  # noqa: F401 (re-exported)
+
+# Re-exported: the world's modules and the apps still read these names here.
+from ..reference.places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, MINOR_DIGITS, PER_USD  # noqa: F401
 from ..rng import faker as make_faker
 from .context import Charge, Sim
 

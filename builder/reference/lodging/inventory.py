@@ -1,14 +1,14 @@
 """The lodging inventory (hotels and rentals of every destination), drawn from ``catalog.yaml`` (lists and grammars).
 
-:func:`city_properties` gives a city's properties from the world's seed, the persona's hotel chain and the
-persona's fixed hotel names alone (no world event): the chain's hotel, seven more hotels of other brands and
-independents, and four rentals with a host. The world's hotel stays (builder/world/travel.py) are drawn from
-these same properties and priced with :mod:`builder.reference.lodging.rates`, so a stay in the world is a
-listing of the stays app with the same name, address, point and rate. Every property lies in one neighbourhood of its city: a name that
-carries a neighbourhood is in it; its address is on a street of that neighbourhood (``districts`` in the
-catalog), and its point is where ``builder.reference.geo`` puts the text a ride names (``"<name>, <address>"``),
-the house number chosen so that point lies within 450 m of the neighbourhood's centre (the rides to the hotel
-start and end there; a district beyond geo's 7 km city disc gets the closest point the disc allows).
+:func:`city_properties` gives a city's properties from the world's seed, the persona's hotel chain and the persona's
+fixed hotel names alone (no world event): the chain's hotel, seven more hotels of other brands and independents, and
+four rentals with a host. The world's hotel stays (builder/world/travel.py) are drawn from these same properties and
+priced with :mod:`builder.reference.lodging.rates`, so a stay in the world is a listing of the stays app with the
+same name, address, point and rate. Every property lies in one neighbourhood of its city: a name that carries a
+neighbourhood is in it; its address is on a street of that neighbourhood (``districts`` in the catalog), and its
+point is where ``builder.reference.geo`` puts the text a ride names (``"<name>, <address>"``), the house number
+chosen so that point lies within 450 m of the neighbourhood's centre (the rides to the hotel start and end there; a
+district beyond geo's 7 km city disc gets the closest point the disc allows).
 
 Prices are in the city's own currency (``currency``: EUR in Lisbon, GBP in London, JPY in Tokyo, in cents,
 i.e. hundredths of the unit): the catalog's base rates are in US cents and are converted at the world's
@@ -31,6 +31,7 @@ from builder.persona.places import DESTINATIONS
 from builder.rng import rng
 
 from .. import geo
+from ..services import service
 from ..places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, PER_USD
 
 CATALOG_PATH = Path(__file__).with_name("catalog.yaml")
@@ -328,7 +329,7 @@ def _properties(
         lo, hi = cat["rates"]["cleaning_fee"]
         desc = (
             f"{k['rooms']} for up to {sleeps} guests in {hood}: {bedrooms} bedroom{'s' if bedrooms > 1 else ''}, "
-            f"{amen[3].lower()} and {amen[4].lower()}. {host} has hosted on Bramblestay since {since}."
+            f"{amen[3].lower()} and {amen[4].lower()}. {host} has hosted on {service('lodging').title} since {since}."
         )
         beds = f"{bedrooms} bedroom{'s' if bedrooms > 1 else ''} · {sleeps} guests"
         # The cleaning fee is drawn in steps of 5.00 of the catalog's range (US cents), in the city's currency.

@@ -1,5 +1,5 @@
-"""Bramblestay's price function in Python: the same rules as ``web/lib/rates.ts`` (tests and tasks use it to
-predict what the app charges, independently of the app's database).
+"""The stays app's price function in Python: the same rules as ``apps/stays/web/lib/rates.ts`` (tests and tasks
+use it to predict what the app charges, independently of the app's database).
 
 Per night: ``base_rate_cents x factor_pct / 100``, x 1.15 on Friday and Saturday nights, x 1.2 in the city's
 high-season months, rounded to whole currency units; the non-refundable rate is 12 % less (rounded likewise).
