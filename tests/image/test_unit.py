@@ -178,6 +178,9 @@ def test_discover_apps_reads_app_yaml(tmp_path):
     k2 = source_key(metas, root / "apps")
     (root / "apps/bank/web/app/page.tsx").write_text("x")
     assert source_key(metas, root / "apps") != k2
+    k3 = source_key(metas, root / "apps")
+    (root / "apps/bank/models.py").write_text("# tables")  # its table names are generated into the site
+    assert source_key(metas, root / "apps") != k3
     _web(root, "mail", "larkspurbank.test")
     with pytest.raises(AppError, match="domain"):
         discover(root / "apps")
@@ -216,6 +219,16 @@ def test_assemble_mounts_each_app_in_its_segment(tmp_path):
     assert json.loads((site / "src/generated/databases.json").read_text()) == {
         "bank": "bank.sqlite",
         "mail": "mail.sqlite",
+    }
+    # Each app's settings for @persona/platform/app (no models.py here: no tables to require).
+    assert json.loads((site / "src/generated/apps.json").read_text())["mail"] == {
+        "name": "mail",
+        "title": "T mail",
+        "domain": "mail.test",
+        "database": "mail.sqlite",
+        "session_cookie": "s",
+        "brand": {},
+        "tables": [],
     }
     # A second assembly replaces the first (an app removed is gone).
     site = assemble(root / "apps", discover(root / "apps")[:1])
@@ -282,3 +295,16 @@ def test_concurrent_site_builds_in_one_work_dir_build_once(tmp_path, monkeypatch
         t.join()
     assert len(calls) == 1 and len(results) == 2 and results[0].dir == results[1].dir
     assert waits, "the second build said it was waiting"
+
+
+def test_app_settings_name_each_apps_tables():
+    """The generated settings carry every table of an app's models.py, which its web side then requires."""
+    from builder.site import app_settings
+
+    apps = discover(REPO / "apps")
+    settings = app_settings(apps)
+    assert list(settings) == sorted(a.name for a in apps)
+    for a in apps:
+        s = settings[a.name]
+        assert (s["title"], s["session_cookie"], s["database"]) == (a.title, a.session_cookie, a.database)
+        assert {"meta", "users", "sessions"} <= set(s["tables"]) and s["tables"] == sorted(s["tables"])

@@ -1,9 +1,6 @@
-import { appContext, type AppContext } from "@persona/platform/context";
-import { db } from "./db";
+import type { AppContext } from "@persona/platform/context";
+import { markets } from "./app";
 
 /** The app's context (see @persona/platform/context): now, language and formatting from its database's meta. */
 export type HunchContext = AppContext;
-
-export function hunchContext(): HunchContext {
-  return appContext(db());
-}
+export const hunchContext = markets.context;
