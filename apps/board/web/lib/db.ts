@@ -1,4 +1,3 @@
 import { board } from "./app";
-
 /** The one connection to the seeded database (see ./app). */
 export const db = board.db;

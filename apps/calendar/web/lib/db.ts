@@ -1,4 +1,3 @@
 import { calendar } from "./app";
-
 /** The one connection to the seeded database (see ./app). */
 export const db = calendar.db;

@@ -1,4 +1,3 @@
 import { delivery } from "./app";
-
 /** The one connection to the seeded database (see ./app). */
 export const db = delivery.db;

@@ -1,4 +1,3 @@
 import { grocery } from "./app";
-
 /** The one connection to the seeded database (see ./app). */
 export const db = grocery.db;

@@ -1,8 +1,6 @@
 import { mail } from "./app";
 import type { User } from "./app";
-
 export type { User } from "./app";
-/** Sign-in to Mailbox (see ./app and @persona/platform/session); `sessions` is the whole store. */
 export const { cookie: SESSION_COOKIE, userForToken, currentUser, requireUser, requestUser, signIn, signOut, sessionCookie, sessions } = mail;
 
 /** The user's own addresses (personal first), lower-cased. */

@@ -1,5 +1,3 @@
 import { markets } from "./app";
-
 export type { User } from "./app";
-/** Sign-in to Hunchline (see ./app and @persona/platform/session); `sessions` is the whole store. */
 export const { cookie: SESSION_COOKIE, userForToken, currentUser, requireUser, requestUser, signIn, signOut, sessionCookie, sessions } = markets;

@@ -1,4 +1,3 @@
 import { rides } from "./app";
-
 /** The one connection to the seeded database (see ./app). */
 export const db = rides.db;

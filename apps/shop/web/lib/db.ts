@@ -1,4 +1,3 @@
 import { shop } from "./app";
-
 /** The one connection to the seeded database (see ./app). */
 export const db = shop.db;

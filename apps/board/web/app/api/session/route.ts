@@ -1,4 +1,3 @@
 import { board } from "@/board/lib/app";
-
 /** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next). */
 export const POST = board.signInRoute;

@@ -1,4 +1,3 @@
 import { brokerage } from "@/brokerage/lib/app";
-
 /** Sign out (@persona/platform/session signOutRoute): delete this browser's session row and clear the cookie. */
 export const POST = brokerage.signOutRoute;

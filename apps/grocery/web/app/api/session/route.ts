@@ -1,4 +1,3 @@
 import { grocery } from "@/grocery/lib/app";
-
 /** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next). */
 export const POST = grocery.signInRoute;

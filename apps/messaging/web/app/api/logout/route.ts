@@ -1,4 +1,3 @@
 import { messaging } from "@/messaging/lib/app";
-
 /** Sign out (@persona/platform/session signOutRoute): delete this browser's session row and clear the cookie. */
 export const POST = messaging.signOutRoute;

@@ -1,4 +1,3 @@
 import { network } from "@/network/lib/app";
-
 /** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next). */
 export const POST = network.signInRoute;

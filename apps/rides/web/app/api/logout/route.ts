@@ -1,4 +1,3 @@
 import { rides } from "@/rides/lib/app";
-
 /** Sign out (@persona/platform/session signOutRoute): delete this browser's session row and clear the cookie. */
 export const POST = rides.signOutRoute;

@@ -1,4 +1,3 @@
 import { shop } from "@/shop/lib/app";
-
 /** Sign out (@persona/platform/session signOutRoute): delete this browser's session row and clear the cookie. */
 export const POST = shop.signOutRoute;

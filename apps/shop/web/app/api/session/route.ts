@@ -1,4 +1,3 @@
 import { shop } from "@/shop/lib/app";
-
 /** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next). */
 export const POST = shop.signInRoute;

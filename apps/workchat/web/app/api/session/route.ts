@@ -1,4 +1,3 @@
 import { workchat } from "@/workchat/lib/app";
-
 /** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next). */
 export const POST = workchat.signInRoute;
