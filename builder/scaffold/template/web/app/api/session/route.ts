@@ -1,5 +1,3 @@
 import { app } from "@/__APP__/lib/app";
-
-/** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next): a session and its
- * cookie, or back to the form with an error. */
+/** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next). */
 export const POST = app.signInRoute;
