@@ -1,7 +1,5 @@
-import type Database from "better-sqlite3";
 import { formatDate, formatDateTime, formatMoney, localeTag } from "@persona/ui/format";
 import { appNow } from "./clock";
-import { readMeta } from "./db";
 
 /**
  * Facts from an app database's `meta` plus the app's now: the one source of "now", language and formatting for
@@ -29,11 +27,6 @@ export interface AppContext {
   t: (en: string, de: string) => string;
   /** Every meta row (key -> value), for an app's own keys. */
   meta: Record<string, string>;
-}
-
-/** The context of the app whose database is `conn` (reads its `meta`; see AppContext). */
-export function appContext(conn: Database.Database): AppContext {
-  return contextFromMeta(readMeta(conn));
 }
 
 /** The context from `meta`'s key/value rows, already read (see AppContext). */
