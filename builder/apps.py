@@ -54,6 +54,15 @@ class App:
         """Import ``apps.<name>.<part>`` (``seed``, ``tasks``, ``models``)."""
         return importlib.import_module(f"apps.{self.name}.{part}")
 
+    def tables(self) -> tuple[str, ...]:
+        """The table names of the app's schema (``models.py``'s ``Base.metadata``), sorted; ``()`` without a ``models.py``.
+
+        The web side refuses a database file that lacks one of them (``@persona/platform/app``).
+        """
+        if not (self.dir / "models.py").is_file():
+            return ()
+        return tuple(sorted(self.module("models").Base.metadata.tables))
+
 
 def _validate(app: App, meta: Path) -> None:
     if not re.fullmatch(r"[a-z][a-z0-9_]{0,30}", app.name):

@@ -11,6 +11,8 @@ one project (``apps/_site``) serves them all instead. Assembly mounts each app i
     app.yaml provides         -> apps/_site/src/generated/services.json   service -> {app, domain}
     builder/reference/<file>  -> apps/_site/src/generated/reference/<file> the reference data the web side reads
                                  (:data:`builder.reference.WEB_FILES`), imported as "@reference/<file>"
+    app.yaml + models.py      -> apps/_site/src/generated/apps.json       app -> its settings, read by
+                                 @persona/platform/app (title, domain, database, session_cookie, brand, tables)
 
 Builds run on a copy of ``apps/`` under a work directory, so a developer's tree never gets
 ``.next`` or generated routes, and are cached there by :func:`builder.image.base`'s source key:
@@ -102,9 +104,10 @@ def source_key(apps: list[App], apps_dir: Path = APPS_DIR, reference_dir: Path =
     """SHA-256 hex over what the site build is made from.
 
     Covers the workspace manifest and lock file, the shared ``apps/_*`` packages (the site
-    project among them), each served app's ``app.yaml`` and ``web/``, skipping build
-    products, and the reference files the web side imports (:data:`builder.reference.WEB_FILES`
-    under ``reference_dir``). The Python side of an app (models, seed, tasks) does not shape the build.
+    project among them), each served app's ``app.yaml``, ``models.py`` (its table names are generated
+    into the site) and ``web/``, skipping build products, and the reference files the web side imports
+    (:data:`builder.reference.WEB_FILES` under ``reference_dir``). The rest of an app's Python side (seed,
+    tasks) does not shape the build.
     """
     apps_dir = Path(apps_dir)
     h = hashlib.sha256()
@@ -122,6 +125,8 @@ def source_key(apps: list[App], apps_dir: Path = APPS_DIR, reference_dir: Path =
                     h.update(f"_site/src/{kept}\0".encode() + (p.read_bytes() if p.exists() else b"") + b"\0")
     for app in sorted(apps, key=lambda a: a.name):
         h.update(f"app {app.name}\0".encode() + (app.dir / "app.yaml").read_bytes() + b"\0")
+        models = app.dir / "models.py"
+        h.update(b"models\0" + (models.read_bytes() if models.is_file() else b"<missing>") + b"\0")
         hash_tree(app.dir / "web", h, _SOURCE_SKIP | {"e2e", "scripts"}, label=f"{app.name}/web/")
     for rel in reference.WEB_FILES:
         p = Path(reference_dir) / rel
@@ -172,7 +177,29 @@ def assemble(apps_dir: Path, apps: list[App], reference_dir: Path = reference.DI
             raise AppError(f"{src} missing: the web side imports it as @reference/{rel}")
         (gen / "generated" / "reference" / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, gen / "generated" / "reference" / rel)
+    (gen / "generated" / "apps.json").write_text(json.dumps(app_settings(apps), indent=2) + "\n")
     return site
+
+
+def app_settings(apps: list[App]) -> dict[str, dict]:
+    """Each app's settings for its web side, by app name (``generated/apps.json``, read by ``@persona/platform/app``).
+
+    ``{"name", "title", "domain", "database", "session_cookie", "brand": {...}, "tables": [...]}``: the app.yaml
+    fields, so no app restates its cookie, title or file name in TypeScript, and the sorted table names of its
+    ``models.py``, which its database file must hold.
+    """
+    return {
+        a.name: {
+            "name": a.name,
+            "title": a.title,
+            "domain": a.domain,
+            "database": a.database,
+            "session_cookie": a.session_cookie,
+            "brand": dict(sorted(a.brand.items())),
+            "tables": list(a.tables()),
+        }
+        for a in sorted(apps, key=lambda a: a.name)
+    }
 
 
 def _run(cmd: list[str], cwd: Path, progress: Progress, log: Path) -> None:

@@ -32,7 +32,8 @@ from .apps import APPS_DIR, App, discover
 from .site import npm_install
 
 #: Types of the JSON files :func:`builder.site.assemble` writes into ``apps/_site/src/generated/``, which the
-#: shared code imports (the middleware the hosts, ``@persona/platform/services`` the services).
+#: shared code imports (the middleware the hosts, ``@persona/platform/services`` the services,
+#: ``@persona/platform/app`` each app's settings).
 GENERATED_DECLARATIONS = """\
 declare module "*/generated/hosts.json" {
   const hosts: Record<string, string>;
@@ -45,6 +46,21 @@ declare module "*/generated/databases.json" {
 declare module "*/generated/services.json" {
   const services: Record<string, { app: string; domain: string }>;
   export default services;
+}
+declare module "*/generated/apps.json" {
+  const apps: Record<
+    string,
+    {
+      name: string;
+      title: string;
+      domain: string;
+      database: string;
+      session_cookie: string;
+      brand: Record<string, string>;
+      tables: string[];
+    }
+  >;
+  export default apps;
 }
 """
 

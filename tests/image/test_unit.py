@@ -183,6 +183,9 @@ def test_discover_apps_reads_app_yaml(tmp_path):
     k3 = source_key(metas, root / "apps", root / "reference")
     (root / "reference/tax/rules.json").write_text('{"US": {}}')
     assert source_key(metas, root / "apps", root / "reference") != k3, "a reference file the web reads is a source"
+    k4 = source_key(metas, root / "apps", root / "reference")
+    (root / "apps/bank/models.py").write_text("# tables")  # its table names are generated into the site
+    assert source_key(metas, root / "apps", root / "reference") != k4
     _web(root, "mail", "larkspurbank.test")
     with pytest.raises(AppError, match="domain"):
         discover(root / "apps")
@@ -225,6 +228,16 @@ def test_assemble_mounts_each_app_in_its_segment(tmp_path):
     assert (site / "src/generated/reference/tax/rules.json").read_bytes() == (
         REPO / "builder/reference/tax/rules.json"
     ).read_bytes()
+    # Each app's settings for @persona/platform/app (no models.py here: no tables to require).
+    assert json.loads((site / "src/generated/apps.json").read_text())["mail"] == {
+        "name": "mail",
+        "title": "T mail",
+        "domain": "mail.test",
+        "database": "mail.sqlite",
+        "session_cookie": "s",
+        "brand": {},
+        "tables": [],
+    }
     # A second assembly replaces the first (an app removed is gone).
     site = assemble(root / "apps", discover(root / "apps")[:1])
     assert not (site / "src/app/mail").exists()
@@ -290,3 +303,16 @@ def test_concurrent_site_builds_in_one_work_dir_build_once(tmp_path, monkeypatch
         t.join()
     assert len(calls) == 1 and len(results) == 2 and results[0].dir == results[1].dir
     assert waits, "the second build said it was waiting"
+
+
+def test_app_settings_name_each_apps_tables():
+    """The generated settings carry every table of an app's models.py, which its web side then requires."""
+    from builder.site import app_settings
+
+    apps = discover(REPO / "apps")
+    settings = app_settings(apps)
+    assert list(settings) == sorted(a.name for a in apps)
+    for a in apps:
+        s = settings[a.name]
+        assert (s["title"], s["session_cookie"], s["database"]) == (a.title, a.session_cookie, a.database)
+        assert {"meta", "users", "sessions"} <= set(s["tables"]) and s["tables"] == sorted(s["tables"])

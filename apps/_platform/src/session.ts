@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { cookies } from "next/headers";
+import type { NextRequest } from "next/server";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { addDays } from "./clock";
@@ -173,5 +174,16 @@ export function signInRoute<U>(store: SessionStore<U>, normalize: (username: str
     const result = await store.signIn(username, field(form, "password").slice(0, 1024), clientOf(req));
     if (!result.ok) return seeOther(withQuery("/login", { error: result.reason, ...back }));
     return seeOther(next, { "Set-Cookie": store.sessionCookie(result.token) });
+  };
+}
+
+/**
+ * The sign-out form's POST handler (`/api/logout`): ends the request's session (if any), clears the cookie and
+ * answers 303 to `/login?signed_out=1`.
+ */
+export function signOutRoute<U>(store: SessionStore<U>) {
+  return async function POST(req: NextRequest): Promise<Response> {
+    store.signOut(req.cookies.get(store.cookie)?.value);
+    return seeOther("/login?signed_out=1", { "Set-Cookie": store.sessionCookie(null) });
   };
 }

@@ -1,11 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import "./airline.css";
+import { airline } from "@/airline/lib/app";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
-  title: { default: "Meridian Air", template: "%s · Meridian Air" },
+  title: { default: airline.settings.title, template: `%s · ${airline.settings.title}` },
   description: "Meridian Air: book flights, manage trips, check in and MileagePass.",
   icons: { icon: "/favicon.svg" },
 };

@@ -1,17 +1,11 @@
-import { appNow } from "@persona/platform/clock";
-import { readMeta } from "@persona/platform/db";
-import { formatMoney, localeTag } from "@persona/ui/format";
-import { db } from "./db";
+import type { AppContext } from "@persona/platform/context";
+import { formatMoney } from "@persona/ui/format";
+import { airline } from "./app";
 import { localToUtcMs } from "./time";
 
-/** Facts from `meta` plus the app's now: the one source of "now" for every page and route. */
-export interface AirContext {
-  timezone: string;
-  locale: string;
-  currency: string;
-  /** Local wall-clock now in the persona's zone, `YYYY-MM-DDTHH:MM:SS` (never before the world's now). */
-  now: string;
-  /** The same instant in epoch milliseconds. */
+/** The app's context (@persona/platform/context) plus the airline's own facts from `meta`. */
+export interface AirContext extends AppContext {
+  /** `now` in epoch milliseconds. */
   nowMs: number;
   airline: string;
   code: string;
@@ -21,16 +15,12 @@ export interface AirContext {
 }
 
 export function airContext(): AirContext {
-  const meta = readMeta(db());
-  const timezone = meta.timezone || "UTC";
-  const now = appNow(timezone, meta.now);
+  const ctx = airline.context();
+  const meta = ctx.meta;
   return {
-    timezone,
-    locale: localeTag(meta.locale),
-    currency: meta.currency || "USD",
-    now,
-    nowMs: localToUtcMs(now, timezone),
-    airline: meta.airline || "Meridian Air",
+    ...ctx,
+    nowMs: localToUtcMs(ctx.now, ctx.timezone),
+    airline: meta.airline || airline.settings.title,
     code: meta.airline_code || "MR",
     ticketPrefix: meta.ticket_prefix || "047",
     salt: meta.seat_salt || "1",

@@ -1,34 +1,10 @@
-import { appNow } from "@persona/platform/clock";
-import { readMeta } from "@persona/platform/db";
-import { formatDate, formatDateTime, formatMoney, localeTag } from "@persona/ui/format";
-import { db } from "./db";
+import type { AppContext } from "@persona/platform/context";
+import { formatDate, formatDateTime, formatMoney } from "@persona/ui/format";
+import { bank } from "./app";
 
-/** Facts from the `meta` table plus "now" in the bank's time zone: one source of "today" for every page. */
-export interface BankContext {
-  asOf: string;
-  currency: string;
-  timezone: string;
-  locale: string;
-  /** Local wall-clock now, `YYYY-MM-DDTHH:MM:SS`, in `timezone`. */
-  now: string;
-  /** `now`'s date, `YYYY-MM-DD`. */
-  today: string;
-}
-
-export function bankContext(): BankContext {
-  const meta = readMeta(db());
-  const timezone = meta.timezone || "UTC";
-  // The world's now (meta.now, as_of 09:00) is a floor for the wall clock: see @persona/platform/clock.
-  const now = appNow(timezone, meta.now);
-  return {
-    asOf: meta.as_of ?? now.slice(0, 10),
-    currency: meta.currency || "USD",
-    timezone,
-    locale: localeTag(meta.locale),
-    now,
-    today: now.slice(0, 10),
-  };
-}
+/** Facts from the `meta` table plus "now" in the bank's time zone (@persona/platform/context): one source of "today". */
+export type BankContext = AppContext;
+export const bankContext = bank.context;
 
 /** Formatters bound to the bank's currency and locale. */
 export function formatters(ctx: BankContext) {

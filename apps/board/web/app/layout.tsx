@@ -1,11 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import "./board.css";
+import { board } from "@/board/lib/app";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
-  title: { default: "Cairn", template: "%s | Cairn" },
+  title: { default: board.settings.title, template: `%s | ${board.settings.title}` },
   description: "Cairn: plan the sprint, move the work.",
   icons: { icon: "/favicon.svg" },
 };

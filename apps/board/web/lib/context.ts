@@ -1,16 +1,8 @@
-import { appNow } from "@persona/platform/clock";
-import { readMeta } from "@persona/platform/db";
-import { localeTag } from "@persona/ui/format";
-import { db } from "./db";
+import type { AppContext } from "@persona/platform/context";
+import { board } from "./app";
 
-/** Facts from `meta` plus the app's now: the one source of "now" and formatting for every page and route. */
-export interface BoardContext {
-  timezone: string;
-  /** BCP 47 tag (en-US, en-GB, de-DE). */
-  locale: string;
-  /** Local wall-clock now in the persona's zone, `YYYY-MM-DDTHH:MM:SS` (never before the world's now). */
-  now: string;
-  today: string;
+/** The app's context (@persona/platform/context) plus the board's own facts and formats. */
+export interface BoardContext extends AppContext {
   team: string;
   workspace: string;
   /** Ticket key prefix (DES, DATA...). */
@@ -23,20 +15,14 @@ export interface BoardContext {
 
 /** Read `meta` and build the context (one small query). */
 export function boardContext(): BoardContext {
-  const meta = readMeta(db());
-  const timezone = meta.timezone || "UTC";
-  const now = appNow(timezone, meta.now);
-  const locale = localeTag(meta.locale);
-  const dayFmt = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", timeZone: "UTC" });
-  const stampFmt = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: "UTC" });
+  const ctx = board.context();
+  const dayFmt = new Intl.DateTimeFormat(ctx.locale, { month: "short", day: "numeric", timeZone: "UTC" });
+  const stampFmt = new Intl.DateTimeFormat(ctx.locale, { month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: "UTC" });
   return {
-    timezone,
-    locale,
-    now,
-    today: now.slice(0, 10),
-    team: meta.team || "",
-    workspace: meta.workspace || "",
-    prefix: meta.prefix || "",
+    ...ctx,
+    team: ctx.meta.team || "",
+    workspace: ctx.meta.workspace || "",
+    prefix: ctx.meta.prefix || "",
     day: (iso) => dayFmt.format(new Date(`${iso.slice(0, 10)}T12:00:00Z`)),
     stamp: (iso) => stampFmt.format(new Date(`${iso.slice(0, 19)}Z`)),
   };

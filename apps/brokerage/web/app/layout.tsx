@@ -2,11 +2,12 @@ import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { brokerContext } from "@/brokerage/lib/context";
 import "./tidewell.css";
+import { brokerage } from "@/brokerage/lib/app";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
-  title: { default: "Tidewell: investing that keeps its head", template: "%s | Tidewell" },
+  title: { default: `${brokerage.settings.title}: investing that keeps its head`, template: `%s | ${brokerage.settings.title}` },
   description: "Tidewell: commission-free stocks and funds, fractional shares, recurring investments and dividends.",
   icons: { icon: "/favicon.svg" },
 };

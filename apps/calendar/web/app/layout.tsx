@@ -2,11 +2,12 @@ import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import "@persona/ui/styles.css";
 import "./calendar.css";
+import { calendar } from "@/calendar/lib/app";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
-  title: { default: "Daybook", template: "%s - Daybook" },
+  title: { default: calendar.settings.title, template: `%s - ${calendar.settings.title}` },
   description: "Daybook: your days, in order.",
   icons: { icon: "/favicon.svg" },
 };

@@ -1,27 +1,20 @@
-import { readMeta } from "@persona/platform/db";
-import { appNow } from "@persona/platform/clock";
-import { db } from "./db";
+import type { AppContext } from "@persona/platform/context";
+import { calendar } from "./app";
 import { weekday, dayNumber, plusDays } from "./tz";
 
-export interface CalContext {
-  /** The persona's zone: every view shows times in it. */
+/** The app's context (@persona/platform/context) plus the calendar's week settings. */
+export interface CalContext extends AppContext {
+  /** The persona's zone (`timezone`): every view shows times in it. */
   tz: string;
-  locale: string;
-  /** Local now in `tz`, `YYYY-MM-DDTHH:MM:SS` (never before the world's now). */
-  now: string;
-  today: string;
   /** 0 = weeks start on Sunday, 1 = Monday. */
   weekStart: number;
   hour12: boolean;
 }
 
-/** The calendar's frozen-clock context from `meta`. */
+/** The calendar's context from `meta`. */
 export function calContext(): CalContext {
-  const meta = readMeta(db());
-  const tz = meta.timezone || "UTC";
-  const now = appNow(tz, meta.now);
-  const locale = meta.locale || "en-US";
-  return { tz, locale, now, today: now.slice(0, 10), weekStart: meta.week_start === "sunday" ? 0 : 1, hour12: locale === "en-US" };
+  const ctx = calendar.context();
+  return { ...ctx, tz: ctx.timezone, weekStart: ctx.meta.week_start === "sunday" ? 0 : 1, hour12: ctx.locale === "en-US" };
 }
 
 /** First day of `date`'s week. */

@@ -1,11 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import "./dashbite.css";
+import { delivery } from "@/delivery/lib/app";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
-  title: { default: "DashBite", template: "%s · DashBite" },
+  title: { default: delivery.settings.title, template: `%s · ${delivery.settings.title}` },
   description: "DashBite: your neighbourhood, delivered.",
   icons: { icon: "/favicon.svg" },
 };

@@ -1,11 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import "./basketful.css";
+import { grocery } from "@/grocery/lib/app";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
-  title: { default: "Basketful", template: "%s · Basketful" },
+  title: { default: grocery.settings.title, template: `%s · ${grocery.settings.title}` },
   description: "Basketful: groceries from the stores you love, at your door.",
   icons: { icon: "/favicon.svg" },
 };

@@ -1,11 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import "./mail.css";
+import { mail } from "@/mail/lib/app";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
-  title: { default: "Mailbox", template: "%s - Mailbox" },
+  title: { default: mail.settings.title, template: `%s - ${mail.settings.title}` },
   description: "Mailbox: your mail, in order.",
   icons: { icon: "/favicon.svg" },
 };

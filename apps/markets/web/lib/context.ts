@@ -1,9 +1,3 @@
-import { appContext, type AppContext } from "@persona/platform/context";
-import { db } from "./db";
-
-/** The app's context (see @persona/platform/context): now, language and formatting from its database's meta. */
-export type HunchContext = AppContext;
-
-export function hunchContext(): HunchContext {
-  return appContext(db());
-}
+import { markets } from "./app";
+export type { AppContext as HunchContext } from "@persona/platform/context";
+export const hunchContext = markets.context;

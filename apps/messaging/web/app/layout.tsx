@@ -1,11 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import "./parley.css";
+import { messaging } from "@/messaging/lib/app";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
-  title: { default: "Parley", template: "%s · Parley" },
+  title: { default: messaging.settings.title, template: `%s · ${messaging.settings.title}` },
   description: "Parley: every conversation, one place.",
   icons: { icon: "/favicon.svg" },
 };

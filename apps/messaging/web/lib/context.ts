@@ -1,30 +1,13 @@
-import { appNow } from "@persona/platform/clock";
-import { readMeta } from "@persona/platform/db";
-import { localeTag } from "@persona/ui/format";
-import { db } from "./db";
+import type { AppContext } from "@persona/platform/context";
+import { messaging } from "./app";
 
-/** Facts from `meta` plus the app's now: the one source of "now" for every page and route. */
-export interface ChatContext {
-  timezone: string;
-  locale: string;
-  /** Local wall-clock now, `YYYY-MM-DDTHH:MM:SS` (never before the world's now). */
-  now: string;
-  today: string;
+/** The app's context (@persona/platform/context) plus the reply engine's seed. */
+export interface ChatContext extends AppContext {
   /** The persona's seed: the reply engine's seed is `messaging/<seed>/<conversation>`. */
   seed: string;
-  userName: string;
 }
 
 export function chatContext(): ChatContext {
-  const meta = readMeta(db());
-  const timezone = meta.timezone || "UTC";
-  const now = appNow(timezone, meta.now);
-  return {
-    timezone,
-    locale: localeTag(meta.locale),
-    now,
-    today: now.slice(0, 10),
-    seed: meta.seed ?? "0",
-    userName: meta.user_name ?? "",
-  };
+  const ctx = messaging.context();
+  return { ...ctx, seed: ctx.meta.seed ?? "0" };
 }

@@ -1,11 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import "./guildline.css";
+import { network } from "@/network/lib/app";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
-  title: { default: "Guildline", template: "%s | Guildline" },
+  title: { default: network.settings.title, template: `%s | ${network.settings.title}` },
   description: "Guildline: your working life, connected.",
   icons: { icon: "/favicon.svg" },
 };

@@ -1,11 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import "./zipride.css";
+import { rides } from "@/rides/lib/app";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
-  title: { default: "ZipRide", template: "%s · ZipRide" },
+  title: { default: rides.settings.title, template: `%s · ${rides.settings.title}` },
   description: "ZipRide: wherever you're headed, zip there.",
   icons: { icon: "/favicon.svg" },
 };

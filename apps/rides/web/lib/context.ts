@@ -1,33 +1,13 @@
-import { appNow } from "@persona/platform/clock";
-import { readMeta } from "@persona/platform/db";
-import { localeTag } from "@persona/ui/format";
-import { db } from "./db";
+import type { AppContext } from "@persona/platform/context";
+import { rides } from "./app";
 
-/** Facts from `meta` plus the app's now: the one source of "now" for every page and route. */
-export interface RideContext {
-  timezone: string;
-  /** BCP 47 tag, e.g. `en-US`. */
-  locale: string;
-  currency: string;
-  /** Local wall-clock now, `YYYY-MM-DDTHH:MM:SS` (never before the world's now). */
-  now: string;
-  today: string;
+/** The app's context (@persona/platform/context) plus the rider's home city. */
+export interface RideContext extends AppContext {
   /** The rider's home city (where new requests are served). */
   city: string;
-  userName: string;
 }
 
 export function rideContext(): RideContext {
-  const meta = readMeta(db());
-  const timezone = meta.timezone || "UTC";
-  const now = appNow(timezone, meta.now);
-  return {
-    timezone,
-    locale: localeTag(meta.locale),
-    currency: meta.currency || "USD",
-    now,
-    today: now.slice(0, 10),
-    city: meta.city ?? "",
-    userName: meta.user_name ?? "",
-  };
+  const ctx = rides.context();
+  return { ...ctx, city: ctx.meta.city ?? "" };
 }

@@ -1,24 +1,3 @@
-import { sessionStore } from "@persona/platform/session";
-import { db } from "./db";
-import { shopContext } from "./context";
-
-export interface User {
-  id: number;
-  username: string;
-  full_name: string;
-  email: string;
-  phone: string;
-}
-
-/** Sign-in to Shopwell: the `sw_session` cookie (see @persona/platform/session). */
-const store = sessionStore<User>({
-  db,
-  cookie: "sw_session",
-  now: () => shopContext().now,
-  userSql: "SELECT u.id, u.username, u.full_name, u.email, u.phone FROM users u",
-});
-
-export const SESSION_COOKIE = store.cookie;
-export const { userForToken, currentUser, requireUser, requestUser, signIn, signOut, sessionCookie } = store;
-/** The whole session store (the sign-in route is made from it). */
-export const sessions = store;
+import { shop } from "./app";
+export type { User } from "./app";
+export const { cookie: SESSION_COOKIE, userForToken, currentUser, requireUser, requestUser, signIn, signOut, sessionCookie, sessions } = shop;

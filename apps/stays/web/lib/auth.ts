@@ -1,25 +1,3 @@
-import { sessionStore } from "@persona/platform/session";
-import { db } from "./db";
-import { stayContext } from "./context";
-
-export interface User {
-  id: number;
-  username: string;
-  full_name: string;
-  email: string;
-  phone: string;
-  loyalty_number: string | null;
-}
-
-/** Sign-in to Bramblestay: the `bs_session` cookie (see @persona/platform/session). */
-const store = sessionStore<User>({
-  db,
-  cookie: "bs_session",
-  now: () => stayContext().now,
-  userSql: "SELECT u.id, u.username, u.full_name, u.email, u.phone, u.loyalty_number FROM users u",
-});
-
-export const SESSION_COOKIE = store.cookie;
-export const { userForToken, currentUser, requireUser, requestUser, signIn, signOut, sessionCookie } = store;
-/** The whole session store (the sign-in route is made from it). */
-export const sessions = store;
+import { stays } from "./app";
+export type { User } from "./app";
+export const { cookie: SESSION_COOKIE, userForToken, currentUser, requireUser, requestUser, signIn, signOut, sessionCookie, sessions } = stays;

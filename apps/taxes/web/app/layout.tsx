@@ -1,11 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import "./taxes.css";
+import { taxes } from "@/taxes/lib/app";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
-  title: { default: "Ledgerleaf Tax: file your return step by step", template: "%s | Ledgerleaf Tax" },
+  title: { default: `${taxes.settings.title}: file your return step by step`, template: `%s | ${taxes.settings.title}` },
   description: "Ledgerleaf Tax: import your tax forms, check your deductions and file your return.",
   icons: { icon: "/favicon.svg" },
 };

@@ -1,11 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import "./workchat.css";
+import { workchat } from "@/workchat/lib/app";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
-  title: { default: "Huddle", template: "%s | Huddle" },
+  title: { default: workchat.settings.title, template: `%s | ${workchat.settings.title}` },
   description: "Huddle: where your team talks.",
   icons: { icon: "/favicon.svg" },
 };

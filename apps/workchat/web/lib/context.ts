@@ -1,32 +1,22 @@
-import { addDays, appNow } from "@persona/platform/clock";
-import { readMeta } from "@persona/platform/db";
-import { localeTag } from "@persona/ui/format";
-import { db } from "./db";
+import { addDays } from "@persona/platform/clock";
+import type { AppContext } from "@persona/platform/context";
+import { workchat } from "./app";
 
-/** Facts from `meta` plus "now" in the persona's zone: one source of "today" for every page and route. */
-export interface ChatContext {
+/** The app's context (@persona/platform/context) plus the workspace and the reply engine's seed. */
+export interface ChatContext extends AppContext {
   workspace: string;
   workspaceDomain: string;
-  timezone: string;
-  locale: string;
   replySeed: string;
-  /** Local wall-clock now, `YYYY-MM-DDTHH:MM:SS` (never before the world's now). */
-  now: string;
-  today: string;
 }
 
 export function chatContext(): ChatContext {
-  const meta = readMeta(db());
-  const timezone = meta.timezone || "UTC";
-  const now = appNow(timezone, meta.now);
+  const ctx = workchat.context();
+  const meta = ctx.meta;
   return {
-    workspace: meta.workspace || "Huddle",
+    ...ctx,
+    workspace: meta.workspace || workchat.settings.title,
     workspaceDomain: meta.workspace_domain || "workspace",
-    timezone,
-    locale: localeTag(meta.locale),
     replySeed: meta.reply_seed || "",
-    now,
-    today: now.slice(0, 10),
   };
 }
 

@@ -1,21 +1,27 @@
-import { redirect } from "next/navigation";
 import { Alert, Button, Field, Input } from "@persona/ui";
 import { LogoMark } from "@/bank/components/Logo";
-import { currentUser } from "@/bank/lib/auth";
-import { one, type Search } from "@/bank/lib/search";
-import { SIGN_IN_LOCKED } from "@persona/platform/session";
+import { bank } from "@/bank/lib/app";
 
 export const metadata = { title: "Sign in" };
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<Search> }) {
-  const sp = await searchParams;
-  if (await currentUser()) redirect("/accounts");
-  const error = one(sp.error);
-  return (
+/** The bank's sign-in: its brand panel beside the shared form (@persona/platform/signin), in the bank's own words. */
+export default bank.signInPage({
+  home: "/accounts",
+  form: {
+    words: { invalid: "The username or password you entered is incorrect." },
+    notice: (tone, text) => <Alert tone={tone === "ok" ? "success" : "error"}>{text}</Alert>,
+    field: (label, input) => (
+      <Field label={label} htmlFor={input.id}>
+        <Input {...input} />
+      </Field>
+    ),
+    button: (label) => <Button>{label}</Button>,
+  },
+  layout: (form) => (
     <div className="lb-login">
       <section className="lb-login-brand">
         <div className="brand">
-          <LogoMark size={42} /> Larkspur Bank
+          <LogoMark size={42} /> {bank.settings.title}
         </div>
         <div>
           <h1>Banking that grows with you.</h1>
@@ -34,25 +40,10 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           <p className="muted" style={{ marginTop: 0, marginBottom: 20 }}>
             Welcome back. Sign in to online banking.
           </p>
-          {one(sp.signed_out) ? <Alert tone="success">You have signed out.</Alert> : null}
-          {error === "locked" ? (
-            <Alert tone="error">{SIGN_IN_LOCKED.en}</Alert>
-          ) : error ? (
-            <Alert tone="error">The username or password you entered is incorrect.</Alert>
-          ) : null}
-          <form action="/api/session" method="post" data-testid="login-form">
-            <input type="hidden" name="next" value={one(sp.next)} />
-            <Field label="Username" htmlFor="username">
-              <Input id="username" name="username" autoComplete="username" required defaultValue={one(sp.username)} autoFocus />
-            </Field>
-            <Field label="Password" htmlFor="password">
-              <Input id="password" name="password" type="password" autoComplete="current-password" required />
-            </Field>
-            <Button>Sign in</Button>
-          </form>
+          {form}
           <p className="lb-fineprint">Protect your account: Larkspur Bank will never ask for your password by phone or email.</p>
         </div>
       </section>
     </div>
-  );
-}
+  ),
+});

@@ -1,48 +1,21 @@
-import { redirect } from "next/navigation";
 import { Logo } from "@/rides/components/Logo";
-import { currentUser } from "@/rides/lib/auth";
-import { SIGN_IN_LOCKED } from "@persona/platform/session";
+import { rides } from "@/rides/lib/app";
 
 export const metadata = { title: "Sign in" };
 
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
-
-export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const sp = await searchParams;
-  if (await currentUser()) redirect("/");
-  return (
+/** The sign-in card: the logo and name above the shared form (@persona/platform/signin). */
+export default rides.signInPage({
+  form: { className: "zr-form", notice: { ok: "zr-note", error: "zr-alert" }, button: "zr-primary" },
+  layout: (form) => (
     <div className="zr-login">
       <div className="zr-login-card">
         <div className="zr-login-brand">
           <Logo size={48} />
-          <h1>ZipRide</h1>
+          <h1>{rides.settings.title}</h1>
         </div>
         <p className="zr-muted">Sign in to request a ride, see your trips and receipts.</p>
-        {one(sp.signed_out) ? <p className="zr-note">You have signed out.</p> : null}
-        {one(sp.error) === "locked" ? (
-          <p className="zr-alert" role="alert">
-            {SIGN_IN_LOCKED.en}
-          </p>
-        ) : one(sp.error) ? (
-          <p className="zr-alert" role="alert">
-            That username and password don't match.
-          </p>
-        ) : null}
-        <form action="/api/session" method="post" data-testid="login-form" className="zr-form">
-          <input type="hidden" name="next" value={one(sp.next)} />
-          <label>
-            Username
-            <input name="username" autoComplete="username" required defaultValue={one(sp.username)} autoFocus />
-          </label>
-          <label>
-            Password
-            <input name="password" type="password" autoComplete="current-password" required />
-          </label>
-          <button type="submit" className="zr-primary">
-            Sign in
-          </button>
-        </form>
+        {form}
       </div>
     </div>
-  );
-}
+  ),
+});

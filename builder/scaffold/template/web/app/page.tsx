@@ -1,8 +1,7 @@
 import { errorMessage } from "@persona/platform/http";
 import { idempotencyToken } from "@persona/platform/once";
 import { Alert, Button, Card, Field, Input } from "@persona/ui";
-import { db } from "@/__APP__/lib/db";
-import { now, requireUser } from "@/__APP__/lib/auth";
+import { db, now, requireUser } from "@/__APP__/lib/app";
 
 interface Note {
   id: number;

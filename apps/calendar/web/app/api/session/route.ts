@@ -1,7 +1,3 @@
-import { signInRoute } from "@persona/platform/session";
-import { sessions } from "@/calendar/lib/auth";
-
-export const dynamic = "force-dynamic";
-
-/** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next): check username + password, create a session row, set db_session. */
-export const POST = signInRoute(sessions);
+import { calendar } from "@/calendar/lib/app";
+/** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next). */
+export const POST = calendar.signInRoute;

@@ -1,7 +1,3 @@
-import { signInRoute } from "@persona/platform/session";
-import { sessions } from "@/delivery/lib/auth";
-
-export const dynamic = "force-dynamic";
-
-/** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next): check username + password, create a session row, set db_session. */
-export const POST = signInRoute(sessions);
+import { delivery } from "@/delivery/lib/app";
+/** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next). */
+export const POST = delivery.signInRoute;

@@ -1,10 +1,3 @@
-import type { NextRequest } from "next/server";
-import { seeOther } from "@persona/platform/http";
-import { SESSION_COOKIE, sessionCookie, signOut } from "@/dining/lib/auth";
-
-export const dynamic = "force-dynamic";
-
-export async function POST(req: NextRequest) {
-  signOut(req.cookies.get(SESSION_COOKIE)?.value);
-  return seeOther("/login?signed_out=1", { "Set-Cookie": sessionCookie(null) });
-}
+import { dining } from "@/dining/lib/app";
+/** Sign out (@persona/platform/session signOutRoute): delete this browser's session row and clear the cookie. */
+export const POST = dining.signOutRoute;

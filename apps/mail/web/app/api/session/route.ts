@@ -1,7 +1,3 @@
-import { signInRoute } from "@persona/platform/session";
-import { sessions } from "@/mail/lib/auth";
-
-export const dynamic = "force-dynamic";
-
-/** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next): check username + password, create a session row, set mb_session. */
-export const POST = signInRoute(sessions);
+import { mail } from "@/mail/lib/app";
+/** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next). */
+export const POST = mail.signInRoute;

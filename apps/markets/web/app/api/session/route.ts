@@ -1,7 +1,3 @@
-import { signInRoute } from "@persona/platform/session";
-import { sessions } from "@/markets/lib/auth";
-
-export const dynamic = "force-dynamic";
-
-/** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next): check username + password, create a session row, set sw_session. */
-export const POST = signInRoute(sessions);
+import { markets } from "@/markets/lib/app";
+/** Sign-in form post (@persona/platform/session signInRoute: limited attempts, same-origin next). */
+export const POST = markets.signInRoute;

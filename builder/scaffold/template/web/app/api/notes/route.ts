@@ -1,8 +1,7 @@
 import type { NextRequest } from "next/server";
 import { BadRequest, field, readForm, seeOther, withQuery } from "@persona/platform/http";
 import { idempotent } from "@persona/platform/once";
-import { db } from "@/__APP__/lib/db";
-import { now, requestUser } from "@/__APP__/lib/auth";
+import { db, now, requestUser } from "@/__APP__/lib/app";
 
 const MAX_TITLE = 200;
 

@@ -1,0 +1,16 @@
+import { defineApp } from "@persona/platform/app";
+
+export interface User {
+  id: number;
+  username: string;
+  full_name: string;
+  email: string;
+  phone: string;
+  address: string;
+}
+
+/** Basketful's server side (@persona/platform/app): database, sessions, context and sign-in from its app.yaml. */
+export const grocery = defineApp<User>({
+  name: "grocery",
+  userSql: "SELECT u.id, u.username, u.full_name, u.email, u.phone, u.address FROM users u",
+});
