@@ -79,11 +79,13 @@ export function safeNext(next: unknown): string {
   return safePath(next, "/");
 }
 
-/** Thrown by the strict readers below: a 400 (or `status`) with this message; nothing was read or written. */
+/** Thrown by the strict readers below (and by a route for a request no form of its app sends): a 400 (or `status`)
+ * with this message, about `field` when one is named; nothing was read or written. */
 export class BadRequest extends Error {
   constructor(
     message: string,
     readonly status = 400,
+    readonly field = "",
   ) {
     super(message);
   }
@@ -95,6 +97,11 @@ export function idValue(value: unknown): number | null {
   if (!/^[0-9]{1,15}$/.test(s)) return null;
   const n = Number(s);
   return n >= 1 && Number.isSafeInteger(n) ? n : null;
+}
+
+/** A record id to look a row up by: idValue, or NaN when it is not one (NaN matches no row: `1 OR 1=1` is not 1). */
+export function lookupId(value: unknown): number {
+  return idValue(value) ?? Number.NaN;
 }
 
 /** Largest request body the form and JSON readers take (bytes); the site refuses larger ones before any route. */

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { parseMoney } from "@persona/ui/format";
-import { BadRequest, field, idValue, readForm, seeOther, withQuery } from "@persona/platform/http";
-import { idempotent } from "@persona/platform/once";
+import { field, idValue, seeOther, withQuery } from "@persona/platform/http";
+import { formRoute } from "@persona/platform/forms";
 import { SESSION_COOKIE, userForToken, type User } from "./auth";
 import { BankError, getStatement, type Account, type Statement } from "./bank";
 import { bankContext } from "./context";
@@ -36,8 +36,8 @@ const FIELD_WORDS: Record<string, string> = {
 };
 
 /**
- * The POST handler of a form on a signed-in page (`page`, where the form is), one effect per form token
- * (`idempotent`, the form's hidden `_idem`): a double submit or a retry gets the first answer.
+ * The POST handler of a form on a signed-in page (`page`, where the form is; @persona/platform/forms formRoute), one
+ * effect per form token (the form's hidden `_idem`): a double submit or a retry gets the first answer.
  *
  * Signed out: to the sign-in page, coming back to `page`. Signed in: reads the form with a size limit, refuses any of
  * `fields` longer than its cap (`caps[name]`, else 40 characters) before any other work, runs `act` and answers 303
@@ -59,31 +59,24 @@ export function formPost<F extends string>({
   failed?: (e: BankError, values: Record<F, string>) => string;
 }) {
   const capOf = (name: F): number => caps[name] ?? DEFAULT_CAP;
-  async function POST(req: NextRequest): Promise<Response> {
-    const user = requestUser(req);
-    if (!user) return seeOther(withQuery("/login", { next: page }));
-    let form: FormData;
-    try {
-      form = await readForm(req);
-    } catch (e) {
-      if (e instanceof BadRequest) return seeOther(withQuery(page, { error: e.message }));
-      throw e;
-    }
-    const raw = Object.fromEntries(fields.map((name) => [name, field(form, name)])) as Record<F, string>;
-    const values = Object.fromEntries(fields.map((name) => [name, Array.from(raw[name]).slice(0, capOf(name)).join("")])) as Record<F, string>;
-    try {
+  const raw = (form: FormData) => Object.fromEntries(fields.map((name) => [name, field(form, name)])) as Record<F, string>;
+  const capped = (form: FormData) => Object.fromEntries(fields.map((name) => [name, Array.from(field(form, name)).slice(0, capOf(name)).join("")])) as Record<F, string>;
+  return formRoute({
+    user: requestUser,
+    refusal: BankError,
+    signedOut: withQuery("/login", { next: page }),
+    unreadable: page,
+    act: (user, form) => {
+      const values = raw(form);
       for (const name of fields) {
-        if (raw[name].length > capOf(name)) {
+        if (values[name].length > capOf(name)) {
           throw new BankError(`${FIELD_WORDS[name] ?? "This field"} is too long: at most ${capOf(name)} characters.`, name);
         }
       }
-      return seeOther(withQuery(page, act(user, values)));
-    } catch (e) {
-      if (e instanceof BankError) return seeOther(failed(e, values));
-      throw e;
-    }
-  }
-  return idempotent(POST, { user: (req) => requestUser(req)?.id });
+      return withQuery(page, act(user, capped(form)));
+    },
+    failed: (e, form) => failed(e, capped(form)),
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import { BadRequest, field, json, jsonError, readForm, readJson, safeNext, safePath, seeOther, withQuery } from "@persona/platform/http";
-import { idempotent } from "@persona/platform/once";
+import { formRoute } from "@persona/platform/forms";
 import { requestUser, type User } from "./auth";
 import { BoardError } from "./board";
 import { boardContext } from "./context";
@@ -44,39 +44,35 @@ async function jsonFields(req: Request): Promise<Record<string, string>> {
 
 type Act = (ctx: { user: User; now: string; prefix: string; fields: Record<string, string>; params: Record<string, string> }) => { result?: Record<string, unknown>; redirect?: string };
 
+/** A JSON call: its Content-Type says so (a form post otherwise). */
+function isJson(req: NextRequest): boolean {
+  return (req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json");
+}
+
 /**
- * The POST handler of a Cairn form or JSON call. Signed out: 401 (JSON) or the sign-in page. A body that is neither
- * a form nor a JSON object answers 400 `{error}`. A form answers 303 to the path `act` returns (its `back` field by
- * default, same-origin only) and a refused one (BoardError) 303 to `back` with a signed `?error=`; JSON answers
- * `{ok: true, ...result}` or `{error, field}` with the error's status. Nothing is written when a BoardError is
- * thrown. Idempotent (@persona/platform/once): a form's `_idem` token or an `Idempotency-Key` header acts once; a
+ * The POST handler of a Cairn form or JSON call (@persona/platform/forms formRoute). Signed out: 401 (JSON) or the
+ * sign-in page. A body that is neither a form nor a JSON object answers 400 `{error}`. A form answers 303 to the path
+ * `act` returns (its `back` field by default, same-origin only) and a refused one (BoardError) 303 to `back` with a
+ * signed `?error=`; JSON answers `{ok: true, ...result}` or `{error, field}` with the error's status. Nothing is
+ * written when a BoardError is thrown. Idempotent: a form's `_idem` token or an `Idempotency-Key` header acts once; a
  * repeat (a double click, a retried call) replays the first answer.
  */
 export function post(act: Act, fallback: (params: Record<string, string>) => string) {
-  async function handle(req: NextRequest, p: Record<string, string>): Promise<Response> {
-    const isJson = (req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json");
-    const user = requestUser(req);
-    if (!user) return isJson ? jsonError("Sign in first.", 401) : seeOther("/login");
-    let fields: Record<string, string>;
-    try {
-      fields = isJson ? await jsonFields(req) : await formFields(req);
-    } catch (e) {
-      if (e instanceof BadRequest) return jsonError(e.message, e.status);
-      if (e instanceof BoardError) return isJson ? jsonError(e.message, e.status, e.field) : seeOther(backWith(fallback(p), { error: e.message }));
-      throw e;
-    }
-    const back = safePath(fields.back || fallback(p), fallback(p));
-    const ctx = boardContext();
-    try {
-      const out = act({ user, now: ctx.now, prefix: ctx.prefix, fields, params: p });
-      return isJson ? json({ ok: true, ...(out.result ?? {}) }) : seeOther(out.redirect ?? back);
-    } catch (e) {
-      if (e instanceof BoardError) return isJson ? jsonError(e.message, e.status, e.field) : seeOther(backWith(back, { error: e.message }));
-      throw e;
-    }
-  }
   return async function POST(req: NextRequest, { params }: { params: Promise<Record<string, string>> }): Promise<Response> {
     const p = await params;
-    return idempotent((r) => handle(r, p), { user: (r) => requestUser(r)?.id })(req);
+    const back = (fields: Record<string, string>) => safePath(fields.back || fallback(p), fallback(p));
+    return formRoute({
+      user: requestUser,
+      refusal: BoardError,
+      json: isJson,
+      read: (r) => (isJson(r) ? jsonFields(r) : formFields(r)),
+      unreadable: "json",
+      act: (user, fields, r) => {
+        const ctx = boardContext();
+        const out = act({ user, now: ctx.now, prefix: ctx.prefix, fields, params: p });
+        return isJson(r) ? json({ ok: true, ...(out.result ?? {}) }) : seeOther(out.redirect ?? back(fields));
+      },
+      failed: (e, fields) => backWith(back(fields), { error: e.message }),
+    })(req);
   };
 }

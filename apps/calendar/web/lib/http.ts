@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import { BadRequest, field, json, jsonError, MAX_BODY_BYTES, readForm, readJson, safePath, seeOther, withQuery } from "@persona/platform/http";
-import { idempotent } from "@persona/platform/once";
+import { formRoute } from "@persona/platform/forms";
 import { requestUser, type User } from "./auth";
 import { idToken } from "./ids";
 import { CalError, FIELD_CAPS } from "./write";
@@ -70,14 +70,12 @@ export function back(path: unknown, fallback: string, params: Record<string, str
   return safePath(withQuery(base!, { ...keep, ...params }), fallback);
 }
 
-/** Who is asking, for the idempotency store. */
-const whoAsks = { user: (req: NextRequest) => requestUser(req)?.id ?? null };
-
 /**
- * A signed-in write: `act(user, fields)` returns the success path (form) or JSON body; a CalError
- * becomes a 303 back to `back(fields)` with the message (forms) or a JSON error with its status; a body that is no
- * form or JSON object a 400/413 with a message. Idempotent: a form's `_idem` token (or an `Idempotency-Key` header)
- * has one effect, the first answer replayed to a retry, a double click or a second tab.
+ * A signed-in write (@persona/platform/forms formRoute): `act(user, fields)` returns the success path (form) or JSON
+ * body; a CalError becomes a 303 back to `onError(fields, e)` with the message (forms) or a JSON error with its
+ * status; a body that is no form or JSON object a 400/413 with a message. Fields over their caps (checkCaps) are
+ * refused before any other work. Idempotent: a form's `_idem` token (or an `Idempotency-Key` header) has one effect,
+ * the first answer replayed to a retry, a double click or a second tab.
  */
 export function signedWrite(
   req: NextRequest,
@@ -87,23 +85,21 @@ export function signedWrite(
   opts: { maxBytes?: number } = {},
 ): Promise<Response> {
   const limit = opts.maxBytes ?? MAX_BODY_BYTES;
-  const run = async (r: NextRequest): Promise<Response> => {
-    const user = requestUser(r);
-    const asJson = wantsJson(r);
-    if (!user) return asJson ? jsonError("Sign in first.", 401) : seeOther(withQuery("/login", { next: safePath(signedOutNext, "/") }));
-    let f: Record<string, string> = {};
-    try {
-      f = await readFields(r, limit);
+  return formRoute({
+    user: requestUser,
+    refusal: CalError,
+    json: wantsJson,
+    signedOut: withQuery("/login", { next: safePath(signedOutNext, "/") }),
+    read: (r) => readFields(r, limit),
+    unreadable: "json",
+    maxBytes: limit,
+    act: async (user, f, r) => {
       checkCaps(f); // before any other work; a refused form still refills from `f` (each value cut to 300 characters)
       const out = await act(user, f);
-      return asJson ? json(out.body) : seeOther(safePath(out.path, "/week"));
-    } catch (e) {
-      if (e instanceof BadRequest) return jsonError(e.message, e.status);
-      if (e instanceof CalError) return asJson ? jsonError(e.message, e.status, e.field) : seeOther(safePath(onError(f, e), "/week"));
-      throw e;
-    }
-  };
-  return idempotent(run, { ...whoAsks, maxBytes: limit })(req);
+      return wantsJson(r) ? json(out.body) : seeOther(safePath(out.path, "/week"));
+    },
+    failed: (e, f) => safePath(onError(f, e), "/week"),
+  })(req);
 }
 
 export { BadRequest, readJson };

@@ -1,6 +1,6 @@
-import { BadRequest, field, idValue, json, jsonError, readFormPost, safePath, seeOther, withQuery } from "@persona/platform/http";
-import { idempotent } from "@persona/platform/once";
 import type { NextRequest } from "next/server";
+import { BadRequest, field, idValue, json, jsonError, readFormPost, safePath, seeOther, withQuery } from "@persona/platform/http";
+import { formPoster } from "@persona/platform/forms";
 import { requestUser, type User } from "./auth";
 import { MailError } from "./mail";
 
@@ -36,30 +36,13 @@ export function optionalId(v: string, what: string): number | null {
   return n;
 }
 
-/** The answer to a body that could not be read: its status (400/413) with `{error}`. */
-export function badRequest(e: BadRequest): Response {
-  return jsonError(e.message, e.status);
-}
+/** Mailbox form routes (@persona/platform/forms formRoute): a body that is not a form answers 400 with a message
+ * (readFormPost); idempotent per `_idem` token or Idempotency-Key. */
+export const post = formPoster({ user: requestUser, refusal: MailError, read: readFormPost, unreadable: "json" });
 
-/**
- * A Mailbox form route: signed out goes to sign-in (`login`); the body is read with readFormPost (a bad one answers
- * 400 with a message); `act` answers the rest. Wrapped in idempotent(): a form's `_idem` token (or an
- * `Idempotency-Key` header) makes a repeated post replay the first answer with no second effect.
- */
+/** A Mailbox form route (@persona/platform/forms formRoute): signed out goes to sign-in (`login`); a body that is not a
+ * form answers 400 with a message (readFormPost); `act` answers the rest (a MailError is its own to answer).
+ * Idempotent per `_idem` token or Idempotency-Key. */
 export function formRoute(login: string, act: (req: NextRequest, user: User, form: FormData) => Promise<Response> | Response) {
-  return idempotent(
-    async (req) => {
-      const user = requestUser(req);
-      if (!user) return seeOther(login);
-      let form: FormData;
-      try {
-        form = await readFormPost(req);
-      } catch (e) {
-        if (e instanceof BadRequest) return badRequest(e);
-        throw e;
-      }
-      return act(req, user, form);
-    },
-    { user: (req) => requestUser(req)?.id },
-  );
+  return post({ signedOut: login, act: (user, form, req) => act(req, user, form) });
 }

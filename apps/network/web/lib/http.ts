@@ -1,20 +1,9 @@
-import type { NextRequest } from "next/server";
-import { BadRequest, field, idValue as platformId, jsonError, readFormPost, safePath, seeOther, withQuery } from "@persona/platform/http";
-import { idempotent } from "@persona/platform/once";
+import { field, lookupId as idValue, readFormPost, safePath, seeOther, withQuery } from "@persona/platform/http";
+import { backField as backTo, formPoster } from "@persona/platform/forms";
 import { requestUser, type User } from "./auth";
 import { NetworkError } from "./network";
 
-export { field, seeOther, withQuery };
-
-/** A posted id: digits only (@persona/platform/http idValue), else NaN (matches no row; `1 OR 1=1` is not 1). */
-export function idValue(value: string): number {
-  return platformId(value) ?? Number.NaN;
-}
-
-/** A same-app path to go back to (the `back` field, safePath), or `fallback`. */
-export function backTo(form: FormData, fallback: string): string {
-  return safePath(field(form, "back"), fallback);
-}
+export { backTo, field, idValue, seeOther, withQuery };
 
 /** `path` (a same-origin path that may carry a query already) with a signed `error` and its `field` set (withQuery). */
 export function withError(path: string, e: NetworkError): string {
@@ -24,31 +13,11 @@ export function withError(path: string, e: NetworkError): string {
   return `${withQuery(u.pathname, { ...keep, error: e.message, field: e.field })}${u.hash}`;
 }
 
-/**
- * The POST handler of a form: signed out, to the sign-in page; a body that is not a form answers 400 with a
- * message; signed in, runs `act` on the posted form and answers 303 to the path it returns. A NetworkError answers
- * 303 to the form's page (`back`, else `fallback`) with a signed `?error=`; nothing was written then. Idempotent
- * (@persona/platform/once): a form's `_idem` token posts once; a repeat replays the first answer.
- */
+const post = formPoster({ user: requestUser, refusal: NetworkError, read: readFormPost, unreadable: "json" });
+
+/** The POST handler of a form (@persona/platform/forms formRoute): signed out to sign-in; a body that is not a form
+ * answers 400 with a message (readFormPost); a NetworkError goes back to the form's page (`back`, else `fallback`)
+ * with the signed message and field; idempotent per `_idem` token. */
 export function formPost(fallback: string, act: (user: User, form: FormData) => Promise<string> | string) {
-  return idempotent(
-    async (req: NextRequest): Promise<Response> => {
-      const user = requestUser(req);
-      if (!user) return seeOther("/login");
-      let form: FormData;
-      try {
-        form = await readFormPost(req);
-      } catch (e) {
-        if (e instanceof BadRequest) return jsonError(e.message, e.status);
-        throw e;
-      }
-      try {
-        return seeOther(await act(user, form));
-      } catch (e) {
-        if (e instanceof NetworkError) return seeOther(withError(backTo(form, fallback), e));
-        throw e;
-      }
-    },
-    { user: (req) => requestUser(req)?.id },
-  );
+  return post({ act, failed: (e, form) => withError(backTo(form, fallback), e) });
 }

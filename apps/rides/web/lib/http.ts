@@ -1,52 +1,15 @@
 import type { NextRequest } from "next/server";
-import { BadRequest, field, idValue, json, jsonError, readForm, seeOther, withQuery } from "@persona/platform/http";
-import { idempotent } from "@persona/platform/once";
-import { requestUser, type User } from "./auth";
+import { field, idValue, json, jsonError, seeOther, withQuery } from "@persona/platform/http";
+import { acceptsJson, formPoster } from "@persona/platform/forms";
+import { requestUser } from "./auth";
 import { RideError } from "./rides";
 
 export { field, idValue, json, jsonError, seeOther, withQuery };
 
-/** True when the client asked for JSON (`Accept: application/json`): routes then answer JSON, not redirects. */
-function wantsJson(req: NextRequest): boolean {
-  return (req.headers.get("accept") ?? "").includes("application/json");
-}
-
-/**
- * The POST handler of a form: signed out, to the sign-in page (401 for JSON); signed in, runs `act`
- * and answers 303 to the path it returns (JSON: `{ok: true, next}`). The body is read with the platform's
- * size-limited reader; a body that is no form or a RideError answers 303 to `failed(error, form, req)` (the signed
- * error banner; JSON: 400 or 413 `{error}`); nothing was written then. Idempotent (@persona/platform/once): a form's
- * `_idem` token (or an Idempotency-Key header) runs once, a duplicate (also a concurrent one) gets the first answer.
- */
-export function formPost({
-  act,
-  failed,
-}: {
-  act: (user: User, form: FormData, req: NextRequest) => Promise<string> | string;
-  failed: (e: RideError, form: FormData, req: NextRequest) => string;
-}) {
-  return idempotent(
-    async function POST(req: NextRequest): Promise<Response> {
-      const user = requestUser(req);
-      if (!user) return wantsJson(req) ? jsonError("Sign in first.", 401) : seeOther("/login");
-      let form: FormData;
-      try {
-        form = await readForm(req);
-      } catch (e) {
-        if (!(e instanceof BadRequest)) throw e;
-        return wantsJson(req) ? jsonError(e.message, e.status) : seeOther(failed(new RideError(e.message), new FormData(), req));
-      }
-      try {
-        const next = await act(user, form, req);
-        return wantsJson(req) ? json({ ok: true, next }) : seeOther(next);
-      } catch (e) {
-        if (e instanceof RideError) return wantsJson(req) ? jsonError(e.message) : seeOther(failed(e, form, req));
-        throw e;
-      }
-    },
-    { user: (req) => requestUser(req)?.id },
-  );
-}
+/** The POST handler of a form (@persona/platform/forms formRoute): signed out to sign-in; a RideError, or a body that is
+ * no form, to `failed(error, form, req)` with the signed message; `Accept: application/json` gets JSON answers
+ * (401, `{ok: true, next}`, 400/413 `{error}`); idempotent per `_idem` token or Idempotency-Key. */
+export const formPost = formPoster({ user: requestUser, refusal: RideError, json: acceptsJson, unreadable: "failed" });
 
 /** The ride id of `/api/rides/<id>/<action>` (null when it is not a plain id). */
 export function rideIdOf(req: NextRequest): number | null {

@@ -1,23 +1,13 @@
-import type { NextRequest } from "next/server";
-import { BadRequest as PlatformBadRequest, json, jsonError, readForm as readPlatformForm, seeOther, withQuery } from "@persona/platform/http";
+import { BadRequest, readForm as readPlatformForm, withQuery } from "@persona/platform/http";
+import { acceptsJson, formRoute } from "@persona/platform/forms";
 import { requestUser, type User } from "./auth";
 import { taxContext, type TaxContext } from "./context";
 import { FieldError } from "./fields";
 
-/**
- * A request no form of the app sends (a body that is not a form, a field twice or as a file, a missing or unknown
- * step, an id that is not digits): answered `status` (4xx) with `{error, field?}` as JSON, nothing written. A
- * @persona/platform/http BadRequest (its readForm's: not a form, too large) is answered the same way.
- */
-export class BadRequest extends PlatformBadRequest {
-  constructor(
-    message: string,
-    status = 400,
-    public field = "",
-  ) {
-    super(message, status);
-  }
-}
+/** A request no form of the app sends (a body that is not a form, a field twice or as a file, a missing or unknown
+ * step, an id that is not digits): @persona/platform/http BadRequest, answered `status` (4xx) with `{error, field?}`
+ * as JSON, nothing written. */
+export { BadRequest };
 
 /** Largest form body the app reads (bytes): its biggest form, the income step, is well under 4 KB. */
 export const MAX_FORM_BYTES = 64 * 1024;
@@ -54,31 +44,22 @@ export function idOf(value: string | null | undefined, name: string): number {
   return Number(value);
 }
 
-function wantsJson(req: Request): boolean {
-  return (req.headers.get("accept") ?? "").includes("application/json");
-}
-
 /**
- * The POST handler of a form: signed out, to the sign-in page (401 for a JSON client); the form read by readForm;
- * signed in, runs `act` and answers 303 to the path it returns (JSON: `{ok, next}`). A FieldError (a value the
- * person typed that the app refuses) answers 303 to `back(form)` with `?error=&field=` (JSON: 400); a BadRequest
- * (a malformed request) answers its 4xx status with `{error, field?}`. Nothing is written in either case.
+ * The POST handler of a form (@persona/platform/forms formRoute): signed out, to the sign-in page (401 for a JSON
+ * client); the form read by readForm; signed in, runs `act` and answers 303 to the path it returns (JSON: `{ok,
+ * next}`). A FieldError (a value the person typed that the app refuses) answers 303 to `back(form)` with
+ * `?error=&field=` (JSON: 400); a BadRequest (a malformed request) answers its 4xx status with `{error, field?}`.
+ * Nothing is written in either case. `once`: idempotent per `_idem` token (@persona/platform/once).
  */
-export function formPost(act: (ctx: TaxContext, user: User, form: FormData) => string, back: (form: FormData) => string) {
-  return async function POST(req: NextRequest): Promise<Response> {
-    const user = requestUser(req);
-    if (!user) return wantsJson(req) ? jsonError("Sign in first.", 401) : seeOther("/login");
-    let form: FormData | null = null;
-    try {
-      form = await readForm(req);
-      const next = act(taxContext(), user, form);
-      return wantsJson(req) ? json({ ok: true, next }) : seeOther(next);
-    } catch (e) {
-      if (e instanceof PlatformBadRequest) return jsonError(e.message, e.status, (e instanceof BadRequest && e.field) || undefined);
-      if (e instanceof FieldError && form) {
-        return wantsJson(req) ? jsonError(e.message, 400, e.field || undefined) : seeOther(withQuery(back(form), { error: e.message, field: e.field }));
-      }
-      throw e;
-    }
-  };
+export function formPost(act: (ctx: TaxContext, user: User, form: FormData) => string, back: (form: FormData) => string, { once = false } = {}) {
+  return formRoute({
+    user: requestUser,
+    refusal: FieldError,
+    read: readForm,
+    json: acceptsJson,
+    unreadable: "json",
+    once,
+    act: (user, form) => act(taxContext(), user, form),
+    failed: (e, form) => withQuery(back(form), { error: e.message, field: e.field }),
+  });
 }

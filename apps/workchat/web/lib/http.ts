@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
-import { BadRequest, field, idValue as platformId, jsonError, MAX_QUERY_VALUE, readFormPost, safeNext, safePath, seeOther, withQuery } from "@persona/platform/http";
-import { idempotent } from "@persona/platform/once";
+import { field, idValue as platformId, MAX_QUERY_VALUE, readFormPost, safeNext, safePath, seeOther, withQuery } from "@persona/platform/http";
+import { formPoster } from "@persona/platform/forms";
 import { SESSION_COOKIE, userForToken, type User } from "./auth";
 import { ChatError } from "./actions";
 
@@ -26,36 +26,28 @@ export function backTo(back: string, params: Record<string, string | number | nu
   return `${withQuery(u.pathname, { ...keep, ...params })}${hash}`;
 }
 
+const post = formPoster({
+  user: requestUser,
+  refusal: ChatError,
+  read: readFormPost,
+  unreadable: "json",
+  signedOut: (form) => `/login?next=${encodeURIComponent(safeNext(field(form, "back")))}`,
+});
+
 /**
- * The POST handler of a form: a body that is not a form answers 400 with a message; signed out goes to sign-in;
- * otherwise reads `fields`, runs `act` and answers 303 to the form's `back` path (or what `act` returns). A
- * ChatError goes back with a signed `error` (and `field`; the typed `draft` when it fits in a query value, MAX_QUERY_VALUE) and
- * changes nothing. Idempotent (@persona/platform/once): a form's `_idem` token posts once; a repeat (a double
- * click, a second tab) replays the first answer.
+ * The POST handler of a form (@persona/platform/forms formRoute): a body that is not a form answers 400 with a
+ * message; signed out goes to sign-in (back to the form's `back` after); otherwise reads `fields`, runs `act` and
+ * answers 303 to the path it returns. A ChatError goes back with a signed `error` (and `field`; the typed `draft`
+ * when it fits in a query value, MAX_QUERY_VALUE) and changes nothing. Idempotent per `_idem` token.
  */
 export function formPost<F extends string>(fields: readonly F[], act: (user: User, values: Record<F | "back", string>) => Promise<string> | string) {
-  return idempotent(
-    async (req: NextRequest): Promise<Response> => {
-      const user = requestUser(req);
-      let form: FormData;
-      try {
-        form = await readFormPost(req);
-      } catch (e) {
-        if (e instanceof BadRequest) return jsonError(e.message, e.status);
-        throw e;
-      }
-      const values = Object.fromEntries([...fields, "back"].map((name) => [name, field(form, name)])) as Record<F | "back", string>;
-      if (!user) return seeOther(`/login?next=${encodeURIComponent(safeNext(values.back))}`);
-      try {
-        return seeOther(await act(user, values));
-      } catch (e) {
-        if (e instanceof ChatError) {
-          const draft = "text" in values ? (values as Record<string, string>).text : "";
-          return seeOther(backTo(values.back || "/", { error: e.message, field: e.field, draft: draft.length <= MAX_QUERY_VALUE ? draft : "" }));
-        }
-        throw e;
-      }
+  const valuesOf = (form: FormData) => Object.fromEntries([...fields, "back"].map((name) => [name, field(form, name)])) as Record<F | "back", string>;
+  return post({
+    act: (user, form) => act(user, valuesOf(form)),
+    failed: (e, form) => {
+      const values: Record<string, string> = valuesOf(form);
+      const draft = "text" in values ? values.text : "";
+      return backTo(values.back || "/", { error: e.message, field: e.field, draft: draft.length <= MAX_QUERY_VALUE ? draft : "" });
     },
-    { user: (req) => requestUser(req)?.id },
-  );
+  });
 }

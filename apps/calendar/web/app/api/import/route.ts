@@ -1,9 +1,8 @@
-import type { NextRequest } from "next/server";
 import { BadRequest, readForm } from "@persona/platform/http";
-import { idempotent } from "@persona/platform/once";
+import { formRoute } from "@persona/platform/forms";
 import { requestUser } from "@/calendar/lib/auth";
 import { calContext } from "@/calendar/lib/context";
-import { jsonError, seeOther, withQuery } from "@/calendar/lib/http";
+import { withQuery } from "@/calendar/lib/http";
 import { IcsError, parseEvents } from "@/calendar/lib/ics";
 import { addAllFromIcs, CalError } from "@/calendar/lib/write";
 
@@ -13,35 +12,36 @@ export const dynamic = "force-dynamic";
 const MAX_FILE = 1_000_000;
 const MAX_UPLOAD = 4 * 1024 * 1024;
 
+/** The upload form, strictly: multipart or urlencoded (or no type), at most MAX_UPLOAD bytes, not empty; else BadRequest. */
+async function readUpload(req: Request): Promise<FormData> {
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  if (type && !type.startsWith("multipart/form-data") && !type.startsWith("application/x-www-form-urlencoded")) {
+    throw new BadRequest("Send the .ics file as a multipart/form-data upload (field file).");
+  }
+  const form = await readForm(req, MAX_UPLOAD);
+  if (![...form.keys()].length) throw new BadRequest("The request has no fields: send the .ics file (field file).");
+  return form;
+}
+
 /** Upload an .ics file (multipart field `file`): add its events, or open the one already there. Idempotent by `_idem`. */
-export const POST = idempotent(
-  async (req: NextRequest) => {
-    if (!requestUser(req)) return seeOther("/login?next=/import");
+export const POST = formRoute({
+  user: requestUser,
+  refusal: CalError,
+  alsoRefused: (e) => (e instanceof IcsError ? new CalError(e.message) : null),
+  signedOut: "/login?next=/import",
+  read: readUpload,
+  unreadable: "json",
+  maxBytes: MAX_UPLOAD,
+  act: async (_user, form) => {
+    const file = form.get("file");
     let text = "";
-    try {
-      const type = (req.headers.get("content-type") ?? "").toLowerCase();
-      if (type && !type.startsWith("multipart/form-data") && !type.startsWith("application/x-www-form-urlencoded")) {
-        throw new BadRequest("Send the .ics file as a multipart/form-data upload (field file).");
-      }
-      const form = await readForm(req, MAX_UPLOAD);
-      if (![...form.keys()].length) throw new BadRequest("The request has no fields: send the .ics file (field file).");
-      const file = form.get("file");
-      if (file && typeof file !== "string") {
-        if (file.size > MAX_FILE) return seeOther(withQuery("/import", { error: "The file is too large (at most 1 MB)." }));
-        text = await file.text();
-      }
-    } catch (e) {
-      if (e instanceof BadRequest) return jsonError(e.message, e.status);
-      throw e;
+    if (file && typeof file !== "string") {
+      if (file.size > MAX_FILE) return withQuery("/import", { error: "The file is too large (at most 1 MB)." });
+      text = await file.text();
     }
-    if (!text.trim()) return seeOther(withQuery("/import", { error: "Choose an .ics file to import." }));
-    try {
-      const r = addAllFromIcs(parseEvents(text, calContext().tz));
-      return seeOther(withQuery(`/events/${r.id}`, { notice: r.created ? "imported" : r.updated ? "import_updated" : "import_exists" }));
-    } catch (e) {
-      if (e instanceof IcsError || e instanceof CalError) return seeOther(withQuery("/import", { error: `The file could not be imported: ${e.message}` }));
-      throw e;
-    }
+    if (!text.trim()) return withQuery("/import", { error: "Choose an .ics file to import." });
+    const r = addAllFromIcs(parseEvents(text, calContext().tz));
+    return withQuery(`/events/${r.id}`, { notice: r.created ? "imported" : r.updated ? "import_updated" : "import_exists" });
   },
-  { user: (req) => requestUser(req)?.id ?? null, maxBytes: MAX_UPLOAD },
-);
+  failed: (e) => withQuery("/import", { error: `The file could not be imported: ${e.message}` }),
+});

@@ -1,9 +1,7 @@
-import { idempotent } from "@persona/platform/once";
-import type { NextRequest } from "next/server";
-import { requestUser } from "@/mail/lib/auth";
+import { acceptsJson } from "@persona/platform/forms";
 import { cleanFilename, compose, LIMITS, type ComposeInput, type Upload } from "@/mail/lib/compose";
 import { readFormPost } from "@persona/platform/http";
-import { BadRequest, field, ids, json, jsonError, optionalId, seeOther, withQuery } from "@/mail/lib/http";
+import { field, ids, json, jsonError, optionalId, post, seeOther, withQuery } from "@/mail/lib/http";
 import { MailError } from "@/mail/lib/mail";
 
 export const dynamic = "force-dynamic";
@@ -17,18 +15,14 @@ const MAX_COMPOSE_BYTES = LIMITS.totalBytes + 1024 * 1024;
  * gets a 303 to where the message went, or back to /compose with the message. A body that is not a
  * form answers 400 `{error}`. Idempotent: the form's `_idem` token sends a message once.
  */
-export const POST = idempotent(
-  async (req: NextRequest) => {
-    const wantsJson = (req.headers.get("accept") ?? "").includes("application/json");
-    const user = requestUser(req);
-    if (!user) return wantsJson ? jsonError("You are signed out.", 401) : seeOther("/login?next=/compose");
-    let form: FormData;
-    try {
-      form = await readFormPost(req, MAX_COMPOSE_BYTES);
-    } catch (e) {
-      if (e instanceof BadRequest) return jsonError(e.message, e.status);
-      throw e;
-    }
+export const POST = post({
+  signedOut: "/login?next=/compose",
+  signInFirst: "You are signed out.",
+  json: acceptsJson,
+  read: (req) => readFormPost(req, MAX_COMPOSE_BYTES),
+  maxBytes: MAX_COMPOSE_BYTES,
+  act: async (user, form, req) => {
+    const wantsJson = acceptsJson(req);
     const mode = field(form, "mode");
     let input: ComposeInput | null = null;
     try {
@@ -61,5 +55,4 @@ export const POST = idempotent(
       return seeOther(withQuery("/compose", { error: e.message, draft: input?.draftId, reply: input?.replyTo, mode: input && input.mode !== "new" ? input.mode : "" }));
     }
   },
-  { user: (req) => requestUser(req)?.id, maxBytes: MAX_COMPOSE_BYTES },
-);
+});

@@ -1,4 +1,4 @@
-import { errorMessage, idValue } from "@persona/platform/http";
+import { errorMessage, idValue, lookupId } from "@persona/platform/http";
 import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -24,12 +24,12 @@ type Params = { params: Promise<{ id: string }>; searchParams: Promise<Record<st
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
 
 export async function generateMetadata({ params }: Params) {
-  const c = getConversation(idValue((await params).id) ?? Number.NaN);
+  const c = getConversation(lookupId((await params).id));
   return { title: c ? conversationName(c) : "Conversation" };
 }
 
 export default async function ConversationPage({ params, searchParams }: Params) {
-  const id = idValue((await params).id) ?? Number.NaN;
+  const id = lookupId((await params).id);
   const sp = await searchParams;
   const conv = getConversation(id);
   if (!conv) notFound();

@@ -1,4 +1,4 @@
-import { idValue } from "@persona/platform/http";
+import { lookupId } from "@persona/platform/http";
 import { notFound } from "next/navigation";
 import { ContactCard } from "@/messaging/components/ContactCard";
 import { Sidebar } from "@/messaging/components/Sidebar";
@@ -8,7 +8,7 @@ import { chatContext } from "@/messaging/lib/context";
 type Params = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Params) {
-  return { title: getContact(idValue((await params).id) ?? Number.NaN)?.name ?? "Contact" };
+  return { title: getContact(lookupId((await params).id))?.name ?? "Contact" };
 }
 
 export default async function ContactPage({ params }: Params) {

@@ -1,5 +1,3 @@
-import { idempotent } from "@persona/platform/once";
-import { requestUser } from "@/taxes/lib/auth";
 import { FieldError } from "@/taxes/lib/fields";
 import { BadRequest, field, formPost, need } from "@/taxes/lib/http";
 import { currentReturn, fileReturn } from "@/taxes/lib/store";
@@ -8,7 +6,7 @@ export const dynamic = "force-dynamic";
 
 /** File the year's return: `consent` = yes (the ticked box; absent when not ticked) and `signature` = the full name.
  * The form carries `_idem` (@persona/platform/once): a double click or a retry gets the first answer. */
-export const POST = idempotent(formPost(
+export const POST = formPost(
   (ctx, user, form) => {
     const consent = field(form, "consent");
     if (consent !== null && consent !== "yes") throw new BadRequest("consent must be yes (or left out).", 400, "consent");
@@ -20,4 +18,5 @@ export const POST = idempotent(formPost(
     return "/return/file?done=filed";
   },
   () => "/return/file",
-), { user: (req) => requestUser(req)?.id });
+  { once: true },
+);

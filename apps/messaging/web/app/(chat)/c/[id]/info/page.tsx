@@ -1,4 +1,4 @@
-import { idValue } from "@persona/platform/http";
+import { lookupId } from "@persona/platform/http";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { Avatar } from "@/messaging/components/Avatar";
@@ -11,7 +11,7 @@ import { dayLabel } from "@/messaging/lib/format";
 export const metadata = { title: "Group info" };
 
 export default async function GroupInfo({ params }: { params: Promise<{ id: string }> }) {
-  const id = idValue((await params).id) ?? Number.NaN;
+  const id = lookupId((await params).id);
   const conv = getConversation(id);
   if (!conv) notFound();
   if (conv.kind === "direct") redirect(`/contacts/${conv.contact_id}`);
