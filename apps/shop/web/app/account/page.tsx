@@ -13,12 +13,13 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
   const { user, ctx, cart, depts } = await shell();
   const t = ctx.t;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   return (
     <>
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page" style={{ maxWidth: 980 }}>
         <h1>{t("Your account", "Mein Konto")}</h1>
-        {errorMessage(sp) ? <Alert tone="error" className="sw-alert" data-testid="error">{errorMessage(sp)}</Alert> : null}
+        {error ? <Alert tone="error" className="sw-alert" data-testid="error">{error}</Alert> : null}
         {one(sp.saved) ? <Alert tone="success" className="sw-note" data-testid="saved">{t("Address saved.", "Adresse gespeichert.")}</Alert> : null}
         <div className="sw-tiles" style={{ marginBottom: 14 }}>
           <Link href="/orders" className="sw-tile">{t("Your orders", "Ihre Bestellungen")}</Link>
@@ -34,7 +35,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
           {addressesOf(user.id).map((a) => (
             <p key={a.id} data-testid="saved-address" data-name={a.name} data-line={a.line}><b>{a.name}</b> ({a.label}){a.is_default ? ` · ${t("Default", "Standard")}` : ""}<br />{a.line}</p>
           ))}
-          <details id="new-address" open={!!errorMessage(sp)}>
+          <details id="new-address" open={!!error}>
             <summary className="sw-link">{t("Add an address", "Adresse hinzufügen")}</summary>
             <form action="/api/addresses" method="post" className="sw-form" style={{ maxWidth: 460, marginTop: 8 }} data-testid="address-form">
               <input type="hidden" name="_idem" value={idempotencyToken()} />

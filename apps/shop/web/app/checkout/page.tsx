@@ -15,8 +15,9 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
   const { user, ctx, cart, depts } = await shell();
   const t = ctx.t;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const lines = cartOf(user.id);
-  if (!lines.length && !errorMessage(sp)) redirect("/cart");
+  if (!lines.length && !error) redirect("/cart");
   const addresses = addressesOf(user.id);
   const cards = cardsOf(user.id);
   const subtotal = lines.reduce((s, l) => s + l.qty * l.price_cents, 0);
@@ -28,7 +29,7 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page">
         <h1>{t("Checkout", "Kasse")}</h1>
-        {errorMessage(sp) ? <Alert tone="error" className="sw-alert" data-testid="error">{errorMessage(sp)}</Alert> : null}
+        {error ? <Alert tone="error" className="sw-alert" data-testid="error">{error}</Alert> : null}
         <form action="/api/orders" method="post" className="sw-two-col" data-testid="checkout-form">
           <input type="hidden" name="_idem" value={idempotencyToken()} />
           <div>

@@ -16,6 +16,7 @@ export const metadata = { title: "Review and pay" };
 export default async function BookPage({ searchParams }: { searchParams: SearchParams }) {
   const user = await requireUser();
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const ctx = stayContext();
   const p = propertyBySlug(one(sp.p));
   if (!p) notFound();
@@ -63,9 +64,9 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
       <main className="bs-page bs-checkout">
         <section>
           <h1>Review and pay</h1>
-          {errorMessage(sp) ? (
+          {error ? (
             <p className="bs-alert" role="alert" data-testid="book-error">
-              {errorMessage(sp)}
+              {error}
             </p>
           ) : null}
           <form action="/api/bookings" method="post" className="bs-form" data-testid="book-form">

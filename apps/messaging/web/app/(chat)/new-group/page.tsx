@@ -10,6 +10,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 
 export default async function NewGroup({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const contacts = listContacts();
   return (
     <>
@@ -18,9 +19,9 @@ export default async function NewGroup({ searchParams }: { searchParams: Promise
         <form action="/api/groups" method="post" className="pl-card pl-form" data-testid="new-group-form">
           <input type="hidden" name="_idem" value={idempotencyToken()} />
           <h1>New group</h1>
-          {errorMessage(sp) ? (
+          {error ? (
             <p className="pl-alert" role="alert" data-testid="group-error">
-              {errorMessage(sp)}
+              {error}
             </p>
           ) : null}
           <label className="pl-label">

@@ -12,6 +12,7 @@ export const metadata = { title: "Review and pay" };
 
 export default async function Review({ searchParams }: { searchParams: SP }) {
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const user = await requireUser();
   const ctx = airContext();
   const from = one(sp.from).toUpperCase(), to = one(sp.to).toUpperCase();
@@ -35,7 +36,7 @@ export default async function Review({ searchParams }: { searchParams: SP }) {
   if (problem || !outOpt || !fam) {
     return (
       <div className="ma-page">
-        <p className="ma-alert" role="alert" data-testid="error">{errorMessage(sp) || problem || "Choose your flights first."}</p>
+        <p className="ma-alert" role="alert" data-testid="error">{error || problem || "Choose your flights first."}</p>
         <p><Link href="/book">Start a new search</Link></p>
       </div>
     );
@@ -50,7 +51,7 @@ export default async function Review({ searchParams }: { searchParams: SP }) {
   return (
     <div className="ma-page">
       <h1>Review and pay</h1>
-      {errorMessage(sp) ? <p className="ma-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
+      {error ? <p className="ma-alert" role="alert" data-testid="error">{error}</p> : null}
       <section className="ma-card">
         <h2>Your flights · {fareNames(priced.map((j) => ({ direction: j.direction, family: j.fam })))}</h2>
         {legs.map((l, i) => (
