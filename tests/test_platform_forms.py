@@ -94,6 +94,15 @@ const cases = {
     const second = await answer(await route(post("what=ok&_idem=token-1234567")));
     out[name] = { first, second, ran: ran.count };
   }
+  const form = new FormData();
+  form.set("a", "x");
+  form.set("file", new Blob(["data"]), "f.txt");
+  out.fieldsOf = forms.fieldsOf(form, ["a", "file", "missing"]);
+  out.overCap = [
+    forms.overCap({ a: "123", b: "123456", c: "1234567" }, () => 3, (n) => `The ${n}`),
+    forms.overCap({ t: "\u{1F600}\u{1F600}" }, () => 2, () => "The title"),
+    forms.overCap({ t: "\u{1F600}\u{1F600}" }, () => 2, () => "The title", (_n, v) => [...v].length),
+  ];
   process.stdout.write(JSON.stringify(out));
 })();
 """
@@ -162,7 +171,11 @@ def test_a_bad_request_is_answered_by_unreadable(answers):
     assert answers["unreadableJson"]["status"] == 400
     assert answers["unreadableJson"]["body"]["error"].startswith("Send this as a form post")
     failed = answers["unreadableFailed"]
-    assert failed["status"] == 303 and failed["location"].startswith("/form?error=") and failed["location"].endswith("&had=nothing")
+    assert (
+        failed["status"] == 303
+        and failed["location"].startswith("/form?error=")
+        and failed["location"].endswith("&had=nothing")
+    )
     assert answers["unreadableJsonClient"]["status"] == 400, "a JSON client gets JSON whatever `unreadable` says"
 
 
@@ -179,3 +192,13 @@ def test_one_form_token_has_one_effect_unless_once_is_off(answers):
     assert twice["second"]["replayed"] == "true"
     assert answers["twiceNotOnce"]["ran"] == 2
     assert answers["twiceNotOnce"]["second"]["replayed"] is None
+
+
+def test_field_readers(answers):
+    assert answers["fieldsOf"] == {"a": "x", "file": "", "missing": ""}
+    first, units, chars = answers["overCap"]
+    assert first == {"message": "The b is too long: at most 3 characters.", "field": "b"}, (
+        "the first field over its cap"
+    )
+    assert units == {"message": "The title is too long: at most 2 characters.", "field": "t"}, "UTF-16 units by default"
+    assert chars is None, "two characters fit a cap of 2 when counted as code points"

@@ -130,3 +130,27 @@ export function formPoster<U extends { id: number | string }, E extends Error, F
 export function backField(form: FormData, fallback: string): string {
   return safePath(field(form, "back"), fallback);
 }
+
+/** The named text fields of a form ("" for one absent or a file), as a record by name. */
+export function fieldsOf<F extends string>(form: FormData, names: readonly F[]): Record<F, string> {
+  return Object.fromEntries(names.map((name) => [name, field(form, name)])) as Record<F, string>;
+}
+
+/**
+ * The first of `values` (in their order) longer than its cap, as the sentence a person reads, `${words(name)} is too
+ * long: at most ${cap} characters.` ("The title is too long: at most 200 characters."), and the field's name; null
+ * when all fit. `capOf(name)` is a field's cap (characters); `size(name, value)` how a value is counted (default
+ * UTF-16 units, what a browser's `maxlength` counts). A route checks caps before any other work.
+ */
+export function overCap(
+  values: Record<string, string>,
+  capOf: (name: string) => number,
+  words: (name: string) => string,
+  size: (name: string, value: string) => number = (_name, value) => value.length,
+): { message: string; field: string } | null {
+  for (const [name, value] of Object.entries(values)) {
+    const cap = capOf(name);
+    if (value.length > cap && size(name, value) > cap) return { message: `${words(name)} is too long: at most ${cap} characters.`, field: name };
+  }
+  return null;
+}

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { parseMoney } from "@persona/ui/format";
 import { field, idValue, seeOther, withQuery } from "@persona/platform/http";
-import { formRoute } from "@persona/platform/forms";
+import { fieldsOf, formRoute, overCap } from "@persona/platform/forms";
 import { SESSION_COOKIE, userForToken, type User } from "./auth";
 import { BankError, getStatement, type Account, type Statement } from "./bank";
 import { bankContext } from "./context";
@@ -59,7 +59,6 @@ export function formPost<F extends string>({
   failed?: (e: BankError, values: Record<F, string>) => string;
 }) {
   const capOf = (name: F): number => caps[name] ?? DEFAULT_CAP;
-  const raw = (form: FormData) => Object.fromEntries(fields.map((name) => [name, field(form, name)])) as Record<F, string>;
   const capped = (form: FormData) => Object.fromEntries(fields.map((name) => [name, Array.from(field(form, name)).slice(0, capOf(name)).join("")])) as Record<F, string>;
   return formRoute({
     user: requestUser,
@@ -67,12 +66,8 @@ export function formPost<F extends string>({
     signedOut: withQuery("/login", { next: page }),
     unreadable: page,
     act: (user, form) => {
-      const values = raw(form);
-      for (const name of fields) {
-        if (values[name].length > capOf(name)) {
-          throw new BankError(`${FIELD_WORDS[name] ?? "This field"} is too long: at most ${capOf(name)} characters.`, name);
-        }
-      }
+      const over = overCap(fieldsOf(form, fields), (name) => capOf(name as F), (name) => FIELD_WORDS[name] ?? "This field");
+      if (over) throw new BankError(over.message, over.field);
       return withQuery(page, act(user, capped(form)));
     },
     failed: (e, form) => failed(e, capped(form)),

@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import { BadRequest, field, json, jsonError, MAX_BODY_BYTES, readForm, readJson, safePath, seeOther, withQuery } from "@persona/platform/http";
-import { formRoute } from "@persona/platform/forms";
+import { formRoute, overCap } from "@persona/platform/forms";
 import { requestUser, type User } from "./auth";
 import { idToken } from "./ids";
 import { CalError, FIELD_CAPS } from "./write";
@@ -15,16 +15,16 @@ export function wantsJson(req: NextRequest): boolean {
 /** Longest value of a field the forms do not name in FIELD_CAPS (characters). */
 const OTHER_CAP = 200;
 
-/** Throw CalError (naming the field) for the first field longer than its cap: checked before any other work. */
+/** How the forms name a field in a sentence; any other is `The "<name>" field`. */
+const FIELD_WORDS: Record<string, string> = { title: "The title", location: "The location", description: "The description" };
+
+/** Throw CalError (naming the field) for the first field longer than its cap: checked before any other work. The
+ * title counts characters (code points), the rest UTF-16 units (what a browser's maxlength counts). */
 export function checkCaps(f: Record<string, string>): void {
-  for (const [k, v] of Object.entries(f)) {
-    const cap = Object.prototype.hasOwnProperty.call(FIELD_CAPS, k) ? FIELD_CAPS[k]! : OTHER_CAP;
-    if (v.length <= cap) continue;
-    // The title counts characters (code points), the rest UTF-16 units (what a browser's maxlength counts).
-    if (k === "title" && [...v].length <= cap) continue;
-    const what = k === "title" ? "title" : k === "location" ? "location" : k === "description" ? "description" : `"${k.slice(0, 40)}" field`;
-    throw new CalError(`The ${what} is too long: at most ${cap} characters.`, k);
-  }
+  const capOf = (k: string) => (Object.prototype.hasOwnProperty.call(FIELD_CAPS, k) ? FIELD_CAPS[k]! : OTHER_CAP);
+  const words = (k: string) => (Object.prototype.hasOwnProperty.call(FIELD_WORDS, k) ? FIELD_WORDS[k]! : `The "${k.slice(0, 40)}" field`);
+  const over = overCap(f, capOf, words, (k, v) => (k === "title" ? [...v].length : v.length));
+  if (over) throw new CalError(over.message, over.field);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import { field, idValue as platformId, MAX_QUERY_VALUE, readFormPost, safeNext, safePath, seeOther, withQuery } from "@persona/platform/http";
-import { formPoster } from "@persona/platform/forms";
+import { fieldsOf, formPoster } from "@persona/platform/forms";
 import { SESSION_COOKIE, userForToken, type User } from "./auth";
 import { ChatError } from "./actions";
 
@@ -41,7 +41,7 @@ const post = formPoster({
  * when it fits in a query value, MAX_QUERY_VALUE) and changes nothing. Idempotent per `_idem` token.
  */
 export function formPost<F extends string>(fields: readonly F[], act: (user: User, values: Record<F | "back", string>) => Promise<string> | string) {
-  const valuesOf = (form: FormData) => Object.fromEntries([...fields, "back"].map((name) => [name, field(form, name)])) as Record<F | "back", string>;
+  const valuesOf = (form: FormData) => fieldsOf(form, [...fields, "back" as const]);
   return post({
     act: (user, form) => act(user, valuesOf(form)),
     failed: (e, form) => {
