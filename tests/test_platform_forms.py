@@ -103,6 +103,11 @@ const cases = {
     forms.overCap({ t: "\u{1F600}\u{1F600}" }, () => 2, () => "The title"),
     forms.overCap({ t: "\u{1F600}\u{1F600}" }, () => 2, () => "The title", (_n, v) => [...v].length),
   ];
+  out.backWith = [
+    forms.backWith("/a?x=1&error=old&es=sig&notice=n&ok=1#top", { error: "New", y: 2 }, { drop: ["notice"] }),
+    forms.backWith("/a?x=1&ok=1#top", { ok: "" }, { drop: ["ok"], keepHash: true }),
+    forms.backWith("//evil.example/a?x=1", { notice: "Saved" }, { fallback: "/home" }),
+  ];
   process.stdout.write(JSON.stringify(out));
 })();
 """
@@ -202,3 +207,13 @@ def test_field_readers(answers):
     )
     assert units == {"message": "The title is too long: at most 2 characters.", "field": "t"}, "UTF-16 units by default"
     assert chars is None, "two characters fit a cap of 2 when counted as code points"
+
+
+def test_back_with_keeps_the_pages_own_query_and_replaces_the_old_error(answers):
+    error, hash_kept, elsewhere = answers["backWith"]
+    assert error.startswith("/a?x=1&ok=1&error=New&y=2&es="), (
+        "the old error, es and notice dropped, the new error signed"
+    )
+    assert "#" not in error
+    assert hash_kept == "/a?x=1#top", "an empty value adds nothing; the fragment is kept when asked"
+    assert elsewhere == "/home?notice=Saved", "another origin falls back"

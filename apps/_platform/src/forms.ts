@@ -154,3 +154,18 @@ export function overCap(
   }
   return null;
 }
+
+/**
+ * Where a form goes back to with a notice or an error: `path` (a same-origin path, safePath; else `fallback`) with
+ * `params` merged into its own query, less any old `error`/`es` and the `drop` keys. Built with withQuery, so an
+ * `error` is signed and each value capped. The path's `#fragment` is kept when `keepHash`, else dropped.
+ */
+export function backWith(
+  path: string,
+  params: Record<string, string | number | null | undefined>,
+  { drop = [], fallback = "/", keepHash = false }: { drop?: readonly string[]; fallback?: string; keepHash?: boolean } = {},
+): string {
+  const u = new URL(safePath(path, fallback), "http://app.invalid");
+  for (const k of ["error", "es", ...drop]) u.searchParams.delete(k);
+  return `${withQuery(u.pathname, { ...Object.fromEntries(u.searchParams.entries()), ...params })}${keepHash ? u.hash : ""}`;
+}

@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import { BadRequest, field, json, jsonError, readForm, readJson, safeNext, safePath, seeOther, withQuery } from "@persona/platform/http";
-import { formRoute } from "@persona/platform/forms";
+import { backWith as platformBackWith, formRoute } from "@persona/platform/forms";
 import { requestUser, type User } from "./auth";
 import { BoardError } from "./board";
 import { boardContext } from "./context";
@@ -9,10 +9,7 @@ export { field, json, jsonError, safeNext, seeOther, withQuery };
 
 /** `path` (a same-origin path, safePath; else "/") with `params` merged into its query, an `error` signed (withQuery). */
 export function backWith(path: string, params: Record<string, string | number | null | undefined>): string {
-  const u = new URL(safePath(path, "/"), "http://cairn.invalid");
-  for (const k of ["error", "es", "ok"]) u.searchParams.delete(k);
-  const keep: Record<string, string> = Object.fromEntries(u.searchParams.entries());
-  return `${withQuery(u.pathname, { ...keep, ...params })}${u.hash}`;
+  return platformBackWith(path, params, { drop: ["ok"], keepHash: true });
 }
 
 /**

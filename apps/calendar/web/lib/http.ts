@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import { BadRequest, field, json, jsonError, MAX_BODY_BYTES, readForm, readJson, safePath, seeOther, withQuery } from "@persona/platform/http";
-import { formRoute, overCap } from "@persona/platform/forms";
+import { backWith, formRoute, overCap } from "@persona/platform/forms";
 import { requestUser, type User } from "./auth";
 import { idToken } from "./ids";
 import { CalError, FIELD_CAPS } from "./write";
@@ -61,13 +61,7 @@ export async function readFields(req: NextRequest, limit = MAX_BODY_BYTES): Prom
  * query is kept, less any old notice/error.
  */
 export function back(path: unknown, fallback: string, params: Record<string, string | number | null | undefined>): string {
-  const p = safePath(path, fallback);
-  const [base, query] = p.split("#")[0]!.split("?");
-  const keep = Object.fromEntries(new URLSearchParams(query ?? "").entries());
-  delete keep.notice;
-  delete keep.error;
-  delete keep.es;
-  return safePath(withQuery(base!, { ...keep, ...params }), fallback);
+  return safePath(backWith(safePath(path, fallback), params, { drop: ["notice"], fallback }), fallback);
 }
 
 /**

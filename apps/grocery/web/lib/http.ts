@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
-import { field, idValue, json, jsonError, safePath, seeOther, withQuery } from "@persona/platform/http";
-import { acceptsJson, backField as backTo, formPoster } from "@persona/platform/forms";
+import { field, idValue, json, jsonError, seeOther, withQuery } from "@persona/platform/http";
+import { acceptsJson, backField as backTo, backWith, formPoster } from "@persona/platform/forms";
 import { requestUser, type User } from "./auth";
 import { ShopError } from "./grocery";
 
@@ -18,11 +18,5 @@ export function formPost({ act, failed }: { act: (user: User, form: FormData, re
 /** `path` (same-origin, else "/") with `key=value` set in its query (any earlier `key`, `added`, `error` dropped);
  * through withQuery, so an `error` is signed and every value capped. */
 export function addParam(path: string, key: string, value: string): string {
-  const [base, query = ""] = safePath(path, "/").split("#")[0].split("?");
-  const q = new URLSearchParams(query);
-  q.delete("added");
-  q.delete("error");
-  q.delete("es");
-  q.delete(key);
-  return withQuery(base, { ...Object.fromEntries(q), [key]: value });
+  return backWith(path, { [key]: value }, { drop: ["added", key] });
 }

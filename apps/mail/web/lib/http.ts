@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
-import { BadRequest, field, idValue, json, jsonError, readFormPost, safePath, seeOther, withQuery } from "@persona/platform/http";
-import { formPoster } from "@persona/platform/forms";
+import { BadRequest, field, idValue, json, jsonError, readFormPost, seeOther, withQuery } from "@persona/platform/http";
+import { backWith, formPoster } from "@persona/platform/forms";
 import { requestUser, type User } from "./auth";
 import { MailError } from "./mail";
 
@@ -8,13 +8,7 @@ export { BadRequest, field, idValue, json, jsonError, seeOther, withQuery };
 
 /** A back-path with a notice or error on it (`?notice=` / `?error=`, signed by withQuery), same origin only (safePath). */
 export function back(path: string, params: Record<string, string | number | null | undefined>): string {
-  const p = safePath(path, "/");
-  const [base, query] = p.split("#")[0]!.split("?");
-  const keep = Object.fromEntries(new URLSearchParams(query ?? "").entries());
-  delete keep.notice;
-  delete keep.error;
-  delete keep.es;
-  return withQuery(base!, { ...keep, ...params });
+  return backWith(path, params, { drop: ["notice"] });
 }
 
 /** Most ids one request may name (a list page shows 50 conversations). */

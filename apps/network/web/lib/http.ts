@@ -1,5 +1,5 @@
-import { field, lookupId as idValue, readFormPost, safePath, seeOther, withQuery } from "@persona/platform/http";
-import { backField as backTo, formPoster } from "@persona/platform/forms";
+import { field, lookupId as idValue, readFormPost, seeOther, withQuery } from "@persona/platform/http";
+import { backField as backTo, backWith, formPoster } from "@persona/platform/forms";
 import { requestUser, type User } from "./auth";
 import { NetworkError } from "./network";
 
@@ -7,10 +7,7 @@ export { backTo, field, idValue, seeOther, withQuery };
 
 /** `path` (a same-origin path that may carry a query already) with a signed `error` and its `field` set (withQuery). */
 export function withError(path: string, e: NetworkError): string {
-  const u = new URL(safePath(path, "/"), "http://guildline.invalid");
-  for (const k of ["error", "es", "field"]) u.searchParams.delete(k);
-  const keep: Record<string, string> = Object.fromEntries(u.searchParams.entries());
-  return `${withQuery(u.pathname, { ...keep, error: e.message, field: e.field })}${u.hash}`;
+  return backWith(path, { error: e.message, field: e.field }, { drop: ["field"], keepHash: true });
 }
 
 const post = formPoster({ user: requestUser, refusal: NetworkError, read: readFormPost, unreadable: "json" });

@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
-import { field, idValue as platformId, MAX_QUERY_VALUE, readFormPost, safeNext, safePath, seeOther, withQuery } from "@persona/platform/http";
-import { fieldsOf, formPoster } from "@persona/platform/forms";
+import { field, idValue as platformId, MAX_QUERY_VALUE, readFormPost, safeNext, seeOther, withQuery } from "@persona/platform/http";
+import { backWith, fieldsOf, formPoster } from "@persona/platform/forms";
 import { SESSION_COOKIE, userForToken, type User } from "./auth";
 import { ChatError } from "./actions";
 
@@ -20,10 +20,7 @@ export function idValue(value: string): number {
  * an old error/notice/field/draft; an empty value removes the key. Built with withQuery, so an `error` is signed.
  */
 export function backTo(back: string, params: Record<string, string | number | null | undefined>, hash = ""): string {
-  const u = new URL(safePath(back, "/"), "http://huddle.invalid");
-  for (const k of ["error", "es", "field", "notice", "draft"]) u.searchParams.delete(k);
-  const keep: Record<string, string> = Object.fromEntries(u.searchParams.entries());
-  return `${withQuery(u.pathname, { ...keep, ...params })}${hash}`;
+  return `${backWith(back, params, { drop: ["field", "notice", "draft"] })}${hash}`;
 }
 
 const post = formPoster({
