@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 PLATFORM = ROOT / "apps/_platform/src"
 NODE_MODULES = ROOT / "apps/node_modules"
 MODULES = ("forms", "http", "once", "internal")
