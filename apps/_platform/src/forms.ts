@@ -71,7 +71,8 @@ function refusalAnswer(e: Error & { field?: unknown; status?: unknown }): Respon
 
 /**
  * The POST handler of a form route (see the module docstring). In order: signed out answers `signedOut` (JSON: 401);
- * the body is read (`read`), a BadRequest answered by `unreadable`; `act` runs and its path is answered 303 (JSON:
+ * the body is read (`read`), a BadRequest answered by `unreadable` (a refusal thrown while reading, say a JSON value
+ * of the wrong type, by its JSON error); `act` runs and its path is answered 303 (JSON:
  * `{ok: true, next}`) or its Response given as is; a refusal (the app's class, or `alsoRefused`) answers 303 to
  * `failed(e, body, req)` (JSON: its status, 400 by default, with `{error, field?}`); a BadRequest from `act` is
  * answered like an unreadable body. Any other error is not caught (a 500). Idempotent unless `once` is false.
