@@ -12,6 +12,7 @@ import { errorMessage } from "@persona/platform/http";
 export default async function Home({ searchParams }: { searchParams: SearchParams }) {
   const user = await requireUser();
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const ctx = stayContext();
   const all = trips(user.id);
   const upcoming = all.filter((t) => ["upcoming", "current"].includes(tripState(t, ctx.today))).sort((a, b) => a.check_in.localeCompare(b.check_in));
@@ -26,7 +27,7 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
           <div className="bs-hero-in">
             <h1>Where to next, {first}?</h1>
             <p>Hotels, apartments and homes in {list.length} cities, most with free cancellation.</p>
-            {errorMessage(sp) ? <p className="bs-alert" role="alert">{errorMessage(sp)}</p> : null}
+            {error ? <p className="bs-alert" role="alert">{error}</p> : null}
             <SearchForm cities={list.map((c) => c.name)} city="" checkIn={plusDays(ctx.today, 14)} checkOut={plusDays(ctx.today, 17)} guests="2" />
           </div>
         </section>

@@ -17,6 +17,7 @@ function route(t: Trip): string {
 
 export default async function MyTrips({ searchParams }: { searchParams: SP }) {
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const user = await requireUser();
   const ctx = airContext();
   const all = trips(ctx, user.id);
@@ -25,7 +26,7 @@ export default async function MyTrips({ searchParams }: { searchParams: SP }) {
   return (
     <div className="ma-page">
       <h1>My Trips</h1>
-      {errorMessage(sp) ? <p className="ma-alert" role="alert">{errorMessage(sp)}</p> : null}
+      {error ? <p className="ma-alert" role="alert">{error}</p> : null}
       <form className="ma-find" action="/trips/find" method="get">
         <label>
           Find a trip by confirmation code

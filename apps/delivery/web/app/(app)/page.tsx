@@ -12,6 +12,7 @@ export const metadata = { title: "Restaurants near you" };
 
 export default async function Home({ searchParams }: { searchParams: SearchParams }) {
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const { user, ctx, cartCount, w } = await chrome();
   const cuisine = one(sp.cuisine);
   const q = one(sp.q).slice(0, 80);
@@ -26,7 +27,7 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
     <>
       <Header active="/" name={user.full_name} cartCount={cartCount} city={ctx.city} w={w} q={q} />
       <main className="dbt-main">
-        {errorMessage(sp) ? <p className="dbt-alert" role="alert">{errorMessage(sp)}</p> : null}
+        {error ? <p className="dbt-alert" role="alert">{error}</p> : null}
         {usual ? (
           <section className="dbt-usual" data-testid="usual-card" data-order-id={usual.order_id}>
             <div>

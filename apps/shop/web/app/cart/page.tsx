@@ -13,6 +13,7 @@ export default async function CartPage({ searchParams }: { searchParams: SearchP
   const { user, ctx, cart, depts } = await shell();
   const t = ctx.t;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const lines = cartOf(user.id);
   const subtotal = lines.reduce((s, l) => s + l.qty * l.price_cents, 0);
   const count = lines.reduce((s, l) => s + l.qty, 0);
@@ -20,7 +21,7 @@ export default async function CartPage({ searchParams }: { searchParams: SearchP
     <>
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page">
-        {errorMessage(sp) ? <Alert tone="error" className="sw-alert" data-testid="error">{errorMessage(sp)}</Alert> : null}
+        {error ? <Alert tone="error" className="sw-alert" data-testid="error">{error}</Alert> : null}
         {one(sp.added) ? <Alert tone="success" className="sw-note" data-testid="added">{t("Added to your cart.", "In den Warenkorb gelegt.")}</Alert> : null}
         {one(sp.reordered) ? <Alert tone="success" className="sw-note" data-testid="reordered">{t("The items of that order are in your cart again.", "Die Artikel dieser Bestellung liegen wieder im Warenkorb.")}</Alert> : null}
         <div className="sw-two-col">

@@ -16,6 +16,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
   const { user, ctx, cart, depts } = await shell();
   const t = ctx.t;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const years = orderYears(user.id);
   const year = years.includes(one(sp.year)) ? one(sp.year) : "";
   const all = ordersOf(user.id, year || undefined);
@@ -28,7 +29,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page" style={{ maxWidth: 980 }}>
         <h1>{t("Your orders", "Ihre Bestellungen")}</h1>
-        {errorMessage(sp) ? <Alert tone="error" className="sw-alert" data-testid="error">{errorMessage(sp)}</Alert> : null}
+        {error ? <Alert tone="error" className="sw-alert" data-testid="error">{error}</Alert> : null}
         <nav className="sw-tabs" aria-label={t("Years", "Jahre")}>
           <Link href="/orders" className={!year ? "is-active" : ""}>{t("All orders", "Alle Bestellungen")}</Link>
           {years.map((y) => <Link key={y} href={`/orders?year=${y}`} className={y === year ? "is-active" : ""} data-testid="year-tab">{y}</Link>)}

@@ -14,13 +14,14 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
   const { user, ctx, cart, depts } = await shell();
   const t = ctx.t;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const subs = subscriptionsOf(user.id);
   return (
     <>
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page" style={{ maxWidth: 980 }}>
         <h1>{t("Subscribe & Save", "Spar-Abo")}</h1>
-        {errorMessage(sp) ? <Alert tone="error" className="sw-alert" data-testid="error">{errorMessage(sp)}</Alert> : null}
+        {error ? <Alert tone="error" className="sw-alert" data-testid="error">{error}</Alert> : null}
         {one(sp.subscribed) ? <Alert tone="success" className="sw-note" data-testid="subscribed">{t("You're subscribed. We'll charge your card when each delivery ships.", "Abo eingerichtet. Ihre Karte wird beim Versand jeder Lieferung belastet.")}</Alert> : null}
         {one(sp.cancelled) ? <Alert tone="success" className="sw-note">{t("Subscription cancelled.", "Abo gekündigt.")}</Alert> : null}
         <div className="sw-panel">

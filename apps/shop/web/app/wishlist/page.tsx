@@ -13,13 +13,14 @@ export default async function WishlistPage({ searchParams }: { searchParams: Sea
   const { user, ctx, cart, depts } = await shell();
   const t = ctx.t;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const list = wishlistOf(user.id);
   return (
     <>
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page" style={{ maxWidth: 980 }}>
         <h1>{t("Your wish list", "Ihr Wunschzettel")}</h1>
-        {errorMessage(sp) ? <Alert tone="error" className="sw-alert">{errorMessage(sp)}</Alert> : null}
+        {error ? <Alert tone="error" className="sw-alert">{error}</Alert> : null}
         <div className="sw-panel">
           {list.length === 0 ? <p className="sw-empty">{t("Nothing here yet. Add products from their page.", "Noch leer. Fügen Sie Produkte auf ihrer Seite hinzu.")}</p> : null}
           {list.map((p) => {

@@ -9,6 +9,7 @@ export const metadata = { title: "Account" };
 
 export default async function AccountPage({ searchParams }: { searchParams: SearchParams }) {
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const { user, ctx, cartCount, w } = await chrome();
   return (
     <>
@@ -17,7 +18,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
         <h1>{user.full_name}</h1>
         <p className="dbt-muted">{user.email} · member since {day(ctx, `${user.member_since}T12:00:00`)} · default tip {user.tip_percent}%</p>
         {one(sp.saved) ? <p className="dbt-note" role="status">Address saved.</p> : null}
-        {errorMessage(sp) ? <p className="dbt-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
+        {error ? <p className="dbt-alert" role="alert" data-testid="error">{error}</p> : null}
         <section className="dbt-panel">
           <h2 className="dbt-h2">Addresses</h2>
           {addresses().map((a) => (

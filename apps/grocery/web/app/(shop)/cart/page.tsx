@@ -18,6 +18,7 @@ const TIP_PERCENTS = [0, 5, 10, 15];
 export default async function CartPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const ctx = shopContext();
   const counts = cartCounts();
   const store = storeByKey(one(sp.store)) ?? stores().find((s) => counts.get(s.id)) ?? storeByKey(ctx.usualStore) ?? stores()[0];
@@ -39,7 +40,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
       <main className="bf-main">
         <h1>{ctx.locale.startsWith("de") ? `Ihr Warenkorb bei ${store.name}` : `Your ${store.name} cart`}</h1>
         {others.length ? <p className="bf-small bf-muted">Also in your carts: {others.map((s, i) => <span key={s.key}>{i ? ", " : ""}<Link href={`/cart?store=${s.key}`}>{s.name} ({counts.get(s.id)})</Link></span>)}</p> : null}
-        {errorMessage(sp) ? <p className="bf-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
+        {error ? <p className="bf-alert" role="alert" data-testid="error">{error}</p> : null}
         {one(sp.reordered) ? <p className="bf-note" role="status">The items of order {one(sp.reordered)} are in your cart at today's prices.</p> : null}
         {one(sp.from_list) ? <p className="bf-note" role="status">Your list is in the cart.</p> : null}
         {!lines.length ? (

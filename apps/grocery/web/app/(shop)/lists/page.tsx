@@ -16,6 +16,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 export default async function ListsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const ctx = shopContext();
   const all = lists();
   const current = all.find((l) => String(l.id) === one(sp.list)) ?? all[0];
@@ -38,7 +39,7 @@ export default async function ListsPage({ searchParams }: { searchParams: Promis
           </form>
         </aside>
         <section>
-          {errorMessage(sp) ? <p className="bf-alert" role="alert">{errorMessage(sp)}</p> : null}
+          {error ? <p className="bf-alert" role="alert">{error}</p> : null}
           {current ? (
             <>
               <h2 data-testid="list-name">{current.name}</h2>

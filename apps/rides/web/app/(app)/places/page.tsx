@@ -14,6 +14,7 @@ export default async function Places({ searchParams }: { searchParams: Promise<R
   const user = await requireUser();
   const ctx = rideContext();
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const saved = savedPlaces();
   const known = places().filter((p) => p.city === ctx.city);
   const done = one(sp.saved) ? "Place saved." : one(sp.renamed) ? "Place renamed." : one(sp.deleted) ? "Place removed." : "";
@@ -22,7 +23,7 @@ export default async function Places({ searchParams }: { searchParams: Promise<R
       <Header active="/places" name={user.full_name} />
       <main className="zr-page">
         <h1>Saved places</h1>
-        {errorMessage(sp) ? <p className="zr-alert" role="alert" data-testid="places-error">{errorMessage(sp)}</p> : null}
+        {error ? <p className="zr-alert" role="alert" data-testid="places-error">{error}</p> : null}
         {done ? <p className="zr-note" role="status">{done}</p> : null}
         <ul className="zr-list" data-testid="saved-list">
           {saved.map((s) => (

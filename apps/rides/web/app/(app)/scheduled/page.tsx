@@ -16,6 +16,7 @@ export default async function Scheduled({ searchParams }: { searchParams: Promis
   await settleRides();
   const ctx = rideContext();
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const rides = upcoming(ctx);
   return (
     <>
@@ -25,7 +26,7 @@ export default async function Scheduled({ searchParams }: { searchParams: Promis
         <p className="zr-muted">
           Cancel free of charge up to {FREE_CANCEL_MINUTES} minutes before pickup; later, a {money(ctx, CANCEL_FEE_CENTS)} cancellation fee is kept and the rest of the fare is refunded.
         </p>
-        {errorMessage(sp) ? <p className="zr-alert" role="alert">{errorMessage(sp)}</p> : null}
+        {error ? <p className="zr-alert" role="alert">{error}</p> : null}
         {one(sp.cancelled) ? <p className="zr-note" role="status">Your ride was cancelled. Any refund shows on your card as a pending credit.</p> : null}
         {rides.length === 0 ? (
           <div className="zr-empty">

@@ -17,6 +17,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
   const t = ctx.t;
   const { number } = await params;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const o = orderByNumber(user.id, number);
   if (!o) notFound();
   const state = trackingOf(o, ctx.now);
@@ -32,7 +33,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
         <h1>{t("Order details", "Bestelldetails")}</h1>
         {one(sp.placed) ? <Alert tone="success" className="sw-note" data-testid="placed">{t(`Order placed, thanks! A confirmation is on its way to ${user.email}.`, `Bestellung aufgegeben, danke! Eine Bestätigung geht an ${user.email}.`)}</Alert> : null}
         {one(sp.returned) ? <Alert tone="success" className="sw-note" data-testid="returned">{t(`Return ${one(sp.returned)} accepted. Your refund is on its way to your card.`, `Rücksendung ${one(sp.returned)} angenommen. Die Erstattung geht auf Ihre Karte.`)}</Alert> : null}
-        {errorMessage(sp) ? <Alert tone="error" className="sw-alert" data-testid="error">{errorMessage(sp)}</Alert> : null}
+        {error ? <Alert tone="error" className="sw-alert" data-testid="error">{error}</Alert> : null}
         <p className="sw-muted">{t("Ordered on", "Bestellt am")} {ctx.date(o.placed_at, "long")} · {t("Order #", "Bestellnr.")} <b data-testid="order-number">{o.order_number}</b> · <a href={`/orders/${o.order_number}/invoice`} data-testid="invoice">{t("Invoice (PDF)", "Rechnung (PDF)")}</a></p>
         <div className="sw-panel" data-testid="order-detail" data-order={o.order_number} data-state={state} data-total={o.total_cents} data-subtotal={o.subtotal_cents} data-shipping={o.shipping_cents}>
           <div className="sw-two-col" style={{ gridTemplateColumns: "1fr 1fr 1fr" }}>

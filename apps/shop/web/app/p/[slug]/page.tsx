@@ -15,6 +15,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
   const t = ctx.t;
   const { slug } = await params;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const p = productBySlug(slug);
   if (!p) notFound();
   const variants = variantsOf(p.id);
@@ -34,7 +35,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page">
         <p className="sw-small"><Link href={`/s?dept=${p.department}`}>{departmentName(p.department)}</Link> › <Link href={`/s?dept=${p.department}&brand=${encodeURIComponent(p.brand)}`}>{p.brand}</Link></p>
-        {errorMessage(sp) ? <Alert tone="error" className="sw-alert" data-testid="error">{errorMessage(sp)}</Alert> : null}
+        {error ? <Alert tone="error" className="sw-alert" data-testid="error">{error}</Alert> : null}
         {one(sp.reviewed) ? <Alert tone="success" className="sw-note">{t("Thanks! Your review is posted.", "Danke! Ihre Bewertung ist veröffentlicht.")}</Alert> : null}
         <div className="sw-product" data-testid="product" data-id={p.id} data-sku={v.sku} data-price={v.price_cents}>
           <div className="sw-panel" style={{ display: "flex", justifyContent: "center" }}><Picture p={p} size={340} /></div>

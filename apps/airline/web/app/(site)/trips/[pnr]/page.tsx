@@ -18,6 +18,7 @@ export const metadata = { title: "Trip details" };
 export default async function TripPage({ params, searchParams }: { params: Promise<{ pnr: string }>; searchParams: SP }) {
   const { pnr } = await params;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const user = await requireUser();
   const ctx = airContext();
   let b;
@@ -48,7 +49,7 @@ export default async function TripPage({ params, searchParams }: { params: Promi
         one(sp.cancelled) === "refund" || b.refund_cents > 0 ? `${money(ctx, b.refund_cents)} will be refunded to your card.` : "",
         one(sp.cancelled) === "credit" || b.credit_cents > 0 ? `${money(ctx, b.credit_cents)} is saved as travel credit.` : "",
       ].filter(Boolean).join(" ") || "Basic Economy fares keep no value when cancelled."}</p> : null}
-      {errorMessage(sp) ? <p className="ma-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
+      {error ? <p className="ma-alert" role="alert" data-testid="error">{error}</p> : null}
       {segs.filter((s) => s.was_dep_local && s.status !== "flown").map((s) => (
         <p key={s.id} className="ma-alert" role="status" data-testid="schedule-change">
           <b>Schedule change.</b> {s.was_flight_number} on {day(s.was_dep_local!, ctx.locale)} at {clock(s.was_dep_local!, ctx.locale)} was

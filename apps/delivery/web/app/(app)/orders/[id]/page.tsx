@@ -17,6 +17,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 export default async function OrderPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
   const { id } = await params;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const { user, ctx, cartCount, w } = await chrome();
   const o = order(idValue(id));
   if (!o) notFound();
@@ -32,7 +33,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
         <p><Link href="/orders">← {w.allOrders}</Link></p>
         {one(sp.placed) ? <p className="dbt-note" role="status" data-testid="placed">Order placed! {o.restaurant_name} has it.</p> : null}
         {one(sp.rated) ? <p className="dbt-note" role="status">Thanks for rating your order.</p> : null}
-        {errorMessage(sp) ? <p className="dbt-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
+        {error ? <p className="dbt-alert" role="alert" data-testid="error">{error}</p> : null}
         <h1>
           <Link href={`/store/${r.slug}`}>{o.restaurant_name}</Link>
         </h1>

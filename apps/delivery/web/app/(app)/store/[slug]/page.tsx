@@ -17,6 +17,7 @@ export async function generateMetadata({ params }: { params: Promise<{ slug: str
 export default async function StorePage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
   const { slug } = await params;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const { user, ctx, cartCount, w } = await chrome();
   const r = restaurantBySlug(slug);
   if (!r) notFound();
@@ -52,7 +53,7 @@ export default async function StorePage({ params, searchParams }: { params: Prom
                 {w.added} {one(sp.added)} {w.toCart} <Link href="/checkout">{w.goToCheckout}</Link>
               </p>
             ) : null}
-            {errorMessage(sp) ? <p className="dbt-alert" role="alert">{errorMessage(sp)}</p> : null}
+            {error ? <p className="dbt-alert" role="alert">{error}</p> : null}
             <nav className="dbt-chips" aria-label="Menu sections">
               {sections.map((s) => (
                 <a key={s} href={`#${s}`} className="dbt-chip">{w.sections[s] ?? s}</a>

@@ -19,6 +19,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
   const user = await requireUser();
   const { id } = await params;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const found = order(id);
   if (!found) notFound();
   const ctx = shopContext();
@@ -28,7 +29,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
       <Header active="/orders" name={user.full_name} locale={ctx.locale} />
       <main className="bf-main bf-narrow">
         {one(sp.placed) ? <p className="bf-note" role="status" data-testid="placed">Thanks! Your order is placed. We've emailed a confirmation.</p> : null}
-        {errorMessage(sp) ? <p className="bf-alert" role="alert">{errorMessage(sp)}</p> : null}
+        {error ? <p className="bf-alert" role="alert">{error}</p> : null}
         <p className="bf-small"><Link href="/orders">← All orders</Link></p>
         <div className="bf-receipt" data-testid="receipt">
           <h1>{o.store_name}</h1>

@@ -19,6 +19,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
   const user = await requireUser();
   const { id } = await params;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const p = product(id);
   if (!p) notFound();
   const ctx = shopContext();
@@ -32,7 +33,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
       <Header active="/" name={user.full_name} store={store} cartCount={cartCounts().get(store.id) ?? 0} locale={ctx.locale} />
       <main className="bf-main">
         <p className="bf-crumbs bf-small"><Link href={`/store/${store.key}`}>{store.name}</Link> › <Link href={`/store/${store.key}?aisle=${aisle.department}`}>{aisle.dept_name}</Link> › <Link href={`/store/${store.key}?aisle=${aisle.key}`}>{aisle.name}</Link></p>
-        {errorMessage(sp) ? <p className="bf-alert" role="alert">{errorMessage(sp)}</p> : null}
+        {error ? <p className="bf-alert" role="alert">{error}</p> : null}
         {one(sp.added) ? <p className="bf-note" role="status" data-testid="added">Added to your {store.name} cart. <Link href={`/cart?store=${store.key}`}>View cart</Link></p> : null}
         {one(sp.listed) ? <p className="bf-note" role="status">Saved to your list. <Link href={`/lists?list=${one(sp.listed)}`}>View list</Link></p> : null}
         <div className="bf-product">

@@ -20,6 +20,7 @@ export default async function StorePage({ params, searchParams }: { params: Prom
   const user = await requireUser();
   const { key } = await params;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const store = storeByKey(key);
   if (!store) notFound();
   const ctx = shopContext();
@@ -57,7 +58,7 @@ export default async function StorePage({ params, searchParams }: { params: Prom
           ))}
         </nav>
         <main className="bf-shelf">
-          {errorMessage(sp) ? <p className="bf-alert" role="alert">{errorMessage(sp)}</p> : null}
+          {error ? <p className="bf-alert" role="alert">{error}</p> : null}
           {added ? <p className="bf-note" role="status" data-testid="added">Added {added.brand ? `${added.brand} ` : ""}{added.title} to your cart. <Link href={`/cart?store=${store.key}`}>View cart</Link></p> : null}
           <h1>{title}</h1>
           <form method="get" action={`/store/${store.key}`} className="bf-filters" data-testid="filters">

@@ -20,6 +20,7 @@ export default async function RidePage({ params, searchParams }: { params: Promi
   const ctx = rideContext();
   const { id } = await params;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const r = ride(idValue(id));
   if (!r) notFound();
   const ph = phase(ctx, r);
@@ -42,7 +43,7 @@ export default async function RidePage({ params, searchParams }: { params: Promi
         <p>
           <Link href={ph === "scheduled" ? "/scheduled" : "/activity"}>← {ph === "scheduled" ? "Scheduled rides" : "Activity"}</Link>
         </p>
-        {errorMessage(sp) ? <p className="zr-alert" role="alert" data-testid="ride-error">{errorMessage(sp)}</p> : null}
+        {error ? <p className="zr-alert" role="alert" data-testid="ride-error">{error}</p> : null}
         {notice ? <p className="zr-note" role="status" data-testid="ride-notice">{notice}</p> : null}
         <article className="zr-receipt" data-testid="receipt" data-ride-id={r.ride_id}>
           <header>

@@ -13,6 +13,7 @@ export const metadata = { title: "Cancel trip" };
 export default async function CancelPage({ params, searchParams }: { params: Promise<{ pnr: string }>; searchParams: SP }) {
   const { pnr } = await params;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const user = await requireUser();
   const ctx = airContext();
   let b;
@@ -31,7 +32,7 @@ export default async function CancelPage({ params, searchParams }: { params: Pro
     <div className="ma-page">
       <p><Link href={`/trips/${b.pnr}`}>← Trip {b.pnr}</Link></p>
       <h1>Cancel trip {b.pnr}</h1>
-      {errorMessage(sp) ? <p className="ma-alert" role="alert">{errorMessage(sp)}</p> : null}
+      {error ? <p className="ma-alert" role="alert">{error}</p> : null}
       <section className="ma-card">
         <p data-testid="cancel-outcome">{fareNames(journeysOf(b))}: {outcome}</p>
         <form action="/api/cancel" method="post">

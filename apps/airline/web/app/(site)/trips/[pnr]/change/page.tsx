@@ -13,6 +13,7 @@ export const metadata = { title: "Change flight" };
 export default async function ChangePage({ params, searchParams }: { params: Promise<{ pnr: string }>; searchParams: SP }) {
   const { pnr } = await params;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const user = await requireUser();
   const ctx = airContext();
   let b;
@@ -35,7 +36,7 @@ export default async function ChangePage({ params, searchParams }: { params: Pro
       <p><Link href={`/trips/${b.pnr}`}>← Trip {b.pnr}</Link></p>
       <h1>Change your {direction === "outbound" ? "departing" : "return"} flight</h1>
       <p className="ma-muted">Now: {journey.map((s) => `${s.flight_number} ${s.origin}-${s.destination}`).join(", ")} on {day(journey[0].dep_local, ctx.locale)} · {fam.name}</p>
-      {errorMessage(sp) ? <p className="ma-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
+      {error ? <p className="ma-alert" role="alert" data-testid="error">{error}</p> : null}
       {!fam.changeable ? <p className="ma-alert" role="alert">{fam.name} fares can't be changed.</p> : (
         <>
           <form method="get" className="ma-find">

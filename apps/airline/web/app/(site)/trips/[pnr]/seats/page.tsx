@@ -13,6 +13,7 @@ export const metadata = { title: "Choose seats" };
 export default async function SeatsPage({ params, searchParams }: { params: Promise<{ pnr: string }>; searchParams: SP }) {
   const { pnr } = await params;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const user = await requireUser();
   const ctx = airContext();
   let b;
@@ -39,7 +40,7 @@ export default async function SeatsPage({ params, searchParams }: { params: Prom
         {seg.flight_number} · {seg.origin} → {seg.destination} · {day(seg.dep_local, ctx.locale)} {clockZone(seg.dep_local, from.timezone, ctx.locale)} · {seg.aircraft} · {fam.cabin === "business" ? "Business" : "Economy"} cabin
       </p>
       {one(sp.saved) ? <p className="ma-success" role="status" data-testid="seat-saved">Seat {one(sp.saved)} is yours.</p> : null}
-      {errorMessage(sp) ? <p className="ma-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
+      {error ? <p className="ma-alert" role="alert" data-testid="error">{error}</p> : null}
       <div className="ma-seat-layout">
         <div className="ma-seatmap" data-testid="seatmap">
           <div className="ma-seatrow ma-seatrow-head">

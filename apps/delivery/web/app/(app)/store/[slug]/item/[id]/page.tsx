@@ -11,6 +11,7 @@ import { chrome, type SearchParams } from "@/delivery/lib/page";
 export default async function ItemPage({ params, searchParams }: { params: Promise<{ slug: string; id: string }>; searchParams: SearchParams }) {
   const { slug, id } = await params;
   const sp = await searchParams;
+  const error = errorMessage(sp);
   const { user, ctx, cartCount, w } = await chrome();
   const r = restaurantBySlug(slug);
   const item = menuItem(idValue(id));
@@ -24,7 +25,7 @@ export default async function ItemPage({ params, searchParams }: { params: Promi
         <p><Link href={`/store/${r.slug}`}>← {r.name}</Link></p>
         <h1 data-testid="item-name">{item.name}</h1>
         <p className="dbt-price" data-testid="item-price" data-cents={item.price_cents}>{money(ctx, item.price_cents)}</p>
-        {errorMessage(sp) ? <p className="dbt-alert" role="alert" data-testid="error">{errorMessage(sp)}</p> : null}
+        {error ? <p className="dbt-alert" role="alert" data-testid="error">{error}</p> : null}
         <form action="/api/cart" method="post" className="dbt-form" data-testid="item-form">
           <input type="hidden" name="_idem" value={idempotencyToken()} />
           <input type="hidden" name="action" value="add" />
