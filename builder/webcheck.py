@@ -28,6 +28,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import reference
 from .apps import APPS_DIR, App, discover
 from .site import npm_install
 
@@ -107,6 +108,8 @@ def write_tsconfig(dest: Path, apps: list[App], apps_dir: Path = APPS_DIR) -> Pa
     (dest / "generated.d.ts").write_text(GENERATED_DECLARATIONS, encoding="utf-8")
     paths = {f"@/{a.name}/*": [str(a.dir.resolve() / "web") + "/*"] for a in sorted(apps, key=lambda a: a.name)}
     paths.update(_package_paths(apps_dir))
+    # What site assembly copies into src/generated/reference/ (builder.reference.WEB_FILES), read where it lives.
+    paths["@reference/*"] = [str(Path(reference.__file__).resolve().parent) + "/*"]
     roots = [str(a.dir.resolve() / "web") for a in sorted(apps, key=lambda a: a.name)]
     roots += [str(apps_dir / "_platform" / "src"), str(apps_dir / "_ui" / "src"), str(apps_dir / "_site" / "src")]
     include = [f"{r}/**/*.{ext}" for r in roots for ext in ("ts", "tsx")]
@@ -134,9 +137,13 @@ def install(apps_dir: Path = APPS_DIR, log_dir: Path | None = None) -> None:
 
     Holds an exclusive ``flock`` on ``package-lock.json`` meanwhile, so test workers that start together install
     once (the others wait, then find it up to date). ``log_dir`` gets ``npm-install.log`` (default: a temporary
-    folder). Raises :class:`builder.apps.AppError` if npm fails.
+    folder). A ``node_modules`` that is a symbolic link (a git worktree sharing another checkout's install) is left
+    alone: ``npm ci`` would empty the folder it points to under the other checkout's feet.
+    Raises :class:`builder.apps.AppError` if npm fails.
     """
     apps_dir = Path(apps_dir)
+    if (apps_dir / "node_modules").is_symlink():
+        return
     with open(apps_dir / "package-lock.json", "rb") as lock, tempfile.TemporaryDirectory(prefix="npm-") as tmp:
         fcntl.flock(lock, fcntl.LOCK_EX)
         npm_install(apps_dir, Path(log_dir or tmp), lambda _m: None)
