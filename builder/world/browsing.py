@@ -33,10 +33,10 @@ import datetime as dt
 import re
 from urllib.parse import quote, quote_plus, urlsplit
 
-
 from ..names import ascii_slug
 from ..reference.services import service
 from .context import Sim
+from .engine import world_step
 from .locale import phrase_bank
 
 _BANK, _AIRLINE, _STAYS, _RIDES = service("bank"), service("airline"), service("lodging"), service("rides")
@@ -236,6 +236,20 @@ def _page(sim_faker, site_url: str, day: dt.date, site_title: str = "", locale: 
     return f"https://{host}/{day:%Y/%m/%d}/{ascii_slug(title)[:70]}", formats["page"].format(title=title, site=site)
 
 
+@world_step(
+    rank=120,
+    reads=(
+        "paycheck",
+        "flight_booking",
+        "hotel_booking",
+        "restaurant_booking",
+        "food_order",
+        "grocery_order",
+        "retail_order",
+        "ride",
+    ),
+    writes=("web_visit", "bookmark"),
+)
 def simulate_browsing(sim: Sim) -> None:
     """Append ``web_visit`` and ``bookmark`` events (see module rules)."""
     p = sim.persona

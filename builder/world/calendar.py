@@ -31,6 +31,7 @@ from zoneinfo import ZoneInfo
 from ..persona.occupations import of_persona
 from ..persona.places import AIRPORT_ZONES
 from ..rng import derived_id, token
+from .engine import world_step
 from .context import Sim
 from .locale import phrase_bank
 from .model import Event
@@ -324,6 +325,11 @@ def _timed(sim: Sim, start: dt.datetime, minutes: int, **kw) -> Event:
     return _add(sim, start, start=aware(sim, start), end=aware(sim, end), **kw)
 
 
+@world_step(
+    rank=60,
+    reads=("flight_booking", "flight", "hotel_booking", "hotel_stay", "restaurant_booking"),
+    writes=("calendar_event",),
+)
 def simulate_calendar(sim: Sim) -> None:
     """Append ``calendar_event`` events (see module rules)."""
     _meetings(sim)

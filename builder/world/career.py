@@ -48,6 +48,7 @@ from builder.persona import occupations
 
 from ..reference.services import service
 from .context import Sim
+from .engine import world_step
 
 DATA = Path(__file__).with_name("templates") / "career"
 SENIORITY = ("Senior ", "Lead ", "Staff ", "Principal ")
@@ -737,6 +738,11 @@ def _recruiters(sim: Sim, b: dict, profile: dict, people: list[dict], jobs: list
             )
 
 
+@world_step(
+    rank=170,
+    writes=("career_profile", "job_posting", "network_invitation", "network_post", "recruiter_message"),
+    amends=("calendar_event",),
+)
 def simulate_career(sim: Sim) -> None:
     """Add the career events to ``sim`` (kinds and shapes in the module docstring)."""
     p = sim.persona

@@ -73,6 +73,7 @@ from .calendar import (
     reservation_time,
     trips,
 )
+from .engine import world_step
 from .context import Sim
 from .locale import phrase_bank, season
 from .mail import TEMPLATES, Fmt, has_app, parent_name, template_env
@@ -390,6 +391,11 @@ def casual_time(chat: Chat, hour: int, minute: int = 0) -> str:
     return f"{(hour - 1) % 12 + 1}{f':{minute:02d}' if minute else ''}{'am' if hour < 12 else 'pm'}"
 
 
+@world_step(
+    rank=80,
+    reads=("p2p_payment", "flight_booking", "flight", "hotel_stay", "restaurant_booking", "calendar_event"),
+    writes=("chat_message",),
+)
 def simulate_chat(sim: Sim) -> None:
     """Append ``chat_message`` events (see module rules)."""
     chat = Chat(sim)

@@ -1,8 +1,8 @@
 """The simulation context shared by the world's modules (finance, travel, orders, comms, browsing).
 
-Each module is a function ``simulate_<x>(sim)`` that appends events through
-:meth:`Sim.event`; it draws randomness only from ``sim.rng("<module>/<what>")`` so that
-adding a module or a stream never shifts another module's draws.
+Each module's steps are functions ``f(sim)`` (declared with :func:`builder.world.engine.world_step`) that append events
+through :meth:`Sim.event`; each draws randomness only from ``sim.rng("<module>/<what>")`` so that adding a module
+or a stream never shifts another module's draws.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ class Sim:
     merchants: list[Merchant]
     events: list[Event] = field(default_factory=list)
     planted: list[dict[str, Any]] = field(default_factory=list)  # see World.planted
+    # The engine's step now running (builder.world.engine.Step): reads and writes outside its declaration fail.
+    step: Any = None
     _ids: set[str] = field(default_factory=set)
 
     @property
@@ -94,10 +96,15 @@ class Sim:
         """Append and return an event; its id is uuid5 of (kind, at, key) unless given. ``status`` follows ``now``.
 
         ``data`` is checked against the kind's model in :mod:`builder.world.events` (and kept as given).
-        Raises ``ValueError`` if the same id was already used (two events must differ in kind, time or key),
+        Raises ``ValueError`` if the same id was already used (two events must differ in kind, time or key), or if
+        the running step did not declare that it writes ``kind`` (or ``ledger``, with charges);
         :class:`~builder.world.events.EventDataError` (a ``ValueError``) for an unknown kind or data that does not
         match its kind (the message names the kind and key).
         """
+        if self.step is not None:
+            declared = self.step.writes | self.step.amends
+            if kind not in declared or (charges and "ledger" not in declared):
+                raise ValueError(f"world step {self.step.name} writes {kind!r} (charges: {bool(charges)}) undeclared")
         check(kind, data)
         eid = id or derived_id(self.seed, "event", kind, at.isoformat(), key)
         if eid in self._ids:
@@ -127,5 +134,10 @@ class Sim:
         return "credit_card" if any(a.kind == "credit_card" for a in self.persona.accounts) else "checking"
 
     def of_kind(self, *kinds: str) -> list[Event]:
-        """Events so far of the given kinds, in creation order."""
+        """Events so far of the given kinds, in creation order. Raises ``ValueError`` if the running step did not
+        declare that it reads (or writes) one of them."""
+        if self.step is not None:
+            undeclared = set(kinds) - self.step.reads - self.step.writes - self.step.amends
+            if undeclared:
+                raise ValueError(f"world step {self.step.name} reads {sorted(undeclared)} undeclared")
         return [e for e in self.events if e.kind in kinds]

@@ -56,6 +56,7 @@ from ..dates import add_months
 from ..persona import Persona
 from ..reference.services import service
 from ..rng import derived_id
+from .engine import world_step
 from .context import Charge, Sim
 from .model import Merchant
 
@@ -475,6 +476,7 @@ def monthly_net_cents(p: Persona) -> int:
     return cents(p.work.salary / periods * p.work.net_ratio) * periods // 12
 
 
+@world_step(rank=10, writes=("paycheck", "bill_payment", "autopay", "card_purchase", "ledger"))
 def simulate_income_and_bills(sim: Sim) -> None:
     """Paychecks into checking and every recurring charge on its day, through the horizon."""
     p = sim.persona
@@ -574,6 +576,7 @@ def purchase(
     )
 
 
+@world_step(rank=20, writes=("card_purchase", "ledger"))
 def simulate_everyday_spending(sim: Sim) -> None:
     """Coffee, in-store groceries, commute, pharmacy, shopping, outings and favourites at city merchants, up to now.
 
@@ -675,6 +678,7 @@ def _birthday_in(year: int, born: dt.date) -> dt.date:
         return dt.date(year, 2, 28)
 
 
+@world_step(rank=30, writes=("p2p_payment", "ledger"))
 def simulate_p2p(sim: Sim) -> None:
     """P2P payments with contacts (Zelle-style), weighted by closeness, about one every eight days, and
     birthday gifts 1-4 days before the birthdays of close people (see module rules)."""
@@ -752,6 +756,7 @@ def _round_up(amount: int, step: int = 5000) -> int:
     return -(-amount // step) * step
 
 
+@world_step(rank=1000, reads=("ledger",), writes=("transfer", "card_payment", "interest", "ledger"))
 def settle(sim: Sim, card_name: str | None = None) -> None:
     """Card payments and pay-downs, card interest, savings transfers and savings interest (see module rules).
     ``card_name`` names the credit card in payment lines (default: the bank's first word, ``"LARKSPUR VISA"``)."""

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from ..reference import forecasts as reference_forecasts
 from ..reference.services import service
 from ..rng import rng
+from .engine import world_step
 from .context import Charge, Sim
 from .finance import label
 from .locale import conventions, format_date
@@ -242,6 +243,7 @@ def _at(r, day: dt.date, lo: int = 7, hi: int = 22) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(r.randint(lo, hi), r.randint(0, 59), r.randint(0, 59)))
 
 
+@world_step(rank=140, writes=("forecast_deposit", "forecast_trade", "forecast_payout", "forecast_watch", "ledger"))
 def simulate_forecasts(sim: Sim) -> None:
     """Add the persona's Hunchline deposits, trades, payouts and watchlist (see the module docstring)."""
     p = sim.persona

@@ -48,11 +48,11 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from typing import Any
 
-
 from ..dates import add_months
 from ..reference import securities as reference_securities
 from ..reference.services import service
 from .context import Charge, Sim
+from .engine import world_step
 
 BROKER = service("brokerage").title
 COUNTERPARTY = f"{BROKER} Securities"
@@ -344,6 +344,17 @@ def _description(sim: Sim, direction: str) -> str:
     return label(sim, "ext_to" if direction == "in" else "ext_from", COUNTERPARTY)
 
 
+@world_step(
+    rank=130,
+    writes=(
+        "brokerage_opening",
+        "brokerage_transfer",
+        "brokerage_trade",
+        "brokerage_dividend",
+        "brokerage_watch",
+        "ledger",
+    ),
+)
 def simulate_investing(sim: Sim) -> None:
     """Add the Tidewell account's events to ``sim`` (see module docstring). Streams ``investing/complete``,
     ``investing/prices/<symbol>``, ``investing/days``, ``investing/trades``, ``investing/watchlist``."""

@@ -53,6 +53,7 @@ from ..persona import Contact
 from ..reference.services import service
 from ..rng import token
 from .calendar import birthday_in, first, parse_when, reservation_time, trips, zone
+from .engine import world_step
 from .context import Sim
 from .locale import Fmt
 from .locale import phrase_bank as locale_bank
@@ -337,6 +338,29 @@ class Mailbox:
         return head + "\n".join(f"> {ln}" if ln else ">" for ln in kept)
 
 
+@world_step(
+    rank=70,
+    reads=(
+        "paycheck",
+        "autopay",
+        "bill_payment",
+        "card_purchase",
+        "flight_booking",
+        "flight",
+        "hotel_booking",
+        "hotel_stay",
+        "hotel_checkout",
+        "restaurant_booking",
+        "food_order",
+        "grocery_order",
+        "retail_order",
+        "retail_delivery",
+        "ride",
+        "calendar_event",
+        "merchants",
+    ),
+    writes=("email",),
+)
 def simulate_mail(sim: Sim) -> None:
     """Append ``email`` events (see module rules)."""
     from . import work_mail

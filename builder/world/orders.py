@@ -50,6 +50,7 @@ from ..reference.services import service
 from ..rng import derived_id
 from . import dining, grocery, retail
 from . import delivery as dashbite
+from .engine import world_step
 from .context import Charge, Sim
 from .finance import budget, cents, household_size, purchase
 from .model import Merchant
@@ -763,6 +764,20 @@ def _new_id(r, prefix: str, digits: int, used: set[str]) -> str:
             return value
 
 
+@world_step(
+    rank=50,
+    writes=(
+        "food_order",
+        "grocery_order",
+        "retail_order",
+        "retail_delivery",
+        "restaurant_booking",
+        "ride",
+        "card_purchase",
+        "ledger",
+        "merchants",
+    ),
+)
 def simulate_orders(sim: Sim) -> None:
     """Append food, grocery and retail orders, restaurant bookings with their meals, and local rides."""
     p = sim.persona

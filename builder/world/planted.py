@@ -54,6 +54,7 @@ from ..persona import Contact
 from ..reference.services import app_of
 from ..rng import derived_id, token
 from .calendar import _timed, aware, birthday_in, parse_when, reservation_time, trips  # noqa: F401
+from .engine import world_step
 from .context import Sim
 from .locale import Fmt, phrase_bank
 from .model import Event
@@ -271,6 +272,28 @@ class Planter:
         return c.name.split()[0]
 
 
+@world_step(
+    rank=110,
+    reads=(
+        "autopay",
+        "card_purchase",
+        "p2p_payment",
+        "money_request",
+        "flight_booking",
+        "flight",
+        "hotel_stay",
+        "ride",
+        "restaurant_booking",
+        "retail_order",
+        "retail_delivery",
+        "calendar_event",
+        "email",
+        "chat_message",
+        "work_chat_message",
+    ),
+    writes=("email", "chat_message"),
+    amends=("calendar_event",),
+)
 def simulate_planted(sim: Sim) -> None:
     """Plant the loose ends (see module rules) and append their records to ``sim.planted``."""
     pl = Planter(sim)

@@ -48,6 +48,7 @@ from typing import Any
 
 from ..names import ascii_slug
 from .calendar import is_holiday, parse_when
+from .engine import world_step
 from .context import Sim
 from .locale import phrase_bank
 from .model import Event, World
@@ -227,6 +228,11 @@ class _Board:
         return n
 
 
+@world_step(
+    rank=160,
+    reads=("calendar_event", "work_chat_message"),
+    writes=("sprint", "ticket_created", "ticket_sprint", "ticket_transition", "ticket_comment"),
+)
 def simulate_projects(sim: Sim) -> None:
     """Append the board's events (see module rules); nothing for a persona without a work chat workspace."""
     ws = _plan(sim)

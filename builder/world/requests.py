@@ -22,6 +22,7 @@ import datetime as dt
 
 from .calendar import reservation_time
 from .chat import Chat, _compiled
+from .engine import world_step
 from .context import Sim
 from .locale import Fmt, phrase_bank
 from .mail import has_app
@@ -46,6 +47,7 @@ def _waking(at: dt.datetime, r) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(8 + r.randint(0, 1), r.randint(0, 59)))
 
 
+@world_step(rank=100, reads=("restaurant_booking",), writes=("money_request", "chat_message"))
 def simulate_money_requests(sim: Sim) -> None:
     """Append open ``money_request`` events and the chat messages that make them (see module rules)."""
     p = sim.persona

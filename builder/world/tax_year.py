@@ -54,6 +54,7 @@ from ..dates import add_months
 from ..reference import tax as reference_tax
 from ..reference.services import service
 from ..rng import derived_id
+from .engine import world_step
 from .context import Charge, Sim
 from .finance import budget
 
@@ -638,6 +639,11 @@ def _donate(sim: Sim) -> None:
             )
 
 
+@world_step(
+    rank=150,
+    reads=("paycheck", "brokerage_trade", "brokerage_dividend"),
+    writes=("donation", "tax_form", "tax_payment", "tax_refund", "tax_return_filed", "ledger"),
+)
 def simulate_tax_year(sim: Sim) -> None:
     """Add the tax year's events to ``sim`` (see module docstring): donations, ``tax_form`` days, last year's
     ``tax_return_filed`` with its refund (``tax_refund``) or payment (``tax_payment``). Streams ``tax_year/donations``,

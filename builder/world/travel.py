@@ -69,6 +69,7 @@ from ..reference.services import service
 # Re-exported: the world's modules and the apps still read these names here.
 from ..reference.places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, MINOR_DIGITS, PER_USD  # noqa: F401
 from ..rng import faker as make_faker
+from .engine import world_step
 from .context import Charge, Sim
 
 # The apps trips are booked on, by role (brand, home URL): the airline (IATA code, ticket prefix), the stays app
@@ -756,6 +757,21 @@ def _paid_back(sim: Sim, i: int, trip, what: str, amount: int, after: dt.datetim
         )
 
 
+@world_step(
+    rank=40,
+    writes=(
+        "flight_booking",
+        "flight",
+        "hotel_booking",
+        "hotel_stay",
+        "hotel_checkout",
+        "ride",
+        "card_purchase",
+        "card_fee",
+        "p2p_payment",
+        "ledger",
+    ),
+)
 def simulate_travel(sim: Sim) -> None:
     """Append each trip's bookings, flights, hotel stay and rides (see module rules)."""
     p = sim.persona

@@ -76,6 +76,7 @@ from ..persona.complete import _mailbox
 from ..persona.occupations import occupation
 from ..rng import derived_id, token
 from .calendar import _work_domain, away_dates, is_holiday, parse_when, trips
+from .engine import world_step
 from .context import WEEKDAYS, Sim
 from .locale import phrase_bank
 from .mail import TEMPLATES
@@ -664,6 +665,7 @@ class Writer:
 # --- the module -----------------------------------------------------------------------------------
 
 
+@world_step(rank=90, reads=("flight", "hotel_stay", "calendar_event"), writes=("work_chat_message",))
 def simulate_work_chat(sim: Sim) -> None:
     """Append ``work_chat_message`` events (see module rules); nothing for a persona without an employer."""
     ws = _plan(sim)

@@ -1,6 +1,6 @@
 """Adding a later world module (investing, forecasts, tax year, projects, career) shifts nothing before it.
 
-Each later module (builder/world/simulate.py LATER_MODULES) draws from its own named streams and keys its own
+Each later module (tests/conftest.py LATER_MODULES) draws from its own named streams and keys its own
 events, so every event the earlier modules make is identical with or without it. The one thing allowed to differ
 is what finance.settle computes from the whole ledger afterwards (savings sweeps, card payments, interest,
 statements), since the new modules move money through checking.
@@ -13,9 +13,7 @@ import json
 import pytest
 
 from builder.world import simulate
-from builder.world.simulate import LATER_MODULES
-
-from tests.conftest import planned_world
+from tests.conftest import LATER_MODULES, planned_world
 
 # Event kinds finance.settle writes from the ledger's running balances.
 SETTLED = {"transfer", "card_payment", "interest", "statement"}
@@ -25,7 +23,7 @@ def _records(world) -> dict[str, str]:
     return {e.id: json.dumps(e.to_json(), sort_keys=True) for e in world.events}
 
 
-@pytest.mark.parametrize("left_out", [name for name, _ in LATER_MODULES] + ["all"])
+@pytest.mark.parametrize("left_out", [*LATER_MODULES, "all"])
 def test_earlier_events_are_identical_without_a_later_module(any_world, left_out):
     persona, world = any_world
     # "all": the world as the first twelve apps knew it, against today's; one name: that module added last.

@@ -30,11 +30,8 @@ def test_requests_are_open_recent_and_asked_in_chat(world):
         )
 
 
-def test_requests_module_shifts_no_other_event(persona, world, monkeypatch):
-    import builder.world.requests as module
-
-    monkeypatch.setattr(module, "simulate_money_requests", lambda sim: None)
-    without = simulate(persona)
+def test_requests_module_shifts_no_other_event(persona, world):
+    without = simulate(persona, without=("requests",))
     mine = {e.id for e in world.events if e.kind == "money_request"}
     mine |= {e.id for e in world.of_kind("chat_message") if e.data.get("ref") in mine}
     rest = [e for e in world.events if e.id not in mine]

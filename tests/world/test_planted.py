@@ -194,12 +194,9 @@ def test_unread_are_near_now_and_unread(any_world):
         assert e.data["read"] is False and world.now - dt.timedelta(days=3) <= e.at <= world.now
 
 
-def test_planting_shifts_no_other_event(any_world, monkeypatch):
+def test_planting_shifts_no_other_event(any_world):
     persona, world = any_world
-    import builder.world.planted as module
-
-    monkeypatch.setattr(module, "simulate_planted", lambda sim: None)
-    without = simulate(persona)
+    without = simulate(persona, without=("planted",))
     assert not without.planted
     mine = {e.id: e for e in world.events}
     for e in without.events:
