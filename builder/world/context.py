@@ -47,6 +47,8 @@ class Sim:
     planted: list[dict[str, Any]] = field(default_factory=list)  # see World.planted
     # The engine's step now running (builder.world.engine.Step): reads and writes outside its declaration fail.
     step: Any = None
+    # The channels modules send through, made on first use: ``mail`` -> builder.world.mail.Mailbox.
+    channels: dict[str, Any] = field(default_factory=dict)
     _ids: set[str] = field(default_factory=set)
 
     @property

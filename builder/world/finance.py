@@ -56,8 +56,9 @@ from ..dates import add_months
 from ..persona import Persona
 from ..reference.services import service
 from ..rng import derived_id
-from .engine import world_step
 from .context import Charge, Sim
+from .engine import world_step
+from .mail import BANK, automated_bank, domain_of, fill_slots, mailbox, render, site_domain
 from .model import Merchant
 
 CUSHION_CENTS = 150_000  # checking keeps at least this much after voluntary moves
@@ -988,3 +989,162 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
         if actions[k - 1][2] == "statement":
             state["cycle_daily"], state["daily"] = state["daily"], 0
             state["cycle"] = actions[k - 1][3].strftime("%Y-%m")
+
+
+# --- what this domain mails (through the mail channel, builder/world/mail.py) --------------------
+
+
+@world_step(rank=66, writes=("email",))
+def mail_statements(sim: Sim) -> None:
+    """The bank's "your statement is ready" mail for each account (not the brokerage) on the 3rd of every month."""
+    box = mailbox(sim)
+    p = box.p
+    r = sim.rng("mail/statements")
+    month = sim.start.date().replace(day=1)
+    while True:
+        nxt = (month.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+        at = dt.datetime.combine(nxt.replace(day=3), dt.time(6, r.randint(0, 59)))
+        if at > sim.now:
+            break
+        period_start = max(month, sim.start.date())
+        for k, acct in enumerate(p.accounts):
+            if acct.kind == "brokerage":
+                continue
+            subject, body = render(
+                "statement",
+                fmt=box.fmt,
+                me=box.me,
+                first=box.first,
+                account=acct,
+                start=period_start,
+                end=nxt - dt.timedelta(days=1),
+                r=r,
+            )
+            box.single(
+                ("statement", acct.kind, month),
+                at + dt.timedelta(minutes=k),
+                BANK,
+                subject,
+                body,
+                labels=["bank"],
+                r=r,
+                read_p=0.85,
+                archive_p=0.5,
+                series="statement",
+            )
+        month = nxt
+
+
+@world_step(rank=67, reads=("paycheck",), writes=("email",))
+def mail_payslips(sim: Sim) -> None:
+    """The employer's payroll mails a pay-stub notice (a payslip PDF attached) minutes after every paycheck."""
+    box = mailbox(sim)
+    p = box.p
+    if not p.work or not p.work.employer:
+        return
+    r = sim.rng("mail/payroll")
+    sender = {"name": f"{p.work.employer} Payroll", "email": f"payroll@{domain_of(box.me_work['email'])}"}
+    for e in sim.of_kind("paycheck"):
+        at = e.at + dt.timedelta(minutes=r.randint(15, 90))
+        if at > sim.now:
+            continue
+        subject, body = render(
+            "payslip",
+            fmt=box.fmt,
+            me=box.me_work,
+            first=box.first,
+            d=e.data,
+            day=e.at.date(),
+            employer=p.work.employer,
+            r=r,
+        )
+        att = [
+            {
+                "filename": f"payslip-{e.at.date().isoformat()}.pdf",
+                "content_type": "application/pdf",
+                "size": r.randint(38_000, 56_000),
+            }
+        ]
+        box.single(
+            ("payslip", e.id),
+            at,
+            sender,
+            subject,
+            body,
+            labels=["work", "payroll"],
+            ref=e.id,
+            r=r,
+            to=[box.me_work],
+            attachments=att,
+            read_p=0.8,
+            archive_p=0.6,
+            series="payslip",
+        )
+
+
+@world_step(rank=68, reads=("autopay", "bill_payment", "card_purchase"), writes=("email",))
+def mail_bills(sim: Sim) -> None:
+    """A "your bill is ready" mail from each recurring charge's payee 7-12 days before the charge (its amount, its
+    date as the due date; series ``bill``), and for charges paid by bill pay a ``payment_reminder`` 3 days before.
+    German rent (category ``housing``, a standing order) has neither."""
+    box = mailbox(sim)
+    fmt = box.fmt
+    bank = automated_bank(box.p.locale)
+    for e in sim.of_kind("autopay", "bill_payment", "card_purchase"):
+        d = e.data
+        if not d.get("recurring") or not d.get("payee") and not d.get("merchant"):
+            continue
+        if d.get("category") in ("housing", "rent") and box.p.locale == "de_DE":
+            continue  # German rent goes out by standing order (Dauerauftrag); the landlord sends no monthly bill
+        payee = d.get("payee") or d["merchant"]
+        r = sim.rng(f"mail/bill/{e.id}")
+        due = e.at.date()
+        domain = site_domain(None, payee)
+        sender = {"name": payee, "email": f"billing@{domain}"}
+        slots = {
+            "first": box.first,
+            "formal": box.formal,
+            "sender": payee,
+            "name": d.get("name") or payee,
+            "name_lc": (d.get("name") or payee) if box.de else (d.get("name") or payee).lower(),
+            "month": fmt.month(due),
+            "amount": fmt.money(d["amount_cents"]),
+            "due": fmt.day(due),
+            "due_long": fmt.long_date(due),
+            "url": f"http://{domain}",
+            "days": 3,
+        }
+        method = d.get("method") or ("card" if e.kind == "card_purchase" else "bill_pay")
+        slots["how"] = bank["bill"].get(f"how_{method}", bank["bill"]["how_card"])
+        at = dt.datetime.combine(due - dt.timedelta(days=r.randint(7, 12)), dt.time(r.randint(6, 10), r.randint(0, 59)))
+        if sim.start <= at <= sim.now:
+            box.single(
+                ("bill", e.id),
+                at,
+                sender,
+                fill_slots(r.choice(bank["bill"]["subjects"]), slots),
+                fill_slots(bank["bill"]["body"], slots),
+                labels=["bills"],
+                ref=e.id,
+                r=r,
+                read_p=0.85,
+                archive_p=0.5,
+                series="bill",
+            )
+        if method == "bill_pay":
+            at = dt.datetime.combine(due - dt.timedelta(days=3), dt.time(r.randint(7, 11), r.randint(0, 59)))
+            rem = bank["payment_reminder"]
+            if sim.start <= at <= sim.now:
+                box.single(
+                    ("reminder", e.id),
+                    at,
+                    {"name": payee, "email": f"reminders@{domain}"},
+                    fill_slots(r.choice(rem["subjects"]), slots),
+                    fill_slots(rem["body"], slots),
+                    labels=["bills"],
+                    ref=e.id,
+                    r=r,
+                    read_p=0.8,
+                    archive_p=0.5,
+                    series="payment_reminder",
+                )

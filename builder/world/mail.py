@@ -2,6 +2,12 @@
 own ``templates/mail/<locale>/`` first) and phrase banks (``templates/mail/personal/<locale>.yaml``,
 ``automated.yaml``, ``newsletters.yaml``).
 
+Mail is a channel: :func:`mailbox` is the persona's one mailbox, through which each life domain sends its own
+business mail from its own module (travel: booking confirmations, hotel folios, ride receipts and check-ins;
+orders: order and table confirmations, shipping notices; finance: statements, payslips and bills). This module
+sends what the mailbox itself holds: personal letters and greetings, work mail (``work_mail``), invitations,
+newsletters, marketing, sign-in codes and Daybook reminders. The rules below hold for the whole mailbox.
+
 Rules (tasks and tests depend on them):
 
 * Every message is at or before ``now``; a thread whose later replies would fall after ``now``
@@ -52,9 +58,9 @@ import jinja2
 from ..persona import Contact
 from ..reference.services import service
 from ..rng import token
-from .calendar import birthday_in, first, parse_when, reservation_time, trips, zone
-from .engine import world_step
+from .calendar import birthday_in, first, parse_when, trips, zone
 from .context import Sim
+from .engine import world_step
 from .locale import Fmt
 from .locale import phrase_bank as locale_bank
 from .model import Event
@@ -338,38 +344,56 @@ class Mailbox:
         return head + "\n".join(f"> {ln}" if ln else ">" for ln in kept)
 
 
+def mailbox(sim: Sim) -> Mailbox:
+    """The persona's one mailbox in ``sim``: the channel every world module mails through (made on first use, so
+    Message-IDs stay unique across modules)."""
+    box = sim.channels.get("mail")
+    if box is None:
+        box = sim.channels["mail"] = Mailbox(sim)
+    return box
+
+
+def quoting(box: Mailbox, e: Event) -> tuple[random.Random, dict[str, Any]]:
+    """The stream (``mail/confirm/<event id>``) and template variables of a business mail quoting event ``e``:
+    ``fmt``, ``me``, ``first``, ``d`` (its data), ``r``, ``total`` (formatted money or None) and ``items``."""
+    r = box.sim.rng(f"mail/confirm/{e.id}")
+    total = total_cents(e.data)
+    return r, {
+        "fmt": box.fmt,
+        "me": box.me,
+        "first": box.first,
+        "d": e.data,
+        "r": r,
+        "total": box.fmt.money(total) if total is not None else None,
+        "items": order_lines(e.data),
+    }
+
+
 @world_step(
     rank=70,
     reads=(
-        "paycheck",
-        "autopay",
-        "bill_payment",
+        # the shops that send marketing and sign-in codes: every provider the persona has an account with
         "card_purchase",
         "flight_booking",
-        "flight",
         "hotel_booking",
-        "hotel_stay",
-        "hotel_checkout",
         "restaurant_booking",
         "food_order",
         "grocery_order",
         "retail_order",
-        "retail_delivery",
         "ride",
-        "calendar_event",
         "merchants",
+        "calendar_event",  # invitations, meeting notes, Daybook reminders
     ),
     writes=("email",),
 )
 def simulate_mail(sim: Sim) -> None:
-    """Append ``email`` events (see module rules)."""
+    """Append the mailbox's own ``email`` events: work threads and meeting notes, invitations, personal letters and
+    greetings, newsletters, marketing, sign-in codes and Daybook reminders. The businesses of the other domains mail
+    through :func:`mailbox` from their own modules (travel: bookings and check-ins; orders: confirmations and
+    shipping; finance: statements, payslips and bills)."""
     from . import work_mail
 
-    box = Mailbox(sim)
-    _confirmations(box)
-    _checkins(box)
-    _statements(box)
-    _payroll(box)
+    box = mailbox(sim)
     work_mail.work_threads(box)
     work_mail.meeting_notes(box)
     _invitations(box)
@@ -378,7 +402,6 @@ def simulate_mail(sim: Sim) -> None:
     _holiday_greetings(box)
     _newsletters(box)
     _marketing(box)
-    _bills(box)
     _signin_codes(box)
     _calendar_reminders(box)
 
@@ -386,11 +409,12 @@ def simulate_mail(sim: Sim) -> None:
 # --- businesses ------------------------------------------------------------------------------------
 
 
-def _after(box: Mailbox, e: Event, r: random.Random, lo: int = 20, hi: int = 240) -> dt.datetime:
+def sent_after(box: Mailbox, e: Event, r: random.Random, lo: int = 20, hi: int = 240) -> dt.datetime:
+    """When a business mails about ``e``: ``lo``-``hi`` seconds after it, never after now."""
     return min(e.at + dt.timedelta(seconds=r.randint(lo, hi)), box.sim.now)
 
 
-def _items(d: dict[str, Any]) -> list[dict[str, Any]]:
+def order_lines(d: dict[str, Any]) -> list[dict[str, Any]]:
     """Order lines as ``{name, qty, cents}`` dicts from whatever shape the order has."""
     out = []
     for it in d.get("items") or []:
@@ -412,212 +436,16 @@ def _items(d: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _total(d: dict[str, Any]) -> int | None:
+def total_cents(d: dict[str, Any]) -> int | None:
+    """The amount an event's data quotes (total, amount, fare or price, in cents), None if it has none."""
     return first(d, "total_cents", "amount_cents", "fare_cents", "price_cents")
 
 
-def _flights_for(sim: Sim, booking: Event) -> list[dict[str, Any]]:
-    """The flight legs of a booking: its itinerary, else the ``flight`` events with its PNR."""
-    d = booking.data
-    segs = first(d, "itinerary", "segments", "flights")
-    if isinstance(segs, list) and segs and isinstance(segs[0], dict):
-        return segs
-    pnr = d.get("pnr")
-    return [f.data for f in sim.of_kind("flight") if pnr and f.data.get("pnr") == pnr]
-
-
-def _sender(d: dict[str, Any], name_keys: tuple[str, ...], fallback: str, local: str) -> dict[str, str]:
+def business_sender(d: dict[str, Any], name_keys: tuple[str, ...], fallback: str, local: str) -> dict[str, str]:
+    """``{name, email}`` of the business behind event data ``d``: the first of ``name_keys`` it has (else
+    ``fallback``), mailing as ``local@`` its site's domain."""
     name = first(d, *name_keys, default=fallback)
     return {"name": name, "email": f"{local}@{site_domain(d.get('site_url'), name)}"}
-
-
-CONFIRMED_KINDS = (
-    "flight_booking",
-    "hotel_booking",
-    "hotel_checkout",
-    "restaurant_booking",
-    "food_order",
-    "grocery_order",
-    "retail_order",
-    "ride",
-    "retail_delivery",
-)
-
-
-def _confirmations(box: Mailbox) -> None:
-    sim, fmt = box.sim, box.fmt
-    ctx = {"fmt": fmt, "me": box.me, "first": box.first}
-    orders = {o.data.get("order_id"): o for o in sim.of_kind("retail_order") if o.data.get("order_id")}
-    hotel_sites = {h.data.get("confirmation"): h.data.get("site_url") for h in sim.of_kind("hotel_booking")}
-    for e in sim.of_kind(*CONFIRMED_KINDS):
-        d = e.data
-        r = sim.rng(f"mail/confirm/{e.id}")
-        total = _total(d)
-        base = {**ctx, "d": d, "r": r, "total": fmt.money(total) if total is not None else None, "items": _items(d)}
-        if e.kind == "retail_order":
-            # Shipping notice when the parcel leaves (may be before now while the delivery is still ahead).
-            shipped = parse_when(sim, first(d, "shipped_local", "shipped_at"))
-            shop = first(d, "provider", "merchant", "site_title", default="Shop")
-            sender = {"name": shop, "email": f"shipping@{site_domain(d.get('site_url'), shop)}"}
-            if shipped is not None and e.at <= shipped <= sim.now:
-                subject, body = render(
-                    "retail_shipped", **base, shop=shop, order=d, eta=parse_when(sim, d.get("delivered_local"))
-                )
-                box.single(
-                    ("shipped", e.id),
-                    shipped + dt.timedelta(seconds=r.randint(30, 900)),
-                    sender,
-                    subject,
-                    body,
-                    labels=["receipts"],
-                    ref=e.id,
-                    r=r,
-                    read_p=0.8,
-                    archive_p=0.4,
-                    series="shipping",
-                )
-        if e.at > sim.now:
-            continue
-        if e.kind == "flight_booking":
-            flights = _flights_for(sim, e)
-            sender = _sender(d, ("airline", "provider"), sim.persona.travel.airline or "Airline", "reservations")
-            subject, body = render("flight_booking", **base, flights=flights, airline=sender["name"])
-            at = _after(box, e, r)
-            legs = {f.id for f in sim.of_kind("flight") if f.data.get("pnr") and f.data.get("pnr") == d.get("pnr")}
-            box.single(
-                ("confirm", e.id),
-                at,
-                sender,
-                subject,
-                body,
-                labels=["travel"],
-                ref=e.id,
-                r=r,
-                series="booking_confirmation",
-                attachments=_booking_ics(box, "flight", legs, at, f"{d.get('pnr') or 'itinerary'}.ics"),
-            )
-        elif e.kind in ("hotel_booking", "hotel_checkout"):
-            # The booking is confirmed by the site it was made on; the folio comes from the hotel's front desk.
-            booked = e.kind == "hotel_booking"
-            sender = _sender(
-                {**d, "site_url": hotel_sites.get(d.get("confirmation")) if booked else None},
-                ("site_title",) if booked else ("chain", "provider", "hotel"),
-                sim.persona.travel.hotel_chain or "Hotel",
-                "reservations" if booked else "frontdesk",
-            )
-            subject, body = render(
-                e.kind,
-                **base,
-                chain=d.get("chain") or sender["name"],
-                site=sender["name"],
-                check_in=parse_when(sim, first(d, "check_in", "checkin")),
-                check_out=parse_when(sim, first(d, "check_out", "checkout")),
-            )
-            at = _after(box, e, r, 60, 1800)
-            stays = {
-                h.id
-                for h in sim.of_kind("hotel_stay")
-                if booked and h.data.get("confirmation") == d.get("confirmation")
-            }
-            box.single(
-                (e.kind, e.id),
-                at,
-                sender,
-                subject,
-                body,
-                labels=["travel"],
-                ref=e.id,
-                r=r,
-                series="booking_confirmation" if e.kind == "hotel_booking" else "hotel_folio",
-                attachments=_booking_ics(box, "hotel", stays, at, f"reservation-{d.get('confirmation')}.ics")
-                if booked
-                else (),
-            )
-        elif e.kind == "restaurant_booking":
-            sender = _sender(d, ("provider", "restaurant"), "Reservations", "reservations")
-            subject, body = render(
-                "restaurant_booking",
-                **base,
-                provider=sender["name"],
-                restaurant=first(d, "restaurant", "merchant", default="the restaurant"),
-                when=reservation_time(sim, e),
-            )
-            box.single(
-                ("confirm", e.id),
-                _after(box, e, r),
-                sender,
-                subject,
-                body,
-                labels=["reservations"],
-                ref=e.id,
-                r=r,
-                series="reservation",
-            )
-        elif e.kind in ("food_order", "grocery_order", "retail_order"):
-            sender = _sender(d, ("provider", "merchant", "site_title"), "Shop", "orders")
-            subject, body = render(
-                e.kind,
-                **base,
-                shop=sender["name"],
-                placed=e.at,
-                window=(parse_when(sim, d.get("delivery_window_start")), parse_when(sim, d.get("delivery_window_end"))),
-            )
-            box.single(
-                ("confirm", e.id),
-                _after(box, e, r),
-                sender,
-                subject,
-                body,
-                labels=["receipts"],
-                ref=e.id,
-                r=r,
-                read_p=0.9,
-                archive_p=0.4,
-                series="order_confirmation",
-            )
-        elif e.kind == "retail_delivery":
-            order = orders.get(d.get("order_id"))
-            od = order.data if order else {}
-            shop = first(d, "provider", default=first(od, "provider", default="Shop"))
-            sender = {"name": shop, "email": f"shipping@{site_domain(od.get('site_url'), shop)}"}
-            subject, body = render("retail_delivery", **{**base, "items": _items(od) or _items(d)}, shop=shop, order=od)
-            box.single(
-                ("delivered", e.id),
-                _after(box, e, r, 30, 600),
-                sender,
-                subject,
-                body,
-                labels=["receipts"],
-                ref=e.id,
-                r=r,
-                read_p=0.8,
-                archive_p=0.4,
-                series="shipping",
-            )
-        elif e.kind == "ride":
-            sender = _sender(d, ("provider",), "Ride", "receipts")
-            subject, body = render(
-                "ride",
-                **base,
-                provider=sender["name"],
-                pickup=parse_when(sim, d.get("pickup_local")) or e.at,
-                dropoff=parse_when(sim, d.get("dropoff_local")),
-            )
-            after = parse_when(sim, d.get("dropoff_local")) or e.at
-            at = min(max(after, e.at) + dt.timedelta(seconds=r.randint(60, 900)), sim.now)
-            box.single(
-                ("receipt", e.id),
-                at,
-                sender,
-                subject,
-                body,
-                labels=["receipts"],
-                ref=e.id,
-                r=r,
-                read_p=0.7,
-                archive_p=0.5,
-                series="receipt",
-            )
 
 
 def _ics_text(value: str) -> str:
@@ -649,7 +477,7 @@ def _utc_stamp(aware_iso: str) -> str:
     return dt.datetime.fromisoformat(aware_iso).astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
-def _booking_ics(box: Mailbox, source: str, refs: set[str], sent: dt.datetime, filename: str) -> list[dict]:
+def booking_ics(box: Mailbox, source: str, refs: set[str], sent: dt.datetime, filename: str) -> list[dict]:
     """The ``.ics`` a booking confirmation carries (METHOD:PUBLISH, times in UTC): the calendar's own entries
     for the booked flight legs or stay (``source`` flight|hotel, ``ref`` in ``refs``), with their UIDs, so
     adding the file to the calendar finds what is already there. ``[]`` when the calendar has none."""
@@ -698,125 +526,6 @@ def publish_ics(sim: Sim, events: list[dict], sent: dt.datetime, filename: str) 
             "content": content,
         }
     ]
-
-
-def _checkins(box: Mailbox) -> None:
-    """A check-in mail for every flight leg (outbound, return, connections) 24 hours before it departs, from the
-    airline of its booking; ``series`` ``checkin`` and ``flight_id`` = the leg's ``flight`` event id. A leg booked
-    less than a day ahead gets it minutes after the booking."""
-    sim = box.sim
-    bookings = {b.data.get("pnr"): b for b in sim.of_kind("flight_booking") if b.data.get("pnr")}
-    for leg in sim.of_kind("flight"):
-        d = leg.data
-        booking = bookings.get(d.get("pnr"))
-        bd = booking.data if booking else {}
-        r = sim.rng(f"mail/checkin/{leg.id}")
-        at = leg.at - dt.timedelta(hours=24) + dt.timedelta(seconds=r.randint(0, 900))
-        if booking is not None and at <= booking.at:
-            at = booking.at + dt.timedelta(minutes=r.randint(3, 20))
-        if leg.at - dt.timedelta(hours=24) > sim.now:
-            continue
-        at = min(at, sim.now)
-        airline = first(bd, "airline", default=first(d, "airline", default=sim.persona.travel.airline or "Airline"))
-        sender = {"name": airline, "email": f"checkin@{site_domain(bd.get('site_url'), airline)}"}
-        subject, body = render(
-            "flight_checkin", fmt=box.fmt, me=box.me, first=box.first, d={**bd, **d}, f=d, airline=airline, r=r
-        )
-        box.single(
-            ("checkin", leg.id),
-            at,
-            sender,
-            subject,
-            body,
-            labels=["travel"],
-            ref=booking.id if booking else leg.id,
-            r=r,
-            series="checkin",
-            extra={"flight_id": leg.id},
-            read_p=0.9,
-        )
-
-
-def _statements(box: Mailbox) -> None:
-    sim, p = box.sim, box.p
-    r = sim.rng("mail/statements")
-    month = sim.start.date().replace(day=1)
-    while True:
-        nxt = (month.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
-        at = dt.datetime.combine(nxt.replace(day=3), dt.time(6, r.randint(0, 59)))
-        if at > sim.now:
-            break
-        period_start = max(month, sim.start.date())
-        for k, acct in enumerate(p.accounts):
-            if acct.kind == "brokerage":
-                continue
-            subject, body = render(
-                "statement",
-                fmt=box.fmt,
-                me=box.me,
-                first=box.first,
-                account=acct,
-                start=period_start,
-                end=nxt - dt.timedelta(days=1),
-                r=r,
-            )
-            box.single(
-                ("statement", acct.kind, month),
-                at + dt.timedelta(minutes=k),
-                BANK,
-                subject,
-                body,
-                labels=["bank"],
-                r=r,
-                read_p=0.85,
-                archive_p=0.5,
-                series="statement",
-            )
-        month = nxt
-
-
-def _payroll(box: Mailbox) -> None:
-    sim, p = box.sim, box.p
-    if not p.work or not p.work.employer:
-        return
-    r = sim.rng("mail/payroll")
-    sender = {"name": f"{p.work.employer} Payroll", "email": f"payroll@{domain_of(box.me_work['email'])}"}
-    for e in sim.of_kind("paycheck"):
-        at = e.at + dt.timedelta(minutes=r.randint(15, 90))
-        if at > sim.now:
-            continue
-        subject, body = render(
-            "payslip",
-            fmt=box.fmt,
-            me=box.me_work,
-            first=box.first,
-            d=e.data,
-            day=e.at.date(),
-            employer=p.work.employer,
-            r=r,
-        )
-        att = [
-            {
-                "filename": f"payslip-{e.at.date().isoformat()}.pdf",
-                "content_type": "application/pdf",
-                "size": r.randint(38_000, 56_000),
-            }
-        ]
-        box.single(
-            ("payslip", e.id),
-            at,
-            sender,
-            subject,
-            body,
-            labels=["work", "payroll"],
-            ref=e.id,
-            r=r,
-            to=[box.me_work],
-            attachments=att,
-            read_p=0.8,
-            archive_p=0.6,
-            series="payslip",
-        )
 
 
 # --- work ------------------------------------------------------------------------------------------
@@ -1576,7 +1285,8 @@ def automated_bank(locale: str) -> dict[str, Any]:
     return data["de" if locale == "de_DE" else "en"]
 
 
-def _fill(text: str, slots: dict[str, Any]) -> str:
+def fill_slots(text: str, slots: dict[str, Any]) -> str:
+    """``text`` with its ``{slot}`` names replaced from ``slots``."""
     return _SLOT.sub(lambda m: str(slots.get(m.group(1), m.group(0))), text)
 
 
@@ -1695,13 +1405,13 @@ def _marketing(box: Mailbox) -> None:
                 "sender": shop["name"],
                 "email": box.me["email"],
             }
-            slots["thing"] = _fill(r.choice(things), slots)
+            slots["thing"] = fill_slots(r.choice(things), slots)
             service = shop["category"] in ("restaurants", "transport", "airline", "hotel", "health", "entertainment")
-            offer = _fill(r.choice(bank["offers_services" if service else "offers"]), slots)
+            offer = fill_slots(r.choice(bank["offers_services" if service else "offers"]), slots)
             offer = offer[:1].upper() + offer[1:]
             occasions = bank["occasions"].get(occ) or []
             subject = (
-                f"{_fill(r.choice(occasions), slots)}: {offer}"
+                f"{fill_slots(r.choice(occasions), slots)}: {offer}"
                 if occasions and ":" not in offer and r.random() < 0.5
                 else offer
             )
@@ -1709,10 +1419,10 @@ def _marketing(box: Mailbox) -> None:
             body = (
                 "\n\n".join(
                     [
-                        _fill(r.choice(bank["body_open"]), slots),
+                        fill_slots(r.choice(bank["body_open"]), slots),
                         offer + ".",
-                        " ".join(_fill(x, slots) for x in lines),
-                        _fill(
+                        " ".join(fill_slots(x, slots) for x in lines),
+                        fill_slots(
                             r.choice(
                                 bank[
                                     "cta_book"
@@ -1722,7 +1432,7 @@ def _marketing(box: Mailbox) -> None:
                             ),
                             slots,
                         ),
-                        "--\n" + _fill(bank["footer"], slots),
+                        "--\n" + fill_slots(bank["footer"], slots),
                     ]
                 )
                 + "\n"
@@ -1739,72 +1449,6 @@ def _marketing(box: Mailbox) -> None:
                 archive_p=0.05,
                 series="marketing",
             )
-
-
-def _bills(box: Mailbox) -> None:
-    """A "your bill is ready" mail from each recurring charge's payee 7-12 days before the charge (its amount, its
-    date as the due date; series ``bill``), and for charges paid by bill pay a ``payment_reminder`` 3 days before.
-    German rent (category ``housing``, a standing order) has neither."""
-    sim, fmt = box.sim, box.fmt
-    bank = automated_bank(box.p.locale)
-    for e in sim.of_kind("autopay", "bill_payment", "card_purchase"):
-        d = e.data
-        if not d.get("recurring") or not d.get("payee") and not d.get("merchant"):
-            continue
-        if d.get("category") in ("housing", "rent") and box.p.locale == "de_DE":
-            continue  # German rent goes out by standing order (Dauerauftrag); the landlord sends no monthly bill
-        payee = d.get("payee") or d["merchant"]
-        r = sim.rng(f"mail/bill/{e.id}")
-        due = e.at.date()
-        domain = site_domain(None, payee)
-        sender = {"name": payee, "email": f"billing@{domain}"}
-        slots = {
-            "first": box.first,
-            "formal": box.formal,
-            "sender": payee,
-            "name": d.get("name") or payee,
-            "name_lc": (d.get("name") or payee) if box.de else (d.get("name") or payee).lower(),
-            "month": fmt.month(due),
-            "amount": fmt.money(d["amount_cents"]),
-            "due": fmt.day(due),
-            "due_long": fmt.long_date(due),
-            "url": f"http://{domain}",
-            "days": 3,
-        }
-        method = d.get("method") or ("card" if e.kind == "card_purchase" else "bill_pay")
-        slots["how"] = bank["bill"].get(f"how_{method}", bank["bill"]["how_card"])
-        at = dt.datetime.combine(due - dt.timedelta(days=r.randint(7, 12)), dt.time(r.randint(6, 10), r.randint(0, 59)))
-        if sim.start <= at <= sim.now:
-            box.single(
-                ("bill", e.id),
-                at,
-                sender,
-                _fill(r.choice(bank["bill"]["subjects"]), slots),
-                _fill(bank["bill"]["body"], slots),
-                labels=["bills"],
-                ref=e.id,
-                r=r,
-                read_p=0.85,
-                archive_p=0.5,
-                series="bill",
-            )
-        if method == "bill_pay":
-            at = dt.datetime.combine(due - dt.timedelta(days=3), dt.time(r.randint(7, 11), r.randint(0, 59)))
-            rem = bank["payment_reminder"]
-            if sim.start <= at <= sim.now:
-                box.single(
-                    ("reminder", e.id),
-                    at,
-                    {"name": payee, "email": f"reminders@{domain}"},
-                    _fill(r.choice(rem["subjects"]), slots),
-                    _fill(rem["body"], slots),
-                    labels=["bills"],
-                    ref=e.id,
-                    r=r,
-                    read_p=0.8,
-                    archive_p=0.5,
-                    series="payment_reminder",
-                )
 
 
 def _signin_codes(box: Mailbox) -> None:
@@ -1839,14 +1483,14 @@ def _signin_codes(box: Mailbox) -> None:
             "code": f"{r.randint(0, 999_999):06d}",
             "time": fmt.time(at),
         }
-        slots["device"] = _fill(r.choice(bank["devices"]), slots)
+        slots["device"] = fill_slots(r.choice(bank["devices"]), slots)
         last = k == len(times) - 1
         box.single(
             ("signin", k, at),
             at,
             svc,
-            _fill(r.choice(bank["subjects"]), slots),
-            _fill(bank["body"], slots),
+            fill_slots(r.choice(bank["subjects"]), slots),
+            fill_slots(bank["body"], slots),
             labels=["security"],
             r=r,
             series="signin_code",
@@ -1890,8 +1534,8 @@ def _calendar_reminders(box: Mailbox) -> None:
             ("daybook", e.id),
             at,
             sender,
-            _fill(r.choice(bank["subjects"]), slots),
-            _fill(bank["body"], slots),
+            fill_slots(r.choice(bank["subjects"]), slots),
+            fill_slots(bank["body"], slots),
             labels=["reminders"],
             ref=e.id,
             r=r,

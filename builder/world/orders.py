@@ -48,11 +48,13 @@ import datetime as dt
 
 from ..reference.services import service
 from ..rng import derived_id
-from . import dining, grocery, retail
 from . import delivery as dashbite
-from .engine import world_step
+from . import dining, grocery, retail
+from .calendar import first, parse_when, reservation_time
 from .context import Charge, Sim
+from .engine import world_step
 from .finance import budget, cents, household_size, purchase
+from .mail import business_sender, mailbox, order_lines, quoting, render, sent_after, site_domain
 from .model import Merchant
 from .travel import card_description, format_address, from_local, iso, ride
 
@@ -1301,3 +1303,108 @@ def simulate_orders(sim: Sim) -> None:
                     None,
                     {"purpose": "work", "contact": None},
                 )
+
+
+# --- what this domain mails (through the mail channel, builder/world/mail.py) --------------------
+
+
+@world_step(
+    rank=64,
+    reads=("restaurant_booking", "food_order", "grocery_order", "retail_order", "retail_delivery"),
+    writes=("email",),
+)
+def mail_orders(sim: Sim) -> None:
+    """Mail the confirmation of every restaurant booking and food, grocery or retail order minutes after it, and the
+    shipping and delivery notices of retail parcels (see builder/world/mail.py's rules)."""
+    box = mailbox(sim)
+    orders = {o.data.get("order_id"): o for o in sim.of_kind("retail_order") if o.data.get("order_id")}
+    for e in sim.of_kind("restaurant_booking", "food_order", "grocery_order", "retail_order", "retail_delivery"):
+        d = e.data
+        r, base = quoting(box, e)
+        if e.kind == "retail_order":
+            # Shipping notice when the parcel leaves (may be before now while the delivery is still ahead).
+            shipped = parse_when(sim, first(d, "shipped_local", "shipped_at"))
+            shop = first(d, "provider", "merchant", "site_title", default="Shop")
+            sender = {"name": shop, "email": f"shipping@{site_domain(d.get('site_url'), shop)}"}
+            if shipped is not None and e.at <= shipped <= sim.now:
+                subject, body = render(
+                    "retail_shipped", **base, shop=shop, order=d, eta=parse_when(sim, d.get("delivered_local"))
+                )
+                box.single(
+                    ("shipped", e.id),
+                    shipped + dt.timedelta(seconds=r.randint(30, 900)),
+                    sender,
+                    subject,
+                    body,
+                    labels=["receipts"],
+                    ref=e.id,
+                    r=r,
+                    read_p=0.8,
+                    archive_p=0.4,
+                    series="shipping",
+                )
+        if e.at > sim.now:
+            continue
+        if e.kind == "restaurant_booking":
+            sender = business_sender(d, ("provider", "restaurant"), "Reservations", "reservations")
+            subject, body = render(
+                "restaurant_booking",
+                **base,
+                provider=sender["name"],
+                restaurant=first(d, "restaurant", "merchant", default="the restaurant"),
+                when=reservation_time(sim, e),
+            )
+            box.single(
+                ("confirm", e.id),
+                sent_after(box, e, r),
+                sender,
+                subject,
+                body,
+                labels=["reservations"],
+                ref=e.id,
+                r=r,
+                series="reservation",
+            )
+        elif e.kind in ("food_order", "grocery_order", "retail_order"):
+            sender = business_sender(d, ("provider", "merchant", "site_title"), "Shop", "orders")
+            subject, body = render(
+                e.kind,
+                **base,
+                shop=sender["name"],
+                placed=e.at,
+                window=(parse_when(sim, d.get("delivery_window_start")), parse_when(sim, d.get("delivery_window_end"))),
+            )
+            box.single(
+                ("confirm", e.id),
+                sent_after(box, e, r),
+                sender,
+                subject,
+                body,
+                labels=["receipts"],
+                ref=e.id,
+                r=r,
+                read_p=0.9,
+                archive_p=0.4,
+                series="order_confirmation",
+            )
+        elif e.kind == "retail_delivery":
+            order = orders.get(d.get("order_id"))
+            od = order.data if order else {}
+            shop = first(d, "provider", default=first(od, "provider", default="Shop"))
+            sender = {"name": shop, "email": f"shipping@{site_domain(od.get('site_url'), shop)}"}
+            subject, body = render(
+                "retail_delivery", **{**base, "items": order_lines(od) or order_lines(d)}, shop=shop, order=od
+            )
+            box.single(
+                ("delivered", e.id),
+                sent_after(box, e, r, 30, 600),
+                sender,
+                subject,
+                body,
+                labels=["receipts"],
+                ref=e.id,
+                r=r,
+                read_p=0.8,
+                archive_p=0.4,
+                series="shipping",
+            )

@@ -61,6 +61,7 @@ import datetime as dt
 import itertools
 import math
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..persona.places import AIRPORT_ZONES, DESTINATIONS, HOME_CITIES
@@ -69,8 +70,11 @@ from ..reference.services import service
 # Re-exported: the world's modules and the apps still read these names here.
 from ..reference.places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, MINOR_DIGITS, PER_USD  # noqa: F401
 from ..rng import faker as make_faker
-from .engine import world_step
+from .calendar import first, parse_when
 from .context import Charge, Sim
+from .engine import world_step
+from .mail import booking_ics, business_sender, mailbox, quoting, render, sent_after, site_domain
+from .model import Event
 
 # The apps trips are booked on, by role (brand, home URL): the airline (IATA code, ticket prefix), the stays app
 # every hotel (the persona's chain) is booked on, and the ride app.
@@ -1085,3 +1089,153 @@ def simulate_travel(sim: Sim) -> None:
             sim, i, hotel_data, stay_pick, account, expensable, to_local(sim, out), iso(out, dest_zone), confirmation
         )
         _paid_back(sim, i, trip, "hotel", total // len(passengers), to_local(sim, out))
+
+
+# --- what this domain mails (through the mail channel, builder/world/mail.py) --------------------
+
+
+@world_step(
+    rank=62,
+    reads=("flight_booking", "flight", "hotel_booking", "hotel_stay", "hotel_checkout", "ride", "calendar_event"),
+    writes=("email",),
+)
+def mail_bookings(sim: Sim) -> None:
+    """Mail the confirmation of every flight and hotel booking (with the calendar's ``.ics`` of the legs or the
+    stay), the hotel's folio at check-out and every ride's receipt, minutes after each (see builder/world/mail.py's
+    rules)."""
+    box = mailbox(sim)
+    hotel_sites = {h.data.get("confirmation"): h.data.get("site_url") for h in sim.of_kind("hotel_booking")}
+    for e in sim.of_kind("flight_booking", "hotel_booking", "hotel_checkout", "ride"):
+        if e.at > sim.now:
+            continue
+        d = e.data
+        r, base = quoting(box, e)
+        if e.kind == "flight_booking":
+            flights = _flights_for(sim, e)
+            sender = business_sender(
+                d, ("airline", "provider"), sim.persona.travel.airline or "Airline", "reservations"
+            )
+            subject, body = render("flight_booking", **base, flights=flights, airline=sender["name"])
+            at = sent_after(box, e, r)
+            legs = {f.id for f in sim.of_kind("flight") if f.data.get("pnr") and f.data.get("pnr") == d.get("pnr")}
+            box.single(
+                ("confirm", e.id),
+                at,
+                sender,
+                subject,
+                body,
+                labels=["travel"],
+                ref=e.id,
+                r=r,
+                series="booking_confirmation",
+                attachments=booking_ics(box, "flight", legs, at, f"{d.get('pnr') or 'itinerary'}.ics"),
+            )
+        elif e.kind in ("hotel_booking", "hotel_checkout"):
+            # The booking is confirmed by the site it was made on; the folio comes from the hotel's front desk.
+            booked = e.kind == "hotel_booking"
+            sender = business_sender(
+                {**d, "site_url": hotel_sites.get(d.get("confirmation")) if booked else None},
+                ("site_title",) if booked else ("chain", "provider", "hotel"),
+                sim.persona.travel.hotel_chain or "Hotel",
+                "reservations" if booked else "frontdesk",
+            )
+            subject, body = render(
+                e.kind,
+                **base,
+                chain=d.get("chain") or sender["name"],
+                site=sender["name"],
+                check_in=parse_when(sim, first(d, "check_in", "checkin")),
+                check_out=parse_when(sim, first(d, "check_out", "checkout")),
+            )
+            at = sent_after(box, e, r, 60, 1800)
+            stays = {
+                h.id
+                for h in sim.of_kind("hotel_stay")
+                if booked and h.data.get("confirmation") == d.get("confirmation")
+            }
+            box.single(
+                (e.kind, e.id),
+                at,
+                sender,
+                subject,
+                body,
+                labels=["travel"],
+                ref=e.id,
+                r=r,
+                series="booking_confirmation" if e.kind == "hotel_booking" else "hotel_folio",
+                attachments=booking_ics(box, "hotel", stays, at, f"reservation-{d.get('confirmation')}.ics")
+                if booked
+                else (),
+            )
+        elif e.kind == "ride":
+            sender = business_sender(d, ("provider",), "Ride", "receipts")
+            subject, body = render(
+                "ride",
+                **base,
+                provider=sender["name"],
+                pickup=parse_when(sim, d.get("pickup_local")) or e.at,
+                dropoff=parse_when(sim, d.get("dropoff_local")),
+            )
+            after = parse_when(sim, d.get("dropoff_local")) or e.at
+            at = min(max(after, e.at) + dt.timedelta(seconds=r.randint(60, 900)), sim.now)
+            box.single(
+                ("receipt", e.id),
+                at,
+                sender,
+                subject,
+                body,
+                labels=["receipts"],
+                ref=e.id,
+                r=r,
+                read_p=0.7,
+                archive_p=0.5,
+                series="receipt",
+            )
+
+
+def _flights_for(sim: Sim, booking: Event) -> list[dict[str, Any]]:
+    """The flight legs of a booking: its itinerary, else the ``flight`` events with its PNR."""
+    d = booking.data
+    segs = first(d, "itinerary", "segments", "flights")
+    if isinstance(segs, list) and segs and isinstance(segs[0], dict):
+        return segs
+    pnr = d.get("pnr")
+    return [f.data for f in sim.of_kind("flight") if pnr and f.data.get("pnr") == pnr]
+
+
+@world_step(rank=63, reads=("flight_booking", "flight"), writes=("email",))
+def mail_checkins(sim: Sim) -> None:
+    """A check-in mail for every flight leg (outbound, return, connections) 24 hours before it departs, from the
+    airline of its booking; ``series`` ``checkin`` and ``flight_id`` = the leg's ``flight`` event id. A leg booked
+    less than a day ahead gets it minutes after the booking."""
+    box = mailbox(sim)
+    bookings = {b.data.get("pnr"): b for b in sim.of_kind("flight_booking") if b.data.get("pnr")}
+    for leg in sim.of_kind("flight"):
+        d = leg.data
+        booking = bookings.get(d.get("pnr"))
+        bd = booking.data if booking else {}
+        r = sim.rng(f"mail/checkin/{leg.id}")
+        at = leg.at - dt.timedelta(hours=24) + dt.timedelta(seconds=r.randint(0, 900))
+        if booking is not None and at <= booking.at:
+            at = booking.at + dt.timedelta(minutes=r.randint(3, 20))
+        if leg.at - dt.timedelta(hours=24) > sim.now:
+            continue
+        at = min(at, sim.now)
+        airline = first(bd, "airline", default=first(d, "airline", default=sim.persona.travel.airline or "Airline"))
+        sender = {"name": airline, "email": f"checkin@{site_domain(bd.get('site_url'), airline)}"}
+        subject, body = render(
+            "flight_checkin", fmt=box.fmt, me=box.me, first=box.first, d={**bd, **d}, f=d, airline=airline, r=r
+        )
+        box.single(
+            ("checkin", leg.id),
+            at,
+            sender,
+            subject,
+            body,
+            labels=["travel"],
+            ref=booking.id if booking else leg.id,
+            r=r,
+            series="checkin",
+            extra={"flight_id": leg.id},
+            read_p=0.9,
+        )
