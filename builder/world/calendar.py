@@ -31,8 +31,8 @@ from zoneinfo import ZoneInfo
 from ..persona.occupations import of_persona
 from ..persona.places import AIRPORT_ZONES
 from ..rng import derived_id, token
-from .engine import world_step
 from .context import Sim
+from .engine import world_step
 from .locale import phrase_bank
 from .model import Event
 

@@ -59,17 +59,17 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-import math
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from ..persona.places import AIRPORT_ZONES, DESTINATIONS, HOME_CITIES
+from ..persona.places import DESTINATIONS, HOME_CITIES
 from ..reference.services import service
 
 # Re-exported: the world's modules and the apps still read these names here.
 from ..reference.places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, MINOR_DIGITS, PER_USD  # noqa: F401
 from ..rng import faker as make_faker
+from .airports import airport_label, airport_zone, block_minutes, distance_km  # noqa: F401
 from .calendar import first, parse_when
 from .context import Charge, Sim
 from .engine import world_step
@@ -298,32 +298,6 @@ def _home_country(sim: Sim) -> str:
 def _home_city(sim: Sim) -> str:
     a = sim.persona.identity.address
     return a.city if a else ""
-
-
-def distance_km(a: str, b: str) -> float:
-    """Great-circle distance between two airports (haversine, R = 6371 km)."""
-    _, la1, lo1, _ = AIRPORTS[a]
-    _, la2, lo2, _ = AIRPORTS[b]
-    p1, p2, dl = math.radians(la1), math.radians(la2), math.radians(lo2 - lo1)
-    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * 6371 * math.asin(math.sqrt(h))
-
-
-def block_minutes(a: str, b: str) -> int:
-    """Scheduled gate-to-gate time (see module rules)."""
-    dlon = (AIRPORTS[b][2] - AIRPORTS[a][2] + 540) % 360 - 180
-    minutes = (40 + distance_km(a, b) / 13) * (0.96 if dlon > 0 else 1.04)
-    return int(round(minutes / 5) * 5)
-
-
-def airport_zone(code: str, fallback: str) -> str:
-    """The IANA zone of an airport (places table first, then ours, then ``fallback``)."""
-    return AIRPORT_ZONES.get(code) or (AIRPORTS[code][3] if code in AIRPORTS else fallback)
-
-
-def airport_label(code: str) -> str:
-    """``PDX Portland International Airport``."""
-    return f"{code} {AIRPORTS[code][0]}" if code in AIRPORTS else f"{code} Airport"
 
 
 def _legs(origin: str, dest: str) -> list[str]:
