@@ -37,6 +37,7 @@ import unicodedata
 
 from ..reference import delivery as reference_delivery
 from ..rng import rng
+from .finance import cents
 
 SECTIONS = ("starters", "mains", "sides", "desserts", "drinks")
 SERVICE_PERCENT = 10
@@ -258,14 +259,45 @@ def _section(item: str) -> str:
     return "mains"
 
 
+def usual_split(p) -> tuple[list[dict], int, int, int, int, int] | None:
+    """The usual order split into items (prices in quarters), subtotal, delivery fee, service fee, tip, total."""
+    uo = p.routines.usual_order
+    if uo is None:
+        return None
+    total = cents(uo.total)
+    tp = p.preferences.tipping_percent
+    delivery = 299
+    subtotal = int((total - delivery) / (1.10 + tp / 100) / 25) * 25
+    tip = subtotal * tp // 100
+    service = total - subtotal - delivery - tip
+    if service < 0:
+        delivery, service = max(0, delivery + service), 0
+        tip = total - subtotal - delivery
+    weights = []
+    for name in uo.items:
+        low = name.lower()
+        if any(w in low for w in ("tea", "coffee", "soda", "juice", "lemonade", "water", "drink", "lassi", "beer")):
+            weights.append(0.3)
+        elif any(w in low for w in ("roll", "soup", "salad", "fries", "bread", "side", "dumpling", "naan", "rice")):
+            weights.append(0.55)
+        else:
+            weights.append(1.0)
+    quarters = subtotal // 25
+    shares = [max(1, int(quarters * w / sum(weights))) for w in weights]
+    shares[0] += quarters - sum(shares)
+    if shares[0] < 1:
+        shares = [quarters // len(weights)] * len(weights)
+        shares[0] += quarters - sum(shares)
+    items = [{"name": n, "qty": 1, "price_cents": s * 25} for n, s in zip(uo.items, shares)]
+    return items, subtotal, delivery, service, tip, total
+
+
 def with_usual(restaurants: list[dict], persona, spec: dict) -> list[dict]:
     """``restaurants`` with the persona's usual order (``routines.usual_order``) in it, verbatim: its restaurant
     (added when missing, stream ``delivery/usual/<name>``, seed 0) marked ``usual``, its delivery fee
-    :data:`USUAL_DELIVERY_CENTS`, and each usual item a dish at the world's price of it (``orders._usual``)."""
-    from .orders import _usual
-
+    :data:`USUAL_DELIVERY_CENTS`, and each usual item a dish at the world's price of it (:func:`usual_split`)."""
     uo = persona.routines.usual_order
-    split = _usual(persona)
+    split = usual_split(persona)
     if uo is None or split is None:
         return restaurants
     out = [dict(x, menu=[dict(d) for d in x["menu"]]) for x in restaurants]

@@ -49,11 +49,12 @@ import datetime as dt
 from ..reference.services import service
 from ..rng import derived_id
 from . import delivery as dashbite
+from .delivery import usual_split
 from . import dining, grocery, retail
 from .calendar import first, parse_when, reservation_time
 from .context import Charge, Sim
 from .engine import world_step
-from .finance import budget, cents, household_size, purchase
+from .finance import budget, household_size, purchase
 from .mail import business_sender, mailbox, order_lines, quoting, render, sent_after, site_domain
 from .model import Merchant
 from .travel import card_description, format_address, from_local, iso, ride
@@ -651,39 +652,6 @@ def away(sim: Sim) -> set[dt.date]:
     return out
 
 
-def _usual(p) -> tuple[list[dict], int, int, int, int, int] | None:
-    """The usual order split into items (prices in quarters), subtotal, delivery fee, service fee, tip, total."""
-    uo = p.routines.usual_order
-    if uo is None:
-        return None
-    total = cents(uo.total)
-    tp = p.preferences.tipping_percent
-    delivery = 299
-    subtotal = int((total - delivery) / (1.10 + tp / 100) / 25) * 25
-    tip = subtotal * tp // 100
-    service = total - subtotal - delivery - tip
-    if service < 0:
-        delivery, service = max(0, delivery + service), 0
-        tip = total - subtotal - delivery
-    weights = []
-    for name in uo.items:
-        low = name.lower()
-        if any(w in low for w in ("tea", "coffee", "soda", "juice", "lemonade", "water", "drink", "lassi", "beer")):
-            weights.append(0.3)
-        elif any(w in low for w in ("roll", "soup", "salad", "fries", "bread", "side", "dumpling", "naan", "rice")):
-            weights.append(0.55)
-        else:
-            weights.append(1.0)
-    quarters = subtotal // 25
-    shares = [max(1, int(quarters * w / sum(weights))) for w in weights]
-    shares[0] += quarters - sum(shares)
-    if shares[0] < 1:
-        shares = [quarters // len(weights)] * len(weights)
-        shares[0] += quarters - sum(shares)
-    items = [{"name": n, "qty": 1, "price_cents": s * 25} for n, s in zip(uo.items, shares)]
-    return items, subtotal, delivery, service, tip, total
-
-
 def _restaurants(sim: Sim) -> list[tuple[str, str, tuple[tuple[str, int], ...], str]]:
     """(name, cuisine, menu, address) of the persona's cuisine restaurants, two per cuisine (stable per persona)."""
     p = sim.persona
@@ -800,7 +768,7 @@ def simulate_orders(sim: Sim) -> None:
     dash = dashbite.home_catalogue(p)
     places = dashbite.favourites(sim, dash)
     basket = sim.rng("delivery/orders/items")
-    usual = _usual(p)
+    usual = usual_split(p)
     usual_place = next((x for x in dash if x["usual"]), None)
     tp = p.preferences.tipping_percent
     for n, day in enumerate(spread(r, _count(sim, ro.food_delivery_per_month * squeeze), home_days)):
