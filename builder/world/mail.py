@@ -4,8 +4,9 @@ own ``templates/mail/<locale>/`` first) and phrase banks (``templates/mail/perso
 
 Mail is a channel: :func:`mailbox` is the persona's one mailbox, through which each life domain sends its own
 business mail from its own module (travel: booking confirmations, hotel folios, ride receipts and check-ins;
-orders: order and table confirmations, shipping notices; finance: statements, payslips and bills). This module
-sends what the mailbox itself holds: personal letters and greetings, work mail (``work_mail``), invitations,
+orders: order and table confirmations, shipping notices; finance: statements, payslips and bills; work_mail:
+work threads and meeting notes). This module
+sends what the mailbox itself holds: personal letters and greetings, invitations,
 newsletters, marketing, sign-in codes and Daybook reminders. The rules below hold for the whole mailbox.
 
 Rules (tasks and tests depend on them):
@@ -387,15 +388,11 @@ def quoting(box: Mailbox, e: Event) -> tuple[random.Random, dict[str, Any]]:
     writes=("email",),
 )
 def simulate_mail(sim: Sim) -> None:
-    """Append the mailbox's own ``email`` events: work threads and meeting notes, invitations, personal letters and
-    greetings, newsletters, marketing, sign-in codes and Daybook reminders. The businesses of the other domains mail
-    through :func:`mailbox` from their own modules (travel: bookings and check-ins; orders: confirmations and
-    shipping; finance: statements, payslips and bills)."""
-    from . import work_mail
-
+    """Append the mailbox's own ``email`` events: invitations, personal letters and greetings, newsletters,
+    marketing, sign-in codes and Daybook reminders. The businesses of the other domains mail through
+    :func:`mailbox` from their own modules (travel: bookings and check-ins; orders: confirmations and shipping;
+    finance: statements, payslips and bills; work_mail: work threads and meeting notes)."""
     box = mailbox(sim)
-    work_mail.work_threads(box)
-    work_mail.meeting_notes(box)
     _invitations(box)
     _personal(box)
     _birthdays(box)

@@ -32,7 +32,9 @@ from ..persona.occupations import Occupation, of_persona
 from ..reference.services import service
 from ..rng import token
 from .calendar import away_dates, is_holiday, parse_when, work_person
-from .mail import Mailbox, domain_of, has_app, render
+from .context import Sim
+from .engine import world_step
+from .mail import Mailbox, domain_of, has_app, mailbox, render
 
 _CODENAMES = [
     "Atlas",
@@ -366,3 +368,12 @@ def meeting_notes(box: Mailbox) -> None:
                 }
             )
         box.thread(("notes", e.id), subject, msgs, labels=["work"], ref=e.id, r=r, archive_p=0.4)
+
+
+@world_step(rank=69, reads=("calendar_event",), writes=("email",))
+def simulate_work_mail(sim: Sim) -> None:
+    """Append the work mailbox's threads and the notes of past meetings (see module rules), through the mail
+    channel."""
+    box = mailbox(sim)
+    work_threads(box)
+    meeting_notes(box)
