@@ -1095,7 +1095,7 @@ def mail_bills(sim: Sim) -> None:
         d = e.data
         if not d.get("recurring") or not d.get("payee") and not d.get("merchant"):
             continue
-        if d.get("category") in ("housing", "rent") and box.p.locale == "de_DE":
+        if d.get("category") in ("housing", "rent") and not bank["bill"]["rent_billed"]:
             continue  # German rent goes out by standing order (Dauerauftrag); the landlord sends no monthly bill
         payee = d.get("payee") or d["merchant"]
         r = sim.rng(f"mail/bill/{e.id}")
@@ -1107,7 +1107,7 @@ def mail_bills(sim: Sim) -> None:
             "formal": box.formal,
             "sender": payee,
             "name": d.get("name") or payee,
-            "name_lc": (d.get("name") or payee) if box.de else (d.get("name") or payee).lower(),
+            "name_lc": (d.get("name") or payee).lower() if bank["bill"]["lowercase_name"] else (d.get("name") or payee),
             "month": fmt.month(due),
             "amount": fmt.money(d["amount_cents"]),
             "due": fmt.day(due),

@@ -159,12 +159,20 @@ def _given_names(locale: str) -> tuple[frozenset, frozenset]:
     return frozenset(female - male), frozenset(male - female)
 
 
+def mailbox_words(locale: str) -> dict[str, Any]:
+    """The mailbox's own words of ``locale`` (``templates/mail/mailbox/<locale>.yaml``, else en_US): ``reply_prefix``,
+    ``quote_head``, ``parents`` (``female``/``male``), ``seasons`` (season -> the word personal mail uses),
+    ``christmas_day`` (the December day family Christmas mail is sent) and ``formal_you`` (formal contacts are
+    addressed with Sie)."""
+    return locale_bank("mail/mailbox", locale)
+
+
 def parent_name(c: Contact, locale: str) -> str:
     """What the persona calls a parent: Mom/Dad (Mum, Mama/Papa by locale) when the given name tells, else the name."""
     given = c.name.split()[0]
     female, male = _given_names(locale)
-    mom, dad = {"en_GB": ("Mum", "Dad"), "de_DE": ("Mama", "Papa")}.get(locale, ("Mom", "Dad"))
-    return mom if given in female else dad if given in male else given
+    parents = mailbox_words(locale)["parents"]
+    return parents["female"] if given in female else parents["male"] if given in male else given
 
 
 def person_ctx(box: Mailbox, c: Contact) -> dict[str, Any]:
@@ -213,8 +221,8 @@ class Mailbox:
         self.formal = ("Herr " if p.identity.gender == "male" else "Frau ") + p.identity.name.split()[-1]
         self.ids: set[str] = set()
         self.subjects: set[str] = set()  # subjects of personal threads so far (composed to differ)
-        self.de = p.locale == "de_DE"
-        self.re = "AW:" if self.de else "Re:"
+        self.words = mailbox_words(p.locale)
+        self.re = self.words["reply_prefix"]
 
     def message_id(self, sender_email: str | None, *parts: object) -> str:
         mid = f"<{token(self.sim.seed, 'mail', *parts, length=24)}@{domain_of(sender_email)}>"
@@ -336,13 +344,14 @@ class Mailbox:
     def quote(self, sender: dict, at: dt.datetime, body: str, lines: int = 6) -> str:
         """The quoted tail of a reply: ``On <date>, <name> wrote:`` and the first lines with ``> ``."""
         kept = [ln for ln in body.strip().splitlines()][:lines]
-        if self.de:
-            head = (
-                f"Am {self.fmt.numeric_date(at)} um {self.fmt.time(at)} schrieb {sender['name']} <{sender['email']}>:\n"
-            )
-        else:
-            head = f"On {self.fmt.date(at)} at {self.fmt.time(at)}, {sender['name']} <{sender['email']}> wrote:\n"
-        return head + "\n".join(f"> {ln}" if ln else ">" for ln in kept)
+        head = self.words["quote_head"].format(
+            date=self.fmt.date(at),
+            numeric_date=self.fmt.numeric_date(at),
+            time=self.fmt.time(at),
+            name=sender["name"],
+            email=sender["email"],
+        )
+        return head + "\n" + "\n".join(f"> {ln}" if ln else ">" for ln in kept)
 
 
 def mailbox(sim: Sim) -> Mailbox:
@@ -649,7 +658,11 @@ def gender_of(name: str, locale: str) -> str | None:
 
 def uses_sie(c: Contact, locale: str) -> bool:
     """German only: formal neighbours and acquaintances are addressed with Sie (family, friends, partners: du)."""
-    return locale == "de_DE" and c.relationship in ("neighbor", "other") and c.messaging_style == "formal"
+    return (
+        mailbox_words(locale)["formal_you"]
+        and c.relationship in ("neighbor", "other")
+        and c.messaging_style == "formal"
+    )
 
 
 def _pet(c: Contact) -> tuple[str | None, str | None]:
@@ -841,8 +854,7 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
     out["act_cap"] = out["act"][:1].upper() + out["act"][1:] if out["act"] else None
     # A parent mentions the persona's other parent only when that parent is a contact named as their partner.
     out["other_parent"] = parent_name(other, p.locale) if other else None
-    if out["season"] == "autumn" and p.locale == "en_US":
-        out["season"] = "fall"
+    out["season"] = mailbox_words(p.locale)["seasons"].get(out["season"], out["season"])
     out["_trip_back"] = recent.destination if recent else None
     out["_trip_back_days"] = (recent.depart, recent.return_) if recent else None
     return out
@@ -1241,7 +1253,7 @@ def _holiday_greetings(box: Mailbox) -> None:
     greetings = phrase_bank(p.locale).get("holiday_greeting") or {}
     for year in range(sim.start.year, sim.now.year + 1):
         days: list[tuple[str, dt.date]] = [
-            ("christmas", dt.date(year, 12, 24 if p.locale == "de_DE" else 25)),
+            ("christmas", dt.date(year, 12, mailbox_words(p.locale)["christmas_day"])),
             ("new_year", dt.date(year, 1, 1)),
         ]
         days += [("thanksgiving", d) for d, n in public_holidays(p.locale, year).items() if n == "Thanksgiving Day"]
@@ -1279,7 +1291,7 @@ def automated_bank(locale: str) -> dict[str, Any]:
     from builder import yamlfile
 
     data = yamlfile.safe_load((TEMPLATES / "mail" / "automated.yaml").read_text(encoding="utf-8"))
-    return data["de" if locale == "de_DE" else "en"]
+    return data.get(locale.split("_")[0]) or data["en"]
 
 
 def fill_slots(text: str, slots: dict[str, Any]) -> str:
@@ -1525,7 +1537,7 @@ def _calendar_reminders(box: Mailbox) -> None:
             "iso": e.at.date().isoformat(),
             "when": f"{fmt.date(e.at)}, {fmt.time(e.at)}" + (f" - {fmt.time(end)}" if end else ""),
             "where": d.get("location") or "",
-            "calendar": d["calendar"] if not box.de else "Privat",
+            "calendar": (bank.get("calendar_names") or {}).get(d["calendar"], d["calendar"]),
         }
         box.single(
             ("daybook", e.id),
@@ -1552,7 +1564,7 @@ def headlines(locale: str) -> dict[str, Any]:
     from builder import yamlfile
 
     data = yamlfile.safe_load((TEMPLATES / "mail" / "newsletters.yaml").read_text(encoding="utf-8"))
-    return data["de" if locale == "de_DE" else "en"]
+    return data.get(locale.split("_")[0]) or data["en"]
 
 
 # Highs and lows (degrees C) a weather newsletter quotes, by season.
