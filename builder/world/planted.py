@@ -110,7 +110,6 @@ class Planter:
         self.p = sim.persona
         self.fmt = Fmt(self.p)
         self.b = bank(self.p.locale)
-        self.de = self.p.locale == "de_DE"
         self.first = self.p.identity.name.split()[0]
         # How a business addresses the persona in German (Sie): "Frau Petersen", else the full name.
         title = {"female": "Frau", "male": "Herr"}.get(self.p.identity.gender or "")
@@ -609,7 +608,7 @@ def _bill_amount(pl: Planter) -> None:
     bill -= bill % 10
     sent = pl.before_now(r, 2, 6, 7, 11)
     payee = pay.data["payee"]
-    from .mail import site_domain
+    from .mail import automated_bank, site_domain
 
     sender = {"name": payee, "email": f"billing@{site_domain(None, payee)}"}
     f = pl.fmt
@@ -617,7 +616,7 @@ def _bill_amount(pl: Planter) -> None:
         first=pl.first,
         full=pl.p.identity.name,
         month=f.month(sent).split()[0],
-        bill=pay.data["name"].lower() if not pl.de else pay.data["name"],
+        bill=pay.data["name"].lower() if automated_bank(pl.p.locale)["bill"]["lowercase_name"] else pay.data["name"],
         payee=payee,
         amount=f.money(bill),
         due=f.date(pay.at),
