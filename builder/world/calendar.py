@@ -1,5 +1,10 @@
 """Calendar: every planned thing in the persona's life as ``calendar_event`` events.
 
+The calendar is a channel: :func:`add_entry`, :func:`add_timed` and :func:`add_all_day` enter an event, and each
+life domain enters its own plans from its module (travel: trips, flights and hotel stays; orders: restaurant
+tables). This module enters meetings, birthdays, holidays, life events, appointments and exercise. The rules below
+hold for the whole calendar.
+
 Rules (tasks and tests depend on them):
 
 * An event's ``at`` is its start as naive local time in the persona's zone; ``data.start`` and
@@ -276,7 +281,7 @@ def booking_uid(ref: str, site_url: str | None) -> str:
     return f"{ref}@{host}"
 
 
-def _add(
+def add_entry(
     sim: Sim,
     at: dt.datetime,
     *,
@@ -295,6 +300,8 @@ def _add(
     key: object = "",
     uid: str | None = None,
 ) -> Event:
+    """Enter one ``calendar_event`` starting at naive local ``at`` (``start``/``end`` aware ISO 8601); its id is keyed
+    by (``source``, ``series``, ``key``); ``uid`` is the iCalendar UID a booking site gave it."""
     data = {
         "calendar": calendar,
         "title": title,
@@ -314,22 +321,21 @@ def _add(
     return sim.event("calendar_event", at, data, key=(source, series or "", key))
 
 
-def _all_day(sim: Sim, first_day: dt.date, last_day: dt.date, **kw) -> Event:
+def add_all_day(sim: Sim, first_day: dt.date, last_day: dt.date, **kw) -> Event:
+    """Enter an all-day event from local midnight of ``first_day`` to midnight after ``last_day`` (``kw`` as in
+    :func:`add_entry`)."""
     start = dt.datetime.combine(first_day, dt.time(0, 0))
     end = dt.datetime.combine(last_day + dt.timedelta(days=1), dt.time(0, 0))
-    return _add(sim, start, start=aware(sim, start), end=aware(sim, end), all_day=True, **kw)
+    return add_entry(sim, start, start=aware(sim, start), end=aware(sim, end), all_day=True, **kw)
 
 
-def _timed(sim: Sim, start: dt.datetime, minutes: int, **kw) -> Event:
+def add_timed(sim: Sim, start: dt.datetime, minutes: int, **kw) -> Event:
+    """Enter an event of ``minutes`` from naive local ``start`` in the persona's zone (``kw`` as in :func:`add_entry`)."""
     end = start + dt.timedelta(minutes=minutes)
-    return _add(sim, start, start=aware(sim, start), end=aware(sim, end), **kw)
+    return add_entry(sim, start, start=aware(sim, start), end=aware(sim, end), **kw)
 
 
-@world_step(
-    rank=60,
-    reads=("flight_booking", "flight", "hotel_booking", "hotel_stay", "restaurant_booking"),
-    writes=("calendar_event",),
-)
+@world_step(rank=60, writes=("calendar_event",))
 def simulate_calendar(sim: Sim) -> None:
     """Append ``calendar_event`` events (see module rules)."""
     _meetings(sim)
@@ -338,8 +344,11 @@ def simulate_calendar(sim: Sim) -> None:
     _holidays(sim)
     _life_events(sim)
     _routine_appointments(sim)
-    _travel(sim)
-    _restaurants(sim)
+
+
+@world_step(rank=63, writes=("calendar_event",))
+def simulate_exercise(sim: Sim) -> None:
+    """Append the persona's exercise sessions (after the trips and tables the travel and orders modules enter)."""
     _exercise(sim)
 
 
@@ -367,7 +376,7 @@ def _meetings(sim: Sim) -> None:
         desc = _cadence(sim, m, link)
         for day in meeting_dates(sim, m):
             where = f"{room}, {office.street}" if office and sim.weekday(day) in office_days else words(sim)["video"]
-            _timed(
+            add_timed(
                 sim,
                 dt.datetime.combine(day, dt.time(hh, mm)),
                 m.duration_minutes,
@@ -432,7 +441,7 @@ def _one_off_meetings(sim: Sim) -> None:
             if office and sim.weekday(day) in p.work.office_days
             else words(sim)["video"]
         )
-        _timed(
+        add_timed(
             sim,
             start,
             minutes,
@@ -455,7 +464,7 @@ def _birthdays(sim: Sim) -> None:
         for year in range(sim.start.year, sim.end.year + 1):
             day = birthday_in(c.birthday, year)
             if sim.start.date() <= day <= sim.end.date():
-                _all_day(
+                add_all_day(
                     sim,
                     day,
                     day,
@@ -481,7 +490,7 @@ def _holidays(sim: Sim) -> None:
     for year in range(sim.start.year, sim.end.year + 1):
         for day, name in public_holidays(sim.persona.locale, year).items():
             if sim.start.date() <= day <= sim.end.date():
-                _all_day(sim, day, day, title=name, source="holiday", key=day)
+                add_all_day(sim, day, day, title=name, source="holiday", key=day)
 
 
 def _life_events(sim: Sim) -> None:
@@ -508,9 +517,9 @@ def _life_events(sim: Sim) -> None:
         )
         if le.time:
             hh, mm = map(int, le.time.split(":"))
-            _timed(sim, dt.datetime.combine(le.date, dt.time(hh, mm)), _TIMED_MINUTES[le.kind], **kw)
+            add_timed(sim, dt.datetime.combine(le.date, dt.time(hh, mm)), _TIMED_MINUTES[le.kind], **kw)
         else:
-            _all_day(sim, le.date, le.date, **kw)
+            add_all_day(sim, le.date, le.date, **kw)
 
 
 def place_names(sim: Sim) -> dict[str, str]:
@@ -550,7 +559,7 @@ def _routine_appointments(sim: Sim) -> None:
         day = free(day, True)
         start = dt.datetime.combine(day, dt.time(11, 0) if day.weekday() >= 5 else dt.time(17, 30))
         if day <= sim.end.date():
-            _timed(
+            add_timed(
                 sim, start, 45, title=words(sim)["haircut"], location=names["haircut"], source="appointment", key=day
             )
         day += dt.timedelta(days=r.randint(42, 56))
@@ -560,14 +569,16 @@ def _routine_appointments(sim: Sim) -> None:
         day = free(day, False)
         if day <= sim.end.date() and not any(abs((g - day).days) < 100 for g in given):
             start = dt.datetime.combine(day, dt.time(r.choice([8, 9, 13, 16]), 0))
-            _timed(sim, start, 60, title=words(sim)["dental"], location=names["dentist"], source="appointment", key=day)
+            add_timed(
+                sim, start, 60, title=words(sim)["dental"], location=names["dentist"], source="appointment", key=day
+            )
         day += dt.timedelta(days=r.randint(175, 190))
 
     day = sim.start.date() + dt.timedelta(days=r.randint(60, 300))
     while day <= sim.end.date():
         day = free(day, False)
         if day <= sim.end.date():
-            _timed(
+            add_timed(
                 sim,
                 dt.datetime.combine(day, dt.time(r.choice([9, 10, 15]), 30)),
                 45,
@@ -585,112 +596,6 @@ def trip_of(sim: Sim, day: dt.date):
         if t.depart <= day <= t.return_:
             return t
     return None
-
-
-def _travel(sim: Sim) -> None:
-    home = zone(sim)
-    bookings = sim.of_kind("flight_booking")
-    flight_sites = {b.data.get("pnr"): b.data.get("site_url") for b in bookings}
-    hotel_sites = {b.data.get("confirmation"): b.data.get("site_url") for b in sim.of_kind("hotel_booking")}
-    for i, t in enumerate(trips(sim)):
-        if t.return_ < sim.start.date() or t.depart > sim.end.date():
-            continue
-        ref = None
-        for b in bookings:
-            if b.data.get("trip") == i:
-                ref = b.id
-                break
-        people = [person(sim, n) for n in t.companions]
-        _all_day(
-            sim,
-            t.depart,
-            t.return_,
-            title=words(sim)["trip"].format(dest=t.destination),
-            calendar="work" if t.purpose == "business" else "personal",
-            location=t.destination,
-            attendees=people,
-            source="trip",
-            ref=ref,
-            description=words(sim)["purpose"][t.purpose],
-            key=("trip", i),
-        )
-    for f in sim.of_kind("flight"):
-        d = f.data
-        dep, arr = first(d, "dep_local", "departure_local", "depart_local"), first(d, "arr_local", "arrival_local")
-        at = parse_when(sim, dep) or f.at
-        if not dep:
-            dep = aware(sim, at)
-        if not arr:
-            arr = aware(sim, at + dt.timedelta(hours=2))
-        origin, dest = first(d, "from", "origin", default=""), first(d, "to", "destination", default="")
-        number = first(d, "flight_number", "flight", default="")
-        t = (
-            trips(sim)[d["trip"]]
-            if isinstance(d.get("trip"), int) and d["trip"] < len(trips(sim))
-            else trip_of(sim, at.date())
-        )
-        w = words(sim)
-        desc = "\n".join(
-            x
-            for x in [
-                w["confirmation"].format(code=d["pnr"]) if d.get("pnr") else "",
-                w["seat"].format(seat=d["seat"]) if d.get("seat") else "",
-            ]
-            if x
-        )
-        _add(
-            sim,
-            at,
-            title=w["flight"].format(number=number, origin=origin, dest=dest).replace("  ", " "),
-            start=dep,
-            end=arr,
-            calendar="work" if t is not None and t.purpose == "business" else "personal",
-            location=w["airport"].format(code=origin) if origin else "",
-            source="flight",
-            ref=f.id,
-            description=desc,
-            key=("flight", f.id),
-            uid=booking_uid(f.id, flight_sites.get(d.get("pnr"))),
-        )
-    for h in sim.of_kind("hotel_stay"):
-        d = h.data
-        check_in = first(d, "check_in_local", "check_in", "checkin", "start")
-        check_out = first(d, "check_out", "checkout", "end")
-        ci, co = parse_when(sim, check_in), parse_when(sim, check_out)
-        if ci is None:
-            ci = h.at
-        t = (
-            trips(sim)[d["trip"]]
-            if isinstance(d.get("trip"), int) and d["trip"] < len(trips(sim))
-            else trip_of(sim, ci.date())
-        )
-        tz = airport_zone(t.airport if t else first(d, "airport"), home)
-        if isinstance(check_in, str) and "T" in check_in and dt.datetime.fromisoformat(check_in).tzinfo:
-            start_iso = check_in
-        else:
-            start_iso = aware(sim, dt.datetime.combine(ci.date(), dt.time(15, 0)), tz)
-        if isinstance(check_out, str) and "T" in check_out and dt.datetime.fromisoformat(check_out).tzinfo:
-            end_iso = check_out
-        else:
-            co_day = co.date() if co else ci.date() + dt.timedelta(days=1)
-            end_iso = aware(sim, dt.datetime.combine(co_day, dt.time(11, 0)), tz)
-        at = parse_when(sim, start_iso)
-        name = first(d, "hotel", "hotel_name", "name", default="Hotel")
-        conf = first(d, "confirmation", "confirmation_number", "booking_ref")
-        _add(
-            sim,
-            at,
-            title=words(sim)["stay"].format(name=name),
-            start=start_iso,
-            end=end_iso,
-            calendar="work" if t is not None and t.purpose == "business" else "personal",
-            location=first(d, "address", "city", default=name),
-            source="hotel",
-            ref=h.id,
-            description=words(sim)["confirmation"].format(code=conf) if conf else "",
-            key=("hotel", h.id),
-            uid=booking_uid(h.id, hotel_sites.get(conf)),
-        )
 
 
 def reservation_time(sim: Sim, booking: Event) -> dt.datetime:
@@ -715,36 +620,6 @@ def reservation_time(sim: Sim, booking: Event) -> dt.datetime:
     )
 
 
-def _restaurants(sim: Sim) -> None:
-    for b in sim.of_kind("restaurant_booking"):
-        d = b.data
-        start = reservation_time(sim, b)
-        name = first(d, "restaurant", "merchant", "name", default="Restaurant")
-        w = words(sim)
-        meal = "lunch" if start.hour < 15 else "dinner"
-        names = first(d, "companions", "with", "guests", default=[]) or []
-        people = [person(sim, n) for n in names if isinstance(n, str)]
-        party = d.get("party_size")
-        conf = first(d, "confirmation", "confirmation_number", "booking_ref")
-        desc = "\n".join(
-            x
-            for x in [w["table"].format(n=party) if party else "", w["confirmation"].format(code=conf) if conf else ""]
-            if x
-        )
-        _timed(
-            sim,
-            start,
-            90,
-            title=w[meal].format(name=name),
-            location=first(d, "address", default=name),
-            attendees=people,
-            source="restaurant",
-            ref=b.id,
-            description=desc,
-            key=("restaurant", b.id),
-        )
-
-
 def _exercise(sim: Sim) -> None:
     p = sim.persona
     ro = p.routines
@@ -762,7 +637,7 @@ def _exercise(sim: Sim) -> None:
             if sim.weekday(day) != wd or day in away:
                 continue
             time = dt.time(10, 0) if day.weekday() >= 5 else dt.time(6, 45) if morning else dt.time(18, 30)
-            _timed(
+            add_timed(
                 sim,
                 dt.datetime.combine(day, time),
                 minutes,

@@ -995,7 +995,7 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
 # --- what this domain mails (through the mail channel, builder/world/mail.py) --------------------
 
 
-@world_step(rank=66, writes=("email",))
+@world_step(rank=67, writes=("email",))
 def mail_statements(sim: Sim) -> None:
     """The bank's "your statement is ready" mail for each account (not the brokerage) on the 3rd of every month."""
     box = mailbox(sim)
@@ -1036,7 +1036,7 @@ def mail_statements(sim: Sim) -> None:
         month = nxt
 
 
-@world_step(rank=67, reads=("paycheck",), writes=("email",))
+@world_step(rank=68, reads=("paycheck",), writes=("email",))
 def mail_payslips(sim: Sim) -> None:
     """The employer's payroll mails a pay-stub notice (a payslip PDF attached) minutes after every paycheck."""
     box = mailbox(sim)
@@ -1083,7 +1083,7 @@ def mail_payslips(sim: Sim) -> None:
         )
 
 
-@world_step(rank=68, reads=("autopay", "bill_payment", "card_purchase"), writes=("email",))
+@world_step(rank=69, reads=("autopay", "bill_payment", "card_purchase"), writes=("email",))
 def mail_bills(sim: Sim) -> None:
     """A "your bill is ready" mail from each recurring charge's payee 7-12 days before the charge (its amount, its
     date as the due date; series ``bill``), and for charges paid by bill pay a ``payment_reminder`` 3 days before.

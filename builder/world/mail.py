@@ -380,7 +380,7 @@ def quoting(box: Mailbox, e: Event) -> tuple[random.Random, dict[str, Any]]:
 
 
 @world_step(
-    rank=70,
+    rank=72,
     reads=(
         # the shops that send marketing and sign-in codes: every provider the persona has an account with
         "card_purchase",

@@ -49,10 +49,10 @@ import datetime as dt
 from ..reference.services import service
 from ..rng import derived_id
 from . import delivery as dashbite
-from .delivery import usual_split
 from . import dining, grocery, retail
-from .calendar import first, parse_when, reservation_time
+from .calendar import add_timed, first, parse_when, person, reservation_time, words
 from .context import Charge, Sim
+from .delivery import usual_split
 from .engine import world_step
 from .finance import budget, household_size, purchase
 from .mail import business_sender, mailbox, order_lines, quoting, render, sent_after, site_domain
@@ -1273,11 +1273,46 @@ def simulate_orders(sim: Sim) -> None:
                 )
 
 
+# --- what this domain enters in the calendar (the calendar channel, builder/world/calendar.py) -----
+
+
+@world_step(rank=62, reads=("restaurant_booking",), writes=("calendar_event",))
+def calendar_tables(sim: Sim) -> None:
+    """Enter every restaurant booking in the calendar (90 minutes from the reservation time)."""
+    for b in sim.of_kind("restaurant_booking"):
+        d = b.data
+        start = reservation_time(sim, b)
+        name = first(d, "restaurant", "merchant", "name", default="Restaurant")
+        w = words(sim)
+        meal = "lunch" if start.hour < 15 else "dinner"
+        names = first(d, "companions", "with", "guests", default=[]) or []
+        people = [person(sim, n) for n in names if isinstance(n, str)]
+        party = d.get("party_size")
+        conf = first(d, "confirmation", "confirmation_number", "booking_ref")
+        desc = "\n".join(
+            x
+            for x in [w["table"].format(n=party) if party else "", w["confirmation"].format(code=conf) if conf else ""]
+            if x
+        )
+        add_timed(
+            sim,
+            start,
+            90,
+            title=w[meal].format(name=name),
+            location=first(d, "address", default=name),
+            attendees=people,
+            source="restaurant",
+            ref=b.id,
+            description=desc,
+            key=("restaurant", b.id),
+        )
+
+
 # --- what this domain mails (through the mail channel, builder/world/mail.py) --------------------
 
 
 @world_step(
-    rank=64,
+    rank=66,
     reads=("restaurant_booking", "food_order", "grocery_order", "retail_order", "retail_delivery"),
     writes=("email",),
 )

@@ -49,13 +49,12 @@ import random
 import re
 from typing import Any
 
-
 from ..persona import Contact
 from ..reference.services import app_of
 from ..rng import derived_id, token
-from .calendar import _timed, aware, birthday_in, parse_when, reservation_time, trips  # noqa: F401
-from .engine import world_step
+from .calendar import add_timed, aware, birthday_in, parse_when, reservation_time, trips  # noqa: F401
 from .context import Sim
+from .engine import world_step
 from .locale import Fmt, phrase_bank
 from .model import Event
 
@@ -750,7 +749,7 @@ def _rsvp(pl: Planter) -> None:
     title = pl.pick(r, "rsvp_titles").format(first=pl.first_of(host))
     place = (host.address.street if host.address else None) or {"de_DE": "bei mir"}.get(pl.p.locale, "my place")
     org = {"name": host.name, "email": host.email}
-    cal = _timed(
+    cal = add_timed(
         sim,
         start,
         180,
@@ -1114,7 +1113,7 @@ def _own_event(pl: Planter) -> None:
         guests = [c for c in p.contacts if c.relationship in ("friend", "sibling", "partner", "roommate")][:5]
         people = [{"name": c.name, "email": c.email} for c in guests]
         location = p.identity.address.street if p.identity.address else ""
-        cal = _timed(
+        cal = add_timed(
             sim,
             start,
             240,

@@ -70,7 +70,9 @@ from ..reference.services import service
 from ..reference.places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, MINOR_DIGITS, PER_USD  # noqa: F401
 from ..rng import faker as make_faker
 from .airports import airport_label, airport_zone, block_minutes, distance_km  # noqa: F401
-from .calendar import first, parse_when
+from .calendar import add_all_day, add_entry, aware, booking_uid, first, parse_when, person, trip_of, trips, words
+from .calendar import airport_zone as zone_of_airport
+from .calendar import zone as home_zone
 from .context import Charge, Sim
 from .engine import world_step
 from .mail import booking_ics, business_sender, mailbox, quoting, render, sent_after, site_domain
@@ -1065,11 +1067,127 @@ def simulate_travel(sim: Sim) -> None:
         _paid_back(sim, i, trip, "hotel", total // len(passengers), to_local(sim, out))
 
 
+# --- what this domain enters in the calendar (the calendar channel, builder/world/calendar.py) -----
+
+
+@world_step(
+    rank=61,
+    reads=("flight_booking", "hotel_booking", "flight", "hotel_stay"),
+    writes=("calendar_event",),
+)
+def calendar_trips(sim: Sim) -> None:
+    """Enter every trip (all day), flight leg and hotel stay in the calendar, with the booking site's UIDs (see
+    builder/world/calendar.py's rules)."""
+    home = home_zone(sim)
+    bookings = sim.of_kind("flight_booking")
+    flight_sites = {b.data.get("pnr"): b.data.get("site_url") for b in bookings}
+    hotel_sites = {b.data.get("confirmation"): b.data.get("site_url") for b in sim.of_kind("hotel_booking")}
+    for i, t in enumerate(trips(sim)):
+        if t.return_ < sim.start.date() or t.depart > sim.end.date():
+            continue
+        ref = None
+        for b in bookings:
+            if b.data.get("trip") == i:
+                ref = b.id
+                break
+        people = [person(sim, n) for n in t.companions]
+        add_all_day(
+            sim,
+            t.depart,
+            t.return_,
+            title=words(sim)["trip"].format(dest=t.destination),
+            calendar="work" if t.purpose == "business" else "personal",
+            location=t.destination,
+            attendees=people,
+            source="trip",
+            ref=ref,
+            description=words(sim)["purpose"][t.purpose],
+            key=("trip", i),
+        )
+    for f in sim.of_kind("flight"):
+        d = f.data
+        dep, arr = first(d, "dep_local", "departure_local", "depart_local"), first(d, "arr_local", "arrival_local")
+        at = parse_when(sim, dep) or f.at
+        if not dep:
+            dep = aware(sim, at)
+        if not arr:
+            arr = aware(sim, at + dt.timedelta(hours=2))
+        origin, dest = first(d, "from", "origin", default=""), first(d, "to", "destination", default="")
+        number = first(d, "flight_number", "flight", default="")
+        t = (
+            trips(sim)[d["trip"]]
+            if isinstance(d.get("trip"), int) and d["trip"] < len(trips(sim))
+            else trip_of(sim, at.date())
+        )
+        w = words(sim)
+        desc = "\n".join(
+            x
+            for x in [
+                w["confirmation"].format(code=d["pnr"]) if d.get("pnr") else "",
+                w["seat"].format(seat=d["seat"]) if d.get("seat") else "",
+            ]
+            if x
+        )
+        add_entry(
+            sim,
+            at,
+            title=w["flight"].format(number=number, origin=origin, dest=dest).replace("  ", " "),
+            start=dep,
+            end=arr,
+            calendar="work" if t is not None and t.purpose == "business" else "personal",
+            location=w["airport"].format(code=origin) if origin else "",
+            source="flight",
+            ref=f.id,
+            description=desc,
+            key=("flight", f.id),
+            uid=booking_uid(f.id, flight_sites.get(d.get("pnr"))),
+        )
+    for h in sim.of_kind("hotel_stay"):
+        d = h.data
+        check_in = first(d, "check_in_local", "check_in", "checkin", "start")
+        check_out = first(d, "check_out", "checkout", "end")
+        ci, co = parse_when(sim, check_in), parse_when(sim, check_out)
+        if ci is None:
+            ci = h.at
+        t = (
+            trips(sim)[d["trip"]]
+            if isinstance(d.get("trip"), int) and d["trip"] < len(trips(sim))
+            else trip_of(sim, ci.date())
+        )
+        tz = zone_of_airport(t.airport if t else first(d, "airport"), home)
+        if isinstance(check_in, str) and "T" in check_in and dt.datetime.fromisoformat(check_in).tzinfo:
+            start_iso = check_in
+        else:
+            start_iso = aware(sim, dt.datetime.combine(ci.date(), dt.time(15, 0)), tz)
+        if isinstance(check_out, str) and "T" in check_out and dt.datetime.fromisoformat(check_out).tzinfo:
+            end_iso = check_out
+        else:
+            co_day = co.date() if co else ci.date() + dt.timedelta(days=1)
+            end_iso = aware(sim, dt.datetime.combine(co_day, dt.time(11, 0)), tz)
+        at = parse_when(sim, start_iso)
+        name = first(d, "hotel", "hotel_name", "name", default="Hotel")
+        conf = first(d, "confirmation", "confirmation_number", "booking_ref")
+        add_entry(
+            sim,
+            at,
+            title=words(sim)["stay"].format(name=name),
+            start=start_iso,
+            end=end_iso,
+            calendar="work" if t is not None and t.purpose == "business" else "personal",
+            location=first(d, "address", "city", default=name),
+            source="hotel",
+            ref=h.id,
+            description=words(sim)["confirmation"].format(code=conf) if conf else "",
+            key=("hotel", h.id),
+            uid=booking_uid(h.id, hotel_sites.get(conf)),
+        )
+
+
 # --- what this domain mails (through the mail channel, builder/world/mail.py) --------------------
 
 
 @world_step(
-    rank=62,
+    rank=64,
     reads=("flight_booking", "flight", "hotel_booking", "hotel_stay", "hotel_checkout", "ride", "calendar_event"),
     writes=("email",),
 )
@@ -1177,7 +1295,7 @@ def _flights_for(sim: Sim, booking: Event) -> list[dict[str, Any]]:
     return [f.data for f in sim.of_kind("flight") if pnr and f.data.get("pnr") == pnr]
 
 
-@world_step(rank=63, reads=("flight_booking", "flight"), writes=("email",))
+@world_step(rank=65, reads=("flight_booking", "flight"), writes=("email",))
 def mail_checkins(sim: Sim) -> None:
     """A check-in mail for every flight leg (outbound, return, connections) 24 hours before it departs, from the
     airline of its booking; ``series`` ``checkin`` and ``flight_id`` = the leg's ``flight`` event id. A leg booked

@@ -370,7 +370,7 @@ def meeting_notes(box: Mailbox) -> None:
         box.thread(("notes", e.id), subject, msgs, labels=["work"], ref=e.id, r=r, archive_p=0.4)
 
 
-@world_step(rank=69, reads=("calendar_event",), writes=("email",))
+@world_step(rank=71, reads=("calendar_event",), writes=("email",))
 def simulate_work_mail(sim: Sim) -> None:
     """Append the work mailbox's threads and the notes of past meetings (see module rules), through the mail
     channel."""
