@@ -79,3 +79,21 @@ def test_a_step_is_held_to_its_declarations(persona):
         with pytest.raises(ValueError, match="undeclared"):
             run_steps(sim, [_step("bad.x", writes=("thing",), run=f)])
     assert sim.step is None
+
+
+def test_no_world_module_sits_in_an_import_cycle():
+    """The engine finds the modules, so none imports another back (scripts/structure-report, function-level imports
+    counted too)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, str(root / "scripts" / "structure-report"), str(root)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    line = next(x for x in out.splitlines() if x.startswith("world modules in import cycles"))
+    assert line.split()[-3] == "0", line
