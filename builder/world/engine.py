@@ -1,23 +1,28 @@
 """The world's engine: finds the steps of the world's modules and runs them in the order their declarations give.
 
-A world module is a life domain (finance, travel, orders, career...) or a channel's own mail (personal letters).
-Each of its steps is a function ``f(sim)`` marked with :func:`world_step`, which declares what the step reads and what it
-writes: event kinds (``flight_booking``, ``email``) and two shared products,
+A world module is a life domain (finance, travel, orders, career...) or a channel's own traffic (personal mail,
+chat). Each of its steps is a function ``f(sim)`` marked with :func:`world_step`, which declares what the step
+reads, writes and amends: event kinds (``flight_booking``, ``email``) and two shared products,
 
 * ``ledger``: the postings (money moved) on events; a step that attaches charges writes it, settlement reads it;
 * ``merchants``: restaurants added to ``sim.merchants`` (the marketing mail reads the shops there).
 
 Order: a step runs after every step that writes something it reads, and a step that *amends* a kind runs after
-every step that reads that kind (those readers never see what it adds: the loose ends planted into the inbox and
-the calendar, the calendar entries of a module added later); a cycle is an error naming its steps. Among the steps free to run, the lower ``rank`` goes first, then the step's name. The rank is
-the step's place in the timeline of writes: readers that walk the events of several writers in creation order
-(settlement's ledger lines of one minute, the visits browsing makes after events with a site, the inbox that
-planted quotes) see them in rank order, so a new step takes a rank after those whose output it must not change.
+every step that reads that kind (those readers never see what it adds: the loose ends planted into the calendar,
+the calendar entries of a module added later); a cycle is an error naming its steps. Among the steps free to run,
+the lower ``rank`` goes first, then the step's name. The rank is the step's place in the timeline of writes:
+readers that walk the events of several writers in creation order (settlement's ledger lines of one minute, the
+visits browsing makes after events with a site, the inbox and calendar that planted quotes) see them in rank
+order, so a new step takes a rank after those whose output it must not change. (Everyday spending reads the
+persona's own merchants before orders adds restaurants: its rank keeps it first.)
 
-Each step draws only from its own named streams (``sim.rng("<module>/<what>")``) and derives event ids from
-(kind, time, key), so which step runs when decides only what a reader sees, never an id or a draw. While a step
-runs, :class:`~builder.world.context.Sim` refuses a read (``of_kind``) or a write (``event``, charges) it did not
-declare.
+Which step runs when decides only what a reader sees, never an id or a draw: event ids derive from (kind, time,
+key), each step draws from its own named streams (``sim.rng("<module>/<what>")``, a fresh generator per name; the
+business mail the domains send keeps the ``mail/...`` stream names it had when mail.py sent it), and the world's
+events are sorted by (time, id) at the end. ``simulate(persona, without=...)`` leaves out modules or steps.
+
+While a step runs, :class:`~builder.world.context.Sim` refuses a read (``of_kind``) or a write (``event``,
+charges) it did not declare; walks over ``sim.events`` and ``sim.merchants`` are declared by hand.
 """
 
 from __future__ import annotations
