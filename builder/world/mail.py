@@ -162,9 +162,16 @@ def _given_names(locale: str) -> tuple[frozenset, frozenset]:
 def mailbox_words(locale: str) -> dict[str, Any]:
     """The mailbox's own words of ``locale`` (``templates/mail/mailbox/<locale>.yaml``, else en_US): ``reply_prefix``,
     ``quote_head``, ``parents`` (``female``/``male``), ``seasons`` (season -> the word personal mail uses),
-    ``christmas_day`` (the December day family Christmas mail is sent) and ``formal_you`` (formal contacts are
-    addressed with Sie)."""
+    ``christmas_day`` (the December day family Christmas mail is sent), ``formal_you`` (formal contacts are
+    addressed with Sie), ``titles`` and ``dear`` (by gender ``m``/``f``: "Frau", "Liebe") and ``season_names``
+    (season -> the word greetings compose with: "Frühlings")."""
     return locale_bank("mail/mailbox", locale)
+
+
+def formal_name(name: str, gender: str, locale: str) -> str:
+    """``name`` as a formal letter addresses its bearer: the locale's title by ``gender`` (``"m"``/``"f"``) and the
+    surname (``"Frau Petersen"``)."""
+    return f"{mailbox_words(locale)['titles'][gender]} {name.split()[-1]}"
 
 
 def parent_name(c: Contact, locale: str) -> str:
@@ -217,8 +224,8 @@ class Mailbox:
         self.me = {"name": p.identity.name, "email": p.identity.email}
         self.me_work = {"name": p.identity.name, "email": p.work.email if p.work and p.work.email else p.identity.email}
         self.first = p.identity.name.split()[0]
-        # How a business addresses the persona: "Frau Petersen" / "Ms Whitfield" (a German business says Sie).
-        self.formal = ("Herr " if p.identity.gender == "male" else "Frau ") + p.identity.name.split()[-1]
+        # How a business addresses the persona: "Frau Petersen" (a German business says Sie).
+        self.formal = formal_name(p.identity.name, "m" if p.identity.gender == "male" else "f", p.locale)
         self.ids: set[str] = set()
         self.subjects: set[str] = set()  # subjects of personal threads so far (composed to differ)
         self.words = mailbox_words(p.locale)
@@ -842,13 +849,11 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
             "rec_kind_cap": rec_kind[:1].upper() + rec_kind[1:] if rec_kind else None,
             "rec": r.choice(bank["rec"][rec_kind]) if rec_kind else None,
             "season": fmt.season(day),
-            "season_de": {"winter": "Winter", "spring": "Frühlings", "summer": "Sommer", "autumn": "Herbst"}[
-                fmt.season(day)
-            ],
+            "season_de": mailbox_words(p.locale)["season_names"][fmt.season(day)],
             "weekday": fmt.weekday(day),
             "year": day.year,
-            "liebe": "Lieber" if g == "m" else "Liebe",
-            "sie_name": (("Herr " if g == "m" else "Frau ") + c.name.split()[-1]) if g else c.name,
+            "liebe": mailbox_words(p.locale)["dear"]["m" if g == "m" else "f"],
+            "sie_name": formal_name(c.name, g, p.locale) if g else c.name,
         }
     )
     out["act_cap"] = out["act"][:1].upper() + out["act"][1:] if out["act"] else None
@@ -920,9 +925,9 @@ def _addressee(box: Mailbox, comp: _Composer, mine: bool, sie: bool) -> dict[str
             "liebe": comp.slots.get("liebe", "Liebe"),
         }
     ident = box.p.identity
-    male = ident.gender == "male"
-    sie_name = ("Herr " if male else "Frau ") + ident.name.split()[-1]
-    return {"name": sie_name if sie else box.first, "sie_name": sie_name, "liebe": "Lieber" if male else "Liebe"}
+    g = "m" if ident.gender == "male" else "f"
+    sie_name = formal_name(ident.name, g, box.p.locale)
+    return {"name": sie_name if sie else box.first, "sie_name": sie_name, "liebe": box.words["dear"][g]}
 
 
 def _letter(
