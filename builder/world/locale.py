@@ -11,6 +11,7 @@ import datetime as dt
 from functools import cache
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from builder import yamlfile
 
@@ -148,12 +149,13 @@ class Fmt:
 
     def local(self, iso: str, airport: str | None = None) -> str:
         """An aware ISO time as ``Fri, Sep 4, 2026 7:05 AM PDT`` in its own (airport's) zone."""
-        from .calendar import airport_zone
+        from .airports import airport_zone
 
         when = dt.datetime.fromisoformat(iso)
         if when.tzinfo is None:
             when = when.replace(tzinfo=self.tz)
-        tz = airport_zone(airport, None) if airport else None
+        zone_name = airport_zone(airport, "") if airport else ""
+        tz = ZoneInfo(zone_name) if zone_name else None
         if tz is not None and when.utcoffset() == when.astimezone(tz).utcoffset():
             when = when.astimezone(tz)
             name = when.tzname()
