@@ -71,13 +71,13 @@ def test_a_step_is_held_to_its_declarations(persona):
         sim.of_kind("flight")
 
     def fine(sim):
-        sim.event("thing", now, {})
-        assert len(sim.of_kind("thing")) == 1
+        sim.event("forecast_watch", now, {"ticker": "RAIN"})
+        assert len(sim.of_kind("forecast_watch")) == 1
 
-    run_steps(sim, [_step("ok.x", writes=("thing",), run=fine)])
+    run_steps(sim, [_step("ok.x", writes=("forecast_watch",), run=fine)])
     for f in (writes_undeclared, reads_undeclared):
         with pytest.raises(ValueError, match="undeclared"):
-            run_steps(sim, [_step("bad.x", writes=("thing",), run=f)])
+            run_steps(sim, [_step("bad.x", writes=("forecast_watch",), run=f)])
     assert sim.step is None
 
 
