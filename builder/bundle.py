@@ -11,6 +11,7 @@ from importlib import metadata
 from pathlib import Path
 
 from .apps import App
+from .bundle_format import BUNDLE_FORMAT
 from .tasks import collect
 from .tasks.export import write_exports
 from .world import World
@@ -87,6 +88,7 @@ def write_bundle(world: World, apps: list[App], spec_path: Path, dest: Path, *, 
             continue
         artifacts.append({"path": rel, "size": path.stat().st_size, "sha256": sha256_file(path)})
     manifest = {
+        "bundle_format": BUNDLE_FORMAT,
         "persona": world.persona.id,
         "seed": world.seed,
         "as_of": world.persona.as_of.isoformat(),
@@ -96,6 +98,7 @@ def write_bundle(world: World, apps: list[App], spec_path: Path, dest: Path, *, 
             "persona_spec": {"path": spec_path.name, "sha256": sha256_file(spec_path)},
             "builder": tree_hash(REPO / "builder"),
             "apps": {a.name: tree_hash(a.dir) for a in apps},
+            "scenarios": tree_hash(REPO / "scenarios"),
             "image_recipe": tree_hash(REPO / "image") if (REPO / "image").is_dir() else None,
         },
         "tools": {"python": platform.python_version(), **{k: _tool_version(v) for k, v in _TOOLS.items()}},

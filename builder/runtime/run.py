@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..bundle_format import check_bundle_format
 from ..image import qemu as q
 from ..image.boot import TOOLBAR_ROWS, VM, BootError, free_port, internal_snapshots
 
@@ -159,6 +160,10 @@ def resolve_image(arg: str) -> ImageRef:
             manifest = json.loads(mp.read_text())
         except (OSError, ValueError) as e:
             raise RunError(f"{mp}: unreadable manifest ({e})") from None
+        try:
+            check_bundle_format(manifest.get("bundle_format") if isinstance(manifest, dict) else None, str(mp))
+        except ValueError as e:
+            raise RunError(str(e)) from None
     return ImageRef(qcow2.resolve(), manifest)
 
 

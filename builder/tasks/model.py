@@ -49,6 +49,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
+from builder.bundle_format import BUNDLE_FORMAT, check_bundle_format
+
 # ``apps_involved`` names app folders, plus these places that are not apps.
 NOT_APPS = frozenset({"files", "browser"})
 
@@ -243,12 +245,14 @@ class Task(BaseModel):
     state); ``category`` is the kind of assistant work (one of :data:`CATEGORIES`; by default
     ``retrieval``, ``aggregation`` or ``situated_action`` after ``kind``). Action tasks are
     ``situated_action`` or ``long_horizon``, answer tasks any other category. ``planted`` names the
-    world's planted items (``world/planted.json`` ids) the task is built on.
-    Raises ``ValueError`` when the rubric weights do not sum to 100, item ids repeat, an action has
+    world's planted items (``world/planted.json`` ids) the task is built on. ``format`` is the bundle format the
+    line was written in (:mod:`builder.bundle_format`; docs/bundle-format.md).
+    Raises ``ValueError`` when the format is newer than this code reads, the rubric weights do not sum to 100, item ids repeat, an action has
     no sql or state_diff check, or the category does not fit the kind.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+    format: Annotated[int, Field(strict=True)] = BUNDLE_FORMAT
     id: str
     persona: str
     kind: Literal["lookup", "aggregation", "action"]
@@ -274,6 +278,7 @@ class Task(BaseModel):
 
     @model_validator(mode="after")
     def _complete_and_check(self) -> Task:
+        check_bundle_format(self.format, f"task {self.id}")
         if self.category is None:
             object.__setattr__(self, "category", DEFAULT_CATEGORY[self.kind])
         if (self.kind == "action") != (self.category in ACTION_CATEGORIES):
