@@ -1,14 +1,17 @@
 """Shared fixtures: the shipped personas, completed and simulated once per session; the site build; the lanes.
 
 The fast lane (pytest's default selection, ``-m`` in pyproject's ``addopts``) leaves out the tests marked
-``site``, ``slow``, ``alone`` and ``pipeline`` (pyproject.toml lists what each means). ``site`` is set here from
-the fixtures a test uses: every test whose fixtures include :func:`site_build` gets it, and
-:func:`tests.app_e2e.site` fails a test that builds the site without it (so a new test cannot slip the site build
-into the fast lane).
+``site``, ``slow``, ``alone`` and ``pipeline`` (pyproject.toml lists what each means). It applies to a run of the
+default ``testpaths`` (a bare ``pytest``, with ``-k`` or not) and to ``PERSONA_LANE=fast`` (``scripts/test.sh
+--fast``); a run naming test files or folders runs every test in them, whatever its marks, unless it gives its own
+``-m``. ``site`` is set here from the fixtures a test uses: every test whose fixtures include :func:`site_build`
+gets it, and :func:`tests.app_e2e.site` fails a test that builds the site without it (so a new test cannot slip
+the site build into the fast lane).
 """
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -67,6 +70,14 @@ def site_build():
 
 # The test being set up or run (pytest runs one at a time per process): what tests/app_e2e.py site() checks.
 RUNNING: list[pytest.Item] = []
+
+
+def pytest_configure(config):
+    addopts = config.getini("addopts")
+    lane = addopts[addopts.index("-m") + 1] if "-m" in addopts else None
+    named = config.args_source is pytest.Config.ArgsSource.ARGS
+    if named and config.option.markexpr == lane and os.environ.get("PERSONA_LANE") != "fast":
+        config.option.markexpr = ""  # tests named on the command line run whatever their marks
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
