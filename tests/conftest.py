@@ -73,6 +73,8 @@ RUNNING: list[pytest.Item] = []
 
 
 def pytest_configure(config):
+    if hasattr(config, "workerinput"):
+        return  # a pytest-xdist worker: it runs with the options the controller settled
     addopts = config.getini("addopts")
     lane = addopts[addopts.index("-m") + 1] if "-m" in addopts else None
     named = config.args_source is pytest.Config.ArgsSource.ARGS
