@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything Persona Desktop needs on a fresh Debian 12/13 machine (run as root):
-# Debian packages, a Python virtualenv at .venv with the project, and the apps' npm workspace.
+# Debian packages, a Python virtualenv at .venv with the project (dependencies from requirements.lock), and the
+# apps' npm workspace.
 # Idempotent: a second run only checks what is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,11 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/pip install --quiet --upgrade pip
-.venv/bin/pip install --quiet -e '.[test]'
+# The exact versions and hashes of every dependency (the test extra's too) from requirements.lock, then the project
+# itself without resolving again; regenerate the lock with the command in its first lines after editing pyproject.toml.
+.venv/bin/pip install --quiet --require-hashes -r requirements.lock
+.venv/bin/pip install --quiet --no-deps -e .
+.venv/bin/pip check
 
 # better-sqlite3 compiles against the local Node.js headers when no prebuilt binary can be fetched.
 if [ -d /usr/include/node ]; then export npm_config_nodedir=/usr; fi

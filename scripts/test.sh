@@ -6,11 +6,19 @@
 # The tests that boot nothing run on two pytest-xdist workers (each of them is one Python or one
 # Chromium busy on one core); the image tests (and a test that adds an app to apps/) run after them,
 # alone, since a TCG guest wants both cores.
-# PERSONA_SKIP_SLOW=1 leaves out the image build and boot. Arguments go to one plain pytest run instead
+# PERSONA_SKIP_SLOW=1 leaves out the image build and boot.
+# --fast runs the fast lane instead: pytest's default selection (pyproject.toml addopts), everything that needs
+# no site build, no VM and no whole-pipeline run, on two workers; further arguments go to that pytest run
+# (scripts/test.sh --fast tests/world: the fast tests there).
+# Other arguments go to one plain pytest run of every test they name, whatever its marks
 # (scripts/test.sh tests/world/test_invariants.py -k budget).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=.venv/bin/python
+if [ "${1:-}" = --fast ]; then
+  shift
+  PERSONA_LANE=fast exec "$py" -m pytest -ra -n 2 "$@"
+fi
 if [ $# -gt 0 ]; then exec "$py" -m pytest -ra "$@"; fi
 rc=0
 "$py" -m pytest -ra -n 2 -m "not slow and not alone" || rc=$?

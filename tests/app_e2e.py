@@ -33,9 +33,25 @@ from .conftest import REPO
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
 
-@lru_cache(maxsize=None)
 def site() -> SiteBuild:
-    """The site serving every app, built once (or found in the cache)."""
+    """The site serving every app, built once (or found in the cache).
+
+    Fails the test when the test running is not marked ``site`` (tests/conftest.py marks the tests that request the
+    ``site_build`` fixture), so that no site build slips into the fast lane.
+    """
+    from .conftest import RUNNING
+
+    if RUNNING and RUNNING[-1].get_closest_marker("site") is None:
+        pytest.fail(
+            f"{RUNNING[-1].nodeid} builds the site: request the site_build fixture (tests/conftest.py), which marks"
+            " it `site` (out of the fast lane)",
+            pytrace=False,
+        )
+    return _site()
+
+
+@lru_cache(maxsize=None)
+def _site() -> SiteBuild:
     assert shutil.which("node"), "Node.js is not installed (scripts/setup-deps.sh installs it)"
     assert (REPO / "apps" / "node_modules" / "next").is_dir(), "run `npm ci` in apps/ (scripts/install.sh does)"
     return build_site(discover())

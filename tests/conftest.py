@@ -1,7 +1,17 @@
-"""Shared fixtures: the shipped personas, completed and simulated once per session."""
+"""Shared fixtures: the shipped personas, completed and simulated once per session; the site build; the lanes.
+
+The fast lane (pytest's default selection, ``-m`` in pyproject's ``addopts``) leaves out the tests marked
+``site``, ``slow``, ``alone`` and ``pipeline`` (pyproject.toml lists what each means). It applies to a run of the
+default ``testpaths`` (a bare ``pytest``, with ``-k`` or not) and to ``PERSONA_LANE=fast`` (``scripts/test.sh
+--fast``); a run naming test files or folders runs every test in them, whatever its marks, unless it gives its own
+``-m``. ``site`` is set here from the fixtures a test uses: every test whose fixtures include :func:`site_build`
+gets it, and :func:`tests.app_e2e.site` fails a test that builds the site without it (so a new test cannot slip
+the site build into the fast lane).
+"""
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -51,6 +61,44 @@ def world():
 def any_world(request):
     """(persona, world) for every shipped persona."""
     return _world(request.param)
+
+
+@pytest.fixture(scope="session")
+def site_build():
+    """The site serving every app (tests/app_e2e.py ``site()``), built once: requesting it marks a test ``site``."""
+    from .app_e2e import site
+
+    return site()
+
+
+# The test being set up or run (pytest runs one at a time per process): what tests/app_e2e.py site() checks.
+RUNNING: list[pytest.Item] = []
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput"):
+        return  # a pytest-xdist worker: it runs with the options the controller settled
+    addopts = config.getini("addopts")
+    lane = addopts[addopts.index("-m") + 1] if "-m" in addopts else None
+    named = config.args_source is pytest.Config.ArgsSource.ARGS
+    if named and config.option.markexpr == lane and os.environ.get("PERSONA_LANE") != "fast":
+        config.option.markexpr = ""  # tests named on the command line run whatever their marks
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "site_build" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.site)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    RUNNING.append(item)
+    try:
+        return (yield)
+    finally:
+        RUNNING.remove(item)
 
 
 @pytest.fixture(scope="session")

@@ -43,7 +43,7 @@ def _get(port: int, host: str, path: str, cookie: str | None = None, method: str
 
 
 @pytest.fixture(scope="module")
-def served(default_layer, tmp_path_factory):
+def served(site_build, default_layer, tmp_path_factory):
     with Served(default_layer, tmp_path_factory.mktemp("contract")) as s:
         yield s
 
@@ -136,7 +136,7 @@ def test_internal_routes_refuse_outside_callers(app, served):
     [a for a in APPS if not (REPO / "tests" / "apps" / a.name / "test_web.py").exists()],
     ids=[a.name for a in APPS if not (REPO / "tests" / "apps" / a.name / "test_web.py").exists()],
 )
-def test_e2e_of_apps_without_their_own_test(app, world, default_layer, tmp_path):
+def test_e2e_of_apps_without_their_own_test(site_build, app, world, default_layer, tmp_path):
     facts = {
         "title": app.title,
         "cookie": app.session_cookie,

@@ -63,7 +63,7 @@ def same_origin(location: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def served(default_layer, world, tmp_path_factory):
+def served(site_build, default_layer, world, tmp_path_factory):
     with Served(default_layer, tmp_path_factory.mktemp("hardening"), now=world.now.isoformat()) as s:
         yield s
 
@@ -444,6 +444,7 @@ def test_sign_in_attempts_are_limited_without_stalling_other_apps(world, served)
     assert waits and max(waits) < 2.0, f"another app waited up to {max(waits):.2f} s during the sign-in burst"
 
 
+@pytest.mark.site  # reads what the fuzz above tallied
 def test_fuzz_tally(request):
     """Prints the fuzz table (apps, routes, requests, 4xx, 5xx, refused-with-writes) when the fuzz ran here."""
     if not TALLY:

@@ -29,6 +29,9 @@ from builder.apps import discover
 from tests.app_e2e import Served
 from tests.concurrency import Answer, burst, send
 
+# Every test here serves the site build (tests/app_e2e.py): out of the fast lane.
+pytestmark = pytest.mark.usefixtures("site_build")
+
 APPS = {a.name: a for a in discover()}
 N = 50
 

@@ -39,10 +39,13 @@ from tests.concurrency import Answer, burst, send
 N = 50
 INTERNAL_HEADER = "x-persona-internal"
 APPS = {a.name: a for a in discover()}
-pytestmark = pytest.mark.skipif(
-    not {"bank", "markets", "brokerage"} <= set(APPS),
-    reason="needs bank, markets and brokerage in the build (PERSONA_APPS)",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not {"bank", "markets", "brokerage"} <= set(APPS),
+        reason="needs bank, markets and brokerage in the build (PERSONA_APPS)",
+    ),
+    pytest.mark.usefixtures("site_build"),  # every test serves the site build: out of the fast lane
+]
 
 BANK, MARKETS, BROKER = (APPS[n].domain if n in APPS else "" for n in ("bank", "markets", "brokerage"))
 

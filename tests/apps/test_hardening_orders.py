@@ -23,6 +23,9 @@ import pytest
 from tests.app_e2e import Served, app
 from tests.concurrency import Answer, burst, send
 
+# Every test here serves the site build (tests/app_e2e.py): out of the fast lane.
+pytestmark = pytest.mark.usefixtures("site_build")
+
 N = 50
 
 SHOP, GROCERY, STAYS, DINING = (app(n) for n in ("shop", "grocery", "stays", "dining"))

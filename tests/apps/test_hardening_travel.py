@@ -30,6 +30,9 @@ from builder.money import money
 from tests.app_e2e import Served
 from tests.concurrency import Answer, burst, send
 
+# Every test here serves the site build (tests/app_e2e.py): out of the fast lane.
+pytestmark = pytest.mark.usefixtures("site_build")
+
 AIR, DASH, ZIP = "meridianair.test", "dashbite.test", "zipride.test"
 N = 50
 

@@ -22,7 +22,8 @@ from tests.conftest import REPO
 NAME = "scaffoldcheck"
 
 # The app lives in the shared apps/ folder while the test runs: every other test's discover() would see it.
-pytestmark = pytest.mark.alone
+# It builds a site of its own (site).
+pytestmark = [pytest.mark.alone, pytest.mark.site]
 
 
 def _tree_state() -> str:

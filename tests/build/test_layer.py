@@ -1,18 +1,26 @@
-"""`build-image --until layer|bundle`: determinism across processes and the bundle's contents."""
+"""The layer and bundle stages: what they write, each stage driven alone; determinism across processes.
+
+The stages run in this process on the session's world (tests/conftest.py ``default_layer``, ``any_world``); only
+the determinism check runs ``build-image --until layer|bundle`` twice as subprocesses (``pipeline``: the full lane).
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
 
 import pytest
 
+from builder.apps import discover
+from builder.bundle import write_bundle
 from builder.tasks.model import Task
 
-from tests.conftest import DEFAULT_PERSONA, REPO
+from tests.app_e2e import layer
+from tests.conftest import DEFAULT_PERSONA, REPO, _world
 
 
 def _build(out, until):
@@ -35,20 +43,26 @@ def _hashes(root):
 
 
 @pytest.fixture(scope="module")
-def bundle(tmp_path_factory):
-    return _build(tmp_path_factory.mktemp("a"), "bundle")
+def bundle(world, default_layer, tmp_path_factory):
+    """The bundle stage alone: the default persona's tasks, manifest and sums beside a copy of its session layer."""
+    dest = tmp_path_factory.mktemp("bundle") / "dana-whitfield"
+    shutil.copytree(default_layer, dest / "layer", symlinks=True)
+    write_bundle(world, discover(), DEFAULT_PERSONA, dest, with_image=False)
+    return dest
 
 
-def test_layer_is_byte_identical_across_two_processes(bundle, tmp_path):
-    again = _build(tmp_path, "layer")
+@pytest.mark.pipeline
+def test_layer_is_byte_identical_across_two_processes(tmp_path):
+    bundle = _build(tmp_path / "a", "bundle")
+    again = _build(tmp_path / "b", "layer")
     first, second = _hashes(bundle / "layer"), _hashes(again / "layer")
     assert len(first) >= 12
     assert first == second
     assert _hashes(bundle / "world") == _hashes(again / "world")
 
 
-def test_layer_holds_the_guest_tree(bundle):
-    layer = bundle / "layer"
+def test_layer_holds_the_guest_tree(default_layer):
+    layer = default_layer
     guest = json.loads((layer / "etc/persona-desktop/guest.json").read_text())
     assert guest["username"] == "dana" and guest["as_of"] == "2026-11-16T09:00:00"
     assert guest["as_of_utc"] == "2026-11-16T17:00:00"  # America/Los_Angeles, PST in November
@@ -60,8 +74,8 @@ def test_layer_holds_the_guest_tree(bundle):
     assert con.execute("SELECT COUNT(*) FROM transactions").fetchone()[0] >= 900
 
 
-def test_bank_balance_equals_world(bundle, world):
-    con = sqlite3.connect(bundle / "layer/var/lib/persona-desktop/apps/bank/bank.sqlite")
+def test_bank_balance_equals_world(default_layer, world):
+    con = sqlite3.connect(default_layer / "var/lib/persona-desktop/apps/bank/bank.sqlite")
     got = dict(con.execute("SELECT kind, balance_cents FROM accounts").fetchall())
     assert got == {k: world.closing_balance_cents(k) for k in world.account_kinds()}
     for kind, balance in got.items():
@@ -87,7 +101,8 @@ def test_bundle_tasks_manifest_and_sums(bundle):
         assert hashlib.sha256((bundle / path).read_bytes()).hexdigest() == digest, path
 
 
-def test_world_stage_writes_completed_persona_and_stats(bundle):
+def test_world_stage_writes_completed_persona_and_stats(tmp_path):
+    bundle = _build(tmp_path, "world")
     stats = json.loads((bundle / "world/stats.json").read_text())
     assert stats["bank_transaction"] >= 900 and stats["paycheck"] >= 39
     completed = json.loads((bundle / "world/persona.completed.json").read_text())
@@ -97,31 +112,15 @@ def test_world_stage_writes_completed_persona_and_stats(bundle):
 
 
 @pytest.mark.parametrize("stem", ["callum-brierley", "jordan-lee"])
-def test_every_shipped_persona_builds_its_layer(tmp_path, stem):
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "builder.cli",
-            str(REPO / "personas" / f"{stem}.json"),
-            "--out",
-            str(tmp_path),
-            "--until",
-            "layer",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-    )
-    assert res.returncode == 0, res.stderr
-    (root,) = [p for p in tmp_path.iterdir() if not p.name.startswith(".")]
-    assert root.name == stem
-    guest = json.loads((root / "layer/etc/persona-desktop/guest.json").read_text())
-    con = sqlite3.connect(root / "layer/var/lib/persona-desktop/apps/bank/bank.sqlite")
+def test_every_shipped_persona_builds_its_layer(tmp_path_factory, stem):
+    persona, world = _world(stem)
+    root = layer(world, tmp_path_factory.mktemp("layers"))
+    guest = json.loads((root / "etc/persona-desktop/guest.json").read_text())
+    con = sqlite3.connect(root / "var/lib/persona-desktop/apps/bank/bank.sqlite")
     meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
     if stem == "callum-brierley":
         assert (meta["currency"], meta["locale"], guest["timezone"]) == ("GBP", "en-GB", "Europe/London")
         ibans = [r[0] for r in con.execute("SELECT iban FROM accounts WHERE kind != 'credit_card'")]
         assert all(i.startswith("GB") and len(i) == 22 for i in ibans)
-    completed = json.loads((root / "world/persona.completed.json").read_text())
+    completed = json.loads(persona.model_dump_json(by_alias=True, exclude_none=True))
     assert completed["identity"]["address"] and completed["contacts"] and completed["travel"]["trips"]

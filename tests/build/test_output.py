@@ -1,7 +1,9 @@
 """build-image's output folder: one lock per persona, an atomic swap, repair after kills, clear --out errors.
 
 The end-to-end tests run the real CLI (``python -m builder.cli``, what the ``build-image`` console script
-calls) as subprocesses into ``tmp_path``; the unit tests drive :mod:`builder.output` directly.
+calls) as subprocesses into ``tmp_path``; the unit tests drive :mod:`builder.output` directly. The folder's
+handling is the same whatever the last stage, so the CLI tests build the world stage of a small persona (one
+month of history) in the fast lane, and the default persona's bundle in the full lane (``pipeline``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -28,6 +31,30 @@ DANA = "dana-whitfield"
 JORDAN_SPEC = REPO / "personas" / "jordan-lee.json"
 JORDAN = "jordan-lee"
 WAITING = "waiting for another build of"
+# A persona whose world builds in about a second: a month of history, no days ahead.
+SMALL = {"history_months": 1, "horizon_days": 0}
+
+
+@dataclass(frozen=True)
+class Build:
+    """Which build the CLI tests make: ``until`` (the last stage), ``spec`` and ``other`` (two personas' spec files)
+    and ``id`` and ``other_id`` (their ids)."""
+
+    until: str
+    spec: Path
+    id: str
+    other: Path
+    other_id: str
+
+
+@pytest.fixture(params=["world", pytest.param("bundle", marks=pytest.mark.pipeline)])
+def build(request, tmp_path_factory) -> Build:
+    if request.param == "bundle":
+        return Build("bundle", DEFAULT_PERSONA, DANA, JORDAN_SPEC, JORDAN)
+    specs = tmp_path_factory.mktemp("specs")
+    for name in ("Tess Small", "Ned Small"):
+        (specs / f"{name.split()[0].lower()}.json").write_text(json.dumps({"identity": {"name": name}, **SMALL}))
+    return Build("world", specs / "tess.json", "tess-small", specs / "ned.json", "ned-small")
 
 
 def _start(out: Path, spec: Path = DEFAULT_PERSONA, until: str = "bundle") -> subprocess.Popen:
@@ -55,9 +82,18 @@ def _finish(proc: subprocess.Popen) -> tuple[int, str]:
     return proc.returncode, err
 
 
-def _verify(build: Path) -> int:
-    """``build`` is a whole bundle build: manifest.json present, every SHA256SUMS line matches its file."""
+def _verify(build: Path, until: str = "bundle") -> int:
+    """``build`` is a whole build: for a bundle, manifest.json present and every SHA256SUMS line matching its file;
+    for the world stage, its four files, each JSON (lines of JSON for the events)."""
     assert build.is_dir(), f"{build} is missing"
+    if until == "world":
+        world = build / "world"
+        assert sorted(p.name for p in build.iterdir()) == ["world"]
+        for name in ("stats.json", "planted.json", "persona.completed.json"):
+            json.loads((world / name).read_text())
+        lines = (world / "events.jsonl").read_text().splitlines()
+        assert lines and all(json.loads(line) for line in lines)
+        return len(lines)
     assert (build / "manifest.json").is_file(), f"{build}/manifest.json is missing"
     json.loads((build / "manifest.json").read_text())
     lines = (build / "SHA256SUMS").read_text().splitlines()
@@ -78,40 +114,42 @@ def _dot_entries(out: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.6])
-def test_two_builds_of_one_persona_take_turns(tmp_path, delay):
-    first = _start(tmp_path)
+def test_two_builds_of_one_persona_take_turns(tmp_path, delay, build):
+    first = _start(tmp_path, build.spec, build.until)
     time.sleep(delay)
-    second = _start(tmp_path)
+    second = _start(tmp_path, build.spec, build.until)
     (rc1, err1), (rc2, err2) = _finish(first), _finish(second)
     assert rc1 == 0, err1
     assert rc2 == 0, err2
     waited = [err for err in (err1, err2) if WAITING in err]
     assert len(waited) == 1, (err1, err2)
     line = next(ln for ln in waited[0].splitlines() if WAITING in ln)
-    assert line == f"build-image: waiting for another build of {DANA} in {tmp_path.resolve()} to finish"
+    assert line == f"build-image: waiting for another build of {build.id} in {tmp_path.resolve()} to finish"
     assert "Built" in err1 and "Built" in err2  # the waiting one rebuilt after the first was done
-    _verify(tmp_path / DANA)
-    assert _dot_entries(tmp_path) == {f".{DANA}.lock"}
+    _verify(tmp_path / build.id, build.until)
+    assert _dot_entries(tmp_path) == {f".{build.id}.lock"}
 
 
-def test_builds_of_two_personas_run_side_by_side(tmp_path):
-    dana, jordan = _start(tmp_path), _start(tmp_path, JORDAN_SPEC)
-    (rc1, err1), (rc2, err2) = _finish(dana), _finish(jordan)
+def test_builds_of_two_personas_run_side_by_side(tmp_path, build):
+    one, other = _start(tmp_path, build.spec, build.until), _start(tmp_path, build.other, build.until)
+    (rc1, err1), (rc2, err2) = _finish(one), _finish(other)
     assert rc1 == 0, err1
     assert rc2 == 0, err2
     assert WAITING not in err1 and WAITING not in err2
-    _verify(tmp_path / DANA)
-    _verify(tmp_path / JORDAN)
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([DANA, JORDAN, f".{DANA}.lock", f".{JORDAN}.lock"])
+    _verify(tmp_path / build.id, build.until)
+    _verify(tmp_path / build.other_id, build.until)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [build.id, build.other_id, f".{build.id}.lock", f".{build.other_id}.lock"]
+    )
 
 
-def test_sigkill_at_random_points_always_leaves_a_whole_build(tmp_path):
+def test_sigkill_at_random_points_always_leaves_a_whole_build(tmp_path, build):
     started = time.monotonic()
-    res = _run(tmp_path)
+    res = _run(tmp_path, build.spec, build.until)
     duration = time.monotonic() - started
     assert res.returncode == 0, res.stderr
-    final, staging = tmp_path / DANA, tmp_path / f".{DANA}.partial"
-    _verify(final)
+    final, staging = tmp_path / build.id, tmp_path / f".{build.id}.partial"
+    _verify(final, build.until)
 
     rng = random.Random(20261116)
     phases: dict[str, int] = {}
@@ -119,14 +157,14 @@ def test_sigkill_at_random_points_always_leaves_a_whole_build(tmp_path):
     for _ in range(20):
         delay = rng.uniform(0.0, duration)
         before = final.stat().st_ino
-        proc = _start(tmp_path)
+        proc = _start(tmp_path, build.spec, build.until)
         time.sleep(delay)
         finished = proc.poll() is not None
         proc.send_signal(signal.SIGKILL)
         proc.communicate(timeout=60)
         # Whatever the moment, OUT/<id> is a whole build (the old one or the new one); never a missing folder.
-        _verify(final)
-        assert not (tmp_path / f".{DANA}.old").exists()
+        _verify(final, build.until)
+        assert not (tmp_path / f".{build.id}.old").exists()
         partial = (staging.stat().st_ino, staging.stat().st_ctime_ns) if staging.exists() else None
         if finished:
             phase = "finished before the kill"
@@ -138,12 +176,12 @@ def test_sigkill_at_random_points_always_leaves_a_whole_build(tmp_path):
             phase = "before the lock/cleanup (starting up)"
         phases[phase] = phases.get(phase, 0) + 1
         left_partial = partial
-    print(f"\nbundle build {duration:.2f}s; 20 SIGKILLs landed: {phases}")
+    print(f"\n{build.until} build {duration:.2f}s; 20 SIGKILLs landed: {phases}")
 
-    res = _run(tmp_path)
+    res = _run(tmp_path, build.spec, build.until)
     assert res.returncode == 0, res.stderr
-    _verify(final)
-    assert _dot_entries(tmp_path) == {f".{DANA}.lock"}
+    _verify(final, build.until)
+    assert _dot_entries(tmp_path) == {f".{build.id}.lock"}
 
 
 def test_out_naming_a_file_is_refused(tmp_path):
@@ -171,16 +209,16 @@ def test_a_bad_spec_writes_nothing(tmp_path):
     assert not out.exists()
 
 
-def test_a_stale_partial_and_old_are_repaired_by_the_next_build(tmp_path):
+def test_a_stale_partial_and_old_are_repaired_by_the_next_build(tmp_path, build):
     # A SIGKILL between the two renames of the fallback swap: OUT/<id> missing, the old build at .old.
-    assert _run(tmp_path, until="world").returncode == 0
-    (tmp_path / DANA).rename(tmp_path / f".{DANA}.old")
-    (tmp_path / f".{DANA}.partial" / "world").mkdir(parents=True)
-    res = _run(tmp_path)
+    assert _run(tmp_path, build.spec, until="world").returncode == 0
+    (tmp_path / build.id).rename(tmp_path / f".{build.id}.old")
+    (tmp_path / f".{build.id}.partial" / "world").mkdir(parents=True)
+    res = _run(tmp_path, build.spec, build.until)
     assert res.returncode == 0, res.stderr
-    assert f"restored {DANA} from .{DANA}.old" in res.stderr
-    _verify(tmp_path / DANA)
-    assert _dot_entries(tmp_path) == {f".{DANA}.lock"}
+    assert f"restored {build.id} from .{build.id}.old" in res.stderr
+    _verify(tmp_path / build.id, build.until)
+    assert _dot_entries(tmp_path) == {f".{build.id}.lock"}
 
 
 # --- unit: builder.output ----------------------------------------------------------------------------------
@@ -350,7 +388,9 @@ def test_lock_does_not_follow_a_symlink(tmp_path):
 
 
 def test_sigterm_removes_the_staging_folder(tmp_path):
-    proc = _start(tmp_path)
+    # Signalled 0.3 s after the staging folder appears: inside the default persona's world stage (seconds long),
+    # where a bundle build is at that moment too.
+    proc = _start(tmp_path, until="world")
     staging = tmp_path / f".{DANA}.partial"
     deadline = time.monotonic() + 30
     while not staging.exists() and proc.poll() is None and time.monotonic() < deadline:

@@ -312,8 +312,8 @@ def test_missing_font_names_the_package(monkeypatch, tmp_path):
 _HASH_SCRIPT = """
 import hashlib, json, sys
 from pathlib import Path
-sys.path.insert(0, {tests!r})
-from test_statement_text import _world, _write
+sys.path.insert(0, {root!r})
+from tests.files.test_statement_text import _world, _write
 pdfs = _write(_world(name="ليلى حداد", street="רחוב הרצל 12", checking="Nguyễn Thị Minh Khai"), Path(sys.argv[1]))
 pdfs += _write(_world(name="王小明", street="12 สมชาย ใจดี", checking="김민준 🦄 Checking", payee="山田花子"),
                Path(sys.argv[1]) / "cjk")
@@ -323,7 +323,7 @@ print(json.dumps([[p.name, hashlib.sha256(p.read_bytes()).hexdigest()] for p in 
 
 def test_statements_are_byte_identical_across_processes(tmp_path):
     """Font subsets (names, glyph order) and shaping add no randomness: two processes, same bytes."""
-    script = _HASH_SCRIPT.format(tests=str(REPO / "tests"))
+    script = _HASH_SCRIPT.format(root=str(REPO))
     runs = [
         subprocess.run(
             [sys.executable, "-c", script, str(tmp_path / f"run{i}")],

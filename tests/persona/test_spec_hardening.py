@@ -3,7 +3,8 @@
 The hand-made cases are the ones a tester found crashing, hanging or writing outside
 ``--out`` (each a minimal change to the default persona unless said); the property-based
 tests run the mutation fuzzer of :mod:`tests.spec_fuzz` and hypothesis-jsonschema over the
-exported JSON Schema. Each build runs ``build-image --until layer`` in this process.
+exported JSON Schema. Each build runs ``build-image --until layer`` in this process; the layer builds of accepted
+specs are the full lane's (``pipeline``), the fast lane reads and completes the same specs without a build.
 """
 
 from __future__ import annotations
@@ -275,6 +276,16 @@ BUILT = {
 
 
 @pytest.mark.parametrize("case", sorted(BUILT))
+def test_valid_unusual_spec_is_read_and_completed(tmp_path, case):
+    """The parser alone: each unusual spec below is accepted and completes (its layer is built in the full lane)."""
+    path = tmp_path / "p.json"
+    path.write_bytes(_edit(BUILT[case]))
+    done = complete(load(path))
+    assert done.identity.username not in ("root", "nobody", "daemon")
+
+
+@pytest.mark.pipeline
+@pytest.mark.parametrize("case", sorted(BUILT))
 def test_valid_unusual_spec_builds(tmp_path, case):
     build = _built(tmp_path, _edit(BUILT[case]))
     guest = json.loads((build / "layer" / "etc" / "persona-desktop" / "guest.json").read_text())
@@ -302,7 +313,7 @@ def test_name_without_ascii_letters_gets_an_id_from_the_seed(tmp_path):
     out = tmp_path / "out"
     (out / "other-persona").mkdir(parents=True)
     (out / "other-persona" / "keep.txt").write_text("an earlier build")
-    outcome = attempt(spec, tmp_path)
+    outcome = attempt(spec, tmp_path, until="world")  # where the id lands is the same for every stage
     assert outcome.kind == "built", outcome.stderr
     ids = sorted(p.name for p in out.iterdir() if p.is_dir() and not p.name.startswith("."))
     assert ids == ["other-persona", "persona-" + ids[1].removeprefix("persona-")] and len(ids[1]) == len("persona-") + 8
@@ -352,6 +363,7 @@ def test_largest_accepted_spec_sits_at_the_caps(tmp_path):
 _NO_SHRINK = [Phase.explicit, Phase.reuse, Phase.generate]
 
 
+@pytest.mark.pipeline
 @settings(
     max_examples=int(os.environ.get("PERSONA_FUZZ_EXAMPLES", "60")),
     deadline=None,
@@ -367,6 +379,28 @@ def test_mutated_specs_build_or_are_refused_cleanly(tmp_path_factory, spec, n):
     problems = violations(outcome, str(root / "in" / "p.json"))
     shutil.rmtree(root, ignore_errors=True)  # sixty builds of ~20 MB each
     assert not problems
+
+
+@settings(
+    max_examples=int(os.environ.get("PERSONA_PARSE_EXAMPLES", "300")),
+    deadline=None,
+    database=None,
+    derandomize=True,
+    phases=_NO_SHRINK,
+    suppress_health_check=list(HealthCheck),
+)
+@given(spec=mutated_spec())
+def test_mutated_specs_are_read_or_refused_cleanly(tmp_path_factory, spec):
+    """The parser alone on the fuzzer's specs (the builds of them are the full lane's): either a refusal of one
+    ``file: path: message`` line per problem, or a persona that completes."""
+    path = tmp_path_factory.mktemp("parse") / "p.json"
+    path.write_bytes(spec)
+    try:
+        persona = load(path)
+    except SpecError as err:
+        assert err.lines and all(line.startswith(f"{path}:") and "Traceback" not in line for line in err.lines), err
+        return
+    complete(persona)
 
 
 def _schema_strategy():

@@ -127,7 +127,7 @@ def test_tricky_doing_nothing_scores_zero(tricky_world, seeded):
     assert _sha256(db) == before
 
 
-def test_tricky_oracles_score_100_through_the_bank(tricky_world, tmp_path_factory, tmp_path):
+def test_tricky_oracles_score_100_through_the_bank(site_build, tricky_world, tmp_path_factory, tmp_path):
     """The bank's reference solutions (apps/bank/oracle.py) pick the tricky payee and contact in the served
     bank, post them through its forms, and score 100, the state diff included (nothing dropped or deleted)."""
     from tests.app_e2e import layer

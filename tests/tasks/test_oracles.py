@@ -23,6 +23,9 @@ from tests.app_e2e import Served, app, layer
 from tests.conftest import DEFAULT_PERSONA, PERSONAS, _world
 from builder.tasks.collect import app_tasks
 
+# Every test here serves the site build (tests/app_e2e.py): out of the fast lane.
+pytestmark = pytest.mark.usefixtures("site_build")
+
 APPS = [a.name for a in discover()]
 
 

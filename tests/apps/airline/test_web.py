@@ -71,7 +71,7 @@ def test_the_rebooked_flight_is_the_airlines_next_flight(world):
     )
 
 
-def test_the_trip_page_tells_of_the_schedule_change(world, default_layer, tmp_path):
+def test_the_trip_page_tells_of_the_schedule_change(site_build, world, default_layer, tmp_path):
     """The seeded legs keep the flight they replaced; My Trips flags the trip and its page says what changed."""
     from apps.airline.seed import credentials
 
@@ -264,7 +264,7 @@ def _decode_pdf_qr(pdf: Path, tmp: Path) -> str:
     return out.stdout.strip().splitlines()[0]
 
 
-def test_airline_web_end_to_end(world, default_layer, tmp_path):
+def test_airline_web_end_to_end(site_build, world, default_layer, tmp_path):
     from apps.airline.seed import credentials
     from builder.files import bcbp
 

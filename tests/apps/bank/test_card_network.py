@@ -47,7 +47,7 @@ def test_payment_cards_are_the_banks_cards(world):
         assert c["label"].endswith(c["last4"])
 
 
-def test_card_network_route_and_pending_lines(world, default_layer, tmp_path):
+def test_card_network_route_and_pending_lines(site_build, world, default_layer, tmp_path):
     bank = app("bank")
     from apps.bank.seed import credentials
 

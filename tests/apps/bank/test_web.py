@@ -12,10 +12,15 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from builder.money import money
 from builder.world import statements
 
 from tests.app_e2e import Served, run_e2e
+
+# Every test here serves the site build (tests/app_e2e.py): out of the fast lane.
+pytestmark = pytest.mark.usefixtures("site_build")
 
 
 def _matches(p, q: str) -> bool:

@@ -123,7 +123,7 @@ def test_board_every_persona_seeds(any_world, tmp_path):
         assert n > 0 and len(tasks(world)) >= 6
 
 
-def test_board_web_end_to_end(world, default_layer, tmp_path):
+def test_board_web_end_to_end(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         print(run_e2e("board", facts, served, tmp_path)[-6000:])

@@ -80,7 +80,7 @@ def world_facts(world) -> dict:
     }
 
 
-def test_brokerage_e2e(world, default_layer, tmp_path):
+def test_brokerage_e2e(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         run_e2e("brokerage", facts, served, tmp_path)

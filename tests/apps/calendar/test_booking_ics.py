@@ -71,7 +71,7 @@ def _post(served: Served, host: str, path: str, form: dict, cookie: str) -> tupl
         return e.code, e.headers.get("Location", "")
 
 
-def test_add_to_daybook_from_the_confirmation(world, default_layer, tmp_path):
+def test_add_to_daybook_from_the_confirmation(site_build, world, default_layer, tmp_path):
     from apps.mail.seed import credentials
 
     mail, cal = app("mail"), app("calendar")
@@ -124,7 +124,7 @@ def test_add_to_daybook_from_the_confirmation(world, default_layer, tmp_path):
         assert cal.domain
 
 
-def test_app_booking_mails_add_to_daybook(world, default_layer, tmp_path):
+def test_app_booking_mails_add_to_daybook(site_build, world, default_layer, tmp_path):
     """A flight booked on Meridian Air and a stay booked on Bramblestay mail their own ``.ics``
     (@persona/platform/ics); "Add to Daybook" adds each to the calendar with its UID and times, once."""
     from apps.airline.seed import credentials as air_credentials
@@ -218,7 +218,7 @@ def test_app_booking_mails_add_to_daybook(world, default_layer, tmp_path):
         assert cal.domain
 
 
-def test_schedule_change_mail_updates_the_flight_in_daybook(world, default_layer, tmp_path):
+def test_schedule_change_mail_updates_the_flight_in_daybook(site_build, world, default_layer, tmp_path):
     """The airline's schedule-change mail (the planted ``chain/flight-change``) carries the changed legs at
     SEQUENCE 1 under the calendar's own UIDs: "Add to Daybook" moves the entry (a newer revision), once."""
     from apps.mail.seed import credentials

@@ -20,10 +20,14 @@ import urllib.parse
 from zoneinfo import ZoneInfo
 
 import icalendar
+import pytest
 
 from apps.calendar import seed as cal_seed
 
 from tests.app_e2e import Served, app, site
+
+# Every test here serves the site build (tests/app_e2e.py): out of the fast lane.
+pytestmark = pytest.mark.usefixtures("site_build")
 
 HOST = "daybook.test"
 MAX_EXPORT_BYTES = 64 * 1024  # one series' file

@@ -36,7 +36,10 @@ from tests.concurrency import Answer, burst, send
 
 N = 50
 APPS = {a.name: a for a in discover()}
-pytestmark = pytest.mark.skipif("calendar" not in APPS, reason="needs the calendar in the build (PERSONA_APPS)")
+pytestmark = [
+    pytest.mark.skipif("calendar" not in APPS, reason="needs the calendar in the build (PERSONA_APPS)"),
+    pytest.mark.usefixtures("site_build"),  # every test serves the site build: out of the fast lane
+]
 HOST = APPS["calendar"].domain if "calendar" in APPS else ""
 INTERNAL_HEADER = "x-persona-internal"
 MAIL = "mail" in APPS

@@ -170,7 +170,7 @@ def test_tasks_and_doing_nothing_scores_zero(world, tmp_path):
     con.close()
 
 
-def test_calendar_web_end_to_end(world, default_layer, tmp_path):
+def test_calendar_web_end_to_end(site_build, world, default_layer, tmp_path):
     out = tmp_path / "exports"
     out.mkdir()
     facts = world_facts(world, out)

@@ -216,7 +216,7 @@ def test_every_world_order_is_on_the_menu(stem):
             assert e.data["subtotal_cents"] >= place["minimum_cents"]
 
 
-def test_delivery_web_end_to_end(world, default_layer, tmp_path):
+def test_delivery_web_end_to_end(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     with Served(default_layer, tmp_path, now=facts["now"]) as served:
         print(run_e2e("delivery", facts, served, tmp_path)[-6000:])

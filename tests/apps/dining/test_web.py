@@ -234,7 +234,7 @@ def test_dining_every_persona_seeds(any_world, tmp_path):
     con.close()
 
 
-def test_dining_web_end_to_end(world, default_layer, tmp_path):
+def test_dining_web_end_to_end(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         print(run_e2e("dining", facts, served, tmp_path)[-6000:])

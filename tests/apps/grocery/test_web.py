@@ -170,7 +170,7 @@ def test_seed_is_byte_identical_and_agrees_with_the_world(world, tmp_path):
     con.close()
 
 
-def test_grocery_web_end_to_end(world, default_layer, tmp_path):
+def test_grocery_web_end_to_end(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         print(run_e2e("grocery", facts, served, tmp_path)[-6000:])

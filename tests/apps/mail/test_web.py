@@ -253,7 +253,7 @@ def test_doing_nothing_scores_zero(world, seeded_db):
 # --- The web app -----------------------------------------------------------------------------------
 
 
-def test_mail_web_end_to_end(world, default_layer, tmp_path):
+def test_mail_web_end_to_end(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     with Served(default_layer, tmp_path) as served:
         print(run_e2e("mail", facts, served, tmp_path)[-6000:])

@@ -122,7 +122,7 @@ def test_markets_seed_matches_world_and_is_byte_identical(any_world, tmp_path):
     assert all(v["at"] <= world.now for v in visits(world))
 
 
-def test_markets_web_end_to_end(world, default_layer, tmp_path):
+def test_markets_web_end_to_end(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         print(run_e2e("markets", facts, served, tmp_path)[-6000:])

@@ -181,7 +181,7 @@ def _conversation(db: Path, name: str) -> int:
         con.close()
 
 
-def test_messaging_web_end_to_end(world, default_layer, tmp_path):
+def test_messaging_web_end_to_end(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     db_layer = default_layer / "var/lib/persona-desktop/apps/messaging/messaging.sqlite"
     facts["react"]["message_id"] = _message_id(db_layer, facts["react"]["world_ref"])
@@ -223,7 +223,7 @@ def _check_writes(db: Path, world, facts: dict) -> None:
     con.close()
 
 
-def test_reply_is_deterministic_across_fresh_databases(world, default_layer, tmp_path):
+def test_reply_is_deterministic_across_fresh_databases(site_build, world, default_layer, tmp_path):
     """The same text sent on two fresh copies of the databases gets the same reply, delivered after its delay."""
     from apps.messaging.seed import credentials
 

@@ -97,7 +97,7 @@ def world_facts(world) -> dict:
     }
 
 
-def test_network_web_end_to_end(world, default_layer, tmp_path):
+def test_network_web_end_to_end(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     with Served(default_layer, tmp_path) as served:
         print(run_e2e("network", facts, served, tmp_path)[-6000:])

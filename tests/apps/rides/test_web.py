@@ -150,7 +150,7 @@ def test_geo_points_are_deterministic_and_inside_the_city(world):
         )
 
 
-def test_rides_web_end_to_end(world, default_layer, tmp_path):
+def test_rides_web_end_to_end(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         print(run_e2e("rides", facts, served, tmp_path)[-6000:])

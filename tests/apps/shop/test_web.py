@@ -219,7 +219,7 @@ def test_shop_seed_matches_world_and_is_byte_identical(any_world, tmp_path):
         assert path.removeprefix("/p/") in slugs or path.removeprefix("/orders/") in numbers, v
 
 
-def test_shop_web_end_to_end(world, default_layer, tmp_path):
+def test_shop_web_end_to_end(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         print(run_e2e("shop", facts, served, tmp_path)[-6000:])

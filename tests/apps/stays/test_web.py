@@ -249,7 +249,7 @@ def test_stays_every_persona_seeds(any_world, tmp_path):
     con.close()
 
 
-def test_stays_web_end_to_end(world, default_layer, tmp_path):
+def test_stays_web_end_to_end(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         print(run_e2e("stays", facts, served, tmp_path)[-6000:])
@@ -403,7 +403,7 @@ def _check_mails(served: Served, world, facts: dict, confs: list[str]) -> None:
     assert "No refund" in cancelled_b[1] and facts["late"]["total_text"] in cancelled_b[1]
 
 
-def test_pay_at_property_cancellation_after_deadline(world, default_layer, tmp_path):
+def test_pay_at_property_cancellation_after_deadline(site_build, world, default_layer, tmp_path):
     """With the clock an hour past the world's upcoming stay's free-cancellation deadline (48 h before 15:00 at the
     hotel), cancelling it costs the first night with its tax, charged through the bank; nothing is refunded and
     the nights are released."""
@@ -445,7 +445,7 @@ def test_pay_at_property_cancellation_after_deadline(world, default_layer, tmp_p
         assert lines == [("charge", f"{up['confirmation']}-X", fee_card)]
 
 
-def test_change_dates_of_a_world_booking_paid_at_the_property(world, default_layer, tmp_path):
+def test_change_dates_of_a_world_booking_paid_at_the_property(site_build, world, default_layer, tmp_path):
     """The world's upcoming stay (paid at the property) moved a day later: re-priced with the site's price function,
     nothing moves on the card (the hotel charges at check-out), the change is recorded with the old and new dates,
     the nights move, and the new-dates mail carries the updated calendar file."""
@@ -514,7 +514,7 @@ def test_change_dates_of_a_world_booking_paid_at_the_property(world, default_lay
         assert ev["DTSTART"].dt == dt.datetime.combine(new_in, dt.time(15), ZoneInfo(city["zone"]))
 
 
-def test_cancel_after_a_dearer_change_refunds_every_charge(world, default_layer, tmp_path):
+def test_cancel_after_a_dearer_change_refunds_every_charge(site_build, world, default_layer, tmp_path):
     """Book the rental, make the stay longer (the difference is a second charge), cancel inside the window: the bank
     refunds at most what was charged under a reference, so the refund is the first charge under the confirmation and
     the rest under ``<confirmation>-R``; together they are the new total, and the card is back where it was."""

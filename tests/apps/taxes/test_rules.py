@@ -293,7 +293,9 @@ def _snapshot(db) -> list:
     return out
 
 
-def test_review_taxes_qualified_dividends_and_long_term_gains_preferentially(world, default_layer, tmp_path):
+def test_review_taxes_qualified_dividends_and_long_term_gains_preferentially(
+    site_build, world, default_layer, tmp_path
+):
     """Typed figures (case A of the hand worksheet: $120,000 wages, $20,000 withheld, $3,000 dividends of which
     $2,000 qualified, $1,000 short-term and $5,000 long-term gain) give the worksheet's $19,397.00 of tax on the
     review page and a $603.00 refund, not the $20,027.00 (owing $27.00) of the ordinary brackets; filing stores it
@@ -350,7 +352,7 @@ def test_review_taxes_qualified_dividends_and_long_term_gains_preferentially(wor
         con.close()
 
 
-def test_prefilled_details_count_at_review(world, default_layer, tmp_path):
+def test_prefilled_details_count_at_review(site_build, world, default_layer, tmp_path):
     """A return started by importing the forms (the personal step never saved) holds the profile's details: the
     review lists nothing missing, the personal fields are stored (source 'profile'), and filing needs no detour."""
     from apps.taxes.tasks import imported_result
@@ -391,7 +393,7 @@ def test_prefilled_details_count_at_review(world, default_layer, tmp_path):
         assert "done=filed" in location, urllib.parse.unquote_plus(location)
 
 
-def test_malformed_requests_answer_4xx_and_change_nothing(world, default_layer, tmp_path):
+def test_malformed_requests_answer_4xx_and_change_nothing(site_build, world, default_layer, tmp_path):
     """Every malformed request to the taxes routes answers 4xx with a message, never 500, and the database is as
     it was; a bad amount from the browser's form answers 303 back with the message (400 for a JSON client)."""
     cookie = _cookie(world)

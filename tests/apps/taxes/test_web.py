@@ -101,7 +101,7 @@ def test_taxes_seed_is_the_world(any_world, tmp_path):
     con.close()
 
 
-def test_taxes_web_end_to_end(world, default_layer, tmp_path):
+def test_taxes_web_end_to_end(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         print(run_e2e("taxes", facts, served, tmp_path)[-6000:])
@@ -116,7 +116,7 @@ def test_taxes_web_end_to_end(world, default_layer, tmp_path):
         con.close()
 
 
-def test_bad_input_is_refused_and_nothing_saved(world, default_layer, tmp_path):
+def test_bad_input_is_refused_and_nothing_saved(site_build, world, default_layer, tmp_path):
     """Route-level: a bad amount, a negative wage, an unknown form, filing an incomplete return: each answers with
     an error and leaves the database as it was."""
     from apps.taxes.seed import credentials

@@ -227,7 +227,7 @@ def test_tasks_shape(world, tmp_path):
             assert grade(t, {"workchat": db}, answer="Done.")[0] == 0, t.id
 
 
-def test_workchat_web_end_to_end(world, default_layer, tmp_path):
+def test_workchat_web_end_to_end(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     with Served(default_layer, tmp_path / "run1") as served:
         print(run_e2e("workchat", facts, served, tmp_path)[-6000:])
