@@ -43,6 +43,7 @@ BUILDER_LAYERS = {
     "builder.yamlfile": "reference",
     "builder.dbfile": "reference",
     "builder.apps": "reference",
+    "builder.bundle_format": "reference",
     "builder.world": "world",
     "builder.appkit": "projection",
     "builder.files": "projection",
