@@ -115,6 +115,8 @@ def _dot_entries(out: Path) -> set[str]:
 
 @pytest.mark.parametrize("delay", [0.0, 0.6])
 def test_two_builds_of_one_persona_take_turns(tmp_path, delay, build):
+    if delay and build.until == "world":
+        pytest.skip("the small world can finish before a late second build starts; the bundle variant covers it")
     first = _start(tmp_path, build.spec, build.until)
     time.sleep(delay)
     second = _start(tmp_path, build.spec, build.until)
