@@ -351,6 +351,7 @@ def _description(sim: Sim, direction: str) -> str:
         "brokerage_transfer",
         "brokerage_trade",
         "brokerage_dividend",
+        "brokerage_split",
         "brokerage_watch",
         "ledger",
     ),

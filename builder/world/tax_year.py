@@ -641,7 +641,7 @@ def _donate(sim: Sim) -> None:
 
 @world_step(
     rank=150,
-    reads=("paycheck", "brokerage_trade", "brokerage_dividend"),
+    reads=("paycheck", "brokerage_opening", "brokerage_split", "brokerage_trade", "brokerage_dividend"),
     writes=("donation", "tax_form", "tax_payment", "tax_refund", "tax_return_filed", "ledger"),
 )
 def simulate_tax_year(sim: Sim) -> None:
