@@ -18,7 +18,7 @@ def tasks(world: World) -> list[Task]:
     title = "Groceries for the weekend"
     return [
         Task(
-            id=f"{pid}-{APP}-add-note",
+            id=f"{pid}/{APP}/add-note",
             persona=pid,
             kind="action",
             instruction=f'In __TITLE__, add a note titled "{title}".',
