@@ -116,7 +116,7 @@ def tasks(world: World) -> list[Task]:
                 id="percent",
                 weight=100,
                 requirement=f"Says {usual_pct}% of the subtotal",
-                check=Check(type="answer_text", any_of=[f"{usual_pct}%", f"{usual_pct} %", f"{usual_pct} percent"]),
+                check=kit.percent(usual_pct),
             )
         ],
     )

@@ -159,7 +159,7 @@ def tasks(world: World) -> list[Task]:
                     id="percent",
                     weight=100,
                     requirement=f"Says about {usual}% of the fare",
-                    check=Check(type="answer_text", any_of=[f"{usual}%", f"{usual} %", f"{usual} percent"]),
+                    check=kit.percent(usual),
                 )
             ],
         )

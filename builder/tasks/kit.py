@@ -27,6 +27,11 @@ def amount(cents: int) -> Check:
     return Check(type="answer_amount", cents=cents)
 
 
+def percent(value: int) -> Check:
+    """An answer check: the final answer states ``value`` per cent, written ``15%``, ``15 %`` or ``15 percent``."""
+    return Check(type="answer_text", any_of=[f"{value}%", f"{value} %", f"{value} percent"])
+
+
 def only(
     app: str,
     requirement: str,
