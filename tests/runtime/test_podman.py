@@ -36,6 +36,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.runtime.test_wrapper_context import context_files
 
 pytestmark = pytest.mark.slow
 
@@ -296,22 +297,13 @@ def healthy(container):
 
 
 def test_image_holds_only_the_wrappers_files(wrapper_image):
-    """The allow-list .dockerignore: run-image's modules are in, nothing else of the tree."""
+    """The allow-list .dockerignore: run-image's modules are in (tests/runtime/test_wrapper_context.py checks they
+    are all it imports), nothing else of the tree."""
     r = podman(
         "run", "--rm", *RUN_OPTS, "--entrypoint", "find", wrapper_image, "/opt/persona-desktop/builder", "-name", "*.py"
     )
     files = sorted(Path(p).relative_to("/opt/persona-desktop").as_posix() for p in r.stdout.split())
-    expected = sorted(
-        p.relative_to(REPO).as_posix()
-        for p in [
-            REPO / "builder/__init__.py",
-            REPO / "builder/image/__init__.py",
-            REPO / "builder/image/qemu.py",
-            REPO / "builder/image/boot.py",
-            *(REPO / "builder/runtime").glob("*.py"),
-        ]
-        if p.is_file()
-    )
+    expected = context_files()
     assert files == expected
     r = podman(
         "run",
