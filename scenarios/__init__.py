@@ -11,6 +11,8 @@ imports a scenario or another app.
 - ``errands/``: long-horizon errands across apps (a chain of steps in several apps, checked in each).
 - ``recaps/``: answers summed over several apps (what the card shows each app charged, a trip's costs).
 - ``pairs/``: one question each whose answer needs exactly the two apps it names (:mod:`builder.tasks.pairs`).
+- ``transfers/``: money moved between the bank and another app (deposits, withdrawals, the bank's lines of them),
+  asked about or done and checked on both sides; each sits right after one of its home app's own tasks (``after``).
 """
 
 #: Where each kind of scenario sits after its home app's own tasks (lower first).

@@ -1,8 +1,8 @@
 """Tidewell tasks derived from the world (builder/world/investing.py), each with its expected values and rubric.
 
-Action checks read the end state of brokerage.sqlite (and the bank's for transfers). Rows the app writes have
-``world_ref IS NULL``; seeded rows never do, so an agent that does nothing fails every action check. Query text is
-fixed; every symbol, amount and name travels in ``params``. Prices "now" are the last close at or before the
+Action checks read the end state of brokerage.sqlite (the tasks that move money to and from the bank are in
+scenarios/transfers/). Rows the app writes have ``world_ref IS NULL``; seeded rows never do, so an agent that does
+nothing fails every action check. Query text is fixed; every symbol, amount and name travels in ``params``. Prices "now" are the last close at or before the
 world's now (the app's today), so every expected value is computed from the world.
 """
 
@@ -18,18 +18,6 @@ from .seed import e4
 
 APP = "brokerage"
 KIT = kit.Kit(APP)
-BANK = "bank"
-
-
-def _bank_line(amount_cents: int) -> Check:
-    """One app-made bank line of ``amount_cents`` (signed, checking's view) with Tidewell."""
-    return kit.sql(
-        BANK,
-        """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND kind = 'external_transfer'
-                         AND counterparty = ? AND amount_cents = ?""",
-        [investing.COUNTERPARTY, amount_cents],
-        [[1]],
-    )
 
 
 def in_use(world: World) -> bool:
@@ -41,6 +29,19 @@ def in_use(world: World) -> bool:
     return bool(ins) and bool(investing.replay(world).shares)
 
 
+def settled(world: World) -> list:
+    """The world's Tidewell events (:data:`builder.world.investing.KINDS`) that are done, in order."""
+    return [e for e in world.events if e.kind in investing.KINDS and e.status == "done"]
+
+
+def recurring_fund(done: list, book: investing.Book) -> str:
+    """The symbol the automatic investment last bought (of ``done``, :func:`settled`), else the first one held."""
+    return next(
+        (e.data["symbol"] for e in reversed(done) if e.kind == "brokerage_trade" and e.data["recurring"]),
+        sorted(book.shares)[0],
+    )
+
+
 def tasks(world: World) -> list[Task]:
     """The Tidewell tasks of ``world`` in a fixed order (none when the persona has no Tidewell history)."""
     if not world.of_kind("brokerage_opening"):
@@ -48,7 +49,7 @@ def tasks(world: World) -> list[Task]:
     cur = world.currency
     today = world.now.date()
     book = investing.replay(world)
-    done = [e for e in world.events if e.kind in investing.KINDS and e.status == "done"]
+    done = settled(world)
     out: list[Task] = []
     m = lambda c: money(c, cur)  # noqa: E731
 
@@ -71,28 +72,8 @@ def tasks(world: World) -> list[Task]:
         ],
     )
 
-    # 2. Recurring investment taken out of checking this year (bank + broker).
+    # 2. The automatic investment out of checking this year: scenarios/transfers/brokerage.py.
     year = today.year
-    recurring = [e for e in done if e.kind == "brokerage_transfer" and e.data["recurring"] and e.at.year == year]
-    total = sum(e.data["amount_cents"] for e in recurring)
-    task(
-        "recurring-this-year",
-        [APP, BANK],
-        kind="aggregation",
-        difficulty="medium",
-        time_limit_seconds=420,
-        instruction=f"How much has my monthly automatic investment into Tidewell taken out of my checking account so far in {year}?",
-        expected={"total_cents": total, "transfers": len(recurring)},
-        rubric=[
-            RubricItem(id="total", weight=80, requirement=f"States {m(total)} in total", check=kit.amount(total)),
-            RubricItem(
-                id="count",
-                weight=20,
-                requirement=f"Says it was {len(recurring)} monthly transfers",
-                check=Check(type="answer_text", any_of=[str(len(recurring))]),
-            ),
-        ],
-    )
 
     # 3. Dividends received this year.
     divs = [e for e in done if e.kind == "brokerage_dividend" and e.data["tax_year"] == year]
@@ -122,142 +103,11 @@ def tasks(world: World) -> list[Task]:
         rubric=rubric,
     )
 
-    # 4. The last transfer to Tidewell as the bank shows it (bank + broker).
-    ins = [e for e in done if e.kind == "brokerage_transfer" and e.data["direction"] == "in"]
     if not in_use(world):
         return out  # an account the persona never funds or holds nothing in: the lookups only
-    last_in = ins[-1]
-    day = last_in.at.date()
-    task(
-        "last-transfer",
-        [APP, BANK],
-        kind="lookup",
-        difficulty="easy",
-        time_limit_seconds=300,
-        instruction="When did money last leave my checking account for Tidewell, and how much was it?",
-        expected={"date": day.isoformat(), "amount_cents": last_in.data["amount_cents"]},
-        rubric=[
-            RubricItem(
-                id="amount",
-                weight=50,
-                requirement=f"States {m(last_in.data['amount_cents'])}",
-                check=kit.amount(last_in.data["amount_cents"]),
-            ),
-            RubricItem(
-                id="date",
-                weight=50,
-                requirement=f"Names {day.isoformat()}",
-                check=Check(
-                    type="answer_text",
-                    any_of=[
-                        day.isoformat(),
-                        f"{day:%B} {day.day}",
-                        f"{day.day} {day:%B}",
-                        f"{day.day}. {day:%B}",
-                        f"{day:%b} {day.day}",
-                    ],
-                ),
-            ),
-        ],
-    )
-
-    # 5. Action: move money from checking and buy more of the recurring fund (bank + broker).
+    # 4.-6. The last transfer from the bank, deposit-and-buy and withdraw-cash: scenarios/transfers/brokerage.py.
     r = rng(world.seed, "brokerage/tasks")
-    fund = next(
-        (e.data["symbol"] for e in reversed(done) if e.kind == "brokerage_trade" and e.data["recurring"]),
-        sorted(book.shares)[0],
-    )
-    amount = 50000
-    fund_name = investing.security(world, fund)["name"]
-    price = investing.close_on(world, fund, today)
-    shares = amount * 10000 // price
-    task(
-        "deposit-and-buy",
-        [APP, BANK],
-        kind="action",
-        difficulty="medium",
-        time_limit_seconds=600,
-        instruction=f"Move {m(amount)} from my checking account into Tidewell and invest all of it in {fund_name} ({fund}).",
-        expected={"amount_cents": amount, "symbol": fund, "price_cents": price, "shares_e4_at_most": shares},
-        rubric=[
-            RubricItem(
-                id="deposit",
-                weight=25,
-                requirement=f"A {m(amount)} deposit from the bank is in Tidewell",
-                check=kit.sql(
-                    APP,
-                    "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND direction = 'deposit' AND amount_cents = ?",
-                    [amount],
-                    [[1]],
-                ),
-            ),
-            RubricItem(
-                id="bank",
-                weight=25,
-                requirement=f"Checking shows the {m(amount)} transfer to Tidewell",
-                check=_bank_line(-amount),
-            ),
-            RubricItem(
-                id="buy",
-                weight=35,
-                requirement=f"A filled buy of {fund} for between {m(amount - price)} and {m(amount)}",
-                check=kit.sql(
-                    APP,
-                    """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'buy' AND status = 'filled'
-                                               AND symbol = ? AND amount_cents BETWEEN ? AND ?""",
-                    [fund, amount - price, amount],
-                    [[1]],
-                ),
-            ),
-            KIT.only(
-                f"Nothing else changed at Tidewell: only the deposit and the {fund} buy (its cash lines and holding)",
-                Change(table="transfers", op="insert", min=1, max=1),
-                Change(table="orders", op="insert", min=1, max=1),
-                Change(table="cash_ledger", op="insert", min=2, max=2),
-                Change(table="holdings", op="update", min=0, max=1, columns=["shares_e4", "cost_cents"]),
-                Change(table="holdings", op="insert", min=0, max=1),
-            ),
-        ],
-    )
-
-    # 6. Action: withdraw the cash above a cushion (bank + broker).
-    cushion = 10000
-    withdraw = max(0, book.cash_cents - cushion) // 100 * 100
-    if withdraw > 0:
-        task(
-            "withdraw-cash",
-            [APP, BANK],
-            kind="action",
-            difficulty="medium",
-            time_limit_seconds=480,
-            instruction=f"Send my uninvested Tidewell cash back to my checking account, keeping {m(cushion)} there "
-            f"(round the transfer down to whole {'euros' if cur == 'EUR' else 'pounds' if cur == 'GBP' else 'dollars'}).",
-            expected={"amount_cents": withdraw, "cash_cents": book.cash_cents},
-            rubric=[
-                RubricItem(
-                    id="withdrawal",
-                    weight=45,
-                    requirement=f"A withdrawal of {m(withdraw)} in Tidewell",
-                    check=kit.sql(
-                        APP,
-                        "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND direction = 'withdrawal' AND amount_cents = ?",
-                        [withdraw],
-                        [[1]],
-                    ),
-                ),
-                RubricItem(
-                    id="bank",
-                    weight=40,
-                    requirement=f"Checking shows {m(withdraw)} from Tidewell",
-                    check=_bank_line(withdraw),
-                ),
-                KIT.only(
-                    "Nothing else changed at Tidewell: only the withdrawal",
-                    Change(table="transfers", op="insert", min=1, max=1),
-                    Change(table="cash_ledger", op="insert", min=1, max=1),
-                ),
-            ],
-        )
+    fund = recurring_fund(done, book)
 
     # 7. Action: a limit buy below the market on a watched symbol.
     watched = sorted(e.data["symbol"] for e in done if e.kind == "brokerage_watch")
@@ -521,6 +371,3 @@ def insight_tasks(world: World) -> list[Task]:
             ],
         )
     ]
-
-
-# --- Cross-app answer tasks: everything I have -------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Hunchline tasks derived from the world, each with its expected values and rubric.
 
 Action checks read the end state of ``markets.sqlite`` (rows the app writes have ``world_ref IS NULL``; seeded
-rows never do, so doing nothing scores 0) and, for money moved through the bank, the bank's
-``external_transfers`` (only the app writes those). Check queries are fixed SQL with ``?`` placeholders; every
+rows never do, so doing nothing scores 0); the tasks that move money through the bank, checked in the bank's
+``external_transfers`` too, are in scenarios/transfers/markets.py. Check queries are fixed SQL with ``?`` placeholders; every
 ticker, side and amount travels in ``params``. Tasks that need the world's trading history (a payout, a deposit)
 exist only for a persona with an account in the world (builder.world.forecasts.has_account).
 """
@@ -47,7 +47,6 @@ def tasks(world: World) -> list[Task]:
     ms = forecasts.markets(p, world.start, world.now)
     by = {m.ticker: m for m in ms}
     acc = forecasts.account(world)
-    year = world.now.year
 
     task = KIT.adder(world, out)
 
@@ -70,48 +69,8 @@ def tasks(world: World) -> list[Task]:
         ],
     )
 
-    deposits = world.of_kind("forecast_deposit")
+    # 2.-3. The deposits from the bank this year and a deposit's reference: scenarios/transfers/markets.py.
     payouts = world.of_kind("forecast_payout")
-    if deposits:
-        # 2. Deposits this year, across Hunchline and the bank (aggregation).
-        this_year = [e for e in deposits if e.at.year == year]
-        total = sum(e.data["amount_cents"] for e in this_year)
-        task(
-            "deposited-this-year",
-            [APP, "bank"],
-            kind="aggregation",
-            difficulty="medium",
-            time_limit_seconds=420,
-            instruction=f"How much money have I moved from my bank into Hunchline in {year} so far, and in how many "
-            "transfers?",
-            expected={"total_cents": total, "transfers": len(this_year)},
-            rubric=[
-                RubricItem(
-                    id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=kit.amount(total)
-                ),
-                RubricItem(id="count", weight=20, requirement=f"Says it was {len(this_year)} transfers"),
-            ],
-        )
-        # 3. The reference of a bank line (lookup across the bank and Hunchline).
-        e = deposits[-1]
-        task(
-            "deposit-reference",
-            ["bank", APP],
-            kind="lookup",
-            difficulty="medium",
-            time_limit_seconds=360,
-            instruction=f"My checking account shows a transfer of {money(e.data['amount_cents'], cur)} to Hunchline on "
-            f"{e.at:%B %-d, %Y}. What reference number does Hunchline show for that deposit?",
-            expected={"reference": e.data["reference"]},
-            rubric=[
-                RubricItem(
-                    id="reference",
-                    weight=100,
-                    requirement=f"States the reference {e.data['reference']}",
-                    check=Check(type="answer_text", any_of=[e.data["reference"]]),
-                )
-            ],
-        )
     if payouts:
         # 4. What a resolved market paid (lookup).
         best = max(payouts, key=lambda e: (e.data["amount_cents"], e.at))
@@ -184,177 +143,7 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    # 7. Deposit from checking (action across Hunchline and the bank).
-    amount = 2500 if cur != "EUR" else 3000
-    task(
-        "deposit",
-        [APP, "bank"],
-        kind="action",
-        difficulty="easy",
-        time_limit_seconds=300,
-        instruction=f"Move {money(amount, cur)} from my checking account into my Hunchline balance.",
-        expected={"amount_cents": amount},
-        rubric=[
-            RubricItem(
-                id="hunchline",
-                weight=45,
-                requirement=f"Hunchline shows one new deposit of {money(amount, cur)}",
-                check=kit.sql(
-                    APP,
-                    "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = 'deposit' AND amount_cents = ?",
-                    [amount],
-                    [[1]],
-                ),
-            ),
-            RubricItem(
-                id="bank",
-                weight=40,
-                requirement=f"The bank moved {money(amount, cur)} out of checking to Hunchline",
-                check=kit.sql(
-                    "bank",
-                    "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = 'out' AND amount_cents = ?",
-                    [APP, amount],
-                    [[1]],
-                ),
-            ),
-            KIT.only(
-                "Nothing else changed at Hunchline: only the deposit",
-                Change(table="activity", op="insert", min=1, max=1),
-            ),
-        ],
-    )
-
-    # 8. Withdraw the winnings of the biggest payout (action across apps).
-    if payouts and acc["cash_cents"] > 0:
-        best = max(payouts, key=lambda e: (e.data["amount_cents"], e.at))
-        cash_out = min(best.data["amount_cents"], acc["cash_cents"])
-        mk = by[best.data["ticker"]]
-        task(
-            "withdraw-winnings",
-            [APP, "bank"],
-            kind="action",
-            difficulty="hard",
-            time_limit_seconds=480,
-            instruction=f"Withdraw to my checking account exactly what I won on “{mk.question}”"
-            + (" (or my whole cash balance, if that is less)." if cash_out < best.data["amount_cents"] else "."),
-            expected={"amount_cents": cash_out, "ticker": mk.ticker},
-            rubric=[
-                RubricItem(
-                    id="hunchline",
-                    weight=45,
-                    requirement=f"Hunchline shows one withdrawal of {money(cash_out, cur)}",
-                    check=kit.sql(
-                        APP,
-                        "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = "
-                        "'withdrawal' AND amount_cents = ?",
-                        [-cash_out],
-                        [[1]],
-                    ),
-                ),
-                RubricItem(
-                    id="bank",
-                    weight=40,
-                    requirement=f"Checking received {money(cash_out, cur)} from Hunchline",
-                    check=kit.sql(
-                        "bank",
-                        "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = "
-                        "'in' AND amount_cents = ?",
-                        [APP, cash_out],
-                        [[1]],
-                    ),
-                ),
-                KIT.only(
-                    "Nothing else changed at Hunchline: only the withdrawal",
-                    Change(table="activity", op="insert", min=1, max=1),
-                ),
-            ],
-        )
-
-        # 8b. Long chain: the winnings out of Hunchline, into the broker, invested in the recurring fund.
-        from builder.tasks import steps as S
-        from builder.world import investing
-
-        buys = sorted(
-            (e for e in world.of_kind("brokerage_trade") if e.at <= world.now and e.data.get("recurring")),
-            key=lambda e: e.at,
-        )
-        if buys and cash_out >= 500:
-            fund = buys[-1].data["symbol"]
-            fund_name = investing.security(world, fund)["name"]
-            task(
-                "winnings-to-index",
-                [APP, "bank", "brokerage"],
-                kind="action",
-                category="long_horizon",
-                difficulty="hard",
-                time_limit_seconds=900,
-                instruction=f"Take what I won on “{mk.question}” out of Hunchline to my checking account"
-                + (" (or my whole cash balance, if that is less)" if cash_out < best.data["amount_cents"] else "")
-                + f", then move that same amount from checking into Tidewell and invest all of it in "
-                f"{fund_name} ({fund}).",
-                expected={"amount_cents": cash_out, "ticker": mk.ticker, "symbol": fund},
-                rubric=[
-                    RubricItem(
-                        id="withdrawn",
-                        weight=20,
-                        requirement=f"Hunchline paid out {money(cash_out, cur)}",
-                        check=kit.sql(
-                            APP,
-                            "SELECT COUNT(*) FROM activity WHERE world_ref IS NULL AND kind = "
-                            "'withdrawal' AND amount_cents = ?",
-                            [-cash_out],
-                            [[1]],
-                        ),
-                    ),
-                    RubricItem(
-                        id="landed",
-                        weight=15,
-                        requirement=f"Checking received {money(cash_out, cur)}",
-                        check=kit.sql(
-                            "bank",
-                            "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND "
-                            "direction = 'in' AND amount_cents = ?",
-                            [APP, cash_out],
-                            [[1]],
-                        ),
-                    ),
-                    RubricItem(
-                        id="deposited",
-                        weight=20,
-                        requirement=f"Tidewell got a deposit of {money(cash_out, cur)}",
-                        check=kit.sql(
-                            "brokerage",
-                            "SELECT COUNT(*) FROM transfers WHERE world_ref IS NULL AND "
-                            "direction = 'deposit' AND amount_cents = ?",
-                            [cash_out],
-                            [[1]],
-                        ),
-                    ),
-                    RubricItem(
-                        id="invested",
-                        weight=30,
-                        requirement=f"A filled buy of {fund} for about {money(cash_out, cur)}",
-                        check=kit.sql(
-                            "brokerage",
-                            "SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND "
-                            "side = 'buy' AND status = 'filled' AND symbol = ? AND "
-                            "amount_cents BETWEEN ? AND ?",
-                            [fund, cash_out * 9 // 10, cash_out],
-                            [[1]],
-                        ),
-                    ),
-                    RubricItem(
-                        id="only-hunchline",
-                        weight=15,
-                        requirement="Nothing else changed at Hunchline: only the withdrawal",
-                        check=S.diff(
-                            APP,
-                            Change(table="activity", op="insert", min=1, max=1),
-                            Change(table="users", op="update", min=0, max=1),
-                        ),
-                    ),
-                ],
-            )
+    # 7.-8. Deposit from checking, withdraw the winnings (and invest them at Tidewell): scenarios/transfers/markets.py.
 
     # 9. Sell a whole open position (action).
     live = [(k, n) for k, n in acc["positions"].items() if by[k[0]].status == "open"]
@@ -464,80 +253,7 @@ def tasks(world: World) -> list[Task]:
         ],
     )
 
-    # 13. Fund and buy (action across the bank and Hunchline; every persona).
-    fund = sorted((x for x in ms if x.status == "open"), key=lambda x: (x.close, x.ticker))[-1]
-    fund_shares = 25
-    fund_price = fund.last_price
-    need = -(-fund_shares * fund_price // 100) * 100  # whole currency units, rounded up
-    task(
-        "fund-and-buy",
-        [APP, "bank"],
-        kind="action",
-        difficulty="hard",
-        time_limit_seconds=600,
-        instruction=f"Transfer {money(need, cur)} from my checking account to Hunchline and use it to buy "
-        f"{fund_shares} YES shares of “{fund.question}”.",
-        expected={"amount_cents": need, "ticker": fund.ticker, "side": "yes", "shares": fund_shares},
-        rubric=[
-            RubricItem(
-                id="bank",
-                weight=40,
-                requirement=f"The bank moved {money(need, cur)} out of checking to Hunchline",
-                check=kit.sql(
-                    "bank",
-                    "SELECT COUNT(*) FROM external_transfers WHERE app = ? AND direction = 'out' AND amount_cents = ?",
-                    [APP, need],
-                    [[1]],
-                ),
-            ),
-            RubricItem(
-                id="bought",
-                weight=45,
-                requirement=f"A new buy of {fund_shares} YES shares of {fund.ticker}",
-                check=kit.sql(
-                    APP,
-                    "SELECT COALESCE(SUM(shares), 0) FROM activity WHERE world_ref IS NULL AND "
-                    "kind = 'buy' AND ticker = ? AND side = 'yes'",
-                    [fund.ticker],
-                    [[fund_shares]],
-                ),
-            ),
-            KIT.only(
-                "Nothing else changed at Hunchline: only the deposit, that buy and its position",
-                Change(table="activity", op="insert", min=2, max=2),
-                *BUY_POSITION,
-            ),
-        ],
-    )
-
-    # 11. Net money in vs cash (aggregation across bank and Hunchline).
-    if deposits:
-        net = acc["deposits_cents"]
-        task(
-            "net-deposited",
-            [APP, "bank"],
-            kind="aggregation",
-            difficulty="hard",
-            time_limit_seconds=480,
-            instruction="Adding up every transfer from my checking account to Hunchline since I opened the account, "
-            "how much have I put in, and is my Hunchline cash now above or below that?",
-            expected={
-                "deposits_cents": net,
-                "cash_cents": acc["cash_cents"],
-                "direction": "above" if acc["cash_cents"] > net else "below",
-            },
-            rubric=[
-                RubricItem(
-                    id="total", weight=70, requirement=f"States the total {money(net, cur)}", check=kit.amount(net)
-                ),
-                RubricItem(
-                    id="direction",
-                    weight=30,
-                    requirement=f"Says the cash ({money(acc['cash_cents'], cur)}) is "
-                    f"{'above' if acc['cash_cents'] > net else 'below'} it",
-                ),
-            ],
-        )
+    # 13., 11. Fund and buy, the net money put in: scenarios/transfers/markets.py.
     out.extend(insight_tasks(world))
     return out
 
@@ -598,6 +314,3 @@ def insight_tasks(world: World) -> list[Task]:
             ],
         )
     ]
-
-
-# --- Cross-app answer tasks: what I put into investing this year, what it's worth -----------------------------------

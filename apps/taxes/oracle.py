@@ -14,7 +14,7 @@ import re
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
-from .steps import post, plain_amount, shown_amount, import_all, file_return
+from .steps import file_return, import_all
 
 APP = "taxes"
 
@@ -33,18 +33,7 @@ def import_and_refund(task: Task, web: Web) -> str:
     return f"Imported every issued form. The return shows: {_meter(web)}."
 
 
-def donations_deduction(task: Task, web: Web) -> str:
-    cents = task.expected["donations_cents"]
-    post(
-        web,
-        "/api/return/save",
-        [("step", "deductions"), ("go", "next"), ("itemize", "standard"), ("donations", plain_amount(cents))],
-    )
-    return f"Entered {shown_amount(cents)} of charitable donations ({task.expected['gifts']} gifts)."
-
-
 SOLVERS = {
     "import-and-refund": import_and_refund,
-    "donations-deduction": donations_deduction,
     "file-return": file_return,
 }

@@ -44,7 +44,8 @@ WITHHELD = {
 DONATION_FIELD = "donations"
 
 
-def _value(label: str, name: str, value: str) -> Check:
+def return_value(label: str, name: str, value: str) -> Check:
+    """The persona's own return for tax year ``label`` holds ``value`` in its field ``name``."""
     return KIT.sql(
         f"SELECT COUNT(*) FROM return_values WHERE return_id = {_RETURN} AND name = ? AND value = ?",
         [label, name, value],
@@ -144,49 +145,8 @@ def tasks(world: World) -> list[Task]:
         ],
     )
 
-    # 3. Savings interest: the bank's postings against the form (bank + taxes).
-    interest = ty.savings_interest(world.events, year)
-    if "savings" in [a.kind for a in p.accounts]:
-        task(
-            "savings-interest",
-            [APP, "bank"],
-            kind="aggregation",
-            difficulty="medium",
-            time_limit_seconds=480,
-            instruction=f"How much interest did my savings account earn in tax year {year.label}? Add up the interest "
-            "the bank paid in that year" + (" and check it against the 1099-INT." if country == "US" else "."),
-            expected={"interest_cents": interest},
-            rubric=[
-                RubricItem(
-                    id="interest", weight=100, requirement=f"States {money(interest, cur)}", check=kit.amount(interest)
-                )
-            ],
-        )
-
-    # 4. Last year's return: the refund or payment and its bank line.
+    # 3.-4. Savings interest and last year's return against the bank: scenarios/pairs/taxes.py.
     filed = ty.filed_return(world)
-    if filed and filed["refund_cents"]:
-        amount = abs(filed["refund_cents"])
-        what = "refund" if filed["refund_cents"] > 0 else "payment"
-        task(
-            "last-year-return",
-            [APP, "bank"],
-            kind="lookup",
-            difficulty="medium",
-            time_limit_seconds=420,
-            instruction=f"What was the result of my {filed['tax_year']} tax return (a refund or an amount owed), and "
-            "did the money show up in my checking account?",
-            expected={"refund_cents": filed["refund_cents"], "kind": what},
-            rubric=[
-                RubricItem(
-                    id="amount",
-                    weight=70,
-                    requirement=f"States the {what} of {money(amount, cur)}",
-                    check=kit.amount(amount),
-                ),
-                RubricItem(id="bank", weight=30, requirement="Confirms the matching line in the bank account"),
-            ],
-        )
 
     # 5. Import the employer's form and tell the refund (action + answer).
     result = imported_result(world)
@@ -205,13 +165,13 @@ def tasks(world: World) -> list[Task]:
                 id="wages",
                 weight=25,
                 requirement=f"The return holds wages {money(wages, cur)}",
-                check=_value(year.label, wage_field, str(wages)),
+                check=return_value(year.label, wage_field, str(wages)),
             ),
             RubricItem(
                 id="withheld",
                 weight=25,
                 requirement=f"The return holds {money(withheld, cur)} withheld",
-                check=_value(year.label, wf, str(withheld)),
+                check=return_value(year.label, wf, str(withheld)),
             ),
             RubricItem(
                 id="refund",
@@ -226,28 +186,7 @@ def tasks(world: World) -> list[Task]:
         ],
     )
 
-    # 6. Donations from the card statements into the deductions step (bank + taxes, action).
-    gifts = sum(d["amount_cents"] for d in ty.donations(world.events, year))
-    if gifts:
-        task(
-            "donations-deduction",
-            [APP, "bank"],
-            kind="action",
-            difficulty="hard",
-            time_limit_seconds=900,
-            instruction=f"Add up the donations to charities on my cards during tax year {year.label} and enter the "
-            "total as my charitable donations in my Ledgerleaf Tax return.",
-            expected={"donations_cents": gifts, "gifts": len(ty.donations(world.events, year))},
-            rubric=[
-                RubricItem(
-                    id="donations",
-                    weight=85,
-                    requirement=f"The return holds donations of {money(gifts, cur)}",
-                    check=_value(year.label, DONATION_FIELD, str(gifts)),
-                ),
-                KIT.only(f"the new {year.label} return with the deductions step saved"),
-            ],
-        )
+    # 6. The card's donations into the deductions step: scenarios/errands/taxes.py.
 
     # 7. File the return (action).
     task(
@@ -271,42 +210,7 @@ def tasks(world: World) -> list[Task]:
         ],
     )
 
-    # 8. Dividends at the broker against the 1099-DIV (brokerage + taxes).
-    if "1099-DIV" in forms:
-        div = forms["1099-DIV"]["boxes"]["1a"]
-        task(
-            "dividends",
-            [APP, "brokerage"],
-            kind="aggregation",
-            difficulty="medium",
-            time_limit_seconds=480,
-            instruction=f"How much did I receive in dividends at {forms['1099-DIV']['issuer']} in {year.label}? "
-            "Does it match the 1099-DIV?",
-            expected={"dividends_cents": div},
-            rubric=[
-                RubricItem(id="dividends", weight=100, requirement=f"States {money(div, cur)}", check=kit.amount(div))
-            ],
-        )
-    else:  # the last paycheck's withholding, bank deposit against the form's figures
-        gross = main["boxes"][{"US": "1", "GB": "pay", "DE": "3"}[country]]
-        task(
-            "paycheck-count",
-            [APP, "bank"],
-            kind="aggregation",
-            difficulty="medium",
-            time_limit_seconds=480,
-            instruction=f"My {wage_form} for {year.label} shows my pay for the year. How much gross pay is that per "
-            "paycheck, given how often I am paid?",
-            expected={"per_paycheck_cents": gross // len(ty.payroll(p, world.events, year))},
-            rubric=[
-                RubricItem(
-                    id="per",
-                    weight=100,
-                    requirement="States the gross pay per paycheck",
-                    check=kit.amount(gross // len(ty.payroll(p, world.events, year))),
-                )
-            ],
-        )
+    # 8. The 1099-DIV against the broker, or the pay per paycheck against the bank: scenarios/pairs/taxes.py.
 
     # 9. Standard vs itemised (US) / the last year's tax (others).
     if country == "US":

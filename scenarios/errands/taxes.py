@@ -1,10 +1,11 @@
-"""Ledgerleaf Tax's errand across apps: file the return and plan the payment or the refund with the bank, the calendar
-and chat; with its reference solution."""
+"""Ledgerleaf Tax's errands across apps: the card's donations of the tax year, added up in the bank, entered as the
+return's deduction; file the return and plan the payment or the refund with the bank, the calendar and chat. With
+their reference solutions."""
 
 from __future__ import annotations
 
 from apps.taxes import steps as ledgerleaf
-from apps.taxes.tasks import APP, KIT, imported_result, in_use
+from apps.taxes.tasks import APP, DONATION_FIELD, KIT, imported_result, in_use, return_value
 from builder.money import money
 from builder.tasks import kit
 from builder.tasks.collect import Scenario
@@ -145,7 +146,66 @@ def file_and_plan_tasks(world: World) -> list[Task]:
     return _file_and_plan(world, ty.tax_year(world.persona).label, imported_result(world)["refund"])
 
 
+def donations_tasks(world: World) -> list[Task]:
+    """Enter the tax year's donations on the cards (the bank's lines) as the return's charitable donations (none
+    without donations)."""
+    p = world.persona
+    cur = world.currency
+    year = ty.tax_year(p)
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+
+    # Donations from the card statements into the deductions step (bank + taxes, action).
+    gifts = sum(d["amount_cents"] for d in ty.donations(world.events, year))
+    if gifts:
+        task(
+            "donations-deduction",
+            [APP, "bank"],
+            kind="action",
+            difficulty="hard",
+            time_limit_seconds=900,
+            instruction=f"Add up the donations to charities on my cards during tax year {year.label} and enter the "
+            "total as my charitable donations in my Ledgerleaf Tax return.",
+            expected={"donations_cents": gifts, "gifts": len(ty.donations(world.events, year))},
+            rubric=[
+                RubricItem(
+                    id="donations",
+                    weight=85,
+                    requirement=f"The return holds donations of {money(gifts, cur)}",
+                    check=return_value(year.label, DONATION_FIELD, str(gifts)),
+                ),
+                KIT.only(f"the new {year.label} return with the deductions step saved"),
+            ],
+        )
+
+    return out
+
+
+def donations_deduction(task: Task, web: Web) -> str:
+    """The deductions step saved with the donations' total."""
+    cents = task.expected["donations_cents"]
+    ledgerleaf.post(
+        web,
+        "/api/return/save",
+        [
+            ("step", "deductions"),
+            ("go", "next"),
+            ("itemize", "standard"),
+            ("donations", ledgerleaf.plain_amount(cents)),
+        ],
+    )
+    return f"Entered {ledgerleaf.shown_amount(cents)} of charitable donations ({task.expected['gifts']} gifts)."
+
+
 SCENARIOS = [
+    Scenario(
+        home="taxes",
+        apps=("taxes", "bank"),
+        tasks=donations_tasks,
+        solvers={"donations-deduction": donations_deduction},
+        after="import-and-refund",
+        when=in_use,
+    ),
     Scenario(
         home="taxes",
         apps=("taxes", "calendar"),
@@ -153,5 +213,5 @@ SCENARIOS = [
         solvers={"file-and-plan": file_and_plan},
         rank=ERRANDS,
         when=in_use,
-    )
+    ),
 ]

@@ -1,11 +1,13 @@
-"""Ledgerleaf's two-app answer tasks (ids ``<persona>/taxes/pair-...``): one question each whose answer needs
-exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rules)."""
+"""Ledgerleaf's two-app answer tasks (ids ``<persona>/taxes/pair-...``, and the form checks against the bank or the
+broker among Ledgerleaf's own tasks): one question each whose answer needs exactly the two apps it names (see
+:mod:`builder.tasks.pairs` for the shared rules)."""
 
 from __future__ import annotations
 
-from apps.taxes.tasks import in_use
+from apps.taxes.tasks import APP, KIT, WAGES, in_use
 from builder.money import money
 from builder.tasks import answers as A
+from builder.tasks import kit
 from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
@@ -85,4 +87,121 @@ def _build(world: World, task) -> None:
             )
 
 
-SCENARIOS = [Scenario(home="taxes", apps=("taxes",), tasks=pair_tasks, rank=PAIRS, when=in_use)]
+def form_checks(world: World) -> list[Task]:
+    """The savings interest of the tax year as the bank paid it (with a savings account), and last year's refund or
+    payment and its bank line (when the filed return had one)."""
+    from builder.world import tax_year as ty
+
+    p = world.persona
+    cur = world.currency
+    country = ty.regime(p)
+    year = ty.tax_year(p)
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+
+    # Savings interest: the bank's postings against the form (bank + taxes).
+    interest = ty.savings_interest(world.events, year)
+    if "savings" in [a.kind for a in p.accounts]:
+        task(
+            "savings-interest",
+            [APP, "bank"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"How much interest did my savings account earn in tax year {year.label}? Add up the interest "
+            "the bank paid in that year" + (" and check it against the 1099-INT." if country == "US" else "."),
+            expected={"interest_cents": interest},
+            rubric=[
+                RubricItem(
+                    id="interest", weight=100, requirement=f"States {money(interest, cur)}", check=kit.amount(interest)
+                )
+            ],
+        )
+
+    # Last year's return: the refund or payment and its bank line.
+    filed = ty.filed_return(world)
+    if filed and filed["refund_cents"]:
+        amount = abs(filed["refund_cents"])
+        what = "refund" if filed["refund_cents"] > 0 else "payment"
+        task(
+            "last-year-return",
+            [APP, "bank"],
+            kind="lookup",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"What was the result of my {filed['tax_year']} tax return (a refund or an amount owed), and "
+            "did the money show up in my checking account?",
+            expected={"refund_cents": filed["refund_cents"], "kind": what},
+            rubric=[
+                RubricItem(
+                    id="amount",
+                    weight=70,
+                    requirement=f"States the {what} of {money(amount, cur)}",
+                    check=kit.amount(amount),
+                ),
+                RubricItem(id="bank", weight=30, requirement="Confirms the matching line in the bank account"),
+            ],
+        )
+    return out
+
+
+def income_check(world: World) -> list[Task]:
+    """The 1099-DIV's dividends against the broker's (with that form), else the gross pay per paycheck of the wage
+    form against the paychecks the bank shows."""
+    from builder.world import tax_year as ty
+
+    p = world.persona
+    cur = world.currency
+    country = ty.regime(p)
+    year = ty.tax_year(p)
+    forms = {f["form"]: f for f in ty.tax_forms(world)}
+    wage_form = WAGES[country][1]
+    main = forms[wage_form]
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+
+    # Dividends at the broker against the 1099-DIV (brokerage + taxes).
+    if "1099-DIV" in forms:
+        div = forms["1099-DIV"]["boxes"]["1a"]
+        task(
+            "dividends",
+            [APP, "brokerage"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"How much did I receive in dividends at {forms['1099-DIV']['issuer']} in {year.label}? "
+            "Does it match the 1099-DIV?",
+            expected={"dividends_cents": div},
+            rubric=[
+                RubricItem(id="dividends", weight=100, requirement=f"States {money(div, cur)}", check=kit.amount(div))
+            ],
+        )
+    else:  # the last paycheck's withholding, bank deposit against the form's figures
+        gross = main["boxes"][{"US": "1", "GB": "pay", "DE": "3"}[country]]
+        task(
+            "paycheck-count",
+            [APP, "bank"],
+            kind="aggregation",
+            difficulty="medium",
+            time_limit_seconds=480,
+            instruction=f"My {wage_form} for {year.label} shows my pay for the year. How much gross pay is that per "
+            "paycheck, given how often I am paid?",
+            expected={"per_paycheck_cents": gross // len(ty.payroll(p, world.events, year))},
+            rubric=[
+                RubricItem(
+                    id="per",
+                    weight=100,
+                    requirement="States the gross pay per paycheck",
+                    check=kit.amount(gross // len(ty.payroll(p, world.events, year))),
+                )
+            ],
+        )
+
+    return out
+
+
+SCENARIOS = [
+    Scenario(home="taxes", apps=("taxes",), tasks=pair_tasks, rank=PAIRS, when=in_use),
+    Scenario(home="taxes", apps=("taxes", "bank"), tasks=form_checks, after="form-pdf-withheld", when=in_use),
+    Scenario(home="taxes", apps=("taxes",), tasks=income_check, after="file-return", when=in_use),
+]
