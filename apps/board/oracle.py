@@ -19,12 +19,6 @@ def _person(web: Web, name: str) -> str:
     return str(web.one(APP, "SELECT id FROM people WHERE name = ?", (name,)))
 
 
-def assign_mentioned(task: Task, web: Web) -> str:
-    exp = task.expected
-    post(web, f"/api/tickets/{exp['key']}", [("assignee", _person(web, exp["assignee"]))])
-    return f"Assigned {exp['key']} to you."
-
-
 def move_to_review(task: Task, web: Web) -> str:
     exp = task.expected
     post(web, f"/api/tickets/{exp['key']}/status", [("status", "in_review")])
@@ -55,7 +49,6 @@ def create_ticket(task: Task, web: Web) -> str:
 
 
 SOLVERS = {
-    "assign-mentioned": assign_mentioned,
     "move-to-review": move_to_review,
     "comment": comment,
     "create-ticket": create_ticket,

@@ -1,4 +1,5 @@
-"""Cairn tasks derived from the world's board (:func:`builder.world.projects.board`), its files and work chat.
+"""Cairn tasks derived from the world's board (:func:`builder.world.projects.board`) and its files; what needs work
+chat too is in ``scenarios/`` (the helpers here, :func:`targets`, :func:`changed`, :func:`where`, serve both).
 
 Action checks read the end state of ``board.sqlite``: rows the app writes have ``world_ref IS NULL`` (tickets,
 comments, activity), so an agent that does nothing fails every action check. Queries are fixed SQL with ``?``
@@ -34,7 +35,7 @@ def _text(*options: str) -> Check:
     return Check(type="answer_text", any_of=[o for o in dict.fromkeys(options) if o])
 
 
-def _changed(key: str, field: str) -> Check:
+def changed(key: str, field: str) -> Check:
     """At least one activity row the app wrote for ``field`` of ticket ``key``."""
     return KIT.sql(
         "SELECT count(*) > 0 FROM activity a JOIN tickets t ON t.id = a.ticket_id "
@@ -44,8 +45,8 @@ def _changed(key: str, field: str) -> Check:
     )
 
 
-def _where(e) -> str:
-    """Where a work chat message was posted, as the persona would say it."""
+def where(e) -> str:
+    """Where a work chat message (a ``work_chat_message`` event) was posted, as the persona would say it."""
     return "our DM" if e.data["channel_kind"] == "dm" else f"#{e.data['channel']}"
 
 
@@ -96,13 +97,13 @@ def in_use(world: World) -> bool:
 
 
 def tasks(world: World) -> list[Task]:
-    """The Cairn tasks of ``world`` in a fixed order (eight for a persona with a board and meeting notes)."""
+    """The Cairn tasks of ``world`` in a fixed order (six for a persona with a board and meeting notes); the ones
+    that need work chat too are scenarios (``scenarios/errands/board.py``, ``scenarios/pairs/board.py``)."""
     tg = targets(world)
     if not in_use(world):
         return []
     p = world.persona
     fmt = Fmt(p)
-    me = p.identity.name
     out: list[Task] = []
     tickets = tg["tickets"]
 
@@ -132,46 +133,7 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    # 2. Action: assign to me the ticket a colleague mentioned in work chat (work chat + board).
-    m = tg.get("mentioned")
-    if m:
-        t, e = m["ticket"], m["message"]
-        who = e.data["sender"]
-        task(
-            "assign-mentioned",
-            [APP, "workchat"],
-            kind="action",
-            difficulty="medium",
-            time_limit_seconds=480,
-            instruction=f"{who.split()[0]} mentioned a ticket in {_where(e)} in work chat on {fmt.long_date(e.at.date())}. "
-            "Assign that ticket to me on the board.",
-            expected={"key": t["key"], "message": e.id, "assignee": me},
-            rubric=[
-                RubricItem(
-                    id="assigned",
-                    weight=70,
-                    requirement=f"{t['key']} is assigned to {me}",
-                    check=KIT.sql(
-                        "SELECT p.is_me FROM tickets t JOIN people p ON p.id = t.assignee_id WHERE t.key = ?",
-                        [t["key"]],
-                        [[1]],
-                    ),
-                ),
-                RubricItem(
-                    id="recorded",
-                    weight=15,
-                    requirement="The change shows in the ticket's activity",
-                    check=_changed(t["key"], "assignee"),
-                ),
-                KIT.only(
-                    f"{t['key']}'s assignee and its one activity entry",
-                    Change(table="tickets", op="update", min=1, max=1, columns=["assignee_id", "updated_at"]),
-                    Change(table="activity", op="insert", min=1, max=1),
-                ),
-            ],
-        )
-
-    # 3. Action: move the persona's ticket to review.
+    # 2. Action: move the persona's ticket to review.
     t = tg["to_review"]
     if t:
         task(
@@ -193,7 +155,7 @@ def tasks(world: World) -> list[Task]:
                     id="recorded",
                     weight=15,
                     requirement="The move shows in the ticket's activity",
-                    check=_changed(t["key"], "status"),
+                    check=changed(t["key"], "status"),
                 ),
                 KIT.only(
                     f"{t['key']}'s status (and its place in the column) and its one activity entry",
@@ -203,7 +165,7 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    # 4. Action: comment on a ticket.
+    # 3. Action: comment on a ticket.
     t = tg["comment_on"]
     if t:
         task(
@@ -235,7 +197,7 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    # 5. Action: create a ticket in the current sprint, assigned to a colleague.
+    # 4. Action: create a ticket in the current sprint, assigned to a colleague.
     mates = [x for x in tg["people"] if not x["is_me"]]
     running = [x for x in tg["projects"] if x["end"] is None] or tg["projects"][-1:]
     if mates and running:
@@ -285,7 +247,7 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    # 6. Open story points of the current sprint (aggregation).
+    # 5. Open story points of the current sprint (aggregation).
     cur = tg["current"]
     open_points = sum(t["points"] or 0 for t in tg["in_sprint"] if t["status"] != "done")
     task(
@@ -312,7 +274,7 @@ def tasks(world: World) -> list[Task]:
         ],
     )
 
-    # 7. Who started on what after a stand-up (meeting notes + board).
+    # 6. Who started on what after a stand-up (meeting notes + board).
     n = tg["standup"]
     if n:
         owners = [tickets[x["key"]]["assignee"] for x in n["decisions"]]
@@ -333,30 +295,6 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    # 8. The status now of a ticket a colleague asked about in work chat (work chat + board).
-    a = tg["asked"]
-    if a:
-        e, t = a
-        task(
-            "asked-status",
-            [APP, "workchat"],
-            kind="lookup",
-            difficulty="medium",
-            time_limit_seconds=420,
-            instruction=f"{e.data['sender'].split()[0]} mentioned a ticket in {_where(e)} in work chat on {fmt.long_date(e.at.date())} "
-            f"at {fmt.time(e.at)}. "
-            "What is that ticket's status on the board now, and who is it assigned to?",
-            expected={"key": t["key"], "status": t["status"], "assignee": t["assignee"], "message": e.id},
-            rubric=[
-                RubricItem(
-                    id="status",
-                    weight=50,
-                    requirement=f"Says it is {t['status'].replace('_', ' ')}",
-                    check=_text(*STATUS_WORDS[t["status"]]),
-                ),
-                RubricItem(id="assignee", weight=50, requirement=f"Names {t['assignee']}", check=_text(t["assignee"])),
-            ],
-        )
     return out
 
 

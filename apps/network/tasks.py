@@ -8,11 +8,9 @@ never do, so an agent that does nothing fails every action check. Queries are fi
 
 from __future__ import annotations
 
-import datetime as dt
 
 from builder.money import money
 from builder.tasks import kit
-from builder.tasks import steps as S
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 
@@ -31,35 +29,16 @@ def _text(*forms: str) -> Check:
 
 
 #: The Guildline person whose career id (``p<n>`` / ``s<n>``) is the bound parameter.
-_PERSON = "(SELECT id FROM people WHERE world_ref = ?)"
-
-
-def _organized_meeting(world: World, names: set[str]):
-    """The latest one-off work meeting before now organized by a connection (not a series), or None."""
-    p = world.persona
-    found = None
-    for e in world.of_kind("calendar_event"):
-        d = e.data
-        org = (d.get("organizer") or {}).get("name")
-        if (
-            d.get("calendar") == "work"
-            and not d.get("series")
-            and e.at <= world.now
-            and (world.now - e.at).days <= 45
-            and org in names
-            and org != p.identity.name
-        ):
-            found = e
-    return found
+PERSON = "(SELECT id FROM people WHERE world_ref = ?)"
 
 
 def tasks(world: World) -> list[Task]:
-    """Return Guildline's tasks of ``world`` (lookups and actions; several span two apps), in a fixed order."""
+    """Return Guildline's own tasks of ``world`` (lookups and actions), in a fixed order; the ones that need the
+    calendar or Parley too are scenarios (``scenarios/errands/network.py``, ``scenarios/pairs/network.py``)."""
     p = world.persona
     prof = profile(world)
     out: list[Task] = []
     by_ref = {x["id"]: x for x in prof["connections"] + prof["people"]}
-    conn_names = {x["name"]: x for x in prof["connections"]}
 
     task = KIT.adder(world, out)
 
@@ -115,100 +94,7 @@ def tasks(world: World) -> list[Task]:
         ],
     )
 
-    # 2. Accept the invitation from the person met at the meetup (the calendar names the attendees).
-    meet = prof["meetup"]
-    met = next(x for x in prof["people"] if x["name"] == meet["attendee"])
-    day = dt.date.fromisoformat(meet["date"])
-    task(
-        "accept-meetup",
-        ["network", "calendar"],
-        kind="action",
-        difficulty="medium",
-        time_limit_seconds=600,
-        instruction=(
-            f"Someone I met at the meetup on {day:%A, %B} {day.day} sent me a Guildline invitation. "
-            "Accept that one and leave the other invitations alone."
-        ),
-        expected={"name": met["name"], "meetup": meet["title"], "invitation": meet["invitation_id"]},
-        rubric=[
-            RubricItem(
-                id="accepted",
-                weight=50,
-                requirement=f"The invitation from {met['name']} is accepted",
-                check=KIT.sql(
-                    f"SELECT status FROM invitations WHERE person_id = {_PERSON}", [met["id"]], [["accepted"]]
-                ),
-            ),
-            RubricItem(
-                id="connected",
-                weight=20,
-                requirement=f"{met['name']} is now a connection",
-                check=KIT.sql("SELECT connected_on IS NOT NULL FROM people WHERE world_ref = ?", [met["id"]], [[1]]),
-            ),
-            RubricItem(
-                id="others",
-                weight=15,
-                requirement="It was accepted and every other invitation is still pending",
-                check=KIT.sql(
-                    f"""SELECT (SELECT status FROM invitations WHERE person_id = {_PERSON}) = 'accepted'
-                                       AND (SELECT COUNT(*) FROM invitations WHERE status != 'pending'
-                                            AND person_id != {_PERSON}) = 0""",
-                    [met["id"], met["id"]],
-                    [[1]],
-                ),
-            ),
-            KIT.only(
-                f"the one accepted invitation and {met['name']} becoming a connection",
-                Change(table="invitations", op="update", min=1, max=1, columns=["status", "responded_at"]),
-                Change(table="people", op="update", min=1, max=1, columns=["connected_on"]),
-            ),
-        ],
-    )
-
-    # 3. Reply to the recruiter who asked for availability next week (the calendar knows the free times).
-    msgs = [e for e in world.of_kind("recruiter_message") if e.at <= world.now]
-    last_thread = msgs[-1].data["thread_id"]
-    rec = by_ref[msgs[-1].data["recruiter"]]
-    monday = world.now.date() + dt.timedelta(days=7 - world.now.weekday())
-    task(
-        "recruiter-availability",
-        ["network", "calendar"],
-        kind="action",
-        difficulty="hard",
-        time_limit_seconds=900,
-        instruction=(
-            f"{rec['name']} asked on Guildline when I could do a 30-minute call next week. Reply with "
-            "two times that are free in my calendar (work hours)."
-        ),
-        expected={"recruiter": rec["name"], "thread": last_thread, "week_of": monday.isoformat()},
-        rubric=[
-            RubricItem(
-                id="replied",
-                weight=40,
-                requirement=f"A new message from me is in the thread with {rec['name']}",
-                check=KIT.sql(
-                    f"""SELECT COUNT(*) > 0 FROM messages WHERE sender_id IS NULL AND world_ref IS NULL
-                                       AND thread_id = (SELECT id FROM threads WHERE person_id = {_PERSON})""",
-                    [rec["id"]],
-                    [[1]],
-                ),
-            ),
-            RubricItem(
-                id="free-times",
-                weight=45,
-                requirement=(
-                    f"The reply offers two times in the week of {monday.isoformat()} during work hours "
-                    "that do not overlap an event in the persona's calendar"
-                ),
-            ),
-            KIT.only(
-                f"my one reply to {rec['name']} (and their answer to it arriving)",
-                Change(table="messages", op="insert", min=1, max=2),
-            ),
-        ],
-    )
-
-    # 4. Post about the latest project milestone of work chat's plan (or the current job).
+    # 2. Post about the latest project milestone of work chat's plan (or the current job).
     from builder.world.career import _projects  # the same plan the world's posts use
 
     class _S:  # a minimal Sim stand-in for the plan (it reads only the persona)
@@ -241,7 +127,7 @@ def tasks(world: World) -> list[Task]:
         ],
     )
 
-    # 5. Save the best-paid job of the persona's family in the home city that is not saved yet.
+    # 3. Save the best-paid job of the persona's family in the home city that is not saved yet.
     jobs = [e.data for e in world.of_kind("job_posting") if e.at <= world.now]
     home = prof["location"]
     local = [j for j in jobs if j["location"] == home and not j["saved_at"]]
@@ -274,7 +160,7 @@ def tasks(world: World) -> list[Task]:
         ],
     )
 
-    # 6. Withdraw the oldest still-pending sent invitation.
+    # 4. Withdraw the oldest still-pending sent invitation.
     sent = sorted(
         (e for e in world.of_kind("network_invitation") if e.data["direction"] == "sent" and e.at <= world.now),
         key=lambda e: (e.at, e.id),
@@ -295,7 +181,7 @@ def tasks(world: World) -> list[Task]:
                     weight=60,
                     requirement=f"The invitation to {old['name']} is withdrawn",
                     check=KIT.sql(
-                        f"SELECT status FROM invitations WHERE person_id = {_PERSON}", [old["person"]], [["withdrawn"]]
+                        f"SELECT status FROM invitations WHERE person_id = {PERSON}", [old["person"]], [["withdrawn"]]
                     ),
                 ),
                 RubricItem(
@@ -303,9 +189,9 @@ def tasks(world: World) -> list[Task]:
                     weight=25,
                     requirement="It was withdrawn and no other invitation changed",
                     check=KIT.sql(
-                        f"""SELECT (SELECT status FROM invitations WHERE person_id = {_PERSON}) = 'withdrawn'
+                        f"""SELECT (SELECT status FROM invitations WHERE person_id = {PERSON}) = 'withdrawn'
                                                AND (SELECT COUNT(*) FROM invitations WHERE status != 'pending'
-                                                    AND person_id != {_PERSON}) = 0""",
+                                                    AND person_id != {PERSON}) = 0""",
                         [old["person"], old["person"]],
                         [[1]],
                     ),
@@ -317,7 +203,8 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    # 7. The salary range of the job the first (declined) recruiter wrote about.
+    # 5. The salary range of the job the first (declined) recruiter wrote about.
+    msgs = [e for e in world.of_kind("recruiter_message") if e.at <= world.now]
     first = msgs[0].data
     job = (
         next(j for j in jobs if j["job_id"] == first["job_id"])
@@ -359,44 +246,7 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    # 8. Thank the colleague who organized a recent one-off meeting (the calendar names the organizer).
-    e = _organized_meeting(world, set(conn_names))
-    if e:
-        org = conn_names[e.data["organizer"]["name"]]
-        task(
-            "thank-organizer",
-            ["network", "calendar"],
-            kind="action",
-            difficulty="medium",
-            time_limit_seconds=600,
-            instruction=(
-                f'Send a Guildline message to whoever organized my "{e.data["title"]}" meeting on '
-                f"{e.at:%B} {e.at.day}, thanking them for it."
-            ),
-            expected={"name": org["name"], "meeting": e.data["title"], "date": e.at.date().isoformat()},
-            rubric=[
-                RubricItem(
-                    id="sent",
-                    weight=65,
-                    requirement=f"A message from me to {org['name']} exists",
-                    check=KIT.sql(
-                        f"""SELECT COUNT(*) > 0 FROM messages m JOIN threads t ON t.id = m.thread_id
-                                               WHERE m.sender_id IS NULL AND m.world_ref IS NULL
-                                               AND t.person_id = {_PERSON}""",
-                        [org["id"]],
-                        [[1]],
-                    ),
-                ),
-                RubricItem(id="thanks", weight=20, requirement="The message thanks them for the meeting"),
-                KIT.only(
-                    f"my one message to {org['name']} (its new conversation, and an answer arriving)",
-                    Change(table="threads", op="insert", min=0, max=1),
-                    Change(table="messages", op="insert", min=1, max=2),
-                ),
-            ],
-        )
-
-    # 9. How many connections work at the persona's employer (colleagues on Guildline).
+    # 6. How many connections work at the persona's employer (colleagues on Guildline).
     employer = prof["experience"][0]["company"]
     same = sorted(x["name"] for x in prof["connections"] if x["company"] == employer)
     task(
@@ -423,32 +273,7 @@ def tasks(world: World) -> list[Task]:
         else [RubricItem(id="count", weight=100, requirement="Says none", check=_text("0", "none", "no one"))],
     )
 
-    # 9b. The people the persona texts on Parley who are also Guildline connections (messaging + network).
-    from builder.tasks import answers as A
-
-    both = sorted(c.name for c in S.chat_contacts(world) if c.name in conn_names)
-    if both:
-        task(
-            "parley-and-guildline",
-            ["network", "messaging"],
-            kind="aggregation",
-            difficulty="medium",
-            time_limit_seconds=480,
-            instruction="Which of the people I text on Parley am I also connected with on Guildline, and how many "
-            "are they?",
-            expected={"names": both},
-            rubric=[
-                RubricItem(
-                    id="names",
-                    weight=75,
-                    requirement=f"Names {', '.join(both)} (in any order)",
-                    check=A.names([A.person(n) for n in both]),
-                ),
-                RubricItem(id="count", weight=25, requirement=f"Says {len(both)}", check=A.number(len(both))),
-            ],
-        )
-
-    # 10. Which recruiter thread is still unanswered (a lookup across the threads).
+    # 7. Which recruiter thread is still unanswered (a lookup across the threads).
     threads: dict[str, list] = {}
     for m_ in msgs:
         threads.setdefault(m_.data["thread_id"], []).append(m_)

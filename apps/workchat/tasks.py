@@ -23,13 +23,16 @@ KIT = kit.Kit(
     nothing_else="Nothing else changed in Huddle: only {}",
     allowed=(Change(table="messages", op="update", min=0, columns=["is_read"]),),
 )
-_ME = "(SELECT id FROM people WHERE is_me = 1)"
-_CHANNEL = "(SELECT id FROM channels WHERE name = ?)"
+#: The persona's row in ``people`` (sql text).
+ME = "(SELECT id FROM people WHERE is_me = 1)"
+#: The channel whose name is the bound parameter (sql text).
+CHANNEL = "(SELECT id FROM channels WHERE name = ?)"
 _ROOT = "(SELECT id FROM messages WHERE world_ref = ?)"
 _TICKET = re.compile(r"\b[A-Z]{2,5}-\d{2,5}\b")
 
 
-def _one_post(what: str) -> RubricItem:
+def one_post(what: str) -> RubricItem:
+    """The state-diff item: Huddle changed by ``what``, the persona's one new message, only."""
     return KIT.only(what, Change(table="messages", op="insert", min=1, max=1))
 
 
@@ -37,7 +40,8 @@ def _text(*any_of: str) -> Check:
     return Check(type="answer_text", any_of=list(dict.fromkeys(any_of)))
 
 
-def _date_forms(day: dt.date) -> list[str]:
+def date_forms(day: dt.date) -> list[str]:
+    """The ways an answer may write ``day`` (``March 4``, ``Mar 4``, ``3/4``, ISO, ``4 March``)."""
     return [
         f"{day:%B} {day.day}",
         f"{day:%b} {day.day}",
@@ -47,12 +51,12 @@ def _date_forms(day: dt.date) -> list[str]:
     ]
 
 
-def _mine_in(channel: str, phrase: str, thread_ref: str | None = None) -> Check:
+def mine_in(channel: str, phrase: str, thread_ref: str | None = None) -> Check:
     """At least one app-written message of the persona in ``channel`` containing ``phrase`` (case-insensitive),
     in the thread of the world message ``thread_ref`` when given."""
     query = (
-        f"SELECT COUNT(*) >= 1 FROM messages WHERE world_ref IS NULL AND deleted = 0 AND sender_id = {_ME} "
-        f"AND channel_id = {_CHANNEL} AND instr(lower(text), lower(?)) > 0"
+        f"SELECT COUNT(*) >= 1 FROM messages WHERE world_ref IS NULL AND deleted = 0 AND sender_id = {ME} "
+        f"AND channel_id = {CHANNEL} AND instr(lower(text), lower(?)) > 0"
     )
     params: list = [channel, phrase]
     if thread_ref:
@@ -65,6 +69,15 @@ def _messages(world: World) -> list:
     return world.of_kind("work_chat_message")
 
 
+def trip_legs(world: World) -> list:
+    """The scheduled flights of the persona's next trip (the trip of the first scheduled outbound leg); [] without
+    one."""
+    flights = [f for f in world.of_kind("flight") if f.status == "scheduled"]
+    outbound = [f for f in flights if f.data.get("direction") == "outbound"]
+    trip = outbound[0].data["trip"] if outbound else None
+    return [f for f in flights if f.data.get("trip") == trip] if trip is not None else []
+
+
 def in_use(world: World) -> bool:
     """Whether the persona has work-chat channels: without them Huddle has no tasks, nor do the scenarios homed
     there."""
@@ -72,10 +85,10 @@ def in_use(world: World) -> bool:
 
 
 def tasks(world: World) -> list[Task]:
-    """Return Huddle's tasks for ``world`` in a fixed order (``[]`` without a workspace).
+    """Return Huddle's own tasks for ``world`` in a fixed order (``[]`` without a workspace).
 
-    At least 8 when the persona has colleagues, a team channel and meetings: lookups, an aggregation
-    and actions (thread reply, status, reaction, messages built from the calendar and mail).
+    Up to six: lookups, an aggregation and actions (thread reply, status, reaction). The ones built from the calendar,
+    mail or Guildline too are scenarios (``scenarios/errands/workchat.py``, ``scenarios/recaps/workchat.py``).
     """
     p = world.persona
     chans = channels(world)
@@ -140,7 +153,7 @@ def tasks(world: World) -> list[Task]:
                     id="date",
                     weight=30,
                     requirement=f"Gives the date {last.at:%B %-d, %Y}",
-                    check=_text(*_date_forms(last.at.date())),
+                    check=_text(*date_forms(last.at.date())),
                 ),
             ],
         )
@@ -215,7 +228,7 @@ def tasks(world: World) -> list[Task]:
                     weight=70,
                     requirement=f"A new reply in that thread (root \u201c{root.data['text'][:60]}\u2026\u201d) "
                     f"mentions the {phrase}",
-                    check=_mine_in(root.data["channel"], phrase, root.id),
+                    check=mine_in(root.data["channel"], phrase, root.id),
                 ),
                 RubricItem(
                     id="not-top-level",
@@ -223,23 +236,20 @@ def tasks(world: World) -> list[Task]:
                     requirement="The reply went to the thread only, not also to the channel itself",
                     check=KIT.sql(
                         f"SELECT (SELECT COUNT(*) FROM messages WHERE world_ref IS NULL "
-                        f"AND sender_id = {_ME} AND thread_root_id = {_ROOT}) >= 1 "
+                        f"AND sender_id = {ME} AND thread_root_id = {_ROOT}) >= 1 "
                         f"AND (SELECT COUNT(*) FROM messages WHERE world_ref IS NULL "
-                        f"AND sender_id = {_ME} AND channel_id = {_CHANNEL} "
+                        f"AND sender_id = {ME} AND channel_id = {CHANNEL} "
                         f"AND thread_root_id IS NULL AND instr(lower(text), lower(?)) > 0) = 0",
                         [root.id, root.data["channel"], phrase],
                         [[1]],
                     ),
                 ),
-                _one_post("my one reply in the thread"),
+                one_post("my one reply in the thread"),
             ],
         )
 
     # 5. Action: status "On vacation" with the palm tree until a date.
-    flights = [f for f in world.of_kind("flight") if f.status == "scheduled"]
-    outbound = [f for f in flights if f.data.get("direction") == "outbound"]
-    trip = outbound[0].data["trip"] if outbound else None
-    legs = [f for f in flights if f.data.get("trip") == trip] if trip is not None else []
+    legs = trip_legs(world)
     until = max(f.at for f in legs).date() if legs else today + dt.timedelta(days=14)
     task(
         "status-on-vacation",
@@ -312,7 +322,7 @@ def tasks(world: World) -> list[Task]:
                     requirement="The persona's :tada: reaction is on that message",
                     check=KIT.sql(
                         f"SELECT COUNT(*) FROM reactions WHERE added_at IS NOT NULL AND emoji = ? "
-                        f"AND person_id = {_ME} AND message_id = {_ROOT}",
+                        f"AND person_id = {ME} AND message_id = {_ROOT}",
                         [":tada:", e.id],
                         [[1]],
                     ),
@@ -326,205 +336,4 @@ def tasks(world: World) -> list[Task]:
                 KIT.only("the one reaction", Change(table="reactions", op="insert", min=1, max=1)),
             ],
         )
-
-    # 7. Action across calendar: tell the team which meeting I'll miss on a day.
-    colleagues = set(p.work.colleagues) if p.work else set()
-    ahead = [
-        e
-        for e in world.of_kind("calendar_event")
-        if e.status == "scheduled" and e.data.get("source") == "meeting" and e.at.date() > today
-    ]
-    for day in sorted({e.at.date() for e in ahead}):
-        afternoon = [
-            e
-            for e in ahead
-            if e.at.date() == day
-            and e.at.hour >= 12
-            and len({a["name"] for a in e.data["attendees"]} & colleagues) >= 2
-        ]
-        if len(afternoon) == 1:
-            mt = afternoon[0]
-            task(
-                "miss-meeting",
-                apps=[APP, "calendar"],
-                kind="action",
-                difficulty="medium",
-                time_limit_seconds=420,
-                instruction=f"I can't make my afternoon meeting on {day:%A, %B %-d}. Post in #{team} to let the team "
-                f"know which meeting I'll miss (name it).",
-                expected={"meeting": mt.data["title"], "start": mt.at.isoformat(), "channel": team},
-                rubric=[
-                    RubricItem(
-                        id="posted",
-                        weight=85,
-                        requirement=f"A new message of mine in #{team} names the {mt.data['title']}",
-                        check=_mine_in(team, mt.data["title"]),
-                    ),
-                    _one_post(f"my one message in #{team}"),
-                ],
-            )
-            break
-
-    # 8. Action across mail and calendar: out-of-office dates of the next trip.
-    if legs:
-        dep = min(f.at for f in legs).date()
-        ret = max(f.at for f in legs).date()
-        dest = next((f.data.get("to_name") for f in legs if f.data.get("direction") == "outbound"), "")
-        month = f"{dep:%b}"
-        task(
-            "post-ooo-trip",
-            apps=[APP, "mail", "calendar"],
-            kind="action",
-            difficulty="hard",
-            time_limit_seconds=480,
-            instruction=f"Post my out-of-office dates for my upcoming trip in #{team}: the day I leave and the day I "
-            f"fly back.",
-            expected={"leave": dep.isoformat(), "back": ret.isoformat(), "destination": dest, "channel": team},
-            rubric=[
-                RubricItem(
-                    id="ooo",
-                    weight=85,
-                    requirement=f"A new message of mine in #{team} gives {dep:%B %-d} and {ret:%B %-d}",
-                    check=KIT.sql(
-                        f"SELECT COUNT(*) >= 1 FROM messages WHERE world_ref IS NULL AND deleted = 0 "
-                        f"AND sender_id = {_ME} AND channel_id = {_CHANNEL} "
-                        f"AND instr(lower(text), lower(?)) > 0 AND instr(text, ?) > 0 "
-                        f"AND instr(text, ?) > 0",
-                        [team, month, str(dep.day), str(ret.day)],
-                        [[1]],
-                    ),
-                ),
-                _one_post(f"my one message in #{team}"),
-            ],
-        )
-
-    # 9. Action across mail: share the latest emailed meeting notes in the team channel.
-    notes = [
-        e
-        for e in world.of_kind("email")
-        if e.data["subject"].startswith("Notes")
-        and e.data["from"]["name"] in colleagues
-        and "Action items:" in e.data["body"]
-    ]
-    if notes:
-        mail = notes[-1]
-        body = mail.data["body"]
-        items = [ln[2:].strip() for ln in body.split("Action items:", 1)[1].splitlines() if ln.startswith("- ")]
-        first = items[0].split(":", 1)[-1].strip() if items else ""
-        if first:
-            task(
-                "share-meeting-notes",
-                apps=[APP, "mail"],
-                kind="action",
-                difficulty="medium",
-                time_limit_seconds=420,
-                instruction=f"{mail.data['from']['name']} emailed notes from a meeting on {mail.at:%B %-d}. Share "
-                f"those notes' action items in #{team}.",
-                expected={"subject": mail.data["subject"], "action_items": items, "channel": team},
-                rubric=[
-                    RubricItem(
-                        id="shared",
-                        weight=85,
-                        requirement=f"A new message of mine in #{team} carries the action item \u201c{items[0]}\u201d",
-                        check=_mine_in(team, first),
-                    ),
-                    _one_post(f"my one message in #{team}"),
-                ],
-            )
-
-    # 10. Lookup across mail/calendar: when the flight home from a past trip landed.
-    flights_by_id = {f.id: f for f in world.of_kind("flight")}
-    ooo = [
-        e
-        for e in msgs
-        if e.data["sender"] == me
-        and e.data["channel"] == team
-        and flights_by_id.get(e.data["ref"] or "") is not None
-        and flights_by_id[e.data["ref"]].data.get("direction") == "outbound"
-        and flights_by_id[e.data["ref"]].status == "done"
-    ]
-    if ooo:
-        note = ooo[-1]
-        leg = flights_by_id[note.data["ref"]]
-        home = max(
-            (
-                f
-                for f in flights_by_id.values()
-                if f.data.get("trip") == leg.data.get("trip")
-                and f.data.get("direction") == "return"
-                and f.status == "done"
-            ),
-            key=lambda f: f.at,
-            default=None,
-        )
-        if home is not None:
-            landed = dt.date.fromisoformat(str(home.data.get("arr_local") or home.at.isoformat())[:10])
-            task(
-                "ooo-trip-landing",
-                apps=[APP, "mail", "calendar"],
-                kind="lookup",
-                difficulty="hard",
-                time_limit_seconds=480,
-                instruction=f"Find the out-of-office note I posted in #{team} on {note.at:%B %-d, %Y}. On which date "
-                f"did my flight home from that trip land?",
-                expected={
-                    "note": note.data["text"],
-                    "flight": home.data.get("flight_number"),
-                    "landed": landed.isoformat(),
-                },
-                rubric=[
-                    RubricItem(
-                        id="date",
-                        weight=100,
-                        requirement=f"Gives {landed:%B %-d, %Y}",
-                        check=_text(*_date_forms(landed)),
-                    )
-                ],
-            )
-    out.extend(insight_tasks(world))
     return out
-
-
-# --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
-
-
-def insight_tasks(world: World) -> list[Task]:
-    """Huddle's contradiction task: the persona's title on the Huddle profile (the spec's role, right) against the
-    Guildline headline (the title before the latest change)."""
-    from builder.tasks import answers as A
-
-    p = world.persona
-    prof = next((e.data for e in world.of_kind("career_profile")), None)
-    diff = (prof or {}).get("resume", {}).get("difference") if prof else None
-    if not diff or not p.work or not p.work.role or diff["resume"] != p.work.role:
-        return []
-    return [
-        Task(
-            id=f"{p.id}/workchat/cx-title",
-            persona=p.id,
-            apps_involved=["workchat", "network"],
-            kind="lookup",
-            category="contradiction",
-            difficulty="medium",
-            time_limit_seconds=420,
-            instruction="A recruiter asked for my exact current job title. My Huddle profile and my Guildline "
-            "profile don't show the same one. Which is my current title, and what does the other one "
-            "say? Current one first.",
-            expected={"right": p.work.role, "stale": diff["profile"], "truth": "workchat"},
-            rubric=[
-                RubricItem(id="right", weight=30, requirement=f"Gives {p.work.role!r}", check=A.text(p.work.role)),
-                RubricItem(
-                    id="stale",
-                    weight=30,
-                    requirement=f"Gives {diff['profile']!r}",
-                    check=A.text(*A.distinct_forms(diff["profile"], p.work.role)),
-                ),
-                RubricItem(
-                    id="order",
-                    weight=40,
-                    requirement="Names the current title first",
-                    check=A.names([[p.work.role], A.distinct_forms(diff["profile"], p.work.role)], ordered=True),
-                ),
-            ],
-        )
-    ]

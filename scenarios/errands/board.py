@@ -1,12 +1,12 @@
-"""Cairn's (the board's) errands across apps: hand over the open tickets before a trip, pick up the backlog after a
-stand-up; each with its reference solution."""
+"""Cairn's (the board's) errands across apps: take over the ticket a colleague mentioned in work chat, hand over the
+open tickets before a trip, pick up the backlog after a stand-up; each with its reference solution."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from apps.board.steps import post
-from apps.board.tasks import APP, KIT, PRIORITY_RANK, in_use
+from apps.board.tasks import APP, KIT, PRIORITY_RANK, changed, in_use, targets, where
 from apps.calendar import steps as daybook
 from apps.mail import steps as mailbox
 from apps.workchat import steps as huddle
@@ -14,8 +14,65 @@ from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, RubricItem, Task
 from builder.tasks.oracle import OracleError, Web
 from builder.world import World
+from builder.world.locale import Fmt
 from builder.world.projects import board
 from scenarios import ERRANDS
+
+
+def mentioned_tasks(world: World) -> list[Task]:
+    """Assign to the persona the ticket a colleague mentioned in work chat (work chat + board): Cairn's first action,
+    right after its planning lookup (or first of all without one)."""
+    m = targets(world).get("mentioned")
+    out: list[Task] = []
+    if not m:
+        return out
+    fmt = Fmt(world.persona)
+    me = world.persona.identity.name
+    task = KIT.adder(world, out)
+    t, e = m["ticket"], m["message"]
+    who = e.data["sender"]
+    task(
+        "assign-mentioned",
+        [APP, "workchat"],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=480,
+        instruction=f"{who.split()[0]} mentioned a ticket in {where(e)} in work chat on {fmt.long_date(e.at.date())}. "
+        "Assign that ticket to me on the board.",
+        expected={"key": t["key"], "message": e.id, "assignee": me},
+        rubric=[
+            RubricItem(
+                id="assigned",
+                weight=70,
+                requirement=f"{t['key']} is assigned to {me}",
+                check=KIT.sql(
+                    "SELECT p.is_me FROM tickets t JOIN people p ON p.id = t.assignee_id WHERE t.key = ?",
+                    [t["key"]],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="recorded",
+                weight=15,
+                requirement="The change shows in the ticket's activity",
+                check=changed(t["key"], "assignee"),
+            ),
+            KIT.only(
+                f"{t['key']}'s assignee and its one activity entry",
+                Change(table="tickets", op="update", min=1, max=1, columns=["assignee_id", "updated_at"]),
+                Change(table="activity", op="insert", min=1, max=1),
+            ),
+        ],
+    )
+    return out
+
+
+def assign_mentioned(task: Task, web: Web) -> str:
+    """Assign the mentioned ticket to the persona (the ticket page's edit form)."""
+    exp = task.expected
+    person = web.one(APP, "SELECT id FROM people WHERE name = ?", (exp["assignee"],))
+    post(web, f"/api/tickets/{exp['key']}", [("assignee", str(person))])
+    return f"Assigned {exp['key']} to you."
 
 
 def long_tasks(world: World) -> list[Task]:
@@ -279,10 +336,18 @@ def backlog_pickup(task: Task, web: Web) -> str:
 SCENARIOS = [
     Scenario(
         home="board",
+        apps=("board", "workchat"),
+        tasks=mentioned_tasks,
+        solvers={"assign-mentioned": assign_mentioned},
+        after=("planning-decision", ""),
+        when=in_use,
+    ),
+    Scenario(
+        home="board",
         apps=("board", "workchat", "calendar", "mail"),
         tasks=long_tasks,
         solvers={"travel-handover": travel_handover, "backlog-pickup": backlog_pickup},
         rank=ERRANDS,
         when=in_use,
-    )
+    ),
 ]

@@ -1,17 +1,51 @@
 """Cairn's two-app answer tasks (ids ``<persona>/board/pair-...``): one question each whose answer needs
-exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rules)."""
+exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rules); and the status now of a ticket a
+colleague asked about in work chat, which sits among Cairn's own tasks, after its last lookup."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from apps.board.tasks import in_use
+from apps.board.tasks import APP, KIT, STATUS_WORDS, in_use, targets, where
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
+from builder.world.locale import Fmt
 from scenarios import PAIRS
+
+
+def asked_tasks(world: World) -> list[Task]:
+    """The status now of the ticket a colleague last asked about in work chat, and its assignee (work chat + board)."""
+    a = targets(world)["asked"]
+    out: list[Task] = []
+    if not a:
+        return out
+    fmt = Fmt(world.persona)
+    task = KIT.adder(world, out)
+    e, t = a
+    task(
+        "asked-status",
+        [APP, "workchat"],
+        kind="lookup",
+        difficulty="medium",
+        time_limit_seconds=420,
+        instruction=f"{e.data['sender'].split()[0]} mentioned a ticket in {where(e)} in work chat on {fmt.long_date(e.at.date())} "
+        f"at {fmt.time(e.at)}. "
+        "What is that ticket's status on the board now, and who is it assigned to?",
+        expected={"key": t["key"], "status": t["status"], "assignee": t["assignee"], "message": e.id},
+        rubric=[
+            RubricItem(
+                id="status",
+                weight=50,
+                requirement=f"Says it is {t['status'].replace('_', ' ')}",
+                check=A.text(*STATUS_WORDS[t["status"]]),
+            ),
+            RubricItem(id="assignee", weight=50, requirement=f"Names {t['assignee']}", check=A.text(t["assignee"])),
+        ],
+    )
+    return out
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -128,4 +162,13 @@ def _build(world: World, task) -> None:
             )
 
 
-SCENARIOS = [Scenario(home="board", apps=("board",), tasks=pair_tasks, rank=PAIRS, when=in_use)]
+SCENARIOS = [
+    Scenario(
+        home="board",
+        apps=("board", "workchat"),
+        tasks=asked_tasks,
+        after=("standup-pickup", "open-points"),
+        when=in_use,
+    ),
+    Scenario(home="board", apps=("board",), tasks=pair_tasks, rank=PAIRS, when=in_use),
+]

@@ -1,16 +1,50 @@
 """Guildline's two-app answer tasks (ids ``<persona>/network/pair-...``): one question each whose answer needs
-exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rules)."""
+exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rules); and who the persona both texts
+on Parley and is connected with on Guildline, which sits among Guildline's own tasks, after the colleague count."""
 
 from __future__ import annotations
 
 import datetime as dt
 
+from apps.network.seed import profile
+from apps.network.tasks import KIT
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
+from builder.tasks import steps as S
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
 from scenarios import PAIRS
+
+
+def parley_tasks(world: World) -> list[Task]:
+    """The people the persona texts on Parley who are also Guildline connections, and how many (messaging +
+    network)."""
+    conn_names = {x["name"] for x in profile(world)["connections"]}
+    both = sorted(c.name for c in S.chat_contacts(world) if c.name in conn_names)
+    out: list[Task] = []
+    if not both:
+        return out
+    KIT.adder(world, out)(
+        "parley-and-guildline",
+        ["network", "messaging"],
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=480,
+        instruction="Which of the people I text on Parley am I also connected with on Guildline, and how many "
+        "are they?",
+        expected={"names": both},
+        rubric=[
+            RubricItem(
+                id="names",
+                weight=75,
+                requirement=f"Names {', '.join(both)} (in any order)",
+                check=A.names([A.person(n) for n in both]),
+            ),
+            RubricItem(id="count", weight=25, requirement=f"Says {len(both)}", check=A.number(len(both))),
+        ],
+    )
+    return out
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -115,4 +149,7 @@ def _build(world: World, task) -> None:
         )
 
 
-SCENARIOS = [Scenario(home="network", apps=("network",), tasks=pair_tasks, rank=PAIRS)]
+SCENARIOS = [
+    Scenario(home="network", apps=("network", "messaging"), tasks=parley_tasks, after="colleague-count"),
+    Scenario(home="network", apps=("network",), tasks=pair_tasks, rank=PAIRS),
+]

@@ -58,6 +58,17 @@ def test_anchored_after_their_task_the_rest_by_rank(monkeypatch):
     assert _slugs(got) == ["one", "errand", "later", "two", "three", "recap", "pair"]
 
 
+def test_an_empty_anchor_places_them_first_when_no_other_anchor_is_there(monkeypatch):
+    own = [_task("a", "one"), _task("a", "two")]
+    _scenarios(
+        monkeypatch,
+        Scenario(home="a", apps=("a", "b"), tasks=lambda w: [_task("a", "lead", ["a", "b"])], after=("x", "")),
+        Scenario(home="a", apps=("a", "b"), tasks=lambda w: [_task("a", "next", ["a", "b"])], after=""),
+        Scenario(home="a", apps=("a", "b"), tasks=lambda w: [_task("a", "mid", ["a", "b"])], after=("one", "")),
+    )
+    assert _slugs(collect.home_tasks(WORLD, "a", own)) == ["lead", "next", "one", "mid", "two"]
+
+
 def test_left_out_without_their_apps_or_when_their_gate_says_no(monkeypatch):
     own = [_task("a", "one")]
     _scenarios(
