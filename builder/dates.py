@@ -17,3 +17,11 @@ def add_months(day: D, months: int) -> D:
     y, m = divmod(day.month - 1 + months, 12)
     y, m = day.year + y, m + 1
     return day.replace(year=y, month=m, day=min(day.day, calendar.monthrange(y, m)[1]))
+
+
+def birthday_in(born: dt.date, year: int) -> dt.date:
+    """The birthday of someone born on ``born`` in ``year`` (29 Feb -> 28 Feb in common years)."""
+    try:
+        return born.replace(year=year)
+    except ValueError:
+        return dt.date(year, 2, 28)

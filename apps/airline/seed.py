@@ -29,11 +29,9 @@ from builder import appkit, dbfile
 from builder.files.travel_docs import checkin_sequence, checkin_time, passenger_name
 from builder.persona.places import DESTINATIONS, HOME_CITIES
 from builder.rng import rng
-from builder.world import World
-from builder.world.planted import airline_flights
-from builder.world.accounts import payment_cards
+from builder.world import World, airline_flights, payment_cards
 from builder.reference.places import AIRPORTS
-from builder.world.travel import AIRLINES, block_minutes, distance_km
+from builder.reference.airports import AIRLINES, block_minutes, distance_km
 
 from . import models as m
 

@@ -18,7 +18,7 @@ from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.accounts import payment_cards
 from builder.world.planted import airline_flights
-from builder.world.travel import distance_km
+from builder.reference.airports import distance_km
 
 from .seed import FAMILY_BY_NAME, NETWORK, schedule_pairs, segment_miles, world_route
 

@@ -14,8 +14,7 @@ from sqlalchemy.orm import Session as OrmSession
 from builder import appkit, dbfile
 from builder.dates import add_months
 from builder.rng import rng
-from builder.world import World, statements
-from builder.world.accounts import account_numbers, card_numbers, iban  # noqa: F401  (iban: re-exported)
+from builder.world import World, account_numbers, card_numbers, statements
 
 from . import models as m
 from .statements import write_statements

@@ -23,7 +23,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 from builder.files.pdftext import FONT, FONT_BOLD, cell, meta_text, para_text, register
 from builder.names import safe_filename
 from builder.world import StatementPeriod, World, statements
-from builder.world.locale import Fmt
+from builder.reference.locale import Fmt
 
 BANK_NAME = "Larkspur Bank"
 TEAL = colors.HexColor("#1f4e5f")

@@ -8,7 +8,7 @@
 * ``Documents/Work/Meeting notes/<date> <meeting>.md`` for the latest :data:`STANDUPS` stand-ups after which a
   ticket moved (who starts on what).
 
-Words come from ``templates/projects/<locale>.yaml`` (``notes``). File bytes depend only on the world: every
+Words come from ``phrases/<locale>.yaml`` (``notes``). File bytes depend only on the world: every
 zip entry carries the file's world time, and each file's mtime is set from the world (meeting end + minutes).
 """
 
@@ -24,14 +24,15 @@ from zoneinfo import ZoneInfo
 
 from builder.names import ascii_slug
 from builder.rng import rng
-from builder.world import World
-from builder.world.locale import Fmt
-from builder.world.projects import board, grammar
+from builder.world import World, board
+from builder.reference.locale import Fmt, read_bank
 
 PLANNINGS = 4
 STANDUPS = 5
 WORK = Path("Documents") / "Work"
 NOTES = WORK / "Meeting notes"
+#: The documents' phrase banks (``<locale>.yaml``; en_US for a locale without one).
+PHRASES = Path(__file__).with_name("phrases")
 
 
 def _safe(name: str) -> str:
@@ -61,6 +62,12 @@ def _write(path: Path, data: bytes, when: dt.datetime, zone: str) -> None:
     os.utime(path, (ts, ts))
 
 
+def note_words(locale: str) -> dict[str, Any]:
+    """The words of the meeting notes and project briefs in ``locale`` (``phrases/<locale>.yaml``: ``title``,
+    ``attendees``, ``decisions``, the decision lines, ``brief_*``...), read-only."""
+    return read_bank(PHRASES, locale)["notes"]
+
+
 def meeting_notes(world: World) -> list[dict[str, Any]]:
     """The meeting notes the home holds, newest last: ``[{kind: planning|standup, event, title, date, attendees,
     decisions: [{key, kind: committed|carried|created|started|review, text}], path, when}]``.
@@ -70,7 +77,7 @@ def meeting_notes(world: World) -> list[dict[str, Any]]:
     b = board(world)
     if not b["tickets"]:
         return []
-    g = grammar(world.persona.locale, "")["notes"]
+    g = note_words(world.persona.locale)
     fmt = Fmt(world.persona)
     by_id = {e.id: e for e in world.of_kind("calendar_event")}
     sprints = {s["number"]: s for s in b["sprints"]}
@@ -188,7 +195,7 @@ def briefs(world: World) -> list[dict[str, Any]]:
 def _brief_docx(world: World, b: dict, pr: dict, info: dict) -> bytes:
     from docx import Document
 
-    g = grammar(world.persona.locale, "")["notes"]
+    g = note_words(world.persona.locale)
     fmt = Fmt(world.persona)
     h = g["brief_headings"]
     doc = Document()
@@ -260,7 +267,7 @@ def _notes_odt(world: World, n: dict) -> bytes:
     from odf.text import H, List, ListItem, P
 
     _warm_odfpy()
-    g = grammar(world.persona.locale, "")["notes"]
+    g = note_words(world.persona.locale)
     doc = OpenDocumentText()
     bold = Style(name="Heading", family="paragraph")
     bold.addElement(TextProperties(fontweight="bold", fontsize="14pt"))
@@ -306,7 +313,7 @@ def _fixed_meta(when: dt.datetime) -> bytes:
 
 
 def _notes_md(world: World, n: dict) -> bytes:
-    g = grammar(world.persona.locale, "")["notes"]
+    g = note_words(world.persona.locale)
     lines = [
         f"# {n['title']}",
         "",

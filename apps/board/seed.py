@@ -15,8 +15,7 @@ from pathlib import Path
 from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile, yamlfile
-from builder.world import World
-from builder.world.projects import board
+from builder.world import World, board
 
 from . import models as m
 

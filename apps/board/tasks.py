@@ -13,7 +13,7 @@ import datetime as dt
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
-from builder.world.locale import Fmt
+from builder.reference.locale import Fmt
 from builder.world.projects import board
 
 from .documents import meeting_notes

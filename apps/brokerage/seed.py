@@ -18,7 +18,7 @@ from builder import appkit, dbfile
 from builder.rng import token
 from builder.reference import securities as reference_securities
 from builder.world import World, investing
-from builder.world.locale import language
+from builder.reference.locale import language
 
 from . import models as m
 

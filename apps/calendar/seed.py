@@ -28,9 +28,9 @@ from builder import appkit, dbfile
 from builder.dates import add_months
 from builder.rng import rng
 from builder.world import World
-from builder.world.calendar import airport_zone
-from builder.world.locale import conventions
-from builder.world.locale import week_start as locale_week_start
+from builder.reference.airports import airport_tz
+from builder.reference.locale import conventions
+from builder.reference.locale import week_start as locale_week_start
 
 from . import models as m
 from .series import Occurrence, derive
@@ -102,10 +102,10 @@ def event_zones(world: World, e) -> tuple[str, str]:
                 (fd.get("from") or fd.get("origin"), prefer_start),
                 (fd.get("to") or fd.get("destination"), prefer_end),
             ):
-                z = airport_zone(code, None)
+                z = airport_tz(code)
                 if z is not None:
                     prefer.insert(0, z.key)
-    trip_zones = [z.key for t in trips_of(world) if (z := airport_zone(t.airport, None)) is not None]
+    trip_zones = [z.key for t in trips_of(world) if (z := airport_tz(t.airport)) is not None]
     return zone_of(start, prefer_start + trip_zones), zone_of(end, prefer_end + trip_zones)
 
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from builder.world import World
-from builder.world.locale import format_date
-from builder.world.locale import week_start as locale_week_start
+from builder.reference.locale import format_date
+from builder.reference.locale import week_start as locale_week_start
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,8 @@ from sqlalchemy.orm import Session as OrmSession
 from builder import appkit, dbfile
 from builder.rng import rng
 from builder.world import World, delivery
-from builder.world.accounts import payment_cards
-from builder.world.travel import format_address
+from builder.world import payment_cards
+from builder.reference.addresses import format_address
 
 from . import models as m
 

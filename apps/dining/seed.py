@@ -23,10 +23,9 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile, yamlfile
 from builder.rng import rng
-from builder.world import World
-from builder.world.accounts import payment_cards
-from builder.world.dining import catalogue
-from builder.world.locale import language
+from builder.world import World, payment_cards
+from builder.reference.dining import restaurants
+from builder.reference.locale import language
 
 from . import models as m
 from builder.reference.dining.generate import world_restaurant
@@ -107,7 +106,7 @@ def reservations(world: World) -> list[dict]:
 def _world_only(world: World, mine: list[dict]) -> list[dict]:
     """Restaurants the world booked that the catalogue does not list (a home city or cuisine TableTime lacks),
     made by ``builder.reference.dining.generate.world_restaurant`` at the booking's address, in booking order."""
-    listed = {(x["name"], x["address"]) for x in catalogue()}
+    listed = {(x["name"], x["address"]) for x in restaurants()}
     p = world.persona
     home = p.identity.address
     cuisine_of = {e.data["booking_id"]: e.data.get("cuisine") for e in world.of_kind("restaurant_booking")}
@@ -151,7 +150,7 @@ def visits(world: World) -> list[dict]:
     reservation page right after it. ``{"url", "title", "at": naive local, "transition"}``, at or before
     ``world.now``, sorted; draws from stream ``dining/visits``."""
     r = rng(world.seed, "dining/visits")
-    slugs = {(x["name"], x["address"]): x["slug"] for x in catalogue()}
+    slugs = {(x["name"], x["address"]): x["slug"] for x in restaurants()}
     out = []
     for b in reservations(world):
         booked = dt.datetime.fromisoformat(b["booked_at"])
@@ -213,7 +212,7 @@ def seed(world: World, path: Path) -> Path:
     now = world.now
     lang = language(p.locale)
     mine = reservations(world)
-    cat = list(catalogue()) + _world_only(world, mine)
+    cat = list(restaurants()) + _world_only(world, mine)
     with OrmSession(engine) as db:
         db.add(
             m.User(

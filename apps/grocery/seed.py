@@ -30,10 +30,9 @@ from builder import appkit, dbfile
 from builder.rng import faker, rng
 from builder.reference import grocery as reference_grocery
 from builder.world import World, grocery
-from builder.world.accounts import payment_cards
-from builder.world.locale import conventions
-from builder.world.orders import _street
-from builder.world.travel import format_address
+from builder.world import payment_cards
+from builder.reference.locale import conventions
+from builder.reference.addresses import format_address, street_address
 
 from . import models as m
 
@@ -80,7 +79,7 @@ def stores(world: World) -> list[dict]:
                 "key": c["key"],
                 "name": c["name"],
                 "tagline": c["tagline"],
-                "address": _street(fake, home),
+                "address": street_address(fake, home),
                 "city": home.city if home else "",
                 "opens": c["open"],
                 "closes": c["close"],

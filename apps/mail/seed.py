@@ -144,7 +144,7 @@ def contact_card(world: World, name: str) -> dict:
     """The reply engine's card for contact ``name``: :func:`builder.world.cards.contact_card` when the
     platform provides it, else the spec's facts (name, email, relationship, style, activities)."""
     try:
-        from builder.world.cards import contact_card as platform_card
+        from builder.world import contact_card as platform_card
     except ImportError:
         platform_card = None
     if platform_card is not None:

@@ -1,6 +1,6 @@
 """World -> rows of the Hunchline database (``markets.sqlite``).
 
-The markets and their daily price histories are :func:`builder.world.forecasts.markets` (the grammar in
+The markets and their daily price histories are :func:`builder.world.forecast_markets` (the grammar in
 ``builder/reference/forecasts/questions.yaml``); the account is the world's ``forecast_deposit`` / ``forecast_trade`` /
 ``forecast_payout`` / ``forecast_watch`` events, replayed in time order into ``activity`` (one line per event, the
 cash effect signed) and ``positions`` (average cost; a resolved market settles its positions: the winning side's
@@ -18,8 +18,9 @@ from sqlalchemy.orm import Session as OrmSession
 from builder import appkit, dbfile
 from builder.rng import rng
 from builder.reference import forecasts as reference_forecasts
-from builder.world import World, forecasts
-from builder.world.locale import language
+from builder.reference.forecasts import SHARE_PAYS_CENTS
+from builder.world import ForecastMarket, World, forecast_markets
+from builder.reference.locale import language
 
 from . import models as m
 
@@ -38,9 +39,9 @@ def signed_in_text(world: World) -> str:
     return world.persona.identity.name.split()[0]
 
 
-def markets(world: World) -> tuple[forecasts.Market, ...]:
-    """The world's markets (builder.world.forecasts.markets)."""
-    return forecasts.markets(world.persona, world.start, world.now)
+def markets(world: World) -> tuple[ForecastMarket, ...]:
+    """The world's markets (:func:`builder.world.forecast_markets`)."""
+    return forecast_markets(world)
 
 
 def positions(world: World) -> dict[tuple[str, str], dict]:
@@ -67,7 +68,7 @@ def positions(world: World) -> dict[tuple[str, str], dict]:
         mk = by[ticker]
         if mk.status == "resolved":
             pos["settled"] = 1
-            paid = pos["shares"] * forecasts.SHARE_PAYS_CENTS if side == mk.outcome else 0
+            paid = pos["shares"] * SHARE_PAYS_CENTS if side == mk.outcome else 0
             pos["realized_cents"] += paid - pos["cost_cents"]
     return dict(sorted(out.items()))
 
@@ -179,7 +180,7 @@ def seed(world: World, path):
                     ticker=d.get("ticker"),
                     side=d.get("side"),
                     shares=d.get("shares"),
-                    price_cents=d.get("price_cents", forecasts.SHARE_PAYS_CENTS if kind == "payout" else None),
+                    price_cents=d.get("price_cents", SHARE_PAYS_CENTS if kind == "payout" else None),
                     amount_cents=sign * d["amount_cents"],
                     bank_transaction_id=None,
                     account_last4=None,

@@ -35,10 +35,10 @@ import jinja2
 from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile, yamlfile
-from builder.dates import add_months
+from builder.dates import add_months, birthday_in
 from builder.rng import rng
-from builder.world import World, cards
-from builder.world.mail import Fmt
+from builder.world import World, contact_card as world_card, reservation_time
+from builder.reference.locale import Fmt
 
 from . import models as m
 
@@ -126,10 +126,14 @@ def dinner_companions(world: World) -> tuple[str, ...] | None:
     return best[0] if best else None
 
 
+def trips(world: World) -> list:
+    """The persona's trips in spec order (``persona.travel.trips``; a group per trip with 2+ contacts on it)."""
+    travel = world.persona.travel
+    return list(travel.trips or []) if travel else []
+
+
 def groups(world: World) -> list[Group]:
     """The group conversations of ``world`` (rules in the module docstring), in id order."""
-    from builder.world.calendar import trips
-
     contacts = chat_contacts(world)
     names = [c.name for c in contacts]
     out: list[Group] = []
@@ -315,8 +319,6 @@ def _at(day: dt.date, hour: int, minute: int) -> dt.datetime:
 
 def _group_history(world: World, g: Group) -> list[tuple[str | None, dt.datetime, str, str | None]]:
     """(sender or None, at, text, ref) of one group's seeded history, in time order, none after now."""
-    from builder.world.calendar import birthday_in, reservation_time, trips
-
     r = rng(world.seed, f"messaging/group/{g.slug}")
     fmt = Fmt(world.persona)
     contacts = {c.name: c for c in chat_contacts(world)}
@@ -450,7 +452,7 @@ def _group_history(world: World, g: Group) -> list[tuple[str | None, dt.datetime
 
 def contact_card(world: World, name: str) -> dict:
     """The reply engine's card of contact ``name`` (``builder.world.cards.contact_card``), a JSON-able dict."""
-    return cards.contact_card(world, name)
+    return world_card(world, name)
 
 
 # --- the database -----------------------------------------------------------------------------------

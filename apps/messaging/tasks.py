@@ -17,7 +17,7 @@ from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.calendar import reservation_time, trips
-from builder.world.mail import Fmt
+from builder.reference.locale import Fmt
 
 from .seed import chat_contacts, groups
 

@@ -30,11 +30,15 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile
 from builder.dates import add_months
+from builder.reference.locale import read_bank
 from builder.world import World
 
 from . import models as m
 
 DOMAIN = "guildline.test"
+#: The résumé's phrase banks (``<locale>.yaml``: month names, ``present``, the headings; en_US for a locale
+#: without one).
+PHRASES = Path(__file__).with_name("phrases")
 
 
 def credentials(world: World) -> dict[str, str]:
@@ -302,11 +306,9 @@ def write_resume(world: World, dest: Path) -> Path:
     from docx import Document
     from docx.shared import Pt
 
-    from builder.world.career import bank
-
     p = world.persona
     prof = profile(world)
-    words = bank(p.locale)
+    words = read_bank(PHRASES, p.locale)
     label = words["resume"]
     doc = Document()
     style = doc.styles["Normal"]

@@ -38,8 +38,10 @@ from builder.rng import faker, rng
 from builder.reference import geo
 from builder.reference.places import AIRPORTS
 from builder.world import World
-from builder.world.accounts import payment_cards
-from builder.world.travel import airport_label, format_address, plate
+from builder.world import payment_cards
+from builder.reference.addresses import format_address
+from builder.reference.airports import airport_label
+from builder.reference.plates import plate
 
 from . import models as m
 

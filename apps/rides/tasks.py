@@ -19,7 +19,8 @@ from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.phrasing import last_month
 from builder.world import World
 from builder.world.planted import airline_flights
-from builder.world.travel import airport_label, format_address
+from builder.reference.addresses import format_address
+from builder.reference.airports import airport_label
 
 APP = "rides"
 KIT = kit.Kit(APP)

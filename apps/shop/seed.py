@@ -22,8 +22,8 @@ from builder import appkit, dbfile, yamlfile
 from builder.rng import rng
 from builder.reference import retail as reference_retail
 from builder.world import World, retail
-from builder.world.accounts import payment_cards
-from builder.world.travel import format_address
+from builder.world import payment_cards
+from builder.reference.addresses import format_address
 
 from . import models as m
 

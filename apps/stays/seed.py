@@ -22,10 +22,9 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile
 from builder.rng import rng
-from builder.world import World
-from builder.world.accounts import payment_cards
-from builder.world.locale import language
-from builder.world.travel import reference_rate
+from builder.world import World, payment_cards
+from builder.reference.locale import language
+from builder.reference.places import reference_rate
 
 from . import models as m
 from builder.reference.lodging.inventory import canonical_city, catalog

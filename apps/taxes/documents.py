@@ -26,7 +26,7 @@ from builder import yamlfile
 from builder.files.pdftext import FONT, FONT_BOLD, para_text, register
 from builder.names import safe_filename
 from builder.world import World
-from builder.world.locale import Fmt
+from builder.reference.locale import Fmt
 
 GREEN = colors.HexColor("#2f6b3a")
 APP_NAME = "Ledgerleaf Tax"

@@ -1,7 +1,7 @@
 """World -> rows of the Ledgerleaf Tax database (``taxes.sqlite``) and the tax PDFs in the persona's home.
 
 The profile (prefilling the personal-info step) is the persona's identity; ``issued_forms`` are the forms of the
-world's tax year (:func:`builder.world.tax_year.tax_forms`) ready to import; last year's return is the world's
+world's tax year (:func:`builder.world.tax_forms`) ready to import; last year's return is the world's
 ``tax_return_filed`` event, filed, with its PDF. This year's return does not exist until the persona starts it.
 """
 
@@ -14,9 +14,8 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile
 from builder.rng import rng
-from builder.world import World
-from builder.world.accounts import account_numbers
-from builder.world import tax_year as ty
+from builder.reference.tax import regime, tax_year
+from builder.world import World, account_numbers, tax_forms
 
 from . import models as m
 from .documents import form_filename, form_pdf, return_filename, return_pdf, set_time, words
@@ -31,7 +30,7 @@ def credentials(world: World) -> dict[str, str]:
 
 def signed_in_text(world: World) -> str:
     """What the signed-in start page shows for sure: the tax year's label."""
-    return ty.tax_year(world.persona).label
+    return tax_year(world.persona).label
 
 
 def _filed_event(world: World):
@@ -49,8 +48,8 @@ def home_files(world: World, home: Path) -> list[Path]:
     """The year's tax forms as PDFs in :func:`tax_folder` (file time: the day each was issued) and last year's
     filed return beside last year's folder. Returns the paths in order."""
     written = []
-    year = ty.tax_year(world.persona)
-    forms = ty.tax_forms(world)
+    year = tax_year(world.persona)
+    forms = tax_forms(world)
     if forms:
         folder = tax_folder(world, home, year.label)
         folder.mkdir(parents=True, exist_ok=True)
@@ -78,8 +77,8 @@ def seed(world: World, path: Path) -> Path:
     ident = p.identity
     addr = ident.address
     creds = credentials(world)
-    year = ty.tax_year(p)
-    country = ty.regime(p)
+    year = tax_year(p)
+    country = regime(p)
     engine = dbfile.create(path, m.Base.metadata)
     r = rng(world.seed, f"{APP}/profile")
     checking = account_numbers(world)["checking"][0]
@@ -110,7 +109,7 @@ def seed(world: World, path: Path) -> Path:
                 expires_at=appkit.session_expiry(world),
             )
         )
-        for i, f in enumerate(ty.tax_forms(world), start=1):
+        for i, f in enumerate(tax_forms(world), start=1):
             db.add(
                 m.IssuedForm(
                     id=i,

@@ -1,10 +1,10 @@
 """World -> rows of Huddle, the work chat (``workchat.sqlite``).
 
 Everything comes from the world's work chat (:mod:`builder.world.work_chat`): the channels of
-:func:`~builder.world.work_chat.channels` in their order, the workspace members (channel members,
+:func:`builder.world.work_channels` in their order, the workspace members (channel members,
 the persona first), and every ``work_chat_message`` event as a message row in (time, id) order with
 its thread, mentions, reactions, pin and read flag. Colleagues who are the persona's contacts carry
-their contact card (:func:`builder.world.cards.contact_card`) so the app's reply engine can answer
+their contact card (:func:`builder.world.contact_card`) so the app's reply engine can answer
 as them. Nothing here reads the wall clock; every draw comes from a ``workchat/...`` stream.
 """
 
@@ -20,9 +20,7 @@ from builder import appkit, dbfile, yamlfile
 from builder.dates import add_months
 from builder.names import ascii_slug
 from builder.rng import rng, token
-from builder.world import World
-from builder.world.cards import contact_card
-from builder.world.work_chat import channels
+from builder.world import World, contact_card, work_channels
 
 from . import models as m
 
@@ -58,7 +56,7 @@ def members(world: World) -> list[dict[str, str]]:
     domain = (p.work.email or "").rsplit("@", 1)[-1] if p.work and p.work.email else "example.test"
     contacts = {c.name: c.email for c in p.contacts}
     names = [p.identity.name]
-    for ch in channels(world):
+    for ch in work_channels(world):
         for n in ch["members"]:
             if n not in names:
                 names.append(n)
@@ -84,7 +82,7 @@ def seed(world: World, path: Path) -> Path:
     p = world.persona
     engine = dbfile.create(path, m.Base.metadata)
     creds = credentials(world)
-    chans = channels(world)
+    chans = work_channels(world)
     events = messages(world)
     workspace = events[0].data["workspace"] if events else (p.work.employer if p.work and p.work.employer else "")
     ws_domain = events[0].data["workspace_domain"] if events else ascii_slug(workspace)
@@ -202,7 +200,7 @@ def seed(world: World, path: Path) -> Path:
 
 def bookmarks(world: World) -> list[dict[str, str]]:
     """Huddle in the bookmarks toolbar when the persona has a workspace: ``[{title, url, folder}]``."""
-    if not channels(world):
+    if not work_channels(world):
         return []
     return [{"title": "Huddle", "url": f"{BASE_URL}/", "folder": "toolbar"}]
 
@@ -217,7 +215,7 @@ def visits(world: World) -> list[dict]:
     """History visits: on each workday the persona posted, Huddle opened a few minutes before its first
     message, on that message's channel. ``[{url, title, at (naive local), transition}]`` in time order;
     minutes drawn from ``workchat/visits``."""
-    chans = {c["name"]: c for c in channels(world)}
+    chans = {c["name"]: c for c in work_channels(world)}
     if not chans:
         return []
     me = world.persona.identity.name

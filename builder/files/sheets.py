@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
-from builder.world.locale import conventions, format_date, format_money
+from builder.reference.locale import conventions, format_date, format_money
 
 FONT_FACE = "Liberation Sans"
 SYMBOLS = {"USD": "$", "GBP": "£", "EUR": "€", "JPY": "¥", "CHF": "CHF", "CAD": "$", "AUD": "$"}

@@ -18,7 +18,7 @@ document's own date as ``SOURCE_DATE_EPOCH``), so two builds write the same byte
   service fees), the payment, and abroad the exchange rate and the card's charge in its own currency
   (``data["total_cents"]``).
 
-Labels, dates, times and money follow the persona's locale (:class:`builder.world.locale.Fmt`:
+Labels, dates, times and money follow the persona's locale (:class:`builder.reference.locale.Fmt`:
 en_US, en_GB, de_DE; other locales read like en_GB). Times on travel documents are local to the
 airport or hotel, with the zone's abbreviation.
 """
@@ -44,13 +44,12 @@ from builder.files import bcbp
 from builder.files.pdftext import FONT, FONT_BOLD, meta_text, para_text, register
 from builder.names import safe_filename
 from builder.rng import rng
-from builder.world import World
-from builder.world.accounts import payment_cards
+from builder.world import World, payment_cards
 from builder.world.events import Flight, FlightBooking
-from builder.world.locale import Fmt, money_in  # noqa: F401 (money_in: the folio's local money)
+from builder.reference.locale import Fmt, money_in  # noqa: F401 (money_in: the folio's local money)
 from builder.reference.places import AIRPORTS, CITIES
 from builder.reference.services import service
-from builder.world.travel import _country, airport_zone
+from builder.reference.airports import airport_country, airport_zone
 
 UTC = dt.UTC
 #: The stays app's brand, which a rental's receipt is issued by.
@@ -240,7 +239,7 @@ def bcbp_string(world: World, flight: dict, passenger: str | None = None) -> str
         issued=issued,
         ticket=tickets[index] if index < len(tickets) else None,
         frequent_flyer=booking.get("loyalty_number") if own else None,
-        international=_country(flight["from"]) != _country(flight["to"]),
+        international=airport_country(flight["from"]) != airport_country(flight["to"]),
     )
 
 
@@ -1097,7 +1096,7 @@ def write_folio(world: World, checkout: dict, checkout_at: dt.datetime, dest: Pa
     addr = ident.address
     guest_lines = [ident.name]
     if addr:
-        from builder.world.travel import format_address
+        from builder.reference.addresses import format_address
 
         guest_lines.append(format_address(addr))
     pen.text(margin, y, w["guest"].upper(), 7, True, MUTED, 250)

@@ -51,9 +51,8 @@ from builder.files.pdftext import FONT, FONT_BOLD, meta_text, para_text, registe
 from builder.files.sheets import Cell, Sheet, write_ods, write_xlsx
 from builder.names import safe_filename
 from builder.rng import rng
-from builder.world import World
-from builder.world.accounts import payment_cards
-from builder.world.locale import Fmt
+from builder.world import World, payment_cards
+from builder.reference.locale import Fmt
 
 WORDS_FILE = Path(__file__).with_name("work_docs.yaml")
 EXPENSES_DIR = Path("Documents") / "Work" / "Expenses"

@@ -5,6 +5,9 @@ It imports nothing from :mod:`builder.world`, :mod:`apps` or the projections (:m
 catalogue the world bought from. One folder per domain, each generator (``generate.py``) beside the data it writes:
 
 - :mod:`.places` airports, cities, currencies and reference rates; :mod:`.geo` points, distances and fares;
+- :mod:`.airports` flight distances, block times, zones, labels and countries of airports, and the airline;
+- :mod:`.locale` how each locale writes dates, times and money (``Fmt``); :mod:`.addresses` one-line postal
+  addresses; :mod:`.plates` car registration plates by country;
 - :mod:`.retail` the shop's products; :mod:`.grocery` grocery products, departments and store chains;
 - :mod:`.dining` restaurants that take reservations; :mod:`.delivery` delivery cuisines, options and restaurants;
 - :mod:`.securities` listed funds and companies; :mod:`.forecasts` the prediction markets' question grammar;

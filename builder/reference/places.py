@@ -141,3 +141,11 @@ PER_USD = {
     "CHF": Decimal("0.88"),
 }
 MINOR_DIGITS = {"JPY": 0}
+
+
+def reference_rate(currency: str, home_currency: str) -> Decimal:
+    """Units of ``home_currency`` per unit of ``currency`` at the fixed reference table :data:`PER_USD`, six
+    decimals (1 for the same currency or one the table lacks): ``reference_rate("EUR", "USD") == Decimal("1.086957")``."""
+    if currency == home_currency or currency not in PER_USD or home_currency not in PER_USD:
+        return Decimal(1)
+    return (PER_USD[home_currency] / PER_USD[currency]).quantize(Decimal("0.000001"))

@@ -48,7 +48,7 @@ def street_address(contact) -> str | None:
     """A contact's address as the apps' places hold it, in the country's order (builder.world.travel.format_address:
     "7520 Sunset Drive, Portland, OR 97234", "165 Cromwell Road, Manchester M30 9BY", "Kastanienstraße 128, 22599
     Hamburg"); None without a street."""
-    from builder.world.travel import format_address
+    from builder.reference.addresses import format_address
 
     a = getattr(contact, "address", None)
     if not a or not a.street:

@@ -460,7 +460,7 @@ def simulate_searches(sim: Sim) -> None:
         hotel = hotels[i].data.get("hotel") if i in hotels else None
         templates = [q for q in b["trip"] if hotel or "{hotel}" not in q]
         dest_slug = ascii_slug(t.destination)
-        from .locale import season as season_of
+        from ..reference.locale import season as season_of
 
         ctx = dict(
             dest=t.destination,
@@ -511,7 +511,7 @@ def simulate_searches(sim: Sim) -> None:
         visit(at, q, result("restaurant", **ctx) if r.random() < 0.5 else None)
 
     # Birthdays of close contacts: gift ideas a week or so before.
-    from .calendar import birthday_in
+    from ..dates import birthday_in
 
     for c in p.contacts:
         who = _who(sim, c)

@@ -34,7 +34,8 @@ from typing import Any, Iterable
 from zoneinfo import ZoneInfo
 
 from ..persona.occupations import of_persona
-from ..persona.places import AIRPORT_ZONES
+from ..dates import birthday_in
+from ..reference.airports import airport_tz
 from ..rng import derived_id, token
 from .context import Sim
 from .engine import world_step
@@ -97,13 +98,8 @@ def zone(sim: Sim) -> ZoneInfo:
 
 
 def airport_zone(code: str | None, default: ZoneInfo | None) -> ZoneInfo | None:
-    """The IANA zone of airport ``code`` (``default`` if unknown)."""
-    name = AIRPORT_ZONES.get(code or "")
-    if not name:
-        from ..reference.places import AIRPORTS
-
-        name = AIRPORTS.get(code or "", (None, 0, 0, None))[3]
-    return _zone(name) if name else default
+    """The IANA zone of airport ``code`` (``default`` if unknown): :func:`builder.reference.airports.airport_tz`."""
+    return airport_tz(code, default)
 
 
 def aware(sim: Sim, naive: dt.datetime, tz: ZoneInfo | None = None) -> str:
@@ -476,14 +472,6 @@ def _birthdays(sim: Sim) -> None:
                     description=words(sim)["turns"].format(name=c.name, age=year - c.birthday.year),
                     key=(c.name, year),
                 )
-
-
-def birthday_in(born: dt.date, year: int) -> dt.date:
-    """The birthday of someone born on ``born`` in ``year`` (29 Feb -> 28 Feb in common years)."""
-    try:
-        return born.replace(year=year)
-    except ValueError:
-        return dt.date(year, 2, 28)
 
 
 def _holidays(sim: Sim) -> None:

@@ -14,7 +14,8 @@ import datetime as dt
 from typing import Any
 
 from ..rng import rng
-from .locale import format_money, phrase_bank
+from ..reference.locale import format_money
+from .locale import phrase_bank
 from .model import World
 
 #: How far ahead a card's plans and busy evenings reach.

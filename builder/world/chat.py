@@ -31,7 +31,7 @@ Rules (tasks and tests depend on them):
   ``routines.night_owl``; a world-tied message whose event falls at night moves to that morning);
   greetings fit the hour of each message (a line whose greeting would not is dropped), lunch talk
   11-14, dinner talk 16-21; weather and garden
-  talk follows :func:`builder.world.locale.season`; public holidays, Christmas Eve, New Year's Eve (and
+  talk follows :func:`builder.reference.locale.season`; public holidays, Christmas Eve, New Year's Eve (and
   Thanksgiving in en_US) bring holiday messages with family and close friends on and before the day.
 * Trips: while the persona is away, trip companions talk as people travelling together (the lobby,
   sights, dinner tonight, photos, the flight home; ``topic`` ``together``), others may ask how the trip
@@ -61,11 +61,11 @@ from functools import lru_cache
 from typing import Any
 
 
+from ..dates import birthday_in
 from ..persona import Contact
 from ..rng import derived_id
 from .calendar import (
     away_dates,
-    birthday_in,
     birthday_title,
     first,
     is_holiday,
@@ -75,8 +75,10 @@ from .calendar import (
 )
 from .engine import world_step
 from .context import Sim
-from .locale import phrase_bank, season
-from .mail import TEMPLATES, Fmt, has_app, parent_name, template_env
+from ..reference.locale import season
+from .locale import phrase_bank
+from ..reference.locale import Fmt
+from .mail import TEMPLATES, has_app, parent_name, template_env
 from .report import greeting_off_hour, words
 
 BANKS = TEMPLATES / "chat"

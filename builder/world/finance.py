@@ -383,7 +383,7 @@ def _trip_cost(p: Persona, trip) -> int:
     """A rough cost of one trip in cents (fares, hotel, a visitor's days, rides), for the budget."""
     from ..reference.places import AIRPORTS
 
-    from .airports import distance_km
+    from ..reference.airports import distance_km
 
     home = p.travel.home_airport
     km = distance_km(home, trip.airport) if home in AIRPORTS and trip.airport in AIRPORTS else 2000

@@ -42,11 +42,11 @@ from ..rng import rng
 from .engine import world_step
 from .context import Charge, Sim
 from .finance import label
-from .locale import conventions, format_date
+from ..reference.forecasts import SHARE_PAYS_CENTS
+from ..reference.locale import conventions, format_date
 
 BRAND = service("prediction-market").title
 MARKET_COUNT = 36
-SHARE_PAYS_CENTS = 100
 
 
 @functools.lru_cache(maxsize=1)

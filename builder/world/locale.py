@@ -1,204 +1,19 @@
-"""How the persona's locale writes dates, times and money, and what season it is where they live.
+"""The world's phrase banks: the words each area of the simulation writes, per locale.
 
-``Fmt`` is shared by every module that writes text a person reads (mail, chat, work chat,
-documents); it supports ``en_US``, ``en_GB`` and ``de_DE`` (other locales write like ``en_GB``).
-``phrase_bank(area, locale)`` reads a module's per-locale phrase bank from ``templates/<area>/``.
+``phrase_bank(area, locale)`` reads ``templates/<area>/<locale>.yaml`` (``en_US`` when the locale has none). How a
+locale writes dates, times and money is reference data: :mod:`builder.reference.locale` (``Fmt``, ``format_date``,
+``format_money``, ``money_in``, ``season``).
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from functools import cache
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from builder import yamlfile
-
-from ..money import money
-
-_NORTH = [
-    "winter",
-    "winter",
-    "spring",
-    "spring",
-    "spring",
-    "summer",
-    "summer",
-    "summer",
-    "autumn",
-    "autumn",
-    "autumn",
-    "winter",
-]
-_FLIP = {"winter": "summer", "summer": "winter", "spring": "autumn", "autumn": "spring"}
-SOUTHERN_COUNTRIES = frozenset({"AU", "NZ", "ZA", "AR", "CL", "UY", "BR"})
-
-
-def season(day: dt.date, country: str | None = "US") -> str:
-    """``winter``/``spring``/``summer``/``autumn`` of ``day`` by meteorological months, flipped south of the equator
-    (``country`` an ISO 3166-1 alpha-2 code; countries in ``SOUTHERN_COUNTRIES`` count as southern)."""
-    s = _NORTH[day.month - 1]
-    return _FLIP[s] if (country or "").upper() in SOUTHERN_COUNTRIES else s
-
-
-def format_money(cents: int, currency: str, locale: str) -> str:
-    """``$1,234.56`` / ``£1,234.56``; in ``de_DE`` ``1.234,56 €`` (DIN 5008 order: amount, space, symbol): the
-    locale's ``money`` conventions (``templates/locale/<locale>.yaml``), else :func:`builder.money.money`."""
-    spec = conventions(locale).get("money")
-    if spec is None:
-        return money(int(cents), currency)
-    return _write_money(spec, int(cents), currency, 2)
-
-
-def _write_money(spec: dict[str, Any], cents: int, currency: str, places: int) -> str:
-    """``cents`` of ``currency`` by a locale's money ``spec`` (group and decimal marks, symbols, the pattern with a
-    symbol and the one with the ISO code), with ``places`` (0 or 2) minor digits."""
-    sign = "-" if cents < 0 else ""
-    cents = abs(cents)
-    whole = cents // 100 if places else (cents + 50) // 100
-    number = f"{whole:,}".replace(",", spec["group"]) + (f"{spec['decimal']}{cents % 100:02d}" if places else "")
-    symbol = spec["symbols"].get(currency)
-    pattern = spec["pattern"] if symbol else spec["code_pattern"]
-    return pattern.format(sign=sign, number=number, symbol=symbol, code=currency)
-
-
-def format_date(d: dt.date | dt.datetime | dt.time, pattern: str, locale: str) -> str:
-    """``d`` written by the locale's ``formats.<pattern>`` (``date``, ``numeric_date``, ``long_date``, ``full_date``,
-    ``day``, ``month``, ``time``; see ``templates/locale/en_US.yaml``). A ``dt.time`` has no date fields."""
-    w = conventions(locale)
-    dated = isinstance(d, dt.date)
-    hour = getattr(d, "hour", 0)
-    return w["formats"][pattern].format(
-        weekday=w["days"][d.weekday()] if dated else "",
-        weekday_long=w["days_long"][d.weekday()] if dated else "",
-        month=w["months"][d.month - 1] if dated else "",
-        month_long=w["months_long"][d.month - 1] if dated else "",
-        month_num=d.month if dated else 0,
-        day=d.day if dated else 0,
-        year=d.year if dated else 0,
-        hour=hour,
-        hour12=(hour - 1) % 12 + 1,
-        minute=getattr(d, "minute", 0),
-        ampm="AM" if hour < 12 else "PM",
-    )
-
-
-class Fmt:
-    """Dates, times and money as the persona's locale writes them (``persona.locale``, ``persona.timezone``)."""
-
-    def __init__(self, persona):
-        self.locale = persona.locale
-        self.currency = persona.finances.currency if persona.finances else "USD"
-        self.us = persona.locale == "en_US"
-        self.de = persona.locale == "de_DE"
-        self.words = conventions(persona.locale)
-        self.lang = self.words["language"]
-        from zoneinfo import ZoneInfo
-
-        self.tz = ZoneInfo(persona.timezone or "UTC")
-        address = persona.identity.address if persona.identity else None
-        self.country = address.country if address else "US"
-
-    def money(self, cents: int) -> str:
-        """``$1,234.56`` in the persona's currency (``1.234,56 €`` in German)."""
-        return format_money(cents, self.currency, self.locale)
-
-    def money_in(self, cents: int, currency: str) -> str:
-        """``cents`` of another ``currency`` as this locale writes it (:func:`money_in`): a bill abroad."""
-        return money_in(cents, currency, self.locale)
-
-    def _write(self, pattern: str, d: dt.date | dt.datetime | dt.time) -> str:
-        return format_date(d, pattern, self.locale)
-
-    def date(self, d: dt.date | dt.datetime) -> str:
-        """``Fri, Sep 4, 2026`` (US) / ``Fri 4 Sep 2026`` (GB) / ``Fr., 4. Sept. 2026`` (DE)."""
-        return self._write("date", d)
-
-    def numeric_date(self, d: dt.date | dt.datetime) -> str:
-        """``09/04/2026`` (US) / ``04/09/2026`` (GB) / ``04.09.2026`` (DE)."""
-        return self._write("numeric_date", d)
-
-    def long_date(self, d: dt.date | dt.datetime) -> str:
-        """``Friday, September 4`` / ``Friday 4 September`` / ``Freitag, 4. September``."""
-        return self._write("long_date", d)
-
-    def full_date(self, d: dt.date | dt.datetime) -> str:
-        """``September 4, 2026`` / ``4 September 2026`` / ``4. September 2026``."""
-        return self._write("full_date", d)
-
-    def day(self, d: dt.date | dt.datetime) -> str:
-        """``Sep 4`` / ``4 Sep`` / ``4. Sept.``."""
-        return self._write("day", d)
-
-    def weekday(self, d: dt.date | dt.datetime) -> str:
-        """``Friday`` / ``Freitag``."""
-        return self.words["days_long"][d.weekday()]
-
-    def month(self, d: dt.date | dt.datetime) -> str:
-        """``September 2026``."""
-        return self._write("month", d)
-
-    def time(self, t: dt.datetime | dt.time) -> str:
-        """``7:05 AM`` (US) / ``07:05`` (GB) / ``07:05 Uhr`` is left to the sentence: ``07:05`` (DE)."""
-        return self._write("time", t)
-
-    def season(self, d: dt.date | dt.datetime) -> str:
-        """The season of ``d`` where the persona lives (see :func:`season`)."""
-        return season(d if isinstance(d, dt.date) else d.date(), self.country)
-
-    def local(self, iso: str, airport: str | None = None) -> str:
-        """An aware ISO time as ``Fri, Sep 4, 2026 7:05 AM PDT`` in its own (airport's) zone."""
-        from .airports import airport_zone
-
-        when = dt.datetime.fromisoformat(iso)
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=self.tz)
-        zone_name = airport_zone(airport, "") if airport else ""
-        tz = ZoneInfo(zone_name) if zone_name else None
-        if tz is not None and when.utcoffset() == when.astimezone(tz).utcoffset():
-            when = when.astimezone(tz)
-            name = when.tzname()
-        else:
-            off = when.utcoffset() or dt.timedelta(0)
-            sign = "-" if off < dt.timedelta(0) else "+"
-            mins = abs(int(off.total_seconds())) // 60
-            name = f"UTC{sign}{mins // 60:02d}:{mins % 60:02d}"
-        return f"{self.date(when)} {self.time(when)} {name}"
-
-    def clock(self, iso: str) -> str:
-        """Just the wall time of an aware ISO string, e.g. ``7:05 AM``."""
-        return self.time(dt.datetime.fromisoformat(iso))
-
+from ..reference.locale import read_bank
 
 TEMPLATES = Path(__file__).with_name("templates")
-
-
-def money_in(cents: int, currency: str, locale: str) -> str:
-    """``cents`` (hundredths of a unit) of ``currency`` as the persona's locale writes money: ``€1,205.90``,
-    ``¥91,576`` (no minor units), ``DKK 9,545.00``; in German ``1.205,90 €``, ``9.545,00 DKK`` (the locale's
-    ``money_in`` conventions)."""
-    return _write_money(conventions(locale)["money_in"], int(cents), currency, 0 if currency == "JPY" else 2)
-
-
-def language(locale: str) -> str:
-    """The locale's language (``en``, ``de``): the key of bilingual catalogue entries."""
-    return conventions(locale)["language"]
-
-
-def week_start(day: dt.date, locale: str) -> dt.date:
-    """The first day of ``day``'s week where ``locale`` starts weeks (``week_start``: Sunday in en_US, else Monday)."""
-    first = _WEEKDAYS.index(conventions(locale)["week_start"])
-    return day - dt.timedelta(days=(day.weekday() - first) % 7)
-
-
-_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-
-
-@cache
-def conventions(locale: str) -> dict[str, Any]:
-    """How ``locale`` writes dates, times and money: ``templates/locale/<locale>.yaml`` (see :func:`phrase_bank`)."""
-    return phrase_bank("locale", locale)
 
 
 @cache
@@ -208,16 +23,4 @@ def phrase_bank(area: str, locale: str) -> dict[str, Any]:
     A bank may say ``extends: <locale>``: its top-level maps are laid over that bank's key by key; other values
     replace. Raises ``FileNotFoundError`` if the area has no ``en_US.yaml`` either.
     """
-    path = TEMPLATES / area / f"{locale}.yaml"
-    if not path.exists():
-        path = TEMPLATES / area / "en_US.yaml"
-    data = yamlfile.safe_load(path.read_text(encoding="utf-8"))
-    base = data.pop("extends", None)
-    if not base:
-        return data
-    merged = dict(phrase_bank(area, base))
-    for key, value in data.items():
-        merged[key] = (
-            {**merged[key], **value} if isinstance(value, dict) and isinstance(merged.get(key), dict) else value
-        )
-    return merged
+    return read_bank(TEMPLATES / area, locale)

@@ -40,7 +40,7 @@ Rules (tasks and tests depend on them):
   sign-in codes (one in the last day, unread), Daybook reminders the day before personal appointments.
 * Locale: German for ``de_DE`` (du with family and friends, Sie with formal neighbours and acquaintances,
   ``AW:``, ``Am ... schrieb``), British words for ``en_GB``, American for ``en_US``; dates and money via
-  :class:`~builder.world.locale.Fmt`. Parents are named by :func:`parent_name` (chat uses it too).
+  :class:`~builder.reference.locale.Fmt`. Parents are named by :func:`parent_name` (chat uses it too).
 * Contacts' names and addresses are the spec's, everywhere.
 """
 
@@ -56,13 +56,14 @@ from urllib.parse import urlsplit
 
 import jinja2
 
+from ..dates import birthday_in
 from ..persona import Contact
 from ..reference.services import service
 from ..rng import token
-from .calendar import birthday_in, first, parse_when, trips, zone
+from .calendar import first, parse_when, trips, zone
 from .context import Sim
 from .engine import world_step
-from .locale import Fmt
+from ..reference.locale import Fmt
 from .locale import phrase_bank as locale_bank
 from .model import Event
 

@@ -57,7 +57,8 @@ from .engine import world_step
 from .finance import budget, household_size, purchase
 from .mail import business_sender, mailbox, order_lines, quoting, render, sent_after, site_domain
 from .model import Merchant
-from .travel import card_description, format_address, from_local, iso, ride
+from ..reference.addresses import format_address, street_address
+from .travel import card_description, from_local, iso, ride
 
 DASHBITE = (service("food-delivery").title, service("food-delivery").url)
 BASKETFUL = (service("grocery-delivery").title, service("grocery-delivery").url)
@@ -670,28 +671,8 @@ def _restaurants(sim: Sim) -> list[tuple[str, str, tuple[tuple[str, int], ...], 
         names, menu = CUISINES.get(cuisine.strip().title(), _GENERIC_BY_LOCALE.get(p.locale, _GENERIC))
         for name in r.sample(list(names), 2):
             if name != usual and all(name != x[0] for x in out):
-                out.append((name, cuisine, menu, _street(fake, city)))
+                out.append((name, cuisine, menu, street_address(fake, city)))
     return out
-
-
-def _street(fake, home) -> str:
-    """A believable street address in the persona's city (street names from ``templates/money/merchants.yaml``,
-    numbered as the country writes it; the draw comes from ``fake``'s seeded random)."""
-    from .finance import bank
-
-    country = home.country if home else "US"
-    locale = {"GB": "en_GB", "DE": "de_DE"}.get(country, "en_US")
-    names = bank()["streets"][locale]
-    street = names[fake.random.randrange(len(names))]
-    if country == "DE":
-        line = f"{street} {fake.random.randint(1, 180)}"
-    elif country == "GB":
-        line = f"{fake.random.randint(1, 240)} {street}"
-    else:
-        line = f"{fake.random.randint(100, 3999)} {street}"
-    if home is None:
-        return line
-    return f"{line}, {home.city}" + (f", {home.region}" if home.region and home.country == "US" else "")
 
 
 def _at(day: dt.date, r, start: tuple[int, int], end: tuple[int, int]) -> dt.datetime:
@@ -1107,7 +1088,7 @@ def simulate_orders(sim: Sim) -> None:
     else:
         for m in sim.merchants:
             if m.category == "restaurants" and all(m is not x[0] for x in places):
-                places.append((m, None, _street(fake, home)))
+                places.append((m, None, street_address(fake, home)))
     friends = [
         c
         for c in p.contacts

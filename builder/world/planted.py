@@ -55,7 +55,8 @@ from ..rng import derived_id, token
 from .calendar import add_timed, aware, birthday_in, parse_when, reservation_time, trips  # noqa: F401
 from .context import Sim
 from .engine import world_step
-from .locale import Fmt, phrase_bank
+from ..reference.locale import Fmt
+from .locale import phrase_bank
 from .model import Event
 
 UNREAD_DAYS = 3

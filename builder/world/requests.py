@@ -24,7 +24,8 @@ from .calendar import reservation_time
 from .chat import Chat, _compiled
 from .engine import world_step
 from .context import Sim
-from .locale import Fmt, phrase_bank
+from ..reference.locale import Fmt
+from .locale import phrase_bank
 from .mail import has_app
 
 MAX_OPEN = 2

@@ -52,13 +52,13 @@ from typing import Any
 
 from ..dates import add_months
 from ..reference import tax as reference_tax
+from ..reference.tax import TaxYear, regime, tax_year
 from ..reference.services import service
 from ..rng import derived_id
 from .engine import world_step
 from .context import Charge, Sim
 from .finance import budget
 
-REGIME = {"en_US": "US", "en_GB": "GB", "de_DE": "DE"}
 PERIODS = {"biweekly": 26, "semimonthly": 24, "monthly": 12}
 
 
@@ -72,39 +72,6 @@ def rules() -> dict[str, Any]:
 def charities() -> dict[str, list[dict[str, str]]]:
     """Invented charities per locale: ``{locale: [{"name", "kind"}]}``."""
     return reference_tax.charities()
-
-
-def regime(persona) -> str:
-    """``"US"``, ``"GB"`` or ``"DE"``: whose tax rules the persona files under (by locale)."""
-    return REGIME.get(persona.locale, "US")
-
-
-@dataclass(frozen=True)
-class TaxYear:
-    """One tax year: ``key`` (``"2025"``: the rules' year, the year it starts in), ``label`` (``"2025"`` or
-    ``"2025-26"``), first and last day inclusive."""
-
-    key: str
-    label: str
-    start: dt.date
-    end: dt.date
-
-    def holds(self, day: dt.date | dt.datetime) -> bool:
-        """Whether ``day`` (a date or the date of a datetime) falls in the year."""
-        d = day.date() if isinstance(day, dt.datetime) else day
-        return self.start <= d <= self.end
-
-
-def tax_year(persona, back: int = 0) -> TaxYear:
-    """The last tax year that ended before ``persona.as_of`` (``back`` = 1: the one before that)."""
-    as_of = persona.as_of
-    if regime(persona) == "GB":
-        end_year = as_of.year if as_of > dt.date(as_of.year, 4, 5) else as_of.year - 1
-        end_year -= back
-        start = dt.date(end_year - 1, 4, 6)
-        return TaxYear(str(start.year), f"{start.year}-{end_year % 100:02d}", start, dt.date(end_year, 4, 5))
-    year = as_of.year - 1 - back
-    return TaxYear(str(year), str(year), dt.date(year, 1, 1), dt.date(year, 12, 31))
 
 
 def _half_up(x: float) -> int:

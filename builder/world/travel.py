@@ -63,13 +63,14 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from ..persona.places import DESTINATIONS, HOME_CITIES
 from ..reference.services import service
 
 # Re-exported: the world's modules and the apps still read these names here.
 from ..reference.places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, MINOR_DIGITS, PER_USD  # noqa: F401
+from ..reference.addresses import format_address
+from ..reference.airports import AIRLINES, airport_country, airport_label, airport_zone, block_minutes, distance_km
+from ..reference.plates import plate
 from ..rng import faker as make_faker
-from .airports import airport_label, airport_zone, block_minutes, distance_km  # noqa: F401
 from .calendar import add_all_day, add_entry, aware, booking_uid, first, parse_when, person, trip_of, trips, words
 from .calendar import airport_zone as zone_of_airport
 from .calendar import zone as home_zone
@@ -78,9 +79,8 @@ from .engine import world_step
 from .mail import booking_ics, business_sender, mailbox, quoting, render, sent_after, site_domain
 from .model import Event
 
-# The apps trips are booked on, by role (brand, home URL): the airline (IATA code, ticket prefix), the stays app
-# every hotel (the persona's chain) is booked on, and the ride app.
-AIRLINES = {service("airline").title: ("MR", "047", service("airline").url)}
+# The apps trips are booked on, by role (brand, home URL): the stays app every hotel (the persona's chain) is booked
+# on, and the ride app (the airline: builder.reference.airports.AIRLINES).
 STAYS_SITE = (service("lodging").title, service("lodging").url)
 ZIPRIDE = (service("rides").title, service("rides").url)
 AIRLINE_HUBS = ["JFK", "ORD", "DEN", "SFO", "SEA", "LHR", "AMS"]
@@ -122,17 +122,6 @@ def from_local(sim: Sim, at: dt.datetime) -> dt.datetime:
 def iso(instant: dt.datetime, zone_name: str) -> str:
     """An aware instant as ISO 8601 with the offset of ``zone_name`` (seconds dropped)."""
     return instant.astimezone(zone(zone_name)).replace(second=0, microsecond=0).isoformat()
-
-
-def format_address(a) -> str:
-    """A one-line postal address (``street, city, region postal_code``)."""
-    if a is None:
-        return ""
-    if a.country in ("US", "CA"):
-        return f"{a.street}, {a.city}, {a.region} {a.postal_code}"
-    if a.country == "GB":
-        return f"{a.street}, {a.city} {a.postal_code}"
-    return f"{a.street}, {a.postal_code} {a.city}"
 
 
 def card_description(sim: Sim, account: str, text: str) -> str:
@@ -219,79 +208,6 @@ def ride(
     )
 
 
-_LETTERS = "ABCDEFGHJKLMNPRSTUVWXYZ"
-# German district codes (Unterscheidungszeichen) of the cities the world knows.
-DE_CODES = {"Hamburg": "HH", "München": "M", "Köln": "K", "Leipzig": "L", "Berlin": "B", "Frankfurt": "F"}
-_US_PLATES = {
-    "OR": "{L3}{D3}",
-    "WA": "{L3}{D4}",
-    "CO": "{L3}-{D3}",
-    "IL": "{L2} {D5}",
-    "TX": "{L3}-{D4}",
-    "MA": "{D1}{L3}{D2}",
-    "PA": "{L3}-{D4}",
-    "CA": "{D1}{L3}{D3}",
-    "NY": "{L3}-{D4}",
-    "HI": "{L3} {D3}",
-}
-_CITY_STATES = {
-    "Portland": "OR",
-    "Seattle": "WA",
-    "Denver": "CO",
-    "Chicago": "IL",
-    "Austin": "TX",
-    "Boston": "MA",
-    "Philadelphia": "PA",
-    "San Francisco": "CA",
-    "New York": "NY",
-    "Honolulu": "HI",
-}
-
-
-def plate(r, country: str, city: str = "") -> str:
-    """A registration plate valid in form for ``country`` (ISO code): US state style, UK ``AB12 CDE``,
-    German ``HH-AB 1234`` (district code of ``city``), and the usual formats of a few European countries."""
-
-    def letters(n: int) -> str:
-        return "".join(r.choice(_LETTERS) for _ in range(n))
-
-    def digits(n: int) -> str:
-        return str(r.randint(1, 9)) + "".join(str(r.randrange(10)) for _ in range(n - 1))
-
-    if country == "GB":
-        return f"{letters(2)}{r.choice(['21', '71', '22', '72', '23', '73', '24', '74', '25', '75'])} {letters(3)}"
-    if country == "DE":
-        return f"{DE_CODES.get(city, 'HH')}-{letters(r.randint(1, 2))} {digits(r.randint(2, 4))}"
-    if country == "AT":
-        return f"W-{digits(r.randint(3, 5))}{letters(1)}"
-    if country == "ES":
-        return f"{digits(4)} {''.join(r.choice('BCDFGHJKLMNPRSTVWXYZ') for _ in range(3))}"
-    if country == "IT":
-        return f"{letters(2)} {digits(3)}{letters(2)}"
-    if country == "PT":
-        return f"{letters(2)}-{digits(2)}-{letters(2)}"
-    if country == "NL":
-        return f"{letters(2)}-{digits(3)}-{letters(1)}"
-    if country == "DK":
-        return f"{letters(2)} {digits(2)} {digits(3)}"
-    if country == "JP":
-        return f"{r.choice(['品川', '練馬', '足立', '世田谷'])} {digits(3)} {r.choice('あいうえかきくけこさすせそたちつてとなにぬねのはひふほまみむめもやゆよらりるれろわ')} {digits(2)}-{digits(2)}"
-    pattern = _US_PLATES.get(_CITY_STATES.get(city, ""), "{L3}{D3}") if country == "US" else "{L3}{D3}"
-    out = pattern
-    for token, fn in (
-        ("{L3}", lambda: letters(3)),
-        ("{L2}", lambda: letters(2)),
-        ("{D5}", lambda: digits(5)),
-        ("{D4}", lambda: digits(4)),
-        ("{D3}", lambda: digits(3)),
-        ("{D2}", lambda: digits(2)),
-        ("{D1}", lambda: digits(1)),
-    ):
-        while token in out:
-            out = out.replace(token, fn(), 1)
-    return out
-
-
 def _home_country(sim: Sim) -> str:
     a = sim.persona.identity.address
     return a.country if a else "US"
@@ -347,14 +263,6 @@ def hotel_fx_rate(sim: Sim, i: int, currency: str) -> Decimal:
     r = sim.rng(f"travel/trip/{i}/hotel/fx")
     rate = PER_USD[home_cur] / PER_USD[currency] * Decimal(str(1 + r.uniform(-0.015, 0.015)))
     return rate.quantize(Decimal("0.000001"))
-
-
-def reference_rate(currency: str, home_currency: str) -> Decimal:
-    """Units of ``home_currency`` per unit of ``currency`` at the fixed reference table :data:`PER_USD`, six
-    decimals (1 for the same currency or one the table lacks): ``reference_rate("EUR", "USD") == Decimal("1.086957")``."""
-    if currency == home_currency or currency not in PER_USD or home_currency not in PER_USD:
-        return Decimal(1)
-    return (PER_USD[home_currency] / PER_USD[currency]).quantize(Decimal("0.000001"))
 
 
 def minor_units(cents: int, currency: str) -> int:
@@ -502,17 +410,6 @@ def _airline(sim: Sim) -> tuple[str, str, str, str]:
     code = (words[0][0] + words[1][0] if len(words) > 1 else name[:2]).upper()
     slug = "".join(ch for ch in name.lower() if ch.isalnum())
     return name, code, f"{sim.rng(f'travel/airline/{name}').randint(100, 999)}", f"http://{slug}.test/"
-
-
-def _country(airport: str) -> str:
-    for cities in HOME_CITIES.values():
-        for c in cities:
-            if c.airport == airport:
-                return c.country
-    for _, code, _, country in DESTINATIONS:
-        if code == airport:
-            return country
-    return "US" if AIRPORTS.get(airport, ("", 0, 0, "America/"))[3].startswith(("America/", "Pacific/")) else "XX"
 
 
 def _night_rides(
@@ -773,9 +670,9 @@ def simulate_travel(sim: Sim) -> None:
         r = sim.rng(f"travel/trip/{i}")
         fake = sim.faker(f"travel/trip/{i}")
         dest_zone = airport_zone(trip.airport, p.timezone)
-        dest_country = _country(trip.airport)
+        dest_country = airport_country(trip.airport)
         local_fake = make_faker(sim.seed, f"world/travel/trip/{i}/local", _FAKER_LOCALE.get(dest_country, p.locale))
-        international = dest_country != _country(home)
+        international = dest_country != airport_country(home)
         expensable = trip.purpose == "business"
         passengers = [p.identity.name, *trip.companions]
 

@@ -16,7 +16,7 @@ from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.oracle import OracleError, Web
 from builder.world import World
-from builder.world.travel import airport_label
+from builder.reference.airports import airport_label
 
 
 def flight_change_task(world: World) -> Task | None:

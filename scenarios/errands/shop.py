@@ -65,7 +65,7 @@ def long_tasks(world: World) -> list[Task]:
     dinner = back + dt.timedelta(days=2)
     place, time, card, day = places[0], "19:00", cards[0], bday.at.date()
     dest = next(d["to"] for d in sorted(away, key=lambda d: d["dep_utc"]) if d.get("direction") == "outbound")
-    from builder.world.travel import airport_label
+    from builder.reference.airports import airport_label
 
     return [
         Task(

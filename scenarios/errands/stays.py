@@ -57,7 +57,7 @@ def long_tasks(world: World) -> list[Task]:
     conf, hotel = steps["hotel_check_in"]["confirmation"], stay.data["hotel"]
     who = companions[0]
     airport = home_leg["to"]
-    from builder.world.travel import airport_label
+    from builder.reference.airports import airport_label
 
     pickup = airport_label(airport)
     return [

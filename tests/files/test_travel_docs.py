@@ -21,8 +21,8 @@ import pytest
 
 from builder.reference.lodging.rates import card_cents
 from builder.files import bcbp, travel_docs
-from builder.world.accounts import payment_cards
-from builder.world.locale import Fmt
+from builder.world import payment_cards
+from builder.reference.locale import Fmt
 
 from tests.conftest import PERSONAS, _world
 

@@ -130,7 +130,7 @@ def test_chat_is_deterministic(persona, world):
 
 def test_seasonal_talk_follows_the_season(world, persona):
     b = bank(persona.locale)["slots"]
-    from builder.world.locale import season
+    from builder.reference.locale import season
 
     for e in _chat(world):
         if e.data["topic"] != "smalltalk":

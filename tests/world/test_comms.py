@@ -13,7 +13,7 @@ from builder.money import money
 from builder.persona.places import AIRPORT_ZONES
 from builder.world import simulate
 from builder.world.calendar import MEETING_ANCHOR, public_holidays
-from builder.world.mail import Fmt
+from builder.reference.locale import Fmt
 
 WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 # Bookings and orders come from the travel and orders modules; these tests need them in the tree.

@@ -25,7 +25,7 @@ from builder.reference.lodging.rates import card_cents, quote
 from builder.files import travel_docs
 from builder.reference import geo
 from builder.reference.places import PER_USD
-from builder.world.travel import reference_rate
+from builder.reference.places import reference_rate
 
 from tests.conftest import PERSONAS, REPO, _world
 

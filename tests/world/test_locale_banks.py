@@ -13,7 +13,8 @@ from builder.files import sheets, travel_docs
 from builder.persona import facts
 from builder.persona.model import Persona
 from builder.world.calendar import public_holidays
-from builder.world.locale import conventions, format_date, format_money, language, money_in, phrase_bank, week_start
+from builder.reference.locale import conventions, format_date, format_money, language, money_in, week_start
+from builder.world.locale import phrase_bank
 
 LOCALES = typing.get_args(Persona.model_fields["locale"].annotation)
 FRIDAY = dt.datetime(2026, 9, 4, 7, 5)

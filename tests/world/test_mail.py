@@ -10,7 +10,7 @@ from collections import defaultdict
 
 import pytest
 
-from builder.world.locale import Fmt
+from builder.reference.locale import Fmt
 from builder.world.mail import parent_name
 from builder.world.report import _PREFIX, _own_lines, greeting_off_hour, measure, sentences
 

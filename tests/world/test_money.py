@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from builder.world import simulate
 from builder.world.finance import away_days, budget, household_size, make_merchants
 from builder.world.report import measure
-from builder.world.travel import plate
+from builder.reference.plates import plate
 
 from tests.conftest import planned_world
 

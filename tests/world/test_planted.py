@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 
 from builder.world import simulate
-from builder.world.locale import Fmt
+from builder.reference.locale import Fmt
 
 
 def _items(world, kind, what=None):

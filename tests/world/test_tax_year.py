@@ -68,7 +68,7 @@ def test_form_pdfs_hold_the_numbers(any_world, tmp_path):
     """pdftotext of each form PDF shows its issuer and every amount as the locale writes it; file times are the
     days the forms were issued; last year's return PDF shows its result."""
     from apps.taxes.seed import home_files
-    from builder.world.locale import Fmt
+    from builder.reference.locale import Fmt
 
     persona, world = any_world
     fmt = Fmt(persona)

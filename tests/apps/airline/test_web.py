@@ -560,7 +560,7 @@ def _city(db: Path, code: str) -> str:
 
 
 def _card_last4(world, kind: str) -> str:
-    from builder.world.accounts import payment_cards
+    from builder.world import payment_cards
 
     return next(c["last4"] for c in payment_cards(world) if c["account"] == kind)
 

@@ -15,7 +15,7 @@ import sqlite3
 import urllib.error
 import urllib.request
 
-from builder.world.accounts import card_numbers, payment_cards
+from builder.world import card_numbers, payment_cards
 
 from tests.app_e2e import Served, app
 

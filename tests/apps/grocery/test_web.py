@@ -21,8 +21,7 @@ import urllib.request
 import pytest
 
 from builder.money import money
-from builder.world import grocery
-from builder.world.accounts import payment_cards
+from builder.world import grocery, payment_cards
 
 from tests.app_e2e import Served, run_e2e
 

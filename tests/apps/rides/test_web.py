@@ -21,8 +21,9 @@ import urllib.request
 
 from builder.money import money
 from builder.reference import geo
-from builder.world.accounts import payment_cards
-from builder.world.travel import airport_label, format_address
+from builder.world import payment_cards
+from builder.reference.addresses import format_address
+from builder.reference.airports import airport_label
 
 from tests.app_e2e import Served, run_e2e
 

@@ -44,7 +44,7 @@ def matches(product: dict, words: list[str], dept_name: str, locale: str) -> boo
 def world_facts(world) -> dict:
     """Every value the browser tests expect, from the world and the catalogue."""
     from apps.shop.seed import credentials, departments, orders, returnable_until
-    from builder.world.accounts import payment_cards
+    from builder.world import payment_cards
 
     cur, loc, now = world.currency, world.persona.locale, world.now
     today = now.date()
@@ -176,7 +176,7 @@ def test_shop_seed_matches_world_and_is_byte_identical(any_world, tmp_path):
     """The seed's orders are the world's (number, placed, total, ship-to, carrier, tracking, items) and two seeds
     are byte-identical; the cards are the bank's."""
     from apps.shop.seed import orders, seed
-    from builder.world.accounts import payment_cards
+    from builder.world import payment_cards
 
     _, world = any_world
     a, b = seed(world, tmp_path / "a.sqlite"), seed(world, tmp_path / "b.sqlite")

@@ -21,7 +21,7 @@ import pytest
 
 from builder.reference.lodging.rates import card_cents, quote
 from builder.money import money
-from builder.world.travel import reference_rate
+from builder.reference.places import reference_rate
 
 from tests.app_e2e import Served, run_e2e
 
@@ -191,7 +191,7 @@ def _mail_token(world) -> str:
 
 
 def _card(world) -> dict:
-    from builder.world.accounts import payment_cards
+    from builder.world import payment_cards
 
     return payment_cards(world)[0]
 

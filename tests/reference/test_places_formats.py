@@ -1,0 +1,50 @@
+"""Reference helpers the world and the projections share (issue 25 moved them out of the world): airports, postal
+addresses, plates, reference rates and the locale phrase-bank reader."""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+from types import SimpleNamespace
+from zoneinfo import ZoneInfo
+
+from builder.reference.addresses import format_address, street_address, street_names
+from builder.reference.airports import AIRLINES, airport_country, airport_label, airport_tz, airport_zone
+from builder.reference.locale import HERE, conventions, read_bank
+from builder.reference.places import reference_rate
+from builder.reference.plates import plate
+
+
+def _address(country: str, **kw) -> SimpleNamespace:
+    base = {"street": "1 Main St", "city": "Portland", "region": "OR", "postal_code": "97201", "country": country}
+    return SimpleNamespace(**{**base, **kw})
+
+
+def test_airports():
+    assert airport_label("PDX") == "PDX Portland International Airport" and airport_label("ZZZ") == "ZZZ Airport"
+    assert airport_zone("PDX", "") == "America/Los_Angeles" and airport_zone("ZZZ", "UTC") == "UTC"
+    assert airport_tz("PDX") == ZoneInfo("America/Los_Angeles") and airport_tz(None) is None
+    assert airport_country("PDX") == "US" and airport_country("LHR") == "GB"
+    assert [code for code, _, _ in AIRLINES.values()] == ["MR"]
+
+
+def test_addresses():
+    assert format_address(_address("US")) == "1 Main St, Portland, OR 97201"
+    assert format_address(_address("DE", city="Hamburg", postal_code="20095")) == "1 Main St, 20095 Hamburg"
+    assert format_address(None) == ""
+    assert street_names("FR") == street_names("US") != street_names("DE")
+    fake = SimpleNamespace(random=random.Random(7))
+    line = street_address(fake, _address("GB", city="Leeds", region=None))
+    assert line.endswith(", Leeds") and line.split()[0].isdigit()
+    assert street_address(SimpleNamespace(random=random.Random(7)), None).split()[0].isdigit()
+
+
+def test_plates_and_rates():
+    assert plate(random.Random(1), "DE", "Hamburg").startswith("HH-")
+    assert reference_rate("EUR", "USD") == Decimal("1.086957") and reference_rate("XYZ", "USD") == Decimal(1)
+
+
+def test_read_bank_extends_and_falls_back():
+    gb, us = read_bank(HERE, "en_GB"), read_bank(HERE, "en_US")
+    assert gb["months"] == us["months"] and gb["formats"]["time"] != us["formats"]["time"]
+    assert read_bank(HERE, "fr_FR") == us and conventions("en_GB") is gb
