@@ -14,7 +14,7 @@ from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, RubricItem, Task
 from builder.tasks.oracle import OracleError, Web
 from builder.world import World
-from builder.world.locale import Fmt
+from builder.reference.locale import Fmt
 from builder.world.projects import board
 from scenarios import ERRANDS
 

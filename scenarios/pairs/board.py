@@ -12,7 +12,7 @@ from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
-from builder.world.locale import Fmt
+from builder.reference.locale import Fmt
 from scenarios import PAIRS
 
 
