@@ -8,12 +8,19 @@ is built only when all its apps are. Scenarios read the world and use the apps' 
 ``steps.py`` (checks of what the persona did there, and the actions that do it) and its ``tasks.py`` kit; no app
 imports a scenario or another app.
 
-- ``errands/``: long-horizon errands across apps (a chain of steps in several apps, checked in each).
-- ``recaps/``: answers summed over several apps (what the card shows each app charged, a trip's costs).
-- ``pairs/``: one question each whose answer needs exactly the two apps it names (:mod:`builder.tasks.pairs`).
+- ``checks/``: two-app look-ups among the home app's own tasks (a record of the home app traced through one other
+  app: a card charge, a calendar entry, a shipping mail); each anchored after a task of the home app (``after``, no
+  rank), and placed before the errands that share its anchor.
+- ``errands/``: errands across apps: long-horizon ones after the home app's own tasks (a chain of steps in several
+  apps, checked in each), shorter ones (an order again, a return, a list from a mail) anchored among them.
+- ``recaps/``: answers summed or compared over several apps (what the card shows each app charged, a trip's costs,
+  a time a friend remembers wrong).
+- ``pairs/``: one question each whose answer needs exactly the two apps it names (the ``pair-...`` ones through
+  :mod:`builder.tasks.pairs`, after the home app's tasks; others anchored among them).
 - ``transfers/``: money moved between the bank and another app (deposits, withdrawals, the bank's lines of them),
   asked about or done and checked on both sides; each sits right after one of its home app's own tasks (``after``).
 """
 
-#: Where each kind of scenario sits after its home app's own tasks (lower first).
+#: Where each kind of scenario sits after its home app's own tasks (lower first); the anchored ones (``checks/``
+#: and some of the others) sit among those tasks instead, by module name where they share an anchor.
 RECAPS, ERRANDS, PAIRS = 10, 20, 30

@@ -1,4 +1,5 @@
-"""Reference solutions of DashBite's action tasks, through its HTTP routes (see builder.tasks.oracle)."""
+"""Reference solutions of DashBite's own action tasks, through its HTTP routes (see builder.tasks.oracle); those of
+the tasks with other apps are beside them in scenarios/errands/delivery.py."""
 
 from __future__ import annotations
 
@@ -24,8 +25,6 @@ def rate_last_order(task: Task, web: Web) -> str:
 
 
 SOLVERS = {
-    "schedule-usual-dinner": order,
-    "reorder-from-mail": order,
     "promo-lunch": order,
     "rate-last-order": rate_last_order,
 }

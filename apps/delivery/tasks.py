@@ -15,10 +15,9 @@ from collections import Counter
 from builder.money import money
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
-from builder.tasks.phrasing import last_month
 from builder.world import World, delivery
 
-from .steps import KIT, SLACK_MINUTES, window, scheduled, charge_pending, new_order
+from .steps import KIT, new_order, window
 
 APP = "delivery"
 #: Orders delivered less than this many days before now are unrated in the seed (apps/delivery/seed.py).
@@ -26,7 +25,8 @@ UNRATED_DAYS = 7
 #: Minutes either side of a scheduled time that a check accepts.
 
 
-def _done(world: World) -> list:
+def done_orders(world: World) -> list:
+    """The persona's DashBite orders that are done (delivered), oldest first."""
     return [e for e in world.of_kind("food_order") if e.status == "done"]
 
 
@@ -50,7 +50,8 @@ def quote(restaurant: dict, subtotal: int, tip_percent: int, discount: int = 0) 
     }
 
 
-def _open_for(r: dict, slot: dt.datetime) -> bool:
+def open_for(r: dict, slot: dt.datetime) -> bool:
+    """Whether restaurant ``r`` takes an order to arrive at ``slot`` (its kitchen open in time, not yet closed)."""
     kitchen = slot - dt.timedelta(minutes=r["prep_minutes"][1] + 15)
     return r["opens"] <= kitchen.strftime("%H:%M") and slot.strftime("%H:%M") < r["closes"]
 
@@ -59,12 +60,12 @@ def usual_dinner(world: World) -> tuple[dict, dt.datetime, list[dict], dict] | N
     """The persona's usual order, to arrive at 7 pm today: ``(restaurant, slot, items, quote)`` (the restaurant of the
     home catalogue, the naive local slot, the items as the cart posts them, :func:`quote` with the usual tip), or
     None without a usual order or when its restaurant is closed then."""
-    usual = [e for e in _done(world) if e.data["usual"]]
+    usual = [e for e in done_orders(world) if e.data["usual"]]
     place = next((x for x in delivery.home_catalogue(world.persona) if x["usual"]), None)
     if not usual or not place:
         return None
     slot = dt.datetime.combine(world.now.date(), dt.time(19, 0))
-    if not _open_for(place, slot):
+    if not open_for(place, slot):
         return None
     items = [
         {"dish_id": x["dish_id"], "qty": x["qty"], "option_ids": x.get("option_ids", [])}
@@ -77,19 +78,18 @@ def usual_dinner(world: World) -> tuple[dict, dt.datetime, list[dict], dict] | N
 def in_use(world: World) -> bool:
     """Whether the persona has ordered on DashBite: without an order it has no tasks, nor do the scenarios homed
     there."""
-    return bool(_done(world))
+    return bool(done_orders(world))
 
 
 def tasks(world: World) -> list[Task]:
-    """Return DashBite's tasks for ``world`` (lookups, aggregations, actions; several with the bank and mail),
-    in a fixed order."""
+    """Return DashBite's own tasks for ``world`` (lookups, aggregations, actions that need no other app; the ones with
+    the bank and mail are scenarios homed here: scenarios/{checks,errands,pairs}/delivery.py), in a fixed order."""
     p = world.persona
     cur = world.currency
-    orders = _done(world)
+    orders = done_orders(world)
     out: list[Task] = []
     tp = p.preferences.tipping_percent
     cat = delivery.home_catalogue(p)
-    by_name = {x["name"]: x for x in cat}
 
     task = KIT.adder(world, out)
 
@@ -118,31 +118,6 @@ def tasks(world: World) -> list[Task]:
                 requirement=f"Says {usual_pct}% of the subtotal",
                 check=kit.percent(usual_pct),
             )
-        ],
-    )
-
-    # 2. Last month's takeout (the card lines say DASHBITE*<restaurant>).
-    first_this = today.replace(day=1)
-    last_month = (first_this - dt.timedelta(days=1)).strftime("%Y-%m")
-    in_month = [e for e in orders if e.data["placed_local"][:7] == last_month]
-    m_total = sum(e.data["total_cents"] for e in in_month)
-    m_name = dt.date.fromisoformat(f"{last_month}-01").strftime("%B %Y")
-    task(
-        "last-month-takeout",
-        ["delivery", "bank"],
-        kind="aggregation",
-        difficulty="medium",
-        time_limit_seconds=420,
-        instruction=f"How much did I spend on DashBite food delivery in {m_name}, and how many orders was that?",
-        expected={"month": last_month, "orders": len(in_month), "total_cents": m_total},
-        rubric=[
-            RubricItem(id="total", weight=80, requirement=f"States {money(m_total, cur)}", check=kit.amount(m_total)),
-            RubricItem(
-                id="count",
-                weight=20,
-                requirement=f"Says {len(in_month)} orders",
-                check=Check(type="answer_text", any_of=[f"{len(in_month)} order"]),
-            ),
         ],
     )
 
@@ -182,39 +157,6 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    # 4. The biggest order of the month of the last order (with the bank's card line).
-    month = orders[-1].data["placed_local"][:7]
-    big = max((e for e in orders if e.data["placed_local"][:7] == month), key=lambda e: (e.data["total_cents"], e.at))
-    b_name = dt.date.fromisoformat(f"{month}-01").strftime("%B %Y")
-    task(
-        "biggest-order",
-        ["delivery", "bank"],
-        kind="lookup",
-        difficulty="medium",
-        time_limit_seconds=360,
-        instruction=f"Which was my most expensive DashBite order in {b_name}: the restaurant and the amount charged "
-        "to my card?",
-        expected={
-            "order_id": big.data["order_id"],
-            "restaurant": big.data["restaurant"],
-            "total_cents": big.data["total_cents"],
-        },
-        rubric=[
-            RubricItem(
-                id="restaurant",
-                weight=50,
-                requirement=f"Names {big.data['restaurant']}",
-                check=Check(type="answer_text", any_of=[big.data["restaurant"]]),
-            ),
-            RubricItem(
-                id="total",
-                weight=50,
-                requirement=f"States {money(big.data['total_cents'], cur)}",
-                check=kit.amount(big.data["total_cents"]),
-            ),
-        ],
-    )
-
     # 5. The favourite restaurant besides the usual one, this year.
     year = world.now.year
     counts = Counter(e.data["restaurant"] for e in orders if not e.data["usual"] and e.at.year == year)
@@ -246,95 +188,11 @@ def tasks(world: World) -> list[Task]:
                 ],
             )
 
-    # 6. Schedule the usual order for 7 pm tonight, with the usual tip (the bank shows the charge).
-    plan = usual_dinner(world)
-    if plan:
-        place, slot, items, q = plan
-        task(
-            "schedule-usual-dinner",
-            ["delivery", "bank"],
-            kind="action",
-            difficulty="medium",
-            time_limit_seconds=420,
-            instruction=f"Order my usual from {place['name']} on DashBite, scheduled to arrive at 7 pm tonight, "
-            "to my home, with my usual tip.",
-            expected={
-                "restaurant": place["name"],
-                "items": items,
-                "when": "later",
-                "at": slot.strftime("%Y-%m-%dT%H:%M"),
-                "tip": tp,
-                **q,
-            },
-            rubric=[
-                RubricItem(
-                    id="scheduled",
-                    weight=45,
-                    requirement=f"A new order from {place['name']} scheduled for {slot:%H:%M} today "
-                    f"(within {SLACK_MINUTES} minutes) with the usual dishes",
-                    check=scheduled(place, slot, items, q),
-                ),
-                RubricItem(
-                    id="charged",
-                    weight=40,
-                    requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
-                    check=charge_pending(q),
-                ),
-                new_order(len(items)),
-            ],
-        )
-        # 6b. The sick day (the usual order, work chat and the calendar): scenarios/errands/delivery.py.
-
-    # 7. Reorder the last non-usual order, found by its confirmation mail's date, for 7:30 pm tonight.
-    other = [e for e in orders if not e.data["usual"] and e.data["restaurant"] in by_name]
-    slot = dt.datetime.combine(today, dt.time(19, 30))
-    other = [e for e in other if _open_for(by_name[e.data["restaurant"]], slot)]
-    if other:
-        e = other[-1]
-        d = e.data
-        items = [{"dish_id": x["dish_id"], "qty": x["qty"], "option_ids": x.get("option_ids", [])} for x in d["items"]]
-        placed = dt.datetime.fromisoformat(d["placed_local"])
-        task(
-            "reorder-from-mail",
-            ["delivery", "mail"],
-            kind="action",
-            difficulty="hard",
-            time_limit_seconds=600,
-            instruction=f"I got a DashBite order confirmation by email on {placed:%B %-d, %Y}. Order exactly the same "
-            "again (same dishes, options and quantities), delivered to my home at 7:30 pm tonight.",
-            expected={
-                "order_id": d["order_id"],
-                "restaurant": d["restaurant"],
-                "items": items,
-                "when": "later",
-                "at": slot.strftime("%Y-%m-%dT%H:%M"),
-                "tip": tp,
-            },
-            rubric=[
-                RubricItem(
-                    id="reordered",
-                    weight=85,
-                    requirement=f"A new order from {d['restaurant']} for {slot:%H:%M} today with the "
-                    f"{len(items)} dishes of {d['order_id']} and a subtotal of "
-                    f"{money(d['subtotal_cents'], cur)}",
-                    check=KIT.sql(
-                        """SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
-                                              AND o.restaurant_name = ? AND o.scheduled_for BETWEEN ? AND ?
-                                              AND o.subtotal_cents = ?
-                                              AND (SELECT COUNT(*) FROM order_items i WHERE i.order_id = o.id) = ?""",
-                        [d["restaurant"], *window(slot), d["subtotal_cents"], len(items)],
-                        [[1]],
-                    ),
-                ),
-                new_order(len(items)),
-            ],
-        )
-
     # 8. Lunch tomorrow with the best promo code the account has (SAVE5: the first-order code does not apply).
     slot = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(12, 30))
     cuisine = (p.preferences.cuisines or ["American"])[-1]
-    lunch = [x for x in cat if x["cuisine"] == cuisine and not x["usual"] and _open_for(x, slot)] or [
-        x for x in cat if not x["usual"] and _open_for(x, slot)
+    lunch = [x for x in cat if x["cuisine"] == cuisine and not x["usual"] and open_for(x, slot)] or [
+        x for x in cat if not x["usual"] and open_for(x, slot)
     ]
     if lunch:
         from .seed import promos
@@ -452,89 +310,16 @@ def tasks(world: World) -> list[Task]:
 
 
 def insight_tasks(world: World) -> list[Task]:
-    """DashBite's counterfactual and preference tasks: last month's tips at another rate, last month without delivery
-    fees, the weekday the persona orders most. None without orders."""
+    """DashBite's preference tasks: the cuisine besides the usual, the weekday the persona orders most. None without
+    orders. (Last month's tips at another rate and without delivery fees, with the bank: scenarios/pairs/delivery.py.)"""
     from builder.tasks import answers as A
-    from builder.tasks.phrasing import month_phrase
 
-    p = world.persona
-    _pid, cur, today = p.id, world.currency, world.now.date()
-    orders = _done(world)
+    orders = done_orders(world)
     out: list[Task] = []
     if not orders:
         return out
 
     task = KIT.adder(world, out)
-
-    start, _ = last_month(today)
-    month = [e for e in orders if start.isoformat()[:7] == e.data["placed_local"][:7]]
-    tp = p.preferences.tipping_percent or 15
-    alt = 15 if tp != 15 else 20
-    if month:
-        paid = sum(e.data["tip_cents"] for e in month)
-        would = sum(e.data["subtotal_cents"] * alt // 100 for e in month)
-        task(
-            "cf-tip-rate",
-            ["delivery", "bank"],
-            kind="aggregation",
-            category="counterfactual",
-            difficulty="medium",
-            time_limit_seconds=480,
-            instruction=f"Had I tipped exactly {alt}% of the food subtotal (rounded down to the cent) on my DashBite "
-            f"orders {month_phrase(start, today)}, what would I have tipped in total, compared with what I "
-            "actually tipped? What's the difference?",
-            expected={
-                "orders": len(month),
-                "tips_cents": paid,
-                "alt_percent": alt,
-                "alt_tips_cents": would,
-                "difference_cents": would - paid,
-            },
-            rubric=[
-                RubricItem(id="would", weight=50, requirement=f"States {money(would, cur)}", check=A.amount(would)),
-                RubricItem(
-                    id="paid", weight=25, requirement=f"States {money(paid, cur)} actually tipped", check=A.amount(paid)
-                ),
-                RubricItem(
-                    id="difference",
-                    weight=25,
-                    requirement=f"States {money(abs(would - paid), cur)}",
-                    check=A.amount(would - paid),
-                ),
-            ],
-        )
-        fees = sum(e.data["delivery_fee_cents"] for e in month)
-        spent = sum(e.data["total_cents"] for e in month)
-        task(
-            "cf-no-delivery-fee",
-            ["delivery", "bank"],
-            kind="aggregation",
-            category="counterfactual",
-            difficulty="medium",
-            time_limit_seconds=480,
-            instruction=f"If DashBite had waived the delivery fee on all my orders {month_phrase(start, today)}, what "
-            "would those orders have cost me in total, and how much of that is the delivery fees?",
-            expected={
-                "orders": len(month),
-                "total_cents": spent,
-                "delivery_fees_cents": fees,
-                "without_cents": spent - fees,
-            },
-            rubric=[
-                RubricItem(
-                    id="without",
-                    weight=60,
-                    requirement=f"States {money(spent - fees, cur)}",
-                    check=A.amount(spent - fees),
-                ),
-                RubricItem(
-                    id="fees",
-                    weight=40,
-                    requirement=f"States {money(fees, cur)} of delivery fees",
-                    check=A.amount(fees),
-                ),
-            ],
-        )
 
     cuisines = Counter(e.data["cuisine"] for e in orders if not e.data["usual"] and e.data.get("cuisine"))
     top = cuisines.most_common(2)

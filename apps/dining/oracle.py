@@ -1,4 +1,5 @@
-"""Reference solutions of TableTime's action tasks, through its HTTP routes (see builder.tasks.oracle)."""
+"""Reference solutions of TableTime's own action tasks, through its HTTP routes (see builder.tasks.oracle); those of
+the tasks with other apps are beside them in scenarios/errands/dining.py."""
 
 from __future__ import annotations
 
@@ -59,37 +60,9 @@ def review_last(task: Task, web: Web) -> str:
     return "Review posted."
 
 
-def save_top_spend(task: Task, web: Web) -> str:
-    exp = task.expected
-    _, location = web.post_form(APP, "/api/favorites", [("slug", exp["slug"]), ("on", "1")])
-    _expect(location, "saved=1")
-    return f"Saved {exp['restaurant']} ({exp['spend_cents'] / 100:,.2f} this year) to your favourites."
-
-
-def split_the_bill(task: Task, web: Web) -> str:
-    exp = task.expected
-    share = f"{exp['share_cents'] // 100}.{exp['share_cents'] % 100:02d}"
-    for name in exp["companions"]:
-        conv = web.one(
-            "messaging",
-            "SELECT c.id FROM conversations c JOIN contacts k ON k.id = c.contact_id "
-            "WHERE c.kind = 'direct' AND k.name = ?",
-            (name,),
-        )
-        text = f"Dinner came to {exp['charged_cents'] / 100:.2f} for the {exp['party']} of us, so {share} each. Thanks!"
-        web.post_form("messaging", "/api/messages", [("conversation", str(conv)), ("body", text)], expect=(303,))
-    return (
-        f"{exp['charged_cents'] / 100:.2f} split {exp['party']} ways is {share} each; asked "
-        f"{', '.join(exp['companions'])}."
-    )
-
-
 SOLVERS = {
     "cancel-upcoming": cancel_upcoming,
     "bigger-party": bigger_party,
     "book-table": book,
-    "book-friends": book,
     "review-last": review_last,
-    "save-top-spend": save_top_spend,
-    "split-the-bill": split_the_bill,
 }

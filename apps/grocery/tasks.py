@@ -15,14 +15,13 @@ from collections import Counter
 from builder.money import money
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
-from builder.tasks.phrasing import last_month
 from builder.world import World, grocery
 
 APP = "grocery"
 KIT = kit.Kit(APP, ignore=("sessions", "cart_items"))
 
 
-def _new_order(lines: int | None = None) -> RubricItem:
+def new_order(lines: int | None = None) -> RubricItem:
     """Only one new order (with ``lines`` items, or any) and its seat in a delivery or pickup window."""
     return KIT.only(
         "Nothing else changed at Basketful: only the one new order",
@@ -32,7 +31,8 @@ def _new_order(lines: int | None = None) -> RubricItem:
     )
 
 
-def _new_list(name: str, lines: int) -> RubricItem:
+def new_list(name: str, lines: int) -> RubricItem:
+    """Only the new list ``name`` with its ``lines`` items."""
     return KIT.only(
         f"Nothing else changed at Basketful: only the new list “{name}” and its {lines} items",
         Change(table="lists", op="insert", min=1, max=1),
@@ -40,8 +40,15 @@ def _new_list(name: str, lines: int) -> RubricItem:
     )
 
 
-def _orders(world: World) -> list:
+def done_orders(world: World) -> list:
+    """The persona's Basketful orders that are done (delivered or picked up), oldest first."""
     return [e for e in world.of_kind("grocery_order") if e.status == "done"]
+
+
+def in_use(world: World) -> bool:
+    """Whether the persona has had a Basketful order: without one it has no tasks, nor do the scenarios homed
+    there."""
+    return bool(done_orders(world))
 
 
 # The basket of the pickup task and the list task: products by (aisle, position in the aisle's catalogue order).
@@ -61,64 +68,19 @@ def _label(p: dict, locale: str) -> str:
 
 
 def tasks(world: World) -> list[Task]:
-    """Basketful's tasks for ``world`` (lookups, aggregations, actions; several with the bank and mail), in a
-    fixed order. Empty when the persona has no grocery deliveries."""
+    """Basketful's own tasks for ``world`` (lookups, aggregations, actions that need no other app; the ones with the
+    bank, mail and the calendar are scenarios homed here: scenarios/{checks,errands,pairs}/grocery.py), in a fixed
+    order. Empty when the persona has no grocery deliveries."""
     p = world.persona
     cur = world.currency
     loc = p.locale
-    orders = _orders(world)
+    orders = done_orders(world)
     out: list[Task] = []
 
     task = KIT.adder(world, out)
 
     if not orders:
         return out
-    last = orders[-1]
-    d = last.data
-
-    # 1. The last order: total and store (the bank shows the charge, BASKETFUL*<number>).
-    task(
-        "last-order-total",
-        ["grocery", "bank"],
-        kind="lookup",
-        difficulty="easy",
-        time_limit_seconds=240,
-        instruction="How much was my last Basketful grocery order, and which store did it come from?",
-        expected={"order_id": d["order_id"], "total_cents": d["total_cents"], "store": d["store"]},
-        rubric=[
-            RubricItem(
-                id="total",
-                weight=60,
-                requirement=f"States {money(d['total_cents'], cur)}",
-                check=kit.amount(d["total_cents"]),
-            ),
-            RubricItem(
-                id="store",
-                weight=40,
-                requirement=f"Names {d['store']}",
-                check=Check(type="answer_text", any_of=[d["store"]]),
-            ),
-        ],
-    )
-
-    # 2. Grocery delivery spend last calendar month (orders placed in it; the bank's BASKETFUL lines).
-    first_this = world.now.date().replace(day=1)
-    prev = (first_this - dt.timedelta(days=1)).replace(day=1)
-    in_month = [e for e in orders if prev <= e.at.date() < first_this]
-    m_total = sum(e.data["total_cents"] for e in in_month)
-    task(
-        "spend-last-month",
-        ["grocery", "bank"],
-        kind="aggregation",
-        difficulty="medium",
-        time_limit_seconds=420,
-        instruction=f"What did I spend on Basketful grocery orders in {prev:%B %Y}, fees and tips included?",
-        expected={"month": prev.isoformat()[:7], "orders": len(in_month), "total_cents": m_total},
-        rubric=[
-            RubricItem(id="total", weight=80, requirement=f"States {money(m_total, cur)}", check=kit.amount(m_total)),
-            RubricItem(id="count", weight=20, requirement=f"Says it was {len(in_month)} orders"),
-        ],
-    )
 
     # 3. The store ordered from most.
     counts = Counter(e.data["store"] for e in orders)
@@ -157,48 +119,6 @@ def tasks(world: World) -> list[Task]:
         instruction=f"How much have I tipped Basketful shoppers in {year} so far?",
         expected={"year": year, "tip_cents": tips},
         rubric=[RubricItem(id="total", weight=100, requirement=f"States {money(tips, cur)}", check=kit.amount(tips))],
-    )
-
-    # 5. Action: reorder the last basket at the same store (the bank shows the pending charge).
-    skus = ",".join(sorted(x["sku"] for x in d["items"]))
-    store_pos = next(i for i, s in enumerate(grocery.stores(loc), start=1) if s["key"] == d["store_key"])
-    task(
-        "reorder-last-basket",
-        ["grocery", "bank"],
-        kind="action",
-        difficulty="medium",
-        time_limit_seconds=600,
-        instruction="Reorder my last Basketful order: same store, same items and quantities, delivered in any "
-        "window, with my usual card.",
-        expected={"order_id": d["order_id"], "store": d["store"], "store_id": store_pos, "skus": skus},
-        rubric=[
-            RubricItem(
-                id="order",
-                weight=55,
-                requirement=f"A new {d['store']} order with the same items",
-                check=KIT.sql(
-                    """SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL AND o.store_id = ?
-                                          AND (SELECT group_concat(x.product_id || ':' || x.qty, ',') FROM
-                                               (SELECT product_id, qty FROM order_items WHERE order_id = o.id
-                                                ORDER BY product_id) x) = ?""",
-                    [store_pos, ",".join(f"{x['sku']}:{x['qty']}" for x in sorted(d["items"], key=lambda x: x["sku"]))],
-                    [[1]],
-                ),
-            ),
-            RubricItem(
-                id="charged",
-                weight=30,
-                requirement="The bank shows the order as a pending card charge",
-                check=KIT.sql(
-                    """SELECT COUNT(*) FROM card_authorizations WHERE app = 'grocery'
-                                          AND kind = 'charge' AND status = 'pending'""",
-                    [],
-                    [[1]],
-                    app="bank",
-                ),
-            ),
-            _new_order(),
-        ],
     )
 
     # 6. Action: a pickup order for the first pickup window the day after tomorrow at the usual store.
@@ -263,7 +183,7 @@ def tasks(world: World) -> list[Task]:
                     [[1]],
                 ),
             ),
-            _new_order(len(picks)),
+            new_order(len(picks)),
         ],
     )
 
@@ -306,93 +226,10 @@ def tasks(world: World) -> list[Task]:
                     ],
                 ),
             ),
-            _new_list("Camping weekend", len(camp)),
+            new_list("Camping weekend", len(camp)),
         ],
     )
 
-    # 8. Action (with mail): the items of the order whose confirmation mail names a delivery window, onto a list.
-    first_order = orders[0].data
-    skus_first = sorted({x["sku"] for x in first_order["items"]})
-    task(
-        "first-order-to-list",
-        ["grocery", "mail"],
-        kind="action",
-        difficulty="hard",
-        time_limit_seconds=600,
-        instruction=f"Find the confirmation email of my Basketful order {first_order['order_id']} and put everything "
-        "from that order on a new Basketful list called “Favourites” (one of each).",
-        expected={"order_id": first_order["order_id"], "products": skus_first},
-        rubric=[
-            RubricItem(
-                id="list",
-                weight=85,
-                requirement="“Favourites” holds exactly that order's products",
-                check=KIT.sql(
-                    """SELECT group_concat(x.product_id, ',') FROM
-                                          (SELECT i.product_id FROM list_items i JOIN lists l ON l.id = i.list_id
-                                           WHERE l.world_ref IS NULL AND l.name = ? ORDER BY i.product_id) x""",
-                    ["Favourites"],
-                    [[",".join(skus_first)]],
-                ),
-            ),
-            _new_list("Favourites", len(skus_first)),
-        ],
-    )
-
-    # 9. Action (with the calendar): the staples list delivered in the latest window that clears the calendar.
-    from .seed import STAPLES_LIST
-    from .seed import stores as store_rows
-    from .seed import windows as seed_windows
-
-    u_pos = next(i for i, s in enumerate(chains, start=1) if s["key"] == usual_key)
-    u_name = next(s["name"] for s in chains if s["key"] == usual_key)
-    cal_day = world.now.date() + dt.timedelta(days=3)
-    busy = [
-        (e.data["start"][:19], e.data["end"][:19])
-        for e in world.of_kind("calendar_event")
-        if not e.data.get("all_day") and e.data["start"][:10] == cal_day.isoformat()
-    ]
-    fits = [
-        w
-        for w in seed_windows(world, store_rows(world))
-        if w["store"] == usual_key
-        and w["kind"] == "delivery"
-        and w["starts_at"][:10] == cal_day.isoformat()
-        and w["taken"] < w["capacity"]
-        and not any(w["starts_at"] < b and a < w["ends_at"] for a, b in busy)
-    ]
-    if fits:
-        w = fits[-1]
-        task(
-            "staples-around-calendar",
-            ["grocery", "calendar"],
-            kind="action",
-            difficulty="hard",
-            time_limit_seconds=720,
-            instruction=f"Have my “{STAPLES_LIST}” list delivered from {u_name} on {cal_day:%A, %B %-d}, in the "
-            "latest delivery window that doesn't overlap anything in my calendar that day.",
-            expected={
-                "store_id": u_pos,
-                "store_key": usual_key,
-                "day": cal_day.isoformat(),
-                "window_start": w["starts_at"],
-                "busy": busy,
-            },
-            rubric=[
-                RubricItem(
-                    id="window",
-                    weight=85,
-                    requirement=f"A {u_name} delivery order for the window starting {w['starts_at'][11:16]}",
-                    check=KIT.sql(
-                        """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND store_id = ?
-                                              AND fulfilment = 'delivery' AND window_start = ?""",
-                        [u_pos, w["starts_at"]],
-                        [[1]],
-                    ),
-                ),
-                _new_order(),
-            ],
-        )
     out.extend(insight_tasks(world))
     return out
 
@@ -401,48 +238,16 @@ def tasks(world: World) -> list[Task]:
 
 
 def insight_tasks(world: World) -> list[Task]:
-    """Basketful's counterfactual and preference tasks: last month's orders without the delivery fees and tips (a
-    pickup), the items in almost every basket. None without orders."""
+    """Basketful's preference task: the items in almost every basket. None without orders. (Last month's orders
+    without the delivery fees and tips, with the bank: scenarios/pairs/grocery.py.)"""
     from builder.tasks import answers as A
-    from builder.tasks.phrasing import month_phrase
 
-    p = world.persona
-    _pid, cur, today = p.id, world.currency, world.now.date()
-    orders = _orders(world)
+    orders = done_orders(world)
     out: list[Task] = []
     if not orders:
         return out
 
     task = KIT.adder(world, out)
-
-    start, _ = last_month(today)
-    month = [e for e in orders if e.data["placed_local"][:7] == start.isoformat()[:7]]
-    if month:
-        extra = sum(e.data["delivery_fee_cents"] + e.data["tip_cents"] for e in month)
-        spent = sum(e.data["total_cents"] for e in month)
-        task(
-            "cf-pickup",
-            ["grocery", "bank"],
-            kind="aggregation",
-            category="counterfactual",
-            difficulty="medium",
-            time_limit_seconds=480,
-            instruction=f"Had I picked up my Basketful orders {month_phrase(start, today)} myself instead of having them "
-            "delivered (no delivery fee, no shopper tip, everything else the same), how much would I have "
-            "paid in total, and how much would I have saved?",
-            expected={"orders": len(month), "total_cents": spent, "saved_cents": extra, "pickup_cents": spent - extra},
-            rubric=[
-                RubricItem(
-                    id="pickup",
-                    weight=60,
-                    requirement=f"States {money(spent - extra, cur)}",
-                    check=A.amount(spent - extra),
-                ),
-                RubricItem(
-                    id="saved", weight=40, requirement=f"States {money(extra, cur)} saved", check=A.amount(extra)
-                ),
-            ],
-        )
 
     items = Counter(x["name"] for e in orders for x in {i["name"]: i for i in e.data["items"]}.values())
     top = items.most_common(4)

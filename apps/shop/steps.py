@@ -4,9 +4,31 @@ actions that do it through Shopwell's own routes (see builder.tasks.steps for th
 
 from __future__ import annotations
 
+import urllib.parse
+
 from builder.tasks import steps as S
 from builder.tasks.model import Check
 from builder.tasks.oracle import OracleError, Web
+
+
+def confirm(web: Web, path: str, fields: list[tuple[str, str]], marker: str) -> str:
+    """Post a Shopwell form; its redirect, which must carry ``marker`` and no error."""
+    _, location = web.post_form("shop", path, fields, expect=(303,))
+    if marker not in location or "error=" in location:
+        raise OracleError(f"Shopwell did not confirm {path} ({marker!r}): {urllib.parse.unquote_plus(location)}")
+    return location
+
+
+def place_order(web: Web, card: int | None = None) -> tuple[str, int]:
+    """Check out the cart to the home address (with the card of id ``card``, else the default card); (order number,
+    total cents) of the new order."""
+    home = web.one("shop", "SELECT id FROM addresses WHERE label = 'Home' ORDER BY is_default DESC, id LIMIT 1")
+    if card is None:
+        card = web.one("shop", "SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1")
+    confirm(web, "/api/orders", [("address", str(home)), ("card", str(card))], "placed=1")
+    return web.query(
+        "shop", "SELECT order_number, total_cents FROM orders WHERE world_ref IS NULL ORDER BY id DESC LIMIT 1"
+    )[0]
 
 
 def order(web: Web, sku: str, qty: int, card_last4: str) -> str:

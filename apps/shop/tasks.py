@@ -16,9 +16,8 @@ from builder.money import money
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World, retail
-from builder.world.accounts import payment_cards
 
-from .seed import REVIEWED_AFTER_DAYS, orders, returnable_until, tracking_state
+from .seed import REVIEWED_AFTER_DAYS, orders, tracking_state
 
 APP = "shop"
 KIT = kit.Kit(APP, ignore=("sessions", "cart_items"))
@@ -38,7 +37,8 @@ MONTHS_EN = [
 ]
 
 
-def _new_order(lines: int, most: int) -> RubricItem:
+def new_order(lines: int, most: int) -> RubricItem:
+    """Only one new order, with ``lines`` to ``most`` items."""
     return KIT.only(
         "Nothing else changed at Shopwell: only the one new order",
         Change(table="orders", op="insert", min=1, max=1),
@@ -46,11 +46,13 @@ def _new_order(lines: int, most: int) -> RubricItem:
     )
 
 
-def _text(*options: str) -> Check:
+def text(*options: str) -> Check:
+    """An answer check: the answer holds one of ``options`` (empty ones dropped, duplicates kept)."""
     return Check(type="answer_text", any_of=[o for o in options if o])
 
 
-def _day(d: dt.date) -> str:
+def day(d: dt.date) -> str:
+    """``d`` as Shopwell's tasks name it ("March 5, 2026")."""
     return f"{MONTHS_EN[d.month - 1]} {d.day}, {d.year}"
 
 
@@ -61,70 +63,20 @@ def in_use(world: World) -> bool:
 
 
 def tasks(world: World) -> list[Task]:
-    """Return the Shopwell tasks of ``world`` (8 when the world has delivered and in-transit orders; fewer for a
-    persona with no orders), in a fixed order."""
+    """Return Shopwell's own tasks of ``world`` (those that need no other app; the ones with the bank, mail and the
+    calendar are scenarios homed here: scenarios/{checks,errands,pairs}/shop.py), in a fixed order; none for a
+    persona with no orders."""
     p = world.persona
     cur = world.currency
     now = world.now
-    today = now.date()
     out: list[Task] = []
     all_orders = orders(world)
     if not in_use(world):
         return out
     delivered = [o for o in all_orders if tracking_state(o, now) == "delivered"]
-    card = payment_cards(world)[0]
     by_id = {x["id"]: x for x in retail.catalogue()}
 
     task = KIT.adder(world, out)
-
-    # 1. Shopwell spending in the last full month (the card statement shows the same charges).
-    first_of_month = today.replace(day=1)
-    last_month_end = first_of_month - dt.timedelta(days=1)
-    month = last_month_end.strftime("%Y-%m")
-    in_month = [o for o in all_orders if o["placed_at"][:7] == month]
-    total = sum(o["total_cents"] for o in in_month)
-    month_name = f"{MONTHS_EN[last_month_end.month - 1]} {last_month_end.year}"
-    task(
-        "month-spend",
-        [APP, "bank"],
-        kind="aggregation",
-        difficulty="medium",
-        time_limit_seconds=420,
-        instruction=f"How much did I spend at Shopwell in {month_name}, and in how many orders? Check it against "
-        "my card statement.",
-        expected={"month": month, "total_cents": total, "orders": [o["order_id"] for o in in_month]},
-        rubric=[
-            RubricItem(id="total", weight=75, requirement=f"States {money(total, cur)}", check=kit.amount(total)),
-            RubricItem(id="count", weight=25, requirement=f"Says {len(in_month)} orders"),
-        ],
-    )
-
-    # 2. The parcel on its way: carrier and tracking number (the shipping mail has them too).
-    moving = [o for o in all_orders if tracking_state(o, now) == "shipped"] or [
-        o for o in all_orders if tracking_state(o, now) == "ordered"
-    ]
-    if moving:
-        o = moving[-1]
-        names = ", ".join(i["name"] for i in o["items"])
-        task(
-            "parcel-tracking",
-            [APP, "mail"],
-            kind="lookup",
-            difficulty="easy",
-            time_limit_seconds=300,
-            instruction=f"My Shopwell order with the {names} hasn't arrived yet. Which carrier has it and what is the "
-            "tracking number?",
-            expected={"order": o["order_id"], "carrier": o["carrier"], "tracking_number": o["tracking_number"]},
-            rubric=[
-                RubricItem(
-                    id="tracking",
-                    weight=70,
-                    requirement=f"Gives tracking number {o['tracking_number']}",
-                    check=_text(o["tracking_number"]),
-                ),
-                RubricItem(id="carrier", weight=30, requirement=f"Names {o['carrier']}", check=_text(o["carrier"])),
-            ],
-        )
 
     # 3. What an item cost (the latest delivered order of two or more items).
     multi = [o for o in delivered if len(o["items"]) > 1] or delivered
@@ -137,7 +89,7 @@ def tasks(world: World) -> list[Task]:
         kind="lookup",
         difficulty="easy",
         time_limit_seconds=240,
-        instruction=f"What did I pay for the {it['name']} I ordered from Shopwell on {_day(placed)}?",
+        instruction=f"What did I pay for the {it['name']} I ordered from Shopwell on {day(placed)}?",
         expected={"order": o["order_id"], "sku": it["sku"], "price_cents": it["price_cents"]},
         rubric=[
             RubricItem(
@@ -146,130 +98,6 @@ def tasks(world: World) -> list[Task]:
                 requirement=f"States {money(it['price_cents'], cur)}",
                 check=kit.amount(it["price_cents"]),
             )
-        ],
-    )
-
-    # 4. A card charge traced to what was bought (a total no other order has).
-    counts = Counter(x["total_cents"] for x in all_orders)
-    unique = [x for x in delivered if counts[x["total_cents"]] == 1 and len(x["items"]) == 1]
-    if unique:
-        o = unique[len(unique) // 2]
-        placed = dt.date.fromisoformat(o["placed_at"][:10])
-        it = o["items"][0]
-        task(
-            "charge-to-item",
-            [APP, "bank"],
-            kind="lookup",
-            difficulty="medium",
-            time_limit_seconds=360,
-            instruction=f"There is a Shopwell charge of {money(o['total_cents'], cur)} on my card around "
-            f"{_day(placed)}. What did I buy?",
-            expected={"order": o["order_id"], "item": it["name"], "total_cents": o["total_cents"]},
-            rubric=[
-                RubricItem(
-                    id="item",
-                    weight=80,
-                    requirement=f"Names {it['name']}",
-                    check=_text(it["name"], by_id[it["product_id"]]["title"]["en_US"]),
-                ),
-                RubricItem(
-                    id="order", weight=20, requirement=f"Gives order {o['order_id']}", check=_text(o["order_id"])
-                ),
-            ],
-        )
-
-    # 5. Action: return an item inside the 30-day window; the refund shows in the bank at once.
-    inside = [x for x in delivered if today <= returnable_until(x)]
-    if inside:
-        o = inside[0]
-        it = o["items"][0]
-        refund = it["qty"] * it["price_cents"]
-        task(
-            "return-item",
-            [APP, "bank"],
-            kind="action",
-            difficulty="medium",
-            time_limit_seconds=420,
-            instruction=f"I don't need the {it['name']} from my Shopwell order {o['order_id']}. Return it and tell me "
-            "how much comes back to my card.",
-            expected={"order": o["order_id"], "sku": it["sku"], "refund_cents": refund},
-            rubric=[
-                RubricItem(
-                    id="returned",
-                    weight=35,
-                    requirement="The item is returned in Shopwell",
-                    check=KIT.sql(
-                        "SELECT COUNT(*) FROM returns r JOIN order_items i ON i.id = r.order_item_id "
-                        "JOIN orders o ON o.id = i.order_id WHERE o.order_number = ? AND i.sku = ?",
-                        [o["order_id"], it["sku"]],
-                        [[1]],
-                    ),
-                ),
-                RubricItem(
-                    id="refund",
-                    weight=30,
-                    requirement=f"The bank shows a refund of {money(refund, cur)}",
-                    check=KIT.sql(
-                        "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'refund' "
-                        "AND amount_cents = ?",
-                        [APP, refund],
-                        [[1]],
-                        app="bank",
-                    ),
-                ),
-                RubricItem(
-                    id="amount", weight=20, requirement=f"States {money(refund, cur)}", check=kit.amount(refund)
-                ),
-                KIT.only(
-                    "Nothing else changed at Shopwell: only the new return",
-                    Change(table="returns", op="insert", min=1, max=1),
-                ),
-            ],
-        )
-
-    # 6. Action: buy two more of an item bought before, with the main card (total = catalogue price x 2 + shipping).
-    again = delivered[-1]["items"][0]
-    prod, k = retail.by_sku()[again["sku"]]
-    unit = retail.local_price(prod["variants"][k]["price_usd"], cur)
-    sub = 2 * unit
-    total2 = sub + retail.shipping(sub)
-    placed = dt.date.fromisoformat(delivered[-1]["placed_at"][:10])
-    variant = f" ({again['variant']})" if again["variant"] else ""
-    task(
-        "reorder-item",
-        [APP, "bank"],
-        kind="action",
-        difficulty="medium",
-        time_limit_seconds=480,
-        instruction=f"Order two more of the {again['name']}{variant} I bought on Shopwell on {_day(placed)}, "
-        f"delivered to my home and paid with my {card['label']}. What is the order total?",
-        expected={"sku": again["sku"], "qty": 2, "card_last4": card["last4"], "total_cents": total2},
-        rubric=[
-            RubricItem(
-                id="order",
-                weight=35,
-                requirement="A new order of two of that item is placed with that card",
-                check=KIT.sql(
-                    "SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.id "
-                    "JOIN cards c ON c.id = o.card_id WHERE o.world_ref IS NULL AND i.sku = ? "
-                    "AND i.qty = 2 AND c.last4 = ?",
-                    [again["sku"], card["last4"]],
-                    [[1]],
-                ),
-            ),
-            RubricItem(
-                id="charge",
-                weight=30,
-                requirement=f"The bank shows a pending charge of {money(total2, cur)}",
-                check=KIT.sql(
-                    "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge' AND amount_cents = ?",
-                    [APP, total2],
-                    [[1]],
-                    app="bank",
-                ),
-            ),
-            RubricItem(id="total", weight=20, requirement=f"States {money(total2, cur)}", check=kit.amount(total2)),
-            _new_order(1, 1),
         ],
     )
 
@@ -326,7 +154,7 @@ def tasks(world: World) -> list[Task]:
             kind="action",
             difficulty="easy",
             time_limit_seconds=300,
-            instruction=f"Write a 4-star review on Shopwell of the {it['name']} that arrived on {_day(arrived)}.",
+            instruction=f"Write a 4-star review on Shopwell of the {it['name']} that arrived on {day(arrived)}.",
             expected={"product_id": it["product_id"], "rating": 4},
             rubric=[
                 RubricItem(
@@ -348,84 +176,6 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    # 9. Action: reorder what was bought just before the last trip (the calendar and mail have the trip's dates).
-    trips = [t for t in ((p.travel.trips or []) if p.travel else []) if t.return_ < today]
-    trip = max(trips, key=lambda t: t.depart) if trips else None
-    before = [x for x in all_orders if trip and x["placed_at"][:10] < trip.depart.isoformat()] if trip else []
-    if before:
-        o = before[-1]
-        skus = [i["sku"] for i in o["items"]]
-        marks = ", ".join("?" for _ in skus)
-        task(
-            "reorder-before-trip",
-            [APP, "calendar", "bank"],
-            kind="action",
-            difficulty="hard",
-            time_limit_seconds=600,
-            instruction=f"Order again everything I bought on Shopwell in my last order before my trip to "
-            f"{trip.destination}, to my home address.",
-            expected={"order": o["order_id"], "skus": skus, "trip_depart": trip.depart.isoformat()},
-            rubric=[
-                RubricItem(
-                    id="items",
-                    weight=65,
-                    requirement=f"A new order holds every item of {o['order_id']}",
-                    check=KIT.sql(
-                        f"SELECT COUNT(DISTINCT i.sku) FROM order_items i JOIN orders o ON "
-                        f"o.id = i.order_id WHERE o.world_ref IS NULL AND i.sku IN ({marks})",
-                        skus,
-                        [[len(set(skus))]],
-                    ),
-                ),
-                RubricItem(
-                    id="charge",
-                    weight=20,
-                    requirement="The bank shows the new order's pending charge",
-                    check=KIT.sql(
-                        "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge'",
-                        [APP],
-                        [[1]],
-                        app="bank",
-                    ),
-                ),
-                _new_order(len(set(skus)), len(skus)),
-            ],
-        )
-
-    # 10. The last birthday present sent through Shopwell (the calendar has the birthday, the order the recipient).
-    gifts = [x for x in delivered if x.get("gift_for")]
-    if gifts:
-        o = gifts[-1]
-        it = o["items"][0]
-        arrived = dt.date.fromisoformat(o["delivered_at"][:10])
-        task(
-            "birthday-present",
-            [APP, "calendar"],
-            kind="lookup",
-            difficulty="medium",
-            time_limit_seconds=360,
-            instruction=f"What did I send {o['gift_for']} for their last birthday, and did it arrive before the day?",
-            expected={
-                "order": o["order_id"],
-                "item": it["name"],
-                "delivered": arrived.isoformat(),
-                "birthday": o["gift_birthday"],
-            },
-            rubric=[
-                RubricItem(
-                    id="item",
-                    weight=70,
-                    requirement=f"Names {it['name']}",
-                    check=_text(it["name"], by_id[it["product_id"]]["title"]["en_US"]),
-                ),
-                RubricItem(
-                    id="arrived",
-                    weight=30,
-                    requirement=f"Says it arrived on {_day(arrived)}, before the birthday on "
-                    f"{_day(dt.date.fromisoformat(o['gift_birthday']))}",
-                ),
-            ],
-        )
     out.extend(insight_tasks(world))
     return out
 
@@ -434,8 +184,8 @@ def tasks(world: World) -> list[Task]:
 
 
 def insight_tasks(world: World) -> list[Task]:
-    """Shopwell's contradiction, counterfactual and preference tasks: the carrier's delivery day against the shop's,
-    the shipping paid this year, the brand bought most. Items the world lacks give no task."""
+    """Shopwell's counterfactual and preference tasks: the shipping paid this year, the brand bought most. Items the
+    world lacks give no task. (The carrier's delivery day against the shop's, with mail: scenarios/pairs/shop.py.)"""
     from builder.tasks import answers as A
 
     p = world.persona
@@ -443,42 +193,6 @@ def insight_tasks(world: World) -> list[Task]:
     out: list[Task] = []
 
     task = KIT.adder(world, out)
-
-    it = A.planted(world, "contradiction/delivery-date")
-    if it:
-        shop, carrier = dt.date.fromisoformat(it["shop_day"]), dt.date.fromisoformat(it["carrier_day"])
-        task(
-            "cx-delivery-day",
-            ["shop", "mail"],
-            kind="lookup",
-            category="contradiction",
-            difficulty="medium",
-            time_limit_seconds=420,
-            instruction=f"When will my Shopwell order {it['order_id']} actually arrive? I've had different dates from "
-            f"Shopwell and from {it['carrier']}. Give me the day to expect first, then the other one.",
-            expected={"order_id": it["order_id"], "right": it["shop_day"], "stale": it["carrier_day"], "truth": "shop"},
-            planted=[it["id"]],
-            rubric=[
-                RubricItem(
-                    id="right",
-                    weight=40,
-                    requirement=f"Says {shop:%A, %B %-d} (Shopwell)",
-                    check=A.text(*A.date_forms(shop)),
-                ),
-                RubricItem(
-                    id="stale",
-                    weight=20,
-                    requirement=f"Names {carrier:%A, %B %-d} ({it['carrier']})",
-                    check=A.text(*A.date_forms(carrier)),
-                ),
-                RubricItem(
-                    id="order",
-                    weight=40,
-                    requirement="Names Shopwell's day before the carrier's",
-                    check=A.names([A.date_forms(shop), A.date_forms(carrier)], ordered=True),
-                ),
-            ],
-        )
 
     year = world.now.year
     done = [e for e in world.of_kind("retail_order") if e.status == "done" and e.at.year == year]

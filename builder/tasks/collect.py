@@ -4,7 +4,7 @@ scenarios (the top-level ``scenarios`` package) placed among them.
 A scenario module declares ``SCENARIOS``, a list of :class:`Scenario`: the app its task ids name (``home``), the
 apps every one of its tasks needs, the function that builds its tasks from the world, its reference solutions
 (task slug -> ``solve(task, web) -> str``, as an app's ``oracle.py`` ``SOLVERS``) and where its tasks sit among the
-home app's: right after one of the home app's own tasks (``after``, a slug), or after all of them (by ``rank``,
+home app's: right after one of the home app's own tasks (``after``, a slug; ``""``: before all of them), or after all of them (by ``rank``,
 then module name, then list order). This module names no app and no scenario: it finds them by walking the package.
 Pure and deterministic: the order depends on the world and the sorted module names only.
 """
@@ -33,9 +33,9 @@ class Scenario:
     are in the build, and each task is still kept only when all its ``apps_involved`` are. ``tasks(world)``: its
     tasks, in order (empty when the world lacks their material). ``solvers``: task slug -> reference solution.
     ``after``: the slug of the home app's own task these tasks follow (their place in the bundle), or several, the
-    first one the home app has for this world winning (for an anchor task the world may lack), ``""`` standing
-    for the start (before all the home app's own tasks); ``None``: they come after all the home app's own tasks,
-    ordered by ``rank`` (lower first). ``when(world)``: whether it has
+    first one the home app has for this world winning (for an anchor task the world may lack); ``""``: before the
+    home app's first task (a last fallback, or the place of tasks that open the home app's list); ``None``: they
+    come after all the home app's own tasks, ordered by ``rank`` (lower first). ``when(world)``: whether it has
     tasks at all (the home app's own gate, such as "the persona has taken a ride"); ``None``: always."""
 
     home: str
@@ -86,12 +86,11 @@ def home_tasks(world: World, app: str, own: list[Task], built: Iterable[str] | N
         if s.after is None:
             tail.append((s.rank, i, made))
         elif made:
-            slugs = [_slug(t) for t in out]
-            anchors = (s.after,) if isinstance(s.after, str) else s.after
-            anchor = next((a for a in anchors if a == "" or a in slugs), None)
+            slugs = ["", *(_slug(t) for t in out)]  # "": the start of the list
+            anchor = next((a for a in ((s.after,) if isinstance(s.after, str) else s.after) if a in slugs), None)
             if anchor is None:
                 raise ValueError(f"{name}: {app} has none of the tasks {s.after!r} for its tasks to follow")
-            k = (slugs.index(anchor) + 1 if anchor else 0) + placed.get(anchor, 0)
+            k = slugs.index(anchor) + placed.get(anchor, 0)
             out[k:k] = made
             placed[anchor] = placed.get(anchor, 0) + len(made)
     for _, _, made in sorted(tail, key=lambda x: x[:2]):

@@ -1,12 +1,14 @@
-"""DashBite's errand across apps: the sick day (the usual dinner delivered, work chat told, the calendar cleared, mail);
-with its reference solution."""
+"""DashBite's errands across apps, among its own tasks: the usual dinner tonight (the bank shows the charge), the sick
+day (the usual dinner delivered, work chat told, the calendar cleared, mail), an order again from its confirmation
+mail; with their reference solutions."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from apps.delivery.steps import charge_pending, new_order, order, scheduled
-from apps.delivery.tasks import in_use, usual_dinner
+from apps.delivery.steps import KIT, SLACK_MINUTES, charge_pending, new_order, order, scheduled, window
+from apps.delivery.tasks import APP, done_orders, in_use, open_for, usual_dinner
+from builder.world import delivery
 from builder.money import money
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
@@ -120,12 +122,131 @@ def sick_day_tasks(world: World) -> list[Task]:
     return _sick_day(world, place, slot, items, q, world.persona.preferences.tipping_percent)
 
 
+def usual_dinner_tasks(world: World) -> list[Task]:
+    """The usual order scheduled for 7 pm tonight with the usual tip; the bank shows the pending charge."""
+    out: list[Task] = []
+    cur, tp = world.currency, world.persona.preferences.tipping_percent
+    plan = usual_dinner(world)
+    if plan:
+        place, slot, items, q = plan
+        KIT.adder(world, out)(
+            "schedule-usual-dinner",
+            [APP, "bank"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"Order my usual from {place['name']} on DashBite, scheduled to arrive at 7 pm tonight, "
+            "to my home, with my usual tip.",
+            expected={
+                "restaurant": place["name"],
+                "items": items,
+                "when": "later",
+                "at": slot.strftime("%Y-%m-%dT%H:%M"),
+                "tip": tp,
+                **q,
+            },
+            rubric=[
+                RubricItem(
+                    id="scheduled",
+                    weight=45,
+                    requirement=f"A new order from {place['name']} scheduled for {slot:%H:%M} today "
+                    f"(within {SLACK_MINUTES} minutes) with the usual dishes",
+                    check=scheduled(place, slot, items, q),
+                ),
+                RubricItem(
+                    id="charged",
+                    weight=40,
+                    requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
+                    check=charge_pending(q),
+                ),
+                new_order(len(items)),
+            ],
+        )
+    return out
+
+
+def reorder_from_mail_tasks(world: World) -> list[Task]:
+    """The last order not from the usual place, found by its confirmation mail's date, ordered again for 7:30 pm
+    tonight (when that restaurant is open then)."""
+    out: list[Task] = []
+    p, cur = world.persona, world.currency
+    by_name = {x["name"]: x for x in delivery.home_catalogue(p)}
+    other = [e for e in done_orders(world) if not e.data["usual"] and e.data["restaurant"] in by_name]
+    slot = dt.datetime.combine(world.now.date(), dt.time(19, 30))
+    other = [e for e in other if open_for(by_name[e.data["restaurant"]], slot)]
+    if other:
+        e = other[-1]
+        d = e.data
+        items = [{"dish_id": x["dish_id"], "qty": x["qty"], "option_ids": x.get("option_ids", [])} for x in d["items"]]
+        placed = dt.datetime.fromisoformat(d["placed_local"])
+        KIT.adder(world, out)(
+            "reorder-from-mail",
+            [APP, "mail"],
+            kind="action",
+            difficulty="hard",
+            time_limit_seconds=600,
+            instruction=f"I got a DashBite order confirmation by email on {placed:%B %-d, %Y}. Order exactly the same "
+            "again (same dishes, options and quantities), delivered to my home at 7:30 pm tonight.",
+            expected={
+                "order_id": d["order_id"],
+                "restaurant": d["restaurant"],
+                "items": items,
+                "when": "later",
+                "at": slot.strftime("%Y-%m-%dT%H:%M"),
+                "tip": p.preferences.tipping_percent,
+            },
+            rubric=[
+                RubricItem(
+                    id="reordered",
+                    weight=85,
+                    requirement=f"A new order from {d['restaurant']} for {slot:%H:%M} today with the "
+                    f"{len(items)} dishes of {d['order_id']} and a subtotal of "
+                    f"{money(d['subtotal_cents'], cur)}",
+                    check=KIT.sql(
+                        """SELECT COUNT(*) FROM orders o WHERE o.world_ref IS NULL
+                                              AND o.restaurant_name = ? AND o.scheduled_for BETWEEN ? AND ?
+                                              AND o.subtotal_cents = ?
+                                              AND (SELECT COUNT(*) FROM order_items i WHERE i.order_id = o.id) = ?""",
+                        [d["restaurant"], *window(slot), d["subtotal_cents"], len(items)],
+                        [[1]],
+                    ),
+                ),
+                new_order(len(items)),
+            ],
+        )
+    return out
+
+
 SCENARIOS = [
+    Scenario(
+        home=APP,
+        apps=(APP, "bank"),
+        tasks=usual_dinner_tasks,
+        solvers={"schedule-usual-dinner": order},
+        after=("favourite-besides-usual", "biggest-order", "usual-order", "last-month-takeout", "usual-tip"),
+        when=in_use,
+    ),
     Scenario(
         home="delivery",
         apps=("delivery", "bank", "workchat", "mail", "calendar"),
         tasks=sick_day_tasks,
         solvers={"sick-day": sick_day},
         after="schedule-usual-dinner",
-    )
+    ),
+    Scenario(
+        home=APP,
+        apps=(APP, "mail"),
+        tasks=reorder_from_mail_tasks,
+        solvers={"reorder-from-mail": order},
+        after=(
+            "sick-day",
+            "schedule-usual-dinner",
+            "favourite-besides-usual",
+            "biggest-order",
+            "usual-order",
+            "last-month-takeout",
+            "usual-tip",
+        ),
+        when=in_use,
+    ),
 ]

@@ -1,21 +1,24 @@
-"""TableTime's (the restaurant app's) errands across apps: dinner with friends, a dinner time a friend mixed up, the
-team dinner, a dinner on a trip; each with its reference solution."""
+"""TableTime's (the restaurant app's) errands across apps: the same group again, the restaurant with the biggest card
+spend saved, the bill split in Parley (each among TableTime's own tasks), and after them dinner with friends, a
+dinner time a friend mixed up, the team dinner, a dinner on a trip; each with its reference solution."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
+from collections import Counter, defaultdict
 
 from apps.calendar import steps as daybook
 from apps.dining import steps as tabletime
-from apps.dining.tasks import APP, in_use
+from apps.dining.seed import OCCUPANCY_DAYS, reservations
+from apps.dining.tasks import APP, HOLDS, KIT, day_text, history, in_use
 from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
 from apps.rides import steps as zipride
-from builder.tasks import answers
+from builder.money import money
+from builder.tasks import answers, kit
 from builder.tasks.collect import Scenario
-from builder.tasks.model import RubricItem, Task
-from builder.tasks.oracle import Web
+from builder.tasks.model import Change, Check, RubricItem, Task
+from builder.tasks.oracle import OracleError, Web
 from builder.world import World
 from builder.world.dining import catalogue
 from scenarios import ERRANDS
@@ -485,12 +488,251 @@ def dinner_time_mixup(task: Task, web: Web) -> str:
     return f"The table is at {at:%H:%M}; told {exp['friend']}, booked the ride and added the reminder."
 
 
+def book_friends_tasks(world: World) -> list[Task]:
+    """The latest dinner with company booked again, for everyone who came (the companions are in the reservation and
+    in Parley), five weeks out (dining + messaging)."""
+    out: list[Task] = []
+    loc = world.persona.locale
+    past, _ = history(world)
+    company = [b for b in past if b["companions"]]
+    if company:
+        b = company[-1]
+        slug = {(x["name"], x["address"]): x["slug"] for x in catalogue()}[(b["restaurant"], b["address"])]
+        day2 = world.now.date() + dt.timedelta(days=OCCUPANCY_DAYS + 8)
+        party = 1 + len(b["companions"])
+        KIT.adder(world, out)(
+            "book-friends",
+            [APP, "messaging"],
+            kind="action",
+            difficulty="hard",
+            time_limit_seconds=540,
+            instruction=f"That dinner at {b['restaurant']} on {day_text(b['at'].date(), loc)} was great. Book the same "
+            f"place again for me and everyone who came that night, on {day_text(day2, loc)} at 7 pm.",
+            expected={
+                "slug": slug,
+                "restaurant": b["restaurant"],
+                "day": day2.isoformat(),
+                "time": "19:00",
+                "party": party,
+                "companions": b["companions"],
+            },
+            rubric=[
+                RubricItem(
+                    id="booked",
+                    weight=55,
+                    requirement=f"A reservation at {b['restaurant']} on {day2} 19:00",
+                    check=KIT.sql(
+                        "SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
+                        "WHERE v.world_ref IS NULL AND v.status = 'booked' AND r.slug = ? AND v.day = ? "
+                        "AND v.time = ?",
+                        [slug, day2.isoformat(), "19:00"],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="party",
+                    weight=30,
+                    requirement=f"For {party} people",
+                    check=KIT.sql(
+                        "SELECT v.party_size FROM reservations v JOIN restaurants r ON r.id = "
+                        "v.restaurant_id WHERE v.world_ref IS NULL AND r.slug = ? AND v.day = ?",
+                        [slug, day2.isoformat()],
+                        [[party]],
+                    ),
+                ),
+                KIT.only(
+                    "Nothing else changed at TableTime: only the new reservation",
+                    Change(table="reservations", op="insert", min=1, max=1),
+                    *HOLDS,
+                ),
+            ],
+        )
+    return out
+
+
+def book_friends(task: Task, web: Web) -> str:
+    """Book the same restaurant again for the whole group."""
+    exp = task.expected
+    tabletime.book(web, exp["slug"], exp["day"], exp["time"], exp["party"])
+    return f"Booked {exp['restaurant']} for {exp['party']} on {exp['day']} at {exp['time']}."
+
+
+def save_top_spend_tasks(world: World) -> list[Task]:
+    """Save to the favourites the restaurant with the biggest card spend this year that is not saved yet (the seed
+    saves the three booked most) (dining + bank)."""
+    out: list[Task] = []
+    p, cur = world.persona, world.currency
+    past, _ = history(world)
+    slugs = {(x["name"], x["address"]): x["slug"] for x in catalogue()}
+    order = {(x["name"], x["address"]): i for i, x in enumerate(catalogue())}
+    booked = Counter((b["restaurant"], b["address"]) for b in reservations(world))
+    favourites = {slugs[k] for k, _ in sorted(booked.items(), key=lambda kv: (-kv[1], order[kv[0]]))[:3]}  # the seed's
+    paid = [b for b in past if b["paid"] is not None and b["paid"].status == "done"]
+    spend: dict[tuple[str, str], int] = defaultdict(int)
+    for b in paid:
+        if b["paid"].at.year == p.as_of.year:
+            spend[(b["restaurant"], b["address"])] += b["paid"].data["amount_cents"]
+    ranked = sorted(spend.items(), key=lambda kv: (-kv[1], order[kv[0]]))
+    pick = next(((k, v) for k, v in ranked if slugs[k] not in favourites), None)
+    if pick:
+        (rn, ra), cents = pick
+        rank = [k for k, _ in ranked].index((rn, ra)) + 1
+        which = "the most" if rank == 1 else f"the {['', '', 'second', 'third', 'fourth', 'fifth'][min(rank, 5)]} most"
+        KIT.adder(world, out)(
+            "save-top-spend",
+            [APP, "bank"],
+            kind="action",
+            difficulty="hard",
+            time_limit_seconds=540,
+            instruction=f"Of the restaurants I booked through TableTime, save the one where I've spent {which} on my card "
+            f"in {p.as_of.year} to my favourites.",
+            expected={"slug": slugs[(rn, ra)], "restaurant": rn, "spend_cents": cents},
+            rubric=[
+                RubricItem(
+                    id="saved",
+                    weight=85,
+                    requirement=f"{rn} ({money(cents, cur)}) is saved",
+                    check=KIT.sql(
+                        "SELECT COUNT(*) FROM favourites f JOIN restaurants r ON r.id = f.restaurant_id "
+                        "WHERE r.slug = ? AND f.world_ref IS NULL",
+                        [slugs[(rn, ra)]],
+                        [[1]],
+                    ),
+                ),
+                KIT.only(
+                    f"Nothing else changed at TableTime: only {rn} saved to the favourites",
+                    Change(table="favourites", op="insert", min=1, max=1),
+                ),
+            ],
+        )
+    return out
+
+
+def save_top_spend(task: Task, web: Web) -> str:
+    """Save the restaurant to the favourites."""
+    exp = task.expected
+    _, location = web.post_form(APP, "/api/favorites", [("slug", exp["slug"]), ("on", "1")])
+    if "saved=1" not in location:
+        raise OracleError(f"TableTime did not confirm ('saved=1' not in {location!r})")
+    return f"Saved {exp['restaurant']} ({exp['spend_cents'] / 100:,.2f} this year) to your favourites."
+
+
+def split_the_bill_tasks(world: World) -> list[Task]:
+    """Split the last dinner the persona paid for the whole table (the card line holds the food and the tip) evenly,
+    and ask each friend who came for their share in Parley (dining + bank + messaging)."""
+    out: list[Task] = []
+    loc, cur = world.persona.locale, world.currency
+    past, _ = history(world)
+    paid = {
+        e.data["restaurant_booking"]: e
+        for e in world.of_kind("card_purchase")
+        if e.status == "done" and e.data.get("paid_for") == "table" and e.data.get("restaurant_booking")
+    }
+    split = [b for b in past if b["confirmation"] in paid and b["companions"]]
+    if split:
+        b = split[-1]
+        charge = paid[b["confirmation"]].data
+        party = len(b["companions"]) + 1
+        share_lo, share_hi = charge["amount_cents"] // party, -(-charge["amount_cents"] // party)
+
+        def forms(cents: int) -> list[str]:
+            return [f"{cents // 100}.{cents % 100:02d}", f"{cents // 100},{cents % 100:02d}"]
+
+        shares = sorted(set(forms(share_lo) + forms(share_hi)))
+        who = b["companions"]
+        weights = [85 // len(who) + (85 % len(who) if i == 0 else 0) for i in range(len(who))]
+        marks = " OR ".join("instr(m.body, ?) > 0" for _ in shares)
+        KIT.adder(world, out)(
+            "split-the-bill",
+            [APP, "bank", "messaging"],
+            kind="action",
+            category="long_horizon",
+            difficulty="hard",
+            time_limit_seconds=600,
+            instruction=f"I paid for everyone at {b['restaurant']} on {day_text(b['at'].date(), loc)}. Split what my "
+            "card was charged (tip included) evenly between everyone who came, and ask each of my friends for "
+            "their share in Parley.",
+            expected={
+                "confirmation": b["confirmation"],
+                "charged_cents": charge["amount_cents"],
+                "party": party,
+                "share_cents": share_hi,
+                "companions": who,
+            },
+            rubric=[
+                RubricItem(
+                    id=f"asked-{i}",
+                    weight=w,
+                    requirement=f"{n} is asked in Parley for {money(share_hi, cur)}",
+                    check=Check(
+                        type="sql",
+                        app="messaging",
+                        query=" ".join(
+                            f"""SELECT COUNT(*) > 0 FROM messages m JOIN conversations c
+                                                ON c.id = m.conversation_id WHERE c.kind = 'direct' AND c.contact_id =
+                                                (SELECT id FROM contacts WHERE name = ?) AND m.sender_id IS NULL
+                                                AND m.world_ref IS NULL AND ({marks})""".split()
+                        ),
+                        params=[n, *shares],
+                        expected=[[1]],
+                    ),
+                )
+                for i, (n, w) in enumerate(zip(who, weights))
+            ]
+            + [
+                kit.only(
+                    "messaging",
+                    "Nothing else changed in Parley: only the texts asking for the shares (and the friends' replies)",
+                    Change(table="messages", op="insert", min=len(who), max=2 * len(who)),
+                )
+            ],
+        )
+    return out
+
+
+def split_the_bill(task: Task, web: Web) -> str:
+    """Text each friend who came their share of the card charge."""
+    exp = task.expected
+    share = f"{exp['share_cents'] // 100}.{exp['share_cents'] % 100:02d}"
+    for name in exp["companions"]:
+        text = f"Dinner came to {exp['charged_cents'] / 100:.2f} for the {exp['party']} of us, so {share} each. Thanks!"
+        parley.send(web, name, text)
+    return (
+        f"{exp['charged_cents'] / 100:.2f} split {exp['party']} ways is {share} each; asked "
+        f"{', '.join(exp['companions'])}."
+    )
+
+
 def errands(world: World) -> list[Task]:
     """TableTime's long-horizon errands, in their order."""
     return long_tasks(world) + time_mixup_task(world) + team_dinner_task(world) + trip_dinner_task(world)
 
 
 SCENARIOS = [
+    Scenario(
+        home=APP,
+        apps=(APP, "messaging"),
+        tasks=book_friends_tasks,
+        solvers={"book-friends": book_friends},
+        after="book-table",
+        when=in_use,
+    ),
+    Scenario(
+        home=APP,
+        apps=(APP, "bank"),
+        tasks=save_top_spend_tasks,
+        solvers={"save-top-spend": save_top_spend},
+        after="review-last",
+        when=in_use,
+    ),
+    Scenario(
+        home=APP,
+        apps=(APP, "bank", "messaging"),
+        tasks=split_the_bill_tasks,
+        solvers={"split-the-bill": split_the_bill},
+        after="review-last",
+        when=in_use,
+    ),
     Scenario(
         home="dining",
         apps=("dining", "calendar"),
@@ -503,5 +745,5 @@ SCENARIOS = [
         },
         rank=ERRANDS,
         when=in_use,
-    )
+    ),
 ]

@@ -1,4 +1,6 @@
-"""Shopwell's errands across apps: a birthday present while away, or one to send; with the reference solution."""
+"""Shopwell's errands across apps: an item returned and one ordered again with the bank's card lines, the last order
+before a trip ordered again (each among Shopwell's own tasks), and after them a birthday present while away; with
+their reference solutions."""
 
 from __future__ import annotations
 
@@ -9,11 +11,14 @@ from apps.dining import steps as tabletime
 from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
 from apps.shop import steps as shopwell
-from apps.shop.tasks import APP, in_use
+from apps.shop.seed import orders, returnable_until, tracking_state
+from apps.shop.tasks import APP, KIT, day, in_use, new_order
+from builder.money import money
+from builder.tasks import kit
 from builder.tasks.collect import Scenario
-from builder.tasks.model import RubricItem, Task
+from builder.tasks.model import Change, RubricItem, Task
 from builder.tasks.oracle import Web
-from builder.world import World
+from builder.world import World, retail
 from builder.world.accounts import payment_cards
 from scenarios import ERRANDS
 
@@ -152,6 +157,209 @@ def long_tasks(world: World) -> list[Task]:
     ]
 
 
+def return_tasks(world: World) -> list[Task]:
+    """Return an item inside the 30-day window (the first such delivered order); the refund shows in the bank at
+    once."""
+    cur, now = world.currency, world.now
+    today = now.date()
+    delivered = [o for o in orders(world) if tracking_state(o, now) == "delivered"]
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+
+    inside = [x for x in delivered if today <= returnable_until(x)]
+    if inside:
+        o = inside[0]
+        it = o["items"][0]
+        refund = it["qty"] * it["price_cents"]
+        task(
+            "return-item",
+            [APP, "bank"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"I don't need the {it['name']} from my Shopwell order {o['order_id']}. Return it and tell me "
+            "how much comes back to my card.",
+            expected={"order": o["order_id"], "sku": it["sku"], "refund_cents": refund},
+            rubric=[
+                RubricItem(
+                    id="returned",
+                    weight=35,
+                    requirement="The item is returned in Shopwell",
+                    check=KIT.sql(
+                        "SELECT COUNT(*) FROM returns r JOIN order_items i ON i.id = r.order_item_id "
+                        "JOIN orders o ON o.id = i.order_id WHERE o.order_number = ? AND i.sku = ?",
+                        [o["order_id"], it["sku"]],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="refund",
+                    weight=30,
+                    requirement=f"The bank shows a refund of {money(refund, cur)}",
+                    check=KIT.sql(
+                        "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'refund' "
+                        "AND amount_cents = ?",
+                        [APP, refund],
+                        [[1]],
+                        app="bank",
+                    ),
+                ),
+                RubricItem(
+                    id="amount", weight=20, requirement=f"States {money(refund, cur)}", check=kit.amount(refund)
+                ),
+                KIT.only(
+                    "Nothing else changed at Shopwell: only the new return",
+                    Change(table="returns", op="insert", min=1, max=1),
+                ),
+            ],
+        )
+    return out
+
+
+def reorder_tasks(world: World) -> list[Task]:
+    """Two more of the first item of the latest delivered order, with the main card (total = catalogue price x 2 +
+    shipping); the bank shows the charge."""
+    cur, now = world.currency, world.now
+    delivered = [o for o in orders(world) if tracking_state(o, now) == "delivered"]
+    card = payment_cards(world)[0]
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+
+    again = delivered[-1]["items"][0]
+    prod, k = retail.by_sku()[again["sku"]]
+    unit = retail.local_price(prod["variants"][k]["price_usd"], cur)
+    sub = 2 * unit
+    total2 = sub + retail.shipping(sub)
+    placed = dt.date.fromisoformat(delivered[-1]["placed_at"][:10])
+    variant = f" ({again['variant']})" if again["variant"] else ""
+    task(
+        "reorder-item",
+        [APP, "bank"],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=480,
+        instruction=f"Order two more of the {again['name']}{variant} I bought on Shopwell on {day(placed)}, "
+        f"delivered to my home and paid with my {card['label']}. What is the order total?",
+        expected={"sku": again["sku"], "qty": 2, "card_last4": card["last4"], "total_cents": total2},
+        rubric=[
+            RubricItem(
+                id="order",
+                weight=35,
+                requirement="A new order of two of that item is placed with that card",
+                check=KIT.sql(
+                    "SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.id "
+                    "JOIN cards c ON c.id = o.card_id WHERE o.world_ref IS NULL AND i.sku = ? "
+                    "AND i.qty = 2 AND c.last4 = ?",
+                    [again["sku"], card["last4"]],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="charge",
+                weight=30,
+                requirement=f"The bank shows a pending charge of {money(total2, cur)}",
+                check=KIT.sql(
+                    "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge' AND amount_cents = ?",
+                    [APP, total2],
+                    [[1]],
+                    app="bank",
+                ),
+            ),
+            RubricItem(id="total", weight=20, requirement=f"States {money(total2, cur)}", check=kit.amount(total2)),
+            new_order(1, 1),
+        ],
+    )
+    return out
+
+
+def trip_tasks(world: World) -> list[Task]:
+    """Everything of the last order placed before the last trip, ordered again (the calendar and mail have the
+    trip's dates; the bank shows the charge)."""
+    p = world.persona
+    today = world.now.date()
+    all_orders = orders(world)
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+
+    trips = [t for t in ((p.travel.trips or []) if p.travel else []) if t.return_ < today]
+    trip = max(trips, key=lambda t: t.depart) if trips else None
+    before = [x for x in all_orders if trip and x["placed_at"][:10] < trip.depart.isoformat()] if trip else []
+    if before:
+        o = before[-1]
+        skus = [i["sku"] for i in o["items"]]
+        marks = ", ".join("?" for _ in skus)
+        task(
+            "reorder-before-trip",
+            [APP, "calendar", "bank"],
+            kind="action",
+            difficulty="hard",
+            time_limit_seconds=600,
+            instruction=f"Order again everything I bought on Shopwell in my last order before my trip to "
+            f"{trip.destination}, to my home address.",
+            expected={"order": o["order_id"], "skus": skus, "trip_depart": trip.depart.isoformat()},
+            rubric=[
+                RubricItem(
+                    id="items",
+                    weight=65,
+                    requirement=f"A new order holds every item of {o['order_id']}",
+                    check=KIT.sql(
+                        f"SELECT COUNT(DISTINCT i.sku) FROM order_items i JOIN orders o ON "
+                        f"o.id = i.order_id WHERE o.world_ref IS NULL AND i.sku IN ({marks})",
+                        skus,
+                        [[len(set(skus))]],
+                    ),
+                ),
+                RubricItem(
+                    id="charge",
+                    weight=20,
+                    requirement="The bank shows the new order's pending charge",
+                    check=KIT.sql(
+                        "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge'",
+                        [APP],
+                        [[1]],
+                        app="bank",
+                    ),
+                ),
+                new_order(len(set(skus)), len(skus)),
+            ],
+        )
+    return out
+
+
+def return_item(task: Task, web: Web) -> str:
+    """Return the item; what comes back to the card."""
+    exp = task.expected
+    item = web.one(
+        APP,
+        "SELECT i.id FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.order_number = ? AND i.sku = ?",
+        (exp["order"], exp["sku"]),
+    )
+    shopwell.confirm(
+        web,
+        "/api/returns",
+        [("item", str(item)), ("order", exp["order"]), ("reason", "no_longer_needed"), ("comment", "")],
+        "returned=",
+    )
+    refund = web.one(APP, "SELECT refund_cents FROM returns WHERE order_item_id = ?", (item,))
+    return f"Returned it; {refund / 100:,.2f} comes back to your card."
+
+
+def reorder_item(task: Task, web: Web) -> str:
+    """Two into the cart, checked out with the card the task names; the order total."""
+    exp = task.expected
+    card = web.one(APP, "SELECT id FROM cards WHERE last4 = ?", (exp["card_last4"],))
+    shopwell.confirm(web, "/api/cart", [("action", "add"), ("sku", exp["sku"]), ("qty", str(exp["qty"]))], "")
+    number, total = shopwell.place_order(web, card)
+    return f"Ordered two more (order {number}); the order total is {total / 100:,.2f}."
+
+
+def reorder_before_trip(task: Task, web: Web) -> str:
+    """Reorder that order from its page and check out."""
+    shopwell.confirm(web, "/api/reorder", [("order", task.expected["order"])], "reordered=")
+    number, total = shopwell.place_order(web)
+    return f"Ordered everything from {task.expected['order']} again: order {number}, {total / 100:,.2f}."
+
+
 def birthday_while_away(task: Task, web: Web) -> str:
     """The present, the call in Daybook, the family dinner at TableTime, the mail to the parent, the sibling."""
 
@@ -180,11 +388,35 @@ def birthday_while_away(task: Task, web: Web) -> str:
 
 SCENARIOS = [
     Scenario(
+        home=APP,
+        apps=(APP, "bank"),
+        tasks=return_tasks,
+        solvers={"return-item": return_item},
+        after=("charge-to-item", "item-price"),
+        when=in_use,
+    ),
+    Scenario(
+        home=APP,
+        apps=(APP, "bank"),
+        tasks=reorder_tasks,
+        solvers={"reorder-item": reorder_item},
+        after=("charge-to-item", "item-price"),
+        when=in_use,
+    ),
+    Scenario(
+        home=APP,
+        apps=(APP, "calendar", "bank"),
+        tasks=trip_tasks,
+        solvers={"reorder-before-trip": reorder_before_trip},
+        after=("review-product", "subscribe"),
+        when=in_use,
+    ),
+    Scenario(
         home="shop",
         apps=("shop", "calendar"),
         tasks=long_tasks,
         solvers={"birthday-while-away": birthday_while_away},
         rank=ERRANDS,
         when=in_use,
-    )
+    ),
 ]

@@ -69,6 +69,17 @@ def test_an_empty_anchor_places_them_first_when_no_other_anchor_is_there(monkeyp
     assert _slugs(collect.home_tasks(WORLD, "a", own)) == ["lead", "next", "one", "mid", "two"]
 
 
+def test_the_empty_anchor_is_the_start_of_the_list(monkeypatch):
+    own = [_task("a", "one"), _task("a", "two")]
+    _scenarios(
+        monkeypatch,
+        Scenario(home="a", apps=("a", "b"), tasks=lambda w: [_task("a", "opens", ["a", "b"])], after=""),
+        Scenario(home="a", apps=("a", "b"), tasks=lambda w: [_task("a", "next", ["a", "b"])], after=("x", "")),
+        Scenario(home="a", apps=("a", "b"), tasks=lambda w: [_task("a", "after", ["a", "b"])], after="opens"),
+    )
+    assert _slugs(collect.home_tasks(WORLD, "a", own)) == ["opens", "after", "next", "one", "two"]
+
+
 def test_left_out_without_their_apps_or_when_their_gate_says_no(monkeypatch):
     own = [_task("a", "one")]
     _scenarios(

@@ -1,0 +1,127 @@
+"""Shopwell's look-ups through one other app (ids ``<persona>/shop/<slug>``): last month's spend against the card
+statement and the parcel on its way with its shipping mail (they open Shopwell's list), the card charge traced to what was bought (after
+the price of an item)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+
+from apps.shop.seed import orders, tracking_state
+from apps.shop.tasks import APP, KIT, MONTHS_EN, day, in_use, text
+from builder.money import money
+from builder.tasks import kit
+from builder.tasks.collect import Scenario
+from builder.tasks.model import RubricItem, Task
+from builder.world import World, retail
+
+
+def month_tasks(world: World) -> list[Task]:
+    """Shopwell's spend in the last full month (the card statement shows the same charges)."""
+    cur, today = world.currency, world.now.date()
+    all_orders = orders(world)
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+
+    first_of_month = today.replace(day=1)
+    last_month_end = first_of_month - dt.timedelta(days=1)
+    month = last_month_end.strftime("%Y-%m")
+    in_month = [o for o in all_orders if o["placed_at"][:7] == month]
+    total = sum(o["total_cents"] for o in in_month)
+    month_name = f"{MONTHS_EN[last_month_end.month - 1]} {last_month_end.year}"
+    task(
+        "month-spend",
+        [APP, "bank"],
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=420,
+        instruction=f"How much did I spend at Shopwell in {month_name}, and in how many orders? Check it against "
+        "my card statement.",
+        expected={"month": month, "total_cents": total, "orders": [o["order_id"] for o in in_month]},
+        rubric=[
+            RubricItem(id="total", weight=75, requirement=f"States {money(total, cur)}", check=kit.amount(total)),
+            RubricItem(id="count", weight=25, requirement=f"Says {len(in_month)} orders"),
+        ],
+    )
+    return out
+
+
+def parcel_tasks(world: World) -> list[Task]:
+    """The carrier and tracking number of the parcel on its way (the shipping mail has them too)."""
+    now = world.now
+    all_orders = orders(world)
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+
+    moving = [o for o in all_orders if tracking_state(o, now) == "shipped"] or [
+        o for o in all_orders if tracking_state(o, now) == "ordered"
+    ]
+    if moving:
+        o = moving[-1]
+        names = ", ".join(i["name"] for i in o["items"])
+        task(
+            "parcel-tracking",
+            [APP, "mail"],
+            kind="lookup",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction=f"My Shopwell order with the {names} hasn't arrived yet. Which carrier has it and what is the "
+            "tracking number?",
+            expected={"order": o["order_id"], "carrier": o["carrier"], "tracking_number": o["tracking_number"]},
+            rubric=[
+                RubricItem(
+                    id="tracking",
+                    weight=70,
+                    requirement=f"Gives tracking number {o['tracking_number']}",
+                    check=text(o["tracking_number"]),
+                ),
+                RubricItem(id="carrier", weight=30, requirement=f"Names {o['carrier']}", check=text(o["carrier"])),
+            ],
+        )
+    return out
+
+
+def charge_tasks(world: World) -> list[Task]:
+    """What a card charge bought: a delivered one-item order whose total no other order has."""
+    cur, now = world.currency, world.now
+    all_orders = orders(world)
+    delivered = [o for o in all_orders if tracking_state(o, now) == "delivered"]
+    by_id = {x["id"]: x for x in retail.catalogue()}
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+
+    counts = Counter(x["total_cents"] for x in all_orders)
+    unique = [x for x in delivered if counts[x["total_cents"]] == 1 and len(x["items"]) == 1]
+    if unique:
+        o = unique[len(unique) // 2]
+        placed = dt.date.fromisoformat(o["placed_at"][:10])
+        it = o["items"][0]
+        task(
+            "charge-to-item",
+            [APP, "bank"],
+            kind="lookup",
+            difficulty="medium",
+            time_limit_seconds=360,
+            instruction=f"There is a Shopwell charge of {money(o['total_cents'], cur)} on my card around "
+            f"{day(placed)}. What did I buy?",
+            expected={"order": o["order_id"], "item": it["name"], "total_cents": o["total_cents"]},
+            rubric=[
+                RubricItem(
+                    id="item",
+                    weight=80,
+                    requirement=f"Names {it['name']}",
+                    check=text(it["name"], by_id[it["product_id"]]["title"]["en_US"]),
+                ),
+                RubricItem(
+                    id="order", weight=20, requirement=f"Gives order {o['order_id']}", check=text(o["order_id"])
+                ),
+            ],
+        )
+    return out
+
+
+SCENARIOS = [
+    Scenario(home=APP, apps=(APP, "bank"), tasks=month_tasks, after="", when=in_use),
+    Scenario(home=APP, apps=(APP, "mail"), tasks=parcel_tasks, after="", when=in_use),
+    Scenario(home=APP, apps=(APP, "bank"), tasks=charge_tasks, after="item-price", when=in_use),
+]
