@@ -36,6 +36,7 @@ import unicodedata
 
 
 from ..reference import delivery as reference_delivery
+from ..reference.locales import in_language
 from ..rng import rng
 from .finance import cents
 
@@ -350,7 +351,7 @@ def home_catalogue(persona) -> list[dict]:
 
 def dish_name(dish: dict, locale: str) -> str:
     """A dish's name in the persona's language (German for ``de*``, else English)."""
-    return dish["name"]["de"] if locale.startswith("de") else dish["name"]["en"]
+    return in_language(dish["name"], locale)
 
 
 def fees(restaurant: dict, subtotal_cents: int) -> dict:
@@ -379,7 +380,6 @@ def favourites(sim, restaurants: list[dict]) -> list[dict]:
 
 
 def _item(r, dish: dict, locale: str) -> dict:
-    de = locale.startswith("de")
     labels, ids, price = [], [], dish["price_cents"]
     for o in dish["options"]:
         if o["pick"] == "one":
@@ -388,7 +388,7 @@ def _item(r, dish: dict, locale: str) -> dict:
         else:
             picked = [o["choices"][r.randrange(len(o["choices"]))]] if r.random() < 0.25 else []
         for c in picked:
-            labels.append(c["label"]["de"] if de else c["label"]["en"])
+            labels.append(in_language(c["label"], locale))
             ids.append(f"{o['key']}:{c['id']}")
             price += c["price_cents"]
     return {
