@@ -28,8 +28,8 @@ from typing import Any
 
 from ..names import ascii_slug
 from ..persona import Contact
+from ..persona.facts import email_domain
 from ..persona.occupations import Occupation, of_persona
-from ..reference.services import service
 from ..rng import token
 from .calendar import away_dates, is_holiday, parse_when, work_person
 from .context import Sim
@@ -203,11 +203,7 @@ def _external(box: Mailbox, r: random.Random, slots: dict) -> dict[str, str]:
     fake = box.sim.faker(f"mail/work/external/{r.randrange(10**9)}")
     name = f"{fake.first_name()} {fake.last_name()}"
     org = slots.get("client")
-    domain = (
-        f"{ascii_slug(org)[:30] or 'mail'}.test"
-        if org
-        else {"en_GB": "post.test", "de_DE": "postfach.test"}.get(box.p.locale, service("mail-delivery").domain)
-    )
+    domain = f"{ascii_slug(org)[:30] or 'mail'}.test" if org else email_domain(box.p.locale)
     return {"name": name, "email": f"{ascii_slug(name, '.')}@{domain}"}
 
 

@@ -16,12 +16,7 @@ from tests.guardrails.imports import modules
 ALLOWED: dict[str, set[tuple[str, str]]] = {
     "app->app": set(),
     "world->apps": set(),
-    "generic->app": {
-        ("builder.persona.complete", "names:airline"),
-        ("builder.persona.complete", "names:bank"),
-        ("builder.persona.complete", "names:mail"),
-        ("builder.runtime.run", "names:bank"),
-    },
+    "generic->app": set(),
     "projection->world internals": {
         ("apps.airline.seed", "builder.world.accounts"),
         ("apps.airline.seed", "builder.world.planted"),
@@ -76,9 +71,7 @@ ALLOWED: dict[str, set[tuple[str, str]]] = {
         ("builder.files.work_docs", "builder.world.locale"),
     },
     "world cycle": set(),
-    "layer order": {
-        ("builder.reference.delivery.generate", "builder.world.delivery"),
-    },
+    "layer order": set(),
 }
 
 
