@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+
 _SYMBOL = {"USD": "$", "GBP": "£", "EUR": "€"}
 
 
@@ -11,3 +13,8 @@ def money(cents: int, currency: str = "USD") -> str:
     sign = "-" if cents < 0 else ""
     cents = abs(cents)
     return f"{sign}{symbol}{cents // 100:,}.{cents % 100:02d}"
+
+
+def cents(amount: Decimal) -> int:
+    """Currency units (Decimal) to integer cents, half-up."""
+    return int((amount * 100).to_integral_value(rounding=ROUND_HALF_UP))

@@ -13,19 +13,21 @@ What the seed writes, and the rules it keeps (tests and tasks depend on them):
   delivery, ``rated_in_app = 0``. Newer orders are unrated.
 * **Promo codes** (:func:`promos`): a first-order code, an amount off above a minimum, free delivery, and one
   that expired; dates relative to the world's now, amounts in the persona's currency.
-* **Addresses**: Home (the default) and Work from the spec (Zuhause, Arbeit for a de persona); **cards** ``builder.world.accounts.payment_cards``
+* **Addresses**: Home (the default) and Work from the spec (Zuhause, Arbeit for a de persona: ``data/words.yaml``); **cards** ``builder.world.accounts.payment_cards``
   (the first is the default); the user's default tip is ``preferences.tipping_percent``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 from pathlib import Path
 
 from sqlalchemy.orm import Session as OrmSession
 
-from builder import appkit, dbfile
+from builder import appkit, dbfile, yamlfile
+from builder.reference.locales import in_language
 from builder.rng import rng
 from builder.world import World, delivery
 from builder.world import payment_cards
@@ -36,24 +38,12 @@ from . import models as m
 HERE = Path(__file__).resolve().parent
 DOMAIN = "dashbite.test"
 RATED_AFTER_DAYS = 7
-COMMENTS = {
-    "en": {
-        5: [
-            "Hot and on time, thank you!",
-            "Perfect as always.",
-            "Delicious, and the driver was lovely.",
-            "Exactly what I ordered.",
-            "Great portions.",
-        ],
-        4: ["Good, arrived a bit late.", "Tasty, a little lukewarm.", "Nice, but the sauce was missing."],
-        3: ["Took a long time to arrive.", "Food was cold when it got here."],
-    },
-    "de": {
-        5: ["Heiß und pünktlich, danke!", "Wie immer super.", "Sehr lecker, netter Fahrer.", "Genau wie bestellt."],
-        4: ["Gut, kam etwas später.", "Lecker, aber nur noch lauwarm.", "Gut, aber die Soße fehlte."],
-        3: ["Hat sehr lange gedauert.", "Das Essen kam kalt an."],
-    },
-}
+
+
+@functools.cache
+def _words() -> dict:
+    """data/words.yaml: language -> ``{"addresses": {"home", "work"}, "comments": {stars: [comment, ...]}}``."""
+    return yamlfile.safe_load((HERE / "data" / "words.yaml").read_text(encoding="utf-8"))
 
 
 def credentials(world: World) -> dict[str, str]:
@@ -129,15 +119,15 @@ def promos(world: World) -> list[dict]:
     ]
 
 
-def _localised(group: dict, de: bool) -> dict:
-    pick = (lambda x: x["de"]) if de else (lambda x: x["en"])
+def _localised(group: dict, locale: str) -> dict:
     return {
         "key": group["key"],
-        "label": pick(group["label"]),
+        "label": in_language(group["label"], locale),
         "pick": group["pick"],
         "max": group["max"],
         "choices": [
-            {"id": c["id"], "label": pick(c["label"]), "price_cents": c["price_cents"]} for c in group["choices"]
+            {"id": c["id"], "label": in_language(c["label"], locale), "price_cents": c["price_cents"]}
+            for c in group["choices"]
         ],
     }
 
@@ -150,7 +140,7 @@ def seed(world: World, path: Path) -> Path:
     """
     p = world.persona
     ident = p.identity
-    de = p.locale.startswith("de")
+    words = in_language(_words(), p.locale)
     creds = credentials(world)
     catalogue = delivery.home_catalogue(p)
     cards = payment_cards(world)
@@ -198,14 +188,14 @@ def seed(world: World, path: Path) -> Path:
         home = format_address(ident.address)
         db.add(
             m.Address(
-                id=1, label="Zuhause" if de else "Home", line=home, instructions="", is_default=1, world_ref="seed:home"
+                id=1, label=words["addresses"]["home"], line=home, instructions="", is_default=1, world_ref="seed:home"
             )
         )
         if p.work and p.work.office_address:
             db.add(
                 m.Address(
                     id=2,
-                    label="Arbeit" if de else "Work",
+                    label=words["addresses"]["work"],
                     line=format_address(p.work.office_address),
                     instructions="",
                     is_default=0,
@@ -250,7 +240,7 @@ def seed(world: World, path: Path) -> Path:
                         name=name,
                         price_cents=d["price_cents"],
                         popular=int(d["popular"]),
-                        options_json=json.dumps([_localised(g, de) for g in d["options"]], ensure_ascii=False),
+                        options_json=json.dumps([_localised(g, p.locale) for g in d["options"]], ensure_ascii=False),
                         position=k + 1,
                     )
                 )
@@ -266,7 +256,7 @@ def seed(world: World, path: Path) -> Path:
             u, v, minutes = r_rate.random(), r_rate.random(), r_rate.randint(20, 180)
             if e.at < rated_before and u < 0.55:
                 rating = 5 if v < 0.70 else 4 if v < 0.92 else 3
-                texts = COMMENTS["de" if de else "en"][rating]
+                texts = words["comments"][rating]
                 comment = texts[r_rate.randrange(len(texts))] if r_rate.random() < 0.5 else ""
                 rated_at = (dt.datetime.fromisoformat(delivered) + dt.timedelta(minutes=minutes)).isoformat()
             db.add(

@@ -45,12 +45,13 @@ def text(*options: str) -> Check:
     return Check(type="answer_text", any_of=[o for o in options if o])
 
 
+# How a task names a day, by locale (en_US's for a locale it lacks).
+_DAY_TEXT = {"en_US": "{weekday}, {month} {day}", "en_GB": "{weekday} {day} {month}", "de_DE": "{day}. {monat}"}
+
+
 def _day_text(day: dt.date, locale: str) -> str:
-    if locale.startswith("de"):
-        return f"{day.day}. {_DE_MONTHS[day.month - 1]}"
-    if locale == "en_GB":
-        return f"{day:%A} {day.day} {day:%B}"
-    return f"{day:%A}, {day:%B} {day.day}"
+    pattern = _DAY_TEXT.get(locale, _DAY_TEXT["en_US"])
+    return pattern.format(weekday=f"{day:%A}", month=f"{day:%B}", day=day.day, monat=_DE_MONTHS[day.month - 1])
 
 
 def _date_forms(day: dt.date) -> list[str]:

@@ -26,9 +26,10 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session as OrmSession
 
-from builder import appkit, dbfile
+from builder import appkit, dbfile, yamlfile
 from builder.rng import faker, rng
 from builder.reference import grocery as reference_grocery
+from builder.reference.locales import in_language, in_locale
 from builder.world import World, grocery
 from builder.world import payment_cards
 from builder.reference.locale import conventions
@@ -36,6 +37,7 @@ from builder.reference.addresses import format_address, street_address
 
 from . import models as m
 
+HERE = Path(__file__).resolve().parent
 DOMAIN = "basketful.test"
 WINDOW_DAYS = 7
 STAPLES_LIST = "Weekly staples"
@@ -44,7 +46,10 @@ STAPLES_LIST = "Weekly staples"
 def signed_in_text(world: World) -> str:
     """What the signed-in store picker greets with (the image's sign-in probe): ``Hi Dana,`` / ``Hallo Jana,``."""
     first = world.persona.identity.name.split(" ")[0]
-    return f"Hallo {first}," if world.persona.locale.startswith("de") else f"Hi {first},"
+    words = in_language(
+        yamlfile.safe_load((HERE / "data" / "words.yaml").read_text(encoding="utf-8")), world.persona.locale
+    )
+    return words["greeting"].format(first=first)
 
 
 def credentials(world: World) -> dict[str, str]:
@@ -151,7 +156,6 @@ def seed(world: World, path: Path) -> Path:
     orders = world_orders(world)
     store_rows = stores(world)
     store_id = {s["key"]: s["position"] for s in store_rows}
-    lang = locale if locale in ("en_US", "en_GB", "de_DE") else "en_US"
     home = format_address(ident.address) if ident.address else ""
     r_user = rng(world.seed, "grocery/shopper")
     engine = dbfile.create(path, m.Base.metadata)
@@ -191,9 +195,11 @@ def seed(world: World, path: Path) -> Path:
                 )
             )
         for i, d in enumerate(reference_grocery.departments(), start=1):
-            db.add(m.Department(key=d["key"], name=d["name"][lang], position=i))
+            db.add(m.Department(key=d["key"], name=in_locale(d["name"], locale), position=i))
             for j, a in enumerate(d["aisles"], start=1):
-                db.add(m.Aisle(key=a["key"], department=d["key"], name=a["name"][lang], position=i * 100 + j))
+                db.add(
+                    m.Aisle(key=a["key"], department=d["key"], name=in_locale(a["name"], locale), position=i * 100 + j)
+                )
         for s in store_rows:
             db.add(m.Store(id=s["position"], **s))
         db.flush()

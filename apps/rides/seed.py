@@ -36,6 +36,7 @@ from sqlalchemy.orm import Session as OrmSession
 from builder import appkit, dbfile, yamlfile
 from builder.rng import faker, rng
 from builder.reference import geo
+from builder.reference.locales import in_language
 from builder.reference.places import AIRPORTS
 from builder.world import World
 from builder.world import payment_cards
@@ -183,7 +184,10 @@ def frequent_places(world: World, places: list[dict]) -> list[dict]:
 def _label(world: World, place: dict) -> str:
     name = place["world_ref"].removeprefix("seed:contact/") if place["world_ref"].startswith("seed:contact/") else None
     if name:
-        return f"{name.split()[0]}'s" if world.persona.locale != "de_DE" else f"Bei {name.split()[0]}"
+        words = in_language(
+            yamlfile.safe_load((HERE / "data" / "words.yaml").read_text(encoding="utf-8")), world.persona.locale
+        )
+        return words["contact_place"].format(first=name.split()[0])
     return place["name"]
 
 

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile, yamlfile
 from builder.rng import rng
+from builder.reference import locales
 from builder.reference import retail as reference_retail
 from builder.world import World, retail
 from builder.world import payment_cards
@@ -58,7 +59,7 @@ def text_grammar() -> dict:
 def departments() -> dict[str, tuple[str, str]]:
     """Department key -> (English name, German name), from the catalogue grammar (:func:`builder.reference.retail.grammar`)."""
     g = reference_retail.grammar()
-    return {d["key"]: (d["en"], d["de"]) for d in g["departments"]}
+    return {d["key"]: tuple(d[language] for language in reference_retail.LANGUAGES) for d in g["departments"]}
 
 
 def credentials(world: World) -> dict[str, str]:
@@ -72,8 +73,9 @@ def signed_in_text(world: World) -> str:
 
 
 def lang(world: World) -> str:
-    """ "de" for a German-speaking persona, else "en"."""
-    return "de" if world.persona.locale.startswith("de") else "en"
+    """The persona's language if the catalogue is written in it ("de" for a German-speaking persona), else "en"."""
+    language = locales.language(world.persona.locale)
+    return language if language in reference_retail.LANGUAGES else locales.FALLBACK
 
 
 def orders(world: World) -> list[dict]:
@@ -162,8 +164,9 @@ def visits(world: World) -> list[dict]:
 
 def _uses(product: dict, language: str) -> list[str]:
     """Two things the product is used for (lines.yaml ``use``), the second "everyday use" when it lists one."""
-    uses = [u[1] if language == "de" else u[0] for u in product["use"]]
-    everyday = "den Alltag" if language == "de" else "everyday use"
+    column = reference_retail.LANGUAGES.index(language)
+    uses = [u[column] for u in product["use"]]
+    everyday = text_grammar()["words"][language]["everyday"]
     return (uses + [everyday, everyday])[:2] if uses else [everyday, everyday]
 
 
@@ -204,6 +207,7 @@ def seed(world: World, path: Path) -> Path:
     ident = p.identity
     cur = world.currency
     language = lang(world)
+    column, words = reference_retail.LANGUAGES.index(language), text_grammar()["words"][language]
     engine = dbfile.create(path, m.Base.metadata)
     creds = credentials(world)
     now = world.now
@@ -250,7 +254,7 @@ def seed(world: World, path: Path) -> Path:
             m.Address(
                 id=1,
                 user_id=1,
-                label="Zuhause" if language == "de" else "Home",
+                label=words["home"],
                 name=ident.name,
                 line=home,
                 is_default=1,
@@ -272,7 +276,7 @@ def seed(world: World, path: Path) -> Path:
                 )
         names = departments()
         for pos, key in enumerate(DEPARTMENT_ORDER):
-            db.add(m.Department(key=key, name=names[key][1 if language == "de" else 0], position=pos))
+            db.add(m.Department(key=key, name=names[key][column], position=pos))
         text_r = rng(world.seed, "shop/text")
         rev_r = rng(world.seed, "shop/reviews")
         g = text_grammar()["reviews"][language]
@@ -281,9 +285,9 @@ def seed(world: World, path: Path) -> Path:
         by_id = {x["id"]: x for x in catalogue}
         for prod in catalogue:
             prices = [retail.local_price(v["price_usd"], cur) for v in prod["variants"]]
-            specs = [[s[1], s[3]] if language == "de" else [s[0], s[2]] for s in prod["specs"]]
+            specs = [[s[column], s[2 + column]] for s in prod["specs"]]
             if prod.get("author"):
-                specs.insert(0, ["Autor" if language == "de" else "Author", prod["author"]])
+                specs.insert(0, [words["author"], prod["author"]])
             db.add(
                 m.Product(
                     id=prod["id"],

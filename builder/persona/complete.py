@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from ..dates import add_months
 from ..names import ascii_slug
+from ..reference.services import service
 from ..rng import faker, rng, token
 from .model import (
     RESERVED_USERNAMES,
@@ -38,7 +39,6 @@ from .model import (
 from . import facts
 from .places import CURRENCY, DEFAULT_ZONE, DESTINATIONS, HOME_CITIES, LOCAL_NAMES, Town, town
 
-_EMAIL_DOMAIN = {"en_US": "mailbox.test", "en_GB": "post.test", "de_DE": "postfach.test"}
 
 _ACCOUNT_NAMES = {
     "en_US": {
@@ -121,8 +121,9 @@ _SITES = {
         ("https://www.kicker.de/", "kicker", 4),
     ],
 }
-# Our own app clones: every persona uses them (the bank is the first; others join as apps are added).
-_APP_SITES = [("http://larkspurbank.test/", "Accounts | Larkspur Bank", 3)]
+# Our own app clones every persona visits, by role, with their page title and visits a week (the bank is the
+# first; others join as apps are added).
+_APP_SITES = [("bank", "Accounts | {title}", 3)]
 
 _CUISINES = [
     "Thai",
@@ -228,7 +229,7 @@ def _identity(p: Persona, city) -> Identity:
         birth_date=birth,
         gender=gender,
         pronouns=ident.pronouns or {"female": "she/her", "male": "he/him", "nonbinary": "they/them"}[gender],
-        email=ident.email or f"{_mailbox(first + ' ' + last, seed, 'identity/me')}@{_EMAIL_DOMAIN[loc]}",
+        email=ident.email or f"{_mailbox(first + ' ' + last, seed, 'identity/me')}@{facts.email_domain(loc)}",
         phone=ident.phone or _phone(seed, "complete/identity/phone", loc),
         address=ident.address or _address(seed, "complete/identity/address", loc, city),
         username=username(p),
@@ -297,7 +298,7 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
                 name=c.name,
                 relationship=c.relationship,
                 closeness=closeness,
-                email=c.email or f"{_mailbox(c.name, seed, f'contact/c{i}')}@{_EMAIL_DOMAIN[loc]}",
+                email=c.email or f"{_mailbox(c.name, seed, f'contact/c{i}')}@{facts.email_domain(loc)}",
                 phone=c.phone or _phone(seed, f"{s}/phone", loc),
                 # Born before today: a child of a very young persona is at most a few months old.
                 birthday=c.birthday
@@ -511,7 +512,7 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
             )
         )
     r = rng(seed, "complete/travel/loyalty")
-    airline = t.airline or "Meridian Air"
+    airline = t.airline or service("airline").title
     loyalty = t.loyalty or [
         {"program": f"{airline} Miles", "number": f"MR{r.randint(10**8, 10**9 - 1)}"},
         {"program": "Harbor & Pine Rewards", "number": f"HP{r.randint(10**7, 10**8 - 1)}"},
@@ -556,7 +557,10 @@ def _preferences(p: Persona) -> Preferences:
 def _browsing(p: Persona) -> list[Site]:
     if p.browsing is not None:
         return list(p.browsing)
-    sites = [Site(url=u, title=t, per_week=Decimal(n), bookmarked=True) for u, t, n in _APP_SITES]
+    sites = [
+        Site(url=service(role).url, title=t.format(title=service(role).title), per_week=Decimal(n), bookmarked=True)
+        for role, t, n in _APP_SITES
+    ]
     sites += [
         Site(url=u, title=t, per_week=Decimal(n), bookmarked=i < 4) for i, (u, t, n) in enumerate(_SITES[p.locale])
     ]

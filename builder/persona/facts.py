@@ -30,6 +30,7 @@ from typing import Any
 
 from builder import yamlfile
 
+from ..reference.services import service
 from ..rng import faker, rng
 from .model import Address, Contact, Identity, UsualOrder, name_key
 from .places import GB_INWARD_LETTERS, TOWNS, Town, town
@@ -44,6 +45,13 @@ def bank(locale: str) -> dict[str, Any]:
     if not path.exists():
         path = TEMPLATES / "en_US.yaml"
     return yamlfile.safe_load(path.read_text(encoding="utf-8"))
+
+
+def email_domain(locale: str) -> str:
+    """The domain of a personal email address in ``locale`` that no spec gives (the persona's, a contact's, a
+    client's): the locale's own mail provider (``email_domain`` of its bank), else the mail service's (the app
+    that provides ``mail-delivery``)."""
+    return bank(locale).get("email_domain") or service("mail-delivery").domain
 
 
 @lru_cache(maxsize=1)

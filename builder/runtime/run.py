@@ -750,7 +750,7 @@ def endpoints_text(m: Machine, control: tuple[str, int]) -> str:
         lines.append(f"QMP          {host}:{m.qmp_port}")
     lines.append(
         f"apps         http://{host}:{m.http_port}/ with the app's Host header, e.g. "
-        f"curl -H 'Host: {m.ref.apps[0]['domain'] if m.ref.apps else 'larkspurbank.test'}' "
+        f"curl -H 'Host: {m.ref.apps[0]['domain'] if m.ref.apps else '<domain>'}' "
         f"http://{host}:{m.http_port}/"
     )
     g = (m.ref.manifest or {}).get("guest") or {}

@@ -633,8 +633,8 @@ def _jobs(sim: Sim, b: dict, profile: dict, currency: str) -> list[dict]:
         )
         low = int(f["salary"] * scale * bump * r.uniform(0.88, 1.08) / 1000) * 1000
         high = int(low * r.uniform(1.18, 1.35) / 1000) * 1000
-        loc = r.choice(cities)
-        workplace = "Remote" if loc.startswith("Remote") else r.choice(jb["workplaces"][:2])
+        place = r.choice(cities)
+        workplace = "Remote" if place.startswith("Remote") else r.choice(jb["workplaces"][:2])
         day = now.date() - dt.timedelta(days=r.randint(1, 44))
         at = dt.datetime.combine(day, dt.time(r.randint(7, 16), r.randint(0, 59)))
         summary = r.choice(jb["summary"]).format(
@@ -645,7 +645,7 @@ def _jobs(sim: Sim, b: dict, profile: dict, currency: str) -> list[dict]:
                 "job_id": f"job-{i + 1}",
                 "title": title,
                 "company": company,
-                "location": loc,
+                "location": place,
                 "workplace": workplace,
                 "salary_min_cents": low * 100,
                 "salary_max_cents": high * 100,

@@ -6,7 +6,8 @@ restaurant bookings and dinners draw from, so every booking names a restaurant T
   ``dining/restaurants``); ``None`` when the home city is not in the catalogue, and no restaurants for a
   cuisine it lacks (the caller names its own; TableTime's seed then lists those too, see
   ``builder/reference/dining/generate.py`` ``world_restaurant``).
-* :func:`special_request` — the note a booking carries, or ``None`` (stream ``dining/requests``).
+* :func:`special_request` — the note a booking carries, or ``None`` (stream ``dining/requests``; the notes are
+  ``templates/dining/<locale>.yaml``).
 
 All draws come from these named streams, so other modules' draws never shift.
 """
@@ -16,31 +17,7 @@ from __future__ import annotations
 import functools
 
 from ..reference import dining as reference_dining
-
-
-REQUESTS = {
-    "en": [
-        "Window table if possible, please.",
-        "It's a birthday dinner.",
-        "One of us is vegetarian.",
-        "Quiet table, please; we'd like to talk.",
-        "Celebrating an anniversary.",
-        "Booth if you have one.",
-        "We may be ten minutes late.",
-        "Gluten-free options for one guest, please.",
-        "Outside table if it's dry.",
-    ],
-    "de": [
-        "Wenn möglich einen Tisch am Fenster, bitte.",
-        "Wir feiern einen Geburtstag.",
-        "Eine Person isst vegetarisch.",
-        "Bitte einen ruhigen Tisch.",
-        "Wir feiern unseren Jahrestag.",
-        "Wir kommen eventuell zehn Minuten später.",
-        "Bitte glutenfreie Gerichte für eine Person.",
-        "Gern draußen, falls es trocken ist.",
-    ],
-}
+from .locale import phrase_bank
 
 
 @functools.cache
@@ -93,5 +70,5 @@ def special_request(sim, n: int) -> str | None:
     r = sim.rng(f"dining/requests/{n}")
     if r.random() >= 0.25:
         return None
-    bank = REQUESTS["de" if sim.persona.locale.startswith("de") else "en"]
+    bank = phrase_bank("dining", sim.persona.locale)["requests"]
     return bank[r.randrange(len(bank))]

@@ -46,13 +46,14 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
 from builder import yamlfile
 
 from ..dates import add_months
+from ..money import cents
 from ..persona import Persona
 from ..reference.services import service
 from ..rng import derived_id
@@ -220,11 +221,6 @@ def label(sim: Sim, key: str, name: str = "") -> str:
     ``ext_from`` name a transfer between checking and an account at another firm (a broker, a prediction
     market): the same words the bank writes for one made in an app (@persona/platform/transfers)."""
     return LABELS[sim.persona.locale][key].format(name.upper())
-
-
-def cents(amount: Decimal) -> int:
-    """Currency units (Decimal) to integer cents, half-up."""
-    return int((amount * 100).to_integral_value(rounding=ROUND_HALF_UP))
 
 
 def next_business_day(day: dt.date) -> dt.date:

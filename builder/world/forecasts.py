@@ -128,6 +128,8 @@ def _fill(text: str, slots: dict[str, str]) -> str:
 def _markets(seed: int, locale: str, city: str, start: dt.date, today: dt.date) -> tuple[Market, ...]:
     g = grammar()
     lang = conventions(locale)["language"]
+    marks = conventions(locale)["money_in"]
+    number = str.maketrans({",": marks["group"], ".": marks["decimal"]})  # the grammar writes numbers in English
     r = rng(seed, "world/forecasts/markets")
     templates = g["templates"]
     agency = g["agencies"].get(locale, g["agencies"]["default"])
@@ -161,15 +163,13 @@ def _markets(seed: int, locale: str, city: str, start: dt.date, today: dt.date) 
             opened = today - dt.timedelta(days=r.randint(3, 12))
         slots = {"city": city, "open": long_date(opened, locale), "close": long_date(close, locale), "agency": agency}
         if "n" in t:
-            slots["n"] = str(r.choice(t["n"]))
-            if lang == "de" and "." in slots["n"] and "," not in slots["n"]:
-                slots["n_de"] = slots["n"].replace(".", ",")
+            slots["n"] = str(r.choice(t["n"])).translate(number)
         league = g["leagues"][t["league"]] if "league" in t else r.choice(g["leagues"])
         a, b = r.sample(league["teams"], 2)
         slots.update(
             team=a,
             team2=b,
-            league=league["de"] if lang == "de" else league["name"],
+            league=league.get(lang, league["name"]),
             the_team=league["article"] + a,
             the_team2=league["article"] + b,
         )
@@ -177,9 +177,6 @@ def _markets(seed: int, locale: str, city: str, start: dt.date, today: dt.date) 
         slots.update(company=comp["company"], product=comp["product"], product_de=comp["de"])
         aw = r.choice(g["awards"])
         slots.update(award=aw["award"], award_de=aw["de"], nominee=r.choice(aw["nominees"]))
-        if lang == "de":
-            slots["n"] = slots["n"].replace(".", ",") if "n" in slots and "." in slots["n"] else slots.get("n", "")
-            slots["n"] = slots["n"].replace(",000", ".000") if slots["n"].endswith(",000") else slots["n"]
         question = _fill(t[lang], slots)
         if question in used:  # the same question twice (a small grammar): skip this draw
             continue
@@ -221,7 +218,7 @@ def markets(persona, start: dt.datetime | dt.date, now: dt.datetime | dt.date) -
     city = (
         persona.identity.address.city
         if persona.identity and persona.identity.address
-        else ("der Stadt" if persona.locale.startswith("de") else "the city")
+        else grammar()["no_city"][conventions(persona.locale)["language"]]
     )
     as_date = lambda d: d.date() if isinstance(d, dt.datetime) else d  # noqa: E731
     return _markets(persona.seed, persona.locale, city, as_date(start), as_date(now))

@@ -26,6 +26,7 @@ import functools
 import zlib
 
 from ..reference import grocery as reference_grocery
+from ..reference.locales import in_locale
 
 # A pound or euro buys a little more on a grocery shelf (as builder.world.orders.PRICE_FACTOR).
 PRICE_FACTOR = {"USD": 1.0, "GBP": 0.78, "EUR": 0.85}
@@ -70,13 +71,9 @@ def stores(locale: str) -> tuple[dict, ...]:
     return tuple(data.get(locale) or data["en_US"])
 
 
-def _lang(locale: str) -> str:
-    return locale if locale in ("en_US", "en_GB", "de_DE") else "en_US"
-
-
 def title(product: dict, locale: str) -> str:
     """The product's name in the persona's language, without its brand (the app shows the brand above it)."""
-    return product["title"][_lang(locale)]
+    return in_locale(product["title"], locale)
 
 
 def receipt_name(product: dict, locale: str) -> str:
@@ -90,11 +87,10 @@ def receipt_name(product: dict, locale: str) -> str:
 
 
 def size_label(product: dict, locale: str) -> str:
-    """The label's size: US units for en_US, metric elsewhere (a decimal comma in German)."""
-    if _lang(locale) == "en_US":
-        return product["size"]["us"]
-    text = product["size"]["metric"]
-    return text.replace(".", ",") if locale.startswith("de") else text
+    """The label's size: US units for en_US, metric elsewhere (a decimal comma in German): the locale's shelf
+    (:func:`builder.reference.grocery.shelf`)."""
+    tag = reference_grocery.shelf(locale)
+    return product["size"][tag["measure"]].replace(".", tag["decimal"])
 
 
 def list_price(product: dict, currency: str) -> int:
@@ -117,23 +113,12 @@ def store_price(product: dict, store_key: str, currency: str, locale: str) -> in
 def unit_price(product: dict, price_cents: int, locale: str) -> tuple[float, str]:
     """(price per unit in cents, unit) as a shelf tag shows it: per oz / fl oz / ct in the US; in Germany per
     kg / l (the Grundpreis) or per item; in the UK per kg / l from 1 kg / 1 l, per 100 g / 100 ml below."""
-    if _lang(locale) == "en_US":
-        amount, unit = product["measure"]["us"]
-        return price_cents / amount, unit
-    amount, unit = product["measure"]["metric"]
-    if unit == "g":
-        return (
-            (price_cents / amount * 1000, "kg")
-            if locale.startswith("de") or amount >= 1000
-            else (price_cents / amount * 100, "100 g")
-        )
-    if unit == "ml":
-        return (
-            (price_cents / amount * 1000, "l")
-            if locale.startswith("de") or amount >= 1000
-            else (price_cents / amount * 100, "100 ml")
-        )
-    return price_cents / amount, "ct"
+    tag = reference_grocery.shelf(locale)
+    amount, unit = product["measure"][tag["measure"]]
+    for start, per, label in tag["unit_price"].get(unit, ()):
+        if amount >= start:
+            return price_cents / amount * per, label
+    return price_cents / amount, unit
 
 
 def item(product: dict, store_key: str, locale: str, currency: str, qty: int = 1) -> dict:

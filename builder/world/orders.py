@@ -52,7 +52,7 @@ from . import delivery as dashbite
 from . import dining, grocery, retail
 from .calendar import add_timed, first, parse_when, person, reservation_time, words
 from .context import Charge, Sim
-from .delivery import usual_split
+from ..reference.delivery.catalogue import usual_split
 from .engine import world_step
 from .finance import budget, household_size, purchase
 from .mail import business_sender, mailbox, order_lines, quoting, render, sent_after, site_domain

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 
 from ..reference import retail as reference_retail
+from ..reference.locales import in_language
 
 # A pound or a euro buys a little more than a dollar on a shelf (a $49.99 item is £42.99 or 47,99 €).
 PRICE_FACTOR = {"USD": 1.0, "GBP": 0.86, "EUR": 0.96}
@@ -76,8 +77,7 @@ def title(product: dict, locale: str) -> str:
 
 def variant_label(product: dict, index: int, locale: str) -> str:
     """The variant's label in the persona's language ("" when the product comes one way)."""
-    label = product["variants"][index]["label"]
-    return label["de"] if locale.startswith("de") else label["en"]
+    return in_language(product["variants"][index]["label"], locale)
 
 
 def item(product: dict, index: int, locale: str, currency: str, qty: int = 1) -> dict:

@@ -28,12 +28,13 @@ from typing import Any
 
 from ..names import ascii_slug
 from ..persona import Contact
+from ..persona.facts import email_domain
 from ..persona.occupations import Occupation, of_persona
-from ..reference.services import service
 from ..rng import token
 from .calendar import away_dates, is_holiday, parse_when, work_person
 from .context import Sim
 from .engine import world_step
+from .locale import phrase_bank
 from .mail import Mailbox, domain_of, has_app, mailbox, render
 
 _CODENAMES = [
@@ -145,18 +146,16 @@ def greeting(
     return pool[r.randrange(len(pool))].format(name=name)
 
 
-_SINGULAR_S = ("ss", "us", "is", "news", "series", "canvas")
-_VERBS = {" is ": " are ", " has ": " have ", " was ": " were "}
-
-
-def agree(text: str, nouns: list[str]) -> str:
-    """English verb agreement after each of ``nouns`` in ``text``: "the dbt models is" -> "are", "the print
-    edition are" -> "is" (a noun ending in a plain ``s`` counts as plural). Other languages' frames avoid it."""
+def agree(text: str, nouns: list[str], rules: dict[str, Any]) -> str:
+    """Verb agreement after each of ``nouns`` in ``text`` by the locale's ``rules`` (``agreement`` of
+    ``templates/work_mail/<locale>.yaml``): "the dbt models is" -> "are", "the print edition are" -> "is" (a
+    noun ending in a plain ``s`` counts as plural)."""
+    singular_s = tuple(rules["singular_s"])
     for noun in nouns:
         if not noun or noun not in text:
             continue
-        plural = noun.endswith("s") and not noun.endswith(_SINGULAR_S)
-        for one, many in _VERBS.items():
+        plural = noun.endswith("s") and not noun.endswith(singular_s)
+        for one, many in rules["verbs"].items():
             text = text.replace(noun + (one if plural else many), noun + (many if plural else one))
     return text
 
@@ -168,8 +167,10 @@ def _compose(step: list[list[str]], slots: dict, r: random.Random, said: set[str
         text = ""
         for _ in range(6):
             text = fill(part[r.randrange(len(part))], slots, r)
-            if slots.get("_en"):
-                text = agree(text, [slots.get("artifact"), slots.get("artifact2"), slots.get("pipeline")])
+            if slots.get("_agreement"):  # the language's verb agreement (English); other frames avoid it
+                text = agree(
+                    text, [slots.get("artifact"), slots.get("artifact2"), slots.get("pipeline")], slots["_agreement"]
+                )
             if text.strip() not in said:
                 break
         said.add(text.strip())
@@ -202,11 +203,7 @@ def _external(box: Mailbox, r: random.Random, slots: dict) -> dict[str, str]:
     fake = box.sim.faker(f"mail/work/external/{r.randrange(10**9)}")
     name = f"{fake.first_name()} {fake.last_name()}"
     org = slots.get("client")
-    domain = (
-        f"{ascii_slug(org)[:30] or 'mail'}.test"
-        if org
-        else {"en_GB": "post.test", "de_DE": "postfach.test"}.get(box.p.locale, service("mail-delivery").domain)
-    )
+    domain = f"{ascii_slug(org)[:30] or 'mail'}.test" if org else email_domain(box.p.locale)
     return {"name": name, "email": f"{ascii_slug(name, '.')}@{domain}"}
 
 
@@ -251,7 +248,7 @@ def work_threads(box: Mailbox) -> None:
                 "artifact": art,
                 "artifact2": art2,
                 "project": project,
-                "_en": box.p.locale.startswith("en"),
+                "_agreement": phrase_bank("work_mail", box.p.locale)["agreement"],
                 "deadline": box.fmt.weekday(deadline),
                 "n": str(r.randint(2, 9)),
                 "doc": f"https://docs.{domain_of(box.me_work['email'])}/d/{token(sim.seed, 'doc', n, length=10)}",

@@ -16,12 +16,7 @@ from tests.guardrails.imports import modules
 ALLOWED: dict[str, set[tuple[str, str]]] = {
     "app->app": set(),
     "world->apps": set(),
-    "generic->app": {
-        ("builder.persona.complete", "names:airline"),
-        ("builder.persona.complete", "names:bank"),
-        ("builder.persona.complete", "names:mail"),
-        ("builder.runtime.run", "names:bank"),
-    },
+    "generic->app": set(),
     "projection->world internals": {
         ("apps.brokerage.seed", "builder.world.investing"),
         ("apps.delivery.seed", "builder.world.delivery"),
@@ -30,9 +25,7 @@ ALLOWED: dict[str, set[tuple[str, str]]] = {
         ("apps.shop.seed", "builder.world.retail"),
     },
     "world cycle": set(),
-    "layer order": {
-        ("builder.reference.delivery.generate", "builder.world.delivery"),
-    },
+    "layer order": set(),
 }
 
 

@@ -32,10 +32,7 @@ ABOVE_REFERENCE = (
     "builder.appkit",
 )
 #: Reference files that may reach above, and why.
-TOOLS = {
-    "builder/reference/delivery/generate.py": "a hand-run generator: it lists each shipped persona's usual order, "
-    "which the world prices (builder.world.delivery.with_usual), in the restaurants file",
-}
+TOOLS: dict[str, str] = {}
 #: Generic code that names apps only by role (the app whose app.yaml provides it).
 BY_ROLE = ("builder/world", "builder/files", "builder/firefox", "builder/layer.py")
 

@@ -1,6 +1,6 @@
 """Food delivery's catalogue: ``cuisines.yaml`` (naming grammar and dishes per cuisine), ``options.yaml`` (item
 options), ``cities.yaml`` (neighbourhoods, streets, price level, fees) and ``restaurants.json``, their expansion
-for every listed city (``generate.py``, ``python -m builder.reference.delivery.generate``).
+for every listed city (:mod:`.catalogue` expands, ``generate.py`` writes: ``python -m builder.reference.delivery.generate``).
 """
 
 from __future__ import annotations

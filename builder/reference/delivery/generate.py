@@ -1,8 +1,8 @@
 """Expand DashBite's grammar (cuisines.yaml, options.yaml, cities.yaml) into ``restaurants.json``.
 
-Run ``python -m builder.reference.delivery.generate``: every city of ``cities.yaml`` (``builder.world.delivery.
-generate_city``), with each shipped persona's usual restaurant and items (``personas/*.json``,
-``builder.world.delivery.with_usual``) in its home city. The output depends only on these files.
+Run ``python -m builder.reference.delivery.generate``: every city of ``cities.yaml`` (:func:`.catalogue.generate_city`),
+with each shipped persona's usual restaurant and items (``personas/*.json``, :func:`.catalogue.with_usual`) in its home
+city. The output depends only on these files.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from builder.persona import complete, load
-from builder.world import delivery
+from builder.reference.delivery import catalogue, cities
 
 HERE = Path(__file__).resolve().parent
 PERSONAS = HERE.parents[2] / "personas"
@@ -19,14 +19,14 @@ PERSONAS = HERE.parents[2] / "personas"
 
 def build() -> dict[str, list[dict]]:
     """City -> restaurants (sorted by id), the shipped personas' usual orders included."""
-    out = {city: delivery.generate_city(city) for city in sorted(delivery.cities())}
+    out = {city: catalogue.generate_city(city) for city in sorted(cities())}
     for path in sorted(PERSONAS.glob("*.json")):
         if path.name == "persona.schema.json":
             continue
         p = complete(load(path))
         city = p.identity.address.city if p.identity.address else None
         if city in out:
-            out[city] = delivery.with_usual(out[city], p, delivery.cities()[city])
+            out[city] = catalogue.with_usual(out[city], p, cities()[city])
     return out
 
 

@@ -70,6 +70,13 @@ def local_price(usd_cents: float, currency: str) -> int:
     return max(20000, round(v / 5000) * 5000)  # JPY: 50-yen steps, stored x100
 
 
+def dish_name(dish: list, lang: str) -> str:
+    """The name a menu line of cuisines.yaml (``[course, English name, US cents, German name]``, the German name
+    where it differs) gives its dish in the language ``lang``; English for a language the line lacks."""
+    names = {"en": dish[1], **({"de": dish[3]} if len(dish) > 3 else {})}
+    return names.get(lang, names["en"])
+
+
 def _street_line(r, country: str, street: str) -> str:
     if country in ("US", "CA"):
         return f"{r.randint(100, 3999)} {street}"
@@ -154,13 +161,11 @@ def generate() -> list[dict]:
             for i, dish in enumerate(dishes):
                 if i in dropped and dish[0] not in ("Mains",):
                     continue
-                course, dish_name, base = dish[0], dish[1], dish[2]
-                if c["lang"] == "de" and len(dish) > 3:
-                    dish_name = dish[3]
+                course, base = dish[0], dish[2]
                 menu.append(
                     {
                         "course": course,
-                        "name": dish_name,
+                        "name": dish_name(dish, c["lang"]),
                         "price_cents": local_price(base * scale * r.uniform(0.94, 1.08), c["currency"]),
                     }
                 )
@@ -232,11 +237,10 @@ def world_restaurant(
     band = spec["band"]
     menu = []
     for dish in spec["menu"]:
-        dish_name = dish[3] if lang == "de" and len(dish) > 3 else dish[1]
         menu.append(
             {
                 "course": dish[0],
-                "name": dish_name,
+                "name": dish_name(dish, lang),
                 "price_cents": local_price(dish[2] * r.uniform(0.94, 1.08), currency),
             }
         )

@@ -8,6 +8,10 @@ import functools
 
 from .. import read_json, read_yaml
 
+#: The catalogue's languages in the order of its bilingual columns: a product's ``use`` pairs ``[en, de]``, its
+#: ``specs`` ``[key_en, key_de, value_en, value_de]``.
+LANGUAGES = ("en", "de")
+
 
 @functools.cache
 def products() -> tuple[dict, ...]:
