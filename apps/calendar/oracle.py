@@ -1,8 +1,8 @@
-"""Reference solutions of Daybook's action tasks, through its HTTP routes (see builder.tasks.oracle).
+"""Reference solutions of Daybook's own action tasks, through its HTTP routes (see builder.tasks.oracle; its tasks
+across apps have theirs beside them in ``scenarios/``).
 
 The event form posts to ``/api/events`` (new) and ``/api/events/<id>`` (edit; ``scope=this`` with
-``occ`` edits one occurrence of a series), the invitation buttons to ``/api/events/<id>/rsvp``.
-Each answers 303 to the event's page with ``notice=...``, or back to the form with ``error=``.
+``occ`` edits one occurrence of a series). Each answers 303 to the event's page with ``notice=...``, or back to the form with ``error=``.
 """
 
 from __future__ import annotations
@@ -74,46 +74,6 @@ def move_standup(task: Task, web: Web) -> str:
     return f"Moved {title} on {new_start:%A, %B %-d} to {new_start:%H:%M}; the other days are unchanged."
 
 
-def decline_invitation(task: Task, web: Web) -> str:
-    exp = task.expected
-    _, where = web.post_form(APP, f"/api/events/{exp['event']}/rsvp", [("answer", "no")], expect=(303,))
-    _notice(where, "rsvp")  # "rsvp_mail_failed" would mean the organizer got no reply
-    return f"Declined; the reply went to {exp['organizer']}."
-
-
-def delivery_to_calendar(task: Task, web: Web) -> str:
-    exp = task.expected
-    _create(
-        web,
-        title="Package delivery",
-        date=exp["date"],
-        end_date=exp["date"],
-        all_day="1",
-        calendar="personal",
-        description=f"Order {exp['order_id']}",
-    )
-    return f'Added an all-day "Package delivery" on {exp["date"]}.'
-
-
-def block_flight(task: Task, web: Web) -> str:
-    exp = task.expected
-    start = dt.datetime.strptime(exp["start_utc"], "%Y-%m-%dT%H:%M:%SZ")
-    end = dt.datetime.strptime(exp["end_utc"], "%Y-%m-%dT%H:%M:%SZ")
-    # The form's time zone field: the confirmation's times, entered in UTC.
-    _create(
-        web,
-        title="Out of office - travel",
-        date=f"{start:%Y-%m-%d}",
-        start_time=f"{start:%H:%M}",
-        end_date=f"{end:%Y-%m-%d}",
-        end_time=f"{end:%H:%M}",
-        timezone="UTC",
-        calendar="work",
-        description=exp["flight"],
-    )
-    return f"Blocked the work calendar for {exp['flight']}, {exp['start_utc']} to {exp['end_utc']}."
-
-
 def weekly_lesson(task: Task, web: Web) -> str:
     first = dt.datetime.fromisoformat(task.expected["first"])
     _create(
@@ -131,8 +91,5 @@ def weekly_lesson(task: Task, web: Web) -> str:
 
 SOLVERS = {
     "move-standup": move_standup,
-    "decline-invitation": decline_invitation,
-    "delivery-to-calendar": delivery_to_calendar,
-    "block-flight": block_flight,
     "weekly-lesson": weekly_lesson,
 }

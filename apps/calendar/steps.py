@@ -43,3 +43,12 @@ def create(web: Web, **fields: str) -> None:
     _, location = web.post_form("calendar", "/api/events", list(form.items()), expect=(303,))
     if S.query_of(location).get("notice") != ["created"]:
         raise OracleError(f"Daybook did not create {fields.get('title')!r}: {location!r}")
+
+
+def answer(web: Web, event_id: str, answer: str) -> None:
+    """Answer the invitation ``event_id`` with the event page's button ``answer`` (``yes``, ``no``, ``maybe``); the
+    reply goes to the organizer by mail."""
+    _, location = web.post_form("calendar", f"/api/events/{event_id}/rsvp", [("answer", answer)], expect=(303,))
+    query = S.query_of(location)
+    if "error" in query or query.get("notice") != ["rsvp"]:  # "rsvp_mail_failed": the organizer got no reply
+        raise OracleError(f"Daybook did not send the answer {answer!r}: {location!r}")

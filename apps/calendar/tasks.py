@@ -14,7 +14,6 @@ from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 
-from .seed import invitation_ids, is_invitation, uid_of
 from .worldview import conflicts, occurrences, overlapping, time_label, week_start
 
 APP = "calendar"
@@ -35,15 +34,16 @@ def _date_forms(day: dt.date) -> list[str]:
     ]
 
 
-def _new_event(what: str) -> RubricItem:
+def new_event(what: str) -> RubricItem:
+    """The state-diff item of a task that adds one event (``what`` it is), with at most one reminder."""
     return KIT.only(
         what, Change(table="events", op="insert", min=1, max=1), Change(table="reminders", op="insert", min=0, max=1)
     )
 
 
 def tasks(world: World) -> list[Task]:
-    """Return the calendar tasks of ``world`` (at least 8; lookups, aggregations, actions), in a fixed order."""
-    p = world.persona
+    """Return Daybook's own tasks of ``world`` (lookups, aggregations, actions in the calendar alone), in a fixed
+    order; its tasks across apps are scenarios' (``scenarios/*/calendar.py``)."""
     now = world.now
     occs = occurrences(world)
     out: list[Task] = []
@@ -202,190 +202,6 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    # 5. Decline an invitation (calendar + the reply in mail).
-    invited = [
-        o
-        for o in occs
-        if o.source in ("meeting", "life_event")
-        and o.start > now
-        and not o.series
-        and is_invitation(world, _event(world, o.id))
-    ]
-    if invited:
-        o = invited[0]
-        ev = _event(world, o.id)
-        org = o.data["organizer"]
-        task(
-            "decline-invitation",
-            ["calendar", "mail"],
-            kind="action",
-            difficulty="medium",
-            time_limit_seconds=360,
-            instruction=f'Decline {org["name"]}\'s invitation to "{o.title}" on {o.start:%A, %B} {o.start.day} '
-            "so they get my reply.",
-            expected={
-                "event": o.id,
-                "uid": uid_of(ev),
-                "organizer": org["email"],
-                "in_reply_to": invitation_ids(world).get(o.id),
-            },
-            rubric=[
-                RubricItem(
-                    id="rsvp",
-                    weight=50,
-                    requirement="My RSVP on the event is DECLINED",
-                    check=KIT.sql(
-                        """SELECT partstat FROM attendees WHERE event_id = ? AND is_self = 1
-                                              AND responded_at IS NOT NULL""",
-                        [o.id],
-                        [["DECLINED"]],
-                    ),
-                ),
-                RubricItem(
-                    id="reply",
-                    weight=35,
-                    requirement=f"A reply 'Declined: {o.title}' went to {org['email']} through mail",
-                    check=KIT.sql(
-                        """SELECT COUNT(*) FROM rsvp_replies WHERE event_id = ? AND partstat = ?
-                                              AND mail_status = ?""",
-                        [o.id, "DECLINED", "sent"],
-                        [[1]],
-                    ),
-                ),
-                KIT.only(
-                    "my answer on that one invitation and its one reply",
-                    Change(table="attendees", op="update", min=1, max=1, columns=["partstat", "responded_at"]),
-                    Change(table="rsvp_replies", op="insert", min=1, max=1),
-                ),
-            ],
-        )
-
-    # 6. Package delivery from the shipping notice (mail -> calendar).
-    shipped = {}
-    for mail in world.of_kind("email"):
-        subj = mail.data.get("subject") or ""
-        if subj.startswith("Shipped:") and mail.at <= now:
-            shipped[subj.rsplit(" ", 1)[-1]] = mail
-    deliveries = [e for e in world.of_kind("retail_delivery") if e.at > now and e.data.get("order_id") in shipped]
-    if deliveries:
-        d = deliveries[0]
-        day = d.at.date()
-        oid = d.data["order_id"]
-        task(
-            "delivery-to-calendar",
-            ["mail", "calendar"],
-            kind="action",
-            difficulty="medium",
-            time_limit_seconds=420,
-            instruction=f'My order {oid} has shipped. Put an all-day event "Package delivery" on my personal '
-            "calendar on the estimated delivery day from the shipping email.",
-            expected={"order_id": oid, "date": day.isoformat()},
-            rubric=[
-                RubricItem(
-                    id="event",
-                    weight=70,
-                    requirement=f"A new all-day event on {day.isoformat()}",
-                    check=KIT.sql(
-                        """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND all_day = 1
-                                              AND start_local = ? AND end_local = ?""",
-                        [day.isoformat(), (day + dt.timedelta(days=1)).isoformat()],
-                        [[1]],
-                    ),
-                ),
-                RubricItem(
-                    id="title",
-                    weight=15,
-                    requirement="Its title mentions the delivery, on the personal calendar",
-                    check=KIT.sql(
-                        """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
-                                              AND instr(lower(title), ?) > 0""",
-                        ["personal", "deliver"],
-                        [[1]],
-                    ),
-                ),
-                _new_event("the one new delivery event"),
-            ],
-        )
-
-    # 7/8. The next trip: block the outbound flight at work, and what else falls in it.
-    upcoming = [t for t in (p.travel.trips if p.travel else []) if t.depart > now.date()]
-    if upcoming:
-        t = upcoming[0]
-        flights = [o for o in occs if o.source == "flight" and t.depart <= o.start.date() <= t.return_]
-        if flights:
-            f = flights[0]
-            s_utc = (
-                dt.datetime.fromisoformat(f.data["start"]).astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-            )
-            e_utc = dt.datetime.fromisoformat(f.data["end"]).astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-            task(
-                "block-flight",
-                ["mail", "calendar"],
-                kind="action",
-                difficulty="hard",
-                time_limit_seconds=540,
-                instruction=f"Using the airline's booking confirmation in my mail, block my work calendar as "
-                f'"Out of office - travel" from the departure to the arrival of my first flight to '
-                f"{t.destination}. Mind the time zones.",
-                expected={"start_utc": s_utc, "end_utc": e_utc, "flight": f.title},
-                rubric=[
-                    RubricItem(
-                        id="span",
-                        weight=70,
-                        requirement=f"A new work event from {f.data['start']} to {f.data['end']}",
-                        check=KIT.sql(
-                            """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
-                                                  AND start_utc = ? AND end_utc = ?""",
-                            ["work", s_utc, e_utc],
-                            [[1]],
-                        ),
-                    ),
-                    RubricItem(
-                        id="title",
-                        weight=15,
-                        requirement="Titled 'Out of office - travel'",
-                        check=KIT.sql(
-                            """SELECT COUNT(*) FROM events WHERE world_ref IS NULL
-                                                  AND instr(lower(title), ?) > 0""",
-                            ["out of office"],
-                            [[1]],
-                        ),
-                    ),
-                    _new_event("the one new out-of-office event"),
-                ],
-            )
-        during = sorted(
-            {o.title for o in overlapping(world, t.depart, t.return_) if o.source not in ("trip", "flight", "hotel")}
-        )
-        items = during[:4]
-        if items:
-            weights = [100 // len(items)] * len(items)
-            weights[0] += 100 - sum(weights)
-            rubric = [
-                RubricItem(id=f"event-{i}", weight=w, requirement=f"Names {title}", check=_text(title))
-                for i, (title, w) in enumerate(zip(items, weights))
-            ]
-        else:
-            rubric = [
-                RubricItem(
-                    id="none",
-                    weight=100,
-                    requirement="Says nothing else is planned during the trip",
-                    check=_text("nothing", "no other", "no events", "none"),
-                )
-            ]
-        task(
-            "trip-overlap",
-            ["mail", "calendar"],
-            kind="lookup",
-            difficulty="medium",
-            time_limit_seconds=420,
-            instruction=f"My {t.destination} trip is booked (the confirmation is in my mail). Does anything else on my "
-            "calendar fall during the trip, besides the flights and the hotel? Name it.",
-            expected={"depart": t.depart.isoformat(), "return": t.return_.isoformat(), "events": during},
-            rubric=rubric,
-        )
-
     # 9. A new weekly series.
     tue = next_week + dt.timedelta(days=(1 - next_week.weekday()) % 7)
     task(
@@ -420,146 +236,7 @@ def tasks(world: World) -> list[Task]:
                     [[1]],
                 ),
             ),
-            _new_event("the one new weekly series"),
+            new_event("the one new weekly series"),
         ],
     )
-    out.extend(insight_tasks(world))
     return out
-
-
-def _event(world: World, event_id: str):
-    return next(e for e in world.of_kind("calendar_event") if e.id == event_id)
-
-
-# --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
-
-
-def insight_tasks(world: World) -> list[Task]:
-    """The calendar's contradiction tasks: a meeting the organizer's mail moved, the flight the airline moved, a
-    dinner time a friend misremembers (each a planted item of the world; absent items give no task)."""
-    from builder.tasks import answers as A
-    from builder.tasks.phrasing import day_phrase
-
-    today = world.now.date()
-    out: list[Task] = []
-
-    task = KIT.adder(world, out, kind="lookup", category="contradiction")
-
-    def right_then_stale(right: list[str], stale: list[str], what: str, w: tuple[int, int, int] = (40, 20, 40)):
-        return [
-            RubricItem(
-                id="right", weight=w[0], requirement=f"Gives the right {what} ({right[0]})", check=A.text(*right)
-            ),
-            RubricItem(
-                id="stale", weight=w[1], requirement=f"Names the out-of-date {what} ({stale[0]})", check=A.text(*stale)
-            ),
-            RubricItem(
-                id="order",
-                weight=w[2],
-                requirement=f"Names the right {what} before the stale one",
-                check=A.names([right, stale], ordered=True),
-            ),
-        ]
-
-    it = A.planted(world, "contradiction/meeting-moved")
-    if it:
-        cal, new = dt.datetime.fromisoformat(it["calendar_start"]), dt.datetime.fromisoformat(it["mail_start"])
-        task(
-            "cx-meeting-moved",
-            ["calendar", "mail"],
-            difficulty="medium",
-            time_limit_seconds=360,
-            instruction=f"My calendar has “{it['title']}” {day_phrase(cal.date(), today)} at {A.clock(cal)}. Is that "
-            "still when it happens? Check my email too. Give me the time that's right first (and the day, "
-            "if it changed), then the one that's out of date.",
-            expected={"title": it["title"], "right": it["mail_start"], "stale": it["calendar_start"], "truth": "mail"},
-            planted=[it["id"]],
-            rubric=right_then_stale(A.time_forms(new), A.time_forms(cal), "start time")
-            if new.date() == cal.date()
-            else [
-                RubricItem(
-                    id="day",
-                    weight=20,
-                    requirement=f"Gives the new day ({new:%A, %B %-d})",
-                    check=A.text(*A.date_forms(new), f"{new:%A}"),
-                ),
-                *right_then_stale(A.time_forms(new), A.time_forms(cal), "start time", (30, 15, 35)),
-            ],
-        )
-
-    it = A.planted(world, "chain/flight-change")
-    step = next((s for s in (it or {}).get("steps", []) if s["step"] == "calendar_flight"), None)
-    if it and step:
-        old, new = dt.datetime.fromisoformat(step["old"]), dt.datetime.fromisoformat(step["new"])
-        task(
-            "cx-flight-on-calendar",
-            ["calendar", "airline", "mail"],
-            difficulty="medium",
-            time_limit_seconds=420,
-            instruction=f"My calendar says I fly to {it['destination']} {day_phrase(old.date(), today)}. Does the airline "
-            "agree? Tell me the correct departure day first, then the day my calendar shows.",
-            expected={"right": step["new"], "stale": step["old"], "destination": it["destination"], "truth": "airline"},
-            planted=[it["id"]],
-            rubric=right_then_stale(A.date_forms(new), A.date_forms(old), "departure day"),
-        )
-
-    it = A.planted(world, "contradiction/restaurant-time")
-    if it:
-        booked, said = dt.datetime.fromisoformat(it["booked_time"]), dt.datetime.fromisoformat(it["friend_time"])
-        first = it["friend"].split()[0]
-        task(
-            "cx-dinner-time",
-            ["calendar", "dining", "messaging"],
-            difficulty="medium",
-            time_limit_seconds=420,
-            instruction=f"{first} and I have a table at {it['restaurant']} {day_phrase(booked.date(), today)}. "
-            f"{first} texted me what time we're meeting there; does that match my calendar and the actual reservation? "
-            "Tell me the right time first, then the wrong one.",
-            expected={
-                "right": it["booked_time"],
-                "stale": it["friend_time"],
-                "restaurant": it["restaurant"],
-                "truth": "booking",
-            },
-            planted=[it["id"]],
-            rubric=right_then_stale(A.time_forms(booked), A.time_forms(said), "time"),
-        )
-    return out
-
-
-# --- Cross-app answer tasks: a year in numbers, the fortnight ahead ---------------------------------------------
-
-
-def year_counts(world, year: int) -> dict[str, int]:
-    """How often each app was used in ``year`` up to now: appointments in the calendar, flights flown, hotel nights, rides, TableTime meals, DashBite
-    orders, Basketful orders, Shopwell orders (the apps' own histories)."""
-    now = world.now
-
-    def past(e) -> bool:
-        return e.status == "done" and e.at <= now and e.at.year == year
-
-    flights = [
-        f
-        for f in world.of_kind("flight")
-        if f.status == "done"
-        and dt.datetime.fromisoformat(f.data["dep_local"]).replace(tzinfo=None) < now
-        and f.data["dep_local"][:4] == str(year)
-    ]
-    nights = sum(h.data["nights"] for h in world.of_kind("hotel_checkout") if past(h))
-    meals = [
-        r
-        for r in world.of_kind("restaurant_booking")
-        if dt.datetime.fromisoformat(r.data["reservation_local"]).replace(tzinfo=None) < now
-        and r.data["reservation_local"][:4] == str(year)
-    ]
-    appointments = [e for e in world.of_kind("calendar_event") if past(e) and e.data.get("source") == "appointment"]
-    return {
-        "calendar": len(appointments),
-        "airline": len(flights),
-        "stays": nights,
-        "rides": sum(past(e) for e in world.of_kind("ride")),
-        "dining": len(meals),
-        "delivery": sum(past(e) for e in world.of_kind("food_order")),
-        "grocery": sum(past(e) for e in world.of_kind("grocery_order")),
-        "shop": sum(past(e) for e in world.of_kind("retail_order")),
-    }

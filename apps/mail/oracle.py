@@ -1,8 +1,9 @@
-"""Reference solutions of Mailbox's action tasks, through its HTTP routes (see builder.tasks.oracle).
+"""Reference solutions of Mailbox's own action tasks, through its HTTP routes (see builder.tasks.oracle; its tasks
+across apps have theirs beside them in ``scenarios/``).
 
 The compose page posts to ``/api/compose`` (``mode`` reply / forward with ``reply_to``, the parent's
-row id), the toolbar to ``/api/messages`` (``op`` on repeated ``id``), the invitation card's buttons
-to ``/api/rsvp``. Each answers 303 with ``notice=`` when done, ``error=`` when refused.
+row id), the toolbar to ``/api/messages`` (``op`` on repeated ``id``). Each answers 303 with ``notice=`` when
+done, ``error=`` when refused.
 """
 
 from __future__ import annotations
@@ -39,23 +40,6 @@ def reply_latest(task: Task, web: Web) -> str:
     return f"Replied to {exp['contact']}: I'll call this weekend."
 
 
-def forward_statement(task: Task, web: Web) -> str:
-    exp = task.expected
-    parent, subject = message_of(web, exp["in_reply_to"])
-    _compose(
-        web,
-        [
-            ("mode", "forward"),
-            ("reply_to", str(parent)),
-            ("to", exp["to"]),
-            ("subject", f"Fwd: {subject}"),
-            ("body", "Here is my latest Larkspur Bank statement."),
-        ],
-        "forward the statement",
-    )
-    return f'Forwarded "{exp["subject"]}" to {exp["to"]}.'
-
-
 def archive_newsletters(task: Task, web: Web) -> str:
     exp = task.expected
     ids = [
@@ -73,28 +57,7 @@ def archive_newsletters(task: Task, web: Web) -> str:
     return f"Archived {len(ids)} newsletters from {exp['sender']}."
 
 
-def accept_invitation(task: Task, web: Web) -> str:
-    exp = task.expected
-    message = web.one(
-        APP,
-        "SELECT m.id FROM messages m JOIN attachments a ON a.message_id = m.id "
-        "WHERE m.folder = 'inbox' AND a.content_type LIKE 'text/calendar%' "
-        "AND instr(CAST(a.content AS TEXT), ?) > 0 ORDER BY m.id DESC LIMIT 1",
-        (f"UID:{exp['uid']}",),
-    )
-    _, location = web.post_form(
-        APP, "/api/rsvp", [("message", str(message)), ("answer", "yes"), ("back", "/")], expect=(303,)
-    )
-    confirmed(location, "send the answer")
-    return f"Accepted the invitation; the answer went to {exp['organizer']}."
-
-
 SOLVERS = {
     "reply-latest": reply_latest,
-    "forward-statement": forward_statement,
     "archive-newsletters": archive_newsletters,
-    "accept-invitation": accept_invitation,
 }
-
-
-# --- long-horizon chains (builder.tasks.steps performs the steps in the other apps) -------------------------

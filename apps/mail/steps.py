@@ -35,6 +35,14 @@ def send(web: Web, to: str, subject: str, body: str, *, reply_to: int | None = N
         raise OracleError(f"Mailbox did not send {subject!r}: {location!r}")
 
 
+def forward(web: Web, message: int, to: str, subject: str, body: str) -> None:
+    """Forward the mail with row id ``message`` from Mailbox (its attachments go along) to ``to``."""
+    fields = [("action", "send"), ("cc", ""), ("mode", "forward"), ("reply_to", str(message))]
+    fields += [("to", to), ("subject", subject), ("body", body)]
+    _, location = web.post_form("mail", "/api/compose", fields, expect=(303,))
+    confirmed(location, f"forward {subject!r}")
+
+
 def add_to_calendar(web: Web, filename_part: str) -> None:
     """Add the newest .ics attachment of a mail the apps sent (name holding ``filename_part``) to Daybook, as the
     mail's "Add to Daybook" button does."""

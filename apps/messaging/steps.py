@@ -85,6 +85,16 @@ def send(web: Web, contact: str, text: str) -> None:
         raise OracleError(f"Parley refused the text to {contact}: {location!r}")
 
 
+def group_post(web: Web, title: str, text: str) -> None:
+    """Post ``text`` in the persona's Parley group ``title``."""
+    conv = web.one("messaging", "SELECT id FROM conversations WHERE kind = 'group' AND title = ?", (title,))
+    _, location = web.post_form(
+        "messaging", "/api/messages", [("conversation", str(conv)), ("body", text)], expect=(303,)
+    )
+    if "error=" in location:
+        raise OracleError(f"Parley refused the text to {title}: {location!r}")
+
+
 def group_send(web: Web, title: str, members: list[str], text: str) -> None:
     """Start a Parley group ``title`` with ``members`` and post ``text`` in it."""
     ids = [str(web.one("messaging", "SELECT id FROM contacts WHERE name = ?", (m,))) for m in members]

@@ -1,7 +1,7 @@
-"""Parley tasks derived from the world, each with its expected values and rubric.
+"""Parley's own tasks derived from the world, each with its expected values and rubric (its tasks across apps are
+scenarios', ``scenarios/*/messaging.py``, which build on :data:`KIT` and the check helpers here).
 
-Action checks read the end state of Parley's database (or the bank's, for paying a friend
-back). Rows an app writes have ``world_ref IS NULL``; seeded rows never do, so an agent that does
+Action checks read the end state of Parley's database. Rows an app writes have ``world_ref IS NULL``; seeded rows never do, so an agent that does
 nothing fails every action check. Check queries are fixed SQL text with ``?`` placeholders:
 names, titles, emoji and amounts travel in ``params``.
 """
@@ -11,12 +11,11 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 
-from builder.money import money
 from builder.rng import rng
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
-from builder.world.calendar import reservation_time, trips
+from builder.world.calendar import reservation_time
 from builder.reference.locale import Fmt
 
 from .seed import chat_contacts, groups
@@ -27,21 +26,19 @@ KIT = kit.Kit(
     nothing_else="Nothing else changed in Parley: only {}",
     allowed=(Change(table="messages", op="update", min=0, columns=["read_at"]),),
 )
-#: The bank's checks of a task in Parley that pays someone.
-BANK = kit.Kit("bank", nothing_else="Nothing else changed in the bank: only {}")
 #: The direct conversation with the contact named by the bound parameter.
-_DIRECT = (
+DIRECT = (
     "(SELECT id FROM conversations WHERE kind = 'direct' AND contact_id = (SELECT id FROM contacts WHERE name = ?))"
 )
 #: The (newest) group conversation with the title bound as a parameter.
-_GROUP = "(SELECT id FROM conversations WHERE kind = 'group' AND title = ? ORDER BY id DESC LIMIT 1)"
+GROUP = "(SELECT id FROM conversations WHERE kind = 'group' AND title = ? ORDER BY id DESC LIMIT 1)"
 
 
 def _text(*forms: str) -> Check:
     return Check(type="answer_text", any_of=[f for f in dict.fromkeys(forms) if f])
 
 
-def _time_forms(t: dt.datetime) -> list[str]:
+def time_forms(t: dt.datetime) -> list[str]:
     """How a person may write a clock time: ``8:00 PM``, ``8 PM``, ``8pm``, ``20:00``."""
     h12 = (t.hour - 1) % 12 + 1
     ampm = "AM" if t.hour < 12 else "PM"
@@ -51,7 +48,7 @@ def _time_forms(t: dt.datetime) -> list[str]:
     return forms
 
 
-def _mine_written(conversation: str, extra: str = "") -> str:
+def mine_written(conversation: str, extra: str = "") -> str:
     """Count of the persona's app-written messages in ``conversation`` (a subquery), with an extra condition."""
     return (
         f"SELECT COUNT(*) > 0 FROM messages WHERE conversation_id = {conversation} AND sender_id IS NULL "
@@ -60,10 +57,9 @@ def _mine_written(conversation: str, extra: str = "") -> str:
 
 
 def tasks(world: World) -> list[Task]:
-    """Return Parley's tasks of ``world`` (lookups, aggregations, actions; several span two apps), in a fixed order."""
+    """Return Parley's own tasks of ``world`` (lookups, aggregations, actions in Parley alone), in a fixed order."""
     p = world.persona
     fmt = Fmt(p)
-    cur = world.currency
     contacts = chat_contacts(world)
     names = {c.name for c in contacts}
     msgs = [e for e in world.of_kind("chat_message") if e.status == "done" and e.data.get("contact") in names]
@@ -101,7 +97,7 @@ def tasks(world: World) -> list[Task]:
                     id="time",
                     weight=80,
                     requirement=f"States the time {fmt.time(when)}",
-                    check=_text(*_time_forms(when)),
+                    check=_text(*time_forms(when)),
                 ),
                 RubricItem(id="day", weight=20, requirement=f"Gives the day, {fmt.long_date(when)}"),
             ],
@@ -151,7 +147,7 @@ def tasks(world: World) -> list[Task]:
                     id="sent",
                     weight=55,
                     requirement=f"A new message from me is in the chat with {who}",
-                    check=KIT.sql(_mine_written(_DIRECT, "AND length(trim(body)) > 0"), [who], [[1]]),
+                    check=KIT.sql(mine_written(DIRECT, "AND length(trim(body)) > 0"), [who], [[1]]),
                 ),
                 KIT.only(
                     f"my one reply (and {who.split()[0]}'s answer to it arriving)",
@@ -246,7 +242,7 @@ def tasks(world: World) -> list[Task]:
                     requirement=f"Its members are exactly {a} and {b} (and me)",
                     check=KIT.sql(
                         f"""SELECT COUNT(*), SUM(k.name IN (?, ?)) FROM members b
-                                JOIN contacts k ON k.id = b.contact_id WHERE b.conversation_id = {_GROUP}
+                                JOIN contacts k ON k.id = b.contact_id WHERE b.conversation_id = {GROUP}
                                 AND b.conversation_id IN (SELECT id FROM conversations WHERE world_ref IS NULL)""",
                         [a, b, title],
                         [[2, 2]],
@@ -260,222 +256,6 @@ def tasks(world: World) -> list[Task]:
                 ),
             ],
         )
-
-    # 6. Pay back what a friend asked for in chat (the world's open money request), in the bank.
-    requests = [e for e in world.of_kind("money_request") if not e.data.get("paid")]
-    if requests:
-        req = requests[-1]
-        who, cents = req.data["contact"], req.data["amount_cents"]
-        task(
-            "pay-back",
-            ["messaging", "bank"],
-            kind="action",
-            difficulty="hard",
-            time_limit_seconds=480,
-            instruction=f"{who.split()[0]} asked me in Parley to pay them back. Send {who} what they asked for from "
-            "my checking account.",
-            expected={"contact": who, "amount_cents": cents, "memo": req.data.get("memo"), "request": req.id},
-            rubric=[
-                RubricItem(
-                    id="payment",
-                    weight=70,
-                    requirement=f"A new payment of {money(cents, cur)} to {who} left checking",
-                    check=KIT.sql(
-                        """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL
-                                AND account_id = (SELECT id FROM accounts WHERE kind = ?) AND amount_cents = ?
-                                AND (counterparty = ? OR instr(upper(description), upper(?)) > 0)""",
-                        ["checking", -cents, who, who],
-                        [[1]],
-                        app="bank",
-                    ),
-                ),
-                RubricItem(
-                    id="single",
-                    weight=15,
-                    requirement="Exactly one payment was made (no duplicates)",
-                    check=KIT.sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]], app="bank"),
-                ),
-                BANK.only(
-                    "the one payment and the checking balance",
-                    Change(table="transactions", op="insert", min=1, max=1),
-                    Change(table="accounts", op="update", min=1, max=1, columns=["balance_cents"]),
-                ),
-            ],
-        )
-
-    # 6b. What the persona still owes: every open request in chat, none paid in the bank yet.
-    if requests:
-        total = sum(e.data["amount_cents"] for e in requests)
-        owed = sorted({e.data["contact"] for e in requests})
-        task(
-            "money-owed",
-            ["messaging", "bank"],
-            kind="aggregation",
-            difficulty="medium",
-            time_limit_seconds=480,
-            instruction="Some friends asked me in Parley to pay them back. Checking my bank for what I have already "
-            "sent, who am I still waiting to pay, and how much do I owe in total?",
-            expected={"contacts": owed, "total_cents": total, "requests": len(requests)},
-            rubric=[
-                RubricItem(
-                    id="total",
-                    weight=60,
-                    requirement=f"States the total {money(total, cur)}",
-                    check=Check(type="answer_amount", cents=total),
-                ),
-                RubricItem(
-                    id="who",
-                    weight=40,
-                    requirement=f"Names {', '.join(owed)}",
-                    check=_text(*owed) if len(owed) == 1 else None,
-                ),
-            ],
-        )
-
-    # 7. Text a travel companion the flight number of the next trip (the booking is in mail / calendar).
-    bookings = {b.data.get("trip"): b for b in world.of_kind("flight_booking")}
-    ahead = [(i, t) for i, t in enumerate(trips(world)) if t.depart > world.now.date() and i in bookings]
-    if ahead:
-        with_people = [(i, t) for i, t in ahead if any(n in names for n in t.companions)]
-        i, t = (with_people or ahead)[0]
-        mate = next((n for n in t.companions if n in names), None) or closest[0].name
-        leg = bookings[i].data["itinerary"][0]
-        flight = leg["flight_number"]
-        dep = dt.datetime.fromisoformat(leg["dep_local"]).replace(tzinfo=None)
-        task(
-            "flight-number",
-            ["messaging", "mail"],
-            kind="action",
-            difficulty="medium",
-            time_limit_seconds=420,
-            instruction=f"Text {mate} my flight number for the {t.destination} trip on {fmt.long_date(t.depart)} "
-            "(it's in my booking confirmation).",
-            expected={"contact": mate, "flight": flight, "departs": dep.isoformat(), "destination": t.destination},
-            rubric=[
-                RubricItem(
-                    id="flight",
-                    weight=85,
-                    requirement=f"A new message to {mate} names the flight {flight}",
-                    check=KIT.sql(
-                        _mine_written(_DIRECT, "AND instr(replace(upper(body), ' ', ''), ?) > 0"),
-                        [mate, flight.replace(" ", "").upper()],
-                        [[1]],
-                    ),
-                ),
-                KIT.only(
-                    f"my one text to {mate} (and {mate.split()[0]}'s answer to it arriving)",
-                    Change(table="messages", op="insert", min=1, max=2),
-                ),
-            ],
-        )
-
-        # 8. Who comes along on that trip and when the flight leaves (mail / calendar + chat).
-        companions = [n for n in t.companions if n in names]
-        if companions:
-            task(
-                "trip-companion",
-                ["messaging", "mail"],
-                kind="lookup",
-                difficulty="medium",
-                time_limit_seconds=420,
-                instruction=f"Who is coming with me to {t.destination}, and what time does our outbound flight leave?",
-                expected={"companions": companions, "departs": dep.isoformat(), "flight": flight},
-                rubric=[
-                    RubricItem(
-                        id="who",
-                        weight=50,
-                        requirement=f"Names {', '.join(companions)}",
-                        check=_text(companions[0], companions[0].split()[0]),
-                    ),
-                    RubricItem(
-                        id="time",
-                        weight=50,
-                        requirement=f"States the departure {fmt.time(dep)}",
-                        check=_text(*_time_forms(dep)),
-                    ),
-                ],
-            )
-
-    # 9. Tell a group about an upcoming dinner booking its members are on (the confirmation is in mail).
-    upcoming = [b for b in world.of_kind("restaurant_booking") if reservation_time(world, b) > world.now]
-    for b in sorted(upcoming, key=lambda b: (reservation_time(world, b), b.id)):
-        g = next((g for g in groups(world) if set(g.members) <= set(b.data.get("companions") or [])), None)
-        if g is None:
-            continue
-        when = reservation_time(world, b)
-        forms = [f.lower() for f in _time_forms(when)]
-        task(
-            "invite-group",
-            ["messaging", "mail"],
-            kind="action",
-            difficulty="hard",
-            time_limit_seconds=480,
-            instruction=f"Let the \u201c{g.title}\u201d group know about my upcoming reservation at "
-            f"{b.data['restaurant']} (the confirmation is in my mail): send them the day and time.",
-            expected={
-                "group": g.title,
-                "restaurant": b.data["restaurant"],
-                "at": when.isoformat(),
-                "members": list(g.members),
-            },
-            rubric=[
-                RubricItem(
-                    id="restaurant",
-                    weight=40,
-                    requirement=f"A new message from me in {g.title} names {b.data['restaurant']}",
-                    check=KIT.sql(
-                        _mine_written(_GROUP, "AND instr(lower(body), lower(?)) > 0"),
-                        [g.title, b.data["restaurant"]],
-                        [[1]],
-                    ),
-                ),
-                RubricItem(
-                    id="time",
-                    weight=30,
-                    requirement=f"It gives the time {fmt.time(when)}",
-                    check=KIT.sql(
-                        _mine_written(_GROUP, "AND (" + " OR ".join(["instr(lower(body), ?) > 0"] * len(forms)) + ")"),
-                        [g.title, *forms],
-                        [[1]],
-                    ),
-                ),
-                RubricItem(id="day", weight=15, requirement=f"It gives the day, {fmt.long_date(when)}"),
-                KIT.only(
-                    f"my one message to {g.title} (and the members' answers to it arriving)",
-                    Change(table="messages", op="insert", min=1, max=1 + len(g.members)),
-                ),
-            ],
-        )
-        break
-
-    # 10. How much the persona sent a friend, as they told them in chat (the bank shows the same).
-    paid = [
-        events[e.data["ref"]]
-        for e in msgs
-        if e.data.get("ref") in events
-        and events[e.data["ref"]].kind == "p2p_payment"
-        and events[e.data["ref"]].data["direction"] == "sent"
-    ]
-    if paid:
-        pay = paid[-1]
-        who, memo = pay.data["contact"], pay.data.get("memo") or "that"
-        task(
-            "p2p-amount",
-            ["messaging", "bank"],
-            kind="lookup",
-            difficulty="easy",
-            time_limit_seconds=300,
-            instruction=f"How much did I send {who} for \u201c{memo}\u201d on {fmt.date(pay.at)}?",
-            expected={"contact": who, "amount_cents": pay.data["amount_cents"], "memo": memo},
-            rubric=[
-                RubricItem(
-                    id="amount",
-                    weight=100,
-                    requirement=f"States {money(pay.data['amount_cents'], cur)}",
-                    check=Check(type="answer_amount", cents=pay.data["amount_cents"]),
-                )
-            ],
-        )
     out.extend(insight_tasks(world))
     return out
 
@@ -484,8 +264,8 @@ def tasks(world: World) -> list[Task]:
 
 
 def insight_tasks(world: World) -> list[Task]:
-    """Parley's contradiction and preference tasks: two friends giving different times for one plan, the party food
-    ordered for fewer people than are coming, and who the persona texts most. Items the world lacks give no task."""
+    """Parley's contradiction and preference tasks: two friends giving different times for one plan, and who the
+    persona texts most. Items the world lacks give no task."""
     from builder.tasks import answers as A
     from builder.tasks.phrasing import day_phrase
 
@@ -539,56 +319,6 @@ def insight_tasks(world: World) -> list[Task]:
             ],
         )
 
-    it = A.planted(world, "chain/party-headcount")
-    own = A.planted(world, "own_event/party")
-    if it and own:
-        start = dt.datetime.fromisoformat(own["start"])
-        change_by = dt.date.fromisoformat(it["change_by"])
-        task(
-            "cx-party-headcount",
-            ["messaging", "mail", "calendar"],
-            kind="lookup",
-            category="contradiction",
-            difficulty="hard",
-            time_limit_seconds=600,
-            instruction=f"For “{own['title']}” {day_phrase(start.date(), today)}, which I'm hosting: how many people is the food I "
-            "ordered for, and how many does it need to be for now, going by what my guests have told me? "
-            "What's the order number, and until when can I still change it?",
-            expected={
-                "order": it["order"],
-                "ordered_for": it["ordered_for"],
-                "needed": it["needed"],
-                "change_by": it["change_by"],
-            },
-            planted=[it["id"], own["id"]],
-            rubric=[
-                RubricItem(
-                    id="ordered",
-                    weight=25,
-                    requirement=f"Says the order serves {it['ordered_for']}",
-                    check=A.number(it["ordered_for"]),
-                ),
-                RubricItem(
-                    id="needed",
-                    weight=35,
-                    requirement=f"Says it needs to serve {it['needed']}",
-                    check=A.number(it["needed"]),
-                ),
-                RubricItem(
-                    id="order",
-                    weight=20,
-                    requirement=f"Gives the order number {it['order']}",
-                    check=A.text(it["order"]),
-                ),
-                RubricItem(
-                    id="change-by",
-                    weight=20,
-                    requirement=f"Says changes are possible until {change_by:%B %-d}",
-                    check=A.text(*A.date_forms(change_by)),
-                ),
-            ],
-        )
-
     # Who the persona texts most (one-to-one chats, the last 90 days).
     since = world.now - dt.timedelta(days=90)
     counts = Counter(
@@ -630,6 +360,3 @@ def insight_tasks(world: World) -> list[Task]:
             ],
         )
     return out
-
-
-# --- Cross-app answer tasks: catching up on a person across Parley, the bank and mail -----------------------------

@@ -24,6 +24,9 @@ from .model import NOT_APPS, Task
 #: The package the scenarios live in (a top-level folder of the repository).
 PACKAGE = "scenarios"
 
+#: The anchor ``after=FIRST`` names no task: the scenario's tasks come before all the home app's own tasks.
+FIRST = ""
+
 
 @dataclass(frozen=True)
 class Scenario:
@@ -32,11 +35,12 @@ class Scenario:
     ``apps``: the apps every task of it involves (app folder names, ``home`` among them); it is built only when all
     are in the build, and each task is still kept only when all its ``apps_involved`` are. ``tasks(world)``: its
     tasks, in order (empty when the world lacks their material). ``solvers``: task slug -> reference solution.
-    ``after``: the slug of the home app's own task these tasks follow (their place in the bundle), or several, the
-    first one the home app has for this world winning (for an anchor task the world may lack); ``""``: before the
-    home app's first task (a last fallback, or the place of tasks that open the home app's list); ``None``: they
-    come after all the home app's own tasks, ordered by ``rank`` (lower first). ``when(world)``: whether it has
-    tasks at all (the home app's own gate, such as "the persona has taken a ride"); ``None``: always."""
+    ``after``: the slug of the home app's own task these tasks follow (their place in the bundle; or of a task a
+    scenario discovered before this one placed), or several, the first one the home app has for this world winning
+    (for an anchor task the world may lack); :data:`FIRST` (always there) puts them before the home app's first task
+    (a last fallback, or the place of tasks that open the home app's list); ``None``: they come after all the home
+    app's own tasks, ordered by ``rank`` (lower first). ``when(world)``: whether it has tasks at all (the home app's
+    own gate, such as "the persona has taken a ride"); ``None``: always."""
 
     home: str
     apps: tuple[str, ...]
@@ -86,7 +90,7 @@ def home_tasks(world: World, app: str, own: list[Task], built: Iterable[str] | N
         if s.after is None:
             tail.append((s.rank, i, made))
         elif made:
-            slugs = ["", *(_slug(t) for t in out)]  # "": the start of the list
+            slugs = [FIRST, *(_slug(t) for t in out)]
             anchor = next((a for a in ((s.after,) if isinstance(s.after, str) else s.after) if a in slugs), None)
             if anchor is None:
                 raise ValueError(f"{name}: {app} has none of the tasks {s.after!r} for its tasks to follow")

@@ -1,5 +1,6 @@
-"""Daybook's (the calendar's) errand across apps: a friend's birthday dinner planned through the calendar, mail, chat,
-the restaurant, the shop and the bank; with its reference solution."""
+"""Daybook's (the calendar's) errands across apps: its actions that read or answer mail (decline an invitation, a
+delivery day, a flight blocked at work) and a friend's birthday dinner planned through the calendar, mail, chat, the
+restaurant, the shop and the bank; with their reference solutions."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import datetime as dt
 
 from apps.bank import steps as larkspur
 from apps.calendar import steps as daybook
-from apps.calendar.tasks import APP
+from apps.calendar.seed import invitation_ids, is_invitation, uid_of
+from apps.calendar.tasks import APP, KIT, new_event
+from apps.calendar.worldview import occurrences
 from apps.dining import steps as tabletime
 from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
@@ -151,6 +154,176 @@ def long_tasks(world: World) -> list[Task]:
     ]
 
 
+def mail_tasks(world: World) -> list[Task]:
+    """Daybook's actions that read or answer mail: decline an invitation (the reply goes out by mail), put the
+    delivery day from a shipping mail on the calendar, block the work calendar for the flight in the airline's
+    confirmation mail. Missing material gives no task."""
+    p = world.persona
+    now = world.now
+    occs = occurrences(world)
+    out: list[Task] = []
+
+    task = KIT.adder(world, out)
+
+    # 1. Decline an invitation (calendar + the reply in mail).
+    invited = [
+        o
+        for o in occs
+        if o.source in ("meeting", "life_event")
+        and o.start > now
+        and not o.series
+        and is_invitation(world, _event(world, o.id))
+    ]
+    if invited:
+        o = invited[0]
+        ev = _event(world, o.id)
+        org = o.data["organizer"]
+        task(
+            "decline-invitation",
+            ["calendar", "mail"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=360,
+            instruction=f'Decline {org["name"]}\'s invitation to "{o.title}" on {o.start:%A, %B} {o.start.day} '
+            "so they get my reply.",
+            expected={
+                "event": o.id,
+                "uid": uid_of(ev),
+                "organizer": org["email"],
+                "in_reply_to": invitation_ids(world).get(o.id),
+            },
+            rubric=[
+                RubricItem(
+                    id="rsvp",
+                    weight=50,
+                    requirement="My RSVP on the event is DECLINED",
+                    check=KIT.sql(
+                        """SELECT partstat FROM attendees WHERE event_id = ? AND is_self = 1
+                                              AND responded_at IS NOT NULL""",
+                        [o.id],
+                        [["DECLINED"]],
+                    ),
+                ),
+                RubricItem(
+                    id="reply",
+                    weight=35,
+                    requirement=f"A reply 'Declined: {o.title}' went to {org['email']} through mail",
+                    check=KIT.sql(
+                        """SELECT COUNT(*) FROM rsvp_replies WHERE event_id = ? AND partstat = ?
+                                              AND mail_status = ?""",
+                        [o.id, "DECLINED", "sent"],
+                        [[1]],
+                    ),
+                ),
+                KIT.only(
+                    "my answer on that one invitation and its one reply",
+                    Change(table="attendees", op="update", min=1, max=1, columns=["partstat", "responded_at"]),
+                    Change(table="rsvp_replies", op="insert", min=1, max=1),
+                ),
+            ],
+        )
+
+    # 2. Package delivery from the shipping notice (mail -> calendar).
+    shipped = {}
+    for mail in world.of_kind("email"):
+        subj = mail.data.get("subject") or ""
+        if subj.startswith("Shipped:") and mail.at <= now:
+            shipped[subj.rsplit(" ", 1)[-1]] = mail
+    deliveries = [e for e in world.of_kind("retail_delivery") if e.at > now and e.data.get("order_id") in shipped]
+    if deliveries:
+        d = deliveries[0]
+        day = d.at.date()
+        oid = d.data["order_id"]
+        task(
+            "delivery-to-calendar",
+            ["mail", "calendar"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f'My order {oid} has shipped. Put an all-day event "Package delivery" on my personal '
+            "calendar on the estimated delivery day from the shipping email.",
+            expected={"order_id": oid, "date": day.isoformat()},
+            rubric=[
+                RubricItem(
+                    id="event",
+                    weight=70,
+                    requirement=f"A new all-day event on {day.isoformat()}",
+                    check=KIT.sql(
+                        """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND all_day = 1
+                                              AND start_local = ? AND end_local = ?""",
+                        [day.isoformat(), (day + dt.timedelta(days=1)).isoformat()],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="title",
+                    weight=15,
+                    requirement="Its title mentions the delivery, on the personal calendar",
+                    check=KIT.sql(
+                        """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
+                                              AND instr(lower(title), ?) > 0""",
+                        ["personal", "deliver"],
+                        [[1]],
+                    ),
+                ),
+                new_event("the one new delivery event"),
+            ],
+        )
+
+    # 3. The next trip: block the outbound flight at work.
+    upcoming = [t for t in (p.travel.trips if p.travel else []) if t.depart > now.date()]
+    if upcoming:
+        t = upcoming[0]
+        flights = [o for o in occs if o.source == "flight" and t.depart <= o.start.date() <= t.return_]
+        if flights:
+            f = flights[0]
+            s_utc = (
+                dt.datetime.fromisoformat(f.data["start"]).astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            )
+            e_utc = dt.datetime.fromisoformat(f.data["end"]).astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            task(
+                "block-flight",
+                ["mail", "calendar"],
+                kind="action",
+                difficulty="hard",
+                time_limit_seconds=540,
+                instruction=f"Using the airline's booking confirmation in my mail, block my work calendar as "
+                f'"Out of office - travel" from the departure to the arrival of my first flight to '
+                f"{t.destination}. Mind the time zones.",
+                expected={"start_utc": s_utc, "end_utc": e_utc, "flight": f.title},
+                rubric=[
+                    RubricItem(
+                        id="span",
+                        weight=70,
+                        requirement=f"A new work event from {f.data['start']} to {f.data['end']}",
+                        check=KIT.sql(
+                            """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
+                                                  AND start_utc = ? AND end_utc = ?""",
+                            ["work", s_utc, e_utc],
+                            [[1]],
+                        ),
+                    ),
+                    RubricItem(
+                        id="title",
+                        weight=15,
+                        requirement="Titled 'Out of office - travel'",
+                        check=KIT.sql(
+                            """SELECT COUNT(*) FROM events WHERE world_ref IS NULL
+                                                  AND instr(lower(title), ?) > 0""",
+                            ["out of office"],
+                            [[1]],
+                        ),
+                    ),
+                    new_event("the one new out-of-office event"),
+                ],
+            )
+    return out
+
+
+def _event(world: World, event_id: str):
+    return next(e for e in world.of_kind("calendar_event") if e.id == event_id)
+
+
 def birthday_dinner(task: Task, web: Web) -> str:
     """The present from Shopwell, the table at TableTime, into Daybook from its mail, the surprise group in Parley."""
 
@@ -169,12 +342,64 @@ def birthday_dinner(task: Task, web: Web) -> str:
     return f"Ordered the present, booked {exp['restaurant']} ({conf}), added it to the calendar and told the others."
 
 
+def decline_invitation(task: Task, web: Web) -> str:
+    """No on the invitation in Daybook; its reply goes to the organizer by mail."""
+    exp = task.expected
+    daybook.answer(web, exp["event"], "no")
+    return f"Declined; the reply went to {exp['organizer']}."
+
+
+def delivery_to_calendar(task: Task, web: Web) -> str:
+    """An all-day "Package delivery" on the day the shipping mail gives."""
+    exp = task.expected
+    daybook.create(
+        web,
+        title="Package delivery",
+        date=exp["date"],
+        end_date=exp["date"],
+        all_day="1",
+        calendar="personal",
+        description=f"Order {exp['order_id']}",
+    )
+    return f'Added an all-day "Package delivery" on {exp["date"]}.'
+
+
+def block_flight(task: Task, web: Web) -> str:
+    """The work calendar blocked from the flight's departure to its arrival, entered in UTC as the mail gives them."""
+    exp = task.expected
+    start = dt.datetime.strptime(exp["start_utc"], "%Y-%m-%dT%H:%M:%SZ")
+    end = dt.datetime.strptime(exp["end_utc"], "%Y-%m-%dT%H:%M:%SZ")
+    daybook.create(
+        web,
+        title="Out of office - travel",
+        date=f"{start:%Y-%m-%d}",
+        start_time=f"{start:%H:%M}",
+        end_date=f"{end:%Y-%m-%d}",
+        end_time=f"{end:%H:%M}",
+        timezone="UTC",
+        calendar="work",
+        description=exp["flight"],
+    )
+    return f"Blocked the work calendar for {exp['flight']}, {exp['start_utc']} to {exp['end_utc']}."
+
+
 SCENARIOS = [
+    Scenario(
+        home="calendar",
+        apps=("calendar", "mail"),
+        tasks=mail_tasks,
+        solvers={
+            "decline-invitation": decline_invitation,
+            "delivery-to-calendar": delivery_to_calendar,
+            "block-flight": block_flight,
+        },
+        after=("move-standup", "conflicts-next-week", "meetings-last-week"),
+    ),
     Scenario(
         home="calendar",
         apps=("calendar", "shop", "bank", "dining", "mail", "messaging"),
         tasks=long_tasks,
         solvers={"birthday-dinner": birthday_dinner},
         rank=ERRANDS,
-    )
+    ),
 ]

@@ -1,5 +1,6 @@
-"""The mailbox's errands across apps: plans that start in the mail (a housewarming, Thanksgiving, the Sunday sweep, a
-review request) and run through chat, the calendar, rides, the shop, the bank and work chat; with their reference
+"""The mailbox's errands across apps: the bank's statement forwarded, a meeting invitation accepted (both among the
+mailbox's own tasks), and plans that start in the mail (a housewarming, Thanksgiving, the Sunday sweep, a review
+request) and run through chat, the calendar, rides, the shop, the bank and work chat; with their reference
 solutions."""
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ from apps.bank import steps as larkspur
 from apps.calendar import steps as daybook
 from apps.mail import steps as mailbox
 from apps.mail.steps import confirmed, message_of
-from apps.mail.tasks import APP, KIT
+from apps.mail.tasks import APP, KIT, SENT_REPLY
 from apps.messaging import steps as parley
 from apps.rides import steps as zipride
 from apps.shop import steps as shopwell
 from apps.workchat import steps as huddle
 from builder.tasks import answers
-from builder.tasks.collect import Scenario
+from builder.tasks.collect import FIRST, Scenario
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.oracle import OracleError, Web
 from builder.world import World
@@ -49,6 +50,109 @@ def _mail_only(weight: int = 10) -> RubricItem:
             ],
         ),
     )
+
+
+def statement_tasks(world: World) -> list[Task]:
+    """Forward the latest Larkspur Bank statement mail to a close contact (the statement is the bank's); none without
+    such a mail or a contact with an address."""
+    p = world.persona
+    mails = [e for e in world.of_kind("email") if e.status == "done"]
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+    statements_mail = [e for e in mails if "bank" in e.data["labels"]]
+    helper = next(
+        (c for c in p.contacts if c.email and c.relationship in ("partner", "spouse", "parent", "sibling")),
+        next((c for c in p.contacts if c.email), None),
+    )
+    if statements_mail and helper:
+        st = statements_mail[-1]
+        task(
+            "forward-statement",
+            ["mail", "bank"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=300,
+            instruction=f'Forward the latest statement email from Larkspur Bank ("{st.data["subject"]}") to {helper.name}.',
+            expected={"to": helper.email, "in_reply_to": st.data["message_id"], "subject": st.data["subject"]},
+            rubric=[
+                RubricItem(
+                    id="forwarded",
+                    weight=70,
+                    requirement=f"The statement mail was forwarded to {helper.email}",
+                    check=KIT.sql(SENT_REPLY, [st.data["message_id"], helper.email], [[1]]),
+                ),
+                RubricItem(
+                    id="subject",
+                    weight=15,
+                    requirement="The forward keeps the original subject",
+                    check=KIT.sql(
+                        """SELECT COUNT(*) FROM messages WHERE world_ref IS NULL AND origin = 'app'
+                                              AND in_reply_to = ? AND instr(subject, ?) > 0""",
+                        [st.data["message_id"], st.data["subject"]],
+                        [[1]],
+                    ),
+                ),
+                KIT.only(
+                    "the one forward sent (with any attachment it carries, and an answer to it arriving)",
+                    Change(table="messages", op="insert", min=1, max=2),
+                    Change(table="attachments", op="insert", min=0),
+                ),
+            ],
+        )
+    return out
+
+
+def invitation_tasks(world: World) -> list[Task]:
+    """Accept the latest meeting invitation in the Inbox, so the answer reaches the organizer and the calendar; none
+    without one."""
+    p = world.persona
+    mails = [e for e in world.of_kind("email") if e.status == "done"]
+    own = {p.identity.email.lower(), (p.work.email or "").lower() if p.work else ""}
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+    invites = [
+        e
+        for e in mails
+        if e.data["folder"] == "inbox"
+        and e.data["from"]["email"].lower() not in own
+        and any(a["content_type"].startswith("text/calendar") for a in e.data["attachments"])
+    ]
+    if invites:
+        inv = invites[-1]
+        ics = next(a["content"] for a in inv.data["attachments"] if a["content_type"].startswith("text/calendar"))
+        uid = next(line[4:] for line in ics.split("\r\n") if line.startswith("UID:"))
+        title = next(line[8:] for line in ics.split("\r\n") if line.startswith("SUMMARY:"))
+        org = inv.data["from"]
+        task(
+            "accept-invitation",
+            ["mail", "calendar"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=300,
+            instruction=f'{org["name"]} invited me to "{title}". Accept the invitation so they get my answer.',
+            expected={"uid": uid, "partstat": "ACCEPTED", "organizer": org["email"]},
+            rubric=[
+                RubricItem(
+                    id="rsvp",
+                    weight=50,
+                    requirement=f"The invitation {uid} is answered Yes (ACCEPTED)",
+                    check=KIT.sql("SELECT COUNT(*) FROM rsvps WHERE uid = ? AND partstat = 'ACCEPTED'", [uid], [[1]]),
+                ),
+                RubricItem(
+                    id="reply-mail",
+                    weight=35,
+                    requirement=f"An acceptance was mailed to {org['email']}",
+                    check=KIT.sql(SENT_REPLY, [inv.data["message_id"], org["email"]], [[1]]),
+                ),
+                KIT.only(
+                    "the one answer recorded and its reply mail with the reply invitation attached",
+                    Change(table="rsvps", op="insert", min=1, max=1),
+                    Change(table="messages", op="insert", min=1, max=1),
+                    Change(table="attachments", op="insert", min=1, max=1),
+                ),
+            ],
+        )
+    return out
 
 
 def long_tasks(world: World) -> list[Task]:
@@ -557,6 +661,21 @@ def _accept(web: Web, uid: str) -> None:
     confirmed(location, "send the answer")
 
 
+def forward_statement(task: Task, web: Web) -> str:
+    """The statement mail forwarded from the Mailbox with the original subject."""
+    exp = task.expected
+    parent, subject = message_of(web, exp["in_reply_to"])
+    mailbox.forward(web, parent, exp["to"], f"Fwd: {subject}", "Here is my latest Larkspur Bank statement.")
+    return f'Forwarded "{exp["subject"]}" to {exp["to"]}.'
+
+
+def accept_invitation(task: Task, web: Web) -> str:
+    """Yes on the invitation card; the answer goes to the organizer."""
+    exp = task.expected
+    _accept(web, exp["uid"])
+    return f"Accepted the invitation; the answer went to {exp['organizer']}."
+
+
 def housewarming_plan(task: Task, web: Web) -> str:
     exp = task.expected
     _accept(web, exp["uid"])
@@ -697,6 +816,20 @@ def errands(world: World) -> list[Task]:
 SCENARIOS = [
     Scenario(
         home="mail",
+        apps=("mail", "bank"),
+        tasks=statement_tasks,
+        solvers={"forward-statement": forward_statement},
+        after=("reply-latest", "newsletter-count", FIRST),
+    ),
+    Scenario(
+        home="mail",
+        apps=("mail", "calendar"),
+        tasks=invitation_tasks,
+        solvers={"accept-invitation": accept_invitation},
+        after=("archive-newsletters", "reply-latest", "newsletter-count", FIRST),
+    ),
+    Scenario(
+        home="mail",
         apps=("mail", "calendar"),
         tasks=errands,
         solvers={
@@ -706,5 +839,5 @@ SCENARIOS = [
             "review-request-plan": review_request_plan,
         },
         rank=ERRANDS,
-    )
+    ),
 ]

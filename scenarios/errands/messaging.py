@@ -1,22 +1,190 @@
-"""Parley's (the messaging app's) errand across apps: a party's headcount from the chat, with the calendar, mail, the
-shop and the bank; with its reference solution."""
+"""Parley's (the messaging app's) errands across apps: its actions in or from a second app (a friend paid back in the
+bank, a flight number from the booking mail, a dinner booked by mail told to a group) and a party's headcount from
+the chat, with the calendar, mail, the shop and the bank; with their reference solutions."""
 
 from __future__ import annotations
 
 import datetime as dt
 
+from apps.bank import steps as larkspur
 from apps.calendar import steps as daybook
 from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
-from apps.messaging.tasks import APP
+from apps.messaging.seed import chat_contacts, groups
+from apps.messaging.tasks import APP, DIRECT, GROUP, KIT, mine_written, time_forms
 from apps.shop import steps as shopwell
-from builder.tasks import answers
+from builder.money import money
+from builder.tasks import answers, kit
 from builder.tasks import steps as S
-from builder.tasks.collect import Scenario
-from builder.tasks.model import RubricItem, Task
+from builder.tasks.collect import FIRST, Scenario
+from builder.tasks.model import Change, RubricItem, Task
 from builder.tasks.oracle import Web
 from builder.world import World
+from builder.world.calendar import reservation_time, trips
+from builder.reference.locale import Fmt
 from scenarios import ERRANDS
+
+
+#: The bank's checks of a task in Parley that pays someone.
+BANK = kit.Kit("bank", nothing_else="Nothing else changed in the bank: only {}")
+
+#: Parley's own tasks its actions across apps follow, nearest first (the first the world has is the anchor).
+OWN_BEFORE = ("create-group", "react", "reply-question", "messages-last-month", "dinner-time", FIRST)
+
+
+def trip_ahead(world: World) -> tuple | None:
+    """The persona's next trip with a flight booking (the first a Parley contact comes on, if any) as ``(trip, mate,
+    flight number, departure)``: the mate is a companion in Parley, else the closest contact; the departure is the
+    first leg's local time (naive). None without a booked trip ahead."""
+    contacts = chat_contacts(world)
+    names = {c.name for c in contacts}
+    bookings = {b.data.get("trip"): b for b in world.of_kind("flight_booking")}
+    ahead = [(i, t) for i, t in enumerate(trips(world)) if t.depart > world.now.date() and i in bookings]
+    if not ahead:
+        return None
+    with_people = [(i, t) for i, t in ahead if any(n in names for n in t.companions)]
+    i, t = (with_people or ahead)[0]
+    closest = sorted(contacts, key=lambda c: (-(c.closeness or 0), c.name))
+    mate = next((n for n in t.companions if n in names), None) or closest[0].name
+    leg = bookings[i].data["itinerary"][0]
+    return t, mate, leg["flight_number"], dt.datetime.fromisoformat(leg["dep_local"]).replace(tzinfo=None)
+
+
+def followup_tasks(world: World) -> list[Task]:
+    """Parley's actions in or from a second app: pay a friend back in the bank what they asked for in the chat, text
+    a companion the flight number from the booking mail, tell a group the dinner booked by mail. Missing material
+    gives no task."""
+    fmt = Fmt(world.persona)
+    cur = world.currency
+    out: list[Task] = []
+
+    task = KIT.adder(world, out)
+
+    # 1. Pay back what a friend asked for in chat (the world's open money request), in the bank.
+    requests = [e for e in world.of_kind("money_request") if not e.data.get("paid")]
+    if requests:
+        req = requests[-1]
+        who, cents = req.data["contact"], req.data["amount_cents"]
+        task(
+            "pay-back",
+            ["messaging", "bank"],
+            kind="action",
+            difficulty="hard",
+            time_limit_seconds=480,
+            instruction=f"{who.split()[0]} asked me in Parley to pay them back. Send {who} what they asked for from "
+            "my checking account.",
+            expected={"contact": who, "amount_cents": cents, "memo": req.data.get("memo"), "request": req.id},
+            rubric=[
+                RubricItem(
+                    id="payment",
+                    weight=70,
+                    requirement=f"A new payment of {money(cents, cur)} to {who} left checking",
+                    check=KIT.sql(
+                        """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL
+                                AND account_id = (SELECT id FROM accounts WHERE kind = ?) AND amount_cents = ?
+                                AND (counterparty = ? OR instr(upper(description), upper(?)) > 0)""",
+                        ["checking", -cents, who, who],
+                        [[1]],
+                        app="bank",
+                    ),
+                ),
+                RubricItem(
+                    id="single",
+                    weight=15,
+                    requirement="Exactly one payment was made (no duplicates)",
+                    check=KIT.sql("SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL", [], [[1]], app="bank"),
+                ),
+                BANK.only(
+                    "the one payment and the checking balance",
+                    Change(table="transactions", op="insert", min=1, max=1),
+                    Change(table="accounts", op="update", min=1, max=1, columns=["balance_cents"]),
+                ),
+            ],
+        )
+
+    # 2. Text a travel companion the flight number of the next trip (the booking is in mail / calendar).
+    ahead = trip_ahead(world)
+    if ahead:
+        t, mate, flight, dep = ahead
+        task(
+            "flight-number",
+            ["messaging", "mail"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"Text {mate} my flight number for the {t.destination} trip on {fmt.long_date(t.depart)} "
+            "(it's in my booking confirmation).",
+            expected={"contact": mate, "flight": flight, "departs": dep.isoformat(), "destination": t.destination},
+            rubric=[
+                RubricItem(
+                    id="flight",
+                    weight=85,
+                    requirement=f"A new message to {mate} names the flight {flight}",
+                    check=KIT.sql(
+                        mine_written(DIRECT, "AND instr(replace(upper(body), ' ', ''), ?) > 0"),
+                        [mate, flight.replace(" ", "").upper()],
+                        [[1]],
+                    ),
+                ),
+                KIT.only(
+                    f"my one text to {mate} (and {mate.split()[0]}'s answer to it arriving)",
+                    Change(table="messages", op="insert", min=1, max=2),
+                ),
+            ],
+        )
+
+    # 3. Tell a group about an upcoming dinner booking its members are on (the confirmation is in mail).
+    upcoming = [b for b in world.of_kind("restaurant_booking") if reservation_time(world, b) > world.now]
+    for b in sorted(upcoming, key=lambda b: (reservation_time(world, b), b.id)):
+        g = next((g for g in groups(world) if set(g.members) <= set(b.data.get("companions") or [])), None)
+        if g is None:
+            continue
+        when = reservation_time(world, b)
+        forms = [f.lower() for f in time_forms(when)]
+        task(
+            "invite-group",
+            ["messaging", "mail"],
+            kind="action",
+            difficulty="hard",
+            time_limit_seconds=480,
+            instruction=f"Let the \u201c{g.title}\u201d group know about my upcoming reservation at "
+            f"{b.data['restaurant']} (the confirmation is in my mail): send them the day and time.",
+            expected={
+                "group": g.title,
+                "restaurant": b.data["restaurant"],
+                "at": when.isoformat(),
+                "members": list(g.members),
+            },
+            rubric=[
+                RubricItem(
+                    id="restaurant",
+                    weight=40,
+                    requirement=f"A new message from me in {g.title} names {b.data['restaurant']}",
+                    check=KIT.sql(
+                        mine_written(GROUP, "AND instr(lower(body), lower(?)) > 0"),
+                        [g.title, b.data["restaurant"]],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="time",
+                    weight=30,
+                    requirement=f"It gives the time {fmt.time(when)}",
+                    check=KIT.sql(
+                        mine_written(GROUP, "AND (" + " OR ".join(["instr(lower(body), ?) > 0"] * len(forms)) + ")"),
+                        [g.title, *forms],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(id="day", weight=15, requirement=f"It gives the day, {fmt.long_date(when)}"),
+                KIT.only(
+                    f"my one message to {g.title} (and the members' answers to it arriving)",
+                    Change(table="messages", op="insert", min=1, max=1 + len(g.members)),
+                ),
+            ],
+        )
+        break
+    return out
 
 
 def long_tasks(world: World) -> list[Task]:
@@ -161,12 +329,42 @@ def party_headcount(task: Task, web: Web) -> str:
     return "Told the guest yes, asked the caterer for one more, added the pickup, nudged and ordered the candles."
 
 
+def pay_back(task: Task, web: Web) -> str:
+    """What the friend asked for, sent from checking with Larkspur Bank's Send money form."""
+    exp = task.expected
+    larkspur.send(web, exp["contact"], exp["amount_cents"], exp.get("memo") or "")
+    return f"Sent {exp['contact']} {exp['amount_cents'] / 100:,.2f} from checking."
+
+
+def flight_number(task: Task, web: Web) -> str:
+    """The flight number from the booking confirmation, texted to the companion."""
+    exp = task.expected
+    parley.send(web, exp["contact"], f"My flight to {exp['destination']} is {exp['flight']}.")
+    return f"Texted {exp['contact']} the flight number {exp['flight']}."
+
+
+def invite_group(task: Task, web: Web) -> str:
+    """The dinner's day and time from its confirmation mail, posted in the group."""
+    exp = task.expected
+    at = dt.datetime.fromisoformat(exp["at"])
+    when = f"{at:%A, %B} {at.day} at {answers.clock(at)}"
+    parley.group_post(web, exp["group"], f"I booked {exp['restaurant']} for {when}. See you there!")
+    return f"Told {exp['group']} about {exp['restaurant']} on {when}."
+
+
 SCENARIOS = [
+    Scenario(
+        home="messaging",
+        apps=("messaging",),
+        tasks=followup_tasks,
+        solvers={"pay-back": pay_back, "flight-number": flight_number, "invite-group": invite_group},
+        after=OWN_BEFORE,
+    ),
     Scenario(
         home="messaging",
         apps=("messaging", "mail", "calendar", "shop", "bank"),
         tasks=long_tasks,
         solvers={"party-headcount": party_headcount},
         rank=ERRANDS,
-    )
+    ),
 ]

@@ -1,14 +1,144 @@
-"""Daybook's answers summed over several apps (ids ``<persona>/calendar/x-...``)."""
+"""Daybook's answers summed or compared over several apps: what the calendar says against the mail, the airline or a
+friend's text (the contradictions, placed after its own tasks), a year in numbers and the fortnight ahead (ids
+``<persona>/calendar/x-...``)."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from apps.calendar.tasks import year_counts
+from apps.calendar.tasks import KIT
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
 from scenarios import RECAPS
+
+
+def contradiction_tasks(world: World) -> list[Task]:
+    """The calendar's contradiction tasks: a meeting the organizer's mail moved, the flight the airline moved, a
+    dinner time a friend misremembers (each a planted item of the world; absent items give no task)."""
+    from builder.tasks import answers as A
+    from builder.tasks.phrasing import day_phrase
+
+    today = world.now.date()
+    out: list[Task] = []
+
+    task = KIT.adder(world, out, kind="lookup", category="contradiction")
+
+    def right_then_stale(right: list[str], stale: list[str], what: str, w: tuple[int, int, int] = (40, 20, 40)):
+        return [
+            RubricItem(
+                id="right", weight=w[0], requirement=f"Gives the right {what} ({right[0]})", check=A.text(*right)
+            ),
+            RubricItem(
+                id="stale", weight=w[1], requirement=f"Names the out-of-date {what} ({stale[0]})", check=A.text(*stale)
+            ),
+            RubricItem(
+                id="order",
+                weight=w[2],
+                requirement=f"Names the right {what} before the stale one",
+                check=A.names([right, stale], ordered=True),
+            ),
+        ]
+
+    it = A.planted(world, "contradiction/meeting-moved")
+    if it:
+        cal, new = dt.datetime.fromisoformat(it["calendar_start"]), dt.datetime.fromisoformat(it["mail_start"])
+        task(
+            "cx-meeting-moved",
+            ["calendar", "mail"],
+            difficulty="medium",
+            time_limit_seconds=360,
+            instruction=f"My calendar has “{it['title']}” {day_phrase(cal.date(), today)} at {A.clock(cal)}. Is that "
+            "still when it happens? Check my email too. Give me the time that's right first (and the day, "
+            "if it changed), then the one that's out of date.",
+            expected={"title": it["title"], "right": it["mail_start"], "stale": it["calendar_start"], "truth": "mail"},
+            planted=[it["id"]],
+            rubric=right_then_stale(A.time_forms(new), A.time_forms(cal), "start time")
+            if new.date() == cal.date()
+            else [
+                RubricItem(
+                    id="day",
+                    weight=20,
+                    requirement=f"Gives the new day ({new:%A, %B %-d})",
+                    check=A.text(*A.date_forms(new), f"{new:%A}"),
+                ),
+                *right_then_stale(A.time_forms(new), A.time_forms(cal), "start time", (30, 15, 35)),
+            ],
+        )
+
+    it = A.planted(world, "chain/flight-change")
+    step = next((s for s in (it or {}).get("steps", []) if s["step"] == "calendar_flight"), None)
+    if it and step:
+        old, new = dt.datetime.fromisoformat(step["old"]), dt.datetime.fromisoformat(step["new"])
+        task(
+            "cx-flight-on-calendar",
+            ["calendar", "airline", "mail"],
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"My calendar says I fly to {it['destination']} {day_phrase(old.date(), today)}. Does the airline "
+            "agree? Tell me the correct departure day first, then the day my calendar shows.",
+            expected={"right": step["new"], "stale": step["old"], "destination": it["destination"], "truth": "airline"},
+            planted=[it["id"]],
+            rubric=right_then_stale(A.date_forms(new), A.date_forms(old), "departure day"),
+        )
+
+    it = A.planted(world, "contradiction/restaurant-time")
+    if it:
+        booked, said = dt.datetime.fromisoformat(it["booked_time"]), dt.datetime.fromisoformat(it["friend_time"])
+        first = it["friend"].split()[0]
+        task(
+            "cx-dinner-time",
+            ["calendar", "dining", "messaging"],
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"{first} and I have a table at {it['restaurant']} {day_phrase(booked.date(), today)}. "
+            f"{first} texted me what time we're meeting there; does that match my calendar and the actual reservation? "
+            "Tell me the right time first, then the wrong one.",
+            expected={
+                "right": it["booked_time"],
+                "stale": it["friend_time"],
+                "restaurant": it["restaurant"],
+                "truth": "booking",
+            },
+            planted=[it["id"]],
+            rubric=right_then_stale(A.time_forms(booked), A.time_forms(said), "time"),
+        )
+    return out
+
+
+def year_counts(world, year: int) -> dict[str, int]:
+    """How often each app was used in ``year`` up to now: appointments in the calendar, flights flown, hotel nights, rides, TableTime meals, DashBite
+    orders, Basketful orders, Shopwell orders (the apps' own histories)."""
+    now = world.now
+
+    def past(e) -> bool:
+        return e.status == "done" and e.at <= now and e.at.year == year
+
+    flights = [
+        f
+        for f in world.of_kind("flight")
+        if f.status == "done"
+        and dt.datetime.fromisoformat(f.data["dep_local"]).replace(tzinfo=None) < now
+        and f.data["dep_local"][:4] == str(year)
+    ]
+    nights = sum(h.data["nights"] for h in world.of_kind("hotel_checkout") if past(h))
+    meals = [
+        r
+        for r in world.of_kind("restaurant_booking")
+        if dt.datetime.fromisoformat(r.data["reservation_local"]).replace(tzinfo=None) < now
+        and r.data["reservation_local"][:4] == str(year)
+    ]
+    appointments = [e for e in world.of_kind("calendar_event") if past(e) and e.data.get("source") == "appointment"]
+    return {
+        "calendar": len(appointments),
+        "airline": len(flights),
+        "stays": nights,
+        "rides": sum(past(e) for e in world.of_kind("ride")),
+        "dining": len(meals),
+        "delivery": sum(past(e) for e in world.of_kind("food_order")),
+        "grocery": sum(past(e) for e in world.of_kind("grocery_order")),
+        "shop": sum(past(e) for e in world.of_kind("retail_order")),
+    }
 
 
 def crossapp_tasks(world: World) -> list[Task]:
@@ -132,4 +262,7 @@ def crossapp_tasks(world: World) -> list[Task]:
     return out
 
 
-SCENARIOS = [Scenario(home="calendar", apps=("calendar",), tasks=crossapp_tasks, rank=RECAPS)]
+SCENARIOS = [
+    Scenario(home="calendar", apps=("calendar",), tasks=contradiction_tasks, after="weekly-lesson"),
+    Scenario(home="calendar", apps=("calendar",), tasks=crossapp_tasks, rank=RECAPS),
+]

@@ -1,13 +1,82 @@
-"""Parley's answers summed over several apps (ids ``<persona>/messaging/x-...``)."""
+"""Parley's answers summed or compared over several apps: the party food against the guests' answers (a
+contradiction, placed after Parley's own one), and catching up on a person across Parley, the bank and mail (ids
+``<persona>/messaging/x-...``)."""
 
 from __future__ import annotations
 
-from apps.messaging.tasks import APP
+import datetime as dt
+
+from apps.messaging.tasks import APP, KIT
 from builder.money import money
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
 from scenarios import RECAPS
+from scenarios.errands.messaging import OWN_BEFORE
+
+
+def contradiction_tasks(world: World) -> list[Task]:
+    """The food ordered for the persona's party against the guests who said they come (chat, the caterer's mail, the
+    calendar): how many it serves, how many it must, the order and until when it can change; none without the
+    planted party."""
+    from builder.tasks import answers as A
+    from builder.tasks.phrasing import day_phrase
+
+    today = world.now.date()
+    out: list[Task] = []
+
+    task = KIT.adder(world, out)
+
+    it = A.planted(world, "chain/party-headcount")
+    own = A.planted(world, "own_event/party")
+    if it and own:
+        start = dt.datetime.fromisoformat(own["start"])
+        change_by = dt.date.fromisoformat(it["change_by"])
+        task(
+            "cx-party-headcount",
+            ["messaging", "mail", "calendar"],
+            kind="lookup",
+            category="contradiction",
+            difficulty="hard",
+            time_limit_seconds=600,
+            instruction=f"For “{own['title']}” {day_phrase(start.date(), today)}, which I'm hosting: how many people is the food I "
+            "ordered for, and how many does it need to be for now, going by what my guests have told me? "
+            "What's the order number, and until when can I still change it?",
+            expected={
+                "order": it["order"],
+                "ordered_for": it["ordered_for"],
+                "needed": it["needed"],
+                "change_by": it["change_by"],
+            },
+            planted=[it["id"], own["id"]],
+            rubric=[
+                RubricItem(
+                    id="ordered",
+                    weight=25,
+                    requirement=f"Says the order serves {it['ordered_for']}",
+                    check=A.number(it["ordered_for"]),
+                ),
+                RubricItem(
+                    id="needed",
+                    weight=35,
+                    requirement=f"Says it needs to serve {it['needed']}",
+                    check=A.number(it["needed"]),
+                ),
+                RubricItem(
+                    id="order",
+                    weight=20,
+                    requirement=f"Gives the order number {it['order']}",
+                    check=A.text(it["order"]),
+                ),
+                RubricItem(
+                    id="change-by",
+                    weight=20,
+                    requirement=f"Says changes are possible until {change_by:%B %-d}",
+                    check=A.text(*A.date_forms(change_by)),
+                ),
+            ],
+        )
+    return out
 
 
 def crossapp_tasks(world: World) -> list[Task]:
@@ -94,4 +163,21 @@ def crossapp_tasks(world: World) -> list[Task]:
     return out
 
 
-SCENARIOS = [Scenario(home="messaging", apps=("messaging",), tasks=crossapp_tasks, rank=RECAPS)]
+SCENARIOS = [
+    Scenario(
+        home="messaging",
+        apps=("messaging", "mail", "calendar"),
+        tasks=contradiction_tasks,
+        after=(
+            "cx-plan-times",
+            "p2p-amount",
+            "invite-group",
+            "trip-companion",
+            "flight-number",
+            "money-owed",
+            "pay-back",
+            *OWN_BEFORE,
+        ),
+    ),
+    Scenario(home="messaging", apps=("messaging",), tasks=crossapp_tasks, rank=RECAPS),
+]

@@ -1,9 +1,9 @@
 """Where the cross-app scenarios' tasks land (``builder/tasks/collect.py``), and the rule that makes ``scenarios/``
 necessary: no module of an app imports another app.
 
-The placement tests run on made-up scenarios (no world, no site): after an anchor task, else after the app's own
-tasks by rank; left out when an app they need is not built or their gate says no; refused when the anchor is
-missing or a task lacks an app the scenario declares.
+The placement tests run on made-up scenarios (no world, no site): after an anchor task (or before the first,
+``FIRST``), else after the app's own tasks by rank; left out when an app they need is not built or their gate says
+no; refused when the anchor is missing or a task lacks an app the scenario declares.
 """
 
 from __future__ import annotations
@@ -78,6 +78,19 @@ def test_the_empty_anchor_is_the_start_of_the_list(monkeypatch):
         Scenario(home="a", apps=("a", "b"), tasks=lambda w: [_task("a", "after", ["a", "b"])], after="opens"),
     )
     assert _slugs(collect.home_tasks(WORLD, "a", own)) == ["opens", "after", "next", "one", "two"]
+
+
+def test_first_puts_them_before_the_own_tasks_and_later_scenarios_may_follow_placed_ones(monkeypatch):
+    own = [_task("a", "one"), _task("a", "two")]
+    _scenarios(
+        monkeypatch,
+        Scenario(home="a", apps=("a",), tasks=lambda w: [_task("a", "lead")], after=collect.FIRST),
+        Scenario(home="a", apps=("a",), tasks=lambda w: [_task("a", "errand")], after="one"),
+        Scenario(home="a", apps=("a",), tasks=lambda w: [_task("a", "next")], after=("gone", collect.FIRST)),
+        Scenario(home="a", apps=("a",), tasks=lambda w: [_task("a", "pair")], after=("missing", "errand")),
+    )
+    got = collect.home_tasks(WORLD, "a", own)
+    assert _slugs(got) == ["lead", "next", "one", "errand", "pair", "two"]
 
 
 def test_left_out_without_their_apps_or_when_their_gate_says_no(monkeypatch):
