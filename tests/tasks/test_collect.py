@@ -58,6 +58,18 @@ def test_anchored_after_their_task_the_rest_by_rank(monkeypatch):
     assert _slugs(got) == ["one", "errand", "later", "two", "three", "recap", "pair"]
 
 
+def test_first_by_start_and_after_a_task_of_a_scenario_placed_before_by_rank(monkeypatch):
+    own = [_task("a", "one"), _task("a", "two")]
+    _scenarios(
+        monkeypatch,
+        Scenario(home="a", apps=("a",), tasks=lambda w: [_task("a", "late", ["a", "b"])], after="lead", rank=1),
+        Scenario(home="a", apps=("a",), tasks=lambda w: [_task("a", "head", ["a", "b"])], after=collect.START),
+        Scenario(home="a", apps=("a",), tasks=lambda w: [_task("a", "lead", ["a", "b"])], after=("x", "one")),
+        Scenario(home="a", apps=("a",), tasks=lambda w: [_task("a", "next", ["a", "b"])], after=("x", collect.START)),
+    )
+    assert _slugs(collect.home_tasks(WORLD, "a", own)) == ["head", "next", "one", "lead", "late", "two"]
+
+
 def test_left_out_without_their_apps_or_when_their_gate_says_no(monkeypatch):
     own = [_task("a", "one")]
     _scenarios(
