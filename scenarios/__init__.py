@@ -11,6 +11,12 @@ imports a scenario or another app.
 - ``errands/``: long-horizon errands across apps (a chain of steps in several apps, checked in each).
 - ``recaps/``: answers summed over several apps (what the card shows each app charged, a trip's costs).
 - ``pairs/``: one question each whose answer needs exactly the two apps it names (:mod:`builder.tasks.pairs`).
+- ``insights/``: contradictions and counterfactuals across apps (one app's record against another's, what another
+  choice would have cost), each where it sat among its home app's own reasoning tasks.
+
+A scenario anchored among its home app's tasks (``after``) may follow another scenario's task: anchored scenarios are
+placed by ``rank`` (lower first, then module name and list order), so one that follows a task of a module sorting
+after its own takes a higher rank than that module's.
 """
 
 #: Where each kind of scenario sits after its home app's own tasks (lower first).
