@@ -19,6 +19,12 @@ imports a scenario or another app.
   :mod:`builder.tasks.pairs`, after the home app's tasks; others anchored among them).
 - ``transfers/``: money moved between the bank and another app (deposits, withdrawals, the bank's lines of them),
   asked about or done and checked on both sides; each sits right after one of its home app's own tasks (``after``).
+- ``insights/``: contradictions and counterfactuals across apps (one app's record against another's, what another
+  choice would have cost), each where it sat among its home app's own reasoning tasks.
+
+A scenario anchored among its home app's tasks (``after``) may follow another scenario's task: anchored scenarios are
+placed by ``rank`` (lower first, then module name and list order), so one that follows a task of a module sorting
+after its own takes a higher rank than that module's.
 """
 
 #: Where each kind of scenario sits after its home app's own tasks (lower first); the anchored ones (``checks/``

@@ -28,13 +28,14 @@ def booked(pickup: str, dropoff: str, lo: str, hi: str) -> Check:
     )
 
 
-def schedule(web: Web, pickup: str, dropoff: str, at: str) -> None:
-    """Schedule a Zip ride from ``pickup`` to ``dropoff`` (labels or addresses) at local ``YYYY-MM-DDTHH:MM``."""
+def schedule(web: Web, pickup: str, dropoff: str, at: str, ride_type: str = "zip") -> None:
+    """Schedule a ride of ``ride_type`` (a Zip unless told) from ``pickup`` to ``dropoff`` (labels or addresses) at
+    local ``YYYY-MM-DDTHH:MM``."""
     card = web.one("rides", "SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1")
     fields = [
         ("pickup", pickup),
         ("dropoff", dropoff),
-        ("ride_type", "zip"),
+        ("ride_type", ride_type),
         ("when", "later"),
         ("at", at[:16]),
         ("card", str(card)),
@@ -43,3 +44,15 @@ def schedule(web: Web, pickup: str, dropoff: str, at: str) -> None:
     _, location = web.post_form("rides", "/api/rides", fields, expect=(303,))
     if "/rides/" not in location or "error=" in location:
         raise OracleError(f"ZipRide did not schedule the ride: {location!r}")
+
+
+def expect_confirmed(location: str, marker: str) -> None:
+    """Raise :class:`OracleError` unless ZipRide's redirect ``location`` carries ``marker`` (its confirmation) and no
+    error."""
+    if marker not in location or "error=" in location:
+        raise OracleError(f"ZipRide did not confirm ({marker!r} not in {location!r})")
+
+
+def ride_row(web: Web, ride_id: str) -> int:
+    """The rides table's row id of the ride ``ride_id`` (the id ZipRide shows, such as on a receipt)."""
+    return web.one("rides", "SELECT id FROM rides WHERE ride_id = ?", (ride_id,))

@@ -1,4 +1,6 @@
-"""ZipRide tasks derived from the world, each with its expected values and rubric.
+"""ZipRide's own tasks derived from the world, each with its expected values and rubric, and the look-ups the
+scenarios homed here share (the rides taken, the next airport trip): its tasks with other apps are in
+``scenarios/``.
 
 Action checks read ZipRide's (and the bank's) database end state. Rows the app writes are told apart from
 seeded ones: a new ride has ``world_ref IS NULL``, a tip added in the app sets ``tipped_at`` (the seed never
@@ -16,7 +18,6 @@ from collections import Counter
 from builder.money import money
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
-from builder.tasks.phrasing import last_month
 from builder.world import World
 from builder.world.planted import airline_flights
 from builder.reference.addresses import format_address
@@ -35,7 +36,8 @@ SCHEDULE_MAX_DAYS = 30
 NEW_RIDE = (Change(table="rides", op="insert", min=1, max=1), Change(table="places", op="insert", min=0, max=2))
 
 
-def _done(world: World) -> list:
+def taken(world: World) -> list:
+    """The persona's rides that are done (the world's ``ride`` events), in time order."""
     return [e for e in world.of_kind("ride") if e.status == "done"]
 
 
@@ -45,7 +47,7 @@ def _aware(iso: str) -> dt.datetime:
 
 def in_use(world: World) -> bool:
     """Whether the persona has taken a ride: without one ZipRide has no tasks, nor do the scenarios homed there."""
-    return bool(_done(world))
+    return bool(taken(world))
 
 
 @dataclass(frozen=True)
@@ -106,41 +108,19 @@ def airport_trip(world: World) -> AirportTrip | None:
 
 
 def tasks(world: World) -> list[Task]:
-    """Return ZipRide's tasks for ``world`` (lookups, aggregations, actions; several with the bank and mail), in a fixed order."""
+    """Return ZipRide's own tasks for ``world`` (lookups, aggregations, actions in ZipRide alone), in a fixed order.
+    Its tasks with other apps are scenarios homed here (``scenarios/``)."""
     p = world.persona
     cur = world.currency
-    rides = _done(world)
+    rides = taken(world)
     out: list[Task] = []
-    home = format_address(p.identity.address) if p.identity.address else ""
 
     task = KIT.adder(world, out)
 
     if not in_use(world):
         return out
 
-    # 1. Rides on the last trip (with the bank: the card lines say ZIPRIDE TRIP).
-    trips = sorted({e.data["trip"] for e in rides if e.data.get("trip") is not None})
-    if trips:
-        i = trips[-1]
-        trip = p.travel.trips[i]
-        on_trip = [e for e in rides if e.data.get("trip") == i]
-        total = sum(e.data["total_cents"] for e in on_trip)
-        task(
-            "trip-rides-cost",
-            ["rides", "bank"],
-            kind="aggregation",
-            difficulty="medium",
-            time_limit_seconds=420,
-            instruction=f"How much did I spend on ZipRide rides for my {trip.destination} trip in {trip.depart:%B %Y}, "
-            "tips included?",
-            expected={"trip": i, "rides": len(on_trip), "total_cents": total},
-            rubric=[
-                RubricItem(
-                    id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=kit.amount(total)
-                ),
-                RubricItem(id="count", weight=20, requirement=f"Says it was {len(on_trip)} rides"),
-            ],
-        )
+    # 1. The rides of the last trip come first, with the bank: scenarios/pairs/rides.py.
 
     # 2. The usual tip (percent of the fare, the most common among tipped rides).
     percents = Counter(round(e.data["tip_cents"] * 100 / e.data["fare_cents"]) for e in rides if e.data["tip_cents"])
@@ -165,23 +145,7 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    # 3. Spending in the month of the last ride (with the bank's card lines).
-    month = rides[-1].data["pickup_local"][:7]
-    in_month = [e for e in rides if e.data["pickup_local"][:7] == month]
-    m_total = sum(e.data["total_cents"] for e in in_month)
-    m_name = dt.date.fromisoformat(f"{month}-01").strftime("%B %Y")
-    task(
-        "month-spend",
-        ["rides", "bank"],
-        kind="aggregation",
-        difficulty="medium",
-        time_limit_seconds=360,
-        instruction=f"What did I spend on ZipRide in {m_name}?",
-        expected={"month": month, "rides": len(in_month), "total_cents": m_total},
-        rubric=[
-            RubricItem(id="total", weight=100, requirement=f"States {money(m_total, cur)}", check=kit.amount(m_total))
-        ],
-    )
+    # 3. Spending in the month of the last ride (with the bank) follows: scenarios/pairs/rides.py.
 
     # 4. The driver who took the persona home from the airport after the last trip.
     airport = airport_label(p.travel.home_airport) if p.travel and p.travel.home_airport else None
@@ -239,146 +203,8 @@ def tasks(world: World) -> list[Task]:
         ],
     )
 
-    # 6. Schedule the ride to the airport for the next flight (the departure is in the booking mail).
-    trip = airport_trip(world)
-    if trip:
-        f, leg, dep, pickup, lead_text, horizon = (
-            trip.flight,
-            trip.leg,
-            trip.dep,
-            trip.pickup,
-            trip.lead_text,
-            trip.horizon,
-        )
-        lo, hi = pickup - dt.timedelta(minutes=15), pickup + dt.timedelta(minutes=15)
-        task(
-            "airport-ride-next-flight",
-            ["rides", "mail"],
-            kind="action",
-            difficulty="medium",
-            time_limit_seconds=600,
-            instruction=f"Schedule a ZipRide from home to the airport for my next flight so that I'm picked up "
-            f"{lead_text} before it departs. The flight details are in my email.",
-            expected={
-                "pnr": f.data["pnr"],
-                "flight": leg["flight_number"],
-                "dep_local": dep.isoformat(),
-                "pickup": "Home",
-                "dropoff": airport,
-                "pickup_at": pickup.isoformat(),
-            },
-            rubric=[
-                RubricItem(
-                    id="scheduled",
-                    weight=85,
-                    requirement=f"A ride Home -> {airport} is scheduled with pickup {pickup:%b %-d %H:%M} "
-                    "(within 15 minutes)",
-                    check=KIT.sql(
-                        """SELECT COUNT(*) FROM rides r JOIN places a ON a.id = r.pickup_place_id
-                                              JOIN places b ON b.id = r.dropoff_place_id
-                                              WHERE r.world_ref IS NULL AND r.status = 'scheduled' AND a.kind = 'home'
-                                              AND b.address = ? AND r.pickup_at BETWEEN ? AND ?""",
-                        [airport, lo.isoformat(), hi.isoformat()],
-                        [[1]],
-                    ),
-                ),
-                KIT.only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE),
-            ],
-        )
-
-        # 7. And the ride home after the return flight lands.
-        if trip.back is not None:
-            back, arr = trip.back, trip.arr
-            if arr.replace(tzinfo=None) < horizon:
-                lo, hi = arr + dt.timedelta(minutes=15), arr + dt.timedelta(minutes=75)
-                task(
-                    "ride-home-after-return",
-                    ["rides", "mail"],
-                    kind="action",
-                    difficulty="hard",
-                    time_limit_seconds=600,
-                    instruction="Schedule a ZipRide home from the airport for when my return flight from my next "
-                    "trip lands: pickup 15 to 75 minutes after its arrival.",
-                    expected={
-                        "flight": back["flight_number"],
-                        "arr_local": back["arr_local"],
-                        "pickup": airport,
-                        "dropoff": "Home",
-                        "ride_type": "zip",
-                        "pickup_at": (arr + dt.timedelta(minutes=30)).isoformat(),
-                    },
-                    rubric=[
-                        RubricItem(
-                            id="scheduled",
-                            weight=85,
-                            requirement=f"A ride {airport} -> Home is scheduled with pickup between "
-                            f"{lo:%b %-d %H:%M} and {hi:%H:%M}",
-                            check=KIT.sql(
-                                """SELECT COUNT(*) FROM rides r
-                                                      JOIN places a ON a.id = r.pickup_place_id
-                                                      JOIN places b ON b.id = r.dropoff_place_id
-                                                      WHERE r.world_ref IS NULL AND r.status = 'scheduled'
-                                                      AND a.address = ? AND b.kind = 'home'
-                                                      AND r.pickup_at BETWEEN ? AND ?""",
-                                [airport, lo.isoformat(), hi.isoformat()],
-                                [[1]],
-                            ),
-                        ),
-                        KIT.only("Nothing else changed at ZipRide: only the one scheduled ride", *NEW_RIDE),
-                    ],
-                )
-                # 7b. The whole trip's rides as one errand across five apps: scenarios/errands/rides.py.
-
-    # 8. Tip the last ride 20 % (a new card charge the bank shows).
-    last = rides[-1]
-    if last.at >= world.now - dt.timedelta(days=FEEDBACK_DAYS - 1):
-        tip = (last.data["fare_cents"] * 20 + 50) // 100
-        where = last.data["dropoff"] if last.data["dropoff"] != home else last.data["pickup"]
-        where_text = "home" if last.data["dropoff"] == home else where.split(",")[0]
-        task(
-            "tip-last-ride",
-            ["rides", "bank"],
-            kind="action",
-            difficulty="easy",
-            time_limit_seconds=300,
-            instruction=f"Tip the driver of my last ZipRide ride (to {where_text}) 20% of the fare.",
-            expected={"ride_id": last.data["ride_id"], "tip_cents": tip, "tip_before_cents": last.data["tip_cents"]},
-            rubric=[
-                RubricItem(
-                    id="tip",
-                    weight=55,
-                    requirement=f"A tip of {money(tip, cur)} is added to ride {last.data['ride_id']}",
-                    check=KIT.sql(
-                        """SELECT COUNT(*) FROM rides WHERE ride_id = ? AND tipped_at IS NOT NULL
-                                              AND tip_cents = ?""",
-                        [last.data["ride_id"], last.data["tip_cents"] + tip],
-                        [[1]],
-                    ),
-                ),
-                RubricItem(
-                    id="charged",
-                    weight=30,
-                    requirement="The bank shows the tip as a pending card charge",
-                    check=KIT.sql(
-                        """SELECT COUNT(*) FROM card_authorizations WHERE app = 'rides'
-                                              AND kind = 'charge' AND amount_cents = ? AND status = 'pending'""",
-                        [tip],
-                        [[1]],
-                        app="bank",
-                    ),
-                ),
-                KIT.only(
-                    "Nothing else changed at ZipRide: only the tip on that ride",
-                    Change(
-                        table="rides",
-                        op="update",
-                        min=1,
-                        max=1,
-                        columns=["tip_cents", "tip_auth", "tipped_at", "total_cents"],
-                    ),
-                ),
-            ],
-        )
+    # 6, 7. Schedule the rides to and from the airport for the next flight (its details in the booking mail), the
+    # whole trip door to door, and tip the last ride (8.) come here: scenarios/errands/rides.py.
 
     # 9. Rate the newest unrated ride.
     unrated = [e for e in rides if e.at >= world.now - dt.timedelta(days=UNRATED_DAYS - 1)]
@@ -424,6 +250,7 @@ def tasks(world: World) -> list[Task]:
         )
 
     # 10. Save a contact's home as a place.
+    home = format_address(p.identity.address) if p.identity.address else ""
     saved = _saved_addresses(world)
     city = p.identity.address.city if p.identity.address else None
     people = [
@@ -483,61 +310,23 @@ def _saved_addresses(world: World) -> set[str]:
 
 
 def insight_tasks(world: World) -> list[Task]:
-    """ZipRide's contradiction, counterfactual and preference tasks: the airport ride still on the day before the
-    airline's change, what the last ride would have cost as Zip Comfort, last month's tips at another rate, the usual
-    ride type. Items the world lacks give no task."""
+    """ZipRide's own counterfactual and preference tasks: what the last ride would have cost as Zip Comfort, the last
+    trip's rides as XL, where the persona rides to most, the usual ride type. Items the world lacks give no task. Its
+    contradiction and counterfactual with other apps are scenarios/insights/rides.py."""
     from collections import Counter
 
     from builder.tasks import answers as A
-    from builder.tasks.phrasing import day_phrase, month_phrase
+    from builder.tasks.phrasing import day_phrase
 
     from .seed import fare_parts, ride_types
 
     p = world.persona
-    _pid, cur, today = p.id, world.currency, world.now.date()
-    rides = _done(world)
+    cur, today = world.currency, world.now.date()
+    rides = taken(world)
     out: list[Task] = []
 
     task = KIT.adder(world, out)
 
-    it = A.planted(world, "chain/flight-change")
-    step = next((s for s in (it or {}).get("steps", []) if s["step"] == "airport_ride"), None)
-    if it and step:
-        old = dt.datetime.fromisoformat(step["old"])
-        new_dep = dt.datetime.fromisoformat(it["new_departure"])
-        task(
-            "cx-airport-ride",
-            ["rides", "airline", "mail"],
-            kind="lookup",
-            category="contradiction",
-            difficulty="medium",
-            time_limit_seconds=420,
-            instruction=f"I have a ZipRide to the airport booked for my {it['destination']} flight. Does its pickup day "
-            "still fit the flight? Tell me the day the flight leaves now first, then the day the ride is "
-            "booked for.",
-            expected={"ride_pickup": step["old"], "flight_departure": it["new_departure"], "truth": "airline"},
-            planted=[it["id"]],
-            rubric=[
-                RubricItem(
-                    id="flight-day",
-                    weight=40,
-                    requirement=f"Says the flight leaves {new_dep:%B %-d}",
-                    check=A.text(*A.date_forms(new_dep)),
-                ),
-                RubricItem(
-                    id="ride-day",
-                    weight=20,
-                    requirement=f"Says the ride is booked for {old:%B %-d}",
-                    check=A.text(*A.date_forms(old)),
-                ),
-                RubricItem(
-                    id="order",
-                    weight=40,
-                    requirement="Names the flight's day before the ride's",
-                    check=A.names([A.date_forms(new_dep), A.date_forms(old)], ordered=True),
-                ),
-            ],
-        )
     if not rides:
         return out
 
@@ -573,47 +362,6 @@ def insight_tasks(world: World) -> list[Task]:
             ),
         ],
     )
-
-    start, end = last_month(today)
-    month = [x for x in rides if start <= x.at.date() <= end]
-    tp = p.preferences.tipping_percent or 15
-    alt = 15 if tp != 15 else 20
-    if month:
-        paid = sum(x.data["tip_cents"] for x in month)
-        would = sum(x.data["fare_cents"] * alt // 100 for x in month)
-        task(
-            "cf-tip-rate",
-            ["rides", "bank"],
-            kind="aggregation",
-            category="counterfactual",
-            difficulty="medium",
-            time_limit_seconds=480,
-            instruction=f"Had I tipped exactly {alt}% of the fare (rounded down to the cent) on every ZipRide "
-            f"{month_phrase(start, today)}, how much would I have tipped in total, and how does that compare "
-            "with the tips I actually gave?",
-            expected={
-                "rides": len(month),
-                "tips_cents": paid,
-                "alt_percent": alt,
-                "alt_tips_cents": would,
-                "difference_cents": would - paid,
-            },
-            rubric=[
-                RubricItem(id="would", weight=50, requirement=f"States {money(would, cur)}", check=A.amount(would)),
-                RubricItem(
-                    id="paid",
-                    weight=25,
-                    requirement=f"States the {money(paid, cur)} actually tipped",
-                    check=A.amount(paid),
-                ),
-                RubricItem(
-                    id="difference",
-                    weight=25,
-                    requirement=f"States the difference {money(abs(would - paid), cur)}",
-                    check=A.amount(would - paid),
-                ),
-            ],
-        )
 
     trip_ids = sorted({x.data["trip"] for x in rides if x.data.get("trip") is not None})
     if trip_ids:
@@ -708,6 +456,3 @@ def insight_tasks(world: World) -> list[Task]:
         ],
     )
     return out
-
-
-# --- Cross-app answer tasks: tips across the apps ---------------------------------------------------------------

@@ -4,9 +4,10 @@ scenarios (the top-level ``scenarios`` package) placed among them.
 A scenario module declares ``SCENARIOS``, a list of :class:`Scenario`: the app its task ids name (``home``), the
 apps every one of its tasks needs, the function that builds its tasks from the world, its reference solutions
 (task slug -> ``solve(task, web) -> str``, as an app's ``oracle.py`` ``SOLVERS``) and where its tasks sit among the
-home app's: right after one of the home app's own tasks (``after``, a slug; ``""``: before all of them), or after all of them (by ``rank``,
-then module name, then list order). This module names no app and no scenario: it finds them by walking the package.
-Pure and deterministic: the order depends on the world and the sorted module names only.
+home app's: right after one of the home app's tasks (``after``, a slug; :data:`FIRST` for the head of the list),
+or after all of them (by ``rank``, then module name, then list order). This module names no app and no scenario: it
+finds them by walking the package.
+Pure and deterministic: the order depends on the world, the ranks and the sorted module names only.
 """
 
 from __future__ import annotations
@@ -35,12 +36,13 @@ class Scenario:
     ``apps``: the apps every task of it involves (app folder names, ``home`` among them); it is built only when all
     are in the build, and each task is still kept only when all its ``apps_involved`` are. ``tasks(world)``: its
     tasks, in order (empty when the world lacks their material). ``solvers``: task slug -> reference solution.
-    ``after``: the slug of the home app's own task these tasks follow (their place in the bundle; or of a task a
-    scenario discovered before this one placed), or several, the first one the home app has for this world winning
-    (for an anchor task the world may lack); :data:`FIRST` (always there) puts them before the home app's first task
-    (a last fallback, or the place of tasks that open the home app's list); ``None``: they come after all the home
-    app's own tasks, ordered by ``rank`` (lower first). ``when(world)``: whether it has tasks at all (the home app's
-    own gate, such as "the persona has taken a ride"); ``None``: always."""
+    ``after``: the slug of the home app's task these tasks follow (their place in the bundle), or several, the
+    first one the home app has for this world winning (for an anchor task the world may lack); :data:`FIRST`: the
+    head of the list. The anchor may be another scenario's task when that scenario is placed first: anchored
+    scenarios are placed by ``rank`` (lower first), then module name, then list order, so ``rank`` lets one follow
+    a task of a module that sorts after it. ``None``: they come after all the home app's own and anchored tasks,
+    ordered by ``rank`` (lower first). ``when(world)``: whether it has tasks at all (the home app's own gate, such
+    as "the persona has taken a ride"); ``None``: always."""
 
     home: str
     apps: tuple[str, ...]
@@ -81,16 +83,16 @@ def home_tasks(world: World, app: str, own: list[Task], built: Iterable[str] | N
     task names another app in its id or lacks one of the scenario's ``apps``."""
     built = None if built is None else set(built)
     out = list(own)
-    placed: dict[str, int] = {}  # anchor slug -> scenario tasks already placed after it (kept in discovery order)
+    placed: dict[str, int] = {}  # anchor slug -> scenario tasks already placed after it (in placement order)
     tail: list[tuple[int, int, list[Task]]] = []
-    for i, (name, s) in enumerate(discover()):
+    for i, (name, s) in sorted(enumerate(discover()), key=lambda x: (x[1][1].rank, x[0])):
         if s.home != app or (built is not None and not set(s.apps) - NOT_APPS <= built):
             continue
         made = _built(world, s, name)
         if s.after is None:
             tail.append((s.rank, i, made))
         elif made:
-            slugs = [FIRST, *(_slug(t) for t in out)]
+            slugs = [FIRST, *(_slug(t) for t in out)]  # a task's index here is the place right after it
             anchor = next((a for a in ((s.after,) if isinstance(s.after, str) else s.after) if a in slugs), None)
             if anchor is None:
                 raise ValueError(f"{name}: {app} has none of the tasks {s.after!r} for its tasks to follow")

@@ -1,13 +1,15 @@
-"""Meridian Air's errand across apps: the fallout of the airline's schedule change (the calendar, the airport ride,
-mail, chat, work chat); with its reference solution."""
+"""Meridian Air's errands across apps, with their reference solutions: an aisle seat on the next flight texted to
+the travel companion (chat), a flight booked with the saved card (the bank shows the charge), and the fallout of
+the airline's schedule change (the calendar, the airport ride, the hotel, mail, chat)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import urllib.parse
 
-from apps.airline.steps import expect_confirmed
-from apps.airline.tasks import APP, in_use
+from apps.airline.seed import schedule_pairs, world_route
+from apps.airline.steps import change_to_aisle, expect_confirmed
+from apps.airline.tasks import APP, CITY, KIT, aisle_seat, in_use, legs, seat_news_for
 from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
 from apps.rides import steps as zipride
@@ -16,7 +18,165 @@ from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.oracle import OracleError, Web
 from builder.world import World
-from builder.reference.airports import airport_label
+from builder.reference.airports import airport_label, distance_km
+from builder.world import payment_cards
+
+
+def seat_tasks(world: World) -> list[Task]:
+    """An aisle seat on the next flight, the new seat then texted to the first fellow passenger (travelling alone: the
+    persona's closest chat contact). None without a flight ahead or anyone to tell (the seat change alone is then
+    the airline's own ``aisle-seat``)."""
+    fl = legs(world)
+    who = seat_news_for(world, fl) if fl.upcoming else None
+    if who is None:
+        return []
+    nf = fl.upcoming[0].data
+    seat = aisle_seat(fl)
+    out: list[Task] = []
+    KIT.adder(world, out)(
+        "aisle-seat-tell",
+        [APP, "messaging"],
+        kind="action",
+        category="long_horizon",
+        difficulty="medium",
+        time_limit_seconds=600,
+        instruction=f"Change my seat on the flight to {seat.dest_city} ({nf['flight_number']}) to an aisle seat, "
+        f"then text {who.split()[0]} my new seat number.",
+        expected={**seat.expected, "contact": who, "world_ref": f"{fl.upcoming[0].id}:0"},
+        rubric=[
+            RubricItem(
+                id="seat",
+                weight=45,
+                requirement=f"My seat on {nf['flight_number']} is now an aisle seat ({'/'.join(seat.aisles)})",
+                check=seat.seat,
+            ),
+            RubricItem(
+                id="text",
+                weight=40,
+                requirement=f"A new text to {who} in Parley",
+                check=kit.sql(
+                    "messaging",
+                    """SELECT COUNT(*) > 0 FROM messages m
+                       JOIN conversations c ON c.id = m.conversation_id JOIN contacts k ON k.id = c.contact_id
+                       WHERE m.world_ref IS NULL AND m.sender_id IS NULL AND k.name = ?""",
+                    [who],
+                    [[1]],
+                ),
+            ),
+            seat.only,
+        ],
+    )
+    return out
+
+
+def aisle_seat_tell(task: Task, web: Web) -> str:
+    """The aisle seat in Meridian Air, then the new seat texted in Parley."""
+    exp = task.expected
+    seat = change_to_aisle(web, exp)
+    parley.send(web, exp["contact"], f"I'm in seat {seat} now on {exp['flight_number']}.")
+    return f"Your seat on {exp['flight_number']} is now {seat}, an aisle seat."
+
+
+def booking_tasks(world: World) -> list[Task]:
+    """Book a flight with the saved card (the bank shows the pending charge): the first nonstop of the day to Denver
+    (or the first of a few hubs within nonstop range of home), 30 days after as_of, Economy, one traveller. None
+    when no such hub is in reach."""
+    p = world.persona
+    home = p.travel.home_airport
+    nonstop = {(a, b) for a, b, via in schedule_pairs(world)[0] if via is None}
+    dest = next(
+        (
+            d
+            for d in ("DEN", "SEA", "SFO", "ORD", "AMS", "LHR", "BER", "LIS")
+            if (home, d) in nonstop and distance_km(home, d) >= 500
+        ),
+        None,
+    )
+    if not dest:
+        return []
+    numbers, _ = world_route(world, home, dest)
+    day = p.as_of + dt.timedelta(days=30)
+    number = numbers[0]
+    card = payment_cards(world)[0]["label"]
+    out: list[Task] = []
+    KIT.adder(world, out)(
+        "book-flight",
+        [APP, "bank"],
+        kind="action",
+        difficulty="hard",
+        time_limit_seconds=900,
+        instruction=f"Book me a one-way Economy flight from {CITY.get(home, home)} to {CITY.get(dest, dest)} on "
+        f"{day:%B} {day.day}, the first departure of the day, just me, paid with my saved {card}. "
+        "How much was charged?",
+        expected={
+            "origin": home,
+            "destination": dest,
+            "date": day.isoformat(),
+            "flight_number": f"MR {number}",
+            "option": f"{number}@{day.isoformat()}",
+            "family": "MAIN",
+        },
+        rubric=[
+            RubricItem(
+                id="booking",
+                weight=45,
+                requirement=f"A new Economy booking on MR {number} {home}-{dest} on {day}",
+                check=kit.sql(
+                    APP,
+                    """SELECT COUNT(*) FROM bookings b JOIN segments s ON s.booking_id = b.id
+                       WHERE b.world_ref IS NULL AND b.status != 'cancelled' AND b.fare_family = 'MAIN'
+                       AND b.passengers = 1 AND s.flight_number = ? AND s.origin = ? AND s.destination = ?
+                       AND substr(s.dep_local, 1, 10) = ?""",
+                    [f"MR {number}", home, dest, day.isoformat()],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="charged",
+                weight=40,
+                requirement="The card shows the airline's pending charge in the bank",
+                check=kit.sql(
+                    "bank",
+                    "SELECT COUNT(*) FROM card_authorizations WHERE app = ? AND kind = 'charge'",
+                    [APP],
+                    [[1]],
+                ),
+            ),
+            kit.only(
+                APP,
+                "Nothing else changed at Meridian Air: only the new one-way booking",
+                *(
+                    Change(table=t, op="insert", min=1, max=1)
+                    for t in ("bookings", "segments", "passengers", "seats", "payments")
+                ),
+                rid="only-booking",
+            ),
+        ],
+    )
+    return out
+
+
+def book_flight(task: Task, web: Web) -> str:
+    """The one-way booking in Meridian Air, paid with the saved card (the bank then shows the charge)."""
+    exp = task.expected
+    card = web.one(APP, "SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1")
+    _, location = web.post_form(
+        APP,
+        "/api/bookings",
+        [
+            ("origin", exp["origin"]),
+            ("destination", exp["destination"]),
+            ("out", exp["option"]),
+            ("family", exp["family"]),
+            ("card", str(card)),
+        ],
+        expect=(303,),
+    )
+    expect_confirmed(location, "booked=1")
+    pnr, total = web.query(
+        APP, "SELECT pnr, total_cents FROM bookings WHERE world_ref IS NULL ORDER BY id DESC LIMIT 1"
+    )[0]
+    return f"Booked {exp['flight_number']}, confirmation {pnr}; {total / 100:,.2f} was charged to the card."
 
 
 def flight_change_task(world: World) -> Task | None:
@@ -304,8 +464,8 @@ def flight_change_tasks(world: World) -> list[Task]:
     return [chain] if chain else []
 
 
-#: Its place: right after the airline's own tasks of the trip ahead, the last of them the world has (the airline's
-#: tasks() order, backwards).
+#: Its place: right after the airline's tasks of the trip ahead, the last of them the world has (the airline's
+#: order, backwards; book-flight is this module's own, placed before it).
 AFTER = (
     "book-flight",
     "cancel-next-trip",
@@ -318,13 +478,35 @@ AFTER = (
     "last-trip-seat",
     "next-flight",
 )
+#: These errands follow tasks of scenarios/pairs/airline.py (the tickets paid this year, the next arrival): placed
+#: after it.
+AFTER_PAIRS = 1
 SCENARIOS = [
+    Scenario(
+        home="airline",
+        apps=("airline", "messaging"),
+        tasks=seat_tasks,
+        solvers={"aisle-seat-tell": aisle_seat_tell},
+        after=("next-arrival-hotel", "tickets-this-year"),
+        rank=AFTER_PAIRS,
+        when=in_use,
+    ),
+    Scenario(
+        home="airline",
+        apps=("airline", "bank"),
+        tasks=booking_tasks,
+        solvers={"book-flight": book_flight},
+        after=("cancel-next-trip", "tickets-this-year"),
+        rank=AFTER_PAIRS,
+        when=in_use,
+    ),
     Scenario(
         home="airline",
         apps=("airline", "calendar", "rides", "mail"),
         tasks=flight_change_tasks,
         solvers={"flight-change-fallout": flight_change_fallout},
         after=AFTER,
+        rank=AFTER_PAIRS,
         when=in_use,
-    )
+    ),
 ]

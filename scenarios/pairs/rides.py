@@ -1,17 +1,80 @@
-"""ZipRide's two-app answer tasks (ids ``<persona>/rides/pair-...``): one question each whose answer needs
-exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rules)."""
+"""ZipRide's two-app answer tasks: one question each whose answer needs exactly the two apps it names. What the
+last trip's rides cost comes first, what the month of the last ride cost after the usual tip (both with the bank's
+card lines); the ``pair-...`` ones come after ZipRide's own tasks (see :mod:`builder.tasks.pairs` for the shared
+rules)."""
 
 from __future__ import annotations
 
-from apps.rides.tasks import in_use
+import datetime as dt
+
+from apps.rides.tasks import KIT, in_use, taken
 from builder.money import money
 from builder.tasks import answers as A
+from builder.tasks import kit
 from builder.tasks import pairs as P
-from builder.tasks.collect import Scenario
+from builder.tasks.collect import FIRST, Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.phrasing import day_phrase
 from builder.world import World
 from scenarios import PAIRS
+
+
+def trip_cost_tasks(world: World) -> list[Task]:
+    """What the rides of the last trip with rides cost, tips included (the card lines say ZIPRIDE TRIP). None without
+    a ride on a trip."""
+    p, cur = world.persona, world.currency
+    rides = taken(world)
+    trips = sorted({e.data["trip"] for e in rides if e.data.get("trip") is not None})
+    if not trips:
+        return []
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+    i = trips[-1]
+    trip = p.travel.trips[i]
+    on_trip = [e for e in rides if e.data.get("trip") == i]
+    total = sum(e.data["total_cents"] for e in on_trip)
+    task(
+        "trip-rides-cost",
+        ["rides", "bank"],
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=420,
+        instruction=f"How much did I spend on ZipRide rides for my {trip.destination} trip in {trip.depart:%B %Y}, "
+        "tips included?",
+        expected={"trip": i, "rides": len(on_trip), "total_cents": total},
+        rubric=[
+            RubricItem(
+                id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=kit.amount(total)
+            ),
+            RubricItem(id="count", weight=20, requirement=f"Says it was {len(on_trip)} rides"),
+        ],
+    )
+    return out
+
+
+def month_tasks(world: World) -> list[Task]:
+    """What ZipRide cost in the month of the last ride (the bank's card lines)."""
+    cur = world.currency
+    rides = taken(world)
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+    month = rides[-1].data["pickup_local"][:7]
+    in_month = [e for e in rides if e.data["pickup_local"][:7] == month]
+    m_total = sum(e.data["total_cents"] for e in in_month)
+    m_name = dt.date.fromisoformat(f"{month}-01").strftime("%B %Y")
+    task(
+        "month-spend",
+        ["rides", "bank"],
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=360,
+        instruction=f"What did I spend on ZipRide in {m_name}?",
+        expected={"month": month, "rides": len(in_month), "total_cents": m_total},
+        rubric=[
+            RubricItem(id="total", weight=100, requirement=f"States {money(m_total, cur)}", check=kit.amount(m_total))
+        ],
+    )
+    return out
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -105,4 +168,14 @@ def _build(world: World, task) -> None:
         )
 
 
-SCENARIOS = [Scenario(home="rides", apps=("rides",), tasks=pair_tasks, rank=PAIRS, when=in_use)]
+SCENARIOS = [
+    Scenario(home="rides", apps=("rides", "bank"), tasks=trip_cost_tasks, after=FIRST, when=in_use),
+    Scenario(
+        home="rides",
+        apps=("rides", "bank"),
+        tasks=month_tasks,
+        after=("usual-tip", "trip-rides-cost", FIRST),
+        when=in_use,
+    ),
+    Scenario(home="rides", apps=("rides",), tasks=pair_tasks, rank=PAIRS, when=in_use),
+]

@@ -1,13 +1,50 @@
-"""Meridian Air's answers summed over several apps (ids ``<persona>/airline/x-...``)."""
+"""Meridian Air's answers summed over several apps: what the last trip cost all in (after the airline's seat on
+it), and a recap of every past trip (ids ``<persona>/airline/x-...``, after its own tasks)."""
 
 from __future__ import annotations
 
-from apps.airline.tasks import in_use
+from apps.airline.tasks import APP, KIT, in_use, last_trip, legs
 from builder.money import money
+from builder.tasks import kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
 from scenarios import RECAPS
+
+
+def last_trip_tasks(world: World) -> list[Task]:
+    """What the whole last trip cost: the flights, the hotel and the rides (the world's sums), with the bank's card
+    lines. None before the first flight."""
+    cur = world.currency
+    fl = legs(world)
+    if not fl.flown:
+        return []
+    trip, city = last_trip(fl)
+    fare = sum(b.data["price_cents"] for b in fl.bookings if b.data["trip"] == trip)
+    hotel = sum(e.data["total_cents"] for e in world.of_kind("hotel_checkout") if e.data.get("trip") == trip)
+    rides = sum(e.data["total_cents"] for e in world.of_kind("ride") if e.data.get("trip") == trip)
+    total = fare + hotel + rides
+    out: list[Task] = []
+    KIT.adder(world, out)(
+        "last-trip-cost",
+        [APP, "bank"],
+        kind="aggregation",
+        difficulty="hard",
+        time_limit_seconds=900,
+        instruction=f"What did my whole {city} trip cost: the flights, the hotel and the rides together?",
+        expected={"flights_cents": fare, "hotel_cents": hotel, "rides_cents": rides, "total_cents": total},
+        rubric=[
+            RubricItem(id="flights", weight=25, requirement=f"Flights {money(fare, cur)}", check=kit.amount(fare)),
+            RubricItem(id="hotel", weight=25, requirement=f"Hotel {money(hotel, cur)}", check=kit.amount(hotel)),
+            RubricItem(
+                id="total",
+                weight=50,
+                requirement=f"Total {money(total, cur)} (rides {money(rides, cur)})",
+                check=kit.amount(total),
+            ),
+        ],
+    )
+    return out
 
 
 def crossapp_tasks(world: World) -> list[Task]:
@@ -82,4 +119,7 @@ def crossapp_tasks(world: World) -> list[Task]:
     return out
 
 
-SCENARIOS = [Scenario(home="airline", apps=("airline",), tasks=crossapp_tasks, rank=RECAPS, when=in_use)]
+SCENARIOS = [
+    Scenario(home="airline", apps=("airline", "bank"), tasks=last_trip_tasks, after="last-trip-seat", when=in_use),
+    Scenario(home="airline", apps=("airline",), tasks=crossapp_tasks, rank=RECAPS, when=in_use),
+]

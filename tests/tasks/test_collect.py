@@ -93,6 +93,18 @@ def test_first_puts_them_before_the_own_tasks_and_later_scenarios_may_follow_pla
     assert _slugs(got) == ["lead", "next", "one", "errand", "pair", "two"]
 
 
+def test_first_by_start_and_after_a_task_of_a_scenario_placed_before_by_rank(monkeypatch):
+    own = [_task("a", "one"), _task("a", "two")]
+    _scenarios(
+        monkeypatch,
+        Scenario(home="a", apps=("a",), tasks=lambda w: [_task("a", "late", ["a", "b"])], after="lead", rank=1),
+        Scenario(home="a", apps=("a",), tasks=lambda w: [_task("a", "head", ["a", "b"])], after=collect.FIRST),
+        Scenario(home="a", apps=("a",), tasks=lambda w: [_task("a", "lead", ["a", "b"])], after=("x", "one")),
+        Scenario(home="a", apps=("a",), tasks=lambda w: [_task("a", "next", ["a", "b"])], after=("x", collect.FIRST)),
+    )
+    assert _slugs(collect.home_tasks(WORLD, "a", own)) == ["head", "next", "one", "lead", "late", "two"]
+
+
 def test_left_out_without_their_apps_or_when_their_gate_says_no(monkeypatch):
     own = [_task("a", "one")]
     _scenarios(

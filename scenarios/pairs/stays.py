@@ -1,0 +1,195 @@
+"""Bramblestay's two-app answer tasks, each where it sat among Bramblestay's own: what a past hotel cost per night and
+this year's hotels (first, with the bank), the bill, card charge and fee of a stay abroad (after the room of a
+stay, with the bank), the upcoming stay's confirmation and free-cancellation deadline (with its confirmation
+mail)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from apps.stays.tasks import APP, KIT, cancel_until, stays_of
+from builder.money import money
+from builder.tasks import kit
+from builder.tasks.collect import FIRST, Scenario
+from builder.tasks.model import Check, RubricItem, Task
+from builder.world import World
+
+
+def _date_forms(day: dt.date) -> list[str]:
+    return [
+        f"{day:%B} {day.day}",
+        f"{day:%b} {day.day}",
+        f"{day.month}/{day.day}",
+        day.isoformat(),
+        f"{day.day} {day:%B}",
+        f"{day.day}. {['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'][day.month - 1]}",
+        f"{day.day:02d}.{day.month:02d}.",
+    ]
+
+
+def cost_tasks(world: World) -> list[Task]:
+    """What a past hotel (Lisbon's, else the last) cost per night as charged, and the hotels of the year of as_of by
+    check-out (the bank's postings equal the folios). None before the first stay."""
+    cur = world.currency
+    past, _ = stays_of(world)
+    if not past:
+        return []
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+
+    # 1. Per-night cost of a past stay, taxes included, as charged (bank).
+    lis = next((b for b in past if b["city"] == "Lisbon"), past[-1])
+    per_night = round(lis["total_cents"] / lis["nights"])
+    task(
+        "stay-cost-per-night",
+        [APP, "bank"],
+        kind="lookup",
+        difficulty="medium",
+        time_limit_seconds=360,
+        instruction=f"What did my hotel in {lis['city']} cost per night, taxes included? Check it against what "
+        "was actually charged to my card.",
+        expected={
+            "confirmation": lis["confirmation"],
+            "per_night_cents": per_night,
+            "total_cents": lis["total_cents"],
+            "nights": lis["nights"],
+        },
+        rubric=[
+            RubricItem(
+                id="per-night",
+                weight=60,
+                requirement=f"States about {money(per_night, cur)} per night",
+                check=kit.amount(per_night),
+            ),
+            RubricItem(
+                id="total",
+                weight=40,
+                requirement=f"States the charge of {money(lis['total_cents'], cur)}",
+                check=kit.amount(lis["total_cents"]),
+            ),
+        ],
+    )
+
+    # 2. Hotel spending in the year of as_of, by check-out (bank postings equal the folios).
+    year = world.persona.as_of.year
+    in_year = [b for b in past if b["checkout"].at.year == year]
+    total = sum(b["total_cents"] for b in in_year)
+    task(
+        "hotels-this-year",
+        [APP, "bank"],
+        kind="aggregation",
+        difficulty="medium",
+        time_limit_seconds=480,
+        instruction=f"How much have I spent on hotels in {year} so far, and how many stays was that?",
+        expected={
+            "total_cents": total,
+            "stays": len(in_year),
+            "confirmations": [b["confirmation"] for b in in_year],
+        },
+        rubric=[
+            RubricItem(id="total", weight=80, requirement=f"States {money(total, cur)}", check=kit.amount(total)),
+            RubricItem(id="count", weight=20, requirement=f"Says {len(in_year)} stays"),
+        ],
+    )
+    return out
+
+
+def abroad_tasks(world: World) -> list[Task]:
+    """A stay abroad: the folio's bill in the hotel's currency, the card's charge and the bank's fee on it. None
+    without a stay abroad that the bank charged a fee on."""
+    cur = world.currency
+    past, _ = stays_of(world)
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+
+    # 4b. A stay abroad: the folio's bill in the hotel's currency, the card's charge and the bank's fee on it.
+    fees = {e.data["purchase"]: e.data["amount_cents"] for e in world.of_kind("card_fee")}
+    abroad = [b for b in past if b.get("currency", cur) != cur and b["checkout"].id in fees]
+    if abroad:
+        fb = abroad[-1]
+        local, charge, fee = fb["price"]["total_cents"], fb["total_cents"], fees[fb["checkout"].id]
+        task(
+            "stay-abroad-exchange",
+            [APP, "bank", "files"],
+            kind="aggregation",
+            difficulty="hard",
+            time_limit_seconds=600,
+            instruction=f"For my stay at {fb['hotel']} in {fb['city']}: what was the bill in {fb['currency']}, "
+            "what did my card actually get charged for it, and what did the bank add on top as a "
+            "foreign transaction fee?",
+            expected={
+                "confirmation": fb["confirmation"],
+                "local_cents": local,
+                "currency": fb["currency"],
+                "fx_rate": fb["fx_rate"],
+                "charge_cents": charge,
+                "fee_cents": fee,
+            },
+            rubric=[
+                RubricItem(
+                    id="local",
+                    weight=35,
+                    requirement=f"States the bill of {money(local, fb['currency'])}",
+                    check=kit.amount(local),
+                ),
+                RubricItem(
+                    id="charge",
+                    weight=40,
+                    requirement=f"States the card charge of {money(charge, cur)}",
+                    check=kit.amount(charge),
+                ),
+                RubricItem(
+                    id="fee", weight=25, requirement=f"States the fee of {money(fee, cur)}", check=kit.amount(fee)
+                ),
+            ],
+        )
+    return out
+
+
+def upcoming_tasks(world: World) -> list[Task]:
+    """The upcoming stay's confirmation number and free-cancellation deadline (the confirmation mail says it too).
+    None without a stay ahead."""
+    _, upcoming = stays_of(world)
+    if not upcoming:
+        return []
+    up = upcoming[0]
+    deadline = cancel_until(world, up)
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+    task(
+        "upcoming-confirmation",
+        [APP, "mail"],
+        kind="lookup",
+        difficulty="easy",
+        time_limit_seconds=240,
+        instruction=f"What's the confirmation number of my upcoming hotel in {up['city']}, and until when can I "
+        "cancel it for free?",
+        expected={"confirmation": up["confirmation"], "cancel_until": deadline.isoformat()},
+        rubric=[
+            RubricItem(
+                id="confirmation",
+                weight=70,
+                requirement=f"States {up['confirmation']}",
+                check=Check(type="answer_text", any_of=[up["confirmation"]]),
+            ),
+            RubricItem(
+                id="deadline",
+                weight=30,
+                requirement=f"Says free cancellation until {deadline:%B %-d}",
+                check=Check(type="answer_text", any_of=_date_forms(deadline.date())),
+            ),
+        ],
+    )
+    return out
+
+
+SCENARIOS = [
+    Scenario(home="stays", apps=("stays", "bank"), tasks=cost_tasks, after=FIRST),
+    Scenario(home="stays", apps=("stays", "bank"), tasks=abroad_tasks, after="stay-room"),
+    Scenario(
+        home="stays",
+        apps=("stays", "mail"),
+        tasks=upcoming_tasks,
+        after=("review-stay", "stay-abroad-exchange", "stay-room", FIRST),
+    ),
+]
