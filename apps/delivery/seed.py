@@ -27,7 +27,7 @@ from pathlib import Path
 from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile, yamlfile
-from builder.reference.locales import in_language
+from builder.reference.locale import in_language
 from builder.rng import rng
 from builder.world import World, delivery
 from builder.world import payment_cards

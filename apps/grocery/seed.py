@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session as OrmSession
 from builder import appkit, dbfile, yamlfile
 from builder.rng import faker, rng
 from builder.reference import grocery as reference_grocery
-from builder.reference.locales import in_language, in_locale
+from builder.reference.locale import in_language, in_locale
 from builder.world import World, grocery
 from builder.world import payment_cards
 from builder.reference.locale import conventions

@@ -36,7 +36,7 @@ from sqlalchemy.orm import Session as OrmSession
 from builder import appkit, dbfile, yamlfile
 from builder.rng import faker, rng
 from builder.reference import geo
-from builder.reference.locales import in_language
+from builder.reference.locale import in_language
 from builder.reference.places import AIRPORTS
 from builder.world import World
 from builder.world import payment_cards

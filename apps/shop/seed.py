@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile, yamlfile
 from builder.rng import rng
-from builder.reference import locales
+from builder.reference import locale as locales
 from builder.reference import retail as reference_retail
 from builder.world import World, retail
 from builder.world import payment_cards

@@ -33,7 +33,7 @@ streams ``delivery/catalog/<city>`` (the catalogue, seed 0) and ``delivery/favou
 from __future__ import annotations
 
 from ..reference.delivery.catalogue import city_restaurants, city_spec, with_usual
-from ..reference.locales import in_language
+from ..reference.locale import in_language
 
 SERVICE_PERCENT = 10
 

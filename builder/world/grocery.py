@@ -26,7 +26,7 @@ import functools
 import zlib
 
 from ..reference import grocery as reference_grocery
-from ..reference.locales import in_locale
+from ..reference.locale import in_locale
 
 # A pound or euro buys a little more on a grocery shelf (as builder.world.orders.PRICE_FACTOR).
 PRICE_FACTOR = {"USD": 1.0, "GBP": 0.78, "EUR": 0.85}

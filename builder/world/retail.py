@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 
 from ..reference import retail as reference_retail
-from ..reference.locales import in_language
+from ..reference.locale import in_language
 
 # A pound or a euro buys a little more than a dollar on a shelf (a $49.99 item is £42.99 or 47,99 €).
 PRICE_FACTOR = {"USD": 1.0, "GBP": 0.86, "EUR": 0.96}

@@ -6,21 +6,25 @@ the distance unit. :class:`Fmt` writes dates, times and money for a persona (its
 and home country); :func:`format_date`, :func:`format_money` and :func:`money_in` do the same for a bare locale.
 The world's modules write every text a person reads with them, and the projections (apps, files) write theirs with
 the same functions, so a date in a mail and on a PDF agree. :func:`read_bank` reads any per-locale phrase bank folder
-(the world's banks, ``builder.world.locale.phrase_bank``, read through it).
+(the world's banks, ``builder.world.locale.phrase_bank``, read through it). Catalogue text written in several
+languages is picked with :func:`in_language`, data written per locale with :func:`in_locale`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 from builder import yamlfile
 
 from ...money import money
 from ..airports import airport_zone
+
+T = TypeVar("T")
 
 #: The folder of the locale conventions (``<locale>.yaml``).
 HERE = Path(__file__).resolve().parent
@@ -185,6 +189,25 @@ def money_in(cents: int, currency: str, locale: str) -> str:
 def language(locale: str) -> str:
     """The locale's language (``en``, ``de``): the key of bilingual catalogue entries."""
     return conventions(locale)["language"]
+
+
+#: The language every multilingual catalogue entry has.
+FALLBACK = "en"
+#: The locale every per-locale table has.
+FALLBACK_LOCALE = "en_US"
+
+
+def in_language(texts: Mapping[str, T], locale: str) -> T:
+    """The entry of ``texts`` (catalogue text keyed by language, ``{"en": ..., "de": ...}``) in ``locale``'s
+    language, else its English entry. Raises ``KeyError`` when it has neither."""
+    lang = language(locale)
+    return texts[lang] if lang in texts else texts[FALLBACK]
+
+
+def in_locale(table: Mapping[str, T], locale: str) -> T:
+    """The entry of ``table`` (data keyed by locale, ``{"en_US": ..., "de_DE": ...}``) for ``locale``, else its
+    en_US entry. Raises ``KeyError`` when it has neither."""
+    return table[locale] if locale in table else table[FALLBACK_LOCALE]
 
 
 def week_start(day: dt.date, locale: str) -> dt.date:
