@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shutil
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -403,7 +404,10 @@ def test_mutated_specs_are_read_or_refused_cleanly(tmp_path_factory, spec):
     complete(persona)
 
 
+@cache
 def _schema_strategy():
+    """The strategy of schema-valid specs, built once: building it resolves and canonicalises the whole schema,
+    which took most of the test's time when done per example."""
     from hypothesis_jsonschema import from_schema
 
     return from_schema(json_schema())
