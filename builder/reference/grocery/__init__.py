@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 
 from .. import read_json, read_yaml
-from ..locales import in_locale
+from ..locale import in_locale
 
 
 @functools.cache
