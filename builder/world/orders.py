@@ -52,6 +52,7 @@ from . import delivery as dashbite
 from . import dining, grocery, retail
 from .calendar import add_timed, first, parse_when, person, reservation_time, words
 from .context import Charge, Sim
+from ..reference.delivery import catalogue as dashbite_catalogue
 from ..reference.delivery.catalogue import usual_split
 from .engine import world_step
 from .finance import budget, household_size, purchase
@@ -746,7 +747,7 @@ def simulate_orders(sim: Sim) -> None:
 
     # Food delivery: DashBite's restaurants and dishes (world/delivery.py, builder/reference/delivery).
     r = sim.rng("orders/food")
-    dash = dashbite.home_catalogue(p)
+    dash = dashbite_catalogue.home_catalogue(p)
     places = dashbite.favourites(sim, dash)
     basket = sim.rng("delivery/orders/items")
     usual = usual_split(p)
@@ -758,7 +759,7 @@ def simulate_orders(sim: Sim) -> None:
         if usual and usual_place and (r.random() < 0.5 or not places):
             items, subtotal, fee, service, tip, total = usual
             place, is_usual = usual_place, True
-            dish = {dashbite.dish_name(d, p.locale): d["id"] for d in place["menu"]}
+            dish = {dashbite_catalogue.dish_name(d, p.locale): d["id"] for d in place["menu"]}
             items = [
                 {
                     "dish_id": dish[x["name"]],
@@ -774,7 +775,7 @@ def simulate_orders(sim: Sim) -> None:
             place = places[r.randrange(len(places))]
             items = dashbite.draw_items(basket, place, p.locale)
             subtotal = sum(x["qty"] * x["price_cents"] for x in items)
-            f = dashbite.fees(place, subtotal)  # the basket reaches the minimum: no small-order fee
+            f = dashbite_catalogue.fees(place, subtotal)  # the basket reaches the minimum: no small-order fee
             fee, service = f["delivery_fee_cents"], f["service_fee_cents"]
             tip = subtotal * tp // 100
             total = subtotal + fee + service + tip
