@@ -36,7 +36,7 @@ Rules (tasks, apps and tests depend on them):
   person (divided by household size ** 0.8) and is bought when it runs out before the next shop;
   each staple is a product of Basketful's catalogue (:mod:`.grocery`), bought at the order's store (stream
   ``orders/grocery/store``) at that store's price, with a treat three times in ten (``orders/grocery/extras``);
-  fees follow :func:`.grocery.fees`. No grocery orders at all when
+  fees follow :func:`builder.reference.grocery.catalogue.fees`. No grocery orders at all when
   ``grocery_delivery`` is false (the weekly shop is then an in-store card purchase, finance.py).
 * Bookings are placed at waking hours (after wake-up + 1 h, before bedtime - 1 h) unless the
   persona is a ``night_owl``.
@@ -54,6 +54,7 @@ from .calendar import add_timed, first, parse_when, person, reservation_time, wo
 from .context import Charge, Sim
 from ..reference.delivery import catalogue as dashbite_catalogue
 from ..reference.delivery.catalogue import usual_split
+from ..reference.grocery import catalogue as basketful
 from .engine import world_step
 from .finance import budget, household_size, purchase
 from .mail import business_sender, mailbox, order_lines, quoting, render, sent_after, site_domain
@@ -594,9 +595,9 @@ class Pantry:
         return items
 
     def _item(self, i: int, qty: int) -> dict:
-        """Staple ``i`` as Basketful's catalogue sells it at the current store (:mod:`.grocery`)."""
-        product = grocery.by_staple()[GROCERIES[i][0]]
-        return grocery.item(product, self.store, self.locale, self.currency, qty)
+        """Staple ``i`` as Basketful's catalogue sells it at the current store (:mod:`builder.reference.grocery.catalogue`)."""
+        product = basketful.by_staple()[GROCERIES[i][0]]
+        return basketful.item(product, self.store, self.locale, self.currency, qty)
 
 
 CARRIERS = {
@@ -840,7 +841,7 @@ def simulate_orders(sim: Sim) -> None:
     else:
         grocery_days = []
     stores, treats = sim.rng("orders/grocery/store"), sim.rng("orders/grocery/extras")
-    chains = {c["key"]: c["name"] for c in grocery.stores(p.locale)}
+    chains = {c["key"]: c["name"] for c in basketful.stores(p.locale)}
     for n, day in enumerate(grocery_days):
         eve = day - dt.timedelta(days=1)
         if r.random() < 0.55 and eve >= sim.start.date() and eve not in gone:
@@ -854,9 +855,9 @@ def simulate_orders(sim: Sim) -> None:
         items = pantry.shop(day, max(1, (following - day).days), store)
         extra_item = grocery.treat(treats)
         if extra_item and all(x["sku"] != extra_item["id"] for x in items):
-            items.append(grocery.item(extra_item, store, p.locale, p.finances.currency))
+            items.append(basketful.item(extra_item, store, p.locale, p.finances.currency))
         subtotal = sum(x["qty"] * x["price_cents"] for x in items)
-        f = grocery.fees(subtotal, tp)
+        f = basketful.fees(subtotal, tp)
         delivery, service, tip = f["delivery_fee_cents"], f["service_fee_cents"], f["tip_cents"]
         total = subtotal + delivery + service + tip
         order_id = _new_id(r, "BF", 9, ids)
