@@ -55,6 +55,7 @@ from .context import Charge, Sim
 from ..reference.delivery import catalogue as dashbite_catalogue
 from ..reference.delivery.catalogue import usual_split
 from ..reference.grocery import catalogue as basketful
+from ..reference.retail import catalogue as shopwell
 from .engine import world_step
 from .finance import budget, household_size, purchase
 from .mail import business_sender, mailbox, order_lines, quoting, render, sent_after, site_domain
@@ -918,7 +919,7 @@ def simulate_orders(sim: Sim) -> None:
                 continue
             items.append(it)
         subtotal = sum(x["qty"] * x["price_cents"] for x in items)
-        shipping = retail.shipping(subtotal)
+        shipping = shopwell.shipping(subtotal)
         total = subtotal + shipping
         ship_days, transit_days = r.randint(1, 2), r.randint(2, 6)
         shipped = _at(day + dt.timedelta(days=ship_days), r, (6, 0), (20, 0))

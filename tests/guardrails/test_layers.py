@@ -20,7 +20,6 @@ ALLOWED: dict[str, set[tuple[str, str]]] = {
     "projection->world internals": {
         ("apps.brokerage.seed", "builder.world.investing"),
         ("apps.messaging.seed", "builder.world.chat"),
-        ("apps.shop.seed", "builder.world.retail"),
     },
     "world cycle": set(),
     "layer order": set(),
