@@ -19,7 +19,6 @@ ALLOWED: dict[str, set[tuple[str, str]]] = {
     "generic->app": set(),
     "projection->world internals": {
         ("apps.brokerage.seed", "builder.world.investing"),
-        ("apps.messaging.seed", "builder.world.chat"),
     },
     "world cycle": set(),
     "layer order": set(),
