@@ -57,7 +57,7 @@ class Address(Base):
 
 
 class Restaurant(Base):
-    """A restaurant that delivers (``builder.world.delivery``'s catalogue): fees in cents, ``minimum_cents`` the
+    """A restaurant that delivers (``builder.reference.delivery.catalogue``): fees in cents, ``minimum_cents`` the
     subtotal below which ``small_order_fee_cents`` applies, ``rating_x10`` 4.6 stars -> 46, ``opens``/``closes``
     ``HH:MM`` local, ``usual`` 1 for the persona's usual restaurant."""
 

@@ -2,7 +2,7 @@
 
 What the seed writes, and the rules it keeps (tests and tasks depend on them):
 
-* **Restaurants and menus**: ``builder.world.delivery.home_catalogue`` (the persona's home city, the usual
+* **Restaurants and menus**: ``builder.reference.delivery.catalogue.home_catalogue`` (the persona's home city, the usual
   restaurant and items in it), dish names and option labels in the persona's language.
 * **Orders**: every world ``food_order`` up to now, verbatim (order id, restaurant, items with options and
   unit prices, subtotal, delivery and service fees, tip, total, delivery address, placed and delivered
@@ -29,7 +29,8 @@ from sqlalchemy.orm import Session as OrmSession
 from builder import appkit, dbfile, yamlfile
 from builder.reference.locale import in_language
 from builder.rng import rng
-from builder.world import World, delivery
+from builder.reference.delivery import catalogue as delivery
+from builder.world import World
 from builder.world import payment_cards
 from builder.reference.addresses import format_address
 

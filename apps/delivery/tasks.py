@@ -15,7 +15,8 @@ from collections import Counter
 from builder.money import money
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
-from builder.world import World, delivery
+from builder.reference.delivery import catalogue as delivery
+from builder.world import World
 
 from .steps import KIT, new_order, window
 

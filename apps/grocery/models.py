@@ -66,7 +66,7 @@ class Product(Base):
     """A catalogue product (``builder/reference/grocery/products.json``) in the persona's language and units.
 
     ``unit_count`` is how many ``unit_label`` units the package holds, so the unit price is
-    ``price_cents / unit_count`` (per oz, per kg, per 100 g, per l, per ct; see builder.world.grocery.unit_price).
+    ``price_cents / unit_count`` (per oz, per kg, per 100 g, per l, per ct; see builder.reference.grocery.catalogue.unit_price).
     """
 
     __tablename__ = "products"
@@ -102,7 +102,7 @@ class Store(Base):
 
 
 class Price(Base):
-    """What a store charges for a product (``builder.world.grocery.store_price``)."""
+    """What a store charges for a product (``builder.reference.grocery.catalogue.store_price``)."""
 
     __tablename__ = "prices"
     store_id: Mapped[int] = mapped_column(ForeignKey("stores.id"), primary_key=True)

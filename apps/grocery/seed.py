@@ -5,7 +5,7 @@ What the seed writes, and the rules it keeps (tests and tasks depend on them):
 * **Catalogue**: every product of ``builder/reference/grocery/products.json`` (:mod:`builder.reference.grocery`) in the
   persona's language and units, its departments and aisles; **stores**: the four chains of the persona's locale
   (``builder/reference/grocery/stores.yaml``), each a branch in the home city at an address from stream ``grocery/stores``; every
-  store prices every product by :func:`builder.world.grocery.store_price`.
+  store prices every product by :func:`builder.reference.grocery.catalogue.store_price`.
 * **Orders**: every world ``grocery_order`` verbatim (order id, store, items with sku, size, qty and price, the
   name as the shelf says it (the world's receipt name is that title and the size), subtotal, fees, tip, total,
   window, address, card), ``status`` ``delivered``, ``world_ref`` the event
@@ -30,7 +30,8 @@ from builder import appkit, dbfile, yamlfile
 from builder.rng import faker, rng
 from builder.reference import grocery as reference_grocery
 from builder.reference.locale import in_language, in_locale
-from builder.world import World, grocery
+from builder.reference.grocery import catalogue as grocery
+from builder.world import World
 from builder.world import payment_cards
 from builder.reference.locale import conventions
 from builder.reference.addresses import format_address, street_address
@@ -67,7 +68,7 @@ def _naive(iso: str) -> str:
 
 
 def _unit(product: dict, locale: str) -> tuple[str, float]:
-    """(unit label, units in the package): unit price = price / units (builder.world.grocery.unit_price)."""
+    """(unit label, units in the package): unit price = price / units (builder.reference.grocery.catalogue.unit_price)."""
     per, label = grocery.unit_price(product, 1_000_000, locale)
     return label, 1_000_000 / per
 

@@ -15,7 +15,8 @@ from collections import Counter
 from builder.money import money
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
-from builder.world import World, grocery
+from builder.reference.grocery import catalogue as grocery
+from builder.world import World
 
 APP = "grocery"
 KIT = kit.Kit(APP, ignore=("sessions", "cart_items"))

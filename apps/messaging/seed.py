@@ -411,14 +411,15 @@ def _group_history(world: World, g: Group) -> list[tuple[str | None, dt.datetime
                     ref=b.id,
                 )
     elif g.kind == "pastime":
-        from builder.world.chat import _PLANS
+        from builder.world import activity_plans
 
+        plan_words = activity_plans()
         a = g.activity or ""
         day = world.start.date() + dt.timedelta(days=r.randint(2, 9))
         first = True
         while day <= world.now.date():
             who = None if first else r.choice([None, *g.members])
-            ctx = {"activity": a, "plan": _PLANS.get(a, f"do some {a}"), "day": r.choice(["Saturday", "Sunday"])}
+            ctx = {"activity": a, "plan": plan_words.get(a, f"do some {a}"), "day": r.choice(["Saturday", "Sunday"])}
             said = [(None, say(world, "group_created", "me", r))] if first else []
             said.append((who, say(world, "pastime_propose", voice(who), r, **ctx)))
             for n in [None, *g.members]:

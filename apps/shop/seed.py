@@ -22,7 +22,8 @@ from builder import appkit, dbfile, yamlfile
 from builder.rng import rng
 from builder.reference import locale as locales
 from builder.reference import retail as reference_retail
-from builder.world import World, retail
+from builder.reference.retail import catalogue as retail
+from builder.world import World
 from builder.world import payment_cards
 from builder.reference.addresses import format_address
 

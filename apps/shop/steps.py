@@ -49,7 +49,7 @@ def order(web: Web, sku: str, qty: int, card_last4: str) -> str:
 def gift(slug_part: str) -> dict | None:
     """The first giftable Shopwell catalogue product whose slug holds ``slug_part``: ``{sku, title, variant,
     price_cents}`` of its first variant (the catalogue is fixed data, so the pick is stable)."""
-    from builder.world import retail
+    from builder.reference.retail import catalogue as retail
 
     for x in sorted(retail.catalogue(), key=lambda x: x["id"]):
         if x.get("gift") and slug_part in x["slug"]:

@@ -15,7 +15,8 @@ from collections import Counter
 from builder.money import money
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
-from builder.world import World, retail
+from builder.reference.retail import catalogue as retail
+from builder.world import World
 
 from .seed import REVIEWED_AFTER_DAYS, orders, tracking_state
 

@@ -27,6 +27,8 @@ the world (its persona, seed and events) alone, the same for every caller, and d
 - :func:`tax_forms` ``(world)``: the year-end tax forms issued for the last tax year (form, issuer, tax year label,
   issued datetime, boxes: integer cents in the persona's currency or text); which tax year that is and whose
   rules apply is reference data (:func:`builder.reference.tax.tax_year`, :func:`builder.reference.tax.regime`).
+- :func:`activity_plans` ``(locale="en_US")``: spec activity -> how the world's group chats in ``locale`` word doing
+  it together (``climbing`` -> ``go climbing``), from the chat bank the world's chats are written from.
 - :func:`reservation_time` ``(world, booking)``: when a ``restaurant_booking`` event is for, a naive local datetime
   in the persona's zone (the booking's own time if its data names none).
 """
@@ -34,6 +36,7 @@ the world (its persona, seed and events) alone, the same for every caller, and d
 from .accounts import account_numbers, card_numbers, payment_cards
 from .calendar import reservation_time
 from .cards import contact_card
+from .chat import plans as _chat_plans
 from .forecasts import Market as ForecastMarket
 from .forecasts import markets as _markets
 from .ledger import StatementPeriod, statements
@@ -52,6 +55,12 @@ def forecast_markets(world: World) -> tuple[ForecastMarket, ...]:
     return _markets(world.persona, world.start, world.now)
 
 
+def activity_plans(locale: str = "en_US") -> dict[str, str]:
+    """Spec activity -> how the world's group chats in ``locale`` word doing it together (``climbing`` ->
+    ``go climbing``): the chat bank's ``activities`` plans (:func:`builder.world.chat.plans`), a new dict per call."""
+    return _chat_plans(locale)
+
+
 __all__ = [
     "Event",
     "ForecastMarket",
@@ -60,6 +69,7 @@ __all__ = [
     "StatementPeriod",
     "World",
     "account_numbers",
+    "activity_plans",
     "airline_flights",
     "board",
     "card_numbers",

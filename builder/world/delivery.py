@@ -4,9 +4,10 @@ The catalogue lives in ``builder/reference/delivery/``: ``cuisines.yaml`` (namin
 ``options.yaml`` (item options), ``cities.yaml`` (neighbourhoods, streets, price level, fees); it is expanded
 by :func:`builder.reference.delivery.catalogue.generate_city` into ``restaurants.json``
 (``python -m builder.reference.delivery.generate``), which holds
-every shipped persona's home city with the persona's usual restaurant and items. The app's seed stores the
-same restaurants (:func:`home_catalogue`), so every item of a world order is a dish DashBite lists, at its
-price, with options it offers.
+every shipped persona's home city with the persona's usual restaurant and items. The world's orders and the app's
+seed read the same restaurants (:func:`builder.reference.delivery.catalogue.home_catalogue`; the fees are its
+:func:`~builder.reference.delivery.catalogue.fees`), so every item of a world order is a dish DashBite lists, at
+its price, with options it offers.
 
 A restaurant (dict)::
 
@@ -32,35 +33,8 @@ streams ``delivery/catalog/<city>`` (the catalogue, seed 0) and ``delivery/favou
 
 from __future__ import annotations
 
-from ..reference.delivery.catalogue import city_restaurants, city_spec, with_usual
+from ..reference.delivery.catalogue import dish_name
 from ..reference.locale import in_language
-
-SERVICE_PERCENT = 10
-
-
-def home_catalogue(persona) -> list[dict]:
-    """DashBite's restaurants in the persona's home city, with the usual order in it (sorted by id)."""
-    a = persona.identity.address
-    city = a.city if a else "Home"
-    spec = city_spec(city, a.country if a else "US", a.region if a else "", persona.finances.currency)
-    return with_usual(city_restaurants(city, spec), persona, spec)
-
-
-def dish_name(dish: dict, locale: str) -> str:
-    """A dish's name in the persona's language (German for ``de*``, else English)."""
-    return in_language(dish["name"], locale)
-
-
-def fees(restaurant: dict, subtotal_cents: int) -> dict:
-    """DashBite's fees of an order of ``subtotal_cents`` at ``restaurant``: ``{"delivery_fee_cents",
-    "service_fee_cents" (10 % half up), "small_order_fee_cents" (below the restaurant's minimum)}``."""
-    return {
-        "delivery_fee_cents": restaurant["delivery_fee_cents"],
-        "service_fee_cents": (subtotal_cents * SERVICE_PERCENT + 50) // 100,
-        "small_order_fee_cents": restaurant["small_order_fee_cents"]
-        if subtotal_cents < restaurant["minimum_cents"]
-        else 0,
-    }
 
 
 def favourites(sim, restaurants: list[dict]) -> list[dict]:

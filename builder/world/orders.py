@@ -36,7 +36,7 @@ Rules (tasks, apps and tests depend on them):
   person (divided by household size ** 0.8) and is bought when it runs out before the next shop;
   each staple is a product of Basketful's catalogue (:mod:`.grocery`), bought at the order's store (stream
   ``orders/grocery/store``) at that store's price, with a treat three times in ten (``orders/grocery/extras``);
-  fees follow :func:`.grocery.fees`. No grocery orders at all when
+  fees follow :func:`builder.reference.grocery.catalogue.fees`. No grocery orders at all when
   ``grocery_delivery`` is false (the weekly shop is then an in-store card purchase, finance.py).
 * Bookings are placed at waking hours (after wake-up + 1 h, before bedtime - 1 h) unless the
   persona is a ``night_owl``.
@@ -52,7 +52,10 @@ from . import delivery as dashbite
 from . import dining, grocery, retail
 from .calendar import add_timed, first, parse_when, person, reservation_time, words
 from .context import Charge, Sim
+from ..reference.delivery import catalogue as dashbite_catalogue
 from ..reference.delivery.catalogue import usual_split
+from ..reference.grocery import catalogue as basketful
+from ..reference.retail import catalogue as shopwell
 from .engine import world_step
 from .finance import budget, household_size, purchase
 from .mail import business_sender, mailbox, order_lines, quoting, render, sent_after, site_domain
@@ -593,9 +596,9 @@ class Pantry:
         return items
 
     def _item(self, i: int, qty: int) -> dict:
-        """Staple ``i`` as Basketful's catalogue sells it at the current store (:mod:`.grocery`)."""
-        product = grocery.by_staple()[GROCERIES[i][0]]
-        return grocery.item(product, self.store, self.locale, self.currency, qty)
+        """Staple ``i`` as Basketful's catalogue sells it at the current store (:mod:`builder.reference.grocery.catalogue`)."""
+        product = basketful.by_staple()[GROCERIES[i][0]]
+        return basketful.item(product, self.store, self.locale, self.currency, qty)
 
 
 CARRIERS = {
@@ -746,7 +749,7 @@ def simulate_orders(sim: Sim) -> None:
 
     # Food delivery: DashBite's restaurants and dishes (world/delivery.py, builder/reference/delivery).
     r = sim.rng("orders/food")
-    dash = dashbite.home_catalogue(p)
+    dash = dashbite_catalogue.home_catalogue(p)
     places = dashbite.favourites(sim, dash)
     basket = sim.rng("delivery/orders/items")
     usual = usual_split(p)
@@ -758,7 +761,7 @@ def simulate_orders(sim: Sim) -> None:
         if usual and usual_place and (r.random() < 0.5 or not places):
             items, subtotal, fee, service, tip, total = usual
             place, is_usual = usual_place, True
-            dish = {dashbite.dish_name(d, p.locale): d["id"] for d in place["menu"]}
+            dish = {dashbite_catalogue.dish_name(d, p.locale): d["id"] for d in place["menu"]}
             items = [
                 {
                     "dish_id": dish[x["name"]],
@@ -774,7 +777,7 @@ def simulate_orders(sim: Sim) -> None:
             place = places[r.randrange(len(places))]
             items = dashbite.draw_items(basket, place, p.locale)
             subtotal = sum(x["qty"] * x["price_cents"] for x in items)
-            f = dashbite.fees(place, subtotal)  # the basket reaches the minimum: no small-order fee
+            f = dashbite_catalogue.fees(place, subtotal)  # the basket reaches the minimum: no small-order fee
             fee, service = f["delivery_fee_cents"], f["service_fee_cents"]
             tip = subtotal * tp // 100
             total = subtotal + fee + service + tip
@@ -839,7 +842,7 @@ def simulate_orders(sim: Sim) -> None:
     else:
         grocery_days = []
     stores, treats = sim.rng("orders/grocery/store"), sim.rng("orders/grocery/extras")
-    chains = {c["key"]: c["name"] for c in grocery.stores(p.locale)}
+    chains = {c["key"]: c["name"] for c in basketful.stores(p.locale)}
     for n, day in enumerate(grocery_days):
         eve = day - dt.timedelta(days=1)
         if r.random() < 0.55 and eve >= sim.start.date() and eve not in gone:
@@ -853,9 +856,9 @@ def simulate_orders(sim: Sim) -> None:
         items = pantry.shop(day, max(1, (following - day).days), store)
         extra_item = grocery.treat(treats)
         if extra_item and all(x["sku"] != extra_item["id"] for x in items):
-            items.append(grocery.item(extra_item, store, p.locale, p.finances.currency))
+            items.append(basketful.item(extra_item, store, p.locale, p.finances.currency))
         subtotal = sum(x["qty"] * x["price_cents"] for x in items)
-        f = grocery.fees(subtotal, tp)
+        f = basketful.fees(subtotal, tp)
         delivery, service, tip = f["delivery_fee_cents"], f["service_fee_cents"], f["tip_cents"]
         total = subtotal + delivery + service + tip
         order_id = _new_id(r, "BF", 9, ids)
@@ -916,7 +919,7 @@ def simulate_orders(sim: Sim) -> None:
                 continue
             items.append(it)
         subtotal = sum(x["qty"] * x["price_cents"] for x in items)
-        shipping = retail.shipping(subtotal)
+        shipping = shopwell.shipping(subtotal)
         total = subtotal + shipping
         ship_days, transit_days = r.randint(1, 2), r.randint(2, 6)
         shipped = _at(day + dt.timedelta(days=ship_days), r, (6, 0), (20, 0))

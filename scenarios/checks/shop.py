@@ -13,7 +13,8 @@ from builder.money import money
 from builder.tasks import kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
-from builder.world import World, retail
+from builder.reference.retail import catalogue as retail
+from builder.world import World
 
 
 def month_tasks(world: World) -> list[Task]:

@@ -8,7 +8,7 @@ import datetime as dt
 
 from apps.delivery.steps import KIT, SLACK_MINUTES, charge_pending, new_order, order, scheduled, window
 from apps.delivery.tasks import APP, done_orders, in_use, open_for, usual_dinner
-from builder.world import delivery
+from builder.reference.delivery import catalogue as delivery
 from builder.money import money
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task

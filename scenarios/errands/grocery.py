@@ -14,7 +14,8 @@ from apps.grocery.tasks import APP, KIT, done_orders, in_use, new_list, new_orde
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.oracle import Web
-from builder.world import World, grocery
+from builder.reference.grocery import catalogue as grocery
+from builder.world import World
 
 
 def reorder_tasks(world: World) -> list[Task]:

@@ -508,7 +508,7 @@ def long_tasks(world: World) -> list[Task]:
 def _pie_items(world: World):
     """(store, delivery day, items) for the Thanksgiving pie: the usual Basketful store, the last day it has delivery
     windows (within the seeded week), and two baking items it sells; None when any is missing."""
-    from builder.world import grocery
+    from builder.reference.grocery import catalogue as grocery
 
     key = grocery.usual_store(world.seed, world.persona.locale)
     store = next(

@@ -18,7 +18,8 @@ from builder.tasks import kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, RubricItem, Task
 from builder.tasks.oracle import Web
-from builder.world import World, retail
+from builder.reference.retail import catalogue as retail
+from builder.world import World
 from builder.world.accounts import payment_cards
 from scenarios import ERRANDS
 

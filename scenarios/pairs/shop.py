@@ -11,7 +11,8 @@ from apps.shop.tasks import APP, KIT, day, in_use, text
 from builder.tasks import answers as A
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
-from builder.world import World, retail
+from builder.reference.retail import catalogue as retail
+from builder.world import World
 
 
 def birthday_tasks(world: World) -> list[Task]:

@@ -19,10 +19,6 @@ ALLOWED: dict[str, set[tuple[str, str]]] = {
     "generic->app": set(),
     "projection->world internals": {
         ("apps.brokerage.seed", "builder.world.investing"),
-        ("apps.delivery.seed", "builder.world.delivery"),
-        ("apps.grocery.seed", "builder.world.grocery"),
-        ("apps.messaging.seed", "builder.world.chat"),
-        ("apps.shop.seed", "builder.world.retail"),
     },
     "world cycle": set(),
     "layer order": set(),

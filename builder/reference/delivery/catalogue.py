@@ -5,9 +5,11 @@ it lacks gets.
 ``cuisines.yaml``, ``options.yaml`` and the city's ``cities.yaml`` entry (:func:`city_spec`: a generic one for a city
 the file does not list); :func:`with_usual` puts a persona's usual order (``routines.usual_order``) into a city's
 restaurants verbatim, priced as :func:`usual_split` splits its total; :func:`city_restaurants` reads a city from
-``restaurants.json`` (``generate.py`` writes it) or generates it. The world's food orders
-(:mod:`builder.world.delivery`) and the app's seed both read the restaurants through these, so every dish an order
-names is one DashBite lists. The restaurant's shape is :mod:`builder.world.delivery`'s docstring.
+``restaurants.json`` (``generate.py`` writes it) or generates it; :func:`home_catalogue` is a persona's home city
+with the usual order in it, :func:`dish_name` a dish's name in the persona's language and :func:`fees` DashBite's
+fees of an order. The world's food orders (:mod:`builder.world.delivery`) and the app's seed both read the
+restaurants through these, so every dish an order names is one DashBite lists. The restaurant's shape is
+:mod:`builder.world.delivery`'s docstring.
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ import unicodedata
 
 from ...money import cents
 from ...rng import rng
+from ..locale import in_language
 from . import cities, cuisines, options, restaurants
 
 SECTIONS = ("starters", "mains", "sides", "desserts", "drinks")
 #: The usual restaurant's delivery fee (the world's ``_usual`` split of the spec's total).
 USUAL_DELIVERY_CENTS = 299
+#: DashBite's service fee: this percent of the subtotal, rounded half up.
+SERVICE_PERCENT = 10
 # Most-ordered cuisines of each city: they get a third restaurant.
 POPULAR = {
     "Portland": ["Thai", "Mexican", "Vietnamese", "Japanese", "Italian", "Indian", "American", "Ethiopian", "Chinese"],
@@ -302,3 +307,28 @@ def city_restaurants(city: str, spec: dict | None = None) -> list[dict]:
     """The restaurants of ``city`` as ``restaurants.json`` holds them (generated when the file lacks the city)."""
     listed = restaurants().get(city)
     return listed if listed is not None else generate_city(city, spec)
+
+
+def home_catalogue(persona) -> list[dict]:
+    """DashBite's restaurants in the persona's home city, with the usual order in it (sorted by id)."""
+    a = persona.identity.address
+    city = a.city if a else "Home"
+    spec = city_spec(city, a.country if a else "US", a.region if a else "", persona.finances.currency)
+    return with_usual(city_restaurants(city, spec), persona, spec)
+
+
+def dish_name(dish: dict, locale: str) -> str:
+    """A dish's name in the persona's language (German for ``de*``, else English)."""
+    return in_language(dish["name"], locale)
+
+
+def fees(restaurant: dict, subtotal_cents: int) -> dict:
+    """DashBite's fees of an order of ``subtotal_cents`` at ``restaurant``: ``{"delivery_fee_cents",
+    "service_fee_cents" (10 % half up), "small_order_fee_cents" (below the restaurant's minimum)}``."""
+    return {
+        "delivery_fee_cents": restaurant["delivery_fee_cents"],
+        "service_fee_cents": (subtotal_cents * SERVICE_PERCENT + 50) // 100,
+        "small_order_fee_cents": restaurant["small_order_fee_cents"]
+        if subtotal_cents < restaurant["minimum_cents"]
+        else 0,
+    }

@@ -7,7 +7,7 @@ draw comes from the stream ``shop/catalog`` of a fixed seed, so the file only ch
 A product: ``{"id", "slug", "department", "line", "brand", "model", "title": {"en_US", "en_GB", "de_DE"},
 "variants": [{"sku", "label": {"en", "de"}, "price_usd"}], "specs": [[key_en, key_de, value_en, value_de]],
 "use": [[en, de]], "rating_x10", "review_count", "gift", "subscribe"}``; prices are US list prices in cents
-(``builder.world.retail.local_price`` turns them into the persona's currency).
+(``builder.reference.retail.catalogue.local_price`` turns them into the persona's currency).
 """
 
 from __future__ import annotations

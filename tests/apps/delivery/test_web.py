@@ -1,7 +1,7 @@
 """DashBite (delivery) end to end: the production site on copies of the seeded databases.
 
 Expected values come from the *world* (its ``food_order`` events) and from DashBite's catalogue
-(``builder.world.delivery``: menu prices, option surcharges, the fee rules), never from the database:
+(``builder.reference.delivery.catalogue``: menu prices, option surcharges, the fee rules), never from the database:
 the history's count and total, a month's orders, the last order to the cent; a cart with options priced by
 the catalogue, promo codes refused (expired, first order only) and accepted (amount off), the tip rule;
 placing it charges the card (the bank's ``card_authorizations`` has the pending line); reordering the usual
@@ -24,7 +24,8 @@ import urllib.request
 import pytest
 
 from builder.money import money
-from builder.world import delivery, payment_cards
+from builder.reference.delivery import catalogue as delivery
+from builder.world import payment_cards
 
 from tests.app_e2e import Served, run_e2e
 

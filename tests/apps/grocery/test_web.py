@@ -1,6 +1,6 @@
 """Basketful (grocery) end to end: the production site on copies of the seeded databases.
 
-Expected values come from the *world* (its ``grocery_order`` events) and from ``builder.world.grocery`` (the
+Expected values come from the *world* (its ``grocery_order`` events) and from ``builder.reference.grocery.catalogue`` (the
 catalogue, the stores' price rule, the fees), never from the database: the history's count and the last
 order's total and items; a product's price at each store; a basket's subtotal at every store (the price
 comparison); the fees and tip of a new order; the window that has one seat left (booked once, refused the second
@@ -21,7 +21,8 @@ import urllib.request
 import pytest
 
 from builder.money import money
-from builder.world import grocery, payment_cards
+from builder.reference.grocery import catalogue as grocery
+from builder.world import payment_cards
 
 from tests.app_e2e import Served, run_e2e
 
@@ -50,7 +51,7 @@ def _fees(subtotal: int, world, pickup: bool = False) -> dict:
 
 
 def world_facts(world) -> dict:
-    """Every value the browser tests expect, from the world and builder.world.grocery."""
+    """Every value the browser tests expect, from the world and builder.reference.grocery.catalogue."""
     from apps.grocery.seed import credentials
 
     p = world.persona

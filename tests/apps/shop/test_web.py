@@ -1,7 +1,7 @@
 """Shopwell (apps/shop) end to end: the production site on copies of the seeded databases.
 
 Expected values come from the *world* (its ``retail_order`` events) and from the catalogue
-(``builder.world.retail``: the same products.json the seed stores), never from the app's database. The site is
+(``builder.reference.retail.catalogue``: the same products.json the seed stores), never from the app's database. The site is
 served with its clock at the world's now (``Served(..., now=...)``) so tracking states and the 30-day return
 window are judged against the frozen clock. After the browser run the test reads what the app left behind: the
 new order and the return in shop.sqlite, the bank's pending card lines (the order's charge, the return's
@@ -17,7 +17,7 @@ import sqlite3
 import urllib.parse
 
 from builder.money import money
-from builder.world import retail
+from builder.reference.retail import catalogue as retail
 
 from tests.app_e2e import Served, run_e2e
 
