@@ -47,6 +47,21 @@ def planned_world(persona):
     return _PLANNED[persona.id]
 
 
+_TASKS: dict[int, tuple[object, tuple]] = {}
+
+
+def world_tasks(world) -> list:
+    """Every task of ``world`` as a build of every app has them (each app's :func:`builder.tasks.collect.app_tasks`,
+    apps in :func:`builder.apps.discover` order), generated once per world object in this process: read them, do not
+    change them. A test of the generator itself calls the generator."""
+    if id(world) not in _TASKS:
+        from builder.apps import discover
+        from builder.tasks.collect import app_tasks
+
+        _TASKS[id(world)] = (world, tuple(t for a in discover() for t in app_tasks(world, a.name)))
+    return list(_TASKS[id(world)][1])
+
+
 @pytest.fixture(scope="session")
 def persona():
     return _world(DEFAULT_PERSONA.stem)[0]

@@ -15,22 +15,14 @@ from collections import Counter
 
 import pytest
 
-from builder.apps import discover
-from builder.tasks.collect import app_tasks
+from tests.conftest import world_tasks
 from builder.tasks.grade import grade
 
 CATEGORIES = ("contradiction", "counterfactual", "preference_inference")
 
 
 def _all_tasks(world) -> list:
-    out = []
-    for app in discover():
-        try:
-            importlib.import_module(f"apps.{app.name}.tasks")
-        except ModuleNotFoundError:
-            continue
-        out += app_tasks(world, app.name)
-    return out
+    return world_tasks(world)
 
 
 def _answer(task) -> str:

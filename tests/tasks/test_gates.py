@@ -12,7 +12,7 @@ from collections import Counter
 
 from builder.apps import discover
 from builder.tasks.model import CATEGORIES, NOT_APPS
-from builder.tasks.collect import app_tasks
+from tests.conftest import world_tasks
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}")
 INTERNAL = re.compile(r"\b(world_ref|event_id|planted|contradiction/|pending/|unread/|chain/|own_event)\b|_id\b")
@@ -24,7 +24,7 @@ RELATIVE = re.compile(
 
 
 def all_tasks(world):
-    return [t for a in discover() for t in app_tasks(world, a.name)]
+    return world_tasks(world)
 
 
 def apps_of(task) -> set[str]:

@@ -46,7 +46,7 @@ Endpoints (request → response; shapes as OSWorld's ``desktop_env/server/main.p
   that WM_CLASS (404 none); ``POST /list_directory`` ``{"path"}`` → ``{"directory_tree": {type,
   name, children}}`` (20000 entries at most); ``POST /setup/activate_window`` and
   ``/setup/close_window`` ``{"window_name", "strict"?, "by_class"?}`` → 200 text, 404 no window
-  (close sends WM_DELETE_WINDOW to every match); ``POST /run_python`` ``{"code"}`` →
+  (close sends WM_DELETE_WINDOW to every match, again each second until they are gone, 5 s at most); ``POST /run_python`` ``{"code"}`` →
   ``{status, message, need_more, output, error, return_code}``; ``POST /run_bash_script``
   ``{"script", "timeout"?, "working_dir"?}`` → ``{status, output (stdout+stderr), error: "", returncode}``.
 - ``GET /health`` → 200 ``{"status": "ok", "apps": {name: http_status}}`` when every app in
@@ -502,6 +502,10 @@ def match_windows(name: str, strict: bool = False, by_class: bool = False) -> li
         if any((k == name) if strict else (name.lower() in k.lower()) for k in keys):
             out.append(w)
     return out
+
+
+# Seconds /setup/close_window keeps asking a matched window to close before it answers.
+CLOSE_WAIT = 5.0
 
 
 def close_window(wid: int) -> None:
@@ -1171,8 +1175,22 @@ class Handler(BaseHTTPRequestHandler):
         self._text(200, "Window activated successfully")
 
     def ep_close_window(self):
-        for wid, _, _ in self._window_request():
-            close_window(wid)
+        # A client that is still starting up (or a busy one) can miss the first WM_DELETE_WINDOW: ask again each
+        # second, for up to CLOSE_WAIT seconds, until every matched window is gone. A window that stays (a "save
+        # changes?" prompt) is left open, as a window manager's close button leaves it.
+        wids = [wid for wid, _, _ in self._window_request()]
+        deadline = time.monotonic() + CLOSE_WAIT
+        while wids and time.monotonic() < deadline:
+            for wid in wids:
+                try:
+                    close_window(wid)
+                except Exception:
+                    pass  # gone between the listing and the request
+            asked = time.monotonic()
+            while wids and time.monotonic() - asked < 1.0:
+                time.sleep(0.1)
+                alive = {w for w, _, _ in list_windows_full()}
+                wids = [w for w in wids if w in alive]
         self._text(200, "Window closed successfully.")
 
     def ep_run_python(self):
