@@ -1,10 +1,13 @@
 """World -> rows of Tidewell's database (``brokerage.sqlite``).
 
-Everything comes from builder/world/investing.py: the securities the persona can trade (its currency) with their
-daily closes up to the world's now (the app's "today": market orders fill at the last of them), the account's
-``brokerage_*`` events up to now as filled orders, transfers, dividends, splits and cash lines, the holdings
-replayed from them (:func:`builder.world.investing.replay`), the watchlist, and the monthly automatic investment.
-Nothing is drawn here; the rows are a projection.
+Everything comes from the world's read functions (:mod:`builder.world`): the securities the persona can trade (its
+currency, :func:`builder.world.securities`) with their daily closes up to the world's now
+(:func:`builder.world.price_history`; the app's "today": market orders fill at the last of them), the account's
+``brokerage_*`` events (:data:`builder.world.INVESTING_KINDS`) up to now as filled orders, transfers, dividends,
+splits and cash lines, the holdings replayed from them (:func:`builder.world.brokerage_book`), the watchlist, and
+the monthly automatic investment (:func:`builder.world.investment_plan`); the asset classes' labels, the split rule
+and the account's name are reference data (:mod:`builder.reference.securities`). Nothing is drawn here; the rows
+are a projection.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ from sqlalchemy.orm import Session as OrmSession
 from builder import appkit, dbfile
 from builder.rng import token
 from builder.reference import securities as reference_securities
-from builder.world import World, investing
 from builder.reference.locale import language
+from builder.world import INVESTING_KINDS, World, brokerage_book, investment_plan, price_history, securities
 
 from . import models as m
 
@@ -83,7 +86,7 @@ def account_number(world: World) -> str:
 def past(world: World) -> list:
     """The account's events up to the world's now, in time order."""
     return sorted(
-        (e for e in world.events if e.kind in investing.KINDS and e.status == "done"), key=lambda e: (e.at, e.id)
+        (e for e in world.events if e.kind in INVESTING_KINDS and e.status == "done"), key=lambda e: (e.at, e.id)
     )
 
 
@@ -129,14 +132,12 @@ def seed(world: World, path: Path) -> Path:
                 id=1,
                 number=number,
                 last4=number[-4:],
-                name=op["account_name"]
-                if op
-                else investing.ACCOUNT_NAMES.get(p.locale, investing.ACCOUNT_NAMES["en_US"]),
+                name=op["account_name"] if op else reference_securities.account_name(p.locale),
                 opened_on=world.start.date().isoformat(),
             )
         )
-        for s in investing.universe(world):
-            sp = investing.split_of(s, world.start.date())
+        for s in securities(world):
+            sp = reference_securities.split_of(s, world.start.date())
             db.add(
                 m.Security(
                     symbol=s["symbol"],
@@ -150,7 +151,7 @@ def seed(world: World, path: Path) -> Path:
                     split_ratio=sp[1] if sp else None,
                 )
             )
-            for day, close in investing.price_history(world, s["symbol"]):
+            for day, close in price_history(world, s["symbol"]):
                 if day <= today:
                     db.add(m.Price(symbol=s["symbol"], day=day.isoformat(), close_cents=close))
         line = 0
@@ -258,10 +259,10 @@ def seed(world: World, path: Path) -> Path:
                 )
             elif e.kind == "brokerage_watch":
                 db.add(m.WatchItem(symbol=d["symbol"], added_at=at, world_ref=e.id))
-        book = investing.replay(world)
+        book = brokerage_book(world)
         for symbol in sorted(book.shares):
             db.add(m.Holding(symbol=symbol, shares_e4=e4(book.shares[symbol]), cost_cents=book.cost_cents[symbol]))
-        pl = investing.plan(world)
+        pl = investment_plan(world)
         if pl and pl.monthly_cents > 0 and pl.contribution_symbol:
             db.add(
                 m.RecurringInvestment(
@@ -273,7 +274,7 @@ def seed(world: World, path: Path) -> Path:
                     world_ref="seed:recurring",
                 )
             )
-        for key, value in appkit.meta_rows(world, user_name=ident.name, broker=investing.BROKER).items():
+        for key, value in appkit.meta_rows(world, user_name=ident.name, broker=reference_securities.BROKER).items():
             db.add(m.Meta(key=key, value=value))
         db.commit()
     engine.dispose()

@@ -1,4 +1,5 @@
-"""Tidewell tasks derived from the world (builder/world/investing.py), each with its expected values and rubric.
+"""Tidewell tasks derived from the world (its brokerage account, read through :mod:`builder.world`), each with its
+expected values and rubric.
 
 Action checks read the end state of brokerage.sqlite (the tasks that move money to and from the bank are in
 scenarios/transfers/). Rows the app writes have ``world_ref IS NULL``; seeded rows never do, so an agent that does
@@ -12,7 +13,18 @@ from builder.money import money
 from builder.rng import rng
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
-from builder.world import World, investing
+from builder.reference.securities import amount_of
+from builder.world import (
+    INVESTING_KINDS,
+    BrokerageBook,
+    World,
+    brokerage_book,
+    brokerage_value_cents,
+    closing_price,
+    price_history,
+    securities,
+    security,
+)
 
 from .seed import e4
 
@@ -26,15 +38,15 @@ def in_use(world: World) -> bool:
     if not world.of_kind("brokerage_opening"):
         return False
     ins = [e for e in world.of_kind("brokerage_transfer") if e.status == "done" and e.data["direction"] == "in"]
-    return bool(ins) and bool(investing.replay(world).shares)
+    return bool(ins) and bool(brokerage_book(world).shares)
 
 
 def settled(world: World) -> list:
-    """The world's Tidewell events (:data:`builder.world.investing.KINDS`) that are done, in order."""
-    return [e for e in world.events if e.kind in investing.KINDS and e.status == "done"]
+    """The world's Tidewell events (:data:`builder.world.INVESTING_KINDS`) that are done, in order."""
+    return [e for e in world.events if e.kind in INVESTING_KINDS and e.status == "done"]
 
 
-def recurring_fund(done: list, book: investing.Book) -> str:
+def recurring_fund(done: list, book: BrokerageBook) -> str:
     """The symbol the automatic investment last bought (of ``done``, :func:`settled`), else the first one held."""
     return next(
         (e.data["symbol"] for e in reversed(done) if e.kind == "brokerage_trade" and e.data["recurring"]),
@@ -48,7 +60,7 @@ def tasks(world: World) -> list[Task]:
         return []
     cur = world.currency
     today = world.now.date()
-    book = investing.replay(world)
+    book = brokerage_book(world)
     done = settled(world)
     out: list[Task] = []
     m = lambda c: money(c, cur)  # noqa: E731
@@ -56,7 +68,7 @@ def tasks(world: World) -> list[Task]:
     task = KIT.adder(world, out)
 
     # 1. What the account is worth now.
-    value = investing.account_value_cents(world, today, book)
+    value = brokerage_value_cents(world, today, book)
     task(
         "portfolio-value",
         [APP],
@@ -112,7 +124,7 @@ def tasks(world: World) -> list[Task]:
     # 7. Action: a limit buy below the market on a watched symbol.
     watched = sorted(e.data["symbol"] for e in done if e.kind == "brokerage_watch")
     target = watched[r.randrange(len(watched))] if watched else fund
-    tprice = investing.close_on(world, target, today)
+    tprice = closing_price(world, target, today)
     lo, hi = tprice * 93 // 100, tprice * 95 // 100 + 1
     qty = 5
     task(
@@ -157,7 +169,7 @@ def tasks(world: World) -> list[Task]:
 
     # 8. Action: sell the whole position with the biggest loss (or smallest gain).
     def gain(s: str) -> int:
-        return investing.amount_of(book.shares[s], investing.close_on(world, s, today)) - book.cost_cents[s]
+        return amount_of(book.shares[s], closing_price(world, s, today)) - book.cost_cents[s]
 
     loser = min(sorted(book.shares), key=gain)
     task(
@@ -200,12 +212,10 @@ def tasks(world: World) -> list[Task]:
     if watched:
         drop = watched[0]
         held = set(book.shares) | set(watched)
-        pool = sorted(
-            s["symbol"] for s in investing.universe(world) if s["symbol"] not in held and s["class"] == "stock"
-        )
+        pool = sorted(s["symbol"] for s in securities(world) if s["symbol"] not in held and s["class"] == "stock")
         add = pool[r.randrange(len(pool))] if pool else None
         if add:
-            sec = investing.security(world, add)
+            sec = security(world, add)
             task(
                 "watchlist-swap",
                 [APP],
@@ -261,12 +271,12 @@ def insight_tasks(world: World) -> list[Task]:
     if not world.of_kind("brokerage_opening"):
         return []
     pid, cur, today = p.id, world.currency, world.now.date()
-    book = investing.replay(world)
+    book = brokerage_book(world)
     then_day = (
         next(
             (
                 d
-                for d, _ in investing.price_history(world, next(iter(book.shares), "")) or []
+                for d, _ in price_history(world, next(iter(book.shares), "")) or []
                 if d >= today - dt.timedelta(days=91)
             ),
             None,
@@ -286,8 +296,7 @@ def insight_tasks(world: World) -> list[Task]:
 
         paid = sum(e.data["amount_cents"] for e in buys)
         worth = sum(
-            investing.amount_of(Decimal(e.data["shares"]), investing.close_on(world, e.data["symbol"], today) or 0)
-            for e in buys
+            amount_of(Decimal(e.data["shares"]), closing_price(world, e.data["symbol"], today) or 0) for e in buys
         )
         out.append(
             Task(
@@ -323,18 +332,18 @@ def insight_tasks(world: World) -> list[Task]:
         )
     if not then_day:
         return out
-    held_then = investing.replay(world, dt.datetime.combine(then_day, dt.time(0, 0)))
+    held_then = brokerage_book(world, dt.datetime.combine(then_day, dt.time(0, 0)))
     rows = []
     for sym, n in sorted(book.shares.items()):
         if held_then.shares.get(sym) != n:
             continue  # the holding changed since: the question needs the same shares then and now
-        then, now = investing.close_on(world, sym, then_day), investing.close_on(world, sym, today)
+        then, now = closing_price(world, sym, then_day), closing_price(world, sym, today)
         if then and now:
-            rows.append((investing.amount_of(n, now), sym, n, investing.amount_of(n, then)))
+            rows.append((amount_of(n, now), sym, n, amount_of(n, then)))
     if not rows:
         return out
     value_now, sym, n, value_then = max(rows)
-    name = investing.security(world, sym)["name"]
+    name = security(world, sym)["name"]
     return out + [
         Task(
             id=f"{pid}/brokerage/cf-sold-earlier",

@@ -31,7 +31,18 @@ the world (its persona, seed and events) alone, the same for every caller, and d
   it together (``climbing`` -> ``go climbing``), from the chat bank the world's chats are written from.
 - :func:`reservation_time` ``(world, booking)``: when a ``restaurant_booking`` event is for, a naive local datetime
   in the persona's zone (the booking's own time if its data names none).
+- The brokerage account (:mod:`.investing`; its static data, the broker's name, split rule and rounding, is
+  :mod:`builder.reference.securities`): :data:`INVESTING_KINDS`, the account's event kinds;
+  :func:`securities` ``(world)``, what the persona can trade, and :func:`security` ``(world, symbol)``;
+  :func:`price_history` ``(world, symbol)``, the daily closes in cents, and :func:`closing_price`
+  ``(world, symbol, day)``; :func:`brokerage_book` ``(world, until=None)``, the account replayed from its events
+  (:class:`BrokerageBook`: cash, shares and cost per symbol), and :func:`brokerage_value_cents`
+  ``(world, day, book)``; :func:`investment_plan` ``(world)``, the account's start and monthly contribution
+  (:class:`InvestmentPlan`, or None without an account).
 """
+
+import datetime as dt
+from typing import Any
 
 from .accounts import account_numbers, card_numbers, payment_cards
 from .calendar import reservation_time
@@ -39,6 +50,10 @@ from .cards import contact_card
 from .chat import plans as _chat_plans
 from .forecasts import Market as ForecastMarket
 from .forecasts import markets as _markets
+from . import investing as _investing
+from .investing import KINDS as INVESTING_KINDS
+from .investing import Book as BrokerageBook
+from .investing import Plan as InvestmentPlan
 from .ledger import StatementPeriod, statements
 from .model import Event, Merchant, Posting, World
 from .planted import airline_flights
@@ -61,9 +76,61 @@ def activity_plans(locale: str = "en_US") -> dict[str, str]:
     return _chat_plans(locale)
 
 
+def securities(world: World) -> list[dict[str, Any]]:
+    """The securities the persona can trade at the broker, in the broker's order (those quoted in the persona's
+    currency, then any its spec holds that the catalogue lacks): dicts of ``symbol``, ``name``, ``class`` (a key of
+    :func:`builder.reference.securities.catalogue`'s ``classes``), ``sector``, ``currency``, ``price`` (float,
+    currency units, the catalogue's start price), ``yield`` (annual dividend yield in percent), ``pay`` (the months
+    it pays in) and for a few ``split`` (``{date, ratio}``, see :func:`builder.reference.securities.split_of`). A
+    new list per call; do not modify the dicts."""
+    return _investing.universe(world)
+
+
+def security(world: World, symbol: str) -> dict[str, Any]:
+    """The :func:`securities` entry of ``symbol``. Raises ``KeyError`` for a symbol the persona cannot trade."""
+    return _investing.security(world, symbol)
+
+
+def price_history(world: World, symbol: str) -> list[tuple[dt.date, int]]:
+    """``[(trading day, close)]`` of ``symbol``, every trading day (a weekday that is not a public holiday of the
+    persona's locale) from the history's start to the horizon's end (past ``now``: filter by day); closes are integer
+    cents in the persona's currency, at least 1, divided by the ratio from a split's date on. Raises ``KeyError``
+    for a symbol the persona cannot trade."""
+    return _investing.price_history(world, symbol)
+
+
+def closing_price(world: World, symbol: str, day: dt.date) -> int | None:
+    """The last close of ``symbol`` at or before ``day`` (integer cents, :func:`price_history`), None before the
+    first trading day; the price a market order on ``day`` fills at."""
+    return _investing.close_on(world, symbol, day)
+
+
+def brokerage_book(world: World, until: dt.datetime | None = None) -> BrokerageBook:
+    """The brokerage account replayed from its events (:data:`INVESTING_KINDS`) up to ``until`` (inclusive, naive
+    local time; default the world's now): ``cash_cents``, ``shares`` (symbol -> ``Decimal`` shares, symbols held
+    only) and ``cost_cents`` (symbol -> total cost basis, integer cents). An empty book without an account."""
+    return _investing.replay(world, until)
+
+
+def brokerage_value_cents(world: World, day: dt.date, book: BrokerageBook) -> int:
+    """What ``book`` (:func:`brokerage_book`) is worth on ``day``: its cash plus every holding at its
+    :func:`closing_price` of that day (integer cents, half up per holding)."""
+    return _investing.account_value_cents(world, day, book)
+
+
+def investment_plan(world: World) -> InvestmentPlan | None:
+    """The brokerage account as the world opened it, None when the persona has none: ``holdings`` at the start
+    (``(symbol, shares as Decimal, cost per share in cents)``), the opening ``cash_cents``, ``monthly_cents`` (the
+    automatic monthly investment, 0 for none) into ``contribution_symbol``, and the ``account_number``."""
+    return _investing.plan(world)
+
+
 __all__ = [
+    "BrokerageBook",
     "Event",
     "ForecastMarket",
+    "INVESTING_KINDS",
+    "InvestmentPlan",
     "Merchant",
     "Posting",
     "StatementPeriod",
@@ -72,11 +139,18 @@ __all__ = [
     "activity_plans",
     "airline_flights",
     "board",
+    "brokerage_book",
+    "brokerage_value_cents",
     "card_numbers",
+    "closing_price",
     "contact_card",
     "forecast_markets",
+    "investment_plan",
     "payment_cards",
+    "price_history",
     "reservation_time",
+    "securities",
+    "security",
     "simulate",
     "statements",
     "tax_forms",

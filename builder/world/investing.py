@@ -5,7 +5,9 @@ What it makes
 - **Securities**: ``builder/reference/securities/securities.yaml`` (invented funds and companies, each with an asset
   class, sector, currency, start price, dividend yield and pay months, and for a few a split). The persona trades
   only those quoted in its own currency (USD, GBP for an ISA, EUR for a Depot); a symbol the spec holds that the
-  catalogue lacks becomes an index fund of that name priced from the spec's cost basis.
+  catalogue lacks becomes an index fund of that name priced from the spec's cost basis. The catalogue, what the
+  broker lists in a currency, the split rule, an order's rounding and the account's name per locale are reference
+  data (:mod:`builder.reference.securities`); this module draws and simulates.
 - **Prices** (:func:`price_history`): one close per trading day (weekdays that are not a public holiday of the
   persona's locale, ``calendar.public_holidays``) from the history's start to the horizon's end, a seeded
   geometric random walk per symbol (stream ``investing/prices/<symbol>``) with the drift and daily volatility of
@@ -49,13 +51,10 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from typing import Any
 
 from ..dates import add_months
-from ..reference import securities as reference_securities
-from ..reference.services import service
+from ..reference.securities import BROKER, COUNTERPARTY, account_name, amount_of, catalogue, listed, split_of
 from .context import Charge, Sim
 from .engine import world_step
 
-BROKER = service("brokerage").title
-COUNTERPARTY = f"{BROKER} Securities"
 KINDS = (
     "brokerage_opening",
     "brokerage_transfer",
@@ -64,14 +63,7 @@ KINDS = (
     "brokerage_split",
     "brokerage_watch",
 )
-ACCOUNT_NAMES = {"en_US": "Individual brokerage", "en_GB": "Stocks and Shares ISA", "de_DE": "Depot"}
 Q4 = Decimal("0.0001")
-
-
-@functools.lru_cache(maxsize=1)
-def catalogue() -> dict[str, Any]:
-    """securities.yaml: ``{"classes": {class: {drift, vol, en, de}}, "securities": [...]}`` (dates as ``date``)."""
-    return reference_securities.catalogue()
 
 
 def _persona(world_or_sim):
@@ -84,11 +76,12 @@ def currency_of(persona) -> str:
 
 
 def universe(world_or_sim) -> list[dict[str, Any]]:
-    """The securities the persona can trade: the catalogue's in its currency, then any symbol its holdings name that
-    the catalogue lacks (an index fund of that name priced at 110 % of its cost basis). Each a dict of
-    ``symbol, name, class, sector, currency, price (float units), yield (percent), pay (months), split?``."""
+    """The securities the persona can trade (:func:`builder.reference.securities.listed`): the catalogue's in its
+    currency, then any symbol its holdings name that the catalogue lacks (an index fund of that name priced at 110 %
+    of its cost basis). Each a dict of ``symbol, name, class, sector, currency, price (float units), yield
+    (percent), pay (months), split?``."""
     p = _persona(world_or_sim)
-    return list(_universe(currency_of(p), _spec_symbols(p)))
+    return list(listed(currency_of(p), _spec_symbols(p)))
 
 
 def _spec_symbols(p) -> tuple[tuple[str, str], ...]:
@@ -96,34 +89,6 @@ def _spec_symbols(p) -> tuple[tuple[str, str], ...]:
     out = [(h.symbol, str(h.cost_basis)) for h in (inv.holdings if inv else [])]
     if inv and inv.contribution_symbol:
         out.append((inv.contribution_symbol, "100"))
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=16)
-def _universe(currency: str, extra: tuple[tuple[str, str], ...]) -> tuple[dict[str, Any], ...]:
-    secs = catalogue()["securities"]
-    out = [s for s in secs if s["currency"] == currency]
-    have = {s["symbol"] for s in out}
-    by_symbol = {s["symbol"]: s for s in secs}
-    for symbol, basis in extra:
-        if symbol in have:
-            continue
-        have.add(symbol)
-        if symbol in by_symbol:
-            out.append({**by_symbol[symbol], "currency": currency})
-        else:
-            out.append(
-                {
-                    "symbol": symbol,
-                    "name": f"{symbol} Index Fund",
-                    "class": "index_etf",
-                    "sector": "Broad market",
-                    "currency": currency,
-                    "price": round(float(basis) * 1.1, 2),
-                    "yield": 1.5,
-                    "pay": [3, 6, 9, 12],
-                }
-            )
     return tuple(out)
 
 
@@ -151,14 +116,6 @@ def trading_days(locale: str, start: dt.date, end: dt.date) -> tuple[dt.date, ..
 def _days(world_or_sim) -> tuple[dt.date, ...]:
     p = _persona(world_or_sim)
     return trading_days(p.locale, world_or_sim.start.date(), world_or_sim.end.date())
-
-
-def split_of(sec: dict[str, Any], start: dt.date) -> tuple[dt.date, int] | None:
-    """(date, ratio) of the security's split when it falls after ``start``, else None."""
-    sp = sec.get("split")
-    if sp and sp["date"] > start:
-        return sp["date"], int(sp["ratio"])
-    return None
 
 
 def price_history(world_or_sim, symbol: str) -> list[tuple[dt.date, int]]:
@@ -207,11 +164,6 @@ def close_on(world_or_sim, symbol: str, day: dt.date) -> int | None:
             break
         best = close
     return best
-
-
-def amount_of(shares: Decimal, price_cents: int) -> int:
-    """Cents of ``shares`` at ``price_cents``, rounded half up."""
-    return int((shares * price_cents).quantize(Decimal(1), ROUND_HALF_UP))
 
 
 # ---- the account's plan -------------------------------------------------------------------------------------------
@@ -382,7 +334,7 @@ def simulate_investing(sim: Sim) -> None:
         {
             "account_number": pl.account_number,
             "account_last4": pl.account_number[-4:],
-            "account_name": ACCOUNT_NAMES.get(locale, ACCOUNT_NAMES["en_US"]),
+            "account_name": account_name(locale),
             "cash_cents": pl.cash_cents,
             "holdings": holdings,
         },

@@ -157,7 +157,7 @@ NOT_QUALIFIED = ("bond_fund", "reit")
 
 def security_class(symbol: str) -> str:
     """The catalogue class of ``symbol``; a symbol the catalogue lacks is an index fund (``investing.universe``)."""
-    from .investing import catalogue
+    from ..reference.securities import catalogue
 
     return next((s["class"] for s in catalogue()["securities"] if s["symbol"] == symbol), "index_etf")
 
@@ -456,7 +456,7 @@ def _bank_name() -> str:
 
 
 def _broker_name() -> str:
-    from .investing import COUNTERPARTY
+    from ..reference.securities import COUNTERPARTY
 
     return COUNTERPARTY
 

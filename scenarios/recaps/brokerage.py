@@ -6,7 +6,7 @@ from apps.brokerage.tasks import APP, in_use
 from builder.money import money
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
-from builder.world import World, investing
+from builder.world import World, brokerage_book, brokerage_value_cents
 from scenarios import RECAPS
 
 
@@ -21,7 +21,7 @@ def crossapp_tasks(world: World) -> list[Task]:
     pid, cur = p.id, world.currency
     kinds = world.account_kinds()
     parts = [(k, next(a.name for a in p.accounts if a.kind == k), world.closing_balance_cents(k)) for k in kinds]
-    tidewell = investing.account_value_cents(world, world.now.date(), investing.replay(world))
+    tidewell = brokerage_value_cents(world, world.now.date(), brokerage_book(world))
     apps = ["bank", APP]
     extra = [("tidewell", "Tidewell account", tidewell)]
     if world.of_kind("forecast_deposit"):

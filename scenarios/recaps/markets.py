@@ -14,7 +14,7 @@ def crossapp_tasks(world: World) -> list[Task]:
     """This year's money into Tidewell and into Hunchline, and what each account holds now (Tidewell's value with
     cash, Hunchline's cash), for a persona with both accounts."""
     from builder.tasks import answers as A
-    from builder.world import investing
+    from builder.world import brokerage_book, brokerage_value_cents
 
     p = world.persona
     pid, cur, year = p.id, world.currency, world.now.year
@@ -30,7 +30,7 @@ def crossapp_tasks(world: World) -> list[Task]:
     )
     if not tw_in or not hl_in:
         return []
-    tw_now = investing.account_value_cents(world, world.now.date(), investing.replay(world))
+    tw_now = brokerage_value_cents(world, world.now.date(), brokerage_book(world))
     hl_now = forecasts.account(world)["cash_cents"]
     return [
         Task(

@@ -11,7 +11,8 @@ from builder.tasks import kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.oracle import Web
-from builder.world import World, investing
+from builder.reference.securities import COUNTERPARTY
+from builder.world import World, brokerage_book, closing_price, security
 
 BANK = "bank"
 
@@ -22,7 +23,7 @@ def _bank_line(amount_cents: int) -> Check:
         BANK,
         """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL AND kind = 'external_transfer'
                          AND counterparty = ? AND amount_cents = ?""",
-        [investing.COUNTERPARTY, amount_cents],
+        [COUNTERPARTY, amount_cents],
         [[1]],
     )
 
@@ -67,7 +68,7 @@ def transfer_tasks(world: World) -> list[Task]:
     withdrawal only with cash above the cushion). For a persona who funds the account and holds shares."""
     cur = world.currency
     today = world.now.date()
-    book = investing.replay(world)
+    book = brokerage_book(world)
     done = settled(world)
     out: list[Task] = []
     m = lambda c: money(c, cur)  # noqa: E731
@@ -114,8 +115,8 @@ def transfer_tasks(world: World) -> list[Task]:
     # Action: move money from checking and buy more of the recurring fund (bank + broker).
     fund = recurring_fund(done, book)
     amount = 50000
-    fund_name = investing.security(world, fund)["name"]
-    price = investing.close_on(world, fund, today)
+    fund_name = security(world, fund)["name"]
+    price = closing_price(world, fund, today)
     shares = amount * 10000 // price
     task(
         "deposit-and-buy",

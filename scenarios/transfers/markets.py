@@ -165,7 +165,7 @@ def cash_moves(world: World) -> list[Task]:
 
         # Long chain: the winnings out of Hunchline, into the broker, invested in the recurring fund.
         from builder.tasks import steps as S
-        from builder.world import investing
+        from builder.world import security
 
         buys = sorted(
             (e for e in world.of_kind("brokerage_trade") if e.at <= world.now and e.data.get("recurring")),
@@ -173,7 +173,7 @@ def cash_moves(world: World) -> list[Task]:
         )
         if buys and cash_out >= 500:
             fund = buys[-1].data["symbol"]
-            fund_name = investing.security(world, fund)["name"]
+            fund_name = security(world, fund)["name"]
             task(
                 "winnings-to-index",
                 [APP, "bank", "brokerage"],

@@ -17,9 +17,7 @@ ALLOWED: dict[str, set[tuple[str, str]]] = {
     "app->app": set(),
     "world->apps": set(),
     "generic->app": set(),
-    "projection->world internals": {
-        ("apps.brokerage.seed", "builder.world.investing"),
-    },
+    "projection->world internals": set(),
     "world cycle": set(),
     "layer order": set(),
 }

@@ -6,6 +6,7 @@ import datetime as dt
 import json
 from decimal import Decimal
 
+from builder.reference import securities
 from builder.world import investing, simulate
 
 
@@ -37,7 +38,7 @@ def test_prices_on_trading_days_only(any_world):
 
 def test_split_divides_price_and_multiplies_shares(world):
     sec = investing.security(world, "NWSC")
-    day, ratio = investing.split_of(sec, world.start.date())
+    day, ratio = securities.split_of(sec, world.start.date())
     hist = dict(investing.price_history(world, "NWSC"))
     before = max(d for d in hist if d < day)
     after = min(d for d in hist if d >= day)
@@ -68,7 +69,7 @@ def test_holdings_times_prices_plus_cash(any_world):
         elif e.kind == "brokerage_trade":
             n = Decimal(d["shares"])
             assert d["price_cents"] == investing.close_on(world, d["symbol"], e.at.date())
-            assert d["amount_cents"] == investing.amount_of(n, d["price_cents"])
+            assert d["amount_cents"] == securities.amount_of(n, d["price_cents"])
             if d["side"] == "buy":
                 cash -= d["amount_cents"]
                 shares[d["symbol"]] = shares.get(d["symbol"], Decimal(0)) + n
@@ -82,7 +83,7 @@ def test_holdings_times_prices_plus_cash(any_world):
     assert book.cash_cents == cash
     assert book.shares == {s: n for s, n in shares.items() if n}
     value = cash + sum(
-        investing.amount_of(n, investing.close_on(world, s, world.now.date())) for s, n in shares.items()
+        securities.amount_of(n, investing.close_on(world, s, world.now.date())) for s, n in shares.items()
     )
     assert investing.account_value_cents(world, world.now.date(), book) == value > 0
 
@@ -94,9 +95,9 @@ def test_transfers_appear_in_the_bank_ledger(any_world):
     assert transfers
     for e in transfers:
         line = lines[e.id]
-        assert line.counterparty == investing.COUNTERPARTY and line.kind == "external_transfer"
+        assert line.counterparty == securities.COUNTERPARTY and line.kind == "external_transfer"
         assert line.amount_cents == (-1 if e.data["direction"] == "in" else 1) * e.data["amount_cents"]
-        assert investing.COUNTERPARTY.upper() in line.description
+        assert securities.COUNTERPARTY.upper() in line.description
     recurring = [e for e in transfers if e.data["recurring"]]
     # One recurring transfer a month, each followed the same morning by its buy of the contribution symbol.
     assert len({(e.at.year, e.at.month) for e in recurring}) == len(recurring) >= 12
@@ -154,3 +155,24 @@ def test_minimal_and_spec_investments():
     assert Decimal(split.data["shares_before"]) == before.shares["NWSC"] > 0
     assert after.shares["NWSC"] == 4 * before.shares["NWSC"] == Decimal(split.data["shares_after"])
     assert after.cost_cents["NWSC"] == before.cost_cents["NWSC"]
+
+
+def test_read_api(any_world):
+    """The world's published read functions (builder.world) answer what the module computes."""
+    import builder.world as W
+
+    _, world = any_world
+    assert W.INVESTING_KINDS == investing.KINDS
+    assert W.securities(world) == investing.universe(world)
+    symbol = W.securities(world)[0]["symbol"]
+    assert W.security(world, symbol) == investing.security(world, symbol)
+    hist = W.price_history(world, symbol)
+    assert hist == investing.price_history(world, symbol)
+    assert W.closing_price(world, symbol, hist[-1][0]) == hist[-1][1]
+    book, then = W.brokerage_book(world), world.start + dt.timedelta(days=40)
+    assert isinstance(book, W.BrokerageBook) and book == investing.replay(world)
+    assert W.brokerage_book(world, then) == investing.replay(world, then)
+    day = world.now.date()
+    assert W.brokerage_value_cents(world, day, book) == investing.account_value_cents(world, day, book)
+    plan = W.investment_plan(world)
+    assert plan == investing.plan(world) and (plan is None or isinstance(plan, W.InvestmentPlan))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 from decimal import Decimal
 
+from builder.reference import securities
 from builder.world import investing
 
 from tests.app_e2e import Served, run_e2e
@@ -34,13 +35,13 @@ def world_facts(world) -> dict:
         {
             "symbol": s,
             "shares": shares_text(book.shares[s]),
-            "value_cents": investing.amount_of(book.shares[s], closes[s][-1]),
+            "value_cents": securities.amount_of(book.shares[s], closes[s][-1]),
         }
         for s in sorted(book.shares)
     ]
     value = book.cash_cents + sum(h["value_cents"] for h in holdings)
     day_change = sum(
-        investing.amount_of(book.shares[s], closes[s][-1]) - investing.amount_of(book.shares[s], closes[s][0])
+        securities.amount_of(book.shares[s], closes[s][-1]) - securities.amount_of(book.shares[s], closes[s][0])
         for s in book.shares
     )
     trades = [e for e in world.of_kind("brokerage_trade") if e.status == "done"]
@@ -106,8 +107,8 @@ def test_brokerage_e2e(site_build, world, default_layer, tmp_path):
             "WHERE world_ref IS NULL AND kind = 'external_transfer'"
         ).fetchall()
         bank.close()
-        assert [(row[0], row[1], row[2]) for row in lines] == [(transfers[0][3], -25000, investing.COUNTERPARTY)]
-        assert investing.COUNTERPARTY.upper() in lines[0][4]
+        assert [(row[0], row[1], row[2]) for row in lines] == [(transfers[0][3], -25000, securities.COUNTERPARTY)]
+        assert securities.COUNTERPARTY.upper() in lines[0][4]
 
 
 def test_seeded_cash_and_holdings_equal_the_world(world, default_layer):
