@@ -4,8 +4,8 @@ Every ``email`` event of the world with status ``done`` becomes one message in i
 (inbox, sent, archive) with its labels, read flag, thread and attachments. Attachments that
 carry their bytes in the world (ICS invitations) are stored as they are; the payroll's
 payslip PDFs, which the world only names, are made from the paycheck the mail refers to
-(:mod:`apps.mail.payslip`). Stars are the app's own state, drawn from the stream
-``mail/starred``. Contacts get the reply engine's contact card. Rows are written in timeline
+(:mod:`apps.mail.payslip`). Stars are the app's own state, drawn per message from the stream
+``mail/starred/<event id>``, so mail another module adds never moves another message's star. Contacts get the reply engine's contact card. Rows are written in timeline
 order, so ids follow (at, id) of the world's events.
 """
 
@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile
 from builder.dates import add_months
-from builder.rng import rng
+from builder.rng import rng, stream_seed
 from builder.world import World
 
 from . import models as m
@@ -107,14 +107,13 @@ _CACHE: dict[int, tuple[World, tuple[StoredMail, ...]]] = {}
 
 def _project_mails(world: World) -> tuple[StoredMail, ...]:
     paychecks = {e.id: e for e in world.of_kind("paycheck")}
-    r = rng(world.seed, "mail/starred")
     out = []
     for e in world.of_kind("email"):
         if e.status != "done":
             continue  # scheduled mail has not arrived yet
         d = e.data
         chance = max([_STAR_CHANCE.get(label, _STAR_OTHER) for label in d["labels"]] or [_STAR_OTHER])
-        starred = r.random() < chance
+        starred = stream_seed(world.seed, f"mail/starred/{e.id}") / 2**64 < chance
         atts = []
         for a in d["attachments"]:
             if a.get("content") is not None:

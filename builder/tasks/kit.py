@@ -61,10 +61,10 @@ def task(world: World, app: str, slug: str, apps: list[str], **fields) -> Task:
 def adder(world: World, app: str, out: list[Task], **defaults) -> Callable[..., None]:
     """The ``task(slug, apps=None, **fields)`` closure of a ``tasks(world)`` function: appends :func:`task` to
     ``out``; ``apps`` empty or left out means ``[app]``; ``defaults`` are fields every task of ``out`` shares
-    (a section's ``kind``, say)."""
+    (a section's ``kind``, say), and a field given to one task overrides its default."""
 
     def add(slug: str, apps: list[str] | None = None, **fields) -> None:
-        out.append(task(world, app, slug, apps or [app], **defaults, **fields))
+        out.append(task(world, app, slug, apps or [app], **{**defaults, **fields}))
 
     return add
 

@@ -155,8 +155,13 @@ class World:
         """The persona's account kinds in spec order."""
         return [a.kind for a in self.persona.accounts]
 
-    def of_kind(self, kind: str) -> list[Event]:
-        """Events of one kind in timeline order (a new list each call)."""
+    def of_kind(self, *kinds: str) -> list[Event]:
+        """Events of the given kinds in timeline order (a new list each call; as :meth:`Sim.of_kind
+        <builder.world.context.Sim.of_kind>` takes them)."""
+        if len(kinds) != 1:
+            wanted = set(kinds)
+            return [e for e in self.events if e.kind in wanted]
+        kind = kinds[0]
         # The layer and the tasks ask hundreds of times over ~100k events: index them by kind once, again
         # only if ``events`` was replaced or grew.
         key = (id(self.events), len(self.events))
