@@ -36,6 +36,7 @@ _PLANNED: dict[str, object] = {}
 
 # World modules that came after the first twelve apps' world (builder/world/engine.py orders them after it by their
 # declarations and ranks); tests/world/test_modules.py checks that leaving any of them out shifts nothing before it.
+# A new world module adds its name here (CONTRIBUTING.md, "Add a world module").
 LATER_MODULES = ("investing", "forecasts", "tax_year", "projects", "career")
 
 
