@@ -136,6 +136,13 @@ def _world_only(world: World, mine: list[dict]) -> list[dict]:
     return out
 
 
+def listed(world: World) -> list[dict]:
+    """Every restaurant TableTime's database holds for ``world``, in row order (a restaurant's id is its position + 1):
+    the catalogue's (``builder/reference/dining/restaurants.yaml``), then those the world booked that the catalogue
+    lacks (:func:`_world_only`). Tasks and steps look restaurants up here, never in the catalogue alone."""
+    return list(restaurants()) + _world_only(world, reservations(world))
+
+
 def bookmarks(world: World) -> list[dict[str, str]]:
     """One menu bookmark: the persona's reservations on TableTime (when the world books a table)."""
     return (
@@ -150,7 +157,7 @@ def visits(world: World) -> list[dict]:
     reservation page right after it. ``{"url", "title", "at": naive local, "transition"}``, at or before
     ``world.now``, sorted; draws from stream ``dining/visits``."""
     r = rng(world.seed, "dining/visits")
-    slugs = {(x["name"], x["address"]): x["slug"] for x in restaurants()}
+    slugs = {(x["name"], x["address"]): x["slug"] for x in listed(world)}
     out = []
     for b in reservations(world):
         booked = dt.datetime.fromisoformat(b["booked_at"])
@@ -200,9 +207,9 @@ def _review(r, lang: str, rating: int, menu: list[dict]) -> str:
 def seed(world: World, path: Path) -> Path:
     """Create ``path`` (must not exist) as the TableTime database for ``world`` and return it.
 
-    Byte-identical for the same world (builder.dbfile). A restaurant the world booked that the catalogue lacks is
-    listed too (:func:`_world_only`). Raises ``FileExistsError`` if ``path`` exists, ``RuntimeError`` if no table
-    fits a world booking.
+    Byte-identical for the same world (builder.dbfile). The restaurants are :func:`listed`'s (a restaurant the world
+    booked that the catalogue lacks is listed too). Raises ``FileExistsError`` if ``path`` exists, ``RuntimeError``
+    if no table fits a world booking.
     """
     p = world.persona
     ident = p.identity
@@ -212,7 +219,7 @@ def seed(world: World, path: Path) -> Path:
     now = world.now
     lang = language(p.locale)
     mine = reservations(world)
-    cat = list(restaurants()) + _world_only(world, mine)
+    cat = listed(world)
     with OrmSession(engine) as db:
         db.add(
             m.User(

@@ -48,9 +48,9 @@ def restaurants_by_visits(world, with_: set[str] | None = None) -> list[dict]:
     booked first (ties by name): ``{slug, name, address, visits}``."""
     from collections import Counter
 
-    from builder.world.dining import catalogue
+    from .seed import listed
 
-    slugs = {(x["name"], x["address"]): x["slug"] for x in catalogue()}
+    slugs = {(x["name"], x["address"]): x["slug"] for x in listed(world)}
     seen = Counter(
         (e.data["restaurant"], e.data["address"])
         for e in world.of_kind("restaurant_booking")

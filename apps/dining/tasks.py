@@ -14,9 +14,8 @@ from collections import Counter
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
-from builder.world.dining import catalogue
 
-from .seed import OCCUPANCY_DAYS, reservations
+from .seed import OCCUPANCY_DAYS, listed, reservations
 
 APP = "dining"
 KIT = kit.Kit(APP)
@@ -102,8 +101,9 @@ def tasks(world: World) -> list[Task]:
     loc = p.locale
     out: list[Task] = []
     past, upcoming = history(world)
-    slugs = {(x["name"], x["address"]): x["slug"] for x in catalogue()}
-    order = {(x["name"], x["address"]): i for i, x in enumerate(catalogue())}
+    restaurants = listed(world)
+    slugs = {(x["name"], x["address"]): x["slug"] for x in restaurants}
+    order = {(x["name"], x["address"]): i for i, x in enumerate(restaurants)}
 
     task = KIT.adder(world, out)
 

@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 
 from apps.calendar import steps as daybook
 from apps.dining import steps as tabletime
-from apps.dining.seed import OCCUPANCY_DAYS, reservations
+from apps.dining.seed import OCCUPANCY_DAYS, listed, reservations
 from apps.dining.tasks import APP, HOLDS, KIT, day_text, history, in_use
 from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
@@ -20,7 +20,6 @@ from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.oracle import OracleError, Web
 from builder.world import World
-from builder.world.dining import catalogue
 from scenarios import ERRANDS
 
 
@@ -241,7 +240,7 @@ def trip_dinner_task(world: World) -> list[Task]:
         return []
     city = CITY.get(outbound[-1]["to"])
     places = sorted(
-        (x for x in catalogue() if x["city"] == city), key=lambda x: (-x["rating_x10"], -x["review_count"], x["name"])
+        (x for x in listed(world) if x["city"] == city), key=lambda x: (-x["rating_x10"], -x["review_count"], x["name"])
     )
     if not places or (
         len(places) > 1
@@ -348,7 +347,7 @@ def time_mixup_task(world: World) -> list[Task]:
     place = next(
         (
             x
-            for x in catalogue()
+            for x in listed(world)
             if x["name"] == item["restaurant"] and (booking is None or x["address"] == booking.data["address"])
         ),
         None,
@@ -497,7 +496,7 @@ def book_friends_tasks(world: World) -> list[Task]:
     company = [b for b in past if b["companions"]]
     if company:
         b = company[-1]
-        slug = {(x["name"], x["address"]): x["slug"] for x in catalogue()}[(b["restaurant"], b["address"])]
+        slug = {(x["name"], x["address"]): x["slug"] for x in listed(world)}[(b["restaurant"], b["address"])]
         day2 = world.now.date() + dt.timedelta(days=OCCUPANCY_DAYS + 8)
         party = 1 + len(b["companions"])
         KIT.adder(world, out)(
@@ -563,8 +562,9 @@ def save_top_spend_tasks(world: World) -> list[Task]:
     out: list[Task] = []
     p, cur = world.persona, world.currency
     past, _ = history(world)
-    slugs = {(x["name"], x["address"]): x["slug"] for x in catalogue()}
-    order = {(x["name"], x["address"]): i for i, x in enumerate(catalogue())}
+    restaurants = listed(world)
+    slugs = {(x["name"], x["address"]): x["slug"] for x in restaurants}
+    order = {(x["name"], x["address"]): i for i, x in enumerate(restaurants)}
     booked = Counter((b["restaurant"], b["address"]) for b in reservations(world))
     favourites = {slugs[k] for k, _ in sorted(booked.items(), key=lambda kv: (-kv[1], order[kv[0]]))[:3]}  # the seed's
     paid = [b for b in past if b["paid"] is not None and b["paid"].status == "done"]

@@ -119,9 +119,10 @@ def companion_tasks(world: World) -> list[Task]:
     task = KIT.adder(world, out)
     ahead = trip_ahead(world)
     names = {c.name for c in chat_contacts(world)}
-    if ahead:
-        t, _, flight, dep = ahead
-        fmt = Fmt(world.persona)
+    if not ahead:
+        return out
+    t, _, flight, dep = ahead
+    fmt = Fmt(world.persona)
     companions = [n for n in t.companions if n in names]
     if companions:
         task(

@@ -3,19 +3,27 @@
 For every shipped persona: each is an answer task over two or more apps that scores its full machine weight with an
 answer written from its checks' expected values and 0 for an empty answer. For the default persona: at least 16 of
 them, every owning app's share of the set, and a sample of their expected values re-derived from the seeded app
-databases.
+databases. A persona whose only trip is over gets no trip-companion task, and every other task still builds.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
 import json
 import sqlite3
 
 import pytest
 
+from builder.apps import discover
+from builder.persona import complete
+from builder.persona.model import Persona
+from builder.tasks import collect
 from builder.tasks.grade import grade
 from builder.tasks.model import NOT_APPS
+from builder.world import simulate
+from scenarios.errands.messaging import trip_ahead
+from scenarios.pairs.messaging import companion_tasks
 
 from tests.tasks.test_categories import _all_tasks, _answer
 
@@ -151,3 +159,30 @@ def test_1099b_gain_and_sales_match_the_taxes_and_brokerage_databases(world, dbs
         )
     }
     assert syms == set(t.expected["symbols"])
+
+
+def test_no_trip_ahead_gives_no_companion_task():
+    spec = Persona.model_validate(
+        {
+            "locale": "en_US",
+            "identity": {
+                "name": "Rosa Lindqvist",
+                "address": {
+                    "street": "3315 SE Division St",
+                    "city": "Portland",
+                    "postal_code": "97202",
+                    "country": "US",
+                },
+            },
+            "travel": {
+                "trips": [{"destination": "Chicago", "airport": "ORD", "depart": "2026-09-10", "return": "2026-09-17"}]
+            },
+        }
+    )
+    world = simulate(complete(spec))
+    assert [t.depart for t in world.persona.travel.trips] == [dt.date(2026, 9, 10)]
+    assert world.now.date() > dt.date(2026, 9, 17)
+    assert world.of_kind("flight_booking") and trip_ahead(world) is None
+    assert companion_tasks(world) == []
+    ids = [t.id for t in collect.tasks(world, list(discover()))]
+    assert ids and not [i for i in ids if i.endswith("/trip-companion")]

@@ -1,0 +1,72 @@
+"""TableTime's restaurants outside its catalogue (issue 26): homes whose city or cuisines the catalogue lacks.
+
+For seed-0 specs of Austin (the catalogue lacks the persona's cuisines there), Seattle and Leeds (it lists neither
+city), the world books restaurants the catalogue does not have and the seed lists them too
+(:func:`apps.dining.seed.listed`). Every task of such a world builds (world and tasks, no layer), and every
+restaurant a task involving TableTime names is one the seeded database holds.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from apps.dining.seed import listed
+from builder.apps import discover
+from builder.persona import complete
+from builder.persona.model import Persona
+from builder.reference.dining import restaurants
+from builder.tasks import collect
+from builder.world import simulate
+
+# The survey's specs (a name and an address; seed 0, the default as_of).
+HOMES = {
+    "austin": ("en_US", "Maya Delgado", ("1204 E 6th St", "Austin", "78702", "US")),
+    "seattle": ("en_US", "Priya Raman", ("512 NE 65th St", "Seattle", "98115", "US")),
+    "leeds": ("en_GB", "Hannah Whitaker", ("27 Cardigan Road", "Leeds", "LS6 3AG", "GB")),
+}
+
+
+@lru_cache(maxsize=None)
+def _world(home: str):
+    locale, name, (street, city, postal_code, country) = HOMES[home]
+    spec = Persona.model_validate(
+        {
+            "locale": locale,
+            "identity": {
+                "name": name,
+                "address": {"street": street, "city": city, "postal_code": postal_code, "country": country},
+            },
+        }
+    )
+    return simulate(complete(spec))
+
+
+@pytest.mark.parametrize("home", sorted(HOMES))
+def test_dining_tasks_name_only_restaurants_the_app_lists(home):
+    world = _world(home)
+    held = listed(world)
+    catalogue = {(x["name"], x["address"]) for x in restaurants()}
+    world_only = [x for x in held if (x["name"], x["address"]) not in catalogue]
+    assert world_only, "the world booked no restaurant outside the catalogue: the test lost its point"
+    assert len(held) == len(restaurants()) + len(world_only)
+    assert len({x["slug"] for x in held}) == len(held)
+    booked = {(e.data["restaurant"], e.data["address"]) for e in world.of_kind("restaurant_booking")}
+    assert booked <= {(x["name"], x["address"]) for x in held}
+
+    tasks = collect.tasks(world, list(discover()))
+    dining = [t for t in tasks if "dining" in t.apps_involved]
+    assert any(t.id.split("/")[1] == "dining" for t in dining)
+    slugs, names = {x["slug"] for x in held}, {x["name"] for x in held}
+    named = 0
+    for t in dining:
+        if "slug" in t.expected:
+            assert t.expected["slug"] in slugs, (t.id, t.expected["slug"])
+        if "restaurant" in t.expected:
+            assert t.expected["restaurant"] in names, (t.id, t.expected["restaurant"])
+            named += 1
+    assert named, "no TableTime task names a restaurant"
+    assert {x["slug"] for x in world_only} & {t.expected.get("slug") for t in dining}, (
+        "no task books a restaurant outside the catalogue"
+    )
