@@ -31,7 +31,14 @@ from builder.persona.places import DESTINATIONS, HOME_CITIES
 from builder.rng import rng
 from builder.world import World, airline_flights, payment_cards
 from builder.reference.places import AIRPORTS
-from builder.reference.airports import AIRLINES, block_minutes, distance_km
+from builder.reference.airports import (
+    AIRLINES,
+    airport_country,
+    airport_facts,
+    block_minutes,
+    distance_km,
+    known_airport,
+)
 
 from . import models as m
 
@@ -71,21 +78,10 @@ def credentials(world: World) -> dict[str, str]:
 
 
 def international(world: World, airports: list[str]) -> bool:
-    """True when a journey through ``airports`` leaves the home airport's country (US by zone prefix)."""
-
-    def country(code: str) -> str:
-        for cities in HOME_CITIES.values():
-            for c in cities:
-                if c.airport == code:
-                    return c.country
-        for _, c, _, cc in DESTINATIONS:
-            if c == code:
-                return cc
-        zone = AIRPORTS[code][3] if code in AIRPORTS else ""
-        return "US" if zone.startswith(("America/", "Pacific/")) else zone
-
-    home = country(airports[0])
-    return any(country(a) != home for a in airports)
+    """True when a journey through ``airports`` leaves the home airport's country
+    (:func:`builder.reference.airports.airport_country`)."""
+    home = airport_country(airports[0])
+    return any(airport_country(a) != home for a in airports)
 
 
 def price_split(fare_cents: int, segments: int, is_international: bool) -> dict[str, int]:
@@ -149,9 +145,9 @@ def schedule_pairs(world: World) -> tuple[list[tuple[str, str, str | None]], set
     legs: set[tuple[str, str]] = set()
     for f in world.of_kind("flight"):
         legs.add((f.data["from"], f.data["to"]))
-    if home in AIRPORTS:
+    if known_airport(home):
         for d in sorted(dests):
-            if d == home or d not in AIRPORTS:
+            if d == home or not known_airport(d):
                 continue
             for a, b in ((home, d), (d, home)):
                 via = _via(a, b)
@@ -280,8 +276,12 @@ def seed(world: World, path: Path) -> Path:
             )
         )
         cities = {**{c.airport: c.name for cs in HOME_CITIES.values() for c in cs}, **NETWORK["cities"]}
-        for ap in sorted(AIRPORTS):
-            full, lat, lon, zone = AIRPORTS[ap]
+        # The network's airports, and any other the persona's flights, home and trips use (from the gazetteer).
+        own = {f.data[k] for f in world.of_kind("flight") for k in ("from", "to")}
+        travel = world.persona.travel
+        own |= {travel.home_airport, *(t.airport for t in travel.trips)} if travel else set()
+        for ap in sorted(set(AIRPORTS) | {c for c in own if known_airport(c)}):
+            full, lat, lon, zone = airport_facts(ap)
             db.add(
                 m.Airport(
                     code=ap,

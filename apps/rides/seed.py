@@ -37,7 +37,7 @@ from builder import appkit, dbfile, yamlfile
 from builder.rng import faker, rng
 from builder.reference import geo
 from builder.reference.locale import in_language
-from builder.reference.places import AIRPORTS
+from builder.reference.airports import known_airport
 from builder.world import World
 from builder.world import payment_cards
 from builder.reference.addresses import format_address
@@ -154,7 +154,7 @@ def known_places(world: World) -> list[dict]:
     if p.work and p.work.office_address:
         add(format_address(p.work.office_address), p.work.employer or "Work", "work", city, "seed:work")
     for code, c in sorted(airports.items()):
-        if code in AIRPORTS:
+        if known_airport(code):
             add(airport_label(code), airport_label(code), "airport", c, f"seed:airport/{code}")
     for c in p.contacts:
         if c.address and c.address.city == city and format_address(c.address) != home:

@@ -47,9 +47,9 @@ from builder.rng import rng
 from builder.world import World, payment_cards
 from builder.world.events import Flight, FlightBooking
 from builder.reference.locale import Fmt, money_in  # noqa: F401 (money_in: the folio's local money)
-from builder.reference.places import AIRPORTS, CITIES
+from builder.reference.places import CITIES
 from builder.reference.services import service
-from builder.reference.airports import airport_country, airport_zone
+from builder.reference.airports import airport_country, airport_facts, airport_zone
 
 UTC = dt.UTC
 #: The stays app's brand, which a rental's receipt is issued by.
@@ -411,7 +411,7 @@ def _city(code: str, world: World | None = None) -> str:
         for trip in travel.trips if travel else []:
             if trip.airport == code:
                 return trip.destination
-    name = AIRPORTS.get(code, (f"{code} Airport",))[0]
+    name = (airport_facts(code) or (f"{code} Airport",))[0]
     for city in sorted(CITIES, key=len, reverse=True):
         if city in name:
             return city
@@ -526,7 +526,7 @@ def write_boarding_pass(world: World, flight: dict, dest: Path) -> Path:
     ):
         pen.text(x, y, airport, 34, True, AIRLINE_NAVY, 120)
         pen.text(x, y - 40, _city(airport, world), 9, True, INK, 150)
-        pen.text(x, y - 51, AIRPORTS.get(airport, (label or "",))[0], 7, False, MUTED, 150)
+        pen.text(x, y - 51, (airport_facts(airport) or (label or "",))[0], 7, False, MUTED, 150)
     mid = x0 + 140
     c.setStrokeColor(RULE)
     c.setLineWidth(1)
@@ -866,7 +866,7 @@ def write_itinerary(world: World, trip: int, dest: Path) -> Path:
                 160,
             )
             pen.text(margin + 95, y - 21, fmt.date(dep), 7.5, False, MUTED, 160)
-            pen.text(margin + 95, y - 31, AIRPORTS.get(f["from"], ("",))[0], 7, False, MUTED, 160)
+            pen.text(margin + 95, y - 31, (airport_facts(f["from"]) or ("",))[0], 7, False, MUTED, 160)
             pen.text(
                 margin + 265,
                 y - 7,
@@ -877,7 +877,7 @@ def write_itinerary(world: World, trip: int, dest: Path) -> Path:
                 160,
             )
             pen.text(margin + 265, y - 21, fmt.date(arr), 7.5, False, MUTED, 160)
-            pen.text(margin + 265, y - 31, AIRPORTS.get(f["to"], ("",))[0], 7, False, MUTED, 160)
+            pen.text(margin + 265, y - 31, (airport_facts(f["to"]) or ("",))[0], 7, False, MUTED, 160)
             seats = list(f.get("seats") or [f["seat"]])
             pen.text(margin + width - 10, y - 5, w["seats"].upper(), 6.5, True, MUTED, 130, align=2)
             for k, person in enumerate(f.get("passengers") or booking["passengers"]):

@@ -199,12 +199,32 @@ def _rule_problems(problems: list[tuple[tuple, str]]) -> None:
 
 Time = Annotated[str, Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$", description="24-hour local time HH:MM")]
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+def _iata(value: str) -> str:
+    from ..reference.airports import airport_facts
+
+    if airport_facts(value) is None:
+        raise ValueError(f"{value!r} is not the IATA code of an airport (e.g. PDX, LHR, NRT)")
+    return value
+
+
+def _scheduled(value: str | None) -> str | None:
+    from ..reference import gazetteer
+
+    found = gazetteer.airport(value) if value else None
+    if value and value not in AIRPORT_ZONES and not (found and found.scheduled):
+        raise ValueError(f"{value!r} has no scheduled passenger service: a home airport must (e.g. the nearest hub)")
+    return value
+
+
 Iata = Annotated[
-    Literal[tuple(sorted(AIRPORT_ZONES))],
+    str,
     Field(
-        description="IATA code of an airport the world knows (builder/persona/places.py lists them with their zones)"
+        pattern=r"^[A-Z]{3}$",
+        description="IATA code of an airport (any airport with an IATA code: builder/reference/airports.py)",
     ),
+    AfterValidator(_iata),
 ]
+HomeIata = Annotated[Iata, AfterValidator(_scheduled)]
 Name = Line(80, 2)
 Names = _list(Name, 25)
 
@@ -434,7 +454,7 @@ class Loyalty(SpecModel):
 class Travel(SpecModel):
     """Travel habits and trips."""
 
-    home_airport: Iata | None = None
+    home_airport: HomeIata | None = None
     airline: Line(60) | None = None
     hotel_chain: Line(60) | None = None
     seat: Literal["window", "aisle", "middle"] | None = None

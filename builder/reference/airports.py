@@ -1,7 +1,10 @@
-"""Airports the world flies between (:data:`builder.reference.places.AIRPORTS`): great-circle distances, scheduled
-block times, zones, labels and countries, and the airline the world books on (:data:`AIRLINES`). Reference data:
-the world's travel and the projections (the airline, rides and calendar apps, the travel documents) read the same
-functions."""
+"""Airports the world flies between: great-circle distances, scheduled block times, zones, labels and countries, and
+the airline the world books on (:data:`AIRLINES`). Reference data: the world's travel and the projections (the
+airline, rides and calendar apps, the travel documents) read the same functions.
+
+Any airport with an IATA code is known (:func:`airport_facts`): the hand table
+:data:`builder.reference.places.AIRPORTS` first (its names and rounded points shape the shipped personas' bytes),
+then the gazetteer's data (:mod:`builder.reference.gazetteer`)."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import math
 from zoneinfo import ZoneInfo
 
 from ..persona.places import AIRPORT_ZONES, DESTINATIONS, HOME_CITIES
+from . import gazetteer
 from .places import AIRPORTS
 from .services import service
 
@@ -17,30 +21,54 @@ from .services import service
 AIRLINES = {service("airline").title: ("MR", "047", service("airline").url)}
 
 
+def airport_facts(code: str) -> tuple[str, float, float, str] | None:
+    """``(name, latitude, longitude, IANA zone)`` of the airport of IATA ``code``: :data:`~.places.AIRPORTS`'s entry,
+    else the gazetteer's (``airportsdata``), else None for a code no airport has."""
+    if code in AIRPORTS:
+        return AIRPORTS[code]
+    found = gazetteer.airport(code) if len(code) == 3 and code.isalpha() and code.isupper() else None
+    return (found.name, found.latitude, found.longitude, found.timezone) if found else None
+
+
+def known_airport(code: str | None) -> bool:
+    """Whether IATA ``code`` names an airport (:func:`airport_facts`)."""
+    return bool(code) and airport_facts(code) is not None
+
+
 def distance_km(a: str, b: str) -> float:
-    """Great-circle distance between two airports (haversine, R = 6371 km)."""
-    _, la1, lo1, _ = AIRPORTS[a]
-    _, la2, lo2, _ = AIRPORTS[b]
+    """Great-circle distance between two airports (haversine, R = 6371 km). Raises ``KeyError`` for an unknown
+    code."""
+    _, la1, lo1, _ = _facts(a)
+    _, la2, lo2, _ = _facts(b)
     p1, p2, dl = math.radians(la1), math.radians(la2), math.radians(lo2 - lo1)
     h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
     return 2 * 6371 * math.asin(math.sqrt(h))
 
 
+def _facts(code: str) -> tuple[str, float, float, str]:
+    facts = airport_facts(code)
+    if facts is None:
+        raise KeyError(code)
+    return facts
+
+
 def block_minutes(a: str, b: str) -> int:
     """Scheduled gate-to-gate time (see module rules)."""
-    dlon = (AIRPORTS[b][2] - AIRPORTS[a][2] + 540) % 360 - 180
+    dlon = (_facts(b)[2] - _facts(a)[2] + 540) % 360 - 180
     minutes = (40 + distance_km(a, b) / 13) * (0.96 if dlon > 0 else 1.04)
     return int(round(minutes / 5) * 5)
 
 
 def airport_zone(code: str, fallback: str) -> str:
-    """The IANA zone of an airport (places table first, then ours, then ``fallback``)."""
-    return AIRPORT_ZONES.get(code) or (AIRPORTS[code][3] if code in AIRPORTS else fallback)
+    """The IANA zone of an airport (the persona places' table, then :func:`airport_facts`, then ``fallback``)."""
+    facts = airport_facts(code)
+    return AIRPORT_ZONES.get(code) or (facts[3] if facts else fallback)
 
 
 def airport_label(code: str) -> str:
     """``PDX Portland International Airport``."""
-    return f"{code} {AIRPORTS[code][0]}" if code in AIRPORTS else f"{code} Airport"
+    facts = airport_facts(code)
+    return f"{code} {facts[0]}" if facts else f"{code} Airport"
 
 
 def airport_tz(code: str | None, default: ZoneInfo | None = None) -> ZoneInfo | None:
@@ -51,7 +79,7 @@ def airport_tz(code: str | None, default: ZoneInfo | None = None) -> ZoneInfo | 
 
 def airport_country(airport: str) -> str:
     """The ISO country code of ``airport``: the home city or destination it serves (``builder.persona.places``), else
-    ``US`` for an airport in an American or Pacific zone and ``XX`` for any other."""
+    the gazetteer's country of the airport, else ``US`` for a code in an American or Pacific zone and ``XX``."""
     for cities in HOME_CITIES.values():
         for c in cities:
             if c.airport == airport:
@@ -59,4 +87,7 @@ def airport_country(airport: str) -> str:
     for _, code, _, country in DESTINATIONS:
         if code == airport:
             return country
+    found = gazetteer.airport(airport) if airport and len(airport) == 3 else None
+    if found:
+        return found.country
     return "US" if AIRPORTS.get(airport, ("", 0, 0, "America/"))[3].startswith(("America/", "Pacific/")) else "XX"

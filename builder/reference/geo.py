@@ -14,7 +14,7 @@ detour (circuity) factor:
 Points (``(latitude, longitude)`` in degrees, WGS 84):
 
 * An airport's label (``travel.airport_label``: ``"PDX Portland International Airport"``) or bare IATA code is
-  the airport's own coordinates from ``places.AIRPORTS``.
+  the airport's own coordinates (:func:`builder.reference.airports.airport_facts`).
 * Any other address is a point inside its city: the city is the last comma-separated part of the text that
   names a city of :data:`CENTRES` (else the caller's ``city``), and the point lies within :data:`RADIUS_KM`
   of that city's centre at a bearing and distance read from the SHA-256 of the address text (uniform over
@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import math
 
-from .places import AIRPORTS
+from .airports import airport_facts
 
 CIRCUITY = 1.3
 RADIUS_KM = 7.0
@@ -132,10 +132,11 @@ _CITY_NAMES = frozenset([*CENTRES, *ALIASES])
 
 def airport_code(text: str) -> str | None:
     """The IATA code if ``text`` is an airport label (``"PDX Portland International Airport"``) or a bare
-    code of ``places.AIRPORTS``, else None."""
+    code (any airport of :func:`builder.reference.airports.airport_facts`), else None."""
 
     code = text.strip()[:3]
-    if code in AIRPORTS and (text.strip() == code or text.strip() == f"{code} {AIRPORTS[code][0]}"):
+    facts = airport_facts(code) if len(code) == 3 else None
+    if facts and (text.strip() == code or text.strip() == f"{code} {facts[0]}"):
         return code
     return None
 
@@ -174,7 +175,8 @@ def point(address: str, city: str | None = None, near: tuple[float, float] | Non
 
     code = airport_code(address)
     if code:
-        return AIRPORTS[code][1], AIRPORTS[code][2]
+        _, lat, lon, _ = airport_facts(code)
+        return lat, lon
     name = city_of(address, city)
     if name in CENTRES:
         lat0, lon0 = CENTRES[name]

@@ -377,12 +377,11 @@ class Budget:
 
 def _trip_cost(p: Persona, trip) -> int:
     """A rough cost of one trip in cents (fares, hotel, a visitor's days, rides), for the budget."""
-    from ..reference.places import AIRPORTS
 
-    from ..reference.airports import distance_km
+    from ..reference.airports import distance_km, known_airport
 
     home = p.travel.home_airport
-    km = distance_km(home, trip.airport) if home in AIRPORTS and trip.airport in AIRPORTS else 2000
+    km = distance_km(home, trip.airport) if known_airport(home) and known_airport(trip.airport) else 2000
     people = 1 + len(trip.companions)
     nights = max(1, (trip.return_ - trip.depart).days)
     payers = people if trip.purpose == "business" else 1  # companions pay their fare and hotel share back

@@ -68,7 +68,15 @@ from ..reference.services import service
 # Re-exported: the world's modules and the apps still read these names here.
 from ..reference.places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, MINOR_DIGITS, PER_USD  # noqa: F401
 from ..reference.addresses import format_address
-from ..reference.airports import AIRLINES, airport_country, airport_label, airport_zone, block_minutes, distance_km
+from ..reference.airports import (
+    AIRLINES,
+    airport_country,
+    airport_label,
+    airport_zone,
+    block_minutes,
+    distance_km,
+    known_airport,
+)
 from ..reference.plates import plate
 from ..rng import faker as make_faker
 from .calendar import add_all_day, add_entry, aware, booking_uid, first, parse_when, person, trip_of, trips, words
@@ -220,7 +228,7 @@ def _home_city(sim: Sim) -> str:
 
 def _legs(origin: str, dest: str) -> list[str]:
     """The airports of a one-way journey: nonstop, or via the hub that adds the least distance."""
-    if origin not in AIRPORTS or dest not in AIRPORTS or distance_km(origin, dest) <= 6000:
+    if not known_airport(origin) or not known_airport(dest) or distance_km(origin, dest) <= 6000:
         return [origin, dest]
     direct = distance_km(origin, dest)
     best = sorted(
@@ -417,7 +425,9 @@ def _night_rides(
 ) -> int:
     """How many of a journey's rides could start between 00:00 and 05:59 at home if it left at ``slot``."""
     dep = dt.datetime.combine(day, dt.time(*slot), zone(airport_zone(legs[0], dep_zone))).astimezone(_UTC)
-    minutes = sum(block_minutes(a, b) if a in AIRPORTS and b in AIRPORTS else 180 for a, b in itertools.pairwise(legs))
+    minutes = sum(
+        block_minutes(a, b) if known_airport(a) and known_airport(b) else 180 for a, b in itertools.pairwise(legs)
+    )
     arr = dep + dt.timedelta(minutes=minutes + 110 * (len(legs) - 2))
     wiggle = 40 * (len(legs) - 2)
     if direction == "outbound":
@@ -703,7 +713,7 @@ def simulate_travel(sim: Sim) -> None:
                     number = _route(sim, a, b)[0][0]
                 else:
                     number = numbers[k]
-                minutes = block_minutes(a, b) if a in AIRPORTS and b in AIRPORTS else 180
+                minutes = block_minutes(a, b) if known_airport(a) and known_airport(b) else 180
                 flights.append(
                     {
                         "direction": direction,
@@ -733,7 +743,8 @@ def simulate_travel(sim: Sim) -> None:
         pnrs.add(pnr)
         tickets = [f"{prefix}{r.randint(10**9, 10**10 - 1)}" for _ in passengers]
         roundtrip_km = sum(
-            distance_km(f["from"], f["to"]) if f["from"] in AIRPORTS and f["to"] in AIRPORTS else 2000 for f in flights
+            distance_km(f["from"], f["to"]) if known_airport(f["from"]) and known_airport(f["to"]) else 2000
+            for f in flights
         )
         fare_class = "Economy Flex" if expensable else ("Basic Economy" if r.random() < 0.25 else "Economy")
         fare = (

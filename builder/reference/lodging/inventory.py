@@ -31,8 +31,9 @@ from builder.persona.places import DESTINATIONS
 from builder.rng import rng
 
 from .. import geo
+from ..airports import airport_facts, known_airport
 from ..services import service
-from ..places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, PER_USD
+from ..places import CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, PER_USD
 
 CATALOG_PATH = Path(__file__).with_name("catalog.yaml")
 HOTELS_PER_CITY = 7
@@ -384,8 +385,10 @@ def city_properties(seed: int, persona, city: str) -> list[dict[str, Any]]:
     near = None
     if name not in geo.CENTRES:  # the airport of the persona's trip there (geo's centre for an unknown city)
         trips = (persona.travel.trips or []) if persona.travel else []
-        code = next((t.airport for t in trips if canonical_city(t.destination) == name and t.airport in AIRPORTS), None)
-        near = (AIRPORTS[code][1], AIRPORTS[code][2]) if code else None
+        code = next(
+            (t.airport for t in trips if canonical_city(t.destination) == name and known_airport(t.airport)), None
+        )
+        near = tuple(airport_facts(code)[1:3]) if code else None
     return [
         {**p, "rooms": [dict(x) for x in p["rooms"]]}
         for p in _properties(seed, name, chain_names(chain)[0], _fixed_hotels(persona, name), near)
