@@ -14,7 +14,8 @@ What the seed writes, and the rules it keeps (tests and tasks depend on them):
   Newer rides are unrated (the app's "Rate your ride").
 * **Places** (:func:`known_places`): every address the rides name, the persona's home and work, contacts'
   homes in the home city, restaurants booked in the home city, the hotels of trips, and the airports the
-  trips use; each with the point of ``builder.reference.geo.point``.
+  trips use; each with the point of ``builder.reference.geo.point`` in its city, located as the world's rides
+  locate it (a trip's city by its airport's country, and by the airport itself where geo knows no centre).
 * **Saved places**: Home and Work from the spec, then up to three places other than home and work the
   persona rode to (or from) at least three times, most rides first (ties by address).
 * **Cards on file**: ``builder.world.accounts.payment_cards``; the first is the default; each ride's card is
@@ -37,11 +38,10 @@ from builder import appkit, dbfile, yamlfile
 from builder.rng import faker, rng
 from builder.reference import geo
 from builder.reference.locale import in_language
-from builder.reference.airports import known_airport
 from builder.world import World
 from builder.world import payment_cards
 from builder.reference.addresses import format_address
-from builder.reference.airports import airport_label
+from builder.reference.airports import airport_country, airport_facts, airport_label, known_airport
 from builder.reference.plates import plate
 
 from . import models as m
@@ -124,12 +124,28 @@ def _airport_city(world: World) -> dict[str, str]:
     return out
 
 
+def _city_places(world: World) -> dict[str, tuple[str, tuple[float, float] | None]]:
+    """City -> ``(country, near)``: what the world's rides locate an address of that city by (the country picks
+    among the gazetteer's cities of its name; ``near`` is the airport at the ride's other end, the centre of a city
+    neither geo nor the gazetteer knows). The home city: the address's country; a trip's city: its airport's."""
+    p = world.persona
+    out = {}
+    trips = p.travel.trips if p.travel else []
+    for e in world.of_kind("hotel_booking"):
+        code = trips[e.data["trip"]].airport
+        near = tuple(airport_facts(code)[1:3]) if known_airport(code) else None
+        out.setdefault(e.data["city"], (airport_country(code), near))
+    out[home_city(world)] = (p.identity.address.country if p.identity.address else "US", None)
+    return out
+
+
 def known_places(world: World) -> list[dict]:
     """Every place ZipRide knows, sorted by (city, kind, address): ``[{"name", "address", "city", "kind",
     "lat", "lon", "world_ref"}]`` (see the module docstring for the sources)."""
     p = world.persona
     city = home_city(world)
     airports = _airport_city(world)
+    where = _city_places(world)
     places: dict[str, dict] = {}
 
     def add(address: str, name: str, kind: str, in_city: str, ref: str) -> None:
@@ -138,7 +154,8 @@ def known_places(world: World) -> list[dict]:
         code = geo.airport_code(address)
         if code:
             kind, name, in_city = "airport", airport_label(code), airports.get(code, in_city)
-        lat, lon = geo.point(address, in_city)
+        country, near = where.get(in_city, (None, None))
+        lat, lon = geo.point(address, in_city, near, country)
         places[address] = {
             "name": name,
             "address": address,

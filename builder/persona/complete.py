@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from ..dates import add_months
 from ..names import ascii_slug
+from ..reference import gazetteer
 from ..reference.services import service
 from ..rng import faker, rng, token
 from .model import (
@@ -203,6 +204,16 @@ def _home_city(p: Persona):
     return cities[rng(p.seed, "complete/identity/city").randrange(len(cities))]
 
 
+def _with_region(a: Address | None) -> Address | None:
+    """A spec's US address without a region, with its city's state: the gazetteer's first-level division code of
+    the US city of that name (GeoNames' admin1 of the US is the state's two-letter code); any other address, or a
+    city the gazetteer does not know, as it is."""
+    if a is None or a.region or a.country != "US":
+        return a
+    city = gazetteer.find_city(a.city, "US")
+    return a.model_copy(update={"region": city.admin1}) if city and city.admin1 else a
+
+
 def _address(seed: int, stream: str, locale: str, city) -> Address:
     """A one-line street address in the home ``city`` (a places.City) with a postcode of that city."""
     place = town(locale, city.name) or Town(
@@ -231,7 +242,7 @@ def _identity(p: Persona, city) -> Identity:
         pronouns=ident.pronouns or {"female": "she/her", "male": "he/him", "nonbinary": "they/them"}[gender],
         email=ident.email or f"{_mailbox(first + ' ' + last, seed, 'identity/me')}@{facts.email_domain(loc)}",
         phone=ident.phone or _phone(seed, "complete/identity/phone", loc),
-        address=ident.address or _address(seed, "complete/identity/address", loc, city),
+        address=_with_region(ident.address) or _address(seed, "complete/identity/address", loc, city),
         username=username(p),
         bio=ident.bio,  # filled from the completed work and routines in complete()
     )
@@ -304,7 +315,7 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
                 birthday=c.birthday
                 or min(_birthday(seed, f"{s}/birthday", around, 6), p.as_of - dt.timedelta(days=90)),
                 # Drawn by facts.contact_facts, in the contact's own city.
-                address=c.address,
+                address=_with_region(c.address),
                 shared_activities=c.shared_activities
                 if c.shared_activities is not None
                 else rng(seed, f"{s}/activities").sample(facts.bank(loc).get("activities") or _ACTIVITIES, 2),
@@ -391,7 +402,7 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
         salary=w.salary or Decimal(rng(seed, "complete/work/salary").randrange(52_000, 140_000, 500)),
         pay_schedule=w.pay_schedule,
         net_ratio=w.net_ratio,
-        office_address=w.office_address or _address(seed, "complete/work/office", loc, city),
+        office_address=_with_region(w.office_address) or _address(seed, "complete/work/office", loc, city),
         email=email,
         colleagues=colleagues,
         meetings=meetings,

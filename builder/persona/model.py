@@ -199,6 +199,8 @@ def _rule_problems(problems: list[tuple[tuple, str]]) -> None:
 
 Time = Annotated[str, Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$", description="24-hour local time HH:MM")]
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+
 def _iata(value: str) -> str:
     from ..reference.airports import airport_facts
 

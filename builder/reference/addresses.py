@@ -8,12 +8,18 @@ from __future__ import annotations
 from . import read_yaml
 
 
+def region_postcode(region: str | None, postcode: str) -> str:
+    """The last part of a North American address line: ``"OR 97214"``, or the postcode alone when there is no
+    region (never ``"None 97214"``)."""
+    return f"{region} {postcode}" if region else postcode
+
+
 def format_address(a) -> str:
-    """A one-line postal address (``street, city, region postal_code``)."""
+    """A one-line postal address (``street, city, region postal_code``; a missing region is left out)."""
     if a is None:
         return ""
     if a.country in ("US", "CA"):
-        return f"{a.street}, {a.city}, {a.region} {a.postal_code}"
+        return f"{a.street}, {a.city}, {region_postcode(a.region, a.postal_code)}"
     if a.country == "GB":
         return f"{a.street}, {a.city} {a.postal_code}"
     return f"{a.street}, {a.postal_code} {a.city}"

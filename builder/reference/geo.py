@@ -16,9 +16,15 @@ Points (``(latitude, longitude)`` in degrees, WGS 84):
 * An airport's label (``travel.airport_label``: ``"PDX Portland International Airport"``) or bare IATA code is
   the airport's own coordinates (:func:`builder.reference.airports.airport_facts`).
 * Any other address is a point inside its city: the city is the last comma-separated part of the text that
-  names a city of :data:`CENTRES` (else the caller's ``city``), and the point lies within :data:`RADIUS_KM`
-  of that city's centre at a bearing and distance read from the SHA-256 of the address text (uniform over
-  the disc). It depends on the text alone, never on a random stream, so no draw elsewhere moves it.
+  names a city of :data:`CENTRES` or the caller's ``city`` (else the caller's ``city``), and the point lies
+  within :data:`RADIUS_KM` of that city's centre at a bearing and distance read from the SHA-256 of the
+  address text (uniform over the disc). It depends on the text alone, never on a random stream, so no draw
+  elsewhere moves it.
+* A city's centre (:func:`centre`) is its hand-written point in :data:`CENTRES` when it has one (those points
+  shape the shipped personas' rides and fares), else the GeoNames coordinates of the city of that name
+  (:func:`builder.reference.gazetteer.find_city`, in the caller's ``country`` when given), so an address in
+  any city of 15,000 people or more has a point. The caller's ``near`` (e.g. the trip's airport) is the centre
+  of a city neither knows.
 
 Ride time (:func:`ride_minutes`) is an assumed speed model, not a measurement: 2 minutes to pull in and
 out, the first 5 road miles at 15 mph (city streets), every mile beyond at 30 mph (arterials and highways).
@@ -31,7 +37,9 @@ from __future__ import annotations
 
 import hashlib
 import math
+from functools import cache
 
+from . import gazetteer
 from .airports import airport_facts
 
 CIRCUITY = 1.3
@@ -142,11 +150,14 @@ def airport_code(text: str) -> str | None:
 
 
 def city_of(address: str, default: str | None = None) -> str | None:
-    """The city of :data:`CENTRES` an address names (its last comma-separated part that does), else ``default``.
+    """The city of :data:`CENTRES` (or ``default``) an address names (its last comma-separated part that names one),
+    else ``default``.
 
     A part names a city when it equals it, or starts or ends with it next to a space
     (``"Portland"``, ``"Manchester M1 4BT"``, ``"20095 Hamburg"``); of several, the longest (then the first
-    in alphabetical order) wins."""
+    in alphabetical order) wins. ``default`` counts as a city here too, so an address in a city only the
+    gazetteer knows (``"12 Marina Road, Lagos"``, default ``"Lagos"``) is not taken for a :data:`CENTRES` city an
+    earlier part happens to name (``"Hotel Berlin, ..."``)."""
     for part in reversed([p.strip() for p in address.split(",")]):
         # The texts a city can be: the whole part, or its words up to or from a space. Looking those up
         # (instead of trying every city on every part) matters: stays' listing placement calls this ~70k times.
@@ -158,7 +169,7 @@ def city_of(address: str, default: str | None = None) -> str | None:
                 *(" ".join(words[:k]) for k in range(1, len(words))),
                 *(" ".join(words[k:]) for k in range(1, len(words))),
             }
-            if c in _CITY_NAMES
+            if c in _CITY_NAMES or (c and c == default)
         ]
         if found:
             city = min(found, key=lambda c: (-len(c), c))
@@ -166,24 +177,51 @@ def city_of(address: str, default: str | None = None) -> str | None:
     return ALIASES.get(default, default) if default else default
 
 
-def point(address: str, city: str | None = None, near: tuple[float, float] | None = None) -> tuple[float, float]:
+@cache
+def centre(name: str, country: str | None = None) -> tuple[float, float] | None:
+    """The centre ``(latitude, longitude)`` of the city called ``name``: :data:`CENTRES`' point (or its
+    :data:`ALIASES`'), else the gazetteer's coordinates of the city of that name in ``country`` (ISO alpha-2), or
+    in any country when ``country`` is None or the gazetteer has no such city there; None when neither knows it.
+    Cached: :func:`point` asks for every address."""
+    name = ALIASES.get(name, name)
+    if name in CENTRES:
+        return CENTRES[name]
+    if not name.strip():
+        return None
+    city = (gazetteer.find_city(name, country) if country else None) or gazetteer.find_city(name)
+    return (city.latitude, city.longitude) if city else None
+
+
+def point(
+    address: str,
+    city: str | None = None,
+    near: tuple[float, float] | None = None,
+    country: str | None = None,
+) -> tuple[float, float]:
     """The point of ``address``: ``(latitude, longitude)`` in degrees, rounded to 6 decimals.
 
-    Airports exact; any other address within :data:`RADIUS_KM` of its city's centre (see the module
-    docstring); ``city`` is the fallback when the text names no known city, ``near`` (a point, e.g. the
-    city's airport) the centre used when neither does. Raises ``ValueError`` when there is no centre at all."""
+    Airports exact; any other address within :data:`RADIUS_KM` of its city's :func:`centre` (see the module
+    docstring); ``city`` is the fallback when the text names no known city, ``country`` (ISO alpha-2) picks among
+    the gazetteer's cities of that name, ``near`` (a point, e.g. the trip's airport) is the centre used when
+    neither :data:`CENTRES` nor the gazetteer knows the city. Raises ``ValueError`` (naming the city) when there
+    is no centre at all."""
 
     code = airport_code(address)
     if code:
         _, lat, lon, _ = airport_facts(code)
         return lat, lon
     name = city_of(address, city)
-    if name in CENTRES:
-        lat0, lon0 = CENTRES[name]
-    elif near is not None:
-        lat0, lon0 = near
-    else:
-        raise ValueError(f"no centre known for the city of {address!r} (fallback {city!r})")
+    at = centre(name, country) if name else None
+    if at is None:
+        if near is None:
+            raise ValueError(
+                f"no centre known for the city {name!r} (address {address!r}): neither geo.CENTRES nor the "
+                "gazetteer (GeoNames cities of 15,000+ people) has it"
+                if name
+                else f"no city named in {address!r} and no fallback city"
+            )
+        at = near
+    lat0, lon0 = at
     digest = hashlib.sha256(address.strip().encode("utf-8")).digest()
     u = int.from_bytes(digest[0:8], "big") / 2**64
     v = int.from_bytes(digest[8:16], "big") / 2**64
@@ -221,14 +259,14 @@ def fare_cents(tenths: int, minutes: int) -> int:
     return BASE_CENTS + (PER_MILE_CENTS * tenths + 5) // 10 + PER_MINUTE_CENTS * minutes + BOOKING_FEE_CENTS
 
 
-def estimate(pickup: str, dropoff: str, city: str | None = None) -> dict:
+def estimate(pickup: str, dropoff: str, city: str | None = None, country: str | None = None) -> dict:
     """A ride between two addresses: ``{"distance_miles": float, "duration_minutes": int, "fare_cents": int,
-    "pickup_point": (lat, lon), "dropoff_point": (lat, lon)}``; ``city`` as in :func:`point`. In a city
-    without a known centre, an airport at the other end serves as the centre. Raises ``ValueError`` as
-    :func:`point` does."""
+    "pickup_point": (lat, lon), "dropoff_point": (lat, lon)}``; ``city`` and ``country`` as in :func:`point`. In a
+    city neither :data:`CENTRES` nor the gazetteer knows, an airport at the other end serves as the centre. Raises
+    ``ValueError`` as :func:`point` does."""
     airports = [point(t) for t in (pickup, dropoff) if airport_code(t)]
     near = airports[0] if airports else None
-    a, b = point(pickup, city, near), point(dropoff, city, near)
+    a, b = point(pickup, city, near, country), point(dropoff, city, near, country)
     tenths = road_tenths(a, b)
     minutes = ride_minutes(tenths)
     return {

@@ -163,16 +163,17 @@ def ride(
 ) -> None:
     """Record one ZipRide ride (fare by distance and time, tip by preference) charged to ``sim.card()``.
 
-    Distance, duration and fare are :func:`geo.estimate` of ``pickup`` -> ``dropoff`` in ``city`` (road distance
-    by circuity factor, duration by the speed model, ZipRide's tariff); the ride starts at ``pickup_instant`` and
-    its dropoff follows from the duration. ``minutes`` (the caller's drawn duration) is no longer used: its
-    draw and this function's old distance draw are kept so that no later draw of ``r`` shifts.
-    ``country``/``city`` (ISO code, city name) say where the car is registered (default: the persona's home).
+    Distance, duration and fare are :func:`geo.estimate` of ``pickup`` -> ``dropoff`` in ``city`` of ``country``
+    (road distance by circuity factor, duration by the speed model, ZipRide's tariff); the ride starts at
+    ``pickup_instant`` and its dropoff follows from the duration. ``minutes`` (the caller's drawn duration) is no
+    longer used: its draw and this function's old distance draw are kept so that no later draw of ``r`` shifts.
+    ``country``/``city`` (ISO code, city name) say where the ride is and the car is registered (default: the
+    persona's home).
     """
     from ..reference import geo
 
     r.uniform(0.38, 0.72)  # the old distance draw, kept so that later draws do not shift
-    route = geo.estimate(pickup, dropoff, city or _home_city(sim))
+    route = geo.estimate(pickup, dropoff, city or _home_city(sim), country or _home_country(sim))
     miles, minutes, fare = route["distance_miles"], route["duration_minutes"], route["fare_cents"]
     tip = fare * sim.persona.preferences.tipping_percent // 100
     if r.random() < 0.08:

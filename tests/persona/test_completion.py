@@ -285,3 +285,23 @@ def test_completed_favourites_are_merchants_the_world_visits():
         assert len(p.preferences.favourite_merchants) == 2
         bought = Counter(e.data["merchant"] for e in simulate(p).of_kind("card_purchase"))
         assert all(bought[name] > 0 for name in p.preferences.favourite_merchants), p.preferences.favourite_merchants
+
+
+def test_a_us_address_without_region_gets_its_state():
+    """A spec's US address with no region is completed with the state of its city (the gazetteer's admin1 code, the
+    state's two letters); a region the spec gives, an address outside the US and a city the gazetteer does not know
+    stay as written."""
+    from builder.reference.addresses import format_address
+
+    def spec(address: dict, office: dict | None = None) -> Persona:
+        work = {"work": {"office_address": office}} if office else {}
+        return Persona.model_validate({"identity": {"name": "Rosa Lindqvist", "address": address}, **work})
+
+    austin = {"street": "1204 E 6th St", "city": "Austin", "postal_code": "78702", "country": "US"}
+    p = complete(spec(austin, {**austin, "street": "500 W 2nd St"}))
+    assert (p.identity.address.region, p.work.office_address.region) == ("TX", "TX")
+    assert format_address(p.identity.address) == "1204 E 6th St, Austin, TX 78702"
+    assert complete(spec({**austin, "region": "Texas"})).identity.address.region == "Texas"
+    assert complete(spec({**austin, "city": "Eldmoor"})).identity.address.region is None
+    leeds = {"street": "120 Princess Street", "city": "Leeds", "postal_code": "LS1 4AP", "country": "GB"}
+    assert complete(spec(leeds)).identity.address.region is None

@@ -39,6 +39,25 @@ def test_addresses():
     assert street_address(SimpleNamespace(random=random.Random(7)), None).split()[0].isdigit()
 
 
+def test_addresses_without_region_have_no_none():
+    """A missing region is left out of an address line (never ``"None"``): the persona's, DashBite's generated
+    restaurants' and TableTime's catalogue rows (a city without a region)."""
+    from builder.reference.delivery.catalogue import city_spec, generate_city
+    from builder.reference.dining.generate import _address as dining_address
+
+    assert format_address(_address("US", city="Austin", region=None, postal_code="78702")) == "1 Main St, Austin, 78702"
+    assert format_address(_address("CA", city="Toronto", region="", postal_code="M5S 1G5")) == (
+        "1 Main St, Toronto, M5S 1G5"
+    )
+    for region in (None, ""):
+        rows = generate_city("Austin", city_spec("Austin", "US", region, "USD"))
+        assert rows and not [r["address"] for r in rows if "None" in r["address"] or ",  " in r["address"]]
+        assert rows[0]["address"].endswith(", Austin, 00001")
+        for country in ("US", "CA"):
+            line = dining_address("Austin", {"country": country, "region": region}, "1 Main St", "78702")
+            assert line == "1 Main St, Austin, 78702"
+
+
 def test_plates_and_rates():
     assert plate(random.Random(1), "DE", "Hamburg").startswith("HH-")
     assert reference_rate("EUR", "USD") == Decimal("1.086957") and reference_rate("XYZ", "USD") == Decimal(1)

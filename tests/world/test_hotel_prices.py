@@ -262,24 +262,44 @@ def test_a_hotel_the_spec_names_is_listed_and_stayed_at():
     assert "Hotel Avenida Palace" not in {p["name"] for p in city_properties(world.seed, persona, "Lisbon")}
 
 
-def test_a_city_the_catalog_does_not_know():
-    """A trip to a city outside the catalog (Athens) still stays at a Bramblestay listing, and the ride to it ends
-    at the listing's point (geo centres an unknown city on its airport)."""
+def _trip_to(destination: str, airport: str):
+    """Dana's Lisbon trip sent to ``destination`` (via ``airport``): the world's stay there, its Bramblestay
+    listing and the ride from the airport to it."""
     from builder.world import simulate
 
     persona, _ = _world("dana-whitfield")
     i = next(n for n, e in enumerate(persona.travel.trips) if e.destination == "Lisbon")
     trips = list(persona.travel.trips)
-    trips[i] = trips[i].model_copy(update={"destination": "Athens", "airport": "ATH"})
+    trips[i] = trips[i].model_copy(update={"destination": destination, "airport": airport})
     spec = persona.model_copy(update={"travel": persona.travel.model_copy(update={"trips": trips})})
     other = simulate(spec)
     stay = next(e.data for e in other.of_kind("hotel_booking") if e.data["trip"] == i)
-    listing = _listing(other, stay)
-    assert (listing["name"], listing["address"]) == (stay["hotel"], stay["address"])
     ride = next(
         e.data
         for e in other.of_kind("ride")
         if e.data.get("trip") == i and e.data["dropoff"] == f"{stay['hotel']}, {stay['address']}"
     )
-    assert geo.estimate(ride["pickup"], ride["dropoff"], "Athens")["dropoff_point"] == (stay["lat"], stay["lon"])
+    return stay, _listing(other, stay), ride
+
+
+def test_a_city_the_catalog_does_not_know():
+    """A trip to a city outside the catalog that neither geo's centres nor the gazetteer know (Eldmoor, by Athens'
+    airport) still stays at a Bramblestay listing, and the ride to it ends at the listing's point (geo centres such
+    a city on its airport)."""
+    stay, listing, ride = _trip_to("Eldmoor", "ATH")
+    assert (listing["name"], listing["address"]) == (stay["hotel"], stay["address"])
+    assert geo.estimate(ride["pickup"], ride["dropoff"], "Eldmoor")["dropoff_point"] == (stay["lat"], stay["lon"])
     assert geo.haversine_km((stay["lat"], stay["lon"]), (37.936, 23.947)) <= geo.RADIUS_KM + 0.01
+
+
+def test_a_city_only_the_gazetteer_knows():
+    """A trip to a city outside the catalog and geo's centres (Athens) stays at a Bramblestay listing in the city,
+    within geo's radius of its GeoNames point (not around its airport, 20 km away), and the ride to it ends at the
+    listing's point."""
+    from builder.reference import gazetteer
+
+    stay, listing, ride = _trip_to("Athens", "ATH")
+    athens = gazetteer.find_city("Athens", "GR")
+    assert (listing["name"], listing["address"]) == (stay["hotel"], stay["address"])
+    assert geo.estimate(ride["pickup"], ride["dropoff"], "Athens")["dropoff_point"] == (stay["lat"], stay["lon"])
+    assert geo.haversine_km((stay["lat"], stay["lon"]), (athens.latitude, athens.longitude)) <= geo.RADIUS_KM + 0.01

@@ -262,3 +262,25 @@ def test_a_city_or_cuisine_tabletime_lacks_still_dines_out_and_builds(tmp_path, 
     assert city == spec["identity"]["address"]["city"]
     if change == "cuisine":  # Thai still comes from the catalogue; only Peruvian is the world's own
         assert any(e.data["cuisine"] == "Thai" and e.data["restaurant"] in {n for n, _ in listed} for e in bookings)
+
+
+@pytest.mark.parametrize(
+    "city, street, postcode, country",
+    [("Lagos", "14 Admiralty Way, Lekki Phase 1", "106104", "NG"), ("Sydney", "42 Bourke Street", "2010", "AU")],
+)
+def test_a_home_city_only_the_gazetteer_knows_simulates(city, street, postcode, country):
+    """A spec of a name and an address in a city with no hand-written centre (geo's ``CENTRES``) simulates: its rides
+    are placed around the city's GeoNames point (issue 26; these crashed in builder/reference/geo.py before)."""
+    from builder.persona import complete
+    from builder.persona.model import Persona
+    from builder.reference import gazetteer, geo
+    from builder.reference.addresses import format_address
+
+    address = {"street": street, "city": city, "postal_code": postcode, "country": country}
+    persona = complete(Persona.model_validate({"identity": {"name": "Ada Okafor", "address": address}}))
+    world = simulate(persona)
+    home = format_address(persona.identity.address)
+    rides = [e.data for e in world.of_kind("ride") if home in (e.data["pickup"], e.data["dropoff"])]
+    assert rides and "None" not in home
+    known = gazetteer.find_city(city, country)
+    assert geo.haversine_km(geo.point(home, city, country=country), (known.latitude, known.longitude)) <= geo.RADIUS_KM

@@ -19,6 +19,7 @@ import unicodedata
 
 from ...money import cents
 from ...rng import rng
+from ..addresses import region_postcode
 from ..locale import in_language
 from . import cities, cuisines, options, restaurants
 
@@ -90,7 +91,7 @@ def _address(r, spec: dict, city: str, hood: str) -> str:
         return f"{street} {r.randint(1, 160)}, {postcode} {city}"
     if spec["country"] == "GB":
         return f"{r.randint(1, 240)} {street}, {city} {postcode}"
-    return f"{r.randint(100, 4999)} {street}, {city}, {spec['region']} {postcode}"
+    return f"{r.randint(100, 4999)} {street}, {city}, {region_postcode(spec.get('region'), postcode)}"
 
 
 def city_spec(city: str, country: str = "US", region: str = "", currency: str = "USD") -> dict:

@@ -21,6 +21,7 @@ from pathlib import Path
 import yaml
 
 from builder import yamlfile
+from builder.reference.addresses import region_postcode
 from builder.rng import rng
 
 HERE = Path(__file__).resolve().parent
@@ -92,9 +93,13 @@ def _street_line(r, country: str, street: str) -> str:
 def _address(city: str, c: dict, line: str, postcode: str) -> str:
     country = c["country"]
     if country == "US":
-        return f"{line}, {city}, {c['region']} {postcode}"
+        return f"{line}, {city}, {region_postcode(c.get('region'), postcode)}"
     if country in ("GB", "CA"):
-        return f"{line}, {city} {postcode}" if country == "GB" else f"{line}, {city}, {c['region']} {postcode}"
+        return (
+            f"{line}, {city} {postcode}"
+            if country == "GB"
+            else f"{line}, {city}, {region_postcode(c.get('region'), postcode)}"
+        )
     if country == "JP":
         return f"{line}, {city} {postcode}"
     return f"{line}, {postcode} {city}"

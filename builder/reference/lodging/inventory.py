@@ -31,7 +31,7 @@ from builder.persona.places import DESTINATIONS
 from builder.rng import rng
 
 from .. import geo
-from ..airports import airport_facts, known_airport
+from ..airports import airport_country, airport_facts, known_airport
 from ..services import service
 from ..places import CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, PER_USD
 
@@ -148,7 +148,12 @@ def chain_names(chain: str | None) -> tuple[str, str]:
 
 @functools.cache
 def _properties(
-    seed: int, name: str, chain: str, fixed: tuple[str, ...], near: tuple[float, float] | None = None
+    seed: int,
+    name: str,
+    chain: str,
+    fixed: tuple[str, ...],
+    near: tuple[float, float] | None = None,
+    country: str | None = None,
 ) -> tuple[dict[str, Any], ...]:
     """The properties of city ``name`` (see :func:`city_properties`), cached."""
     info = _city_info(name)
@@ -169,11 +174,11 @@ def _properties(
         street = d["streets"][r.randrange(len(d["streets"]))]
         start = r.randrange(1440)
         target = (float(d["at"][0]), float(d["at"][1]))
-        if name not in geo.CENTRES:  # a city the catalog does not know: geo centres it on the trip's airport
+        if name not in geo.CENTRES:  # a city the catalog does not know: geo centres it (gazetteer, else the airport)
             address = _address(name, info["region"], info["country"], street, start)
-            if near is None:
+            if near is None and geo.centre(name, country) is None:
                 return address, target[0], target[1]
-            return (address, *geo.point(f"{pname}, {address}", name, near))
+            return (address, *geo.point(f"{pname}, {address}", name, near, country))
         best: tuple[float, str, tuple[float, float]] | None = None
         for k in range(start, start + (1440 if name == "Tokyo" else 638)):
             address = _address(name, info["region"], info["country"], street, k)
@@ -382,14 +387,14 @@ def city_properties(seed: int, persona, city: str) -> list[dict[str, Any]]:
     world can draw its stays from it before any app exists."""
     name = canonical_city(city)
     chain = persona.travel.hotel_chain if persona.travel else None
-    near = None
-    if name not in geo.CENTRES:  # the airport of the persona's trip there (geo's centre for an unknown city)
+    near = country = None
+    if name not in geo.CENTRES:  # the trip's airport there and its country: what the world's rides locate it by
         trips = (persona.travel.trips or []) if persona.travel else []
-        code = next(
-            (t.airport for t in trips if canonical_city(t.destination) == name and known_airport(t.airport)), None
-        )
+        codes = [t.airport for t in trips if canonical_city(t.destination) == name]
+        code = next((c for c in codes if known_airport(c)), None)
         near = tuple(airport_facts(code)[1:3]) if code else None
+        country = airport_country(codes[0]) if codes else None
     return [
         {**p, "rooms": [dict(x) for x in p["rooms"]]}
-        for p in _properties(seed, name, chain_names(chain)[0], _fixed_hotels(persona, name), near)
+        for p in _properties(seed, name, chain_names(chain)[0], _fixed_hotels(persona, name), near, country)
     ]

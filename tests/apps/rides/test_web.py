@@ -35,11 +35,12 @@ def _done(world):
     return [e for e in world.of_kind("ride") if e.status == "done"]
 
 
-def _estimate(a: str, b: str, city: str, percent: int = 100) -> dict:
-    """The Python side of the app's estimate: geo's road distance and duration, the fare at ``percent``."""
+def _estimate(a: str, b: str, city: str, percent: int = 100, country: str | None = None) -> dict:
+    """The Python side of the app's estimate: geo's road distance and duration (``city`` of ``country``, as the
+    world's rides), the fare at ``percent``."""
     from apps.rides.seed import fare_parts
 
-    est = geo.estimate(a, b, city)
+    est = geo.estimate(a, b, city, country)
     tenths = round(est["distance_miles"] * 10)
     return {
         "distance_miles": est["distance_miles"],
@@ -54,7 +55,7 @@ def world_facts(world) -> dict:
 
     p = world.persona
     cur = world.currency
-    city = p.identity.address.city
+    city, country = p.identity.address.city, p.identity.address.country
     home = format_address(p.identity.address)
     work = format_address(p.work.office_address)
     airport = airport_label(p.travel.home_airport)
@@ -107,10 +108,10 @@ def world_facts(world) -> dict:
             "dropoff": airport,
             "at": schedule_at.strftime("%Y-%m-%dT%H:%M"),
             "late_at": late_at.strftime("%Y-%m-%dT%H:%M"),
-            "quotes": {t["code"]: _estimate(home, airport, city, t["price_percent"]) for t in types},
+            "quotes": {t["code"]: _estimate(home, airport, city, t["price_percent"], country) for t in types},
         },
-        "request": {"pickup": "Home", "dropoff": "Work", "estimate": _estimate(home, work, city)},
-        "pairs": [{"pickup": a, "dropoff": b, **_estimate(a, b, city)} for a, b in pairs],
+        "request": {"pickup": "Home", "dropoff": "Work", "estimate": _estimate(home, work, city, country=country)},
+        "pairs": [{"pickup": a, "dropoff": b, **_estimate(a, b, city, country=country)} for a, b in pairs],
         "last": {
             "ride_id": last.data["ride_id"],
             "fare_cents": last.data["fare_cents"],
