@@ -88,7 +88,10 @@ class Country:
 
 def fold(text: str) -> str:
     """``text`` case-folded with its accents removed (``"São Paulo"`` -> ``"sao paulo"``): the key names match on."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    folded = text.casefold()
+    if folded.isascii():
+        return folded.strip()
+    decomposed = unicodedata.normalize("NFKD", folded)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).strip()
 
 
@@ -116,12 +119,13 @@ def cities() -> tuple[City, ...]:
 
 
 @cache
-def _by_name() -> dict[str, tuple[City, ...]]:
+def _by_name() -> dict[str, list[City]]:
+    """Folded name -> the cities of that name (:func:`cities` order). Read-only."""
     index: dict[str, list[City]] = {}
     for c in cities():
-        for key in dict.fromkeys(fold(n) for n in c.names):
+        for key in {fold(n) for n in c.names}:  # each city once per key; a key's list keeps the cities' order
             index.setdefault(key, []).append(c)
-    return {k: tuple(v) for k, v in index.items()}
+    return index
 
 
 def find_city(name: str, country: str | None = None) -> City | None:

@@ -50,6 +50,9 @@ class Sim:
     # The channels modules send through, made on first use: ``mail`` -> builder.world.mail.Mailbox.
     channels: dict[str, Any] = field(default_factory=dict)
     _ids: set[str] = field(default_factory=set)
+    # ``events`` by kind, in creation order, for the first ``_indexed`` events (events are only ever appended).
+    _by_kind: dict[str, list[Event]] = field(default_factory=dict)
+    _indexed: int = 0
 
     @property
     def seed(self) -> int:
@@ -142,4 +145,9 @@ class Sim:
             undeclared = set(kinds) - self.step.reads - self.step.writes - self.step.amends
             if undeclared:
                 raise ValueError(f"world step {self.step.name} reads {sorted(undeclared)} undeclared")
-        return [e for e in self.events if e.kind in kinds]
+        if len(kinds) != 1:
+            return [e for e in self.events if e.kind in kinds]
+        for e in self.events[self._indexed :]:
+            self._by_kind.setdefault(e.kind, []).append(e)
+        self._indexed = len(self.events)
+        return list(self._by_kind.get(kinds[0], ()))

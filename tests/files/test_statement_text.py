@@ -31,8 +31,10 @@ _BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def _world(name: str | None = None, street: str | None = None, checking: str | None = None, payee: str | None = None):
-    """Dana's spec with some text replaced, completed and simulated."""
+    """Dana's spec with some text replaced, completed and simulated over a 3-month history (a statement needs one
+    month; the 18 months the spec has would only repeat the same lines)."""
     data = copy.deepcopy(BASE)
+    data["history_months"] = 3
     if name is not None:
         data["identity"]["name"] = name
     if street is not None:
