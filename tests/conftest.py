@@ -145,11 +145,24 @@ def pytest_configure(config):
         config.option.markexpr = ""  # tests named on the command line run whatever their marks
 
 
+# Files whose tests run longest (a build killed 20 times, tsc and eslint, the retrieval gates on every persona's
+# layer): they run first, so that the two pytest-xdist workers end on short tests instead of one waiting on the other.
+LONG_FIRST = (
+    "tests/build/test_output.py",
+    "tests/apps/test_typescript.py",
+    "tests/tasks/test_gates.py",
+    "tests/files/test_work_docs.py",
+    "tests/runtime/test_pull.py",
+)
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if "site_build" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.site)
+    rank = {name: i for i, name in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # stable: files keep their order
 
 
 @pytest.hookimpl(wrapper=True)
