@@ -63,24 +63,19 @@ _LAYERS: dict[str, Path] = {}
 def layer(world, root: Path) -> Path:
     """The persona layer of ``world``, built once per test run; returns its folder (read it, do not change it).
 
-    ``root`` is a folder from ``tmp_path_factory.mktemp``. Under pytest-xdist every worker's temporary folders
-    sit in one run folder, so the layer is built there once for all workers, under an ``fcntl`` lock: the first
-    worker to ask builds it, the others wait and read it. The key is the persona's id plus a digest of the completed
-    spec, so two different worlds of one id never share a layer."""
-    import fcntl
-    import hashlib
-
+    ``root`` is a folder from ``tmp_path_factory.mktemp``. Under pytest-xdist the layer is built once for all workers
+    in their :func:`~tests.conftest.shared_folder`, under :func:`~tests.conftest.locked`: the first worker to ask
+    builds it, the others wait and read it. The key is the persona's id plus :func:`~tests.conftest.persona_digest`,
+    so two different worlds of one id never share a layer."""
     from builder.layer import build_layer
 
-    spec = world.persona.model_dump_json(by_alias=True, exclude_none=True).encode()
-    key = f"{world.persona.id}-{hashlib.sha256(spec).hexdigest()[:12]}"
+    from .conftest import locked, persona_digest, shared_folder
+
+    key = f"layer-{world.persona.id}-{persona_digest(world.persona)}"
     if key not in _LAYERS:
-        run = root.parent.parent if os.environ.get("PYTEST_XDIST_WORKER") else root.parent
-        shared = run / "shared-layers"
-        shared.mkdir(exist_ok=True)
-        dest, done = shared / key, shared / f"{key}.done"
-        with (shared / f"{key}.lock").open("w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        folder = shared_folder() or root
+        dest, done = folder / key, folder / f"{key}.done"
+        with locked(folder, key):
             if not done.exists():
                 shutil.rmtree(dest, ignore_errors=True)  # a build that died half-way
                 build_layer(world, discover(), dest)

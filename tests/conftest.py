@@ -12,6 +12,8 @@ the site build into the fast lane).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,21 +36,45 @@ def _share_folder(tmp_path_factory):
     _TMP.append(tmp_path_factory)
 
 
-def shared(key: str, make):
-    """``make()``, computed once per test run for all pytest-xdist workers: the first worker to ask pickles it into
-    the run's temporary folder (under an ``fcntl`` lock), the others load it (a world loads in a fifth of the time it
-    takes to simulate). Without xdist (or before the session starts) it is just ``make()``. Deterministic builds only:
-    every worker would have made the same value."""
+def shared_folder() -> Path | None:
+    """The folder the run's pytest-xdist workers share (beside their own temporary folders), or None when there is
+    nothing to share (no xdist, or the session has not started)."""
     if not _TMP or not os.environ.get("PYTEST_XDIST_WORKER"):
-        return make()
-    import fcntl
-    import pickle
-
+        return None
     folder = _TMP[0].getbasetemp().parent / "shared"
     folder.mkdir(exist_ok=True)
-    path = folder / f"{key}.pickle"
+    return folder
+
+
+@contextmanager
+def locked(folder: Path, key: str) -> Iterator[None]:
+    """Hold the exclusive ``fcntl`` lock ``<folder>/<key>.lock``: one worker at a time builds what ``key`` names."""
+    import fcntl
+
     with (folder / f"{key}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def persona_digest(persona) -> str:
+    """12 hex digits of the completed spec's SHA-256: keys what is built from it, so two specs of one id never share."""
+    import hashlib
+
+    return hashlib.sha256(persona.model_dump_json(by_alias=True, exclude_none=True).encode()).hexdigest()[:12]
+
+
+def shared(key: str, make):
+    """``make()``, computed once per test run for all pytest-xdist workers: the first worker to ask pickles it into
+    :func:`shared_folder` (under :func:`locked`), the others load it (a world loads in a fifth of the time it takes to
+    simulate). Without xdist (or before the session starts) it is just ``make()``. Deterministic builds only: every
+    worker would have made the same value."""
+    folder = shared_folder()
+    if folder is None:
+        return make()
+    import pickle
+
+    path = folder / f"{key}.pickle"
+    with locked(folder, key):
         if path.exists():
             return pickle.loads(path.read_bytes())
         value = make()
@@ -70,12 +96,6 @@ def _world(stem: str):
 _PLANNED: dict[str, object] = {}
 
 
-def _digest(persona) -> str:
-    import hashlib
-
-    return hashlib.sha256(persona.model_dump_json(by_alias=True, exclude_none=True).encode()).hexdigest()[:12]
-
-
 # World modules that came after the first twelve apps' world (builder/world/engine.py orders them after it by their
 # declarations and ranks); tests/world/test_modules.py checks that leaving any of them out shifts nothing before it.
 # A new world module adds its name here (CONTRIBUTING.md, "Add a world module").
@@ -87,7 +107,7 @@ def planned_world(persona):
     only the budget's own flows move. Simulated once per persona id."""
     if persona.id not in _PLANNED:
         _PLANNED[persona.id] = shared(
-            f"planned-{persona.id}-{_digest(persona)}", lambda: simulate(persona, without=LATER_MODULES)
+            f"planned-{persona.id}-{persona_digest(persona)}", lambda: simulate(persona, without=LATER_MODULES)
         )
     return _PLANNED[persona.id]
 
