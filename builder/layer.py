@@ -77,34 +77,55 @@ def guest_settings(world: World, apps: list[App], homepage: str) -> dict:
 
 
 def build_layer(world: World, apps: list[App], dest: Path) -> list[Path]:
-    """Write the persona layer for ``world`` into the empty or missing directory ``dest``.
+    """Write the persona layer for ``world`` into the empty or missing directory ``dest``: :func:`write_system`, then
+    :func:`write_home`.
 
     Returns every file written, sorted. Raises ``FileExistsError`` if ``dest`` is not empty.
     """
     if dest.exists() and any(dest.iterdir()):
         raise FileExistsError(f"{dest} is not empty")
-    user = world.persona.identity.username
-    home = dest / "home" / user
-    # Firefox's start page: the app that provides "start-page" (the bank), else the first app.
-    start = next((a for a in apps if "start-page" in a.provides), apps[0] if apps else None)
-    homepage = start.url if start else "about:blank"
+    write_system(world, apps, dest)
+    write_home(world, apps, dest)
+    return sorted(p for p in dest.rglob("*") if p.is_file())
 
-    cookies = []
+
+def _homepage(apps: list[App]) -> str:
+    """Firefox's start page: the app that provides "start-page" (the bank), else the first app."""
+    start = next((a for a in apps if "start-page" in a.provides), apps[0] if apps else None)
+    return start.url if start else "about:blank"
+
+
+def write_system(world: World, apps: list[App], dest: Path) -> None:
+    """The layer's part outside the home folder: each app's seeded database (``var/lib/persona-desktop/apps``),
+    Firefox's enterprise policies and ``guest.json`` (``etc``). Needs nothing of :func:`write_home`."""
     for app in apps:
         db = dest / app.guest_database.lstrip("/")
         db.parent.mkdir(parents=True, exist_ok=True)
         app.module("seed").seed(world, db)
-        creds = app.module("seed").credentials(world)
-        cookies.append(
-            firefox.Cookie(
-                host=app.domain,
-                name=app.session_cookie,
-                value=creds["session_token"],
-                expiry_s=int(utc(world, add_months(world.now, 12)).timestamp()),
-                created_us=prtime(world, world.now - dt.timedelta(days=1)),
-            )
-        )
+    homepage = _homepage(apps)
+    policies = dest / "etc" / "firefox" / "policies" / "policies.json"
+    policies.parent.mkdir(parents=True, exist_ok=True)
+    policies.write_text(json.dumps(firefox.policies_json(homepage), indent=2, sort_keys=True) + "\n")
+    guest = dest / "etc" / "persona-desktop" / "guest.json"
+    guest.parent.mkdir(parents=True, exist_ok=True)
+    guest.write_text(json.dumps(guest_settings(world, apps, homepage), indent=2) + "\n")
 
+
+def write_home(world: World, apps: list[App], dest: Path) -> None:
+    """The persona's home folder (``home/<user>``): the Firefox profile (signed in to every app by its session
+    cookie, with bookmarks and history), the apps' home files, the persona's documents, then what makes them
+    findable (file-manager places, recent files). Needs nothing of :func:`write_system`."""
+    home = dest / "home" / world.persona.identity.username
+    cookies = [
+        firefox.Cookie(
+            host=app.domain,
+            name=app.session_cookie,
+            value=app.module("seed").credentials(world)["session_token"],
+            expiry_s=int(utc(world, add_months(world.now, 12)).timestamp()),
+            created_us=prtime(world, world.now - dt.timedelta(days=1)),
+        )
+        for app in apps
+    ]
     marks = [(e.at, e.data) for e in world.of_kind("bookmark")]
     visit_rows = [(e.at, e.data) for e in world.of_kind("web_visit") if e.status == "done"]
     for app in apps:
@@ -138,14 +159,10 @@ def build_layer(world: World, apps: list[App], dest: Path) -> list[Path]:
         menu=list(menu.items()),
         visits=visits,
         cookies=cookies,
-        homepage=homepage,
+        homepage=_homepage(apps),
         now_us=prtime(world, world.now),
     )
     firefox.write_profiles_ini(mozilla, PROFILE_NAME)
-
-    policies = dest / "etc" / "firefox" / "policies" / "policies.json"
-    policies.parent.mkdir(parents=True, exist_ok=True)
-    policies.write_text(json.dumps(firefox.policies_json(homepage), indent=2, sort_keys=True) + "\n")
 
     for app in apps:
         # An app's own files in the home folder (the bank's statements): its seed's optional hook.
@@ -156,8 +173,3 @@ def build_layer(world: World, apps: list[App], dest: Path) -> list[Path]:
     # file-manager places, recent files, LibreOffice's recent documents (after all files are in place).
     work_docs.work_docs(world, home)
     desktop.write_desktop(world, home)
-
-    guest = dest / "etc" / "persona-desktop" / "guest.json"
-    guest.parent.mkdir(parents=True, exist_ok=True)
-    guest.write_text(json.dumps(guest_settings(world, apps, homepage), indent=2) + "\n")
-    return sorted(p for p in dest.rglob("*") if p.is_file())

@@ -15,6 +15,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=.venv/bin/python
+# Python keeps its byte-compiled modules (__pycache__, ignored by git and by every tree hash), whatever the
+# environment says: the suite starts hundreds of Python processes (workers, CLI builds, pulls), each of which
+# would otherwise compile the builder again (about 1 s each), and pytest would rewrite every test's asserts.
+unset PYTHONDONTWRITEBYTECODE
 if [ "${1:-}" = --fast ]; then
   shift
   PERSONA_LANE=fast exec "$py" -m pytest -ra -n 2 "$@"

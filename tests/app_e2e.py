@@ -57,31 +57,37 @@ def _site() -> SiteBuild:
     return build_site(discover())
 
 
-_LAYERS: dict[str, Path] = {}
+_LAYERS: dict[tuple[str, tuple[str, ...]], Path] = {}
 
 
-def layer(world, root: Path) -> Path:
+def layer(world, root: Path, home: bool = True) -> Path:
     """The persona layer of ``world``, built once per test run; returns its folder (read it, do not change it).
 
-    ``root`` is a folder from ``tmp_path_factory.mktemp``. Under pytest-xdist the layer is built once for all workers
-    in their :func:`~tests.conftest.shared_folder`, under :func:`~tests.conftest.locked`: the first worker to ask
-    builds it, the others wait and read it. The key is the persona's id plus :func:`~tests.conftest.persona_digest`,
-    so two different worlds of one id never share a layer."""
-    from builder.layer import build_layer
+    ``root`` is a folder from ``tmp_path_factory.mktemp``. ``home=False`` asks only for the part outside the home
+    folder (:func:`builder.layer.write_system`: the apps' databases, ``guest.json``); the home is then added the
+    first time a test asks for the whole layer. Under pytest-xdist the layer is built once for all workers in
+    their :func:`~tests.conftest.shared_folder`, under :func:`~tests.conftest.locked`: the first worker to ask
+    builds it, the others wait and read it. The key is the persona's id plus
+    :func:`~tests.conftest.persona_digest`, so two different worlds of one id never share a layer."""
+    from builder.layer import write_home, write_system
 
     from .conftest import locked, persona_digest, shared_folder
 
     key = f"layer-{world.persona.id}-{persona_digest(world.persona)}"
-    if key not in _LAYERS:
+    parts = ("system", "home") if home else ("system",)
+    if (key, parts) not in _LAYERS:
         folder = shared_folder() or root
-        dest, done = folder / key, folder / f"{key}.done"
+        dest = folder / key
         with locked(folder, key):
-            if not done.exists():
-                shutil.rmtree(dest, ignore_errors=True)  # a build that died half-way
-                build_layer(world, discover(), dest)
-                done.touch()
-        _LAYERS[key] = dest
-    return _LAYERS[key]
+            for part, write in (("system", write_system), ("home", write_home)):
+                done = folder / f"{key}.{part}.done"
+                if part in parts and not done.exists():
+                    # A build that died half-way: start that part again on a clean slate.
+                    shutil.rmtree(dest / "home" if part == "home" else dest, ignore_errors=True)
+                    write(world, discover(), dest)
+                    done.touch()
+        _LAYERS[(key, parts)] = dest
+    return _LAYERS[(key, parts)]
 
 
 def app(name: str) -> App:

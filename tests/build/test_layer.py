@@ -114,7 +114,7 @@ def test_world_stage_writes_completed_persona_and_stats(tmp_path):
 @pytest.mark.parametrize("stem", ["callum-brierley", "jordan-lee"])
 def test_every_shipped_persona_builds_its_layer(tmp_path_factory, stem):
     persona, world = _world(stem)
-    root = layer(world, tmp_path_factory.mktemp("layers"))
+    root = layer(world, tmp_path_factory.mktemp("layers"), home=False)  # guest.json and the databases
     guest = json.loads((root / "etc/persona-desktop/guest.json").read_text())
     con = sqlite3.connect(root / "var/lib/persona-desktop/apps/bank/bank.sqlite")
     meta = dict(con.execute("SELECT key, value FROM meta").fetchall())

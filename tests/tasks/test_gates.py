@@ -111,7 +111,7 @@ def test_every_retrieval_answer_is_in_the_seeded_databases(any_world, tmp_path_f
     from tests.app_e2e import layer
 
     persona, world = any_world
-    lay = layer(world, tmp_path_factory.mktemp(f"gate-{persona.id}"))
+    lay = layer(world, tmp_path_factory.mktemp(f"gate-{persona.id}"), home=False)  # the databases are enough
     apps = {a.name: a for a in discover()}
     cache: dict[str, tuple[str, set[int]]] = {}
 
