@@ -38,7 +38,7 @@ from .model import (
     Work,
 )
 from . import facts
-from .places import CURRENCY, DEFAULT_ZONE, DESTINATIONS, HOME_CITIES, LOCAL_NAMES, Town, town
+from .places import CURRENCY, DESTINATIONS, HOME_CITIES, LOCAL_NAMES, City, Town, town
 
 
 _ACCOUNT_NAMES = {
@@ -195,13 +195,32 @@ def _phone(seed: int, stream: str, locale: str) -> str:
     return spec["format"].format(*(r.randint(lo, hi) for lo, hi in spec["ranges"]))
 
 
-def _home_city(p: Persona):
+def _home_city(p: Persona) -> City:
+    """Where the persona lives. With an address: the locale's table record of that city when the table lists it
+    (its airport, zone and postcodes as tuned; for the US, in the address's state), else the gazetteer's city of that name, country and region (its zone
+    and :func:`~builder.reference.gazetteer.home_airport`), under the spec's own spelling. Without one: a city drawn
+    from the locale's table (stream ``complete/identity/city``)."""
     cities = HOME_CITIES[p.locale]
-    if p.identity.address:
-        for c in cities:
-            if c.name == p.identity.address.city:
-                return c
-    return cities[rng(p.seed, "complete/identity/city").randrange(len(cities))]
+    a = p.identity.address
+    if a is None:
+        return cities[rng(p.seed, "complete/identity/city").randrange(len(cities))]
+    for c in cities:
+        if c.name == a.city and c.country == a.country and (a.country != "US" or a.region in (None, c.region)):
+            return c  # a US region is a state's code: Portland, ME is not Portland, OR
+    found = gazetteer.find_city(a.city, a.country, a.region)
+    if found is None:  # the validator refuses such an address (model._known_city); a spec built by hand may not
+        raise ValueError(f"identity.address.city: no city called {a.city!r} in {a.country}")
+    airport = gazetteer.home_airport(found)
+    return City(a.city, a.region, a.country, airport.iata, found.timezone, _postcode_prefix(a), a.postal_code)
+
+
+def _postcode_prefix(a: Address) -> str:
+    """The part of the address's postcode that its neighbours share: a UK outward code's letters (``LS``), else the
+    first three characters (a US ZIP's sectional centre, a German Leitregion)."""
+    code = a.postal_code.strip().upper()
+    if a.country == "GB":
+        return re.match(r"[A-Z]{0,2}", code).group() or "M"
+    return code[:3]
 
 
 def _with_region(a: Address | None) -> Address | None:
@@ -214,11 +233,13 @@ def _with_region(a: Address | None) -> Address | None:
     return a.model_copy(update={"region": city.admin1}) if city and city.admin1 else a
 
 
-def _address(seed: int, stream: str, locale: str, city) -> Address:
-    """A one-line street address in the home ``city`` (a places.City) with a postcode of that city."""
-    place = town(locale, city.name) or Town(
-        city.name, city.region, city.country, {"en_GB": (city.postcode_prefix, 1, 20)}.get(locale, (10000, 99999))
-    )
+def _address(seed: int, stream: str, locale: str, city: City) -> Address:
+    """A one-line street address in the home ``city`` with a postcode of that city: the locale's town table's
+    postcodes when it lists the city, else one near the city's ``postcode`` (a UK one: in the same outward area)."""
+    place = town(locale, city.name)
+    if place is None or place.country != city.country:
+        codes = (city.postcode_prefix, 1, 20) if city.country == "GB" else city.postcode or (10000, 99999)
+        place = Town(city.name, city.region, city.country, codes)
     return facts.address(seed, stream, locale, place)
 
 
@@ -479,7 +500,7 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
     trips = t.trips
     if trips is None:
         r = rng(seed, "complete/travel/trips")
-        places = [d for d in DESTINATIONS if d[0] != city.name]
+        places = [d for d in DESTINATIONS if d[0] != city.name and d[1] != city.airport]  # never home
         local = LOCAL_NAMES.get(p.locale, {})
         friends = [
             c.name for c in contacts if c.relationship in ("friend", "partner", "spouse") and (c.closeness or 0) >= 4
@@ -594,14 +615,7 @@ def complete(p: Persona) -> Persona:
     return p.model_copy(
         update={
             "id": persona_id(p),
-            "timezone": p.timezone
-            or (
-                city.timezone
-                if not p.identity.address
-                else DEFAULT_ZONE[p.locale]
-                if city.name != p.identity.address.city
-                else city.timezone
-            ),
+            "timezone": p.timezone or city.timezone,
             "identity": identity,
             "contacts": contacts,
             "work": work,

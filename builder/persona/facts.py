@@ -28,8 +28,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from faker import Faker
+
 from builder import yamlfile
 
+from ..reference import gazetteer
 from ..reference.services import service
 from ..rng import faker, rng
 from .model import Address, Contact, Identity, UsualOrder, name_key
@@ -89,7 +92,18 @@ def _gendered(entry: str, gender: str | None, r) -> str:
 
 
 def postcode(r, locale: str, place: Town) -> str:
-    """A postcode of ``place`` in its country's form: ``97214``, ``M21 9EG``, ``22765``."""
+    """A postcode of ``place`` in its country's form: ``97214``, ``M21 9EG``, ``22765``; near a postcode the place
+    gives as a string (its last two digits drawn: ``100-0005`` -> ``100-0017``); for a place without postcodes
+    (``postcodes`` None) one that Faker's locale for the country writes."""
+    if place.postcodes is None:
+        fake = Faker(gazetteer.faker_locale(place.country))
+        fake.seed_instance(r.getrandbits(64))
+        return fake.postcode()
+    if isinstance(place.postcodes, str):
+        chars = list(place.postcodes)
+        for i in [i for i, ch in enumerate(chars) if ch.isdigit()][-2:]:
+            chars[i] = str(r.randint(0, 9))
+        return "".join(chars)
     if place.country == "GB":
         area, lo, hi = place.postcodes
         return f"{area}{r.randint(lo, hi)} {r.randint(1, 9)}{r.choice(GB_INWARD_LETTERS)}{r.choice(GB_INWARD_LETTERS)}"

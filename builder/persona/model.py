@@ -231,14 +231,44 @@ Name = Line(80, 2)
 Names = _list(Name, 25)
 
 
+def _country_code(value: str) -> str:
+    from ..reference import gazetteer
+
+    if gazetteer.country(value) is None:
+        raise ValueError(f"{value!r} is not an ISO 3166-1 alpha-2 country code (e.g. US, GB, JP)")
+    return value
+
+
 class Address(SpecModel):
-    """A postal address; ``region`` is a US state, UK county or German Land."""
+    """A postal address; ``region`` is the first-level division as the country writes it (a US state's code, a UK
+    county, a German Land)."""
 
     street: Line(120)
     city: Line(60)
     region: Line(60) | None = None
     postal_code: Line(16)
-    country: Annotated[str, Field(pattern=r"^[A-Z]{2}$", description="ISO 3166-1 alpha-2")] = "US"
+    country: Annotated[
+        str, Field(pattern=r"^[A-Z]{2}$", description="ISO 3166-1 alpha-2"), AfterValidator(_country_code)
+    ] = "US"
+
+
+def _known_city(value: Address | None) -> Address | None:
+    """A home address must name a city the gazetteer knows: its zone, airport and places come from there."""
+    from ..reference import gazetteer
+
+    if value is not None and gazetteer.find_city(value.city, value.country) is None:
+        raise ValueError(
+            f"no city of 15,000 people or more called {value.city!r} in {value.country} (GeoNames, any of its "
+            "names): give the nearest larger city"
+        )
+    return value
+
+
+HomeAddress = Annotated[
+    Address,
+    Field(description="Where the persona lives: a city of 15,000 people or more (GeoNames) in its country"),
+    AfterValidator(_known_city),
+]
 
 
 class Identity(SpecModel):
@@ -253,7 +283,7 @@ class Identity(SpecModel):
     pronouns: Line(30) | None = None
     email: EmailStr | None = None
     phone: Phone | None = None
-    address: Address | None = None
+    address: HomeAddress | None = None
     username: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{1,30}$"), AfterValidator(_username)] | None = Field(
         default=None,
         description="Login name on the desktop and in the apps; not a system account's name "

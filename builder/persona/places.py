@@ -18,6 +18,7 @@ class City:
     airport: str
     timezone: str
     postcode_prefix: str
+    postcode: str | None = None  # a postcode of the city (a spec's address): others are drawn near it
 
 
 HOME_CITIES: dict[str, list[City]] = {
@@ -80,13 +81,15 @@ class Town:
     """A place a contact may live, with the postcodes it really has.
 
     ``postcodes``: US and DE, a ``(low, high)`` range of five-digit codes, or a tuple of such ranges; GB,
-    ``(area, low, high)``: the outward code's letters and its district numbers (the inward part is drawn).
+    ``(area, low, high)``: the outward code's letters and its district numbers (the inward part is drawn); a string,
+    a postcode of the place, near which others are drawn (its last two digits); None, a postcode Faker writes for
+    the country (:func:`builder.persona.facts.postcode`).
     """
 
     name: str
     region: str | None
     country: str
-    postcodes: tuple
+    postcodes: tuple | str | None
 
 
 # Home cities first (same names as HOME_CITIES), then towns where parents, siblings and old friends live.

@@ -128,13 +128,16 @@ def _by_name() -> dict[str, list[City]]:
     return index
 
 
-def find_city(name: str, country: str | None = None) -> City | None:
+def find_city(name: str, country: str | None = None, admin1: str | None = None) -> City | None:
     """The city called ``name`` (its GeoNames name or any alternate name, case and accents ignored: ``"Cologne"``,
-    ``"koln"`` and ``"Köln"`` find Köln), in ``country`` (ISO alpha-2) when given: a city whose own name matches
-    before one that matches by an alternate name, then the most populous. None when no city of 15,000 people or more
-    has that name."""
+    ``"koln"`` and ``"Köln"`` find Köln), in ``country`` (ISO alpha-2) when given: a city in the first-level
+    division ``admin1`` when given and one matches (``"ME"`` finds Portland, Maine), then a city whose own name
+    matches before one that matches by an alternate name, then the most populous. None when no city of 15,000 people
+    or more has that name."""
     key = fold(name)
     found = [c for c in _by_name().get(key, ()) if country is None or c.country == country.upper()]
+    if admin1:
+        found = [c for c in found if c.admin1 == admin1] or found
     if not found:
         return None
     own = [c for c in found if fold(c.name) == key]
@@ -250,6 +253,19 @@ def country(code: str) -> Country | None:
         locale = f"en_{c.alpha_2}"
     languages = tuple(get_official_languages(c.alpha_2, de_facto=True)) or (locale.split("_")[0],)
     return Country(code=c.alpha_2, name=c.name, languages=languages, locale=locale)
+
+
+def faker_locale(country_code: str) -> str:
+    """The Faker locale that writes ``country_code``'s names, streets and postcodes: the country's likely locale
+    (:func:`country`) when Faker has it, else Faker's first locale of that territory (``en_KE`` for Kenya), else
+    ``en_US``."""
+    from faker.config import AVAILABLE_LOCALES
+
+    code = country_code.strip().upper()
+    found = country(code)
+    if found and found.locale in AVAILABLE_LOCALES:
+        return found.locale
+    return next((loc for loc in sorted(AVAILABLE_LOCALES) if loc.endswith(f"_{code}")), "en_US")
 
 
 def currency(country_code: str, on: dt.date) -> str | None:

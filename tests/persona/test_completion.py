@@ -5,12 +5,13 @@ Bounds hold on every shipped persona; the German one is checked by name as well.
 
 from __future__ import annotations
 
+import json
 import re
 from decimal import Decimal
 
 import pytest
 
-from builder.persona import complete, load
+from builder.persona import SpecError, complete, load
 from builder.persona.facts import bank as facts_bank, orders
 from builder.persona.model import Contact, Persona
 from builder.persona.places import GB_INWARD_LETTERS, TOWNS, town
@@ -302,6 +303,47 @@ def test_a_us_address_without_region_gets_its_state():
     assert (p.identity.address.region, p.work.office_address.region) == ("TX", "TX")
     assert format_address(p.identity.address) == "1204 E 6th St, Austin, TX 78702"
     assert complete(spec({**austin, "region": "Texas"})).identity.address.region == "Texas"
-    assert complete(spec({**austin, "city": "Eldmoor"})).identity.address.region is None
+    assert complete(spec(austin, {**austin, "city": "Eldmoor"})).work.office_address.region is None
     leeds = {"street": "120 Princess Street", "city": "Leeds", "postal_code": "LS1 4AP", "country": "GB"}
     assert complete(spec(leeds)).identity.address.region is None
+
+
+def test_a_home_anywhere_takes_its_zone_airport_and_postcodes_from_the_gazetteer():
+    """An address city outside the locale's table is the gazetteer's city of that name, country (and US state): its
+    zone, its home airport (the nearest large airport with scheduled service, else the nearest scheduled one), the
+    office near the spec's postcode; trips never go home. Nothing is swapped for a city of the table."""
+
+    def spec(city: str, postal_code: str, country: str, region: str | None = None) -> Persona:
+        address = {"street": "1-2-3 Jingumae", "city": city, "postal_code": postal_code, "country": country}
+        return Persona.model_validate(
+            {"identity": {"name": "Rosa Lindqvist", "address": {**address, "region": region}}}
+        )
+
+    tokyo = complete(spec("Tokyo", "150-0001", "JP"))
+    assert (tokyo.timezone, tokyo.travel.home_airport) == ("Asia/Tokyo", "HND")
+    assert tokyo.work.office_address.city == "Tokyo" and tokyo.work.office_address.postal_code.startswith("150-00")
+    assert "HND" not in {t.airport for t in tokyo.travel.trips}
+    lagos = complete(spec("Lagos", "100001", "NG"))
+    assert (lagos.timezone, lagos.travel.home_airport) == ("Africa/Lagos", "LOS")
+    maine = complete(spec("Portland", "04101", "US", "ME"))
+    assert (maine.timezone, maine.travel.home_airport) == ("America/New_York", "PWM")
+    oregon = complete(spec("Portland", "97214", "US", "OR"))
+    assert (oregon.timezone, oregon.travel.home_airport) == ("America/Los_Angeles", "PDX")
+    assert complete(spec("Köln", "50667", "DE")).travel.home_airport == "CGN"
+
+
+def test_a_home_city_the_gazetteer_does_not_know_is_refused(tmp_path):
+    """A home in a town of fewer than 15,000 people, or a made-up one, is refused with one line naming the field,
+    never replaced by a city drawn at random; so is a country code ISO does not assign."""
+
+    for address, expected in (
+        ({"city": "Eldmoor", "country": "GB"}, "no city of 15,000 people or more called 'Eldmoor' in GB"),
+        ({"city": "Leeds", "country": "XX"}, "'XX' is not an ISO 3166-1 alpha-2 country code"),
+    ):
+        path = tmp_path / "p.json"
+        full = {"street": "1 High Street", "postal_code": "LS1 4AP", **address}
+        path.write_text(json.dumps({"identity": {"name": "Rosa Lindqvist", "address": full}}))
+        with pytest.raises(SpecError) as err:
+            load(path)
+        assert len(err.value.lines) == 1 and "identity.address" in err.value.lines[0], err.value.lines
+        assert expected in err.value.lines[0], err.value.lines
