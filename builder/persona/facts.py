@@ -198,15 +198,24 @@ def _kids(seed: int, stream: str, locale: str, age: int, has_partner: bool) -> l
     return r.sample(bank(locale)["kid_names"], n)
 
 
-def _city(seed: int, stream: str, locale: str, c: Contact, age: int, home: str) -> str:
+def _city(seed: int, stream: str, locale: str, c: Contact, age: int, home: str, country: str) -> str:
+    """Where a contact lives: the persona's ``home`` city, or (parents and siblings more often than friends) another
+    town of the persona's ``country``: the locale's town table when the locale is that country's, else one of its
+    40 most populous cities, weighted by population (:func:`builder.reference.gazetteer.cities_in`)."""
     r = rng(seed, stream)
     away = {"parent": 0.65, "sibling": 0.5, "friend": 0.15, "other": 0.1}.get(c.relationship, 0.0)
     if c.relationship == "child":
         away = 0.5 if age >= 22 else 0.0
     if r.random() >= away:
         return home
-    elsewhere = [t.name for t in TOWNS[locale] if t.name != home]
-    return r.choice(elsewhere)
+    if country == locale.split("_")[-1]:
+        elsewhere = [t.name for t in TOWNS[locale] if t.name != home]
+        return r.choice(elsewhere)
+    here = gazetteer.find_city(home, country)
+    elsewhere = [x for x in gazetteer.cities_in(country)[:41] if x != here][:40]
+    if not elsewhere:
+        return home
+    return r.choices([x.name for x in elsewhere], weights=[x.population for x in elsewhere])[0]
 
 
 def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, work_roles: bool = True) -> list[Contact]:
@@ -215,6 +224,7 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
     birthdays, the spec's facts); ``home`` the persona's city name. Addresses are one line per field.
     """
     seed, loc = p.seed, p.locale
+    country = identity.address.country if identity.address else loc.split("_")[-1]
     me_first = identity.name.split()[0]
     taken = {name_key(identity.name)} | {name_key(c.name) for c in contacts}
     # The first two parents among the contacts are each other's partner (unless the spec says otherwise).
@@ -285,9 +295,13 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
         if rel in ("spouse", "roommate"):
             city = city or (identity.address.city if identity.address else home)
             addr = addr or (identity.address if identity.address and identity.address.city == city else None)
-        city = city or _city(seed, f"{s}/city", loc, c, age, home)
+        city = city or _city(seed, f"{s}/city", loc, c, age, home, country)
         if addr is None and (c.closeness or 0) >= 4:
             place = town(loc, city)
+            if place is None and country != loc.split("_")[-1] and gazetteer.find_city(city, country) is not None:
+                # A town the tables lack: postcodes near the persona's own in its city, else Faker's for the country.
+                mine = identity.address if identity.address and identity.address.city == city else None
+                place = Town(city, mine.region if mine else None, country, mine.postal_code if mine else None)
             addr = address(seed, f"{s}/address", loc, place) if place else None
         if addr is not None:
             addr = addr.model_copy(

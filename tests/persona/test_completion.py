@@ -15,6 +15,7 @@ from builder.persona import SpecError, complete, load
 from builder.persona.facts import bank as facts_bank, orders
 from builder.persona.model import Contact, Persona
 from builder.persona.places import GB_INWARD_LETTERS, TOWNS, town
+from builder.reference import gazetteer
 from builder.world import simulate
 from builder.world.report import is_faker_title
 
@@ -311,7 +312,7 @@ def test_a_us_address_without_region_gets_its_state():
 def test_a_home_anywhere_takes_its_zone_airport_and_postcodes_from_the_gazetteer():
     """An address city outside the locale's table is the gazetteer's city of that name, country (and US state): its
     zone, its home airport (the nearest large airport with scheduled service, else the nearest scheduled one), the
-    office near the spec's postcode; trips never go home. Nothing is swapped for a city of the table."""
+    office near the spec's postcode, contacts in the country's cities; trips never go home. Nothing is swapped for a city of the table."""
 
     def spec(city: str, postal_code: str, country: str, region: str | None = None) -> Persona:
         address = {"street": "1-2-3 Jingumae", "city": city, "postal_code": postal_code, "country": country}
@@ -323,6 +324,12 @@ def test_a_home_anywhere_takes_its_zone_airport_and_postcodes_from_the_gazetteer
     assert (tokyo.timezone, tokyo.travel.home_airport) == ("Asia/Tokyo", "HND")
     assert tokyo.work.office_address.city == "Tokyo" and tokyo.work.office_address.postal_code.startswith("150-00")
     assert "HND" not in {t.airport for t in tokyo.travel.trips}
+    # Family and friends live in Japan: in Tokyo near the persona, or in other Japanese cities.
+    assert all(gazetteer.find_city(c.city, "JP") for c in tokyo.contacts), [c.city for c in tokyo.contacts]
+    assert {c.city for c in tokyo.contacts} - {"Tokyo"}, "nobody lives elsewhere"
+    for c in tokyo.contacts:
+        if c.address:
+            assert c.address.country == "JP" and (c.city != "Tokyo" or c.address.postal_code.startswith("150-00"))
     lagos = complete(spec("Lagos", "100001", "NG"))
     assert (lagos.timezone, lagos.travel.home_airport) == ("Africa/Lagos", "LOS")
     maine = complete(spec("Portland", "04101", "US", "ME"))
