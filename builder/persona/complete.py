@@ -38,7 +38,7 @@ from .model import (
     Work,
 )
 from . import facts
-from .places import CURRENCY, DESTINATIONS, HOME_CITIES, LOCAL_NAMES, City, Town, town
+from .places import CURRENCY, DESTINATIONS, HOME_CITIES, LOCAL_NAMES, City, Town, destinations, town
 
 
 _ACCOUNT_NAMES = {
@@ -500,12 +500,21 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
     trips = t.trips
     if trips is None:
         r = rng(seed, "complete/travel/trips")
-        places = [d for d in DESTINATIONS if d[0] != city.name and d[1] != city.airport]  # never home
+        tabled = city.country == p.locale.split("_")[-1]
+        if tabled:
+            places = [d for d in DESTINATIONS if d[0] != city.name and d[1] != city.airport]  # never home
+            airports = {**{d[0]: d[1] for d in DESTINATIONS}, **{c.name: c.airport for c in HOME_CITIES[p.locale]}}
+        else:  # a home the tables do not cover: big cities at home and nearby, a few far away
+            places = destinations(gazetteer.find_city(city.name, city.country, city.region), city.airport)
+            airports = {
+                c.city: gazetteer.home_airport(gazetteer.find_city(c.city, city.country)).iata
+                for c in contacts
+                if c.city and gazetteer.find_city(c.city, city.country)
+            }
         local = LOCAL_NAMES.get(p.locale, {})
         friends = [
             c.name for c in contacts if c.relationship in ("friend", "partner", "spouse") and (c.closeness or 0) >= 4
         ]
-        airports = {**{d[0]: d[1] for d in DESTINATIONS}, **{c.name: c.airport for c in HOME_CITIES[p.locale]}}
         family = [
             (c.city, airports[c.city])
             for c in contacts
@@ -522,6 +531,8 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
             dest = places[r.randrange(len(places))]
             if purpose == "family" and family:
                 dest = family[0]  # where the family lives, when it has an airport the world knows
+            elif purpose == "family" and not tabled:
+                purpose = "leisure"  # the family all lives at home: nobody to fly to
             trips.append(
                 Trip(
                     destination=local.get(dest[0], dest[0]),

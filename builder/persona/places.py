@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..reference import gazetteer
+
 
 @dataclass(frozen=True)
 class City:
@@ -171,3 +173,26 @@ LOCAL_NAMES: dict[str, dict[str, str]] = {
         "London": "London",
     },
 }
+
+
+def destinations(home: gazetteer.City, home_airport: str) -> list[tuple[str, str, str, str]]:
+    """Trip destinations for a home the locale's tables do not cover, as :data:`DESTINATIONS` writes them (city,
+    IATA, IANA zone, country): the country's six most populous big cities, the eight big cities abroad nearest to
+    ``home``, then up to four of :data:`DESTINATIONS` in countries not yet named, in that order. Big cities are
+    :func:`~builder.reference.gazetteer.big_cities` (a large airport near them); never one flown from
+    ``home_airport``."""
+    big = [(c, a) for c, a in gazetteer.big_cities() if a.iata != home_airport and c != home]
+    domestic = [x for x in big if x[0].country == home.country][:6]
+    abroad = sorted(
+        (x for x in big if x[0].country != home.country),
+        key=lambda x: (gazetteer.distance_km(home.latitude, home.longitude, x[0].latitude, x[0].longitude), x[1].iata),
+    )[:8]
+    out = [(c.name, a.iata, c.timezone, c.country) for c, a in domestic + abroad]
+    taken, countries = {home_airport} | {d[1] for d in out}, {home.country} | {d[3] for d in out}
+    for d in DESTINATIONS:
+        if len(out) == len(domestic) + len(abroad) + 4:
+            break
+        if d[1] not in taken and d[3] not in countries:
+            out.append(d)
+            countries.add(d[3])
+    return out

@@ -224,16 +224,59 @@ def nearest_airport(latitude: float, longitude: float, scheduled: bool = True) -
 HUB_RADIUS_KM = 60.0
 
 
+@cache
+def _hubs() -> tuple[Airport, ...]:
+    """The large airports with scheduled service, by code."""
+    return tuple(a for a in airports() if a.scheduled and a.kind == "large_airport")
+
+
+def _hub_near(city: City) -> Airport | None:
+    """The nearest ``large_airport`` with scheduled service within :data:`HUB_RADIUS_KM` of ``city`` (ties by
+    code), or None."""
+    lat, lon = city.latitude, city.longitude
+    # A degree of latitude is 111 km: hubs farther than that in latitude alone are out of the radius.
+    hubs = [
+        (d, a.iata, a)
+        for a in _hubs()
+        if abs(a.latitude - lat) < 1.0 and (d := distance_km(lat, lon, a.latitude, a.longitude)) <= HUB_RADIUS_KM
+    ]
+    return min(hubs)[2] if hubs else None
+
+
+@cache
 def home_airport(city: City) -> Airport:
     """The airport a person in ``city`` flies from: the nearest ``large_airport`` with scheduled service within
     :data:`HUB_RADIUS_KM`, else the nearest airport with scheduled service (ties by code)."""
-    near = [
-        (distance_km(city.latitude, city.longitude, a.latitude, a.longitude), a.iata, a)
-        for a in airports()
-        if a.scheduled
-    ]
-    hubs = [x for x in near if x[2].kind == "large_airport" and x[0] <= HUB_RADIUS_KM]
-    return min(hubs or near)[2]
+    lat, lon = city.latitude, city.longitude
+    return (
+        _hub_near(city)
+        or min((distance_km(lat, lon, a.latitude, a.longitude), a.iata, a) for a in airports() if a.scheduled)[2]
+    )
+
+
+def _near(a: City, b: City) -> bool:
+    return distance_km(a.latitude, a.longitude, b.latitude, b.longitude) <= HUB_RADIUS_KM
+
+
+#: Cities this populous (GeoNames) are the trip destinations :func:`big_cities` offers.
+BIG_CITY_POPULATION = 1_000_000
+
+
+@cache
+def big_cities() -> tuple[tuple[City, Airport], ...]:
+    """The cities of :data:`BIG_CITY_POPULATION` people or more with a ``large_airport`` within
+    :data:`HUB_RADIUS_KM` (their home airport), each with that airport, most populous first; one city per airport
+    (the most populous), none within :data:`HUB_RADIUS_KM` of a more populous one."""
+    out, seen = [], set()
+    for c in cities():
+        if c.population < BIG_CITY_POPULATION:
+            break
+        a = _hub_near(c)
+        # Brooklyn is New York: a big city within HUB_RADIUS_KM of a more populous one is part of it.
+        if a is not None and a.iata not in seen and not any(_near(c, o) for o, _ in out):
+            seen.add(a.iata)
+            out.append((c, a))
+    return tuple(out)
 
 
 @cache

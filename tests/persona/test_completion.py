@@ -14,7 +14,7 @@ import pytest
 from builder.persona import SpecError, complete, load
 from builder.persona.facts import bank as facts_bank, orders
 from builder.persona.model import Contact, Persona
-from builder.persona.places import GB_INWARD_LETTERS, TOWNS, town
+from builder.persona.places import GB_INWARD_LETTERS, TOWNS, destinations, town
 from builder.reference import gazetteer
 from builder.world import simulate
 from builder.world.report import is_faker_title
@@ -330,8 +330,15 @@ def test_a_home_anywhere_takes_its_zone_airport_and_postcodes_from_the_gazetteer
     for c in tokyo.contacts:
         if c.address:
             assert c.address.country == "JP" and (c.city != "Tokyo" or c.address.postal_code.startswith("150-00"))
+    # Trips: to big cities at home and nearby (and a few far away), from the home airport; nobody to visit, no
+    # family trip.
+    domestic = {d[1] for d in destinations(gazetteer.find_city("Tokyo", "JP"), "HND") if d[3] == "JP"}
+    assert {t.airport for t in tokyo.travel.trips} & domestic, [t.airport for t in tokyo.travel.trips]
+    assert all(gazetteer.airport(t.airport).kind == "large_airport" for t in tokyo.travel.trips)
+    assert "family" not in {t.purpose for t in tokyo.travel.trips}
     lagos = complete(spec("Lagos", "100001", "NG"))
     assert (lagos.timezone, lagos.travel.home_airport) == ("Africa/Lagos", "LOS")
+    assert "LOS" not in {t.airport for t in lagos.travel.trips}
     maine = complete(spec("Portland", "04101", "US", "ME"))
     assert (maine.timezone, maine.travel.home_airport) == ("America/New_York", "PWM")
     oregon = complete(spec("Portland", "97214", "US", "OR"))

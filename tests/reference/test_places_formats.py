@@ -67,3 +67,17 @@ def test_read_bank_extends_and_falls_back():
     gb, us = read_bank(HERE, "en_GB"), read_bank(HERE, "en_US")
     assert gb["months"] == us["months"] and gb["formats"]["time"] != us["formats"]["time"]
     assert read_bank(HERE, "fr_FR") == us and conventions("en_GB") is gb
+
+
+def test_a_destination_the_lodging_catalog_lacks_takes_the_gazetteers_facts():
+    """Bramblestay's facts of a city its catalog does not list come from the gazetteer: the country's name, the
+    zone, the point (listings and rides near the city, not at 0°, 0°), the southern summer south of the equator,
+    house numbers first where English is the country's language; dollars where the world keeps no rate."""
+    from builder.reference.lodging.inventory import city_info
+
+    abuja, auckland = city_info("Abuja"), city_info("Auckland")
+    assert (abuja["country"], abuja["zone"], abuja["number_first"]) == ("Nigeria", "Africa/Lagos", True)
+    assert abs(abuja["lat"] - 9.06) < 0.1 and abs(abuja["lon"] - 7.49) < 0.1
+    assert (auckland["zone"], auckland["season"]) == ("Pacific/Auckland", "12,1,2")
+    assert city_info("Nagoya")["currency"] == "JPY" and abuja["currency"] == "USD"
+    assert city_info("Lisbon")["number_first"] is False

@@ -19,6 +19,7 @@ Every draw comes from ``builder.rng.rng(world.seed, "stays/inventory/<city>")``.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import re
 import unicodedata
@@ -30,7 +31,7 @@ from builder import yamlfile
 from builder.persona.places import DESTINATIONS
 from builder.rng import rng
 
-from .. import geo
+from .. import gazetteer, geo
 from ..airports import airport_country, airport_facts, known_airport
 from ..services import service
 from ..places import CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, PER_USD
@@ -74,14 +75,14 @@ def _slug(name: str, city: str) -> str:
 NEAR_KM = 0.45  # a listing's point is the first house number whose geocoded point is this close to its district
 
 
-def _address(city: str, region: str | None, country: str, street: str, k: int) -> str:
+def _address(city: str, region: str | None, country: str, street: str, k: int, number_first: bool) -> str:
     """The ``k``-th house number on ``street`` (3-640; Tokyo: chōme-banchi-gō 1-6, 1-12, 1-20) as a one-line
-    address of ``city``."""
+    address of ``city``, the number before the street where ``number_first``."""
     if city == "Tokyo":
         k %= 1440
         return f"{1 + k % 6}-{1 + k // 6 % 12}-{1 + k // 72} {street}, Tokyo, Japan"
     number = 3 + k % 638
-    if country in _NUMBER_FIRST:
+    if number_first:
         return (
             f"{number} {street}, {city}"
             + (f", {region}" if region else "")
@@ -102,6 +103,10 @@ def local_base(base_usd_cents: int, currency: str) -> int:
     return int(units.quantize(Decimal(1), rounding=ROUND_HALF_UP)) * 100
 
 
+#: The day whose legal tender a city the catalog lacks prices in (CLDR's territory currencies; see gazetteer).
+CURRENCY_ON = dt.date(2026, 1, 1)
+
+
 @functools.cache
 def _city_info(name: str) -> dict[str, Any]:
     cat = catalog()
@@ -109,6 +114,18 @@ def _city_info(name: str) -> dict[str, Any]:
     region, country, base, streets = CITIES.get(name, (None, "", 18900, ()))
     zone = spec.get("zone") or next((z for c, _, z, _ in DESTINATIONS if c == name), "UTC")
     currency = _currency(country or "")
+    found = None if name in cat["cities"] or name in CITIES else gazetteer.find_city(name)
+    if found is not None:  # a city the catalog lacks: its facts from the gazetteer
+        zone, country = found.timezone, gazetteer.country(found.country).name
+        spec.update(lat=round(found.latitude, 3), lon=round(found.longitude, 3))
+        if found.latitude < 0:
+            spec["season"] = [12, 1, 2]  # the southern summer
+        local = gazetteer.currency(found.country, CURRENCY_ON)
+        currency = local if local in PER_USD else "USD"  # priced in dollars where the world keeps no rate
+    # "12 Marina Road, Lagos, Nigeria", as English-speaking countries write; "Rua Augusta 12, Lisbon, Portugal".
+    number_first = country in _NUMBER_FIRST or (
+        found is not None and gazetteer.country(found.country).languages[:1] == ("en",)
+    )
     districts = cat.get("districts", {}).get(name) or {
         n: {"at": [spec.get("lat", 0.0), spec.get("lon", 0.0)], "streets": list(streets) or [f"{n} Street"]}
         for n in spec["neighbourhoods"]
@@ -117,6 +134,7 @@ def _city_info(name: str) -> dict[str, Any]:
         "name": name,
         "region": region,
         "country": country or "",
+        "number_first": number_first,
         "currency": currency,
         "zone": zone,
         "base": local_base(base, currency),
@@ -132,8 +150,9 @@ def _city_info(name: str) -> dict[str, Any]:
 
 
 def city_info(name: str) -> dict[str, Any]:
-    """The facts of a destination (any spelling, see :func:`canonical_city`): ``name``, ``region``, ``country``,
-    ``currency`` (ISO code the city prices in), ``zone``, ``base`` (nightly base rate, cents of ``currency``),
+    """The facts of a destination (any spelling, see :func:`canonical_city`; a city the catalog lacks takes its
+    country, zone, point and hemisphere's season from the gazetteer): ``name``, ``region``, ``country``,
+    ``number_first`` (addresses put the house number first), ``currency`` (ISO code the city prices in), ``zone``, ``base`` (nightly base rate, cents of ``currency``),
     ``tax_bp`` (basis points of the room subtotal), ``city_fee_cents`` (per night, cents of ``currency``),
     ``season`` (comma-separated months), ``neighbourhoods``, ``districts`` (``{hood: {"at": [lat, lon],
     "streets": [...]}}``), ``word``, ``lat``, ``lon``. A fresh dict each call."""
@@ -175,13 +194,13 @@ def _properties(
         start = r.randrange(1440)
         target = (float(d["at"][0]), float(d["at"][1]))
         if name not in geo.CENTRES:  # a city the catalog does not know: geo centres it (gazetteer, else the airport)
-            address = _address(name, info["region"], info["country"], street, start)
+            address = _address(name, info["region"], info["country"], street, start, info["number_first"])
             if near is None and geo.centre(name, country) is None:
                 return address, target[0], target[1]
             return (address, *geo.point(f"{pname}, {address}", name, near, country))
         best: tuple[float, str, tuple[float, float]] | None = None
         for k in range(start, start + (1440 if name == "Tokyo" else 638)):
-            address = _address(name, info["region"], info["country"], street, k)
+            address = _address(name, info["region"], info["country"], street, k, info["number_first"])
             pt = geo.point(f"{pname}, {address}", name)
             km = geo.haversine_km(pt, target)
             if best is None or km < best[0]:
