@@ -35,6 +35,7 @@ from zoneinfo import ZoneInfo
 
 from ..persona.occupations import of_persona
 from ..dates import birthday_in
+from ..reference import gazetteer
 from ..reference.airports import airport_tz
 from ..rng import derived_id, token
 from .context import Sim
@@ -186,9 +187,13 @@ def _holiday_date(rule: dict[str, Any], year: int, easter: dt.date) -> dt.date:
 
 
 @lru_cache(maxsize=None)
-def public_holidays(locale: str, year: int) -> dict[dt.date, str]:
+def public_holidays(locale: str, year: int, country: str | None = None) -> dict[dt.date, str]:
     """The public holidays (observed dates) modelled for ``locale`` in ``year``: date -> name, from the
-    ``holidays`` rules of ``templates/calendar/<locale>.yaml`` (en_US's for a locale without a bank)."""
+    ``holidays`` rules of ``templates/calendar/<locale>.yaml`` (en_US's for a locale without a bank). A ``country``
+    other than the locale's own (a home abroad) keeps that country's holidays instead, as the ``holidays`` package
+    lists them, named in the locale's language where the package has it (English otherwise)."""
+    if country and country != locale.split("_")[-1]:
+        return dict(gazetteer.public_holidays(country, (year,), language=_holiday_language(country, locale)))
     easter = _easter(year)
     days: dict[dt.date, str] = {}
     for rule in phrase_bank("calendar", locale)["holidays"]:
@@ -196,9 +201,32 @@ def public_holidays(locale: str, year: int) -> dict[dt.date, str]:
     return dict(sorted(days.items()))
 
 
+def _holiday_language(country: str, locale: str) -> str | None:
+    """The ``holidays`` language code to name ``country``'s holidays in for a reader of ``locale``: the country's
+    own default when it is the reader's language (``en_NG`` for an English reader in Lagos), else the reader's
+    language, else US English, else the package's default (None)."""
+    import holidays
+
+    table = holidays.country_holidays(country)
+    supported, default = table.supported_languages, table.default_language
+    language = locale.split("_")[0]
+    if default and default.split("_")[0] == language:
+        return default
+    for code in (language, locale, "en_US"):
+        if code in supported:
+            return code
+    return None
+
+
+def holidays_of(p, year: int) -> dict[dt.date, str]:
+    """:func:`public_holidays` of persona ``p`` in ``year``: its locale's, or its home country's when it lives
+    abroad."""
+    return public_holidays(p.locale, year, p.identity.address.country if p.identity.address else None)
+
+
 def is_holiday(sim: Sim, day: dt.date) -> bool:
-    """Whether ``day`` is a modelled public holiday of the persona's locale."""
-    return day in public_holidays(sim.persona.locale, day.year)
+    """Whether ``day`` is a public holiday the persona keeps (:func:`holidays_of`)."""
+    return day in holidays_of(sim.persona, day.year)
 
 
 def trips(sim: Sim) -> list:
@@ -476,7 +504,7 @@ def _birthdays(sim: Sim) -> None:
 
 def _holidays(sim: Sim) -> None:
     for year in range(sim.start.year, sim.end.year + 1):
-        for day, name in public_holidays(sim.persona.locale, year).items():
+        for day, name in holidays_of(sim.persona, year).items():
             if sim.start.date() <= day <= sim.end.date():
                 add_all_day(sim, day, day, title=name, source="holiday", key=day)
 

@@ -69,7 +69,7 @@ from .calendar import (
     birthday_title,
     first,
     is_holiday,
-    public_holidays,
+    holidays_of,
     reservation_time,
     trips,
 )
@@ -996,12 +996,12 @@ def _together(chat: Chat) -> None:
 
 def _holiday_days(chat: Chat) -> list[tuple[dt.date, str, str]]:
     """(day, key, name) of the holidays chat talks about: Christmas Eve and Day, New Year's Eve and Day, Thanksgiving
-    (when the locale's calendar has it) and the locale's other public holidays (``public``), on their real dates."""
-    sim, loc = chat.sim, chat.p.locale
+    (when the persona keeps it) and the other public holidays it keeps (``public``), on their real dates."""
+    sim = chat.sim
     out: dict[dt.date, tuple[str, str]] = {}
     big = ("christmas", "weihnacht", "boxing", "new year", "neujahr", "thanksgiving")
     for year in range(sim.start.year, sim.now.year + 1):
-        for day, name in public_holidays(loc, year).items():
+        for day, name in holidays_of(chat.p, year).items():
             low = name.lower()
             if low == "thanksgiving day":
                 out[day] = ("thanksgiving", name)

@@ -772,9 +772,9 @@ def _next_saturday(day: dt.date, weeks: int) -> dt.date:
 
 def _holiday_near(box: Mailbox, day: dt.date) -> tuple[str | None, dt.date | None]:
     """(bank key, date) of a family holiday 5-30 days after ``day`` (Christmas; Thanksgiving in the US; Easter)."""
-    from .calendar import public_holidays
+    from .calendar import holidays_of
 
-    for d, name in sorted(public_holidays(box.p.locale, day.year).items()):
+    for d, name in sorted(holidays_of(box.p, day.year).items()):
         key = (
             "christmas"
             if "Christmas" in name or "Weihnacht" in name
@@ -1253,7 +1253,7 @@ def _birthdays(box: Mailbox) -> None:
 
 def _holiday_greetings(box: Mailbox) -> None:
     """Family and close friends write on Christmas, New Year (and Thanksgiving in the US); the persona thanks them."""
-    from .calendar import public_holidays
+    from .calendar import holidays_of
 
     sim, p = box.sim, box.p
     greetings = phrase_bank(p.locale).get("holiday_greeting") or {}
@@ -1262,7 +1262,7 @@ def _holiday_greetings(box: Mailbox) -> None:
             ("christmas", dt.date(year, 12, mailbox_words(p.locale)["christmas_day"])),
             ("new_year", dt.date(year, 1, 1)),
         ]
-        days += [("thanksgiving", d) for d, n in public_holidays(p.locale, year).items() if n == "Thanksgiving Day"]
+        days += [("thanksgiving", d) for d, n in holidays_of(p, year).items() if n == "Thanksgiving Day"]
         for key, day in days:
             if key not in greetings or not sim.start.date() <= day <= sim.now.date():
                 continue

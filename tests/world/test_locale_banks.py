@@ -94,3 +94,22 @@ def test_week_start_language_and_units():
     assert week_start(dt.date(2026, 8, 30), "en_US") == dt.date(2026, 8, 30)
     assert [language(loc) for loc in ("en_US", "en_GB", "de_DE")] == ["en", "en", "de"]
     assert [conventions(loc)["distance_unit"] for loc in ("en_US", "en_GB", "de_DE")] == ["mi", "km", "km"]
+
+
+def test_a_home_abroad_keeps_its_countrys_public_holidays():
+    """A persona living outside its locale's country keeps that country's public holidays (the ``holidays``
+    package), named in its language where the package has it, else in English: Tokyo's, not Thanksgiving."""
+    from builder.persona import complete
+    from builder.world import simulate
+    from builder.world.calendar import holidays_of
+
+    jp = public_holidays("en_US", 2026, "JP")
+    assert jp[dt.date(2026, 1, 12)] == "Coming of Age Day" and "Thanksgiving Day" not in jp.values()
+    assert public_holidays("de_DE", 2026, "JP")[dt.date(2026, 1, 1)] == "New Year's Day"  # no German names: English
+    assert public_holidays("en_US", 2026, "US") == public_holidays("en_US", 2026)  # at home: the locale's own rules
+    address = {"street": "2-11-3 Kamimeguro", "city": "Tokyo", "postal_code": "153-0051", "country": "JP"}
+    spec = {"identity": {"name": "Rosa Lindqvist", "address": address}, "history_months": 2, "as_of": "2026-11-20"}
+    p = complete(Persona.model_validate(spec))
+    assert holidays_of(p, 2026) == jp
+    shown = {e.data["title"] for e in simulate(p).of_kind("calendar_event") if e.data.get("source") == "holiday"}
+    assert {"Culture Day", "Labor Thanksgiving Day"} <= shown and "Thanksgiving Day" not in shown, shown
