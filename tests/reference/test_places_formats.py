@@ -81,3 +81,17 @@ def test_a_destination_the_lodging_catalog_lacks_takes_the_gazetteers_facts():
     assert (auckland["zone"], auckland["season"]) == ("Pacific/Auckland", "12,1,2")
     assert city_info("Nagoya")["currency"] == "JPY" and abuja["currency"] == "USD"
     assert city_info("Lisbon")["number_first"] is False
+
+
+def test_the_hemisphere_comes_from_the_homes_latitude():
+    """Seasons flip south of the equator, by the home city's GeoNames latitude (else the country's most populous
+    city's): Sydney's December is summer, Quito's too (0.2° S), Bogotá's (4.6° N) and Toronto's are not."""
+    import datetime as dt
+
+    from builder.reference.locale import season
+
+    december = dt.date(2026, 12, 15)
+    assert season(december, "AU", "Sydney") == season(december, "AU") == "summer"
+    assert season(december, "EC", "Quito") == "summer" and season(december, "CO", "Bogotá") == "winter"
+    assert season(december, "CA", "Toronto") == season(december, "US") == "winter"
+    assert season(december, "XX") == "winter"  # a country the gazetteer does not know: the north's

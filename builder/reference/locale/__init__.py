@@ -44,14 +44,24 @@ _NORTH = [
     "winter",
 ]
 _FLIP = {"winter": "summer", "summer": "winter", "spring": "autumn", "autumn": "spring"}
-SOUTHERN_COUNTRIES = frozenset({"AU", "NZ", "ZA", "AR", "CL", "UY", "BR"})
 
 
-def season(day: dt.date, country: str | None = "US") -> str:
+@cache
+def southern(country: str | None, city: str | None = None) -> bool:
+    """Whether a home in ``city`` of ``country`` (ISO 3166-1 alpha-2), else in the country's most populous city,
+    lies south of the equator (its GeoNames latitude); False for a place the gazetteer does not know."""
+    from .. import gazetteer
+
+    code = (country or "").upper()
+    found = (gazetteer.find_city(city, code) if city else None) or next(iter(gazetteer.cities_in(code)), None)
+    return found is not None and found.latitude < 0
+
+
+def season(day: dt.date, country: str | None = "US", city: str | None = None) -> str:
     """``winter``/``spring``/``summer``/``autumn`` of ``day`` by meteorological months, flipped south of the equator
-    (``country`` an ISO 3166-1 alpha-2 code; countries in ``SOUTHERN_COUNTRIES`` count as southern)."""
+    (:func:`southern` of ``country`` and ``city``)."""
     s = _NORTH[day.month - 1]
-    return _FLIP[s] if (country or "").upper() in SOUTHERN_COUNTRIES else s
+    return _FLIP[s] if southern(country, city) else s
 
 
 def format_money(cents: int, currency: str, locale: str) -> str:
@@ -109,6 +119,7 @@ class Fmt:
         self.tz = ZoneInfo(persona.timezone or "UTC")
         address = persona.identity.address if persona.identity else None
         self.country = address.country if address else "US"
+        self.city = address.city if address else None
 
     def money(self, cents: int) -> str:
         """``$1,234.56`` in the persona's currency (``1.234,56 €`` in German)."""
@@ -155,7 +166,7 @@ class Fmt:
 
     def season(self, d: dt.date | dt.datetime) -> str:
         """The season of ``d`` where the persona lives (see :func:`season`)."""
-        return season(d if isinstance(d, dt.date) else d.date(), self.country)
+        return season(d if isinstance(d, dt.date) else d.date(), self.country, self.city)
 
     def local(self, iso: str, airport: str | None = None) -> str:
         """An aware ISO time as ``Fri, Sep 4, 2026 7:05 AM PDT`` in its own (airport's) zone."""
