@@ -32,7 +32,7 @@ from faker import Faker
 
 from builder import yamlfile
 
-from ..reference import gazetteer
+from ..reference import addresses, gazetteer
 from ..reference.services import service
 from ..rng import faker, rng
 from .model import Address, Contact, Identity, UsualOrder, name_key
@@ -132,9 +132,13 @@ def street(r, locale: str) -> str:
 
 
 def address(seed: int, stream: str, locale: str, place: Town) -> Address:
-    """A street address in ``place`` (street from our bank, postcode of the place), every field on one line."""
+    """A street address in ``place`` (street from our bank, or outside the locale's country as that country writes
+    one: :func:`builder.reference.addresses.street_line`; postcode of the place), every field on one line."""
+    r = rng(seed, stream)
     return Address(
-        street=street(rng(seed, stream), locale),
+        street=street(r, locale)
+        if place.country == locale.split("_")[-1]
+        else addresses.street_line(r, place.country, place.name),
         city=place.name,
         region=place.region,
         postal_code=postcode(rng(seed, stream + "/postcode"), locale, place),

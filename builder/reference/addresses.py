@@ -5,7 +5,12 @@ address (shop, grocery, delivery, rides)."""
 
 from __future__ import annotations
 
-from . import read_yaml
+import re
+from functools import cache
+
+from faker import Faker
+
+from . import gazetteer, read_yaml
 
 
 def region_postcode(region: str | None, postcode: str) -> str:
@@ -26,16 +31,69 @@ def format_address(a) -> str:
 
 
 def street_names(country: str) -> list[str]:
-    """The street names of ``country`` (ISO code; US's for a country ``addresses.yaml`` lacks), read-only."""
+    """The street names of ``country`` (ISO code; US's for a country ``addresses.yaml`` lacks: see
+    :func:`street_line` for those), read-only."""
     streets = read_yaml("addresses.yaml")["streets"]
     return streets.get(country, streets["US"])
 
 
+#: Names no street takes: a district numbered by the city (``Paris 15 Vaugirard``) or longer than a street's.
+_NOT_A_STREET_NAME = re.compile(r"\d|.{25,}")
+
+#: Neighbourhoods and towns this close to a city (km) lend their names to its streets.
+NEAR_KM = 25.0
+
+
+def _latin(text: str) -> bool:
+    return all(ord(ch) < 0x250 for ch in text)
+
+
+@cache
+def _street_names(country: str, city: str) -> tuple[str, ...]:
+    """Names for the streets of ``city`` in ``country``: its country's neighbourhoods and towns within
+    :data:`NEAR_KM` (GeoNames, Latin-script names), else the country's most populous towns."""
+    here = gazetteer.find_city(city, country)
+    towns = [c for c in gazetteer.cities_in(country) if c != here]
+    if here is not None:
+        near = [
+            c for c in towns if gazetteer.distance_km(here.latitude, here.longitude, c.latitude, c.longitude) <= NEAR_KM
+        ]
+        towns = near if len(near) >= 5 else towns
+    names = tuple(dict.fromkeys(c.name for c in towns if _latin(c.name) and not _NOT_A_STREET_NAME.search(c.name)))
+    return names[:40] or ((here.name,) if here else (city,))
+
+
+def street_line(r, country: str, city: str) -> str:
+    """A street line (no city) in ``city`` of ``country`` (ISO code) as the country's language writes one
+    (``grammars`` in ``addresses.yaml``: ``Rua Pinheiros, 1204``, ``2-14-3 Setagaya``, ``14 Surulere Close``), its
+    name that of a neighbourhood nearby or a surname of the country; draws from ``r`` (a ``random.Random``)."""
+    grammars = read_yaml("addresses.yaml")["grammars"]
+    found = gazetteer.country(country)
+    g = grammars.get(found.languages[0] if found else "", grammars["default"])
+    lo, hi = g["number"]
+    names = list(_street_names(country, city))
+    fake = Faker(gazetteer.faker_locale(country))
+    fake.seed_instance(r.getrandbits(64))
+    surname = fake.last_name()
+    if _latin(surname) and r.random() < 0.4:
+        names = [surname]
+    return g["format"].format(
+        name=names[r.randrange(len(names))],
+        kind=g["kinds"][r.randrange(len(g["kinds"]))],
+        number=r.randint(lo, hi),
+        block=r.randint(1, 6),
+        lot=r.randint(1, 24),
+        house=r.randint(1, 20),
+    )
+
+
 def street_address(fake, home) -> str:
     """A believable street address in ``home``'s city (a persona address: ``country``, ``city``, ``region``; None:
-    the street line alone, US style), numbered as the country writes it; the draws come from ``fake``'s seeded
-    random (a street, then its number)."""
+    the street line alone, US style), numbered as the country writes it (a country ``streets`` lacks: a
+    :func:`street_line`); the draws come from ``fake``'s seeded random (a street, then its number)."""
     country = home.country if home else "US"
+    if home is not None and country not in read_yaml("addresses.yaml")["streets"]:
+        return f"{street_line(fake.random, country, home.city)}, {home.city}"
     names = street_names(country)
     street = names[fake.random.randrange(len(names))]
     if country == "DE":

@@ -95,3 +95,24 @@ def test_the_hemisphere_comes_from_the_homes_latitude():
     assert season(december, "EC", "Quito") == "summer" and season(december, "CO", "Bogotá") == "winter"
     assert season(december, "CA", "Toronto") == season(december, "US") == "winter"
     assert season(december, "XX") == "winter"  # a country the gazetteer does not know: the north's
+
+
+def test_streets_abroad_are_written_as_their_country_writes_them():
+    """A country without a street list of its own gets street lines in its language's grammar, named after its
+    neighbourhoods near the city (GeoNames) or its surnames: Tokyo's chōme-banchi-gō, São Paulo's "Rua X, 12",
+    Lagos's "12 X Road"; the same draws give the same line."""
+    import random
+    import re
+
+    from builder.reference import gazetteer
+    from builder.reference.addresses import street_line
+
+    tokyo = [street_line(random.Random(i), "JP", "Tokyo") for i in range(20)]
+    assert all(re.fullmatch(r"[1-6]-\d{1,2}-\d{1,2} \S.*", s) for s in tokyo), tokyo
+    near = {c.name for c in gazetteer.cities_in("JP")}
+    assert all(s.split(" ", 1)[1] in near for s in tokyo), tokyo  # Japan's names are places, never a kanji surname
+    sao_paulo = [street_line(random.Random(i), "BR", "São Paulo") for i in range(20)]
+    assert all(re.fullmatch(r"(Rua|Avenida|Travessa|Alameda) .+, \d+", s) for s in sao_paulo), sao_paulo
+    lagos = [street_line(random.Random(i), "NG", "Lagos") for i in range(20)]
+    assert all(re.fullmatch(r"\d+ .+ (Street|Road|Avenue|Close|Crescent|Lane|Way)", s) for s in lagos), lagos
+    assert street_line(random.Random(7), "JP", "Tokyo") == street_line(random.Random(7), "JP", "Tokyo")
