@@ -33,7 +33,7 @@ from builder.reference.locale import in_language, in_locale
 from builder.reference.grocery import catalogue as grocery
 from builder.world import World
 from builder.world import payment_cards
-from builder.reference.locale import conventions
+from builder.reference.locale import distance_unit
 from builder.reference.addresses import format_address, street_address
 
 from . import models as m
@@ -90,7 +90,7 @@ def stores(world: World) -> list[dict]:
                 "opens": c["open"],
                 "closes": c["close"],
                 "radius": c["radius"],
-                "radius_unit": conventions(world.persona.locale)["distance_unit"],
+                "radius_unit": distance_unit(world.persona.locale, home.country if home else None),
                 "pickup": int(c["pickup"]),
                 "colour": c["colour"],
                 "position": i,

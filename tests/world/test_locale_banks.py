@@ -113,3 +113,16 @@ def test_a_home_abroad_keeps_its_countrys_public_holidays():
     assert holidays_of(p, 2026) == jp
     shown = {e.data["title"] for e in simulate(p).of_kind("calendar_event") if e.data.get("source") == "holiday"}
     assert {"Culture Day", "Labor Thanksgiving Day"} <= shown and "Thanksgiving Day" not in shown, shown
+
+
+def test_distances_abroad_are_in_the_home_countrys_unit():
+    """A home outside the locale's country measures in that country's unit (miles only in the US, Liberia and
+    Myanmar); at home, in the locale's own."""
+    from builder.reference.locale import distance_unit
+
+    assert [distance_unit(loc) for loc in ("en_US", "en_GB", "de_DE")] == ["mi", "km", "km"]
+    assert (distance_unit("en_US", "JP"), distance_unit("de_DE", "US"), distance_unit("en_US", "US")) == (
+        "km",
+        "mi",
+        "mi",
+    )

@@ -230,6 +230,19 @@ def week_start(day: dt.date, locale: str) -> dt.date:
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
 
+#: Territories whose everyday distances are in miles (CLDR supplemental ``measurementData``: the US system;
+#: Babel does not ship that table).
+MILES = frozenset({"US", "LR", "MM"})
+
+
+def distance_unit(locale: str, country: str | None = None) -> str:
+    """``mi`` or ``km``: the locale's ``distance_unit`` for a home in the locale's own country (or none given),
+    else the home ``country``'s (:data:`MILES`)."""
+    if country is None or country == locale.split("_")[-1]:
+        return conventions(locale)["distance_unit"]
+    return "mi" if country in MILES else "km"
+
+
 @cache
 def conventions(locale: str) -> dict[str, Any]:
     """How ``locale`` writes dates, times and money: ``<locale>.yaml`` beside this module (``en_US`` when the locale
