@@ -63,6 +63,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from ..reference import gazetteer
 from ..reference.services import service
 
 # Re-exported: the world's modules and the apps still read these names here.
@@ -479,6 +480,19 @@ _ABROAD = [
 _DEST_FAKER = {"JP": "ja_JP"}
 
 
+def _latin_faker(country: str, fallback: str) -> str:
+    """The Faker locale that names ``country``'s merchants (:func:`~builder.reference.gazetteer.faker_locale`) when
+    it writes surnames in Latin letters or romanizes them, else ``fallback`` (the persona's locale)."""
+    from faker import Faker
+
+    locale = gazetteer.faker_locale(country)
+    fake = Faker(locale)
+    if hasattr(fake, "last_romanized_name"):
+        return locale
+    fake.seed_instance(0)
+    return locale if all(ord(ch) < 0x250 for ch in fake.last_name()) else fallback
+
+
 def foreign_amount(minor: int, currency: str) -> str:
     """``1,850`` JPY or ``12.40`` EUR: a foreign amount as a statement memo writes it (``minor`` units)."""
     digits = MINOR_DIGITS.get(currency, 2)
@@ -500,6 +514,7 @@ def _spend_abroad(
 ) -> None:
     """Card purchases at the destination between ``after`` and ``before`` (aware instants), up to ``now``:
     cafés, meals, sights, transit and shops, in the destination's currency converted on the card."""
+    from ..reference.lodging.inventory import canonical_city
     from ..rng import derived_id
     from .finance import bank, label
 
@@ -509,11 +524,15 @@ def _spend_abroad(
     r = sim.rng(f"travel/trip/{i}/abroad")
     names_r = sim.rng(f"travel/trip/{i}/abroad/names")
     fake = make_faker(
-        sim.seed, f"world/travel/trip/{i}/merchants", _DEST_FAKER.get(country) or _FAKER_LOCALE.get(country, p.locale)
+        sim.seed,
+        f"world/travel/trip/{i}/merchants",
+        _DEST_FAKER.get(country) or _FAKER_LOCALE.get(country) or _latin_faker(country, p.locale),
     )
-    surname = fake.last_romanized_name if country == "JP" else fake.last_name
+    surname = getattr(fake, "last_romanized_name", fake.last_name)  # Japan's and China's in Latin letters
     dest = bank()["destination"]
-    patterns = {**dest["default"], **dest.get(country, {})}
+    # The default patterns, the country's, then the city's own sights (only in that city: Porto has no Oceanário de
+    # Lisboa).
+    patterns = {**dest["default"], **dest.get(country, {}), **dest["cities"].get(canonical_city(trip.destination), {})}
     transit = bank()["transit"].get(trip.destination)
     pools: dict[str, list[str]] = {}
     for key in ("coffee", "restaurants", "museums", "shops"):

@@ -284,3 +284,20 @@ def test_a_home_city_only_the_gazetteer_knows_simulates(city, street, postcode, 
     assert rides and "None" not in home
     known = gazetteer.find_city(city, country)
     assert geo.haversine_km(geo.point(home, city, country=country), (known.latitude, known.longitude)) <= geo.RADIUS_KM
+
+
+def test_sights_abroad_belong_to_the_city_visited():
+    """Card purchases on a trip name that city's own sights and the country's merchants: a Tokyo resident's trip to
+    Nagoya buys at Nagoya's museums and castle, never at Tokyo's landmarks (which belong to trips to Tokyo), and
+    meals abroad carry names in Latin letters."""
+    from builder.persona import Persona, complete
+
+    address = {"street": "2-11-3 Kamimeguro", "city": "Tokyo", "postal_code": "153-0051", "country": "JP"}
+    world = simulate(complete(Persona.model_validate({"identity": {"name": "Kenji Watanabe", "address": address}})))
+    trips = {t.destination for t in world.persona.travel.trips}
+    assert "Nagoya" in trips, trips
+    spent = [e.data["merchant"] for e in world.of_kind("card_purchase") if e.data.get("merchant_id")]
+    tokyo_sights = {"Tokyo National Museum", "Senso-ji Omamori", "teamLab Planets", "Mori Art Museum"}
+    assert not tokyo_sights & set(spent)
+    assert {"Nagoya Castle", "Nagoya Museum of Art", "Nagoya City Museum"} & set(spent), sorted(set(spent))
+    assert all(all(ord(ch) < 0x250 for ch in m) for m in spent), [m for m in spent if not m.isascii()]
