@@ -293,7 +293,8 @@ def test_sights_abroad_belong_to_the_city_visited():
     from builder.persona import Persona, complete
 
     address = {"street": "2-11-3 Kamimeguro", "city": "Tokyo", "postal_code": "153-0051", "country": "JP"}
-    world = simulate(complete(Persona.model_validate({"identity": {"name": "Kenji Watanabe", "address": address}})))
+    spec = {"identity": {"name": "Kenji Watanabe", "address": address}, "history_months": 6}
+    world = simulate(complete(Persona.model_validate(spec)))
     trips = {t.destination for t in world.persona.travel.trips}
     assert "Nagoya" in trips, trips
     spent = [e.data["merchant"] for e in world.of_kind("card_purchase") if e.data.get("merchant_id")]
