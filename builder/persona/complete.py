@@ -197,9 +197,9 @@ def _phone(seed: int, stream: str, locale: str) -> str:
 
 def _home_city(p: Persona) -> City:
     """Where the persona lives. With an address: the locale's table record of that city when the table lists it
-    (its airport, zone and postcodes as tuned; for the US, in the address's state), else the gazetteer's city of that name, country and region (its zone
-    and :func:`~builder.reference.gazetteer.home_airport`), under the spec's own spelling. Without one: a city drawn
-    from the locale's table (stream ``complete/identity/city``)."""
+    (its airport, zone and postcodes as tuned; for the US, in the address's state), else the gazetteer's city of
+    that name, country and region (its zone and :func:`~builder.reference.gazetteer.home_airport`), under the
+    spec's own spelling. Without one: a city drawn from the locale's table (stream ``complete/identity/city``)."""
     cities = HOME_CITIES[p.locale]
     a = p.identity.address
     if a is None:

@@ -152,10 +152,11 @@ def _city_info(name: str) -> dict[str, Any]:
 def city_info(name: str) -> dict[str, Any]:
     """The facts of a destination (any spelling, see :func:`canonical_city`; a city the catalog lacks takes its
     country, zone, point and hemisphere's season from the gazetteer): ``name``, ``region``, ``country``,
-    ``number_first`` (addresses put the house number first), ``currency`` (ISO code the city prices in), ``zone``, ``base`` (nightly base rate, cents of ``currency``),
-    ``tax_bp`` (basis points of the room subtotal), ``city_fee_cents`` (per night, cents of ``currency``),
-    ``season`` (comma-separated months), ``neighbourhoods``, ``districts`` (``{hood: {"at": [lat, lon],
-    "streets": [...]}}``), ``word``, ``lat``, ``lon``. A fresh dict each call."""
+    ``number_first`` (addresses put the house number first), ``currency`` (ISO code the city prices in), ``zone``,
+    ``base`` (nightly base rate, cents of ``currency``), ``tax_bp`` (basis points of the room subtotal),
+    ``city_fee_cents`` (per night, cents of ``currency``), ``season`` (comma-separated months),
+    ``neighbourhoods``, ``districts`` (``{hood: {"at": [lat, lon], "streets": [...]}}``), ``word``, ``lat``,
+    ``lon``. A fresh dict each call."""
     return dict(_city_info(canonical_city(name)))
 
 
