@@ -100,10 +100,7 @@ def postcode(r, locale: str, place: Town) -> str:
         fake.seed_instance(r.getrandbits(64))
         return fake.postcode()
     if isinstance(place.postcodes, str):
-        chars = list(place.postcodes)
-        for i in [i for i, ch in enumerate(chars) if ch.isdigit()][-2:]:
-            chars[i] = str(r.randint(0, 9))
-        return "".join(chars)
+        return addresses.near_postcode(r, place.postcodes)
     if place.country == "GB":
         area, lo, hi = place.postcodes
         return f"{area}{r.randint(lo, hi)} {r.randint(1, 9)}{r.choice(GB_INWARD_LETTERS)}{r.choice(GB_INWARD_LETTERS)}"

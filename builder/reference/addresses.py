@@ -49,9 +49,10 @@ def _latin(text: str) -> bool:
 
 
 @cache
-def _street_names(country: str, city: str) -> tuple[str, ...]:
-    """Names for the streets of ``city`` in ``country``: its country's neighbourhoods and towns within
-    :data:`NEAR_KM` (GeoNames, Latin-script names), else the country's most populous towns."""
+def neighbourhoods(country: str, city: str) -> tuple[str, ...]:
+    """The neighbourhoods and towns around ``city`` in ``country`` whose names its streets take: GeoNames places
+    within :data:`NEAR_KM` (Latin-script names, at most 40, most populous first), else the country's most populous
+    towns; read-only."""
     here = gazetteer.find_city(city, country)
     towns = [c for c in gazetteer.cities_in(country) if c != here]
     if here is not None:
@@ -71,7 +72,7 @@ def street_line(r, country: str, city: str) -> str:
     found = gazetteer.country(country)
     g = grammars.get(found.languages[0] if found else "", grammars["default"])
     lo, hi = g["number"]
-    names = list(_street_names(country, city))
+    names = list(neighbourhoods(country, city))
     fake = Faker(gazetteer.faker_locale(country))
     fake.seed_instance(r.getrandbits(64))
     surname = fake.last_name()
@@ -85,6 +86,14 @@ def street_line(r, country: str, city: str) -> str:
         lot=r.randint(1, 24),
         house=r.randint(1, 20),
     )
+
+
+def near_postcode(r, code: str) -> str:
+    """A postcode near ``code``: its last two digits drawn from ``r`` (``100-0005`` -> ``100-0017``), the rest kept."""
+    chars = list(code)
+    for i in [i for i, ch in enumerate(chars) if ch.isdigit()][-2:]:
+        chars[i] = str(r.randint(0, 9))
+    return "".join(chars)
 
 
 def street_address(fake, home) -> str:

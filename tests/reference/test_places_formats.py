@@ -116,3 +116,22 @@ def test_streets_abroad_are_written_as_their_country_writes_them():
     lagos = [street_line(random.Random(i), "NG", "Lagos") for i in range(20)]
     assert all(re.fullmatch(r"\d+ .+ (Street|Road|Avenue|Close|Crescent|Lane|Way)", s) for s in lagos), lagos
     assert street_line(random.Random(7), "JP", "Tokyo") == street_line(random.Random(7), "JP", "Tokyo")
+
+
+def test_dashbite_lists_restaurants_of_any_city_on_its_own_streets():
+    """DashBite's restaurants in a city its file does not list, outside the US, UK and Germany: named after and
+    placed in the city's real neighbourhoods (GeoNames), on streets as the country writes them, with postcodes near
+    the persona's; never the made-up "Downtown" at postcode 00001."""
+    import re
+
+    from builder.persona import Persona, complete
+    from builder.reference.addresses import neighbourhoods
+    from builder.reference.delivery.catalogue import home_catalogue
+
+    address = {"street": "2-11-3 Kamimeguro", "city": "Tokyo", "postal_code": "153-0051", "country": "JP"}
+    p = complete(Persona.model_validate({"identity": {"name": "Kenji Watanabe", "address": address}}))
+    listed = home_catalogue(p)
+    assert len(listed) >= 20
+    assert {r["neighbourhood"] for r in listed} <= set(neighbourhoods("JP", "Tokyo"))
+    for r in listed:
+        assert re.fullmatch(r"\d-\d{1,2}-\d{1,2} .+, Tokyo 153-00\d\d", r["address"]), r["address"]

@@ -19,7 +19,7 @@ import unicodedata
 
 from ...money import cents
 from ...rng import rng
-from ..addresses import region_postcode
+from ..addresses import near_postcode, neighbourhoods, region_postcode, street_line
 from ..locale import in_language
 from . import cities, cuisines, options, restaurants
 
@@ -85,6 +85,9 @@ def _options(keys: list[str], spec: dict) -> list[dict]:
 
 
 def _address(r, spec: dict, city: str, hood: str) -> str:
+    if spec.get("grammar"):  # a city of a country without DashBite's street lists: as the country writes streets
+        code = near_postcode(r, spec["postcodes"][r.randrange(len(spec["postcodes"]))]) if spec["postcodes"] else ""
+        return f"{street_line(r, spec['country'], city)}, {city}" + (f" {code}" if code else "")
     street = spec["neighbourhoods"][hood][r.randrange(len(spec["neighbourhoods"][hood]))]
     postcode = spec["postcodes"][r.randrange(len(spec["postcodes"]))]
     if spec["country"] == "DE":
@@ -94,12 +97,30 @@ def _address(r, spec: dict, city: str, hood: str) -> str:
     return f"{r.randint(100, 4999)} {street}, {city}, {region_postcode(spec.get('region'), postcode)}"
 
 
-def city_spec(city: str, country: str = "US", region: str = "", currency: str = "USD") -> dict:
-    """The ``cities.yaml`` entry of ``city``, or a generic one (made-up neighbourhoods, the currency's price
-    level) for a city DashBite's file does not list."""
+def city_spec(
+    city: str, country: str = "US", region: str = "", currency: str = "USD", postcode: str | None = None
+) -> dict:
+    """The ``cities.yaml`` entry of ``city``, or a generic one (the currency's price level) for a city DashBite's
+    file does not list: in the US, the UK and Germany with made-up neighbourhoods; elsewhere the neighbourhoods
+    around the city (:func:`~builder.reference.addresses.neighbourhoods`), streets as the country writes them and
+    postcodes near the home's ``postcode``."""
     if city in cities():
         return cities()[city]
     factor = {"GBP": 0.72, "EUR": 0.85}.get(currency, 1.0)
+    if country not in ("US", "GB", "DE"):
+        hoods = neighbourhoods(country, city)[:5]
+        return {
+            "country": country,
+            "region": region,
+            "currency": currency,
+            "price_factor": factor,
+            "delivery_fees": [0, 99, 199, 299],
+            "minimums": [1000, 1200],
+            "small_order_fee": 200,
+            "postcodes": [postcode] if postcode else [],
+            "neighbourhoods": {h: [] for h in hoods},
+            "grammar": True,
+        }
     return {
         "country": country,
         "region": region,
@@ -314,7 +335,9 @@ def home_catalogue(persona) -> list[dict]:
     """DashBite's restaurants in the persona's home city, with the usual order in it (sorted by id)."""
     a = persona.identity.address
     city = a.city if a else "Home"
-    spec = city_spec(city, a.country if a else "US", a.region if a else "", persona.finances.currency)
+    spec = city_spec(
+        city, a.country if a else "US", a.region if a else "", persona.finances.currency, a.postal_code if a else None
+    )
     return with_usual(city_restaurants(city, spec), persona, spec)
 
 
