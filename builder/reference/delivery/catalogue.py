@@ -106,31 +106,25 @@ def city_spec(
     postcodes near the home's ``postcode``."""
     if city in cities():
         return cities()[city]
-    factor = {"GBP": 0.72, "EUR": 0.85}.get(currency, 1.0)
-    if country not in ("US", "GB", "DE"):
-        hoods = neighbourhoods(country, city)[:5]
-        return {
-            "country": country,
-            "region": region,
-            "currency": currency,
-            "price_factor": factor,
-            "delivery_fees": [0, 99, 199, 299],
-            "minimums": [1000, 1200],
-            "small_order_fee": 200,
-            "postcodes": [postcode] if postcode else [],
-            "neighbourhoods": {h: [] for h in hoods},
-            "grammar": True,
-        }
+    # Outside the US, the UK and Germany: the city's own neighbourhoods, streets from the country's grammar.
+    grammar = country not in ("US", "GB", "DE")
     return {
         "country": country,
         "region": region,
         "currency": currency,
-        "price_factor": factor,
+        "price_factor": {"GBP": 0.72, "EUR": 0.85}.get(currency, 1.0),
         "delivery_fees": [0, 99, 199, 299],
         "minimums": [1000, 1200],
         "small_order_fee": 200,
-        "postcodes": ["00001"],
-        "neighbourhoods": _GENERIC_HOODS,
+        **(
+            {
+                "postcodes": [postcode] if postcode else [],
+                "neighbourhoods": {h: [] for h in neighbourhoods(country, city)[:5]},
+                "grammar": True,
+            }
+            if grammar
+            else {"postcodes": ["00001"], "neighbourhoods": _GENERIC_HOODS}
+        ),
     }
 
 
