@@ -14,6 +14,7 @@ from decimal import Decimal
 from ..dates import add_months
 from ..names import ascii_slug
 from ..reference import gazetteer
+from ..reference.locale import territory
 from ..reference.services import service
 from ..rng import faker, rng, token
 from .model import (
@@ -500,7 +501,7 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
     trips = t.trips
     if trips is None:
         r = rng(seed, "complete/travel/trips")
-        tabled = city.country == p.locale.split("_")[-1]
+        tabled = city.country == territory(p.locale)
         if tabled:
             places = [d for d in DESTINATIONS if d[0] != city.name and d[1] != city.airport]  # never home
             airports = {**{d[0]: d[1] for d in DESTINATIONS}, **{c.name: c.airport for c in HOME_CITIES[p.locale]}}

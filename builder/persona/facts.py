@@ -33,6 +33,7 @@ from faker import Faker
 from builder import yamlfile
 
 from ..reference import addresses, gazetteer
+from ..reference.locale import territory
 from ..reference.services import service
 from ..rng import faker, rng
 from .model import Address, Contact, Identity, UsualOrder, name_key
@@ -134,7 +135,7 @@ def address(seed: int, stream: str, locale: str, place: Town) -> Address:
     r = rng(seed, stream)
     return Address(
         street=street(r, locale)
-        if place.country == locale.split("_")[-1]
+        if place.country == territory(locale)
         else addresses.street_line(r, place.country, place.name),
         city=place.name,
         region=place.region,
@@ -209,7 +210,7 @@ def _city(seed: int, stream: str, locale: str, c: Contact, age: int, home: str, 
         away = 0.5 if age >= 22 else 0.0
     if r.random() >= away:
         return home
-    if country == locale.split("_")[-1]:
+    if country == territory(locale):
         elsewhere = [t.name for t in TOWNS[locale] if t.name != home]
         return r.choice(elsewhere)
     here = gazetteer.find_city(home, country)
@@ -225,7 +226,7 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
     birthdays, the spec's facts); ``home`` the persona's city name. Addresses are one line per field.
     """
     seed, loc = p.seed, p.locale
-    country = identity.address.country if identity.address else loc.split("_")[-1]
+    country = identity.address.country if identity.address else territory(loc)
     me_first = identity.name.split()[0]
     taken = {name_key(identity.name)} | {name_key(c.name) for c in contacts}
     # The first two parents among the contacts are each other's partner (unless the spec says otherwise).
@@ -299,7 +300,7 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
         city = city or _city(seed, f"{s}/city", loc, c, age, home, country)
         if addr is None and (c.closeness or 0) >= 4:
             place = town(loc, city)
-            if place is None and country != loc.split("_")[-1] and gazetteer.find_city(city, country) is not None:
+            if place is None and country != territory(loc) and gazetteer.find_city(city, country) is not None:
                 # A town the tables lack: postcodes near the persona's own in its city, else Faker's for the country.
                 mine = identity.address if identity.address and identity.address.city == city else None
                 place = Town(city, mine.region if mine else None, country, mine.postal_code if mine else None)

@@ -44,7 +44,9 @@ _NOT_A_STREET_NAME = re.compile(r"\d|.{25,}")
 NEAR_KM = 25.0
 
 
-def _latin(text: str) -> bool:
+def latin(text: str) -> bool:
+    """Whether ``text`` is written in Latin letters (Basic Latin to Latin Extended-B: ``Ōta``, ``Şener``, not
+    ``斎藤``)."""
     return all(ord(ch) < 0x250 for ch in text)
 
 
@@ -60,7 +62,7 @@ def neighbourhoods(country: str, city: str) -> tuple[str, ...]:
             c for c in towns if gazetteer.distance_km(here.latitude, here.longitude, c.latitude, c.longitude) <= NEAR_KM
         ]
         towns = near if len(near) >= 5 else towns
-    names = tuple(dict.fromkeys(c.name for c in towns if _latin(c.name) and not _NOT_A_STREET_NAME.search(c.name)))
+    names = tuple(dict.fromkeys(c.name for c in towns if latin(c.name) and not _NOT_A_STREET_NAME.search(c.name)))
     return names[:40] or ((here.name,) if here else (city,))
 
 
@@ -76,7 +78,7 @@ def street_line(r, country: str, city: str) -> str:
     fake = Faker(gazetteer.faker_locale(country))
     fake.seed_instance(r.getrandbits(64))
     surname = fake.last_name()
-    if _latin(surname) and r.random() < 0.4:
+    if latin(surname) and r.random() < 0.4:
         names = [surname]
     return g["format"].format(
         name=names[r.randrange(len(names))],

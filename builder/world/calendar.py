@@ -37,6 +37,7 @@ from ..persona.occupations import of_persona
 from ..dates import birthday_in
 from ..reference import gazetteer
 from ..reference.airports import airport_tz
+from ..reference.locale import territory
 from ..rng import derived_id, token
 from .context import Sim
 from .engine import world_step
@@ -192,7 +193,7 @@ def public_holidays(locale: str, year: int, country: str | None = None) -> dict[
     ``holidays`` rules of ``templates/calendar/<locale>.yaml`` (en_US's for a locale without a bank). A ``country``
     other than the locale's own (a home abroad) keeps that country's holidays instead, as the ``holidays`` package
     lists them, named in the locale's language where the package has it (English otherwise)."""
-    if country and country != locale.split("_")[-1]:
+    if country and country != territory(locale):
         return dict(gazetteer.public_holidays(country, (year,), language=_holiday_language(country, locale)))
     easter = _easter(year)
     days: dict[dt.date, str] = {}

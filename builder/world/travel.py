@@ -68,7 +68,7 @@ from ..reference.services import service
 
 # Re-exported: the world's modules and the apps still read these names here.
 from ..reference.places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, MINOR_DIGITS, PER_USD  # noqa: F401
-from ..reference.addresses import format_address
+from ..reference.addresses import format_address, latin
 from ..reference.airports import (
     AIRLINES,
     airport_country,
@@ -490,7 +490,7 @@ def _latin_faker(country: str, fallback: str) -> str:
     if hasattr(fake, "last_romanized_name"):
         return locale
     fake.seed_instance(0)
-    return locale if all(ord(ch) < 0x250 for ch in fake.last_name()) else fallback
+    return locale if latin(fake.last_name()) else fallback
 
 
 def foreign_amount(minor: int, currency: str) -> str:

@@ -230,6 +230,11 @@ def week_start(day: dt.date, locale: str) -> dt.date:
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
 
+def territory(locale: str) -> str:
+    """The country a locale's banks and tables were written for: ``"GB"`` for ``en_GB`` (ISO 3166-1 alpha-2)."""
+    return locale.split("_")[-1]
+
+
 #: Territories whose everyday distances are in miles (CLDR supplemental ``measurementData``: the US system;
 #: Babel does not ship that table).
 MILES = frozenset({"US", "LR", "MM"})
@@ -238,7 +243,7 @@ MILES = frozenset({"US", "LR", "MM"})
 def distance_unit(locale: str, country: str | None = None) -> str:
     """``mi`` or ``km``: the locale's ``distance_unit`` for a home in the locale's own country (or none given),
     else the home ``country``'s (:data:`MILES`)."""
-    if country is None or country == locale.split("_")[-1]:
+    if country is None or country == territory(locale):
         return conventions(locale)["distance_unit"]
     return "mi" if country in MILES else "km"
 
