@@ -1,18 +1,67 @@
-"""Money formatting shared by files, tasks and summaries (amounts are integer cents)."""
+"""Money: formatting shared by files, tasks and summaries, and the currency facts every price obeys.
+
+The convention, everywhere in the project: **every amount is an integer in hundredths of the currency's major
+unit** ("cents"), whatever the currency. The apps' TypeScript formats ``cents / 100`` with ``Intl.NumberFormat``,
+which drops the decimals of a currency without minor units, so an amount in a currency of precision 0 (yen) is always
+a multiple of 100 (whole yen): ``¥1,850`` is ``185000``. :func:`precision` and :func:`symbol` come from CLDR
+(Babel); :func:`to_unit` rounds a computed price to the currency's smallest unit and is what every code path that
+makes a price in a home or foreign currency calls last.
+"""
 
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cache
 
-_SYMBOL = {"USD": "$", "GBP": "£", "EUR": "€"}
+# Symbols where the project's text differs from CLDR's English one (none today: Babel's "en" symbols for USD, GBP
+# and EUR are the ones the project always wrote).
+_SYMBOL_OVERRIDES: dict[str, str] = {}
+
+
+@cache
+def precision(currency: str) -> int:
+    """Digits after the decimal point of ``currency`` (CLDR via Babel): ``precision("USD") == 2``,
+    ``precision("JPY") == 0``."""
+    from babel.numbers import get_currency_precision
+
+    return get_currency_precision(currency)
+
+
+@cache
+def symbol(currency: str) -> str | None:
+    """The symbol English text writes for ``currency`` (``$``, ``£``, ``€``, ``¥``, ``CA$``), or None when CLDR has
+    none but the code itself (``NGN``)."""
+    if currency in _SYMBOL_OVERRIDES:
+        return _SYMBOL_OVERRIDES[currency]
+    from babel.numbers import get_currency_symbol
+
+    found = get_currency_symbol(currency, "en")
+    return None if found == currency else found
+
+
+def unit_cents(currency: str) -> int:
+    """The currency's smallest unit in cents: 1 for two decimals, 100 for whole units (yen)."""
+    return 10 ** max(0, 2 - precision(currency))
+
+
+def to_unit(amount: int | float | Decimal, currency: str) -> int:
+    """``amount`` (cents, any number) rounded half-up to the currency's smallest unit, as integer cents:
+    ``to_unit(1234.5, "USD") == 1235``, ``to_unit(123_450, "JPY") == 123_500`` (whole yen)."""
+    step = unit_cents(currency)
+    value = Decimal(str(amount)) if isinstance(amount, float) else Decimal(amount)
+    return int((value / step).to_integral_value(rounding=ROUND_HALF_UP)) * step
 
 
 def money(cents: int, currency: str = "USD") -> str:
-    """Format integer cents as ``$1,234.56`` / ``-$5.00`` (symbol by ISO 4217 code, else the code)."""
-    symbol = _SYMBOL.get(currency, currency + " ")
+    """Format integer cents as ``$1,234.56`` / ``-$5.00`` / ``¥1,235`` (symbol by ISO 4217 code from CLDR, else the
+    code and a space; no decimals for a currency without minor units, rounded half-up)."""
+    sym = symbol(currency)
     sign = "-" if cents < 0 else ""
     cents = abs(cents)
-    return f"{sign}{symbol}{cents // 100:,}.{cents % 100:02d}"
+    prefix = sym if sym is not None else currency + " "
+    if precision(currency) == 0:
+        return f"{sign}{prefix}{(cents + 50) // 100:,}"
+    return f"{sign}{prefix}{cents // 100:,}.{cents % 100:02d}"
 
 
 def cents(amount: Decimal) -> int:

@@ -20,10 +20,19 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
+from builder.money import symbol
 from builder.reference.locale import conventions, format_date, format_money
 
 FONT_FACE = "Liberation Sans"
-SYMBOLS = {"USD": "$", "GBP": "£", "EUR": "€", "JPY": "¥", "CHF": "CHF", "CAD": "$", "AUD": "$"}
+# Spreadsheet symbols where they differ from CLDR's English ones (builder.money.symbol): a plain "$" for the
+# Canadian and Australian dollar.
+_SYMBOL_OVERRIDES = {"CAD": "$", "AUD": "$"}
+
+
+def sheet_symbol(currency: str) -> str:
+    """The symbol a spreadsheet's money format writes for ``currency`` (the code when CLDR has no symbol)."""
+    return _SYMBOL_OVERRIDES.get(currency) or symbol(currency) or currency
+
 
 # How each locale writes a numeric date (Excel format code; ODS parts).
 _DATE_CODE = {"en_US": "MM/DD/YYYY", "de_DE": "DD.MM.YYYY"}
@@ -82,7 +91,7 @@ def col(n: int) -> str:
 def money_code(currency: str, locale: str) -> str:
     """The Excel number format of money in ``currency`` as ``locale`` writes it (``"$"#,##0.00``;
     German ``#,##0.00 "€"``: the application shows its own separators)."""
-    return conventions(locale)["spreadsheet"]["money_code"].format(symbol=SYMBOLS.get(currency, currency))
+    return conventions(locale)["spreadsheet"]["money_code"].format(symbol=sheet_symbol(currency))
 
 
 def ods_formula(formula: str) -> str:
@@ -183,7 +192,7 @@ def write_ods(sheet: Sheet, path: Path, when: dt.datetime) -> Path:
 
     doc = OpenDocumentSpreadsheet()
     lang, _, country = sheet.locale.partition("_")
-    sym = SYMBOLS.get(sheet.currency, sheet.currency)
+    sym = sheet_symbol(sheet.currency)
     cur = number.CurrencyStyle(name="N-money", language=lang, country=country or lang.upper())
     if conventions(sheet.locale)["spreadsheet"]["symbol_after"]:
         cur.addElement(number.Number(decimalplaces="2", minintegerdigits="1", grouping="true"))

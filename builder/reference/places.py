@@ -140,7 +140,6 @@ PER_USD = {
     "JPY": Decimal(151),
     "CHF": Decimal("0.88"),
 }
-MINOR_DIGITS = {"JPY": 0}
 
 
 def reference_rate(currency: str, home_currency: str) -> Decimal:

@@ -63,11 +63,12 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from ..money import precision, unit_cents
 from ..reference import gazetteer
 from ..reference.services import service
 
 # Re-exported: the world's modules and the apps still read these names here.
-from ..reference.places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, MINOR_DIGITS, PER_USD  # noqa: F401
+from ..reference.places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, PER_USD  # noqa: F401
 from ..reference.addresses import format_address, latin
 from ..reference.airports import (
     AIRLINES,
@@ -278,7 +279,7 @@ def hotel_fx_rate(sim: Sim, i: int, currency: str) -> Decimal:
 def minor_units(cents: int, currency: str) -> int:
     """Cents (hundredths of a unit) as the currency's minor units: yen have none (``minor_units(330000, "JPY")
     == 3300``)."""
-    return cents // 10 ** (2 - MINOR_DIGITS.get(currency, 2))
+    return cents // unit_cents(currency)
 
 
 def _stay(sim: Sim, i: int, trip, party: int, check_in: dt.date, nights: int, business: bool) -> dict:
@@ -495,8 +496,7 @@ def _latin_faker(country: str, fallback: str) -> str:
 
 def foreign_amount(minor: int, currency: str) -> str:
     """``1,850`` JPY or ``12.40`` EUR: a foreign amount as a statement memo writes it (``minor`` units)."""
-    digits = MINOR_DIGITS.get(currency, 2)
-    if digits == 0:
+    if unit_cents(currency) == 100:
         return f"{minor:,}"
     return f"{minor // 100:,}.{minor % 100:02d}"
 
@@ -567,7 +567,7 @@ def _spend_abroad(
             # Meals and sights for everyone when travelling together.
             party = people if category in ("restaurants", "entertainment") and people > 1 else 1
             local = usd * PER_USD.get(cur, Decimal(1)) * party
-            digits = MINOR_DIGITS.get(cur, 2)
+            digits = min(2, precision(cur))
             minor = int((local * (10**digits)).quantize(Decimal(1)))
             minor = max(1, minor // (10 if digits == 0 else 5) * (10 if digits == 0 else 5))
             home = int((Decimal(minor) / (10**digits) * rate * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))

@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 
 from builder import yamlfile
 
-from ...money import money
+from ...money import money, unit_cents
 from ..airports import airport_zone
 
 T = TypeVar("T")
@@ -70,7 +70,7 @@ def format_money(cents: int, currency: str, locale: str) -> str:
     spec = conventions(locale).get("money")
     if spec is None:
         return money(int(cents), currency)
-    return _write_money(spec, int(cents), currency, 2)
+    return _write_money(spec, int(cents), currency, 0 if unit_cents(currency) == 100 else 2)
 
 
 def _write_money(spec: dict[str, Any], cents: int, currency: str, places: int) -> str:
@@ -194,7 +194,7 @@ def money_in(cents: int, currency: str, locale: str) -> str:
     """``cents`` (hundredths of a unit) of ``currency`` as the persona's locale writes money: ``€1,205.90``,
     ``¥91,576`` (no minor units), ``DKK 9,545.00``; in German ``1.205,90 €``, ``9.545,00 DKK`` (the locale's
     ``money_in`` conventions)."""
-    return _write_money(conventions(locale)["money_in"], int(cents), currency, 0 if currency == "JPY" else 2)
+    return _write_money(conventions(locale)["money_in"], int(cents), currency, 0 if unit_cents(currency) == 100 else 2)
 
 
 def language(locale: str) -> str:

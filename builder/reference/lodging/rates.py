@@ -18,11 +18,12 @@ from __future__ import annotations
 import datetime as dt
 from decimal import ROUND_HALF_UP, Decimal
 
+from ...money import unit_cents
+
 WEEKEND = 1.15
 HIGH_SEASON = 1.2
 NONREFUNDABLE = 0.88
 SERVICE_FEE = 0.12
-WHOLE_UNITS = {"JPY"}  # currencies without minor units
 
 
 def _round(x: float) -> int:
@@ -68,7 +69,7 @@ def quote(prop: dict, room: dict, city: dict, check_in: dt.date, nights: int, pl
     ]
     sub = sum(x["cents"] for x in per_night)
     # A currency without minor units (yen) rounds taxes and the service fee to whole units too.
-    part = _units if city.get("currency") in WHOLE_UNITS else _round
+    part = _units if unit_cents(city.get("currency") or "USD") == 100 else _round
     taxes = part(sub * city["tax_bp"] / 10000)
     city_fee = city["city_fee_cents"] * nights
     cleaning = prop["cleaning_fee_cents"] if prop["kind"] == "rental" else 0
