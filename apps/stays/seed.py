@@ -24,7 +24,7 @@ from builder import appkit, dbfile
 from builder.rng import rng
 from builder.world import World, payment_cards
 from builder.reference.locale import language
-from builder.reference.places import reference_rate
+from builder.reference import fx
 
 from . import models as m
 from builder.reference.lodging.inventory import canonical_city, catalog
@@ -333,7 +333,9 @@ def seed(world: World, path: Path) -> Path:
         # Each city prices in its own currency; the reference rates say what a unit is in the persona's.
         cities = inventory(world)
         currencies = {c["name"]: c["currency"] for c in cities}
-        rates = {cur: str(reference_rate(cur, world.currency)) for cur in sorted(set(currencies.values()))}
+        rates = {
+            cur: str(fx.rate(cur, world.currency, world.persona.as_of)) for cur in sorted(set(currencies.values()))
+        }
         for key, value in appkit.meta_rows(
             world,
             user_name=ident.name,

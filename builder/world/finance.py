@@ -55,6 +55,7 @@ from builder import yamlfile
 from ..dates import add_months
 from ..money import cents
 from ..persona import Persona
+from ..reference import prices
 from ..reference.services import service
 from ..rng import derived_id
 from .context import Charge, Sim
@@ -405,7 +406,7 @@ def _compute_budget(p: Persona) -> Budget:
     ro = p.routines
     net = monthly_net_cents(p)
     fixed = sum(cents(c.amount) for c in p.recurring_charges)
-    groceries = GROCERY_PER_ADULT.get(p.finances.currency, 40_000) * household_size(p)
+    groceries = prices.local_amount(GROCERY_PER_ADULT, p.finances.currency) * household_size(p)
     usual = cents(ro.usual_order.total) if ro.usual_order else 5000
     # The spec's routines at their average ticket (orders.py and travel.py draw around these).
     orders = int(
@@ -418,7 +419,7 @@ def _compute_budget(p: Persona) -> Budget:
     if ro.grocery_delivery:
         planned += groceries * 15 // 100  # delivery fees and tips on top of the food
     mode = ro.commute.mode if ro.commute else "transit"
-    planned += {"car": 20000, "transit": TRANSIT_PASS.get(p.finances.currency, 9000)}.get(mode, 500)
+    planned += {"car": 20000, "transit": prices.local_amount(TRANSIT_PASS, p.finances.currency)}.get(mode, 500)
     months = max(1, p.history_months)
     start = add_months(p.as_of, -p.history_months)
     trips = [t for t in (p.travel.trips or []) if start < t.depart <= p.as_of] if p.travel else []
@@ -620,12 +621,16 @@ def simulate_everyday_spending(sim: Sim) -> None:
             if len(office) >= 3:
                 if (day.year, day.month) not in pass_months:
                     pass_months.add((day.year, day.month))
-                    plan.append(("transit_pass", dt.time(dh, dm), TRANSIT_PASS.get(cur, 9000)))
+                    plan.append(("transit_pass", dt.time(dh, dm), prices.local_amount(TRANSIT_PASS, cur)))
             elif wd in office:
-                plan.append(("transit", dt.time(dh, dm), 2 * TRANSIT_FARE.get(cur, 250)))
+                plan.append(("transit", dt.time(dh, dm), 2 * prices.local_amount(TRANSIT_FARE, cur)))
             if draws[2] < 0.08 and wd in ("sat", "sun") and len(office) < 3:
                 plan.append(
-                    ("transit", dt.time(times.randint(11, 19), times.randint(0, 59)), 2 * TRANSIT_FARE.get(cur, 250))
+                    (
+                        "transit",
+                        dt.time(times.randint(11, 19), times.randint(0, 59)),
+                        2 * prices.local_amount(TRANSIT_FARE, cur),
+                    )
                 )
         elif mode == "car":
             if day >= next_fuel:

@@ -551,14 +551,6 @@ LASTS_DAYS: dict[str, int] = {
     "Toilet paper (12 rolls)": 42,
     "Trash bags (40)": 80,
 }
-# Grocery prices are US list prices; a pound or euro buys about this much more (so £1.59 bananas do not appear).
-PRICE_FACTOR = {"USD": 1.0, "GBP": 0.78, "EUR": 0.85}
-
-
-def local_price(cents_usd: int, currency: str) -> int:
-    """A US shelf price in the persona's currency, ending in 9 like a shelf price (cents)."""
-    value = int(cents_usd * PRICE_FACTOR.get(currency, 1.0))
-    return max(49, value // 10 * 10 + 9)
 
 
 class Pantry:

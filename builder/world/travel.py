@@ -64,7 +64,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..money import precision, unit_cents
-from ..reference import gazetteer
+from ..reference import fx, gazetteer
 from ..reference.services import service
 
 # Re-exported: the world's modules and the apps still read these names here.
@@ -269,10 +269,11 @@ def hotel_fx_rate(sim: Sim, i: int, currency: str) -> Decimal:
     the reference rate (:data:`PER_USD`) moved by up to 1.5 % (stream ``travel/trip/<i>/hotel/fx``), six
     decimals, as the purchases abroad are converted."""
     home_cur = sim.persona.finances.currency
-    if currency == home_cur or currency not in PER_USD or home_cur not in PER_USD:
+    if currency == home_cur or not fx.known(currency) or not fx.known(home_cur):
         return Decimal(1)
     r = sim.rng(f"travel/trip/{i}/hotel/fx")
-    rate = PER_USD[home_cur] / PER_USD[currency] * Decimal(str(1 + r.uniform(-0.015, 0.015)))
+    on = sim.persona.travel.trips[i].depart
+    rate = fx.per_usd(home_cur, on) / fx.per_usd(currency, on) * Decimal(str(1 + r.uniform(-0.015, 0.015)))
     return rate.quantize(Decimal("0.000001"))
 
 
@@ -548,8 +549,8 @@ def _spend_abroad(
     while day <= last:
         # One rate per day: the reference rate moved by up to 1.5 %.
         rate = (
-            (PER_USD[home_cur] / PER_USD[cur] * Decimal(str(1 + r.uniform(-0.015, 0.015))))
-            if cur != home_cur and cur in PER_USD and home_cur in PER_USD
+            (fx.per_usd(home_cur, day) / fx.per_usd(cur, day) * Decimal(str(1 + r.uniform(-0.015, 0.015))))
+            if cur != home_cur and fx.known(cur) and fx.known(home_cur)
             else Decimal(1)
         )
         rate = rate.quantize(Decimal("0.000001"))

@@ -17,9 +17,12 @@ import functools
 import zlib
 
 from .. import grocery as reference_grocery
+from ...money import to_unit
+from .. import prices
 from ..locale import in_locale
 
-# A pound or euro buys a little more on a grocery shelf (as builder.world.orders.PRICE_FACTOR).
+# A pound or euro buys a little more on a grocery shelf (so £1.59 bananas do not appear); any other currency is
+# priced at the exchange rate (builder.reference.prices).
 PRICE_FACTOR = {"USD": 1.0, "GBP": 0.78, "EUR": 0.85}
 DELIVERY_FEE_CENTS = 399
 FREE_DELIVERY_FROM_CENTS = 3500
@@ -84,8 +87,12 @@ def size_label(product: dict, locale: str) -> str:
 
 def list_price(product: dict, currency: str) -> int:
     """The product's list price in ``currency`` (cents, ending in 9)."""
-    value = int(product["price_usd"] * PRICE_FACTOR.get(currency, 1.0))
-    return max(49, value // 10 * 10 + 9)
+    return prices.local(product["price_usd"], currency, PRICE_FACTOR, _shelf)
+
+
+def _shelf(value: float) -> int:
+    """A shelf price (cents) ending in 9, at least 0.49."""
+    return max(49, int(value) // 10 * 10 + 9)
 
 
 def store_price(product: dict, store_key: str, currency: str, locale: str) -> int:
@@ -96,7 +103,7 @@ def store_price(product: dict, store_key: str, currency: str, locale: str) -> in
     spread = chain["spread"]
     wobble = (zlib.crc32(f"{store_key}/{product['id']}".encode()) % (2 * spread + 1)) - spread
     value = list_price(product, currency) * (chain["factor"] + wobble) / 100
-    return max(49, int(value) // 10 * 10 + 9)
+    return _shelf(value) if currency in PRICE_FACTOR else to_unit(value, currency)
 
 
 def unit_price(product: dict, price_cents: int, locale: str) -> tuple[float, str]:

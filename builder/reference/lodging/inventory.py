@@ -34,7 +34,9 @@ from builder.rng import rng
 from .. import gazetteer, geo
 from ..airports import airport_country, airport_facts, known_airport
 from ..services import service
-from ..places import CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, PER_USD
+from .. import fx
+from ..places import CITIES, COUNTRY_CODES, COUNTRY_CURRENCY
+from ..prices import PRICED_ON
 
 CATALOG_PATH = Path(__file__).with_name("catalog.yaml")
 HOTELS_PER_CITY = 7
@@ -98,8 +100,10 @@ def _currency(country: str) -> str:
 
 def local_base(base_usd_cents: int, currency: str) -> int:
     """A nightly base rate given in US cents (``places.CITIES``) in cents of ``currency`` at the world's
-    reference rate (``places.PER_USD``), rounded to whole currency units: ``local_base(16900, "EUR") == 15500``."""
-    units = Decimal(base_usd_cents) / 100 * PER_USD.get(currency, Decimal(1))
+    reference rate (:func:`builder.reference.fx.per_usd` on :data:`builder.reference.prices.PRICED_ON`: the fixed
+    ``places.PER_USD`` for its currencies), rounded to whole currency units (the inventory's own way of writing a
+    rate, for every currency): ``local_base(16900, "EUR") == 15500``."""
+    units = Decimal(base_usd_cents) / 100 * fx.per_usd(currency, PRICED_ON)
     return int(units.quantize(Decimal(1), rounding=ROUND_HALF_UP)) * 100
 
 
@@ -121,7 +125,7 @@ def _city_info(name: str) -> dict[str, Any]:
         if found.latitude < 0:
             spec["season"] = [12, 1, 2]  # the southern summer
         local = gazetteer.currency(found.country, CURRENCY_ON)
-        currency = local if local in PER_USD else "USD"  # priced in dollars where the world keeps no rate
+        currency = local if local and fx.known(local) else "USD"  # priced in dollars where the world keeps no rate
     # "12 Marina Road, Lagos, Nigeria", as English-speaking countries write; "Rua Augusta 12, Lisbon, Portugal".
     number_first = country in _NUMBER_FIRST or (
         found is not None and gazetteer.country(found.country).languages[:1] == ("en",)

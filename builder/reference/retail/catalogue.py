@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 
 from .. import retail as reference_retail
+from .. import prices
 from ..locale import in_language
 
 # A pound or a euro buys a little more than a dollar on a shelf (a $49.99 item is £42.99 or 47,99 €).
@@ -35,11 +36,14 @@ def by_sku() -> dict[str, tuple[dict, int]]:
 
 
 def local_price(usd_cents: int, currency: str) -> int:
-    """A US list price (cents) in ``currency`` (cents), ending in .99 like a shop price; unknown currencies
-    keep the US number."""
-    value = usd_cents * PRICE_FACTOR.get(currency, 1.0)
-    whole = max(1, round(value / 100))
-    return whole * 100 - 1
+    """A US list price (cents) in ``currency`` (cents), ending in .99 like a shop price; a currency without a
+    factor here at the exchange rate, to its precision (:func:`builder.reference.prices.local`)."""
+    return prices.local(usd_cents, currency, PRICE_FACTOR, _shop)
+
+
+def _shop(value: float) -> int:
+    """A shop price (cents) ending in .99."""
+    return max(1, round(value / 100)) * 100 - 1
 
 
 def shipping(subtotal_cents: int) -> int:
