@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from ..dates import add_months
 from ..names import ascii_slug
-from ..reference import gazetteer
+from ..reference import fx, gazetteer, prices
 from ..reference.locale import territory
 from ..reference.services import service
 from ..rng import faker, rng, token
@@ -421,7 +421,13 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
     return Work(
         employer=employer,
         role=role,
-        salary=w.salary or Decimal(rng(seed, "complete/work/salary").randrange(52_000, 140_000, 500)),
+        salary=w.salary
+        or prices.annual_pay(
+            Decimal(rng(seed, "complete/work/salary").randrange(52_000, 140_000, 500)),
+            CURRENCY[loc],
+            currency(p),
+            _country(p),
+        ),
         pay_schedule=w.pay_schedule,
         net_ratio=w.net_ratio,
         office_address=_with_region(w.office_address) or _address(seed, "complete/work/office", loc, city),
@@ -451,19 +457,42 @@ _COMMUTE_BILLS = {
 }
 
 
+def _country(p: Persona) -> str | None:
+    """The country of the spec's home address (ISO 3166-1 alpha-2), None for a spec without one."""
+    a = p.identity.address if p.identity else None
+    return a.country.upper() if a and a.country else None
+
+
+def currency(p: Persona) -> str:
+    """The persona's currency: the spec's, else the legal tender of its home address's country on ``as_of``
+    (:func:`builder.reference.gazetteer.currency`) when :mod:`builder.reference.fx` can rate it, else the locale's
+    (a spec without an address: USD for en_US, GBP for en_GB, EUR for de_DE)."""
+    if p.finances and p.finances.currency:
+        return p.finances.currency
+    country = _country(p)
+    found = gazetteer.currency(country, p.as_of) if country else None
+    return found if found and fx.known(found) else CURRENCY[p.locale]
+
+
 def _finances(p: Persona, routines: Routines | None = None, city=None) -> Finances:
     seed, loc = p.seed, p.locale
     f = p.finances or Finances()
+    cur, written = currency(p), CURRENCY[loc]
+
+    def money(text: str | int) -> Decimal:
+        """An amount the tables write in the locale's currency, in the persona's (builder.reference.prices)."""
+        return prices.amount(Decimal(text), written, cur)
+
     accounts = list(f.accounts)
     if not accounts:
         r = rng(seed, "complete/finances/balances")
         accounts = [
-            Account(kind="checking", opening_balance=Decimal(r.randrange(1500, 4500))),
-            Account(kind="savings", opening_balance=Decimal(r.randrange(4000, 20000, 50)), apr=Decimal("3.50")),
+            Account(kind="checking", opening_balance=money(r.randrange(1500, 4500))),
+            Account(kind="savings", opening_balance=money(r.randrange(4000, 20000, 50)), apr=Decimal("3.50")),
             Account(
                 kind="credit_card",
-                opening_balance=Decimal(r.randrange(150, 900)),
-                credit_limit=Decimal(r.randrange(3000, 12000, 500)),
+                opening_balance=money(r.randrange(150, 900)),
+                credit_limit=money(r.randrange(3000, 12000, 500)),
                 apr=Decimal("22.99"),
             ),
         ]
@@ -476,18 +505,18 @@ def _finances(p: Persona, routines: Routines | None = None, city=None) -> Financ
         if extra:
             rows.append(extra[:2] + (extra[2].format(city=city.name if city else ""),) + extra[3:])
         bills = [
-            RecurringCharge(name=n, amount=Decimal(a), payee=py, day=d, method=m, category=c)
+            RecurringCharge(name=n, amount=money(a), payee=py, day=d, method=m, category=c)
             for n, a, py, d, m, c in rows
         ]
     investments = f.investments
     if investments is None and any(a.kind == "brokerage" for a in accounts):
         investments = Investments(
-            holdings=[Holding(symbol="VTI", shares=Decimal("12"), cost_basis=Decimal("210.00"))],
-            monthly_contribution=Decimal("200.00"),
+            holdings=[Holding(symbol="VTI", shares=Decimal("12"), cost_basis=money("210.00"))],
+            monthly_contribution=money("200.00"),
             contribution_symbol="VTI",
         )
     return Finances(
-        currency=f.currency or CURRENCY[loc],
+        currency=cur,
         accounts=accounts,
         recurring_charges=bills,
         debts=f.debts,
@@ -582,7 +611,10 @@ def _routines(p: Persona, preferences: Preferences) -> Routines:
     r = rng(seed, "complete/routines")
     commute = ro.commute or Commute(mode={"en_US": "car", "en_GB": "transit", "de_DE": "bike"}[loc])
     # From the persona's cuisines (a Thai place for a Thai lover), never a fixed dish.
-    usual = ro.usual_order or facts.usual_order(p, preferences.cuisines)
+    usual = ro.usual_order
+    if usual is None:
+        usual = facts.usual_order(p, preferences.cuisines)
+        usual = usual.model_copy(update={"total": prices.amount(usual.total, CURRENCY[loc], currency(p))})
     return ro.model_copy(
         update={"commute": commute, "usual_order": usual, "exercise": ro.exercise or r.choice(_EXERCISE)}
     )

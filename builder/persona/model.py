@@ -239,6 +239,24 @@ def _country_code(value: str) -> str:
     return value
 
 
+def _currency_code(value: str) -> str:
+    from ..reference import fx
+
+    if not fx.known(value):
+        raise ValueError(f"{value!r} is not an ISO 4217 currency code with an exchange rate (e.g. USD, JPY, NGN)")
+    return value
+
+
+Currency = Annotated[
+    str,
+    Field(
+        pattern=r"^[A-Z]{3}$",
+        description="ISO 4217 code with an exchange rate (builder/reference/fx.py); default: the home country's",
+    ),
+    AfterValidator(_currency_code),
+]
+
+
 class Address(SpecModel):
     """A postal address; ``region`` is the first-level division as the country writes it (a US state's code, a UK
     county, a German Land)."""
@@ -397,7 +415,7 @@ class Finances(SpecModel):
     whenever accounts are listed (every paycheck and bill runs through it).
     """
 
-    currency: Literal["USD", "GBP", "EUR"] | None = None
+    currency: Currency | None = None
     accounts: _list(Account, 4) = Field(default_factory=list)
     recurring_charges: _list(RecurringCharge, 60) | None = None
     debts: _list(Debt, 20) = Field(default_factory=list)

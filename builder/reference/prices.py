@@ -59,3 +59,62 @@ def local_amount(amounts: Mapping[str, int], currency: str) -> int:
     if currency in amounts:
         return amounts[currency]
     return fx_price(amounts["USD"], currency)
+
+
+# The currencies the completion's tables (bills, balances, salaries: builder/persona/complete.py) are written in, one
+# per locale, at par with each other (today's numbers: a $1,650 rent in en_US, £1,150 in en_GB, 980 € in de_DE).
+WRITTEN = ("USD", "GBP", "EUR")
+
+# Annual pay is not priced at the exchange rate: a country's wage level relative to the US one, where it is known.
+# country -> (average or median annual pay of a full-time employee, currency, source). The US row is the anchor.
+WAGE_LEVEL: dict[str, tuple[Decimal, str, str]] = {
+    "US": (
+        Decimal(61_984),
+        "USD",
+        "BLS, Usual Weekly Earnings of Wage and Salary Workers, Q4 2024: median full-time $1,192 a week x 52",
+    ),
+    "JP": (
+        Decimal(4_600_000),
+        "JPY",
+        "National Tax Agency, Statistical Survey of Actual Status for Salary in the Private Sector 2023: average"
+        " annual salary of a year-round employee 4.60 million yen",
+    ),
+}
+
+
+def _to_currency(cents: Decimal, written: str, currency: str) -> int:
+    """``cents`` of ``written`` in ``currency`` (cents) at the exchange rate of :data:`PRICED_ON`, to precision."""
+    return fx_price(cents / fx.per_usd(written, PRICED_ON), currency)
+
+
+def amount(value: Decimal, written: str, currency: str) -> Decimal:
+    """A completed amount (major units, ``Decimal``) a table writes in ``written`` in the persona's ``currency``:
+    unchanged when the currency is one the tables are written for (:data:`WRITTEN`: today's numbers), else at the
+    exchange rate, rounded to the currency's precision (``amount(Decimal("1650.00"), "USD", "JPY") ==
+    Decimal(249150)``)."""
+    if currency == written or currency in WRITTEN:
+        return value
+    return Decimal(_to_currency(value * 100, written, currency)) / 100
+
+
+def annual_pay(value: Decimal, written: str, currency: str, country: str | None) -> Decimal:
+    """A completed annual salary written in ``written`` in ``currency``: as :func:`amount`, except that a country of
+    :data:`WAGE_LEVEL` scales it by its pay relative to the US one (a $96,000 salary is 96,000 / 61,984 of the US
+    level: about 7.1 million yen in Japan), rounded to 1,000 units of the currency."""
+    if currency == written or currency in WRITTEN:
+        return value
+    level = WAGE_LEVEL.get((country or "").upper())
+    if level is None or level[1] != currency:
+        return amount(value, written, currency)
+    us = WAGE_LEVEL["US"][0]
+    usd = value / fx.per_usd(written, PRICED_ON) * fx.per_usd("USD", PRICED_ON)
+    return (usd / us * level[0] / 1000).quantize(Decimal(1)) * 1000
+
+
+def figure(usd_cents: int, currency: str) -> int:
+    """An amount the code writes as a number of cents and uses as it is in USD, GBP and EUR (a budget's $50, a
+    gift's range) in ``currency``: unchanged in those (today's numbers), else the dollar figure at the exchange
+    rate (:func:`fx_price`): ``figure(2000, "GBP") == 2000``, ``figure(2000, "JPY") == 302000``."""
+    if currency in WRITTEN:
+        return usd_cents
+    return fx_price(usd_cents, currency)

@@ -18,6 +18,7 @@ from the caller's stream.
 
 from __future__ import annotations
 
+from ..reference import prices
 from ..reference.retail.catalogue import catalogue, item, local_price
 
 # How often the persona buys from each department (relative weights) in everyday orders.
@@ -59,7 +60,6 @@ def draw_item(r, brands: list[str], locale: str, currency: str) -> dict:
 
 def draw_gift(r, locale: str, currency: str) -> dict:
     """A birthday present (a product of a ``gift`` line between 20 and 90 in the persona's currency), from ``r``."""
-    gifts = [
-        p for p in catalogue() if p["gift"] and 2000 <= local_price(p["variants"][0]["price_usd"], currency) <= 9000
-    ]
+    lo, hi = prices.figure(2000, currency), prices.figure(9000, currency)
+    gifts = [p for p in catalogue() if p["gift"] and lo <= local_price(p["variants"][0]["price_usd"], currency) <= hi]
     return _pick(r, gifts, locale, currency)

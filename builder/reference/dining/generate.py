@@ -21,6 +21,7 @@ from pathlib import Path
 import yaml
 
 from builder import yamlfile
+from builder.reference import prices
 from builder.reference.addresses import region_postcode
 from builder.rng import rng
 
@@ -58,7 +59,11 @@ def slugify(text: str) -> str:
 
 
 def local_price(usd_cents: float, currency: str) -> int:
-    """A menu price in ``currency`` minor units from a price already scaled to the city, rounded as menus there are."""
+    """A menu price in ``currency`` minor units from a price already scaled to the city, rounded as menus there are
+    (the catalogue's own :data:`FX` and rounding for its currencies; any other at the exchange rate, to its precision:
+    :func:`builder.reference.prices.fx_price`)."""
+    if currency not in FX:
+        return prices.fx_price(usd_cents, currency)
     v = usd_cents * FX[currency]
     if currency in ("USD", "CAD"):
         return max(250, round(v / 100) * 100 - 5) if v >= 500 else round(v / 25) * 25

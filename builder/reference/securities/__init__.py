@@ -48,6 +48,16 @@ def listed(currency: str, extra: tuple[tuple[str, str], ...] = ()) -> tuple[dict
     yield (percent), pay (months), split?`` (``split``: ``{date, ratio}``). Cached: do not modify the dicts."""
     secs = catalogue()["securities"]
     out = [s for s in secs if s["currency"] == currency]
+    if not out and currency not in ("USD", "GBP", "EUR"):
+        # A currency the catalogue quotes nothing in: its US-dollar listings at the exchange rate, to the currency's
+        # precision (builder.reference.prices).
+        from .. import prices
+
+        out = [
+            {**s, "currency": currency, "price": prices.fx_price(round(s["price"] * 100), currency) / 100}
+            for s in secs
+            if s["currency"] == "USD"
+        ]
     have = {s["symbol"] for s in out}
     by_symbol = {s["symbol"]: s for s in secs}
     for symbol, basis in extra:
