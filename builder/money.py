@@ -52,6 +52,13 @@ def to_unit(amount: int | float | Decimal, currency: str) -> int:
     return int((value / step).to_integral_value(rounding=ROUND_HALF_UP)) * step
 
 
+def floor_unit(amount: int, currency: str) -> int:
+    """Integer cents floored to the currency's smallest unit (a tip "floored"): ``floor_unit(1_299, "JPY") ==
+    1_200``; unchanged in a currency with cents."""
+    step = unit_cents(currency)
+    return amount // step * step
+
+
 def money(cents: int, currency: str = "USD") -> str:
     """Format integer cents as ``$1,234.56`` / ``-$5.00`` / ``¥1,235`` (symbol by ISO 4217 code from CLDR, else the
     code and a space; no decimals for a currency without minor units, rounded half-up)."""
@@ -64,6 +71,9 @@ def money(cents: int, currency: str = "USD") -> str:
     return f"{sign}{prefix}{cents // 100:,}.{cents % 100:02d}"
 
 
-def cents(amount: Decimal) -> int:
-    """Currency units (Decimal) to integer cents, half-up."""
+def cents(amount: Decimal, currency: str | None = None) -> int:
+    """Currency units (Decimal) to integer cents, half-up; with ``currency``, to its smallest unit
+    (:func:`to_unit`: whole yen)."""
+    if currency is not None:
+        return to_unit(amount * 100, currency)
     return int((amount * 100).to_integral_value(rounding=ROUND_HALF_UP))

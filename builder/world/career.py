@@ -39,6 +39,7 @@ Event kinds (all keyed ``("career", ...)``):
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,7 @@ from typing import Any
 from builder import yamlfile
 from builder.persona import occupations
 
+from ..reference import prices
 from ..reference.services import service
 from .context import Sim
 from .engine import world_step
@@ -632,6 +634,8 @@ def _jobs(sim: Sim, b: dict, profile: dict, currency: str) -> list[dict]:
             else 1.0
         )
         low = int(f["salary"] * scale * bump * r.uniform(0.88, 1.08) / 1000) * 1000
+        if currency not in prices.WRITTEN:  # the family's US pay at the country's wage level (prices.annual_pay)
+            low = int(prices.annual_pay(Decimal(low) / Decimal(str(scale)), "USD", currency, country))
         high = int(low * r.uniform(1.18, 1.35) / 1000) * 1000
         place = r.choice(cities)
         workplace = "Remote" if place.startswith("Remote") else r.choice(jb["workplaces"][:2])

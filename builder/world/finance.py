@@ -53,7 +53,7 @@ from pathlib import Path
 from builder import yamlfile
 
 from ..dates import add_months
-from ..money import cents
+from ..money import cents, to_unit
 from ..persona import Persona
 from ..reference import prices
 from ..reference.services import service
@@ -387,7 +387,8 @@ def _trip_cost(p: Persona, trip) -> int:
     nights = max(1, (trip.return_ - trip.depart).days)
     payers = people if trip.purpose == "business" else 1  # companions pay their fare and hotel share back
     fare = (9000 + 14 * km) * 1.05 * payers
-    return int(fare + 21700 * nights * payers / people + 9250 * nights * (1 + 0.7 * (people - 1)) + 16000)
+    usd = int(fare + 21700 * nights * payers / people + 9250 * nights * (1 + 0.7 * (people - 1)) + 16000)
+    return prices.figure(usd, p.finances.currency)
 
 
 _BUDGETS: list[tuple[Persona, Budget]] = []  # the last few personas asked about (specs are not hashable)
@@ -407,25 +408,31 @@ def _compute_budget(p: Persona) -> Budget:
     net = monthly_net_cents(p)
     fixed = sum(cents(c.amount) for c in p.recurring_charges)
     groceries = prices.local_amount(GROCERY_PER_ADULT, p.finances.currency) * household_size(p)
-    usual = cents(ro.usual_order.total) if ro.usual_order else 5000
+    cur = p.finances.currency
+
+    def f(usd_cents: int) -> int:
+        """A figure written in dollars (used as it is in pounds and euros) in the persona's currency."""
+        return prices.figure(usd_cents, cur)
+
+    usual = cents(ro.usual_order.total) if ro.usual_order else f(5000)
     # The spec's routines at their average ticket (orders.py and travel.py draw around these).
     orders = int(
-        ro.food_delivery_per_month * (usual + 5000) / 2
-        + ro.dining_out_per_month * 5500
-        + ro.online_orders_per_month * 6000
-        + ro.rides_per_month * 2600
+        ro.food_delivery_per_month * (usual + f(5000)) / 2
+        + ro.dining_out_per_month * f(5500)
+        + ro.online_orders_per_month * f(6000)
+        + ro.rides_per_month * f(2600)
     )
-    planned = int(orders + ro.coffee_per_week * 52 / 12 * 600 + 30.44 * 0.1 * 1900)
+    planned = int(orders + ro.coffee_per_week * 52 / 12 * f(600) + 30.44 * 0.1 * f(1900))
     if ro.grocery_delivery:
         planned += groceries * 15 // 100  # delivery fees and tips on top of the food
     mode = ro.commute.mode if ro.commute else "transit"
-    planned += {"car": 20000, "transit": prices.local_amount(TRANSIT_PASS, p.finances.currency)}.get(mode, 500)
+    planned += {"car": f(20000), "transit": prices.local_amount(TRANSIT_PASS, cur)}.get(mode, f(500))
     months = max(1, p.history_months)
     start = add_months(p.as_of, -p.history_months)
     trips = [t for t in (p.travel.trips or []) if start < t.depart <= p.as_of] if p.travel else []
     planned += sum(_trip_cost(p, t) for t in trips) // months
-    planned += 15000  # P2P, net of what comes back
-    optional_nominal = int(30.44 * (0.04 * 2200 + 0.1 * 4800 + 0.05 * 3000))
+    planned += f(15000)  # P2P, net of what comes back
+    optional_nominal = int(30.44 * (0.04 * f(2200) + 0.1 * f(4800) + 0.05 * f(3000)))
     left = net - fixed - groceries - planned
     # Optional spending takes up to 70 % of what is left; the rest is saved (in steps of 50).
     scale = min(1.3, max(0.2, left * 0.7 / optional_nominal)) if optional_nominal else 1.0
@@ -471,7 +478,7 @@ def pay_dates(p: Persona, start: dt.date, end: dt.date) -> list[dt.date]:
 def monthly_net_cents(p: Persona) -> int:
     """Average monthly take-home pay in cents."""
     periods = {"biweekly": 26, "semimonthly": 24, "monthly": 12}[p.work.pay_schedule]
-    return cents(p.work.salary / periods * p.work.net_ratio) * periods // 12
+    return cents(p.work.salary / periods * p.work.net_ratio, p.finances.currency) * periods // 12
 
 
 @world_step(rank=10, writes=("paycheck", "bill_payment", "autopay", "card_purchase", "ledger"))
@@ -480,8 +487,9 @@ def simulate_income_and_bills(sim: Sim) -> None:
     p = sim.persona
     work = p.work
     periods = {"biweekly": 26, "semimonthly": 24, "monthly": 12}[work.pay_schedule]
-    net = cents(work.salary / periods * work.net_ratio)
-    gross = cents(work.salary / periods)
+    cur = p.finances.currency
+    net = cents(work.salary / periods * work.net_ratio, cur)
+    gross = cents(work.salary / periods, cur)
     kinds = [a.kind for a in p.accounts]
     for day in pay_dates(p, sim.start.date(), sim.end.date()):
         sim.event(
@@ -491,7 +499,7 @@ def simulate_income_and_bills(sim: Sim) -> None:
             [Charge("checking", net, label(sim, "pay", work.employer), work.employer, "income", "paycheck")],
         )
     for i, charge in enumerate(p.recurring_charges):
-        amount = cents(charge.amount)
+        amount = cents(charge.amount, cur)
         month = sim.start.date().replace(day=1)
         while month <= sim.end.date():
             due = next_business_day(on_day(month.year, month.month, charge.day))
@@ -612,7 +620,7 @@ def simulate_everyday_spending(sim: Sim) -> None:
         if draws[0] < ro.coffee_per_week / 7:
             plan.append(("coffee", dt.time(times.randint(7, 10), times.randint(0, 59)), None))
         if not ro.grocery_delivery and wd == ro.groceries_day:
-            amount = int(weekly_shop * r.uniform(0.8, 1.2))
+            amount = to_unit(int(weekly_shop * r.uniform(0.8, 1.2)), cur)
             plan.append(("groceries", dt.time(times.randint(10, 17), times.randint(0, 59)), amount))
         if draws[1] < (0.08 if ro.grocery_delivery else 0.1):
             plan.append(("groceries", dt.time(times.randint(17, 20), times.randint(0, 59)), None))
@@ -661,7 +669,7 @@ def simulate_everyday_spending(sim: Sim) -> None:
                 category, MERCHANT_KINDS.get(merchant.category, (1000, 5000))
             )
             if amount is None:
-                amount = r.randint(lo, hi)
+                amount = prices.figure(r.randint(lo, hi), cur)
             # Small coffee buys go on the debit card half the time; everything else on the credit card.
             account = "checking" if (r.random() < 0.5 and merchant.category == "coffee") else None
             at = dt.datetime.combine(day, time)
@@ -730,7 +738,7 @@ def simulate_p2p(sim: Sim) -> None:
             contact = r.choices(people, weights)[0]
             memos = P2P_MEMOS_LOCALE.get(p.locale, P2P_MEMOS)
             memo = r.choice(memos.get(contact.relationship) or P2P_MEMOS[contact.relationship])
-            amount = r.randrange(1500, 16000, 25)
+            amount = prices.figure(r.randrange(1500, 16000, 25), p.finances.currency)
             incoming = r.random() < 0.3
             at = dt.datetime.combine(day, dt.time(times.randint(10, 22), times.randint(0, 59)))
             if at > sim.now or "birthday" in memo:
@@ -750,7 +758,9 @@ def simulate_p2p(sim: Sim) -> None:
                 while day in gone:
                     day -= dt.timedelta(days=1)
                 at = dt.datetime.combine(day, at.time())
-            amount = g.randrange(2500, 10000 if c.relationship == "friend" else 20000, 500)
+            amount = prices.figure(
+                g.randrange(2500, 10000 if c.relationship == "friend" else 20000, 500), p.finances.currency
+            )
             pay(at, c, amount, gift_memo, False, ("gift", c.name))
 
 
@@ -875,7 +885,9 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
         if what == "card_interest":
             # Interest for the cycle that just ended, if its opening statement was not paid in full in time.
             if "credit_card" in kinds and state.get("carried") and card_apr and at <= sim.now:
-                interest = cents(Decimal(state["cycle_daily"]) / 100 * card_apr / 100 / 365)
+                interest = cents(
+                    Decimal(state["cycle_daily"]) / 100 * card_apr / 100 / 365, sim.persona.finances.currency
+                )
                 if interest > 0:
                     record(
                         sim.event(
@@ -956,7 +968,7 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
                     )
             return
         if what == "savings_interest" and "savings" in kinds and sav_apr and at < sim.now:
-            interest = cents(Decimal(bal["savings"]) / 100 * sav_apr / 100 / 12)
+            interest = cents(Decimal(bal["savings"]) / 100 * sav_apr / 100 / 12, sim.persona.finances.currency)
             if interest > 0:
                 record(
                     sim.event(

@@ -51,6 +51,8 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from typing import Any
 
 from ..dates import add_months
+from ..money import floor_unit, to_unit, unit_cents
+from ..reference import prices
 from ..reference.securities import BROKER, COUNTERPARTY, account_name, amount_of, catalogue, listed, split_of
 from .context import Charge, Sim
 from .engine import world_step
@@ -136,12 +138,13 @@ def price_history(world_or_sim, symbol: str) -> list[tuple[dt.date, int]]:
             sp,
             _days(world_or_sim),
             p.locale,
+            unit_cents(currency_of(p)),
         )
     )
 
 
 @functools.lru_cache(maxsize=512)
-def _walk(seed: int, symbol: str, price: float, drift: float, vol: float, split, days, locale) -> tuple:
+def _walk(seed: int, symbol: str, price: float, drift: float, vol: float, split, days, locale, step: int = 1) -> tuple:
     from ..rng import rng
 
     r = rng(seed, f"world/investing/prices/{symbol}")
@@ -152,7 +155,10 @@ def _walk(seed: int, symbol: str, price: float, drift: float, vol: float, split,
         if i:
             level *= math.exp(mu + vol * r.gauss(0, 1))
         ratio = split[1] if split and day >= split[0] else 1
-        out.append((day, max(1, int(Decimal(str(level * 100 / ratio)).quantize(Decimal(1), ROUND_HALF_UP)))))
+        close = int(Decimal(str(level * 100 / ratio)).quantize(Decimal(1), ROUND_HALF_UP))
+        if step > 1:  # a currency without cents quotes whole units
+            close = (close + step // 2) // step * step
+        out.append((day, max(step, close)))
     return tuple(out)
 
 
@@ -190,7 +196,7 @@ def plan(sim) -> Plan | None:
     inv = p.finances.investments if p.finances else None
     r = rng(sim.seed, "world/investing/complete")
     number = "".join(str(r.randint(0, 9)) for _ in range(8))
-    cash = r.randint(150, 1200) * 100
+    cash = prices.figure(r.randint(150, 1200) * 100, currency_of(p))
     if inv is not None:
         holdings = tuple(
             (h.symbol, Decimal(h.shares).quantize(Q4), int(Decimal(h.cost_basis) * 100)) for h in inv.holdings
@@ -217,7 +223,7 @@ def plan(sim) -> Plan | None:
     holdings = []
     for sec, share in picks:
         start = price_history(sim, sec["symbol"])[0][1]
-        paid = int(start * r.uniform(0.72, 0.97))
+        paid = floor_unit(int(start * r.uniform(0.72, 0.97)), currency_of(p))
         shares = (Decimal(str(size * share * 100)) / start).quantize(
             Decimal("0.001") if sec["class"] == "stock" else Q4, ROUND_DOWN
         )
@@ -315,6 +321,7 @@ def simulate_investing(sim: Sim) -> None:
     if pl is None:
         return
     p = sim.persona
+    cur = currency_of(p)
     has_checking = "checking" in [a.kind for a in p.accounts]
     locale = p.locale
     days = _days(sim)
@@ -327,7 +334,9 @@ def simulate_investing(sim: Sim) -> None:
 
     holdings = []
     for symbol, shares, per_share in pl.holdings:
-        holdings.append({"symbol": symbol, "shares": str(shares), "cost_basis_cents": amount_of(shares, per_share)})
+        holdings.append(
+            {"symbol": symbol, "shares": str(shares), "cost_basis_cents": amount_of(shares, per_share, cur)}
+        )
     ev(
         "brokerage_opening",
         sim.start,
@@ -369,8 +378,8 @@ def simulate_investing(sim: Sim) -> None:
 
     def trade(at: dt.datetime, symbol: str, side: str, shares: Decimal, recurring: bool) -> None:
         price = close_on(sim, symbol, at.date())
-        amount = amount_of(shares, price)
-        basis = amount if side == "buy" else book.sell_cost(symbol, shares)
+        amount = amount_of(shares, price, cur)
+        basis = amount if side == "buy" else to_unit(book.sell_cost(symbol, shares), cur)
         seq["order"] += 1
         oid = f"{at:%y%m%d}{seq['order']:04d}"
         ev(
@@ -434,7 +443,7 @@ def simulate_investing(sim: Sim) -> None:
             s = secs[arg]
             price = close_on(sim, arg, day)
             per = (Decimal(price) / 100 * Decimal(str(s["yield"])) / 100 / len(s["pay"])).quantize(Q4, ROUND_HALF_UP)
-            amount = int((n * per * 100).quantize(Decimal(1), ROUND_HALF_UP))
+            amount = to_unit(n * per * 100, cur)
             if amount > 0:
                 ev(
                     "brokerage_dividend",

@@ -46,6 +46,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from ..money import floor_unit
+from ..reference import prices
 from ..reference.services import service
 from ..rng import derived_id
 from . import delivery as dashbite
@@ -769,9 +771,10 @@ def simulate_orders(sim: Sim) -> None:
             place = places[r.randrange(len(places))]
             items = dashbite.draw_items(basket, place, p.locale)
             subtotal = sum(x["qty"] * x["price_cents"] for x in items)
-            f = dashbite_catalogue.fees(place, subtotal)  # the basket reaches the minimum: no small-order fee
+            # The basket reaches the minimum: no small-order fee.
+            f = dashbite_catalogue.fees(place, subtotal, p.finances.currency)
             fee, service = f["delivery_fee_cents"], f["service_fee_cents"]
-            tip = subtotal * tp // 100
+            tip = floor_unit(subtotal * tp // 100, p.finances.currency)
             total = subtotal + fee + service + tip
             is_usual = False
         restaurant, cuisine = place["name"], place["cuisine"]
@@ -850,7 +853,7 @@ def simulate_orders(sim: Sim) -> None:
         if extra_item and all(x["sku"] != extra_item["id"] for x in items):
             items.append(basketful.item(extra_item, store, p.locale, p.finances.currency))
         subtotal = sum(x["qty"] * x["price_cents"] for x in items)
-        f = basketful.fees(subtotal, tp)
+        f = basketful.fees(subtotal, tp, currency=p.finances.currency)
         delivery, service, tip = f["delivery_fee_cents"], f["service_fee_cents"], f["tip_cents"]
         total = subtotal + delivery + service + tip
         order_id = _new_id(r, "BF", 9, ids)
@@ -1134,10 +1137,10 @@ def simulate_orders(sim: Sim) -> None:
             },
             key=("dining", n),
         )
-        per_head = r.randrange(2200, 5200, 50)
+        per_head = prices.figure(r.randrange(2200, 5200, 50), p.finances.currency)
         pays_all = party > 1 and r.random() < 0.35
         subtotal = per_head * (party if pays_all else 1)
-        tip = subtotal * tp // 100
+        tip = floor_unit(subtotal * tp // 100, p.finances.currency)
         paid = reserved + dt.timedelta(minutes=r.randint(70, 110))
         purchase(
             sim,

@@ -50,7 +50,9 @@ from functools import lru_cache
 from typing import Any
 
 
+from ..money import to_unit
 from ..dates import add_months
+from ..reference import prices
 from ..reference import tax as reference_tax
 from ..reference.tax import TaxYear, regime, tax_year
 from ..reference.services import service
@@ -576,6 +578,7 @@ def _donate(sim: Sim) -> None:
     favourite = r.sample(range(len(names)), k=min(3, len(names)))
     card = sim.card()
     yearly = budget(sim).net * 12 // 100  # 1 % of a year's net pay, cents
+    cur = p.finances.currency
     for year in range(sim.start.year, sim.now.year + 1):
         count = r.randint(3, 6)
         left = yearly
@@ -587,8 +590,9 @@ def _donate(sim: Sim) -> None:
                 else dt.date(year, r.randint(1, 11), r.randint(1, 28))
             )
             at = dt.datetime.combine(day, dt.time(r.randint(8, 21), r.choice((0, 15, 30, 45))))
-            amount = min(r.choice((2500, 3000, 5000, 5000, 7500, 10000, 15000, 25000)), left // 500 * 500)
-            if amount < 1000 or not sim.start <= at <= sim.now:
+            gift = prices.figure(r.choice((2500, 3000, 5000, 5000, 7500, 10000, 15000, 25000)), cur)
+            amount = min(gift, left // 500 * 500)
+            if amount < prices.figure(1000, cur) or not sim.start <= at <= sim.now:
                 continue
             left -= amount
             sim.event(
@@ -642,7 +646,7 @@ def simulate_tax_year(sim: Sim) -> None:
     inc = return_inputs(p, sim.events, prev, interest=0)
     lines = compute_return(country, prev.key, inc)
     confirmation = derived_id(sim.seed, "tax_year/return", prev.key).replace("-", "")[:12].upper()
-    refund = lines["refund"]
+    refund = to_unit(lines["refund"], p.finances.currency)  # whole yen in a currency without cents
     data = {
         "tax_year": prev.label,
         "year_key": prev.key,

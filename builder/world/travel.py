@@ -59,12 +59,12 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from ..money import precision, unit_cents
-from ..reference import fx, gazetteer
+from ..money import floor_unit, precision, to_unit, unit_cents
+from ..reference import fx, gazetteer, prices
 from ..reference.services import service
 
 # Re-exported: the world's modules and the apps still read these names here.
@@ -176,8 +176,10 @@ def ride(
 
     r.uniform(0.38, 0.72)  # the old distance draw, kept so that later draws do not shift
     route = geo.estimate(pickup, dropoff, city or _home_city(sim), country or _home_country(sim))
-    miles, minutes, fare = route["distance_miles"], route["duration_minutes"], route["fare_cents"]
-    tip = fare * sim.persona.preferences.tipping_percent // 100
+    miles, minutes = route["distance_miles"], route["duration_minutes"]
+    cur = sim.persona.finances.currency
+    fare = prices.figure(route["fare_cents"], cur)  # the tariff's dollars, at the exchange rate in another currency
+    tip = floor_unit(fare * sim.persona.preferences.tipping_percent // 100, cur)
     if r.random() < 0.08:
         tip = 0
     total = fare + tip
@@ -327,8 +329,9 @@ def _stay(sim: Sim, i: int, trip, party: int, check_in: dt.date, nights: int, bu
     price = quote(prop, room, info, check_in, nights, "flexible")
     currency = info["currency"]
     rate = hotel_fx_rate(sim, i, currency)
-    total = card_cents(price["total_cents"], rate)
-    nightly = card_cents(price["nightly_cents"], rate)
+    home_cur = sim.persona.finances.currency
+    total = card_cents(price["total_cents"], rate, home_cur)
+    nightly = card_cents(price["nightly_cents"], rate, home_cur)
     return {
         "property": prop["slug"],
         "kind": prop["kind"],
@@ -387,7 +390,7 @@ def _checkout(
     )
     if foreign:
         pct = FOREIGN_FEE_PERCENT.get(sim.persona.locale, Decimal(3)) if account == "credit_card" else Decimal(2)
-        fee = int((Decimal(total) * pct / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+        fee = to_unit(Decimal(total) * pct / 100, sim.persona.finances.currency)
         if fee > 0:
             sim.event(
                 "card_fee",
@@ -571,7 +574,7 @@ def _spend_abroad(
             digits = min(2, precision(cur))
             minor = int((local * (10**digits)).quantize(Decimal(1)))
             minor = max(1, minor // (10 if digits == 0 else 5) * (10 if digits == 0 else 5))
-            home = int((Decimal(minor) / (10**digits) * rate * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+            home = to_unit(Decimal(minor) / (10**digits) * rate * 100, home_cur)
             pool = pools[key]
             name = pool[pick % len(pool)]
             merchant_id = derived_id(sim.seed, "merchant", trip.destination, name)
@@ -603,7 +606,7 @@ def _spend_abroad(
                 (i, "abroad", n),
             )
             if cur != home_cur and fee_pct:
-                fee = int((Decimal(home) * fee_pct / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+                fee = to_unit(Decimal(home) * fee_pct / 100, home_cur)
                 if fee > 0:
                     sim.event(
                         "card_fee",
@@ -773,7 +776,7 @@ def simulate_travel(sim: Sim) -> None:
             * r.uniform(0.85, 1.25)
             * {"Economy Flex": 1.3, "Basic Economy": 0.85}.get(fare_class, 1.0)
         )
-        fare = int(fare) // 100 * 100 + r.randint(0, 99)
+        fare = prices.figure(int(fare) // 100 * 100 + r.randint(0, 99), p.finances.currency)
         price = fare * len(passengers)
         account = sim.card()
         seats = {f["number"] + f["from"]: _seats(r, seat_pref, len(passengers), f["widebody"]) for f in flights}
@@ -993,7 +996,8 @@ def simulate_travel(sim: Sim) -> None:
         _checkout(
             sim, i, hotel_data, stay_pick, account, expensable, to_local(sim, out), iso(out, dest_zone), confirmation
         )
-        _paid_back(sim, i, trip, "hotel", total // len(passengers), to_local(sim, out))
+        share = floor_unit(total // len(passengers), p.finances.currency)
+        _paid_back(sim, i, trip, "hotel", share, to_local(sim, out))
 
 
 # --- what this domain enters in the calendar (the calendar channel, builder/world/calendar.py) -----

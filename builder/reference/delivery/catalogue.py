@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ...money import cents
+from ...money import cents, floor_unit, to_unit, unit_cents
 from ...rng import rng
+from .. import prices
 from ..addresses import near_postcode, neighbourhoods, region_postcode, street_line
 from ..locale import in_language
 from . import cities, cuisines, options, restaurants
@@ -54,6 +55,8 @@ def menu_price(usd_cents: int, spec: dict) -> int:
     """A US list price (cents) as a menu price of the city (cents): scaled by ``price_factor`` and ending the way
     menus there end (US and GB ``.45``/``.95``, euro ``.40``/``.90``); at least 1.50."""
     value = usd_cents * spec["price_factor"]
+    if spec["currency"] not in prices.WRITTEN:  # at the exchange rate, to the currency's precision
+        return to_unit(value, spec["currency"])
     end = 10 if spec["currency"] == "EUR" else 5
     return max(150, round(value / 50) * 50 - end)
 
@@ -62,6 +65,8 @@ def option_price(usd_cents: int, spec: dict) -> int:
     """An option's surcharge (cents) in the city's currency, to a quarter; 0 stays 0."""
     if not usd_cents:
         return 0
+    if spec["currency"] not in prices.WRITTEN:
+        return to_unit(usd_cents * spec["price_factor"], spec["currency"])
     return max(25, round(usd_cents * spec["price_factor"] / 25) * 25)
 
 
@@ -97,6 +102,11 @@ def _address(r, spec: dict, city: str, hood: str) -> str:
     return f"{r.randint(100, 4999)} {street}, {city}, {region_postcode(spec.get('region'), postcode)}"
 
 
+# A pound or a euro buys a little more on a menu than a dollar (builder.reference.prices: any other currency at the
+# exchange rate).
+_PRICE_FACTOR = {"USD": 1.0, "GBP": 0.72, "EUR": 0.85}
+
+
 def city_spec(
     city: str, country: str = "US", region: str = "", currency: str = "USD", postcode: str | None = None
 ) -> dict:
@@ -112,10 +122,10 @@ def city_spec(
         "country": country,
         "region": region,
         "currency": currency,
-        "price_factor": {"GBP": 0.72, "EUR": 0.85}.get(currency, 1.0),
-        "delivery_fees": [0, 99, 199, 299],
-        "minimums": [1000, 1200],
-        "small_order_fee": 200,
+        "price_factor": prices.factor(currency, _PRICE_FACTOR),
+        "delivery_fees": [prices.figure(c, currency) for c in (0, 99, 199, 299)],
+        "minimums": [prices.figure(c, currency) for c in (1000, 1200)],
+        "small_order_fee": prices.figure(200, currency),
         **(
             {
                 "postcodes": [postcode] if postcode else [],
@@ -249,11 +259,13 @@ def usual_split(p) -> tuple[list[dict], int, int, int, int, int] | None:
     uo = p.routines.usual_order
     if uo is None:
         return None
+    cur = p.finances.currency
     total = cents(uo.total)
     tp = p.preferences.tipping_percent
-    delivery = 299
-    subtotal = int((total - delivery) / (1.10 + tp / 100) / 25) * 25
-    tip = subtotal * tp // 100
+    delivery = prices.figure(USUAL_DELIVERY_CENTS, cur)
+    q = max(25, unit_cents(cur))  # items priced in quarters (whole units of a currency without cents)
+    subtotal = int((total - delivery) / (1.10 + tp / 100) / q) * q
+    tip = floor_unit(subtotal * tp // 100, cur)
     service = total - subtotal - delivery - tip
     if service < 0:
         delivery, service = max(0, delivery + service), 0
@@ -267,13 +279,13 @@ def usual_split(p) -> tuple[list[dict], int, int, int, int, int] | None:
             weights.append(0.55)
         else:
             weights.append(1.0)
-    quarters = subtotal // 25
+    quarters = subtotal // q
     shares = [max(1, int(quarters * w / sum(weights))) for w in weights]
     shares[0] += quarters - sum(shares)
     if shares[0] < 1:
         shares = [quarters // len(weights)] * len(weights)
         shares[0] += quarters - sum(shares)
-    items = [{"name": n, "qty": 1, "price_cents": s * 25} for n, s in zip(uo.items, shares)]
+    items = [{"name": n, "qty": 1, "price_cents": s * q} for n, s in zip(uo.items, shares)]
     return items, subtotal, delivery, service, tip, total
 
 
@@ -296,7 +308,7 @@ def with_usual(restaurants: list[dict], persona, spec: dict) -> list[dict]:
         place["rating_x10"], place["rating_count"] = 48, r.randint(900, 3000)
         out.append(place)
         out.sort(key=lambda x: x["id"])
-    place["usual"], place["delivery_fee_cents"] = True, USUAL_DELIVERY_CENTS
+    place["usual"], place["delivery_fee_cents"] = True, prices.figure(USUAL_DELIVERY_CENTS, spec["currency"])
     place["minimum_cents"] = min(place["minimum_cents"], split[1])
     items = split[0]
     for it in items:
@@ -340,12 +352,13 @@ def dish_name(dish: dict, locale: str) -> str:
     return in_language(dish["name"], locale)
 
 
-def fees(restaurant: dict, subtotal_cents: int) -> dict:
+def fees(restaurant: dict, subtotal_cents: int, currency: str = "USD") -> dict:
     """DashBite's fees of an order of ``subtotal_cents`` at ``restaurant``: ``{"delivery_fee_cents",
-    "service_fee_cents" (10 % half up), "small_order_fee_cents" (below the restaurant's minimum)}``."""
+    "service_fee_cents" (10 % half up, to the ``currency``'s smallest unit), "small_order_fee_cents" (below the
+    restaurant's minimum)}``."""
     return {
         "delivery_fee_cents": restaurant["delivery_fee_cents"],
-        "service_fee_cents": (subtotal_cents * SERVICE_PERCENT + 50) // 100,
+        "service_fee_cents": to_unit((subtotal_cents * SERVICE_PERCENT + 50) // 100, currency),
         "small_order_fee_cents": restaurant["small_order_fee_cents"]
         if subtotal_cents < restaurant["minimum_cents"]
         else 0,

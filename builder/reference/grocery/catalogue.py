@@ -17,7 +17,7 @@ import functools
 import zlib
 
 from .. import grocery as reference_grocery
-from ...money import to_unit
+from ...money import floor_unit, to_unit
 from .. import prices
 from ..locale import in_locale
 
@@ -135,11 +135,16 @@ def usual_store(seed: int, locale: str) -> str:
     return chains[zlib.crc32(f"{seed}/grocery/usual".encode()) % len(chains)]["key"]
 
 
-def fees(subtotal_cents: int, tipping_percent: int, pickup: bool = False) -> dict[str, int]:
-    """``{"delivery_fee_cents", "service_fee_cents", "tip_cents"}`` of a basket (module docstring rules)."""
-    delivery = 0 if pickup or subtotal_cents >= FREE_DELIVERY_FROM_CENTS else DELIVERY_FEE_CENTS
+def fees(subtotal_cents: int, tipping_percent: int, pickup: bool = False, currency: str = "USD") -> dict[str, int]:
+    """``{"delivery_fee_cents", "service_fee_cents", "tip_cents"}`` of a basket (module docstring rules; fees and
+    thresholds written in dollars are the same numbers in pounds and euros, at the exchange rate in any other
+    ``currency``: :func:`builder.reference.prices.figure`)."""
+    free_from = prices.figure(FREE_DELIVERY_FROM_CENTS, currency)
+    delivery = 0 if pickup or subtotal_cents >= free_from else prices.figure(DELIVERY_FEE_CENTS, currency)
     return {
         "delivery_fee_cents": delivery,
-        "service_fee_cents": (subtotal_cents * SERVICE_PERCENT + 50) // 100,
-        "tip_cents": 0 if pickup else subtotal_cents * min(tipping_percent, TIP_CAP_PERCENT) // 100,
+        "service_fee_cents": to_unit((subtotal_cents * SERVICE_PERCENT + 50) // 100, currency),
+        "tip_cents": 0
+        if pickup
+        else floor_unit(subtotal_cents * min(tipping_percent, TIP_CAP_PERCENT) // 100, currency),
     }

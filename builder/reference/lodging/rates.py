@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import ROUND_HALF_UP, Decimal
 
-from ...money import unit_cents
+from ...money import to_unit, unit_cents
 
 WEEKEND = 1.15
 HIGH_SEASON = 1.2
@@ -88,8 +88,10 @@ def quote(prop: dict, room: dict, city: dict, check_in: dt.date, nights: int, pl
     }
 
 
-def card_cents(local_cents: int, fx_rate: str | Decimal) -> int:
+def card_cents(local_cents: int, fx_rate: str | Decimal, card_currency: str = "USD") -> int:
     """``local_cents`` (the hotel's currency) in the card's currency at ``fx_rate`` (card units per local unit,
-    a decimal string such as ``"1.086957"``), rounded half up to the cent: ``card_cents(100000, "1.086957") ==
-    108696``."""
+    a decimal string such as ``"1.086957"``), rounded half up to the cent (to the card currency's smallest unit:
+    whole yen): ``card_cents(100000, "1.086957") == 108696``."""
+    if unit_cents(card_currency) != 1:
+        return to_unit(Decimal(local_cents) * Decimal(fx_rate), card_currency)
     return int((Decimal(local_cents) * Decimal(fx_rate)).quantize(Decimal(1), rounding=ROUND_HALF_UP))

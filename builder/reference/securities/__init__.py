@@ -17,6 +17,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from .. import read_yaml
+from ...money import to_unit, unit_cents
 from ..services import service
 
 #: The broker's brand (its ``app.yaml`` title) and the name its transfers carry on a bank statement.
@@ -91,6 +92,9 @@ def split_of(sec: dict[str, Any], start: dt.date) -> tuple[dt.date, int] | None:
     return None
 
 
-def amount_of(shares: Decimal, price_cents: int) -> int:
-    """Cents of ``shares`` at ``price_cents`` a share, rounded half up (an order's amount, a holding's value)."""
+def amount_of(shares: Decimal, price_cents: int, currency: str | None = None) -> int:
+    """Cents of ``shares`` at ``price_cents`` a share, rounded half up (an order's amount, a holding's value); with
+    a ``currency`` without cents, to its smallest unit (whole yen)."""
+    if currency is not None and unit_cents(currency) != 1:
+        return to_unit(shares * price_cents, currency)
     return int((shares * price_cents).quantize(Decimal(1), ROUND_HALF_UP))
