@@ -36,7 +36,7 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile, yamlfile
 from builder.rng import faker, rng
-from builder.reference import geo
+from builder.reference import geo, prices
 from builder.reference.locale import in_language
 from builder.world import World
 from builder.world import payment_cards
@@ -73,10 +73,17 @@ def done_rides(world: World) -> list:
     return [e for e in world.of_kind("ride") if e.status == "done"]
 
 
-def fare_parts(tenths: int, minutes: int, percent: int = 100) -> dict[str, int]:
+def fare_parts(tenths: int, minutes: int, percent: int = 100, currency: str = "USD") -> dict[str, int]:
     """Fare breakdown in cents for ``tenths`` of a mile and ``minutes`` at ``percent`` of the Zip price:
     ``{"base_cents", "distance_cents", "time_cents", "booking_fee_cents", "fare_cents"}``; at 100 % the fare
-    equals ``geo.fare_cents``. Parts are scaled half up: ``(x * percent + 50) // 100``."""
+    equals ``geo.fare_cents``. Parts are scaled half up: ``(x * percent + 50) // 100``. In a currency other than
+    USD, GBP and EUR the tariff's dollars are at the exchange rate (``builder.reference.prices.figure``, as the
+    world's fares): the fare is the converted dollar fare, the booking fee what the converted parts leave of it."""
+    if currency not in prices.WRITTEN:
+        usd = fare_parts(tenths, minutes, percent)
+        parts = {k: prices.figure(usd[k], currency) for k in ("base_cents", "distance_cents", "time_cents")}
+        fare = prices.figure(usd["fare_cents"], currency)
+        return {**parts, "booking_fee_cents": fare - sum(parts.values()), "fare_cents": fare}
 
     def scale(x: int) -> int:
         return (x * percent + 50) // 100
@@ -342,7 +349,7 @@ def seed(world: World, path: Path) -> Path:
                 )
             )
             tenths = round(d["distance_miles"] * 10)
-            parts = fare_parts(tenths, d["duration_minutes"])
+            parts = fare_parts(tenths, d["duration_minutes"], currency=world.currency)
             if parts["fare_cents"] != d["fare_cents"]:
                 raise ValueError(
                     f"ride {d['ride_id']}: fare {d['fare_cents']} is not the tariff's {parts['fare_cents']}"

@@ -334,7 +334,7 @@ def insight_tasks(world: World) -> list[Task]:
     e = rides[-1]
     d = e.data
     tenths = round(d["distance_miles"] * 10)
-    comfort = fare_parts(tenths, d["duration_minutes"], types["comfort"]["price_percent"])["fare_cents"]
+    comfort = fare_parts(tenths, d["duration_minutes"], types["comfort"]["price_percent"], world.currency)["fare_cents"]
     picked = dt.datetime.fromisoformat(d["pickup_local"]).replace(tzinfo=None)
     task(
         "cf-comfort",
@@ -367,9 +367,12 @@ def insight_tasks(world: World) -> list[Task]:
     if trip_ids:
         on = [x for x in rides if x.data.get("trip") == trip_ids[-1]]
         xl = sum(
-            fare_parts(round(x.data["distance_miles"] * 10), x.data["duration_minutes"], types["xl"]["price_percent"])[
-                "fare_cents"
-            ]
+            fare_parts(
+                round(x.data["distance_miles"] * 10),
+                x.data["duration_minutes"],
+                types["xl"]["price_percent"],
+                world.currency,
+            )["fare_cents"]
             for x in on
         )
         fares = sum(x.data["fare_cents"] for x in on)

@@ -1,0 +1,64 @@
+"""A persona from anywhere is paid, charged and priced in its own currency (issue 26 steps 12-15): a Tokyo home
+completes to yen and its world's every amount is whole yen, with a salary and a rent a Tokyo resident could have."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from builder.persona import complete, load
+from builder.world import simulate
+
+TOKYO = Path(__file__).resolve().parents[1] / "data" / "tokyo-persona.json"
+
+
+@pytest.fixture(scope="module")
+def tokyo():
+    persona = complete(load(TOKYO))
+    return persona, simulate(persona)
+
+
+def _amounts(data, path=""):
+    """Every integer money field (``*_cents``, ``cents``) of an event's data, with its path; a hotel's quote in a
+    foreign currency (``price`` beside ``currency``) is the hotel's, not the persona's."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k == "price" and isinstance(v, dict) and data.get("currency") not in (None, "JPY"):
+                continue
+            yield from _amounts(v, f"{path}.{k}")
+    elif isinstance(data, list):
+        for v in data:
+            yield from _amounts(v, f"{path}[]")
+    elif isinstance(data, int) and not isinstance(data, bool) and path.rsplit(".", 1)[-1].endswith("cents"):
+        yield path, data
+
+
+def test_a_tokyo_home_completes_to_yen(tokyo):
+    persona, _ = tokyo
+    assert persona.finances.currency == "JPY"
+    assert Decimal(5_000_000) <= persona.work.salary <= Decimal(9_000_000)
+    rent = next(b for b in persona.finances.recurring_charges if b.category == "housing")
+    assert Decimal(100_000) <= rent.amount <= Decimal(250_000)
+    assert all(b.amount == b.amount.to_integral_value() for b in persona.finances.recurring_charges)
+
+
+def test_every_amount_of_a_yen_world_is_whole_yen(tokyo):
+    _, world = tokyo
+    assert world.currency == "JPY"
+    # A quote's nightly_cents is the average night (subtotal / nights, as the stays app shows it and as the shipped
+    # worlds' yen hotels carry it), not an amount anyone pays: the charged rate is rate_cents.
+    odd = sorted(
+        {(e.kind, path) for e in world.events for path, v in _amounts(e.data) if v % 100}
+        - {(k, ".price.nightly_cents") for k in ("hotel_booking", "hotel_stay", "hotel_checkout")}
+    )
+    assert not odd, odd
+    postings = sorted({e.kind for e in world.events for p in e.postings if p.amount_cents % 100})
+    assert not postings, postings
+
+
+def test_a_yen_coffee_costs_yen(tokyo):
+    _, world = tokyo
+    coffee = [e.data["amount_cents"] for e in world.of_kind("card_purchase") if e.data.get("category") == "coffee"]
+    assert coffee and 20_000 <= sorted(coffee)[len(coffee) // 2] <= 150_000  # ¥200-1,500
