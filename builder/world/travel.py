@@ -45,7 +45,7 @@ Rules (tasks, apps and tests depend on them):
   events at destination merchants (``trip`` set, ``city`` the destination, ``local_time``): cafés,
   meals (for the whole party when travelling together), sights, transit, shops, named from
   ``templates/money/merchants.yaml`` by country. In a foreign currency the posting is in the card's
-  currency at the day's rate (``PER_USD`` moved by up to 1.5 %), the data carry ``foreign_currency``,
+  currency at the day's rate (:func:`builder.reference.fx.per_usd` moved by up to 1.5 %), the data carry ``foreign_currency``,
   ``foreign_amount`` and ``fx_rate`` and the posting's memo says ``44.35 EUR @ 1.086179``; a
   ``card_fee`` event (posting kind ``fee``) adds the card's foreign transaction fee
   (``FOREIGN_FEE_PERCENT`` by locale). Only purchases up to ``now`` are made.
@@ -268,7 +268,7 @@ def _seats(r, pref: str, passengers: int, widebody: bool) -> list[str]:
 
 def hotel_fx_rate(sim: Sim, i: int, currency: str) -> Decimal:
     """Card-currency units per unit of the hotel's ``currency`` for trip ``i``'s hotel charge: 1 at home, else
-    the reference rate (:data:`PER_USD`) moved by up to 1.5 % (stream ``travel/trip/<i>/hotel/fx``), six
+    the reference rate (:func:`builder.reference.fx.rate` on the day of departure) moved by up to 1.5 % (stream ``travel/trip/<i>/hotel/fx``), six
     decimals, as the purchases abroad are converted."""
     home_cur = sim.persona.finances.currency
     if currency == home_cur or not fx.known(currency) or not fx.known(home_cur):
@@ -570,7 +570,7 @@ def _spend_abroad(
                 continue
             # Meals and sights for everyone when travelling together.
             party = people if category in ("restaurants", "entertainment") and people > 1 else 1
-            local = usd * PER_USD.get(cur, Decimal(1)) * party
+            local = usd * (fx.per_usd(cur, day) if fx.known(cur) else Decimal(1)) * party
             digits = min(2, precision(cur))
             minor = int((local * (10**digits)).quantize(Decimal(1)))
             minor = max(1, minor // (10 if digits == 0 else 5) * (10 if digits == 0 else 5))
