@@ -39,7 +39,7 @@ from .model import (
     Work,
 )
 from . import facts
-from .places import CURRENCY, DESTINATIONS, HOME_CITIES, LOCAL_NAMES, City, Town, destinations, town
+from .places import CURRENCY, DESTINATIONS, HOME_CITIES, LOCAL_NAMES, City, Town, destinations, flown, town
 
 
 _ACCOUNT_NAMES = {
@@ -506,12 +506,11 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
             places = [d for d in DESTINATIONS if d[0] != city.name and d[1] != city.airport]  # never home
             airports = {**{d[0]: d[1] for d in DESTINATIONS}, **{c.name: c.airport for c in HOME_CITIES[p.locale]}}
         else:  # a home the tables do not cover: big cities at home and nearby, a few far away
-            places = destinations(gazetteer.find_city(city.name, city.country, city.region), city.airport)
-            airports = {
-                c.city: gazetteer.home_airport(gazetteer.find_city(c.city, city.country)).iata
-                for c in contacts
-                if c.city and gazetteer.find_city(c.city, city.country)
-            }
+            here = gazetteer.find_city(city.name, city.country, city.region)
+            places = destinations(here, city.airport)
+            towns = {c.city: gazetteer.find_city(c.city, city.country) for c in contacts if c.city}
+            # Family a train or car ride away is visited without a flight: no family trip for it.
+            airports = {name: gazetteer.home_airport(t).iata for name, t in towns.items() if t and flown(here, t)}
         local = LOCAL_NAMES.get(p.locale, {})
         friends = [
             c.name for c in contacts if c.relationship in ("friend", "partner", "spouse") and (c.closeness or 0) >= 4

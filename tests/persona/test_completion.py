@@ -336,6 +336,11 @@ def test_a_home_anywhere_takes_its_zone_airport_and_postcodes_from_the_gazetteer
     assert {t.airport for t in tokyo.travel.trips} & domestic, [t.airport for t in tokyo.travel.trips]
     assert all(gazetteer.airport(t.airport).kind == "large_airport" for t in tokyo.travel.trips)
     assert "family" not in {t.purpose for t in tokyo.travel.trips}
+    # Trips are flights, never to a city a train reaches (Nagoya, 260 km; Sendai, 300 km).
+    home = gazetteer.find_city("Tokyo", "JP")
+    for d in destinations(home, "HND"):
+        there = gazetteer.airport(d[1])
+        assert gazetteer.distance_km(home.latitude, home.longitude, there.latitude, there.longitude) > 300, d
     lagos = complete(spec("Lagos", "100001", "NG"))
     assert (lagos.timezone, lagos.travel.home_airport) == ("Africa/Lagos", "LOS")
     assert "LOS" not in {t.airport for t in lagos.travel.trips}
