@@ -55,6 +55,7 @@ from builder import yamlfile
 from ..dates import add_months
 from ..money import cents
 from ..persona import Persona
+from ..reference.banking import statement_labels
 from ..reference.services import service
 from ..rng import derived_id
 from .context import Charge, Sim
@@ -154,73 +155,19 @@ P2P_MEMOS_LOCALE = {
 }
 
 
-# Ledger wording by locale: what each kind of line says on a statement in that country.
-LABELS = {
-    "en_US": {
-        "pay": "PAYROLL DEPOSIT {}",
-        "bill_pay": "BILL PAY {}",
-        "autopay": "AUTOPAY {}",
-        "debit": "DEBIT CARD {}",
-        "p2p_to": "ZELLE TO {}",
-        "p2p_from": "ZELLE FROM {}",
-        "to_savings": "TRANSFER TO SAVINGS",
-        "from_checking": "TRANSFER FROM CHECKING",
-        "card_payment": "PAYMENT TO {}",
-        "card_thanks": "PAYMENT THANK YOU",
-        "interest": "INTEREST PAID",
-        "card_interest": "INTEREST CHARGE ON PURCHASES",
-        "from_savings": "TRANSFER TO CHECKING",
-        "to_checking": "TRANSFER FROM SAVINGS",
-        "fx_fee": "FOREIGN TRANSACTION FEE",
-        "ext_to": "ACH TRANSFER TO {}",
-        "ext_from": "ACH DEPOSIT FROM {}",
-    },
-    "en_GB": {
-        "pay": "SALARY {}",
-        "bill_pay": "STANDING ORDER {}",
-        "autopay": "DIRECT DEBIT {}",
-        "debit": "CARD PAYMENT {}",
-        "p2p_to": "FASTER PAYMENT TO {}",
-        "p2p_from": "FASTER PAYMENT FROM {}",
-        "to_savings": "TRANSFER TO SAVER",
-        "from_checking": "TRANSFER FROM CURRENT ACCOUNT",
-        "card_payment": "PAYMENT TO {}",
-        "card_thanks": "PAYMENT RECEIVED - THANK YOU",
-        "interest": "GROSS INTEREST",
-        "card_interest": "INTEREST CHARGED",
-        "from_savings": "TRANSFER TO CURRENT ACCOUNT",
-        "to_checking": "TRANSFER FROM SAVER",
-        "fx_fee": "NON-STERLING TRANSACTION FEE",
-        "ext_to": "BANK TRANSFER TO {}",
-        "ext_from": "BANK TRANSFER FROM {}",
-    },
-    "de_DE": {
-        "pay": "GEHALT {}",
-        "bill_pay": "DAUERAUFTRAG {}",
-        "autopay": "LASTSCHRIFT {}",
-        "debit": "KARTENZAHLUNG {}",
-        "p2p_to": "ÜBERWEISUNG AN {}",
-        "p2p_from": "GUTSCHRIFT VON {}",
-        "to_savings": "UMBUCHUNG AUF TAGESGELD",
-        "from_checking": "UMBUCHUNG VOM GIROKONTO",
-        "card_payment": "KREDITKARTENABRECHNUNG {}",
-        "card_thanks": "AUSGLEICH KREDITKARTE",
-        "interest": "ZINSGUTSCHRIFT",
-        "card_interest": "SOLLZINSEN KREDITKARTE",
-        "from_savings": "UMBUCHUNG AUF GIROKONTO",
-        "to_checking": "UMBUCHUNG VOM TAGESGELD",
-        "fx_fee": "AUSLANDSEINSATZENTGELT",
-        "ext_to": "ÜBERWEISUNG AN {}",
-        "ext_from": "GUTSCHRIFT VON {}",
-    },
-}
+@lru_cache(maxsize=None)
+def _statement_words(locale: str, country: str) -> dict[str, object]:
+    return statement_labels(locale, country)
 
 
 def label(sim: Sim, key: str, name: str = "") -> str:
-    """The ledger description of a line of kind ``key`` in the persona's locale (upper case). ``ext_to`` /
-    ``ext_from`` name a transfer between checking and an account at another firm (a broker, a prediction
-    market): the same words the bank writes for one made in an app (@persona/platform/transfers)."""
-    return LABELS[sim.persona.locale][key].format(name.upper())
+    """The ledger description of a line of kind ``key`` as the persona's bank words it (upper case): the bank of its
+    home country for its locale (:func:`builder.reference.banking.statement_labels`: ``ZELLE TO {}`` in the US,
+    ``PIX TO {}`` for an English speaker in Brazil). ``ext_to`` / ``ext_from`` name a transfer between checking and
+    an account at another firm (a broker, a prediction market): the same words the bank writes for one made in an
+    app (@persona/platform/transfers)."""
+    p = sim.persona
+    return str(_statement_words(p.locale, p.identity.address.country)[key]).format(name.upper())
 
 
 def next_business_day(day: dt.date) -> dt.date:
