@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from ..dates import add_months
 from ..names import ascii_slug
-from ..reference import gazetteer
+from ..reference import gazetteer, read_yaml
 from ..reference.locale import territory
 from ..reference.services import service
 from ..rng import faker, rng, token
@@ -91,38 +91,6 @@ _BILLS = {
     ],
 }
 
-_SITES = {
-    "en_US": [
-        ("https://www.nytimes.com/", "The New York Times", 10),
-        ("https://weather.gov/", "National Weather Service", 5),
-        ("https://www.allrecipes.com/", "Allrecipes", 3),
-        ("https://www.reddit.com/", "Reddit", 14),
-        ("https://www.youtube.com/", "YouTube", 12),
-        ("https://en.wikipedia.org/wiki/Main_Page", "Wikipedia", 9),
-        ("https://github.com/", "GitHub", 8),
-        ("https://www.espn.com/", "ESPN", 4),
-    ],
-    "en_GB": [
-        ("https://www.bbc.co.uk/news", "BBC News", 14),
-        ("https://www.metoffice.gov.uk/", "Met Office", 5),
-        ("https://www.bbcgoodfood.com/", "BBC Good Food", 3),
-        ("https://www.reddit.com/", "Reddit", 10),
-        ("https://www.youtube.com/", "YouTube", 12),
-        ("https://en.wikipedia.org/wiki/Main_Page", "Wikipedia", 9),
-        ("https://www.theguardian.com/uk", "The Guardian", 10),
-        ("https://www.nationalrail.co.uk/", "National Rail", 4),
-    ],
-    "de_DE": [
-        ("https://www.tagesschau.de/", "tagesschau.de", 14),
-        ("https://www.dwd.de/", "Deutscher Wetterdienst", 5),
-        ("https://www.chefkoch.de/", "Chefkoch", 3),
-        ("https://www.spiegel.de/", "DER SPIEGEL", 10),
-        ("https://www.youtube.com/", "YouTube", 12),
-        ("https://de.wikipedia.org/wiki/Wikipedia:Hauptseite", "Wikipedia", 9),
-        ("https://www.bahn.de/", "Deutsche Bahn", 5),
-        ("https://www.kicker.de/", "kicker", 4),
-    ],
-}
 # Our own app clones every persona visits, by role, with their page title and visits a week (the bank is the
 # first; others join as apps are added).
 _APP_SITES = [("bank", "Accounts | {title}", 3)]
@@ -576,10 +544,10 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
 
 
 def _routines(p: Persona, preferences: Preferences) -> Routines:
-    seed, loc = p.seed, p.locale
+    seed = p.seed
     ro = p.routines or Routines()
     r = rng(seed, "complete/routines")
-    commute = ro.commute or Commute(mode={"en_US": "car", "en_GB": "transit", "de_DE": "bike"}[loc])
+    commute = ro.commute or Commute(mode=everyday(p)["commute"])
     # From the persona's cuisines (a Thai place for a Thai lover), never a fixed dish.
     usual = ro.usual_order or facts.usual_order(p, preferences.cuisines)
     return ro.model_copy(
@@ -588,13 +556,30 @@ def _routines(p: Persona, preferences: Preferences) -> Routines:
 
 
 def _preferences(p: Persona) -> Preferences:
-    pr = p.preferences or Preferences(tipping_percent={"en_US": 18, "en_GB": 10, "de_DE": 8}[p.locale])
+    pr = p.preferences or Preferences(tipping_percent=everyday(p)["tipping_percent"])
     r = rng(p.seed, "complete/preferences/cuisines")
     update = {"cuisines": pr.cuisines or r.sample(_CUISINES, 3)}
     if p.preferences is None:
         # A spec with no preferences gets a favourite cafe and shop (the world makes them merchants).
         update["favourite_merchants"] = facts.favourites(p)
     return pr.model_copy(update=update)
+
+
+def everyday(p: Persona) -> dict:
+    """The everyday customs of the country ``p`` lives in (its address's, else its locale's), from
+    ``builder/reference/everyday.yaml``: ``tipping_percent`` (int), ``commute`` (a :class:`Commute` mode) and
+    ``sites`` (``[url, title, visits a week]`` rows in ``p``'s text language: the country's, else the default's for
+    that language, else the default's English ones). A fresh dict."""
+    data = read_yaml("everyday.yaml")
+    country = p.identity.address.country if p.identity.address else territory(p.locale)
+    here, default = data["countries"].get(country, {}), data["default"]
+    language = p.locale.split("_")[0]
+    sites = here.get("sites", {}).get(language) or default["sites"].get(language) or default["sites"]["en"]
+    return {
+        "tipping_percent": here.get("tipping_percent", default["tipping_percent"]),
+        "commute": here.get("commute", default["commute"]),
+        "sites": [list(row) for row in sites],
+    }
 
 
 def _browsing(p: Persona) -> list[Site]:
@@ -605,7 +590,7 @@ def _browsing(p: Persona) -> list[Site]:
         for role, t, n in _APP_SITES
     ]
     sites += [
-        Site(url=u, title=t, per_week=Decimal(n), bookmarked=i < 4) for i, (u, t, n) in enumerate(_SITES[p.locale])
+        Site(url=u, title=t, per_week=Decimal(n), bookmarked=i < 4) for i, (u, t, n) in enumerate(everyday(p)["sites"])
     ]
     return sites
 
