@@ -202,3 +202,13 @@ def city_catalogue(city: gazetteer.City, name: str | None = None) -> tuple[dict,
     known = file_city(city)
     rows = [x for x in restaurants() if x["city"] == known] if known else []
     return tuple(sorted([*rows, *generated(city, name)], key=lambda x: x["slug"]))
+
+
+def listed_in(name: str, country: str, region: str | None = None) -> tuple[dict, ...]:
+    """TableTime's restaurants in the city called ``name`` in ``country`` (``region`` picks among cities of that name,
+    as :func:`~builder.reference.gazetteer.find_city` does): :func:`city_catalogue`'s, written as ``name``; the
+    file's rows of that name alone when the gazetteer does not know the city."""
+    city = gazetteer.find_city(name, country, region)
+    if city is None:
+        return tuple(x for x in restaurants() if x["city"] == name)
+    return city_catalogue(city, name)
