@@ -3,6 +3,7 @@ never per persona, from the grammar of generate.py, on the city's own streets; t
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
@@ -47,7 +48,7 @@ def test_generated_restaurants_are_believable_for_the_city(name):
         assert x["address"].startswith(x["street"]) and x["city"] == name and x["country"] == country
         assert x["zone"] == city.timezone
         assert x["phone"].startswith(f"+{code} ") and re.fullmatch(r"\+\d+ \d+ \d{3} \d{4}", x["phone"]), x["phone"]
-        assert x["currency"] in (gazetteer.currency(country, __import__("datetime").date(2024, 1, 1)), "USD")
+        assert x["currency"] in (gazetteer.currency(country, dt.date(2024, 1, 1)), "USD")
         assert x["menu"] and all(d["price_cents"] > 0 for d in x["menu"])
         assert x["blurb"].endswith(f" in {x['neighbourhood']}.")
 
