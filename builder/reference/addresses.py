@@ -68,15 +68,16 @@ def neighbourhoods(country: str, city: str) -> tuple[str, ...]:
     return names[:40] or ((here.name,) if here else (city,))
 
 
-def street_line(r, country: str, city: str) -> str:
+def street_line(r, country: str, city: str, hood: str | None = None) -> str:
     """A street line (no city) in ``city`` of ``country`` (ISO code) as the country's language writes one
     (``grammars`` in ``addresses.yaml``: ``Rua Pinheiros, 1204``, ``2-14-3 Setagaya``, ``14 Surulere Close``), its
-    name that of a neighbourhood nearby or a surname of the country; draws from ``r`` (a ``random.Random``)."""
+    name that of a neighbourhood nearby (``hood`` when given) or a surname of the country; draws from ``r`` (a
+    ``random.Random``)."""
     grammars = read_yaml("addresses.yaml")["grammars"]
     found = gazetteer.country(country)
     g = grammars.get(found.languages[0] if found else "", grammars["default"])
     lo, hi = g["number"]
-    names = list(neighbourhoods(country, city))
+    names = [hood] if hood else list(neighbourhoods(country, city))
     fake = Faker(gazetteer.faker_locale(country))
     fake.seed_instance(r.getrandbits(64))
     surname = fake.last_name()
