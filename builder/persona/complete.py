@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from ..dates import add_months
 from ..names import ascii_slug
-from ..reference import gazetteer
+from ..reference import gazetteer, people
 from ..reference.locale import territory
 from ..reference.services import service
 from ..rng import faker, rng, token
@@ -250,10 +250,20 @@ def _birthday(seed: int, stream: str, around: dt.date, spread_years: int) -> dt.
     return dt.date(min(max(year, 1901), 9998), r.randint(1, 12), r.randint(1, 28))
 
 
+def _home_country(p: Persona) -> str:
+    """The country the persona lives in: its address's, else its locale's."""
+    return p.identity.address.country if p.identity.address else territory(p.locale)
+
+
 def _identity(p: Persona, city) -> Identity:
+    """The persona's identity with every field the spec leaves out filled. Gender: the spec's; for a home outside the
+    locale's country the one the name tells (:func:`builder.reference.people.gender_of`: Kenji in Tokyo is a man);
+    else drawn (stream ``complete/identity/gender``, as at home, where the draw has always decided)."""
     seed, loc, ident = p.seed, p.locale, p.identity
     first, last = ident.name.split()[0], ident.name.split()[-1]
-    gender = ident.gender or rng(seed, "complete/identity/gender").choice(["female", "male", "nonbinary"])
+    country = _home_country(p)
+    told = people.gender_of(ident.name, loc, country) if country != territory(loc) else None
+    gender = ident.gender or told or rng(seed, "complete/identity/gender").choice(["female", "male", "nonbinary"])
     birth = ident.birth_date or (
         p.as_of - dt.timedelta(days=rng(seed, "complete/identity/birth_date").randint(25 * 365, 45 * 365))
     )
@@ -291,14 +301,16 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
         ]
         last = identity.name.split()[-1]
         taken = {name_key(identity.name)}
+        # Everyone lives in the persona's country (facts.contact_facts): named as its people are (reference.people).
+        country = _home_country(p)
         for i, (rel, closeness) in enumerate(plan):
-            fake = faker(seed, f"complete/contact/{i}/name", loc)
+            fake = people.names(seed, f"complete/contact/{i}/name", loc, country)
             surname = last if rel in ("parent", "sibling") else fake.last_name()
             name, attempt = f"{fake.first_name()} {surname}", 0
             # Never the persona's own name, a name twice, or past the 80-character cap (a very long surname).
             while len(name) > 80 or name_key(name) in taken:
                 attempt += 1
-                fake = faker(seed, f"complete/contact/{i}/name/{attempt}", loc)
+                fake = people.names(seed, f"complete/contact/{i}/name/{attempt}", loc, country)
                 name = f"{fake.first_name()} {fake.last_name()}"
             taken.add(name_key(name))
             given.append(Contact(name=name, relationship=rel, closeness=closeness))
