@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from ..dates import add_months
 from ..names import ascii_slug
-from ..reference import gazetteer, people
+from ..reference import gazetteer, people, phones
 from ..reference.locale import territory
 from ..reference.services import service
 from ..rng import faker, rng, token
@@ -189,11 +189,10 @@ def username(p: Persona) -> str:
     return f"user{token(p.seed, 'complete/username', length=6)}"
 
 
-def _phone(seed: int, stream: str, locale: str) -> str:
-    """A fictional phone number as the locale's bank writes one (``phone``: a format and the ranges it draws)."""
-    r = rng(seed, stream)
-    spec = facts.bank(locale)["phone"]
-    return spec["format"].format(*(r.randint(lo, hi) for lo, hi in spec["ranges"]))
+def _phone(seed: int, stream: str, country: str) -> str:
+    """A mobile number in ``country`` (:func:`builder.reference.phones.phone`: the fictional ranges in the US, the UK
+    and Germany; elsewhere the country's calling code and numbering plan), drawn from the named ``stream``."""
+    return phones.phone(rng(seed, stream), country)
 
 
 def _home_city(p: Persona) -> City:
@@ -273,7 +272,7 @@ def _identity(p: Persona, city) -> Identity:
         gender=gender,
         pronouns=ident.pronouns or {"female": "she/her", "male": "he/him", "nonbinary": "they/them"}[gender],
         email=ident.email or f"{_mailbox(first + ' ' + last, seed, 'identity/me')}@{facts.email_domain(loc)}",
-        phone=ident.phone or _phone(seed, "complete/identity/phone", loc),
+        phone=ident.phone or _phone(seed, "complete/identity/phone", country),
         address=_with_region(ident.address) or _address(seed, "complete/identity/address", loc, city),
         username=username(p),
         bio=ident.bio,  # filled from the completed work and routines in complete()
@@ -316,6 +315,7 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
             given.append(Contact(name=name, relationship=rel, closeness=closeness))
     out = []
     age_anchor = identity.birth_date
+    home = _home_country(p)
     for i, c in enumerate(given):
         s = f"complete/contact/{i}"
         closeness = c.closeness or {
@@ -344,7 +344,8 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
                 relationship=c.relationship,
                 closeness=closeness,
                 email=c.email or f"{_mailbox(c.name, seed, f'contact/c{i}')}@{facts.email_domain(loc)}",
-                phone=c.phone or _phone(seed, f"{s}/phone", loc),
+                # Where the contact lives: the spec's address's country, else the persona's (facts.contact_facts).
+                phone=c.phone or _phone(seed, f"{s}/phone", c.address.country if c.address else home),
                 # Born before today: a child of a very young persona is at most a few months old.
                 birthday=c.birthday
                 or min(_birthday(seed, f"{s}/birthday", around, 6), p.as_of - dt.timedelta(days=90)),

@@ -69,3 +69,11 @@ def test_the_worlds_people_live_in_japan(tokyo):
         assert all(japanese(n) for n in group), sorted(group)
     salon = {e.data["location"] for e in w.of_kind("calendar_event") if e.data["title"] == "Haircut"}
     assert salon and all(x.split("'")[0] in FIRST for x in salon), salon
+
+
+def test_everyone_has_a_japanese_number(tokyo):
+    p, w = tokyo
+    assert p.identity.phone.startswith("+81 ")
+    assert all(c.phone.startswith("+81 ") for c in p.contacts), [c.phone for c in p.contacts]
+    assert len({c.phone for c in p.contacts} | {p.identity.phone}) == len(p.contacts) + 1
+    assert all(e.data["contact_phone"].startswith("+81 ") for e in w.of_kind("chat_message"))
