@@ -399,7 +399,12 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
     else:
         patterns = occ.get("employers") or ["{company}"]
         pattern = patterns[rng(seed, "complete/work/employer/pattern").randrange(len(patterns))]
-        last, last2 = fake.last_name(), fake.last_name()
+        # Surnames of the home's people (reference.people); at home the employer's own Faker draws them, as always.
+        country = _home_country(p)
+        surnames = (
+            fake if country == territory(loc) else people.names(seed, "complete/work/employer/surnames", loc, country)
+        )
+        last, last2 = surnames.last_name(), surnames.last_name()
         employer = pattern.format(last=last, last2=last2, full=p.identity.name, company=fake.company())[:100]
     colleagues = w.colleagues or [c.name for c in contacts if c.relationship == "colleague"]
     email = w.email or (
@@ -415,12 +420,14 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
         meetings = []
         one_on_one = occ.mail.get("one_on_one", "1:1 with {first}")
         for m in occ.get("series") or []:
-            people = {"all": colleagues, "one": colleagues[:1], "some": colleagues[1:3] or colleagues[:1]}[
+            invited = {"all": colleagues, "one": colleagues[:1], "some": colleagues[1:3] or colleagues[:1]}[
                 m.get("with", "all")
             ]
-            if m.get("with", "all") != "all" and not people:
+            if m.get("with", "all") != "all" and not invited:
                 continue
-            title = m["title"].replace("{one_on_one}", one_on_one).format(first=people[0].split()[0] if people else "")
+            title = (
+                m["title"].replace("{one_on_one}", one_on_one).format(first=invited[0].split()[0] if invited else "")
+            )
             meetings.append(
                 Meeting(
                     title=title[:120],
@@ -428,7 +435,7 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
                     time=m["time"],
                     duration_minutes=m.get("minutes", 30),
                     every_weeks=m.get("every", 1),
-                    attendees=list(people),
+                    attendees=list(invited),
                 )
             )
     return Work(

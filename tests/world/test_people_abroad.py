@@ -77,3 +77,15 @@ def test_everyone_has_a_japanese_number(tokyo):
     assert all(c.phone.startswith("+81 ") for c in p.contacts), [c.phone for c in p.contacts]
     assert len({c.phone for c in p.contacts} | {p.identity.phone}) == len(p.contacts) + 1
     assert all(e.data["contact_phone"].startswith("+81 ") for e in w.of_kind("chat_message"))
+
+
+def test_shops_and_employers_take_the_countrys_surnames(tokyo):
+    import re
+
+    from builder.world.finance import make_merchants
+
+    p, _ = tokyo
+    owned = [m.group(1) for x in make_merchants(p) if (m := re.match(r"(\w+)'s ", x.name))]
+    assert owned and all(x in LAST for x in owned), owned
+    employer = complete(Persona.model_validate({**TOKYO, "seed": 2})).work.employer  # "{last} Illustration"
+    assert employer.split()[0] in LAST, employer
