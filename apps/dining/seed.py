@@ -122,9 +122,6 @@ def _world_only(world: World, mine: list[dict]) -> list[dict]:
     p = world.persona
     home = p.identity.address
     cuisine_of = {e.data["booking_id"]: e.data.get("cuisine") for e in world.of_kind("restaurant_booking")}
-    prefix = " ".join((p.identity.phone or "").split()[:2]) or {"US": "+1", "GB": "+44", "DE": "+49"}.get(
-        home.country if home else "", ""
-    )
     out, seen = [], set()
     for b in mine:
         key = (b["restaurant"], b["address"])
@@ -142,7 +139,6 @@ def _world_only(world: World, mine: list[dict]) -> list[dict]:
                 zone=p.timezone,
                 currency=world.currency,
                 lang=language(p.locale),
-                phone_prefix=prefix,
             )
         )
     return out

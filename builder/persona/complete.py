@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from ..dates import add_months
 from ..names import ascii_slug
-from ..reference import gazetteer, read_yaml
+from ..reference import gazetteer, people, phones, read_yaml
 from ..reference.locale import territory
 from ..reference.services import service
 from ..rng import faker, rng, token
@@ -157,11 +157,10 @@ def username(p: Persona) -> str:
     return f"user{token(p.seed, 'complete/username', length=6)}"
 
 
-def _phone(seed: int, stream: str, locale: str) -> str:
-    """A fictional phone number as the locale's bank writes one (``phone``: a format and the ranges it draws)."""
-    r = rng(seed, stream)
-    spec = facts.bank(locale)["phone"]
-    return spec["format"].format(*(r.randint(lo, hi) for lo, hi in spec["ranges"]))
+def _phone(seed: int, stream: str, country: str) -> str:
+    """A mobile number in ``country`` (:func:`builder.reference.phones.phone`: the fictional ranges in the US, the UK
+    and Germany; elsewhere the country's calling code and numbering plan), drawn from the named ``stream``."""
+    return phones.phone(rng(seed, stream), country)
 
 
 def _home_city(p: Persona) -> City:
@@ -218,10 +217,20 @@ def _birthday(seed: int, stream: str, around: dt.date, spread_years: int) -> dt.
     return dt.date(min(max(year, 1901), 9998), r.randint(1, 12), r.randint(1, 28))
 
 
+def _home_country(p: Persona) -> str:
+    """The country the persona lives in: its address's, else its locale's."""
+    return p.identity.address.country if p.identity.address else territory(p.locale)
+
+
 def _identity(p: Persona, city) -> Identity:
+    """The persona's identity with every field the spec leaves out filled. Gender: the spec's; for a home outside the
+    locale's country the one the name tells (:func:`builder.reference.people.gender_of`: Kenji in Tokyo is a man);
+    else drawn (stream ``complete/identity/gender``, as at home, where the draw has always decided)."""
     seed, loc, ident = p.seed, p.locale, p.identity
     first, last = ident.name.split()[0], ident.name.split()[-1]
-    gender = ident.gender or rng(seed, "complete/identity/gender").choice(["female", "male", "nonbinary"])
+    country = _home_country(p)
+    told = people.gender_of(ident.name, loc, country) if country != territory(loc) else None
+    gender = ident.gender or told or rng(seed, "complete/identity/gender").choice(["female", "male", "nonbinary"])
     birth = ident.birth_date or (
         p.as_of - dt.timedelta(days=rng(seed, "complete/identity/birth_date").randint(25 * 365, 45 * 365))
     )
@@ -231,7 +240,7 @@ def _identity(p: Persona, city) -> Identity:
         gender=gender,
         pronouns=ident.pronouns or {"female": "she/her", "male": "he/him", "nonbinary": "they/them"}[gender],
         email=ident.email or f"{_mailbox(first + ' ' + last, seed, 'identity/me')}@{facts.email_domain(loc)}",
-        phone=ident.phone or _phone(seed, "complete/identity/phone", loc),
+        phone=ident.phone or _phone(seed, "complete/identity/phone", country),
         address=_with_region(ident.address) or _address(seed, "complete/identity/address", loc, city),
         username=username(p),
         bio=ident.bio,  # filled from the completed work and routines in complete()
@@ -259,19 +268,22 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
         ]
         last = identity.name.split()[-1]
         taken = {name_key(identity.name)}
+        # Everyone lives in the persona's country (facts.contact_facts): named as its people are (reference.people).
+        country = _home_country(p)
         for i, (rel, closeness) in enumerate(plan):
-            fake = faker(seed, f"complete/contact/{i}/name", loc)
+            fake = people.names(seed, f"complete/contact/{i}/name", loc, country)
             surname = last if rel in ("parent", "sibling") else fake.last_name()
             name, attempt = f"{fake.first_name()} {surname}", 0
             # Never the persona's own name, a name twice, or past the 80-character cap (a very long surname).
             while len(name) > 80 or name_key(name) in taken:
                 attempt += 1
-                fake = faker(seed, f"complete/contact/{i}/name/{attempt}", loc)
+                fake = people.names(seed, f"complete/contact/{i}/name/{attempt}", loc, country)
                 name = f"{fake.first_name()} {fake.last_name()}"
             taken.add(name_key(name))
             given.append(Contact(name=name, relationship=rel, closeness=closeness))
     out = []
     age_anchor = identity.birth_date
+    home = _home_country(p)
     for i, c in enumerate(given):
         s = f"complete/contact/{i}"
         closeness = c.closeness or {
@@ -300,7 +312,8 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
                 relationship=c.relationship,
                 closeness=closeness,
                 email=c.email or f"{_mailbox(c.name, seed, f'contact/c{i}')}@{facts.email_domain(loc)}",
-                phone=c.phone or _phone(seed, f"{s}/phone", loc),
+                # Where the contact lives: the spec's address's country, else the persona's (facts.contact_facts).
+                phone=c.phone or _phone(seed, f"{s}/phone", c.address.country if c.address else home),
                 # Born before today: a child of a very young persona is at most a few months old.
                 birthday=c.birthday
                 or min(_birthday(seed, f"{s}/birthday", around, 6), p.as_of - dt.timedelta(days=90)),
@@ -354,7 +367,12 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
     else:
         patterns = occ.get("employers") or ["{company}"]
         pattern = patterns[rng(seed, "complete/work/employer/pattern").randrange(len(patterns))]
-        last, last2 = fake.last_name(), fake.last_name()
+        # Surnames of the home's people (reference.people); at home the employer's own Faker draws them, as always.
+        country = _home_country(p)
+        surnames = (
+            fake if country == territory(loc) else people.names(seed, "complete/work/employer/surnames", loc, country)
+        )
+        last, last2 = surnames.last_name(), surnames.last_name()
         employer = pattern.format(last=last, last2=last2, full=p.identity.name, company=fake.company())[:100]
     colleagues = w.colleagues or [c.name for c in contacts if c.relationship == "colleague"]
     email = w.email or (
@@ -370,12 +388,14 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
         meetings = []
         one_on_one = occ.mail.get("one_on_one", "1:1 with {first}")
         for m in occ.get("series") or []:
-            people = {"all": colleagues, "one": colleagues[:1], "some": colleagues[1:3] or colleagues[:1]}[
+            invited = {"all": colleagues, "one": colleagues[:1], "some": colleagues[1:3] or colleagues[:1]}[
                 m.get("with", "all")
             ]
-            if m.get("with", "all") != "all" and not people:
+            if m.get("with", "all") != "all" and not invited:
                 continue
-            title = m["title"].replace("{one_on_one}", one_on_one).format(first=people[0].split()[0] if people else "")
+            title = (
+                m["title"].replace("{one_on_one}", one_on_one).format(first=invited[0].split()[0] if invited else "")
+            )
             meetings.append(
                 Meeting(
                     title=title[:120],
@@ -383,7 +403,7 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
                     time=m["time"],
                     duration_minutes=m.get("minutes", 30),
                     every_weeks=m.get("every", 1),
-                    attendees=list(people),
+                    attendees=list(invited),
                 )
             )
     return Work(

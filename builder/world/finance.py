@@ -224,11 +224,14 @@ def _favourite_category(name: str) -> str:
 
 
 @lru_cache(maxsize=8)
-def _home_names(seed: int, city: str, locale: str) -> tuple[tuple[str, str], ...]:
-    """(bank category, name) of the persona's city merchants, from the stream ``places/<city>/merchants``."""
-    from ..rng import faker, rng
+def _home_names(seed: int, city: str, locale: str, country: str | None = None) -> tuple[tuple[str, str], ...]:
+    """(bank category, name) of the persona's city merchants, from the stream ``places/<city>/merchants``; the
+    surnames they are named after are those of the people of ``country`` (:func:`builder.reference.people.names`:
+    the locale's at home)."""
+    from ..reference import people
+    from ..rng import rng
 
-    fake = faker(seed, f"places/{city}/merchants", locale)
+    fake = people.names(seed, f"places/{city}/merchants", locale, country)
     r = rng(seed, f"places/{city}/merchants/names")
     banks = bank()["home"].get(locale) or bank()["home"]["en_US"]
     words = bank()["words"].get(locale) or bank()["words"]["en_US"]
@@ -252,7 +255,7 @@ def make_merchants(p: Persona) -> list[Merchant]:
     """Merchants in the persona's city: names from the locale's bank (see module rules), then the favourites."""
     city = p.identity.address.city
     out, seen = [], set()
-    for category, name in _home_names(p.seed, city, p.locale):
+    for category, name in _home_names(p.seed, city, p.locale, p.identity.address.country):
         seen.add(name)
         out.append(
             Merchant(
@@ -271,7 +274,7 @@ def make_merchants(p: Persona) -> list[Merchant]:
 
 def home_kind(p: Persona, merchant: Merchant) -> str:
     """A merchant's bank category (``fuel``, ``parking``, ``bike``, ``transit``... or its category)."""
-    for category, name in _home_names(p.seed, p.identity.address.city, p.locale):
+    for category, name in _home_names(p.seed, p.identity.address.city, p.locale, p.identity.address.country):
         if name == merchant.name:
             return category
     return merchant.category

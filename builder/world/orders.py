@@ -1165,7 +1165,7 @@ def simulate_orders(sim: Sim) -> None:
 
     # Local rides.
     r = sim.rng("orders/rides")
-    fake = sim.faker("orders/rides")
+    fake = sim.people("orders/rides")
     office = format_address(p.work.office_address) if p.work and p.work.office_address else None
     people = [(c.name, format_address(c.address)) for c in p.contacts if c.address and c.relationship != "roommate"]
     for n, day in enumerate(spread(r, _count(sim, ro.rides_per_month * squeeze), home_days)):
@@ -1222,7 +1222,7 @@ def simulate_orders(sim: Sim) -> None:
     commute = ro.commute
     if commute and commute.mode == "rideshare" and office and p.work:
         r = sim.rng("orders/rides/commute")
-        fake = sim.faker("orders/rides/commute")
+        fake = sim.people("orders/rides/commute")
         dh, dm = (int(x) for x in str(commute.depart).split(":")[:2])
         for n, day in enumerate(d for d in home_days if sim.weekday(d) in p.work.office_days):
             go, back, late = r.random(), r.random(), r.randint(-10, 15)

@@ -21,6 +21,7 @@ from pathlib import Path
 import yaml
 
 from builder import yamlfile
+from builder.reference import phones
 from builder.reference.addresses import region_postcode
 from builder.rng import rng
 
@@ -258,13 +259,14 @@ def world_restaurant(
     zone: str,
     currency: str,
     lang: str,
-    phone_prefix: str,
 ) -> dict:
     """A restaurant the catalogue lacks but the world booked (a home city or a cuisine TableTime does not list):
     the same fields as :func:`generate`'s rows, at the world's ``address`` in ``city``, with the menu of
     ``cuisine`` (``cuisines.yaml``; a cuisine it lacks takes the one whose names hold ``name``, else American)
-    priced for ``currency`` (USD, GBP or EUR). Draws come from ``rng(0, "dining/catalog/world/<name>/<address>")``,
-    so the same booking always makes the same restaurant."""
+    priced for ``currency`` (USD, GBP or EUR), and a landline of ``country`` (in ``city`` where its numbering plan
+    names the city: :func:`builder.reference.phones.phone`). Draws come from
+    ``rng(0, "dining/catalog/world/<name>/<address>")`` (the phone from its ``/phone`` stream), so the same booking
+    always makes the same restaurant."""
     cuisines = yamlfile.safe_load((HERE / "cuisines.yaml").read_text(encoding="utf-8"))
     key = (cuisine or "").strip().title()
     if key not in cuisines:
@@ -295,7 +297,8 @@ def world_restaurant(
         "street": street,
         "postcode": "",
         "address": address,
-        "phone": f"{phone_prefix} {r.randint(200, 989)} {r.randint(1000, 9999)}".strip(),
+        # A landline of the city's country (reference.phones; the US/UK/German fictional ranges), its own stream.
+        "phone": phones.phone(rng(0, f"dining/catalog/world/{name}/{address}/phone"), country or "US", "fixed", city),
         "currency": currency,
         "lang": lang,
         "band": band,

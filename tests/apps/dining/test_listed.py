@@ -8,6 +8,7 @@ restaurant a task involving TableTime names is one the seeded database holds.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import pytest
@@ -96,3 +97,21 @@ def test_the_world_books_in_any_city_only_restaurants_the_catalogue_lists(home):
     assert booked <= {(x["name"], x["address"]) for x in dining.at_home(world.persona)}
     assert {(x["name"], x["address"]) for x in listed(world)} == catalogue  # nothing world-only
     assert all(x["city"] == city and x["country"] == country for x in _home_generated(world))
+
+
+@pytest.mark.parametrize("home", sorted(HOMES))
+def test_world_only_restaurants_have_their_own_landlines(home):
+    """Not the persona's own number with seven digits after it (the survey's +1 314-555-0158 477 9254): a number of
+    the home's country in its fictional range (US, UK), each restaurant its own."""
+    world = _world(home)
+    catalogue = {(x["name"], x["address"]) for x in restaurants()}
+    world_only = [x for x in listed(world) if (x["name"], x["address"]) not in catalogue]
+    mine = world.persona.identity.phone
+    pattern = {
+        "austin": r"\+1 [2-9]\d\d-555-01\d\d",
+        "seattle": r"\+1 [2-9]\d\d-555-01\d\d",
+        "leeds": r"\+44 7700 900\d{3}",
+    }
+    for x in world_only:
+        assert not x["phone"].startswith(mine), x
+        assert re.fullmatch(pattern[home], x["phone"]), x["phone"]
