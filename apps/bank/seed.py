@@ -7,12 +7,14 @@ persona's bill-pay and autopay payees), P2P contacts and monthly statements.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile
 from builder.dates import add_months
+from builder.reference.banking import rail, statement_labels
 from builder.rng import rng
 from builder.world import World, account_numbers, card_numbers, statements
 
@@ -148,6 +150,10 @@ def seed(world: World, path: Path) -> Path:
             ("currency", world.currency),
             ("timezone", p.timezone),
             ("locale", p.locale.replace("_", "-")),
+            # The statement words of the persona's bank, for the lines the app writes (web/lib/labels.ts).
+            ("ledger_labels", json.dumps(statement_labels(p.locale, addr.country), ensure_ascii=False, sort_keys=True)),
+            # How people pay each other there ("Send money with Zelle", "... with Pix"), for the pages.
+            ("p2p_rail", json.dumps(rail(addr.country), ensure_ascii=False, sort_keys=True)),
         ]:
             db.add(m.Meta(key=key, value=value))
         db.commit()

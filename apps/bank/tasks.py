@@ -13,6 +13,7 @@ import datetime as dt
 from collections import defaultdict
 
 from builder.money import money
+from builder.reference.banking import rail
 from builder.rng import rng
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
@@ -182,7 +183,8 @@ def tasks(world: World) -> list[Task]:
             kind="aggregation",
             difficulty="medium",
             time_limit_seconds=420,
-            instruction=f"How much money have I sent to {name} with Zelle so far in {world.now.year}?",
+            instruction=f"How much money have I sent to {name} {rail(p.identity.address.country)['via']} so far in "
+            f"{world.now.year}?",
             expected={"contact": name, "total_cents": total, "payments": len(sent[name])},
             rubric=[
                 RubricItem(

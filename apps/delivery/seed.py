@@ -158,7 +158,7 @@ def seed(world: World, path: Path) -> Path:
                 full_name=ident.name,
                 email=ident.email or "",
                 phone=ident.phone or "",
-                tip_percent=p.preferences.tipping_percent or 15,
+                tip_percent=p.preferences.tipping_percent,
                 member_since=(
                     first - dt.timedelta(days=rng(world.seed, "delivery/member").randint(20, 300))
                 ).isoformat(),

@@ -1,7 +1,8 @@
 """World -> rows of the TableTime database (``dining.sqlite``).
 
-Restaurants are the catalogue's (``builder/reference/dining/restaurants.yaml``, the same file the world's bookings
-draw from: builder/world/dining.py). The persona's reservations are the world's ``restaurant_booking`` events
+Restaurants are the catalogue's (``builder/reference/dining/restaurants.yaml``, and those
+``builder/reference/dining/catalogue.py`` generates in a home city the file lacks or lists only in part: the same
+restaurants the world's bookings draw from, builder/world/dining.py). The persona's reservations are the world's ``restaurant_booking`` events
 (confirmation = ``booking_id``, party, companions, special request, the restaurant's wall-clock day and time):
 ``completed`` when the reservation time is before the world's now, else ``booked``. Each holds the smallest table
 that fits (``seats - 2 < party <= seats``) for its sitting (90 minutes; 120 over four guests). Other diners hold
@@ -24,7 +25,9 @@ from sqlalchemy.orm import Session as OrmSession
 from builder import appkit, dbfile, yamlfile
 from builder.rng import rng
 from builder.world import World, payment_cards
+from builder.reference import gazetteer
 from builder.reference.dining import restaurants
+from builder.reference.dining.catalogue import generated
 from builder.reference.locale import language
 
 from . import models as m
@@ -103,16 +106,22 @@ def reservations(world: World) -> list[dict]:
     return out
 
 
+def _home_generated(world: World) -> list[dict]:
+    """The restaurants TableTime generates in the persona's home city beside the file's (all of them for a city
+    ``restaurants.yaml`` lacks; none for a home city of the file): ``builder.reference.dining.catalogue.generated``,
+    written with the address's spelling of the city, sorted by slug."""
+    a = world.persona.identity.address
+    city = gazetteer.find_city(a.city, a.country, a.region) if a else None
+    return list(generated(city, a.city)) if city else []
+
+
 def _world_only(world: World, mine: list[dict]) -> list[dict]:
-    """Restaurants the world booked that the catalogue does not list (a home city or cuisine TableTime lacks),
+    """Restaurants the world booked that the catalogue does not list (a cuisine TableTime lacks in the home city),
     made by ``builder.reference.dining.generate.world_restaurant`` at the booking's address, in booking order."""
-    listed = {(x["name"], x["address"]) for x in restaurants()}
+    listed = {(x["name"], x["address"]) for x in (*restaurants(), *_home_generated(world))}
     p = world.persona
     home = p.identity.address
     cuisine_of = {e.data["booking_id"]: e.data.get("cuisine") for e in world.of_kind("restaurant_booking")}
-    prefix = " ".join((p.identity.phone or "").split()[:2]) or {"US": "+1", "GB": "+44", "DE": "+49"}.get(
-        home.country if home else "", ""
-    )
     out, seen = [], set()
     for b in mine:
         key = (b["restaurant"], b["address"])
@@ -130,7 +139,6 @@ def _world_only(world: World, mine: list[dict]) -> list[dict]:
                 zone=p.timezone,
                 currency=world.currency,
                 lang=language(p.locale),
-                phone_prefix=prefix,
             )
         )
     return out
@@ -138,9 +146,10 @@ def _world_only(world: World, mine: list[dict]) -> list[dict]:
 
 def listed(world: World) -> list[dict]:
     """Every restaurant TableTime's database holds for ``world``, in row order (a restaurant's id is its position + 1):
-    the catalogue's (``builder/reference/dining/restaurants.yaml``), then those the world booked that the catalogue
-    lacks (:func:`_world_only`). Tasks and steps look restaurants up here, never in the catalogue alone."""
-    return list(restaurants()) + _world_only(world, reservations(world))
+    the catalogue's (``builder/reference/dining/restaurants.yaml``), those it generates in the home city
+    (:func:`_home_generated`), then those the world booked that neither lists (:func:`_world_only`). Tasks and steps
+    look restaurants up here, never in the catalogue alone."""
+    return list(restaurants()) + _home_generated(world) + _world_only(world, reservations(world))
 
 
 def bookmarks(world: World) -> list[dict[str, str]]:
@@ -229,7 +238,7 @@ def seed(world: World, path: Path) -> Path:
                 email=ident.email,
                 phone=ident.phone,
                 password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, APP)),
-                home_city=home if any(x["city"] == home for x in cat) else "Portland",
+                home_city=home,
                 points=100 * sum(b["status"] == "completed" for b in mine),
             )
         )

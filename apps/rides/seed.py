@@ -35,8 +35,8 @@ from pathlib import Path
 from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile, yamlfile
-from builder.rng import faker, rng
-from builder.reference import geo, prices
+from builder.rng import rng
+from builder.reference import geo, people, prices
 from builder.reference.locale import in_language
 from builder.world import World
 from builder.world import payment_cards
@@ -219,9 +219,11 @@ def driver_pool(world: World) -> list[dict]:
     """The drivers assignable to new requests: ``[{"name", "rating_x100", "trips", "vehicle", "plate", "ride_type"}]``
     (stream ``rides/drivers``; six per ride type, in ride-type order)."""
     r = rng(world.seed, "rides/drivers")
-    fake = faker(world.seed, "rides/drivers", world.persona.locale)
-    fleet = yamlfile.safe_load((HERE / "data" / "fleet.yaml").read_text(encoding="utf-8"))
     country = world.persona.identity.address.country if world.persona.identity.address else "US"
+    home = world.persona.identity.address
+    # The home country's people (the locale's without an address).
+    fake = people.names(world.seed, "rides/drivers", world.persona.locale, home.country if home else None)
+    fleet = yamlfile.safe_load((HERE / "data" / "fleet.yaml").read_text(encoding="utf-8"))
     out = []
     for t in ride_types():
         for _ in range(DRIVERS_PER_TYPE):

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from ..dates import add_months
 from ..names import ascii_slug
-from ..reference import fx, gazetteer, prices
+from ..reference import fx, gazetteer, people, phones, prices, read_yaml
 from ..reference.locale import territory
 from ..reference.services import service
 from ..rng import faker, rng, token
@@ -39,7 +39,7 @@ from .model import (
     Work,
 )
 from . import facts
-from .places import CURRENCY, DESTINATIONS, HOME_CITIES, LOCAL_NAMES, City, Town, destinations, town
+from .places import CURRENCY, DESTINATIONS, HOME_CITIES, LOCAL_NAMES, City, Town, destinations, flown, town
 
 
 _ACCOUNT_NAMES = {
@@ -91,38 +91,6 @@ _BILLS = {
     ],
 }
 
-_SITES = {
-    "en_US": [
-        ("https://www.nytimes.com/", "The New York Times", 10),
-        ("https://weather.gov/", "National Weather Service", 5),
-        ("https://www.allrecipes.com/", "Allrecipes", 3),
-        ("https://www.reddit.com/", "Reddit", 14),
-        ("https://www.youtube.com/", "YouTube", 12),
-        ("https://en.wikipedia.org/wiki/Main_Page", "Wikipedia", 9),
-        ("https://github.com/", "GitHub", 8),
-        ("https://www.espn.com/", "ESPN", 4),
-    ],
-    "en_GB": [
-        ("https://www.bbc.co.uk/news", "BBC News", 14),
-        ("https://www.metoffice.gov.uk/", "Met Office", 5),
-        ("https://www.bbcgoodfood.com/", "BBC Good Food", 3),
-        ("https://www.reddit.com/", "Reddit", 10),
-        ("https://www.youtube.com/", "YouTube", 12),
-        ("https://en.wikipedia.org/wiki/Main_Page", "Wikipedia", 9),
-        ("https://www.theguardian.com/uk", "The Guardian", 10),
-        ("https://www.nationalrail.co.uk/", "National Rail", 4),
-    ],
-    "de_DE": [
-        ("https://www.tagesschau.de/", "tagesschau.de", 14),
-        ("https://www.dwd.de/", "Deutscher Wetterdienst", 5),
-        ("https://www.chefkoch.de/", "Chefkoch", 3),
-        ("https://www.spiegel.de/", "DER SPIEGEL", 10),
-        ("https://www.youtube.com/", "YouTube", 12),
-        ("https://de.wikipedia.org/wiki/Wikipedia:Hauptseite", "Wikipedia", 9),
-        ("https://www.bahn.de/", "Deutsche Bahn", 5),
-        ("https://www.kicker.de/", "kicker", 4),
-    ],
-}
 # Our own app clones every persona visits, by role, with their page title and visits a week (the bank is the
 # first; others join as apps are added).
 _APP_SITES = [("bank", "Accounts | {title}", 3)]
@@ -189,11 +157,10 @@ def username(p: Persona) -> str:
     return f"user{token(p.seed, 'complete/username', length=6)}"
 
 
-def _phone(seed: int, stream: str, locale: str) -> str:
-    """A fictional phone number as the locale's bank writes one (``phone``: a format and the ranges it draws)."""
-    r = rng(seed, stream)
-    spec = facts.bank(locale)["phone"]
-    return spec["format"].format(*(r.randint(lo, hi) for lo, hi in spec["ranges"]))
+def _phone(seed: int, stream: str, country: str) -> str:
+    """A mobile number in ``country`` (:func:`builder.reference.phones.phone`: the fictional ranges in the US, the UK
+    and Germany; elsewhere the country's calling code and numbering plan), drawn from the named ``stream``."""
+    return phones.phone(rng(seed, stream), country)
 
 
 def _home_city(p: Persona) -> City:
@@ -250,10 +217,20 @@ def _birthday(seed: int, stream: str, around: dt.date, spread_years: int) -> dt.
     return dt.date(min(max(year, 1901), 9998), r.randint(1, 12), r.randint(1, 28))
 
 
+def _home_country(p: Persona) -> str:
+    """The country the persona lives in: its address's, else its locale's."""
+    return p.identity.address.country if p.identity.address else territory(p.locale)
+
+
 def _identity(p: Persona, city) -> Identity:
+    """The persona's identity with every field the spec leaves out filled. Gender: the spec's; for a home outside the
+    locale's country the one the name tells (:func:`builder.reference.people.gender_of`: Kenji in Tokyo is a man);
+    else drawn (stream ``complete/identity/gender``, as at home, where the draw has always decided)."""
     seed, loc, ident = p.seed, p.locale, p.identity
     first, last = ident.name.split()[0], ident.name.split()[-1]
-    gender = ident.gender or rng(seed, "complete/identity/gender").choice(["female", "male", "nonbinary"])
+    country = _home_country(p)
+    told = people.gender_of(ident.name, loc, country) if country != territory(loc) else None
+    gender = ident.gender or told or rng(seed, "complete/identity/gender").choice(["female", "male", "nonbinary"])
     birth = ident.birth_date or (
         p.as_of - dt.timedelta(days=rng(seed, "complete/identity/birth_date").randint(25 * 365, 45 * 365))
     )
@@ -263,7 +240,7 @@ def _identity(p: Persona, city) -> Identity:
         gender=gender,
         pronouns=ident.pronouns or {"female": "she/her", "male": "he/him", "nonbinary": "they/them"}[gender],
         email=ident.email or f"{_mailbox(first + ' ' + last, seed, 'identity/me')}@{facts.email_domain(loc)}",
-        phone=ident.phone or _phone(seed, "complete/identity/phone", loc),
+        phone=ident.phone or _phone(seed, "complete/identity/phone", country),
         address=_with_region(ident.address) or _address(seed, "complete/identity/address", loc, city),
         username=username(p),
         bio=ident.bio,  # filled from the completed work and routines in complete()
@@ -291,19 +268,22 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
         ]
         last = identity.name.split()[-1]
         taken = {name_key(identity.name)}
+        # Everyone lives in the persona's country (facts.contact_facts): named as its people are (reference.people).
+        country = _home_country(p)
         for i, (rel, closeness) in enumerate(plan):
-            fake = faker(seed, f"complete/contact/{i}/name", loc)
+            fake = people.names(seed, f"complete/contact/{i}/name", loc, country)
             surname = last if rel in ("parent", "sibling") else fake.last_name()
             name, attempt = f"{fake.first_name()} {surname}", 0
             # Never the persona's own name, a name twice, or past the 80-character cap (a very long surname).
             while len(name) > 80 or name_key(name) in taken:
                 attempt += 1
-                fake = faker(seed, f"complete/contact/{i}/name/{attempt}", loc)
+                fake = people.names(seed, f"complete/contact/{i}/name/{attempt}", loc, country)
                 name = f"{fake.first_name()} {fake.last_name()}"
             taken.add(name_key(name))
             given.append(Contact(name=name, relationship=rel, closeness=closeness))
     out = []
     age_anchor = identity.birth_date
+    home = _home_country(p)
     for i, c in enumerate(given):
         s = f"complete/contact/{i}"
         closeness = c.closeness or {
@@ -332,7 +312,8 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
                 relationship=c.relationship,
                 closeness=closeness,
                 email=c.email or f"{_mailbox(c.name, seed, f'contact/c{i}')}@{facts.email_domain(loc)}",
-                phone=c.phone or _phone(seed, f"{s}/phone", loc),
+                # Where the contact lives: the spec's address's country, else the persona's (facts.contact_facts).
+                phone=c.phone or _phone(seed, f"{s}/phone", c.address.country if c.address else home),
                 # Born before today: a child of a very young persona is at most a few months old.
                 birthday=c.birthday
                 or min(_birthday(seed, f"{s}/birthday", around, 6), p.as_of - dt.timedelta(days=90)),
@@ -386,7 +367,12 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
     else:
         patterns = occ.get("employers") or ["{company}"]
         pattern = patterns[rng(seed, "complete/work/employer/pattern").randrange(len(patterns))]
-        last, last2 = fake.last_name(), fake.last_name()
+        # Surnames of the home's people (reference.people); at home the employer's own Faker draws them, as always.
+        country = _home_country(p)
+        surnames = (
+            fake if country == territory(loc) else people.names(seed, "complete/work/employer/surnames", loc, country)
+        )
+        last, last2 = surnames.last_name(), surnames.last_name()
         employer = pattern.format(last=last, last2=last2, full=p.identity.name, company=fake.company())[:100]
     colleagues = w.colleagues or [c.name for c in contacts if c.relationship == "colleague"]
     email = w.email or (
@@ -402,12 +388,14 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
         meetings = []
         one_on_one = occ.mail.get("one_on_one", "1:1 with {first}")
         for m in occ.get("series") or []:
-            people = {"all": colleagues, "one": colleagues[:1], "some": colleagues[1:3] or colleagues[:1]}[
+            invited = {"all": colleagues, "one": colleagues[:1], "some": colleagues[1:3] or colleagues[:1]}[
                 m.get("with", "all")
             ]
-            if m.get("with", "all") != "all" and not people:
+            if m.get("with", "all") != "all" and not invited:
                 continue
-            title = m["title"].replace("{one_on_one}", one_on_one).format(first=people[0].split()[0] if people else "")
+            title = (
+                m["title"].replace("{one_on_one}", one_on_one).format(first=invited[0].split()[0] if invited else "")
+            )
             meetings.append(
                 Meeting(
                     title=title[:120],
@@ -415,7 +403,7 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
                     time=m["time"],
                     duration_minutes=m.get("minutes", 30),
                     every_weeks=m.get("every", 1),
-                    attendees=list(people),
+                    attendees=list(invited),
                 )
             )
     return Work(
@@ -535,12 +523,11 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
             places = [d for d in DESTINATIONS if d[0] != city.name and d[1] != city.airport]  # never home
             airports = {**{d[0]: d[1] for d in DESTINATIONS}, **{c.name: c.airport for c in HOME_CITIES[p.locale]}}
         else:  # a home the tables do not cover: big cities at home and nearby, a few far away
-            places = destinations(gazetteer.find_city(city.name, city.country, city.region), city.airport)
-            airports = {
-                c.city: gazetteer.home_airport(gazetteer.find_city(c.city, city.country)).iata
-                for c in contacts
-                if c.city and gazetteer.find_city(c.city, city.country)
-            }
+            here = gazetteer.find_city(city.name, city.country, city.region)
+            places = destinations(here, city.airport)
+            towns = {c.city: gazetteer.find_city(c.city, city.country) for c in contacts if c.city}
+            # Family a train or car ride away is visited without a flight: no family trip for it.
+            airports = {name: gazetteer.home_airport(t).iata for name, t in towns.items() if t and flown(here, t)}
         local = LOCAL_NAMES.get(p.locale, {})
         friends = [
             c.name for c in contacts if c.relationship in ("friend", "partner", "spouse") and (c.closeness or 0) >= 4
@@ -606,28 +593,45 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
 
 
 def _routines(p: Persona, preferences: Preferences) -> Routines:
-    seed, loc = p.seed, p.locale
+    seed = p.seed
     ro = p.routines or Routines()
     r = rng(seed, "complete/routines")
-    commute = ro.commute or Commute(mode={"en_US": "car", "en_GB": "transit", "de_DE": "bike"}[loc])
+    commute = ro.commute or Commute(mode=everyday(p)["commute"])
     # From the persona's cuisines (a Thai place for a Thai lover), never a fixed dish.
     usual = ro.usual_order
     if usual is None:
         usual = facts.usual_order(p, preferences.cuisines)
-        usual = usual.model_copy(update={"total": prices.amount(usual.total, CURRENCY[loc], currency(p))})
+        usual = usual.model_copy(update={"total": prices.amount(usual.total, CURRENCY[p.locale], currency(p))})
     return ro.model_copy(
         update={"commute": commute, "usual_order": usual, "exercise": ro.exercise or r.choice(_EXERCISE)}
     )
 
 
 def _preferences(p: Persona) -> Preferences:
-    pr = p.preferences or Preferences(tipping_percent={"en_US": 18, "en_GB": 10, "de_DE": 8}[p.locale])
+    pr = p.preferences or Preferences(tipping_percent=everyday(p)["tipping_percent"])
     r = rng(p.seed, "complete/preferences/cuisines")
     update = {"cuisines": pr.cuisines or r.sample(_CUISINES, 3)}
     if p.preferences is None:
         # A spec with no preferences gets a favourite cafe and shop (the world makes them merchants).
         update["favourite_merchants"] = facts.favourites(p)
     return pr.model_copy(update=update)
+
+
+def everyday(p: Persona) -> dict:
+    """The everyday customs of the country ``p`` lives in (its address's, else its locale's), from
+    ``builder/reference/everyday.yaml``: ``tipping_percent`` (int), ``commute`` (a :class:`Commute` mode) and
+    ``sites`` (``[url, title, visits a week]`` rows in ``p``'s text language: the country's, else the default's for
+    that language, else the default's English ones). A fresh dict."""
+    data = read_yaml("everyday.yaml")
+    country = p.identity.address.country if p.identity.address else territory(p.locale)
+    here, default = data["countries"].get(country, {}), data["default"]
+    language = p.locale.split("_")[0]
+    sites = here.get("sites", {}).get(language) or default["sites"].get(language) or default["sites"]["en"]
+    return {
+        "tipping_percent": here.get("tipping_percent", default["tipping_percent"]),
+        "commute": here.get("commute", default["commute"]),
+        "sites": [list(row) for row in sites],
+    }
 
 
 def _browsing(p: Persona) -> list[Site]:
@@ -638,7 +642,7 @@ def _browsing(p: Persona) -> list[Site]:
         for role, t, n in _APP_SITES
     ]
     sites += [
-        Site(url=u, title=t, per_week=Decimal(n), bookmarked=i < 4) for i, (u, t, n) in enumerate(_SITES[p.locale])
+        Site(url=u, title=t, per_week=Decimal(n), bookmarked=i < 4) for i, (u, t, n) in enumerate(everyday(p)["sites"])
     ]
     return sites
 

@@ -21,7 +21,6 @@ project; no Faker text). Faker gives only names here.
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import re
 from decimal import Decimal
 from functools import lru_cache
@@ -32,10 +31,10 @@ from faker import Faker
 
 from builder import yamlfile
 
-from ..reference import addresses, gazetteer
+from ..reference import addresses, gazetteer, people
 from ..reference.locale import territory
 from ..reference.services import service
-from ..rng import faker, rng
+from ..rng import rng
 from .model import Address, Contact, Identity, UsualOrder, name_key
 from .places import GB_INWARD_LETTERS, TOWNS, Town, town
 
@@ -64,22 +63,11 @@ def orders() -> dict[str, Any]:
     return yamlfile.safe_load((TEMPLATES / "orders.yaml").read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=None)
-def _given_names(locale: str) -> tuple[frozenset[str], frozenset[str]]:
-    female, male = set(), set()
-    for loc in dict.fromkeys(["en_US", locale]):
-        mod = importlib.import_module(f"faker.providers.person.{loc}").Provider
-        female.update(getattr(mod, "first_names_female", ()))
-        male.update(getattr(mod, "first_names_male", ()))
-    return frozenset(female - male), frozenset(male - female)
-
-
-def gender_of(name: str, locale: str) -> str | None:
-    """``"female"``/``"male"`` when the first name is in only one of Faker's name lists (en_US's and the
-    locale's together: the same rule as ``builder.world.mail.gender_of``), else None."""
-    first = name.split()[0] if name.split() else ""
-    female, male = _given_names(locale)
-    return "female" if first in female else "male" if first in male else None
+def gender_of(name: str, locale: str, country: str | None = None) -> str | None:
+    """``"female"``/``"male"`` when the first name is in only one gender's Faker name lists, else None: en_US's and
+    the locale's together, and for people of a ``country`` outside the locale's also that country's and every
+    locale's (:func:`builder.reference.people.gender_of`; ``builder.world.mail.gender_of`` is the same rule)."""
+    return people.gender_of(name, locale, country)
 
 
 def _gendered(entry: str, gender: str | None, r) -> str:
@@ -157,10 +145,13 @@ def _opposite(gender: str | None, r) -> str:
     return gender if r.random() < 0.1 else {"female": "male", "male": "female"}[gender]
 
 
-def _person_name(seed: int, stream: str, locale: str, gender: str, surname: str | None, taken: set[str]) -> str:
-    """A full name of ``gender`` not in ``taken`` (name keys); ``surname`` kept when given."""
+def _person_name(
+    seed: int, stream: str, locale: str, gender: str, surname: str | None, taken: set[str], country: str | None = None
+) -> str:
+    """A full name of ``gender`` not in ``taken`` (name keys); ``surname`` kept when given. The names are those of
+    the people of ``country`` (:func:`builder.reference.people.names`; the locale's own at home)."""
     for attempt in range(20):
-        fake = faker(seed, stream if attempt == 0 else f"{stream}/{attempt}", locale)
+        fake = people.names(seed, stream if attempt == 0 else f"{stream}/{attempt}", locale, country)
         first = fake.first_name_female() if gender == "female" else fake.first_name_male()
         name = f"{first} {surname or fake.last_name()}"
         if name_key(name) not in taken and len(name) <= 80:
@@ -240,7 +231,7 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
     for i, c in enumerate(contacts):
         s = f"complete/contact/{i}"
         # The spec's, else the name's, else drawn (a name that does not tell).
-        gender = c.gender or gender_of(c.name, loc) or rng(seed, f"{s}/gender").choice(["female", "male"])
+        gender = c.gender or gender_of(c.name, loc, country) or rng(seed, f"{s}/gender").choice(["female", "male"])
         age = _age(c.birthday, p.as_of)
         rel = c.relationship
         # Partner: the persona for a partner/spouse; the other parent for a parent; else drawn.
@@ -254,14 +245,14 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
                 r = rng(seed, f"{s}/partner")
                 if r.random() < 0.8:
                     partner = _person_name(
-                        seed, f"{s}/partner/name", loc, _opposite(gender, r), c.name.split()[-1], taken
+                        seed, f"{s}/partner/name", loc, _opposite(gender, r), c.name.split()[-1], taken, country
                     )
             else:
                 r = rng(seed, f"{s}/partner")
                 if r.random() < (0.0 if age < 20 else 0.35 if age < 26 else 0.6):
                     # A sibling's spouse sometimes took the family name.
                     keep = c.name.split()[-1] if rel == "sibling" and r.random() < 0.4 else None
-                    partner = _person_name(seed, f"{s}/partner/name", loc, _opposite(gender, r), keep, taken)
+                    partner = _person_name(seed, f"{s}/partner/name", loc, _opposite(gender, r), keep, taken, country)
             if partner is not None:
                 taken.add(name_key(partner))
         # An earlier contact this one lives with (the other parent).

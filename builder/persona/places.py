@@ -175,18 +175,32 @@ LOCAL_NAMES: dict[str, dict[str, str]] = {
 }
 
 
+#: Trips are flights: a place nearer than this (km, great circle) is one people reach by train or car (Tokyo to
+#: Nagoya, 260 km; London to Paris, 344 km), so it is no trip destination for a home the tables do not cover.
+MIN_FLIGHT_KM = 350.0
+
+
+def flown(home: gazetteer.City, there: gazetteer.City) -> bool:
+    """Whether a trip from ``home`` to ``there`` is one people fly: at least :data:`MIN_FLIGHT_KM` apart."""
+    return gazetteer.distance_km(home.latitude, home.longitude, there.latitude, there.longitude) >= MIN_FLIGHT_KM
+
+
 def destinations(home: gazetteer.City, home_airport: str) -> list[tuple[str, str, str, str]]:
     """Trip destinations for a home the locale's tables do not cover, as :data:`DESTINATIONS` writes them (city,
-    IATA, IANA zone, country): the country's six most populous big cities, the eight big cities abroad nearest to
-    ``home``, then up to four of :data:`DESTINATIONS` in countries not yet named, in that order. Big cities are
-    :func:`~builder.reference.gazetteer.big_cities` (a large airport near them); never one flown from
-    ``home_airport``."""
-    big = [(c, a) for c, a in gazetteer.big_cities() if a.iata != home_airport and c != home]
+    IATA, IANA zone, country): the country's six most populous big cities, the eight big cities abroad that draw
+    most (population over distance: Shanghai and Seoul from Tokyo before nearer Harbin), two a country at most, then up to four of :data:`DESTINATIONS` in countries not yet named, in that order. Big cities are
+    :func:`~builder.reference.gazetteer.big_cities` (a large airport near them) that are :func:`flown` to; never one
+    flown from ``home_airport``."""
+    big = [(c, a) for c, a in gazetteer.big_cities() if a.iata != home_airport and c != home and flown(home, c)]
     domestic = [x for x in big if x[0].country == home.country][:6]
-    abroad = sorted(
+    drawn = sorted(
         (x for x in big if x[0].country != home.country),
-        key=lambda x: (gazetteer.distance_km(home.latitude, home.longitude, x[0].latitude, x[0].longitude), x[1].iata),
-    )[:8]
+        key=lambda x: (
+            -x[0].population / gazetteer.distance_km(home.latitude, home.longitude, x[0].latitude, x[0].longitude),
+            x[1].iata,
+        ),
+    )
+    abroad = [x for i, x in enumerate(drawn) if sum(y[0].country == x[0].country for y in drawn[:i]) < 2][:8]
     out = [(c.name, a.iata, c.timezone, c.country) for c, a in domestic + abroad]
     taken, countries = {home_airport} | {d[1] for d in out}, {home.country} | {d[3] for d in out}
     for d in DESTINATIONS:

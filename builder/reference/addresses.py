@@ -53,28 +53,31 @@ def latin(text: str) -> bool:
 @cache
 def neighbourhoods(country: str, city: str) -> tuple[str, ...]:
     """The neighbourhoods and towns around ``city`` in ``country`` whose names its streets take: GeoNames places
-    within :data:`NEAR_KM` (Latin-script names, at most 40, most populous first), else the country's most populous
-    towns; read-only."""
+    within :data:`NEAR_KM` and in the city's own first-level division when five or more are (Tokyo's wards, not
+    Saitama's cities across the border), else any within :data:`NEAR_KM`, else the country's most populous towns
+    (Latin-script names, at most 40, most populous first); read-only."""
     here = gazetteer.find_city(city, country)
     towns = [c for c in gazetteer.cities_in(country) if c != here]
     if here is not None:
         near = [
             c for c in towns if gazetteer.distance_km(here.latitude, here.longitude, c.latitude, c.longitude) <= NEAR_KM
         ]
-        towns = near if len(near) >= 5 else towns
+        same = [c for c in near if c.admin1 == here.admin1]
+        towns = same if len(same) >= 5 else near if len(near) >= 5 else towns
     names = tuple(dict.fromkeys(c.name for c in towns if latin(c.name) and not _NOT_A_STREET_NAME.search(c.name)))
     return names[:40] or ((here.name,) if here else (city,))
 
 
-def street_line(r, country: str, city: str) -> str:
+def street_line(r, country: str, city: str, hood: str | None = None) -> str:
     """A street line (no city) in ``city`` of ``country`` (ISO code) as the country's language writes one
     (``grammars`` in ``addresses.yaml``: ``Rua Pinheiros, 1204``, ``2-14-3 Setagaya``, ``14 Surulere Close``), its
-    name that of a neighbourhood nearby or a surname of the country; draws from ``r`` (a ``random.Random``)."""
+    name that of a neighbourhood nearby (``hood`` when given) or a surname of the country; draws from ``r`` (a
+    ``random.Random``)."""
     grammars = read_yaml("addresses.yaml")["grammars"]
     found = gazetteer.country(country)
     g = grammars.get(found.languages[0] if found else "", grammars["default"])
     lo, hi = g["number"]
-    names = list(neighbourhoods(country, city))
+    names = [hood] if hood else list(neighbourhoods(country, city))
     fake = Faker(gazetteer.faker_locale(country))
     fake.seed_instance(r.getrandbits(64))
     surname = fake.last_name()

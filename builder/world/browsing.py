@@ -34,6 +34,7 @@ import re
 from urllib.parse import quote, quote_plus, urlsplit
 
 from ..names import ascii_slug
+from ..reference.locale import territory
 from ..reference.services import service
 from .context import Sim
 from .engine import world_step
@@ -371,7 +372,9 @@ def _who(sim: Sim, c) -> str | None:
     from .mail import parent_name
 
     words = search_bank(sim.persona.locale)["who"]
-    guess = parent_name(c, "en_US")  # Mom/Dad when the given name tells the gender
+    # Mom/Dad when the given name tells the gender (English lists; also the home's for a home outside the locale's).
+    abroad = sim.country if sim.country != territory(sim.persona.locale) else None
+    guess = parent_name(c, "en_US", abroad)
     female = guess == "Mom"
     male = guess == "Dad"
     rel = c.relationship

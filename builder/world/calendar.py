@@ -542,7 +542,7 @@ def _life_events(sim: Sim) -> None:
 def place_names(sim: Sim) -> dict[str, str]:
     """Stable names of the persona's dentist, doctor, hair salon and optician (life events' locations win)."""
     p = sim.persona
-    fake = sim.faker("calendar/places")
+    fake = sim.people("calendar/places")
     # Faker draws in the order English did (last, last, first, last) so the English names stay as they were.
     drawn = {
         "dentist": {"last": fake.last_name()},

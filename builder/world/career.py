@@ -148,7 +148,7 @@ def _profile(sim: Sim, b: dict) -> dict[str, Any]:
     """Headline, about, experience, education, skills of the persona (stream ``career/profile``)."""
     p = sim.persona
     r = sim.rng("career/profile")
-    fk = sim.faker("career/profile/names")
+    fk = sim.people("career/profile/names")
     work = p.work
     key, fam = family(b, work.role if work else None)
     role = work.role if work and work.role else fam["titles"][0]
@@ -300,7 +300,7 @@ def _people(sim: Sim, b: dict, profile: dict) -> tuple[list[dict], list[dict]]:
     """(connections, second-degree people) of the persona (stream ``career/people``)."""
     p = sim.persona
     r = sim.rng("career/people")
-    fk = sim.faker("career/people/names")
+    fk = sim.people("career/people/names")
     as_of = p.as_of
     city = profile["location"]
     fam_key, fam = family(b, profile["role"])
@@ -608,7 +608,7 @@ def _money(cents: int, currency: str) -> str:
 def _jobs(sim: Sim, b: dict, profile: dict, currency: str) -> list[dict]:
     """The 30 postings of the job board (dicts with ``at``; :func:`_post_jobs` adds their events), three saved (``career/jobs``)."""
     r = sim.rng("career/jobs")
-    fk = sim.faker("career/jobs/names")
+    fk = sim.people("career/jobs/names")
     now = sim.now
     jb = b["jobs"]
     country = _country(sim)

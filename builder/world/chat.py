@@ -264,7 +264,7 @@ class Chat:
         given = c.name.split()[0]
         if c.relationship != "parent":
             return given
-        word = parent_name(c, self.p.locale)
+        word = parent_name(c, self.p.locale, self.sim.country)
         if word == given:  # the locale's name lists do not know the name: ask the English lists
             en = parent_name(c, "en_US")
             word = {"Mom": self.b["words"]["mom"], "Dad": self.b["words"]["dad"]}.get(en, given)

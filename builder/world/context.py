@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..persona import Contact, Persona
+from ..reference import people as people_names
+from ..reference.locale import territory
 from ..rng import derived_id, faker, rng
 from .events import check
 from .model import Event, Merchant, Posting
@@ -66,6 +68,17 @@ class Sim:
     def faker(self, stream: str):
         """A Faker in the persona's locale seeded from ``world/<stream>``."""
         return faker(self.seed, f"world/{stream}", self.persona.locale)
+
+    @property
+    def country(self) -> str:
+        """The country the persona lives in: its address's, else its locale's."""
+        a = self.persona.identity.address
+        return a.country if a else territory(self.persona.locale)
+
+    def people(self, stream: str, country: str | None = None) -> people_names.Names:
+        """Names of the people who live in ``country`` (default: the persona's) seeded from ``world/<stream>``
+        (:func:`builder.reference.people.names`); at home the draws of :meth:`faker` for the same stream."""
+        return people_names.names(self.seed, f"world/{stream}", self.persona.locale, country or self.country)
 
     def days(self, start: dt.date | None = None, end: dt.date | None = None) -> Iterator[dt.date]:
         """Every date from ``start`` (default: history start) to ``end`` (default: horizon end), inclusive."""

@@ -1,10 +1,13 @@
-"""TableTime's restaurants in the world: the catalogue (``builder/reference/dining/restaurants.yaml``) the world's
-restaurant bookings and dinners draw from, so every booking names a restaurant TableTime lists, at its address.
+"""TableTime's restaurants in the world: the catalogue (``builder/reference/dining/restaurants.yaml``, and for a
+city the file lacks or lists only in part the restaurants ``builder/reference/dining/catalogue.py`` generates for it)
+the world's restaurant bookings and dinners draw from, so every booking names a restaurant TableTime lists, at its
+address.
 
-* :func:`catalogue` — every restaurant (dicts, see ``builder/reference/dining/generate.py`` for the fields).
+* :func:`catalogue` — every restaurant of the file (dicts, see ``builder/reference/dining/generate.py`` for the
+  fields); :func:`in_city` those of one city, :func:`at_home` those of the persona's home city.
 * :func:`home_restaurants` — the persona's cuisine restaurants in the home city, two per cuisine (stream
-  ``dining/restaurants``); ``None`` when the home city is not in the catalogue, and no restaurants for a
-  cuisine it lacks (the caller names its own; TableTime's seed then lists those too, see
+  ``dining/restaurants``); ``None`` when TableTime lists no restaurant in the home city, and no restaurants for a
+  cuisine it lacks there (the caller names its own; TableTime's seed then lists those too, see
   ``builder/reference/dining/generate.py`` ``world_restaurant``).
 * :func:`special_request` — the note a booking carries, or ``None`` (stream ``dining/requests``; the notes are
   ``templates/dining/<locale>.yaml``).
@@ -17,6 +20,7 @@ from __future__ import annotations
 import functools
 
 from ..reference import dining as reference_dining
+from ..reference.dining.catalogue import listed_in
 from .locale import phrase_bank
 
 
@@ -26,14 +30,24 @@ def catalogue() -> tuple[dict, ...]:
     return reference_dining.restaurants()
 
 
-def in_city(city: str | None) -> list[dict]:
-    """The catalogue's restaurants of ``city`` (exact name), sorted by slug; ``[]`` for an unknown city."""
+def in_city(city: str | None, country: str | None = None, region: str | None = None) -> list[dict]:
+    """The restaurants TableTime lists in ``city``, sorted by slug: with ``country`` (and the address's ``region``)
+    the city's whole catalogue (``builder.reference.dining.catalogue.listed_in``: generated where the file has
+    too few), else the file's rows of that exact name; ``[]`` for an unknown city."""
+    if city and country:
+        return list(listed_in(city, country, region))
     return [x for x in catalogue() if x["city"] == city]
 
 
-def by_name(city: str, name: str) -> dict | None:
-    """The restaurant called ``name`` in ``city``, or ``None``."""
-    return next((x for x in in_city(city) if x["name"] == name), None)
+def at_home(p) -> list[dict]:
+    """The restaurants TableTime lists in persona ``p``'s home city (:func:`in_city`), ``[]`` without an address."""
+    a = p.identity.address
+    return in_city(a.city, a.country, a.region) if a else []
+
+
+def by_name(city: str, name: str, country: str | None = None, region: str | None = None) -> dict | None:
+    """The restaurant called ``name`` in ``city`` (:func:`in_city`), or ``None``."""
+    return next((x for x in in_city(city, country, region) if x["name"] == name), None)
 
 
 def home_restaurants(sim, exclude: str | None = None) -> list[tuple[str, list[dict]]] | None:
@@ -42,8 +56,7 @@ def home_restaurants(sim, exclude: str | None = None) -> list[tuple[str, list[di
     cuisine order, ``restaurants`` empty for a cuisine TableTime has none of there (the caller names its own).
     ``None`` when the home city has no TableTime restaurants."""
     p = sim.persona
-    city = p.identity.address.city if p.identity.address else None
-    listed = in_city(city)
+    listed = at_home(p)
     if not listed:
         return None
     r = sim.rng("dining/restaurants")
@@ -57,10 +70,9 @@ def home_restaurants(sim, exclude: str | None = None) -> list[tuple[str, list[di
 def other_restaurants(sim, chosen: list[dict], count: int) -> list[dict]:
     """``count`` more home-city restaurants of other cuisines than ``chosen`` (stream ``dining/others``), by slug."""
     p = sim.persona
-    city = p.identity.address.city if p.identity.address else None
     names = {x["name"] for x in chosen}
     cuisines = {x["cuisine"] for x in chosen}
-    pool = [x for x in in_city(city) if x["name"] not in names and x["cuisine"] not in cuisines]
+    pool = [x for x in at_home(p) if x["name"] not in names and x["cuisine"] not in cuisines]
     r = sim.rng("dining/others")
     return sorted(r.sample(pool, min(count, len(pool))), key=lambda x: x["slug"])
 

@@ -56,6 +56,7 @@ from ..dates import add_months
 from ..money import cents, to_unit
 from ..persona import Persona
 from ..reference import prices
+from ..reference.banking import statement_labels
 from ..reference.services import service
 from ..rng import derived_id
 from .context import Charge, Sim
@@ -155,73 +156,19 @@ P2P_MEMOS_LOCALE = {
 }
 
 
-# Ledger wording by locale: what each kind of line says on a statement in that country.
-LABELS = {
-    "en_US": {
-        "pay": "PAYROLL DEPOSIT {}",
-        "bill_pay": "BILL PAY {}",
-        "autopay": "AUTOPAY {}",
-        "debit": "DEBIT CARD {}",
-        "p2p_to": "ZELLE TO {}",
-        "p2p_from": "ZELLE FROM {}",
-        "to_savings": "TRANSFER TO SAVINGS",
-        "from_checking": "TRANSFER FROM CHECKING",
-        "card_payment": "PAYMENT TO {}",
-        "card_thanks": "PAYMENT THANK YOU",
-        "interest": "INTEREST PAID",
-        "card_interest": "INTEREST CHARGE ON PURCHASES",
-        "from_savings": "TRANSFER TO CHECKING",
-        "to_checking": "TRANSFER FROM SAVINGS",
-        "fx_fee": "FOREIGN TRANSACTION FEE",
-        "ext_to": "ACH TRANSFER TO {}",
-        "ext_from": "ACH DEPOSIT FROM {}",
-    },
-    "en_GB": {
-        "pay": "SALARY {}",
-        "bill_pay": "STANDING ORDER {}",
-        "autopay": "DIRECT DEBIT {}",
-        "debit": "CARD PAYMENT {}",
-        "p2p_to": "FASTER PAYMENT TO {}",
-        "p2p_from": "FASTER PAYMENT FROM {}",
-        "to_savings": "TRANSFER TO SAVER",
-        "from_checking": "TRANSFER FROM CURRENT ACCOUNT",
-        "card_payment": "PAYMENT TO {}",
-        "card_thanks": "PAYMENT RECEIVED - THANK YOU",
-        "interest": "GROSS INTEREST",
-        "card_interest": "INTEREST CHARGED",
-        "from_savings": "TRANSFER TO CURRENT ACCOUNT",
-        "to_checking": "TRANSFER FROM SAVER",
-        "fx_fee": "NON-STERLING TRANSACTION FEE",
-        "ext_to": "BANK TRANSFER TO {}",
-        "ext_from": "BANK TRANSFER FROM {}",
-    },
-    "de_DE": {
-        "pay": "GEHALT {}",
-        "bill_pay": "DAUERAUFTRAG {}",
-        "autopay": "LASTSCHRIFT {}",
-        "debit": "KARTENZAHLUNG {}",
-        "p2p_to": "ÜBERWEISUNG AN {}",
-        "p2p_from": "GUTSCHRIFT VON {}",
-        "to_savings": "UMBUCHUNG AUF TAGESGELD",
-        "from_checking": "UMBUCHUNG VOM GIROKONTO",
-        "card_payment": "KREDITKARTENABRECHNUNG {}",
-        "card_thanks": "AUSGLEICH KREDITKARTE",
-        "interest": "ZINSGUTSCHRIFT",
-        "card_interest": "SOLLZINSEN KREDITKARTE",
-        "from_savings": "UMBUCHUNG AUF GIROKONTO",
-        "to_checking": "UMBUCHUNG VOM TAGESGELD",
-        "fx_fee": "AUSLANDSEINSATZENTGELT",
-        "ext_to": "ÜBERWEISUNG AN {}",
-        "ext_from": "GUTSCHRIFT VON {}",
-    },
-}
+@lru_cache(maxsize=None)
+def _statement_words(locale: str, country: str) -> dict[str, object]:
+    return statement_labels(locale, country)
 
 
 def label(sim: Sim, key: str, name: str = "") -> str:
-    """The ledger description of a line of kind ``key`` in the persona's locale (upper case). ``ext_to`` /
-    ``ext_from`` name a transfer between checking and an account at another firm (a broker, a prediction
-    market): the same words the bank writes for one made in an app (@persona/platform/transfers)."""
-    return LABELS[sim.persona.locale][key].format(name.upper())
+    """The ledger description of a line of kind ``key`` as the persona's bank words it (upper case): the bank of its
+    home country for its locale (:func:`builder.reference.banking.statement_labels`: ``ZELLE TO {}`` in the US,
+    ``PIX TO {}`` for an English speaker in Brazil). ``ext_to`` / ``ext_from`` name a transfer between checking and
+    an account at another firm (a broker, a prediction market): the same words the bank writes for one made in an
+    app (@persona/platform/transfers)."""
+    p = sim.persona
+    return str(_statement_words(p.locale, p.identity.address.country)[key]).format(name.upper())
 
 
 def next_business_day(day: dt.date) -> dt.date:
@@ -278,11 +225,14 @@ def _favourite_category(name: str) -> str:
 
 
 @lru_cache(maxsize=8)
-def _home_names(seed: int, city: str, locale: str) -> tuple[tuple[str, str], ...]:
-    """(bank category, name) of the persona's city merchants, from the stream ``places/<city>/merchants``."""
-    from ..rng import faker, rng
+def _home_names(seed: int, city: str, locale: str, country: str | None = None) -> tuple[tuple[str, str], ...]:
+    """(bank category, name) of the persona's city merchants, from the stream ``places/<city>/merchants``; the
+    surnames they are named after are those of the people of ``country`` (:func:`builder.reference.people.names`:
+    the locale's at home)."""
+    from ..reference import people
+    from ..rng import rng
 
-    fake = faker(seed, f"places/{city}/merchants", locale)
+    fake = people.names(seed, f"places/{city}/merchants", locale, country)
     r = rng(seed, f"places/{city}/merchants/names")
     banks = bank()["home"].get(locale) or bank()["home"]["en_US"]
     words = bank()["words"].get(locale) or bank()["words"]["en_US"]
@@ -306,7 +256,7 @@ def make_merchants(p: Persona) -> list[Merchant]:
     """Merchants in the persona's city: names from the locale's bank (see module rules), then the favourites."""
     city = p.identity.address.city
     out, seen = [], set()
-    for category, name in _home_names(p.seed, city, p.locale):
+    for category, name in _home_names(p.seed, city, p.locale, p.identity.address.country):
         seen.add(name)
         out.append(
             Merchant(
@@ -325,7 +275,7 @@ def make_merchants(p: Persona) -> list[Merchant]:
 
 def home_kind(p: Persona, merchant: Merchant) -> str:
     """A merchant's bank category (``fuel``, ``parking``, ``bike``, ``transit``... or its category)."""
-    for category, name in _home_names(p.seed, p.identity.address.city, p.locale):
+    for category, name in _home_names(p.seed, p.identity.address.city, p.locale, p.identity.address.country):
         if name == merchant.name:
             return category
     return merchant.category

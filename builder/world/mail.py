@@ -58,6 +58,7 @@ import jinja2
 
 from ..dates import birthday_in
 from ..persona import Contact
+from ..reference import people
 from ..reference.services import service
 from ..rng import token
 from .calendar import first, parse_when, trips, zone
@@ -145,21 +146,6 @@ def contact_dict(c: Contact) -> dict[str, Any]:
     return {"name": c.name, "email": c.email}
 
 
-@cache
-def _given_names(locale: str) -> tuple[frozenset, frozenset]:
-    import importlib
-
-    female, male = set(), set()
-    for loc in dict.fromkeys(["en_US", locale]):
-        try:
-            prov = importlib.import_module(f"faker.providers.person.{loc}").Provider
-        except ImportError:
-            continue
-        female.update(getattr(prov, "first_names_female", ()))
-        male.update(getattr(prov, "first_names_male", ()))
-    return frozenset(female - male), frozenset(male - female)
-
-
 def mailbox_words(locale: str) -> dict[str, Any]:
     """The mailbox's own words of ``locale`` (``templates/mail/mailbox/<locale>.yaml``, else en_US): ``reply_prefix``,
     ``quote_head``, ``parents`` (``female``/``male``), ``seasons`` (season -> the word personal mail uses),
@@ -175,12 +161,12 @@ def formal_name(name: str, gender: str, locale: str) -> str:
     return f"{mailbox_words(locale)['titles'][gender]} {name.split()[-1]}"
 
 
-def parent_name(c: Contact, locale: str) -> str:
-    """What the persona calls a parent: Mom/Dad (Mum, Mama/Papa by locale) when the given name tells, else the name."""
-    given = c.name.split()[0]
-    female, male = _given_names(locale)
+def parent_name(c: Contact, locale: str, country: str | None = None) -> str:
+    """What the persona calls a parent: Mom/Dad (Mum, Mama/Papa by locale) when the given name tells (:func:`gender_of`;
+    ``country``: where the persona lives), else the name."""
+    g = gender_of(c.name, locale, country)
     parents = mailbox_words(locale)["parents"]
-    return parents["female"] if given in female else parents["male"] if given in male else given
+    return parents["female"] if g == "f" else parents["male"] if g == "m" else c.name.split()[0]
 
 
 def person_ctx(box: Mailbox, c: Contact) -> dict[str, Any]:
@@ -192,7 +178,9 @@ def person_ctx(box: Mailbox, c: Contact) -> dict[str, Any]:
         "style": c.messaging_style or "brief",
         "rel": c.relationship,
         "activities": list(c.shared_activities or []),
-        "parent_name": parent_name(c, box.p.locale) if c.relationship == "parent" else c.name.split()[0],
+        "parent_name": parent_name(c, box.p.locale, box.sim.country)
+        if c.relationship == "parent"
+        else c.name.split()[0],
     }
 
 
@@ -657,11 +645,11 @@ def phrase_bank(locale: str) -> dict[str, Any]:
     return locale_bank("mail/personal", locale)
 
 
-def gender_of(name: str, locale: str) -> str | None:
-    """``"f"``/``"m"`` when the given name of ``name`` tells (Faker's name lists), else None."""
-    given = name.split()[0]
-    female, male = _given_names(locale)
-    return "f" if given in female else "m" if given in male else None
+def gender_of(name: str, locale: str, country: str | None = None) -> str | None:
+    """``"f"``/``"m"`` when the given name of ``name`` tells (Faker's name lists: en_US's and the locale's, and for
+    a persona living in a ``country`` outside the locale's that country's and every locale's:
+    :func:`builder.reference.people.gender_of`), else None."""
+    return {"female": "f", "male": "m"}.get(people.gender_of(name, locale, country))
 
 
 def uses_sie(c: Contact, locale: str) -> bool:
@@ -803,7 +791,7 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
     hol, hol_day = _holiday_near(box, day)
     rec_kinds = sorted((bank.get("rec") or {}).keys())
     rec_kind = rec_kinds[r.randrange(len(rec_kinds))] if rec_kinds else None
-    g = gender_of(c.name, p.locale)
+    g = gender_of(c.name, p.locale, box.sim.country)
     # A parent's children are the persona and its siblings: only other people's children are news.
     known = {box.first} | {o.name.split()[0] for o in p.contacts}
     kids = [k for k in (c.children or []) if k.split()[0] not in known] if c.relationship != "parent" else []
@@ -823,8 +811,8 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
         {
             # "them" is the contact as the persona says it: Mom/Mum/Mama for a parent, else the first name.
             "me": box.first,
-            "them": parent_name(c, p.locale) if c.relationship == "parent" else c.name.split()[0],
-            "nick": parent_name(c, p.locale) if c.relationship == "parent" else c.name.split()[0],
+            "them": parent_name(c, p.locale, box.sim.country) if c.relationship == "parent" else c.name.split()[0],
+            "nick": parent_name(c, p.locale, box.sim.country) if c.relationship == "parent" else c.name.split()[0],
             "dest": upcoming.destination if upcoming else None,
             "depart": fmt.long_date(upcoming.depart) if upcoming else None,
             "ret": fmt.long_date(upcoming.return_) if upcoming else None,
@@ -859,7 +847,7 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
     )
     out["act_cap"] = out["act"][:1].upper() + out["act"][1:] if out["act"] else None
     # A parent mentions the persona's other parent only when that parent is a contact named as their partner.
-    out["other_parent"] = parent_name(other, p.locale) if other else None
+    out["other_parent"] = parent_name(other, p.locale, box.sim.country) if other else None
     out["season"] = mailbox_words(p.locale)["seasons"].get(out["season"], out["season"])
     out["_trip_back"] = recent.destination if recent else None
     out["_trip_back_days"] = (recent.depart, recent.return_) if recent else None
@@ -970,7 +958,11 @@ def _letter(
         else style
     )
     sign = comp.pick(_part(bank, sie, "signoff", key), None) or ""
-    me_name = box.first if mine else (parent_name(c, box.p.locale) if c.relationship == "parent" else c.name.split()[0])
+    me_name = (
+        box.first
+        if mine
+        else (parent_name(c, box.p.locale, box.sim.country) if c.relationship == "parent" else c.name.split()[0])
+    )
     if sie:  # a letter in the Sie form is signed with the full name
         me_name = box.p.identity.name if mine else c.name
     paragraphs = [greet, " ".join(body[:2]), *body[2:]]

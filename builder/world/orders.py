@@ -27,8 +27,9 @@ Rules (tasks, apps and tests depend on them):
 * ``restaurant_booking`` (TableTime): booked 1-10 days ahead; the meal is a ``card_purchase`` at a
   city restaurant merchant at the end of the meal (category ``restaurants``, data carries the
   ``restaurant_booking`` id). One or two bookings are upcoming (their meal is scheduled).
-  The restaurants come from TableTime's catalogue (``world/dining.py``, ``builder/reference/dining``) when it lists
-  the home city: the cuisine restaurants and a few more, each at its catalogue address; a booking may carry a
+  The restaurants come from TableTime's catalogue of the home city (``world/dining.py``, ``builder/reference/dining``:
+  the file's, or generated for a city it lacks): the cuisine restaurants and a few more, each at its catalogue
+  address (a cuisine TableTime lacks there: the world's own names, at made-up addresses); a booking may carry a
   ``special_request``. They are added to ``sim.merchants`` (category ``restaurants``, the persona's city).
 * ``ride`` (ZipRide, ``trip`` None): between home, the office, restaurants and close people's homes;
   a ``rideshare`` commuter also rides to the office (75 % of office days) and back (60 %).
@@ -1071,8 +1072,9 @@ def simulate_orders(sim: Sim) -> None:
             sim.merchants.append(m)
             merchants[name] = m
         places.append((merchants[name], cuisine, address))
-    listed = [x for x in (dining.by_name(home.city, n) for n, *_ in restaurants) if x] if home else []
-    if dining.in_city(home.city if home else None) and listed:
+    here = {x["name"]: x for x in dining.at_home(p)}
+    listed = [here[n] for n, *_ in restaurants if n in here]
+    if listed:
         # TableTime lists every restaurant booked: as many more of its home-city restaurants as the city has
         # other restaurant merchants (those keep their walk-in card purchases), so the places number the same.
         extra = sum(m.category == "restaurants" and all(m is not x[0] for x in places) for m in sim.merchants)
@@ -1158,7 +1160,7 @@ def simulate_orders(sim: Sim) -> None:
 
     # Local rides.
     r = sim.rng("orders/rides")
-    fake = sim.faker("orders/rides")
+    fake = sim.people("orders/rides")
     office = format_address(p.work.office_address) if p.work and p.work.office_address else None
     people = [(c.name, format_address(c.address)) for c in p.contacts if c.address and c.relationship != "roommate"]
     for n, day in enumerate(spread(r, _count(sim, ro.rides_per_month * squeeze), home_days)):
@@ -1215,7 +1217,7 @@ def simulate_orders(sim: Sim) -> None:
     commute = ro.commute
     if commute and commute.mode == "rideshare" and office and p.work:
         r = sim.rng("orders/rides/commute")
-        fake = sim.faker("orders/rides/commute")
+        fake = sim.people("orders/rides/commute")
         dh, dm = (int(x) for x in str(commute.depart).split(":")[:2])
         for n, day in enumerate(d for d in home_days if sim.weekday(d) in p.work.office_days):
             go, back, late = r.random(), r.random(), r.randint(-10, 15)

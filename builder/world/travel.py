@@ -702,10 +702,14 @@ def simulate_travel(sim: Sim) -> None:
         if trip.depart <= sim.start.date() or trip.depart > sim.end.date() or trip.airport == home:
             continue
         r = sim.rng(f"travel/trip/{i}")
-        fake = sim.faker(f"travel/trip/{i}")
+        fake = sim.people(f"travel/trip/{i}")  # drivers of the rides to and from the home airport
         dest_zone = airport_zone(trip.airport, p.timezone)
         dest_country = airport_country(trip.airport)
-        local_fake = make_faker(sim.seed, f"world/travel/trip/{i}/local", _FAKER_LOCALE.get(dest_country, p.locale))
+        local_fake = (  # drivers at the destination: the home country's people on a trip at home
+            sim.people(f"travel/trip/{i}/local")
+            if dest_country == sim.country
+            else make_faker(sim.seed, f"world/travel/trip/{i}/local", _FAKER_LOCALE.get(dest_country, p.locale))
+        )
         international = dest_country != airport_country(home)
         expensable = trip.purpose == "business"
         passengers = [p.identity.name, *trip.companions]

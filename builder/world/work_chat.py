@@ -220,7 +220,7 @@ def _occupation_bank(b: dict, occ) -> dict[str, Any]:
 
 
 def _generated(sim: Sim, count: int, taken: set[str], stream: str) -> list[str]:
-    fake = sim.faker(f"work_chat/{stream}")
+    fake = sim.people(f"work_chat/{stream}")
     out: list[str] = []
     for _ in range(count * 20):
         if len(out) == count:
@@ -410,7 +410,7 @@ class Writer:
         self.used: Counter = Counter()
         self.away = away_dates(sim)
         self.spots = [m.name for m in sim.merchants if m.category in ("restaurants", "coffee")]
-        self.newcomers = sim.faker("work_chat/newcomers")
+        self.newcomers = sim.people("work_chat/newcomers")
         self.founded = dt.date.fromisoformat(ws.channels[0]["created"])
         self.mail_domain = ws.mail_domain
         self.slow = set(self.b.get("slow", ()))  # intents sent after a long pause (a review, feedback)

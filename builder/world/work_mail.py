@@ -200,7 +200,7 @@ def _subject(box: Mailbox, frames: list[str], slots: dict, r: random.Random, day
 
 def _external(box: Mailbox, r: random.Random, slots: dict) -> dict[str, str]:
     """Someone outside the employer (a client, a parent): a Faker name at a domain of their own."""
-    fake = box.sim.faker(f"mail/work/external/{r.randrange(10**9)}")
+    fake = box.sim.people(f"mail/work/external/{r.randrange(10**9)}")
     name = f"{fake.first_name()} {fake.last_name()}"
     org = slots.get("client")
     domain = f"{ascii_slug(org)[:30] or 'mail'}.test" if org else email_domain(box.p.locale)

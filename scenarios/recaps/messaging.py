@@ -8,6 +8,7 @@ import datetime as dt
 
 from apps.messaging.tasks import APP, KIT
 from builder.money import money
+from builder.reference.banking import rail
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.world import World
@@ -81,8 +82,9 @@ def contradiction_tasks(world: World) -> list[Task]:
 
 def crossapp_tasks(world: World) -> list[Task]:
     """For up to five contacts who text, email and exchange money with the persona: the day of their last text in
-    Parley, of their last email, and the last Zelle payment between us (day, amount). Contacts lacking one of the
-    three give no task."""
+    Parley, of their last email, and the last payment between us (day, amount) by the country's person-to-person
+    scheme (:func:`builder.reference.banking.rail`: Zelle in the US). Contacts lacking one of the three give no
+    task."""
     from builder.tasks import answers as A
 
     p = world.persona
@@ -108,6 +110,7 @@ def crossapp_tasks(world: World) -> list[Task]:
         "Quick one about {first}",
     ]
     people = [c.name for c in p.contacts if c.name in texts and c.name in mails and c.name in pays][:5]
+    payment = rail(p.identity.address.country)["payment"]
     for i, name in enumerate(people):
         first = name.split()[0]
         t, m, z = texts[name], mails[name], pays[name]
@@ -122,7 +125,7 @@ def crossapp_tasks(world: World) -> list[Task]:
                 time_limit_seconds=900,
                 instruction=openings[i % len(openings)].format(first=first)
                 + f": on what day did {name} last text me on Parley, on what day did their last email come "
-                "in, and what was the last Zelle payment between us (day, amount, and which way)?",
+                f"in, and what was the last {payment} between us (day, amount, and which way)?",
                 expected={
                     "contact": name,
                     "text_day": t.at.date().isoformat(),
@@ -147,7 +150,7 @@ def crossapp_tasks(world: World) -> list[Task]:
                     RubricItem(
                         id="zelle-day",
                         weight=20,
-                        requirement=f"Last Zelle {z.at:%B %-d, %Y}",
+                        requirement=f"Last {payment} {z.at:%B %-d, %Y}",
                         check=A.text(*A.date_forms(z.at)),
                     ),
                     RubricItem(

@@ -336,6 +336,11 @@ def test_a_home_anywhere_takes_its_zone_airport_and_postcodes_from_the_gazetteer
     assert {t.airport for t in tokyo.travel.trips} & domestic, [t.airport for t in tokyo.travel.trips]
     assert all(gazetteer.airport(t.airport).kind == "large_airport" for t in tokyo.travel.trips)
     assert "family" not in {t.purpose for t in tokyo.travel.trips}
+    # Trips are flights, never to a city a train reaches (Nagoya, 260 km; Sendai, 300 km).
+    home = gazetteer.find_city("Tokyo", "JP")
+    for d in destinations(home, "HND"):
+        there = gazetteer.airport(d[1])
+        assert gazetteer.distance_km(home.latitude, home.longitude, there.latitude, there.longitude) > 300, d
     lagos = complete(spec("Lagos", "100001", "NG"))
     assert (lagos.timezone, lagos.travel.home_airport) == ("Africa/Lagos", "LOS")
     assert "LOS" not in {t.airport for t in lagos.travel.trips}
@@ -361,3 +366,25 @@ def test_a_home_city_the_gazetteer_does_not_know_is_refused(tmp_path):
             load(path)
         assert len(err.value.lines) == 1 and "identity.address" in err.value.lines[0], err.value.lines
         assert expected in err.value.lines[0], err.value.lines
+
+
+def test_everyday_customs_follow_the_country_the_persona_lives_in():
+    """Tipping, the way to work and the sites read come from the home country (builder/reference/everyday.yaml), in
+    the persona's language: an American in Tokyo tips nothing, takes the train and reads The Japan Times; a German
+    speaker in Vienna reads ORF; a country the table lacks gets the default's."""
+
+    def spec(city: str, postal_code: str, country: str, locale: str = "en_US") -> Persona:
+        address = {"street": "1 Main Street", "city": city, "postal_code": postal_code, "country": country}
+        return Persona.model_validate({"locale": locale, "identity": {"name": "Rosa Lindqvist", "address": address}})
+
+    tokyo = complete(spec("Tokyo", "150-0001", "JP"))
+    assert (tokyo.preferences.tipping_percent, tokyo.routines.commute.mode) == (0, "transit")
+    assert "The Japan Times" in [s.title for s in tokyo.browsing]
+    assert not {"The New York Times", "ESPN"} & {s.title for s in tokyo.browsing}
+    vienna = complete(spec("Wien", "1010", "AT", "de_DE"))
+    assert "ORF.at" in [s.title for s in vienna.browsing] and vienna.preferences.tipping_percent == 10
+    lima = complete(spec("Lima", "15001", "PE"))
+    assert "BBC News" in [s.title for s in lima.browsing]
+    # A spec that says is honoured: a tip of 0 % stays 0 %.
+    zero = Persona.model_validate({"identity": {"name": "Rosa Lindqvist"}, "preferences": {"tipping_percent": 0}})
+    assert complete(zero).preferences.tipping_percent == 0

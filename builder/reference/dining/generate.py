@@ -21,7 +21,7 @@ from pathlib import Path
 import yaml
 
 from builder import yamlfile
-from builder.reference import prices
+from builder.reference import phones, prices
 from builder.reference.addresses import region_postcode
 from builder.rng import rng
 
@@ -95,8 +95,15 @@ def _street_line(r, country: str, street: str) -> str:
     return f"{street} {r.randint(1, 140)}"
 
 
+#: Countries that write the postcode after the city (``14 Surulere Close, Lagos 101283``); the others not listed
+#: in :func:`_address` write it before (``Calle Mayor 12, 28013 Madrid``).
+CITY_THEN_POSTCODE = frozenset({"AU", "BR", "CN", "IE", "IN", "JP", "KE", "KR", "NG", "NZ", "SG", "TH", "TW", "ZA"})
+
+
 def _address(city: str, c: dict, line: str, postcode: str) -> str:
     country = c["country"]
+    if not postcode:  # a country without postcodes (or none known): the city alone
+        return f"{line}, {city}" + (f", {c['region']}" if country == "US" and c.get("region") else "")
     if country == "US":
         return f"{line}, {city}, {region_postcode(c.get('region'), postcode)}"
     if country in ("GB", "CA"):
@@ -105,7 +112,7 @@ def _address(city: str, c: dict, line: str, postcode: str) -> str:
             if country == "GB"
             else f"{line}, {city}, {region_postcode(c.get('region'), postcode)}"
         )
-    if country == "JP":
+    if country in CITY_THEN_POSTCODE:
         return f"{line}, {city} {postcode}"
     return f"{line}, {postcode} {city}"
 
@@ -140,6 +147,90 @@ def _hours(r, home: bool) -> dict:
     return hours
 
 
+def pick_name(r, city: str, cuisine: str, spec: dict, used: set[str]) -> str:
+    """A name of ``cuisine`` (its ``cuisines.yaml`` entry ``spec``) that ``used`` (the city's names so far) lacks,
+    drawn from ``r`` and added to ``used``. Raises ``ValueError`` when every name is taken."""
+    name = next((x for x in r.sample(spec["names"], len(spec["names"])) if x not in used), None)
+    if name is None:
+        raise ValueError(f"{city}: not enough {cuisine} names")
+    used.add(name)
+    return name
+
+
+def restaurant(
+    r,
+    city: str,
+    c: dict,
+    cuisine: str,
+    spec: dict,
+    name: str,
+    hood: str,
+    line: str,
+    postcode: str,
+    home: bool,
+    taken: set[str],
+) -> dict:
+    """One restaurant row of ``city`` (its ``cities.yaml``-shaped entry ``c``: ``country``, ``region``, ``zone``,
+    ``currency``, ``lang``, ``factor``, ``phone``: the landlines' prefix, None for a number of the country's plan)
+    serving ``cuisine`` (``spec``) as ``name`` at ``line`` in ``hood``: its band, menu (prices through
+    :func:`local_price`), phone (unique in ``taken``, which it joins), tables,
+    rating, hours (``home``: a home city's) and photo, drawn from ``r`` in a fixed order."""
+    band = max(1, min(4, spec["band"] + r.choice([-1, 0, 0, 0, 1])))
+    scale = c["factor"] * (1 + 0.12 * (band - spec["band"]))
+    menu = []
+    dishes = spec["menu"]
+    dropped = set(r.sample(range(len(dishes)), r.randint(0, 2)))
+    for i, dish in enumerate(dishes):
+        if i in dropped and dish[0] not in ("Mains",):
+            continue
+        course, base = dish[0], dish[2]
+        menu.append(
+            {
+                "course": course,
+                "name": dish_name(dish, c["lang"]),
+                "price_cents": local_price(base * scale * r.uniform(0.94, 1.08), c["currency"]),
+            }
+        )
+    while True:
+        if c["phone"] is None:  # a generated city (catalogue.py): a landline of its country, in its area
+            phone = phones.phone(r, c["country"], "fixed", city)
+        else:
+            phone = f"{c['phone']} {r.randint(200, 989)} {r.randint(1000, 9999)}"
+        if phone not in taken:
+            taken.add(phone)
+            break
+    tables = {2: r.randint(4, 8), 4: r.randint(3, 6), 6: 1}
+    if r.random() < 0.4:
+        tables[8] = 1
+    rating = r.choice([41, 42, 43, 44, 44, 45, 45, 46, 46, 47, 47, 48, 49])
+    return {
+        "slug": f"{slugify(name)}-{slugify(city)}",
+        "name": name,
+        "cuisine": cuisine,
+        "city": city,
+        "country": c["country"],
+        "region": c["region"],
+        "zone": c["zone"],
+        "neighbourhood": hood,
+        "street": line,
+        "postcode": postcode,
+        "address": _address(city, c, line, postcode),
+        "phone": phone,
+        "currency": c["currency"],
+        "lang": c["lang"],
+        "band": band,
+        "blurb": f"{r.choice(spec['blurb'])} in {hood}.",
+        "hours": _hours(r, home),
+        "tables": tables,
+        "menu": menu,
+        "rating_x10": rating,
+        "review_count": r.randint(40, 1900),
+        "late_cancel_cents": local_price(FEE_USD * c["factor"], c["currency"]) if band >= 3 else 0,
+        "art": {"palette": r.randrange(8), "motif": r.choice(MOTIFS)},
+        "home": home,
+    }
+
+
 def generate() -> list[dict]:
     """Every restaurant of every city, sorted by (city, slug)."""
     cuisines = yamlfile.safe_load((HERE / "cuisines.yaml").read_text(encoding="utf-8"))
@@ -155,67 +246,12 @@ def generate() -> list[dict]:
         phones: set[str] = set()
         for n, cuisine in enumerate(slots):
             spec = cuisines[cuisine]
-            name = next((x for x in r.sample(spec["names"], len(spec["names"])) if x not in used), None)
-            if name is None:
-                raise ValueError(f"{city}: not enough {cuisine} names")
-            used.add(name)
+            name = pick_name(r, city, cuisine, spec, used)
             hood = hoods[(n * 7 + r.randrange(len(hoods))) % len(hoods)]
             h = c["neighbourhoods"][hood]
             line = _street_line(r, c["country"], r.choice(h["streets"]))
             postcode = _postcode(r, c["country"], str(h["postcode"]))
-            band = max(1, min(4, spec["band"] + r.choice([-1, 0, 0, 0, 1])))
-            scale = c["factor"] * (1 + 0.12 * (band - spec["band"]))
-            menu = []
-            dishes = spec["menu"]
-            dropped = set(r.sample(range(len(dishes)), r.randint(0, 2)))
-            for i, dish in enumerate(dishes):
-                if i in dropped and dish[0] not in ("Mains",):
-                    continue
-                course, base = dish[0], dish[2]
-                menu.append(
-                    {
-                        "course": course,
-                        "name": dish_name(dish, c["lang"]),
-                        "price_cents": local_price(base * scale * r.uniform(0.94, 1.08), c["currency"]),
-                    }
-                )
-            while True:
-                phone = f"{c['phone']} {r.randint(200, 989)} {r.randint(1000, 9999)}"
-                if phone not in phones:
-                    phones.add(phone)
-                    break
-            tables = {2: r.randint(4, 8), 4: r.randint(3, 6), 6: 1}
-            if r.random() < 0.4:
-                tables[8] = 1
-            rating = r.choice([41, 42, 43, 44, 44, 45, 45, 46, 46, 47, 47, 48, 49])
-            out.append(
-                {
-                    "slug": f"{slugify(name)}-{slugify(city)}",
-                    "name": name,
-                    "cuisine": cuisine,
-                    "city": city,
-                    "country": c["country"],
-                    "region": c["region"],
-                    "zone": c["zone"],
-                    "neighbourhood": hood,
-                    "street": line,
-                    "postcode": postcode,
-                    "address": _address(city, c, line, postcode),
-                    "phone": phone,
-                    "currency": c["currency"],
-                    "lang": c["lang"],
-                    "band": band,
-                    "blurb": f"{r.choice(spec['blurb'])} in {hood}.",
-                    "hours": _hours(r, home),
-                    "tables": tables,
-                    "menu": menu,
-                    "rating_x10": rating,
-                    "review_count": r.randint(40, 1900),
-                    "late_cancel_cents": local_price(FEE_USD * c["factor"], c["currency"]) if band >= 3 else 0,
-                    "art": {"palette": r.randrange(8), "motif": r.choice(MOTIFS)},
-                    "home": home,
-                }
-            )
+            out.append(restaurant(r, city, c, cuisine, spec, name, hood, line, postcode, home, phones))
     out.sort(key=lambda x: (x["city"], x["slug"]))
     return out
 
@@ -231,13 +267,14 @@ def world_restaurant(
     zone: str,
     currency: str,
     lang: str,
-    phone_prefix: str,
 ) -> dict:
     """A restaurant the catalogue lacks but the world booked (a home city or a cuisine TableTime does not list):
     the same fields as :func:`generate`'s rows, at the world's ``address`` in ``city``, with the menu of
     ``cuisine`` (``cuisines.yaml``; a cuisine it lacks takes the one whose names hold ``name``, else American)
-    priced for ``currency`` (USD, GBP or EUR). Draws come from ``rng(0, "dining/catalog/world/<name>/<address>")``,
-    so the same booking always makes the same restaurant."""
+    priced for ``currency`` (USD, GBP or EUR), and a landline of ``country`` (in ``city`` where its numbering plan
+    names the city: :func:`builder.reference.phones.phone`). Draws come from
+    ``rng(0, "dining/catalog/world/<name>/<address>")`` (the phone from its ``/phone`` stream), so the same booking
+    always makes the same restaurant."""
     cuisines = yamlfile.safe_load((HERE / "cuisines.yaml").read_text(encoding="utf-8"))
     key = (cuisine or "").strip().title()
     if key not in cuisines:
@@ -268,7 +305,8 @@ def world_restaurant(
         "street": street,
         "postcode": "",
         "address": address,
-        "phone": f"{phone_prefix} {r.randint(200, 989)} {r.randint(1000, 9999)}".strip(),
+        # A landline of the city's country (reference.phones; the US/UK/German fictional ranges), its own stream.
+        "phone": phones.phone(rng(0, f"dining/catalog/world/{name}/{address}/phone"), country or "US", "fixed", city),
         "currency": currency,
         "lang": lang,
         "band": band,

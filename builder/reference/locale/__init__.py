@@ -22,7 +22,6 @@ from zoneinfo import ZoneInfo
 from builder import yamlfile
 
 from ...money import money, unit_cents
-from ..airports import airport_zone
 
 T = TypeVar("T")
 
@@ -173,6 +172,9 @@ class Fmt:
         when = dt.datetime.fromisoformat(iso)
         if when.tzinfo is None:
             when = when.replace(tzinfo=self.tz)
+        # Imported here: builder.reference.airports reads builder.persona's tables, which import this module.
+        from ..airports import airport_zone
+
         zone_name = airport_zone(airport, "") if airport else ""
         tz = ZoneInfo(zone_name) if zone_name else None
         if tz is not None and when.utcoffset() == when.astimezone(tz).utcoffset():

@@ -5,6 +5,7 @@ import { TxnTable } from "./TxnTable";
 import { BillIcon, DocIcon, SendIcon, TransferIcon } from "./Icons";
 import { listAccounts, owedCents, recentTransactions } from "@/bank/lib/bank";
 import { bankContext, formatters } from "@/bank/lib/context";
+import { rail } from "@/bank/lib/labels";
 import type { User } from "@/bank/lib/auth";
 
 function greeting(now: string) {
@@ -12,11 +13,11 @@ function greeting(now: string) {
   return h < 12 ? "Good morning" : h < 18 ? "Good afternoon" : "Good evening";
 }
 
-/** The "Move money" shortcuts of the overview. */
+/** The "Move money" shortcuts of the overview ({via}: how the persona's country pays people, see labels.ts rail). */
 const QUICK_LINKS = [
   { href: "/transfer", Icon: TransferIcon, title: "Transfer between accounts", note: "Checking, savings and card payments" },
   { href: "/pay-bills", Icon: BillIcon, title: "Pay a bill", note: "Pay your saved payees from checking" },
-  { href: "/send-money", Icon: SendIcon, title: "Send money with Zelle", note: "To friends and family" },
+  { href: "/send-money", Icon: SendIcon, title: "Send money {via}", note: "To friends and family" },
   { href: "/statements", Icon: DocIcon, title: "Statements & documents", note: "Download CSV or PDF" },
 ];
 
@@ -64,7 +65,7 @@ export function Overview({ user }: { user: User }) {
                   <Icon />
                 </span>
                 <span>
-                  {title}
+                  {title.replace("{via}", rail(ctx.meta).via)}
                   <small>{note}</small>
                 </span>
               </Link>

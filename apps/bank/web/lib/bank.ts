@@ -329,7 +329,7 @@ export function transfer(userId: number, fromId: number | null, toId: number | n
     const transferId = crypto.randomUUID();
     const isCardPayment = to.kind === "credit_card";
     const kind = isCardPayment ? "card_payment" : "transfer";
-    const l = labels(bankContext().locale);
+    const l = labels(bankContext().meta);
     const m = cleanMemo(memo);
     appendLines([
       {
@@ -388,7 +388,7 @@ export function payBill(userId: number, payeeId: number | null, fromId: number |
     const payee = db().prepare("SELECT * FROM payees WHERE id = ? AND user_id = ?").get(payeeId, userId) as Payee | undefined;
     if (!payee) throw new BankError("Choose a payee.", "payee");
     return {
-      description: fill(labels(bankContext().locale).bill_pay, payee.name),
+      description: fill(labels(bankContext().meta).bill_pay, payee.name),
       counterparty: payee.name,
       category: payee.category,
       kind: "bill_payment",
@@ -402,7 +402,7 @@ export function sendMoney(userId: number, contactId: number | null, fromId: numb
     const contact = db().prepare("SELECT * FROM contacts WHERE id = ? AND user_id = ?").get(contactId, userId) as Contact | undefined;
     if (!contact) throw new BankError("Choose who to send money to.", "contact");
     return {
-      description: fill(labels(bankContext().locale).p2p_to, contact.name),
+      description: fill(labels(bankContext().meta).p2p_to, contact.name),
       counterparty: contact.name,
       category: "p2p",
       kind: "p2p_sent",
@@ -641,7 +641,7 @@ export function externalTransfer(req: Record<string, unknown>): TransferAnswer {
     if (direction === "out" && cents > availableCents(checking)) {
       throw new CardDeclined(`insufficient funds: ${accountLabel(checking)} cannot cover the transfer`, 402);
     }
-    const l = labels(bankContext().locale);
+    const l = labels(bankContext().meta);
     const [id] = appendLines([
       {
         account: checking,

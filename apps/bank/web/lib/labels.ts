@@ -1,10 +1,11 @@
 /**
- * Ledger wording of the lines the app writes, by locale: the same words the Python world
- * uses for the seeded history (builder/world/finance.py LABELS), so an app-made transfer or
- * payment reads like every other line on the statement. Upper case, like the seed.
+ * Ledger wording of the lines the app writes: the words of the persona's bank, which the seed stores in `meta`'s
+ * `ledger_labels` row from the same table the Python world words the seeded history with
+ * (builder/reference/banking/banking.yaml), so an app-made transfer or payment reads like every other line on the
+ * statement ("ZELLE TO ...", "FASTER PAYMENT TO ...", "PIX TO ..."). Upper case, like the seed.
  */
 
-interface Labels {
+export interface Labels {
   bill_pay: string;
   p2p_to: string;
   transfer_to: string;
@@ -17,48 +18,44 @@ interface Labels {
   kinds: Record<string, string>;
 }
 
-const LABELS: Record<string, Labels> = {
-  "en-US": {
-    bill_pay: "BILL PAY {}",
-    p2p_to: "ZELLE TO {}",
-    transfer_to: "TRANSFER TO {}",
-    transfer_from: "TRANSFER FROM {}",
-    card_payment: "PAYMENT TO {}",
-    card_thanks: "PAYMENT THANK YOU",
-    ext_to: "ACH TRANSFER TO {}",
-    ext_from: "ACH DEPOSIT FROM {}",
-    kinds: { checking: "CHECKING", savings: "SAVINGS", credit_card: "CREDIT CARD" },
-  },
-  "en-GB": {
-    bill_pay: "STANDING ORDER {}",
-    p2p_to: "FASTER PAYMENT TO {}",
-    transfer_to: "TRANSFER TO {}",
-    transfer_from: "TRANSFER FROM {}",
-    card_payment: "PAYMENT TO {}",
-    card_thanks: "PAYMENT RECEIVED - THANK YOU",
-    ext_to: "BANK TRANSFER TO {}",
-    ext_from: "BANK TRANSFER FROM {}",
-    kinds: { checking: "CURRENT ACCOUNT", savings: "SAVER", credit_card: "CREDIT CARD" },
-  },
-  "de-DE": {
-    bill_pay: "DAUERAUFTRAG {}",
-    p2p_to: "ÜBERWEISUNG AN {}",
-    transfer_to: "UMBUCHUNG AUF {}",
-    transfer_from: "UMBUCHUNG VOM {}",
-    card_payment: "KREDITKARTENABRECHNUNG {}",
-    card_thanks: "AUSGLEICH KREDITKARTE",
-    ext_to: "ÜBERWEISUNG AN {}",
-    ext_from: "GUTSCHRIFT VON {}",
-    kinds: { checking: "GIROKONTO", savings: "TAGESGELD", credit_card: "KREDITKARTE" },
-  },
-};
+const KEYS = ["bill_pay", "p2p_to", "transfer_to", "transfer_from", "card_payment", "card_thanks", "ext_to", "ext_from"] as const;
+
+/** The labels in a `meta` table's rows (`ledger_labels`, JSON). Throws when the row is missing or lacks a key: a
+ * database the seed did not write. */
+export function labels(meta: Record<string, string>): Labels {
+  const parsed = JSON.parse(meta.ledger_labels ?? "null") as Partial<Labels> | null;
+  const missing = parsed ? KEYS.filter((k) => typeof parsed[k] !== "string") : ["ledger_labels"];
+  if (!parsed || missing.length || typeof parsed.kinds !== "object") {
+    throw new Error(`bank meta: ledger_labels lacks ${missing.join(", ") || "kinds"}`);
+  }
+  return parsed as Labels;
+}
+
+/** The person-to-person payment of the persona's country (`meta` row `p2p_rail`, builder/reference/banking):
+ * `name` as pages name it ("Zelle", "Pix", "bank transfer"), `via` as a sentence says it ("with Zelle"). */
+export interface Rail {
+  name: string;
+  payment: string;
+  via: string;
+}
+
+/** The rail in a `meta` table's rows. Throws when the row is missing or incomplete: a database the seed did not
+ * write. */
+export function rail(meta: Record<string, string>): Rail {
+  const parsed = JSON.parse(meta.p2p_rail ?? "null") as Partial<Rail> | null;
+  if (!parsed || typeof parsed.name !== "string" || typeof parsed.payment !== "string" || typeof parsed.via !== "string") {
+    throw new Error("bank meta: p2p_rail is missing or incomplete");
+  }
+  return parsed as Rail;
+}
+
+/** "Zelle", "Bank transfer": a rail's name at the start of a heading. */
+export function railHeading(r: Rail): string {
+  return r.name.charAt(0).toUpperCase() + r.name.slice(1);
+}
 
 /** The card name the world's settlement writes on card payments. */
 export const CARD_NAME = "LARKSPUR VISA";
-
-export function labels(locale: string): Labels {
-  return LABELS[locale] ?? LABELS[Object.keys(LABELS).find((k) => k.slice(0, 2) === locale.slice(0, 2)) ?? "en-US"] ?? LABELS["en-US"];
-}
 
 export function fill(template: string, name = ""): string {
   return template.replace("{}", name.toLocaleUpperCase("en-US")).trim();

@@ -1,6 +1,7 @@
 import { Alert, Button, Field, Input } from "@persona/ui";
 import { LogoMark } from "@/bank/components/Logo";
 import { bank } from "@/bank/lib/app";
+import { rail } from "@/bank/lib/labels";
 
 export const metadata = { title: "Sign in" };
 
@@ -29,7 +30,7 @@ export default bank.signInPage({
           <ul>
             <li>Real-time balances across checking, savings and credit</li>
             <li>Free transfers and bill pay</li>
-            <li>Send money in minutes with Zelle</li>
+            <li>Send money in minutes {rail(bank.context().meta).via}</li>
           </ul>
         </div>
         <p style={{ fontSize: 12.5 }}>Larkspur Bank, N.A. Member FDIC. Equal Housing Lender.</p>

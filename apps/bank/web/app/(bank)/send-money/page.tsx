@@ -5,6 +5,7 @@ import { TxnTable } from "@/bank/components/TxnTable";
 import { requireUser } from "@/bank/lib/auth";
 import { listAccounts, listContacts, ownLine, recentTransactions } from "@/bank/lib/bank";
 import { bankContext, formatters } from "@/bank/lib/context";
+import { rail, railHeading } from "@/bank/lib/labels";
 import { one, type Search } from "@/bank/lib/search";
 
 export const metadata = { title: "Send money" };
@@ -12,7 +13,9 @@ export const metadata = { title: "Send money" };
 export default async function SendMoneyPage({ searchParams }: { searchParams: Promise<Search> }) {
   const user = await requireUser();
   const sp = await searchParams;
-  const f = formatters(bankContext());
+  const ctx = bankContext();
+  const f = formatters(ctx);
+  const r = rail(ctx.meta);
   const accounts = listAccounts(user.id);
   const contacts = listContacts(user.id);
   const sent = ownLine(accounts, Number(one(sp.done)), "p2p_sent");
@@ -21,7 +24,10 @@ export default async function SendMoneyPage({ searchParams }: { searchParams: Pr
 
   return (
     <>
-      <PageHeader title="Send money with Zelle" subtitle="Send money to people you know and trust. Money sent with Zelle usually arrives in minutes." />
+      <PageHeader
+        title={`Send money ${r.via}`}
+        subtitle={`Send money to people you know and trust. Money sent ${r.via} usually arrives in minutes.`}
+      />
       {sent ? (
         <PaymentReceipt
           title={`You sent ${f.money(-sent.line.amount_cents)} to ${sent.line.counterparty}`}
@@ -80,8 +86,8 @@ export default async function SendMoneyPage({ searchParams }: { searchParams: Pr
           </AddForm>
         </Card>
       </div>
-      <Card title="Zelle activity" flush>
-        <TxnTable rows={history} f={f} showBalance={false} showAccount empty="No Zelle activity yet." />
+      <Card title={`${railHeading(r)} activity`} flush>
+        <TxnTable rows={history} f={f} showBalance={false} showAccount empty={`No ${r.name} activity yet.`} />
       </Card>
     </>
   );
