@@ -6,10 +6,11 @@ Every catalogue of the project holds US prices (cents) and turns them into the h
 * A catalogue keeps its own numbers for the currencies it was written for (its ``factors``: a pound or a euro buys
   a little more on a shelf than a dollar, and each catalogue has its own; USD, GBP and EUR) and its own way of
   writing a price (``written``: ending in 9, in .99, to a quarter...). The shipped worlds were made with those.
-* **Any other currency: the US price converted at the exchange rate** (:func:`builder.reference.fx.per_usd` on
-  :data:`PRICED_ON`) **and rounded to the currency's precision** (:func:`builder.money.to_unit`: whole yen). This is
-  a documented assumption, not a purchasing-power comparison: a coffee costs in Tokyo what it costs in the US at
-  the exchange rate. A purchasing-power table can replace :func:`fx_price` later without touching a catalogue.
+* **Any other currency: the US price at the currency's living rate** (:func:`living_rate`) **and rounded to the
+  currency's precision** (:func:`builder.money.to_unit`: whole yen). Where :data:`WAGE_LEVEL` knows a country paid
+  in the currency, the living rate is its pay over the US pay, so prices and pay keep their US proportion (a
+  documented assumption standing in for a purchasing-power table: the same basket for the same share of pay);
+  elsewhere it is the exchange rate (:func:`builder.reference.fx.per_usd` on :data:`PRICED_ON`).
 """
 
 from __future__ import annotations
@@ -25,11 +26,22 @@ from . import fx
 PRICED_ON = dt.date(2026, 1, 1)
 
 
+def living_rate(currency: str) -> Decimal:
+    """Units of ``currency`` that buy what a US dollar buys in a life priced in it: where :data:`WAGE_LEVEL` has a
+    country paid in ``currency``, its pay over the US pay (Japan: 4,600,000 / 61,984 = 74.2 yen), so that prices
+    and pay keep the proportion they have in the US (at the exchange rate, 151 yen, a Japanese wage would buy half
+    the US basket and every Tokyo budget ran a deficit); else the exchange rate of :data:`PRICED_ON`."""
+    for pay, paid_in, _ in WAGE_LEVEL.values():
+        if paid_in == currency and paid_in != "USD":
+            return pay / WAGE_LEVEL["US"][0]
+    return fx.per_usd(currency, PRICED_ON)
+
+
 def fx_price(usd_cents: int | float | Decimal, currency: str) -> int:
-    """A US price (cents) in ``currency`` at the exchange rate of :data:`PRICED_ON`, rounded half-up to the
-    currency's precision: ``fx_price(450, "JPY") == 68000`` (¥680 at 151 yen a dollar)."""
+    """A US price (cents) in ``currency`` at :func:`living_rate`, rounded half-up to the currency's precision:
+    ``fx_price(450, "JPY") == 33400`` (¥334 at 74.2 yen a US dollar's worth)."""
     value = Decimal(str(usd_cents)) if isinstance(usd_cents, float) else Decimal(usd_cents)
-    return to_unit(value * fx.per_usd(currency, PRICED_ON), currency)
+    return to_unit(value * living_rate(currency), currency)
 
 
 def local(
@@ -47,15 +59,15 @@ def local(
 
 def factor(currency: str, factors: Mapping[str, float]) -> float:
     """The multiplier from US cents to cents of ``currency``: the catalogue's own ``factors`` where it has the
-    currency, else the exchange rate of :data:`PRICED_ON` (a float, for catalogues that scale then round)."""
+    currency, else :func:`living_rate` (a float, for catalogues that scale then round)."""
     if currency in factors:
         return factors[currency]
-    return float(fx.per_usd(currency, PRICED_ON))
+    return float(living_rate(currency))
 
 
 def local_amount(amounts: Mapping[str, int], currency: str) -> int:
     """An amount a table writes per currency (``{"USD": 42_000, "GBP": 26_000, ...}``) in ``currency``: the
-    table's own number, else its US number at the exchange rate (:func:`fx_price`)."""
+    table's own number, else its US number at the living rate (:func:`fx_price`)."""
     if currency in amounts:
         return amounts[currency]
     return fx_price(amounts["USD"], currency)
@@ -90,8 +102,8 @@ def _to_currency(cents: Decimal, written: str, currency: str) -> int:
 def amount(value: Decimal, written: str, currency: str) -> Decimal:
     """A completed amount (major units, ``Decimal``) a table writes in ``written`` in the persona's ``currency``:
     unchanged when the currency is one the tables are written for (:data:`WRITTEN`: today's numbers), else at the
-    exchange rate, rounded to the currency's precision (``amount(Decimal("1650.00"), "USD", "JPY") ==
-    Decimal(249150)``)."""
+    living rate (:func:`living_rate`), rounded to the currency's precision (``amount(Decimal("1650.00"), "USD", "JPY") ==
+    Decimal(122451)``)."""
     if currency == written or currency in WRITTEN:
         return value
     return Decimal(_to_currency(value * 100, written, currency)) / 100
@@ -114,7 +126,7 @@ def annual_pay(value: Decimal, written: str, currency: str, country: str | None)
 def figure(usd_cents: int, currency: str) -> int:
     """An amount the code writes as a number of cents and uses as it is in USD, GBP and EUR (a budget's $50, a
     gift's range) in ``currency``: unchanged in those (today's numbers), else the dollar figure at the exchange
-    rate (:func:`fx_price`): ``figure(2000, "GBP") == 2000``, ``figure(2000, "JPY") == 302000``."""
+    rate (:func:`fx_price`): ``figure(2000, "GBP") == 2000``, ``figure(2000, "JPY") == 148400``."""
     if currency in WRITTEN:
         return usd_cents
     return fx_price(usd_cents, currency)

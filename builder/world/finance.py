@@ -53,7 +53,7 @@ from pathlib import Path
 from builder import yamlfile
 
 from ..dates import add_months
-from ..money import cents, to_unit
+from ..money import cents, floor_unit, to_unit
 from ..persona import Persona
 from ..reference import prices
 from ..reference.banking import statement_labels
@@ -794,7 +794,8 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
         if spare < want:
             from_savings(at, want - max(spare, 0))
             spare = bal["checking"] - reserve
-        amount = min(want, max(spare, 0))
+        # Whole units of the currency (yen): a paydown to 40 % of the limit, or the spare cash, can fall between.
+        amount = floor_unit(min(want, max(spare, 0)), p.finances.currency)
         if amount <= 0:
             return
         tid = derived_id(sim.seed, "card_payment", at.isoformat(), paydown)

@@ -24,7 +24,9 @@ from .calendar import reservation_time
 from .chat import Chat, _compiled
 from .engine import world_step
 from .context import Sim
+from ..money import to_unit
 from ..reference.locale import Fmt
+from ..reference.prices import figure
 from .locale import phrase_bank
 from .mail import has_app
 
@@ -71,6 +73,8 @@ def simulate_money_requests(sim: Sim) -> None:
         party = max(2, int(booking.data.get("party_size") or 2))
         share = r.randint(_PER_PERSON[0] * 100, _PER_PERSON[1] * 100)
         share -= share % 5
+        # Dollars in the US, UK and euro tables' own numbers; another currency at its price level, in whole units.
+        share = to_unit(figure(share, p.finances.currency), p.finances.currency)
         memo = _compiled(phrase_bank("requests", p.locale)["memo"]["dinner" if meal.hour >= 17 else "lunch"]).render(
             restaurant=booking.data["restaurant"]
         )

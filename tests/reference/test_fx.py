@@ -61,13 +61,16 @@ def test_price_level_keeps_each_catalogues_numbers_and_converts_the_rest():
     # Today's factors for the currencies each catalogue was written for.
     assert grocery.list_price(product, "USD") == 499 and grocery.list_price(product, "GBP") == 389
     assert retail.local_price(4999, "USD") == 4999 and retail.local_price(4999, "EUR") == 4799
-    # Any other currency: the US price at the exchange rate, whole yen.
-    assert grocery.list_price(product, "JPY") == prices.fx_price(499, "JPY") == 75_300
+    # Any other currency: the US price at the living rate, whole yen. Japan's is its pay over the US pay (74.2 yen
+    # buy what a dollar buys, at 151 yen to the dollar); a currency no wage row names is at the exchange rate.
+    assert prices.living_rate("JPY") == prices.WAGE_LEVEL["JP"][0] / prices.WAGE_LEVEL["US"][0]
+    assert prices.living_rate("NGN") == fx.per_usd("NGN", prices.PRICED_ON)
+    assert grocery.list_price(product, "JPY") == prices.fx_price(499, "JPY") == 37_000
     assert retail.local_price(4999, "JPY") % 100 == 0
     assert prices.local_amount({"USD": 42_000, "GBP": 26_000}, "GBP") == 26_000
-    assert prices.local_amount({"USD": 42_000, "GBP": 26_000}, "JPY") == 6_342_000
-    assert prices.figure(2000, "EUR") == 2000 and prices.figure(2000, "JPY") == 302_000
-    assert prices.amount(Decimal("1650.00"), "USD", "JPY") == Decimal(249_150)
+    assert prices.local_amount({"USD": 42_000, "GBP": 26_000}, "JPY") == 3_116_900
+    assert prices.figure(2000, "EUR") == 2000 and prices.figure(2000, "JPY") == 148_400
+    assert prices.amount(Decimal("1650.00"), "USD", "JPY") == Decimal(122_451)
     assert prices.amount(Decimal("1650.00"), "USD", "GBP") == Decimal("1650.00")  # the tables' own numbers
     # Pay at the country's wage level where one is known, else at the exchange rate.
     assert Decimal(5_000_000) < prices.annual_pay(Decimal(96_000), "USD", "JPY", "JP") < Decimal(9_000_000)
