@@ -293,7 +293,13 @@ def test_sights_abroad_belong_to_the_city_visited():
     from builder.persona import Persona, complete
 
     address = {"street": "2-11-3 Kamimeguro", "city": "Tokyo", "postal_code": "153-0051", "country": "JP"}
-    spec = {"identity": {"name": "Kenji Watanabe", "address": address}, "history_months": 6}
+    # Nagoya is a train ride from Tokyo, so no drawn trip goes there (builder.persona.places.flown): the spec books one.
+    trip = {"destination": "Nagoya", "airport": "NGO", "depart": "2026-08-10", "return": "2026-08-14"}
+    spec = {
+        "identity": {"name": "Kenji Watanabe", "address": address},
+        "history_months": 6,
+        "travel": {"trips": [trip]},
+    }
     world = simulate(complete(Persona.model_validate(spec)))
     trips = {t.destination for t in world.persona.travel.trips}
     assert "Nagoya" in trips, trips
