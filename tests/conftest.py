@@ -108,6 +108,18 @@ def _world(stem: str):
     return shared(f"world-{stem}", make)
 
 
+@lru_cache(maxsize=None)
+def tokyo_world():
+    """(persona, world) of ``tests/data/tokyo-persona.json``: a new user's trial, en_US text and a home in Tokyo
+    (issue 26), completed and simulated once per test run for every test of a home abroad."""
+
+    def make():
+        persona = complete(load(REPO / "tests" / "data" / "tokyo-persona.json"))
+        return persona, simulate(persona)
+
+    return shared("world-tokyo", make)
+
+
 _PLANNED: dict[str, object] = {}
 
 

@@ -145,6 +145,7 @@ def test_builds_of_two_personas_run_side_by_side(tmp_path, build):
     )
 
 
+@pytest.mark.pipeline  # 22 builds: the full lane's (the fast lane keeps the other output tests of the world stage)
 def test_sigkill_at_random_points_always_leaves_a_whole_build(tmp_path, build):
     started = time.monotonic()
     res = _run(tmp_path, build.spec, build.until)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from builder.persona import Persona, complete
 from builder.reference.banking import rail, statement_labels
-from builder.world import simulate
+from tests.conftest import tokyo_world
 
 KEYS = {"pay", "bill_pay", "autopay", "debit", "p2p_to", "p2p_from", "card_payment", "fx_fee", "ext_to", "kinds"}
 
@@ -34,7 +33,6 @@ def test_a_locale_at_home_reads_its_own_banks_words_and_anyone_else_the_countrys
 
 
 def test_a_persona_in_tokyo_pays_friends_by_furikomi_on_its_statements():
-    address = {"street": "2-11-3 Kamimeguro", "city": "Tokyo", "postal_code": "153-0051", "country": "JP"}
-    p = complete(Persona.model_validate({"identity": {"name": "Kenji Watanabe", "address": address}}))
-    lines = [x.description for x in simulate(p).postings() if x.kind in ("p2p_sent", "p2p_received")]
+    _, world = tokyo_world()
+    lines = [x.description for x in world.postings() if x.kind in ("p2p_sent", "p2p_received")]
     assert lines and all(d.startswith(("FURIKOMI TO ", "FURIKOMI FROM ")) for d in lines), lines[:5]

@@ -3,21 +3,20 @@ completes to yen and its world's every amount is whole yen, with a salary and a 
 
 from __future__ import annotations
 
+from tests.conftest import tokyo_world
+
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
-from builder.persona import complete, load
-from builder.world import simulate
 
 TOKYO = Path(__file__).resolve().parents[1] / "data" / "tokyo-persona.json"
 
 
 @pytest.fixture(scope="module")
 def tokyo():
-    persona = complete(load(TOKYO))
-    return persona, simulate(persona)
+    return tokyo_world()
 
 
 def _amounts(data, path=""):

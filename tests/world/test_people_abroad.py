@@ -9,7 +9,7 @@ from faker.providers.person.ja_JP import Provider as JP
 
 from builder.persona import Persona, complete
 from builder.world.mail import parent_name
-from builder.world.simulate import simulate
+from tests.conftest import tokyo_world
 
 TOKYO = {
     "locale": "en_US",
@@ -29,8 +29,9 @@ LAST = set(JP.last_romanized_names)
 
 @pytest.fixture(scope="module")
 def tokyo():
-    p = complete(Persona.model_validate(TOKYO))
-    return p, simulate(p)
+    persona, world = tokyo_world()
+    assert persona.identity.name == TOKYO["identity"]["name"]  # tests/data/tokyo-persona.json is this spec
+    return persona, world
 
 
 def japanese(name: str) -> bool:
