@@ -13,10 +13,6 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 
-# Symbols where the project's text differs from CLDR's English one (none today: Babel's "en" symbols for USD, GBP
-# and EUR are the ones the project always wrote).
-_SYMBOL_OVERRIDES: dict[str, str] = {}
-
 
 @cache
 def precision(currency: str) -> int:
@@ -30,9 +26,8 @@ def precision(currency: str) -> int:
 @cache
 def symbol(currency: str) -> str | None:
     """The symbol English text writes for ``currency`` (``$``, ``£``, ``€``, ``¥``, ``CA$``), or None when CLDR has
-    none but the code itself (``NGN``)."""
-    if currency in _SYMBOL_OVERRIDES:
-        return _SYMBOL_OVERRIDES[currency]
+    none but the code itself (``NGN``): Babel's English symbols, the ones the project always wrote for USD, GBP and
+    EUR."""
     from babel.numbers import get_currency_symbol
 
     found = get_currency_symbol(currency, "en")

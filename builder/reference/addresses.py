@@ -5,6 +5,8 @@ address (shop, grocery, delivery, rides)."""
 
 from __future__ import annotations
 
+import unicodedata
+
 import re
 from functools import cache
 
@@ -45,9 +47,9 @@ NEAR_KM = 25.0
 
 
 def latin(text: str) -> bool:
-    """Whether ``text`` is written in Latin letters (Basic Latin to Latin Extended-B: ``Ōta``, ``Şener``, not
-    ``斎藤``)."""
-    return all(ord(ch) < 0x250 for ch in text)
+    """Whether every letter of ``text`` is a Latin letter, of any Unicode block (``Ōta``, ``Şener``, ``Nguyễn``; not
+    ``斎藤``); digits, spaces and punctuation pass."""
+    return all(not ch.isalpha() or unicodedata.name(ch, "").startswith("LATIN") for ch in text)
 
 
 @cache

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import unicodedata
 from functools import cache
 
 from ..rng import faker
 from . import gazetteer
+from .addresses import latin
 from .locale import territory
 
 # Faker's person providers' list attributes by gender (its romanized lists: ja_JP, zh_TW; zh_CN's have no gender).
@@ -38,16 +38,11 @@ def _provider(locale: str):
         return None
 
 
-def _latin(text: str) -> bool:
-    """Whether every letter of ``text`` is a Latin letter, of any Unicode block (``Nguyễn``, ``Ōta``; not ``健二``)."""
-    return all(not ch.isalpha() or unicodedata.name(ch, "").startswith("LATIN") for ch in text)
-
-
 @cache
 def latin_names(locale: str) -> bool:
     """Whether Faker's ``locale`` writes its people's names in Latin letters (all its last names are)."""
     prov = _provider(locale)
-    return prov is None or all(_latin(n) for n in getattr(prov, "last_names", ()))
+    return prov is None or all(latin(n) for n in getattr(prov, "last_names", ()))
 
 
 @cache

@@ -36,10 +36,10 @@ from ... import yamlfile
 from ...persona.facts import postcode as town_postcode
 from ...persona.places import TOWNS
 from ...rng import rng
-from .. import gazetteer
+from .. import fx, gazetteer
 from ..addresses import near_postcode, neighbourhoods, street_line
 from . import restaurants
-from .generate import FX, HERE, MAIN, _postcode, _street_line, pick_name, restaurant, slugify
+from .generate import HERE, MAIN, _postcode, _street_line, pick_name, restaurant, slugify
 
 #: A city of this many people or more has two restaurants of each main cuisine, a smaller one one.
 BIG = 500_000
@@ -73,7 +73,7 @@ def file_city(city: gazetteer.City) -> str | None:
 
 def _currency(country: str) -> str:
     found = gazetteer.currency(country, CURRENCY_ON)
-    return found if found in FX else "USD"  # local_price knows FX's currencies (issue 26 step 14 widens it)
+    return found if found and fx.known(found) else "USD"  # local_price prices any currency fx can rate
 
 
 def _factor(country: str) -> float:
