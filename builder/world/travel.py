@@ -485,6 +485,14 @@ _ABROAD = [
 _DEST_FAKER = {"JP": "ja_JP"}
 
 
+def _legal_tender(country: str, on: dt.date, fallback: str) -> str:
+    """The currency of ``country`` (ISO code) on ``on`` (CLDR through the gazetteer) when the world can rate it
+    (:func:`builder.reference.fx.known`: a won, a real, a rupee), else ``fallback`` (the card's own: a peso the ECB
+    does not publish is charged as if at home, as before)."""
+    found = gazetteer.currency(country, on) if len(country) == 2 else None
+    return found if found and fx.known(found) else fallback
+
+
 def _latin_faker(country: str, fallback: str) -> str:
     """The Faker locale that names ``country``'s merchants (:func:`~builder.reference.gazetteer.faker_locale`) when
     it writes surnames in Latin letters or romanizes them, else ``fallback`` (the persona's locale)."""
@@ -524,7 +532,7 @@ def _spend_abroad(
 
     p = sim.persona
     home_cur = p.finances.currency
-    cur = COUNTRY_CURRENCY.get(country, home_cur)
+    cur = COUNTRY_CURRENCY.get(country) or _legal_tender(country, sim.now.date(), home_cur)
     r = sim.rng(f"travel/trip/{i}/abroad")
     names_r = sim.rng(f"travel/trip/{i}/abroad/names")
     fake = make_faker(
@@ -570,7 +578,10 @@ def _spend_abroad(
                 continue
             # Meals and sights for everyone when travelling together.
             party = people if category in ("restaurants", "entertainment") and people > 1 else 1
-            local = usd * (fx.per_usd(cur, day) if fx.known(cur) else Decimal(1)) * party
+            # At home the home's price level (a Fukuoka ramen for a Tokyo resident at the yen's living rate), abroad
+            # the exchange rate.
+            level = prices.living_rate(cur) if cur == home_cur else fx.per_usd(cur, day) if fx.known(cur) else 1
+            local = usd * Decimal(level) * party
             digits = min(2, precision(cur))
             minor = int((local * (10**digits)).quantize(Decimal(1)))
             minor = max(1, minor // (10 if digits == 0 else 5) * (10 if digits == 0 else 5))
