@@ -75,7 +75,7 @@ from .calendar import (
 )
 from .engine import world_step
 from .context import Sim
-from ..reference.locale import season
+from ..reference.locale import felt_season
 from .locale import phrase_bank
 from ..reference.locale import Fmt
 from .mail import TEMPLATES, has_app, parent_name, template_env
@@ -130,16 +130,26 @@ def _norm(text: str) -> str:
 class Voice:
     """Renders bank lines for one world, avoiding exact repeats of lines of 4+ words."""
 
-    def __init__(self, locale: str, country: str | None):
+    def __init__(self, locale: str, country: str | None, city: str | None = None):
         self.b = bank(locale)
         self.country = country
+        self.city = city
         self.used: set[str] = set()
 
+    def season(self, when: dt.date) -> str:
+        """The bank's season key of ``when`` at the home (:func:`felt_season`: ``mild`` for a warm home's winter)."""
+        return felt_season(when, self.country, self.city)
+
     def pool(self, name: str, when: dt.date | None) -> list:
+        """The slot ``name``'s options: its own, plus its season's (``name@winter``...) on day ``when``; a warm
+        home's ``mild`` winter takes ``name@mild`` where the bank has it, else ``name@autumn`` (never frost)."""
         slots = self.b["slots"]
         out = list(slots.get(name, []))
         if when is not None:
-            out += slots.get(f"{name}@{season(when, self.country)}", [])
+            key = self.season(when)
+            if key == "mild" and f"{name}@mild" not in slots:
+                key = "autumn"
+            out += slots.get(f"{name}@{key}", [])
         return out
 
     def fill(self, text: str, r: random.Random, ctx: dict[str, Any], depth: int = 0) -> str:
@@ -241,7 +251,7 @@ class Chat:
         self.fmt = Fmt(self.p)
         self.contacts = [c for c in self.p.contacts if has_app(c, "chat") and c.phone]
         self.by_name = {c.name: c for c in self.contacts}
-        self.voice = Voice(self.p.locale, self.fmt.country)
+        self.voice = Voice(self.p.locale, self.fmt.country, self.fmt.city)
         self.b = self.voice.b
         self.me_first = self.p.identity.name.split()[0]
         self.night_owl = bool(getattr(self.p.routines, "night_owl", False)) if self.p.routines else False
@@ -904,7 +914,7 @@ def _hour_ok(entry: dict, hour: int) -> bool:
 
 def _smalltalk(chat, c, r, at, a):
     d = at.date()
-    sec = chat.b["season"][season(d, chat.fmt.country)]
+    sec = chat.b["season"][chat.voice.season(d)]
     lines = [(a, chat.render(c, a, sec["say"], r, {}, d)), (not a, chat.render(c, not a, sec["reply"], r, {}, d))]
     return lines, None
 

@@ -64,7 +64,7 @@ from ..rng import token
 from .calendar import first, parse_when, trips, zone
 from .context import Sim
 from .engine import world_step
-from ..reference.locale import Fmt
+from ..reference.locale import Fmt, felt_season
 from .locale import phrase_bank as locale_bank
 from .model import Event
 
@@ -1565,8 +1565,10 @@ def headlines(locale: str) -> dict[str, Any]:
     return data.get(locale.split("_")[0]) or data["en"]
 
 
-# Highs and lows (degrees C) a weather newsletter quotes, by season.
+# Highs and lows (degrees C) a weather newsletter quotes, by season (``mild``: a warm home's winter,
+# builder.reference.locale.felt_season).
 _TEMPS = {
+    "mild": ((16, 25), (8, 16)),
     "winter": ((-2, 8), (-9, 2)),
     "spring": ((9, 19), (1, 8)),
     "summer": ((20, 32), (11, 18)),
@@ -1625,9 +1627,10 @@ def _newsletters(box: Mailbox) -> None:
         while day <= sim.now.date():
             if r.random() < 0.85:
                 at = dt.datetime.combine(day, dt.time(hour, r.randint(0, 59)))
-                pool = bank[kind][box.fmt.season(day)] if kind == "weather" else bank[kind]
+                felt = felt_season(day, box.fmt.country, box.fmt.city)
+                pool = bank[kind][felt] if kind == "weather" else bank[kind]
                 stories = [(h, f"{base}/{day:%Y/%m/%d}/{slug_path(h)}") for h in r.sample(pool, min(4, len(pool)))]
-                (hi_lo, lo_lo) = _TEMPS[box.fmt.season(day)]
+                (hi_lo, lo_lo) = _TEMPS[felt]
                 high, low = r.randint(*hi_lo), r.randint(*lo_lo)
                 if box.fmt.us:
                     high, low = round(high * 9 / 5 + 32), round(low * 9 / 5 + 32)

@@ -138,3 +138,24 @@ def test_dashbite_lists_restaurants_of_any_city_on_its_own_streets():
     assert {r["neighbourhood"] for r in listed} <= set(neighbourhoods("JP", "Tokyo"))
     for r in listed:
         assert re.fullmatch(r"\d-\d{1,2}-\d{1,2} .+, Tokyo 153-00\d\d", r["address"]), r["address"]
+
+
+def test_a_warm_homes_winter_is_mild_in_its_weather_talk():
+    """Within 35° of the equator winter is ``mild`` for the phrase banks (no frost, snow or icy roads in São Paulo or
+    Lagos); Tokyo and the shipped personas' cities keep their winter; seasons still flip south of the equator."""
+    import datetime as dt
+
+    from builder.reference.locale import felt_season, warm
+    from builder.world.chat import Voice
+
+    july, january = dt.date(2026, 7, 15), dt.date(2026, 1, 15)
+    assert felt_season(july, "BR", "São Paulo") == "mild" and felt_season(january, "BR", "São Paulo") == "summer"
+    assert felt_season(january, "NG", "Lagos") == "mild" and felt_season(january, "JP", "Tokyo") == "winter"
+    for country, city in [("US", "Portland"), ("US", "Denver"), ("GB", "Manchester"), ("DE", "Hamburg")]:
+        assert not warm(country, city), city
+    for locale in ("en_US", "en_GB", "de_DE"):
+        lines = Voice(locale, "BR", "São Paulo").pool("weather_now", july)
+        assert lines and not any(w in " ".join(lines) for w in ("snow", "icy", "freezing", "geschneit", "glatt"))
+        assert Voice(locale, "BR", "São Paulo").pool("dinner_food", july) == Voice(locale, "US").pool(
+            "dinner_food", dt.date(2026, 10, 15)
+        )  # a slot without a mild variant takes autumn's

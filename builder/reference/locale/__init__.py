@@ -46,14 +46,41 @@ _FLIP = {"winter": "summer", "summer": "winter", "spring": "autumn", "autumn": "
 
 
 @cache
-def southern(country: str | None, city: str | None = None) -> bool:
-    """Whether a home in ``city`` of ``country`` (ISO 3166-1 alpha-2), else in the country's most populous city,
-    lies south of the equator (its GeoNames latitude); False for a place the gazetteer does not know."""
+def _latitude(country: str | None, city: str | None) -> float | None:
+    """The GeoNames latitude of ``city`` in ``country`` (ISO 3166-1 alpha-2), else of the country's most populous
+    city; None for a place the gazetteer does not know."""
     from .. import gazetteer
 
     code = (country or "").upper()
     found = (gazetteer.find_city(city, code) if city else None) or next(iter(gazetteer.cities_in(code)), None)
-    return found is not None and found.latitude < 0
+    return found.latitude if found is not None else None
+
+
+def southern(country: str | None, city: str | None = None) -> bool:
+    """Whether a home in ``city`` of ``country`` (ISO 3166-1 alpha-2), else in the country's most populous city,
+    lies south of the equator (its GeoNames latitude); False for a place the gazetteer does not know."""
+    latitude = _latitude(country, city)
+    return latitude is not None and latitude < 0
+
+
+#: Homes nearer the equator than this (degrees of latitude) have no winter of frost and snow at sea level: São
+#: Paulo (23.5° S), Lagos, Mumbai, Los Angeles (34.1° N), Sydney (33.9° S); Tokyo (35.7° N) and every shipped
+#: persona's home lie beyond it.
+WARM_LATITUDE = 35.0
+
+
+def warm(country: str | None, city: str | None = None) -> bool:
+    """Whether a home in ``city`` of ``country`` (else the country's most populous city) lies within
+    :data:`WARM_LATITUDE` of the equator; False for a place the gazetteer does not know."""
+    latitude = _latitude(country, city)
+    return latitude is not None and abs(latitude) < WARM_LATITUDE
+
+
+def felt_season(day: dt.date, country: str | None = "US", city: str | None = None) -> str:
+    """:func:`season`, except that a :func:`warm` home's winter is ``mild`` (cooler and wetter, never icy): the key
+    the phrase banks' weather talk is chosen by."""
+    s = season(day, country, city)
+    return "mild" if s == "winter" and warm(country, city) else s
 
 
 def season(day: dt.date, country: str | None = "US", city: str | None = None) -> str:
