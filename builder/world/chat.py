@@ -75,7 +75,7 @@ from .calendar import (
 )
 from .engine import world_step
 from .context import Sim
-from ..reference.locale import felt_season
+from ..reference.locale import felt_season, territory
 from .locale import phrase_bank
 from ..reference.locale import Fmt
 from .mail import TEMPLATES, has_app, parent_name, template_env
@@ -135,6 +135,9 @@ class Voice:
         self.country = country
         self.city = city
         self.used: set[str] = set()
+        # A home outside the locale's country leaves out the bank's ``home_only`` lines ("it's 95 out").
+        abroad = country is not None and country != territory(locale)
+        self.left_out = frozenset(self.b.get("home_only", ())) if abroad else frozenset()
 
     def season(self, when: dt.date) -> str:
         """The bank's season key of ``when`` at the home (:func:`felt_season`: ``mild`` for a warm home's winter)."""
@@ -150,7 +153,7 @@ class Voice:
             if key == "mild" and f"{name}@mild" not in slots:
                 key = "autumn"
             out += slots.get(f"{name}@{key}", [])
-        return out
+        return [x for x in out if x not in self.left_out] if self.left_out else out
 
     def fill(self, text: str, r: random.Random, ctx: dict[str, Any], depth: int = 0) -> str:
         """``text`` with each ``{slot}`` replaced: from ``ctx`` first, else a draw from the bank's slots.

@@ -159,3 +159,6 @@ def test_a_warm_homes_winter_is_mild_in_its_weather_talk():
         assert Voice(locale, "BR", "São Paulo").pool("dinner_food", july) == Voice(locale, "US").pool(
             "dinner_food", dt.date(2026, 10, 15)
         )  # a slot without a mild variant takes autumn's
+    # Lines that fit only the locale's own country stay at home: no Fahrenheit in Rio's summer.
+    rio_summer = Voice("en_US", "BR", "Rio de Janeiro").pool("weather_now", january)
+    assert "it's 95 out" not in rio_summer and "it's 95 out" in Voice("en_US", "US").pool("weather_now", july)
