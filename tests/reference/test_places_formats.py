@@ -79,9 +79,10 @@ def test_a_destination_the_lodging_catalog_lacks_takes_the_gazetteers_facts():
     assert (abuja["country"], abuja["zone"], abuja["number_first"]) == ("Nigeria", "Africa/Lagos", True)
     assert abs(abuja["lat"] - 9.06) < 0.1 and abs(abuja["lon"] - 7.49) < 0.1
     assert (auckland["zone"], auckland["season"]) == ("Pacific/Auckland", "12,1,2")
-    # Abuja's naira has a rate now (builder/reference/fx_rates.csv); Nairobi's shilling has none: dollars there.
+    # Abuja's naira and Nairobi's shilling have rates (the NBP tables, builder/reference/fx.py); a currency no
+    # source rates would be priced in dollars.
     assert city_info("Nagoya")["currency"] == "JPY" and abuja["currency"] == "NGN"
-    assert city_info("Nairobi")["currency"] == "USD"
+    assert city_info("Nairobi")["currency"] == "KES"
     assert city_info("Lisbon")["number_first"] is False
 
 

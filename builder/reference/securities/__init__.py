@@ -50,12 +50,14 @@ def listed(currency: str, extra: tuple[tuple[str, str], ...] = ()) -> tuple[dict
     secs = catalogue()["securities"]
     out = [s for s in secs if s["currency"] == currency]
     if not out and currency not in ("USD", "GBP", "EUR"):
-        # A currency the catalogue quotes nothing in: its US-dollar listings at the exchange rate, to the currency's
-        # precision (builder.reference.prices).
-        from .. import prices
+        # A currency the catalogue quotes nothing in: its US-dollar listings at the exchange rate (a security trades
+        # at the market's rate, not at a price level), to the currency's precision.
+        from ...money import to_unit
+        from .. import fx, prices
 
+        rate = fx.per_usd(currency, prices.PRICED_ON)
         out = [
-            {**s, "currency": currency, "price": prices.fx_price(round(s["price"] * 100), currency) / 100}
+            {**s, "currency": currency, "price": to_unit(Decimal(round(s["price"] * 100)) * rate, currency) / 100}
             for s in secs
             if s["currency"] == "USD"
         ]
