@@ -11,8 +11,9 @@ Rules (tasks, apps and tests depend on them):
 * Flights are on the persona's airline (Meridian Air, ``MR``): nonstop, or through one of the
   airline's hubs when the great-circle distance is over 6,000 km. Block time = 40 min + 13 km/min,
   4 % shorter eastbound and 4 % longer westbound, rounded to 5 min; a route (origin-destination)
-  keeps its flight numbers and departure slots across trips. The outbound leaves on ``depart``, the
-  return on ``return``; a connection leaves 75-150 min after the first leg lands.
+  keeps its flight numbers and departure slots across trips; a trip's own ``flight`` (``Trip.flight``, e.g.
+  ``LH401``) numbers its outbound first leg as written (a codeshare on the persona's booking). The outbound leaves
+  on ``depart``, the return on ``return``; a connection leaves 75-150 min after the first leg lands.
 * Every instant is computed in UTC; an event's ``at`` is that instant in the persona's zone (naive),
   and data carries aware ISO 8601 strings in the zone of the place (``*_local``).
 * Hotel: a Bramblestay listing of the destination (``builder.reference.lodging.inventory.city_properties``: hotels of
@@ -752,6 +753,7 @@ def simulate_travel(sim: Sim) -> None:
                     number = _route(sim, a, b)[0][0]
                 else:
                     number = numbers[k]
+                fixed = trip.flight if direction == "outbound" and not n else None  # the spec's own flight number
                 minutes = block_minutes(a, b) if known_airport(a) and known_airport(b) else 180
                 flights.append(
                     {
@@ -762,7 +764,7 @@ def simulate_travel(sim: Sim) -> None:
                         "dep": dep,
                         "arr": dep + dt.timedelta(minutes=minutes),
                         "minutes": minutes,
-                        "number": f"{code} {number}",
+                        "number": f"{fixed[:2]} {fixed[2:]}" if fixed else f"{code} {number}",
                         "widebody": minutes >= 330,
                     }
                 )

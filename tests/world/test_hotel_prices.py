@@ -245,16 +245,28 @@ def test_typescript_price_function_agrees(tmp_path):
         pytest.xfail(f"rates.ts does not yet round yen taxes to whole yen (rates.py WHOLE_UNITS): {yen_off}")
 
 
-def test_a_hotel_the_spec_names_is_listed_and_stayed_at():
-    """``Trip.hotel`` in the spec: Bramblestay lists that hotel in the trip's city and the world stays there."""
+def test_a_hotel_and_a_flight_the_spec_names_are_listed_and_taken():
+    """``Trip.hotel`` in the spec: Bramblestay lists that hotel in the trip's city and the world stays there;
+    ``Trip.flight``: the outbound's first leg flies under that number, the return and other trips keep theirs."""
     from builder.world import simulate
 
     persona, world = _world("dana-whitfield")
     i = next(n for n, e in enumerate(persona.travel.trips) if e.destination == "Lisbon")
     trips = list(persona.travel.trips)
-    trips[i] = trips[i].model_copy(update={"hotel": "Hotel Avenida Palace"})
+    trips[i] = trips[i].model_copy(update={"hotel": "Hotel Avenida Palace", "flight": "TP1357"})
     spec = persona.model_copy(update={"travel": persona.travel.model_copy(update={"trips": trips})})
     other = simulate(spec)
+    legs = [
+        (e.data["direction"], e.data["leg"], e.data["flight_number"])
+        for e in other.of_kind("flight")
+        if e.data["trip"] == i
+    ]
+    assert ("outbound", 1, "TP 1357") in legs and sum(n == "TP 1357" for *_, n in legs) == 1
+    booking = next(e.data for e in other.of_kind("flight_booking") if e.data["trip"] == i)
+    assert booking["flights"][0] == "TP 1357"
+    assert [e.data["flight_number"] for e in other.of_kind("flight") if e.data["trip"] != i] == [
+        e.data["flight_number"] for e in world.of_kind("flight") if e.data["trip"] != i
+    ]
     stay = next(e.data for e in other.of_kind("hotel_booking") if e.data["trip"] == i)
     listing = _listing(other, stay)
     assert stay["hotel"] == listing["name"] == "Hotel Avenida Palace" and listing["kind"] == "hotel"
