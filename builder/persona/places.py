@@ -74,7 +74,6 @@ AIRPORT_ZONES: dict[str, str] = {
     **{code: zone for _, code, zone, _ in DESTINATIONS},
 }
 
-DEFAULT_ZONE = {"en_US": "America/New_York", "en_GB": "Europe/London", "de_DE": "Europe/Berlin"}
 CURRENCY = {"en_US": "USD", "en_GB": "GBP", "de_DE": "EUR"}
 
 

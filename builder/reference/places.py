@@ -96,40 +96,8 @@ CITIES: dict[str, tuple[str | None, str, int, tuple[str, ...]]] = {
     "Tokyo": (None, "Japan", 21900, ("Nihonbashi, Chuo City", "Ginza, Chuo City", "Shibuya, Shibuya City")),
 }
 
-# ISO 3166 code of each country name CITIES uses.
-COUNTRY_CODES = {
-    "United States": "US",
-    "Canada": "CA",
-    "Mexico": "MX",
-    "United Kingdom": "GB",
-    "Portugal": "PT",
-    "Spain": "ES",
-    "Italy": "IT",
-    "Netherlands": "NL",
-    "Austria": "AT",
-    "Denmark": "DK",
-    "Germany": "DE",
-    "Japan": "JP",
-}
-
-# Currency of each destination country, and units per US dollar (a fixed reference table; a trip's days jitter it).
-COUNTRY_CURRENCY = {
-    "US": "USD",
-    "CA": "CAD",
-    "MX": "MXN",
-    "GB": "GBP",
-    "PT": "EUR",
-    "ES": "EUR",
-    "IT": "EUR",
-    "NL": "EUR",
-    "AT": "EUR",
-    "DE": "EUR",
-    "FR": "EUR",
-    "IE": "EUR",
-    "DK": "DKK",
-    "JP": "JPY",
-    "CH": "CHF",
-}
+# Units per US dollar of 8 currencies: the fixed reference table the shipped worlds were made with (a trip's days
+# jitter it; builder.reference.fx reads it first).
 PER_USD = {
     "USD": Decimal(1),
     "EUR": Decimal("0.92"),

@@ -69,7 +69,7 @@ from ..reference import fx, gazetteer, prices
 from ..reference.services import service
 
 # Re-exported: the world's modules and the apps still read these names here.
-from ..reference.places import AIRPORTS, CITIES, COUNTRY_CODES, COUNTRY_CURRENCY, PER_USD  # noqa: F401
+from ..reference.places import AIRPORTS, CITIES, PER_USD  # noqa: F401
 from ..reference.addresses import format_address, latin
 from ..reference.airports import (
     AIRLINES,
@@ -406,7 +406,7 @@ def _country_code(city: str) -> str:
     """ISO code of a destination city's country (``"PT"`` for Lisbon), from the stays catalog's country names."""
     from ..reference.lodging.inventory import city_info
 
-    return COUNTRY_CODES.get(city_info(city)["country"], "")
+    return gazetteer.country_code(city_info(city)["country"]) or ""
 
 
 def _loyalty(sim: Sim, name: str) -> str | None:
@@ -533,7 +533,7 @@ def _spend_abroad(
 
     p = sim.persona
     home_cur = p.finances.currency
-    cur = COUNTRY_CURRENCY.get(country) or _legal_tender(country, sim.now.date(), home_cur)
+    cur = _legal_tender(country, sim.now.date(), home_cur)
     r = sim.rng(f"travel/trip/{i}/abroad")
     names_r = sim.rng(f"travel/trip/{i}/abroad/names")
     fake = make_faker(

@@ -35,7 +35,7 @@ from .. import gazetteer, geo
 from ..airports import airport_country, airport_facts, known_airport
 from ..services import service
 from .. import fx
-from ..places import CITIES, COUNTRY_CODES, COUNTRY_CURRENCY
+from ..places import CITIES
 from ..prices import PRICED_ON
 
 CATALOG_PATH = Path(__file__).with_name("catalog.yaml")
@@ -94,8 +94,11 @@ def _address(city: str, region: str | None, country: str, street: str, k: int, n
 
 
 def _currency(country: str) -> str:
-    """The currency a property in ``country`` (the catalog's country name) prices in: ``"EUR"`` for Portugal."""
-    return COUNTRY_CURRENCY.get(COUNTRY_CODES.get(country, ""), "USD")
+    """The currency a property in ``country`` (the catalog's country name) prices in: its legal tender on
+    :data:`CURRENCY_ON` where :mod:`builder.reference.fx` rates it (``"EUR"`` for Portugal), else ``"USD"``."""
+    code = gazetteer.country_code(country)
+    found = gazetteer.currency(code, CURRENCY_ON) if code else None
+    return found if found and fx.known(found) else "USD"
 
 
 def local_base(base_usd_cents: int, currency: str) -> int:
@@ -107,7 +110,7 @@ def local_base(base_usd_cents: int, currency: str) -> int:
     return int(units.quantize(Decimal(1), rounding=ROUND_HALF_UP)) * 100
 
 
-#: The day whose legal tender a city the catalog lacks prices in (CLDR's territory currencies; see gazetteer).
+#: The day whose legal tender a city prices in (CLDR's territory currencies; see gazetteer).
 CURRENCY_ON = dt.date(2026, 1, 1)
 
 
@@ -186,7 +189,7 @@ def _properties(
     r = rng(seed, f"stays/inventory/{name}")
     props: list[dict[str, Any]] = []
     seen: set[str] = {slugify(f"{short} {name}")}
-    code = COUNTRY_CODES.get(info["country"], "default")
+    code = gazetteer.country_code(info["country"]) or "default"
     hoods = info["neighbourhoods"]
     districts = info["districts"]
 
