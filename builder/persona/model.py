@@ -435,6 +435,10 @@ class Finances(SpecModel):
         return self
 
 
+#: The apps a contact can appear in (``Contact.apps``); the other apps hold no person of the persona's circle.
+ContactApp = Literal["mail", "chat", "bank", "calendar", "network", "workchat"]
+
+
 class Contact(SpecModel):
     """Someone the persona knows. ``closeness`` 1 (acquaintance) .. 5 (closest)."""
 
@@ -450,8 +454,12 @@ class Contact(SpecModel):
     )
     address: Address | None = None
     shared_activities: _list(Line(60), 20) | None = None
-    apps: _list(Line(40), 20) | None = Field(
-        default=None, description="Apps this contact appears in (mail, chat, bank...)"
+    apps: _list(ContactApp, 6) | None = Field(
+        default=None,
+        description="Apps this contact appears in: mail, chat (messaging), bank (payments to and from them), calendar"
+        " (invitations), network (a connection on the professional network: friends, colleagues and others are"
+        " connections anyway, a parent or child only when listed), workchat (colleagues only: the work chat)."
+        " Completed by relationship when missing",
     )
     messaging_style: Literal["brief", "chatty", "formal", "emoji"] | None = None
     # The contact's own life, fixed once (completion fills what is missing) and reused by every module.
@@ -548,7 +556,10 @@ class Routines(SpecModel):
     night_owl: bool = Field(
         default=False, description="Up and writing after midnight (personal mail and chat at night)"
     )
-    screen_hours_per_day: Number(ge=0, le=18, places=2) = Decimal("3")
+    screen_hours_per_day: Number(ge=0, le=18, places=2) = Field(
+        default=Decimal("3"),
+        description="Time on screens outside work: how deep each browsing session goes (0-4 links at 3 hours)",
+    )
 
 
 class Preferences(SpecModel):
@@ -653,6 +664,15 @@ class Persona(SpecModel):
             if name_key(name) not in seen:
                 problems.append((loc, f"{name!r} is not the name of a contact"))
 
+        colleagues = {name_key(n) for n in (self.work.colleagues if self.work else [])}
+        for i, c in enumerate(contacts):
+            if "workchat" in (c.apps or []) and c.relationship != "colleague" and name_key(c.name) not in colleagues:
+                problems.append(
+                    (
+                        ("contacts", i, "apps"),
+                        "only colleagues appear in the work chat (relationship or work.colleagues)",
+                    )
+                )
         if self.work:
             for j, name in enumerate(self.work.colleagues):
                 refer(("work", "colleagues", j), name)

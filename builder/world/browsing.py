@@ -2,7 +2,8 @@
 
 * Each site in ``persona.browsing`` gets sessions on ``per_week / 7`` of days on average
   (a day may hold two), at waking hours. A session opens the site's home page (typed, or
-  from a bookmark if bookmarked) and follows 0-4 links to its pages.
+  from a bookmark if bookmarked) and follows 0 to ``4 x screen_hours_per_day / 3`` links to its pages (0-4 at
+  the default 3 hours a day; 0 for a persona who spends no time on screens, 24 at 18 hours).
 * Life drives visits too: the bank after a paycheck lands, the airline's site when a
   flight is booked, the shop when an order is placed (whichever of those events exist).
 * Bookmarks: each bookmarked site on the toolbar at the history's start, plus pages saved
@@ -262,6 +263,7 @@ def simulate_browsing(sim: Sim) -> None:
     times = sim.rng("browsing/times")
     fake = sim.faker("browsing/pages")
     save = sim.rng("browsing/bookmarks")
+    links = max(0, round(4 * float(ro.screen_hours_per_day) / 3))  # links a session follows at most
 
     for i, site in enumerate(p.browsing):
         if site.bookmarked:
@@ -309,7 +311,7 @@ def simulate_browsing(sim: Sim) -> None:
                     day, dt.time(times.randint(wake, bed), times.randint(0, 59), times.randint(0, 59))
                 )
                 if at <= sim.now:
-                    session(at, site.url, site.title, site.bookmarked, r.randint(0, 4), (site.url, day, k))
+                    session(at, site.url, site.title, site.bookmarked, r.randint(0, links), (site.url, day, k))
 
     # Visits that follow events of other modules.
     by_kind = {"paycheck": (_BANK.url, f"Accounts | {_BANK.title}")}

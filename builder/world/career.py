@@ -54,7 +54,7 @@ from .engine import world_step
 
 DATA = Path(__file__).with_name("templates") / "career"
 SENIORITY = ("Senior ", "Lead ", "Staff ", "Principal ")
-#: Relationships of spec contacts who are not on the persona's professional network.
+#: Relationships of spec contacts who are not on the persona's professional network (unless their ``apps`` list "network").
 NOT_NETWORK = ("parent", "child")
 
 
@@ -315,7 +315,7 @@ def _people(sim: Sim, b: dict, profile: dict) -> tuple[list[dict], list[dict]]:
         return lo + dt.timedelta(days=r.randint(0, span))
 
     for c in p.contacts or []:
-        if c.relationship in NOT_NETWORK:
+        if c.relationship in NOT_NETWORK and "network" not in (c.apps or []):
             continue
         colleague = c.name in colleagues or c.relationship == "colleague"
         title = (c.job or r.choice(fam["titles"])).strip()

@@ -52,6 +52,11 @@ def test_comment_keys_are_allowed_everywhere(tmp_path):
             "finances.recurring_charges[0].weekday: unknown key",
         ),
         (lambda d: d.update(seed="abc"), "seed: input should be a valid integer"),
+        (lambda d: d["contacts"][0].update(apps=["chat", "shop"]), "contacts[0].apps[1]: input should be 'mail', "),
+        (
+            lambda d: d["contacts"][0].update(apps=["workchat"]),
+            "contacts[0].apps: only colleagues appear in the work chat",
+        ),
     ],
 )
 def test_bad_field_names_file_and_path(tmp_path, mutate, expected):

@@ -177,3 +177,26 @@ def test_no_heat_wave_in_winter(any_world):
             assert not re.search(r"heat ?wave|Hitzewelle|Heat advisory", e.data["title"], re.IGNORECASE), e.data[
                 "title"
             ]
+
+
+def test_screen_hours_set_how_deep_sessions_go(persona):
+    """``routines.screen_hours_per_day`` bounds the links a session follows: none at 0 hours, up to 4 at the default
+    3, up to 24 at 18 (only the browsing step runs: the sessions of the persona's own sites need no other module)."""
+    from decimal import Decimal
+
+    from builder.world.engine import plan, run_steps
+    from builder.world.simulate import begin
+
+    step = [s for s in plan() if s.name == "browsing.simulate_browsing"]
+    links, pages = {}, {}
+    for hours in ("0", "3", "18"):
+        routines = persona.routines.model_copy(update={"screen_hours_per_day": Decimal(hours)})
+        sim = begin(persona.model_copy(update={"routines": routines}))
+        run_steps(sim, step)
+        visits = [e for e in sim.events if e.kind == "web_visit" and "search_result" not in e.data]
+        links[hours] = sum(e.data["transition"] == "link" for e in visits)
+        pages[hours] = len(visits) - links[hours]
+    # About as many sessions (the hours do not set how often a site is opened); on average 2 links each at 3 hours,
+    # 12 at 18.
+    assert min(pages.values()) > 0.95 * max(pages.values()) and pages["3"] > 50
+    assert links["0"] == 0 and 1.5 < links["3"] / pages["3"] < 2.5 and 10 < links["18"] / pages["18"] < 14

@@ -50,6 +50,28 @@ def test_connections_include_every_colleague(any_world):
     assert not names & {x["name"] for x in prof["people"]}
 
 
+def test_a_parent_is_a_connection_only_when_listed_in_network(persona):
+    """Parents and children are not on the professional network unless their ``apps`` list ``network``
+    (only the career step runs: the connections come from the spec and the profile)."""
+    from builder.world.engine import plan, run_steps
+    from builder.world.simulate import begin, finish
+
+    step = [s for s in plan() if s.name == "career.simulate_career"]
+
+    def connections(contacts) -> set[str]:
+        sim = begin(persona.model_copy(update={"contacts": contacts}))
+        run_steps(sim, step)
+        return {c["name"] for c in _profile(finish(sim))["connections"]}
+
+    parents = [c.name for c in persona.contacts if c.relationship == "parent"] or [persona.contacts[0].name]
+    as_parent = [c.model_copy(update={"relationship": "parent"}) if c.name in parents else c for c in persona.contacts]
+    assert not connections(as_parent) & set(parents)
+    listed = [
+        c.model_copy(update={"apps": [*(c.apps or []), "network"]}) if c.name in parents else c for c in as_parent
+    ]
+    assert set(parents) <= connections(listed)
+
+
 def test_dates_agree_with_the_birth_date_and_now(any_world):
     persona, world = any_world
     prof = _profile(world)
