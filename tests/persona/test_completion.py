@@ -125,7 +125,7 @@ def test_no_line_break_in_any_completed_address_and_valid_postcodes(completed):
             value = getattr(a, field) or ""
             assert "\n" not in value and "\r" not in value and value == value.strip(), (who, field, value)
         assert POSTCODE[a.country].match(a.postal_code), (who, a)
-        place = town(p.locale, a.city)
+        place = town(p.bank, a.city)
         if place is not None and who != "identity" and a.country != "GB":
             ranges = place.postcodes if isinstance(place.postcodes[0], tuple) else (place.postcodes,)
             assert any(lo <= int(a.postal_code) <= hi for lo, hi in ranges), (who, a)
@@ -243,7 +243,7 @@ def test_contact_gender_filled_and_agrees_with_the_name(completed):
 
     for c in completed.contacts:
         assert c.gender in ("female", "male", "nonbinary")
-        told = mail_gender(c.name, completed.locale)
+        told = mail_gender(c.name, completed.bank)
         if told:
             assert c.gender[0] == told, c.name
 

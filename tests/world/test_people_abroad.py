@@ -54,7 +54,7 @@ def test_family_friends_colleagues_and_neighbours_have_japanese_names(tokyo):
         assert c.gender == ("female" if female else "male"), (c.name, c.gender)
     for c in p.contacts:
         if c.relationship == "parent":
-            assert parent_name(c, p.locale, "JP") in ("Mom", "Dad")
+            assert parent_name(c, p.bank, "JP") in ("Mom", "Dad")
 
 
 def test_the_worlds_people_live_in_japan(tokyo):
