@@ -227,8 +227,12 @@ def _birthday(seed: int, stream: str, around: dt.date, spread_years: int) -> dt.
 
 
 def _home_country(p: Persona) -> str:
-    """The country the persona lives in: its address's, else its locale's."""
-    return p.identity.address.country if p.identity.address else territory(p.locale)
+    """The country the persona lives in: its address's, else its locale's when the gazetteer has cities there (see
+    :func:`_home_city`), else its phrase bank's."""
+    if p.identity.address:
+        return p.identity.address.country
+    there = territory(p.locale)
+    return there if gazetteer.cities_in(there) else territory(p.bank)
 
 
 def _identity(p: Persona, city) -> Identity:
@@ -466,7 +470,7 @@ def currency(p: Persona) -> str:
     address, its locale's country's (USD for en_US, JPY for ja_JP); else the phrase bank's table's."""
     if p.finances and p.finances.currency:
         return p.finances.currency
-    country = _country(p) or territory(p.locale)
+    country = _country(p) or _home_country(p)
     found = gazetteer.currency(country, p.as_of) if country else None
     return found if found and fx.known(found) else CURRENCY[p.bank]
 
@@ -632,7 +636,7 @@ def everyday(p: Persona) -> dict:
     ``sites`` (``[url, title, visits a week]`` rows in ``p``'s text language: the country's, else the default's for
     that language, else the default's English ones). A fresh dict."""
     data = read_yaml("everyday.yaml")
-    country = p.identity.address.country if p.identity.address else territory(p.locale)
+    country = _home_country(p)
     here, default = data["countries"].get(country, {}), data["default"]
     language = p.bank.split("_")[0]
     sites = here.get("sites", {}).get(language) or default["sites"].get(language) or default["sites"]["en"]

@@ -690,7 +690,8 @@ class Persona(SpecModel):
     def bank(self) -> str:
         """The phrase bank the persona's text is written from (``en_US``, ``en_GB``, ``de_DE``): what templates,
         app chrome and text tables are keyed by (:func:`builder.reference.locale.bank_of` of ``locale`` and
-        ``language``). ``locale`` itself stays for facts: names, holidays, currency, formats."""
+        ``language``). ``locale`` itself stays for facts: names, holidays, currency, formats. ``model_copy`` runs no
+        validator: a copy that changes ``locale`` sets ``language`` too."""
         from ..reference.locale import bank_of
 
         return bank_of(self.locale, self.language)

@@ -268,7 +268,7 @@ def test_a_night_owl_writes_after_midnight_and_contacts_do_not(persona):
 def test_german_by_model_copy_of_an_english_persona(persona):
     from builder.world import simulate
 
-    de = persona.model_copy(update={"locale": "de_DE"})
+    de = persona.model_copy(update={"locale": "de_DE", "language": "de"})
     mails = [
         e
         for e in simulate(de).of_kind("email")
