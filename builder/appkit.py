@@ -54,7 +54,7 @@ def meta_rows(world: World, **extra: str) -> dict[str, str]:
         "as_of": p.as_of.isoformat(),
         "now": world.now.isoformat(),
         "timezone": p.timezone,
-        "locale": p.locale,
+        "locale": p.bank,
         "currency": world.currency,
     }
     rows.update(extra)

@@ -57,7 +57,7 @@ def guest_settings(world: World, apps: list[App], homepage: str) -> dict:
         "password": f"{p.identity.username}-{token(world.seed, 'guest/password', length=8)}",
         "uid": 1000,
         "timezone": p.timezone,
-        "locale": p.locale + ".UTF-8",
+        "locale": p.bank + ".UTF-8",
         "as_of": world.now.isoformat(),
         "as_of_utc": utc(world, world.now).strftime("%Y-%m-%dT%H:%M:%S"),
         "hostname": f"{p.identity.username}-desktop",

@@ -149,9 +149,9 @@ def seed(world: World, path: Path) -> Path:
             ("now", world.now.isoformat()),
             ("currency", world.currency),
             ("timezone", p.timezone),
-            ("locale", p.locale.replace("_", "-")),
+            ("locale", p.bank.replace("_", "-")),
             # The statement words of the persona's bank, for the lines the app writes (web/lib/labels.ts).
-            ("ledger_labels", json.dumps(statement_labels(p.locale, addr.country), ensure_ascii=False, sort_keys=True)),
+            ("ledger_labels", json.dumps(statement_labels(p.bank, addr.country), ensure_ascii=False, sort_keys=True)),
             # How people pay each other there ("Send money with Zelle", "... with Pix"), for the pages.
             ("p2p_rail", json.dumps(rail(addr.country), ensure_ascii=False, sort_keys=True)),
         ]:

@@ -131,7 +131,7 @@ def write_statement_pdf(world: World, account_name: str, number: str, period: St
     addr = ident.address
     ending = para_text(number[-4:])
     fmt = Fmt(world.persona)
-    words = WORDS.get(world.persona.locale, WORDS["en_US"])
+    words = WORDS.get(world.persona.bank, WORDS["en_US"])
 
     def money(cents: int, _currency: str = "") -> str:  # amounts as the persona's locale writes them
         return fmt.money(cents)

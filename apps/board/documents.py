@@ -77,7 +77,7 @@ def meeting_notes(world: World) -> list[dict[str, Any]]:
     b = board(world)
     if not b["tickets"]:
         return []
-    g = note_words(world.persona.locale)
+    g = note_words(world.persona.bank)
     fmt = Fmt(world.persona)
     by_id = {e.id: e for e in world.of_kind("calendar_event")}
     sprints = {s["number"]: s for s in b["sprints"]}
@@ -195,7 +195,7 @@ def briefs(world: World) -> list[dict[str, Any]]:
 def _brief_docx(world: World, b: dict, pr: dict, info: dict) -> bytes:
     from docx import Document
 
-    g = note_words(world.persona.locale)
+    g = note_words(world.persona.bank)
     fmt = Fmt(world.persona)
     h = g["brief_headings"]
     doc = Document()
@@ -267,7 +267,7 @@ def _notes_odt(world: World, n: dict) -> bytes:
     from odf.text import H, List, ListItem, P
 
     _warm_odfpy()
-    g = note_words(world.persona.locale)
+    g = note_words(world.persona.bank)
     doc = OpenDocumentText()
     bold = Style(name="Heading", family="paragraph")
     bold.addElement(TextProperties(fontweight="bold", fontsize="14pt"))
@@ -313,7 +313,7 @@ def _fixed_meta(when: dt.datetime) -> bytes:
 
 
 def _notes_md(world: World, n: dict) -> bytes:
-    g = note_words(world.persona.locale)
+    g = note_words(world.persona.bank)
     lines = [
         f"# {n['title']}",
         "",

@@ -59,7 +59,7 @@ def signed_in_text(world: World) -> str:
 
 def lang(world: World) -> str:
     """ "de" for a German-speaking persona, else "en"."""
-    return language(world.persona.locale)
+    return language(world.persona.bank)
 
 
 def e4(shares: str | Decimal) -> int:
@@ -132,7 +132,7 @@ def seed(world: World, path: Path) -> Path:
                 id=1,
                 number=number,
                 last4=number[-4:],
-                name=op["account_name"] if op else reference_securities.account_name(p.locale),
+                name=op["account_name"] if op else reference_securities.account_name(p.bank),
                 opened_on=world.start.date().isoformat(),
             )
         )

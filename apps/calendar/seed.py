@@ -427,8 +427,8 @@ def seed(world: World, path: Path) -> Path:
             ("as_of", p.as_of.isoformat()),
             ("now", world.now.isoformat()),
             ("timezone", home),
-            ("locale", p.locale.replace("_", "-")),
-            ("week_start", conventions(p.locale)["week_start"]),
+            ("locale", p.bank.replace("_", "-")),
+            ("week_start", conventions(p.bank)["week_start"]),
             ("history_start", world.start.isoformat()),
             ("horizon_end", world.end.isoformat()),
         ]:
@@ -446,7 +446,7 @@ def bookmarks(world: World) -> list[dict]:
 
 def week_start(world: World, day: dt.date) -> dt.date:
     """The first day of ``day``'s week in the persona's locale (Sunday for en_US, else Monday)."""
-    return locale_week_start(day, world.persona.locale)
+    return locale_week_start(day, world.persona.bank)
 
 
 def visits(world: World) -> list[dict]:

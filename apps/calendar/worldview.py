@@ -65,7 +65,7 @@ def occurrences(world: World) -> list[Occ]:
 
 def week_start(world: World, day: dt.date) -> dt.date:
     """First day of ``day``'s week: Sunday for en_US, Monday otherwise."""
-    return locale_week_start(day, world.persona.locale)
+    return locale_week_start(day, world.persona.bank)
 
 
 def overlapping(world: World, first: dt.date, last: dt.date) -> list[Occ]:
@@ -87,4 +87,4 @@ def conflicts(occs: list[Occ]) -> list[tuple[Occ, Occ]]:
 
 def time_label(world: World, t: dt.datetime) -> str:
     """The app's time label: ``9:30 AM`` (en_US) or ``09:30``."""
-    return format_date(t, "time", world.persona.locale)
+    return format_date(t, "time", world.persona.bank)

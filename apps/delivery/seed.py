@@ -141,7 +141,7 @@ def seed(world: World, path: Path) -> Path:
     """
     p = world.persona
     ident = p.identity
-    words = in_language(_words(), p.locale)
+    words = in_language(_words(), p.bank)
     creds = credentials(world)
     catalogue = delivery.home_catalogue(p)
     cards = payment_cards(world)
@@ -230,7 +230,7 @@ def seed(world: World, path: Path) -> Path:
             )
             for k, d in enumerate(x["menu"]):
                 item_id += 1
-                name = delivery.dish_name(d, p.locale)
+                name = delivery.dish_name(d, p.bank)
                 dish_rows[(x["name"], d["id"])] = dish_rows[(x["name"], name)] = item_id
                 db.add(
                     m.MenuItem(
@@ -241,7 +241,7 @@ def seed(world: World, path: Path) -> Path:
                         name=name,
                         price_cents=d["price_cents"],
                         popular=int(d["popular"]),
-                        options_json=json.dumps([_localised(g, p.locale) for g in d["options"]], ensure_ascii=False),
+                        options_json=json.dumps([_localised(g, p.bank) for g in d["options"]], ensure_ascii=False),
                         position=k + 1,
                     )
                 )

@@ -210,7 +210,7 @@ def tasks(world: World) -> list[Task]:
             qty += 1
         sub = qty * dish["price_cents"]
         q = quote(r, sub, tp, discount=min(save5["value"], sub))
-        name = delivery.dish_name(dish, p.locale)
+        name = delivery.dish_name(dish, p.bank)
         task(
             "promo-lunch",
             ["delivery"],

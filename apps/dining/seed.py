@@ -138,7 +138,7 @@ def _world_only(world: World, mine: list[dict]) -> list[dict]:
                 region=(home.region or "") if home else "",
                 zone=p.timezone,
                 currency=world.currency,
-                lang=language(p.locale),
+                lang=language(p.bank),
             )
         )
     return out
@@ -226,7 +226,7 @@ def seed(world: World, path: Path) -> Path:
     engine = dbfile.create(path, m.Base.metadata)
     creds = credentials(world)
     now = world.now
-    lang = language(p.locale)
+    lang = language(p.bank)
     mine = reservations(world)
     cat = listed(world)
     with OrmSession(engine) as db:

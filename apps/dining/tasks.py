@@ -98,7 +98,7 @@ def tasks(world: World) -> list[Task]:
     Parley or mail are scenarios homed here: scenarios/{checks,errands,recaps}/dining.py), in a fixed order; none for
     a persona who never dines out."""
     p = world.persona
-    loc = p.locale
+    loc = p.bank
     out: list[Task] = []
     past, upcoming = history(world)
     restaurants = listed(world)

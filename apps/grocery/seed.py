@@ -48,7 +48,7 @@ def signed_in_text(world: World) -> str:
     """What the signed-in store picker greets with (the image's sign-in probe): ``Hi Dana,`` / ``Hallo Jana,``."""
     first = world.persona.identity.name.split(" ")[0]
     words = in_language(
-        yamlfile.safe_load((HERE / "data" / "words.yaml").read_text(encoding="utf-8")), world.persona.locale
+        yamlfile.safe_load((HERE / "data" / "words.yaml").read_text(encoding="utf-8")), world.persona.bank
     )
     return words["greeting"].format(first=first)
 
@@ -77,9 +77,9 @@ def stores(world: World) -> list[dict]:
     """The branches in the home city: ``[{"key", "name", "tagline", "address", "city", "opens", "closes",
     "radius", "radius_unit", "pickup", "colour", "position"}]`` (stream ``grocery/stores`` for addresses)."""
     home = world.persona.identity.address
-    fake = faker(world.seed, "grocery/stores", world.persona.locale)
+    fake = faker(world.seed, "grocery/stores", world.persona.bank)
     out = []
-    for i, c in enumerate(grocery.stores(world.persona.locale), start=1):
+    for i, c in enumerate(grocery.stores(world.persona.bank), start=1):
         out.append(
             {
                 "key": c["key"],
@@ -90,7 +90,7 @@ def stores(world: World) -> list[dict]:
                 "opens": c["open"],
                 "closes": c["close"],
                 "radius": c["radius"],
-                "radius_unit": distance_unit(world.persona.locale, home.country if home else None),
+                "radius_unit": distance_unit(world.persona.bank, home.country if home else None),
                 "pickup": int(c["pickup"]),
                 "colour": c["colour"],
                 "position": i,
@@ -115,7 +115,7 @@ def windows(world: World, store_rows: list[dict]) -> list[dict]:
     (``taken`` seats other shoppers hold; stream ``grocery/windows``)."""
     r = rng(world.seed, "grocery/windows")
     today = world.now.date()
-    usual = grocery.usual_store(world.seed, world.persona.locale)
+    usual = grocery.usual_store(world.seed, world.persona.bank)
     out = []
     for s in store_rows:
         lo = int(s["opens"][:2]) + 1
@@ -150,7 +150,7 @@ def seed(world: World, path: Path) -> Path:
     """
     p = world.persona
     ident = p.identity
-    locale, currency = p.locale, world.currency
+    locale, currency = p.bank, world.currency
     creds = credentials(world)
     cards = payment_cards(world)
     card_id = {c["account"]: i for i, c in enumerate(cards, start=1)}

@@ -74,7 +74,7 @@ def tasks(world: World) -> list[Task]:
     order. Empty when the persona has no grocery deliveries."""
     p = world.persona
     cur = world.currency
-    loc = p.locale
+    loc = p.bank
     orders = done_orders(world)
     out: list[Task] = []
 

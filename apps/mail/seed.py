@@ -258,7 +258,7 @@ def seed(world: World, path: Path) -> Path:
             ("as_of", p.as_of.isoformat()),
             ("now", world.now.isoformat()),
             ("timezone", p.timezone),
-            ("locale", p.locale.replace("_", "-")),
+            ("locale", p.bank.replace("_", "-")),
             ("seed", str(world.seed)),
         ]:
             db.add(m.Meta(key=key, value=value))

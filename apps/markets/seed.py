@@ -117,7 +117,7 @@ def seed(world: World, path):
     """
     p = world.persona
     ident = p.identity
-    lang = language(p.locale)
+    lang = language(p.bank)
     engine = dbfile.create(path, m.Base.metadata)
     creds = credentials(world)
     now = world.now

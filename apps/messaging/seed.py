@@ -80,7 +80,7 @@ _ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
 
 def say(world: World, intent: str, voice: str, r, **ctx: Any) -> str:
     """One variant of ``intent`` in ``voice`` (a messaging style or ``me``; falls back to chatty), rendered."""
-    bank = phrase_bank(world.persona.locale)[intent]
+    bank = phrase_bank(world.persona.bank)[intent]
     variants = bank.get(voice) or bank.get("chatty") or next(iter(bank.values()))
     return _ENV.from_string(variants[r.randrange(len(variants))]).render(**ctx)
 
@@ -110,7 +110,7 @@ class Group:
 
 
 def _title(world: World, kind: str, r=None, **ctx) -> str:
-    variants = phrase_bank(world.persona.locale)["titles"][kind]
+    variants = phrase_bank(world.persona.bank)["titles"][kind]
     return _ENV.from_string(variants[0]).render(**ctx)
 
 
@@ -554,7 +554,7 @@ def seed(world: World, path: Path) -> Path:
             ("as_of", p.as_of.isoformat()),
             ("now", world.now.isoformat()),
             ("timezone", p.timezone),
-            ("locale", p.locale.replace("_", "-")),
+            ("locale", p.bank.replace("_", "-")),
             ("seed", str(world.seed)),
             ("user_name", ident.name),
         ]:

@@ -66,7 +66,7 @@ def _card(world: World, person: dict) -> dict:
         "style": "formal",
         "colleague": person["relation"] == "colleague",
         "persona": {"name": p.identity.name, "first_name": p.identity.name.split()[0]},
-        "locale": p.locale,
+        "locale": p.bank,
         "now": world.now.isoformat(),
         "title": person["title"],
         "company": person["company"],
@@ -308,7 +308,7 @@ def write_resume(world: World, dest: Path) -> Path:
 
     p = world.persona
     prof = profile(world)
-    words = read_bank(PHRASES, p.locale)
+    words = read_bank(PHRASES, p.bank)
     label = words["resume"]
     doc = Document()
     style = doc.styles["Normal"]

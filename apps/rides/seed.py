@@ -209,7 +209,7 @@ def _label(world: World, place: dict) -> str:
     name = place["world_ref"].removeprefix("seed:contact/") if place["world_ref"].startswith("seed:contact/") else None
     if name:
         words = in_language(
-            yamlfile.safe_load((HERE / "data" / "words.yaml").read_text(encoding="utf-8")), world.persona.locale
+            yamlfile.safe_load((HERE / "data" / "words.yaml").read_text(encoding="utf-8")), world.persona.bank
         )
         return words["contact_place"].format(first=name.split()[0])
     return place["name"]
@@ -222,7 +222,7 @@ def driver_pool(world: World) -> list[dict]:
     country = world.persona.identity.address.country if world.persona.identity.address else "US"
     home = world.persona.identity.address
     # The home country's people (the locale's without an address).
-    fake = people.names(world.seed, "rides/drivers", world.persona.locale, home.country if home else None)
+    fake = people.names(world.seed, "rides/drivers", world.persona.bank, home.country if home else None)
     fleet = yamlfile.safe_load((HERE / "data" / "fleet.yaml").read_text(encoding="utf-8"))
     out = []
     for t in ride_types():

@@ -75,7 +75,7 @@ def signed_in_text(world: World) -> str:
 
 def lang(world: World) -> str:
     """The persona's language if the catalogue is written in it ("de" for a German-speaking persona), else "en"."""
-    language = locales.language(world.persona.locale)
+    language = locales.language(world.persona.bank)
     return language if language in reference_retail.LANGUAGES else locales.FALLBACK
 
 
@@ -296,7 +296,7 @@ def seed(world: World, path: Path) -> Path:
                     department=prod["department"],
                     line=prod["line"],
                     brand=prod["brand"],
-                    title=retail.title(prod, p.locale),
+                    title=retail.title(prod, p.bank),
                     author=prod.get("author"),
                     description=description(prod, language, text_r),
                     specs=json.dumps(specs, ensure_ascii=False),
@@ -313,7 +313,7 @@ def seed(world: World, path: Path) -> Path:
                         sku=v["sku"],
                         product_id=prod["id"],
                         position=k,
-                        label=retail.variant_label(prod, k, p.locale),
+                        label=retail.variant_label(prod, k, p.bank),
                         price_cents=prices[k],
                     )
                 )

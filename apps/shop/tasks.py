@@ -109,8 +109,8 @@ def tasks(world: World) -> list[Task]:
     else:
         sku = next(x for x in retail.catalogue() if x["subscribe"])["variants"][0]["sku"]
     sprod, sk = retail.by_sku()[sku]
-    sname = retail.title(sprod, p.locale)
-    slabel = retail.variant_label(sprod, sk, p.locale)
+    sname = retail.title(sprod, p.bank)
+    slabel = retail.variant_label(sprod, sk, p.bank)
     task(
         "subscribe",
         [APP],

@@ -159,7 +159,7 @@ def seed(world: World, path: Path) -> Path:
     engine = dbfile.create(path, m.Base.metadata)
     creds = credentials(world)
     now = world.now
-    lang = language(p.locale)
+    lang = language(p.bank)
     world_bookings = bookings(world)
     calendar_uids = stay_calendar_uids(world)
     with OrmSession(engine) as db:

@@ -129,7 +129,7 @@ def form_pdf(world: World, form: dict[str, Any], dest: Path) -> Path:
 
 def return_pdf(world: World, filed: dict[str, Any], filed_at: dt.datetime) -> bytes:
     """Last year's filed return (the ``tax_return_filed`` event's data) as PDF bytes."""
-    w = words()["return"].get(world.persona.locale) or words()["return"]["en_US"]
+    w = words()["return"].get(world.persona.bank) or words()["return"]["en_US"]
     fmt = Fmt(world.persona)
     _epoch(filed_at)
     title_style, normal = _styles()

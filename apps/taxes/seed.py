@@ -40,7 +40,7 @@ def _filed_event(world: World):
 
 def tax_folder(world: World, home: Path, label: str) -> Path:
     """``~/Documents/<Taxes|Tax|Steuern>/<year label>``."""
-    folder = words()["folder"].get(world.persona.locale, "Taxes")
+    folder = words()["folder"].get(world.persona.bank, "Taxes")
     return home / "Documents" / folder / label
 
 
@@ -163,7 +163,7 @@ def seed(world: World, path: Path) -> Path:
             year_end=year.end.isoformat(),
             user_name=ident.name,
         )
-        meta["locale"] = p.locale.replace("_", "-")
+        meta["locale"] = p.bank.replace("_", "-")
         for key, value in meta.items():
             db.add(m.Meta(key=key, value=value))
         db.commit()

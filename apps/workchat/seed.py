@@ -186,7 +186,7 @@ def seed(world: World, path: Path) -> Path:
             ("as_of", p.as_of.isoformat()),
             ("now", world.now.isoformat()),
             ("timezone", p.timezone),
-            ("locale", p.locale.replace("_", "-")),
+            ("locale", p.bank.replace("_", "-")),
             ("workspace", workspace),
             ("workspace_domain", ws_domain),
             ("reply_seed", token(world.seed, "workchat/replies", length=16)),

@@ -83,7 +83,7 @@ def _all_words() -> dict[str, dict]:
 def _words(world: World) -> dict:
     """The travel documents' words in the persona's locale (``travel_docs.yaml``; other locales read like en_GB)."""
     table = _all_words()
-    return table.get(world.persona.locale, table["en_GB"])
+    return table.get(world.persona.bank, table["en_GB"])
 
 
 # ---------------------------------------------------------------------------------------------- world lookups

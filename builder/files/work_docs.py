@@ -73,7 +73,7 @@ def _all_words() -> dict:
 def words(world: World) -> dict:
     """The document words of the persona's locale (``work_docs.yaml``; other locales read like en_GB)."""
     table = _all_words()
-    return table.get(world.persona.locale, table["en_GB"])
+    return table.get(world.persona.bank, table["en_GB"])
 
 
 def _units(cents: int) -> Decimal:
@@ -455,7 +455,7 @@ def expense_sheet(world: World, trip: BusinessTrip, receipts: dict[str, str], wh
         title=w["report_title"].format(city=trip.destination),
         author=p.identity.name,
         currency=fmt.currency,
-        locale=p.locale,
+        locale=p.bank,
         timezone=p.timezone or "UTC",
         widths=[16, 62, 24, 14, 18, 14, 52],
     )
@@ -647,7 +647,7 @@ def budget_sheet(world: World, when: dt.datetime) -> Sheet | None:
         title=title,
         author=p.identity.name,
         currency=fmt.currency,
-        locale=p.locale,
+        locale=p.bank,
         timezone=p.timezone or "UTC",
         widths=[26] + [18] * n + [22, 14, 18],
     )

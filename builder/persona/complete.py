@@ -167,9 +167,16 @@ def _home_city(p: Persona) -> City:
     """Where the persona lives. With an address: the locale's table record of that city when the table lists it
     (its airport, zone and postcodes as tuned; for the US, in the address's state), else the gazetteer's city of
     that name, country and region (its zone and :func:`~builder.reference.gazetteer.home_airport`), under the
-    spec's own spelling. Without one: a city drawn from the locale's table (stream ``complete/identity/city``)."""
-    cities = HOME_CITIES[p.locale]
+    spec's own spelling. Without one: a city drawn from the phrase bank's table (stream ``complete/identity/city``),
+    or, for a locale of another country than its bank's (``ja_JP``), from that country's five most populous cities
+    (the gazetteer's)."""
+    cities = HOME_CITIES[p.bank]
     a = p.identity.address
+    if a is None and territory(p.locale) != territory(p.bank):
+        largest = gazetteer.cities_in(territory(p.locale))[:5]
+        if largest:
+            found = largest[rng(p.seed, "complete/identity/city").randrange(len(largest))]
+            return City(found.name, None, found.country, gazetteer.home_airport(found).iata, found.timezone, "")
     if a is None:
         return cities[rng(p.seed, "complete/identity/city").randrange(len(cities))]
     for c in cities:
@@ -207,6 +214,8 @@ def _address(seed: int, stream: str, locale: str, city: City) -> Address:
     place = town(locale, city.name)
     if place is None or place.country != city.country:
         codes = (city.postcode_prefix, 1, 20) if city.country == "GB" else city.postcode or (10000, 99999)
+        if not city.postcode_prefix and not city.postcode:  # a gazetteer city without a spec's postcode
+            codes = None
         place = Town(city.name, city.region, city.country, codes)
     return facts.address(seed, stream, locale, place)
 
@@ -218,15 +227,19 @@ def _birthday(seed: int, stream: str, around: dt.date, spread_years: int) -> dt.
 
 
 def _home_country(p: Persona) -> str:
-    """The country the persona lives in: its address's, else its locale's."""
-    return p.identity.address.country if p.identity.address else territory(p.locale)
+    """The country the persona lives in: its address's, else its locale's when the gazetteer has cities there (see
+    :func:`_home_city`), else its phrase bank's."""
+    if p.identity.address:
+        return p.identity.address.country
+    there = territory(p.locale)
+    return there if gazetteer.cities_in(there) else territory(p.bank)
 
 
 def _identity(p: Persona, city) -> Identity:
     """The persona's identity with every field the spec leaves out filled. Gender: the spec's; for a home outside the
     locale's country the one the name tells (:func:`builder.reference.people.gender_of`: Kenji in Tokyo is a man);
     else drawn (stream ``complete/identity/gender``, as at home, where the draw has always decided)."""
-    seed, loc, ident = p.seed, p.locale, p.identity
+    seed, loc, ident = p.seed, p.bank, p.identity
     first, last = ident.name.split()[0], ident.name.split()[-1]
     country = _home_country(p)
     told = people.gender_of(ident.name, loc, country) if country != territory(loc) else None
@@ -248,7 +261,7 @@ def _identity(p: Persona, city) -> Identity:
 
 
 def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
-    seed, loc = p.seed, p.locale
+    seed, loc = p.seed, p.bank
     given = list(p.contacts or [])
     if not given:
         plan = [
@@ -347,7 +360,7 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
     """
     from .occupations import FALLBACK, data, family_keys, match, occupation
 
-    seed, loc = p.seed, p.locale
+    seed, loc = p.seed, p.bank
     w = p.work or Work()
     role = w.role
     if not role:
@@ -414,7 +427,7 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
             Decimal(rng(seed, "complete/work/salary").randrange(52_000, 140_000, 500)),
             CURRENCY[loc],
             currency(p),
-            _country(p),
+            _home_country(p),
         ),
         pay_schedule=w.pay_schedule,
         net_ratio=w.net_ratio,
@@ -453,17 +466,17 @@ def _country(p: Persona) -> str | None:
 
 def currency(p: Persona) -> str:
     """The persona's currency: the spec's, else the legal tender of its home address's country on ``as_of``
-    (:func:`builder.reference.gazetteer.currency`) when :mod:`builder.reference.fx` can rate it, else the locale's
-    (a spec without an address: USD for en_US, GBP for en_GB, EUR for de_DE)."""
+    (:func:`builder.reference.gazetteer.currency`) when :mod:`builder.reference.fx` can rate it; a spec without an
+    address, its locale's country's (USD for en_US, JPY for ja_JP); else the phrase bank's table's."""
     if p.finances and p.finances.currency:
         return p.finances.currency
-    country = _country(p)
+    country = _country(p) or _home_country(p)
     found = gazetteer.currency(country, p.as_of) if country else None
-    return found if found and fx.known(found) else CURRENCY[p.locale]
+    return found if found and fx.known(found) else CURRENCY[p.bank]
 
 
 def _finances(p: Persona, routines: Routines | None = None, city=None) -> Finances:
-    seed, loc = p.seed, p.locale
+    seed, loc = p.seed, p.bank
     f = p.finances or Finances()
     cur, written = currency(p), CURRENCY[loc]
 
@@ -518,17 +531,17 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
     trips = t.trips
     if trips is None:
         r = rng(seed, "complete/travel/trips")
-        tabled = city.country == territory(p.locale)
+        tabled = city.country == territory(p.bank)
         if tabled:
             places = [d for d in DESTINATIONS if d[0] != city.name and d[1] != city.airport]  # never home
-            airports = {**{d[0]: d[1] for d in DESTINATIONS}, **{c.name: c.airport for c in HOME_CITIES[p.locale]}}
+            airports = {**{d[0]: d[1] for d in DESTINATIONS}, **{c.name: c.airport for c in HOME_CITIES[p.bank]}}
         else:  # a home the tables do not cover: big cities at home and nearby, a few far away
             here = gazetteer.find_city(city.name, city.country, city.region)
             places = destinations(here, city.airport)
             towns = {c.city: gazetteer.find_city(c.city, city.country) for c in contacts if c.city}
             # Family a train or car ride away is visited without a flight: no family trip for it.
             airports = {name: gazetteer.home_airport(t).iata for name, t in towns.items() if t and flown(here, t)}
-        local = LOCAL_NAMES.get(p.locale, {})
+        local = LOCAL_NAMES.get(p.bank, {})
         friends = [
             c.name for c in contacts if c.relationship in ("friend", "partner", "spouse") and (c.closeness or 0) >= 4
         ]
@@ -601,7 +614,7 @@ def _routines(p: Persona, preferences: Preferences) -> Routines:
     usual = ro.usual_order
     if usual is None:
         usual = facts.usual_order(p, preferences.cuisines)
-        usual = usual.model_copy(update={"total": prices.amount(usual.total, CURRENCY[p.locale], currency(p))})
+        usual = usual.model_copy(update={"total": prices.amount(usual.total, CURRENCY[p.bank], currency(p))})
     return ro.model_copy(
         update={"commute": commute, "usual_order": usual, "exercise": ro.exercise or r.choice(_EXERCISE)}
     )
@@ -623,9 +636,9 @@ def everyday(p: Persona) -> dict:
     ``sites`` (``[url, title, visits a week]`` rows in ``p``'s text language: the country's, else the default's for
     that language, else the default's English ones). A fresh dict."""
     data = read_yaml("everyday.yaml")
-    country = p.identity.address.country if p.identity.address else territory(p.locale)
+    country = _home_country(p)
     here, default = data["countries"].get(country, {}), data["default"]
-    language = p.locale.split("_")[0]
+    language = p.bank.split("_")[0]
     sites = here.get("sites", {}).get(language) or default["sites"].get(language) or default["sites"]["en"]
     return {
         "tipping_percent": here.get("tipping_percent", default["tipping_percent"]),

@@ -216,7 +216,7 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
     spec left them out. ``p`` is the spec (seed, locale, as_of); ``contacts`` the completed contacts (names,
     birthdays, the spec's facts); ``home`` the persona's city name. Addresses are one line per field.
     """
-    seed, loc = p.seed, p.locale
+    seed, loc = p.seed, p.bank
     country = identity.address.country if identity.address else territory(loc)
     me_first = identity.name.split()[0]
     taken = {name_key(identity.name)} | {name_key(c.name) for c in contacts}
@@ -330,7 +330,7 @@ def bio(p, city: str, work, routines, preferences, contacts: list[Contact], trav
     """A profile line from parts (work, place, pastime, detail) in the persona's language; each part a
     template of ``bio.<part>`` whose slots the persona's facts fill (parts whose slots are unknown are
     skipped). Stream ``complete/identity/bio``."""
-    b = bank(p.locale)
+    b = bank(p.bank)
     r = rng(p.seed, "complete/identity/bio")
     ex_key = (routines.exercise or "").lower()
     ex = b.get("exercise", {}).get(ex_key)
@@ -385,7 +385,7 @@ def bio(p, city: str, work, routines, preferences, contacts: list[Contact], trav
 def favourites(p) -> list[str]:
     """A favourite coffee place and shop named from the locale's bank (``Café Maple``, ``Linden Books``...),
     two different street names. Stream ``complete/preferences/favourites``."""
-    b = bank(p.locale)
+    b = bank(p.bank)
     r = rng(p.seed, "complete/preferences/favourites")
     first, second = r.sample(b["favourites"].get("names") or b["streets"]["names"], 2)
     return [
@@ -401,7 +401,7 @@ def usual_order(p, cuisines: list[str]) -> UsualOrder:
     """A takeout order from a restaurant of the first cuisine the bank knows (Thai when none): a main, a side,
     sometimes an extra, priced in the locale's range plus its delivery fee. Stream ``complete/routines/usual_order``."""
     table = orders()
-    b = bank(p.locale)
+    b = bank(p.bank)
     r = rng(p.seed, "complete/routines/usual_order")
     cuisine = next((c for c in cuisines if c in table), "Thai")
     entry = table[cuisine]

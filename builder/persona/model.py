@@ -239,6 +239,21 @@ def _country_code(value: str) -> str:
     return value
 
 
+def _locale_tag(value: str) -> str:
+    from ..reference.locale import known_locale
+
+    if not re.fullmatch(r"[a-z]{2,3}_[A-Z]{2}", value):
+        raise ValueError(f"{value!r} is not a locale language_COUNTRY (e.g. en_US, ja_JP, pt_BR, en_NG)")
+    if not known_locale(value):
+        raise ValueError(f"{value!r} is not a locale CLDR (Babel) knows (e.g. en_US, ja_JP, pt_BR, en_NG)")
+    return value
+
+
+#: The languages the phrase banks are written in (``builder.reference.locale.BANKS``): the ``language`` a spec may
+#: choose for the text a persona reads and writes.
+Language = Literal["en", "de"]
+
+
 def _currency_code(value: str) -> str:
     from ..reference import fx
 
@@ -623,7 +638,26 @@ class Persona(SpecModel):
             json_schema_extra={"pattern": r"^20[0-9]{2}-[0-9]{2}-[0-9]{2}$"},
         ),
     ] = dt.date(2026, 11, 16)
-    locale: Literal["en_US", "en_GB", "de_DE"] = "en_US"
+    locale: Annotated[
+        str,
+        Field(
+            max_length=16,
+            description=(
+                "Where the persona's formats, names, holidays and currency come from: any CLDR (Babel) locale, "
+                "language_COUNTRY (en_US, ja_JP, pt_BR, en_NG); default: the address country's likely locale "
+                "(CLDR), else en_US"
+            ),
+            json_schema_extra={"pattern": r"^[a-z]{2,3}_[A-Z]{2}$"},
+        ),
+        AfterValidator(_locale_tag),
+    ] = "en_US"
+    language: Language = Field(
+        default="en",
+        description=(
+            "The language of the text the persona reads and writes (messages, mail, app chrome): one with phrase "
+            "banks; default: the locale's language when it has them, else en"
+        ),
+    )
     timezone: Annotated[str, Field(max_length=64), AfterValidator(_zone)] | None = Field(
         default=None, description="IANA zone name (checked against the tz database); defaults by locale"
     )
@@ -643,6 +677,35 @@ class Persona(SpecModel):
     horizon_days: Annotated[int, Field(ge=0, le=180)] = 60
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_locale(cls, data: Any) -> Any:
+        """Fill ``locale`` (the address country's likely locale, else en_US) and ``language`` (the locale's when
+        banked, else en) when the spec leaves them out, so every parsed spec, and the completed one, records both."""
+        if not isinstance(data, dict) or ("locale" in data and "language" in data):
+            return data
+        from ..reference.locale import default_language, default_locale
+
+        data = dict(data)
+        if "locale" not in data:
+            identity = data.get("identity")
+            address = identity.get("address") if isinstance(identity, dict) else getattr(identity, "address", None)
+            country = address.get("country") if isinstance(address, dict) else getattr(address, "country", None)
+            data["locale"] = default_locale(country if isinstance(country, str) else None)
+        if "language" not in data and isinstance(data["locale"], str):
+            data["language"] = default_language(data["locale"])
+        return data
+
+    @property
+    def bank(self) -> str:
+        """The phrase bank the persona's text is written from (``en_US``, ``en_GB``, ``de_DE``): what templates,
+        app chrome and text tables are keyed by (:func:`builder.reference.locale.bank_of` of ``locale`` and
+        ``language``). ``locale`` itself stays for facts: names, holidays, currency, formats. ``model_copy`` runs no
+        validator: a copy that changes ``locale`` sets ``language`` too."""
+        from ..reference.locale import bank_of
+
+        return bank_of(self.locale, self.language)
 
     @model_validator(mode="after")
     def _cross_references(self) -> "Persona":

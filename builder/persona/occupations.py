@@ -114,4 +114,4 @@ def occupation(role: str | None, locale: str) -> Occupation:
 
 def of_persona(p) -> Occupation:
     """The occupation of a (completed) persona: its ``work.role`` in its locale."""
-    return occupation(p.work.role if p.work else None, p.locale)
+    return occupation(p.work.role if p.work else None, p.bank)

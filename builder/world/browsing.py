@@ -291,7 +291,7 @@ def simulate_browsing(sim: Sim) -> None:
                 url, title = APP_PAGES[host][r.randrange(1, len(APP_PAGES[host]))]
                 url = f"http://{host}{url}"
             else:
-                url, title = _page(fake, site_url, at.date(), site_title, p.locale)
+                url, title = _page(fake, site_url, at.date(), site_title, p.bank)
             sim.event("web_visit", at, {"url": url, "title": title, "transition": "link", "site": host}, key=(key, n))
             if host not in APP_PAGES and save.random() < 0.004:
                 folder = _FOLDERS[save.randrange(len(_FOLDERS))]
@@ -354,7 +354,7 @@ _MONTHS_EN = [
 
 def engine(sim: Sim) -> tuple[str, str, str]:
     """(host, path prefix before the query, title format with ``{query}``) of the persona's search engine."""
-    b = search_bank(sim.persona.locale)
+    b = search_bank(sim.persona.bank)
     hosts = " ".join(urlsplit(s.url).netloc for s in sim.persona.browsing)
     if "duckduckgo" in hosts:
         return "duckduckgo.com", "/?q=", "{query} at DuckDuckGo"
@@ -373,9 +373,9 @@ def _who(sim: Sim, c) -> str | None:
     """How the persona names contact ``c`` in a gift search (``mom``, ``my sister``...), or None."""
     from .mail import parent_name
 
-    words = search_bank(sim.persona.locale)["who"]
+    words = search_bank(sim.persona.bank)["who"]
     # Mom/Dad when the given name tells the gender (English lists; also the home's for a home outside the locale's).
-    abroad = sim.country if sim.country != territory(sim.persona.locale) else None
+    abroad = sim.country if sim.country != territory(sim.persona.bank) else None
     guess = parent_name(c, "en_US", abroad)
     female = guess == "Mom"
     male = guess == "Dad"
@@ -396,7 +396,7 @@ def _who(sim: Sim, c) -> str | None:
 def simulate_searches(sim: Sim) -> None:
     """Append ``web_visit`` events for search result pages and some result clicks (see module rules)."""
     p = sim.persona
-    b = search_bank(p.locale)
+    b = search_bank(p.bank)
     r = sim.rng("browsing/search")
     _, _, title_fmt = engine(sim)
     wake = int(p.routines.wake[:2])

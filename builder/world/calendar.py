@@ -64,7 +64,7 @@ _ROOMS = ["Juniper", "Cedar", "Alder", "Madrona", "Hemlock", "Larch", "Spruce", 
 # Calendar titles, places and notes as the persona's language writes them (English for every other locale).
 def words(sim: Sim) -> dict:
     """The calendar's words in the persona's language (``templates/calendar/<locale>.yaml`` ``words``)."""
-    return phrase_bank("calendar", sim.persona.locale)["words"]
+    return phrase_bank("calendar", sim.persona.bank)["words"]
 
 
 def birthday_title(sim: Sim, first_name: str) -> str:
@@ -222,7 +222,7 @@ def _holiday_language(country: str, locale: str) -> str | None:
 def holidays_of(p, year: int) -> dict[dt.date, str]:
     """:func:`public_holidays` of persona ``p`` in ``year``: its locale's, or its home country's when it lives
     abroad."""
-    return public_holidays(p.locale, year, p.identity.address.country if p.identity.address else None)
+    return public_holidays(p.bank, year, p.identity.address.country if p.identity.address else None)
 
 
 def is_holiday(sim: Sim, day: dt.date) -> bool:

@@ -49,7 +49,7 @@ def contact_card(world: World, name: str) -> dict[str, Any]:
         raise KeyError(name)
     now, until = world.now, world.now + dt.timedelta(days=HORIZON_DAYS)
     cur = world.currency
-    bank = phrase_bank("cards", p.locale)
+    bank = phrase_bank("cards", p.bank)
     words = bank["plan"]
     plans, meetings = [], []
     for e in world.events:
@@ -82,7 +82,7 @@ def contact_card(world: World, name: str) -> dict[str, Any]:
     meetings = sorted(meetings, key=lambda m: (m["start"], m["title"]))[:10]
 
     def money(amount: int, currency: str) -> str:
-        return format_money(amount, currency, p.locale)
+        return format_money(amount, currency, p.bank)
 
     requests = [
         {
@@ -121,7 +121,7 @@ def contact_card(world: World, name: str) -> dict[str, Any]:
         "phone": contact.phone,
         "colleague": contact.name in (p.work.colleagues if p.work else []),
         "persona": {"name": p.identity.name, "first_name": _first(p.identity.name)},
-        "locale": p.locale,
+        "locale": p.bank,
         "currency": cur,
         "now": _local(now),
         "plans": sorted(plans, key=lambda x: (x["start"], x["what"])),

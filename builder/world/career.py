@@ -750,7 +750,7 @@ def _recruiters(sim: Sim, b: dict, profile: dict, people: list[dict], jobs: list
 def simulate_career(sim: Sim) -> None:
     """Add the career events to ``sim`` (kinds and shapes in the module docstring)."""
     p = sim.persona
-    b = bank(p.locale)
+    b = bank(p.bank)
     currency = (p.finances.currency if p.finances and getattr(p.finances, "currency", None) else None) or "USD"
     profile = _profile(sim, b)
     conns, people = _people(sim, b, profile)

@@ -254,7 +254,7 @@ class Chat:
         self.fmt = Fmt(self.p)
         self.contacts = [c for c in self.p.contacts if has_app(c, "chat") and c.phone]
         self.by_name = {c.name: c for c in self.contacts}
-        self.voice = Voice(self.p.locale, self.fmt.country, self.fmt.city)
+        self.voice = Voice(self.p.bank, self.fmt.country, self.fmt.city)
         self.b = self.voice.b
         self.me_first = self.p.identity.name.split()[0]
         self.night_owl = bool(getattr(self.p.routines, "night_owl", False)) if self.p.routines else False
@@ -277,7 +277,7 @@ class Chat:
         given = c.name.split()[0]
         if c.relationship != "parent":
             return given
-        word = parent_name(c, self.p.locale, self.sim.country)
+        word = parent_name(c, self.p.bank, self.sim.country)
         if word == given:  # the locale's name lists do not know the name: ask the English lists
             en = parent_name(c, "en_US")
             word = {"Mom": self.b["words"]["mom"], "Dad": self.b["words"]["dad"]}.get(en, given)

@@ -67,7 +67,7 @@ class Sim:
 
     def faker(self, stream: str):
         """A Faker in the persona's locale seeded from ``world/<stream>``."""
-        return faker(self.seed, f"world/{stream}", self.persona.locale)
+        return faker(self.seed, f"world/{stream}", self.persona.bank)
 
     @property
     def country(self) -> str:
@@ -78,7 +78,7 @@ class Sim:
     def people(self, stream: str, country: str | None = None) -> people_names.Names:
         """Names of the people who live in ``country`` (default: the persona's) seeded from ``world/<stream>``
         (:func:`builder.reference.people.names`); at home the draws of :meth:`faker` for the same stream."""
-        return people_names.names(self.seed, f"world/{stream}", self.persona.locale, country or self.country)
+        return people_names.names(self.seed, f"world/{stream}", self.persona.bank, country or self.country)
 
     def days(self, start: dt.date | None = None, end: dt.date | None = None) -> Iterator[dt.date]:
         """Every date from ``start`` (default: history start) to ``end`` (default: horizon end), inclusive."""

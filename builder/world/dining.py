@@ -82,5 +82,5 @@ def special_request(sim, n: int) -> str | None:
     r = sim.rng(f"dining/requests/{n}")
     if r.random() >= 0.25:
         return None
-    bank = phrase_bank("dining", sim.persona.locale)["requests"]
+    bank = phrase_bank("dining", sim.persona.bank)["requests"]
     return bank[r.randrange(len(bank))]

@@ -168,7 +168,7 @@ def label(sim: Sim, key: str, name: str = "") -> str:
     an account at another firm (a broker, a prediction market): the same words the bank writes for one made in an
     app (@persona/platform/transfers)."""
     p = sim.persona
-    return str(_statement_words(p.locale, p.identity.address.country)[key]).format(name.upper())
+    return str(_statement_words(p.bank, p.identity.address.country)[key]).format(name.upper())
 
 
 def next_business_day(day: dt.date) -> dt.date:
@@ -256,7 +256,7 @@ def make_merchants(p: Persona) -> list[Merchant]:
     """Merchants in the persona's city: names from the locale's bank (see module rules), then the favourites."""
     city = p.identity.address.city
     out, seen = [], set()
-    for category, name in _home_names(p.seed, city, p.locale, p.identity.address.country):
+    for category, name in _home_names(p.seed, city, p.bank, p.identity.address.country):
         seen.add(name)
         out.append(
             Merchant(
@@ -275,7 +275,7 @@ def make_merchants(p: Persona) -> list[Merchant]:
 
 def home_kind(p: Persona, merchant: Merchant) -> str:
     """A merchant's bank category (``fuel``, ``parking``, ``bike``, ``transit``... or its category)."""
-    for category, name in _home_names(p.seed, p.identity.address.city, p.locale, p.identity.address.country):
+    for category, name in _home_names(p.seed, p.identity.address.city, p.bank, p.identity.address.country):
         if name == merchant.name:
             return category
     return merchant.category
@@ -648,7 +648,7 @@ def simulate_p2p(sim: Sim) -> None:
     gone = away_days(p)
     people = [c for c in p.contacts if c.relationship not in ("colleague", "neighbor") or r.random() < 0.5]
     gift_memo = {"en_US": "birthday gift", "en_GB": "birthday present", "de_DE": "Geburtstagsgeschenk"}.get(
-        p.locale, "birthday gift"
+        p.bank, "birthday gift"
     )
 
     def pay(at: dt.datetime, contact, amount: int, memo: str, incoming: bool, key=()) -> None:
@@ -686,7 +686,7 @@ def simulate_p2p(sim: Sim) -> None:
             if r.random() >= 0.12 * scale:
                 continue
             contact = r.choices(people, weights)[0]
-            memos = P2P_MEMOS_LOCALE.get(p.locale, P2P_MEMOS)
+            memos = P2P_MEMOS_LOCALE.get(p.bank, P2P_MEMOS)
             memo = r.choice(memos.get(contact.relationship) or P2P_MEMOS[contact.relationship])
             amount = prices.figure(r.randrange(1500, 16000, 25), p.finances.currency)
             incoming = r.random() < 0.3
@@ -1053,7 +1053,7 @@ def mail_bills(sim: Sim) -> None:
     German rent (category ``housing``, a standing order) has neither."""
     box = mailbox(sim)
     fmt = box.fmt
-    bank = automated_bank(box.p.locale)
+    bank = automated_bank(box.p.bank)
     for e in sim.of_kind("autopay", "bill_payment", "card_purchase"):
         d = e.data
         if not d.get("recurring") or not d.get("payee") and not d.get("merchant"):

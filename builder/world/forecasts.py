@@ -218,10 +218,10 @@ def markets(persona, start: dt.datetime | dt.date, now: dt.datetime | dt.date) -
     city = (
         persona.identity.address.city
         if persona.identity and persona.identity.address
-        else grammar()["no_city"][conventions(persona.locale)["language"]]
+        else grammar()["no_city"][conventions(persona.bank)["language"]]
     )
     as_date = lambda d: d.date() if isinstance(d, dt.datetime) else d  # noqa: E731
-    return _markets(persona.seed, persona.locale, city, as_date(start), as_date(now))
+    return _markets(persona.seed, persona.bank, city, as_date(start), as_date(now))
 
 
 def has_account(persona, today: dt.date) -> bool:

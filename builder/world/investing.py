@@ -117,7 +117,7 @@ def trading_days(locale: str, start: dt.date, end: dt.date) -> tuple[dt.date, ..
 
 def _days(world_or_sim) -> tuple[dt.date, ...]:
     p = _persona(world_or_sim)
-    return trading_days(p.locale, world_or_sim.start.date(), world_or_sim.end.date())
+    return trading_days(p.bank, world_or_sim.start.date(), world_or_sim.end.date())
 
 
 def price_history(world_or_sim, symbol: str) -> list[tuple[dt.date, int]]:
@@ -137,7 +137,7 @@ def price_history(world_or_sim, symbol: str) -> list[tuple[dt.date, int]]:
             float(c["vol"]),
             sp,
             _days(world_or_sim),
-            p.locale,
+            p.bank,
             unit_cents(currency_of(p)),
         )
     )
@@ -323,7 +323,7 @@ def simulate_investing(sim: Sim) -> None:
     p = sim.persona
     cur = currency_of(p)
     has_checking = "checking" in [a.kind for a in p.accounts]
-    locale = p.locale
+    locale = p.bank
     days = _days(sim)
     book = Book()
     seq = {"order": 0, "transfer": 0}

@@ -178,9 +178,7 @@ def person_ctx(box: Mailbox, c: Contact) -> dict[str, Any]:
         "style": c.messaging_style or "brief",
         "rel": c.relationship,
         "activities": list(c.shared_activities or []),
-        "parent_name": parent_name(c, box.p.locale, box.sim.country)
-        if c.relationship == "parent"
-        else c.name.split()[0],
+        "parent_name": parent_name(c, box.p.bank, box.sim.country) if c.relationship == "parent" else c.name.split()[0],
     }
 
 
@@ -214,10 +212,10 @@ class Mailbox:
         self.me_work = {"name": p.identity.name, "email": p.work.email if p.work and p.work.email else p.identity.email}
         self.first = p.identity.name.split()[0]
         # How a business addresses the persona: "Frau Petersen" (a German business says Sie).
-        self.formal = formal_name(p.identity.name, "m" if p.identity.gender == "male" else "f", p.locale)
+        self.formal = formal_name(p.identity.name, "m" if p.identity.gender == "male" else "f", p.bank)
         self.ids: set[str] = set()
         self.subjects: set[str] = set()  # subjects of personal threads so far (composed to differ)
-        self.words = mailbox_words(p.locale)
+        self.words = mailbox_words(p.bank)
         self.re = self.words["reply_prefix"]
 
     def message_id(self, sender_email: str | None, *parts: object) -> str:
@@ -780,8 +778,8 @@ def _holiday_near(box: Mailbox, day: dt.date) -> tuple[str | None, dt.date | Non
 def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str, Any]:
     """Everything a personal mail about ``day`` may mention (None where the world has nothing)."""
     p, fmt = box.p, box.fmt
-    bank = phrase_bank(p.locale)
-    out: dict[str, Any] = dict((bank.get("vocab") or {}).get(p.locale) or (bank.get("vocab") or {}).get("en_US") or {})
+    bank = phrase_bank(p.bank)
+    out: dict[str, Any] = dict((bank.get("vocab") or {}).get(p.bank) or (bank.get("vocab") or {}).get("en_US") or {})
     upcoming = next((t for t in trips(box.sim) if 0 < (t.depart - day).days <= 45), None)
     recent = next((t for t in trips(box.sim) if 0 <= (day - t.return_).days <= 21), None)
     events = [le for le in p.life_events if 0 < (le.date - day).days <= 30]
@@ -791,7 +789,7 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
     hol, hol_day = _holiday_near(box, day)
     rec_kinds = sorted((bank.get("rec") or {}).keys())
     rec_kind = rec_kinds[r.randrange(len(rec_kinds))] if rec_kinds else None
-    g = gender_of(c.name, p.locale, box.sim.country)
+    g = gender_of(c.name, p.bank, box.sim.country)
     # A parent's children are the persona and its siblings: only other people's children are news.
     known = {box.first} | {o.name.split()[0] for o in p.contacts}
     kids = [k for k in (c.children or []) if k.split()[0] not in known] if c.relationship != "parent" else []
@@ -811,8 +809,8 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
         {
             # "them" is the contact as the persona says it: Mom/Mum/Mama for a parent, else the first name.
             "me": box.first,
-            "them": parent_name(c, p.locale, box.sim.country) if c.relationship == "parent" else c.name.split()[0],
-            "nick": parent_name(c, p.locale, box.sim.country) if c.relationship == "parent" else c.name.split()[0],
+            "them": parent_name(c, p.bank, box.sim.country) if c.relationship == "parent" else c.name.split()[0],
+            "nick": parent_name(c, p.bank, box.sim.country) if c.relationship == "parent" else c.name.split()[0],
             "dest": upcoming.destination if upcoming else None,
             "depart": fmt.long_date(upcoming.depart) if upcoming else None,
             "ret": fmt.long_date(upcoming.return_) if upcoming else None,
@@ -838,17 +836,17 @@ def _slots(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> dict[str
             "rec_kind_cap": rec_kind[:1].upper() + rec_kind[1:] if rec_kind else None,
             "rec": r.choice(bank["rec"][rec_kind]) if rec_kind else None,
             "season": fmt.season(day),
-            "season_de": mailbox_words(p.locale)["season_names"][fmt.season(day)],
+            "season_de": mailbox_words(p.bank)["season_names"][fmt.season(day)],
             "weekday": fmt.weekday(day),
             "year": day.year,
-            "liebe": mailbox_words(p.locale)["dear"]["m" if g == "m" else "f"],
-            "sie_name": formal_name(c.name, g, p.locale) if g else c.name,
+            "liebe": mailbox_words(p.bank)["dear"]["m" if g == "m" else "f"],
+            "sie_name": formal_name(c.name, g, p.bank) if g else c.name,
         }
     )
     out["act_cap"] = out["act"][:1].upper() + out["act"][1:] if out["act"] else None
     # A parent mentions the persona's other parent only when that parent is a contact named as their partner.
-    out["other_parent"] = parent_name(other, p.locale, box.sim.country) if other else None
-    out["season"] = mailbox_words(p.locale)["seasons"].get(out["season"], out["season"])
+    out["other_parent"] = parent_name(other, p.bank, box.sim.country) if other else None
+    out["season"] = mailbox_words(p.bank)["seasons"].get(out["season"], out["season"])
     out["_trip_back"] = recent.destination if recent else None
     out["_trip_back_days"] = (recent.depart, recent.return_) if recent else None
     return out
@@ -915,7 +913,7 @@ def _addressee(box: Mailbox, comp: _Composer, mine: bool, sie: bool) -> dict[str
         }
     ident = box.p.identity
     g = "m" if ident.gender == "male" else "f"
-    sie_name = formal_name(ident.name, g, box.p.locale)
+    sie_name = formal_name(ident.name, g, box.p.bank)
     return {"name": sie_name if sie else box.first, "sie_name": sie_name, "liebe": box.words["dear"][g]}
 
 
@@ -961,7 +959,7 @@ def _letter(
     me_name = (
         box.first
         if mine
-        else (parent_name(c, box.p.locale, box.sim.country) if c.relationship == "parent" else c.name.split()[0])
+        else (parent_name(c, box.p.bank, box.sim.country) if c.relationship == "parent" else c.name.split()[0])
     )
     if sie:  # a letter in the Sie form is signed with the full name
         me_name = box.p.identity.name if mine else c.name
@@ -972,8 +970,8 @@ def _letter(
 def _plan_thread(box: Mailbox, c: Contact, day: dt.date, r: random.Random) -> tuple[str, list[dict[str, Any]]] | None:
     """(subject, [{mine, lines, photos}]) of one personal exchange with ``c`` around ``day``."""
     p = box.p
-    bank = phrase_bank(p.locale)
-    sie = uses_sie(c, p.locale)
+    bank = phrase_bank(p.bank)
+    sie = uses_sie(c, p.bank)
     slots = _slots(box, c, day, r)
     comp = _Composer(box, r, slots, bank)
     topic = _weighted(r, _topic_choices(slots, c, sie, bank))
@@ -1142,8 +1140,8 @@ def _greeting_thread(
 ) -> None:
     """A two-message greeting exchange (birthday, holiday) with ``c``: a wish and a thank-you that answers it."""
     p = box.p
-    bank = phrase_bank(p.locale)
-    sie = uses_sie(c, p.locale)
+    bank = phrase_bank(p.bank)
+    sie = uses_sie(c, p.bank)
     slots = {**_slots(box, c, at.date(), r), **extra_slots}
     comp = _Composer(box, r, slots, bank)
     me = box.me_work if to_work else box.me
@@ -1192,7 +1190,7 @@ def _birthdays(box: Mailbox) -> None:
                 if c.relationship not in ("parent", "colleague") and r.random() > 0.25:
                     continue
                 at = dt.datetime.combine(day, dt.time(r.randint(7, 12), r.randint(0, 59)))
-                b = _part(phrase_bank(p.locale), uses_sie(c, p.locale), "birthday")
+                b = _part(phrase_bank(p.bank), uses_sie(c, p.bank), "birthday")
                 wish = (
                     b["from_parent"]
                     if c.relationship == "parent"
@@ -1227,7 +1225,7 @@ def _birthdays(box: Mailbox) -> None:
                 continue
             r = sim.rng(f"mail/birthday/{c.name}/{year}")
             at = dt.datetime.combine(day, dt.time(r.randint(7, 10), r.randint(0, 59)))
-            b = _part(phrase_bank(p.locale), uses_sie(c, p.locale), "birthday")
+            b = _part(phrase_bank(p.bank), uses_sie(c, p.bank), "birthday")
             _greeting_thread(
                 box,
                 ("bday", c.name, year),
@@ -1248,10 +1246,10 @@ def _holiday_greetings(box: Mailbox) -> None:
     from .calendar import holidays_of
 
     sim, p = box.sim, box.p
-    greetings = phrase_bank(p.locale).get("holiday_greeting") or {}
+    greetings = phrase_bank(p.bank).get("holiday_greeting") or {}
     for year in range(sim.start.year, sim.now.year + 1):
         days: list[tuple[str, dt.date]] = [
-            ("christmas", dt.date(year, 12, mailbox_words(p.locale)["christmas_day"])),
+            ("christmas", dt.date(year, 12, mailbox_words(p.bank)["christmas_day"])),
             ("new_year", dt.date(year, 1, 1)),
         ]
         days += [("thanksgiving", d) for d, n in holidays_of(p, year).items() if n == "Thanksgiving Day"]
@@ -1298,8 +1296,8 @@ def fill_slots(text: str, slots: dict[str, Any]) -> str:
 
 
 def _vocab(box: Mailbox) -> dict[str, str]:
-    bank = phrase_bank(box.p.locale)
-    v = dict((bank.get("vocab") or {}).get(box.p.locale) or (bank.get("vocab") or {}).get("en_US") or {})
+    bank = phrase_bank(box.p.bank)
+    v = dict((bank.get("vocab") or {}).get(box.p.bank) or (bank.get("vocab") or {}).get("en_US") or {})
     for k in ("v_autumn", "v_cosy"):
         if k in v:
             v[k + "_cap"] = v[k][:1].upper() + v[k][1:]
@@ -1380,7 +1378,7 @@ def _marketing(box: Mailbox) -> None:
     """Offers from the shops the persona buys from (0.8-3 a month each, more from the ones used most), ``series``
     ``marketing``, mostly unread, subjects composed from offer x thing x occasion."""
     sim, fmt = box.sim, box.fmt
-    bank = automated_bank(box.p.locale)["marketing"]
+    bank = automated_bank(box.p.bank)["marketing"]
     vocab = _vocab(box)
     # Every provider the persona has an account with (orders, bookings) and the three card merchants used most.
     shops = _shops(box)
@@ -1462,7 +1460,7 @@ def _signin_codes(box: Mailbox) -> None:
     """Verification codes from the bank, the shops and the persona's sites: 2-4 a month, and one in the last
     day before ``now``, unread (series ``signin_code``)."""
     sim, fmt = box.sim, box.fmt
-    bank = automated_bank(box.p.locale)["signin_code"]
+    bank = automated_bank(box.p.bank)["signin_code"]
     r = sim.rng("mail/signin")
     services = [{"name": BANK["name"], "email": f"security@{service('bank').domain}"}] + [
         {"name": s["name"], "email": f"no-reply@{s['domain']}"}
@@ -1511,7 +1509,7 @@ def _calendar_reminders(box: Mailbox) -> None:
     """Daybook (the calendar app) mails a reminder the day before each personal appointment, restaurant table and
     party (series ``calendar_reminder``); those of the coming day are unread."""
     sim, fmt = box.sim, box.fmt
-    bank = automated_bank(box.p.locale)["calendar_reminder"]
+    bank = automated_bank(box.p.bank)["calendar_reminder"]
     sender = {"name": service("calendar").title, "email": f"reminders@{service('calendar').domain}"}
     for e in sim.of_kind("calendar_event"):
         d = e.data
@@ -1623,7 +1621,7 @@ def _newsletters(box: Mailbox) -> None:
         day += dt.timedelta(days=(weekday - day.weekday()) % 7)
         issue = 1
         base = f"{urlsplit(site.url).scheme}://{host}"
-        bank = headlines(p.locale)
+        bank = headlines(p.bank)
         while day <= sim.now.date():
             if r.random() < 0.85:
                 at = dt.datetime.combine(day, dt.time(hour, r.randint(0, 59)))

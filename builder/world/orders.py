@@ -666,7 +666,7 @@ def _restaurants(sim: Sim) -> list[tuple[str, str, tuple[tuple[str, int], ...], 
             out.extend((x["name"], x["cuisine"], CUISINES.get(x["cuisine"], _GENERIC)[1], x["address"]) for x in chosen)
             continue
         # A city or cuisine TableTime lacks: the world's own names (draws only for these cuisines).
-        names, menu = CUISINES.get(cuisine.strip().title(), _GENERIC_BY_LOCALE.get(p.locale, _GENERIC))
+        names, menu = CUISINES.get(cuisine.strip().title(), _GENERIC_BY_LOCALE.get(p.bank, _GENERIC))
         for name in r.sample(list(names), 2):
             if name != usual and all(name != x[0] for x in out):
                 out.append((name, cuisine, menu, street_address(fake, city)))
@@ -756,7 +756,7 @@ def simulate_orders(sim: Sim) -> None:
         if usual and usual_place and (r.random() < 0.5 or not places):
             items, subtotal, fee, service, tip, total = usual
             place, is_usual = usual_place, True
-            dish = {dashbite_catalogue.dish_name(d, p.locale): d["id"] for d in place["menu"]}
+            dish = {dashbite_catalogue.dish_name(d, p.bank): d["id"] for d in place["menu"]}
             items = [
                 {
                     "dish_id": dish[x["name"]],
@@ -770,7 +770,7 @@ def simulate_orders(sim: Sim) -> None:
             ]
         else:
             place = places[r.randrange(len(places))]
-            items = dashbite.draw_items(basket, place, p.locale)
+            items = dashbite.draw_items(basket, place, p.bank)
             subtotal = sum(x["qty"] * x["price_cents"] for x in items)
             # The basket reaches the minimum: no small-order fee.
             f = dashbite_catalogue.fees(place, subtotal, p.finances.currency)
@@ -822,9 +822,7 @@ def simulate_orders(sim: Sim) -> None:
     # Grocery delivery: only when the spec says the persona has groceries delivered (else finance.py's in-store shops).
     r = sim.rng("orders/grocery")
     total_count = _count(sim, ro.grocery_orders_per_month) if ro.grocery_delivery else 0
-    pantry = Pantry(
-        sim.rng("orders/grocery/pantry"), household_size(p), p.locale, p.finances.currency, sim.start.date()
-    )
+    pantry = Pantry(sim.rng("orders/grocery/pantry"), household_size(p), p.bank, p.finances.currency, sim.start.date())
     if total_count:
         weekly = [d for d in home_days if sim.weekday(d) == ro.groceries_day]
         mains = (
@@ -838,7 +836,7 @@ def simulate_orders(sim: Sim) -> None:
     else:
         grocery_days = []
     stores, treats = sim.rng("orders/grocery/store"), sim.rng("orders/grocery/extras")
-    chains = {c["key"]: c["name"] for c in basketful.stores(p.locale)}
+    chains = {c["key"]: c["name"] for c in basketful.stores(p.bank)}
     for n, day in enumerate(grocery_days):
         eve = day - dt.timedelta(days=1)
         if r.random() < 0.55 and eve >= sim.start.date() and eve not in gone:
@@ -848,11 +846,11 @@ def simulate_orders(sim: Sim) -> None:
             placed = _at(day, r, (7, 30), (9, 45))
             window = r.choice([12, 14, 16, 18])
         following = grocery_days[n + 1] if n + 1 < len(grocery_days) else day + dt.timedelta(days=7)
-        store = grocery.pick_store(stores, sim.seed, p.locale)  # Basketful's stores and catalogue (world/grocery.py)
+        store = grocery.pick_store(stores, sim.seed, p.bank)  # Basketful's stores and catalogue (world/grocery.py)
         items = pantry.shop(day, max(1, (following - day).days), store)
         extra_item = grocery.treat(treats)
         if extra_item and all(x["sku"] != extra_item["id"] for x in items):
-            items.append(basketful.item(extra_item, store, p.locale, p.finances.currency))
+            items.append(basketful.item(extra_item, store, p.bank, p.finances.currency))
         subtotal = sum(x["qty"] * x["price_cents"] for x in items)
         f = basketful.fees(subtotal, tp, currency=p.finances.currency)
         delivery, service, tip = f["delivery_fee_cents"], f["service_fee_cents"], f["tip_cents"]
@@ -899,7 +897,7 @@ def simulate_orders(sim: Sim) -> None:
     # Online shopping.
     r = sim.rng("orders/retail")
     picks = sim.rng("orders/retail/items")
-    carriers = CARRIERS.get(p.locale, CARRIERS["en_US"])
+    carriers = CARRIERS.get(p.bank, CARRIERS["en_US"])
     brands = list(p.preferences.brands)
     all_days = list(sim.days(end=last))
     order_days = spread(r, _count(sim, ro.online_orders_per_month * squeeze), all_days)
@@ -908,9 +906,7 @@ def simulate_orders(sim: Sim) -> None:
         placed = _at(day, r, (8, 0), (22, 45))
         items = []
         for _ in range(r.choices([1, 2, 3], [6, 3, 1])[0]):
-            it = retail.draw_item(
-                picks, brands, p.locale, p.finances.currency
-            )  # Shopwell's catalogue (world/retail.py)
+            it = retail.draw_item(picks, brands, p.bank, p.finances.currency)  # Shopwell's catalogue (world/retail.py)
             if any(x["product_id"] == it["product_id"] for x in items):
                 continue
             items.append(it)
@@ -997,7 +993,7 @@ def simulate_orders(sim: Sim) -> None:
                 birthday = dt.date(year, 2, 28)
             day = birthday - dt.timedelta(days=g.randint(6, 12))
             wanted = g.random() < 0.6
-            gift = retail.draw_gift(sim.rng(f"orders/gifts/{c.name}/{year}/item"), p.locale, p.finances.currency)
+            gift = retail.draw_gift(sim.rng(f"orders/gifts/{c.name}/{year}/item"), p.bank, p.finances.currency)
             name, price = gift["name"], gift["price_cents"]
             placed = _at(day, g, (19, 0), (21, 45))
             shipped = _at(day + dt.timedelta(days=1), g, (6, 0), (18, 0))

@@ -109,7 +109,7 @@ class Planter:
         self.sim = sim
         self.p = sim.persona
         self.fmt = Fmt(self.p)
-        self.b = bank(self.p.locale)
+        self.b = bank(self.p.bank)
         self.first = self.p.identity.name.split()[0]
         # How a business addresses the persona in German (Sie): "Frau Petersen", else the full name.
         title = {"female": "Frau", "male": "Herr"}.get(self.p.identity.gender or "")
@@ -420,7 +420,7 @@ def _paid_back_claim(pl: Planter) -> None:
             amount = meal.data["amount_cents"] // party
             meal_at = reservation_time(sim, b)
             what = (
-                {"de_DE": "das Essen bei {r}"}.get(pl.p.locale)
+                {"de_DE": "das Essen bei {r}"}.get(pl.p.bank)
                 or ("dinner at {r}" if meal_at.hour >= 16 else "lunch at {r}")
             ).format(r=b.data["restaurant"])
             ref = meal.id
@@ -438,7 +438,7 @@ def _paid_back_claim(pl: Planter) -> None:
             pl.skip("paid_back_claim", "no friend who uses the bank")
             return
         amount = r.randrange(1800, 6500, 50)
-        what = {"de_DE": "die Konzertkarten"}.get(pl.p.locale, "the concert tickets")
+        what = {"de_DE": "die Konzertkarten"}.get(pl.p.bank, "the concert tickets")
     pl.used.add(friend.name)
     amount_text = pl.fmt.money(amount)
     text = pl.say(r, "claim", amount=amount_text, what=what)
@@ -465,7 +465,7 @@ def _plan_phrase(pl: Planter, activity: str) -> str:
     try:
         from .chat import plans
 
-        words = plans(pl.p.locale)
+        words = plans(pl.p.bank)
     except ImportError:  # an older chat module: the en_US table only
         from .chat import _PLANS as words
     return words.get(activity) or words.get(activity.lower()) or activity
@@ -519,7 +519,7 @@ def _plan_times(pl: Planter) -> None:
     # Cooking, games, films and books happen at home; the rest at a meeting point.
     at_home = any(w in activity.lower() for w in ("cook", "koch", "game", "spiel", "film", "movie", "book", "buch"))
     place = {"de_DE": "bei mir" if at_home else "am Treffpunkt", "en_GB": "mine" if at_home else "the usual spot"}.get(
-        pl.p.locale, "my place" if at_home else "the usual place"
+        pl.p.bank, "my place" if at_home else "the usual place"
     )
     ask_at = pl.before_now(r, 3, 5, 11, 20)
     e1 = pl.chat(
@@ -616,7 +616,7 @@ def _bill_amount(pl: Planter) -> None:
         first=pl.first,
         full=pl.p.identity.name,
         month=f.month(sent).split()[0],
-        bill=pay.data["name"].lower() if automated_bank(pl.p.locale)["bill"]["lowercase_name"] else pay.data["name"],
+        bill=pay.data["name"].lower() if automated_bank(pl.p.bank)["bill"]["lowercase_name"] else pay.data["name"],
         payee=payee,
         amount=f.money(bill),
         due=f.date(pay.at),
@@ -748,7 +748,7 @@ def _rsvp(pl: Planter) -> None:
     day = _next_weekend_day(sim, r, 12)
     start = dt.datetime.combine(day, dt.time(r.choice([18, 19, 20]), r.choice([0, 30])))
     title = pl.pick(r, "rsvp_titles").format(first=pl.first_of(host))
-    place = (host.address.street if host.address else None) or {"de_DE": "bei mir"}.get(pl.p.locale, "my place")
+    place = (host.address.street if host.address else None) or {"de_DE": "bei mir"}.get(pl.p.bank, "my place")
     org = {"name": host.name, "email": host.email}
     cal = add_timed(
         sim,
@@ -820,13 +820,13 @@ def _send_document(pl: Planter) -> None:
     work_domain = p.work.email.split("@", 1)[1] if p.work and p.work.email and not own_firm else None
     if work_domain:
         form = pl.pick(r, "form_names")
-        name = {"de_DE": "Personalabteilung"}.get(p.locale, "People Team")
+        name = {"de_DE": "Personalabteilung"}.get(p.bank, "People Team")
         sender = {"name": f"{p.work.employer} {name}" if p.work.employer else name, "email": f"people@{work_domain}"}
         portal, to, entry, labels = f"https://hr.{work_domain}/documents", [pl.me_work], "form_body", ["work"]
     else:
         form = pl.pick(r, "landlord_forms")
         sender = {
-            "name": {"de_DE": "Hausverwaltung"}.get(p.locale, "Property management"),
+            "name": {"de_DE": "Hausverwaltung"}.get(p.bank, "Property management"),
             "email": "office@property-management.test",
         }
         portal, to, labels = "https://portal.property-management.test", [pl.me], ["home"]
@@ -1247,7 +1247,7 @@ def _party_headcount(
         if not last < placed < trigger_at:
             placed = last + dt.timedelta(minutes=r.randint(10, 25))
     c = sim.contact(yes[0])
-    partner = c.partner.split()[0] if c.partner else {"de_DE": "eine Freundin"}.get(pl.p.locale, "a friend")
+    partner = c.partner.split()[0] if c.partner else {"de_DE": "eine Freundin"}.get(pl.p.bank, "a friend")
     trigger = pl.chat(
         c,
         trigger_at,
@@ -1261,7 +1261,7 @@ def _party_headcount(
     ordered_for = 1 + len([v for v in replies.values() if v in ("yes", "maybe")])  # the host counts the maybes
     needed = ordered_for + 1
     item = pl.pick(r, "party_food")
-    shop = {"de_DE": "Feinkost Hansen", "en_GB": "Corner Deli"}.get(pl.p.locale, "Corner Deli & Catering")
+    shop = {"de_DE": "Feinkost Hansen", "en_GB": "Corner Deli"}.get(pl.p.bank, "Corner Deli & Catering")
     order = f"CD-{r.randint(10000, 99999)}"
     pickup_day = cal.at.date()
     cutoff = pickup_day - dt.timedelta(days=2)

@@ -143,7 +143,7 @@ class _Board:
 
     def __init__(self, sim: Sim, ws: Workspace):
         self.sim, self.ws = sim, ws
-        self.g = grammar(sim.persona.locale, ws.team["slug"])
+        self.g = grammar(sim.persona.bank, ws.team["slug"])
         self.fam = self.g["family"]
         b = ws.bank
         self.arts = b["artifacts"].get("occupation") or b["artifacts"].get(ws.team["slug"]) or b["artifacts"]["default"]

@@ -75,7 +75,7 @@ def simulate_money_requests(sim: Sim) -> None:
         share -= share % 5
         # Dollars in the US, UK and euro tables' own numbers; another currency at its price level, in whole units.
         share = to_unit(figure(share, p.finances.currency), p.finances.currency)
-        memo = _compiled(phrase_bank("requests", p.locale)["memo"]["dinner" if meal.hour >= 17 else "lunch"]).render(
+        memo = _compiled(phrase_bank("requests", p.bank)["memo"]["dinner" if meal.hour >= 17 else "lunch"]).render(
             restaurant=booking.data["restaurant"]
         )
         asked = _waking(meal + dt.timedelta(hours=r.randint(1, 20), minutes=r.randint(0, 59)), r)
@@ -99,9 +99,9 @@ def simulate_money_requests(sim: Sim) -> None:
         )
         amount = fmt.money(share)
         lines = [
-            (False, _say(p.locale, "ask", asker.messaging_style or "chatty", r, amount=amount, memo=memo)),
+            (False, _say(p.bank, "ask", asker.messaging_style or "chatty", r, amount=amount, memo=memo)),
             # A bank without a formal voice for the persona (English) falls back to its plain one.
-            (True, _say(p.locale, "ack", "me_formal" if asker.messaging_style == "formal" else "me", r)),
+            (True, _say(p.bank, "ack", "me_formal" if asker.messaging_style == "formal" else "me", r)),
         ]
         chat.post(asker, asked, lines, ("request", req.id), r, ref=req.id)
         made += 1

@@ -573,7 +573,7 @@ def filed_return(world) -> dict[str, Any] | None:
 
 def _donate(sim: Sim) -> None:
     p = sim.persona
-    names = charities().get(p.locale) or charities()["en_US"]
+    names = charities().get(p.bank) or charities()["en_US"]
     r = sim.rng("tax_year/donations")
     favourite = r.sample(range(len(names)), k=min(3, len(names)))
     card = sim.card()

@@ -390,7 +390,7 @@ def _checkout(
         key=(i, confirmation),
     )
     if foreign:
-        pct = FOREIGN_FEE_PERCENT.get(sim.persona.locale, Decimal(3)) if account == "credit_card" else Decimal(2)
+        pct = FOREIGN_FEE_PERCENT.get(sim.persona.bank, Decimal(3)) if account == "credit_card" else Decimal(2)
         fee = to_unit(Decimal(total) * pct / 100, sim.persona.finances.currency)
         if fee > 0:
             sim.event(
@@ -539,7 +539,7 @@ def _spend_abroad(
     fake = make_faker(
         sim.seed,
         f"world/travel/trip/{i}/merchants",
-        _DEST_FAKER.get(country) or _FAKER_LOCALE.get(country) or _latin_faker(country, p.locale),
+        _DEST_FAKER.get(country) or _FAKER_LOCALE.get(country) or _latin_faker(country, p.bank),
     )
     surname = getattr(fake, "last_romanized_name", fake.last_name)  # Japan's and China's in Latin letters
     dest = bank()["destination"]
@@ -553,7 +553,7 @@ def _spend_abroad(
         pools[key] = sorted({pt.format(surname=surname(), city=trip.destination) for pt in picks})
     pools["transit"] = [transit[1] if transit else f"{trip.destination} Transit"]
     account = sim.card()
-    fee_pct = FOREIGN_FEE_PERCENT.get(p.locale, Decimal(3)) if account == "credit_card" else Decimal(2)
+    fee_pct = FOREIGN_FEE_PERCENT.get(p.bank, Decimal(3)) if account == "credit_card" else Decimal(2)
     tz = zone(dest_zone)
     day = after.astimezone(tz).date()
     last = before.astimezone(tz).date()
@@ -652,7 +652,7 @@ def _paid_back(sim: Sim, i: int, trip, what: str, amount: int, after: dt.datetim
     if trip.purpose == "business":  # colleagues' fares are the employer's business
         return
     r = sim.rng(f"travel/trip/{i}/payback/{what}")
-    memo = _PAYBACK_MEMO.get(sim.persona.locale, _PAYBACK_MEMO["en_US"])[what].format(trip.destination)
+    memo = _PAYBACK_MEMO.get(sim.persona.bank, _PAYBACK_MEMO["en_US"])[what].format(trip.destination)
     for name in trip.companions:
         when = after + dt.timedelta(days=r.randint(1, 6))
         when = dt.datetime.combine(when.date(), dt.time(r.randint(9, 21), r.randint(0, 59)))
@@ -720,7 +720,7 @@ def simulate_travel(sim: Sim) -> None:
         local_fake = (  # drivers at the destination: the home country's people on a trip at home
             sim.people(f"travel/trip/{i}/local")
             if dest_country == sim.country
-            else make_faker(sim.seed, f"world/travel/trip/{i}/local", _FAKER_LOCALE.get(dest_country, p.locale))
+            else make_faker(sim.seed, f"world/travel/trip/{i}/local", _FAKER_LOCALE.get(dest_country, p.bank))
         )
         international = dest_country != airport_country(home)
         expensable = trip.purpose == "business"

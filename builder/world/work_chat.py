@@ -261,8 +261,8 @@ def _plan(sim: Sim) -> Workspace | None:
     w = p.work
     if not w or not w.employer:
         return None
-    occ = occupation(w.role, p.locale)
-    b = _occupation_bank(bank(p.locale), occ)
+    occ = occupation(w.role, p.bank)
+    b = _occupation_bank(bank(p.bank), occ)
     mail_domain = _work_domain(sim)
     domain = ascii_slug(mail_domain.split(".")[0]) or ascii_slug(w.employer) or "workspace"
     me = Member(p.identity.name, w.email or work_email(sim, p.identity.name, None), "me")
@@ -293,7 +293,7 @@ def _plan(sim: Sim) -> Workspace | None:
     team_people = colleagues or [
         Member(n, work_email(sim, n, None), kinds[styles.randrange(4)]) for n in _generated(sim, 4, taken, "teammates")
     ]
-    team = _team(b, w.role or "", p.locale)
+    team = _team(b, w.role or "", p.bank)
     r = sim.rng("work_chat/workspace")
     joined = sim.start.date() - dt.timedelta(days=r.randint(60, 900))
     founded = joined - dt.timedelta(days=r.randint(200, 2500))

@@ -203,7 +203,7 @@ def _external(box: Mailbox, r: random.Random, slots: dict) -> dict[str, str]:
     fake = box.sim.people(f"mail/work/external/{r.randrange(10**9)}")
     name = f"{fake.first_name()} {fake.last_name()}"
     org = slots.get("client")
-    domain = f"{ascii_slug(org)[:30] or 'mail'}.test" if org else email_domain(box.p.locale)
+    domain = f"{ascii_slug(org)[:30] or 'mail'}.test" if org else email_domain(box.p.bank)
     return {"name": name, "email": f"{ascii_slug(name, '.')}@{domain}"}
 
 
@@ -248,7 +248,7 @@ def work_threads(box: Mailbox) -> None:
                 "artifact": art,
                 "artifact2": art2,
                 "project": project,
-                "_agreement": phrase_bank("work_mail", box.p.locale)["agreement"],
+                "_agreement": phrase_bank("work_mail", box.p.bank)["agreement"],
                 "deadline": box.fmt.weekday(deadline),
                 "n": str(r.randint(2, 9)),
                 "doc": f"https://docs.{domain_of(box.me_work['email'])}/d/{token(sim.seed, 'doc', n, length=10)}",

@@ -24,7 +24,7 @@ def calendar_tasks(world: World) -> list[Task]:
             kind="lookup",
             difficulty="easy",
             time_limit_seconds=300,
-            instruction=f"I have a meal out in my calendar on {day_text(d, world.persona.locale)}. Which restaurant is "
+            instruction=f"I have a meal out in my calendar on {day_text(d, world.persona.bank)}. Which restaurant is "
             "it, and how many people is the table for?",
             expected={
                 "restaurant": last_up["restaurant"],
@@ -59,7 +59,7 @@ def bank_tasks(world: World) -> list[Task]:
             kind="lookup",
             difficulty="medium",
             time_limit_seconds=360,
-            instruction=f"How much did my meal at {b['restaurant']} on {day_text(d, world.persona.locale)} come to "
+            instruction=f"How much did my meal at {b['restaurant']} on {day_text(d, world.persona.bank)} come to "
             "on my card, tip included?",
             expected={
                 "confirmation": b["confirmation"],
@@ -102,7 +102,7 @@ def messaging_tasks(world: World) -> list[Task]:
             kind="lookup",
             difficulty="medium",
             time_limit_seconds=360,
-            instruction=f"Who did I eat with at {b['restaurant']} on {day_text(d, world.persona.locale)}?",
+            instruction=f"Who did I eat with at {b['restaurant']} on {day_text(d, world.persona.bank)}?",
             expected={"confirmation": b["confirmation"], "companions": b["companions"]},
             rubric=items,
         )

@@ -491,7 +491,7 @@ def book_friends_tasks(world: World) -> list[Task]:
     """The latest dinner with company booked again, for everyone who came (the companions are in the reservation and
     in Parley), five weeks out (dining + messaging)."""
     out: list[Task] = []
-    loc = world.persona.locale
+    loc = world.persona.bank
     past, _ = history(world)
     company = [b for b in past if b["companions"]]
     if company:
@@ -621,7 +621,7 @@ def split_the_bill_tasks(world: World) -> list[Task]:
     """Split the last dinner the persona paid for the whole table (the card line holds the food and the tip) evenly,
     and ask each friend who came for their share in Parley (dining + bank + messaging)."""
     out: list[Task] = []
-    loc, cur = world.persona.locale, world.currency
+    loc, cur = world.persona.bank, world.currency
     past, _ = history(world)
     paid = {
         e.data["restaurant_booking"]: e

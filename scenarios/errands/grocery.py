@@ -23,9 +23,7 @@ def reorder_tasks(world: World) -> list[Task]:
     out: list[Task] = []
     d = done_orders(world)[-1].data
     skus = ",".join(sorted(x["sku"] for x in d["items"]))
-    store_pos = next(
-        i for i, s in enumerate(grocery.stores(world.persona.locale), start=1) if s["key"] == d["store_key"]
-    )
+    store_pos = next(i for i, s in enumerate(grocery.stores(world.persona.bank), start=1) if s["key"] == d["store_key"])
     KIT.adder(world, out)(
         "reorder-last-basket",
         [APP, "bank"],
@@ -129,7 +127,7 @@ def calendar_tasks(world: World) -> list[Task]:
     """The staples list delivered from the usual store in three days, in the latest delivery window that clears the
     calendar that day (none when no window does)."""
     out: list[Task] = []
-    loc = world.persona.locale
+    loc = world.persona.bank
     usual_key = grocery.usual_store(world.seed, loc)
     chains = grocery.stores(loc)
     u_pos = next(i for i, s in enumerate(chains, start=1) if s["key"] == usual_key)

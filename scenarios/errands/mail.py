@@ -510,10 +510,8 @@ def _pie_items(world: World):
     windows (within the seeded week), and two baking items it sells; None when any is missing."""
     from builder.reference.grocery import catalogue as grocery
 
-    key = grocery.usual_store(world.seed, world.persona.locale)
-    store = next(
-        (dict(s, id=n + 1) for n, s in enumerate(grocery.stores(world.persona.locale)) if s["key"] == key), None
-    )
+    key = grocery.usual_store(world.seed, world.persona.bank)
+    store = next((dict(s, id=n + 1) for n, s in enumerate(grocery.stores(world.persona.bank)) if s["key"] == key), None)
     if store is None:
         return None
     want = ["Heavy whipping cream", "Ground cinnamon"]

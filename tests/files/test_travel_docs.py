@@ -162,12 +162,12 @@ def test_other_personas_get_passes_in_their_language(stem, tmp_path):
     for pdf in passes:
         assert_round_trip(world, pdf, tmp_path)
     text = text_of(passes[0])
-    if persona.locale == "de_DE":
+    if persona.bank == "de_DE":
         assert passes[0].name.startswith("Bordkarte_")
         for word in ("BORDKARTE", "SITZ", "FLUG", "GRUPPE", "Buchungscode".upper(), "Abflug".upper()):
             assert word in text, word
         assert "Boarding beginnt" in text and "BOARDING PASS" not in text
-    elif persona.locale == "en_GB":
+    elif persona.bank == "en_GB":
         assert "BOOKING REFERENCE" in text and "BOARDING PASS" in text
         assert not any(t in text for t in (" AM ", " PM "))  # 24-hour clock
     else:
@@ -237,7 +237,7 @@ def test_folio_totals_equal_the_world_charges(world, docs):
         extra = (d["nights"] if d["price"]["city_fee_cents"] else 0) + (2 if d["kind"] == "rental" else 0)
         assert sum(c for _, _, c in lines) == local and len(lines) == 2 * d["nights"] + extra
         text = text_of(pdf)
-        cur, loc = d["currency"], world.persona.locale
+        cur, loc = d["currency"], world.persona.bank
         total_line = next(line for line in text.splitlines() if "Total charges" in line)
         assert total_line.split()[-1] == travel_docs.money_in(local, cur, loc)
         assert next(line for line in text.splitlines() if "Balance due" in line).split()[-1] == travel_docs.money_in(
@@ -280,7 +280,7 @@ def test_itinerary_lists_the_upcoming_trip(world, docs):
     fmt = Fmt(world.persona)
     assert booking["pnr"] in text and hotel["confirmation"] in text and hotel["hotel"] in text
     assert all(t in text for t in booking["ticket_numbers"]) and all(p in text for p in booking["passengers"])
-    assert travel_docs.money_in(hotel["price"]["total_cents"], hotel["currency"], world.persona.locale) in text
+    assert travel_docs.money_in(hotel["price"]["total_cents"], hotel["currency"], world.persona.bank) in text
     assert fmt.money(hotel["total_cents"]) in text and fmt.money(booking["total_cents"]) in text
     for leg in booking["itinerary"]:
         dep = dt.datetime.fromisoformat(leg["dep_local"])

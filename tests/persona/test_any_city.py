@@ -54,7 +54,7 @@ def test_a_bare_spec_anywhere_builds_where_it_lives(city, locale, seed):
     for t in p.travel.trips:
         there = gazetteer.airport(t.airport)
         assert there is not None and there.scheduled, t
-        if city.country != p.locale.split("_")[-1]:
+        if city.country != p.bank.split("_")[-1]:
             assert flown(city, gazetteer.find_city(t.destination) or city) or t.purpose == "family", t
     text = " ".join(str(e.data) for e in world.events)
     assert not re.search(r"\bNone \d|, None\b|\b00001\b", text), re.search(r".{80}(None|00001).{40}", text)

@@ -125,7 +125,7 @@ def test_no_line_break_in_any_completed_address_and_valid_postcodes(completed):
             value = getattr(a, field) or ""
             assert "\n" not in value and "\r" not in value and value == value.strip(), (who, field, value)
         assert POSTCODE[a.country].match(a.postal_code), (who, a)
-        place = town(p.locale, a.city)
+        place = town(p.bank, a.city)
         if place is not None and who != "identity" and a.country != "GB":
             ranges = place.postcodes if isinstance(place.postcodes[0], tuple) else (place.postcodes,)
             assert any(lo <= int(a.postal_code) <= hi for lo, hi in ranges), (who, a)
@@ -176,7 +176,7 @@ def test_bios_vary_across_seeds_and_speak_the_locale():
     spec = load(REPO / "personas" / "jordan-lee.json")
     bios = {complete(spec.model_copy(update={"seed": s})).identity.bio for s in range(12)}
     assert len(bios) == 12
-    de = complete(spec.model_copy(update={"locale": "de_DE", "seed": 5}))
+    de = complete(spec.model_copy(update={"locale": "de_DE", "language": "de", "seed": 5}))
     assert not _ENGLISH.search(de.identity.bio), de.identity.bio
     assert de.identity.address.country == "DE" and re.fullmatch(r"[0-9]{5}", de.identity.address.postal_code)
     assert all(a[0].isupper() for c in de.contacts for a in c.shared_activities), "German activities"
@@ -192,7 +192,7 @@ def test_usual_order_fits_the_cuisines():
         assert uo.restaurant in table[first]["names"], (p.preferences.cuisines, uo)
         assert uo.items[0] in table[first]["en"]["mains"]
         assert Decimal("10") < uo.total < Decimal("60")
-    de = complete(spec.model_copy(update={"locale": "de_DE", "seed": 3}))
+    de = complete(spec.model_copy(update={"locale": "de_DE", "language": "de", "seed": 3}))
     first = next(c for c in de.preferences.cuisines if c in table)
     assert de.routines.usual_order.items[0] in table[first]["de"]["mains"]
 
@@ -226,7 +226,7 @@ def test_completion_of_odd_contact_lists():
         Contact(name="Kid Lee", relationship="child", birthday=base.as_of.replace(year=base.as_of.year - 9)),
     ]
     for loc in ("en_US", "en_GB", "de_DE"):
-        p = _revalidates(complete(base.model_copy(update={"contacts": contacts, "locale": loc})))
+        p = _revalidates(complete(base.model_copy(update={"contacts": contacts, "locale": loc, "language": loc[:2]})))
         by = {c.name: c for c in p.contacts}
         assert by["Pa Lee"].partner == "Ma Lee" and by["Ma Lee"].partner == "Pa Lee"
         assert by["Step Lee"].partner != "Pa Lee"
@@ -243,7 +243,7 @@ def test_contact_gender_filled_and_agrees_with_the_name(completed):
 
     for c in completed.contacts:
         assert c.gender in ("female", "male", "nonbinary")
-        told = mail_gender(c.name, completed.locale)
+        told = mail_gender(c.name, completed.bank)
         if told:
             assert c.gender[0] == told, c.name
 
@@ -283,7 +283,7 @@ def test_completed_favourites_are_merchants_the_world_visits():
 
     spec = load(REPO / "personas" / "jordan-lee.json")
     for loc in ("en_US", "de_DE"):
-        p = complete(spec.model_copy(update={"locale": loc}))
+        p = complete(spec.model_copy(update={"locale": loc, "language": loc[:2]}))
         assert len(p.preferences.favourite_merchants) == 2
         bought = Counter(e.data["merchant"] for e in simulate(p).of_kind("card_purchase"))
         assert all(bought[name] > 0 for name in p.preferences.favourite_merchants), p.preferences.favourite_merchants

@@ -177,7 +177,7 @@ def test_libreoffice_converts_the_resume(world, tmp_path):
 def test_german_persona_gets_german_career_text(any_world, tmp_path):
     """A de_DE persona's profile, recruiter messages and résumé headings are German (templates/career/de_DE.yaml)."""
     persona, world = any_world
-    if persona.locale != "de_DE":
+    if persona.bank != "de_DE":
         pytest.skip("not a German persona")
     from apps.network.seed import home_files
 

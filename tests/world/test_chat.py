@@ -77,14 +77,14 @@ def test_plans_are_for_days_the_persona_is_home_and_free(any_world):
 
 def test_parents_are_called_by_their_family_word(any_world):
     persona, world = any_world
-    words = bank(persona.locale)["words"]
+    words = bank(persona.bank)["words"]
     for c in persona.contacts:
         if c.relationship != "parent" or "chat" not in (c.apps or []):
             continue
         given = c.name.split()[0]
         mine = [e.data["text"] for e in _chat(world) if e.data["contact"] == c.name and e.data["sender"] == "me"]
         assert not any(re.search(rf"\b{re.escape(given)}\b", t) for t in mine), given
-        word = parent_name(c, persona.locale)
+        word = parent_name(c, persona.bank)
         if word != given:
             assert word in (words["mom"], words["dad"])
             assert any(re.search(rf"\b{word}\b", t) for t in mine), word
@@ -92,7 +92,7 @@ def test_parents_are_called_by_their_family_word(any_world):
 
 def test_recommendations_are_made_once_and_followed_up_later(any_world):
     persona, world = any_world
-    b = bank(persona.locale)
+    b = bank(persona.bank)
     elsewhere = repr(b["qa"]) + repr(b["say"])  # a title also named in other lines (a film tip) is not tracked
     titles = [i["title"] for k in ("shows", "books", "podcasts") for i in b[k] if i["title"] not in elsewhere]
     sessions: dict[tuple, list] = defaultdict(list)
@@ -129,7 +129,7 @@ def test_chat_is_deterministic(persona, world):
 
 
 def test_seasonal_talk_follows_the_season(world, persona):
-    b = bank(persona.locale)["slots"]
+    b = bank(persona.bank)["slots"]
     from builder.reference.locale import season
 
     for e in _chat(world):

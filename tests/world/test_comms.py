@@ -203,7 +203,7 @@ def test_meetings_land_on_their_weekdays_and_cadence_and_not_while_away(any_worl
     away = _away(persona)
     holidays = set()
     for year in range(world.start.year, world.end.year + 1):
-        holidays |= set(public_holidays(persona.locale, year))
+        holidays |= set(public_holidays(persona.bank, year))
     meetings = [e for e in world.of_kind("calendar_event") if e.data["source"] == "meeting" and e.data["series"]]
     for m in persona.work.meetings:
         dates = sorted(e.at.date() for e in meetings if e.data["title"] == m.title)

@@ -31,7 +31,7 @@ def test_prices_on_trading_days_only(any_world):
     for sec in investing.universe(world)[:6]:
         hist = investing.price_history(world, sec["symbol"])
         assert hist[0][0] >= world.start.date() and hist[-1][0] <= world.end.date()
-        assert all(d.weekday() < 5 and d not in public_holidays(persona.locale, d.year) for d, _ in hist)
+        assert all(d.weekday() < 5 and d not in public_holidays(persona.bank, d.year) for d, _ in hist)
         assert all(c >= 1 for _, c in hist)
         assert [d for d, _ in hist] == sorted({d for d, _ in hist})
 

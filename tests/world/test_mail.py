@@ -155,7 +155,7 @@ def test_a_real_mailbox_marketing_bills_codes_reminders(any_world):
     reminded = [
         e
         for e in world.of_kind("bill_payment")
-        if e.data.get("recurring") and not (persona.locale == "de_DE" and e.data.get("category") == "housing")
+        if e.data.get("recurring") and not (persona.bank == "de_DE" and e.data.get("category") == "housing")
     ]
     assert bool(by_series["payment_reminder"]) == bool(reminded)
     for e in by_series["bill"] + by_series["payment_reminder"]:
@@ -186,7 +186,7 @@ _ENGLISH = re.compile(r"\b(your|thanks|thank you|please|hello|dear|wrote|order|r
 
 def test_german_persona_gets_german_mail(any_world):
     persona, world = any_world
-    if persona.locale != "de_DE":
+    if persona.bank != "de_DE":
         pytest.skip("German persona only")
     checked = 0
     for tid, msgs in _threads(world).items():
@@ -211,9 +211,9 @@ _GB_WORDS = re.compile(r"\b(takeout|color|favorite|cozy|mom|apartment|vacation)\
 
 def test_english_vocabulary_follows_the_locale(any_world):
     persona, world = any_world
-    if persona.locale not in ("en_US", "en_GB"):
+    if persona.bank not in ("en_US", "en_GB"):
         pytest.skip("English personas only")
-    wrong = _US_WORDS if persona.locale == "en_US" else _GB_WORDS
+    wrong = _US_WORDS if persona.bank == "en_US" else _GB_WORDS
     for tid, msgs in _threads(world).items():
         # Text from the phrase banks (receipts quote addresses and names from other modules verbatim).
         if not _mine(msgs) or msgs[0].data["labels"][0] not in ("personal", "promotions", "bills", "newsletters"):
@@ -268,7 +268,7 @@ def test_a_night_owl_writes_after_midnight_and_contacts_do_not(persona):
 def test_german_by_model_copy_of_an_english_persona(persona):
     from builder.world import simulate
 
-    de = persona.model_copy(update={"locale": "de_DE"})
+    de = persona.model_copy(update={"locale": "de_DE", "language": "de"})
     mails = [
         e
         for e in simulate(de).of_kind("email")

@@ -303,7 +303,7 @@ def test_merchant_names_read_real(any_world):
     # None of the old Faker templates ("Morning Brown Cafe", "King Family Market", "Linda's Coffee Bar").
     old = re.compile(r"^(Morning \w+ Cafe|\w+ Family Market|Fresh \w+ Grocers|\w+'s Coffee Bar|\w+ Auto Service)$")
     assert not [n for n in names if old.match(n) or "{" in n]
-    if persona.locale == "de_DE":
+    if persona.bank == "de_DE":
         assert any(re.search(r"Apotheke|Bäckerei|Café|Gasthaus|EDEKA|Kino", m.name) for m in world.merchants)
 
 
@@ -326,7 +326,7 @@ def test_plates_per_country(any_world):
 
 def test_german_ledger_wording(any_world):
     persona, world = any_world
-    if persona.locale != "de_DE":
+    if persona.bank != "de_DE":
         return
     texts = {p.description for p in world.postings()}
     assert any(t.startswith("GEHALT ") for t in texts)

@@ -1,8 +1,11 @@
 """A persona living outside its locale's country (issue 26): the people around it are named as that country names
 its people, the name tells the persona's own gender, and the world's people (colleagues, recruiters, drivers, the
-hair salon) are the country's too. The spec is the new user's trial: en_US text, a home in Tokyo."""
+hair salon) are the country's too. The spec is the new user's trial: locale ja_JP, English (en_US) text, a home in
+Tokyo."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from faker.providers.person.ja_JP import Provider as JP
@@ -12,7 +15,7 @@ from builder.world.mail import parent_name
 from tests.conftest import tokyo_world
 
 TOKYO = {
-    "locale": "en_US",
+    "locale": "ja_JP",
     "identity": {
         "name": "Kenji Watanabe",
         "address": {
@@ -54,7 +57,7 @@ def test_family_friends_colleagues_and_neighbours_have_japanese_names(tokyo):
         assert c.gender == ("female" if female else "male"), (c.name, c.gender)
     for c in p.contacts:
         if c.relationship == "parent":
-            assert parent_name(c, p.locale, "JP") in ("Mom", "Dad")
+            assert parent_name(c, p.bank, "JP") in ("Mom", "Dad")
 
 
 def test_the_worlds_people_live_in_japan(tokyo):
@@ -90,3 +93,21 @@ def test_shops_and_employers_take_the_countrys_surnames(tokyo):
     assert owned and all(x in LAST for x in owned), owned
     employer = complete(Persona.model_validate({**TOKYO, "seed": 2})).work.employer  # "{last} Illustration"
     assert employer.split()[0] in LAST, employer
+
+
+def test_a_japanese_locale_writes_english_and_keeps_japanese_holidays(tokyo):
+    """Locale ja_JP, language en: the text is the en_US bank's, the holidays and the money Japan's (issue 26)."""
+    p, world = tokyo
+    assert (p.locale, p.language, p.bank) == ("ja_JP", "en", "en_US")
+    assert (p.timezone, p.finances.currency) == ("Asia/Tokyo", "JPY")
+    holidays = {e.data["title"] for e in world.of_kind("calendar_event") if e.data.get("source") == "holiday"}
+    assert {"Marine Day", "Respect for the Aged Day", "Constitution Day", "Coming of Age Day"} <= holidays, holidays
+    assert not holidays & {"Thanksgiving", "Independence Day", "Memorial Day", "Labor Day"}, holidays
+    texts = [e.data["text"] for e in world.of_kind("chat_message")]
+    english = {"the", "you", "it", "to", "and", "i", "a", "is", "for", "on"}
+    words = [w.strip(".,!?'").lower() for t in texts for w in t.split()]
+    assert sum(w in english for w in words) > len(words) / 10, texts[:20]
+    kana_or_kanji = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+    assert not [t for t in texts if kana_or_kanji.search(t)]
+    mine = [e for e in world.of_kind("email") if e.data.get("series") == "order_confirmation"]
+    assert mine and all(e.data["body"].startswith("Hi ") for e in mine), mine[:1]

@@ -232,7 +232,7 @@ def test_search_pages_are_well_formed(any_world):
     host, prefix, title = engine(SimpleNamespace(persona=persona))
     searches = _searches(world)
     assert len(searches) >= 40
-    expected = {"en_US": "www.google.com", "en_GB": "www.google.co.uk", "de_DE": "www.google.de"}[persona.locale]
+    expected = {"en_US": "www.google.com", "en_GB": "www.google.co.uk", "de_DE": "www.google.de"}[persona.bank]
     assert host == expected
     for e in searches:
         q = e.data["search_query"]

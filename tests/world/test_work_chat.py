@@ -99,7 +99,7 @@ def test_event_contract_and_volume(world, persona):
 def test_working_hours_weekdays_and_now(any_world):
     persona, world = any_world
     msgs = _msgs(world)
-    holidays = {d for y in range(world.start.year, world.now.year + 1) for d in public_holidays(persona.locale, y)}
+    holidays = {d for y in range(world.start.year, world.now.year + 1) for d in public_holidays(persona.bank, y)}
     weekend = 0
     for e in msgs:
         assert world.start <= e.at <= world.now and e.status == "done", e

@@ -221,14 +221,14 @@ def test_locale_voice_of_work_text(any_world):
     bodies = [_own(e.data["body"]) for t in threads for e in t]
     chat = [e.data["text"] for e in _chat(world)]
     titles = [e.data["title"] for e in _meetings(world)]
-    if persona.locale == "de_DE":
+    if persona.bank == "de_DE":
         assert sum(bool(_GERMAN.search(b)) for b in bodies) / len(bodies) >= 0.95
         assert sum(bool(_ENGLISH.search(b)) for b in bodies) / len(bodies) <= 0.02
         assert sum(bool(_ENGLISH.search(c)) for c in chat) / len(chat) <= 0.03
         german_titles = {t for f in data("de_DE")["families"].values() for t, _ in f["one_offs"]}
         assert {t for t in titles if t in german_titles}
         assert not {"Sprint planning", "Design review", "Team stand-up"} & set(titles)
-    elif persona.locale == "en_GB":
+    elif persona.bank == "en_GB":
         assert not [b for b in bodies if _AMERICAN.search(b)][:3]
     else:
         assert sum(bool(_ENGLISH.search(b)) for b in bodies) / len(bodies) >= 0.95
@@ -272,4 +272,4 @@ def test_freelancer_has_fewer_meetings(any_world):
     one_offs = [e for e in _meetings(world) if e.data["series"] is None]
     if of_persona(persona).freelance:
         assert len(one_offs) <= 40
-    assert occupation(persona.work.role, persona.locale).key == of_persona(persona).key
+    assert occupation(persona.work.role, persona.bank).key == of_persona(persona).key

@@ -133,14 +133,14 @@ def format_date(d: dt.date | dt.datetime | dt.time, pattern: str, locale: str) -
 
 
 class Fmt:
-    """Dates, times and money as the persona's locale writes them (``persona.locale``, ``persona.timezone``)."""
+    """Dates, times and money as the persona's locale writes them (``persona.bank``, ``persona.timezone``)."""
 
     def __init__(self, persona):
-        self.locale = persona.locale
+        self.locale = persona.bank
         self.currency = persona.finances.currency if persona.finances else "USD"
-        self.us = persona.locale == "en_US"
-        self.de = persona.locale == "de_DE"
-        self.words = conventions(persona.locale)
+        self.us = persona.bank == "en_US"
+        self.de = persona.bank == "de_DE"
+        self.words = conventions(persona.bank)
         self.lang = self.words["language"]
         self.tz = ZoneInfo(persona.timezone or "UTC")
         address = persona.identity.address if persona.identity else None
@@ -248,6 +248,63 @@ def in_locale(table: Mapping[str, T], locale: str) -> T:
     """The entry of ``table`` (data keyed by locale, ``{"en_US": ..., "de_DE": ...}``) for ``locale``, else its
     en_US entry. Raises ``KeyError`` when it has neither."""
     return table[locale] if locale in table else table[FALLBACK_LOCALE]
+
+
+#: The phrase banks: the locales every template folder, app's text and text-keyed table is written for. A persona's
+#: text comes from one of them (:func:`bank_of`); its ``locale`` may be any CLDR locale.
+BANKS = ("en_US", "en_GB", "de_DE")
+#: The bank of each language with phrase banks when the locale is not itself a bank (``de_AT`` writes from
+#: ``de_DE``); English is :func:`english_bank`'s.
+_LANGUAGE_BANK = {"de": "de_DE"}
+
+
+@cache
+def known_locale(tag: str) -> bool:
+    """Whether ``tag`` (``ll_CC``) is a locale CLDR has data for (``babel.Locale.parse`` accepts it)."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        Locale.parse(tag)
+    except (UnknownLocaleError, ValueError):
+        return False
+    return True
+
+
+def default_locale(country: str | None) -> str:
+    """The locale of a spec that names none: the likely locale (CLDR likely subtags) of the address's ``country``
+    (``ja_JP`` for JP, ``en_NG`` for NG, ``de_AT`` for AT; :func:`builder.reference.gazetteer.country`), else
+    ``en_US`` (no address, or a country CLDR cannot place)."""
+    from .. import gazetteer
+
+    found = gazetteer.country(country) if country else None
+    return found.locale if found is not None and known_locale(found.locale) else FALLBACK_LOCALE
+
+
+def default_language(locale: str) -> str:
+    """The text language of a spec that names none: ``locale``'s language when it has phrase banks, else English."""
+    lang = locale.split("_")[0]
+    return lang if lang == FALLBACK or lang in _LANGUAGE_BANK else FALLBACK
+
+
+def english_bank(country: str) -> str:
+    """``en_GB`` where English is written the British way in ``country`` (CLDR's ``en_<country>`` inherits from
+    ``en_001``, world English, or ``en_150``, European English: Nigeria, India, Australia, Singapore, Ireland,
+    Germany...), else ``en_US`` (the US, Japan, Brazil, the Philippines, Canada: no such parent)."""
+    from babel.core import get_global
+
+    return "en_GB" if get_global("parent_exceptions").get(f"en_{country}") in ("en_001", "en_150") else "en_US"
+
+
+@cache
+def bank_of(locale: str, language: str) -> str:
+    """The phrase bank (one of :data:`BANKS`) a persona of ``locale`` writing ``language`` reads its text from: the
+    locale itself when it is a bank in that language (every shipped persona), else the language's bank (``de_DE``),
+    for English :func:`english_bank` of the locale's country (``en_NG`` -> ``en_GB``, ``ja_JP`` -> ``en_US``)."""
+    if locale in BANKS and language == locale.split("_")[0]:
+        return locale
+    if language in _LANGUAGE_BANK:
+        return _LANGUAGE_BANK[language]
+    return english_bank(territory(locale))
 
 
 def week_start(day: dt.date, locale: str) -> dt.date:

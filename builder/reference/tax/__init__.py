@@ -31,7 +31,7 @@ REGIME = {"en_US": "US", "en_GB": "GB", "de_DE": "DE"}
 
 def regime(persona) -> str:
     """``"US"``, ``"GB"`` or ``"DE"``: whose tax rules the persona files under (by locale)."""
-    return REGIME.get(persona.locale, "US")
+    return REGIME.get(persona.bank, "US")
 
 
 @dataclass(frozen=True)

@@ -80,7 +80,7 @@ def _cart_choice(world) -> dict:
             for g in d["options"]:
                 c = max(g["choices"], key=lambda c: c["price_cents"]) if g["pick"] == "one" else g["choices"][0]
                 ids.append(f"{g['key']}:{c['id']}")
-                labels.append(c["label"]["de"] if p.locale.startswith("de") else c["label"]["en"])
+                labels.append(c["label"]["de"] if p.bank.startswith("de") else c["label"]["en"])
                 unit += c["price_cents"]
             return {"restaurant": r, "dish": d, "plain": e, "option_ids": ids, "option_labels": labels, "unit": unit}
     raise AssertionError("no restaurant with options")
@@ -159,13 +159,13 @@ def world_facts(world) -> dict:
         "cart": {
             "slug": r["id"],
             "restaurant": r["name"],
-            "dish": delivery.dish_name(pick["dish"], p.locale),
+            "dish": delivery.dish_name(pick["dish"], p.bank),
             "dish_id": pick["dish"]["id"],
             "option_ids": pick["option_ids"],
             "option_labels": pick["option_labels"],
             "unit_cents": pick["unit"],
             "qty": qty,
-            "plain": delivery.dish_name(pick["plain"], p.locale),
+            "plain": delivery.dish_name(pick["plain"], p.bank),
             "plain_id": pick["plain"]["id"],
             "plain_cents": pick["plain"]["price_cents"],
             "instructions": '<b>No onions</b> & "extra" lime',
@@ -198,7 +198,7 @@ def test_every_world_order_is_on_the_menu(stem):
     assert len(cat) >= 40
     usual = persona.routines.usual_order
     assert usual.restaurant in cat and all(
-        any(i == delivery.dish_name(d, persona.locale) for d in cat[usual.restaurant]["menu"]) for i in usual.items
+        any(i == delivery.dish_name(d, persona.bank) for d in cat[usual.restaurant]["menu"]) for i in usual.items
     )
     orders = _done(world)
     assert orders
@@ -207,7 +207,7 @@ def test_every_world_order_is_on_the_menu(stem):
         dishes = {d["id"]: d for d in place["menu"]}
         for it in e.data["items"]:
             d = dishes[it["dish_id"]]
-            assert it["name"] == delivery.dish_name(d, persona.locale)
+            assert it["name"] == delivery.dish_name(d, persona.bank)
             extra = {f"{g['key']}:{c['id']}": c["price_cents"] for g in d["options"] for c in g["choices"]}
             assert it["price_cents"] == d["price_cents"] + sum(extra[x] for x in it["option_ids"]), (e.id, it)
         if not e.data["usual"]:

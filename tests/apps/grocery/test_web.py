@@ -55,7 +55,7 @@ def world_facts(world) -> dict:
     from apps.grocery.seed import credentials
 
     p = world.persona
-    cur, loc = world.currency, p.locale
+    cur, loc = world.currency, p.bank
     orders = _orders(world)
     last = orders[-1].data
     stores = _stores(world)
@@ -127,14 +127,14 @@ def test_catalogue_size_and_world_baskets(any_world):
     persona, world = any_world
     assert len(grocery.catalogue()) >= 1500
     assert len({p["department"] for p in grocery.catalogue()}) >= 10
-    keys = {s["key"] for s in grocery.stores(persona.locale)}
+    keys = {s["key"] for s in grocery.stores(persona.bank)}
     for e in world.of_kind("grocery_order"):
         d = e.data
         assert d["store_key"] in keys
         for x in d["items"]:
             prod = grocery.by_id()[x["sku"]]
-            assert x["price_cents"] == grocery.store_price(prod, d["store_key"], world.currency, persona.locale)
-            assert x["name"] == grocery.receipt_name(prod, persona.locale)
+            assert x["price_cents"] == grocery.store_price(prod, d["store_key"], world.currency, persona.bank)
+            assert x["name"] == grocery.receipt_name(prod, persona.bank)
         assert d["subtotal_cents"] == sum(x["qty"] * x["price_cents"] for x in d["items"])
         assert (
             d["total_cents"] == d["subtotal_cents"] + d["delivery_fee_cents"] + d["service_fee_cents"] + d["tip_cents"]

@@ -46,7 +46,7 @@ def world_facts(world) -> dict:
     from apps.shop.seed import credentials, departments, orders, returnable_until
     from builder.world import payment_cards
 
-    cur, loc, now = world.currency, world.persona.locale, world.now
+    cur, loc, now = world.currency, world.persona.bank, world.now
     today = now.date()
     lang = 1 if loc.startswith("de") else 0
     names = {k: v[lang] for k, v in departments().items()}
@@ -126,7 +126,7 @@ def _gift_address(world) -> dict:
     """A present's recipient (a parent or sibling of the persona when there is one) and the line the shop writes."""
     c = next((c for c in world.persona.contacts if c.relationship in ("parent", "sibling")), None)
     name = c.name if c else "Alex Morgan"
-    loc = world.persona.locale
+    loc = world.persona.bank
     street, city, region, postcode = (
         ("14 Harbor Lane", "Salem", "OR", "97301")
         if loc == "en_US"
@@ -160,7 +160,7 @@ def test_shop_catalogue_and_world_orders(any_world):
     assert len(cat) >= 800 and len({p["department"] for p in cat}) >= 10
     assert sum(len(p["variants"]) for p in cat) >= 2000
     skus = retail.by_sku()
-    loc, cur = world.persona.locale, world.currency
+    loc, cur = world.persona.bank, world.currency
     for e in world.of_kind("retail_order"):
         d = e.data
         for it in d["items"]:
