@@ -509,6 +509,16 @@ def _finances(p: Persona, routines: Routines | None = None, city=None) -> Financ
             RecurringCharge(name=n, amount=money(a), payee=py, day=d, method=m, category=c)
             for n, a, py, d, m, c in rows
         ]
+    # A loan is repaid every month: a debt whose lender no recurring charge pays gets its payment as one (by autopay,
+    # on a day of stream complete/finances/debt/<i>).
+    paid = {b.payee.casefold() for b in bills}
+    for i, debt in enumerate(f.debts):
+        if debt.lender.casefold() not in paid:
+            day = rng(seed, f"complete/finances/debt/{i}").randint(1, 28)
+            charge = RecurringCharge(
+                name=debt.name, amount=debt.monthly_payment, payee=debt.lender, day=day, category="loans"
+            )
+            bills, paid = [*bills, charge], paid | {debt.lender.casefold()}
     investments = f.investments
     if investments is None and any(a.kind == "brokerage" for a in accounts):
         investments = Investments(

@@ -395,7 +395,9 @@ class RecurringCharge(SpecModel):
 
 
 class Debt(SpecModel):
-    """A loan being repaid (its monthly payment is usually also a recurring charge)."""
+    """A loan being repaid: ``balance`` is what is owed on ``as_of``. It is paid every month by the recurring charge
+    to its ``lender`` (completion adds one, by autopay, when the spec has none), and the lender's monthly bill mail
+    says the balance after each payment (amortized at ``apr``, builder.world.finance.loan_balances)."""
 
     name: Line(80)
     lender: Line(100)

@@ -1046,6 +1046,36 @@ def mail_payslips(sim: Sim) -> None:
         )
 
 
+def loan_balances(sim: Sim) -> dict[str, tuple[str, int]]:
+    """The balance of each spec debt (``finances.debts``) after each of its payments: event id of a recurring charge
+    paid to the debt's lender -> (the debt's name, balance in cents). ``Debt.balance`` is the balance on ``as_of``
+    (after the last payment before it); the earlier ones are amortized back from it, the later ones forward, at the
+    debt's APR compounded monthly (balance after = balance before x (1 + APR/12) - payment), never below 0."""
+    out: dict[str, tuple[str, int]] = {}
+    for debt in sim.persona.finances.debts:
+        lender = debt.lender.casefold()
+        payments = [
+            e
+            for e in sim.of_kind("autopay", "bill_payment", "card_purchase")
+            if e.data.get("recurring") and str(e.data.get("payee") or e.data.get("merchant") or "").casefold() == lender
+        ]
+        if not payments:
+            continue
+        monthly = Decimal(debt.apr) / 1200
+        now = sim.now
+        past = [e for e in payments if e.at <= now]
+        future = [e for e in payments if e.at > now]
+        balance = Decimal(debt.balance) * 100
+        for e in reversed(past):
+            out[e.id] = (debt.name, int(max(Decimal(0), balance).quantize(Decimal(1))))
+            balance = (balance + abs(Decimal(e.data["amount_cents"]))) / (1 + monthly)
+        balance = Decimal(debt.balance) * 100
+        for e in future:
+            balance = max(Decimal(0), balance * (1 + monthly) - abs(Decimal(e.data["amount_cents"])))
+            out[e.id] = (debt.name, int(balance.quantize(Decimal(1))))
+    return out
+
+
 @world_step(rank=69, reads=("autopay", "bill_payment", "card_purchase"), writes=("email",))
 def mail_bills(sim: Sim) -> None:
     """A "your bill is ready" mail from each recurring charge's payee 7-12 days before the charge (its amount, its
@@ -1054,6 +1084,7 @@ def mail_bills(sim: Sim) -> None:
     box = mailbox(sim)
     fmt = box.fmt
     bank = automated_bank(box.p.bank)
+    loans = loan_balances(sim)
     for e in sim.of_kind("autopay", "bill_payment", "card_purchase"):
         d = e.data
         if not d.get("recurring") or not d.get("payee") and not d.get("merchant"):
@@ -1080,6 +1111,10 @@ def mail_bills(sim: Sim) -> None:
         }
         method = d.get("method") or ("card" if e.kind == "card_purchase" else "bill_pay")
         slots["how"] = bank["bill"].get(f"how_{method}", bank["bill"]["how_card"])
+        if e.id in loans:  # a loan's statement says what is left to repay (finances.debts)
+            debt = next(x for x in box.p.finances.debts if x.name == loans[e.id][0])
+            loan = {"balance": fmt.money(loans[e.id][1]), "apr": fmt.number(debt.apr)}
+            slots["how"] += "\n" + fill_slots(bank["bill"]["loan_balance"], loan)
         at = dt.datetime.combine(due - dt.timedelta(days=r.randint(7, 12)), dt.time(r.randint(6, 10), r.randint(0, 59)))
         if sim.start <= at <= sim.now:
             box.single(

@@ -388,3 +388,33 @@ def test_everyday_customs_follow_the_country_the_persona_lives_in():
     # A spec that says is honoured: a tip of 0 % stays 0 %.
     zero = Persona.model_validate({"identity": {"name": "Rosa Lindqvist"}, "preferences": {"tipping_percent": 0}})
     assert complete(zero).preferences.tipping_percent == 0
+
+
+def test_a_debt_without_a_payment_gets_one():
+    """``finances.debts``: a loan whose lender no recurring charge pays is repaid monthly by autopay (its monthly
+    payment to its lender); one the spec already pays (Dana's Nelnet charge) is left alone."""
+    spec = {
+        "identity": {"name": "Rosa Lindqvist"},
+        "finances": {
+            "debts": [
+                {
+                    "name": "Car loan",
+                    "lender": "Northwind Auto Finance",
+                    "balance": 9200,
+                    "apr": 6.9,
+                    "monthly_payment": 289.5,
+                },
+                {"name": "Student loan", "lender": "Nelnet", "balance": 4000, "apr": 4.5, "monthly_payment": 120},
+            ],
+            "recurring_charges": [
+                {"name": "Student loan", "amount": 120, "payee": "Nelnet", "day": 28, "method": "bill_pay"}
+            ],
+        },
+    }
+    p = complete(Persona.model_validate(spec))
+    loans = [b for b in p.finances.recurring_charges if b.payee in ("Northwind Auto Finance", "Nelnet")]
+    assert [(b.name, b.amount, b.method, b.category) for b in loans] == [
+        ("Student loan", Decimal("120.00"), "bill_pay", "bills"),
+        ("Car loan", Decimal("289.50"), "autopay", "loans"),
+    ]
+    assert 1 <= loans[1].day <= 28

@@ -386,3 +386,31 @@ def test_companions_pay_their_share_back(any_world):
         if c:
             shares.add(c.data["total_cents"] // c.data["guests"])
         assert e.data["amount_cents"] in shares and e.at > b.at
+
+
+def test_a_loans_statements_carry_its_balance(world):
+    """Dana's student loan (``finances.debts``: $14,820.00 on as_of at 4.53 %): every bill mail of its lender says
+    the balance after that payment; the last payment before now leaves exactly the spec's balance, earlier ones more,
+    later ones less."""
+    from builder.reference.locale import Fmt
+    from builder.world.finance import loan_balances
+
+    persona = world.persona
+    debt = persona.finances.debts[0]
+    fmt = Fmt(persona)
+    payments = sorted(
+        (e for e in world.events if e.data.get("recurring") and e.data.get("payee") == debt.lender), key=lambda e: e.at
+    )
+    balances = loan_balances(world)
+    assert [balances[e.id][0] for e in payments] == [debt.name] * len(payments) and len(payments) >= 12
+    last = max((e for e in payments if e.at <= world.now), key=lambda e: e.at)
+    assert balances[last.id][1] == int(debt.balance * 100)
+    amounts = [balances[e.id][1] for e in payments]
+    assert amounts == sorted(amounts, reverse=True) and len(set(amounts)) == len(amounts)
+    bills = [e for e in world.of_kind("email") if e.data.get("series") == "bill" and e.data["ref"] in balances]
+    assert bills
+    for mail in bills:
+        assert (
+            f"Principal balance after this payment: {fmt.money(balances[mail.data['ref']][1])} (4.53% APR)."
+            in (mail.data["body"])
+        )

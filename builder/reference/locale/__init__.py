@@ -151,6 +151,12 @@ class Fmt:
         """``$1,234.56`` in the persona's currency (``1.234,56 €`` in German)."""
         return format_money(cents, self.currency, self.locale)
 
+    def number(self, value) -> str:
+        """A plain number as this locale writes it (Babel): ``4.53`` (``4,53`` in German)."""
+        from babel.numbers import format_decimal
+
+        return format_decimal(value, locale=self.locale)
+
     def money_in(self, cents: int, currency: str) -> str:
         """``cents`` of another ``currency`` as this locale writes it (:func:`money_in`): a bill abroad."""
         return money_in(cents, currency, self.locale)
