@@ -188,8 +188,9 @@ class Plan:
 
 def plan(sim) -> Plan | None:
     """The account from the spec's ``finances.investments`` or, for a persona with a salaried job and none in its spec,
-    a completed starter portfolio (stream ``investing/complete``); None when the persona has no account. ``sim`` is
-    the Sim or the finished World (the same draws)."""
+    a completed starter portfolio (stream ``investing/complete``); None when the persona has no account. The opening
+    cash is the spec's ``brokerage`` account's ``opening_balance`` when it lists one, else drawn. ``sim`` is the Sim or
+    the finished World (the same draws)."""
     from ..rng import rng
 
     p = sim.persona
@@ -197,6 +198,9 @@ def plan(sim) -> Plan | None:
     r = rng(sim.seed, "world/investing/complete")
     number = "".join(str(r.randint(0, 9)) for _ in range(8))
     cash = prices.figure(r.randint(150, 1200) * 100, currency_of(p))
+    account = next((a for a in p.finances.accounts if a.kind == "brokerage"), None) if p.finances else None
+    if account is not None:  # the spec's brokerage account: its opening balance is the broker's cash at the start
+        cash = to_unit(Decimal(account.opening_balance) * 100, currency_of(p))
     if inv is not None:
         holdings = tuple(
             (h.symbol, Decimal(h.shares).quantize(Q4), int(Decimal(h.cost_basis) * 100)) for h in inv.holdings

@@ -176,3 +176,20 @@ def test_read_api(any_world):
     assert W.brokerage_value_cents(world, day, book) == investing.account_value_cents(world, day, book)
     plan = W.investment_plan(world)
     assert plan == investing.plan(world) and (plan is None or isinstance(plan, W.InvestmentPlan))
+
+
+def test_a_brokerage_accounts_opening_balance_is_the_brokers_cash(persona):
+    """The spec's ``brokerage`` account's ``opening_balance`` is the broker's cash at the history's start (it was
+    drawn at random whatever the spec said); a persona without one keeps the drawn cash."""
+    from decimal import Decimal
+
+    from builder.persona.model import Account
+    from builder.world.investing import plan
+    from builder.world.simulate import begin
+
+    drawn = plan(begin(persona))
+    accounts = [*persona.finances.accounts, Account(kind="brokerage", opening_balance=Decimal("2345.67"))]
+    spec = persona.model_copy(update={"finances": persona.finances.model_copy(update={"accounts": accounts})})
+    given = plan(begin(spec))
+    assert given.cash_cents == 234_567 != drawn.cash_cents
+    assert (given.holdings, given.monthly_cents) == (drawn.holdings, drawn.monthly_cents)
