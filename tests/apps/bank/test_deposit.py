@@ -39,3 +39,15 @@ def test_a_tokyo_bank_claims_no_scheme(tmp_path):
     with sqlite3.connect(db) as c:
         meta = dict(c.execute("SELECT key, value FROM meta"))
     assert json.loads(meta["deposit_insurance"]) == {"notice": "", "scheme": "", "suffix": ""}
+
+
+def test_a_tokyo_statement_claims_no_fdic(tmp_path):
+    """The seeded statement PDFs of an en_US persona in Tokyo do not say "Member FDIC"."""
+    from apps.bank.statements import write_statements
+    from builder.world import account_numbers
+    from tests.files.test_statement_text import _text
+
+    _, world = tokyo_world()
+    pdfs = write_statements(world, {k: v[0] for k, v in account_numbers(world).items()}, tmp_path, months=1)
+    text = " ".join(_text(p) for p in pdfs)
+    assert pdfs and "(fictional bank) · Page" in text and "FDIC" not in text
