@@ -14,7 +14,8 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile
 from builder.dates import add_months
-from builder.reference.banking import rail, statement_labels
+from builder.reference.banking import deposit_insurance, rail, statement_labels
+from builder.reference.locale import territory
 from builder.rng import rng
 from builder.world import World, account_numbers, card_numbers, statements
 
@@ -144,7 +145,7 @@ def seed(world: World, path: Path) -> Path:
                         closing_cents=st.closing_cents,
                     )
                 )
-        for key, value in [
+        rows = [
             ("as_of", p.as_of.isoformat()),
             ("now", world.now.isoformat()),
             ("currency", world.currency),
@@ -154,7 +155,14 @@ def seed(world: World, path: Path) -> Path:
             ("ledger_labels", json.dumps(statement_labels(p.bank, addr.country), ensure_ascii=False, sort_keys=True)),
             # How people pay each other there ("Send money with Zelle", "... with Pix"), for the pages.
             ("p2p_rail", json.dumps(rail(addr.country), ensure_ascii=False, sort_keys=True)),
-        ]:
+        ]
+        if addr.country.strip().upper() != territory(p.bank):
+            # The deposit insurance of a home outside the phrase bank's country (none outside the US, GB and DE); at
+            # home the pages take the locale's country's (web/lib/labels.ts `deposit`), so no row is written.
+            rows.append(
+                ("deposit_insurance", json.dumps(deposit_insurance(addr.country), ensure_ascii=False, sort_keys=True))
+            )
+        for key, value in rows:
             db.add(m.Meta(key=key, value=value))
         db.commit()
     engine.dispose()

@@ -50,6 +50,8 @@ WORDS = {
         "balance": "Balance",
         "none": "No transactions this period",
         "page": "Member FDIC (fictional) · Page",
+        # A bank outside the US claims no FDIC membership (builder/reference/banking deposit_insurance).
+        "page_abroad": "(fictional bank) · Page",
     },
     "en_GB": {
         "checking": "Current account",
@@ -132,6 +134,8 @@ def write_statement_pdf(world: World, account_name: str, number: str, period: St
     ending = para_text(number[-4:])
     fmt = Fmt(world.persona)
     words = WORDS.get(world.persona.bank, WORDS["en_US"])
+    if addr.country.upper() != "US" and "page_abroad" in words:
+        words = {**words, "page": words["page_abroad"]}
 
     def money(cents: int, _currency: str = "") -> str:  # amounts as the persona's locale writes them
         return fmt.money(cents)

@@ -3,6 +3,9 @@
 The profile (prefilling the personal-info step) is the persona's identity; ``issued_forms`` are the forms of the
 world's tax year (:func:`builder.world.tax_forms`) ready to import; last year's return is the world's
 ``tax_return_filed`` event, filed, with its PDF. This year's return does not exist until the persona starts it.
+A persona living outside the countries the app files for (:func:`builder.reference.tax.regime` is None) gets the
+profile and an empty ``country`` meta row only: no forms, no return, no PDFs; the start page says there is no return
+for their country.
 """
 
 from __future__ import annotations
@@ -156,7 +159,7 @@ def seed(world: World, path: Path) -> Path:
             )
         meta = appkit.meta_rows(
             world,
-            country=country,
+            country=country or "",  # empty: a home outside the app's countries, no return to file (the UI says so)
             tax_year=year.label,
             year_key=year.key,
             year_start=year.start.isoformat(),

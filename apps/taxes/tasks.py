@@ -93,9 +93,11 @@ def imported_result(world: World) -> dict[str, int]:
 
 
 def in_use(world: World) -> bool:
-    """Whether the persona has pay (the wage form of their country): without it Ledgerleaf Tax has no tasks, nor do
-    the scenarios homed there."""
-    return WAGES[ty.regime(world.persona)][1] in {f["form"] for f in ty.tax_forms(world)}
+    """Whether the persona has pay (the wage form of their country) and a country the app files under
+    (:func:`builder.reference.tax.regime`): without them Ledgerleaf Tax has no tasks, nor do the scenarios homed
+    there."""
+    country = ty.regime(world.persona)
+    return country is not None and WAGES[country][1] in {f["form"] for f in ty.tax_forms(world)}
 
 
 def tasks(world: World) -> list[Task]:
@@ -109,9 +111,9 @@ def tasks(world: World) -> list[Task]:
 
     task = KIT.adder(world, out)
 
-    wage_field, wage_form, _ = WAGES[country]
-    if not in_use(world):  # no pay: nothing a tax task could ask
+    if not in_use(world):  # no pay, or no return to file where the persona lives: nothing a tax task could ask
         return out
+    wage_field, wage_form, _ = WAGES[country]
     main = forms[wage_form]
     wages = main["boxes"][{"US": "1", "GB": "pay", "DE": "3"}[country]]
     wf, wwords = WITHHELD[country]

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from ..dates import add_months
 from ..names import ascii_slug
-from ..reference import fx, gazetteer, people, phones, prices, read_yaml
+from ..reference import fx, gazetteer, household, people, phones, prices, read_yaml
 from ..reference.locale import territory
 from ..reference.services import service
 from ..rng import faker, rng, token
@@ -41,55 +41,6 @@ from .model import (
 from . import facts
 from .places import CURRENCY, DESTINATIONS, HOME_CITIES, LOCAL_NAMES, City, Town, destinations, flown, town
 
-
-_ACCOUNT_NAMES = {
-    "en_US": {
-        "checking": "Everyday Checking",
-        "savings": "High-Yield Savings",
-        "credit_card": "Rewards Visa",
-        "brokerage": "Brokerage",
-    },
-    "en_GB": {
-        "checking": "Current Account",
-        "savings": "Easy Saver",
-        "credit_card": "Rewards Credit Card",
-        "brokerage": "Stocks and Shares ISA",
-    },
-    "de_DE": {"checking": "Girokonto", "savings": "Tagesgeld", "credit_card": "Kreditkarte", "brokerage": "Depot"},
-}
-
-# name, amount, payee, day, method, category
-_BILLS = {
-    "en_US": [
-        ("Rent", "1650.00", "Maple Row Apartments", 1, "bill_pay", "housing"),
-        ("Electricity", "68.40", "City Power & Light", 18, "autopay", "utilities"),
-        ("Internet", "60.00", "Lumen Fiber", 9, "card", "utilities"),
-        ("Phone plan", "45.00", "Mint Mobile", 14, "card", "utilities"),
-        ("Video streaming", "15.49", "Netflix", 22, "card", "subscriptions"),
-        ("Gym membership", "39.00", "Anytime Fitness", 5, "card", "health"),
-        ("Renters insurance", "15.00", "Lemonade Insurance", 27, "autopay", "insurance"),
-    ],
-    "en_GB": [
-        ("Rent", "1150.00", "Northside Lettings", 1, "bill_pay", "housing"),
-        ("Council Tax", "142.00", "City Council", 1, "autopay", "housing"),
-        ("Energy", "96.00", "Octopus Energy", 12, "autopay", "utilities"),
-        ("Broadband", "32.00", "Hyperoptic", 20, "autopay", "utilities"),
-        ("Mobile", "18.00", "giffgaff", 8, "card", "utilities"),
-        ("Video streaming", "10.99", "Netflix", 15, "card", "subscriptions"),
-        ("Gym membership", "35.00", "PureGym", 3, "autopay", "health"),
-        ("TV Licence", "14.54", "TV Licensing", 1, "autopay", "utilities"),
-    ],
-    "de_DE": [
-        ("Miete", "980.00", "Hausverwaltung Brandt", 1, "bill_pay", "housing"),
-        ("Strom", "72.00", "Stadtwerke", 15, "autopay", "utilities"),
-        ("Internet", "39.99", "Telekom", 5, "autopay", "utilities"),
-        ("Handyvertrag", "19.99", "congstar", 10, "card", "utilities"),
-        ("Rundfunkbeitrag", "18.36", "ARD ZDF Deutschlandradio Beitragsservice", 15, "autopay", "utilities"),
-        ("Fitnessstudio", "29.90", "Urban Sports Club", 1, "autopay", "health"),
-        ("Streaming", "13.99", "Netflix", 20, "card", "subscriptions"),
-        ("Hausratversicherung", "6.90", "HUK24", 1, "autopay", "insurance"),
-    ],
-}
 
 # Our own app clones every persona visits, by role, with their page title and visits a week (the bank is the
 # first; others join as apps are added).
@@ -440,24 +391,6 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
     )
 
 
-# A bill the commute brings: a monthly pass for transit, insurance for a car (name, amount, payee, day,
-# method, category).
-_COMMUTE_BILLS = {
-    "en_US": {
-        "transit": ("Transit pass", "100.00", "{city} Transit", 1, "card", "transport"),
-        "car": ("Car insurance", "126.00", "GEICO", 24, "autopay", "insurance"),
-    },
-    "en_GB": {
-        "transit": ("Travel pass", "92.00", "{city} Travelcard", 1, "card", "transport"),
-        "car": ("Car insurance", "54.00", "Admiral", 24, "autopay", "insurance"),
-    },
-    "de_DE": {
-        "transit": ("Deutschlandticket", "63.00", "Deutsche Bahn", 1, "autopay", "transport"),
-        "car": ("Kfz-Versicherung", "46.80", "HUK-COBURG", 1, "autopay", "insurance"),
-    },
-}
-
-
 def _country(p: Persona) -> str | None:
     """The country of the spec's home address (ISO 3166-1 alpha-2), None for a spec without one."""
     a = p.identity.address if p.identity else None
@@ -497,17 +430,27 @@ def _finances(p: Persona, routines: Routines | None = None, city=None) -> Financ
                 apr=Decimal("22.99"),
             ),
         ]
-    names = _ACCOUNT_NAMES[loc]
+    home = _home_country(p)
+    names = household.account_names(home, loc)
     accounts = [a if a.name else a.model_copy(update={"name": names[a.kind]}) for a in accounts]
     bills = f.recurring_charges
     if bills is None:
-        rows = list(_BILLS[loc])
-        extra = _COMMUTE_BILLS[loc].get(routines.commute.mode) if routines and routines.commute else None
+        # The household of the home country, in the persona's words (builder/reference/household.yaml).
+        rows = household.bills(home, loc)
+        extra = household.commute_bill(home, loc, routines.commute.mode) if routines and routines.commute else None
         if extra:
-            rows.append(extra[:2] + (extra[2].format(city=city.name if city else ""),) + extra[3:])
+            rows.append(extra._replace(payee=extra.payee.format(city=city.name if city else "")))
+        bill_currency = household.written(home)
         bills = [
-            RecurringCharge(name=n, amount=money(a), payee=py, day=d, method=m, category=c)
-            for n, a, py, d, m, c in rows
+            RecurringCharge(
+                name=b.name,
+                amount=prices.amount(Decimal(b.amount), bill_currency, cur),
+                payee=b.payee,
+                day=b.day,
+                method=b.method,
+                category=b.category,
+            )
+            for b in rows
         ]
     # A loan is repaid every month: a debt whose lender no recurring charge pays gets its payment as one (by autopay,
     # on a day of stream complete/finances/debt/<i>).

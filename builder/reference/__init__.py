@@ -11,7 +11,8 @@ catalogue the world bought from. One folder per domain, each generator (``genera
 - :mod:`.retail` the shop's products; :mod:`.grocery` grocery products, departments and store chains;
 - :mod:`.dining` restaurants that take reservations; :mod:`.delivery` delivery cuisines, options and restaurants;
 - :mod:`.securities` listed funds and companies; :mod:`.forecasts` the prediction markets' question grammar;
-- :mod:`.tax` tax rules (``rules.json``, also read by the web side) and charities;
+- :mod:`.tax` tax rules (``rules.json``, also read by the web side), charities and whose rules apply where;
+- :mod:`.household` a household's bills and account names by home country (a generic one elsewhere);
 - :mod:`.lodging` hotels and rentals of every destination and their price function.
 
 Loaders parse a file once per process (cached) and hand out the cached object: callers must not mutate it.

@@ -596,11 +596,15 @@ class Pantry:
         return basketful.item(product, self.store, self.locale, self.currency, qty)
 
 
+# Parcel carriers by the home country (ISO 3166-1 code): the big domestic carriers where they are known for sure,
+# else an international express carrier that delivers everywhere (:data:`ANY_CARRIERS`).
 CARRIERS = {
-    "en_US": ("UPS", "USPS", "FedEx"),
-    "en_GB": ("Royal Mail", "DPD", "Evri"),
-    "de_DE": ("DHL", "Hermes", "DPD"),
+    "US": ("UPS", "USPS", "FedEx"),
+    "GB": ("Royal Mail", "DPD", "Evri"),
+    "DE": ("DHL", "Hermes", "DPD"),
+    "JP": ("Yamato Transport", "Sagawa Express", "Japan Post"),
 }
+ANY_CARRIERS = ("DHL Express",)
 _ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789"
 
 
@@ -618,6 +622,10 @@ def _tracking(r, carrier: str) -> str:
         return "".join(r.choice("ABCDEFGHJKLMNPRSTUVWXYZ") for _ in range(2)) + _digits(r, 9) + "GB"
     if carrier == "DHL":
         return "00340" + _digits(r, 15)
+    if carrier == "DHL Express":
+        return _digits(r, 10)  # an express waybill number
+    if carrier in ("Yamato Transport", "Sagawa Express", "Japan Post"):
+        return _digits(r, 12)  # a domestic Japanese slip number
     return _digits(r, 14 if carrier in ("DPD", "Hermes") else 12 if carrier == "FedEx" else 16)
 
 
@@ -897,7 +905,7 @@ def simulate_orders(sim: Sim) -> None:
     # Online shopping.
     r = sim.rng("orders/retail")
     picks = sim.rng("orders/retail/items")
-    carriers = CARRIERS.get(p.bank, CARRIERS["en_US"])
+    carriers = CARRIERS.get(p.identity.address.country.upper(), ANY_CARRIERS)
     brands = list(p.preferences.brands)
     all_days = list(sim.days(end=last))
     order_days = spread(r, _count(sim, ro.online_orders_per_month * squeeze), all_days)

@@ -4,8 +4,11 @@ interest, dividends and realised gains, donations; the year-end tax forms and la
 What it makes
 -------------
 - **The tax year** (:func:`tax_year`): the last one that ended before ``as_of``: the calendar year for the US
-  and German personas (``en_US``, ``de_DE``), 6 April to 5 April for the British one (``en_GB``); the regime
-  follows the locale. :func:`tax_year` with ``back=1`` is the year before it (last year's filed return).
+  and German personas, 6 April to 5 April for the British one; the regime follows the home country
+  (:func:`builder.reference.tax.regime`: US, GB or DE, else none). :func:`tax_year` with ``back=1`` is the year
+  before it (last year's filed return).
+- **A home without a regime** (Tokyo, São Paulo...): donations only; no forms, no ``tax_form`` events and no filed
+  return, refund or payment (the app has no rules to file under there).
 - **Payroll** (:func:`payroll`): every payday of the year by the employer's schedule
   (:func:`builder.world.finance.pay_dates`); those inside the history are the world's ``paycheck`` events (their
   ``gross_cents`` and ``net_cents``), those before it have the same figures (the schedule and salary are the
@@ -471,6 +474,8 @@ def form_issued(form: str, year: TaxYear) -> dt.datetime:
 
 def _forms_of(persona, events, year: TaxYear, interest: int | None) -> list[dict[str, Any]]:
     country = regime(persona)
+    if country is None:
+        return []  # a home outside the regimes: no year-end forms
     checks = payroll(persona, events, year)
     employer = persona.work.employer
     forms: list[dict[str, Any]] = []
@@ -632,7 +637,7 @@ def simulate_tax_year(sim: Sim) -> None:
             )
     prev = tax_year(p, back=1)
     country = regime(p)
-    if prev.key not in rules()[country]["years"] or not payroll(p, sim.events, prev):
+    if country is None or prev.key not in rules()[country]["years"] or not payroll(p, sim.events, prev):
         return
     rs = rules()[country]
     w = rs["filing"]

@@ -4,7 +4,8 @@
 of ledger line, for a persona whose locale is that country's), ``generic`` (a bank anywhere else, by text language,
 naming the country's payment scheme) and ``rails`` (the scheme people in a country use to pay a friend from their
 account: Zelle, Faster Payments, Pix, UPI...). :func:`statement_labels` picks the words a persona's bank uses;
-:func:`rail` names the scheme for statements and for sentences. The world's ledger, the bank app (its ``meta`` row
+:func:`rail` names the scheme for statements and for sentences; :func:`deposit_insurance` is the deposit
+insurance a bank there states (``deposit_insurance``: FDIC, FSCS, the German statutory guarantee; none elsewhere). The world's ledger, the bank app (its ``meta`` row
 ``ledger_labels``) and task wording read them, so a line the app writes reads like the seeded ones.
 """
 
@@ -60,3 +61,19 @@ def statement_labels(locale: str, country: str) -> dict[str, object]:
     ``generic`` words of the locale's language (English where the table has none) with the country's
     :func:`rail`. A fresh dict: the caller may keep it."""
     return {k: (dict(v) if isinstance(v, dict) else v) for k, v in _labels(locale, country)}
+
+
+class Deposit(TypedDict):
+    """How a bank of a country states its deposit insurance: ``suffix`` after its name (", N.A."), ``scheme``
+    ("Member FDIC", "FSCS protected"; empty: none claimed) and ``notice`` ("Equal Housing Lender"; often empty)."""
+
+    suffix: str
+    scheme: str
+    notice: str
+
+
+def deposit_insurance(country: str) -> Deposit:
+    """The deposit-insurance words of a bank in ``country`` (ISO 3166-1 alpha-2, any case): the US, British and
+    German schemes; elsewhere all empty (the bank's name alone). A fresh dict."""
+    table = _data()["deposit_insurance"]
+    return dict(table.get(country.strip().upper(), table["default"]))  # type: ignore[return-value]

@@ -1,6 +1,6 @@
 """Tax rules and charities: ``rules.json`` (brackets, allowances and tariffs per country and year, each with its
 source; the web side computes with the same file, ``@reference/tax/rules.json``) and ``charities.yaml``; whose rules a
-persona files under (:func:`regime`) and which tax year is the last one it can file (:func:`tax_year`)."""
+persona files under (:func:`regime`, by the home country: none outside the US, GB and DE) and which tax year is the last one it can file (:func:`tax_year`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import read_json, read_yaml
+from ..locale import territory
 
 
 @functools.cache
@@ -25,13 +26,24 @@ def charities() -> dict[str, list[dict[str, str]]]:
     return read_yaml("tax/charities.yaml")
 
 
-#: Locale -> the country whose tax rules a persona of that locale files under.
-REGIME = {"en_US": "US", "en_GB": "GB", "de_DE": "DE"}
+#: The countries whose tax rules ``rules.json`` holds and the app files returns under.
+REGIMES = ("US", "GB", "DE")
 
 
-def regime(persona) -> str:
-    """``"US"``, ``"GB"`` or ``"DE"``: whose tax rules the persona files under (by locale)."""
-    return REGIME.get(persona.bank, "US")
+def home_country(persona) -> str:
+    """The country ``persona`` lives in (ISO 3166-1 alpha-2): its address's, else its locale's (a spec without an
+    address, ``en_US``: ``"US"``)."""
+    address = persona.identity.address if persona.identity else None
+    if address is not None and address.country:
+        return address.country.upper()
+    return territory(persona.locale)
+
+
+def regime(persona) -> str | None:
+    """``"US"``, ``"GB"`` or ``"DE"``: whose tax rules the persona files under, by the country it lives in
+    (:func:`home_country`); ``None`` for a home elsewhere: no rules, no year-end forms and no return to file."""
+    country = home_country(persona)
+    return country if country in REGIMES else None
 
 
 @dataclass(frozen=True)
@@ -51,7 +63,8 @@ class TaxYear:
 
 
 def tax_year(persona, back: int = 0) -> TaxYear:
-    """The last tax year that ended before ``persona.as_of`` (``back`` = 1: the one before that)."""
+    """The last tax year that ended before ``persona.as_of`` (``back`` = 1: the one before that): 6 April to 5 April
+    under the GB regime, else the calendar year (also for a home without a :func:`regime`)."""
     as_of = persona.as_of
     if regime(persona) == "GB":
         end_year = as_of.year if as_of > dt.date(as_of.year, 4, 5) else as_of.year - 1

@@ -49,6 +49,38 @@ export function rail(meta: Record<string, string>): Rail {
   return parsed as Rail;
 }
 
+/** How the bank states its deposit insurance (builder/reference/banking/banking.yaml `deposit_insurance`): `suffix`
+ * after its name (", N.A."), `scheme` ("Member FDIC"; empty: none claimed), `notice` ("Equal Housing Lender"). */
+export interface Deposit {
+  suffix: string;
+  scheme: string;
+  notice: string;
+}
+
+/** banking.yaml's `deposit_insurance` rows of the three countries whose locale the app's personas can have
+ * (tests/apps/bank/test_deposit.py keeps them equal): the bank of a persona at home in its locale's country. */
+const DEPOSIT: Record<string, Deposit> = {
+  US: { suffix: ", N.A.", scheme: "Member FDIC", notice: "Equal Housing Lender" },
+  GB: { suffix: "", scheme: "FSCS protected", notice: "" },
+  DE: { suffix: "", scheme: "Deposits protected by the German statutory deposit guarantee (Einlagensicherung)", notice: "" },
+};
+const NO_DEPOSIT: Deposit = { suffix: "", scheme: "", notice: "" };
+
+/** The deposit insurance of the persona's bank: the seed's `meta` row `deposit_insurance` (JSON) for a home outside
+ * the locale's country (empty words: no scheme outside the US, GB and DE), else the locale's country's. */
+export function deposit(meta: Record<string, string>): Deposit {
+  const parsed = JSON.parse(meta.deposit_insurance ?? "null") as Partial<Deposit> | null;
+  if (parsed) return { ...NO_DEPOSIT, ...parsed };
+  const region = (meta.locale ?? "").split(/[-_]/)[1]?.toUpperCase() ?? "";
+  return DEPOSIT[region] ?? NO_DEPOSIT;
+}
+
+/** The bank's legal line: "Larkspur Bank, N.A. Member FDIC. Equal Housing Lender." in the US, "Larkspur Bank.
+ * FSCS protected." in Britain, the name alone where no scheme is known. */
+export function legalLine(name: string, d: Deposit): string {
+  return [`${name}${d.suffix}`, d.scheme, d.notice].filter(Boolean).join(". ") + ".";
+}
+
 /** "Zelle", "Bank transfer": a rail's name at the start of a heading. */
 export function railHeading(r: Rail): string {
   return r.name.charAt(0).toUpperCase() + r.name.slice(1);

@@ -21,7 +21,11 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
         <h1>
           {t(ctx, "welcome")}, {first}
         </h1>
-        {ret?.status === "filed" ? (
+        {!ctx.supported ? (
+          <p className="ll-muted" data-testid="no-return">
+            {t(ctx, "noCountry")}
+          </p>
+        ) : ret?.status === "filed" ? (
           <p>
             {t(ctx, "filedTitle")}: {t(ctx, "confirmation")} <b data-testid="confirmation">{ret.confirmation}</b>
           </p>
@@ -38,43 +42,47 @@ export default async function Home({ searchParams }: { searchParams: SearchParam
           </Link>
         )}
       </section>
-      <section className="ll-card">
-        <h2>{t(ctx, "forms")}</h2>
-        {forms.length ? (
-          <ul className="ll-forms">
-            {forms.map((f) => (
-              <li key={f.id}>
-                <span className="ll-form-name">{f.form}</span>
-                <span>{f.issuer}</span>
-                <span className="ll-spacer" />
-                <span className="ll-muted">{ctx.day(f.issued_at)}</span>
-                {f.imported ? <span className="ll-badge">{t(ctx, "imported")}</span> : null}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="ll-muted">{t(ctx, "noForms")}</p>
-        )}
-      </section>
-      <section className="ll-card">
-        <h2>{t(ctx, "yourReturns")}</h2>
-        <table className="ll-table" data-testid="returns">
-          <tbody>
-            {all.map((r) => (
-              <tr key={r.id}>
-                <td>{r.tax_year}</td>
-                <td>{t(ctx, r.status === "filed" ? "status_filed" : "status_draft")}</td>
-                <td>{r.filed_at ? ctx.day(r.filed_at) : ""}</td>
-                <td className="ll-num">
-                  {r.refund_cents === null ? "" : `${t(ctx, r.refund_cents >= 0 ? "filedRefund" : "filedOwed")} ${ctx.money(Math.abs(r.refund_cents))}`}
-                </td>
-                <td>{r.confirmation ?? ""}</td>
-                <td>{r.world_ref ? <a href={`/api/returns/${r.id}/pdf`}>{t(ctx, "download")}</a> : null}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      {ctx.supported ? (
+        <>
+          <section className="ll-card">
+            <h2>{t(ctx, "forms")}</h2>
+            {forms.length ? (
+              <ul className="ll-forms">
+                {forms.map((f) => (
+                  <li key={f.id}>
+                    <span className="ll-form-name">{f.form}</span>
+                    <span>{f.issuer}</span>
+                    <span className="ll-spacer" />
+                    <span className="ll-muted">{ctx.day(f.issued_at)}</span>
+                    {f.imported ? <span className="ll-badge">{t(ctx, "imported")}</span> : null}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="ll-muted">{t(ctx, "noForms")}</p>
+            )}
+          </section>
+          <section className="ll-card">
+            <h2>{t(ctx, "yourReturns")}</h2>
+            <table className="ll-table" data-testid="returns">
+              <tbody>
+                {all.map((r) => (
+                  <tr key={r.id}>
+                    <td>{r.tax_year}</td>
+                    <td>{t(ctx, r.status === "filed" ? "status_filed" : "status_draft")}</td>
+                    <td>{r.filed_at ? ctx.day(r.filed_at) : ""}</td>
+                    <td className="ll-num">
+                      {r.refund_cents === null ? "" : `${t(ctx, r.refund_cents >= 0 ? "filedRefund" : "filedOwed")} ${ctx.money(Math.abs(r.refund_cents))}`}
+                    </td>
+                    <td>{r.confirmation ?? ""}</td>
+                    <td>{r.world_ref ? <a href={`/api/returns/${r.id}/pdf`}>{t(ctx, "download")}</a> : null}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        </>
+      ) : null}
     </Shell>
   );
 }

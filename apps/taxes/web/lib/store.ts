@@ -78,6 +78,7 @@ function storeProfile(ctx: TaxContext, user: User, returnId: number): void {
 export function startReturn(ctx: TaxContext, user: User): ReturnRow {
   const have = currentReturn(ctx, user);
   if (have) return have;
+  if (!ctx.supported) throw new FieldError(t(ctx, "noCountry"), "");
   if (!hasYear(ctx.country, ctx.yearKey)) throw new FieldError(t(ctx, "noRules"), "");
   const d = db();
   d.transaction(() => {

@@ -3,6 +3,7 @@ import type { TaxContext } from "./context";
 
 const EN = {
   noRules: "Ledgerleaf Tax doesn't support this tax year yet.",
+  noCountry: "No return available for your country. Ledgerleaf Tax files returns in the United States, the United Kingdom and Germany only, so there's nothing to file for where you live.",
   pick: "Choose an option for %s.",
   tooLong: "%s is too long (120 characters at most).",
   oneLine: "%s must be one line of text.",
@@ -63,6 +64,7 @@ type Words = typeof EN;
 
 const DE: Words = {
   noRules: "Ledgerleaf Tax unterstützt dieses Steuerjahr noch nicht.",
+  noCountry: "Für Ihr Land ist keine Steuererklärung verfügbar. Ledgerleaf Tax erstellt Erklärungen nur für die USA, das Vereinigte Königreich und Deutschland; für Ihren Wohnort gibt es hier nichts abzugeben.",
   pick: "Bitte eine Option für %s wählen.",
   tooLong: "%s ist zu lang (höchstens 120 Zeichen).",
   oneLine: "%s muss eine Zeile Text sein.",

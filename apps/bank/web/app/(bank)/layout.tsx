@@ -4,6 +4,7 @@ import { AppShell } from "@persona/ui";
 import { LogoMark } from "@/bank/components/Logo";
 import { requireUser } from "@/bank/lib/auth";
 import { bankContext, formatters } from "@/bank/lib/context";
+import { deposit, legalLine } from "@/bank/lib/labels";
 
 const NAV = [
   { href: "/accounts", label: "Accounts", match: ["/"] },
@@ -61,7 +62,9 @@ export default async function BankLayout({ children }: { children: ReactNode }) 
       }
       footer={
         <div className="lb-footer-row">
-          <span>© {ctx.today.slice(0, 4)} Larkspur Bank, N.A. Member FDIC. Equal Housing Lender.</span>
+          <span>
+            © {ctx.today.slice(0, 4)} {legalLine("Larkspur Bank", deposit(ctx.meta))}
+          </span>
           <span>Privacy · Security · Accessibility · Help</span>
         </div>
       }

@@ -1,7 +1,7 @@
 import { Alert, Button, Field, Input } from "@persona/ui";
 import { LogoMark } from "@/bank/components/Logo";
 import { bank } from "@/bank/lib/app";
-import { rail } from "@/bank/lib/labels";
+import { deposit, legalLine, rail } from "@/bank/lib/labels";
 
 export const metadata = { title: "Sign in" };
 
@@ -33,7 +33,7 @@ export default bank.signInPage({
             <li>Send money in minutes {rail(bank.context().meta).via}</li>
           </ul>
         </div>
-        <p style={{ fontSize: 12.5 }}>Larkspur Bank, N.A. Member FDIC. Equal Housing Lender.</p>
+        <p style={{ fontSize: 12.5 }}>{legalLine(bank.settings.title, deposit(bank.context().meta))}</p>
       </section>
       <section className="lb-login-form">
         <div className="lb-login-card">

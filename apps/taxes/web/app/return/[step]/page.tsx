@@ -1,4 +1,4 @@
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { errorMessage } from "@persona/platform/http";
 import { idempotencyToken } from "@persona/platform/once";
 import { Alert, Shell, signedIn } from "@/taxes/components/Shell";
@@ -17,6 +17,7 @@ export default async function StepPage({ params, searchParams }: { params: Promi
   const sp = await searchParams;
   const user = await signedIn(`/return/${step}`);
   const ctx = taxContext();
+  if (!ctx.supported) redirect("/"); // no return to file where the persona lives: the start page says so
   const ret = currentReturn(ctx, user);
   const values = ret ? valuesOf(ret.id) : {};
   const result = resultOf(ctx, values);
