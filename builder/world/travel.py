@@ -579,9 +579,13 @@ def _spend_abroad(
                 continue
             # Meals and sights for everyone when travelling together.
             party = people if category in ("restaurants", "entertainment") and people > 1 else 1
-            # At home the home's price level (a Fukuoka ramen for a Tokyo resident at the yen's living rate), abroad
-            # the exchange rate.
-            level = prices.living_rate(cur) if cur == home_cur else fx.per_usd(cur, day) if fx.known(cur) else 1
+            # At home the home's price level (a Fukuoka ramen for a Tokyo resident at the yen's living rate); abroad
+            # the day's exchange rate for the fixed table's currencies (their cities' prices were written at it), else
+            # the destination's own price level (a Bangkok dinner at Thai prices).
+            if cur == home_cur or (cur not in PER_USD and fx.known(cur)):
+                level = prices.living_rate(cur)
+            else:
+                level = fx.per_usd(cur, day) if fx.known(cur) else 1
             local = usd * Decimal(level) * party
             digits = min(2, precision(cur))
             minor = int((local * (10**digits)).quantize(Decimal(1)))

@@ -35,7 +35,8 @@ from .. import gazetteer, geo
 from ..airports import airport_country, airport_facts, known_airport
 from ..services import service
 from .. import fx
-from ..places import CITIES
+from ..places import CITIES, PER_USD
+from .. import prices
 from ..prices import PRICED_ON
 
 CATALOG_PATH = Path(__file__).with_name("catalog.yaml")
@@ -102,11 +103,13 @@ def _currency(country: str) -> str:
 
 
 def local_base(base_usd_cents: int, currency: str) -> int:
-    """A nightly base rate given in US cents (``places.CITIES``) in cents of ``currency`` at the world's
-    reference rate (:func:`builder.reference.fx.per_usd` on :data:`builder.reference.prices.PRICED_ON`: the fixed
-    ``places.PER_USD`` for its currencies), rounded to whole currency units (the inventory's own way of writing a
-    rate, for every currency): ``local_base(16900, "EUR") == 15500``."""
-    units = Decimal(base_usd_cents) / 100 * fx.per_usd(currency, PRICED_ON)
+    """A nightly base rate given in US cents (``places.CITIES``) in cents of ``currency``, rounded to whole currency
+    units (the inventory's own way of writing a rate, for every currency): at the world's reference rate for the
+    fixed table's currencies (``places.PER_USD``: the catalog's own cities, ``local_base(16900, "EUR") == 15500``),
+    else at the currency's living rate (:func:`builder.reference.prices.living_rate`: the exchange rate times the
+    country's price level), so a Chennai room costs what rooms cost in India, not a US room at the exchange rate."""
+    rate = fx.per_usd(currency, PRICED_ON) if currency in PER_USD else prices.living_rate(currency)
+    units = Decimal(base_usd_cents) / 100 * rate
     return int(units.quantize(Decimal(1), rounding=ROUND_HALF_UP)) * 100
 
 
