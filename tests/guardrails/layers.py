@@ -58,6 +58,7 @@ BUILDER_LAYERS = {
     "builder.webcheck": "top",
     "builder.output": "top",
     "builder.cli": "top",
+    "builder.coverage": "top",
 }
 # An app's modules in the tasks layer (by the first part below apps/<app>/); every other module is a projection.
 APP_TASK_MODULES = frozenset({"tasks", "steps", "oracle", "pairs", "scenarios"})

@@ -156,6 +156,7 @@ def german():
     p = persona.model_copy(
         update={
             "locale": "de_DE",
+            "language": "de",  # model_copy runs no validator: the language goes with the locale
             "timezone": "Europe/Berlin",
             "identity": persona.identity.model_copy(update={"address": addr}),
             "contacts": contacts,
