@@ -398,25 +398,121 @@ def age_on(birth: dt.date, as_of: dt.date) -> int:
     return as_of.year - birth.year - ((as_of.month, as_of.day) < (birth.month, birth.day))
 
 
+# Cyrillic and Greek letters in Latin ones (after the BGN/PCGN romanizations), for the names of countries whose
+# Faker names are in those scripts and have no romanized lists (Russia, Ukraine, Bulgaria, Greece).
+_LATIN = dict(
+    zip(
+        "абвгдеёжзийклмнопрстуфхцчшщъыьэюяєіїґαβγδεζηθικλμνξοπρστςυφχψωάέήίόύώϊϋΐΰ",
+        [
+            *"a b v g d e yo zh z i y k l m n o p r s t u f kh ts ch sh shch - y - e yu ya ye i yi g".split(),
+            *"a v g d e z i th i k l m n x o p r s t s y f ch ps o a e i i o y o i y i y".split(),
+        ],
+        strict=True,
+    )
+)
+
+
+def latinized(text: str) -> str:
+    """``text`` with its Cyrillic and Greek letters written in Latin ones (``Олена Шевченко`` -> ``Olena
+    Shevchenko``); other characters kept."""
+    for greek, latin in (("ου", "ou"), ("ού", "ou"), ("Ου", "Ou"), ("Ού", "Ou")):
+        text = text.replace(greek, latin)
+    out = []
+    for ch in text.replace("ʼ", ""):  # Ukrainian's apostrophe (Мурʼян) is left out, as in passports
+        low = ch.lower()
+        latin = _LATIN.get(low)
+        if latin is None:
+            out.append(ch)
+        elif latin != "-":
+            out.append(latin.capitalize() if ch != low else latin)
+    return "".join(out)
+
+
 @cache
-def names_locale(locale: str, country: str) -> tuple[str, bool]:
-    """(Faker locale, romanized) of the names of ``country``'s people for a persona writing ``locale``:
-    :func:`builder.reference.people.names_locale`, except that where Faker has no names of the country itself
-    (Venezuela, Congo, Nepal) a Faker locale of one of the country's languages (CLDR) whose names are in the text's
-    script names them (``es_ES`` in Venezuela, ``fr_FR`` in Kinshasa), the language's own country's first."""
-    found = people.names_locale(locale, country)
-    if found[0] != locale or country == territory(locale):
-        return found
+def _latinizable(locale: str) -> bool:
+    """Whether Faker's ``locale`` writes its surnames in letters :func:`latinized` knows (Cyrillic, Greek)."""
+    provider = people._provider(locale)
+    sample = "".join(list(getattr(provider, "last_names", ()) if provider else ())[:200])
+    return bool(sample) and all(ch.lower() in _LATIN or ch.isascii() or ch == "ʼ" or not ch.isalpha() for ch in sample)
+
+
+@cache
+def names_locale(locale: str, country: str) -> tuple[str, str]:
+    """(Faker locale, how its names are written: ``""`` as they are, ``"romanized"`` from Faker's romanized lists,
+    ``"latinized"`` through :func:`latinized`) of the names of ``country``'s people for a persona writing
+    ``locale``: :func:`builder.reference.people.names_locale`, except where that falls back on the text's own names
+    abroad: then the first of the country's Faker locale and the Faker locales of its languages (CLDR; a language's
+    own country's first: ``es_ES`` in Venezuela, ``fr_FR`` in Kinshasa, ``ru_RU`` in Kazakhstan) whose names are in
+    the text's script, or latinized when the text is in Latin letters and they are Cyrillic or Greek."""
+    found, romanized = people.names_locale(locale, country)
+    if found != locale or country == territory(locale):
+        return found, "romanized" if romanized else ""
     from faker.config import AVAILABLE_LOCALES
 
+    candidates = [gazetteer.faker_locale(country)]
     info = gazetteer.country(country)
     for language in info.languages if info else ():
         own = f"{language}_{language.upper()}"
-        candidates = sorted(x for x in AVAILABLE_LOCALES if x.startswith(f"{language}_"))
-        for loc in sorted(candidates, key=lambda x: x != own):
-            if people._provider(loc) is not None and people.latin_names(loc) == people.latin_names(locale):
-                return loc, False
-    return found
+        candidates += sorted(
+            (x for x in AVAILABLE_LOCALES if x.startswith(f"{language}_")), key=lambda x: (x != own, x)
+        )
+    for loc in candidates:
+        if loc == locale or people._provider(loc) is None:
+            continue
+        if people.latin_names(loc) == people.latin_names(locale):
+            return loc, ""
+        if people.latin_names(locale) and _latinizable(loc):
+            return loc, "latinized"
+    return locale, ""
+
+
+# A family name in the other gender's form, where a language's surnames have two (Smirnova/Smirnov,
+# Nováková/Novák, Παπαδοπούλου/Παπαδόπουλος): (feminine ending, masculine ending) pairs, tried in order.
+_SURNAME_FORMS = [
+    ("ская", "ский"),
+    ("цкая", "цкий"),
+    ("ова", "ов"),
+    ("ева", "ев"),
+    ("ёва", "ёв"),
+    ("ина", "ин"),
+    ("ына", "ын"),
+    ("ска", "ски"),
+    ("ska", "ski"),
+    ("cka", "cki"),
+    ("ová", ""),
+    ("ová", "a"),
+    ("á", "ý"),
+    ("ίδου", "ίδης"),
+    ("ου", "ος"),
+    ("ου", "ός"),
+    ("ούλου", "ουλος"),
+    ("η", "ης"),
+    ("ή", "ής"),
+    ("α", "ας"),
+    ("ά", "άς"),
+]
+
+
+def gendered_surname(surname: str, gender: str, locale: str) -> str:
+    """``surname`` in the form for ``gender`` when Faker's ``locale`` lists surnames by gender and ``surname`` is
+    not among ``gender``'s: the form with the other gender's ending replaced that the lists hold, else the first
+    that fits (:data:`_SURNAME_FORMS`); else as it is."""
+    provider = people._provider(locale)
+    female, male = (getattr(provider, f"last_names_{g}", None) for g in ("female", "male"))
+    if gender not in ("female", "male") or not female or not male:
+        return surname
+    mine = set(female) if gender == "female" else set(male)
+    if surname in mine:
+        return surname
+    forms = [
+        surname[: len(surname) - len(theirs)] + ours
+        for f, m in _SURNAME_FORMS
+        for ours, theirs in [(f, m) if gender == "female" else (m, f)]
+        if surname.endswith(theirs) and theirs
+    ]
+    if gender == "female" and locale.split("_")[0] in ("cs", "sk"):
+        forms.append(surname + "ová")
+    return next((x for x in forms if x in mine), forms[0] if forms else surname)
 
 
 class _Namer:
@@ -424,16 +520,23 @@ class _Namer:
 
     def __init__(self, seed: int, locale: str, country: str) -> None:
         self.seed, self.country = seed, country
-        self.locale, self.romanized = names_locale(locale, country)
+        self.locale, self.mode = names_locale(locale, country)
         self.taken: set[str] = set()
+        self.surname = ""  # the last name drawn, as Faker writes it: a family shares it (in each gender's form)
 
     def __call__(self, stream: str, gender: str, surname: str | None = None) -> str:
         name = ""
         for attempt in range(20):
-            fake = people.Names(faker(self.seed, f"generate/person/{stream}/{attempt}", self.locale), self.romanized)
+            fake = people.Names(
+                faker(self.seed, f"generate/person/{stream}/{attempt}", self.locale), self.mode == "romanized"
+            )
             first = {"female": fake.first_name_female, "male": fake.first_name_male}.get(gender, fake.first_name)()
-            last = surname or fake.last_name()
+            first = first.strip(" .")  # Faker's tr_TR lists a few given names with a full stop
+            last = gendered_surname(surname or fake.last_name(), gender, self.locale)
             name = " ".join(f"{first} {last}".split())
+            self.surname = surname or last
+            if self.mode == "latinized":
+                name = latinized(name)
             if 2 <= len(name) <= 80 and name_key(name) not in self.taken and len(name.split()) >= 2:
                 break
         self.taken.add(name_key(name))
@@ -524,7 +627,7 @@ def persona(
     born = _birth(rng(seed, "generate/person/birth"), as_of, age)
     namer = _Namer(seed, locale, country)
     name = namer("me", gender)
-    surname = name.split()[-1]
+    surname = namer.surname
     home = _address(seed, city, locale)
     spec: dict[str, Any] = {
         "$schema": "persona.schema.json",
