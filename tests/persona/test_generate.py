@@ -140,3 +140,17 @@ def test_a_generated_persona_simulates():
     spec, _ = persona(resolve_city("Nairobi"), 11, stage="parent")
     world = simulate(complete(Persona.model_validate(spec)))
     assert world.events
+
+
+def test_names_of_the_country_in_latin_letters_and_each_gender_s_surname():
+    from builder.persona.generate import gendered_surname, latinized, names_locale
+
+    assert latinized("Олена Шевченко") == "Olena Shevchenko" and latinized("Γεώργιος") == "Georgios"
+    assert gendered_surname("Смирнова", "male", "ru_RU") == "Смирнов"
+    assert gendered_surname("Novák", "female", "cs_CZ") == "Nováková"
+    assert gendered_surname("Smith", "female", "en_US") == "Smith"
+    assert names_locale("en_GB", "UA") == ("uk_UA", "latinized")
+    assert names_locale("en_US", "VE")[0].startswith("es_")
+    assert names_locale("en_US", "JP") == ("ja_JP", "romanized")
+    spec, _ = persona(resolve_city("Moscow"), 3, stage="parent")
+    assert spec["identity"]["name"].isascii()
