@@ -576,6 +576,8 @@ def _role(seed: int, stage: str, locale: str, gender: str) -> str:
                 for role in family["roles"]
                 if (stage == "parent") or not role.lower().startswith(("senior", "head", "lead", "leiter"))
             ]
+    if gender != "female":  # a title only women hold (en_GB's Ward Sister)
+        roles = [role for role in roles if "sister" not in role.lower()]
     return _form(roles[r.randrange(len(roles))], gender, r)[:100]
 
 
