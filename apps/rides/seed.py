@@ -205,14 +205,30 @@ def frequent_places(world: World, places: list[dict]) -> list[dict]:
     return [by_address[a] for _, a in ranked[:3]]
 
 
-def _label(world: World, place: dict) -> str:
+def _label(world: World, place: dict, full: bool = False) -> str:
     name = place["world_ref"].removeprefix("seed:contact/") if place["world_ref"].startswith("seed:contact/") else None
     if name:
         words = in_language(
             yamlfile.safe_load((HERE / "data" / "words.yaml").read_text(encoding="utf-8")), world.persona.bank
         )
-        return words["contact_place"].format(first=name.split()[0])
+        return words["contact_place"].format(first=name if full else name.split()[0])
     return place["name"]
+
+
+def saved_labels(world: World, frequent: list[dict], taken: list[str]) -> list[str]:
+    """The saved-place labels of the ``frequent`` places after the ``taken`` ones (Home, Work): a contact's place
+    by first name (``Lucas's``), by full name when that label is taken (two friends called Lucas), and any label
+    still taken numbered (``Lucas Coelho's (2)``): labels are unique in ``saved_places``."""
+    used, out = set(taken), []
+    for n, x in enumerate(frequent):
+        label = _label(world, x)
+        if label in used:
+            label = _label(world, x, full=True)
+        if label in used:
+            label = f"{label} ({n + 1})"
+        used.add(label)
+        out.append(label)
+    return out
 
 
 def driver_pool(world: World) -> list[dict]:
@@ -315,12 +331,13 @@ def seed(world: World, path: Path) -> Path:
                     world_ref=f"seed:{icons[k]}",
                 )
             )
-        for n, x in enumerate(frequent_places(world, places)):
+        frequent = frequent_places(world, places)
+        for n, (x, label) in enumerate(zip(frequent, saved_labels(world, frequent, labels[: len(saved)]))):
             k = len(saved) + n + 1
             db.add(
                 m.SavedPlace(
                     id=k,
-                    label=_label(world, x),
+                    label=label,
                     place_id=place_id[x["address"]],
                     icon="star",
                     position=k,

@@ -561,7 +561,12 @@ class Writer:
         if "c" not in cast:  # a third person to talk about: a teammate not in the conversation
             third = _others(self.ws.team_people, *cast.values()) or _others(self.ws.office, *cast.values())
             cast_c = third[r.randrange(len(third))] if third else cast.get("b")
-        ctx = self.ctx(r, at, channel, cast if "c" in cast else {**cast, "c": cast_c})
+        named = cast if "c" in cast else {**cast, "c": cast_c}
+        if named.get("b") is None:
+            # Nobody but the speaker in the channel today (a team of one colleague, the persona away): a line that
+            # names b names the teammate talked about, else the persona; no draw, so no other line changes.
+            named = {**named, "b": named.get("c") or (self.ws.me if cast.get("a") is not self.ws.me else None)}
+        ctx = self.ctx(r, at, channel, named)
         ctx.update(extra or {})
         mode = "never" if channel.startswith("dm-") else script.get("thread", "maybe")
         threaded = mode == "always" or (mode == "maybe" and r.random() < 0.6)

@@ -310,3 +310,17 @@ def test_bank_is_complete_and_every_slot_resolves(locale):
             assert set(en[key]) <= set(own[key]), (key, set(en[key]) - set(own[key]))
         for key in ("weekdays", "months_short", "teams", "project_names"):
             assert key in own
+
+
+def test_a_team_of_one_colleague_talks_without_a_second_member(persona):
+    """One colleague and one office day: on most days nobody but the speaker is in the team channel, and a line
+    naming a second member (``{@b}``) names the persona instead of failing (a generated persona found it)."""
+    mate = persona.work.colleagues[0]
+    one = persona.model_copy(
+        update={"work": persona.work.model_copy(update={"colleagues": [mate], "meetings": [], "office_days": ["mon"]})}
+    )
+    msgs = _msgs(simulate(one, without=("projects",)))
+    members = {mate, one.identity.name}
+    assert msgs and {m.data["sender"] for m in msgs if m.data["channel"].startswith("team-")} <= members
+    for m in msgs:
+        assert "{" not in m.data["text"], m.data["text"]
