@@ -2,8 +2,8 @@
 
 What the seed writes, and the rules it keeps (tests and tasks depend on them):
 
-* **Profile**: the ``career_profile`` event verbatim: headline, about, location, experience (newest
-  first; entry 0 the current job with the profile's stale title, ``world_ref`` ``exp-<n>``), education,
+* **Profile**: the ``career_profile`` event verbatim: headline, about (the ``bio``, then the ``about`` paragraph),
+  location, experience (newest first; entry 0 the current job with the profile's stale title, ``world_ref`` ``exp-<n>``), education,
   skills (``skill:<name>``).
 * **People**: the profile's connections (``connected_on`` set) then its second-degree people
   (``connected_on`` NULL; recruiters among them get ``relation`` recruiter), ``world_ref`` the
@@ -103,7 +103,9 @@ def seed(world: World, path: Path) -> Path:
                 expires_at=add_months(now, 12).isoformat(),
             )
         )
-        db.add(m.Profile(id=1, headline=prof["headline"], about=prof["about"], location=prof["location"]))
+        # The About opens with the persona's own bio (the spec's, verbatim), then the career paragraph.
+        about = "\n\n".join(x for x in (prof.get("bio"), prof["about"]) if x)
+        db.add(m.Profile(id=1, headline=prof["headline"], about=about, location=prof["location"]))
         for i, x in enumerate(prof["experience"], start=1):
             db.add(
                 m.Experience(

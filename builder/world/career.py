@@ -6,7 +6,8 @@ Everything is drawn from ``career/...`` streams and worded from ``templates/care
 
 Event kinds (all keyed ``("career", ...)``):
 
-* ``career_profile`` (one, at the world's start): ``headline``, ``about``, ``location``, ``experience``
+* ``career_profile`` (one, at the world's start): ``headline``, ``bio`` (``identity.bio`` verbatim), ``about``,
+  ``location``, ``experience``
   (newest first: ``{id, title, company, location, start: "YYYY-MM", end: "YYYY-MM" | None, description}``;
   entry 0 is the current job at the spec's employer), ``education`` (``{school, degree, start_year, end_year}``),
   ``skills`` (list of str), ``connections`` and ``people`` (see below), ``resume``
@@ -247,6 +248,7 @@ def _profile(sim: Sim, b: dict) -> dict[str, Any]:
     about = " ".join(s.format(**ctx) for s in parts)
     return {
         "headline": headline,
+        "bio": p.identity.bio or "",
         "about": about,
         "location": loc,
         "role": role,

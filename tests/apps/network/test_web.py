@@ -57,7 +57,7 @@ def world_facts(world) -> dict:
         "name": world.persona.identity.name,
         "profile": {
             "headline": prof["headline"],
-            "about": prof["about"],
+            "about": f"{world.persona.identity.bio}\n\n{prof['about']}",
             "location": prof["location"],
             "experience": [
                 {"title": x["title"], "company": x["company"], "start": x["start"], "end": x["end"]}
@@ -150,7 +150,10 @@ def test_seed_is_byte_identical_and_projects_the_world(world, tmp_path):
     assert con.execute("SELECT COUNT(*) FROM posts").fetchone()[0] == len(world.of_kind("network_post"))
     assert con.execute("SELECT COUNT(*) FROM people").fetchone()[0] == len(prof["connections"]) + len(prof["people"])
     assert con.execute("SELECT COUNT(*) FROM jobs").fetchone()[0] == len(world.of_kind("job_posting"))
-    assert con.execute("SELECT headline, about FROM profile").fetchone() == (prof["headline"], prof["about"])
+    # The About opens with the spec's bio, verbatim.
+    about = f"{world.persona.identity.bio}\n\n{prof['about']}"
+    assert prof["bio"] == world.persona.identity.bio
+    assert con.execute("SELECT headline, about FROM profile").fetchone() == (prof["headline"], about)
     assert con.execute("SELECT COUNT(*) FROM posts WHERE world_ref IS NULL").fetchone()[0] == 0
     con.close()
 
