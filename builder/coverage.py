@@ -2,8 +2,9 @@
 
 A **fact** is a leaf of the spec as its author wrote it (the JSON file, not the completed spec): a string, a number
 or a date at a path such as ``contacts[3].job``. Left out as not facts about the person: ``$schema``, ``id``,
-``seed``, ``as_of``, ``history_months``, ``horizon_days``, comment keys (``_...``) and booleans (a flag is not text
-anyone reads). Every other leaf counts, enums included (``"method": "bill_pay"`` counts, and is seen only if those
+``seed``, ``as_of``, ``history_months``, ``horizon_days``, comment keys (``_...``), booleans (a flag is not text
+anyone reads) and a scripted message's ``from`` (``me`` or ``them``: who wrote the message, whose text is the fact;
+the word "me" alone would be found anywhere). Every other leaf counts, enums included (``"method": "bill_pay"`` counts, and is seen only if those
 words appear).
 
 A fact is **visible** when its value appears in what the build puts on the desktop (``<build>/layer``), read the way
@@ -49,6 +50,8 @@ from pathlib import Path
 
 #: Top-level keys that describe the build, not the person.
 NOT_FACTS = {"$schema", "id", "seed", "as_of", "history_months", "horizon_days"}
+#: Keys at any depth that tell whose a neighbouring fact is rather than a fact of their own.
+NOT_FACTS_ANYWHERE = {"from"}
 
 #: Tables and columns of the apps' databases that hold what the simulated people and the apps' logic use, not what a
 #: page shows; a fact found only there is not visible.
@@ -81,7 +84,7 @@ def facts(spec: dict) -> list[Fact]:
     def walk(node, path: str) -> None:
         if isinstance(node, dict):
             for k, v in node.items():
-                if k.startswith("_") or (not path and k in NOT_FACTS):
+                if k.startswith("_") or (not path and k in NOT_FACTS) or k in NOT_FACTS_ANYWHERE:
                     continue
                 walk(v, f"{path}.{k}" if path else k)
         elif isinstance(node, list):

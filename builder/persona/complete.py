@@ -288,6 +288,7 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
                 else rng(seed, f"{s}/activities").sample(facts.bank(loc).get("activities") or _ACTIVITIES, 2),
                 apps=apps,
                 messaging_style=style,
+                conversations=c.conversations,
                 # The contact's own life: what the spec gives; facts.contact_facts fills the rest.
                 gender=c.gender,
                 partner=c.partner,

@@ -456,6 +456,34 @@ class Finances(SpecModel):
 ContactApp = Literal["mail", "chat", "bank", "calendar", "network", "workchat"]
 
 
+class ScriptedMessage(SpecModel):
+    """One message of a :class:`Conversation`, stored and shown verbatim: ``from`` ``me`` (the persona) or
+    ``them`` (the contact), ``text`` up to 2,000 characters (line breaks allowed)."""
+
+    from_: Literal["me", "them"] = Field(alias="from")
+    text: Annotated[str, Field(min_length=1, max_length=2000, pattern=PROSE_PATTERN)]
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Conversation(SpecModel):
+    """Messages the persona and a contact exchanged in the messaging app, as the contributor wrote them: the first
+    at ``at`` (local time, on a day of the history, before ``as_of``'s date), the next ones seconds to minutes
+    apart in order. The contact is in the messaging app (``apps`` must then list ``chat`` when given) and no
+    everyday chat of the builder's own falls on that day with that contact."""
+
+    at: dt.datetime = Field(description="Local time of the first message (no offset), before as_of's date")
+    messages: _list(ScriptedMessage, 60, 1)
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="after")
+    def _naive(self) -> "Conversation":
+        if self.at.tzinfo is not None:
+            _rule_problems([(("at",), "a local time without an offset (the persona's time zone applies)")])
+        return self
+
+
 class Contact(SpecModel):
     """Someone the persona knows. ``closeness`` 1 (acquaintance) .. 5 (closest)."""
 
@@ -479,6 +507,9 @@ class Contact(SpecModel):
         " Completed by relationship when missing",
     )
     messaging_style: Literal["brief", "chatty", "formal", "emoji"] | None = None
+    conversations: _list(Conversation, 30) | None = Field(
+        default=None, description="Scripted exchanges in the messaging app, stored verbatim (see Conversation)"
+    )
     # The contact's own life, fixed once (completion fills what is missing) and reused by every module.
     gender: Literal["female", "male", "nonbinary"] | None = Field(
         default=None, description="Completed from the first name (Faker's name lists) when it tells, else drawn"
@@ -605,7 +636,15 @@ class LifeEvent(SpecModel):
 class Site(SpecModel):
     """A website the persona visits ``per_week`` times on average. URLs are unique in ``browsing``."""
 
-    url: Annotated[str, Field(max_length=500, pattern=r"^https?://[^\s/?#@]+([/?#][^\s]*)?$"), AfterValidator(_url)]
+    url: Annotated[
+        str,
+        Field(
+            max_length=500,
+            pattern=r"^https?://[^\s/?#@]+([/?#][^\s]*)?$",
+            description="An http(s) URL whose host name is valid (IDNA labels of 1 to 63 characters)",
+        ),
+        AfterValidator(_url),
+    ]
     title: Line(200)
     per_week: Number(ge=0, le=200, places=2) = Decimal("3")
     bookmarked: bool = False
@@ -724,6 +763,28 @@ class Persona(SpecModel):
             seen.setdefault(k, i)
             if c.birthday and not dt.date(1900, 1, 1) <= c.birthday <= self.as_of:
                 problems.append((("contacts", i, "birthday"), "must be from 1900 on and not after as_of"))
+            if c.conversations and c.apps is not None and "chat" not in c.apps:
+                problems.append(
+                    (("contacts", i, "apps"), "a contact with conversations is in the messaging app: add chat")
+                )
+            first = add_months(self.as_of, -self.history_months)
+            days: dict[dt.date, int] = {}
+            for j, talk in enumerate(c.conversations or []):
+                if not first <= talk.at.date() < self.as_of:
+                    problems.append(
+                        (
+                            ("contacts", i, "conversations", j, "at"),
+                            f"must be on a day of the history: from {first} to the day before as_of ({self.as_of})",
+                        )
+                    )
+                elif talk.at.date() in days:
+                    problems.append(
+                        (
+                            ("contacts", i, "conversations", j, "at"),
+                            f"one conversation a day with a contact: conversations[{days[talk.at.date()]}] is that day",
+                        )
+                    )
+                days.setdefault(talk.at.date(), j)
 
         def refer(loc: tuple, name: str) -> None:
             if name_key(name) not in seen:

@@ -6,8 +6,8 @@ Rules (tasks and tests depend on them):
   ``contact`` and ``contact_phone`` are the spec's. ``sender`` is ``me`` or the contact's name.
   ``topic`` names what the message's session is about (``plan``, ``question``, ``news``, ``recommend``,
   ``followup``, ``errand``, ``checkin``, ``work``, ``neighbor``, ``smalltalk``, ``meal``, ``together``,
-  ``trip_checkin``, ``holiday``, ``p2p``, ``trip``, ``dinner``, ``life_event``, ``birthday``, ``morning``; a side
-  topic shares its session's). Messages of a ``plan`` session carry ``plan_on``, the ISO date proposed.
+  ``trip_checkin``, ``holiday``, ``p2p``, ``trip``, ``dinner``, ``life_event``, ``birthday``, ``morning``,
+  ``scripted``; a side topic shares its session's). Messages of a ``plan`` session carry ``plan_on``, the ISO date proposed.
 * Everyday sessions of 4-12 messages, seconds to minutes apart (gaps under 15 minutes), at a weekly rate by closeness
   (5: 3, 4: 1.5, 3: 0.7, 2: 0.3, 1: 0.1); colleagues in working hours on workdays (not public
   holidays, not while the persona is away unless travelling together). Each session follows a dialogue
@@ -40,6 +40,8 @@ Rules (tasks and tests depend on them):
   exactly as the bank shows it, ``Fmt.money``), trips with companions (booking: flight number,
   departure time; the evening before; the return), restaurant bookings with companions, life events
   with people (invitation a week or two before, a message on the day), birthdays (both ways).
+* Scripted conversations (``contacts[].conversations`` of the spec) are sent verbatim, in order, from their
+  ``at``, 20-90 seconds apart; the contact has no everyday session that day.
 * Nothing is sent after ``now``: a session crossing it stops there. A contact's messages within
   :data:`UNREAD_HOURS` of ``now`` that the persona has not answered are unread; on the morning of
   ``now`` one or two close contacts have written and wait for an answer.
@@ -265,6 +267,8 @@ class Chat:
         self.planned: dt.date | None = None  # the day the latest plan proposal is for
         self.plan_days: set[dt.date] = set()  # days something is already planned in chat
         self.told: set[tuple] = set()  # (kind, index, facts) of news told: a shared cat's story is told once
+        # Days of the spec's scripted conversations per contact: no everyday session of ours then.
+        self.scripted = {c.name: {t.at.date() for t in c.conversations or []} for c in self.contacts}
 
     def thread_id(self, c: Contact) -> str:
         return derived_id(self.sim.seed, "chat/thread", c.name)
@@ -355,22 +359,27 @@ class Chat:
         ref: str | None = None,
         topic: str | None = None,
         extra: dict[str, Any] | None = None,
+        verbatim: bool = False,
     ) -> int:
         """Send ``lines`` ((mine, text)) from ``at`` on, a few seconds to minutes apart; returns how many were sent.
 
         Stops at ``now`` and (unless the persona is a night owl) at midnight; drops a line whose greeting
-        does not fit its hour."""
+        does not fit its hour. ``verbatim`` (a spec's scripted conversation) sends every line as written, 20-90
+        seconds apart (60 lines take at most 1.5 hours: one started the evening before ``now`` ends before it),
+        across midnight too."""
         sim = self.sim
         tid = self.thread_id(c)
         stamped: list[tuple[dt.datetime, bool, str]] = []
         start = at
         for i, (mine, text) in enumerate(lines):
-            if i:
+            if i and verbatim:
+                at = at + dt.timedelta(seconds=r.randint(20, 90))
+            elif i:
                 gap = r.randint(4, 75) if r.random() < 0.85 else r.randint(90, 840)
                 at = at + dt.timedelta(seconds=gap + min(len(text) // 3, 40))
-            if at > sim.now or (i and not self.night_owl and at.date() != start.date()):
+            if at > sim.now or (i and not verbatim and not self.night_owl and at.date() != start.date()):
                 break
-            if not text or greeting_off_hour(text, at.hour):
+            if not verbatim and (not text or greeting_off_hour(text, at.hour)):
                 continue
             stamped.append((at, mine, text))
         last_mine = max((k for k, (_, mine, _) in enumerate(stamped) if mine), default=-1)
@@ -418,6 +427,7 @@ def simulate_chat(sim: Sim) -> None:
         return
     for c in chat.contacts:
         _sessions(chat, c)
+    _scripted(chat)
     _together(chat)
     _holidays(chat)
     _p2p(chat)
@@ -486,11 +496,23 @@ def _sessions(chat: Chat, c: Contact) -> None:
             continue  # travelling together: see _together
         if work and trip:
             continue
+        if day in chat.scripted[c.name]:
+            continue  # the spec's own conversation that day: see _scripted
         chat.planned = None
         lines, topic, ref = _script(chat, c, r, at, trip)
         if lines:
             extra = {"plan_on": chat.planned.isoformat()} if topic == "plan" and chat.planned else None
             chat.post(c, at, lines, ("s", day), r, ref=ref, topic=topic, extra=extra)
+
+
+def _scripted(chat: Chat) -> None:
+    """The spec's scripted conversations (``contacts[].conversations``), every message verbatim and in order from
+    the conversation's ``at`` (``topic`` ``scripted``); stream ``chat/scripted/<name>``."""
+    for c in chat.contacts:
+        r = chat.sim.rng(f"chat/scripted/{c.name}")
+        for j, talk in enumerate(c.conversations or []):
+            lines = [(m.from_ == "me", m.text) for m in talk.messages]
+            chat.post(c, talk.at, lines, ("scripted", j), r, topic="scripted", verbatim=True)
 
 
 def _script(chat: Chat, c: Contact, r: random.Random, at: dt.datetime, trip) -> tuple[list[Step], str, str | None]:

@@ -420,7 +420,9 @@ _SCHEMA_SILENT = re.compile(
     r"at most one of each kind|a trip may last|return is before depart|credit_limit|"
     r"decimal places|no more than \d+ digits|is a system account|is not an IANA|"
     r"not a valid http|not a valid URL|email address|money must be|no city of 15,000 people or more|"
-    r"is not an ISO 3166-1 alpha-2 country code|is not an ISO 4217 currency code|is not a locale CLDR"
+    r"is not an ISO 3166-1 alpha-2 country code|is not an ISO 4217 currency code|is not a locale CLDR|"
+    r"not a valid host name|must be on a day of the history|one conversation a day|add chat|"
+    r"a local time without an offset|only colleagues appear in the work chat"
 )
 
 

@@ -207,3 +207,59 @@ def test_holidays_bring_holiday_talk(any_world):
         xmas = dt.date(year, 12, 25)
         if world.start.date() <= xmas <= world.now.date():
             assert xmas in days
+
+
+def test_scripted_conversations_are_sent_verbatim_in_order_and_refused_off_the_history(tmp_path):
+    import json
+    from pathlib import Path
+
+    from builder.persona import SpecError, complete, load
+    from builder.persona.model import Persona
+
+    spec = json.loads((Path(__file__).parents[2] / "personas" / "jordan-lee.json").read_text())
+    spec["contacts"] = [
+        {
+            "name": "Priya Raman",
+            "relationship": "friend",
+            "closeness": 5,
+            "conversations": [
+                {
+                    "at": "2026-03-07T23:55",
+                    "messages": [
+                        {"from": "them", "text": "Still up? <b>The ferry</b> leaves at 7 & I can't find my pass"},
+                        {"from": "me", "text": "Check the drawer by the door.\nIt's always there"},
+                        {"from": "them", "text": "Found it!! good morning 🙃"},
+                    ],
+                }
+            ],
+        }
+    ]
+    p = complete(Persona.model_validate(spec))
+    world = simulate(p)
+    mine = [e for e in world.of_kind("chat_message") if e.data["contact"] == "Priya Raman"]
+    scripted = [e for e in mine if e.data.get("topic") == "scripted"]
+    assert [(e.data["sender"], e.data["text"]) for e in scripted] == [
+        ("Priya Raman", "Still up? <b>The ferry</b> leaves at 7 & I can't find my pass"),
+        ("me", "Check the drawer by the door.\nIt's always there"),
+        ("Priya Raman", "Found it!! good morning 🙃"),  # past midnight and a greeting off its hour: kept as written
+    ]
+    assert scripted[0].at == dt.datetime(2026, 3, 7, 23, 55) and scripted[0].at < scripted[1].at < scripted[2].at
+    # No everyday session of the builder's own with her that day.
+    day = dt.date(2026, 3, 7)
+    assert [e for e in mine if e.at.date() == day and e.data.get("topic") not in ("scripted", None)] == []
+    # Refused, one line each: a day after the history, two the same day, a contact outside the messaging app.
+    talk = spec["contacts"][0]["conversations"][0]
+    for conversations, apps, message in [
+        ([{**talk, "at": f"{p.as_of}T08:00"}], None, "conversations[0].at: must be on a day of the history"),
+        ([talk, {**talk, "at": "2026-03-07T09:00"}], None, "one conversation a day with a contact"),
+        ([talk], ["mail"], "a contact with conversations is in the messaging app: add chat"),
+    ]:
+        bad = json.loads(json.dumps(spec))
+        bad["contacts"][0]["conversations"] = conversations
+        if apps:
+            bad["contacts"][0]["apps"] = apps
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(bad))
+        with pytest.raises(SpecError) as err:
+            load(path)
+        assert any(message in line for line in err.value.lines), err.value.lines
