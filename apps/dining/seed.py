@@ -27,7 +27,7 @@ from builder.rng import rng
 from builder.world import World, payment_cards
 from builder.reference import gazetteer
 from builder.reference.dining import restaurants
-from builder.reference.dining.catalogue import generated
+from builder.reference.dining.catalogue import file_city, generated
 from builder.reference.locale import language
 
 from . import models as m
@@ -106,6 +106,16 @@ def reservations(world: World) -> list[dict]:
     return out
 
 
+def home_city(world: World) -> str:
+    """The persona's home city as TableTime's catalogue names it: the file's name for the address's city (GeoNames'
+    "New York City" is the file's "New York"), else the address's spelling; "" without an address."""
+    a = world.persona.identity.address
+    if not a:
+        return ""
+    city = gazetteer.find_city(a.city, a.country, a.region)
+    return (file_city(city) if city else None) or a.city
+
+
 def _home_generated(world: World) -> list[dict]:
     """The restaurants TableTime generates in the persona's home city beside the file's (all of them for a city
     ``restaurants.yaml`` lacks; none for a home city of the file): ``builder.reference.dining.catalogue.generated``,
@@ -133,7 +143,7 @@ def _world_only(world: World, mine: list[dict]) -> list[dict]:
                 b["restaurant"],
                 cuisine_of.get(b["confirmation"]),
                 b["address"] or "",
-                city=home.city if home else "",
+                city=home_city(world),
                 country=home.country if home else "",
                 region=(home.region or "") if home else "",
                 zone=p.timezone,
@@ -222,7 +232,7 @@ def seed(world: World, path: Path) -> Path:
     """
     p = world.persona
     ident = p.identity
-    home = ident.address.city if ident.address else ""
+    home = home_city(world)
     engine = dbfile.create(path, m.Base.metadata)
     creds = credentials(world)
     now = world.now
@@ -408,7 +418,8 @@ def seed(world: World, path: Path) -> Path:
                             held.add((t, day.isoformat(), s))
                             hold_rows.append({"table_id": t, "day": day.isoformat(), "slot": s, "reservation_id": None})
         hold_rows.sort(key=lambda h: (h["table_id"], h["day"], h["slot"]))
-        db.execute(insert(m.TableHold.__table__), hold_rows)
+        if hold_rows:  # none when no restaurant of the home city takes bookings and the persona booked none
+            db.execute(insert(m.TableHold.__table__), hold_rows)
         # Reviews: other diners', then the persona's own.
         r = rng(world.seed, "dining/reviews")
         rvid = 0

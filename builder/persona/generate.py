@@ -490,7 +490,7 @@ def gendered_surname(surname: str, gender: str, locale: str) -> str:
         surname[: len(surname) - len(theirs)] + ours
         for f, m in _SURNAME_FORMS
         for ours, theirs in [(f, m) if gender == "female" else (m, f)]
-        if surname.endswith(theirs) and theirs
+        if surname.endswith(theirs) and theirs and (ours != "ová" or locale.split("_")[0] in ("cs", "sk"))
     ]
     if gender == "female" and locale.split("_")[0] in ("cs", "sk"):
         forms.append(surname + "ová")

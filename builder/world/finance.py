@@ -44,6 +44,7 @@ Rules (tasks and tests depend on them):
 from __future__ import annotations
 
 import calendar
+from collections import Counter
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
@@ -770,12 +771,13 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
             if pst.account == "credit_card" and pst.amount_cents > 0:
                 state["paid"] += pst.amount_cents
 
-    def from_savings(at: dt.datetime, need: int) -> None:
-        # Top checking up from savings (rounded up to 50) when the card needs more than checking can spare.
+    def from_savings(at: dt.datetime, need: int, why: tuple) -> None:
+        # Top checking up from savings (rounded up to 50) when the card needs more than checking can spare; a
+        # pay-down tops up apart from a payment of the same minute (``why``: its own id and key).
         if "savings" not in kinds or need <= 0 or bal["savings"] <= 0:
             return
         amount = min(_round_up(need), bal["savings"])
-        tid = derived_id(sim.seed, "transfer", "from_savings", at.isoformat())
+        tid = derived_id(sim.seed, "transfer", "from_savings", at.isoformat(), *why)
         record(
             sim.event(
                 "transfer",
@@ -785,20 +787,27 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
                     Charge("savings", -amount, label(sim, "from_savings"), None, "transfer", "transfer", tid),
                     Charge("checking", amount, label(sim, "to_checking"), None, "transfer", "transfer", tid),
                 ],
-                ("from_savings",),
+                ("from_savings", *why),
             )
         )
 
+    paydowns: Counter[dt.datetime] = Counter()  # pay-downs so far at each time (two charges of one minute)
+
     def pay_card(at: dt.datetime, want: int, owed: int, paydown: bool) -> None:
+        # The n-th pay-down of one minute (n >= 1) gets its own ids and keys; the first keeps the plain ones.
+        nth = ()
+        if paydown:
+            nth = (paydowns[at],) if paydowns[at] else ()
+            paydowns[at] += 1
         spare = bal["checking"] - reserve
         if spare < want:
-            from_savings(at, want - max(spare, 0))
+            from_savings(at, want - max(spare, 0), ("paydown", *nth) if paydown else ())
             spare = bal["checking"] - reserve
         # Whole units of the currency (yen): a paydown to 40 % of the limit, or the spare cash, can fall between.
         amount = floor_unit(min(want, max(spare, 0)), p.finances.currency)
         if amount <= 0:
             return
-        tid = derived_id(sim.seed, "card_payment", at.isoformat(), paydown)
+        tid = derived_id(sim.seed, "card_payment", at.isoformat(), paydown, *nth)
         # statement_owed_cents: what was still due when paying (a pay-down pays exactly what it means to).
         data = {"amount_cents": amount, "statement_owed_cents": amount if paydown else want, "recurring": not paydown}
         if not paydown:
@@ -822,7 +831,7 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
                     ),
                     Charge("credit_card", amount, label(sim, "card_thanks"), None, "transfer", "card_payment", tid),
                 ],
-                ("paydown",) if paydown else "",
+                ("paydown", *nth) if paydown else "",
             )
         )
 

@@ -414,3 +414,22 @@ def test_a_loans_statements_carry_its_balance(world):
             f"Principal balance after this payment: {fmt.money(balances[mail.data['ref']][1])} (4.53% APR)."
             in (mail.data["body"])
         )
+
+
+def test_two_card_paydowns_in_one_minute_get_their_own_transfers():
+    """A generated persona (new-persona --population 50 --seed 1, no. 29) made two charges of one minute that each
+    took the card past 90 % of its limit: the second pay-down and its top-up from savings reused the first's id."""
+    import json
+    from collections import Counter
+    from pathlib import Path
+
+    from builder.persona import complete
+    from builder.persona.model import Persona
+    from builder.world import simulate
+
+    spec = json.loads((Path(__file__).parents[1] / "data" / "two-paydowns-one-minute.json").read_text())
+    world = simulate(complete(Persona.model_validate(spec)))
+    paydowns = [e for e in world.of_kind("card_payment") if e.data.get("paydown")]
+    twice = [at for at, n in Counter(e.at for e in paydowns).items() if n > 1]
+    assert twice, "the spec no longer makes two pay-downs in one minute: find another"
+    assert len({e.id for e in world.events}) == len(world.events)
