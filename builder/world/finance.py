@@ -772,8 +772,8 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
                 state["paid"] += pst.amount_cents
 
     def from_savings(at: dt.datetime, need: int, why: tuple) -> None:
-        # Top checking up from savings (rounded up to 50) when the card needs more than checking can spare; a
-        # pay-down tops up apart from a payment of the same minute (``why``: its own id and key).
+        # Top checking up from savings (rounded up to 50) when the card needs more than checking can spare; ``why``
+        # tells a second payment's top-up of the same minute apart (its own id and key).
         if "savings" not in kinds or need <= 0 or bal["savings"] <= 0:
             return
         amount = min(_round_up(need), bal["savings"])
@@ -791,17 +791,16 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
             )
         )
 
-    paydowns: Counter[dt.datetime] = Counter()  # pay-downs so far at each time (two charges of one minute)
+    payments: Counter[dt.datetime] = Counter()  # card payments so far at each time (two charges of one minute)
 
     def pay_card(at: dt.datetime, want: int, owed: int, paydown: bool) -> None:
-        # The n-th pay-down of one minute (n >= 1) gets its own ids and keys; the first keeps the plain ones.
-        nth = ()
-        if paydown:
-            nth = (paydowns[at],) if paydowns[at] else ()
-            paydowns[at] += 1
+        # The n-th payment of one minute (n >= 1: a second charge past 90 % of the limit) gets its own ids and keys
+        # (its top-up from savings too); the first keeps the plain ones.
+        nth = (payments[at],) if payments[at] else ()
+        payments[at] += 1
         spare = bal["checking"] - reserve
         if spare < want:
-            from_savings(at, want - max(spare, 0), ("paydown", *nth) if paydown else ())
+            from_savings(at, want - max(spare, 0), nth)
             spare = bal["checking"] - reserve
         # Whole units of the currency (yen): a paydown to 40 % of the limit, or the spare cash, can fall between.
         amount = floor_unit(min(want, max(spare, 0)), p.finances.currency)
