@@ -23,7 +23,10 @@ space are folded to one space. A number of one or two digits (a day of the month
 be told apart from any other number and counts as not found. A string matches as itself; a number as any of ``1650``, ``1650.00``, ``1,650.00``, ``1.650,00`` and, for an amount, its cents
 (``165000``: databases store money so); a date as ISO ``2026-03-14`` or as the locales write it (``Mar 14, 2026``,
 ``14 March 2026``, ``14.03.2026``, ``03/14/2026``); a time ``18:30`` as itself or ``6:30 PM``. A list of strings is
-one fact per item. This is a lower bound a reader outside the project would accept: a fact shown in another form
+one fact per item. A flight number ``TP258`` also matches as airlines print it (``TP 258``). A contact's app
+(``contacts[2].apps[1] = "workchat"``) is seen when that contact's name appears in that app: the databases of the
+messaging app (``chat``), the bank, the calendar's attendees, the professional network and the work chat, or the
+Maildir (``mail``). This is a lower bound a reader outside the project would accept: a fact shown in another form
 (a weekday list as "every Tuesday") counts as not visible.
 
 Usage: ``python -m builder.coverage SPEC.json BUILD_DIR [--missing] [--where]`` (``BUILD_DIR`` is
@@ -62,6 +65,19 @@ MONEY_KEYS = {"amount", "balance", "salary", "opening_balance", "credit_limit", 
 
 HIDDEN_COLUMNS = {"style", "messaging_style", "closeness", "password_hash", "session_token"}
 
+#: Where each contact app's data lies in the layer (a substring of the source's path).
+#: Where each contact app's data lies in the layer (a pattern of the source's path): the calendar's attendees only (every
+#: contact's birthday is in the calendar whatever its apps).
+_APP_SOURCES = {
+    "mail": re.compile(r"/Mail/"),
+    "chat": re.compile(r"/messaging\.sqlite:"),
+    "bank": re.compile(r"/bank\.sqlite:"),
+    "calendar": re.compile(r"/calendar\.sqlite:attendees$"),
+    "network": re.compile(r"/network\.sqlite:"),
+    "workchat": re.compile(r"/workchat\.sqlite:"),
+}
+_CONTACT_APP = re.compile(r"contacts\[(\d+)\]\.apps\[\d+\]")
+_FLIGHT = re.compile(r"[A-Z0-9]{2}[0-9]{1,4}")
 _SPACE = re.compile(r"\s+")
 _TAGS = re.compile(r"<[^>]+>")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -294,7 +310,18 @@ def coverage(spec: dict, layer: Path) -> tuple[list[tuple[Fact, str]], list[Fact
     seen, missing = [], []
     for f in facts(spec):
         key = re.sub(r"\[\d+\]$", "", f.path).rsplit(".", 1)[-1]
-        pattern = _pattern(forms(f.value, money=key in MONEY_KEYS))
+        app = _CONTACT_APP.fullmatch(f.path)
+        if app:  # the contact's name in that app's own files
+            name = _pattern({_fold(spec["contacts"][int(app.group(1))]["name"])})
+            place = _APP_SOURCES.get(str(f.value))
+            where = [(src, t) for src, t in chunks if place and place.search(f"/{src}")]
+            hit = next((src for src, t in where if name and name.search(t)), None)
+            (missing.append(f) if hit is None else seen.append((f, hit)))
+            continue
+        values = forms(f.value, money=key in MONEY_KEYS)
+        if key == "flight" and _FLIGHT.fullmatch(str(f.value)):
+            values.add(_fold(f"{str(f.value)[:2]} {str(f.value)[2:]}"))
+        pattern = _pattern(values)
         found = pattern.search(text) if pattern else None
         if found is None:
             missing.append(f)

@@ -540,10 +540,16 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
         )
     r = rng(seed, "complete/travel/loyalty")
     airline = t.airline or service("airline").title
-    loyalty = t.loyalty or [
+    chain = t.hotel_chain or "Harbor & Pine Hotels"
+    drawn = [
         {"program": f"{airline} Miles", "number": f"MR{r.randint(10**8, 10**9 - 1)}"},
         {"program": "Harbor & Pine Rewards", "number": f"HP{r.randint(10**7, 10**8 - 1)}"},
     ]
+    # The spec's programmes as written, then the airline's when it lists none of its (every flight booking carries
+    # the member number: the airline's site signs in with it); at most 20 (the schema's cap: the last gives way).
+    loyalty = list(t.loyalty) or drawn
+    if t.loyalty and not any(airline.lower() in lo.program.lower() for lo in t.loyalty):
+        loyalty = [*loyalty[:19], drawn[0]]
     seat = t.seat or (
         p.preferences.seat
         if p.preferences and p.preferences.seat
@@ -552,7 +558,7 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
     return Travel(
         home_airport=t.home_airport or city.airport,
         airline=airline,
-        hotel_chain=t.hotel_chain or "Harbor & Pine Hotels",
+        hotel_chain=chain,
         seat=seat,
         loyalty=loyalty,
         trips=trips,
