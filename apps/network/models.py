@@ -35,13 +35,15 @@ class Session(appkit.SessionRow, Base):
 
 
 class Profile(Base):
-    """The persona's profile (one row, ``id`` 1): headline (≤ 220 chars), about (≤ 2,600), location."""
+    """The persona's profile (one row, ``id`` 1): headline (≤ 220 chars), about (≤ 2,600), location, pronouns (≤ 30,
+    "" when not shown)."""
 
     __tablename__ = "profile"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     headline: Mapped[str] = mapped_column(String)
     about: Mapped[str] = mapped_column(Text)
     location: Mapped[str] = mapped_column(String)
+    pronouns: Mapped[str] = mapped_column(String, default="")
     updated_at: Mapped[str | None] = mapped_column(String)
 
 

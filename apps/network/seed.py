@@ -2,7 +2,7 @@
 
 What the seed writes, and the rules it keeps (tests and tasks depend on them):
 
-* **Profile**: the ``career_profile`` event verbatim: headline, about (the ``bio``, then the ``about`` paragraph),
+* **Profile**: the ``career_profile`` event verbatim: headline, about (the ``bio``, then the ``about`` paragraph), pronouns,
   location, experience (newest first; entry 0 the current job with the profile's stale title, ``world_ref`` ``exp-<n>``), education,
   skills (``skill:<name>``).
 * **People**: the profile's connections (``connected_on`` set) then its second-degree people
@@ -105,7 +105,15 @@ def seed(world: World, path: Path) -> Path:
         )
         # The About opens with the persona's own bio (the spec's, verbatim), then the career paragraph.
         about = "\n\n".join(x for x in (prof.get("bio"), prof["about"]) if x)
-        db.add(m.Profile(id=1, headline=prof["headline"], about=about, location=prof["location"]))
+        db.add(
+            m.Profile(
+                id=1,
+                headline=prof["headline"],
+                about=about,
+                location=prof["location"],
+                pronouns=prof.get("pronouns") or "",
+            )
+        )
         for i, x in enumerate(prof["experience"], start=1):
             db.add(
                 m.Experience(

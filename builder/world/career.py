@@ -6,7 +6,7 @@ Everything is drawn from ``career/...`` streams and worded from ``templates/care
 
 Event kinds (all keyed ``("career", ...)``):
 
-* ``career_profile`` (one, at the world's start): ``headline``, ``bio`` (``identity.bio`` verbatim), ``about``,
+* ``career_profile`` (one, at the world's start): ``headline``, ``bio`` (``identity.bio`` verbatim), ``pronouns``, ``about``,
   ``location``, ``experience``
   (newest first: ``{id, title, company, location, start: "YYYY-MM", end: "YYYY-MM" | None, description}``;
   entry 0 is the current job at the spec's employer), ``education`` (``{school, degree, start_year, end_year}``),
@@ -249,6 +249,7 @@ def _profile(sim: Sim, b: dict) -> dict[str, Any]:
     return {
         "headline": headline,
         "bio": p.identity.bio or "",
+        "pronouns": p.identity.pronouns or "",
         "about": about,
         "location": loc,
         "role": role,

@@ -1085,11 +1085,13 @@ class CareerProfile(EventData):
     """The persona's professional profile as the history starts: headline, jobs, education, skills, the network
     (``connections`` and second-degree ``people``), the planted ``meetup`` and the ``resume`` file's difference.
     ``bio`` is the spec's ``identity.bio`` verbatim (as written, or as the completion wrote it): the profile's About
-    opens with it, ``about`` (the career paragraph, also the résumé's summary) follows."""
+    opens with it, ``about`` (the career paragraph, also the résumé's summary) follows; ``pronouns`` the spec's
+    ``identity.pronouns`` (shown beside the name)."""
 
     KIND: ClassVar[str] = "career_profile"
     headline: str
     bio: str = ""
+    pronouns: str = ""
     about: str
     location: str
     role: str

@@ -59,6 +59,7 @@ def world_facts(world) -> dict:
             "headline": prof["headline"],
             "about": f"{world.persona.identity.bio}\n\n{prof['about']}",
             "location": prof["location"],
+            "pronouns": world.persona.identity.pronouns,
             "experience": [
                 {"title": x["title"], "company": x["company"], "start": x["start"], "end": x["end"]}
                 for x in prof["experience"]

@@ -4,13 +4,14 @@ import type { Education, Experience } from "@/network/lib/network";
 import { Avatar } from "./Logo";
 
 /** The profile's top card. */
-export function ProfileTop({ name, headline, location, extra, actions }: { name: string; headline: string; location: string; extra?: ReactNode; actions?: ReactNode }) {
+export function ProfileTop({ name, pronouns, headline, location, extra, actions }: { name: string; pronouns?: string; headline: string; location: string; extra?: ReactNode; actions?: ReactNode }) {
   return (
     <section className="gl-card gl-profile-top">
       <div className="gl-cover gl-cover-big" />
       <div className="gl-profile-id">
         <Avatar name={name} size={112} />
         <h1 data-testid="profile-name">{name}</h1>
+        {pronouns ? <p className="gl-muted gl-small" data-testid="profile-pronouns">{pronouns}</p> : null}
         <p className="gl-headline" data-testid="profile-headline">{headline}</p>
         <p className="gl-muted gl-small" data-testid="profile-location">{location}</p>
         {extra}

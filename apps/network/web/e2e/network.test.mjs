@@ -39,6 +39,7 @@ test("the profile is the world's: headline, about, location, experience, educati
   assert.equal(await page.locator('[data-testid="profile-headline"]').innerText(), facts.profile.headline);
   assert.equal(await page.locator('[data-testid="profile-about"]').innerText(), facts.profile.about);
   assert.equal(await page.locator('[data-testid="profile-location"]').innerText(), facts.profile.location);
+  assert.equal(await page.locator('[data-testid="profile-pronouns"]').innerText(), facts.profile.pronouns);
   const exp = await page.locator('[data-testid="experience"]').evaluateAll((els) =>
     els.map((e) => ({ title: e.dataset.title, company: e.dataset.company, start: e.dataset.start, end: e.dataset.end || null })));
   assert.deepEqual(exp, facts.profile.experience);
@@ -146,6 +147,7 @@ test("bad input is refused with a clear message and changes nothing", async () =
     ["/api/posts", { body: "x".repeat(3001) }, /at most 3000/],
     ["/api/profile", { headline: "h".repeat(221), location: "Here", about: "" }, /at most 220/],
     ["/api/profile", { headline: "", location: "Here", about: "" }, /headline can't be empty/],
+    ["/api/profile", { headline: "h", location: "Here", about: "", pronouns: "p".repeat(31) }, /pronouns can be at most 30/],
     ["/api/experience", { action: "add", title: "T", company: "C", start: "2024-05", end: "2023-01" }, /before the start/],
     ["/api/experience", { action: "add", title: "T", company: "C", start: "May 2024" }, /month like/],
     ["/api/experience", { action: "update", id: "999999", title: "T", company: "C", start: "2024-05" }, /does not exist/],

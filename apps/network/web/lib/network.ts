@@ -3,7 +3,7 @@ import { db } from "./db";
 import { networkContext } from "./context";
 
 /** Limits of what a person may type. */
-export const LIMITS = { headline: 220, about: 2600, location: 100, title: 100, company: 100, description: 2000, skill: 60, post: 3000, comment: 1250, message: 4000 } as const;
+export const LIMITS = { headline: 220, pronouns: 30, about: 2600, location: 100, title: 100, company: 100, description: 2000, skill: 60, post: 3000, comment: 1250, message: 4000 } as const;
 export const REACTIONS = ["like", "celebrate", "support", "love", "insightful"] as const;
 export const REACTION_LABEL: Record<string, string> = { like: "Like", celebrate: "Celebrate", support: "Support", love: "Love", insightful: "Insightful" };
 export const MAX_SKILLS = 50;
@@ -33,7 +33,7 @@ export function monthValue(value: string, label: string, fieldName: string, opti
   return v;
 }
 
-export interface Profile { headline: string; about: string; location: string; updated_at: string | null }
+export interface Profile { headline: string; about: string; location: string; pronouns: string; updated_at: string | null }
 export interface Experience { id: number; title: string; company: string; location: string; start_month: string; end_month: string | null; description: string; world_ref: string | null }
 export interface Education { id: number; school: string; degree: string; start_year: number; end_year: number }
 export interface Skill { id: number; name: string }
@@ -43,7 +43,7 @@ export interface Person {
 }
 
 export function getProfile(): Profile {
-  return db().prepare("SELECT headline, about, location, updated_at FROM profile WHERE id = 1").get() as Profile;
+  return db().prepare("SELECT headline, about, location, pronouns, updated_at FROM profile WHERE id = 1").get() as Profile;
 }
 export function listExperience(): Experience[] {
   return db().prepare("SELECT * FROM experience ORDER BY end_month IS NOT NULL, start_month DESC, id").all() as Experience[];
@@ -58,11 +58,12 @@ export function listSkills(): Skill[] {
   return db().prepare("SELECT id, name FROM skills ORDER BY position, id").all() as Skill[];
 }
 
-export function updateProfile(headline: string, about: string, location: string): void {
+export function updateProfile(headline: string, about: string, location: string, pronouns: string): void {
   const h = text(headline, "The headline", "headline", LIMITS.headline);
   const a = text(about, "About", "about", LIMITS.about, true);
   const l = text(location, "The location", "location", LIMITS.location);
-  db().prepare("UPDATE profile SET headline = ?, about = ?, location = ?, updated_at = ? WHERE id = 1").run(h, a, l, networkContext().now);
+  const p = text(pronouns, "The pronouns", "pronouns", LIMITS.pronouns, true);
+  db().prepare("UPDATE profile SET headline = ?, about = ?, location = ?, pronouns = ?, updated_at = ? WHERE id = 1").run(h, a, l, p, networkContext().now);
 }
 
 function checkExperience(f: Record<string, string>) {

@@ -22,7 +22,7 @@ export default async function MyProfile({ searchParams }: { searchParams: Promis
       <div className="gl-cols gl-cols-profile">
         <section className="gl-center">
           <Flash error={errorMessage(sp)} notice={one(sp.saved) ? "Your profile is updated." : ""} />
-          <ProfileTop name={user.full_name} headline={p.headline} location={p.location}
+          <ProfileTop name={user.full_name} pronouns={p.pronouns} headline={p.headline} location={p.location}
             extra={<p className="gl-small"><Link href="/network">{listConnections().length} connections</Link></p>}
             actions={<Link href="/in/me/edit" className="gl-primary" data-testid="edit-profile">Edit profile</Link>} />
           <section className="gl-card">

@@ -49,6 +49,7 @@ export default async function EditProfile({ searchParams }: { searchParams: Prom
               <input type="hidden" name="_idem" value={idempotencyToken()} />
               <input type="hidden" name="back" value="/in/me/edit" />
               <label>Headline<input name="headline" defaultValue={p.headline} required maxLength={LIMITS.headline} /></label>
+              <label>Pronouns<input name="pronouns" defaultValue={p.pronouns} maxLength={LIMITS.pronouns} placeholder="e.g. she/her" /></label>
               <label>Location<input name="location" defaultValue={p.location} required maxLength={LIMITS.location} /></label>
               <label>About<textarea name="about" defaultValue={p.about} rows={6} maxLength={LIMITS.about} /></label>
               <button type="submit" className="gl-primary">Save intro</button>
