@@ -12,8 +12,8 @@ Rules (tasks and tests depend on them):
   trips of the history give what is left; optional everyday spending (shopping, outings,
   pharmacy) scales to it, and the standing savings transfer is what is left over (never more
   than 25 % of net pay, 0 when nothing is).
-* Merchants are named from the locale's banks in ``templates/money/merchants.yaml`` (surnames from
-  Faker only inside patterns); the spec's ``favourite_merchants`` are merchants too, visited
+* Merchants are named from the banks in ``templates/money/merchants.yaml`` of the home's shop signs
+  (:func:`sign_bank`: the persona's own bank at home, its residents' abroad; surnames from Faker only inside patterns); the spec's ``favourite_merchants`` are merchants too, visited
   every 10-24 days (a per-favourite rhythm, give or take two days). Home-city everyday spending stops from a trip's departure day to its
   return day (travel.py spends at the destination instead).
 * Commute mode drives transport: ``transit`` buys a monthly pass (3+ office days) or pays fares
@@ -253,11 +253,25 @@ def _home_names(seed: int, city: str, locale: str, country: str | None = None) -
     return tuple(out)
 
 
+def sign_bank(p: Persona) -> str:
+    """The phrase bank the home city's shop signs are named from: the persona's own at home, else the bank its
+    residents read (:func:`builder.reference.locale.bank_of` of the country's likely locale and that locale's
+    language): a German speaker in Harare shops at stores with English names, not at an EDEKA."""
+    from ..reference.locale import bank_of, default_language, default_locale, territory
+
+    country = p.identity.address.country if p.identity.address else None
+    if not country or country.upper() == territory(p.bank):
+        return p.bank
+    local = default_locale(country)
+    return bank_of(local, default_language(local))
+
+
 def make_merchants(p: Persona) -> list[Merchant]:
-    """Merchants in the persona's city: names from the locale's bank (see module rules), then the favourites."""
+    """Merchants in the persona's city: names from the bank of its shop signs (:func:`sign_bank`; see module rules),
+    then the favourites."""
     city = p.identity.address.city
     out, seen = [], set()
-    for category, name in _home_names(p.seed, city, p.bank, p.identity.address.country):
+    for category, name in _home_names(p.seed, city, sign_bank(p), p.identity.address.country):
         seen.add(name)
         out.append(
             Merchant(
@@ -276,7 +290,7 @@ def make_merchants(p: Persona) -> list[Merchant]:
 
 def home_kind(p: Persona, merchant: Merchant) -> str:
     """A merchant's bank category (``fuel``, ``parking``, ``bike``, ``transit``... or its category)."""
-    for category, name in _home_names(p.seed, p.identity.address.city, p.bank, p.identity.address.country):
+    for category, name in _home_names(p.seed, p.identity.address.city, sign_bank(p), p.identity.address.country):
         if name == merchant.name:
             return category
     return merchant.category

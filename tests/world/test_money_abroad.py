@@ -75,3 +75,22 @@ def test_trips_abroad_charge_in_the_countrys_currency_and_at_home_at_homes_price
     fukuoka = [d for d in buys if d.get("city") == "Fukuoka" and d["category"] == "restaurants"]
     assert fukuoka and all("foreign_currency" not in d for d in fukuoka)
     assert max(d["amount_cents"] for d in fukuoka) < 1_500_000  # under ¥15,000 for a meal, party included
+
+
+def test_shop_signs_of_a_home_abroad_are_the_country_s_not_the_reader_s():
+    """A German speaker in Harare (new-persona population 50, seed 1) bought groceries at "EDEKA Cook": the shops of
+    a home abroad are named as its residents name them; a persona at home keeps its own bank's names."""
+    from builder.persona import complete
+    from builder.persona.generate import persona, resolve_city
+    from builder.persona.model import Persona
+    from builder.world.finance import make_merchants, sign_bank
+
+    spec, _ = persona(resolve_city("Harare"), 7, language="de")
+    p = complete(Persona.model_validate(spec))
+    assert p.bank == "de_DE" and sign_bank(p) == "en_GB"
+    names = [m.name for m in make_merchants(p)]
+    assert not [n for n in names if any(w in n for w in ("EDEKA", "Bäckerei", "Apotheke", "Wochenmarkt"))], names
+    vienna, _ = persona(resolve_city("Vienna"), 7, language="en")
+    assert sign_bank(complete(Persona.model_validate(vienna))) == "de_DE"
+    hamburg, _ = persona(resolve_city("Hamburg", "DE"), 7)
+    assert sign_bank(complete(Persona.model_validate(hamburg))) == "de_DE"
