@@ -6,7 +6,8 @@ Rules the derivation obeys (the tests check them against the world):
 * The master time of day, duration, title, location and description are the most common ones of the
   occurrences (ties: the earliest occurrence's). DTSTART is the first occurrence's date at the master
   time; UNTIL is the last occurrence's rule start, so the rule never runs past the world.
-* Same month and day every time: ``FREQ=YEARLY``. Otherwise weekly: ``BYDAY`` is the set of weekdays,
+* Same month and day every time: ``FREQ=YEARLY``. One weekday, at most once a month, always the nth (1-4) or
+  always the last of its month: ``FREQ=MONTHLY;BYDAY=1TH`` (``-1FR``). Otherwise weekly: ``BYDAY`` is the set of weekdays,
   ``INTERVAL`` the greatest common divisor of the week gaps (weeks start on Monday, ``WKST=MO``);
   every weekday at interval 1 is ``FREQ=DAILY``.
 * Every date the rule makes but the world skips (holidays, trips) is an EXDATE; every occurrence that
@@ -62,13 +63,43 @@ def _monday(day: dt.date) -> dt.date:
     return day - dt.timedelta(days=day.weekday())
 
 
+def _nth(day: dt.date) -> int:
+    """Which of its month's weekdays ``day`` is (1-5)."""
+    return (day.day - 1) // 7 + 1
+
+
+def _last_of_month(day: dt.date) -> bool:
+    return (day + dt.timedelta(days=7)).month != day.month
+
+
+def _monthly(dates: list[dt.date]) -> int | None:
+    """The ordinal of a monthly series (1-4, or -1: the last) when ``dates`` (two or more) are one weekday, at most
+    one a month, always the same of their month; else None."""
+    if (
+        len(dates) < 2
+        or len({d.weekday() for d in dates}) != 1
+        or len({(d.year, d.month) for d in dates}) != len(dates)
+    ):
+        return None
+    if all(_last_of_month(d) for d in dates):
+        return -1
+    ords = {_nth(d) for d in dates}
+    return ords.pop() if len(ords) == 1 and next(iter(ords)) <= 4 else None
+
+
 def expand(
-    freq: str, dtstart: dt.datetime, last: dt.date, interval: int = 1, byday: list[int] | None = None
+    freq: str,
+    dtstart: dt.datetime,
+    last: dt.date,
+    interval: int = 1,
+    byday: list[int] | None = None,
+    nth: int | None = None,
 ) -> list[dt.datetime]:
     """Rule starts from ``dtstart`` up to the date ``last`` inclusive (naive local, series zone).
 
     ``freq`` is ``DAILY``, ``WEEKLY`` (``byday``: weekday numbers, Monday 0; weeks start Monday) or
-    ``YEARLY`` (same month and day; 29 February only in leap years, as RFC 5545 says).
+    ``YEARLY`` (same month and day; 29 February only in leap years, as RFC 5545 says) or ``MONTHLY``
+    (``byday`` one weekday, ``nth`` which of the month's: 1-4, or -1 for the last).
     """
     out: list[dt.datetime] = []
     t = dtstart.time()
@@ -92,7 +123,9 @@ def expand(
     days = set(byday if byday is not None else [dtstart.weekday()])
     while day <= last:
         weeks = (_monday(day) - week0).days // 7
-        if freq == "DAILY":
+        if freq == "MONTHLY":
+            ok = day.weekday() in days and (_last_of_month(day) if nth == -1 else _nth(day) == nth)
+        elif freq == "DAILY":
             ok = (day - dtstart.date()).days % interval == 0
         else:
             ok = day.weekday() in days and weeks % interval == 0
@@ -119,9 +152,13 @@ def derive(occurrences: list[Occurrence], until_text) -> Series:
     dates = [o.start.date() for o in occ]
     dtstart = dt.datetime.combine(dates[0], t)
     last = dates[-1]
+    nth = None
     if len(occ) == 1 or len({(d.month, d.day) for d in dates}) == 1 and len(set(d.year for d in dates)) == len(dates):
         freq, interval, byday = "YEARLY", 1, None
         parts = ["FREQ=YEARLY"]
+    elif (nth := _monthly(dates)) is not None:
+        freq, interval, byday = "MONTHLY", 1, [dates[0].weekday()]
+        parts = ["FREQ=MONTHLY", f"BYDAY={nth}{_BYDAY[dates[0].weekday()]}"]
     else:
         weekdays = sorted({d.weekday() for d in dates})
         weeks = sorted({(_monday(d) - _monday(dates[0])).days // 7 for d in dates})
@@ -140,7 +177,7 @@ def derive(occurrences: list[Occurrence], until_text) -> Series:
                 + ["BYDAY=" + ",".join(_BYDAY[w] for w in weekdays)]
                 + (["WKST=MO"] if interval > 1 else [])
             )
-    rule_starts = expand(freq, dtstart, last, interval, byday)
+    rule_starts = expand(freq, dtstart, last, interval, byday, nth)
     by_date = {s.date(): s for s in rule_starts}
     parts.append(f"UNTIL={until_text(rule_starts[-1])}")
     series = Series(

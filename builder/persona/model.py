@@ -633,6 +633,40 @@ class LifeEvent(SpecModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
+class RecurringEvent(SpecModel):
+    """A personal event that repeats (a book club, a lesson, a standing dinner), entered in the personal calendar
+    as one series from ``start`` (default: the history's first day) to ``until`` (default: the horizon's end).
+    ``freq`` ``weekly``: on ``days``, every ``every_weeks`` weeks (counted as work meetings are); ``monthly``: on the
+    ``nth`` (1-4, or -1 for the last) of ``days``' one weekday in each month (RFC 5545 ``BYDAY=1TH``, ``-1FR``).
+    ``with`` names contacts who attend."""
+
+    title: Line(120)
+    freq: Literal["weekly", "monthly"] = "weekly"
+    days: Annotated[list[Weekday], Field(min_length=1, max_length=7)]
+    nth: Literal[1, 2, 3, 4, -1] | None = Field(default=None, description="Monthly only: which of the month's weekday")
+    time: Time
+    duration_minutes: Annotated[int, Field(ge=5, le=720)] = 60
+    every_weeks: Annotated[int, Field(ge=1, le=8)] = 1
+    location: Line(200) | None = None
+    with_: _list(Name, 25) = Field(default_factory=list, alias="with", description="Contact names")
+    start: dt.date | None = None
+    until: dt.date | None = None
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    @model_validator(mode="after")
+    def _rule(self) -> "RecurringEvent":
+        problems: list[tuple[tuple, str]] = []
+        if self.freq == "monthly" and (self.nth is None or len(self.days) != 1):
+            problems.append((("nth",), "a monthly event needs nth and exactly one weekday in days"))
+        if self.freq == "weekly" and self.nth is not None:
+            problems.append((("nth",), "nth is for monthly events only"))
+        if self.start and self.until and self.until < self.start:
+            problems.append((("until",), "until is before start"))
+        _rule_problems(problems)
+        return self
+
+
 class Site(SpecModel):
     """A website the persona visits ``per_week`` times on average. URLs are unique in ``browsing``."""
 
@@ -710,6 +744,9 @@ class Persona(SpecModel):
     routines: Routines | None = None
     preferences: Preferences | None = None
     life_events: _list(LifeEvent, 100) = Field(default_factory=list)
+    recurring_events: _list(RecurringEvent, 30) = Field(
+        default_factory=list, description="Personal events that repeat weekly or monthly (calendar series)"
+    )
     browsing: _list(Site, 40) | None = Field(
         default=None,
         description=(f"Unique URLs; per_week sums to at most {MAX_VISITS_PER_WEEK} (checked by the builder)"),
@@ -812,6 +849,9 @@ class Persona(SpecModel):
         for e, event in enumerate(self.life_events):
             for j, name in enumerate(event.with_):
                 refer(("life_events", e, "with", j), name)
+        for e, event in enumerate(self.recurring_events):
+            for j, name in enumerate(event.with_):
+                refer(("recurring_events", e, "with", j), name)
 
         born = self.identity.birth_date
         if born and not (

@@ -22,6 +22,8 @@ Rules (tasks and tests depend on them):
 * Trips are all-day spans (depart..return), each flight is timed with its airports' offsets,
   each hotel stay runs from check-in (15:00) to check-out (11:00) in the hotel's zone.
 * Restaurant bookings and exercise sessions (``routines.exercise_days``, not while away).
+* The spec's ``recurring_events``: one series each in the personal calendar (weekly, or the nth weekday of each
+  month), every occurrence kept.
 
 Everything runs from the history start to the horizon's end; events after ``now`` are scheduled.
 """
@@ -368,6 +370,7 @@ def simulate_calendar(sim: Sim) -> None:
     _birthdays(sim)
     _holidays(sim)
     _life_events(sim)
+    _recurring_events(sim)
     _routine_appointments(sim)
 
 
@@ -537,6 +540,51 @@ def _life_events(sim: Sim) -> None:
             add_timed(sim, dt.datetime.combine(le.date, dt.time(hh, mm)), _TIMED_MINUTES[le.kind], **kw)
         else:
             add_all_day(sim, le.date, le.date, **kw)
+
+
+def recurring_dates(sim: Sim, event) -> list[dt.date]:
+    """The dates of one spec ``recurring_events`` entry in the simulated range (module rules): weekly on its days
+    every ``every_weeks`` weeks from :data:`MEETING_ANCHOR`, or monthly on the ``nth`` (``-1``: last) of its weekday."""
+    out = []
+    first = max(event.start or sim.start.date(), sim.start.date())
+    last = min(event.until or sim.end.date(), sim.end.date())
+    for day in sim.days(first, last):
+        if sim.weekday(day) not in event.days:
+            continue
+        if event.freq == "weekly":
+            if ((day - MEETING_ANCHOR).days // 7) % event.every_weeks:
+                continue
+        elif event.nth == -1:
+            if (day + dt.timedelta(days=7)).month == day.month:
+                continue
+        elif (day.day - 1) // 7 + 1 != event.nth:
+            continue
+        out.append(day)
+    return out
+
+
+def _recurring_events(sim: Sim) -> None:
+    """The spec's recurring personal events: one series each in the personal calendar, every occurrence kept (a
+    calendar holds the plan; trips do not delete it)."""
+    p = sim.persona
+    me = {"name": p.identity.name, "email": p.identity.email}
+    for i, ev in enumerate(p.recurring_events):
+        series = derived_id(sim.seed, "calendar/series/recurring", i, ev.title)
+        people = [person(sim, n) for n in ev.with_]
+        hh, mm = map(int, ev.time.split(":"))
+        for day in recurring_dates(sim, ev):
+            add_timed(
+                sim,
+                dt.datetime.combine(day, dt.time(hh, mm)),
+                ev.duration_minutes,
+                title=ev.title,
+                location=ev.location,
+                attendees=[me, *people] if people else [],
+                organizer=me,
+                source="recurring",
+                series=series,
+                key=day,
+            )
 
 
 def place_names(sim: Sim) -> dict[str, str]:

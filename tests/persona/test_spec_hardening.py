@@ -422,7 +422,8 @@ _SCHEMA_SILENT = re.compile(
     r"not a valid http|not a valid URL|email address|money must be|no city of 15,000 people or more|"
     r"is not an ISO 3166-1 alpha-2 country code|is not an ISO 4217 currency code|is not a locale CLDR|"
     r"not a valid host name|must be on a day of the history|one conversation a day|add chat|"
-    r"a local time without an offset|only colleagues appear in the work chat"
+    r"a local time without an offset|only colleagues appear in the work chat|"
+    r"needs nth and exactly one weekday|nth is for monthly events only|until is before start"
 )
 
 
