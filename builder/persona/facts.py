@@ -70,7 +70,7 @@ def gender_of(name: str, locale: str, country: str | None = None) -> str | None:
     return people.gender_of(name, locale, country)
 
 
-def _gendered(entry: str, gender: str | None, r) -> str:
+def gendered(entry: str, gender: str | None, r) -> str:
     """A bank entry ``"feminine|masculine"`` in the form for ``gender`` (drawn when unknown)."""
     forms = entry.split("|")
     if len(forms) == 1:
@@ -166,10 +166,10 @@ def _job(seed: int, stream: str, locale: str, c: Contact, age: int, gender: str 
     if age < 23 and c.relationship in ("child", "sibling", "friend"):
         return b["student"].format(subject=r.choice(b["subjects"]), school=r.choice(b["schools"]))
     if employer_roles:
-        return _gendered(r.choice(b["colleague_roles"]), gender, r)
+        return gendered(r.choice(b["colleague_roles"]), gender, r)
     if age >= 67 or (age >= 63 and r.random() < 0.5):
-        return b["retired"].format(job=_gendered(r.choice(b["older_jobs"]), gender, r))
-    return _gendered(r.choice(b["older_jobs"] if age >= 55 else b["jobs"]), gender, r)
+        return b["retired"].format(job=gendered(r.choice(b["older_jobs"]), gender, r))
+    return gendered(r.choice(b["older_jobs"] if age >= 55 else b["jobs"]), gender, r)
 
 
 def _pets(seed: int, stream: str, locale: str, relationship: str) -> list[str]:

@@ -535,16 +535,6 @@ def _other_gender(r, gender: str) -> str:
     return gender if r.random() < 0.08 else {"female": "male", "male": "female"}[gender]
 
 
-def _form(entry: str, gender: str, r) -> str:
-    """``"feminine|masculine"`` in the form for ``gender`` (drawn for nonbinary)."""
-    forms = entry.split("|")
-    if len(forms) == 1:
-        return forms[0]
-    if gender not in ("female", "male"):
-        gender = r.choice(["female", "male"])
-    return forms[0] if gender == "female" else forms[1]
-
-
 def _role(seed: int, stage: str, locale: str, gender: str) -> str:
     """A job title that fits ``stage``: the stage's own list, for young professionals and parents also the job
     families' roles of the locale (builder/persona/occupations)."""
@@ -560,7 +550,7 @@ def _role(seed: int, stage: str, locale: str, gender: str) -> str:
             ]
     if gender != "female":  # a title only women hold (en_GB's Ward Sister)
         roles = [role for role in roles if "sister" not in role.lower()]
-    return _form(roles[r.randrange(len(roles))], gender, r)[:100]
+    return facts.gendered(roles[r.randrange(len(roles))], gender, r)[:100]
 
 
 def _currency(country: str, locale: str, as_of: dt.date) -> str:
