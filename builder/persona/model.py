@@ -470,7 +470,8 @@ class Conversation(SpecModel):
     """Messages the persona and a contact exchanged in the messaging app, as the contributor wrote them: the first
     at ``at`` (local time, on a day of the history, before ``as_of``'s date), the next ones seconds to minutes
     apart in order. The contact is in the messaging app (``apps`` must then list ``chat`` when given) and no
-    everyday chat of the builder's own falls on that day with that contact."""
+    everyday chat of the builder's own falls on that day with that contact (messages tied to the world, about a
+    booking, a payment or a birthday, still may)."""
 
     at: dt.datetime = Field(description="Local time of the first message (no offset), before as_of's date")
     messages: _list(ScriptedMessage, 60, 1)
