@@ -36,5 +36,9 @@ def test_generated_and_schema_drawn_specs_build_until_bundle(tmp_path, source):
     assert res.returncode == 0, res.stdout + res.stderr
     if source == "population":  # a generated spec is never refused: each one builds
         assert [r["rc"] for r in results] == [0] * COUNT, results
-    # Only the specs and the results are kept: the builds went to the work folder's out/ and were removed.
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "results.jsonl", "specs"]
+    else:  # a drawn spec may break a rule the schema cannot state (refused in one line), but not all of them
+        assert any(r["rc"] == 0 for r in results), results
+    # Only the specs and the results are kept: the builds went to the work folder's out/ (made by the first build that
+    # starts; a spec refused at once makes none) and were removed.
+    assert {p.name for p in tmp_path.iterdir()} - {"out"} == {"results.jsonl", "specs"}
+    assert not any((tmp_path / "out").glob("*/")) if (tmp_path / "out").exists() else True
