@@ -39,6 +39,10 @@ class App:
     #: Services this app offers every other app (``card-network``: it authorises card payments,
     #: see ``@persona/platform/payments``); each service has at most one provider.
     provides: tuple[str, ...] = ()
+    #: The spec's name for this app in ``contacts[].apps`` (``chat`` for the messaging app), and the tables of its
+    #: database where a contact listed there shows (all of them when empty): ``builder.coverage`` reads them.
+    contact_app: str | None = None
+    contact_tables: tuple[str, ...] = ()
 
     @property
     def url(self) -> str:
@@ -99,6 +103,8 @@ def discover(apps_dir: Path = APPS_DIR, *, selected: bool = True) -> list[App]:
                 dir=meta.parent,
                 brand=dict(data.get("brand") or {}),
                 provides=tuple(str(x) for x in (data.get("provides") or [])),
+                contact_app=str(data["contact_app"]) if data.get("contact_app") else None,
+                contact_tables=tuple(str(x) for x in (data.get("contact_tables") or [])),
             )
         except KeyError as exc:
             raise AppError(f"{meta}: missing field {exc.args[0]}") from None

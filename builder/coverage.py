@@ -24,9 +24,9 @@ be told apart from any other number and counts as not found. A string matches as
 (``165000``: databases store money so); a date as ISO ``2026-03-14`` or as the locales write it (``Mar 14, 2026``,
 ``14 March 2026``, ``14.03.2026``, ``03/14/2026``); a time ``18:30`` as itself or ``6:30 PM``. A list of strings is
 one fact per item. A flight number ``TP258`` also matches as airlines print it (``TP 258``). A contact's app
-(``contacts[2].apps[1] = "workchat"``) is seen when that contact's name appears in that app: the databases of the
-messaging app (``chat``), the bank, the calendar's attendees, the professional network and the work chat, or the
-Maildir (``mail``). This is a lower bound a reader outside the project would accept: a fact shown in another form
+(``contacts[2].apps[1] = "workchat"``) is seen when that contact's name appears in the database of the app whose
+``app.yaml`` declares that ``contact_app`` (in its ``contact_tables`` only, when it names some: the calendar's
+attendees, since every contact's birthday is an event). This is a lower bound a reader outside the project would accept: a fact shown in another form
 (a weekday list as "every Tuesday") counts as not visible.
 
 Usage: ``python -m builder.coverage SPEC.json BUILD_DIR [--missing] [--where]`` (``BUILD_DIR`` is
@@ -65,17 +65,21 @@ MONEY_KEYS = {"amount", "balance", "salary", "opening_balance", "credit_limit", 
 
 HIDDEN_COLUMNS = {"style", "messaging_style", "closeness", "password_hash", "session_token"}
 
-#: Where each contact app's data lies in the layer (a substring of the source's path).
-#: Where each contact app's data lies in the layer (a pattern of the source's path): the calendar's attendees only (every
-#: contact's birthday is in the calendar whatever its apps).
-_APP_SOURCES = {
-    "mail": re.compile(r"/Mail/"),
-    "chat": re.compile(r"/messaging\.sqlite:"),
-    "bank": re.compile(r"/bank\.sqlite:"),
-    "calendar": re.compile(r"/calendar\.sqlite:attendees$"),
-    "network": re.compile(r"/network\.sqlite:"),
-    "workchat": re.compile(r"/workchat\.sqlite:"),
-}
+
+def _app_sources() -> dict[str, re.Pattern]:
+    """Where each contact app (``contacts[].apps``) shows its contacts, as a pattern of a source's path: the
+    database of the app whose ``app.yaml`` names it ``contact_app``, only its ``contact_tables`` when it lists
+    some (:class:`builder.apps.App`)."""
+    from .apps import discover
+
+    out = {}
+    for app in discover(selected=False):
+        if app.contact_app:
+            tables = "|".join(re.escape(t) for t in app.contact_tables) or "[^/]+"
+            out[app.contact_app] = re.compile(rf"/{re.escape(app.database)}:({tables})$")
+    return out
+
+
 _CONTACT_APP = re.compile(r"contacts\[(\d+)\]\.apps\[\d+\]")
 _FLIGHT = re.compile(r"[A-Z0-9]{2}[0-9]{1,4}")
 _SPACE = re.compile(r"\s+")
@@ -307,13 +311,13 @@ def coverage(spec: dict, layer: Path) -> tuple[list[tuple[Fact, str]], list[Fact
         parts.append(text)
         at += len(text) + 1
     text = "\x00".join(parts)
-    seen, missing = [], []
+    seen, missing, sources = [], [], _app_sources()
     for f in facts(spec):
         key = re.sub(r"\[\d+\]$", "", f.path).rsplit(".", 1)[-1]
         app = _CONTACT_APP.fullmatch(f.path)
         if app:  # the contact's name in that app's own files
             name = _pattern({_fold(spec["contacts"][int(app.group(1))]["name"])})
-            place = _APP_SOURCES.get(str(f.value))
+            place = sources.get(str(f.value))
             where = [(src, t) for src, t in chunks if place and place.search(f"/{src}")]
             hit = next((src for src, t in where if name and name.search(t)), None)
             (missing.append(f) if hit is None else seen.append((f, hit)))
