@@ -9,6 +9,7 @@ names, titles, emoji and amounts travel in ``params``.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter
 
 from builder.rng import rng
@@ -263,6 +264,18 @@ def tasks(world: World) -> list[Task]:
 # --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------
 
 
+def _fact_forms(path: str, value: str) -> list[str]:
+    """How an answer may write ``value`` of the spec's fact ``path``: a date or a clock time as people write them,
+    else the text itself."""
+    from builder.tasks import answers as A
+
+    if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
+        return A.date_forms(value)
+    if re.fullmatch(r"[0-9]{2}:[0-9]{2}", value):
+        return A.time_forms(dt.time.fromisoformat(value))
+    return [value]
+
+
 def insight_tasks(world: World) -> list[Task]:
     """Parley's contradiction and preference tasks: two friends giving different times for one plan, and who the
     persona texts most. Items the world lacks give no task."""
@@ -315,6 +328,32 @@ def insight_tasks(world: World) -> list[Task]:
                     weight=40,
                     requirement="Names the right time before the wrong one",
                     check=A.names([A.time_forms(right), A.time_forms(said)], ordered=True),
+                ),
+            ],
+        )
+
+    # The contributor's own contradictions (the spec's ``contradictions``): the spec's value is right.
+    for n, it in enumerate(A.planted_of(world, "contradiction", "spec_claim"), 1):
+        right, said = _fact_forms(it["fact"], it["value"]), _fact_forms(it["fact"], it["claim"])
+        who = it["contact"].split()[0]
+        task(
+            f"cx-spec-{n}",
+            sorted({APP, it["truth"]}),
+            kind="lookup",
+            category="contradiction",
+            difficulty="medium",
+            time_limit_seconds=360,
+            instruction=f"{who} messaged me about {it['about']} and said “{it['claim']}”. Is that right? Tell me "
+            "what is right and which is the mix-up, the right one first.",
+            expected={"right": it["value"], "stale": it["claim"], "fact": it["fact"], "truth": it["truth"]},
+            planted=[it["id"]],
+            rubric=[
+                RubricItem(id="right", weight=60, requirement=f"Gives {it['value']}", check=A.text(*right)),
+                RubricItem(
+                    id="order",
+                    weight=40,
+                    requirement=f"Names {it['value']} before {it['claim']} (the mix-up)",
+                    check=A.names([right, said], ordered=True),
                 ),
             ],
         )

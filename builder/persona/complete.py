@@ -387,7 +387,6 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
         email=email,
         colleagues=colleagues,
         meetings=meetings,
-        work_apps=w.work_apps,
         office_days=w.office_days,
     )
 

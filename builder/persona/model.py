@@ -337,7 +337,8 @@ class Meeting(SpecModel):
 
 
 class Work(SpecModel):
-    """Where the persona works, how it is paid, and its working rhythm."""
+    """Where the persona works, how it is paid, and its working rhythm. (``work_apps``, a free list no module read,
+    is refused: every persona with an employer has work mail, work meetings, the work chat and the project board.)"""
 
     employer: Line(100) | None = None
     role: Line(100) | None = None
@@ -350,10 +351,24 @@ class Work(SpecModel):
     email: EmailStr | None = None
     colleagues: Names = Field(default_factory=list, description="Names of contacts who are colleagues")
     meetings: _list(Meeting, 12) | None = None
-    work_apps: _list(Line(40), 20) = Field(default_factory=lambda: ["mail", "calendar", "chat"])
     office_days: Annotated[list[Weekday], Field(max_length=7)] = Field(
         default_factory=lambda: ["mon", "tue", "wed", "thu"]
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_work_apps(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "work_apps" in data:
+            _rule_problems(
+                [
+                    (
+                        ("work_apps",),
+                        "is not read: every persona with an employer has work mail, meetings, the work chat and the "
+                        "project board; remove it",
+                    )
+                ]
+            )
+        return data
 
 
 class Account(SpecModel):
@@ -668,6 +683,106 @@ class RecurringEvent(SpecModel):
         return self
 
 
+#: The facts of a spec a contributor's contradiction or dependency chain may name (``[]`` stands for an index) and
+#: the service (``builder.reference.services`` role) whose app shows each as it is: where a careful reader checks.
+FACT_PATHS: dict[str, str] = {
+    "life_events[].title": "calendar",
+    "life_events[].date": "calendar",
+    "life_events[].time": "calendar",
+    "life_events[].location": "calendar",
+    "recurring_events[].title": "calendar",
+    "recurring_events[].time": "calendar",
+    "recurring_events[].location": "calendar",
+    "work.meetings[].title": "calendar",
+    "work.meetings[].time": "calendar",
+    "contacts[].birthday": "calendar",
+    "contacts[].phone": "messaging",
+    "contacts[].email": "mail-delivery",
+    "travel.trips[].destination": "airline",
+    "travel.trips[].depart": "airline",
+    "travel.trips[].return": "airline",
+    "travel.trips[].flight": "airline",
+    "travel.trips[].hotel": "lodging",
+    "finances.recurring_charges[].amount": "bank",
+    "finances.debts[].monthly_payment": "bank",
+}
+
+FactPath = Annotated[
+    str,
+    Field(
+        max_length=80,
+        pattern=r"^[a-z_]+(\[[0-9]{1,3}\])?(\.[a-z_]+(\[[0-9]{1,3}\])?)*$",
+        description="A path to a fact of this spec, e.g. life_events[2].time or travel.trips[0].flight",
+    ),
+]
+
+
+def spec_fact(spec: dict, path: str) -> tuple[str | None, str | None]:
+    """The value of the fact at ``path`` of ``spec`` (a spec as JSON: ``Persona.model_dump(mode="json",
+    by_alias=True)``) and the service whose app shows it (:data:`FACT_PATHS`): ``(value, role)``. The value is
+    the JSON text of the leaf (a date ``2026-11-28``, a time ``19:30``, an amount ``1450.00``); ``(None, None)``
+    when the path is not one of :data:`FACT_PATHS`, ``(None, role)`` when the spec has no value there."""
+    role = FACT_PATHS.get(re.sub(r"\[[0-9]+\]", "[]", path))
+    if role is None:
+        return None, None
+    node: Any = spec
+    for name, index in re.findall(r"([a-z_]+)(?:\[([0-9]+)\])?", path):
+        node = node.get(name) if isinstance(node, dict) else None
+        if index and isinstance(node, list):
+            node = node[int(index)] if int(index) < len(node) else None
+        elif index:
+            node = None
+    if node is None or isinstance(node, (dict, list, bool)):
+        return None, role
+    if isinstance(node, float):
+        node = f"{Decimal(str(node)):.2f}"
+    return str(node), role
+
+
+class Claim(SpecModel):
+    """A contradiction the contributor plants: on ``at`` (local, a day of the history before ``as_of``'s date) the
+    contact ``by`` writes ``text`` in the messaging app, stating ``claim`` as the value of the spec's fact ``fact``
+    (a path of :data:`FACT_PATHS`, e.g. ``life_events[2].time``). The spec's value stays true, and the app that shows
+    the fact shows it; ``text`` must hold ``claim`` and ``claim`` must differ from the spec's value. ``about`` names
+    the fact as the persona would ask about it ("the time of Marta's birthday dinner"): the task built on it asks
+    which is right."""
+
+    fact: FactPath
+    claim: Line(120)
+    by: Name = Field(description="A contact in the messaging app")
+    at: dt.datetime = Field(description="Local time of the message (no offset), before as_of's date")
+    text: Annotated[str, Field(min_length=1, max_length=2000, pattern=PROSE_PATTERN)]
+    about: Line(160)
+
+    @model_validator(mode="after")
+    def _naive(self) -> "Claim":
+        problems: list[tuple[tuple, str]] = []
+        if self.at.tzinfo is not None:
+            problems.append((("at",), "a local time without an offset (the persona's time zone applies)"))
+        if self.claim.casefold() not in self.text.casefold():
+            problems.append((("text",), f"the message must state the claim {self.claim!r} as written"))
+        _rule_problems(problems)
+        return self
+
+
+class ChainStep(SpecModel):
+    """One step of a :class:`Chain`: a fact of the spec (a path of :data:`FACT_PATHS`) and how the persona would ask
+    for it ("the day I fly back from Porto")."""
+
+    fact: FactPath
+    label: Line(160)
+
+
+class Chain(SpecModel):
+    """A dependency chain the contributor plants: facts of the spec, each found through the one before (the dinner
+    is booked for the evening the flight home lands; the flight's day is in the airline's booking). ``about``
+    says why they hang together; the world records the chain (``world/planted.json``) with the app showing each
+    step, and a task asks for the steps' values in order."""
+
+    about: Line(200)
+    steps: _list(ChainStep, 6, 2)
+
+
 class Site(SpecModel):
     """A website the persona visits ``per_week`` times on average. URLs are unique in ``browsing``."""
 
@@ -748,6 +863,10 @@ class Persona(SpecModel):
     recurring_events: _list(RecurringEvent, 30) = Field(
         default_factory=list, description="Personal events that repeat weekly or monthly (calendar series)"
     )
+    contradictions: _list(Claim, 20) = Field(
+        default_factory=list, description="Contradictions the contributor plants (see Claim)"
+    )
+    chains: _list(Chain, 10) = Field(default_factory=list, description="Dependency chains of the spec's facts")
     browsing: _list(Site, 40) | None = Field(
         default=None,
         description=(f"Unique URLs; per_week sums to at most {MAX_VISITS_PER_WEEK} (checked by the builder)"),
@@ -854,6 +973,9 @@ class Persona(SpecModel):
             for j, name in enumerate(event.with_):
                 refer(("recurring_events", e, "with", j), name)
 
+        if self.contradictions or self.chains:
+            problems.extend(self._planted_rules(seen, contacts))
+
         born = self.identity.birth_date
         if born and not (
             add_months(self.as_of, -12 * MAX_AGE_YEARS) <= born <= add_months(self.as_of, -12 * MIN_AGE_YEARS)
@@ -875,6 +997,53 @@ class Persona(SpecModel):
             problems.append((("browsing",), f"per_week adds up to more than {MAX_VISITS_PER_WEEK} visits a week"))
         _rule_problems(problems)
         return self
+
+    def _planted_rules(self, seen: dict[str, int], contacts: list) -> list[tuple[tuple, str]]:
+        """The problems of ``contradictions`` and ``chains``: facts that must exist, contacts in the messaging app,
+        days of the history."""
+        problems: list[tuple[tuple, str]] = []
+        spec = self.model_dump(mode="json", by_alias=True, exclude={"contradictions", "chains"})
+        known = ", ".join(FACT_PATHS)
+
+        def fact(loc: tuple, path: str) -> str | None:
+            value, role = spec_fact(spec, path)
+            if role is None:
+                problems.append((loc, f"{path!r} is not a fact a contradiction or chain may name ({known})"))
+            elif value is None:
+                problems.append((loc, f"{path!r} has no value in this spec: write the fact first"))
+            return value
+
+        first = add_months(self.as_of, -self.history_months)
+        for i, claim in enumerate(self.contradictions):
+            value = fact(("contradictions", i, "fact"), claim.fact)
+            if value is not None and value.casefold() == claim.claim.casefold():
+                problems.append((("contradictions", i, "claim"), "must differ from the spec's value of the fact"))
+            k = name_key(claim.by)
+            if k not in seen:
+                problems.append((("contradictions", i, "by"), f"{claim.by!r} is not the name of a contact"))
+            else:
+                c = contacts[seen[k]]
+                if c.apps is not None and "chat" not in c.apps:
+                    problems.append((("contradictions", i, "by"), f"{c.name} is not in the messaging app: add chat"))
+                if any(t.at.date() == claim.at.date() for t in c.conversations or []):
+                    problems.append(
+                        (("contradictions", i, "at"), f"{c.name} has a scripted conversation that day: pick another")
+                    )
+            if not first <= claim.at.date() < self.as_of:
+                problems.append(
+                    (
+                        ("contradictions", i, "at"),
+                        f"must be on a day of the history: from {first} to the day before as_of ({self.as_of})",
+                    )
+                )
+        for i, chain in enumerate(self.chains):
+            paths: dict[str, int] = {}
+            for j, step in enumerate(chain.steps):
+                fact(("chains", i, "steps", j, "fact"), step.fact)
+                if step.fact in paths:
+                    problems.append((("chains", i, "steps", j, "fact"), f"also steps[{paths[step.fact]}]'s fact"))
+                paths.setdefault(step.fact, j)
+        return problems
 
     # Shortcuts for the completed persona (every section filled by builder.persona.complete).
     @property

@@ -65,6 +65,7 @@ from typing import Any
 
 from ..dates import birthday_in
 from ..persona import Contact
+from ..persona.model import name_key
 from ..rng import derived_id
 from .calendar import (
     away_dates,
@@ -269,6 +270,10 @@ class Chat:
         self.told: set[tuple] = set()  # (kind, index, facts) of news told: a shared cat's story is told once
         # Days of the spec's scripted conversations per contact: no everyday session of ours then.
         self.scripted = {c.name: {t.at.date() for t in c.conversations or []} for c in self.contacts}
+        for claim in self.p.contradictions:  # a planted claim's day is the contributor's too (world/planted.py)
+            for c in self.contacts:
+                if name_key(c.name) == name_key(claim.by):
+                    self.scripted[c.name].add(claim.at.date())
 
     def thread_id(self, c: Contact) -> str:
         return derived_id(self.sim.seed, "chat/thread", c.name)

@@ -50,6 +50,7 @@ import re
 from typing import Any
 
 from ..persona import Contact
+from ..persona.model import name_key, spec_fact
 from ..reference.services import app_of
 from ..rng import derived_id, token
 from .calendar import add_timed, aware, birthday_in, parse_when, reservation_time, trips  # noqa: F401
@@ -307,6 +308,8 @@ def simulate_planted(sim: Sim) -> None:
     _send_document(pl)
     _flight_change(pl)
     _own_event(pl)
+    _spec_claims(pl)
+    _spec_chains(pl)
     _unread(pl)
     sim.planted.extend(pl.items)
 
@@ -1319,6 +1322,50 @@ def _party_headcount(
 
 
 # --- unread --------------------------------------------------------------------------------------
+
+
+# --- the contributor's own (the spec's contradictions and chains) ---------------------------------------------
+
+
+def _spec_claims(pl: Planter) -> None:
+    """Each of the spec's ``contradictions``: the contact's message as written, at its time; the spec's value of the
+    fact is the truth, shown by the app of the fact's service. Record: ``what`` ``spec_claim``, ``fact`` (the
+    path), ``value`` (the spec's), ``claim``, ``contact``, ``about``, ``at``; ``truth`` the app's name."""
+    spec = pl.p.model_dump(mode="json", by_alias=True, exclude={"contradictions", "chains"})
+    by_key = {name_key(c.name): c for c in pl.p.contacts}
+    for i, claim in enumerate(pl.p.contradictions):
+        value, role = spec_fact(spec, claim.fact)
+        c = by_key.get(name_key(claim.by))
+        if value is None or c is None or c not in pl.chat_people or claim.at > pl.sim.now:
+            pl.skip("spec_claim", f"contradictions[{i}]: {claim.by} cannot write in the messaging app then")
+            continue
+        e = pl.chat(c, claim.at, False, claim.text, ("spec-claim", i))
+        pl.add(
+            "contradiction",
+            "spec_claim",
+            f"{c.name} says {claim.about} is {claim.claim}; the spec's {value} is right",
+            [e],
+            truth=app_of(role),
+            fact=claim.fact,
+            value=value,
+            claim=claim.claim,
+            contact=c.name,
+            about=claim.about,
+            at=_iso(claim.at),
+        )
+
+
+def _spec_chains(pl: Planter) -> None:
+    """Each of the spec's ``chains``, recorded as written: ``what`` ``spec``, ``about``, ``steps`` (``step`` the
+    label, ``fact`` the path, ``value`` the spec's value, ``app`` the app that shows it, in order); no event of its
+    own (every step is a fact the world already shows)."""
+    spec = pl.p.model_dump(mode="json", by_alias=True, exclude={"contradictions", "chains"})
+    for chain in pl.p.chains:
+        steps = []
+        for step in chain.steps:
+            value, role = spec_fact(spec, step.fact)
+            steps.append({"step": step.label, "fact": step.fact, "value": value, "app": app_of(role)})
+        pl.add("chain", "spec", chain.about, [], about=chain.about, steps=steps)
 
 
 def _unread(pl: Planter) -> None:

@@ -298,3 +298,99 @@ def test_delivery_contradiction_names_two_days(any_world):
         assert delivery.at.date().isoformat() == i["shop_day"] < i["carrier_day"]
         assert Fmt(persona).long_date(dt.date.fromisoformat(i["carrier_day"])) in mail.data["body"]
         assert i["tracking_number"] in mail.data["body"] and mail.at <= world.now < delivery.at
+
+
+def test_contributors_contradictions_and_chains_are_planted_as_written_and_refused_when_unfounded(tmp_path):
+    """The spec's ``contradictions`` become the contact's message, verbatim, and a ``spec_claim`` record whose truth
+    is the spec's value in the app that shows it; ``chains`` are recorded step by step; what names no fact, a fact
+    the spec lacks, a claim equal to the truth or missing from its message, or a contact outside the messaging app
+    is refused, one line each."""
+    from pathlib import Path
+
+    import pytest
+
+    from builder.persona import SpecError, complete, load
+    from builder.persona.model import Persona
+
+    spec = json.loads((Path(__file__).parents[2] / "personas" / "jordan-lee.json").read_text())
+    spec["contacts"] = [{"name": "Priya Raman", "relationship": "friend", "closeness": 5}]
+    spec["life_events"] = [{"date": "2026-12-04", "kind": "exam", "title": "Ethics exam", "time": "09:00"}]
+    spec["contradictions"] = [
+        {
+            "fact": "life_events[0].time",
+            "claim": "10:30",
+            "by": "Priya Raman",
+            "at": "2026-11-10T19:42",
+            "text": "Your exam is at 10:30 <b>on the 4th</b>, right?",
+            "about": "the time of my ethics exam",
+        }
+    ]
+    spec["chains"] = [
+        {
+            "about": "The exam day decides the dinner",
+            "steps": [
+                {"fact": "life_events[0].date", "label": "the day of my exam"},
+                {"fact": "contacts[0].phone", "label": "Priya's number"},
+            ],
+        }
+    ]
+    spec["contacts"][0]["phone"] = "+1 503 555 0142"
+    p = complete(Persona.model_validate(spec))
+    world = simulate(p)
+    (claim,) = _items(world, "contradiction", "spec_claim")
+    assert (claim["value"], claim["claim"], claim["truth"], claim["contact"]) == (
+        "09:00",
+        "10:30",
+        "calendar",
+        "Priya Raman",
+    )
+    (event,) = [_events(world)[s["event_id"]] for s in claim["shows_in"]]
+    assert event.data["text"] == "Your exam is at 10:30 <b>on the 4th</b>, right?" and event.at == dt.datetime(
+        2026, 11, 10, 19, 42
+    )
+    # No everyday chat of the builder's own with her that day (messages tied to the world, a booking, may be).
+    day = [
+        e
+        for e in world.of_kind("chat_message")
+        if e.data["contact"] == "Priya Raman" and e.at.date() == event.at.date()
+    ]
+    assert {e.data.get("topic") for e in day if e.id != event.id} <= {"dinner", "p2p", "trip", "life_event", "birthday"}
+    (chain,) = _items(world, "chain", "spec")
+    assert [(s["value"], s["app"]) for s in chain["steps"]] == [
+        ("2026-12-04", "calendar"),
+        ("+1 503 555 0142", "messaging"),
+    ]
+    exam = [e for e in world.of_kind("calendar_event") if e.data.get("title") == "Ethics exam"]
+    assert exam and exam[0].data["start"].startswith("2026-12-04T09:00")
+
+    bad_cases = [
+        ({"fact": "identity.name"}, "contradictions[0].fact: 'identity.name' is not a fact"),
+        ({"fact": "life_events[0].location"}, "has no value in this spec"),
+        ({"claim": "09:00", "text": "at 09:00?"}, "contradictions[0].claim: must differ"),
+        ({"text": "see you then"}, "contradictions[0].text: the message must state the claim"),
+        ({"by": "Nobody Here"}, "contradictions[0].by: 'Nobody Here' is not the name of a contact"),
+        ({"at": "2026-12-01T10:00"}, "contradictions[0].at: must be on a day of the history"),
+    ]
+    for change, message in bad_cases:
+        bad = json.loads(json.dumps(spec))
+        bad["contradictions"][0].update(change)
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(bad))
+        with pytest.raises(SpecError) as err:
+            load(path)
+        assert any(message in line for line in err.value.lines), (message, err.value.lines)
+    bad = json.loads(json.dumps(spec))
+    bad["contacts"][0]["apps"] = ["mail"]
+    bad["chains"][0]["steps"][1]["fact"] = "life_events[0].date"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    with pytest.raises(SpecError) as err:
+        load(path)
+    assert any("contradictions[0].by: Priya Raman is not in the messaging app" in line for line in err.value.lines)
+    assert any("chains[0].steps[1].fact: also steps[0]'s fact" in line for line in err.value.lines)
+    bad = json.loads(json.dumps(spec))
+    bad["work"] = {**bad.get("work", {}), "work_apps": ["mail"]}
+    path.write_text(json.dumps(bad))
+    with pytest.raises(SpecError) as err:
+        load(path)
+    assert any("work.work_apps: is not read" in line for line in err.value.lines), err.value.lines
