@@ -289,6 +289,7 @@ def _contacts(p: Persona, identity: Identity, city) -> list[Contact]:
                 apps=apps,
                 messaging_style=style,
                 conversations=c.conversations,
+                language=c.language,
                 # The contact's own life: what the spec gives; facts.contact_facts fills the rest.
                 gender=c.gender,
                 partner=c.partner,

@@ -522,7 +522,15 @@ class Contact(SpecModel):
         " connections anyway, a parent or child only when listed), workchat (colleagues only: the work chat)."
         " Completed by relationship when missing",
     )
-    messaging_style: Literal["brief", "chatty", "formal", "emoji"] | None = None
+    messaging_style: Literal["brief", "chatty", "formal", "emoji"] | None = Field(
+        default=None, description="How the contact writes in the messaging app (their voice)"
+    )
+    language: Language | None = Field(
+        default=None,
+        description="The language the persona and this contact write to each other in the messaging app (their"
+        " one-to-one chat; dates and amounts as that language writes them in the persona's locale); default: the"
+        " persona's",
+    )
     conversations: _list(Conversation, 30) | None = Field(
         default=None, description="Scripted exchanges in the messaging app, stored verbatim (see Conversation)"
     )

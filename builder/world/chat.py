@@ -58,6 +58,7 @@ import datetime as dt
 import random
 import re
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -78,7 +79,7 @@ from .calendar import (
 )
 from .engine import world_step
 from .context import Sim
-from ..reference.locale import felt_season, territory
+from ..reference.locale import bank_of, felt_season, territory
 from .locale import phrase_bank
 from ..reference.locale import Fmt
 from .mail import TEMPLATES, has_app, parent_name, template_env
@@ -259,6 +260,9 @@ class Chat:
         self.by_name = {c.name: c for c in self.contacts}
         self.voice = Voice(self.p.bank, self.fmt.country, self.fmt.city)
         self.b = self.voice.b
+        # A contact who writes in another language (``Contact.language``): that bank's voice and formats, swapped in
+        # while the persona and that contact talk (:meth:`speaking`); the persona's own stay the default.
+        self._tongues: dict[str, tuple[Voice, Fmt]] = {self.p.bank: (self.voice, self.fmt)}
         self.me_first = self.p.identity.name.split()[0]
         self.night_owl = bool(getattr(self.p.routines, "night_owl", False)) if self.p.routines else False
         self.memory: dict[str, Memory] = defaultdict(Memory)
@@ -274,6 +278,28 @@ class Chat:
             for c in self.contacts:
                 if name_key(c.name) == name_key(claim.by):
                     self.scripted[c.name].add(claim.at.date())
+
+    def bank_of(self, c: Contact) -> str:
+        """The phrase bank the persona and ``c`` write to each other in: ``c.language``'s (with the persona's
+        locale, :func:`builder.reference.locale.bank_of`), else the persona's."""
+        return bank_of(self.p.locale, c.language) if c.language else self.p.bank
+
+    @contextmanager
+    def speaking(self, c: Contact):
+        """Within the block, ``b``, ``voice`` and ``fmt`` are those of ``c``'s language (a no-op for a contact who
+        writes in the persona's)."""
+        tongue = self.bank_of(c)
+        if tongue not in self._tongues:
+            view = self.p.model_copy(update={"language": c.language})
+            self._tongues[tongue] = (Voice(tongue, self.fmt.country, self.fmt.city), Fmt(view))
+        saved = self.voice, self.fmt
+        self.voice, self.fmt = self._tongues[tongue]
+        self.b = self.voice.b
+        try:
+            yield self
+        finally:
+            self.voice, self.fmt = saved
+            self.b = self.voice.b
 
     def thread_id(self, c: Contact) -> str:
         return derived_id(self.sim.seed, "chat/thread", c.name)
@@ -431,7 +457,8 @@ def simulate_chat(sim: Sim) -> None:
     if not chat.contacts:
         return
     for c in chat.contacts:
-        _sessions(chat, c)
+        with chat.speaking(c):
+            _sessions(chat, c)
     _scripted(chat)
     _together(chat)
     _holidays(chat)
@@ -986,49 +1013,50 @@ def _trip_checkin(chat, c, r, at, a):
 
 def _together(chat: Chat) -> None:
     sim = chat.sim
-    sec = chat.b["together"]
     hotels = {h.data.get("trip"): h.data.get("hotel") for h in sim.of_kind("hotel_stay")}
     for i, t in enumerate(trips(sim)):
         people = [chat.by_name[n] for n in t.companions if n in chat.by_name]
         for c in people:
-            r = sim.rng(f"chat/together/{i}/{c.name}")
-            day = t.depart
-            while day <= t.return_:
-                slots = []
-                if day == t.return_:
-                    slots.append(("home", r.randint(7, 9)))
-                elif day != t.depart:
-                    if r.random() < 0.6:
-                        slots.append(("lobby", r.randint(7, 9)))
-                    if r.random() < 0.5:
-                        slots.append(("sight", r.randint(11, 14)))
-                    if r.random() < 0.6:
-                        slots.append(("dinner", r.randint(16, 17)))
-                    if r.random() < 0.35:
-                        slots.append(("photos", r.randint(21, 22)))
-                else:
-                    slots.append(("landed", r.randint(17, 20)))
-                for key, hour in slots:
-                    at = dt.datetime.combine(day, dt.time(hour, r.randint(0, 59), r.randint(0, 59)))
-                    if not sim.start <= at <= sim.now:
-                        continue
-                    e = sec[key]
-                    a = r.random() < 0.5
-                    ctx = {
-                        "dest": t.destination,
-                        "time": casual_time(chat, min(hour + 1, 22), r.choice([0, 15, 30])),
-                        "hotel": t.hotel or hotels.get(i) or chat.b["words"]["the_hotel"],
-                    }
-                    lines = [
-                        (a, chat.render(c, a, e["q"], r, ctx, day)),
-                        (not a, chat.render(c, not a, e["a"], r, ctx, day)),
-                    ]
-                    if e.get("more") and r.random() < 0.7:
-                        lines.append((a, chat.render(c, a, e["more"], r, ctx, day)))
-                    if r.random() < 0.5:
-                        lines.append(chat.line(c, not lines[-1][0], "react", r, {}, day))
-                    chat.post(c, at, lines, ("together", i, day, key), r, topic="together")
-                day += dt.timedelta(days=1)
+            with chat.speaking(c):
+                sec = chat.b["together"]
+                r = sim.rng(f"chat/together/{i}/{c.name}")
+                day = t.depart
+                while day <= t.return_:
+                    slots = []
+                    if day == t.return_:
+                        slots.append(("home", r.randint(7, 9)))
+                    elif day != t.depart:
+                        if r.random() < 0.6:
+                            slots.append(("lobby", r.randint(7, 9)))
+                        if r.random() < 0.5:
+                            slots.append(("sight", r.randint(11, 14)))
+                        if r.random() < 0.6:
+                            slots.append(("dinner", r.randint(16, 17)))
+                        if r.random() < 0.35:
+                            slots.append(("photos", r.randint(21, 22)))
+                    else:
+                        slots.append(("landed", r.randint(17, 20)))
+                    for key, hour in slots:
+                        at = dt.datetime.combine(day, dt.time(hour, r.randint(0, 59), r.randint(0, 59)))
+                        if not sim.start <= at <= sim.now:
+                            continue
+                        e = sec[key]
+                        a = r.random() < 0.5
+                        ctx = {
+                            "dest": t.destination,
+                            "time": casual_time(chat, min(hour + 1, 22), r.choice([0, 15, 30])),
+                            "hotel": t.hotel or hotels.get(i) or chat.b["words"]["the_hotel"],
+                        }
+                        lines = [
+                            (a, chat.render(c, a, e["q"], r, ctx, day)),
+                            (not a, chat.render(c, not a, e["a"], r, ctx, day)),
+                        ]
+                        if e.get("more") and r.random() < 0.7:
+                            lines.append((a, chat.render(c, a, e["more"], r, ctx, day)))
+                        if r.random() < 0.5:
+                            lines.append(chat.line(c, not lines[-1][0], "react", r, {}, day))
+                        chat.post(c, at, lines, ("together", i, day, key), r, topic="together")
+                    day += dt.timedelta(days=1)
 
 
 # --- holidays --------------------------------------------------------------------------------------
@@ -1056,51 +1084,51 @@ def _holiday_days(chat: Chat) -> list[tuple[dt.date, str, str]]:
 
 def _holidays(chat: Chat) -> None:
     sim = chat.sim
-    hol = chat.b["holidays"]
     for day, key, name in _holiday_days(chat):
-        entry = hol.get(key)
-        if not entry:
-            continue
         for c in chat.contacts:
-            close = (c.closeness or 1) >= 4
-            if c.relationship == "colleague" or not (c.relationship in FAMILY or close):
-                continue
-            if key == "public" and not ((c.closeness or 1) >= 5 or c.relationship in FAMILY):
-                continue
-            r = sim.rng(f"chat/holiday/{day.isoformat()}/{c.name}")
-            ctx = {"holiday": name}
-            # A few days before: plans with family for the big days.
-            if entry.get("pre") and c.relationship in FAMILY and r.random() < 0.8:
-                before = day - dt.timedelta(days=r.randint(2, 6))
-                at = dt.datetime.combine(before, dt.time(r.randint(18, 21), r.randint(0, 59)))
-                if sim.start <= at <= sim.now:
-                    a = r.random() < 0.5
-                    lines = [
-                        (a, chat.render(c, a, entry["pre"], r, ctx, before)),
-                        (not a, chat.render(c, not a, entry["pre_reply"], r, ctx, before)),
-                    ]
-                    if r.random() < 0.5:
-                        lines.append(chat.line(c, a, "react", r, {}, before))
-                    chat.post(c, at, lines, ("holiday-pre", day), r, topic="holiday")
-            if r.random() < (0.45 if key == "public" else 0.9 if c.relationship in FAMILY else 0.75):
-                hour = r.randint(20, 22) if key == "nye" else r.randint(9, 19)
-                at = dt.datetime.combine(day, dt.time(hour, r.randint(0, 59)))
-                if sim.start <= at <= sim.now:
-                    a = r.random() < 0.5
-                    lines = [
-                        (a, chat.render(c, a, entry["wish"], r, ctx, day)),
-                        (not a, chat.render(c, not a, entry["reply"], r, ctx, day)),
-                    ]
-                    if entry.get("ask") and r.random() < 0.6:
-                        lines += [
-                            (not a, chat.render(c, not a, entry["ask"], r, ctx, day)),
-                            (a, chat.render(c, a, entry["answer"], r, ctx, day)),
+            with chat.speaking(c):
+                entry = chat.b["holidays"].get(key)
+                if not entry:
+                    continue
+                close = (c.closeness or 1) >= 4
+                if c.relationship == "colleague" or not (c.relationship in FAMILY or close):
+                    continue
+                if key == "public" and not ((c.closeness or 1) >= 5 or c.relationship in FAMILY):
+                    continue
+                r = sim.rng(f"chat/holiday/{day.isoformat()}/{c.name}")
+                ctx = {"holiday": name}
+                # A few days before: plans with family for the big days.
+                if entry.get("pre") and c.relationship in FAMILY and r.random() < 0.8:
+                    before = day - dt.timedelta(days=r.randint(2, 6))
+                    at = dt.datetime.combine(before, dt.time(r.randint(18, 21), r.randint(0, 59)))
+                    if sim.start <= at <= sim.now:
+                        a = r.random() < 0.5
+                        lines = [
+                            (a, chat.render(c, a, entry["pre"], r, ctx, before)),
+                            (not a, chat.render(c, not a, entry["pre_reply"], r, ctx, before)),
                         ]
-                    if entry.get("more") and r.random() < 0.8:
-                        lines.append((a, chat.render(c, a, entry["more"], r, ctx, day)))
-                    if r.random() < 0.5:
-                        lines.append(chat.line(c, not lines[-1][0], "react", r, {}, day))
-                    chat.post(c, at, lines, ("holiday", day), r, topic="holiday")
+                        if r.random() < 0.5:
+                            lines.append(chat.line(c, a, "react", r, {}, before))
+                        chat.post(c, at, lines, ("holiday-pre", day), r, topic="holiday")
+                if r.random() < (0.45 if key == "public" else 0.9 if c.relationship in FAMILY else 0.75):
+                    hour = r.randint(20, 22) if key == "nye" else r.randint(9, 19)
+                    at = dt.datetime.combine(day, dt.time(hour, r.randint(0, 59)))
+                    if sim.start <= at <= sim.now:
+                        a = r.random() < 0.5
+                        lines = [
+                            (a, chat.render(c, a, entry["wish"], r, ctx, day)),
+                            (not a, chat.render(c, not a, entry["reply"], r, ctx, day)),
+                        ]
+                        if entry.get("ask") and r.random() < 0.6:
+                            lines += [
+                                (not a, chat.render(c, not a, entry["ask"], r, ctx, day)),
+                                (a, chat.render(c, a, entry["answer"], r, ctx, day)),
+                            ]
+                        if entry.get("more") and r.random() < 0.8:
+                            lines.append((a, chat.render(c, a, entry["more"], r, ctx, day)))
+                        if r.random() < 0.5:
+                            lines.append(chat.line(c, not lines[-1][0], "react", r, {}, day))
+                        chat.post(c, at, lines, ("holiday", day), r, topic="holiday")
 
 
 # --- sessions tied to the world --------------------------------------------------------------------
@@ -1119,21 +1147,28 @@ def _p2p(chat: Chat) -> None:
         c = chat.by_name.get(e.data.get("contact"))
         if c is None or e.at > sim.now:
             continue
-        r = sim.rng(f"chat/p2p/{e.id}")
-        d = e.at.date()
-        ctx = {"amount": chat.fmt.money(e.data["amount_cents"]), "memo": e.data.get("memo") or chat.b["words"]["that"]}
-        if e.data.get("direction") == "received":
-            lines = [
-                (False, chat.render(c, False, chat.b["say"]["p2p_sent"], r, ctx, d)),
-                chat.line(c, True, "p2p_thanks", r, ctx, d),
-            ]
-        else:
-            lines = [chat.line(c, True, "p2p_sent", r, ctx, d), chat.line(c, False, "p2p_thanks", r, ctx, d)]
-        if r.random() < 0.6:
-            lines.append(chat.line(c, lines[0][0], "welcome", r, ctx, d))
-            if r.random() < 0.4:
-                lines.append(chat.line(c, not lines[0][0], "react", r, {}, d))
-        chat.post(c, e.at + dt.timedelta(seconds=r.randint(5, 150)), lines, ("p2p", e.id), r, ref=e.id, topic="p2p")
+        with chat.speaking(c):
+            _p2p_lines(chat, c, e)
+
+
+def _p2p_lines(chat: Chat, c: Contact, e) -> None:
+    """The chat of one ``p2p_payment`` ``e`` with ``c``."""
+    sim = chat.sim
+    r = sim.rng(f"chat/p2p/{e.id}")
+    d = e.at.date()
+    ctx = {"amount": chat.fmt.money(e.data["amount_cents"]), "memo": e.data.get("memo") or chat.b["words"]["that"]}
+    if e.data.get("direction") == "received":
+        lines = [
+            (False, chat.render(c, False, chat.b["say"]["p2p_sent"], r, ctx, d)),
+            chat.line(c, True, "p2p_thanks", r, ctx, d),
+        ]
+    else:
+        lines = [chat.line(c, True, "p2p_sent", r, ctx, d), chat.line(c, False, "p2p_thanks", r, ctx, d)]
+    if r.random() < 0.6:
+        lines.append(chat.line(c, lines[0][0], "welcome", r, ctx, d))
+        if r.random() < 0.4:
+            lines.append(chat.line(c, not lines[0][0], "react", r, {}, d))
+    chat.post(c, e.at + dt.timedelta(seconds=r.randint(5, 150)), lines, ("p2p", e.id), r, ref=e.id, topic="p2p")
 
 
 def _trips(chat: Chat) -> None:
@@ -1153,42 +1188,48 @@ def _trips(chat: Chat) -> None:
         dep_iso = first(first_leg.data, "dep_local") if first_leg else None
         dep = dt.datetime.fromisoformat(dep_iso) if dep_iso else None
         for c in people:
-            r = sim.rng(f"chat/trip/{i}/{c.name}")
-            ctx = {
-                "dest": t.destination,
-                "flight": first_leg.data.get("flight_number", "") if first_leg else chat.b["words"]["our_flight"],
-                "airport": first_leg.data.get("from", "") if first_leg else "",
-                "time": chat.fmt.time(dep) if dep else chat.b["words"]["the_morning"],
-                "day": chat.fmt.long_date(dep) if dep else chat.fmt.long_date(t.depart),
-            }
-            when = (
-                booking.at + dt.timedelta(minutes=r.randint(2, 40))
-                if booking
-                else dt.datetime.combine(t.depart - dt.timedelta(days=30), dt.time(20, r.randint(0, 59)))
-            )
-            when = _waking(when, r)
-            d = when.date()
-            if sim.start <= when <= sim.now:
-                lines = [chat.line(c, True, "trip_booked", r, ctx, d), chat.line(c, False, "trip_excited", r, ctx, d)]
-                if r.random() < 0.6:
-                    lines += [chat.line(c, True, "react", r, ctx, d), chat.line(c, False, "trip_soon", r, ctx, d)]
-                chat.post(c, when, lines, ("trip-booked", i), r, ref=booking.id if booking else None, topic="trip")
-            eve = dt.datetime.combine(t.depart - dt.timedelta(days=1), dt.time(r.randint(19, 21), r.randint(0, 59)))
-            if sim.start <= eve <= sim.now:
-                mine = r.random() < 0.5
-                lines = [
-                    chat.line(c, mine, "trip_eve", r, ctx, eve.date()),
-                    chat.line(c, not mine, "trip_eve_reply", r, ctx, eve.date()),
-                ]
-                chat.post(c, eve, lines, ("trip-eve", i), r, ref=first_leg.id if first_leg else None, topic="trip")
-            back = dt.datetime.combine(t.return_ + dt.timedelta(days=1), dt.time(r.randint(18, 21), r.randint(0, 59)))
-            if sim.start <= back <= sim.now:
-                mine = r.random() < 0.5
-                lines = [
-                    chat.line(c, mine, "trip_back", r, ctx, back.date()),
-                    chat.line(c, not mine, "trip_back_reply", r, ctx, back.date()),
-                ]
-                chat.post(c, back, lines, ("trip-back", i), r, ref=booking.id if booking else None, topic="trip")
+            with chat.speaking(c):
+                r = sim.rng(f"chat/trip/{i}/{c.name}")
+                ctx = {
+                    "dest": t.destination,
+                    "flight": first_leg.data.get("flight_number", "") if first_leg else chat.b["words"]["our_flight"],
+                    "airport": first_leg.data.get("from", "") if first_leg else "",
+                    "time": chat.fmt.time(dep) if dep else chat.b["words"]["the_morning"],
+                    "day": chat.fmt.long_date(dep) if dep else chat.fmt.long_date(t.depart),
+                }
+                when = (
+                    booking.at + dt.timedelta(minutes=r.randint(2, 40))
+                    if booking
+                    else dt.datetime.combine(t.depart - dt.timedelta(days=30), dt.time(20, r.randint(0, 59)))
+                )
+                when = _waking(when, r)
+                d = when.date()
+                if sim.start <= when <= sim.now:
+                    lines = [
+                        chat.line(c, True, "trip_booked", r, ctx, d),
+                        chat.line(c, False, "trip_excited", r, ctx, d),
+                    ]
+                    if r.random() < 0.6:
+                        lines += [chat.line(c, True, "react", r, ctx, d), chat.line(c, False, "trip_soon", r, ctx, d)]
+                    chat.post(c, when, lines, ("trip-booked", i), r, ref=booking.id if booking else None, topic="trip")
+                eve = dt.datetime.combine(t.depart - dt.timedelta(days=1), dt.time(r.randint(19, 21), r.randint(0, 59)))
+                if sim.start <= eve <= sim.now:
+                    mine = r.random() < 0.5
+                    lines = [
+                        chat.line(c, mine, "trip_eve", r, ctx, eve.date()),
+                        chat.line(c, not mine, "trip_eve_reply", r, ctx, eve.date()),
+                    ]
+                    chat.post(c, eve, lines, ("trip-eve", i), r, ref=first_leg.id if first_leg else None, topic="trip")
+                back = dt.datetime.combine(
+                    t.return_ + dt.timedelta(days=1), dt.time(r.randint(18, 21), r.randint(0, 59))
+                )
+                if sim.start <= back <= sim.now:
+                    mine = r.random() < 0.5
+                    lines = [
+                        chat.line(c, mine, "trip_back", r, ctx, back.date()),
+                        chat.line(c, not mine, "trip_back_reply", r, ctx, back.date()),
+                    ]
+                    chat.post(c, back, lines, ("trip-back", i), r, ref=booking.id if booking else None, topic="trip")
 
 
 def _restaurants(chat: Chat) -> None:
@@ -1199,28 +1240,29 @@ def _restaurants(chat: Chat) -> None:
         names = first(b.data, "companions", "with", default=[]) or []
         when = reservation_time(sim, b)
         for c in [chat.by_name[n] for n in names if n in chat.by_name]:
-            r = sim.rng(f"chat/dinner/{b.id}/{c.name}")
-            sent = _waking(b.at + dt.timedelta(minutes=r.randint(1, 30)), r)
-            ctx = {
-                "restaurant": first(b.data, "restaurant", default=chat.b["words"]["the_restaurant"]),
-                "day": chat.fmt.weekday(when)
-                if 0 < (when.date() - sent.date()).days < 7
-                else (chat.b["words"]["today"] if when.date() == sent.date() else chat.fmt.day(when)),
-                "time": chat.fmt.time(when),
-                "party": b.data.get("party_size", len(names) + 1),
-            }
-            d = sent.date()
-            lines = [chat.line(c, True, "dinner_booked", r, ctx, d), chat.line(c, False, "dinner_reply", r, ctx, d)]
-            pairs = [q for q in chat.b["dinner_qa"] if not q.get("solo") or (len(names) == 1 and ctx["party"] <= 2)]
-            if r.random() < 0.75 and pairs:
-                qa = pairs[r.randrange(len(pairs))]
-                lines += [
-                    (False, chat.render(c, False, qa["q"], r, ctx, d)),
-                    (True, chat.render(c, True, qa["a"], r, ctx, d)),
-                ]
-            if r.random() < 0.6:
-                lines.append(chat.line(c, True, "see_you_then", r, ctx, d))
-            chat.post(c, sent, lines, ("dinner", b.id), r, ref=b.id, topic="dinner")
+            with chat.speaking(c):
+                r = sim.rng(f"chat/dinner/{b.id}/{c.name}")
+                sent = _waking(b.at + dt.timedelta(minutes=r.randint(1, 30)), r)
+                ctx = {
+                    "restaurant": first(b.data, "restaurant", default=chat.b["words"]["the_restaurant"]),
+                    "day": chat.fmt.weekday(when)
+                    if 0 < (when.date() - sent.date()).days < 7
+                    else (chat.b["words"]["today"] if when.date() == sent.date() else chat.fmt.day(when)),
+                    "time": chat.fmt.time(when),
+                    "party": b.data.get("party_size", len(names) + 1),
+                }
+                d = sent.date()
+                lines = [chat.line(c, True, "dinner_booked", r, ctx, d), chat.line(c, False, "dinner_reply", r, ctx, d)]
+                pairs = [q for q in chat.b["dinner_qa"] if not q.get("solo") or (len(names) == 1 and ctx["party"] <= 2)]
+                if r.random() < 0.75 and pairs:
+                    qa = pairs[r.randrange(len(pairs))]
+                    lines += [
+                        (False, chat.render(c, False, qa["q"], r, ctx, d)),
+                        (True, chat.render(c, True, qa["a"], r, ctx, d)),
+                    ]
+                if r.random() < 0.6:
+                    lines.append(chat.line(c, True, "see_you_then", r, ctx, d))
+                chat.post(c, sent, lines, ("dinner", b.id), r, ref=b.id, topic="dinner")
 
 
 def _calendar_ref(chat: Chat, source: str, title: str, day: dt.date) -> str | None:
@@ -1244,78 +1286,81 @@ def _life_events(chat: Chat) -> None:
         )
         when = dt.datetime.combine(le.date, dt.time(*map(int, le.time.split(":")))) if le.time else None
         for k, c in enumerate(people):
-            r = sim.rng(f"chat/life/{i}/{c.name}")
-            ctx = {
-                "title": le.title,
-                "day": chat.fmt.long_date(le.date),
-                "time": chat.fmt.time(when) if when else chat.b["words"]["evening_time"],
-            }
-            invite = dt.datetime.combine(
-                le.date - dt.timedelta(days=r.randint(7, 16)), dt.time(r.randint(10, 21), r.randint(0, 59))
-            )
-            if (mine or k == 0) and sim.start <= invite <= sim.now:
-                d = invite.date()
-                lines = [
-                    chat.line(c, mine, "party_invite", r, ctx, d),
-                    chat.line(c, not mine, "party_accept", r, ctx, d),
-                ]
-                if r.random() < 0.5:
-                    lines.append(chat.line(c, mine, "react", r, ctx, d))
-                chat.post(c, invite, lines, ("life-invite", i), r, ref=ref, topic="life_event")
-            day_of = dt.datetime.combine(le.date, dt.time(r.randint(12, 16), r.randint(0, 59)))
-            if sim.start <= day_of <= sim.now and r.random() < 0.8:
-                who = r.random() < 0.5
-                lines = [
-                    chat.line(c, who, "party_day", r, ctx, le.date),
-                    chat.line(c, not who, "party_day_reply", r, ctx, le.date),
-                ]
-                chat.post(c, day_of, lines, ("life-day", i), r, ref=ref, topic="life_event")
+            with chat.speaking(c):
+                r = sim.rng(f"chat/life/{i}/{c.name}")
+                ctx = {
+                    "title": le.title,
+                    "day": chat.fmt.long_date(le.date),
+                    "time": chat.fmt.time(when) if when else chat.b["words"]["evening_time"],
+                }
+                invite = dt.datetime.combine(
+                    le.date - dt.timedelta(days=r.randint(7, 16)), dt.time(r.randint(10, 21), r.randint(0, 59))
+                )
+                if (mine or k == 0) and sim.start <= invite <= sim.now:
+                    d = invite.date()
+                    lines = [
+                        chat.line(c, mine, "party_invite", r, ctx, d),
+                        chat.line(c, not mine, "party_accept", r, ctx, d),
+                    ]
+                    if r.random() < 0.5:
+                        lines.append(chat.line(c, mine, "react", r, ctx, d))
+                    chat.post(c, invite, lines, ("life-invite", i), r, ref=ref, topic="life_event")
+                day_of = dt.datetime.combine(le.date, dt.time(r.randint(12, 16), r.randint(0, 59)))
+                if sim.start <= day_of <= sim.now and r.random() < 0.8:
+                    who = r.random() < 0.5
+                    lines = [
+                        chat.line(c, who, "party_day", r, ctx, le.date),
+                        chat.line(c, not who, "party_day_reply", r, ctx, le.date),
+                    ]
+                    chat.post(c, day_of, lines, ("life-day", i), r, ref=ref, topic="life_event")
 
 
 def _birthdays(chat: Chat) -> None:
     sim, p = chat.sim, chat.p
     for c in chat.contacts:
-        if not c.birthday:
-            continue
-        for year in range(sim.start.year, sim.now.year + 1):
-            day = birthday_in(c.birthday, year)
-            r = sim.rng(f"chat/birthday/{c.name}/{year}")
-            at = dt.datetime.combine(day, dt.time(r.randint(8, 11), r.randint(0, 59)))
-            if not sim.start <= at <= sim.now:
+        with chat.speaking(c):
+            if not c.birthday:
                 continue
-            ctx = {"age": year - c.birthday.year}
-            lines = [chat.line(c, True, "bday_wish", r, ctx, day), chat.line(c, False, "bday_thanks", r, ctx, day)]
-            if r.random() < 0.6:
-                lines.append(chat.line(c, True, "react", r, {}, day))
-            chat.post(
-                c,
-                at,
-                lines,
-                ("bday", year),
-                r,
-                topic="birthday",
-                ref=_calendar_ref(chat, "birthday", birthday_title(chat.sim, c.name.split()[0]), day),
-            )
+            for year in range(sim.start.year, sim.now.year + 1):
+                day = birthday_in(c.birthday, year)
+                r = sim.rng(f"chat/birthday/{c.name}/{year}")
+                at = dt.datetime.combine(day, dt.time(r.randint(8, 11), r.randint(0, 59)))
+                if not sim.start <= at <= sim.now:
+                    continue
+                ctx = {"age": year - c.birthday.year}
+                lines = [chat.line(c, True, "bday_wish", r, ctx, day), chat.line(c, False, "bday_thanks", r, ctx, day)]
+                if r.random() < 0.6:
+                    lines.append(chat.line(c, True, "react", r, {}, day))
+                chat.post(
+                    c,
+                    at,
+                    lines,
+                    ("bday", year),
+                    r,
+                    topic="birthday",
+                    ref=_calendar_ref(chat, "birthday", birthday_title(chat.sim, c.name.split()[0]), day),
+                )
     born = p.identity.birth_date
     if not born:
         return
     for year in range(sim.start.year, sim.now.year + 1):
         day = birthday_in(born, year)
         for c in chat.contacts:
-            if (c.closeness or 1) < 3:
-                continue
-            r = sim.rng(f"chat/birthday/me/{year}/{c.name}")
-            at = dt.datetime.combine(day, dt.time(r.randint(8, 20), r.randint(0, 59)))
-            if not sim.start <= at <= sim.now:
-                continue
-            ctx = {"age": year - born.year}
-            lines = [
-                chat.line(c, False, "bday_to_me", r, ctx, day),
-                chat.line(c, True, "bday_to_me_thanks", r, ctx, day),
-            ]
-            if r.random() < 0.5:
-                lines.append(chat.line(c, False, "react", r, {}, day))
-            chat.post(c, at, lines, ("bday-me", year), r, topic="birthday")
+            with chat.speaking(c):
+                if (c.closeness or 1) < 3:
+                    continue
+                r = sim.rng(f"chat/birthday/me/{year}/{c.name}")
+                at = dt.datetime.combine(day, dt.time(r.randint(8, 20), r.randint(0, 59)))
+                if not sim.start <= at <= sim.now:
+                    continue
+                ctx = {"age": year - born.year}
+                lines = [
+                    chat.line(c, False, "bday_to_me", r, ctx, day),
+                    chat.line(c, True, "bday_to_me_thanks", r, ctx, day),
+                ]
+                if r.random() < 0.5:
+                    lines.append(chat.line(c, False, "react", r, {}, day))
+                chat.post(c, at, lines, ("bday-me", year), r, topic="birthday")
 
 
 def _morning(chat: Chat) -> None:
@@ -1330,10 +1375,11 @@ def _morning(chat: Chat) -> None:
     if not close:
         return
     for c in close[: 2 if r.random() < 0.6 else 1]:
-        at = sim.now - dt.timedelta(minutes=r.randint(20, 110), seconds=r.randint(0, 59))
-        if at.hour < 7 and not chat.night_owl:
-            continue
-        lines = [chat.line(c, False, "morning_ping", r, {}, day)]
-        if r.random() < 0.6:
-            lines.append(chat.line(c, False, "morning_more", r, {}, day))
-        chat.post(c, at, lines, ("morning", day), r, topic="morning")
+        with chat.speaking(c):
+            at = sim.now - dt.timedelta(minutes=r.randint(20, 110), seconds=r.randint(0, 59))
+            if at.hour < 7 and not chat.night_owl:
+                continue
+            lines = [chat.line(c, False, "morning_ping", r, {}, day)]
+            if r.random() < 0.6:
+                lines.append(chat.line(c, False, "morning_more", r, {}, day))
+            chat.post(c, at, lines, ("morning", day), r, topic="morning")

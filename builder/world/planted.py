@@ -47,6 +47,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+from contextlib import contextmanager
 from typing import Any
 
 from ..persona import Contact
@@ -56,7 +57,7 @@ from ..rng import derived_id, token
 from .calendar import add_timed, aware, birthday_in, parse_when, reservation_time, trips  # noqa: F401
 from .context import Sim
 from .engine import world_step
-from ..reference.locale import Fmt
+from ..reference.locale import Fmt, bank_of
 from .locale import phrase_bank
 from .model import Event
 
@@ -111,6 +112,7 @@ class Planter:
         self.p = sim.persona
         self.fmt = Fmt(self.p)
         self.b = bank(self.p.bank)
+        self.tongue = self.p.bank  # the bank of the text being written: a contact's language (see speaking)
         self.first = self.p.identity.name.split()[0]
         # How a business addresses the persona in German (Sie): "Frau Petersen", else the full name.
         title = {"female": "Frau", "male": "Herr"}.get(self.p.identity.gender or "")
@@ -230,6 +232,23 @@ class Planter:
             },
             key=("planted", tid, key),
         )
+
+    def tongue_of(self, c: Contact) -> str:
+        """The phrase bank ``c`` and the persona write to each other in (``Contact.language``, else the persona's)."""
+        return bank_of(self.p.locale, c.language) if c.language else self.p.bank
+
+    @contextmanager
+    def speaking(self, c: Contact):
+        """Within the block, ``b``, ``fmt`` and ``tongue`` are those of ``c``'s language (a no-op for a contact who
+        writes in the persona's)."""
+        saved = self.b, self.fmt, self.tongue
+        self.tongue = self.tongue_of(c)
+        if self.tongue != self.p.bank:
+            self.b, self.fmt = bank(self.tongue), Fmt(self.p.model_copy(update={"language": c.language}))
+        try:
+            yield self
+        finally:
+            self.b, self.fmt, self.tongue = saved
 
     def say(self, r: random.Random, entry: str, **ctx: Any) -> str:
         """A text of bank ``entry`` (see :func:`compose`); ``{sie}``, ``{full}`` and ``{Item}`` are always there."""
@@ -423,7 +442,7 @@ def _paid_back_claim(pl: Planter) -> None:
             amount = meal.data["amount_cents"] // party
             meal_at = reservation_time(sim, b)
             what = (
-                {"de_DE": "das Essen bei {r}"}.get(pl.p.bank)
+                {"de_DE": "das Essen bei {r}"}.get(pl.tongue_of(friend))
                 or ("dinner at {r}" if meal_at.hour >= 16 else "lunch at {r}")
             ).format(r=b.data["restaurant"])
             ref = meal.id
@@ -441,12 +460,14 @@ def _paid_back_claim(pl: Planter) -> None:
             pl.skip("paid_back_claim", "no friend who uses the bank")
             return
         amount = r.randrange(1800, 6500, 50)
-        what = {"de_DE": "die Konzertkarten"}.get(pl.p.bank, "the concert tickets")
+        what = {"de_DE": "die Konzertkarten"}.get(pl.tongue_of(friend), "the concert tickets")
     pl.used.add(friend.name)
-    amount_text = pl.fmt.money(amount)
-    text = pl.say(r, "claim", amount=amount_text, what=what)
-    e1 = pl.chat(friend, claim_at, False, text, "claim", read=True, ref=ref)
-    e2 = pl.chat(friend, claim_at + dt.timedelta(minutes=r.randint(2, 40)), True, pl.say(r, "claim_ack"), "claim-ack")
+    with pl.speaking(friend):
+        amount_text = pl.fmt.money(amount)
+        text = pl.say(r, "claim", amount=amount_text, what=what)
+        e1 = pl.chat(friend, claim_at, False, text, "claim", read=True, ref=ref)
+        ack_at = claim_at + dt.timedelta(minutes=r.randint(2, 40))
+        e2 = pl.chat(friend, ack_at, True, pl.say(r, "claim_ack"), "claim-ack")
     pl.add(
         "contradiction",
         "paid_back_claim",
@@ -468,7 +489,7 @@ def _plan_phrase(pl: Planter, activity: str) -> str:
     try:
         from .chat import plans
 
-        words = plans(pl.p.bank)
+        words = plans(pl.tongue)
     except ImportError:  # an older chat module: the en_US table only
         from .chat import _PLANS as words
     return words.get(activity) or words.get(activity.lower()) or activity
@@ -518,26 +539,26 @@ def _plan_times(pl: Planter) -> None:
     hour = r.choice([18, 19, 20]) if evening else r.choice([10, 11, 14, 15])
     t1 = dt.datetime.combine(day, dt.time(hour, 0))
     t2 = t1 + dt.timedelta(minutes=r.choice([30, 60, -30]))
-    f = pl.fmt
     # Cooking, games, films and books happen at home; the rest at a meeting point.
     at_home = any(w in activity.lower() for w in ("cook", "koch", "game", "spiel", "film", "movie", "book", "buch"))
-    place = {"de_DE": "bei mir" if at_home else "am Treffpunkt", "en_GB": "mine" if at_home else "the usual spot"}.get(
-        pl.p.bank, "my place" if at_home else "the usual place"
-    )
     ask_at = pl.before_now(r, 3, 5, 11, 20)
-    e1 = pl.chat(
-        a, ask_at, False, pl.say(r, "plan_ask", plan=plan, day=f.weekday(day), where=place, time=f.time(t1)), "plan-ask"
-    )
-    e2 = pl.chat(a, ask_at + dt.timedelta(minutes=r.randint(3, 50)), True, pl.say(r, "plan_yes"), "plan-yes")
+    with pl.speaking(a):  # the organizer's words are the record's (each friend writes in their own language)
+        plan, f = _plan_phrase(pl, activity), pl.fmt
+        place = {
+            "de_DE": "bei mir" if at_home else "am Treffpunkt",
+            "en_GB": "mine" if at_home else "the usual spot",
+        }.get(pl.tongue, "my place" if at_home else "the usual place")
+        ask = pl.say(r, "plan_ask", plan=plan, day=f.weekday(day), where=place, time=f.time(t1))
+        e1 = pl.chat(a, ask_at, False, ask, "plan-ask")
+        e2 = pl.chat(a, ask_at + dt.timedelta(minutes=r.randint(3, 50)), True, pl.say(r, "plan_yes"), "plan-yes")
     relay_at = pl.before_now(r, 0, 1, 10, 20)
-    e3 = pl.chat(
-        b,
-        relay_at,
-        False,
-        pl.say(r, "plan_relay", name=pl.first_of(a), plan=plan, day=f.weekday(day), time=f.time(t2)),
-        "plan-relay",
-        read=False,
-    )
+    with pl.speaking(b):
+        f = pl.fmt
+        relay = pl.say(
+            r, "plan_relay", name=pl.first_of(a), plan=_plan_phrase(pl, activity), day=f.weekday(day), time=f.time(t2)
+        )
+        e3 = pl.chat(b, relay_at, False, relay, "plan-relay", read=False)
+    f = pl.fmt
     pl.add(
         "contradiction",
         "plan_times",
@@ -570,10 +591,10 @@ def _restaurant_time(pl: Planter) -> None:
         at = max(booking.at + dt.timedelta(minutes=5), pl.before_now(r, 0, 2, 10, 21))
         if at > sim.now:
             continue
-        text = pl.say(
-            r, "resto_friend", restaurant=booking.data["restaurant"], day=pl.fmt.weekday(when), time=pl.fmt.time(wrong)
-        )
-        e = pl.chat(c, at, False, text, ("resto", booking.id), read=False, ref=booking.id)
+        with pl.speaking(c):
+            day, time = pl.fmt.weekday(when), pl.fmt.time(wrong)
+            text = pl.say(r, "resto_friend", restaurant=booking.data["restaurant"], day=day, time=time)
+            e = pl.chat(c, at, False, text, ("resto", booking.id), read=False, ref=booking.id)
         shows = [e, booking] + [x for x in sim.of_kind("email", "calendar_event") if x.data.get("ref") == booking.id]
         pl.add(
             "contradiction",
@@ -1154,8 +1175,9 @@ def _own_event(pl: Planter) -> None:
         answers[answers.index("yes")], answers[0] = answers[0], "yes"
     for i, c in enumerate(guests):
         at = invited_at + dt.timedelta(minutes=3 * i)
-        text = pl.say(r, "party_invite", title=title, day=f.long_date(start), time=f.time(start))
-        shows.append(pl.chat(c, at, True, text, ("own", i), ref=cal.id))
+        with pl.speaking(c):
+            text = pl.say(r, "party_invite", title=title, day=pl.fmt.long_date(start), time=pl.fmt.time(start))
+            shows.append(pl.chat(c, at, True, text, ("own", i), ref=cal.id))
         answer = answers[i]
         replies[c.name] = answer
         if answer == "pending":
@@ -1165,7 +1187,8 @@ def _own_event(pl: Planter) -> None:
             reply_at = reply_at.replace(hour=r.randint(8, 11))
         reply_at = min(reply_at, sim.now - dt.timedelta(hours=3))
         answered[c.name] = reply_at
-        shows.append(pl.chat(c, reply_at, False, pl.say(r, f"party_{answer}"), ("own", i, "r"), ref=cal.id))
+        with pl.speaking(c):
+            shows.append(pl.chat(c, reply_at, False, pl.say(r, f"party_{answer}"), ("own", i, "r"), ref=cal.id))
     # The mail module's own invitation (with its ICS) for the spec's party, when it went out before now.
     shows.extend(e for e in sim.of_kind("email") if e.data.get("ref") == cal.id and "invitations" in e.data["labels"])
     # Invitees without chat but with mail get the ICS by mail (the calendar app shows it).
@@ -1250,16 +1273,10 @@ def _party_headcount(
         if not last < placed < trigger_at:
             placed = last + dt.timedelta(minutes=r.randint(10, 25))
     c = sim.contact(yes[0])
-    partner = c.partner.split()[0] if c.partner else {"de_DE": "eine Freundin"}.get(pl.p.bank, "a friend")
-    trigger = pl.chat(
-        c,
-        trigger_at,
-        False,
-        pl.say(r, "party_plus", partner=partner, day=f.weekday(cal.at)),
-        ("own", "plus"),
-        read=False,
-        ref=cal.id,
-    )
+    partner = c.partner.split()[0] if c.partner else {"de_DE": "eine Freundin"}.get(pl.tongue_of(c), "a friend")
+    with pl.speaking(c):
+        plus = pl.say(r, "party_plus", partner=partner, day=pl.fmt.weekday(cal.at))
+        trigger = pl.chat(c, trigger_at, False, plus, ("own", "plus"), read=False, ref=cal.id)
     own["shows_in"].append(where(trigger))
     ordered_for = 1 + len([v for v in replies.values() if v in ("yes", "maybe")])  # the host counts the maybes
     needed = ordered_for + 1

@@ -25,7 +25,6 @@ from .chat import Chat, _compiled
 from .engine import world_step
 from .context import Sim
 from ..money import to_unit
-from ..reference.locale import Fmt
 from ..reference.prices import figure
 from .locale import phrase_bank
 from .mail import has_app
@@ -55,7 +54,6 @@ def simulate_money_requests(sim: Sim) -> None:
     """Append open ``money_request`` events and the chat messages that make them (see module rules)."""
     p = sim.persona
     chat = Chat(sim)
-    fmt = Fmt(p)
     if not chat.contacts:
         return
     by_name = {c.name: c for c in chat.contacts if has_app(c, "bank")}
@@ -75,9 +73,9 @@ def simulate_money_requests(sim: Sim) -> None:
         share -= share % 5
         # Dollars in the US, UK and euro tables' own numbers; another currency at its price level, in whole units.
         share = to_unit(figure(share, p.finances.currency), p.finances.currency)
-        memo = _compiled(phrase_bank("requests", p.bank)["memo"]["dinner" if meal.hour >= 17 else "lunch"]).render(
-            restaurant=booking.data["restaurant"]
-        )
+        memo = _compiled(
+            phrase_bank("requests", chat.bank_of(asker))["memo"]["dinner" if meal.hour >= 17 else "lunch"]
+        ).render(restaurant=booking.data["restaurant"])
         asked = _waking(meal + dt.timedelta(hours=r.randint(1, 20), minutes=r.randint(0, 59)), r)
         if asked > sim.now - dt.timedelta(hours=1):
             continue
@@ -97,13 +95,14 @@ def simulate_money_requests(sim: Sim) -> None:
             },
             key=booking.id,
         )
-        amount = fmt.money(share)
-        lines = [
-            (False, _say(p.bank, "ask", asker.messaging_style or "chatty", r, amount=amount, memo=memo)),
-            # A bank without a formal voice for the persona (English) falls back to its plain one.
-            (True, _say(p.bank, "ack", "me_formal" if asker.messaging_style == "formal" else "me", r)),
-        ]
-        chat.post(asker, asked, lines, ("request", req.id), r, ref=req.id)
+        with chat.speaking(asker):  # in the asker's language (Contact.language), else the persona's
+            amount, tongue = chat.fmt.money(share), chat.bank_of(asker)
+            lines = [
+                (False, _say(tongue, "ask", asker.messaging_style or "chatty", r, amount=amount, memo=memo)),
+                # A bank without a formal voice for the persona (English) falls back to its plain one.
+                (True, _say(tongue, "ack", "me_formal" if asker.messaging_style == "formal" else "me", r)),
+            ]
+            chat.post(asker, asked, lines, ("request", req.id), r, ref=req.id)
         made += 1
         if made == MAX_OPEN:
             break

@@ -263,3 +263,31 @@ def test_scripted_conversations_are_sent_verbatim_in_order_and_refused_off_the_h
         with pytest.raises(SpecError) as err:
             load(path)
         assert any(message in line for line in err.value.lines), err.value.lines
+
+
+def test_a_contact_who_writes_in_another_language_chats_in_it_and_everyone_else_in_the_personas():
+    """``contacts[].language``: Jana (German) and her partner write English to each other, in the messaging
+    app's one-to-one chat (the builder's own lines, money requests and planted loose ends alike), while her
+    parents' threads stay German."""
+    import json
+    import re
+    from pathlib import Path
+
+    from builder.persona import complete
+    from builder.persona.model import Persona
+
+    spec = json.loads((Path(__file__).parents[2] / "personas" / "jana-petersen.json").read_text())
+    spec["contacts"][0]["language"] = "en"
+    world = simulate(complete(Persona.model_validate(spec)))
+    german = re.compile(r"\b(ich|du|nicht|und|ist|hab|bin|wir|mir|dir|schon|auch|gerade|danke)\b")
+    english = re.compile(r"\b(I|you|the|and|is|not|we|me|thanks|just|too)\b", re.I)
+
+    def thread(name):
+        return [e.data["text"] for e in world.of_kind("chat_message") if e.data["contact"] == name]
+
+    partner, mother = thread(spec["contacts"][0]["name"]), thread(spec["contacts"][1]["name"])
+    assert len(partner) > 500 and len(mother) > 300
+    assert sum(bool(german.search(t)) for t in partner) <= len(partner) // 200
+    assert sum(bool(english.search(t)) for t in partner) >= len(partner) // 4
+    assert sum(bool(german.search(t)) for t in mother) >= len(mother) // 4
+    assert sum(bool(english.search(t)) for t in mother) <= len(mother) // 200
