@@ -14,7 +14,7 @@ from decimal import Decimal
 from ..dates import add_months
 from ..names import ascii_slug
 from ..reference import fx, gazetteer, household, people, phones, prices, read_yaml
-from ..reference.locale import territory
+from ..reference.locale import bank_currency, city_name, territory
 from ..reference.services import service
 from ..rng import faker, rng, token
 from .model import (
@@ -39,7 +39,7 @@ from .model import (
     Work,
 )
 from . import facts
-from .places import CURRENCY, DESTINATIONS, HOME_CITIES, LOCAL_NAMES, City, Town, destinations, flown, town
+from .places import DESTINATIONS, HOME_CITIES, City, Town, destinations, flown, town
 
 
 # Our own app clones every persona visits, by role, with their page title and visits a week (the bank is the
@@ -378,7 +378,7 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
         salary=w.salary
         or prices.annual_pay(
             Decimal(rng(seed, "complete/work/salary").randrange(52_000, 140_000, 500)),
-            CURRENCY[loc],
+            bank_currency(loc),
             currency(p),
             _home_country(p),
         ),
@@ -406,13 +406,13 @@ def currency(p: Persona) -> str:
         return p.finances.currency
     country = _country(p) or _home_country(p)
     found = gazetteer.currency(country, p.as_of) if country else None
-    return found if found and fx.known(found) else CURRENCY[p.bank]
+    return found if found and fx.known(found) else bank_currency(p.bank)
 
 
 def _finances(p: Persona, routines: Routines | None = None, city=None) -> Finances:
     seed, loc = p.seed, p.bank
     f = p.finances or Finances()
-    cur, written = currency(p), CURRENCY[loc]
+    cur, written = currency(p), bank_currency(loc)
 
     def money(text: str | int) -> Decimal:
         """An amount the tables write in the locale's currency, in the persona's (builder.reference.prices)."""
@@ -495,7 +495,6 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
             towns = {c.city: gazetteer.find_city(c.city, city.country) for c in contacts if c.city}
             # Family a train or car ride away is visited without a flight: no family trip for it.
             airports = {name: gazetteer.home_airport(t).iata for name, t in towns.items() if t and flown(here, t)}
-        local = LOCAL_NAMES.get(p.bank, {})
         friends = [
             c.name for c in contacts if c.relationship in ("friend", "partner", "spouse") and (c.closeness or 0) >= 4
         ]
@@ -519,7 +518,7 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
                 purpose = "leisure"  # the family all lives at home: nobody to fly to
             trips.append(
                 Trip(
-                    destination=local.get(dest[0], dest[0]),
+                    destination=city_name(dest[0], dest[2] if len(dest) > 2 else None, p.bank),
                     airport=dest[1],
                     depart=depart,
                     **{"return": depart + dt.timedelta(days=r.randint(3, 7))},
@@ -531,7 +530,7 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
         dest = places[r.randrange(len(places))]
         trips.append(
             Trip(
-                destination=local.get(dest[0], dest[0]),
+                destination=city_name(dest[0], dest[2] if len(dest) > 2 else None, p.bank),
                 airport=dest[1],
                 depart=depart,
                 **{"return": depart + dt.timedelta(days=r.randint(3, 6))},
@@ -574,7 +573,7 @@ def _routines(p: Persona, preferences: Preferences) -> Routines:
     usual = ro.usual_order
     if usual is None:
         usual = facts.usual_order(p, preferences.cuisines)
-        usual = usual.model_copy(update={"total": prices.amount(usual.total, CURRENCY[p.bank], currency(p))})
+        usual = usual.model_copy(update={"total": prices.amount(usual.total, bank_currency(p.bank), currency(p))})
     return ro.model_copy(
         update={"commute": commute, "usual_order": usual, "exercise": ro.exercise or r.choice(_EXERCISE)}
     )

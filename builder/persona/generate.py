@@ -43,7 +43,7 @@ import typer
 
 from ..names import ascii_slug
 from ..reference import addresses, fx, gazetteer, people, prices
-from ..reference.locale import bank_of, default_locale, territory
+from ..reference.locale import bank_currency, bank_of, default_locale, territory
 from ..reference.locale import default_language as locale_default_language
 from ..rng import faker, rng, stream_seed, token
 from . import facts
@@ -555,10 +555,8 @@ def _role(seed: int, stage: str, locale: str, gender: str) -> str:
 
 def _currency(country: str, locale: str, as_of: dt.date) -> str:
     """The country's currency when it can be rated, else the locale's (as the completion decides)."""
-    from .places import CURRENCY
-
     found = gazetteer.currency(country, as_of)
-    return found if found and fx.known(found) else CURRENCY[locale]
+    return found if found and fx.known(found) else bank_currency(locale)
 
 
 def _money(value: Decimal) -> int:

@@ -23,7 +23,6 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic_core import PydanticCustomError
 
 from ..dates import add_months
-from .places import AIRPORT_ZONES
 
 # Error type of the rules a JSON Schema cannot state (cross-references, uniqueness, date order).
 # Its ``ctx["problems"]`` lists ``(path below the model, message)`` pairs; ``load`` prints one line each.
@@ -213,7 +212,7 @@ def _scheduled(value: str | None) -> str | None:
     from ..reference import gazetteer
 
     found = gazetteer.airport(value) if value else None
-    if value and value not in AIRPORT_ZONES and not (found and found.scheduled):
+    if value and not (found and found.scheduled):
         raise ValueError(f"{value!r} has no scheduled passenger service: a home airport must (e.g. the nearest hub)")
     return value
 
@@ -719,8 +718,12 @@ FactPath = Annotated[
     str,
     Field(
         max_length=80,
-        pattern=r"^[a-z_]+(\[[0-9]{1,3}\])?(\.[a-z_]+(\[[0-9]{1,3}\])?)*$",
-        description="A path to a fact of this spec, e.g. life_events[2].time or travel.trips[0].flight",
+        # In the schema only: the builder's own check names the paths in plain words rather than a regex.
+        json_schema_extra={
+            "pattern": "^(" + "|".join(re.escape(k).replace(r"\[\]", r"\[[0-9]{1,3}\]") for k in FACT_PATHS) + ")$"
+        },
+        description="A path to a fact this spec writes (one of FACT_PATHS, e.g. life_events[2].time or"
+        " travel.trips[0].flight; the builder checks the spec has a value there)",
     ),
 ]
 

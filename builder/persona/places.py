@@ -69,13 +69,6 @@ DESTINATIONS: list[tuple[str, str, str, str]] = [
     ("Tokyo", "HND", "Asia/Tokyo", "JP"),
 ]
 
-AIRPORT_ZONES: dict[str, str] = {
-    **{c.airport: c.timezone for cities in HOME_CITIES.values() for c in cities},
-    **{code: zone for _, code, zone, _ in DESTINATIONS},
-}
-
-CURRENCY = {"en_US": "USD", "en_GB": "GBP", "de_DE": "EUR"}
-
 
 @dataclass(frozen=True)
 class Town:
@@ -156,22 +149,6 @@ GB_INWARD_LETTERS = "ABDEFGHJLNPQRSTUWXYZ"
 def town(locale: str, name: str) -> Town | None:
     """The town of ``locale`` called ``name`` (home cities included), or None if the tables do not have it."""
     return next((t for t in TOWNS.get(locale, []) if t.name == name), None)
-
-
-# Destination names as the locale writes them (a German persona flies to Lissabon, not Lisbon).
-LOCAL_NAMES: dict[str, dict[str, str]] = {
-    "de_DE": {
-        "Lisbon": "Lissabon",
-        "Rome": "Rom",
-        "Vienna": "Wien",
-        "Copenhagen": "Kopenhagen",
-        "Tokyo": "Tokio",
-        "Mexico City": "Mexiko-Stadt",
-        "Barcelona": "Barcelona",
-        "Amsterdam": "Amsterdam",
-        "London": "London",
-    },
-}
 
 
 #: Trips are flights: a place nearer than this (km, great circle) is one people reach by train or car (Tokyo to

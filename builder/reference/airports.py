@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from zoneinfo import ZoneInfo
 
-from ..persona.places import AIRPORT_ZONES, DESTINATIONS, HOME_CITIES
+from ..persona.places import DESTINATIONS, HOME_CITIES
 from . import gazetteer
 from .places import AIRPORTS
 from .services import service
@@ -60,9 +60,9 @@ def block_minutes(a: str, b: str) -> int:
 
 
 def airport_zone(code: str, fallback: str) -> str:
-    """The IANA zone of an airport (the persona places' table, then :func:`airport_facts`, then ``fallback``)."""
+    """The IANA zone of an airport (:func:`airport_facts`: airportsdata's), else ``fallback``."""
     facts = airport_facts(code)
-    return AIRPORT_ZONES.get(code) or (facts[3] if facts else fallback)
+    return facts[3] if facts else fallback
 
 
 def airport_label(code: str) -> str:

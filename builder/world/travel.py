@@ -457,21 +457,6 @@ def _night_rides(
     return sum(to_local(sim, x).hour < 6 for x in ends)
 
 
-_FAKER_LOCALE = {
-    "US": "en_US",
-    "GB": "en_GB",
-    "PT": "pt_PT",
-    "ES": "es_ES",
-    "IT": "it_IT",
-    "NL": "nl_NL",
-    "AT": "de_AT",
-    "DK": "da_DK",
-    "DE": "de_DE",
-    "MX": "es_MX",
-    "CA": "en_CA",
-    "JP": "en_US",
-}
-
 # The card's foreign transaction fee by the issuing bank's country (percent of the converted amount).
 FOREIGN_FEE_PERCENT = {"en_US": Decimal(3), "en_GB": Decimal("2.99"), "de_DE": Decimal("1.75")}
 # What a visitor's day costs, in US dollars: (category, bank key, local hours, chance on a full day, min, max).
@@ -539,7 +524,7 @@ def _spend_abroad(
     fake = make_faker(
         sim.seed,
         f"world/travel/trip/{i}/merchants",
-        _DEST_FAKER.get(country) or _FAKER_LOCALE.get(country) or _latin_faker(country, p.bank),
+        _DEST_FAKER.get(country) or _latin_faker(country, p.bank),
     )
     surname = getattr(fake, "last_romanized_name", fake.last_name)  # Japan's and China's in Latin letters
     dest = bank()["destination"]
@@ -724,7 +709,7 @@ def simulate_travel(sim: Sim) -> None:
         local_fake = (  # drivers at the destination: the home country's people on a trip at home
             sim.people(f"travel/trip/{i}/local")
             if dest_country == sim.country
-            else make_faker(sim.seed, f"world/travel/trip/{i}/local", _FAKER_LOCALE.get(dest_country, p.bank))
+            else sim.people(f"travel/trip/{i}/local", dest_country)
         )
         international = dest_country != airport_country(home)
         expensable = trip.purpose == "business"

@@ -423,7 +423,9 @@ _SCHEMA_SILENT = re.compile(
     r"is not an ISO 3166-1 alpha-2 country code|is not an ISO 4217 currency code|is not a locale CLDR|"
     r"not a valid host name|must be on a day of the history|one conversation a day|add chat|"
     r"a local time without an offset|only colleagues appear in the work chat|"
-    r"needs nth and exactly one weekday|nth is for monthly events only|until is before start"
+    r"needs nth and exactly one weekday|nth is for monthly events only|until is before start|"
+    r"the message must state the claim|has no value in this spec|must differ from the spec's value|"
+    r"is not in the messaging app|has a scripted conversation that day|also steps\[\d+\]'s fact"
 )
 
 

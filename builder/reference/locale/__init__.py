@@ -313,6 +313,38 @@ def bank_of(locale: str, language: str) -> str:
     return english_bank(territory(locale))
 
 
+#: The day the currency of a bank's country is read for (CLDR's dated currency history; a fixed day keeps builds
+#: from depending on the clock).
+_CURRENCY_ON = dt.date(2026, 1, 1)
+
+
+@cache
+def bank_currency(bank: str) -> str:
+    """The currency the tables and phrase banks of ``bank`` (one of :data:`BANKS`) write amounts in: the legal tender
+    of its country (CLDR territory currencies through Babel: ``en_US`` -> ``USD``, ``en_GB`` -> ``GBP``, ``de_DE`` ->
+    ``EUR``)."""
+    from babel.numbers import get_territory_currencies
+
+    return get_territory_currencies(territory(bank), start_date=_CURRENCY_ON, end_date=_CURRENCY_ON)[0]
+
+
+@cache
+def city_name(name: str, zone: str | None, bank: str) -> str:
+    """``name``, a city as the gazetteer writes it in English, as ``bank``'s language writes it: CLDR's exemplar city
+    of the time zone ``zone`` (Babel) when ``name`` is that zone's English exemplar city (``Lisbon`` in
+    ``Europe/Lisbon`` -> ``Lissabon`` in German, ``Mexico City`` -> ``Mexiko-Stadt``), else ``name`` unchanged."""
+    if not zone or bank.split("_")[0] == "en":
+        return name
+    from babel.dates import get_timezone_location
+
+    try:
+        if get_timezone_location(zone, locale="en", return_city=True) != name:
+            return name
+        return get_timezone_location(zone, locale=bank, return_city=True)
+    except LookupError:
+        return name
+
+
 def week_start(day: dt.date, locale: str) -> dt.date:
     """The first day of ``day``'s week where ``locale`` starts weeks (``week_start``: Sunday in en_US, else Monday)."""
     first = _WEEKDAYS.index(conventions(locale)["week_start"])
