@@ -380,72 +380,9 @@ def age_on(birth: dt.date, as_of: dt.date) -> int:
     return as_of.year - birth.year - ((as_of.month, as_of.day) < (birth.month, birth.day))
 
 
-# Cyrillic and Greek letters in Latin ones (after the BGN/PCGN romanizations), for the names of countries whose
-# Faker names are in those scripts and have no romanized lists (Russia, Ukraine, Bulgaria, Greece).
-_LATIN = dict(
-    zip(
-        "абвгдеёжзийклмнопрстуфхцчшщъыьэюяєіїґαβγδεζηθικλμνξοπρστςυφχψωάέήίόύώϊϋΐΰ",
-        [
-            *"a b v g d e yo zh z i y k l m n o p r s t u f kh ts ch sh shch - y - e yu ya ye i yi g".split(),
-            *"a v g d e z i th i k l m n x o p r s t s y f ch ps o a e i i o y o i y i y".split(),
-        ],
-        strict=True,
-    )
-)
-
-
-def latinized(text: str) -> str:
-    """``text`` with its Cyrillic and Greek letters written in Latin ones (``Олена Шевченко`` -> ``Olena
-    Shevchenko``); other characters kept."""
-    for greek, latin in (("ου", "ou"), ("ού", "ou"), ("Ου", "Ou"), ("Ού", "Ou")):
-        text = text.replace(greek, latin)
-    out = []
-    for ch in text.replace("ʼ", ""):  # Ukrainian's apostrophe (Мурʼян) is left out, as in passports
-        low = ch.lower()
-        latin = _LATIN.get(low)
-        if latin is None:
-            out.append(ch)
-        elif latin != "-":
-            out.append(latin.capitalize() if ch != low else latin)
-    return "".join(out)
-
-
-@cache
-def _latinizable(locale: str) -> bool:
-    """Whether Faker's ``locale`` writes its surnames in letters :func:`latinized` knows (Cyrillic, Greek)."""
-    provider = people._provider(locale)
-    sample = "".join(list(getattr(provider, "last_names", ()) if provider else ())[:200])
-    return bool(sample) and all(ch.lower() in _LATIN or ch.isascii() or ch == "ʼ" or not ch.isalpha() for ch in sample)
-
-
-@cache
 def names_locale(locale: str, country: str) -> tuple[str, str]:
-    """(Faker locale, how its names are written: ``""`` as they are, ``"romanized"`` from Faker's romanized lists,
-    ``"latinized"`` through :func:`latinized`) of the names of ``country``'s people for a persona writing
-    ``locale``: :func:`builder.reference.people.names_locale`, except where that falls back on the text's own names
-    abroad: then the first of the country's Faker locale and the Faker locales of its languages (CLDR; a language's
-    own country's first: ``es_ES`` in Venezuela, ``fr_FR`` in Kinshasa, ``ru_RU`` in Kazakhstan) whose names are in
-    the text's script, or latinized when the text is in Latin letters and they are Cyrillic or Greek."""
-    found, romanized = people.names_locale(locale, country)
-    if found != locale or country == territory(locale):
-        return found, "romanized" if romanized else ""
-    from faker.config import AVAILABLE_LOCALES
-
-    candidates = [gazetteer.faker_locale(country)]
-    info = gazetteer.country(country)
-    for language in info.languages if info else ():
-        own = f"{language}_{language.upper()}"
-        candidates += sorted(
-            (x for x in AVAILABLE_LOCALES if x.startswith(f"{language}_")), key=lambda x: (x != own, x)
-        )
-    for loc in candidates:
-        if loc == locale or people._provider(loc) is None:
-            continue
-        if people.latin_names(loc) == people.latin_names(locale):
-            return loc, ""
-        if people.latin_names(locale) and _latinizable(loc):
-            return loc, "latinized"
-    return locale, ""
+    """:func:`builder.reference.people.names_locale` (kept here for the generator's callers)."""
+    return people.names_locale(locale, country)
 
 
 # A family name in the other gender's form, where a language's surnames have two (Smirnova/Smirnov,
@@ -518,7 +455,7 @@ class _Namer:
             name = " ".join(f"{first} {last}".split())
             self.surname = surname or last
             if self.mode == "latinized":
-                name = latinized(name)
+                name = people.latinized(name)
             if 2 <= len(name) <= 80 and name_key(name) not in self.taken and len(name.split()) >= 2:
                 break
         self.taken.add(name_key(name))

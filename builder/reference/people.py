@@ -53,33 +53,94 @@ def _romanizes(locale: str) -> bool:
     )
 
 
+# Cyrillic and Greek letters in Latin ones (after the BGN/PCGN romanizations), for the names of countries whose
+# Faker names are in those scripts and have no romanized lists (Russia, Ukraine, Bulgaria, Greece).
+_LATIN = dict(
+    zip(
+        "абвгдеёжзийклмнопрстуфхцчшщъыьэюяєіїґαβγδεζηθικλμνξοπρστςυφχψωάέήίόύώϊϋΐΰ",
+        [
+            *"a b v g d e yo zh z i y k l m n o p r s t u f kh ts ch sh shch - y - e yu ya ye i yi g".split(),
+            *"a v g d e z i th i k l m n x o p r s t s y f ch ps o a e i i o y o i y i y".split(),
+        ],
+        strict=True,
+    )
+)
+
+
+def latinized(text: str) -> str:
+    """``text`` with its Cyrillic and Greek letters written in Latin ones (``Олена Шевченко`` -> ``Olena
+    Shevchenko``); other characters kept."""
+    for greek, roman in (("ου", "ou"), ("ού", "ou"), ("Ου", "Ou"), ("Ού", "Ou")):
+        text = text.replace(greek, roman)
+    out = []
+    for ch in text.replace("ʼ", ""):  # Ukrainian's apostrophe (Мурʼян) is left out, as in passports
+        low = ch.lower()
+        letters = _LATIN.get(low)
+        if letters is None:
+            out.append(ch)
+        elif letters != "-":
+            out.append(letters.capitalize() if ch != low else letters)
+    return "".join(out)
+
+
 @cache
-def names_locale(locale: str, country: str | None) -> tuple[str, bool]:
-    """(Faker locale, romanized) that name the people living in ``country`` for a persona writing in ``locale``: the
-    locale itself at home (or when ``country`` is None); abroad the country's Faker locale when its names are in the
-    text's script, else its romanized names when Faker has them, else another of Faker's locales of the country
-    in the text's script, else the text locale's (module docstring)."""
-    if not country or country.strip().upper() == territory(locale):
-        return locale, False
-    theirs = gazetteer.faker_locale(country)
-    if theirs == locale:
-        return locale, False
-    if _provider(theirs) is None:  # Faker has no names of its own there (en_CA, ar_EG: it lends en_US's)
-        return locale, False
-    if latin_names(theirs) == latin_names(locale):
-        return theirs, False
-    if latin_names(locale) and _romanizes(theirs):
-        return theirs, True
+def _latinizable(locale: str) -> bool:
+    """Whether Faker's ``locale`` writes its surnames in letters :func:`latinized` knows (Cyrillic, Greek)."""
+    provider = _provider(locale)
+    sample = "".join(list(getattr(provider, "last_names", ()) if provider else ())[:200])
+    return bool(sample) and all(ch.lower() in _LATIN or ch.isascii() or ch == "ʼ" or not ch.isalpha() for ch in sample)
+
+
+@cache
+def names_locale(locale: str, country: str | None) -> tuple[str, str]:
+    """(Faker locale, how its names are written: ``""`` as they are, ``"romanized"`` from Faker's romanized lists,
+    ``"latinized"`` through :func:`latinized`) that name the people living in ``country`` for a persona writing in
+    ``locale``: the locale itself at home (or when ``country`` is None); abroad the country's Faker locale when its
+    names are in the text's script, else its romanized names when Faker has them, else another of Faker's locales
+    of the country in the text's script; failing those (Faker has no names of the country: Myanmar, Libya, Canada's
+    own), the first of the Faker locales of the country's languages (CLDR; a language's own country's first:
+    ``es_ES`` in Venezuela, ``fr_FR`` in Kinshasa, ``ru_RU`` in Kazakhstan) whose names are in the text's script,
+    or latinized when the text is in Latin letters and they are Cyrillic or Greek; else the text locale's."""
+    code = country.strip().upper() if country else ""
+    if not code or code == territory(locale):
+        return locale, ""
+    theirs = gazetteer.faker_locale(code)
+    # Names of the country's own: the gazetteer lends en_US where Faker has no locale of the country (Venezuela),
+    # and Faker lends en_US's names to some of its locales (en_CA, ar_EG).
+    own = theirs.endswith(f"_{code}") and _provider(theirs) is not None
+    if own:
+        if theirs == locale or latin_names(theirs) == latin_names(locale):
+            return theirs, ""
+        if latin_names(locale) and _romanizes(theirs):
+            return theirs, "romanized"
     from faker.config import AVAILABLE_LOCALES
 
-    code = country.strip().upper()
-    # Another of Faker's locales of the country that writes the text's script (India: en_IN besides hi_IN).
-    same = [
-        x
-        for x in sorted(AVAILABLE_LOCALES)
-        if x.endswith(f"_{code}") and _provider(x) is not None and latin_names(x) == latin_names(locale)
-    ]
-    return (same[0], False) if same else (locale, False)
+    if own:
+        # Another of Faker's locales of the country that writes the text's script (India: en_IN besides hi_IN).
+        same = [
+            x
+            for x in sorted(AVAILABLE_LOCALES)
+            if x.endswith(f"_{code}") and _provider(x) is not None and latin_names(x) == latin_names(locale)
+        ]
+        if same:
+            return same[0], ""
+    info = gazetteer.country(code)
+    if info and locale.split("_")[0] in info.languages and _provider(locale) is not None:
+        return locale, ""  # the text's language is the country's too (English in Canada): its own names
+    candidates = [theirs] if own else []
+    for language in info.languages if info else ():
+        own = f"{language}_{language.upper()}"
+        candidates += sorted(
+            (x for x in AVAILABLE_LOCALES if x.startswith(f"{language}_")), key=lambda x: (x != own, x)
+        )
+    for loc in candidates:
+        if loc == locale or _provider(loc) is None:
+            continue
+        if latin_names(loc) == latin_names(locale):
+            return loc, ""
+        if latin_names(locale) and _latinizable(loc):
+            return loc, "latinized"
+    return locale, ""
 
 
 def _cased(name: str) -> str:
@@ -92,35 +153,41 @@ class Names:
     the Faker methods of the same name do (``first_name``, ``first_name_female``, ``first_name_male``,
     ``last_name``); a romanized list without genders (zh_CN) serves both genders."""
 
-    def __init__(self, fake, romanized: bool = False) -> None:
-        self.fake, self.romanized = fake, romanized
+    def __init__(self, fake, romanized: bool | str = False) -> None:
+        # ``romanized``: True or "romanized" (Faker's romanized lists), "latinized" (:func:`latinized`), else as is.
+        self.fake = fake
+        self.romanized = romanized in (True, "romanized")
+        self.latinized = romanized == "latinized"
+
+    def _out(self, name: str) -> str:
+        return latinized(name) if self.latinized else name
 
     def first_name(self) -> str:
         """A given name (either gender)."""
-        return _cased(self.fake.first_romanized_name()) if self.romanized else self.fake.first_name()
+        return _cased(self.fake.first_romanized_name()) if self.romanized else self._out(self.fake.first_name())
 
     def first_name_female(self) -> str:
         """A woman's given name."""
         if not self.romanized:
-            return self.fake.first_name_female()
+            return self._out(self.fake.first_name_female())
         return _cased(getattr(self.fake, "first_romanized_name_female", self.fake.first_romanized_name)())
 
     def first_name_male(self) -> str:
         """A man's given name."""
         if not self.romanized:
-            return self.fake.first_name_male()
+            return self._out(self.fake.first_name_male())
         return _cased(getattr(self.fake, "first_romanized_name_male", self.fake.first_romanized_name)())
 
     def last_name(self) -> str:
         """A surname."""
-        return _cased(self.fake.last_romanized_name()) if self.romanized else self.fake.last_name()
+        return _cased(self.fake.last_romanized_name()) if self.romanized else self._out(self.fake.last_name())
 
 
 def names(seed: int, stream: str, locale: str, country: str | None = None) -> Names:
     """A :class:`Names` for the people who live in ``country`` (:func:`names_locale`), seeded from the named
     ``stream``; at home exactly the draws of ``builder.rng.faker(seed, stream, locale)``."""
-    loc, romanized = names_locale(locale, country)
-    return Names(faker(seed, stream, loc), romanized)
+    loc, mode = names_locale(locale, country)
+    return Names(faker(seed, stream, loc), mode)
 
 
 @cache

@@ -148,7 +148,8 @@ def test_a_generated_persona_simulates():
 
 
 def test_names_of_the_country_in_latin_letters_and_each_gender_s_surname():
-    from builder.persona.generate import gendered_surname, latinized, names_locale
+    from builder.persona.generate import gendered_surname, names_locale
+    from builder.reference.people import latinized
 
     assert latinized("Олена Шевченко") == "Olena Shevchenko" and latinized("Γεώργιος") == "Georgios"
     assert gendered_surname("Смирнова", "male", "ru_RU") == "Смирнов"

@@ -14,7 +14,7 @@ from faker.providers.person.pt_BR import Provider as BR
 def test_names_at_home_are_the_locales_own_draws():
     for loc in TOWNS:
         for country in (None, loc[-2:]):
-            assert people.names_locale(loc, country) == (loc, False)
+            assert people.names_locale(loc, country) == (loc, "")
             n, f = people.names(7, "x/name", loc, country), faker(7, "x/name", loc)
             assert [n.first_name(), n.last_name(), n.first_name_female(), n.first_name_male()] == [
                 f.first_name(),
@@ -25,13 +25,17 @@ def test_names_at_home_are_the_locales_own_draws():
 
 
 def test_names_abroad_by_script():
-    assert people.names_locale("en_US", "JP") == ("ja_JP", True)  # romanized: Latin text
-    assert people.names_locale("de_DE", "CN") == ("zh_CN", True)
-    assert people.names_locale("en_US", "BR") == ("pt_BR", False)  # Latin names as they are
-    assert people.names_locale("en_GB", "NG") == ("en_NG", False)
-    assert people.names_locale("en_US", "IN") == ("en_IN", False)  # hi_IN is Devanagari: India's Latin locale
-    assert people.names_locale("en_US", "RU") == ("en_US", False)  # Cyrillic only: the text's names
-    assert people.names_locale("en_GB", "CA") == ("en_GB", False)  # Faker has no names of en_CA's own
+    assert people.names_locale("en_US", "JP") == ("ja_JP", "romanized")  # romanized: Latin text
+    assert people.names_locale("de_DE", "CN") == ("zh_CN", "romanized")
+    assert people.names_locale("en_US", "BR") == ("pt_BR", "")  # Latin names as they are
+    assert people.names_locale("en_GB", "NG") == ("en_NG", "")
+    assert people.names_locale("en_US", "IN") == ("en_IN", "")  # hi_IN is Devanagari: India's Latin locale
+    assert people.names_locale("en_US", "RU") == ("ru_RU", "latinized")  # Cyrillic only: written in Latin letters
+    assert people.names_locale("de_DE", "KZ") == ("ru_RU", "latinized")  # no kk names in Faker: Russian ones
+    assert people.names_locale("de_DE", "VE") == ("es_ES", "")  # no es_VE: the language's own country's
+    assert people.names_locale("en_GB", "CA") == ("en_GB", "")  # English is Canada's too; no en_CA names of its own
+    ru = people.names(0, "x", "en_US", "RU")
+    assert all(ru.last_name().isascii() and ru.first_name_female().isascii() for _ in range(30))
     n = people.names(0, "x", "en_US", "JP")
     for _ in range(30):
         assert n.first_name_male() in JP.first_romanized_names_male
