@@ -9,6 +9,7 @@ Python's salted ``hash()`` is never used.
 from __future__ import annotations
 
 import hashlib
+import re
 import random
 import uuid
 
@@ -29,10 +30,25 @@ def rng(seed: int, stream: str) -> random.Random:
     return random.Random(stream_seed(seed, stream))
 
 
+_MC = re.compile(r"\bMc([a-z])")
+
+
+def surname_cased(name: str) -> str:
+    """``name`` with Faker's ``Mc`` surnames written as people write them: ``Mcdonald`` -> ``McDonald``,
+    ``Mcknight`` -> ``McKnight`` (Faker's English lists capitalise only the first letter)."""
+    return _MC.sub(lambda m: "Mc" + m.group(1).upper(), name)
+
+
 def faker(seed: int, stream: str, locale: str) -> Faker:
-    """Return a Faker instance in ``locale`` seeded from the named stream (instance seed, never the class)."""
+    """Return a Faker instance in ``locale`` seeded from the named stream (instance seed, never the class); its
+    surnames (``last_name`` and what formats them: ``name``...) are :func:`surname_cased`, drawn as Faker draws."""
     fake = Faker(locale)
     fake.seed_instance(stream_seed(seed, stream))
+    generator = fake._factories[0]
+    for method in ("last_name", "last_name_female", "last_name_male"):
+        drawn = getattr(generator, method, None)
+        if drawn is not None:
+            setattr(generator, method, lambda drawn=drawn: surname_cased(drawn()))
     return fake
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import builder.persona  # noqa: F401  (the reference package's import order: persona first)
 from builder.persona.places import TOWNS
 from builder.reference import people
@@ -76,3 +78,13 @@ def test_gender_of_at_home_is_todays_rule():
             today = "female" if name in female - male else "male" if name in male - female else None
             assert people.gender_of(name, loc) == today, name
             assert people.gender_of(name, loc, loc[-2:]) == today, name
+
+
+def test_mc_surnames_are_cased_as_people_write_them():
+    from builder.rng import surname_cased
+
+    assert surname_cased("Mcdonald") == "McDonald" and surname_cased("Lisa Mcknight") == "Lisa McKnight"
+    assert surname_cased("Macdonald") == "Macdonald" and surname_cased("Mc") == "Mc"
+    fake = faker(3, "x/mc", "en_US")
+    drawn = [fake.name() for _ in range(3000)]
+    assert any("Mc" in n for n in drawn) and not any(re.search(r"\bMc[a-z]", n) for n in drawn)
