@@ -4,7 +4,8 @@ A **fact** is a leaf of the spec as its author wrote it (the JSON file, not the 
 or a date at a path such as ``contacts[3].job``. Left out as not facts about the person: ``$schema``, ``id``,
 ``seed``, ``as_of``, ``history_months``, ``horizon_days``, comment keys (``_...``), booleans (a flag is not text
 anyone reads) and a scripted message's ``from`` (``me`` or ``them``: who wrote the message, whose text is the fact;
-the word "me" alone would be found anywhere). Every other leaf counts, enums included (``"method": "bill_pay"`` counts, and is seen only if those
+the word "me" alone would be found anywhere), a contributor's ``chains`` and a contradiction's ``fact`` and ``about``
+(pointers to facts written elsewhere in the spec, and notes on them). Every other leaf counts, enums included (``"method": "bill_pay"`` counts, and is seen only if those
 words appear).
 
 A fact is **visible** when its value appears in what the build puts on the desktop (``<build>/layer``), read the way
@@ -51,8 +52,12 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-#: Top-level keys that describe the build, not the person.
-NOT_FACTS = {"$schema", "id", "seed", "as_of", "history_months", "horizon_days"}
+#: Top-level keys that describe the build, not the person; and ``chains``, a contributor's pointers to facts written
+#: elsewhere in the spec, with notes on them (the facts pointed at count where they are written).
+NOT_FACTS = {"$schema", "id", "seed", "as_of", "history_months", "horizon_days", "chains"}
+#: Keys of a top-level list's items that point at another fact or annotate it: a contradiction's ``fact`` (a path)
+#: and ``about`` (how the task names it); its ``claim``, ``by``, ``at`` and ``text`` (the message) are facts.
+POINTERS = {"contradictions": {"fact", "about"}}
 #: Keys at any depth that tell whose a neighbouring fact is rather than a fact of their own.
 NOT_FACTS_ANYWHERE = {"from"}
 
@@ -105,6 +110,8 @@ def facts(spec: dict) -> list[Fact]:
         if isinstance(node, dict):
             for k, v in node.items():
                 if k.startswith("_") or (not path and k in NOT_FACTS) or k in NOT_FACTS_ANYWHERE:
+                    continue
+                if k in POINTERS.get(path.split("[")[0], ()) and "." not in path:
                     continue
                 walk(v, f"{path}.{k}" if path else k)
         elif isinstance(node, list):

@@ -22,7 +22,7 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from builder.files.pdftext import FONT, FONT_BOLD, cell, meta_text, para_text, register
-from builder.money import money
+from builder.money import cents, money
 from builder.world import Event, World
 
 INK = colors.HexColor("#27364a")
@@ -44,7 +44,8 @@ def payslip_pdf(world: World, paycheck: Event) -> bytes:
     cur = world.currency
     p = world.persona
     employer = d.get("employer") or (p.work.employer if p.work else "Employer")
-    schedule = (p.work.pay_schedule if p.work else "biweekly").replace("semimonthly", "semi-monthly")
+    schedule = (p.work.pay_schedule if p.work else "biweekly").capitalize()  # as payroll writes it: Semimonthly
+    salary = money(cents(p.work.salary, cur), cur) if p.work and p.work.salary else None
     ytd = [e for e in world.of_kind("paycheck") if e.at.year == day.year and e.at <= paycheck.at]
     ytd_gross = sum(e.data["gross_cents"] for e in ytd)
     ytd_net = sum(e.data["net_cents"] for e in ytd)
@@ -75,7 +76,9 @@ def payslip_pdf(world: World, paycheck: Event) -> bytes:
         Spacer(1, 10),
         Paragraph(
             f"Employee: {para_text(p.identity.name, bold=True)}<br/>"
-            f"Pay schedule: {para_text(schedule)}<br/>Payment: direct deposit to checking",
+            f"Pay schedule: {para_text(schedule)}<br/>"
+            + (f"Annual salary: {para_text(salary)}<br/>" if salary else "")
+            + "Payment: direct deposit to checking",
             normal,
         ),
         Spacer(1, 14),
