@@ -6,7 +6,7 @@ or a date at a path such as ``contacts[3].job``. Left out as not facts about the
 anyone reads) and a scripted message's ``from`` (``me`` or ``them``: who wrote the message, whose text is the fact;
 the word "me" alone would be found anywhere), a contributor's ``chains`` and a contradiction's ``fact`` and ``about``
 (pointers to facts written elsewhere in the spec, and notes on them). Every other leaf counts, enums included (``"method": "bill_pay"`` counts, and is seen only if those
-words appear).
+words appear: ``bill_pay`` or ``bill pay``).
 
 A fact is **visible** when its value appears in what the build puts on the desktop (``<build>/layer``), read the way
 a person could read it:
@@ -180,6 +180,8 @@ def forms(value: str | int | float, money: bool = False) -> set[str]:
         h, m = int(text[:2]), int(text[3:])
         out.add(f"{(h - 1) % 12 + 1}:{m:02d} {'PM' if h >= 12 else 'AM'}")
         out.add(f"{(h - 1) % 12 + 1}:{m:02d}{'pm' if h >= 12 else 'am'}")
+    elif re.fullmatch(r"[a-z]+(_[a-z]+)+", text):  # an enum's words: bill_pay as "bill pay", in_progress
+        out.add(text.replace("_", " "))
     elif not isinstance(value, str) or re.fullmatch(r"-?\d+(\.\d+)?", text):
         try:
             out |= _numbers(Decimal(text), money)
