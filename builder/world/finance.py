@@ -14,7 +14,10 @@ Rules (tasks and tests depend on them):
   than 25 % of net pay, 0 when nothing is).
 * Merchants are named from the banks in ``templates/money/merchants.yaml`` of the home's shop signs
   (:func:`sign_bank`: the persona's own bank at home, its residents' abroad; surnames from Faker only inside patterns); the spec's ``favourite_merchants`` are merchants too, visited
-  every 10-24 days (a per-favourite rhythm, give or take two days). Home-city everyday spending stops from a trip's departure day to its
+  every 10-24 days (a per-favourite rhythm, give or take two days); a favourite brand Shopwell does not sell
+  (``preferences.brands``) is its own store in the city, visited every 45-120 days for 40-180 (in US dollars at
+  the country's price level: clothes, gear, a kitchen tool), from stream ``finance/everyday/brands`` so no other
+  draw moves. Home-city everyday spending stops from a trip's departure day to its
   return day (travel.py spends at the destination instead).
 * Commute mode drives transport: ``transit`` buys a monthly pass (3+ office days) or pays fares
   on office days; ``car`` buys fuel every 9-16 days and parks on some office days; ``bike`` a rare
@@ -285,7 +288,20 @@ def make_merchants(p: Persona) -> list[Merchant]:
         if name not in seen:
             seen.add(name)
             out.append(Merchant(derived_id(p.seed, "merchant", name), name, _favourite_category(name), city))
+    for name in brand_stores(p):
+        if name not in seen:
+            seen.add(name)
+            out.append(Merchant(derived_id(p.seed, "merchant", name), name, "shopping", city))
     return out
+
+
+def brand_stores(p: Persona) -> list[str]:
+    """The persona's favourite brands (``preferences.brands``) that Shopwell does not sell (:mod:`world.retail`):
+    each is a store of its own in the home city, where the persona shops now and then."""
+    from ..reference.retail.catalogue import catalogue
+
+    sold = {x["brand"].casefold() for x in catalogue()}
+    return [b for b in p.preferences.brands if b.casefold() not in sold]
 
 
 def home_kind(p: Persona, merchant: Merchant) -> str:
@@ -561,8 +577,9 @@ def simulate_everyday_spending(sim: Sim) -> None:
     cur = p.finances.currency
     b = budget(sim)
     kinds = {m.id: home_kind(p, m) for m in sim.merchants}
+    own = set(p.preferences.favourite_merchants) | set(brand_stores(p))  # visited on their own rhythm
     by = {
-        c: [m for m in sim.merchants if kinds[m.id] == c and m.name not in p.preferences.favourite_merchants]
+        c: [m for m in sim.merchants if kinds[m.id] == c and m.name not in own]
         for c in (*MERCHANT_KINDS, "fuel", "parking", "bike", "transit")
     }
     fav = [m for m in sim.merchants if m.name in p.preferences.favourite_merchants]
@@ -641,6 +658,24 @@ def simulate_everyday_spending(sim: Sim) -> None:
             if at <= sim.now:
                 extra = {"pass": True} if category == "transit_pass" else {}
                 purchase(sim, at, merchant, amount, ("everyday", n), account, **extra)
+    _brand_visits(sim, gone)
+
+
+def _brand_visits(sim: Sim, gone: set[dt.date]) -> None:
+    """Purchases at the brand stores (:func:`brand_stores`; module rules), on days at home, up to now."""
+    stores = {m.name: m for m in sim.merchants}
+    r = sim.rng("finance/everyday/brands")
+    cur = sim.persona.finances.currency
+    for name in brand_stores(sim.persona):
+        m = stores[name]
+        day = sim.start.date() + dt.timedelta(days=r.randint(5, 60))
+        gap = r.randint(45, 120)
+        while dt.datetime.combine(day, dt.time(10)) <= sim.now:
+            when = dt.datetime.combine(day, dt.time(r.randint(10, 18), r.randint(0, 59)))
+            amount = prices.figure(r.randrange(4000, 18000, 100), cur)
+            if day not in gone and when <= sim.now:
+                purchase(sim, when, m, amount, ("brand", name, day.isoformat()))
+            day += dt.timedelta(days=gap + r.randint(-7, 7))
 
 
 GIFT_RELATIONSHIPS = ("partner", "spouse", "parent", "sibling", "child", "friend")

@@ -433,3 +433,27 @@ def test_two_card_paydowns_in_one_minute_get_their_own_transfers():
     twice = [at for at, n in Counter(e.at for e in paydowns).items() if n > 1]
     assert twice, "the spec no longer makes two pay-downs in one minute: find another"
     assert len({e.id for e in world.events}) == len(world.events)
+
+
+def test_a_favourite_brand_the_shop_does_not_sell_is_a_store_in_the_city():
+    """``preferences.brands``: a brand Shopwell sells is bought there (world/retail.py); one it does not (Bialetti)
+    is a store of its own in the home city, visited every 45-120 days on days at home."""
+    import json
+    from pathlib import Path
+
+    from builder.persona import complete
+    from builder.persona.model import Persona
+    from builder.world import simulate
+    from builder.world.finance import away_days, brand_stores
+
+    spec = json.loads((Path(__file__).parents[2] / "personas" / "jordan-lee.json").read_text())
+    spec["preferences"] = {**(spec.get("preferences") or {}), "brands": ["Patagonia", "Bialetti"]}
+    p = complete(Persona.model_validate(spec))
+    assert brand_stores(p) == ["Bialetti"]
+    world = simulate(p)
+    visits = [e for e in world.of_kind("card_purchase") if e.data["merchant"] == "Bialetti"]
+    assert len(visits) >= 4 and all(e.data["city"] == p.identity.address.city for e in visits)
+    assert not {e.at.date() for e in visits} & away_days(p)
+    gaps = [(b.at.date() - a.at.date()).days for a, b in zip(visits, visits[1:])]
+    assert min(gaps) >= 38  # 45-120 days, give or take a week (a visit on a day away is skipped)
+    assert not [e for e in world.of_kind("card_purchase") if e.data["merchant"] == "Patagonia"]
