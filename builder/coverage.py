@@ -65,7 +65,7 @@ NOT_FACTS_ANYWHERE = {"from"}
 #: page shows; a fact found only there is not visible.
 HIDDEN_TABLES = {"meta", "sessions"}
 #: Spec fields that hold an amount of money (written with cents, stored as cents).
-MONEY_KEYS = {"amount", "balance", "salary", "opening_balance", "credit_limit", "monthly_payment", "cost_basis",
+MONEY_KEYS = {"amount", "balance", "salary", "opening_balance", "credit_limit", "monthly_payment", "cost_basis", "price",
               "total", "monthly_contribution"}  # fmt: skip
 
 HIDDEN_COLUMNS = {"style", "messaging_style", "closeness", "password_hash", "session_token"}

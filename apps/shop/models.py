@@ -5,8 +5,10 @@ naive local ISO 8601 strings in the persona's zone (``YYYY-MM-DDTHH:MM:SS``); mo
 persona's currency (``meta.currency``); text (titles, variants, specs) is in the persona's language.
 
 Provenance (what task checks rely on): ``world_ref`` holds the world event id a row projects (a
-``retail_order``) or ``seed:<what>`` for rows the seed drew (catalogue reviews, the wishlist); rows the app
-writes (an order, a return, a review, a subscription, a wishlist entry) have ``world_ref IS NULL``.
+``retail_order``) or ``seed:<what>`` for rows the seed drew (catalogue reviews, the wishlist), ``spec:wishlist/<i>``
+for the spec's wish list; rows the app writes (an order, a return, a review, a subscription, a wishlist entry) have
+``world_ref IS NULL``. A product whose id starts ``SP`` is Shopwell's own listing of an item the spec names that
+the catalogue lacks (no brand, description or reviews; one variant).
 """
 
 from __future__ import annotations

@@ -5,8 +5,11 @@ language and currency; the shoppers' reviews and the product descriptions are dr
 ``catalog/text.yaml`` (streams ``shop/reviews`` and ``shop/text``). The persona's orders are the world's
 ``retail_order`` events (items, quantities, prices, ship-to, carrier, tracking number, shipped and delivered
 times), paid with the card on file of the event's account. Saved addresses: home, plus every present's
-recipient. The persona reviewed some products of orders delivered more than 45 days before now and keeps a
-short wish list (stream ``shop/wishlist``).
+recipient. The persona reviewed some catalogue products of orders delivered more than 45 days before now. The
+wish list is the spec's ``wishlist`` when it has one (exactly its items, in order; streams
+``shop/wishlist/spec/<i>`` for the times), else four drawn products (stream ``shop/wishlist``). Items of the spec the
+catalogue lacks (an order line of ``purchases``, a wish with a price) are Shopwell's own listings
+(:func:`own_products`): one way, no brand, description or reviews, at the price last named.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile, yamlfile
+from builder.money import cents
 from builder.rng import rng
 from builder.reference import locale as locales
 from builder.reference import retail as reference_retail
@@ -102,6 +106,63 @@ def orders(world: World) -> list[dict]:
     return out
 
 
+def own_products(world: World) -> list[dict]:
+    """Shopwell's own listings of the items the persona's spec names that its catalogue lacks
+    (:func:`builder.reference.retail.catalogue.own_listing`): every product of a world order not in the catalogue, and every
+    ``wishlist`` item with a price. Each ``{"product_id", "sku", "slug", "title", "department", "price_cents"}``,
+    sorted by id: the title and department as first named (orders in placement order, then the wish list), the price
+    the wish list's when it gives one, else the latest order's. Empty for a spec without such items."""
+    known = {x["id"] for x in reference_retail.products()}
+    out: dict[str, dict] = {}
+
+    def add(it: dict) -> None:
+        row = out.setdefault(
+            it["product_id"],
+            {
+                **retail.own_listing(it["name"]),
+                "title": it["name"],
+                "department": it["category"],
+            },
+        )
+        row["price_cents"] = it["price_cents"]
+
+    for o in orders(world):
+        for it in o["items"]:
+            if it["product_id"] not in known:
+                add(it)
+    for it in wished_items(world):
+        if it["product_id"] not in known:
+            add(it)
+    return [out[k] for k in sorted(out)]
+
+
+def wished_items(world: World) -> list[dict]:
+    """The spec's ``wishlist`` as order items (:func:`builder.reference.retail.catalogue.spec_item`, quantity 1): an item with a
+    price is Shopwell's own listing at that price, one without the catalogue product of that title (the spec's
+    validation ensures there is one), at the catalogue's price. Empty when the spec has no wish list."""
+    p = world.persona
+    out = []
+    for wish in p.wishlist or []:
+        if wish.price is not None:
+            price = cents(wish.price, world.currency)
+            out.append(retail.spec_item(wish.item, price, 1, wish.category, p.bank, world.currency, listed=True))
+        else:
+            product = retail.product_named(wish.item, p.bank)
+            out.append(retail.item(product, 0, p.bank, world.currency))
+    return out
+
+
+def wished_at(world: World, added: dt.date | None, r) -> dt.datetime:
+    """When a wish of the spec was added (naive local, whole minutes): a minute between 08:00 and 21:59 of ``added``,
+    or of a day 5 to 120 days before now (not before the history's first) when the spec gives none; before now on
+    now's day. Draws from ``r``."""
+    now = world.now
+    if added is None:
+        added = max(now.date() - dt.timedelta(days=r.randint(5, 120)), world.start.date())
+    at = dt.datetime.combine(added, dt.time(r.randint(8, 21), r.randint(0, 59)))
+    return at if at < now else (now - dt.timedelta(minutes=r.randint(10, 90))).replace(second=0, microsecond=0)
+
+
 def tracking_state(order: dict, now: dt.datetime) -> str:
     """'ordered', 'shipped' or 'delivered' of an order (``shipped_at``/``delivered_at`` naive local ISO) at ``now``."""
     if dt.datetime.fromisoformat(order["delivered_at"]) <= now:
@@ -134,9 +195,10 @@ def visits(world: World) -> list[dict]:
     for o in orders(world):
         placed = dt.datetime.fromisoformat(o["placed_at"])
         first = o["items"][0]
+        slug = slugs.get(first["product_id"]) or retail.own_listing(first["name"])["slug"]
         out.append(
             {
-                "url": f"{SITE}p/{slugs[first['product_id']]}",
+                "url": f"{SITE}p/{slug}",
                 "title": f"{first['name']} | Shopwell",
                 "at": placed - dt.timedelta(minutes=r.randint(3, 25)),
                 "transition": "link",
@@ -336,7 +398,32 @@ def seed(world: World, path: Path) -> Path:
                         world_ref="seed:catalog",
                     )
                 )
-        # The persona's orders, and reviews of some delivered a while ago.
+        # The spec's items the catalogue lacks: Shopwell's own listings, one way, no reviews yet.
+        own = own_products(world)
+        for x in own:
+            db.add(
+                m.Product(
+                    id=x["product_id"],
+                    slug=x["slug"],
+                    department=x["department"],
+                    line="",
+                    brand="",
+                    title=x["title"],
+                    author=None,
+                    description="",
+                    specs="[]",
+                    rating_x10=0,
+                    review_count=0,
+                    gift=0,
+                    subscribe=0,
+                    min_price_cents=x["price_cents"],
+                )
+            )
+            db.add(
+                m.Variant(sku=x["sku"], product_id=x["product_id"], position=0, label="", price_cents=x["price_cents"])
+            )
+        sold = set(skus) | {x["sku"] for x in own}
+        # The persona's orders, and reviews of some delivered a while ago (catalogue products only).
         mine_r = rng(world.seed, "shop/my-reviews")
         first = ident.name.split()[0]
         last_initial = ident.name.split()[-1][0]
@@ -366,7 +453,7 @@ def seed(world: World, path: Path) -> Path:
             )
             delivered = dt.datetime.fromisoformat(o["delivered_at"])
             for it in o["items"]:
-                if it["sku"] not in skus:
+                if it["sku"] not in sold:
                     raise KeyError(f"order {o['order_id']} names {it['sku']}, which Shopwell does not sell")
                 item_id += 1
                 db.add(
@@ -382,7 +469,12 @@ def seed(world: World, path: Path) -> Path:
                     )
                 )
                 pid = it["product_id"]
-                if (now - delivered).days > REVIEWED_AFTER_DAYS and pid not in reviewed and mine_r.random() < 0.25:
+                if (
+                    (now - delivered).days > REVIEWED_AFTER_DAYS
+                    and pid not in reviewed
+                    and pid in by_id
+                    and mine_r.random() < 0.25
+                ):
                     reviewed.add(pid)
                     stars = mine_r.choice([4, 5, 5, 3])
                     headline, body = review_text(by_id[pid], language, stars, mine_r)
@@ -402,17 +494,29 @@ def seed(world: World, path: Path) -> Path:
                             world_ref=f"seed:review/{o['event']}",
                         )
                     )
-        # A short wish list of things not bought yet.
-        wish_r = rng(world.seed, "shop/wishlist")
-        bought = {it["product_id"] for o in world_orders for it in o["items"]}
-        candidates = [
-            x["id"]
-            for x in catalogue
-            if x["id"] not in bought and x["department"] in ("outdoor", "home", "electronics", "books")
-        ]
-        for k, pid in enumerate(sorted(wish_r.sample(candidates, 4))):
-            at = now - dt.timedelta(days=wish_r.randint(5, 120), minutes=wish_r.randint(0, 600))
-            db.add(m.WishlistItem(user_id=1, product_id=pid, added_at=at.isoformat(), world_ref=f"seed:wishlist/{k}"))
+        if p.wishlist is not None:
+            # The spec's wish list, exactly.
+            for k, (wish, it) in enumerate(zip(p.wishlist, wished_items(world))):
+                at = wished_at(world, wish.added, rng(world.seed, f"shop/wishlist/spec/{k}"))
+                db.add(
+                    m.WishlistItem(
+                        user_id=1, product_id=it["product_id"], added_at=at.isoformat(), world_ref=f"spec:wishlist/{k}"
+                    )
+                )
+        else:
+            # A short wish list of things not bought yet.
+            wish_r = rng(world.seed, "shop/wishlist")
+            bought = {it["product_id"] for o in world_orders for it in o["items"]}
+            candidates = [
+                x["id"]
+                for x in catalogue
+                if x["id"] not in bought and x["department"] in ("outdoor", "home", "electronics", "books")
+            ]
+            for k, pid in enumerate(sorted(wish_r.sample(candidates, 4))):
+                at = now - dt.timedelta(days=wish_r.randint(5, 120), minutes=wish_r.randint(0, 600))
+                db.add(
+                    m.WishlistItem(user_id=1, product_id=pid, added_at=at.isoformat(), world_ref=f"seed:wishlist/{k}")
+                )
         for key, value in appkit.meta_rows(world, user_name=ident.name).items():
             db.add(m.Meta(key=key, value=value))
         db.commit()

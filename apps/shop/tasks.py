@@ -103,7 +103,9 @@ def tasks(world: World) -> list[Task]:
     )
 
     # 7. Action: Subscribe & Save for the household item bought most often (else the first such product).
-    household = Counter(i["sku"] for x in all_orders for i in x["items"] if by_id[i["product_id"]]["subscribe"])
+    household = Counter(
+        i["sku"] for x in all_orders for i in x["items"] if by_id.get(i["product_id"], {}).get("subscribe")
+    )
     if household:
         sku = min(household.items(), key=lambda kv: (-kv[1], kv[0]))[0]
     else:

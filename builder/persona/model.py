@@ -787,11 +787,44 @@ class ChainStep(SpecModel):
 class Chain(SpecModel):
     """A dependency chain the contributor plants: facts of the spec, each found through the one before (the dinner
     is booked for the evening the flight home lands; the flight's day is in the airline's booking). ``about``
-    says why they hang together; the world records the chain (``world/planted.json``) with the app showing each
-    step, and a task asks for the steps' values in order."""
+    says why they hang together; the world records the chain (``world/planted.json``) with each step's value and
+    the app showing it, for tasks to build on (none does yet)."""
 
     about: Line(200)
     steps: _list(ChainStep, 6, 2)
+
+
+class Purchase(SpecModel):
+    """Something the persona bought on ``date`` (a day of the history, before ``as_of``): ``quantity`` of ``item``
+    (its name, kept verbatim) at ``price`` each, in the persona's currency, paid with the everyday card.
+
+    Without ``merchant`` (or with the online shop's own name, Shopwell) it is an online order at the shop: an order
+    of that day holding that line, with the shop's shipping rule, its card charge, confirmation mail and parcel
+    delivery (``builder.world.orders.simulate_spec_purchases``). Any other ``merchant`` makes it an in-store card purchase there,
+    whose bank line notes the item. ``category``: the bank line's category (default ``shopping``); for an online
+    order also the shop department it is listed in when it names one (``electronics``, ``books``...)."""
+
+    date: dt.date
+    item: Line(120)
+    price: PositiveMoney = Field(description="Price of one, in the persona's currency")
+    quantity: Annotated[int, Field(ge=1, le=99)] = 1
+    merchant: Line(100) | None = Field(
+        default=None,
+        description="Where it was bought: default the online shop (the retail app); another name is a store",
+    )
+    category: Line(40) | None = None
+
+
+class WishedItem(SpecModel):
+    """An item on the persona's wish list at the online shop (Shopwell), ``added`` on a day of the history (default:
+    drawn within the last four months). Without ``price`` the item must be a product of the shop's catalogue, named
+    as the shop names it (its title in the persona's language), and shows at the catalogue's price; with ``price``
+    the shop lists the item at that price. ``category`` as for a purchase: the shop department when it names one."""
+
+    item: Line(120)
+    price: PositiveMoney | None = Field(default=None, description="Price now, in the persona's currency")
+    added: dt.date | None = None
+    category: Line(40) | None = None
 
 
 class Site(SpecModel):
@@ -825,7 +858,8 @@ class Persona(SpecModel):
     meeting attendees, trip companions and life events' ``with`` is a contact's; browsing
     URLs are unique and their ``per_week`` sum to at most ``MAX_VISITS_PER_WEEK``; the birth
     date is 16 to 110 years before ``as_of``; contacts' birthdays are from 1900 on and not
-    after ``as_of``.
+    after ``as_of``; purchases are on a day of the history before ``as_of``, wishes added on one up to ``as_of``,
+    wished items named once, and a wish without a price names a product of the shop's catalogue.
     """
 
     schema_: str | None = Field(default=None, alias="$schema")
@@ -881,6 +915,15 @@ class Persona(SpecModel):
     browsing: _list(Site, 40) | None = Field(
         default=None,
         description=(f"Unique URLs; per_week sums to at most {MAX_VISITS_PER_WEEK} (checked by the builder)"),
+    )
+    purchases: _list(Purchase, 50) | None = Field(
+        default=None,
+        description="Specific past purchases, each on a day of the history (see Purchase); the world's own orders "
+        "and card spending come besides",
+    )
+    wishlist: _list(WishedItem, 50) | None = Field(
+        default=None,
+        description="The online shop's wish list, exactly these items (names unique); default: a few drawn products",
     )
     history_months: Annotated[int, Field(ge=1, le=36)] = 18
     horizon_days: Annotated[int, Field(ge=0, le=180)] = 60
@@ -1006,6 +1049,7 @@ class Persona(SpecModel):
             urls.setdefault(k, i)
         if sum(site.per_week for site in self.browsing or []) > MAX_VISITS_PER_WEEK:
             problems.append((("browsing",), f"per_week adds up to more than {MAX_VISITS_PER_WEEK} visits a week"))
+        problems.extend(self._shopping_problems())
         _rule_problems(problems)
         return self
 
@@ -1054,6 +1098,42 @@ class Persona(SpecModel):
                 if step.fact in paths:
                     problems.append((("chains", i, "steps", j, "fact"), f"also steps[{paths[step.fact]}]'s fact"))
                 paths.setdefault(step.fact, j)
+        return problems
+
+    def _shopping_problems(self) -> list[tuple[tuple, str]]:
+        """What ``purchases`` and ``wishlist`` ask that the world cannot honour: a purchase outside the history or
+        on or after ``as_of``; a wish added outside the history or after ``as_of``; a wished item named twice; a
+        wish without a price that is no product of the shop's catalogue (titles in the persona's language)."""
+        problems: list[tuple[tuple, str]] = []
+        first = add_months(self.as_of, -self.history_months)
+        for i, buy in enumerate(self.purchases or []):
+            if not first <= buy.date < self.as_of:
+                problems.append(
+                    (
+                        ("purchases", i, "date"),
+                        f"must be a day of the history: from {first} to the day before as_of ({self.as_of})",
+                    )
+                )
+        wished: dict[str, int] = {}
+        for i, wish in enumerate(self.wishlist or []):
+            if wish.added is not None and not first <= wish.added <= self.as_of:
+                problems.append(
+                    (("wishlist", i, "added"), f"must be a day of the history: from {first} to as_of ({self.as_of})")
+                )
+            k = name_key(wish.item)
+            if k in wished:
+                problems.append((("wishlist", i, "item"), f"also wishlist[{wished[k]}]'s item"))
+            wished.setdefault(k, i)
+            if wish.price is None:
+                from ..reference.retail.catalogue import product_named
+
+                if product_named(wish.item, self.bank) is None:
+                    problems.append(
+                        (
+                            ("wishlist", i, "price"),
+                            f"needed: the shop's catalogue has no product called {wish.item!r} (give its price)",
+                        )
+                    )
         return problems
 
     # Shortcuts for the completed persona (every section filled by builder.persona.complete).

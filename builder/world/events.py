@@ -356,7 +356,8 @@ class CardPurchase(EventData):
     ``restaurant_booking`` id, ``party_size``, ``paid_for`` (``self``/``table``), ``subtotal_cents`` and
     ``tip_cents``; a subscription billed to the card ``name``, ``payee``, ``method`` ``card`` and ``recurring``;
     spending on a trip ``country``, ``trip`` (index), ``local_time`` and ``expensable``, abroad also
-    ``foreign_currency``, ``foreign_amount`` (as the receipt prints it, e.g. ``7,510``) and ``fx_rate``.
+    ``foreign_currency``, ``foreign_amount`` (as the receipt prints it, e.g. ``7,510``) and ``fx_rate``; a purchase of
+    the spec's (``Persona.purchases``) the ``item`` bought and its ``quantity``.
     """
 
     KIND: ClassVar[str] = "card_purchase"
@@ -383,6 +384,8 @@ class CardPurchase(EventData):
     foreign_currency: str | MISSING = MISSING
     foreign_amount: str | MISSING = MISSING
     fx_rate: DecimalStr | MISSING = MISSING
+    item: str | MISSING = MISSING
+    quantity: int | MISSING = MISSING
 
 
 class CardFee(EventData):

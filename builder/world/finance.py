@@ -541,9 +541,17 @@ def simulate_income_and_bills(sim: Sim) -> None:
 
 
 def purchase(
-    sim: Sim, at: dt.datetime, merchant: Merchant, amount: int, key: object, account: str | None = None, **extra
+    sim: Sim,
+    at: dt.datetime,
+    merchant: Merchant,
+    amount: int,
+    key: object,
+    account: str | None = None,
+    memo: str | None = None,
+    **extra,
 ) -> None:
-    """Record an in-person card purchase at ``merchant`` (credit card unless ``account`` says otherwise)."""
+    """Record an in-person card purchase of ``amount`` cents at ``merchant`` (the everyday card, :meth:`Sim.card`,
+    unless ``account`` says otherwise); ``memo`` is the bank line's note, ``extra`` more fields of the event."""
     account = account or sim.card()
     text = merchant.name.upper() if account == "credit_card" else label(sim, "debit", merchant.name)
     sim.event(
@@ -558,7 +566,7 @@ def purchase(
             "city": merchant.city,
             **extra,
         },
-        [Charge(account, -amount, text, merchant.name, merchant.category)],
+        [Charge(account, -amount, text, merchant.name, merchant.category, memo=memo)],
         key,
     )
 

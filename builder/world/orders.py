@@ -24,6 +24,15 @@ Rules (tasks, apps and tests depend on them):
   ``gift_for`` and ``gift_birthday``; a catalogue product of a gift line, stream
   ``orders/gifts/<name>/<year>/item``) placed 6-12 days before the birthday and shipped to them,
   delivered before the birthday (and before ``now``).
+* The spec's own ``purchases`` (step ``simulate_spec_purchases``, streams ``orders/spec/<i>``; nothing drawn
+  without them), besides the drawn orders: one without ``merchant`` (or naming Shopwell) is a ``retail_order``
+  placed on its date at a waking minute, holding one line, ``quantity`` x the item at ``price`` (named verbatim;
+  the catalogue product of that title, else Shopwell's own listing of it: :func:`builder.reference.retail.catalogue.spec_item`), with the
+  shop's shipping rule (total = price x quantity + shipping, 5.99 below 35.00, no tax), shipped 1-2 days later and
+  delivered 2-6 days after that to home (``retail_delivery``), charged at placement to the everyday card with
+  ``category`` (default ``shopping``); mail_orders mails it as every Shopwell order. Another ``merchant`` is a
+  ``card_purchase`` of price x quantity there (in the trip's destination on a day away, else the home city), its
+  bank line's memo the item (``2 × item``), the event carrying ``item`` and ``quantity``.
 * ``restaurant_booking`` (TableTime): booked 1-10 days ahead; the meal is a ``card_purchase`` at a
   city restaurant merchant at the end of the meal (category ``restaurants``, data carries the
   ``restaurant_booking`` id). One or two bookings are upcoming (their meal is scheduled).
@@ -47,7 +56,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from ..money import floor_unit
+from ..money import cents, floor_unit
+from ..persona.model import name_key
 from ..reference import prices
 from ..reference.services import service
 from ..rng import derived_id
@@ -1290,6 +1300,96 @@ def calendar_tables(sim: Sim) -> None:
             ref=b.id,
             description=desc,
             key=("restaurant", b.id),
+        )
+
+
+# --- the spec's own purchases ---------------------------------------------------------------------------------
+
+
+def _online(merchant: str | None) -> bool:
+    """Whether a spec purchase at ``merchant`` is an order at the online shop (no merchant, or the shop's name)."""
+    return merchant is None or name_key(merchant) == name_key(SHOPWELL[0])
+
+
+@world_step(
+    rank=51,
+    reads=("retail_order",),
+    writes=("retail_order", "retail_delivery", "card_purchase", "ledger"),
+)
+def simulate_spec_purchases(sim: Sim) -> None:
+    """Append the spec's ``purchases`` as they were written (module rules): a Shopwell order with its parcel, or a
+    card purchase at a store. Nothing, and no draw, for a spec without purchases."""
+    p = sim.persona
+    if not p.purchases:
+        return
+    cur = p.finances.currency
+    account = sim.card()
+    home = p.identity.address
+    home_line = format_address(home)
+    carriers = CARRIERS.get(home.country.upper(), ANY_CARRIERS)
+    ids = {e.data.get("order_id") for e in sim.of_kind("retail_order")}
+    trips = (p.travel.trips or []) if p.travel else []
+    for i, buy in enumerate(p.purchases):
+        r = sim.rng(f"orders/spec/{i}")
+        unit = cents(buy.price, cur)
+        if not _online(buy.merchant):
+            at = awake(sim, r, _at(buy.date, r, (9, 0), (20, 30)))
+            trip = next((t for t in trips if t.depart <= buy.date <= t.return_), None)
+            city = trip.destination if trip else home.city
+            category = buy.category or "shopping"
+            store = Merchant(derived_id(sim.seed, "merchant", "spec", buy.merchant, city), buy.merchant, category, city)
+            memo = f"{buy.quantity} × {buy.item}" if buy.quantity > 1 else buy.item
+            purchase(
+                sim, at, store, unit * buy.quantity, ("spec", i), account, memo, item=buy.item, quantity=buy.quantity
+            )
+            continue
+        placed = awake(sim, r, _at(buy.date, r, (8, 0), (22, 45)))
+        it = shopwell.spec_item(buy.item, unit, buy.quantity, buy.category, p.bank, cur)
+        subtotal = unit * buy.quantity
+        shipping = shopwell.shipping(subtotal)
+        total = subtotal + shipping
+        ship_days, transit_days = r.randint(1, 2), r.randint(2, 6)
+        shipped = _at(buy.date + dt.timedelta(days=ship_days), r, (6, 0), (20, 0))
+        delivered = _at(buy.date + dt.timedelta(days=ship_days + transit_days), r, (10, 0), (19, 30))
+        carrier = carriers[r.randrange(len(carriers))]
+        order_id = f"SW-{_digits(r, 3)}-{_digits(r, 7)}"
+        while order_id in ids:
+            order_id = f"SW-{_digits(r, 3)}-{_digits(r, 7)}"
+        ids.add(order_id)
+        tracking = _tracking(r, carrier)
+        data = {
+            "order_id": order_id,
+            "provider": SHOPWELL[0],
+            "items": [it],
+            "subtotal_cents": subtotal,
+            "shipping_cents": shipping,
+            "total_cents": total,
+            "shipping_address": home_line,
+            "placed_local": iso(from_local(sim, placed), p.timezone),
+            "shipped_local": iso(from_local(sim, shipped), p.timezone),
+            "delivered_local": iso(from_local(sim, delivered), p.timezone),
+            "carrier": carrier,
+            "tracking_number": tracking,
+            "account": account,
+            "site_url": SHOPWELL[1],
+            "site_title": SHOPWELL[0],
+        }
+        description = card_description(sim, account, f"{SHOPWELL[0].upper()}*{order_id[3:6]}{order_id[7:11]}")
+        charge = Charge(account, -total, description, SHOPWELL[0], buy.category or "shopping")
+        sim.event("retail_order", placed, data, [charge], ("spec", i))
+        sim.event(
+            "retail_delivery",
+            delivered,
+            {
+                "order_id": order_id,
+                "provider": SHOPWELL[0],
+                "carrier": carrier,
+                "tracking_number": tracking,
+                "items": [buy.item],
+                "shipping_address": home_line,
+                "delivered_local": data["delivered_local"],
+            },
+            key=("spec", i),
         )
 
 

@@ -11,6 +11,10 @@ An order item (the ``items`` of a ``retail_order``)::
      "variant": <variant label in the persona's language, "" when the product has one>,
      "brand": <brand or publisher>, "category": <department key>, "qty": 1, "price_cents": <local price>}
 
+An item the persona's spec names (``purchases``, ``wishlist``) is the catalogue product of that title when there is
+one, else Shopwell's own listing of it (:func:`builder.reference.retail.catalogue.spec_item`); the shop's seed adds
+those listings to its products.
+
 Prices: the catalogue holds US list prices; :func:`~builder.reference.retail.catalogue.local_price` turns them
 into the persona's currency (a pound or a euro buys a little more, and the price still ends in .99). Draws come
 from the caller's stream.

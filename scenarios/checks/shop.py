@@ -13,7 +13,7 @@ from builder.money import money
 from builder.tasks import kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
-from builder.reference.retail import catalogue as retail
+from builder.reference.retail.catalogue import english_title
 from builder.world import World
 
 
@@ -87,7 +87,6 @@ def charge_tasks(world: World) -> list[Task]:
     cur, now = world.currency, world.now
     all_orders = orders(world)
     delivered = [o for o in all_orders if tracking_state(o, now) == "delivered"]
-    by_id = {x["id"]: x for x in retail.catalogue()}
     out: list[Task] = []
     task = KIT.adder(world, out)
 
@@ -111,7 +110,7 @@ def charge_tasks(world: World) -> list[Task]:
                     id="item",
                     weight=80,
                     requirement=f"Names {it['name']}",
-                    check=text(it["name"], by_id[it["product_id"]]["title"]["en_US"]),
+                    check=text(it["name"], english_title(it)),
                 ),
                 RubricItem(
                     id="order", weight=20, requirement=f"Gives order {o['order_id']}", check=text(o["order_id"])

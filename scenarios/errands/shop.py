@@ -218,20 +218,23 @@ def return_tasks(world: World) -> list[Task]:
 
 
 def reorder_tasks(world: World) -> list[Task]:
-    """Two more of the first item of the latest delivered order, with the main card (total = catalogue price x 2 +
-    shipping); the bank shows the charge."""
+    """Two more of the first item of the latest delivered order whose first item is a catalogue product (not a listing
+    of the spec's own), with the main card (total = catalogue price x 2 + shipping); the bank shows the charge."""
     cur, now = world.currency, world.now
     delivered = [o for o in orders(world) if tracking_state(o, now) == "delivered"]
     card = payment_cards(world)[0]
     out: list[Task] = []
     task = KIT.adder(world, out)
 
-    again = delivered[-1]["items"][0]
+    last = next((o for o in reversed(delivered) if o["items"][0]["sku"] in retail.by_sku()), None)
+    if last is None:
+        return out
+    again = last["items"][0]
     prod, k = retail.by_sku()[again["sku"]]
     unit = retail.local_price(prod["variants"][k]["price_usd"], cur)
     sub = 2 * unit
     total2 = sub + retail.shipping(sub)
-    placed = dt.date.fromisoformat(delivered[-1]["placed_at"][:10])
+    placed = dt.date.fromisoformat(last["placed_at"][:10])
     variant = f" ({again['variant']})" if again["variant"] else ""
     task(
         "reorder-item",

@@ -11,7 +11,7 @@ from apps.shop.tasks import APP, KIT, day, in_use, text
 from builder.tasks import answers as A
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
-from builder.reference.retail import catalogue as retail
+from builder.reference.retail.catalogue import english_title
 from builder.world import World
 
 
@@ -19,7 +19,6 @@ def birthday_tasks(world: World) -> list[Task]:
     """What the last birthday present sent through Shopwell was, and whether it arrived before the day."""
     now = world.now
     delivered = [o for o in orders(world) if tracking_state(o, now) == "delivered"]
-    by_id = {x["id"]: x for x in retail.catalogue()}
     out: list[Task] = []
     task = KIT.adder(world, out)
 
@@ -46,7 +45,7 @@ def birthday_tasks(world: World) -> list[Task]:
                     id="item",
                     weight=70,
                     requirement=f"Names {it['name']}",
-                    check=text(it["name"], by_id[it["product_id"]]["title"]["en_US"]),
+                    check=text(it["name"], english_title(it)),
                 ),
                 RubricItem(
                     id="arrived",

@@ -122,7 +122,7 @@ export function search(sq: SearchQuery): SearchResult {
     args.push(rating * 10);
   }
   const base = `FROM products p JOIN departments d ON d.key = p.department ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`;
-  const brands = db().prepare(`SELECT p.brand AS brand, COUNT(*) AS n ${base} GROUP BY p.brand ORDER BY n DESC, p.brand LIMIT 30`).all(...args) as { brand: string; n: number }[];
+  const brands = db().prepare(`SELECT p.brand AS brand, COUNT(*) AS n ${base} GROUP BY p.brand HAVING p.brand != '' ORDER BY n DESC, p.brand LIMIT 30`).all(...args) as { brand: string; n: number }[];
   const whereBrand = sq.brand ? `${where.length ? " AND" : " WHERE"} p.brand = ?` : "";
   const bargs = sq.brand ? [...args, sq.brand] : args;
   const total = (db().prepare(`SELECT COUNT(*) AS n ${base}${whereBrand}`).get(...bargs) as { n: number }).n;

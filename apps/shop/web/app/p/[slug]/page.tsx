@@ -34,7 +34,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
     <>
       <Header ctx={ctx} name={user.full_name} cart={cart} depts={depts} />
       <main className="sw-page">
-        <p className="sw-small"><Link href={`/s?dept=${p.department}`}>{departmentName(p.department)}</Link> › <Link href={`/s?dept=${p.department}&brand=${encodeURIComponent(p.brand)}`}>{p.brand}</Link></p>
+        <p className="sw-small"><Link href={`/s?dept=${p.department}`}>{departmentName(p.department)}</Link>{p.brand ? <> › <Link href={`/s?dept=${p.department}&brand=${encodeURIComponent(p.brand)}`}>{p.brand}</Link></> : null}</p>
         {error ? <Alert tone="error" className="sw-alert" data-testid="error">{error}</Alert> : null}
         {one(sp.reviewed) ? <Alert tone="success" className="sw-note">{t("Thanks! Your review is posted.", "Danke! Ihre Bewertung ist veröffentlicht.")}</Alert> : null}
         <div className="sw-product" data-testid="product" data-id={p.id} data-sku={v.sku} data-price={v.price_cents}>
@@ -42,7 +42,7 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
           <div>
             <h1 data-testid="product-title">{p.title}</h1>
             {p.author ? <p>{t("by", "von")} <b>{p.author}</b></p> : null}
-            <p><Link href={`/s?brand=${encodeURIComponent(p.brand)}`}>{t(`Visit the ${p.brand} store`, `Zum ${p.brand}-Shop`)}</Link></p>
+            {p.brand ? <p><Link href={`/s?brand=${encodeURIComponent(p.brand)}`}>{t(`Visit the ${p.brand} store`, `Zum ${p.brand}-Shop`)}</Link></p> : null}
             <p className="sw-row"><Stars x10={p.rating_x10} size={16} /> <b>{(p.rating_x10 / 10).toLocaleString(ctx.locale, { minimumFractionDigits: 1 })}</b> <a href="#reviews">{t(`${p.review_count.toLocaleString(ctx.locale)} ratings`, `${p.review_count.toLocaleString(ctx.locale)} Bewertungen`)}</a></p>
             <div className="sw-price" data-testid="price">{ctx.money(v.price_cents)}</div>
             {variants.length > 1 ? (
@@ -58,10 +58,10 @@ export default async function ProductPage({ params, searchParams }: { params: Pr
               </>
             ) : null}
             <h2>{t("About this item", "Über diesen Artikel")}</h2>
-            <p>{p.description}</p>
+            {p.description ? <p>{p.description}</p> : null}
             <table className="sw-specs" data-testid="specs">
               <tbody>
-                <tr><th>{t("Brand", "Marke")}</th><td>{p.brand}</td></tr>
+                {p.brand ? <tr><th>{t("Brand", "Marke")}</th><td>{p.brand}</td></tr> : null}
                 {specs.map(([k, val]) => <tr key={k}><th>{k}</th><td>{val}</td></tr>)}
                 <tr><th>{t("Item number", "Artikelnummer")}</th><td>{v.sku}</td></tr>
               </tbody>
