@@ -389,6 +389,7 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
         meetings=meetings,
         work_apps=w.work_apps,
         office_days=w.office_days,
+        projects=w.projects,
     )
 
 
