@@ -1,7 +1,8 @@
 """The board's files in the persona's home: project briefs and meeting notes, all from the world's board.
 
-* ``Documents/Work/<project>/<project> - Project brief.docx`` (python-docx) per project: summary, goals (the
-  sprint goals that named it), team, timeline (start, end or running, its sprints) and the open scope.
+* ``Documents/Work/<project>/<project> - Project brief.docx`` (python-docx) per project: summary (a spec
+  project's ``description`` follows it verbatim), goals (the sprint goals that named it), team, timeline (start,
+  end or running, its sprints) and the open scope.
 * ``Documents/Work/Meeting notes/<date> <meeting>.odt`` (odfpy) for the latest :data:`PLANNINGS` sprint
   plannings: attendees (the calendar event's) and the decisions that the board shows after the meeting (tickets
   committed to the sprint, carried over, created at the meeting).
@@ -218,6 +219,8 @@ def _brief_docx(world: World, b: dict, pr: dict, info: dict) -> bytes:
             project=pr["name"], team=b["team"], employer=b["workspace"], start=fmt.long_date(start), state=state
         )
     )
+    if pr.get("description"):  # the spec's words, verbatim (python-docx keeps line breaks as breaks)
+        doc.add_paragraph(pr["description"])
     doc.add_heading(h["goals"], 1)
     goals = list(dict.fromkeys(s["goal"] for s in b["sprints"] if pr["name"] in s["goal"]))
     for goal in goals[:6] or [pr["name"]]:

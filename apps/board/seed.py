@@ -10,6 +10,7 @@ Nothing here reads the wall clock.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from sqlalchemy.orm import Session as OrmSession
@@ -161,7 +162,11 @@ def seed(world: World, path: Path) -> Path:
                         world_ref=h["ref"],
                     )
                 )
-        for key, value in appkit.meta_rows(world, workspace=b["workspace"], team=b["team"], prefix=b["prefix"]).items():
+        extra = {}
+        if any(pr["key"] != b["prefix"] for pr in b["projects"]):  # spec projects with their own ticket prefix
+            extra["project_keys"] = json.dumps({pr["slug"]: pr["key"] for pr in b["projects"]}, ensure_ascii=False)
+        meta = appkit.meta_rows(world, workspace=b["workspace"], team=b["team"], prefix=b["prefix"], **extra)
+        for key, value in meta.items():
             db.add(m.Meta(key=key, value=value))
         db.commit()
     engine.dispose()

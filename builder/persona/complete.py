@@ -389,6 +389,7 @@ def _work(p: Persona, contacts: list[Contact], city) -> Work:
         colleagues=colleagues,
         meetings=meetings,
         office_days=w.office_days,
+        projects=w.projects,
     )
 
 

@@ -335,6 +335,53 @@ class Meeting(SpecModel):
     attendees: Names = Field(default_factory=list, description="Names of contacts")
 
 
+TicketStatus = Literal["backlog", "todo", "in_progress", "in_review", "done"]
+
+
+class TicketComment(SpecModel):
+    """A comment on a :class:`WorkTicket`, stored verbatim: ``author`` the persona or a colleague (as for
+    ``assignee``), ``text`` up to 5,000 characters (line breaks allowed)."""
+
+    author: Name
+    text: Annotated[str, Field(min_length=1, max_length=5000, pattern=PROSE_PATTERN)]
+
+
+class WorkTicket(SpecModel):
+    """A ticket of a :class:`WorkProject` on the project board, as the spec gives it.
+
+    It is created before ``as_of`` and has moved through the workflow (backlog, todo, in_progress, in_review, done,
+    one step at a time) up to ``status`` by then. ``assignee`` and comment authors are the persona's name or a
+    colleague's (a name in ``work.colleagues``, or when that is empty a contact whose relationship is colleague);
+    default the persona. ``due`` lies between the history's first day and the horizon's last. Left out, ``points``
+    and the ``description`` are the builder's own."""
+
+    title: Line(200)
+    status: TicketStatus = "todo"
+    type: Literal["story", "task", "bug"] = "task"
+    priority: Literal["urgent", "high", "medium", "low"] = "medium"
+    assignee: Name | None = Field(
+        default=None, description="The persona's or a colleague's name (default: the persona)"
+    )
+    due: dt.date | None = None
+    points: Annotated[int, Field(ge=1, le=21)] | None = Field(default=None, description="Story points (default: drawn)")
+    description: Annotated[str, Field(max_length=5000, pattern=PROSE_PATTERN)] | None = None
+    comments: _list(TicketComment, 20) | None = None
+
+
+class WorkProject(SpecModel):
+    """A work project: its ``#proj-<slug>`` channel in the work chat and its tickets on the project board. ``key`` is
+    the prefix of its ticket keys (``APP`` in ``APP-214``; default the occupation's, e.g. ``DES``)."""
+
+    name: Line(80) = Field(description="Unique among the projects (compared case-insensitively)")
+    key: Annotated[str, Field(pattern=r"^[A-Z]{2,6}$")] | None = Field(
+        default=None, description="Ticket key prefix, 2-6 capital letters; unique among the projects that give one"
+    )
+    description: Annotated[str, Field(max_length=5000, pattern=PROSE_PATTERN)] | None = Field(
+        default=None, description="Opens the project's brief in Documents/Work"
+    )
+    tickets: _list(WorkTicket, 40) = Field(default_factory=list)
+
+
 class Work(SpecModel):
     """Where the persona works, how it is paid, and its working rhythm. (``work_apps``, a free list no module read,
     is refused: every persona with an employer has work mail, work meetings, the work chat and the project board.)"""
@@ -352,6 +399,10 @@ class Work(SpecModel):
     meetings: _list(Meeting, 12) | None = None
     office_days: Annotated[list[Weekday], Field(max_length=7)] = Field(
         default_factory=lambda: ["mon", "tue", "wed", "thu"]
+    )
+    projects: _list(WorkProject, 8) | None = Field(
+        default=None,
+        description="The work projects (work chat channels and project board) in place of drawn ones; needs employer",
     )
 
     @model_validator(mode="before")
@@ -859,7 +910,11 @@ class Persona(SpecModel):
     URLs are unique and their ``per_week`` sum to at most ``MAX_VISITS_PER_WEEK``; the birth
     date is 16 to 110 years before ``as_of``; contacts' birthdays are from 1900 on and not
     after ``as_of``; purchases are on a day of the history before ``as_of``, wishes added on one up to ``as_of``,
-    wished items named once, and a wish without a price names a product of the shop's catalogue.
+    wished items named once, and a wish without a price names a product of the shop's catalogue;
+    ``work.projects`` need ``work.employer``, unique names and keys, assignees and comment authors who are the
+    persona or colleagues, due dates within history..horizon; ``contradictions`` and ``chains`` name facts the
+    spec writes (:data:`FACT_PATHS`), a claim differs from the fact and is in its message, written by a contact
+    in the messaging app on a day of the history.
     """
 
     schema_: str | None = Field(default=None, alias="$schema")
@@ -1016,6 +1071,7 @@ class Persona(SpecModel):
             for m, meeting in enumerate(self.work.meetings or []):
                 for j, name in enumerate(meeting.attendees):
                     refer(("work", "meetings", m, "attendees", j), name)
+            problems.extend(self._project_problems())
         if self.travel:
             for t, trip in enumerate(self.travel.trips or []):
                 for j, name in enumerate(trip.companions):
@@ -1135,6 +1191,55 @@ class Persona(SpecModel):
                         )
                     )
         return problems
+
+    def _project_problems(self) -> list[tuple[tuple, str]]:
+        """The rules of ``work.projects``: an employer (the workspace they belong to), unique names and keys, people
+        who are the persona or a colleague (``work.colleagues``, else the contacts whose relationship is
+        colleague: whom completion makes the team), due dates from the history's first day to the horizon's last."""
+        projects = self.work.projects if self.work else None
+        if not projects:
+            return []
+        out: list[tuple[tuple, str]] = []
+        if not self.work.employer:
+            out.append(
+                (("work", "projects"), "projects need work.employer: they are that employer's work chat and board")
+            )
+        contacts = self.contacts or []
+        team = [n for n in self.work.colleagues] or [c.name for c in contacts if c.relationship == "colleague"]
+        people = {name_key(self.identity.name)} | {name_key(n) for n in team}
+        first, last = add_months(self.as_of, -self.history_months), self.as_of + dt.timedelta(days=self.horizon_days)
+        names: dict[str, int] = {}
+        keys: dict[str, int] = {}
+        for i, pr in enumerate(projects):
+            at = ("work", "projects", i)
+            k = name_key(pr.name)
+            if k in names:
+                out.append(((*at, "name"), f"{pr.name!r} is also projects[{names[k]}]'s name"))
+            names.setdefault(k, i)
+            if pr.key is not None:
+                if pr.key in keys:
+                    out.append(((*at, "key"), f"{pr.key!r} is also projects[{keys[pr.key]}]'s key"))
+                keys.setdefault(pr.key, i)
+            for j, t in enumerate(pr.tickets):
+                who = [(("assignee",), t.assignee)] if t.assignee else []
+                who += [(("comments", c, "author"), cm.author) for c, cm in enumerate(t.comments or [])]
+                for loc, name in who:
+                    if name_key(name) not in people:
+                        out.append(
+                            (
+                                (*at, "tickets", j, *loc),
+                                f"{name!r} is neither the persona nor a colleague (a name in work.colleagues, or when"
+                                " that is empty a contact whose relationship is colleague)",
+                            )
+                        )
+                if t.due and not first <= t.due <= last:
+                    out.append(
+                        (
+                            (*at, "tickets", j, "due"),
+                            f"must be from {first} to {last} (the history's first day to the horizon's last)",
+                        )
+                    )
+        return out
 
     # Shortcuts for the completed persona (every section filled by builder.persona.complete).
     @property

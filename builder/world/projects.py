@@ -3,8 +3,8 @@
 What it makes (nothing for a persona without an employer, i.e. without a work chat workspace):
 
 * The projects are the work chat's (:func:`builder.world.work_chat._plan`, a pure function of the persona, so
-  names and slugs match ``#proj-<slug>``); tickets carry the team's key prefix the work chat uses
-  (``DES-2417``, the occupation's ``ticket``).
+  names and slugs match ``#proj-<slug>``; a spec's ``work.projects`` when given); tickets carry the key prefix
+  the work chat uses (``DES-2417``, the occupation's ``ticket``, or the spec project's ``key``).
 * Sprints of 14 days start at each "Sprint planning" meeting of the calendar (the recurring meeting whose title
   holds one of the grammar's ``planning_words``); without one, every other Monday. Sprints run from the history
   start to the one after the current (``next``); the current is the one holding ``now``.
@@ -19,6 +19,14 @@ What it makes (nothing for a persona without an employer, i.e. without a work ch
   after ``now``; every transition is on a workday between 08:30 and 18:30 local.
 * People: assignee and reporter are the persona or its team (``persona.work.colleagues``, else the work chat's
   generated teammates); comments come from them too.
+* The spec's tickets (``work.projects[].tickets``; :func:`_spec_plans`, stream ``projects/spec``) are on the board
+  as written: title, type, priority, assignee, due, points, status, the description and comments verbatim (the
+  builder draws a missing description and points, the reporter and labels). Each is created at a sprint planning
+  (``backlog``: on a workday of the last 40 days) and reaches its status by ``now`` through the usual transitions
+  (``done`` inside one of the last three past sprints, any other in the current sprint, worked since the one
+  before and carried over when the current leaves no room); its comments fall between its creation and its
+  ``done`` (or ``now``). The builder's own tickets (chat mentions, plannings, the backlog) join the spec's
+  projects too. A project's ``key`` prefixes all its tickets; numbers are the team's one sequence.
 * Words come from ``templates/projects/<locale>.yaml`` (families keyed by the occupation's team slug, else
   ``default``); the code never branches on the locale.
 
@@ -46,13 +54,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..names import ascii_slug
+from ..persona.model import name_key
 from .calendar import is_holiday, parse_when
 from .engine import world_step
 from .context import Sim
 from .locale import phrase_bank
 from .model import Event, World
-from .work_chat import Workspace, _plan
+from .work_chat import Project, Workspace, _plan, ticket_prefix
 
 STATUSES = ["backlog", "todo", "in_progress", "in_review", "done"]
 PRIORITIES = ["urgent", "high", "medium", "low"]
@@ -147,7 +155,7 @@ class _Board:
         self.fam = self.g["family"]
         b = ws.bank
         self.arts = b["artifacts"].get("occupation") or b["artifacts"].get(ws.team["slug"]) or b["artifacts"]["default"]
-        self.prefix = b.get("ticket") or (ascii_slug(ws.team["slug"])[:3] or "ops").upper()
+        self.prefix = ticket_prefix(ws)
         self.me = ws.me.name
         self.people = [self.me, *[m.name for m in ws.team_people]]
         self.firsts = {n: n.split()[0] for n in self.people}
@@ -163,6 +171,10 @@ class _Board:
 
     def in_hours(self, t: dt.datetime) -> bool:
         return self.workday(t.date()) and DAY_START <= t.hour + t.minute / 60 < DAY_END
+
+    def key_of(self, project: Project) -> str:
+        """The ticket key prefix of ``project``: its spec ``key``, else the team's."""
+        return project.key or self.prefix
 
     def next_workday(self, day: dt.date) -> dt.date:
         day += dt.timedelta(days=1)
@@ -186,6 +198,39 @@ class _Board:
         for _ in range(max(n, 1)):
             day = self.next_workday(day)
         return self.at(r, day)
+
+    def back(self, r: random.Random, day: dt.date) -> dt.datetime:
+        """A work time on ``day``, else the workday before it (else the first workday of the history)."""
+        d = day
+        while not self.workday(d) and d > self.sim.start.date():
+            d -= dt.timedelta(days=1)
+        return self.at(r, d)
+
+    def spread(self, r: random.Random, lo: dt.datetime, hi: dt.datetime, n: int, gap: int) -> list[dt.datetime]:
+        """``n`` times strictly between ``lo`` and ``hi`` in order, within working hours when the working time
+        between them holds ``gap`` minutes a time, else evenly spaced (minutes apart, seconds drawn)."""
+        spans: list[tuple[dt.datetime, int]] = []
+        day = lo.date()
+        while day <= hi.date() and n:
+            if self.workday(day):
+                a = max(lo + dt.timedelta(minutes=1), dt.datetime.combine(day, dt.time(8, 30)))
+                b = min(hi - dt.timedelta(minutes=1), dt.datetime.combine(day, dt.time(18, 30)))
+                minutes = int((b - a).total_seconds() // 60)
+                if minutes > 0:
+                    spans.append((a.replace(second=0, microsecond=0) + dt.timedelta(minutes=1), minutes - 1))
+            day += dt.timedelta(days=1)
+        total = sum(m for _, m in spans)
+        if total < gap * n:
+            step = (hi - lo) / (n + 1)
+            return [(lo + step * (i + 1)).replace(microsecond=0) for i in range(n)]
+        out = []
+        for m in sorted(r.sample(range(total), n)):
+            for a, minutes in spans:
+                if m < minutes:
+                    out.append(a + dt.timedelta(minutes=m, seconds=r.randrange(60)))
+                    break
+                m -= minutes
+        return out
 
     def sprint_of(self, t: dt.datetime) -> Sprint | None:
         return next((s for s in self.sprints if s.holds(t)), None)
@@ -214,12 +259,16 @@ class _Board:
                 break
         self.titles.add(title)
         title = title[0].upper() + title[1:]
+        return title, self.description(r, project)
+
+    def description(self, r: random.Random, project: str) -> str:
+        """A ticket description of ``project``: why, then 2-3 "done when" bullets."""
         why = self.fill(r, r.choice(self.fam["why"]), project)
         done = [
             self.fill(r, t, project)
             for t in r.sample(self.fam["done_when"], min(len(self.fam["done_when"]), r.randint(2, 3)))
         ]
-        return title, why + "\n\n" + "\n".join(f"- {d[0].upper()}{d[1:]}" for d in done)
+        return why + "\n\n" + "\n".join(f"- {d[0].upper()}{d[1:]}" for d in done)
 
     def number_near(self, n: int) -> int:
         while n in self.used:
@@ -243,7 +292,8 @@ def simulate_projects(sim: Sim) -> None:
         return
     r = sim.rng("projects/tickets")
     rc = sim.rng("projects/comments")
-    key_re = re.compile(rf"\b{re.escape(bd.prefix)}-(\d+)\b")
+    prefixes = sorted({bd.key_of(p) for p in ws.projects} | {bd.prefix})
+    key_re = re.compile(rf"\b({'|'.join(map(re.escape, prefixes))})-(\d+)\b")
     goals = sim.rng("projects/goals")
     for s in bd.sprints:
         active = [p for p in ws.projects if p.active(s.start)] or ws.projects[-1:]
@@ -267,20 +317,25 @@ def simulate_projects(sim: Sim) -> None:
 
     # Tickets the work chat mentions: key -> (number, first mention, all mentions)
     mentioned: dict[int, list[Event]] = {}
+    said: dict[int, str] = {}  # number -> its prefix (the chat gives a number one prefix)
     for e in sorted(sim.of_kind("work_chat_message"), key=lambda e: (e.at, e.id)):
         if e.at > sim.now:
             continue
         for m in key_re.finditer(e.data["text"]):
-            mentioned.setdefault(int(m.group(1)), []).append(e)
+            n = int(m.group(2))
+            if said.setdefault(n, m.group(1)) == m.group(1):
+                mentioned.setdefault(n, []).append(e)
     bd.used.update(mentioned)
     plans: list[dict[str, Any]] = []
     for n in sorted(mentioned, key=lambda n: (mentioned[n][0].at, n)):
         first = mentioned[n][0]
         s = bd.sprint_of(first.at) or bd.sprints[0]
         ch = first.data["channel"]
-        project = next((p for p in ws.projects if ch == f"proj-{p.slug}"), None)
+        # The project whose key the mention carries; among those of the team's prefix, the channel's, else drawn.
+        pool = [p for p in ws.projects if bd.key_of(p) == said[n]] or ws.projects
+        project = next((p for p in pool if ch == f"proj-{p.slug}"), None)
         if project is None:
-            active = [p for p in ws.projects if p.active(first.at.date())] or ws.projects[-1:]
+            active = [p for p in pool if p.active(first.at.date())] or pool[-1:]
             project = active[r.randrange(len(active))]
         created = first.at - dt.timedelta(days=r.randint(1, 12))
         created = bd.at(r, max(created.date(), sim.start.date()))
@@ -353,13 +408,17 @@ def simulate_projects(sim: Sim) -> None:
                     "backlog": True,
                 }
             )
+    plans += _spec_plans(bd, plans)
     for plan in sorted(plans, key=lambda x: (x["created"], x["number"])):
-        _ticket(bd, r, rc, plan)
+        if "spec" in plan:
+            _spec_ticket(bd, plan)
+        else:
+            _ticket(bd, r, rc, plan)
 
 
 def _ticket(bd: _Board, r: random.Random, rc: random.Random, plan: dict[str, Any]) -> None:
     sim, me = bd.sim, bd.me
-    key = f"{bd.prefix}-{plan['number']}"
+    key = f"{bd.key_of(plan['project'])}-{plan['number']}"
     kinds = bd.g["types"]
     kind = r.choices(list(kinds), weights=list(kinds.values()))[0]
     title, description = bd.ticket_words(r, kind, plan["project"].name)
@@ -499,6 +558,158 @@ def _ticket(bd: _Board, r: random.Random, rc: random.Random, plan: dict[str, Any
         )
 
 
+# --- the spec's tickets ---------------------------------------------------------------------------
+
+
+def _spec_plans(bd: _Board, plans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Plans of the spec's tickets (``work.projects[].tickets``; draws from ``projects/spec``), numbered after the
+    tickets ``plans`` creates before them. Each is created at a sprint planning (``backlog``: on a workday of the
+    last 40 days) and reaches its status by ``now``: ``done`` in one of the last three past sprints, any other in
+    the current one (worked since the sprint before and carried over when the current has no room for its steps)."""
+    sim, ws = bd.sim, bd.ws
+    specs = sim.persona.work.projects if sim.persona.work else None
+    if not specs:
+        return []
+    r = sim.rng("projects/spec")
+    canon = {name_key(n): n for n in bd.people}
+    cur = bd.sprint_of(sim.now) or max(
+        (s for s in bd.sprints if s.opens <= sim.now), key=lambda s: s.opens, default=None
+    )
+    past = [s for s in bd.sprints if s.closes <= sim.now and s.planning_end >= sim.start]
+    out: list[dict[str, Any]] = []
+    for project in ws.projects:
+        if project.spec is None:
+            continue
+        for t in specs[project.spec].tickets:
+            bd.titles.add(t.title)
+            k = STATUSES.index(t.status)
+            reporter = bd.people[r.randrange(len(bd.people))]
+            assignee = canon.get(name_key(t.assignee), bd.me) if t.assignee else bd.me
+            plan: dict[str, Any] = {"spec": t, "project": project, "reporter": reporter, "assignee": assignee}
+            if k == 0:
+                span = max(1, min(40, (sim.now.date() - sim.start.date()).days))
+                created = bd.back(r, sim.now.date() - dt.timedelta(days=r.randint(1, span)))
+                out.append({**plan, "created": created, "sprint": None, "meeting": None, "steps": [], "carry": None})
+                continue
+            s = (r.choice(past[-3:]) if past else cur) if t.status == "done" else cur
+            s = s or bd.sprints[-1]
+            for attempt in (0, 1):
+                created = s.planning_end + dt.timedelta(minutes=r.randint(3, 25))
+                commit = created + dt.timedelta(minutes=r.randint(2, 20))
+                if commit.hour + commit.minute / 60 >= DAY_END:
+                    commit = bd.at(r, bd.next_workday(commit.date()), DAY_START, DAY_START + 1)
+                end = min(s.closes, sim.now) if t.status == "done" else sim.now
+                room = _work_minutes(bd, commit, end)
+                at = bd.sprints.index(s)
+                prev = bd.sprints[at - 1] if at > 0 and bd.sprints[at - 1].planning_end >= sim.start else None
+                if attempt == 0 and s is cur and (commit >= sim.now or room < 30 * (k - 1)) and prev is not None:
+                    s = prev
+                    continue
+                break
+            if commit >= sim.now:  # no sprint before a planning still running at now: committed just before
+                created, commit = sim.now - dt.timedelta(minutes=10), sim.now - dt.timedelta(minutes=5)
+            meeting = s.planning if commit <= s.planning_end + dt.timedelta(minutes=45) else None
+            steps = [(commit, "todo", reporter, meeting)]
+            times = bd.spread(r, commit, end, k - 1, 30)
+            steps += [(at, STATUSES[2 + i], assignee, None) for i, at in enumerate(times)]
+            carry = None
+            if s is not cur and t.status != "done" and cur is not None:
+                at = cur.planning_end + dt.timedelta(minutes=r.randint(1, 20))
+                at = max(cur.opens + dt.timedelta(minutes=1), min(at, sim.now - dt.timedelta(minutes=1)))
+                carry = (at, s.number, cur.number, bd.me if r.random() < 0.4 else reporter, cur.planning)
+            out.append({**plan, "created": created, "sprint": s, "meeting": s.planning, "steps": steps, "carry": carry})
+    # Numbers: after the builder's tickets created before each (the team's one sequence), in creation order.
+    timeline = sorted((p["created"], p["number"]) for p in plans)
+    low = min((n for _, n in timeline), default=101)
+    for plan in sorted(out, key=lambda p: p["created"]):
+        near = max((n for at, n in timeline if at <= plan["created"]), default=low - 12)
+        plan["number"] = bd.number_near(near + r.randint(1, 3))
+        plan["comment_at"] = _comment_times(bd, r, plan)
+        plan["labels"] = sorted(r.sample(bd.fam["labels"], r.choice([1, 1, 2])))
+        plan["points"] = plan["spec"].points or r.choices(POINTS, weights=POINT_WEIGHTS)[0]
+        plan["description"] = plan["spec"].description
+        if plan["description"] is None:
+            plan["description"] = bd.description(r, plan["project"].name)
+    return out
+
+
+def _work_minutes(bd: _Board, lo: dt.datetime, hi: dt.datetime) -> int:
+    """Working minutes (workdays, 08:30-18:30) between ``lo`` and ``hi``."""
+    total, day = 0, lo.date()
+    while day <= hi.date():
+        if bd.workday(day):
+            a = max(lo, dt.datetime.combine(day, dt.time(8, 30)))
+            b = min(hi, dt.datetime.combine(day, dt.time(18, 30)))
+            total += max(0, int((b - a).total_seconds() // 60))
+        day += dt.timedelta(days=1)
+    return total
+
+
+def _comment_times(bd: _Board, r: random.Random, plan: dict[str, Any]) -> list[dt.datetime]:
+    """When the spec ticket's comments were written, in order: between its creation and when it was done (or now)."""
+    n = len(plan["spec"].comments or [])
+    steps = plan["steps"]
+    end = steps[-1][0] if steps and steps[-1][1] == "done" else bd.sim.now
+    return bd.spread(r, plan["created"], end, n, 3)
+
+
+def _spec_ticket(bd: _Board, plan: dict[str, Any]) -> None:
+    """Emit one spec ticket: as written (title, type, priority, status, assignee, due, points; description and
+    comments verbatim when given), the rest (reporter, labels) drawn in :func:`_spec_plans`."""
+    sim, t = bd.sim, plan["spec"]
+    key = f"{bd.key_of(plan['project'])}-{plan['number']}"
+    s: Sprint | None = plan["sprint"]
+    sim.event(
+        "ticket_created",
+        plan["created"],
+        {
+            "key": key,
+            "number": plan["number"],
+            "project": plan["project"].name,
+            "project_slug": plan["project"].slug,
+            "type": t.type,
+            "title": t.title,
+            "description": plan["description"],
+            "priority": t.priority,
+            "labels": plan["labels"],
+            "points": plan["points"],
+            "due": t.due.isoformat() if t.due else None,
+            "reporter": plan["reporter"],
+            "assignee": plan["assignee"],
+            "subtasks": [],
+            "sprint": s.number if s else None,
+            "meeting": plan["meeting"],
+            "chat": [],
+        },
+        key=("projects", "created", key),
+    )
+    prev = "backlog"
+    for i, (at, to, by, meeting) in enumerate(plan["steps"]):
+        sim.event(
+            "ticket_transition",
+            at,
+            {"key": key, "from": prev, "to": to, "by": by, "meeting": meeting},
+            key=("projects", "transition", key, i),
+        )
+        prev = to
+    if plan["carry"]:
+        at, old, new, by, meeting = plan["carry"]
+        sim.event(
+            "ticket_sprint",
+            at,
+            {"key": key, "from_sprint": old, "to_sprint": new, "by": by, "meeting": meeting},
+            key=("projects", "sprint_move", key, new),
+        )
+    canon = {name_key(n): n for n in bd.people}
+    for j, (c, at) in enumerate(zip(t.comments or [], plan["comment_at"])):
+        sim.event(
+            "ticket_comment",
+            at,
+            {"key": key, "author": canon.get(name_key(c.author), bd.me), "text": c.text},
+            key=("projects", "comment", key, j),
+        )
+
+
 # --- the board as of now -------------------------------------------------------------------------
 
 
@@ -506,16 +717,24 @@ def board(world: World) -> dict[str, Any]:
     """Replay the world's board events into its state as of ``now``.
 
     Returns ``{"prefix", "team", "workspace", "people": [{name, email, is_me}] (the persona first),
-    "projects": [{name, slug, start, end}], "sprints": [sprint event data + state
-    (past/current/next)], "tickets": [ticket dict]}``, tickets in creation order, each the ``ticket_created``
+    "projects": [{name, slug, start, end, key (its ticket prefix), description (the spec's or None)}],
+    "sprints": [sprint event data + state (past/current/next)], "tickets": [ticket dict]}``, tickets in creation order, each the ``ticket_created``
     data plus ``id`` (its event), ``created_at``, ``status``, ``sprint`` (current number or null), ``updated_at``, ``history``
     ([{at, field, old, new, by, meeting, ref}]) and ``comments`` ([{at, author, text, ref}]); ``ref`` is the event id. Times are local ISO
     strings. Empty lists for a persona without a workspace.
     """
     events = [e for e in world.events if e.kind in KINDS and e.at <= world.now or e.kind == "sprint"]
     ws = _plan(_sim(world))
+    specs = (world.persona.work.projects if world.persona.work else None) or []
     projects = [
-        {"name": p.name, "slug": p.slug, "start": p.start.isoformat(), "end": p.end.isoformat() if p.end else None}
+        {
+            "name": p.name,
+            "slug": p.slug,
+            "start": p.start.isoformat(),
+            "end": p.end.isoformat() if p.end else None,
+            "key": p.key or ticket_prefix(ws),
+            "description": specs[p.spec].description if p.spec is not None else None,
+        }
         for p in (ws.projects if ws else [])
     ]
     now = world.now.isoformat()
@@ -589,7 +808,7 @@ def board(world: World) -> dict[str, Any]:
         else []
     )
     return {
-        "prefix": _prefix(ws) if ws else "",
+        "prefix": ticket_prefix(ws) if ws else "",
         "team": ws.team["title"] if ws else "",
         "workspace": ws.name if ws else "",
         "people": people,
@@ -597,10 +816,6 @@ def board(world: World) -> dict[str, Any]:
         "sprints": sprints,
         "tickets": list(tickets.values()),
     }
-
-
-def _prefix(ws: Workspace) -> str:
-    return ws.bank.get("ticket") or (ascii_slug(ws.team["slug"])[:3] or "ops").upper()
 
 
 def _sim(world: World) -> Sim:

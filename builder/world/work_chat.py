@@ -7,7 +7,9 @@ messages. Its channels (:func:`channels`, a pure function of the persona):
 * ``general`` and ``random`` (everyone), ``team-<team>`` (the persona and its colleagues; the team is the
   occupation's, :mod:`builder.persona.occupations`, e.g. ``team-design``, ``team-data``, ``team-studio``),
   ``proj-<project>`` for 2-3 projects named from the occupation's patterns (``Atlas warehouse migration``,
-  ``Spring print run``), each running over part of the history, and ``dm-<colleague>``
+  ``Spring print run``), each running over part of the history (a spec's ``work.projects`` replace them: those
+  names, in that order, each running through the whole history; a project's ``key`` prefixes the ticket keys said
+  about it, e.g. ``APP-214``), and ``dm-<colleague>``
   for each colleague in ``persona.work.colleagues``. Two generated coworkers (Faker names of the persona's
   locale from the ``work_chat/coworkers`` stream; not contacts) run the office and post in ``general``;
   a persona with no colleagues gets four generated teammates instead and no DMs (a small workspace:
@@ -144,10 +146,15 @@ class Member:
 
 @dataclass(frozen=True)
 class Project:
+    """A work project (channel ``proj-<slug>``). ``key`` is the spec's ticket prefix (None: the occupation's) and
+    ``spec`` the index of the spec's ``work.projects`` entry it comes from (None: drawn)."""
+
     name: str
     slug: str
     start: dt.date
     end: dt.date | None  # None: still running at now
+    key: str | None = None
+    spec: int | None = None
 
     def active(self, day: dt.date) -> bool:
         return self.start <= day and (self.end is None or day <= self.end)
@@ -255,6 +262,25 @@ def _projects(sim: Sim, b: dict, span_start: dt.date, span_end: dt.date) -> list
     return out
 
 
+def _spec_projects(sim: Sim) -> list[Project]:
+    """The spec's ``work.projects`` in order: each running from a weekday 30-150 days before the history (stream
+    ``work_chat/projects/spec``) through ``now``; slugs as drawn projects' (a clash or a name without ASCII letters
+    gets ``-<n>``/``project-<n>``)."""
+    r = sim.rng("work_chat/projects/spec")
+    out, seen = [], set()
+    for i, pr in enumerate(sim.persona.work.projects):
+        slug = base = ascii_slug(pr.name)[:60].strip("-") or f"project-{i + 1}"
+        n = i + 1
+        while slug in seen:
+            slug, n = f"{base}-{n}", n + 1
+        seen.add(slug)
+        start = sim.start.date() - dt.timedelta(days=r.randint(30, 150))
+        if start.weekday() >= 5:  # the Monday after a weekend day
+            start += dt.timedelta(days=7 - start.weekday())
+        out.append(Project(pr.name, slug, start, None, pr.key, i))
+    return out
+
+
 def _plan(sim: Sim) -> Workspace | None:
     """The workspace of the sim's persona (None without an employer); draws only from work_chat streams."""
     p = sim.persona
@@ -298,7 +324,7 @@ def _plan(sim: Sim) -> Workspace | None:
     joined = sim.start.date() - dt.timedelta(days=r.randint(60, 900))
     founded = joined - dt.timedelta(days=r.randint(200, 2500))
     team_created = founded + dt.timedelta(days=r.randint(30, max(31, (joined - founded).days)))
-    projects = _projects(sim, b, sim.start.date(), sim.now.date())
+    projects = _spec_projects(sim) if w.projects else _projects(sim, b, sim.start.date(), sim.now.date())
     ws = Workspace(w.employer, domain, mail_domain, team, me, colleagues, team_people, office, projects, [], b)
     meta = b["channels"]
     fill = {"employer": w.employer, "team": team["title"]}
@@ -363,6 +389,12 @@ def _plan(sim: Sim) -> Workspace | None:
     return ws
 
 
+def ticket_prefix(ws: Workspace) -> str:
+    """The team's ticket key prefix: the occupation's ``ticket`` (``DES``), else the team slug's first three letters
+    in capitals (``OPS`` without any)."""
+    return ws.bank.get("ticket") or (ascii_slug(ws.team["slug"])[:3] or "ops").upper()
+
+
 def _sim_of(world_or_persona: World | Persona) -> Sim:
     if isinstance(world_or_persona, World):
         w = world_or_persona
@@ -414,6 +446,11 @@ class Writer:
         self.founded = dt.date.fromisoformat(ws.channels[0]["created"])
         self.mail_domain = ws.mail_domain
         self.slow = set(self.b.get("slow", ()))  # intents sent after a long pause (a review, feedback)
+        self.prefix = ticket_prefix(ws)
+        # Several ticket prefixes (spec projects with their own key): a number belongs to one prefix only, so the
+        # board (one number sequence, as the app numbers) can file every key the chat mentions.
+        self.keyed = any(p.key and p.key != self.prefix for p in ws.projects)
+        self.numbers: dict[int, str] = {}
 
     # -- time and text helpers
 
@@ -471,7 +508,7 @@ class Writer:
             "artifact2": art2,
             "project": project.name,
             "channel": channel,
-            "ticket": f"{b.get('ticket') or (ascii_slug(team)[:3] or 'ops').upper()}-{100 + age + r.randint(0, 60)}",
+            "ticket": self.ticket(project, 100 + age + r.randint(0, 60)),
             "pr": link.format(
                 domain=self.mail_domain, team=team, n=n, tok=token(self.sim.seed, "work_chat/link", *key, length=10)
             ),
@@ -488,6 +525,15 @@ class Writer:
             if m is not None:
                 ctx[role], ctx[f"@{role}"] = m.first, f"@{m.name}"
         return ctx
+
+    def ticket(self, project: Project, n: int) -> str:
+        """The ticket key ``<prefix>-<n>`` of ``project`` (its spec key, else the team's); with several prefixes
+        ``n`` moves up past numbers another prefix holds."""
+        prefix = project.key or self.prefix
+        if self.keyed:
+            while self.numbers.setdefault(n, prefix) != prefix:
+                n += 1
+        return f"{prefix}-{n}"
 
     def fill(self, r: random.Random, template: str, ctx: dict, season: str, depth: int = 0) -> str:
         slots = self.b["slots"]

@@ -374,7 +374,24 @@ export function updateTicket(key: string, f: TicketFields, actor: number, now: s
   })();
 }
 
-/** Create a ticket (the next number of the team's prefix); in a sprint it starts in To do, else in the backlog. */
+/** The ticket key prefix of a project: its own when the persona spec names one (meta `project_keys`, a JSON
+ * object slug -> key, written only then), else the team's `fallback`. */
+function projectPrefix(projectId: number, fallback: string): string {
+  const d = db();
+  const row = d.prepare("SELECT value FROM meta WHERE key = 'project_keys'").get() as { value: string } | undefined;
+  if (!row) return fallback;
+  const project = d.prepare("SELECT slug FROM projects WHERE id = ?").get(projectId) as { slug: string } | undefined;
+  try {
+    const keys = JSON.parse(row.value) as Record<string, unknown>;
+    const key = project ? keys[project.slug] : undefined;
+    return typeof key === "string" && key ? key : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Create a ticket (the next number of the team's sequence, keyed with its project's prefix, else the team's); in a
+ * sprint it starts in To do, else in the backlog. */
 export function createTicket(f: TicketFields, actor: number, now: string, prefix: string): TicketRow {
   if (f.title === undefined) f.title = "";
   if (f.project === undefined) f.project = "";
@@ -385,7 +402,7 @@ export function createTicket(f: TicketFields, actor: number, now: string, prefix
   // collision is never a 500 and never merges two tickets.
   const insert = d.transaction(() => {
     const number = ((d.prepare("SELECT max(number) AS n FROM tickets").get() as { n: number | null }).n ?? 100) + 1;
-    const key = `${prefix || "TASK"}-${number}`;
+    const key = `${projectPrefix(p.project_id!, prefix) || "TASK"}-${number}`;
     const status: Status = p.sprint_id ? "todo" : "backlog";
     const info = d
       .prepare(
