@@ -32,7 +32,7 @@ from . import output  # noqa: E402
 from .bundle import write_bundle  # noqa: E402
 from .layer import build_layer  # noqa: E402
 from .persona import SpecError, complete, load  # noqa: E402
-from .world import simulate, write_world  # noqa: E402
+from .world import SpecNotHonoured, simulate, write_world  # noqa: E402
 
 signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl-C is KeyboardInterrupt again
 
@@ -224,6 +224,10 @@ def _build_locked(
                 write_bundle(world, apps, persona, staging, with_image=True)
     except BaseException as err:
         shutil.rmtree(staging, ignore_errors=True)
+        if isinstance(err, SpecNotHonoured):
+            # A spec fact the world cannot honour: one line naming the file and the JSON path, as a refused spec.
+            print(f"{persona}: {err}", file=sys.stderr)
+            raise typer.Exit(2) from None
         if _is_build_error(err):
             # A failed tool or guest check: say what failed (its log is named in the message), no traceback.
             print(f"build-image: {err}", file=sys.stderr)

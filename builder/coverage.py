@@ -23,8 +23,10 @@ Not read: the machine's configuration under ``etc/`` (the guest's settings, Fire
 space are folded to one space. A number of one or two digits (a day of the month, a closeness of 5) is too short to
 be told apart from any other number and counts as not found. A string matches as itself; a number as any of ``1650``, ``1650.00``, ``1,650.00``, ``1.650,00`` and, for an amount, its cents
 (``165000``: databases store money so); a date as ISO ``2026-03-14`` or as the locales write it (``Mar 14, 2026``,
-``14 March 2026``, ``14.03.2026``, ``03/14/2026``); a time ``18:30`` as itself or ``6:30 PM``. A list of strings is
-one fact per item. A flight number ``TP258`` also matches as airlines print it (``TP 258``). A contact's app
+``14 March 2026``, ``14.03.2026``, ``03/14/2026``); a time ``18:30`` as itself or ``6:30 PM``; a number of
+shares also as the broker stores it, in 1/10000 shares (``300000`` for 30); an amount under one unit (a prediction
+market share's ``price`` of ``0.37``) also as its cents in a database row that holds a sibling fact's number as a
+cell (``37`` beside the position's ``140`` shares). A list of strings is one fact per item. A flight number ``TP258`` also matches as airlines print it (``TP 258``). A contact's app
 (``contacts[2].apps[1] = "workchat"``) is seen when that contact's name appears in the database of the app whose
 ``app.yaml`` declares that ``contact_app`` (in its ``contact_tables`` only, when it names some: the calendar's
 attendees, since every contact's birthday is an event). This is a lower bound a reader outside the project would accept: a fact shown in another form
@@ -65,8 +67,10 @@ NOT_FACTS_ANYWHERE = {"from"}
 #: page shows; a fact found only there is not visible.
 HIDDEN_TABLES = {"meta", "sessions"}
 #: Spec fields that hold an amount of money (written with cents, stored as cents).
-MONEY_KEYS = {"amount", "balance", "salary", "opening_balance", "credit_limit", "monthly_payment", "cost_basis", "price",
-              "total", "monthly_contribution"}  # fmt: skip
+MONEY_KEYS = {"amount", "balance", "salary", "opening_balance", "credit_limit", "monthly_payment", "cost_basis",
+              "total", "monthly_contribution", "price"}  # fmt: skip
+#: Spec fields that count shares (written as numbers, stored by the broker in 1/10000 shares).
+SHARE_KEYS = {"shares"}
 
 HIDDEN_COLUMNS = {"style", "messaging_style", "closeness", "password_hash", "session_token"}
 
@@ -308,6 +312,42 @@ def _pattern(forms_: set[str]) -> re.Pattern | None:
     return re.compile("|".join(rf"(?<!\w){re.escape(f)}(?!\w)" for f in sorted(usable, key=len, reverse=True)))
 
 
+def _cents_beside(f: Fact, spec: dict, text: str) -> re.Match | None:
+    """Where an amount under one unit (a share's price, ``0.37``) shows as its cents (``37``, too short to count
+    alone) in a cell of a database row (one line of ``text``) whose cells also hold each sibling fact that is a whole
+    number or one word (the position's ``140`` shares and its side ``yes``); None elsewhere or without such a
+    sibling."""
+    try:
+        value = Decimal(str(f.value))
+    except InvalidOperation:
+        return None
+    if isinstance(f.value, str) or not 0 < value < 1 or value * 100 % 1:
+        return None
+    node: object = spec
+    parts = re.findall(r"[^.\[\]]+|\[\d+\]", f.path)
+    for part in parts[:-1]:
+        node = node[int(part[1:-1])] if part.startswith("[") else node[part]
+    siblings = [
+        _fold(str(v))
+        for k, v in (node.items() if isinstance(node, dict) else ())
+        if k != parts[-1] and ((isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, str) and v.isalpha()))
+    ]
+    if not siblings:
+        return None
+
+    def cell(value: str) -> re.Pattern:
+        return re.compile(rf"(?:^|(?<=\| )){re.escape(value)}(?=(?: \|)|$)", re.M)
+
+    others = [cell(v) for v in siblings]
+    for found in cell(str(int(value * 100))).finditer(text):
+        start = max(text.rfind("\n", 0, found.start()), text.rfind("\x00", 0, found.start())) + 1
+        ends = [e for e in (text.find("\n", found.end()), text.find("\x00", found.end())) if e >= 0]
+        row = text[start : min(ends) if ends else len(text)]
+        if all(o.search(row) for o in others):
+            return found
+    return None
+
+
 def coverage(spec: dict, layer: Path) -> tuple[list[tuple[Fact, str]], list[Fact]]:
     """((visible fact, the first source showing it), ...), [facts not found] of ``spec`` on the desktop built into
     ``layer``."""
@@ -334,8 +374,12 @@ def coverage(spec: dict, layer: Path) -> tuple[list[tuple[Fact, str]], list[Fact
         values = forms(f.value, money=key in MONEY_KEYS)
         if key == "flight" and _FLIGHT.fullmatch(str(f.value)):
             values.add(_fold(f"{str(f.value)[:2]} {str(f.value)[2:]}"))
+        if key in SHARE_KEYS and not isinstance(f.value, str) and Decimal(str(f.value)) * 10000 % 1 == 0:
+            values.add(str(int(Decimal(str(f.value)) * 10000)))  # as 1/10000 shares (a broker's holdings)
         pattern = _pattern(values)
         found = pattern.search(text) if pattern else None
+        if found is None and key in MONEY_KEYS:
+            found = _cents_beside(f, spec, text)
         if found is None:
             missing.append(f)
         else:

@@ -133,6 +133,8 @@ def seed(world: World, path: Path) -> Path:
         for c in p.contacts:
             db.add(m.Contact(user_id=1, name=c.name, email=c.email, phone=c.phone))
         for kind, account_id in account_ids.items():
+            if kind == "brokerage":  # its statements are its broker's, not the bank's (as the PDFs, statements.py)
+                continue
             for st in statements(world, kind):
                 db.add(
                     m.Statement(

@@ -435,6 +435,13 @@ def _finances(p: Persona, routines: Routines | None = None, city=None) -> Financ
     home = _home_country(p)
     names = household.account_names(home, loc)
     accounts = [a if a.name else a.model_copy(update={"name": names[a.kind]}) for a in accounts]
+    # Neither balance given: the history starts at 0. With ``balance`` (on as_of) the world works the opening out.
+    accounts = [
+        a
+        if a.opening_balance is not None or a.balance is not None
+        else a.model_copy(update={"opening_balance": Decimal("0.00")})
+        for a in accounts
+    ]
     bills = f.recurring_charges
     if bills is None:
         # The household of the home country, in the persona's words (builder/reference/household.yaml).
@@ -477,6 +484,7 @@ def _finances(p: Persona, routines: Routines | None = None, city=None) -> Financ
         recurring_charges=bills,
         debts=f.debts,
         investments=investments,
+        prediction_positions=f.prediction_positions,
     )
 
 

@@ -424,23 +424,65 @@ class Work(SpecModel):
 class Account(SpecModel):
     """An account at the persona's bank or broker.
 
-    ``opening_balance`` is the balance at the start of the simulated history; for a
-    credit card it is the amount owed (positive) and ``credit_limit`` is required.
+    ``opening_balance`` is the balance at the start of the simulated history; ``balance`` the balance on ``as_of``
+    (what the bank's app shows as the current balance; for the ``brokerage`` account the broker's cash). Give one
+    of them (neither: an opening balance of 0). With ``balance`` the world works the opening balance out from the
+    history's money flows and, where its own habits would land elsewhere, makes the last move before ``as_of``
+    (see :func:`builder.world.finance.settle`, :mod:`builder.world.investing`). For a credit card both are the
+    amount owed (positive) and ``credit_limit`` is required.
     """
 
     kind: Literal["checking", "savings", "credit_card", "brokerage"]
     name: Line(60) | None = None
-    opening_balance: Money = Decimal("0.00")
+    opening_balance: Money | None = Field(
+        default=None, description="Balance at the history's start (a card: what is owed); default 0 without balance"
+    )
+    balance: Money | None = Field(
+        default=None,
+        description=(
+            "Balance on as_of, as the bank's app shows it today (a card: what is owed, 0 to 90 % of credit_limit; "
+            "brokerage: the broker's cash); not with opening_balance"
+        ),
+    )
     credit_limit: PositiveMoney | None = None
     apr: Number(ge=0, le=100, places=2) | None = Field(
         default=None, description="Annual percentage rate (savings interest or card APR), percent"
     )
 
     @model_validator(mode="after")
-    def _card_needs_limit(self) -> "Account":
+    def _balances(self) -> "Account":
+        problems: list[tuple[tuple, str]] = []
         if self.kind == "credit_card" and self.credit_limit is None:
-            _rule_problems([(("credit_limit",), "a credit_card account needs credit_limit")])
+            problems.append((("credit_limit",), "a credit_card account needs credit_limit"))
+        b = self.balance
+        if b is not None:
+            if self.opening_balance is not None:
+                problems.append(
+                    (("balance",), "give balance (on as_of) or opening_balance (at the history's start), not both")
+                )
+            if b < 0:
+                problems.append((("balance",), _NEGATIVE_BALANCE[self.kind]))
+            elif self.kind == "credit_card" and self.credit_limit is not None and b > self.credit_limit * CARD_CEILING:
+                problems.append(
+                    (
+                        ("balance",),
+                        f"more than {CARD_CEILING:.0%} of the card's credit_limit ({self.credit_limit}): the card is "
+                        "paid down before a charge takes it past that (builder.world.finance)",
+                    )
+                )
+        _rule_problems(problems)
         return self
+
+
+# The share of its credit limit a card may owe on as_of: the world pays the card down before a charge takes it past.
+CARD_CEILING = Decimal("0.9")
+# Why a negative ``balance`` on as_of is refused, by account kind.
+_NEGATIVE_BALANCE = {
+    "checking": "the checking account is not overdrawn in this world: 0 or more",
+    "savings": "a savings account cannot be overdrawn: 0 or more",
+    "credit_card": "a credit card's balance is what is owed on as_of: 0 or more",
+    "brokerage": "the broker's cash cannot be below 0",
+}
 
 
 class RecurringCharge(SpecModel):
@@ -475,7 +517,8 @@ Symbol = Annotated[str, Field(pattern=r"^[A-Z][A-Z.]{0,5}$")]
 
 
 class Holding(SpecModel):
-    """A position in the brokerage account at the start of the history."""
+    """A position in the brokerage account on ``as_of`` (today's shares and their average cost); the world works
+    out what was held at the history's start from the trades it makes (builder.world.investing)."""
 
     symbol: Symbol
     shares: Number(gt=0, le=9999999999, places=4)
@@ -490,11 +533,30 @@ class Investments(SpecModel):
     contribution_symbol: Symbol | None = None
 
 
+class PredictionPosition(SpecModel):
+    """A position held on ``as_of`` at Hunchline, the prediction market (``apps/markets``): ``shares`` of one
+    ``side`` of the market that asks ``market`` (its question as the app writes it, or its ticker), bought at an
+    average ``price`` a share (a share pays 1 unit of the currency when its side wins). A question no market of the
+    world asks becomes a market of its own, open until after ``as_of`` (builder.world.forecasts)."""
+
+    market: Line(200) = Field(
+        description="The market's question (a new market when the world has none asking it) or its ticker"
+    )
+    side: Literal["yes", "no"]
+    shares: Annotated[int, Field(ge=1, le=100000)]
+    price: Number(ge=0.01, le=0.99, places=2) = Field(
+        description="Average price paid per share, in currency units (0.01..0.99; a winning share pays 1)"
+    )
+    opened: dt.date | None = Field(
+        default=None, description="The day the shares were bought: within the history, before as_of; drawn when missing"
+    )
+
+
 class Finances(SpecModel):
-    """Accounts, bills, debts and investments.
+    """Accounts, bills, debts, investments and prediction-market positions.
 
     Rules the builder checks: at most one account of each kind, and a checking account
-    whenever accounts are listed (every paycheck and bill runs through it).
+    whenever accounts are listed (every paycheck and bill runs through it); one position per market.
     """
 
     currency: Currency | None = None
@@ -502,6 +564,9 @@ class Finances(SpecModel):
     recurring_charges: _list(RecurringCharge, 60) | None = None
     debts: _list(Debt, 20) = Field(default_factory=list)
     investments: Investments | None = None
+    prediction_positions: _list(PredictionPosition, 20) | None = Field(
+        default=None, description="Prediction-market positions held on as_of (see PredictionPosition)"
+    )
 
     @model_validator(mode="after")
     def _accounts(self) -> "Finances":
@@ -513,6 +578,34 @@ class Finances(SpecModel):
         ]
         if kinds and "checking" not in kinds:
             problems.append((("accounts",), "a checking account is needed (paychecks and bills run through it)"))
+        markets: dict[str, int] = {}
+        for i, pos in enumerate(self.prediction_positions or []):
+            k = name_key(pos.market)
+            if k in markets:
+                problems.append(
+                    (
+                        ("prediction_positions", i, "market"),
+                        f"also prediction_positions[{markets[k]}]'s market: one position (side, shares, price) "
+                        "a market",
+                    )
+                )
+            markets.setdefault(k, i)
+        inv = self.investments
+        symbols: dict[str, int] = {}
+        for i, h in enumerate(inv.holdings if inv else []):
+            if h.symbol in symbols:
+                problems.append(
+                    (("investments", "holdings", i, "symbol"), f"also holdings[{symbols[h.symbol]}]'s symbol")
+                )
+            symbols.setdefault(h.symbol, i)
+        if inv and inv.monthly_contribution > 0 and inv.contribution_symbol:
+            if inv.contribution_symbol not in {h.symbol for h in inv.holdings}:
+                problems.append(
+                    (
+                        ("investments", "contribution_symbol"),
+                        "the monthly investment buys it, so today's holdings must list it",
+                    )
+                )
         _rule_problems(problems)
         return self
 
@@ -1097,6 +1190,8 @@ class Persona(SpecModel):
                 )
             )
 
+        problems.extend(self._money_today())
+
         urls: dict[str, int] = {}
         for i, site in enumerate(self.browsing or []):
             k = url_key(site.url)
@@ -1240,6 +1335,41 @@ class Persona(SpecModel):
                         )
                     )
         return out
+
+    def _money_today(self) -> list[tuple[tuple, str]]:
+        """Problems of the money held on ``as_of`` that need the history's dates: a prediction-market position bought
+        outside the history; a holding of a security that splits within the history whose shares today are no
+        whole number of the split's new shares per 0.0001 held before it (``builder.reference.securities``)."""
+        problems: list[tuple[tuple, str]] = []
+        f = self.finances
+        if f is None:
+            return problems
+        first = add_months(self.as_of, -self.history_months)
+        for i, pos in enumerate(f.prediction_positions or []):
+            if pos.opened is not None and not first <= pos.opened < self.as_of:
+                problems.append(
+                    (
+                        ("finances", "prediction_positions", i, "opened"),
+                        f"must be a day of the history: from {first} to the day before as_of ({self.as_of})",
+                    )
+                )
+        if f.investments:
+            from ..reference.securities import catalogue
+
+            splits = {s["symbol"]: s["split"] for s in catalogue()["securities"] if s.get("split")}
+            for i, h in enumerate(f.investments.holdings):
+                sp = splits.get(h.symbol)
+                if sp and first < sp["date"] <= self.as_of:
+                    ratio = int(sp["ratio"])
+                    if (Decimal(h.shares) * 10000) % ratio:
+                        problems.append(
+                            (
+                                ("finances", "investments", "holdings", i, "shares"),
+                                f"{h.symbol} splits {ratio}:1 on {sp['date']}, within the history: today's shares "
+                                f"must be a multiple of {Decimal(ratio) / 10000} ({ratio} for each 0.0001 held before)",
+                            )
+                        )
+        return problems
 
     # Shortcuts for the completed persona (every section filled by builder.persona.complete).
     @property

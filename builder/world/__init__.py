@@ -55,7 +55,7 @@ from .investing import KINDS as INVESTING_KINDS
 from .investing import Book as BrokerageBook
 from .investing import Plan as InvestmentPlan
 from .ledger import StatementPeriod, statements
-from .model import Event, Merchant, Posting, World
+from .model import Event, Merchant, Posting, SpecNotHonoured, World
 from .planted import airline_flights
 from .projects import board
 from .simulate import simulate
@@ -152,6 +152,7 @@ __all__ = [
     "securities",
     "security",
     "simulate",
+    "SpecNotHonoured",
     "statements",
     "tax_forms",
     "work_channels",

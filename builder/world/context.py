@@ -49,6 +49,13 @@ class Sim:
     planted: list[dict[str, Any]] = field(default_factory=list)  # see World.planted
     # The engine's step now running (builder.world.engine.Step): reads and writes outside its declaration fail.
     step: Any = None
+    # Account kind -> balance at the history's start (ledger sign, cents) the world worked out for an account the spec
+    # gives by its ``balance`` on as_of (finance.settle, investing); :func:`builder.world.simulate.finish` writes them
+    # into the world's persona as ``opening_balance``.
+    openings: dict[str, int] = field(default_factory=dict)
+    # Account kind -> balance at ``now`` of a spec account whose money moves outside the bank's ledger (the
+    # ``brokerage`` account: the broker's cash, set by investing): ``World.closings``.
+    closings: dict[str, int] = field(default_factory=dict)
     # The channels modules send through, made on first use: ``mail`` -> builder.world.mail.Mailbox.
     channels: dict[str, Any] = field(default_factory=dict)
     _ids: set[str] = field(default_factory=set)

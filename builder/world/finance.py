@@ -42,6 +42,11 @@ Rules (tasks and tests depend on them):
     month's last day at 23:00.
   Only months that ended before ``as_of`` are settled; a card payment due after ``now`` is
   ``scheduled``.
+* Balances on ``as_of`` (an account's spec ``balance``): settlement lands each such account there exactly
+  (:func:`solve_balances`): the opening balance is worked out; checking, when savings takes what it holds beyond
+  its needs, by a last transfer between checking and savings ten minutes before ``now``; the card, owing more, by
+  statement payments that keep part back (interest follows), owing less, by an extra payment ten minutes before
+  ``now``. The finished world's persona carries the opening balances as the accounts' ``opening_balance``.
 """
 
 from __future__ import annotations
@@ -57,7 +62,7 @@ from pathlib import Path
 from builder import yamlfile
 
 from ..dates import add_months
-from ..money import cents, floor_unit, to_unit
+from ..money import cents, floor_unit, money, to_unit
 from ..persona import Persona
 from ..reference import prices
 from ..reference.banking import statement_labels
@@ -66,7 +71,7 @@ from ..rng import derived_id
 from .context import Charge, Sim
 from .engine import world_step
 from .mail import BANK, automated_bank, domain_of, fill_slots, mailbox, render, site_domain
-from .model import Merchant
+from .model import Merchant, SpecNotHonoured
 
 CUSHION_CENTS = 150_000  # checking keeps at least this much after voluntary moves
 TEMPLATES = Path(__file__).parent / "templates" / "money"
@@ -776,17 +781,168 @@ def _round_up(amount: int, step: int = 5000) -> int:
     return -(-amount // step) * step
 
 
+@dataclass
+class Knobs:
+    """What settlement may be told besides the persona's habits, to land each account on its spec ``balance`` on
+    ``as_of`` (:func:`settle`): ``opening`` the balance of each account at the history's start (ledger sign, cents);
+    ``withhold`` cents kept back from the statement payment of a month (first day of the payment's month); ``extra``
+    an extra card payment from checking and ``move`` a transfer from checking to savings (negative: back), both
+    shortly before ``now``."""
+
+    opening: dict[str, int]
+    withhold: dict[dt.date, int]
+    extra: int = 0
+    move: int = 0
+
+
+# The last moves settlement makes to land a balance on as_of: this long before the world's now.
+ADJUST_BEFORE_NOW = dt.timedelta(minutes=10)
+
+
+def opening_cents(account) -> int:
+    """A spec account's ``opening_balance`` in the ledger's sign (a card owing $5 is -500); 0 when it has none."""
+    amount = cents(account.opening_balance) if account.opening_balance is not None else 0
+    return -amount if account.kind == "credit_card" else amount
+
+
+def balance_targets(p: Persona) -> dict[str, int]:
+    """The bank accounts with a spec ``balance`` (on ``as_of``): account kind -> cents in the ledger's sign."""
+    return {
+        a.kind: -cents(a.balance) if a.kind == "credit_card" else cents(a.balance)
+        for a in p.accounts
+        if a.balance is not None and a.kind in ("checking", "savings", "credit_card")
+    }
+
+
 @world_step(rank=1000, reads=("ledger",), writes=("transfer", "card_payment", "interest", "ledger"))
 def settle(sim: Sim, card_name: str | None = None) -> None:
     """Card payments and pay-downs, card interest, savings transfers and savings interest (see module rules).
-    ``card_name`` names the credit card in payment lines (default: the bank's first word, ``"LARKSPUR VISA"``)."""
+    ``card_name`` names the credit card in payment lines (default: the bank's first word, ``"LARKSPUR VISA"``).
+
+    Accounts with a spec ``balance`` (on ``as_of``) end there exactly (:func:`solve_balances`); their opening
+    balances go to ``sim.openings``."""
     card_name = card_name or f"{service('bank').title.split()[0].upper()} VISA"
+    knobs = Knobs({a.kind: opening_cents(a) for a in sim.persona.accounts}, {})
+    targets = balance_targets(sim.persona)
+    if targets:
+        knobs = solve_balances(sim, card_name, targets, knobs)
+        sim.openings.update({k: knobs.opening[k] for k in targets})
+    _settle(sim, card_name, knobs, sim.event)
+
+
+def solve_balances(sim: Sim, card_name: str, targets: dict[str, int], knobs: Knobs) -> Knobs:
+    """The :class:`Knobs` with which settlement ends each account of ``targets`` (kind -> cents on ``as_of``, ledger
+    sign) there exactly. Settlement is run dry (no event made) and adjusted until it does:
+
+    - checking: with a savings account, the last move between checking and savings before ``now`` (the world sweeps
+      what checking holds beyond its needs into savings, so the opening balance would not reach it); without one,
+      its opening balance;
+    - savings: its opening balance;
+    - the credit card: owing more, the latest statement payments keep that much back (interest follows, as for any
+      statement not paid in full); owing less, an extra payment from checking before ``now``; when no payment is left
+      to keep back, its opening balance.
+
+    A savings account without a target whose last move takes more than it holds held more at the start. Raises
+    :class:`~builder.world.model.SpecNotHonoured` (that account's ``balance``) when the history's pay, spending and
+    bills leave more than the target in savings (or, without savings, in checking) even from an opening balance of
+    0, or when 80 rounds do not land every account exactly."""
+    p = sim.persona
+    kinds = [a.kind for a in p.accounts]
+    knobs = Knobs(dict(knobs.opening), {})
+    for k, cents_ in targets.items():
+        if k != "credit_card":
+            knobs.opening[k] = cents_
+    # The account whose opening balance stands for the rest of the world's money: savings, else checking.
+    base = "savings" if "savings" in kinds else "checking"
+    at_zero = 0  # rounds in a row that wanted ``base`` below 0 at the start
+    last: dict[str, int] = {}
+    for _ in range(80):
+        got, payments = _settle(sim, card_name, knobs, None)
+        miss = {k: targets[k] - got[k] for k in targets if got[k] != targets[k]}
+        if "savings" in got and "savings" not in targets and got["savings"] < 0:
+            knobs.opening["savings"] -= got["savings"]  # the last move took more than savings held: it held more
+            continue
+        if not miss:
+            return knobs
+        if miss.get("credit_card", 0) < 0 and miss["credit_card"] == last.get("credit_card"):
+            # Keeping more back moved nothing: a pay-down before a charge past 90 % of the limit undid it.
+            raise SpecNotHonoured(
+                f"finances.accounts[{kinds.index('credit_card')}].balance",
+                "the card is paid down to 40 % of its limit before a charge takes it past 90 %: after its last "
+                f"pay-down it cannot owe that much on as_of (it owes {money(-got['credit_card'], p.finances.currency)})",
+            )
+        last = miss
+        if "credit_card" in miss:
+            more = -miss["credit_card"]  # > 0: the card should owe more
+            if more > 0:
+                cut = min(knobs.extra, more)
+                knobs.extra -= cut
+                more -= cut
+                for month in sorted(payments, reverse=True):
+                    take = min(payments[month], more)
+                    if take > 0:
+                        knobs.withhold[month] = knobs.withhold.get(month, 0) + take
+                        more -= take
+                knobs.opening["credit_card"] -= more
+            else:
+                less = -more
+                for month in sorted(knobs.withhold):
+                    back = min(knobs.withhold[month], less)
+                    knobs.withhold[month] -= back
+                    less -= back
+                knobs.withhold = {m: c for m, c in knobs.withhold.items() if c}
+                knobs.extra += less
+        if "checking" in miss:
+            if "savings" in kinds:
+                knobs.move -= miss["checking"]
+            else:
+                knobs.opening["checking"] += miss["checking"]
+        if "savings" in miss:
+            knobs.opening["savings"] += miss["savings"]
+        if base in targets and knobs.opening[base] < 0:
+            knobs.opening[base] = 0
+            at_zero += 1
+            if at_zero >= 3:
+                least = _settle(sim, card_name, knobs, None)[0][base]
+                raise SpecNotHonoured(
+                    f"finances.accounts[{kinds.index(base)}].balance",
+                    f"the history's pay, spending and bills leave at least {money(least, p.finances.currency)} "
+                    f"in {base} on as_of (from an opening balance of 0 {p.history_months} months before)",
+                )
+        else:
+            at_zero = 0
+    kind = next(iter(miss))
+    raise SpecNotHonoured(
+        f"finances.accounts[{kinds.index(kind)}].balance",
+        f"the history's money flows do not land the {kind} account on it",
+    )
+
+
+class _Dry:
+    """What a dry run of settlement makes instead of an event: the charges, read as postings."""
+
+    def __init__(self, charges):
+        self.postings = tuple(charges)
+
+
+def _settle(sim: Sim, card_name: str, knobs: Knobs, emit):
+    """Run settlement over ``sim``'s ledger with ``knobs``: through ``emit`` (``sim.event``) when given; dry when
+    ``emit`` is None, returning (balance of each account at ``now``, ledger sign; cents each month's statement
+    payment paid, by the payment month's first day)."""
+    dry = emit is None
+    done: dict[str, int] = {}
+    paid_in: dict[dt.date, int] = {}
+
+    def make(kind, at, data, charges=(), key=""):
+        for c in charges:
+            if at <= sim.now:
+                done[c.account] = done.get(c.account, 0) + c.amount_cents
+        return _Dry(charges) if dry else emit(kind, at, data, list(charges), key)
+
     p = sim.persona
     kinds = [a.kind for a in p.accounts]
     specs = {a.kind: a for a in p.accounts}
-    bal = {
-        a.kind: (-cents(a.opening_balance) if a.kind == "credit_card" else cents(a.opening_balance)) for a in p.accounts
-    }
+    bal = {a.kind: knobs.opening[a.kind] for a in p.accounts}
     sav_apr = (specs["savings"].apr if "savings" in specs else None) or Decimal(0)
     card = specs.get("credit_card")
     limit = cents(card.credit_limit) if card and card.credit_limit else 0
@@ -812,6 +968,8 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
         actions.append((dt.datetime.combine(month_end(month), dt.time(23, 0)), 3, "savings_interest", month))
         actions.append((dt.datetime.combine(month_end(month), dt.time(23, 59, 59)), 4, "statement", month))
         month = add_months(month, 1)
+    if knobs.extra or knobs.move:
+        actions.append((sim.now - ADJUST_BEFORE_NOW, 5, "adjust", sim.now.date().replace(day=1)))
     actions = [a for a in sorted(actions) if sim.start <= a[0] <= sim.end]
 
     state = {"owed": -bal.get("credit_card", 0), "paid": 0, "carried": False, "daily": 0, "day": sim.start.date()}
@@ -836,7 +994,7 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
         amount = min(_round_up(need), bal["savings"])
         tid = derived_id(sim.seed, "transfer", "from_savings", at.isoformat(), *why)
         record(
-            sim.event(
+            make(
                 "transfer",
                 at - dt.timedelta(minutes=1),
                 {"from": "savings", "to": "checking", "amount_cents": amount, "recurring": False},
@@ -850,7 +1008,7 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
 
     payments: Counter[dt.datetime] = Counter()  # card payments so far at each time (two charges of one minute)
 
-    def pay_card(at: dt.datetime, want: int, owed: int, paydown: bool) -> None:
+    def pay_card(at: dt.datetime, want: int, owed: int, paydown: bool, due: int | None = None) -> int:
         # The n-th payment of one minute (n >= 1: a second charge past 90 % of the limit) gets its own ids and keys
         # (its top-up from savings too); the first keeps the plain ones.
         nth = (payments[at],) if payments[at] else ()
@@ -862,16 +1020,20 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
         # Whole units of the currency (yen): a paydown to 40 % of the limit, or the spare cash, can fall between.
         amount = floor_unit(min(want, max(spare, 0)), p.finances.currency)
         if amount <= 0:
-            return
+            return 0
         tid = derived_id(sim.seed, "card_payment", at.isoformat(), paydown, *nth)
         # statement_owed_cents: what was still due when paying (a pay-down pays exactly what it means to).
-        data = {"amount_cents": amount, "statement_owed_cents": amount if paydown else want, "recurring": not paydown}
+        data = {
+            "amount_cents": amount,
+            "statement_owed_cents": amount if paydown else want if due is None else due,
+            "recurring": not paydown,
+        }
         if not paydown:
             data["statement_balance_cents"] = owed
         if paydown:
             data["paydown"] = True
         record(
-            sim.event(
+            make(
                 "card_payment",
                 at,
                 data,
@@ -890,6 +1052,7 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
                 ("paydown", *nth) if paydown else "",
             )
         )
+        return amount
 
     def act(at: dt.datetime, what: str, month: dt.date) -> None:
         close_days(at.date())
@@ -906,7 +1069,7 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
                 )
                 if interest > 0:
                     record(
-                        sim.event(
+                        make(
                             "interest",
                             at,
                             {
@@ -929,10 +1092,67 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
             prev_end = dt.datetime.combine(month - dt.timedelta(days=1), dt.time(23, 59, 59))
             if "credit_card" in kinds and sim.start < prev_end < sim.now:
                 owed = state["owed"]
-                want = min(max(0, owed - state["paid"]), max(0, -bal["credit_card"]))
+                due = min(max(0, owed - state["paid"]), max(0, -bal["credit_card"]))
+                want = max(0, due - knobs.withhold.get(month, 0))
                 if want > 0:
-                    pay_card(at, want, owed, False)
+                    paid = pay_card(at, want, owed, False, None if want == due else due)
+                    if at <= sim.now:
+                        paid_in[month] = paid
                 state["carried"] = state["owed"] - state["paid"] > 0
+            return
+        if what == "adjust":
+            if knobs.extra:
+                tid = derived_id(sim.seed, "card_payment", at.isoformat(), "extra")
+                owed_now = max(0, -bal["credit_card"])
+                record(
+                    make(
+                        "card_payment",
+                        at,
+                        {"amount_cents": knobs.extra, "statement_owed_cents": owed_now, "recurring": False},
+                        [
+                            Charge(
+                                "checking",
+                                -knobs.extra,
+                                label(sim, "card_payment", card_name),
+                                None,
+                                "transfer",
+                                "card_payment",
+                                tid,
+                            ),
+                            Charge(
+                                "credit_card",
+                                knobs.extra,
+                                label(sim, "card_thanks"),
+                                None,
+                                "transfer",
+                                "card_payment",
+                                tid,
+                            ),
+                        ],
+                        "extra",
+                    )
+                )
+            if knobs.move:
+                # The bank's words for each side of a move, as the sweep (to savings) and the top-up (back) write them.
+                out, into, out_words, into_words = (
+                    ("checking", "savings", "to_savings", "from_checking")
+                    if knobs.move > 0
+                    else ("savings", "checking", "from_savings", "to_checking")
+                )
+                amount = abs(knobs.move)
+                tid = derived_id(sim.seed, "transfer", "adjust", at.isoformat())
+                record(
+                    make(
+                        "transfer",
+                        at + dt.timedelta(minutes=1),
+                        {"from": out, "to": into, "amount_cents": amount, "recurring": False},
+                        [
+                            Charge(out, -amount, label(sim, out_words), None, "transfer", "transfer", tid),
+                            Charge(into, amount, label(sim, into_words), None, "transfer", "transfer", tid),
+                        ],
+                        "adjust",
+                    )
+                )
             return
         if what == "savings":
             if (
@@ -944,7 +1164,7 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
                 day3 = at.date()
                 tid = derived_id(sim.seed, "transfer", day3.isoformat())
                 record(
-                    sim.event(
+                    make(
                         "transfer",
                         at,
                         {"from": "checking", "to": "savings", "amount_cents": target, "recurring": True},
@@ -961,7 +1181,7 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
                 if excess >= 50000:
                     tid = derived_id(sim.seed, "transfer", "sweep", at.isoformat())
                     record(
-                        sim.event(
+                        make(
                             "transfer",
                             at + dt.timedelta(minutes=2),
                             {
@@ -987,7 +1207,7 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
             interest = cents(Decimal(bal["savings"]) / 100 * sav_apr / 100 / 12, sim.persona.finances.currency)
             if interest > 0:
                 record(
-                    sim.event(
+                    make(
                         "interest",
                         at,
                         {"account": "savings", "amount_cents": interest},
@@ -1018,6 +1238,12 @@ def settle(sim: Sim, card_name: str | None = None) -> None:
         if actions[k - 1][2] == "statement":
             state["cycle_daily"], state["daily"] = state["daily"], 0
             state["cycle"] = actions[k - 1][3].strftime("%Y-%m")
+    if dry:
+        for at, _, account, amount in lines:
+            if at <= sim.now:
+                done[account] = done.get(account, 0) + amount
+        return {k: knobs.opening[k] + done.get(k, 0) for k in kinds}, paid_in
+    return None
 
 
 # --- what this domain mails (through the mail channel, builder/world/mail.py) --------------------

@@ -11,8 +11,16 @@ daily ``history`` of the YES price in cents (1-99; NO costs 100 - YES), from ``o
 seeded random walk in log-odds that, for markets whose close is past, converges to the outcome (≥ 97 or ≤ 3 at
 close).
 
+**The spec's positions** (``finances.prediction_positions``, :func:`spec_positions`): each is held on ``as_of``
+exactly: its market is the one of that ticker or question (not yet resolved), or a market of its own made from the
+question (template ``spec``: open until 14-75 days after now; streams ``forecasts/spec/<i>``); it is bought in one
+buy, on ``opened`` or a drawn day, at the market's price that day, which is the spec's average price (the market's
+price that day is set to it), late in the morning (stream ``forecasts/positions``), after a deposit when the cash
+falls short. The world's own trades leave those markets alone.
+
 **The account.** Only a persona who would plausibly bet (:func:`has_account`: aged 21-65, with a job, living in
-the US or the UK) trades; anyone else has a fresh, empty account in the app. Events (keys ``("forecasts", ...)``,
+the US or the UK) trades at will; a persona with spec positions and no such account holds just those; anyone else
+has a fresh, empty account in the app. Events (keys ``("forecasts", ...)``,
 streams ``forecasts/account``, ``forecasts/trades``, ``forecasts/watch``):
 
 - ``forecast_deposit``: ``{"reference", "amount_cents", "cash_after_cents"}``; money leaves checking as an ACH
@@ -30,9 +38,12 @@ open (``open`` <= day < ``close``), at that day's price; every activity is befor
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import math
+import re
+import unicodedata
 from dataclasses import dataclass
 
 
@@ -42,6 +53,7 @@ from ..rng import rng
 from .engine import world_step
 from .context import Charge, Sim
 from .finance import label
+from .model import SpecNotHonoured
 from ..reference.forecasts import SHARE_PAYS_CENTS
 from ..reference.locale import conventions, format_date
 
@@ -125,7 +137,9 @@ def _fill(text: str, slots: dict[str, str]) -> str:
 
 
 @functools.lru_cache(maxsize=8)
-def _markets(seed: int, locale: str, city: str, start: dt.date, today: dt.date) -> tuple[Market, ...]:
+def _markets(
+    seed: int, locale: str, city: str, start: dt.date, today: dt.date, positions: tuple = ()
+) -> tuple[tuple[Market, ...], tuple["Position", ...]]:
     g = grammar()
     lang = conventions(locale)["language"]
     marks = conventions(locale)["money_in"]
@@ -208,20 +222,189 @@ def _markets(seed: int, locale: str, city: str, start: dt.date, today: dt.date) 
                 local=bool(t.get("local")),
             )
         )
-    return tuple(sorted(out, key=lambda m: (m.close, m.ticker)))
+    held: tuple[Position, ...] = ()
+    if positions:
+        out, held = _spec_markets(seed, locale, city, start, today, out, positions)
+    return tuple(sorted(out, key=lambda m: (m.close, m.ticker))), held
 
 
-def markets(persona, start: dt.datetime | dt.date, now: dt.datetime | dt.date) -> tuple[Market, ...]:
-    """Every Hunchline market of the persona's world, by close date then ticker (see the module docstring).
+@dataclass(frozen=True)
+class Position:
+    """A spec position (``finances.prediction_positions[index]``) as the world buys it: ``shares`` of ``side`` of
+    the market ``ticker`` at ``price_cents`` a share (of that side), on ``day`` (the market's price that day)."""
 
-    ``start``/``now``: the world's history start and now (a ``World``'s or ``Sim``'s)."""
-    city = (
+    index: int
+    ticker: str
+    side: str
+    shares: int
+    price_cents: int
+    day: dt.date
+
+
+# A spec market written as a ticker (``RAIN-261201``) rather than a question.
+TICKER = re.compile(r"^[A-Z0-9]+(-[A-Z0-9]+)+$")
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text``, lower case, letters and digits only."""
+    return [w for w in re.split(r"[^\w]+", text.casefold()) if w]
+
+
+def ticker_of(question: str, close: dt.date) -> str:
+    """A ticker for a market asking ``question`` that closes on ``close``: its first word of three letters or more
+    that the grammar's ``spec_market.ticker_skip`` lists not, in ASCII capitals (at most 10), then ``-YYMMDD`` as the
+    templates' tickers (``Will the Portland Timbers win the cup?`` -> ``PORTLAND-261215``); ``Q-YYMMDD`` when no
+    word is left."""
+    skip = set(grammar()["spec_market"]["ticker_skip"])
+    for word in _words(question):
+        ascii_word = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode().upper()
+        ascii_word = re.sub(r"[^A-Z0-9]", "", ascii_word)
+        if word not in skip and len(ascii_word) >= 3 and not ascii_word.isdigit():
+            return f"{ascii_word[:10]}-{close:%y%m%d}"
+    return f"Q-{close:%y%m%d}"
+
+
+def _category(question: str, city: str) -> str:
+    """The category of a spec market: the first of the grammar's ``spec_market.categories`` with a word of the
+    question, ``local`` when it names the home city, else ``spec_market.default``."""
+    spec = grammar()["spec_market"]
+    words = set(_words(question))
+    for key, keywords in spec["categories"].items():
+        if words & set(keywords):
+            return key
+    if city.casefold() in question.casefold():
+        return "local"
+    return spec["default"]
+
+
+def _spec_markets(
+    seed: int, locale: str, city: str, start: dt.date, today: dt.date, out: list[Market], positions: tuple
+) -> tuple[list[Market], tuple[Position, ...]]:
+    """The markets with the spec's positions honoured, and the positions as the world buys them (see
+    :func:`spec_positions`). ``positions``: ``(market, side, shares, price in cents, opened or None)`` per spec
+    position. Streams ``forecasts/spec/<i>`` (one per position). Raises :class:`SpecNotHonoured` for a market that
+    resolved before today, a ticker no market has, an ``opened`` day the market did not trade on, and two positions
+    in one market."""
+    from ..persona.model import name_key
+
+    lang = conventions(locale)["language"]
+    spec = grammar()["spec_market"]
+    out = list(out)
+    held: list[Position] = []
+    taken: dict[str, int] = {}
+    for i, (text, side, shares, price, opened) in enumerate(positions):
+        path = f"finances.prediction_positions[{i}]"
+        r = rng(seed, f"world/forecasts/spec/{i}")
+        k = name_key(text)
+        found = next((n for n, m in enumerate(out) if m.ticker.casefold() == text.casefold()), None)
+        if found is None:
+            found = next((n for n, m in enumerate(out) if name_key(m.question) == k), None)
+        yes = price if side == "yes" else SHARE_PAYS_CENTS - price
+        if found is not None:
+            m = out[found]
+            if m.status == "resolved":
+                raise SpecNotHonoured(
+                    f"{path}.market", f"{m.ticker} resolved on {m.resolve}, before as_of: no shares are held"
+                )
+            last = min(m.close, today) - dt.timedelta(days=1)
+            first = max(m.open, start)
+            if opened is not None and not first <= opened <= last:
+                raise SpecNotHonoured(f"{path}.opened", f"{m.ticker} traded from {first} to {last}")
+            if first > last:
+                raise SpecNotHonoured(f"{path}.market", f"{m.ticker} has no trading day in the history before as_of")
+            day = opened or first + dt.timedelta(days=r.randint(0, (last - first).days))
+        elif TICKER.match(text):
+            raise SpecNotHonoured(f"{path}.market", f"no market has the ticker {text}: write its question to make one")
+        else:
+            day = opened or max(start, today - dt.timedelta(days=r.randint(1, 60)))
+            close = today + dt.timedelta(days=r.randint(14, 75))
+            resolve = close + dt.timedelta(days=r.randint(0, 2))
+            opens = max(day - dt.timedelta(days=r.randint(2, 20)), start - dt.timedelta(days=30))
+            ticker = ticker_of(text, close)
+            while ticker in {m.ticker for m in out}:
+                ticker += "X"
+            length = (today - opens).days + 1
+            walk = _walk(
+                rng(seed, f"world/forecasts/prices/{ticker}"), yes / 100, length, None, (close - opens).days + 1
+            )
+            history = tuple(((opens + dt.timedelta(days=n)).isoformat(), walk[n]) for n in range(length))
+            rules = spec[f"rules_{lang}"].format(question=text, close=long_date(close, locale))
+            local = city.casefold() in text.casefold()
+            out.append(
+                Market(
+                    ticker,
+                    "spec",
+                    _category(text, city),
+                    text,
+                    rules,
+                    opens,
+                    close,
+                    resolve,
+                    "open",
+                    None,
+                    history,
+                    local,
+                )
+            )
+            found = len(out) - 1
+        m = out[found]
+        if m.ticker in taken:
+            raise SpecNotHonoured(
+                f"{path}.market",
+                f"the market of prediction_positions[{taken[m.ticker]}] ({m.ticker}): one position a market",
+            )
+        taken[m.ticker] = i
+        # The buy fills at the day's price: the market stood at the spec's price that day.
+        history = tuple((d, yes if d == day.isoformat() else p) for d, p in m.history)
+        out[found] = dataclasses.replace(m, history=history)
+        held.append(Position(i, m.ticker, side, shares, price, day))
+    return out, tuple(held)
+
+
+def _positions_key(persona) -> tuple:
+    f = persona.finances
+    return tuple(
+        (pos.market, pos.side, pos.shares, int(pos.price * 100), pos.opened)
+        for pos in ((f.prediction_positions or []) if f else [])
+    )
+
+
+def _city(persona) -> str:
+    return (
         persona.identity.address.city
         if persona.identity and persona.identity.address
         else grammar()["no_city"][conventions(persona.bank)["language"]]
     )
+
+
+def _dates(start, now) -> tuple[dt.date, dt.date]:
     as_date = lambda d: d.date() if isinstance(d, dt.datetime) else d  # noqa: E731
-    return _markets(persona.seed, persona.bank, city, as_date(start), as_date(now))
+    return as_date(start), as_date(now)
+
+
+def markets(persona, start: dt.datetime | dt.date, now: dt.datetime | dt.date) -> tuple[Market, ...]:
+    """Every Hunchline market of the persona's world, by close date then ticker (see the module docstring): with
+    the markets of the spec's ``finances.prediction_positions`` (:func:`spec_positions`).
+
+    ``start``/``now``: the world's history start and now (a ``World``'s or ``Sim``'s). Raises
+    :class:`~builder.world.model.SpecNotHonoured` for a spec position no market can hold (:func:`spec_positions`)."""
+    day0, today = _dates(start, now)
+    return _markets(persona.seed, persona.bank, _city(persona), day0, today, _positions_key(persona))[0]
+
+
+def spec_positions(persona, start: dt.datetime | dt.date, now: dt.datetime | dt.date) -> tuple[Position, ...]:
+    """The spec's ``finances.prediction_positions`` as the world buys them, in spec order. A position's ``market``
+    is a market's ticker or question (compared as names are: case and spacing aside) among those not yet resolved,
+    or a question no market asks: then a market of its own (template ``spec``: its ticker from
+    :func:`ticker_of`, category by its words, rules from the grammar's ``spec_market``, open from before the buy to
+    14-75 days after today, a price walk about the spec's price). It is bought on ``opened`` (else a day drawn
+    within the market's trading days in the history, at most 60 days back for a new market), in one buy at the
+    market's price that day, which is the spec's price (that day's price of the market is set to it).
+
+    Raises :class:`~builder.world.model.SpecNotHonoured` for a market that resolved before today, a ticker no market
+    has, an ``opened`` day the market did not trade on, or a second position in one market."""
+    day0, today = _dates(start, now)
+    return _markets(persona.seed, persona.bank, _city(persona), day0, today, _positions_key(persona))[1]
 
 
 def has_account(persona, today: dt.date) -> bool:
@@ -245,7 +428,9 @@ def simulate_forecasts(sim: Sim) -> None:
     """Add the persona's Hunchline deposits, trades, payouts and watchlist (see the module docstring)."""
     p = sim.persona
     today = sim.now.date()
-    if not has_account(p, today):
+    spec = spec_positions(p, sim.start, sim.now)
+    trading = has_account(p, today)
+    if not trading and not spec:
         return
     all_markets = markets(p, sim.start, sim.now)
     ar = sim.rng("forecasts/account")
@@ -253,18 +438,33 @@ def simulate_forecasts(sim: Sim) -> None:
     first = sim.start.date() + dt.timedelta(days=ar.randint(8, 30))
     last_day = today - dt.timedelta(days=1)
     if first >= last_day - dt.timedelta(days=20):
-        return
-    deposit_days = [first]
-    d = first
-    while True:
-        d += dt.timedelta(days=ar.randint(40, 85))
-        if d > last_day:
-            break
-        deposit_days.append(d)
-    span = (last_day - first).days
-    trade_days = {first + dt.timedelta(days=k) for k in tr.sample(range(1, span + 1), min(span, tr.randint(16, 22)))}
-    # The markets open now opened in the last weeks: a few trades there too.
-    trade_days |= {last_day - dt.timedelta(days=k) for k in tr.sample(range(0, 21), 4)}
+        if not spec:
+            return
+        trading = False
+    deposit_days: list[dt.date] = []
+    trade_days: set[dt.date] = set()
+    if trading:
+        deposit_days = [first]
+        d = first
+        while True:
+            d += dt.timedelta(days=ar.randint(40, 85))
+            if d > last_day:
+                break
+            deposit_days.append(d)
+        span = (last_day - first).days
+        trade_days = {
+            first + dt.timedelta(days=k) for k in tr.sample(range(1, span + 1), min(span, tr.randint(16, 22)))
+        }
+        # The markets open now opened in the last weeks: a few trades there too.
+        trade_days |= {last_day - dt.timedelta(days=k) for k in tr.sample(range(0, 21), 4)}
+    # The spec's positions: bought late in the morning of their day (after the day's deposit, before its trades),
+    # in markets the world's own trades leave alone; a deposit first when the cash falls short.
+    spec_markets = {pos.ticker for pos in spec}
+    pr = sim.rng("forecasts/positions")
+    buys: dict[dt.date, list[tuple[dt.datetime, Position]]] = {}
+    for pos in spec:
+        at = dt.datetime.combine(pos.day, dt.time(11, pr.randint(10, 59), pr.randint(0, 59)))
+        buys.setdefault(pos.day, []).append((at, pos))
     cash = 0
     held: dict[tuple[str, str], int] = {}
     paid: set[str] = set()
@@ -296,33 +496,65 @@ def simulate_forecasts(sim: Sim) -> None:
                 key=("forecasts", "payout", m.ticker),
             )
 
-    day = first
+    def deposit(at: dt.datetime, amount: int) -> None:
+        nonlocal cash, n_dep
+        n_dep += 1
+        cash += amount
+        ref = f"HL-DEP-{n_dep:04d}"
+        sim.event(
+            "forecast_deposit",
+            at,
+            {"reference": ref, "amount_cents": amount, "cash_after_cents": cash},
+            [
+                Charge(
+                    "checking",
+                    -amount,
+                    label(sim, "ext_to", BRAND),
+                    BRAND,
+                    "transfer",
+                    "external_transfer",
+                    memo=f"{BRAND} deposit {ref}",
+                )
+            ],
+            key=("forecasts", "deposit", ref),
+        )
+
+    def trade(at: dt.datetime, ticker: str, side: str, action: str, shares: int, price: int) -> None:
+        nonlocal cash, n_trade
+        amount = shares * price
+        cash += amount if action == "sell" else -amount
+        held[(ticker, side)] = held.get((ticker, side), 0) + (shares if action == "buy" else -shares)
+        n_trade += 1
+        ref = f"HL-TRD-{n_trade:04d}"
+        sim.event(
+            "forecast_trade",
+            at,
+            {
+                "reference": ref,
+                "ticker": ticker,
+                "side": side,
+                "action": action,
+                "shares": shares,
+                "price_cents": price,
+                "amount_cents": amount,
+                "cash_after_cents": cash,
+            },
+            key=("forecasts", "trade", ref),
+        )
+
+    day = min([first, *buys])
     while day <= last_day:
         pay_out(day)
         if day in deposit_days:
             amount = ar.choice([50, 75, 100, 100, 150, 200]) * 100
-            n_dep += 1
-            cash += amount
-            ref = f"HL-DEP-{n_dep:04d}"
-            sim.event(
-                "forecast_deposit",
-                _at(ar, day, 7, 10),
-                {"reference": ref, "amount_cents": amount, "cash_after_cents": cash},
-                [
-                    Charge(
-                        "checking",
-                        -amount,
-                        label(sim, "ext_to", BRAND),
-                        BRAND,
-                        "transfer",
-                        "external_transfer",
-                        memo=f"{BRAND} deposit {ref}",
-                    )
-                ],
-                key=("forecasts", "deposit", ref),
-            )
+            deposit(_at(ar, day, 7, 10), amount)
+        for at, pos in sorted(buys.get(day, []), key=lambda b: (b[0], b[1].index)):
+            cost = pos.shares * pos.price_cents
+            if cash < cost:
+                deposit(at - dt.timedelta(minutes=4), -(-(cost - cash) // 5000) * 5000)
+            trade(at, pos.ticker, pos.side, "buy", pos.shares, pos.price_cents)
         if day in trade_days:
-            live = [m for m in all_markets if m.open <= day < m.close]
+            live = [m for m in all_markets if m.open <= day < m.close and m.ticker not in spec_markets]
             at = _at(tr, day, 12, 21)
             for _ in range(tr.randint(1, 2)):
                 at += dt.timedelta(minutes=tr.randint(5, 50))
@@ -347,27 +579,10 @@ def simulate_forecasts(sim: Sim) -> None:
                     shares = int(cash * tr.uniform(0.08, 0.22)) // price
                     if shares < 1:
                         continue
-                amount = shares * price
-                cash += amount if action == "sell" else -amount
-                held[(m.ticker, side)] = held.get((m.ticker, side), 0) + (shares if action == "buy" else -shares)
-                n_trade += 1
-                ref = f"HL-TRD-{n_trade:04d}"
-                sim.event(
-                    "forecast_trade",
-                    at,
-                    {
-                        "reference": ref,
-                        "ticker": m.ticker,
-                        "side": side,
-                        "action": action,
-                        "shares": shares,
-                        "price_cents": price,
-                        "amount_cents": amount,
-                        "cash_after_cents": cash,
-                    },
-                    key=("forecasts", "trade", ref),
-                )
+                trade(at, m.ticker, side, action, shares, price)
         day += dt.timedelta(days=1)
+    if not trading:  # an account only for the spec's positions: no watchlist of the world's own
+        return
     # The watchlist: open markets the persona holds none of, added on past days.
     wr = sim.rng("forecasts/watch")
     candidates = [

@@ -16,6 +16,17 @@ from .events import EventData, EventDataError, parse
 D = TypeVar("D", bound=EventData)
 
 
+class SpecNotHonoured(ValueError):
+    """A spec fact the world finds no way to honour (a balance on as_of its history cannot reach, a holding no run of
+    the account ends at, a prediction market that closed). ``path`` is the fact's JSON path in the spec
+    (``finances.accounts[1].balance``), ``reason`` says why; ``str()`` is ``"path: reason"``, the line a refused spec
+    prints."""
+
+    def __init__(self, path: str, reason: str):
+        super().__init__(f"{path}: {reason}")
+        self.path, self.reason = path, reason
+
+
 @dataclass(frozen=True)
 class Merchant:
     """A place where the persona spends money, located in the persona's city."""
@@ -127,6 +138,9 @@ class World:
     # Loose ends planted on purpose (contradictions, pending obligations, dependency chains...): one dict per item
     # with ``id``, ``kind``, ``summary`` and ``shows_in`` (where each side of it can be seen); see planted.py.
     planted: list[dict[str, Any]] = field(default_factory=list)
+    # Account kind -> balance at ``now`` of a spec account whose money moves outside the bank's ledger (the
+    # ``brokerage`` account: the broker's cash, builder.world.investing).
+    closings: dict[str, int] = field(default_factory=dict)
     _kind_index: dict[str, list[Event]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _kind_index_key: tuple[int, int] = field(default=(0, -1), init=False, repr=False, compare=False)
 
@@ -148,7 +162,10 @@ class World:
         return -cents if account == "credit_card" else cents
 
     def closing_balance_cents(self, account: str) -> int:
-        """Balance of ``account`` at ``now``: opening + all posted amounts (ledger sign)."""
+        """Balance of ``account`` at ``now``: opening + all posted amounts (ledger sign); for an account whose money
+        moves outside the bank's ledger (the ``brokerage`` account: the broker's cash), what :attr:`closings` says."""
+        if account in self.closings:
+            return self.closings[account]
         return self.opening_balance_cents(account) + sum(p.amount_cents for p in self.postings(account))
 
     def account_kinds(self) -> list[str]:

@@ -13,6 +13,7 @@ shifts another's draws.
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 from ..dates import add_months
 from ..persona import Persona
@@ -49,9 +50,11 @@ def begin(p: Persona) -> Sim:
 
 
 def finish(sim: Sim) -> World:
-    """The :class:`World` of a :class:`Sim` whose steps have run: its events sorted by (time, id)."""
+    """The :class:`World` of a :class:`Sim` whose steps have run: its events sorted by (time, id). The world's
+    persona is the simulated one with the opening balances the world worked out (``sim.openings``: accounts the spec
+    gives by their ``balance`` on as_of) filled in, so :meth:`World.opening_balance_cents` reads them."""
     return World(
-        persona=sim.persona,
+        persona=with_openings(sim.persona, sim.openings),
         start=sim.start,
         now=sim.now,
         end=sim.end,
@@ -59,4 +62,24 @@ def finish(sim: Sim) -> World:
         merchants=sim.merchants,
         events=sorted(sim.events, key=lambda e: (e.at, e.id)),
         planted=list(sim.planted),
+        closings=dict(sim.closings),
     )
+
+
+def with_openings(p: Persona, openings: dict[str, int]) -> Persona:
+    """``p`` with each account of ``openings`` (kind -> cents at the history's start, ledger sign: a card owing $5 is
+    -500) given that ``opening_balance`` (currency units; a card's is what is owed); ``p`` itself when there are none.
+    Its ``balance`` stays: the completed spec says both."""
+    if not openings:
+        return p
+    accounts = [
+        a.model_copy(
+            update={
+                "opening_balance": Decimal(-openings[a.kind] if a.kind == "credit_card" else openings[a.kind]) / 100
+            }
+        )
+        if a.kind in openings
+        else a
+        for a in p.finances.accounts
+    ]
+    return p.model_copy(update={"finances": p.finances.model_copy(update={"accounts": accounts})})

@@ -118,7 +118,8 @@ def test_sells_record_average_cost_gains(world):
 
 def test_minimal_and_spec_investments():
     """A name-only spec builds (an account only if completion gave it a salaried job); a spec's own holdings, with a
-    symbol Tidewell does not list, open the account with exactly those shares and buy its contribution symbol."""
+    symbol Tidewell does not list, are the account's holdings today (those shares at that average cost, after the
+    history's trades) and it buys its contribution symbol."""
     from builder.persona import Persona, complete
 
     p = complete(Persona.model_validate({"identity": {"name": "Ada Quill"}}))
@@ -139,11 +140,9 @@ def test_minimal_and_spec_investments():
         },
     }
     w = simulate(complete(Persona.model_validate(spec)))
-    opening = w.of_kind("brokerage_opening")[0].data
-    assert [(h["symbol"], h["shares"], h["cost_basis_cents"]) for h in opening["holdings"]] == [
-        ("VTI", "12.0000", 252000),
-        ("NWSC", "3.5000", 175000),
-    ]
+    today = investing.replay(w)
+    assert today.shares == {"VTI": Decimal("12"), "NWSC": Decimal("3.5")}
+    assert today.cost_cents == {"VTI": 252000, "NWSC": 175000}
     assert investing.security(w, "VTI")["name"] == "VTI Index Fund"
     buys = [e for e in w.of_kind("brokerage_trade") if e.data["recurring"]]
     assert buys and all(e.data["symbol"] == "VTI" and e.data["amount_cents"] <= 15000 for e in buys)
