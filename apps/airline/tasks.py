@@ -109,10 +109,12 @@ def last_trip(fl: Legs) -> tuple[int, str]:
     return trip, next(b.data["destination"] for b in fl.bookings if b.data["trip"] == trip)
 
 
-def arrival(fl: Legs) -> dict:
-    """The leg that lands at the next trip's destination: the last outbound leg of the next flight's booking. Needs an
-    upcoming leg."""
-    nf = fl.upcoming[0].data
+def arrival(fl: Legs) -> dict | None:
+    """The leg that lands at the next trip's destination: the last outbound leg of the booking of the first upcoming
+    outbound leg; None when no outbound leg is upcoming (the persona is away and only the flight home is ahead)."""
+    nf = next((f.data for f in fl.upcoming if f.data["direction"] == "outbound"), None)
+    if nf is None:
+        return None
     return [f.data for f in fl.upcoming if f.data["pnr"] == nf["pnr"] and f.data["direction"] == "outbound"][-1]
 
 
@@ -158,7 +160,7 @@ def aisle_seat(fl: Legs) -> AisleSeat:
         [f"{fl.upcoming[0].id}:0", *aisles],
         [[1]],
     )
-    arrive = arrival(fl)
+    arrive = arrival(fl) or nf  # away: the next flight is the one home
     return AisleSeat(
         aisles=aisles,
         dest_city=CITY.get(arrive["to"], arrive["to"]),

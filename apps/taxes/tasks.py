@@ -93,11 +93,16 @@ def imported_result(world: World) -> dict[str, int]:
 
 
 def in_use(world: World) -> bool:
-    """Whether the persona has pay (the wage form of their country) and a country the app files under
+    """Whether the persona has pay (the wage form of their country), a country the app files under and a tax year
+    whose rules it has
     (:func:`builder.reference.tax.regime`): without them Ledgerleaf Tax has no tasks, nor do the scenarios homed
     there."""
     country = ty.regime(world.persona)
-    return country is not None and WAGES[country][1] in {f["form"] for f in ty.tax_forms(world)}
+    return (
+        country is not None
+        and ty.tax_year(world.persona).key in ty.rules()[country]["years"]  # a year the app has the rules of
+        and WAGES[country][1] in {f["form"] for f in ty.tax_forms(world)}
+    )
 
 
 def tasks(world: World) -> list[Task]:

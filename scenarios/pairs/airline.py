@@ -38,10 +38,9 @@ def status_tasks(world: World) -> list[Task]:
         rubric=[RubricItem(id="total", weight=100, requirement=f"States {money(spent, cur)}", check=kit.amount(spent))],
     )
 
-    if upcoming:
-        nf = upcoming[0].data
-        arrive = arrival(fl)
-        stay = next((e.data for e in world.of_kind("hotel_booking") if e.data.get("trip") == nf["trip"]), None)
+    arrive = arrival(fl) if upcoming else None
+    if arrive:
+        stay = next((e.data for e in world.of_kind("hotel_booking") if e.data.get("trip") == arrive["trip"]), None)
         if stay:
             task(
                 "next-arrival-hotel",
