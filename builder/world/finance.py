@@ -606,6 +606,9 @@ def simulate_everyday_spending(sim: Sim) -> None:
     fav_next = {m.id: sim.start.date() + dt.timedelta(days=plan_r.randint(0, 12)) for m in fav}
     fav_gap = {m.id: plan_r.randint(10, 24) for m in fav}
     pass_months: set[tuple[int, int]] = set()
+    # A pass the household pays as a bill (a transport recurring charge) is not bought again at the counter; its
+    # plan entry stays, so every later draw stays where it was.
+    pass_bill = any(c.category == "transport" for c in p.recurring_charges or [])
     for day in sim.past_days():
         wd = sim.weekday(day)
         draws = [r.random() for _ in range(8)]  # a fixed number per day keeps later days' draws in place
@@ -668,7 +671,7 @@ def simulate_everyday_spending(sim: Sim) -> None:
             # Small coffee buys go on the debit card half the time; everything else on the credit card.
             account = "checking" if (r.random() < 0.5 and merchant.category == "coffee") else None
             at = dt.datetime.combine(day, time)
-            if at <= sim.now:
+            if at <= sim.now and not (category == "transit_pass" and pass_bill):
                 extra = {"pass": True} if category == "transit_pass" else {}
                 purchase(sim, at, merchant, amount, ("everyday", n), account, **extra)
     _brand_visits(sim, gone)

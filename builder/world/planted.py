@@ -126,6 +126,14 @@ class Planter:
         self.friends = [c for c in self.chat_people if c.relationship in _FRIENDLY]
         self.friends.sort(key=lambda c: (-(c.closeness or 1), self.p.contacts.index(c)))
         self.items: list[dict[str, Any]] = []
+        # What the contributor's contradictions and chains name (``("travel.trips", 1)``...): the builder's own
+        # changes (a rebooked flight, a moved meeting, a bill that differs) leave those alone, so the spec's value
+        # stays the truth its task expects.
+        self.pinned: set[tuple[str, int]] = {
+            (m.group(1), int(m.group(2)))
+            for path in [c.fact for c in self.p.contradictions] + [s.fact for ch in self.p.chains for s in ch.steps]
+            if (m := re.match(r"^([a-z_.]+)\[(\d+)\]", path))
+        }
         self.used: set[str] = set()  # contacts already given a planted role (spreads roles over people)
 
     # --- recording ------------------------------------------------------------------------------
@@ -340,6 +348,8 @@ def _meeting_moved(pl: Planter) -> None:
     sim = pl.sim
     r = sim.rng("planted/meeting")
     me = {pl.me["email"], pl.me_work["email"]}
+    meetings = pl.p.work.meetings or [] if pl.p.work else []
+    pinned = {m.title for i, m in enumerate(meetings) if ("work.meetings", i) in pl.pinned}
     soon = [
         e
         for e in sim.of_kind("calendar_event")
@@ -348,6 +358,7 @@ def _meeting_moved(pl: Planter) -> None:
         and e.data["source"] == "meeting"
         and (e.data.get("organizer") or {}).get("email") not in me | {None}
         and sim.now + dt.timedelta(days=1) <= e.at <= sim.now + dt.timedelta(days=10)
+        and e.data["title"] not in pinned
     ]
     if not soon:
         pl.skip("meeting_moved", "no upcoming work meeting organized by a colleague in the next 10 days")
@@ -615,8 +626,14 @@ def _restaurant_time(pl: Planter) -> None:
 def _bill_amount(pl: Planter) -> None:
     sim = pl.sim
     r = sim.rng("planted/bill")
+    charges = pl.p.recurring_charges or []
+    pinned = {c.payee for i, c in enumerate(charges) if ("finances.recurring_charges", i) in pl.pinned}
     upcoming = sorted(
-        (e for e in sim.of_kind("autopay") if e.status == "scheduled" and e.at <= sim.now + dt.timedelta(days=25)),
+        (
+            e
+            for e in sim.of_kind("autopay")
+            if e.status == "scheduled" and e.at <= sim.now + dt.timedelta(days=25) and e.data["payee"] not in pinned
+        ),
         key=lambda e: (e.at, e.id),
     )
     if not upcoming:
@@ -906,6 +923,8 @@ def _flight_change(pl: Planter) -> None:
     )
     booking = None
     for fl in flights:
+        if ("travel.trips", fl.data.get("trip")) in pl.pinned:
+            continue
         booking = next(
             (
                 b

@@ -457,3 +457,18 @@ def test_a_favourite_brand_the_shop_does_not_sell_is_a_store_in_the_city():
     gaps = [(b.at.date() - a.at.date()).days for a, b in zip(visits, visits[1:])]
     assert min(gaps) >= 38  # 45-120 days, give or take a week (a visit on a day away is skipped)
     assert not [e for e in world.of_kind("card_purchase") if e.data["merchant"] == "Patagonia"]
+
+
+def test_a_pass_paid_as_a_bill_is_not_bought_again_at_the_counter():
+    """Callum commutes by transit four days a week and pays his Travelcard as a monthly bill: no everyday pass
+    purchase besides it (each month's pass was charged twice)."""
+    from pathlib import Path
+
+    from builder.persona import complete, load
+
+    p = complete(load(Path(__file__).parents[2] / "personas" / "callum-brierley.json"))
+    assert [c.payee for c in p.recurring_charges if c.category == "transport"] == ["Manchester Travelcard"]
+    world = simulate(p)
+    assert not [e for e in world.of_kind("card_purchase") if e.data.get("pass")]
+    bills = {e.at.strftime("%Y-%m") for e in world.of_kind("card_purchase", "autopay") if "Travelcard" in str(e.data)}
+    assert len(bills) >= 17

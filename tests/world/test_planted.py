@@ -394,3 +394,40 @@ def test_contributors_contradictions_and_chains_are_planted_as_written_and_refus
     with pytest.raises(SpecError) as err:
         load(path)
     assert any("work.work_apps: is not read" in line for line in err.value.lines), err.value.lines
+
+
+def test_the_builders_own_changes_leave_what_a_contributors_claim_names_alone():
+    """A flight rebooked a day later (the ``flight_change`` chain) would move the very day a contributor's
+    contradiction says the airline shows: the builder's own changes skip the trips, meetings and bills the spec's
+    contradictions and chains name."""
+    from pathlib import Path
+
+    from builder.persona import complete
+    from builder.persona.model import Persona
+
+    spec = json.loads((Path(__file__).parents[2] / "personas" / "jordan-lee.json").read_text())
+    p = complete(Persona.model_validate(spec))
+    plain = simulate(p)
+    (change,) = _items(plain, "chain", "flight_change")
+    trip = p.travel.trips[change["trip"]]
+    spec["travel"] = p.travel.model_dump(mode="json", by_alias=True)
+    spec["contacts"] = [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in p.contacts]
+    friend = next(c for c in p.contacts if c.relationship == "friend" and "chat" in (c.apps or []))
+    spec["contradictions"] = [
+        {
+            "fact": f"travel.trips[{change['trip']}].depart",
+            "claim": "the day after",
+            "by": friend.name,
+            "at": f"{p.as_of - dt.timedelta(days=3)}T18:00",
+            "text": f"we fly the day after, right? to {trip.destination}",
+            "about": "the day we fly",
+        }
+    ]
+    world = simulate(complete(Persona.model_validate(spec)))
+    assert all(i.get("trip") != change["trip"] for i in _items(world, "chain", "flight_change"))
+    legs = [
+        e
+        for e in world.of_kind("flight")
+        if e.data.get("trip") == change["trip"] and e.data.get("direction") == "outbound" and e.data.get("leg") == 1
+    ]
+    assert [dt.date.fromisoformat(e.data["dep_local"][:10]) for e in legs if e.status == "scheduled"] == [trip.depart]
