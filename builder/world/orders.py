@@ -929,8 +929,6 @@ def simulate_orders(sim: Sim) -> None:
                 continue
             items.append(it)
         subtotal = sum(x["qty"] * x["price_cents"] for x in items)
-        shipping = shopwell.shipping(subtotal)
-        total = subtotal + shipping
         ship_days, transit_days = r.randint(1, 2), r.randint(2, 6)
         shipped = _at(day + dt.timedelta(days=ship_days), r, (6, 0), (20, 0))
         delivered = _at(day + dt.timedelta(days=ship_days + transit_days), r, (10, 0), (19, 30))
@@ -941,58 +939,8 @@ def simulate_orders(sim: Sim) -> None:
             delivered = _at(sim.now.date() + dt.timedelta(days=r.randint(1, 3)), r, (10, 0), (19, 30))
             shipped = min(shipped, sim.now - dt.timedelta(hours=r.randint(2, 20)))
         in_transit += delivered > sim.now
-        carrier = carriers[r.randrange(len(carriers))]
-        order_id = f"SW-{_digits(r, 3)}-{_digits(r, 7)}"
-        while order_id in ids:
-            order_id = f"SW-{_digits(r, 3)}-{_digits(r, 7)}"
-        ids.add(order_id)
-        tracking = _tracking(r, carrier)
-        data = {
-            "order_id": order_id,
-            "provider": SHOPWELL[0],
-            "items": items,
-            "subtotal_cents": subtotal,
-            "shipping_cents": shipping,
-            "total_cents": total,
-            "shipping_address": home_line,
-            "placed_local": iso(from_local(sim, placed), zone_name),
-            "shipped_local": iso(from_local(sim, shipped), zone_name),
-            "delivered_local": iso(from_local(sim, delivered), zone_name),
-            "carrier": carrier,
-            "tracking_number": tracking,
-            "account": account,
-            "site_url": SHOPWELL[1],
-            "site_title": SHOPWELL[0],
-        }
-        sim.event(
-            "retail_order",
-            placed,
-            data,
-            [
-                Charge(
-                    account,
-                    -total,
-                    card_description(sim, account, f"{SHOPWELL[0].upper()}*{order_id[3:6]}{order_id[7:11]}"),
-                    SHOPWELL[0],
-                    "shopping",
-                )
-            ],
-            ("retail", n),
-        )
-        sim.event(
-            "retail_delivery",
-            delivered,
-            {
-                "order_id": order_id,
-                "provider": SHOPWELL[0],
-                "carrier": carrier,
-                "tracking_number": tracking,
-                "items": [x["name"] for x in items],
-                "shipping_address": home_line,
-                "delivered_local": data["delivered_local"],
-            },
-            key=("retail", n),
-        )
+        times = (placed, shipped, delivered)
+        _shopwell_order(sim, r, ids, ("retail", n), times, items, subtotal, account, home_line, zone_name, carriers)
 
     # Birthday presents: a Shopwell order sent to a close person's address, arriving before the birthday.
     for c in p.contacts:
@@ -1303,6 +1251,68 @@ def calendar_tables(sim: Sim) -> None:
         )
 
 
+def _shopwell_order(
+    sim: Sim,
+    r,
+    ids: set,
+    key: tuple,
+    times: tuple[dt.datetime, dt.datetime, dt.datetime],
+    items: list[dict],
+    subtotal: int,
+    account: str,
+    home_line: str,
+    zone_name: str,
+    carriers: list,
+    category: str = "shopping",
+) -> None:
+    """One Shopwell order of ``items`` (:mod:`world.retail` items) placed, shipped and delivered at ``times`` (naive
+    local): draws its carrier, order id (unique in ``ids``, which it joins) and tracking number from ``r``, and
+    appends its ``retail_order`` (the card charge of ``subtotal`` plus shipping, in cents, bank ``category``) and
+    ``retail_delivery`` events under ``key``."""
+    placed, shipped, delivered = times
+    shipping = shopwell.shipping(subtotal)
+    total = subtotal + shipping
+    carrier = carriers[r.randrange(len(carriers))]
+    order_id = f"SW-{_digits(r, 3)}-{_digits(r, 7)}"
+    while order_id in ids:
+        order_id = f"SW-{_digits(r, 3)}-{_digits(r, 7)}"
+    ids.add(order_id)
+    tracking = _tracking(r, carrier)
+    data = {
+        "order_id": order_id,
+        "provider": SHOPWELL[0],
+        "items": items,
+        "subtotal_cents": subtotal,
+        "shipping_cents": shipping,
+        "total_cents": total,
+        "shipping_address": home_line,
+        "placed_local": iso(from_local(sim, placed), zone_name),
+        "shipped_local": iso(from_local(sim, shipped), zone_name),
+        "delivered_local": iso(from_local(sim, delivered), zone_name),
+        "carrier": carrier,
+        "tracking_number": tracking,
+        "account": account,
+        "site_url": SHOPWELL[1],
+        "site_title": SHOPWELL[0],
+    }
+    description = card_description(sim, account, f"{SHOPWELL[0].upper()}*{order_id[3:6]}{order_id[7:11]}")
+    sim.event("retail_order", placed, data, [Charge(account, -total, description, SHOPWELL[0], category)], key)
+    sim.event(
+        "retail_delivery",
+        delivered,
+        {
+            "order_id": order_id,
+            "provider": SHOPWELL[0],
+            "carrier": carrier,
+            "tracking_number": tracking,
+            "items": [x["name"] for x in items],
+            "shipping_address": home_line,
+            "delivered_local": data["delivered_local"],
+        },
+        key=key,
+    )
+
+
 # --- the spec's own purchases ---------------------------------------------------------------------------------
 
 
@@ -1346,50 +1356,13 @@ def simulate_spec_purchases(sim: Sim) -> None:
         placed = awake(sim, r, _at(buy.date, r, (8, 0), (22, 45)))
         it = shopwell.spec_item(buy.item, unit, buy.quantity, buy.category, p.bank, cur)
         subtotal = unit * buy.quantity
-        shipping = shopwell.shipping(subtotal)
-        total = subtotal + shipping
         ship_days, transit_days = r.randint(1, 2), r.randint(2, 6)
         shipped = _at(buy.date + dt.timedelta(days=ship_days), r, (6, 0), (20, 0))
         delivered = _at(buy.date + dt.timedelta(days=ship_days + transit_days), r, (10, 0), (19, 30))
-        carrier = carriers[r.randrange(len(carriers))]
-        order_id = f"SW-{_digits(r, 3)}-{_digits(r, 7)}"
-        while order_id in ids:
-            order_id = f"SW-{_digits(r, 3)}-{_digits(r, 7)}"
-        ids.add(order_id)
-        tracking = _tracking(r, carrier)
-        data = {
-            "order_id": order_id,
-            "provider": SHOPWELL[0],
-            "items": [it],
-            "subtotal_cents": subtotal,
-            "shipping_cents": shipping,
-            "total_cents": total,
-            "shipping_address": home_line,
-            "placed_local": iso(from_local(sim, placed), p.timezone),
-            "shipped_local": iso(from_local(sim, shipped), p.timezone),
-            "delivered_local": iso(from_local(sim, delivered), p.timezone),
-            "carrier": carrier,
-            "tracking_number": tracking,
-            "account": account,
-            "site_url": SHOPWELL[1],
-            "site_title": SHOPWELL[0],
-        }
-        description = card_description(sim, account, f"{SHOPWELL[0].upper()}*{order_id[3:6]}{order_id[7:11]}")
-        charge = Charge(account, -total, description, SHOPWELL[0], buy.category or "shopping")
-        sim.event("retail_order", placed, data, [charge], ("spec", i))
-        sim.event(
-            "retail_delivery",
-            delivered,
-            {
-                "order_id": order_id,
-                "provider": SHOPWELL[0],
-                "carrier": carrier,
-                "tracking_number": tracking,
-                "items": [buy.item],
-                "shipping_address": home_line,
-                "delivered_local": data["delivered_local"],
-            },
-            key=("spec", i),
+        times = (placed, shipped, delivered)
+        category = buy.category or "shopping"
+        _shopwell_order(
+            sim, r, ids, ("spec", i), times, [it], subtotal, account, home_line, p.timezone, carriers, category
         )
 
 
