@@ -21,7 +21,7 @@ What it makes (nothing for a persona without an employer, i.e. without a work ch
   generated teammates); comments come from them too.
 * The spec's tickets (``work.projects[].tickets``; :func:`_spec_plans`, stream ``projects/spec``) are on the board
   as written: title, type, priority, assignee, due, points, status, the description and comments verbatim (the
-  builder draws a missing description and points, the reporter and labels). Each is created at a sprint planning
+  builder draws missing points, the reporter and labels; a missing description stays empty). Each is created at a sprint planning
   (``backlog``: on a workday of the last 40 days) and reaches its status by ``now`` through the usual transitions
   (``done`` inside one of the last three past sprints, any other in the current sprint, worked since the one
   before and carried over when the current leaves no room); its comments fall between its creation and its
@@ -627,9 +627,9 @@ def _spec_plans(bd: _Board, plans: list[dict[str, Any]]) -> list[dict[str, Any]]
         plan["comment_at"] = _comment_times(bd, r, plan)
         plan["labels"] = sorted(r.sample(bd.fam["labels"], r.choice([1, 1, 2])))
         plan["points"] = plan["spec"].points or r.choices(POINTS, weights=POINT_WEIGHTS)[0]
-        plan["description"] = plan["spec"].description
-        if plan["description"] is None:
-            plan["description"] = bd.description(r, plan["project"].name)
+        # No description drawn for a spec ticket: the grammar's words are about the occupation's usual work, not
+        # about the title the contributor wrote.
+        plan["description"] = plan["spec"].description or ""
     return out
 
 
