@@ -26,7 +26,7 @@ be told apart from any other number and counts as not found. A string matches as
 ``14 March 2026``, ``14.03.2026``, ``03/14/2026``); a time ``18:30`` as itself or ``6:30 PM``; a number of
 shares also as the broker stores it, in 1/10000 shares (``300000`` for 30); an amount under one unit (a prediction
 market share's ``price`` of ``0.37``) also as its cents in a database row that holds a sibling fact's number as a
-cell (``37`` beside the position's ``140`` shares). A list of strings is one fact per item. A flight number ``TP258`` also matches as airlines print it (``TP 258``). A contact's app
+cell (``37`` beside the position's ``140`` shares). A list of strings is one fact per item. A flight number ``TP258`` also matches as airlines print it (``TP 258``). A number is not seen inside a URL or a path (``?id=120``). A contact's app
 (``contacts[2].apps[1] = "workchat"``) is seen when that contact's name appears in the database of the app whose
 ``app.yaml`` declares that ``contact_app`` (in its ``contact_tables`` only, when it names some: the calendar's
 attendees, since every contact's birthday is an event). This is a lower bound a reader outside the project would accept: a fact shown in another form
@@ -73,6 +73,9 @@ MONEY_KEYS = {"amount", "balance", "salary", "opening_balance", "credit_limit", 
 SHARE_KEYS = {"shares"}
 
 HIDDEN_COLUMNS = {"style", "messaging_style", "closeness", "password_hash", "session_token"}
+#: Firefox's tables (``moz_*``): only what its history, bookmarks and form fill show; the rest is the browser's own
+#: bookkeeping (frecency, visit counts, ids, GUIDs), numbers no person reads.
+BROWSER_COLUMNS = {"moz_places": {"url", "title"}, "moz_bookmarks": {"title"}, "moz_formhistory": {"value"}}
 
 
 def _app_sources() -> dict[str, re.Pattern]:
@@ -208,7 +211,11 @@ def _sqlite_text(path: Path) -> Iterator[tuple[str, str]]:
             quoted = '"' + table.replace('"', '""') + '"'
             cur = con.execute(f"select * from {quoted}")  # noqa: S608 - a table name of the file itself
             shown = [
-                i for i, d in enumerate(cur.description) if d[0] not in HIDDEN_COLUMNS and not d[0].endswith("_json")
+                i
+                for i, d in enumerate(cur.description)
+                if d[0] not in HIDDEN_COLUMNS
+                and not d[0].endswith("_json")
+                and (not table.startswith("moz_") or d[0] in BROWSER_COLUMNS.get(table, ()))
             ]
             rows = []
             for row in cur:
@@ -309,7 +316,14 @@ def _pattern(forms_: set[str]) -> re.Pattern | None:
     usable = [f for f in forms_ if f and not re.fullmatch(r"-?\d{1,2}", f)]
     if not usable:
         return None
-    return re.compile("|".join(rf"(?<!\w){re.escape(f)}(?!\w)" for f in sorted(usable, key=len, reverse=True)))
+
+    def bounded(f: str) -> str:
+        # A number inside a URL or a path (``?id=120``, ``/12.5/``) is no number anyone reads as the fact.
+        if re.fullmatch(r"-?[\d.,]+", f):
+            return rf"(?<![\w/=?&#%.]){re.escape(f)}(?![\w/?&#%=]|[.,]\d)"
+        return rf"(?<!\w){re.escape(f)}(?!\w)"
+
+    return re.compile("|".join(bounded(f) for f in sorted(usable, key=len, reverse=True)))
 
 
 def _cents_beside(f: Fact, spec: dict, text: str) -> re.Match | None:
