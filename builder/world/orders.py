@@ -966,62 +966,11 @@ def simulate_orders(sim: Sim) -> None:
             delivered = _at(day + dt.timedelta(days=g.randint(3, 5)), g, (10, 0), (18, 30))
             if not wanted or placed < sim.start or delivered > sim.now or day in gone:
                 continue
-            carrier = carriers[g.randrange(len(carriers))]
-            order_id = f"SW-{_digits(g, 3)}-{_digits(g, 7)}"
-            while order_id in ids:
-                order_id = f"SW-{_digits(g, 3)}-{_digits(g, 7)}"
-            ids.add(order_id)
-            tracking = _tracking(g, carrier)
-            items = [gift]
+            extra = {"gift_for": c.name, "gift_birthday": birthday.isoformat()}
+            times = (placed, shipped, delivered)
             to = format_address(c.address)
-            data = {
-                "order_id": order_id,
-                "provider": SHOPWELL[0],
-                "items": items,
-                "subtotal_cents": price,
-                "shipping_cents": 0,
-                "total_cents": price,
-                "shipping_address": to,
-                "placed_local": iso(from_local(sim, placed), zone_name),
-                "shipped_local": iso(from_local(sim, shipped), zone_name),
-                "delivered_local": iso(from_local(sim, delivered), zone_name),
-                "carrier": carrier,
-                "tracking_number": tracking,
-                "account": account,
-                "site_url": SHOPWELL[1],
-                "site_title": SHOPWELL[0],
-                "gift_for": c.name,
-                "gift_birthday": birthday.isoformat(),
-            }
-            sim.event(
-                "retail_order",
-                placed,
-                data,
-                [
-                    Charge(
-                        account,
-                        -price,
-                        card_description(sim, account, f"{SHOPWELL[0].upper()}*{order_id[3:6]}{order_id[7:11]}"),
-                        SHOPWELL[0],
-                        "shopping",
-                    )
-                ],
-                ("gift", c.name, year),
-            )
-            sim.event(
-                "retail_delivery",
-                delivered,
-                {
-                    "order_id": order_id,
-                    "provider": SHOPWELL[0],
-                    "carrier": carrier,
-                    "tracking_number": tracking,
-                    "items": [name],
-                    "shipping_address": to,
-                    "delivered_local": data["delivered_local"],
-                },
-                key=("gift", c.name, year),
-            )
+            key = ("gift", c.name, year)
+            _shopwell_order(sim, g, ids, key, times, [gift], price, account, to, zone_name, carriers, extra=extra)
 
     # Restaurant bookings and the meals.
     r = sim.rng("orders/dining")
@@ -1264,13 +1213,15 @@ def _shopwell_order(
     zone_name: str,
     carriers: list,
     category: str = "shopping",
+    extra: dict | None = None,
 ) -> None:
     """One Shopwell order of ``items`` (:mod:`world.retail` items) placed, shipped and delivered at ``times`` (naive
-    local): draws its carrier, order id (unique in ``ids``, which it joins) and tracking number from ``r``, and
-    appends its ``retail_order`` (the card charge of ``subtotal`` plus shipping, in cents, bank ``category``) and
-    ``retail_delivery`` events under ``key``."""
+    local) to ``home_line`` (an address line): draws its carrier, order id (unique in ``ids``, which it joins) and
+    tracking number from ``r``, and appends its ``retail_order`` (the card charge of ``subtotal`` plus shipping, in
+    cents, bank ``category``; ``extra`` keys added to its data) and ``retail_delivery`` events under ``key``. A gift
+    (``extra`` holding ``gift_for``) ships free."""
     placed, shipped, delivered = times
-    shipping = shopwell.shipping(subtotal)
+    shipping = 0 if extra and "gift_for" in extra else shopwell.shipping(subtotal)
     total = subtotal + shipping
     carrier = carriers[r.randrange(len(carriers))]
     order_id = f"SW-{_digits(r, 3)}-{_digits(r, 7)}"
@@ -1294,6 +1245,7 @@ def _shopwell_order(
         "account": account,
         "site_url": SHOPWELL[1],
         "site_title": SHOPWELL[0],
+        **(extra or {}),
     }
     description = card_description(sim, account, f"{SHOPWELL[0].upper()}*{order_id[3:6]}{order_id[7:11]}")
     sim.event("retail_order", placed, data, [Charge(account, -total, description, SHOPWELL[0], category)], key)
