@@ -79,8 +79,8 @@ from .calendar import (
 )
 from .engine import world_step
 from .context import Sim
-from ..reference.locale import bank_of, felt_season, territory
-from .locale import phrase_bank
+from ..reference.locale import felt_season, territory
+from .locale import fmt_of, phrase_bank, tongue_of
 from ..reference.locale import Fmt
 from .mail import TEMPLATES, has_app, parent_name, template_env
 from .report import greeting_off_hour, words
@@ -282,7 +282,7 @@ class Chat:
     def bank_of(self, c: Contact) -> str:
         """The phrase bank the persona and ``c`` write to each other in: ``c.language``'s (with the persona's
         locale, :func:`builder.reference.locale.bank_of`), else the persona's."""
-        return bank_of(self.p.locale, c.language) if c.language else self.p.bank
+        return tongue_of(self.p, c)
 
     @contextmanager
     def speaking(self, c: Contact):
@@ -290,8 +290,7 @@ class Chat:
         writes in the persona's)."""
         tongue = self.bank_of(c)
         if tongue not in self._tongues:
-            view = self.p.model_copy(update={"language": c.language})
-            self._tongues[tongue] = (Voice(tongue, self.fmt.country, self.fmt.city), Fmt(view))
+            self._tongues[tongue] = (Voice(tongue, self.fmt.country, self.fmt.city), fmt_of(self.p, c))
         saved = self.voice, self.fmt
         self.voice, self.fmt = self._tongues[tongue]
         self.b = self.voice.b

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..reference.locale import read_bank
+from ..reference.locale import Fmt, bank_of, read_bank
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -24,3 +24,14 @@ def phrase_bank(area: str, locale: str) -> dict[str, Any]:
     replace. Raises ``FileNotFoundError`` if the area has no ``en_US.yaml`` either.
     """
     return read_bank(TEMPLATES / area, locale)
+
+
+def tongue_of(persona, contact) -> str:
+    """The phrase bank ``persona`` and ``contact`` write to each other in: ``contact.language``'s (with the persona's
+    locale, :func:`builder.reference.locale.bank_of`), else the persona's own (``persona.bank``)."""
+    return bank_of(persona.locale, contact.language) if contact.language else persona.bank
+
+
+def fmt_of(persona, contact) -> Fmt:
+    """Dates, times and money as ``contact``'s language writes them in ``persona``'s locale (:class:`Fmt`)."""
+    return Fmt(persona.model_copy(update={"language": contact.language}) if contact.language else persona)

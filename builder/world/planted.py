@@ -57,8 +57,8 @@ from ..rng import derived_id, token
 from .calendar import add_timed, aware, birthday_in, parse_when, reservation_time, trips  # noqa: F401
 from .context import Sim
 from .engine import world_step
-from ..reference.locale import Fmt, bank_of
-from .locale import phrase_bank
+from ..reference.locale import Fmt
+from .locale import fmt_of, phrase_bank, tongue_of
 from .model import Event
 
 UNREAD_DAYS = 3
@@ -243,7 +243,7 @@ class Planter:
 
     def tongue_of(self, c: Contact) -> str:
         """The phrase bank ``c`` and the persona write to each other in (``Contact.language``, else the persona's)."""
-        return bank_of(self.p.locale, c.language) if c.language else self.p.bank
+        return tongue_of(self.p, c)
 
     @contextmanager
     def speaking(self, c: Contact):
@@ -252,7 +252,7 @@ class Planter:
         saved = self.b, self.fmt, self.tongue
         self.tongue = self.tongue_of(c)
         if self.tongue != self.p.bank:
-            self.b, self.fmt = bank(self.tongue), Fmt(self.p.model_copy(update={"language": c.language}))
+            self.b, self.fmt = bank(self.tongue), fmt_of(self.p, c)
         try:
             yield self
         finally:
