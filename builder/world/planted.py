@@ -48,6 +48,7 @@ import datetime as dt
 import random
 import re
 from contextlib import contextmanager
+from functools import cached_property
 from typing import Any
 
 from ..persona import Contact
@@ -240,6 +241,11 @@ class Planter:
             },
             key=("planted", tid, key),
         )
+
+    @cached_property
+    def spec(self) -> dict[str, Any]:
+        """The persona as JSON (:func:`builder.persona.model.spec_fact` reads the facts the spec's claims name)."""
+        return self.p.model_dump(mode="json", by_alias=True, exclude={"contradictions", "chains"})
 
     def tongue_of(self, c: Contact) -> str:
         """The phrase bank ``c`` and the persona write to each other in (``Contact.language``, else the persona's)."""
@@ -1367,10 +1373,9 @@ def _spec_claims(pl: Planter) -> None:
     """Each of the spec's ``contradictions``: the contact's message as written, at its time; the spec's value of the
     fact is the truth, shown by the app of the fact's service. Record: ``what`` ``spec_claim``, ``fact`` (the
     path), ``value`` (the spec's), ``claim``, ``contact``, ``about``, ``at``; ``truth`` the app's name."""
-    spec = pl.p.model_dump(mode="json", by_alias=True, exclude={"contradictions", "chains"})
     by_key = {name_key(c.name): c for c in pl.p.contacts}
     for i, claim in enumerate(pl.p.contradictions):
-        value, role = spec_fact(spec, claim.fact)
+        value, role = spec_fact(pl.spec, claim.fact)
         c = by_key.get(name_key(claim.by))
         if value is None or c is None or c not in pl.chat_people or claim.at > pl.sim.now:
             pl.skip("spec_claim", f"contradictions[{i}]: {claim.by} cannot write in the messaging app then")
@@ -1395,11 +1400,10 @@ def _spec_chains(pl: Planter) -> None:
     """Each of the spec's ``chains``, recorded as written: ``what`` ``spec``, ``about``, ``steps`` (``step`` the
     label, ``fact`` the path, ``value`` the spec's value, ``app`` the app that shows it, in order); no event of its
     own (every step is a fact the world already shows)."""
-    spec = pl.p.model_dump(mode="json", by_alias=True, exclude={"contradictions", "chains"})
     for chain in pl.p.chains:
         steps = []
         for step in chain.steps:
-            value, role = spec_fact(spec, step.fact)
+            value, role = spec_fact(pl.spec, step.fact)
             steps.append({"step": step.label, "fact": step.fact, "value": value, "app": app_of(role)})
         pl.add("chain", "spec", chain.about, [], about=chain.about, steps=steps)
 
