@@ -27,7 +27,8 @@ from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile
 from builder.files.travel_docs import checkin_sequence, checkin_time, passenger_name
-from builder.persona.places import DESTINATIONS, HOME_CITIES
+from builder.persona.places import destinations
+from builder.reference import gazetteer
 from builder.rng import rng
 from builder.world import World, airline_flights, payment_cards
 from builder.reference.places import AIRPORTS
@@ -137,10 +138,20 @@ def _via(a: str, b: str) -> str | None:
     return best[0][1] if best and best[0][0] <= 1.2 * direct else None
 
 
+def _trip_airports(world: World) -> set[str]:
+    """The airports of the places a persona at home flies to (:func:`builder.persona.places.destinations` of its home
+    city): what the airline's search offers from home besides its own network."""
+    a, travel = world.persona.identity.address, world.persona.travel
+    home = gazetteer.find_city(a.city, a.country, a.region) if a else None
+    if home is None or travel is None or not travel.home_airport:
+        return set()
+    return {code for _, code, _, _ in destinations(home, travel.home_airport)}
+
+
 def schedule_pairs(world: World) -> tuple[list[tuple[str, str, str | None]], set[tuple[str, str]]]:
     """(journeys (origin, destination, via), legs) of the schedule, sorted."""
     home = world.persona.travel.home_airport if world.persona.travel else None
-    dests = {code for _, code, _, _ in DESTINATIONS} | set(NETWORK["extra_destinations"])
+    dests = set(NETWORK["extra_destinations"]) | _trip_airports(world)
     journeys: dict[tuple[str, str], str | None] = {}
     legs: set[tuple[str, str]] = set()
     for f in world.of_kind("flight"):
@@ -156,6 +167,12 @@ def schedule_pairs(world: World) -> tuple[list[tuple[str, str, str | None]], set
     for a, b in legs:
         journeys[(a, b)] = None  # a leg anyone flies is a nonstop route
     return sorted((a, b, via) for (a, b), via in journeys.items()), legs
+
+
+def _served(code: str) -> str:
+    """The city airport ``code`` names as served (airportsdata's), "" when unknown."""
+    found = gazetteer.airport(code)
+    return found.city if found else ""
 
 
 def _passenger_names(full: str) -> tuple[str, str]:
@@ -275,7 +292,7 @@ def seed(world: World, path: Path) -> Path:
                 expires_at=appkit.session_expiry(world),
             )
         )
-        cities = {**{c.airport: c.name for cs in HOME_CITIES.values() for c in cs}, **NETWORK["cities"]}
+        cities = dict(NETWORK["cities"])
         # The network's airports, and any other the persona's flights, home and trips use (from the gazetteer).
         own = {f.data[k] for f in world.of_kind("flight") for k in ("from", "to")}
         travel = world.persona.travel
@@ -286,7 +303,7 @@ def seed(world: World, path: Path) -> Path:
                 m.Airport(
                     code=ap,
                     name=full,
-                    city=cities.get(ap, full.split(" ")[0]),
+                    city=cities.get(ap) or _served(ap) or full.split(" ")[0],
                     latitude=lat,
                     longitude=lon,
                     timezone=zone,

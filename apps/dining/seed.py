@@ -26,6 +26,7 @@ from builder import appkit, dbfile, yamlfile
 from builder.rng import rng
 from builder.world import World, payment_cards
 from builder.reference import gazetteer
+from builder.reference.airports import airport_country
 from builder.reference.dining import restaurants
 from builder.reference.dining.catalogue import file_city, generated
 from builder.reference.locale import language
@@ -117,12 +118,21 @@ def home_city(world: World) -> str:
 
 
 def _home_generated(world: World) -> list[dict]:
-    """The restaurants TableTime generates in the persona's home city beside the file's (all of them for a city
-    ``restaurants.yaml`` lacks; none for a home city of the file): ``builder.reference.dining.catalogue.generated``,
-    written with the address's spelling of the city, sorted by slug."""
-    a = world.persona.identity.address
-    city = gazetteer.find_city(a.city, a.country, a.region) if a else None
-    return list(generated(city, a.city)) if city else []
+    """The restaurants TableTime generates in the persona's home city and in its trips' destinations beside the
+    file's (all of them for a city ``restaurants.yaml`` lacks; none for a home city of the file):
+    ``builder.reference.dining.catalogue.generated``, written with the address's (the trip's) spelling of the city,
+    the home's sorted by slug, then each destination's in trip order, each city once."""
+    p = world.persona
+    a = p.identity.address
+    places = [(gazetteer.find_city(a.city, a.country, a.region), a.city)] if a else []
+    for t in (p.travel.trips or []) if p.travel else []:
+        places.append((gazetteer.find_city(t.destination, airport_country(t.airport)), t.destination))
+    out, seen = [], set()
+    for city, name in places:
+        if city is not None and city.geonameid not in seen:
+            seen.add(city.geonameid)
+            out += generated(city, name)
+    return out
 
 
 def _world_only(world: World, mine: list[dict]) -> list[dict]:

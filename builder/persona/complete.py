@@ -39,7 +39,7 @@ from .model import (
     Work,
 )
 from . import facts
-from .places import DESTINATIONS, HOME_CITIES, City, Town, destinations, flown, town
+from .places import City, Town, destinations, flown
 
 
 # Our own app clones every persona visits, by role, with their page title and visits a week (the bank is the
@@ -114,39 +114,39 @@ def _phone(seed: int, stream: str, country: str) -> str:
     return phones.phone(rng(seed, stream), country)
 
 
-def _home_city(p: Persona) -> City:
-    """Where the persona lives. With an address: the locale's table record of that city when the table lists it
-    (its airport, zone and postcodes as tuned; for the US, in the address's state), else the gazetteer's city of
-    that name, country and region (its zone and :func:`~builder.reference.gazetteer.home_airport`), under the
-    spec's own spelling. Without one: a city drawn from the phrase bank's table (stream ``complete/identity/city``),
-    or, for a locale of another country than its bank's (``ja_JP``), from that country's five most populous cities
-    (the gazetteer's)."""
-    cities = HOME_CITIES[p.bank]
-    a = p.identity.address
-    if a is None and territory(p.locale) != territory(p.bank):
-        largest = gazetteer.cities_in(territory(p.locale))[:5]
-        if largest:
-            found = largest[rng(p.seed, "complete/identity/city").randrange(len(largest))]
-            return City(found.name, None, found.country, gazetteer.home_airport(found).iata, found.timezone, "")
-    if a is None:
-        return cities[rng(p.seed, "complete/identity/city").randrange(len(cities))]
+#: A persona whose spec gives no address lives in one of its country's this many most populous cities.
+HOME_POOL = 8
+#: A city within this distance (km) of a more populous one is part of it (Brooklyn and Queens are New York).
+PART_OF_KM = 25.0
+
+
+def _distinct(cities) -> list:
+    """``cities`` (most populous first) without those within :data:`PART_OF_KM` of an earlier one; stops at 50."""
+    out: list = []
     for c in cities:
-        if c.name == a.city and c.country == a.country and (a.country != "US" or a.region in (None, c.region)):
-            return c  # a US region is a state's code: Portland, ME is not Portland, OR
+        if not any(gazetteer.distance_km(c.latitude, c.longitude, o.latitude, o.longitude) <= PART_OF_KM for o in out):
+            out.append(c)
+            if len(out) == 50:
+                break
+    return out
+
+
+def _home_city(p: Persona) -> City:
+    """Where the persona lives: the gazetteer's city of the address's name, country and region (its zone and
+    :func:`~builder.reference.gazetteer.home_airport`), under the spec's own spelling. Without an address: one of the
+    :data:`HOME_POOL` most populous cities of the locale's country (none part of another: :func:`_distinct`) (the phrase bank's when the gazetteer has no city
+    there), drawn from stream ``complete/identity/city``."""
+    a = p.identity.address
+    if a is None:
+        largest = _distinct(gazetteer.cities_in(_home_country(p)))[:HOME_POOL]
+        found = largest[rng(p.seed, "complete/identity/city").randrange(len(largest))]
+        region = (found.admin1 or None) if found.country == "US" else None
+        return City(found.name, region, found.country, gazetteer.home_airport(found).iata, found.timezone)
     found = gazetteer.find_city(a.city, a.country, a.region)
     if found is None:  # the validator refuses such an address (model._known_city); a spec built by hand may not
         raise ValueError(f"identity.address.city: no city called {a.city!r} in {a.country}")
     airport = gazetteer.home_airport(found)
-    return City(a.city, a.region, a.country, airport.iata, found.timezone, _postcode_prefix(a), a.postal_code)
-
-
-def _postcode_prefix(a: Address) -> str:
-    """The part of the address's postcode that its neighbours share: a UK outward code's letters (``LS``), else the
-    first three characters (a US ZIP's sectional centre, a German Leitregion)."""
-    code = a.postal_code.strip().upper()
-    if a.country == "GB":
-        return re.match(r"[A-Z]{0,2}", code).group() or "M"
-    return code[:3]
+    return City(a.city, a.region, a.country, airport.iata, found.timezone, a.postal_code)
 
 
 def _with_region(a: Address | None) -> Address | None:
@@ -160,15 +160,9 @@ def _with_region(a: Address | None) -> Address | None:
 
 
 def _address(seed: int, stream: str, locale: str, city: City) -> Address:
-    """A one-line street address in the home ``city`` with a postcode of that city: the locale's town table's
-    postcodes when it lists the city, else one near the city's ``postcode`` (a UK one: in the same outward area)."""
-    place = town(locale, city.name)
-    if place is None or place.country != city.country:
-        codes = (city.postcode_prefix, 1, 20) if city.country == "GB" else city.postcode or (10000, 99999)
-        if not city.postcode_prefix and not city.postcode:  # a gazetteer city without a spec's postcode
-            codes = None
-        place = Town(city.name, city.region, city.country, codes)
-    return facts.address(seed, stream, locale, place)
+    """A one-line street address in the home ``city``, its postcode near the city's ``postcode`` (a spec's), else
+    near the city's base (:func:`builder.reference.addresses.city_postcode`)."""
+    return facts.address(seed, stream, locale, Town(city.name, city.region, city.country, city.postcode))
 
 
 def _birthday(seed: int, stream: str, around: dt.date, spread_years: int) -> dt.date:
@@ -494,16 +488,11 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
     trips = t.trips
     if trips is None:
         r = rng(seed, "complete/travel/trips")
-        tabled = city.country == territory(p.bank)
-        if tabled:
-            places = [d for d in DESTINATIONS if d[0] != city.name and d[1] != city.airport]  # never home
-            airports = {**{d[0]: d[1] for d in DESTINATIONS}, **{c.name: c.airport for c in HOME_CITIES[p.bank]}}
-        else:  # a home the tables do not cover: big cities at home and nearby, a few far away
-            here = gazetteer.find_city(city.name, city.country, city.region)
-            places = destinations(here, city.airport)
-            towns = {c.city: gazetteer.find_city(c.city, city.country) for c in contacts if c.city}
-            # Family a train or car ride away is visited without a flight: no family trip for it.
-            airports = {name: gazetteer.home_airport(t).iata for name, t in towns.items() if t and flown(here, t)}
+        here = gazetteer.find_city(city.name, city.country, city.region)
+        places = destinations(here, city.airport)
+        towns = {c.city: gazetteer.find_city(c.city, city.country) for c in contacts if c.city}
+        # Family a train or car ride away is visited without a flight: no family trip for it.
+        airports = {name: gazetteer.home_airport(t).iata for name, t in towns.items() if t and flown(here, t)}
         friends = [
             c.name for c in contacts if c.relationship in ("friend", "partner", "spouse") and (c.closeness or 0) >= 4
         ]
@@ -523,7 +512,7 @@ def _travel(p: Persona, city, contacts: list[Contact]) -> Travel:
             dest = places[r.randrange(len(places))]
             if purpose == "family" and family:
                 dest = family[0]  # where the family lives, when it has an airport the world knows
-            elif purpose == "family" and not tabled:
+            elif purpose == "family":
                 purpose = "leisure"  # the family all lives at home: nobody to fly to
             trips.append(
                 Trip(

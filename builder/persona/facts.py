@@ -10,7 +10,7 @@ Used by :mod:`builder.persona.complete`:
   one never shifts another. A contact's facts depend on itself and, for family only, on its family among
   the contacts (the other parent, the siblings): adding a friend, colleague or neighbour changes no one
   else's facts (unless a drawn partner's name would collide with the new contact's).
-* :func:`postcode`: a postcode that is valid in form and range for the town (see ``places.TOWNS``).
+* :func:`postcode`: a postcode of the town in its country's form (:func:`builder.reference.addresses.city_postcode`).
 * :func:`bio`: a profile line composed from parts (work, place, pastime, detail) per locale.
 * :func:`usual_order`: a takeout order (restaurant, items, total) that fits the persona's first cuisine.
 
@@ -27,7 +27,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from faker import Faker
 
 from builder import yamlfile
 
@@ -36,7 +35,7 @@ from ..reference.locale import territory
 from ..reference.services import service
 from ..rng import rng
 from .model import Address, Contact, Identity, UsualOrder, name_key
-from .places import GB_INWARD_LETTERS, TOWNS, Town, town
+from .places import Town
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "world" / "templates" / "persona"
 
@@ -81,21 +80,11 @@ def gendered(entry: str, gender: str | None, r) -> str:
 
 
 def postcode(r, locale: str, place: Town) -> str:
-    """A postcode of ``place`` in its country's form: ``97214``, ``M21 9EG``, ``22765``; near a postcode the place
-    gives as a string (its last two digits drawn: ``100-0005`` -> ``100-0017``); for a place without postcodes
-    (``postcodes`` None) one that Faker's locale for the country writes."""
-    if place.postcodes is None:
-        fake = Faker(gazetteer.faker_locale(place.country))
-        fake.seed_instance(r.getrandbits(64))
-        return fake.postcode()
-    if isinstance(place.postcodes, str):
-        return addresses.near_postcode(r, place.postcodes)
-    if place.country == "GB":
-        area, lo, hi = place.postcodes
-        return f"{area}{r.randint(lo, hi)} {r.randint(1, 9)}{r.choice(GB_INWARD_LETTERS)}{r.choice(GB_INWARD_LETTERS)}"
-    ranges = place.postcodes if isinstance(place.postcodes[0], tuple) else (place.postcodes,)
-    lo, hi = ranges[r.randrange(len(ranges))]
-    return f"{r.randint(lo, hi):05d}"
+    """A postcode of ``place`` in its country's form (``97214``, ``M21 9EG``, ``22765``): near the postcode the place
+    gives as a string (its last two digits drawn: ``100-0005`` -> ``100-0017``), else near the base the gazetteer's
+    city of that name is given (:func:`builder.reference.addresses.city_postcode`). ``locale`` is unused (kept for
+    callers)."""
+    return addresses.city_postcode(r, place.country, place.name, place.region, place.postcodes)
 
 
 def one_line(text: str) -> str:
@@ -191,24 +180,31 @@ def _kids(seed: int, stream: str, locale: str, age: int, has_partner: bool) -> l
     return r.sample(bank(locale)["kid_names"], n)
 
 
+#: Contacts who live away from the persona live in one of the country's this many most populous cities.
+TOWN_POOL = 200
+
+
 def _city(seed: int, stream: str, locale: str, c: Contact, age: int, home: str, country: str) -> str:
     """Where a contact lives: the persona's ``home`` city, or (parents and siblings more often than friends) another
-    town of the persona's ``country``: the locale's town table when the locale is that country's, else one of its
-    40 most populous cities, weighted by population (:func:`builder.reference.gazetteer.cities_in`)."""
+    town of the persona's ``country``: one of its :data:`TOWN_POOL` most populous cities more than 10 km from home,
+    weighted by population over distance plus 50 km (family nearby or in a big city: from Portland, Vancouver and
+    Seattle before Los Angeles before Eugene; :func:`builder.reference.gazetteer.cities_in`)."""
     r = rng(seed, stream)
     away = {"parent": 0.65, "sibling": 0.5, "friend": 0.15, "other": 0.1}.get(c.relationship, 0.0)
     if c.relationship == "child":
         away = 0.5 if age >= 22 else 0.0
     if r.random() >= away:
         return home
-    if country == territory(locale):
-        elsewhere = [t.name for t in TOWNS[locale] if t.name != home]
-        return r.choice(elsewhere)
     here = gazetteer.find_city(home, country)
-    elsewhere = [x for x in gazetteer.cities_in(country)[:41] if x != here][:40]
+    pool = gazetteer.cities_in(country)[:TOWN_POOL]
+    if here is None:
+        elsewhere = [(x, float(x.population)) for x in pool if x.name != home]
+    else:
+        far = [(x, gazetteer.distance_km(here.latitude, here.longitude, x.latitude, x.longitude)) for x in pool]
+        elsewhere = [(x, x.population / (km + 50)) for x, km in far if km > 10 and x.name != home]
     if not elsewhere:
         return home
-    return r.choices([x.name for x in elsewhere], weights=[x.population for x in elsewhere])[0]
+    return r.choices([x.name for x, _ in elsewhere], weights=[w for _, w in elsewhere])[0]
 
 
 def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, work_roles: bool = True) -> list[Contact]:
@@ -290,11 +286,12 @@ def contact_facts(p, identity: Identity, contacts: list[Contact], home: str, wor
             addr = addr or (identity.address if identity.address and identity.address.city == city else None)
         city = city or _city(seed, f"{s}/city", loc, c, age, home, country)
         if addr is None and (c.closeness or 0) >= 4:
-            place = town(loc, city)
-            if place is None and country != territory(loc) and gazetteer.find_city(city, country) is not None:
-                # A town the tables lack: postcodes near the persona's own in its city, else Faker's for the country.
+            found = gazetteer.find_city(city, country)
+            place = None
+            if found is not None:  # postcodes near the persona's own in its city, else near the city's base
                 mine = identity.address if identity.address and identity.address.city == city else None
-                place = Town(city, mine.region if mine else None, country, mine.postal_code if mine else None)
+                region = mine.region if mine else (found.admin1 or None) if country == "US" else None
+                place = Town(city, region, country, mine.postal_code if mine else None)
             addr = address(seed, f"{s}/address", loc, place) if place else None
         if addr is not None:
             addr = addr.model_copy(

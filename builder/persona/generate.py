@@ -49,7 +49,6 @@ from ..rng import faker, rng, stream_seed, token
 from . import facts
 from .model import Persona, name_key
 from .occupations import data as occupation_data
-from .places import town
 
 #: Life stages and their ages (inclusive).
 STAGES: dict[str, tuple[int, int]] = {
@@ -292,11 +291,11 @@ def _home_region(city: gazetteer.City) -> str | None:
 
 
 def _postcode(r, city: gazetteer.City, locale: str) -> str:
-    """A postcode of the city's country: the locale's town table's for a city it lists, else Faker's for the
-    country (a US one in the city's state), checked against the country's pattern (GeoNames) when it has one."""
-    place = town(locale, city.name)
-    if place is not None and place.country == city.country:
-        return facts.postcode(r, locale, place)
+    """A postcode of the city: near its base (:func:`builder.reference.addresses.postcode_base`), else Faker's for
+    the country (a US one in the city's state), checked against the country's pattern (GeoNames) when it has one."""
+    base = addresses.postcode_base(city)
+    if base:
+        return addresses.near_postcode(r, base)
     from faker import Faker
 
     fake = Faker(gazetteer.faker_locale(city.country))

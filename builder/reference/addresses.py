@@ -11,7 +11,9 @@ import re
 from functools import cache
 
 from faker import Faker
+from faker.providers.address.en_GB import Provider as GBAddress
 
+from ..rng import rng
 from . import gazetteer, read_yaml
 
 
@@ -101,6 +103,50 @@ def near_postcode(r, code: str) -> str:
     for i in [i for i, ch in enumerate(chars) if ch.isdigit()][-2:]:
         chars[i] = str(r.randint(0, 9))
     return "".join(chars)
+
+
+#: The letters a UK inward code's last two characters may use (never C I K M O V: Royal Mail's postcode rules).
+GB_INWARD_LETTERS = "ABDEFGHJLNPQRSTUWXYZ"
+
+
+@cache
+def postcode_base(city: gazetteer.City) -> str:
+    """The postcode a city's addresses are written near (:func:`city_postcode`): one Faker's locale for the city's
+    country writes (a US city's: one of its state, Faker's ``postcode_in_state``), drawn once per city (stream
+    ``addresses/postcode/<geonameid>``); "" when it does not match the country's pattern (GeoNames'). No library
+    reachable here maps a city to its real postcodes (pgeocode downloads GeoNames' postal file at run time), so a
+    city's codes are plausible for its country, and its state in the US, not its own. A British one is an outward
+    code of one of Royal Mail's areas (Faker's ``POSTAL_ZONES``) and district 1-20, with a unit's letters Royal Mail
+    allows."""
+    fake = Faker(gazetteer.faker_locale(city.country))
+    fake.seed_instance(rng(0, f"addresses/postcode/{city.geonameid}").getrandbits(64))
+    code = fake.postcode()
+    if city.country == "US" and city.admin1:
+        try:
+            code = fake.postcode_in_state(city.admin1)
+        except (AttributeError, KeyError, ValueError):
+            pass
+    if city.country == "GB":  # an area of Royal Mail's (Faker's list), a district, a sector and a unit
+        r = rng(0, f"addresses/postcode/{city.geonameid}/gb")
+        area = r.choice(sorted(GBAddress.POSTAL_ZONES))
+        code = f"{area}{r.randint(1, 20)} {r.randint(1, 9)}{r.choice(GB_INWARD_LETTERS)}{r.choice(GB_INWARD_LETTERS)}"
+    pattern = gazetteer.postcode_pattern(city.country)
+    return code if pattern and re.fullmatch(pattern, code) else ""
+
+
+def city_postcode(r, country: str, city: str, region: str | None = None, near: str | None = None) -> str:
+    """A postcode of an address in ``city`` (``country`` ISO alpha-2, ``region`` a US state code): near ``near`` when
+    given (a spec's own postcode there), else near the city's :func:`postcode_base`, else (a city the gazetteer does
+    not know, or no base) one Faker's locale for the country writes; the draws come from ``r``."""
+    if near:
+        return near_postcode(r, near)
+    found = gazetteer.find_city(city, country, region) if city.strip() else None
+    base = postcode_base(found) if found else ""
+    if base:
+        return near_postcode(r, base)
+    fake = Faker(gazetteer.faker_locale(country))
+    fake.seed_instance(r.getrandbits(64))
+    return fake.postcode()
 
 
 def street_address(fake, home) -> str:

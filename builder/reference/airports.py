@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from zoneinfo import ZoneInfo
 
-from ..persona.places import DESTINATIONS, HOME_CITIES
 from . import gazetteer
 from .places import AIRPORTS
 from .services import service
@@ -78,15 +77,8 @@ def airport_tz(code: str | None, default: ZoneInfo | None = None) -> ZoneInfo | 
 
 
 def airport_country(airport: str) -> str:
-    """The ISO country code of ``airport``: the home city or destination it serves (``builder.persona.places``), else
-    the gazetteer's country of the airport, else ``US`` for a code in an American or Pacific zone and ``XX``."""
-    for cities in HOME_CITIES.values():
-        for c in cities:
-            if c.airport == airport:
-                return c.country
-    for _, code, _, country in DESTINATIONS:
-        if code == airport:
-            return country
+    """The ISO country code of ``airport``: the gazetteer's country of the airport (airportsdata), else ``US`` for a
+    code in an American or Pacific zone and ``XX``."""
     found = gazetteer.airport(airport) if airport and len(airport) == 3 else None
     if found:
         return found.country

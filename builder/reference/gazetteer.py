@@ -268,13 +268,13 @@ BIG_CITY_POPULATION = 1_000_000
 
 
 @cache
-def big_cities() -> tuple[tuple[City, Airport], ...]:
-    """The cities of :data:`BIG_CITY_POPULATION` people or more with a ``large_airport`` within
+def big_cities(population: int = BIG_CITY_POPULATION) -> tuple[tuple[City, Airport], ...]:
+    """The cities of ``population`` people or more (:data:`BIG_CITY_POPULATION` by default) with a ``large_airport`` within
     :data:`HUB_RADIUS_KM` (their home airport), each with that airport, most populous first; one city per airport
     (the most populous), none within :data:`HUB_RADIUS_KM` of a more populous one."""
     out, seen = [], set()
     for c in cities():
-        if c.population < BIG_CITY_POPULATION:
+        if c.population < population:
             break
         a = _hub_near(c)
         # Brooklyn is New York: a big city within HUB_RADIUS_KM of a more populous one is part of it.

@@ -1251,6 +1251,8 @@ def _restaurants(chat: Chat) -> None:
                     "party": b.data.get("party_size", len(names) + 1),
                 }
                 d = sent.date()
+                if d in chat.scripted[c.name]:
+                    continue  # the spec's own conversation with them that day is the day's only one (see _scripted)
                 lines = [chat.line(c, True, "dinner_booked", r, ctx, d), chat.line(c, False, "dinner_reply", r, ctx, d)]
                 pairs = [q for q in chat.b["dinner_qa"] if not q.get("solo") or (len(names) == 1 and ctx["party"] <= 2)]
                 if r.random() < 0.75 and pairs:

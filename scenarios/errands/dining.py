@@ -238,7 +238,8 @@ def trip_dinner_task(world: World) -> list[Task]:
     hotel = next((e.data for e in world.of_kind("hotel_booking") if e.data.get("trip") == trip), None)
     if not outbound or hotel is None:
         return []
-    city = CITY.get(outbound[-1]["to"])
+    going = p.travel.trips[trip] if p.travel and 0 <= trip < len(p.travel.trips or []) else None
+    city = CITY.get(outbound[-1]["to"]) or (going.destination if going else None)
     places = sorted(
         (x for x in listed(world) if x["city"] == city), key=lambda x: (-x["rating_x10"], -x["review_count"], x["name"])
     )

@@ -14,7 +14,8 @@ import pytest
 from builder.persona import SpecError, complete, load
 from builder.persona.facts import bank as facts_bank, orders
 from builder.persona.model import Contact, Persona
-from builder.persona.places import GB_INWARD_LETTERS, TOWNS, destinations, town
+from builder.persona.places import destinations
+from builder.reference.addresses import GB_INWARD_LETTERS
 from builder.reference import gazetteer
 from builder.world import simulate
 from builder.world.report import is_faker_title
@@ -90,7 +91,7 @@ def test_contact_facts_keep_what_the_spec_gives():
     p = complete(load(GERMAN))
     birgit = next(c for c in p.contacts if c.name == "Birgit Petersen")
     assert (birgit.job, birgit.city, birgit.partner) == ("Grundschullehrerin", "Lüneburg", "Uwe Petersen")
-    assert birgit.address.city == "Lüneburg" and birgit.address.region == "Niedersachsen"
+    assert birgit.address.city == "Lüneburg" and birgit.address.country == "DE"
     malte = next(c for c in p.contacts if c.name == "Malte Petersen")
     assert malte.children == ["Ida", "Ole"] and malte.city == "Kiel"
 
@@ -125,23 +126,44 @@ def test_no_line_break_in_any_completed_address_and_valid_postcodes(completed):
             value = getattr(a, field) or ""
             assert "\n" not in value and "\r" not in value and value == value.strip(), (who, field, value)
         assert POSTCODE[a.country].match(a.postal_code), (who, a)
-        place = town(p.bank, a.city)
-        if place is not None and who != "identity" and a.country != "GB":
-            ranges = place.postcodes if isinstance(place.postcodes[0], tuple) else (place.postcodes,)
-            assert any(lo <= int(a.postal_code) <= hi for lo, hi in ranges), (who, a)
         if a.country == "GB" and who != "identity":
             assert a.postal_code[-2] in GB_INWARD_LETTERS and a.postal_code[-1] in GB_INWARD_LETTERS
-        if place is not None:
-            assert a.region == place.region, (who, a)
+        city = gazetteer.find_city(a.city, a.country, a.region)
+        assert city is not None, (who, a)  # every town is a city of the gazetteer
+        if a.country == "US":
+            assert a.region == city.admin1, (who, a)  # in its own state
+            if who != "identity":  # a ZIP code of that state (Faker's ranges per state)
+                assert any(lo <= int(a.postal_code) <= hi for lo, hi in _zip_ranges(a.region)), (who, a)
+        if who != "identity" and a.city == p.identity.address.city and a.country == p.identity.address.country:
+            base = p.identity.address.postal_code  # neighbours share all but the last two digits
+            assert _skeleton(a.postal_code) == _skeleton(base), (who, a)
 
 
-def test_towns_cover_every_home_city():
-    from builder.persona.places import HOME_CITIES
+def _skeleton(code: str) -> str:
+    """``code`` with its last two digits masked: what neighbours' postcodes share."""
+    last = [i for i, ch in enumerate(code) if ch.isdigit()][-2:]
+    return "".join("#" if i in last else ch for i, ch in enumerate(code))
 
-    for loc, cities in HOME_CITIES.items():
-        for c in cities:
-            assert town(loc, c.name) is not None, c.name
-        assert len(TOWNS[loc]) > len(cities)
+
+def _zip_ranges(state: str) -> list[tuple[int, int]]:
+    from faker.providers.address.en_US import Provider
+
+    lo, hi = Provider.states_postcode[state]
+    return [(lo, hi)]
+
+
+def test_a_spec_without_an_address_lives_in_a_big_city_of_its_country():
+    """No address: one of the country's most populous cities (the gazetteer's), its airport and zone."""
+    from builder.persona.complete import HOME_POOL
+
+    for seed, locale in [(1, "en_US"), (2, "en_GB"), (3, "de_DE"), (4, "ja_JP")]:
+        p = complete(Persona.model_validate({"seed": seed, "locale": locale, "identity": {"name": "Sam Rivera"}}))
+        a, country = p.identity.address, locale[-2:]
+        assert a.country == country
+        largest = gazetteer.cities_in(country)[:HOME_POOL]
+        home = next(c for c in largest if c.name == a.city)
+        assert p.timezone == home.timezone
+        assert p.travel.home_airport == gazetteer.home_airport(home).iata
 
 
 def test_colleagues_on_the_employer_domain_friends_on_personal_ones(completed):
@@ -271,11 +293,29 @@ def test_nonbinary_contact_completes():
 
 
 def test_completed_family_trip_goes_where_the_family_lives():
+    """A family trip flies to where a parent or sibling lives, and there is one only when one lives a flight away."""
     spec = load(REPO / "personas" / "jordan-lee.json")
-    p = complete(spec.model_copy(update={"seed": 2}))
-    sibling = next(c for c in p.contacts if c.relationship == "sibling")
-    (family,) = [t for t in p.travel.trips if t.purpose == "family"]
-    assert sibling.city != p.identity.address.city and family.destination == sibling.city
+    seen = 0
+    for seed in range(8):
+        p = complete(spec.model_copy(update={"seed": seed}))
+        home = gazetteer.find_city(p.identity.address.city, p.identity.address.country)
+        far = {
+            c.city
+            for c in p.contacts
+            if c.relationship in ("parent", "sibling")
+            and gazetteer.distance_km(
+                home.latitude, home.longitude, *_point(gazetteer.find_city(c.city, p.identity.address.country))
+            )
+            >= 350
+        }
+        family = [t.destination for t in p.travel.trips if t.purpose == "family"]
+        assert bool(family) == bool(far) and set(family) <= far, (seed, family, far)
+        seen += bool(family)
+    assert seen >= 2
+
+
+def _point(city) -> tuple[float, float]:
+    return city.latitude, city.longitude
 
 
 def test_completed_favourites_are_merchants_the_world_visits():

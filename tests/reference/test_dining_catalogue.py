@@ -18,8 +18,12 @@ CITIES = {
     "Tokyo": ("JP", r"\d+-chome \d+-\d+, Tokyo \d{3}-\d{4}|.+ \d+-\d+, Tokyo \d{3}-\d{4}", "Japanese"),
     "Lagos": ("NG", r"\d+ .+ (Street|Road|Avenue|Close|Crescent|Lane|Way), Lagos", "Nigerian"),
     "São Paulo": ("BR", r"(Rua|Avenida|Travessa|Alameda) .+, \d+, São Paulo( \d{5}-\d{3})?", "Brazilian"),
-    "Leeds": ("GB", r"\d+ .+ (Street|Road|Avenue|Close|Crescent|Lane|Way), Leeds LS\d{1,2} \d[A-Z]{2}", "British"),
-    "Seattle": ("US", r"\d+ .+ (Street|Road|Avenue|Close|Crescent|Lane|Way), Seattle, WA 981\d\d", "American"),
+    "Leeds": (
+        "GB",
+        r"\d+ .+ (Street|Road|Avenue|Close|Crescent|Lane|Way), Leeds [A-Z]{1,2}\d{1,2} \d[A-Z]{2}",
+        "British",
+    ),
+    "Seattle": ("US", r"\d+ .+ (Street|Road|Avenue|Close|Crescent|Lane|Way), Seattle, WA 9[89]\d{3}", "American"),
 }
 
 

@@ -1,5 +1,5 @@
-"""Geography of the world's addresses (builder/reference/geo.py): hand centres first, the gazetteer for any other
-city, a clear error for a city neither knows."""
+"""Geography of the world's addresses (builder/reference/geo.py): the gazetteer's centres for any city, a clear error
+for a city it does not know."""
 
 from __future__ import annotations
 
@@ -8,13 +8,19 @@ import pytest
 from builder.reference import gazetteer, geo
 
 
-def test_a_centres_city_keeps_its_hand_centre():
-    """A city of ``CENTRES`` is placed around its hand-written centre, not GeoNames' point (those shape today's
-    rides and fares), with or without a country."""
-    assert geo.centre("Portland") == geo.centre("Portland", "US") == geo.CENTRES["Portland"]
-    assert geo.centre("Munich") == geo.CENTRES["München"]
+def test_a_city_is_centred_on_its_geonames_point_by_any_of_its_names():
+    """A city's centre is GeoNames' point of the most populous city of that name (of the country, when given), by any
+    name the gazetteer gives it (where the stays catalogue lists neighbourhoods, their middle); an address in the caller's city written with another of its names stays there."""
+    lagos = gazetteer.find_city("Lagos", "NG")
+    assert geo.centre("Lagos") == geo.centre("Lagos", "NG") == (lagos.latitude, lagos.longitude)
+    assert geo.centre("Portland") == geo.centre("Portland", "US")  # the middle of the stays catalogue's neighbourhoods
+    assert geo.centre("Munich") == geo.centre("München")
+    assert geo.centre("Birmingham", "US") != geo.centre("Birmingham", "GB")
     pt = geo.point("2418 SE Alder Street, Portland, OR 97214", "Portland")
-    assert geo.haversine_km(pt, geo.CENTRES["Portland"]) <= geo.RADIUS_KM
+    assert geo.haversine_km(pt, geo.centre("Portland")) <= geo.RADIUS_KM
+    assert geo.city_of("Rua Augusta 12, Lisboa", "Lisbon") == "Lisbon"
+    assert geo.city_of("Rua Augusta 12, Lisbon, Portugal", "Portland") == "Lisbon"
+    assert geo.city_of("12 Hamra Street, Beirut, Lebanon") == "Beirut"  # the country, not Lebanon, Pennsylvania
 
 
 @pytest.mark.parametrize(
@@ -29,8 +35,7 @@ def test_a_centres_city_keeps_its_hand_centre():
 )
 def test_a_city_only_the_gazetteer_knows_lands_in_its_radius(address, city, country):
     """An address in a city with no hand centre lies within geo's radius of the GeoNames point of that city (in the
-    given country), even when an earlier part of the text names a ``CENTRES`` city (``Hotel Berlin``)."""
-    assert city not in geo.CENTRES
+    given country), even when an earlier part of the text names another city (``Hotel Berlin``)."""
     known = gazetteer.find_city(city, country)
     pt = geo.point(address, city, country=country)
     assert geo.haversine_km(pt, (known.latitude, known.longitude)) <= geo.RADIUS_KM + 0.01

@@ -79,6 +79,7 @@ COMPUTED = {
     "markets/market-odds": "the market's last price (a fraction, shown in ¢ and %)",
     "stays/stay-cost-per-night": "the stay's charge over its nights",
     "stays/longest-stay": "check-out day minus check-in day",
+    "rides/pair-airport-lead": "the flight's departure minus the airport ride's drop-off, in minutes",
     "taxes/standard-deduction": "the app's rule set for the tax year, not a row",
 }
 

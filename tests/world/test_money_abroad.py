@@ -65,13 +65,13 @@ def test_a_yen_coffee_costs_yen(tokyo):
 
 def test_trips_abroad_charge_in_the_countrys_currency_and_at_home_at_homes_prices(tokyo):
     """A trip to a country outside the fixed rate table is charged in its currency where the ECB publishes it (a
-    Beijing dinner in yuan, converted on the card), not as if at home; a domestic trip's meals are priced like home's
+    Seoul dinner in won, converted on the card), not as if at home; a domestic trip's meals are priced like home's
     (a Fukuoka ramen in the hundreds or low thousands of yen, not at the exchange rate of a US price)."""
     persona, world = tokyo
     buys = [e.data for e in world.of_kind("card_purchase") if e.data.get("trip") is not None]
-    beijing = [d for d in buys if d.get("city") == "Beijing"]
-    assert "Beijing" in {t.destination for t in persona.travel.trips} and beijing
-    assert {d.get("foreign_currency") for d in beijing} == {"CNY"}
+    seoul = [d for d in buys if d.get("city") == "Seoul"]
+    assert "Seoul" in {t.destination for t in persona.travel.trips} and seoul
+    assert {d.get("foreign_currency") for d in seoul} == {"KRW"}
     fukuoka = [d for d in buys if d.get("city") == "Fukuoka" and d["category"] == "restaurants"]
     assert fukuoka and all("foreign_currency" not in d for d in fukuoka)
     assert max(d["amount_cents"] for d in fukuoka) < 1_500_000  # under ¥15,000 for a meal, party included

@@ -269,7 +269,7 @@ def test_a_city_or_cuisine_tabletime_lacks_still_dines_out_and_builds(tmp_path, 
     [("Lagos", "14 Admiralty Way, Lekki Phase 1", "106104", "NG"), ("Sydney", "42 Bourke Street", "2010", "AU")],
 )
 def test_a_home_city_only_the_gazetteer_knows_simulates(city, street, postcode, country):
-    """A spec of a name and an address in a city with no hand-written centre (geo's ``CENTRES``) simulates: its rides
+    """A spec of a name and an address in a city far from the shipped personas' simulates: its rides
     are placed around the city's GeoNames point (issue 26; these crashed in builder/reference/geo.py before)."""
     from builder.persona import complete
     from builder.persona.model import Persona

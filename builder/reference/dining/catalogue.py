@@ -12,15 +12,14 @@ none twice in a city), its menu, blurbs, band and hours. Where they stand: in a 
 ``cities.yaml`` neighbourhoods, streets and postcodes; elsewhere the neighbourhoods around the city
 (:func:`_hoods`: its centre, under the city's name, and the places nearest it), a street named after the
 neighbourhood (in the centre: after a place nearby) as the country names streets
-(:func:`~builder.reference.addresses.street_line`), a postcode of the city (the persona town tables' ranges when they
-list it, else near one Faker's locale writes for the country; none when that does not match GeoNames' pattern for
-the country) and the address as :func:`generate._address` writes the country's. The zone is the city's, the
+(:func:`~builder.reference.addresses.street_line`), a postcode of the city (near its base,
+:func:`~builder.reference.addresses.postcode_base`; none when that does not match GeoNames' pattern for the country) and the address as :func:`generate._address` writes the country's. The zone is the city's, the
 currency the country's (on :data:`CURRENCY_ON`) where :func:`generate.local_price` can price it (else USD), the
 price factor the mean of the file's cities of the country (1.0 without one), each phone a landline of the country's
 numbering plan in the city's area (:func:`builder.reference.phones.phone`).
 
 Deterministic per city, never per persona: every draw comes from ``rng(0, "dining/catalog/geonames/<geonameid>")``
-(the postcode base from its own sub-stream), so two personas in one city see one catalogue; the
+(the postcode base from ``addresses/postcode/<geonameid>``), so two personas in one city see one catalogue; the
 name a persona spells the city with is only written into the rows.
 """
 
@@ -28,16 +27,12 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import re
 
-from faker import Faker
 
 from ... import yamlfile
-from ...persona.facts import postcode as town_postcode
-from ...persona.places import TOWNS
 from ...rng import rng
 from .. import fx, gazetteer
-from ..addresses import near_postcode, neighbourhoods, street_line
+from ..addresses import near_postcode, neighbourhoods, postcode_base, street_line
 from . import restaurants
 from .generate import HERE, MAIN, _postcode, _street_line, pick_name, restaurant, slugify
 
@@ -95,32 +90,9 @@ def _place(city: gazetteer.City, name: str) -> dict:
     }
 
 
-@functools.cache
-def _postcode_base(city: gazetteer.City) -> str:
-    """A postcode Faker's locale writes for the city's country, "" when it does not match the country's pattern."""
-    fake = Faker(gazetteer.faker_locale(city.country))
-    fake.seed_instance(rng(0, f"dining/catalog/geonames/{city.geonameid}/postcode").getrandbits(64))
-    code = fake.postcode()
-    pattern = gazetteer.postcode_pattern(city.country)
-    return code if pattern and re.fullmatch(pattern, code) else ""
-
-
 def _new_postcode(r, city: gazetteer.City) -> str:
-    town = next(
-        (
-            t
-            for towns in TOWNS.values()
-            for t in towns
-            if t.name == city.name
-            and t.country == city.country
-            and t.postcodes is not None
-            and (city.country != "US" or t.region == city.admin1)
-        ),
-        None,
-    )
-    if town is not None:
-        return town_postcode(r, "", town)
-    base = _postcode_base(city)
+    """A postcode near the city's base (:func:`~builder.reference.addresses.postcode_base`), "" without one."""
+    base = postcode_base(city)
     return near_postcode(r, base) if base else ""
 
 

@@ -205,7 +205,7 @@ class Fmt:
         when = dt.datetime.fromisoformat(iso)
         if when.tzinfo is None:
             when = when.replace(tzinfo=self.tz)
-        # Imported here: builder.reference.airports reads builder.persona's tables, which import this module.
+        # Imported here: builder.reference.airports reads the gazetteer, which imports this package.
         from ..airports import airport_zone
 
         zone_name = airport_zone(airport, "") if airport else ""

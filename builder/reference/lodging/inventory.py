@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from builder import yamlfile
-from builder.persona.places import DESTINATIONS
 from builder.rng import rng
 
 from .. import gazetteer, geo
@@ -122,7 +121,8 @@ def _city_info(name: str) -> dict[str, Any]:
     cat = catalog()
     spec = dict(cat["cities"].get(name) or cat["default_city"])
     region, country, base, streets = CITIES.get(name, (None, "", 18900, ()))
-    zone = spec.get("zone") or next((z for c, _, z, _ in DESTINATIONS if c == name), "UTC")
+    known = gazetteer.find_city(name, gazetteer.country_code(country) if country else None)
+    zone = spec.get("zone") or (known.timezone if known else "UTC")
     currency = _currency(country or "")
     found = None if name in cat["cities"] or name in CITIES else gazetteer.find_city(name)
     if found is not None:  # a city the catalog lacks: its facts from the gazetteer
@@ -204,7 +204,8 @@ def _properties(
         street = d["streets"][r.randrange(len(d["streets"]))]
         start = r.randrange(1440)
         target = (float(d["at"][0]), float(d["at"][1]))
-        if name not in geo.CENTRES:  # a city the catalog does not know: geo centres it (gazetteer, else the airport)
+        # A city the catalog has no districts for: geo centres it (gazetteer, else the airport).
+        if name not in cat.get("districts", {}):
             address = _address(name, info["region"], info["country"], street, start, info["number_first"])
             if near is None and geo.centre(name, country) is None:
                 return address, target[0], target[1]
@@ -418,7 +419,7 @@ def city_properties(seed: int, persona, city: str) -> list[dict[str, Any]]:
     name = canonical_city(city)
     chain = persona.travel.hotel_chain if persona.travel else None
     near = country = None
-    if name not in geo.CENTRES:  # the trip's airport there and its country: what the world's rides locate it by
+    if name not in catalog().get("districts", {}):  # the trip's airport and its country: what rides locate it by
         trips = (persona.travel.trips or []) if persona.travel else []
         codes = [t.airport for t in trips if canonical_city(t.destination) == name]
         code = next((c for c in codes if known_airport(c)), None)
