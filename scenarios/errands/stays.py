@@ -268,6 +268,10 @@ def long_tasks(world: World) -> list[Task]:
     arr = dt.datetime.fromisoformat(home_leg["arr_local"])
     zone = ZoneInfo(p.timezone)
     lo, hi = arr + dt.timedelta(minutes=15), arr + dt.timedelta(minutes=75)
+    from apps.rides.tasks import SCHEDULE_MAX_DAYS
+
+    if hi.astimezone(zone).replace(tzinfo=None) > world.now + dt.timedelta(days=SCHEDULE_MAX_DAYS):
+        return []  # ZipRide schedules rides at most 30 days ahead: the ride home could not be booked yet
     landing = dt.datetime.fromisoformat(item["new_arrival"])
     conf, hotel = steps["hotel_check_in"]["confirmation"], stay.data["hotel"]
     who = companions[0]
