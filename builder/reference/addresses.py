@@ -98,7 +98,12 @@ def street_line(r, country: str, city: str, hood: str | None = None) -> str:
 
 
 def near_postcode(r, code: str) -> str:
-    """A postcode near ``code``: its last two digits drawn from ``r`` (``100-0005`` -> ``100-0017``), the rest kept."""
+    """A postcode near ``code``: its last two digits drawn from ``r`` (``100-0005`` -> ``100-0017``), the rest kept; a
+    British one keeps its outward code and draws its inward code (``M21 9EG`` -> ``M21 4TB``: a neighbour's unit, not
+    the same two letters on every street)."""
+    if re.fullmatch(r"[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}", code):
+        letters = GB_INWARD_LETTERS
+        return f"{code.split(' ')[0]} {r.randint(1, 9)}{r.choice(letters)}{r.choice(letters)}"
     chars = list(code)
     for i in [i for i, ch in enumerate(chars) if ch.isdigit()][-2:]:
         chars[i] = str(r.randint(0, 9))

@@ -140,7 +140,9 @@ def test_no_line_break_in_any_completed_address_and_valid_postcodes(completed):
 
 
 def _skeleton(code: str) -> str:
-    """``code`` with its last two digits masked: what neighbours' postcodes share."""
+    """What neighbours' postcodes share: a British one's outward code, else all but the last two digits."""
+    if " " in code and re.fullmatch(r"[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}", code):
+        return code.split(" ")[0]
     last = [i for i, ch in enumerate(code) if ch.isdigit()][-2:]
     return "".join("#" if i in last else ch for i, ch in enumerate(code))
 
