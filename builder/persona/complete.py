@@ -134,8 +134,8 @@ def _distinct(cities) -> list:
 def _home_city(p: Persona) -> City:
     """Where the persona lives: the gazetteer's city of the address's name, country and region (its zone and
     :func:`~builder.reference.gazetteer.home_airport`), under the spec's own spelling. Without an address: one of the
-    :data:`HOME_POOL` most populous cities of the locale's country (none part of another: :func:`_distinct`) (the phrase bank's when the gazetteer has no city
-    there), drawn from stream ``complete/identity/city``."""
+    :data:`HOME_POOL` most populous cities of :func:`_home_country` (none part of another: :func:`_distinct`), drawn
+    from stream ``complete/identity/city``."""
     a = p.identity.address
     if a is None:
         largest = _distinct(gazetteer.cities_in(_home_country(p)))[:HOME_POOL]
