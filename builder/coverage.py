@@ -26,11 +26,12 @@ be told apart from any other number and counts as not found. A string matches as
 ``14 March 2026``, ``14.03.2026``, ``03/14/2026``); a time ``18:30`` as itself or ``6:30 PM``; a number of
 shares also as the broker stores it, in 1/10000 shares (``300000`` for 30); an amount under one unit (a prediction
 market share's ``price`` of ``0.37``) also as its cents in a database row that holds a sibling fact's number as a
-cell (``37`` beside the position's ``140`` shares). A list of strings is one fact per item. A flight number ``TP258`` also matches as airlines print it (``TP 258``). A number is not seen inside a URL or a path (``?id=120``). A contact's app
-(``contacts[2].apps[1] = "workchat"``) is seen when that contact's name appears in the database of the app whose
-``app.yaml`` declares that ``contact_app`` (in its ``contact_tables`` only, when it names some: the calendar's
-attendees, since every contact's birthday is an event). This is a lower bound a reader outside the project would accept: a fact shown in another form
-(a weekday list as "every Tuesday") counts as not visible.
+cell (``37`` beside the position's ``140`` shares). A list of strings is one fact per item. A flight number
+``TP258`` also matches as airlines print it (``TP 258``). A number is not seen inside a URL or a path
+(``?id=120``). A contact's app (``contacts[2].apps[1]``, an app's name) is seen when that contact's name appears in
+the database of the app whose ``app.yaml`` declares that ``contact_app`` (in its ``contact_tables`` only, when it
+names some, since an app may hold every contact for another reason). This is a lower bound a reader outside the
+project would accept: a fact shown in another form (a weekday list as "every Tuesday") counts as not visible.
 
 Usage: ``python -m builder.coverage SPEC.json BUILD_DIR [--missing] [--where]`` (``BUILD_DIR`` is
 ``<out>/<persona-id>``); prints the count, the visible share, with ``--missing`` each fact not found, with ``--where``
