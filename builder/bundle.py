@@ -59,7 +59,8 @@ def _tool_version(argv: list[str]) -> str | None:
 def write_tasks(world: World, apps: list[App], dest: Path) -> Path:
     """Write every app's tasks for ``world`` to ``dest/tasks/tasks.jsonl`` (app order, then task order, the
     cross-app scenarios among them: :func:`builder.tasks.collect.tasks`),
-    and the same tasks as OSWorld task JSON and MyPCBench records (:mod:`builder.tasks.export`).
+    and the same tasks as OSWorld task JSON and MyPCBench records (:mod:`builder.tasks.export`); the tasks the
+    builder made and left out, with why, go to ``tasks/dropped.jsonl``.
 
     A task that involves an app this build leaves out (``PERSONA_APPS``, an app still to come) is left out:
     it could not be done, or graded, in the image."""
@@ -69,6 +70,9 @@ def write_tasks(world: World, apps: list[App], dest: Path) -> Path:
     with path.open("w", encoding="utf-8") as fh:
         for task in kept:
             fh.write(task.model_dump_json(exclude_none=True) + "\n")
+    with (path.parent / "dropped.jsonl").open("w", encoding="utf-8") as fh:
+        for gone in collect.dropped(world, apps):
+            fh.write(gone.model_dump_json() + "\n")
     write_exports(kept, path.parent, world.persona.id, {a.name: a.url for a in apps})
     return path
 

@@ -143,27 +143,38 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    # 5. Most-visited restaurant and how often (aggregation).
+    # 5. Most-visited restaurant and how often (aggregation): asked only when one restaurant leads.
     (name, address), done = top[0]
-    task(
-        "most-visited",
-        [APP],
-        kind="aggregation",
-        category="preference_inference",
-        difficulty="medium",
-        time_limit_seconds=420,
-        instruction="Which restaurant have I eaten at most often through TableTime, and how many times have I been?",
-        expected={"restaurant": name, "visits": done},
-        rubric=[
-            RubricItem(id="restaurant", weight=60, requirement=f"Names {name}", check=text(name)),
-            RubricItem(
-                id="visits",
-                weight=40,
-                requirement=f"Says {done} visits",
-                check=text(f"{done} times", f"{done} visits", f"{done} Mal", f"{done}x"),
-            ),
-        ],
-    )
+    runner_up = top[1][1] if len(top) > 1 else 0
+    if done == runner_up:
+        out.append(
+            KIT.dropped(
+                world,
+                "most-visited",
+                "preference_inference",
+                f"a tie: {top[0][0][0]} and {top[1][0][0]}, {done} visits each",
+            )
+        )
+    else:
+        task(
+            "most-visited",
+            [APP],
+            kind="aggregation",
+            category="preference_inference",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction="Which restaurant have I eaten at most often through TableTime, and how many times have I been?",
+            expected={"restaurant": name, "visits": done},
+            rubric=[
+                RubricItem(id="restaurant", weight=60, requirement=f"Names {name}", check=text(name)),
+                RubricItem(
+                    id="visits",
+                    weight=40,
+                    requirement=f"Says {done} visits",
+                    check=text(f"{done} times", f"{done} visits", f"{done} Mal", f"{done}x"),
+                ),
+            ],
+        )
 
     if upcoming:
         # 6. Action: cancel the last upcoming reservation.

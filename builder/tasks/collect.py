@@ -20,7 +20,7 @@ from functools import cache
 
 from builder.world import World
 
-from .model import NOT_APPS, Task
+from .model import NOT_APPS, Dropped, Task
 
 #: The package the scenarios live in (a top-level folder of the repository).
 PACKAGE = "scenarios"
@@ -35,7 +35,8 @@ class Scenario:
 
     ``apps``: the apps every task of it involves (app folder names, ``home`` among them); it is built only when all
     are in the build, and each task is still kept only when all its ``apps_involved`` are. ``tasks(world)``: its
-    tasks, in order (empty when the world lacks their material). ``solvers``: task slug -> reference solution.
+    tasks, in order (empty when the world lacks their material). ``solvers``: task slug -> reference solution;
+    ``readers``: task slug -> the independent reader of an answer task (:class:`builder.tasks.reader.Reader`).
     ``after``: the slug of the home app's task these tasks follow (their place in the bundle), or several, the
     first one the home app has for this world winning (for an anchor task the world may lack); :data:`FIRST`: the
     head of the list. The anchor may be another scenario's task when that scenario is placed first: anchored
@@ -48,6 +49,7 @@ class Scenario:
     apps: tuple[str, ...]
     tasks: Callable[[World], list[Task]]
     solvers: Mapping[str, Callable] = field(default_factory=dict)
+    readers: Mapping[str, object] = field(default_factory=dict)
     after: str | tuple[str, ...] | None = None
     rank: int = 0
     when: Callable[[World], bool] | None = None
@@ -70,14 +72,19 @@ def _built(world: World, scenario: Scenario, name: str) -> list[Task]:
         return []
     out = scenario.tasks(world)
     for t in out:
+        if isinstance(t, Dropped):
+            continue
         if t.id.split("/")[-2] != scenario.home or not set(scenario.apps) <= set(t.apps_involved):
             raise ValueError(f"{name}: task {t.id} is not {scenario.home}'s or does not involve {scenario.apps}")
     return out
 
 
-def home_tasks(world: World, app: str, own: list[Task], built: Iterable[str] | None = None) -> list[Task]:
+def home_tasks(
+    world: World, app: str, own: list[Task], built: Iterable[str] | None = None, *, dropped: bool = False
+) -> list[Task]:
     """The tasks whose ids name ``app``: its ``own`` tasks (its ``tasks.py``'s) with the scenarios homed there
-    placed among them, leaving out scenarios that need an app outside ``built`` (``None``: every app).
+    placed among them, leaving out scenarios that need an app outside ``built`` (``None``: every app). With
+    ``dropped``, the :class:`~builder.tasks.model.Dropped` records among them instead of the tasks.
 
     Raises ``ValueError`` when a scenario's anchor task is missing though the scenario has tasks, or a scenario's
     task names another app in its id or lacks one of the scenario's ``apps``."""
@@ -101,7 +108,7 @@ def home_tasks(world: World, app: str, own: list[Task], built: Iterable[str] | N
             placed[anchor] = placed.get(anchor, 0) + len(made)
     for _, _, made in sorted(tail, key=lambda x: x[:2]):
         out += made
-    return out
+    return [t for t in out if isinstance(t, Dropped) == dropped]
 
 
 def tasks(world: World, apps: list) -> list[Task]:
@@ -119,6 +126,17 @@ def tasks(world: World, apps: list) -> list[Task]:
 def solvers(app: str) -> dict[str, Callable]:
     """Slug -> reference solution of the scenarios homed in ``app``."""
     return {slug: fn for _, s in discover() if s.home == app for slug, fn in s.solvers.items()}
+
+
+def readers(app: str) -> dict[str, object]:
+    """Readers of the answer tasks of scenarios homed in ``app``: task slug -> :class:`builder.tasks.reader.Reader`."""
+    return {slug: r for _, s in discover() if s.home == app for slug, r in s.readers.items()}
+
+
+def dropped(world: World, apps: list) -> list[Dropped]:
+    """The tasks a build of ``apps`` made and left out (:class:`~builder.tasks.model.Dropped`), in bundle order."""
+    built = {a.name for a in apps}
+    return [d for a in apps for d in home_tasks(world, a.name, a.module("tasks").tasks(world), built, dropped=True)]
 
 
 def app_tasks(world: World, app: str) -> list[Task]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from builder.world import World
 
-from .model import Change, Check, RubricItem, Task
+from .model import Change, Check, Dropped, RubricItem, Task
 
 
 def sql(app: str, query: str, params: list, expected: list[list]) -> Check:
@@ -56,6 +56,12 @@ def task(world: World, app: str, slug: str, apps: list[str], **fields) -> Task:
     app first by convention); ``fields`` are the rest of :class:`~builder.tasks.model.Task`."""
     pid = world.persona.id
     return Task(id=f"{pid}/{app}/{slug}", persona=pid, apps_involved=apps, **fields)
+
+
+def dropped(world: World, app: str, slug: str, category: str, reason: str) -> Dropped:
+    """The record of the task ``<persona>/<app>/<slug>`` left out of the bundle, and why (a tie, an answer the
+    desktop does not show): append it to the ``tasks(world)`` list in the task's place."""
+    return Dropped(id=f"{world.persona.id}/{app}/{slug}", category=category, reason=reason)
 
 
 def adder(world: World, app: str, out: list[Task], **defaults) -> Callable[..., None]:
@@ -105,6 +111,10 @@ class Kit:
     def amount(cents: int) -> Check:
         """:func:`amount`."""
         return amount(cents)
+
+    def dropped(self, world: World, slug: str, category: str, reason: str) -> Dropped:
+        """:func:`dropped` for this app."""
+        return dropped(world, self.app, slug, category, reason)
 
     def adder(self, world: World, out: list[Task], **defaults) -> Callable[..., None]:
         """:func:`adder` for this app."""

@@ -306,3 +306,23 @@ class Task(BaseModel):
     def machine_weight(self) -> int:
         """The rubric weight (0..100) a program judges."""
         return sum(i.weight for i in self.rubric if i.check.machine)
+
+
+class Dropped(BaseModel):
+    """A task the builder made and left out of the bundle, and why (a tie in a "most" question, an answer the
+    desktop does not show): ``id`` and ``category`` as the task would have had them. A ``tasks(world)`` list may
+    hold these among its tasks; :mod:`builder.tasks.collect` keeps them apart, and the bundle lists them in
+    ``tasks/dropped.jsonl``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str
+    category: Literal[
+        "retrieval",
+        "aggregation",
+        "contradiction",
+        "preference_inference",
+        "counterfactual",
+        "situated_action",
+        "long_horizon",
+    ]
+    reason: str

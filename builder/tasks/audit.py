@@ -1,0 +1,226 @@
+"""``audit-tasks``: how far a build's task answers can be trusted, per category.
+
+    audit-tasks BUILD_DIR [--app APP] [--task ID] [--show N] [--json]
+
+``BUILD_DIR`` is a build folder (``out/<persona-id>``, ``--until bundle`` or later: ``tasks/tasks.jsonl``,
+``manifest.json`` and ``layer/``). The command serves a copy of the layer's app databases with the site build
+(built first when ``$PERSONA_CACHE`` has none: minutes), signs in with the cookies the persona's Firefox profile
+holds, and for every answer task runs its independent reader (:mod:`builder.tasks.reader`) and compares what it
+read with the task's expected values. It prints one row per category: tasks, answer tasks, reader-verified,
+disagreeing, unreadable, without a reader, and the questions with a single winner proven unique; then each task
+that is not verified, with what the reader saw. ``--show N`` prints the derivation of N verified tasks too.
+Exit status 0 when every answer task is verified, 1 otherwise, 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as dt
+import json
+import shutil
+import sqlite3
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .model import CATEGORIES, Task
+from .reader import NoReader, See, Unreadable, answer_items, compare, find, read
+
+APPS_ROOT = Path("var/lib/persona-desktop/apps")
+
+
+@dataclass
+class TaskAudit:
+    """One task's audit: ``status`` is ``verified``, ``disagrees``, ``unreadable``, ``no_reader`` or ``action`` (no
+    answer to read); ``problems`` say why it is not verified; ``steps`` and ``trail`` are the reader's derivation and
+    the pages and files it read; ``margin`` the winner's lead of a single-winner question."""
+
+    id: str
+    category: str
+    status: str
+    problems: list[str] = field(default_factory=list)
+    steps: list[str] = field(default_factory=list)
+    trail: list[str] = field(default_factory=list)
+    margin: float | None = None
+    unique: bool = False
+
+
+def profile_cookies(home: Path) -> dict[str, dict[str, str]]:
+    """Host -> ``{cookie name: value}`` of the cookies the persona's Firefox profile holds (``cookies.sqlite`` of
+    every profile under ``~/.mozilla/firefox``), read-only. The host is written without a leading dot."""
+    out: dict[str, dict[str, str]] = {}
+    for db in sorted(home.glob(".mozilla/firefox/*/cookies.sqlite")):
+        con = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            for host, name, value in con.execute("SELECT host, name, value FROM moz_cookies ORDER BY id"):
+                out.setdefault(host.lstrip("."), {})[name] = value
+        finally:
+            con.close()
+    return out
+
+
+def persona_home(layer: Path) -> Path:
+    """The one user folder under ``layer/home``. Raises ``FileNotFoundError`` when there is none."""
+    homes = sorted(p for p in (layer / "home").iterdir() if p.is_dir()) if (layer / "home").is_dir() else []
+    if not homes:
+        raise FileNotFoundError(f"no home folder under {layer / 'home'}")
+    return homes[0]
+
+
+@contextlib.contextmanager
+def desktop(build_dir: Path, port: int | None = None, progress=lambda m: None) -> Iterator[See]:
+    """The persona's desktop of a build folder as a :class:`See`: the site served on a copy of the layer's app
+    databases (the layer stays as built) at the manifest's ``now``, the Firefox profile's cookies, the layer's home.
+    Stops the server on exit. Raises ``FileNotFoundError`` when the folder lacks its manifest or layer."""
+    from builder.apps import discover
+    from builder.image.boot import free_port
+    from builder.site import build_site, serve
+
+    manifest = json.loads((build_dir / "manifest.json").read_text(encoding="utf-8"))
+    layer = build_dir / "layer"
+    home = persona_home(layer)
+    jar = profile_cookies(home)
+    domains = {a["name"]: a["domain"] for a in manifest["apps"]}
+    cookies = {name: jar.get(domain, {}) for name, domain in domains.items()}
+    now = dt.datetime.fromisoformat(manifest["now"]).replace(tzinfo=None)
+    build = build_site(discover(), progress=progress)
+    with tempfile.TemporaryDirectory(prefix="audit-") as tmp:
+        data = Path(tmp) / "apps"
+        shutil.copytree(layer / APPS_ROOT, data)
+        port = port or free_port()
+        log = open(Path(tmp) / "site.log", "wb")
+        proc = serve(build, data, port, log=log, now=now.isoformat())
+        try:
+            _wait(port, next(iter(domains.values())), proc, Path(tmp) / "site.log")
+            yield See(port=port, domains=domains, cookies=cookies, now=now, home=home)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except Exception:  # noqa: BLE001 -- a server that will not stop is killed
+                proc.kill()
+            log.close()
+
+
+def _wait(port: int, host: str, proc, log: Path, seconds: float = 60) -> None:
+    import time
+
+    import requests
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the site exited ({proc.returncode}): {log.read_text(errors='replace')[-2000:]}")
+        try:
+            requests.get(f"http://127.0.0.1:{port}/", headers={"Host": host}, timeout=2, allow_redirects=False)
+            return
+        except requests.RequestException:
+            time.sleep(0.3)
+    raise RuntimeError(f"the site did not answer within {seconds:.0f} s")
+
+
+def audit_task(task: Task, see: See) -> TaskAudit:
+    """Read ``task`` on ``see`` and compare (an action task without answer items is ``action``)."""
+    out = TaskAudit(task.id, task.category, "action")
+    if not answer_items(task):
+        return out
+    try:
+        found = find(task)
+    except NoReader as e:
+        out.status, out.problems = "no_reader", [str(e)]
+        return out
+    out.unique = found.unique
+    try:
+        reading = read(task, see)
+    except Unreadable as e:
+        out.status, out.problems, out.trail = "unreadable", [str(e)], list(see.trail)
+        return out
+    except NoReader as e:
+        out.status, out.problems = "no_reader", [str(e)]
+        return out
+    out.steps, out.trail, out.margin = reading.steps, list(see.trail), reading.margin
+    out.problems = compare(task, reading, found)
+    out.status = "disagrees" if out.problems else "verified"
+    return out
+
+
+COLUMNS = ("tasks", "answer", "verified", "disagrees", "unreadable", "no_reader", "unique")
+
+
+def table(audits: list[TaskAudit]) -> list[tuple]:
+    """Rows ``(category, tasks, answer tasks, verified, disagrees, unreadable, no reader, unique)``, one per
+    category in :data:`CATEGORIES` order, then ``all``. ``unique``: single-winner questions read with a margin
+    above 0."""
+    rows = []
+    for cat in (*CATEGORIES, "all"):
+        mine = [a for a in audits if cat in ("all", a.category)]
+        if not mine:
+            continue
+        n = Counter(a.status for a in mine)
+        answer = sum(a.status != "action" for a in mine)
+        unique = sum(1 for a in mine if a.unique and a.margin is not None and a.margin > 0)
+        rows.append((cat, len(mine), answer, n["verified"], n["disagrees"], n["unreadable"], n["no_reader"], unique))
+    return rows
+
+
+def _print_table(rows: list[tuple]) -> None:
+    head = ("category", *COLUMNS)
+    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
+    for r in [head, *rows]:
+        print("  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in enumerate(zip(r, widths))))
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .cli import load_bundle_tasks
+
+    ap = argparse.ArgumentParser(prog="audit-tasks", description=__doc__.split("\n\n")[0])
+    ap.add_argument("build", type=Path, help="a build folder: out/<persona-id> (--until bundle or later)")
+    ap.add_argument("--app", help="only the tasks whose ids name this app")
+    ap.add_argument("--task", help="only this task (its full id or <app>/<slug>)")
+    ap.add_argument("--show", type=int, default=0, help="also print the derivation of this many verified tasks")
+    ap.add_argument("--json", action="store_true", help="print every task's audit as JSON lines")
+    args = ap.parse_args(argv)
+    build = args.build
+    if not (build / "manifest.json").is_file() or not (build / "layer").is_dir():
+        print(f"audit-tasks: {build} is not a build folder (manifest.json and layer/ are needed)", file=sys.stderr)
+        return 2
+    tasks = load_bundle_tasks(build)
+    if args.app:
+        tasks = [t for t in tasks if t.id.split("/")[1] == args.app]
+    if args.task:
+        tasks = [t for t in tasks if t.id == args.task or t.id.split("/", 1)[1] == args.task]
+    if not tasks:
+        print("audit-tasks: no task matches", file=sys.stderr)
+        return 2
+    with desktop(build, progress=lambda m: print(m, file=sys.stderr)) as see:
+        audits = [audit_task(t, see) for t in tasks]
+    if args.json:
+        for a in audits:
+            print(json.dumps(asdict(a), ensure_ascii=False))
+    else:
+        _print_table(table(audits))
+        shown = 0
+        for a in audits:
+            if a.status in ("action", "verified"):
+                if a.status == "verified" and shown < args.show:
+                    shown += 1
+                    print(f"\n{a.id}: verified" + (f" (margin {a.margin:g})" if a.margin is not None else ""))
+                    for s in a.steps:
+                        print(f"  {s}")
+                continue
+            print(f"\n{a.id}: {a.status}")
+            for p in a.problems:
+                print(f"  {p}")
+            for s in a.steps:
+                print(f"  step: {s}")
+            for s in a.trail[-5:]:
+                print(f"  read: {s}")
+    return 0 if all(a.status in ("action", "verified") for a in audits) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
