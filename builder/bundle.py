@@ -14,6 +14,7 @@ from .apps import App
 from .bundle_format import BUNDLE_FORMAT
 from .tasks import collect
 from .tasks.export import write_exports
+from .tasks.model import split_of
 from .world import World
 
 REPO = Path(__file__).resolve().parent.parent
@@ -94,6 +95,7 @@ def write_bundle(world: World, apps: list[App], spec_path: Path, dest: Path, *, 
     manifest = {
         "bundle_format": BUNDLE_FORMAT,
         "persona": world.persona.id,
+        "split": split_of(world.persona.id),
         "seed": world.seed,
         "as_of": world.persona.as_of.isoformat(),
         "now": world.now.isoformat(),

@@ -8,7 +8,7 @@ dependencies.
 from __future__ import annotations
 
 #: The format this code writes and the newest it reads.
-BUNDLE_FORMAT = 1
+BUNDLE_FORMAT = 2
 
 
 def check_bundle_format(found: object, where: str) -> None:

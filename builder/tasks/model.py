@@ -238,6 +238,24 @@ ACTION_CATEGORIES = frozenset({"situated_action", "long_horizon"})
 DEFAULT_CATEGORY = {"lookup": "retrieval", "aggregation": "aggregation", "action": "situated_action"}
 
 
+#: The splits of tasks and personas, and the share of each in per cent (frozen: a split never moves).
+SPLITS = (("train", 80), ("dev", 10), ("test", 10))
+
+
+def split_of(key: str) -> str:
+    """The split of a task or persona id: ``train``, ``dev`` or ``test`` (80/10/10), fixed by the first 8 hex digits of
+    the id's SHA-256 (UTF-8) taken modulo 100, so it depends on the id alone and never changes."""
+    import hashlib
+
+    bucket = int(hashlib.sha256(key.encode("utf-8")).hexdigest()[:8], 16) % 100
+    edge = 0
+    for name, share in SPLITS:
+        edge += share
+        if bucket < edge:
+            return name
+    raise AssertionError("the splits' shares do not sum to 100")
+
+
 class Task(BaseModel):
     """A task grounded in the persona's world.
 
@@ -245,8 +263,10 @@ class Task(BaseModel):
     state); ``category`` is the kind of assistant work (one of :data:`CATEGORIES`; by default
     ``retrieval``, ``aggregation`` or ``situated_action`` after ``kind``). Action tasks are
     ``situated_action`` or ``long_horizon``, answer tasks any other category. ``planted`` names the
-    world's planted items (``world/planted.json`` ids) the task is built on. ``format`` is the bundle format the
-    line was written in (:mod:`builder.bundle_format`; docs/bundle-format.md).
+    world's planted items (``world/planted.json`` ids) the task is built on. ``rule`` (contradiction tasks): how a
+    careful person decides which of two sources is right ("the newest notice from the party responsible wins").
+    ``split``: ``train``, ``dev`` or ``test`` (:func:`split_of` of the id when not given). ``format`` is the bundle
+    format the line was written in (:mod:`builder.bundle_format`; docs/bundle-format.md).
     Raises ``ValueError`` when the format is newer than this code reads, the rubric weights do not sum to 100, item ids repeat, an action has
     no sql or state_diff check, or the category does not fit the kind.
     """
@@ -275,10 +295,14 @@ class Task(BaseModel):
     rubric: list[RubricItem]
     expected: dict[str, Any]
     planted: list[str] = Field(default_factory=list)
+    rule: str | None = None
+    split: Literal["train", "dev", "test"] | None = None
 
     @model_validator(mode="after")
     def _complete_and_check(self) -> Task:
         check_bundle_format(self.format, f"task {self.id}")
+        if self.split is None:
+            object.__setattr__(self, "split", split_of(self.id))
         if self.category is None:
             object.__setattr__(self, "category", DEFAULT_CATEGORY[self.kind])
         if (self.kind == "action") != (self.category in ACTION_CATEGORIES):
