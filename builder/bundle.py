@@ -100,6 +100,7 @@ def write_bundle(world: World, apps: list[App], spec_path: Path, dest: Path, *, 
         "as_of": world.persona.as_of.isoformat(),
         "now": world.now.isoformat(),
         "timezone": world.persona.timezone,
+        "currency": world.persona.finances.currency,
         "inputs": {
             "persona_spec": {"path": spec_path.name, "sha256": sha256_file(spec_path)},
             "builder": tree_hash(REPO / "builder"),

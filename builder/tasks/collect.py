@@ -113,14 +113,21 @@ def home_tasks(
 
 def tasks(world: World, apps: list) -> list[Task]:
     """The tasks of a build of ``apps`` (:class:`builder.apps.App`, in build order): app by app, each app's
-    :func:`home_tasks`, keeping only tasks whose apps (files and the browser aside) are all built."""
+    :func:`home_tasks`, keeping only tasks whose apps (files and the browser aside) are all built, every answer
+    check given the other candidates it rejects (:func:`builder.tasks.adversary.harden`)."""
+    from .adversary import harden
+
     built = {a.name for a in apps}
-    return [
-        t
-        for a in apps
-        for t in home_tasks(world, a.name, a.module("tasks").tasks(world), built)
-        if set(t.apps_involved) - NOT_APPS <= built
-    ]
+    names = [world.persona.identity.name, *(a.title for a in apps), *(a.name for a in apps)]
+    return harden(
+        [
+            t
+            for a in apps
+            for t in home_tasks(world, a.name, a.module("tasks").tasks(world), built)
+            if set(t.apps_involved) - NOT_APPS <= built
+        ],
+        keep=names,
+    )
 
 
 def solvers(app: str) -> dict[str, Callable]:

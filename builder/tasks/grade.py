@@ -23,33 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .matching import inside, amounts, numbers, occurrences, text_match
 from .model import Check, Task
-
-_AMOUNT = re.compile(r"(?<![\d.])-?\d{1,3}(?:[,\u202f ]\d{3})*(?:\.\d{2})?(?![\d])|(?<![\d.])-?\d+(?:\.\d{2})?(?![\d])")
-_WORDS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-]
-
 
 # What a check's statement may do: read columns, SELECT, call functions, recurse in a CTE.
 _ALLOWED = frozenset(
@@ -95,26 +70,13 @@ class ItemResult:
 
 
 def amounts_in(text: str) -> set[int]:
-    """All money amounts written in ``text``, as integer cents (``$1,234.5`` is not money; ``1,234.50`` is)."""
-    out = set()
-    for raw in _AMOUNT.findall(text.replace("\u00a0", " ")):
-        digits = raw.replace(",", "").replace(" ", "").replace("\u202f", "")
-        whole, _, frac = digits.partition(".")
-        out.add(abs(int(whole or 0)) * 100 + int(frac or 0))
-    return out
+    """Every amount of money ``text`` states with its currency, as integer cents (:func:`.matching.amounts`)."""
+    return amounts(text)
 
 
 def numbers_in(text: str) -> set[int]:
-    """Whole numbers stated in ``text`` on their own: digits not part of a longer number, an amount
-    with cents or a time (``23``, ``1,204``; not ``$23.50``, ``230`` or ``10:30``), and the English
-    words zero to twenty."""
-    out = set()
-    for m in re.finditer(r"(?<![\d.,:])\d{1,3}(?:,\d{3})+(?![\d]|[.:]\d)|(?<![\d.,:])\d+(?![\d]|[.,:]\d)", text):
-        out.add(int(m.group().replace(",", "")))
-    for w in re.findall(r"[a-z]+", text.lower()):
-        if w in _WORDS:
-            out.add(_WORDS.index(w))
-    return out
+    """Whole numbers ``text`` states on their own (:func:`.matching.numbers`)."""
+    return numbers(text)
 
 
 # --- state diff ---------------------------------------------------------------------------------
@@ -338,15 +300,28 @@ def _file(check: Check, home: Path | None) -> tuple[bool, str]:
 
 
 def _answer_list(check: Check, answer: str) -> tuple[bool, str]:
-    low = answer.lower()
-    found = []
-    for spellings in check.items:
-        at = [low.find(s.lower()) for s in spellings if s.lower() in low]
-        found.append(min(at) if at else None)
-    missing = [s[0] for s, at in zip(check.items, found) if at is None]
+    """Every item named at a place of its own (two items that share a spelling, "Adam", need two mentions; an item
+    listed twice is one item), none of ``reject`` outside an item's mention, in order when ``ordered``."""
+    reject = [str(r) for r in check.reject or ()]
+    bad_spans = [sp for r in reject for sp in occurrences(answer, r)]
+    items = list(dict.fromkeys(tuple(i) for i in check.items))
+    spans = {i: sorted(sp for s in i for sp in occurrences(answer, s) if not inside(sp, bad_spans)) for i in items}
+    used: list[tuple[int, int]] = []
+    first: dict[tuple, int] = {}
+    # Items with the fewest mentions choose first; each takes its earliest mention no other item took.
+    for item in sorted(items, key=lambda i: (len(spans[i]), items.index(i))):
+        free = [sp for sp in spans[item] if not any(sp[0] < b and a < sp[1] for a, b in used)]
+        if free:
+            used.append(free[0])
+            first[item] = free[0][0]
+    missing = [i[0] for i in items if i not in first]
+    wrong = [r for r in reject if any(not inside(sp, used) for sp in occurrences(answer, r))]
     if missing:
         return False, f"not named: {missing!r}"
-    if check.ordered and found != sorted(found):
+    if wrong:
+        return False, f"also names other candidates: {wrong!r}"
+    order = [first[i] for i in items]
+    if check.ordered and order != sorted(order):
         return False, "every item named, but not in the asked order"
     return True, "every item named" + (" in order" if check.ordered else "")
 
@@ -389,16 +364,22 @@ def run_check(
     if check.type == "file":
         return _file(check, home)
     if check.type == "answer_amount":
-        found = amounts_in(answer)
-        return check.cents in found, f"amounts in answer: {sorted(found)}"
+        found = amounts(answer)
+        wrong = sorted(found & {abs(int(r)) for r in check.reject or ()} - {check.cents})
+        ok = check.cents in found and not wrong
+        return ok, f"amounts in answer: {sorted(found)}" + (f"; other candidates named: {wrong}" if wrong else "")
     if check.type == "answer_number":
-        found = numbers_in(answer)
-        return check.value in found, f"numbers in answer: {sorted(found)[:20]}"
+        found = numbers(answer)
+        wrong = sorted(found & {int(r) for r in check.reject or ()} - {check.value})
+        ok = check.value in found and not wrong
+        return ok, f"numbers in answer: {sorted(found)[:20]}" + (f"; other candidates named: {wrong}" if wrong else "")
     if check.type == "answer_list":
         return _answer_list(check, answer)
     if check.type == "answer_text":
-        hit = [s for s in check.any_of if s.lower() in answer.lower()]
-        return bool(hit), f"found {hit!r}" if hit else "none of the expected strings in the answer"
+        ok, hit, wrong = text_match(answer, check.any_of, [str(r) for r in check.reject or ()])
+        if wrong:
+            return False, f"names other candidates {wrong!r}" + (f" besides {hit!r}" if hit else "")
+        return ok, f"found {hit!r}" if hit else "none of the expected spellings in the answer (whole words)"
     raise ValueError(f"a {check.type} check is not for a program to judge")
 
 

@@ -13,15 +13,22 @@ weights of a task sum to 100. An item may carry a machine check:
   numbered (``?1``) and named (``:name``, ``@name``, ``$name``) parameters are refused.
   The grader opens the database read-only and refuses anything but reading
   (no writes, ``ATTACH`` or ``PRAGMA``), so a check cannot change the state it grades.
-* ``{"type": "answer_amount", "cents": 12345}``: the agent's final answer must state
-  this amount of money (any common formatting: ``$123.45``, ``123.45``, ``USD 123.45``).
-* ``{"type": "answer_text", "any_of": ["..."]}``: the answer must contain one of the
-  strings (case-insensitive).
-* ``{"type": "answer_number", "value": 23}``: the answer states this whole number (digits, or
-  the English word up to twenty), as a number of its own (not part of ``230`` or ``$23.50``).
+* ``{"type": "answer_amount", "cents": 12345, "reject": [12300]}``: the agent's final answer must state
+  this amount of money with its currency (``$123.45``, ``USD 123.45``, ``123,45 €``; a bare ``123.45`` is not
+  money) and none of the ``reject`` amounts.
+* ``{"type": "answer_text", "any_of": ["..."], "reject": ["..."]}``: the answer must hold one of the
+  spellings as whole words, normalised (case, accents, quotes, clock times in 12- or 24-hour form), and none of
+  the ``reject`` spellings (the other candidates: other restaurants, the title without its seniority) outside a
+  longer expected spelling.
+* ``{"type": "answer_number", "value": 23, "reject": [22, 24]}``: the answer states this whole number (digits, or
+  the English word up to twenty), as a number of its own (not part of ``230``, ``$23.50``, a date or a time), and
+  none of ``reject``.
 * ``{"type": "answer_list", "items": [["Priya Raman", "Priya"], ["Theo Nakamura", "Theo"]],
-  "ordered": false}``: the answer names every item (any of its spellings, case-insensitive);
-  when ``ordered``, their first mentions come in this order.
+  "ordered": false, "reject": ["Marcus Whitfield"]}``: the answer names every item (any of its spellings, as
+  for ``answer_text``) and none of ``reject``; when ``ordered``, their first mentions come in this order.
+
+How an answer is read (whole words, amounts, numbers, times) is :mod:`builder.tasks.matching`; ``reject`` lists
+are filled at bundle time from the persona's own data (:mod:`builder.tasks.adversary`).
 * ``{"type": "state_diff", "app": "<app>", "changes": [{"table": "<table>", "op": "insert",
   "min": 1, "max": 1}, {"table": "<table>", "op": "update", "columns": ["<column>"]}],
   "ignore": ["sessions"]}``: AppWorld's state-diff check. The app's database at the start of the
@@ -154,6 +161,7 @@ class Check(BaseModel):
     formulas: list[str] | None = None
     chart: bool | None = None
     evidence: list[str] | None = None
+    reject: list[int | str] | None = None
 
     @model_validator(mode="after")
     def _fields_for_type(self) -> Check:
@@ -171,7 +179,10 @@ class Check(BaseModel):
             "sql": {"app", "query", "expected", "params"},
             "state_diff": {"app", "changes", "ignore"},
             "file": {"path", "kind", "contains", "formulas", "chart"},
-            "answer_list": {"items", "ordered"},
+            "answer_list": {"items", "ordered", "reject"},
+            "answer_text": {"reject"},
+            "answer_amount": {"reject"},
+            "answer_number": {"reject"},
         }
         missing = [f for f in need[self.type] if getattr(self, f) is None]
         if missing:
@@ -187,6 +198,11 @@ class Check(BaseModel):
             placeholders = count_placeholders(self.query)
             if placeholders != len(self.params):
                 raise ValueError(f"the query has {placeholders} ? placeholders but {len(self.params)} params")
+        if self.reject and self.type in ("answer_amount", "answer_number"):
+            if not all(isinstance(r, int) and not isinstance(r, bool) for r in self.reject):
+                raise ValueError(f"an {self.type} check rejects integers only")
+        elif self.reject and not all(isinstance(r, str) and r for r in self.reject):
+            raise ValueError(f"an {self.type} check rejects non-empty strings only")
         if self.type == "answer_list" and not all(self.items):
             raise ValueError("every answer_list item needs at least one spelling")
         if self.type == "state_diff" and not self.changes:

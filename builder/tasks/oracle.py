@@ -43,7 +43,8 @@ class Web:
 
     ``domains``: app name -> host name; ``cookies``: app name -> ``{cookie name: value}`` (the
     persona's signed-in sessions); ``databases``: app name -> the served SQLite file (read-only
-    lookups only); ``home``: the persona's home folder, for tasks that write files.
+    lookups only); ``home``: the persona's home folder, for tasks that write files; ``currency``: the persona's home
+    currency (ISO 4217), in which final answers state money.
     Redirects are never followed: a form post's answer is its status and ``Location``.
     """
 
@@ -52,8 +53,16 @@ class Web:
     cookies: dict[str, dict[str, str]]
     databases: dict[str, Path] = field(default_factory=dict)
     home: Path | None = None
+    currency: str = "USD"
     timeout: float = 60.0
     session: requests.Session = field(default_factory=requests.Session, repr=False)
+
+    def money(self, cents: int) -> str:
+        """``cents`` written as the persona writes money in a final answer: with the home currency's sign
+        (:func:`builder.money.money`: ``$1,234.56``, ``€12.00``, ``¥1,850``)."""
+        from builder.money import money
+
+        return money(cents, self.currency)
 
     def _url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"

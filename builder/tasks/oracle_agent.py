@@ -84,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
             port=u.port or 80,
             domains={x["name"]: x["domain"] for x in apps},
             cookies={x["name"]: {x["session_cookie"]: x["session_token"]} for x in apps},
+            currency=json.loads((a.bundle / "manifest.json").read_text()).get("currency", "USD"),
         )
         web.base = f"{u.scheme}://{u.netloc}"
         web.control, web.scratch = control, Path(td)

@@ -7,7 +7,8 @@ the seed, an app's database or the task's answers; of the task it gets only the 
 values its registration names (what the person states in the question: a restaurant, a day), which the audit
 checks are written in the instruction.
 
-Every app with answer tasks has ``apps/<app>/reader.py`` with ``READERS`` (task slug -> :class:`Reader`), and a
+Every app with answer tasks has ``apps/<app>/reader.py`` with ``READERS`` (task slug -> :class:`Reader`; a key
+ending in ``*`` reads every slug it begins, for slugs that carry a date), and a
 cross-app scenario its ``readers`` beside its ``solvers`` (:class:`builder.tasks.collect.Scenario`). A task
 belongs to the app its id names; a scenario homed there reads it, else the app's ``reader.py``.
 
@@ -219,7 +220,10 @@ def readers_of(app: str) -> dict[str, Reader]:
 def find(task: Task) -> Reader:
     """The reader of ``task``. Raises :class:`NoReader` when none is registered."""
     app, slug = task_slug(task)
-    found = readers_of(app).get(slug)
+    known = readers_of(app)
+    found = known.get(slug)
+    if found is None:  # a slug that carries its own date ("x-tips-2026") is read by its pattern ("x-tips-*")
+        found = next((r for key, r in known.items() if key.endswith("*") and slug.startswith(key[:-1])), None)
     if found is None:
         raise NoReader(f"{task.id}: no reader {slug!r} in apps/{app}/reader.py READERS or a scenario homed in {app}")
     return found

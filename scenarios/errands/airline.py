@@ -176,7 +176,7 @@ def book_flight(task: Task, web: Web) -> str:
     pnr, total = web.query(
         APP, "SELECT pnr, total_cents FROM bookings WHERE world_ref IS NULL ORDER BY id DESC LIMIT 1"
     )[0]
-    return f"Booked {exp['flight_number']}, confirmation {pnr}; {total / 100:,.2f} was charged to the card."
+    return f"Booked {exp['flight_number']}, confirmation {pnr}; {web.money(total)} was charged to the card."
 
 
 def flight_change_task(world: World) -> Task | None:

@@ -615,7 +615,7 @@ def save_top_spend(task: Task, web: Web) -> str:
     _, location = web.post_form(APP, "/api/favorites", [("slug", exp["slug"]), ("on", "1")])
     if "saved=1" not in location:
         raise OracleError(f"TableTime did not confirm ('saved=1' not in {location!r})")
-    return f"Saved {exp['restaurant']} ({exp['spend_cents'] / 100:,.2f} this year) to your favourites."
+    return f"Saved {exp['restaurant']} ({web.money(exp['spend_cents'])} this year) to your favourites."
 
 
 def split_the_bill_tasks(world: World) -> list[Task]:

@@ -333,7 +333,7 @@ def pay_back(task: Task, web: Web) -> str:
     """What the friend asked for, sent from checking with Larkspur Bank's Send money form."""
     exp = task.expected
     larkspur.send(web, exp["contact"], exp["amount_cents"], exp.get("memo") or "")
-    return f"Sent {exp['contact']} {exp['amount_cents'] / 100:,.2f} from checking."
+    return f"Sent {exp['contact']} {web.money(exp['amount_cents'])} from checking."
 
 
 def flight_number(task: Task, web: Web) -> str:

@@ -203,7 +203,7 @@ def tip_last_ride(task: Task, web: Web) -> str:
     rid = zipride.ride_row(web, task.expected["ride_id"])
     _, location = web.post_form(APP, f"/api/rides/{rid}/tip", [("ride", str(rid)), ("percent", "20")], expect=(303,))
     zipride.expect_confirmed(location, "tipped=1")
-    return f"Tipped the driver 20%: {task.expected['tip_cents'] / 100:,.2f}."
+    return f"Tipped the driver 20%: {web.money(task.expected['tip_cents'])}."
 
 
 def _door_to_door(

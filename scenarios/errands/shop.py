@@ -345,7 +345,7 @@ def return_item(task: Task, web: Web) -> str:
         "returned=",
     )
     refund = web.one(APP, "SELECT refund_cents FROM returns WHERE order_item_id = ?", (item,))
-    return f"Returned it; {refund / 100:,.2f} comes back to your card."
+    return f"Returned it; {web.money(refund)} comes back to your card."
 
 
 def reorder_item(task: Task, web: Web) -> str:
@@ -354,14 +354,14 @@ def reorder_item(task: Task, web: Web) -> str:
     card = web.one(APP, "SELECT id FROM cards WHERE last4 = ?", (exp["card_last4"],))
     shopwell.confirm(web, "/api/cart", [("action", "add"), ("sku", exp["sku"]), ("qty", str(exp["qty"]))], "")
     number, total = shopwell.place_order(web, card)
-    return f"Ordered two more (order {number}); the order total is {total / 100:,.2f}."
+    return f"Ordered two more (order {number}); the order total is {web.money(total)}."
 
 
 def reorder_before_trip(task: Task, web: Web) -> str:
     """Reorder that order from its page and check out."""
     shopwell.confirm(web, "/api/reorder", [("order", task.expected["order"])], "reordered=")
     number, total = shopwell.place_order(web)
-    return f"Ordered everything from {task.expected['order']} again: order {number}, {total / 100:,.2f}."
+    return f"Ordered everything from {task.expected['order']} again: order {number}, {web.money(total)}."
 
 
 def birthday_while_away(task: Task, web: Web) -> str:

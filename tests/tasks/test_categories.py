@@ -25,8 +25,11 @@ def _all_tasks(world) -> list:
     return world_tasks(world)
 
 
-def _answer(task) -> str:
-    """An answer stating every expected value of the task's answer checks (ordered lists first, in their order)."""
+def _answer(task, currency: str = "USD") -> str:
+    """An answer stating every expected value of the task's answer checks (ordered lists first, in their order),
+    amounts in ``currency``."""
+    from builder.money import money
+
     parts: list[str] = []
     checks = [i.check for i in task.rubric if i.check.machine]
     for c in sorted(checks, key=lambda c: 0 if c.type == "answer_list" and c.ordered else 1):
@@ -35,7 +38,7 @@ def _answer(task) -> str:
         elif c.type == "answer_text":
             parts.append(c.any_of[0])
         elif c.type == "answer_amount":
-            parts.append(f"{c.cents // 100}.{c.cents % 100:02d}")
+            parts.append(money(c.cents, currency))
         elif c.type == "answer_number":
             parts.append(str(c.value))
     return "Answer: " + " ; ".join(parts) + " ."
@@ -53,8 +56,9 @@ def test_answers_from_expected_values_pass_and_empty_answers_fail(any_world):
         assert t.kind in ("lookup", "aggregation"), t.id
         judge = 100 - t.machine_weight
         assert judge <= 10, (t.id, judge)
-        score, results = grade(t, {}, _answer(t))
-        assert score == t.machine_weight, (t.id, _answer(t), results)
+        answer = _answer(t, world.persona.finances.currency)
+        score, results = grade(t, {}, answer)
+        assert score == t.machine_weight, (t.id, answer, results)
         assert grade(t, {}, "")[0] == 0, t.id
 
 

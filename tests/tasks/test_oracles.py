@@ -39,6 +39,7 @@ def web_for(world, served: Served, home: Path) -> Web:
         cookies=cookies,
         databases={a.name: served.database(a.name) for a in apps},
         home=home,
+        currency=world.persona.finances.currency,
     )
 
 

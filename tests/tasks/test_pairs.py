@@ -40,8 +40,9 @@ def test_pair_tasks_score_from_expected_values_and_zero_when_empty(any_world):
         assert t.kind in ("lookup", "aggregation"), t.id
         assert 2 <= len(set(t.apps_involved) - NOT_APPS) <= 4, t.id
         assert 100 - t.machine_weight <= 10, t.id
-        score, results = grade(t, {}, _answer(t))
-        assert score == t.machine_weight, (t.id, _answer(t), results)
+        answer = _answer(t, world.persona.finances.currency)
+        score, results = grade(t, {}, answer)
+        assert score == t.machine_weight, (t.id, answer, results)
         assert grade(t, {}, "")[0] == 0, t.id
 
 

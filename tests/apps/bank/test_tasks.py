@@ -39,8 +39,11 @@ def test_checking_balance_task_expects_the_world_closing_balance(world, tmp_path
 
 
 def test_amount_parsing():
-    assert amounts_in("You spent $1,234.56 and 12.50, not 7") == {123456, 1250, 700}
+    # Money is a number with its currency; bare numbers (12.50, 7) are not amounts.
+    assert amounts_in("You spent $1,234.56 and 12.50, not 7") == {123456}
     assert amounts_in("USD 3 222.31") == {322231}
+    assert amounts_in("Sie haben 1.234,56 € bezahlt, davon 12 Euro Trinkgeld") == {123456, 1200}
+    assert amounts_in("¥1,850 and £7") == {185000, 700}
 
 
 def test_largest_purchase_is_the_largest_card_line_in_the_bank(world, tmp_path):
