@@ -172,7 +172,7 @@ def tasks(world: World) -> list[Task]:
                 difficulty="medium",
                 time_limit_seconds=360,
                 instruction=f"Apart from my usual place, which restaurant have I ordered from most on DashBite in {year}?",
-                expected={"restaurant": fav, "orders": n},
+                expected={"year": year, "restaurant": fav, "orders": n},
                 rubric=[
                     RubricItem(
                         id="restaurant",

@@ -186,7 +186,7 @@ def tasks(world: World) -> list[Task]:
         difficulty="medium",
         time_limit_seconds=360,
         instruction=f"How many ZipRide rides did I take to or from the office in {year}, and what did they cost in total?",
-        expected={"rides": len(work), "total_cents": sum(e.data["total_cents"] for e in work)},
+        expected={"year": year, "rides": len(work), "total_cents": sum(e.data["total_cents"] for e in work)},
         rubric=[
             RubricItem(
                 id="count",
@@ -387,7 +387,13 @@ def insight_tasks(world: World) -> list[Task]:
             instruction=f"On my {dest} trip I took {len(on)} ZipRide rides. Had I booked {types['xl']['name']} for every "
             "one of them, what would the fares have come to in total (before tips), against what I paid "
             "in fares?",
-            expected={"trip": trip_ids[-1], "rides": len(on), "fares_cents": fares, "xl_cents": xl},
+            expected={
+                "trip": trip_ids[-1],
+                "destination": dest,
+                "rides": len(on),
+                "fares_cents": fares,
+                "xl_cents": xl,
+            },
             rubric=[
                 RubricItem(id="xl", weight=70, requirement=f"States {money(xl, cur)}", check=A.amount(xl)),
                 RubricItem(

@@ -36,7 +36,13 @@ def airport_ride_tasks(world: World) -> list[Task]:
             instruction=f"I have a ZipRide to the airport booked for my {it['destination']} flight. Does its pickup day "
             "still fit the flight? Tell me the day the flight leaves now first, then the day the ride is "
             "booked for.",
-            expected={"ride_pickup": step["old"], "flight_departure": it["new_departure"], "truth": "airline"},
+            expected={
+                "destination": it["destination"],
+                "ride_pickup": step["old"],
+                "flight_departure": it["new_departure"],
+                "truth": "airline",
+            },
+            rule="the airline's newest schedule notice for the flight wins over a ride booked for the old day",
             planted=[it["id"]],
             rubric=[
                 RubricItem(
