@@ -32,8 +32,21 @@ FEEDBACK_DAYS = 30
 SCHEDULE_MAX_DAYS = 30
 
 
-# A scheduled ride: its row, and the places it names when ZipRide did not know them yet.
-NEW_RIDE = (Change(table="rides", op="insert", min=1, max=1), Change(table="places", op="insert", min=0, max=2))
+#: The airport ride the rider booked ahead for a flight the airline has since moved (apps/rides/seed.py
+#: ``booked_ahead``): a rider scheduling the ride for the flight's new time may cancel it too.
+CANCEL_STALE = Change(
+    table="rides",
+    op="update",
+    min=0,
+    max=1,
+    columns=["status", "cancelled_at", "cancel_fee_cents", "refund_cents", "refund_auth", "total_cents", "tip_cents"],
+)
+# A scheduled ride: its row, and the places it names when ZipRide did not know them yet (and the stale one cancelled).
+NEW_RIDE = (
+    Change(table="rides", op="insert", min=1, max=1),
+    Change(table="places", op="insert", min=0, max=2),
+    CANCEL_STALE,
+)
 
 
 def taken(world: World) -> list:
