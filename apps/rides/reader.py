@@ -12,7 +12,7 @@ import re
 from collections import Counter
 
 from builder.tasks.pagedates import last_month, parse_clock, parse_day, parse_day_time
-from builder.tasks.reader import Reading, See, Unreadable, reader, visible_text
+from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
 
 APP = "rides"
 
@@ -73,6 +73,8 @@ def receipt(see: See, href: str) -> dict:
     dropoff_at = dt.datetime.combine(day, parse_clock(times[1]))
     if dropoff_at < pickup_at:
         dropoff_at += dt.timedelta(days=1)
+    rows = [tr.xpath("./td") for tr in art.xpath('.//table[@data-testid="fare-table"]//tr')]
+    parts = [parse_money(visible_text(td[0])) for td in rows[:4] if td]
     driver = _one(art, './/*[@data-testid="driver"]')
     plate = _one(art, './/*[@data-testid="plate"]')
     return {
@@ -90,6 +92,7 @@ def receipt(see: See, href: str) -> dict:
         "driver": visible_text(driver) if driver is not None else "",
         "plate": visible_text(plate) if plate is not None else "",
         "purpose": purpose,
+        "parts": parts,
     }
 
 
@@ -280,12 +283,36 @@ def cf_comfort(see: See, given: dict) -> Reading:
     return Reading(values={"comfort": q[code], "more": q[code] - r["fare"]}, steps=steps)
 
 
+def scale_percent(see: See, rides: list[dict], code: str) -> int:
+    """How much ride type ``code`` scales the Zip fare's base, distance and time (the request page: "other ride types
+    scale the base, distance and time"; the booking fee stays), in percent: read off the prices of the first of
+    ``rides`` the request page quotes (``(price - booking fee) / (Zip price - booking fee)``)."""
+    for r in rides:
+        try:
+            q = quote(see, r["pickup"], r["dropoff"])
+        except Unreadable:
+            continue
+        fee = r["parts"][3]
+        return round((q[code] - fee) * 100 / (q["zip"] - fee))
+    raise Unreadable(f"the request page quotes none of the rides as {code}")
+
+
 @reader("destination")
 def cf_xl_trip(see: See, given: dict) -> Reading:
     t, steps = trip_to(see, given["destination"])
     xl = 0
     for r in t:
-        q = quote(see, r["pickup"], r["dropoff"])
+        try:
+            q = quote(see, r["pickup"], r["dropoff"])
+        except Unreadable as e:
+            # The request page will not price this trip now (a city it does not serve from here): scale the
+            # receipt's own base, distance and time as the page says other ride types do.
+            pct = scale_percent(see, t, "xl")
+            base, distance, time, fee = r["parts"]
+            price = sum((x * pct + 50) // 100 for x in (base, distance, time)) + fee
+            xl += price
+            steps.append(f"  {e}; its receipt's parts {r['parts']} at {pct}% (fee unscaled): {price}")
+            continue
         if q.get("zip") != r["fare"]:
             raise Unreadable(f"the Zip price of {r['pickup']} -> {r['dropoff']} ({q.get('zip')}) is not its fare")
         xl += q["xl"]

@@ -137,7 +137,11 @@ def read_airport_ride(see: See, given: dict) -> Reading:
 
     dest = given["destination"]
     flights = sorted(
-        (f for f in airline_flights(see) if f["destination"].casefold() == dest.casefold() and f["dep"] > see.now),
+        (
+            f
+            for f in airline_flights(see)
+            if dest.casefold() in (f["destination"].casefold(), f["named"].casefold()) and f["dep"] > see.now
+        ),
         key=lambda f: f["dep"],
     )
     if not flights:

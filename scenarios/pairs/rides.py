@@ -204,7 +204,7 @@ def read_month_spend(see: See, given: dict) -> Reading:
 
 def airline_flights(see: See) -> list[dict]:
     """Every flight of the persona's Meridian Air trips (upcoming and past tabs, each trip's page): ``{pnr,
-    destination (the trip card's title), flight, from, to (codes), dep, arr (naive local)}``."""
+    destination (the trip card's city), named (the trip page's "Trip to ..."), flight, from, to (codes), dep, arr (naive local)}``."""
     import re
 
     from builder.tasks.pagedates import parse_clock, parse_day
@@ -217,6 +217,8 @@ def airline_flights(see: See) -> list[dict]:
             city = li.xpath('.//*[@class="ma-trip-city"]')
             title = visible_text(city[0]) if city else ""
             trip = see.page("airline", f"/trips/{pnr}")
+            h1 = trip.xpath("//main//h1")
+            named = visible_text(h1[0]).removeprefix("Trip to").strip() if h1 else ""
             for seg in trip.xpath('//*[@data-testid="segment"]'):
                 ends = seg.xpath('./div[@class="ma-flight-end"]')
 
@@ -229,6 +231,7 @@ def airline_flights(see: See) -> list[dict]:
                     {
                         "pnr": pnr,
                         "destination": title,
+                        "named": named,
                         "flight": re.sub(r"\s+", " ", seg.get("data-flight")),
                         "from": visible_text(ends[0].xpath('.//*[@class="ma-code"]')[0]),
                         "to": visible_text(ends[1].xpath('.//*[@class="ma-code"]')[0]),
