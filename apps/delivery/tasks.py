@@ -172,7 +172,7 @@ def tasks(world: World) -> list[Task]:
                 difficulty="medium",
                 time_limit_seconds=360,
                 instruction=f"Apart from my usual place, which restaurant have I ordered from most on DashBite in {year}?",
-                expected={"restaurant": fav, "orders": n},
+                expected={"year": year, "restaurant": fav, "orders": n},
                 rubric=[
                     RubricItem(
                         id="restaurant",
@@ -326,6 +326,10 @@ def insight_tasks(world: World) -> list[Task]:
     top = cuisines.most_common(2)
     if top and (len(top) == 1 or top[0][1] > top[1][1]):
         c, n = top[0]
+        # The cuisine as DashBite names it in the persona's language (Vietnamesisch on a German desktop) is as good.
+        from builder.reference.delivery import cuisines as cuisine_names
+
+        local = cuisine_names().get(c, {}).get("de")
         task(
             "pref-cuisine",
             ["delivery"],
@@ -337,7 +341,12 @@ def insight_tasks(world: World) -> list[Task]:
             "orders were that cuisine?",
             expected={"cuisine": c, "orders": n},
             rubric=[
-                RubricItem(id="cuisine", weight=70, requirement=f"Says {c}", check=A.text(c)),
+                RubricItem(
+                    id="cuisine",
+                    weight=70,
+                    requirement=f"Says {c}",
+                    check=A.text(c, *([local] if local and local != c else [])),
+                ),
                 RubricItem(id="count", weight=30, requirement=f"Says {n} orders", check=A.number(n)),
             ],
         )

@@ -7,8 +7,12 @@ What the seed writes, and the rules it keeps (tests and tasks depend on them):
   driver, vehicle, plate, card), ``world_ref`` = the event id. The fare parts follow the world's tariff
   (``builder.reference.geo``): base 275, distance ``(135 x tenths + 5) // 10``, time ``32 x minutes``, booking
   fee 245; they sum to the world's fare. ``purpose`` is the world's, ``trip`` for airport and hotel rides.
-  Rides the world has ahead (an upcoming trip's airport rides) are not in the app: the rider has not
-  requested them yet.
+  Rides the world has ahead (an upcoming trip's airport rides) are not in the app (the rider has not requested
+  them yet), except those the rider booked ahead (:func:`booked_ahead`: the airport ride a planted flight change
+  names, booked before the airline moved the flight): each a ``scheduled`` ride on the Scheduled rides page as the
+  world has it (the world's ride id, places, pickup time, fare; no tip, no driver yet: one is matched shortly
+  before pickup), requested when the flight was booked, paid at the ride (``charge_auth`` NULL: cancelling it
+  refunds nothing).
 * **Ratings**: the rider rated the rides that ended more than 14 days before now (stream
   ``rides/ratings``: 5 stars 80 %, 4 stars 15 %, 3 stars 5 %), ``rated_at`` 5-90 minutes after the dropoff.
   Newer rides are unrated (the app's "Rate your ride").
@@ -71,6 +75,23 @@ def home_city(world: World) -> str:
 def done_rides(world: World) -> list:
     """The world's rides up to now (``status == "done"``), in timeline order: the app's history."""
     return [e for e in world.of_kind("ride") if e.status == "done"]
+
+
+def booked_ahead(world: World) -> list:
+    """The world's rides ahead that the rider has already scheduled in ZipRide, in timeline order: the rides a planted
+    item's ``airport_ride`` step names (builder/world/planted.py flight change: the airport ride booked for the
+    flight's old day)."""
+    named = {s.get("event_id") for x in world.planted for s in x.get("steps", []) if s.get("step") == "airport_ride"}
+    return [e for e in world.of_kind("ride") if e.status == "scheduled" and e.id in named]
+
+
+def _booked_at(world: World, ride) -> dt.datetime:
+    """When a ride booked ahead was requested (naive local): an hour after its trip's flight was booked, and before
+    now."""
+    trip = ride.data.get("trip")
+    booked = [e.at for e in world.of_kind("flight_booking") if e.status == "done" and e.data.get("trip") == trip]
+    at = (min(booked) if booked else world.now - dt.timedelta(days=7)) + dt.timedelta(hours=1)
+    return min(at, world.now - dt.timedelta(hours=1))
 
 
 def fare_parts(tenths: int, minutes: int, percent: int = 100, currency: str = "USD") -> dict[str, int]:
@@ -188,7 +209,7 @@ def known_places(world: World) -> list[dict]:
             add(e.data["address"], e.data["restaurant"], "venue", city, e.id)
     for e in world.of_kind("hotel_booking"):
         add(f"{e.data['hotel']}, {e.data['address']}", e.data["hotel"], "hotel", e.data["city"], e.id)
-    for e in done_rides(world):
+    for e in done_rides(world) + booked_ahead(world):
         rc = _ride_city(world, e)
         for text in (e.data["pickup"], e.data["dropoff"]):
             add(text, text.split(",")[0], "venue", rc, e.id)
@@ -273,6 +294,7 @@ def seed(world: World, path: Path) -> Path:
     cards = payment_cards(world)
     card_id = {c["account"]: i for i, c in enumerate(cards, start=1)}
     rides = done_rides(world)
+    ahead = booked_ahead(world)
     r_rate = rng(world.seed, "rides/ratings")
     r_user = rng(world.seed, "rides/rider")
     engine = dbfile.create(path, m.Base.metadata)
@@ -408,6 +430,45 @@ def seed(world: World, path: Path) -> Path:
                     rating=rating,
                     compliments=json.dumps([]) if rating else None,
                     rated_at=rated_at,
+                    cancel_fee_cents=0,
+                    refund_cents=0,
+                    world_ref=e.id,
+                )
+            )
+        for k, e in enumerate(ahead, start=len(rides) + 1):
+            d = e.data
+            parts = fare_parts(round(d["distance_miles"] * 10), d["duration_minutes"], currency=world.currency)
+            if parts["fare_cents"] != d["fare_cents"]:
+                raise ValueError(
+                    f"ride {d['ride_id']}: fare {d['fare_cents']} is not the tariff's {parts['fare_cents']}"
+                )
+            db.add(
+                m.Ride(
+                    id=k,
+                    ride_id=d["ride_id"],
+                    status="scheduled",
+                    ride_type="zip",
+                    pickup_place_id=place_id[d["pickup"]],
+                    dropoff_place_id=place_id[d["dropoff"]],
+                    pickup=d["pickup"],
+                    dropoff=d["dropoff"],
+                    city=_ride_city(world, e),
+                    requested_at=_booked_at(world, e).isoformat(),
+                    pickup_at=d["pickup_local"],
+                    dropoff_at=d["dropoff_local"],
+                    duration_minutes=d["duration_minutes"],
+                    distance_miles=d["distance_miles"],
+                    **parts,
+                    tip_cents=0,
+                    total_cents=d["fare_cents"],
+                    driver_id=None,
+                    card_id=card_id.get(d["account"], 1),
+                    trip=d.get("trip"),
+                    purpose=d.get("purpose") or ("trip" if d.get("trip") is not None else None),
+                    expensable=int(bool(d.get("expensable"))),
+                    rating=None,
+                    compliments=None,
+                    rated_at=None,
                     cancel_fee_cents=0,
                     refund_cents=0,
                     world_ref=e.id,

@@ -32,8 +32,21 @@ FEEDBACK_DAYS = 30
 SCHEDULE_MAX_DAYS = 30
 
 
-# A scheduled ride: its row, and the places it names when ZipRide did not know them yet.
-NEW_RIDE = (Change(table="rides", op="insert", min=1, max=1), Change(table="places", op="insert", min=0, max=2))
+#: The airport ride the rider booked ahead for a flight the airline has since moved (apps/rides/seed.py
+#: ``booked_ahead``): a rider scheduling the ride for the flight's new time may cancel it too.
+CANCEL_STALE = Change(
+    table="rides",
+    op="update",
+    min=0,
+    max=1,
+    columns=["status", "cancelled_at", "cancel_fee_cents", "refund_cents", "refund_auth", "total_cents", "tip_cents"],
+)
+# A scheduled ride: its row, and the places it names when ZipRide did not know them yet (and the stale one cancelled).
+NEW_RIDE = (
+    Change(table="rides", op="insert", min=1, max=1),
+    Change(table="places", op="insert", min=0, max=2),
+    CANCEL_STALE,
+)
 
 
 def taken(world: World) -> list:
@@ -186,7 +199,7 @@ def tasks(world: World) -> list[Task]:
         difficulty="medium",
         time_limit_seconds=360,
         instruction=f"How many ZipRide rides did I take to or from the office in {year}, and what did they cost in total?",
-        expected={"rides": len(work), "total_cents": sum(e.data["total_cents"] for e in work)},
+        expected={"year": year, "rides": len(work), "total_cents": sum(e.data["total_cents"] for e in work)},
         rubric=[
             RubricItem(
                 id="count",
@@ -387,7 +400,13 @@ def insight_tasks(world: World) -> list[Task]:
             instruction=f"On my {dest} trip I took {len(on)} ZipRide rides. Had I booked {types['xl']['name']} for every "
             "one of them, what would the fares have come to in total (before tips), against what I paid "
             "in fares?",
-            expected={"trip": trip_ids[-1], "rides": len(on), "fares_cents": fares, "xl_cents": xl},
+            expected={
+                "trip": trip_ids[-1],
+                "destination": dest,
+                "rides": len(on),
+                "fares_cents": fares,
+                "xl_cents": xl,
+            },
             rubric=[
                 RubricItem(id="xl", weight=70, requirement=f"States {money(xl, cur)}", check=A.amount(xl)),
                 RubricItem(

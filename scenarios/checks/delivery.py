@@ -11,6 +11,7 @@ from apps.delivery.tasks import APP, done_orders, in_use
 from builder.money import money
 from builder.tasks import kit
 from builder.tasks.collect import Scenario
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.tasks.model import Check, RubricItem, Task
 from builder.world import World
 
@@ -66,6 +67,7 @@ def biggest_tasks(world: World) -> list[Task]:
         instruction=f"Which was my most expensive DashBite order in {b_name}: the restaurant and the amount charged "
         "to my card?",
         expected={
+            "month": month,
             "order_id": big.data["order_id"],
             "restaurant": big.data["restaurant"],
             "total_cents": big.data["total_cents"],
@@ -88,9 +90,55 @@ def biggest_tasks(world: World) -> list[Task]:
     return out
 
 
+@reader("month")
+def read_month(see: See, given: dict) -> Reading:
+    """Orders, filtered to the month: the orders and what they came to."""
+    from apps.delivery.reader import orders
+
+    rows = orders(see, given["month"])
+    total = sum(o["cents"] for o in rows)
+    return Reading(
+        values={"total": total, "count": f"{len(rows)} order" + ("s" if len(rows) != 1 else "")},
+        steps=[f"Orders, {given['month']}: {len(rows)} orders, " + " + ".join(str(o["cents"]) for o in rows)],
+    )
+
+
+@reader("month", unique=True)
+def read_biggest(see: See, given: dict) -> Reading:
+    """Orders, filtered to the month: the largest total; its margin over the largest order that differs (another
+    restaurant or amount: the same usual order twice is the same answer)."""
+    from apps.delivery.reader import orders
+
+    rows = sorted(orders(see, given["month"]), key=lambda o: -o["cents"])
+    if not rows:
+        raise Unreadable(f"no DashBite order in {given['month']}")
+    top = rows[0]
+    other = next((o for o in rows if (o["restaurant"], o["cents"]) != (top["restaurant"], top["cents"])), None)
+    return Reading(
+        values={"restaurant": top["restaurant"], "total": top["cents"]},
+        steps=[
+            f"Orders, {given['month']}: {len(rows)} orders; the largest {top['restaurant']} {top['cents']}"
+            + (f"; next {other['restaurant']} {other['cents']}" if other else "")
+        ],
+        margin=top["cents"] - (other["cents"] if other else 0),
+    )
+
+
 SCENARIOS = [
-    Scenario(home=APP, apps=(APP, "bank"), tasks=month_tasks, after="usual-tip", when=in_use),
     Scenario(
-        home=APP, apps=(APP, "bank"), tasks=biggest_tasks, after=("usual-order", "last-month-takeout"), when=in_use
+        home=APP,
+        apps=(APP, "bank"),
+        tasks=month_tasks,
+        after="usual-tip",
+        when=in_use,
+        readers={"last-month-takeout": read_month},
+    ),
+    Scenario(
+        home=APP,
+        apps=(APP, "bank"),
+        tasks=biggest_tasks,
+        after=("usual-order", "last-month-takeout"),
+        when=in_use,
+        readers={"biggest-order": read_biggest},
     ),
 ]

@@ -10,7 +10,7 @@ import datetime as dt
 from apps.calendar import steps as daybook
 from apps.messaging import steps as parley
 from apps.rides import steps as zipride
-from apps.rides.tasks import APP, FEEDBACK_DAYS, KIT, NEW_RIDE, airport_trip, in_use, taken
+from apps.rides.tasks import APP, CANCEL_STALE, FEEDBACK_DAYS, KIT, NEW_RIDE, airport_trip, in_use, taken
 from apps.workchat import steps as huddle
 from builder.money import money
 from builder.tasks import steps as S
@@ -286,6 +286,7 @@ def _door_to_door(
                 changes=[
                     Change(table="rides", op="insert", min=2, max=2),
                     Change(table="places", op="insert", min=0, max=2),
+                    CANCEL_STALE,
                 ],
             ),
         ),

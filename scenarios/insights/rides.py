@@ -12,6 +12,7 @@ from builder.tasks import answers as A
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.phrasing import last_month, month_phrase
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.world import World
 
 
@@ -36,7 +37,13 @@ def airport_ride_tasks(world: World) -> list[Task]:
             instruction=f"I have a ZipRide to the airport booked for my {it['destination']} flight. Does its pickup day "
             "still fit the flight? Tell me the day the flight leaves now first, then the day the ride is "
             "booked for.",
-            expected={"ride_pickup": step["old"], "flight_departure": it["new_departure"], "truth": "airline"},
+            expected={
+                "destination": it["destination"],
+                "ride_pickup": step["old"],
+                "flight_departure": it["new_departure"],
+                "truth": "airline",
+            },
+            rule="the airline's newest schedule notice for the flight wins over a ride booked for the old day",
             planted=[it["id"]],
             rubric=[
                 RubricItem(
@@ -115,6 +122,69 @@ def tip_rate_tasks(world: World) -> list[Task]:
     return out
 
 
+def _day_text(day: dt.date) -> str:
+    return f"{day:%B} {day.day}"
+
+
+@reader("destination")
+def read_airport_ride(see: See, given: dict) -> Reading:
+    """The rule: the airline's own schedule (its newest notice) says when the flight leaves. Meridian Air's upcoming
+    trip to the destination: its first outbound flight's day; ZipRide's Scheduled rides: the ride to that flight's
+    airport booked before it, its pickup day."""
+    from scenarios.pairs.rides import airline_flights
+
+    from apps.rides.reader import receipt, scheduled
+
+    dest = given["destination"]
+    flights = sorted(
+        (
+            f
+            for f in airline_flights(see)
+            if dest.casefold() in (f["destination"].casefold(), f["named"].casefold()) and f["dep"] > see.now
+        ),
+        key=lambda f: f["dep"],
+    )
+    if not flights:
+        raise Unreadable(f"no upcoming Meridian Air trip to {dest}")
+    f = flights[0]
+    rides = []
+    for s in scheduled(see):
+        r = receipt(see, s["href"])
+        if r["dropoff"].split()[0] == f["from"] and r["pickup_at"] <= f["dep"]:
+            rides.append(r)
+    if not rides:
+        raise Unreadable(f"no scheduled ZipRide to {f['from']} before {f['flight']}")
+    ride = rides[-1]
+    flight_day, ride_day = _day_text(f["dep"].date()), _day_text(ride["pickup_at"].date())
+    return Reading(
+        values={"flight-day": flight_day, "ride-day": ride_day, "order": [flight_day, ride_day]},
+        steps=[
+            f"Meridian Air {f['pnr']} to {dest}: {f['flight']} leaves {f['from']} {f['dep']:%Y-%m-%d %H:%M}",
+            f"ZipRide Scheduled rides: {ride['ride_id']} {ride['pickup']} -> {ride['dropoff']}, pickup "
+            f"{ride['pickup_at']:%Y-%m-%d %H:%M}",
+        ],
+    )
+
+
+@reader("alt_percent")
+def read_tip_rate(see: See, given: dict) -> Reading:
+    """Last month's ride receipts: the tips given, and each fare at the other rate, rounded down."""
+    from apps.rides.reader import last_month_of, month_rides
+
+    month = last_month_of(see)
+    rides = month_rides(see, month)
+    alt = int(given["alt_percent"])
+    paid = sum(r["tip"] for r in rides)
+    would = sum(r["fare"] * alt // 100 for r in rides)
+    return Reading(
+        values={"would": would, "paid": paid, "difference": would - paid},
+        steps=[
+            f"Activity, {month}: {len(rides)} rides; fares " + ", ".join(str(r["fare"]) for r in rides),
+            f"tips given {paid}; at {alt}%: {would}",
+        ],
+    )
+
+
 #: The airport ride's contradiction follows ZipRide's errands (scenarios/errands/rides.py) when the world has none of
 #: its own tasks between them: placed after them.
 AFTER_ERRANDS = 1
@@ -134,6 +204,14 @@ SCENARIOS = [
         ),
         rank=AFTER_ERRANDS,
         when=in_use,
+        readers={"cx-airport-ride": read_airport_ride},
     ),
-    Scenario(home="rides", apps=("rides", "bank"), tasks=tip_rate_tasks, after="cf-comfort", when=in_use),
+    Scenario(
+        home="rides",
+        apps=("rides", "bank"),
+        tasks=tip_rate_tasks,
+        after="cf-comfort",
+        when=in_use,
+        readers={"cf-tip-rate": read_tip_rate},
+    ),
 ]

@@ -8,6 +8,7 @@ from apps.delivery.tasks import APP, done_orders, in_use
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks.collect import Scenario
+from builder.tasks.reader import Reading, See, reader
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.phrasing import last_month, month_phrase
 from builder.world import World
@@ -92,6 +93,42 @@ def counterfactual_tasks(world: World) -> list[Task]:
     return out
 
 
+def _last_month(see: See) -> tuple[str, list[dict]]:
+    from apps.delivery.reader import month_details
+    from builder.tasks.pagedates import last_month
+
+    month = last_month(see.now.date())
+    return month, month_details(see, month)
+
+
+@reader("alt_percent")
+def read_tip_rate(see: See, given: dict) -> Reading:
+    """Last month's order pages: the tips paid, and each subtotal at the other rate, rounded down."""
+    month, details = _last_month(see)
+    alt = int(given["alt_percent"])
+    paid = sum(d["tip"] for d in details)
+    would = sum(d["subtotal"] * alt // 100 for d in details)
+    return Reading(
+        values={"would": would, "paid": paid, "difference": would - paid},
+        steps=[
+            f"{month}: {len(details)} order pages; tips " + " + ".join(str(d["tip"]) for d in details) + f" = {paid}",
+            f"{alt}% of each subtotal, rounded down: {would}; difference {would - paid}",
+        ],
+    )
+
+
+@reader()
+def read_no_delivery_fee(see: See, given: dict) -> Reading:
+    """Last month's order pages: what they came to, and their delivery fees."""
+    month, details = _last_month(see)
+    total = sum(d["total"] for d in details)
+    fees = sum(d["delivery"] for d in details)
+    return Reading(
+        values={"without": total - fees, "fees": fees},
+        steps=[f"{month}: {len(details)} order pages; totals {total}, delivery fees {fees}"],
+    )
+
+
 #: After DashBite's last action task there is, else after the errands and look-ups before it.
 _AFTER = (
     "rate-last-order",
@@ -106,4 +143,13 @@ _AFTER = (
     "usual-tip",
 )
 
-SCENARIOS = [Scenario(home=APP, apps=(APP, "bank"), tasks=counterfactual_tasks, after=_AFTER, when=in_use)]
+SCENARIOS = [
+    Scenario(
+        home=APP,
+        apps=(APP, "bank"),
+        tasks=counterfactual_tasks,
+        after=_AFTER,
+        when=in_use,
+        readers={"cf-tip-rate": read_tip_rate, "cf-no-delivery-fee": read_no_delivery_fee},
+    )
+]

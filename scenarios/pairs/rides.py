@@ -14,6 +14,7 @@ from builder.tasks import kit
 from builder.tasks import pairs as P
 from builder.tasks.collect import FIRST, Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader, visible_text
 from builder.tasks.phrasing import day_phrase
 from builder.world import World
 from scenarios import PAIRS
@@ -41,7 +42,13 @@ def trip_cost_tasks(world: World) -> list[Task]:
         time_limit_seconds=420,
         instruction=f"How much did I spend on ZipRide rides for my {trip.destination} trip in {trip.depart:%B %Y}, "
         "tips included?",
-        expected={"trip": i, "rides": len(on_trip), "total_cents": total},
+        expected={
+            "trip": i,
+            "destination": trip.destination,
+            "month": f"{trip.depart:%Y-%m}",
+            "rides": len(on_trip),
+            "total_cents": total,
+        },
         rubric=[
             RubricItem(
                 id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=kit.amount(total)
@@ -108,6 +115,7 @@ def _build(world: World, task) -> None:
                 f"trip {day_phrase(dep.date(), today)}. How many minutes before the scheduled departure "
                 "did I get there, and what was the flight number?",
                 expected={
+                    "day": dep.date().isoformat(),
                     "flight": first.data["flight_number"],
                     "dropoff": r.data["dropoff_local"],
                     "departure": first.data["dep_local"],
@@ -168,14 +176,191 @@ def _build(world: World, task) -> None:
         )
 
 
+# --- independent readers ---------------------------------------------------------------------------
+
+
+@reader("destination", "month")
+def read_trip_cost(see: See, given: dict) -> Reading:
+    """The trip's rides (ZipRide's Trip rides between leaving home and getting back), their totals summed."""
+    from apps.rides.reader import trip_to
+
+    rides, steps = trip_to(see, given["destination"], given["month"])
+    total = sum(r["total"] for r in rides)
+    return Reading(values={"total": total}, steps=[*steps, f"{len(rides)} rides, {total} with tips"])
+
+
+@reader("month")
+def read_month_spend(see: See, given: dict) -> Reading:
+    """Activity filtered to the month: the rides' totals."""
+    from apps.rides.reader import activity
+
+    rows = activity(see, month=given["month"])
+    total = sum(r["cents"] for r in rows)
+    return Reading(
+        values={"total": total},
+        steps=[f"Activity, {given['month']}: {len(rows)} rides, " + " + ".join(str(r["cents"]) for r in rows)],
+    )
+
+
+def airline_flights(see: See) -> list[dict]:
+    """Every flight of the persona's Meridian Air trips (upcoming and past tabs, each trip's page): ``{pnr,
+    destination (the trip card's city), named (the trip page's "Trip to ..."), flight, from, to (codes), dep, arr (naive local)}``."""
+    import re
+
+    from builder.tasks.pagedates import parse_clock, parse_day
+
+    out = []
+    for tab in ("upcoming", "past"):
+        page = see.page("airline", "/", {"tab": tab} if tab != "upcoming" else None)
+        for li in page.xpath('//li[@data-testid="trip"]'):
+            pnr = li.get("data-pnr")
+            city = li.xpath('.//*[@class="ma-trip-city"]')
+            title = visible_text(city[0]) if city else ""
+            trip = see.page("airline", f"/trips/{pnr}")
+            h1 = trip.xpath("//main//h1")
+            named = visible_text(h1[0]).removeprefix("Trip to").strip() if h1 else ""
+            for seg in trip.xpath('//*[@data-testid="segment"]'):
+                ends = seg.xpath('./div[@class="ma-flight-end"]')
+
+                def at(end) -> dt.datetime:
+                    clock = visible_text(end.xpath('.//*[@class="ma-time"]')[0])
+                    day = visible_text(end.xpath('.//*[@class="ma-muted"]')[0])
+                    return dt.datetime.combine(parse_day(day), parse_clock(clock))
+
+                out.append(
+                    {
+                        "pnr": pnr,
+                        "destination": title,
+                        "named": named,
+                        "flight": re.sub(r"\s+", " ", seg.get("data-flight")),
+                        "from": visible_text(ends[0].xpath('.//*[@class="ma-code"]')[0]),
+                        "to": visible_text(ends[1].xpath('.//*[@class="ma-code"]')[0]),
+                        "dep": at(ends[0]),
+                        "arr": at(ends[1]),
+                    }
+                )
+    return out
+
+
+@reader("day")
+def read_airport_lead(see: See, given: dict) -> Reading:
+    """The ride that day whose drop-off is an airport (its receipt's drop-off time), and the Meridian Air flight
+    leaving that airport that day after it: its number and departure."""
+    from apps.rides.reader import activity, receipt
+
+    day = dt.date.fromisoformat(given["day"])
+    rides = [receipt(see, r["href"]) for r in activity(see, month=f"{day:%Y-%m}") if r["when"].date() == day]
+    rides = [r for r in rides if "Airport" in r["dropoff"] or "Flughafen" in r["dropoff"]]
+    if not rides:
+        raise Unreadable(f"no ZipRide to an airport on {day}")
+    ride = rides[0]
+    code = ride["dropoff"].split()[0]
+    flights = sorted(
+        (
+            f
+            for f in airline_flights(see)
+            if f["from"] == code and f["dep"].date() == day and f["dep"] > ride["dropoff_at"]
+        ),
+        key=lambda f: f["dep"],
+    )
+    if not flights:
+        raise Unreadable(f"no Meridian Air flight from {code} on {day} after {ride['dropoff_at']:%H:%M}")
+    f = flights[0]
+    minutes = int((f["dep"] - ride["dropoff_at"]).total_seconds() // 60)
+    return Reading(
+        values={"minutes": minutes, "flight": f["flight"]},
+        steps=[
+            f"ZipRide {ride['ride_id']}: dropped at {ride['dropoff']} {ride['dropoff_at']:%Y-%m-%d %H:%M}",
+            f"Meridian Air {f['pnr']}: {f['flight']} {f['from']}->{f['to']} departs {f['dep']:%H:%M}: {minutes} min later",
+        ],
+    )
+
+
+def reservations(see: See) -> list[dict]:
+    """TableTime's past reservations: ``{confirmation, day, time, restaurant, href (its page), companions}``."""
+    page = see.page("dining", "/reservations", {"tab": "past"})
+    out = []
+    for li in page.xpath('//li[@data-testid="reservation"]'):
+        conf = li.get("data-confirmation")
+        detail = see.page("dining", f"/reservations/{conf}")
+        link = detail.xpath('//main//a[starts-with(@href, "/r/")]')
+        who = detail.xpath('//*[@data-testid="companions"]')
+        names = []
+        if who:
+            text = visible_text(who[0]).removeprefix("Dining with").strip()
+            names = [n.strip() for n in text.split(",") if n.strip()]
+        out.append(
+            {
+                "confirmation": conf,
+                "day": li.get("data-day"),
+                "time": li.get("data-time"),
+                "restaurant": visible_text(link[0]) if link else "",
+                "href": link[0].get("href") if link else "",
+                "companions": names,
+            }
+        )
+    return out
+
+
+def restaurant_address(see: See, href: str) -> str:
+    """The street address a TableTime restaurant page gives."""
+    page = see.page("dining", href)
+    node = page.xpath('//*[@data-testid="address"]')
+    if not node:
+        raise Unreadable(f"{href} gives no address")
+    return visible_text(node[0])
+
+
+@reader()
+def read_ride_to_dinner(see: See, given: dict) -> Reading:
+    """The newest ride whose drop-off is the address of a restaurant booked on TableTime for that day: who the
+    reservation names, what the ride cost."""
+    from apps.rides.reader import activity, receipt
+
+    booked = {}
+    for b in reservations(see):
+        if b["href"]:
+            booked.setdefault((restaurant_address(see, b["href"]), b["day"]), b)
+    for row in activity(see):
+        if row["purpose"] and row["purpose"] not in ("Dinner", "Personal", "Visit"):
+            continue
+        r = receipt(see, row["href"])
+        b = booked.get((r["dropoff"], r["dropoff_at"].date().isoformat()))
+        if b is None:
+            continue
+        return Reading(
+            values={"who": b["companions"], "cost": r["total"]},
+            steps=[
+                f"ZipRide {r['ride_id']} on {r['dropoff_at']:%Y-%m-%d} to {r['dropoff']}: total {r['total']}",
+                f"TableTime {b['confirmation']} at {b['restaurant']} that day, with {', '.join(b['companions']) or 'nobody'}",
+            ],
+        )
+    raise Unreadable("no ride ends at a restaurant booked on TableTime that day")
+
+
 SCENARIOS = [
-    Scenario(home="rides", apps=("rides", "bank"), tasks=trip_cost_tasks, after=FIRST, when=in_use),
+    Scenario(
+        home="rides",
+        apps=("rides", "bank"),
+        tasks=trip_cost_tasks,
+        after=FIRST,
+        when=in_use,
+        readers={"trip-rides-cost": read_trip_cost},
+    ),
     Scenario(
         home="rides",
         apps=("rides", "bank"),
         tasks=month_tasks,
         after=("usual-tip", "trip-rides-cost", FIRST),
         when=in_use,
+        readers={"month-spend": read_month_spend},
     ),
-    Scenario(home="rides", apps=("rides",), tasks=pair_tasks, rank=PAIRS, when=in_use),
+    Scenario(
+        home="rides",
+        apps=("rides",),
+        tasks=pair_tasks,
+        rank=PAIRS,
+        when=in_use,
+        readers={"pair-airport-lead": read_airport_lead, "pair-ride-to-dinner": read_ride_to_dinner},
+    ),
 ]

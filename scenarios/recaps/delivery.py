@@ -8,6 +8,7 @@ from apps.delivery.tasks import in_use
 from builder.money import money
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, reader
 from builder.world import World
 from scenarios import RECAPS
 
@@ -122,4 +123,96 @@ def crossapp_tasks(world: World) -> list[Task]:
     return out
 
 
-SCENARIOS = [Scenario(home="delivery", apps=("delivery",), tasks=crossapp_tasks, rank=RECAPS, when=in_use)]
+_COFFEE = ("coffee", "kaffee", "café")
+
+
+@reader("month")
+def read_food_month(see: See, given: dict) -> Reading:
+    """The month's food: DashBite's Orders filtered to the month; Basketful's orders placed that month; each
+    TableTime reservation of the month (past tab) matched to the card line of its restaurant that day or the next;
+    the card lines the bank files under Coffee."""
+    from apps.delivery.reader import orders
+    from scenarios.recaps.pages import basketful_orders, card_lines, tabletime_past
+
+    month = given["month"]
+    start = dt.date.fromisoformat(f"{month}-01")
+    end = (start + dt.timedelta(days=32)).replace(day=1) - dt.timedelta(days=1)
+    food = sum(o["cents"] for o in orders(see, month))
+    groc = sum(o["cents"] for o in basketful_orders(see) if start <= o["placed"] <= end)
+    lines = card_lines(see, start, end + dt.timedelta(days=1))
+    coffee = sum(-x["cents"] for x in lines if x["category"].casefold() in _COFFEE and x["day"] <= end)
+    meals, steps = 0, []
+    used: set[int] = set()
+    for b in tabletime_past(see):
+        if not start <= b["day"] <= end:
+            continue
+        hit = next(
+            (
+                i
+                for i, x in enumerate(lines)
+                if i not in used
+                and x["cents"] < 0
+                and x["description"].casefold() == b["restaurant"].casefold()
+                and b["day"] <= x["day"] <= b["day"] + dt.timedelta(days=1)
+            ),
+            None,
+        )
+        if hit is None:
+            steps.append(f"  TableTime {b['restaurant']} {b['day']}: no card line")
+            continue
+        used.add(hit)
+        meals += -lines[hit]["cents"]
+        steps.append(f"  TableTime {b['restaurant']} {b['day']}: card {-lines[hit]['cents']}")
+    total = food + groc + meals + coffee
+    return Reading(
+        values={"delivery": food, "grocery": groc, "dining": meals, "coffee": coffee, "total": total},
+        steps=[f"{month}: DashBite {food}, Basketful {groc}, coffee on the cards {coffee}", *steps, f"total {total}"],
+    )
+
+
+@reader("week")
+def read_doorstep(see: See, given: dict) -> Reading:
+    """The week's deliveries: DashBite orders whose page says delivered that week, Basketful orders delivered in a
+    window that week, Shopwell orders whose status says delivered that week."""
+    from scenarios.recaps.pages import basketful_orders, dashbite_delivered, dashbite_orders, shop_delivered
+
+    monday = dt.date.fromisoformat(given["week"])
+    sunday = monday + dt.timedelta(days=6)
+    food = [
+        o
+        for o in dashbite_orders(see)
+        if monday - dt.timedelta(days=1) <= o["day"] <= sunday
+        and monday <= dashbite_delivered(see, o["href"]) <= sunday
+    ]
+    groc = [
+        o
+        for o in basketful_orders(see)
+        if o["window"]
+        and monday <= o["window"] <= sunday
+        and o["status"].casefold().startswith(("delivered", "gelief"))
+    ]
+    shop = shop_delivered(see, monday, sunday)
+    total = len(food) + len(groc) + len(shop)
+    return Reading(
+        values={"delivery": len(food), "grocery": len(groc), "shop": len(shop), "total": total},
+        steps=[
+            f"{monday} to {sunday}: DashBite {len(food)} ({', '.join(o['restaurant'] for o in food)}), Basketful "
+            f"{len(groc)}, Shopwell {len(shop)} ({', '.join(x['number'] for x in shop)})"
+        ],
+    )
+
+
+SCENARIOS = [
+    Scenario(
+        home="delivery",
+        apps=("delivery",),
+        tasks=crossapp_tasks,
+        rank=RECAPS,
+        when=in_use,
+        # One reader for every month a task can name (its id carries the month).
+        readers={
+            **{f"x-food-month-{y}-{m:02d}": read_food_month for y in range(2000, 2100) for m in range(1, 13)},
+            "x-doorstep-last-week": read_doorstep,
+        },
+    )
+]

@@ -8,6 +8,7 @@ from apps.rides.tasks import in_use
 from builder.money import money
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, reader
 from builder.world import World
 from scenarios import RECAPS
 
@@ -60,4 +61,31 @@ def crossapp_tasks(world: World) -> list[Task]:
     return out
 
 
-SCENARIOS = [Scenario(home="rides", apps=("rides",), tasks=crossapp_tasks, rank=RECAPS, when=in_use)]
+@reader("year")
+def read_tips(see: See, given: dict) -> Reading:
+    """The year's tips: each ZipRide receipt's tip, each DashBite order page's tip, each Basketful order page's tip
+    (rides by pickup day, orders by the day they were placed), up to today."""
+    from apps.rides.reader import activity, receipt
+    from scenarios.recaps.pages import basketful_orders, basketful_tip, dashbite_orders, dashbite_tip
+
+    year = int(given["year"])
+    rides = sum(receipt(see, r["href"])["tip"] for r in activity(see) if r["when"].year == year)
+    food = sum(dashbite_tip(see, o["href"]) for o in dashbite_orders(see) if o["day"].year == year)
+    groc = sum(basketful_tip(see, o["href"]) for o in basketful_orders(see) if o["placed"].year == year)
+    return Reading(
+        values={"rides": rides, "delivery": food, "grocery": groc, "total": rides + food + groc},
+        steps=[f"{year}: ZipRide receipts' tips {rides}, DashBite orders' tips {food}, Basketful orders' tips {groc}"],
+    )
+
+
+SCENARIOS = [
+    Scenario(
+        home="rides",
+        apps=("rides",),
+        tasks=crossapp_tasks,
+        rank=RECAPS,
+        when=in_use,
+        # One reader for every year a task can name (its id carries the year).
+        readers={f"x-tips-{y}": read_tips for y in range(2000, 2100)},
+    )
+]

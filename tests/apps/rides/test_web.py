@@ -281,10 +281,16 @@ def test_seed_is_byte_identical_and_agrees_with_the_world(world, tmp_path):
     a, b = seed(world, tmp_path / "a.sqlite"), seed(world, tmp_path / "b.sqlite")
     assert hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(b.read_bytes()).digest()
     con = sqlite3.connect(a)
+    from apps.rides.seed import booked_ahead
+
     rides = _done(world)
+    ahead = booked_ahead(world)
+    assert [r[0] for r in con.execute("SELECT ride_id FROM rides WHERE status = 'scheduled' ORDER BY id")] == [
+        e.data["ride_id"] for e in ahead
+    ]
     rows = con.execute(
         "SELECT ride_id, pickup, dropoff, fare_cents, tip_cents, total_cents, base_cents + distance_cents "
-        "+ time_cents + booking_fee_cents, distance_miles, duration_minutes FROM rides ORDER BY id"
+        "+ time_cents + booking_fee_cents, distance_miles, duration_minutes FROM rides WHERE status = 'completed' ORDER BY id"
     ).fetchall()
     assert [r[0] for r in rows] == [e.data["ride_id"] for e in rides]
     for r, e in zip(rows, rides):

@@ -48,7 +48,9 @@ export async function mailScheduled(ctx: RideContext, r: Ride, freeCancelMinutes
 export async function mailCancelled(ctx: RideContext, r: Ride, t: { free: boolean; fee_cents: number; refund_cents: number }): Promise<void> {
   const money_line = t.fee_cents > 0
     ? `Cancellation fee: ${money(ctx, t.fee_cents)} (cancelled less than an hour before pickup)\nRefund: ${money(ctx, t.refund_cents)} to ${r.card_label}`
-    : `Refund: ${money(ctx, t.refund_cents)} to ${r.card_label}. No cancellation fee.`;
+    : t.refund_cents > 0
+      ? `Refund: ${money(ctx, t.refund_cents)} to ${r.card_label}. No cancellation fee.`
+      : "Nothing was charged for this ride, so there is nothing to refund. No cancellation fee.";
   await deliver("rides", `Your scheduled ride was cancelled - ${day(ctx, r.pickup_at)}`,
     `Hi ${first(ctx)}, your scheduled ${BRAND} ride has been cancelled.\n\nRide ${r.ride_id}\n${day(ctx, r.pickup_at)} ${clock(ctx, r.pickup_at)}\n\nPickup:  ${r.pickup}\nDropoff: ${r.dropoff}\n\n${money_line}\nRefunds usually appear within 3-5 business days.\n\n${BRAND}`);
 }

@@ -91,6 +91,7 @@ export interface Ride {
   compliments: string | null;
   rated_at: string | null;
   tipped_at: string | null;
+  charge_auth: string | null;
   cancelled_at: string | null;
   cancel_fee_cents: number;
   refund_cents: number;
@@ -431,12 +432,14 @@ export async function settleRides(): Promise<number> {
   return done;
 }
 
-/** What cancelling `r` now would cost: `{free, fee_cents, refund_cents, minutes_ahead}`. */
+/** What cancelling `r` now would cost: `{free, fee_cents, refund_cents, minutes_ahead}`. Only a fare the app charged
+ * when the ride was scheduled (`charge_auth`) is refunded: a ride booked before the app charged up front (a seeded one,
+ * paid at the ride as the world's rides are) has nothing to refund. */
 export function cancelTerms(ctx: RideContext, r: Ride) {
   const ahead = minutesBetween(ctx.now, localOf(ctx, r.pickup_at));
   const free = ahead > FREE_CANCEL_MINUTES;
   const fee = free ? 0 : Math.min(CANCEL_FEE_CENTS, r.fare_cents);
-  return { free, fee_cents: fee, refund_cents: r.fare_cents - fee, minutes_ahead: ahead };
+  return { free, fee_cents: fee, refund_cents: r.charge_auth ? r.fare_cents - fee : 0, minutes_ahead: ahead };
 }
 
 /** Cancel a scheduled ride: refund the fare (less the fee within 60 min of pickup) through the card network, once.
