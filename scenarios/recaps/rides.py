@@ -85,7 +85,7 @@ SCENARIOS = [
         tasks=crossapp_tasks,
         rank=RECAPS,
         when=in_use,
-        # One reader for every year a task can name (its id carries the year).
-        readers={f"x-tips-{y}": read_tips for y in range(2000, 2100)},
+        # One reader for every year a task can name (its id carries the year: a pattern key).
+        readers={"x-tips-*": read_tips},
     )
 ]
