@@ -65,8 +65,18 @@ def winner(counts: Counter, what: str) -> tuple[str, int, float, list[str]]:
     return top, n, margin, steps
 
 
+def booking_on(see: See, tab: str, restaurant: str, day: str) -> dict:
+    """The one reservation of ``tab`` at ``restaurant`` (as listed) on ``day`` (``YYYY-MM-DD``). Raises
+    :class:`Unreadable` when there is none or more than one."""
+    hits = [r for r in rows(see, tab) if r["day"] == day and r["name"].casefold() == restaurant.casefold()]
+    if len(hits) != 1:
+        raise Unreadable(f"{len(hits)} {tab} reservations at {restaurant} on {day}")
+    return hits[0]
+
+
 @reader()
 def next_reservation(see: See, given: dict) -> Reading:
+    """The earliest reservation of the Upcoming tab: its restaurant, confirmation and day."""
     up = rows(see, "upcoming")
     if not up:
         raise Unreadable("no upcoming reservation on TableTime")
@@ -80,6 +90,7 @@ def next_reservation(see: See, given: dict) -> Reading:
 
 @reader(unique=True)
 def most_visited(see: See, given: dict) -> Reading:
+    """The restaurant page most past reservations are at, and how many."""
     past = rows(see, "past")
     # A restaurant is its page (a chain has one page per address), named as the page names it.
     counts: Counter = Counter()
@@ -96,6 +107,7 @@ def most_visited(see: See, given: dict) -> Reading:
 
 @reader(unique=True)
 def pref_cuisine(see: See, given: dict) -> Reading:
+    """The cuisine (each restaurant's page) of the most past reservations, and how many."""
     past = rows(see, "past")
     counts: Counter = Counter(cuisine(see, detail(see, r["confirmation"])["href"]) for r in past)
     top, n, margin, steps = winner(counts, "past reservations by cuisine")

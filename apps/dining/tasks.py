@@ -87,6 +87,14 @@ def dined(world: World) -> list:
     ]
 
 
+def spellings(world: World, name: str) -> list[str]:
+    """How an answer may name the contact ``name``: the full name, and the first name alone when no other contact of
+    the persona shares it."""
+    first = name.split()[0]
+    others = [c.name for c in world.persona.contacts if c.name != name and c.name.split()[0] == first]
+    return list(dict.fromkeys([name, first])) if not others else [name]
+
+
 def in_use(world: World) -> bool:
     """Whether the persona has dined out through TableTime (a completed reservation): without one its tasks are few
     and the scenarios homed there have none."""

@@ -91,7 +91,13 @@ def tasks(world: World) -> list[Task]:
         difficulty="easy",
         time_limit_seconds=240,
         instruction=f"What did I pay for the {it['name']} I ordered from Shopwell on {day(placed)}?",
-        expected={"order": o["order_id"], "sku": it["sku"], "price_cents": it["price_cents"]},
+        expected={
+            "order": o["order_id"],
+            "sku": it["sku"],
+            "price_cents": it["price_cents"],
+            "item": it["name"],
+            "placed": placed.isoformat(),
+        },
         rubric=[
             RubricItem(
                 id="price",
@@ -211,7 +217,7 @@ def insight_tasks(world: World) -> list[Task]:
             time_limit_seconds=480,
             instruction=f"Had every Shopwell order I placed in {year} shipped for free, how much would I have saved on "
             "shipping, and on how many orders did I pay for it?",
-            expected={"shipping_cents": ship, "orders": len(paid)},
+            expected={"shipping_cents": ship, "orders": len(paid), "year": year},
             rubric=[
                 RubricItem(id="saved", weight=75, requirement=f"States {money(ship, cur)}", check=A.amount(ship)),
                 RubricItem(id="orders", weight=25, requirement=f"Says {len(paid)} orders", check=A.number(len(paid))),

@@ -26,7 +26,9 @@ def month_window(world, months_back: int) -> tuple[dt.date, dt.date]:
 @dataclass
 class Trip:
     """A past trip as the apps show it: the flights' booking, the hotel's card charge, the rides there, the meals out
-    in the trip's city on the card, the card's foreign transaction fees, the parcels delivered at home meanwhile."""
+    in the trip's city on the card, the card's foreign transaction fees, the parcels delivered at home meanwhile:
+    the ``retail_delivery`` events (gifts shipped to others aside) after the persona left home and before they got
+    back (:func:`away`: a parcel that came on the day of return before the ride home dropped them off counts)."""
 
     trip: int
     city: str
@@ -47,6 +49,26 @@ class Trip:
     @property
     def total_cents(self) -> int:
         return self.flights_cents + self.hotel_cents + self.rides_cents + self.meals_cents + self.fees_cents
+
+
+def away(flights: list, rides: list) -> tuple[dt.datetime, dt.datetime]:
+    """When the persona left home for a trip and got back (aware datetimes), as a person tells it: the pickup of the
+    ride to the airport before the first flight (else that flight's departure) and the drop-off of the ride from the
+    airport after the last flight (else its landing). ``flights`` and ``rides`` are the trip's events, flights in
+    order."""
+    out_dep = dt.datetime.fromisoformat(flights[0].data["dep_local"])
+    back_arr = dt.datetime.fromisoformat(flights[-1].data["arr_local"])
+    to_airport = [
+        r
+        for r in rides
+        if r.data.get("dropoff_local") and dt.datetime.fromisoformat(r.data["dropoff_local"]) <= out_dep
+    ]
+    from_airport = [
+        r for r in rides if r.data.get("pickup_local") and dt.datetime.fromisoformat(r.data["pickup_local"]) >= back_arr
+    ]
+    left = min((dt.datetime.fromisoformat(r.data["pickup_local"]) for r in to_airport), default=out_dep)
+    home = max((dt.datetime.fromisoformat(r.data["dropoff_local"]) for r in from_airport), default=back_arr)
+    return left, home
 
 
 def past_trips(world) -> list[Trip]:
@@ -77,10 +99,14 @@ def past_trips(world) -> list[Trip]:
             if c.data.get("trip") == t and c.status == "done" and c.data.get("category") == "restaurants"
         ]
         fees = [c for c in world.of_kind("card_fee") if c.data.get("trip") == t and c.status == "done"]
+        left, home = away(flights, rides)
+        gifts = {o.data["order_id"] for o in world.of_kind("retail_order") if o.data.get("gift_for")}
         parcels = [
             d
             for d in world.of_kind("retail_delivery")
-            if d.status == "done" and depart < dt.date.fromisoformat(d.data["delivered_local"][:10]) < back
+            if d.status == "done"
+            and d.data["order_id"] not in gifts
+            and left < dt.datetime.fromisoformat(d.data["delivered_local"]) < home
         ]
         out.append(
             Trip(

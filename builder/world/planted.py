@@ -28,8 +28,8 @@ Kinds and their facts:
   ``restaurant_time`` (restaurant, booking_id, booked_time, friend, friend_time; truth ``booking``);
   ``bill_amount`` (payee, bill_cents, autopay_cents, autopay_at: the biller's mail states another
   amount than the bank's scheduled autopay; truth ``mail``); ``delivery_date`` (order_id, carrier, tracking_number,
-  shop_day, carrier_day: the carrier's tracking mail names another day than the shop's delivery, which is the one
-  that happens; truth ``shop``).
+  shop_day, carrier_day: the carrier's tracking mail, newer than the shop's shipping mail, moves the delivery to
+  another day than the shop still shows; truth ``carrier``: the newest notice from the party that has the parcel).
 * ``pending``: ``pay_back`` (an open ``money_request``: contact, amount_cents, memo), ``rsvp`` (an
   invitation with an ICS still NEEDS-ACTION: title, start, rsvp_by, organizer), ``send_document``
   (a mail asking for a signed form: form, due, sender).
@@ -694,7 +694,8 @@ def _bill_amount(pl: Planter) -> None:
 
 
 def _delivery_date(pl: Planter) -> None:
-    """The carrier's tracking mail gives another day than the shop's delivery (the world's ``retail_delivery``)."""
+    """The carrier's tracking mail, after the shop's shipping mail, gives a later day than the shop still shows (the
+    world's ``retail_delivery``): the carrier's newer notice is the one to go by."""
     sim = pl.sim
     r = sim.rng("planted/delivery")
     orders = {e.data.get("order_id"): e for e in sim.of_kind("retail_order")}
@@ -717,6 +718,7 @@ def _delivery_date(pl: Planter) -> None:
         if at.hour < 7:
             at = at.replace(hour=r.randint(7, 9))
         at = min(at, sim.now - dt.timedelta(minutes=5))
+        at = max(at, shipped[-1].at + dt.timedelta(minutes=5))  # the carrier writes after the shop's shipping mail
         f = pl.fmt
         ctx = dict(
             first=pl.first,
@@ -740,9 +742,9 @@ def _delivery_date(pl: Planter) -> None:
         pl.add(
             "contradiction",
             "delivery_date",
-            f"{carrier} now expects parcel {ctx['tracking']} on {says}; the {ctx['shop']} order arrives {d.at.date()}.",
+            f"{carrier} now expects parcel {ctx['tracking']} on {says}; {ctx['shop']} still shows {d.at.date()}.",
             [mail, shipped[-1], d],
-            truth="shop",
+            truth="carrier",
             order_id=d.data.get("order_id"),
             carrier=carrier,
             tracking_number=ctx["tracking"],

@@ -4,10 +4,15 @@ next reservation when there is one."""
 
 from __future__ import annotations
 
-from apps.dining.tasks import APP, KIT, day_text, history, in_use, text
+import datetime as dt
+
+from apps.dining import reader as tt
+from apps.dining.tasks import APP, KIT, day_text, history, in_use, spellings, text
 from builder.money import money
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader, visible_text
+from builder.tasks.shown import day_in
 from builder.world import World
 
 
@@ -30,6 +35,7 @@ def calendar_tasks(world: World) -> list[Task]:
                 "restaurant": last_up["restaurant"],
                 "party": last_up["party_size"],
                 "confirmation": last_up["confirmation"],
+                "day": d.isoformat(),
             },
             rubric=[
                 RubricItem(
@@ -65,6 +71,8 @@ def bank_tasks(world: World) -> list[Task]:
                 "confirmation": b["confirmation"],
                 "amount_cents": amount,
                 "tip_cents": b["paid"].data.get("tip_cents"),
+                "restaurant": b["restaurant"],
+                "day": d.isoformat(),
             },
             rubric=[
                 RubricItem(
@@ -92,7 +100,7 @@ def messaging_tasks(world: World) -> list[Task]:
                 id=f"name-{i}",
                 weight=weight + (100 - weight * len(b["companions"]) if i == 0 else 0),
                 requirement=f"Names {n}",
-                check=text(n, n.split()[0]),
+                check=text(*spellings(world, n)),
             )
             for i, n in enumerate(b["companions"])
         ]
@@ -103,17 +111,140 @@ def messaging_tasks(world: World) -> list[Task]:
             difficulty="medium",
             time_limit_seconds=360,
             instruction=f"Who did I eat with at {b['restaurant']} on {day_text(d, world.persona.bank)}?",
-            expected={"confirmation": b["confirmation"], "companions": b["companions"]},
+            expected={
+                "confirmation": b["confirmation"],
+                "companions": b["companions"],
+                "restaurant": b["restaurant"],
+                "day": d.isoformat(),
+            },
             rubric=items,
         )
     return out
+
+
+# --- readers (builder.tasks.reader): TableTime's reservations, the calendar's day, the bank's card lines ----------
+
+
+def _key(text: str) -> str:
+    """A name folded for comparing a card line with a restaurant: letters and digits only, lower case."""
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+@reader("day")
+def dinner_on_calendar(see: See, given: dict) -> Reading:
+    """The TableTime reservation of that day the calendar's day view names."""
+    day = given["day"]
+    booked = [r for r in tt.rows(see, "upcoming") if r["day"] == day]
+    agenda = visible_text(see.page("calendar", "/day", {"date": day}).xpath("//main")[0])
+    hits = [r for r in booked if _key(r["name"]) in _key(agenda)]
+    if len(hits) != 1:
+        raise Unreadable(f"{len(hits)} of TableTime's reservations on {day} are in the calendar's day")
+    return Reading(
+        values={"restaurant": hits[0]["name"]},
+        steps=[
+            f"the calendar's {day} names {hits[0]['name']}",
+            f"TableTime upcoming on {day}: {hits[0]['name']} at {hits[0]['time']} for {hits[0]['party']}",
+        ],
+    )
+
+
+def card_lines(see: See, start: dt.date, end: dt.date) -> list[dict]:
+    """Every posted line of every bank account between ``start`` and ``end`` (both included), as the account pages
+    list them with their date filter: ``{account, date, description, cents}`` (cents negative for money out)."""
+    accounts = sorted({a for a in see.page("bank", "/accounts").xpath("//a/@href") if a.startswith("/accounts/")})
+    out = []
+    for href in accounts:
+        page_no = 1
+        while True:
+            params = {"from": start.isoformat(), "to": end.isoformat()}
+            if page_no > 1:
+                params["page"] = str(page_no)
+            doc = see.page("bank", href, params)
+            for tr in doc.xpath('//tr[@data-testid="txn-row"]'):
+                cells = tr.xpath("./td")
+                out.append(
+                    {
+                        "account": href,
+                        "date": day_in(visible_text(cells[0])),
+                        "description": visible_text(cells[1].xpath('.//*[contains(@class, "lb-desc")]')[0]),
+                        "cents": int(tr.get("data-amount-cents")),
+                    }
+                )
+            count = doc.xpath('//*[@data-testid="result-count"]')
+            total = int(count[0].get("data-total")) if count else 0
+            if page_no * 25 >= total:
+                break
+            page_no += 1
+    return out
+
+
+@reader("restaurant", "day")
+def last_dinner_cost(see: See, given: dict) -> Reading:
+    """The bank's card line of the restaurant within four days of the past reservation there."""
+    day = dt.date.fromisoformat(given["day"])
+    tt.booking_on(see, "past", given["restaurant"], given["day"])
+    want = _key(given["restaurant"])
+    lines = card_lines(see, day, day + dt.timedelta(days=4))
+    hits = [
+        x
+        for x in lines
+        if x["cents"] < 0
+        and len(_key(x["description"])) >= 6
+        and (want.startswith(_key(x["description"])) or _key(x["description"]).startswith(want))
+    ]
+    if len(hits) != 1:
+        raise Unreadable(f"{len(hits)} card lines of {given['restaurant']} from {day} to four days after")
+    hit = hits[0]
+    return Reading(
+        values={"amount": -hit["cents"]},
+        steps=[
+            f"TableTime: a past reservation at {given['restaurant']} on {day}",
+            f"bank {hit['account']}: {hit['date']} {hit['description']} {hit['cents']}",
+        ],
+    )
+
+
+@reader("restaurant", "day")
+def who_came(see: See, given: dict) -> Reading:
+    """The companions the past reservation's page names, in its order."""
+    row = tt.booking_on(see, "past", given["restaurant"], given["day"])
+    names = tt.detail(see, row["confirmation"])["companions"]
+    if not names:
+        raise Unreadable(f"reservation {row['confirmation']} names no one dining along")
+    return Reading(
+        values={f"name-{i}": n for i, n in enumerate(names)},
+        steps=[
+            f"TableTime {row['confirmation']} ({given['restaurant']}, {given['day']}): dining with {', '.join(names)}"
+        ],
+    )
 
 
 #: After the next reservation, or first when there is none; in this order.
 _FIRST = ("next-reservation", "")
 
 SCENARIOS = [
-    Scenario(home=APP, apps=(APP, "calendar"), tasks=calendar_tasks, after=_FIRST, when=in_use),
-    Scenario(home=APP, apps=(APP, "bank"), tasks=bank_tasks, after=_FIRST, when=in_use),
-    Scenario(home=APP, apps=(APP, "messaging"), tasks=messaging_tasks, after=_FIRST, when=in_use),
+    Scenario(
+        home=APP,
+        apps=(APP, "calendar"),
+        tasks=calendar_tasks,
+        readers={"dinner-on-calendar": dinner_on_calendar},
+        after=_FIRST,
+        when=in_use,
+    ),
+    Scenario(
+        home=APP,
+        apps=(APP, "bank"),
+        tasks=bank_tasks,
+        readers={"last-dinner-cost": last_dinner_cost},
+        after=_FIRST,
+        when=in_use,
+    ),
+    Scenario(
+        home=APP,
+        apps=(APP, "messaging"),
+        tasks=messaging_tasks,
+        readers={"who-came": who_came},
+        after=_FIRST,
+        when=in_use,
+    ),
 ]

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 
+from apps.grocery import reader as shown
 from apps.grocery.tasks import APP, KIT, done_orders, in_use
 from builder.money import money
 from builder.tasks import kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.world import World
 
 
@@ -65,4 +67,42 @@ def bank_tasks(world: World) -> list[Task]:
     return out
 
 
-SCENARIOS = [Scenario(home=APP, apps=(APP, "bank"), tasks=bank_tasks, after="", when=in_use)]
+# --- readers (builder.tasks.reader): Basketful's Your orders, as the persona sees it ------------------------------
+
+
+@reader()
+def last_order_total(see: See, given: dict) -> Reading:
+    """The newest order of Your orders: its total and store."""
+    mine = shown.orders(see)
+    if not mine:
+        raise Unreadable("no Basketful order")
+    last = max(mine, key=lambda o: o["placed"])
+    if sum(o["placed"] == last["placed"] for o in mine) > 1:
+        raise Unreadable(f"two Basketful orders were placed on {last['placed']}")
+    return Reading(
+        values={"total": last["total"], "store": last["store"]},
+        steps=[f"Your orders: the newest is {last['id']} of {last['placed']} from {last['store']}, {last['total']}"],
+    )
+
+
+@reader("month")
+def spend_last_month(see: See, given: dict) -> Reading:
+    """The totals of the orders Your orders lists as placed in the month."""
+    mine = shown.in_month(see, given["month"])
+    total = sum(o["total"] for o in mine)
+    return Reading(
+        values={"total": total},
+        steps=[f"Your orders: {len(mine)} placed in {given['month']}: " + ", ".join(o["id"] for o in mine), str(total)],
+    )
+
+
+SCENARIOS = [
+    Scenario(
+        home=APP,
+        apps=(APP, "bank"),
+        tasks=bank_tasks,
+        readers={"last-order-total": last_order_total, "spend-last-month": spend_last_month},
+        after="",
+        when=in_use,
+    )
+]

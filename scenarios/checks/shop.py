@@ -7,12 +7,14 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 
+from apps.shop import reader as shown
 from apps.shop.seed import orders, tracking_state
 from apps.shop.tasks import APP, KIT, MONTHS_EN, day, in_use, text
 from builder.money import money
 from builder.tasks import kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.reference.retail.catalogue import english_title
 from builder.world import World
 
@@ -68,7 +70,12 @@ def parcel_tasks(world: World) -> list[Task]:
             time_limit_seconds=300,
             instruction=f"My Shopwell order with the {names} hasn't arrived yet. Which carrier has it and what is the "
             "tracking number?",
-            expected={"order": o["order_id"], "carrier": o["carrier"], "tracking_number": o["tracking_number"]},
+            expected={
+                "order": o["order_id"],
+                "carrier": o["carrier"],
+                "tracking_number": o["tracking_number"],
+                "items": [i["name"] for i in o["items"]],
+            },
             rubric=[
                 RubricItem(
                     id="tracking",
@@ -104,7 +111,12 @@ def charge_tasks(world: World) -> list[Task]:
             time_limit_seconds=360,
             instruction=f"There is a Shopwell charge of {money(o['total_cents'], cur)} on my card around "
             f"{day(placed)}. What did I buy?",
-            expected={"order": o["order_id"], "item": it["name"], "total_cents": o["total_cents"]},
+            expected={
+                "order": o["order_id"],
+                "item": it["name"],
+                "total_cents": o["total_cents"],
+                "around": placed.isoformat(),
+            },
             rubric=[
                 RubricItem(
                     id="item",
@@ -120,8 +132,85 @@ def charge_tasks(world: World) -> list[Task]:
     return out
 
 
+# --- readers (builder.tasks.reader): Your orders and the orders' pages, as the persona sees them ------------------
+
+
+@reader("month")
+def month_spend(see: See, given: dict) -> Reading:
+    """The totals of the orders Your orders lists as placed in the month."""
+    month = given["month"]
+    mine = [o for o in shown.orders(see) if o["placed"].isoformat()[:7] == month]
+    total = sum(o["total"] for o in mine)
+    return Reading(
+        values={"total": total},
+        steps=[
+            f"Your orders: {len(mine)} placed in {month}: " + ", ".join(o["number"] for o in mine),
+            f"{total} cents",
+        ],
+    )
+
+
+@reader("items")
+def parcel_tracking(see: See, given: dict) -> Reading:
+    """The carrier and tracking number on the page of the undelivered order holding exactly those items."""
+    want = sorted(" ".join(n.split()).casefold() for n in given["items"])
+    hits = [
+        o
+        for o in shown.orders(see)
+        if o["state"] != "delivered" and sorted(" ".join(n.split()).casefold() for n in o["items"]) == want
+    ]
+    if len(hits) != 1:
+        raise Unreadable(f"{len(hits)} orders on their way hold exactly {given['items']!r}")
+    o = shown.order(see, hits[0]["number"])
+    if not o["tracking"] or not o["carrier"]:
+        raise Unreadable(f"order {o['number']} shows no carrier or tracking number")
+    return Reading(
+        values={"tracking": o["tracking"], "carrier": o["carrier"]},
+        steps=[f"Your orders: {o['number']} ({hits[0]['status']})", f"its page: {o['carrier']} · {o['tracking']}"],
+    )
+
+
+@reader("total_cents", "around")
+def charge_to_item(see: See, given: dict) -> Reading:
+    """The one-item order of that total placed within a week of the day: its item and number."""
+    around = dt.date.fromisoformat(given["around"])
+    hits = [
+        o for o in shown.orders(see) if o["total"] == given["total_cents"] and abs((o["placed"] - around).days) <= 7
+    ]
+    if len(hits) != 1:
+        raise Unreadable(f"{len(hits)} Shopwell orders of {given['total_cents']} cents within a week of {around}")
+    o = hits[0]
+    if len(o["items"]) != 1:
+        raise Unreadable(f"order {o['number']} holds {len(o['items'])} items")
+    return Reading(
+        values={"item": o["items"][0], "order": o["number"]},
+        steps=[f"Your orders: {o['number']} placed {o['placed']}, total {o['total']} cents: {o['items'][0]}"],
+    )
+
+
 SCENARIOS = [
-    Scenario(home=APP, apps=(APP, "bank"), tasks=month_tasks, after="", when=in_use),
-    Scenario(home=APP, apps=(APP, "mail"), tasks=parcel_tasks, after="", when=in_use),
-    Scenario(home=APP, apps=(APP, "bank"), tasks=charge_tasks, after="item-price", when=in_use),
+    Scenario(
+        home=APP,
+        apps=(APP, "bank"),
+        tasks=month_tasks,
+        readers={"month-spend": month_spend},
+        after="",
+        when=in_use,
+    ),
+    Scenario(
+        home=APP,
+        apps=(APP, "mail"),
+        tasks=parcel_tasks,
+        readers={"parcel-tracking": parcel_tracking},
+        after="",
+        when=in_use,
+    ),
+    Scenario(
+        home=APP,
+        apps=(APP, "bank"),
+        tasks=charge_tasks,
+        readers={"charge-to-item": charge_to_item},
+        after="item-price",
+        when=in_use,
+    ),
 ]

@@ -10,6 +10,7 @@ from apps.calendar import steps as daybook
 from apps.dining import steps as tabletime
 from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
+from apps.shop import reader as shown
 from apps.shop import steps as shopwell
 from apps.shop.seed import orders, returnable_until, tracking_state
 from apps.shop.tasks import APP, KIT, day, in_use, new_order
@@ -18,6 +19,7 @@ from builder.tasks import kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, RubricItem, Task
 from builder.tasks.oracle import Web
+from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
 from builder.reference.retail import catalogue as retail
 from builder.world import World
 from builder.world.accounts import payment_cards
@@ -180,7 +182,7 @@ def return_tasks(world: World) -> list[Task]:
             time_limit_seconds=420,
             instruction=f"I don't need the {it['name']} from my Shopwell order {o['order_id']}. Return it and tell me "
             "how much comes back to my card.",
-            expected={"order": o["order_id"], "sku": it["sku"], "refund_cents": refund},
+            expected={"order": o["order_id"], "sku": it["sku"], "refund_cents": refund, "item": it["name"]},
             rubric=[
                 RubricItem(
                     id="returned",
@@ -244,7 +246,15 @@ def reorder_tasks(world: World) -> list[Task]:
         time_limit_seconds=480,
         instruction=f"Order two more of the {again['name']}{variant} I bought on Shopwell on {day(placed)}, "
         f"delivered to my home and paid with my {card['label']}. What is the order total?",
-        expected={"sku": again["sku"], "qty": 2, "card_last4": card["last4"], "total_cents": total2},
+        expected={
+            "sku": again["sku"],
+            "qty": 2,
+            "card_last4": card["last4"],
+            "total_cents": total2,
+            "item": again["name"],
+            "variant": again["variant"] or "",
+            "placed": placed.isoformat(),
+        },
         rubric=[
             RubricItem(
                 id="order",
@@ -390,12 +400,81 @@ def birthday_while_away(task: Task, web: Web) -> str:
     return f"Ordered the present, added the call, booked {exp['restaurant']} and told both."
 
 
+# --- readers (builder.tasks.reader): the order's page, the product's page, Shopwell's shipping terms -------------
+
+
+@reader("order", "item")
+def return_item_amount(see: See, given: dict) -> Reading:
+    """The refund the order page's return form states for the item (else its quantity × price)."""
+    o = shown.order(see, given["order"])
+    lines = [
+        x for x in o["lines"] if " ".join(x["name"].split()).casefold() == " ".join(given["item"].split()).casefold()
+    ]
+    if len(lines) != 1:
+        raise Unreadable(f"order {given['order']} has {len(lines)} lines of {given['item']!r}")
+    line = lines[0]
+    refund = line["refund"] if line["refund"] is not None else line["qty"] * line["price"]
+    return Reading(
+        values={"amount": refund},
+        steps=[
+            f"order {given['order']}: {line['qty']} × {line['price']} cents; the return form's refund "
+            + ("states it" if line["refund"] is not None else "is not open (no form): quantity × price")
+        ],
+    )
+
+
+@reader("item", "variant", "placed", "qty")
+def reorder_item_total(see: See, given: dict) -> Reading:
+    """The item's price now (its product page, the ordered variant) × the quantity, plus shipping under the free-shipping line."""
+    day = dt.date.fromisoformat(given["placed"])
+    want = " ".join(given["item"].split()).casefold()
+    hits = [
+        o
+        for o in shown.orders(see)
+        if o["placed"] == day and any(" ".join(n.split()).casefold() == want for n in o["items"])
+    ]
+    if len(hits) != 1:
+        raise Unreadable(f"{len(hits)} orders of {day} hold {given['item']!r}")
+    line = next(
+        x for x in shown.order(see, hits[0]["number"])["lines"] if " ".join(x["name"].split()).casefold() == want
+    )
+    if given["variant"] and given["variant"].casefold() not in line["variant"].casefold():
+        raise Unreadable(
+            f"order {hits[0]['number']} has {given['item']!r} as {line['variant']!r}, not {given['variant']!r}"
+        )
+    product = see.page(APP, f"/p/{line['slug']}", {"v": line["sku"]})
+    unit = parse_money(visible_text(product.xpath('//*[@data-testid="price"]')[0]))
+    sub = unit * int(given["qty"])
+    foot = visible_text(product.xpath("//footer")[0])
+    free_from = parse_money(foot.split("from", 1)[-1] if "from" in foot else foot.split(" ab ", 1)[-1])
+    # The fee below the free-shipping line: what the latest order under it paid.
+    fee = None
+    for o in shown.orders(see):
+        if o["total"] < free_from:
+            paid = shown.order(see, o["number"])
+            if paid["shipping"]:
+                fee = paid["shipping"]
+                break
+    if sub < free_from and fee is None:
+        raise Unreadable("no Shopwell order shows what shipping below the free-shipping line costs")
+    ship = 0 if sub >= free_from else fee
+    return Reading(
+        values={"total": sub + ship},
+        steps=[
+            f"order {hits[0]['number']} of {day}: {line['name']} ({line['variant'] or 'one way'}), item {line['sku']}",
+            f"its page now: {unit} cents each; {given['qty']} = {sub}",
+            f"shipping: free from {free_from} cents, else {fee}: {ship}",
+        ],
+    )
+
+
 SCENARIOS = [
     Scenario(
         home=APP,
         apps=(APP, "bank"),
         tasks=return_tasks,
         solvers={"return-item": return_item},
+        readers={"return-item": return_item_amount},
         after=("charge-to-item", "item-price"),
         when=in_use,
     ),
@@ -404,6 +483,7 @@ SCENARIOS = [
         apps=(APP, "bank"),
         tasks=reorder_tasks,
         solvers={"reorder-item": reorder_item},
+        readers={"reorder-item": reorder_item_total},
         after=("charge-to-item", "item-price"),
         when=in_use,
     ),

@@ -3,11 +3,13 @@ up instead of delivered. It follows Basketful's camping list and the errands pla
 
 from __future__ import annotations
 
+from apps.grocery import reader as shown
 from apps.grocery.tasks import APP, KIT, done_orders, in_use
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.tasks.phrasing import last_month, month_phrase
 from builder.world import World
 
@@ -32,7 +34,13 @@ def pickup_tasks(world: World) -> list[Task]:
             instruction=f"Had I picked up my Basketful orders {month_phrase(start, today)} myself instead of having them "
             "delivered (no delivery fee, no shopper tip, everything else the same), how much would I have "
             "paid in total, and how much would I have saved?",
-            expected={"orders": len(month), "total_cents": spent, "saved_cents": extra, "pickup_cents": spent - extra},
+            expected={
+                "orders": len(month),
+                "total_cents": spent,
+                "saved_cents": extra,
+                "pickup_cents": spent - extra,
+                "month": start.isoformat()[:7],
+            },
             rubric=[
                 RubricItem(
                     id="pickup",
@@ -48,4 +56,33 @@ def pickup_tasks(world: World) -> list[Task]:
     return out
 
 
-SCENARIOS = [Scenario(home=APP, apps=(APP, "bank"), tasks=pickup_tasks, after="camping-list", when=in_use)]
+@reader("month")
+def cf_pickup(see: See, given: dict) -> Reading:
+    """Each order of the month: its total less the receipt's delivery fee and tip (the service fee stays)."""
+    mine = shown.in_month(see, given["month"])
+    if not mine:
+        raise Unreadable(f"no Basketful order placed in {given['month']}")
+    saved = 0
+    for o in mine:
+        r = shown.receipt(see, o)
+        fee = next((c for k, c in r.items() if k.casefold() in ("delivery fee", "liefergebühr")), None)
+        if fee is None:
+            raise Unreadable(f"order {o['id']}'s receipt shows no delivery fee line")
+        saved += fee + r["tip"]
+    total = sum(o["total"] for o in mine)
+    return Reading(
+        values={"pickup": total - saved, "saved": saved},
+        steps=[f"{len(mine)} orders placed in {given['month']}, {total} in all; delivery fees and tips {saved}"],
+    )
+
+
+SCENARIOS = [
+    Scenario(
+        home=APP,
+        apps=(APP, "bank"),
+        tasks=pickup_tasks,
+        readers={"cf-pickup": cf_pickup},
+        after="camping-list",
+        when=in_use,
+    )
+]

@@ -5,12 +5,16 @@ most (the bookings and the chats). They follow TableTime's review of the last me
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter
 
-from apps.dining.tasks import APP, KIT, dined, in_use
+from apps.dining import reader as tt
+from apps.dining.tasks import APP, KIT, dined, in_use, spellings
 from builder.tasks import answers as A
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader, visible_text
+from builder.tasks.shown import time_in
 from builder.world import World
 
 
@@ -35,8 +39,11 @@ def contradiction_tasks(world: World) -> list[Task]:
                 "right": it["booked_time"],
                 "stale": it["friend_time"],
                 "truth": "booking",
+                "restaurant": it["restaurant"],
+                "friend": it["friend"].split()[0],
             },
             planted=[it["id"]],
+            rule="the booking confirmation beats a friend's memory",
             rubric=[
                 RubricItem(
                     id="right", weight=40, requirement=f"Gives {A.clock(booked)}", check=A.text(*A.time_forms(booked))
@@ -75,14 +82,118 @@ def companion_tasks(world: World) -> list[Task]:
             "who came along), and tell me how many of those meals they joined.",
             expected={"companion": name, "meals": n, "of": len(past)},
             rubric=[
-                RubricItem(id="who", weight=70, requirement=f"Names {name}", check=A.names([A.person(name)])),
+                RubricItem(id="who", weight=70, requirement=f"Names {name}", check=A.names([spellings(world, name)])),
                 RubricItem(id="count", weight=30, requirement=f"Says {n} meals", check=A.number(n)),
             ],
         )
     return out
 
 
+# --- readers (builder.tasks.reader): TableTime's reservations, Parley's chats -------------------------------------
+
+
+@reader("restaurant", "friend")
+def booking_vs_chat(see: See, given: dict) -> Reading:
+    """The booking's time (TableTime's upcoming reservation, its page) against the time in the friend's latest chat
+    message naming the restaurant; the booking confirmation wins."""
+    name = given["restaurant"]
+    booked = [r for r in tt.rows(see, "upcoming") if r["name"].casefold() == name.casefold()]
+    if len(booked) != 1:
+        raise Unreadable(f"{len(booked)} upcoming reservations at {name}")
+    row = booked[0]
+    page = see.page(APP, f"/reservations/{row['confirmation']}")
+    facts = dict(
+        zip(
+            [visible_text(x) for x in page.xpath('//dl[contains(@class, "tt-facts")]/dt')],
+            [visible_text(x) for x in page.xpath('//dl[contains(@class, "tt-facts")]/dd')],
+        )
+    )
+    shown = facts.get("Time", "")
+    right = time_in(shown)
+    chats = [
+        a
+        for a in see.page("messaging", "/").xpath('//a[@data-testid="conversation"][@data-kind="direct"]')
+        if (a.get("data-name") or "").split()[:1] == [given["friend"]]
+    ]
+    if len(chats) != 1:
+        raise Unreadable(f"{len(chats)} direct chats with someone called {given['friend']}")
+    said = []
+    for m in see.page("messaging", chats[0].get("href")).xpath('//*[@data-testid="message"][@data-mine="0"]'):
+        words = visible_text(m.xpath('.//*[@data-testid="message-text"]')[0])
+        if name.casefold() in words.casefold():
+            said.append((m.xpath(".//time/@datetime")[0], words))
+    if not said:
+        raise Unreadable(f"{given['friend']} never names {name} in chat")
+    at, words = max(said)
+    stale = time_in(words)
+    if stale == right:
+        raise Unreadable(f"{given['friend']} and TableTime agree on {right}")
+    out_right, out_stale = _clock(shown), _clock_of(words, stale)
+    return Reading(
+        values={"right": out_right, "stale": out_stale, "order": [out_right, out_stale]},
+        steps=[
+            f"TableTime {row['confirmation']}: {name}, {facts.get('Date', row['day'])} at {shown}",
+            f"Parley, {chats[0].get('data-name')} at {at}: {words!r}",
+            "the booking confirmation beats a friend's memory",
+        ],
+    )
+
+
+def _clock(text: str) -> str:
+    """The time of day as the page writes it (``7:45 PM``, ``19:45``)."""
+    m = re.search(r"\d{1,2}[:.]\d{2}(?:\s*[AaPp]\.?\s?[Mm]\.?)?", text)
+    if m is None:
+        raise Unreadable(f"no time of day in {text!r}")
+    return m.group(0)
+
+
+def _clock_of(words: str, hhmm: str) -> str:
+    """The time ``hhmm`` as ``words`` write it (a chat message: ``8:15 PM``, ``20:15``, ``7 pm``)."""
+    for m in re.finditer(r"\d{1,2}(?:[:.]\d{2})?\s*(?:[AaPp]\.?\s?[Mm]\.?|Uhr)?", words):
+        try:
+            if time_in(m.group(0)) == hhmm:
+                return m.group(0).strip()
+        except Unreadable:
+            continue
+    raise Unreadable(f"{hhmm} is not written in {words!r}")
+
+
+@reader(unique=True)
+def dining_companion(see: See, given: dict) -> Reading:
+    """Who is named most among the companions of the past reservations (each reservation's page)."""
+    past = tt.rows(see, "past")
+    counts: Counter = Counter()
+    for r in past:
+        counts.update(tt.detail(see, r["confirmation"])["companions"])
+    ranked = counts.most_common()
+    if not ranked:
+        raise Unreadable("no past reservation names anyone dining along")
+    (top, n), runner = ranked[0], (ranked[1][1] if len(ranked) > 1 else 0)
+    return Reading(
+        values={"who": [top], "count": n},
+        steps=[
+            f"Past tab: {len(past)} reservations; each one's page names who dined along",
+            "meals per companion: " + ", ".join(f"{k} {v}" for k, v in ranked[:4]),
+        ],
+        margin=n - runner,
+    )
+
+
 SCENARIOS = [
-    Scenario(home=APP, apps=(APP, "messaging", "mail"), tasks=contradiction_tasks, after="review-last", when=in_use),
-    Scenario(home=APP, apps=(APP, "messaging"), tasks=companion_tasks, after="review-last", when=in_use),
+    Scenario(
+        home=APP,
+        apps=(APP, "messaging", "mail"),
+        tasks=contradiction_tasks,
+        readers={"cx-booking-vs-chat": booking_vs_chat},
+        after="review-last",
+        when=in_use,
+    ),
+    Scenario(
+        home=APP,
+        apps=(APP, "messaging"),
+        tasks=companion_tasks,
+        readers={"pref-dining-companion": dining_companion},
+        after="review-last",
+        when=in_use,
+    ),
 ]

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 
+from apps.shop.reader import shipping_paid
 from apps.shop.tasks import in_use
 from builder.money import money
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, parse_money, reader, visible_text
+from builder.tasks.shown import day_in
 from builder.world import World
 from scenarios import RECAPS
 
@@ -64,4 +67,66 @@ def crossapp_tasks(world: World) -> list[Task]:
     return out
 
 
-SCENARIOS = [Scenario(home="shop", apps=("shop",), tasks=crossapp_tasks, rank=RECAPS, when=in_use)]
+# --- the reader (builder.tasks.reader): Shopwell's orders, DashBite's and Basketful's order pages ------------------
+
+
+def _dashbite_fees(see: See, year: int) -> tuple[int, list[str]]:
+    """DashBite's delivery, service and small-order fees (its order pages) of the orders placed in ``year``."""
+    doc = see.page("delivery", "/orders")
+    cents, n = 0, 0
+    for row in doc.xpath('//*[@data-testid="order-row"]'):
+        if day_in(visible_text(row.xpath("./span")[0])).year != year:
+            continue
+        page = see.page("delivery", row.xpath(".//a/@href")[0])
+        for tid in ("delivery", "service", "small-order"):
+            cell = page.xpath(f'//*[@data-testid="{tid}"]')
+            if cell:
+                cents += parse_money(visible_text(cell[0]))
+        n += 1
+    return cents, [f"DashBite: {n} orders placed in {year}; delivery, service and small-order fees {cents} cents"]
+
+
+def _basketful_fees(see: See, year: int) -> tuple[int, list[str]]:
+    """Basketful's delivery and service fees (its order pages) of the orders placed in ``year``."""
+    doc = see.page("grocery", "/orders")
+    cents, n = 0, 0
+    for li in doc.xpath('//li[@data-testid="order"]'):
+        line = visible_text(li.xpath('.//div[contains(@class, "bf-muted")]')[0])
+        if day_in(line.split("placed", 1)[-1]).year != year:
+            continue
+        page = see.page("grocery", li.xpath(".//a/@href")[0])
+        for tr in page.xpath('//table[contains(@class, "bf-totals")]//tr'):
+            label = visible_text(tr.xpath("./td")[0]).casefold()
+            if "fee" in label or "gebühr" in label:
+                cents += parse_money(visible_text(tr.xpath("./td")[1]))
+        n += 1
+    return cents, [f"Basketful: {n} orders placed in {year}; delivery and service fees {cents} cents"]
+
+
+@reader("year")
+def fees(see: See, given: dict) -> Reading:
+    """The year's Shopwell shipping, DashBite fees and Basketful fees (tips aside), each read off the order pages, and the sum."""
+    year = int(given["year"])
+    shop, _, steps = shipping_paid(see, year)
+    values, parts = {"shop": shop}, [shop]
+    for key, read in (("delivery", _dashbite_fees), ("grocery", _basketful_fees)):
+        cents, more = read(see, year)
+        steps += more
+        if cents:
+            values[key] = cents
+            parts.append(cents)
+    values["total"] = sum(parts)
+    return Reading(values=values, steps=[*steps, f"total {values['total']} cents"])
+
+
+SCENARIOS = [
+    Scenario(
+        home="shop",
+        apps=("shop",),
+        tasks=crossapp_tasks,
+        # Last year's task is "x-fees-<year>": every year a world may have.
+        readers={"x-fees-this-year": fees, **{f"x-fees-{y}": fees for y in range(2000, 2100)}},
+        rank=RECAPS,
+        when=in_use,
+    )
+]
