@@ -111,7 +111,7 @@ def tasks(world: World) -> list[Task]:
         difficulty="medium",
         time_limit_seconds=420,
         instruction=f"How much have I received in dividends at Tidewell in {year}, and which holding paid the largest single dividend?",
-        expected={"total_cents": div_total, "top_symbol": top.data["symbol"] if top else None},
+        expected={"year": year, "total_cents": div_total, "top_symbol": top.data["symbol"] if top else None},
         rubric=rubric,
     )
 
@@ -310,7 +310,13 @@ def insight_tasks(world: World) -> list[Task]:
                 instruction=f"Had I paused my automatic monthly investment for all of {year} and kept the money "
                 "as cash instead, would I be better or worse off today, and by how much? Value each "
                 f"automatic purchase of {year} at today's closing price against what it cost.",
-                expected={"buys": len(buys), "paid_cents": paid, "worth_cents": worth, "gain_cents": worth - paid},
+                expected={
+                    "year": year,
+                    "buys": len(buys),
+                    "paid_cents": paid,
+                    "worth_cents": worth,
+                    "gain_cents": worth - paid,
+                },
                 rubric=[
                     RubricItem(
                         id="gain",

@@ -82,7 +82,12 @@ def tasks(world: World) -> list[Task]:
             difficulty="easy",
             time_limit_seconds=300,
             instruction=f"What did I win on the Hunchline market “{m.question}”, and how many shares paid out?",
-            expected={"payout_cents": best.data["amount_cents"], "shares": best.data["shares"], "ticker": m.ticker},
+            expected={
+                "payout_cents": best.data["amount_cents"],
+                "shares": best.data["shares"],
+                "ticker": m.ticker,
+                "question": m.question,
+            },
             rubric=[
                 RubricItem(
                     id="payout",
@@ -233,7 +238,7 @@ def tasks(world: World) -> list[Task]:
         time_limit_seconds=240,
         instruction=f"What chance does Hunchline currently give the market “{odds.question}”, and what does one NO "
         "share cost?",
-        expected={"ticker": odds.ticker, "yes_cents": pc, "no_cents": 100 - pc},
+        expected={"ticker": odds.ticker, "question": odds.question, "yes_cents": pc, "no_cents": 100 - pc},
         rubric=[
             RubricItem(
                 id="chance",
@@ -301,6 +306,7 @@ def insight_tasks(world: World) -> list[Task]:
             "actually pay?",
             expected={
                 "ticker": ticker,
+                "question": m.question,
                 "outcome": m.outcome,
                 "other_shares": would,
                 "payout_if_cents": pay,

@@ -132,7 +132,7 @@ def tasks(world: World) -> list[Task]:
         difficulty="easy",
         time_limit_seconds=240,
         instruction=f"What wages did {main['issuer']} report on my {wage_form} for {year.label}?",
-        expected={"wages_cents": wages},
+        expected={"form": wage_form, "issuer": main["issuer"], "year": year.label, "wages_cents": wages},
         rubric=[RubricItem(id="wages", weight=100, requirement=f"States {money(wages, cur)}", check=kit.amount(wages))],
     )
 
@@ -144,7 +144,7 @@ def tasks(world: World) -> list[Task]:
         difficulty="easy",
         time_limit_seconds=300,
         instruction=f"Open my {wage_form} for {year.label} in my Documents folder: how much {wwords} does it show?",
-        expected={"withheld_cents": withheld},
+        expected={"form": wage_form, "year": year.label, "withheld_cents": withheld},
         rubric=[
             RubricItem(
                 id="withheld", weight=100, requirement=f"States {money(withheld, cur)}", check=kit.amount(withheld)
@@ -244,7 +244,7 @@ def tasks(world: World) -> list[Task]:
             difficulty="easy",
             time_limit_seconds=300,
             instruction=f"How much tax did my filed {filed['tax_year']} return come to in total?",
-            expected={"tax_cents": filed["lines"]["tax"]},
+            expected={"tax_year": filed["tax_year"], "tax_cents": filed["lines"]["tax"]},
             rubric=[
                 RubricItem(
                     id="tax",

@@ -3,14 +3,16 @@ exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rul
 
 from __future__ import annotations
 
+from apps.brokerage import reader as seen
 from apps.brokerage.tasks import in_use
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, reader
 from builder.world import World
-from scenarios import PAIRS
+from scenarios import PAIRS, bankbook
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -59,4 +61,34 @@ def _build(world: World, task) -> None:
         )
 
 
-SCENARIOS = [Scenario(home="brokerage", apps=("brokerage",), tasks=pair_tasks, rank=PAIRS, when=in_use)]
+@reader("year")
+def read_dividends_vs_interest(see: See, given: dict) -> Reading:
+    """Tidewell's dividends paid in the year against the interest lines of the savings account in the year."""
+    import datetime as dt
+
+    year = int(given["year"])
+    rows, steps = seen.dividends_in(see, year)
+    div = sum(r["cents"] for r in rows)
+    savings = bankbook.account_of(see, "savings")
+    paid = [
+        r
+        for r in bankbook.lines(see, savings["id"], dt.date(year, 1, 1), dt.date(year, 12, 31))
+        if r["category"] == "Interest" and r["cents"] > 0
+    ]
+    interest = sum(r["cents"] for r in paid)
+    return Reading(
+        values={"dividends": div, "interest": interest, "difference": div - interest},
+        steps=[*steps, f"{savings['name']}: {len(paid)} interest line(s) in {year}, sum {interest} cents"],
+    )
+
+
+SCENARIOS = [
+    Scenario(
+        home="brokerage",
+        apps=("brokerage",),
+        tasks=pair_tasks,
+        rank=PAIRS,
+        when=in_use,
+        readers={"pair-dividends-vs-interest": read_dividends_vs_interest},
+    )
+]

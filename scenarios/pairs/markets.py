@@ -8,6 +8,7 @@ from builder.tasks import answers as A
 from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, reader
 from builder.world import World
 from scenarios import PAIRS
 
@@ -43,4 +44,25 @@ def _build(world: World, task) -> None:
         )
 
 
-SCENARIOS = [Scenario(home="markets", apps=("markets",), tasks=pair_tasks, rank=PAIRS)]
+@reader("year")
+def read_invested(see: See, given: dict) -> Reading:
+    """The deposits from the bank dated in the year at Tidewell and at Hunchline, and their sum."""
+    from apps.brokerage import reader as tidewell
+    from apps.markets import reader as hunchline
+
+    year = int(given["year"])
+    tw, tw_steps = tidewell.deposits_in(see, year)
+    hl, hl_steps = hunchline.deposits_in(see, year)
+    a, b = sum(r["cents"] for r in tw), sum(r["cents"] for r in hl)
+    return Reading(values={"total": a + b, "tidewell": a, "hunchline": b}, steps=[*tw_steps, *hl_steps])
+
+
+SCENARIOS = [
+    Scenario(
+        home="markets",
+        apps=("markets",),
+        tasks=pair_tasks,
+        rank=PAIRS,
+        readers={"pair-invested-this-year": read_invested},
+    )
+]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from apps.brokerage import reader as seen
 from apps.brokerage.tasks import APP, in_use
 from builder.money import money
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, reader
 from builder.world import World, brokerage_book, brokerage_value_cents
-from scenarios import RECAPS
+from scenarios import RECAPS, bankbook
 
 
 def crossapp_tasks(world: World) -> list[Task]:
@@ -55,4 +57,32 @@ def crossapp_tasks(world: World) -> list[Task]:
     ]
 
 
-SCENARIOS = [Scenario(home="brokerage", apps=("brokerage",), tasks=crossapp_tasks, rank=RECAPS, when=in_use)]
+@reader()
+def read_net_worth(see: See, given: dict) -> Reading:
+    """Each bank account's current balance (the card's as owed, negative), Tidewell's value with its cash,
+    Hunchline's cash (when Hunchline is on the desktop), and their sum."""
+    from apps.markets import reader as hunchline
+
+    values, steps = {}, []
+    for a in bankbook.accounts(see):
+        values[a["kind"]] = values.get(a["kind"], 0) + a["balance"]
+        steps.append(f"bank: {a['name']} ({a['kind']}) current balance {a['shown']}")
+    values["tidewell"], shown = seen.value(see)
+    steps.append(f"Tidewell overview: account value {shown}")
+    if "markets" in see.domains:
+        values["hunchline"], shown = hunchline.cash(see)
+        steps.append(f"Hunchline Portfolio: Cash {shown}")
+    values["net"] = sum(values.values())
+    return Reading(values=values, steps=[*steps, f"net {values['net']} cents"])
+
+
+SCENARIOS = [
+    Scenario(
+        home="brokerage",
+        apps=("brokerage",),
+        tasks=crossapp_tasks,
+        rank=RECAPS,
+        when=in_use,
+        readers={"x-net-worth": read_net_worth},
+    )
+]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from apps.markets import reader as seen
 from apps.markets.tasks import APP
 from builder.money import money
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, reader
 from builder.world import World, forecasts
 from scenarios import RECAPS
 
@@ -43,6 +45,7 @@ def crossapp_tasks(world: World) -> list[Task]:
             instruction="This year, how much have I paid into Tidewell and how much into Hunchline? And what is "
             "each of them worth today (Tidewell with its cash, Hunchline's cash)?",
             expected={
+                "year": year,
                 "tidewell_in_cents": tw_in,
                 "hunchline_in_cents": hl_in,
                 "tidewell_now_cents": tw_now,
@@ -66,4 +69,34 @@ def crossapp_tasks(world: World) -> list[Task]:
     ]
 
 
-SCENARIOS = [Scenario(home="markets", apps=("markets",), tasks=crossapp_tasks, rank=RECAPS)]
+@reader("year")
+def read_invested(see: See, given: dict) -> Reading:
+    """This year's deposits from the bank at Tidewell and at Hunchline; Tidewell's value with cash, Hunchline's
+    cash."""
+    from apps.brokerage import reader as tidewell
+
+    year = int(given["year"])
+    tw, tw_steps = tidewell.deposits_in(see, year)
+    hl, hl_steps = seen.deposits_in(see, year)
+    tw_now, tw_shown = tidewell.value(see)
+    hl_now, hl_shown = seen.cash(see)
+    return Reading(
+        values={
+            "tw-in": sum(r["cents"] for r in tw),
+            "hl-in": sum(r["cents"] for r in hl),
+            "tw-now": tw_now,
+            "hl-now": hl_now,
+        },
+        steps=[*tw_steps, *hl_steps, f"Tidewell overview: account value {tw_shown}", f"Hunchline Cash {hl_shown}"],
+    )
+
+
+SCENARIOS = [
+    Scenario(
+        home="markets",
+        apps=("markets",),
+        tasks=crossapp_tasks,
+        rank=RECAPS,
+        readers={"x-invested-this-year": read_invested},
+    )
+]

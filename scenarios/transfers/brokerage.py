@@ -4,6 +4,7 @@ in Tidewell and the bank. With the reference solutions of the two actions."""
 
 from __future__ import annotations
 
+from apps.brokerage import reader as seen
 from apps.brokerage import steps as tidewell
 from apps.brokerage.tasks import APP, KIT, in_use, recurring_fund, settled
 from builder.money import money
@@ -11,8 +12,10 @@ from builder.tasks import kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.oracle import Web
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.reference.securities import COUNTERPARTY
 from builder.world import World, brokerage_book, closing_price, security
+from scenarios import bankbook
 
 BANK = "bank"
 
@@ -48,14 +51,14 @@ def recurring_tasks(world: World) -> list[Task]:
         difficulty="medium",
         time_limit_seconds=420,
         instruction=f"How much has my monthly automatic investment into Tidewell taken out of my checking account so far in {year}?",
-        expected={"total_cents": total, "transfers": len(recurring)},
+        expected={"year": year, "total_cents": total, "transfers": len(recurring)},
         rubric=[
             RubricItem(id="total", weight=80, requirement=f"States {m(total)} in total", check=kit.amount(total)),
             RubricItem(
                 id="count",
                 weight=20,
                 requirement=f"Says it was {len(recurring)} monthly transfers",
-                check=Check(type="answer_text", any_of=[str(len(recurring))]),
+                check=Check(type="answer_number", value=len(recurring)),
             ),
         ],
     )
@@ -225,13 +228,63 @@ def withdraw_cash(task: Task, web: Web) -> str:
     return f"Sent {amount} back to checking."
 
 
+@reader("year")
+def read_recurring(see: See, given: dict) -> Reading:
+    """The automatic investment's deposits from the bank in the year (Tidewell's Transfers, the Recurring pill)."""
+    rows, _ = seen.deposits_in(see, int(given["year"]))
+    auto = [r for r in rows if r["recurring"]]
+    total = sum(r["cents"] for r in auto)
+    return Reading(
+        values={"total": total, "count": len(auto)},
+        steps=[
+            f"Tidewell Transfers: {len(auto)} recurring deposit(s) from the bank in {given['year']}: "
+            + ", ".join(f"{r['day']} {r['amount']}" for r in auto),
+            f"sum {total} cents",
+        ],
+    )
+
+
+@reader(unique=True)
+def read_last_transfer(see: See, given: dict) -> Reading:
+    """The newest line of checking to Tidewell, matched by Tidewell's newest deposit from the bank; the margin is
+    the days since the line before it (0: two lines on the last day)."""
+    checking = bankbook.account_of(see, "checking")
+    out = [r for r in bankbook.lines(see, checking["id"], q="Tidewell") if r["cents"] < 0]
+    if not out:
+        raise Unreadable("checking shows no transfer to Tidewell")
+    out.sort(key=lambda r: r["day"])
+    last = out[-1]
+    margin = (last["day"] - out[-2]["day"]).days if len(out) > 1 else 1
+    deposits = [r for r in seen.transfers(see) if r["deposit"]]
+    mine = max(deposits, key=lambda r: r["day"]) if deposits else None
+    if mine is None or (mine["day"], mine["cents"]) != (last["day"], -last["cents"]):
+        raise Unreadable(
+            f"checking's last line to Tidewell ({last['day']} {last['amount']}) is not Tidewell's last deposit"
+        )
+    return Reading(
+        values={"amount": -last["cents"], "date": last["day"].isoformat()},
+        steps=[
+            f"{checking['name']}: newest line to Tidewell {last['day']} {last['description']} {last['amount']}",
+            f"Tidewell Transfers: newest deposit from the bank {mine['when']} {mine['amount']}",
+        ],
+        margin=margin,
+    )
+
+
 SCENARIOS = [
-    Scenario(home=APP, apps=(APP, BANK), tasks=recurring_tasks, after="portfolio-value"),
+    Scenario(
+        home=APP,
+        apps=(APP, BANK),
+        tasks=recurring_tasks,
+        after="portfolio-value",
+        readers={"recurring-this-year": read_recurring},
+    ),
     Scenario(
         home=APP,
         apps=(APP, BANK),
         tasks=transfer_tasks,
         solvers={"deposit-and-buy": deposit_and_buy, "withdraw-cash": withdraw_cash},
+        readers={"last-transfer": read_last_transfer},
         after="dividends-this-year",
         when=in_use,
     ),

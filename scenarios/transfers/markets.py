@@ -5,6 +5,7 @@ the reference solutions of the actions."""
 
 from __future__ import annotations
 
+from apps.markets import reader as seen
 from apps.markets import steps as hunchline
 from apps.markets.tasks import APP, BUY_POSITION, KIT
 from builder.money import money
@@ -12,7 +13,9 @@ from builder.tasks import kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.oracle import Web
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.world import World, forecasts
+from scenarios import bankbook
 
 
 def deposit_lookups(world: World) -> list[Task]:
@@ -35,7 +38,7 @@ def deposit_lookups(world: World) -> list[Task]:
         time_limit_seconds=420,
         instruction=f"How much money have I moved from my bank into Hunchline in {year} so far, and in how many "
         "transfers?",
-        expected={"total_cents": total, "transfers": len(this_year)},
+        expected={"year": year, "total_cents": total, "transfers": len(this_year)},
         rubric=[
             RubricItem(
                 id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=kit.amount(total)
@@ -53,7 +56,11 @@ def deposit_lookups(world: World) -> list[Task]:
         time_limit_seconds=360,
         instruction=f"My checking account shows a transfer of {money(e.data['amount_cents'], cur)} to Hunchline on "
         f"{e.at:%B %-d, %Y}. What reference number does Hunchline show for that deposit?",
-        expected={"reference": e.data["reference"]},
+        expected={
+            "amount_cents": e.data["amount_cents"],
+            "day": e.at.date().isoformat(),
+            "reference": e.data["reference"],
+        },
         rubric=[
             RubricItem(
                 id="reference",
@@ -374,8 +381,36 @@ def fund_and_buy(task: Task, web: Web) -> str:
     )
 
 
+@reader("amount_cents", "day")
+def read_deposit_reference(see: See, given: dict) -> Reading:
+    """The checking line the question names, then the Hunchline deposit of that day and amount and its reference."""
+    import datetime as dt
+
+    day, cents = dt.date.fromisoformat(given["day"]), given["amount_cents"]
+    checking = bankbook.account_of(see, "checking")
+    line = [r for r in bankbook.lines(see, checking["id"], day, day, q="Hunchline") if r["cents"] == -cents]
+    if len(line) != 1:
+        raise Unreadable(f"checking shows {len(line)} transfers of {cents} cents to Hunchline on {day}")
+    hit = [r for r in seen.activity(see, "deposit") if r["day"] == day and r["cents"] == cents]
+    if len(hit) != 1:
+        raise Unreadable(f"{len(hit)} Hunchline deposits of {cents} cents on {day}")
+    return Reading(
+        values={"reference": hit[0]["reference"]},
+        steps=[
+            f"{checking['name']}: {line[0]['day']} {line[0]['description']} {line[0]['amount']}",
+            f"Hunchline Activity, Deposit: {hit[0]['when']} {hit[0]['amount']} has reference {hit[0]['reference']}",
+        ],
+    )
+
+
 SCENARIOS = [
-    Scenario(home=APP, apps=(APP, "bank"), tasks=deposit_lookups, after="cash-balance"),
+    Scenario(
+        home=APP,
+        apps=(APP, "bank"),
+        tasks=deposit_lookups,
+        after="cash-balance",
+        readers={"deposited-this-year": seen.deposited_this_year, "deposit-reference": read_deposit_reference},
+    ),
     Scenario(
         home=APP,
         apps=(APP, "bank"),
@@ -388,6 +423,7 @@ SCENARIOS = [
         apps=(APP, "bank"),
         tasks=fund_tasks,
         solvers={"fund-and-buy": fund_and_buy},
+        readers={"net-deposited": seen.net_deposited},
         after="market-odds",
     ),
 ]

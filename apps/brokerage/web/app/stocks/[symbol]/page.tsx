@@ -38,7 +38,7 @@ export async function generateMetadata({ params }: { params: Promise<{ symbol: s
   return { title: symbol.toUpperCase().slice(0, 8) };
 }
 
-/** A security: as-of price and day change, chart by range, stats, your position, the order ticket, watch toggle. */
+/** A security: as-of price and day change, chart by range with its closes (newest first, folded), stats, your position, the order ticket, watch toggle. */
 export default async function SymbolPage({ params, searchParams }: { params: Promise<{ symbol: string }>; searchParams: SearchParams }) {
   const { symbol } = await params;
   const sp = await searchParams;
@@ -83,6 +83,25 @@ export default async function SymbolPage({ params, searchParams }: { params: Pro
                 </Link>
               ))}
             </div>
+            <details>
+              <summary>{t(`Closing prices, ${range[0]}`, `Schlusskurse, ${range[0]}`)}</summary>
+              <table className="tw-table" data-testid="price-history">
+                <thead>
+                  <tr>
+                    <th>{t("Date", "Datum")}</th>
+                    <th className="num">{t("Close", "Schlusskurs")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {[...closes].reverse().map((c) => (
+                    <tr key={c.day} data-day={c.day}>
+                      <td>{ctx.date(c.day)}</td>
+                      <td className="num">{ctx.money(c.close_cents)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </details>
           </section>
           <section className="tw-card">
             <h2>{t("Stats", "Kennzahlen")}</h2>

@@ -1,0 +1,80 @@
+"""Helpers of the independent readers (:mod:`builder.tasks.reader`) for what pages and files show: a day as the
+locales write it, the text of a PDF in the home folder, a share count.
+
+Nothing here reads the world or a database; every function takes text a person sees (or a file of the home folder)
+and raises :class:`builder.tasks.reader.Unreadable` when the text does not hold what is asked.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+from .reader import Unreadable
+
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        (
+            ("jan", "january", "januar", "jän"),
+            ("feb", "february", "februar"),
+            ("mar", "march", "mär", "märz", "maerz"),
+            ("apr", "april"),
+            ("may", "mai"),
+            ("jun", "june", "juni"),
+            ("jul", "july", "juli"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october", "okt", "oktober"),
+            ("nov", "november"),
+            ("dec", "december", "dez", "dezember"),
+        )
+    )
+    for m in names
+}
+_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_DOTTED = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
+_MONTH_FIRST = re.compile(r"\b([A-Za-zäÄ]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b")
+_DAY_FIRST = re.compile(r"\b(\d{1,2})\.?\s+([A-Za-zäÄ]{3,9})\.?,?\s+(\d{4})\b")
+
+
+def parse_day(text: str) -> dt.date:
+    """The first calendar day written in ``text``, as the apps write days and times in their locales:
+    ``2026-11-02``, ``Nov 2, 2026`` (and ``November 2, 2026, 8:37 AM``), ``2 Nov 2026`` / ``2 Sept 2026, 08:37``
+    (en-GB), ``02.11.2026`` / ``2. November 2026`` (de-DE). Raises :class:`Unreadable` when there is none."""
+    for pat, order in ((_ISO, "ymd"), (_DOTTED, "dmy")):
+        m = pat.search(text)
+        if m:
+            a, b, c = (int(g) for g in m.groups())
+            y, mo, d = (a, b, c) if order == "ymd" else (c, b, a)
+            return dt.date(y, mo, d)
+    m = _MONTH_FIRST.search(text)
+    if m and m.group(1).lower() in _MONTHS:
+        return dt.date(int(m.group(3)), _MONTHS[m.group(1).lower()], int(m.group(2)))
+    m = _DAY_FIRST.search(text)
+    if m and m.group(2).lower() in _MONTHS:
+        return dt.date(int(m.group(3)), _MONTHS[m.group(2).lower()], int(m.group(1)))
+    raise Unreadable(f"no day in {text!r}")
+
+
+def pdf_text(path: Path) -> str:
+    """The text of every page of the PDF at ``path`` (pypdf's extraction, pages joined by newlines). Raises
+    :class:`Unreadable` when the file is not a PDF pypdf can read."""
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        return "\n".join(page.extract_text() or "" for page in PdfReader(str(path)).pages)
+    except (PdfReadError, OSError, ValueError) as e:
+        raise Unreadable(f"{path.name} is not a readable PDF: {e}") from e
+
+
+def line_after(text: str, label: str) -> str:
+    """The line that follows the first line of ``text`` starting with ``label`` (case-insensitive): a form's value
+    printed under its box label. Raises :class:`Unreadable` when no line starts so or none follows it."""
+    lines = [ln.strip() for ln in text.splitlines()]
+    for i, ln in enumerate(lines):
+        if ln.lower().startswith(label.lower()) and i + 1 < len(lines):
+            return lines[i + 1]
+    raise Unreadable(f"no line {label!r} followed by a value")
