@@ -143,7 +143,8 @@ def _app(task_id: str) -> str:
 
 
 def _own(task: Task) -> tuple[set[int], list[str]]:
-    """The numbers and spellings ``task`` itself expects, and the text of its instruction's own numbers."""
+    """The numbers ``task`` itself expects (its amounts, counts and the numbers inside its text answers) and the
+    spellings of its text answers."""
     nums: set[int] = set()
     texts: list[str] = []
     for _, c in _answer_checks(task):
@@ -152,6 +153,10 @@ def _own(task: Task) -> tuple[set[int], list[str]]:
         elif c.type == "answer_number":
             nums.add(c.value)
         texts += _spellings(c)
+    from .matching import numbers
+
+    for text in texts:  # "Fichtenstraße 30" expects 30 too: never reject it beside the address
+        nums |= numbers(text)
     return nums, texts
 
 

@@ -10,7 +10,8 @@ Layers, bottom to top (a module may import its own layer and the ones below, nev
    readers), ``builder/appkit.py``, ``builder/files``, ``builder/firefox``, ``builder/layer.py``;
 3. ``tasks``: each app's ``tasks``, ``steps``, ``oracle``, ``reader`` and ``pairs``, ``scenarios/``, ``builder/tasks``,
    ``builder/bundle.py``;
-4. ``top``: the image, the runtime, the site build, the scaffold, the CLI and its output folder.
+4. ``top``: the image, the runtime, the site build, the scaffold, the CLI and its output folder, and
+   ``audit-tasks`` (``builder/tasks/audit.py``: it serves the site build to read the tasks' answers).
 
 Rules beside the order (each names its violations as ``(module, what it imports or names)`` pairs):
 
@@ -50,6 +51,7 @@ BUILDER_LAYERS = {
     "builder.firefox": "projection",
     "builder.layer": "projection",
     "builder.tasks": "tasks",
+    "builder.tasks.audit": "top",
     "builder.bundle": "tasks",
     "builder.image": "top",
     "builder.runtime": "top",
