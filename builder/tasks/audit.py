@@ -1,15 +1,17 @@
 """``audit-tasks``: how far a build's task answers can be trusted, per category.
 
-    audit-tasks BUILD_DIR [--app APP] [--task ID] [--show N] [--json]
+    audit-tasks BUILD_DIR [--app APP] [--task ID] [--show N] [--json] [--port P]
 
 ``BUILD_DIR`` is a build folder (``out/<persona-id>``, ``--until bundle`` or later: ``tasks/tasks.jsonl``,
 ``manifest.json`` and ``layer/``). The command serves a copy of the layer's app databases with the site build
 (built first when ``$PERSONA_CACHE`` has none: minutes), signs in with the cookies the persona's Firefox profile
 holds, and for every answer task runs its independent reader (:mod:`builder.tasks.reader`) and compares what it
 read with the task's expected values. It prints one row per category: tasks, answer tasks, reader-verified,
-disagreeing, unreadable, without a reader, and the questions with a single winner proven unique; then each task
-that is not verified, with what the reader saw. ``--show N`` prints the derivation of N verified tasks too.
-Exit status 0 when every answer task is verified, 1 otherwise, 2 on bad input.
+disagreeing, unreadable, without a reader, the questions with a single winner proven unique, the adversarial
+answers tried against the answer checks and how many passed (:mod:`builder.tasks.adversary`), and the tasks the
+builder dropped (``tasks/dropped.jsonl``); then each dropped task with its reason and each task that is not
+verified, with what the reader saw. ``--show N`` prints the derivation of N verified tasks too.
+Exit status 0 when every answer task is verified and no adversarial answer passes, 1 otherwise, 2 on bad input.
 """
 
 from __future__ import annotations
@@ -47,6 +49,23 @@ class TaskAudit:
     trail: list[str] = field(default_factory=list)
     margin: float | None = None
     unique: bool = False
+    adversarial: int = 0
+    adversarial_passed: list[str] = field(default_factory=list)
+
+
+def try_adversaries(task: Task, currency: str) -> tuple[int, list[str]]:
+    """``(tried, passed)``: the adversarial answers of every answer item of ``task``
+    (:func:`builder.tasks.adversary.adversaries`) run through its check; ``passed`` names each that met its item."""
+    from .adversary import adversaries
+    from .grade import run_check
+
+    tried, passed = 0, []
+    for item in answer_items(task):
+        for label, answer in adversaries(item.check, currency):
+            tried += 1
+            if run_check(item.check, {}, answer)[0]:
+                passed.append(f"{item.id}: {label}: {answer[:100]!r}")
+    return tried, passed
 
 
 def profile_cookies(home: Path) -> dict[str, dict[str, str]]:
@@ -123,11 +142,13 @@ def _wait(port: int, host: str, proc, log: Path, seconds: float = 60) -> None:
     raise RuntimeError(f"the site did not answer within {seconds:.0f} s")
 
 
-def audit_task(task: Task, see: See) -> TaskAudit:
-    """Read ``task`` on ``see`` and compare (an action task without answer items is ``action``)."""
+def audit_task(task: Task, see: See, currency: str = "USD") -> TaskAudit:
+    """Read ``task`` on ``see`` and compare (an action task without answer items is ``action``), and try its
+    adversarial answers (amounts written in ``currency``)."""
     out = TaskAudit(task.id, task.category, "action")
     if not answer_items(task):
         return out
+    out.adversarial, out.adversarial_passed = try_adversaries(task, currency)
     try:
         found = find(task)
     except NoReader as e:
@@ -148,22 +169,51 @@ def audit_task(task: Task, see: See) -> TaskAudit:
     return out
 
 
-COLUMNS = ("tasks", "answer", "verified", "disagrees", "unreadable", "no_reader", "unique")
+COLUMNS = (
+    "tasks",
+    "answer",
+    "verified",
+    "disagrees",
+    "unreadable",
+    "no_reader",
+    "unique",
+    "adversarial",
+    "passed",
+    "dropped",
+)
 
 
-def table(audits: list[TaskAudit]) -> list[tuple]:
-    """Rows ``(category, tasks, answer tasks, verified, disagrees, unreadable, no reader, unique)``, one per
-    category in :data:`CATEGORIES` order, then ``all``. ``unique``: single-winner questions read with a margin
-    above 0."""
+def table(audits: list[TaskAudit], dropped: list[dict] = ()) -> list[tuple]:
+    """Rows ``(category, tasks, answer tasks, verified, disagrees, unreadable, no reader, unique, adversarial
+    answers tried, of them passed, dropped)``, one per category in :data:`CATEGORIES` order, then ``all``.
+    ``unique``: single-winner questions read with a margin above 0; ``dropped``: the bundle's
+    ``tasks/dropped.jsonl`` records of the category."""
     rows = []
     for cat in (*CATEGORIES, "all"):
         mine = [a for a in audits if cat in ("all", a.category)]
-        if not mine:
+        gone = [d for d in dropped if cat in ("all", d["category"])]
+        if not mine and not gone:
             continue
         n = Counter(a.status for a in mine)
         answer = sum(a.status != "action" for a in mine)
         unique = sum(1 for a in mine if a.unique and a.margin is not None and a.margin > 0)
-        rows.append((cat, len(mine), answer, n["verified"], n["disagrees"], n["unreadable"], n["no_reader"], unique))
+        tried = sum(a.adversarial for a in mine)
+        passed = sum(len(a.adversarial_passed) for a in mine)
+        rows.append(
+            (
+                cat,
+                len(mine),
+                answer,
+                n["verified"],
+                n["disagrees"],
+                n["unreadable"],
+                n["no_reader"],
+                unique,
+                tried,
+                passed,
+                len(gone),
+            )
+        )
     return rows
 
 
@@ -183,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--task", help="only this task (its full id or <app>/<slug>)")
     ap.add_argument("--show", type=int, default=0, help="also print the derivation of this many verified tasks")
     ap.add_argument("--json", action="store_true", help="print every task's audit as JSON lines")
+    ap.add_argument("--port", type=int, help="serve the apps on this loopback port (default: a free one)")
     args = ap.parse_args(argv)
     build = args.build
     if not (build / "manifest.json").is_file() or not (build / "layer").is_dir():
@@ -196,15 +247,33 @@ def main(argv: list[str] | None = None) -> int:
     if not tasks:
         print("audit-tasks: no task matches", file=sys.stderr)
         return 2
-    with desktop(build, progress=lambda m: print(m, file=sys.stderr)) as see:
-        audits = [audit_task(t, see) for t in tasks]
+    manifest = json.loads((build / "manifest.json").read_text(encoding="utf-8"))
+    currency = manifest.get("currency", "USD")
+    dropped_path = build / "tasks" / "dropped.jsonl"
+    dropped = (
+        [json.loads(line) for line in dropped_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        if dropped_path.is_file()
+        else []
+    )
+    if args.app or args.task:
+        dropped = [
+            d
+            for d in dropped
+            if any(d["id"] == t.id for t in tasks) or (args.app and d["id"].split("/")[1] == args.app)
+        ]
+    with desktop(build, port=args.port, progress=lambda m: print(m, file=sys.stderr)) as see:
+        audits = [audit_task(t, see, currency) for t in tasks]
     if args.json:
         for a in audits:
             print(json.dumps(asdict(a), ensure_ascii=False))
     else:
-        _print_table(table(audits))
+        _print_table(table(audits, dropped))
+        for d in dropped:
+            print(f"dropped {d['id']}: {d['reason']}")
         shown = 0
         for a in audits:
+            for p in a.adversarial_passed:
+                print(f"{a.id}: an adversarial answer passes: {p}")
             if a.status in ("action", "verified"):
                 if a.status == "verified" and shown < args.show:
                     shown += 1
@@ -219,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  step: {s}")
             for s in a.trail[-5:]:
                 print(f"  read: {s}")
-    return 0 if all(a.status in ("action", "verified") for a in audits) else 1
+    ok = all(a.status in ("action", "verified") and not a.adversarial_passed for a in audits)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -75,6 +75,7 @@ def osworld_task(task: Task, snapshot: str, start_url: str | None = None) -> dic
             "expected": {
                 "type": "persona_rubric",
                 "task_id": task.id,
+                "split": task.split,
                 "category": task.category,
                 "kind": task.kind,
                 "rubric": [i.model_dump(exclude_none=True) for i in task.rubric],
@@ -90,6 +91,7 @@ def mypcbench_task(task: Task) -> dict:
     """The MyPCBench record of ``task``: rubric weights as fractions summing to 1."""
     return {
         "id": task.id,
+        "split": task.split,
         "category": task.category,
         "kind": task.kind,
         "instruction": task.instruction,
