@@ -1,6 +1,8 @@
 """The oracle run: every action task of the default persona, from a fresh copy of the seeded databases,
 scores 0 when nothing is done and its full machine weight after its reference solution
-(``apps/<app>/oracle.py``) acted through the production build of the apps.
+(``apps/<app>/oracle.py``) acted through the production build of the apps, and does no harm: every app it changed
+is covered by a state_diff check of the task, and no invariant of any app (a bill paid twice, a table booked
+twice, money below zero: :mod:`builder.tasks.invariants`) is broken by its end state.
 
 One test per app (its action tasks in order), so pytest-xdist spreads the apps over its workers. The other
 shipped personas' long-horizon tasks (the chains most likely to name something only one persona's world has) run
@@ -15,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from builder.apps import discover
-from builder.tasks.grade import grade
+from builder.tasks.grade import grade, state_changes
+from builder.tasks.invariants import broken
 from builder.tasks.model import NOT_APPS
 from builder.tasks.oracle import OracleError, Web, solve, task_app
 
@@ -43,10 +46,29 @@ def web_for(world, served: Served, home: Path) -> Web:
     )
 
 
-def run_oracle(task, world, layer: Path, tmp: Path) -> tuple[int, int, list]:
-    """(score before, score after, items after) of ``task`` done by its oracle on fresh copies of ``layer``."""
+#: What every episode may change outside the task's own apps: the sign-in sessions.
+SESSION_TABLES = frozenset({"sessions"})
+
+
+def harm(task, initial: dict[str, Path], end: dict[str, Path]) -> list[str]:
+    """What an oracle's end state did that the task does not allow for: an app it changed that no state_diff check of
+    the task covers (sign-in sessions aside), and every invariant it broke (:mod:`builder.tasks.invariants`)."""
+    covered = {i.check.app for i in task.rubric if i.check.type == "state_diff"}
+    out = []
+    for a in sorted(initial):
+        changed = {t for t, *_ in state_changes(initial[a], end[a])} - SESSION_TABLES
+        if changed and a not in covered:
+            out.append(f"{a} changed ({', '.join(sorted(changed))}) but no state_diff check covers it")
+    return out + broken(initial, end)
+
+
+def run_oracle(task, world, layer: Path, tmp: Path) -> tuple[int, int, list, list[str]]:
+    """(score before, score after, items after, harm) of ``task`` done by its oracle on fresh copies of ``layer``;
+    ``harm``: :func:`harm` over every app's database."""
     apps = [a for a in task.apps_involved if a not in NOT_APPS]
-    initial = {a: layer / "var/lib/persona-desktop/apps" / app(a).name / app(a).database for a in apps}
+    every = [a.name for a in discover()]
+    seeded = {a: layer / "var/lib/persona-desktop/apps" / app(a).name / app(a).database for a in every}
+    initial = {a: seeded[a] for a in apps}
     user = next((layer / "home").iterdir())
     home = tmp / "home"
     shutil.copytree(user, home, symlinks=True)
@@ -55,7 +77,8 @@ def run_oracle(task, world, layer: Path, tmp: Path) -> tuple[int, int, list]:
         before, _ = grade(task, dbs, "", initial=initial, home=home)
         answer = solve(task, web_for(world, served, home))
         after, items = grade(task, dbs, answer, initial=initial, home=home)
-    return before, after, items
+        damage = harm(task, seeded, {a: served.database(a) for a in every})
+    return before, after, items, damage
 
 
 @pytest.mark.parametrize("name", APPS)
@@ -68,7 +91,9 @@ def test_oracles_score_full_and_nothing_scores_zero(name, world, default_layer, 
         slug = t.id.rsplit("/", 1)[-1]
         assert task_app(t) == name, t.id
         (tmp_path / slug).mkdir()
-        before, after, items = run_oracle(t, world, default_layer, tmp_path / slug)
+        before, after, items, damage = run_oracle(t, world, default_layer, tmp_path / slug)
+        if damage:
+            failures.append((t.id, "harm", damage))
         if before != 0 or after != t.machine_weight:
             failures.append(
                 (
@@ -93,10 +118,12 @@ def test_long_horizon_oracles_of_the_other_personas(stem, tmp_path_factory, tmp_
         slug = t.id.split("/", 1)[1].replace("/", "__")
         (tmp_path / slug).mkdir()
         try:
-            before, after, items = run_oracle(t, world, lay, tmp_path / slug)
+            before, after, items, damage = run_oracle(t, world, lay, tmp_path / slug)
         except OracleError as e:  # every task's outcome in one run, not just the first refusal
             failures.append((t.id, "oracle refused", str(e)[:500]))
             continue
+        if damage:
+            failures.append((t.id, "harm", damage))
         if before != 0 or after != t.machine_weight:
             failures.append(
                 (
