@@ -253,7 +253,7 @@ def _changed(see: See, destination: str) -> tuple[air.Trip, dict, air.Segment]:
     return t, old, seg
 
 
-@reader("destination", "stale")
+@reader("destination")
 def confirmation_vs_airline(see: See, given: dict) -> Reading:
     t, old, seg = _changed(see, given["destination"])
     return Reading(

@@ -110,7 +110,12 @@ def crossapp_tasks(world: World) -> list[Task]:
             "total_cents": total,
         }
         if t.parcels:
-            instruction += "Also, how many Shopwell parcels were delivered at home while I was away?"
+            # Shopwell shows the day of a delivery, not its hour: a parcel of the day I left or came back may have
+            # come before or after, so the question counts the days in between.
+            instruction += (
+                "Also, how many Shopwell parcels were delivered at home while I was away (after the day I left "
+                "and before the day I got back)?"
+            )
             rubric.append(
                 RubricItem(
                     id="parcels",
