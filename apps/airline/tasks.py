@@ -231,7 +231,7 @@ def tasks(world: World) -> list[Task]:
             difficulty="easy",
             time_limit_seconds=240,
             instruction=f"Which seat did I have on the flight that took me to {city}?",
-            expected={"flight_number": into["flight_number"], "seat": into["seat"]},
+            expected={"city": city, "flight_number": into["flight_number"], "seat": into["seat"]},
             rubric=[
                 RubricItem(
                     id="seat",
@@ -345,7 +345,12 @@ def tasks(world: World) -> list[Task]:
             difficulty="medium",
             time_limit_seconds=420,
             instruction=f"I can't make my {booking.data['destination']} trip any more. Cancel it, and tell me what I get back.",
-            expected={"pnr": nf["pnr"], "fare_class": booking.data["fare_class"], "back": fam["cancel"]},
+            expected={
+                "destination": booking.data["destination"],
+                "pnr": nf["pnr"],
+                "fare_class": booking.data["fare_class"],
+                "back": fam["cancel"],
+            },
             rubric=rubric,
         )
 

@@ -123,33 +123,48 @@ def tasks(world: World) -> list[Task]:
 
     # 1, 2. The cost per night and this year's hotels come first, with the bank: scenarios/pairs/stays.py.
     if past:
-        # 3. Longest past stay.
-        longest = max(past, key=lambda b: (b["nights"], b["check_in"]))
-        task(
-            "longest-stay",
-            [APP],
-            kind="lookup",
-            difficulty="easy",
-            time_limit_seconds=240,
-            instruction="Which of my past hotel stays was the longest, and how many nights was it?",
-            expected={"hotel": longest["hotel"], "nights": longest["nights"]},
-            rubric=[
-                RubricItem(
-                    id="hotel",
-                    weight=60,
-                    requirement=f"Names {longest['hotel']}",
-                    check=Check(type="answer_text", any_of=[longest["hotel"], longest["city"]]),
-                ),
-                RubricItem(
-                    id="nights",
-                    weight=40,
-                    requirement=f"Says {longest['nights']} nights",
-                    check=Check(
-                        type="answer_text", any_of=[f"{longest['nights']} nights", f"{longest['nights']} Nächte"]
+        # 3. Longest past stay (none on a tie: two stays of the most nights).
+        ranked = sorted(past, key=lambda b: (b["nights"], b["check_in"]), reverse=True)
+        longest = ranked[0]
+        if len(ranked) > 1 and ranked[1]["nights"] == longest["nights"]:
+            out.append(
+                KIT.dropped(
+                    world,
+                    "longest-stay",
+                    "retrieval",
+                    f"a tie: {longest['hotel']} and {ranked[1]['hotel']}, {longest['nights']} nights each",
+                )
+            )
+        else:
+            # The city names the stay only when no other past stay was there.
+            alone = sum(b["city"] == longest["city"] for b in past) == 1
+            task(
+                "longest-stay",
+                [APP],
+                kind="lookup",
+                difficulty="easy",
+                time_limit_seconds=240,
+                instruction="Which of my past hotel stays was the longest, and how many nights was it?",
+                expected={"hotel": longest["hotel"], "nights": longest["nights"]},
+                rubric=[
+                    RubricItem(
+                        id="hotel",
+                        weight=60,
+                        requirement=f"Names {longest['hotel']}",
+                        check=Check(
+                            type="answer_text", any_of=[longest["hotel"], *([longest["city"]] if alone else [])]
+                        ),
                     ),
-                ),
-            ],
-        )
+                    RubricItem(
+                        id="nights",
+                        weight=40,
+                        requirement=f"Says {longest['nights']} nights",
+                        check=Check(
+                            type="answer_text", any_of=[f"{longest['nights']} nights", f"{longest['nights']} Nächte"]
+                        ),
+                    ),
+                ],
+            )
 
         # 4. Room and guests of a stay.
         b = past[min(2, len(past) - 1)]
@@ -160,7 +175,7 @@ def tasks(world: World) -> list[Task]:
             difficulty="easy",
             time_limit_seconds=240,
             instruction=f"What kind of room did I have at the hotel in {b['city']}, and for how many guests was it booked?",
-            expected={"room": b["room"], "guests": b["guests"]},
+            expected={"city": b["city"], "room": b["room"], "guests": b["guests"]},
             rubric=[
                 RubricItem(
                     id="room",
@@ -318,7 +333,12 @@ def insight_tasks(world: World) -> list[Task]:
             time_limit_seconds=420,
             instruction=f"Had I checked out of my {b['city']} hotel a day earlier, how much less would the room nights "
             "have cost (before taxes), and which night would I have skipped?",
-            expected={"confirmation": b["confirmation"], "night": last["night"], "saved_cents": last["cents"]},
+            expected={
+                "city": b["city"],
+                "confirmation": b["confirmation"],
+                "night": last["night"],
+                "saved_cents": last["cents"],
+            },
             rubric=[
                 RubricItem(
                     id="saved",

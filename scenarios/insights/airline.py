@@ -5,14 +5,22 @@ the plans still on the old day, what a one-seat booking would have cost."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
+from apps.airline import reader as air
 from apps.airline.tasks import KIT, in_use
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks.collect import Scenario
+from builder.tasks.localdates import clock_text, parse_clock, parse_day
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.phrasing import day_phrase
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.world import World
+from scenarios import travel_desktop as desk
+
+#: How a careful person settles the booking mail against the airline's schedule change.
+RULE = "the airline's newer schedule-change notice beats the older booking confirmation and the plans made from it"
 
 
 def insight_tasks(world: World) -> list[Task]:
@@ -48,7 +56,9 @@ def insight_tasks(world: World) -> list[Task]:
             instruction=f"My booking confirmation email for {dest} says I'm on {old_no} "
             f"{day_phrase(old_dep.date(), today)}. Is that still what Meridian Air has? Give me the flight "
             "number and departure day I'm actually on now, and what the confirmation said.",
+            rule=RULE,
             expected={
+                "destination": dest,
                 "pnr": it["pnr"],
                 "right": {"flight": new_no, "departure": it["new_departure"]},
                 "stale": {"flight": old_no, "departure": it["old_departure"]},
@@ -85,7 +95,7 @@ def insight_tasks(world: World) -> list[Task]:
             time_limit_seconds=420,
             instruction=f"Meridian Air changed my flight to {dest}. Had they kept my original flight, on what day and "
             f"at what local time would I have landed in {dest}?",
-            expected={"arrival": old_arr.isoformat(), "flight": old_no},
+            expected={"destination": dest, "arrival": old_arr.isoformat(), "flight": old_no},
             planted=[it["id"]],
             rubric=[
                 RubricItem(
@@ -102,11 +112,11 @@ def insight_tasks(world: World) -> list[Task]:
         stale = []
         if "calendar_flight" in steps:
             stale.append(("calendar", ["calendar", "Daybook"], "the calendar's flight entry"))
-        if "airport_ride" in steps:
-            stale.append(("ride", ["ZipRide", "ride"], "the ZipRide airport ride"))
+        # The airport ride ("airport_ride") is left out: ZipRide shows no scheduled ride (its seed has the rides
+        # taken), so no one could name it.
         if "hotel_check_in" in steps:
             h = steps["hotel_check_in"].get("hotel") or by_id[steps["hotel_check_in"]["event_id"]].data["hotel"]
-            stale.append(("hotel", [h, "hotel"], f"the hotel ({h})"))
+            stale.append(("hotel", [h], f"the hotel ({h})"))
         if "dinner_reservation" in steps and steps["dinner_reservation"].get("restaurant"):
             r = steps["dinner_reservation"]["restaurant"]
             stale.append(("dinner", [r], f"the dinner at {r}"))
@@ -135,7 +145,12 @@ def insight_tasks(world: World) -> list[Task]:
                 instruction=f"Meridian Air moved my {dest} flight. Which of my other plans for that trip (calendar, "
                 "rides, hotel, restaurant reservations) still assume the old day? List each one, and tell "
                 "me the day I actually fly now.",
-                expected={"new_departure": it["new_departure"], "stale": [k for k, _, _ in stale]},
+                rule=RULE,
+                expected={
+                    "destination": dest,
+                    "new_departure": it["new_departure"],
+                    "stale": [k for k, _, _ in stale],
+                },
                 planted=[it["id"]],
                 rubric=rubric,
             )
@@ -161,7 +176,13 @@ def insight_tasks(world: World) -> list[Task]:
             time_limit_seconds=420,
             instruction=f"For my {b['destination']} trip I booked the flights for {' and '.join(others)} too. Had I "
             "booked only my own ticket, what would the booking have cost, and what did I actually pay?",
-            expected={"pnr": b["pnr"], "solo_cents": b["fare_per_passenger_cents"], "paid_cents": b["total_cents"]},
+            expected={
+                "destination": b["destination"],
+                "others": others,
+                "pnr": b["pnr"],
+                "solo_cents": b["fare_per_passenger_cents"],
+                "paid_cents": b["total_cents"],
+            },
             rubric=[
                 RubricItem(
                     id="solo",
@@ -180,6 +201,153 @@ def insight_tasks(world: World) -> list[Task]:
     return out
 
 
+# --- independent readers ----------------------------------------------------------------------------
+
+
+def booking_mail(see: See, pnr: str) -> tuple[str, list[dict]]:
+    """The booking confirmation mail of ``pnr`` (the one giving its ``(PNR)``): ``(its text, its legs)``, each leg
+    ``{flight, origin, dest, dep_day, dep_clock, arr_day, arr_clock, arr_time}`` as the mail lists it. Raises
+    :class:`Unreadable` when the mailbox has no such mail."""
+    found = [m for m in see.mailbox() if f"(PNR): {pnr}" in desk.body(m)]
+    if not found:
+        raise Unreadable(f"no booking confirmation mail of {pnr}")
+    text = desk.body(found[0])
+    rows = text.splitlines()
+    legs = []
+    for i, row in enumerate(rows):
+        m = re.match(r"^(MR \d+)\s+([A-Z]{3}) → ([A-Z]{3})\s*$", row)
+        if m and i + 2 < len(rows):
+            dep, arr = (re.sub(r"^\s*\S+\s+", "", rows[i + k]) for k in (1, 2))
+            legs.append(
+                {
+                    "flight": m.group(1),
+                    "origin": m.group(2),
+                    "dest": m.group(3),
+                    "dep_day": parse_day(dep),
+                    "dep_clock": clock_text(dep),
+                    "arr_day": parse_day(arr),
+                    "arr_clock": clock_text(arr),
+                    "arr_time": parse_clock(arr),
+                }
+            )
+    if not legs:
+        raise Unreadable(f"the confirmation mail of {pnr} lists no flight")
+    return text, legs
+
+
+def _changed(see: See, destination: str) -> tuple[air.Trip, dict, air.Segment]:
+    """The upcoming trip to ``destination`` with its schedule change, the first leg the confirmation mail booked on
+    a flight the trip no longer has, and the trip's flight on that route now. Raises :class:`Unreadable` when the
+    trip shows no schedule change."""
+    t = air.trip_to(see, destination, "upcoming", latest=False)
+    if not t.changes:
+        raise Unreadable(f"trip {t.pnr} shows no schedule change")
+    _, legs = booking_mail(see, t.pnr)
+    now = {s.flight for s in t.segments}
+    old = next((x for x in legs if x["flight"] not in now), None)
+    if old is None:
+        raise Unreadable(f"the confirmation mail of {t.pnr} books the flights the trip still has")
+    seg = next((s for s in t.segments if (s.origin, s.dest) == (old["origin"], old["dest"])), None)
+    if seg is None:
+        raise Unreadable(f"trip {t.pnr} has no flight {old['origin']}→{old['dest']} now")
+    return t, old, seg
+
+
+@reader("destination")
+def confirmation_vs_airline(see: See, given: dict) -> Reading:
+    t, old, seg = _changed(see, given["destination"])
+    return Reading(
+        values={
+            "flight": seg.flight,
+            "day": seg.dep_day.isoformat(),
+            "order": [seg.dep_day.isoformat(), old["dep_day"].isoformat()],
+        },
+        steps=[
+            f"Meridian Air, trip {t.pnr}: {t.changes[0]}",
+            f"the booking confirmation mail: {old['flight']} {old['origin']}→{old['dest']} on {old['dep_day']}",
+            f"the airline's newer notice wins: {seg.flight} on {seg.dep_day}",
+        ],
+    )
+
+
+@reader("destination")
+def original_arrival(see: See, given: dict) -> Reading:
+    t = air.trip_to(see, given["destination"], "upcoming", latest=False)
+    if not t.changes:
+        raise Unreadable(f"trip {t.pnr} shows no schedule change")
+    _, legs = booking_mail(see, t.pnr)
+    into = next((x for x in legs if x["dest"] == t.arrival.dest), None)
+    if into is None:
+        raise Unreadable(f"the confirmation mail of {t.pnr} lands nowhere in {t.arrival.dest}")
+    return Reading(
+        values={"day": into["arr_day"].isoformat(), "time": into["arr_clock"]},
+        steps=[
+            f"trip {t.pnr}: {t.changes[0]}",
+            f"the original booking (confirmation mail): {into['flight']} {into['origin']}→{into['dest']} arriving "
+            f"{into['arr_day']} {into['arr_clock']} local",
+        ],
+    )
+
+
+def _reservation(m, names: set[str]) -> tuple[str, str] | None:
+    """``(restaurant, when as written)`` of a table reservation mail for a restaurant in one of ``names`` (its
+    signature line ``<restaurant>, <city>``), else None."""
+    import email.utils
+
+    sender = email.utils.parseaddr(str(m["From"]))[0]
+    text = desk.body(m)
+    if not sender or not any(f"{sender}, {n}".casefold() in text.casefold() for n in names):
+        return None
+    when = re.search(r"\b(?:on|am)\s+(.+?)\s+(?:at|um)\s+(\d{1,2}[:.]\d{2}(?:\s*[AP]M)?)", text)
+    return (sender, f"{when.group(1)} {when.group(2)}") if when else None
+
+
+@reader("destination")
+def plans_on_old_day(see: See, given: dict) -> Reading:
+    t, old, seg = _changed(see, given["destination"])
+    old_day, new_day = old["dep_day"], seg.dep_day
+    arrive = t.arrival.arr
+    values, steps = {"new-day": new_day.isoformat()}, [f"trip {t.pnr}: {t.changes[0]}"]
+    flight = re.compile(rf"\b{re.escape(old['flight'])}\b")
+    cal = [e for e in desk.agenda(see, old_day, old_day) if flight.search(e.title)]
+    if cal:
+        values["calendar"] = "Daybook"
+        steps.append(f"Daybook still has {cal[0].title!r} on {old_day}")
+    stay = desk.stay_of(see, t, "upcoming")
+    if stay.check_in < arrive.date():
+        values["hotel"] = stay.property
+        steps.append(f"Bramblestay {stay.confirmation} at {stay.property} checks in {stay.check_in}, before I land")
+    for m in see.mailbox():
+        found = _reservation(m, {n for n in t.names()} | {t.destination})
+        if not found:
+            continue
+        name, when = found
+        at = dt.datetime.combine(parse_day(when, new_day.year), parse_clock(when.split()[-2] + " " + when.split()[-1]))
+        if old_day <= at.date() and at < arrive:
+            values["dinner"] = name
+            steps.append(f"the mail confirms a table at {name} on {at:%Y-%m-%d %H:%M}, before I now land ({arrive})")
+    return Reading(values=values, steps=steps)
+
+
+@reader("destination", "others")
+def solo_ticket(see: See, given: dict) -> Reading:
+    found = [
+        t
+        for t in air.trips(see, "past")
+        if given["destination"].casefold() in t.names() and all(o in t.travellers for o in given["others"])
+    ]
+    if len(found) != 1:
+        raise Unreadable(f"{len(found)} past trips to {given['destination']} with {given['others']}")
+    t = found[0]
+    return Reading(
+        values={"solo": t.per_traveller, "paid": t.total},
+        steps=[
+            f"trip {t.pnr} to {t.destination}, travellers {', '.join(t.travellers)}: "
+            f"per traveller {t.per_traveller}, total paid {t.total}"
+        ],
+    )
+
+
 #: They follow the errands of the trip ahead (scenarios/errands/airline.py, placed after the pairs): placed after
 #: them.
 AFTER_ERRANDS = 2
@@ -191,5 +359,11 @@ SCENARIOS = [
         after=("flight-change-fallout", "book-flight", "cancel-next-trip", "tickets-this-year"),
         rank=AFTER_ERRANDS,
         when=in_use,
+        readers={
+            "cx-confirmation-vs-airline": confirmation_vs_airline,
+            "cf-original-arrival": original_arrival,
+            "cx-plans-on-old-day": plans_on_old_day,
+            "cf-solo-ticket": solo_ticket,
+        },
     )
 ]

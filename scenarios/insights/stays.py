@@ -1,18 +1,22 @@
 """Bramblestay's contradiction and counterfactual with other apps (ids ``<persona>/stays/cx-...``, ``cf-...``): the
 stay still starting the night before the airline's changed arrival, what a late cancellation of the upcoming stay
-would have cost (the confirmation mail states the terms)."""
+would have cost (the stay's page states the late fee while free cancellation still applies)."""
 
 from __future__ import annotations
 
 import datetime as dt
 
+from apps.airline import reader as air
+from apps.stays import reader as bs
 from apps.stays.seed import bookings
 from apps.stays.tasks import KIT
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.world import World
+from scenarios import travel_desktop as desk
 from scenarios.errands.stays import BEFORE_RENTAL
 
 
@@ -39,7 +43,9 @@ def insight_tasks(world: World) -> list[Task]:
             time_limit_seconds=420,
             instruction=f"Does my hotel booking in {it['destination']} still line up with my flight there? Tell me the "
             "day I actually arrive first, then the check-in day the hotel booking has.",
+            rule="the airline's newer schedule-change notice beats the hotel booking made for the old flight",
             expected={
+                "destination": it["destination"],
                 "hotel": hotel,
                 "check_in": step["old"],
                 "arrival": it["new_arrival"],
@@ -71,7 +77,8 @@ def insight_tasks(world: World) -> list[Task]:
     if upcoming:
         b = upcoming[0]
         price = b["price"]
-        # web/lib/stays.ts cancelTerms: JavaScript's Math.round (half up) of the first night and its tax share.
+        # web/lib/stays.ts cancelTerms: JavaScript's Math.round (half up) of the first night and its tax share (the
+        # seeded bookings are paid at the property; the stay's page states this fee while cancelling is free).
         first = int(price["subtotal_cents"] / b["nights"] + 0.5)
         fee = first + int(price["taxes_cents"] * first / price["subtotal_cents"] + 0.5)
         task(
@@ -85,6 +92,7 @@ def insight_tasks(world: World) -> list[Task]:
             "cancelled it. What would Bramblestay have charged me for cancelling late, and how much would "
             "I have saved against paying the whole stay?",
             expected={
+                "city": b["city"],
                 "confirmation": b["confirmation"],
                 "fee_cents": fee,
                 "total_cents": price["total_cents"],
@@ -108,6 +116,42 @@ def insight_tasks(world: World) -> list[Task]:
     return out
 
 
+# --- independent readers ----------------------------------------------------------------------------
+
+
+@reader("destination")
+def check_in_vs_flight(see: See, given: dict) -> Reading:
+    t = air.trip_to(see, given["destination"], "upcoming", latest=False)
+    seg = t.arrival
+    stay = desk.stay_of(see, t, "upcoming")
+    return Reading(
+        values={
+            "arrival": seg.arr_day.isoformat(),
+            "check-in": stay.check_in.isoformat(),
+            "order": [seg.arr_day.isoformat(), stay.check_in.isoformat()],
+        },
+        steps=[
+            f"Meridian Air trip {t.pnr}: " + (t.changes[0] if t.changes else "no schedule change"),
+            f"{seg.flight} lands in {seg.dest_city} on {seg.arr_day} at {seg.arr_clock}",
+            f"Bramblestay {stay.confirmation} at {stay.property} checks in {stay.check_in}",
+        ],
+    )
+
+
+@reader("city")
+def late_cancel(see: See, given: dict) -> Reading:
+    s = bs.stay_in(see, given["city"], "upcoming", latest=False)
+    if s.late_fee is None:
+        raise Unreadable(f"stay {s.confirmation} states no late-cancellation fee ({s.cancel!r})")
+    return Reading(
+        values={"fee": s.late_fee, "saved": s.total - s.late_fee},
+        steps=[
+            f"Bramblestay {s.confirmation} at {s.property}: total {s.total_text}; {s.cancel}",
+            f"after the deadline cancelling costs {s.late_fee}; against the whole stay that saves {s.total - s.late_fee}",
+        ],
+    )
+
+
 #: They follow the rental (scenarios/errands/stays.py, placed after the pairs): placed after it.
 AFTER_ERRANDS = 2
 SCENARIOS = [
@@ -117,5 +161,6 @@ SCENARIOS = [
         tasks=insight_tasks,
         after=("book-rental", *BEFORE_RENTAL),
         rank=AFTER_ERRANDS,
+        readers={"cx-check-in": check_in_vs_flight, "cf-late-cancel": late_cancel},
     )
 ]

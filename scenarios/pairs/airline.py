@@ -5,15 +5,20 @@ miles."""
 
 from __future__ import annotations
 
+import re
+
+from apps.airline import reader as air
 from apps.airline.tasks import APP, KIT, arrival, in_use, landing, legs
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks import kit
 from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
-from builder.tasks.model import RubricItem, Task
+from builder.tasks.model import Dropped, RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.world import World
 from scenarios import PAIRS
+from scenarios import travel_desktop as desk
 
 
 def status_tasks(world: World) -> list[Task]:
@@ -65,15 +70,31 @@ def status_tasks(world: World) -> list[Task]:
     return out
 
 
-def pair_tasks(world: World) -> list[Task]:
-    """Meridian Air's pair tasks of ``world`` (empty when the world lacks their material)."""
-    return P.collect(world, "airline", _build)
+def pair_tasks(world: World) -> list[Task | Dropped]:
+    """Meridian Air's pair tasks of ``world`` (empty when the world lacks their material). The next trip's package
+    is left out (a :class:`Dropped` record) when its hotel prices in another currency than the card's: paid at the
+    property, what the card will be charged is not known yet, so the flights and the hotel come to no one sum."""
+    out: list[Task | Dropped] = list(P.collect(world, "airline", _build))
+    nxt = P.next_trip(world)
+    if nxt and nxt.get("hotel") and nxt["hotel"].data.get("currency", world.currency) != world.currency:
+        hb = nxt["hotel"].data
+        out.append(
+            kit.dropped(
+                world,
+                "airline",
+                "pair-next-trip-package",
+                "aggregation",
+                f"the hotel ({hb['hotel']}) prices in {hb['currency']}, the flights in {world.currency}: paid at "
+                "the property, its card charge is not known yet, so the two come to no one total",
+            )
+        )
+    return out
 
 
 def _build(world: World, task) -> None:
     cur = world.currency
     nxt = P.next_trip(world)
-    if nxt and nxt.get("hotel"):
+    if nxt and nxt.get("hotel") and nxt["hotel"].data.get("currency", cur) == cur:
         fb, hb = nxt["booking"], nxt["hotel"]
         total = fb.data["total_cents"] + hb.data["total_cents"]
         task(
@@ -85,6 +106,7 @@ def _build(world: World, task) -> None:
             instruction=f"For my upcoming trip to {fb.data['destination']}, what do the flights and the hotel come "
             "to together? Give me each part and the combined total.",
             expected={
+                "destination": fb.data["destination"],
                 "flight_cents": fb.data["total_cents"],
                 "hotel_cents": hb.data["total_cents"],
                 "total_cents": total,
@@ -108,7 +130,79 @@ def _build(world: World, task) -> None:
         )
 
 
+# --- independent readers ----------------------------------------------------------------------------
+
+
+@reader()
+def tickets_this_year(see: See, given: dict) -> Reading:
+    year = see.now.year
+    booked = [t for t in air.trips(see) if t.booked.year == year]
+    total = sum(t.total for t in booked)
+    card = [x for x in desk.lines(see, "Meridian Air") if x.day.year == year]
+    return Reading(
+        values={"total": total},
+        steps=[
+            f"Meridian Air, every tab: {len(booked)} trip(s) booked in {year}: "
+            + ", ".join(f"{t.pnr} ({t.status}, booked {t.booked}) {t.total}" for t in booked),
+            f"the card's Meridian Air lines of {year}: " + ", ".join(f"{x.day} {x.cents}" for x in card),
+        ],
+    )
+
+
+@reader()
+def next_arrival_hotel(see: See, given: dict) -> Reading:
+    ahead = [t for t in air.trips(see, "upcoming") if any(s.dep > see.now for s in t.outbound)]
+    if not ahead:
+        raise Unreadable("no trip ahead with its outbound flights still to fly")
+    t = min(ahead, key=lambda t: t.segments[0].dep)
+    seg = t.arrival
+    stay = desk.stay_of(see, t, "upcoming")
+    return Reading(
+        values={"time": seg.arr_clock, "hotel": stay.property},
+        steps=[
+            f"Next trip {t.pnr} to {t.destination}: {seg.flight} lands in {seg.dest_city} on {seg.arr_day} at "
+            f"{seg.arr_clock} (local)",
+            f"Bramblestay {stay.confirmation} in {stay.city}, {stay.check_in} to {stay.check_out}: {stay.property}",
+        ],
+    )
+
+
+def _currency(text: str) -> str:
+    return re.sub(r"[\d.,\s\u00a0\u202f-]", "", text)
+
+
+@reader("destination")
+def next_trip_package(see: See, given: dict) -> Reading:
+    t = air.trip_to(see, given["destination"], "upcoming", latest=False)
+    stay = desk.stay_of(see, t, "upcoming")
+    fare_text = air.visible_text(air._one(see.page(air.APP, f"/trips/{t.pnr}"), '//*[@data-testid="total"]'))
+    if _currency(fare_text) != _currency(stay.total_text):
+        raise Unreadable(f"the flights are in {fare_text!r}, the hotel in {stay.total_text!r}: no one sum")
+    return Reading(
+        values={"flight": t.total, "hotel": stay.total, "total": t.total + stay.total},
+        steps=[
+            f"Trip {t.pnr} to {t.destination}: total paid {fare_text}",
+            f"Bramblestay {stay.confirmation} at {stay.property}: total {stay.total_text}",
+            f"together {t.total + stay.total}",
+        ],
+    )
+
+
 SCENARIOS = [
-    Scenario(home="airline", apps=("airline",), tasks=status_tasks, after="status-miles", when=in_use),
-    Scenario(home="airline", apps=("airline",), tasks=pair_tasks, rank=PAIRS, when=in_use),
+    Scenario(
+        home="airline",
+        apps=("airline",),
+        tasks=status_tasks,
+        after="status-miles",
+        when=in_use,
+        readers={"tickets-this-year": tickets_this_year, "next-arrival-hotel": next_arrival_hotel},
+    ),
+    Scenario(
+        home="airline",
+        apps=("airline",),
+        tasks=pair_tasks,
+        rank=PAIRS,
+        when=in_use,
+        readers={"pair-next-trip-package": next_trip_package},
+    ),
 ]

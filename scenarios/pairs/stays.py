@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import datetime as dt
 
+from apps.stays import reader as bs
 from apps.stays.tasks import APP, KIT, cancel_until, stays_of
 from builder.money import money
 from builder.tasks import kit
 from builder.tasks.collect import FIRST, Scenario
+from builder.tasks.localdates import parse_day
 from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.world import World
+from scenarios import travel_desktop as desk
 
 
 def _date_forms(day: dt.date) -> list[str]:
@@ -49,6 +53,7 @@ def cost_tasks(world: World) -> list[Task]:
         instruction=f"What did my hotel in {lis['city']} cost per night, taxes included? Check it against what "
         "was actually charged to my card.",
         expected={
+            "city": lis["city"],
             "confirmation": lis["confirmation"],
             "per_night_cents": per_night,
             "total_cents": lis["total_cents"],
@@ -118,6 +123,8 @@ def abroad_tasks(world: World) -> list[Task]:
             "what did my card actually get charged for it, and what did the bank add on top as a "
             "foreign transaction fee?",
             expected={
+                "hotel": fb["hotel"],
+                "city": fb["city"],
                 "confirmation": fb["confirmation"],
                 "local_cents": local,
                 "currency": fb["currency"],
@@ -164,7 +171,7 @@ def upcoming_tasks(world: World) -> list[Task]:
         time_limit_seconds=240,
         instruction=f"What's the confirmation number of my upcoming hotel in {up['city']}, and until when can I "
         "cancel it for free?",
-        expected={"confirmation": up["confirmation"], "cancel_until": deadline.isoformat()},
+        expected={"city": up["city"], "confirmation": up["confirmation"], "cancel_until": deadline.isoformat()},
         rubric=[
             RubricItem(
                 id="confirmation",
@@ -183,13 +190,95 @@ def upcoming_tasks(world: World) -> list[Task]:
     return out
 
 
+# --- independent readers ----------------------------------------------------------------------------
+
+
+def _only(found: list, what: str):
+    if len(found) != 1:
+        raise Unreadable(f"{len(found)} {what}")
+    return found[0]
+
+
+@reader("city")
+def cost_per_night(see: See, given: dict) -> Reading:
+    s = _only([x for x in bs.stays(see, "past") if x.city == given["city"]], f"past stays in {given['city']}")
+    line = desk.hotel_charge(see, s)
+    per_night = round(-line.cents / s.nights)
+    return Reading(
+        values={"per-night": per_night, "total": -line.cents},
+        steps=[
+            f"Bramblestay {s.confirmation} at {s.property}: {s.nights} nights, {s.total_text}",
+            f"the card's line {line.description!r} on {line.day}: {-line.cents}; per night {per_night}",
+        ],
+    )
+
+
+@reader()
+def hotels_this_year(see: See, given: dict) -> Reading:
+    year = see.now.year
+    mine = [s for s in bs.stays(see, "past") if s.check_out.year == year]
+    charges = [desk.hotel_charge(see, s) for s in mine]
+    total = -sum(x.cents for x in charges)
+    return Reading(
+        values={"total": total, "count": len(mine)},
+        steps=[
+            f"Past stays checked out in {year}: " + ", ".join(f"{s.property} ({s.check_out})" for s in mine),
+            "their card charges: " + ", ".join(f"{x.description} {-x.cents}" for x in charges),
+        ],
+    )
+
+
+@reader("hotel", "city", "currency")
+def abroad_exchange(see: See, given: dict) -> Reading:
+    s = _only([x for x in bs.stays(see, "past") if x.property == given["hotel"]], f"past stays at {given['hotel']}")
+    line = desk.hotel_charge(see, s)
+    fees = [
+        x
+        for x in desk.lines(see, "", line.day, line.day + dt.timedelta(days=1))
+        if x.category == "Fees" and x.memo.casefold().startswith(s.property.casefold())
+    ]
+    fee = _only(fees, f"fee lines for {s.property}")
+    return Reading(
+        values={"local": s.total, "charge": -line.cents, "fee": -fee.cents},
+        steps=[
+            f"Bramblestay {s.confirmation}: total {s.total_text}",
+            f"the card: {line.description!r} {-line.cents} ({line.memo}); {fee.description!r} {-fee.cents} ({fee.memo})",
+        ],
+    )
+
+
+@reader("city")
+def upcoming_confirmation(see: See, given: dict) -> Reading:
+    s = bs.stay_in(see, given["city"], "upcoming", latest=False)
+    if "until" not in s.cancel:
+        raise Unreadable(f"stay {s.confirmation}: no free-cancellation deadline ({s.cancel!r})")
+    until = parse_day(s.cancel.split("until", 1)[1])
+    return Reading(
+        values={"confirmation": s.confirmation, "deadline": until.isoformat()},
+        steps=[f"Upcoming stay in {s.city}: {s.property}, confirmation {s.confirmation}; {s.cancel!r}"],
+    )
+
+
 SCENARIOS = [
-    Scenario(home="stays", apps=("stays", "bank"), tasks=cost_tasks, after=FIRST),
-    Scenario(home="stays", apps=("stays", "bank"), tasks=abroad_tasks, after="stay-room"),
+    Scenario(
+        home="stays",
+        apps=("stays", "bank"),
+        tasks=cost_tasks,
+        after=FIRST,
+        readers={"stay-cost-per-night": cost_per_night, "hotels-this-year": hotels_this_year},
+    ),
+    Scenario(
+        home="stays",
+        apps=("stays", "bank"),
+        tasks=abroad_tasks,
+        after="stay-room",
+        readers={"stay-abroad-exchange": abroad_exchange},
+    ),
     Scenario(
         home="stays",
         apps=("stays", "mail"),
         tasks=upcoming_tasks,
         after=("review-stay", "stay-abroad-exchange", "stay-room", FIRST),
+        readers={"upcoming-confirmation": upcoming_confirmation},
     ),
 ]

@@ -3,13 +3,17 @@ it), and a recap of every past trip (ids ``<persona>/airline/x-...``, after its 
 
 from __future__ import annotations
 
+
+from apps.airline import reader as air
 from apps.airline.tasks import APP, KIT, in_use, last_trip, legs
 from builder.money import money
 from builder.tasks import kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.world import World
 from scenarios import RECAPS
+from scenarios import travel_desktop as desk
 
 
 def last_trip_tasks(world: World) -> list[Task]:
@@ -32,7 +36,13 @@ def last_trip_tasks(world: World) -> list[Task]:
         difficulty="hard",
         time_limit_seconds=900,
         instruction=f"What did my whole {city} trip cost: the flights, the hotel and the rides together?",
-        expected={"flights_cents": fare, "hotel_cents": hotel, "rides_cents": rides, "total_cents": total},
+        expected={
+            "city": city,
+            "flights_cents": fare,
+            "hotel_cents": hotel,
+            "rides_cents": rides,
+            "total_cents": total,
+        },
         rubric=[
             RubricItem(id="flights", weight=25, requirement=f"Flights {money(fare, cur)}", check=kit.amount(fare)),
             RubricItem(id="hotel", weight=25, requirement=f"Hotel {money(hotel, cur)}", check=kit.amount(hotel)),
@@ -91,9 +101,21 @@ def crossapp_tasks(world: World) -> list[Task]:
         rubric.append(
             RubricItem(id="total", weight=25, requirement=f"Total {money(total, cur)}", check=A.amount(total))
         )
-        expected = {"trip": t.trip, "city": t.city, "parts_cents": {x[0]: x[2] for x in parts}, "total_cents": total}
+        expected = {
+            "trip": t.trip,
+            "city": t.city,
+            "month": f"{t.depart:%Y-%m}",
+            "hotel": t.hotel,
+            "parts_cents": {x[0]: x[2] for x in parts},
+            "total_cents": total,
+        }
         if t.parcels:
-            instruction += "Also, how many Shopwell parcels were delivered at home while I was away?"
+            # Shopwell shows the day of a delivery, not its hour: a parcel of the day I left or came back may have
+            # come before or after, so the question counts the days in between.
+            instruction += (
+                "Also, how many Shopwell parcels were delivered at home while I was away (after the day I left "
+                "and before the day I got back)?"
+            )
             rubric.append(
                 RubricItem(
                     id="parcels",
@@ -119,7 +141,92 @@ def crossapp_tasks(world: World) -> list[Task]:
     return out
 
 
+# --- independent readers ----------------------------------------------------------------------------
+
+
+def _costs(see: See, t: air.Trip) -> tuple[dict[str, int], list[str]]:
+    """What trip ``t`` cost, part by part (cents, the card's currency): the booking's total paid (Meridian Air), the
+    hotel's card charge (its Bramblestay booking, found in the bank), the Trip rides of its days (ZipRide), the
+    card's restaurant lines of its days (bank; Dashbite deliveries are home meals) and the card's foreign
+    transaction fees of its days (the Fees lines of a purchase abroad: their memo gives its rate)."""
+    start, end = desk.window(t)
+    stay = desk.stay_of(see, t, "past")
+    charge = desk.hotel_charge(see, stay)
+    rides = desk.trip_rides(see, start, end)
+    days = desk.lines(see, "", start, end)
+    meals = [
+        x for x in days if x.category == "Restaurants" and x.cents < 0 and not x.description.startswith("DASHBITE")
+    ]
+    fees = [x for x in days if x.category == "Fees" and x.cents < 0 and " @ " in x.memo]
+    parts = {
+        "flights": t.total,
+        "hotel": -charge.cents,
+        "rides": sum(r.cents for r in rides),
+        "meals": -sum(x.cents for x in meals),
+        "fees": -sum(x.cents for x in fees),
+    }
+    steps = [
+        f"Meridian Air trip {t.pnr} to {t.destination}, {start} to {end}: total paid {t.total}",
+        f"Bramblestay {stay.confirmation} at {stay.property}; the card's line {charge.description!r} on {charge.day}: "
+        f"{-charge.cents}",
+        f"ZipRide Trip rides from {start} to the morning after {end}: "
+        + ", ".join(f"{r.when:%m-%d} {r.to} {r.cents}" for r in rides),
+        f"restaurant lines {start} to {end}: " + ", ".join(f"{x.description} {-x.cents}" for x in meals),
+        f"foreign transaction fees {start} to {end}: {len(fees)} lines, {parts['fees']}",
+    ]
+    return parts, steps
+
+
+@reader("city")
+def last_trip_cost(see: See, given: dict) -> Reading:
+    t = air.trip_to(see, given["city"], "past")
+    parts, steps = _costs(see, t)
+    total = parts["flights"] + parts["hotel"] + parts["rides"]
+    return Reading(
+        values={"flights": parts["flights"], "hotel": parts["hotel"], "rides": parts["rides"], "total": total},
+        steps=[*steps[:3], f"flights + hotel + rides = {total}"],
+    )
+
+
+@reader("city", "month", "hotel")
+def trip_recap(see: See, given: dict) -> Reading:
+    found = [
+        t
+        for t in air.trips(see, "past")
+        if given["city"].casefold() in t.names() and f"{t.segments[0].dep_day:%Y-%m}" == given["month"]
+    ]
+    if len(found) != 1:
+        raise Unreadable(f"{len(found)} past trips to {given['city']} leaving in {given['month']}")
+    t = found[0]
+    parts, steps = _costs(see, t)
+    stay = desk.stay_of(see, t, "past")
+    if stay.property != given["hotel"]:
+        raise Unreadable(f"the trip's stay is at {stay.property}, not {given['hotel']}")
+    start, end = desk.window(t)
+    name = air.me(see)
+    parcels = [(n, d) for n, d, who in desk.deliveries(see) if start < d < end and who == name]
+    return Reading(
+        values={**parts, "total": sum(parts.values()), "parcels": len(parcels)},
+        steps=[
+            *steps,
+            f"total {sum(parts.values())}",
+            f"Shopwell orders delivered to {name} after {start} and before {end}: "
+            + ", ".join(f"{n} {d}" for n, d in parcels),
+        ],
+    )
+
+
+#: The recap readers by slug: one per past trip (``x-trip-recap-<trip>``, the world's trip numbers).
+RECAP_READERS = {f"x-trip-recap-{i}": trip_recap for i in range(100)}
+
 SCENARIOS = [
-    Scenario(home="airline", apps=("airline", "bank"), tasks=last_trip_tasks, after="last-trip-seat", when=in_use),
-    Scenario(home="airline", apps=("airline",), tasks=crossapp_tasks, rank=RECAPS, when=in_use),
+    Scenario(
+        home="airline",
+        apps=("airline", "bank"),
+        tasks=last_trip_tasks,
+        after="last-trip-seat",
+        when=in_use,
+        readers={"last-trip-cost": last_trip_cost},
+    ),
+    Scenario(home="airline", apps=("airline",), tasks=crossapp_tasks, rank=RECAPS, when=in_use, readers=RECAP_READERS),
 ]

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
+from apps.airline import reader as air
 from apps.stays.tasks import APP
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, reader
 from builder.world import World
 from scenarios import RECAPS
+from scenarios import travel_desktop as desk
 
 
 def crossapp_tasks(world: World) -> list[Task]:
     """The next trip across Meridian Air (outbound and return flight numbers as the airline has them now),
-    Bramblestay (hotel and confirmation), ZipRide (rides booked for it) and the calendar (occasions during it)."""
+    Bramblestay (hotel and confirmation) and the calendar (occasions during it). The rides booked for it are not
+    asked: ZipRide shows no scheduled ride (its seed has the rides taken), so no one could count them."""
     from builder.tasks import answers as A
     from builder.world.planted import airline_flights
 
@@ -31,7 +36,6 @@ def crossapp_tasks(world: World) -> list[Task]:
     stay = next((e for e in world.of_kind("hotel_booking") if e.data.get("trip") == trip), None)
     if not out_leg or not back_leg or not stay:
         return []
-    rides = [e for e in world.of_kind("ride") if e.data.get("trip") == trip and e.status == "scheduled"]
     start = dt.date.fromisoformat(out_leg["dep_local"][:10])
     end = dt.date.fromisoformat(back_leg["arr_local"][:10])
     occasions = sorted(
@@ -45,46 +49,37 @@ def crossapp_tasks(world: World) -> list[Task]:
         }
     )
     city = stay.data["city"]
-    apps = ["airline", APP] + (["rides"] if rides else []) + (["calendar"] if occasions else [])
-    if len(apps) < 3:
-        return []
+    apps = ["airline", APP] + (["calendar"] if occasions else [])
+    w = (20, 15) if occasions else (30, 20)  # each flight, the hotel and its confirmation
     rubric = [
         RubricItem(
             id="out",
-            weight=20,
+            weight=w[0],
             requirement=f"Outbound {out_leg['flight_number']}",
             check=A.text(out_leg["flight_number"], out_leg["flight_number"].replace(" ", "")),
         ),
         RubricItem(
             id="back",
-            weight=20,
+            weight=w[0],
             requirement=f"Return {back_leg['flight_number']}",
             check=A.text(back_leg["flight_number"], back_leg["flight_number"].replace(" ", "")),
         ),
-        RubricItem(id="hotel", weight=15, requirement=f"Hotel {stay.data['hotel']}", check=A.text(stay.data["hotel"])),
+        RubricItem(
+            id="hotel", weight=w[1], requirement=f"Hotel {stay.data['hotel']}", check=A.text(stay.data["hotel"])
+        ),
         RubricItem(
             id="confirmation",
-            weight=15,
+            weight=w[1],
             requirement=f"Confirmation {stay.data['confirmation']}",
             check=A.text(stay.data["confirmation"]),
         ),
     ]
     ask = ["the flight numbers out and back (as the airline has them now)", "the hotel and its confirmation number"]
-    if rides:
-        rubric.append(
-            RubricItem(
-                id="rides",
-                weight=15 if occasions else 30,
-                requirement=f"{len(rides)} ZipRides booked",
-                check=A.number(len(rides)),
-            )
-        )
-        ask.append("how many ZipRides I've already booked for it")
     if occasions:
         rubric.append(
             RubricItem(
                 id="occasions",
-                weight=15 if rides else 30,
+                weight=30,
                 requirement="During the trip: " + "; ".join(occasions),
                 check=A.names(occasions),
             )
@@ -101,11 +96,11 @@ def crossapp_tasks(world: World) -> list[Task]:
             instruction=f"Give me my {city} trip at a glance: " + ", ".join(ask[:-1]) + f", and {ask[-1]}.",
             expected={
                 "trip": trip,
+                "city": city,
                 "out": out_leg["flight_number"],
                 "back": back_leg["flight_number"],
                 "hotel": stay.data["hotel"],
                 "confirmation": stay.data["confirmation"],
-                "rides": [e.data["ride_id"] for e in rides],
                 "occasions": occasions,
             },
             rubric=rubric,
@@ -113,4 +108,47 @@ def crossapp_tasks(world: World) -> list[Task]:
     ]
 
 
-SCENARIOS = [Scenario(home="stays", apps=("stays",), tasks=crossapp_tasks, rank=RECAPS)]
+# --- independent reader -----------------------------------------------------------------------------
+
+#: Daybook titles of a trip's own entries (the trip, its flights, its stay), English and German.
+LOGISTICS = re.compile(r"^(Trip to |Reise nach |Flight |Flug |Stay at |Hotel: )|\bMR \d+\b")
+
+
+@reader("city")
+def next_trip_glance(see: See, given: dict) -> Reading:
+    t = air.trip_to(see, given["city"], "upcoming", latest=False)
+    stay = desk.stay_of(see, t, "upcoming")
+    start, end = desk.window(t)
+    occasions = []
+    for e in desk.agenda(see, start, end):
+        if LOGISTICS.search(e.title) or stay.property in e.title or e.title in occasions:
+            continue
+        facts = desk.entry_facts(see, e)
+        if re.search(r"Calendar (Personal|Privat)\b", facts) and not re.search(r"\b(Weekly|Wöchentlich)\b", facts):
+            occasions.append(e.title)
+    return Reading(
+        values={
+            "out": t.outbound[0].flight,
+            "back": t.inbound[-1].flight if t.inbound else "",
+            "hotel": stay.property,
+            "confirmation": stay.confirmation,
+            "occasions": occasions,
+        },
+        steps=[
+            f"Meridian Air trip {t.pnr} to {t.destination}: out {t.outbound[0].flight}, back "
+            f"{t.inbound[-1].flight if t.inbound else '-'} ({start} to {end})",
+            f"Bramblestay {stay.confirmation}: {stay.property}",
+            f"Daybook, personal entries from {start} to {end} besides the trip's own: {occasions}",
+        ],
+    )
+
+
+SCENARIOS = [
+    Scenario(
+        home="stays",
+        apps=("stays",),
+        tasks=crossapp_tasks,
+        rank=RECAPS,
+        readers={"x-next-trip-glance": next_trip_glance},
+    )
+]

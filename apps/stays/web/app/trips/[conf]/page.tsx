@@ -24,6 +24,8 @@ export default async function TripPage({ params, searchParams }: { params: Promi
   const msgs = th ? messagesOf(th.id, ctx.now) : [];
   const rv = reviewOfBooking(t.id);
   const terms = cancelTerms(t, ctx.now);
+  // What cancelling costs once the free window has closed (said while it is still open).
+  const late = t.cancel_until ? cancelTerms(t, "9999-12-31T23:59:59") : null;
   const cur = ctx.cityCurrency(t.city);
   const canChange = changeTerms(t, ctx.now, ctx.today).allowed;
   const changes = changesOf(t.id);
@@ -139,6 +141,17 @@ export default async function TripPage({ params, searchParams }: { params: Promi
                   {t.cancel_until ? `Free cancellation until ${ctx.dateTime(t.cancel_until)}.` : "Non-refundable rate."}
                   {t.status === "confirmed" && t.cancel_until && !terms.free ? " The free-cancellation window has closed." : ""}
                 </p>
+                {state === "upcoming" && t.status === "confirmed" && terms.free && late ? (
+                  <p data-testid="late-cancel" className="bs-muted">
+                    {t.payment === "pay_now" ? (
+                      "After that, the booking is not refundable."
+                    ) : (
+                      <>
+                        After that, cancelling costs the first night with tax: <span data-testid="late-cancel-fee">{ctx.money(late.fee_cents, cur)}</span>.
+                      </>
+                    )}
+                  </p>
+                ) : null}
                 {state === "upcoming" ? (
                   <p className="bs-trip-actions">
                     {canChange ? (
