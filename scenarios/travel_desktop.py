@@ -28,6 +28,31 @@ def _one(node, xpath: str):
 # --- a trip and its stay ----------------------------------------------------------------------------
 
 
+def delivered_mail(see: See) -> dict[str, dt.datetime]:
+    """Order number -> when Shopwell's "Delivered" mail says the parcel came (the mail's Date, the home's wall
+    clock), from the mailbox."""
+    out = {}
+    for m in see.mailbox():
+        subject = str(m["subject"] or "")
+        if subject.startswith("Delivered: your Shopwell order ") and m["date"] is not None:
+            out[subject.rsplit(" ", 1)[-1]] = m["date"].datetime.replace(tzinfo=None)
+    return out
+
+
+def away(see: See, t: air.Trip) -> tuple[dt.datetime, dt.datetime]:
+    """When the persona left home for trip ``t`` and got back (the home's wall clock): the pickup of the trip's ride
+    to the airport before the first flight (else that flight's departure) and the drop-off of its ride home after
+    the last flight (else the landing)."""
+    out_dep, back_arr = t.segments[0].dep, t.segments[-1].arr
+    start, end = window(t)
+    mine = trip_rides(see, start, end)
+    to_airport = [r for r in mine if r.when <= out_dep]
+    home = [r for r in mine if r.when >= back_arr]
+    left = min((r.when for r in to_airport), default=out_dep)
+    back = max((dropoff(see, r) for r in home), default=back_arr)
+    return left, back
+
+
 def window(t: air.Trip) -> tuple[dt.date, dt.date]:
     """The days a trip is away: its first flight's departure day to its last flight's arrival day (local)."""
     return t.segments[0].dep_day, t.segments[-1].arr_day
@@ -138,6 +163,14 @@ class Ride:
     source: str
     purpose: str
     cents: int
+    href: str = ""
+
+
+def dropoff(see: See, ride: Ride) -> dt.datetime:
+    """When ``ride`` dropped the persona off: its receipt's pickup clock plus the minutes it shows (local)."""
+    page = see.page("rides", ride.href)
+    minutes = int(_text(_one(page, '//*[@data-testid="duration"]')))
+    return ride.when + dt.timedelta(minutes=minutes)
 
 
 def rides(see: See) -> list[Ride]:
@@ -155,6 +188,7 @@ def rides(see: See) -> list[Ride]:
                 source=parts[1].removeprefix("from ").strip() if len(parts) > 1 else "",
                 purpose=parts[2] if len(parts) > 2 else "",
                 cents=int(_one(li, './/*[@class="zr-price"]').get("data-cents")),
+                href=(li.xpath(".//a/@href") or [""])[0],
             )
         )
     return out

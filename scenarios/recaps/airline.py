@@ -110,12 +110,9 @@ def crossapp_tasks(world: World) -> list[Task]:
             "total_cents": total,
         }
         if t.parcels:
-            # Shopwell shows the day of a delivery, not its hour: a parcel of the day I left or came back may have
-            # come before or after, so the question counts the days in between.
-            instruction += (
-                "Also, how many Shopwell parcels were delivered at home while I was away (after the day I left "
-                "and before the day I got back)?"
-            )
+            # While away: from leaving home (the ride to the airport) to getting back (the ride home's drop-off); a
+            # parcel of the day of return that came before the persona got home counts (crossapp.away).
+            instruction += "Also, how many Shopwell parcels were delivered at home while I was away?"
             rubric.append(
                 RubricItem(
                     id="parcels",
@@ -202,22 +199,25 @@ def trip_recap(see: See, given: dict) -> Reading:
     stay = desk.stay_of(see, t, "past")
     if stay.property != given["hotel"]:
         raise Unreadable(f"the trip's stay is at {stay.property}, not {given['hotel']}")
-    start, end = desk.window(t)
+    start, end = desk.away(see, t)
     name = air.me(see)
-    parcels = [(n, d) for n, d, who in desk.deliveries(see) if start < d < end and who == name]
+    when = desk.delivered_mail(see)
+    parcels = [
+        (n, when[n]) for n, _, who in desk.deliveries(see) if who == name and n in when and start < when[n] < end
+    ]
     return Reading(
         values={**parts, "total": sum(parts.values()), "parcels": len(parcels)},
         steps=[
             *steps,
             f"total {sum(parts.values())}",
-            f"Shopwell orders delivered to {name} after {start} and before {end}: "
-            + ", ".join(f"{n} {d}" for n, d in parcels),
+            f"away from {start} (ride to the airport or take-off) to {end} (home); Shopwell's Delivered mails "
+            f"of orders to {name} in between: " + ", ".join(f"{n} {d}" for n, d in parcels),
         ],
     )
 
 
 #: The recap readers by slug: one per past trip (``x-trip-recap-<trip>``, the world's trip numbers).
-RECAP_READERS = {f"x-trip-recap-{i}": trip_recap for i in range(100)}
+RECAP_READERS = {"x-trip-recap-*": trip_recap}
 
 SCENARIOS = [
     Scenario(

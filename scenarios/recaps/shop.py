@@ -125,7 +125,7 @@ SCENARIOS = [
         apps=("shop",),
         tasks=crossapp_tasks,
         # Last year's task is "x-fees-<year>": every year a world may have.
-        readers={"x-fees-this-year": fees, **{f"x-fees-{y}": fees for y in range(2000, 2100)}},
+        readers={"x-fees-*": fees},
         rank=RECAPS,
         when=in_use,
     )
