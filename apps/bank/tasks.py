@@ -45,6 +45,11 @@ def _date_forms(day: dt.date) -> list[str]:
     ]
 
 
+def _account_phrase(name: str) -> str:
+    """``name`` as "my ... account" says it: "Everyday Checking account", but "Current Account" stays as it is."""
+    return name if name.lower().endswith("account") else f"{name} account"
+
+
 def _app_row(account: str, cents: int, name: str | None = None) -> tuple[str, list]:
     """(query, params) counting app-written lines of ``cents`` on ``account``, to ``name`` if given.
 
@@ -76,8 +81,8 @@ def tasks(world: World) -> list[Task]:
         kind="lookup",
         difficulty="easy",
         time_limit_seconds=180,
-        instruction=f"What is the current balance of my {accounts['checking'].name} account?",
-        expected={"balance_cents": checking},
+        instruction=f"What is the current balance of my {_account_phrase(accounts['checking'].name)}?",
+        expected={"account": accounts["checking"].name, "balance_cents": checking},
         rubric=[
             RubricItem(
                 id="amount",
@@ -127,7 +132,7 @@ def tasks(world: World) -> list[Task]:
         difficulty="medium",
         time_limit_seconds=420,
         instruction=f"How much did I spend at coffee shops in {m_start:%B %Y}, counting both my credit card and my debit card?",
-        expected={"total_cents": coffee_total, "purchases": len(coffee)},
+        expected={"month": f"{m_start:%Y-%m}", "total_cents": coffee_total, "purchases": len(coffee)},
         rubric=[
             RubricItem(
                 id="total",
@@ -150,6 +155,8 @@ def tasks(world: World) -> list[Task]:
             instruction=f"On my {accounts['credit_card'].name} statement for {st.end:%B %Y}, what were the total new "
             "charges and the payments received?",
             expected={
+                "account": accounts["credit_card"].name,
+                "month": f"{st.end:%Y-%m}",
                 "charges_cents": st.debits_cents,
                 "payments_cents": st.credits_cents,
                 "closing_owed_cents": -st.closing_cents,
@@ -185,7 +192,7 @@ def tasks(world: World) -> list[Task]:
             time_limit_seconds=420,
             instruction=f"How much money have I sent to {name} {rail(p.identity.address.country)['via']} so far in "
             f"{world.now.year}?",
-            expected={"contact": name, "total_cents": total, "payments": len(sent[name])},
+            expected={"contact": name, "year": world.now.year, "total_cents": total, "payments": len(sent[name])},
             rubric=[
                 RubricItem(
                     id="total", weight=80, requirement=f"States the total {money(total, cur)}", check=kit.amount(total)
@@ -209,7 +216,12 @@ def tasks(world: World) -> list[Task]:
             difficulty="hard",
             time_limit_seconds=480,
             instruction=f"What was my single largest card purchase in {m_start:%B %Y}, where, and for how much?",
-            expected={"merchant": merchant, "amount_cents": amount, "date": top.at.date().isoformat()},
+            expected={
+                "month": f"{m_start:%Y-%m}",
+                "merchant": merchant,
+                "amount_cents": amount,
+                "date": top.at.date().isoformat(),
+            },
             rubric=[
                 RubricItem(
                     id="merchant",
@@ -379,8 +391,9 @@ def tasks(world: World) -> list[Task]:
 
 
 def insight_tasks(world: World) -> list[Task]:
-    """The bank's preference tasks: the usual coffee place and grocery store, by the card purchases of the last
-    three months. A tie or no purchases gives no task."""
+    """The bank's preference tasks: the usual coffee place and grocery store, by the card purchases of the last 90
+    days: from the whole day 90 days before today (the instruction names it) to now. A tie or no purchases gives no
+    task."""
     from collections import Counter
 
     from builder.tasks import answers as A
@@ -389,7 +402,9 @@ def insight_tasks(world: World) -> list[Task]:
 
     task = KIT.adder(world, out)
 
-    since = world.now - dt.timedelta(days=90)
+    since_day = world.now.date() - dt.timedelta(days=90)
+    since = dt.datetime.combine(since_day, dt.time())
+    window = f"the last 90 days (since {since_day:%B} {since_day.day})"
     coffee = Counter(
         e.data["merchant"]
         for e in world.of_kind("card_purchase")
@@ -405,8 +420,8 @@ def insight_tasks(world: World) -> list[Task]:
             category="preference_inference",
             difficulty="medium",
             time_limit_seconds=420,
-            instruction="Where do I usually get my coffee? Go by my card purchases of the last three months, and tell "
-            "me how many times I went there in that time.",
+            instruction=f"Where do I usually get my coffee? Go by my card purchases of {window}, and tell me how "
+            "many times I went there in that time.",
             expected={"merchant": name, "visits": n, "since": since.date().isoformat()},
             rubric=[
                 RubricItem(id="place", weight=75, requirement=f"Names {name}", check=A.text(name)),
@@ -428,8 +443,8 @@ def insight_tasks(world: World) -> list[Task]:
             category="preference_inference",
             difficulty="medium",
             time_limit_seconds=420,
-            instruction="Which grocery store do I shop at in person most? Use my card purchases from the last three "
-            "months and tell me how many times I paid there.",
+            instruction=f"Which grocery store do I shop at in person most? Use my card purchases from {window} and "
+            "tell me how many times I paid there.",
             expected={"merchant": name, "visits": n, "since": since.date().isoformat()},
             rubric=[
                 RubricItem(id="store", weight=75, requirement=f"Names {name}", check=A.text(name)),

@@ -6,12 +6,16 @@ mail, the airline); see :mod:`builder.tasks.pairs` for the shared rules."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
+from apps.bank import reader as B
 from builder.money import money
+from builder.reference import gazetteer
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
 from builder.world import World
 
 #: Their place: right after the bank's own tasks, the last of them the world has (the bank's tasks() order,
@@ -33,6 +37,28 @@ def pair_tasks(world: World) -> list[Task]:
     return P.collect(world, "bank", _build)
 
 
+#: What a friend was paid back for, as the friend's chat says it in German (builder/world/planted.py), in the
+#: English of a task's instruction: the pattern and its English (``{r}``: the restaurant).
+_OWED_EN = (
+    (re.compile(r"^das Essen bei (?P<r>.+)$"), "the meal at {r}"),
+    (re.compile(r"^die Konzertkarten$"), "the concert tickets"),
+)
+#: The restaurant a meal's words name (English or German).
+_PLACE = re.compile(r"^(?:dinner|lunch|the meal) at (?P<r>.+)$|^das Essen bei (?P<d>.+)$")
+
+
+def _owed(text: str) -> tuple[str, str | None]:
+    """``(what, restaurant)``: the planted ``owed_for`` in English, and the restaurant it names (``None``: no
+    meal)."""
+    for pattern, english in _OWED_EN:
+        m = pattern.match(text)
+        if m:
+            text = english.format(**m.groupdict())
+            break
+    place = _PLACE.match(text)
+    return text, (place.group("r") or place.group("d")) if place else None
+
+
 def _build(world: World, task) -> None:
     from builder.tasks.phrasing import day_phrase
 
@@ -42,6 +68,7 @@ def _build(world: World, task) -> None:
     it = A.planted(world, "contradiction/paid-back-claim")
     if it and checking is not None:
         first = it["contact"].split()[0]
+        owed_for, place = _owed(it["owed_for"])
         claimed = dt.datetime.fromisoformat(it["claimed_at"])
         task(
             "cx-paid-back-claim",
@@ -51,9 +78,18 @@ def _build(world: World, task) -> None:
             difficulty="medium",
             time_limit_seconds=420,
             instruction=f"{first} messaged me {day_phrase(claimed.date(), today)} saying they'd paid me back for "
-            f"{it['owed_for']}. Has that money actually reached my checking account? How much did they "
+            f"{owed_for}. Has that money actually reached my checking account? How much did they "
             "say they sent?",
-            expected={"contact": it["contact"], "claimed_cents": it["amount_cents"], "arrived": False, "truth": "bank"},
+            expected={
+                "friend": first,
+                "owed_for": owed_for,
+                "place": place,
+                "claimed_on": claimed.date().isoformat(),
+                "contact": it["contact"],
+                "claimed_cents": it["amount_cents"],
+                "arrived": False,
+                "truth": "bank",
+            },
             planted=[it["id"]],
             rubric=[
                 RubricItem(
@@ -69,25 +105,39 @@ def _build(world: World, task) -> None:
                     id="not-arrived",
                     weight=20,
                     requirement="Says no such payment has arrived",
+                    # Words about the money not arriving; a bare "nothing" or "didn't" would pass an answer
+                    # saying it came.
                     check=A.text(
-                        "not arrived",
-                        "hasn't arrived",
-                        "hasn’t arrived",
-                        "has not arrived",
-                        "no payment",
-                        "not received",
-                        "haven't received",
-                        "haven’t received",
-                        "have not received",
-                        "hasn't",
-                        "hasn’t",
-                        "has not",
-                        "didn't",
-                        "didn’t",
-                        "nothing",
-                        "no such",
-                        "not there",
-                        "not in",
+                        *(
+                            w.replace("'", q)
+                            for w in (
+                                "not arrived",
+                                "hasn't arrived",
+                                "has not arrived",
+                                "didn't arrive",
+                                "did not arrive",
+                                "not received",
+                                "haven't received",
+                                "have not received",
+                                "hasn't reached",
+                                "has not reached",
+                                "hasn't come",
+                                "has not come",
+                                "not come through",
+                                "no payment",
+                                "no such payment",
+                                "no sign of",
+                                "hasn't shown up",
+                                "has not shown up",
+                                "isn't there",
+                                "is not there",
+                                "not in your checking",
+                                "not in my checking",
+                                "no incoming",
+                                "no transfer from",
+                            )
+                            for q in (("'", "’") if "'" in w else ("'",))
+                        )
                     ),
                 ),
                 RubricItem(id="verdict", weight=10, requirement="Concludes the bank is right and the claim is not"),
@@ -100,9 +150,12 @@ def _build(world: World, task) -> None:
             category="counterfactual",
             difficulty="medium",
             time_limit_seconds=420,
-            instruction=f"{first} says they already paid me back for {it['owed_for']}. If that money really had come "
+            instruction=f"{first} says they already paid me back for {owed_for}. If that money really had come "
             "in, what would my checking balance be right now?",
             expected={
+                "friend": first,
+                "owed_for": owed_for,
+                "place": place,
                 "balance_now_cents": checking,
                 "claimed_cents": it["amount_cents"],
                 "balance_if_cents": checking + it["amount_cents"],
@@ -140,6 +193,7 @@ def _build(world: World, task) -> None:
             "much would be left unpaid.",
             expected={
                 "payee": it["payee"],
+                "autopay_on": at.date().isoformat(),
                 "bill_cents": it["bill_cents"],
                 "autopay_cents": it["autopay_cents"],
                 "short_cents": short,
@@ -171,6 +225,7 @@ def _build(world: World, task) -> None:
     owed = A.planted_of(world, "pending", "pay_back")
     if owed and checking is not None:
         total = sum(x["amount_cents"] for x in owed)
+        people = list(dict.fromkeys(x["contact"] for x in owed))  # one friend may have asked twice
         task(
             "cf-after-paybacks",
             ["bank", "messaging"],
@@ -202,8 +257,8 @@ def _build(world: World, task) -> None:
                 RubricItem(
                     id="who",
                     weight=20,
-                    requirement="Names " + ", ".join(x["contact"] for x in owed),
-                    check=A.names([A.person(x["contact"]) for x in owed]),
+                    requirement="Names " + ", ".join(people),
+                    check=A.names([A.person(n) for n in people]),
                 ),
             ],
         )
@@ -213,7 +268,11 @@ def _build(world: World, task) -> None:
         trip_i = fees[-1].data["trip"]
         on = [e for e in fees if e.data["trip"] == trip_i]
         fee_total = sum(e.data["amount_cents"] for e in on)
-        dest = p.travel.trips[trip_i].destination
+        # The trip as the apps (Meridian Air, Bramblestay) and an English sentence name it: its airport's city
+        # ("Copenhagen", where the spec may say "Kopenhagen").
+        trip = p.travel.trips[trip_i]
+        served = gazetteer.airport(trip.airport)
+        dest = served.city if served and served.city and "," not in served.city else trip.destination
         task(
             "cf-foreign-fees",
             ["bank", "airline"],
@@ -223,7 +282,7 @@ def _build(world: World, task) -> None:
             time_limit_seconds=420,
             instruction=f"If I had paid on my {dest} trip with a card that charges no foreign transaction fees, how "
             "much would I have saved? And how many fee charges was that?",
-            expected={"trip": trip_i, "fees_cents": fee_total, "fees": len(on)},
+            expected={"trip": trip_i, "destination": dest, "fees_cents": fee_total, "fees": len(on)},
             rubric=[
                 RubricItem(
                     id="saved", weight=80, requirement=f"States {money(fee_total, cur)}", check=A.amount(fee_total)
@@ -233,4 +292,202 @@ def _build(world: World, task) -> None:
         )
 
 
-SCENARIOS = [Scenario(home="bank", apps=("bank",), tasks=pair_tasks, after=AFTER)]
+# --- Independent readers (builder.tasks.reader): the bank's pages with Parley's chats, the mailbox and Meridian
+# Air's trips, as the persona sees them.
+
+# A friend's message asking to be paid back (builder/world/templates/requests): a share, a half, a price each...
+_ASKS = re.compile(
+    r"your share|your half|your portion|\beach\b|pay me back|for you\b|dein Anteil|Ihr Anteil|deine Hälfte|"
+    r"pro Person|zahl's mir zurück|für dich",
+    re.IGNORECASE,
+)
+# ...and not one saying they sent money themselves.
+_SENT = re.compile(r"\bsent\b|paid you|geschickt|überwiesen|\braus\b", re.IGNORECASE)
+
+
+def _chats(see: See) -> list[dict]:
+    """Parley's direct conversations (the chat list): ``{id, name}``."""
+    page = see.page("messaging", "/")
+    return [
+        {"id": a.get("data-id"), "name": a.get("data-name")}
+        for a in page.xpath('//a[@data-testid="conversation"]')
+        if a.get("data-kind") == "direct"
+    ]
+
+
+def _messages(see: See, chat: str, since: dt.datetime) -> list[dict]:
+    """The messages of a conversation from ``since`` on (earlier pages loaded as needed), oldest first:
+    ``{at, mine, text}``."""
+    out: list[dict] = []
+    params: dict = {}
+    while True:
+        page = see.page("messaging", f"/c/{chat}", params)
+        got = [
+            {
+                "at": dt.datetime.fromisoformat(m.xpath(".//time")[0].get("datetime")[:19]),
+                "mine": m.get("data-mine") == "1",
+                "text": visible_text(m.xpath('.//*[@data-testid="message-text"]')[0]),
+            }
+            for m in page.xpath('//*[@data-testid="message"]')
+        ]
+        out = got + out
+        more = page.xpath('//*[@data-testid="load-earlier"]')
+        if not more or not got or got[0]["at"] < since:
+            break
+        params = {"before": more[0].get("href").split("before=")[-1]}
+    return [m for m in out if m["at"] >= since]
+
+
+def _p2p(see: See, name: str, start: dt.date, incoming: bool) -> list[dict]:
+    """Checking's person-to-person lines from ``start`` on naming ``name``: money in (``incoming``) or out."""
+    return [
+        r
+        for r in B.ledger(see, "checking", start, see.now.date(), q=name)
+        if r["category"] == "Person to person"
+        and (r["cents"] > 0) == incoming
+        and name.upper() in r["description"].upper()
+    ]
+
+
+def _claim(see: See, given: dict) -> tuple[dict, dict]:
+    """The chat and the message in which the friend (``friend``: a first name) says they sent money: on
+    ``claimed_on`` when given, else the latest of the last 30 days; naming the restaurant ``place`` when given."""
+    first, place = given["friend"], given.get("place")
+    day = dt.date.fromisoformat(given["claimed_on"]) if given.get("claimed_on") else None
+    since = dt.datetime.combine(day or (see.now - dt.timedelta(days=30)).date(), dt.time())
+    found = []
+    for chat in _chats(see):
+        if chat["name"].split()[0] != first:
+            continue
+        for msg in _messages(see, chat["id"], since):
+            if msg["mine"] or not _SENT.search(msg["text"]) or (place and place not in msg["text"]):
+                continue
+            try:
+                parse_money(msg["text"])
+            except Unreadable:
+                continue
+            if day is None or msg["at"].date() == day:
+                found.append((chat, msg))
+    what = f"{given['owed_for']!r}" + (f" at {place}" if place else "")
+    if not found:
+        raise Unreadable(f"no message from {first} saying they sent money for {what}")
+    if len({c["id"] for c, _ in found}) > 1:
+        raise Unreadable(f"more than one {first} says they sent money for {what}")
+    return found[-1]
+
+
+@reader("friend", "owed_for", "place", "claimed_on")
+def _read_paid_back_claim(see: See, given: dict) -> Reading:
+    chat, msg = _claim(see, given)
+    claimed = parse_money(msg["text"])
+    arrived = _p2p(see, chat["name"], msg["at"].date() - dt.timedelta(days=3), incoming=True)
+    return Reading(
+        values={
+            "amount": claimed,
+            "who": [chat["name"]],
+            "not-arrived": "arrived" if arrived else "has not arrived",
+        },
+        steps=[
+            f"Parley, {chat['name']} on {msg['at']}: {msg['text']!r}",
+            f"Checking, money in from {chat['name']} since {msg['at'].date() - dt.timedelta(days=3)}: "
+            f"{[(str(r['day']), r['cents']) for r in arrived]}",
+        ],
+    )
+
+
+@reader("friend", "owed_for", "place")
+def _read_claim_true(see: See, given: dict) -> Reading:
+    chat, msg = _claim(see, given)
+    claimed = parse_money(msg["text"])
+    balance = B.accounts(see)["checking"]["balance"]
+    return Reading(
+        values={"balance": balance + claimed, "claimed": claimed},
+        steps=[f"{chat['name']} says {msg['text']!r}; checking shows {balance}; with the claim {balance + claimed}"],
+    )
+
+
+@reader("payee", "autopay_on")
+def _read_autopay_vs_bill(see: See, given: dict) -> Reading:
+    payee = given["payee"]
+    bills = [
+        m for m in see.mailbox() if (m["From"] and m["From"].addresses and m["From"].addresses[0].display_name == payee)
+    ]
+    if not bills:
+        raise Unreadable(f"no mail from {payee}")
+    latest = max(bills, key=lambda m: m["Date"].datetime)
+    body = latest.get_body(preferencelist=("plain", "html")).get_content()
+    bill = B.amount_after(body, "Amount due this month", "Amount due", "Rechnungsbetrag", "beträgt")
+    # The bank lists no scheduled payment: the autopay takes what it took every month (all its lines agree).
+    lines = [r for r in B.ledger(see, "checking", q=payee) if r["cents"] < 0]
+    amounts = {-r["cents"] for r in lines}
+    if len(amounts) != 1:
+        raise Unreadable(f"{payee}'s {len(lines)} past payments differ ({sorted(amounts)}): no one autopay amount")
+    autopay = amounts.pop()
+    return Reading(
+        values={"bill": bill, "autopay": autopay, "short": bill - autopay},
+        steps=[
+            f"Mail from {payee} of {latest['Date']}: {latest['Subject']!r}, amount due {bill}",
+            f"Checking: {len(lines)} payments to {payee}, each {autopay} (the monthly autopay)",
+        ],
+    )
+
+
+@reader()
+def _read_after_paybacks(see: See, given: dict) -> Reading:
+    since = see.now - dt.timedelta(days=30)
+    asks = []
+    for chat in _chats(see):
+        for msg in _messages(see, chat["id"], since):
+            if msg["mine"] or not _ASKS.search(msg["text"]) or _SENT.search(msg["text"]):
+                continue
+            try:
+                cents = parse_money(msg["text"])
+            except Unreadable:
+                continue
+            paid = [r for r in _p2p(see, chat["name"], msg["at"].date(), incoming=False) if -r["cents"] == cents]
+            if not paid:
+                asks.append((chat["name"], cents, msg))
+    if not asks:
+        raise Unreadable("no friend's unpaid request to be paid back in the last 30 days")
+    total = sum(c for _, c, _ in asks)
+    balance = B.accounts(see)["checking"]["balance"]
+    return Reading(
+        values={"after": balance - total, "total": total, "who": list(dict.fromkeys(n for n, _, _ in asks))},
+        steps=[
+            *(f"{n} on {m['at']:%Y-%m-%d}: {m['text']!r} -> {c}, nothing sent back since" for n, c, m in asks),
+            f"checking {balance} less {total} = {balance - total}",
+        ],
+    )
+
+
+@reader("destination")
+def _read_foreign_fees(see: See, given: dict) -> Reading:
+    trips = []
+    for li in see.page("airline", "/", {"tab": "past"}).xpath('//li[@data-testid="trip"]'):
+        city = visible_text(li.xpath('.//*[contains(@class, "ma-trip-city")]')[0])
+        if city == given["destination"]:
+            text = visible_text(li)
+            span = text[text.index(city) + len(city) :]
+            parts = span.split("–")
+            trips.append((B.day_of(parts[0]), B.day_of(parts[1])))
+    if not trips:
+        raise Unreadable(f"no past Meridian Air trip to {given['destination']}")
+    depart, back = max(trips)
+    fees = [r for r in B.ledger(see, "credit_card", depart, back) if r["category"] == "Fees" and r["cents"] < 0]
+    total = -sum(r["cents"] for r in fees)
+    return Reading(
+        values={"saved": total, "count": len(fees)},
+        steps=[f"Trip to {given['destination']} {depart}..{back}: {len(fees)} card fee lines, {total} cents"],
+    )
+
+
+READERS = {
+    "cx-paid-back-claim": _read_paid_back_claim,
+    "cf-claim-true": _read_claim_true,
+    "cx-autopay-vs-bill": _read_autopay_vs_bill,
+    "cf-after-paybacks": _read_after_paybacks,
+    "cf-foreign-fees": _read_foreign_fees,
+}
+
+
+SCENARIOS = [Scenario(home="bank", apps=("bank",), tasks=pair_tasks, after=AFTER, readers=READERS)]

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
+from apps.bank import reader as B
 from apps.bank.tasks import KIT
 from builder.money import money
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
 from builder.world import World
 from scenarios import RECAPS
 
@@ -320,4 +323,335 @@ def crossapp_tasks(world: World) -> list[Task]:
     return out
 
 
-SCENARIOS = [Scenario(home="bank", apps=("bank",), tasks=crossapp_tasks, rank=RECAPS)]
+# --- Independent readers (builder.tasks.reader): each app's own history pages, and the bank's card lines for the
+# meals booked on TableTime and the Bramblestay stays ("as charged to my card").
+
+
+def _shop_orders(see: See, year: int) -> list[dict]:
+    """Shopwell's orders placed in ``year`` (its year tab, every page): ``{day, cents, number, state}``."""
+    out: list[dict] = []
+    page_no = 1
+    while True:
+        page = see.page("shop", "/orders", {"year": str(year), **({"page": str(page_no)} if page_no > 1 else {})})
+        if not page.xpath('//*[@data-testid="order-count"]'):
+            raise Unreadable(f"Shopwell's orders of {year} show no count")
+        for o in page.xpath('//*[@data-testid="order"]'):
+            head = o.xpath('.//*[@class="sw-order-head"]/div[1]/b')
+            out.append(
+                {
+                    "day": B.day_of(visible_text(head[0])),
+                    "cents": int(o.get("data-total")),
+                    "number": o.get("data-order"),
+                    "state": o.get("data-state"),
+                }
+            )
+        if not page.xpath('//*[@data-testid="next-page"]'):
+            break
+        page_no += 1
+    # A year the shop has no tab for shows every order: keep only that year's.
+    return [o for o in out if o["day"].year == year and o["state"] != "cancelled"]
+
+
+def _shop_shipping(see: See, order: dict) -> int:
+    """The shipping an order's page states (``Shipping : $4.99``)."""
+    return B.amount_after(
+        visible_text(see.page("shop", f"/orders/{order['number']}").xpath("//main")[0]), "Shipping", "Versand"
+    )
+
+
+def _delivery_orders(see: See) -> list[dict]:
+    """DashBite's orders (``/orders``, all months): ``{day, cents, href, state}``."""
+    out = []
+    for row in see.page("delivery", "/orders").xpath('//*[@data-testid="order-row"]'):
+        spans = row.xpath("./span")
+        state = (row.xpath('./span[contains(@class, "dbt-state")]') or [None])[0]
+        out.append(
+            {
+                "day": B.day_of(visible_text(spans[0])),
+                "cents": int(row.xpath("./span[@data-cents]")[0].get("data-cents")),
+                "href": row.xpath(".//a/@href")[0],
+                "state": (state.get("class") or "").split("dbt-state-")[-1] if state is not None else "",
+            }
+        )
+    return [o for o in out if o["state"] != "cancelled"]
+
+
+def _grocery_orders(see: See) -> list[dict]:
+    """Basketful's orders (``/orders``): ``{day (placed), cents, href, state}``."""
+    out = []
+    for li in see.page("grocery", "/orders").xpath('//*[@data-testid="order"]'):
+        text = visible_text(li)
+        m = re.search(r"placed\s+(.+?\d{4})", text)
+        if not m:
+            raise Unreadable(f"a Basketful order without its day placed: {text[:120]!r}")
+        state = (li.xpath('.//*[contains(@class, "bf-status-")]') or [None])[0]
+        out.append(
+            {
+                "day": B.day_of(m.group(1)),
+                "cents": parse_money(visible_text(li.xpath('.//*[@data-testid="order-total"]')[0])),
+                "href": li.xpath(".//a/@href")[0],
+                "state": (state.get("class") or "").split("bf-status-")[-1] if state is not None else "",
+            }
+        )
+    return [o for o in out if o["state"] != "cancelled"]
+
+
+def _extras_of(see: See, app: str, order: dict) -> int:
+    """Fees and tip of a DashBite or Basketful order: its page's total less its subtotal."""
+    text = visible_text(see.page(app, order["href"]).xpath("//main")[0])
+    total = B.amount_after(text, "Total", "Gesamt")
+    return total - B.amount_after(text, "Subtotal", "Zwischensumme")
+
+
+def _rides(see: See) -> list[dict]:
+    """ZipRide's completed rides (``/activity``): ``{day, cents, href}``."""
+    out = []
+    for li in see.page("rides", "/activity").xpath('//*[@data-testid="ride-row"]'):
+        text = visible_text(li)
+        if "Cancelled" in text or "In progress" in text:
+            continue
+        when = li.xpath('.//span[contains(@class, "zr-muted")]')
+        out.append(
+            {
+                "day": B.day_of(visible_text(when[0]).split("·")[0]),
+                "cents": int(li.xpath('.//*[contains(@class, "zr-price")]')[0].get("data-cents")),
+                "href": li.xpath(".//a/@href")[0],
+            }
+        )
+    return out
+
+
+def _ride_tip(see: See, ride: dict) -> int:
+    """A ride's tip: its receipt's total less its fare."""
+    text = visible_text(see.page("rides", ride["href"]).xpath("//main")[0])
+    return B.amount_after(text, "Total") - B.amount_after(text, "Fare")
+
+
+def _meals(see: See) -> list[dict]:
+    """The meals booked on TableTime as the card shows them: each past reservation (``/reservations?tab=past``: the
+    restaurant and the day) with the card purchase at that restaurant on that day (credit or debit card), ``{day,
+    cents, restaurant}``. A meal without a charge of the persona's (a friend paid) is left out."""
+    page = see.page("dining", "/reservations", {"tab": "past"})
+    booked = []
+    for li in page.xpath('//li[@data-testid="reservation"]'):
+        name = " ".join(li.xpath(".//strong")[0].text_content().split())
+        booked.append((dt.date.fromisoformat(li.get("data-day")), name))
+    if not booked:
+        return []
+    first, last = min(d for d, _ in booked), max(d for d, _ in booked)
+    lines = B.purchases(see, first, last)
+    out, used = [], set()
+    for day, name in sorted(booked):
+        for i, r in enumerate(lines):
+            if i not in used and r["day"] == day and B.merchant(r).upper() == name.upper():
+                used.add(i)
+                out.append({"day": day, "cents": -r["cents"], "restaurant": name})
+                break
+    return out
+
+
+def _flights(see: See) -> list[dict]:
+    """Meridian Air's bookings (every tab of My Trips): ``{day (booked), cents (total paid)}``."""
+    out = []
+    for tab in ("upcoming", "past", "cancelled"):
+        for li in see.page("airline", "/", {"tab": tab}).xpath('//li[@data-testid="trip"]'):
+            text = visible_text(see.page("airline", f"/trips/{li.get('data-pnr')}").xpath("//main")[0])
+            m = re.search(r"Booked\s+(.+?\d{4})", text)
+            if not m:
+                raise Unreadable(f"trip {li.get('data-pnr')} names no booking day")
+            out.append({"day": B.day_of(m.group(1)), "cents": B.amount_after(text, "Total paid"), "tab": tab})
+    return out
+
+
+def _stays(see: See) -> list[dict]:
+    """Bramblestay's past stays as charged to the card: each past trip's card line from its check-in to two days
+    after its check-out (the card posts a charge abroad on the home clock's day) naming the property or BRAMBLESTAY
+    and the confirmation, ``{day (posted), cents, hotel}``."""
+    out = []
+    for t in see.page("stays", "/trips", {"tab": "past"}).xpath('//*[@data-testid="trip"]'):
+        first = dt.date.fromisoformat(t.get("data-check-in"))
+        last = dt.date.fromisoformat(t.get("data-check-out")) + dt.timedelta(days=2)
+        conf = t.get("data-confirmation")
+        prop = t.xpath('.//div[@class="bs-trip-main"]/span[1]')
+        name = visible_text(prop[0]).upper() if prop else ""
+        lines = [
+            r
+            for kind in ("credit_card", "checking")
+            for r in B.ledger(see, kind, first, last)
+            if r["cents"] < 0 and (conf in r["description"] or (name and B.merchant(r).upper().startswith(name)))
+        ]
+        if len(lines) != 1:
+            raise Unreadable(f"stay {conf} ({name}): {len(lines)} card lines from {first} to {last}")
+        out.append({"day": lines[0]["day"], "cents": -lines[0]["cents"], "hotel": name})
+    return out
+
+
+BRANDS = {
+    "shop": "Shopwell",
+    "delivery": "DashBite",
+    "grocery": "Basketful",
+    "rides": "ZipRide",
+    "dining": "TableTime",
+    "airline": "Meridian Air",
+    "stays": "Bramblestay",
+}
+
+
+def _charges(see: See, start: dt.date, end: dt.date, travel: bool = False) -> dict[str, list[dict]]:
+    """App -> its charges from ``start`` to ``end`` (both included, up to today), as the apps show them: Shopwell,
+    DashBite, Basketful and ZipRide by their own histories, the TableTime meals by the card; with ``travel``,
+    Meridian Air's bookings and the Bramblestay stays as charged too. An app with none is left out."""
+    today = see.now.date()
+    end = min(end, today)
+
+    def inside(rows):
+        return [r for r in rows if start <= r["day"] <= end]
+
+    found = {
+        "shop": [o for y in range(start.year, end.year + 1) for o in inside(_shop_orders(see, y))],
+        "delivery": inside(_delivery_orders(see)) if "delivery" in see.domains else [],
+        "grocery": inside(_grocery_orders(see)) if "grocery" in see.domains else [],
+        "rides": inside(_rides(see)) if "rides" in see.domains else [],
+        "dining": inside(_meals(see)),
+    }
+    if travel:
+        found["airline"] = inside(_flights(see))
+        found["stays"] = inside(_stays(see))
+    return {app: rows for app, rows in found.items() if rows}
+
+
+def _extras(see: See, app: str, rows: list[dict]) -> int:
+    """The extras of ``rows`` of ``app``: Shopwell's shipping, DashBite's and Basketful's fees and tips, ZipRide's
+    tips, as each order's or ride's page states them."""
+    if app == "shop":
+        return sum(_shop_shipping(see, o) for o in rows)
+    if app in ("delivery", "grocery"):
+        return sum(_extras_of(see, app, o) for o in rows)
+    if app == "rides":
+        return sum(_ride_tip(see, r) for r in rows)
+    return 0
+
+
+def _fx_fees(see: See, start: dt.date, end: dt.date) -> int:
+    """The card's foreign transaction fees from ``start`` to ``end``: its lines in category Fees."""
+    return -sum(r["cents"] for r in B.ledger(see, "credit_card", start, end) if r["category"] == "Fees")
+
+
+def _tally(charges: dict[str, list[dict]]) -> list[str]:
+    return [
+        f"{BRANDS[a]}: {len(rows)} charges, {sum(r['cents'] for r in rows)} cents, largest "
+        f"{max(r['cents'] for r in rows)}"
+        for a, rows in charges.items()
+    ]
+
+
+def _ranking(totals: dict[str, int]) -> tuple[list[str], float]:
+    """Apps by total, most first, and the smallest gap between neighbours (0: a tie somewhere)."""
+    order = sorted(totals, key=lambda a: -totals[a])
+    gaps = [totals[a] - totals[b] for a, b in zip(order, order[1:])]
+    return order, min(gaps) if gaps else 1
+
+
+def _month(given: dict) -> tuple[dt.date, dt.date]:
+    return B.month_bounds(given["month"])
+
+
+@reader("month")
+def _read_totals(see: See, given: dict) -> Reading:
+    ch = _charges(see, *_month(given))
+    values = {a: sum(r["cents"] for r in rows) for a, rows in ch.items()}
+    values["sum"] = sum(values.values())
+    return Reading(values=values, steps=[f"{given['month']}:", *_tally(ch)])
+
+
+@reader("month", unique=True)
+def _read_rank(see: See, given: dict) -> Reading:
+    ch = _charges(see, *_month(given))
+    totals = {a: sum(r["cents"] for r in rows) for a, rows in ch.items()}
+    order, margin = _ranking(totals)
+    return Reading(
+        values={"order": [BRANDS[a] for a in order], "top": totals[order[0]]},
+        steps=[f"{given['month']}:", *_tally(ch)],
+        margin=margin,
+    )
+
+
+@reader("month")
+def _read_extras(see: See, given: dict) -> Reading:
+    start, end = _month(given)
+    ch = {a: rows for a, rows in _charges(see, start, end).items() if a != "dining"}
+    values = {a: _extras(see, a, rows) for a, rows in ch.items()}
+    values["fx"] = _fx_fees(see, start, end)
+    values["sum"] = sum(values.values())
+    return Reading(values=values, steps=[f"{given['month']} extras: {values}"])
+
+
+@reader("month", unique=True)
+def _read_counts(see: See, given: dict) -> Reading:
+    ch = _charges(see, *_month(given))
+    values: dict = {a: len(rows) for a, rows in ch.items()}
+    every = sorted(((r["cents"], a) for a, rows in ch.items() for r in rows), reverse=True)
+    values["largest"], top = every[0]
+    values["largest-app"] = BRANDS[top]
+    margin = every[0][0] - every[1][0] if len(every) > 1 else every[0][0]
+    return Reading(values=values, steps=[f"{given['month']}:", *_tally(ch)], margin=margin)
+
+
+@reader("month")
+def _read_all_in(see: See, given: dict) -> Reading:
+    ch = _charges(see, *_month(given))
+    total = sum(r["cents"] for rows in ch.values() for r in rows)
+    extras = sum(_extras(see, a, rows) for a, rows in ch.items() if a != "dining")
+    return Reading(values={"total": total, "extras": extras}, steps=[f"{given['month']}:", *_tally(ch)])
+
+
+@reader("month")
+def _read_per_app(see: See, given: dict) -> Reading:
+    ch = _charges(see, *_month(given))
+    values: dict = {}
+    for a, rows in ch.items():
+        values[f"{a}-total"] = sum(r["cents"] for r in rows)
+        values[f"{a}-count"] = len(rows)
+    return Reading(values=values, steps=[f"{given['month']}:", *_tally(ch)])
+
+
+def _year(see: See, given: dict) -> dict[str, list[dict]]:
+    y = int(given["year"])
+    return _charges(see, dt.date(y, 1, 1), dt.date(y, 12, 31), travel=True)
+
+
+@reader("year")
+def _read_year_largest(see: See, given: dict) -> Reading:
+    ch = _year(see, given)
+    return Reading(values={a: max(r["cents"] for r in rows) for a, rows in ch.items()}, steps=_tally(ch))
+
+
+@reader("year", unique=True)
+def _read_year_totals(see: See, given: dict) -> Reading:
+    ch = _year(see, given)
+    totals = {a: sum(r["cents"] for r in rows) for a, rows in ch.items()}
+    order, margin = _ranking(totals)
+    return Reading(
+        values={"order": [BRANDS[a] for a in order], "first": totals[order[0]], "second": totals[order[1]]},
+        steps=_tally(ch),
+        margin=margin,
+    )
+
+
+_VARIANTS = {
+    "totals": _read_totals,
+    "rank": _read_rank,
+    "extras": _read_extras,
+    "counts": _read_counts,
+    "all-in": _read_all_in,
+    "per-app": _read_per_app,
+}
+#: Slug -> reader. The slugs name their month or year; every month and year a build's clock can give is listed.
+READERS = {
+    **{f"x-apps-{v}-{y}-{m:02d}": r for y in range(2000, 2100) for m in range(1, 13) for v, r in _VARIANTS.items()},
+    **{f"x-largest-charge-{y}": _read_year_largest for y in range(2000, 2100)},
+    **{f"x-app-totals-{y}": _read_year_totals for y in range(2000, 2100)},
+}
+
+
+SCENARIOS = [Scenario(home="bank", apps=("bank",), tasks=crossapp_tasks, rank=RECAPS, readers=READERS)]

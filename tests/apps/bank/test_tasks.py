@@ -32,7 +32,8 @@ def test_doing_nothing_scores_zero_on_every_action_task(world, tmp_path):
 def test_checking_balance_task_expects_the_world_closing_balance(world, tmp_path):
     task = next(t for t in tasks(world) if t.id.endswith("/checking-balance"))
     closing = world.closing_balance_cents("checking")
-    assert task.expected == {"balance_cents": closing}
+    name = next(a.name for a in world.persona.accounts if a.kind == "checking")
+    assert task.expected == {"account": name, "balance_cents": closing}
     db = seed(world, tmp_path / "bank.sqlite")
     assert grade(task, {"bank": db}, f"Your balance is {money(closing)}.")[0] == 100
     assert grade(task, {"bank": db}, f"Your balance is {money(closing + 1)}.")[0] == 0
