@@ -879,7 +879,9 @@ class RetailDelivery(EventData):
 
 class RestaurantBooking(EventData):
     """A table booked (at ``booked_local``) for ``reservation_local``: ``party_size`` with ``companions``;
-    ``merchant_id`` is the restaurant's merchant, whose card charge follows the meal."""
+    ``merchant_id`` is the restaurant's merchant, whose card charge follows the meal, unless a companion paid the
+    whole table: then ``paid_by`` names them and ``share_cents`` is the persona's part of the bill with its tip
+    (what they will ask for; the persona's card has no charge for the meal)."""
 
     KIND: ClassVar[str] = "restaurant_booking"
     booking_id: str
@@ -895,6 +897,8 @@ class RestaurantBooking(EventData):
     special_request: str | None
     site_url: Url
     site_title: str
+    paid_by: str | MISSING = MISSING
+    share_cents: Cents | MISSING = MISSING
 
 
 # -- communication ----------------------------------------------------------------------------------------------

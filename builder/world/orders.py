@@ -81,6 +81,10 @@ BASKETFUL = (service("grocery-delivery").title, service("grocery-delivery").url)
 SHOPWELL = (service("retail").title, service("retail").url)
 TABLETIME = (service("restaurant-reservations").title, service("restaurant-reservations").url)
 MONTH_DAYS = 30.4375
+#: Dinners a friend paid for and asks the persona to pay back: at most REQUESTS_OPEN, of the last REQUEST_DAYS
+#: (builder/world/requests.py sends the asks).
+REQUESTS_OPEN = 2
+REQUEST_DAYS = 14
 
 # cuisine: (restaurant names, dishes (name, price cents))
 CUISINES: dict[str, tuple[tuple[str, ...], tuple[tuple[str, int], ...]]] = {
@@ -1016,6 +1020,7 @@ def simulate_orders(sim: Sim) -> None:
     if upcoming_days and ro.dining_out_per_month:
         dinner_days += sorted(r.sample(upcoming_days, min(len(upcoming_days), 1 + (r.random() < 0.6))))
     dinners: dict[dt.date, tuple[str, dt.datetime]] = {}
+    bills: list[tuple] = []  # each dinner's bill, paid below once it is known who pays
     for n, day in enumerate(dinner_days):
         weights = [3 if cuisine else 1 for _, cuisine, _ in places]
         merchant, cuisine, address = r.choices(places, weights)[0]
@@ -1030,7 +1035,7 @@ def simulate_orders(sim: Sim) -> None:
             booked = sim.now - dt.timedelta(hours=r.randint(12, 60))
         booked = awake(sim, r, booked, reserved - dt.timedelta(hours=12))
         booking_id = _new_id(r, "TT", 8, ids)
-        sim.event(
+        booking = sim.event(
             "restaurant_booking",
             booked,
             {
@@ -1055,19 +1060,37 @@ def simulate_orders(sim: Sim) -> None:
         subtotal = per_head * (party if pays_all else 1)
         tip = floor_unit(subtotal * tp // 100, p.finances.currency)
         paid = reserved + dt.timedelta(minutes=r.randint(70, 110))
+        share = per_head + floor_unit(per_head * tp // 100, p.finances.currency)
+        bills.append((n, booking, reserved, paid, merchant, subtotal, tip, party, pays_all, share))
+        dinners[day] = (address, reserved)
+    # A friend who asks to be paid back paid the whole table: the latest dinners of the last REQUEST_DAYS with a
+    # companion who uses chat and the bank (as many as builder/world/requests.py asks about) are theirs to pay, and
+    # the persona's card pays no part of them. Every other bill is the persona's: their share, or the table's.
+    payers = {c.name: c for c in p.contacts if "chat" in (c.apps or []) and "bank" in (c.apps or []) and c.phone}
+    theirs: dict[int, str] = {}
+    for n, booking, reserved, *_ in sorted(bills, key=lambda b: b[2], reverse=True):
+        if len(theirs) == REQUESTS_OPEN:
+            break
+        payer = next((name for name in booking.data["companions"] if name in payers), None)
+        if payer and sim.now - dt.timedelta(days=REQUEST_DAYS) <= reserved <= sim.now - dt.timedelta(hours=3):
+            theirs[n] = payer
+    for n, booking, reserved, paid, merchant, subtotal, tip, party, pays_all, share in bills:
+        if n in theirs:
+            booking.data["paid_by"] = theirs[n]
+            booking.data["share_cents"] = share
+            continue
         purchase(
             sim,
             paid,
             merchant,
             subtotal + tip,
             ("dining", n),
-            restaurant_booking=booking_id,
+            restaurant_booking=booking.data["booking_id"],
             party_size=party,
             paid_for="table" if pays_all else "self",
             subtotal_cents=subtotal,
             tip_cents=tip,
         )
-        dinners[day] = (address, reserved)
 
     # Local rides.
     r = sim.rng("orders/rides")

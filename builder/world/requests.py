@@ -3,9 +3,10 @@
 Rules (tasks depend on them):
 
 * At most two open ``money_request`` events, made in the last 14 days before ``now``: for the
-  latest done restaurant bookings with companions who use chat and the bank (P2P). The contact
-  who asks is the booking's first such companion; ``amount_cents`` is their share of a bill
-  typical for the party (whole cents), ``memo`` names the meal and the restaurant in the persona's
+  restaurant bookings a companion paid the whole table for (``paid_by``, chosen by the dining step in
+  ``builder/world/orders.py``: the latest done bookings with a companion who uses chat and the bank; the persona's
+  card has no charge for them). The companion who paid asks; ``amount_cents`` is the persona's part of the bill
+  with its tip (``share_cents``), ``memo`` names the meal and the restaurant in the persona's
   language (``templates/requests/<locale>.yaml``).
 * Each request is a ``chat_message`` from the contact in their chat thread (``ref`` = the
   request's id) an hour or more after the meal, at a waking hour (08:00-22:00; a request that would
@@ -24,15 +25,10 @@ from .calendar import reservation_time
 from .chat import Chat, _compiled
 from .engine import world_step
 from .context import Sim
-from ..money import to_unit
-from ..reference.prices import figure
 from .locale import phrase_bank
 from .mail import has_app
-
-MAX_OPEN = 2
-WINDOW_DAYS = 14
-#: A meal's bill per person, in major units of the currency (low, high).
-_PER_PERSON = (28, 64)
+from .orders import REQUEST_DAYS as WINDOW_DAYS
+from .orders import REQUESTS_OPEN as MAX_OPEN
 
 
 def _say(locale: str, kind: str, style: str, r, **ctx) -> str:
@@ -52,7 +48,6 @@ def _waking(at: dt.datetime, r) -> dt.datetime:
 @world_step(rank=100, reads=("restaurant_booking",), writes=("money_request", "chat_message"))
 def simulate_money_requests(sim: Sim) -> None:
     """Append open ``money_request`` events and the chat messages that make them (see module rules)."""
-    p = sim.persona
     chat = Chat(sim)
     if not chat.contacts:
         return
@@ -64,15 +59,12 @@ def simulate_money_requests(sim: Sim) -> None:
         meal = reservation_time(sim, booking)
         if meal is None or not since <= meal <= sim.now - dt.timedelta(hours=3):
             continue
-        asker = next((by_name[n] for n in booking.data.get("companions") or [] if n in by_name), None)
+        asker = by_name.get(booking.data.get("paid_by") or "")
         if asker is None:
             continue
         r = sim.rng(f"requests/{booking.id}")
         party = max(2, int(booking.data.get("party_size") or 2))
-        share = r.randint(_PER_PERSON[0] * 100, _PER_PERSON[1] * 100)
-        share -= share % 5
-        # Dollars in the US, UK and euro tables' own numbers; another currency at its price level, in whole units.
-        share = to_unit(figure(share, p.finances.currency), p.finances.currency)
+        share = booking.data["share_cents"]
         memo = _compiled(
             phrase_bank("requests", chat.bank_of(asker))["memo"]["dinner" if meal.hour >= 17 else "lunch"]
         ).render(restaurant=booking.data["restaurant"])

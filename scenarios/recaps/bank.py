@@ -648,9 +648,9 @@ _VARIANTS = {
 }
 #: Slug -> reader. The slugs name their month or year; every month and year a build's clock can give is listed.
 READERS = {
-    **{f"x-apps-{v}-{y}-{m:02d}": r for y in range(2000, 2100) for m in range(1, 13) for v, r in _VARIANTS.items()},
-    **{f"x-largest-charge-{y}": _read_year_largest for y in range(2000, 2100)},
-    **{f"x-app-totals-{y}": _read_year_totals for y in range(2000, 2100)},
+    **{f"x-apps-{v}-*": r for v, r in _VARIANTS.items()},
+    "x-largest-charge-*": _read_year_largest,
+    "x-app-totals-*": _read_year_totals,
 }
 
 

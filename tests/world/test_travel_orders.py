@@ -199,7 +199,12 @@ def test_plans_reach_past_now_and_history_does_not(any_world):
         assert e.at == _local(world, orders[e.data["order_id"]].data["delivered_local"])
     bookings = {e.data["booking_id"]: e for e in world.of_kind("restaurant_booking")}
     meals = [e for e in world.of_kind("card_purchase") if "restaurant_booking" in e.data]
-    assert sorted(m.data["restaurant_booking"] for m in meals) == sorted(bookings)
+    # Every meal is charged to the persona's card but those a friend paid the whole table for (and asks back).
+    theirs = {b for b, e in bookings.items() if e.data.get("paid_by")}
+    assert sorted(m.data["restaurant_booking"] for m in meals) == sorted(set(bookings) - theirs)
+    assert all(bookings[b].data["share_cents"] > 0 for b in theirs)
+    asked = {e.data["ref"] for e in world.of_kind("money_request")}
+    assert asked <= {bookings[b].id for b in theirs}, "a friend asks back only for a table they paid"
     upcoming = [m for m in meals if m.status == "scheduled"]
     if persona.routines.dining_out_per_month:
         assert 1 <= len(upcoming) <= 2
