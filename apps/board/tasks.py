@@ -122,7 +122,13 @@ def tasks(world: World) -> list[Task]:
             time_limit_seconds=420,
             instruction=f"What did we decide about {t['key']} at the sprint planning on {fmt.long_date(dt.date.fromisoformat(n['date']))}? "
             "Check my meeting notes and the board, and tell me which sprint it went into and who owns it.",
-            expected={"key": t["key"], "decision": d["kind"], "sprint": n["sprint"], "assignee": t["assignee"]},
+            expected={
+                "key": t["key"],
+                "date": n["date"],
+                "decision": d["kind"],
+                "sprint": n["sprint"],
+                "assignee": t["assignee"],
+            },
             rubric=[
                 RubricItem(
                     id="sprint", weight=50, requirement=f"Says it went into {n['sprint']}", check=_text(n["sprint"])
@@ -288,7 +294,13 @@ def tasks(world: World) -> list[Task]:
             time_limit_seconds=420,
             instruction=f"My notes from the {n['meeting']} on {fmt.long_date(dt.date.fromisoformat(n['date']))} say "
             f"{t['assignee'].split()[0]} picked up a ticket. Which one was it (key and title)?",
-            expected={"key": t["key"], "title": t["title"], "assignee": t["assignee"]},
+            expected={
+                "date": n["date"],
+                "who": t["assignee"].split()[0],
+                "key": t["key"],
+                "title": t["title"],
+                "assignee": t["assignee"],
+            },
             rubric=[
                 RubricItem(id="key", weight=60, requirement=f"Gives {t['key']}", check=_text(t["key"])),
                 RubricItem(id="title", weight=40, requirement=f'Names "{t["title"]}"', check=_text(t["title"])),

@@ -35,7 +35,7 @@ def resume_title(task: Task, web: Web) -> str:
         ],
     )
     return (
-        f"The Guildline profile said {exp['profile_was']}; the résumé's {exp['correct']} is right, so I "
+        f"The Guildline profile said “{exp['profile_was']}”; the résumé's {exp['correct']} is right, so I "
         "corrected the profile."
     )
 

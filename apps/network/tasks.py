@@ -10,6 +10,7 @@ from __future__ import annotations
 
 
 from builder.money import money
+from builder.tasks import answers as A
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
@@ -57,6 +58,7 @@ def tasks(world: World) -> list[Task]:
             "tell me what was wrong."
         ),
         expected={
+            "resume": f"{folder}/{filename}",
             "field": diff["field"],
             "profile_was": diff["profile"],
             "correct": diff["resume"],
@@ -85,7 +87,7 @@ def tasks(world: World) -> list[Task]:
                 id="says",
                 weight=15,
                 requirement=f"The answer says the profile showed {diff['profile']!r}",
-                check=_text(diff["profile"]),
+                check=_text(*A.distinct_forms(diff["profile"], diff["resume"])),
             ),
             KIT.only(
                 "the one position's title",
@@ -225,6 +227,8 @@ def tasks(world: World) -> list[Task]:
                 "range did they quote?"
             ),
             expected={
+                "company": job["company"],
+                "month": f"{first_at:%Y-%m}",
                 "min_cents": job["salary_min_cents"],
                 "max_cents": job["salary_max_cents"],
                 "min": money(job["salary_min_cents"], cur),
@@ -256,9 +260,14 @@ def tasks(world: World) -> list[Task]:
         difficulty="easy",
         time_limit_seconds=300,
         instruction=f"How many of my Guildline connections currently work at {employer}? Name them.",
-        expected={"count": len(same), "names": same},
+        expected={"company": employer, "count": len(same), "names": same},
         rubric=[
-            RubricItem(id="count", weight=40, requirement=f"Says {len(same)}", check=_text(str(len(same)))),
+            RubricItem(
+                id="count",
+                weight=40,
+                requirement=f"Says {len(same)}",
+                check=Check(type="answer_number", value=len(same)),
+            ),
             *[
                 RubricItem(
                     id=f"name-{i}",
@@ -304,8 +313,6 @@ def tasks(world: World) -> list[Task]:
 def insight_tasks(world: World) -> list[Task]:
     """Guildline's contradiction task: the profile's stale title against the résumé draft (which, like work chat,
     is right). None when the persona has no profile."""
-    from builder.tasks import answers as A
-
     if not world.of_kind("career_profile"):
         return []
     prof = profile(world)
@@ -327,11 +334,13 @@ def insight_tasks(world: World) -> list[Task]:
             "for my current position. What does each say, and which one is right? Put the right "
             "title first.",
             expected={
+                "resume": f"{folder}/{filename}",
                 "company": prof["experience"][0]["company"],
                 "right": diff["resume"],
                 "stale": diff["profile"],
                 "truth": "resume",
             },
+            rule="the résumé draft the persona keeps current beats the Guildline profile, which lags behind",
             rubric=[
                 RubricItem(
                     id="right", weight=30, requirement=f"Gives {diff['resume']!r}", check=A.text(diff["resume"])

@@ -123,7 +123,13 @@ def tasks(world: World) -> list[Task]:
             time_limit_seconds=240,
             instruction=f"In the #{ch['name']} channel ({project}), which ticket did {e.data['sender']} bring up most "
             f"recently, and what did they say about it?",
-            expected={"ticket": ticket, "text": e.data["text"], "at": e.at.isoformat(), "sender": e.data["sender"]},
+            expected={
+                "channel": ch["name"],
+                "ticket": ticket,
+                "text": e.data["text"],
+                "at": e.at.isoformat(),
+                "sender": e.data["sender"],
+            },
             rubric=[
                 RubricItem(id="ticket", weight=70, requirement=f"Names the ticket {ticket}", check=_text(ticket)),
                 RubricItem(id="gist", weight=30, requirement=f"Says what they wrote: \u201c{e.data['text']}\u201d"),
@@ -141,7 +147,7 @@ def tasks(world: World) -> list[Task]:
             difficulty="easy",
             time_limit_seconds=180,
             instruction=f"What was the last message {them} sent me in our direct messages on Huddle, and when?",
-            expected={"text": last.data["text"], "at": last.at.isoformat()},
+            expected={"them": them, "text": last.data["text"], "at": last.at.isoformat()},
             rubric=[
                 RubricItem(
                     id="text",
@@ -171,6 +177,7 @@ def tasks(world: World) -> list[Task]:
         instruction=f"How many messages were posted in #{team} last week ({mon:%A, %B %-d} to {sun:%A, %B %-d}), "
         f"counting replies in threads?",
         expected={
+            "channel": team,
             "count": len(week),
             "from": mon.isoformat(),
             "to": sun.isoformat(),

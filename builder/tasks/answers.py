@@ -51,6 +51,16 @@ def person(name: str) -> list[str]:
     return list(dict.fromkeys([name, name.split()[0]]))
 
 
+def person_among(name: str, others) -> list[str]:
+    """:func:`person`, but the first name only when no other name of ``others`` (the people the persona's desktop
+    shows) holds it: "Lena" is left out beside "Elena Vasquez", "Sam" beside "Samantha Frost" (an answer naming
+    them would hold it)."""
+    first = name.split()[0].lower()
+    if any(first in o.lower() for o in others if o != name):
+        return [name]
+    return person(name)
+
+
 def date_forms(day: dt.date | dt.datetime | str) -> list[str]:
     """A day as people write it: ``November 17``, ``Nov 17``, ``17 November``, ``11/17``, ``2026-11-17``,
     ``17. November``, ``17.11.``."""
@@ -125,7 +135,9 @@ def distinct_forms(value: str, other: str) -> list[str]:
         f"*{value}*",
         f": {value}",
         f"says {value}",
+        f"said {value}",
         f"shows {value}",
+        f"showed {value}",
         f"lists {value}",
         f"still {value}",
         f"just {value}",

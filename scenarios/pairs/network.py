@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import datetime as dt
 
+from apps.network import reader as guildline
 from apps.network.seed import profile
+from apps.workchat import reader as huddle
 from apps.network.tasks import KIT
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
 from builder.tasks import steps as S
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.world import World
 from scenarios import PAIRS
+from scenarios import work_readers as W
 
 
 def parley_tasks(world: World) -> list[Task]:
@@ -39,7 +43,7 @@ def parley_tasks(world: World) -> list[Task]:
                 id="names",
                 weight=75,
                 requirement=f"Names {', '.join(both)} (in any order)",
-                check=A.names([A.person(n) for n in both]),
+                check=A.names([W.person_forms(world, n) for n in both]),
             ),
             RubricItem(id="count", weight=25, requirement=f"Says {len(both)}", check=A.number(len(both))),
         ],
@@ -80,7 +84,7 @@ def _build(world: World, task) -> None:
                     id="people",
                     weight=100,
                     requirement="Names " + ", ".join(both),
-                    check=A.names([A.person(n) for n in both]),
+                    check=A.names([W.person_forms(world, n) for n in both]),
                 )
             ],
         )
@@ -116,7 +120,7 @@ def _build(world: World, task) -> None:
                     id="people",
                     weight=60,
                     requirement="Names " + ", ".join(who),
-                    check=A.names([A.person(n) for n in who]),
+                    check=A.names([W.person_forms(world, n) for n in who]),
                 ),
                 RubricItem(
                     id="titles",
@@ -141,7 +145,12 @@ def _build(world: World, task) -> None:
             "when did the two of us connect on Guildline?",
             expected={"contact": c["name"], "connected_on": c["connected_on"], "last_message": m.at.isoformat()},
             rubric=[
-                RubricItem(id="who", weight=55, requirement=f"Names {c['name']}", check=A.names([A.person(c["name"])])),
+                RubricItem(
+                    id="who",
+                    weight=55,
+                    requirement=f"Names {c['name']}",
+                    check=A.names([W.person_forms(world, c["name"])]),
+                ),
                 RubricItem(
                     id="since", weight=45, requirement=f"Connected {on.isoformat()}", check=A.text(*A.date_forms(on))
                 ),
@@ -149,7 +158,111 @@ def _build(world: World, task) -> None:
         )
 
 
+def _connected(see: See) -> dict[str, dict]:
+    """Guildline's connections by name."""
+    return {c["name"]: c for c in guildline.connections(see)}
+
+
+@reader()
+def read_parley_and_guildline(see: See, given: dict) -> Reading:
+    conns = _connected(see)
+    direct = [c["name"] for c in W.conversations(see) if c["kind"] == "direct"]
+    both = sorted(n for n in direct if n in conns)
+    return Reading(
+        values={"names": both, "count": len(both)},
+        steps=[
+            f"Parley: one-to-one conversations with {', '.join(direct)}",
+            f"Guildline: {len(conns)} connections; of them on Parley: {', '.join(both)}",
+        ],
+    )
+
+
+@reader()
+def read_coworkers_connected(see: See, given: dict) -> Reading:
+    conns = _connected(see)
+    me = huddle.my_profile(see)["name"]
+    posters = []
+    for handle in huddle.handles(see):
+        total, found = huddle.search(see, f"from:{handle}")
+        if total and found and found[0]["sender"] != me:
+            posters.append(found[0]["sender"])
+    both = sorted(n for n in posters if n in conns)
+    return Reading(
+        values={"people": both},
+        steps=[f"Huddle: people with messages: {', '.join(posters)}", f"of them connected on Guildline: {both}"],
+    )
+
+
+@reader(unique=True)
+def read_next_meeting_connections(see: See, given: dict) -> Reading:
+    now = see.now.replace(tzinfo=None)
+    ahead = [e for e in W.agenda(see, now.date()) if e["start"] is not None and e["start"] > now and e["href"]]
+    with_guests: list[tuple[dict, dict]] = []  # the first two events ahead with guests besides me
+    for e in sorted(ahead, key=lambda e: e["start"]):
+        ev = W.event(see, e["href"])
+        if ev["guests"]:
+            with_guests.append((e, ev))
+        if len(with_guests) == 2:
+            break
+    if with_guests:
+        e, ev = with_guests[0]
+        runner = with_guests[1][0]["start"] if len(with_guests) > 1 else None
+        conns = _connected(see)
+        who = sorted(n for n in ev["guests"] if n in conns)
+        if not who:
+            raise Unreadable(f"none of the guests of {ev['title']!r} is a Guildline connection")
+        return Reading(
+            margin=(runner - e["start"]).total_seconds() if runner else 1.0,
+            values={"people": who, "titles": [conns[n]["title"] for n in who]},
+            steps=[
+                f"calendar: the next event with guests is {ev['title']!r} {e['start']} with {', '.join(ev['guests'])}",
+                "Guildline: " + "; ".join(f"{n}: {conns[n]['headline']}" for n in who),
+            ],
+        )
+    raise Unreadable("no event with guests in the calendar's next two weeks")
+
+
+@reader(unique=True)
+def read_last_chat_connection(see: See, given: dict) -> Reading:
+    conns = _connected(see)
+    last = []
+    for c in W.conversations(see):
+        if c["kind"] == "direct" and c["name"] in conns:
+            at = W.last_message_at(see, c["id"])
+            if at is not None:
+                last.append((at, c["name"]))
+    if not last:
+        raise Unreadable("no Parley conversation with a Guildline connection")
+    last.sort(reverse=True)
+    at, name = last[0]
+    since = conns[name]["connected_on"]
+    return Reading(
+        margin=(at - last[1][0]).total_seconds() if len(last) > 1 else 1.0,
+        values={"who": [name], "since": W.day_label(dt.date.fromisoformat(since))},
+        steps=[
+            "Parley, newest message per connection: " + ", ".join(f"{n} {a:%Y-%m-%d %H:%M}" for a, n in last[:3]),
+            f"Guildline: {name}, connected on {since}",
+        ],
+    )
+
+
 SCENARIOS = [
-    Scenario(home="network", apps=("network", "messaging"), tasks=parley_tasks, after="colleague-count"),
-    Scenario(home="network", apps=("network",), tasks=pair_tasks, rank=PAIRS),
+    Scenario(
+        home="network",
+        apps=("network", "messaging"),
+        tasks=parley_tasks,
+        after="colleague-count",
+        readers={"parley-and-guildline": read_parley_and_guildline},
+    ),
+    Scenario(
+        home="network",
+        apps=("network",),
+        tasks=pair_tasks,
+        rank=PAIRS,
+        readers={
+            "pair-coworkers-connected": read_coworkers_connected,
+            "pair-next-meeting-connections": read_next_meeting_connections,
+            "pair-last-chat-connection": read_last_chat_connection,
+        },
+    ),
 ]

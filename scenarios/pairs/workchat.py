@@ -3,14 +3,19 @@ exactly the two apps it names (see :mod:`builder.tasks.pairs` for the shared rul
 
 from __future__ import annotations
 
+import datetime as dt
+
+from apps.workchat import reader as huddle
 from apps.workchat.tasks import in_use
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.tasks.phrasing import day_phrase
 from builder.world import World
 from scenarios import PAIRS
+from scenarios import work_readers as W
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -37,9 +42,10 @@ def _build(world: World, task) -> None:
             kind="lookup",
             difficulty="medium",
             time_limit_seconds=420,
-            instruction=f"There's a pinned message in #{m.data['channel']} about an upcoming meeting. Where is that "
-            "meeting held, what time is it scheduled to end, and how many people are invited?",
+            instruction=f"Find the newest of the pinned messages in #{m.data['channel']} that is about a meeting. Where "
+            "is that meeting held, what time is it scheduled to end, and how many people are invited?",
             expected={
+                "channel": m.data["channel"],
                 "title": ev.data["title"],
                 "location": ev.data["location"],
                 "end": ev.data["end"],
@@ -84,7 +90,7 @@ def _build(world: World, task) -> None:
                     id="who",
                     weight=50,
                     requirement=f"Names {m.data['sender']}",
-                    check=A.names([A.person(m.data["sender"])]),
+                    check=A.names([W.person_forms(world, m.data["sender"])]),
                 ),
                 RubricItem(
                     id="start", weight=50, requirement=f"Starts at {A.clock(start)}", check=A.text(*A.time_forms(start))
@@ -102,15 +108,21 @@ def _build(world: World, task) -> None:
         m = back[-1]
         f = flights[m.data["ref"]]
         land = P.ts(f.data["arr_local"])
+        when = day_phrase(m.at.date(), today)
         task(
             "pair-back-from-trip",
             ["workchat", "airline"],
             kind="lookup",
             difficulty="medium",
             time_limit_seconds=420,
-            instruction=f"I told the team in Huddle I was back from my trip {day_phrase(m.at.date(), today)}. Which "
-            "flight had brought me home, and on what date did it land?",
-            expected={"flight": f.data["flight_number"], "landed": f.data["arr_local"], "said": m.at.isoformat()},
+            instruction=f"{when[:1].upper()}{when[1:]}, I posted in Huddle about being back from my trip. Which "
+            "flight brought me home, and on what date did it land?",
+            expected={
+                "day": m.at.date().isoformat(),
+                "flight": f.data["flight_number"],
+                "landed": f.data["arr_local"],
+                "said": m.at.isoformat(),
+            },
             rubric=[
                 RubricItem(
                     id="flight",
@@ -125,4 +137,93 @@ def _build(world: World, task) -> None:
         )
 
 
-SCENARIOS = [Scenario(home="workchat", apps=("workchat",), tasks=pair_tasks, rank=PAIRS, when=in_use)]
+def _meeting_of(see: See, m: dict) -> dict | None:
+    """The calendar's meeting a chat message ``m`` is about: the first event from the message's day on (within two
+    weeks) whose title the message names, starting after the message was sent or on its day; None without one."""
+    text = m["text"].lower()
+    for e in W.agenda(see, m["at"].date()):
+        if e["start"] and e["title"] and e["title"].lower() in text and e["day"] >= m["at"].date():
+            if e["start"] >= m["at"] or e["day"] == m["at"].date():
+                return e
+    return None
+
+
+@reader("channel", unique=True)
+def read_pinned_meeting(see: See, given: dict) -> Reading:
+    channel = given["channel"]
+    pins = huddle.pinned(see, channel)
+    about = sorted(((p, e) for p in pins if (e := _meeting_of(see, p)) is not None), key=lambda x: x[0]["at"])
+    if not about:
+        raise Unreadable(f"#{channel} has {len(pins)} pinned messages, none about a calendar meeting")
+    p, e = about[-1]
+    ev = W.event(see, e["href"])
+    if ev["end"] is None:
+        raise Unreadable(f"{e['href']} shows no end time ({ev['when']!r})")
+    return Reading(
+        margin=huddle.lead(see, [x[0]["at"] for x in reversed(about)]),
+        values={"where": ev["location"], "end": W.clock_label(ev["end"]), "invited": ev["count"]},
+        steps=[
+            f"#{channel}: {len(pins)} pinned messages, {len(about)} about a calendar meeting; the newest {p['at']} "
+            f"{p['text']!r}",
+            f"calendar {e['day']}: {ev['title']!r} {ev['when']!r}, where {ev['location']!r}, {ev['count']} guests",
+        ],
+    )
+
+
+@reader(unique=True)
+def read_late_colleague(see: See, given: dict) -> Reading:
+    me = huddle.my_profile(see)["name"]
+    _, found = huddle.search(see, "late to")
+    late = [m for m in found if m["sender"] != me and " late to " in f" {m['text']} "]
+    if not late:
+        raise Unreadable("no colleague wrote in Huddle they'd be late to a meeting")
+    m = late[0]
+    e = _meeting_of(see, m)
+    if e is None:
+        raise Unreadable(f"no calendar meeting named in {m['text']!r} ({m['at']})")
+    return Reading(
+        margin=huddle.lead(see, [x["at"] for x in late]),
+        values={"who": [m["sender"]], "start": W.clock_label(e["start"].time())},
+        steps=[
+            f"Huddle search 'late to': the newest from a colleague is {m['sender']} at {m['at']}: {m['text']!r}",
+            f"calendar {e['day']}: {e['title']!r} starts {e['start']:%H:%M}",
+        ],
+    )
+
+
+@reader("day")
+def read_back_from_trip(see: See, given: dict) -> Reading:
+    day = dt.date.fromisoformat(given["day"])
+    _, mine = huddle.search(see, f"from:me on:{day.isoformat()}")
+    if not mine:
+        raise Unreadable(f"no message of mine in Huddle on {day}")
+    said = min(m["at"] for m in mine)
+    past = [W.trip(see, pnr) for pnr in W.trips(see, "past")]
+    home = [(t, t["return"][-1]) for t in past if t["return"] and t["return"][-1]["arr"].date() <= day]
+    if not home:
+        raise Unreadable(f"no flight home landed by {day}")
+    t, f = max(home, key=lambda x: x[1]["arr"])
+    return Reading(
+        values={"flight": f["flight"], "landed": W.day_label(f["arr"].date())},
+        steps=[
+            f"Huddle, my messages on {day}: " + " | ".join(f"{m['at']:%H:%M} {m['text']!r}" for m in mine),
+            f"the airline: the last trip home by then is {t['pnr']}, {f['flight']} {f['origin']}->{f['destination']} "
+            f"landing {f['arr']:%Y-%m-%d %H:%M} (first message that day {said:%H:%M})",
+        ],
+    )
+
+
+SCENARIOS = [
+    Scenario(
+        home="workchat",
+        apps=("workchat",),
+        tasks=pair_tasks,
+        rank=PAIRS,
+        when=in_use,
+        readers={
+            "pair-pinned-meeting": read_pinned_meeting,
+            "pair-late-colleague": read_late_colleague,
+            "pair-back-from-trip": read_back_from_trip,
+        },
+    )
+]

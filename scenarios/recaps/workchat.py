@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import datetime as dt
 
+from apps.network import reader as guildline
+from apps.workchat import reader as huddle
 from apps.workchat.tasks import APP, KIT, date_forms, in_use
 from builder.tasks import answers as A
 from builder.tasks import steps as S
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.world import World
+from scenarios import work_readers as W
 
 #: Where they sit: after Huddle's errands (``scenarios/errands/workchat.py``, placed after the same anchor first).
 AFTER = ("react-tada", "status-on-vacation")
@@ -57,6 +61,8 @@ def landing_tasks(world: World) -> list[Task]:
         instruction=f"Find the out-of-office note I posted in #{team} on {note.at:%B %-d, %Y}. On which date "
         f"did my flight home from that trip land?",
         expected={
+            "channel": team,
+            "posted": note.at.date().isoformat(),
             "note": note.data["text"],
             "flight": home.data.get("flight_number"),
             "landed": landed.isoformat(),
@@ -94,6 +100,8 @@ def title_tasks(world: World) -> list[Task]:
             "profile don't show the same one. Which is my current title, and what does the other one "
             "say? Current one first.",
             expected={"right": p.work.role, "stale": diff["profile"], "truth": "workchat"},
+            rule="the Huddle profile, which the employer's workspace keeps, beats the Guildline profile, which lags "
+            "behind",
             rubric=[
                 RubricItem(id="right", weight=30, requirement=f"Gives {p.work.role!r}", check=A.text(p.work.role)),
                 RubricItem(
@@ -113,7 +121,60 @@ def title_tasks(world: World) -> list[Task]:
     ]
 
 
+@reader("channel", "posted")
+def read_ooo_landing(see: See, given: dict) -> Reading:
+    channel, day = given["channel"], dt.date.fromisoformat(given["posted"])
+    _, mine = huddle.search(see, f"in:#{channel} from:me on:{day.isoformat()}")
+    if not mine:
+        raise Unreadable(f"no message of mine in #{channel} on {day}")
+    past = [W.trip(see, pnr) for pnr in W.trips(see, "past")]
+    after = [t for t in past if t["outbound"] and t["return"] and t["outbound"][0]["dep"].date() >= day]
+    if not after:
+        raise Unreadable(f"no past trip leaving on or after {day}")
+    t = min(after, key=lambda t: t["outbound"][0]["dep"])
+    home = t["return"][-1]
+    return Reading(
+        values={"date": W.day_label(home["arr"].date())},
+        steps=[
+            f"Huddle #{channel}, my messages on {day}: " + " | ".join(repr(m["text"]) for m in mine),
+            f"the airline's first trip after it: {t['pnr']} leaving {t['outbound'][0]['dep']:%Y-%m-%d}; home on "
+            f"{home['flight']} {home['origin']}->{home['destination']}, landed {home['arr']:%Y-%m-%d %H:%M}",
+        ],
+    )
+
+
+@reader()
+def read_cx_title(see: See, given: dict) -> Reading:
+    right = huddle.my_profile(see)["title"]
+    cur = guildline.current_position(see)
+    if not right or right == cur["title"]:
+        raise Unreadable(f"Huddle's title {right!r} and Guildline's {cur['title']!r} do not differ")
+    stale = f"“{cur['title']}”"
+    return Reading(
+        values={"right": right, "stale": stale, "order": [right, stale]},
+        steps=[
+            f"Huddle /status: {right!r}",
+            f"Guildline /in/me: {cur['title']!r} at {cur['company']}",
+            "rule: the workspace's profile beats the public one that lags behind",
+        ],
+    )
+
+
 SCENARIOS = [
-    Scenario(home="workchat", apps=("workchat", "mail", "calendar"), tasks=landing_tasks, after=AFTER, when=in_use),
-    Scenario(home="workchat", apps=("workchat", "network"), tasks=title_tasks, after=AFTER, when=in_use),
+    Scenario(
+        home="workchat",
+        apps=("workchat", "mail", "calendar"),
+        tasks=landing_tasks,
+        after=AFTER,
+        when=in_use,
+        readers={"ooo-trip-landing": read_ooo_landing},
+    ),
+    Scenario(
+        home="workchat",
+        apps=("workchat", "network"),
+        tasks=title_tasks,
+        after=AFTER,
+        when=in_use,
+        readers={"cx-title": read_cx_title},
+    ),
 ]
