@@ -371,7 +371,8 @@ def long_tasks(world: World) -> list[Task]:
             )
         )
 
-    # 3. The Sunday sweep: pay back every friend who asked and tell them, the bill the biller's mail states,
+    # 3. The Sunday sweep: pay back every friend who asked (each paid a table the persona's card did not) and tell
+    #    them, the part of the mailed bill the autopay will not take (paying the whole bill pays it twice),
     #    the pending invitation, the unread question in Parley and the team's message in Huddle.
     paybacks = [x for x in world.planted if x.get("kind") == "pending" and x.get("what") == "pay_back"]
     bill = answers.planted(world, "contradiction/bill-amount")
@@ -427,8 +428,9 @@ def long_tasks(world: World) -> list[Task]:
                 time_limit_seconds=1800,
                 planted=[x["id"] for x in paybacks] + [bill["id"], rsvp["id"]],
                 instruction="Help me clear my backlog: pay back every friend who asked me for money (from checking) and "
-                "text each of them the amount I sent; pay my latest " + payee + " bill through bill pay, the "
-                "amount on the bill they emailed me; accept " + rsvp["organizer"].split()[0] + "'s invitation "
+                "text each of them the amount I sent; my latest " + payee + " bill they emailed me is more than "
+                "my autopay for it takes, so pay just the difference through bill pay (the autopay still runs); "
+                "accept " + rsvp["organizer"].split()[0] + "'s invitation "
                 "from my mail; answer " + ask.data["contact"].split()[0] + "'s latest question in Parley; "
                 "and reply in #"
                 + team.data["channel"]
@@ -439,6 +441,8 @@ def long_tasks(world: World) -> list[Task]:
                     "paybacks": [{"contact": w, "amount_cents": a, "memo": m} for w, a, m in people],
                     "payee": payee,
                     "bill_cents": bill["bill_cents"],
+                    "autopay_cents": bill["autopay_cents"],
+                    "top_up_cents": bill["bill_cents"] - bill["autopay_cents"],
                     "uid": uid,
                     "ask_contact": ask.data["contact"],
                     "channel": team.data["channel"],
@@ -450,14 +454,15 @@ def long_tasks(world: World) -> list[Task]:
                     RubricItem(
                         id="bill",
                         weight=14,
-                        requirement=f"{payee} paid {bill['bill_cents'] / 100:,.2f} by bill "
-                        "pay from checking (the mailed bill, not the autopay's amount)",
+                        requirement=f"{payee} paid {(bill['bill_cents'] - bill['autopay_cents']) / 100:,.2f} by "
+                        f"bill pay from checking: the mailed bill ({bill['bill_cents'] / 100:,.2f}) less what the "
+                        f"autopay takes ({bill['autopay_cents'] / 100:,.2f}), so the bill is not paid twice",
                         check=S.sql(
                             "bank",
                             """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL
                                                      AND amount_cents = ? AND (counterparty = ?
                                                      OR instr(upper(description), upper(?)) > 0)""",
-                            [-bill["bill_cents"], payee, payee],
+                            [-(bill["bill_cents"] - bill["autopay_cents"]), payee, payee],
                             [[1]],
                         ),
                     ),
@@ -757,14 +762,17 @@ def sunday_sweep(task: Task, web: Web) -> str:
         [
             ("payee", str(payee)),
             ("from", larkspur.account(web, "checking")),
-            ("amount", f"{exp['bill_cents'] / 100:.2f}"),
+            ("amount", f"{exp['top_up_cents'] / 100:.2f}"),
             ("memo", ""),
         ],
     )
     _accept(web, exp["uid"])
     parley.send(web, exp["ask_contact"], "Not much planned this weekend, a climb and some errands. Want to meet up?")
     huddle.post(web, exp["channel"], "Sounds good, let's make time for the error states demo.")
-    return "Paid back everyone, paid the bill, accepted the invitation and answered both messages."
+    return (
+        "Paid back everyone, paid the part of the bill the autopay does not cover, accepted the invitation and "
+        "answered both messages."
+    )
 
 
 def review_request_plan(task: Task, web: Web) -> str:
