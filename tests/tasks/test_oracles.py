@@ -1,8 +1,9 @@
 """The oracle run: every action task of the default persona, from a fresh copy of the seeded databases,
 scores 0 when nothing is done and its full machine weight after its reference solution
-(``apps/<app>/oracle.py``) acted through the production build of the apps, and does no harm: every app it changed
-is covered by a state_diff check of the task, and no invariant of any app (a bill paid twice, a table booked
-twice, money below zero: :mod:`builder.tasks.invariants`) is broken by its end state.
+(``apps/<app>/oracle.py``) acted through the production build of the apps, and does no harm: no invariant of any
+app (a bill paid twice, a table booked twice, money below zero: :mod:`builder.tasks.invariants`) is broken by its
+end state. The apps it changed that no state_diff check of its task covers (side effects: a confirmation mail, a
+card authorisation) are counted against a ceiling per test that may only come down (:data:`UNCHECKED_CEILING`).
 
 One test per app (its action tasks in order), so pytest-xdist spreads the apps over its workers. The other
 shipped personas' long-horizon tasks (the chains most likely to name something only one persona's world has) run
@@ -48,23 +49,28 @@ def web_for(world, served: Served, home: Path) -> Web:
 
 #: What every episode may change outside the task's own apps: the sign-in sessions.
 SESSION_TABLES = frozenset({"sessions"})
+#: (task, app) pairs an oracle changed that no state_diff check of the task covers, at most, per test (an app of the
+#: default persona, or another persona's long-horizon tasks). Measured 2026-12-06; lower it as checks are added.
+UNCHECKED_CEILING: dict[str, int] = {}
 
 
-def harm(task, initial: dict[str, Path], end: dict[str, Path]) -> list[str]:
-    """What an oracle's end state did that the task does not allow for: an app it changed that no state_diff check of
-    the task covers (sign-in sessions aside), and every invariant it broke (:mod:`builder.tasks.invariants`)."""
+def uncovered(task, initial: dict[str, Path], end: dict[str, Path]) -> list[str]:
+    """The apps an oracle's end state changed that no state_diff check of the task covers (sign-in sessions aside):
+    ``"<app> (<tables>)"``. Each is a side effect (a confirmation mail, a card authorisation, a calendar entry) the
+    task lets through unchecked."""
     covered = {i.check.app for i in task.rubric if i.check.type == "state_diff"}
     out = []
     for a in sorted(initial):
         changed = {t for t, *_ in state_changes(initial[a], end[a])} - SESSION_TABLES
         if changed and a not in covered:
-            out.append(f"{a} changed ({', '.join(sorted(changed))}) but no state_diff check covers it")
-    return out + broken(initial, end)
+            out.append(f"{a} ({', '.join(sorted(changed))})")
+    return out
 
 
-def run_oracle(task, world, layer: Path, tmp: Path) -> tuple[int, int, list, list[str]]:
-    """(score before, score after, items after, harm) of ``task`` done by its oracle on fresh copies of ``layer``;
-    ``harm``: :func:`harm` over every app's database."""
+def run_oracle(task, world, layer: Path, tmp: Path) -> tuple[int, int, list, list[str], list[str]]:
+    """(score before, score after, items after, invariants broken, apps changed unchecked) of ``task`` done by its
+    oracle on fresh copies of ``layer``: :func:`builder.tasks.invariants.broken` and :func:`uncovered` over every
+    app's database."""
     apps = [a for a in task.apps_involved if a not in NOT_APPS]
     every = [a.name for a in discover()]
     seeded = {a: layer / "var/lib/persona-desktop/apps" / app(a).name / app(a).database for a in every}
@@ -77,8 +83,9 @@ def run_oracle(task, world, layer: Path, tmp: Path) -> tuple[int, int, list, lis
         before, _ = grade(task, dbs, "", initial=initial, home=home)
         answer = solve(task, web_for(world, served, home))
         after, items = grade(task, dbs, answer, initial=initial, home=home)
-        damage = harm(task, seeded, {a: served.database(a) for a in every})
-    return before, after, items, damage
+        end = {a: served.database(a) for a in every}
+        damage, gaps = broken(seeded, end), uncovered(task, seeded, end)
+    return before, after, items, damage, gaps
 
 
 @pytest.mark.parametrize("name", APPS)
@@ -86,12 +93,13 @@ def test_oracles_score_full_and_nothing_scores_zero(name, world, default_layer, 
     actions = [t for t in app_tasks(world, name) if t.kind == "action"]
     if not actions:
         pytest.skip(f"{name} has no action tasks for this persona")
-    failures = []
+    failures, unchecked = [], []
     for t in actions:
         slug = t.id.rsplit("/", 1)[-1]
         assert task_app(t) == name, t.id
         (tmp_path / slug).mkdir()
-        before, after, items, damage = run_oracle(t, world, default_layer, tmp_path / slug)
+        before, after, items, damage, gaps = run_oracle(t, world, default_layer, tmp_path / slug)
+        unchecked += [f"{t.id}: {g}" for g in gaps]
         if damage:
             failures.append((t.id, "harm", damage))
         if before != 0 or after != t.machine_weight:
@@ -105,6 +113,8 @@ def test_oracles_score_full_and_nothing_scores_zero(name, world, default_layer, 
                 )
             )
     assert not failures, "\n".join(map(repr, failures))
+    print("\n".join(unchecked))
+    assert len(unchecked) <= UNCHECKED_CEILING.get(name, 0), (len(unchecked), unchecked)
 
 
 @pytest.mark.parametrize("stem", [p for p in PERSONAS if p != DEFAULT_PERSONA.stem])
@@ -113,12 +123,13 @@ def test_long_horizon_oracles_of_the_other_personas(stem, tmp_path_factory, tmp_
     tasks = [t for a in discover() for t in app_tasks(world, a.name) if t.category == "long_horizon"]
     assert len(tasks) >= 15, (stem, len(tasks))
     lay = layer(world, tmp_path_factory.mktemp(f"layer-{stem}"))
-    failures = []
+    failures, unchecked = [], []
     for t in tasks:
         slug = t.id.split("/", 1)[1].replace("/", "__")
         (tmp_path / slug).mkdir()
         try:
-            before, after, items, damage = run_oracle(t, world, lay, tmp_path / slug)
+            before, after, items, damage, gaps = run_oracle(t, world, lay, tmp_path / slug)
+            unchecked += [f"{t.id}: {g}" for g in gaps]
         except OracleError as e:  # every task's outcome in one run, not just the first refusal
             failures.append((t.id, "oracle refused", str(e)[:500]))
             continue
@@ -135,3 +146,5 @@ def test_long_horizon_oracles_of_the_other_personas(stem, tmp_path_factory, tmp_
                 )
             )
     assert not failures, "\n".join(map(repr, failures))
+    print("\n".join(unchecked))
+    assert len(unchecked) <= UNCHECKED_CEILING.get(stem, 0), (len(unchecked), unchecked)
