@@ -51,6 +51,15 @@ def person(name: str) -> list[str]:
     return list(dict.fromkeys([name, name.split()[0]]))
 
 
+def person_among(name: str, everyone) -> list[str]:
+    """:func:`person`, less the first name when it also spells someone else among ``everyone`` (names): another
+    Theo, or "Lena" inside "Elena Vasquez" (an answer check matches text inside words), so only the full name
+    counts."""
+    first = name.split()[0].lower()
+    clash = any(first in other.lower() for other in everyone if other != name)
+    return [name] if clash else person(name)
+
+
 def date_forms(day: dt.date | dt.datetime | str) -> list[str]:
     """A day as people write it: ``November 17``, ``Nov 17``, ``17 November``, ``11/17``, ``2026-11-17``,
     ``17. November``, ``17.11.``."""
