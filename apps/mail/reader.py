@@ -44,12 +44,11 @@ def mailbox(see: See) -> list[dict]:
     first: each ``{folder, seen, from_name, from_email, to, at (naive local datetime, the Date header's own clock),
     subject, body (the plain text), labels}``. Read from the files, so reading a message marks nothing read (opening
     it in Mailbox would)."""
-    key = str(see.home)
+    paths = [p for p in see.files("Mail/**/*") if p.parent.name in ("cur", "new")]
+    key = "\n".join([str(see.home), *(str(p) for p in paths)])  # the files' names carry their flags
     if key not in _MAILDIRS:
         out = []
-        for path in see.files("Mail/**/*"):
-            if path.parent.name not in ("cur", "new"):
-                continue
+        for path in paths:
             folder = path.parent.parent.name if path.parent.parent.name != "Mail" else ""
             msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
             flags = path.name.rsplit(":2,", 1)[1] if ":2," in path.name else ""
