@@ -171,12 +171,15 @@ def rebooked(change: dict, booking: dict) -> tuple[str, dt.date, dt.time] | None
 
 
 def booking_to(see: See, destination: str) -> dict:
-    """The latest booking confirmation whose subject names ``destination`` (``Booking confirmed: PDX to Austin``).
-    Raises :class:`Unreadable` when there is none."""
+    """The booking confirmation whose subject names ``destination`` (``Booking confirmed: PDX to Austin``); of
+    several, the one still ahead (its first flight after today). Raises :class:`Unreadable` when there is none, or
+    several and not exactly one ahead."""
     mine = [b for b in flight_bookings(see) if destination.lower() in b["subject"].lower()]
-    if not mine:
-        raise Unreadable(f"no booking confirmation for a flight to {destination} in the mail")
-    return mine[-1]
+    if len(mine) > 1:
+        mine = [b for b in mine if b["segments"] and b["segments"][0]["dep_day"] > see.now.date()]
+    if len(mine) != 1:
+        raise Unreadable(f"{len(mine)} booking confirmations for a flight to {destination} in the mail")
+    return mine[0]
 
 
 @reader("sender_name", "month")

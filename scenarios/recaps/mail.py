@@ -290,9 +290,10 @@ def read_food_orders(see: See, given: dict) -> Reading:
     )
 
 
-@reader()
+@reader(unique=True)
 def read_payslip(see: See, given: dict) -> Reading:
-    """The newest pay statement in the mail (its net pay and pay date) and the checking deposit that day."""
+    """The newest pay statement in the mail (its net pay and pay date) and the checking deposit that day;
+    ``margin``: the days between its pay date and the one before."""
     slips = [m for m in found_messages(see) if _NET.search(m["body"]) and _PAY_DAY.search(m["body"])]
     if not slips:
         raise Unreadable("no pay statement in the mail")
@@ -300,7 +301,9 @@ def read_payslip(see: See, given: dict) -> Reading:
     net = parse_money(_NET.search(m["body"]).group("amount"))
     day = day_of(_PAY_DAY.search(m["body"]).group("day"))
     deposits = [r for r in bank_rows(see, since=day, until=day) if r["cents"] == net]
+    before = [day_of(_PAY_DAY.search(x["body"]).group("day")) for x in slips[:-1]]
     return Reading(
+        margin=(day - max(before)).days if before else 30,
         values={"net": net, "date": day.isoformat()},
         steps=[
             f"{m['from_name']}, {m['at']:%Y-%m-%d}: \u201c{m['subject']}\u201d: net {net / 100:.2f}, pay date {day}",

@@ -274,8 +274,10 @@ def read_party_headcount(see: See, given: dict) -> Reading:
     )
 
 
-@reader("contact")
+@reader("contact", unique=True)
 def read_catch_up(see: See, given: dict) -> Reading:
+    """The contact's last one-to-one text, last mail and last person-to-person payment; ``margin``: the days
+    between that payment and the one before it (0: two payments on the last day, which is "the last" unclear)."""
     name = given["contact"]
     texts = [m for m in thread(see, direct(see, name)["id"]) if m["sender"] == name]
     if not texts:
@@ -287,7 +289,9 @@ def read_catch_up(see: See, given: dict) -> Reading:
     if not pays:
         raise Unreadable(f"no person-to-person payment with {name} in the bank")
     t, m, z = texts[-1]["at"].date(), max(x["at"] for x in mails).date(), pays[0]
+    margin = (z["day"] - pays[1]["day"]).days if len(pays) > 1 else (see.now.date() - z["day"]).days + 1
     return Reading(
+        margin=margin,
         values={
             "text": t.isoformat(),
             "mail": m.isoformat(),
