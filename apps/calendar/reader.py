@@ -129,25 +129,31 @@ def is_meeting(o: dict) -> bool:
     return o["calendar"] == "Work" and not o["banner"] and not is_travel(o) and not o["declined"]
 
 
-@reader()
+@reader(unique=True)
 def next_dentist(see: See, given: dict) -> Reading:
+    """The first dentist's appointment after now (its title or place names a dentist); ``margin``: the days to the
+    one after it."""
     today = see.now.date()
+    found: list[dict] = []
     for w in range(0, 53):
         start = today + dt.timedelta(days=7 * w)
         for o in sorted(week(see, start), key=lambda o: o["start"]):
-            if o["start"] <= see.now or o["banner"]:
-                continue
             text = f"{o['title']} {o['location']}".lower()
-            if "dent" in text or "zahn" in text:
-                return Reading(
-                    values={
-                        "date": o["start"].date().isoformat(),
-                        "time": clock_text(o["start"]),
-                        "place": o["location"],
-                    },
-                    steps=[f"week of {start}: {o['title']} {o['start']:%Y-%m-%d %H:%M} at {o['location']}"],
-                )
-    raise Unreadable("no dentist appointment on the calendar in the coming year")
+            if o["start"] > see.now and not o["banner"] and ("dent" in text or "zahn" in text):
+                if o["key"] not in {f["key"] for f in found}:
+                    found.append(o)
+        if len(found) >= 2:
+            break
+    if not found:
+        raise Unreadable("no dentist appointment on the calendar in the coming year")
+    o = found[0]
+    margin = (found[1]["start"] - o["start"]).total_seconds() / 86400 if len(found) > 1 else 365.0
+    return Reading(
+        values={"date": o["start"].date().isoformat(), "time": clock_text(o["start"]), "place": o["location"]},
+        steps=[f"{o['title']} {o['start']:%Y-%m-%d %H:%M} at {o['location']}"]
+        + ([f"the one after: {found[1]['start']:%Y-%m-%d}"] if len(found) > 1 else []),
+        margin=margin,
+    )
 
 
 @reader("from", "to")
