@@ -113,8 +113,8 @@ def tasks(world: World) -> list[Task]:
                 weight=100,
                 requirement=f"Says {len(met)} meetings",
                 check=_text(
-                    f"{len(met)} meetings",
-                    f"{len(met)} work meetings",
+                    f"{len(met)} meeting{'' if len(met) == 1 else 's'}",
+                    f"{len(met)} work meeting{'' if len(met) == 1 else 's'}",
                     f"had {len(met)}",
                     f"total of {len(met)}",
                     f"{len(met)} in total",
@@ -138,7 +138,11 @@ def tasks(world: World) -> list[Task]:
             time_limit_seconds=480,
             instruction=f"Which events on my calendar overlap each other next week ({next_week:%B} {next_week.day} to "
             f"{nw_end:%B} {nw_end.day})? Ignore all-day events and multi-day hotel stays.",
-            expected={"pairs": [[a.title, a.start.isoformat(), b.title, b.start.isoformat()] for a, b in pairs]},
+            expected={
+                "from": next_week.isoformat(),
+                "to": nw_end.isoformat(),
+                "pairs": [[a.title, a.start.isoformat(), b.title, b.start.isoformat()] for a, b in pairs],
+            },
             rubric=[
                 RubricItem(id=f"event-{i}", weight=w, requirement=f"Names {t} as part of a conflict", check=_text(t))
                 for i, (t, w) in enumerate(zip(titles, weights))

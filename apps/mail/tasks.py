@@ -49,7 +49,8 @@ def tasks(world: World) -> list[Task]:
     if by_sender:
         sender = sorted(by_sender, key=lambda s: (-by_sender[s], s))[0]
         name = next(e.data["from"]["name"] for e in in_month if e.data["from"]["email"] == sender)
-        n = by_sender[sender]
+        # Every mail from that name counts (a sign-in code from the same service too): what "send me" asks.
+        n = sum(e.data["from"]["name"] == name for e in in_month)
         task(
             "newsletter-count",
             ["mail"],
@@ -57,7 +58,7 @@ def tasks(world: World) -> list[Task]:
             difficulty="easy",
             time_limit_seconds=240,
             instruction=f"How many emails did {name} send me in {m_start:%B %Y}?",
-            expected={"sender": sender, "count": n},
+            expected={"sender": sender, "sender_name": name, "month": f"{m_start:%Y-%m}", "count": n},
             rubric=[
                 RubricItem(
                     id="count",

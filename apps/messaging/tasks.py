@@ -122,7 +122,7 @@ def tasks(world: World) -> list[Task]:
             time_limit_seconds=600,
             instruction=f"How many text messages did {who} and I exchange in {m_start:%B %Y} (both directions, "
             "our one-to-one chat only)?",
-            expected={"contact": who, "messages": per[who], "sent_by_me": mine},
+            expected={"contact": who, "month": f"{m_start:%Y-%m}", "messages": per[who], "sent_by_me": mine},
             rubric=[
                 RubricItem(
                     id="count", weight=100, requirement=f"States {per[who]} messages", check=_text(str(per[who]))
@@ -307,8 +307,10 @@ def insight_tasks(world: World) -> list[Task]:
                 "right": it["organizer_time"],
                 "stale": it["relay_time"],
                 "organizer": org,
+                "relay": relay,
                 "truth": "organizer",
             },
+            rule="The organizer's own message beats a time someone else passes on from them.",
             planted=[it["id"]],
             rubric=[
                 RubricItem(
@@ -359,7 +361,7 @@ def insight_tasks(world: World) -> list[Task]:
         )
 
     # Who the persona texts most (one-to-one chats, the last 90 days).
-    since = world.now - dt.timedelta(days=90)
+    since = dt.datetime.combine((world.now - dt.timedelta(days=90)).date(), dt.time())  # from that day's start
     counts = Counter(
         e.data["contact"]
         for e in world.of_kind("chat_message")
@@ -371,6 +373,7 @@ def insight_tasks(world: World) -> list[Task]:
         and e.data.get("app", "chat") == "chat"
     )
     top = counts.most_common(3)
+    everyone = {c.name for c in p.contacts}
     if len(top) == 3 and top[0][1] > top[1][1] > top[2][1]:
         task(
             "pref-closest",
@@ -379,8 +382,8 @@ def insight_tasks(world: World) -> list[Task]:
             category="preference_inference",
             difficulty="medium",
             time_limit_seconds=480,
-            instruction="Who are the three people I text with most in Parley? Look at our one-to-one chats over the "
-            "last three months and rank them, most first.",
+            instruction="Who are the three people I text with most in Parley? Look at our one-to-one chats since "
+            f"{since:%B} {since.day} and rank them, most first.",
             expected={
                 "ranking": [n for n, _ in top],
                 "messages": [c for _, c in top],
@@ -388,13 +391,16 @@ def insight_tasks(world: World) -> list[Task]:
             },
             rubric=[
                 RubricItem(
-                    id="top", weight=40, requirement=f"Names {top[0][0]} first", check=A.names([A.person(top[0][0])])
+                    id="top",
+                    weight=40,
+                    requirement=f"Names {top[0][0]} first",
+                    check=A.names([A.person_among(top[0][0], everyone)]),
                 ),
                 RubricItem(
                     id="ranking",
                     weight=60,
                     requirement="Ranks " + ", ".join(n for n, _ in top),
-                    check=A.names([A.person(n) for n, _ in top], ordered=True),
+                    check=A.names([A.person_among(n, everyone) for n, _ in top], ordered=True),
                 ),
             ],
         )

@@ -3,11 +3,14 @@ the mail dates (id ``<persona>/calendar/trip-overlap``)."""
 
 from __future__ import annotations
 
+from apps.calendar.reader import between, is_travel
 from apps.calendar.tasks import KIT
 from apps.calendar.worldview import overlapping
+from apps.mail.reader import booking_to, rebooked
 from builder.tasks import answers as A
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, reader
 from builder.world import World
 
 
@@ -48,10 +51,34 @@ def trip_tasks(world: World) -> list[Task]:
             time_limit_seconds=420,
             instruction=f"My {t.destination} trip is booked (the confirmation is in my mail). Does anything else on my "
             "calendar fall during the trip, besides the flights and the hotel? Name it.",
-            expected={"depart": t.depart.isoformat(), "return": t.return_.isoformat(), "events": during},
+            expected={
+                "destination": t.destination,
+                "depart": t.depart.isoformat(),
+                "return": t.return_.isoformat(),
+                "events": during,
+            },
             rubric=rubric,
         )
     return out
+
+
+@reader("destination")
+def read_trip_overlap(see: See, given: dict) -> Reading:
+    """The trip's days from the booking confirmation in the mail (a later schedule change from the airline moves
+    the departure), then everything else the calendar has on those days: not the flights, the hotel stay or the
+    trip's own span."""
+    b = booking_to(see, given["destination"])
+    depart, back = b["segments"][0]["dep_day"], b["segments"][-1]["dep_day"]
+    steps = [f"~/Mail: booking {b['pnr']} {depart}..{back}"]
+    for c in b["changes"]:
+        new = rebooked(c, b)
+        if new:
+            depart = new[1]
+            steps.append(f"{c['at']:%Y-%m-%d} \u201c{c['subject']}\u201d: now departs {depart}")
+    during = sorted({o["title"] for o in between(see, depart, back) if not is_travel(o)})
+    steps.append(f"calendar {depart}..{back}: " + (", ".join(during) or "nothing else"))
+    values = {f"event-{i}": t for i, t in enumerate(during)} if during else {"none": "nothing"}
+    return Reading(values=values, steps=steps)
 
 
 SCENARIOS = [
@@ -59,6 +86,7 @@ SCENARIOS = [
         home="calendar",
         apps=("calendar", "mail"),
         tasks=trip_tasks,
+        readers={"trip-overlap": read_trip_overlap},
         after=(
             "block-flight",
             "delivery-to-calendar",

@@ -3,12 +3,17 @@ in the bank (id ``<persona>/mail/flight-pnr``, first of the mailbox's tasks)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
+from apps.mail.reader import booking_to
 from apps.mail.tasks import KIT
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks.collect import FIRST, Scenario
 from builder.tasks.model import Check, RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.world import World
+from scenarios.views import bank_rows
 
 
 def flight_tasks(world: World) -> list[Task]:
@@ -30,7 +35,7 @@ def flight_tasks(world: World) -> list[Task]:
             time_limit_seconds=300,
             instruction=f"Find the booking confirmation for my flight to {d['destination']}. What is the confirmation "
             "code (PNR), and how much did the card get charged for it?",
-            expected={"pnr": d["pnr"], "total_cents": total},
+            expected={"destination": d["destination"], "pnr": d["pnr"], "total_cents": total},
             rubric=[
                 RubricItem(id="pnr", weight=60, requirement=f"States the PNR {d['pnr']}", check=A.text(d["pnr"])),
                 RubricItem(
@@ -44,4 +49,32 @@ def flight_tasks(world: World) -> list[Task]:
     return out
 
 
-SCENARIOS = [Scenario(home="mail", apps=("mail", "bank"), tasks=flight_tasks, after=FIRST)]
+@reader("destination")
+def read_flight_pnr(see: See, given: dict) -> Reading:
+    """The booking confirmation in the mail (its code and total) and the airline's charge on the card in the bank
+    around the day it was booked."""
+    b = booking_to(see, given["destination"])
+    day = b["at"].date()
+    rows = [
+        r
+        for r in bank_rows(see, q="Meridian", since=day - dt.timedelta(days=1), until=day + dt.timedelta(days=3))
+        if r["cents"] < 0
+    ]
+    if not rows:
+        raise Unreadable(f"no Meridian Air charge in the bank around {day}")
+    match = [r for r in rows if -r["cents"] == b["total"]] or rows
+    charge = -match[0]["cents"]
+    return Reading(
+        values={"pnr": b["pnr"], "charge": charge},
+        steps=[
+            f"~/Mail {b['at']:%Y-%m-%d}: \u201c{b['subject']}\u201d, PNR {b['pnr']}, total {b['total'] / 100:.2f}",
+            f"bank {match[0]['day']}: {match[0]['description']} {match[0]['cents'] / 100:.2f}",
+        ],
+    )
+
+
+SCENARIOS = [
+    Scenario(
+        home="mail", apps=("mail", "bank"), tasks=flight_tasks, readers={"flight-pnr": read_flight_pnr}, after=FIRST
+    )
+]

@@ -5,15 +5,21 @@ contradiction, placed after Parley's own one), and catching up on a person acros
 from __future__ import annotations
 
 import datetime as dt
+import re
 
+from apps.mail.reader import found_messages
+from apps.messaging.reader import conversations, direct, mentions, thread
 from apps.messaging.tasks import APP, KIT
 from builder.money import money
 from builder.reference.banking import rail
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
+from builder.tasks.reader import Reading, See, Unreadable, reader
+from builder.tasks.textread import clocks, days_without_year
 from builder.world import World
 from scenarios import RECAPS
 from scenarios.errands.messaging import OWN_BEFORE
+from scenarios.views import p2p_with
 
 
 def contradiction_tasks(world: World) -> list[Task]:
@@ -44,12 +50,16 @@ def contradiction_tasks(world: World) -> list[Task]:
             "ordered for, and how many does it need to be for now, going by what my guests have told me? "
             "What's the order number, and until when can I still change it?",
             expected={
+                "title": own["title"],
+                "day": start.date().isoformat(),
                 "order": it["order"],
                 "ordered_for": it["ordered_for"],
                 "needed": it["needed"],
                 "change_by": it["change_by"],
             },
             planted=[it["id"], own["id"]],
+            rule="The order serves the headcount it was placed for; a guest's later message (a plus-one) changes "
+            "what it must serve.",
             rubric=[
                 RubricItem(
                     id="ordered",
@@ -124,8 +134,8 @@ def crossapp_tasks(world: World) -> list[Task]:
                 difficulty="medium",
                 time_limit_seconds=900,
                 instruction=openings[i % len(openings)].format(first=first)
-                + f": on what day did {name} last text me on Parley, on what day did their last email come "
-                f"in, and what was the last {payment} between us (day, amount, and which way)?",
+                + f": on what day did {name} last text me in our one-to-one chat on Parley, on what day did their "
+                f"last email come in, and what was the last {payment} between us (day, amount, and which way)?",
                 expected={
                     "contact": name,
                     "text_day": t.at.date().isoformat(),
@@ -166,11 +176,142 @@ def crossapp_tasks(world: World) -> list[Task]:
     return out
 
 
+# --- independent readers (builder.tasks.reader): Parley's chats, the caterer's mail, the bank's ledger -------------
+
+#: A guest's answer to an invitation (en and de): yes, no or maybe.
+_ANSWERS = {
+    "yes": re.compile(r"count me in|i'll be there|\byes\b|bin dabei|ich komme|^ja\b", re.I),
+    "no": re.compile(
+        r"\bsorry\b|away that|next time|already have plans|work (thing|do)|nächstes mal|bin an dem wochenende weg"
+        r"|schon was vor|was mit der arbeit",
+        re.I,
+    ),
+    "maybe": re.compile(r"\bmaybe\b|\bprobably\b|vielleicht|wahrscheinlich", re.I),
+}
+#: Weekday names (en, de): an answer naming another day than the party's answers something else.
+_WEEKDAYS = [
+    ("monday", "montag"),
+    ("tuesday", "dienstag"),
+    ("wednesday", "mittwoch"),
+    ("thursday", "donnerstag"),
+    ("friday", "freitag"),
+    ("saturday", "samstag"),
+    ("sunday", "sonntag"),
+]
+#: A guest asking to bring someone along.
+_PLUS = re.compile(r"if i brought|any room for|room for .* too|\bmitbringe\b|platz für", re.I)
+_ORDER = re.compile(r"\b(?:order|Bestellung)\s+([A-Z]{2,}-\d{3,})")
+_SERVES = re.compile(r"\bserves\s+(\d+)|\bfür\s+(\d+)\s+Personen", re.I)
+
+
+def _about_other_day(text: str, day: dt.date) -> bool:
+    """Whether ``text`` names a weekday other than ``day``'s (it answers another plan)."""
+    low = text.lower()
+    return any(any(w in low for w in names) for i, names in enumerate(_WEEKDAYS) if i != day.weekday())
+
+
+def _answer(text: str) -> str | None:
+    for kind in ("no", "maybe", "yes"):
+        if _ANSWERS[kind].search(text):
+            return kind
+    return None
+
+
+@reader("title", "day")
+def read_party_headcount(see: See, given: dict) -> Reading:
+    """The caterer's confirmation (order, serves N, the last day to change it) and the guests' answers in Parley:
+    the host, every yes and every maybe (as the order counted them), and each plus-one asked for since."""
+    title, day = given["title"], dt.date.fromisoformat(given["day"])
+    orders = []
+    for words in (("serves",), ("Personen", "Abholung")):
+        for m in found_messages(see, *words):
+            order, serves = _ORDER.search(m["body"]), _SERVES.search(m["body"])
+            days = days_without_year(m["body"], day)
+            if order and serves and days and days[0] == day:
+                orders.append((m, order.group(1), int(serves.group(1) or serves.group(2)), days[-1]))
+    if not orders:
+        raise Unreadable(f"no food order for pickup on {day} in the mail")
+    m, order, serves, change_by = max(orders, key=lambda o: o[0]["at"])
+    steps = [f"{m['from_name']}, {m['at']:%Y-%m-%d %H:%M}: order {order} serves {serves}, changes until {change_by}"]
+    answers: dict[str, str] = {}
+    plus: list[str] = []
+    for c in conversations(see):
+        if c["kind"] != "direct":
+            continue
+        msgs = thread(see, c["id"])
+        invited = [x for x in msgs if x["mine"] and mentions(x["text"], title)]
+        if not invited:
+            continue
+        since = invited[0]["at"]
+        theirs = [x for x in msgs if not x["mine"] and x["at"] > since]
+        reply = next(
+            (
+                x
+                for x in theirs
+                if x["at"] <= since + dt.timedelta(days=3)
+                and not clocks(x["text"])
+                and not _about_other_day(x["text"], day)
+                and _answer(x["text"])
+            ),
+            None,
+        )
+        answers[c["name"]] = _answer(reply["text"]) if reply else "no answer"
+        steps.append(
+            f"{c['name']}: " + (f"\u201c{reply['text']}\u201d ({answers[c['name']]})" if reply else "no answer")
+        )
+        for x in theirs:
+            if _PLUS.search(x["text"]):
+                plus.append(c["name"])
+                steps.append(f"{c['name']}, {x['at']:%Y-%m-%d %H:%M}: \u201c{x['text']}\u201d (+1)")
+    coming = 1 + sum(v in ("yes", "maybe") for v in answers.values())
+    if coming != serves:
+        steps.append(f"note: me + yes + maybe make {coming}, the order serves {serves}")
+    needed = coming + len(plus)
+    steps.append(f"needed: me + {coming - 1} yes/maybe + {len(plus)} plus-one(s) = {needed}")
+    return Reading(
+        values={"ordered": serves, "needed": needed, "order": order, "change-by": change_by.isoformat()},
+        steps=steps,
+    )
+
+
+@reader("contact", unique=True)
+def read_catch_up(see: See, given: dict) -> Reading:
+    """The contact's last one-to-one text, last mail and last person-to-person payment; ``margin``: the days
+    between that payment and the one before it (0: two payments on the last day, which is "the last" unclear)."""
+    name = given["contact"]
+    texts = [m for m in thread(see, direct(see, name)["id"]) if m["sender"] == name]
+    if not texts:
+        raise Unreadable(f"{name} never texted me one-to-one in Parley")
+    mails = [m for m in found_messages(see, sender=name, folders=("inbox", "archive", "trash", "spam"))]
+    if not mails:
+        raise Unreadable(f"no email from {name}")
+    pays = p2p_with(see, name)
+    if not pays:
+        raise Unreadable(f"no person-to-person payment with {name} in the bank")
+    t, m, z = texts[-1]["at"].date(), max(x["at"] for x in mails).date(), pays[0]
+    margin = (z["day"] - pays[1]["day"]).days if len(pays) > 1 else (see.now.date() - z["day"]).days + 1
+    return Reading(
+        margin=margin,
+        values={
+            "text": t.isoformat(),
+            "mail": m.isoformat(),
+            "zelle-day": z["day"].isoformat(),
+            "zelle-amount": abs(z["cents"]),
+        },
+        steps=[
+            f"Parley, one-to-one with {name}: their last message {texts[-1]['at']:%Y-%m-%d %H:%M}",
+            f"~/Mail from {name} (any folder but Sent): {len(mails)} mail(s), the latest {m}",
+            f"bank: {z['day']} {z['description']} {z['cents'] / 100:+.2f} ({z['direction']})",
+        ],
+    )
+
+
 SCENARIOS = [
     Scenario(
         home="messaging",
         apps=("messaging", "mail", "calendar"),
         tasks=contradiction_tasks,
+        readers={"cx-party-headcount": read_party_headcount},
         after=(
             "cx-plan-times",
             "p2p-amount",
@@ -182,5 +323,11 @@ SCENARIOS = [
             *OWN_BEFORE,
         ),
     ),
-    Scenario(home="messaging", apps=("messaging",), tasks=crossapp_tasks, rank=RECAPS),
+    Scenario(
+        home="messaging",
+        apps=("messaging",),
+        tasks=crossapp_tasks,
+        readers={f"x-catch-up-{i}": read_catch_up for i in range(1, 6)},
+        rank=RECAPS,
+    ),
 ]
