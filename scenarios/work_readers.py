@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from builder.tasks import answers as A
 from builder.tasks.reader import See, Unreadable, visible_text
+from builder.tasks.textread import MONTH_NAMES
 
 CALENDAR, AIRLINE, PARLEY = "calendar", "airline", "messaging"
 
@@ -37,35 +38,6 @@ def person_forms(world, name: str) -> list[str]:
     return A.person_among(name, known_names(world))
 
 
-#: Month names and abbreviations as the pages write them (English and German), lower case, without the dot.
-MONTHS = {
-    **{
-        m: i
-        for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
-    },
-    **{
-        m: i
-        for i, m in enumerate(
-            (
-                "january",
-                "february",
-                "march",
-                "april",
-                "may",
-                "june",
-                "july",
-                "august",
-                "september",
-                "october",
-                "november",
-                "december",
-            ),
-            1,
-        )
-    },
-    **{"sept": 9, "januar": 1, "februar": 2, "märz": 3, "mär": 3, "mrz": 3, "mai": 5, "juni": 6, "juli": 7},
-    **{"okt": 10, "oktober": 10, "dez": 12, "dezember": 12},
-}
 _WORD = re.compile(r"[^\W\d_]+")
 _CLOCK = re.compile(r"(\d{1,2})[:.](\d{2})(?:\s*(AM|PM|am|pm|a\.m\.|p\.m\.))?")
 
@@ -73,7 +45,7 @@ _CLOCK = re.compile(r"(\d{1,2})[:.](\d{2})(?:\s*(AM|PM|am|pm|a\.m\.|p\.m\.))?")
 def parse_day(text: str, year: int | None = None) -> dt.date:
     """The day a page writes in ``text``: "Sat, Sep 12, 2026", "Di., 14. Juli 2026", "Fri, Nov 13 2026",
     "13. Nov.", "Nov 13" (``year`` when the text has none). Raises :class:`Unreadable` when it names no day."""
-    month = next((MONTHS[w.lower()] for w in _WORD.findall(text) if w.lower() in MONTHS), None)
+    month = next((MONTH_NAMES[w.lower()] for w in _WORD.findall(text) if w.lower() in MONTH_NAMES), None)
     numbers = [int(n) for n in re.findall(r"\d+", text)]
     years = [n for n in numbers if n >= 1000]
     days = [n for n in numbers if 1 <= n <= 31]

@@ -49,5 +49,3 @@ def broken(initial: dict[str, Path], end: dict[str, Path]) -> list[str]:
 def checked(apps: list[str]) -> int:
     """How many invariants the apps declare (what an audit reports as checked per end state)."""
     return sum(len(invariants_of(a)) for a in apps)
-
-

@@ -12,26 +12,7 @@ import datetime as dt
 import re
 
 from .reader import Unreadable
-
-#: The first three letters of a month's name in English or German, lower case -> its number.
-MONTHS = {
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "mär": 3,
-    "apr": 4,
-    "may": 5,
-    "mai": 5,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "oct": 10,
-    "okt": 10,
-    "nov": 11,
-    "dec": 12,
-    "dez": 12,
-}
+from .textread import month_number
 
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _DOTTED = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})?")
@@ -58,8 +39,8 @@ def parse_day(text: str, year: int | None = None) -> dt.date:
                 found_year = int(tok)
             elif len(tok) <= 2 and day is None and 1 <= int(tok) <= 31:
                 day = int(tok)
-        elif month is None and tok[:3].lower() in MONTHS and len(tok) >= 3:
-            month = MONTHS[tok[:3].lower()]
+        elif month is None and len(tok) >= 3 and month_number(tok[:3]):
+            month = month_number(tok[:3])
         if month is not None and day is not None and found_year is not None:
             break
     y = found_year if found_year is not None else year

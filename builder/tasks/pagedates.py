@@ -9,27 +9,8 @@ import datetime as dt
 import re
 
 from .reader import Unreadable
+from .textread import month_number
 
-_MONTHS = {
-    name: i + 1
-    for i, names in enumerate(
-        [
-            ("jan", "january", "januar", "jän"),
-            ("feb", "february", "februar"),
-            ("mar", "march", "mär", "märz", "mrz"),
-            ("apr", "april"),
-            ("may", "mai"),
-            ("jun", "june", "juni"),
-            ("jul", "july", "juli"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "october", "okt", "oktober"),
-            ("nov", "november"),
-            ("dec", "december", "dez", "dezember"),
-        ]
-    )
-    for name in names
-}
 _WORD = r"([A-Za-zÄÖÜäöü]+)\.?"
 
 
@@ -41,10 +22,10 @@ def parse_day(text: str) -> dt.date:
         return dt.date(int(m[1]), int(m[2]), int(m[3]))
     if m := re.search(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", t):
         return dt.date(int(m[3]), int(m[2]), int(m[1]))
-    if (m := re.search(_WORD + r"\s+(\d{1,2}),?\s+(\d{4})", t)) and m[1].lower() in _MONTHS:
-        return dt.date(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))
-    if (m := re.search(r"(\d{1,2})\.?\s+" + _WORD + r",?\s+(\d{4})", t)) and m[2].lower() in _MONTHS:
-        return dt.date(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))
+    if (m := re.search(_WORD + r"\s+(\d{1,2}),?\s+(\d{4})", t)) and month_number(m[1]):
+        return dt.date(int(m[3]), month_number(m[1]), int(m[2]))
+    if (m := re.search(r"(\d{1,2})\.?\s+" + _WORD + r",?\s+(\d{4})", t)) and month_number(m[2]):
+        return dt.date(int(m[3]), month_number(m[2]), int(m[1]))
     raise Unreadable(f"no day in {text!r}")
 
 

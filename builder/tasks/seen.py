@@ -12,27 +12,8 @@ import re
 from pathlib import Path
 
 from .reader import Unreadable
+from .textread import month_number
 
-_MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        (
-            ("jan", "january", "januar", "jän"),
-            ("feb", "february", "februar"),
-            ("mar", "march", "mär", "märz", "maerz"),
-            ("apr", "april"),
-            ("may", "mai"),
-            ("jun", "june", "juni"),
-            ("jul", "july", "juli"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "october", "okt", "oktober"),
-            ("nov", "november"),
-            ("dec", "december", "dez", "dezember"),
-        )
-    )
-    for m in names
-}
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _DOTTED = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
 _MONTH_FIRST = re.compile(r"\b([A-Za-zäÄ]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b")
@@ -50,11 +31,11 @@ def parse_day(text: str) -> dt.date:
             y, mo, d = (a, b, c) if order == "ymd" else (c, b, a)
             return dt.date(y, mo, d)
     m = _MONTH_FIRST.search(text)
-    if m and m.group(1).lower() in _MONTHS:
-        return dt.date(int(m.group(3)), _MONTHS[m.group(1).lower()], int(m.group(2)))
+    if m and month_number(m.group(1)):
+        return dt.date(int(m.group(3)), month_number(m.group(1)), int(m.group(2)))
     m = _DAY_FIRST.search(text)
-    if m and m.group(2).lower() in _MONTHS:
-        return dt.date(int(m.group(3)), _MONTHS[m.group(2).lower()], int(m.group(1)))
+    if m and month_number(m.group(2)):
+        return dt.date(int(m.group(3)), month_number(m.group(2)), int(m.group(1)))
     raise Unreadable(f"no day in {text!r}")
 
 

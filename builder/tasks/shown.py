@@ -13,71 +13,9 @@ import datetime as dt
 import re
 
 from .reader import Unreadable
+from .textread import MONTH_NAMES
 
-_MONTHS = {
-    **{
-        m: i
-        for i, m in enumerate(
-            [
-                "january",
-                "february",
-                "march",
-                "april",
-                "may",
-                "june",
-                "july",
-                "august",
-                "september",
-                "october",
-                "november",
-                "december",
-            ],
-            start=1,
-        )
-    },
-    **{
-        m: i
-        for i, m in enumerate(
-            [
-                "januar",
-                "februar",
-                "märz",
-                "april",
-                "mai",
-                "juni",
-                "juli",
-                "august",
-                "september",
-                "oktober",
-                "november",
-                "dezember",
-            ],
-            start=1,
-        )
-    },
-    "jänner": 1,
-    "maerz": 3,
-}
-_ABBR = {
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "mär": 3,
-    "apr": 4,
-    "may": 5,
-    "mai": 5,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "sept": 9,
-    "oct": 10,
-    "okt": 10,
-    "nov": 11,
-    "dec": 12,
-    "dez": 12,
-}
-_MONTH_WORD = r"(?P<month>" + "|".join(sorted({*_MONTHS, *_ABBR}, key=len, reverse=True)) + r")\.?"
+_MONTH_WORD = r"(?P<month>" + "|".join(sorted(MONTH_NAMES, key=len, reverse=True)) + r")\.?"
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _DOTTED = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})?(?!\d)")
 _DAY_MONTH = re.compile(r"\b(?P<day>\d{1,2})\.?\s+" + _MONTH_WORD + r"(?:\s+(?P<year>\d{4}))?", re.IGNORECASE)
@@ -91,8 +29,7 @@ _TIME = re.compile(
 
 
 def _month(word: str) -> int:
-    w = word.lower().rstrip(".")
-    return _MONTHS.get(w) or _ABBR[w]
+    return MONTH_NAMES[word.lower().rstrip(".")]
 
 
 def _with_year(month: int, day: int, year: str | None, today: dt.date | None, text: str) -> dt.date:

@@ -12,18 +12,27 @@ import re
 
 from .reader import Unreadable
 
-_EN_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-_DE_MONTHS = ["jan", "feb", "mär", "apr", "mai", "jun", "jul", "aug", "sep", "okt", "nov", "dez"]
+_EN = "january february march april may june july august september october november december".split()
+_DE = "januar februar märz april mai juni juli august september oktober november dezember".split()
+#: Every word the apps, mails and people write for a month, in English and German, lower case without its dot:
+#: full names, three-letter abbreviations ("sept", "jän", "mrz", "maerz" too) -> 1..12. The one table of the
+#: readers (:mod:`builder.tasks.reader`).
+MONTH_NAMES: dict[str, int] = {
+    **{w: n for names in (_EN, _DE) for n, w in enumerate(names, 1)},
+    **{w[:3]: n for names in (_EN, _DE) for n, w in enumerate(names, 1)},
+    "sept": 9,
+    "jänner": 1,
+    "jän": 1,
+    "mrz": 3,
+    "maerz": 3,
+}
 
 
 def month_number(word: str) -> int | None:
     """1-12 of a month name or its abbreviation in English or German (``"Nov"``, ``"November"``, ``"Mär"``,
     ``"März"``, ``"Sept."``), else ``None``."""
-    w = word.strip(".").lower()[:3]
-    for names in (_EN_MONTHS, _DE_MONTHS):
-        if w in names:
-            return names.index(w) + 1
-    return {"maerz": 3}.get(word.lower())
+    w = word.strip(".").lower()
+    return MONTH_NAMES.get(w) or (MONTH_NAMES.get(w[:3]) if len(w) > 3 and w[:3] in MONTH_NAMES else None)
 
 
 #: A clock time as people and pages write it: "7:45 PM", "7:45pm", "19:45", "19.45 Uhr", "8 PM", "20 Uhr".

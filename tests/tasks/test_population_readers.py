@@ -1,0 +1,32 @@
+"""Ground truth across a population: 20 personas of ``new-persona --population 20 --seed 27`` built ``--until
+bundle``, and every answer task of each read again from its own desktop by the independent readers
+(``scripts/audit-population``): every one verified, no adversarial answer passing, every build succeeding."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+
+import pytest
+
+from tests.conftest import REPO
+
+pytestmark = [pytest.mark.usefixtures("site_build"), pytest.mark.pipeline]
+
+COUNT, SEED = 20, 27
+
+
+def _script():
+    loader = importlib.machinery.SourceFileLoader("audit_population", str(REPO / "scripts" / "audit-population"))
+    spec = importlib.util.spec_from_loader("audit_population", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_every_answer_of_a_generated_population_is_what_its_desktop_shows(tmp_path, capsys):
+    rc = _script().main(["--count", str(COUNT), "--seed", str(SEED), "--workers", "2", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    print(out)
+    assert rc == 0, out[-6000:]
+    assert f"{COUNT} of {COUNT} built" in out
