@@ -160,6 +160,8 @@ class See:
         key = ("page", app, path, tuple(sorted((params or {}).items())))
         if key not in self._pages:
             self._pages[key] = lxml.html.fromstring(self._get(app, path, params).content)
+        else:
+            self.trail.append(f"GET {self.domains[app]}{path} (read before)")
         return self._pages[key]
 
     def text(self, app: str, path: str, params: Mapping[str, str] | None = None) -> str:
@@ -171,6 +173,8 @@ class See:
         key = ("json", app, path, tuple(sorted((params or {}).items())))
         if key not in self._pages:
             self._pages[key] = jsonlib.loads(self._get(app, path, params).content)
+        else:
+            self.trail.append(f"GET {self.domains[app]}{path} (read before)")
         return self._pages[key]
 
     def files(self, pattern: str) -> list[Path]:
