@@ -140,8 +140,8 @@ def crossapp_tasks(world: World) -> list[Task]:
                     "contact": name,
                     "text_day": t.at.date().isoformat(),
                     "mail_day": m.at.date().isoformat(),
-                    "zelle_day": z.at.date().isoformat(),
-                    "zelle_cents": z.data["amount_cents"],
+                    "payment_day": z.at.date().isoformat(),
+                    "payment_cents": z.data["amount_cents"],
                     "direction": z.data["direction"],
                 },
                 rubric=[
@@ -158,18 +158,18 @@ def crossapp_tasks(world: World) -> list[Task]:
                         check=A.text(*A.date_forms(m.at)),
                     ),
                     RubricItem(
-                        id="zelle-day",
+                        id="payment-day",
                         weight=20,
                         requirement=f"Last {payment} {z.at:%B %-d, %Y}",
                         check=A.text(*A.date_forms(z.at)),
                     ),
                     RubricItem(
-                        id="zelle-amount",
+                        id="payment-amount",
                         weight=20,
                         requirement=f"…of {money(z.data['amount_cents'], cur)}",
                         check=A.amount(z.data["amount_cents"]),
                     ),
-                    RubricItem(id="zelle-way", weight=10, requirement=f"…which {way}"),
+                    RubricItem(id="payment-way", weight=10, requirement=f"…which {way}"),
                 ],
             )
         )
@@ -295,8 +295,8 @@ def read_catch_up(see: See, given: dict) -> Reading:
         values={
             "text": t.isoformat(),
             "mail": m.isoformat(),
-            "zelle-day": z["day"].isoformat(),
-            "zelle-amount": abs(z["cents"]),
+            "payment-day": z["day"].isoformat(),
+            "payment-amount": abs(z["cents"]),
         },
         steps=[
             f"Parley, one-to-one with {name}: their last message {texts[-1]['at']:%Y-%m-%d %H:%M}",
