@@ -29,14 +29,19 @@ def _one(node, xpath: str):
 
 
 def delivered_mail(see: See) -> dict[str, dt.datetime]:
-    """Order number -> when Shopwell's "Delivered" mail says the parcel came (the mail's Date, the home's wall
-    clock), from the mailbox."""
+    """Order number -> when Shopwell's "Delivered" ("Zugestellt") mail says the parcel came (the mail's Date, the
+    home's wall clock), from the mailbox."""
     out = {}
     for m in see.mailbox():
         subject = str(m["subject"] or "")
-        if subject.startswith("Delivered: your Shopwell order ") and m["date"] is not None:
-            out[subject.rsplit(" ", 1)[-1]] = m["date"].datetime.replace(tzinfo=None)
+        found = _DELIVERED.match(subject)
+        if found and "shopwell" in str(m["from"] or "").lower() and m["date"] is not None:
+            out[found.group("order")] = m["date"].datetime.replace(tzinfo=None)
     return out
+
+
+#: The subject of Shopwell's "delivered" mail, in English or German, and the order number it names.
+_DELIVERED = re.compile(r"^(?:Delivered|Zugestellt):.*?(?P<order>SW-\d+-\d+)\s*$")
 
 
 def away(see: See, t: air.Trip) -> tuple[dt.datetime, dt.datetime]:

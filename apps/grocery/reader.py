@@ -71,7 +71,7 @@ def usual_store(see: See, given: dict) -> Reading:
         raise Unreadable("no Basketful order")
     (top, n), runner = ranked[0], (ranked[1][1] if len(ranked) > 1 else 0)
     return Reading(
-        values={"store": top, "count": f"{n} orders"},
+        values={"store": top, "count": n},
         steps=[f"Your orders: {len(mine)}", "by store: " + ", ".join(f"{k} {v}" for k, v in ranked[:4])],
         margin=n - runner,
     )

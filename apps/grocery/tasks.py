@@ -103,7 +103,7 @@ def tasks(world: World) -> list[Task]:
                 id="count",
                 weight=30,
                 requirement=f"Says {n_usual} orders",
-                check=Check(type="answer_text", any_of=[f"{n_usual} order", f"{n_usual} time"]),
+                check=Check(type="answer_number", value=n_usual),
             ),
         ],
     )

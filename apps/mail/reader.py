@@ -191,7 +191,7 @@ def newsletter_count(see: See, given: dict) -> Reading:
     found = [m for m in found if m["from_name"] == name]
     n = len(found)
     return Reading(
-        values={"count": f"{n} emails"},
+        values={"count": n},
         steps=[
             f"~/Mail, from {name}, {first}..{nxt - dt.timedelta(days=1)} (any folder): {n} message(s)",
             *(f"{m['at']:%Y-%m-%d}: {m['subject']}" for m in found[:8]),

@@ -64,7 +64,7 @@ def tasks(world: World) -> list[Task]:
                     id="count",
                     weight=100,
                     requirement=f"Says {n} emails",
-                    check=_text(f"{n} email", f"{n} mail", f"{n} message", f"{n} newsletter", f"{n} issue"),
+                    check=Check(type="answer_number", value=n),
                 )
             ],
         )

@@ -260,7 +260,7 @@ def work_rides_count(see: See, given: dict) -> Reading:
     rows = [r for r in activity(see, purpose="work") if f"{r['when']:%Y}" == year]
     total = sum(r["cents"] for r in rows)
     return Reading(
-        values={"count": f"{len(rows)} ride" + ("s" if len(rows) != 1 else ""), "total": total},
+        values={"count": len(rows), "total": total},
         steps=[f"Activity, Work filter, {year}: {len(rows)} rides, " + ", ".join(str(r["cents"]) for r in rows)],
     )
 

@@ -205,7 +205,7 @@ def tasks(world: World) -> list[Task]:
                 id="count",
                 weight=50,
                 requirement=f"Says {len(work)} rides",
-                check=Check(type="answer_text", any_of=[f"{len(work)} ride", f"{len(work)} trip"]),
+                check=Check(type="answer_number", value=len(work)),
             ),
             RubricItem(
                 id="total",

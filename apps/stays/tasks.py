@@ -136,8 +136,7 @@ def tasks(world: World) -> list[Task]:
                 )
             )
         else:
-            # The city names the stay only when no other past stay was there.
-            alone = sum(b["city"] == longest["city"] for b in past) == 1
+            # The hotel's name is asked: the city alone (part of many a hotel's name) is not accepted.
             task(
                 "longest-stay",
                 [APP],
@@ -151,9 +150,7 @@ def tasks(world: World) -> list[Task]:
                         id="hotel",
                         weight=60,
                         requirement=f"Names {longest['hotel']}",
-                        check=Check(
-                            type="answer_text", any_of=[longest["hotel"], *([longest["city"]] if alone else [])]
-                        ),
+                        check=Check(type="answer_text", any_of=[longest["hotel"]]),
                     ),
                     RubricItem(
                         id="nights",

@@ -154,7 +154,20 @@ def last_year_tax(see: See, given: dict) -> Reading:
     raise Unreadable(f"the {year} return's copy shows no total tax")
 
 
+@reader(after_action=True)
+def import_and_refund(see: See, given: dict) -> Reading:
+    """After the forms are imported: the refund or amount owed Ledgerleaf's meter shows on the review step (the
+    seeded desktop has no return to show it on)."""
+    page = see.page(APP, "/return/review")
+    meter = page.xpath('//*[@data-testid="meter"]')
+    if not meter:
+        raise Unreadable("Ledgerleaf's review step shows no refund meter")
+    shown = visible_text(meter[0])
+    return Reading(values={"refund": parse_money(shown)}, steps=[f"Ledgerleaf, review step, meter: {shown}"])
+
+
 READERS = {
+    "import-and-refund": import_and_refund,
     "form-wages": form_wages,
     "form-pdf-withheld": form_pdf_withheld,
     "standard-deduction": standard_deduction,

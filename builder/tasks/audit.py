@@ -37,8 +37,8 @@ APPS_ROOT = Path("var/lib/persona-desktop/apps")
 
 @dataclass
 class TaskAudit:
-    """One task's audit: ``status`` is ``verified``, ``disagrees``, ``unreadable``, ``no_reader`` or ``action`` (no
-    answer to read); ``problems`` say why it is not verified; ``steps`` and ``trail`` are the reader's derivation and
+    """One task's audit: ``status`` is ``verified``, ``disagrees``, ``unreadable``, ``no_reader``, ``action`` (no
+    answer to read) or ``after_action`` (an action task's answer its end state shows: read by the oracle run); ``problems`` say why it is not verified; ``steps`` and ``trail`` are the reader's derivation and
     the pages and files it read; ``margin`` the winner's lead of a single-winner question."""
 
     id: str
@@ -155,6 +155,9 @@ def audit_task(task: Task, see: See, currency: str = "USD") -> TaskAudit:
         out.status, out.problems = "no_reader", [str(e)]
         return out
     out.unique = found.unique
+    if found.after_action:  # read on the end state its reference solution leaves, by the oracle run
+        out.status = "after_action"
+        return out
     try:
         reading = read(task, see)
     except Unreadable as e:
@@ -195,7 +198,7 @@ def table(audits: list[TaskAudit], dropped: list[dict] = ()) -> list[tuple]:
         if not mine and not gone:
             continue
         n = Counter(a.status for a in mine)
-        answer = sum(a.status != "action" for a in mine)
+        answer = sum(a.status not in ("action", "after_action") for a in mine)
         unique = sum(1 for a in mine if a.unique and a.margin is not None and a.margin > 0)
         tried = sum(a.adversarial for a in mine)
         passed = sum(len(a.adversarial_passed) for a in mine)
@@ -274,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         for a in audits:
             for p in a.adversarial_passed:
                 print(f"{a.id}: an adversarial answer passes: {p}")
-            if a.status in ("action", "verified"):
+            if a.status in ("action", "verified", "after_action"):
                 if a.status == "verified" and shown < args.show:
                     shown += 1
                     print(f"\n{a.id}: verified" + (f" (margin {a.margin:g})" if a.margin is not None else ""))
@@ -288,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  step: {s}")
             for s in a.trail[-5:]:
                 print(f"  read: {s}")
-    ok = all(a.status in ("action", "verified") and not a.adversarial_passed for a in audits)
+    ok = all(a.status in ("action", "verified", "after_action") and not a.adversarial_passed for a in audits)
     return 0 if ok else 1
 
 

@@ -61,18 +61,24 @@ class Reading:
 class Reader:
     """How one task slug is read: ``read(see, given) -> Reading``. ``given`` names the keys of the task's
     ``expected`` that the instruction states (the question's own terms, not its answer); only those reach
-    ``read``. ``unique``: the question asks for a single winner, so the reading must carry a ``margin`` above 0."""
+    ``read``. ``unique``: the question asks for a single winner, so the reading must carry a ``margin`` above 0.
+    ``after_action``: it reads an action task's end state (see :func:`reader`)."""
 
     read: Callable[[See, dict], Reading]
     given: tuple[str, ...] = ()
     unique: bool = False
+    after_action: bool = False
 
 
-def reader(*given: str, unique: bool = False) -> Callable[[Callable[[See, dict], Reading]], Reader]:
-    """Decorator: ``@reader("restaurant", "day")`` makes a :class:`Reader` of a function ``(see, given)``."""
+def reader(
+    *given: str, unique: bool = False, after_action: bool = False
+) -> Callable[[Callable[[See, dict], Reading]], Reader]:
+    """Decorator: ``@reader("restaurant", "day")`` makes a :class:`Reader` of a function ``(see, given)``.
+    ``after_action``: the answer of an action task that only its end state shows (a refund once the forms are
+    imported): the oracle run reads it after the reference solution acted, the audit of a seeded desktop does not."""
 
     def wrap(fn: Callable[[See, dict], Reading]) -> Reader:
-        return Reader(read=fn, given=tuple(given), unique=unique)
+        return Reader(read=fn, given=tuple(given), unique=unique, after_action=after_action)
 
     return wrap
 

@@ -297,8 +297,8 @@ def _build(world: World, task) -> None:
 
 # A friend's message asking to be paid back (builder/world/templates/requests): a share, a half, a price each...
 _ASKS = re.compile(
-    r"your share|your half|your portion|\beach\b|pay me back|for you\b|dein Anteil|Ihr Anteil|deine Hälfte|"
-    r"pro Person|zahl's mir zurück|für dich",
+    r"your share|your half|your portion|\beach\b|pay me back|for you\b|\bwhenever\b|when you get a sec|"
+    r"dein Anteil|Ihr Anteil|deine Hälfte|pro Person|zahl's mir zurück|für dich|wann immer|wenn du Zeit hast",
     re.IGNORECASE,
 )
 # ...and not one saying they sent money themselves.

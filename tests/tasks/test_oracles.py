@@ -20,6 +20,7 @@ import pytest
 from builder.apps import discover
 from builder.tasks.grade import grade, state_changes
 from builder.tasks.invariants import broken
+from builder.tasks.reader import NoReader, See, Unreadable, answer_items, compare, find, read
 from builder.tasks.model import NOT_APPS
 from builder.tasks.oracle import OracleError, Web, solve, task_app
 
@@ -67,6 +68,31 @@ def uncovered(task, initial: dict[str, Path], end: dict[str, Path]) -> list[str]
     return out
 
 
+def read_after(task, world, served: Served, home: Path) -> list[str]:
+    """Where the independent reader of an action task's answer, reading the end state its oracle left
+    (``@reader(after_action=True)``), disagrees with the task (empty: it agrees, or the task has no such reader)."""
+    if not answer_items(task):
+        return []
+    try:
+        found = find(task)
+    except NoReader:
+        return [f"{task.id}: an answer of an action task with no reader"]
+    if not found.after_action:
+        return []  # read on the seeded desktop (tests/tasks/test_readers.py)
+    apps = discover()
+    see = See(
+        port=served.port,
+        domains={a.name: a.domain for a in apps},
+        cookies={a.name: {a.session_cookie: a.module("seed").credentials(world)["session_token"]} for a in apps},
+        now=world.now.replace(tzinfo=None),
+        home=home,
+    )
+    try:
+        return [f"reader after the action: {p}" for p in compare(task, read(task, see), found)]
+    except Unreadable as e:
+        return [f"reader after the action: {e}"]
+
+
 def run_oracle(task, world, layer: Path, tmp: Path) -> tuple[int, int, list, list[str], list[str]]:
     """(score before, score after, items after, invariants broken, apps changed unchecked) of ``task`` done by its
     oracle on fresh copies of ``layer``: :func:`builder.tasks.invariants.broken` and :func:`uncovered` over every
@@ -83,8 +109,9 @@ def run_oracle(task, world, layer: Path, tmp: Path) -> tuple[int, int, list, lis
         before, _ = grade(task, dbs, "", initial=initial, home=home)
         answer = solve(task, web_for(world, served, home))
         after, items = grade(task, dbs, answer, initial=initial, home=home)
+        reread = read_after(task, world, served, home)
         end = {a: served.database(a) for a in every}
-        damage, gaps = broken(seeded, end), uncovered(task, seeded, end)
+        damage, gaps = broken(seeded, end) + reread, uncovered(task, seeded, end)
     return before, after, items, damage, gaps
 
 
