@@ -61,7 +61,7 @@ def load_tasks(path: Path) -> dict[str, Task]:
     for n, line in enumerate(lines, 1):
         if line.strip():
             try:
-                t = Task.model_validate_json(line)
+                t = Task.from_line(line)
             except ValueError as e:
                 raise EpisodeError(f"{path}:{n}: not a task ({str(e).splitlines()[0]})") from None
             out[t.id] = t

@@ -47,9 +47,11 @@ def load_bundle_tasks(bundle: Path) -> list[Task]:
     for n, line in enumerate(lines, 1):
         if line.strip():
             try:
-                out.append(Task.model_validate_json(line))
+                out.append(Task.from_line(line))
             except ValidationError as e:
                 _fail(f"{path}:{n}: not a task: {e.errors()[0]['msg']}")
+            except ValueError as e:  # not JSON at all
+                _fail(f"{path}:{n}: not a task: {e}")
     return out
 
 

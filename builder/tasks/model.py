@@ -342,6 +342,18 @@ class Task(BaseModel):
             raise ValueError(f"task {self.id}: an action task needs at least one sql or state_diff check")
         return self
 
+    @classmethod
+    def from_line(cls, line: str) -> Task:
+        """A task read from a line of a bundle's ``tasks.jsonl``: a line without ``format`` was written before the
+        number existed and is read as format 1 (docs/bundle-format.md). Raises pydantic's ``ValidationError`` for a
+        line that is not a task, and ``ValueError`` (inside it) for a format newer than this code reads."""
+        import json
+
+        data = json.loads(line)
+        if isinstance(data, dict) and "format" not in data:
+            data = {"format": 1, **data}
+        return cls.model_validate(data)
+
     @property
     def machine_weight(self) -> int:
         """The rubric weight (0..100) a program judges."""

@@ -56,7 +56,7 @@ class ImageWeb(Web):
 def load_task(bundle: Path, task_id: str) -> Task:
     """The task ``task_id`` (or a unique ``<app>/<slug>`` suffix) of the bundle's tasks.jsonl. Raises SystemExit."""
     lines = (bundle / "tasks" / "tasks.jsonl").read_text(encoding="utf-8").splitlines()
-    tasks = [Task.model_validate_json(line) for line in lines if line.strip()]
+    tasks = [Task.from_line(line) for line in lines if line.strip()]
     hits = [t for t in tasks if t.id == task_id or t.id.endswith("/" + task_id)]
     if len(hits) != 1:
         raise SystemExit(f"oracle_agent: {len(hits)} tasks match {task_id!r} in {bundle}/tasks/tasks.jsonl")

@@ -122,6 +122,52 @@ def messaging_tasks(world: World) -> list[Task]:
     return out
 
 
+def paid_by_tasks(world: World) -> list[Task]:
+    """Who paid the latest dinner a friend covered, and what the persona owes them (dining + bank + messaging): the
+    reservation says who came, the card has no charge for it, and the friend who paid asked in Parley for the
+    persona's share (builder/world/orders.py gives such a table to the friend; builder/world/requests.py asks)."""
+    out: list[Task] = []
+    asked = {e.data["ref"]: e for e in world.of_kind("money_request") if e.at <= world.now}
+    bookings = [
+        e for e in world.of_kind("restaurant_booking") if e.status == "done" and e.data.get("paid_by") and e.id in asked
+    ]
+    if not bookings:
+        return out
+    b = max(bookings, key=lambda e: e.data["reservation_local"])
+    past, _ = history(world)
+    row = next((x for x in past if x["confirmation"] == b.data["booking_id"]), None)
+    if row is None:
+        return out
+    payer, share = b.data["paid_by"], asked[b.id].data["amount_cents"]
+    d = row["at"].date()
+    KIT.adder(world, out)(
+        "who-paid",
+        [APP, "bank", "messaging"],
+        kind="lookup",
+        difficulty="medium",
+        time_limit_seconds=480,
+        instruction=f"Who paid for our dinner at {row['restaurant']} on {day_text(d, world.persona.bank)}, and how "
+        "much do I owe them for my part?",
+        expected={
+            "confirmation": row["confirmation"],
+            "restaurant": row["restaurant"],
+            "day": d.isoformat(),
+            "payer": payer,
+            "share_cents": share,
+        },
+        rubric=[
+            RubricItem(id="payer", weight=50, requirement=f"Names {payer}", check=text(*spellings(world, payer))),
+            RubricItem(
+                id="share",
+                weight=50,
+                requirement=f"Owes {money(share, world.currency)}",
+                check=Check(type="answer_amount", cents=share),
+            ),
+        ],
+    )
+    return out
+
+
 # --- readers (builder.tasks.reader): TableTime's reservations, the calendar's day, the bank's card lines ----------
 
 
@@ -219,6 +265,51 @@ def who_came(see: See, given: dict) -> Reading:
     )
 
 
+@reader("restaurant", "day")
+def who_paid(see: See, given: dict) -> Reading:
+    """The card has no line of the restaurant in the four days from the dinner, so someone else paid; of those who
+    came (the reservation's page), the one who asked in Parley for the persona's part of that dinner paid, and the
+    amount is what they asked."""
+    from apps.messaging import reader as parley
+    from builder.tasks.reader import parse_money
+
+    day = dt.date.fromisoformat(given["day"])
+    row = tt.booking_on(see, "past", given["restaurant"], given["day"])
+    came = tt.detail(see, row["confirmation"])["companions"]
+    want = _key(given["restaurant"])
+    charged = [
+        x
+        for x in card_lines(see, day, day + dt.timedelta(days=4))
+        if x["cents"] < 0 and len(_key(x["description"])) >= 6 and want.startswith(_key(x["description"])[:12])
+    ]
+    if charged:
+        raise Unreadable(f"the card paid {given['restaurant']}: {charged[0]['description']} {charged[0]['cents']}")
+    asks = []
+    for name in came:
+        try:
+            conv = parley.direct(see, name)
+        except Unreadable:
+            continue
+        for m in parley.thread(see, conv["id"]):
+            if m["mine"] or m["at"] is None or m["at"].date() < day or given["restaurant"] not in m["text"]:
+                continue
+            try:
+                asks.append((name, parse_money(m["text"]), m))
+            except Unreadable:
+                continue
+    if len({(n, c) for n, c, _ in asks}) != 1:
+        raise Unreadable(f"{len(asks)} asks about {given['restaurant']} from those who came ({came})")
+    name, cents, m = asks[0]
+    return Reading(
+        values={"payer": name, "share": cents},
+        steps=[
+            f"TableTime {row['confirmation']}: dining with {', '.join(came)}; no card line of {given['restaurant']} "
+            f"from {day} to four days after",
+            f"Parley, {name} on {m['at']:%Y-%m-%d %H:%M}: {m['text']!r}",
+        ],
+    )
+
+
 #: After the next reservation, or first when there is none; in this order.
 _FIRST = ("next-reservation", "")
 
@@ -236,6 +327,14 @@ SCENARIOS = [
         apps=(APP, "bank"),
         tasks=bank_tasks,
         readers={"last-dinner-cost": last_dinner_cost},
+        after=_FIRST,
+        when=in_use,
+    ),
+    Scenario(
+        home=APP,
+        apps=(APP, "bank", "messaging"),
+        tasks=paid_by_tasks,
+        readers={"who-paid": who_paid},
         after=_FIRST,
         when=in_use,
     ),

@@ -46,9 +46,19 @@ def crossapp_tasks(world: World) -> list[Task]:
     def m(c: int) -> str:
         return money(c, cur)
 
-    def apps_of(spends) -> list[str]:
-        apps = sorted({s.app for s in spends})
-        return sorted(set(apps) | {"bank"}) if "dining" in apps else apps
+    def dined(start: dt.date, end: dt.date) -> bool:
+        """Whether the persona ate out through TableTime in the window (a meal a friend paid for included: the card
+        then shows no charge for it, which only the bank tells)."""
+        return any(
+            e.status == "done"
+            and start <= dt.date.fromisoformat(e.data["reservation_local"][:10]) <= end
+            and dt.datetime.fromisoformat(e.data["reservation_local"]).replace(tzinfo=None) < world.now
+            for e in world.of_kind("restaurant_booking")
+        )
+
+    def apps_of(spends, meals: bool = False) -> list[str]:
+        apps = {s.app for s in spends}
+        return sorted(apps | {"bank", "dining"}) if "dining" in apps or meals else sorted(apps)
 
     task = KIT.adder(world, out)
 
@@ -66,7 +76,8 @@ def crossapp_tasks(world: World) -> list[Task]:
             spends = [s for s in spends if s.app != "dining"]
             if not fx:  # the card's foreign fees are the bank's part of the extras
                 continue
-        if len(spends) < 2 or (variant != "extras" and "dining" not in {s.app for s in spends}):
+        meals = dined(start, end)
+        if len(spends) < 2 or (variant != "extras" and "dining" not in {s.app for s in spends} and not meals):
             continue  # the bank's part: the TableTime meals' card charges (the extras: the card's foreign fees)
         when = month_phrase(start, today)
         slug = f"x-apps-{variant}-{start:%Y-%m}"
@@ -82,7 +93,7 @@ def crossapp_tasks(world: World) -> list[Task]:
             rubric += [RubricItem(id="sum", weight=10, requirement=f"All together {m(grand)}", check=A.amount(grand))]
             task(
                 slug,
-                apps_of(spends),
+                apps_of(spends, meals),
                 kind="aggregation",
                 difficulty="hard",
                 time_limit_seconds=1200,
@@ -100,7 +111,7 @@ def crossapp_tasks(world: World) -> list[Task]:
             top = ranked[0]
             task(
                 slug,
-                apps_of(spends),
+                apps_of(spends, meals),
                 kind="aggregation",
                 difficulty="hard",
                 time_limit_seconds=1200,
@@ -179,7 +190,7 @@ def crossapp_tasks(world: World) -> list[Task]:
             ]
             task(
                 slug,
-                apps_of(spends),
+                apps_of(spends, meals),
                 kind="aggregation",
                 difficulty="hard",
                 time_limit_seconds=1200,
@@ -197,7 +208,7 @@ def crossapp_tasks(world: World) -> list[Task]:
             extra = sum(s.extra_cents for s in spends if s.app != "dining")
             task(
                 slug,
-                apps_of(spends),
+                apps_of(spends, meals),
                 kind="aggregation",
                 difficulty="hard",
                 time_limit_seconds=1200,
@@ -229,7 +240,7 @@ def crossapp_tasks(world: World) -> list[Task]:
                 ]
             task(
                 slug,
-                apps_of(spends),
+                apps_of(spends, meals),
                 kind="aggregation",
                 difficulty="hard",
                 time_limit_seconds=1200,

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 
 from apps.airline import reader as air
+from apps.rides import reader as zp
 from apps.stays.tasks import APP
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
@@ -17,8 +18,9 @@ from scenarios import travel_desktop as desk
 
 def crossapp_tasks(world: World) -> list[Task]:
     """The next trip across Meridian Air (outbound and return flight numbers as the airline has them now),
-    Bramblestay (hotel and confirmation) and the calendar (occasions during it). The rides booked for it are not
-    asked: ZipRide shows no scheduled ride (its seed has the rides taken), so no one could count them."""
+    Bramblestay (hotel and confirmation), ZipRide (the rides already scheduled for it: those the persona booked
+    ahead, which its Scheduled rides list, :func:`apps.rides.seed.booked_ahead`; asked only when there is one) and
+    the calendar (occasions during it)."""
     from builder.tasks import answers as A
     from builder.world.planted import airline_flights
 
@@ -48,9 +50,15 @@ def crossapp_tasks(world: World) -> list[Task]:
             and e.data.get("source") in ("appointment", "birthday", "life_event", "holiday")
         }
     )
+    from apps.rides.seed import booked_ahead
+
+    booked = [r for r in booked_ahead(world) if r.data.get("trip") == trip]
     city = stay.data["city"]
-    apps = ["airline", APP] + (["calendar"] if occasions else [])
-    w = (20, 15) if occasions else (30, 20)  # each flight, the hotel and its confirmation
+    apps = ["airline", APP] + (["calendar"] if occasions else []) + (["rides"] if booked else [])
+    # Each flight, the hotel and its confirmation; the rest to the rides booked and the occasions.
+    w = {(True, True): (20, 10), (True, False): (20, 15), (False, True): (25, 15), (False, False): (30, 20)}[
+        (bool(occasions), bool(booked))
+    ]
     rubric = [
         RubricItem(
             id="out",
@@ -75,11 +83,21 @@ def crossapp_tasks(world: World) -> list[Task]:
         ),
     ]
     ask = ["the flight numbers out and back (as the airline has them now)", "the hotel and its confirmation number"]
+    if booked:
+        rubric.append(
+            RubricItem(
+                id="rides",
+                weight=20,
+                requirement=f"{len(booked)} ZipRide ride(s) already scheduled for it",
+                check=A.number(len(booked)),
+            )
+        )
+        ask.append("how many ZipRides I've already scheduled for it")
     if occasions:
         rubric.append(
             RubricItem(
                 id="occasions",
-                weight=30,
+                weight=100 - sum(i.weight for i in rubric),
                 requirement="During the trip: " + "; ".join(occasions),
                 check=A.names(occasions),
             )
@@ -102,6 +120,7 @@ def crossapp_tasks(world: World) -> list[Task]:
                 "hotel": stay.data["hotel"],
                 "confirmation": stay.data["confirmation"],
                 "occasions": occasions,
+                "rides": len(booked),
             },
             rubric=rubric,
         )
@@ -119,6 +138,10 @@ def next_trip_glance(see: See, given: dict) -> Reading:
     t = air.trip_to(see, given["city"], "upcoming", latest=False)
     stay = desk.stay_of(see, t, "upcoming")
     start, end = desk.window(t)
+    # The rides booked for the trip: ZipRide's Scheduled rides from the day before it leaves to the day after it is back.
+    rides = [
+        r for r in zp.scheduled(see) if start - dt.timedelta(days=1) <= r["when"].date() <= end + dt.timedelta(days=1)
+    ]
     occasions = []
     for e in desk.agenda(see, start, end):
         if LOGISTICS.search(e.title) or stay.property in e.title or e.title in occasions:
@@ -133,12 +156,14 @@ def next_trip_glance(see: See, given: dict) -> Reading:
             "hotel": stay.property,
             "confirmation": stay.confirmation,
             "occasions": occasions,
+            "rides": len(rides),
         },
         steps=[
             f"Meridian Air trip {t.pnr} to {t.destination}: out {t.outbound[0].flight}, back "
             f"{t.inbound[-1].flight if t.inbound else '-'} ({start} to {end})",
             f"Bramblestay {stay.confirmation}: {stay.property}",
             f"Daybook, personal entries from {start} to {end} besides the trip's own: {occasions}",
+            f"ZipRide, Scheduled rides from the day before to the day after: {[str(r['when']) for r in rides]}",
         ],
     )
 

@@ -33,7 +33,7 @@ def test_a_task_line_carries_the_format_first():
 
 
 def test_a_line_without_a_format_is_read_as_format_one():
-    assert Task.model_validate_json(json.dumps(LINE)).format == 1
+    assert Task.from_line(json.dumps(LINE)).format == 1
 
 
 @pytest.mark.parametrize("bad", [BUNDLE_FORMAT + 1, 0, -1])
