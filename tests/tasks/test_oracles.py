@@ -52,7 +52,25 @@ def web_for(world, served: Served, home: Path) -> Web:
 SESSION_TABLES = frozenset({"sessions"})
 #: (task, app) pairs an oracle changed that no state_diff check of the task covers, at most, per test (an app of the
 #: default persona, or another persona's long-horizon tasks). Measured 2026-12-06; lower it as checks are added.
-UNCHECKED_CEILING: dict[str, int] = {}
+UNCHECKED_CEILING: dict[str, int] = {
+    "airline": 9,
+    "board": 6,
+    "brokerage": 2,
+    "calendar": 6,
+    "delivery": 10,
+    "dining": 20,
+    "grocery": 6,
+    "mail": 18,
+    "markets": 5,
+    "messaging": 4,
+    "rides": 9,
+    "shop": 11,
+    "stays": 11,
+    "taxes": 2,
+    "callum-brierley": 58,
+    "jana-petersen": 58,
+    "jordan-lee": 54,
+}
 
 
 def uncovered(task, initial: dict[str, Path], end: dict[str, Path]) -> list[str]:
