@@ -203,6 +203,8 @@ class Check(BaseModel):
                 raise ValueError(f"an {self.type} check rejects integers only")
         elif self.reject and not all(isinstance(r, str) and r for r in self.reject):
             raise ValueError(f"an {self.type} check rejects non-empty strings only")
+        if self.type == "answer_text" and not any(s.strip() for s in self.any_of):
+            raise ValueError("an answer_text check needs at least one spelling that is not empty")
         if self.type == "answer_list" and not all(self.items):
             raise ValueError("every answer_list item needs at least one spelling")
         if self.type == "state_diff" and not self.changes:
