@@ -279,7 +279,11 @@ def adversaries(check: Check, currency: str) -> list[tuple[str, str]]:
     if check.type == "answer_amount":
         right = abs(check.cents)
         out += [(f"other amount {_money(v, currency)}", f"It was {_money(v, currency)}.") for v in reject[:10]]
-        unit = 100 if right >= 100 else 1
+        from builder.money import unit_cents
+
+        # One unit off: a whole unit of the money (a cent of an amount under one unit), never less than the
+        # currency's smallest unit (a whole peso, yen), which its formatting would round away.
+        unit = max(100 if right >= 100 else 1, unit_cents(currency))
         out += [(f"off by one unit ({d:+d})", f"It was {_money(right + d * unit, currency)}.") for d in (-1, 1)]
         out.append(("no currency", f"It was {right // 100}.{right % 100:02d}."))
         every = ", ".join(_money(v, currency) for v in [*reject, right])
