@@ -52,7 +52,7 @@ are filled at bundle time from the persona's own data (:mod:`builder.tasks.adver
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
@@ -242,7 +242,8 @@ class RubricItem(BaseModel):
 
 # The task categories of a personal assistant's work (shared/ARCHITECTURE.md, "Tasks and rubrics"),
 # and the kind of result each asks for: an answer (lookup or aggregation) or a changed state (action).
-CATEGORIES = (
+#: The type of a task's ``category``; :data:`CATEGORIES` lists them in this order.
+Category = Literal[
     "retrieval",
     "aggregation",
     "contradiction",
@@ -250,7 +251,8 @@ CATEGORIES = (
     "counterfactual",
     "situated_action",
     "long_horizon",
-)
+]
+CATEGORIES: tuple[str, ...] = get_args(Category)
 KINDS = ("lookup", "aggregation", "action")
 ACTION_CATEGORIES = frozenset({"situated_action", "long_horizon"})
 DEFAULT_CATEGORY = {"lookup": "retrieval", "aggregation": "aggregation", "action": "situated_action"}
@@ -294,18 +296,7 @@ class Task(BaseModel):
     id: str
     persona: str
     kind: Literal["lookup", "aggregation", "action"]
-    category: (
-        Literal[
-            "retrieval",
-            "aggregation",
-            "contradiction",
-            "preference_inference",
-            "counterfactual",
-            "situated_action",
-            "long_horizon",
-        ]
-        | None
-    ) = None
+    category: Category | None = None
     instruction: str
     apps_involved: list[str]
     difficulty: Literal["easy", "medium", "hard"]
@@ -370,13 +361,5 @@ class Dropped(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: str
-    category: Literal[
-        "retrieval",
-        "aggregation",
-        "contradiction",
-        "preference_inference",
-        "counterfactual",
-        "situated_action",
-        "long_horizon",
-    ]
+    category: Category
     reason: str
