@@ -115,7 +115,7 @@ def source_key(apps: list[App], apps_dir: Path = APPS_DIR, reference_dir: Path =
         p = apps_dir / name
         h.update(name.encode() + b"\0" + (p.read_bytes() if p.exists() else b"<missing>") + b"\0")
     for shared in sorted(apps_dir.glob("_*")):
-        if shared.is_dir():
+        if shared.is_dir() and shared.name not in _SOURCE_SKIP:  # apps/__pycache__ is no shared package
             hash_tree(
                 shared, h, _SOURCE_SKIP | {"src"} if shared.name == "_site" else _SOURCE_SKIP, label=f"{shared.name}/"
             )

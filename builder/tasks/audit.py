@@ -51,6 +51,7 @@ class TaskAudit:
     unique: bool = False
     adversarial: int = 0
     adversarial_passed: list[str] = field(default_factory=list)
+    values: dict = field(default_factory=dict)
 
 
 def try_adversaries(task: Task, currency: str) -> tuple[int, list[str]]:
@@ -167,6 +168,7 @@ def audit_task(task: Task, see: See, currency: str = "USD") -> TaskAudit:
         out.status, out.problems = "no_reader", [str(e)]
         return out
     out.steps, out.trail, out.margin = reading.steps, list(see.trail), reading.margin
+    out.values = {i.id: reading.values.get(i.id) for i in answer_items(task)}
     out.problems = compare(task, reading, found)
     out.status = "disagrees" if out.problems else "verified"
     return out
@@ -283,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"\n{a.id}: verified" + (f" (margin {a.margin:g})" if a.margin is not None else ""))
                     for s in a.steps:
                         print(f"  {s}")
+                    print("  read: " + "; ".join(f"{k} = {v!r}" for k, v in a.values.items()))
                 continue
             print(f"\n{a.id}: {a.status}")
             for p in a.problems:

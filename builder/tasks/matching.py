@@ -172,15 +172,16 @@ _WORDS = (
 
 def numbers(text: str) -> set[int]:
     """Whole numbers ``text`` states on their own (``23``, ``1,204``, ``1.204``, the English words zero to twenty):
-    not part of a date (``November 12``, ``12.11.``, ``2026-11-12``), a clock time, an amount of money or a longer
-    number, and not followed by decimals."""
+    not part of a date (``November 12``, ``12.11.``, ``2026-11-12``), a clock time, an amount of money, a longer
+    number or a code (``15C``), and not followed by decimals."""
     text = unicodedata.normalize("NFKC", text)
     for (a, b), _ in reversed(_money(text)):
         text = text[:a] + " " + text[b:]
     text = _DATES.sub(" ", normalise(text))
     text = re.sub(r"\b\d{2}:\d{2}\b", " ", text)
     out = set()
-    for m in re.finditer(r"(?<![\d.,:])\d{1,3}(?:[,.]\d{3})+(?![\d]|[.,:]\d)|(?<![\d.,:])\d+(?![\d]|[.,:]\d)", text):
+    # A number glued to a letter is a code, not a count ("seat 15C", "MR 2618" stays a number: a space parts it).
+    for m in re.finditer(r"(?<![\w.,:])\d{1,3}(?:[,.]\d{3})+(?![\w]|[.,:]\d)|(?<![\w.,:])\d+(?![\w]|[.,:]\d)", text):
         out.add(int(re.sub(r"\D", "", m.group())))
     for w in re.findall(r"[a-z]+", text):
         if w in _WORDS:

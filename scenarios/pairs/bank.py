@@ -75,6 +75,7 @@ def _build(world: World, task) -> None:
             ["bank", "messaging"],
             kind="lookup",
             category="contradiction",
+            rule="The bank's record of money received beats a friend's message that they sent it.",
             difficulty="medium",
             time_limit_seconds=420,
             instruction=f"{first} messaged me {day_phrase(claimed.date(), today)} saying they'd paid me back for "
@@ -186,6 +187,7 @@ def _build(world: World, task) -> None:
             ["bank", "mail"],
             kind="aggregation",
             category="contradiction",
+            rule="The biller's newest bill states what is owed; the autopay takes only the amount it was set to take.",
             difficulty="medium",
             time_limit_seconds=420,
             instruction=f"{it['payee']} sent me my latest bill by email. Will the autopay my bank has scheduled "

@@ -59,6 +59,13 @@ def test_every_persona_tasks_read_like_requests(any_world):
     assert sum(bool(RELATIVE.search(t.instruction)) for t in ts) >= len(ts) // 10
 
 
+def test_every_contradiction_task_says_which_source_wins(any_world):
+    """A contradiction task carries the rule a careful person would use to decide which source is right."""
+    _, world = any_world
+    missing = [t.id for t in all_tasks(world) if t.category == "contradiction" and not (t.rule or "").strip()]
+    assert not missing, missing
+
+
 def test_every_planted_item_is_used_by_a_task(any_world):
     _, world = any_world
     ts = all_tasks(world)
