@@ -110,10 +110,11 @@ def _currency_words() -> tuple[frozenset[str], frozenset[str]]:
 
 
 _NUMBER = r"\d{1,3}(?:[.,' \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
-_NUMBER_AT = re.compile(r"(?<![\d.,])(" + _NUMBER + r")(?![\d])")
+#: A number as money is written, with thousands groups and decimals of either convention (group 1).
+NUMBER_AT = re.compile(r"(?<![\d.,])(" + _NUMBER + r")(?![\d])")
 
 
-def _value(raw: str) -> int:
+def number_cents(raw: str) -> int:
     """Cents of a number as written (``1,234.56``, ``1.234,56``, ``1 234``, ``12``; ``1.234`` is thousands)."""
     if re.fullmatch(r"\d{1,3}[.,]\d{3}", raw):
         return int(re.sub(r"\D", "", raw)) * 100
@@ -137,13 +138,13 @@ def _is_currency(word: str) -> bool:
 def _money(text: str) -> list[tuple[tuple[int, int], int]]:
     """``((start, end), cents)`` of every amount in ``text`` (NFKC) written with a currency next to it."""
     out = []
-    for m in _NUMBER_AT.finditer(text):
+    for m in NUMBER_AT.finditer(text):
         before = text[: m.start()].rstrip(" \u00a0\u202f-")
         after = text[m.end() :].lstrip(" \u00a0\u202f")
         pre = re.search(r"([A-Za-z]{0,3}[^\w\s]|[A-Za-z]+)$", before)
         post = re.match(r"([^\w\s]|[A-Za-z]+\.?)", after)
         if (pre and _is_currency(pre.group(1))) or (post and _is_currency(post.group(1))):
-            out.append((m.span(), _value(m.group(1))))
+            out.append((m.span(), number_cents(m.group(1))))
     return out
 
 

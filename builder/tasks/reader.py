@@ -95,28 +95,22 @@ def visible_text(node) -> str:
     return _SPACE.sub(" ", " ".join(parts)).strip()
 
 
-_MONEY = re.compile(
-    r"(?P<neg>[-\u2212]\s*)?(?P<pre>[^\d\s.,\-\u2212]{1,4}\s?)?"
-    r"(?P<num>\d{1,3}(?:[.,\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
-)
-
-
-def parse_money(text: str, currency_precision: int = 2) -> int:
+def parse_money(text: str) -> int:
     """The first amount of money in ``text`` as integer cents (hundredths of the major unit, as everywhere in the
     project), written as any locale writes it: ``$1,234.56``, ``-$5.00``, ``1.234,56 €``, ``£12``, ``¥1,850``
-    (whole yen: 185000), ``CHF 1'234.50`` is not read (apostrophe groups). A last separator followed by one or two
-    digits is the decimal point. Raises :class:`Unreadable` when ``text`` holds no amount."""
-    m = _MONEY.search(text.replace("\u2009", " "))
+    (whole yen: 185000), ``CHF 1'234.50``. A last separator followed by one or two digits is the decimal point
+    (:func:`builder.tasks.matching.number_cents`); a minus sign before the number (and its currency) makes it
+    negative. Raises :class:`Unreadable` when ``text`` holds no
+    number."""
+    from .matching import NUMBER_AT, number_cents
+
+    text = text.replace("\u2009", " ")
+    m = NUMBER_AT.search(text)
     if m is None:
         raise Unreadable(f"no amount of money in {text!r}")
-    raw = m.group("num")
-    dec = re.search(r"[.,](\d{1,2})$", raw)
-    frac = ""
-    if dec and not re.fullmatch(r"\d{1,3}([.,])\d{3}", raw):
-        frac, raw = dec.group(1), raw[: dec.start()]
-    whole = int(re.sub(r"\D", "", raw) or 0)
-    cents = whole * 100 + int(frac.ljust(2, "0") or 0)
-    return -cents if m.group("neg") else cents
+    negative = re.search(r"[-\u2212]\s*\D{0,4}$", text[: m.start()]) is not None
+    cents = number_cents(m.group(1))
+    return -cents if negative else cents
 
 
 @dataclass
