@@ -51,44 +51,11 @@ def kind_of(spelling: str) -> str:
     return "name"
 
 
-_MONTH_WORDS = {
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "may",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "januar",
-    "februar",
-    "marz",
-    "mai",
-    "juni",
-    "juli",
-    "oktober",
-    "dezember",
-}
-
-
 def _month(norm: str) -> bool:
-    return any(w.strip(".") in _MONTH_WORDS for w in norm.split())
+    """Whether a normalised spelling holds a month's name (English or German, :data:`textread.MONTH_NAMES`)."""
+    from .textread import MONTH_NAMES
+
+    return any(w.strip(".") in MONTH_NAMES for w in norm.split())
 
 
 def _answer_checks(task: Task) -> list[tuple[str, Check]]:
