@@ -137,7 +137,7 @@ def test_tricky_oracles_score_100_through_the_bank(site_build, tricky_world, tmp
     for t in _action_tasks(tricky_world):
         work = tmp_path / t.id.rsplit("/", 1)[1]
         work.mkdir()
-        before, after, items, damage = run_oracle(t, tricky_world, built, work)
+        before, after, items, damage, _ = run_oracle(t, tricky_world, built, work)
         assert (before, after, damage) == (0, 100, []), (t.id, before, after, items, damage)
 
 

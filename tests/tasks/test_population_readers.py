@@ -21,9 +21,15 @@ MIN_VERIFIED = 90.0
 
 
 def _script():
+    import sys
+
+    if "audit_population" in sys.modules:
+        return sys.modules["audit_population"]
     loader = importlib.machinery.SourceFileLoader("audit_population", str(REPO / "scripts" / "audit-population"))
     spec = importlib.util.spec_from_loader("audit_population", loader)
     module = importlib.util.module_from_spec(spec)
+    # Registered before it runs: its worker pool pickles its functions by module name (the forked workers find it).
+    sys.modules["audit_population"] = module
     loader.exec_module(module)
     return module
 
