@@ -85,6 +85,25 @@ def booked_ahead(world: World) -> list:
     return [e for e in world.of_kind("ride") if e.status == "scheduled" and e.id in named]
 
 
+def _route(world: World, ride, place_id: dict[str, int]) -> dict:
+    """The columns of a ``rides`` row that a ride event states whatever its status: its id, type, places and times,
+    duration and distance (``place_id``: place name -> its ``places`` row)."""
+    d = ride.data
+    return {
+        "ride_id": d["ride_id"],
+        "ride_type": "zip",
+        "pickup_place_id": place_id[d["pickup"]],
+        "dropoff_place_id": place_id[d["dropoff"]],
+        "pickup": d["pickup"],
+        "dropoff": d["dropoff"],
+        "city": _ride_city(world, ride),
+        "pickup_at": d["pickup_local"],
+        "dropoff_at": d["dropoff_local"],
+        "duration_minutes": d["duration_minutes"],
+        "distance_miles": d["distance_miles"],
+    }
+
+
 def _booked_at(world: World, ride) -> dt.datetime:
     """When a ride booked ahead was requested (naive local): an hour after its trip's flight was booked, and before
     now."""
@@ -406,19 +425,9 @@ def seed(world: World, path: Path) -> Path:
             db.add(
                 m.Ride(
                     id=i,
-                    ride_id=d["ride_id"],
                     status="completed",
-                    ride_type="zip",
-                    pickup_place_id=place_id[d["pickup"]],
-                    dropoff_place_id=place_id[d["dropoff"]],
-                    pickup=d["pickup"],
-                    dropoff=d["dropoff"],
-                    city=_ride_city(world, e),
                     requested_at=(dt.datetime.fromisoformat(d["pickup_local"]) - dt.timedelta(minutes=4)).isoformat(),
-                    pickup_at=d["pickup_local"],
-                    dropoff_at=d["dropoff_local"],
-                    duration_minutes=d["duration_minutes"],
-                    distance_miles=d["distance_miles"],
+                    **_route(world, e, place_id),
                     **parts,
                     tip_cents=d["tip_cents"],
                     total_cents=d["total_cents"],
@@ -445,19 +454,9 @@ def seed(world: World, path: Path) -> Path:
             db.add(
                 m.Ride(
                     id=k,
-                    ride_id=d["ride_id"],
                     status="scheduled",
-                    ride_type="zip",
-                    pickup_place_id=place_id[d["pickup"]],
-                    dropoff_place_id=place_id[d["dropoff"]],
-                    pickup=d["pickup"],
-                    dropoff=d["dropoff"],
-                    city=_ride_city(world, e),
                     requested_at=_booked_at(world, e).isoformat(),
-                    pickup_at=d["pickup_local"],
-                    dropoff_at=d["dropoff_local"],
-                    duration_minutes=d["duration_minutes"],
-                    distance_miles=d["distance_miles"],
+                    **_route(world, e, place_id),
                     **parts,
                     tip_cents=0,
                     total_cents=d["fare_cents"],
