@@ -14,13 +14,18 @@ from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 
 
+# Currencies CLDR versions disagree on: CLDR 48 (ICU 78, the apps' Node) writes whole Pakistani rupees, Babel 2.19's
+# CLDR 47 two decimals. A price is made in the coarser unit, so that every version shows it exactly.
+WHOLE_IN_NEWER_CLDR = frozenset({"PKR"})
+
+
 @cache
 def precision(currency: str) -> int:
-    """Digits after the decimal point of ``currency`` (CLDR via Babel): ``precision("USD") == 2``,
-    ``precision("JPY") == 0``."""
+    """Digits after the decimal point of ``currency`` (CLDR via Babel, 0 for :data:`WHOLE_IN_NEWER_CLDR`):
+    ``precision("USD") == 2``, ``precision("JPY") == 0``, ``precision("PKR") == 0``."""
     from babel.numbers import get_currency_precision
 
-    return get_currency_precision(currency)
+    return 0 if currency in WHOLE_IN_NEWER_CLDR else get_currency_precision(currency)
 
 
 @cache

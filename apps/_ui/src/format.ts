@@ -36,11 +36,13 @@ function moneyFormat(currency: string, locale: string, signDisplay: MoneyOptions
   return f;
 }
 
-/** Format integer minor units: `formatMoney(-41218, {currency: "USD", locale: "en-US"})` is "-$412.18". */
+/**
+ * Format integer cents (hundredths of the major unit, whatever the currency: the project's convention, see
+ * builder/money.py): `formatMoney(-41218, {currency: "USD", locale: "en-US"})` is "-$412.18",
+ * `formatMoney(185000, {currency: "JPY", locale: "en-US"})` is "¥1,850" (Intl drops the decimals yen lack).
+ */
 export function formatMoney(cents: number, { currency, locale, signDisplay = "auto" }: MoneyOptions): string {
-  const f = moneyFormat(currency, locale, signDisplay);
-  const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-  return f.format(cents / 10 ** digits);
+  return moneyFormat(currency, locale, signDisplay).format(cents / 100);
 }
 
 /**
