@@ -27,12 +27,25 @@ export interface PriceInputs {
   city_fee_cents: number;
   kind: string;
   cleaning_fee_cents: number;
-  /** ISO code the city prices in (JPY rounds taxes and fees to whole units). */
+  /** ISO code the city prices in (a currency without minor units, see wholeUnits, rounds taxes and fees to whole units). */
   currency?: string;
 }
 
-/** Currencies without minor units. */
-export const WHOLE_UNITS = new Set(["JPY"]);
+/** Currencies CLDR 48 writes in whole units where older ICU data still has two decimals (builder/money.py). */
+const WHOLE_IN_NEWER_CLDR = new Set(["PKR"]);
+
+/**
+ * Whether `currency` has no minor units as the project prices it (builder/money.py `precision`): yen, pesos of
+ * Colombia, CFA francs (ICU's currency digits), and the rupee of Pakistan. An unknown code has minor units.
+ */
+export function wholeUnits(currency: string): boolean {
+  if (WHOLE_IN_NEWER_CLDR.has(currency)) return true;
+  try {
+    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits === 0;
+  } catch {
+    return false;
+  }
+}
 
 export interface Quote {
   nights: { night: string; cents: number }[];
@@ -92,7 +105,7 @@ export function nightPrice(p: Pick<PriceInputs, "base_rate_cents" | "factor_pct"
 export function quote(p: PriceInputs, checkIn: string, checkOut: string, plan: string): Quote {
   const nights = stayNights(checkIn, checkOut).map((night) => ({ night, cents: nightPrice(p, night, plan) }));
   const subtotal = nights.reduce((s, n) => s + n.cents, 0);
-  const part = p.currency && WHOLE_UNITS.has(p.currency) ? units : Math.round;
+  const part = p.currency && wholeUnits(p.currency) ? units : Math.round;
   const taxes = part((subtotal * p.tax_bp) / 10_000);
   const cityFee = p.city_fee_cents * nights.length;
   const cleaning = p.kind === "rental" ? p.cleaning_fee_cents : 0;
