@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session as OrmSession
 from builder import appkit, dbfile, yamlfile
 from builder.rng import faker, rng
 from builder.reference import grocery as reference_grocery
+from builder.reference import prices
 from builder.reference.locale import in_language, in_locale
 from builder.reference.grocery import catalogue as grocery
 from builder.world import World
@@ -304,6 +305,8 @@ def seed(world: World, path: Path) -> Path:
             user_name=ident.name,
             tipping_percent=str(p.preferences.tipping_percent),
             usual_store=grocery.usual_store(world.seed, locale),
+            delivery_fee_cents=str(prices.figure(grocery.DELIVERY_FEE_CENTS, currency)),
+            free_delivery_from_cents=str(prices.figure(grocery.FREE_DELIVERY_FROM_CENTS, currency)),
         ).items():
             db.add(m.Meta(key=key, value=value))
         db.commit()

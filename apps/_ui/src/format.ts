@@ -36,6 +36,32 @@ function moneyFormat(currency: string, locale: string, signDisplay: MoneyOptions
   return f;
 }
 
+/** Currencies CLDR 48 writes in whole units where older ICU data still has two decimals (builder/money.py). */
+const WHOLE_IN_NEWER_CLDR = new Set(["PKR"]);
+
+/**
+ * Whether `currency` has no minor units as the project prices it (builder/money.py `precision`): yen, Colombian
+ * pesos, CFA francs (ICU's currency digits) and Pakistani rupees. An unknown code has minor units.
+ */
+export function wholeUnits(currency: string): boolean {
+  if (WHOLE_IN_NEWER_CLDR.has(currency)) return true;
+  try {
+    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Non-negative cents rounded half up to the currency's smallest unit (builder/money.py `to_unit`): 12350 JPY -> 12400. */
+export function toUnit(cents: number, currency: string): number {
+  return wholeUnits(currency) ? Math.floor((cents + 50) / 100) * 100 : Math.round(cents);
+}
+
+/** Non-negative cents floored to the currency's smallest unit (builder/money.py `floor_unit`): 1299 JPY -> 1200. */
+export function floorUnit(cents: number, currency: string): number {
+  return wholeUnits(currency) ? Math.floor(cents / 100) * 100 : Math.floor(cents);
+}
+
 /**
  * Format integer cents (hundredths of the major unit, whatever the currency: the project's convention, see
  * builder/money.py): `formatMoney(-41218, {currency: "USD", locale: "en-US"})` is "-$412.18",

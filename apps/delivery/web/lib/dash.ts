@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { addSeconds } from "@persona/platform/clock";
 import { chargeCard, PaymentDeclined } from "@persona/platform/payments";
-import { parseMoney } from "@persona/ui/format";
+import { floorUnit, parseMoney, toUnit } from "@persona/ui/format";
 import { db } from "./db";
 import { dashContext, type DashContext } from "./context";
 import { DashError } from "./http";
@@ -368,7 +368,7 @@ export function tipFor(ctx: DashContext, subtotal: number, tip: string, amount: 
   if (!/^\d{1,2}$/.test(t) || (Number(t) !== 0 && !TIP_PERCENTS.includes(Number(t)) && Number(t) !== defaultPercent)) {
     throw new DashError(`Choose a tip of ${[...new Set([...TIP_PERCENTS, defaultPercent])].sort((a, b) => a - b).join(", ")} % or a custom amount.`);
   }
-  return { cents: Math.floor((subtotal * Number(t)) / 100), percent: Number(t) };
+  return { cents: floorUnit((subtotal * Number(t)) / 100, ctx.currency), percent: Number(t) };
 }
 
 /** Price the cart at `r`: the fee rules above; a bad promo code is a DashError. */
@@ -389,7 +389,7 @@ export function price(ctx: DashContext, r: Restaurant, lines: { qty: number; uni
     else if (found.kind === "amount") discount = Math.min(found.value, subtotal);
     else delivery = 0;
   }
-  const service = Math.floor((subtotal * SERVICE_PERCENT + 50) / 100);
+  const service = toUnit(Math.floor((subtotal * SERVICE_PERCENT + 50) / 100), ctx.currency);
   const small = subtotal < r.minimum_cents ? r.small_order_fee_cents : 0;
   const tip = tipFor(ctx, subtotal, opts.tip, opts.amount, opts.defaultTip);
   return {

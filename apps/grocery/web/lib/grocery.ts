@@ -1,4 +1,5 @@
 import { idValue } from "@persona/platform/http";
+import { floorUnit, toUnit } from "@persona/ui/format";
 import { chargeCard, PaymentDeclined } from "@persona/platform/payments";
 import { randomInt } from "node:crypto";
 import { db } from "./db";
@@ -9,8 +10,6 @@ import { mailConfirmation } from "./mail";
 export class ShopError extends Error {}
 
 /** Fees as the world charges them (builder/world/grocery.py): delivery 3.99 under 35.00, service 5 %. */
-export const DELIVERY_FEE_CENTS = 399;
-export const FREE_DELIVERY_FROM_CENTS = 3500;
 export const SERVICE_PERCENT = 5;
 /** A window can be booked until this many minutes before it starts. */
 export const CUTOFF_MINUTES = 60;
@@ -116,16 +115,20 @@ export function cartCounts(): Map<number, number> {
 
 export interface Totals { subtotal_cents: number; delivery_fee_cents: number; service_fee_cents: number; tip_cents: number; total_cents: number }
 
-/** The fees of a basket as the world charges them: tip is a percent of the subtotal (floored cents). */
-export function totals(subtotal: number, tipCents: number, pickup: boolean): Totals {
-  const delivery = pickup || subtotal >= FREE_DELIVERY_FROM_CENTS ? 0 : DELIVERY_FEE_CENTS;
-  const service = Math.floor((subtotal * SERVICE_PERCENT + 50) / 100);
+/**
+ * The fees of a basket as the world charges them (builder/reference/grocery/catalogue.py `fees`): the delivery fee
+ * and its free-from threshold in the persona's currency (`ctx`), the service fee half up to the currency's smallest
+ * unit; the tip as given.
+ */
+export function totals(ctx: ShopContext, subtotal: number, tipCents: number, pickup: boolean): Totals {
+  const delivery = pickup || subtotal >= ctx.freeDeliveryFromCents ? 0 : ctx.deliveryFeeCents;
+  const service = toUnit(Math.floor((subtotal * SERVICE_PERCENT + 50) / 100), ctx.currency);
   const tip = pickup ? 0 : tipCents;
   return { subtotal_cents: subtotal, delivery_fee_cents: delivery, service_fee_cents: service, tip_cents: tip, total_cents: subtotal + delivery + service + tip };
 }
 
-export function tipFor(subtotal: number, percent: number): number {
-  return Math.floor((subtotal * percent) / 100);
+export function tipFor(ctx: ShopContext, subtotal: number, percent: number): number {
+  return floorUnit((subtotal * percent) / 100, ctx.currency);
 }
 
 /** The cart of every store priced at every store: what the same basket costs elsewhere (cheapest first). */
@@ -274,7 +277,7 @@ export async function checkout(input: CheckoutInput): Promise<string> {
     if (seat > w.capacity) throw new ShopError("That window just filled up. Choose another one.");
     const subtotal = lines.reduce((a, l) => a + l.price_cents * l.qty, 0);
     if (tip > Math.max(2000, subtotal)) throw new ShopError("That tip is more than the order itself.");
-    const t = totals(subtotal, tip, fulfilment === "pickup");
+    const t = totals(ctx, subtotal, tip, fulfilment === "pickup");
     const rows = db().prepare("SELECT product_id, qty, substitution, substitute_id, added_at FROM cart_items WHERE store_id = ? ORDER BY id").all(s.id) as CartRow[];
     const orderId = newOrderId(ctx);
     const info = db().prepare(`INSERT INTO orders (order_id, store_id, status, fulfilment, placed_at, window_start, window_end, window_id, address,

@@ -26,8 +26,8 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
   const pickup = one(sp.fulfilment) === "pickup" && !!store.pickup;
   const kind = pickup ? "pickup" : "delivery";
   const subtotal = lines.reduce((a, l) => a + l.price_cents * l.qty, 0);
-  const tipDefault = tipFor(subtotal, ctx.tipPercent);
-  const t = totals(subtotal, tipDefault, pickup);
+  const tipDefault = tipFor(ctx, subtotal, ctx.tipPercent);
+  const t = totals(ctx, subtotal, tipDefault, pickup);
   const ws = windows(ctx, store.id, kind);
   const firstOpen = ws.find((w) => windowOpen(ctx, w));
   const days = [...new Set(ws.map((w) => w.starts_at.slice(0, 10)))];
@@ -129,8 +129,8 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
                 <label className="bf-field">{w(ctx.locale, pickup ? "Notes for the store" : "Delivery instructions")}<textarea name="instructions" rows={2} maxLength={500} placeholder={pickup ? "" : "Leave at the door, ring the bell…"} /></label>
                 {!pickup ? (
                   <TipAndTotal legend={w(ctx.locale, "Tip your shopper (100% goes to them)")} initial={tipDefault} tipWord={w(ctx.locale, "Tip")} totalWord={w(ctx.locale, "Total")}
-                    options={percents.map((p) => { const c = tipFor(subtotal, p); return { percent: p, cents: c, label: money(ctx, c), total: money(ctx, totals(subtotal, c, false).total_cents) }; })}
-                    rows={[[w(ctx.locale, "Subtotal"), money(ctx, t.subtotal_cents)], [`${w(ctx.locale, "Delivery fee")}${subtotal < 3500 ? ` (free from ${money(ctx, 3500)})` : ""}`, money(ctx, t.delivery_fee_cents)], [w(ctx.locale, "Service fee"), money(ctx, t.service_fee_cents)]]} />
+                    options={percents.map((p) => { const c = tipFor(ctx, subtotal, p); return { percent: p, cents: c, label: money(ctx, c), total: money(ctx, totals(ctx, subtotal, c, false).total_cents) }; })}
+                    rows={[[w(ctx.locale, "Subtotal"), money(ctx, t.subtotal_cents)], [`${w(ctx.locale, "Delivery fee")}${subtotal < ctx.freeDeliveryFromCents ? ` (free from ${money(ctx, ctx.freeDeliveryFromCents)})` : ""}`, money(ctx, t.delivery_fee_cents)], [w(ctx.locale, "Service fee"), money(ctx, t.service_fee_cents)]]} />
                 ) : (
                   <>
                     <input type="hidden" name="tip" value="0" />
