@@ -94,8 +94,10 @@ def text_match(answer: str, spellings: list[str], reject: list[str] = ()) -> tup
 
 
 @cache
-def _currency_words() -> tuple[frozenset[str], frozenset[str]]:
-    """(ISO 4217 codes, currency names in English and German: singular and plural, lower case)."""
+def _currency_words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(ISO 4217 codes, currency names in English and German: singular and plural, lower case, the words of every
+    currency symbol CLDR has in any locale, as written: ``F CFA`` gives ``F`` and ``CFA``, ``zł``, ``Rs``, ``S/``)."""
+    from babel import Locale, localedata
     from babel.numbers import get_currency_name, list_currencies
 
     codes = frozenset(c.lower() for c in list_currencies())
@@ -106,7 +108,15 @@ def _currency_words() -> tuple[frozenset[str], frozenset[str]]:
                 name = get_currency_name(code, count, loc).lower()
                 names.add(name)
                 names.add(name.split()[-1])
-    return codes, frozenset(names)
+    symbols = set()
+    for lid in sorted(localedata.locale_identifiers()):
+        try:
+            found = Locale.parse(lid).currency_symbols
+        except (ValueError, LookupError):  # a locale Babel lists but cannot load
+            continue
+        for written in found.values():
+            symbols.update(w for w in unicodedata.normalize("NFKC", written).split() if w.strip("\u200b"))
+    return codes, frozenset(names), frozenset(symbols)
 
 
 _NUMBER = r"\d{1,3}(?:[.,' \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
@@ -127,12 +137,13 @@ def number_cents(raw: str) -> int:
 
 def _is_currency(word: str) -> bool:
     """A currency sign (Unicode ``Sc``, alone or after up to three letters: ``$``, ``CA$``, ``R$``), an ISO 4217
-    code in capitals (``USD``: lower case ``all`` or ``try`` are words), or a currency's name (``euros``)."""
+    code in capitals (``USD``: lower case ``all`` or ``try`` are words), a currency's name (``euros``), or a word of
+    a currency symbol as CLDR writes it, case and all (``CFA``, ``Rs``, ``zł``, ``S/``, ``Kč``)."""
     if any(unicodedata.category(c) == "Sc" for c in word):
         return True
-    codes, names = _currency_words()
+    codes, names, symbols = _currency_words()
     w = word.strip(".")
-    return (w.isupper() and w.lower() in codes) or w.lower() in names
+    return (w.isupper() and w.lower() in codes) or w.lower() in names or word in symbols or w in symbols
 
 
 def _money(text: str) -> list[tuple[tuple[int, int], int]]:
@@ -141,8 +152,8 @@ def _money(text: str) -> list[tuple[tuple[int, int], int]]:
     for m in NUMBER_AT.finditer(text):
         before = text[: m.start()].rstrip(" \u00a0\u202f-")
         after = text[m.end() :].lstrip(" \u00a0\u202f")
-        pre = re.search(r"([A-Za-z]{0,3}[^\w\s]|[A-Za-z]+)$", before)
-        post = re.match(r"([^\w\s]|[A-Za-z]+\.?)", after)
+        pre = re.search(r"([^\W\d_]{0,3}[^\w\s]|[^\W\d_]+\.?)$", before)
+        post = re.match(r"([^\w\s]|[^\W\d_]+\.?)", after)
         if (pre and _is_currency(pre.group(1))) or (post and _is_currency(post.group(1))):
             out.append((m.span(), number_cents(m.group(1))))
     return out

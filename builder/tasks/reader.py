@@ -108,7 +108,8 @@ def parse_money(text: str) -> int:
     m = NUMBER_AT.search(text)
     if m is None:
         raise Unreadable(f"no amount of money in {text!r}")
-    negative = re.search(r"[-\u2212]\s*\D{0,4}$", text[: m.start()]) is not None
+    # The minus before the number, with at most a currency written between (-$5.00, -F CFA 7,750, -CHF 12).
+    negative = re.search(r"[-\u2212]\s*(?:[^\d\s-]{1,4}\s*){0,2}$", text[: m.start()]) is not None
     cents = number_cents(m.group(1))
     return -cents if negative else cents
 

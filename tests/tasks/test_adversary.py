@@ -93,6 +93,25 @@ def test_money_needs_its_currency_and_reads_every_locale():
     assert amounts("1.234,56 € und 12 Euro") == {123456, 1200}
     assert amounts("USD 3 222.31; ¥1,850; £7") == {322231, 185000, 700}
     assert amounts("all 16 of them") == set()  # a lower-case word is not a currency code
+    # The symbols CLDR writes for currencies without a sign: as the apps show them, glued or spaced.
+    assert amounts("F\u202fCFA18,829; -F CFA 7,750; S/ 1,234.50; 1 234,56 zł; Rs 19,495") == {
+        1882900,
+        775000,
+        123450,
+        123456,
+        1949500,
+    }
+
+
+def test_parse_money_keeps_the_minus_before_a_written_currency():
+    from builder.tasks.reader import parse_money
+
+    assert [parse_money(t) for t in ("-F CFA 7,750", "\u2212$5.00", "-CHF 1'234.50", "R$ 12,00")] == [
+        -775000,
+        -500,
+        -123450,
+        1200,
+    ]
 
 
 def test_numbers_leave_out_dates_times_and_money():
