@@ -8,7 +8,7 @@ import datetime as dt
 import re
 
 from builder.tasks.reader import See, Unreadable, parse_money, visible_text
-from builder.tasks.seen import parse_day
+from builder.tasks.seen import parse_day, unit_cents
 
 BANK = "bank"
 # The eyebrow the account page shows for each kind (apps/bank/web/lib/labels.ts kindLabel, every locale).
@@ -72,6 +72,15 @@ def accounts(see: See) -> list[dict]:
             }
         )
     return out
+
+
+def unit(see: See) -> int:
+    """Cents of the smallest unit the bank writes money in (:func:`builder.tasks.seen.unit_cents` of the first
+    account's Current balance): 1 with decimals, 100 in whole units (``PKR 71,949``)."""
+    found = accounts(see)
+    if not found:
+        raise Unreadable("the bank lists no account")
+    return unit_cents(found[0]["shown"])
 
 
 def account_of(see: See, kind: str) -> dict:

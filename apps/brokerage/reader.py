@@ -6,11 +6,10 @@ of other apps that check against it."""
 from __future__ import annotations
 
 import datetime as dt
-import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
-from builder.tasks.seen import parse_day
+from builder.tasks.seen import parse_day, to_step, unit_cents
 
 APP = "brokerage"
 
@@ -38,15 +37,9 @@ def cash(see: See) -> tuple[int, str]:
 
 
 def unit(see: See) -> int:
-    """Cents of the smallest unit Tidewell writes money in, from the overview's account value as shown: 1 when it
-    has decimals (``$1,234.56``, ``1.234,56 €``), 100 when it is in whole units (``¥1,850``, ``F CFA 700,737``)."""
-    from builder.tasks.matching import NUMBER_AT
-
-    _, shown = value(see)
-    m = NUMBER_AT.search(shown.replace("\u2009", " "))
-    if m is None:
-        raise Unreadable(f"no amount in Tidewell's account value {shown!r}")
-    return 1 if re.search(r"[.,]\d{1,2}$", m.group(1)) else 100
+    """Cents of the smallest unit Tidewell writes money in (:func:`builder.tasks.seen.unit_cents` of the overview's
+    account value as shown): 1 with decimals, 100 in whole units (``¥1,850``, ``F CFA 700,737``)."""
+    return unit_cents(value(see)[1])
 
 
 def holdings(see: See) -> list[dict]:
@@ -137,7 +130,7 @@ def close_on(see: See, symbol: str, day: dt.date) -> tuple[int, str]:
 def worth(shares: Decimal, price_cents: int, step: int = 1) -> int:
     """Cents of ``shares`` at ``price_cents`` a share, half up to ``step`` cents (:func:`unit`: 1, to the cent, as
     the holdings table rounds; 100 in a currency the pages write in whole units, as they show it)."""
-    return int((shares * price_cents / step).quantize(Decimal(1), ROUND_HALF_UP)) * step
+    return to_step(shares * price_cents, step)
 
 
 def dividends_in(see: See, year: int) -> tuple[list[dict], list[str]]:
