@@ -8,7 +8,7 @@ import datetime as dt
 import re
 
 from builder.tasks.reader import See, Unreadable, parse_money, visible_text
-from builder.tasks.seen import parse_day
+from builder.tasks.seen import parse_day, unit_cents
 
 BANK = "bank"
 # The eyebrow the account page shows for each kind (apps/bank/web/lib/labels.ts kindLabel, every locale).
@@ -18,13 +18,27 @@ KINDS = {
     "Girokonto": "checking",
     "Savings": "savings",
     "Credit card": "credit_card",
+    # The broker's account the bank lists beside its own (its balance the broker's cash): kindLabel has no word for
+    # it and shows the kind itself.
+    "brokerage": "brokerage",
+    "Brokerage": "brokerage",
 }
+_MINUS = re.compile(r"^[^\d]*[-\u2212]")
+
+
+def signed_money(text: str) -> int:
+    """Cents of the amount in ``text`` (:func:`~builder.tasks.reader.parse_money`), negative when a minus sign comes
+    before its first digit however long the currency written between them: ``-F CFA 7,750`` (the West African
+    franc's ``F CFA``), ``-COP 12,000``, ``-$5.00``."""
+    cents = parse_money(text)
+    return -abs(cents) if _MINUS.match(text) else cents
 
 
 def accounts(see: See) -> list[dict]:
     """The accounts linked from ``/accounts``, by their pages: ``{id, kind, name, balance, shown}`` with
     ``balance`` the "Current balance" in cents (what a card owes counted negative) and ``shown`` as the page shows
-    it. Raises :class:`Unreadable` for a page without an account kind the reader knows."""
+    it; ``kind`` is ``checking``, ``savings``, ``credit_card`` or ``brokerage`` (the broker's account the bank lists
+    with the broker's cash). Raises :class:`Unreadable` for a page without an account kind the reader knows."""
     ids = sorted(
         {
             int(m.group(1))
@@ -53,16 +67,25 @@ def accounts(see: See) -> list[dict]:
                 "id": i,
                 "kind": kind,
                 "name": visible_text(doc.xpath("//h1")[0]),
-                "balance": -cents if kind == "credit_card" else parse_money(shown),
+                "balance": -cents if kind == "credit_card" else signed_money(shown),
                 "shown": shown,
             }
         )
     return out
 
 
+def unit(see: See) -> int:
+    """Cents of the smallest unit the bank writes money in (:func:`builder.tasks.seen.unit_cents` of the first
+    account's Current balance): 1 with decimals, 100 in whole units (``PKR 71,949``)."""
+    found = accounts(see)
+    if not found:
+        raise Unreadable("the bank lists no account")
+    return unit_cents(found[0]["shown"])
+
+
 def account_of(see: See, kind: str) -> dict:
-    """The one account of ``kind`` (``checking``, ``savings``, ``credit_card``). Raises :class:`Unreadable` when
-    there is none or several."""
+    """The one account of ``kind`` (``checking``, ``savings``, ``credit_card``, ``brokerage``). Raises
+    :class:`Unreadable` when there is none or several."""
     hit = [a for a in accounts(see) if a["kind"] == kind]
     if len(hit) != 1:
         raise Unreadable(f"{len(hit)} {kind} accounts at the bank")
@@ -85,7 +108,7 @@ def lines(see: See, account: int, start: dt.date | None = None, end: dt.date | N
                     "day": parse_day(visible_text(cells[0])),
                     "description": visible_text(cells[1].xpath('.//*[@class="lb-desc"]')[0]),
                     "category": visible_text(cells[2]),
-                    "cents": parse_money(amount),
+                    "cents": signed_money(amount),
                     "amount": amount,
                 }
             )

@@ -6,10 +6,10 @@ of other apps that check against it."""
 from __future__ import annotations
 
 import datetime as dt
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
-from builder.tasks.seen import parse_day
+from builder.tasks.seen import parse_day, to_step, unit_cents
 
 APP = "brokerage"
 
@@ -25,6 +25,21 @@ def value(see: See) -> tuple[int, str]:
         raise Unreadable("Tidewell's overview shows no account value")
     shown = visible_text(node[0])
     return parse_money(shown), shown
+
+
+def cash(see: See) -> tuple[int, str]:
+    """``(cents, as shown)``: the account's uninvested cash, the overview's "Cash" under Buying power."""
+    node = see.page(APP, "/").xpath('//*[@data-testid="cash"]')
+    if not node:
+        raise Unreadable("Tidewell's overview shows no cash")
+    shown = visible_text(node[0]).split(":", 1)[-1].split("·")[0].strip()
+    return parse_money(shown), shown
+
+
+def unit(see: See) -> int:
+    """Cents of the smallest unit Tidewell writes money in (:func:`builder.tasks.seen.unit_cents` of the overview's
+    account value as shown): 1 with decimals, 100 in whole units (``¥1,850``, ``F CFA 700,737``)."""
+    return unit_cents(value(see)[1])
 
 
 def holdings(see: See) -> list[dict]:
@@ -112,9 +127,10 @@ def close_on(see: See, symbol: str, day: dt.date) -> tuple[int, str]:
     raise Unreadable(f"Tidewell's page of {symbol} lists no close on {day}")
 
 
-def worth(shares: Decimal, price_cents: int) -> int:
-    """Cents of ``shares`` at ``price_cents`` a share, to the cent (half up, as the holdings table rounds)."""
-    return int((shares * price_cents).quantize(Decimal(1), ROUND_HALF_UP))
+def worth(shares: Decimal, price_cents: int, step: int = 1) -> int:
+    """Cents of ``shares`` at ``price_cents`` a share, half up to ``step`` cents (:func:`unit`: 1, to the cent, as
+    the holdings table rounds; 100 in a currency the pages write in whole units, as they show it)."""
+    return to_step(shares * price_cents, step)
 
 
 def dividends_in(see: See, year: int) -> tuple[list[dict], list[str]]:
@@ -164,13 +180,15 @@ def cf_no_recurring(see: See, given: dict) -> Reading:
     if not buys:
         raise Unreadable(f"no automatic purchase in {year} on Tidewell's Orders")
     paid = sum(o["amount"] for o in buys)
-    now = sum(worth(o["shares"], price(see, o["symbol"])[0]) for o in buys)
+    step = unit(see)
+    now = sum(worth(o["shares"], price(see, o["symbol"])[0], step) for o in buys)
     prices = {o["symbol"]: price(see, o["symbol"])[1] for o in buys}
     return Reading(
         values={"gain": now - paid, "paid": paid, "worth": now},
         steps=[
             f"Orders: {len(buys)} recurring buys in {year}, cost {paid} cents",
-            f"today's close {prices}: each purchase's shares at it, to the cent, sum {now} cents",
+            f"today's close {prices}: each purchase's shares at it, "
+            f"{'to the cent' if step == 1 else 'in whole units as the pages write money'}, sum {now} cents",
         ],
     )
 
@@ -184,7 +202,7 @@ def cf_sold_earlier(see: See, given: dict) -> Reading:
         raise Unreadable(f"no {sym} among Tidewell's holdings")
     shares = held[0]["shares"]
     then_price, then_shown = close_on(see, sym, day)
-    then, now = worth(shares, then_price), held[0]["value"]
+    then, now = worth(shares, then_price, unit(see)), held[0]["value"]
     return Reading(
         values={"then": then, "now": now, "difference": then - now},
         steps=[

@@ -9,7 +9,7 @@ world's now (the app's today), so every expected value is computed from the worl
 
 from __future__ import annotations
 
-from builder.money import money
+from builder.money import money, to_unit
 from builder.rng import rng
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
@@ -67,8 +67,8 @@ def tasks(world: World) -> list[Task]:
 
     task = KIT.adder(world, out)
 
-    # 1. What the account is worth now.
-    value = brokerage_value_cents(world, today, book)
+    # 1. What the account is worth now: the overview's headline, the exact sum written in the currency's unit.
+    value = to_unit(brokerage_value_cents(world, today, book), cur)
     task(
         "portfolio-value",
         [APP],
@@ -295,8 +295,9 @@ def insight_tasks(world: World) -> list[Task]:
         from decimal import Decimal
 
         paid = sum(e.data["amount_cents"] for e in buys)
+        # Each purchase valued as Tidewell values a holding (to the currency's unit: whole yen where it has none).
         worth = sum(
-            amount_of(Decimal(e.data["shares"]), closing_price(world, e.data["symbol"], today) or 0) for e in buys
+            amount_of(Decimal(e.data["shares"]), closing_price(world, e.data["symbol"], today) or 0, cur) for e in buys
         )
         out.append(
             Task(
@@ -345,7 +346,7 @@ def insight_tasks(world: World) -> list[Task]:
             continue  # the holding changed since: the question needs the same shares then and now
         then, now = closing_price(world, sym, then_day), closing_price(world, sym, today)
         if then and now:
-            rows.append((amount_of(n, now), sym, n, amount_of(n, then)))
+            rows.append((amount_of(n, now, cur), sym, n, amount_of(n, then, cur)))  # as the pages show them
     if not rows:
         return out
     value_now, sym, n, value_then = max(rows)

@@ -59,3 +59,25 @@ def line_after(text: str, label: str) -> str:
         if ln.lower().startswith(label.lower()) and i + 1 < len(lines):
             return lines[i + 1]
     raise Unreadable(f"no line {label!r} followed by a value")
+
+
+def unit_cents(shown: str) -> int:
+    """Cents of the smallest unit an amount of money as a page shows it is written in: 1 when it has decimals
+    (``$1,234.56``, ``1.234,56 €``, ``$0.00``), 100 when it is written in whole units (``¥1,850``, ``F CFA 700,737``,
+    ``COP 5,079,878``): what a computed amount in that currency is rounded to (half up) before a person states it.
+    Raises :class:`Unreadable` when ``shown`` holds no number."""
+    from .matching import NUMBER_AT
+
+    m = NUMBER_AT.search(shown.replace("\u2009", " "))
+    if m is None:
+        raise Unreadable(f"no amount of money in {shown!r}")
+    return 1 if re.search(r"[.,]\d{1,2}$", m.group(1)) else 100
+
+
+def to_step(cents, step: int) -> int:
+    """``cents`` (any number: a share, a product of shares and a price) rounded half up to a multiple of ``step``
+    cents (:func:`unit_cents`), as integer cents."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    value = cents if isinstance(cents, Decimal) else Decimal(str(cents))
+    return int((value / step).quantize(Decimal(1), ROUND_HALF_UP)) * step

@@ -165,7 +165,10 @@ def cx_delivery_day(see: See, given: dict) -> Reading:
         sent = email.utils.parsedate_to_datetime(str(m["Date"]))
         for line in text.splitlines():
             low = line.casefold()
-            if any(w in low for w in ("expected", "estimated delivery", "arriving", "voraussichtlich", "zustell")):
+            # US "now expected on", British "now due on", "New estimated delivery", German "voraussichtlich".
+            if any(
+                w in low for w in ("expected", "estimated delivery", "due on", "arriving", "voraussichtlich", "zustell")
+            ):
                 try:
                     notices.append((sent, sender, day_in(line.split(":", 1)[-1] if ":" in line else line, today)))
                 except Unreadable:

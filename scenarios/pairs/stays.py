@@ -6,16 +6,19 @@ mail)."""
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 from apps.stays import reader as bs
 from apps.stays.tasks import APP, KIT, cancel_until, stays_of
-from builder.money import money
+from builder.money import money, to_unit, unit_cents
 from builder.tasks import kit
 from builder.tasks.collect import FIRST, Scenario
 from builder.tasks.localdates import parse_day
 from builder.tasks.model import Check, RubricItem, Task
 from builder.tasks.reader import Reading, See, Unreadable, reader
+from builder.tasks.seen import to_step
 from builder.world import World
+from scenarios import bankbook
 from scenarios import travel_desktop as desk
 
 
@@ -44,6 +47,8 @@ def cost_tasks(world: World) -> list[Task]:
     # 1. Per-night cost of a past stay, taxes included, as charged (bank).
     lis = next((b for b in past if b["city"] == "Lisbon"), past[-1])
     per_night = round(lis["total_cents"] / lis["nights"])
+    if unit_cents(cur) > 1:  # as a person writes it in a currency without cents: whole yen, half up
+        per_night = to_unit(Decimal(lis["total_cents"]) / lis["nights"], cur)
     task(
         "stay-cost-per-night",
         [APP, "bank"],
@@ -204,6 +209,9 @@ def cost_per_night(see: See, given: dict) -> Reading:
     s = _only([x for x in bs.stays(see, "past") if x.city == given["city"]], f"past stays in {given['city']}")
     line = desk.hotel_charge(see, s)
     per_night = round(-line.cents / s.nights)
+    step = bankbook.unit(see)
+    if step > 1:  # the bank writes whole units (yen, pesos): the share rounded as a person writes it
+        per_night = to_step(Decimal(-line.cents) / s.nights, step)
     return Reading(
         values={"per-night": per_night, "total": -line.cents},
         steps=[

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from apps.brokerage import reader as seen
 from apps.brokerage.tasks import APP, in_use
-from builder.money import money
+from builder.money import money, to_unit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
-from builder.tasks.reader import Reading, See, reader
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.world import World, brokerage_book, brokerage_value_cents
 from scenarios import RECAPS, bankbook
 
 
 def crossapp_tasks(world: World) -> list[Task]:
     """Net worth across the bank (checking, savings, the card's balance owed), Tidewell (the account's value, cash
-    included) and Hunchline (cash), when the persona has a Tidewell account."""
+    included) and Hunchline (cash), when the persona has a Tidewell account. A brokerage account of the spec is
+    Tidewell's: the bank lists it with Tidewell's cash, which Tidewell's value already holds, so it is counted once
+    (in Tidewell) and the instruction says so."""
     from builder.tasks import answers as A
 
     p = world.persona
@@ -22,8 +24,14 @@ def crossapp_tasks(world: World) -> list[Task]:
         return []
     pid, cur = p.id, world.currency
     kinds = world.account_kinds()
-    parts = [(k, next(a.name for a in p.accounts if a.kind == k), world.closing_balance_cents(k)) for k in kinds]
-    tidewell = brokerage_value_cents(world, world.now.date(), brokerage_book(world))
+    listed = "brokerage" in kinds
+    parts = [
+        (k, next(a.name for a in p.accounts if a.kind == k), world.closing_balance_cents(k))
+        for k in kinds
+        if k != "brokerage"
+    ]
+    # The overview's headline: the exact value written in the currency's unit (whole yen where it has no cents).
+    tidewell = to_unit(brokerage_value_cents(world, world.now.date(), brokerage_book(world)), cur)
     apps = ["bank", APP]
     extra = [("tidewell", "Tidewell account", tidewell)]
     if world.of_kind("forecast_deposit"):
@@ -46,7 +54,12 @@ def crossapp_tasks(world: World) -> list[Task]:
             instruction="What am I worth right now, all told? List the balance of each of my bank accounts (count "
             "what I owe on the card as negative), my Tidewell account including its cash"
             + (", my Hunchline cash" if len(extra) > 1 else "")
-            + ", and the net total.",
+            + ", and the net total."
+            + (
+                " The brokerage account the bank lists is my Tidewell cash: count it only once, in Tidewell."
+                if listed
+                else ""
+            ),
             expected={"parts_cents": {k: c for k, _, c in items}, "net_cents": net},
             rubric=[
                 RubricItem(id=k, weight=w, requirement=f"{name}: {money(c, cur)}", check=A.amount(c))
@@ -60,11 +73,20 @@ def crossapp_tasks(world: World) -> list[Task]:
 @reader()
 def read_net_worth(see: See, given: dict) -> Reading:
     """Each bank account's current balance (the card's as owed, negative), Tidewell's value with its cash,
-    Hunchline's cash (when Hunchline is on the desktop), and their sum."""
+    Hunchline's cash (when Hunchline is on the desktop), and their sum. A brokerage account the bank lists with
+    the very amount of Tidewell's Cash is that cash, already in Tidewell's value: not counted twice."""
     from apps.markets import reader as hunchline
 
     values, steps = {}, []
     for a in bankbook.accounts(see):
+        if a["kind"] == "brokerage":  # the broker's account the bank lists: Tidewell's cash, if it shows as much
+            cash, cash_shown = seen.cash(see)
+            if a["balance"] != cash:
+                raise Unreadable(
+                    f"the bank's {a['name']} ({a['shown']}) is not Tidewell's cash ({cash_shown}): another account?"
+                )
+            steps.append(f"bank: {a['name']} {a['shown']} is Tidewell's Cash {cash_shown}: counted in Tidewell's value")
+            continue
         values[a["kind"]] = values.get(a["kind"], 0) + a["balance"]
         steps.append(f"bank: {a['name']} ({a['kind']}) current balance {a['shown']}")
     values["tidewell"], shown = seen.value(see)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from apps.markets import reader as seen
 from apps.markets.tasks import APP
-from builder.money import money
+from builder.money import money, to_unit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.reader import Reading, See, reader
@@ -32,7 +32,7 @@ def crossapp_tasks(world: World) -> list[Task]:
     )
     if not tw_in or not hl_in:
         return []
-    tw_now = brokerage_value_cents(world, world.now.date(), brokerage_book(world))
+    tw_now = to_unit(brokerage_value_cents(world, world.now.date(), brokerage_book(world)), cur)  # as shown
     hl_now = forecasts.account(world)["cash_cents"]
     return [
         Task(

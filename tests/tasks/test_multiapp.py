@@ -149,6 +149,9 @@ def test_largest_charges_match_the_app_databases(world, dbs):
 def test_net_worth_bank_balances_match_the_bank_database(world, dbs):
     t = _task(world, "x-net-worth")
     for kind in world.account_kinds():
+        if kind == "brokerage":  # the bank lists Tidewell's cash, counted once in Tidewell's value
+            assert kind not in t.expected["parts_cents"]
+            continue
         (bal,) = dbs["bank"].execute("SELECT balance_cents FROM accounts WHERE kind = ?", (kind,)).fetchone()
         assert bal == t.expected["parts_cents"][kind], kind
 
