@@ -23,15 +23,6 @@ KINDS = {
     "brokerage": "brokerage",
     "Brokerage": "brokerage",
 }
-_MINUS = re.compile(r"^[^\d]*[-\u2212]")
-
-
-def signed_money(text: str) -> int:
-    """Cents of the amount in ``text`` (:func:`~builder.tasks.reader.parse_money`), negative when a minus sign comes
-    before its first digit however long the currency written between them: ``-F CFA 7,750`` (the West African
-    franc's ``F CFA``), ``-COP 12,000``, ``-$5.00``."""
-    cents = parse_money(text)
-    return -abs(cents) if _MINUS.match(text) else cents
 
 
 def accounts(see: See) -> list[dict]:
@@ -67,7 +58,7 @@ def accounts(see: See) -> list[dict]:
                 "id": i,
                 "kind": kind,
                 "name": visible_text(doc.xpath("//h1")[0]),
-                "balance": -cents if kind == "credit_card" else signed_money(shown),
+                "balance": -cents if kind == "credit_card" else parse_money(shown),
                 "shown": shown,
             }
         )
@@ -108,7 +99,7 @@ def lines(see: See, account: int, start: dt.date | None = None, end: dt.date | N
                     "day": parse_day(visible_text(cells[0])),
                     "description": visible_text(cells[1].xpath('.//*[@class="lb-desc"]')[0]),
                     "category": visible_text(cells[2]),
-                    "cents": signed_money(amount),
+                    "cents": parse_money(amount),
                     "amount": amount,
                 }
             )
