@@ -18,10 +18,9 @@ KINDS = {
     "Girokonto": "checking",
     "Savings": "savings",
     "Credit card": "credit_card",
-    # The broker's account the bank lists beside its own (its balance the broker's cash): kindLabel has no word for
-    # it and shows the kind itself.
-    "brokerage": "brokerage",
-    "Brokerage": "brokerage",
+    # The broker's account the bank lists beside its own (its balance the broker's cash).
+    "Investment account": "brokerage",
+    "Depot": "brokerage",
 }
 
 

@@ -35,7 +35,13 @@ export function AccountCards({ accounts, f, locale }: { accounts: Account[]; f: 
               </>
             ) : (
               <>
-                <span>{a.kind === "savings" && a.apr_bps != null ? `${(a.apr_bps / 100).toFixed(2)}% APY` : "Debit card active"}</span>
+                <span>
+                  {a.kind === "savings" && a.apr_bps != null
+                    ? `${(a.apr_bps / 100).toFixed(2)}% APY`
+                    : a.kind === "checking"
+                      ? "Debit card active"
+                      : "Linked account"}
+                </span>
                 <span>View activity →</span>
               </>
             )}

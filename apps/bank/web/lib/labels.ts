@@ -110,6 +110,7 @@ export function kindLabel(kind: string, locale: string): string {
   if (kind === "checking") return locale === "en-GB" ? "Current account" : locale.startsWith("de") ? "Girokonto" : "Checking";
   if (kind === "savings") return "Savings";
   if (kind === "credit_card") return "Credit card";
+  if (kind === "brokerage") return locale.startsWith("de") ? "Depot" : "Investment account";
   return kind.replace(/_/g, " ");
 }
 
