@@ -437,14 +437,14 @@ def _read_autopay_vs_bill(see: See, given: dict) -> Reading:
 @reader()
 def _read_after_paybacks(see: See, given: dict) -> Reading:
     since = see.now - dt.timedelta(days=30)
+    mark = B.currency_mark(see)
     asks = []
     for chat in _chats(see):
         for msg in _messages(see, chat["id"], since):
             if msg["mine"] or not _ASKS.search(msg["text"]) or _SENT.search(msg["text"]):
                 continue
-            try:
-                cents = parse_money(msg["text"])
-            except Unreadable:
+            cents = B.money_beside(msg["text"], mark)  # an amount in the persona's money, not a time ("18:30")
+            if cents is None:
                 continue
             paid = [r for r in _p2p(see, chat["name"], msg["at"].date(), incoming=False) if -r["cents"] == cents]
             if not paid:
@@ -475,7 +475,7 @@ def _read_foreign_fees(see: See, given: dict) -> Reading:
     if not trips:
         raise Unreadable(f"no past Meridian Air trip to {given['destination']}")
     depart, back = max(trips)
-    fees = [r for r in B.ledger(see, "credit_card", depart, back) if r["category"] == "Fees" and r["cents"] < 0]
+    fees = B.fees(see, depart, back)
     total = -sum(r["cents"] for r in fees)
     return Reading(
         values={"saved": total, "count": len(fees)},

@@ -487,7 +487,7 @@ def _stays(see: See) -> list[dict]:
         name = visible_text(prop[0]).upper() if prop else ""
         lines = [
             r
-            for kind in ("credit_card", "checking")
+            for kind in B.card_kinds(see)
             for r in B.ledger(see, kind, first, last)
             if r["cents"] < 0 and (conf in r["description"] or (name and B.merchant(r).upper().startswith(name)))
         ]
@@ -544,8 +544,9 @@ def _extras(see: See, app: str, rows: list[dict]) -> int:
 
 
 def _fx_fees(see: See, start: dt.date, end: dt.date) -> int:
-    """The card's foreign transaction fees from ``start`` to ``end``: its lines in category Fees."""
-    return -sum(r["cents"] for r in B.ledger(see, "credit_card", start, end) if r["category"] == "Fees")
+    """The cards' foreign transaction fees from ``start`` to ``end``: their lines in category Fees (the credit
+    card's, and the debit card's on checking)."""
+    return -sum(r["cents"] for r in B.fees(see, start, end))
 
 
 def _tally(charges: dict[str, list[dict]]) -> list[str]:
