@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from collections import Counter
+from functools import cache
 
+from apps.bank.spending import specialist_shop
 from builder.reference.banking import statement_words
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
 
@@ -112,11 +115,22 @@ def currency_mark(see: See) -> str:
     return mark
 
 
+@cache
+def _currency_words() -> str:
+    """A pattern of every currency sign (Unicode category Sc) and ISO 4217 code."""
+    from babel.numbers import list_currencies
+
+    signs = "".join(chr(i) for i in range(0x110000) if unicodedata.category(chr(i)) == "Sc")
+    codes = "|".join(sorted(list_currencies()))
+    return rf"[{re.escape(signs)}]|\b(?:{codes})\b"
+
+
 def money_beside(text: str, mark: str) -> int | None:
-    """The first amount in ``text`` written with the currency ``mark`` (:func:`currency_mark`) before or after it
-    (``PKR 1,639``, ``F CFA7,339``, ``12,50 €``), in cents; ``None`` when no number there has the currency (a time,
-    ``18:30``, is no money)."""
-    cur = r"\s*".join(map(re.escape, mark.split()))
+    """The first amount in ``text`` written with a currency before or after it: the bank's ``mark``
+    (:func:`currency_mark`), any currency sign or ISO code (a friend writes ``571,17 THB`` where the bank writes
+    ``฿``): ``PKR 1,639``, ``F CFA7,339``, ``12,50 €``, in cents; ``None`` when no number there has a currency (a
+    time, ``18:30``, is no money)."""
+    cur = r"\s*".join(map(re.escape, mark.split())) + "|" + _currency_words()
     num = r"\d(?:[\d.,'\u00a0\u202f ]*\d)?"
     m = re.search(rf"(?:{cur})\s*({num})|({num})\s*(?:{cur})", text)
     return parse_money(m.group(1) or m.group(2)) if m else None
@@ -167,8 +181,8 @@ def ledger(see: See, kind: str, start: dt.date | None = None, end: dt.date | Non
 # country: builder/reference/banking/banking.yaml ``debit``: "DEBIT CARD ", "CARD PURCHASE "...); a credit card's
 # purchases carry none.
 DEBIT_PREFIXES = tuple(w.split("{}")[0] for w in statement_words("debit"))
-# Credit card lines that are no purchase: its fees and the payments and transfers that settle it.
-NOT_PURCHASES = ("Fees", "Transfer", "Person to person", "Income")
+# Credit card lines that are no purchase: its fees and interest and the payments and transfers that settle it.
+NOT_PURCHASES = ("Fees", "Interest", "Transfer", "Person to person", "Income")
 
 
 def merchant(line: dict) -> str:
@@ -335,8 +349,11 @@ def pref_coffee_place(see: See, given: dict) -> Reading:
 
 @reader("since", unique=True)
 def pref_grocery_store(see: See, given: dict) -> Reading:
-    # In person: not an order from Basketful, the grocery delivery app (its lines read BASKETFUL*<order>).
-    name, n, margin, steps = _usual(see, given["since"], "Groceries", exclude=lambda m: m.startswith("BASKETFUL"))
+    # In person: not an order from Basketful, the grocery delivery app (its lines read BASKETFUL*<order>); a grocery
+    # store: not a butcher, baker, greengrocer or deli.
+    name, n, margin, steps = _usual(
+        see, given["since"], "Groceries", exclude=lambda m: m.startswith("BASKETFUL") or specialist_shop(m)
+    )
     return Reading(values={"store": name, "visits": n}, steps=steps, margin=margin)
 
 
