@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from collections import Counter
+from functools import cache
 
+from apps.bank.spending import specialist_shop
+from builder.reference.banking import statement_words
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
 
 APP = "bank"
@@ -56,7 +60,19 @@ def day_of(text: str) -> dt.date:
     raise Unreadable(f"no day in {text!r}")
 
 
-_MONEY_AT = r"([-\u2212]?\s*(?:[A-Z]{2,3}\s?|[^\s\d]{1,3}\s?)?\d[\d.,\u00a0]*\d(?:\s?(?:€|[A-Z]{3}))?)"
+# An amount as a page or a mail writes it: a sign, a currency of one or two words before it ("$", "PKR", "F CFA",
+# "R$") or after it ("€", "CHF"), the number with its groups.
+_MONEY_AT = r"([-\u2212]?\s*(?:(?:[A-Z]{2,3}|[^\s\d]{1,3})\s?){0,2}\d(?:[\d.,\u00a0\u202f]*\d)?(?:\s?(?:€|[A-Z]{3}))?)"
+
+
+def money_of(text: str) -> int:
+    """The first amount of money in ``text`` in cents, negative when a minus sign leads it however long the currency
+    written between them is (``-F CFA 1,058``, ``−R$ 12,50``; :func:`~builder.tasks.reader.parse_money` sees a sign
+    only a few characters before the number). Raises :class:`Unreadable` when ``text`` holds no number."""
+    cents = parse_money(text)
+    number = re.search(r"\d", text)
+    head = text[: number.start()] if number else ""
+    return -abs(cents) if re.search(r"[-\u2212]", head) else cents
 
 
 def amount_after(text: str, *labels: str) -> int:
@@ -66,7 +82,7 @@ def amount_after(text: str, *labels: str) -> int:
     for label in labels:
         m = re.search(rf"(?<!\w){re.escape(label)}(?:\s*\([^)]*\))?\s*:?\s*{_MONEY_AT}", text)
         if m:
-            return parse_money(m.group(1))
+            return money_of(m.group(1))
     raise Unreadable(f"none of {labels} with an amount in {text[:200]!r}")
 
 
@@ -78,11 +94,46 @@ def accounts(see: See) -> dict[str, dict]:
     for a in page.xpath("//a[@data-account-id]"):
         kind = (a.get("data-testid") or "").removeprefix("account-card-")
         name = visible_text(a.xpath('.//*[@class="name"]')[0])
-        bal = parse_money(visible_text(a.xpath('.//*[@data-testid="balance"]')[0]))
+        bal = money_of(visible_text(a.xpath('.//*[@data-testid="balance"]')[0]))
         out[kind] = {"id": a.get("data-account-id"), "name": name, "balance": bal}
     if not out:
         raise Unreadable("the bank's overview shows no accounts")
     return out
+
+
+def currency_mark(see: See) -> str:
+    """How the bank writes the persona's currency beside a number (``$``, ``PKR``, ``F CFA``, ``€``): the checking
+    (else first) account's balance on the overview without its number and sign, white space folded."""
+    page = see.page(APP, "/")
+    cards = page.xpath('//a[@data-testid="account-card-checking"]') or page.xpath("//a[@data-account-id]")
+    if not cards:
+        raise Unreadable("the bank's overview shows no accounts")
+    text = visible_text(cards[0].xpath('.//*[@data-testid="balance"]')[0])
+    mark = " ".join(re.sub(r"[-\u2212\d.,'\u2019]", " ", text).split())
+    if not mark:
+        raise Unreadable(f"no currency beside the balance {text!r}")
+    return mark
+
+
+@cache
+def _currency_words() -> str:
+    """A pattern of every currency sign (Unicode category Sc) and ISO 4217 code."""
+    from babel.numbers import list_currencies
+
+    signs = "".join(chr(i) for i in range(0x110000) if unicodedata.category(chr(i)) == "Sc")
+    codes = "|".join(sorted(list_currencies()))
+    return rf"[{re.escape(signs)}]|\b(?:{codes})\b"
+
+
+def money_beside(text: str, mark: str) -> int | None:
+    """The first amount in ``text`` written with a currency before or after it: the bank's ``mark``
+    (:func:`currency_mark`), any currency sign or ISO code (a friend writes ``571,17 THB`` where the bank writes
+    ``฿``): ``PKR 1,639``, ``F CFA7,339``, ``12,50 €``, in cents; ``None`` when no number there has a currency (a
+    time, ``18:30``, is no money)."""
+    cur = r"\s*".join(map(re.escape, mark.split())) + "|" + _currency_words()
+    num = r"\d(?:[\d.,'\u00a0\u202f ]*\d)?"
+    m = re.search(rf"(?:{cur})\s*({num})|({num})\s*(?:{cur})", text)
+    return parse_money(m.group(1) or m.group(2)) if m else None
 
 
 def account_named(see: See, name: str) -> dict:
@@ -116,7 +167,7 @@ def ledger(see: See, kind: str, start: dt.date | None = None, end: dt.date | Non
                     "description": visible_text(desc[0]) if desc else visible_text(cells[1]),
                     "memo": " ".join(memo),
                     "category": visible_text(cells[2]),
-                    "cents": parse_money(visible_text(cells[3])),
+                    "cents": money_of(visible_text(cells[3])),
                     "account": kind,
                 }
             )
@@ -126,11 +177,12 @@ def ledger(see: See, kind: str, start: dt.date | None = None, end: dt.date | Non
     return out
 
 
-# The words a statement line starts with when it is a debit card purchase from checking (the bank's wording of the
-# persona's country: builder/reference/banking/banking.yaml ``debit``); a credit card's purchases carry none.
-DEBIT_PREFIXES = ("DEBIT CARD ", "CARD PAYMENT ", "KARTENZAHLUNG ")
-# Credit card lines that are no purchase: its fees and the payments and transfers that settle it.
-NOT_PURCHASES = ("Fees", "Transfer", "Person to person", "Income")
+# The words a statement line starts with when it is a debit card purchase from checking (the bank's wording of any
+# country: builder/reference/banking/banking.yaml ``debit``: "DEBIT CARD ", "CARD PURCHASE "...); a credit card's
+# purchases carry none.
+DEBIT_PREFIXES = tuple(w.split("{}")[0] for w in statement_words("debit"))
+# Credit card lines that are no purchase: its fees and interest and the payments and transfers that settle it.
+NOT_PURCHASES = ("Fees", "Interest", "Transfer", "Person to person", "Income")
 
 
 def merchant(line: dict) -> str:
@@ -140,6 +192,21 @@ def merchant(line: dict) -> str:
         if d.startswith(p):
             return d[len(p) :].strip()
     return d
+
+
+def card_kinds(see: See) -> list[str]:
+    """The accounts the persona's cards charge, as the overview lists them: the credit card, and checking (its
+    debit card); a persona without a credit card pays by debit card only."""
+    acc = accounts(see)
+    return [k for k in ("credit_card", "checking") if k in acc]
+
+
+def fees(see: See, start: dt.date, end: dt.date) -> list[dict]:
+    """The cards' fee lines (category Fees: the foreign transaction fees) from ``start`` to ``end``, on the credit
+    card and on checking (a debit card's)."""
+    return [
+        r for k in card_kinds(see) for r in ledger(see, k, start, end) if r["category"] == "Fees" and r["cents"] < 0
+    ]
 
 
 def purchases(see: See, start: dt.date, end: dt.date) -> list[dict]:
@@ -185,7 +252,7 @@ def checking_balance(see: See, given: dict) -> Reading:
     figure = page.xpath('//*[@class="label"][normalize-space()="Current balance"]/following-sibling::*[1]')
     if not figure:
         raise Unreadable(f"{a['name']}'s page shows no current balance")
-    cents = parse_money(visible_text(figure[0]))
+    cents = money_of(visible_text(figure[0]))
     return Reading(values={"amount": cents}, steps=[f"{a['name']}'s page: current balance {cents} cents"])
 
 
@@ -226,7 +293,7 @@ def card_statement(see: See, given: dict) -> Reading:
         last = day_of(visible_text(period[0]).split("–")[-1]) if period else None
         if last and start <= last <= end:
             return Reading(
-                values={"payments": parse_money(cells[2]), "charges": parse_money(cells[3])},
+                values={"payments": money_of(cells[2]), "charges": money_of(cells[3])},
                 steps=[f"Statements of {a['name']}: the period ending {last}: {' | '.join(cells[:5])}"],
             )
     raise Unreadable(f"no statement of {a['name']} ends in {given['month']}")
@@ -282,8 +349,11 @@ def pref_coffee_place(see: See, given: dict) -> Reading:
 
 @reader("since", unique=True)
 def pref_grocery_store(see: See, given: dict) -> Reading:
-    # In person: not an order from Basketful, the grocery delivery app (its lines read BASKETFUL*<order>).
-    name, n, margin, steps = _usual(see, given["since"], "Groceries", exclude=lambda m: m.startswith("BASKETFUL"))
+    # In person: not an order from Basketful, the grocery delivery app (its lines read BASKETFUL*<order>); a grocery
+    # store: not a butcher, baker, greengrocer or deli.
+    name, n, margin, steps = _usual(
+        see, given["since"], "Groceries", exclude=lambda m: m.startswith("BASKETFUL") or specialist_shop(m)
+    )
     return Reading(values={"store": name, "visits": n}, steps=steps, margin=margin)
 
 

@@ -6,6 +6,7 @@ yearly shares) all compute the same way. Pure: reads the world's events and the 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 
 # The ordering apps whose charges reach the card, in the order a person lists them: (app, brand, noun, extra).
@@ -32,6 +33,22 @@ class Spend:
     extra_cents: int = 0
     largest_cents: int = 0
     events: list = field(default_factory=list)
+
+
+# A food shop of one trade, which the bank files under Groceries like a grocery store but nobody calls one: a
+# butcher, a baker, a greengrocer, a deli, a fishmonger, a weekly market (the merchant banks' names in English and
+# German: builder/world/templates/money/merchants.yaml).
+_SPECIALIST = re.compile(
+    r"\b(?:butchers?|greengrocers?|deli|delicatessen|bakery|bakehouse|bakers?|fishmongers?|cheesemongers?|"
+    r"patisserie|boulangerie|metzgerei|fleischerei|bäckerei|feinkost|wochenmarkt|konditorei)\b",
+    re.IGNORECASE,
+)
+
+
+def specialist_shop(name: str) -> bool:
+    """Whether the merchant ``name`` (as a statement line or the world names it) is a food shop of one trade
+    rather than a grocery store: ``"Hale & Sons Butchers"``, ``"METZGEREI BRANDT"``, ``"The Abbey Deli"``."""
+    return _SPECIALIST.search(name) is not None
 
 
 def _in(day: dt.date, start: dt.date, end: dt.date) -> bool:

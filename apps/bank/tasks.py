@@ -12,8 +12,9 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 
+from apps.bank.spending import specialist_shop
 from builder.money import money
-from builder.reference.banking import rail
+from builder.reference.banking import rail, statement_words
 from builder.rng import rng
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
@@ -50,6 +51,13 @@ def _account_phrase(name: str) -> str:
     return name if name.lower().endswith("account") else f"{name} account"
 
 
+def checking_words(world: World) -> str:
+    """What people in the persona's country call a checking account: ``"checking account"`` in the US,
+    ``"chequing account"`` in Canada, ``"current account"`` elsewhere (Britain, Ireland, most of the world)."""
+    country = world.persona.identity.address.country.strip().upper()
+    return {"US": "checking account", "CA": "chequing account"}.get(country, "current account")
+
+
 def _app_row(account: str, cents: int, name: str | None = None) -> tuple[str, list]:
     """(query, params) counting app-written lines of ``cents`` on ``account``, to ``name`` if given.
 
@@ -71,6 +79,7 @@ def tasks(world: World) -> list[Task]:
     cur = world.currency
     accounts = {a.kind: a for a in p.accounts}
     out: list[Task] = []
+    chk = checking_words(world)
 
     task = KIT.adder(world, out)
 
@@ -131,7 +140,12 @@ def tasks(world: World) -> list[Task]:
         kind="aggregation",
         difficulty="medium",
         time_limit_seconds=420,
-        instruction=f"How much did I spend at coffee shops in {m_start:%B %Y}, counting both my credit card and my debit card?",
+        instruction=f"How much did I spend at coffee shops in {m_start:%B %Y}, "
+        + (
+            "counting both my credit card and my debit card?"
+            if "credit_card" in accounts
+            else "paying with my debit card?"  # no credit card: every card purchase is the debit card's
+        ),
         expected={"month": f"{m_start:%Y-%m}", "total_cents": coffee_total, "purchases": len(coffee)},
         rubric=[
             RubricItem(
@@ -210,6 +224,11 @@ def tasks(world: World) -> list[Task]:
     if purchases:
         top = min(purchases, key=lambda pst: (pst.amount_cents, pst.at))
         amount, merchant = -top.amount_cents, top.counterparty or top.description
+        # The merchant as the statement line names it too ("HARBOR & PINE MILAN" for Harbor & Pine Hotels), without
+        # a debit card's words ("CARD PURCHASE ").
+        shown = top.description
+        for words in statement_words("debit"):
+            shown = shown.removeprefix(words.split("{}")[0])
         task(
             "largest-purchase",
             kind="aggregation",
@@ -227,7 +246,7 @@ def tasks(world: World) -> list[Task]:
                     id="merchant",
                     weight=50,
                     requirement=f"Names the merchant {merchant}",
-                    check=Check(type="answer_text", any_of=[merchant]),
+                    check=Check(type="answer_text", any_of=list(dict.fromkeys([merchant, shown]))),
                 ),
                 RubricItem(
                     id="amount", weight=40, requirement=f"States {money(amount, cur)}", check=kit.amount(amount)
@@ -251,7 +270,7 @@ def tasks(world: World) -> list[Task]:
             kind="action",
             difficulty="easy",
             time_limit_seconds=300,
-            instruction=f"Move {money(amount, cur)} from my checking account to my savings account.",
+            instruction=f"Move {money(amount, cur)} from my {chk} to my savings account.",
             expected={
                 "amount_cents": amount,
                 "checking_after_cents": checking - amount,
@@ -303,7 +322,7 @@ def tasks(world: World) -> list[Task]:
             kind="action",
             difficulty="medium",
             time_limit_seconds=360,
-            instruction=f"Pay {bill.payee} {money(cents, cur)} from checking using bill pay, like the usual "
+            instruction=f"Pay {bill.payee} {money(cents, cur)} from my {chk} using bill pay, like the usual "
             f"{bill.name.lower()} payment.",
             expected={"payee": bill.payee, "amount_cents": cents},
             rubric=[
@@ -365,7 +384,7 @@ def tasks(world: World) -> list[Task]:
             kind="action",
             difficulty="hard",
             time_limit_seconds=420,
-            instruction=f"Pay off the full current balance of my {accounts['credit_card'].name} from checking.",
+            instruction=f"Pay off the full current balance of my {accounts['credit_card'].name} from my {chk}.",
             expected={"amount_cents": owed},
             rubric=[
                 RubricItem(
@@ -428,14 +447,17 @@ def insight_tasks(world: World) -> list[Task]:
                 RubricItem(id="visits", weight=25, requirement=f"Says {n} visits", check=A.number(n)),
             ],
         )
-    groc = Counter(
+    shops = Counter(
         e.data["merchant"]
         for e in world.of_kind("card_purchase")
         if e.status == "done" and e.data.get("category") == "groceries" and e.at >= since
     )
+    # A grocery store: the butcher, baker, greengrocer or deli the bank also files under groceries is none.
+    groc = Counter({name: n for name, n in shops.items() if not specialist_shop(name)})
     top = groc.most_common(2)
     if top and (len(top) == 1 or top[0][1] > top[1][1]):
         name, n = top[0]
+        besides = " (not counting butchers, bakers, greengrocers or delis)" if len(groc) < len(shops) else ""
         task(
             "pref-grocery-store",
             ["bank"],
@@ -443,8 +465,8 @@ def insight_tasks(world: World) -> list[Task]:
             category="preference_inference",
             difficulty="medium",
             time_limit_seconds=420,
-            instruction=f"Which grocery store do I shop at in person most? Use my card purchases from {window} and "
-            "tell me how many times I paid there.",
+            instruction=f"Which grocery store do I shop at in person most{besides}? Use my card purchases from "
+            f"{window} and tell me how many times I paid there.",
             expected={"merchant": name, "visits": n, "since": since.date().isoformat()},
             rubric=[
                 RubricItem(id="store", weight=75, requirement=f"Names {name}", check=A.text(name)),

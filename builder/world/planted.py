@@ -51,8 +51,10 @@ from contextlib import contextmanager
 from functools import cached_property
 from typing import Any
 
+from ..money import to_unit
 from ..persona import Contact
 from ..persona.model import name_key, spec_fact
+from ..reference import prices
 from ..reference.services import app_of
 from ..rng import derived_id, token
 from .calendar import add_timed, aware, birthday_in, parse_when, reservation_time, trips  # noqa: F401
@@ -456,7 +458,7 @@ def _paid_back_claim(pl: Planter) -> None:
         if names:
             friend = sim.contact(names[0])
             party = max(2, int(meal.data.get("party_size") or 2))
-            amount = meal.data["amount_cents"] // party
+            amount = to_unit(meal.data["amount_cents"] // party, sim.persona.finances.currency)
             meal_at = reservation_time(sim, b)
             what = (
                 {"de_DE": "das Essen bei {r}"}.get(pl.tongue_of(friend))
@@ -476,7 +478,7 @@ def _paid_back_claim(pl: Planter) -> None:
         if friend is None:
             pl.skip("paid_back_claim", "no friend who uses the bank")
             return
-        amount = r.randrange(1800, 6500, 50)
+        amount = prices.figure(r.randrange(1800, 6500, 50), sim.persona.finances.currency)
         what = {"de_DE": "die Konzertkarten"}.get(pl.tongue_of(friend), "the concert tickets")
     pl.used.add(friend.name)
     with pl.speaking(friend):
@@ -653,7 +655,15 @@ def _bill_amount(pl: Planter) -> None:
     usual = pay.data["amount_cents"]
     bill = usual + max(100, usual * r.randint(12, 35) // 100)
     bill -= bill % 10
+    bill = to_unit(bill, pl.p.finances.currency)  # whole rupees, yen, CFA francs: as the mail writes it
     sent = pl.before_now(r, 2, 6, 7, 11)
+    # The charge's own monthly bill (finance.mail_bills) may be in the mailbox already: this one comes after it (a
+    # rebilled amount), so the newest bill from the payee is the one that says what is owed.
+    regular = [m.at for m in sim.of_kind("email") if m.data.get("ref") == pay.id and m.data.get("series") == "bill"]
+    if regular and sent <= max(regular):
+        last = max(regular)
+        halfway = dt.timedelta(minutes=max(1, int((sim.now - last).total_seconds() // 120)))
+        sent = min(last + dt.timedelta(hours=r.randint(20, 30)), last + halfway)
     payee = pay.data["payee"]
     from .mail import automated_bank, site_domain
 

@@ -9,6 +9,7 @@ import datetime as dt
 import re
 
 from apps.bank import reader as B
+from apps.bank.tasks import checking_words
 from builder.money import money
 from builder.reference import gazetteer
 from builder.tasks import answers as A
@@ -65,6 +66,7 @@ def _build(world: World, task) -> None:
     p = world.persona
     cur, today = world.currency, world.now.date()
     checking = world.closing_balance_cents("checking") if "checking" in world.account_kinds() else None
+    chk = checking_words(world)
     it = A.planted(world, "contradiction/paid-back-claim")
     if it and checking is not None:
         first = it["contact"].split()[0]
@@ -79,7 +81,7 @@ def _build(world: World, task) -> None:
             difficulty="medium",
             time_limit_seconds=420,
             instruction=f"{first} messaged me {day_phrase(claimed.date(), today)} saying they'd paid me back for "
-            f"{owed_for}. Has that money actually reached my checking account? How much did they "
+            f"{owed_for}. Has that money actually reached my {chk}? How much did they "
             "say they sent?",
             expected={
                 "friend": first,
@@ -134,6 +136,10 @@ def _build(world: World, task) -> None:
                                 "is not there",
                                 "not in your checking",
                                 "not in my checking",
+                                "not in your current account",
+                                "not in my current account",
+                                "not in your chequing",
+                                "not in my chequing",
                                 "no incoming",
                                 "no transfer from",
                             )
@@ -152,7 +158,7 @@ def _build(world: World, task) -> None:
             difficulty="medium",
             time_limit_seconds=420,
             instruction=f"{first} says they already paid me back for {owed_for}. If that money really had come "
-            "in, what would my checking balance be right now?",
+            f"in, what would my {chk} balance be right now?",
             expected={
                 "friend": first,
                 "owed_for": owed_for,
@@ -236,7 +242,7 @@ def _build(world: World, task) -> None:
             difficulty="medium",
             time_limit_seconds=480,
             instruction="A few friends have asked me to pay them back and I haven't yet. If I sent every one of them "
-            "what they asked for from my checking account today, what would my checking balance be after?",
+            f"what they asked for from my {chk} today, what would my {chk} balance be after?",
             expected={
                 "people": [x["contact"] for x in owed],
                 "total_cents": total,
@@ -437,14 +443,14 @@ def _read_autopay_vs_bill(see: See, given: dict) -> Reading:
 @reader()
 def _read_after_paybacks(see: See, given: dict) -> Reading:
     since = see.now - dt.timedelta(days=30)
+    mark = B.currency_mark(see)
     asks = []
     for chat in _chats(see):
         for msg in _messages(see, chat["id"], since):
             if msg["mine"] or not _ASKS.search(msg["text"]) or _SENT.search(msg["text"]):
                 continue
-            try:
-                cents = parse_money(msg["text"])
-            except Unreadable:
+            cents = B.money_beside(msg["text"], mark)  # an amount in the persona's money, not a time ("18:30")
+            if cents is None:
                 continue
             paid = [r for r in _p2p(see, chat["name"], msg["at"].date(), incoming=False) if -r["cents"] == cents]
             if not paid:
@@ -475,7 +481,7 @@ def _read_foreign_fees(see: See, given: dict) -> Reading:
     if not trips:
         raise Unreadable(f"no past Meridian Air trip to {given['destination']}")
     depart, back = max(trips)
-    fees = [r for r in B.ledger(see, "credit_card", depart, back) if r["category"] == "Fees" and r["cents"] < 0]
+    fees = B.fees(see, depart, back)
     total = -sum(r["cents"] for r in fees)
     return Reading(
         values={"saved": total, "count": len(fees)},

@@ -174,6 +174,8 @@ def crossapp_tasks(world: World) -> list[Task]:
             )
         elif variant == "counts":
             big = max(spends, key=lambda s: (s.largest_cents, s.app))
+            if sum(s.largest_cents == big.largest_cents for s in spends) > 1:
+                continue  # two apps' largest charges tie: "where" has no one answer
             ws = _spread(70, len(spends))
             rubric = [
                 RubricItem(id=s.app, weight=w, requirement=f"{s.count} {s.brand} {s.noun}", check=A.number(s.count))
@@ -487,7 +489,7 @@ def _stays(see: See) -> list[dict]:
         name = visible_text(prop[0]).upper() if prop else ""
         lines = [
             r
-            for kind in ("credit_card", "checking")
+            for kind in B.card_kinds(see)
             for r in B.ledger(see, kind, first, last)
             if r["cents"] < 0 and (conf in r["description"] or (name and B.merchant(r).upper().startswith(name)))
         ]
@@ -544,8 +546,9 @@ def _extras(see: See, app: str, rows: list[dict]) -> int:
 
 
 def _fx_fees(see: See, start: dt.date, end: dt.date) -> int:
-    """The card's foreign transaction fees from ``start`` to ``end``: its lines in category Fees."""
-    return -sum(r["cents"] for r in B.ledger(see, "credit_card", start, end) if r["category"] == "Fees")
+    """The cards' foreign transaction fees from ``start`` to ``end``: their lines in category Fees (the credit
+    card's, and the debit card's on checking)."""
+    return -sum(r["cents"] for r in B.fees(see, start, end))
 
 
 def _tally(charges: dict[str, list[dict]]) -> list[str]:
@@ -604,7 +607,9 @@ def _read_counts(see: See, given: dict) -> Reading:
     every = sorted(((r["cents"], a) for a, rows in ch.items() for r in rows), reverse=True)
     values["largest"], top = every[0]
     values["largest-app"] = BRANDS[top]
-    margin = every[0][0] - every[1][0] if len(every) > 1 else every[0][0]
+    # The answer is the amount and its app: a second charge of the same amount at the same app changes neither.
+    others = [c for c, a in every if a != top]
+    margin = every[0][0] - others[0] if others else every[0][0]
     return Reading(values=values, steps=[f"{given['month']}:", *_tally(ch)], margin=margin)
 
 

@@ -63,6 +63,16 @@ def statement_labels(locale: str, country: str) -> dict[str, object]:
     return {k: (dict(v) if isinstance(v, dict) else v) for k, v in _labels(locale, country)}
 
 
+def statement_words(key: str) -> tuple[str, ...]:
+    """Every wording of the statement line ``key`` (``"debit"``, ``"card_interest"``...) that any bank of the table
+    writes, country and generic alike, in the table's order without repeats: ``("DEBIT CARD {}", "CARD PAYMENT {}",
+    ...)``. What a reader of any persona's statements recognises a line by. Raises ``KeyError`` for an unknown
+    key."""
+    data = _data()
+    rows = [*data["statements"].values(), *data["generic"].values()]
+    return tuple(dict.fromkeys(str(row[key]) for row in rows))
+
+
 class Deposit(TypedDict):
     """How a bank of a country states its deposit insurance: ``suffix`` after its name (", N.A."), ``scheme``
     ("Member FDIC", "FSCS protected"; empty: none claimed) and ``notice`` ("Equal Housing Lender"; often empty)."""
