@@ -65,16 +65,6 @@ def day_of(text: str) -> dt.date:
 _MONEY_AT = r"([-\u2212]?\s*(?:(?:[A-Z]{2,3}|[^\s\d]{1,3})\s?){0,2}\d(?:[\d.,\u00a0\u202f]*\d)?(?:\s?(?:€|[A-Z]{3}))?)"
 
 
-def money_of(text: str) -> int:
-    """The first amount of money in ``text`` in cents, negative when a minus sign leads it however long the currency
-    written between them is (``-F CFA 1,058``, ``−R$ 12,50``; :func:`~builder.tasks.reader.parse_money` sees a sign
-    only a few characters before the number). Raises :class:`Unreadable` when ``text`` holds no number."""
-    cents = parse_money(text)
-    number = re.search(r"\d", text)
-    head = text[: number.start()] if number else ""
-    return -abs(cents) if re.search(r"[-\u2212]", head) else cents
-
-
 def amount_after(text: str, *labels: str) -> int:
     """The amount written right after the first of ``labels`` found in ``text`` (``Shipping : $4.99``,
     ``Subtotal $22.00``, ``Tip (20%) $4.40``, ``Rechnungsbetrag: 44,00 €``), in cents. Raises :class:`Unreadable`
@@ -82,7 +72,7 @@ def amount_after(text: str, *labels: str) -> int:
     for label in labels:
         m = re.search(rf"(?<!\w){re.escape(label)}(?:\s*\([^)]*\))?\s*:?\s*{_MONEY_AT}", text)
         if m:
-            return money_of(m.group(1))
+            return parse_money(m.group(1))
     raise Unreadable(f"none of {labels} with an amount in {text[:200]!r}")
 
 
@@ -94,7 +84,7 @@ def accounts(see: See) -> dict[str, dict]:
     for a in page.xpath("//a[@data-account-id]"):
         kind = (a.get("data-testid") or "").removeprefix("account-card-")
         name = visible_text(a.xpath('.//*[@class="name"]')[0])
-        bal = money_of(visible_text(a.xpath('.//*[@data-testid="balance"]')[0]))
+        bal = parse_money(visible_text(a.xpath('.//*[@data-testid="balance"]')[0]))
         out[kind] = {"id": a.get("data-account-id"), "name": name, "balance": bal}
     if not out:
         raise Unreadable("the bank's overview shows no accounts")
@@ -167,7 +157,7 @@ def ledger(see: See, kind: str, start: dt.date | None = None, end: dt.date | Non
                     "description": visible_text(desc[0]) if desc else visible_text(cells[1]),
                     "memo": " ".join(memo),
                     "category": visible_text(cells[2]),
-                    "cents": money_of(visible_text(cells[3])),
+                    "cents": parse_money(visible_text(cells[3])),
                     "account": kind,
                 }
             )
@@ -252,7 +242,7 @@ def checking_balance(see: See, given: dict) -> Reading:
     figure = page.xpath('//*[@class="label"][normalize-space()="Current balance"]/following-sibling::*[1]')
     if not figure:
         raise Unreadable(f"{a['name']}'s page shows no current balance")
-    cents = money_of(visible_text(figure[0]))
+    cents = parse_money(visible_text(figure[0]))
     return Reading(values={"amount": cents}, steps=[f"{a['name']}'s page: current balance {cents} cents"])
 
 
@@ -293,7 +283,7 @@ def card_statement(see: See, given: dict) -> Reading:
         last = day_of(visible_text(period[0]).split("–")[-1]) if period else None
         if last and start <= last <= end:
             return Reading(
-                values={"payments": money_of(cells[2]), "charges": money_of(cells[3])},
+                values={"payments": parse_money(cells[2]), "charges": parse_money(cells[3])},
                 steps=[f"Statements of {a['name']}: the period ending {last}: {' | '.join(cells[:5])}"],
             )
     raise Unreadable(f"no statement of {a['name']} ends in {given['month']}")

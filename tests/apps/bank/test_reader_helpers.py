@@ -3,15 +3,16 @@ every bank, and which grocery merchants are shops of one trade."""
 
 from __future__ import annotations
 
-from apps.bank.reader import DEBIT_PREFIXES, amount_after, merchant, money_beside, money_of
+from apps.bank.reader import DEBIT_PREFIXES, amount_after, merchant, money_beside
+from builder.tasks.reader import parse_money
 from apps.bank.spending import specialist_shop
 
 
 def test_a_minus_before_a_long_currency_is_negative():
-    assert money_of("-F\u202fCFA\u00a01,058") == -105800
-    assert money_of("-PKR 435") == -43500
-    assert money_of("-$4.35") == -435
-    assert money_of("F CFA 10,618,426") == 1061842600
+    assert parse_money("-F\u202fCFA\u00a01,058") == -105800
+    assert parse_money("-PKR 435") == -43500
+    assert parse_money("-$4.35") == -435
+    assert parse_money("F CFA 10,618,426") == 1061842600
 
 
 def test_amount_after_reads_two_word_currencies_and_single_digits():
