@@ -15,6 +15,7 @@ from collections import defaultdict
 from apps.bank.spending import specialist_shop
 from builder.money import money
 from builder.reference.banking import rail, statement_words
+from builder.reference.prices import round_figure
 from builder.rng import rng
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
@@ -263,7 +264,7 @@ def tasks(world: World) -> list[Task]:
     r = rng(world.seed, "tasks/bank")
     # 7. Transfer checking -> savings.
     if "savings" in accounts:
-        amount = r.randrange(100, 600, 25) * 100
+        amount = round_figure(r.randrange(100, 600, 25) * 100, cur)
         savings = world.closing_balance_cents("savings")
         task(
             "transfer-to-savings",
@@ -345,7 +346,7 @@ def tasks(world: World) -> list[Task]:
     # 9. Send money to a contact.
     if p.contacts:
         friend = p.contacts[r.randrange(len(p.contacts))]
-        cents = r.randrange(20, 120, 5) * 100
+        cents = round_figure(r.randrange(20, 120, 5) * 100, cur)
         memo = r.choice(["concert tickets", "dinner", "birthday gift"])
         task(
             "send-money",

@@ -21,7 +21,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 from collections.abc import Callable, Mapping
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from pathlib import Path
 
@@ -188,3 +188,16 @@ def figure(usd_cents: int, currency: str) -> int:
     if currency in WRITTEN:
         return usd_cents
     return fx_price(usd_cents, currency)
+
+
+def round_figure(usd_cents: int, currency: str) -> int:
+    """A round sum a person picks (a transfer, a gift), written in US cents, in ``currency``: unchanged in
+    :data:`WRITTEN` (:func:`figure`), else the dollar figure at the living rate rounded to two significant digits of
+    the major unit: ``round_figure(45000, "THB")`` is a sum like ``THB 15,000`` (1500000), never ``THB 14,872.37``."""
+    if currency in WRITTEN:
+        return usd_cents
+    major = Decimal(fx_price(usd_cents, currency)) / 100
+    if major <= 0:
+        return 0
+    step = Decimal(10) ** max(0, major.adjusted() - 1)
+    return int((major / step).to_integral_value(rounding=ROUND_HALF_UP) * step * 100)
