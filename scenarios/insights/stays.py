@@ -10,7 +10,7 @@ from apps.airline import reader as air
 from apps.stays import reader as bs
 from apps.stays.seed import bookings
 from apps.stays.tasks import KIT
-from builder.money import money
+from builder.money import money, to_unit
 from builder.tasks import answers as A
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
@@ -81,6 +81,9 @@ def insight_tasks(world: World) -> list[Task]:
         # seeded bookings are paid at the property; the stay's page states this fee while cancelling is free).
         first = int(price["subtotal_cents"] / b["nights"] + 0.5)
         fee = first + int(price["taxes_cents"] * first / price["subtotal_cents"] + 0.5)
+        # As the page shows it: in the stay's currency, whole units where it has no minor ones (dong, yen).
+        stay_cur = b.get("currency") or cur
+        fee = to_unit(fee, stay_cur)
         task(
             "cf-late-cancel",
             ["stays", "mail"],
@@ -102,13 +105,13 @@ def insight_tasks(world: World) -> list[Task]:
                 RubricItem(
                     id="fee",
                     weight=60,
-                    requirement=f"States the fee {money(fee, cur)} (first night with tax)",
+                    requirement=f"States the fee {money(fee, stay_cur)} (first night with tax)",
                     check=A.amount(fee),
                 ),
                 RubricItem(
                     id="saved",
                     weight=40,
-                    requirement=f"States {money(price['total_cents'] - fee, cur)} saved",
+                    requirement=f"States {money(price['total_cents'] - fee, stay_cur)} saved",
                     check=A.amount(price["total_cents"] - fee),
                 ),
             ],
