@@ -187,9 +187,15 @@ def _words(text: str) -> list[str]:
 
 def names_place(text: str, place: str) -> bool:
     """Whether ``text`` names ``place``, allowing another language's spelling of a city (``Kopenhagen`` for
-    ``Copenhagen``: one or two letters apart)."""
-    want = place.casefold()
-    for w in _words(text):
+    ``Copenhagen``: one or two letters apart). A name of several words (``Mexico City``, ``Addis Ababa``) is looked
+    for as as many words in a row."""
+    want = " ".join(_words(place))
+    if not want:
+        return place.casefold() in text.casefold()
+    n = len(want.split(" "))
+    words = _words(text)
+    for i in range(len(words) - n + 1):
+        w = " ".join(words[i : i + n])
         if w == want or difflib.SequenceMatcher(None, w, want).ratio() >= 0.85:
             return True
     return False
@@ -274,12 +280,16 @@ def cf_comfort(see: See, given: dict) -> Reading:
     q = quote(see, r["pickup"], r["dropoff"])
     names = type_names(see, r["pickup"], r["dropoff"])
     code = next((c for c, n in names.items() if "comfort" in n.casefold()), "comfort")
+    if q.get("zip") != r["fare"]:
+        # The request page prices by today's tariff: its Comfort price is that ride's only while its Zip price is
+        # the fare paid.
+        raise Unreadable(
+            f"the Zip price of {r['pickup']} -> {r['dropoff']} ({q.get('zip')}) is not its fare {r['fare']}"
+        )
     steps = [
         f"the last ride {r['ride_id']} ({r['type']}): {r['pickup']} -> {r['dropoff']}, fare {r['fare']}",
-        f"the request page prices the same trip: Zip {q.get('zip')}, {names.get(code, code)} {q[code]}",
+        f"the request page prices the same trip: Zip {q.get('zip')} (the fare paid), {names.get(code, code)} {q[code]}",
     ]
-    if q.get("zip") != r["fare"]:
-        steps.append("the Zip price today differs from the fare paid: the Comfort price is scaled from the fare")
     return Reading(values={"comfort": q[code], "more": q[code] - r["fare"]}, steps=steps)
 
 

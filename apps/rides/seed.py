@@ -39,6 +39,7 @@ from pathlib import Path
 from sqlalchemy.orm import Session as OrmSession
 
 from builder import appkit, dbfile, yamlfile
+from builder.money import unit_cents
 from builder.rng import rng
 from builder.reference import geo, people, prices
 from builder.reference.locale import in_language
@@ -111,6 +112,17 @@ def _booked_at(world: World, ride) -> dt.datetime:
     booked = [e.at for e in world.of_kind("flight_booking") if e.status == "done" and e.data.get("trip") == trip]
     at = (min(booked) if booked else world.now - dt.timedelta(days=7)) + dt.timedelta(hours=1)
     return min(at, world.now - dt.timedelta(hours=1))
+
+
+def tariff_meta(currency: str) -> dict[str, str]:
+    """The ``meta`` rows that tell the app how the tariff's US figures read in ``currency`` (web/lib/geo.ts
+    ``Tariff``): none in USD, GBP and EUR (the figures as they are); else ``fare_rate``, the units of ``currency`` a
+    dollar's worth buys (:func:`builder.reference.prices.living_rate`, written out in full), and ``unit_cents``, the
+    currency's smallest unit in cents (:func:`builder.money.unit_cents`), so the request page prices a ride as
+    :func:`fare_parts` does."""
+    if currency in prices.WRITTEN:
+        return {}
+    return {"fare_rate": format(prices.living_rate(currency), "f"), "unit_cents": str(unit_cents(currency))}
 
 
 def fare_parts(tenths: int, minutes: int, percent: int = 100, currency: str = "USD") -> dict[str, int]:
@@ -206,7 +218,9 @@ def known_places(world: World) -> list[dict]:
         places[address] = {
             "name": name,
             "address": address,
-            "city": geo.city_of(address, in_city) or in_city,
+            # An airport is in the city it serves: its label names no city ("ORY Paris-Orly Airport" would read as
+            # the gazetteer's town called Airport).
+            "city": in_city if code else (geo.city_of(address, in_city) or in_city),
             "kind": kind,
             "lat": lat,
             "lon": lon,
@@ -479,6 +493,7 @@ def seed(world: World, path: Path) -> Path:
             seed=str(world.seed),
             user_name=ident.name,
             country=ident.address.country if ident.address else "US",
+            **tariff_meta(world.currency),
         ).items():
             db.add(m.Meta(key=key, value=value))
         db.commit()

@@ -1096,7 +1096,13 @@ def simulate_orders(sim: Sim) -> None:
     r = sim.rng("orders/rides")
     fake = sim.people("orders/rides")
     office = format_address(p.work.office_address) if p.work and p.work.office_address else None
-    people = [(c.name, format_address(c.address)) for c in p.contacts if c.address and c.relationship != "roommate"]
+    # Not a roommate, nor anyone else living at the persona's own address (a spouse, a child): no ride goes from home
+    # to home.
+    people = [
+        (c.name, format_address(c.address))
+        for c in p.contacts
+        if c.address and c.relationship != "roommate" and format_address(c.address) != home_line
+    ]
     for n, day in enumerate(spread(r, _count(sim, ro.rides_per_month * squeeze), home_days)):
         contact = None
         if day in dinners and r.random() < 0.8:

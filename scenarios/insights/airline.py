@@ -18,6 +18,7 @@ from builder.tasks.phrasing import day_phrase
 from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.world import World
 from scenarios import travel_desktop as desk
+from scenarios.which_trip import began, when_among, when_words
 
 #: How a careful person settles the booking mail against the airline's schedule change.
 RULE = "the airline's newer schedule-change notice beats the older booking confirmation and the plans made from it"
@@ -167,6 +168,21 @@ def insight_tasks(world: World) -> list[Task]:
     if past:
         b = past[-1].data
         others = [n for n in b["passengers"] if n != p.identity.name]
+        # Another past trip there (the Past tab lists it too) is told apart by when this one began.
+        first = _first_day(b)
+        there = [
+            _first_day(x.data)
+            for x in world.of_kind("flight_booking")
+            if x.status == "done"
+            and x.data["pnr"] != b["pnr"]
+            and x.data["destination"] == b["destination"]
+            and _first_day(x.data) < world.now.date()
+        ]
+        try:
+            when = when_among(first, there)
+        except ValueError as e:  # two trips there the same day: nothing on the desktop tells them apart
+            out.append(KIT.dropped(world, "cf-solo-ticket", "counterfactual", str(e)))
+            return out
         task(
             "cf-solo-ticket",
             ["airline", "bank"],
@@ -174,10 +190,12 @@ def insight_tasks(world: World) -> list[Task]:
             category="counterfactual",
             difficulty="medium",
             time_limit_seconds=420,
-            instruction=f"For my {b['destination']} trip I booked the flights for {' and '.join(others)} too. Had I "
-            "booked only my own ticket, what would the booking have cost, and what did I actually pay?",
+            instruction=f"For my {b['destination']} trip{when_words(when)} I booked the flights for "
+            f"{' and '.join(others)} too. Had I booked only my own ticket, what would the booking have cost, and what "
+            "did I actually pay?",
             expected={
                 "destination": b["destination"],
+                "when": when,
                 "others": others,
                 "pnr": b["pnr"],
                 "solo_cents": b["fare_per_passenger_cents"],
@@ -199,6 +217,11 @@ def insight_tasks(world: World) -> list[Task]:
             ],
         )
     return out
+
+
+def _first_day(booking: dict) -> dt.date:
+    """The local day a flight booking's first flight leaves."""
+    return dt.date.fromisoformat(booking["itinerary"][0]["dep_local"][:10])
 
 
 # --- independent readers ----------------------------------------------------------------------------
@@ -289,9 +312,10 @@ def original_arrival(see: See, given: dict) -> Reading:
     )
 
 
-def _reservation(m, names: set[str]) -> tuple[str, str] | None:
-    """``(restaurant, when as written)`` of a table reservation mail for a restaurant in one of ``names`` (its
-    signature line ``<restaurant>, <city>``), else None."""
+def _reservation(m, names: set[str]) -> tuple[str, dt.datetime] | None:
+    """``(restaurant, when)`` of a table reservation mail for a restaurant in one of ``names`` (its signature line
+    ``<restaurant>, <city>``), else None. A day written without its year is the first such day on or after the
+    mail was sent (a mail of November books "31 December" of that year, one of December "2 January" of the next)."""
     import email.utils
 
     sender = email.utils.parseaddr(str(m["From"]))[0]
@@ -299,7 +323,13 @@ def _reservation(m, names: set[str]) -> tuple[str, str] | None:
     if not sender or not any(f"{sender}, {n}".casefold() in text.casefold() for n in names):
         return None
     when = re.search(r"\b(?:on|am)\s+(.+?)\s+(?:at|um)\s+(\d{1,2}[:.]\d{2}(?:\s*[AP]M)?)", text)
-    return (sender, f"{when.group(1)} {when.group(2)}") if when else None
+    if not when:
+        return None
+    sent = email.utils.parsedate_to_datetime(str(m["Date"])).date()
+    day = parse_day(when.group(1), sent.year)
+    if day < sent:
+        day = parse_day(when.group(1), sent.year + 1)
+    return sender, dt.datetime.combine(day, parse_clock(when.group(2)))
 
 
 @reader("destination")
@@ -321,23 +351,26 @@ def plans_on_old_day(see: See, given: dict) -> Reading:
         found = _reservation(m, {n for n in t.names()} | {t.destination})
         if not found:
             continue
-        name, when = found
-        at = dt.datetime.combine(parse_day(when, new_day.year), parse_clock(when.split()[-2] + " " + when.split()[-1]))
+        name, at = found
         if old_day <= at.date() and at < arrive:
             values["dinner"] = name
             steps.append(f"the mail confirms a table at {name} on {at:%Y-%m-%d %H:%M}, before I now land ({arrive})")
     return Reading(values=values, steps=steps)
 
 
-@reader("destination", "others")
+@reader("destination", "when", "others")
 def solo_ticket(see: See, given: dict) -> Reading:
     found = [
         t
         for t in air.trips(see, "past")
-        if given["destination"].casefold() in t.names() and all(o in t.travellers for o in given["others"])
+        if given["destination"].casefold() in t.names()
+        and began(t.outbound[0].dep_day, given["when"])
+        and all(o in t.travellers for o in given["others"])
     ]
     if len(found) != 1:
-        raise Unreadable(f"{len(found)} past trips to {given['destination']} with {given['others']}")
+        raise Unreadable(
+            f"{len(found)} past trips to {given['destination']}{when_words(given['when'])} with {given['others']}"
+        )
     t = found[0]
     return Reading(
         values={"solo": t.per_traveller, "paid": t.total},

@@ -3,6 +3,8 @@ the mail dates (id ``<persona>/calendar/trip-overlap``)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from apps.calendar.reader import between, is_travel
 from apps.calendar.tasks import KIT
 from apps.calendar.worldview import overlapping
@@ -12,19 +14,30 @@ from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.reader import Reading, See, reader
 from builder.world import World
+from builder.world.planted import airline_flights
 
 
 def trip_tasks(world: World) -> list[Task]:
     """What else is on the calendar during the persona's next trip, besides its flights and hotel (the trip's dates
-    are in the booking confirmation mail); none without a trip ahead."""
+    are in the booking confirmation mail, its departure as the airline's schedule change in the mail moved it); none
+    without a trip ahead."""
     p = world.persona
     out: list[Task] = []
     task = KIT.adder(world, out)
-    upcoming = [t for t in (p.travel.trips if p.travel else []) if t.depart > world.now.date()]
+    trips = p.travel.trips if p.travel else []
+    upcoming = [t for t in trips if t.depart > world.now.date()]
     if upcoming:
         t = upcoming[0]
+        # The trip leaves when its first flight does as the airline now has it: a schedule change the mail
+        # announces (a planted ``chain/flight-change``) moves it, and what fell on the old day is no longer during it.
+        moved = airline_flights(world)
+        legs = [moved.get(f.id, f.data) for f in world.of_kind("flight") if f.data.get("trip") == trips.index(t)]
+        depart = min(
+            (dt.date.fromisoformat(x["dep_local"][:10]) for x in legs if x["direction"] == "outbound"),
+            default=t.depart,
+        )
         during = sorted(
-            {o.title for o in overlapping(world, t.depart, t.return_) if o.source not in ("trip", "flight", "hotel")}
+            {o.title for o in overlapping(world, depart, t.return_) if o.source not in ("trip", "flight", "hotel")}
         )
         items = during[:4]
         if items:
@@ -53,7 +66,7 @@ def trip_tasks(world: World) -> list[Task]:
             "calendar fall during the trip, besides the flights and the hotel? Name it.",
             expected={
                 "destination": t.destination,
-                "depart": t.depart.isoformat(),
+                "depart": depart.isoformat(),
                 "return": t.return_.isoformat(),
                 "events": during,
             },

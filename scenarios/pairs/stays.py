@@ -20,6 +20,7 @@ from builder.tasks.seen import to_step
 from builder.world import World
 from scenarios import bankbook
 from scenarios import travel_desktop as desk
+from scenarios.which_trip import began, when_among, when_words
 
 
 def _date_forms(day: dt.date) -> list[str]:
@@ -49,16 +50,19 @@ def cost_tasks(world: World) -> list[Task]:
     per_night = round(lis["total_cents"] / lis["nights"])
     if unit_cents(cur) > 1:  # as a person writes it in a currency without cents: whole yen, half up
         per_night = to_unit(Decimal(lis["total_cents"]) / lis["nights"], cur)
+    # Another past stay in that city is told apart by when this one began.
+    when = _when(lis, [b for b in past if b["city"] == lis["city"]])
     task(
         "stay-cost-per-night",
         [APP, "bank"],
         kind="lookup",
         difficulty="medium",
         time_limit_seconds=360,
-        instruction=f"What did my hotel in {lis['city']} cost per night, taxes included? Check it against what "
-        "was actually charged to my card.",
+        instruction=f"What did my hotel in {lis['city']}{when_words(when)} cost per night, taxes included? Check it "
+        "against what was actually charged to my card.",
         expected={
             "city": lis["city"],
+            "when": when,
             "confirmation": lis["confirmation"],
             "per_night_cents": per_night,
             "total_cents": lis["total_cents"],
@@ -118,18 +122,21 @@ def abroad_tasks(world: World) -> list[Task]:
     if abroad:
         fb = abroad[-1]
         local, charge, fee = fb["price"]["total_cents"], fb["total_cents"], fees[fb["checkout"].id]
+        # Another past stay at that hotel is told apart by when this one began.
+        when = _when(fb, [b for b in past if b["hotel"] == fb["hotel"]])
         task(
             "stay-abroad-exchange",
             [APP, "bank", "files"],
             kind="aggregation",
             difficulty="hard",
             time_limit_seconds=600,
-            instruction=f"For my stay at {fb['hotel']} in {fb['city']}: what was the bill in {fb['currency']}, "
-            "what did my card actually get charged for it, and what did the bank add on top as a "
+            instruction=f"For my stay at {fb['hotel']} in {fb['city']}{when_words(when)}: what was the bill in "
+            f"{fb['currency']}, what did my card actually get charged for it, and what did the bank add on top as a "
             "foreign transaction fee?",
             expected={
                 "hotel": fb["hotel"],
                 "city": fb["city"],
+                "when": when,
                 "confirmation": fb["confirmation"],
                 "local_cents": local,
                 "currency": fb["currency"],
@@ -195,6 +202,13 @@ def upcoming_tasks(world: World) -> list[Task]:
     return out
 
 
+def _when(stay: dict, alike: list[dict]) -> str | None:
+    """What tells ``stay`` from the other past stays of ``alike`` (those in its city, or at its hotel; ``stay`` among
+    them): :func:`scenarios.which_trip.when_among` of the check-in days."""
+    day = dt.date.fromisoformat(stay["check_in"])
+    return when_among(day, [dt.date.fromisoformat(b["check_in"]) for b in alike if b is not stay])
+
+
 # --- independent readers ----------------------------------------------------------------------------
 
 
@@ -204,9 +218,12 @@ def _only(found: list, what: str):
     return found[0]
 
 
-@reader("city")
+@reader("city", "when")
 def cost_per_night(see: See, given: dict) -> Reading:
-    s = _only([x for x in bs.stays(see, "past") if x.city == given["city"]], f"past stays in {given['city']}")
+    s = _only(
+        [x for x in bs.stays(see, "past") if x.city == given["city"] and began(x.check_in, given["when"])],
+        f"past stays in {given['city']}{when_words(given['when'])}",
+    )
     line = desk.hotel_charge(see, s)
     per_night = round(-line.cents / s.nights)
     step = bankbook.unit(see)
@@ -236,9 +253,12 @@ def hotels_this_year(see: See, given: dict) -> Reading:
     )
 
 
-@reader("hotel", "city", "currency")
+@reader("hotel", "city", "currency", "when")
 def abroad_exchange(see: See, given: dict) -> Reading:
-    s = _only([x for x in bs.stays(see, "past") if x.property == given["hotel"]], f"past stays at {given['hotel']}")
+    s = _only(
+        [x for x in bs.stays(see, "past") if x.property == given["hotel"] and began(x.check_in, given["when"])],
+        f"past stays at {given['hotel']}{when_words(given['when'])}",
+    )
     line = desk.hotel_charge(see, s)
     fees = [
         x

@@ -199,9 +199,11 @@ def read_back_from_trip(see: See, given: dict) -> Reading:
         raise Unreadable(f"no message of mine in Huddle on {day}")
     said = min(m["at"] for m in mine)
     past = [W.trip(see, pnr) for pnr in W.trips(see, "past")]
-    home = [(t, t["return"][-1]) for t in past if t["return"] and t["return"][-1]["arr"].date() <= day]
+    # The trip whose flight home had left by that day: "flying home today" is posted the day it leaves (a long flight
+    # lands the next day), "back today" once home.
+    home = [(t, t["return"][-1]) for t in past if t["return"] and t["return"][0]["dep"].date() <= day]
     if not home:
-        raise Unreadable(f"no flight home landed by {day}")
+        raise Unreadable(f"no flight home left by {day}")
     t, f = max(home, key=lambda x: x[1]["arr"])
     return Reading(
         values={"flight": f["flight"], "landed": W.day_label(f["arr"].date())},

@@ -6,7 +6,8 @@
  * published for US and European road networks: Ballou, Rahardja & Sakai 2002; Giacomin & Levinson 2015),
  * in tenths of a mile, at least 0.5 mi. Ride time: 2 min to pull in and out, the first 5 miles at 15 mph,
  * the rest at 30 mph. Fare: $2.75 base + $1.35/mile + $0.32/min + $2.45 booking fee (cents, half up);
- * a ride type scales base, distance and time by its price_percent (booking fee unscaled).
+ * a ride type scales base, distance and time by its price_percent (booking fee unscaled). In a currency other than
+ * USD, GBP and EUR the figures are the dollar ones at the exchange rate ({@link Tariff}).
  */
 
 export const CIRCUITY = 1.3;
@@ -63,13 +64,49 @@ export interface FareParts {
   fare_cents: number;
 }
 
-/** The fare breakdown at `percent` of the Zip price (apps/rides/seed.py fare_parts). */
-export function fareParts(tenths: number, minutes: number, percent = 100): FareParts {
+/**
+ * The tariff's figures in the rider's currency (the meta table's `fare_rate` and `unit_cents`, written by
+ * apps/rides/seed.py): the constants above are US cents and stand as they are in USD, GBP and EUR (rate "1", unit 1);
+ * in any other currency a figure is the dollar figure at `rate` (units of the currency a US dollar's worth buys, a
+ * decimal string: builder/reference/prices.py living_rate) rounded half up to the currency's smallest unit, `unit`
+ * cents (100 for whole yen, pesos, CFA francs).
+ */
+export interface Tariff {
+  rate: string;
+  unit: number;
+}
+
+export const AS_WRITTEN: Tariff = { rate: "1", unit: 1 };
+
+/** Significant digits of Python's default decimal context, in which prices.figure multiplies. */
+const DECIMAL_DIGITS = 28;
+
+/** `usdCents` (a non-negative whole number) in the tariff's currency, exactly as prices.figure has it: the product
+ * with the rate kept to 28 significant digits (half to even, as Python's Decimal), then half up to the unit. */
+export function figure(usdCents: number, tariff: Tariff): number {
+  const [whole, frac = ""] = tariff.rate.split(".");
+  let num = BigInt(usdCents) * BigInt(`${whole}${frac}`);
+  const digits = num.toString().length;
+  if (digits > DECIMAL_DIGITS) {
+    const drop = BigInt(10) ** BigInt(digits - DECIMAL_DIGITS);
+    let q = num / drop;
+    const twice = BigInt(2) * (num % drop);
+    if (twice > drop || (twice === drop && q % BigInt(2) === BigInt(1))) q += BigInt(1);
+    num = q * drop;
+  }
+  const den = BigInt(10) ** BigInt(frac.length) * BigInt(tariff.unit);
+  return Number((BigInt(2) * num + den) / (BigInt(2) * den)) * tariff.unit;
+}
+
+/** The fare breakdown at `percent` of the Zip price in the tariff's currency (apps/rides/seed.py fare_parts): the
+ * dollar parts scaled half up; in another currency each part and the fare converted ({@link figure}) and the booking
+ * fee what the converted parts leave of the converted fare. */
+export function fareParts(tenths: number, minutes: number, percent = 100, tariff: Tariff = AS_WRITTEN): FareParts {
   const scale = (x: number) => Math.floor((x * percent + 50) / 100);
-  const base = scale(BASE_CENTS);
-  const distance = scale(Math.floor((PER_MILE_CENTS * tenths + 5) / 10));
-  const time = scale(PER_MINUTE_CENTS * minutes);
-  return { base_cents: base, distance_cents: distance, time_cents: time, booking_fee_cents: BOOKING_FEE_CENTS, fare_cents: base + distance + time + BOOKING_FEE_CENTS };
+  const usd = [scale(BASE_CENTS), scale(Math.floor((PER_MILE_CENTS * tenths + 5) / 10)), scale(PER_MINUTE_CENTS * minutes)];
+  const [base, distance, time] = usd.map((x) => figure(x, tariff));
+  const fare = figure(usd[0] + usd[1] + usd[2] + BOOKING_FEE_CENTS, tariff);
+  return { base_cents: base, distance_cents: distance, time_cents: time, booking_fee_cents: fare - base - distance - time, fare_cents: fare };
 }
 
 /** FNV-1a (32 bit) of a string: the deterministic source of ETAs. */

@@ -1,7 +1,8 @@
 import { chargeCard, PaymentDeclined, refundCard } from "@persona/platform/payments";
 import { db } from "./db";
 import { rideContext, type RideContext } from "./context";
-import { etaMinutes, fareParts, rideMinutes, roadTenths, type FareParts } from "./geo";
+import { etaMinutes, fareParts, figure, rideMinutes, roadTenths, type FareParts, type Tariff } from "./geo";
+import { money } from "./format";
 import { mailCancelled, mailReceipt, mailScheduled } from "./mail";
 
 /** A refusal the rider can act on (bad input, a declined card): routes answer it, nothing was written. */
@@ -9,14 +10,26 @@ export class RideError extends Error {}
 
 /** A scheduled ride cancelled more than this many minutes before pickup is free. */
 export const FREE_CANCEL_MINUTES = 60;
-/** A later cancel keeps this fee (cents, in the persona's currency) and refunds the rest of the fare. */
+/** A later cancel keeps this fee (US cents of the tariff: {@link cancelFee} in the rider's currency) and refunds the
+ * rest of the fare. */
 export const CANCEL_FEE_CENTS = 500;
 /** A scheduled ride is at least 15 minutes and at most 30 days ahead. */
 export const SCHEDULE_MIN_MINUTES = 15;
 export const SCHEDULE_MAX_DAYS = 30;
 /** Rating and tipping stay open this many days after the dropoff. */
 export const FEEDBACK_DAYS = 30;
+/** The largest tip (US cents of the tariff: {@link maxTip} in the rider's currency). */
 export const MAX_TIP_CENTS = 20000;
+
+/** The late-cancellation fee in the rider's currency (cents). */
+export function cancelFee(ctx: RideContext): number {
+  return figure(CANCEL_FEE_CENTS, ctx.tariff);
+}
+
+/** The largest tip in the rider's currency (cents). */
+export function maxTip(ctx: RideContext): number {
+  return figure(MAX_TIP_CENTS, ctx.tariff);
+}
 export const COMPLIMENTS = ["Great conversation", "Smooth driving", "Clean car", "Knew the way", "Went above and beyond", "Great music"];
 
 export interface Place {
@@ -179,8 +192,9 @@ export interface Quote extends FareParts {
   duration_minutes: number;
 }
 
-/** Prices and ETAs of every ride type from `a` to `b` at local time `now` (the Zip fare is the world's tariff). */
-export function quotes(a: Place, b: Place, now: string): Quote[] {
+/** Prices (in the `tariff`'s currency) and ETAs of every ride type from `a` to `b` at local time `now` (the Zip fare is
+ * the world's tariff). */
+export function quotes(a: Place, b: Place, now: string, tariff: Tariff): Quote[] {
   if (a.id === b.id) throw new RideError("Pickup and drop-off are the same place.");
   if (a.city !== b.city) throw new RideError(`ZipRide rides stay within one city: ${a.city} and ${b.city} are too far apart.`);
   const tenths = roadTenths(a, b);
@@ -193,7 +207,7 @@ export function quotes(a: Place, b: Place, now: string): Quote[] {
     eta_minutes: etaMinutes(a.address, now, t.eta_extra_minutes),
     distance_miles: tenths / 10,
     duration_minutes: minutes,
-    ...fareParts(tenths, minutes, t.price_percent),
+    ...fareParts(tenths, minutes, t.price_percent, tariff),
   }));
 }
 
@@ -331,7 +345,7 @@ export function isLocalMinute(text: string): boolean {
 export function checkRequest(ctx: RideContext, input: RequestInput) {
   const a = requirePlace(input.pickup, "pickup");
   const b = requirePlace(input.dropoff, "drop-off");
-  const all = quotes(a, b, ctx.now);
+  const all = quotes(a, b, ctx.now, ctx.tariff);
   const q = all.find((x) => x.ride_type === input.rideType);
   if (!q) throw new RideError("Choose a ride type.");
   const card = cards().find((c) => c.id === input.cardId);
@@ -438,7 +452,7 @@ export async function settleRides(): Promise<number> {
 export function cancelTerms(ctx: RideContext, r: Ride) {
   const ahead = minutesBetween(ctx.now, localOf(ctx, r.pickup_at));
   const free = ahead > FREE_CANCEL_MINUTES;
-  const fee = free ? 0 : Math.min(CANCEL_FEE_CENTS, r.fare_cents);
+  const fee = free ? 0 : Math.min(cancelFee(ctx), r.fare_cents);
   return { free, fee_cents: fee, refund_cents: r.charge_auth ? r.fare_cents - fee : 0, minutes_ahead: ahead };
 }
 
@@ -502,7 +516,7 @@ export async function tipRide(id: number, cents: number): Promise<void> {
     const r = ride(id);
     if (!r) throw new RideError("That ride doesn't exist.");
     if (!Number.isInteger(cents) || cents <= 0) throw new RideError("Enter a tip greater than zero.");
-    if (cents > MAX_TIP_CENTS) throw new RideError("A tip can be at most 200.00.");
+    if (cents > maxTip(ctx)) throw new RideError(`A tip can be at most ${money(ctx, maxTip(ctx))}.`);
     if (r.tipped_at !== null) throw new RideError("You've already added a tip to this ride.");
     feedbackOpen(ctx, r);
     d.prepare("UPDATE rides SET tip_cents = tip_cents + ?, total_cents = total_cents + ?, tipped_at = ?, tip_auth = NULL WHERE id = ? AND tipped_at IS NULL").run(cents, cents, ctx.now, r.id);

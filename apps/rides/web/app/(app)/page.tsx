@@ -35,7 +35,7 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
     else if (!dropoff) error = `We couldn't find “${excerpt(dropoffText)}”. Choose a saved or recent place, or type a full street address ZipRide knows (street, city).`;
     else {
       try {
-        list = quotes(pickup, dropoff, ctx.now);
+        list = quotes(pickup, dropoff, ctx.now, ctx.tariff);
       } catch (e) {
         if (e instanceof RideError) error = e.message;
         else throw e;

@@ -5,7 +5,7 @@ import { Header } from "@/rides/components/Header";
 import { requireUser } from "@/rides/lib/auth";
 import { rideContext } from "@/rides/lib/context";
 import { dayTime, distance, money } from "@/rides/lib/format";
-import { cancelTerms, CANCEL_FEE_CENTS, FREE_CANCEL_MINUTES, upcoming, settleRides } from "@/rides/lib/rides";
+import { cancelFee, cancelTerms, FREE_CANCEL_MINUTES, upcoming, settleRides } from "@/rides/lib/rides";
 
 export const metadata = { title: "Scheduled rides" };
 
@@ -24,7 +24,7 @@ export default async function Scheduled({ searchParams }: { searchParams: Promis
       <main className="zr-page">
         <h1>Scheduled rides</h1>
         <p className="zr-muted">
-          Cancel free of charge up to {FREE_CANCEL_MINUTES} minutes before pickup; later, a {money(ctx, CANCEL_FEE_CENTS)} cancellation fee is kept and the rest of the fare is refunded.
+          Cancel free of charge up to {FREE_CANCEL_MINUTES} minutes before pickup; later, a {money(ctx, cancelFee(ctx))} cancellation fee is kept and the rest of the fare is refunded.
         </p>
         {error ? <p className="zr-alert" role="alert">{error}</p> : null}
         {one(sp.cancelled) ? <p className="zr-note" role="status">Your ride was cancelled. Any refund shows on your card as a pending credit.</p> : null}

@@ -13,7 +13,8 @@ export async function GET(req: NextRequest) {
   try {
     const a = requirePlace(q.get("pickup") ?? "", "pickup");
     const b = requirePlace(q.get("dropoff") ?? "", "drop-off");
-    return json({ pickup: a, dropoff: b, quotes: quotes(a, b, rideContext().now) });
+    const ctx = rideContext();
+    return json({ pickup: a, dropoff: b, quotes: quotes(a, b, ctx.now, ctx.tariff) });
   } catch (e) {
     if (e instanceof RideError) return jsonError(e.message);
     throw e;
