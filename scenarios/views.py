@@ -108,17 +108,19 @@ def p2p_with(see: See, name: str) -> list[dict]:
 @cache
 def _local_symbols() -> re.Pattern:
     """A number next to a currency symbol some locale writes (``F CFA``, ``FCFA``, ``Rs``, ``R``, ``S/``, ``KSh``,
-    ``₨``): CLDR's symbol of each territory's currency in that territory's locales (Babel), NFKC; the number is group
-    1 (symbol first) or 2 (symbol after)."""
+    ``₨``): CLDR's symbol of each territory's currency (on the day prices are made) in that territory's locales
+    (Babel), NFKC; the number is group 1 (symbol first) or 2 (symbol after)."""
     from babel import Locale, localedata
     from babel.numbers import get_currency_symbol, get_territory_currencies
+
+    from builder.reference.prices import PRICED_ON
 
     syms: set[str] = set()
     for ident in localedata.locale_identifiers():
         loc = Locale.parse(ident)
         if not loc.territory:
             continue
-        for cur in get_territory_currencies(loc.territory):
+        for cur in get_territory_currencies(loc.territory, PRICED_ON):  # a fixed day, not today's
             sym = unicodedata.normalize("NFKC", get_currency_symbol(cur, loc))
             if sym != cur and not sym.isdigit():
                 syms.add(sym)
