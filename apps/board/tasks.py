@@ -84,7 +84,7 @@ def targets(world: World) -> dict:
     plan = [n for n in notes if n["kind"] == "planning" and n["decisions"]]
     out["planning"] = plan[-1] if plan else None
     stand = [n for n in notes if n["kind"] == "standup" and n["decisions"]]
-    out["standup"] = stand[-1] if stand else None
+    out["standups"] = stand
     out["tickets"] = tickets
     return out
 
@@ -281,10 +281,14 @@ def tasks(world: World) -> list[Task]:
     )
 
     # 6. Who started on what after a stand-up (meeting notes + board).
-    n = tg["standup"]
-    if n:
-        owners = [tickets[x["key"]]["assignee"] for x in n["decisions"]]
-        d = next((x for x in n["decisions"] if owners.count(tickets[x["key"]]["assignee"]) == 1), n["decisions"][0])
+    # The latest stand-up where someone picked up just one ticket (two of theirs would make "a ticket" either),
+    # the only one there of that first name.
+    picks = []
+    for n in tg["standups"]:
+        firsts = [tickets[x["key"]]["assignee"].split()[0] for x in n["decisions"]]
+        picks += [(n, x) for x, f in zip(n["decisions"], firsts) if firsts.count(f) == 1][:1]
+    if picks:
+        n, d = picks[-1]
         t = tickets[d["key"]]
         task(
             "standup-pickup",

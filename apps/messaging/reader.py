@@ -141,12 +141,10 @@ def plan_times(see: See, given: dict) -> Reading:
     if not said:
         raise Unreadable(f"{relay} names no time for \u201c{plan}\u201d in our chat")
     relayed = said[-1]
-    others = [
-        c["name"]
-        for c in conversations(see)
-        if c["kind"] == "direct"
-        and c["name"] != relay
-        and re.search(rf"\b{re.escape(first_name(c['name']))}\b", relayed["text"])
+    people = [c["name"] for c in conversations(see) if c["kind"] == "direct" and c["name"] != relay]
+    # whom the message names: by the whole name (two friends share a first name), else by the first name
+    others = [n for n in people if mentions(relayed["text"], n)] or [
+        n for n in people if re.search(rf"\b{re.escape(first_name(n))}\b", relayed["text"])
     ]
     if len(others) != 1:
         raise Unreadable(f"{relay}'s message \u201c{relayed['text']}\u201d names {len(others)} other contacts")

@@ -18,6 +18,7 @@ from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.calendar import reservation_time
 from builder.reference.locale import Fmt
+from builder.reference.people import called
 
 from .seed import chat_contacts, groups
 
@@ -292,6 +293,8 @@ def insight_tasks(world: World) -> list[Task]:
     if it:
         right, said = dt.datetime.fromisoformat(it["organizer_time"]), dt.datetime.fromisoformat(it["relay_time"])
         org, relay = it["organizer"], it["relay"]
+        known = [c.name for c in p.contacts]
+        relay_is = called(relay, known)  # a first name, whole when two friends share it
         task(
             "cx-plan-times",
             ["messaging"],
@@ -299,8 +302,8 @@ def insight_tasks(world: World) -> list[Task]:
             category="contradiction",
             difficulty="medium",
             time_limit_seconds=360,
-            instruction=f"{relay.split()[0]} asked me about the time of our plan {day_phrase(right.date(), today)} "
-            f"(“{it['plan']}”). {relay.split()[0]} and {org.split()[0]} seem to have "
+            instruction=f"{relay_is} asked me about the time of our plan {day_phrase(right.date(), today)} "
+            f"(“{it['plan']}”). {relay_is} and {called(org, known)} seem to have "
             "different times in mind. Which time is right, and which is the mix-up? Give the right one first.",
             expected={
                 "plan": it["plan"],

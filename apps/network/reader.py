@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import re
 
-from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
+from builder.tasks.matching import amounts
+from builder.tasks.reader import Reading, See, Unreadable, reader, visible_text
 
 APP = "network"
 #: The word between a title and the company in a headline ("Recruiter at Cascadia", "Product Owner bei Hafenkante").
 _AT = re.compile(r"\s(?:at|bei)\s")
-#: An amount of a salary range in a recruiter's message ("$121,000", "€84,000", "84.000 €").
-_AMOUNT = re.compile(r"[$€£¥]\s?\d[\d.,\u00a0]*\d|\d[\d.,\u00a0]*\d\s?[$€£¥]")
 
 
 def split_headline(headline: str) -> tuple[str, str]:
@@ -169,10 +168,12 @@ def recruiter_salary(see: See, given: dict) -> Reading:
     if len(hits) != 1:
         raise Unreadable(f"{len(hits)} recruiter threads from {company} opened in {month}")
     t, first = hits[0]
-    amounts = _AMOUNT.findall(first["text"])
-    if len(amounts) != 2:
-        raise Unreadable(f"{t['name']}'s message quotes {amounts!r}, not a range")
-    low, high = (parse_money(a) for a in amounts)
+    # The amounts of money the message states, in any currency's writing: "$121,000", "84.000 €", "PKR 6,286,000",
+    # "1,336,000 MXN", "R$ 170.000"; a range is two of them, its bottom the smaller.
+    quoted = sorted(amounts(first["text"]))
+    if len(quoted) != 2:
+        raise Unreadable(f"{t['name']}'s message quotes {quoted!r}, not a range")
+    low, high = quoted
     return Reading(
         values={"min": low, "max": high},
         steps=[f"Messaging: {t['name']} ({t['head']}) wrote on {first['at']}: {first['text']!r}"],

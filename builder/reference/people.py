@@ -8,6 +8,8 @@
   (India: en_IN), else (and where Faker has no names of the country: en_CA, ar_EG) the text locale's names.
 * :func:`names`: a name drawer (:class:`Names`) seeded from a named stream (:func:`builder.rng.stream_seed`), so one
   person's names never shift another stream's draws.
+* :func:`called`: how the persona calls someone in a message or a request: the first name, or the whole name when
+  another person they know shares that first name.
 * :func:`gender_of`: ``"female"``/``"male"`` when a given name is in one gender's Faker lists only. Today's rule is
   kept for every name it knows (en_US's and the locale's lists together); for a home abroad the country's locale
   lists (romanized ones too) come next, then every Faker locale's lists (a name that only one gender holds
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Iterable
 from functools import cache
 
 from ..rng import faker
@@ -240,3 +243,11 @@ def gender_of(name: str, locale: str, country: str | None = None) -> str | None:
         if first in f or first in m:
             return "female" if first in f else "male"
     return None
+
+
+def called(name: str, others: Iterable[str]) -> str:
+    """How one calls ``name`` among the people ``others`` (names; ``name`` itself may be among them): the first word
+    of the name, or the whole name when another of ``others`` has the same first word (two friends called Yong:
+    ``called("Yong Yang", ["Yong He", "Yong Yang", "Wei Liang"]) == "Yong Yang"``)."""
+    first = name.split()[0]
+    return name if any(o != name and o.split()[:1] == [first] for o in others) else first

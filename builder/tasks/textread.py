@@ -44,7 +44,7 @@ CLOCK = re.compile(
 
 def clocks(text: str) -> list[tuple[str, dt.time]]:
     """Every clock time written in ``text``, in order: ``(as written, time)``. A bare number counts only with
-    minutes ("19:45"), AM/PM or "Uhr"; "7 PM" is 19:00, "12 AM" midnight."""
+    minutes ("19:45"), AM/PM or "Uhr"; "7 PM" is 19:00, "12 AM" midnight; "15:00 am" (German "at the") 15:00."""
     out = []
     for m in CLOCK.finditer(text):
         h, mi, ampm, uhr = m.group("h"), m.group("m"), m.group("ampm"), m.group("uhr")
@@ -53,9 +53,13 @@ def clocks(text: str) -> list[tuple[str, dt.time]]:
         if mi is not None and not ampm and not uhr and ":" not in m.group(0):
             continue  # "19.45" alone may be a price or a date; only with "Uhr"
         hour, minute = int(h), int(mi or 0)
-        if ampm:
-            if hour > 12 or hour == 0:
+        if ampm and (hour > 12 or hour == 0):
+            if mi is None or ":" not in m.group(0):
                 continue
+            # a 24-hour time before the German "am" ("um 15:00 am Treffpunkt": at the meeting point), not AM
+            out.append((f"{h}:{mi}", dt.time(hour, minute)))
+            continue
+        if ampm:
             hour = hour % 12 + (12 if ampm.lower() == "p" else 0)
         out.append((m.group(0).strip(), dt.time(hour, minute)))
     return out

@@ -637,8 +637,9 @@ def _jobs(sim: Sim, b: dict, profile: dict, currency: str) -> list[dict]:
             else 1.0
         )
         low = int(f["salary"] * scale * bump * r.uniform(0.88, 1.08) / 1000) * 1000
-        if currency not in prices.WRITTEN:  # the family's US pay at the country's wage level (prices.annual_pay)
-            low = int(prices.annual_pay(Decimal(low) / Decimal(str(scale)), "USD", currency, country))
+        if currency not in prices.WRITTEN:  # the family's US pay at the country's wage level (prices.annual_pay),
+            # in whole thousands as a posting states it (the top already is)
+            low = int(prices.annual_pay(Decimal(low) / Decimal(str(scale)), "USD", currency, country)) // 1000 * 1000
         high = int(low * r.uniform(1.18, 1.35) / 1000) * 1000
         place = r.choice(cities)
         workplace = "Remote" if place.startswith("Remote") else r.choice(jb["workplaces"][:2])

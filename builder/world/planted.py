@@ -55,6 +55,7 @@ from ..money import to_unit
 from ..persona import Contact
 from ..persona.model import name_key, spec_fact
 from ..reference import prices
+from ..reference.people import called
 from ..reference.services import app_of
 from ..rng import derived_id, token
 from .calendar import add_timed, aware, birthday_in, parse_when, reservation_time, trips  # noqa: F401
@@ -305,6 +306,11 @@ class Planter:
 
     def first_of(self, c: Contact) -> str:
         return c.name.split()[0]
+
+    def called(self, c: Contact) -> str:
+        """How a friend names ``c`` to the persona: the first name, the whole name when the persona knows another
+        person of that first name (:func:`builder.reference.people.called`)."""
+        return called(c.name, [x.name for x in self.p.contacts])
 
 
 @world_step(
@@ -574,7 +580,7 @@ def _plan_times(pl: Planter) -> None:
     with pl.speaking(b):
         f = pl.fmt
         relay = pl.say(
-            r, "plan_relay", name=pl.first_of(a), plan=_plan_phrase(pl, activity), day=f.weekday(day), time=f.time(t2)
+            r, "plan_relay", name=pl.called(a), plan=_plan_phrase(pl, activity), day=f.weekday(day), time=f.time(t2)
         )
         e3 = pl.chat(b, relay_at, False, relay, "plan-relay", read=False)
     f = pl.fmt

@@ -5,6 +5,7 @@ next reservation when there is one."""
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 
 from apps.dining import reader as tt
 from apps.dining.tasks import APP, KIT, day_text, history, in_use, spellings, text
@@ -14,6 +15,7 @@ from builder.tasks.model import Check, RubricItem, Task
 from builder.tasks.reader import Reading, See, Unreadable, reader, visible_text
 from builder.tasks.shown import day_in
 from builder.world import World
+from scenarios.views import stated_amounts
 
 
 def calendar_tasks(world: World) -> list[Task]:
@@ -172,8 +174,21 @@ def paid_by_tasks(world: World) -> list[Task]:
 
 
 def _key(text: str) -> str:
-    """A name folded for comparing a card line with a restaurant: letters and digits only, lower case."""
-    return "".join(ch for ch in text.casefold() if ch.isalnum())
+    """A name folded for comparing a card line with a restaurant: letters and digits only, lower case, without
+    accents ("Antep Sofrası" and the card's "ANTEP SOFRASI" alike)."""
+    text = unicodedata.normalize("NFKD", text.replace("ı", "i").replace("İ", "I")).casefold()
+    return "".join(ch for ch in text if ch.isalnum() and not unicodedata.combining(ch))
+
+
+def _names_place(description: str, want: str) -> bool:
+    """Whether a card line's ``description`` names the restaurant whose :func:`_key` is ``want``: after any words
+    the bank writes first ("CARD PURCHASE", "DEBIT CARD"), its name, whole or cut short (at least six letters)."""
+    words = description.split()
+    for i in range(len(words)):
+        rest = _key(" ".join(words[i:]))
+        if len(rest) >= 6 and (want.startswith(rest) or rest.startswith(want)):
+            return True
+    return False
 
 
 @reader("day")
@@ -231,13 +246,7 @@ def last_dinner_cost(see: See, given: dict) -> Reading:
     tt.booking_on(see, "past", given["restaurant"], given["day"])
     want = _key(given["restaurant"])
     lines = card_lines(see, day, day + dt.timedelta(days=4))
-    hits = [
-        x
-        for x in lines
-        if x["cents"] < 0
-        and len(_key(x["description"])) >= 6
-        and (want.startswith(_key(x["description"])) or _key(x["description"]).startswith(want))
-    ]
+    hits = [x for x in lines if x["cents"] < 0 and _names_place(x["description"], want)]
     if len(hits) != 1:
         raise Unreadable(f"{len(hits)} card lines of {given['restaurant']} from {day} to four days after")
     hit = hits[0]
@@ -271,7 +280,6 @@ def who_paid(see: See, given: dict) -> Reading:
     came (the reservation's page), the one who asked in Parley for the persona's part of that dinner paid, and the
     amount is what they asked."""
     from apps.messaging import reader as parley
-    from builder.tasks.reader import parse_money
 
     day = dt.date.fromisoformat(given["day"])
     row = tt.booking_on(see, "past", given["restaurant"], given["day"])
@@ -280,7 +288,7 @@ def who_paid(see: See, given: dict) -> Reading:
     charged = [
         x
         for x in card_lines(see, day, day + dt.timedelta(days=4))
-        if x["cents"] < 0 and len(_key(x["description"])) >= 6 and want.startswith(_key(x["description"])[:12])
+        if x["cents"] < 0 and _names_place(x["description"], want)
     ]
     if charged:
         raise Unreadable(f"the card paid {given['restaurant']}: {charged[0]['description']} {charged[0]['cents']}")
@@ -293,10 +301,9 @@ def who_paid(see: See, given: dict) -> Reading:
         for m in parley.thread(see, conv["id"]):
             if m["mine"] or m["at"] is None or m["at"].date() < day or given["restaurant"] not in m["text"]:
                 continue
-            try:
-                asks.append((name, parse_money(m["text"]), m))
-            except Unreadable:
-                continue
+            stated = stated_amounts(m["text"])  # an amount of money, not "I'll be there at 6:15 PM"
+            if len(stated) == 1:
+                asks.append((name, stated.pop(), m))
     if len({(n, c) for n, c, _ in asks}) != 1:
         raise Unreadable(f"{len(asks)} asks about {given['restaurant']} from those who came ({came})")
     name, cents, m = asks[0]

@@ -17,14 +17,14 @@ from builder.tasks import answers as A
 from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Check, RubricItem, Task
-from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader
+from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.tasks.textread import clock_text
 from builder.tasks.phrasing import month_phrase
 from builder.world import World
 from builder.reference.locale import Fmt
 from scenarios import PAIRS
 from scenarios.errands.messaging import OWN_BEFORE, trip_ahead
-from scenarios.views import airline_trip, airline_trips, p2p_with
+from scenarios.views import airline_trip, airline_trips, p2p_with, stated_amounts
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -219,7 +219,6 @@ _ASK = re.compile(
     r"|für dich|wann immer|pro person",
     re.I,
 )
-_CURRENCY = re.compile(r"[$£€¥]|\bEUR\b")
 
 
 def asks_to_pay(see: See) -> list[dict]:
@@ -230,11 +229,11 @@ def asks_to_pay(see: See) -> list[dict]:
         if c["kind"] != "direct":
             continue
         for m in thread(see, c["id"]):
-            if not m["mine"] and _CURRENCY.search(m["text"]) and _ASK.search(m["text"]):
-                money = re.search(r"[$£€¥]\s?\d[\d.,]*|\d[\d.,]*\s?(€|EUR)", m["text"])
-                out.append(
-                    {"contact": c["name"], "at": m["at"], "cents": parse_money(money.group(0)), "text": m["text"]}
-                )
+            if m["mine"] or not _ASK.search(m["text"]):
+                continue
+            stated = stated_amounts(m["text"])  # in any currency: "$12.50", "PKR 1,639", "571,17 THB", "F CFA7,339"
+            if len(stated) == 1:
+                out.append({"contact": c["name"], "at": m["at"], "cents": stated.pop(), "text": m["text"]})
     return sorted(out, key=lambda r: r["at"])
 
 

@@ -9,7 +9,8 @@ import re
 from collections import Counter
 
 from apps.dining import reader as tt
-from apps.dining.tasks import APP, KIT, dined, in_use, spellings
+from apps.dining.tasks import APP, KIT, day_text, dined, history, in_use, spellings
+from builder.reference.people import called
 from builder.tasks import answers as A
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
@@ -25,6 +26,11 @@ def contradiction_tasks(world: World) -> list[Task]:
     it = A.planted(world, "contradiction/restaurant-time")
     if it:
         booked, said = dt.datetime.fromisoformat(it["booked_time"]), dt.datetime.fromisoformat(it["friend_time"])
+        # Two upcoming tables at the restaurant: the question names the day of this one.
+        ahead = [b for b in history(world)[1] if b["restaurant"] == it["restaurant"]]
+        day = booked.date() if len(ahead) > 1 else None
+        on = f" on {day_text(day, world.persona.bank)}" if day else ""
+        friend = called(it["friend"], [c.name for c in world.persona.contacts])
         KIT.adder(world, out)(
             "cx-booking-vs-chat",
             [APP, "messaging", "mail"],
@@ -32,15 +38,16 @@ def contradiction_tasks(world: World) -> list[Task]:
             category="contradiction",
             difficulty="medium",
             time_limit_seconds=420,
-            instruction=f"What time did TableTime confirm my table at {it['restaurant']} for, and what time does "
-            f"{it['friend'].split()[0]} think it is? Which should we go by? Confirmed time first.",
+            instruction=f"What time did TableTime confirm my table at {it['restaurant']}{on} for, and what time does "
+            f"{friend} think it is? Which should we go by? Confirmed time first.",
             expected={
                 "booking_id": it["booking_id"],
                 "right": it["booked_time"],
                 "stale": it["friend_time"],
                 "truth": "booking",
                 "restaurant": it["restaurant"],
-                "friend": it["friend"].split()[0],
+                "friend": friend,
+                "day": day.isoformat() if day else None,
             },
             planted=[it["id"]],
             rule="the booking confirmation beats a friend's memory",
@@ -92,14 +99,19 @@ def companion_tasks(world: World) -> list[Task]:
 # --- readers (builder.tasks.reader): TableTime's reservations, Parley's chats -------------------------------------
 
 
-@reader("restaurant", "friend")
+@reader("restaurant", "friend", "day")
 def booking_vs_chat(see: See, given: dict) -> Reading:
-    """The booking's time (TableTime's upcoming reservation, its page) against the time in the friend's latest chat
-    message naming the restaurant; the booking confirmation wins."""
+    """The booking's time (TableTime's upcoming reservation at the restaurant, on the day the question names if it
+    names one; its page) against the time in the friend's latest chat message naming the restaurant (the friend
+    called by first name, or whole name); the booking confirmation wins."""
     name = given["restaurant"]
     booked = [r for r in tt.rows(see, "upcoming") if r["name"].casefold() == name.casefold()]
+    if given.get("day"):
+        booked = [r for r in booked if r["day"] == given["day"]]
     if len(booked) != 1:
-        raise Unreadable(f"{len(booked)} upcoming reservations at {name}")
+        raise Unreadable(
+            f"{len(booked)} upcoming reservations at {name}" + (f" on {given['day']}" if given.get("day") else "")
+        )
     row = booked[0]
     page = see.page(APP, f"/reservations/{row['confirmation']}")
     facts = dict(
@@ -113,7 +125,7 @@ def booking_vs_chat(see: See, given: dict) -> Reading:
     chats = [
         a
         for a in see.page("messaging", "/").xpath('//a[@data-testid="conversation"][@data-kind="direct"]')
-        if (a.get("data-name") or "").split()[:1] == [given["friend"]]
+        if (a.get("data-name") or "") == given["friend"] or (a.get("data-name") or "").split()[:1] == [given["friend"]]
     ]
     if len(chats) != 1:
         raise Unreadable(f"{len(chats)} direct chats with someone called {given['friend']}")

@@ -208,8 +208,24 @@ def reasoning_tasks(world: World) -> list[Task]:
 
     unread = A.planted_of(world, "unread")
     if unread:
-        people = {c.name for c in p.contacts} | set(p.work.colleagues if p.work and p.work.colleagues else [])
-        who = list(dict.fromkeys(x["sender"] for x in unread if x["sender"] in people))
+        # People, not companies: whoever writes in Parley or Huddle (the workspace's colleagues too, not only the
+        # spec's), the persona's contacts and colleagues, and a mail from a person's own address ("Philippe
+        # Vallet" <philippe.vallet@...>: a client), as the world writes people's addresses.
+        people = (
+            {c.name for c in p.contacts}
+            | set(p.work.colleagues if p.work and p.work.colleagues else [])
+            | {e.data["sender"] for e in world.of_kind("work_chat_message")}
+        )
+        mails = {e.id: e for e in world.of_kind("email")}
+
+        def by_person(x: dict) -> bool:
+            if x["app"] in ("messaging", "workchat") or x["sender"] in people:
+                return True
+            e = next((mails[s["event_id"]] for s in x.get("shows_in", []) if s["event_id"] in mails), None)
+            return e is not None and _is_person(x["sender"], e.data["from"].get("email") or "", set())
+
+        who = list(dict.fromkeys(x["sender"] for x in unread if by_person(x)))
+        people |= set(who)
         apps = list(dict.fromkeys(x["app"] for x in unread))
         label = {"mail": "email", "messaging": "Parley", "workchat": "Huddle"}
         if who:
@@ -409,7 +425,7 @@ def _is_person(name: str, address: str, people: set[str]) -> bool:
 def read_unread_people(see: See, given: dict) -> Reading:
     """Unread messages of the last three days in the apps the question names: the mail's unread files, Parley's
     unread badges (its newest messages from others), Huddle's direct-message badges and bold channels (the others'
-    messages of those days there)."""
+    messages of those days there since my own last message in it)."""
     since = see.now - dt.timedelta(days=3)
     found: list[tuple[dt.datetime, str, str, str]] = []  # (at, sender, address, app)
     people: set[str] = set()
@@ -440,7 +456,10 @@ def read_unread_people(see: See, given: dict) -> Reading:
                 people.add(c["label"])
             if not c["unread"] and not c["badge"]:
                 continue
-            recent = [m for m in huddle_recent(see, c["name"], since) if m["sender"] != my_name(see)]
+            recent = huddle_recent(see, c["name"], since)
+            # what came after my own last message there (threads included): what I replied after, I have read
+            mine = [m["at"] for m in recent if m["sender"] == my_name(see)]
+            recent = [m for m in recent if m["sender"] != my_name(see) and (not mine or m["at"] > max(mine))]
             if c["dm"] and c["badge"]:
                 recent = recent[-c["badge"] :]
             found += [(m["at"], m["sender"], "", "workchat") for m in recent]

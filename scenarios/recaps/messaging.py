@@ -210,6 +210,14 @@ def _about_other_day(text: str, day: dt.date) -> bool:
     return any(any(w in low for w in names) for i, names in enumerate(_WEEKDAYS) if i != day.weekday())
 
 
+def _answers_my_question(msgs: list[dict], x: dict, invitation: dict) -> bool:
+    """Whether ``x`` (a message of theirs) answers a question I asked after ``invitation`` right before it ("how's
+    the book going?" - "yes, cried twice"): my message just before it asks something and nothing of theirs came
+    between, so its "yes" is not an answer to the invitation."""
+    before = [m for m in msgs if m["at"] < x["at"] and m["at"] > invitation["at"]]
+    return bool(before) and before[-1]["mine"] and "?" in before[-1]["text"]
+
+
 def _answer(text: str) -> str | None:
     for kind in ("no", "maybe", "yes"):
         if _ANSWERS[kind].search(text):
@@ -249,6 +257,7 @@ def read_party_headcount(see: See, given: dict) -> Reading:
                 x
                 for x in theirs
                 if x["at"] <= since + dt.timedelta(days=3)
+                and not _answers_my_question(msgs, x, invited[0])
                 and not clocks(x["text"])
                 and not _about_other_day(x["text"], day)
                 and _answer(x["text"])

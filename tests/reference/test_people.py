@@ -89,3 +89,10 @@ def test_mc_surnames_are_cased_as_people_write_them():
     fake = faker(3, "x/mc", "en_US")
     drawn = [fake.name() for _ in range(3000)]
     assert any("Mc" in n for n in drawn) and not any(re.search(r"\bMc[a-z]", n) for n in drawn)
+
+
+def test_called_is_the_first_name_unless_someone_else_has_it():
+    known = ["Yong He", "Yong Yang", "Wei Liang"]
+    assert people.called("Yong Yang", known) == "Yong Yang"
+    assert people.called("Wei Liang", known) == "Wei"
+    assert people.called("Wei Liang", ["Wei Liang"]) == "Wei"

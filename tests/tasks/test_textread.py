@@ -13,6 +13,8 @@ def test_clocks_read_every_form_and_leave_prices_alone():
     found = [t for _, t in clocks("Nov 18 at 7:45 PM, 20 Uhr, 18.30 Uhr, 11:00 AM, 8pm, $43.05, 12:30")]
     assert found == [dt.time(19, 45), dt.time(20), dt.time(18, 30), dt.time(11), dt.time(20), dt.time(12, 30)]
     assert clocks("your share: 60,15 € and 43.05") == []
+    # German "am" (at the) after a 24-hour time is no AM
+    assert clocks("treffen uns um 15:00 am Treffpunkt") == [("15:00", dt.time(15))]
     assert clock_text(dt.time(9, 5)) == "09:05"
 
 
