@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from builder.apps import discover
-from builder.tasks.grade import grade, state_changes
+from builder.tasks.grade import grade, graded_apps, state_changes
 from builder.tasks.invariants import broken
 from builder.tasks.reader import NoReader, See, Unreadable, answer_items, compare, find, read
 from builder.tasks.model import NOT_APPS
@@ -115,7 +115,7 @@ def run_oracle(task, world, layer: Path, tmp: Path) -> tuple[int, int, list, lis
     """(score before, score after, items after, invariants broken, apps changed unchecked) of ``task`` done by its
     oracle on fresh copies of ``layer``: :func:`builder.tasks.invariants.broken` and :func:`uncovered` over every
     app's database."""
-    apps = [a for a in task.apps_involved if a not in NOT_APPS]
+    apps = graded_apps(task)
     every = [a.name for a in discover()]
     seeded = {a: layer / "var/lib/persona-desktop/apps" / app(a).name / app(a).database for a in every}
     initial = {a: seeded[a] for a in apps}
