@@ -14,17 +14,22 @@ An app declares its side of this in an optional ``apps/<app>/effects.py`` (it na
   routes (``calendar/rsvp``).
 * ``CAUSES`` (a calling app): :class:`Cause` records, each "every row of this change of my database makes
   ``min``..``max`` calls of that name".
-* ``VISITS`` (a providing app): changes looking around the app may make at any time (mail marked read); the added
-  item allows them (``min`` 0).
-* ``IGNORE`` (a providing app): tables a state diff of it never compares (default: the sign-in sessions).
+* ``VISITS`` (any app): changes looking around the app may make at any time (mail marked read); every item this
+  module builds for the app allows them (``min`` 0).
+* ``IGNORE`` (any app): tables a state diff of it never compares (default: the sign-in sessions; a cart).
 
 The calls a task makes are counted from its own state_diff items (:func:`calls`): a change allowed ``a``..``b``
 rows, whose rows each make ``c``..``d`` calls, makes ``a*c``..``b*d`` of them (an update whose cause is a column
 counts towards the minimum only when the change names that column: the task says it changes). A providing app
-already covered by a state_diff item of the task is left to that item (its author counted the deliveries: a mail
-task that also books a table); one whose calls may all be none (every minimum 0: a refund that depends on the fare)
-gets no item, since an item that passes on an untouched database would score when nothing was done. Every added
-item weighs :data:`WEIGHT`; the task's other items give up that weight in proportion to theirs.
+already covered by a state_diff item of the task is left to that item; one whose calls may all be none (every
+minimum 0: a refund that depends on the fare) gets no item, since an item that passes on an untouched database
+would score when nothing was done. Every added item weighs :data:`WEIGHT`; the task's other items give up that
+weight in proportion to theirs (:func:`with_items`).
+
+A task says more where it knows more: a long errand diffs every app it acts in with :func:`acting` (each item
+counting the calls the errand's other items make into that app: the mail to the lead, with the confirmations of
+the table and the ride booked), and a task whose own rows cannot tell a call from none (a market's ``activity``
+row is a transfer or a trade) states its calls with :func:`expect`.
 
 Pure and deterministic: apps in :func:`builder.apps.discover` order, calls and changes in declaration order.
 """
