@@ -33,7 +33,9 @@ def _local(world: World, naive: dt.datetime) -> str:
 
 
 def _mail_only(weight: int = 10) -> RubricItem:
-    """Mailbox changed only by mails sent and received (confirmations of the other apps), reads and answers."""
+    """Mailbox changed only by mails sent and received (confirmations of the other apps), reads and answers: the
+    place and weight of the mailbox's item, which :func:`builder.tasks.effects.acting` then replaces with the exact
+    one (the errand's own mail and answers, and the confirmations its other steps mail)."""
     return RubricItem(
         id="only-mail",
         weight=weight,
