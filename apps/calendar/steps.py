@@ -24,12 +24,13 @@ def created(day: str, groups: list[list[str]], calendar: str | None = None) -> C
 
 
 def new_events(n: int = 1, most: int | None = None) -> tuple[Change, ...]:
-    """The rows ``n`` (to ``most``) events the persona adds to Daybook write (for a state_diff item): the events and
-    their reminders (the form's, or a calendar file's)."""
+    """The rows ``n`` (to ``most``) events the persona adds to Daybook write (for a state_diff item): the events,
+    their reminders (the form's, or a calendar file's) and the guests a calendar file names."""
     hi = n if most is None else most
     return (
         Change(table="events", op="insert", min=n, max=hi),
         Change(table="reminders", op="insert", min=0, max=hi),
+        Change(table="attendees", op="insert", min=0),
     )
 
 

@@ -39,10 +39,14 @@ STATUS = ["status_emoji", "status_text", "status_expires_at", "status_set_at"]
 
 
 def new_posts(n: int = 1, most: int | None = None, *, status: bool = False) -> tuple[Change, ...]:
-    """The rows ``n`` (to ``most``) posts of the persona write in Huddle, and with ``status`` the status they set (for
-    a state_diff item)."""
+    """The rows ``n`` (to ``most``) posts of the persona write in Huddle (with the people they @-mention), and with
+    ``status`` the status they set (for a state_diff item)."""
     hi = n if most is None else most
-    posts = (Change(table="messages", op="insert", min=n, max=hi),) if hi else ()
+    posts = (
+        (Change(table="messages", op="insert", min=n, max=hi), Change(table="mentions", op="insert", min=0))
+        if hi
+        else ()
+    )
     return posts + ((Change(table="users", op="update", min=1, max=1, columns=STATUS),) if status else ())
 
 
