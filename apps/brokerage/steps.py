@@ -7,9 +7,22 @@ from __future__ import annotations
 
 import urllib.parse
 
+from builder.tasks.model import Change
 from builder.tasks.oracle import OracleError, Web
 
 APP = "brokerage"
+
+
+def deposit_and_buy() -> tuple[Change, ...]:
+    """The rows a deposit from checking spent on one market buy writes in Tidewell (for a state_diff item): the
+    transfer, the order, their two cash lines, the holding bought into or opened."""
+    return (
+        Change(table="transfers", op="insert", min=1, max=1),
+        Change(table="orders", op="insert", min=1, max=1),
+        Change(table="cash_ledger", op="insert", min=2, max=2),
+        Change(table="holdings", op="update", min=0, max=1, columns=["shares_e4", "cost_cents"]),
+        Change(table="holdings", op="insert", min=0, max=1),
+    )
 
 
 def money_field(cents: int) -> str:

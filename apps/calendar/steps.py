@@ -5,7 +5,7 @@ actions that do it through Daybook's own routes (see builder.tasks.steps for the
 from __future__ import annotations
 
 from builder.tasks import steps as S
-from builder.tasks.model import Check
+from builder.tasks.model import Change, Check
 from builder.tasks.oracle import OracleError, Web
 
 
@@ -20,6 +20,30 @@ def created(day: str, groups: list[list[str]], calendar: str | None = None) -> C
                                AND substr(start_local, 1, ?) = ?{cal}{more}""",
         [len(day), day, *([calendar] if calendar else []), *params],
         [[1]],
+    )
+
+
+def new_events(n: int = 1, most: int | None = None) -> tuple[Change, ...]:
+    """The rows ``n`` (to ``most``) events the persona adds to Daybook write (for a state_diff item): the events,
+    their reminders (the form's, or a calendar file's) and the guests a calendar file names."""
+    hi = n if most is None else most
+    return (
+        Change(table="events", op="insert", min=n, max=hi),
+        Change(table="reminders", op="insert", min=0, max=hi),
+        Change(table="attendees", op="insert", min=0),
+    )
+
+
+def moved_events(n: int = 1, most: int | None = None) -> tuple[Change, ...]:
+    """The rows moving or editing ``n`` (to ``most``) existing Daybook events writes (for a state_diff item): the
+    events, a repeating event's one-off change, the reminder the edit form sets anew."""
+    hi = n if most is None else most
+    return (
+        Change(table="events", op="update", min=n, max=hi),
+        Change(table="overrides", op="insert", min=0, max=hi),
+        Change(table="overrides", op="update", min=0, max=hi),
+        Change(table="reminders", op="insert", min=0, max=hi),
+        Change(table="reminders", op="delete", min=0, max=hi),
     )
 
 

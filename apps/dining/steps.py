@@ -33,14 +33,18 @@ def booked(slug: str, day: str, time: str, party: int) -> Check:
     )
 
 
-def only_booking() -> Check:
-    """TableTime changed only by one new reservation (and its table holds)."""
-    return S.diff(
-        "dining",
+def new_booking() -> tuple[Change, ...]:
+    """The rows one new reservation writes in TableTime (for a state_diff item): it and its table holds."""
+    return (
         Change(table="reservations", op="insert", min=1, max=1),
         Change(table="table_holds", op="delete", min=0),
         Change(table="table_holds", op="insert", min=0),
     )
+
+
+def only_booking() -> Check:
+    """TableTime changed only by one new reservation (and its table holds)."""
+    return S.diff("dining", *new_booking())
 
 
 def restaurants_by_visits(world, with_: set[str] | None = None) -> list[dict]:

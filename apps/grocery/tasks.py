@@ -22,14 +22,19 @@ APP = "grocery"
 KIT = kit.Kit(APP, ignore=("sessions", "cart_items"))
 
 
-def new_order(lines: int | None = None) -> RubricItem:
-    """Only one new order (with ``lines`` items, or any) and its seat in a delivery or pickup window."""
-    return KIT.only(
-        "Nothing else changed at Basketful: only the one new order",
+def order_rows(lines: int | None = None) -> tuple[Change, ...]:
+    """The rows one new order (with ``lines`` items, or any) writes: it, its items, its seat in a delivery or pickup
+    window."""
+    return (
         Change(table="orders", op="insert", min=1, max=1),
         Change(table="order_items", op="insert", min=lines or 1, max=lines),
         Change(table="window_seats", op="insert", min=1, max=1),
     )
+
+
+def new_order(lines: int | None = None) -> RubricItem:
+    """Only one new order (:func:`order_rows`)."""
+    return KIT.only("Nothing else changed at Basketful: only the one new order", *order_rows(lines))
 
 
 def new_list(name: str, lines: int) -> RubricItem:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import urllib.parse
 
 from builder.tasks import steps as S
-from builder.tasks.model import Check
+from builder.tasks.model import Change, Check
 from builder.tasks.oracle import OracleError, Web
 
 APP = "mail"
@@ -23,6 +23,14 @@ def sent(to_email: str, groups: list[list[str]] = ()) -> Check:
         [to_email, *params],
         [[1]],
     )
+
+
+def new_mail(n: int = 1, most: int | None = None, *, attachments: int = 0) -> tuple[Change, ...]:
+    """The rows ``n`` (to ``most``) mails the persona sends write in Mailbox, with the answers the contacts' reply
+    engine may send back (up to one each), and ``attachments`` files forwarded with them (for a state_diff item)."""
+    hi = n if most is None else most
+    files = (Change(table="attachments", op="insert", min=0, max=attachments),) if attachments else ()
+    return (Change(table="messages", op="insert", min=n, max=2 * hi), *files)
 
 
 def send(web: Web, to: str, subject: str, body: str, *, reply_to: int | None = None) -> None:

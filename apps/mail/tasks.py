@@ -16,6 +16,8 @@ from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.phrasing import last_month
 from builder.world import World
 
+from .effects import VISITS
+
 APP = "mail"
 
 
@@ -24,8 +26,7 @@ def _text(*options: str) -> Check:
 
 
 #: Reading mail marks it read: allowed in every action's state diff, whatever else the task changes.
-_READ = Change(table="messages", op="update", min=0, columns=["is_read"])
-KIT = kit.Kit(APP, nothing_else="Nothing else changed in the mailbox: only {}", allowed=(_READ,))
+KIT = kit.Kit(APP, nothing_else="Nothing else changed in the mailbox: only {}", allowed=VISITS)
 
 
 #: A sent mail the user wrote in the app, answering message ``?`` and addressed to ``?``.

@@ -45,17 +45,20 @@ def sent_group(members: list[str], groups: list[list[str]] = ()) -> Check:
     )
 
 
-def only_texts(min_sent: int, max_sent: int | None = None, *, groups: int = 0) -> Check:
-    """Parley changed only by the persona's texts (at least ``min_sent`` rows with the replies they draw), reads,
-    conversations opened and ``groups`` new groups with their members."""
-    changes = [
+def texts(min_sent: int, max_sent: int | None = None, *, groups: int = 0) -> tuple[Change, ...]:
+    """The rows the persona's texts write in Parley (for a state_diff item): at least ``min_sent`` messages with the
+    replies they draw, conversations opened and ``groups`` new groups with their members."""
+    changes = (
         Change(table="messages", op="insert", min=min_sent, max=max_sent),
-        Change(table="messages", op="update", min=0, columns=["read_at"]),
         Change(table="conversations", op="insert", min=groups, max=groups + 4),
-    ]
-    if groups:
-        changes.append(Change(table="members", op="insert", min=2 * groups))
-    return S.diff("messaging", *changes)
+    )
+    return changes + ((Change(table="members", op="insert", min=2 * groups),) if groups else ())
+
+
+def only_texts(min_sent: int, max_sent: int | None = None, *, groups: int = 0) -> Check:
+    """Parley changed only by the persona's texts (:func:`texts`) and reads."""
+    sent, *rest = texts(min_sent, max_sent, groups=groups)
+    return S.diff("messaging", sent, Change(table="messages", op="update", min=0, columns=["read_at"]), *rest)
 
 
 def conversation(web: Web, contact: str) -> int:

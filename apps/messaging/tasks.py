@@ -20,14 +20,11 @@ from builder.world.calendar import reservation_time
 from builder.reference.locale import Fmt
 from builder.reference.people import called
 
+from .effects import VISITS
 from .seed import chat_contacts, groups
 
 APP = "messaging"
-KIT = kit.Kit(
-    APP,
-    nothing_else="Nothing else changed in Parley: only {}",
-    allowed=(Change(table="messages", op="update", min=0, columns=["read_at"]),),
-)
+KIT = kit.Kit(APP, nothing_else="Nothing else changed in Parley: only {}", allowed=VISITS)
 #: The direct conversation with the contact named by the bound parameter.
 DIRECT = (
     "(SELECT id FROM conversations WHERE kind = 'direct' AND contact_id = (SELECT id FROM contacts WHERE name = ?))"

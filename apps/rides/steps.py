@@ -5,7 +5,7 @@ actions that do it through ZipRide's own routes (see builder.tasks.steps for the
 from __future__ import annotations
 
 from builder.tasks import steps as S
-from builder.tasks.model import Check
+from builder.tasks.model import Change, Check
 from builder.tasks.oracle import OracleError, Web
 
 
@@ -26,6 +26,11 @@ def booked(pickup: str, dropoff: str, lo: str, hi: str) -> Check:
         [*params, lo, hi],
         [[1]],
     )
+
+
+def new_rides(n: int = 1) -> tuple[Change, ...]:
+    """The rows ``n`` rides the persona books write in ZipRide (for a state_diff item)."""
+    return (Change(table="rides", op="insert", min=n, max=n),)
 
 
 def schedule(web: Web, pickup: str, dropoff: str, at: str, ride_type: str = "zip") -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import urllib.parse
 
 from builder.tasks import steps as S
-from builder.tasks.model import Check
+from builder.tasks.model import Change, Check
 from builder.tasks.oracle import OracleError, Web
 
 
@@ -44,6 +44,14 @@ def order(web: Web, sku: str, qty: int, card_last4: str) -> str:
     if "placed=1" not in location:
         raise OracleError(f"Shopwell did not place the order: {location!r}")
     return web.one("shop", "SELECT order_number FROM orders WHERE world_ref IS NULL ORDER BY id DESC LIMIT 1")
+
+
+def order_rows(lines: int = 1, most: int | None = None) -> tuple[Change, ...]:
+    """The rows one order of ``lines`` (to ``most``) lines writes in Shopwell (for a state_diff item)."""
+    return (
+        Change(table="orders", op="insert", min=1, max=1),
+        Change(table="order_items", op="insert", min=lines, max=lines if most is None else most),
+    )
 
 
 def gift(slug_part: str) -> dict | None:

@@ -24,6 +24,18 @@ from .seed import REVIEW_AFTER_DAYS, bookings
 
 APP = "stays"
 KIT = kit.Kit(APP, nothing_else="Nothing else changed at Bramblestay: only {}")
+#: The columns new dates change on a booking (web/lib/stays.ts ``changeDates``).
+DATES = [
+    "check_in",
+    "check_out",
+    "nights",
+    "nightly_cents",
+    "subtotal_cents",
+    "taxes_cents",
+    "fees_cents",
+    "total_cents",
+    "cancel_until",
+]
 
 
 def stays_of(world: World) -> tuple[list[dict], list[dict]]:
@@ -92,7 +104,7 @@ class EarlyCheckout:
         """The item that nothing else changed at Bramblestay."""
         return KIT.only(
             "the changed booking, its change record and the night given up",
-            Change(table="bookings", op="update", min=1, max=1),
+            Change(table="bookings", op="update", min=1, max=1, columns=DATES),
             Change(table="booking_changes", op="insert", min=1, max=1),
             Change(table="booking_nights", op="delete", min=1, max=1),
         )
@@ -260,7 +272,13 @@ def tasks(world: World) -> list[Task]:
                 ),
                 KIT.only(
                     "that booking cancelled and its nights released",
-                    Change(table="bookings", op="update", min=1, max=1),
+                    Change(
+                        table="bookings",
+                        op="update",
+                        min=1,
+                        max=1,
+                        columns=["status", "cancelled_at", "refund_cents", "cancel_fee_cents"],
+                    ),
                     Change(table="booking_nights", op="delete", min=1),
                 ),
             ],

@@ -5,7 +5,7 @@ actions that do it through Huddle's own routes (see builder.tasks.steps for the 
 from __future__ import annotations
 
 from builder.tasks import steps as S
-from builder.tasks.model import Check
+from builder.tasks.model import Change, Check
 from builder.tasks.oracle import OracleError, Web
 
 
@@ -32,6 +32,22 @@ def status_set(text_forms: list[str], until: str) -> Check:
         [*text_forms, until],
         [[1]],
     )
+
+
+#: The columns setting or clearing the persona's status writes.
+STATUS = ["status_emoji", "status_text", "status_expires_at", "status_set_at"]
+
+
+def new_posts(n: int = 1, most: int | None = None, *, status: bool = False) -> tuple[Change, ...]:
+    """The rows ``n`` (to ``most``) posts of the persona write in Huddle (with the people they @-mention), and with
+    ``status`` the status they set (for a state_diff item)."""
+    hi = n if most is None else most
+    posts = (
+        (Change(table="messages", op="insert", min=n, max=hi), Change(table="mentions", op="insert", min=0))
+        if hi
+        else ()
+    )
+    return posts + ((Change(table="users", op="update", min=1, max=1, columns=STATUS),) if status else ())
 
 
 def post(web: Web, channel: str, text: str) -> None:

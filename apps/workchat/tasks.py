@@ -17,12 +17,10 @@ from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.world import World
 from builder.world.work_chat import channels
 
+from .effects import VISITS
+
 APP = "workchat"
-KIT = kit.Kit(
-    APP,
-    nothing_else="Nothing else changed in Huddle: only {}",
-    allowed=(Change(table="messages", op="update", min=0, columns=["is_read"]),),
-)
+KIT = kit.Kit(APP, nothing_else="Nothing else changed in Huddle: only {}", allowed=VISITS)
 #: The persona's row in ``people`` (sql text).
 ME = "(SELECT id FROM people WHERE is_me = 1)"
 #: The channel whose name is the bound parameter (sql text).

@@ -24,9 +24,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from .grade import REPORTED, grade
+from .grade import REPORTED, grade, graded_apps
 from .judge import openai_judge
-from .model import NOT_APPS, Task
+from .model import Task
 
 APPS_ROOT = Path("var/lib/persona-desktop/apps")
 
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> None:
             answer = args.answer_file.read_text(encoding="utf-8", errors="replace")
         except OSError as e:
             _fail(f"{args.answer_file}: {e.strerror or e}")
-    apps = [a for a in task.apps_involved if a not in NOT_APPS]
+    apps = graded_apps(task)
     homes = sorted(p for p in (state / "home").glob("*") if p.is_dir()) if (state / "home").is_dir() else []
     judge = openai_judge(args.judge_url, args.judge_model, os.environ.get("JUDGE_API_KEY")) if args.judge_url else None
     score, results = grade(

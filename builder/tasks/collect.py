@@ -20,6 +20,7 @@ from functools import cache
 
 from builder.world import World
 
+from . import effects
 from .model import NOT_APPS, Dropped, Task
 
 #: The package the scenarios live in (a top-level folder of the repository).
@@ -83,8 +84,10 @@ def home_tasks(
     world: World, app: str, own: list[Task], built: Iterable[str] | None = None, *, dropped: bool = False
 ) -> list[Task]:
     """The tasks whose ids name ``app``: its ``own`` tasks (its ``tasks.py``'s) with the scenarios homed there
-    placed among them, leaving out scenarios that need an app outside ``built`` (``None``: every app). With
-    ``dropped``, the :class:`~builder.tasks.model.Dropped` records among them instead of the tasks.
+    placed among them, leaving out scenarios that need an app outside ``built`` (``None``: every app), every action
+    task given a state_diff item for each app of ``built`` its actions write into through a service
+    (:func:`builder.tasks.effects.complete`: the confirmation mail, the card payment). With ``dropped``, the
+    :class:`~builder.tasks.model.Dropped` records among them instead of the tasks.
 
     Raises ``ValueError`` when a scenario's anchor task is missing though the scenario has tasks, or a scenario's
     task names another app in its id or lacks one of the scenario's ``apps``."""
@@ -108,7 +111,9 @@ def home_tasks(
             placed[anchor] = placed.get(anchor, 0) + len(made)
     for _, _, made in sorted(tail, key=lambda x: x[:2]):
         out += made
-    return [t for t in out if isinstance(t, Dropped) == dropped]
+    if dropped:
+        return [t for t in out if isinstance(t, Dropped)]
+    return [effects.complete(t, built) for t in out if not isinstance(t, Dropped)]
 
 
 def tasks(world: World, apps: list) -> list[Task]:

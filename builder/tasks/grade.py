@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .matching import inside, amounts, numbers, occurrences, text_match
-from .model import Check, Task
+from .model import NOT_APPS, Check, Task
 
 # What a check's statement may do: read columns, SELECT, call functions, recurse in a CTE.
 _ALLOWED = frozenset(
@@ -427,6 +427,18 @@ def evidence_for(task: Task, databases: dict[str, Path], answer: str, initial: d
             changes = describe_changes(initial[app], databases[app])
             parts.append(f"Changes in the {app} app:\n" + ("\n".join(changes) if changes else "(none)"))
     return "\n\n".join(parts)
+
+
+def graded_apps(task: Task) -> list[str]:
+    """The apps whose databases grading ``task`` reads: its ``apps_involved`` (files and the browser aside), then every
+    other app a sql or state_diff check names (an app the task's actions write into through a service, such as the
+    bank a booking charges), in rubric order."""
+    out = [a for a in task.apps_involved if a not in NOT_APPS]
+    for item in task.rubric:
+        c = item.check
+        if c is not None and c.type in ("sql", "state_diff") and c.app not in out:
+            out.append(c.app)
+    return out
 
 
 def grade(

@@ -10,10 +10,11 @@ import urllib.parse
 from apps.airline.seed import schedule_pairs, world_route
 from apps.airline.steps import change_to_aisle, expect_confirmed
 from apps.airline.tasks import APP, CITY, KIT, aisle_seat, in_use, legs, seat_news_for
+from apps.calendar import steps as daybook
 from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
 from apps.rides import steps as zipride
-from builder.tasks import kit
+from builder.tasks import effects, kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.oracle import OracleError, Web
@@ -52,7 +53,7 @@ def seat_tasks(world: World) -> list[Task]:
             ),
             RubricItem(
                 id="text",
-                weight=40,
+                weight=35,
                 requirement=f"A new text to {who} in Parley",
                 check=kit.sql(
                     "messaging",
@@ -64,6 +65,12 @@ def seat_tasks(world: World) -> list[Task]:
                 ),
             ),
             seat.only,
+            RubricItem(
+                id="only-texts",
+                weight=5,
+                requirement="Nothing else changed in Parley: only the text (and the reply it draws)",
+                check=parley.only_texts(1, 4),
+            ),
         ],
     )
     return out
@@ -360,7 +367,18 @@ def flight_change_task(world: World) -> Task | None:
     ]
     if companions:
         todo.append(f"let {companions[0]} know about the new flight in Parley")
-    return Task(
+    # What the errand does in the apps it acts in besides Bramblestay, each app's own state_diff item (5 points each,
+    # taken from the items above in proportion): the ride booked, the flight moved in Daybook (and the stay's entry,
+    # when it comes from the change mail), the mail to the restaurant (the confirmations of the ride and the stay
+    # counted with it), the text to the companion.
+    acts = [
+        ("rides", "the ride to the airport", zipride.new_rides(1)),
+        ("calendar", "the flight moved (and the stay's entry with it)", daybook.moved_events(1, 2)),
+        ("mail", "the mail to the restaurant", mailbox.new_mail(1)),
+    ]
+    if companions:
+        acts.append(("messaging", f"the text to {companions[0]} (and the reply it draws)", parley.texts(1, 4)))
+    task = Task(
         id=f"{p.id}/airline/flight-change-fallout",
         persona=p.id,
         apps_involved=apps,
@@ -394,6 +412,7 @@ def flight_change_task(world: World) -> Task | None:
         },
         rubric=rubric,
     )
+    return effects.acting(task, *acts)
 
 
 def flight_change_fallout(task: Task, web: Web) -> str:

@@ -10,6 +10,7 @@ from apps.board.tasks import APP, KIT, PRIORITY_RANK, changed, in_use, targets, 
 from apps.calendar import steps as daybook
 from apps.mail import steps as mailbox
 from apps.workchat import steps as huddle
+from builder.tasks import effects
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, RubricItem, Task
 from builder.tasks.oracle import OracleError, Web
@@ -112,64 +113,70 @@ def _backlog_pickup(world: World) -> list[Task]:
     while day.weekday() >= 5:
         day += dt.timedelta(days=1)
     when = day_phrase(day, today)
+    task = Task(
+        id=f"{p.id}/board/backlog-pickup",
+        persona=p.id,
+        kind="action",
+        category="long_horizon",
+        apps_involved=[APP, "calendar", "workchat", "mail"],
+        difficulty="hard",
+        time_limit_seconds=1200,
+        instruction=f"I want to start on {which}. Move it to In progress; "
+        f"block 2 to 4 pm {when} in my work calendar for it, with its key in the title; post in "
+        f"#{team} on Huddle that I'm picking it up (give the key); and email {lead.split()[0]} the same.",
+        expected={
+            "key": t["key"],
+            "title": t["title"],
+            "priority": t["priority"],
+            "day": day.isoformat(),
+            "channel": team,
+            "lead": lead,
+            "lead_email": lead_email,
+        },
+        rubric=[
+            RubricItem(
+                id="moved",
+                weight=30,
+                requirement=f'{t["key"]} ("{t["title"]}", {t["priority"]}) is In progress',
+                check=KIT.sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_progress"]]),
+            ),
+            RubricItem(
+                id="calendar",
+                weight=20,
+                requirement=f"A work-calendar entry {day} ({when}) at 14:00 naming {t['key']}",
+                check=daybook.created(f"{day.isoformat()}T14", [[t["key"]]], calendar="work"),
+            ),
+            RubricItem(
+                id="post",
+                weight=20,
+                requirement=f"A post in #{team} names {t['key']}",
+                check=huddle.posted(team, [[t["key"]]]),
+            ),
+            RubricItem(
+                id="mail",
+                weight=15,
+                requirement=f"A mail to {lead} ({lead_email}) names {t['key']}",
+                check=mailbox.sent(lead_email, [[t["key"]]]),
+            ),
+            RubricItem(
+                id="only-board",
+                weight=15,
+                requirement=f"Nothing else changed on the board: only {t['key']}'s status",
+                check=S.diff(
+                    "board",
+                    Change(table="tickets", op="update", min=1, max=1),
+                    Change(table="activity", op="insert", min=1),
+                    Change(table="comments", op="insert", min=0),
+                ),
+            ),
+        ],
+    )
     return [
-        Task(
-            id=f"{p.id}/board/backlog-pickup",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "calendar", "workchat", "mail"],
-            difficulty="hard",
-            time_limit_seconds=1200,
-            instruction=f"I want to start on {which}. Move it to In progress; "
-            f"block 2 to 4 pm {when} in my work calendar for it, with its key in the title; post in "
-            f"#{team} on Huddle that I'm picking it up (give the key); and email {lead.split()[0]} the same.",
-            expected={
-                "key": t["key"],
-                "title": t["title"],
-                "priority": t["priority"],
-                "day": day.isoformat(),
-                "channel": team,
-                "lead": lead,
-                "lead_email": lead_email,
-            },
-            rubric=[
-                RubricItem(
-                    id="moved",
-                    weight=30,
-                    requirement=f'{t["key"]} ("{t["title"]}", {t["priority"]}) is In progress',
-                    check=KIT.sql("SELECT status FROM tickets WHERE key = ?", [t["key"]], [["in_progress"]]),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=20,
-                    requirement=f"A work-calendar entry {day} ({when}) at 14:00 naming {t['key']}",
-                    check=daybook.created(f"{day.isoformat()}T14", [[t["key"]]], calendar="work"),
-                ),
-                RubricItem(
-                    id="post",
-                    weight=20,
-                    requirement=f"A post in #{team} names {t['key']}",
-                    check=huddle.posted(team, [[t["key"]]]),
-                ),
-                RubricItem(
-                    id="mail",
-                    weight=15,
-                    requirement=f"A mail to {lead} ({lead_email}) names {t['key']}",
-                    check=mailbox.sent(lead_email, [[t["key"]]]),
-                ),
-                RubricItem(
-                    id="only-board",
-                    weight=15,
-                    requirement=f"Nothing else changed on the board: only {t['key']}'s status",
-                    check=S.diff(
-                        "board",
-                        Change(table="tickets", op="update", min=1, max=1),
-                        Change(table="activity", op="insert", min=1),
-                        Change(table="comments", op="insert", min=0),
-                    ),
-                ),
-            ],
+        effects.acting(
+            task,
+            ("calendar", "the block for the ticket", daybook.new_events(1)),
+            ("workchat", f"the post in #{team}", huddle.new_posts(1, 2)),
+            ("mail", f"the mail to {lead} (and the answer it draws)", mailbox.new_mail(1)),
         )
     ]
 
@@ -206,88 +213,94 @@ def _travel_handover(world: World) -> list[Task]:
     team = S.team_channel(world)
     if team is None:
         return []
-    return [
-        Task(
-            id=f"{p.id}/board/travel-handover",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "airline", "workchat", "calendar", "mail"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f"Before my next trip (check my flights for the days), hand my work over: reassign every open "
-            f"ticket of mine on the board to {taker}; post in #{team} on Huddle which tickets "
-            f"{taker.split()[0]} is taking over (by key) and the days I'm away; set my Huddle status to "
-            f'"Out of office" until the day I fly back; block those days (from the day I leave to the day I '
-            f'fly back) in my work calendar as an all-day "Out of office"; and email {lead.split()[0]} the '
-            "same handover.",
-            expected={
-                "keys": keys,
-                "taker": taker,
-                "channel": team,
-                "lead": lead,
-                "lead_email": lead_email,
-                "leave": leave.isoformat(),
-                "back": back.isoformat(),
-            },
-            rubric=[
-                RubricItem(
-                    id="reassigned",
-                    weight=25,
-                    requirement=f"{', '.join(keys)} are assigned to {taker}",
-                    check=KIT.sql(
-                        f"""SELECT COUNT(*) FROM tickets t JOIN people p ON p.id = t.assignee_id
+    task = Task(
+        id=f"{p.id}/board/travel-handover",
+        persona=p.id,
+        kind="action",
+        category="long_horizon",
+        apps_involved=[APP, "airline", "workchat", "calendar", "mail"],
+        difficulty="hard",
+        time_limit_seconds=1500,
+        instruction=f"Before my next trip (check my flights for the days), hand my work over: reassign every open "
+        f"ticket of mine on the board to {taker}; post in #{team} on Huddle which tickets "
+        f"{taker.split()[0]} is taking over (by key) and the days I'm away; set my Huddle status to "
+        f'"Out of office" until the day I fly back; block those days (from the day I leave to the day I '
+        f'fly back) in my work calendar as an all-day "Out of office"; and email {lead.split()[0]} the '
+        "same handover.",
+        expected={
+            "keys": keys,
+            "taker": taker,
+            "channel": team,
+            "lead": lead,
+            "lead_email": lead_email,
+            "leave": leave.isoformat(),
+            "back": back.isoformat(),
+        },
+        rubric=[
+            RubricItem(
+                id="reassigned",
+                weight=25,
+                requirement=f"{', '.join(keys)} are assigned to {taker}",
+                check=KIT.sql(
+                    f"""SELECT COUNT(*) FROM tickets t JOIN people p ON p.id = t.assignee_id
                                           WHERE t.key IN ({marks}) AND p.name = ?""",
-                        [*keys, taker],
-                        [[len(keys)]],
-                    ),
+                    [*keys, taker],
+                    [[len(keys)]],
                 ),
-                RubricItem(
-                    id="post",
-                    weight=15,
-                    requirement=f"A post in #{team} names {', '.join(keys)}",
-                    check=huddle.posted(team, [[k] for k in keys]),
-                ),
-                RubricItem(
-                    id="status",
-                    weight=15,
-                    requirement=f'Huddle status "Out of office" until {back}',
-                    check=huddle.status_set(["out of office", "ooo"], back.isoformat()),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=15,
-                    requirement=f'An all-day "Out of office" on the work calendar '
-                    f"from {leave} ({day_phrase(leave, today)}) to {back}",
-                    check=S.sql(
-                        "calendar",
-                        """SELECT COUNT(*) > 0 FROM events WHERE world_ref IS NULL
+            ),
+            RubricItem(
+                id="post",
+                weight=15,
+                requirement=f"A post in #{team} names {', '.join(keys)}",
+                check=huddle.posted(team, [[k] for k in keys]),
+            ),
+            RubricItem(
+                id="status",
+                weight=15,
+                requirement=f'Huddle status "Out of office" until {back}',
+                check=huddle.status_set(["out of office", "ooo"], back.isoformat()),
+            ),
+            RubricItem(
+                id="calendar",
+                weight=15,
+                requirement=f'An all-day "Out of office" on the work calendar '
+                f"from {leave} ({day_phrase(leave, today)}) to {back}",
+                check=S.sql(
+                    "calendar",
+                    """SELECT COUNT(*) > 0 FROM events WHERE world_ref IS NULL
                                                       AND calendar_id = 'work' AND all_day = 1
                                                       AND substr(start_local, 1, 10) = ? AND substr(end_local, 1, 10) >= ?
                                                       AND (instr(lower(title), 'out of office') > 0
                                                            OR instr(lower(title), 'ooo') > 0)""",
-                        [leave.isoformat(), back.isoformat()],
-                        [[1]],
-                    ),
+                    [leave.isoformat(), back.isoformat()],
+                    [[1]],
                 ),
-                RubricItem(
-                    id="mail",
-                    weight=15,
-                    requirement=f"A mail to {lead} ({lead_email}) names {', '.join(keys)}",
-                    check=mailbox.sent(lead_email, [[k] for k in keys]),
+            ),
+            RubricItem(
+                id="mail",
+                weight=15,
+                requirement=f"A mail to {lead} ({lead_email}) names {', '.join(keys)}",
+                check=mailbox.sent(lead_email, [[k] for k in keys]),
+            ),
+            RubricItem(
+                id="only-board",
+                weight=15,
+                requirement="Nothing else changed on the board: only those tickets reassigned",
+                check=S.diff(
+                    "board",
+                    Change(table="tickets", op="update", min=len(keys), max=len(keys)),
+                    Change(table="activity", op="insert", min=len(keys)),
+                    Change(table="comments", op="insert", min=0),
                 ),
-                RubricItem(
-                    id="only-board",
-                    weight=15,
-                    requirement="Nothing else changed on the board: only those tickets reassigned",
-                    check=S.diff(
-                        "board",
-                        Change(table="tickets", op="update", min=len(keys), max=len(keys)),
-                        Change(table="activity", op="insert", min=len(keys)),
-                        Change(table="comments", op="insert", min=0),
-                    ),
-                ),
-            ],
+            ),
+        ],
+    )
+    return [
+        effects.acting(
+            task,
+            ("workchat", f"the handover post in #{team} and the status", huddle.new_posts(1, 2, status=True)),
+            ("calendar", "the out-of-office days", daybook.new_events(1)),
+            ("mail", f"the mail to {lead} (and the answer it draws)", mailbox.new_mail(1)),
         )
     ]
 

@@ -15,6 +15,7 @@ from apps.dining import steps as tabletime
 from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
 from apps.shop import steps as shopwell
+from builder.tasks import effects
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.oracle import Web
@@ -71,85 +72,91 @@ def long_tasks(world: World) -> list[Task]:
     party = 2 + len(others)
     first = who.name.split()[0]
     title = f"{first}'s birthday"
+    task = Task(
+        id=f"{p.id}/calendar/birthday-dinner",
+        persona=p.id,
+        kind="action",
+        category="long_horizon",
+        apps_involved=[APP, "shop", "bank", "dining", "mail", "messaging"],
+        difficulty="hard",
+        time_limit_seconds=1500,
+        instruction=f"{first}'s birthday is {day_phrase(day, world.now.date())}. Order the {present['title']} "
+        f"({present['variant']}) from Shopwell as a present, to my home, with my {card['label']}; book a "
+        f"table at the restaurant I've booked most on TableTime for {party} that evening at 7:30 pm "
+        f"({first}, me, {others[0]} and {others[1]}); add it to my calendar from the confirmation email; "
+        f'and start a Parley group called "{title}" with {others[0].split()[0]} and '
+        f"{others[1].split()[0]} (not {first}, it's a surprise) telling them where and when.",
+        expected={
+            "sku": present["sku"],
+            "card_last4": card["last4"],
+            "slug": place["slug"],
+            "restaurant": place["name"],
+            "day": day.isoformat(),
+            "time": time,
+            "party": party,
+            "crew": others,
+            "title": title,
+            "friend": who.name,
+        },
+        rubric=[
+            RubricItem(
+                id="present",
+                weight=15,
+                requirement=f"A Shopwell order of {present['title']} ({present['sku']}) with {card['label']}",
+                check=shopwell.bought(present["sku"], card["last4"]),
+            ),
+            RubricItem(
+                id="charged",
+                weight=5,
+                requirement="The order's charge reached the card",
+                check=larkspur.card_charged("shop"),
+            ),
+            RubricItem(
+                id="booked",
+                weight=25,
+                requirement=f"{place['name']} booked for {party} on {day} at {time}",
+                check=tabletime.booked(place["slug"], day.isoformat(), time, party),
+            ),
+            RubricItem(
+                id="calendar",
+                weight=15,
+                requirement=f"Daybook has the dinner at {place['name']} on {day}",
+                check=daybook.created(f"{day}T{time}", [[place["name"]]]),
+            ),
+            RubricItem(
+                id="group",
+                weight=20,
+                requirement=f"A Parley group with {others[0]} and {others[1]} (only) names {place['name']}",
+                check=parley.sent_group(others, [[place["name"]]]),
+            ),
+            RubricItem(
+                id="group-says",
+                weight=5,
+                requirement=f"It gives the time and keeps it a surprise from {first} (judge: read it)",
+            ),
+            RubricItem(
+                id="only-calendar",
+                weight=15,
+                requirement="Nothing else changed in Daybook: only the dinner added",
+                check=Check(
+                    type="state_diff",
+                    app=APP,
+                    ignore=["sessions"],
+                    changes=[
+                        Change(table="events", op="insert", min=1, max=1),
+                        Change(table="reminders", op="insert", min=0, max=1),
+                        Change(table="attendees", op="insert", min=0),
+                    ],
+                ),
+            ),
+        ],
+    )
     return [
-        Task(
-            id=f"{p.id}/calendar/birthday-dinner",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "shop", "bank", "dining", "mail", "messaging"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f"{first}'s birthday is {day_phrase(day, world.now.date())}. Order the {present['title']} "
-            f"({present['variant']}) from Shopwell as a present, to my home, with my {card['label']}; book a "
-            f"table at the restaurant I've booked most on TableTime for {party} that evening at 7:30 pm "
-            f"({first}, me, {others[0]} and {others[1]}); add it to my calendar from the confirmation email; "
-            f'and start a Parley group called "{title}" with {others[0].split()[0]} and '
-            f"{others[1].split()[0]} (not {first}, it's a surprise) telling them where and when.",
-            expected={
-                "sku": present["sku"],
-                "card_last4": card["last4"],
-                "slug": place["slug"],
-                "restaurant": place["name"],
-                "day": day.isoformat(),
-                "time": time,
-                "party": party,
-                "crew": others,
-                "title": title,
-                "friend": who.name,
-            },
-            rubric=[
-                RubricItem(
-                    id="present",
-                    weight=15,
-                    requirement=f"A Shopwell order of {present['title']} ({present['sku']}) with {card['label']}",
-                    check=shopwell.bought(present["sku"], card["last4"]),
-                ),
-                RubricItem(
-                    id="charged",
-                    weight=5,
-                    requirement="The order's charge reached the card",
-                    check=larkspur.card_charged("shop"),
-                ),
-                RubricItem(
-                    id="booked",
-                    weight=25,
-                    requirement=f"{place['name']} booked for {party} on {day} at {time}",
-                    check=tabletime.booked(place["slug"], day.isoformat(), time, party),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=15,
-                    requirement=f"Daybook has the dinner at {place['name']} on {day}",
-                    check=daybook.created(f"{day}T{time}", [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="group",
-                    weight=20,
-                    requirement=f"A Parley group with {others[0]} and {others[1]} (only) names {place['name']}",
-                    check=parley.sent_group(others, [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="group-says",
-                    weight=5,
-                    requirement=f"It gives the time and keeps it a surprise from {first} (judge: read it)",
-                ),
-                RubricItem(
-                    id="only-calendar",
-                    weight=15,
-                    requirement="Nothing else changed in Daybook: only the dinner added",
-                    check=Check(
-                        type="state_diff",
-                        app=APP,
-                        ignore=["sessions"],
-                        changes=[
-                            Change(table="events", op="insert", min=1, max=1),
-                            Change(table="reminders", op="insert", min=0, max=1),
-                            Change(table="attendees", op="insert", min=0),
-                        ],
-                    ),
-                ),
-            ],
+        effects.acting(
+            task,
+            ("shop", "the present ordered", shopwell.order_rows(1)),
+            ("dining", "the table booked", tabletime.new_booking()),
+            ("messaging", "the group and its message (and the replies)", parley.texts(1, 4, groups=1)),
         )
     ]
 

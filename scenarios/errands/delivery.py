@@ -10,6 +10,7 @@ from apps.delivery.steps import KIT, SLACK_MINUTES, charge_pending, new_order, o
 from apps.delivery.tasks import APP, done_orders, in_use, open_for, usual_dinner
 from builder.reference.delivery import catalogue as delivery
 from builder.money import money
+from builder.tasks import effects
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.oracle import Web
@@ -32,69 +33,75 @@ def _sick_day(world: World, place: dict, slot: dt.datetime, items: list[dict], q
     lead, lead_email = lead_of
     today = world.now.date().isoformat()
     sick = ["sick", "unwell"]  # not "ill": it is inside "will"
+    task = Task(
+        id=f"{p.id}/delivery/sick-day",
+        persona=p.id,
+        kind="action",
+        category="long_horizon",
+        apps_involved=["delivery", "bank", "workchat", "mail", "calendar"],
+        difficulty="hard",
+        time_limit_seconds=1500,
+        instruction=f'I\'m off sick today. Set my Huddle status to "Out sick" for today, tell #{team} on Huddle, '
+        f'email {lead.split()[0]} that I\'m off sick, block today in my work calendar as an all-day "Out sick", '
+        f"and get my usual from {place['name']} delivered on DashBite at 7 pm tonight, with my usual tip.",
+        expected={
+            "restaurant": place["name"],
+            "items": items,
+            "when": "later",
+            "at": slot.strftime("%Y-%m-%dT%H:%M"),
+            "tip": tp,
+            **q,
+            "channel": team,
+            "lead": lead,
+            "lead_email": lead_email,
+            "today": today,
+        },
+        rubric=[
+            RubricItem(
+                id="status",
+                weight=10,
+                requirement=f'Huddle status "Out sick" clearing today ({today})',
+                check=huddle.status_set(sick, today),
+            ),
+            RubricItem(
+                id="post",
+                weight=10,
+                requirement=f"A post in #{team} says I'm sick",
+                check=huddle.posted(team, [sick]),
+            ),
+            RubricItem(
+                id="mail",
+                weight=10,
+                requirement=f"A mail to {lead} ({lead_email}) says I'm sick",
+                check=mailbox.sent(lead_email, [sick]),
+            ),
+            RubricItem(
+                id="calendar",
+                weight=15,
+                requirement='An all-day "Out sick" in the work calendar today',
+                check=daybook.created(today, [sick], calendar="work"),
+            ),
+            RubricItem(
+                id="ordered",
+                weight=25,
+                requirement=f"A new order from {place['name']} for {slot:%H:%M} today with the usual dishes",
+                check=scheduled(place, slot, items, q),
+            ),
+            RubricItem(
+                id="charged",
+                weight=15,
+                requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
+                check=charge_pending(q),
+            ),
+            new_order(len(items)),
+        ],
+    )
     return [
-        Task(
-            id=f"{p.id}/delivery/sick-day",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=["delivery", "bank", "workchat", "mail", "calendar"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f'I\'m off sick today. Set my Huddle status to "Out sick" for today, tell #{team} on Huddle, '
-            f'email {lead.split()[0]} that I\'m off sick, block today in my work calendar as an all-day "Out sick", '
-            f"and get my usual from {place['name']} delivered on DashBite at 7 pm tonight, with my usual tip.",
-            expected={
-                "restaurant": place["name"],
-                "items": items,
-                "when": "later",
-                "at": slot.strftime("%Y-%m-%dT%H:%M"),
-                "tip": tp,
-                **q,
-                "channel": team,
-                "lead": lead,
-                "lead_email": lead_email,
-                "today": today,
-            },
-            rubric=[
-                RubricItem(
-                    id="status",
-                    weight=10,
-                    requirement=f'Huddle status "Out sick" clearing today ({today})',
-                    check=huddle.status_set(sick, today),
-                ),
-                RubricItem(
-                    id="post",
-                    weight=10,
-                    requirement=f"A post in #{team} says I'm sick",
-                    check=huddle.posted(team, [sick]),
-                ),
-                RubricItem(
-                    id="mail",
-                    weight=10,
-                    requirement=f"A mail to {lead} ({lead_email}) says I'm sick",
-                    check=mailbox.sent(lead_email, [sick]),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=15,
-                    requirement='An all-day "Out sick" in the work calendar today',
-                    check=daybook.created(today, [sick], calendar="work"),
-                ),
-                RubricItem(
-                    id="ordered",
-                    weight=25,
-                    requirement=f"A new order from {place['name']} for {slot:%H:%M} today with the usual dishes",
-                    check=scheduled(place, slot, items, q),
-                ),
-                RubricItem(
-                    id="charged",
-                    weight=15,
-                    requirement=f"The bank shows {money(q['total_cents'], cur)} pending from DashBite",
-                    check=charge_pending(q),
-                ),
-                new_order(len(items)),
-            ],
+        effects.acting(
+            task,
+            ("workchat", f"the status and the post in #{team}", huddle.new_posts(1, 2, status=True)),
+            ("calendar", "the day blocked", daybook.new_events(1)),
+            ("mail", f"the mail to {lead} (and the answer it draws)", mailbox.new_mail(1)),
         )
     ]
 

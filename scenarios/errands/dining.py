@@ -15,7 +15,7 @@ from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
 from apps.rides import steps as zipride
 from builder.money import money
-from builder.tasks import answers, kit
+from builder.tasks import answers, effects, kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.oracle import OracleError, Web
@@ -51,67 +51,72 @@ def long_tasks(world: World) -> list[Task]:
     party = 1 + len(crew)
     firsts = " and ".join(n.split()[0] for n in crew)
     title = "Dinner crew"
+    task = Task(
+        id=f"{p.id}/{APP}/friends-dinner",
+        persona=p.id,
+        kind="action",
+        category="long_horizon",
+        apps_involved=[APP, "mail", "calendar", "messaging", "rides"],
+        difficulty="hard",
+        time_limit_seconds=1500,
+        instruction=f"Plan a dinner with the two friends I eat out with most, at the restaurant we've booked together "
+        f"most: book a table for the three of us {day_phrase(day, world.now.date())} at 7 pm on TableTime; "
+        f'add it to my calendar from the confirmation email; start a Parley group called "{title}" with '
+        "them and post where and when; and schedule a ZipRide from home to the restaurant that picks me "
+        "up 15 to 45 minutes before.",
+        expected={
+            "slug": place["slug"],
+            "restaurant": place["name"],
+            "address": place["address"],
+            "day": day.isoformat(),
+            "time": time,
+            "party": party,
+            "crew": crew,
+            "title": title,
+            "ride_at": (at - dt.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M"),
+        },
+        rubric=[
+            RubricItem(
+                id="booked",
+                weight=25,
+                requirement=f"{place['name']} booked for {party} on {day} at {time}",
+                check=tabletime.booked(place["slug"], day.isoformat(), time, party),
+            ),
+            RubricItem(
+                id="calendar",
+                weight=15,
+                requirement=f"Daybook has the dinner at {place['name']} on {day} at {time}",
+                check=daybook.created(f"{day}T{time}", [[place["name"]]]),
+            ),
+            RubricItem(
+                id="group",
+                weight=20,
+                requirement=f"A Parley group with {firsts} names {place['name']}",
+                check=parley.sent_group(crew, [[place["name"]]]),
+            ),
+            RubricItem(
+                id="group-says", weight=5, requirement="The group message gives the day and time (judge: read it)"
+            ),
+            RubricItem(
+                id="ride",
+                weight=20,
+                requirement=f"A ZipRide Home -> {place['name']} picks me up between {lo:%H:%M} and {hi:%H:%M} on {day}",
+                check=zipride.booked("Home", place["address"], lo.isoformat(), hi.isoformat()),
+            ),
+            RubricItem(
+                id="only",
+                weight=15,
+                requirement="Nothing else changed at TableTime: only the new reservation",
+                check=tabletime.only_booking(),
+            ),
+        ],
+    )
     return [
-        Task(
-            id=f"{p.id}/{APP}/friends-dinner",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "mail", "calendar", "messaging", "rides"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f"Plan a dinner with the two friends I eat out with most, at the restaurant we've booked together "
-            f"most: book a table for the three of us {day_phrase(day, world.now.date())} at 7 pm on TableTime; "
-            f'add it to my calendar from the confirmation email; start a Parley group called "{title}" with '
-            "them and post where and when; and schedule a ZipRide from home to the restaurant that picks me "
-            "up 15 to 45 minutes before.",
-            expected={
-                "slug": place["slug"],
-                "restaurant": place["name"],
-                "address": place["address"],
-                "day": day.isoformat(),
-                "time": time,
-                "party": party,
-                "crew": crew,
-                "title": title,
-                "ride_at": (at - dt.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M"),
-            },
-            rubric=[
-                RubricItem(
-                    id="booked",
-                    weight=25,
-                    requirement=f"{place['name']} booked for {party} on {day} at {time}",
-                    check=tabletime.booked(place["slug"], day.isoformat(), time, party),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=15,
-                    requirement=f"Daybook has the dinner at {place['name']} on {day} at {time}",
-                    check=daybook.created(f"{day}T{time}", [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="group",
-                    weight=20,
-                    requirement=f"A Parley group with {firsts} names {place['name']}",
-                    check=parley.sent_group(crew, [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="group-says", weight=5, requirement="The group message gives the day and time (judge: read it)"
-                ),
-                RubricItem(
-                    id="ride",
-                    weight=20,
-                    requirement=f"A ZipRide Home -> {place['name']} picks me up between "
-                    f"{lo:%H:%M} and {hi:%H:%M} on {day}",
-                    check=zipride.booked("Home", place["address"], lo.isoformat(), hi.isoformat()),
-                ),
-                RubricItem(
-                    id="only",
-                    weight=15,
-                    requirement="Nothing else changed at TableTime: only the new reservation",
-                    check=tabletime.only_booking(),
-                ),
-            ],
+        effects.acting(
+            task,
+            ("calendar", "the dinner added", daybook.new_events(1)),
+            ("messaging", f'the group "{title}" and its message (and the replies)', parley.texts(1, 4, groups=1)),
+            ("rides", "the ride to the restaurant", zipride.new_rides(1)),
         )
     ]
 
@@ -147,71 +152,77 @@ def team_dinner_task(world: World) -> list[Task]:
         if len(crew) > 1
         else crew[0].split()[0]
     )
+    task = Task(
+        id=f"{p.id}/{APP}/team-dinner",
+        persona=p.id,
+        kind="action",
+        category="long_horizon",
+        apps_involved=[APP, "calendar", "workchat", "mail", "rides"],
+        difficulty="hard",
+        time_limit_seconds=1500,
+        instruction=f"Organise a team dinner with {names}: book a table for the {party} of us at {place['name']} "
+        f"{day_phrase(day, world.now.date())} at 7:30 pm on TableTime; put it in my work calendar; post "
+        f"the restaurant and time in #{team} on Huddle; email {lead.split()[0]} the same; and schedule a "
+        "ZipRide home from the restaurant for 10:30 pm that night.",
+        expected={
+            "slug": place["slug"],
+            "restaurant": place["name"],
+            "address": place["address"],
+            "day": day.isoformat(),
+            "time": time,
+            "party": party,
+            "crew": crew,
+            "channel": team,
+            "lead": lead,
+            "lead_email": lead_email,
+            "ride_at": home_at.strftime("%Y-%m-%dT%H:%M"),
+        },
+        rubric=[
+            RubricItem(
+                id="booked",
+                weight=25,
+                requirement=f"{place['name']} booked for {party} on {day} at {time}",
+                check=tabletime.booked(place["slug"], day.isoformat(), time, party),
+            ),
+            RubricItem(
+                id="calendar",
+                weight=15,
+                requirement=f"The work calendar has the dinner on {day} at {time}",
+                check=daybook.created(f"{day}T{time}", [], calendar="work"),
+            ),
+            RubricItem(
+                id="post",
+                weight=15,
+                requirement=f"A post in #{team} names {place['name']} and 7:30",
+                check=huddle.posted(team, [[place["name"]], ["7:30", "19:30"]]),
+            ),
+            RubricItem(
+                id="mail",
+                weight=10,
+                requirement=f"A mail to {lead} ({lead_email}) names {place['name']}",
+                check=mailbox.sent(lead_email, [[place["name"]]]),
+            ),
+            RubricItem(
+                id="ride",
+                weight=20,
+                requirement=f"A ZipRide {place['name']} -> Home picks me up between {lo:%H:%M} and {hi:%H:%M} on {day}",
+                check=zipride.booked(place["address"], "Home", lo.isoformat(), hi.isoformat()),
+            ),
+            RubricItem(
+                id="only",
+                weight=15,
+                requirement="Nothing else changed at TableTime: only the new reservation",
+                check=tabletime.only_booking(),
+            ),
+        ],
+    )
     return [
-        Task(
-            id=f"{p.id}/{APP}/team-dinner",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "calendar", "workchat", "mail", "rides"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f"Organise a team dinner with {names}: book a table for the {party} of us at {place['name']} "
-            f"{day_phrase(day, world.now.date())} at 7:30 pm on TableTime; put it in my work calendar; post "
-            f"the restaurant and time in #{team} on Huddle; email {lead.split()[0]} the same; and schedule a "
-            "ZipRide home from the restaurant for 10:30 pm that night.",
-            expected={
-                "slug": place["slug"],
-                "restaurant": place["name"],
-                "address": place["address"],
-                "day": day.isoformat(),
-                "time": time,
-                "party": party,
-                "crew": crew,
-                "channel": team,
-                "lead": lead,
-                "lead_email": lead_email,
-                "ride_at": home_at.strftime("%Y-%m-%dT%H:%M"),
-            },
-            rubric=[
-                RubricItem(
-                    id="booked",
-                    weight=25,
-                    requirement=f"{place['name']} booked for {party} on {day} at {time}",
-                    check=tabletime.booked(place["slug"], day.isoformat(), time, party),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=15,
-                    requirement=f"The work calendar has the dinner on {day} at {time}",
-                    check=daybook.created(f"{day}T{time}", [], calendar="work"),
-                ),
-                RubricItem(
-                    id="post",
-                    weight=15,
-                    requirement=f"A post in #{team} names {place['name']} and 7:30",
-                    check=huddle.posted(team, [[place["name"]], ["7:30", "19:30"]]),
-                ),
-                RubricItem(
-                    id="mail",
-                    weight=10,
-                    requirement=f"A mail to {lead} ({lead_email}) names {place['name']}",
-                    check=mailbox.sent(lead_email, [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="ride",
-                    weight=20,
-                    requirement=f"A ZipRide {place['name']} -> Home picks me up between "
-                    f"{lo:%H:%M} and {hi:%H:%M} on {day}",
-                    check=zipride.booked(place["address"], "Home", lo.isoformat(), hi.isoformat()),
-                ),
-                RubricItem(
-                    id="only",
-                    weight=15,
-                    requirement="Nothing else changed at TableTime: only the new reservation",
-                    check=tabletime.only_booking(),
-                ),
-            ],
+        effects.acting(
+            task,
+            ("calendar", "the dinner added", daybook.new_events(1)),
+            ("workchat", f"the post in #{team}", huddle.new_posts(1, 2)),
+            ("mail", f"the mail to {lead} (and the answer it draws)", mailbox.new_mail(1)),
+            ("rides", "the ride home", zipride.new_rides(1)),
         )
     ]
 
@@ -257,77 +268,76 @@ def trip_dinner_task(world: World) -> list[Task]:
     day = dt.date.fromisoformat(outbound[-1]["arr_local"][:10]) + dt.timedelta(days=1)
     time, party = "19:30", 1 + len(companions)
     us = "me" if not companions else ("the two of us" if party == 2 else f"the {party} of us")
-    return [
-        Task(
-            id=f"{p.id}/{APP}/trip-dinner",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "airline", "stays", "calendar", "messaging"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f"On my trip to {city}, book a table for {us} at the best-rated restaurant TableTime lists in "
-            f"{city}, at 7:30 pm on the evening after my flight there lands; put the dinner in my calendar "
-            f"with the restaurant's name in the title; and text {who.split()[0]} the restaurant, the time "
-            "and the name of the hotel we're staying at."
-            if companions
-            else f"On my trip to {city}, book a table for one at the best-rated restaurant TableTime lists in "
-            f"{city}, at 7:30 pm on the evening after my flight there lands; put the dinner in my calendar "
-            f"with the restaurant's name in the title; and text {who.split()[0]} the restaurant, the time "
-            "and the name of the hotel I'm staying at.",
-            expected={
-                "slug": place["slug"],
-                "restaurant": place["name"],
-                "city": city,
-                "day": day.isoformat(),
-                "day_phrase": day_phrase(day, world.now.date()),
-                "time": time,
-                "party": party,
-                "contact": who,
-                "hotel": hotel["hotel"],
-            },
-            rubric=[
-                RubricItem(
-                    id="booked",
-                    weight=30,
-                    requirement=f"{place['name']} ({city}, rated "
-                    f"{place['rating_x10'] / 10:.1f}) booked for {party} on "
-                    f"{day} at {time}",
-                    check=tabletime.booked(place["slug"], day.isoformat(), time, party),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=15,
-                    requirement=f"A calendar entry on {day} naming {place['name']}",
-                    check=daybook.created(day.isoformat(), [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="text-place",
-                    weight=15,
-                    requirement=f"A text to {who} names {place['name']} and 7:30",
-                    check=parley.sent_direct(who, [[place["name"]], ["7:30", "19:30", "19.30"]]),
-                ),
-                RubricItem(
-                    id="text-hotel",
-                    weight=15,
-                    requirement=f"A text to {who} names the hotel, {hotel['hotel']}",
-                    check=parley.sent_direct(who, [[hotel["hotel"]]]),
-                ),
-                RubricItem(
-                    id="only-texts",
-                    weight=10,
-                    requirement="Parley changed only by the texts sent",
-                    check=parley.only_texts(1, 4),
-                ),
-                RubricItem(
-                    id="only",
-                    weight=15,
-                    requirement="Nothing else changed at TableTime: only the new reservation",
-                    check=tabletime.only_booking(),
-                ),
-            ],
-        )
-    ]
+    task = Task(
+        id=f"{p.id}/{APP}/trip-dinner",
+        persona=p.id,
+        kind="action",
+        category="long_horizon",
+        apps_involved=[APP, "airline", "stays", "calendar", "messaging"],
+        difficulty="hard",
+        time_limit_seconds=1500,
+        instruction=f"On my trip to {city}, book a table for {us} at the best-rated restaurant TableTime lists in "
+        f"{city}, at 7:30 pm on the evening after my flight there lands; put the dinner in my calendar "
+        f"with the restaurant's name in the title; and text {who.split()[0]} the restaurant, the time "
+        "and the name of the hotel we're staying at."
+        if companions
+        else f"On my trip to {city}, book a table for one at the best-rated restaurant TableTime lists in "
+        f"{city}, at 7:30 pm on the evening after my flight there lands; put the dinner in my calendar "
+        f"with the restaurant's name in the title; and text {who.split()[0]} the restaurant, the time "
+        "and the name of the hotel I'm staying at.",
+        expected={
+            "slug": place["slug"],
+            "restaurant": place["name"],
+            "city": city,
+            "day": day.isoformat(),
+            "day_phrase": day_phrase(day, world.now.date()),
+            "time": time,
+            "party": party,
+            "contact": who,
+            "hotel": hotel["hotel"],
+        },
+        rubric=[
+            RubricItem(
+                id="booked",
+                weight=30,
+                requirement=f"{place['name']} ({city}, rated "
+                f"{place['rating_x10'] / 10:.1f}) booked for {party} on "
+                f"{day} at {time}",
+                check=tabletime.booked(place["slug"], day.isoformat(), time, party),
+            ),
+            RubricItem(
+                id="calendar",
+                weight=15,
+                requirement=f"A calendar entry on {day} naming {place['name']}",
+                check=daybook.created(day.isoformat(), [[place["name"]]]),
+            ),
+            RubricItem(
+                id="text-place",
+                weight=15,
+                requirement=f"A text to {who} names {place['name']} and 7:30",
+                check=parley.sent_direct(who, [[place["name"]], ["7:30", "19:30", "19.30"]]),
+            ),
+            RubricItem(
+                id="text-hotel",
+                weight=15,
+                requirement=f"A text to {who} names the hotel, {hotel['hotel']}",
+                check=parley.sent_direct(who, [[hotel["hotel"]]]),
+            ),
+            RubricItem(
+                id="only-texts",
+                weight=10,
+                requirement="Parley changed only by the texts sent",
+                check=parley.only_texts(1, 4),
+            ),
+            RubricItem(
+                id="only",
+                weight=15,
+                requirement="Nothing else changed at TableTime: only the new reservation",
+                check=tabletime.only_booking(),
+            ),
+        ],
+    )
+    return [effects.acting(task, ("calendar", "the dinner added", daybook.new_events(1)))]
 
 
 def time_mixup_task(world: World) -> list[Task]:
@@ -362,55 +372,60 @@ def time_mixup_task(world: World) -> list[Task]:
     friend = item["friend"]
     h12 = f"{(at.hour - 1) % 12 + 1}:{at.minute:02d}"
     rem = at - dt.timedelta(hours=1)
+    task = Task(
+        id=f"{p.id}/{APP}/dinner-time-mixup",
+        persona=p.id,
+        kind="action",
+        category="long_horizon",
+        apps_involved=[APP, "messaging", "rides", "calendar"],
+        difficulty="medium",
+        time_limit_seconds=900,
+        planted=[item["id"]],
+        instruction=f"{friend.split()[0]} and I have different times for our dinner at {item['restaurant']} "
+        f"{day_phrase(at.date(), world.now.date())}. Check the reservation on TableTime and text "
+        f"{friend.split()[0]} the right time in Parley; schedule a ZipRide from home there that picks me up "
+        '20 to 40 minutes before the table; and put a "Leave for dinner" reminder in my calendar an hour '
+        "before the table.",
+        expected={
+            "restaurant": item["restaurant"],
+            "address": place["address"],
+            "time": at.isoformat(),
+            "friend": friend,
+            "ride_at": (at - dt.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M"),
+            "reminder": rem.isoformat(),
+        },
+        rubric=[
+            RubricItem(
+                id="told",
+                weight=30,
+                requirement=f"{friend} got a text with the booked time {at:%H:%M} (not {wrong:%H:%M})",
+                check=parley.sent_direct(friend, [[f"{at:%H:%M}", h12, f"{at.hour}:{at.minute:02d}"]]),
+            ),
+            RubricItem(
+                id="ride",
+                weight=30,
+                requirement=f"A ZipRide Home -> {item['restaurant']} picks me up between {lo:%H:%M} and {hi:%H:%M}",
+                check=zipride.booked("Home", place["address"], lo.isoformat(), hi.isoformat()),
+            ),
+            RubricItem(
+                id="reminder",
+                weight=20,
+                requirement=f'Daybook has "Leave for dinner" at {rem:%H:%M}',
+                check=daybook.created(rem.strftime("%Y-%m-%dT%H:%M"), [["leave"]]),
+            ),
+            RubricItem(
+                id="only",
+                weight=20,
+                requirement="Nothing else changed in Parley: only my text (and the reply it got)",
+                check=parley.only_texts(1),
+            ),
+        ],
+    )
     return [
-        Task(
-            id=f"{p.id}/{APP}/dinner-time-mixup",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "messaging", "rides", "calendar"],
-            difficulty="medium",
-            time_limit_seconds=900,
-            planted=[item["id"]],
-            instruction=f"{friend.split()[0]} and I have different times for our dinner at {item['restaurant']} "
-            f"{day_phrase(at.date(), world.now.date())}. Check the reservation on TableTime and text "
-            f"{friend.split()[0]} the right time in Parley; schedule a ZipRide from home there that picks me up "
-            '20 to 40 minutes before the table; and put a "Leave for dinner" reminder in my calendar an hour '
-            "before the table.",
-            expected={
-                "restaurant": item["restaurant"],
-                "address": place["address"],
-                "time": at.isoformat(),
-                "friend": friend,
-                "ride_at": (at - dt.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M"),
-                "reminder": rem.isoformat(),
-            },
-            rubric=[
-                RubricItem(
-                    id="told",
-                    weight=30,
-                    requirement=f"{friend} got a text with the booked time {at:%H:%M} (not {wrong:%H:%M})",
-                    check=parley.sent_direct(friend, [[f"{at:%H:%M}", h12, f"{at.hour}:{at.minute:02d}"]]),
-                ),
-                RubricItem(
-                    id="ride",
-                    weight=30,
-                    requirement=f"A ZipRide Home -> {item['restaurant']} picks me up between {lo:%H:%M} and {hi:%H:%M}",
-                    check=zipride.booked("Home", place["address"], lo.isoformat(), hi.isoformat()),
-                ),
-                RubricItem(
-                    id="reminder",
-                    weight=20,
-                    requirement=f'Daybook has "Leave for dinner" at {rem:%H:%M}',
-                    check=daybook.created(rem.strftime("%Y-%m-%dT%H:%M"), [["leave"]]),
-                ),
-                RubricItem(
-                    id="only",
-                    weight=20,
-                    requirement="Nothing else changed in Parley: only my text (and the reply it got)",
-                    check=parley.only_texts(1),
-                ),
-            ],
+        effects.acting(
+            task,
+            ("rides", "the ride to the restaurant", zipride.new_rides(1)),
+            ("calendar", 'the "Leave for dinner" reminder', daybook.new_events(1)),
         )
     ]
 

@@ -11,12 +11,13 @@ from apps.bank import steps as larkspur
 from apps.calendar import steps as daybook
 from apps.mail import steps as mailbox
 from apps.mail.steps import confirmed, message_of
+from apps.grocery.tasks import order_rows
 from apps.mail.tasks import APP, KIT, SENT_REPLY
 from apps.messaging import steps as parley
 from apps.rides import steps as zipride
 from apps.shop import steps as shopwell
 from apps.workchat import steps as huddle
-from builder.tasks import answers
+from builder.tasks import answers, effects
 from builder.tasks.collect import FIRST, Scenario
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.oracle import OracleError, Web
@@ -32,7 +33,9 @@ def _local(world: World, naive: dt.datetime) -> str:
 
 
 def _mail_only(weight: int = 10) -> RubricItem:
-    """Mailbox changed only by mails sent and received (confirmations of the other apps), reads and answers."""
+    """Mailbox changed only by mails sent and received (confirmations of the other apps), reads and answers: the
+    place and weight of the mailbox's item, which :func:`builder.tasks.effects.acting` then replaces with the exact
+    one (the errand's own mail and answers, and the confirmations its other steps mail)."""
     return RubricItem(
         id="only-mail",
         weight=weight,
@@ -50,6 +53,16 @@ def _mail_only(weight: int = 10) -> RubricItem:
             ],
         ),
     )
+
+
+#: What answering an invitation from the mail writes in Mailbox: the answer, its reply mail with the reply
+#: invitation attached (an answer changed once more: its second reply), and the organizer's reply engine's answer.
+ANSWER = (
+    Change(table="rsvps", op="insert", min=1, max=1),
+    Change(table="rsvps", op="update", min=0, max=1),
+    Change(table="messages", op="insert", min=1, max=3),
+    Change(table="attachments", op="insert", min=1, max=2),
+)
 
 
 def statement_tasks(world: World) -> list[Task]:
@@ -178,83 +191,86 @@ def long_tasks(world: World) -> list[Task]:
         card = cards[0]
         uid = _invite_uid(world, cal_id)
         first = host.name.split()[0]
+        task = Task(
+            id=f"{p.id}/mail/housewarming-plan",
+            persona=p.id,
+            kind="action",
+            category="long_horizon",
+            apps_involved=[APP, "calendar", "shop", "bank", "rides", "messaging"],
+            difficulty="hard",
+            time_limit_seconds=1500,
+            planted=[rsvp["id"]],
+            instruction=f"I'm going to {first}'s housewarming {day_phrase(start.date(), today)}. Accept the invitation "
+            f"in my mail so {first} gets my answer; order the {present['title']} ({present['variant']}) "
+            f"from Shopwell as a present, to my home, with my {card['label']}; schedule a ZipRide from home "
+            f"to {first}'s place that picks me up about half an hour before it starts; and text {first} "
+            "in Parley that I'm coming.",
+            expected={
+                "uid": uid,
+                "event": cal_id,
+                "start": rsvp["start"],
+                "organizer": host.email,
+                "host": host.name,
+                "address": where,
+                "sku": present["sku"],
+                "card_last4": card["last4"],
+                "pickup_window": [_local(world, lo), _local(world, hi)],
+            },
+            rubric=[
+                RubricItem(
+                    id="accepted",
+                    weight=20,
+                    requirement=f"The invitation to {rsvp['title']} is accepted "
+                    "in Mailbox (the answer mailed to the organizer)",
+                    check=KIT.sql("SELECT COUNT(*) FROM rsvps WHERE uid = ? AND partstat = 'ACCEPTED'", [uid], [[1]]),
+                ),
+                RubricItem(
+                    id="calendar",
+                    weight=10,
+                    requirement="Daybook shows me as attending",
+                    check=S.sql(
+                        "calendar",
+                        "SELECT COUNT(*) FROM attendees WHERE event_id = ? AND is_self = 1 AND partstat = 'ACCEPTED'",
+                        [cal_id],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="gift",
+                    weight=15,
+                    requirement=f"A Shopwell order of {present['title']} ({present['sku']}) paid with {card['label']}",
+                    check=shopwell.bought(present["sku"], card["last4"]),
+                ),
+                RubricItem(
+                    id="charged",
+                    weight=5,
+                    requirement="The order's charge reached the card",
+                    check=larkspur.card_charged("shop"),
+                ),
+                RubricItem(
+                    id="ride",
+                    weight=20,
+                    requirement=f"A ZipRide Home -> {where} picks me up between "
+                    f"{lo:%H:%M} and {hi:%H:%M} on {start:%b %-d}",
+                    check=zipride.booked("Home", where, _local(world, lo), _local(world, hi)),
+                ),
+                RubricItem(
+                    id="told",
+                    weight=15,
+                    requirement=f"{host.name} got a text from me in Parley",
+                    check=parley.sent_direct(host.name),
+                ),
+                RubricItem(id="told-says", weight=5, requirement="The text says I'm coming (judge: read it)"),
+                _mail_only(),
+            ],
+        )
         out.append(
-            Task(
-                id=f"{p.id}/mail/housewarming-plan",
-                persona=p.id,
-                kind="action",
-                category="long_horizon",
-                apps_involved=[APP, "calendar", "shop", "bank", "rides", "messaging"],
-                difficulty="hard",
-                time_limit_seconds=1500,
-                planted=[rsvp["id"]],
-                instruction=f"I'm going to {first}'s housewarming {day_phrase(start.date(), today)}. Accept the invitation "
-                f"in my mail so {first} gets my answer; order the {present['title']} ({present['variant']}) "
-                f"from Shopwell as a present, to my home, with my {card['label']}; schedule a ZipRide from home "
-                f"to {first}'s place that picks me up about half an hour before it starts; and text {first} "
-                "in Parley that I'm coming.",
-                expected={
-                    "uid": uid,
-                    "event": cal_id,
-                    "start": rsvp["start"],
-                    "organizer": host.email,
-                    "host": host.name,
-                    "address": where,
-                    "sku": present["sku"],
-                    "card_last4": card["last4"],
-                    "pickup_window": [_local(world, lo), _local(world, hi)],
-                },
-                rubric=[
-                    RubricItem(
-                        id="accepted",
-                        weight=20,
-                        requirement=f"The invitation to {rsvp['title']} is accepted "
-                        "in Mailbox (the answer mailed to the organizer)",
-                        check=KIT.sql(
-                            "SELECT COUNT(*) FROM rsvps WHERE uid = ? AND partstat = 'ACCEPTED'", [uid], [[1]]
-                        ),
-                    ),
-                    RubricItem(
-                        id="calendar",
-                        weight=10,
-                        requirement="Daybook shows me as attending",
-                        check=S.sql(
-                            "calendar",
-                            "SELECT COUNT(*) FROM attendees WHERE event_id = ? AND is_self = 1 "
-                            "AND partstat = 'ACCEPTED'",
-                            [cal_id],
-                            [[1]],
-                        ),
-                    ),
-                    RubricItem(
-                        id="gift",
-                        weight=15,
-                        requirement=f"A Shopwell order of {present['title']} "
-                        f"({present['sku']}) paid with {card['label']}",
-                        check=shopwell.bought(present["sku"], card["last4"]),
-                    ),
-                    RubricItem(
-                        id="charged",
-                        weight=5,
-                        requirement="The order's charge reached the card",
-                        check=larkspur.card_charged("shop"),
-                    ),
-                    RubricItem(
-                        id="ride",
-                        weight=20,
-                        requirement=f"A ZipRide Home -> {where} picks me up between "
-                        f"{lo:%H:%M} and {hi:%H:%M} on {start:%b %-d}",
-                        check=zipride.booked("Home", where, _local(world, lo), _local(world, hi)),
-                    ),
-                    RubricItem(
-                        id="told",
-                        weight=15,
-                        requirement=f"{host.name} got a text from me in Parley",
-                        check=parley.sent_direct(host.name),
-                    ),
-                    RubricItem(id="told-says", weight=5, requirement="The text says I'm coming (judge: read it)"),
-                    _mail_only(),
-                ],
+            effects.acting(
+                task,
+                ("mail", "my answer to the invitation and its reply mail", ANSWER),
+                ("shop", "the present ordered", shopwell.order_rows(1)),
+                ("rides", "the ride there", zipride.new_rides(1)),
+                ("messaging", f"the text to {host.name} (and the reply it draws)", parley.texts(1, 4)),
             )
         )
 
@@ -288,86 +304,93 @@ def long_tasks(world: World) -> list[Task]:
         mom = parent.name.split()[0]
         names = "; ".join(f"{i['brand']} {i['title']} ({i['size']})" for i in items)
         marks = ",".join("?" for _ in items)
-        out.append(
-            Task(
-                id=f"{p.id}/mail/thanksgiving-plan",
-                persona=p.id,
-                kind="action",
-                category="long_horizon",
-                apps_involved=[APP, "calendar", "rides", "grocery", "bank", "messaging"],
-                difficulty="hard",
-                time_limit_seconds=1500,
-                instruction=f"{mom} asked by email whether I'm coming for Thanksgiving. Reply to that email that I'll be there "
-                f'at 3 pm; put "Thanksgiving at {mom}\'s" in my calendar on {day_phrase(day, today, preposition=False)}'
-                f" from 3 pm to 9 pm; schedule a ZipRide from home to her place picking me up 20 to 40 minutes "
-                "before 3, and one from there back home at 9 pm; have these delivered from "
-                f"{store['name']} {day_phrase(sunday, today)} for the pie I'm bringing: {names}; and ask "
-                f"{sibling.name.split()[0]} in Parley whether they want to share the ride.",
-                expected={
-                    "parent": parent.name,
-                    "parent_email": parent.email,
-                    "letter": letter.data.get("message_id"),
-                    "day": day.isoformat(),
-                    "address": home_of,
-                    "sibling": sibling.name,
-                    "pickup_window": [_local(world, lo), _local(world, hi)],
-                    "back_at": f"{day}T21:00",
-                    "store_key": store["key"],
-                    "store_id": store["id"],
-                    "delivery_day": sunday.isoformat(),
-                    "products": [i["id"] for i in items],
-                },
-                rubric=[
-                    RubricItem(
-                        id="reply",
-                        weight=15,
-                        requirement=f"A mail to {parent.name} ({parent.email}) was sent",
-                        check=mailbox.sent(parent.email),
-                    ),
-                    RubricItem(id="reply-says", weight=5, requirement="It says I'm coming, at 3 pm (judge: read it)"),
-                    RubricItem(
-                        id="calendar",
-                        weight=15,
-                        requirement=f'Daybook has "Thanksgiving at {mom}\'s" on {day} from 15:00',
-                        check=daybook.created(f"{day}T15:00", [["thanksgiving"]]),
-                    ),
-                    RubricItem(
-                        id="ride-there",
-                        weight=15,
-                        requirement=f"A ZipRide Home -> {home_of} picks me up between "
-                        f"{lo:%H:%M} and {hi:%H:%M} on {day}",
-                        check=zipride.booked("Home", home_of, _local(world, lo), _local(world, hi)),
-                    ),
-                    RubricItem(
-                        id="ride-back",
-                        weight=10,
-                        requirement=f"A ZipRide {home_of} -> Home around 21:00 on {day}",
-                        check=zipride.booked(home_of, "Home", _local(world, back_lo), _local(world, back_hi)),
-                    ),
-                    RubricItem(
-                        id="groceries",
-                        weight=15,
-                        requirement=f"A {store['name']} delivery on {sunday} holds {names}",
-                        check=S.sql(
-                            "grocery",
-                            f"""SELECT COUNT(DISTINCT i.product_id) FROM orders o
+        task = Task(
+            id=f"{p.id}/mail/thanksgiving-plan",
+            persona=p.id,
+            kind="action",
+            category="long_horizon",
+            apps_involved=[APP, "calendar", "rides", "grocery", "bank", "messaging"],
+            difficulty="hard",
+            time_limit_seconds=1500,
+            instruction=f"{mom} asked by email whether I'm coming for Thanksgiving. Reply to that email that I'll be there "
+            f'at 3 pm; put "Thanksgiving at {mom}\'s" in my calendar on {day_phrase(day, today, preposition=False)}'
+            f" from 3 pm to 9 pm; schedule a ZipRide from home to her place picking me up 20 to 40 minutes "
+            "before 3, and one from there back home at 9 pm; have these delivered from "
+            f"{store['name']} {day_phrase(sunday, today)} for the pie I'm bringing: {names}; and ask "
+            f"{sibling.name.split()[0]} in Parley whether they want to share the ride.",
+            expected={
+                "parent": parent.name,
+                "parent_email": parent.email,
+                "letter": letter.data.get("message_id"),
+                "day": day.isoformat(),
+                "address": home_of,
+                "sibling": sibling.name,
+                "pickup_window": [_local(world, lo), _local(world, hi)],
+                "back_at": f"{day}T21:00",
+                "store_key": store["key"],
+                "store_id": store["id"],
+                "delivery_day": sunday.isoformat(),
+                "products": [i["id"] for i in items],
+            },
+            rubric=[
+                RubricItem(
+                    id="reply",
+                    weight=15,
+                    requirement=f"A mail to {parent.name} ({parent.email}) was sent",
+                    check=mailbox.sent(parent.email),
+                ),
+                RubricItem(id="reply-says", weight=5, requirement="It says I'm coming, at 3 pm (judge: read it)"),
+                RubricItem(
+                    id="calendar",
+                    weight=15,
+                    requirement=f'Daybook has "Thanksgiving at {mom}\'s" on {day} from 15:00',
+                    check=daybook.created(f"{day}T15:00", [["thanksgiving"]]),
+                ),
+                RubricItem(
+                    id="ride-there",
+                    weight=15,
+                    requirement=f"A ZipRide Home -> {home_of} picks me up between {lo:%H:%M} and {hi:%H:%M} on {day}",
+                    check=zipride.booked("Home", home_of, _local(world, lo), _local(world, hi)),
+                ),
+                RubricItem(
+                    id="ride-back",
+                    weight=10,
+                    requirement=f"A ZipRide {home_of} -> Home around 21:00 on {day}",
+                    check=zipride.booked(home_of, "Home", _local(world, back_lo), _local(world, back_hi)),
+                ),
+                RubricItem(
+                    id="groceries",
+                    weight=15,
+                    requirement=f"A {store['name']} delivery on {sunday} holds {names}",
+                    check=S.sql(
+                        "grocery",
+                        f"""SELECT COUNT(DISTINCT i.product_id) FROM orders o
                                                          JOIN order_items i ON i.order_id = o.id
                                                          WHERE o.world_ref IS NULL AND o.store_id = ?
                                                          AND o.fulfilment = 'delivery' AND substr(o.window_start, 1, 10) = ?
                                                          AND i.product_id IN ({marks})""",
-                            [store["id"], sunday.isoformat(), *[i["id"] for i in items]],
-                            [[len(items)]],
-                        ),
+                        [store["id"], sunday.isoformat(), *[i["id"] for i in items]],
+                        [[len(items)]],
                     ),
-                    RubricItem(
-                        id="sibling",
-                        weight=10,
-                        requirement=f"{sibling.name} got a text from me in Parley",
-                        check=parley.sent_direct(sibling.name),
-                    ),
-                    RubricItem(id="sibling-says", weight=5, requirement="It offers to share the ride (judge: read it)"),
-                    _mail_only(10),
-                ],
+                ),
+                RubricItem(
+                    id="sibling",
+                    weight=10,
+                    requirement=f"{sibling.name} got a text from me in Parley",
+                    check=parley.sent_direct(sibling.name),
+                ),
+                RubricItem(id="sibling-says", weight=5, requirement="It offers to share the ride (judge: read it)"),
+                _mail_only(10),
+            ],
+        )
+        out.append(
+            effects.acting(
+                task,
+                ("mail", f"the reply to {mom} (and the answer it draws)", mailbox.new_mail(1)),
+                ("calendar", "the day added", daybook.new_events(1)),
+                ("rides", "the rides there and back", zipride.new_rides(2)),
+                ("grocery", "the delivery for the pie", order_rows(len(items))),
+                ("messaging", f"the text to {sibling.name} (and the reply it draws)", parley.texts(1, 4)),
             )
         )
 
@@ -417,94 +440,103 @@ def long_tasks(world: World) -> list[Task]:
             for n, (who, amt, _) in enumerate(people)
         ]
         payee = bill["payee"]
-        out.append(
-            Task(
-                id=f"{p.id}/mail/sunday-sweep",
-                persona=p.id,
-                kind="action",
-                category="long_horizon",
-                apps_involved=[APP, "bank", "messaging", "calendar", "workchat"],
-                difficulty="hard",
-                time_limit_seconds=1800,
-                planted=[x["id"] for x in paybacks] + [bill["id"], rsvp["id"]],
-                instruction="Help me clear my backlog: pay back every friend who asked me for money (from checking) and "
-                "text each of them the amount I sent; my latest " + payee + " bill they emailed me is more than "
-                "my autopay for it takes, so pay just the difference through bill pay (the autopay still runs); "
-                "accept " + rsvp["organizer"].split()[0] + "'s invitation "
-                "from my mail; answer " + ask.data["contact"].split()[0] + "'s latest question in Parley; "
-                "and reply in #"
-                + team.data["channel"]
-                + " on Huddle to "
-                + team.data["sender"].split()[0]
-                + "'s unread message.",
-                expected={
-                    "paybacks": [{"contact": w, "amount_cents": a, "memo": m} for w, a, m in people],
-                    "payee": payee,
-                    "bill_cents": bill["bill_cents"],
-                    "autopay_cents": bill["autopay_cents"],
-                    "top_up_cents": bill["bill_cents"] - bill["autopay_cents"],
-                    "uid": uid,
-                    "ask_contact": ask.data["contact"],
-                    "channel": team.data["channel"],
-                    "team_sender": team.data["sender"],
-                },
-                rubric=[
-                    *pay_items,
-                    *told,
-                    RubricItem(
-                        id="bill",
-                        weight=14,
-                        requirement=f"{payee} paid {(bill['bill_cents'] - bill['autopay_cents']) / 100:,.2f} by "
-                        f"bill pay from checking: the mailed bill ({bill['bill_cents'] / 100:,.2f}) less what the "
-                        f"autopay takes ({bill['autopay_cents'] / 100:,.2f}), so the bill is not paid twice",
-                        check=S.sql(
-                            "bank",
-                            """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL
+        task = Task(
+            id=f"{p.id}/mail/sunday-sweep",
+            persona=p.id,
+            kind="action",
+            category="long_horizon",
+            apps_involved=[APP, "bank", "messaging", "calendar", "workchat"],
+            difficulty="hard",
+            time_limit_seconds=1800,
+            planted=[x["id"] for x in paybacks] + [bill["id"], rsvp["id"]],
+            instruction="Help me clear my backlog: pay back every friend who asked me for money (from checking) and "
+            "text each of them the amount I sent; my latest " + payee + " bill they emailed me is more than "
+            "my autopay for it takes, so pay just the difference through bill pay (the autopay still runs); "
+            "accept " + rsvp["organizer"].split()[0] + "'s invitation "
+            "from my mail; answer " + ask.data["contact"].split()[0] + "'s latest question in Parley; "
+            "and reply in #"
+            + team.data["channel"]
+            + " on Huddle to "
+            + team.data["sender"].split()[0]
+            + "'s unread message.",
+            expected={
+                "paybacks": [{"contact": w, "amount_cents": a, "memo": m} for w, a, m in people],
+                "payee": payee,
+                "bill_cents": bill["bill_cents"],
+                "autopay_cents": bill["autopay_cents"],
+                "top_up_cents": bill["bill_cents"] - bill["autopay_cents"],
+                "uid": uid,
+                "ask_contact": ask.data["contact"],
+                "channel": team.data["channel"],
+                "team_sender": team.data["sender"],
+            },
+            rubric=[
+                *pay_items,
+                *told,
+                RubricItem(
+                    id="bill",
+                    weight=14,
+                    requirement=f"{payee} paid {(bill['bill_cents'] - bill['autopay_cents']) / 100:,.2f} by "
+                    f"bill pay from checking: the mailed bill ({bill['bill_cents'] / 100:,.2f}) less what the "
+                    f"autopay takes ({bill['autopay_cents'] / 100:,.2f}), so the bill is not paid twice",
+                    check=S.sql(
+                        "bank",
+                        """SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL
                                                      AND amount_cents = ? AND (counterparty = ?
                                                      OR instr(upper(description), upper(?)) > 0)""",
-                            [-(bill["bill_cents"] - bill["autopay_cents"]), payee, payee],
-                            [[1]],
-                        ),
+                        [-(bill["bill_cents"] - bill["autopay_cents"]), payee, payee],
+                        [[1]],
                     ),
-                    RubricItem(
-                        id="accepted",
-                        weight=10,
-                        requirement=f"{rsvp['title']} accepted in Mailbox",
-                        check=KIT.sql(
-                            "SELECT COUNT(*) FROM rsvps WHERE uid = ? AND partstat = 'ACCEPTED'", [uid], [[1]]
-                        ),
+                ),
+                RubricItem(
+                    id="accepted",
+                    weight=10,
+                    requirement=f"{rsvp['title']} accepted in Mailbox",
+                    check=KIT.sql("SELECT COUNT(*) FROM rsvps WHERE uid = ? AND partstat = 'ACCEPTED'", [uid], [[1]]),
+                ),
+                RubricItem(
+                    id="answered",
+                    weight=8,
+                    requirement=f"{ask.data['contact']} got a text from me",
+                    check=parley.sent_direct(ask.data["contact"]),
+                ),
+                RubricItem(
+                    id="huddle",
+                    weight=8,
+                    requirement=f"I posted in #{team.data['channel']}",
+                    check=huddle.posted(team.data["channel"]),
+                ),
+                RubricItem(
+                    id="replies-fit",
+                    weight=4,
+                    requirement=f'The Parley answer fits "{ask.data["text"]}" and '
+                    f'the Huddle reply fits "{team.data["text"]}" '
+                    "(judge: read them)",
+                ),
+                RubricItem(
+                    id="only-bank",
+                    weight=10,
+                    requirement="Nothing else changed in the bank: only the payments asked for",
+                    check=S.diff(
+                        "bank",
+                        Change(table="transactions", op="insert", min=len(people) + 1, max=len(people) + 1),
+                        Change(table="accounts", op="update", min=1, columns=["balance_cents"]),
+                        Change(table="money_requests", op="update", min=0),
                     ),
-                    RubricItem(
-                        id="answered",
-                        weight=8,
-                        requirement=f"{ask.data['contact']} got a text from me",
-                        check=parley.sent_direct(ask.data["contact"]),
-                    ),
-                    RubricItem(
-                        id="huddle",
-                        weight=8,
-                        requirement=f"I posted in #{team.data['channel']}",
-                        check=huddle.posted(team.data["channel"]),
-                    ),
-                    RubricItem(
-                        id="replies-fit",
-                        weight=4,
-                        requirement=f'The Parley answer fits "{ask.data["text"]}" and '
-                        f'the Huddle reply fits "{team.data["text"]}" '
-                        "(judge: read them)",
-                    ),
-                    RubricItem(
-                        id="only-bank",
-                        weight=10,
-                        requirement="Nothing else changed in the bank: only the payments asked for",
-                        check=S.diff(
-                            "bank",
-                            Change(table="transactions", op="insert", min=len(people) + 1, max=len(people) + 1),
-                            Change(table="accounts", op="update", min=1, columns=["balance_cents"]),
-                            Change(table="money_requests", op="update", min=0),
-                        ),
-                    ),
-                ],
+                ),
+            ],
+        )
+        texts = len(people) + 1  # the friends paid back, and the answer
+        out.append(
+            effects.acting(
+                task,
+                ("mail", "my answer to the invitation and its reply mail", ANSWER),
+                (
+                    "messaging",
+                    "the texts to the friends paid back and the answer (and the replies)",
+                    parley.texts(texts, 2 * texts),
+                ),
+                ("workchat", f"the reply in #{team.data['channel']}", huddle.new_posts(1, 2)),
             )
         )
     return out
@@ -563,80 +595,84 @@ def review_request_task(world: World) -> list[Task]:
         return []
     dm = "dm-" + re.sub(r"[^a-z0-9]+", "-", who.name.lower()).strip("-")
     first = who.name.split()[0]
-    return [
-        Task(
-            id=f"{p.id}/{APP}/review-request-plan",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "board", "calendar", "workchat"],
-            difficulty="hard",
-            time_limit_seconds=1200,
-            instruction=f'{first} emailed me a review request. Plan it: create a ticket "Review the {thing}" on the board, '
-            f"assigned to me, due by {first}'s deadline; block an hour for it in my work calendar before then "
-            f'(title it "Review the {thing}"); reply to the email with the day I\'ll do it; and let {first} '
-            "know in our Huddle DM that it's on my board.",
-            expected={
-                "from": who.name,
-                "email": who.email,
-                "thing": thing,
-                "due": due.isoformat(),
-                "dm": dm,
-                "message_id": ask.data.get("message_id"),
-                "today": today.isoformat(),
-                "when": day_phrase(due, today),
-            },
-            rubric=[
-                RubricItem(
-                    id="ticket",
-                    weight=25,
-                    requirement=f"A new ticket about the {thing}, assigned to me, due {due}",
-                    check=S.sql(
-                        "board",
-                        """SELECT COUNT(*) > 0 FROM tickets t JOIN people p ON p.id = t.assignee_id
+    task = Task(
+        id=f"{p.id}/{APP}/review-request-plan",
+        persona=p.id,
+        kind="action",
+        category="long_horizon",
+        apps_involved=[APP, "board", "calendar", "workchat"],
+        difficulty="hard",
+        time_limit_seconds=1200,
+        instruction=f'{first} emailed me a review request. Plan it: create a ticket "Review the {thing}" on the board, '
+        f"assigned to me, due by {first}'s deadline; block an hour for it in my work calendar before then "
+        f'(title it "Review the {thing}"); reply to the email with the day I\'ll do it; and let {first} '
+        "know in our Huddle DM that it's on my board.",
+        expected={
+            "from": who.name,
+            "email": who.email,
+            "thing": thing,
+            "due": due.isoformat(),
+            "dm": dm,
+            "message_id": ask.data.get("message_id"),
+            "today": today.isoformat(),
+            "when": day_phrase(due, today),
+        },
+        rubric=[
+            RubricItem(
+                id="ticket",
+                weight=25,
+                requirement=f"A new ticket about the {thing}, assigned to me, due {due}",
+                check=S.sql(
+                    "board",
+                    """SELECT COUNT(*) > 0 FROM tickets t JOIN people p ON p.id = t.assignee_id
                                                    WHERE t.world_ref IS NULL AND p.is_me = 1 AND t.due = ?
                                                    AND instr(lower(t.title), lower(?)) > 0""",
-                        [due.isoformat(), thing],
-                        [[1]],
-                    ),
+                    [due.isoformat(), thing],
+                    [[1]],
                 ),
-                RubricItem(
-                    id="block",
-                    weight=20,
-                    requirement=f"A work-calendar event about the {thing} between today and {due}",
-                    check=S.sql(
-                        "calendar",
-                        """SELECT COUNT(*) > 0 FROM events WHERE world_ref IS NULL
+            ),
+            RubricItem(
+                id="block",
+                weight=20,
+                requirement=f"A work-calendar event about the {thing} between today and {due}",
+                check=S.sql(
+                    "calendar",
+                    """SELECT COUNT(*) > 0 FROM events WHERE world_ref IS NULL
                                                       AND calendar_id = 'work' AND instr(lower(title), lower(?)) > 0
                                                       AND substr(start_local, 1, 10) BETWEEN ? AND ?""",
-                        [thing, today.isoformat(), due.isoformat()],
-                        [[1]],
-                    ),
+                    [thing, today.isoformat(), due.isoformat()],
+                    [[1]],
                 ),
-                RubricItem(
-                    id="reply",
-                    weight=20,
-                    requirement=f"A mail to {who.name} ({who.email}) was sent",
-                    check=mailbox.sent(who.email),
+            ),
+            RubricItem(
+                id="reply",
+                weight=20,
+                requirement=f"A mail to {who.name} ({who.email}) was sent",
+                check=mailbox.sent(who.email),
+            ),
+            RubricItem(
+                id="dm", weight=15, requirement=f"A message to {first} in the Huddle DM", check=huddle.posted(dm)
+            ),
+            RubricItem(id="reply-says", weight=5, requirement="The reply names the day of the review (judge: read it)"),
+            RubricItem(
+                id="only-board",
+                weight=15,
+                requirement="Nothing else changed on the board: only the new ticket",
+                check=S.diff(
+                    "board",
+                    Change(table="tickets", op="insert", min=1, max=1),
+                    Change(table="activity", op="insert", min=0),
+                    Change(table="ticket_labels", op="insert", min=0),
                 ),
-                RubricItem(
-                    id="dm", weight=15, requirement=f"A message to {first} in the Huddle DM", check=huddle.posted(dm)
-                ),
-                RubricItem(
-                    id="reply-says", weight=5, requirement="The reply names the day of the review (judge: read it)"
-                ),
-                RubricItem(
-                    id="only-board",
-                    weight=15,
-                    requirement="Nothing else changed on the board: only the new ticket",
-                    check=S.diff(
-                        "board",
-                        Change(table="tickets", op="insert", min=1, max=1),
-                        Change(table="activity", op="insert", min=0),
-                        Change(table="ticket_labels", op="insert", min=0),
-                    ),
-                ),
-            ],
+            ),
+        ],
+    )
+    return [
+        effects.acting(
+            task,
+            ("calendar", "the hour blocked", daybook.new_events(1)),
+            ("mail", f"the reply to {who.name} (and the answer it draws)", mailbox.new_mail(1)),
+            ("workchat", f"the message to {first}", huddle.new_posts(1, 2)),
         )
     ]
 

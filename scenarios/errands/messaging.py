@@ -14,7 +14,7 @@ from apps.messaging.seed import chat_contacts, groups
 from apps.messaging.tasks import APP, DIRECT, GROUP, KIT, mine_written, time_forms
 from apps.shop import steps as shopwell
 from builder.money import money
-from builder.tasks import answers, kit
+from builder.tasks import answers, effects, kit
 from builder.tasks import steps as S
 from builder.tasks.collect import FIRST, Scenario
 from builder.tasks.model import Change, RubricItem, Task
@@ -224,79 +224,83 @@ def long_tasks(world: World) -> list[Task]:
         )
         for n, who in enumerate(pending)
     ]
-    return (
-        [
-            Task(
-                id=f"{p.id}/messaging/party-headcount",
-                persona=p.id,
-                kind="action",
-                category="long_horizon",
-                apps_involved=[APP, "mail", "calendar", "shop", "bank"],
-                difficulty="hard",
-                time_limit_seconds=1500,
-                planted=[chain["id"], own["id"]],
-                instruction=f"A guest asked in Parley to bring someone to my party {day_phrase(party.at.date(), today)}. "
-                "Make it work: tell them yes in Parley; email the caterer of my party food order to add one "
-                "more person to it; put picking up the food in my calendar at the pickup time their confirmation "
-                f"gives; text whoever hasn't answered my invitation yet to ask if they can make it; and order the "
-                f"{present['title']} from Shopwell for the table, with my {card['label']}.",
-                expected={
-                    "asker": asker,
-                    "deli": deli,
-                    "deli_email": deli_email,
-                    "order": chain["order"],
-                    "needed": chain["needed"],
-                    "pickup": pickup.isoformat(),
-                    "pending": pending,
-                    "sku": present["sku"],
-                    "card_last4": card["last4"],
-                    "party": party.data["title"],
-                },
-                rubric=[
-                    RubricItem(
-                        id="yes",
-                        weight=15,
-                        requirement=f"{asker} got a text from me in Parley",
-                        check=parley.sent_direct(asker),
-                    ),
-                    RubricItem(id="yes-says", weight=5, requirement="It says yes, the +1 is welcome (judge: read it)"),
-                    RubricItem(
-                        id="caterer",
-                        weight=20,
-                        requirement=f"A mail to {deli} ({deli_email}) about order {chain['order']} was sent",
-                        check=mailbox.sent(deli_email, [[chain["order"]]]),
-                    ),
-                    RubricItem(
-                        id="caterer-asks",
-                        weight=5,
-                        requirement=f"It asks to change the order from {chain['ordered_for']} to {chain['needed']} "
-                        "people (judge: read it)",
-                    ),
-                    RubricItem(
-                        id="pickup",
-                        weight=15,
-                        requirement=f"Daybook has picking up the food on {pickup:%b %-d} at {pickup:%H:%M}",
-                        check=daybook.created(pickup.strftime("%Y-%m-%dT%H:%M"), [["pick", "collect", "food"]]),
-                    ),
-                    *nudge,
-                    RubricItem(
-                        id="candles",
-                        weight=15,
-                        requirement=f"A Shopwell order of {present['title']} ({present['sku']}) with {card['label']}",
-                        check=shopwell.bought(present["sku"], card["last4"]),
-                    ),
-                    RubricItem(
-                        id="only-parley",
-                        weight=15,
-                        requirement="Nothing else changed in Parley: only my texts (and the replies they got)",
-                        check=parley.only_texts(1 + len(pending)),
-                    ),
-                ],
-            )
-        ]
-        if pending
-        else []
+    if not pending:
+        return []
+    task = Task(
+        id=f"{p.id}/messaging/party-headcount",
+        persona=p.id,
+        kind="action",
+        category="long_horizon",
+        apps_involved=[APP, "mail", "calendar", "shop", "bank"],
+        difficulty="hard",
+        time_limit_seconds=1500,
+        planted=[chain["id"], own["id"]],
+        instruction=f"A guest asked in Parley to bring someone to my party {day_phrase(party.at.date(), today)}. "
+        "Make it work: tell them yes in Parley; email the caterer of my party food order to add one "
+        "more person to it; put picking up the food in my calendar at the pickup time their confirmation "
+        f"gives; text whoever hasn't answered my invitation yet to ask if they can make it; and order the "
+        f"{present['title']} from Shopwell for the table, with my {card['label']}.",
+        expected={
+            "asker": asker,
+            "deli": deli,
+            "deli_email": deli_email,
+            "order": chain["order"],
+            "needed": chain["needed"],
+            "pickup": pickup.isoformat(),
+            "pending": pending,
+            "sku": present["sku"],
+            "card_last4": card["last4"],
+            "party": party.data["title"],
+        },
+        rubric=[
+            RubricItem(
+                id="yes",
+                weight=15,
+                requirement=f"{asker} got a text from me in Parley",
+                check=parley.sent_direct(asker),
+            ),
+            RubricItem(id="yes-says", weight=5, requirement="It says yes, the +1 is welcome (judge: read it)"),
+            RubricItem(
+                id="caterer",
+                weight=20,
+                requirement=f"A mail to {deli} ({deli_email}) about order {chain['order']} was sent",
+                check=mailbox.sent(deli_email, [[chain["order"]]]),
+            ),
+            RubricItem(
+                id="caterer-asks",
+                weight=5,
+                requirement=f"It asks to change the order from {chain['ordered_for']} to {chain['needed']} "
+                "people (judge: read it)",
+            ),
+            RubricItem(
+                id="pickup",
+                weight=15,
+                requirement=f"Daybook has picking up the food on {pickup:%b %-d} at {pickup:%H:%M}",
+                check=daybook.created(pickup.strftime("%Y-%m-%dT%H:%M"), [["pick", "collect", "food"]]),
+            ),
+            *nudge,
+            RubricItem(
+                id="candles",
+                weight=15,
+                requirement=f"A Shopwell order of {present['title']} ({present['sku']}) with {card['label']}",
+                check=shopwell.bought(present["sku"], card["last4"]),
+            ),
+            RubricItem(
+                id="only-parley",
+                weight=15,
+                requirement="Nothing else changed in Parley: only my texts (and the replies they got)",
+                check=parley.only_texts(1 + len(pending)),
+            ),
+        ],
     )
+    return [
+        effects.acting(
+            task,
+            ("mail", f"the mail to {deli} (and the answer it draws)", mailbox.new_mail(1)),
+            ("calendar", "the pickup added", daybook.new_events(1)),
+            ("shop", "the order for the table", shopwell.order_rows(1)),
+        )
+    ]
 
 
 def party_headcount(task: Task, web: Web) -> str:

@@ -13,6 +13,7 @@ from apps.rides import steps as zipride
 from apps.rides.tasks import APP, CANCEL_STALE, FEEDBACK_DAYS, KIT, NEW_RIDE, airport_trip, in_use, taken
 from apps.workchat import steps as huddle
 from builder.money import money
+from builder.tasks import effects
 from builder.tasks import steps as S
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, Check, RubricItem, Task
@@ -306,7 +307,7 @@ def _door_to_door(
                 check=huddle.status_set(["travel"], day_back.isoformat()),
             )
         )
-    return Task(
+    task = Task(
         id=f"{p.id}/rides/door-to-door",
         persona=p.id,
         kind="action",
@@ -326,6 +327,10 @@ def _door_to_door(
         },
         rubric=rubric,
     )
+    acts = [("calendar", "the two pickups added", daybook.new_events(2))]
+    if works:
+        acts.append(("workchat", "the status", huddle.new_posts(0, 0, status=True)))
+    return effects.acting(task, *acts)
 
 
 def door_to_door(task: Task, web: Web) -> str:

@@ -15,7 +15,7 @@ from apps.shop import steps as shopwell
 from apps.shop.seed import orders, returnable_until, tracking_state
 from apps.shop.tasks import APP, KIT, day, in_use, new_order
 from builder.money import money
-from builder.tasks import kit
+from builder.tasks import effects, kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, RubricItem, Task
 from builder.tasks.oracle import Web
@@ -75,87 +75,94 @@ def long_tasks(world: World) -> list[Task]:
     dest = next(d["to"] for d in sorted(away, key=lambda d: d["dep_utc"]) if d.get("direction") == "outbound")
     from builder.reference.airports import airport_label
 
+    task = Task(
+        id=f"{p.id}/{APP}/birthday-while-away",
+        persona=p.id,
+        kind="action",
+        category="long_horizon",
+        apps_involved=[APP, "bank", "airline", "calendar", "dining", "mail", "messaging"],
+        difficulty="hard",
+        time_limit_seconds=1800,
+        instruction=f"{first}'s birthday is {day_phrase(day, world.now.date())}, while I'm away. Order the "
+        f"{present['title']} ({present['variant']}) from Shopwell for {first}, to my home, with my "
+        f'{card["label"]}; put "Call {first}" in my calendar at 10 am on the birthday; book a table for '
+        f"three ({first}, {sibling.name.split()[0]} and me) at the restaurant {sibling.name.split()[0]} and "
+        f"I have booked together most, at 7 pm on the second day after I fly back; email {first} that I'll "
+        f"call on the day and invite them to that dinner; and text {sibling.name.split()[0]} in Parley "
+        "where and when the dinner is.",
+        expected={
+            "sku": present["sku"],
+            "card_last4": card["last4"],
+            "birthday": day.isoformat(),
+            "parent": parent.name,
+            "parent_email": parent.email,
+            "sibling": sibling.name,
+            "slug": place["slug"],
+            "restaurant": place["name"],
+            "day": dinner.isoformat(),
+            "time": time,
+            "party": 3,
+            "away_to": airport_label(dest),
+            "back": back.isoformat(),
+        },
+        rubric=[
+            RubricItem(
+                id="present",
+                weight=15,
+                requirement=f"A Shopwell order of {present['title']} ({present['sku']}) with {card['label']}",
+                check=shopwell.bought(present["sku"], card["last4"]),
+            ),
+            RubricItem(
+                id="call",
+                weight=15,
+                requirement=f'Daybook has "Call {first}" on {day} at 10:00',
+                check=daybook.created(f"{day}T10:00", [["call"]]),
+            ),
+            RubricItem(
+                id="booked",
+                weight=20,
+                requirement=f"{place['name']} booked for 3 on {dinner} at {time} (I fly back {back})",
+                check=tabletime.booked(place["slug"], dinner.isoformat(), time, 3),
+            ),
+            RubricItem(
+                id="mail",
+                weight=15,
+                requirement=f"A mail to {parent.name} ({parent.email}) names {place['name']}",
+                check=mailbox.sent(parent.email, [[place["name"]]]),
+            ),
+            RubricItem(
+                id="sibling",
+                weight=15,
+                requirement=f"{sibling.name} got a text naming {place['name']}",
+                check=parley.sent_direct(sibling.name, [[place["name"]]]),
+            ),
+            RubricItem(
+                id="says",
+                weight=5,
+                requirement="The mail says I'll call on the birthday and invites to the "
+                "dinner with its day and time (judge: read it)",
+            ),
+            RubricItem(
+                id="only-shop",
+                weight=15,
+                requirement="Nothing else changed at Shopwell: only the one order",
+                check=S.diff(
+                    "shop",
+                    _Change(table="orders", op="insert", min=1, max=1),
+                    _Change(table="order_items", op="insert", min=1, max=1),
+                    _Change(table="cart_items", op="insert", min=0),
+                    _Change(table="cart_items", op="delete", min=0),
+                ),
+            ),
+        ],
+    )
     return [
-        Task(
-            id=f"{p.id}/{APP}/birthday-while-away",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "bank", "airline", "calendar", "dining", "mail", "messaging"],
-            difficulty="hard",
-            time_limit_seconds=1800,
-            instruction=f"{first}'s birthday is {day_phrase(day, world.now.date())}, while I'm away. Order the "
-            f"{present['title']} ({present['variant']}) from Shopwell for {first}, to my home, with my "
-            f'{card["label"]}; put "Call {first}" in my calendar at 10 am on the birthday; book a table for '
-            f"three ({first}, {sibling.name.split()[0]} and me) at the restaurant {sibling.name.split()[0]} and "
-            f"I have booked together most, at 7 pm on the second day after I fly back; email {first} that I'll "
-            f"call on the day and invite them to that dinner; and text {sibling.name.split()[0]} in Parley "
-            "where and when the dinner is.",
-            expected={
-                "sku": present["sku"],
-                "card_last4": card["last4"],
-                "birthday": day.isoformat(),
-                "parent": parent.name,
-                "parent_email": parent.email,
-                "sibling": sibling.name,
-                "slug": place["slug"],
-                "restaurant": place["name"],
-                "day": dinner.isoformat(),
-                "time": time,
-                "party": 3,
-                "away_to": airport_label(dest),
-                "back": back.isoformat(),
-            },
-            rubric=[
-                RubricItem(
-                    id="present",
-                    weight=15,
-                    requirement=f"A Shopwell order of {present['title']} ({present['sku']}) with {card['label']}",
-                    check=shopwell.bought(present["sku"], card["last4"]),
-                ),
-                RubricItem(
-                    id="call",
-                    weight=15,
-                    requirement=f'Daybook has "Call {first}" on {day} at 10:00',
-                    check=daybook.created(f"{day}T10:00", [["call"]]),
-                ),
-                RubricItem(
-                    id="booked",
-                    weight=20,
-                    requirement=f"{place['name']} booked for 3 on {dinner} at {time} (I fly back {back})",
-                    check=tabletime.booked(place["slug"], dinner.isoformat(), time, 3),
-                ),
-                RubricItem(
-                    id="mail",
-                    weight=15,
-                    requirement=f"A mail to {parent.name} ({parent.email}) names {place['name']}",
-                    check=mailbox.sent(parent.email, [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="sibling",
-                    weight=15,
-                    requirement=f"{sibling.name} got a text naming {place['name']}",
-                    check=parley.sent_direct(sibling.name, [[place["name"]]]),
-                ),
-                RubricItem(
-                    id="says",
-                    weight=5,
-                    requirement="The mail says I'll call on the birthday and invites to the "
-                    "dinner with its day and time (judge: read it)",
-                ),
-                RubricItem(
-                    id="only-shop",
-                    weight=15,
-                    requirement="Nothing else changed at Shopwell: only the one order",
-                    check=S.diff(
-                        "shop",
-                        _Change(table="orders", op="insert", min=1, max=1),
-                        _Change(table="order_items", op="insert", min=1, max=1),
-                        _Change(table="cart_items", op="insert", min=0),
-                        _Change(table="cart_items", op="delete", min=0),
-                    ),
-                ),
-            ],
+        effects.acting(
+            task,
+            ("calendar", f'"Call {first}" added', daybook.new_events(1)),
+            ("dining", "the table booked", tabletime.new_booking()),
+            ("mail", f"the mail to {parent.name} (and the answer it draws)", mailbox.new_mail(1)),
+            ("messaging", f"the text to {sibling.name} (and the reply it draws)", parley.texts(1, 4)),
         )
     ]
 

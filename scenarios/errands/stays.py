@@ -18,7 +18,7 @@ from apps.workchat import steps as huddle
 from builder.money import money
 from builder.reference.lodging.inventory import canonical_city
 from builder.rng import rng
-from builder.tasks import answers
+from builder.tasks import answers, effects
 from builder.tasks.collect import FIRST, Scenario
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.oracle import OracleError, Web
@@ -56,7 +56,7 @@ def early_tasks(world: World) -> list[Task]:
             ec.only(),
         ],
     )
-    return out
+    return [effects.acting(t, ("calendar", "the stay's entry a night shorter", daybook.moved_events(1))) for t in out]
 
 
 def leave_a_night_early(task: Task, web: Web) -> str:
@@ -279,87 +279,92 @@ def long_tasks(world: World) -> list[Task]:
     from builder.reference.airports import airport_label
 
     pickup = airport_label(airport)
-    return [
-        Task(
-            id=f"{p.id}/stays/trip-arrival-prep",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=[APP, "airline", "rides", "messaging", "workchat", "calendar"],
-            difficulty="hard",
-            time_limit_seconds=1500,
-            planted=[item["id"]],
-            instruction=f"Get me ready for {item['destination']}: my outbound flight was changed, so message the hotel "
-            f"through Bramblestay that I'll only arrive late on the night I now land (say when I land); "
-            f"schedule a ZipRide home from the airport for when my return flight lands (pickup 15 to 75 "
-            f"minutes after it lands); put that ride in my calendar; send {who.split()[0]} the hotel's "
-            f'name and my confirmation number in Parley; and set my Huddle status to "Traveling" until the '
-            "day I fly back.",
-            expected={
-                "confirmation": conf,
-                "hotel": hotel,
-                "landing": item["new_arrival"],
-                "companion": who,
-                "pickup": pickup,
-                "ride_at": (lo + (hi - lo) / 2).strftime("%Y-%m-%dT%H:%M"),
-                "back": arr.date().isoformat(),
-            },
-            rubric=[
-                RubricItem(
-                    id="hotel-message",
-                    weight=20,
-                    requirement=f"A message to {hotel} on booking {conf}",
-                    check=KIT.sql(
-                        """SELECT COUNT(*) > 0 FROM messages m JOIN threads t ON t.id = m.thread_id
+    task = Task(
+        id=f"{p.id}/stays/trip-arrival-prep",
+        persona=p.id,
+        kind="action",
+        category="long_horizon",
+        apps_involved=[APP, "airline", "rides", "messaging", "workchat", "calendar"],
+        difficulty="hard",
+        time_limit_seconds=1500,
+        planted=[item["id"]],
+        instruction=f"Get me ready for {item['destination']}: my outbound flight was changed, so message the hotel "
+        f"through Bramblestay that I'll only arrive late on the night I now land (say when I land); "
+        f"schedule a ZipRide home from the airport for when my return flight lands (pickup 15 to 75 "
+        f"minutes after it lands); put that ride in my calendar; send {who.split()[0]} the hotel's "
+        f'name and my confirmation number in Parley; and set my Huddle status to "Traveling" until the '
+        "day I fly back.",
+        expected={
+            "confirmation": conf,
+            "hotel": hotel,
+            "landing": item["new_arrival"],
+            "companion": who,
+            "pickup": pickup,
+            "ride_at": (lo + (hi - lo) / 2).strftime("%Y-%m-%dT%H:%M"),
+            "back": arr.date().isoformat(),
+        },
+        rubric=[
+            RubricItem(
+                id="hotel-message",
+                weight=20,
+                requirement=f"A message to {hotel} on booking {conf}",
+                check=KIT.sql(
+                    """SELECT COUNT(*) > 0 FROM messages m JOIN threads t ON t.id = m.thread_id
                                          JOIN bookings b ON b.id = t.booking_id WHERE b.confirmation = ?
                                          AND m.sender = 'guest' AND m.world_ref IS NULL""",
-                        [conf],
-                        [[1]],
-                    ),
+                    [conf],
+                    [[1]],
                 ),
-                RubricItem(
-                    id="hotel-says",
-                    weight=5,
-                    requirement=f"It says I land {landing:%b %-d} at {landing:%H:%M} "
-                    "local time and will check in late (judge: read it)",
+            ),
+            RubricItem(
+                id="hotel-says",
+                weight=5,
+                requirement=f"It says I land {landing:%b %-d} at {landing:%H:%M} "
+                "local time and will check in late (judge: read it)",
+            ),
+            RubricItem(
+                id="ride",
+                weight=20,
+                requirement=f"A ZipRide {pickup} -> Home picks me up between {lo:%b %-d %H:%M} and {hi:%H:%M}",
+                check=zipride.booked(pickup, "Home", lo.astimezone(zone).isoformat(), hi.astimezone(zone).isoformat()),
+            ),
+            RubricItem(
+                id="calendar",
+                weight=10,
+                requirement=f"Daybook has the ride on {arr.date()}",
+                check=daybook.created(arr.date().isoformat(), [["ride", "zipride", "pickup", "pick-up"]]),
+            ),
+            RubricItem(
+                id="companion",
+                weight=20,
+                requirement=f"{who} got the hotel and confirmation {conf} in Parley",
+                check=parley.sent_direct(who, [[conf]]),
+            ),
+            RubricItem(
+                id="status",
+                weight=15,
+                requirement=f'Huddle status "Traveling" until {arr.date()}',
+                check=huddle.status_set(["travel"], arr.date().isoformat()),
+            ),
+            RubricItem(
+                id="only-stay",
+                weight=10,
+                requirement="Nothing else changed at Bramblestay: only my message to the hotel",
+                check=S.diff(
+                    "stays",
+                    Change(table="messages", op="insert", min=1, max=3),
+                    Change(table="threads", op="insert", min=0, max=1),
                 ),
-                RubricItem(
-                    id="ride",
-                    weight=20,
-                    requirement=f"A ZipRide {pickup} -> Home picks me up between {lo:%b %-d %H:%M} and {hi:%H:%M}",
-                    check=zipride.booked(
-                        pickup, "Home", lo.astimezone(zone).isoformat(), hi.astimezone(zone).isoformat()
-                    ),
-                ),
-                RubricItem(
-                    id="calendar",
-                    weight=10,
-                    requirement=f"Daybook has the ride on {arr.date()}",
-                    check=daybook.created(arr.date().isoformat(), [["ride", "zipride", "pickup", "pick-up"]]),
-                ),
-                RubricItem(
-                    id="companion",
-                    weight=20,
-                    requirement=f"{who} got the hotel and confirmation {conf} in Parley",
-                    check=parley.sent_direct(who, [[conf]]),
-                ),
-                RubricItem(
-                    id="status",
-                    weight=15,
-                    requirement=f'Huddle status "Traveling" until {arr.date()}',
-                    check=huddle.status_set(["travel"], arr.date().isoformat()),
-                ),
-                RubricItem(
-                    id="only-stay",
-                    weight=10,
-                    requirement="Nothing else changed at Bramblestay: only my message to the hotel",
-                    check=S.diff(
-                        "stays",
-                        Change(table="messages", op="insert", min=1, max=3),
-                        Change(table="threads", op="insert", min=0, max=1),
-                    ),
-                ),
-            ],
+            ),
+        ],
+    )
+    return [
+        effects.acting(
+            task,
+            ("rides", "the ride home", zipride.new_rides(1)),
+            ("calendar", "the ride added", daybook.new_events(1)),
+            ("messaging", f"the text to {who} (and the reply it draws)", parley.texts(1, 4)),
+            ("workchat", "the status", huddle.new_posts(0, 0, status=True)),
         )
     ]
 

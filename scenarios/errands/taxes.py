@@ -7,7 +7,7 @@ from __future__ import annotations
 from apps.taxes import steps as ledgerleaf
 from apps.taxes.tasks import APP, DONATION_FIELD, KIT, imported_result, in_use, return_value
 from builder.money import money
-from builder.tasks import kit
+from builder.tasks import effects, kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, RubricItem, Task
 from builder.tasks.oracle import Web
@@ -55,6 +55,17 @@ def _file_and_plan(world: World, year: str, refund: int) -> list[Task]:
     )
     if refund < 0:
         apps = [APP, "bank", "calendar"]
+        acts = [
+            (
+                "bank",
+                "the move from savings to checking",
+                (
+                    Change(table="transactions", op="insert", min=2, max=2),
+                    Change(table="accounts", op="update", min=2, max=2, columns=["balance_cents"]),
+                ),
+            ),
+            ("calendar", '"Pay tax bill" added', daybook.new_events(1)),
+        ]
         branch = [
             RubricItem(
                 id="moved",
@@ -80,6 +91,10 @@ def _file_and_plan(world: World, year: str, refund: int) -> list[Task]:
         ]
     else:
         apps = [APP, "calendar", "messaging"]
+        acts = [
+            ("calendar", '"Tax refund" added', daybook.new_events(1)),
+            ("messaging", f"the text to {who.name} (and the reply it draws)", parley.texts(1, 4)),
+        ]
         branch = [
             RubricItem(
                 id="calendar",
@@ -94,23 +109,22 @@ def _file_and_plan(world: World, year: str, refund: int) -> list[Task]:
                 check=parley.sent_direct(who.name, [amount_forms]),
             ),
         ]
-    return [
-        Task(
-            id=f"{p.id}/{APP}/file-and-plan",
-            persona=p.id,
-            kind="action",
-            category="long_horizon",
-            apps_involved=apps,
-            difficulty="hard",
-            time_limit_seconds=1500,
-            instruction=f"File my {year} tax return on Ledgerleaf Tax (import my forms first). If I owe tax, move exactly "
-            f'what I owe from my savings to my checking account and put "Pay tax bill" in my calendar '
-            f'{when}; if I get money back, put "Tax refund" in my calendar {when} and text {first} how much '
-            "is coming back.",
-            expected={"refund_cents": refund, "due": due.isoformat(), "contact": who.name},
-            rubric=[filed, *branch, only],
-        )
-    ]
+    task = Task(
+        id=f"{p.id}/{APP}/file-and-plan",
+        persona=p.id,
+        kind="action",
+        category="long_horizon",
+        apps_involved=apps,
+        difficulty="hard",
+        time_limit_seconds=1500,
+        instruction=f"File my {year} tax return on Ledgerleaf Tax (import my forms first). If I owe tax, move exactly "
+        f'what I owe from my savings to my checking account and put "Pay tax bill" in my calendar '
+        f'{when}; if I get money back, put "Tax refund" in my calendar {when} and text {first} how much '
+        "is coming back.",
+        expected={"refund_cents": refund, "due": due.isoformat(), "contact": who.name},
+        rubric=[filed, *branch, only],
+    )
+    return [effects.acting(task, *acts)]
 
 
 def file_and_plan(task: Task, web: Web) -> str:

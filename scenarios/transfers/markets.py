@@ -5,11 +5,12 @@ the reference solutions of the actions."""
 
 from __future__ import annotations
 
+from apps.brokerage import steps as tidewell
 from apps.markets import reader as seen
 from apps.markets import steps as hunchline
 from apps.markets.tasks import APP, BUY_POSITION, KIT
 from builder.money import money
-from builder.tasks import kit
+from builder.tasks import effects, kit
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.oracle import Web
@@ -108,7 +109,7 @@ def cash_moves(world: World) -> list[Task]:
             ),
             RubricItem(
                 id="bank",
-                weight=40,
+                weight=35,
                 requirement=f"The bank moved {money(amount, cur)} out of checking to Hunchline",
                 check=kit.sql(
                     "bank",
@@ -121,6 +122,7 @@ def cash_moves(world: World) -> list[Task]:
                 "Nothing else changed at Hunchline: only the deposit",
                 Change(table="activity", op="insert", min=1, max=1),
             ),
+            effects.expect("bank-transfers", 1, 1, "Hunchline"),
         ],
     )
 
@@ -153,7 +155,7 @@ def cash_moves(world: World) -> list[Task]:
                 ),
                 RubricItem(
                     id="bank",
-                    weight=40,
+                    weight=35,
                     requirement=f"Checking received {money(cash_out, cur)} from Hunchline",
                     check=kit.sql(
                         "bank",
@@ -167,6 +169,7 @@ def cash_moves(world: World) -> list[Task]:
                     "Nothing else changed at Hunchline: only the withdrawal",
                     Change(table="activity", op="insert", min=1, max=1),
                 ),
+                effects.expect("bank-transfers", 1, 1, "Hunchline"),
             ],
         )
 
@@ -255,6 +258,11 @@ def cash_moves(world: World) -> list[Task]:
                     ),
                 ],
             )
+            # Tidewell's own item, and the bank's: the transfer in from Hunchline and the one out to Tidewell.
+            out[-1] = effects.with_items(
+                effects.acting(out[-1], ("brokerage", f"the deposit and the {fund} buy", tidewell.deposit_and_buy())),
+                [effects.expect("bank-transfers", 2, 2, "Hunchline and Tidewell")],
+            )
 
     return out
 
@@ -286,7 +294,7 @@ def fund_tasks(world: World) -> list[Task]:
         rubric=[
             RubricItem(
                 id="bank",
-                weight=40,
+                weight=35,
                 requirement=f"The bank moved {money(need, cur)} out of checking to Hunchline",
                 check=kit.sql(
                     "bank",
@@ -312,6 +320,7 @@ def fund_tasks(world: World) -> list[Task]:
                 Change(table="activity", op="insert", min=2, max=2),
                 *BUY_POSITION,
             ),
+            effects.expect("bank-transfers", 1, 1, "Hunchline"),
         ],
     )
 

@@ -8,8 +8,8 @@ Layers, bottom to top (a module may import its own layer and the ones below, nev
 1. ``world``: ``builder/world/``, the simulation;
 2. ``projection``: what turns the world into files: each app's Python (``apps/<app>/*.py``: models, seed, catalogue
    readers), ``builder/appkit.py``, ``builder/files``, ``builder/firefox``, ``builder/layer.py``;
-3. ``tasks``: each app's ``tasks``, ``steps``, ``oracle``, ``reader`` and ``pairs``, ``scenarios/``, ``builder/tasks``,
-   ``builder/bundle.py``;
+3. ``tasks``: each app's ``tasks``, ``steps``, ``oracle``, ``reader``, ``pairs`` and ``effects``, ``scenarios/``,
+   ``builder/tasks``, ``builder/bundle.py``;
 4. ``top``: the image, the runtime, the site build, the scaffold, the CLI and its output folder, and
    ``audit-tasks`` (``builder/tasks/audit.py``: it serves the site build to read the tasks' answers).
 
@@ -63,7 +63,7 @@ BUILDER_LAYERS = {
     "builder.coverage": "top",
 }
 # An app's modules in the tasks layer (by the first part below apps/<app>/); every other module is a projection.
-APP_TASK_MODULES = frozenset({"tasks", "steps", "oracle", "pairs", "scenarios", "reader"})
+APP_TASK_MODULES = frozenset({"tasks", "steps", "oracle", "pairs", "scenarios", "reader", "effects"})
 # The world's public API: what a projection may import from builder/world (the package's own exports, the world
 # model with its events and their schema).
 WORLD_API = frozenset({"builder.world", "builder.world.model", "builder.world.events", "builder.world.schema"})

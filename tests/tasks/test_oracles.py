@@ -2,8 +2,8 @@
 scores 0 when nothing is done and its full machine weight after its reference solution
 (``apps/<app>/oracle.py``) acted through the production build of the apps, and does no harm: no invariant of any
 app (a bill paid twice, a table booked twice, money below zero: :mod:`builder.tasks.invariants`) is broken by its
-end state. The apps it changed that no state_diff check of its task covers (side effects: a confirmation mail, a
-card authorisation) are counted against a ceiling per test that may only come down (:data:`UNCHECKED_CEILING`).
+end state, and leaves no app changed that no state_diff check of its task covers (:func:`uncovered`): every side
+effect (a confirmation mail, a card payment, :mod:`builder.tasks.effects`) is checked.
 
 One test per app (its action tasks in order), so pytest-xdist spreads the apps over its workers. The other
 shipped personas' long-horizon tasks (the chains most likely to name something only one persona's world has) run
@@ -18,10 +18,9 @@ from pathlib import Path
 import pytest
 
 from builder.apps import discover
-from builder.tasks.grade import grade, state_changes
+from builder.tasks.grade import grade, graded_apps, state_changes
 from builder.tasks.invariants import broken
 from builder.tasks.reader import NoReader, See, Unreadable, answer_items, compare, find, read
-from builder.tasks.model import NOT_APPS
 from builder.tasks.oracle import OracleError, Web, solve, task_app
 
 from tests.app_e2e import Served, app, layer
@@ -50,27 +49,6 @@ def web_for(world, served: Served, home: Path) -> Web:
 
 #: What every episode may change outside the task's own apps: the sign-in sessions.
 SESSION_TABLES = frozenset({"sessions"})
-#: (task, app) pairs an oracle changed that no state_diff check of the task covers, at most, per test (an app of the
-#: default persona, or another persona's long-horizon tasks). Measured 2026-12-06; lower it as checks are added.
-UNCHECKED_CEILING: dict[str, int] = {
-    "airline": 9,
-    "board": 6,
-    "brokerage": 2,
-    "calendar": 6,
-    "delivery": 10,
-    "dining": 20,
-    "grocery": 6,
-    "mail": 18,
-    "markets": 5,
-    "messaging": 4,
-    "rides": 9,
-    "shop": 11,
-    "stays": 11,
-    "taxes": 2,
-    "callum-brierley": 58,
-    "jana-petersen": 58,
-    "jordan-lee": 54,
-}
 
 
 def uncovered(task, initial: dict[str, Path], end: dict[str, Path]) -> list[str]:
@@ -115,7 +93,7 @@ def run_oracle(task, world, layer: Path, tmp: Path) -> tuple[int, int, list, lis
     """(score before, score after, items after, invariants broken, apps changed unchecked) of ``task`` done by its
     oracle on fresh copies of ``layer``: :func:`builder.tasks.invariants.broken` and :func:`uncovered` over every
     app's database."""
-    apps = [a for a in task.apps_involved if a not in NOT_APPS]
+    apps = graded_apps(task)
     every = [a.name for a in discover()]
     seeded = {a: layer / "var/lib/persona-desktop/apps" / app(a).name / app(a).database for a in every}
     initial = {a: seeded[a] for a in apps}
@@ -158,8 +136,7 @@ def test_oracles_score_full_and_nothing_scores_zero(name, world, default_layer, 
                 )
             )
     assert not failures, "\n".join(map(repr, failures))
-    print("\n".join(unchecked))
-    assert len(unchecked) <= UNCHECKED_CEILING.get(name, 0), (len(unchecked), unchecked)
+    assert unchecked == [], unchecked
 
 
 @pytest.mark.parametrize("stem", [p for p in PERSONAS if p != DEFAULT_PERSONA.stem])
@@ -191,5 +168,4 @@ def test_long_horizon_oracles_of_the_other_personas(stem, tmp_path_factory, tmp_
                 )
             )
     assert not failures, "\n".join(map(repr, failures))
-    print("\n".join(unchecked))
-    assert len(unchecked) <= UNCHECKED_CEILING.get(stem, 0), (len(unchecked), unchecked)
+    assert unchecked == [], unchecked

@@ -1,0 +1,8 @@
+"""Parley's side of the state_diff items of long tasks (builder/tasks/effects.py): reading a conversation marks its
+messages read."""
+
+from __future__ import annotations
+
+from builder.tasks.model import Change
+
+VISITS = (Change(table="messages", op="update", min=0, columns=["read_at"]),)
