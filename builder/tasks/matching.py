@@ -154,7 +154,10 @@ def _money(text: str) -> list[tuple[tuple[int, int], int]]:
         after = text[m.end() :].lstrip(" \u00a0\u202f")
         pre = re.search(r"([^\W\d_]{0,3}[^\w\s]|[^\W\d_]+\.?)$", before)
         post = re.match(r"([^\w\s]|[^\W\d_]+\.?)", after)
-        if (pre and _is_currency(pre.group(1))) or (post and _is_currency(post.group(1))):
+        glued = m.start() > 0 and text[m.start() - 1].isalpha()
+        # A lone letter glued to a number is a code (the R2 line, Q3), not a rand or a quetzal.
+        pre_ok = pre and _is_currency(pre.group(1)) and not (glued and len(pre.group(1).strip(".")) == 1)
+        if pre_ok or (post and _is_currency(post.group(1))):
             out.append((m.span(), number_cents(m.group(1))))
     return out
 
