@@ -314,7 +314,8 @@ def test_scripted_agent_solves_a_five_app_task_in_the_image(running, tmp_path):
     result = json.loads(out.read_text())
     assert result["agent"]["returncode"] == 0, result["agent"]
     assert result["score"] == 100, [(i["id"], i["status"], i["evidence"][:200]) for i in result["items"]]
-    assert set(result["end_state"]["databases"]) == {"rides", "calendar", "messaging", "workchat"}  # what it checks
+    # What it checks: the four apps it acts in, and the two its ride writes into (the card payment, the confirmation).
+    assert set(result["end_state"]["databases"]) == {"rides", "calendar", "messaging", "workchat", "bank", "mail"}
     print(
         f"{tid}: oracle agent score {result['score']} in {result['agent']['seconds']:.0f}s "
         f"(reset {result['reset_seconds']}s)"
