@@ -11,12 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import unicodedata
 from collections.abc import Iterator
-from functools import cache
 
-from builder.tasks.matching import amounts, number_cents
-from builder.tasks.matching import _NUMBER as NUMBER
 from builder.tasks.reader import See, Unreadable, parse_money, visible_text
 from builder.tasks.textread import day_of
 
@@ -100,46 +96,6 @@ def p2p_with(see: See, name: str) -> list[dict]:
     for r in rows:
         r["direction"] = "sent" if r["cents"] < 0 else "received"
     return sorted(rows, key=lambda r: r["day"], reverse=True)
-
-
-# --- money in a message ---------------------------------------------------------------------------------------
-
-
-@cache
-def _local_symbols() -> re.Pattern:
-    """A number next to a currency symbol some locale writes (``F CFA``, ``FCFA``, ``Rs``, ``R``, ``S/``, ``KSh``,
-    ``₨``): CLDR's symbol of each territory's currency (on the day prices are made) in that territory's locales
-    (Babel), NFKC; the number is group 1 (symbol first) or 2 (symbol after)."""
-    from babel import Locale, localedata
-    from babel.numbers import get_currency_symbol, get_territory_currencies
-
-    from builder.reference.prices import PRICED_ON
-
-    syms: set[str] = set()
-    for ident in localedata.locale_identifiers():
-        loc = Locale.parse(ident)
-        if not loc.territory:
-            continue
-        for cur in get_territory_currencies(loc.territory, PRICED_ON):  # a fixed day, not today's
-            sym = unicodedata.normalize("NFKC", get_currency_symbol(cur, loc))
-            if sym != cur and not sym.isdigit():
-                syms.add(sym)
-    # A symbol of one letter ("R", "K") is money only before a number after a space ("R 120,50", not "R2").
-    one = "|".join(sorted(re.escape(s) for s in syms if len(s) == 1 and s.isalpha()))
-    alt = "|".join(re.escape(s) for s in sorted(syms, key=lambda s: (-len(s), s)) if not (len(s) == 1 and s.isalpha()))
-    return re.compile(rf"(?<![\w$])(?:(?:{alt}) ?|(?:{one}) )({NUMBER})(?!\d)|(?<![\d.,])({NUMBER}) ?(?:{alt})(?!\w)")
-
-
-def stated_amounts(text: str) -> set[int]:
-    """Every amount of money ``text`` writes with its currency, as integer cents (sign dropped), whatever the
-    currency and however a locale writes it: what :func:`builder.tasks.matching.amounts` reads (a currency sign,
-    ``USD 12``, ``12 euros``) and amounts written with a symbol of letters (``F CFA7,339``, ``Rs 1,200``,
-    ``S/ 49.12``)."""
-    norm = unicodedata.normalize("NFKC", text)
-    found = set(amounts(text))
-    for m in _local_symbols().finditer(norm):
-        found.add(number_cents(m.group(1) or m.group(2)))
-    return found
 
 
 # --- Meridian Air ---------------------------------------------------------------------------------------------

@@ -15,7 +15,8 @@ from builder.tasks.model import Check, RubricItem, Task
 from builder.tasks.reader import Reading, See, Unreadable, reader, visible_text
 from builder.tasks.shown import day_in
 from builder.world import World
-from scenarios.views import stated_amounts
+
+from builder.tasks.matching import amounts
 
 
 def calendar_tasks(world: World) -> list[Task]:
@@ -301,7 +302,7 @@ def who_paid(see: See, given: dict) -> Reading:
         for m in parley.thread(see, conv["id"]):
             if m["mine"] or m["at"] is None or m["at"].date() < day or given["restaurant"] not in m["text"]:
                 continue
-            stated = stated_amounts(m["text"])  # an amount of money, not "I'll be there at 6:15 PM"
+            stated = amounts(m["text"])  # an amount of money, not "I'll be there at 6:15 PM"
             if len(stated) == 1:
                 asks.append((name, stated.pop(), m))
     if len({(n, c) for n, c, _ in asks}) != 1:

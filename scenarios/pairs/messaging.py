@@ -24,7 +24,8 @@ from builder.world import World
 from builder.reference.locale import Fmt
 from scenarios import PAIRS
 from scenarios.errands.messaging import OWN_BEFORE, trip_ahead
-from scenarios.views import airline_trip, airline_trips, p2p_with, stated_amounts
+from scenarios.views import airline_trip, airline_trips, p2p_with
+from builder.tasks.matching import amounts
 
 
 def pair_tasks(world: World) -> list[Task]:
@@ -231,7 +232,7 @@ def asks_to_pay(see: See) -> list[dict]:
         for m in thread(see, c["id"]):
             if m["mine"] or not _ASK.search(m["text"]):
                 continue
-            stated = stated_amounts(m["text"])  # in any currency: "$12.50", "PKR 1,639", "571,17 THB", "F CFA7,339"
+            stated = amounts(m["text"])  # in any currency: "$12.50", "PKR 1,639", "571,17 THB", "F CFA7,339"
             if len(stated) == 1:
                 out.append({"contact": c["name"], "at": m["at"], "cents": stated.pop(), "text": m["text"]})
     return sorted(out, key=lambda r: r["at"])
