@@ -65,8 +65,8 @@ _ROOMS = ["Juniper", "Cedar", "Alder", "Madrona", "Hemlock", "Larch", "Spruce", 
 
 # Calendar titles, places and notes as the persona's language writes them (English for every other locale).
 def words(sim: Sim) -> dict:
-    """The calendar's words in the persona's language (``templates/calendar/<locale>.yaml`` ``words``)."""
-    return phrase_bank("calendar", sim.persona.bank)["words"]
+    """The calendar's words in the persona's language (``templates/agenda/<locale>.yaml`` ``words``)."""
+    return phrase_bank("agenda", sim.persona.bank)["words"]
 
 
 def birthday_title(sim: Sim, first_name: str) -> str:
@@ -192,14 +192,14 @@ def _holiday_date(rule: dict[str, Any], year: int, easter: dt.date) -> dt.date:
 @lru_cache(maxsize=None)
 def public_holidays(locale: str, year: int, country: str | None = None) -> dict[dt.date, str]:
     """The public holidays (observed dates) modelled for ``locale`` in ``year``: date -> name, from the
-    ``holidays`` rules of ``templates/calendar/<locale>.yaml`` (en_US's for a locale without a bank). A ``country``
+    ``holidays`` rules of ``templates/agenda/<locale>.yaml`` (en_US's for a locale without a bank). A ``country``
     other than the locale's own (a home abroad) keeps that country's holidays instead, as the ``holidays`` package
     lists them, named in the locale's language where the package has it (English otherwise)."""
     if country and country != territory(locale):
         return dict(gazetteer.public_holidays(country, (year,), language=_holiday_language(country, locale)))
     easter = _easter(year)
     days: dict[dt.date, str] = {}
-    for rule in phrase_bank("calendar", locale)["holidays"]:
+    for rule in phrase_bank("agenda", locale)["holidays"]:
         days[_holiday_date(rule, year, easter)] = rule["name"]
     return dict(sorted(days.items()))
 
