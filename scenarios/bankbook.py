@@ -8,7 +8,8 @@ import datetime as dt
 import re
 
 from builder.tasks.reader import See, Unreadable, parse_money, visible_text
-from builder.tasks.seen import parse_day, unit_cents
+from builder.tasks.dates import day_in
+from builder.tasks.seen import unit_cents
 
 BANK = "bank"
 # The eyebrow the account page shows for each kind (apps/bank/web/lib/labels.ts kindLabel, every locale).
@@ -95,7 +96,7 @@ def lines(see: See, account: int, start: dt.date | None = None, end: dt.date | N
             amount = visible_text(cells[3])
             out.append(
                 {
-                    "day": parse_day(visible_text(cells[0])),
+                    "day": day_in(visible_text(cells[0])),
                     "description": visible_text(cells[1].xpath('.//*[@class="lb-desc"]')[0]),
                     "category": visible_text(cells[2]),
                     "cents": parse_money(amount),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from apps.airline import reader as air
 from apps.stays import reader as bs
-from builder.tasks.localdates import parse_clock, parse_day
+from builder.tasks.dates import clock_in, day_in
 from builder.tasks.reader import See, Unreadable, parse_money, visible_text
 
 
@@ -120,7 +120,7 @@ def lines(see: See, q: str = "", start: dt.date | None = None, end: dt.date | No
                 memo = _text(_one(tr, './/*[@class="lb-desc-sub"]'))
                 out.append(
                     Line(
-                        day=parse_day(_text(cells[0])),
+                        day=day_in(_text(cells[0])),
                         description=_text(_one(tr, './/*[@class="lb-desc"]')),
                         memo=re.sub(r"^Memo:\s*", "", memo),
                         category=_text(_one(tr, './/*[@class="lb-cat"]')),
@@ -189,7 +189,7 @@ def rides(see: See) -> list[Ride]:
         out.append(
             Ride(
                 to=_text(_one(li, ".//strong")),
-                when=dt.datetime.combine(parse_day(when), parse_clock(when.split(",")[-1])),
+                when=dt.datetime.combine(day_in(when), clock_in(when.split(",")[-1])),
                 source=parts[1].removeprefix("from ").strip() if len(parts) > 1 else "",
                 purpose=parts[2] if len(parts) > 2 else "",
                 cents=int(_one(li, './/*[@class="zr-price"]').get("data-cents")),
@@ -223,12 +223,10 @@ def deliveries(see: See) -> list[tuple[str, dt.date, str]]:
         page = see.page("shop", "/orders", {"page": str(page_no)} if page_no > 1 else {})
         for art in page.xpath('//article[@data-testid="order"][@data-state="delivered"]'):
             heads = art.xpath('.//div[@class="sw-order-head"]/div')
-            placed = parse_day(_text(_one(heads[0], "./b")))
+            placed = day_in(_text(_one(heads[0], "./b")))
             ship_to = _text(_one(heads[2], "./b")) if len(heads) > 2 else ""
             status = _text(_one(art, './/p[contains(@class, "sw-status")]'))
-            day = parse_day(status, placed.year)
-            if day < placed:
-                day = parse_day(status, placed.year + 1)
+            day = day_in(status, after=placed)
             out.append((art.get("data-order"), day, ship_to))
         if not page.xpath('//*[@data-testid="next-page"]'):
             break

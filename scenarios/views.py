@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from builder.tasks.reader import See, Unreadable, parse_money, visible_text
-from builder.tasks.textread import day_of
+from builder.tasks.dates import day_in
 
 
 def pages(see: See, app: str, path: str, params: dict | None = None, limit: int = 400) -> Iterator:
@@ -74,7 +74,7 @@ def bank_rows(see: See, q: str = "", since: dt.date | None = None, until: dt.dat
                 out.append(
                     {
                         "account": acc["name"],
-                        "day": day_of(visible_text(cells[0])),
+                        "day": day_in(visible_text(cells[0])),
                         "description": visible_text(desc[0]) if desc else visible_text(cells[1]),
                         "memo": memo,
                         "category": visible_text(cells[2]) if len(cells) > 2 else "",
@@ -126,7 +126,7 @@ def airline_trip(see: See, pnr: str) -> dict:
             def end(node) -> tuple[str, dt.date, str]:
                 code = visible_text(node.xpath('./span[@class="ma-code"]')[0])
                 time = visible_text(node.xpath('./span[@class="ma-time"]')[0])
-                day = day_of(visible_text(node.xpath('./span[@class="ma-muted"]')[0]))
+                day = day_in(visible_text(node.xpath('./span[@class="ma-muted"]')[0]))
                 return code, day, time
 
             (o, od, ot), (d, ad, at) = end(ends[0]), end(ends[1])
@@ -203,7 +203,7 @@ def huddle_sidebar(see: See) -> list[dict]:
 def _huddle_items(nodes) -> list[dict]:
     """Messages of a Huddle page, in order: ``{id, sender, at}`` (a message shown without its date, continuing the
     one before, takes that one's day and its own clock)."""
-    from builder.tasks.textread import clocks
+    from builder.tasks.dates import clocks
 
     out, last = [], None
     for m in nodes:
@@ -255,7 +255,7 @@ def shop_orders(see: See) -> list[dict]:
             out.append(
                 {
                     "order": a.get("data-order"),
-                    "placed": day_of(visible_text(head[0])) if head else None,
+                    "placed": day_in(visible_text(head[0])) if head else None,
                     "state": a.get("data-state"),
                     "status": visible_text(status[0]) if status else "",
                 }
@@ -283,7 +283,7 @@ def grocery_orders(see: See) -> list[dict]:
         out.append(
             {
                 "order": li.get("data-id"),
-                "placed": day_of(placed.group(1)) if placed else None,
+                "placed": day_in(placed.group(1)) if placed else None,
                 "status": visible_text(status[0]) if status else "",
             }
         )
@@ -296,7 +296,7 @@ def delivery_orders(see: See) -> list[dict]:
     out = []
     for row in page.xpath('//*[@data-testid="order-row"]'):
         spans = [visible_text(x) for x in row.xpath("./span")]
-        placed = next((day_of(t) for t in spans if re.search(r"\d{4}", t)), None)
+        placed = next((day_in(t) for t in spans if re.search(r"\d{4}", t)), None)
         cents = row.xpath(".//span[@data-cents]/@data-cents")
         out.append({"order": row.get("data-order-id"), "placed": placed, "cents": int(cents[0]) if cents else None})
     return out
@@ -307,7 +307,7 @@ def rides_taken(see: See) -> list[dict]:
     page = see.page("rides", "/activity")
     out = []
     for li in page.xpath('//li[@data-testid="ride-row"]'):
-        out.append({"ride": li.get("data-ride-id"), "day": day_of(visible_text(li))})
+        out.append({"ride": li.get("data-ride-id"), "day": day_in(visible_text(li))})
     return out
 
 

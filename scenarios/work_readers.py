@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from builder.tasks import answers as A
 from builder.tasks.reader import See, Unreadable, visible_text
-from builder.tasks.textread import MONTH_NAMES
+from builder.tasks.dates import MONTH_NAMES
 
 CALENDAR, AIRLINE, PARLEY = "calendar", "airline", "messaging"
 

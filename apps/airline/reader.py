@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from builder.tasks.localdates import clock_text, parse_clock, parse_day
+from builder.tasks.dates import clock_as_written, clock_in, day_in
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
 
 APP = "airline"
@@ -110,7 +110,7 @@ def listed(see: See, tab: str) -> list[dict]:
     return out
 
 
-def _segment(div, direction: str, year: int) -> Segment:
+def _segment(div, direction: str, booked: dt.date) -> Segment:
     ends = div.xpath('./div[@class="ma-flight-end"]')
     if len(ends) != 2:
         raise Unreadable(f"flight {div.get('data-flight')}: no departure and arrival on its line")
@@ -120,7 +120,7 @@ def _segment(div, direction: str, year: int) -> Segment:
         city = _text(_one(node, './/*[@class="ma-city"]'))
         clock = _text(_one(node, './/*[@class="ma-time"]'))
         day = _text(_one(node, './/*[@class="ma-muted"]'))
-        return code, city, parse_day(day, year), parse_clock(clock), clock_text(clock)
+        return code, city, day_in(day, booked), clock_in(clock), clock_as_written(clock)
 
     o, oc, dday, dtime, dclock = end(ends[0])
     d, dc, aday, atime, aclock = end(ends[1])
@@ -154,11 +154,11 @@ def trip(see: See, pnr: str) -> Trip:
     if not head.startswith("Trip to "):
         raise Unreadable(f"trip {pnr}: no 'Trip to' heading ({head!r})")
     booked_line = _text(_one(page, '//div[@class="ma-trip-head"]//p'))
-    booked = parse_day(booked_line, see.now.year)
+    booked = day_in(booked_line, see.now.date())
     segments = []
     for direction in ("outbound", "return"):
         for div in page.xpath(f'//section[@data-testid="journey-{direction}"]//div[@data-testid="segment"]'):
-            segments.append(_segment(div, direction, booked.year))
+            segments.append(_segment(div, direction, booked))
     if not segments:
         raise Unreadable(f"trip {pnr}: no flights on its page")
     price = _one(page, '//*[@data-testid="price"]')

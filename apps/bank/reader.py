@@ -1,7 +1,7 @@
 """Independent readers of Larkspur Bank's own answer tasks (:mod:`builder.tasks.reader`): each answer derived again
 from the bank's pages the persona sees, signed in (the accounts overview, an account's activity with its search and
 date filters, the statements list); never from the world or the database. The helpers here (:func:`accounts`,
-:func:`ledger`, :func:`day_of`) serve the bank's scenario readers too (``scenarios/pairs/bank.py``,
+:func:`ledger`) serve the bank's scenario readers too (``scenarios/pairs/bank.py``,
 ``scenarios/recaps/bank.py``)."""
 
 from __future__ import annotations
@@ -14,51 +14,10 @@ from functools import cache
 
 from apps.bank.spending import specialist_shop
 from builder.reference.banking import statement_words
+from builder.tasks.dates import day_in
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
 
 APP = "bank"
-
-_MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        [
-            ("jan", "januar", "jän"),
-            ("feb", "februar"),
-            ("mar", "mär", "märz", "mrz"),
-            ("apr", "april"),
-            ("may", "mai"),
-            ("jun", "juni"),
-            ("jul", "juli"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "okt", "oktober"),
-            ("nov", "november"),
-            ("dec", "dez", "dezember"),
-        ]
-    )
-    for m in names
-}
-
-
-def day_of(text: str) -> dt.date:
-    """The day a page writes in any of the apps' locales: ``Oct 31, 2026`` (en-US), ``31 Oct 2026`` (en-GB),
-    ``31.10.2026`` (de-DE), ``2026-10-31``; a month's full or short name in English or German. Raises
-    :class:`Unreadable` when ``text`` holds no day."""
-    t = text.strip()
-    m = re.search(r"(\d{4})-(\d{2})-(\d{2})", t)
-    if m:
-        return dt.date(int(m[1]), int(m[2]), int(m[3]))
-    m = re.search(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", t)
-    if m:
-        return dt.date(int(m[3]), int(m[2]), int(m[1]))
-    m = re.search(r"([A-Za-zäÄ]+)\.?\s+(\d{1,2}),?\s+(\d{4})", t)
-    if m and m[1].lower() in _MONTHS:
-        return dt.date(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))
-    m = re.search(r"(\d{1,2})\.?\s+([A-Za-zäÄ]+)\.?,?\s+(\d{4})", t)
-    if m and m[2].lower() in _MONTHS:
-        return dt.date(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))
-    raise Unreadable(f"no day in {text!r}")
-
 
 # An amount as a page or a mail writes it: a sign, a currency of one or two words before it ("$", "PKR", "F CFA",
 # "R$") or after it ("€", "CHF"), the number with its groups.
@@ -153,7 +112,7 @@ def ledger(see: See, kind: str, start: dt.date | None = None, end: dt.date | Non
             memo = [visible_text(d).removeprefix("Memo:").strip() for d in cells[1].xpath('.//*[@class="lb-desc-sub"]')]
             out.append(
                 {
-                    "day": day_of(visible_text(cells[0])),
+                    "day": day_in(visible_text(cells[0])),
                     "description": visible_text(desc[0]) if desc else visible_text(cells[1]),
                     "memo": " ".join(memo),
                     "category": visible_text(cells[2]),
@@ -280,7 +239,7 @@ def card_statement(see: See, given: dict) -> Reading:
     for tr in page.xpath('//tr[@data-testid="statement-row"]'):
         cells = [visible_text(td) for td in tr.xpath("./td")]
         period = tr.xpath("./td[1]//*[@class='lb-desc-sub']")
-        last = day_of(visible_text(period[0]).split("–")[-1]) if period else None
+        last = day_in(visible_text(period[0]).split("–")[-1]) if period else None
         if last and start <= last <= end:
             return Reading(
                 values={"payments": parse_money(cells[2]), "charges": parse_money(cells[3])},

@@ -9,7 +9,8 @@ import datetime as dt
 from decimal import Decimal
 
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
-from builder.tasks.seen import parse_day, to_step, unit_cents
+from builder.tasks.dates import day_in
+from builder.tasks.seen import to_step, unit_cents
 
 APP = "brokerage"
 
@@ -67,7 +68,7 @@ def transfers(see: See) -> list[dict]:
         out.append(
             {
                 "when": c[0],
-                "day": parse_day(c[0]),
+                "day": day_in(c[0]),
                 "deposit": c[1].startswith(("Deposit from bank", "Einzahlung")),
                 "recurring": bool(tr.xpath('.//*[contains(@class, "tw-pill")]')),
                 "cents": parse_money(c[3]),
@@ -82,7 +83,7 @@ def dividends(see: See) -> list[dict]:
     out = []
     for tr in see.page(APP, "/dividends").xpath('//table[@data-testid="dividends"]/tbody/tr'):
         c = _cells(tr)
-        out.append({"day": parse_day(c[0]), "symbol": c[1], "cents": parse_money(c[4]), "amount": c[4]})
+        out.append({"day": day_in(c[0]), "symbol": c[1], "cents": parse_money(c[4]), "amount": c[4]})
     return out
 
 
@@ -94,7 +95,7 @@ def orders(see: See) -> list[dict]:
         c = _cells(tr)
         out.append(
             {
-                "day": parse_day(c[0]),
+                "day": day_in(c[0]),
                 "symbol": c[1],
                 "buy": c[2].startswith(("Buy", "Kauf")),
                 "recurring": bool(tr.xpath('.//*[contains(@class, "tw-pill")]')),
@@ -122,7 +123,7 @@ def close_on(see: See, symbol: str, day: dt.date) -> tuple[int, str]:
         '//table[@data-testid="price-history"]/tbody/tr'
     ):
         c = _cells(tr)
-        if parse_day(c[0]) == day:
+        if day_in(c[0]) == day:
             return parse_money(c[1]), c[1]
     raise Unreadable(f"Tidewell's page of {symbol} lists no close on {day}")
 

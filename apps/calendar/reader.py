@@ -10,7 +10,7 @@ import datetime as dt
 import re
 
 from builder.tasks.reader import Reading, See, Unreadable, reader, visible_text
-from builder.tasks.textread import clock_text
+from builder.tasks.dates import clock_text
 
 APP = "calendar"
 

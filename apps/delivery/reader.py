@@ -10,7 +10,7 @@ import datetime as dt
 import re
 from collections import Counter
 
-from builder.tasks.pagedates import parse_day, parse_day_time
+from builder.tasks.dates import day_in, day_time_in
 from builder.tasks.reader import Reading, See, Unreadable, reader, visible_text
 
 APP = "delivery"
@@ -35,7 +35,7 @@ def orders(see: See, month: str = "") -> list[dict]:
                 "order_id": row.get("data-order-id"),
                 "restaurant": visible_text(link),
                 "items": visible_text(_one(row, "./div/div")),
-                "day": parse_day(visible_text(spans[0])),
+                "day": day_in(visible_text(spans[0])),
                 "cents": int(_one(row, "./span[@data-cents]").get("data-cents")),
             }
         )
@@ -63,7 +63,7 @@ def order(see: See, href: str) -> dict:
         "href": href,
         "order_id": visible_text(_one(main, './/*[@data-testid="order-id"]')),
         "restaurant": visible_text(_one(main, ".//h1")),
-        "placed": parse_day_time(placed),
+        "placed": day_time_in(placed),
         "lines": [
             {
                 "qty": int(visible_text(_one(div, './/*[@data-testid="line-qty"]'))),

@@ -12,7 +12,7 @@ import email.utils
 import re
 
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
-from builder.tasks.textread import clocks, day_of, day_without_year
+from builder.tasks.dates import clocks, day_in, first_day
 
 APP = "mail"
 
@@ -127,7 +127,7 @@ def flight_bookings(see: See) -> list[dict]:
                 x = rx.match(line)
                 if x and cur is not None:
                     rest = x.group("rest")
-                    cur[f"{key}_day"] = day_of(rest)
+                    cur[f"{key}_day"] = day_in(rest)
                     cl = clocks(rest)
                     cur[f"{key}_time"] = cl[-1][1] if cl else None
         travellers = re.search(r"^(?:Passengers?|Reisende):\s*(.+)$", m["body"], re.M)
@@ -163,7 +163,7 @@ def rebooked(change: dict, booking: dict) -> tuple[str, dt.date, dt.time] | None
         if f.group(1) + f.group(2) in had:
             continue
         tail = body[f.end() :]
-        day = day_without_year(tail, booking["segments"][0]["dep_day"])
+        day = first_day(tail, booking["segments"][0]["dep_day"])
         cl = clocks(tail)
         if day and cl:
             return f"{f.group(1)} {f.group(2)}", day, cl[0][1]
@@ -222,7 +222,7 @@ def moved_by_mail(see: See, title: str, near: dt.date) -> tuple[dict, dt.datetim
         cl = clocks(tail)
         if not cl:
             continue
-        day = day_without_year(tail.split(cl[0][0])[0], near) or near
+        day = first_day(tail.split(cl[0][0])[0], near) or near
         found.append((m, dt.datetime.combine(day, cl[0][1])))
     if not found:
         raise Unreadable(f"no mail moves {title!r}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
-from builder.tasks.seen import parse_day
+from builder.tasks.dates import day_in
 
 APP = "markets"
 PAGE = 50  # rows of an Activity page
@@ -39,7 +39,7 @@ def activity(see: See, kind: str) -> list[dict]:
             out.append(
                 {
                     "when": when,
-                    "day": parse_day(when),
+                    "day": day_in(when),
                     "details": _cell(tr, 2),
                     "reference": _cell(tr, 3),
                     "cents": parse_money(amount),

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 
 from builder.tasks.reader import Reading, See, Unreadable, reader, visible_text
-from builder.tasks.textread import clock_text, clocks
+from builder.tasks.dates import clock_text, clocks
 
 APP = "messaging"
 

@@ -11,7 +11,7 @@ import difflib
 import re
 from collections import Counter
 
-from builder.tasks.pagedates import last_month, parse_clock, parse_day, parse_day_time
+from builder.tasks.dates import clock_in, day_in, day_time_in, last_month
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
 
 APP = "rides"
@@ -41,7 +41,7 @@ def activity(see: See, month: str = "", purpose: str = "") -> list[dict]:
                 "to": to,
                 "from": parts[0],
                 "purpose": parts[1] if len(parts) > 1 else "",
-                "when": parse_day_time(when_text),
+                "when": day_time_in(when_text),
                 "cents": int(_one(li, './/*[@class="zr-price"]').get("data-cents")),
             }
         )
@@ -57,7 +57,7 @@ def receipt(see: See, href: str) -> dict:
         raise Unreadable(f"{href} shows no ride")
     head = visible_text(_one(art, ".//header/p"))
     bits = [b.strip() for b in head.split("·")]
-    day = parse_day(bits[0])
+    day = day_in(bits[0])
     times = [visible_text(s) for s in art.xpath('.//*[@class="zr-time"]')]
     muted = art.xpath('./p[@class="zr-muted"]')
     purpose = ""
@@ -69,8 +69,8 @@ def receipt(see: See, href: str) -> dict:
         node = _one(art, f'.//*[@data-testid="{testid}"]')
         return int(node.get("data-cents")) if node is not None else 0
 
-    pickup_at = dt.datetime.combine(day, parse_clock(times[0]))
-    dropoff_at = dt.datetime.combine(day, parse_clock(times[1]))
+    pickup_at = dt.datetime.combine(day, clock_in(times[0]))
+    dropoff_at = dt.datetime.combine(day, clock_in(times[1]))
     if dropoff_at < pickup_at:
         dropoff_at += dt.timedelta(days=1)
     rows = [tr.xpath("./td") for tr in art.xpath('.//table[@data-testid="fare-table"]//tr')]
@@ -116,7 +116,7 @@ def scheduled(see: See) -> list[dict]:
             {
                 "ride_id": li.get("data-testid").removeprefix("scheduled-"),
                 "href": link.get("href") if link is not None else "",
-                "when": parse_day_time(lines[0]),
+                "when": day_time_in(lines[0]),
                 "route": " ".join(lines[1:]),
                 "cents": int(_one(li, './/*[@class="zr-price"]').get("data-cents")),
             }

@@ -8,7 +8,7 @@ import datetime as dt
 from collections import Counter
 
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
-from builder.tasks.shown import day_in
+from builder.tasks.dates import day_in
 
 APP = "shop"
 

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.tasks.localdates import parse_day
+from builder.tasks.dates import day_in
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader
 
 APP = "stays"
@@ -137,7 +137,7 @@ def _night(text: str, s: Stay) -> dt.date:
     day-first, whichever falls in the stay."""
     m = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", text)
     if not m:
-        return parse_day(text)
+        return day_in(text)
     a, b, y = (int(x) for x in m.groups())
     options = {dt.date(y, a, b) if a <= 12 else None, dt.date(y, b, a) if b <= 12 else None} - {None}
     inside = [d for d in options if s.check_in <= d < s.check_out]

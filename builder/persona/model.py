@@ -440,8 +440,8 @@ class Account(SpecModel):
     balance: Money | None = Field(
         default=None,
         description=(
-            "Balance on as_of, as the bank's app shows it today (a card: what is owed, 0 to 90 % of credit_limit; "
-            "brokerage: the broker's cash); not with opening_balance"
+            "Balance on as_of, 0 or more, as the bank's app shows it today (a card: what is owed, 0 to 90 % of "
+            "credit_limit; brokerage: the broker's cash); not with opening_balance"
         ),
     )
     credit_limit: PositiveMoney | None = None

@@ -52,8 +52,8 @@ def kind_of(spelling: str) -> str:
 
 
 def _month(norm: str) -> bool:
-    """Whether a normalised spelling holds a month's name (English or German, :data:`textread.MONTH_NAMES`)."""
-    from .textread import MONTH_NAMES
+    """Whether a normalised spelling holds a month's name (English or German, :data:`dates.MONTH_NAMES`)."""
+    from .dates import MONTH_NAMES
 
     return any(w.strip(".") in MONTH_NAMES for w in norm.split())
 

@@ -1,5 +1,6 @@
-"""Helpers of the independent readers (:mod:`builder.tasks.reader`) for what pages and files show: a day as the
-locales write it, the text of a PDF in the home folder, a share count.
+"""Helpers of the independent readers (:mod:`builder.tasks.reader`) for what pages and files show: the text of a PDF
+in the home folder, a form's value under its label, the unit a shown amount is written in (days and clock times:
+:mod:`builder.tasks.dates`).
 
 Nothing here reads the world or a database; every function takes text a person sees (or a file of the home folder)
 and raises :class:`builder.tasks.reader.Unreadable` when the text does not hold what is asked.
@@ -7,36 +8,10 @@ and raises :class:`builder.tasks.reader.Unreadable` when the text does not hold 
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from pathlib import Path
 
 from .reader import Unreadable
-from .textread import month_number
-
-_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_DOTTED = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
-_MONTH_FIRST = re.compile(r"\b([A-Za-zäÄ]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b")
-_DAY_FIRST = re.compile(r"\b(\d{1,2})\.?\s+([A-Za-zäÄ]{3,9})\.?,?\s+(\d{4})\b")
-
-
-def parse_day(text: str) -> dt.date:
-    """The first calendar day written in ``text``, as the apps write days and times in their locales:
-    ``2026-11-02``, ``Nov 2, 2026`` (and ``November 2, 2026, 8:37 AM``), ``2 Nov 2026`` / ``2 Sept 2026, 08:37``
-    (en-GB), ``02.11.2026`` / ``2. November 2026`` (de-DE). Raises :class:`Unreadable` when there is none."""
-    for pat, order in ((_ISO, "ymd"), (_DOTTED, "dmy")):
-        m = pat.search(text)
-        if m:
-            a, b, c = (int(g) for g in m.groups())
-            y, mo, d = (a, b, c) if order == "ymd" else (c, b, a)
-            return dt.date(y, mo, d)
-    m = _MONTH_FIRST.search(text)
-    if m and month_number(m.group(1)):
-        return dt.date(int(m.group(3)), month_number(m.group(1)), int(m.group(2)))
-    m = _DAY_FIRST.search(text)
-    if m and month_number(m.group(2)):
-        return dt.date(int(m.group(3)), month_number(m.group(2)), int(m.group(1)))
-    raise Unreadable(f"no day in {text!r}")
 
 
 def pdf_text(path: Path) -> str:

@@ -13,7 +13,7 @@ from builder.money import money
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Check, RubricItem, Task
 from builder.tasks.reader import Reading, See, Unreadable, reader, visible_text
-from builder.tasks.shown import day_in
+from builder.tasks.dates import day_in
 from builder.world import World
 
 from builder.tasks.matching import amounts

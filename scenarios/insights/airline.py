@@ -12,7 +12,7 @@ from apps.airline.tasks import KIT, in_use
 from builder.money import money
 from builder.tasks import answers as A
 from builder.tasks.collect import Scenario
-from builder.tasks.localdates import clock_text, parse_clock, parse_day
+from builder.tasks.dates import clock_as_written, clock_in, day_in
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.phrasing import day_phrase
 from builder.tasks.reader import Reading, See, Unreadable, reader
@@ -246,11 +246,11 @@ def booking_mail(see: See, pnr: str) -> tuple[str, list[dict]]:
                     "flight": m.group(1),
                     "origin": m.group(2),
                     "dest": m.group(3),
-                    "dep_day": parse_day(dep),
-                    "dep_clock": clock_text(dep),
-                    "arr_day": parse_day(arr),
-                    "arr_clock": clock_text(arr),
-                    "arr_time": parse_clock(arr),
+                    "dep_day": day_in(dep),
+                    "dep_clock": clock_as_written(dep),
+                    "arr_day": day_in(arr),
+                    "arr_clock": clock_as_written(arr),
+                    "arr_time": clock_in(arr),
                 }
             )
     if not legs:
@@ -326,10 +326,8 @@ def _reservation(m, names: set[str]) -> tuple[str, dt.datetime] | None:
     if not when:
         return None
     sent = email.utils.parsedate_to_datetime(str(m["Date"])).date()
-    day = parse_day(when.group(1), sent.year)
-    if day < sent:
-        day = parse_day(when.group(1), sent.year + 1)
-    return sender, dt.datetime.combine(day, parse_clock(when.group(2)))
+    day = day_in(when.group(1), after=sent)
+    return sender, dt.datetime.combine(day, clock_in(when.group(2)))
 
 
 @reader("destination")

@@ -15,6 +15,7 @@ from builder.reference import gazetteer
 from builder.tasks import answers as A
 from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
+from builder.tasks.dates import day_in
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
 from builder.world import World
@@ -477,7 +478,7 @@ def _read_foreign_fees(see: See, given: dict) -> Reading:
             text = visible_text(li)
             span = text[text.index(city) + len(city) :]
             parts = span.split("–")
-            trips.append((B.day_of(parts[0]), B.day_of(parts[1])))
+            trips.append((day_in(parts[0]), day_in(parts[1])))
     if not trips:
         raise Unreadable(f"no past Meridian Air trip to {given['destination']}")
     depart, back = max(trips)

@@ -95,7 +95,7 @@ def counterfactual_tasks(world: World) -> list[Task]:
 
 def _last_month(see: See) -> tuple[str, list[dict]]:
     from apps.delivery.reader import month_details
-    from builder.tasks.pagedates import last_month
+    from builder.tasks.dates import last_month
 
     month = last_month(see.now.date())
     return month, month_details(see, month)

@@ -18,7 +18,7 @@ from builder.tasks import pairs as P
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Check, RubricItem, Task
 from builder.tasks.reader import Reading, See, Unreadable, reader
-from builder.tasks.textread import clock_text
+from builder.tasks.dates import clock_text
 from builder.tasks.phrasing import month_phrase
 from builder.world import World
 from builder.reference.locale import Fmt

@@ -207,7 +207,7 @@ def airline_flights(see: See) -> list[dict]:
     destination (the trip card's city), named (the trip page's "Trip to ..."), flight, from, to (codes), dep, arr (naive local)}``."""
     import re
 
-    from builder.tasks.pagedates import parse_clock, parse_day
+    from builder.tasks.dates import clock_in, day_in
 
     out = []
     for tab in ("upcoming", "past"):
@@ -225,7 +225,7 @@ def airline_flights(see: See) -> list[dict]:
                 def at(end) -> dt.datetime:
                     clock = visible_text(end.xpath('.//*[@class="ma-time"]')[0])
                     day = visible_text(end.xpath('.//*[@class="ma-muted"]')[0])
-                    return dt.datetime.combine(parse_day(day), parse_clock(clock))
+                    return dt.datetime.combine(day_in(day), clock_in(clock))
 
                 out.append(
                     {

@@ -13,7 +13,7 @@ from builder.tasks import answers as A
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.reader import Reading, See, Unreadable, reader
-from builder.tasks.shown import day_in
+from builder.tasks.dates import day_in
 from builder.reference.retail.catalogue import english_title
 from builder.world import World
 

@@ -13,7 +13,7 @@ from apps.stays.tasks import APP, KIT, cancel_until, stays_of
 from builder.money import money, to_unit, unit_cents
 from builder.tasks import kit
 from builder.tasks.collect import FIRST, Scenario
-from builder.tasks.localdates import parse_day
+from builder.tasks.dates import day_in
 from builder.tasks.model import Check, RubricItem, Task
 from builder.tasks.reader import Reading, See, Unreadable, reader
 from builder.tasks.seen import to_step
@@ -288,7 +288,7 @@ def upcoming_confirmation(see: See, given: dict) -> Reading:
     s = bs.stay_in(see, given["city"], "upcoming", latest=False)
     if "until" not in s.cancel:
         raise Unreadable(f"stay {s.confirmation}: no free-cancellation deadline ({s.cancel!r})")
-    until = parse_day(s.cancel.split("until", 1)[1])
+    until = day_in(s.cancel.split("until", 1)[1])
     return Reading(
         values={"confirmation": s.confirmation, "deadline": until.isoformat()},
         steps=[f"Upcoming stay in {s.city}: {s.property}, confirmation {s.confirmation}; {s.cancel!r}"],

@@ -9,6 +9,7 @@ from apps.bank import reader as B
 from apps.bank.tasks import KIT
 from builder.money import money
 from builder.tasks.collect import Scenario
+from builder.tasks.dates import day_in
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader, visible_text
 from builder.world import World
@@ -352,7 +353,7 @@ def _shop_orders(see: See, year: int) -> list[dict]:
             head = o.xpath('.//*[@class="sw-order-head"]/div[1]/b')
             out.append(
                 {
-                    "day": B.day_of(visible_text(head[0])),
+                    "day": day_in(visible_text(head[0])),
                     "cents": int(o.get("data-total")),
                     "number": o.get("data-order"),
                     "state": o.get("data-state"),
@@ -380,7 +381,7 @@ def _delivery_orders(see: See) -> list[dict]:
         state = (row.xpath('./span[contains(@class, "dbt-state")]') or [None])[0]
         out.append(
             {
-                "day": B.day_of(visible_text(spans[0])),
+                "day": day_in(visible_text(spans[0])),
                 "cents": int(row.xpath("./span[@data-cents]")[0].get("data-cents")),
                 "href": row.xpath(".//a/@href")[0],
                 "state": (state.get("class") or "").split("dbt-state-")[-1] if state is not None else "",
@@ -400,7 +401,7 @@ def _grocery_orders(see: See) -> list[dict]:
         state = (li.xpath('.//*[contains(@class, "bf-status-")]') or [None])[0]
         out.append(
             {
-                "day": B.day_of(m.group(1)),
+                "day": day_in(m.group(1)),
                 "cents": parse_money(visible_text(li.xpath('.//*[@data-testid="order-total"]')[0])),
                 "href": li.xpath(".//a/@href")[0],
                 "state": (state.get("class") or "").split("bf-status-")[-1] if state is not None else "",
@@ -426,7 +427,7 @@ def _rides(see: See) -> list[dict]:
         when = li.xpath('.//span[contains(@class, "zr-muted")]')
         out.append(
             {
-                "day": B.day_of(visible_text(when[0]).split("·")[0]),
+                "day": day_in(visible_text(when[0]).split("·")[0]),
                 "cents": int(li.xpath('.//*[contains(@class, "zr-price")]')[0].get("data-cents")),
                 "href": li.xpath(".//a/@href")[0],
             }
@@ -472,7 +473,7 @@ def _flights(see: See) -> list[dict]:
             m = re.search(r"Booked\s+(.+?\d{4})", text)
             if not m:
                 raise Unreadable(f"trip {li.get('data-pnr')} names no booking day")
-            out.append({"day": B.day_of(m.group(1)), "cents": B.amount_after(text, "Total paid"), "tab": tab})
+            out.append({"day": day_in(m.group(1)), "cents": B.amount_after(text, "Total paid"), "tab": tab})
     return out
 
 

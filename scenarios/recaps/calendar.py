@@ -13,7 +13,7 @@ from apps.messaging.reader import direct, mentions, thread
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.reader import Reading, See, Unreadable, reader
-from builder.tasks.textread import clock_text, clocks, day_without_year
+from builder.tasks.dates import clock_text, clocks, first_day
 from builder.world import World
 from scenarios import RECAPS
 from scenarios.views import (
@@ -439,10 +439,10 @@ def read_next_two_weeks(see: See, given: dict) -> Reading:
     for o in shop_orders(see):
         if o["state"] == "delivered":
             continue
-        arriving = day_without_year(o["status"], today)
+        arriving = first_day(o["status"], today)
         if arriving and today <= arriving <= end.date():
             parcels.append(o["order"])
-    rides = [r for r in rides_scheduled(see) if (d := day_without_year(r["text"], today)) and today <= d <= end.date()]
+    rides = [r for r in rides_scheduled(see) if (d := first_day(r["text"], today)) and today <= d <= end.date()]
     return Reading(
         values={"named": cal + [r["name"] for r in tables], "parcels": len(parcels), "rides": len(rides)},
         steps=[

@@ -15,7 +15,7 @@ from builder.tasks import answers as A
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.reader import Reading, See, Unreadable, reader, visible_text
-from builder.tasks.shown import time_in
+from builder.tasks.dates import clock_in, clock_text
 from builder.world import World
 
 
@@ -121,7 +121,7 @@ def booking_vs_chat(see: See, given: dict) -> Reading:
         )
     )
     shown = facts.get("Time", "")
-    right = time_in(shown)
+    right = clock_text(clock_in(shown))
     chats = [
         a
         for a in see.page("messaging", "/").xpath('//a[@data-testid="conversation"][@data-kind="direct"]')
@@ -137,7 +137,7 @@ def booking_vs_chat(see: See, given: dict) -> Reading:
     if not said:
         raise Unreadable(f"{given['friend']} never names {name} in chat")
     at, words = max(said)
-    stale = time_in(words)
+    stale = clock_text(clock_in(words))
     if stale == right:
         raise Unreadable(f"{given['friend']} and TableTime agree on {right}")
     out_right, out_stale = _clock(shown), _clock_of(words, stale)
@@ -163,7 +163,7 @@ def _clock_of(words: str, hhmm: str) -> str:
     """The time ``hhmm`` as ``words`` write it (a chat message: ``8:15 PM``, ``20:15``, ``7 pm``)."""
     for m in re.finditer(r"\d{1,2}(?:[:.]\d{2})?\s*(?:[AaPp]\.?\s?[Mm]\.?|Uhr)?", words):
         try:
-            if time_in(m.group(0)) == hhmm:
+            if clock_text(clock_in(m.group(0))) == hhmm:
                 return m.group(0).strip()
         except Unreadable:
             continue

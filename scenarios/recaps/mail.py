@@ -18,7 +18,7 @@ from builder.tasks.collect import FIRST, Scenario
 from builder.tasks.model import Check, RubricItem, Task
 from builder.tasks.phrasing import last_month
 from builder.tasks.reader import Reading, See, Unreadable, parse_money, reader
-from builder.tasks.textread import clock_text, day_of, day_without_year
+from builder.tasks.dates import clock_text, day_in, first_day
 from builder.world import World
 from scenarios.views import bank_rows, huddle_recent, huddle_sidebar
 
@@ -288,7 +288,7 @@ def read_food_orders(see: See, given: dict) -> Reading:
         order, total = _RECEIPT_ORDER.search(m["body"]), _RECEIPT_TOTAL.search(m["body"])
         if not order or not total:
             continue
-        day = day_of(order.group("when"))
+        day = day_in(order.group("when"))
         if first <= day < nxt:
             receipts[order.group("order")] = (day, parse_money(total.group("amount")))
     if not receipts:
@@ -315,9 +315,9 @@ def read_payslip(see: See, given: dict) -> Reading:
         raise Unreadable("no pay statement in the mail")
     m = slips[-1]
     net = parse_money(_NET.search(m["body"]).group("amount"))
-    day = day_of(_PAY_DAY.search(m["body"]).group("day"))
+    day = day_in(_PAY_DAY.search(m["body"]).group("day"))
     deposits = [r for r in bank_rows(see, since=day, until=day) if r["cents"] == net]
-    before = [day_of(_PAY_DAY.search(x["body"]).group("day")) for x in slips[:-1]]
+    before = [day_in(_PAY_DAY.search(x["body"]).group("day")) for x in slips[:-1]]
     return Reading(
         margin=(day - max(before)).days if before else 30,
         values={"net": net, "date": day.isoformat()},
@@ -381,7 +381,7 @@ def read_open_obligations(see: See, given: dict) -> Reading:
         for m in found_messages(see, title, since=since, folders=("inbox", "archive")):
             body = re.sub(r"\s+", " ", m["body"])
             by = _REPLY_BY.search(body)
-            due = day_without_year(by.group("tail"), see.now.date()) if by else None
+            due = first_day(by.group("tail"), see.now.date()) if by else None
             if due:
                 asks.append((m, due))
         if asks:
@@ -394,7 +394,7 @@ def read_open_obligations(see: See, given: dict) -> Reading:
         if not _SIGN.search(body):
             continue
         form, by = _FORM.search(body), _BY.search(body[_SIGN.search(body).start() :])
-        due = day_without_year(by.group("tail"), see.now.date()) if by else None
+        due = first_day(by.group("tail"), see.now.date()) if by else None
         if not form or not due or due < see.now.date():
             continue
         what = (form.group("en") or form.group("de")).strip()

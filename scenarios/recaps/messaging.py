@@ -15,7 +15,7 @@ from builder.reference.banking import rail
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.reader import Reading, See, Unreadable, reader
-from builder.tasks.textread import clocks, days_without_year
+from builder.tasks.dates import clocks, days_in
 from builder.world import World
 from scenarios import RECAPS
 from scenarios.errands.messaging import OWN_BEFORE
@@ -234,7 +234,7 @@ def read_party_headcount(see: See, given: dict) -> Reading:
     for words in (("serves",), ("Personen", "Abholung")):
         for m in found_messages(see, *words):
             order, serves = _ORDER.search(m["body"]), _SERVES.search(m["body"])
-            days = days_without_year(m["body"], day)
+            days = days_in(m["body"], day)
             if order and serves and days and days[0] == day:
                 orders.append((m, order.group(1), int(serves.group(1) or serves.group(2)), days[-1]))
     if not orders:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from builder.tasks.pagedates import parse_day
+from builder.tasks.dates import day_in
 from builder.tasks.reader import See, Unreadable, parse_money, visible_text
 
 
@@ -17,15 +17,9 @@ def _one(node, xp: str):
 
 
 def _year_after(text: str, after: dt.date) -> dt.date:
-    """The day ``text`` writes without a year (``Sun, Nov 15``): the first such day on or after ``after``."""
-    for year in (after.year, after.year + 1):
-        try:
-            day = parse_day(f"{text} {year}")
-        except Unreadable:
-            day = parse_day(f"{text}, {year}")
-        if day >= after:
-            return day
-    return day
+    """The day ``text`` writes without a year (``Sun, Nov 15``): the first such day on or after ``after``. Raises
+    :class:`Unreadable` when it writes none."""
+    return day_in(text, after=after)
 
 
 # --- DashBite ----------------------------------------------------------------------------------------
@@ -41,7 +35,7 @@ def dashbite_orders(see: See) -> list[dict]:
             {
                 "href": link.get("href"),
                 "restaurant": visible_text(link),
-                "day": parse_day(visible_text(row.xpath("./span")[0])),
+                "day": day_in(visible_text(row.xpath("./span")[0])),
                 "cents": int(_one(row, "./span[@data-cents]").get("data-cents")),
             }
         )
@@ -59,7 +53,7 @@ def dashbite_delivered(see: See, href: str) -> dt.date:
     node = _one(see.page("delivery", href), '//*[@data-testid="arrival"]')
     if node is None:
         raise Unreadable(f"{href} shows no delivery")
-    return parse_day(visible_text(node))
+    return day_in(visible_text(node))
 
 
 # --- Basketful ---------------------------------------------------------------------------------------
@@ -73,7 +67,7 @@ def basketful_orders(see: See) -> list[dict]:
     for li in page.xpath('//li[@data-testid="order"]'):
         small = li.xpath('.//div[contains(@class, "bf-small")]')
         placed_line = visible_text(small[1]) if len(small) > 1 else ""
-        placed = parse_day(placed_line.split("placed", 1)[-1])
+        placed = day_in(placed_line.split("placed", 1)[-1])
         window = visible_text(small[0])
         window_day = None
         if window:
@@ -119,7 +113,7 @@ def shop_delivered(see: See, start: dt.date, end: dt.date) -> list[dict]:
         oldest = None
         for art in arts:
             head = art.xpath('.//div[contains(@class, "sw-order-head")]/div')
-            placed = parse_day(visible_text(head[0]))
+            placed = day_in(visible_text(head[0]))
             oldest = placed
             status = art.xpath('.//p[contains(@class, "sw-status")]')
             words = visible_text(status[0]) if status else ""
@@ -176,7 +170,7 @@ def card_lines(see: See, start: dt.date, end: dt.date) -> list[dict]:
                 desc = cells[1].xpath('.//*[@class="lb-desc"]')
                 out.append(
                     {
-                        "day": parse_day(visible_text(cells[0])),
+                        "day": day_in(visible_text(cells[0])),
                         "description": visible_text(desc[0]) if desc else visible_text(cells[1]),
                         "category": visible_text(cells[2]),
                         "cents": parse_money(visible_text(cells[3])),

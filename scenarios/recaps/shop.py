@@ -10,7 +10,7 @@ from builder.money import money
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.reader import Reading, See, parse_money, reader, visible_text
-from builder.tasks.shown import day_in
+from builder.tasks.dates import day_in
 from builder.world import World
 from scenarios import RECAPS
 

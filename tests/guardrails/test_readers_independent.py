@@ -10,7 +10,7 @@ from tests.guardrails.imports import REPO
 READING = [
     *sorted((REPO / "apps").glob("*/reader.py")),
     REPO / "builder/tasks/reader.py",
-    *(REPO / "builder/tasks" / f"{m}.py" for m in ("textread", "shown", "seen", "pagedates", "localdates", "matching")),
+    *(REPO / "builder/tasks" / f"{m}.py" for m in ("dates", "seen", "matching")),
     *(REPO / "scenarios" / f for f in ("views.py", "work_readers.py", "travel_desktop.py", "bankbook.py")),
     REPO / "scenarios/recaps/pages.py",
 ]

@@ -425,7 +425,12 @@ _SCHEMA_SILENT = re.compile(
     r"a local time without an offset|only colleagues appear in the work chat|"
     r"needs nth and exactly one weekday|nth is for monthly events only|until is before start|"
     r"the message must state the claim|has no value in this spec|must differ from the spec's value|"
-    r"is not in the messaging app|has a scripted conversation that day|also steps\[\d+\]'s fact"
+    r"is not in the messaging app|has a scripted conversation that day|also [\w.]+\[\d+\]'s (?:fact|item|name|key)|"
+    r"is not the IATA code of an airport|has no scheduled passenger service|no city called|"
+    r"the shop.s catalogue has no product called|must be a day of the history|"
+    r"projects need work.employer|is neither the persona nor a colleague|"
+    r"the history.s first day to the horizon|"
+    r"0 or more|the broker's cash cannot be below 0"
 )
 
 
