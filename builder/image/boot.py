@@ -212,6 +212,13 @@ class VM:
     port 80 on the host; ``forwards`` maps more guest TCP ports to host ports on 127.0.0.1;
     ``qmp_port`` adds a QMP server on ``bind`` for the user; ``loadvm`` starts from an internal
     snapshot of the overlay instead of booting (``-loadvm``; no KVM watchdog then).
+
+    For clones of one booted state (:mod:`builder.runtime.template`): ``memory_path`` backs the guest's RAM with
+    that file (``memory-backend-file``: ``memory_shared`` maps it shared, so the guest writes into the file, else
+    privately, copy-on-write over the file's pages, which every clone of it shares through the page cache);
+    ``incoming`` starts QEMU waiting for a migration stream (``-incoming``, e.g. ``exec:cat FILE``) instead of
+    booting; ``paused`` starts with the CPUs stopped (``-S``); ``use_overlay=False`` runs ``image`` itself as the
+    disk (written) instead of an overlay on it.
     Attributes after start: ``http_port`` (host port forwarded to guest port 80),
     ``accel``, ``serial_log``, ``started_at`` (monotonic seconds).
     """
@@ -233,6 +240,11 @@ class VM:
         forwards: dict[int, int] | None = None,
         qmp_port: int | None = None,
         loadvm: str | None = None,
+        memory_path: Path | None = None,
+        memory_shared: bool = False,
+        incoming: str | None = None,
+        paused: bool = False,
+        use_overlay: bool = True,
     ):
         self.image = Path(image).resolve()
         self.as_of = as_of
@@ -246,6 +258,11 @@ class VM:
         self.forwards = dict(forwards or {})
         self.qmp_port = qmp_port
         self.loadvm_tag = loadvm
+        self.memory_path = Path(memory_path).resolve() if memory_path else None
+        self.memory_shared = memory_shared
+        self.incoming = incoming
+        self.paused = paused
+        self.use_overlay = use_overlay
         self.progress = progress or (lambda s: None)
         self.proc: subprocess.Popen | None = None
         self.qmp = None
@@ -274,11 +291,16 @@ class VM:
             self.dir = self.state_dir
         else:
             self.dir = Path(tempfile.mkdtemp(prefix="persona-vm-", dir=self._workdir_arg))
-        self.overlay = self.dir / "overlay.qcow2"
+        self.overlay = self.dir / "overlay.qcow2" if self.use_overlay else self.image
         if not self.overlay.exists():
             make_overlay(self.image, self.overlay)
         accel = self.accel or q.detect_accel()
-        watchdog = self.accel is None and accel == "kvm" and not q.accel_forced() and not self.loadvm_tag
+        watchdog = (
+            self.accel is None
+            and accel == "kvm"
+            and not q.accel_forced()
+            and not (self.loadvm_tag or self.incoming or self.paused)
+        )
         self._launch(accel)
         if watchdog:
             try:
@@ -301,11 +323,20 @@ class VM:
             q.QEMU,
             *q.accel_args(accel),
             "-machine",
-            "pc",
+            "pc,memory-backend=pc.ram" if self.memory_path else "pc",
             "-smp",
             str(self.cpus),
             "-m",
             str(self.memory_mb),
+            *(
+                [
+                    "-object",
+                    f"memory-backend-file,id=pc.ram,size={self.memory_mb}M,mem-path={self.memory_path},"
+                    f"share={'on' if self.memory_shared else 'off'}",
+                ]
+                if self.memory_path
+                else []
+            ),
             # A throwaway overlay needs no flushes; a kept one must survive a host crash.
             "-drive",
             f"file={self.overlay},if=virtio,format=qcow2,discard=unmap,"
@@ -342,6 +373,10 @@ class VM:
             cmd += ["-qmp", f"tcp:{self.bind}:{self.qmp_port},server=on,wait=off"]
         if self.loadvm_tag:
             cmd += ["-loadvm", self.loadvm_tag]
+        if self.incoming:
+            cmd += ["-incoming", self.incoming]
+        if self.paused:
+            cmd += ["-S"]
         if self.as_of:
             cmd += ["-rtc", f"base={rtc_base(self.as_of)},clock=vm"]
         self.progress(f"vm: starting ({accel}), http on 127.0.0.1:{self.http_port}")
@@ -435,6 +470,45 @@ class VM:
         if self.agent is not None:
             self.agent.close()  # its channel state was rewound with the guest
         return time.monotonic() - t0
+
+    def migrate_to_file(self, path: Path, ignore_shared: bool = False, timeout: float = 600.0) -> float:
+        """Write the machine's state as a migration stream to ``path`` (QMP ``migrate`` to ``exec:cat > path``; QEMU
+        7.2 has no ``file:`` URI) and wait until it completes; the guest stays stopped afterwards. With
+        ``ignore_shared`` (capability ``x-ignore-shared``) RAM in a shared memory-backend-file is left out: the
+        stream holds the devices only. Returns the seconds it took. Raises :class:`BootError` when it fails."""
+        import shlex
+
+        assert self.qmp is not None
+        t0 = time.monotonic()
+        with self._qmp_lock:
+            self.qmp.cmd("stop")
+            caps = [{"capability": "x-ignore-shared", "state": bool(ignore_shared)}]
+            self.qmp.cmd("migrate-set-capabilities", capabilities=caps)
+            self.qmp.cmd("migrate", uri=f"exec:cat > {shlex.quote(str(path))}")
+        while True:
+            with self._qmp_lock:
+                info = self.qmp.cmd("query-migrate") or {}
+            status = info.get("status")
+            if status == "completed":
+                return time.monotonic() - t0
+            if status in ("failed", "cancelled"):
+                raise BootError(f"migration to {path} {status}: {info.get('error-desc', '')}")
+            if time.monotonic() - t0 > timeout:
+                raise BootError(f"migration to {path} not done after {timeout:.0f}s: {info}")
+            time.sleep(0.05)
+
+    def quit(self) -> None:
+        """Stop QEMU at once (QMP ``quit``): for a stopped guest whose disk needs no power-off."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        try:
+            assert self.qmp is not None
+            with self._qmp_lock:
+                self.qmp.cmd("quit")
+            self.proc.wait(timeout=30)
+        except Exception:  # noqa: BLE001 -- a QEMU that will not quit is killed
+            pass
+        self._kill()
 
     def cleanup(self) -> None:
         """Delete the overlay and sockets (the VM must be stopped)."""
