@@ -90,8 +90,11 @@ class AgentRun:
     stdout: str
 
 
-def run_agent(command: str, task: Task, control_url: str, timeout: float, workdir: Path) -> tuple[AgentRun, str]:
-    """Run the agent ``command`` (shell) for ``task``; return (how it ended, its final answer text)."""
+def run_agent(
+    command: str, task: Task, control_url: str, timeout: float, workdir: Path, env: dict[str, str] | None = None
+) -> tuple[AgentRun, str]:
+    """Run the agent ``command`` (shell) for ``task``, with ``env`` added to its environment; return (how it
+    ended, its final answer text)."""
     answer_file = workdir / "answer.txt"
     answer_file.unlink(missing_ok=True)
     env = {
@@ -101,6 +104,7 @@ def run_agent(command: str, task: Task, control_url: str, timeout: float, workdi
         "PERSONA_CONTROL_URL": control_url,
         "PERSONA_ANSWER_FILE": str(answer_file),
         "PERSONA_TIME_LIMIT": str(int(timeout)),
+        **(env or {}),
     }
     t0 = time.monotonic()
     # In the caller's folder, so `--agent 'python my_agent.py'` finds its script.
@@ -194,8 +198,10 @@ def run_episode(
     reset: bool = True,
     timeout: float | None = None,
     workdir: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> dict:
-    """Reset (when ``reset``), run ``agent``, collect the end state and grade; return the result dict."""
+    """Reset (when ``reset``), run ``agent`` (``env`` added to its environment), collect the end state and grade;
+    return the result dict."""
     work = Path(workdir or tempfile.mkdtemp(prefix="persona-episode-"))
     work.mkdir(parents=True, exist_ok=True)
     reset_s = control.reset() if reset else None
@@ -206,7 +212,7 @@ def run_episode(
         initial[app].parent.mkdir(exist_ok=True)
         initial[app].write_bytes(control.database(app))
     limit = float(timeout or task.time_limit_seconds)
-    run, answer = run_agent(agent, task, control.url, limit, work)
+    run, answer = run_agent(agent, task, control.url, limit, work, env)
     apps = sorted({i.check.app for i in task.rubric if i.check.type in ("sql", "state_diff")})
     dbs: dict[str, Path] = {}
     hashes: dict[str, str] = {}

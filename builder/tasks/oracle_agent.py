@@ -65,8 +65,18 @@ def load_task(bundle: Path, task_id: str) -> Task:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Perform a task's reference solution in a booted image (for run-task).")
-    ap.add_argument("--bundle", type=Path, required=True, help="the build folder (manifest.json, layer/, tasks/)")
-    ap.add_argument("--http", default="http://127.0.0.1:8080", help="run-image's HTTP port (the guest's port 80)")
+    ap.add_argument(
+        "--bundle",
+        type=Path,
+        default=os.environ.get("PERSONA_BUNDLE"),
+        required=not os.environ.get("PERSONA_BUNDLE"),
+        help="the build folder (manifest.json, layer/, tasks/; default $PERSONA_BUNDLE, which fleet sets)",
+    )
+    ap.add_argument(
+        "--http",
+        default=os.environ.get("PERSONA_HTTP_URL", "http://127.0.0.1:8080"),
+        help="run-image's HTTP port, the guest's port 80 (default $PERSONA_HTTP_URL, else http://127.0.0.1:8080)",
+    )
     ap.add_argument("--task", default=os.environ.get("PERSONA_TASK_ID"), help="task id (default $PERSONA_TASK_ID)")
     a = ap.parse_args(argv)
     control = os.environ.get("PERSONA_CONTROL_URL", "http://127.0.0.1:5000").rstrip("/")
