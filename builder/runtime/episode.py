@@ -190,29 +190,25 @@ class Control:
         return r.content
 
 
-def run_episode(
-    task: Task,
-    agent: str,
-    control: Control,
-    *,
-    reset: bool = True,
-    timeout: float | None = None,
-    workdir: Path | None = None,
-    env: dict[str, str] | None = None,
-) -> dict:
-    """Reset (when ``reset``), run ``agent`` (``env`` added to its environment), collect the end state and grade;
-    return the result dict."""
-    work = Path(workdir or tempfile.mkdtemp(prefix="persona-episode-"))
-    work.mkdir(parents=True, exist_ok=True)
+def start_episode(
+    task: Task, control: Control, work: Path, *, reset: bool = True
+) -> tuple[dict[str, Path], float | None]:
+    """The start of an episode: ``POST /reset`` (when ``reset``), then a copy of each database a ``state_diff``
+    check compares with, as the reset left it, under ``work/initial``. Returns ``(initial databases, reset
+    seconds or None)``. Raises :class:`EpisodeError`."""
     reset_s = control.reset() if reset else None
-    # The start state a state_diff check compares with: the databases as the reset left them.
     initial: dict[str, Path] = {}
     for app in sorted({i.check.app for i in task.rubric if i.check.type == "state_diff"}):
         initial[app] = work / "initial" / f"{app}.sqlite"
-        initial[app].parent.mkdir(exist_ok=True)
+        initial[app].parent.mkdir(parents=True, exist_ok=True)
         initial[app].write_bytes(control.database(app))
-    limit = float(timeout or task.time_limit_seconds)
-    run, answer = run_agent(agent, task, control.url, limit, work, env)
+    return initial, reset_s
+
+
+def finish_episode(task: Task, control: Control, answer: str, work: Path, initial: dict[str, Path]) -> dict:
+    """The end of an episode: the end state (each database the checks read, the files they name) collected under
+    ``work`` and graded with the task's rubric. Returns ``{"task_id", "category", "kind", "instruction", "score",
+    "max_machine_score", "items", "answer", "end_state"}``. Raises :class:`EpisodeError`."""
     apps = sorted({i.check.app for i in task.rubric if i.check.type in ("sql", "state_diff")})
     dbs: dict[str, Path] = {}
     hashes: dict[str, str] = {}
@@ -256,6 +252,33 @@ def run_episode(
             for r in results
         ],
         "answer": answer,
+        # "databases": SHA-256 of each database file in the guest (compare with the manifest's seeded ones);
+        # "exported": of the consistent copies graded here (sqlite3 .backup: other bytes, same rows)
+        "end_state": {"databases": {a: files_now.get(a) for a in apps}, "exported": hashes, "files": files},
+    }
+
+
+def run_episode(
+    task: Task,
+    agent: str,
+    control: Control,
+    *,
+    reset: bool = True,
+    timeout: float | None = None,
+    workdir: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> dict:
+    """Reset (when ``reset``), run ``agent`` (``env`` added to its environment), collect the end state and grade;
+    return the result dict (:func:`finish_episode`'s, with ``agent`` and ``reset_seconds``)."""
+    work = Path(workdir or tempfile.mkdtemp(prefix="persona-episode-"))
+    work.mkdir(parents=True, exist_ok=True)
+    initial, reset_s = start_episode(task, control, work, reset=reset)
+    limit = float(timeout or task.time_limit_seconds)
+    run, answer = run_agent(agent, task, control.url, limit, work, env)
+    result = finish_episode(task, control, answer, work, initial)
+    end_state = result.pop("end_state")
+    return {
+        **result,
         "agent": {
             "command": run.command,
             "returncode": run.returncode,
@@ -263,9 +286,7 @@ def run_episode(
             "timed_out": run.timed_out,
         },
         "reset_seconds": reset_s,
-        # "databases": SHA-256 of each database file in the guest (compare with the manifest's seeded ones);
-        # "exported": of the consistent copies graded here (sqlite3 .backup: other bytes, same rows)
-        "end_state": {"databases": {a: files_now.get(a) for a in apps}, "exported": hashes, "files": files},
+        "end_state": end_state,
     }
 
 
