@@ -261,11 +261,15 @@ class Clone(Machine):
             qmp_port=self.qmp_port,
             memory_path=self.template.ram,
             memory_shared=False,
-            incoming=f"exec:cat {shlex.quote(str(self.template.devices))}",
+            incoming="defer",
             progress=self.progress,
         )
         try:
             self.vm.start()
+            with self.vm._qmp_lock:
+                caps = [{"capability": "x-ignore-shared", "state": True}]
+                self.vm.qmp.cmd("migrate-set-capabilities", capabilities=caps)
+                self.vm.qmp.cmd("migrate-incoming", uri=f"exec:cat {shlex.quote(str(self.template.devices))}")
             self._await_incoming()
         except BootError as e:
             raise RunError(str(e)) from None
@@ -276,17 +280,22 @@ class Clone(Machine):
         self.timings["after_restore_s"] = round(time.monotonic() - t1, 2)
 
     def _await_incoming(self, timeout: float = 120.0) -> None:
-        """Wait until the migration stream is loaded and the guest runs."""
+        """Wait until the migration stream is loaded, then run the guest (the template's machine never ran after
+        its snapshot was loaded, so the stream carries the run state "prelaunch" and QEMU does not start it)."""
         assert self.vm is not None and self.vm.qmp is not None
         deadline = time.monotonic() + timeout
         while True:
             self.vm._check_alive()
             with self.vm._qmp_lock:
+                migration = (self.vm.qmp.cmd("query-migrate") or {}).get("status")
                 status = (self.vm.qmp.cmd("query-status") or {}).get("status")
+                if migration == "completed" and status in ("prelaunch", "paused"):
+                    self.vm.qmp.cmd("cont")
+                    continue
             if status == "running":
                 return
-            if status in ("internal-error", "shutdown", "guest-panicked"):
-                raise BootError(f"the clone stopped: {status}")
+            if migration == "failed" or status in ("internal-error", "shutdown", "guest-panicked"):
+                raise BootError(f"the clone did not start: migration {migration}, status {status}")
             if time.monotonic() > deadline:
                 raise BootError(f"the clone did not load its state in {timeout:.0f}s (status {status})")
             time.sleep(0.05)

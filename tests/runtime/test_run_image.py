@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import statistics
 import subprocess
@@ -126,7 +127,9 @@ def window_title(url: str) -> str:
 def running(tmp_path_factory, world):
     if not (BUILD / "persona.qcow2").is_file():
         pytest.skip(f"no built image at {BUILD} (tests/image/test_boot.py builds it)")
-    state = tmp_path_factory.mktemp("run") / "state"
+    # Where tests/runtime/test_run_image_clones.py finds the reset point after this module (one cold boot per run).
+    state = OUT / "run-state"
+    shutil.rmtree(state, ignore_errors=True)
     run = RunImage(BUILD, state)
     healthy = run.wait_ready(1800)
     print(f"run-image cold boot: ready (every app healthy + reset point saved) after {healthy:.0f}s")

@@ -1,0 +1,164 @@
+"""Many VMs from one booted state, as a fleet user runs them: the default persona's run-image reset point written
+as a template, clones started from it (no boot) that are each at the reset point and independent, a clone reset,
+the host agent (`persona-host`) owning VMs on its own ports and restarting one whose QEMU died, and a `fleet run`
+over a local Ray cluster of two nodes with a VM killed mid-run and its episode retried.
+
+Runs after tests/runtime/test_run_image.py and reuses its reset point (`PERSONA_TEST_OUT/run-state`): CI cold
+boots the image once. Run alone, it makes that reset point first (one cold boot under TCG: minutes).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from builder.image.boot import internal_snapshots
+from builder.runtime.run import SNAPSHOT_TAG, ControlServer, Machine, resolve_image
+from tests.conftest import REPO
+
+OUT = Path(os.environ.get("PERSONA_TEST_OUT", REPO / "out"))
+BUILD = OUT / "dana-whitfield"
+STATE = OUT / "run-state"
+
+pytestmark = pytest.mark.slow
+
+
+def execute(url: str, command) -> str:
+    r = requests.post(url + "/execute", json={"command": command, "shell": False}, timeout=120)
+    assert r.status_code == 200, r.text
+    return r.json()["output"]
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory):
+    """The template of the image's run-image reset point (made first when no reset point is there)."""
+    from builder.runtime.template import write_template
+
+    if not (BUILD / "persona.qcow2").is_file():
+        pytest.skip(f"no built image at {BUILD} (tests/image/test_boot.py builds it)")
+    ref = resolve_image(str(BUILD))
+    overlay = STATE / "overlay.qcow2"
+    if not (overlay.is_file() and SNAPSHOT_TAG in internal_snapshots(overlay)):
+        m = Machine(ref, state_dir=STATE, http_port=0, vnc_port=None, qmp_port=None)
+        try:
+            m.start()
+        finally:
+            m.stop()
+    t = write_template(ref, STATE, tmp_path_factory.mktemp("template") / "t", progress=print)
+    info = t.info()
+    print(f"template: {info['sizes']}, {info['timings']}")
+    return ref, t
+
+
+def test_clones_start_at_the_reset_point_and_stay_apart(template, tmp_path):
+    from builder.runtime.template import Clone
+
+    ref, t = template
+    seeded = ref.seeded_hashes()
+    info = t.info()
+    # the devices' stream is small: the RAM lives in the template's file, not in the stream
+    assert info["sizes"]["devices"]["bytes"] < 8 << 20, info["sizes"]
+    assert SNAPSHOT_TAG not in internal_snapshots(t.disk)  # the disk is the reset point's, without a RAM copy
+    clones, servers = [], []
+    try:
+        for k in range(2):
+            c = Clone(ref, t, state_dir=tmp_path / f"vm{k}")
+            c.start()
+            clones.append(c)
+            servers.append(ControlServer.start(c, "127.0.0.1", 0))
+            print(
+                f"clone {k + 1}: healthy {c.timings['healthy_s']}s after QEMU started (incoming {c.timings['incoming_s']}s)"
+            )
+        urls = [f"http://127.0.0.1:{s.server_address[1]}" for s in servers]
+        for url in urls:
+            assert requests.get(url + "/health", timeout=60).status_code == 200
+            assert requests.get(url + "/state", timeout=60).json()["databases"] == seeded
+            # the frozen clock stays: each clone is set back to as_of
+            assert execute(url, ["date", "+%Y-%m-%dT%H:%M"]).strip() == "2026-11-16T09:00"
+        # what one clone does, the other does not see; a reset brings it back
+        execute(urls[0], ["sh", "-c", "echo only-here > ~/clone-mark.txt"])
+        assert execute(urls[0], ["sh", "-c", "cat ~/clone-mark.txt"]).strip() == "only-here"
+        assert "only-here" not in execute(urls[1], ["sh", "-c", "cat ~/clone-mark.txt 2>&1 || true"])
+        r = requests.post(urls[0] + "/reset", timeout=300)
+        assert r.status_code == 200, r.text
+        assert "only-here" not in execute(urls[0], ["sh", "-c", "cat ~/clone-mark.txt 2>&1 || true"])
+        assert requests.get(urls[0] + "/state", timeout=60).json()["databases"] == seeded
+        print(f"clone reset: healthy again after {r.json()['seconds']}s")
+    finally:
+        for s in servers:
+            s.shutdown()
+        for c in clones:
+            c.stop()
+
+
+def test_host_agent_owns_vms_and_restarts_a_dead_one(template, tmp_path):
+    ref, t = template
+    # the host agent finds the template beside the image
+    beside = BUILD / "persona.template"
+    if beside.exists() or beside.is_symlink():
+        subprocess.run(["rm", "-rf", str(beside)], check=True)
+    beside.symlink_to(t.folder)
+    port = 7391
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "builder.runtime.host",
+            "serve",
+            str(BUILD),
+            "--vms",
+            "2",
+            "--port",
+            str(port),
+            "--ports",
+            "23000-23099",
+            "--state-root",
+            str(tmp_path / "host"),
+        ],
+        cwd=REPO,
+        stderr=open(tmp_path / "host.log", "wb"),
+    )
+    api = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 600
+        while True:
+            assert proc.poll() is None, (tmp_path / "host.log").read_text()[-3000:]
+            try:
+                if requests.get(api + "/health", timeout=10).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            assert time.monotonic() < deadline, (tmp_path / "host.log").read_text()[-3000:]
+            time.sleep(1)
+        vms = requests.get(api + "/vms", timeout=10).json()
+        assert [v["id"] for v in vms] == ["vm1", "vm2"]
+        # ports come from the agent's range, three per VM, in order
+        assert [v["control_url"] for v in vms] == ["http://127.0.0.1:23000", "http://127.0.0.1:23003"]
+        cap = requests.get(api + "/capacity", timeout=10).json()
+        assert cap["vms"] == 2 and cap["healthy"] == 2 and cap["memory_per_vm_mb"] == 4096
+        for v in vms:
+            assert requests.get(v["control_url"] + "/health", timeout=60).status_code == 200
+        # kill vm2's QEMU: the watchdog starts it again from the template
+        qemu = subprocess.run(
+            ["pgrep", "-f", str(tmp_path / "host" / "vm2")], capture_output=True, text=True
+        ).stdout.split()
+        assert qemu, "no QEMU of vm2"
+        subprocess.run(["kill", "-9", *qemu], check=True)
+        deadline = time.monotonic() + 300
+        while True:
+            v2 = requests.get(api + "/vms", timeout=10).json()[1]
+            if v2["restarts"] == 1 and v2["healthy"]:
+                break
+            assert time.monotonic() < deadline, v2
+            time.sleep(1)
+        assert requests.get(v2["control_url"] + "/state", timeout=60).json()["databases"] == ref.seeded_hashes()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=120)
+        beside.unlink()
