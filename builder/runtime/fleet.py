@@ -115,15 +115,32 @@ class HostAgent:
             control = Control(slot.describe(self.host.bind)["control_url"])
             env = {"PERSONA_HTTP_URL": f"http://127.0.0.1:{slot.ports[1]}", "PERSONA_BUNDLE": bundle}
             t0 = time.monotonic()
+            reset_s = control.reset() if vid in self.used else None  # a new QEMU: watched from here on
+            qemu = slot.clone.vm
+            restarts = slot.restarts
+
+            def died() -> bool:
+                vm = slot.clone.vm
+                return (
+                    vm is not qemu
+                    or slot.restarts != restarts
+                    or vm is None
+                    or vm.proc is None
+                    or vm.proc.poll() is not None
+                )
+
             try:
-                result = run_episode(task, agent, control, reset=vid in self.used, timeout=timeout, env=env)
+                result = run_episode(task, agent, control, reset=False, timeout=timeout, env=env)
             except (EpisodeError, OSError) as e:
-                c = slot.clone
-                if c.vm is None or c.vm.proc is None or c.vm.proc.poll() is not None or not control.healthy():
+                if died():
                     raise VMDied(f"{self.name}/{vid}: {e}") from None
                 raise
+            if died():  # the episode ran on: its end state is a restarted VM's, not the agent's
+                raise VMDied(f"{self.name}/{vid}: QEMU died during the episode")
             self.used.add(vid)
-            result.update({"host": self.name, "vm": vid, "seconds": round(time.monotonic() - t0, 1)})
+            result.update(
+                {"host": self.name, "vm": vid, "seconds": round(time.monotonic() - t0, 1), "reset_seconds": reset_s}
+            )
             return result
         finally:
             with self._cv:
