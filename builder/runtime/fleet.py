@@ -115,7 +115,10 @@ class HostAgent:
             control = Control(slot.describe(self.host.bind)["control_url"])
             env = {"PERSONA_HTTP_URL": f"http://127.0.0.1:{slot.ports[1]}", "PERSONA_BUNDLE": bundle}
             t0 = time.monotonic()
-            reset_s = control.reset() if vid in self.used else None  # a new QEMU: watched from here on
+            try:
+                reset_s = control.reset() if vid in self.used else None  # a new QEMU: watched from here on
+            except (EpisodeError, OSError) as e:
+                raise VMDied(f"{self.name}/{vid}: reset failed ({e})") from None
             qemu = slot.clone.vm
             restarts = slot.restarts
 
