@@ -27,7 +27,7 @@ import http.server
 import json
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from .run import ControlServer, ImageRef, Machine, RunError, default_state_dir, parse_memory, port_free, resolve_image
@@ -105,7 +105,7 @@ class Slot:
     restarts: int = 0
     error: str | None = None
     starting: bool = True
-    record: dict = field(default_factory=dict)
+    stopping: bool = False
 
     def describe(self, bind: str) -> dict:
         c = self.clone
@@ -190,6 +190,7 @@ class Host:
             slot = self.slots.pop(vid, None)
         if slot is None:
             raise KeyError(vid)
+        slot.stopping = True  # the watchdog leaves it alone from here on
         if slot.server is not None:
             slot.server.shutdown()
             slot.server.server_close()
@@ -203,8 +204,9 @@ class Host:
             while not self._stop.wait(every):
                 for slot in list(self.slots.values()):
                     c = slot.clone
-                    dead = c.vm is not None and c.vm.proc is not None and c.vm.proc.poll() is not None
-                    if dead and not slot.starting and not c._reset_lock.locked():
+                    vm = c.vm
+                    dead = vm is not None and vm.proc is not None and vm.proc.poll() is not None
+                    if dead and not (slot.starting or slot.stopping or self._stop.is_set() or c._reset_lock.locked()):
                         self.progress(f"{slot.id}: QEMU died; restarting it from the template")
                         slot.restarts += 1
                         try:
