@@ -9,6 +9,7 @@ boots the image once. Run alone, it makes that reset point first (one cold boot 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -162,3 +163,62 @@ def test_host_agent_owns_vms_and_restarts_a_dead_one(template, tmp_path):
         proc.terminate()
         proc.wait(timeout=120)
         beside.unlink()
+
+
+def test_fleet_runs_episodes_on_two_nodes_and_retries_a_dead_vm(template, tmp_path):
+    """`fleet run`'s Python API on a local Ray cluster of two nodes (two raylets, each with its own host agent of
+    one VM): four action tasks by the scripted oracle agent, one VM killed mid-run and its episode run again."""
+    import threading
+
+    import ray
+    from ray.cluster_utils import Cluster
+
+    from builder.runtime.fleet import run_fleet, table
+
+    ref, t = template
+    beside = BUILD / "persona.template"
+    if beside.exists() or beside.is_symlink():
+        subprocess.run(["rm", "-rf", str(beside)], check=True)
+    beside.symlink_to(t.folder)
+    tasks = [
+        f"dana-whitfield/{s}"
+        for s in ("bank/bill-pay", "bank/transfer-to-savings", "board/comment", "rides/door-to-door")
+    ]
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    cluster.add_node(num_cpus=1)
+    killed = []
+
+    def chaos(actors):
+        def later():
+            time.sleep(15)
+            killed.append(ray.get(actors[0].kill_vm.remote()))
+
+        threading.Thread(target=later, daemon=True).start()
+
+    try:
+        ray.init(address=cluster.address, include_dashboard=False)
+        assert len([n for n in ray.nodes() if n["Alive"]]) == 2
+        summary = run_fleet(
+            [str(BUILD)],
+            f"{sys.executable} -m builder.tasks.oracle_agent",
+            vms_per_host=1,
+            out=tmp_path / "results",
+            state_root=tmp_path / "fleet",
+            task_ids=tasks,
+            chaos=chaos,
+        )
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+        beside.unlink()
+    print(table(summary))
+    assert killed == ["vm1"]
+    assert summary["hosts"] == 2 and summary["all"]["episodes"] == 4
+    assert len(summary["retried"]) == 1, summary["retried"]
+    # every reference solution scores full marks, the retried one included, and each result is on disk
+    assert summary["all"]["mean_score"] == 100.0 and summary["all"]["perfect_rate"] == 1.0
+    results = {p.stem: json.loads(p.read_text()) for p in (tmp_path / "results" / "dana-whitfield").glob("*.json")}
+    assert sorted(r["task_id"] for r in results.values()) == sorted(tasks)
+    assert len({r["host"] for r in results.values()}) == 2  # both nodes ran episodes
+    retried = results[summary["retried"][0].split("/", 1)[1].replace("/", "__")]
+    assert retried["attempts"] == 2
