@@ -365,3 +365,7 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"results in {a.out}; {len(summary['retried'])} episode(s) retried; {summary['wall_seconds']}s", file=sys.stderr
     )
+
+
+if __name__ == "__main__":
+    main()

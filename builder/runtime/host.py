@@ -385,3 +385,7 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         server.shutdown()
         host.close()
+
+
+if __name__ == "__main__":
+    main()

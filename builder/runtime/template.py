@@ -222,6 +222,11 @@ class Clone(Machine):
         super().__init__(ref, state_dir=state_dir, memory_mb=fp["memory_mb"], cpus=fp["cpus"], accel=fp["accel"], **kw)
         self.template = template
         self.snapshot = True
+        # QEMU dies with the thread that started it (PR_SET_PDEATHSIG, builder.image.boot): every start of this
+        # clone's QEMU runs on this one long-lived thread, not on the HTTP request thread that asked for a reset.
+        from concurrent.futures import ThreadPoolExecutor
+
+        self._launcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clone-qemu")
 
     def start(self) -> None:
         """Start from the template and wait until every app is healthy."""
@@ -239,6 +244,13 @@ class Clone(Machine):
         self.ready = True
 
     def _launch(self) -> None:
+        """Start QEMU from the template (on the launcher thread) and prepare the guest."""
+        self._launcher.submit(self._start_qemu).result()
+        t1 = time.monotonic()
+        self._after_restore()
+        self.timings["after_restore_s"] = round(time.monotonic() - t1, 2)
+
+    def _start_qemu(self) -> None:
         import shlex
 
         if self.vm is not None:
@@ -275,9 +287,6 @@ class Clone(Machine):
             raise RunError(str(e)) from None
         self.http_port = self.vm.http_port
         self.timings["incoming_s"] = round(time.monotonic() - t0, 2)
-        t1 = time.monotonic()
-        self._after_restore()
-        self.timings["after_restore_s"] = round(time.monotonic() - t1, 2)
 
     def _await_incoming(self, timeout: float = 120.0) -> None:
         """Wait until the migration stream is loaded, then run the guest (the template's machine never ran after
@@ -337,6 +346,7 @@ class Clone(Machine):
         if self.vm is not None:
             self.vm.quit()
             self.vm = None
+        self._launcher.shutdown(wait=False)
         (self.state_dir / "overlay.qcow2").unlink(missing_ok=True)
         if self._lock_fd is not None:
             os.close(self._lock_fd)

@@ -88,6 +88,8 @@ def test_clones_start_at_the_reset_point_and_stay_apart(template, tmp_path):
         assert "only-here" not in execute(urls[1], ["sh", "-c", "cat ~/clone-mark.txt 2>&1 || true"])
         r = requests.post(urls[0] + "/reset", timeout=300)
         assert r.status_code == 200, r.text
+        time.sleep(3)  # the QEMU a reset started outlives the request that asked for it
+        assert clones[0].vm.proc.poll() is None
         assert "only-here" not in execute(urls[0], ["sh", "-c", "cat ~/clone-mark.txt 2>&1 || true"])
         assert requests.get(urls[0] + "/state", timeout=60).json()["databases"] == seeded
         print(f"clone reset: healthy again after {r.json()['seconds']}s")
