@@ -224,3 +224,48 @@ def test_fleet_runs_episodes_on_two_nodes_and_retries_a_dead_vm(template, tmp_pa
     assert len({r["host"] for r in results.values()}) == 2  # both nodes ran episodes
     retried = results[summary["retried"][0].split("/", 1)[1].replace("/", "__")]
     assert retried["attempts"] == 2
+
+
+def test_rl_env_rewards_the_rubric_score_at_the_end(template, tmp_path):
+    """PersonaDesktopEnv over a clone: a do-nothing episode gets reward 0.0; an episode in which the task's reference
+    solution acted (the scripted oracle agent, between reset and DONE) gets 1.0; a pyautogui step moves the pointer."""
+    from builder.runtime.rlenv import PersonaDesktopEnv
+    from builder.runtime.template import Clone
+
+    ref, t = template
+    c = Clone(ref, t, state_dir=tmp_path / "vm")
+    c.start()
+    server = ControlServer.start(c, "127.0.0.1", 0)
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        env = PersonaDesktopEnv(url, BUILD, max_steps=3)
+        obs, info = env.reset("bank/bill-pay")
+        assert info["task_id"] == "dana-whitfield/bank/bill-pay" and obs["screenshot"][:8] == b"\x89PNG\r\n\x1a\n"
+        obs, reward, terminated, truncated, info = env.step("pyautogui.moveTo(300, 400)")
+        assert (reward, terminated, truncated) == (0.0, False, False)
+        assert execute(url, ["xdotool", "getmouselocation"]).startswith("x:300 y:400")
+        obs, reward, terminated, truncated, info = env.step("DONE")
+        assert (reward, terminated) == (0.0, True) and info["result"]["score"] == 0
+        env.reset("bank/bill-pay")
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "builder.tasks.oracle_agent",
+                "--bundle",
+                str(BUILD),
+                "--http",
+                f"http://127.0.0.1:{c.http_port}",
+            ],
+            env={**os.environ, "PERSONA_TASK_ID": "dana-whitfield/bank/bill-pay", "PERSONA_CONTROL_URL": url},
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert r.returncode == 0, r.stderr[-2000:]
+        obs, reward, terminated, truncated, info = env.step("DONE")
+        assert (reward, terminated) == (1.0, True), info["result"]["items"]
+    finally:
+        server.shutdown()
+        c.stop()
