@@ -182,10 +182,7 @@ def test_fleet_runs_episodes_on_two_nodes_and_retries_a_dead_vm(template, tmp_pa
     if beside.exists() or beside.is_symlink():
         subprocess.run(["rm", "-rf", str(beside)], check=True)
     beside.symlink_to(t.folder)
-    tasks = [
-        f"dana-whitfield/{s}"
-        for s in ("bank/bill-pay", "bank/transfer-to-savings", "board/comment", "rides/door-to-door")
-    ]
+    tasks = [f"dana-whitfield/{s}" for s in ("bank/bill-pay", "bank/transfer-to-savings", "board/comment")]
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
     cluster.add_node(num_cpus=1)
     killed = []
