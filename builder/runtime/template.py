@@ -4,7 +4,8 @@ start from it with no boot.
 A template is a folder beside the image (``<image dir>/persona.template/``, or ``--template-dir``):
 
 ============== ==============================================================================================
-``disk.qcow2``  the disk at the reset point: an overlay on the persona image (its backing file, never written)
+``disk.qcow2``  the disk at the reset point: a delta on the persona image (its backing file, never written), the
+                clusters the boot wrote (tens of MB)
 ``ram``         the guest's RAM at the reset point, a plain file of ``memory_mb`` MiB (sparse: zero pages
                 take no space)
 ``devices``     QEMU's migration stream of the machine without its RAM (capability ``x-ignore-shared``):
@@ -16,7 +17,7 @@ A template is a folder beside the image (``<image dir>/persona.template/``, or `
 :func:`write_template` makes one from a ``run-image`` state folder whose reset point exists (the internal
 snapshot ``persona-booted``): it copies the overlay, starts QEMU on the copy paused at the snapshot with its RAM in
 ``ram`` mapped shared (so restoring the snapshot writes the RAM into the file), writes the devices' stream and
-drops the snapshot's own RAM copy from the disk. A :class:`Clone` is a :class:`builder.runtime.run.Machine` that
+keeps of the disk only its delta on the image (``qemu-img convert -B``: no snapshot, no RAM copy). A :class:`Clone` is a :class:`builder.runtime.run.Machine` that
 starts QEMU with ``-incoming`` over its own overlay on ``disk.qcow2`` and ``ram`` mapped *privately*: every
 clone reads the same page-cache pages of the file and copies only the pages its guest writes (the memory sharing
 Kata's VM templating gets; QEMU 7.2 has no mapped-ram). It is healthy in seconds, and its reset starts QEMU
@@ -152,11 +153,12 @@ def write_template(
     work.mkdir(parents=True)
     t0 = time.monotonic()
     t = Template(work)
-    _copy(overlay, t.disk)
+    booted = work / "booted.qcow2"  # the overlay with its snapshot: run once, then reduced to t.disk
+    _copy(overlay, booted)
     copied = time.monotonic() - t0
     say(f"template: disk copied in {copied:.1f}s; restoring the reset point into the RAM file")
     vm = VM(
-        t.disk,
+        booted,
         ref.as_of,
         memory_mb=fp["memory_mb"],
         cpus=fp["cpus"],
@@ -178,9 +180,16 @@ def write_template(
     except BootError as e:
         vm._kill()
         raise RunError(f"writing the template failed: {e}") from None
-    r = subprocess.run(["qemu-img", "snapshot", "-d", SNAPSHOT_TAG, str(t.disk)], capture_output=True, text=True)
+    # The disk as the snapshot left it, as a delta on the image: the clusters the boot wrote (tens of MB), without
+    # the snapshot's own RAM copy.
+    r = subprocess.run(
+        ["qemu-img", "convert", "-O", "qcow2", "-B", str(ref.qcow2), "-F", "qcow2", str(booted), str(t.disk)],
+        capture_output=True,
+        text=True,
+    )
     if r.returncode != 0:
-        raise RunError(f"dropping the snapshot from the template disk failed: {r.stderr.strip()}")
+        raise RunError(f"writing the template's disk failed: {r.stderr.strip()}")
+    booted.unlink()
     shutil.rmtree(work / "qemu", ignore_errors=True)
     sizes = {
         p.name: {"bytes": p.stat().st_size, "allocated": p.stat().st_blocks * 512} for p in (t.disk, t.ram, t.devices)
