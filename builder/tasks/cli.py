@@ -225,6 +225,7 @@ def main(argv: list[str] | None = None) -> None:
             json.dumps(
                 {
                     "task_id": task.id,
+                    "mypcbench_id": mypcbench_id(task),
                     "category": task.category,
                     "score": score,
                     "max_machine_score": task.machine_weight,
