@@ -41,7 +41,7 @@ from pydantic import ValidationError
 from .grade import REPORTED, grade, graded_apps
 from .judge import openai_judge
 from .model import Task
-from .mypcbench import mypcbench_id
+from .mypcbench import GUEST_RESPONSE, mypcbench_id
 from .osworld_hooks import fetch_home_files
 
 APPS_ROOT = Path("var/lib/persona-desktop/apps")
@@ -146,7 +146,10 @@ def main(argv: list[str] | None = None) -> None:
     g.add_argument("--answer", default="", help="the agent's final answer")
     g.add_argument("--answer-file", type=Path, default=None, help="a file holding the final answer")
     g.add_argument(
-        "--guest-answer", default=None, help="the guest file holding the final answer (through --control or --state)"
+        "--guest-answer",
+        default=None,
+        help=f"the guest file holding the final answer, read through --control or under --state (MyPCBench's runner "
+        f"writes {GUEST_RESPONSE})",
     )
     ap.add_argument("--judge-url", default=None, help="an OpenAI-compatible base URL (…/v1) for judge items")
     ap.add_argument("--judge-model", default=None, help="the model name to ask")
