@@ -14,6 +14,7 @@ from .apps import App
 from .bundle_format import BUNDLE_FORMAT
 from .tasks import collect
 from .tasks.export import write_exports
+from .tasks.mypcbench import write_mypcbench
 from .tasks.model import split_of
 from .world import World
 
@@ -60,7 +61,8 @@ def _tool_version(argv: list[str]) -> str | None:
 def write_tasks(world: World, apps: list[App], dest: Path) -> Path:
     """Write every app's tasks for ``world`` to ``dest/tasks/tasks.jsonl`` (app order, then task order, the
     cross-app scenarios among them: :func:`builder.tasks.collect.tasks`),
-    and the same tasks as OSWorld task JSON and MyPCBench records (:mod:`builder.tasks.export`); the tasks the
+    and the same tasks as OSWorld task JSON (:mod:`builder.tasks.export`) and MyPCBench's task lists
+    (:mod:`builder.tasks.mypcbench`); the tasks the
     builder made and left out, with why, go to ``tasks/dropped.jsonl``.
 
     A task that involves an app this build leaves out (``PERSONA_APPS``, an app still to come) is left out:
@@ -75,6 +77,7 @@ def write_tasks(world: World, apps: list[App], dest: Path) -> Path:
         for gone in collect.dropped(world, apps):
             fh.write(gone.model_dump_json() + "\n")
     write_exports(kept, path.parent, world.persona.id, {a.name: a.url for a in apps})
+    write_mypcbench(kept, path.parent, {a.name: a.title for a in apps})
     return path
 
 

@@ -1,15 +1,27 @@
 """``grade``: score an end state (app databases, home folder, answer text) for one task of a bundle.
 
-    grade TASK_ID [--bundle DIR] [--state ROOT] [--answer TEXT | --answer-file F]
-          [--judge-url URL --judge-model NAME] [--json]
+    grade TASK_ID [--bundle DIR] [--state ROOT | --control URL [--save-state ROOT]] [--initial ROOT]
+          [--answer TEXT | --answer-file F | --guest-answer PATH] [--judge-url URL --judge-model NAME] [--json]
 
 ``--bundle``: a build's output folder (``out/<persona-id>``: ``tasks/tasks.jsonl`` and ``layer/``);
-``TASK_ID`` may be the full id or its ``<app>/<slug>`` end. ``--state``: the end state, a folder
-laid out like the guest's root (``var/lib/persona-desktop/apps/<app>/<app>.sqlite`` and
-``home/<user>/``); default the bundle's ``layer/``, i.e. the seeded state (what doing nothing scores).
-The start state that ``state_diff`` checks compare with is always the bundle's ``layer/``.
+``TASK_ID`` may be the full id, its ``<app>/<slug>`` end or its MyPCBench id (``tasks/mypcbench/id_map.json``).
+The end state is one of:
+
+* ``--state ROOT``: a folder laid out like the guest's root (``var/lib/persona-desktop/apps/<app>/<app>.sqlite``
+  and ``home/<user>/``); default the bundle's ``layer/``, i.e. the seeded state (what doing nothing scores);
+* ``--control URL``: the machine that ``run-image`` (or any server of its control API) serves, read before the
+  harness resets it: each app database the checks read (``GET /state/apps/<app>``), each home file a ``file``
+  check names (``/execute``, ``/file``) and the ``--guest-answer`` file, into ``--save-state ROOT`` (kept, the
+  same layout: grade it again later with ``--state ROOT``) or a temporary folder.
+
+The start state that ``state_diff`` checks compare with is ``--initial ROOT`` (default the bundle's ``layer/``,
+which is what the image boots with); a task with such a check and no start database for its app is refused.
+The answer is ``--answer``, the file ``--answer-file``, or ``--guest-answer PATH``: a file the agent's harness
+left in the guest (MyPCBench's runner writes ``/tmp/mypcbench_agent_response.txt``, an OSWorld agent
+``/tmp/persona-answer.txt``), read through ``--control`` or under ``--state``'s root; a missing one is no answer.
 Prints one line per rubric item (met / violated / needs a judge, weight, requirement, evidence) and
-the total; ``--json`` prints the same as one JSON object. Exit status 0 when graded, 2 on bad input.
+the total; ``--json`` prints the same as one JSON object (``score`` 0..100: MyPCBench's judge runner reads it).
+Exit status 0 when graded, 2 on bad input or an end state that cannot be read.
 A judge (``--judge-url``, an OpenAI-compatible endpoint, key from ``$JUDGE_API_KEY``) assesses the
 ``judge`` items only (:mod:`builder.tasks.judge`).
 """
@@ -20,13 +32,17 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
+import requests
 from pydantic import ValidationError
 
 from .grade import REPORTED, grade, graded_apps
 from .judge import openai_judge
 from .model import Task
+from .mypcbench import GUEST_RESPONSE, mypcbench_id
+from .osworld_hooks import fetch_home_files
 
 APPS_ROOT = Path("var/lib/persona-desktop/apps")
 
@@ -65,16 +81,76 @@ def databases_under(root: Path, apps: list[str]) -> dict[str, Path]:
     return out
 
 
+def find_task(tasks: list[Task], key: str) -> list[Task]:
+    """The tasks ``key`` names: a task's full id, its ``<app>/<slug>`` end, or its MyPCBench id
+    (:func:`builder.tasks.mypcbench.mypcbench_id`). More than one when an end is ambiguous."""
+    return [t for t in tasks if t.id == key or t.id.endswith("/" + key.strip("/")) or mypcbench_id(t) == key]
+
+
+def fetch_end_state(url: str, task: Task, root: Path, user: str, guest_answer: str | None = None) -> dict[str, int]:
+    """Copy ``task``'s end state from the control API at ``url`` into ``root``, laid out like the guest's root:
+    each database :func:`graded_apps` names to ``var/lib/persona-desktop/apps/<app>/<app>.sqlite`` (``GET
+    /state/apps/<app>``, a consistent copy), each home file a ``file`` check's glob matches to ``home/<user>/``,
+    and the guest file ``guest_answer`` (absolute) to the same path under ``root``. Returns ``{path under root:
+    size}``. Raises ``requests.RequestException`` when the machine does not answer, ``RuntimeError`` when it
+    refuses a database (the message has its HTTP status and error)."""
+    url = url.rstrip("/")
+    got: dict[str, int] = {}
+    for app in graded_apps(task):
+        r = requests.get(f"{url}/state/apps/{app}", timeout=300)
+        if r.status_code != 200:
+            raise RuntimeError(f"GET {url}/state/apps/{app}: HTTP {r.status_code} {r.text.strip()[:300]}")
+        path = root / APPS_ROOT / app / f"{app}.sqlite"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(r.content)
+        got[path.relative_to(root).as_posix()] = len(r.content)
+    home = root / "home" / user
+    home.mkdir(parents=True, exist_ok=True)
+    patterns = sorted({i.check.path for i in task.rubric if i.check.type == "file"})
+    if patterns:
+        for rel, size in fetch_home_files(url, patterns, home).items():
+            got[f"home/{user}/{rel}"] = size
+    if guest_answer:
+        r = requests.post(f"{url}/file", data={"file_path": guest_answer}, timeout=60)
+        if r.status_code == 200:
+            path = root / guest_answer.lstrip("/")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(r.content)
+            got[path.relative_to(root).as_posix()] = len(r.content)
+    return got
+
+
+def _guest_user(bundle: Path, layer: Path) -> str:
+    """The persona's user name: the manifest's ``guest.username``, else the layer's one home folder."""
+    try:
+        return json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))["guest"]["username"]
+    except (OSError, ValueError, KeyError, TypeError):
+        homes = sorted(p.name for p in (layer / "home").glob("*") if p.is_dir()) if (layer / "home").is_dir() else []
+        return homes[0] if homes else "user"
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="grade", description="Score an end state for one task of a bundle.")
     ap.add_argument("task", help="the task id (or its <app>/<slug> end)")
     ap.add_argument("--bundle", type=Path, default=None, help="a build's output folder (default: the only one in out/)")
-    ap.add_argument(
+    src = ap.add_mutually_exclusive_group()
+    src.add_argument(
         "--state", type=Path, default=None, help="the end state's root folder (default: the bundle's layer/)"
+    )
+    src.add_argument("--control", default=None, help="read the end state from this control API (run-image's URL)")
+    ap.add_argument("--save-state", type=Path, default=None, help="with --control: keep the end state in this folder")
+    ap.add_argument(
+        "--initial", type=Path, default=None, help="the start state's root folder (default: the bundle's layer/)"
     )
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--answer", default="", help="the agent's final answer")
     g.add_argument("--answer-file", type=Path, default=None, help="a file holding the final answer")
+    g.add_argument(
+        "--guest-answer",
+        default=None,
+        help=f"the guest file holding the final answer, read through --control or under --state (MyPCBench's runner "
+        f"writes {GUEST_RESPONSE})",
+    )
     ap.add_argument("--judge-url", default=None, help="an OpenAI-compatible base URL (…/v1) for judge items")
     ap.add_argument("--judge-model", default=None, help="the model name to ask")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
@@ -87,7 +163,7 @@ def main(argv: list[str] | None = None) -> None:
             _fail("pass --bundle DIR (a build's output folder holding tasks/tasks.jsonl)")
         bundle = found[0]
     tasks = load_bundle_tasks(bundle)
-    hits = [t for t in tasks if t.id == args.task or t.id.endswith("/" + args.task.strip("/"))]
+    hits = find_task(tasks, args.task)
     if len(hits) != 1:
         near = [t.id for t in tasks if args.task.split("/")[-1] in t.id][:5]
         _fail(
@@ -96,25 +172,53 @@ def main(argv: list[str] | None = None) -> None:
         )
     task = hits[0]
     layer = bundle / "layer"
-    state = args.state or layer
-    if not state.is_dir():
-        _fail(f"{state}: not a folder")
+    initial_root = args.initial or layer
     if args.judge_url and not args.judge_model:
         _fail("--judge-url needs --judge-model")
+    if args.save_state and not args.control:
+        _fail("--save-state keeps what --control reads: pass --control URL too")
+    if args.guest_answer is not None and not args.guest_answer.startswith("/"):
+        _fail(f"--guest-answer {args.guest_answer!r}: give the guest file's absolute path")
+    apps = graded_apps(task)
+    initial = databases_under(initial_root, apps)
+    unseeded = sorted({i.check.app for i in task.rubric if i.check.type == "state_diff"} - initial.keys())
+    if unseeded:
+        _fail(
+            f"{task.id} compares {', '.join(unseeded)} with its start state, which is not under {initial_root}: "
+            "pass --initial ROOT (a build's layer/, or a --save-state taken right after the reset)"
+        )
+    if (
+        args.save_state
+        and args.save_state.exists()
+        and (not args.save_state.is_dir() or any(args.save_state.iterdir()))
+    ):
+        _fail(f"--save-state {args.save_state}: not empty (keep each episode's end state in a folder of its own)")
+    if args.control:
+        state = args.save_state or Path(tempfile.mkdtemp(prefix="grade-end-state-"))
+        try:
+            fetch_end_state(args.control, task, state, _guest_user(bundle, layer), args.guest_answer)
+        except (requests.RequestException, RuntimeError) as e:
+            _fail(f"cannot read the end state from {args.control}: {e}")
+    else:
+        state = args.state or layer
+    if not state.is_dir():
+        _fail(f"{state}: not a folder")
     answer = args.answer
     if args.answer_file:
         try:
             answer = args.answer_file.read_text(encoding="utf-8", errors="replace")
         except OSError as e:
             _fail(f"{args.answer_file}: {e.strerror or e}")
-    apps = graded_apps(task)
+    elif args.guest_answer:
+        left = state / args.guest_answer.lstrip("/")
+        answer = left.read_text(encoding="utf-8", errors="replace") if left.is_file() else ""
     homes = sorted(p for p in (state / "home").glob("*") if p.is_dir()) if (state / "home").is_dir() else []
     judge = openai_judge(args.judge_url, args.judge_model, os.environ.get("JUDGE_API_KEY")) if args.judge_url else None
     score, results = grade(
         task,
         databases_under(state, apps),
         answer,
-        initial=databases_under(layer, apps),
+        initial=initial,
         home=homes[0] if homes else None,
         judge=judge,
     )
@@ -124,6 +228,7 @@ def main(argv: list[str] | None = None) -> None:
             json.dumps(
                 {
                     "task_id": task.id,
+                    "mypcbench_id": mypcbench_id(task),
                     "category": task.category,
                     "score": score,
                     "max_machine_score": task.machine_weight,

@@ -1,4 +1,4 @@
-"""The bundle's tasks in the formats other harnesses read: OSWorld task JSON and MyPCBench records.
+"""The bundle's tasks in the formats other harnesses read: OSWorld task JSON (and MyPCBench's, :mod:`.mypcbench`).
 
 * OSWorld (``tasks/osworld/<app>/<slug>.json``): ``id, snapshot, instruction, source, config,
   trajectory, related_apps, evaluator, proxy, fixed_ip, possibility_of_env_change``, the fields of
@@ -9,10 +9,7 @@
   checks name and the agent's answer) and the metric ``persona_rubric`` (our grader on the task's
   own rubric, score / 100), both in :mod:`builder.tasks.osworld_hooks`, which a harness registers
   beside its own getters and metrics.
-* MyPCBench (``tasks/mypcbench.jsonl``): ``id, category, instruction, apps_involved, difficulty,
-  time_limit_seconds, grading: {rubrics: [{criterion, type, weight}]}`` with weights summing to 1
-  (``type``: ``programmatic`` for an item a program judges, ``llm_judge`` for a judge item), plus
-  each item's ``check`` so the programmatic ones can be run.
+* MyPCBench (``tasks/mypcbench/``): written by :func:`builder.tasks.mypcbench.write_mypcbench`.
 """
 
 from __future__ import annotations
@@ -87,33 +84,8 @@ def osworld_task(task: Task, snapshot: str, start_url: str | None = None) -> dic
     }
 
 
-def mypcbench_task(task: Task) -> dict:
-    """The MyPCBench record of ``task``: rubric weights as fractions summing to 1."""
-    return {
-        "id": task.id,
-        "split": task.split,
-        "category": task.category,
-        "kind": task.kind,
-        "instruction": task.instruction,
-        "apps_involved": task.apps_involved,
-        "difficulty": task.difficulty,
-        "time_limit_seconds": task.time_limit_seconds,
-        "grading": {
-            "rubrics": [
-                {
-                    "criterion": i.requirement,
-                    "type": "programmatic" if i.check.machine else "llm_judge",
-                    "weight": i.weight / 100,
-                    "check": i.check.model_dump(exclude_none=True),
-                }
-                for i in task.rubric
-            ]
-        },
-    }
-
-
 def write_exports(tasks: list[Task], dest: Path, snapshot: str, urls: dict[str, str]) -> list[Path]:
-    """Write ``dest/osworld/<app>/<slug>.json`` per task and ``dest/mypcbench.jsonl``; return the paths.
+    """Write ``dest/osworld/<app>/<slug>.json`` per task; return the paths.
 
     ``urls``: app name -> its start URL in the guest (``http://<domain>/``).
     """
@@ -126,9 +98,4 @@ def write_exports(tasks: list[Task], dest: Path, snapshot: str, urls: dict[str, 
             json.dumps(osworld_task(task, snapshot, first), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
         out.append(path)
-    path = dest / "mypcbench.jsonl"
-    with path.open("w", encoding="utf-8") as fh:
-        for task in tasks:
-            fh.write(json.dumps(mypcbench_task(task), ensure_ascii=False) + "\n")
-    out.append(path)
     return out

@@ -17,7 +17,7 @@ from typing import ClassVar
 import pytest
 from pydantic import ValidationError
 
-from builder.tasks.export import mypcbench_task, osworld_task
+from builder.tasks.export import osworld_task
 from builder.tasks.grade import grade, numbers_in, run_check, state_changes
 from builder.tasks.judge import openai_judge
 from builder.tasks.model import Change, Check, RubricItem, Task
@@ -290,9 +290,6 @@ def test_exports_keep_the_rubric(dbs):
             RubricItem(id="only", requirement="Nothing else changed", weight=30, check=DIFF),
         ]
     )
-    rec = mypcbench_task(task)
-    assert abs(sum(r["weight"] for r in rec["grading"]["rubrics"]) - 1) < 1e-9
-    assert {r["type"] for r in rec["grading"]["rubrics"]} == {"programmatic"}
     ow = osworld_task(task, "p", "http://larkspurbank.test/")
     assert set(ow) >= {"id", "snapshot", "instruction", "source", "config", "related_apps", "evaluator"}
     assert ow["evaluator"]["result"]["apps"] == ["bank"] and ow["evaluator"]["result"]["initial_apps"] == ["bank"]
@@ -315,7 +312,7 @@ def test_grade_command_on_a_bundle(world, default_layer, tmp_path):
     bundle = tmp_path / "bundle"
     shutil.copytree(default_layer, bundle / "layer", symlinks=True)
     write_tasks(world, discover(), bundle)
-    assert (bundle / "tasks" / "mypcbench.jsonl").is_file()
+    assert (bundle / "tasks" / "mypcbench" / "all_tasks_with_grading.json").is_file()
     ow = json.loads((bundle / "tasks" / "osworld" / "bank" / "checking-balance.json").read_text())
     assert ow["instruction"].endswith("write it as plain text to /tmp/persona-answer.txt.)")  # an answer task
     assert ow["evaluator"]["result"]["answer"] is True
