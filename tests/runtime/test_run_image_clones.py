@@ -266,3 +266,85 @@ def test_rl_env_rewards_the_rubric_score_at_the_end(template, tmp_path):
     finally:
         server.shutdown()
         c.stop()
+
+
+def test_grade_reads_a_running_machines_end_state(template, tmp_path, capsys, world):
+    """`grade --control URL` (what a harness calls before its reset, MyPCBench's included) on a clone: bill-pay
+    scores 0 with nothing done, 100 once the reference solution acted (and again from the kept end state), 60 with
+    a bank transfer nobody asked for; the answer the agent left in the guest is graded."""
+    from builder.apps import discover
+    from builder.image.boot import app_probes
+    from builder.runtime.template import Clone
+    from builder.tasks import cli
+
+    def grade(*args) -> dict:
+        cli.main([*args, "--bundle", str(BUILD), "--json"])
+        return json.loads(capsys.readouterr().out)
+
+    ref, t = template
+    c = Clone(ref, t, state_dir=tmp_path / "vm")
+    c.start()
+    server = ControlServer.start(c, "127.0.0.1", 0)
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        assert grade("bank/bill-pay", "--control", url)["score"] == 0
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "builder.tasks.oracle_agent",
+                "--bundle",
+                str(BUILD),
+                "--http",
+                f"http://127.0.0.1:{c.http_port}",
+            ],
+            env={**os.environ, "PERSONA_TASK_ID": "dana-whitfield/bank/bill-pay", "PERSONA_CONTROL_URL": url},
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert r.returncode == 0, r.stderr[-2000:]
+        kept = tmp_path / "end-state"
+        assert grade("bank/bill-pay", "--control", url, "--save-state", str(kept))["score"] == 100
+        assert grade("bank/bill-pay", "--state", str(kept))["score"] == 100  # graded again later
+        bank = {p.name: p for p in app_probes(world, discover())}["bank"]
+        import sqlite3
+
+        layer = BUILD / "layer/var/lib/persona-desktop/apps/bank/bank.sqlite"
+        with sqlite3.connect(f"file:{layer}?mode=ro", uri=True) as con:
+            ids = dict(con.execute("SELECT kind, id FROM accounts WHERE kind IN ('checking', 'savings')").fetchall())
+        r = requests.post(
+            f"http://127.0.0.1:{c.http_port}/api/transfer",
+            data={"from": ids["checking"], "to": ids["savings"], "amount": "1.00", "memo": "not asked"},
+            headers={"Host": bank.domain, "Cookie": f"{bank.cookie_name}={bank.cookie_value}"},
+            allow_redirects=False,
+            timeout=60,
+        )
+        assert r.status_code == 303 and "error" not in r.headers["Location"], r.headers.get("Location")
+        broke = grade("bank/bill-pay", "--control", url)
+        # the payment is there, but so is a transfer nobody asked for: not the only new row, not the only change
+        assert {i["id"]: i["status"] for i in broke["items"]} == {
+            "payment": "met",
+            "single": "unmet",
+            "nothing-else": "unmet",
+        }
+        assert broke["score"] == 60
+        # the agent's last message, left where MyPCBench's runner leaves it
+        response = "/tmp/mypcbench_agent_response.txt"
+        args = ("bank/checking-balance", "--control", url, "--guest-answer", response)
+        assert grade(*args)["score"] == 0  # no answer left
+        balance = json.loads(
+            next(
+                line
+                for line in (BUILD / "tasks/tasks.jsonl").read_text().splitlines()
+                if '"dana-whitfield/bank/checking-balance"' in line
+            )
+        )["expected"]["balance_cents"]
+        execute(url, ["sh", "-c", f"echo 'Your checking balance is ${balance / 100:,.2f}.' > {response}"])
+        assert grade(*args)["score"] == 100
+        execute(url, ["sh", "-c", f"echo 'Your checking balance is $1.00.' > {response}"])
+        assert grade(*args)["score"] == 0
+    finally:
+        server.shutdown()
+        c.stop()

@@ -16,12 +16,8 @@ import hashlib
 import json
 import re
 import shutil
-import sqlite3
-import threading
 from decimal import Decimal
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs
 
 import pytest
 
@@ -158,101 +154,12 @@ def test_the_id_map_round_trips_and_grade_takes_their_ids(bundle, capsys):
     assert outs[0]["score"] == 100 and isinstance(outs[0]["score"], int)  # what their judge runner reads
 
 
-class _Control(BaseHTTPRequestHandler):
-    """run-image's control API as far as grading reads it: ``GET /state/apps/<app>`` and ``POST /file`` from a
-    folder laid out like the guest's root (``root``)."""
-
-    root: Path = Path("/nonexistent")
-    asked: list[str] = []
-
-    def _send(self, code: int, data: bytes) -> None:
-        self.send_response(code)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def do_GET(self):
-        _Control.asked.append(f"GET {self.path}")
-        app = self.path.removeprefix("/state/apps/")
-        found = sorted((self.root / "var/lib/persona-desktop/apps" / app).glob("*.sqlite"))
-        self._send(200, found[0].read_bytes()) if found else self._send(404, b'{"error": "no app"}')
-
-    def do_POST(self):
-        body = parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode())
-        _Control.asked.append(f"POST {self.path} {body.get('file_path')}")
-        path = self.root / body["file_path"][0].lstrip("/")
-        self._send(200, path.read_bytes()) if path.is_file() else self._send(404, b"not found")
-
-    def log_message(self, *args):
-        pass
+# grade --control against a running machine (a clone of the built image) is in
+# tests/runtime/test_run_image_clones.py: it needs the image.
 
 
-@pytest.fixture
-def guest(bundle, tmp_path):
-    """A served guest: its root folder (the seeded bank database) and its control URL."""
-    root = tmp_path / "guest"
-    (root / BANK).parent.mkdir(parents=True)
-    shutil.copy(bundle / "layer" / BANK, root / BANK)
-    _Control.root, _Control.asked = root, []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Control)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield root, f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-
-
-def _grade(capsys, *args) -> dict:
-    cli.main(list(args) + ["--json"])
-    return json.loads(capsys.readouterr().out)
-
-
-def test_grade_reads_the_end_state_through_the_control_url(bundle, guest, capsys, tmp_path):
-    root, url = guest
-    recs = {r["persona_desktop"]["task_id"]: r["id"] for r in _theirs(bundle)}
-    pay = recs["dana-whitfield/bank/bill-pay"]
-    b = ["--bundle", str(bundle), "--control", url]
-    nothing = _grade(capsys, pay, *b)
-    assert nothing["score"] == 0 and [i["status"] for i in nothing["items"]] == ["unmet"] * 3
-    assert _Control.asked == ["GET /state/apps/bank"]
-    con = sqlite3.connect(root / BANK)
-    con.execute(
-        "INSERT INTO transactions (account_id, posted_at, description, counterparty, category, kind, amount_cents,"
-        " balance_after_cents) SELECT id, '2026-11-16T09:30:00', 'Bill pay: Nelnet', 'Nelnet', 'bills', 'bill_pay',"
-        " -31245, balance_cents - 31245 FROM accounts WHERE kind = 'checking'"
-    )
-    con.execute("UPDATE accounts SET balance_cents = balance_cents - 31245 WHERE kind = 'checking'")
-    con.commit()
-    kept = tmp_path / "end-state"
-    done = _grade(capsys, pay, *b, "--save-state", str(kept))
-    assert done["score"] == 100 and done["task_id"] == "dana-whitfield/bank/bill-pay"
-    assert (kept / BANK).read_bytes() == (root / BANK).read_bytes()
-    assert _grade(capsys, pay, "--bundle", str(bundle), "--state", str(kept))["score"] == 100  # graded again later
-    con.execute("UPDATE accounts SET name = 'Renamed' WHERE kind = 'savings'")  # something the task did not ask
-    con.commit()
-    con.close()
-    broke = _grade(capsys, pay, *b)
-    assert broke["score"] == 85
-    assert "changes not asked for: update accounts" in broke["items"][2]["evidence"]
-
-
-def test_grade_reads_the_answer_their_runner_leaves_in_the_guest(bundle, guest, capsys, tmp_path):
-    root, url = guest
-    balance = next(t for t in _ours(bundle) if t.id == "dana-whitfield/bank/checking-balance")
-    args = ["bank/checking-balance", "--bundle", str(bundle), "--guest-answer", RESPONSE]
-    assert _grade(capsys, *args, "--control", url)["score"] == 0  # the agent left no answer
-    (root / "tmp").mkdir()
-    (root / RESPONSE.lstrip("/")).write_text(
-        f"Your checking balance is ${balance.expected['balance_cents'] / 100:,.2f}."
-    )
-    kept = tmp_path / "end-state"
-    assert _grade(capsys, *args, "--control", url, "--save-state", str(kept))["score"] == 100
-    assert f"POST /file ['{RESPONSE}']" in _Control.asked
-    assert _grade(capsys, *args, "--state", str(kept))["score"] == 100  # the kept answer travels with the state
-    (root / RESPONSE.lstrip("/")).write_text("Your checking balance is $11,959.69.")
-    assert _grade(capsys, *args, "--control", url)["score"] == 0
-
-
-def test_grade_refuses_what_it_cannot_grade_exactly(bundle, guest, capsys, tmp_path):
-    _, url = guest
+def test_grade_refuses_what_it_cannot_grade_exactly(bundle, capsys, tmp_path):
+    url = "http://127.0.0.1:9"  # every refusal comes before the end state is read; nothing listens there
     base = ["bank/bill-pay", "--bundle", str(bundle)]
     cases = [
         (["--control", url, "--initial", str(tmp_path)], "compares bank with its start state"),
