@@ -30,7 +30,17 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .run import ControlServer, ImageRef, Machine, RunError, default_state_dir, parse_memory, port_free, resolve_image
+from .run import (
+    ControlServer,
+    ImageRef,
+    JSONHandler,
+    Machine,
+    RunError,
+    default_state_dir,
+    parse_memory,
+    port_free,
+    resolve_image,
+)
 from .template import Clone, Template, default_template_dir, load_template, write_template
 
 
@@ -239,22 +249,10 @@ class Host:
                 pass
 
 
-class HostHandler(http.server.BaseHTTPRequestHandler):
+class HostHandler(JSONHandler):
     """The host agent's own API (see the module docstring)."""
 
     server: "HostServer"
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, fmt: str, *args) -> None:
-        pass
-
-    def _json(self, status: int, obj) -> None:
-        body = (json.dumps(obj, sort_keys=True) + "\n").encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
     def _body(self) -> dict:
         n = int(self.headers.get("Content-Length") or 0)

@@ -597,22 +597,27 @@ _HOP = {
 }  # this server sends its own Server and Date
 
 
-class ControlHandler(http.server.BaseHTTPRequestHandler):
-    """``/health`` and ``/reset`` answered here; everything else forwarded to the guest's control API."""
+class JSONHandler(http.server.BaseHTTPRequestHandler):
+    """A handler that answers JSON and logs nothing (the control API's and the host agent's)."""
 
-    server: "ControlServer"
     protocol_version = "HTTP/1.1"
 
     def log_message(self, fmt: str, *args) -> None:
         pass  # an agent's screenshot loop would flood the terminal; errors are answered as JSON
 
-    def _json(self, status: int, obj: dict) -> None:
+    def _json(self, status: int, obj) -> None:
         body = (json.dumps(obj, sort_keys=True) + "\n").encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+
+class ControlHandler(JSONHandler):
+    """``/health`` and ``/reset`` answered here; everything else forwarded to the guest's control API."""
+
+    server: "ControlServer"
 
     def _body(self) -> bytes:
         n = int(self.headers.get("Content-Length") or 0)

@@ -36,6 +36,27 @@ def execute(url: str, command) -> str:
     return r.json()["output"]
 
 
+def oracle(clone, url: str, task_id: str) -> None:
+    """Run the scripted oracle agent (the task's reference solution) on a clone's control API and web servers."""
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "builder.tasks.oracle_agent",
+            "--bundle",
+            str(BUILD),
+            "--http",
+            f"http://127.0.0.1:{clone.http_port}",
+        ],
+        env={**os.environ, "PERSONA_TASK_ID": task_id, "PERSONA_CONTROL_URL": url},
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
 @pytest.fixture(scope="module")
 def template(tmp_path_factory):
     """The template of the image's run-image reset point (made first when no reset point is there)."""
@@ -244,23 +265,7 @@ def test_rl_env_rewards_the_rubric_score_at_the_end(template, tmp_path):
         obs, reward, terminated, truncated, info = env.step("DONE")
         assert (reward, terminated) == (0.0, True) and info["result"]["score"] == 0
         env.reset("bank/bill-pay")
-        r = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "builder.tasks.oracle_agent",
-                "--bundle",
-                str(BUILD),
-                "--http",
-                f"http://127.0.0.1:{c.http_port}",
-            ],
-            env={**os.environ, "PERSONA_TASK_ID": "dana-whitfield/bank/bill-pay", "PERSONA_CONTROL_URL": url},
-            cwd=REPO,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        assert r.returncode == 0, r.stderr[-2000:]
+        oracle(c, url, "dana-whitfield/bank/bill-pay")
         obs, reward, terminated, truncated, info = env.step("DONE")
         assert (reward, terminated) == (1.0, True), info["result"]["items"]
     finally:
@@ -288,23 +293,7 @@ def test_grade_reads_a_running_machines_end_state(template, tmp_path, capsys, wo
     url = f"http://127.0.0.1:{server.server_address[1]}"
     try:
         assert grade("bank/bill-pay", "--control", url)["score"] == 0
-        r = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "builder.tasks.oracle_agent",
-                "--bundle",
-                str(BUILD),
-                "--http",
-                f"http://127.0.0.1:{c.http_port}",
-            ],
-            env={**os.environ, "PERSONA_TASK_ID": "dana-whitfield/bank/bill-pay", "PERSONA_CONTROL_URL": url},
-            cwd=REPO,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        assert r.returncode == 0, r.stderr[-2000:]
+        oracle(c, url, "dana-whitfield/bank/bill-pay")
         kept = tmp_path / "end-state"
         assert grade("bank/bill-pay", "--control", url, "--save-state", str(kept))["score"] == 100
         assert grade("bank/bill-pay", "--state", str(kept))["score"] == 100  # graded again later
