@@ -56,10 +56,11 @@ Endpoints (request → response; shapes as OSWorld's ``desktop_env/server/main.p
   ``{status, message, need_more, output, error, return_code}``; ``POST /run_bash_script``
   ``{"script", "timeout"?, "working_dir"?}`` → ``{status, output (stdout+stderr), error: "", returncode}``.
 - ``GET|POST /wallpaper`` → the desktop's backdrop image (its bytes, as a file): xfdesktop's
-  ``/backdrop/.../workspace0/last-image`` from xfconf (``xfce4-desktop`` channel), else xfdesktop's
-  default image; 404 ``File not found``. ``POST /setup/change_wallpaper`` JSON ``{"path"}`` (absolute or
-  ``~/``) → 200 ``Wallpaper changed successfully``: every backdrop property set to it (xfdesktop shows it at
-  once); 400 no path, 404 no such file, 500 xfconf refused.
+  ``/backdrop/screen0/monitor<RandR name>/workspace0/last-image`` from xfconf (``xfce4-desktop``
+  channel), else another backdrop property (Debian's ``monitor0/last-image``), else xfdesktop's default
+  image; 404 ``File not found``. ``POST /setup/change_wallpaper`` JSON ``{"path"}`` (absolute or ``~/``)
+  → 200 ``Wallpaper changed successfully``: every backdrop property and each monitor's workspace 0 set
+  to it (xfdesktop shows it at once); 400 no path, 404 no such file, 500 xfconf refused.
 - ``GET /health`` → 200 ``{"status": "ok", "apps": {name: http_status}}`` when every app in
   ``/etc/persona-desktop/guest.json`` answers ``GET /_persona/health`` through the guest's nginx
   (127.0.0.1:80, its Host header) with a status < 500; else 503
@@ -600,13 +601,21 @@ def backdrop_images() -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
+def _monitor_props(monitors: list[str]) -> list[str]:
+    """The property xfdesktop (4.18+) reads for workspace 0 of each monitor, by its RandR name."""
+    return [f"/backdrop/screen0/monitor{m}/workspace0/last-image" for m in monitors]
+
+
 def current_wallpaper() -> Path:
-    """The image the desktop shows: the first monitor's workspace 0 backdrop (any backdrop else), or xfdesktop's
-    default when none is set. Raises ApiError(404) when that file does not exist."""
+    """The image the desktop shows: workspace 0 of the first monitor (its RandR name), else any workspace 0
+    backdrop, else any backdrop (Debian's desktop-base sets ``monitor0/last-image``), else xfdesktop's default.
+    Raises ApiError(404) when that file does not exist."""
     images = backdrop_images()
-    ordered = sorted(images.items(), key=lambda kv: ("/workspace0/" not in kv[0], kv[0]))
-    if ordered:
-        path = Path(os.path.expanduser(ordered[0][1]))
+    order = _monitor_props(_monitors())
+    order += sorted(p for p in images if "/workspace0/" in p) + sorted(images)
+    prop = next((p for p in order if p in images), None)
+    if prop is not None:
+        path = Path(os.path.expanduser(images[prop]))
         if not path.is_file():
             raise ApiError(404, "File not found", path=str(path))
         return path
@@ -629,12 +638,11 @@ def _monitors() -> list[str]:
 
 
 def set_wallpaper(path: Path) -> list[str]:
-    """Show ``path`` as the desktop's backdrop: every backdrop property xfdesktop has is set to it (with none
-    yet, workspace 0 of each monitor is created). Returns the properties set. Raises ApiError(500) when
-    xfconf refuses."""
-    props = list(backdrop_images())
-    if not props:
-        props = [f"/backdrop/screen0/monitor{m}/workspace0/last-image" for m in (_monitors() or ["0"])]
+    """Show ``path`` as the desktop's backdrop: every backdrop property xfdesktop has and workspace 0 of each
+    monitor (created when missing) are set to it. Returns the properties set. Raises ApiError(500) when xfconf
+    refuses."""
+    monitors = _monitors()
+    props = sorted(set(backdrop_images()) | set(_monitor_props(monitors or ["0"])))
     for prop in props:
         r = _xfconf("-p", prop, "-n", "-t", "string", "-s", str(path))
         if r.returncode != 0:
@@ -1350,12 +1358,13 @@ class Handler(BaseHTTPRequestHandler):
         self._read_all(MAX_JSON)  # OSWorld POSTs with an empty body
         path = current_wallpaper()
         data = path.read_bytes()
-        ctype = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        real = path.resolve()  # Debian's desktop-base default is a symlink named "default"
+        ctype = mimetypes.guess_type(real.name)[0] or "application/octet-stream"
         self._send(
             200,
             data,
             ctype,
-            {"Content-Disposition": f"attachment; filename*=UTF-8''{urllib.parse.quote(path.name)}"},
+            {"Content-Disposition": f"attachment; filename*=UTF-8''{urllib.parse.quote(real.name)}"},
         )
 
     def ep_change_wallpaper(self):
