@@ -525,6 +525,8 @@ class Machine:
                 continue
             if hashlib.sha256(data).hexdigest() == want:
                 return data
+        if self.vm is None:
+            raise RunError(f"no copy of the start of {name} is kept and the machine is not running")
         if self.database_hashes().get(name) != want:
             raise RunError(
                 f"the {name} database has changed since the reset point and no copy of its start was kept: "
