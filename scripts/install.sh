@@ -22,7 +22,7 @@ fi
 # with it: README "Run it with OSWorld's own harness"): a second venv over the system Python, which sees Debian's
 # python3-torch/torchvision (setup-deps.sh), with desktop-env alone (--no-deps: its metadata pins torch 2.5, transformers,
 # wandb...), the packages its imports need (requirements-osworld.txt), numpy kept at the system's (Debian's torch is
-# built against it) and this project. About 100 s and 1.9 GB the first time; PERSONA_NO_OSWORLD=1 skips it.
+# built against it) and this project. About a minute and 1.9 GB the first time; PERSONA_NO_OSWORLD=1 skips it.
 if [ "${PERSONA_NO_OSWORLD:-0}" != 1 ]; then
   ow=.venv-osworld
   stamp="$ow/.persona-osworld-sha256"
