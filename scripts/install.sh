@@ -18,6 +18,30 @@ fi
 .venv/bin/pip install --quiet --no-deps -e .
 .venv/bin/pip check
 
+# OSWorld's own harness for tests/runtime/test_run_image.py's DesktopEnv episode (and for running the exported tasks
+# with it: README "Run it with OSWorld's own harness"): a second venv over the system Python, which sees Debian's
+# python3-torch/torchvision (setup-deps.sh), with desktop-env alone (--no-deps: its metadata pins torch 2.5, transformers,
+# wandb...), the packages its imports need (requirements-osworld.txt), numpy kept at the system's (Debian's torch is
+# built against it) and this project. About a minute and 1.9 GB the first time; PERSONA_NO_OSWORLD=1 skips it.
+if [ "${PERSONA_NO_OSWORLD:-0}" != 1 ]; then
+  ow=.venv-osworld
+  stamp="$ow/.persona-osworld-sha256"
+  want=$(cat requirements-osworld.txt requirements.lock | sha256sum | cut -d' ' -f1)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    echo "install: $ow matches requirements-osworld.txt"
+  else
+    [ -x "$ow/bin/python" ] || /usr/bin/python3 -m venv --system-site-packages "$ow"
+    "$ow/bin/pip" install --quiet --upgrade pip
+    "$ow/bin/pip" install --quiet --require-hashes -r requirements.lock
+    "$ow/bin/pip" install --quiet --no-deps desktop-env==1.0.2
+    numpy_pin="numpy==$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')"
+    "$ow/bin/pip" install --quiet -r requirements-osworld.txt -c <(echo "$numpy_pin")
+    "$ow/bin/pip" install --quiet --no-deps -e .
+    "$ow/bin/python" -c "from desktop_env.desktop_env import DesktopEnv" 2>/dev/null
+    printf '%s' "$want" > "$stamp"
+  fi
+fi
+
 # better-sqlite3 compiles against the local Node.js headers when no prebuilt binary can be fetched.
 if [ -d /usr/include/node ]; then export npm_config_nodedir=/usr; fi
 # npm ci wipes and reinstalls node_modules (~50 s): skip it while the lock file is the one last installed

@@ -54,7 +54,14 @@ PACKAGES=(
   python3-xlib
   python3-pyatspi
   gir1.2-atspi-2.0
+  xfconf            # /wallpaper and /setup/change_wallpaper set xfdesktop's backdrop through xfconf-query
+  libxfconf-0-3     # (Debian 12's xfconf only recommends its own library)
+  x11-xserver-utils # xrandr: the monitors a first backdrop is set for
   python3
+  # OSWorld's own harness (desktop-env) in .venv-osworld (scripts/install.sh): its metrics import easyocr and so torch
+  # at import time; Debian's CPU builds (about 140 MB to download) instead of PyPI's CUDA wheels (about 4 GB)
+  python3-torch
+  python3-torchvision
 )
 # Node.js: NodeSource's package when present (it ships the headers node-gyp needs); on a machine
 # without Node, Debian's nodejs (20.x on Debian 13, which matches the guest's) with its headers.

@@ -33,6 +33,10 @@ clean power-off.
 The host control server: ``GET /state`` → ``{"databases": {app: sha256 of its file now}}`` and
 ``GET /state/apps/<app>`` → a consistent copy of that app's SQLite database (both read as root
 through the guest agent, for graders: the persona's user, and so an agent, cannot read them);
+``GET /state/seeded/<app>`` → that database as the reset point holds it (the seeded bytes, header
+``X-Persona-SHA256``; 409 when no copy was kept and the guest's file has moved on), the start state a
+state-diff check compares with: run-image keeps a copy in the state folder (or reads the build's
+``layer/``) right after a boot or restore;
 ``GET /health`` → 200 ``{"status": "ok", "apps": {name: http_status},
 "reset_point": true, ...}`` once ready, else 503 with what is missing; ``POST /reset`` → 200
 ``{"status": "ok", "seconds": s}`` (409 while a reset is running); every other path is forwarded
@@ -358,6 +362,11 @@ class Machine:
                     + "\n"
                 )
                 self.progress(f"reset point saved in {secs:.1f}s")
+        if self.snapshot:
+            t1 = time.monotonic()
+            kept = self.keep_seeded()
+            if kept:
+                self.progress(f"kept the start copy of {kept} app database(s) in {time.monotonic() - t1:.1f}s")
         self.ready = True
 
     def _take_lock(self) -> None:
@@ -487,6 +496,74 @@ class Machine:
             raise RunError(f"sha256sum in the guest failed: {out.strip()}")
         by_path = {ln.split(None, 1)[1].strip(): ln.split(None, 1)[0] for ln in out.splitlines() if ln.strip()}
         return {a["name"]: by_path[self.app_database_path(a["name"])] for a in self.ref.apps}
+
+    def _seeded_sources(self, name: str) -> tuple[str, list[Path]]:
+        """(seeded SHA-256, local files that may hold its bytes: the state folder's copy, the build's layer/)."""
+        try:
+            want = self.ref.seeded_hashes()[name]
+        except KeyError:
+            raise RunError(f"no app {name!r} in this image") from None
+        guest_path = self.app_database_path(name)
+        return want, [
+            self.state_dir / "seeded" / f"{name}.sqlite",
+            self.ref.qcow2.parent / "layer" / guest_path.lstrip("/"),
+        ]
+
+    def seeded_database(self, name: str) -> bytes:
+        """App ``name``'s database as the reset point holds it (its seeded bytes, checked against the manifest's
+        SHA-256): the copy kept in the state folder, else the build's ``layer/``, else the guest's file while it
+        still has those bytes (then kept). For graders' state diffs.
+
+        Raises :class:`RunError` for an unknown app, an image without a manifest, or when no copy is kept and
+        the guest's file has changed since the reset point (the message says to reset first).
+        """
+        want, files = self._seeded_sources(name)
+        for f in files:
+            try:
+                data = f.read_bytes()
+            except OSError:
+                continue
+            if hashlib.sha256(data).hexdigest() == want:
+                return data
+        if self.vm is None:
+            raise RunError(f"no copy of the start of {name} is kept and the machine is not running")
+        if self.database_hashes().get(name) != want:
+            raise RunError(
+                f"the {name} database has changed since the reset point and no copy of its start was kept: "
+                "POST /reset, then ask for it before acting"
+            )
+        with self._agent_lock:
+            try:
+                data = self._agent().read_file(self.app_database_path(name))
+            except BootError as e:
+                raise RunError(str(e)) from None
+        if hashlib.sha256(data).hexdigest() != want:
+            raise RunError(f"the {name} database changed while it was read: ask again")
+        files[0].parent.mkdir(parents=True, exist_ok=True)
+        tmp = files[0].with_suffix(".part")
+        tmp.write_bytes(data)
+        tmp.replace(files[0])
+        return data
+
+    def keep_seeded(self) -> int:
+        """Keep a copy of every app database the state folder and the build's ``layer/`` lack, read from the guest
+        while it is at the reset point (right after a boot or a restore), so ``GET /state/seeded/<app>`` can answer
+        later. Returns how many were copied; an image without a manifest keeps none."""
+        if not self.ref.manifest:
+            return 0
+        n = 0
+        missing = []
+        for a in self.ref.apps:
+            want, files = self._seeded_sources(a["name"])
+            if not any(f.is_file() and hashlib.sha256(f.read_bytes()).hexdigest() == want for f in files):
+                missing.append(a["name"])
+        for name in missing:
+            try:
+                self.seeded_database(name)
+                n += 1
+            except RunError as e:
+                self.progress(f"no start copy of {name}: {e}")
+        return n
 
     def export_database(self, name: str) -> bytes:
         """A consistent copy of app ``name``'s SQLite database (``sqlite3 .backup`` in the guest), as bytes."""
@@ -654,6 +731,25 @@ class ControlHandler(JSONHandler):
                 self._json(200, {"databases": m.database_hashes()})
             except (RunError, BootError, OSError) as e:
                 self._json(500, {"status": "error", "error": str(e)})
+            return
+        if path.startswith("/state/seeded/") and self.command == "GET":
+            name = path[len("/state/seeded/") :]
+            try:
+                data = m.seeded_database(name)
+            except RunError as e:
+                msg = str(e)
+                status = 404 if "no app" in msg else 409 if "changed" in msg else 500
+                self._json(status, {"status": "error", "error": msg})
+                return
+            except (BootError, OSError) as e:
+                self._json(500, {"status": "error", "error": str(e)})
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "application/vnd.sqlite3")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("X-Persona-SHA256", hashlib.sha256(data).hexdigest())
+            self.end_headers()
+            self.wfile.write(data)
             return
         if path.startswith("/state/apps/") and self.command == "GET":
             name = path[len("/state/apps/") :]

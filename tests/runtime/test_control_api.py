@@ -648,6 +648,91 @@ def test_window_endpoints(desktop):
     desktop.wait_window(WINDOW)
 
 
+STUBBORN = """
+import sys, time
+from Xlib import X, display
+d = display.Display()
+s = d.screen()
+w = s.root.create_window(50, 50, 300, 200, 0, s.root_depth, X.InputOutput, X.CopyFromParent,
+                         background_pixel=s.white_pixel)
+w.set_wm_name(sys.argv[1])  # no WM_PROTOCOLS: a WM_DELETE_WINDOW is never acted on
+w.map()
+d.sync()
+while True:
+    d.next_event()
+"""
+
+
+def test_close_window_says_when_the_window_stays(desktop, tmp_path):
+    """A window that ignores the close request is reported as still open (500 naming it), never as closed."""
+    title = "Persona Stubborn Window"
+    script = tmp_path / "stubborn.py"
+    script.write_text(STUBBORN)
+    proc = subprocess.Popen([SYSTEM_PYTHON, str(script), title], env=desktop.env)
+    try:
+        end = time.monotonic() + 30
+        while desktop.post("/setup/activate_window", json={"window_name": title}).status_code != 200:
+            assert time.monotonic() < end and proc.poll() is None, "the stubborn window never appeared"
+            time.sleep(0.3)
+        t0 = time.monotonic()
+        r = desktop.post("/setup/close_window", json={"window_name": title, "timeout": 2})
+        assert r.status_code == 500, r.text
+        assert r.json()["windows"] == [title] and "still open after 2 s" in r.json()["message"]
+        assert 2 <= time.monotonic() - t0 < 10
+        assert proc.poll() is None  # it is still there
+        assert desktop.post("/setup/close_window", json={"window_name": title, "timeout": "x"}).status_code == 400
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def test_wallpaper_round_trip(desktop):
+    """/setup/change_wallpaper sets xfdesktop's backdrop through xfconf; /wallpaper gives that image back."""
+    _need("xfconf-query", "xrandr")
+    from PIL import Image
+
+    r = desktop.post("/wallpaper")
+    assert r.status_code == 404 and r.json()["message"].startswith("File not found"), r.text  # none set yet
+    img = desktop.home / "Pictures" / "beach.png"
+    img.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (64, 40), (20, 120, 200)).save(img)
+    r = desktop.post("/setup/change_wallpaper", json={"path": "~/Pictures/beach.png"})
+    assert (r.status_code, r.text) == (200, "Wallpaper changed successfully"), r.text
+    got = desktop.post("/wallpaper")
+    assert got.status_code == 200 and got.content == img.read_bytes()
+    assert got.headers["Content-Type"] == "image/png"
+    assert desktop.get("/wallpaper").content == img.read_bytes()
+    props = desktop.execute(["xfconf-query", "-c", "xfce4-desktop", "-l", "-v"]).json()["output"]
+    lines = [ln.split() for ln in props.splitlines() if "/last-image" in ln]
+    assert lines and all(v == str(img) for _, v in lines), props
+    assert lines[0][0].startswith("/backdrop/screen0/monitor") and lines[0][0].endswith("/workspace0/last-image")
+    assert desktop.post("/setup/change_wallpaper", json={}).status_code == 400
+    assert desktop.post("/setup/change_wallpaper", json={"path": "~/Pictures/none.png"}).status_code == 404
+    assert desktop.post("/wallpaper").content == img.read_bytes()  # a refused change changed nothing
+
+
+def test_accessibility_leaves_out_what_is_off_screen(desktop):
+    """A window moved wholly below the screen (as an auto-hidden panel) is not in the tree an agent gets; the
+    root counts what was left out and ?all=1 shows it, with its position below the screen's 800 rows."""
+    title = "Persona Offscreen Test"
+    assert desktop.post("/setup/launch", json={"command": ["zenity", "--info", "--title", title]}).status_code == 200
+    desktop.wait_window(title)
+    r = desktop.execute(f"xdotool search --name '^{title}$' windowmove --sync 100 1500", shell=True)
+    assert r.json()["returncode"] == 0, r.text
+    try:
+        desktop.wait_window(title, present=False)
+        root = desktop.tree()
+        assert int(root.get("hidden")) >= 1
+        assert any(e.get("name") == WINDOW for e in root.iter("dialog"))  # what is on the screen stays
+        full = ET.fromstring(desktop.get("/accessibility", params={"all": "1"}).json()["AT"])
+        assert full.get("hidden") is None
+        moved = next(e for e in full.iter("dialog") if e.get("name") == title)
+        x, y = (int(v) for v in re.findall(r"-?\d+", moved.get(f"{{{CP}}}screencoord")))
+        assert y >= 800, moved.attrib
+    finally:
+        assert desktop.post("/setup/close_window", json={"window_name": title, "strict": True}).status_code == 200
+
+
 def test_list_directory_run_python_run_bash(desktop):
     base = desktop.home / "tree"
     (base / "a" / "b").mkdir(parents=True)

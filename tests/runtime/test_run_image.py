@@ -9,6 +9,7 @@ under TCG here (minutes).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -152,6 +153,15 @@ def test_osworld_style_episode(running):
 
     tree = requests.get(url + "/accessibility", timeout=120)
     assert tree.status_code == 200
+    root = ET.fromstring(tree.json()["AT"])
+    cp = "{https://accessibility.ubuntu.example.org/ns/component}"
+    off = [
+        (e.tag, e.get("name"), e.get(cp + "screencoord"))
+        for e in root.iter()
+        if e.get(cp + "screencoord") and int(re.findall(r"-?\d+", e.get(cp + "screencoord"))[1]) >= 800
+    ]
+    assert not off, off  # the auto-hidden bottom panel's buttons (y 857) are left out...
+    assert int(root.get("hidden")) > 0  # ...and counted
     x, y = find_named(tree.json()["AT"], "Transfer")
     # What an OSWorld agent sends: pyautogui through /execute.
     res = execute(url, ["python", "-c", f"import pyautogui; pyautogui.FAILSAFE = False; pyautogui.click({x}, {y})"])
@@ -322,6 +332,77 @@ def test_scripted_agent_solves_a_five_app_task_in_the_image(running, tmp_path):
     print(
         f"{tid}: oracle agent score {result['score']} in {result['agent']['seconds']:.0f}s "
         f"(reset {result['reset_seconds']}s)"
+    )
+
+
+OSWORLD_PY = REPO / ".venv-osworld" / "bin" / "python"
+
+
+def test_osworld_desktop_env_runs_an_exported_task(running, tmp_path):
+    """OSWorld's own harness (desktop-env's DesktopEnv, its controllers, its built-in ``rule`` getter, its evaluate)
+    runs the exported bill-pay task from the examples/ layout with our provider, getter and metric, with nothing of
+    this project set in its environment (no PERSONA_BUNDLE: the start state comes from run-image): a dirty machine
+    is reverted by the first reset, a step and a do-nothing evaluate score 0.0, the reference solution then 1.0."""
+    run, _, _ = running
+    if not OSWORLD_PY.exists():
+        msg = f"no {OSWORLD_PY} (scripts/install.sh makes it)"
+        pytest.fail(msg) if os.environ.get("CI") else pytest.skip(msg)
+    tid = "dana-whitfield/bank/bill-pay"
+    example = BUILD / "tasks/osworld/examples/bank/dana-whitfield__bank__bill-pay.json"
+    assert json.loads((BUILD / "tasks/osworld/id_map.json").read_text())["dana-whitfield__bank__bill-pay"] == tid
+    assert "dana-whitfield__bank__bill-pay" in json.loads((BUILD / "tasks/osworld/test_all.json").read_text())["bank"]
+    seeded = requests.get(run.url + "/state/seeded/bank", timeout=120)
+    assert seeded.status_code == 200
+    assert hashlib.sha256(seeded.content).hexdigest() == seeded_hashes(BUILD)["bank"]
+    oracle = (
+        f"PERSONA_TASK_ID={tid} PERSONA_CONTROL_URL={run.url} {sys.executable} -m builder.tasks.oracle_agent "
+        f"--bundle {BUILD} --http http://127.0.0.1:{run.ports['http']}"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PERSONA_") and k != "PYTHONPATH"}
+    t0 = time.monotonic()
+    res = subprocess.run(
+        [
+            str(OSWORLD_PY),
+            str(REPO / "tests/runtime/osworld_episode.py"),
+            "--control",
+            run.url,
+            "--example",
+            str(example),
+            "--cache",
+            str(tmp_path / "cache"),
+            "--dirty",
+            "--then",
+            oracle,
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert res.returncode == 0, res.stdout + res.stderr[-3000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert (out["provider"], out["provider_name"]) == ("RunImageProvider", "persona")
+    assert out["screenshot_png"] and out["dirty_survived"] is False  # the first reset reverted the machine
+    # Doing nothing: every item unmet, the state diff among them (start state found without PERSONA_BUNDLE).
+    assert out["score"] == 0.0, out["report"]
+    assert [(i["id"], i["status"]) for i in out["report"]["items"]] == [
+        ("payment", "unmet"),
+        ("single", "unmet"),
+        ("nothing-else", "unmet"),
+    ]
+    assert out["score_after"] == 1.0, out["report_after"]
+    assert out["report_after"]["basis"] == "machine_share" and out["report_after"]["unassessed_weight"] == 0
+    assert "no initial" not in json.dumps(out["report_after"])
+    # Two more of OSWorld's endpoints on the real desktop: the backdrop image, and closing Firefox's window.
+    wall = requests.post(run.url + "/wallpaper", timeout=60)
+    assert wall.status_code == 200 and len(wall.content) > 1000, wall.text[:300]
+    closed = requests.post(run.url + "/setup/close_window", json={"window_name": "Mozilla Firefox"}, timeout=120)
+    assert closed.status_code == 200, closed.text
+    assert "Firefox" not in execute(run.url, "xdotool search --onlyvisible --name . getwindowname %@", True)["output"]
+    print(
+        f"{tid} through OSWorld's DesktopEnv: reset {out['reset_s']}s, do-nothing {out['score']}, "
+        f"reference solution {out['score_after']} ({time.monotonic() - t0:.0f}s in all)"
     )
 
 

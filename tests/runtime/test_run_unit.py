@@ -220,3 +220,54 @@ def test_build_image_publish_needs_the_image_stage(tmp_path):
     )
     assert r.returncode == 2 and "--publish needs the image stage" in r.stderr
     assert not (tmp_path / "out").exists() and not (tmp_path / "index.json").exists()
+
+
+def test_control_server_serves_the_seeded_databases(tmp_path):
+    """GET /state/seeded/<app>: the reset point's bytes from the build's layer/ (or the state folder's copy), with
+    their SHA-256; an unknown app 404s; a layer that is not the seeded bytes is never served."""
+    import hashlib
+
+    (tmp_path / "persona.qcow2").write_bytes(b"QFI\xfb" + bytes(60))
+    db = tmp_path / "layer/var/lib/persona-desktop/apps/bank/bank.sqlite"
+    db.parent.mkdir(parents=True)
+    db.write_bytes(b"SQLite format 3\x00" + bytes(100))
+    sha = hashlib.sha256(db.read_bytes()).hexdigest()
+    manifest = {
+        "apps": [{"name": "bank", "database": "/var/lib/persona-desktop/apps/bank/bank.sqlite"}],
+        "artifacts": [{"path": "layer/var/lib/persona-desktop/apps/bank/bank.sqlite", "sha256": sha}],
+    }
+    m = Machine(ImageRef(tmp_path / "persona.qcow2", manifest), state_dir=tmp_path / "state")
+    m.ready = True
+    srv = ControlServer.start(m, "127.0.0.1", 0)
+    url = f"http://127.0.0.1:{srv.server_address[1]}"
+    try:
+        r = requests.get(url + "/state/seeded/bank", timeout=10)
+        assert r.status_code == 200 and r.content == db.read_bytes() and r.headers["X-Persona-SHA256"] == sha
+        assert requests.get(url + "/state/seeded/nope", timeout=10).status_code == 404
+        db.write_bytes(b"changed")  # no longer the seeded bytes, no copy kept, no machine to read it from
+        r = requests.get(url + "/state/seeded/bank", timeout=10)
+        assert r.status_code == 500 and "no copy of the start of bank" in r.json()["error"]
+        keep = tmp_path / "state/seeded/bank.sqlite"  # the state folder's copy wins
+        keep.parent.mkdir(parents=True)
+        keep.write_bytes(b"SQLite format 3\x00" + bytes(100))
+        assert requests.get(url + "/state/seeded/bank", timeout=10).content == keep.read_bytes()
+        m.ready = False
+        assert requests.get(url + "/state/seeded/bank", timeout=10).status_code == 503
+    finally:
+        srv.shutdown()
+
+
+def test_osworld_provider_control_url():
+    from builder.runtime.osworld import RunImageProvider, control_url
+
+    assert control_url("http://127.0.0.1:5000/") == "http://127.0.0.1:5000"
+    assert control_url("10.1.2.3:15000") == "http://10.1.2.3:15000"
+    for bad in ("/vms/Ubuntu.vmx", "http://127.0.0.1", "ftp://h:1", "http://h:1/x"):
+        with pytest.raises(ValueError, match="control URL"):
+            control_url(bad)
+    p = RunImageProvider(None, "http://127.0.0.1:15231")
+    assert p.get_ip_address("ignored") == "127.0.0.1:15231:9222:8006:8080"
+    with pytest.raises(NotImplementedError):
+        p.save_state("x", "y")
+    with pytest.raises(RuntimeError, match="POST http://127.0.0.1:9/reset"):
+        RunImageProvider(None, "http://127.0.0.1:9").revert_to_snapshot("x", "init_state")

@@ -300,9 +300,114 @@ def test_exports_keep_the_rubric(dbs):
         "home": str(before.parent),
         "answer": "",
     }
-    assert persona_rubric(result, ow["evaluator"]["expected"]) == 0.0
+    expected = ow["evaluator"]["expected"]
+    assert expected["type"] == "rule" and expected["rules"]["task_id"] == task.id  # OSWorld's built-in getter
+    rules = expected["rules"]  # what OSWorld's get_rule hands the metric
+    options = ow["evaluator"]["options"]
+    assert options == {"judge": "machine_share"}
+    assert persona_rubric(result, rules, **options) == 0.0
     _apply(after, "INSERT INTO transfers VALUES (2, 4500, 'x')", "UPDATE accounts SET balance_cents = 1")
-    assert persona_rubric(result, ow["evaluator"]["expected"]) == 1.0
+    assert persona_rubric(result, rules, **options) == 1.0
+    assert persona_rubric(result, {"type": "persona_rubric", **rules}) == 1.0  # a bundle of the older shape
+
+
+def test_osworld_metric_without_a_judge_says_what_it_scored(dbs, tmp_path, caplog, monkeypatch):
+    """A task with a judge item: without a judge the metric scores the met share of the machine-checked weight
+    (strict: met weight / 100) and says so in its log line and in persona-grade.json; no number hides the basis."""
+    monkeypatch.delenv("PERSONA_JUDGE_URL", raising=False)
+    before, after = dbs
+    _apply(after, "INSERT INTO transfers VALUES (2, 4500, 'x')")
+    task = _task(
+        [
+            RubricItem(
+                id="row",
+                requirement="A transfer of $45.00",
+                weight=60,
+                check=Check(
+                    type="sql",
+                    app="bank",
+                    query="SELECT COUNT(*) FROM transfers WHERE amount_cents = ?",
+                    params=[4500],
+                    expected=[[1]],
+                ),
+            ),
+            RubricItem(id="memo", requirement="The memo says what the money is for", weight=40),
+        ]
+    )
+    rules = osworld_task(task, "p")["evaluator"]["expected"]["rules"]
+    report = tmp_path / "cache" / "persona-grade.json"
+    result = {
+        "databases": {"bank": str(after)},
+        "initial": {},
+        "home": str(tmp_path),
+        "answer": "",
+        "report": str(report),
+    }
+    with caplog.at_level("WARNING", logger="desktopenv.persona"):
+        assert persona_rubric(result, rules, judge="machine_share") == 1.0
+    assert "40 of 100 rubric weight needs a judge" in caplog.text and "machine-checked" in caplog.text
+    graded = json.loads(report.read_text())
+    assert (graded["basis"], graded["score"], graded["score_of_100"]) == ("machine_share", 1.0, 60)
+    assert (graded["machine_weight"], graded["unassessed_weight"]) == (60, 40)
+    assert [i["status"] for i in graded["items"]] == ["met", "needs_judge"]
+    assert persona_rubric(result, rules, judge="strict") == 0.6
+    assert json.loads(report.read_text())["basis"] == "strict"
+    with pytest.raises(ValueError, match="judge option"):
+        persona_rubric(result, rules, judge="generous")
+    all_judge = _task([RubricItem(id="memo", requirement="Says what the money was for", weight=100)], kind="lookup")
+    assert persona_rubric(result, osworld_task(all_judge, "p")["evaluator"]["expected"]["rules"]) == 0.0
+
+
+def test_osworld_start_state_is_found_or_refused(dbs, tmp_path, monkeypatch):
+    """The state-diff start state: from $PERSONA_BUNDLE's layer, else run-image's /state/seeded/<app> (its SHA-256
+    header checked); a control API that cannot give it raises instead of grading a diff against nothing."""
+    from builder.tasks.osworld_hooks import StartStateError, start_databases
+
+    before, _ = dbs
+    layer = tmp_path / "bundle" / "layer" / "var/lib/persona-desktop/apps/bank"
+    layer.mkdir(parents=True)
+    shutil.copy(before, layer / "bank.sqlite")
+    monkeypatch.setenv("PERSONA_BUNDLE", str(tmp_path / "bundle"))
+    got = start_databases("http://127.0.0.1:9", ["bank"], tmp_path)
+    assert got == {"bank": layer / "bank.sqlite"}
+    with pytest.raises(StartStateError, match="no layer/"):
+        start_databases("http://127.0.0.1:9", ["mail"], tmp_path)
+    monkeypatch.delenv("PERSONA_BUNDLE")
+    body = before.read_bytes()
+
+    class Seeded(BaseHTTPRequestHandler):
+        def do_GET(self):
+            import hashlib
+
+            ok = self.path == "/state/seeded/bank"
+            data = body if ok else b'{"error": "no app"}'
+            self.send_response(200 if ok else 404)
+            if ok:
+                sha = hashlib.sha256(body if self.server.honest else b"x").hexdigest()
+                self.send_header("X-Persona-SHA256", sha)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *a):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Seeded)
+    server.honest = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}"
+        got = start_databases(url, ["bank"], tmp_path)
+        assert got["bank"].read_bytes() == body
+        with pytest.raises(StartStateError, match="answered 404"):
+            start_databases(url, ["mail"], tmp_path)
+        server.honest = False
+        with pytest.raises(StartStateError, match="does not match"):
+            start_databases(url, ["bank"], tmp_path)
+    finally:
+        server.shutdown()
+    with pytest.raises(StartStateError, match="the start state of 'bank'"):
+        start_databases("http://127.0.0.1:9", ["bank"], tmp_path)
 
 
 def test_grade_command_on_a_bundle(world, default_layer, tmp_path):
@@ -316,6 +421,20 @@ def test_grade_command_on_a_bundle(world, default_layer, tmp_path):
     ow = json.loads((bundle / "tasks" / "osworld" / "bank" / "checking-balance.json").read_text())
     assert ow["instruction"].endswith("write it as plain text to /tmp/persona-answer.txt.)")  # an answer task
     assert ow["evaluator"]["result"]["answer"] is True
+    # OSWorld's runner layout beside ours: examples/<domain>/<id>.json, test_all.json, the map back to our ids.
+    osw = bundle / "tasks" / "osworld"
+    index = json.loads((osw / "test_all.json").read_text())
+    id_map = json.loads((osw / "id_map.json").read_text())
+    ours = [json.loads(ln)["id"] for ln in (bundle / "tasks" / "tasks.jsonl").read_text().splitlines()]
+    assert sorted(id_map.values()) == sorted(ours) and sum(len(v) for v in index.values()) == len(ours)
+    for domain, ids in index.items():
+        for ex in ids:
+            assert "/" not in ex and id_map[ex].split("/")[1] == domain
+            example = json.loads((osw / "examples" / domain / f"{ex}.json").read_text())
+            assert example["id"] == ex and example["evaluator"]["expected"]["rules"]["task_id"] == id_map[ex]
+    assert id_map["dana-whitfield__bank__checking-balance"] == "dana-whitfield/bank/checking-balance"
+    splits = {p.name: json.loads(p.read_text()) for p in osw.glob("split_*.json")}
+    assert sorted(ex for sp in splits.values() for ids in sp.values() for ex in ids) == sorted(id_map)
     balance = world.closing_balance_cents("checking")
     cmd = [sys.executable, "-m", "builder.tasks.cli", "bank/checking-balance", "--bundle", str(bundle)]
     run = subprocess.run(

@@ -6,7 +6,8 @@ runs a GLib main loop misses the events that invalidate libatspi's cache), a hun
 cannot wedge the server, and the server enforces the time limit by killing the child.
 
     python3 atspi_tree.py tree [--max-depth 50] [--max-width 1024] [--max-nodes 10000]
-                               [--max-text 10000] [--deadline 20]      -> XML on stdout
+                               [--max-text 10000] [--deadline 20] [--screen WxH] [--all]
+                                                                       -> XML on stdout
     python3 atspi_tree.py terminal [--deadline 10]                     -> JSON {"output": str|null}
 
 XML shape (as OSWorld's Ubuntu tree, so its parsers and XPaths work): the root ``desktop-frame``
@@ -17,6 +18,14 @@ visible and showing components, ``image``/``selection`` = ``"true"`` when the in
 ``val:value/min/max/step``, ``act:<action>_desc/_kb``; its Text interface's text is the element
 text (before its children). Beyond the limits the walk stops and the root gets
 ``truncated="depth|nodes|time|size"`` (extra attribute, ignored by OSWorld's parsers).
+
+What is not on the screen is left out, with everything under it (``--all`` keeps it): an accessible below
+the application level whose states lack ``showing`` or ``visible`` (a hidden panel's buttons, a background
+tab's page), and one whose extents lie wholly outside the screen (``--screen WxH``: an auto-hidden panel slid
+below the bottom edge, a menu parked off-screen). That is the rule OSWorld's own tree filter applies before an
+agent sees the tree (showing and visible, on-screen coordinates), applied here so the tree an agent is sent is
+the screen it sees. A node whose states or extents cannot be read is kept. The root counts what was left out
+in ``hidden="N"`` (an extra attribute, like ``truncated``).
 
 Exit codes: 0 done, 3 pyatspi/AT-SPI unavailable (message on stderr), 1 other failure.
 """
@@ -67,7 +76,8 @@ def esc_attr(s: str) -> str:
 
 
 class Limits:
-    """The walk's bounds; ``hit`` names the first one reached (or None)."""
+    """The walk's bounds; ``hit`` names the first one reached (or None). ``screen`` (width, height) and ``prune``
+    say what :func:`hidden` leaves out; ``hidden`` counts the subtrees it left out."""
 
     def __init__(
         self,
@@ -80,6 +90,9 @@ class Limits:
     ):
         self.max_depth, self.max_width, self.max_nodes, self.max_text = max_depth, max_width, max_nodes, max_text
         self.max_chars = max_chars
+        self.screen: tuple[int, int] | None = None
+        self.prune = False
+        self.hidden = 0
         self.end = time.monotonic() + deadline_s
         self.nodes = 0
         self.chars = 0
@@ -108,13 +121,35 @@ def _state_names(pyatspi, node) -> list[str]:
     return names
 
 
+def hidden(role: str, attrs: dict[str, str], screen: tuple[int, int] | None) -> bool:
+    """Whether an accessible (its ``role`` and :func:`node_attributes`) is off the screen: not ``showing`` or not
+    ``visible`` (below the application level), or its extents wholly outside ``screen`` (width, height).
+    States that could not be read (``states_unknown``) or extents that cannot be read keep it."""
+    if role in ("application", "desktop-frame") or attrs.get("states_unknown"):
+        return False
+    if "st:showing" not in attrs or "st:visible" not in attrs:
+        return True
+    if screen is None or "cp:screencoord" not in attrs:
+        return False
+    try:
+        x, y = (int(v) for v in attrs["cp:screencoord"].strip("()").split(","))
+        w, h = (int(v) for v in attrs["cp:size"].strip("()").split(","))
+    except (KeyError, ValueError):
+        return False
+    if w <= 0 or h <= 0:
+        return False
+    return x >= screen[0] or y >= screen[1] or x + w <= 0 or y + h <= 0
+
+
 def node_attributes(pyatspi, node, max_text: int) -> tuple[dict[str, str], str]:
-    """(attributes as ``prefix:name`` → value, text) of one accessible; missing interfaces are skipped."""
+    """(attributes as ``prefix:name`` → value, text) of one accessible; missing interfaces are skipped.
+    ``states_unknown`` is set (and must not be written) when the states could not be read."""
     a: dict[str, str] = {"name": clean(node.name or "")}
     try:
         states = _state_names(pyatspi, node)
     except Exception:
         states = []
+        a["states_unknown"] = "true"
     for s in states:
         a["st:" + xml_name(s, "state")] = "true"
     try:
@@ -188,6 +223,10 @@ def write_node(pyatspi, node, depth: int, lim: Limits, out: list[str]) -> None:
     except Exception:
         return  # the object went away while we walked
     attrs, text = node_attributes(pyatspi, node, lim.max_text)
+    if lim.prune and hidden(role, attrs, lim.screen):
+        lim.hidden += 1
+        return
+    attrs.pop("states_unknown", None)
     piece = "<" + role + "".join(f' {k}="{esc_attr(v)}"' for k, v in attrs.items())
     try:
         count = node.childCount if depth < lim.max_depth else 0
@@ -249,6 +288,7 @@ def dump_tree(lim: Limits) -> str:
         write_node(pyatspi, app, 1, lim, out)
     ns = " ".join(f'xmlns:{p}="{u}"' for p, u in NS.items())
     trunc = f' truncated="{lim.hit}"' if lim.hit else ""
+    trunc += f' hidden="{lim.hidden}"' if lim.prune else ""
     return f"<desktop-frame {ns}{trunc}>" + "".join(out) + "</desktop-frame>"
 
 
@@ -295,10 +335,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-nodes", type=int, default=10000)
     p.add_argument("--max-text", type=int, default=10000)
     p.add_argument("--deadline", type=float, default=20.0, help="seconds; the walk stops after it")
+    p.add_argument("--screen", help="WxH: leave out accessibles wholly outside this screen")
+    p.add_argument("--all", action="store_true", help="keep what is not showing, not visible or off-screen")
     a = p.parse_args(argv)
     try:
         if a.mode == "tree":
-            xml = dump_tree(Limits(a.max_depth, a.max_width, a.max_nodes, a.max_text, a.deadline))
+            lim = Limits(a.max_depth, a.max_width, a.max_nodes, a.max_text, a.deadline)
+            lim.prune = not a.all
+            if a.screen:
+                w, _, h = a.screen.partition("x")
+                lim.screen = (int(w), int(h))
+            xml = dump_tree(lim)
             sys.stdout.write(xml)
         else:
             sys.stdout.write(json.dumps({"output": terminal_text(a.deadline)}))

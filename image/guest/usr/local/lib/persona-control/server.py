@@ -28,8 +28,12 @@ Endpoints (request → response; shapes as OSWorld's ``desktop_env/server/main.p
 - ``GET /accessibility`` → ``{"AT": xml}``: the AT-SPI tree of the desktop (every application,
   Firefox's window included), OSWorld's ``desktop-frame`` XML with its namespaces (see
   ``atspi_tree.py``); bounded: depth 50, 1024 children a node, 10000 nodes, 10000 chars of text a
-  node, 60 s (query ``?max_nodes=&deadline=`` may lower or raise them to 50000 nodes / 120 s).
-- ``GET /terminal`` → ``{"output": text|null, "status": "success"}``: the focused terminal's text.
+  node, 60 s (query ``?max_nodes=&deadline=`` may lower or raise them to 50000 nodes / 120 s). What
+  is not on the screen is left out with its subtree (not showing or not visible, or wholly outside the
+  screen: an auto-hidden panel's buttons, a background tab), counted in the root's ``hidden``;
+  ``?all=1`` keeps it.
+- ``GET /terminal`` → ``{"output": text|null, "status": "success"}``: the focused terminal's text (null at
+  once, without AT-SPI, when no terminal window is open: OSWorld probes it before every setup and evaluate).
 - ``POST /file`` form ``file_path`` (urlencoded or multipart) → the file's bytes
   (``application/octet-stream`` or its type, as an attachment); 404 ``{"error": "File not found"}``.
 - ``POST /setup/upload`` multipart ``file_path`` + ``file_data`` (≤ 512 MB) → 200 ``File Uploaded``;
@@ -46,9 +50,17 @@ Endpoints (request → response; shapes as OSWorld's ``desktop_env/server/main.p
   that WM_CLASS (404 none); ``POST /list_directory`` ``{"path"}`` → ``{"directory_tree": {type,
   name, children}}`` (20000 entries at most); ``POST /setup/activate_window`` and
   ``/setup/close_window`` ``{"window_name", "strict"?, "by_class"?}`` → 200 text, 404 no window
-  (close sends WM_DELETE_WINDOW to every match, again each second until they are gone, 5 s at most); ``POST /run_python`` ``{"code"}`` →
+  (close asks the window manager to close every match, as its close button does (``_NET_CLOSE_WINDOW``;
+  ``WM_DELETE_WINDOW`` to the window without one), again each second until they are gone; 500 naming the
+  windows still open after ``timeout`` s, 20 by default); ``POST /run_python`` ``{"code"}`` →
   ``{status, message, need_more, output, error, return_code}``; ``POST /run_bash_script``
   ``{"script", "timeout"?, "working_dir"?}`` → ``{status, output (stdout+stderr), error: "", returncode}``.
+- ``GET|POST /wallpaper`` → the desktop's backdrop image (its bytes, as a file): xfdesktop's
+  ``/backdrop/screen0/monitor<RandR name>/workspace0/last-image`` from xfconf (``xfce4-desktop``
+  channel), else another backdrop property (Debian's ``monitor0/last-image``), else xfdesktop's default
+  image; 404 ``File not found``. ``POST /setup/change_wallpaper`` JSON ``{"path"}`` (absolute or ``~/``)
+  → 200 ``Wallpaper changed successfully``: every backdrop property and each monitor's workspace 0 set
+  to it (xfdesktop shows it at once); 400 no path, 404 no such file, 500 xfconf refused.
 - ``GET /health`` → 200 ``{"status": "ok", "apps": {name: http_status}}`` when every app in
   ``/etc/persona-desktop/guest.json`` answers ``GET /_persona/health`` through the guest's nginx
   (127.0.0.1:80, its Host header) with a status < 500; else 503
@@ -504,23 +516,138 @@ def match_windows(name: str, strict: bool = False, by_class: bool = False) -> li
     return out
 
 
-# Seconds /setup/close_window keeps asking a matched window to close before it answers.
-CLOSE_WAIT = 5.0
+# WM_CLASS names (lower case) of the terminals atspi_tree.py reads (its TERMINAL_APPS).
+TERMINAL_CLASSES = frozenset({"xfce4-terminal", "gnome-terminal-server", "gnome-terminal"})
+
+# Seconds /setup/close_window waits for a matched window to go (a request's "timeout" may change it, up to
+# CLOSE_WAIT_MAX): Firefox under TCG takes several seconds to close a window.
+CLOSE_WAIT = 20.0
+CLOSE_WAIT_MAX = 120.0
 
 
-def close_window(wid: int) -> None:
-    """Ask a window to close (WM_DELETE_WINDOW, what a window manager's close button sends)."""
+def _wm_supports(d, atom_name: str) -> bool:
+    """Whether the window manager lists ``atom_name`` in the root's ``_NET_SUPPORTED`` (EWMH)."""
+    X, _ = _xlib()
+    try:
+        p = d.screen().root.get_full_property(d.intern_atom("_NET_SUPPORTED"), X.AnyPropertyType)
+    except Exception:
+        return False
+    return bool(p) and d.intern_atom(atom_name) in list(p.value)
+
+
+def close_window(wid: int) -> str:
+    """Ask a window to close as a user's click on its close button does: through the window manager
+    (EWMH ``_NET_CLOSE_WINDOW`` to the root, what ``wmctrl -c`` sends) when it offers that, else
+    ``WM_DELETE_WINDOW`` to the window itself. Returns which (``"wm"`` or ``"client"``)."""
     X, _ = _xlib()
     from Xlib.protocol import event
 
     d = _open_display()
     try:
         w = d.create_resource_object("window", wid)
-        proto, delete = d.intern_atom("WM_PROTOCOLS"), d.intern_atom("WM_DELETE_WINDOW")
-        w.send_event(event.ClientMessage(window=w, client_type=proto, data=(32, [delete, X.CurrentTime, 0, 0, 0])))
+        if _wm_supports(d, "_NET_CLOSE_WINDOW"):
+            root = d.screen().root
+            ev = event.ClientMessage(
+                window=w, client_type=d.intern_atom("_NET_CLOSE_WINDOW"), data=(32, [X.CurrentTime, 2, 0, 0, 0])
+            )
+            root.send_event(ev, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
+            how = "wm"
+        else:
+            proto, delete = d.intern_atom("WM_PROTOCOLS"), d.intern_atom("WM_DELETE_WINDOW")
+            w.send_event(event.ClientMessage(window=w, client_type=proto, data=(32, [delete, X.CurrentTime, 0, 0, 0])))
+            how = "client"
         d.flush()
+        return how
     finally:
         d.close()
+
+
+# ---------------------------------------------------------------- wallpaper (Xfce's xfdesktop, through xfconf)
+
+XFDESKTOP_CHANNEL = "xfce4-desktop"
+# xfdesktop's own default backdrop when no property names one (Debian's xfdesktop4-data), newest first.
+XFDESKTOP_DEFAULTS = (
+    "/usr/share/backgrounds/xfce/xfce-shapes.svg",
+    "/usr/share/backgrounds/xfce/xfce-x.svg",
+    "/usr/share/backgrounds/xfce/xfce-verticals.png",
+    "/usr/share/backgrounds/xfce/xfce-blue.jpg",
+)
+
+
+def _xfconf(*args: str) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(
+            ["xfconf-query", "-c", XFDESKTOP_CHANNEL, *args],
+            env=child_env(),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=15,
+        )
+    except FileNotFoundError:
+        raise ApiError(500, "xfconf-query is not available (install xfconf)") from None
+    except subprocess.TimeoutExpired:
+        raise ApiError(500, "xfconf-query did not answer in 15 s") from None
+
+
+def backdrop_images() -> dict[str, str]:
+    """``{property: image path}`` of every xfdesktop backdrop (``/backdrop/.../last-image``), sorted by property."""
+    r = _xfconf("-l", "-v")
+    out = {}
+    for line in r.stdout.splitlines() if r.returncode == 0 else []:
+        prop, _, value = line.strip().partition(" ")
+        if prop.startswith("/backdrop/") and prop.endswith("/last-image") and value.strip():
+            out[prop] = value.strip()
+    return dict(sorted(out.items()))
+
+
+def _monitor_props(monitors: list[str]) -> list[str]:
+    """The property xfdesktop (4.18+) reads for workspace 0 of each monitor, by its RandR name."""
+    return [f"/backdrop/screen0/monitor{m}/workspace0/last-image" for m in monitors]
+
+
+def current_wallpaper() -> Path:
+    """The image the desktop shows: workspace 0 of the first monitor (its RandR name), else any workspace 0
+    backdrop, else any backdrop (Debian's desktop-base sets ``monitor0/last-image``), else xfdesktop's default.
+    Raises ApiError(404) when that file does not exist."""
+    images = backdrop_images()
+    order = _monitor_props(_monitors())
+    order += sorted(p for p in images if "/workspace0/" in p) + sorted(images)
+    prop = next((p for p in order if p in images), None)
+    if prop is not None:
+        path = Path(os.path.expanduser(images[prop]))
+        if not path.is_file():
+            raise ApiError(404, "File not found", path=str(path))
+        return path
+    for cand in XFDESKTOP_DEFAULTS:
+        if Path(cand).is_file():
+            return Path(cand)
+    raise ApiError(404, "File not found: no backdrop is set and xfdesktop's default image is missing")
+
+
+def _monitors() -> list[str]:
+    """Names of the X monitors (``xrandr --listmonitors``), or [] when xrandr cannot tell."""
+    try:
+        r = subprocess.run(
+            ["xrandr", "--listmonitors"], env=child_env(), capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    names = [ln.split()[-1] for ln in r.stdout.splitlines()[1:] if ln.strip()]
+    return [n for n in names if n and "/" not in n]
+
+
+def set_wallpaper(path: Path) -> list[str]:
+    """Show ``path`` as the desktop's backdrop: every backdrop property xfdesktop has and workspace 0 of each
+    monitor (created when missing) are set to it. Returns the properties set. Raises ApiError(500) when xfconf
+    refuses."""
+    monitors = _monitors()
+    props = sorted(set(backdrop_images()) | set(_monitor_props(monitors or ["0"])))
+    for prop in props:
+        r = _xfconf("-p", prop, "-n", "-t", "string", "-s", str(path))
+        if r.returncode != 0:
+            raise ApiError(500, f"xfconf-query could not set {prop}: {(r.stderr or r.stdout).strip()[:300]}")
+    return props
 
 
 def activate_window(wid: int) -> None:
@@ -539,12 +666,22 @@ def activate_window(wid: int) -> None:
 # ---------------------------------------------------------------- accessibility
 
 
-def atspi_child(mode: str, params: dict[str, float]) -> bytes:
-    """Run ``atspi_tree.py`` in a fresh process; its stdout. Raises ApiError(500) with its reason."""
+def atspi_child(mode: str, params: dict[str, float], keep_hidden: bool = False) -> bytes:
+    """Run ``atspi_tree.py`` in a fresh process; its stdout. Raises ApiError(500) with its reason.
+
+    A tree leaves out what is not on the screen (atspi_tree.py's ``hidden``; the screen's size from X) unless
+    ``keep_hidden``."""
     deadline = float(params.get("deadline", A11Y["deadline"][0]))
     argv = [sys.executable, str(HERE / "atspi_tree.py"), mode, "--deadline", str(deadline)]
     if mode == "tree":
         argv += ["--max-nodes", str(int(params.get("max_nodes", A11Y["max_nodes"][0])))]
+        if keep_hidden:
+            argv.append("--all")
+        else:
+            try:
+                argv += ["--screen", "%dx%d" % screen_size()]
+            except ApiError:
+                pass  # no X screen to measure: showing/visible still apply
     try:
         r = subprocess.run(
             argv,
@@ -725,6 +862,8 @@ class Handler(BaseHTTPRequestHandler):
         "/list_directory": {"POST": "list_directory"},
         "/setup/activate_window": {"POST": "activate_window"},
         "/setup/close_window": {"POST": "close_window"},
+        "/wallpaper": {"POST": "wallpaper", "GET": "wallpaper"},
+        "/setup/change_wallpaper": {"POST": "change_wallpaper"},
         "/run_python": {"POST": "run_python"},
         "/run_bash_script": {"POST": "run_bash_script"},
     }
@@ -983,10 +1122,19 @@ class Handler(BaseHTTPRequestHandler):
         return out
 
     def ep_accessibility(self):
-        xml = atspi_child("tree", self._limits()).decode("utf-8", "replace")
+        keep = (self.query.get("all", ["0"])[0] or "0").lower() in ("1", "true", "yes")
+        xml = atspi_child("tree", self._limits(), keep_hidden=keep).decode("utf-8", "replace")
         self._json(200, {"AT": xml})
 
     def ep_terminal(self):
+        # OSWorld's SetupController probes GET /terminal before every setup and evaluate: with no terminal window
+        # open, answer at once instead of walking AT-SPI (seconds under TCG).
+        try:
+            classes = {c.lower() for _, _, cls in list_windows_full() for c in cls}
+        except ApiError:
+            classes = None
+        if classes is not None and not classes & TERMINAL_CLASSES:
+            return self._json(200, {"output": None, "status": "success"})
         out = json.loads(atspi_child("terminal", {"deadline": 10.0}) or b"{}")
         self._json(200, {"output": out.get("output"), "status": "success"})
 
@@ -1175,15 +1323,25 @@ class Handler(BaseHTTPRequestHandler):
         self._text(200, "Window activated successfully")
 
     def ep_close_window(self):
-        # A client that is still starting up (or a busy one) can miss the first WM_DELETE_WINDOW: ask again each
-        # second, for up to CLOSE_WAIT seconds, until every matched window is gone. A window that stays (a "save
-        # changes?" prompt) is left open, as a window manager's close button leaves it.
-        wids = [wid for wid, _, _ in self._window_request()]
-        deadline = time.monotonic() + CLOSE_WAIT
+        # Asked through the window manager (as its close button); asked again each second, for up to the wait
+        # ("timeout", CLOSE_WAIT by default), until every matched window is gone. A window still there then (a
+        # "save changes?" or "close tabs?" prompt held it) is an error naming it: never a success it was not.
+        data = self._json_body()
+        name = data.get("window_name")
+        if not isinstance(name, str) or not name:
+            raise ApiError(400, "window_name required")
+        wait = _timeout(data.get("timeout"), CLOSE_WAIT, CLOSE_WAIT_MAX)
+        found = match_windows(name, bool(data.get("strict", False)), bool(data.get("by_class", False)))
+        if not found:
+            raise ApiError(404, f"Window {name} not found")
+        wids = [wid for wid, _, _ in found]
+        deadline = time.monotonic() + wait
         while wids and time.monotonic() < deadline:
             for wid in wids:
                 try:
                     close_window(wid)
+                except ApiError:
+                    raise
                 except Exception:
                     pass  # gone between the listing and the request
             asked = time.monotonic()
@@ -1191,7 +1349,35 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(0.1)
                 alive = {w for w, _, _ in list_windows_full()}
                 wids = [w for w in wids if w in alive]
+        if wids:
+            titles = [t for w, t, _ in list_windows_full() if w in wids]
+            raise ApiError(500, f"window still open after {wait:g} s: {', '.join(titles) or name}", windows=titles)
         self._text(200, "Window closed successfully.")
+
+    def ep_wallpaper(self):
+        self._read_all(MAX_JSON)  # OSWorld POSTs with an empty body
+        path = current_wallpaper()
+        data = path.read_bytes()
+        real = path.resolve()  # Debian's desktop-base default is a symlink named "default"
+        ctype = mimetypes.guess_type(real.name)[0] or "application/octet-stream"
+        self._send(
+            200,
+            data,
+            ctype,
+            {"Content-Disposition": f"attachment; filename*=UTF-8''{urllib.parse.quote(real.name)}"},
+        )
+
+    def ep_change_wallpaper(self):
+        data = self._json_body()
+        raw = data.get("path")
+        if not isinstance(raw, str) or not raw.strip():
+            raise ApiError(400, "Path not supplied!")
+        path = user_path(raw, "path")
+        if not path.is_file():
+            raise ApiError(404, f"File not found: {path}")
+        props = set_wallpaper(path)
+        log.info("wallpaper %s (%s)", path, ", ".join(props))
+        self._text(200, "Wallpaper changed successfully")
 
     def ep_run_python(self):
         data = self._json_body()
