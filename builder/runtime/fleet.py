@@ -341,11 +341,13 @@ def main(argv: list[str] | None = None) -> None:
     r = sub.add_parser("run", help="run every task of the bundles as episodes over a Ray cluster")
     r.add_argument("--tasks", required=True, help="BUNDLE[,BUNDLE...]: build folders with persona.qcow2 and tasks/")
     r.add_argument("--agent", required=True, help="the agent's shell command (run-task's environment)")
-    r.add_argument("--vms-per-host", type=int, default=2)
+    r.add_argument("--vms-per-host", type=int, default=2, help="clones each node's host agent owns (default 2)")
     r.add_argument("--address", help="a Ray cluster's address (default: a local one on this machine)")
-    r.add_argument("--split", choices=["train", "dev", "test"])
-    r.add_argument("--out", type=Path, default=Path("results/fleet"))
-    r.add_argument("--retries", type=int, default=2)
+    r.add_argument("--split", choices=["train", "dev", "test"], help="only this split's tasks (default: every task)")
+    r.add_argument(
+        "--out", type=Path, default=Path("results/fleet"), help="results and summary.json (default results/fleet)"
+    )
+    r.add_argument("--retries", type=int, default=2, help="times an episode whose VM died runs again (default 2)")
     r.add_argument("--timeout", type=float, help="seconds per agent (default: each task's time limit)")
     a = ap.parse_args(argv)
     try:

@@ -318,19 +318,25 @@ def main(argv: list[str] | None = None) -> None:
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("serve", help="own N clones of the images and serve their control APIs")
     s.add_argument("images", help="IMAGE[,IMAGE...]: build folders, qcow2 files or pulled names")
-    s.add_argument("--vms", type=int, default=1)
-    s.add_argument("--bind", default="127.0.0.1")
+    s.add_argument("--vms", type=int, default=1, help="clones to start (default 1)")
+    s.add_argument("--bind", default="127.0.0.1", help="address of every port (default 127.0.0.1)")
     s.add_argument("--port", type=int, default=7000, help="the host agent's own API (default 7000)")
-    s.add_argument("--ports", default="20000-20999", help="the range the agent hands VM ports out of")
-    s.add_argument("--memory", default="4G")
-    s.add_argument("--cpus", type=int, default=2)
-    s.add_argument("--accel", default="auto", choices=["auto", "kvm", "tcg"])
+    s.add_argument(
+        "--ports", default="20000-20999", help="the range the agent hands VM ports out of (default 20000-20999)"
+    )
+    s.add_argument("--memory", default="4G", help="guest memory, as the reset point was saved (default 4G)")
+    s.add_argument("--cpus", type=int, default=2, help="guest CPUs (default 2)")
+    s.add_argument(
+        "--accel", default="auto", choices=["auto", "kvm", "tcg"], help="default auto: KVM when it works, else TCG"
+    )
     s.add_argument("--state-root", type=Path, help="where the clones' overlays live (default under $XDG_STATE_HOME)")
     t = sub.add_parser("template", help="write an image's template from its run-image reset point")
     t.add_argument("image")
-    t.add_argument("--memory", default="4G")
-    t.add_argument("--cpus", type=int, default=2)
-    t.add_argument("--accel", default="auto", choices=["auto", "kvm", "tcg"])
+    t.add_argument("--memory", default="4G", help="guest memory (default 4G)")
+    t.add_argument("--cpus", type=int, default=2, help="guest CPUs (default 2)")
+    t.add_argument(
+        "--accel", default="auto", choices=["auto", "kvm", "tcg"], help="default auto: KVM when it works, else TCG"
+    )
     a = ap.parse_args(argv)
 
     def say(msg: str) -> None:
@@ -340,17 +346,18 @@ def main(argv: list[str] | None = None) -> None:
         mem = parse_memory(a.memory)
         from ..image import qemu as q
 
+        names = [a.image] if a.cmd == "template" else a.images.split(",")
+        refs = [resolve_image(n) for n in names]  # a wrong path is said before the KVM probe starts QEMU
         accel = q.detect_accel() if a.accel == "auto" else a.accel
         if a.cmd == "template":
-            ref = resolve_image(a.image)
-            t = ensure_template(ref, mem, a.cpus, accel, say)
+            t = ensure_template(refs[0], mem, a.cpus, accel, say)
             print(json.dumps(t.info(), indent=2, sort_keys=True))
             return
         first, _, last = a.ports.partition("-")
         pool = PortPool(int(first), int(last or first), a.bind)
-        root = a.state_root or default_state_dir(resolve_image(a.images.split(",")[0])).parent / f"host-{a.port}"
+        root = a.state_root or default_state_dir(refs[0]).parent / f"host-{a.port}"
         host = Host(
-            a.images.split(","),
+            names,
             ports=pool,
             bind=a.bind,
             memory_mb=mem,

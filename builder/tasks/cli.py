@@ -131,7 +131,7 @@ def _guest_user(bundle: Path, layer: Path) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="grade", description="Score an end state for one task of a bundle.")
-    ap.add_argument("task", help="the task id (or its <app>/<slug> end)")
+    ap.add_argument("task", help="the task id, its <app>/<slug> end, or its MyPCBench id")
     ap.add_argument("--bundle", type=Path, default=None, help="a build's output folder (default: the only one in out/)")
     src = ap.add_mutually_exclusive_group()
     src.add_argument(
