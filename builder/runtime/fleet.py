@@ -141,6 +141,18 @@ class HostAgent:
             if died():  # the episode ran on: its end state is a restarted VM's, not the agent's
                 raise VMDied(f"{self.name}/{vid}: QEMU died during the episode")
             self.used.add(vid)
+            traj = result.get("trajectory")
+            if traj:  # the folder is on this node: travel back to the driver as a tar
+                import io
+                import shutil
+                import tarfile
+
+                buf = io.BytesIO()
+                with tarfile.open(fileobj=buf, mode="w") as tar:
+                    for f in sorted(Path(traj["folder"]).iterdir()):
+                        tar.add(f, arcname=f.name)
+                shutil.rmtree(traj["folder"], ignore_errors=True)
+                result["trajectory_tar"] = buf.getvalue()
             result.update(
                 {"host": self.name, "vm": vid, "seconds": round(time.monotonic() - t0, 1), "reset_seconds": reset_s}
             )
@@ -298,6 +310,20 @@ def run_fleet(
         persona, slug = r["task_id"].split("/", 1)
         path = out / persona / (slug.replace("/", "__") + ".json")
         path.parent.mkdir(parents=True, exist_ok=True)
+        tar_bytes = r.pop("trajectory_tar", None)
+        if tar_bytes is not None:  # the trajectory beside the result, as run-task leaves it
+            import io
+            import shutil
+            import tarfile
+
+            folder = path.with_suffix("")
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            with tarfile.open(fileobj=io.BytesIO(tar_bytes)) as tar:
+                for member in tar.getmembers():
+                    if member.isfile() and "/" not in member.name:
+                        (folder / member.name).write_bytes(tar.extractfile(member).read())
+            r["trajectory"]["folder"] = str(folder)
         path.write_text(json.dumps(r, indent=2, ensure_ascii=False, sort_keys=True) + "\n")
         progress(f"fleet: {r['task_id']}: {r['score']}/100 on {r['host']}/{r['vm']} in {r['seconds']}s")
         if pending:
