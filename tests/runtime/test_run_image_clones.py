@@ -337,3 +337,54 @@ def test_grade_reads_a_running_machines_end_state(template, tmp_path, capsys, wo
     finally:
         server.shutdown()
         c.stop()
+
+
+def test_an_episode_leaves_its_trajectory(template, tmp_path):
+    """run-task's episode on a clone records what the agent did on the host side: a scripted agent takes a
+    screenshot, runs a command, reads the accessibility tree and takes another screenshot; traj.jsonl has its one
+    action with the screenshot taken after it, the images and the tree are files, the answer is kept."""
+    from PIL import Image
+
+    from builder.runtime.episode import Control, load_tasks, run_episode
+    from builder.runtime.template import Clone
+
+    ref, t = template
+    c = Clone(ref, t, state_dir=tmp_path / "vm")
+    c.start()
+    server = ControlServer.start(c, "127.0.0.1", 0)
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    agent = tmp_path / "agent.py"
+    agent.write_text(
+        "import os, requests\n"
+        "u = os.environ['PERSONA_CONTROL_URL']\n"
+        "requests.get(u + '/screenshot', timeout=60)\n"
+        "requests.post(u + '/execute', json={'command': ['xdotool', 'mousemove', '200', '300'], 'shell': False}, timeout=60)\n"
+        "requests.get(u + '/accessibility', timeout=120)\n"
+        "requests.get(u + '/screenshot', timeout=60)\n"
+        "print('$11,959.96')\n"
+    )
+    try:
+        task = load_tasks(BUILD / "tasks" / "tasks.jsonl")["dana-whitfield/bank/checking-balance"]
+        result = run_episode(task, f"{sys.executable} {agent}", Control(url), reset=False, workdir=tmp_path / "ep")
+    finally:
+        server.shutdown()
+        c.stop()
+    assert result["score"] == 100
+    traj = result["trajectory"]
+    assert (traj["steps"], traj["screenshots"], traj["trees"], traj["dropped"]) == (1, 2, 1, 0), traj
+    folder = Path(traj["folder"])
+    lines = [json.loads(x) for x in (folder / "traj.jsonl").read_text().splitlines()]
+    assert len(lines) == 1
+    step = lines[0]
+    assert step["step_num"] == 1 and step["done"] is True and step["status"] == 200
+    assert step["action"] == {
+        "method": "POST",
+        "path": "/execute",
+        "arguments": {"command": ["xdotool", "mousemove", "200", "300"], "shell": False},
+    }
+    shots = sorted(folder.glob("step_*.png"))
+    assert [p.name.split("_")[1] for p in shots] == ["0", "1"]  # the first observation, then the one after step 1
+    assert step["screenshot_file"] == shots[1].name
+    assert Image.open(shots[1]).size == (1280, 800)
+    assert len(list(folder.glob("step_1_*.xml"))) == 1
+    assert (folder / "answer.txt").read_text() == "$11,959.96"
