@@ -35,7 +35,10 @@ The host control server: ``GET /state`` → ``{"databases": {app: sha256 of its 
 through the guest agent, for graders: the persona's user, and so an agent, cannot read them);
 ``GET /health`` → 200 ``{"status": "ok", "apps": {name: http_status},
 "reset_point": true, ...}`` once ready, else 503 with what is missing; ``POST /reset`` → 200
-``{"status": "ok", "seconds": s}`` (409 while a reset is running); every other path is forwarded
+``{"status": "ok", "seconds": s}`` (409 while a reset is running); ``POST /trajectory/start {"name"}`` and
+``POST /trajectory/stop {"answer"}`` record the requests between them as an episode's trajectory under the state
+folder's ``trajectories/`` and ``GET /trajectories/<name>`` answers it as a tar
+(:mod:`builder.runtime.trajectory`); every other path is forwarded
 verbatim (method, headers, body) to the guest's control API on its port 5000. The Docker wrapper
 (``docker/entrypoint.sh``) runs this same code.
 """
