@@ -235,12 +235,15 @@ def run_fleet(
     timeout: float | None = None,
     state_root: Path | None = None,
     chaos=None,
+    shuffle: int | None = None,
     progress=print,
 ) -> dict:
     """Run the episodes of ``bundles`` over the Ray cluster at ``address`` (None: a local one) with one host
     agent of ``vms_per_host`` VMs per node; write results and the summary under ``out``; return the summary
     (plus ``"retried"``: episodes run again after their VM died). ``task_ids`` keeps only those tasks;
-    ``chaos(actors)`` is called once after the first episodes started (a test kills a VM there). Raises
+    ``chaos(actors)`` is called once after the first episodes started (a test kills a VM there); ``shuffle`` runs
+    the episodes in an order drawn from that seed instead of the bundles' (every episode starts from the reset
+    point, so the scores must not move). Raises
     :class:`EpisodeError` when an episode fails on every attempt."""
     import ray
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -250,6 +253,10 @@ def run_fleet(
     if task_ids is not None:
         keep = set(task_ids)
         episodes = [e for e in episodes if e.task.id in keep]
+    if shuffle is not None:
+        import random
+
+        random.Random(shuffle).shuffle(episodes)
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=True)
     nodes = sorted((n for n in ray.nodes() if n.get("Alive")), key=lambda n: n["NodeID"])

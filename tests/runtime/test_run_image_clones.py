@@ -388,3 +388,42 @@ def test_an_episode_leaves_its_trajectory(template, tmp_path):
     assert Image.open(shots[1]).size == (1280, 800)
     assert len(list(folder.glob("step_1_*.xml"))) == 1
     assert (folder / "answer.txt").read_text() == "$11,959.96"
+
+
+def test_fleet_scores_do_not_depend_on_the_order(template, tmp_path):
+    """The same three tasks over one host agent of two VMs, in the bundle's order and shuffled: every task scores
+    the same, item by item (each episode starts from the reset point whatever ran before on its VM)."""
+    import ray
+
+    from builder.runtime.fleet import run_fleet
+
+    ref, t = template
+    beside = BUILD / "persona.template"
+    if beside.exists() or beside.is_symlink():
+        subprocess.run(["rm", "-rf", str(beside)], check=True)
+    beside.symlink_to(t.folder)
+    tasks = [f"dana-whitfield/{s}" for s in ("bank/bill-pay", "bank/checking-balance", "board/comment")]
+    agent = f"{sys.executable} -m builder.tasks.oracle_agent"
+    runs = []
+    try:
+        ray.init(num_cpus=2, include_dashboard=False)
+        for shuffle in (None, 7):
+            out = tmp_path / f"order-{shuffle}"
+            run_fleet(
+                [str(BUILD)],
+                agent,
+                vms_per_host=2,
+                out=out,
+                state_root=tmp_path / "fleet",
+                task_ids=tasks,
+                shuffle=shuffle,
+            )
+            runs.append({p.stem: json.loads(p.read_text()) for p in (out / "dana-whitfield").glob("*.json")})
+    finally:
+        ray.shutdown()
+        beside.unlink()
+    assert sorted(runs[0]) == sorted(runs[1]) and len(runs[0]) == 3
+    for key in runs[0]:
+        a, b = runs[0][key], runs[1][key]
+        assert a["score"] == b["score"], key
+        assert [(i["id"], i["status"]) for i in a["items"]] == [(i["id"], i["status"]) for i in b["items"]], key
