@@ -32,6 +32,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -181,6 +182,33 @@ class Control:
             raise EpisodeError(f"GET /state: HTTP {r.status_code} {r.text.strip()[:300]}")
         return r.json()["databases"]
 
+    def trajectory_start(self, name: str) -> str | None:
+        """Start recording the episode's trajectory (``POST /trajectory/start``); its name, or None from a control
+        server that does not record."""
+        r = self.http.post(self.url + "/trajectory/start", json={"name": name}, timeout=60)
+        return r.json().get("name") if r.status_code == 200 else None
+
+    def trajectory_stop(self, name: str, answer: str, dest: Path) -> dict | None:
+        """Stop recording, with the final answer, and copy the trajectory into ``dest`` (created); its summary, or
+        None when the server recorded nothing. Raises :class:`EpisodeError` when the copy fails."""
+        import io
+        import tarfile
+
+        r = self.http.post(self.url + "/trajectory/stop", json={"answer": answer}, timeout=60)
+        if r.status_code != 200:
+            return None
+        t = self.http.get(f"{self.url}/trajectories/{name}", timeout=300)
+        if t.status_code != 200:
+            raise EpisodeError(f"GET /trajectories/{name}: HTTP {t.status_code}")
+        dest.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(fileobj=io.BytesIO(t.content)) as tar:
+            for member in tar.getmembers():
+                if not member.isfile() or "/" in member.name or member.name.startswith("."):
+                    raise EpisodeError(f"GET /trajectories/{name}: unexpected member {member.name!r}")
+                (dest / member.name).write_bytes(tar.extractfile(member).read())
+        summary = {k: v for k, v in r.json().items() if k != "status"}
+        return {**summary, "folder": str(dest)}
+
     def file(self, path: str) -> bytes | None:
         r = self.http.post(self.url + "/file", data={"file_path": path}, timeout=300)
         if r.status_code == 404:
@@ -267,14 +295,19 @@ def run_episode(
     timeout: float | None = None,
     workdir: Path | None = None,
     env: dict[str, str] | None = None,
+    record: bool = True,
 ) -> dict:
-    """Reset (when ``reset``), run ``agent`` (``env`` added to its environment), collect the end state and grade;
-    return the result dict (:func:`finish_episode`'s, with ``agent`` and ``reset_seconds``)."""
+    """Reset (when ``reset``), run ``agent`` (``env`` added to its environment; its requests recorded as the
+    episode's trajectory when ``record`` and the control server records, :mod:`builder.runtime.trajectory`), collect
+    the end state and grade; return the result dict (:func:`finish_episode`'s, with ``agent``, ``reset_seconds`` and
+    ``trajectory``: its summary and the ``folder`` it was copied to under ``workdir``, or None)."""
     work = Path(workdir or tempfile.mkdtemp(prefix="persona-episode-"))
     work.mkdir(parents=True, exist_ok=True)
     initial, reset_s = start_episode(task, control, work, reset=reset)
     limit = float(timeout or task.time_limit_seconds)
+    recording = control.trajectory_start(task.id) if record else None
     run, answer = run_agent(agent, task, control.url, limit, work, env)
+    trajectory = control.trajectory_stop(recording, answer, work / "trajectory") if recording else None
     result = finish_episode(task, control, answer, work, initial)
     end_state = result.pop("end_state")
     return {
@@ -287,6 +320,7 @@ def run_episode(
         },
         "reset_seconds": reset_s,
         "end_state": end_state,
+        "trajectory": trajectory,
     }
 
 
@@ -357,6 +391,12 @@ def main(argv: list[str] | None = None) -> None:
             machine.stop()
     out = a.out or a.results_dir / (result["task_id"].replace("/", "__") + ".json")
     out.parent.mkdir(parents=True, exist_ok=True)
+    if result.get("trajectory"):
+        # The trajectory folder beside the result JSON (OSWorld's runners' per-example folder): <result>/
+        folder = out.with_suffix("")
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.move(result["trajectory"]["folder"], folder)
+        result["trajectory"]["folder"] = str(folder)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     os.replace(tmp, out)

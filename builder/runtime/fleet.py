@@ -1,4 +1,4 @@
-"""``fleet``: episodes over many persona desktops on a Ray cluster, one host agent per node.
+"""``fleet``: episodes over many persona desktops on a Ray cluster, one host agent per node; builds of many personas.
 
 ``fleet run --tasks BUNDLE[,BUNDLE...] --agent CMD [--vms-per-host N] [--address RAY_ADDRESS] [--split test]
 [--out DIR]`` connects to Ray (``ray.init()`` on this machine by default: a local cluster), places one
@@ -17,6 +17,9 @@ The agent command gets run-task's environment plus ``PERSONA_HTTP_URL`` (the VM'
 Results: ``DIR/<persona>/<task slug>.json`` per episode (run-task's result, plus ``host``, ``vm``, ``attempts``,
 ``seconds``) and ``DIR/summary.json``: per persona, category and app, the episodes, mean score, perfect rate and
 mean seconds; printed as a table. The Python API is :func:`run_fleet`.
+
+``fleet build PERSONA.json... [--out out] [--until STAGE] [--address ...]`` builds each spec as a Ray task
+(build-image's own command; :func:`build_fleet`); exit 1 when one failed, with its log.
 """
 
 from __future__ import annotations
@@ -141,6 +144,18 @@ class HostAgent:
             if died():  # the episode ran on: its end state is a restarted VM's, not the agent's
                 raise VMDied(f"{self.name}/{vid}: QEMU died during the episode")
             self.used.add(vid)
+            traj = result.get("trajectory")
+            if traj:  # the folder is on this node: travel back to the driver as a tar
+                import io
+                import shutil
+                import tarfile
+
+                buf = io.BytesIO()
+                with tarfile.open(fileobj=buf, mode="w") as tar:
+                    for f in sorted(Path(traj["folder"]).iterdir()):
+                        tar.add(f, arcname=f.name)
+                shutil.rmtree(traj["folder"], ignore_errors=True)
+                result["trajectory_tar"] = buf.getvalue()
             result.update(
                 {"host": self.name, "vm": vid, "seconds": round(time.monotonic() - t0, 1), "reset_seconds": reset_s}
             )
@@ -220,12 +235,15 @@ def run_fleet(
     timeout: float | None = None,
     state_root: Path | None = None,
     chaos=None,
+    shuffle: int | None = None,
     progress=print,
 ) -> dict:
     """Run the episodes of ``bundles`` over the Ray cluster at ``address`` (None: a local one) with one host
     agent of ``vms_per_host`` VMs per node; write results and the summary under ``out``; return the summary
     (plus ``"retried"``: episodes run again after their VM died). ``task_ids`` keeps only those tasks;
-    ``chaos(actors)`` is called once after the first episodes started (a test kills a VM there). Raises
+    ``chaos(actors)`` is called once after the first episodes started (a test kills a VM there); ``shuffle`` runs
+    the episodes in an order drawn from that seed instead of the bundles' (every episode starts from the reset
+    point, so the scores must not move). Raises
     :class:`EpisodeError` when an episode fails on every attempt."""
     import ray
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -235,6 +253,10 @@ def run_fleet(
     if task_ids is not None:
         keep = set(task_ids)
         episodes = [e for e in episodes if e.task.id in keep]
+    if shuffle is not None:
+        import random
+
+        random.Random(shuffle).shuffle(episodes)
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=True)
     nodes = sorted((n for n in ray.nodes() if n.get("Alive")), key=lambda n: n["NodeID"])
@@ -298,6 +320,20 @@ def run_fleet(
         persona, slug = r["task_id"].split("/", 1)
         path = out / persona / (slug.replace("/", "__") + ".json")
         path.parent.mkdir(parents=True, exist_ok=True)
+        tar_bytes = r.pop("trajectory_tar", None)
+        if tar_bytes is not None:  # the trajectory beside the result, as run-task leaves it
+            import io
+            import shutil
+            import tarfile
+
+            folder = path.with_suffix("")
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            with tarfile.open(fileobj=io.BytesIO(tar_bytes)) as tar:
+                for member in tar.getmembers():
+                    if member.isfile() and "/" not in member.name:
+                        (folder / member.name).write_bytes(tar.extractfile(member).read())
+            r["trajectory"]["folder"] = str(folder)
         path.write_text(json.dumps(r, indent=2, ensure_ascii=False, sort_keys=True) + "\n")
         progress(f"fleet: {r['task_id']}: {r['score']}/100 on {r['host']}/{r['vm']} in {r['seconds']}s")
         if pending:
@@ -312,6 +348,48 @@ def run_fleet(
         ray.get(a.close.remote())
         ray.kill(a)
     return summary
+
+
+def build_one(spec: str, out: str, until: str = "image") -> dict:
+    """Build one persona spec with build-image's own command (``build-image SPEC --out OUT --until UNTIL``) in this
+    process: ``{"spec", "returncode", "seconds", "node", "log"}`` (``log``: the command's last 4,000 characters)."""
+    import socket
+
+    from typer.testing import CliRunner
+
+    from ..cli import app
+
+    t0 = time.monotonic()
+    res = CliRunner().invoke(app, [spec, "--out", out, "--until", until], catch_exceptions=True)
+    rc = res.exit_code if res.exception is None or isinstance(res.exception, SystemExit) else 99
+    log = res.output + ("" if res.exception is None or isinstance(res.exception, SystemExit) else repr(res.exception))
+    return {
+        "spec": spec,
+        "returncode": rc,
+        "seconds": round(time.monotonic() - t0, 1),
+        "node": socket.gethostname(),
+        "log": log[-4000:],
+    }
+
+
+def build_fleet(
+    specs: list[str], out: Path, *, until: str = "image", address: str | None = None, progress=print
+) -> list[dict]:
+    """Build every spec as one Ray task (one CPU each) on the cluster at ``address`` (None: a local one), into
+    ``out/<persona id>/``; return :func:`build_one`'s record per spec, in the specs' order. Each node caches the
+    base image and the app build in its own ``PERSONA_CACHE`` (made once per node: the builds on one node wait on the
+    cache's lock); ``out`` must be a folder every node writes to (this machine's, for a local cluster)."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    task = ray.remote(num_cpus=1)(build_one)
+    out = Path(out).resolve()
+    refs = [task.remote(str(Path(spec).resolve()), str(out), until) for spec in specs]
+    records = ray.get(refs)
+    for r in records:
+        progress(f"fleet build: {r['spec']}: exit {r['returncode']} in {r['seconds']}s on {r['node']}")
+    return records
 
 
 def table(summary: dict) -> str:
@@ -349,7 +427,22 @@ def main(argv: list[str] | None = None) -> None:
     )
     r.add_argument("--retries", type=int, default=2, help="times an episode whose VM died runs again (default 2)")
     r.add_argument("--timeout", type=float, help="seconds per agent (default: each task's time limit)")
+    b = sub.add_parser("build", help="build persona specs as Ray tasks, one per spec")
+    b.add_argument("specs", nargs="+", help="persona JSON files")
+    b.add_argument(
+        "--out", type=Path, default=Path("out"), help="where each build goes, OUT/<persona id>/ (default out)"
+    )
+    b.add_argument(
+        "--until", default="image", choices=["world", "layer", "bundle", "image"], help="last stage (default image)"
+    )
+    b.add_argument("--address", help="a Ray cluster's address (default: a local one on this machine)")
     a = ap.parse_args(argv)
+    if a.cmd == "build":
+        records = build_fleet(a.specs, a.out, until=a.until, address=a.address)
+        failed = [r for r in records if r["returncode"] != 0]
+        for r in failed:
+            print(f"fleet build: {r['spec']} failed (exit {r['returncode']}):\n{r['log']}", file=sys.stderr)
+        raise SystemExit(1 if failed else 0)
     try:
         summary = run_fleet(
             a.tasks.split(","),

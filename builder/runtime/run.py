@@ -39,7 +39,10 @@ state-diff check compares with: run-image keeps a copy in the state folder (or r
 ``layer/``) right after a boot or restore;
 ``GET /health`` → 200 ``{"status": "ok", "apps": {name: http_status},
 "reset_point": true, ...}`` once ready, else 503 with what is missing; ``POST /reset`` → 200
-``{"status": "ok", "seconds": s}`` (409 while a reset is running); every other path is forwarded
+``{"status": "ok", "seconds": s}`` (409 while a reset is running); ``POST /trajectory/start {"name"}`` and
+``POST /trajectory/stop {"answer"}`` record the requests between them as an episode's trajectory under the state
+folder's ``trajectories/`` and ``GET /trajectories/<name>`` answers it as a tar
+(:mod:`builder.runtime.trajectory`); every other path is forwarded
 verbatim (method, headers, body) to the guest's control API on its port 5000. The Docker wrapper
 (``docker/entrypoint.sh``) runs this same code.
 """
@@ -278,6 +281,10 @@ class Machine:
         self._forwarded: set[http.client.HTTPConnection] = set()
         self._forwarded_lock = threading.Lock()
         self.reset_count = 0
+        #: The episode's trajectory being recorded (POST /trajectory/start .. /stop), under trajectory_root.
+        self.recorder = None
+        self.trajectory_root = self.state_dir / "trajectories"
+        self._recorder_lock = threading.Lock()
 
     # -- start
     def start(self) -> None:
@@ -767,10 +774,82 @@ class ControlHandler(JSONHandler):
             self.end_headers()
             self.wfile.write(data)
             return
+        if path in ("/trajectory/start", "/trajectory/stop") and self.command == "POST":
+            self._trajectory(path.rsplit("/", 1)[1])
+            return
+        if path.startswith("/trajectories/") and self.command == "GET":
+            self._send_trajectory(path[len("/trajectories/") :])
+            return
         if path in ("/health", "/reset"):
             self._json(405, {"status": "error", "error": f"{self.command} {path} is not allowed"})
             return
         self._forward()
+
+    def _trajectory(self, what: str) -> None:
+        """``POST /trajectory/start {"name"}``: record the requests from here on (:mod:`builder.runtime.trajectory`);
+        ``POST /trajectory/stop {"answer"}``: write it and answer its summary and ``name``."""
+        from .trajectory import Recorder, safe_name
+
+        m = self.server.machine
+        try:
+            body = json.loads(self._body() or b"{}")
+            if not isinstance(body, dict):
+                raise ValueError("not a JSON object")
+        except ValueError as e:
+            self._json(400, {"status": "error", "error": f"the body must be a JSON object: {e}"})
+            return
+        with m._recorder_lock:
+            if what == "start":
+                if m.recorder is not None:
+                    self._json(
+                        409, {"status": "error", "error": f"{m.recorder.name!r} is being recorded: stop it first"}
+                    )
+                    return
+                try:
+                    base = safe_name(str(body.get("name") or "episode"))
+                except ValueError as e:
+                    self._json(400, {"status": "error", "error": str(e)})
+                    return
+                name, n = base, 1
+                while (m.trajectory_root / name).exists():
+                    n += 1
+                    name = f"{base}-{n}"
+                m.recorder = Recorder(m.trajectory_root / name, name)
+                self._json(200, {"status": "ok", "name": name})
+                return
+            if m.recorder is None:
+                self._json(409, {"status": "error", "error": "no trajectory is being recorded"})
+                return
+            answer = body.get("answer")
+            summary = m.recorder.stop(answer if isinstance(answer, str) else None)
+            m.recorder = None
+        self._json(200, {"status": "ok", **summary})
+
+    def _send_trajectory(self, name: str) -> None:
+        """``GET /trajectories/<name>``: the recorded folder as an uncompressed tar (its PNGs are compressed)."""
+        import io
+        import tarfile
+
+        from .trajectory import safe_name
+
+        m = self.server.machine
+        try:
+            folder = m.trajectory_root / safe_name(name)
+        except ValueError:
+            folder = None
+        if folder is None or safe_name(name) != name or not (folder / "trajectory.json").is_file():
+            self._json(404, {"status": "error", "error": f"no finished trajectory {name!r}"})
+            return
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            for f in sorted(folder.iterdir()):
+                tar.add(f, arcname=f.name)
+        data = buf.getvalue()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-tar")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def _forward(self) -> None:
         m = self.server.machine
@@ -781,10 +860,14 @@ class ControlHandler(JSONHandler):
             return
         resets = m.reset_count
         c = m.open_forward(timeout=600)
+        t0 = time.monotonic()
         try:
             c.request(self.command, self.path, body=body or None, headers=headers)
             r = c.getresponse()
             data = r.read()
+            recorder = m.recorder
+            if recorder is not None:
+                recorder.request(self.command, self.path, body, r.status, data, time.monotonic() - t0)
         except (OSError, http.client.HTTPException) as e:
             cut = m._reset_lock.locked() or m.reset_count != resets
             self._json(

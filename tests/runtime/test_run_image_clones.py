@@ -337,3 +337,93 @@ def test_grade_reads_a_running_machines_end_state(template, tmp_path, capsys, wo
     finally:
         server.shutdown()
         c.stop()
+
+
+def test_an_episode_leaves_its_trajectory(template, tmp_path):
+    """run-task's episode on a clone records what the agent did on the host side: a scripted agent takes a
+    screenshot, runs a command, reads the accessibility tree and takes another screenshot; traj.jsonl has its one
+    action with the screenshot taken after it, the images and the tree are files, the answer is kept."""
+    from PIL import Image
+
+    from builder.runtime.episode import Control, load_tasks, run_episode
+    from builder.runtime.template import Clone
+
+    ref, t = template
+    c = Clone(ref, t, state_dir=tmp_path / "vm")
+    c.start()
+    server = ControlServer.start(c, "127.0.0.1", 0)
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    agent = tmp_path / "agent.py"
+    agent.write_text(
+        "import os, requests\n"
+        "u = os.environ['PERSONA_CONTROL_URL']\n"
+        "requests.get(u + '/screenshot', timeout=60)\n"
+        "requests.post(u + '/execute', json={'command': ['xdotool', 'mousemove', '200', '300'], 'shell': False}, timeout=60)\n"
+        "requests.get(u + '/accessibility', timeout=120)\n"
+        "requests.get(u + '/screenshot', timeout=60)\n"
+        "print('$11,959.96')\n"
+    )
+    try:
+        task = load_tasks(BUILD / "tasks" / "tasks.jsonl")["dana-whitfield/bank/checking-balance"]
+        result = run_episode(task, f"{sys.executable} {agent}", Control(url), reset=False, workdir=tmp_path / "ep")
+    finally:
+        server.shutdown()
+        c.stop()
+    assert result["score"] == 100
+    traj = result["trajectory"]
+    assert (traj["steps"], traj["screenshots"], traj["trees"], traj["dropped"]) == (1, 2, 1, 0), traj
+    folder = Path(traj["folder"])
+    lines = [json.loads(x) for x in (folder / "traj.jsonl").read_text().splitlines()]
+    assert len(lines) == 1
+    step = lines[0]
+    assert step["step_num"] == 1 and step["done"] is True and step["status"] == 200
+    assert step["action"] == {
+        "method": "POST",
+        "path": "/execute",
+        "arguments": {"command": ["xdotool", "mousemove", "200", "300"], "shell": False},
+    }
+    shots = sorted(folder.glob("step_*.png"))
+    assert [p.name.split("_")[1] for p in shots] == ["0", "1"]  # the first observation, then the one after step 1
+    assert step["screenshot_file"] == shots[1].name
+    assert Image.open(shots[1]).size == (1280, 800)
+    assert len(list(folder.glob("step_1_*.xml"))) == 1
+    assert (folder / "answer.txt").read_text() == "$11,959.96"
+
+
+def test_fleet_scores_do_not_depend_on_the_order(template, tmp_path):
+    """The same three tasks over one host agent of two VMs, in the bundle's order and shuffled: every task scores
+    the same, item by item (each episode starts from the reset point whatever ran before on its VM)."""
+    import ray
+
+    from builder.runtime.fleet import run_fleet
+
+    ref, t = template
+    beside = BUILD / "persona.template"
+    if beside.exists() or beside.is_symlink():
+        subprocess.run(["rm", "-rf", str(beside)], check=True)
+    beside.symlink_to(t.folder)
+    tasks = [f"dana-whitfield/{s}" for s in ("bank/bill-pay", "bank/checking-balance", "board/comment")]
+    agent = f"{sys.executable} -m builder.tasks.oracle_agent"
+    runs = []
+    try:
+        ray.init(num_cpus=2, include_dashboard=False)
+        for shuffle in (None, 7):
+            out = tmp_path / f"order-{shuffle}"
+            run_fleet(
+                [str(BUILD)],
+                agent,
+                vms_per_host=2,
+                out=out,
+                state_root=tmp_path / "fleet",
+                task_ids=tasks,
+                shuffle=shuffle,
+            )
+            runs.append({p.stem: json.loads(p.read_text()) for p in (out / "dana-whitfield").glob("*.json")})
+    finally:
+        ray.shutdown()
+        beside.unlink()
+    assert sorted(runs[0]) == sorted(runs[1]) and len(runs[0]) == 3
+    for key in runs[0]:
+        a, b = runs[0][key], runs[1][key]
+        assert a["score"] == b["score"], key
+        assert [(i["id"], i["status"]) for i in a["items"]] == [(i["id"], i["status"]) for i in b["items"]], key
