@@ -293,9 +293,7 @@ class Machine:
             raise RunError("--vnc-port must be 5900 or above (QEMU numbers VNC displays from 5900)")
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self._take_lock()
-        for port in (self.http_port, self.vnc_port, self.qmp_port):
-            if port and not port_free(self.bind, port):
-                raise RunError(f"port {port} on {self.bind} is in use (another run-image?): choose other ports")
+        self._check_ports(" (another run-image?)")
         if self.accel_arg not in ("auto", "kvm", "tcg"):
             raise RunError(f"--accel {self.accel_arg!r}: auto, kvm or tcg")
         accel = q.detect_accel() if self.accel_arg == "auto" else self.accel_arg
@@ -375,6 +373,13 @@ class Machine:
             if kept:
                 self.progress(f"kept the start copy of {kept} app database(s) in {time.monotonic() - t1:.1f}s")
         self.ready = True
+
+    def _check_ports(self, hint: str = "") -> None:
+        """Raise :class:`RunError` when a host port this machine is to listen on is taken (``hint``: who may hold
+        it)."""
+        for port in (self.http_port, self.vnc_port, self.qmp_port):
+            if port and not port_free(self.bind, port):
+                raise RunError(f"port {port} on {self.bind} is in use{hint}: choose other ports")
 
     def _take_lock(self) -> None:
         import fcntl

@@ -54,7 +54,6 @@ from .run import (
     Progress,
     RunError,
     fingerprint,
-    port_free,
 )
 
 #: Bumped when what a template holds changes.
@@ -242,9 +241,7 @@ class Clone(Machine):
         self.state_dir.mkdir(parents=True, exist_ok=True)
         if self._lock_fd is None:
             self._take_lock()
-        for port in (self.http_port, self.vnc_port, self.qmp_port):
-            if port and not port_free(self.bind, port):
-                raise RunError(f"port {port} on {self.bind} is in use: choose other ports")
+        self._check_ports()
         t0 = time.monotonic()
         self._launch()
         self.wait_healthy(RESET_TIMEOUT)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 
@@ -118,8 +119,13 @@ def record(task: Task, titles: dict[str, str]) -> dict:
     """The MyPCBench task object of ``task`` (the module docstring shows its shape); weights are our integer
     weights / 100, so they sum to exactly 1 as decimals."""
     rubrics = []
-    for item in task.rubric:
-        criterion, verification = judge_wording(item, titles)
+    worded = [judge_wording(item, titles) for item in task.rubric]
+    seen = Counter(criterion for criterion, _ in worded)
+    for item, (criterion, verification) in zip(task.rubric, worded):
+        if seen[criterion] > 1:
+            # Two items may ask for the same words (two obligations due the same day, an amount that is both what
+            # was paid and what would have been): each criterion must be its own, so it names its item.
+            criterion = f"{criterion} (item {item.id!r})"
         rubrics.append(
             {
                 "rubric_id": item.id,

@@ -210,7 +210,7 @@ def test_fleet_runs_episodes_on_two_nodes_and_retries_a_dead_vm(template, tmp_pa
 
     def chaos(actors):
         def later():
-            time.sleep(15)
+            time.sleep(4)  # the agent below waits 12 s before it acts: node 0's VM is busy with an episode now
             killed.append(ray.get(actors[0].kill_vm.remote()))
 
         threading.Thread(target=later, daemon=True).start()
@@ -220,7 +220,7 @@ def test_fleet_runs_episodes_on_two_nodes_and_retries_a_dead_vm(template, tmp_pa
         assert len([n for n in ray.nodes() if n["Alive"]]) == 2
         summary = run_fleet(
             [str(BUILD)],
-            f"{sys.executable} -m builder.tasks.oracle_agent",
+            f"sleep 12; {sys.executable} -m builder.tasks.oracle_agent",
             vms_per_host=1,
             out=tmp_path / "results",
             state_root=tmp_path / "fleet",
@@ -239,9 +239,9 @@ def test_fleet_runs_episodes_on_two_nodes_and_retries_a_dead_vm(template, tmp_pa
     assert summary["all"]["mean_score"] == 100.0 and summary["all"]["perfect_rate"] == 1.0
     results = {p.stem: json.loads(p.read_text()) for p in (tmp_path / "results" / "dana-whitfield").glob("*.json")}
     assert sorted(r["task_id"] for r in results.values()) == sorted(tasks)
-    assert len({r["host"] for r in results.values()}) == 2  # both nodes ran episodes
     retried = results[summary["retried"][0].split("/", 1)[1].replace("/", "__")]
-    assert retried["attempts"] == 2
+    # the episode whose VM was killed on node 0 ran again, on the other node's VM
+    assert retried["attempts"] == 2 and retried["host"].endswith("#1")
 
 
 def test_rl_env_rewards_the_rubric_score_at_the_end(template, tmp_path):

@@ -175,3 +175,23 @@ def test_grade_refuses_what_it_cannot_grade_exactly(bundle, capsys, tmp_path):
             cli.main(base + extra)
         assert e.value.code == 2
         assert says in capsys.readouterr().err, extra
+
+
+def test_two_items_asking_the_same_words_get_criteria_of_their_own(bundle):
+    """Two obligations due the same day, an amount both paid and saved: each criterion still names one item."""
+    from builder.tasks.mypcbench import problems, record
+
+    t = next(t for t in _ours(bundle) if t.id == "dana-whitfield/bank/checking-balance")
+    item = t.rubric[0]
+    twin = t.model_copy(
+        update={
+            "rubric": [
+                item.model_copy(update={"id": "a", "weight": 50}),
+                item.model_copy(update={"id": "b", "weight": 50}),
+            ]
+        }
+    )
+    r = record(twin, {})
+    texts = [i["criterion"] for i in r["grading"]["rubrics"]]
+    assert len(set(texts)) == 2 and texts[0].endswith("(item 'a')") and texts[1].endswith("(item 'b')")
+    assert problems([r]) == []
