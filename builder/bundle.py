@@ -81,8 +81,14 @@ def write_tasks(world: World, apps: list[App], dest: Path) -> Path:
     return path
 
 
-def write_bundle(world: World, apps: list[App], spec_path: Path, dest: Path, *, with_image: bool) -> Path:
+def write_bundle(
+    world: World, apps: list[App], spec_path: Path, dest: Path, *, with_image: bool, image: dict | None = None
+) -> Path:
     """Write tasks, ``manifest.json`` and ``SHA256SUMS`` into ``dest``; return the manifest path.
+
+    ``image``: the manifest's ``image`` object (:func:`builder.image.thin.image_record`: the qcow2's
+    form, and a thin one's base file, size and SHA-256); the base is listed in SHA256SUMS from it,
+    not hashed again.
 
     The manifest lists input hashes, tool and package versions, each app's hostname and
     credentials, the persona's ``as_of``, and the size and SHA-256 of every artifact.
@@ -94,6 +100,10 @@ def write_bundle(world: World, apps: list[App], spec_path: Path, dest: Path, *, 
         rel = path.relative_to(dest).as_posix()
         if rel in ("manifest.json", "SHA256SUMS") or (rel == "persona.qcow2" and not with_image):
             continue
+        if "/" not in rel and rel.startswith("."):
+            continue  # a top-level dotfile is a record of a tool (the base's hash record), not part of the build
+        if image and rel == image.get("base", {}).get("file"):
+            continue  # the shared base: the manifest's image.base names it (hashed once per base, not per build)
         artifacts.append({"path": rel, "size": path.stat().st_size, "sha256": sha256_file(path)})
     manifest = {
         "bundle_format": BUNDLE_FORMAT,
@@ -136,8 +146,12 @@ def write_bundle(world: World, apps: list[App], spec_path: Path, dest: Path, *, 
         ],
         "artifacts": artifacts,
     }
+    if image:
+        manifest["image"] = image
     path = dest / "manifest.json"
     path.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     sums = [f"{a['sha256']}  {a['path']}" for a in artifacts] + [f"{sha256_file(path)}  manifest.json"]
+    if "base" in manifest.get("image", {}):
+        sums.append(f"{manifest['image']['base']['sha256']}  {manifest['image']['base']['file']}")
     (dest / "SHA256SUMS").write_text("\n".join(sums) + "\n", encoding="utf-8")
     return path

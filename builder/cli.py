@@ -30,6 +30,7 @@ from rich.table import Table  # noqa: E402
 from . import apps as app_registry  # noqa: E402
 from . import output  # noqa: E402
 from .bundle import write_bundle  # noqa: E402
+from .image.thin import image_record, is_base_file  # noqa: E402
 from .layer import build_layer  # noqa: E402
 from .persona import SpecError, complete, load  # noqa: E402
 from .world import SpecNotHonoured, simulate, write_world  # noqa: E402
@@ -71,7 +72,8 @@ Stages, each writing into OUT/<persona-id>/:
   [bold]world[/]   simulate the persona's timeline: world/events.jsonl, stats.json, planted.json, persona.completed.json
   [bold]layer[/]   project it: app databases, Firefox profile, home files (layer/ = the guest's /)
   [bold]bundle[/]  tasks/tasks.jsonl with rubrics, manifest.json, SHA256SUMS
-  [bold]image[/]   bake layer/ into the cached base image: persona.qcow2 (minutes; the first run builds the base)
+  [bold]image[/]   bake layer/ into the cached base image: persona.qcow2, a delta on base-<hash>.qcow2 beside it
+          (minutes; the first run builds the base; --full-image for one standalone qcow2)
 
 Examples:
 
@@ -105,6 +107,14 @@ def build(
         ),
     ] = None,
     tag: Annotated[str, typer.Option("--tag", help="Tag of the --publish entry")] = "latest",
+    full_image: Annotated[
+        bool,
+        typer.Option(
+            "--full-image",
+            help="Write persona.qcow2 standalone (~800 MB) instead of a delta on the shared base "
+            "(tens of MB, with base-<hash>.qcow2 hard-linked beside it)",
+        ),
+    ] = False,
 ) -> None:
     console = Console(stderr=True)
     if publish is not None and until is not Until.image:
@@ -135,7 +145,7 @@ def build(
             output.plan(out, completed.id)
             for line in output.recover(slot):
                 print(f"build-image: {line} (left by an interrupted build)", file=sys.stderr)
-            _build_locked(console, completed, persona, slot, wanted, cache, timings)
+            _build_locked(console, completed, persona, slot, wanted, cache, timings, thin=not full_image)
             _summary(console, out / slot.id, timings)  # still under the lock: OUT/<id> is ours
             if publish is not None:
                 from .runtime.pull import PullError
@@ -160,8 +170,12 @@ def _build_locked(
     wanted: list[str],
     cache: Path,
     timings: dict[str, float],
+    thin: bool = True,
 ) -> None:
-    """Build into the staging folder and swap it into place; the caller holds the lock."""
+    """Build into the staging folder and swap it into place; the caller holds the lock.
+
+    ``thin``: the image stage writes persona.qcow2 as a delta on the base placed beside it
+    (:mod:`builder.image.thin`), else standalone."""
     staging, final = slot.staging, slot.final
     for sig in (signal.SIGTERM, signal.SIGHUP):
         # Like Ctrl-C: unwind, so the staging folder is removed (a SIGKILL is repaired by the next build).
@@ -219,9 +233,11 @@ def _build_locked(
 
                 stage(
                     "image",
-                    lambda say: build_persona_image(staging / "layer", staging / "persona.qcow2", world, cache, say),
+                    lambda say: build_persona_image(
+                        staging / "layer", staging / "persona.qcow2", world, cache, say, thin=thin
+                    ),
                 )
-                write_bundle(world, apps, persona, staging, with_image=True)
+                write_bundle(world, apps, persona, staging, with_image=True, image=image_record(staging))
     except BaseException as err:
         shutil.rmtree(staging, ignore_errors=True)
         if isinstance(err, SpecNotHonoured):
@@ -272,7 +288,12 @@ def _summary(console: Console, final: Path, timings: dict[str, float]) -> None:
     table.add_column("size", justify="right")
     for path in sorted(final.iterdir()):
         size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.is_dir() else path.stat().st_size
-        table.add_row(str(path) + ("/" if path.is_dir() else ""), _human(size))
+        note = (
+            " (shared base, hard link)"
+            if path.is_file() and path.stat().st_nlink > 1 and is_base_file(path.name)
+            else ""
+        )
+        table.add_row(str(path) + ("/" if path.is_dir() else ""), _human(size) + note)
     console.print(table)
     console.print("  ".join(f"{k} {v:.1f}s" for k, v in timings.items()))
 

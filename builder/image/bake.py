@@ -32,6 +32,7 @@ from zoneinfo import ZoneInfo
 from . import qemu as q
 from .qemu import parse_as_of, rtc_base  # noqa: F401  (re-exported: the bake's callers use them)
 from .base import PACKER_TEMPLATE, BaseImageError, convert
+from .thin import ThinImageError, place_base, relative_backing
 from .packer import PackerError, iter_packer, packer_env
 
 Progress = Callable[[str], None]
@@ -128,12 +129,20 @@ def pack_layer(layer: Path, out_tar: Path, clamp_mtime: int) -> int:
 
 
 def bake(
-    base: Path, layer: Path, out_qcow2: Path, as_of: str, progress: Callable[[str], None], accel: str | None = None
+    base: Path,
+    layer: Path,
+    out_qcow2: Path,
+    as_of: str,
+    progress: Callable[[str], None],
+    accel: str | None = None,
+    thin: bool = True,
 ) -> Path:
     """Bake the persona layer directory ``layer`` into the base qcow2 ``base``.
 
-    Writes ``out_qcow2`` (zstd-compressed qcow2, standalone: no backing file) and returns
-    it. The file appears only on success (written as ``<out>.tmp`` and renamed). ``as_of``
+    Writes ``out_qcow2`` (zstd-compressed qcow2) and returns it. ``thin`` (the default) keeps only
+    what the bake changed, on ``base`` as its backing file named ``base-<hash16>.qcow2`` and placed
+    beside the output (a hard link where it can: :mod:`builder.image.thin`); ``thin=False`` writes a
+    standalone image. The file appears only on success (written as ``<out>.tmp`` and renamed). ``as_of``
     is the persona's local wall time (see :func:`rtc_base`); ``accel`` is ``"kvm"``,
     ``"tcg"`` or None to detect (:func:`builder.image.qemu.detect_accel`; a KVM guest that
     shows no sign of life falls back to TCG). Takes a few minutes under TCG.
@@ -160,12 +169,20 @@ def bake(
         overlay = _run_packer(base, tar, work, bake_rtc_base(as_of, g["timezone"]), accel, progress)
         timings["packer_s"] = round(time.monotonic() - t1, 1)
         t1 = time.monotonic()
-        progress("compressing (qemu-img convert -c zstd)")
         tmp = out_qcow2.with_name(out_qcow2.name + ".tmp")
         try:
-            convert(overlay, tmp, work / "convert.log", src_fmt="qcow2")
-        except BaseImageError as e:
+            if thin:
+                progress(f"compressing the delta on {base.name} (qemu-img convert -c zstd -B)")
+                convert(overlay, tmp, work / "convert.log", src_fmt="qcow2", backing=base)
+                relative_backing(tmp, base.name)
+                place_base(base, out_qcow2.parent)
+            else:
+                progress("compressing (qemu-img convert -c zstd)")
+                convert(overlay, tmp, work / "convert.log", src_fmt="qcow2")
+        except (BaseImageError, ThinImageError) as e:
             raise BakeError(str(e)) from None
+        except OSError as e:
+            raise BakeError(f"placing the base image beside {out_qcow2}: {e}") from None
         os.replace(tmp, out_qcow2)
         timings["compress_s"] = round(time.monotonic() - t1, 1)
         timings["total_s"] = round(time.monotonic() - t0, 1)

@@ -528,11 +528,19 @@ def install_grub(rootfs: Path, raw: Path, log: Path, progress: Progress, timeout
                 p.wait()
 
 
-def convert(src: Path, dst: Path, log: Path, src_fmt: str = "raw", compress: bool = True) -> None:
-    """``qemu-img convert`` to qcow2 (zstd-compressed when ``compress``)."""
+def convert(
+    src: Path, dst: Path, log: Path, src_fmt: str = "raw", compress: bool = True, backing: Path | None = None
+) -> None:
+    """``qemu-img convert`` to qcow2 (zstd-compressed when ``compress``).
+
+    With ``backing`` (a qcow2) the output keeps only the clusters that differ from it and names it as
+    its backing file (``-B``); :func:`builder.image.thin.relative_backing` then shortens that name.
+    """
     cmd = ["qemu-img", "convert", "-f", src_fmt, "-O", "qcow2"]
     if compress:
         cmd += ["-c", "-o", "compression_type=zstd"]
+    if backing is not None:
+        cmd += ["-B", str(Path(backing).resolve()), "-F", "qcow2"]
     _run([*cmd, str(src), str(dst)], log)
 
 

@@ -11,13 +11,20 @@ from .base import REPO_ROOT, base_accounts, ensure_base
 
 
 def build_persona_image(
-    layer: Path, out_qcow2: Path, world: object, cache: Path, progress: Callable[[str], None], accel: str | None = None
+    layer: Path,
+    out_qcow2: Path,
+    world: object,
+    cache: Path,
+    progress: Callable[[str], None],
+    accel: str | None = None,
+    thin: bool = True,
 ) -> Path:
     """Build ``out_qcow2`` from the persona ``layer`` directory.
 
     Gets the base image from ``cache`` (building the apps and the base on a miss, see
     :func:`builder.image.base.ensure_base`; app builds live in ``cache/appbuild``), then
-    bakes the layer (:func:`builder.image.bake.bake`). The clock comes from the layer's
+    bakes the layer (:func:`builder.image.bake.bake`): a delta on the base, placed beside
+    it, unless ``thin`` is False (a standalone qcow2). The clock comes from the layer's
     guest.json ``as_of`` (else ``world.now``). Returns ``out_qcow2``; raises the errors of
     those two steps (``BaseImageError``, ``AppError``, ``BakeError``).
     """
@@ -33,4 +40,4 @@ def build_persona_image(
             f"username {g['username']!r} is a system account of the base image {base.name}; "
             "set identity.username in the persona to another name"
         )
-    return bake(base, Path(layer), Path(out_qcow2), as_of, progress, accel=accel)
+    return bake(base, Path(layer), Path(out_qcow2), as_of, progress, accel=accel, thin=thin)

@@ -20,10 +20,14 @@ A JSON document at any http(s)://, file:// URL or local path::
         "created": "2026-12-01T10:42:07Z", "seed": 1729, "apps": [<manifest app names>],
         "qcow2":    {"url": "dana-whitfield/latest/persona.qcow2", "size": 774307840, "sha256": "..."},
         "manifest": {"url": "dana-whitfield/latest/manifest.json", "size": 6040,      "sha256": "..."},
-        "tasks":    {"url": "dana-whitfield/latest/tasks/tasks.jsonl", "size": 7798, "sha256": "..."}}]}
+        "tasks":    {"url": "dana-whitfield/latest/tasks/tasks.jsonl", "size": 7798, "sha256": "..."},
+        "base":     {"url": "bases/40575c4b4c385fbf/base-40575c4b4c385fbf.qcow2", "size": 808453632,
+                     "sha256": "..."}}]}
 
 ``persona``, ``tag``, ``qcow2`` and ``manifest`` are required, ``tasks`` and the rest optional
-(unknown keys are kept and ignored). ``persona`` and ``tag`` match ``[A-Za-z0-9][A-Za-z0-9._-]*``
+(unknown keys are kept and ignored). ``base`` is there for a thin image (``persona.qcow2`` a delta
+on the shared base image, :mod:`builder.image.thin`): its file name is ``base-<hash>.qcow2``, and
+``publish --copy`` stores each base once under ``bases/<sha256[:16]>/`` for every persona on it. ``persona`` and ``tag`` match ``[A-Za-z0-9][A-Za-z0-9._-]*``
 (they become cache folder names). A ``url`` may be relative: it resolves against the index's own
 URL, so publishing a build is copying its three files next to an ``index.json`` and adding its
 entry (``pull-image publish``, or :func:`index_entry` + :func:`write_index_entry`). One
@@ -39,7 +43,9 @@ Cache
 
     <persona>/<tag>/persona.qcow2, manifest.json, tasks/tasks.jsonl   # index pulls (a build folder)
     <persona>/.latest                 # the tag an untagged pull last resolved to
-    _url/<sha256[:16]>/<file name>    # plain URL pulls (content-addressed)
+    _bases/<sha256[:16]>/base-<hash>.qcow2   # thin images' bases, fetched once, hard-linked into
+                                      # each image folder beside its persona.qcow2
+    _url/<sha256[:16]>/<file name>    # plain URL pulls (content-addressed; standalone images only)
     _hf/<owner>/<repo>/<digest[:16]>/<file name> (+ manifest.json, tasks/tasks.jsonl when the
                                       repo has them beside the file)
 
@@ -80,6 +86,8 @@ from urllib.parse import urljoin, urlparse
 from urllib.request import url2pathname
 
 import requests
+
+from ..image.thin import ThinImageError, backing_name, base_sha256, is_base_file, place_base
 
 FORMAT = 1
 DEFAULT_TAG = "latest"
@@ -144,6 +152,7 @@ class ImageEntry:
     manifest: Remote
     tasks: Remote | None
     as_of: str | None
+    base: Remote | None
     created: str | None
     raw: dict = field(compare=False)
 
@@ -268,6 +277,13 @@ def _remote(base: str, spec, where: str) -> Remote:
     return Remote(full, size, sha.lower())
 
 
+def _base_remote(index_url: str, spec, where: str) -> Remote:
+    remote = _remote(index_url, spec, where)
+    if not is_base_file(_url_file_name(remote.url)):
+        raise PullError(f"{where}.url must name a base-<hash>.qcow2 file, not {spec.get('url')!r}")
+    return remote
+
+
 def parse_index(doc, index_url: str) -> list[ImageEntry]:
     """Validate an index document (already parsed JSON) and resolve its URLs against ``index_url``.
 
@@ -296,6 +312,7 @@ def parse_index(doc, index_url: str) -> list[ImageEntry]:
                 manifest=_remote(index_url, raw.get("manifest"), f"{where}.manifest"),
                 tasks=_remote(index_url, raw["tasks"], f"{where}.tasks") if raw.get("tasks") is not None else None,
                 as_of=raw.get("as_of"),
+                base=_base_remote(index_url, raw["base"], f"{where}.base") if raw.get("base") is not None else None,
                 created=raw.get("created"),
                 raw=raw,
             )
@@ -343,8 +360,12 @@ def _file_spec(path: Path, url: str) -> dict:
     return {"url": url, "size": path.stat().st_size, "sha256": _hash_file(path, "sha256")}
 
 
-def index_entry(build_dir: Path, base_url: str, tag: str) -> dict:
+def index_entry(build_dir: Path, base_url: str, tag: str, base_image_url: str | None = None) -> dict:
     """The index entry (format 1) for a finished build folder.
+
+    A thin build (``manifest.json``'s ``image.form`` is ``thin``) also gets ``base``: its base
+    image at ``base_image_url`` (default: beside the other files), size and SHA-256 checked against
+    the manifest's record (a mismatch raises PullError: the folder holds another base).
 
     ``build_dir`` holds persona.qcow2, manifest.json and (optionally) tasks/tasks.jsonl; their size
     and SHA-256 are computed here (the qcow2 takes a few seconds). ``base_url`` is where those
@@ -381,6 +402,16 @@ def index_entry(build_dir: Path, base_url: str, tag: str) -> dict:
     }
     if tasks.is_file():
         entry["tasks"] = _file_spec(tasks, base + TASKS)
+    thin = (manifest.get("image") or {}).get("base")
+    if thin:
+        name, path = thin.get("file", ""), build_dir / str(thin.get("file", ""))
+        if not is_base_file(name) or not path.is_file():
+            raise PullError(f"{build_dir}: its image is a delta on {name!r}, which is not in the folder")
+        digest = base_sha256(path)
+        if digest != thin.get("sha256"):
+            raise PullError(f"{path}: SHA-256 {digest}, but the manifest records {thin.get('sha256')}")
+        url = base_image_url if base_image_url is not None else base + name
+        entry["base"] = {"url": url, "size": path.stat().st_size, "sha256": digest}
     return entry
 
 
@@ -438,14 +469,34 @@ def _publish_copy(src: Path, dest: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def _publish_base(build_dir: Path, index_dir: Path) -> str | None:
+    """A thin build's base, placed once per digest under ``bases/<sha256[:16]>/`` beside the index.
+
+    Returns its URL relative to the index (None for a full image). Every persona built on one base
+    shares the copy, so a pull of a second persona fetches only its delta."""
+    try:
+        thin = (json.loads((build_dir / MANIFEST).read_text()).get("image") or {}).get("base")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not thin or not is_base_file(str(thin.get("file", ""))) or not (build_dir / thin["file"]).is_file():
+        return None
+    digest = base_sha256(build_dir / thin["file"])
+    rel = f"bases/{digest[:16]}/{thin['file']}"
+    dest = index_dir / rel
+    if not (dest.is_file() and dest.stat().st_size == (build_dir / thin["file"]).stat().st_size):
+        _publish_copy(build_dir / thin["file"], dest)
+    return rel
+
+
 def publish(
     build_dir: Path, index_path: Path, base_url: str | None = None, tag: str = DEFAULT_TAG, copy: bool = False
 ) -> dict:
     """Write ``build_dir``'s entry into ``index_path``; with ``copy`` also place its files there.
 
     ``base_url`` defaults to ``<persona>/<tag>/`` (relative to the index). ``copy`` needs a relative
-    ``base_url`` and hard-links (or copies) the build's files to ``<index dir>/<base_url>`` before
-    the entry is written, so the index never names a file that is not there. Returns the entry.
+    ``base_url`` and hard-links (or copies) the build's files to ``<index dir>/<base_url>`` (a thin
+    build's base to ``<index dir>/bases/<sha256[:16]>/``, once for every persona on it) before the
+    entry is written, so the index never names a file that is not there. Returns the entry.
     """
     build_dir, index_path = Path(build_dir), Path(index_path)
     if urlparse(str(index_path)).scheme == "file":
@@ -465,7 +516,10 @@ def publish(
         for name in (QCOW2, MANIFEST, TASKS):
             if (build_dir / name).is_file():
                 _publish_copy(build_dir / name, target / name)
-    entry = index_entry(build_dir, base_url, tag)
+        base_image_url = _publish_base(build_dir, index_path.parent)
+    else:
+        base_image_url = None
+    entry = index_entry(build_dir, base_url, tag, base_image_url)
     write_index_entry(index_path, entry)
     return entry
 
@@ -879,6 +933,18 @@ class PullResult:
     transfers: dict[str, Transfer]
 
     def summary(self) -> str:
+        return self._image_summary() + self._base_summary()
+
+    def _base_summary(self) -> str:
+        name = next((n for n in self.transfers if is_base_file(n)), None)
+        if name is None:
+            return ""
+        t = self.transfers[name]
+        if t.cached:
+            return f"; its base {name} {_mib(t.size)} was already in the cache"
+        return f"; its base {name} {_mib(t.size)} fetched in {t.seconds:.1f} s, SHA-256 verified"
+
+    def _image_summary(self) -> str:
         t = self.transfers[self.qcow2.name]
         if t.cached:
             how = "SHA-256 checked now" if t.rehashed else "SHA-256 verified when pulled"
@@ -898,8 +964,11 @@ def _url_file_name(url: str) -> str:
     return name if NAME_RE.fullmatch(name) else "image.qcow2"
 
 
-def _hf_remotes(ref: HfRef, sha256: str | None) -> tuple[list[tuple[str, Remote]], str]:
-    """Ask the hub (``HF_ENDPOINT`` honoured) for the file and its build siblings.
+BASES = "_bases"
+
+
+def _hf_remotes(ref: HfRef, sha256: str | None, siblings: bool = True) -> tuple[list[tuple[str, Remote]], str]:
+    """Ask the hub (``HF_ENDPOINT`` honoured) for the file and (``siblings``) its build siblings.
 
     Returns ([(cache-relative name, Remote)], digest of the main file) with resolve URLs; the main
     file is first. Raises PullError when huggingface_hub is missing or the repo/file is not there.
@@ -915,7 +984,7 @@ def _hf_remotes(ref: HfRef, sha256: str | None) -> tuple[list[tuple[str, Remote]
     folder = ref.path.rpartition("/")[0]
     prefix = folder + "/" if folder else ""
     wanted = {ref.path: _url_file_name(ref.path)}
-    if ref.path.endswith(".qcow2"):
+    if siblings and ref.path.endswith(".qcow2"):
         wanted.update({prefix + MANIFEST: MANIFEST, prefix + TASKS: TASKS})
     try:
         infos = api.get_paths_info(ref.repo_id, list(wanted), revision=ref.revision, repo_type=ref.repo_type)
@@ -970,6 +1039,7 @@ def pull(
             raise PullError(f"--sha256 must be 64 hex digits, not {sha256!r}")
     scheme = urlparse(ref).scheme if "://" in ref else ""
     latest_note = None
+    base: Remote | None = None
     if ref.startswith("hf://"):
         hf = parse_hf(ref)
         files, digest = _hf_remotes(hf, sha256)
@@ -997,27 +1067,65 @@ def pull(
         # the small files first, so a broken entry fails before the long download
         files = [(MANIFEST, entry.manifest)] + ([(TASKS, entry.tasks)] if entry.tasks else []) + [(QCOW2, entry.qcow2)]
         label, main_name = entry.label, QCOW2
+        base = entry.base
         if tag is None:
             latest_note = (root / entry.persona / ".latest", entry.tag)
     transfers: dict[str, Transfer] = {}
+    how = dict(session=session, verify=verify, retries=retries, backoff=backoff, reporter=reporter)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with _locked(folder / ".pull.lock", label, reporter.say), reporter:
             for name, remote in files:
-                transfers[Path(name).name] = _fetch(
-                    remote,
-                    folder / name,
-                    session=session,
-                    verify=verify,
-                    retries=retries,
-                    backoff=backoff,
-                    reporter=reporter,
+                transfers[Path(name).name] = _fetch(remote, folder / name, **how)
+            if base is None and ref.startswith("hf://"):
+                base = _hf_base(parse_hf(ref), folder)
+            if base is not None:
+                name, transfers[name] = _fetch_base(root, base, folder, **how)
+            thin = _backing_or_none(folder / main_name)
+            if thin is not None and not (folder / thin).is_file():
+                raise PullError(
+                    f"{label} is a thin image on {thin}, which this reference does not name: pull it through an "
+                    f"index or hf:// (both fetch its base), or put {thin} into {folder}"
                 )
             if latest_note:
                 _atomic_write(latest_note[0], (latest_note[1] + "\n").encode())
     except OSError as e:
         raise PullError(f"cache {folder}: {_reason(e)}") from None
     return PullResult(folder / main_name, folder, label, transfers)
+
+
+def _backing_or_none(path: Path) -> str | None:
+    """The backing file a pulled qcow2 names (None when standalone, or not a qcow2: pulls move any file)."""
+    try:
+        return backing_name(path)
+    except (ThinImageError, OSError):
+        return None
+
+
+def _fetch_base(root: Path, remote: Remote, folder: Path, **how) -> tuple[str, Transfer]:
+    """A thin image's base into ``<cache>/_bases/<sha256[:16]>/`` (once for every image on it), then
+    hard-linked into the image's ``folder`` beside persona.qcow2, where QEMU looks for it."""
+    name = _url_file_name(remote.url)
+    store = root / BASES / remote.digest[:16]
+    store.mkdir(parents=True, exist_ok=True)
+    with _locked(store / ".pull.lock", f"base {name}", how["reporter"].say):
+        t = _fetch(remote, store / name, **how)
+    place_base(store / name, folder)
+    return name, t
+
+
+def _hf_base(ref: HfRef, folder: Path) -> Remote | None:
+    """The base a pulled hf:// thin image names in its manifest, as the repo file beside the qcow2."""
+    try:
+        thin = (json.loads((folder / MANIFEST).read_text()).get("image") or {}).get("base")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not thin or not is_base_file(str(thin.get("file", ""))) or not HEX64.fullmatch(str(thin.get("sha256", ""))):
+        return None
+    prefix = ref.path.rpartition("/")[0]
+    sibling = HfRef(ref.repo_type, ref.repo_id, f"{prefix}/{thin['file']}" if prefix else thin["file"], ref.revision)
+    remotes, _ = _hf_remotes(sibling, thin["sha256"], siblings=False)
+    return remotes[0][1]
 
 
 def resolve_local(name_or_path: str | os.PathLike, cache_dir: str | os.PathLike | None = None) -> Path:

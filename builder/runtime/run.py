@@ -68,6 +68,7 @@ from typing import Callable
 from ..bundle_format import check_bundle_format
 from ..image import qemu as q
 from ..image.boot import TOOLBAR_ROWS, VM, BootError, free_port, internal_snapshots
+from ..image.thin import ThinImageError, check_base
 
 Progress = Callable[[str], None]
 
@@ -134,7 +135,8 @@ def resolve_image(arg: str) -> ImageRef:
     """``PATH|NAME`` → :class:`ImageRef`.
 
     A folder must hold ``persona.qcow2`` (and normally ``manifest.json``); a file must be a qcow2
-    (``manifest.json`` beside it is read when present). Anything else is looked up as a pulled image
+    (``manifest.json`` beside it is read when present). A thin image's base must be beside it and
+    match the manifest's SHA-256 (:func:`builder.image.thin.check_base`). Anything else is looked up as a pulled image
     name (``NAME[:TAG]``, :func:`builder.runtime.pull.resolve_local`). Raises :class:`RunError`.
     """
     p = Path(arg).expanduser()
@@ -171,6 +173,11 @@ def resolve_image(arg: str) -> ImageRef:
             check_bundle_format(manifest.get("bundle_format") if isinstance(manifest, dict) else None, str(mp))
         except ValueError as e:
             raise RunError(str(e)) from None
+    try:
+        # A thin image (a delta on base-<hash>.qcow2): its base must be beside it, the one it was made on.
+        check_base(qcow2.resolve(), manifest)
+    except ThinImageError as e:
+        raise RunError(str(e)) from None
     return ImageRef(qcow2.resolve(), manifest)
 
 

@@ -17,6 +17,7 @@ import pytest
 
 from builder.apps import discover
 from builder.image.boot import app_probes, check_booted_image
+from builder.image.thin import backing_name, check_base, sha256_of
 
 from tests.conftest import DEFAULT_PERSONA, REPO
 
@@ -49,6 +50,16 @@ def test_build_image_writes_a_verified_bundle(built):
         for block in iter(lambda: fh.read(1 << 22), b""):
             digest.update(block)
     assert sums["persona.qcow2"] == digest.hexdigest() == qcow2["sha256"]
+    # A thin image: the bake's delta on the shared base, which sits beside it (hard-linked from the cache) and is
+    # named with its SHA-256 in the manifest and in SHA256SUMS.
+    image = manifest["image"]
+    assert image["form"] == "thin" and image["qcow2"] == "persona.qcow2"
+    base = built / image["base"]["file"]
+    assert backing_name(built / "persona.qcow2") == base.name and base.stat().st_nlink >= 2
+    assert image["base"]["size"] == base.stat().st_size
+    assert sums[base.name] == image["base"]["sha256"] == sha256_of(base)
+    assert qcow2["size"] <= 100 * 1024 * 1024, f"the persona's delta is {qcow2['size'] / 2**20:.1f} MiB"
+    assert check_base(built / "persona.qcow2", manifest) == base
     assert [p.name for p in OUT.glob(".dana-whitfield.*")] == [".dana-whitfield.lock"], "staging folders left behind"
 
 
