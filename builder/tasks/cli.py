@@ -1,7 +1,8 @@
 """``grade``: score an end state (app databases, home folder, answer text) for one task of a bundle.
 
     grade TASK_ID [--bundle DIR] [--state ROOT | --control URL [--save-state ROOT]] [--initial ROOT]
-          [--answer TEXT | --answer-file F | --guest-answer PATH] [--judge-url URL --judge-model NAME] [--json]
+          [--answer TEXT | --answer-file F | --guest-answer PATH] [--judge-url URL --judge-model NAME
+          [--trajectory DIR]] [--json]
 
 ``--bundle``: a build's output folder (``out/<persona-id>``: ``tasks/tasks.jsonl`` and ``layer/``);
 ``TASK_ID`` may be the full id, its ``<app>/<slug>`` end or its MyPCBench id (``tasks/mypcbench/id_map.json``).
@@ -23,7 +24,8 @@ Prints one line per rubric item (met / violated / needs a judge, weight, require
 the total; ``--json`` prints the same as one JSON object (``score`` 0..100: MyPCBench's judge runner reads it).
 Exit status 0 when graded, 2 on bad input or an end state that cannot be read.
 A judge (``--judge-url``, an OpenAI-compatible endpoint, key from ``$JUDGE_API_KEY``) assesses the
-``judge`` items only (:mod:`builder.tasks.judge`).
+``judge`` items only (:mod:`builder.tasks.judge`); with ``--trajectory DIR`` (the episode's folder run-task keeps)
+it also reads the agent's actions and sees its last screenshots.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ import requests
 from pydantic import ValidationError
 
 from .grade import REPORTED, grade, graded_apps
-from .judge import openai_judge
+from .judge import openai_judge, read_trajectory
 from .model import Task
 from .mypcbench import GUEST_RESPONSE, mypcbench_id
 from .osworld_hooks import fetch_home_files
@@ -153,8 +155,17 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--judge-url", default=None, help="an OpenAI-compatible base URL (…/v1) for judge items")
     ap.add_argument("--judge-model", default=None, help="the model name to ask")
+    ap.add_argument(
+        "--trajectory",
+        type=Path,
+        default=None,
+        help="the episode's trajectory folder (run-task's results/<task>/: traj.jsonl and step PNGs): the judge reads "
+        "its actions and sees its last screenshots",
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
+    if args.trajectory is not None and not args.judge_url:
+        _fail("--trajectory is read by the judge: pass --judge-url and --judge-model too")
 
     bundle = args.bundle
     if bundle is None:
@@ -175,6 +186,12 @@ def main(argv: list[str] | None = None) -> None:
     initial_root = args.initial or layer
     if args.judge_url and not args.judge_model:
         _fail("--judge-url needs --judge-model")
+    trajectory = None
+    if args.trajectory is not None:
+        try:
+            trajectory = read_trajectory(args.trajectory)
+        except (ValueError, OSError) as e:
+            _fail(f"--trajectory: {e}")
     if args.save_state and not args.control:
         _fail("--save-state keeps what --control reads: pass --control URL too")
     if args.guest_answer is not None and not args.guest_answer.startswith("/"):
@@ -213,7 +230,11 @@ def main(argv: list[str] | None = None) -> None:
         left = state / args.guest_answer.lstrip("/")
         answer = left.read_text(encoding="utf-8", errors="replace") if left.is_file() else ""
     homes = sorted(p for p in (state / "home").glob("*") if p.is_dir()) if (state / "home").is_dir() else []
-    judge = openai_judge(args.judge_url, args.judge_model, os.environ.get("JUDGE_API_KEY")) if args.judge_url else None
+    judge = (
+        openai_judge(args.judge_url, args.judge_model, os.environ.get("JUDGE_API_KEY"), trajectory=trajectory)
+        if args.judge_url
+        else None
+    )
     score, results = grade(
         task,
         databases_under(state, apps),

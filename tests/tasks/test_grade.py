@@ -4,6 +4,7 @@ the exports (OSWorld, MyPCBench) and the ``grade`` command on a built bundle."""
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
 import sqlite3
@@ -19,7 +20,7 @@ from pydantic import ValidationError
 
 from builder.tasks.export import osworld_task
 from builder.tasks.grade import grade, numbers_in, run_check, state_changes
-from builder.tasks.judge import openai_judge
+from builder.tasks.judge import MAX_IMAGES, openai_judge, read_trajectory
 from builder.tasks.model import Change, Check, RubricItem, Task
 from builder.tasks.osworld_hooks import persona_rubric
 
@@ -227,7 +228,10 @@ class _FakeLLM(BaseHTTPRequestHandler):
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         _FakeLLM.seen.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
-        met = "weekend" in body["messages"][1]["content"].split("Evidence:")[1]
+        content = body["messages"][1]["content"]
+        if isinstance(content, list):  # with a trajectory: text, then image_url parts
+            content = "".join(p["text"] for p in content if p["type"] == "text")
+        met = "weekend" in content.split("Evidence:")[1]
         reply = {
             "choices": [
                 {"message": {"role": "assistant", "content": json.dumps({"met": met, "reason": "read the answer"})}}
@@ -269,6 +273,61 @@ def test_judge_hook_fills_judge_items_only():
         server.shutdown()
     dead = openai_judge("http://127.0.0.1:9/v1", "m")
     assert grade(task, {}, "It was $12.00 this weekend.", judge=dead)[1][1].status == "not_assessable"
+
+
+def test_the_judge_reads_the_trajectory_and_sees_its_last_screenshots(tmp_path):
+    """A trajectory folder as run-task keeps it: the judge's request lists every action and carries the last four
+    screenshots as PNG data URLs; grade --trajectory passes it on, and refuses it without a judge."""
+    folder = tmp_path / "traj"
+    folder.mkdir()
+    pixels = b"\x89PNG\r\n\x1a\n" + bytes(range(64))  # transported, not looked at, by this test
+    steps = []
+    for n in range(6):
+        (folder / f"step_{n}_20261116@0900{n:02d}000000.png").write_bytes(pixels + bytes([n]))
+        steps.append(
+            {
+                "step_num": n + 1,
+                "action": {
+                    "method": "POST",
+                    "path": "/execute",
+                    "arguments": {"command": ["xdotool", "type", "weekend"]},
+                },
+                "status": 200,
+                "seconds": 0.4,
+            }
+        )
+    (folder / "traj.jsonl").write_text("".join(json.dumps(s) + "\n" for s in steps))
+    evidence = read_trajectory(folder)
+    assert evidence.total == 6 and [p.name[:6] for p in evidence.screenshots] == [
+        "step_2",
+        "step_3",
+        "step_4",
+        "step_5",
+    ]
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeLLM)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        _FakeLLM.seen.clear()
+        task = _task([RubricItem(id="tone", requirement="Typed about the weekend", weight=100)], kind="lookup")
+        judge = openai_judge(f"http://127.0.0.1:{server.server_port}/v1", "m", trajectory=evidence)
+        assert grade(task, {}, "", judge=judge)[0] == 100  # "weekend" is in the actions, not the answer
+        content = _FakeLLM.seen[-1]["body"]["messages"][1]["content"]
+        assert "Actions of the agent (6 recorded, in order):" in content[0]["text"]
+        assert '6. POST /execute {"command": ["xdotool", "type", "weekend"]} -> 200 in 0.4 s' in content[0]["text"]
+        urls = [p["image_url"]["url"] for p in content[1:]]
+        assert len(urls) == MAX_IMAGES and all(u.startswith("data:image/png;base64,") for u in urls)
+        assert base64.b64decode(urls[-1].split(",", 1)[1]) == pixels + bytes([5])
+    finally:
+        server.shutdown()
+    with pytest.raises(ValueError, match="no traj.jsonl"):
+        read_trajectory(tmp_path)
+    r = subprocess.run(
+        [sys.executable, "-m", "builder.tasks.cli", "bank-001", "--trajectory", str(folder)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+    assert r.returncode == 2 and "--trajectory is read by the judge" in r.stderr
 
 
 def test_exports_keep_the_rubric(dbs):
