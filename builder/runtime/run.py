@@ -42,7 +42,8 @@ state-diff check compares with: run-image keeps a copy in the state folder (or r
 ``{"status": "ok", "seconds": s}`` (409 while a reset is running); ``POST /trajectory/start {"name"}`` and
 ``POST /trajectory/stop {"answer"}`` record the requests between them as an episode's trajectory under the state
 folder's ``trajectories/`` and ``GET /trajectories/<name>`` answers it as a tar
-(:mod:`builder.runtime.trajectory`); every other path is forwarded
+(:mod:`builder.runtime.trajectory`); OSWorld's ``POST /start_recording`` and ``POST /end_recording`` (answering
+an MP4 of the screen, taken on the host: :mod:`builder.runtime.video`); every other path is forwarded
 verbatim (method, headers, body) to the guest's control API on its port 5000. The Docker wrapper
 (``docker/entrypoint.sh``) runs this same code.
 """
@@ -292,6 +293,20 @@ class Machine:
         self.recorder = None
         self.trajectory_root = self.state_dir / "trajectories"
         self._recorder_lock = threading.Lock()
+        #: The screen recording running (POST /start_recording .. /end_recording), a video.ScreenRecorder.
+        self.video = None
+        self._video_count = 0
+
+    def grab_screen(self, ppm: Path) -> None:
+        """Write the guest's screen to ``ppm`` (binary PPM) through QMP's lock (HMP ``screendump``).
+        Raises :class:`RunError` when there is no machine or QEMU wrote nothing."""
+        vm = self.vm
+        if vm is None or vm.qmp is None:
+            raise RunError("no machine")
+        ppm.unlink(missing_ok=True)
+        out = vm.hmp(f"screendump {ppm}", timeout=30).strip()
+        if not ppm.is_file():
+            raise RunError(f"screendump wrote nothing: {out}")
 
     # -- start
     def start(self) -> None:
@@ -786,6 +801,10 @@ class ControlHandler(JSONHandler):
             self.end_headers()
             self.wfile.write(data)
             return
+        if path in ("/start_recording", "/end_recording") and self.command == "POST":
+            self._body()
+            self._recording(path)
+            return
         if path in ("/trajectory/start", "/trajectory/stop") and self.command == "POST":
             self._trajectory(path.rsplit("/", 1)[1])
             return
@@ -796,6 +815,52 @@ class ControlHandler(JSONHandler):
             self._json(405, {"status": "error", "error": f"{self.command} {path} is not allowed"})
             return
         self._forward()
+
+    def _recording(self, path: str) -> None:
+        """OSWorld's ``POST /start_recording`` and ``POST /end_recording`` (which answers the MP4 itself), done on the
+        host from QEMU's screen (:mod:`builder.runtime.video`). A recording ended while a trajectory is recorded is
+        also kept in it as ``recording.mp4``."""
+        from .video import ScreenRecorder, VideoUnavailable
+
+        m = self.server.machine
+        with m._recorder_lock:
+            if path == "/start_recording":
+                if m.video is not None:
+                    self._json(409, {"status": "error", "error": "a recording is running: POST /end_recording first"})
+                    return
+                if not m.ready:
+                    self._json(503, {"status": "error", "error": "the machine is not ready (booting or resetting)"})
+                    return
+                m._video_count += 1
+                out = m.state_dir / "recordings" / f"recording-{m._video_count}.mp4"
+                out.unlink(missing_ok=True)
+                try:
+                    m.video = ScreenRecorder(m.grab_screen, out)
+                except VideoUnavailable as e:
+                    self._json(501, {"status": "error", "error": str(e)})
+                    return
+                m.video.start()
+                self._json(200, {"status": "ok", "message": "recording started"})
+                return
+            video, m.video = m.video, None
+            if video is None:
+                self._json(400, {"status": "error", "error": "no recording is running: POST /start_recording first"})
+                return
+            try:
+                out = video.stop()
+            except RuntimeError as e:
+                self._json(500, {"status": "error", "error": str(e)})
+                return
+            if m.recorder is not None:
+                m.recorder.add_file("recording.mp4", out)
+        data = out.read_bytes()
+        out.unlink(missing_ok=True)
+        self.send_response(200)
+        self.send_header("Content-Type", "video/mp4")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("X-Persona-Recording", json.dumps(video.summary() | {"bytes": len(data)}))
+        self.end_headers()
+        self.wfile.write(data)
 
     def _trajectory(self, what: str) -> None:
         """``POST /trajectory/start {"name"}``: record the requests from here on (:mod:`builder.runtime.trajectory`);

@@ -11,6 +11,8 @@ server (run-image's, a ``persona-host`` VM's) hands every request it forwards to
   observation after a step), or ``null``;
 * ``step_<n>_<timestamp>.png``: each ``GET /screenshot`` the agent made, ``n`` the number of actions before it
   (``step_0_...``: the first observation); ``step_<n>_<timestamp>.xml``: each accessibility tree it asked for;
+* ``recording.mp4``: the screen recording (:mod:`builder.runtime.video`) when the agent ended one
+  (``POST /end_recording``) during the episode, as OSWorld's runners keep it;
 * ``answer.txt`` (the final answer, when given) and ``trajectory.json``: ``{"name", "steps", "screenshots",
   "trees", "dropped", "bytes", "seconds"}``.
 
@@ -110,6 +112,18 @@ class Recorder:
                     "response": answer[:RESPONSE_CHARS].decode("utf-8", "replace"),
                 }
             )
+
+    def add_file(self, name: str, src: Path) -> bool:
+        """Copy ``src`` into the folder as ``name`` (the episode's ``recording.mp4``) within the byte bound; False
+        (counted in ``dropped``) past it."""
+        data = Path(src).read_bytes()
+        with self._lock:
+            if self.bytes + len(data) > MAX_BYTES:
+                self.dropped += 1
+                return False
+            (self.folder / safe_name(name)).write_bytes(data)
+            self.bytes += len(data)
+            return True
 
     def stop(self, answer: str | None = None) -> dict:
         """Write ``traj.jsonl``, ``answer.txt`` and ``trajectory.json``; return the summary."""

@@ -342,7 +342,10 @@ def test_grade_reads_a_running_machines_end_state(template, tmp_path, capsys, wo
 def test_an_episode_leaves_its_trajectory(template, tmp_path):
     """run-task's episode on a clone records what the agent did on the host side: a scripted agent takes a
     screenshot, runs a command, reads the accessibility tree and takes another screenshot; traj.jsonl has its one
-    action with the screenshot taken after it, the images and the tree are files, the answer is kept."""
+    action with the screenshot taken after it, the images and the tree are files, the answer is kept. The agent also
+    records the screen as OSWorld's controller does (POST /start_recording, /end_recording answering the MP4): an
+    H.264 video of the 1280x800 screen, kept in the trajectory as recording.mp4."""
+    import av
     from PIL import Image
 
     from builder.runtime.episode import Control, load_tasks, run_episode
@@ -354,13 +357,19 @@ def test_an_episode_leaves_its_trajectory(template, tmp_path):
     server = ControlServer.start(c, "127.0.0.1", 0)
     url = f"http://127.0.0.1:{server.server_address[1]}"
     agent = tmp_path / "agent.py"
+    video = tmp_path / "agent.mp4"
     agent.write_text(
-        "import os, requests\n"
+        "import os, time, requests\n"
         "u = os.environ['PERSONA_CONTROL_URL']\n"
+        "requests.post(u + '/start_recording', timeout=60).raise_for_status()\n"
         "requests.get(u + '/screenshot', timeout=60)\n"
         "requests.post(u + '/execute', json={'command': ['xdotool', 'mousemove', '200', '300'], 'shell': False}, timeout=60)\n"
         "requests.get(u + '/accessibility', timeout=120)\n"
         "requests.get(u + '/screenshot', timeout=60)\n"
+        "time.sleep(2)\n"
+        "r = requests.post(u + '/end_recording', timeout=120)\n"
+        "r.raise_for_status()\n"
+        f"open({str(video)!r}, 'wb').write(r.content)\n"
         "print('$11,959.96')\n"
     )
     try:
@@ -388,6 +397,12 @@ def test_an_episode_leaves_its_trajectory(template, tmp_path):
     assert Image.open(shots[1]).size == (1280, 800)
     assert len(list(folder.glob("step_1_*.xml"))) == 1
     assert (folder / "answer.txt").read_text() == "$11,959.96"
+    assert (folder / "recording.mp4").read_bytes() == video.read_bytes()
+    with av.open(str(video)) as container:
+        stream = container.streams.video[0]
+        frames = list(container.decode(stream))
+    assert stream.codec_context.name == "h264" and (stream.width, stream.height) == (1280, 800)
+    assert len(frames) >= 4  # 2 frames a second over at least the agent's 2 s wait
 
 
 def test_fleet_scores_do_not_depend_on_the_order(template, tmp_path):
