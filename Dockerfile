@@ -13,7 +13,8 @@
 # `docker stop -t 150` gives the guest time to power off cleanly (under TCG it takes seconds).
 ARG BASE=debian:trixie-slim
 
-# qemu.qmp (pure Python, no dependencies) from PyPI, kept out of the final image's pip. Behind a
+# qemu.qmp (pure Python, no dependencies) and PyAV (screen recordings; FFmpeg's libraries in its wheel) from PyPI,
+# kept out of the final image's pip. Behind a
 # TLS-intercepting proxy pass its CA bundle: --secret id=ca_bundle,src=/etc/ssl/certs/ca-certificates.crt
 FROM ${BASE} AS pylib
 RUN apt-get update \
@@ -21,7 +22,7 @@ RUN apt-get update \
 RUN --mount=type=secret,id=ca_bundle \
     if [ -s /run/secrets/ca_bundle ]; then export PIP_CERT=/run/secrets/ca_bundle; fi \
  && pip install --no-cache-dir --no-compile --no-deps --disable-pip-version-check \
-      --target /opt/persona-desktop/lib qemu.qmp==0.0.6
+      --target /opt/persona-desktop/lib qemu.qmp==0.0.6 av==18.1.0
 
 FROM ${BASE}
 RUN apt-get update \

@@ -19,6 +19,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from ..image.boot import parse_ppm
+
 #: Frames per second taken from the guest's screen.
 FPS = 2
 #: Longest recording: later frames are not taken (the MP4 ends there).
@@ -84,18 +86,28 @@ class ScreenRecorder:
             "bytes": self.out.stat().st_size if self.out.exists() else 0,
         }
 
-    def _take(self, ppm: Path):
-        from PIL import Image
-
+    def _take(self, ppm: Path) -> tuple[int, int, bytes] | None:
+        """One screen as (width, height, RGB bytes), or None when it could not be taken."""
         try:
             self.grab(ppm)
-            with Image.open(ppm) as im:
-                img = im.convert("RGB")
+            screen = parse_ppm(ppm.read_bytes())
             self.grabbed += 1
-            return img
+            return screen
         except Exception:  # noqa: BLE001 -- a missed frame repeats the last one
             self.failed += 1
             return None
+
+    def _frame(self, screen: tuple[int, int, bytes], width: int, height: int):
+        """An rgb24 frame of ``width`` x ``height`` (the screen's even part: H.264's 4:2:0 wants even sizes)."""
+        w, _h, pix = screen
+        frame = self._av.VideoFrame(width, height, "rgb24")
+        plane = frame.planes[0]
+        if plane.line_size == w * 3 == width * 3:
+            plane.update(pix[: width * height * 3])
+        else:
+            pad = bytes(plane.line_size - width * 3)
+            plane.update(b"".join(pix[y * w * 3 : y * w * 3 + width * 3] + pad for y in range(height)))
+        return frame
 
     def _run(self) -> None:
         av = self._av
@@ -103,27 +115,27 @@ class ScreenRecorder:
         container = None
         stream = None
         last = None
+        size = (0, 0)
         try:
             while not self._stop.is_set():
                 elapsed = time.monotonic() - self.started
                 if elapsed > self.max_seconds:
                     break
-                img = self._take(ppm)
-                if img is not None and container is None:
+                screen = self._take(ppm)
+                if screen is not None and container is None:
+                    size = screen[:2]
                     container = av.open(str(self.out), mode="w", format="mp4")
                     stream = container.add_stream("libx264", rate=self.fps)
-                    stream.width, stream.height = img.width - img.width % 2, img.height - img.height % 2
+                    stream.width, stream.height = size[0] - size[0] % 2, size[1] - size[1] % 2
                     stream.pix_fmt = "yuv420p"
                     stream.options = {"crf": str(CRF), "preset": "veryfast"}
-                if img is not None:
-                    if (img.width, img.height) != (stream.width, stream.height):
-                        img = img.resize((stream.width, stream.height))
-                    last = img
+                if screen is not None and screen[:2] == size:
+                    last = screen  # a screen of another size (a mode change) repeats the last one instead
                 if last is not None:
                     # Catch up to real time: one frame per 1/fps second since the start, the last screen repeated.
                     due = int((time.monotonic() - self.started) * self.fps) + 1
                     while self.frames < due:
-                        frame = av.VideoFrame.from_image(last)
+                        frame = self._frame(last, stream.width, stream.height)
                         frame.pts = self.frames
                         for packet in stream.encode(frame):
                             container.mux(packet)

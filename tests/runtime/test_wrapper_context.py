@@ -18,8 +18,9 @@ ENTRIES = ("builder.runtime.run", "builder.runtime.pull")
 # What the wrapper image has besides the standard library (Dockerfile: Debian's python3-requests and
 # python3-rich, qemu.qmp from PyPI).
 THIRD_PARTY = frozenset({"qemu", "requests", "rich"})
-# Imported inside the one function that needs it, with a clear error when absent (pull from hf://).
-OPTIONAL = frozenset({"huggingface_hub"})
+# Imported inside the one function that needs it, with a clear error when absent (pull from hf://, PyAV for screen
+# recordings: the wrapper installs it, run-image answers 501 without it).
+OPTIONAL = frozenset({"huggingface_hub", "av"})
 
 
 def context_files() -> list[str]:
