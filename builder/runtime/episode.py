@@ -45,7 +45,7 @@ import requests
 
 from ..tasks.grade import REPORTED, grade
 from ..tasks.model import Task
-from ..tasks.osworld_hooks import fetch_home_files
+from ..tasks.osworld_hooks import fetch_database, fetch_home_files
 
 
 class EpisodeError(RuntimeError):
@@ -170,10 +170,10 @@ class Control:
         return float(r.json().get("seconds", 0))
 
     def database(self, app: str) -> bytes:
-        r = self.http.get(f"{self.url}/state/apps/{app}", timeout=300)
-        if r.status_code != 200:
-            raise EpisodeError(f"end state of {app}: HTTP {r.status_code} {r.text.strip()[:300]}")
-        return r.content
+        try:
+            return fetch_database(self.url, app, self.http)
+        except RuntimeError as e:
+            raise EpisodeError(f"end state of {app}: {e}") from None
 
     def state(self) -> dict[str, str]:
         """SHA-256 of each app database file in the guest now (``GET /state``)."""

@@ -44,7 +44,7 @@ from .grade import REPORTED, grade, graded_apps
 from .judge import openai_judge, read_trajectory
 from .model import Task
 from .mypcbench import GUEST_RESPONSE, mypcbench_id
-from .osworld_hooks import fetch_home_files
+from .osworld_hooks import fetch_database, fetch_home_files
 
 APPS_ROOT = Path("var/lib/persona-desktop/apps")
 
@@ -99,13 +99,11 @@ def fetch_end_state(url: str, task: Task, root: Path, user: str, guest_answer: s
     url = url.rstrip("/")
     got: dict[str, int] = {}
     for app in graded_apps(task):
-        r = requests.get(f"{url}/state/apps/{app}", timeout=300)
-        if r.status_code != 200:
-            raise RuntimeError(f"GET {url}/state/apps/{app}: HTTP {r.status_code} {r.text.strip()[:300]}")
+        data = fetch_database(url, app)
         path = root / APPS_ROOT / app / f"{app}.sqlite"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(r.content)
-        got[path.relative_to(root).as_posix()] = len(r.content)
+        path.write_bytes(data)
+        got[path.relative_to(root).as_posix()] = len(data)
     home = root / "home" / user
     home.mkdir(parents=True, exist_ok=True)
     patterns = sorted({i.check.path for i in task.rubric if i.check.type == "file"})

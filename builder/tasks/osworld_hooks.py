@@ -118,6 +118,16 @@ def start_databases(url: str, apps: list[str], dest: Path) -> dict[str, Path]:
     return out
 
 
+def fetch_database(url: str, app: str, session=None) -> bytes:
+    """A consistent copy of ``app``'s SQLite database in the running machine at the control API ``url``
+    (run-image's ``GET /state/apps/<app>``). Raises ``requests.RequestException`` when the machine does not answer,
+    ``RuntimeError`` (its HTTP status and error) when it refuses."""
+    r = (session or requests).get(f"{url.rstrip('/')}/state/apps/{app}", timeout=300)
+    if r.status_code != 200:
+        raise RuntimeError(f"GET {url.rstrip('/')}/state/apps/{app}: HTTP {r.status_code} {r.text.strip()[:300]}")
+    return r.content
+
+
 def fetch_home_files(url: str, patterns: list[str], dest: Path) -> dict[str, int]:
     """Copy every guest file under the persona's home matching one of ``patterns`` (globs relative to
     ``~``) into ``dest`` (same relative paths), through the control API's ``/execute`` (listing) and
@@ -151,17 +161,15 @@ def persona_end_state(env, config: dict) -> dict:
     temporary folder; return ``{"databases", "initial", "home", "answer", "report"}`` for :func:`persona_rubric`
     (``report``: where the metric writes its grading, in ``env.cache_dir``; None without one).
 
-    Raises ``requests.HTTPError`` when the control API refuses a download and :class:`StartStateError` when a
-    start state cannot be had.
+    Raises ``RuntimeError`` when the control API refuses a database, ``requests.HTTPError`` a file listing, and
+    :class:`StartStateError` when a start state cannot be had.
     """
     url = _control_url(env)
     work = Path(tempfile.mkdtemp(prefix="persona-end-"))
     dbs = {}
     for app in config.get("apps", []):
-        r = requests.get(f"{url}/state/apps/{app}", timeout=300)
-        r.raise_for_status()
         dbs[app] = work / f"{app}.sqlite"
-        dbs[app].write_bytes(r.content)
+        dbs[app].write_bytes(fetch_database(url, app))
     initial = start_databases(url, list(config.get("initial_apps", [])), work)
     home = work / "home"
     home.mkdir()

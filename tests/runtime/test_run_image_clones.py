@@ -78,6 +78,22 @@ def template(tmp_path_factory):
     return ref, t
 
 
+@pytest.fixture
+def served_clone(template, tmp_path):
+    """One clone of the template with run-image's control API in front of it: (clone, its URL); stopped after."""
+    from builder.runtime.template import Clone
+
+    ref, t = template
+    c = Clone(ref, t, state_dir=tmp_path / "vm")
+    c.start()
+    server = ControlServer.start(c, "127.0.0.1", 0)
+    try:
+        yield c, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        c.stop()
+
+
 def test_clones_start_at_the_reset_point_and_stay_apart(template, tmp_path):
     from builder.runtime.template import Clone
 
@@ -244,102 +260,84 @@ def test_fleet_runs_episodes_on_two_nodes_and_retries_a_dead_vm(template, tmp_pa
     assert retried["attempts"] == 2 and retried["host"].endswith("#1")
 
 
-def test_rl_env_rewards_the_rubric_score_at_the_end(template, tmp_path):
+def test_rl_env_rewards_the_rubric_score_at_the_end(served_clone, tmp_path):
     """PersonaDesktopEnv over a clone: a do-nothing episode gets reward 0.0; an episode in which the task's reference
     solution acted (the scripted oracle agent, between reset and DONE) gets 1.0; a pyautogui step moves the pointer."""
     from builder.runtime.rlenv import PersonaDesktopEnv
-    from builder.runtime.template import Clone
 
-    ref, t = template
-    c = Clone(ref, t, state_dir=tmp_path / "vm")
-    c.start()
-    server = ControlServer.start(c, "127.0.0.1", 0)
-    url = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
-        env = PersonaDesktopEnv(url, BUILD, max_steps=3)
-        obs, info = env.reset("bank/bill-pay")
-        assert info["task_id"] == "dana-whitfield/bank/bill-pay" and obs["screenshot"][:8] == b"\x89PNG\r\n\x1a\n"
-        obs, reward, terminated, truncated, info = env.step("pyautogui.moveTo(300, 400)")
-        assert (reward, terminated, truncated) == (0.0, False, False)
-        assert execute(url, ["xdotool", "getmouselocation"]).startswith("x:300 y:400")
-        obs, reward, terminated, truncated, info = env.step("DONE")
-        assert (reward, terminated) == (0.0, True) and info["result"]["score"] == 0
-        env.reset("bank/bill-pay")
-        oracle(c, url, "dana-whitfield/bank/bill-pay")
-        obs, reward, terminated, truncated, info = env.step("DONE")
-        assert (reward, terminated) == (1.0, True), info["result"]["items"]
-    finally:
-        server.shutdown()
-        c.stop()
+    c, url = served_clone
+    env = PersonaDesktopEnv(url, BUILD, max_steps=3)
+    obs, info = env.reset("bank/bill-pay")
+    assert info["task_id"] == "dana-whitfield/bank/bill-pay" and obs["screenshot"][:8] == b"\x89PNG\r\n\x1a\n"
+    obs, reward, terminated, truncated, info = env.step("pyautogui.moveTo(300, 400)")
+    assert (reward, terminated, truncated) == (0.0, False, False)
+    assert execute(url, ["xdotool", "getmouselocation"]).startswith("x:300 y:400")
+    obs, reward, terminated, truncated, info = env.step("DONE")
+    assert (reward, terminated) == (0.0, True) and info["result"]["score"] == 0
+    env.reset("bank/bill-pay")
+    oracle(c, url, "dana-whitfield/bank/bill-pay")
+    obs, reward, terminated, truncated, info = env.step("DONE")
+    assert (reward, terminated) == (1.0, True), info["result"]["items"]
 
 
-def test_grade_reads_a_running_machines_end_state(template, tmp_path, capsys, world):
+def test_grade_reads_a_running_machines_end_state(served_clone, tmp_path, capsys, world):
     """`grade --control URL` (what a harness calls before its reset, MyPCBench's included) on a clone: bill-pay
     scores 0 with nothing done, 100 once the reference solution acted (and again from the kept end state), 60 with
     a bank transfer nobody asked for; the answer the agent left in the guest is graded."""
     from builder.apps import discover
     from builder.image.boot import app_probes
-    from builder.runtime.template import Clone
     from builder.tasks import cli
 
     def grade(*args) -> dict:
         cli.main([*args, "--bundle", str(BUILD), "--json"])
         return json.loads(capsys.readouterr().out)
 
-    ref, t = template
-    c = Clone(ref, t, state_dir=tmp_path / "vm")
-    c.start()
-    server = ControlServer.start(c, "127.0.0.1", 0)
-    url = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
-        assert grade("bank/bill-pay", "--control", url)["score"] == 0
-        oracle(c, url, "dana-whitfield/bank/bill-pay")
-        kept = tmp_path / "end-state"
-        assert grade("bank/bill-pay", "--control", url, "--save-state", str(kept))["score"] == 100
-        assert grade("bank/bill-pay", "--state", str(kept))["score"] == 100  # graded again later
-        bank = {p.name: p for p in app_probes(world, discover())}["bank"]
-        import sqlite3
+    c, url = served_clone
+    assert grade("bank/bill-pay", "--control", url)["score"] == 0
+    oracle(c, url, "dana-whitfield/bank/bill-pay")
+    kept = tmp_path / "end-state"
+    assert grade("bank/bill-pay", "--control", url, "--save-state", str(kept))["score"] == 100
+    assert grade("bank/bill-pay", "--state", str(kept))["score"] == 100  # graded again later
+    bank = {p.name: p for p in app_probes(world, discover())}["bank"]
+    import sqlite3
 
-        layer = BUILD / "layer/var/lib/persona-desktop/apps/bank/bank.sqlite"
-        with sqlite3.connect(f"file:{layer}?mode=ro", uri=True) as con:
-            ids = dict(con.execute("SELECT kind, id FROM accounts WHERE kind IN ('checking', 'savings')").fetchall())
-        r = requests.post(
-            f"http://127.0.0.1:{c.http_port}/api/transfer",
-            data={"from": ids["checking"], "to": ids["savings"], "amount": "1.00", "memo": "not asked"},
-            headers={"Host": bank.domain, "Cookie": f"{bank.cookie_name}={bank.cookie_value}"},
-            allow_redirects=False,
-            timeout=60,
+    layer = BUILD / "layer/var/lib/persona-desktop/apps/bank/bank.sqlite"
+    with sqlite3.connect(f"file:{layer}?mode=ro", uri=True) as con:
+        ids = dict(con.execute("SELECT kind, id FROM accounts WHERE kind IN ('checking', 'savings')").fetchall())
+    r = requests.post(
+        f"http://127.0.0.1:{c.http_port}/api/transfer",
+        data={"from": ids["checking"], "to": ids["savings"], "amount": "1.00", "memo": "not asked"},
+        headers={"Host": bank.domain, "Cookie": f"{bank.cookie_name}={bank.cookie_value}"},
+        allow_redirects=False,
+        timeout=60,
+    )
+    assert r.status_code == 303 and "error" not in r.headers["Location"], r.headers.get("Location")
+    broke = grade("bank/bill-pay", "--control", url)
+    # the payment is there, but so is a transfer nobody asked for: not the only new row, not the only change
+    assert {i["id"]: i["status"] for i in broke["items"]} == {
+        "payment": "met",
+        "single": "unmet",
+        "nothing-else": "unmet",
+    }
+    assert broke["score"] == 60
+    # the agent's last message, left where MyPCBench's runner leaves it
+    response = "/tmp/mypcbench_agent_response.txt"
+    args = ("bank/checking-balance", "--control", url, "--guest-answer", response)
+    assert grade(*args)["score"] == 0  # no answer left
+    balance = json.loads(
+        next(
+            line
+            for line in (BUILD / "tasks/tasks.jsonl").read_text().splitlines()
+            if '"dana-whitfield/bank/checking-balance"' in line
         )
-        assert r.status_code == 303 and "error" not in r.headers["Location"], r.headers.get("Location")
-        broke = grade("bank/bill-pay", "--control", url)
-        # the payment is there, but so is a transfer nobody asked for: not the only new row, not the only change
-        assert {i["id"]: i["status"] for i in broke["items"]} == {
-            "payment": "met",
-            "single": "unmet",
-            "nothing-else": "unmet",
-        }
-        assert broke["score"] == 60
-        # the agent's last message, left where MyPCBench's runner leaves it
-        response = "/tmp/mypcbench_agent_response.txt"
-        args = ("bank/checking-balance", "--control", url, "--guest-answer", response)
-        assert grade(*args)["score"] == 0  # no answer left
-        balance = json.loads(
-            next(
-                line
-                for line in (BUILD / "tasks/tasks.jsonl").read_text().splitlines()
-                if '"dana-whitfield/bank/checking-balance"' in line
-            )
-        )["expected"]["balance_cents"]
-        execute(url, ["sh", "-c", f"echo 'Your checking balance is ${balance / 100:,.2f}.' > {response}"])
-        assert grade(*args)["score"] == 100
-        execute(url, ["sh", "-c", f"echo 'Your checking balance is $1.00.' > {response}"])
-        assert grade(*args)["score"] == 0
-    finally:
-        server.shutdown()
-        c.stop()
+    )["expected"]["balance_cents"]
+    execute(url, ["sh", "-c", f"echo 'Your checking balance is ${balance / 100:,.2f}.' > {response}"])
+    assert grade(*args)["score"] == 100
+    execute(url, ["sh", "-c", f"echo 'Your checking balance is $1.00.' > {response}"])
+    assert grade(*args)["score"] == 0
 
 
-def test_an_episode_leaves_its_trajectory(template, tmp_path):
+def test_an_episode_leaves_its_trajectory(served_clone, tmp_path):
     """run-task's episode on a clone records what the agent did on the host side: a scripted agent takes a
     screenshot, runs a command, reads the accessibility tree and takes another screenshot; traj.jsonl has its one
     action with the screenshot taken after it, the images and the tree are files, the answer is kept. The agent also
@@ -349,13 +347,8 @@ def test_an_episode_leaves_its_trajectory(template, tmp_path):
     from PIL import Image
 
     from builder.runtime.episode import Control, load_tasks, run_episode
-    from builder.runtime.template import Clone
 
-    ref, t = template
-    c = Clone(ref, t, state_dir=tmp_path / "vm")
-    c.start()
-    server = ControlServer.start(c, "127.0.0.1", 0)
-    url = f"http://127.0.0.1:{server.server_address[1]}"
+    c, url = served_clone
     agent = tmp_path / "agent.py"
     video = tmp_path / "agent.mp4"
     agent.write_text(
@@ -372,12 +365,8 @@ def test_an_episode_leaves_its_trajectory(template, tmp_path):
         f"open({str(video)!r}, 'wb').write(r.content)\n"
         "print('$11,959.96')\n"
     )
-    try:
-        task = load_tasks(BUILD / "tasks" / "tasks.jsonl")["dana-whitfield/bank/checking-balance"]
-        result = run_episode(task, f"{sys.executable} {agent}", Control(url), reset=False, workdir=tmp_path / "ep")
-    finally:
-        server.shutdown()
-        c.stop()
+    task = load_tasks(BUILD / "tasks" / "tasks.jsonl")["dana-whitfield/bank/checking-balance"]
+    result = run_episode(task, f"{sys.executable} {agent}", Control(url), reset=False, workdir=tmp_path / "ep")
     assert result["score"] == 100
     traj = result["trajectory"]
     assert (traj["steps"], traj["screenshots"], traj["trees"], traj["dropped"]) == (1, 2, 1, 0), traj
