@@ -343,7 +343,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--timeout", type=float, help="seconds for the agent (default: the task's time limit)")
     ap.add_argument("--no-reset", action="store_true", help="do not reset before the episode")
     ap.add_argument("--out", type=Path, help="result JSON (default results/<task>.json)")
-    ap.add_argument("--results-dir", type=Path, default=Path("results"))
+    ap.add_argument(
+        "--results-dir",
+        type=Path,
+        default=Path("results"),
+        help="folder of the result JSON and the trajectory folder beside it (default results/)",
+    )
     a = ap.parse_args(argv)
 
     def fail(msg: str) -> None:

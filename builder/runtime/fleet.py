@@ -414,7 +414,7 @@ def main(argv: list[str] | None = None) -> None:
     import argparse
     import sys
 
-    ap = argparse.ArgumentParser(prog="fleet", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="fleet", description=__doc__.split("\n\n")[0].replace("``", ""))
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run every task of the bundles as episodes over a Ray cluster")
     r.add_argument("--tasks", required=True, help="BUNDLE[,BUNDLE...]: build folders with persona.qcow2 and tasks/")

@@ -314,7 +314,7 @@ def main(argv: list[str] | None = None) -> None:
     import signal
     import sys
 
-    ap = argparse.ArgumentParser(prog="persona-host", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="persona-host", description=__doc__.split("\n\n")[0].replace("``", ""))
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("serve", help="own N clones of the images and serve their control APIs")
     s.add_argument("images", help="IMAGE[,IMAGE...]: build folders, qcow2 files or pulled names")

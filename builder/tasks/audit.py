@@ -232,7 +232,7 @@ def _print_table(rows: list[tuple]) -> None:
 def main(argv: list[str] | None = None) -> int:
     from .cli import load_bundle_tasks
 
-    ap = argparse.ArgumentParser(prog="audit-tasks", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="audit-tasks", description=__doc__.split("\n\n")[0].replace("``", ""))
     ap.add_argument("build", type=Path, help="a build folder: out/<persona-id> (--until bundle or later)")
     ap.add_argument("--app", help="only the tasks whose ids name this app")
     ap.add_argument("--task", help="only this task (its full id or <app>/<slug>)")
@@ -273,6 +273,15 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(asdict(a), ensure_ascii=False))
     else:
         _print_table(table(audits, dropped))
+        acting = [a for a in audits if a.status in ("action", "after_action")]
+        if acting:
+            # An action task's expected values are what its checks read from the end state after the agent acted, not
+            # an answer to read off the screen: it counts as a task, never as an answer task, and its rubric is proven
+            # by its reference solution (run-task's scripted oracle agent), not here.
+            print(
+                f"{len(acting)} action task(s) not audited here (their checks read the end state; run the oracle "
+                "agent with run-task to prove them)"
+            )
         for d in dropped:
             print(f"dropped {d['id']}: {d['reason']}")
         shown = 0
