@@ -268,8 +268,9 @@ def _is_build_error(err: BaseException) -> bool:
     from .image.bake import BakeError
     from .image.base import BaseImageError
     from .image.boot import BootError
+    from .image.thin import ThinImageError
 
-    return isinstance(err, (AppError, BakeError, BaseImageError, BootError))
+    return isinstance(err, (AppError, BakeError, BaseImageError, BootError, ThinImageError))
 
 
 def _world(completed, staging: Path, say: Callable[[str], None]):

@@ -635,6 +635,13 @@ class VM:
         band = pix[min(top, h) * w * 3 : min(bottom, h) * w * 3]
         return len({band[i : i + 3] for i in range(0, len(band), 3)})
 
+    def screendump_ppm(self, ppm_path: Path) -> None:
+        """Save the screen as binary PPM (QMP ``screendump``) through the QMP lock, so it never talks over a
+        ``loadvm`` or a migration another thread runs. Raises QEMU's error (qemu.qmp's ``ExecuteError``)."""
+        assert self.qmp is not None
+        with self._qmp_lock:
+            self.qmp.cmd("screendump", filename=str(ppm_path))
+
     def screendump(self, png_path: Path) -> Path:
         """Save the screen as PNG (QMP ``screendump``; PPM converted when PNG is unsupported)."""
         png_path = Path(png_path).resolve()

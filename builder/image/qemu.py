@@ -137,11 +137,16 @@ KVM_WATCHDOG_SECONDS = float(os.environ.get("PERSONA_KVM_WATCHDOG", "45"))
 
 
 def accel_args(accel: str) -> list[str]:
-    """QEMU arguments for ``accel`` (``kvm`` uses ``-cpu host``; ``tcg`` multi-threaded)."""
+    """QEMU arguments for ``accel`` (``kvm`` uses ``-cpu host``; ``tcg`` multi-threaded, its translation cache
+    ``PERSONA_TCG_TB_SIZE`` MiB when set: QEMU's own default is 1 GiB, most of a TCG VM's own memory).
+    Raises ``ValueError`` for another accelerator or a tb size that is not a whole number."""
     if accel == "kvm":
         return ["-accel", "kvm", "-cpu", "host"]
     if accel == "tcg":
-        return ["-accel", "tcg,thread=multi", "-cpu", "max"]
+        tb = os.environ.get("PERSONA_TCG_TB_SIZE", "").strip()
+        if tb and not tb.isdigit():
+            raise ValueError(f"PERSONA_TCG_TB_SIZE must be a whole number of MiB, not {tb!r}")
+        return ["-accel", "tcg,thread=multi" + (f",tb-size={tb}" if tb else ""), "-cpu", "max"]
     raise ValueError(f"unknown accelerator {accel!r}")
 
 

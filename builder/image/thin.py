@@ -22,13 +22,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
 from pathlib import Path
 
 QCOW2_MAGIC = b"QFI\xfb"
-BASE_PREFIX = "base-"
+#: A base image's file name: ``base-`` and the first 16 hex digits of its recipe's hash (builder/image/base.py).
+BASE_NAME = re.compile(r"base-[0-9a-f]{16}\.qcow2")
+#: The longest backing file name QEMU writes or reads (its own limit).
+MAX_BACKING_NAME = 1023
 _CHUNK = 1 << 20
 
 
@@ -48,6 +52,8 @@ def backing_name(qcow2: Path) -> str | None:
         offset, size = struct.unpack(">QI", head[8:20])
         if offset == 0 or size == 0:
             return None
+        if size > MAX_BACKING_NAME:
+            raise ThinImageError(f"{qcow2}: a backing file name of {size} bytes (QEMU allows {MAX_BACKING_NAME})")
         f.seek(offset)
         raw = f.read(size)
     if len(raw) != size:
@@ -161,16 +167,24 @@ def image_record(folder: Path, qcow2_name: str = "persona.qcow2") -> dict:
 def check_base(qcow2: Path, manifest: dict | None) -> Path | None:
     """Make sure a thin ``qcow2`` can be opened: its base is beside it and is the one it was made on.
 
-    Returns the base's path (None for a standalone image). The base's SHA-256 is compared with the
-    manifest's ``image.base.sha256`` when the manifest has one (hashed once, then trusted by size
-    and mtime: :func:`base_sha256`). Raises :class:`ThinImageError` with what to do otherwise.
+    Returns the backing file's path (None for a standalone image). When the manifest says the image is thin
+    (``image.base``), the header must name exactly that ``base-<hash16>.qcow2`` beside it and the file must have the
+    manifest's SHA-256 (hashed once, then trusted by size and mtime: :func:`base_sha256`); a qcow2 of the user's own
+    with no such manifest may name any backing file that exists. Raises :class:`ThinImageError` with what to do
+    otherwise.
     """
     qcow2 = Path(qcow2)
     name = backing_name(qcow2)
     if name is None:
         return None
-    base = Path(name) if Path(name).is_absolute() else qcow2.parent / name
     want = ((manifest or {}).get("image") or {}).get("base") or {}
+    if want and name != want.get("file"):
+        raise ThinImageError(
+            f"{qcow2} names the backing file {name!r}, not the base its manifest records ({want.get('file')!r})"
+        )
+    if want and not is_base_file(name):
+        raise ThinImageError(f"{qcow2}: {name!r} is not a base image's name (base-<16 hex digits>.qcow2)")
+    base = Path(name) if Path(name).is_absolute() else qcow2.parent / name
     digest = want.get("sha256")
     hint = f" (SHA-256 {digest})" if digest else ""
     if not base.is_file():
@@ -190,5 +204,5 @@ def check_base(qcow2: Path, manifest: dict | None) -> Path | None:
 
 
 def is_base_file(name: str) -> bool:
-    """True for a file name of the shared base image (``base-<hash16>.qcow2``)."""
-    return name.startswith(BASE_PREFIX) and name.endswith(".qcow2")
+    """True for a file name of the shared base image (``base-<hash16>.qcow2``: no folder, nothing else)."""
+    return BASE_NAME.fullmatch(name) is not None

@@ -30,7 +30,8 @@ on the shared base image, :mod:`builder.image.thin`): its file name is ``base-<h
 ``publish --copy`` stores each base once under ``bases/<sha256[:16]>/`` for every persona on it. ``persona`` and ``tag`` match ``[A-Za-z0-9][A-Za-z0-9._-]*``
 (they become cache folder names). A ``url`` may be relative: it resolves against the index's own
 URL, so publishing a build is copying its three files next to an ``index.json`` and adding its
-entry (``pull-image publish``, or :func:`index_entry` + :func:`write_index_entry`). One
+entry (``pull-image publish``, or :func:`index_entry` + :func:`write_index_entry`); a thin build's base goes
+beside them too, or with ``publish --copy`` once under ``bases/`` for every persona on it. One
 persona+tag appears once; publishing it again replaces the entry.
 
 ``NAME`` without a tag takes the entry tagged ``latest`` if the index has one, otherwise the
@@ -1081,17 +1082,38 @@ def pull(
                 base = _hf_base(parse_hf(ref), folder)
             if base is not None:
                 name, transfers[name] = _fetch_base(root, base, folder, **how)
-            thin = _backing_or_none(folder / main_name)
-            if thin is not None and not (folder / thin).is_file():
-                raise PullError(
-                    f"{label} is a thin image on {thin}, which this reference does not name: pull it through an "
-                    f"index or hf:// (both fetch its base), or put {thin} into {folder}"
-                )
+            _check_pulled_base(folder, main_name, base, label)
             if latest_note:
                 _atomic_write(latest_note[0], (latest_note[1] + "\n").encode())
     except OSError as e:
         raise PullError(f"cache {folder}: {_reason(e)}") from None
     return PullResult(folder / main_name, folder, label, transfers)
+
+
+def _check_pulled_base(folder: Path, main_name: str, base: Remote | None, label: str) -> None:
+    """A pulled qcow2 may name one backing file only: a ``base-<hash16>.qcow2`` beside it, the one its manifest
+    records, fetched with the SHA-256 the manifest records. Anything else from a download (an absolute path, a host
+    file) is refused before run-image could open it. Raises PullError."""
+    thin = _backing_or_none(folder / main_name)
+    if thin is None:
+        return
+    if not is_base_file(thin):
+        raise PullError(f"{label}: the image names the backing file {thin!r}, not a base image beside it: refused")
+    if not (folder / thin).is_file():
+        raise PullError(
+            f"{label} is a thin image on {thin}, which this reference does not name: pull it through an "
+            f"index or hf:// (both fetch its base), or put {thin} into {folder}"
+        )
+    try:
+        recorded = (json.loads((folder / MANIFEST).read_text()).get("image") or {}).get("base") or {}
+    except (OSError, ValueError, AttributeError):
+        recorded = {}
+    if recorded and recorded.get("file") != thin:
+        raise PullError(f"{label}: the image's base is {thin} but its manifest records {recorded.get('file')!r}")
+    if recorded and base is not None and base.sha256 and recorded.get("sha256") != base.sha256:
+        raise PullError(
+            f"{label}: the base fetched has SHA-256 {base.sha256}, its manifest records {recorded.get('sha256')}"
+        )
 
 
 def _backing_or_none(path: Path) -> str | None:

@@ -304,9 +304,21 @@ class Machine:
         if vm is None or vm.qmp is None:
             raise RunError("no machine")
         ppm.unlink(missing_ok=True)
-        out = vm.hmp(f"screendump {ppm}", timeout=30).strip()
+        vm.screendump_ppm(ppm)
         if not ppm.is_file():
-            raise RunError(f"screendump wrote nothing: {out}")
+            raise RunError("screendump wrote nothing")
+
+    def drop_recording(self) -> None:
+        """Stop and throw away a screen recording still running (an agent that never ended it): a reset or a stop
+        ends the episode it belonged to."""
+        with self._recorder_lock:
+            video, self.video = self.video, None
+        if video is not None:
+            try:
+                video.stop()
+            except RuntimeError:
+                pass
+            video.out.unlink(missing_ok=True)
 
     # -- start
     def start(self) -> None:
@@ -630,6 +642,7 @@ class Machine:
             raise NotReady("the reset point does not exist yet: wait for GET /health to answer 200")
         if not self._reset_lock.acquire(blocking=False):
             raise RunError("a reset is already running")
+        self.drop_recording()
         try:
             assert self.vm is not None
             self.ready = False
@@ -680,6 +693,7 @@ class Machine:
     # -- stop
     def stop(self, timeout: float = 120.0) -> bool:
         """ACPI power-off; QEMU is killed after ``timeout`` s. Returns True for a clean power-off."""
+        self.drop_recording()
         clean = True
         if self.vm is not None:
             clean = self.vm.shutdown(timeout)
@@ -833,11 +847,14 @@ class ControlHandler(JSONHandler):
                     return
                 m._video_count += 1
                 out = m.state_dir / "recordings" / f"recording-{m._video_count}.mp4"
-                out.unlink(missing_ok=True)
                 try:
+                    out.unlink(missing_ok=True)
                     m.video = ScreenRecorder(m.grab_screen, out)
                 except VideoUnavailable as e:
                     self._json(501, {"status": "error", "error": str(e)})
+                    return
+                except OSError as e:
+                    self._json(500, {"status": "error", "error": f"cannot write {out}: {e}"})
                     return
                 m.video.start()
                 self._json(200, {"status": "ok", "message": "recording started"})
@@ -848,13 +865,14 @@ class ControlHandler(JSONHandler):
                 return
             try:
                 out = video.stop()
-            except RuntimeError as e:
+                data = out.read_bytes()
+                if m.recorder is not None:
+                    m.recorder.add_file("recording.mp4", out)
+            except (RuntimeError, OSError) as e:
                 self._json(500, {"status": "error", "error": str(e)})
                 return
-            if m.recorder is not None:
-                m.recorder.add_file("recording.mp4", out)
-        data = out.read_bytes()
-        out.unlink(missing_ok=True)
+            finally:
+                video.out.unlink(missing_ok=True)
         self.send_response(200)
         self.send_header("Content-Type", "video/mp4")
         self.send_header("Content-Length", str(len(data)))

@@ -335,6 +335,7 @@ class Clone(Machine):
         healthy. Raises :class:`RunError`."""
         if not self._reset_lock.acquire(blocking=False):
             raise RunError("a reset is already running")
+        self.drop_recording()
         try:
             self.ready = False
             t0 = time.monotonic()
@@ -349,6 +350,7 @@ class Clone(Machine):
 
     def stop(self, timeout: float = 10.0) -> bool:
         """Stop QEMU at once (a clone's disk is thrown away) and release the state folder."""
+        self.drop_recording()
         if self.vm is not None:
             self.vm.quit()
             self.vm = None

@@ -94,14 +94,21 @@ def read_trajectory(folder: Path) -> TrajectoryEvidence:
             step = json.loads(raw)
         except ValueError as e:
             raise ValueError(f"{path}:{n}: not JSON ({e})") from None
-        action = step.get("action") or {}
-        args = json.dumps(action.get("arguments"), ensure_ascii=False)
-        if len(args) > ARGUMENT_CHARS:
-            args = args[:ARGUMENT_CHARS] + "..."
-        lines.append(
-            f"{step.get('step_num')}. {action.get('method')} {action.get('path')} {args} -> {step.get('status')} "
-            f"in {step.get('seconds')} s"
-        )
+        if not isinstance(step, dict):
+            raise ValueError(f"{path}:{n}: not a JSON object")
+        action = step.get("action")
+        if isinstance(action, dict):  # ours: the control API request
+            args = json.dumps(action.get("arguments"), ensure_ascii=False)
+            if len(args) > ARGUMENT_CHARS:
+                args = args[:ARGUMENT_CHARS] + "..."
+            what = (
+                f"{action.get('method')} {action.get('path')} {args} -> {step.get('status')} in {step.get('seconds')} s"
+            )
+        else:  # OSWorld's runners write the agent's action as it gave it (pyautogui code, a string)
+            what = str(action)
+            if len(what) > ARGUMENT_CHARS:
+                what = what[:ARGUMENT_CHARS] + "..."
+        lines.append(f"{step.get('step_num', n)}. {what}")
     total = len(lines)
     if total > MAX_ACTIONS:
         half = MAX_ACTIONS // 2

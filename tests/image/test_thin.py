@@ -18,6 +18,7 @@ from builder.image.thin import (
     base_sha256,
     check_base,
     image_record,
+    is_base_file,
     place_base,
     relative_backing,
     sha256_of,
@@ -118,6 +119,22 @@ def test_a_missing_or_different_base_is_refused_with_what_to_do(base, tmp_path):
         resolve_image(str(build))
     with pytest.raises(ThinImageError, match="not a qcow2"):
         backing_name(build / "manifest.json")
+    # The header must name the base the manifest records, by a base image's name, nothing else.
+    manifest["image"]["base"]["file"] = "base-ffffffffffffffff.qcow2"
+    with pytest.raises(ThinImageError, match="not the base its manifest records"):
+        check_base(build / "persona.qcow2", manifest)
+    assert not is_base_file("base-/../../tmp/x.qcow2") and not is_base_file("/etc/base-0123456789abcdef.qcow2")
+
+
+def test_a_pulled_image_may_not_name_any_other_backing_file(base, tmp_path):
+    """A download whose header names a host file (here the base by absolute path, standing in for ~/.ssh/...) is
+    refused by pull-image before run-image could open it."""
+    evil = tmp_path / "evil.qcow2"
+    subprocess.run(
+        ["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(base), "-F", "qcow2", str(evil), "64M"], check=True
+    )
+    with pytest.raises(P.PullError, match="not a base image beside it: refused"):
+        P.pull(evil.as_uri(), sha256=sha256_of(evil), cache_dir=tmp_path / "cache")
 
 
 def test_publish_and_pull_fetch_a_shared_base_once(base, tmp_path):

@@ -321,6 +321,14 @@ def test_the_judge_reads_the_trajectory_and_sees_its_last_screenshots(tmp_path):
         server.shutdown()
     with pytest.raises(ValueError, match="no traj.jsonl"):
         read_trajectory(tmp_path)
+    # OSWorld's own runners write the agent's action as it gave it: listed as it is.
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "traj.jsonl").write_text(json.dumps({"step_num": 1, "action": "pyautogui.click(10, 20)"}) + "\n")
+    assert read_trajectory(theirs).actions == ["1. pyautogui.click(10, 20)"]
+    (theirs / "traj.jsonl").write_text("[1, 2]\n")
+    with pytest.raises(ValueError, match="not a JSON object"):
+        read_trajectory(theirs)
     r = subprocess.run(
         [sys.executable, "-m", "builder.tasks.cli", "bank-001", "--trajectory", str(folder)],
         capture_output=True,
