@@ -111,7 +111,8 @@ def _app(task_id: str) -> str:
 
 def _own(task: Task) -> tuple[set[int], list[str]]:
     """The numbers ``task`` itself expects (its amounts, counts and the numbers inside its text answers) and the
-    spellings of its text answers."""
+    spellings of its text answers, plus the texts its own end-state checks name (the booking it acts on: "Trip
+    DAFLUK is cancelled, no refund" is a right answer to cancelling trip DAFLUK, never another candidate)."""
     nums: set[int] = set()
     texts: list[str] = []
     for _, c in _answer_checks(task):
@@ -124,6 +125,12 @@ def _own(task: Task) -> tuple[set[int], list[str]]:
 
     for text in texts:  # "Fichtenstraße 30" expects 30 too: never reject it beside the address
         nums |= numbers(text)
+    for item in task.rubric:
+        c = item.check
+        if c is not None and c.type == "sql":
+            texts += [
+                v for v in (*(c.params or ()), *(x for row in c.expected or () for x in row)) if isinstance(v, str)
+            ]
     return nums, texts
 
 
