@@ -287,7 +287,7 @@ def _summary(console: Console, final: Path, timings: dict[str, float]) -> None:
     table = Table(title=f"Built {final}", show_lines=False)
     table.add_column("artifact")
     table.add_column("size", justify="right")
-    for path in sorted(final.iterdir()):
+    for path in sorted(p for p in final.iterdir() if not p.name.startswith(".")):
         size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.is_dir() else path.stat().st_size
         note = (
             " (shared base, hard link)"

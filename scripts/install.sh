@@ -35,8 +35,9 @@ if [ "${PERSONA_NO_OSWORLD:-0}" != 1 ]; then
     "$ow/bin/pip" install --quiet --require-hashes -r requirements.lock
     "$ow/bin/pip" install --quiet --no-deps desktop-env==1.0.2
     numpy_pin="numpy==$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')"
-    "$ow/bin/pip" install --quiet -r requirements-osworld.txt -c <(echo "$numpy_pin")
-    "$ow/bin/pip" install --quiet --no-deps -e .
+    # --no-warn-conflicts: desktop-env's own pins (torch 2.5, boto3, ...) are unmet on purpose (installed --no-deps)
+    "$ow/bin/pip" install --quiet --no-warn-conflicts -r requirements-osworld.txt -c <(echo "$numpy_pin")
+    "$ow/bin/pip" install --quiet --no-warn-conflicts --no-deps -e .
     "$ow/bin/python" -c "from desktop_env.desktop_env import DesktopEnv" 2>/dev/null
     printf '%s' "$want" > "$stamp"
   fi

@@ -81,6 +81,8 @@ GUEST_CONTROL_PORT = 5000
 BOOT_TIMEOUT = float(os.environ.get("PERSONA_BOOT_TIMEOUT", "1200"))
 #: How long a reset may take to reach every app healthy again.
 RESET_TIMEOUT = float(os.environ.get("PERSONA_RESET_TIMEOUT", "120"))
+#: Seconds a stop waits for the power-off of a guest still booting cold (no reset point yet) before killing it.
+BOOTING_STOP_S = 10.0
 #: Seconds the desktop is left to settle before the reset point is saved.
 SETTLE_SECONDS = float(os.environ.get("PERSONA_SETTLE_SECONDS", "10"))
 #: How long to wait, after the desktop settled, for the guest to load every app's start page (persona-warm).
@@ -132,13 +134,14 @@ class ImageRef:
         return {a["name"]: by_path["layer" + a["database"]] for a in self.apps}
 
 
-def resolve_image(arg: str) -> ImageRef:
+def resolve_image(arg: str, cache_dir: str | os.PathLike | None = None) -> ImageRef:
     """``PATH|NAME`` → :class:`ImageRef`.
 
     A folder must hold ``persona.qcow2`` (and normally ``manifest.json``); a file must be a qcow2
     (``manifest.json`` beside it is read when present). A thin image's base must be beside it and
     match the manifest's SHA-256 (:func:`builder.image.thin.check_base`). Anything else is looked up as a pulled image
-    name (``NAME[:TAG]``, :func:`builder.runtime.pull.resolve_local`). Raises :class:`RunError`.
+    name (``NAME[:TAG]`` in pull-image's cache, or ``cache_dir`` when given: its ``--cache-dir``;
+    :func:`builder.runtime.pull.resolve_local`). Raises :class:`RunError`.
     """
     p = Path(arg).expanduser()
     if p.is_dir():
@@ -158,7 +161,7 @@ def resolve_image(arg: str) -> ImageRef:
         except ImportError as e:  # pragma: no cover - pull.py ships with this package
             raise RunError(f"{arg}: not a path, and pulled images cannot be looked up ({e})") from None
         try:
-            return resolve_image(str(resolve_local(arg)))
+            return resolve_image(str(resolve_local(arg, cache_dir)))
         except RunError:
             raise
         except Exception as e:
@@ -692,10 +695,14 @@ class Machine:
 
     # -- stop
     def stop(self, timeout: float = 120.0) -> bool:
-        """ACPI power-off; QEMU is killed after ``timeout`` s. Returns True for a clean power-off."""
+        """ACPI power-off; QEMU is killed after ``timeout`` s (after :data:`BOOTING_STOP_S` while a cold boot has
+        not yet saved its reset point: a booting guest ignores ACPI, and its overlay is thrown away by the next start
+        anyway). Returns True for a clean power-off."""
         self.drop_recording()
         clean = True
         if self.vm is not None:
+            if not self.ready and not self.restored and not (self.state_dir / "state.json").is_file():
+                timeout = min(timeout, BOOTING_STOP_S)
             clean = self.vm.shutdown(timeout)
             self.vm = None
         if self._lock_fd is not None:
@@ -1071,7 +1078,17 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--memory", default="4G", help="guest memory (default 4G)")
     ap.add_argument("--cpus", type=int, default=2, help="guest CPUs (default 2)")
-    ap.add_argument("--accel", default=os.environ.get("PERSONA_ACCEL") or "auto", choices=["auto", "kvm", "tcg"])
+    ap.add_argument(
+        "--accel",
+        default=os.environ.get("PERSONA_ACCEL") or "auto",
+        choices=["auto", "kvm", "tcg"],
+        help="auto: KVM when it really works, else TCG (default auto, or $PERSONA_ACCEL)",
+    )
+    ap.add_argument(
+        "--cache-dir",
+        type=Path,
+        help="where a pulled NAME[:TAG] is looked up: pull-image's --cache-dir (default its own cache)",
+    )
     ap.add_argument("--state-dir", type=Path, help="overlay and reset point (default under $XDG_STATE_HOME)")
     ap.add_argument("--fresh", action="store_true", help="throw away the saved overlay and boot cold")
     ap.add_argument("--no-snapshot", action="store_true", help="no reset point (POST /reset then fails)")
@@ -1093,7 +1110,7 @@ def main(argv: list[str] | None = None) -> None:
     server: ControlServer | None = None
     try:
         try:
-            ref = resolve_image(a.image)
+            ref = resolve_image(a.image, a.cache_dir)
             if a.as_of:
                 try:
                     q.parse_as_of(a.as_of)
@@ -1140,7 +1157,10 @@ def main(argv: list[str] | None = None) -> None:
             time.sleep(1)
     except KeyboardInterrupt:
         pass
-    say(f"stopping: powering the guest off (up to {a.shutdown_timeout:.0f}s)")
+    if m is not None and not m.ready and not m.restored and not (m.state_dir / "state.json").is_file():
+        say(f"stopping: the guest is still booting (no reset point yet), so it is stopped within {BOOTING_STOP_S:.0f}s")
+    else:
+        say(f"stopping: powering the guest off (up to {a.shutdown_timeout:.0f}s)")
     if server is not None:
         server.shutdown()
     t0 = time.monotonic()

@@ -44,7 +44,7 @@ from .grade import REPORTED, grade, graded_apps
 from .judge import openai_judge, read_trajectory
 from .model import Task
 from .mypcbench import GUEST_RESPONSE, mypcbench_id
-from .osworld_hooks import fetch_database, fetch_home_files
+from .osworld_hooks import StartStateError, fetch_database, fetch_home_files, start_databases
 
 APPS_ROOT = Path("var/lib/persona-desktop/apps")
 
@@ -197,6 +197,13 @@ def main(argv: list[str] | None = None) -> None:
     apps = graded_apps(task)
     initial = databases_under(initial_root, apps)
     unseeded = sorted({i.check.app for i in task.rubric if i.check.type == "state_diff"} - initial.keys())
+    if unseeded and args.control and args.initial is None:
+        # A pulled bundle has no layer/: the running machine keeps its start state (run-image's /state/seeded).
+        try:
+            initial.update(start_databases(args.control, unseeded, Path(tempfile.mkdtemp(prefix="grade-start-"))))
+        except StartStateError as e:
+            _fail(str(e))
+        unseeded = []
     if unseeded:
         _fail(
             f"{task.id} compares {', '.join(unseeded)} with its start state, which is not under {initial_root}: "

@@ -86,7 +86,15 @@ def main(argv: list[str] | None = None) -> int:
     if any(i.check.type == "file" for i in task.rubric):
         print(f"oracle_agent: {task.id} writes home files; this agent only acts through the apps", file=sys.stderr)
         return 2
-    guest = json.loads((a.bundle / "layer" / "etc" / "persona-desktop" / "guest.json").read_text())
+    guest_json = a.bundle / "layer" / "etc" / "persona-desktop" / "guest.json"
+    if not guest_json.is_file():
+        print(
+            f"oracle_agent: {a.bundle} has no layer/ (a pulled image's folder has none): the reference solutions sign "
+            "in with the session cookies of the build folder's layer/etc/persona-desktop/guest.json",
+            file=sys.stderr,
+        )
+        return 2
+    guest = json.loads(guest_json.read_text())
     apps = guest["apps"]
     u = urllib.parse.urlsplit(a.http)
     with tempfile.TemporaryDirectory(prefix="oracle-agent-") as td:
