@@ -156,6 +156,7 @@ def test_publish_and_pull_fetch_a_shared_base_once(base, tmp_path):
     assert second.transfers[base.name].cached and second.transfers["persona.qcow2"].fetched > 0
     assert "was already in the cache" in second.summary()
     stored = cache / "_bases" / sha256_of(base)[:16] / base.name
+    assert resolve_image("bo-chen", cache).qcow2 == second.qcow2.resolve()  # run-image NAME --cache-dir
     for r in (first, second):
         assert (r.folder / base.name).samefile(stored)
         assert resolve_image(str(r.folder)).qcow2 == r.qcow2.resolve()

@@ -10,6 +10,7 @@ boots the image once. Run alone, it makes that reset point first (one cold boot 
 from __future__ import annotations
 
 import json
+import shutil
 import os
 import subprocess
 import sys
@@ -298,6 +299,12 @@ def test_grade_reads_a_running_machines_end_state(served_clone, tmp_path, capsys
     kept = tmp_path / "end-state"
     assert grade("bank/bill-pay", "--control", url, "--save-state", str(kept))["score"] == 100
     assert grade("bank/bill-pay", "--state", str(kept))["score"] == 100  # graded again later
+    # A pulled bundle has no layer/: the start state its state-diff item needs comes from the machine.
+    pulled = tmp_path / "pulled"
+    shutil.copytree(BUILD / "tasks", pulled / "tasks")
+    shutil.copy(BUILD / "manifest.json", pulled)
+    cli.main(["bank/bill-pay", "--bundle", str(pulled), "--control", url, "--json"])
+    assert json.loads(capsys.readouterr().out)["score"] == 100
     bank = {p.name: p for p in app_probes(world, discover())}["bank"]
     import sqlite3
 
