@@ -79,6 +79,7 @@ class HostAgent:
         self.idle: list[str] = []
         self.used: set[str] = set()
         self._cv = threading.Condition()
+        self._images_lock = threading.Lock()
         for _ in range(vms):
             self.idle.append(self.host.add(bundles[0]).id)
         self.host.watch()
@@ -88,16 +89,20 @@ class HostAgent:
         from .template import load_template
         from .host import ensure_template
 
-        if bundle not in self.host.refs:
-            ref = resolve_image(bundle)
-            self.host.refs[bundle] = ref
-            try:
-                self.host.templates[bundle] = load_template(ref)
-            except Exception:  # noqa: BLE001 -- any stale or missing template is written again
-                self.host.templates[bundle] = ensure_template(
-                    ref, self.host.memory_mb, self.host.cpus, self.host.accel, self.host.progress
-                )
-        return self.host.refs[bundle]
+        # Episodes run on several threads of this actor: one writes a new image's template while the others wait, and
+        # the image is known to the host (refs) only once its template is there.
+        with self._images_lock:
+            if bundle not in self.host.refs:
+                ref = resolve_image(bundle)
+                try:
+                    template = load_template(ref)
+                except Exception:  # noqa: BLE001 -- any stale or missing template is written again
+                    template = ensure_template(
+                        ref, self.host.memory_mb, self.host.cpus, self.host.accel, self.host.progress
+                    )
+                self.host.templates[bundle] = template
+                self.host.refs[bundle] = ref
+            return self.host.refs[bundle]
 
     def run(self, bundle: str, task_line: str, agent: str, timeout: float | None = None) -> dict:
         """Run one episode of the task (its ``tasks.jsonl`` line) of ``bundle`` on a free VM; return run-task's
