@@ -799,12 +799,7 @@ class ControlHandler(JSONHandler):
             except (BootError, OSError) as e:
                 self._json(500, {"status": "error", "error": str(e)})
                 return
-            self.send_response(200)
-            self.send_header("Content-Type", "application/vnd.sqlite3")
-            self.send_header("Content-Length", str(len(data)))
-            self.send_header("X-Persona-SHA256", hashlib.sha256(data).hexdigest())
-            self.end_headers()
-            self.wfile.write(data)
+            self._send_bytes(data, "application/vnd.sqlite3", {"X-Persona-SHA256": hashlib.sha256(data).hexdigest()})
             return
         if path.startswith("/state/apps/") and self.command == "GET":
             name = path[len("/state/apps/") :]
@@ -816,11 +811,7 @@ class ControlHandler(JSONHandler):
             except (BootError, OSError) as e:
                 self._json(500, {"status": "error", "error": str(e)})
                 return
-            self.send_response(200)
-            self.send_header("Content-Type", "application/vnd.sqlite3")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            self._send_bytes(data, "application/vnd.sqlite3")
             return
         if path in ("/start_recording", "/end_recording") and self.command == "POST":
             self._body()
@@ -880,12 +871,7 @@ class ControlHandler(JSONHandler):
                 return
             finally:
                 video.out.unlink(missing_ok=True)
-        self.send_response(200)
-        self.send_header("Content-Type", "video/mp4")
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("X-Persona-Recording", json.dumps(video.summary() | {"bytes": len(data)}))
-        self.end_headers()
-        self.wfile.write(data)
+        self._send_bytes(data, "video/mp4", {"X-Persona-Recording": json.dumps(video.summary() | {"bytes": len(data)})})
 
     def _trajectory(self, what: str) -> None:
         """``POST /trajectory/start {"name"}``: record the requests from here on (:mod:`builder.runtime.trajectory`);
@@ -947,9 +933,15 @@ class ControlHandler(JSONHandler):
             for f in sorted(folder.iterdir()):
                 tar.add(f, arcname=f.name)
         data = buf.getvalue()
+        self._send_bytes(data, "application/x-tar")
+
+    def _send_bytes(self, data: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:
+        """Answer 200 with ``data`` as ``content_type`` (and ``headers``)."""
         self.send_response(200)
-        self.send_header("Content-Type", "application/x-tar")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
         self.end_headers()
         self.wfile.write(data)
 

@@ -338,22 +338,27 @@ def test_the_judge_reads_the_trajectory_and_sees_its_last_screenshots(tmp_path):
     assert r.returncode == 2 and "--trajectory is read by the judge" in r.stderr
 
 
+def _transfer_item(weight: int) -> RubricItem:
+    """A rubric item met by one new bank transfer of $45.00."""
+    return RubricItem(
+        id="row",
+        requirement="A transfer of $45.00",
+        weight=weight,
+        check=Check(
+            type="sql",
+            app="bank",
+            query="SELECT COUNT(*) FROM transfers WHERE amount_cents = ?",
+            params=[4500],
+            expected=[[1]],
+        ),
+    )
+
+
 def test_exports_keep_the_rubric(dbs):
     before, after = dbs
     task = _task(
         [
-            RubricItem(
-                id="row",
-                requirement="A transfer of $45.00",
-                weight=70,
-                check=Check(
-                    type="sql",
-                    app="bank",
-                    query="SELECT COUNT(*) FROM transfers WHERE amount_cents = ?",
-                    params=[4500],
-                    expected=[[1]],
-                ),
-            ),
+            _transfer_item(70),
             RubricItem(id="only", requirement="Nothing else changed", weight=30, check=DIFF),
         ]
     )
@@ -386,18 +391,7 @@ def test_osworld_metric_without_a_judge_says_what_it_scored(dbs, tmp_path, caplo
     _apply(after, "INSERT INTO transfers VALUES (2, 4500, 'x')")
     task = _task(
         [
-            RubricItem(
-                id="row",
-                requirement="A transfer of $45.00",
-                weight=60,
-                check=Check(
-                    type="sql",
-                    app="bank",
-                    query="SELECT COUNT(*) FROM transfers WHERE amount_cents = ?",
-                    params=[4500],
-                    expected=[[1]],
-                ),
-            ),
+            _transfer_item(60),
             RubricItem(id="memo", requirement="The memo says what the money is for", weight=40),
         ]
     )
