@@ -301,7 +301,7 @@ class Machine:
         self._video_count = 0
 
     def grab_screen(self, ppm: Path) -> None:
-        """Write the guest's screen to ``ppm`` (binary PPM) through QMP's lock (HMP ``screendump``).
+        """Write the guest's screen to ``ppm`` (binary PPM) with QMP ``screendump`` under the machine's QMP lock.
         Raises :class:`RunError` when there is no machine or QEMU wrote nothing."""
         vm = self.vm
         if vm is None or vm.qmp is None:
