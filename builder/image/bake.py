@@ -32,7 +32,7 @@ from zoneinfo import ZoneInfo
 from . import qemu as q
 from .qemu import parse_as_of, rtc_base  # noqa: F401  (re-exported: the bake's callers use them)
 from .base import PACKER_TEMPLATE, BaseImageError, convert
-from .thin import ThinImageError, place_base, relative_backing
+from .thin import ThinImageError, base_sha256, place_base, relative_backing
 from .packer import PackerError, iter_packer, packer_env
 
 Progress = Callable[[str], None]
@@ -175,6 +175,7 @@ def bake(
                 progress(f"compressing the delta on {base.name} (qemu-img convert -c zstd -B)")
                 convert(overlay, tmp, work / "convert.log", src_fmt="qcow2", backing=base)
                 relative_backing(tmp, base.name)
+                base_sha256(base)  # hashed once per cached base; the record goes along with each placed link
                 place_base(base, out_qcow2.parent)
             else:
                 progress("compressing (qemu-img convert -c zstd)")

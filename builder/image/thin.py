@@ -91,13 +91,22 @@ def base_sha256(base: Path) -> str:
     except (OSError, ValueError, KeyError):
         pass
     digest = sha256_of(base)
+    record_sha256(base, digest)
+    return digest
+
+
+def record_sha256(base: Path, digest: str) -> None:
+    """Write the record :func:`base_sha256` trusts: ``digest`` for ``base`` as it is now (size, mtime), for a
+    caller that has just hashed or verified the file (a pull). Best effort: a read-only folder keeps no record."""
+    base = Path(base)
+    rec_path = _record_path(base)
     try:
+        st = base.stat()
         tmp = rec_path.with_name(rec_path.name + f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps({"sha256": digest, "size": st.st_size, "mtime_ns": st.st_mtime_ns}) + "\n")
         os.replace(tmp, rec_path)
     except OSError:
         pass
-    return digest
 
 
 def relative_backing(qcow2: Path, base_name: str) -> None:
@@ -120,10 +129,14 @@ def place_base(base: Path, folder: Path) -> Path:
 
     A hard link when both are on one filesystem (no bytes copied), else a copy that shares
     extents where the filesystem can (``cp --reflink=auto``). A link to the same file already there
-    is kept; any other file of that name is replaced. Raises OSError when neither works (a full disk).
+    is kept; any other file of that name is replaced. The base's SHA-256 record goes along (a hard
+    link keeps its size and mtime, so :func:`base_sha256` need not hash it again; a copy's differs and
+    is hashed once). Raises OSError when neither works (a full disk).
     """
     base, folder = Path(base), Path(folder)
     dest = folder / base.name
+    if _record_path(base).is_file():
+        shutil.copyfile(_record_path(base), _record_path(dest))
     if dest.exists() and os.path.samefile(dest, base):
         return dest
     tmp = folder / f".{base.name}.{os.getpid()}.tmp"

@@ -88,7 +88,15 @@ from urllib.request import url2pathname
 
 import requests
 
-from ..image.thin import ThinImageError, backing_name, base_sha256, is_base_file, place_base
+from ..image.thin import (
+    ThinImageError,
+    backing_name,
+    base_sha256,
+    check_base,
+    is_base_file,
+    place_base,
+    record_sha256,
+)
 
 FORMAT = 1
 DEFAULT_TAG = "latest"
@@ -1082,7 +1090,7 @@ def pull(
                 base = _hf_base(parse_hf(ref), folder)
             if base is not None:
                 name, transfers[name] = _fetch_base(root, base, folder, **how)
-            _check_pulled_base(folder, main_name, base, label)
+            _check_pulled_base(folder, main_name, label)
             if latest_note:
                 _atomic_write(latest_note[0], (latest_note[1] + "\n").encode())
     except OSError as e:
@@ -1090,7 +1098,7 @@ def pull(
     return PullResult(folder / main_name, folder, label, transfers)
 
 
-def _check_pulled_base(folder: Path, main_name: str, base: Remote | None, label: str) -> None:
+def _check_pulled_base(folder: Path, main_name: str, label: str) -> None:
     """A pulled qcow2 may name one backing file only: a ``base-<hash16>.qcow2`` beside it, the one its manifest
     records, fetched with the SHA-256 the manifest records. Anything else from a download (an absolute path, a host
     file) is refused before run-image could open it. Raises PullError."""
@@ -1105,15 +1113,15 @@ def _check_pulled_base(folder: Path, main_name: str, base: Remote | None, label:
             f"index or hf:// (both fetch its base), or put {thin} into {folder}"
         )
     try:
-        recorded = (json.loads((folder / MANIFEST).read_text()).get("image") or {}).get("base") or {}
-    except (OSError, ValueError, AttributeError):
-        recorded = {}
-    if recorded and recorded.get("file") != thin:
-        raise PullError(f"{label}: the image's base is {thin} but its manifest records {recorded.get('file')!r}")
-    if recorded and base is not None and base.sha256 and recorded.get("sha256") != base.sha256:
-        raise PullError(
-            f"{label}: the base fetched has SHA-256 {base.sha256}, its manifest records {recorded.get('sha256')}"
-        )
+        manifest = json.loads((folder / MANIFEST).read_text())
+    except (OSError, ValueError):
+        manifest = None
+    try:
+        # run-image's own check: the header names the manifest's base, which has the manifest's SHA-256 (read from
+        # the record the fetch wrote, not hashed again)
+        check_base(folder / main_name, manifest if isinstance(manifest, dict) else None)
+    except ThinImageError as e:
+        raise PullError(f"{label}: {e}") from None
 
 
 def _backing_or_none(path: Path) -> str | None:
@@ -1132,6 +1140,8 @@ def _fetch_base(root: Path, remote: Remote, folder: Path, **how) -> tuple[str, T
     store.mkdir(parents=True, exist_ok=True)
     with _locked(store / ".pull.lock", f"base {name}", how["reporter"].say):
         t = _fetch(remote, store / name, **how)
+        if remote.sha256:
+            record_sha256(store / name, remote.sha256)  # verified just now: run-image need not hash it again
     place_base(store / name, folder)
     return name, t
 

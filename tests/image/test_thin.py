@@ -159,6 +159,9 @@ def test_publish_and_pull_fetch_a_shared_base_once(base, tmp_path):
     assert resolve_image("bo-chen", cache).qcow2 == second.qcow2.resolve()  # run-image NAME --cache-dir
     for r in (first, second):
         assert (r.folder / base.name).samefile(stored)
+        # the fetch verified the base: its record came along, so run-image trusts it without hashing 800 MB again
+        record = json.loads((r.folder / f".{base.name}.sha256.json").read_text())
+        assert record["sha256"] == sha256_of(base) and record["size"] == base.stat().st_size
         assert resolve_image(str(r.folder)).qcow2 == r.qcow2.resolve()
         same = subprocess.run(
             ["qemu-img", "compare", "-q", str(r.qcow2), str(tmp_path / "out" / r.folder.parent.name / "persona.qcow2")],
