@@ -11,7 +11,7 @@ from importlib import metadata
 from pathlib import Path
 
 from .apps import App
-from .bundle_format import BUNDLE_FORMAT
+from .bundle_format import BUNDLE_FORMAT, sha256_file
 from .tasks import collect
 from .tasks.export import write_exports
 from .tasks.mypcbench import write_mypcbench
@@ -28,15 +28,6 @@ _TOOLS = {
     "qemu-system-x86_64": ["qemu-system-x86_64", "--version"],
     "mmdebstrap": ["mmdebstrap", "--version"],
 }
-
-
-def sha256_file(path: Path) -> str:
-    """Hex SHA-256 of a file, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def tree_hash(root: Path, skip: tuple[str, ...] = ("node_modules", ".next", "__pycache__")) -> str:

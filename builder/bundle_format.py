@@ -1,11 +1,14 @@
 """The task bundle's format number (docs/bundle-format.md says what each number means and what bumps it).
 
 ``manifest.json`` carries it as ``bundle_format``, every line of ``tasks/tasks.jsonl`` as ``format``. This module
-imports nothing, so the runtime (run-image in its container) can check a bundle without the builder's
-dependencies.
+imports only the standard library, so the runtime (run-image in its container) can check a bundle without the
+builder's dependencies; :func:`sha256_file` is the digest of the manifest's artifacts and ``SHA256SUMS``.
 """
 
 from __future__ import annotations
+
+import hashlib
+from pathlib import Path
 
 #: The format this code writes and the newest it reads.
 BUNDLE_FORMAT = 2
@@ -27,3 +30,13 @@ def check_bundle_format(found: object, where: str) -> None:
             f"{where}: bundle format {found} is newer than this persona-desktop reads ({BUNDLE_FORMAT}); "
             "update persona-desktop to read it"
         )
+
+
+def sha256_file(path: Path) -> str:
+    """Hex SHA-256 of a file, read in 1 MiB blocks (the digests of ``manifest.json``'s artifacts and ``SHA256SUMS``;
+    an 800 MB base image takes 2-4 s)."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -19,7 +19,6 @@ big-endian).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -28,12 +27,13 @@ import struct
 import subprocess
 from pathlib import Path
 
+from ..bundle_format import sha256_file
+
 QCOW2_MAGIC = b"QFI\xfb"
 #: A base image's file name: ``base-`` and the first 16 hex digits of its recipe's hash (builder/image/base.py).
 BASE_NAME = re.compile(r"base-[0-9a-f]{16}\.qcow2")
 #: The longest backing file name QEMU writes or reads (its own limit).
 MAX_BACKING_NAME = 1023
-_CHUNK = 1 << 20
 
 
 class ThinImageError(Exception):
@@ -61,15 +61,6 @@ def backing_name(qcow2: Path) -> str | None:
     return raw.decode("utf-8", "replace")
 
 
-def sha256_of(path: Path) -> str:
-    """SHA-256 hex of a file, read in 1 MiB chunks (an 800 MB base takes 2-4 s)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(_CHUNK):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def _record_path(base: Path) -> Path:
     return base.with_name(f".{base.name}.sha256.json")
 
@@ -90,7 +81,7 @@ def base_sha256(base: Path) -> str:
             return str(rec["sha256"])
     except (OSError, ValueError, KeyError):
         pass
-    digest = sha256_of(base)
+    digest = sha256_file(base)
     record_sha256(base, digest)
     return digest
 

@@ -17,7 +17,8 @@ import pytest
 
 from builder.apps import discover
 from builder.image.boot import app_probes, check_booted_image
-from builder.image.thin import backing_name, check_base, sha256_of
+from builder.bundle_format import sha256_file
+from builder.image.thin import backing_name, check_base
 
 from tests.conftest import DEFAULT_PERSONA, REPO
 
@@ -57,7 +58,7 @@ def test_build_image_writes_a_verified_bundle(built):
     base = built / image["base"]["file"]
     assert backing_name(built / "persona.qcow2") == base.name and base.stat().st_nlink >= 2
     assert image["base"]["size"] == base.stat().st_size
-    assert sums[base.name] == image["base"]["sha256"] == sha256_of(base)
+    assert sums[base.name] == image["base"]["sha256"] == sha256_file(base)
     assert qcow2["size"] <= 100 * 1024 * 1024, f"the persona's delta is {qcow2['size'] / 2**20:.1f} MiB"
     assert check_base(built / "persona.qcow2", manifest) == base
     assert [p.name for p in OUT.glob(".dana-whitfield.*")] == [".dana-whitfield.lock"], "staging folders left behind"

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from builder.bundle_format import sha256_file
 from builder.image.base import convert
 from builder.image.thin import (
     ThinImageError,
@@ -21,7 +22,6 @@ from builder.image.thin import (
     is_base_file,
     place_base,
     relative_backing,
-    sha256_of,
 )
 from builder.runtime import pull as P
 from builder.runtime.run import RunError, resolve_image
@@ -81,14 +81,14 @@ def test_a_thin_build_holds_only_the_delta_and_names_its_base_beside_it(base, tm
     assert manifest["image"] == {
         "qcow2": "persona.qcow2",
         "form": "thin",
-        "base": {"file": base.name, "size": base.stat().st_size, "sha256": sha256_of(base)},
+        "base": {"file": base.name, "size": base.stat().st_size, "sha256": sha256_file(base)},
     }
     assert check_base(qcow2, manifest) == beside
     ref = resolve_image(str(build))  # run-image's, the host agent's and the Docker wrapper's way in
     assert ref.qcow2 == qcow2.resolve()
     # The hash is recorded beside the base and trusted while its size and mtime hold.
     assert base_sha256(beside) == manifest["image"]["base"]["sha256"]
-    assert json.loads((build / f".{base.name}.sha256.json").read_text())["sha256"] == sha256_of(base)
+    assert json.loads((build / f".{base.name}.sha256.json").read_text())["sha256"] == sha256_file(base)
 
 
 def test_a_full_image_needs_no_base(base, tmp_path):
@@ -134,7 +134,7 @@ def test_a_pulled_image_may_not_name_any_other_backing_file(base, tmp_path):
         ["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(base), "-F", "qcow2", str(evil), "64M"], check=True
     )
     with pytest.raises(P.PullError, match="not a base image beside it: refused"):
-        P.pull(evil.as_uri(), sha256=sha256_of(evil), cache_dir=tmp_path / "cache")
+        P.pull(evil.as_uri(), sha256=sha256_file(evil), cache_dir=tmp_path / "cache")
 
 
 def test_publish_and_pull_fetch_a_shared_base_once(base, tmp_path):
@@ -144,10 +144,10 @@ def test_publish_and_pull_fetch_a_shared_base_once(base, tmp_path):
     for persona, pattern in (("ann-lee", 0x33), ("bo-chen", 0x66)):
         build = _thin_build(base, tmp_path / "out" / persona, persona, pattern)
         entry = P.publish(build, pub, copy=True)
-        assert entry["base"]["url"] == f"bases/{sha256_of(base)[:16]}/{base.name}"
-        assert entry["base"]["sha256"] == sha256_of(base)
+        assert entry["base"]["url"] == f"bases/{sha256_file(base)[:16]}/{base.name}"
+        assert entry["base"]["sha256"] == sha256_file(base)
     assert [p.relative_to(pub.parent).as_posix() for p in pub.parent.rglob("base-*.qcow2")] == [
-        f"bases/{sha256_of(base)[:16]}/{base.name}"
+        f"bases/{sha256_file(base)[:16]}/{base.name}"
     ]
     cache = tmp_path / "cache"
     first = P.pull("ann-lee", index=str(pub), cache_dir=cache)
@@ -155,13 +155,13 @@ def test_publish_and_pull_fetch_a_shared_base_once(base, tmp_path):
     second = P.pull("bo-chen", index=str(pub), cache_dir=cache)
     assert second.transfers[base.name].cached and second.transfers["persona.qcow2"].fetched > 0
     assert "was already in the cache" in second.summary()
-    stored = cache / "_bases" / sha256_of(base)[:16] / base.name
+    stored = cache / "_bases" / sha256_file(base)[:16] / base.name
     assert resolve_image("bo-chen", cache).qcow2 == second.qcow2.resolve()  # run-image NAME --cache-dir
     for r in (first, second):
         assert (r.folder / base.name).samefile(stored)
         # the fetch verified the base: its record came along, so run-image trusts it without hashing 800 MB again
         record = json.loads((r.folder / f".{base.name}.sha256.json").read_text())
-        assert record["sha256"] == sha256_of(base) and record["size"] == base.stat().st_size
+        assert record["sha256"] == sha256_file(base) and record["size"] == base.stat().st_size
         assert resolve_image(str(r.folder)).qcow2 == r.qcow2.resolve()
         same = subprocess.run(
             ["qemu-img", "compare", "-q", str(r.qcow2), str(tmp_path / "out" / r.folder.parent.name / "persona.qcow2")],
@@ -171,7 +171,7 @@ def test_publish_and_pull_fetch_a_shared_base_once(base, tmp_path):
     # A plain URL pull of a thin image cannot know its base: it says so instead of leaving an image that won't boot.
     delta = tmp_path / "out" / "ann-lee" / "persona.qcow2"
     with pytest.raises(P.PullError, match=f"thin image on {base.name}.*index or hf://"):
-        P.pull(delta.as_uri(), sha256=sha256_of(delta), cache_dir=tmp_path / "cache2")
+        P.pull(delta.as_uri(), sha256=sha256_file(delta), cache_dir=tmp_path / "cache2")
     # An index entry whose base is not a base image's file name is refused by name.
     doc = json.loads(pub.read_text())
     doc["images"][0]["base"]["url"] = "bases/x/evil.qcow2"
