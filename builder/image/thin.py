@@ -128,22 +128,31 @@ def place_base(base: Path, folder: Path) -> Path:
     dest = folder / base.name
     if _record_path(base).is_file():
         shutil.copyfile(_record_path(base), _record_path(dest))
-    if dest.exists() and os.path.samefile(dest, base):
-        return dest
-    tmp = folder / f".{base.name}.{os.getpid()}.tmp"
+    if not (dest.exists() and os.path.samefile(dest, base)):
+        link_or_copy(base, dest)
+    return dest
+
+
+def link_or_copy(src: Path, dest: Path) -> None:
+    """Place ``src`` at ``dest`` through a temporary name beside it, so ``dest`` never holds half a file: a hard link
+    when both are on one filesystem, else a copy sharing extents where the filesystem can (``cp --reflink=auto``),
+    flushed to disk. Creates ``dest``'s folder. Raises OSError (a full disk: cp's message)."""
+    src, dest = Path(src), Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     try:
         try:
-            os.link(base, tmp)
+            os.link(src, tmp)
         except OSError:
-            if shutil.which("cp"):
-                subprocess.run(["cp", "--reflink=auto", str(base), str(tmp)], check=True)
-            else:  # pragma: no cover - coreutils are everywhere we run
-                shutil.copyfile(base, tmp)
+            r = subprocess.run(["cp", "--reflink=auto", str(src), str(tmp)], capture_output=True, text=True)
+            if r.returncode != 0:
+                raise OSError(f"cp {src} {tmp}: {r.stderr.strip()}")
+            with open(tmp, "rb+") as f:
+                os.fsync(f.fileno())
         os.replace(tmp, dest)
     finally:
         tmp.unlink(missing_ok=True)
-    return dest
 
 
 def image_record(folder: Path, qcow2_name: str = "persona.qcow2") -> dict:

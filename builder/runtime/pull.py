@@ -77,7 +77,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -94,6 +93,7 @@ from ..image.thin import (
     base_sha256,
     check_base,
     is_base_file,
+    link_or_copy,
     place_base,
     record_sha256,
 )
@@ -461,23 +461,6 @@ def write_index_entry(index_path: Path, entry: dict) -> dict:
     return doc
 
 
-def _publish_copy(src: Path, dest: Path) -> None:
-    """Place ``src`` at ``dest`` through a temporary name (a hard link when possible, else a copy)."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
-    tmp.unlink(missing_ok=True)
-    try:
-        try:
-            os.link(src, tmp)
-        except OSError:
-            shutil.copyfile(src, tmp)
-            with open(tmp, "rb+") as f:
-                os.fsync(f.fileno())
-        os.replace(tmp, dest)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 def _publish_base(build_dir: Path, index_dir: Path) -> str | None:
     """A thin build's base, placed once per digest under ``bases/<sha256[:16]>/`` beside the index.
 
@@ -493,7 +476,7 @@ def _publish_base(build_dir: Path, index_dir: Path) -> str | None:
     rel = f"bases/{digest[:16]}/{thin['file']}"
     dest = index_dir / rel
     if not (dest.is_file() and dest.stat().st_size == (build_dir / thin["file"]).stat().st_size):
-        _publish_copy(build_dir / thin["file"], dest)
+        link_or_copy(build_dir / thin["file"], dest)
     return rel
 
 
@@ -524,7 +507,7 @@ def publish(
             raise PullError(f"--copy: {base_url!r} leaves the index's folder")
         for name in (QCOW2, MANIFEST, TASKS):
             if (build_dir / name).is_file():
-                _publish_copy(build_dir / name, target / name)
+                link_or_copy(build_dir / name, target / name)
         base_image_url = _publish_base(build_dir, index_path.parent)
     else:
         base_image_url = None
