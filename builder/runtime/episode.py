@@ -191,8 +191,7 @@ class Control:
     def trajectory_stop(self, name: str, answer: str, dest: Path) -> dict | None:
         """Stop recording, with the final answer, and copy the trajectory into ``dest`` (created); its summary, or
         None when the server recorded nothing. Raises :class:`EpisodeError` when the copy fails."""
-        import io
-        import tarfile
+        from .trajectory import unpack
 
         r = self.http.post(self.url + "/trajectory/stop", json={"answer": answer}, timeout=60)
         if r.status_code != 200:
@@ -200,12 +199,10 @@ class Control:
         t = self.http.get(f"{self.url}/trajectories/{name}", timeout=300)
         if t.status_code != 200:
             raise EpisodeError(f"GET /trajectories/{name}: HTTP {t.status_code}")
-        dest.mkdir(parents=True, exist_ok=True)
-        with tarfile.open(fileobj=io.BytesIO(t.content)) as tar:
-            for member in tar.getmembers():
-                if not member.isfile() or "/" in member.name or member.name.startswith("."):
-                    raise EpisodeError(f"GET /trajectories/{name}: unexpected member {member.name!r}")
-                (dest / member.name).write_bytes(tar.extractfile(member).read())
+        try:
+            unpack(t.content, dest)
+        except ValueError as e:
+            raise EpisodeError(f"GET /trajectories/{name}: {e}") from None
         summary = {k: v for k, v in r.json().items() if k != "status"}
         return {**summary, "folder": str(dest)}
 

@@ -151,16 +151,12 @@ class HostAgent:
             self.used.add(vid)
             traj = result.get("trajectory")
             if traj:  # the folder is on this node: travel back to the driver as a tar
-                import io
                 import shutil
-                import tarfile
 
-                buf = io.BytesIO()
-                with tarfile.open(fileobj=buf, mode="w") as tar:
-                    for f in sorted(Path(traj["folder"]).iterdir()):
-                        tar.add(f, arcname=f.name)
+                from .trajectory import pack
+
+                result["trajectory_tar"] = pack(Path(traj["folder"]))
                 shutil.rmtree(traj["folder"], ignore_errors=True)
-                result["trajectory_tar"] = buf.getvalue()
             result.update(
                 {"host": self.name, "vm": vid, "seconds": round(time.monotonic() - t0, 1), "reset_seconds": reset_s}
             )
@@ -327,17 +323,13 @@ def run_fleet(
         path.parent.mkdir(parents=True, exist_ok=True)
         tar_bytes = r.pop("trajectory_tar", None)
         if tar_bytes is not None:  # the trajectory beside the result, as run-task leaves it
-            import io
             import shutil
-            import tarfile
+
+            from .trajectory import unpack
 
             folder = path.with_suffix("")
             shutil.rmtree(folder, ignore_errors=True)
-            folder.mkdir()
-            with tarfile.open(fileobj=io.BytesIO(tar_bytes)) as tar:
-                for member in tar.getmembers():
-                    if member.isfile() and "/" not in member.name:
-                        (folder / member.name).write_bytes(tar.extractfile(member).read())
+            unpack(tar_bytes, folder)
             r["trajectory"]["folder"] = str(folder)
         path.write_text(json.dumps(r, indent=2, ensure_ascii=False, sort_keys=True) + "\n")
         progress(f"fleet: {r['task_id']}: {r['score']}/100 on {r['host']}/{r['vm']} in {r['seconds']}s")

@@ -915,10 +915,7 @@ class ControlHandler(JSONHandler):
 
     def _send_trajectory(self, name: str) -> None:
         """``GET /trajectories/<name>``: the recorded folder as an uncompressed tar (its PNGs are compressed)."""
-        import io
-        import tarfile
-
-        from .trajectory import safe_name
+        from .trajectory import pack, safe_name
 
         m = self.server.machine
         try:
@@ -928,12 +925,7 @@ class ControlHandler(JSONHandler):
         if folder is None or safe_name(name) != name or not (folder / "trajectory.json").is_file():
             self._json(404, {"status": "error", "error": f"no finished trajectory {name!r}"})
             return
-        buf = io.BytesIO()
-        with tarfile.open(fileobj=buf, mode="w") as tar:
-            for f in sorted(folder.iterdir()):
-                tar.add(f, arcname=f.name)
-        data = buf.getvalue()
-        self._send_bytes(data, "application/x-tar")
+        self._send_bytes(pack(folder), "application/x-tar")
 
     def _send_bytes(self, data: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:
         """Answer 200 with ``data`` as ``content_type`` (and ``headers``)."""

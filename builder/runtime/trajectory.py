@@ -151,3 +151,31 @@ class Recorder:
             }
             (self.folder / "trajectory.json").write_text(json.dumps(summary, indent=2) + "\n")
             return summary
+
+
+def pack(folder: Path) -> bytes:
+    """A trajectory folder as an uncompressed tar (its PNGs are compressed already): its files by name, sorted, no
+    folders. How it travels: ``GET /trajectories/<name>``, and a fleet node's result to the driver."""
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for f in sorted(Path(folder).iterdir()):
+            tar.add(f, arcname=f.name)
+    return buf.getvalue()
+
+
+def unpack(data: bytes, dest: Path) -> None:
+    """Write the files of a :func:`pack` tar into ``dest`` (created). Raises ``ValueError`` for a member that is not
+    a plain file named without a folder or a leading dot (nothing is written outside ``dest``)."""
+    import io
+    import tarfile
+
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        for member in tar.getmembers():
+            if not member.isfile() or "/" in member.name or member.name.startswith("."):
+                raise ValueError(f"unexpected member {member.name!r}")
+            (dest / member.name).write_bytes(tar.extractfile(member).read())

@@ -271,3 +271,30 @@ def test_osworld_provider_control_url():
         p.save_state("x", "y")
     with pytest.raises(RuntimeError, match="POST http://127.0.0.1:9/reset"):
         RunImageProvider(None, "http://127.0.0.1:9").revert_to_snapshot("x", "init_state")
+
+
+def test_a_trajectory_travels_as_a_flat_tar_and_nothing_else_unpacks(tmp_path):
+    """pack/unpack (GET /trajectories/<name>, a fleet node's result): the files come back byte for byte; a member in
+    a folder, or a hidden one, is refused before anything is written outside the destination."""
+    import io
+    import tarfile
+
+    from builder.runtime.trajectory import pack, unpack
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "traj.jsonl").write_text('{"step_num": 1}\n')
+    (src / "step_0_x.png").write_bytes(b"\x89PNG" + bytes(range(50)))
+    unpack(pack(src), tmp_path / "dest")
+    assert {p.name: p.read_bytes() for p in (tmp_path / "dest").iterdir()} == {
+        p.name: p.read_bytes() for p in src.iterdir()
+    }
+    for bad in ("../evil.txt", "sub/x.png", ".hidden"):
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            info = tarfile.TarInfo(bad)
+            info.size = 1
+            tar.addfile(info, io.BytesIO(b"x"))
+        with pytest.raises(ValueError, match="unexpected member"):
+            unpack(buf.getvalue(), tmp_path / "dest2")
+    assert not (tmp_path / "evil.txt").exists()
