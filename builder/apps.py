@@ -86,7 +86,8 @@ def discover(apps_dir: Path = APPS_DIR, *, selected: bool = True) -> list[App]:
     for working on one app without building the others (the full build and CI leave it unset).
 
     Raises :class:`AppError` on a missing field or bad value in an ``app.yaml``, or when two
-    apps share a name or domain.
+    apps share a name, domain, database file or session cookie name (cookies are scoped to each
+    app's host, but the oracle agent, the Firefox profile and people reading a cookie jar key by name).
     """
     out = []
     for meta in sorted(Path(apps_dir).glob("*/app.yaml")):
@@ -121,7 +122,7 @@ def discover(apps_dir: Path = APPS_DIR, *, selected: bool = True) -> list[App]:
     services = [s for a in out for s in a.provides]
     if len(services) != len(set(services)):
         raise AppError(f"two apps provide the same service: {sorted({s for s in services if services.count(s) > 1})}")
-    for attr in ("name", "domain"):
+    for attr in ("name", "domain", "database", "session_cookie"):
         values = [getattr(a, attr) for a in out]
         clash = sorted({v for v in values if values.count(v) > 1})
         if clash:

@@ -37,7 +37,7 @@ class User(appkit.UserRow, Base):
 
 
 class Session(appkit.SessionRow, Base):
-    """A signed-in browser session; the cookie ``db_session`` carries ``token``."""
+    """A signed-in browser session; the cookie ``dash_session`` carries ``token``."""
 
 
 class Card(appkit.CardRow, Base):

@@ -595,6 +595,16 @@ def base_accounts(base_qcow2: Path) -> list[str] | None:
         return None
 
 
+def _need_space(where: Path, needed: int, what: str) -> None:
+    """Raise :class:`BaseImageError` unless the filesystem holding ``where`` has ``needed`` bytes free."""
+    free = shutil.disk_usage(where).free
+    if free < needed:
+        raise BaseImageError(
+            f"{what} need about {needed / 2**30:.1f} GiB free in {where}, which has {free / 2**30:.1f} GiB: "
+            "free some space or point PERSONA_CACHE at a larger disk"
+        )
+
+
 def _build(cache_dir: Path, site: SiteBuild, key: str, out: Path, progress: Progress) -> Path:
     if os.geteuid() != 0:
         raise BaseImageError("building the base image needs root (mmdebstrap --mode=root, chroot)")
@@ -605,6 +615,7 @@ def _build(cache_dir: Path, site: SiteBuild, key: str, out: Path, progress: Prog
     if work.exists():
         shutil.rmtree(work)
     work.mkdir()
+    _need_space(work, 6 << 30, "the Debian tree, the disk image and the qcow2")
     log = work / "build.log"
     rootfs = work / "rootfs"
     raw = work / "disk.raw"
@@ -617,6 +628,9 @@ def _build(cache_dir: Path, site: SiteBuild, key: str, out: Path, progress: Prog
         extract_rootfs(tarball, rootfs, log)
         customize(rootfs, site, key, log, progress)
         rootfs_bytes = int(subprocess.run(["du", "-sb", str(rootfs)], capture_output=True, text=True).stdout.split()[0])
+        # The raw disk holds the tree once more, and the qcow2 about half of it again: say so before mke2fs
+        # fails half-way with ENOSPC.
+        _need_space(work, rootfs_bytes * 17 // 10 + (512 << 20), "the disk image and its qcow2")
         t1 = time.monotonic()
         make_disk(rootfs, raw, log, progress)
         timings["mke2fs_s"] = round(time.monotonic() - t1, 1)
@@ -675,5 +689,10 @@ def ensure_base(repo_root: Path, cache_dir: Path, work_dir: Path, progress: Prog
     if out.exists():
         progress(f"base image cached: {out}")
         return out
+    started = time.monotonic()
     site = build_site(apps, work_dir, progress, apps_dir=apps_dir)
-    return build_base(cache_dir, site, progress)
+    progress(f"site ready in {time.monotonic() - started:.1f}s")
+    started = time.monotonic()
+    built = build_base(cache_dir, site, progress)
+    progress(f"base image ready in {time.monotonic() - started:.1f}s")
+    return built

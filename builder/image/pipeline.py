@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -40,4 +41,7 @@ def build_persona_image(
             f"username {g['username']!r} is a system account of the base image {base.name}; "
             "set identity.username in the persona to another name"
         )
-    return bake(base, Path(layer), Path(out_qcow2), as_of, progress, accel=accel, thin=thin)
+    started = time.monotonic()
+    out = bake(base, Path(layer), Path(out_qcow2), as_of, progress, accel=accel, thin=thin)
+    progress(f"bake done in {time.monotonic() - started:.1f}s")
+    return out

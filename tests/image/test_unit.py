@@ -157,7 +157,7 @@ def test_ppm_to_png_roundtrip():
 def _web(root: Path, name: str, domain: str) -> None:
     (root / f"apps/{name}/web/app").mkdir(parents=True)
     (root / f"apps/{name}/app.yaml").write_text(
-        f"name: {name}\ntitle: T {name}\ndomain: {domain}\ndatabase: {name}.sqlite\nsession_cookie: s\n"
+        f"name: {name}\ntitle: T {name}\ndomain: {domain}\ndatabase: {name}.sqlite\nsession_cookie: {name}_session\n"
     )
     (root / f"apps/{name}/web/app/layout.tsx").write_text("export default function L() {}\n")
 
@@ -170,7 +170,8 @@ def test_discover_apps_reads_app_yaml(tmp_path):
     metas = discover(root / "apps")
     assert [m.name for m in metas] == ["bank"]
     assert (
-        metas[0].session_cookie == "s" and metas[0].guest_database == "/var/lib/persona-desktop/apps/bank/bank.sqlite"
+        metas[0].session_cookie == "bank_session"
+        and metas[0].guest_database == "/var/lib/persona-desktop/apps/bank/bank.sqlite"
     )
     k1 = source_key(metas, root / "apps")
     (root / "apps/bank/app.yaml").write_text((root / "apps/bank/app.yaml").read_text() + "\n")
@@ -188,6 +189,11 @@ def test_discover_apps_reads_app_yaml(tmp_path):
     assert source_key(metas, root / "apps", root / "reference") != k4
     _web(root, "mail", "larkspurbank.test")
     with pytest.raises(AppError, match="domain"):
+        discover(root / "apps")
+    (root / "apps/mail/app.yaml").write_text(
+        "name: mail\ntitle: M\ndomain: m.test\ndatabase: m.sqlite\nsession_cookie: bank_session\n"
+    )
+    with pytest.raises(AppError, match="session_cookie"):
         discover(root / "apps")
     (root / "apps/mail/app.yaml").write_text(
         "name: work-chat\ntitle: M\ndomain: m.test\ndatabase: m.sqlite\nsession_cookie: m\n"
@@ -316,3 +322,9 @@ def test_app_settings_name_each_apps_tables():
         s = settings[a.name]
         assert (s["title"], s["session_cookie"], s["database"]) == (a.title, a.session_cookie, a.database)
         assert {"meta", "users", "sessions"} <= set(s["tables"]) and s["tables"] == sorted(s["tables"])
+
+
+def test_base_build_says_when_the_disk_is_too_small(tmp_path):
+    base_mod._need_space(tmp_path, 1, "a byte")
+    with pytest.raises(base_mod.BaseImageError, match=r"need about .* GiB free in .*PERSONA_CACHE"):
+        base_mod._need_space(tmp_path, 1 << 60, "the disk image and its qcow2")

@@ -17,14 +17,14 @@ let browser;
 let page;
 
 before(async () => {
-  ({ browser, page } = await openSignedIn("db_session", facts.session_token, { timeout: 20_000 }));
+  ({ browser, page } = await openSignedIn("dash_session", facts.session_token, { timeout: 20_000 }));
 });
 
 after(async () => {
   await browser?.close();
 });
 
-const cookie = () => `db_session=${facts.session_token}`;
+const cookie = () => `dash_session=${facts.session_token}`;
 
 async function post(path, fields) {
   const body = new URLSearchParams();
