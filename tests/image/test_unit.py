@@ -240,7 +240,7 @@ def test_assemble_mounts_each_app_in_its_segment(tmp_path):
         "title": "T mail",
         "domain": "mail.test",
         "database": "mail.sqlite",
-        "session_cookie": "s",
+        "session_cookie": "mail_session",
         "brand": {},
         "tables": [],
     }
