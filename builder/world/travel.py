@@ -431,30 +431,28 @@ def _airline(sim: Sim) -> tuple[str, str, str, str]:
 def _night_rides(
     sim: Sim, direction: str, legs: list[str], day: dt.date, slot: tuple[int, int], dep_zone: str, international: bool
 ) -> int:
-    """How many of a journey's rides could start between 00:00 and 05:59 at home if it left at ``slot``."""
+    """How many of a journey's rides and connecting departures would fall between 00:00 and 05:59 if it left at
+    ``slot``, each in the local time of the place it happens (the ride to the first airport there, the rides from
+    the last airport at the arrival, a connection at its hub): a slot that lands in Lisbon at 08:00 is not a night
+    arrival because it is midnight in Portland."""
     dep = dt.datetime.combine(day, dt.time(*slot), zone(airport_zone(legs[0], dep_zone))).astimezone(_UTC)
-    minutes = sum(
+    blocks = [
         block_minutes(a, b) if known_airport(a) and known_airport(b) else 180 for a, b in itertools.pairwise(legs)
-    )
-    arr = dep + dt.timedelta(minutes=minutes + 110 * (len(legs) - 2))
+    ]
+    arr = dep + dt.timedelta(minutes=sum(blocks) + 110 * (len(legs) - 2))
     wiggle = 40 * (len(legs) - 2)
     if direction == "outbound":
         lead = 180 if international else 150
-        ends = [
-            dep - dt.timedelta(minutes=lead + 10),
-            dep - dt.timedelta(minutes=lead - 10),
-            arr + dt.timedelta(minutes=25 - wiggle),
-            arr + dt.timedelta(minutes=70 + 25 * international + wiggle),
-        ]
+        leaving = [dep - dt.timedelta(minutes=lead + 10), dep - dt.timedelta(minutes=lead - 10)]
+        landed = [arr + dt.timedelta(minutes=25 - wiggle), arr + dt.timedelta(minutes=70 + 25 * international + wiggle)]
     else:
         lead = 170 if international else 120
-        ends = [
-            dep - dt.timedelta(minutes=lead + 65),
-            dep - dt.timedelta(minutes=lead + 22),
-            arr + dt.timedelta(minutes=25 - wiggle),
-            arr + dt.timedelta(minutes=50 + 20 * international + wiggle),
-        ]
-    return sum(to_local(sim, x).hour < 6 for x in ends)
+        leaving = [dep - dt.timedelta(minutes=lead + 65), dep - dt.timedelta(minutes=lead + 22)]
+        landed = [arr + dt.timedelta(minutes=25 - wiggle), arr + dt.timedelta(minutes=50 + 20 * international + wiggle)]
+    at = [(x, legs[0]) for x in leaving] + [(x, legs[-1]) for x in landed]
+    for n in range(1, len(legs) - 1):  # a connection leaves about 110 minutes after the leg before it lands
+        at.append((dep + dt.timedelta(minutes=sum(blocks[:n]) + 110 * n), legs[n]))
+    return sum(x.astimezone(zone(airport_zone(code, dep_zone))).hour < 6 for x, code in at)
 
 
 # The card's foreign transaction fee by the issuing bank's country (percent of the converted amount).

@@ -139,7 +139,7 @@ export function TimeGrid({ ctx, days, list, view }: { ctx: CalContext; days: str
                   <Link
                     key={`${s.o.key}@${d}`}
                     href={eventHref(s.o)}
-                    className={["dbk-event", past ? "past" : "", declined ? "declined" : "", pending ? "pending" : "", s.o.conflict ? "conflict" : "", s.height < 34 ? "short" : ""].join(" ")}
+                    className={["dbk-event", past ? "past" : "", declined ? "declined" : "", pending ? "pending" : "", s.o.conflict ? "conflict" : "", s.height < 34 ? "short" : s.height < 60 ? "mid" : ""].join(" ")}
                     style={{
                       top: s.top,
                       height: s.height - 2,
@@ -161,7 +161,8 @@ export function TimeGrid({ ctx, days, list, view }: { ctx: CalContext; days: str
                       {s.o.title}
                     </span>
                     <span className="w">
-                      {timeRange(ctx, s.o)}
+                      {/* A chip of one line keeps the title and only the start, as a calendar's short events do. */}
+                      {s.height < 34 ? shortTime(ctx, s.o.start) : timeRange(ctx, s.o)}
                       {s.o.location && s.height >= 50 ? `, ${s.o.location}` : ""}
                     </span>
                   </Link>
