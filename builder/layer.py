@@ -111,6 +111,31 @@ def write_system(world: World, apps: list[App], dest: Path) -> None:
     guest.write_text(json.dumps(guest_settings(world, apps, homepage), indent=2) + "\n")
 
 
+def form_history(world: World, apps: list[App]) -> list[tuple[str, str, int]]:
+    """What the persona typed into forms, as Firefox's form history keeps it: ``(fieldname, value, used_us)``
+    uses (PRTime µs), at or before ``world.now``, sorted.
+
+    Every search typed into the address bar (a ``web_visit`` with ``search_query``) under ``searchbar-history``,
+    the field name Firefox files address-bar and search-bar terms under
+    (toolkit/components/search/SearchSuggestionController.sys.mjs, ``DEFAULT_FORM_HISTORY_PARAM``); then each app's own fields from its
+    seed's optional ``form_history(world)`` hook (``[{"field", "value", "at"}]``, ``field`` the input's ``name``,
+    which is what Firefox matches when it offers an entry). Values are stored verbatim."""
+    uses = [
+        ("searchbar-history", e.data["search_query"], e.at)
+        for e in world.of_kind("web_visit")
+        if e.status == "done" and e.data.get("search_query")
+    ]
+    for app in apps:
+        hook = getattr(app.module("seed"), "form_history", None)
+        if hook is not None:
+            uses += [(x["field"], x["value"], x["at"]) for x in hook(world)]
+    return [
+        (field, value, prtime(world, at))
+        for field, value, at in sorted(uses, key=lambda u: (u[2], u[0], u[1]))
+        if at <= world.now and value.strip()
+    ]
+
+
 def write_home(world: World, apps: list[App], dest: Path) -> None:
     """The persona's home folder (``home/<user>``): the Firefox profile (signed in to every app by its session
     cookie, with bookmarks and history), the apps' home files, the persona's documents, then what makes them
@@ -161,6 +186,7 @@ def write_home(world: World, apps: list[App], dest: Path) -> None:
         cookies=cookies,
         homepage=_homepage(apps),
         now_us=prtime(world, world.now),
+        form_history=form_history(world, apps),
     )
     firefox.write_profiles_ini(mozilla, PROFILE_NAME)
 

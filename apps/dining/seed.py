@@ -211,6 +211,18 @@ def visits(world: World) -> list[dict]:
     return sorted((v for v in out if v["at"] <= world.now), key=lambda v: (v["at"], v["url"]))
 
 
+def form_history(world: World) -> list[dict]:
+    """What the persona typed into TableTime's search box (the ``q`` field): the restaurant's name, 15 minutes before
+    each booking (before its page was opened). ``[{"field", "value", "at": naive local}]``, at or before
+    ``world.now``."""
+    out = []
+    for b in reservations(world):
+        at = dt.datetime.fromisoformat(b["booked_at"]) - dt.timedelta(minutes=15)
+        if at <= world.now:
+            out.append({"field": "q", "value": b["restaurant"], "at": at})
+    return out
+
+
 def _minutes(hhmm: str) -> int:
     h, mi = hhmm.split(":")
     return int(h) * 60 + int(mi)

@@ -505,6 +505,24 @@ def seed(world: World, path: Path) -> Path:
 # --- layer hooks ------------------------------------------------------------------------------------
 
 
+def form_history(world: World) -> list[dict]:
+    """What the rider typed into ZipRide's route form: each ride's drop-off (the ``dropoff`` field) and its pickup
+    when it was not home (``pickup``; the form starts from home), as the app stores them, when the ride was requested
+    (4 minutes before a ride taken at once, :func:`_booked_at` for one booked ahead). ``[{"field", "value", "at":
+    naive local}]``, at or before ``world.now``."""
+    home = format_address(world.persona.identity.address)
+    out = []
+    for e, at in [(e, e.at - dt.timedelta(minutes=4)) for e in done_rides(world)] + [
+        (e, _booked_at(world, e)) for e in booked_ahead(world)
+    ]:
+        if at > world.now:
+            continue
+        out.append({"field": "dropoff", "value": e.data["dropoff"], "at": at})
+        if e.data["pickup"] != home:
+            out.append({"field": "pickup", "value": e.data["pickup"], "at": at})
+    return out
+
+
 def bookmarks(world: World) -> list[dict]:
     """ZipRide in the Firefox bookmarks menu (travel): ``[{"title", "url", "folder"}]``."""
     return [{"title": "ZipRide", "url": f"http://{DOMAIN}/", "folder": "menu/Travel"}]

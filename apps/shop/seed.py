@@ -225,6 +225,30 @@ def visits(world: World) -> list[dict]:
     return sorted((v for v in out if v["at"] <= world.now), key=lambda v: (v["at"], v["url"]))
 
 
+def form_history(world: World) -> list[dict]:
+    """What the persona typed into Shopwell's search box (the ``q`` field): for each order, what its first item is
+    called without its brand and model ("smart plug"; a book by its title), lower-cased as people type it, 20-40
+    minutes before the order was placed. ``[{"field", "value", "at": naive local}]``, at or before ``world.now``;
+    draws from stream ``shop/form-history``."""
+    r = rng(world.seed, "shop/form-history")
+    catalogue = {p["id"]: p for p in reference_retail.products()}
+    out = []
+    for o in orders(world):
+        first = o["items"][0]
+        term = first["name"]
+        product = catalogue.get(first["product_id"])
+        for prefix in ([f"{product['brand']} {product['model']} "] if product and product.get("model") else []) + [
+            f"{first.get('brand') or ''} "
+        ]:
+            if prefix.strip() and term.startswith(prefix):
+                term = term[len(prefix) :]
+                break
+        at = dt.datetime.fromisoformat(o["placed_at"]) - dt.timedelta(minutes=r.randint(20, 40))
+        if at <= world.now:
+            out.append({"field": "q", "value": term.lower(), "at": at})
+    return out
+
+
 def _uses(product: dict, language: str) -> list[str]:
     """Two things the product is used for (lines.yaml ``use``), the second "everyday use" when it lists one."""
     column = reference_retail.LANGUAGES.index(language)

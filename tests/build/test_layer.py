@@ -12,6 +12,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -72,6 +73,24 @@ def test_layer_holds_the_guest_tree(default_layer):
     con = sqlite3.connect(db)
     assert con.execute("PRAGMA journal_mode").fetchone() == ("delete",)
     assert con.execute("SELECT COUNT(*) FROM transactions").fetchone()[0] >= 900
+
+
+def test_firefox_form_history_holds_what_the_persona_typed(default_layer, world):
+    """The address bar's searches and the app fields Firefox offers back when the persona starts typing: each value
+    with as many uses as the world gave it, under the input's own name."""
+    (profile,) = (default_layer / "home/dana/.mozilla/firefox").glob("*.default*")
+    con = sqlite3.connect(profile / "formhistory.sqlite")
+    rows = {(f, v): n for f, v, n in con.execute("SELECT fieldname, value, timesUsed FROM moz_formhistory")}
+    searches = [e.data["search_query"] for e in world.of_kind("web_visit") if e.data.get("search_query")]
+    assert searches and all(rows[("searchbar-history", q)] == searches.count(q) for q in searches)
+    dropoffs = [e.data["dropoff"] for e in world.of_kind("ride") if e.status == "done" and e.at <= world.now]
+    assert all(rows[("dropoff", d)] >= dropoffs.count(d) for d in dropoffs)
+    booked = {e.data["restaurant"] for e in world.of_kind("restaurant_booking") if e.status == "done"}
+    assert booked and booked <= {v for f, v in rows if f == "q"}
+    terms = {v for f, v in rows if f == "q"} - booked
+    assert len(terms) >= 20 and all(t == t.lower() and t.strip() == t and "  " not in t for t in terms), terms
+    (latest,) = con.execute("SELECT MAX(lastUsed) FROM moz_formhistory").fetchone()
+    assert latest <= int(world.now.replace(tzinfo=ZoneInfo(world.persona.timezone)).timestamp()) * 10**6
 
 
 def test_bank_balance_equals_world(default_layer, world):
