@@ -31,6 +31,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -423,6 +424,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "build":
         print(build.server)
         return 0
+    with socket.socket() as probe:  # say so before claiming to serve (Next.js would fail after the line below)
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # only a listener refuses, as for Node
+        try:
+            probe.bind(("127.0.0.1", args.port))
+        except OSError as e:
+            print(f"error: port {args.port} on 127.0.0.1 is taken ({e.strerror}): pass another --port", file=sys.stderr)
+            return 1
     print(
         f"serving {', '.join(a.name for a in apps)} on http://127.0.0.1:{args.port}/ "
         f"(Host: {apps[0].domain} or {apps[0].name}.localhost:{args.port})",

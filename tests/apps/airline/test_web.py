@@ -341,7 +341,7 @@ def test_airline_web_end_to_end(site_build, world, default_layer, tmp_path):
             status, html = _get(
                 served, f"/book/results?from={b['origin']}&to={b['destination']}&date={b['date']}&pax={pax}", cookie
             )
-            assert status == 200 and b"Book 1 to 6 travellers at a time" in html, pax
+            assert status == 200 and b"Book 1 to 6 travelers at a time" in html, pax
         assert _state(db) == before
         bank_db = served.database("bank")
         assert sqlite3.connect(bank_db).execute("SELECT COUNT(*) FROM card_authorizations").fetchone() == (0,)

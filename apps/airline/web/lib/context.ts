@@ -32,3 +32,10 @@ export function airContext(): AirContext {
 export function money(ctx: AirContext, cents: number): string {
   return formatMoney(cents, { currency: ctx.currency, locale: ctx.locale });
 }
+
+/** "2 travelers" in American English, "2 travellers" elsewhere (`count` null: the word alone, "per traveler"). */
+export function travelers(ctx: AirContext, count: number | null = 1): string {
+  const word = ctx.locale === "en-US" || ctx.locale === "en_US" ? "traveler" : "traveller";
+  if (count === null) return word;
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}

@@ -78,7 +78,11 @@ export function deposit(meta: Record<string, string>): Deposit {
 /** The bank's legal line: "Larkspur Bank, N.A. Member FDIC. Equal Housing Lender." in the US, "Larkspur Bank.
  * FSCS protected." in Britain, the name alone where no scheme is known. */
 export function legalLine(name: string, d: Deposit): string {
-  return [`${name}${d.suffix}`, d.scheme, d.notice].filter(Boolean).join(". ") + ".";
+  // A part that ends in its own full stop (", N.A.") takes no second one.
+  return [`${name}${d.suffix}`, d.scheme, d.notice]
+    .filter(Boolean)
+    .map((part) => (part.endsWith(".") ? part : `${part}.`))
+    .join(" ");
 }
 
 /** "Zelle", "Bank transfer": a rail's name at the start of a heading. */

@@ -5,7 +5,8 @@ import { useEffect } from "react";
 export function ScrollToHour({ hour, px }: { hour: number; px: number }) {
   useEffect(() => {
     const el = document.getElementById("dbk-scroll");
-    if (el) el.scrollTop = hour * px;
+    // A little above the hour, so its label (centred on the line) is not cut in half.
+    if (el) el.scrollTop = Math.max(0, hour * px - 12);
   }, [hour, px]);
   return null;
 }

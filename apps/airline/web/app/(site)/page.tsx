@@ -2,7 +2,7 @@ import Link from "next/link";
 import { errorMessage } from "@persona/platform/http";
 import { airport, passengersOf, trips, type Trip } from "@/airline/lib/air";
 import { requireUser } from "@/airline/lib/auth";
-import { airContext } from "@/airline/lib/context";
+import { airContext, travelers } from "@/airline/lib/context";
 import { one, type SP } from "@/airline/lib/page";
 import { day } from "@/airline/lib/time";
 
@@ -65,7 +65,7 @@ export default async function MyTrips({ searchParams }: { searchParams: SP }) {
                   </div>
                   <div className="ma-trip-meta">
                     <span>Confirmation <b data-testid="pnr">{t.booking.pnr}</b></span>
-                    <span>{pax.length} traveller{pax.length > 1 ? "s" : ""}</span>
+                    <span>{travelers(ctx, pax.length)}</span>
                     <span>{t.segments.length} flight{t.segments.length > 1 ? "s" : ""}</span>
                     {t.segments.some((s) => s.was_dep_local && s.status !== "flown") ? (
                       <span className="ma-status ma-status-changed" data-testid="schedule-changed">Schedule change</span>

@@ -3,7 +3,7 @@ import { Options } from "@/airline/components/Options";
 import { SearchForm } from "@/airline/components/SearchForm";
 import { airport, airports, dateProblem, families, lastBookableDate, options } from "@/airline/lib/air";
 import { requireUser } from "@/airline/lib/auth";
-import { airContext, money } from "@/airline/lib/context";
+import { airContext, money, travelers } from "@/airline/lib/context";
 import { one, travellers, type SP } from "@/airline/lib/page";
 import { day } from "@/airline/lib/time";
 
@@ -15,7 +15,7 @@ export default async function Results({ searchParams }: { searchParams: SP }) {
   const ctx = airContext();
   const from = one(sp.from).toUpperCase(), to = one(sp.to).toUpperCase();
   const date = one(sp.date), ret = one(sp.return), cabin = one(sp.cabin) === "business" ? "business" : "economy";
-  const asked = travellers(one(sp.pax));
+  const asked = travellers(one(sp.pax), `${travelers(ctx, null)}s`);
   const pax = asked.pax;
   const out = one(sp.out);
   const all = airports();
@@ -40,10 +40,10 @@ export default async function Results({ searchParams }: { searchParams: SP }) {
           <h1>
             {choosingReturn ? "Choose your return" : "Choose your departure"}: {airport(choosingReturn ? to : from)!.city} → {airport(choosingReturn ? from : to)!.city}
           </h1>
-          <p className="ma-muted">{day(choosingReturn ? ret : date, ctx.locale)} · {pax} traveller{pax > 1 ? "s" : ""} · fares per traveller, taxes and fees included</p>
+          <p className="ma-muted">{day(choosingReturn ? ret : date, ctx.locale)} · {travelers(ctx, pax)} · fares per {travelers(ctx, null)}, taxes and fees included</p>
           {choosingReturn ? (
             <p>
-              {outChosen && outFam ? <span data-testid="chosen-out" data-cents={outChosen.fares[outFam.code]}>Departing {outChosen.legs.map((l) => l.flight).join(", ")} · {outFam.name} {money(ctx, outChosen.fares[outFam.code])} per traveller. </span> : null}
+              {outChosen && outFam ? <span data-testid="chosen-out" data-cents={outChosen.fares[outFam.code]}>Departing {outChosen.legs.map((l) => l.flight).join(", ")} · {outFam.name} {money(ctx, outChosen.fares[outFam.code])} per {travelers(ctx, null)}. </span> : null}
               <Link href={`/book/results?${new URLSearchParams(base)}`}>← Change departure</Link>
             </p>
           ) : null}

@@ -5,7 +5,7 @@ import { pageToken } from "@persona/platform/once";
 import { AirError, airport, cards, families, optionByKey, type Option } from "@/airline/lib/air";
 import { bookingPrice, creditAvailable, fareNames, type Priced } from "@/airline/lib/actions";
 import { requireUser } from "@/airline/lib/auth";
-import { airContext, money } from "@/airline/lib/context";
+import { airContext, money, travelers } from "@/airline/lib/context";
 import { one, travellers, type SP } from "@/airline/lib/page";
 
 export const metadata = { title: "Review and pay" };
@@ -16,7 +16,7 @@ export default async function Review({ searchParams }: { searchParams: SP }) {
   const user = await requireUser();
   const ctx = airContext();
   const from = one(sp.from).toUpperCase(), to = one(sp.to).toUpperCase();
-  const asked = travellers(one(sp.pax));
+  const asked = travellers(one(sp.pax), `${travelers(ctx, null)}s`);
   const pax = asked.pax;
   // `family` is the fare chosen last: the return's on a round trip, whose outbound fare is `outfamily`.
   const round = !!one(sp.ret);
@@ -97,7 +97,7 @@ export default async function Review({ searchParams }: { searchParams: SP }) {
               <tr><td>Base fare</td><td>{money(ctx, split.base_fare_cents)}</td></tr>
               <tr><td>Taxes</td><td>{money(ctx, split.taxes_cents)}</td></tr>
               <tr><td>Carrier-imposed fees</td><td>{money(ctx, split.carrier_fees_cents)}</td></tr>
-              <tr className="ma-sub"><td>Per traveller</td><td>{money(ctx, fare)}</td></tr>
+              <tr className="ma-sub"><td>Per {travelers(ctx, null)}</td><td>{money(ctx, fare)}</td></tr>
               <tr className="ma-total"><td>Total for {pax}</td><td data-testid="review-total" data-cents={fare * pax}>{money(ctx, fare * pax)}</td></tr>
             </tbody>
           </table>

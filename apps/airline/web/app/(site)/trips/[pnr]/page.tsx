@@ -8,7 +8,7 @@ import {
 } from "@/airline/lib/air";
 import { fareNames } from "@/airline/lib/actions";
 import { requireUser } from "@/airline/lib/auth";
-import { airContext, money } from "@/airline/lib/context";
+import { airContext, money, travelers } from "@/airline/lib/context";
 import { db } from "@/airline/lib/db";
 import { one, type SP } from "@/airline/lib/page";
 import { awareIso, clock, clockZone, day } from "@/airline/lib/time";
@@ -139,7 +139,7 @@ export default async function TripPage({ params, searchParams }: { params: Promi
             const bagText = f.checked_bags ? `${f.checked_bags} checked bag${f.checked_bags > 1 ? "s" : ""} up to ${f.bag_kg} kg included` : `Checked bags from ${money(ctx, 3500)} each`;
             return (
               <ul className="ma-list" key={j.direction} data-testid={mixed ? `rules-${j.direction}` : undefined}>
-                {mixed ? <li><b>{j.direction === "outbound" ? "Departing" : "Return"}: {f.name}</b>{j.fare != null ? ` · ${money(ctx, j.fare)} per traveller` : ""}</li> : null}
+                {mixed ? <li><b>{j.direction === "outbound" ? "Departing" : "Return"}: {f.name}</b>{j.fare != null ? ` · ${money(ctx, j.fare)} per ${travelers(ctx, null)}` : ""}</li> : null}
                 <li>{f.carry_on ? "Carry-on bag and personal item included" : "Personal item only (carry-on for a fee)"}</li>
                 <li data-testid={mixed ? undefined : "bags"}>{mixed ? bagText : bags}</li>
                 <li>{f.changeable ? "Changes: no change fee, pay any fare difference" : "No changes"}</li>
@@ -156,8 +156,8 @@ export default async function TripPage({ params, searchParams }: { params: Promi
               <tr><td>Base fare</td><td>{money(ctx, b.base_fare_cents)}</td></tr>
               <tr><td>Taxes</td><td>{money(ctx, b.taxes_cents)}</td></tr>
               <tr><td>Carrier-imposed fees</td><td>{money(ctx, b.carrier_fees_cents)}</td></tr>
-              <tr className="ma-sub"><td>Per traveller</td><td data-testid="fare-per-passenger">{money(ctx, b.fare_per_passenger_cents)}</td></tr>
-              <tr><td>× {b.passengers} traveller{b.passengers > 1 ? "s" : ""}</td><td>{money(ctx, b.fare_per_passenger_cents * b.passengers)}</td></tr>
+              <tr className="ma-sub"><td>Per {travelers(ctx, null)}</td><td data-testid="fare-per-passenger">{money(ctx, b.fare_per_passenger_cents)}</td></tr>
+              <tr><td>× {travelers(ctx, b.passengers)}</td><td>{money(ctx, b.fare_per_passenger_cents * b.passengers)}</td></tr>
               {payments.filter((p) => p.description.startsWith("Flight change")).map((p, i) => (
                 <tr key={i}><td>Flight change ({p.kind})</td><td>{money(ctx, p.kind === "refund" ? -p.amount_cents : p.amount_cents)}</td></tr>
               ))}

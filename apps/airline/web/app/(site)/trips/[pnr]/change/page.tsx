@@ -4,7 +4,7 @@ import { errorMessage } from "@persona/platform/http";
 import { idempotencyToken } from "@persona/platform/once";
 import { AirError, airport, bookingByPnr, familyOf, isDate, journeyFare, options, segmentsOf } from "@/airline/lib/air";
 import { requireUser } from "@/airline/lib/auth";
-import { airContext, money } from "@/airline/lib/context";
+import { airContext, money, travelers } from "@/airline/lib/context";
 import { one, type SP } from "@/airline/lib/page";
 import { clockZone, day, duration, instant } from "@/airline/lib/time";
 
@@ -66,7 +66,7 @@ export default async function ChangePage({ params, searchParams }: { params: Pro
                         <button type="submit" className="ma-fare" data-testid="choose">
                           <span>{diff > 0 ? "Pay difference" : diff < 0 ? (fam.cancel === "refund" ? "Refund" : "Travel credit") : "No difference"}</span>
                           <b>{money(ctx, Math.abs(diff))}</b>
-                          <small>for {b.passengers} traveller{b.passengers > 1 ? "s" : ""}</small>
+                          <small>for {travelers(ctx, b.passengers)}</small>
                         </button>
                       </form>
                     )}
