@@ -13,6 +13,11 @@
   Documents (``org.openoffice.Office.Histories`` PickList, newest first) for the office files among them,
   with the tip-of-the-day dialog off (an agent's first start would otherwise meet it).
 
+* ``~/Desktop`` and ``~/Pictures`` (created when missing) and ``~/.config/user-dirs.dirs``, the freedesktop
+  user-directories file (xdg-user-dirs' format: ``XDG_<NAME>_DIR="$HOME/<folder>"``) that GLib, Xfce's desktop
+  and file chooser and Firefox read: Desktop, Documents, Download and Pictures name their folders; Music, Public
+  share, Templates and Videos are ``"$HOME/"``, which the format reads as "none" (no empty folders for them).
+
 A document counts only when its modification time is a world time: a whole second no later than the world's
 now, as ``os.utime`` from the world writes it (files whose time is the build's clock are left out, so the
 lists depend on the world alone). Hidden folders and ``Mail`` (the mailbox's Maildir) are not browsed.
@@ -198,19 +203,44 @@ def libreoffice_registry(world: World, docs: list[Document]) -> str:
     return head + "".join(i + "\n" for i in items) + "</oor:items>\n"
 
 
+# xdg-user-dirs' keys, in its own order, and the folder under home each names ("" for none).
+USER_DIRS = (
+    ("DESKTOP", "Desktop"),
+    ("DOWNLOAD", "Downloads"),
+    ("TEMPLATES", ""),
+    ("PUBLICSHARE", ""),
+    ("DOCUMENTS", "Documents"),
+    ("MUSIC", ""),
+    ("PICTURES", "Pictures"),
+    ("VIDEOS", ""),
+)
+
+
+def user_dirs_text() -> str:
+    """The contents of ``~/.config/user-dirs.dirs`` (see the module rules)."""
+    head = '# The user\'s well-known folders (freedesktop xdg-user-dirs); "$HOME/" means none.\n'
+    return head + "".join(f'XDG_{key}_DIR="$HOME/{folder}"\n' for key, folder in USER_DIRS)
+
+
 def write_desktop(world: World, home: Path) -> list[Path]:
-    """Write the bookmarks, the recent-files list and LibreOffice's recent documents into ``home`` (see the
-    module rules); return the three paths. Each file is dated the world's now."""
+    """Write the bookmarks, the recent-files list, LibreOffice's recent documents and the user-directories file
+    into ``home`` and make its Desktop and Pictures folders (see the module rules); return the four file paths.
+    Each file and made folder is dated the world's now."""
     home = Path(home)
+    now = _now_ts(world)
+    for _, folder in USER_DIRS:
+        if folder and not (home / folder).exists():
+            (home / folder).mkdir(parents=True)
+            os.utime(home / folder, (now, now))
     docs = documents(world, home)[:RECENT_LIMIT]
     files = {
+        home / ".config" / "user-dirs.dirs": user_dirs_text(),
         home / ".config" / "gtk-3.0" / "bookmarks": bookmarks_text(world, home),
         home / ".local" / "share" / "recently-used.xbel": recent_xbel(world, docs),
         home / ".config" / "libreoffice" / "4" / "user" / "registrymodifications.xcu": libreoffice_registry(
             world, docs
         ),
     }
-    now = _now_ts(world)
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")

@@ -31,6 +31,10 @@ from .qemu import rtc_base
 
 Progress = Callable[[str], None]
 
+# The Firefox profile the layer writes (builder.layer.PROFILE_NAME; not imported: run-image's container, which
+# imports this module, has none of the layer's dependencies).
+GUEST_PROFILE = "persona.default"
+
 
 class BootError(RuntimeError):
     """The VM did not start, or did not reach the awaited state in time."""
@@ -746,8 +750,9 @@ def check_booted_image(
     per app (``<screendump_dir>/<name>.png``; the first probe is Firefox's home page, the others
     are opened in new tabs) and checks the guest's clock date is ``as_of``'s. Returns
     ``{"accel", "healthy_s": {name: s}, "all_healthy_s", "desktop_s", "memory_used_mb",
-    "toolbar", "guest_date", "window", "screendumps", "untitled"}`` (seconds from QEMU start;
-    ``untitled``: the apps whose brand never showed in Firefox's window title). Raises
+    "toolbar", "guest_date", "window", "screendumps", "untitled", "home"}`` (seconds from QEMU start;
+    ``untitled``: the apps whose brand never showed in Firefox's window title; ``home``:
+    :func:`guest_home_facts`). Raises
     :class:`BootError` or ``AssertionError``.
     """
     progress = progress or (lambda s: None)
@@ -786,6 +791,8 @@ def check_booted_image(
         guest_date = guest_date.strip()
         if as_of and not guest_date.startswith(as_of[:10]):
             raise AssertionError(f"guest date {guest_date!r} is not as_of {as_of!r}")
+        home = guest_home_facts(vm, user)
+        progress(f"guest home: {home}")
         shots, untitled = {}, []
         for i, probe in enumerate(probes):
             if i:
@@ -812,4 +819,22 @@ def check_booted_image(
             "window": line,
             "screendumps": shots,
             "untitled": untitled,
+            "home": home,
         }
+
+
+def guest_home_facts(vm: VM, user: str) -> dict:
+    """What a person finds on the booted guest, read through the guest agent while Firefox runs:
+    ``{"desktop_dir": bool (``~/Desktop`` is a folder), "impress": str (the installed libreoffice-impress
+    version, "" if none), "form_history": int (rows of Firefox's formhistory.sqlite, read-only: Firefox has kept
+    the seeded file rather than replacing it)}``."""
+    home = f"/home/{user}"
+    rc, _ = vm.guest_exec(["/usr/bin/test", "-d", f"{home}/Desktop"])
+    impress_rc, impress = vm.guest_exec(["/usr/bin/dpkg-query", "-W", "-f=${Version}", "libreoffice-impress"])
+    db = f"file:{home}/.mozilla/firefox/{GUEST_PROFILE}/formhistory.sqlite?mode=ro"
+    rows_rc, rows = vm.guest_exec(["/usr/bin/sqlite3", db, "SELECT COUNT(*) FROM moz_formhistory"])
+    return {
+        "desktop_dir": rc == 0,
+        "impress": impress.strip() if impress_rc == 0 else "",
+        "form_history": int(rows.strip()) if rows_rc == 0 and rows.strip().isdigit() else -1,
+    }

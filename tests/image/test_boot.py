@@ -100,3 +100,6 @@ def test_image_boots_with_every_app_signed_in(built, world):
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, app.name
     assert "Larkspur Bank" in result["window"]
     assert result["toolbar"], "the bookmarks toolbar was never drawn"
+    home = result["home"]
+    assert home["desktop_dir"] and home["impress"], home
+    assert home["form_history"] >= 100, home  # Dana's 210 seeded entries, kept by the Firefox that is running

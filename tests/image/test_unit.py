@@ -328,3 +328,10 @@ def test_base_build_says_when_the_disk_is_too_small(tmp_path):
     base_mod._need_space(tmp_path, 1, "a byte")
     with pytest.raises(base_mod.BaseImageError, match=r"need about .* GiB free in .*PERSONA_CACHE"):
         base_mod._need_space(tmp_path, 1 << 60, "the disk image and its qcow2")
+
+
+def test_the_guest_checks_read_the_profile_the_layer_writes():
+    from builder.image.boot import GUEST_PROFILE
+    from builder.layer import PROFILE_NAME
+
+    assert GUEST_PROFILE == PROFILE_NAME
