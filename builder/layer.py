@@ -116,10 +116,10 @@ def form_history(world: World, apps: list[App]) -> list[tuple[str, str, int]]:
     uses (PRTime µs), at or before ``world.now``, sorted.
 
     Every search typed into the address bar (a ``web_visit`` with ``search_query``) under ``searchbar-history``,
-    the field name Firefox files address-bar and search-bar terms under
-    (toolkit/components/search/SearchSuggestionController.sys.mjs, ``DEFAULT_FORM_HISTORY_PARAM``); then each app's own fields from its
-    seed's optional ``form_history(world)`` hook (``[{"field", "value", "at"}]``, ``field`` the input's ``name``,
-    which is what Firefox matches when it offers an entry). Values are stored verbatim."""
+    the field name Firefox files address-bar and search-bar terms under (``DEFAULT_FORM_HISTORY_PARAM`` of
+    toolkit/components/search/SearchSuggestionController.sys.mjs); then each app's own fields from its seed's
+    optional ``form_history(world)`` hook (``[{"field", "value", "at"}]``, ``field`` the input's ``name``, which is
+    what Firefox matches when it offers an entry). Values are stored verbatim."""
     uses = [
         ("searchbar-history", e.data["search_query"], e.at)
         for e in world.of_kind("web_visit")
