@@ -370,7 +370,7 @@ def test_an_episode_leaves_its_trajectory(served_clone, tmp_path):
         "r = requests.post(u + '/end_recording', timeout=120)\n"
         "r.raise_for_status()\n"
         f"open({str(video)!r}, 'wb').write(r.content)\n"
-        "print('$11,959.96')\n"
+        "print('$11,908.00')\n"
     )
     task = load_tasks(BUILD / "tasks" / "tasks.jsonl")["dana-whitfield/bank/checking-balance"]
     result = run_episode(task, f"{sys.executable} {agent}", Control(url), reset=False, workdir=tmp_path / "ep")
@@ -392,7 +392,7 @@ def test_an_episode_leaves_its_trajectory(served_clone, tmp_path):
     assert step["screenshot_file"] == shots[1].name
     assert Image.open(shots[1]).size == (1280, 800)
     assert len(list(folder.glob("step_1_*.xml"))) == 1
-    assert (folder / "answer.txt").read_text() == "$11,959.96"
+    assert (folder / "answer.txt").read_text() == "$11,908.00"
     assert (folder / "recording.mp4").read_bytes() == video.read_bytes()
     with av.open(str(video)) as container:
         stream = container.streams.video[0]

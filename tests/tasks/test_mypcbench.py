@@ -113,7 +113,7 @@ def test_criteria_are_worded_for_a_judge_who_sees_the_trajectory(bundle):
         "The trajectory shows this done in Larkspur Bank: A new bill payment of $312.45 to Nelnet left checking."
     )
     assert recs["dana-whitfield/bank/checking-balance"]["grading"]["rubrics"][0]["criterion"] == (
-        "The agent's final answer to the user: States the balance $11,959.96."
+        "The agent's final answer to the user: States the balance $11,908.00."
     )
     ours = {t.id: t for t in _ours(bundle)}
     for tid, r in recs.items():
