@@ -126,7 +126,7 @@ def site(world, default_layer, tmp_path_factory):
     now = world.now.replace(hour=18, minute=30, second=0, microsecond=0)
     cookies = {
         "airline": f"ma_session={air(world)['session_token']}",
-        "delivery": f"db_session={dash(world)['session_token']}",
+        "delivery": f"dash_session={dash(world)['session_token']}",
         "rides": f"zr_session={zip_(world)['session_token']}",
     }
     with Served(default_layer, tmp_path_factory.mktemp("hardening-travel"), now=now.isoformat()) as served:
