@@ -162,7 +162,7 @@ export function TimeGrid({ ctx, days, list, view }: { ctx: CalContext; days: str
                     </span>
                     <span className="w">
                       {/* A chip of one line keeps the title and only the start, as a calendar's short events do. */}
-                      {s.height < 34 ? shortTime(ctx, s.o.start) : timeRange(ctx, s.o)}
+                      {s.height < 34 ? timeLabel(ctx, s.o.start) : timeRange(ctx, s.o)}
                       {s.o.location && s.height >= 50 ? `, ${s.o.location}` : ""}
                     </span>
                   </Link>
