@@ -247,21 +247,14 @@ def _brief_docx(world: World, b: dict, pr: dict, info: dict) -> bytes:
     return _rezip(buf.getvalue(), info["when"])
 
 
-_ODF_WARM: list[bool] = []
+def _fresh_odfpy() -> None:
+    """Forget the namespaces odfpy has seen in this process. odfpy keeps them in one class-level dict
+    (``odf.element.Element.namespaces``) and declares all of them, in the order first seen, on every document's root:
+    without this a note's bytes depended on what the process had written before (another persona's documents in a
+    fleet's Ray worker, say)."""
+    from odf.element import Element
 
-
-def _warm_odfpy() -> None:
-    """odfpy declares only the namespaces used by the first document a process writes and every namespace after
-    that: write one throwaway document first, so every note's bytes are the same whatever the process wrote."""
-    if _ODF_WARM:
-        return
-    from odf.opendocument import OpenDocumentText
-    from odf.text import P
-
-    doc = OpenDocumentText()
-    doc.text.addElement(P(text=""))
-    doc.write(io.BytesIO())
-    _ODF_WARM.append(True)
+    Element.namespaces.clear()
 
 
 def _notes_odt(world: World, n: dict) -> bytes:
@@ -269,7 +262,7 @@ def _notes_odt(world: World, n: dict) -> bytes:
     from odf.style import Style, TextProperties
     from odf.text import H, List, ListItem, P
 
-    _warm_odfpy()
+    _fresh_odfpy()
     g = note_words(world.persona.bank)
     doc = OpenDocumentText()
     bold = Style(name="Heading", family="paragraph")
@@ -287,6 +280,9 @@ def _notes_odt(world: World, n: dict) -> bytes:
         item.addElement(P(text=d["text"]))
         lst.addElement(item)
     doc.text.addElement(lst)
+    # odfpy learns some namespaces only while writing (after the root's declarations went out): write once to learn
+    # them, then again with every one declared.
+    doc.write(io.BytesIO())
     buf = io.BytesIO()
     doc.write(buf)
     data = buf.getvalue()
