@@ -37,6 +37,7 @@ PACKAGES=(
   # headless LibreOffice opens every document the layer writes (tests/files/test_work_docs.py and the apps' tests):
   libreoffice-calc   # the home's spreadsheets (expense reports, budget) to PDF and CSV
   libreoffice-writer # the home's .odt/.docx (project briefs, meeting notes, the résumé)
+  libreoffice-impress # the home's sprint review decks (.odp) to PDF
   fonts-dejavu-core # DejaVu Sans (+Bold): the Unicode font embedded in statement PDFs
   # statement PDFs' per-character fallbacks for what DejaVu lacks (TrueType, embeddable by reportlab;
   # builds warn without them; the guest needs none, the PDFs embed them)

@@ -8,6 +8,9 @@
   committed to the sprint, carried over, created at the meeting).
 * ``Documents/Work/Meeting notes/<date> <meeting>.md`` for the latest :data:`STANDUPS` stand-ups after which a
   ticket moved (who starts on what).
+* ``Documents/Work/Sprint reviews/<date> <sprint> review.odp`` (odfpy, an Impress deck) for the latest
+  :data:`REVIEWS` sprints that have ended: title, the sprint goal, what was done in it and what was carried over
+  (the board's transitions and carries), the next sprint's goal.
 
 Words come from ``phrases/<locale>.yaml`` (``notes``). File bytes depend only on the world: every
 zip entry carries the file's world time, and each file's mtime is set from the world (meeting end + minutes).
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from builder.files.odf import odf_bytes
 from builder.names import ascii_slug
 from builder.rng import rng
 from builder.world import World, board
@@ -30,8 +34,12 @@ from builder.reference.locale import Fmt, read_bank
 
 PLANNINGS = 4
 STANDUPS = 5
+REVIEWS = 2
 WORK = Path("Documents") / "Work"
 NOTES = WORK / "Meeting notes"
+DECKS = WORK / "Sprint reviews"
+#: At most this many tickets on a slide; the rest are counted in one line.
+SLIDE_LINES = 6
 #: The documents' phrase banks (``<locale>.yaml``; en_US for a locale without one).
 PHRASES = Path(__file__).with_name("phrases")
 
@@ -247,22 +255,33 @@ def _brief_docx(world: World, b: dict, pr: dict, info: dict) -> bytes:
     return _rezip(buf.getvalue(), info["when"])
 
 
-def _fresh_odfpy() -> None:
-    """Forget the namespaces odfpy has seen in this process. odfpy keeps them in one class-level dict
-    (``odf.element.Element.namespaces``) and declares all of them, in the order first seen, on every document's root:
-    without this a note's bytes depended on what the process had written before (another persona's documents in a
-    fleet's Ray worker, say)."""
-    from odf.element import Element
-
-    Element.namespaces.clear()
-
-
 def _notes_odt(world: World, n: dict) -> bytes:
+    return _with_meta(odf_bytes(lambda: _notes_document(world, n)), n["when"])
+
+
+def _with_meta(data: bytes, when: dt.datetime) -> bytes:
+    """The ODF zip ``data`` with odfpy's ``meta.xml`` (wall clock) replaced by one dated ``when`` and every entry
+    dated ``when``."""
+    src = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for info in src.infolist():
+            body = src.read(info.filename)
+            if info.filename == "meta.xml":
+                body = _fixed_meta(when)
+            zi = zipfile.ZipInfo(info.filename, date_time=when.timetuple()[:6])
+            zi.compress_type = info.compress_type
+            zi.external_attr = 0o644 << 16
+            z.writestr(zi, body)
+    return out.getvalue()
+
+
+def _notes_document(world: World, n: dict):
+    """The meeting note ``n`` as an odfpy ``OpenDocumentText``."""
     from odf.opendocument import OpenDocumentText
     from odf.style import Style, TextProperties
     from odf.text import H, List, ListItem, P
 
-    _fresh_odfpy()
     g = note_words(world.persona.bank)
     doc = OpenDocumentText()
     bold = Style(name="Heading", family="paragraph")
@@ -280,25 +299,186 @@ def _notes_odt(world: World, n: dict) -> bytes:
         item.addElement(P(text=d["text"]))
         lst.addElement(item)
     doc.text.addElement(lst)
-    # odfpy learns some namespaces only while writing (after the root's declarations went out): write once to learn
-    # them, then again with every one declared.
-    doc.write(io.BytesIO())
-    buf = io.BytesIO()
-    doc.write(buf)
-    data = buf.getvalue()
-    # odfpy stamps meta.xml with the wall clock: replace it with the world's time.
-    src = zipfile.ZipFile(io.BytesIO(data))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as z:
-        for info in src.infolist():
-            body = src.read(info.filename)
-            if info.filename == "meta.xml":
-                body = _fixed_meta(n["when"])
-            zi = zipfile.ZipInfo(info.filename, date_time=n["when"].timetuple()[:6])
-            zi.compress_type = info.compress_type
-            zi.external_attr = 0o644 << 16
-            z.writestr(zi, body)
-    return out.getvalue()
+    return doc
+
+
+def _sprint_at(t: dict, when: str) -> int | None:
+    """The sprint ticket ``t`` was in at local ISO time ``when`` (its carries replayed)."""
+    moves = [h for h in t["history"] if h["field"] == "sprint"]
+    cur = int(moves[0]["old"]) if moves and moves[0]["old"] not in (None, "None") else t["sprint"]
+    for h in moves:
+        if h["at"] > when:
+            break
+        cur = int(h["new"]) if h["new"] not in (None, "None") else None
+    return cur
+
+
+def sprint_reviews(world: World) -> list[dict[str, Any]]:
+    """The sprint review decks the home holds, oldest first: ``[{sprint, number, title, subtitle, goal, done:
+    [ticket line], carried: [ticket line], next: {name, goal} | None, path, when}]`` for the latest :data:`REVIEWS`
+    sprints closed by ``now``. ``done``: the sprint's tickets moved to done while it ran; ``carried``: the ones it
+    handed to the next sprint. ``path`` is relative to the home; ``when`` its mtime (naive local: the afternoon of
+    the sprint's last workday)."""
+    b = board(world)
+    if not b["tickets"]:
+        return []
+    g = note_words(world.persona.bank)
+    fmt = Fmt(world.persona)
+    sprints = sorted(b["sprints"], key=lambda s: s["number"])
+    r = rng(world.seed, "board/reviews")
+    out = []
+    for s in [s for s in sprints if s["state"] == "past"][-REVIEWS:]:
+
+        def line(t: dict) -> str:
+            return f"{t['key']} {t['title']} ({t['assignee']})"
+
+        done = [
+            t
+            for t in b["tickets"]
+            for h in t["history"]
+            if h["field"] == "status"
+            and h["new"] == "done"
+            and s["opens"] <= h["at"] <= s["closes"]
+            and _sprint_at(t, h["at"]) == s["number"]
+        ]
+        carried = [
+            t
+            for t in b["tickets"]
+            if any(h["field"] == "sprint" and h["old"] == str(s["number"]) for h in t["history"])
+        ]
+        nxt = next((x for x in sprints if x["number"] == s["number"] + 1), None)
+        start, end = dt.date.fromisoformat(s["start"]), dt.date.fromisoformat(s["end"])
+        # Written for the review on the sprint's last workday, that afternoon.
+        last = end - dt.timedelta(days=max(0, end.weekday() - 4))
+        when = dt.datetime.combine(last, dt.time(14, 10 + r.randrange(40)))
+        when = max(min(when, world.now), dt.datetime.fromisoformat(s["opens"]))
+        out.append(
+            {
+                "sprint": s["name"],
+                "number": s["number"],
+                "title": g["review_title"].format(sprint=s["name"]),
+                "subtitle": f"{s['team']} · {fmt.day(start)} – {fmt.day(end)}",
+                "goal": s["goal"],
+                "done": [line(t) for t in done],
+                "carried": [line(t) for t in carried],
+                "next": {"name": nxt["name"], "goal": nxt["goal"]} if nxt else None,
+                "path": str(DECKS / f"{end.isoformat()} {_safe(g['review_file'].format(sprint=s['name']))}.odp"),
+                "when": when,
+            }
+        )
+    return out
+
+
+def _deck_slides(world: World, r: dict) -> list[tuple[str, list[str]]]:
+    """The slides of review ``r`` after its title slide: ``[(heading, lines)]``."""
+    g = note_words(world.persona.bank)
+
+    def capped(lines: list[str]) -> list[str]:
+        if len(lines) <= SLIDE_LINES:
+            return lines
+        return lines[: SLIDE_LINES - 1] + [g["review_more"].format(n=len(lines) - SLIDE_LINES + 1)]
+
+    slides = [(g["review_goal"], [r["goal"]])]
+    slides.append((g["review_done"].format(n=len(r["done"])), capped(r["done"]) or ["–"]))
+    slides.append((g["review_carried"].format(n=len(r["carried"])), capped(r["carried"]) or [g["review_none"]]))
+    if r["next"]:
+        slides.append((g["review_next"].format(sprint=r["next"]["name"]), [r["next"]["goal"]]))
+    return slides
+
+
+def _deck_document(world: World, r: dict):
+    """Review ``r`` as an odfpy ``OpenDocumentPresentation``: 16:9 slides, a title slide then one per
+    :func:`_deck_slides` entry, each with a title frame and a text frame over a thin accent bar."""
+    from odf.draw import Frame, Page, Rect, TextBox
+    from odf.namespaces import PRESENTATIONNS
+    from odf.opendocument import OpenDocumentPresentation
+    from odf.style import (
+        DrawingPageProperties,
+        GraphicProperties,
+        MasterPage,
+        PageLayout,
+        PageLayoutProperties,
+        ParagraphProperties,
+        Style,
+        TextProperties,
+    )
+    from odf.text import P
+
+    doc = OpenDocumentPresentation()
+    layout = PageLayout(name="PM1")
+    layout.addElement(
+        PageLayoutProperties(
+            margintop="0cm",
+            marginbottom="0cm",
+            marginleft="0cm",
+            marginright="0cm",
+            pagewidth="28cm",
+            pageheight="15.75cm",
+            printorientation="landscape",
+        )
+    )
+    doc.automaticstyles.addElement(layout)
+    background = Style(name="dp1", family="drawing-page")
+    background.addElement(DrawingPageProperties(fill="solid", fillcolor="#ffffff"))
+    doc.automaticstyles.addElement(background)
+    master = MasterPage(name="Default", pagelayoutname=layout)
+    doc.masterstyles.addElement(master)
+
+    box_style = Style(name="pr1", family="presentation")
+    box_style.addElement(
+        GraphicProperties(
+            fill="none", stroke="none", textareaverticalalign="top", shrinktofit="false", fittosize="false"
+        )
+    )
+    doc.automaticstyles.addElement(box_style)
+
+    def text_style(name: str, size: str, bold: bool, colour: str, align: str = "start") -> Style:
+        st = Style(name=name, family="paragraph")
+        st.addElement(ParagraphProperties(textalign=align, margintop="0.1cm", marginbottom="0.35cm"))
+        st.addElement(
+            TextProperties(
+                fontsize=size, fontfamily="Liberation Sans", color=colour, **({"fontweight": "bold"} if bold else {})
+            )
+        )
+        doc.automaticstyles.addElement(st)
+        return st
+
+    cover = text_style("P1", "36pt", True, "#1f2a44", "center")
+    cover_sub = text_style("P2", "18pt", False, "#55607a", "center")
+    heading = text_style("P3", "32pt", True, "#1f2a44")
+    body = text_style("P4", "22pt", False, "#1f2a44")
+    bar = Style(name="gr1", family="graphic")
+    bar.addElement(GraphicProperties(fill="solid", fillcolor="#3a6fd8", stroke="none"))
+    doc.automaticstyles.addElement(bar)
+
+    def page(n: int) -> Page:
+        p = Page(name=f"page{n}", stylename=background, masterpagename=master)
+        p.addElement(Rect(stylename=bar, x="0cm", y="0cm", width="28cm", height="0.5cm"))
+        doc.presentation.addElement(p)
+        return p
+
+    def frame(p: Page, style: Style, kind: str, y: str, height: str, lines: list[str]) -> None:
+        f = Frame(stylename=box_style, x="1.8cm", y=y, width="24.4cm", height=height)
+        f.setAttrNS(PRESENTATIONNS, "class", kind)
+        box = TextBox()
+        for text in lines:
+            box.addElement(P(stylename=style, text=text))
+        f.addElement(box)
+        p.addElement(f)
+
+    first = page(1)
+    frame(first, cover, "title", "5cm", "2.6cm", [r["title"]])
+    frame(first, cover_sub, "subtitle", "8cm", "1.6cm", [r["subtitle"]])
+    for n, (title, lines) in enumerate(_deck_slides(world, r), start=2):
+        p = page(n)
+        frame(p, heading, "title", "1.2cm", "2cm", [title])
+        frame(p, body, "outline", "3.6cm", "11cm", [f"• {x}" for x in lines])
+    return doc
+
+
+def _deck_odp(world: World, r: dict) -> bytes:
+    data = odf_bytes(lambda: _deck_document(world, r))
+    return _with_meta(data, r["when"])
 
 
 def _fixed_meta(when: dt.datetime) -> bytes:
@@ -326,7 +506,8 @@ def _notes_md(world: World, n: dict) -> bytes:
 
 
 def write_documents(world: World, home: Path) -> None:
-    """Write every brief and meeting note under ``home`` (see module docstring); nothing without a board."""
+    """Write every brief, meeting note and sprint review deck under ``home`` (see module docstring); nothing without
+    a board."""
     b = board(world)
     if not b["tickets"]:
         return
@@ -335,3 +516,5 @@ def write_documents(world: World, home: Path) -> None:
     for n in meeting_notes(world):
         data = _notes_odt(world, n) if n["path"].endswith(".odt") else _notes_md(world, n)
         _write(home / n["path"], data, n["when"], world.persona.timezone)
+    for r in sprint_reviews(world):
+        _write(home / r["path"], _deck_odp(world, r), r["when"], world.persona.timezone)

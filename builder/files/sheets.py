@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
+from builder.files.odf import odf_bytes
 from builder.money import symbol
 from builder.reference.locale import conventions, format_date, format_money
 
@@ -176,6 +177,13 @@ def write_xlsx(sheet: Sheet, path: Path, when: dt.datetime) -> Path:
 def write_ods(sheet: Sheet, path: Path, when: dt.datetime) -> Path:
     """Write ``sheet`` as an ODS spreadsheet at ``path`` (cached formula results, metadata and zip dated
     ``when``, naive local)."""
+    path.write_bytes(odf_bytes(lambda: _ods_document(sheet, when)))
+    normalise_zip(path, when)
+    return path
+
+
+def _ods_document(sheet: Sheet, when: dt.datetime):
+    """``sheet`` as an odfpy ``OpenDocumentSpreadsheet`` (metadata dated ``when``)."""
     from odf import dc, meta, number
     from odf.opendocument import OpenDocumentSpreadsheet
     from odf.style import (
@@ -270,9 +278,7 @@ def write_ods(sheet: Sheet, path: Path, when: dt.datetime) -> Path:
     doc.meta.addElement(dc.Creator(text=sheet.author))
     doc.meta.addElement(meta.CreationDate(text=stamp))
     doc.meta.addElement(dc.Date(text=stamp))
-    doc.save(str(path))
-    normalise_zip(path, when)
-    return path
+    return doc
 
 
 def shown(cell: Cell, sheet: Sheet) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import shutil
 import subprocess
 
@@ -20,7 +21,7 @@ from builder.world import simulate
 from builder.world.projects import KINDS, STATUSES, board
 from builder.world.work_chat import channels
 
-from apps.board.documents import briefs, meeting_notes, write_documents
+from apps.board.documents import briefs, meeting_notes, sprint_reviews, write_documents
 
 
 def _ts(s: str) -> dt.datetime:
@@ -162,15 +163,16 @@ def test_files_open_in_libreoffice_and_tell_the_board(world, tmp_path):
     home = tmp_path / "home"
     write_documents(world, home)
     b = board(world)
-    notes, docs = meeting_notes(world), briefs(world)
+    notes, docs, decks = meeting_notes(world), briefs(world), sprint_reviews(world)
     assert len(docs) == len(b["projects"]) and len([n for n in notes if n["kind"] == "planning"]) >= 3
     assert any(n["kind"] == "standup" for n in notes)
+    assert len(decks) == 2 and all(d["done"] for d in decks)
     files = sorted(p for p in home.rglob("*") if p.is_file())
     assert sorted(str(p.relative_to(home)) for p in files) == sorted(
-        [d["path"] for d in docs] + [n["path"] for n in notes]
+        [d["path"] for d in docs] + [n["path"] for n in notes] + [d["path"] for d in decks]
     )
     tz = world.persona.timezone
-    for d in [*docs, *notes]:
+    for d in [*docs, *notes, *decks]:
         from zoneinfo import ZoneInfo
 
         assert (home / d["path"]).stat().st_mtime == d["when"].replace(tzinfo=ZoneInfo(tz)).timestamp()
@@ -182,9 +184,26 @@ def test_files_open_in_libreoffice_and_tell_the_board(world, tmp_path):
             t = tickets[d["key"]]
             assert any(h["meeting"] == n["event"] for h in t["history"]), (n["path"], d)
             assert d["key"] in d["text"] and t["title"] in d["text"]
+    # A review's done tickets moved to done while its sprint ran; its carried ones left it for the next sprint.
+    sprints = {s["name"]: s for s in b["sprints"]}
+    for d in decks:
+        s = sprints[d["sprint"]]
+        assert s["state"] == "past" and s["opens"] <= d["when"].isoformat() <= s["closes"]
+        for line in d["done"]:
+            t = tickets[line.split()[0]]
+            assert any(
+                h["field"] == "status" and h["new"] == "done" and s["opens"] <= h["at"] <= s["closes"]
+                for h in t["history"]
+            ), line
+        for line in d["carried"]:
+            t = tickets[line.split()[0]]
+            assert any(h["field"] == "sprint" and h["old"] == str(s["number"]) for h in t["history"]), line
     out = tmp_path / "pdf"
     docs_to_convert = [
-        home / f for f in [d["path"] for d in docs] + [n["path"] for n in notes if n["path"].endswith(".odt")]
+        home / f
+        for f in [d["path"] for d in docs]
+        + [n["path"] for n in notes if n["path"].endswith(".odt")]
+        + [d["path"] for d in decks]
     ]
     subprocess.run(
         [
@@ -205,7 +224,13 @@ def test_files_open_in_libreoffice_and_tell_the_board(world, tmp_path):
         pdf = out / (f.stem + ".pdf")
         assert pdf.exists() and pdf.stat().st_size > 1000, f
         text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
-        if f.suffix == ".odt":
+        if f.suffix == ".odp":  # Impress: a title slide and one per section, the goal and a done ticket on them
+            d = next(d for d in decks if d["path"].endswith(f.name))
+            pages = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+            assert re.search(r"^Pages:\s+(\d+)", pages, re.M).group(1) == str(4 + bool(d["next"]))
+            flat = " ".join(text.split())
+            assert d["title"] in flat and d["goal"] in flat and d["done"][0].split()[0] in flat
+        elif f.suffix == ".odt":
             n = next(n for n in notes if n["path"].endswith(f.name))
             assert n["attendees"][1] in text and (n["decisions"][0]["key"] in text)
         else:
