@@ -19,8 +19,9 @@ def post(web: Web, path: str, fields: list[tuple[str, str]]) -> str:
     return location
 
 
-def checkout(web: Web, store_key: str, fulfilment: str, window: int, tip: str) -> str:
-    """Check out the cart of ``store_key`` in ``window`` with the default card; ``"order <number>, total <amount>"``."""
+def checkout(web: Web, store_key: str, fulfilment: str, window: int, tip: str, tip_amount: str = "") -> str:
+    """Check out the cart of ``store_key`` in ``window`` with the default card and ``tip`` (cents, or ``"custom"``
+    with ``tip_amount`` typed in the currency, "7.25"); ``"order <number>, total <amount>"``."""
     card = str(web.one(APP, "SELECT id FROM cards ORDER BY is_default DESC, id LIMIT 1"))
     post(
         web,
@@ -30,6 +31,7 @@ def checkout(web: Web, store_key: str, fulfilment: str, window: int, tip: str) -
             ("fulfilment", fulfilment),
             ("window", str(window)),
             ("tip", tip),
+            ("tip_amount", tip_amount),
             ("card", card),
             ("instructions", ""),
         ],

@@ -11,6 +11,8 @@ from apps.grocery.seed import STAPLES_LIST
 from apps.grocery.seed import stores as store_rows
 from apps.grocery.seed import windows as seed_windows
 from apps.grocery.tasks import APP, KIT, done_orders, in_use, new_list, new_order
+from builder.money import money, to_unit
+from builder.reference import prices
 from builder.tasks.collect import Scenario
 from builder.tasks.model import RubricItem, Task
 from builder.tasks.oracle import Web
@@ -18,10 +20,16 @@ from builder.reference.grocery import catalogue as grocery
 from builder.world import World
 
 
+#: The tip of the reorder task in cents of dollars (the same number in pounds and euros; converted elsewhere).
+TIP_CENTS = 725
+
+
 def reorder_tasks(world: World) -> list[Task]:
-    """The last order again at the same store, in any delivery window; the bank shows the pending charge."""
+    """The last order again at the same store, in any delivery window, with a tip of an amount none of the suggested
+    percentages gives ("Other amount"); the bank shows the pending charge."""
     out: list[Task] = []
     d = done_orders(world)[-1].data
+    tip = to_unit(prices.figure(TIP_CENTS, world.currency), world.currency)
     skus = ",".join(sorted(x["sku"] for x in d["items"]))
     store_pos = next(i for i, s in enumerate(grocery.stores(world.persona.bank), start=1) if s["key"] == d["store_key"])
     KIT.adder(world, out)(
@@ -31,8 +39,15 @@ def reorder_tasks(world: World) -> list[Task]:
         difficulty="medium",
         time_limit_seconds=600,
         instruction="Reorder my last Basketful order: same store, same items and quantities, delivered in any "
-        "window, with my usual card.",
-        expected={"order_id": d["order_id"], "store": d["store"], "store_id": store_pos, "skus": skus},
+        f"window, with my usual card, and tip the shopper {money(tip, world.currency)}.",
+        expected={
+            "order_id": d["order_id"],
+            "store": d["store"],
+            "store_id": store_pos,
+            "skus": skus,
+            "tip_cents": tip,
+            "tip_amount": f"{tip / 100:.2f}",
+        },
         rubric=[
             RubricItem(
                 id="order",
@@ -48,8 +63,18 @@ def reorder_tasks(world: World) -> list[Task]:
                 ),
             ),
             RubricItem(
+                id="tip",
+                weight=15,
+                requirement=f"The shopper's tip is {money(tip, world.currency)}",
+                check=KIT.sql(
+                    "SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND store_id = ? AND tip_cents = ?",
+                    [store_pos, tip],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
                 id="charged",
-                weight=30,
+                weight=15,
                 requirement="The bank shows the order as a pending card charge",
                 check=KIT.sql(
                     """SELECT COUNT(*) FROM card_authorizations WHERE app = 'grocery'
@@ -80,7 +105,7 @@ def reorder_last_basket(task: Task, web: Web) -> str:
     )
     return (
         f"Reordered {exp['order_id']} from {exp['store']}: "
-        + basketful.checkout(web, key, "delivery", window, "500")
+        + basketful.checkout(web, key, "delivery", window, "custom", exp["tip_amount"])
         + "."
     )
 

@@ -114,6 +114,9 @@ def world_facts(world) -> dict:
             "total": money(sub + fees["delivery_fee_cents"] + fees["service_fee_cents"] + fees["tip_cents"], cur),
             "total_tip10": money(sub + fees["delivery_fee_cents"] + fees["service_fee_cents"] + sub * 10 // 100, cur),
             "tip_percent": min(p.preferences.tipping_percent, grocery.TIP_CAP_PERCENT),
+            # "Other amount": 7.25 typed; the total is the order's without a tip plus that.
+            "tip_custom": money(725, cur),
+            "total_custom": money(sub + fees["delivery_fee_cents"] + fees["service_fee_cents"] + 725, cur),
         },
         "window_one_left": one_left["id"],
         "window_full": full["id"],

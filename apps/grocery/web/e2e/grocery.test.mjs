@@ -128,6 +128,11 @@ test("cart per store: add the basket, the comparison across stores, substitution
   assert.equal(await page.getByTestId("total").innerText(), facts.checkout.total);
   await page.locator(".bf-tip", { hasText: "10%" }).click();
   assert.equal(await page.getByTestId("total").innerText(), facts.checkout.total_tip10);
+  // Any tip: "Other amount" takes what is typed, and the tip and total lines follow it.
+  await page.getByTestId("tip-amount").fill("7.25");
+  assert.equal(await page.getByTestId("tip").innerText(), facts.checkout.tip_custom);
+  assert.equal(await page.getByTestId("total").innerText(), facts.checkout.total_custom);
+  await screenshot(page, "07-cart-tip");
   await page.locator(".bf-tip", { hasText: `${facts.checkout.tip_percent}%` }).first().click();
   assert.equal(await page.getByTestId("total").innerText(), facts.checkout.total);
   await screenshot(page, "07-cart");
@@ -150,6 +155,7 @@ test("bad input is refused with a message and nothing changes", async () => {
     ["/api/checkout", { store: usual, fulfilment: "delivery", window: String(facts.window_full), tip: "100", card: "1", instructions: "" }, /full/],
     ["/api/checkout", { store: usual, fulfilment: "drone", window: String(facts.window_one_left), tip: "100", card: "1", instructions: "" }, /delivery or pickup/],
     ["/api/checkout", { store: usual, fulfilment: "delivery", window: String(facts.window_one_left), tip: "-5", card: "1", instructions: "" }, /tip/],
+    ["/api/checkout", { store: usual, fulfilment: "delivery", window: String(facts.window_one_left), tip: "custom", tip_amount: "a fiver", card: "1", instructions: "" }, /amount, like 4\.50/],
     ["/api/checkout", { store: usual, fulfilment: "delivery", window: String(facts.window_one_left), tip: "100", card: "99", instructions: "" }, /card/],
     ["/api/lists", { action: "create", name: "   " }, /name/],
     ["/api/reorder", { order: "BF000000000" }, /isn't in your history/],

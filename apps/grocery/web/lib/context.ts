@@ -12,8 +12,10 @@ export interface ShopContext extends AppContext {
   worldLocale: string;
   city: string;
   address: string;
-  /** The persona's usual tip percent (the world's, capped at 15 % as Basketful suggests it). */
+  /** The tip Basketful suggests: the persona's usual percent capped at 15 % (what the world's orders tip). */
   tipPercent: number;
+  /** The persona's usual tip percent (uncapped), offered beside the others. */
+  usualTipPercent: number;
   usualStore: string;
   /** The delivery fee and the basket it is free from, in the persona's currency (meta, written by the seed). */
   deliveryFeeCents: number;
@@ -29,6 +31,7 @@ export function shopContext(): ShopContext {
     city: meta.city ?? "",
     address: meta.address ?? "",
     tipPercent: Math.min(15, Number(meta.tipping_percent ?? 10) || 0),
+    usualTipPercent: Number(meta.tipping_percent ?? 10) || 0,
     usualStore: meta.usual_store ?? "",
     deliveryFeeCents: Number(meta.delivery_fee_cents ?? DELIVERY_FEE_CENTS) || 0,
     freeDeliveryFromCents: Number(meta.free_delivery_from_cents ?? FREE_DELIVERY_FROM_CENTS) || 0,

@@ -1,5 +1,5 @@
 import { idValue } from "@persona/platform/http";
-import { floorUnit, toUnit } from "@persona/ui/format";
+import { floorUnit, parseMoney, toUnit } from "@persona/ui/format";
 import { chargeCard, PaymentDeclined } from "@persona/platform/payments";
 import { randomInt } from "node:crypto";
 import { db } from "./db";
@@ -127,6 +127,21 @@ export function totals(ctx: ShopContext, subtotal: number, tipCents: number, pic
   return { subtotal_cents: subtotal, delivery_fee_cents: delivery, service_fee_cents: service, tip_cents: tip, total_cents: subtotal + delivery + service + tip };
 }
 
+/**
+ * The tip of a delivery checkout in cents: `tip` a suggested option's cents, or "custom" with `amount` typed in the
+ * persona's currency ("7.50", "$7.50"; "7,50" in de-DE), kept to the currency's smallest unit. Throws ShopError.
+ */
+export function tipCents(ctx: ShopContext, tip: string, amount: string): number {
+  const t = tip.trim();
+  if (t === "custom") {
+    const cents = parseMoney(amount, ctx.locale);
+    if (cents === null) throw new ShopError("Enter the tip as an amount, like 4.50.");
+    return toUnit(cents, ctx.currency);
+  }
+  if (!/^\d{1,6}$/.test(t)) throw new ShopError("Choose a tip or enter another amount.");
+  return Number(t);
+}
+
 export function tipFor(ctx: ShopContext, subtotal: number, percent: number): number {
   return floorUnit((subtotal * percent) / 100, ctx.currency);
 }
@@ -232,7 +247,8 @@ function newOrderId(ctx: ShopContext): string {
   }
 }
 
-export interface CheckoutInput { store: string; fulfilment: string; window: string; tip: string; card: string; instructions: string }
+/** A checkout form: `tip` is the tip in cents (a suggested option) or "custom" with `tip_amount` typed in the currency. */
+export interface CheckoutInput { store: string; fulfilment: string; window: string; tip: string; tip_amount?: string; card: string; instructions: string }
 
 interface CartRow { product_id: string; qty: number; substitution: string; substitute_id: string | null; added_at: string }
 
@@ -258,9 +274,7 @@ export async function checkout(input: CheckoutInput): Promise<string> {
   if (!w || w.store_id !== s.id || w.kind !== fulfilment) throw new ShopError("That window isn't offered for this order.");
   if (minutesUntil(ctx.now, w.starts_at) < CUTOFF_MINUTES) throw new ShopError("That window has closed for orders. Choose a later one.");
   if (w.taken >= w.capacity) throw new ShopError("That window is full. Choose another one.");
-  const tipRaw = input.tip.trim();
-  if (fulfilment === "delivery" && !/^\d{1,6}$/.test(tipRaw)) throw new ShopError("Enter the tip in cents as a whole number.");
-  const tip = fulfilment === "delivery" ? Number(tipRaw) : 0;
+  const tip = fulfilment === "delivery" ? tipCents(ctx, input.tip, input.tip_amount ?? "") : 0;
   const previewSubtotal = preview.reduce((a, l) => a + l.price_cents * l.qty, 0);
   if (tip > Math.max(2000, previewSubtotal)) throw new ShopError("That tip is more than the order itself.");
   const cardId = idValue(input.card.trim());

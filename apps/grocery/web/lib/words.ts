@@ -14,7 +14,7 @@ const DE: Record<string, string> = {
   Delivery: "Lieferung", Pickup: "Abholung", "Delivery window": "Lieferfenster", "Pickup window": "Abholfenster", left: "frei",
   Full: "Ausgebucht", Closed: "Geschlossen", "Tip your shopper (100% goes to them)": "Trinkgeld für Ihre Einkäuferin (geht zu 100 % an sie)",
   "Pay with": "Bezahlen mit", "Delivery instructions": "Lieferhinweise", Subtotal: "Zwischensumme", "Delivery fee": "Liefergebühr",
-  "Service fee": "Servicegebühr", Tip: "Trinkgeld", Total: "Gesamt", "Place order": "Bestellung aufgeben", Update: "Ändern",
+  "Service fee": "Servicegebühr", Tip: "Trinkgeld", "Other amount": "Anderer Betrag", Total: "Gesamt", "Place order": "Bestellung aufgeben", Update: "Ändern",
   Qty: "Menge", Substitution: "Ersatz", Replacement: "Ersatzartikel", "Best match": "Beste Alternative", "Specific item": "Bestimmter Artikel",
   "Don't substitute": "Nicht ersetzen", "Your orders": "Ihre Bestellungen", Reorder: "Erneut bestellen", Delivered: "Geliefert",
   "Order placed": "Bestellt", "Reorder these items": "Diese Artikel erneut bestellen", "New list": "Neue Liste", "Create list": "Liste anlegen",

@@ -12,7 +12,7 @@ import { idempotencyToken } from "@persona/platform/once";
 export const metadata = { title: "Cart" };
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
-const TIP_PERCENTS = [0, 5, 10, 15];
+const TIP_PERCENTS = [0, 5, 10, 15, 20];
 
 /** The cart of one store: lines with quantity and substitution, the same cart at every store, and checkout. */
 export default async function CartPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -32,7 +32,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
   const firstOpen = ws.find((w) => windowOpen(ctx, w));
   const days = [...new Set(ws.map((w) => w.starts_at.slice(0, 10)))];
   const cmp = compare(store.id);
-  const percents = [...new Set([...TIP_PERCENTS, ctx.tipPercent])].sort((a, b) => a - b);
+  const percents = [...new Set([...TIP_PERCENTS, ctx.tipPercent, ctx.usualTipPercent])].sort((a, b) => a - b);
   const others = stores().filter((s) => s.id !== store.id && counts.get(s.id));
   return (
     <>
@@ -129,6 +129,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
                 <label className="bf-field">{w(ctx.locale, pickup ? "Notes for the store" : "Delivery instructions")}<textarea name="instructions" rows={2} maxLength={500} placeholder={pickup ? "" : "Leave at the door, ring the bell…"} /></label>
                 {!pickup ? (
                   <TipAndTotal legend={w(ctx.locale, "Tip your shopper (100% goes to them)")} initial={tipDefault} tipWord={w(ctx.locale, "Tip")} totalWord={w(ctx.locale, "Total")}
+                    otherWord={w(ctx.locale, "Other amount")} baseCents={totals(ctx, subtotal, 0, false).total_cents} currency={ctx.currency} locale={ctx.locale}
                     options={percents.map((p) => { const c = tipFor(ctx, subtotal, p); return { percent: p, cents: c, label: money(ctx, c), total: money(ctx, totals(ctx, subtotal, c, false).total_cents) }; })}
                     rows={[[w(ctx.locale, "Subtotal"), money(ctx, t.subtotal_cents)], [`${w(ctx.locale, "Delivery fee")}${subtotal < ctx.freeDeliveryFromCents ? ` (free from ${money(ctx, ctx.freeDeliveryFromCents)})` : ""}`, money(ctx, t.delivery_fee_cents)], [w(ctx.locale, "Service fee"), money(ctx, t.service_fee_cents)]]} />
                 ) : (
